@@ -1,0 +1,94 @@
+/** Words for people: log lines, the failure message, the outputs and the job summary. Text only, no I/O. */
+import type { Expectation } from './assess.js'
+import { formatDuration, seconds } from './time.js'
+import type { Outcome, WaitEvent } from './wait.js'
+
+export interface ReportContext {
+  url: URL
+  expect: Expectation
+  timeoutMs: number
+}
+
+const probes = (n: number): string => `${n} probe${n === 1 ? '' : 's'}`
+
+export function eventLine(event: WaitEvent): string {
+  const at = formatDuration(event.elapsedMs)
+  if (event.type === 'change') return `${at}: ${event.assessment.summary}`
+  return `${at}: still waiting (${probes(event.attempt)} so far); the server still answers: ${event.assessment.summary}`
+}
+
+/** What readiness means for these settings, in words. */
+export function describeExpectation({ expect, url }: ReportContext): string {
+  const parts = [`${url.href} to answer with an accepted status (${expect.status.map(([lo, hi]) => (lo === hi ? lo : `${lo}-${hi}`)).join(',')})`]
+  if (expect.model !== undefined) parts.push(`list model "${expect.model}"`)
+  if (expect.match !== undefined) parts.push(`contain "${expect.match}"`)
+  if (expect.matchRegex !== undefined) parts.push(`match ${String(expect.matchRegex)}`)
+  return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`
+}
+
+export function finalLine(outcome: Outcome): string {
+  if (outcome.ready) {
+    const model = outcome.last?.modelId ? `; model "${outcome.last.modelId}"` : ''
+    return `Ready after ${formatDuration(outcome.elapsedMs)} (${probes(outcome.attempts)})${model}: ${outcome.last?.summary ?? ''}`
+  }
+  return `Not ready after ${formatDuration(outcome.elapsedMs)} (${probes(outcome.attempts)}): ${outcome.reason}`
+}
+
+/** The message a failed wait ends with: what was expected, what the server last said, how long and how often. */
+export function failureMessage(outcome: Outcome, ctx: ReportContext): string {
+  const last = outcome.last
+  const waited = `${formatDuration(outcome.elapsedMs)} and ${probes(outcome.attempts)}`
+  if (outcome.reason === 'unauthorized' || outcome.reason === 'tls') {
+    return `Stopped after ${waited}: ${last?.detail ?? outcome.reason}.`
+  }
+  const lines = [`Timed out after ${waited} (timeout ${formatDuration(ctx.timeoutMs)}) waiting for ${describeExpectation(ctx)}.`]
+  if (last === undefined) return lines[0]
+  lines.push(`Last answer: ${last.summary}.`)
+  if (last.models !== undefined && ctx.expect.model !== undefined) {
+    lines.push(last.models.length ? `The server lists: ${last.models.join(', ')}.` : 'The server lists no models.')
+  }
+  if (last.excerpt) lines.push(`Body (first 200 characters): ${last.excerpt}`)
+  if (outcome.firstResponseMs === undefined) lines.push('The server never answered over HTTP.')
+  return lines.join('\n')
+}
+
+export type Outputs = Record<string, string>
+
+export function outputs(outcome: Outcome): Outputs {
+  return {
+    ready: String(outcome.ready),
+    'elapsed-seconds': seconds(outcome.elapsedMs),
+    attempts: String(outcome.attempts),
+    'status-code': outcome.last?.status === undefined ? '' : String(outcome.last.status),
+    models: JSON.stringify(outcome.models),
+    'model-id': outcome.last?.modelId ?? '',
+    'first-response-seconds': outcome.firstResponseMs === undefined ? '' : seconds(outcome.firstResponseMs),
+    reason: outcome.reason
+  }
+}
+
+const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ')
+
+/** The job summary in GitHub-flavoured Markdown. */
+export function summaryMarkdown(outcome: Outcome, ctx: ReportContext): string {
+  const out = outputs(outcome)
+  const rows: Array<[string, string]> = [
+    ['Result', outcome.ready ? '✅ ready' : `❌ not ready (${outcome.reason})`],
+    ['Endpoint', `\`${ctx.url.href}\``],
+    ['Elapsed', `${out['elapsed-seconds']} s`],
+    ['Probes', out.attempts],
+    ['First HTTP answer', out['first-response-seconds'] === '' ? 'never' : `${out['first-response-seconds']} s`],
+    ['Listed models', outcome.models.length ? outcome.models.map((m) => `\`${m}\``).join(', ') : 'none'],
+    ['Matched model', out['model-id'] === '' ? (ctx.expect.model === undefined ? '—' : 'none') : `\`${out['model-id']}\``]
+  ]
+  const lines = ['### wait-for-model', '', '| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`), '']
+  lines.push('#### Timeline', '', '| at | the server answered |', '|---:|---|')
+  for (const t of outcome.timeline) lines.push(`| ${formatDuration(t.elapsedMs)} | ${cell(t.summary)} |`)
+  if (!outcome.ready) lines.push('', '```', failureMessage(outcome, ctx), '```')
+  return `${lines.join('\n')}\n`
+}
+
+/** Replaces every secret in `text`; the CLI has no runner to mask for it, and the action masks twice. */
+export function redact(text: string, secrets: readonly string[]): string {
+  return secrets.reduce((t, s) => (s.length >= 3 ? t.split(s).join('***') : t), text)
+}

@@ -1,0 +1,154 @@
+/**
+ * Turns raw input strings (from the action's inputs or the CLI's flags) into typed, validated settings.
+ * Nothing below this module reads inputs; every error names the input and the form it accepts.
+ */
+import {
+  DURATION_FORM,
+  hasControlChars,
+  parseBoolean,
+  parseDuration,
+  parseHeaders,
+  parseRegex,
+  parseStatusSet,
+  printable,
+  type StatusSet
+} from './parse.js'
+
+export interface Settings {
+  url: URL
+  model?: string
+  match?: string
+  matchRegex?: RegExp
+  status: StatusSet
+  intervalMs: number
+  timeoutMs: number
+  requestTimeoutMs: number
+  successThreshold: number
+  /** Lower-cased names; includes `authorization` when `api-key` is set. */
+  headers: Record<string, string>
+  progressIntervalMs: number
+  failOnTimeout: boolean
+  /** Values that must never appear in output (the api-key, credential headers). */
+  secrets: string[]
+}
+
+/** Input name → default, in the order action.yml declares them. */
+export const INPUT_DEFAULTS = {
+  url: '',
+  model: '',
+  match: '',
+  'match-regex': '',
+  status: '200-299',
+  interval: '5s',
+  timeout: '15m',
+  'request-timeout': '10s',
+  'success-threshold': '1',
+  headers: '',
+  'api-key': '',
+  'progress-interval': '30s',
+  'fail-on-timeout': 'true'
+} as const
+
+export type InputName = keyof typeof INPUT_DEFAULTS
+
+export class InputError extends Error {
+  constructor(
+    readonly input: string,
+    detail: string
+  ) {
+    super(`Input "${input}": ${detail}`)
+    this.name = 'InputError'
+  }
+}
+
+const MAX_INPUT_LENGTH = 64 * 1024
+const SECRET_HEADER = /authorization|cookie|token|key|secret|password/i
+
+/** Reads every input through `get` (which returns '' for an unset input) and validates it. */
+export function parseSettings(get: (name: InputName) => string): Settings {
+  const input = (name: InputName): string => {
+    const raw = get(name) ?? ''
+    if (raw.length > MAX_INPUT_LENGTH) throw new InputError(name, `is ${raw.length} characters long; the limit is ${MAX_INPUT_LENGTH}`)
+    return raw.trim() === '' ? INPUT_DEFAULTS[name] : raw
+  }
+  const field = <T>(name: InputName, parse: (text: string) => T): T => {
+    try {
+      return parse(input(name))
+    } catch (e) {
+      throw e instanceof InputError ? e : new InputError(name, (e as Error).message)
+    }
+  }
+  const text = (name: InputName): string | undefined => {
+    const value = input(name).trim()
+    if (hasControlChars(value)) throw new InputError(name, `"${printable(value)}" contains a control character`)
+    return value === '' ? undefined : value
+  }
+  const duration = (name: InputName, minMs: number): number =>
+    field(name, (t) => {
+      const ms = parseDuration(t)
+      if (ms < minMs) throw new Error(`"${printable(t)}" is too short: give at least ${minMs}ms, as ${DURATION_FORM}`)
+      return ms
+    })
+
+  const url = field('url', parseUrl)
+  const model = text('model')
+  const match = text('match')
+  const regexText = input('match-regex')
+  const matchRegex = regexText.trim() === '' ? undefined : field('match-regex', parseRegex)
+  const status = field('status', parseStatusSet)
+  const intervalMs = duration('interval', 100)
+  const timeoutMs = duration('timeout', 1)
+  const requestTimeoutMs = duration('request-timeout', 1)
+  const progressIntervalMs = duration('progress-interval', 1000)
+  const successThreshold = field('success-threshold', (t) => {
+    if (!/^\s*\d+\s*$/.test(t) || Number(t) < 1 || Number(t) > 1000) {
+      throw new Error(`"${printable(t)}" is not a whole number from 1 to 1000`)
+    }
+    return Number(t)
+  })
+  const headers = field('headers', parseHeaders)
+  const secrets = Object.entries(headers)
+    .filter(([name]) => SECRET_HEADER.test(name))
+    .map(([, value]) => value)
+  const apiKey = text('api-key')
+  if (apiKey !== undefined) {
+    if (/\s/.test(apiKey)) throw new InputError('api-key', 'contains white space; give the key alone, without "Bearer"')
+    headers.authorization = `Bearer ${apiKey}`
+    secrets.push(apiKey)
+  }
+  const failOnTimeout = field('fail-on-timeout', parseBoolean)
+  return {
+    url,
+    model,
+    match,
+    matchRegex,
+    status,
+    intervalMs,
+    timeoutMs,
+    requestTimeoutMs,
+    successThreshold,
+    headers,
+    progressIntervalMs,
+    failOnTimeout,
+    secrets: secrets.filter((s) => s.length > 0)
+  }
+}
+
+export const URL_FORM = 'an http:// or https:// URL such as http://localhost:8000/v1/models'
+
+export function parseUrl(text: string): URL {
+  const s = text.trim()
+  if (s === '') throw new Error(`is required: give ${URL_FORM}`)
+  let url: URL
+  try {
+    url = new URL(s)
+  } catch {
+    throw new Error(`"${printable(s)}" is not ${URL_FORM}`)
+  }
+  // Checked first so that a password never reaches a message.
+  if (url.username || url.password) {
+    throw new Error('must not carry credentials (user:password@); pass them with "api-key" or "headers"')
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`"${printable(s)}" is not ${URL_FORM}`)
+  return url
+}

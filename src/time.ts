@@ -1,0 +1,26 @@
+/** Time as the core sees it: injected, so that the wait loop runs on a fake clock in tests. */
+export interface Clock {
+  /** Milliseconds on a monotonic scale. */
+  now(): number
+  sleep(ms: number): Promise<void>
+}
+
+/** performance.now() counts from the process's start, which is the step's start for the action. */
+export const systemClock: Clock = {
+  now: () => performance.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)))
+}
+
+/** `850ms`, `12.3s`, `4m05s`, `1h02m`: short, and exact enough to read at a glance. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)}ms`
+  if (ms < 59_950) return `${seconds(ms)}s`
+  const totalS = Math.floor(ms / 1000)
+  const h = Math.floor(totalS / 3600)
+  const m = Math.floor((totalS % 3600) / 60)
+  const s = totalS % 60
+  return h > 0 ? `${h}h${String(m).padStart(2, '0')}m` : `${m}m${String(s).padStart(2, '0')}s`
+}
+
+/** Seconds with one decimal, as the outputs give them. */
+export const seconds = (ms: number): string => (Math.round(ms / 100) / 10).toFixed(1)
