@@ -70368,8 +70368,8 @@ const systemClock = {
 function formatDuration(ms) {
     if (ms < 1000)
         return `${Math.round(ms)}ms`;
-    if (ms < 60_000)
-        return `${(Math.floor(ms / 100) / 10).toFixed(1)}s`;
+    if (ms < 59_950)
+        return `${seconds(ms)}s`;
     const totalS = Math.floor(ms / 1000);
     const h = Math.floor(totalS / 3600);
     const m = Math.floor((totalS % 3600) / 60);
@@ -70735,7 +70735,6 @@ function parseBoolean(text) {
 }
 /** Shows input text safely in a message: control characters escaped, length capped. */
 function printable(text, max = 80) {
-    // eslint-disable-next-line no-control-regex
     const shown = JSON.stringify(text).slice(1, -1).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
     return shown.length > max ? `${shown.slice(0, max)}…` : shown;
 }

@@ -182,7 +182,7 @@ const SIMULATED_ENGINES = {
     },
     // llama.cpp serves HTTP before loading; /v1/models lists the model with "meta": null until it is loaded.
     llamacpp: {
-        opensAt: 0.02,
+        opensAt: 0,
         reply(path, phase, model) {
             if (path === '/v1/models' || path === '/models') {
                 const meta = phase === 'ready' ? { vocab_type: 2, n_vocab: 151936, n_ctx_train: 262144 } : null;
@@ -265,7 +265,13 @@ async function simulate(options) {
         if (!closed)
             server.listen(port, host);
     };
-    const timer = setTimeout(listen, Math.max(0, engine.opensAt * options.loadMs));
+    const opensInMs = engine.opensAt * options.loadMs;
+    // An engine that serves from the start is listening before this returns, so no probe sees it refuse.
+    let timer;
+    if (opensInMs <= 0)
+        await new Promise((resolve) => server.listen(port, host, resolve));
+    else
+        timer = setTimeout(listen, opensInMs);
     return {
         port,
         baseUrl: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,

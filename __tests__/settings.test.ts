@@ -1,0 +1,87 @@
+import { readFileSync } from 'node:fs'
+import { INPUT_DEFAULTS, type InputName, InputError, parseSettings } from '../src/settings.js'
+
+const settingsFrom = (inputs: Partial<Record<InputName, string>>) => parseSettings((name) => inputs[name] ?? '')
+
+describe('parseSettings', () => {
+  it('applies the documented defaults', () => {
+    const s = settingsFrom({ url: 'http://localhost:8000/v1/models' })
+    expect(s).toMatchObject({
+      intervalMs: 5_000,
+      timeoutMs: 900_000,
+      requestTimeoutMs: 10_000,
+      successThreshold: 1,
+      progressIntervalMs: 30_000,
+      failOnTimeout: true,
+      headers: {},
+      secrets: [],
+      model: undefined,
+      match: undefined,
+      matchRegex: undefined
+    })
+    expect(s.status).toEqual([[200, 299]])
+    expect(s.url.href).toBe('http://localhost:8000/v1/models')
+  })
+
+  it('sends api-key as a bearer token and marks it secret, with credential headers', () => {
+    const s = settingsFrom({ url: 'https://h/v1/models', 'api-key': 'sk-123', headers: 'X-Api-Key: k-456\nX-Trace: 1' })
+    expect(s.headers).toEqual({ authorization: 'Bearer sk-123', 'x-api-key': 'k-456', 'x-trace': '1' })
+    expect(s.secrets.sort()).toEqual(['k-456', 'sk-123'])
+  })
+
+  const bad: Array<[InputName, string, RegExp]> = [
+    ['url', '', /required/],
+    ['url', 'localhost:8000', /http:\/\/ or https:\/\//],
+    ['url', 'ftp://host/models', /http:\/\/ or https:\/\//],
+    ['url', 'http://user:pw@host/', /credentials/],
+    ['interval', 'fast', /250ms/],
+    ['interval', '10ms', /too short/],
+    ['timeout', '-1', /250ms/],
+    ['timeout', '0', /too short/],
+    ['request-timeout', '10 seconds', /250ms/],
+    ['progress-interval', '0.1', /too short/],
+    ['status', '99', /200-299/],
+    ['status', '2xx', /200-299/],
+    ['match-regex', '(unclosed', /regular expression/],
+    ['success-threshold', '0', /whole number from 1 to 1000/],
+    ['success-threshold', '1.5', /whole number/],
+    ['headers', 'Authorization Bearer x', /Name: value/],
+    ['headers', 'X-A: ok\r\nX-B: b\rInjected: 1', /control character/],
+    ['api-key', 'Bearer sk-1', /white space/],
+    ['api-key', 'sk\r\nX-Evil: 1', /white space|control/],
+    ['model', 'kimi\u0007', /control character/],
+    ['fail-on-timeout', 'sometimes', /true or false/],
+    ['match', 'x'.repeat(70_000), /limit is/]
+  ]
+  it.each(bad)('rejects %s=%p naming the input', (name, value, message) => {
+    const inputs = { url: 'http://localhost:8000/v1/models', [name]: value }
+    let error: unknown
+    try {
+      settingsFrom(inputs)
+    } catch (e) {
+      error = e
+    }
+    expect(error).toBeInstanceOf(InputError)
+    expect((error as InputError).input).toBe(name)
+    expect((error as Error).message).toMatch(new RegExp(`^Input "${name}": `))
+    expect((error as Error).message).toMatch(message)
+  })
+
+  it('never puts the api-key in an error message', () => {
+    expect(() => settingsFrom({ url: 'http://h/', 'api-key': 'sk-secret value' })).toThrow(/^(?!.*sk-secret).*$/s)
+  })
+
+  it('has the same inputs and defaults as action.yml and the README', () => {
+    const yml = readFileSync(new URL('../action.yml', import.meta.url), 'utf8')
+    const inputsBlock = yml.split(/^inputs:$/m)[1].split(/^outputs:$/m)[0]
+    const declared: Record<string, string> = {}
+    for (const [, name, body] of inputsBlock.matchAll(/^  ([a-z-]+):\n((?:    .*\n)+)/gm)) {
+      declared[name] = /^    default: '(.*)'$/m.exec(body)?.[1] ?? ''
+    }
+    expect(declared).toEqual(INPUT_DEFAULTS)
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
+    for (const [name, value] of Object.entries(INPUT_DEFAULTS)) {
+      expect(readme).toMatch(new RegExp(`^\\| \`${name}\` \\| ${value === '' ? '' : `\`${value}\``} *\\|`, 'm'))
+    }
+  })
+})

@@ -1,0 +1,114 @@
+import type { ProbeResult } from '../src/probe.js'
+import type { Clock } from '../src/time.js'
+import { type WaitEvent, type WaitOptions, waitForModel } from '../src/wait.js'
+
+/** A clock that moves only when the code under test sleeps or a fake probe takes time. */
+class FakeClock implements Clock {
+  t = 0
+  sleeps: number[] = []
+  now = (): number => this.t
+  sleep = async (ms: number): Promise<void> => {
+    this.sleeps.push(ms)
+    this.t += Math.max(0, ms)
+  }
+}
+
+const refused: ProbeResult = { kind: 'error', code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' }
+const http = (status: number, body = ''): ProbeResult => ({ kind: 'http', status, body, contentType: 'application/json', truncated: false })
+const listing = (id: string) => http(200, JSON.stringify({ object: 'list', data: [{ id }] }))
+
+const options = (over: Partial<WaitOptions> = {}): WaitOptions => ({
+  expect: { status: [[200, 299]], model: 'kimi' },
+  intervalMs: 5_000,
+  timeoutMs: 60_000,
+  requestTimeoutMs: 10_000,
+  successThreshold: 1,
+  progressIntervalMs: 30_000,
+  ...over
+})
+
+/** Replays a server whose answer depends on the fake time; each probe takes `latencyMs`. */
+function server(clock: FakeClock, answer: (t: number) => ProbeResult, latencyMs = 10) {
+  const timeouts: number[] = []
+  return {
+    timeouts,
+    probe: async (timeoutMs: number): Promise<ProbeResult> => {
+      timeouts.push(timeoutMs)
+      const result = answer(clock.t)
+      clock.t += Math.min(latencyMs, timeoutMs)
+      return latencyMs > timeoutMs ? { kind: 'error', code: 'TIMEOUT', message: 'no answer' } : result
+    }
+  }
+}
+
+describe('waitForModel', () => {
+  it('probes at once, then every interval, and is ready at the first probe that lists the model', async () => {
+    const clock = new FakeClock()
+    const s = server(clock, (t) => (t < 12_000 ? refused : t < 20_000 ? http(503, '{"error":"Loading model"}') : listing('/shared/kimi-k2.5-int4')))
+    const events: WaitEvent[] = []
+    const outcome = await waitForModel(options(), { probe: s.probe, clock, onEvent: (e) => events.push(e) })
+    expect(outcome).toMatchObject({ ready: true, reason: 'ready', attempts: 5, elapsedMs: 20_010, firstResponseMs: 15_010, models: ['/shared/kimi-k2.5-int4'] })
+    expect(outcome.last?.modelId).toBe('/shared/kimi-k2.5-int4')
+    expect(events.map((e) => `${e.type} ${e.elapsedMs} ${e.assessment.summary}`)).toEqual([
+      'change 10 connection refused',
+      'change 15010 HTTP 503 Loading model',
+      'change 20010 HTTP 200, serving [/shared/kimi-k2.5-int4]'
+    ])
+    expect(outcome.timeline.map((t) => t.summary)).toEqual(['connection refused', 'HTTP 503 Loading model', 'HTTP 200, serving [/shared/kimi-k2.5-int4]'])
+    // the interval counts from each probe's start, so slow answers do not stretch it
+    expect(clock.sleeps).toEqual([4_990, 4_990, 4_990, 4_990])
+  })
+
+  it('times out at the deadline, never sleeping past it, with the last answer', async () => {
+    const clock = new FakeClock()
+    const s = server(clock, () => listing('/models/llama-3-8b'))
+    const outcome = await waitForModel(options({ timeoutMs: 12_000 }), { probe: s.probe, clock })
+    expect(outcome).toMatchObject({ ready: false, reason: 'timeout', attempts: 3, elapsedMs: 12_000, models: ['/models/llama-3-8b'] })
+    expect(outcome.last?.detail).toBe('"kimi" is not among the listed models')
+    expect(clock.t).toBe(12_000)
+  })
+
+  it('never lets one probe run past the deadline', async () => {
+    const clock = new FakeClock()
+    const s = server(clock, () => refused, 60_000)
+    const outcome = await waitForModel(options({ timeoutMs: 7_000, requestTimeoutMs: 10_000, intervalMs: 5_000 }), { probe: s.probe, clock })
+    expect(s.timeouts).toEqual([7_000])
+    expect(outcome).toMatchObject({ reason: 'timeout', elapsedMs: 7_000 })
+  })
+
+  it('counts the deadline from startedAt (the process start for the action)', async () => {
+    const clock = new FakeClock()
+    clock.t = 3_000
+    const s = server(clock, () => refused)
+    const outcome = await waitForModel(options({ timeoutMs: 10_000 }), { probe: s.probe, clock, startedAt: 0 })
+    expect(outcome.elapsedMs).toBe(10_000)
+    expect(s.timeouts[0]).toBe(7_000)
+  })
+
+  it('needs success-threshold ready probes in a row, and a flap resets the count', async () => {
+    const clock = new FakeClock()
+    const answers = [listing('kimi'), http(503), listing('kimi'), listing('kimi'), listing('kimi')]
+    let i = 0
+    const outcome = await waitForModel(options({ successThreshold: 3 }), {
+      clock,
+      probe: async () => answers[i++]
+    })
+    expect(outcome).toMatchObject({ ready: true, attempts: 5, elapsedMs: 20_000 })
+  })
+
+  it('stops at once on a fatal answer', async () => {
+    const clock = new FakeClock()
+    const s = server(clock, (t) => (t < 5_000 ? refused : http(401, '{"error":"Unauthorized"}')))
+    const outcome = await waitForModel(options(), { probe: s.probe, clock })
+    expect(outcome).toMatchObject({ ready: false, reason: 'unauthorized', attempts: 2, elapsedMs: 5_010 })
+    expect(outcome.last?.status).toBe(401)
+  })
+
+  it('prints a still-waiting line every progress-interval while nothing changes', async () => {
+    const clock = new FakeClock()
+    const s = server(clock, () => refused, 0)
+    const events: WaitEvent[] = []
+    await waitForModel(options({ timeoutMs: 100_000, progressIntervalMs: 30_000 }), { probe: s.probe, clock, onEvent: (e) => events.push(e) })
+    expect(events.map((e) => `${e.type}@${e.elapsedMs}#${e.attempt}`)).toEqual(['change@0#1', 'progress@30000#7', 'progress@60000#13', 'progress@90000#19'])
+  })
+})
