@@ -75,8 +75,8 @@ describe('parseSettings', () => {
     const yml = readFileSync(new URL('../action.yml', import.meta.url), 'utf8')
     const inputsBlock = yml.split(/^inputs:$/m)[1].split(/^outputs:$/m)[0]
     const declared: Record<string, string> = {}
-    for (const [, name, body] of inputsBlock.matchAll(/^  ([a-z-]+):\n((?:    .*\n)+)/gm)) {
-      declared[name] = /^    default: '(.*)'$/m.exec(body)?.[1] ?? ''
+    for (const [, name, body] of inputsBlock.matchAll(/^ {2}([a-z-]+):\n((?: {4}.*\n)+)/gm)) {
+      declared[name] = /^ {4}default: '(.*)'$/m.exec(body)?.[1] ?? ''
     }
     expect(declared).toEqual(INPUT_DEFAULTS)
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
