@@ -76,6 +76,20 @@ describe('waitForModel', () => {
     expect(outcome).toMatchObject({ reason: 'timeout', elapsedMs: 7_000 })
   })
 
+  it('keeps the last real answer when the final probe is cut short by the deadline', async () => {
+    const clock = new FakeClock()
+    const outcome = await waitForModel(options({ timeoutMs: 6_000 }), {
+      clock,
+      probe: async (timeoutMs) => {
+        if (clock.t === 0) return listing('/models/llama-3-8b')
+        clock.t += timeoutMs
+        return { kind: 'error', code: 'TIMEOUT', message: 'no answer' }
+      }
+    })
+    expect(outcome).toMatchObject({ reason: 'timeout', attempts: 2, elapsedMs: 6_000 })
+    expect(outcome.last?.summary).toBe('HTTP 200, serving [/models/llama-3-8b] — "kimi" is not among the listed models')
+  })
+
   it('counts the deadline from startedAt (the process start for the action)', async () => {
     const clock = new FakeClock()
     clock.t = 3_000
