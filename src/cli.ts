@@ -1,0 +1,5 @@
+#!/usr/bin/env node
+/** The `wait-for-model` command: the same gate as the action, for shells, ssh sessions and scripts. */
+import { runCli } from './command-line.js'
+
+process.exitCode = await runCli(process.argv.slice(2), process)
