@@ -60,7 +60,8 @@ describe('wait-for-model (the CLI)', () => {
       expect(lines[1]).toMatch(/^\d+ms: connection refused$/)
       expect(lines.at(-1)).toMatch(/^Ready after 1\.\ds \(\d+ probes\); model "\/shared\/kimi-k2.5-int4": HTTP 200, serving/)
       // plain text for a pipe: no workflow commands, no colour
-      expect(r.stderr).not.toMatch(/::|\u001b\[/)
+      expect(r.stderr).not.toContain('::')
+      expect(r.stderr).not.toContain('\u001b[')
     } finally {
       await server.close()
     }

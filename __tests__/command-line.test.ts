@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net'
 import { PassThrough } from 'node:stream'
 import { runCli } from '../src/command-line.js'
 
+/* eslint-disable no-control-regex -- these tests look for the terminal's colour codes */
+
 /** The CLI layer in-process, where a terminal can be imitated: colour on a TTY only, and never with NO_COLOR. */
 let server: Server
 let url: string
