@@ -40236,7 +40236,13 @@ async function simulateCommand(argv, io, say) {
         `the model is ready at ${time_formatDuration(loadMs)}` +
         (crashAfterMs === undefined ? '' : `, the engine crashes at ${time_formatDuration(crashAfterMs)}`) +
         '. Stop it with Ctrl-C.');
-    await server.ended;
+    try {
+        await server.ended;
+    }
+    catch (e) {
+        // the port was free when checked, and taken by the time the engine opened it
+        say(`${prefix} cannot open ${host}:${portText}: ${e.message}`);
+    }
     return 1;
 }
 const SIMULATOR_EVENT_WORDS = {

@@ -157,7 +157,12 @@ async function simulateCommand(argv: string[], io: CliIo, say: (line: string) =>
       (crashAfterMs === undefined ? '' : `, the engine crashes at ${formatDuration(crashAfterMs)}`) +
       '. Stop it with Ctrl-C.'
   )
-  await server.ended
+  try {
+    await server.ended
+  } catch (e) {
+    // the port was free when checked, and taken by the time the engine opened it
+    say(`${prefix} cannot open ${host}:${portText}: ${(e as Error).message}`)
+  }
   return 1
 }
 
