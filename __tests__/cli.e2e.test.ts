@@ -73,7 +73,7 @@ describe('wait-for-model (the CLI)', () => {
     expect(r.code).toBe(1)
     expect(JSON.parse(r.stdout)).toMatchObject({ ready: 'false', reason: 'timeout', models: '["llama-3"]', 'model-id': '' })
     expect(r.stderr).toMatch(/^Not ready after 1\.\ds \(\d+ probes\): timeout$/m)
-    expect(r.stderr).toMatch(/^error: Timed out after 1\.\ds and \d+ probes \(timeout 1.0s\) waiting for .* list model "kimi"\.$/m)
+    expect(r.stderr).toMatch(/^error: Timed out after 1\.\ds and \d+ probes \(timeout 1.0s\) waiting for .* list model "kimi"\.\nLast answer: .*\nThe server lists: llama-3\.$/m)
   })
 
   it('with --fail-on-timeout false, exits 0 with a warning', async () => {

@@ -39895,7 +39895,12 @@ async function waitForModel(opts, deps) {
         if (sentAt >= deadline)
             return finish('timeout');
         attempts++;
-        const assessment = assess(await deps.probe(Math.min(opts.requestTimeoutMs, deadline - sentAt)), opts.expect);
+        const budgetMs = Math.min(opts.requestTimeoutMs, deadline - sentAt);
+        const result = await deps.probe(budgetMs);
+        // A probe cut short by the deadline says nothing new: the answer before it is the one worth reporting.
+        if (budgetMs < opts.requestTimeoutMs && result.kind === 'error' && result.code === 'TIMEOUT' && last)
+            return finish('timeout');
+        const assessment = assess(result, opts.expect);
         const now = clock.now();
         const elapsedMs = now - start;
         if (assessment.status !== undefined)
