@@ -39025,7 +39025,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9462);
+/* harmony import */ var _command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3499);
 /** The `wait-for-model` command: the same gate as the action, for shells, ssh sessions and scripts. */
 
 process.exitCode = await (0,_command_line_js__WEBPACK_IMPORTED_MODULE_0__/* .runCli */ .ak)(process.argv.slice(2), process);
@@ -39035,7 +39035,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9462:
+/***/ 3499:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -39096,6 +39096,7 @@ async function runAction(options) {
             options.echo?.write(d);
         });
         child.stderr.on('data', (d) => (stderr += d.toString()));
+        options.onStart?.(child);
         const code = await new Promise((resolve, reject) => {
             child.on('error', reject);
             child.on('close', resolve);
@@ -39358,190 +39359,28 @@ async function demo(actionEntry, out) {
     }
 }
 
-// EXTERNAL MODULE: ./node_modules/undici/index.js
-var undici = __nccwpck_require__(6752);
-;// CONCATENATED MODULE: ./src/time.ts
-/** performance.now() counts from the process's start, which is the step's start for the action. */
-const systemClock = {
-    now: () => performance.now(),
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)))
-};
-/** `850ms`, `12.3s`, `4m05s`, `1h02m`: short, and exact enough to read at a glance. */
-function time_formatDuration(ms) {
-    if (ms < 1000)
-        return `${Math.round(ms)}ms`;
-    if (ms < 59_950)
-        return `${seconds(ms)}s`;
-    const totalS = Math.floor(ms / 1000);
-    const h = Math.floor(totalS / 3600);
-    const m = Math.floor((totalS % 3600) / 60);
-    const s = totalS % 60;
-    return h > 0 ? `${h}h${String(m).padStart(2, '0')}m` : `${m}m${String(s).padStart(2, '0')}s`;
-}
-/** Seconds with one decimal, as the outputs give them. */
-const seconds = (ms) => (Math.round(ms / 100) / 10).toFixed(1);
-
-;// CONCATENATED MODULE: ./src/probe.ts
-/** One probe: a single GET with a hard time limit and a cap on how much of the body is read. */
-
-
-/** Enough for any model list; a larger body is cut here so that a hostile server cannot flood memory. */
-const BODY_CAP_BYTES = 1024 * 1024;
-function createProber({ url, headers }) {
-    // Our own AbortSignal bounds each probe; undici's timeouts are left wide so they never fire first.
-    const agent = new undici/* Agent */.g6({ headersTimeout: 0, bodyTimeout: 0 });
-    const requestHeaders = { 'user-agent': 'wait-for-model', accept: 'application/json, */*;q=0.5', ...headers };
-    return {
-        async probe(timeoutMs) {
-            const controller = new AbortController();
-            const timer = setTimeout(() => controller.abort(new ProbeTimeout(timeoutMs)), Math.max(1, timeoutMs));
-            let status;
-            try {
-                // `reset` closes the connection after each probe: a kept-alive socket the server has just
-                // dropped would otherwise read as a reset, and each probe should test that connections are accepted.
-                const res = await (0,undici/* request */.Em)(url, {
-                    method: 'GET',
-                    headers: requestHeaders,
-                    dispatcher: agent,
-                    signal: controller.signal,
-                    reset: true
-                });
-                status = res.statusCode;
-                const { text, truncated } = await readCapped(res.body);
-                const contentType = String(res.headers['content-type'] ?? '');
-                return { kind: 'http', status, contentType, body: text, truncated };
-            }
-            catch (e) {
-                return { ...describeError(controller.signal.aborted ? controller.signal.reason : e), status };
-            }
-            finally {
-                clearTimeout(timer);
-            }
-        },
-        close: () => agent.destroy()
-    };
-}
-class ProbeTimeout extends Error {
-    ms;
-    code = 'TIMEOUT';
-    constructor(ms) {
-        super(`no answer within ${time_formatDuration(ms)}`);
-        this.ms = ms;
-    }
-}
-async function readCapped(body) {
-    const chunks = [];
-    let size = 0;
-    for await (const chunk of body) {
-        if (size + chunk.length > BODY_CAP_BYTES) {
-            chunks.push(chunk.subarray(0, BODY_CAP_BYTES - size));
-            body.destroy();
-            return { text: decode(chunks), truncated: true };
+;// CONCATENATED MODULE: ./src/env-report.ts
+/** `env-report`: the chosen variables from a process's environment, with credential-like values masked. */
+/** Names that hold credentials: their values are never shown. */
+const SECRET_NAME = /TOKEN|KEY|SECRET|PASSWORD/i;
+const MASK = '***';
+/** Each name or glob (`*` any run of characters, `?` one) in order; a glob gives every matching variable, sorted. */
+function envReport(patterns, environ) {
+    const entries = [];
+    const seen = new Set();
+    for (const pattern of patterns) {
+        const glob = new RegExp(`^${pattern.replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+        const names = Object.keys(environ)
+            .filter((n) => glob.test(n))
+            .sort();
+        if (names.length === 0)
+            entries.push({ name: pattern });
+        for (const name of names.filter((n) => !seen.has(n))) {
+            seen.add(name);
+            entries.push({ name, value: SECRET_NAME.test(name) ? MASK : environ[name] });
         }
-        chunks.push(chunk);
-        size += chunk.length;
     }
-    return { text: decode(chunks), truncated: false };
-}
-const decode = (chunks) => new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
-/** Reduces whatever undici or the socket threw to a stable code and its message. */
-function describeError(e) {
-    let err = e;
-    // undici wraps socket and TLS errors; the innermost coded error is the informative one.
-    while (err?.cause && typeof err.cause.code === 'string')
-        err = err.cause;
-    if (err && Array.isArray(err.errors)) {
-        // happy-eyeballs (localhost → ::1 and 127.0.0.1) reports an AggregateError of both attempts
-        const inner = err.errors.find((x) => x?.code);
-        if (inner)
-            err = inner;
-    }
-    return { kind: 'error', code: err?.code ?? 'UNKNOWN', message: err?.message ?? String(e) };
-}
-
-;// CONCATENATED MODULE: ./src/report.ts
-
-const probes = (n) => `${n} probe${n === 1 ? '' : 's'}`;
-function eventLine(event) {
-    const at = time_formatDuration(event.elapsedMs);
-    if (event.type === 'change')
-        return `${at}: ${event.assessment.summary}`;
-    return `${at}: still waiting (${probes(event.attempt)} so far); the server still answers: ${event.assessment.summary}`;
-}
-/** What readiness means for these settings, in words. */
-function describeExpectation({ expect, url }) {
-    const parts = [`${url.href} to answer with an accepted status (${expect.status.map(([lo, hi]) => (lo === hi ? lo : `${lo}-${hi}`)).join(',')})`];
-    if (expect.model !== undefined)
-        parts.push(`list model "${expect.model}"`);
-    if (expect.match !== undefined)
-        parts.push(`contain "${expect.match}"`);
-    if (expect.matchRegex !== undefined)
-        parts.push(`match ${String(expect.matchRegex)}`);
-    return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
-}
-function finalLine(outcome) {
-    if (outcome.ready) {
-        const model = outcome.last?.modelId ? `; model "${outcome.last.modelId}"` : '';
-        return `Ready after ${time_formatDuration(outcome.elapsedMs)} (${probes(outcome.attempts)})${model}: ${outcome.last?.summary ?? ''}`;
-    }
-    return `Not ready after ${time_formatDuration(outcome.elapsedMs)} (${probes(outcome.attempts)}): ${outcome.reason}`;
-}
-/** The message a failed wait ends with: what was expected, what the server last said, how long and how often. */
-function failureMessage(outcome, ctx) {
-    const last = outcome.last;
-    const waited = `${time_formatDuration(outcome.elapsedMs)} and ${probes(outcome.attempts)}`;
-    if (outcome.reason === 'unauthorized' || outcome.reason === 'tls') {
-        return `Stopped after ${waited}: ${last?.detail ?? outcome.reason}.`;
-    }
-    const lines = [`Timed out after ${waited} (timeout ${time_formatDuration(ctx.timeoutMs)}) waiting for ${describeExpectation(ctx)}.`];
-    if (last === undefined)
-        return lines[0];
-    lines.push(`Last answer: ${last.summary}.`);
-    if (last.models !== undefined && ctx.expect.model !== undefined) {
-        lines.push(last.models.length ? `The server lists: ${last.models.join(', ')}.` : 'The server lists no models.');
-    }
-    if (last.excerpt)
-        lines.push(`Body (first 200 characters): ${last.excerpt}`);
-    if (outcome.firstResponseMs === undefined)
-        lines.push('The server never answered over HTTP.');
-    return lines.join('\n');
-}
-function outputs(outcome) {
-    return {
-        ready: String(outcome.ready),
-        'elapsed-seconds': seconds(outcome.elapsedMs),
-        attempts: String(outcome.attempts),
-        'status-code': outcome.last?.status === undefined ? '' : String(outcome.last.status),
-        models: JSON.stringify(outcome.models),
-        'model-id': outcome.last?.modelId ?? '',
-        'first-response-seconds': outcome.firstResponseMs === undefined ? '' : seconds(outcome.firstResponseMs),
-        reason: outcome.reason
-    };
-}
-const cell = (text) => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-/** The job summary in GitHub-flavoured Markdown. */
-function summaryMarkdown(outcome, ctx) {
-    const out = outputs(outcome);
-    const rows = [
-        ['Result', outcome.ready ? '✅ ready' : `❌ not ready (${outcome.reason})`],
-        ['Endpoint', `\`${ctx.url.href}\``],
-        ['Elapsed', `${out['elapsed-seconds']} s`],
-        ['Probes', out.attempts],
-        ['First HTTP answer', out['first-response-seconds'] === '' ? 'never' : `${out['first-response-seconds']} s`],
-        ['Listed models', outcome.models.length ? outcome.models.map((m) => `\`${m}\``).join(', ') : 'none'],
-        ['Matched model', out['model-id'] === '' ? (ctx.expect.model === undefined ? '—' : 'none') : `\`${out['model-id']}\``]
-    ];
-    const lines = ['### wait-for-model', '', '| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`), ''];
-    lines.push('#### Timeline', '', '| at | the server answered |', '|---:|---|');
-    for (const t of outcome.timeline)
-        lines.push(`| ${formatDuration(t.elapsedMs)} | ${cell(t.summary)} |`);
-    if (!outcome.ready)
-        lines.push('', '```', failureMessage(outcome, ctx), '```');
-    return `${lines.join('\n')}\n`;
-}
-/** Replaces every secret in `text`; the CLI has no runner to mask for it, and the action masks twice. */
-function redact(text, secrets) {
-    return secrets.reduce((t, s) => (s.length >= 3 ? t.split(s).join('***') : t), text);
+    return entries;
 }
 
 ;// CONCATENATED MODULE: ./src/engines.ts
@@ -39635,6 +39474,46 @@ function readModelList(body) {
         const models = shape.read(json);
         if (models !== undefined)
             return { shape: shape.name, models };
+    }
+    return undefined;
+}
+const PROMPT = 'Hi';
+const GENERATION_ROUTES = [
+    {
+        name: 'openai',
+        servers: 'vLLM, SGLang, TGI, llama.cpp, LocalAI, NIM, LM Studio, Ollama (/v1)',
+        listPath: /\/v1\/models\/?$/,
+        listPathText: '/v1/models',
+        needsModel: true,
+        requests: [
+            { path: '/v1/completions', body: (model) => ({ model, prompt: PROMPT, max_tokens: 1 }) },
+            // chat-only servers (some NIM and LM Studio builds) have no completions route
+            { path: '/v1/chat/completions', body: (model) => ({ model, messages: [{ role: 'user', content: PROMPT }], max_tokens: 1 }) }
+        ]
+    },
+    {
+        name: 'ollama',
+        servers: 'Ollama',
+        listPath: /\/api\/(tags|ps)\/?$/,
+        listPathText: '/api/tags or /api/ps',
+        needsModel: true,
+        requests: [{ path: '/api/generate', body: (model) => ({ model, prompt: PROMPT, stream: false, options: { num_predict: 1 } }) }]
+    },
+    {
+        name: 'tgi',
+        servers: 'TGI',
+        listPath: /\/info\/?$/,
+        listPathText: '/info',
+        needsModel: false,
+        requests: [{ path: '/generate', body: () => ({ inputs: PROMPT, parameters: { max_new_tokens: 1 } }) }]
+    }
+];
+/** The generation route for a model-list URL and the server's base URL, or undefined when none is known. */
+function generationRoute(url) {
+    for (const route of GENERATION_ROUTES) {
+        const m = route.listPath.exec(url.pathname);
+        if (m)
+            return { route, base: `${url.origin}${url.pathname.slice(0, m.index)}` };
     }
     return undefined;
 }
@@ -39866,97 +39745,401 @@ function clip(text, max = 120) {
     return clean.length > max ? `${clean.slice(0, max)}…` : clean;
 }
 
-;// CONCATENATED MODULE: ./src/wait.ts
-/** The wait loop: probe, judge, report changes, until ready, a fatal answer, or the deadline. */
+// EXTERNAL MODULE: ./node_modules/undici/index.js
+var undici = __nccwpck_require__(6752);
+;// CONCATENATED MODULE: ./src/time.ts
+/** performance.now() counts from the process's start, which is the step's start for the action. */
+const systemClock = {
+    now: () => performance.now(),
+    sleep: (ms, signal) => new Promise((resolve) => {
+        if (signal?.aborted)
+            return resolve();
+        const done = () => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', done);
+            resolve();
+        };
+        const timer = setTimeout(done, Math.max(0, ms));
+        signal?.addEventListener('abort', done, { once: true });
+    })
+};
+/** `850ms`, `12.3s`, `4m05s`, `1h02m`: short, and exact enough to read at a glance. */
+function time_formatDuration(ms) {
+    if (ms < 1000)
+        return `${Math.round(ms)}ms`;
+    if (ms < 59_950)
+        return `${seconds(ms)}s`;
+    const totalS = Math.floor(ms / 1000);
+    const h = Math.floor(totalS / 3600);
+    const m = Math.floor((totalS % 3600) / 60);
+    const s = totalS % 60;
+    return h > 0 ? `${h}h${String(m).padStart(2, '0')}m` : `${m}m${String(s).padStart(2, '0')}s`;
+}
+/** Seconds with one decimal, as the outputs give them. */
+const seconds = (ms) => (Math.round(ms / 100) / 10).toFixed(1);
 
-async function waitForModel(opts, deps) {
-    const { clock } = deps;
-    const start = deps.startedAt ?? clock.now();
-    const deadline = start + opts.timeoutMs;
-    const timeline = [];
-    let attempts = 0;
-    let streak = 0;
-    let last;
-    let models = [];
-    let firstResponseMs;
-    let quietSince = start;
-    const finish = (reason) => ({
-        ready: reason === 'ready',
-        reason,
-        elapsedMs: clock.now() - start,
-        attempts,
-        last,
-        models,
-        firstResponseMs,
-        timeline
-    });
-    for (;;) {
-        const sentAt = clock.now();
-        if (sentAt >= deadline)
-            return finish('timeout');
-        attempts++;
-        const budgetMs = Math.min(opts.requestTimeoutMs, deadline - sentAt);
-        const result = await deps.probe(budgetMs);
-        // A probe cut short by the deadline says nothing new: the answer before it is the one worth reporting.
-        if (budgetMs < opts.requestTimeoutMs && result.kind === 'error' && result.code === 'TIMEOUT' && last)
-            return finish('timeout');
-        const assessment = assess(result, opts.expect);
-        const now = clock.now();
-        const elapsedMs = now - start;
-        if (assessment.status !== undefined)
-            firstResponseMs ??= elapsedMs;
-        if (assessment.models !== undefined)
-            models = assessment.models;
-        if (assessment.summary !== last?.summary) {
-            timeline.push({ elapsedMs, summary: assessment.summary });
-            deps.onEvent?.({ type: 'change', elapsedMs, attempt: attempts, assessment });
-            quietSince = now;
-        }
-        else if (now - quietSince >= opts.progressIntervalMs) {
-            deps.onEvent?.({ type: 'progress', elapsedMs, attempt: attempts, assessment });
-            quietSince = now;
-        }
-        last = assessment;
-        if (assessment.state === 'fatal')
-            return finish(assessment.fatalReason ?? 'timeout');
-        streak = assessment.state === 'ready' ? streak + 1 : 0;
-        if (streak >= opts.successThreshold)
-            return finish('ready');
-        const next = Math.min(sentAt + opts.intervalMs, deadline);
-        await clock.sleep(next - clock.now());
+;// CONCATENATED MODULE: ./src/probe.ts
+/** One probe: a single GET with a hard time limit and a cap on how much of the body is read. */
+
+
+/** Enough for any model list; a larger body is cut here so that a hostile server cannot flood memory. */
+const BODY_CAP_BYTES = 1024 * 1024;
+function createProber({ url, headers }) {
+    const client = createHttpClient();
+    return {
+        probe: (timeoutMs, signal) => client.send({ url, method: 'GET', headers }, timeoutMs, signal),
+        close: () => client.close()
+    };
+}
+/** One exchange at a time with a hard time limit and a capped body: shared by the probe and the generation check. */
+function createHttpClient() {
+    // Our own AbortSignal bounds each request; undici's timeouts are left wide so they never fire first.
+    const agent = new undici/* Agent */.g6({ headersTimeout: 0, bodyTimeout: 0 });
+    return {
+        async send({ url, method, headers, json }, timeoutMs, signal) {
+            const controller = new AbortController();
+            const timer = setTimeout(() => controller.abort(new ProbeTimeout(timeoutMs)), Math.max(1, timeoutMs));
+            const onStop = () => controller.abort(new ProbeStopped());
+            if (signal?.aborted)
+                onStop();
+            else
+                signal?.addEventListener('abort', onStop, { once: true });
+            let status;
+            try {
+                // `reset` closes the connection after each request: a kept-alive socket the server has just
+                // dropped would otherwise read as a reset, and each probe should test that connections are accepted.
+                const res = await (0,undici/* request */.Em)(url, {
+                    method,
+                    headers: {
+                        'user-agent': 'wait-for-model',
+                        accept: 'application/json, */*;q=0.5',
+                        ...(json === undefined ? {} : { 'content-type': 'application/json' }),
+                        ...headers
+                    },
+                    body: json === undefined ? undefined : JSON.stringify(json),
+                    dispatcher: agent,
+                    signal: controller.signal,
+                    reset: true
+                });
+                status = res.statusCode;
+                const { text, truncated } = await readCapped(res.body);
+                const contentType = String(res.headers['content-type'] ?? '');
+                return { kind: 'http', status, contentType, body: text, truncated };
+            }
+            catch (e) {
+                return { ...describeError(controller.signal.aborted ? controller.signal.reason : e), status };
+            }
+            finally {
+                clearTimeout(timer);
+                signal?.removeEventListener('abort', onStop);
+            }
+        },
+        close: () => agent.destroy()
+    };
+}
+/** The wait was told to stop (the server exited, a log line matched, the job was cancelled). */
+class ProbeStopped extends Error {
+    code = 'STOPPED';
+    constructor() {
+        super('stopped');
     }
 }
-
-;// CONCATENATED MODULE: ./src/gate.ts
-/** The whole wait, from settings to outcome, shared by every front end (the action, the CLI). */
-
-
-
-
-const reportContext = (s) => ({ url: s.url, expect: expectation(s), timeoutMs: s.timeoutMs });
-const expectation = (s) => ({
-    model: s.model,
-    match: s.match,
-    matchRegex: s.matchRegex,
-    status: s.status
-});
-async function gate(settings, deps) {
-    deps.log(`Waiting up to ${time_formatDuration(settings.timeoutMs)} for ${describeExpectation(reportContext(settings))}; ` +
-        `probing every ${time_formatDuration(settings.intervalMs)}`);
-    const prober = createProber({ url: settings.url, headers: settings.headers });
-    try {
-        return await waitForModel({
-            expect: expectation(settings),
-            intervalMs: settings.intervalMs,
-            timeoutMs: settings.timeoutMs,
-            requestTimeoutMs: settings.requestTimeoutMs,
-            successThreshold: settings.successThreshold,
-            progressIntervalMs: settings.progressIntervalMs
-        }, { probe: prober.probe, clock: deps.clock, startedAt: deps.startedAt, onEvent: (e) => deps.log(eventLine(e)) });
+class ProbeTimeout extends Error {
+    ms;
+    code = 'TIMEOUT';
+    constructor(ms) {
+        super(`no answer within ${time_formatDuration(ms)}`);
+        this.ms = ms;
     }
-    finally {
-        await prober.close();
+}
+async function readCapped(body) {
+    const chunks = [];
+    let size = 0;
+    for await (const chunk of body) {
+        if (size + chunk.length > BODY_CAP_BYTES) {
+            chunks.push(chunk.subarray(0, BODY_CAP_BYTES - size));
+            body.destroy();
+            return { text: decode(chunks), truncated: true };
+        }
+        chunks.push(chunk);
+        size += chunk.length;
     }
+    return { text: decode(chunks), truncated: false };
+}
+const decode = (chunks) => new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
+/** Reduces whatever undici or the socket threw to a stable code and its message. */
+function describeError(e) {
+    let err = e;
+    // undici wraps socket and TLS errors; the innermost coded error is the informative one.
+    while (err?.cause && typeof err.cause.code === 'string')
+        err = err.cause;
+    if (err && Array.isArray(err.errors)) {
+        // happy-eyeballs (localhost → ::1 and 127.0.0.1) reports an AggregateError of both attempts
+        const inner = err.errors.find((x) => x?.code);
+        if (inner)
+            err = inner;
+    }
+    return { kind: 'error', code: err?.code ?? 'UNKNOWN', message: err?.message ?? String(e) };
+}
+
+;// CONCATENATED MODULE: ./src/generate.ts
+/** `probe-generation`: one tiny generation request, proof that a listed model can actually produce a token. */
+
+
+const ANY_2XX = { status: [[200, 299]] };
+function createGenerator({ base, route, headers, clock }) {
+    const client = createHttpClient();
+    // Index of the first request worth sending: moves past a route the server turns out not to have.
+    let first = 0;
+    return {
+        async generate(model, timeoutMs, signal) {
+            const deadline = clock.now() + timeoutMs;
+            for (let i = first;; i++) {
+                const { path, body } = route.requests[i];
+                const sentAt = clock.now();
+                const result = await client.send({ url: new URL(`${base}${path}`), method: 'POST', headers, json: body(model) }, deadline - sentAt, signal);
+                const latencyMs = clock.now() - sentAt;
+                const request = `POST ${path}`;
+                if (result.kind === 'http' && (result.status === 404 || result.status === 405) && i + 1 < route.requests.length) {
+                    first = i + 1;
+                    continue;
+                }
+                const assessment = assess(result, ANY_2XX);
+                // A completion body says nothing worth a log line; its arrival is the news.
+                if (assessment.state === 'ready')
+                    return { assessment: { ...assessment, summary: `${request} generated`, excerpt: undefined }, request, latencyMs };
+                return { assessment, request, latencyMs };
+            }
+        },
+        close: () => client.close()
+    };
+}
+
+;// CONCATENATED MODULE: external "node:string_decoder"
+const external_node_string_decoder_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:string_decoder");
+;// CONCATENATED MODULE: ./src/log-follower.ts
+/** Follows a server's log file: the lines appended since the last look, numbered, and the last lines kept for the tail. */
+
+
+/** A line longer than this is cut (a progress bar redrawn with \r for an hour is one line). */
+const MAX_LINE_CHARS = 2000;
+const CHUNK_BYTES = 64 * 1024;
+class LogFollower {
+    path;
+    keep;
+    offset = 0;
+    lineCount = 0;
+    pending = '';
+    decoder = new external_node_string_decoder_namespaceObject.StringDecoder('utf8');
+    recent = [];
+    /**
+     * `keep`: how many last lines to hold for `tail`. What the file already holds is read now, counted and kept
+     * for the tail but never returned by `poll`: only lines written from now on are new.
+     */
+    constructor(path, keep) {
+        this.path = path;
+        this.keep = keep;
+        this.read();
+    }
+    /** The complete lines appended since the last call. */
+    poll() {
+        const fresh = [];
+        this.read(fresh);
+        return fresh;
+    }
+    read(into) {
+        let fd;
+        try {
+            fd = (0,external_node_fs_namespaceObject.openSync)(this.path, 'r');
+        }
+        catch {
+            return; // not written yet
+        }
+        try {
+            if ((0,external_node_fs_namespaceObject.statSync)(this.path).size < this.offset)
+                this.restart(); // truncated or replaced
+            const buffer = Buffer.alloc(CHUNK_BYTES);
+            for (;;) {
+                const n = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, 0, CHUNK_BYTES, this.offset);
+                if (n === 0)
+                    break;
+                this.offset += n;
+                this.split(this.pending + this.decoder.write(buffer.subarray(0, n)), into);
+            }
+        }
+        finally {
+            (0,external_node_fs_namespaceObject.closeSync)(fd);
+        }
+    }
+    /** The last `keep` lines, including an unfinished last line; undefined when the file does not exist. */
+    tail() {
+        this.poll();
+        try {
+            (0,external_node_fs_namespaceObject.statSync)(this.path);
+        }
+        catch {
+            return undefined;
+        }
+        const unfinished = this.pending === '' ? [] : [{ number: this.lineCount + 1, text: log_follower_clip(this.pending) }];
+        return this.keep === 0 ? [] : [...this.recent, ...unfinished].slice(-this.keep);
+    }
+    split(text, into) {
+        const parts = text.split('\n');
+        this.pending = parts.pop() ?? '';
+        if (this.pending.length > MAX_LINE_CHARS * 8)
+            this.pending = this.pending.slice(0, MAX_LINE_CHARS * 8);
+        for (const raw of parts) {
+            const line = { number: ++this.lineCount, text: log_follower_clip(raw.replace(/\r$/, '')) };
+            into?.push(line);
+            this.recent.push(line);
+            if (this.recent.length > this.keep)
+                this.recent.shift();
+        }
+    }
+    restart() {
+        this.offset = 0;
+        this.lineCount = 0;
+        this.pending = '';
+        this.decoder = new external_node_string_decoder_namespaceObject.StringDecoder('utf8');
+    }
+}
+const log_follower_clip = (text) => (text.length > MAX_LINE_CHARS ? `${text.slice(0, MAX_LINE_CHARS)}…` : text);
+
+;// CONCATENATED MODULE: ./src/report.ts
+
+const probes = (n) => `${n} probe${n === 1 ? '' : 's'}`;
+function eventLine(event) {
+    const at = time_formatDuration(event.elapsedMs);
+    if (event.type === 'change')
+        return `${at}: ${event.assessment.summary}`;
+    if (event.type === 'lost')
+        return `${at}: the server stopped answering (${event.assessment.summary}) after it had answered: crashed or restarting?`;
+    return `${at}: still waiting (${probes(event.attempt)} so far); the server still answers: ${event.assessment.summary}`;
+}
+/** What readiness means for these settings, in words. */
+function describeExpectation({ expect, url }) {
+    const parts = [`${url.href} to answer with an accepted status (${expect.status.map(([lo, hi]) => (lo === hi ? lo : `${lo}-${hi}`)).join(',')})`];
+    if (expect.model !== undefined)
+        parts.push(`list model "${expect.model}"`);
+    if (expect.match !== undefined)
+        parts.push(`contain "${expect.match}"`);
+    if (expect.matchRegex !== undefined)
+        parts.push(`match ${String(expect.matchRegex)}`);
+    return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+}
+function finalLine(outcome) {
+    if (outcome.ready) {
+        const model = outcome.last?.modelId ? `; model "${outcome.last.modelId}"` : '';
+        return `Ready after ${time_formatDuration(outcome.elapsedMs)} (${probes(outcome.attempts)})${model}: ${outcome.last?.summary ?? ''}`;
+    }
+    return `Not ready after ${time_formatDuration(outcome.elapsedMs)} (${probes(outcome.attempts)}): ${outcome.reason}`;
+}
+/** The message a failed wait ends with: what was expected, what the server last said, how long and how often. */
+function failureMessage(outcome, ctx) {
+    const last = outcome.last;
+    const waited = `${time_formatDuration(outcome.elapsedMs)} and ${probes(outcome.attempts)}`;
+    if (outcome.reason === 'unauthorized' || outcome.reason === 'tls') {
+        return `Stopped after ${waited}: ${last?.detail ?? outcome.reason}.`;
+    }
+    if (outcome.stop) {
+        const lines = [`Stopped after ${waited}, before the server was ready: ${outcome.stop.detail}.`];
+        if (last !== undefined)
+            lines.push(`Last answer: ${last.summary}.`);
+        return lines.join('\n');
+    }
+    const lines = [
+        outcome.reason === 'generation-failed'
+            ? `Timed out after ${waited} (timeout ${time_formatDuration(ctx.timeoutMs)}): ${last?.detail ?? 'the generation request failed'}.`
+            : `Timed out after ${waited} (timeout ${time_formatDuration(ctx.timeoutMs)}) waiting for ${describeExpectation(ctx)}.`
+    ];
+    if (last === undefined)
+        return lines[0];
+    lines.push(`Last answer: ${last.summary}.`);
+    if (last.models !== undefined && ctx.expect.model !== undefined) {
+        lines.push(last.models.length ? `The server lists: ${last.models.join(', ')}.` : 'The server lists no models.');
+    }
+    if (last.excerpt)
+        lines.push(`Body (first 200 characters): ${last.excerpt}`);
+    if (outcome.firstResponseMs === undefined)
+        lines.push('The server never answered over HTTP.');
+    return lines.join('\n');
+}
+function outputs(outcome) {
+    const server = outcome.server;
+    return {
+        ready: String(outcome.ready),
+        'elapsed-seconds': seconds(outcome.elapsedMs),
+        attempts: String(outcome.attempts),
+        'status-code': outcome.last?.status === undefined ? '' : String(outcome.last.status),
+        models: JSON.stringify(outcome.models),
+        'model-id': outcome.last?.modelId ?? '',
+        'first-response-seconds': outcome.firstResponseMs === undefined ? '' : seconds(outcome.firstResponseMs),
+        reason: outcome.reason,
+        pid: server?.pid === undefined ? '' : String(server.pid),
+        'log-file': server?.logFile ?? '',
+        'startup-seconds': server?.startupMs === undefined ? '' : seconds(server.startupMs),
+        'generation-seconds': outcome.generationMs === undefined ? '' : seconds(outcome.generationMs)
+    };
+}
+const cell = (text) => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+/** The job summary in GitHub-flavoured Markdown. */
+function summaryMarkdown(outcome, ctx) {
+    const out = outputs(outcome);
+    const rows = [
+        ['Result', outcome.ready ? '✅ ready' : `❌ not ready (${outcome.reason})`],
+        ['Endpoint', `\`${ctx.url.href}\``],
+        ['Elapsed', `${out['elapsed-seconds']} s`],
+        ['Probes', out.attempts],
+        ['First HTTP answer', out['first-response-seconds'] === '' ? 'never' : `${out['first-response-seconds']} s`],
+        ['Listed models', outcome.models.length ? outcome.models.map((m) => `\`${m}\``).join(', ') : 'none'],
+        ['Matched model', out['model-id'] === '' ? (ctx.expect.model === undefined ? '—' : 'none') : `\`${out['model-id']}\``]
+    ];
+    const server = outcome.server;
+    if (out['generation-seconds'] !== '')
+        rows.push(['Generation request', `${out['generation-seconds']} s`]);
+    if (server?.pid !== undefined)
+        rows.push(['Server process', `pid ${server.pid}`]);
+    if (out['startup-seconds'] !== '')
+        rows.push(['Startup (from the process start)', `${out['startup-seconds']} s`]);
+    if (server?.logFile !== undefined)
+        rows.push(['Server log', `\`${server.logFile}\``]);
+    const lines = ['### wait-for-model', '', '| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`), ''];
+    lines.push('#### Timeline', '', '| at | the server answered |', '|---:|---|');
+    for (const t of outcome.timeline) {
+        lines.push(`| ${formatDuration(t.elapsedMs)} | ${t.lost ? '⚠️ stopped answering (crashed or restarting?): ' : ''}${cell(t.summary)} |`);
+    }
+    if (server?.env !== undefined || server?.envUnavailable !== undefined) {
+        lines.push('', '#### Server environment', '');
+        if (server.envUnavailable !== undefined)
+            lines.push(server.envUnavailable);
+        else
+            lines.push('| variable | value |', '|---|---|', ...(server.env ?? []).map((e) => `| \`${cell(e.name)}\` | ${e.value === undefined ? '*not set*' : `\`${cell(e.value)}\``} |`));
+    }
+    if (!outcome.ready)
+        lines.push('', fenced(failureMessage(outcome, ctx)));
+    if (!outcome.ready && server?.logTail !== undefined) {
+        lines.push('', `#### ${logTailTitle(server.logTail, server.logFile)}`, '', fenced(server.logTail.map((l) => `${l.number}: ${l.text}`).join('\n')));
+    }
+    return `${lines.join('\n')}\n`;
+}
+function logTailTitle(tail, file = 'the log') {
+    return tail.length === 0 ? `${file} is empty` : `Last ${tail.length} line${tail.length === 1 ? '' : 's'} of ${file}`;
+}
+/** A code block whose fence no line of the text can close. */
+function fenced(text) {
+    const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+    const fence = '`'.repeat(longest + 1);
+    return `${fence}\n${text}\n${fence}`;
+}
+/** The `env-report` lines for the log. */
+function envLines(server) {
+    if (server.envUnavailable !== undefined)
+        return [server.envUnavailable];
+    return (server.env ?? []).map((e) => (e.value === undefined ? `${e.name}: not set` : `${e.name}=${e.value}`));
+}
+/** Replaces every secret in `text`; the CLI has no runner to mask for it, and the action masks twice. */
+function redact(text, secrets) {
+    return secrets.reduce((t, s) => (s.length >= 3 ? t.split(s).join('***') : t), text);
 }
 
 ;// CONCATENATED MODULE: ./src/settings.ts
@@ -39964,6 +40147,7 @@ async function gate(settings, deps) {
  * Turns raw input strings (from the action's inputs or the CLI's flags) into typed, validated settings.
  * Nothing below this module reads inputs; every error names the input and the form it accepts.
  */
+
 
 /** Input name → default, in the order action.yml declares them. */
 const INPUT_DEFAULTS = {
@@ -39979,7 +40163,15 @@ const INPUT_DEFAULTS = {
     headers: '',
     'api-key': '',
     'progress-interval': '30s',
-    'fail-on-timeout': 'true'
+    'fail-on-timeout': 'true',
+    start: '',
+    pid: '',
+    'log-file': '',
+    'log-lines': '50',
+    'fail-pattern': '',
+    'probe-generation': 'false',
+    'env-report': '',
+    diagnostics: ''
 };
 class InputError extends Error {
     input;
@@ -40047,6 +40239,35 @@ function parseSettings(get) {
         secrets.push(apiKey);
     }
     const failOnTimeout = field('fail-on-timeout', parseBoolean);
+    // The server: how it starts or which process it is, its log, and what to report about it.
+    const script = (name) => {
+        const value = input(name).trim();
+        if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(value))
+            throw new InputError(name, 'contains a control character');
+        return value === '' ? undefined : value;
+    };
+    const start = script('start');
+    const pid = field('pid', (t) => parsePid(t.trim()));
+    if (start !== undefined && pid !== undefined) {
+        throw new InputError('pid', 'cannot be used with "start": the server "start" launches is the one watched');
+    }
+    const logFile = text('log-file');
+    const logLines = field('log-lines', (t) => {
+        if (!/^\s*\d+\s*$/.test(t) || Number(t) > 1000)
+            throw new Error(`"${printable(t)}" is not a whole number from 0 to 1000`);
+        return Number(t);
+    });
+    const failPatternText = input('fail-pattern');
+    const failPattern = failPatternText.trim() === '' ? undefined : field('fail-pattern', parseRegex);
+    if (failPattern !== undefined && logFile === undefined && start === undefined) {
+        throw new InputError('fail-pattern', 'needs a log to watch: set "log-file", or "start" (which writes one)');
+    }
+    const envReport = field('env-report', parseEnvNames);
+    if (envReport.length > 0 && start === undefined && pid === undefined) {
+        throw new InputError('env-report', 'needs the server process: set "start" or "pid"');
+    }
+    const diagnostics = (script('diagnostics') ?? '').split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
+    const generation = field('probe-generation', parseBoolean) ? generationFor(url, model) : undefined;
     return {
         url,
         model,
@@ -40060,8 +40281,47 @@ function parseSettings(get) {
         headers,
         progressIntervalMs,
         failOnTimeout,
-        secrets: secrets.filter((s) => s.length > 0)
+        secrets: secrets.filter((s) => s.length > 0),
+        start,
+        pid,
+        logFile,
+        logLines,
+        failPattern,
+        generation,
+        envReport,
+        diagnostics
     };
+}
+const PID_FORM = 'a process id (12345) or the path of a file holding one';
+function parsePid(text) {
+    if (text === '')
+        return undefined;
+    if (!/^\d+$/.test(text))
+        return { file: text };
+    const pid = Number(text);
+    // Linux caps pid_max at 2^22.
+    if (pid < 1 || pid > 4_194_304)
+        throw new Error(`"${printable(text)}" is not ${PID_FORM}`);
+    return { pid };
+}
+const ENV_NAME_FORM = 'comma-separated variable names or globs such as NCCL_*,CUDA_VISIBLE_DEVICES';
+function parseEnvNames(text) {
+    const names = text.split(/[,\n]/).map((n) => n.trim()).filter((n) => n !== '');
+    const bad = names.find((n) => !/^[A-Za-z_*?][A-Za-z0-9_*?]*$/.test(n));
+    if (bad !== undefined)
+        throw new Error(`"${printable(bad)}" is not a variable name or glob: give ${ENV_NAME_FORM}`);
+    return names;
+}
+function generationFor(url, model) {
+    const found = generationRoute(url);
+    if (found === undefined) {
+        throw new InputError('probe-generation', `no generation request is known for ${url.pathname}: point "url" at the server's model list, ` +
+            GENERATION_ROUTES.map((r) => `${r.listPathText} (${r.servers})`).join(', '));
+    }
+    if (found.route.needsModel && model === undefined) {
+        throw new InputError('probe-generation', `needs "model": the request to ${found.route.requests[0].path} names the model to generate with`);
+    }
+    return found;
 }
 const URL_FORM = 'an http:// or https:// URL such as http://localhost:8000/v1/models';
 function parseUrl(text) {
@@ -40082,6 +40342,364 @@ function parseUrl(text) {
     if (url.protocol !== 'http:' && url.protocol !== 'https:')
         throw new Error(`"${printable(s)}" is not ${URL_FORM}`);
     return url;
+}
+
+;// CONCATENATED MODULE: ./src/server-process.ts
+/**
+ * The model server as a process: launched in the background by `start`, or found by `pid`; watched until it
+ * exits; its start time and environment read from /proc (Linux). The gate leaves it running either way.
+ */
+
+
+
+
+
+
+/** Where the log goes with `start` and no `log-file`: the runner's temporary directory. */
+const defaultLogFile = (env) => (0,external_node_path_.join)(env.RUNNER_TEMP || (0,external_node_os_namespaceObject.tmpdir)(), 'model-server.log');
+/** The step's environment, without the action's own `INPUT_*` variables (which carry its api-key). */
+function serverEnv(env) {
+    return Object.fromEntries(Object.entries(env).filter((e) => e[1] !== undefined && !e[0].startsWith('INPUT_')));
+}
+/** Like a `run:` step: bash, which also execs a lone command so that the pid is the server's own. */
+const SHELL = (0,external_node_fs_namespaceObject.existsSync)('/bin/bash') ? '/bin/bash' : '/bin/sh';
+/**
+ * Runs `command` with the shell, detached in its own process group (pid = group id) so that it outlives the
+ * step and a signal to the action does not reach it; stdout and stderr go to `logFile` (truncated first).
+ */
+function startServer(command, logFile, env, clock) {
+    (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_.dirname)(logFile), { recursive: true });
+    const fd = (0,external_node_fs_namespaceObject.openSync)(logFile, 'w');
+    try {
+        const child = (0,external_node_child_process_namespaceObject.spawn)(SHELL, ['-c', command], { detached: true, stdio: ['ignore', fd, fd], env });
+        const startedAt = clock.now();
+        const exited = new Promise((resolve) => {
+            child.once('error', (e) => resolve(`could not be started (${e.message})`));
+            child.once('exit', (code, signal) => resolve(signal ? `was killed by ${signal}` : `exited with code ${code}`));
+        });
+        child.unref();
+        const pid = child.pid;
+        if (pid === undefined)
+            throw new Error(`could not start ${SHELL} for "start"`);
+        return {
+            pid,
+            startedAt,
+            exited,
+            // Once the shell has exec'd the server (or if it has exited), what it was given is what it started with.
+            environ: () => readEnviron(pid) ?? env,
+            release: () => child.removeAllListeners()
+        };
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+/** Watches a process started elsewhere; it is polled, since only a parent hears of its child's exit. */
+function attachServer(pid, clock, pollMs = 250) {
+    const first = readStat(pid);
+    const ageMs = first === undefined ? undefined : processAgeMs(first.startTicks);
+    let timer;
+    const exited = new Promise((resolve) => {
+        const check = () => {
+            const why = gone(pid, first?.startTicks);
+            if (why === undefined)
+                return;
+            clearInterval(timer);
+            resolve(why);
+        };
+        timer = setInterval(check, pollMs);
+        check();
+    });
+    return {
+        pid,
+        startedAt: ageMs === undefined ? undefined : clock.now() - ageMs,
+        exited,
+        environ: () => readEnviron(pid),
+        release: () => clearInterval(timer)
+    };
+}
+/** Reads `pid` when it names a file. */
+function resolvePid(spec) {
+    if ('pid' in spec)
+        return spec.pid;
+    let text;
+    try {
+        text = (0,external_node_fs_namespaceObject.readFileSync)(spec.file, 'utf8').trim();
+    }
+    catch (e) {
+        throw new InputError('pid', `could not read "${printable(spec.file)}" (${e.code ?? e.message}): give ${PID_FORM}`);
+    }
+    if (!/^\d+$/.test(text) || Number(text) < 1)
+        throw new InputError('pid', `"${printable(spec.file)}" holds "${printable(text)}", not a process id`);
+    return Number(text);
+}
+/** Why the process is no longer running, or undefined while it runs. */
+function gone(pid, startTicks) {
+    const stat = readStat(pid);
+    if (stat !== undefined) {
+        if (stat.state === 'Z')
+            return 'has exited (a zombie awaiting its parent)';
+        // the same id on a process that started at another time: ours is gone and the id was reused
+        if (startTicks !== undefined && stat.startTicks !== startTicks)
+            return 'has exited (its process id now belongs to another process)';
+        return undefined;
+    }
+    try {
+        process.kill(pid, 0);
+        return undefined;
+    }
+    catch (e) {
+        return e.code === 'EPERM' ? undefined : 'is not running';
+    }
+}
+function readStat(pid) {
+    try {
+        const stat = (0,external_node_fs_namespaceObject.readFileSync)(`/proc/${pid}/stat`, 'utf8');
+        // the command name in parentheses may hold spaces and parentheses: count fields from the last ')'
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return { state: fields[0], startTicks: Number(fields[19]) };
+    }
+    catch {
+        return undefined;
+    }
+}
+/** USER_HZ, the unit of /proc start times: 100 on every Linux architecture GitHub runners use. */
+const TICKS_PER_SECOND = 100;
+function processAgeMs(startTicks) {
+    try {
+        const uptimeS = Number((0,external_node_fs_namespaceObject.readFileSync)('/proc/uptime', 'utf8').split(' ')[0]);
+        return Math.max(0, uptimeS * 1000 - (startTicks * 1000) / TICKS_PER_SECOND);
+    }
+    catch {
+        return undefined;
+    }
+}
+function readEnviron(pid) {
+    try {
+        const entries = (0,external_node_fs_namespaceObject.readFileSync)(`/proc/${pid}/environ`, 'utf8').split('\0').filter((e) => e.includes('='));
+        return Object.fromEntries(entries.map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]));
+    }
+    catch {
+        return undefined;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/server-watch.ts
+function watchServer({ server, log, failPattern, cancel, pollMs = 200 }) {
+    const controller = new AbortController();
+    const stop = (s) => {
+        if (!controller.signal.aborted)
+            controller.abort(s);
+    };
+    const matching = () => (failPattern && log ? log.poll().find((l) => failPattern.test(l.text)) : undefined);
+    const logError = (line, after = '') => ({
+        reason: 'log-error',
+        detail: `line ${line.number} of ${log?.path} matches fail-pattern: ${line.text}${after}`
+    });
+    const timer = failPattern && log ? setInterval(() => {
+        const line = matching();
+        if (line)
+            stop(logError(line));
+    }, pollMs) : undefined;
+    void server?.exited.then((how) => {
+        // A crash usually prints its cause just before: the matching line explains more than the exit code.
+        const line = matching();
+        stop(line ? logError(line, `; the server process ${server.pid} then ${how}`) : { reason: 'server-exited', detail: `the server process ${server.pid} ${how}` });
+    });
+    const onCancel = () => stop({ reason: 'cancelled', detail: `the job was cancelled (${String(cancel?.reason ?? 'aborted')})` });
+    if (cancel?.aborted)
+        onCancel();
+    else
+        cancel?.addEventListener('abort', onCancel, { once: true });
+    return {
+        signal: controller.signal,
+        close() {
+            clearInterval(timer);
+            cancel?.removeEventListener('abort', onCancel);
+        }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/wait.ts
+/** The wait loop: probe, judge, report changes, until ready, a fatal answer, a stop, or the deadline. */
+
+async function waitForModel(opts, deps) {
+    const { clock } = deps;
+    const start = deps.startedAt ?? clock.now();
+    const deadline = start + opts.timeoutMs;
+    const timeline = [];
+    let attempts = 0;
+    let streak = 0;
+    let last;
+    let models = [];
+    let firstResponseMs;
+    let generationMs;
+    let generationFailed = false;
+    let quietSince = start;
+    const finish = (reason, stop) => ({
+        ready: reason === 'ready',
+        reason,
+        elapsedMs: clock.now() - start,
+        attempts,
+        last,
+        models,
+        firstResponseMs,
+        generationMs,
+        stop,
+        timeline
+    });
+    const stopped = () => (deps.stop?.aborted ? deps.stop.reason : undefined);
+    for (;;) {
+        const sentAt = clock.now();
+        let stop = stopped();
+        if (stop)
+            return finish(stop.reason, stop);
+        if (sentAt >= deadline)
+            return finish(generationFailed ? 'generation-failed' : 'timeout');
+        attempts++;
+        const budgetMs = Math.min(opts.requestTimeoutMs, deadline - sentAt);
+        const result = await deps.probe(budgetMs, deps.stop);
+        // An answer cut short by the stop, or one that came in as the server died, says nothing.
+        if ((stop = stopped()))
+            return finish(stop.reason, stop);
+        // A probe cut short by the deadline says nothing new: the answer before it is the one worth reporting.
+        if (budgetMs < opts.requestTimeoutMs && result.kind === 'error' && result.code === 'TIMEOUT' && last) {
+            return finish(generationFailed ? 'generation-failed' : 'timeout');
+        }
+        let assessment = assess(result, opts.expect);
+        generationFailed = false;
+        if (assessment.state === 'ready' && streak + 1 >= opts.successThreshold && deps.generate) {
+            const check = await deps.generate(assessment.modelId, Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now())), deps.stop);
+            if ((stop = stopped()))
+                return finish(stop.reason, stop);
+            assessment = withGeneration(assessment, check);
+            if (check.assessment.state === 'ready')
+                generationMs = check.latencyMs;
+            else
+                generationFailed = assessment.state !== 'fatal';
+        }
+        const now = clock.now();
+        const elapsedMs = now - start;
+        if (assessment.status !== undefined)
+            firstResponseMs ??= elapsedMs;
+        if (assessment.models !== undefined)
+            models = assessment.models;
+        if (assessment.summary !== last?.summary) {
+            const lost = assessment.state === 'down' && last !== undefined && last.state !== 'down' && firstResponseMs !== undefined;
+            timeline.push({ elapsedMs, summary: assessment.summary, ...(lost ? { lost } : {}) });
+            deps.onEvent?.({ type: lost ? 'lost' : 'change', elapsedMs, attempt: attempts, assessment });
+            quietSince = now;
+        }
+        else if (now - quietSince >= opts.progressIntervalMs) {
+            deps.onEvent?.({ type: 'progress', elapsedMs, attempt: attempts, assessment });
+            quietSince = now;
+        }
+        last = assessment;
+        if (assessment.state === 'fatal')
+            return finish(assessment.fatalReason ?? 'timeout');
+        streak = assessment.state === 'ready' ? streak + 1 : 0;
+        if (streak >= opts.successThreshold)
+            return finish('ready');
+        const next = Math.min(sentAt + opts.intervalMs, deadline);
+        await clock.sleep(next - clock.now(), deps.stop);
+    }
+}
+/** Folds a generation check into the model-list assessment it followed. */
+function withGeneration(listed, check) {
+    const { assessment: g, request } = check;
+    if (g.state === 'ready')
+        return { ...listed, summary: `${listed.summary} — ${g.summary}` };
+    const summary = `${listed.summary} — ${request}: ${g.summary}`;
+    if (g.state === 'fatal')
+        return { ...listed, state: 'fatal', fatalReason: g.fatalReason, summary, detail: `${request}: ${g.detail}`, excerpt: g.excerpt };
+    return { ...listed, state: 'waiting', summary, detail: `the model is listed, but ${request} failed: ${g.summary}`, excerpt: g.excerpt };
+}
+
+;// CONCATENATED MODULE: ./src/gate.ts
+/** The whole wait, from settings to outcome, shared by every front end (the action, the CLI). */
+
+
+
+
+
+
+
+
+
+const reportContext = (s) => ({ url: s.url, expect: expectation(s), timeoutMs: s.timeoutMs });
+const expectation = (s) => ({
+    model: s.model,
+    match: s.match,
+    matchRegex: s.matchRegex,
+    status: s.status
+});
+async function gate(settings, deps) {
+    const { clock } = deps;
+    const env = deps.env ?? process.env;
+    const logFile = settings.logFile ?? (settings.start !== undefined ? defaultLogFile(env) : undefined);
+    // Resolved before anything starts, so that a bad pid file is an input error and nothing runs.
+    const pid = settings.pid === undefined ? undefined : resolvePid(settings.pid);
+    let server;
+    if (settings.start !== undefined && logFile !== undefined) {
+        server = startServer(settings.start, logFile, serverEnv(env), clock);
+        deps.log(`Started the server (pid ${server.pid}); its output goes to ${logFile}`);
+    }
+    else if (pid !== undefined) {
+        server = attachServer(pid, clock);
+        deps.log(`Watching the server process ${pid}${logFile === undefined ? '' : ` and its log ${logFile}`}`);
+    }
+    const facts = { pid: server?.pid, logFile };
+    const log = logFile === undefined ? undefined : new LogFollower(logFile, settings.logLines);
+    // A server started elsewhere has long since started: its environment can be read at once, while it still runs.
+    if (pid !== undefined)
+        reportEnvironment(settings, server, facts, deps);
+    deps.log(`Waiting up to ${time_formatDuration(settings.timeoutMs)} for ${describeExpectation(reportContext(settings))}` +
+        `${settings.generation ? ' and a one-token generation to succeed' : ''}; probing every ${time_formatDuration(settings.intervalMs)}`);
+    const prober = createProber({ url: settings.url, headers: settings.headers });
+    const generator = settings.generation && createGenerator({ ...settings.generation, headers: settings.headers, clock });
+    const watch = watchServer({ server, log, failPattern: settings.failPattern, cancel: deps.cancel });
+    const warn = deps.warn ?? deps.log;
+    try {
+        const outcome = await waitForModel({
+            expect: expectation(settings),
+            intervalMs: settings.intervalMs,
+            timeoutMs: settings.timeoutMs,
+            requestTimeoutMs: settings.requestTimeoutMs,
+            successThreshold: settings.successThreshold,
+            progressIntervalMs: settings.progressIntervalMs
+        }, {
+            probe: prober.probe,
+            generate: generator ? generator.generate : undefined,
+            stop: watch.signal,
+            clock,
+            startedAt: deps.startedAt,
+            onEvent: (e) => (e.type === 'lost' ? warn : deps.log)(eventLine(e))
+        });
+        if (outcome.ready && server?.startedAt !== undefined)
+            facts.startupMs = clock.now() - server.startedAt;
+        if (pid === undefined)
+            reportEnvironment(settings, server, facts, deps);
+        if (!outcome.ready)
+            facts.logTail = log?.tail();
+        return { ...outcome, server: server === undefined && logFile === undefined ? undefined : facts };
+    }
+    finally {
+        watch.close();
+        server?.release();
+        await Promise.all([prober.close(), generator?.close()]);
+    }
+}
+function reportEnvironment(settings, server, facts, deps) {
+    if (settings.envReport.length === 0 || server === undefined)
+        return;
+    const environ = server.environ();
+    if (environ === undefined)
+        facts.envUnavailable = `The environment of process ${server.pid} could not be read (it has exited, or this is not Linux).`;
+    else
+        facts.env = envReport(settings.envReport, environ);
+    deps.log(`Server environment (process ${server.pid}):`);
+    for (const line of envLines(facts))
+        deps.log(`  ${line}`);
 }
 
 ;// CONCATENATED MODULE: ./src/command-line.ts

@@ -2,7 +2,7 @@
  * Runs the packaged action the way a GitHub runner does: `node dist/index.js` with `INPUT_*` variables and
  * real GITHUB_OUTPUT / GITHUB_STEP_SUMMARY files. Used by `npm run demo` and the end-to-end tests.
  */
-import { spawn } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -24,6 +24,8 @@ export interface RunActionOptions {
   /** Also copy the action's stdout here as it runs (the demo shows it live). */
   echo?: NodeJS.WritableStream
   node?: string
+  /** Called with the running action, e.g. to signal it as the runner does when a job is cancelled. */
+  onStart?(child: ChildProcess): void
 }
 
 export async function runAction(options: RunActionOptions): Promise<ActionRun> {
@@ -52,6 +54,7 @@ export async function runAction(options: RunActionOptions): Promise<ActionRun> {
       options.echo?.write(d)
     })
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+    options.onStart?.(child)
     const code = await new Promise<number | null>((resolve, reject) => {
       child.on('error', reject)
       child.on('close', resolve)

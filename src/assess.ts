@@ -11,7 +11,18 @@ export interface Expectation {
   status: StatusSet
 }
 
-export type Reason = 'ready' | 'timeout' | 'unauthorized' | 'tls'
+export type Reason =
+  | 'ready'
+  | 'timeout'
+  | 'unauthorized'
+  | 'tls'
+  /** The server process exited before it was ready. */
+  | 'server-exited'
+  /** A new line of the server's log matched `fail-pattern`. */
+  | 'log-error'
+  /** The model was listed, but the generation request kept failing until the timeout. */
+  | 'generation-failed'
+  | 'cancelled'
 
 export interface Assessment {
   /** `down`: no HTTP answer; `waiting`: answered, not ready; `fatal`: waiting longer cannot help. */
@@ -20,7 +31,7 @@ export interface Assessment {
   summary: string
   /** Why it is not ready yet, or for `fatal` what to do; empty when ready. */
   detail: string
-  fatalReason?: Exclude<Reason, 'ready' | 'timeout'>
+  fatalReason?: 'unauthorized' | 'tls'
   status?: number
   /** Listed model ids; undefined when the body was not a model list. */
   models?: string[]

@@ -102,3 +102,68 @@ export function readModelList(body: string): { shape: string; models: ListedMode
   }
   return undefined
 }
+
+/** One generation request: the path (after the server's base) and its JSON body for a model id. */
+export interface GenerationRequest {
+  path: string
+  body(model: string | undefined): Record<string, unknown>
+}
+
+/**
+ * How to ask a server for one token, chosen by the model-list endpoint `url` points at (the part of the
+ * path before it is the server's base, so a proxy prefix is kept). Facts from each engine's routes.
+ */
+export interface GenerationRoute {
+  name: string
+  servers: string
+  /** Matches the end of the `url` path; what precedes it is the base for `requests`. */
+  listPath: RegExp
+  /** `listPath` in words, for messages. */
+  listPathText: string
+  /** The request must name the model (OpenAI, Ollama); TGI's /generate serves its one model. */
+  needsModel: boolean
+  /** Tried in order: the next is used when the server has no such route (404 or 405). */
+  requests: readonly GenerationRequest[]
+}
+
+const PROMPT = 'Hi'
+
+export const GENERATION_ROUTES: readonly GenerationRoute[] = [
+  {
+    name: 'openai',
+    servers: 'vLLM, SGLang, TGI, llama.cpp, LocalAI, NIM, LM Studio, Ollama (/v1)',
+    listPath: /\/v1\/models\/?$/,
+    listPathText: '/v1/models',
+    needsModel: true,
+    requests: [
+      { path: '/v1/completions', body: (model) => ({ model, prompt: PROMPT, max_tokens: 1 }) },
+      // chat-only servers (some NIM and LM Studio builds) have no completions route
+      { path: '/v1/chat/completions', body: (model) => ({ model, messages: [{ role: 'user', content: PROMPT }], max_tokens: 1 }) }
+    ]
+  },
+  {
+    name: 'ollama',
+    servers: 'Ollama',
+    listPath: /\/api\/(tags|ps)\/?$/,
+    listPathText: '/api/tags or /api/ps',
+    needsModel: true,
+    requests: [{ path: '/api/generate', body: (model) => ({ model, prompt: PROMPT, stream: false, options: { num_predict: 1 } }) }]
+  },
+  {
+    name: 'tgi',
+    servers: 'TGI',
+    listPath: /\/info\/?$/,
+    listPathText: '/info',
+    needsModel: false,
+    requests: [{ path: '/generate', body: () => ({ inputs: PROMPT, parameters: { max_new_tokens: 1 } }) }]
+  }
+]
+
+/** The generation route for a model-list URL and the server's base URL, or undefined when none is known. */
+export function generationRoute(url: URL): { route: GenerationRoute; base: string } | undefined {
+  for (const route of GENERATION_ROUTES) {
+    const m = route.listPath.exec(url.pathname)
+    if (m) return { route, base: `${url.origin}${url.pathname.slice(0, m.index)}` }
+  }
+  return undefined
+}

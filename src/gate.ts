@@ -1,15 +1,26 @@
 /** The whole wait, from settings to outcome, shared by every front end (the action, the CLI). */
+import { envReport } from './env-report.js'
+import { createGenerator } from './generate.js'
+import { LogFollower } from './log-follower.js'
 import { createProber } from './probe.js'
-import { describeExpectation, eventLine, type ReportContext } from './report.js'
+import { describeExpectation, envLines, eventLine, type GateOutcome, type ReportContext, type ServerFacts } from './report.js'
+import { attachServer, defaultLogFile, resolvePid, type ServerProcess, serverEnv, startServer } from './server-process.js'
+import { watchServer } from './server-watch.js'
 import type { Settings } from './settings.js'
 import { type Clock, formatDuration } from './time.js'
-import { type Outcome, waitForModel } from './wait.js'
+import { waitForModel } from './wait.js'
 
 export interface GateDeps {
   clock: Clock
   startedAt?: number
   /** Receives every progress line, already in words. */
   log(line: string): void
+  /** Receives lines that deserve attention (the server stopped answering); defaults to `log`. */
+  warn?(line: string): void
+  /** Aborting it ends the wait with reason=cancelled (the action aborts it on SIGINT and SIGTERM). */
+  cancel?: AbortSignal
+  /** The step's environment: passed to the server `start` launches; RUNNER_TEMP holds its default log. */
+  env?: NodeJS.ProcessEnv
 }
 
 export const reportContext = (s: Settings): ReportContext => ({ url: s.url, expect: expectation(s), timeoutMs: s.timeoutMs })
@@ -21,14 +32,35 @@ const expectation = (s: Settings): ReportContext['expect'] => ({
   status: s.status
 })
 
-export async function gate(settings: Settings, deps: GateDeps): Promise<Outcome> {
+export async function gate(settings: Settings, deps: GateDeps): Promise<GateOutcome> {
+  const { clock } = deps
+  const env = deps.env ?? process.env
+  const logFile = settings.logFile ?? (settings.start !== undefined ? defaultLogFile(env) : undefined)
+  // Resolved before anything starts, so that a bad pid file is an input error and nothing runs.
+  const pid = settings.pid === undefined ? undefined : resolvePid(settings.pid)
+  let server: ServerProcess | undefined
+  if (settings.start !== undefined && logFile !== undefined) {
+    server = startServer(settings.start, logFile, serverEnv(env), clock)
+    deps.log(`Started the server (pid ${server.pid}); its output goes to ${logFile}`)
+  } else if (pid !== undefined) {
+    server = attachServer(pid, clock)
+    deps.log(`Watching the server process ${pid}${logFile === undefined ? '' : ` and its log ${logFile}`}`)
+  }
+  const facts: ServerFacts = { pid: server?.pid, logFile }
+  const log = logFile === undefined ? undefined : new LogFollower(logFile, settings.logLines)
+  // A server started elsewhere has long since started: its environment can be read at once, while it still runs.
+  if (pid !== undefined) reportEnvironment(settings, server, facts, deps)
+
   deps.log(
-    `Waiting up to ${formatDuration(settings.timeoutMs)} for ${describeExpectation(reportContext(settings))}; ` +
-      `probing every ${formatDuration(settings.intervalMs)}`
+    `Waiting up to ${formatDuration(settings.timeoutMs)} for ${describeExpectation(reportContext(settings))}` +
+      `${settings.generation ? ' and a one-token generation to succeed' : ''}; probing every ${formatDuration(settings.intervalMs)}`
   )
   const prober = createProber({ url: settings.url, headers: settings.headers })
+  const generator = settings.generation && createGenerator({ ...settings.generation, headers: settings.headers, clock })
+  const watch = watchServer({ server, log, failPattern: settings.failPattern, cancel: deps.cancel })
+  const warn = deps.warn ?? deps.log
   try {
-    return await waitForModel(
+    const outcome = await waitForModel(
       {
         expect: expectation(settings),
         intervalMs: settings.intervalMs,
@@ -37,9 +69,31 @@ export async function gate(settings: Settings, deps: GateDeps): Promise<Outcome>
         successThreshold: settings.successThreshold,
         progressIntervalMs: settings.progressIntervalMs
       },
-      { probe: prober.probe, clock: deps.clock, startedAt: deps.startedAt, onEvent: (e) => deps.log(eventLine(e)) }
+      {
+        probe: prober.probe,
+        generate: generator ? generator.generate : undefined,
+        stop: watch.signal,
+        clock,
+        startedAt: deps.startedAt,
+        onEvent: (e) => (e.type === 'lost' ? warn : deps.log)(eventLine(e))
+      }
     )
+    if (outcome.ready && server?.startedAt !== undefined) facts.startupMs = clock.now() - server.startedAt
+    if (pid === undefined) reportEnvironment(settings, server, facts, deps)
+    if (!outcome.ready) facts.logTail = log?.tail()
+    return { ...outcome, server: server === undefined && logFile === undefined ? undefined : facts }
   } finally {
-    await prober.close()
+    watch.close()
+    server?.release()
+    await Promise.all([prober.close(), generator?.close()])
   }
+}
+
+function reportEnvironment(settings: Settings, server: ServerProcess | undefined, facts: ServerFacts, deps: GateDeps): void {
+  if (settings.envReport.length === 0 || server === undefined) return
+  const environ = server.environ()
+  if (environ === undefined) facts.envUnavailable = `The environment of process ${server.pid} could not be read (it has exited, or this is not Linux).`
+  else facts.env = envReport(settings.envReport, environ)
+  deps.log(`Server environment (process ${server.pid}):`)
+  for (const line of envLines(facts)) deps.log(`  ${line}`)
 }

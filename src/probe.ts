@@ -10,8 +10,8 @@ export type ProbeResult =
   | { kind: 'error'; code: string; message: string; status?: number }
 
 export interface Prober {
-  /** Sends one GET that settles within `timeoutMs`, whatever the server does. */
-  probe(timeoutMs: number): Promise<ProbeResult>
+  /** Sends one GET that settles within `timeoutMs`, whatever the server does, or at once when `signal` aborts. */
+  probe(timeoutMs: number, signal?: AbortSignal): Promise<ProbeResult>
   close(): Promise<void>
 }
 
@@ -21,20 +21,50 @@ export interface ProbeOptions {
 }
 
 export function createProber({ url, headers }: ProbeOptions): Prober {
-  // Our own AbortSignal bounds each probe; undici's timeouts are left wide so they never fire first.
-  const agent = new Agent({ headersTimeout: 0, bodyTimeout: 0 })
-  const requestHeaders = { 'user-agent': 'wait-for-model', accept: 'application/json, */*;q=0.5', ...headers }
+  const client = createHttpClient()
   return {
-    async probe(timeoutMs) {
+    probe: (timeoutMs, signal) => client.send({ url, method: 'GET', headers }, timeoutMs, signal),
+    close: () => client.close()
+  }
+}
+
+export interface HttpRequest {
+  url: URL
+  method: 'GET' | 'POST'
+  headers: Record<string, string>
+  /** Sent as JSON. */
+  json?: unknown
+}
+
+export interface HttpClient {
+  send(request: HttpRequest, timeoutMs: number, signal?: AbortSignal): Promise<ProbeResult>
+  close(): Promise<void>
+}
+
+/** One exchange at a time with a hard time limit and a capped body: shared by the probe and the generation check. */
+export function createHttpClient(): HttpClient {
+  // Our own AbortSignal bounds each request; undici's timeouts are left wide so they never fire first.
+  const agent = new Agent({ headersTimeout: 0, bodyTimeout: 0 })
+  return {
+    async send({ url, method, headers, json }, timeoutMs, signal) {
       const controller = new AbortController()
       const timer = setTimeout(() => controller.abort(new ProbeTimeout(timeoutMs)), Math.max(1, timeoutMs))
+      const onStop = (): void => controller.abort(new ProbeStopped())
+      if (signal?.aborted) onStop()
+      else signal?.addEventListener('abort', onStop, { once: true })
       let status: number | undefined
       try {
-        // `reset` closes the connection after each probe: a kept-alive socket the server has just
+        // `reset` closes the connection after each request: a kept-alive socket the server has just
         // dropped would otherwise read as a reset, and each probe should test that connections are accepted.
         const res = await request(url, {
-          method: 'GET',
-          headers: requestHeaders,
+          method,
+          headers: {
+            'user-agent': 'wait-for-model',
+            accept: 'application/json, */*;q=0.5',
+            ...(json === undefined ? {} : { 'content-type': 'application/json' }),
+            ...headers
+          },
+          body: json === undefined ? undefined : JSON.stringify(json),
           dispatcher: agent,
           signal: controller.signal,
           reset: true
@@ -47,9 +77,18 @@ export function createProber({ url, headers }: ProbeOptions): Prober {
         return { ...describeError(controller.signal.aborted ? controller.signal.reason : e), status }
       } finally {
         clearTimeout(timer)
+        signal?.removeEventListener('abort', onStop)
       }
     },
     close: () => agent.destroy()
+  }
+}
+
+/** The wait was told to stop (the server exited, a log line matched, the job was cancelled). */
+class ProbeStopped extends Error {
+  readonly code = 'STOPPED'
+  constructor() {
+    super('stopped')
   }
 }
 

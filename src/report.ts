@@ -1,7 +1,26 @@
 /** Words for people: log lines, the failure message, the outputs and the job summary. Text only, no I/O. */
 import type { Expectation } from './assess.js'
+import type { EnvEntry } from './env-report.js'
+import type { LogLine } from './log-follower.js'
 import { formatDuration, seconds } from './time.js'
 import type { Outcome, WaitEvent } from './wait.js'
+
+/** What the gate knows about the server process and its log, beside the wait itself. */
+export interface ServerFacts {
+  pid?: number
+  logFile?: string
+  /** From the process's own start to readiness. */
+  startupMs?: number
+  /** `env-report`, values already masked; undefined when not asked for. */
+  env?: EnvEntry[]
+  /** Why `env` is missing although asked for. */
+  envUnavailable?: string
+  /** The last `log-lines` lines, on failure; undefined when the log does not exist. */
+  logTail?: LogLine[]
+}
+
+/** The wait's outcome with what the gate adds about the server. */
+export type GateOutcome = Outcome & { server?: ServerFacts }
 
 export interface ReportContext {
   url: URL
@@ -14,6 +33,7 @@ const probes = (n: number): string => `${n} probe${n === 1 ? '' : 's'}`
 export function eventLine(event: WaitEvent): string {
   const at = formatDuration(event.elapsedMs)
   if (event.type === 'change') return `${at}: ${event.assessment.summary}`
+  if (event.type === 'lost') return `${at}: the server stopped answering (${event.assessment.summary}) after it had answered: crashed or restarting?`
   return `${at}: still waiting (${probes(event.attempt)} so far); the server still answers: ${event.assessment.summary}`
 }
 
@@ -41,7 +61,16 @@ export function failureMessage(outcome: Outcome, ctx: ReportContext): string {
   if (outcome.reason === 'unauthorized' || outcome.reason === 'tls') {
     return `Stopped after ${waited}: ${last?.detail ?? outcome.reason}.`
   }
-  const lines = [`Timed out after ${waited} (timeout ${formatDuration(ctx.timeoutMs)}) waiting for ${describeExpectation(ctx)}.`]
+  if (outcome.stop) {
+    const lines = [`Stopped after ${waited}, before the server was ready: ${outcome.stop.detail}.`]
+    if (last !== undefined) lines.push(`Last answer: ${last.summary}.`)
+    return lines.join('\n')
+  }
+  const lines = [
+    outcome.reason === 'generation-failed'
+      ? `Timed out after ${waited} (timeout ${formatDuration(ctx.timeoutMs)}): ${last?.detail ?? 'the generation request failed'}.`
+      : `Timed out after ${waited} (timeout ${formatDuration(ctx.timeoutMs)}) waiting for ${describeExpectation(ctx)}.`
+  ]
   if (last === undefined) return lines[0]
   lines.push(`Last answer: ${last.summary}.`)
   if (last.models !== undefined && ctx.expect.model !== undefined) {
@@ -54,7 +83,8 @@ export function failureMessage(outcome: Outcome, ctx: ReportContext): string {
 
 export type Outputs = Record<string, string>
 
-export function outputs(outcome: Outcome): Outputs {
+export function outputs(outcome: GateOutcome): Outputs {
+  const server = outcome.server
   return {
     ready: String(outcome.ready),
     'elapsed-seconds': seconds(outcome.elapsedMs),
@@ -63,14 +93,18 @@ export function outputs(outcome: Outcome): Outputs {
     models: JSON.stringify(outcome.models),
     'model-id': outcome.last?.modelId ?? '',
     'first-response-seconds': outcome.firstResponseMs === undefined ? '' : seconds(outcome.firstResponseMs),
-    reason: outcome.reason
+    reason: outcome.reason,
+    pid: server?.pid === undefined ? '' : String(server.pid),
+    'log-file': server?.logFile ?? '',
+    'startup-seconds': server?.startupMs === undefined ? '' : seconds(server.startupMs),
+    'generation-seconds': outcome.generationMs === undefined ? '' : seconds(outcome.generationMs)
   }
 }
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ')
 
 /** The job summary in GitHub-flavoured Markdown. */
-export function summaryMarkdown(outcome: Outcome, ctx: ReportContext): string {
+export function summaryMarkdown(outcome: GateOutcome, ctx: ReportContext): string {
   const out = outputs(outcome)
   const rows: Array<[string, string]> = [
     ['Result', outcome.ready ? '✅ ready' : `❌ not ready (${outcome.reason})`],
@@ -81,11 +115,43 @@ export function summaryMarkdown(outcome: Outcome, ctx: ReportContext): string {
     ['Listed models', outcome.models.length ? outcome.models.map((m) => `\`${m}\``).join(', ') : 'none'],
     ['Matched model', out['model-id'] === '' ? (ctx.expect.model === undefined ? '—' : 'none') : `\`${out['model-id']}\``]
   ]
+  const server = outcome.server
+  if (out['generation-seconds'] !== '') rows.push(['Generation request', `${out['generation-seconds']} s`])
+  if (server?.pid !== undefined) rows.push(['Server process', `pid ${server.pid}`])
+  if (out['startup-seconds'] !== '') rows.push(['Startup (from the process start)', `${out['startup-seconds']} s`])
+  if (server?.logFile !== undefined) rows.push(['Server log', `\`${server.logFile}\``])
   const lines = ['### wait-for-model', '', '| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`), '']
   lines.push('#### Timeline', '', '| at | the server answered |', '|---:|---|')
-  for (const t of outcome.timeline) lines.push(`| ${formatDuration(t.elapsedMs)} | ${cell(t.summary)} |`)
-  if (!outcome.ready) lines.push('', '```', failureMessage(outcome, ctx), '```')
+  for (const t of outcome.timeline) {
+    lines.push(`| ${formatDuration(t.elapsedMs)} | ${t.lost ? '⚠️ stopped answering (crashed or restarting?): ' : ''}${cell(t.summary)} |`)
+  }
+  if (server?.env !== undefined || server?.envUnavailable !== undefined) {
+    lines.push('', '#### Server environment', '')
+    if (server.envUnavailable !== undefined) lines.push(server.envUnavailable)
+    else lines.push('| variable | value |', '|---|---|', ...(server.env ?? []).map((e) => `| \`${cell(e.name)}\` | ${e.value === undefined ? '*not set*' : `\`${cell(e.value)}\``} |`))
+  }
+  if (!outcome.ready) lines.push('', fenced(failureMessage(outcome, ctx)))
+  if (!outcome.ready && server?.logTail !== undefined) {
+    lines.push('', `#### ${logTailTitle(server.logTail, server.logFile)}`, '', fenced(server.logTail.map((l) => `${l.number}: ${l.text}`).join('\n')))
+  }
   return `${lines.join('\n')}\n`
+}
+
+export function logTailTitle(tail: readonly LogLine[], file = 'the log'): string {
+  return tail.length === 0 ? `${file} is empty` : `Last ${tail.length} line${tail.length === 1 ? '' : 's'} of ${file}`
+}
+
+/** A code block whose fence no line of the text can close. */
+function fenced(text: string): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length))
+  const fence = '`'.repeat(longest + 1)
+  return `${fence}\n${text}\n${fence}`
+}
+
+/** The `env-report` lines for the log. */
+export function envLines(server: ServerFacts): string[] {
+  if (server.envUnavailable !== undefined) return [server.envUnavailable]
+  return (server.env ?? []).map((e) => (e.value === undefined ? `${e.name}: not set` : `${e.name}=${e.value}`))
 }
 
 /** Replaces every secret in `text`; the CLI has no runner to mask for it, and the action masks twice. */

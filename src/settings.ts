@@ -13,6 +13,7 @@ import {
   printable,
   type StatusSet
 } from './parse.js'
+import { GENERATION_ROUTES, type GenerationRoute, generationRoute } from './engines.js'
 
 export interface Settings {
   url: URL
@@ -30,6 +31,20 @@ export interface Settings {
   failOnTimeout: boolean
   /** Values that must never appear in output (the api-key, credential headers). */
   secrets: string[]
+  /** Shell command that launches the server in the background. */
+  start?: string
+  /** A server started elsewhere: its process id, or a file holding it (read when the wait begins). */
+  pid?: { pid: number } | { file: string }
+  /** The server's log; with `start` and none given, the gate picks one. */
+  logFile?: string
+  logLines: number
+  failPattern?: RegExp
+  /** With `probe-generation`: how to ask this server for a token. */
+  generation?: { route: GenerationRoute; base: string }
+  /** Variable names or globs (`NCCL_*`) to report from the server's environment. */
+  envReport: string[]
+  /** Commands run when the wait fails, one per entry. */
+  diagnostics: string[]
 }
 
 /** Input name → default, in the order action.yml declares them. */
@@ -46,7 +61,15 @@ export const INPUT_DEFAULTS = {
   headers: '',
   'api-key': '',
   'progress-interval': '30s',
-  'fail-on-timeout': 'true'
+  'fail-on-timeout': 'true',
+  start: '',
+  pid: '',
+  'log-file': '',
+  'log-lines': '50',
+  'fail-pattern': '',
+  'probe-generation': 'false',
+  'env-report': '',
+  diagnostics: ''
 } as const
 
 export type InputName = keyof typeof INPUT_DEFAULTS
@@ -117,6 +140,34 @@ export function parseSettings(get: (name: InputName) => string): Settings {
     secrets.push(apiKey)
   }
   const failOnTimeout = field('fail-on-timeout', parseBoolean)
+
+  // The server: how it starts or which process it is, its log, and what to report about it.
+  const script = (name: InputName): string | undefined => {
+    const value = input(name).trim()
+    if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(value)) throw new InputError(name, 'contains a control character')
+    return value === '' ? undefined : value
+  }
+  const start = script('start')
+  const pid = field('pid', (t) => parsePid(t.trim()))
+  if (start !== undefined && pid !== undefined) {
+    throw new InputError('pid', 'cannot be used with "start": the server "start" launches is the one watched')
+  }
+  const logFile = text('log-file')
+  const logLines = field('log-lines', (t) => {
+    if (!/^\s*\d+\s*$/.test(t) || Number(t) > 1000) throw new Error(`"${printable(t)}" is not a whole number from 0 to 1000`)
+    return Number(t)
+  })
+  const failPatternText = input('fail-pattern')
+  const failPattern = failPatternText.trim() === '' ? undefined : field('fail-pattern', parseRegex)
+  if (failPattern !== undefined && logFile === undefined && start === undefined) {
+    throw new InputError('fail-pattern', 'needs a log to watch: set "log-file", or "start" (which writes one)')
+  }
+  const envReport = field('env-report', parseEnvNames)
+  if (envReport.length > 0 && start === undefined && pid === undefined) {
+    throw new InputError('env-report', 'needs the server process: set "start" or "pid"')
+  }
+  const diagnostics = (script('diagnostics') ?? '').split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '')
+  const generation = field('probe-generation', parseBoolean) ? generationFor(url, model) : undefined
   return {
     url,
     model,
@@ -130,8 +181,51 @@ export function parseSettings(get: (name: InputName) => string): Settings {
     headers,
     progressIntervalMs,
     failOnTimeout,
-    secrets: secrets.filter((s) => s.length > 0)
+    secrets: secrets.filter((s) => s.length > 0),
+    start,
+    pid,
+    logFile,
+    logLines,
+    failPattern,
+    generation,
+    envReport,
+    diagnostics
   }
+}
+
+export const PID_FORM = 'a process id (12345) or the path of a file holding one'
+
+function parsePid(text: string): Settings['pid'] {
+  if (text === '') return undefined
+  if (!/^\d+$/.test(text)) return { file: text }
+  const pid = Number(text)
+  // Linux caps pid_max at 2^22.
+  if (pid < 1 || pid > 4_194_304) throw new Error(`"${printable(text)}" is not ${PID_FORM}`)
+  return { pid }
+}
+
+export const ENV_NAME_FORM = 'comma-separated variable names or globs such as NCCL_*,CUDA_VISIBLE_DEVICES'
+
+function parseEnvNames(text: string): string[] {
+  const names = text.split(/[,\n]/).map((n) => n.trim()).filter((n) => n !== '')
+  const bad = names.find((n) => !/^[A-Za-z_*?][A-Za-z0-9_*?]*$/.test(n))
+  if (bad !== undefined) throw new Error(`"${printable(bad)}" is not a variable name or glob: give ${ENV_NAME_FORM}`)
+  return names
+}
+
+function generationFor(url: URL, model: string | undefined): Settings['generation'] {
+  const found = generationRoute(url)
+  if (found === undefined) {
+    throw new InputError(
+      'probe-generation',
+      `no generation request is known for ${url.pathname}: point "url" at the server's model list, ` +
+        GENERATION_ROUTES.map((r) => `${r.listPathText} (${r.servers})`).join(', ')
+    )
+  }
+  if (found.route.needsModel && model === undefined) {
+    throw new InputError('probe-generation', `needs "model": the request to ${found.route.requests[0].path} names the model to generate with`)
+  }
+  return found
 }
 
 export const URL_FORM = 'an http:// or https:// URL such as http://localhost:8000/v1/models'

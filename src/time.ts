@@ -2,13 +2,24 @@
 export interface Clock {
   /** Milliseconds on a monotonic scale. */
   now(): number
-  sleep(ms: number): Promise<void>
+  /** Resolves after `ms`, or as soon as `signal` aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>
 }
 
 /** performance.now() counts from the process's start, which is the step's start for the action. */
 export const systemClock: Clock = {
   now: () => performance.now(),
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)))
+  sleep: (ms, signal) =>
+    new Promise((resolve) => {
+      if (signal?.aborted) return resolve()
+      const done = (): void => {
+        clearTimeout(timer)
+        signal?.removeEventListener('abort', done)
+        resolve()
+      }
+      const timer = setTimeout(done, Math.max(0, ms))
+      signal?.addEventListener('abort', done, { once: true })
+    })
 }
 
 /** `850ms`, `12.3s`, `4m05s`, `1h02m`: short, and exact enough to read at a glance. */

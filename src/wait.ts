@@ -1,5 +1,6 @@
-/** The wait loop: probe, judge, report changes, until ready, a fatal answer, or the deadline. */
+/** The wait loop: probe, judge, report changes, until ready, a fatal answer, a stop, or the deadline. */
 import { assess, type Assessment, type Expectation, type Reason } from './assess.js'
+import type { GenerationCheck } from './generate.js'
 import type { ProbeResult } from './probe.js'
 import type { Clock } from './time.js'
 
@@ -12,8 +13,18 @@ export interface WaitOptions {
   progressIntervalMs: number
 }
 
+/** Why the wait must end now, whatever the server answers: the reason and its explanation. */
+export interface Stop {
+  reason: Extract<Reason, 'server-exited' | 'log-error' | 'cancelled'>
+  detail: string
+}
+
 export interface WaitDeps {
-  probe(timeoutMs: number): Promise<ProbeResult>
+  probe(timeoutMs: number, signal?: AbortSignal): Promise<ProbeResult>
+  /** With `probe-generation`: asked once the model is listed; ready only when it generates. */
+  generate?(modelId: string | undefined, timeoutMs: number, signal?: AbortSignal): Promise<GenerationCheck>
+  /** Aborted, with a `Stop` as its reason, when the wait must end at once: it also cuts short a sleep or a request. */
+  stop?: AbortSignal
   clock: Clock
   /** When the wait counts from (defaults to now): the action passes its process start. */
   startedAt?: number
@@ -23,12 +34,16 @@ export interface WaitDeps {
 export type WaitEvent =
   /** The server's answer differs from the previous one (the first answer is a change too). */
   | { type: 'change'; elapsedMs: number; attempt: number; assessment: Assessment }
+  /** It had answered over HTTP and now does not: crashed or restarting. */
+  | { type: 'lost'; elapsedMs: number; attempt: number; assessment: Assessment }
   /** Nothing changed for a `progress-interval`. */
   | { type: 'progress'; elapsedMs: number; attempt: number; assessment: Assessment }
 
 export interface TimelineEntry {
   elapsedMs: number
   summary: string
+  /** The server had answered before and stopped answering here. */
+  lost?: boolean
 }
 
 export interface Outcome {
@@ -40,6 +55,10 @@ export interface Outcome {
   /** The model ids the server last listed. */
   models: string[]
   firstResponseMs?: number
+  /** Latency of the generation request that proved readiness (`probe-generation`). */
+  generationMs?: number
+  /** Set when the wait was stopped (server exited, log error, cancelled). */
+  stop?: Stop
   timeline: TimelineEntry[]
 }
 
@@ -53,9 +72,11 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
   let last: Assessment | undefined
   let models: string[] = []
   let firstResponseMs: number | undefined
+  let generationMs: number | undefined
+  let generationFailed = false
   let quietSince = start
 
-  const finish = (reason: Reason): Outcome => ({
+  const finish = (reason: Reason, stop?: Stop): Outcome => ({
     ready: reason === 'ready',
     reason,
     elapsedMs: clock.now() - start,
@@ -63,25 +84,43 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
     last,
     models,
     firstResponseMs,
+    generationMs,
+    stop,
     timeline
   })
+  const stopped = (): Stop | undefined => (deps.stop?.aborted ? (deps.stop.reason as Stop) : undefined)
 
   for (;;) {
     const sentAt = clock.now()
-    if (sentAt >= deadline) return finish('timeout')
+    let stop = stopped()
+    if (stop) return finish(stop.reason, stop)
+    if (sentAt >= deadline) return finish(generationFailed ? 'generation-failed' : 'timeout')
     attempts++
     const budgetMs = Math.min(opts.requestTimeoutMs, deadline - sentAt)
-    const result = await deps.probe(budgetMs)
+    const result = await deps.probe(budgetMs, deps.stop)
+    // An answer cut short by the stop, or one that came in as the server died, says nothing.
+    if ((stop = stopped())) return finish(stop.reason, stop)
     // A probe cut short by the deadline says nothing new: the answer before it is the one worth reporting.
-    if (budgetMs < opts.requestTimeoutMs && result.kind === 'error' && result.code === 'TIMEOUT' && last) return finish('timeout')
-    const assessment = assess(result, opts.expect)
+    if (budgetMs < opts.requestTimeoutMs && result.kind === 'error' && result.code === 'TIMEOUT' && last) {
+      return finish(generationFailed ? 'generation-failed' : 'timeout')
+    }
+    let assessment = assess(result, opts.expect)
+    generationFailed = false
+    if (assessment.state === 'ready' && streak + 1 >= opts.successThreshold && deps.generate) {
+      const check = await deps.generate(assessment.modelId, Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now())), deps.stop)
+      if ((stop = stopped())) return finish(stop.reason, stop)
+      assessment = withGeneration(assessment, check)
+      if (check.assessment.state === 'ready') generationMs = check.latencyMs
+      else generationFailed = assessment.state !== 'fatal'
+    }
     const now = clock.now()
     const elapsedMs = now - start
     if (assessment.status !== undefined) firstResponseMs ??= elapsedMs
     if (assessment.models !== undefined) models = assessment.models
     if (assessment.summary !== last?.summary) {
-      timeline.push({ elapsedMs, summary: assessment.summary })
-      deps.onEvent?.({ type: 'change', elapsedMs, attempt: attempts, assessment })
+      const lost = assessment.state === 'down' && last !== undefined && last.state !== 'down' && firstResponseMs !== undefined
+      timeline.push({ elapsedMs, summary: assessment.summary, ...(lost ? { lost } : {}) })
+      deps.onEvent?.({ type: lost ? 'lost' : 'change', elapsedMs, attempt: attempts, assessment })
       quietSince = now
     } else if (now - quietSince >= opts.progressIntervalMs) {
       deps.onEvent?.({ type: 'progress', elapsedMs, attempt: attempts, assessment })
@@ -94,6 +133,15 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
     if (streak >= opts.successThreshold) return finish('ready')
 
     const next = Math.min(sentAt + opts.intervalMs, deadline)
-    await clock.sleep(next - clock.now())
+    await clock.sleep(next - clock.now(), deps.stop)
   }
+}
+
+/** Folds a generation check into the model-list assessment it followed. */
+function withGeneration(listed: Assessment, check: GenerationCheck): Assessment {
+  const { assessment: g, request } = check
+  if (g.state === 'ready') return { ...listed, summary: `${listed.summary} — ${g.summary}` }
+  const summary = `${listed.summary} — ${request}: ${g.summary}`
+  if (g.state === 'fatal') return { ...listed, state: 'fatal', fatalReason: g.fatalReason, summary, detail: `${request}: ${g.detail}`, excerpt: g.excerpt }
+  return { ...listed, state: 'waiting', summary, detail: `the model is listed, but ${request} failed: ${g.summary}`, excerpt: g.excerpt }
 }
