@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync } from 'node:fs'
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { freePort, simulate } from '../src/simulator.js'
 
 /** End to end: `node dist/cli.js` as a person or a script runs it, against real servers on loopback. */
@@ -134,6 +136,21 @@ describe('wait-for-model (the CLI)', () => {
     expect(r.stdout).toBe('')
     expect(r.stderr).toMatch(message)
     expect(r.stderr).toMatch(/Run "wait-for-model --help" for usage\.\n$/)
+  })
+
+  it('starts a server that dies, says how, shows the end of its log and runs each repeated --diagnostics', async () => {
+    const port = await freePort()
+    const fakeServer = new URL('./fixtures/fake-server.mjs', import.meta.url).pathname
+    const r = await run(
+      ['--url', `http://127.0.0.1:${port}/v1/models`, '--start', `node ${fakeServer} ${port} exit 300 3`, '--log-lines', '2', '--diagnostics', 'echo first-diag', '--diagnostics', 'echo second-diag', '--json'],
+      { RUNNER_TEMP: mkdtempSync(join(tmpdir(), 'wait-for-model-cli-')) }
+    )
+    expect(r.code).toBe(1)
+    const out = JSON.parse(r.stdout) as Record<string, string>
+    expect(out).toMatchObject({ ready: 'false', reason: 'server-exited', 'log-file': expect.stringMatching(/model-server\.log$/) })
+    expect(r.stderr).toMatch(/Last 2 lines of .*model-server\.log:\n {2}\d+: event at \d+\n {2}\d+: ERROR .* EngineCore failed to start\.\n/)
+    expect(r.stderr).toMatch(/── Diagnostics: echo first-diag\nfirst-diag\n── Diagnostics: echo second-diag\nsecond-diag\n/)
+    expect(r.stderr).toMatch(new RegExp(`error: Stopped after .* the server process ${out.pid} exited with code 3\\.`))
   })
 
   it('prints its version, and help that lists every action input as a flag with its default', async () => {

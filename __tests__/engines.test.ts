@@ -1,4 +1,4 @@
-import { readModelList } from '../src/engines.js'
+import { GENERATION_ROUTES, generationRoute, readModelList } from '../src/engines.js'
 import { findModel } from '../src/match.js'
 
 // Bodies as each engine serialises them (see ../shared/research/model-servers.md).
@@ -64,4 +64,28 @@ describe('findModel', () => {
     expect(findModel(models.slice(1), 'kimi-k2')?.id).toBe('/shared/KIMI-k2.5-int4')
   })
   it('finds nothing when nothing contains it', () => expect(findModel(models, 'llama')).toBeUndefined())
+})
+
+describe('generationRoute', () => {
+  it.each([
+    ['http://localhost:8000/v1/models', 'openai', 'http://localhost:8000'],
+    ['http://gpu-box/proxy/sglang/v1/models/', 'openai', 'http://gpu-box/proxy/sglang'],
+    ['http://localhost:11434/api/tags', 'ollama', 'http://localhost:11434'],
+    ['http://localhost:11434/api/ps', 'ollama', 'http://localhost:11434'],
+    ['http://localhost:8080/info', 'tgi', 'http://localhost:8080']
+  ])('%s → %s at %s', (url, name, base) => {
+    expect(generationRoute(new URL(url))).toMatchObject({ route: { name }, base })
+  })
+
+  it.each(['http://localhost:8000/health', 'http://localhost:8000/v2/models/densenet_onnx', 'http://localhost:8000/v1/models/extra'])('knows no request for %s', (url) => {
+    expect(generationRoute(new URL(url))).toBeUndefined()
+  })
+
+  it('asks each engine for one token in its own words', () => {
+    const body = (name: string, i = 0) => GENERATION_ROUTES.find((r) => r.name === name)?.requests[i].body('m')
+    expect(body('openai')).toEqual({ model: 'm', prompt: 'Hi', max_tokens: 1 })
+    expect(body('openai', 1)).toEqual({ model: 'm', messages: [{ role: 'user', content: 'Hi' }], max_tokens: 1 })
+    expect(body('ollama')).toEqual({ model: 'm', prompt: 'Hi', stream: false, options: { num_predict: 1 } })
+    expect(body('tgi')).toEqual({ inputs: 'Hi', parameters: { max_new_tokens: 1 } })
+  })
 })

@@ -24,7 +24,8 @@ beforeEach(() => {
 afterEach(() => {
   for (const pid of pids.splice(0)) {
     try {
-      process.kill(pid, 'SIGKILL')
+      // each server leads its own process group (started detached): end the group
+      process.kill(-pid, 'SIGKILL')
     } catch {
       // already gone
     }

@@ -51,7 +51,15 @@ describe('parseSettings', () => {
     ['api-key', 'sk\r\nX-Evil: 1', /white space|control/],
     ['model', 'kimi\u0007', /control character/],
     ['fail-on-timeout', 'sometimes', /true or false/],
-    ['match', 'x'.repeat(70_000), /limit is/]
+    ['match', 'x'.repeat(70_000), /limit is/],
+    ['pid', '0', /process id \(12345\) or the path of a file/],
+    ['log-lines', '1001', /whole number from 0 to 1000/],
+    ['log-lines', 'all', /whole number from 0 to 1000/],
+    ['fail-pattern', 'CUDA out of memory', /needs a log to watch: set "log-file", or "start"/],
+    ['env-report', 'NCCL_*', /needs the server process: set "start" or "pid"/],
+    ['probe-generation', 'maybe', /true or false/],
+    ['probe-generation', 'true', /needs "model": the request to \/v1\/completions names the model/],
+    ['start', 'vllm serve x\u0007', /control character/]
   ]
   it.each(bad)('rejects %s=%p naming the input', (name, value, message) => {
     const inputs = { url: 'http://localhost:8000/v1/models', [name]: value }
@@ -65,6 +73,43 @@ describe('parseSettings', () => {
     expect((error as InputError).input).toBe(name)
     expect((error as Error).message).toMatch(new RegExp(`^Input "${name}": `))
     expect((error as Error).message).toMatch(message)
+  })
+
+  it('reads the server inputs: start, a pid or a pid file, the log, its pattern and the reports', () => {
+    const started = settingsFrom({
+      url: 'http://localhost:30000/v1/models',
+      model: 'kimi',
+      start: 'python -m sglang.launch_server \\\n  --port 30000',
+      'fail-pattern': 'CUDA out of memory|NCCL error',
+      'log-lines': '0',
+      'probe-generation': 'true',
+      'env-report': 'NCCL_*, CUDA_VISIBLE_DEVICES\nHF_TOKEN',
+      diagnostics: 'nvidia-smi\n\n  dmesg | tail -20  \n'
+    })
+    expect(started).toMatchObject({
+      start: 'python -m sglang.launch_server \\\n  --port 30000',
+      pid: undefined,
+      logFile: undefined,
+      logLines: 0,
+      envReport: ['NCCL_*', 'CUDA_VISIBLE_DEVICES', 'HF_TOKEN'],
+      diagnostics: ['nvidia-smi', 'dmesg | tail -20']
+    })
+    expect(started.failPattern?.test('torch.OutOfMemoryError: CUDA out of memory.')).toBe(true)
+    expect(started.generation).toMatchObject({ base: 'http://localhost:30000', route: { name: 'openai' } })
+    expect(settingsFrom({ url: 'http://h/', pid: ' 4242 ' }).pid).toEqual({ pid: 4242 })
+    expect(settingsFrom({ url: 'http://h/', pid: 'server.pid', 'log-file': '/tmp/s.log' })).toMatchObject({ pid: { file: 'server.pid' }, logFile: '/tmp/s.log' })
+    expect(settingsFrom({ url: 'http://h/' })).toMatchObject({ logLines: 50, envReport: [], diagnostics: [], generation: undefined, failPattern: undefined })
+  })
+
+  it('refuses start and pid together, naming pid', () => {
+    expect(() => settingsFrom({ url: 'http://h/', start: 'vllm serve m', pid: '12' })).toThrow(/^Input "pid": cannot be used with "start"/)
+  })
+
+  it('refuses probe-generation where no generation request is known, listing the endpoints that have one', () => {
+    expect(() => settingsFrom({ url: 'http://h:8000/health', 'probe-generation': 'true' })).toThrow(
+      /^Input "probe-generation": no generation request is known for \/health: point "url" at the server's model list, \/v1\/models \(vLLM, SGLang.*\/api\/tags or \/api\/ps \(Ollama\), \/info \(TGI\)$/
+    )
+    expect(settingsFrom({ url: 'http://h:8080/info', 'probe-generation': 'true' }).generation?.route.name).toBe('tgi')
   })
 
   it('never puts the api-key in an error message', () => {

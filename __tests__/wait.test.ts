@@ -126,3 +126,145 @@ describe('waitForModel', () => {
     expect(events.map((e) => `${e.type}@${e.elapsedMs}#${e.attempt}`)).toEqual(['change@0#1', 'progress@30000#7', 'progress@60000#13', 'progress@90000#19'])
   })
 })
+
+/** A fake clock whose sleep can be cut short: `at(t, fn)` runs `fn` when fake time reaches `t`, mid-sleep too. */
+class EventfulClock extends FakeClock {
+  private events: Array<{ t: number; fn: () => void }> = []
+  at(t: number, fn: () => void): void {
+    this.events.push({ t, fn })
+  }
+  sleep = async (ms: number, signal?: AbortSignal): Promise<void> => {
+    this.sleeps.push(ms)
+    const end = this.t + Math.max(0, ms)
+    for (const e of this.events.filter((e) => e.t <= end).sort((a, b) => a.t - b.t)) {
+      this.events.splice(this.events.indexOf(e), 1)
+      this.t = Math.max(this.t, e.t)
+      e.fn()
+      if (signal?.aborted) return
+    }
+    this.t = end
+  }
+}
+
+describe('waitForModel stopped from outside', () => {
+  it('ends at the moment of the stop, mid-sleep, with its reason and detail', async () => {
+    const clock = new EventfulClock()
+    const stop = new AbortController()
+    clock.at(7_300, () => stop.abort({ reason: 'server-exited', detail: 'the server process 42 exited with code 1' }))
+    const s = server(clock, () => refused)
+    const outcome = await waitForModel(options({ intervalMs: 5_000 }), { probe: s.probe, clock, stop: stop.signal })
+    expect(outcome).toMatchObject({ ready: false, reason: 'server-exited', elapsedMs: 7_300, attempts: 2 })
+    expect(outcome.stop?.detail).toBe('the server process 42 exited with code 1')
+  })
+
+  it('does not count an answer that arrives once the stop has happened', async () => {
+    const clock = new FakeClock()
+    const stop = new AbortController()
+    const outcome = await waitForModel(options(), {
+      clock,
+      stop: stop.signal,
+      probe: async () => {
+        stop.abort({ reason: 'log-error', detail: 'line 3 matches' })
+        return listing('kimi')
+      }
+    })
+    expect(outcome).toMatchObject({ ready: false, reason: 'log-error', timeline: [] })
+  })
+
+  it('passes the stop signal to the probe, so that a hung request is cut short too', async () => {
+    const clock = new FakeClock()
+    const stop = new AbortController()
+    let seen: AbortSignal | undefined
+    await waitForModel(options(), {
+      clock,
+      stop: stop.signal,
+      probe: async (_t, signal) => {
+        seen = signal
+        stop.abort({ reason: 'cancelled', detail: 'SIGTERM' })
+        return refused
+      }
+    })
+    expect(seen).toBe(stop.signal)
+  })
+})
+
+describe('waitForModel with a generation check', () => {
+  const generated = (latencyMs: number) => async () => ({
+    request: 'POST /v1/completions',
+    latencyMs,
+    assessment: { state: 'ready' as const, summary: 'POST /v1/completions generated', detail: '' }
+  })
+  const failed = (status: number, said: string) => async () => ({
+    request: 'POST /v1/completions',
+    latencyMs: 20,
+    assessment: {
+      state: status === 401 ? ('fatal' as const) : ('waiting' as const),
+      fatalReason: status === 401 ? ('unauthorized' as const) : undefined,
+      status,
+      summary: `HTTP ${status} ${said}`,
+      detail: `HTTP ${status} is not an accepted status`
+    }
+  })
+
+  it('is ready only once the listed model generates, and records the latency', async () => {
+    const clock = new FakeClock()
+    const s = server(clock, () => listing('/shared/kimi-k2.5-int4'))
+    let calls = 0
+    const ok = generated(85)
+    const fail = failed(503, 'Loading model')
+    const outcome = await waitForModel(options(), { probe: s.probe, clock, generate: async () => (++calls < 3 ? fail() : ok()) })
+    expect(outcome).toMatchObject({ ready: true, reason: 'ready', attempts: 3, generationMs: 85 })
+    expect(outcome.timeline.map((t) => t.summary)).toEqual([
+      'HTTP 200, serving [/shared/kimi-k2.5-int4] — POST /v1/completions: HTTP 503 Loading model',
+      'HTTP 200, serving [/shared/kimi-k2.5-int4] — POST /v1/completions generated'
+    ])
+  })
+
+  it('asks with the matched model id, never before the model is listed, within the request timeout', async () => {
+    const clock = new FakeClock()
+    const s = server(clock, (t) => (t < 5_000 ? refused : listing('/shared/kimi-k2.5-int4')))
+    const asked: Array<[string | undefined, number]> = []
+    await waitForModel(options({ requestTimeoutMs: 3_000 }), {
+      probe: s.probe,
+      clock,
+      generate: async (model, timeoutMs) => {
+        asked.push([model, timeoutMs])
+        return generated(10)()
+      }
+    })
+    expect(asked).toEqual([['/shared/kimi-k2.5-int4', 3_000]])
+  })
+
+  it('gives up at the timeout with generation-failed and the server error', async () => {
+    const clock = new FakeClock()
+    const s = server(clock, () => listing('kimi'))
+    const outcome = await waitForModel(options({ timeoutMs: 12_000 }), { probe: s.probe, clock, generate: failed(500, 'EngineCore encountered an issue') })
+    expect(outcome).toMatchObject({ ready: false, reason: 'generation-failed', generationMs: undefined })
+    expect(outcome.last?.detail).toBe('the model is listed, but POST /v1/completions failed: HTTP 500 EngineCore encountered an issue')
+  })
+
+  it('says timeout, not generation-failed, when the model was no longer listed at the end', async () => {
+    const clock = new FakeClock()
+    const s = server(clock, (t) => (t < 5_000 ? listing('kimi') : refused))
+    const outcome = await waitForModel(options({ timeoutMs: 12_000 }), { probe: s.probe, clock, generate: failed(500, 'x') })
+    expect(outcome.reason).toBe('timeout')
+  })
+
+  it('stops at once when the generation route refuses the key', async () => {
+    const clock = new FakeClock()
+    const s = server(clock, () => listing('kimi'))
+    const outcome = await waitForModel(options(), { probe: s.probe, clock, generate: failed(401, 'Unauthorized') })
+    expect(outcome).toMatchObject({ ready: false, reason: 'unauthorized', attempts: 1 })
+  })
+})
+
+describe('waitForModel when the server stops answering', () => {
+  it('reports a lost event once, when an answering server starts refusing', async () => {
+    const clock = new FakeClock()
+    const s = server(clock, (t) => (t < 5_000 ? refused : t < 10_000 ? http(503) : refused))
+    const events: WaitEvent[] = []
+    const outcome = await waitForModel(options({ timeoutMs: 20_000 }), { probe: s.probe, clock, onEvent: (e) => events.push(e) })
+    expect(events.map((e) => `${e.type} ${e.assessment.summary}`)).toEqual(['change connection refused', 'change HTTP 503', 'lost connection refused'])
+    expect(outcome.timeline.map((t) => t.lost ?? false)).toEqual([false, false, true])
+  })
+})

@@ -39025,7 +39025,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3499);
+/* harmony import */ var _command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7561);
 /** The `wait-for-model` command: the same gate as the action, for shells, ssh sessions and scripts. */
 
 process.exitCode = await (0,_command_line_js__WEBPACK_IMPORTED_MODULE_0__/* .runCli */ .ak)(process.argv.slice(2), process);
@@ -39035,7 +39035,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3499:
+/***/ 7561:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -39046,6 +39046,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: helpText, simulateHelpText
 
+;// CONCATENATED MODULE: external "node:child_process"
+const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
 // EXTERNAL MODULE: external "node:url"
@@ -39054,8 +39056,6 @@ var external_node_url_ = __nccwpck_require__(3136);
 var external_node_util_ = __nccwpck_require__(7975);
 ;// CONCATENATED MODULE: ./package.json
 const package_namespaceObject = {"rE":"0.1.0"};
-;// CONCATENATED MODULE: external "node:child_process"
-const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: external "node:os"
@@ -40042,7 +40042,7 @@ function failureMessage(outcome, ctx) {
         return `Stopped after ${waited}: ${last?.detail ?? outcome.reason}.`;
     }
     if (outcome.stop) {
-        const lines = [`Stopped after ${waited}, before the server was ready: ${outcome.stop.detail}.`];
+        const lines = [`Stopped after ${waited}, before the server was ready: ${outcome.stop.detail}${/[.!?]$/.test(outcome.stop.detail) ? '' : '.'}`];
         if (last !== undefined)
             lines.push(`Last answer: ${last.summary}.`);
         return lines.join('\n');
@@ -40242,6 +40242,7 @@ function parseSettings(get) {
     // The server: how it starts or which process it is, its log, and what to report about it.
     const script = (name) => {
         const value = input(name).trim();
+        // eslint-disable-next-line no-control-regex -- scripts may span lines; other control characters are refused
         if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(value))
             throw new InputError(name, 'contains a control character');
         return value === '' ? undefined : value;
@@ -40702,11 +40703,35 @@ function reportEnvironment(settings, server, facts, deps) {
         deps.log(`  ${line}`);
 }
 
+;// CONCATENATED MODULE: ./src/diagnostics.ts
+/** `diagnostics`: commands run after a failed wait, each in its own log group, each under a time limit. */
+/** Long enough for `nvidia-smi` on a busy machine; short enough that a wedged GPU driver cannot hold the job. */
+const DIAGNOSTIC_LIMIT_S = 60;
+async function runDiagnostics(commands, runner) {
+    for (const command of commands) {
+        await runner.group(`Diagnostics: ${command}`, async () => {
+            try {
+                // coreutils `timeout`: @actions/exec has no time limit of its own; -k kills what ignores SIGTERM.
+                const code = await runner.exec('timeout', ['-k', '5', String(DIAGNOSTIC_LIMIT_S), '/bin/sh', '-c', command]);
+                if (code === 124)
+                    runner.log(`(stopped after ${DIAGNOSTIC_LIMIT_S}s)`);
+                else if (code !== 0)
+                    runner.log(`(exit code ${code})`);
+            }
+            catch (e) {
+                runner.log(`(could not run: ${e.message})`);
+            }
+        });
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/command-line.ts
 /**
  * The command-line layer: argv and INPUT_* variables in; progress on stderr, outputs as JSON on stdout, and an
  * exit code out (0 ready, 1 not ready, 2 bad usage). Every flag of the wait comes from the action's inputs.
  */
+
+
 
 
 
@@ -40732,11 +40757,19 @@ const INPUT_HELP = {
     headers: ['"NAME: VALUE"', 'extra request header (repeat the flag for more)'],
     'api-key': ['KEY', 'sent as "Authorization: Bearer <key>"; never printed'],
     'progress-interval': ['DURATION', 'how often a still-waiting line is printed'],
-    'fail-on-timeout': ['BOOL', 'false: on timeout, print a warning and exit 0 with ready=false']
+    'fail-on-timeout': ['BOOL', 'false: on timeout, print a warning and exit 0 with ready=false'],
+    start: ['COMMAND', 'shell command that starts the server in the background; it outlives this command'],
+    pid: ['PID|FILE', 'process id of a server started elsewhere, or a file holding it'],
+    'log-file': ['PATH', 'the server log (with --start: $RUNNER_TEMP or the temp dir, model-server.log)'],
+    'log-lines': ['N', 'last lines of the log to show when the wait fails'],
+    'fail-pattern': ['REGEX', 'a new log line matching it ends the wait at once'],
+    'probe-generation': ['BOOL', 'true: ready only once a one-token generation request succeeds'],
+    'env-report': ['NAMES', 'variables (NCCL_*,CUDA_VISIBLE_DEVICES) to report from the server environment'],
+    diagnostics: ['COMMAND', 'run when the wait fails (repeat the flag for more)']
 };
 const INPUT_NAMES = Object.keys(INPUT_DEFAULTS);
 /** Inputs whose flag may be repeated, the values joined by newlines as the action's multi-line input. */
-const MULTI_LINE = new Set(['headers']);
+const MULTI_LINE = new Set(['headers', 'diagnostics']);
 const SIMULATE_DEFAULTS = { load: '30s', port: '8000', host: '127.0.0.1' };
 const ENGINE_NAMES = Object.keys(SIMULATED_ENGINES);
 async function runCli(argv, io) {
@@ -40789,10 +40822,26 @@ async function waitCommand(argv, io, say, paint) {
     }
     const secrets = settings.secrets;
     const log = (line) => say(redact(line, secrets));
-    const outcome = await gate(settings, { clock: systemClock, startedAt: 0, log });
+    const outcome = await gate(settings, { clock: systemClock, startedAt: 0, log, env: io.env });
     const final = finalLine(outcome);
     log(outcome.ready ? paint.green(final) : paint.red(final));
     const lenient = outcome.reason === 'timeout' && !settings.failOnTimeout;
+    const tail = outcome.server?.logTail;
+    if (!outcome.ready && tail !== undefined) {
+        log(`${logTailTitle(tail, outcome.server?.logFile)}:`);
+        for (const line of tail)
+            log(`  ${line.number}: ${line.text}`);
+    }
+    if (!outcome.ready) {
+        await runDiagnostics(settings.diagnostics, {
+            group: async (title, body) => {
+                log(`── ${title}`);
+                await body();
+            },
+            exec: (program, args) => runTo(io.stderr, program, args),
+            log
+        });
+    }
     if (!outcome.ready) {
         const message = failureMessage(outcome, reportContext(settings));
         log(lenient ? paint.yellow(`warning: ${message}`) : paint.red(`error: ${message}`));
@@ -40802,6 +40851,16 @@ async function waitCommand(argv, io, say, paint) {
         io.stdout.write(`${JSON.stringify(out)}\n`);
     }
     return outcome.ready || lenient ? 0 : 1;
+}
+/** Runs a program with its output on `out` (stdout is kept for --json); resolves with its exit code. */
+function runTo(out, program, args) {
+    return new Promise((resolve, reject) => {
+        const child = (0,external_node_child_process_namespaceObject.spawn)(program, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+        child.stdout.pipe(out, { end: false });
+        child.stderr.pipe(out, { end: false });
+        child.once('error', reject);
+        child.once('close', (code) => resolve(code ?? 1));
+    });
 }
 async function simulateCommand(argv, io, say) {
     const { values } = parseCommandLine(argv, {

@@ -71065,7 +71065,7 @@ function failureMessage(outcome, ctx) {
         return `Stopped after ${waited}: ${last?.detail ?? outcome.reason}.`;
     }
     if (outcome.stop) {
-        const lines = [`Stopped after ${waited}, before the server was ready: ${outcome.stop.detail}.`];
+        const lines = [`Stopped after ${waited}, before the server was ready: ${outcome.stop.detail}${/[.!?]$/.test(outcome.stop.detail) ? '' : '.'}`];
         if (last !== undefined)
             lines.push(`Last answer: ${last.summary}.`);
         return lines.join('\n');
@@ -71271,6 +71271,7 @@ function parseSettings(get) {
     // The server: how it starts or which process it is, its log, and what to report about it.
     const script = (name) => {
         const value = input(name).trim();
+        // eslint-disable-next-line no-control-regex -- scripts may span lines; other control characters are refused
         if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(value))
             throw new InputError(name, 'contains a control character');
         return value === '' ? undefined : value;

@@ -2,6 +2,7 @@
  * The command-line layer: argv and INPUT_* variables in; progress on stderr, outputs as JSON on stdout, and an
  * exit code out (0 ready, 1 not ready, 2 bad usage). Every flag of the wait comes from the action's inputs.
  */
+import { spawn } from 'node:child_process'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
@@ -9,7 +10,8 @@ import pkg from '../package.json' with { type: 'json' }
 import { demo } from './demo.js'
 import { gate, reportContext } from './gate.js'
 import { DURATION_FORM, parseDuration, printable } from './parse.js'
-import { failureMessage, finalLine, outputs, redact } from './report.js'
+import { runDiagnostics } from './diagnostics.js'
+import { failureMessage, finalLine, logTailTitle, outputs, redact } from './report.js'
 import { INPUT_DEFAULTS, InputError, type InputName, parseSettings } from './settings.js'
 import { type EngineName, SIMULATED_ENGINES, simulate } from './simulator.js'
 import { formatDuration, systemClock } from './time.js'
@@ -34,12 +36,20 @@ const INPUT_HELP: Partial<Record<InputName, [metavar: string, text: string]>> = 
   headers: ['"NAME: VALUE"', 'extra request header (repeat the flag for more)'],
   'api-key': ['KEY', 'sent as "Authorization: Bearer <key>"; never printed'],
   'progress-interval': ['DURATION', 'how often a still-waiting line is printed'],
-  'fail-on-timeout': ['BOOL', 'false: on timeout, print a warning and exit 0 with ready=false']
+  'fail-on-timeout': ['BOOL', 'false: on timeout, print a warning and exit 0 with ready=false'],
+  start: ['COMMAND', 'shell command that starts the server in the background; it outlives this command'],
+  pid: ['PID|FILE', 'process id of a server started elsewhere, or a file holding it'],
+  'log-file': ['PATH', 'the server log (with --start: $RUNNER_TEMP or the temp dir, model-server.log)'],
+  'log-lines': ['N', 'last lines of the log to show when the wait fails'],
+  'fail-pattern': ['REGEX', 'a new log line matching it ends the wait at once'],
+  'probe-generation': ['BOOL', 'true: ready only once a one-token generation request succeeds'],
+  'env-report': ['NAMES', 'variables (NCCL_*,CUDA_VISIBLE_DEVICES) to report from the server environment'],
+  diagnostics: ['COMMAND', 'run when the wait fails (repeat the flag for more)']
 }
 
 const INPUT_NAMES = Object.keys(INPUT_DEFAULTS) as InputName[]
 /** Inputs whose flag may be repeated, the values joined by newlines as the action's multi-line input. */
-const MULTI_LINE: ReadonlySet<string> = new Set<string>(['headers'])
+const MULTI_LINE: ReadonlySet<string> = new Set<string>(['headers', 'diagnostics'])
 
 const SIMULATE_DEFAULTS = { load: '30s', port: '8000', host: '127.0.0.1' }
 const ENGINE_NAMES = Object.keys(SIMULATED_ENGINES) as EngineName[]
@@ -88,10 +98,25 @@ async function waitCommand(argv: string[], io: CliIo, say: (line: string) => voi
   const secrets = settings.secrets
   const log = (line: string): void => say(redact(line, secrets))
 
-  const outcome = await gate(settings, { clock: systemClock, startedAt: 0, log })
+  const outcome = await gate(settings, { clock: systemClock, startedAt: 0, log, env: io.env })
   const final = finalLine(outcome)
   log(outcome.ready ? paint.green(final) : paint.red(final))
   const lenient = outcome.reason === 'timeout' && !settings.failOnTimeout
+  const tail = outcome.server?.logTail
+  if (!outcome.ready && tail !== undefined) {
+    log(`${logTailTitle(tail, outcome.server?.logFile)}:`)
+    for (const line of tail) log(`  ${line.number}: ${line.text}`)
+  }
+  if (!outcome.ready) {
+    await runDiagnostics(settings.diagnostics, {
+      group: async (title, body) => {
+        log(`── ${title}`)
+        await body()
+      },
+      exec: (program, args) => runTo(io.stderr, program, args),
+      log
+    })
+  }
   if (!outcome.ready) {
     const message = failureMessage(outcome, reportContext(settings))
     log(lenient ? paint.yellow(`warning: ${message}`) : paint.red(`error: ${message}`))
@@ -101,6 +126,17 @@ async function waitCommand(argv: string[], io: CliIo, say: (line: string) => voi
     io.stdout.write(`${JSON.stringify(out)}\n`)
   }
   return outcome.ready || lenient ? 0 : 1
+}
+
+/** Runs a program with its output on `out` (stdout is kept for --json); resolves with its exit code. */
+function runTo(out: NodeJS.WritableStream, program: string, args: string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+    child.stdout.pipe(out, { end: false })
+    child.stderr.pipe(out, { end: false })
+    child.once('error', reject)
+    child.once('close', (code) => resolve(code ?? 1))
+  })
 }
 
 async function simulateCommand(argv: string[], io: CliIo, say: (line: string) => void): Promise<number> {

@@ -62,7 +62,7 @@ export function failureMessage(outcome: Outcome, ctx: ReportContext): string {
     return `Stopped after ${waited}: ${last?.detail ?? outcome.reason}.`
   }
   if (outcome.stop) {
-    const lines = [`Stopped after ${waited}, before the server was ready: ${outcome.stop.detail}.`]
+    const lines = [`Stopped after ${waited}, before the server was ready: ${outcome.stop.detail}${/[.!?]$/.test(outcome.stop.detail) ? '' : '.'}`]
     if (last !== undefined) lines.push(`Last answer: ${last.summary}.`)
     return lines.join('\n')
   }

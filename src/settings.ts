@@ -144,6 +144,7 @@ export function parseSettings(get: (name: InputName) => string): Settings {
   // The server: how it starts or which process it is, its log, and what to report about it.
   const script = (name: InputName): string | undefined => {
     const value = input(name).trim()
+    // eslint-disable-next-line no-control-regex -- scripts may span lines; other control characters are refused
     if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(value)) throw new InputError(name, 'contains a control character')
     return value === '' ? undefined : value
   }
