@@ -40,6 +40,12 @@ describe('startServer', () => {
     expect(await server.exited).toBe('was killed by SIGKILL')
   })
 
+  it('names log-file when the log cannot be written, before anything starts', () => {
+    const file = join(dir, 'server.log')
+    writeFileSync(file, '')
+    expect(() => startServer('true', join(file, 'under-a-file.log'), {}, systemClock)).toThrow(/^Input "log-file": ".*under-a-file.log" cannot be written \((ENOTDIR|EEXIST)\)$/)
+  })
+
   it('gives the server the step environment without the action inputs, and picks a log under RUNNER_TEMP', () => {
     expect(serverEnv({ PATH: '/bin', 'INPUT_API-KEY': 'sk-1', INPUT_URL: 'x', NCCL_DEBUG: 'WARN' })).toEqual({ PATH: '/bin', NCCL_DEBUG: 'WARN' })
     expect(defaultLogFile({ RUNNER_TEMP: '/home/runner/work/_temp' })).toBe('/home/runner/work/_temp/model-server.log')

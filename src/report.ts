@@ -62,17 +62,17 @@ export function failureMessage(outcome: Outcome, ctx: ReportContext): string {
     return `Stopped after ${waited}: ${last?.detail ?? outcome.reason}.`
   }
   if (outcome.stop) {
-    const lines = [`Stopped after ${waited}, before the server was ready: ${outcome.stop.detail}${/[.!?]$/.test(outcome.stop.detail) ? '' : '.'}`]
-    if (last !== undefined) lines.push(`Last answer: ${last.summary}.`)
+    const lines = [sentence(`Stopped after ${waited}, before the server was ready: ${outcome.stop.detail}`)]
+    if (last !== undefined) lines.push(sentence(`Last answer: ${last.summary}`))
     return lines.join('\n')
   }
   const lines = [
     outcome.reason === 'generation-failed'
-      ? `Timed out after ${waited} (timeout ${formatDuration(ctx.timeoutMs)}): ${last?.detail ?? 'the generation request failed'}.`
+      ? sentence(`Timed out after ${waited} (timeout ${formatDuration(ctx.timeoutMs)}): ${last?.detail ?? 'the generation request failed'}`)
       : `Timed out after ${waited} (timeout ${formatDuration(ctx.timeoutMs)}) waiting for ${describeExpectation(ctx)}.`
   ]
   if (last === undefined) return lines[0]
-  lines.push(`Last answer: ${last.summary}.`)
+  lines.push(sentence(`Last answer: ${last.summary}`))
   if (last.models !== undefined && ctx.expect.model !== undefined) {
     lines.push(last.models.length ? `The server lists: ${last.models.join(', ')}.` : 'The server lists no models.')
   }
@@ -80,6 +80,9 @@ export function failureMessage(outcome: Outcome, ctx: ReportContext): string {
   if (outcome.firstResponseMs === undefined) lines.push('The server never answered over HTTP.')
   return lines.join('\n')
 }
+
+/** Ends text with a full stop unless it already ends a sentence (server messages often do). */
+const sentence = (text: string): string => (/[.!?]$/.test(text) ? text : `${text}.`)
 
 export type Outputs = Record<string, string>
 

@@ -30,6 +30,8 @@ export function serverEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && !e[0].startsWith('INPUT_')))
 }
 
+const FOREGROUND_HINT = '"start" must run the server in the foreground, without & or nohup: the action puts it in the background'
+
 /** Like a `run:` step: bash, which also execs a lone command so that the pid is the server's own. */
 const SHELL = existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh'
 
@@ -38,14 +40,21 @@ const SHELL = existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh'
  * step and a signal to the action does not reach it; stdout and stderr go to `logFile` (truncated first).
  */
 export function startServer(command: string, logFile: string, env: Record<string, string>, clock: Clock): ServerProcess {
-  mkdirSync(dirname(logFile), { recursive: true })
-  const fd = openSync(logFile, 'w')
+  let fd: number
+  try {
+    mkdirSync(dirname(logFile), { recursive: true })
+    fd = openSync(logFile, 'w')
+  } catch (e) {
+    throw new InputError('log-file', `"${printable(logFile)}" cannot be written (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`)
+  }
   try {
     const child = spawn(SHELL, ['-c', command], { detached: true, stdio: ['ignore', fd, fd], env })
     const startedAt = clock.now()
     const exited = new Promise<string>((resolve) => {
       child.once('error', (e) => resolve(`could not be started (${e.message})`))
-      child.once('exit', (code, signal) => resolve(signal ? `was killed by ${signal}` : `exited with code ${code}`))
+      child.once('exit', (code, signal) =>
+        resolve(signal ? `was killed by ${signal}` : code === 0 ? `exited with code 0 (${FOREGROUND_HINT})` : `exited with code ${code}`)
+      )
     })
     child.unref()
     const pid = child.pid

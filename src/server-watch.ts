@@ -30,10 +30,11 @@ export function watchServer({ server, log, failPattern, cancel, pollMs = 200 }: 
     detail: `line ${line.number} of ${log?.path} matches fail-pattern: ${line.text}${after}`
   })
 
-  const timer = failPattern && log ? setInterval(() => {
+  const scan = (): void => {
     const line = matching()
     if (line) stop(logError(line))
-  }, pollMs) : undefined
+  }
+  const timer = failPattern && log ? setInterval(scan, pollMs) : undefined
 
   void server?.exited.then((how) => {
     // A crash usually prints its cause just before: the matching line explains more than the exit code.
