@@ -40042,19 +40042,19 @@ function failureMessage(outcome, ctx) {
         return `Stopped after ${waited}: ${last?.detail ?? outcome.reason}.`;
     }
     if (outcome.stop) {
-        const lines = [`Stopped after ${waited}, before the server was ready: ${outcome.stop.detail}${/[.!?]$/.test(outcome.stop.detail) ? '' : '.'}`];
+        const lines = [sentence(`Stopped after ${waited}, before the server was ready: ${outcome.stop.detail}`)];
         if (last !== undefined)
-            lines.push(`Last answer: ${last.summary}.`);
+            lines.push(sentence(`Last answer: ${last.summary}`));
         return lines.join('\n');
     }
     const lines = [
         outcome.reason === 'generation-failed'
-            ? `Timed out after ${waited} (timeout ${time_formatDuration(ctx.timeoutMs)}): ${last?.detail ?? 'the generation request failed'}.`
+            ? sentence(`Timed out after ${waited} (timeout ${time_formatDuration(ctx.timeoutMs)}): ${last?.detail ?? 'the generation request failed'}`)
             : `Timed out after ${waited} (timeout ${time_formatDuration(ctx.timeoutMs)}) waiting for ${describeExpectation(ctx)}.`
     ];
     if (last === undefined)
         return lines[0];
-    lines.push(`Last answer: ${last.summary}.`);
+    lines.push(sentence(`Last answer: ${last.summary}`));
     if (last.models !== undefined && ctx.expect.model !== undefined) {
         lines.push(last.models.length ? `The server lists: ${last.models.join(', ')}.` : 'The server lists no models.');
     }
@@ -40064,6 +40064,8 @@ function failureMessage(outcome, ctx) {
         lines.push('The server never answered over HTTP.');
     return lines.join('\n');
 }
+/** Ends text with a full stop unless it already ends a sentence (server messages often do). */
+const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
 function outputs(outcome) {
     const server = outcome.server;
     return {
@@ -40362,6 +40364,7 @@ const defaultLogFile = (env) => (0,external_node_path_.join)(env.RUNNER_TEMP || 
 function serverEnv(env) {
     return Object.fromEntries(Object.entries(env).filter((e) => e[1] !== undefined && !e[0].startsWith('INPUT_')));
 }
+const FOREGROUND_HINT = '"start" must run the server in the foreground, without & or nohup: the action puts it in the background';
 /** Like a `run:` step: bash, which also execs a lone command so that the pid is the server's own. */
 const SHELL = (0,external_node_fs_namespaceObject.existsSync)('/bin/bash') ? '/bin/bash' : '/bin/sh';
 /**
@@ -40369,14 +40372,20 @@ const SHELL = (0,external_node_fs_namespaceObject.existsSync)('/bin/bash') ? '/b
  * step and a signal to the action does not reach it; stdout and stderr go to `logFile` (truncated first).
  */
 function startServer(command, logFile, env, clock) {
-    (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_.dirname)(logFile), { recursive: true });
-    const fd = (0,external_node_fs_namespaceObject.openSync)(logFile, 'w');
+    let fd;
+    try {
+        (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_.dirname)(logFile), { recursive: true });
+        fd = (0,external_node_fs_namespaceObject.openSync)(logFile, 'w');
+    }
+    catch (e) {
+        throw new InputError('log-file', `"${printable(logFile)}" cannot be written (${e.code ?? e.message})`);
+    }
     try {
         const child = (0,external_node_child_process_namespaceObject.spawn)(SHELL, ['-c', command], { detached: true, stdio: ['ignore', fd, fd], env });
         const startedAt = clock.now();
         const exited = new Promise((resolve) => {
             child.once('error', (e) => resolve(`could not be started (${e.message})`));
-            child.once('exit', (code, signal) => resolve(signal ? `was killed by ${signal}` : `exited with code ${code}`));
+            child.once('exit', (code, signal) => resolve(signal ? `was killed by ${signal}` : code === 0 ? `exited with code 0 (${FOREGROUND_HINT})` : `exited with code ${code}`));
         });
         child.unref();
         const pid = child.pid;
@@ -40497,11 +40506,12 @@ function watchServer({ server, log, failPattern, cancel, pollMs = 200 }) {
         reason: 'log-error',
         detail: `line ${line.number} of ${log?.path} matches fail-pattern: ${line.text}${after}`
     });
-    const timer = failPattern && log ? setInterval(() => {
+    const scan = () => {
         const line = matching();
         if (line)
             stop(logError(line));
-    }, pollMs) : undefined;
+    };
+    const timer = failPattern && log ? setInterval(scan, pollMs) : undefined;
     void server?.exited.then((how) => {
         // A crash usually prints its cause just before: the matching line explains more than the exit code.
         const line = matching();
