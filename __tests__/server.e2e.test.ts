@@ -214,6 +214,14 @@ describe('the packaged action watching a server started elsewhere (pid)', () => 
     expect(run.stdout).toContain('EngineCore failed to start.')
   })
 
+  it('says at once that a pid names no running process, and that its log does not exist', async () => {
+    const logFile = join(dir, 'never-written.log')
+    const run = await runAction({ entry, inputs: { url: 'http://127.0.0.1:9/v1/models', pid: '4194304', 'log-file': logFile, interval: '10s' } })
+    expect(run.outputs).toMatchObject({ ready: 'false', reason: 'server-exited', pid: '4194304', attempts: '1' })
+    expect(run.stdout).toContain(`The server log ${logFile} does not exist.`)
+    expect(errors(run.stdout)[0]).toMatch(/the server process 4194304 is not running\./)
+  })
+
   it('fails at once on a pid file that does not hold a process id', async () => {
     const pidFile = join(dir, 'server.pid')
     writeFileSync(pidFile, 'not a pid')

@@ -40690,8 +40690,11 @@ async function gate(settings, deps) {
             facts.startupMs = clock.now() - server.startedAt;
         if (pid === undefined)
             reportEnvironment(settings, server, facts, deps);
-        if (!outcome.ready)
-            facts.logTail = log?.tail();
+        if (!outcome.ready && log !== undefined && settings.logLines > 0) {
+            facts.logTail = log.tail();
+            if (facts.logTail === undefined)
+                deps.log(`The server log ${log.path} does not exist.`);
+        }
         return { ...outcome, server: server === undefined && logFile === undefined ? undefined : facts };
     }
     finally {
