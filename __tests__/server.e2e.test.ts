@@ -101,7 +101,8 @@ describe('the packaged action with a server process', () => {
       'log-lines': '4'
     })
     expect(run.code).toBe(1)
-    expect(run.outputs).toMatchObject({ ready: 'false', reason: 'log-error' })
+    expect(run.outputs).toMatchObject({ ready: 'false', reason: 'log-error', 'log-file': logFile, 'startup-seconds': '', 'status-code': '' })
+    expect(alive(Number(run.outputs.pid))).toBe(true) // it logged its crash and hangs, as vLLM's API server does
     const log = readFileSync(logFile, 'utf8')
     const tracebackLine = log.split('\n').indexOf('Traceback (most recent call last):') + 1
     // the wait was asleep (interval 10s) when the line appeared
@@ -127,15 +128,17 @@ describe('the packaged action with a server process', () => {
   })
 
   it('on timeout, shows the log tail and runs the diagnostics, each in its own group', async () => {
-    const { run } = await startAction('hang 0', {
+    const { run, logFile } = await startAction('hang 0', {
       timeout: '2s',
       interval: '500ms',
       'log-lines': '3',
       diagnostics: 'echo "diag-one $((40 + 2))"\nexit 7'
     })
     expect(run.code).toBe(1)
-    expect(run.outputs).toMatchObject({ ready: 'false', reason: 'timeout' })
+    expect(run.outputs).toMatchObject({ ready: 'false', reason: 'timeout', 'log-file': logFile, 'startup-seconds': '' })
+    expect(run.outputs.pid).toMatch(/^\d+$/)
     expect(run.stdout).toMatch(/::group::Last 3 lines of .*server.log\n/)
+    expect(run.summary).toMatch(/#### Last 3 lines of .*server.log\n\n```\n\d+: No available shared memory/)
     expect(run.stdout).toMatch(/\d+: No available shared memory broadcast block found in 60 seconds\./)
     expect(run.stdout).toMatch(/::group::Diagnostics: echo "diag-one \$\(\(40 \+ 2\)\)"\n[\s\S]*diag-one 42\n[\s\S]*::endgroup::/)
     expect(run.stdout).toMatch(/::group::Diagnostics: exit 7\n[\s\S]*\(exit code 7\)\n::endgroup::/)
@@ -150,7 +153,7 @@ describe('the packaged action with a server process', () => {
     expect(errors(run.stdout)[0]).toMatch(/the model is listed, but POST \/v1\/completions failed: HTTP 500 EngineCore encountered an issue/)
   })
 
-  it('stops within a second when the job is cancelled, writing its outputs, and leaves the server running', async () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)('stops within a second on %s (a cancelled job), writing its outputs, and leaves the server running', async (signal) => {
     let signalledAt = 0
     const { run, endedAt } = await startAction(
       'hang 0',
@@ -160,7 +163,7 @@ describe('the packaged action with a server process', () => {
           child.stdout?.on('data', (d: Buffer) => {
             if (signalledAt === 0 && d.toString().includes('Waiting up to')) {
               signalledAt = Date.now()
-              child.kill('SIGTERM')
+              child.kill(signal)
             }
           })
       }
@@ -169,7 +172,7 @@ describe('the packaged action with a server process', () => {
     expect(endedAt - signalledAt).toBeLessThan(1_000 + SLACK_MS)
     expect(run.outputs).toMatchObject({ ready: 'false', reason: 'cancelled' })
     expect(run.summary).toMatch(/❌ not ready \(cancelled\)/)
-    expect(errors(run.stdout)[0]).toMatch(/the job was cancelled \(SIGTERM\)/)
+    expect(errors(run.stdout)[0]).toMatch(new RegExp(`the job was cancelled \\(${signal}\\)`))
     expect(run.stdout).not.toMatch(/::group::Diagnostics/)
     expect(alive(Number(run.outputs.pid))).toBe(true)
   })
