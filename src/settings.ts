@@ -205,7 +205,7 @@ function parsePid(text: string): Settings['pid'] {
   return { pid }
 }
 
-export const ENV_NAME_FORM = 'comma-separated variable names or globs such as NCCL_*,CUDA_VISIBLE_DEVICES'
+const ENV_NAME_FORM = 'comma-separated variable names or globs such as NCCL_*,CUDA_VISIBLE_DEVICES'
 
 function parseEnvNames(text: string): string[] {
   const names = text.split(/[,\n]/).map((n) => n.trim()).filter((n) => n !== '')
