@@ -24,6 +24,11 @@ describe('LogFollower', () => {
     expect(log.poll()).toEqual([])
   })
 
+  it('from the start, returns what a server it has just started already wrote', () => {
+    writeFileSync(file, 'NCCL error: unhandled system error\n')
+    expect(new LogFollower(file, 10, true).poll()).toEqual([{ number: 1, text: 'NCCL error: unhandled system error' }])
+  })
+
   it('waits for a line to be finished, and strips the CR of CR LF lines (vLLM tracebacks)', () => {
     const log = new LogFollower(file, 10)
     expect(log.poll()).toEqual([]) // the file does not exist yet

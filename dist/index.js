@@ -70956,13 +70956,15 @@ class LogFollower {
     decoder = new external_node_string_decoder_namespaceObject.StringDecoder('utf8');
     recent = [];
     /**
-     * `keep`: how many last lines to hold for `tail`. What the file already holds is read now, counted and kept
-     * for the tail but never returned by `poll`: only lines written from now on are new.
+     * `keep`: how many last lines to hold for `tail`. Unless `fromStart` (the log of a server this process has
+     * just started, where every line is new however fast it came), what the file already holds is read now,
+     * counted and kept for the tail but never returned by `poll`: only lines written from now on are new.
      */
-    constructor(path, keep) {
+    constructor(path, keep, fromStart = false) {
         this.path = path;
         this.keep = keep;
-        this.read();
+        if (!fromStart)
+            this.read();
     }
     /** The complete lines appended since the last call. */
     poll() {
@@ -71689,7 +71691,7 @@ async function gate(settings, deps) {
         deps.log(`Watching the server process ${pid}${logFile === undefined ? '' : ` and its log ${logFile}`}`);
     }
     const facts = { pid: server?.pid, logFile };
-    const log = logFile === undefined ? undefined : new LogFollower(logFile, settings.logLines);
+    const log = logFile === undefined ? undefined : new LogFollower(logFile, settings.logLines, settings.start !== undefined);
     // A server started elsewhere has long since started: its environment can be read at once, while it still runs.
     if (pid !== undefined)
         reportEnvironment(settings, server, facts, deps);

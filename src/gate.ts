@@ -47,7 +47,7 @@ export async function gate(settings: Settings, deps: GateDeps): Promise<GateOutc
     deps.log(`Watching the server process ${pid}${logFile === undefined ? '' : ` and its log ${logFile}`}`)
   }
   const facts: ServerFacts = { pid: server?.pid, logFile }
-  const log = logFile === undefined ? undefined : new LogFollower(logFile, settings.logLines)
+  const log = logFile === undefined ? undefined : new LogFollower(logFile, settings.logLines, settings.start !== undefined)
   // A server started elsewhere has long since started: its environment can be read at once, while it still runs.
   if (pid !== undefined) reportEnvironment(settings, server, facts, deps)
 

@@ -20,14 +20,16 @@ export class LogFollower {
   private readonly recent: LogLine[] = []
 
   /**
-   * `keep`: how many last lines to hold for `tail`. What the file already holds is read now, counted and kept
-   * for the tail but never returned by `poll`: only lines written from now on are new.
+   * `keep`: how many last lines to hold for `tail`. Unless `fromStart` (the log of a server this process has
+   * just started, where every line is new however fast it came), what the file already holds is read now,
+   * counted and kept for the tail but never returned by `poll`: only lines written from now on are new.
    */
   constructor(
     readonly path: string,
-    private readonly keep: number
+    private readonly keep: number,
+    fromStart = false
   ) {
-    this.read()
+    if (!fromStart) this.read()
   }
 
   /** The complete lines appended since the last call. */
