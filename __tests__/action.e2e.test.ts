@@ -1,26 +1,15 @@
 import { readFileSync } from 'node:fs'
-import { createServer, type RequestListener, type Server } from 'node:http'
+import type { RequestListener } from 'node:http'
 import { createServer as createTlsServer } from 'node:https'
-import type { AddressInfo } from 'node:net'
 import { runAction } from '../src/action-runner.js'
 import { simulate } from '../src/simulator.js'
+import { entry, errors, Loopback } from './support.js'
 
 /** End to end: `node dist/index.js` as the runner starts it, against real servers on loopback. */
-const entry = new URL('../dist/index.js', import.meta.url).pathname
-const errors = (stdout: string): string[] => stdout.split('\n').filter((l) => l.startsWith('::error::'))
-
-const servers: Server[] = []
-afterEach(async () => {
-  for (const s of servers.splice(0)) {
-    s.closeAllConnections()
-    await new Promise((r) => s.close(r))
-  }
-})
-async function serve(handler: RequestListener, server: Server = createServer(handler)): Promise<string> {
-  servers.push(server)
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  return `127.0.0.1:${(server.address() as AddressInfo).port}`
-}
+const net = new Loopback()
+afterEach(() => net.close())
+/** Serves on 127.0.0.1; returns host:port. */
+const serve = async (handler: RequestListener): Promise<string> => (await net.http(handler)).slice('http://'.length)
 
 describe('the packaged action', () => {
   it('passes the gate once SGLang lists --model-path /shared/kimi-k2.5-int4 for model: kimi, and records the load time', async () => {
@@ -94,8 +83,8 @@ describe('the packaged action', () => {
   it('stops at once on an untrusted certificate', async () => {
     const dir = new URL('./fixtures/', import.meta.url)
     const tls = createTlsServer({ key: readFileSync(new URL('self-signed.key', dir)), cert: readFileSync(new URL('self-signed.crt', dir)) }, (_q, r) => r.end())
-    const host = await serve(() => undefined, tls)
-    const run = await runAction({ entry, inputs: { url: `https://${host}/v1/models`, timeout: '30s' } })
+    const url = await net.listen(tls, '127.0.0.1', 'https')
+    const run = await runAction({ entry, inputs: { url: `${url}/v1/models`, timeout: '30s' } })
     expect(run.code).toBe(1)
     expect(run.outputs).toMatchObject({ ready: 'false', reason: 'tls' })
     expect(errors(run.stdout)[0]).toMatch(/certificate was not accepted \(DEPTH_ZERO_SELF_SIGNED_CERT\)/)

@@ -35,6 +35,16 @@ describe('assess', () => {
     expect(assess(http(200, '{"ready":false}'), { ...ok, matchRegex: /"ready":\s*true/ }).state).toBe('waiting')
   })
 
+  it('says so when match-regex runs out of time on the body', () => {
+    const a = assess(http(200, `${'a'.repeat(40)}b`, 'text/plain'), { ...ok, matchRegex: /^(a+)+$/ }, 100)
+    expect(a).toMatchObject({ state: 'waiting', summary: expect.stringMatching(/ran out of time on the body \(it backtracks too much: simplify "match-regex"\)$/) })
+  })
+
+  it('names a redirect loop and keeps the status it came with', () => {
+    const a = assess(error('TOO_MANY_REDIRECTS', 'more than 5 redirects', 302), ok)
+    expect(a).toMatchObject({ state: 'waiting', status: 302, summary: 'HTTP 302, then more than 5 redirects (a redirect loop?)' })
+  })
+
   it('summarises a loading answer in the server words', () => {
     const a = assess(http(503, '{"error":{"message":"Loading model","type":"unavailable_error","code":503}}'), ok)
     expect(a).toMatchObject({ state: 'waiting', summary: 'HTTP 503 Loading model', status: 503 })
@@ -49,8 +59,9 @@ describe('assess', () => {
   })
 
   it('stops at once on a certificate error', () => {
-    const a = assess(error('DEPTH_ZERO_SELF_SIGNED_CERT', 'self-signed certificate'), ok)
-    expect(a).toMatchObject({ state: 'fatal', fatalReason: 'tls' })
+    const a = assess(error('DEPTH_ZERO_SELF_SIGNED_CERT', 'self-signed certificate; if the root CA is installed locally, try running Node.js with --use-system-ca'), ok)
+    expect(a).toMatchObject({ state: 'fatal', fatalReason: 'tls', summary: 'TLS error: self-signed certificate' })
+    expect(a.detail).toMatch(/self-signed certificate\. Give its CA certificate with "ca-cert", or set "insecure-tls: true"/)
   })
 
   it.each([

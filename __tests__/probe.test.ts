@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { createServer, type RequestListener, type Server } from 'node:http'
 import { createServer as createTlsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
-import { BODY_CAP_BYTES, createProber, type Prober } from '../src/probe.js'
+import { BODY_CAP_BYTES, createProber, isLoopback, type Prober } from '../src/probe.js'
 import { freePort } from '../src/simulator.js'
 
 const servers: Server[] = []
@@ -15,10 +15,10 @@ afterEach(async () => {
   }
 })
 
-async function serve(handler: RequestListener, server: Server = createServer(handler)): Promise<string> {
+async function serve(handler: RequestListener, server: Server = createServer(handler), host = '127.0.0.1'): Promise<string> {
   servers.push(server)
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  return `127.0.0.1:${(server.address() as AddressInfo).port}`
+  await new Promise<void>((r) => server.listen(0, host, r))
+  return `${host}:${(server.address() as AddressInfo).port}`
 }
 
 function prober(url: string, headers: Record<string, string> = {}): Prober {
@@ -96,5 +96,57 @@ describe('probe against real local servers', () => {
   it('decodes non-UTF-8 bytes without throwing', async () => {
     const host = await serve((_req, res) => res.end(Buffer.from([0xff, 0xfe, 0x41])))
     expect(await prober(`http://${host}/`).probe(2_000)).toMatchObject({ kind: 'http', body: '\ufffd\ufffdA' })
+  })
+
+  it('follows a redirect on the same origin with the credentials, and one to another origin without them', async () => {
+    const seen: Array<[string, Record<string, unknown>]> = []
+    const other = await serve((req, res) => {
+      seen.push([`other ${req.url}`, req.headers])
+      res.end('{}')
+    }, undefined, '127.0.0.2')
+    const host = await serve((req, res) => {
+      seen.push([`first ${req.url}`, req.headers])
+      res.writeHead(req.url === '/start' ? 301 : 308, { location: req.url === '/start' ? '/moved' : `http://${other}/final` }).end('moved')
+    })
+    const result = await prober(`http://${host}/start`, { authorization: 'Bearer sk-1', 'x-api-key': 'k-2', 'x-trace': 't' }).probe(2_000)
+    expect(result).toMatchObject({ kind: 'http', status: 200, redirectedTo: `http://${other}/final` })
+    expect(seen.map(([at]) => at)).toEqual(['first /start', 'first /moved', 'other /final'])
+    expect(seen[1][1]).toMatchObject({ authorization: 'Bearer sk-1', 'x-api-key': 'k-2' })
+    expect(seen[2][1]).toMatchObject({ 'x-trace': 't' })
+    expect(seen[2][1]).not.toHaveProperty('authorization')
+    expect(seen[2][1]).not.toHaveProperty('x-api-key')
+  })
+
+  it('refuses a redirect to a scheme other than http(s)', async () => {
+    const host = await serve((_req, res) => res.writeHead(302, { location: 'file:///etc/passwd' }).end())
+    expect(await prober(`http://${host}/`).probe(2_000)).toMatchObject({ kind: 'error', code: 'BAD_REDIRECT', status: 302 })
+  })
+
+  it.each([
+    [429, '7', 7_000],
+    [503, '0', 0],
+    [500, '7', undefined],
+    [429, 'soon', undefined]
+  ])('reads Retry-After on %d (%p)', async (status, value, ms) => {
+    const host = await serve((_req, res) => res.writeHead(status, { 'retry-after': value }).end())
+    const result = await prober(`http://${host}/`).probe(2_000)
+    expect(result.kind === 'http' && result.retryAfterMs).toBe(ms)
+  })
+})
+
+describe('isLoopback', () => {
+  it.each([
+    ['localhost', true],
+    ['LOCALHOST.', true],
+    ['127.0.0.1', true],
+    ['127.1.2.3', true],
+    ['[::1]', true],
+    ['128.0.0.1', false],
+    ['localhost.example.com', false],
+    ['gpu-box', false],
+    ['[::2]', false]
+  ])('%s → %p', (host, loopback) => expect(isLoopback(host)).toBe(loopback))
+  it('sees the forms URL normalises to loopback', () => {
+    expect(['http://127.1/', 'http://[0:0::1]/', 'http://0x7f.0.0.1/'].map((u) => isLoopback(new URL(u).hostname))).toEqual([true, true, true])
   })
 })

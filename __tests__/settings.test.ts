@@ -112,6 +112,18 @@ describe('parseSettings', () => {
     expect(settingsFrom({ url: 'http://h:8080/info', 'probe-generation': 'true' }).generation?.route.name).toBe('tgi')
   })
 
+  it('reads ca-cert as PEM text and insecure-tls as a boolean', () => {
+    const path = new URL('./fixtures/self-signed.crt', import.meta.url).pathname
+    const s = settingsFrom({ url: 'https://localhost:8443/v1/models', 'ca-cert': path, 'insecure-tls': 'true' })
+    expect(s.caCert).toBe(readFileSync(path, 'utf8'))
+    expect(s.insecureTls).toBe(true)
+    expect(settingsFrom({ url: 'https://h/' })).toMatchObject({ caCert: undefined, insecureTls: false })
+  })
+
+  it.each(['http://user:pw-91@h:8000/\u0001', 'http://user:pw-91@[::1/', 'user:pw-91@host', 'ftp://u:pw-91@h/'])('never shows the password of %p', (url) => {
+    expect(() => settingsFrom({ url })).toThrow(/^Input "url": (?!.*pw-91)/s)
+  })
+
   it('never puts the api-key in an error message', () => {
     expect(() => settingsFrom({ url: 'http://h/', 'api-key': 'sk-secret value' })).toThrow(/^(?!.*sk-secret).*$/s)
   })

@@ -268,3 +268,32 @@ describe('waitForModel when the server stops answering', () => {
     expect(outcome.timeline.map((t) => t.lost ?? false)).toEqual([false, false, true])
   })
 })
+
+describe('Retry-After', () => {
+  const busy = (retryAfterMs: number): ProbeResult => ({ kind: 'http', status: 429, body: '{"error":"rate limited"}', contentType: 'application/json', truncated: false, retryAfterMs })
+
+  it.each([
+    ['shorter than the interval: the interval wins', 2_000, 5_000],
+    ['longer than the interval: honoured', 12_000, 12_000],
+    ['longer than 4 intervals: capped at 4 intervals', 600_000, 20_000]
+  ])('%s', async (_case, retryAfterMs, gap) => {
+    const clock = new FakeClock()
+    const sentAt: number[] = []
+    const outcome = await waitForModel(options(), {
+      clock,
+      probe: async () => {
+        sentAt.push(clock.t)
+        return sentAt.length === 1 ? busy(retryAfterMs) : listing('kimi')
+      }
+    })
+    expect(outcome).toMatchObject({ ready: true, attempts: 2 })
+    expect(sentAt[1] - sentAt[0]).toBe(gap)
+  })
+
+  it('never waits past the deadline', async () => {
+    const clock = new FakeClock()
+    const outcome = await waitForModel(options({ timeoutMs: 8_000 }), { clock, probe: async () => busy(15_000) })
+    expect(outcome).toMatchObject({ ready: false, reason: 'timeout', attempts: 1, elapsedMs: 8_000 })
+    expect(clock.sleeps).toEqual([8_000])
+  })
+})

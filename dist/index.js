@@ -1,4 +1,4 @@
-import './sourcemap-register.cjs';import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
+import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
 /***/ 3368:
@@ -28413,7 +28413,7 @@ __webpack_unused_export__ = RoundRobinPool
 module.exports.g6 = Agent
 __webpack_unused_export__ = ProxyAgent
 __webpack_unused_export__ = Socks5ProxyAgent
-__webpack_unused_export__ = EnvHttpProxyAgent
+module.exports.J2 = EnvHttpProxyAgent
 __webpack_unused_export__ = RetryAgent
 __webpack_unused_export__ = H2CClient
 __webpack_unused_export__ = RetryHandler
@@ -67393,8 +67393,11 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3354);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1701);
+/* harmony import */ var _memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9328);
 
+
+(0,_memory_js__WEBPACK_IMPORTED_MODULE_1__/* .limitCompilerMemory */ .a)();
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
 __webpack_async_result__();
@@ -67402,7 +67405,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3354:
+/***/ 1701:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -70240,7 +70243,7 @@ function isDebug() {
  * @param message debug message
  */
 function core_debug(message) {
-    issueCommand('debug', {}, message);
+    command_issueCommand('debug', {}, message);
 }
 /**
  * Adds an error issue
@@ -70402,6 +70405,36 @@ function envReport(patterns, environ) {
         }
     }
     return entries;
+}
+
+// EXTERNAL MODULE: external "node:vm"
+var external_node_vm_ = __nccwpck_require__(714);
+;// CONCATENATED MODULE: ./src/bounded-regex.ts
+/**
+ * Runs a user's `match-regex` on a server's body under a time limit. A JavaScript regular expression can
+ * backtrack for longer than the universe lasts (`^(a+)+$` on `aaaa…b`), and no static check catches every
+ * such pattern; V8 can interrupt a running match, though, and `vm`'s timeout does exactly that. The text is
+ * the probe's body, which is never over 1 MiB.
+ */
+
+const script = new external_node_vm_.Script('re.test(text)');
+const context = (0,external_node_vm_.createContext)({ re: undefined, text: '' });
+/** Whether `re` matches `text`; undefined when the match ran out of time. */
+function testWithin(re, text, limitMs) {
+    context.re = re;
+    context.text = text;
+    try {
+        return script.runInContext(context, { timeout: Math.max(1, Math.ceil(limitMs)) }) === true;
+    }
+    catch (e) {
+        if (e.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT')
+            return undefined;
+        throw e;
+    }
+    finally {
+        context.re = undefined;
+        context.text = '';
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/engines.ts
@@ -70613,6 +70646,22 @@ function parseHeaders(text) {
     });
     return headers;
 }
+/** Headers that carry credentials: masked in output and never forwarded to another origin on a redirect. */
+const isCredentialHeader = (name) => /authorization|cookie|token|key|secret|password/i.test(name);
+/**
+ * Reads a `Retry-After` value, delta-seconds (`120`) or an HTTP date, as milliseconds from `nowMs`;
+ * undefined when it is neither. A date in the past means "now" (0).
+ */
+function parseRetryAfter(value, nowMs) {
+    const s = value.trim();
+    if (/^\d+$/.test(s))
+        return Number(s) * 1000;
+    // only the IMF-fixdate form HTTP uses (`Wed, 21 Oct 2015 07:28:00 GMT`), not whatever Date.parse accepts
+    if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(s))
+        return undefined;
+    const at = Date.parse(s);
+    return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
+}
 function hasControlChars(text) {
     // eslint-disable-next-line no-control-regex
     return /[\u0000-\u0008\u000a-\u001f\u007f]/.test(text);
@@ -70641,133 +70690,14 @@ function printable(text, max = 80) {
     return shown.length > max ? `${shown.slice(0, max)}…` : shown;
 }
 
-;// CONCATENATED MODULE: ./src/assess.ts
-/** Judges one probe's result against what the settings expect: ready, keep waiting, or stop now. */
-
-
-
-const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET|VERIFY)_|HOSTNAME_MISMATCH)/;
-const ERROR_WORDS = {
-    ECONNREFUSED: 'connection refused',
-    ECONNRESET: 'connection reset by the server',
-    UND_ERR_SOCKET: 'connection closed by the server before a complete answer',
-    EPIPE: 'connection closed by the server',
-    ENOTFOUND: 'host not found (DNS)',
-    EAI_AGAIN: 'host name lookup failed for now (DNS)',
-    EHOSTUNREACH: 'host unreachable',
-    ENETUNREACH: 'network unreachable',
-    ETIMEDOUT: 'connection attempt timed out',
-    UND_ERR_CONNECT_TIMEOUT: 'connection attempt timed out',
-    HPE_INVALID_CONSTANT: 'the answer is not valid HTTP'
-};
-function assess(result, expect) {
-    if (result.kind === 'error')
-        return assessError(result);
-    const { status, body } = result;
-    const excerpt = body.slice(0, 200);
-    const list = readModelList(body);
-    const models = list?.models.map((m) => m.id);
-    const base = { status, models, excerpt };
-    const said = describeBody(result.body, result.contentType);
-    if (status === 401 || status === 403) {
-        return {
-            ...base,
-            state: 'fatal',
-            fatalReason: 'unauthorized',
-            summary: `HTTP ${status}${said ? ` ${said}` : ''}`,
-            detail: `the server refused the request as ${status === 401 ? 'unauthenticated' : 'forbidden'}: ` +
-                'set "api-key" to the key the server was started with (sent as "Authorization: Bearer <key>"), ' +
-                'or pass the header it expects with "headers"'
-        };
-    }
-    if (!statusAccepted(expect.status, status)) {
-        return { ...base, state: 'waiting', summary: `HTTP ${status}${said ? ` ${said}` : ''}`, detail: `HTTP ${status} is not an accepted status` };
-    }
-    const listed = models === undefined ? '' : models.length === 0 ? ', lists no models' : `, serving [${models.join(', ')}]`;
-    const summaryBase = `HTTP ${status}${listed || (said ? ` ${said}` : '')}`;
-    const waiting = (why) => ({ ...base, state: 'waiting', summary: `${summaryBase} — ${why}`, detail: why });
-    let modelId;
-    if (expect.model !== undefined) {
-        if (list === undefined) {
-            return waiting(`the answer is not a model list, so "${expect.model}" cannot be found in it${result.truncated ? ' (body over 1 MiB, cut)' : ''}`);
-        }
-        const found = findModel(list.models, expect.model);
-        if (found === undefined) {
-            return waiting(models?.length ? `"${expect.model}" is not among the listed models` : `"${expect.model}" is not listed yet`);
-        }
-        if (found.loading !== undefined)
-            return waiting(`"${found.id}" is listed but still loading (${found.loading})`);
-        modelId = found.id;
-    }
-    if (expect.match !== undefined && !body.includes(expect.match)) {
-        return waiting(`the body does not contain "${expect.match}"`);
-    }
-    if (expect.matchRegex !== undefined && !expect.matchRegex.test(body)) {
-        return waiting(`the body does not match ${String(expect.matchRegex)}`);
-    }
-    return { ...base, modelId, state: 'ready', summary: summaryBase, detail: '' };
-}
-function assessError(result) {
-    if (TLS_CODES.test(result.code)) {
-        return {
-            state: 'fatal',
-            fatalReason: 'tls',
-            summary: `TLS error: ${result.message}`,
-            detail: `the server's certificate was not accepted (${result.code}): ${result.message}`
-        };
-    }
-    if (result.code === 'TIMEOUT') {
-        const summary = result.status === undefined ? 'no answer (request timed out)' : `HTTP ${result.status}, but the body did not arrive in time`;
-        return { state: result.status === undefined ? 'down' : 'waiting', status: result.status, summary, detail: summary };
-    }
-    const words = ERROR_WORDS[result.code] ?? `${result.message} (${result.code})`;
-    return { state: 'down', status: result.status, summary: words, detail: words };
-}
-/** Says what a body says in a few words: a JSON error's message, an HTML page's title, or its first line. */
-function describeBody(body, contentType) {
-    const text = body.trim();
-    if (text === '')
-        return '';
-    try {
-        const json = JSON.parse(text);
-        const said = jsonMessage(json);
-        if (said !== undefined)
-            return clip(said);
-    }
-    catch {
-        // not JSON: fall through to HTML and text
-    }
-    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text.slice(0, 4096));
-    if (title)
-        return clip(title[1].trim());
-    if (/html/i.test(contentType) || text.startsWith('<'))
-        return '(an HTML page)';
-    return clip(text.split(/\r?\n/, 1)[0]);
-}
-function jsonMessage(json) {
-    if (typeof json !== 'object' || json === null || Array.isArray(json))
-        return undefined;
-    const o = json;
-    for (const key of ['error', 'message', 'detail', 'reason', 'status']) {
-        const v = o[key];
-        if (typeof v === 'string' && v !== '')
-            return v;
-        if (typeof v === 'object' && v !== null) {
-            const inner = jsonMessage(v);
-            if (inner !== undefined)
-                return inner;
-        }
-    }
-    return undefined;
-}
-function clip(text, max = 120) {
-    // eslint-disable-next-line no-control-regex
-    const clean = text.replace(/[\u0000-\u001f\u007f]+/g, ' ');
-    return clean.length > max ? `${clean.slice(0, max)}…` : clean;
-}
-
+// EXTERNAL MODULE: external "node:dns"
+var external_node_dns_ = __nccwpck_require__(610);
+// EXTERNAL MODULE: external "node:tls"
+var external_node_tls_ = __nccwpck_require__(1692);
 // EXTERNAL MODULE: ./node_modules/undici/index.js
 var node_modules_undici = __nccwpck_require__(6752);
+// EXTERNAL MODULE: ./src/memory.ts + 1 modules
+var memory = __nccwpck_require__(9328);
 ;// CONCATENATED MODULE: ./src/time.ts
 /** performance.now() counts from the process's start, which is the step's start for the action. */
 const systemClock = {
@@ -70800,24 +70730,66 @@ function formatDuration(ms) {
 const seconds = (ms) => (Math.round(ms / 100) / 10).toFixed(1);
 
 ;// CONCATENATED MODULE: ./src/probe.ts
-/** One probe: a single GET with a hard time limit and a cap on how much of the body is read. */
+/**
+ * One probe: a single GET (following up to 5 redirects) with a hard time limit and a cap on how much of
+ * the body is read. Goes through the proxy the environment names, except for loopback addresses. The HTTP
+ * client underneath also sends the generation check.
+ */
+
+
+
+
 
 
 /** Enough for any model list; a larger body is cut here so that a hostile server cannot flood memory. */
 const BODY_CAP_BYTES = 1024 * 1024;
-function createProber({ url, headers }) {
-    const client = createHttpClient();
+const MAX_REDIRECTS = 5;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/** localhost, 127.0.0.0/8 and ::1 (as URL.hostname writes them): never sent through a proxy. */
+function isLoopback(hostname) {
+    const h = hostname.toLowerCase().replace(/\.$/, '');
+    return h === 'localhost' || h === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+/**
+ * `localhost` is loopback on both families whatever /etc/hosts says (RFC 6761), and model servers listen on
+ * either: tried on 127.0.0.1, then ::1 (Node's happy eyeballs moves on at once from a refused one).
+ */
+function lookupLoopback(hostname, options, callback) {
+    if (hostname.toLowerCase().replace(/\.$/, '') !== 'localhost')
+        return void (0,external_node_dns_.lookup)(hostname, { ...options, all: options.all === true }, callback);
+    const both = [
+        { address: '127.0.0.1', family: 4 },
+        { address: '::1', family: 6 }
+    ];
+    if (options.all)
+        callback(null, both);
+    else
+        callback(null, both[0].address, both[0].family);
+}
+/** A body this large is collected before the next request rather than left for V8 to collect when it likes. */
+const LARGE_BODY_BYTES = 256 * 1024;
+function createProber({ url, headers, caCert, insecureTls }) {
+    const client = createHttpClient({ caCert, insecureTls });
     return {
         probe: (timeoutMs, signal) => client.send({ url, method: 'GET', headers }, timeoutMs, signal),
         close: () => client.close()
     };
 }
 /** One exchange at a time with a hard time limit and a capped body: shared by the probe and the generation check. */
-function createHttpClient() {
+function createHttpClient({ caCert, insecureTls } = {}) {
+    const tls = { ...(caCert === undefined ? {} : { ca: [...external_node_tls_.rootCertificates, caCert] }), ...(insecureTls ? { rejectUnauthorized: false } : {}) };
     // Our own AbortSignal bounds each request; undici's timeouts are left wide so they never fire first.
-    const agent = new node_modules_undici/* Agent */.g6({ headersTimeout: 0, bodyTimeout: 0 });
+    const limits = { headersTimeout: 0, bodyTimeout: 0 };
+    const direct = new node_modules_undici/* Agent */.g6({ ...limits, connect: { ...tls, lookup: lookupLoopback, autoSelectFamily: true } });
+    // Made on first use, so that a loopback-only wait never reads the proxy variables.
+    let viaProxy;
+    const dispatcherFor = (target) => isLoopback(target.hostname) ? direct : (viaProxy ??= new node_modules_undici/* EnvHttpProxyAgent */.J2({ ...limits, connect: tls, requestTls: tls }));
+    let lastBodyLarge = false;
     return {
         async send({ url, method, headers, json }, timeoutMs, signal) {
+            if (lastBodyLarge)
+                (0,memory/* collectGarbage */.i)();
+            lastBodyLarge = false;
             const controller = new AbortController();
             const timer = setTimeout(() => controller.abort(new ProbeTimeout(timeoutMs)), Math.max(1, timeoutMs));
             const onStop = () => controller.abort(new ProbeStopped());
@@ -70826,26 +70798,55 @@ function createHttpClient() {
             else
                 signal?.addEventListener('abort', onStop, { once: true });
             let status;
+            let target = url;
+            let sent = {
+                'user-agent': 'wait-for-model',
+                accept: 'application/json, */*;q=0.5',
+                ...(json === undefined ? {} : { 'content-type': 'application/json' }),
+                ...headers
+            };
             try {
-                // `reset` closes the connection after each request: a kept-alive socket the server has just
-                // dropped would otherwise read as a reset, and each probe should test that connections are accepted.
-                const res = await (0,node_modules_undici/* request */.Em)(url, {
-                    method,
-                    headers: {
-                        'user-agent': 'wait-for-model',
-                        accept: 'application/json, */*;q=0.5',
-                        ...(json === undefined ? {} : { 'content-type': 'application/json' }),
-                        ...headers
-                    },
-                    body: json === undefined ? undefined : JSON.stringify(json),
-                    dispatcher: agent,
-                    signal: controller.signal,
-                    reset: true
-                });
-                status = res.statusCode;
-                const { text, truncated } = await readCapped(res.body);
-                const contentType = String(res.headers['content-type'] ?? '');
-                return { kind: 'http', status, contentType, body: text, truncated };
+                for (let hop = 0;; hop++) {
+                    // `reset` closes the connection after each request: a kept-alive socket the server has just
+                    // dropped would otherwise read as a reset, and each probe should test that connections are accepted.
+                    const res = await (0,node_modules_undici/* request */.Em)(target, {
+                        method,
+                        headers: sent,
+                        body: json === undefined ? undefined : JSON.stringify(json),
+                        dispatcher: dispatcherFor(target),
+                        signal: controller.signal,
+                        reset: true
+                    });
+                    status = res.statusCode;
+                    const location = [res.headers.location].flat()[0];
+                    // Only a GET is followed: a generation request that is redirected reports the redirect.
+                    if (method === 'GET' && REDIRECT_STATUSES.has(status) && location !== undefined) {
+                        await res.body.dump();
+                        if (hop === MAX_REDIRECTS)
+                            return { kind: 'error', code: 'TOO_MANY_REDIRECTS', message: `more than ${MAX_REDIRECTS} redirects`, status };
+                        const next = new URL(location, target);
+                        if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+                            return { kind: 'error', code: 'BAD_REDIRECT', message: `redirected to a ${next.protocol} URL`, status };
+                        }
+                        // Credentials are for the origin they were configured for, like a browser's fetch does.
+                        if (next.origin !== target.origin)
+                            sent = withoutCredentials(sent);
+                        target = next;
+                        continue;
+                    }
+                    const { text, truncated } = await readCapped(res.body);
+                    lastBodyLarge = text.length >= LARGE_BODY_BYTES;
+                    const retryAfter = [res.headers['retry-after']].flat()[0];
+                    return {
+                        kind: 'http',
+                        status,
+                        contentType: String(res.headers['content-type'] ?? ''),
+                        body: text,
+                        truncated,
+                        ...((status === 429 || status === 503) && retryAfter !== undefined ? { retryAfterMs: parseRetryAfter(retryAfter, Date.now()) } : {}),
+                        ...(target === url ? {} : { redirectedTo: target.href })
+                    };
+                }
             }
             catch (e) {
                 return { ...describeError(controller.signal.aborted ? controller.signal.reason : e), status };
@@ -70855,9 +70856,12 @@ function createHttpClient() {
                 signal?.removeEventListener('abort', onStop);
             }
         },
-        close: () => agent.destroy()
+        close: async () => {
+            await Promise.all([direct.destroy(), viaProxy?.destroy()]);
+        }
     };
 }
+const withoutCredentials = (headers) => Object.fromEntries(Object.entries(headers).filter(([name]) => !isCredentialHeader(name)));
 /** The wait was told to stop (the server exited, a log line matched, the job was cancelled). */
 class ProbeStopped extends Error {
     code = 'STOPPED';
@@ -70903,13 +70907,154 @@ function describeError(e) {
     return { kind: 'error', code: err?.code ?? 'UNKNOWN', message: err?.message ?? String(e) };
 }
 
+;// CONCATENATED MODULE: ./src/assess.ts
+/** Judges one probe's result against what the settings expect: ready, keep waiting, or stop now. */
+
+
+
+
+
+const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET|VERIFY)_|HOSTNAME_MISMATCH)/;
+const ERROR_WORDS = {
+    ECONNREFUSED: 'connection refused',
+    ECONNRESET: 'connection reset by the server',
+    UND_ERR_SOCKET: 'connection closed by the server before a complete answer',
+    EPIPE: 'connection closed by the server',
+    ENOTFOUND: 'host not found (DNS)',
+    EAI_AGAIN: 'host name lookup failed for now (DNS)',
+    EHOSTUNREACH: 'host unreachable',
+    ENETUNREACH: 'network unreachable',
+    ETIMEDOUT: 'connection attempt timed out',
+    UND_ERR_CONNECT_TIMEOUT: 'connection attempt timed out',
+    HPE_INVALID_CONSTANT: 'the answer is not valid HTTP',
+    TOO_MANY_REDIRECTS: `more than ${MAX_REDIRECTS} redirects (a redirect loop?)`,
+    BAD_REDIRECT: 'redirected to a URL that is not http:// or https://'
+};
+/** `regexLimitMs` bounds how long `match-regex` may run on the body (what is left of the probe's time). */
+function assess(result, expect, regexLimitMs = 1_000) {
+    if (result.kind === 'error')
+        return assessError(result);
+    const { status, body } = result;
+    const excerpt = body.slice(0, 200);
+    const list = readModelList(body);
+    const models = list?.models.map((m) => m.id);
+    const base = { status, models, excerpt };
+    const said = describeBody(result.body, result.contentType);
+    if (status === 401 || status === 403) {
+        return {
+            ...base,
+            state: 'fatal',
+            fatalReason: 'unauthorized',
+            summary: `HTTP ${status}${said ? ` ${said}` : ''}`,
+            detail: `the server refused the request as ${status === 401 ? 'unauthenticated' : 'forbidden'}: ` +
+                'set "api-key" to the key the server was started with (sent as "Authorization: Bearer <key>"), ' +
+                'or pass the header it expects with "headers"'
+        };
+    }
+    if (!statusAccepted(expect.status, status)) {
+        return { ...base, state: 'waiting', summary: `HTTP ${status}${said ? ` ${said}` : ''}`, detail: `HTTP ${status} is not an accepted status` };
+    }
+    const listed = models === undefined ? '' : models.length === 0 ? ', lists no models' : `, serving [${models.join(', ')}]`;
+    const summaryBase = `HTTP ${status}${listed || (said ? ` ${said}` : '')}`;
+    const waiting = (why) => ({ ...base, state: 'waiting', summary: `${summaryBase} — ${why}`, detail: why });
+    let modelId;
+    if (expect.model !== undefined) {
+        if (list === undefined) {
+            return waiting(`the answer is not a model list, so "${expect.model}" cannot be found in it${result.truncated ? ' (body over 1 MiB, cut)' : ''}`);
+        }
+        const found = findModel(list.models, expect.model);
+        if (found === undefined) {
+            return waiting(models?.length ? `"${expect.model}" is not among the listed models` : `"${expect.model}" is not listed yet`);
+        }
+        if (found.loading !== undefined)
+            return waiting(`"${found.id}" is listed but still loading (${found.loading})`);
+        modelId = found.id;
+    }
+    if (expect.match !== undefined && !body.includes(expect.match)) {
+        return waiting(`the body does not contain "${expect.match}"`);
+    }
+    if (expect.matchRegex !== undefined) {
+        const matched = testWithin(expect.matchRegex, body, regexLimitMs);
+        if (matched === undefined) {
+            return waiting(`${String(expect.matchRegex)} ran out of time on the body (it backtracks too much: simplify "match-regex")`);
+        }
+        if (!matched)
+            return waiting(`the body does not match ${String(expect.matchRegex)}`);
+    }
+    return { ...base, modelId, state: 'ready', summary: summaryBase, detail: '' };
+}
+function assessError(result) {
+    if (TLS_CODES.test(result.code)) {
+        // Node 24 adds advice about its own flags ("; if the root CA is installed locally, try … --use-system-ca"),
+        // which an action cannot use: the inputs that can help are named instead.
+        const what = result.message.split(';')[0];
+        return {
+            state: 'fatal',
+            fatalReason: 'tls',
+            summary: `TLS error: ${what}`,
+            detail: `the server's certificate was not accepted (${result.code}): ${what}. ` +
+                'Give its CA certificate with "ca-cert", or set "insecure-tls: true" to skip the check'
+        };
+    }
+    if (result.code === 'TIMEOUT') {
+        const summary = result.status === undefined ? 'no answer (request timed out)' : `HTTP ${result.status}, but the body did not arrive in time`;
+        return { state: result.status === undefined ? 'down' : 'waiting', status: result.status, summary, detail: summary };
+    }
+    const words = ERROR_WORDS[result.code] ?? `${result.message} (${result.code})`;
+    const summary = result.status === undefined ? words : `HTTP ${result.status}, then ${words}`;
+    return { state: result.status === undefined ? 'down' : 'waiting', status: result.status, summary, detail: summary };
+}
+/** Says what a body says in a few words: a JSON error's message, an HTML page's title, or its first line. */
+function describeBody(body, contentType) {
+    const text = body.trim();
+    if (text === '')
+        return '';
+    try {
+        const json = JSON.parse(text);
+        const said = jsonMessage(json);
+        if (said !== undefined)
+            return clip(said);
+    }
+    catch {
+        // not JSON: fall through to HTML and text
+    }
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text.slice(0, 4096));
+    if (title)
+        return clip(title[1].trim());
+    if (/html/i.test(contentType) || text.startsWith('<'))
+        return '(an HTML page)';
+    return clip(text.split(/\r?\n/, 1)[0]);
+}
+function jsonMessage(json) {
+    if (typeof json !== 'object' || json === null || Array.isArray(json))
+        return undefined;
+    const o = json;
+    for (const key of ['error', 'message', 'detail', 'reason', 'status']) {
+        const v = o[key];
+        if (typeof v === 'string' && v !== '')
+            return v;
+        if (typeof v === 'object' && v !== null) {
+            const inner = jsonMessage(v);
+            if (inner !== undefined)
+                return inner;
+        }
+    }
+    return undefined;
+}
+function clip(text, max = 120) {
+    // cut before cleaning: a body can be 1 MiB on one line, and a copy of it per probe adds up
+    // eslint-disable-next-line no-control-regex
+    const clean = text.slice(0, 2 * max).replace(/[\u0000-\u001f\u007f]+/g, ' ');
+    return clean.length > max ? `${clean.slice(0, max)}…` : clean;
+}
+
 ;// CONCATENATED MODULE: ./src/generate.ts
 /** `probe-generation`: one tiny generation request, proof that a listed model can actually produce a token. */
 
 
 const ANY_2XX = { status: [[200, 299]] };
-function createGenerator({ base, route, headers, clock }) {
-    const client = createHttpClient();
+function createGenerator({ base, route, headers, clock, caCert, insecureTls }) {
+    const client = createHttpClient({ caCert, insecureTls });
     // Index of the first request worth sending: moves past a route the server turns out not to have.
     let first = 0;
     return {
@@ -71041,6 +71186,27 @@ function eventLine(event) {
         return `${at}: the server stopped answering (${event.assessment.summary}) after it had answered: crashed or restarting?`;
     return `${at}: still waiting (${probes(event.attempt)} so far); the server still answers: ${event.assessment.summary}`;
 }
+/** A debug line for one probe: what came back, the body quoted (so its line breaks stay escaped). */
+function probeLine(result) {
+    if (result.kind === 'error')
+        return `probe: ${result.code} (${result.message})${result.status === undefined ? '' : ` after HTTP ${result.status}`}`;
+    const facts = [
+        `${Buffer.byteLength(result.body)} bytes${result.truncated ? ' (cut at 1 MiB)' : ''}`,
+        result.contentType && `content-type ${result.contentType}`,
+        result.retryAfterMs !== undefined && `Retry-After ${formatDuration(result.retryAfterMs)}`,
+        result.redirectedTo && `after redirects, from ${result.redirectedTo}`
+    ].filter(Boolean);
+    return `probe: HTTP ${result.status}, ${facts.join(', ')}: ${JSON.stringify(result.body.slice(0, 200))}`;
+}
+/**
+ * Makes text the runner cannot take for a workflow command: server text (a model id, an error message)
+ * could otherwise carry a line break followed by `::set-output` or `::stop-commands`, or a `##[` command,
+ * which the runner reads anywhere in a line. The runner also breaks lines at a lone carriage return.
+ */
+function commandSafe(text) {
+    return text.replace(/##\[/g, '## [').replace(/^(\s*)::/gm, '$1: :');
+}
+const INSECURE_TLS_WARNING = "insecure-tls is on: the server's certificate is not checked, so anything on the way to it could answer in its place";
 /** What readiness means for these settings, in words. */
 function describeExpectation({ expect, url }) {
     const parts = [`${url.href} to answer with an accepted status (${expect.status.map(([lo, hi]) => (lo === hi ? lo : `${lo}-${hi}`)).join(',')})`];
@@ -71182,6 +71348,8 @@ var external_node_path_ = __nccwpck_require__(6760);
  */
 
 
+
+
 /** Input name → default, in the order action.yml declares them. */
 const INPUT_DEFAULTS = {
     url: '',
@@ -71204,7 +71372,9 @@ const INPUT_DEFAULTS = {
     'fail-pattern': '',
     'probe-generation': 'false',
     'env-report': '',
-    diagnostics: ''
+    diagnostics: '',
+    'ca-cert': '',
+    'insecure-tls': 'false'
 };
 class InputError extends Error {
     input;
@@ -71215,7 +71385,6 @@ class InputError extends Error {
     }
 }
 const MAX_INPUT_LENGTH = 64 * 1024;
-const SECRET_HEADER = /authorization|cookie|token|key|secret|password/i;
 /** Reads every input through `get` (which returns '' for an unset input) and validates it. */
 function parseSettings(get) {
     const input = (name) => {
@@ -71234,8 +71403,9 @@ function parseSettings(get) {
     };
     const text = (name) => {
         const value = input(name).trim();
+        // the api-key is never shown, not even in its own error
         if (hasControlChars(value))
-            throw new InputError(name, `"${printable(value)}" contains a control character`);
+            throw new InputError(name, `${name === 'api-key' ? 'the key' : `"${printable(value)}"`} contains a control character`);
         return value === '' ? undefined : value;
     };
     const duration = (name, minMs) => field(name, (t) => {
@@ -71262,7 +71432,7 @@ function parseSettings(get) {
     });
     const headers = field('headers', parseHeaders);
     const secrets = Object.entries(headers)
-        .filter(([name]) => SECRET_HEADER.test(name))
+        .filter(([name]) => isCredentialHeader(name))
         .map(([, value]) => value);
     const apiKey = text('api-key');
     if (apiKey !== undefined) {
@@ -71302,6 +71472,9 @@ function parseSettings(get) {
     }
     const diagnostics = (script('diagnostics') ?? '').split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
     const generation = field('probe-generation', parseBoolean) ? generationFor(url, model) : undefined;
+    const caPath = text('ca-cert');
+    const caCert = caPath === undefined ? undefined : field('ca-cert', () => readCaCert(caPath));
+    const insecureTls = field('insecure-tls', parseBoolean);
     return {
         url,
         model,
@@ -71315,6 +71488,8 @@ function parseSettings(get) {
         headers,
         progressIntervalMs,
         failOnTimeout,
+        caCert,
+        insecureTls,
         secrets: secrets.filter((s) => s.length > 0),
         start,
         pid,
@@ -71357,24 +71532,52 @@ function generationFor(url, model) {
     }
     return found;
 }
+const CA_FORM = 'the path of a PEM file of CA certificates (-----BEGIN CERTIFICATE-----)';
+/** Reads and checks the PEM file now, so that a wrong path fails before any request. */
+function readCaCert(path) {
+    let pem;
+    try {
+        pem = (0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8');
+    }
+    catch (e) {
+        throw new Error(`cannot read "${printable(path)}" (${e.code ?? e.message}): give ${CA_FORM}`, { cause: e });
+    }
+    const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+    if (blocks.length === 0)
+        throw new Error(`"${printable(path)}" holds no certificate: give ${CA_FORM}`);
+    for (const block of blocks) {
+        try {
+            new external_node_crypto_.X509Certificate(block);
+        }
+        catch {
+            throw new Error(`"${printable(path)}" holds a certificate that cannot be read: give ${CA_FORM}`);
+        }
+    }
+    return pem;
+}
 const URL_FORM = 'an http:// or https:// URL such as http://localhost:8000/v1/models';
 function parseUrl(text) {
     const s = text.trim();
     if (s === '')
         throw new Error(`is required: give ${URL_FORM}`);
+    // Messages show the text without any user:password@ part, even when it is not a valid URL.
+    const shown = printable(s.replace(/^([a-z][a-z\d+.-]*:\/\/)?.*@/is, '$1***@'));
+    // The URL parser would silently drop tabs and line breaks; a URL with them is a mistake or an injection.
+    if (hasControlChars(s) || s.includes('\t'))
+        throw new Error(`"${shown}" contains a control character: give ${URL_FORM}`);
     let url;
     try {
         url = new URL(s);
     }
     catch {
-        throw new Error(`"${printable(s)}" is not ${URL_FORM}`);
+        throw new Error(`"${shown}" is not ${URL_FORM}`);
     }
     // Checked first so that a password never reaches a message.
     if (url.username || url.password) {
         throw new Error('must not carry credentials (user:password@); pass them with "api-key" or "headers"');
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:')
-        throw new Error(`"${printable(s)}" is not ${URL_FORM}`);
+        throw new Error(`"${shown}" is not ${URL_FORM}`);
     return url;
 }
 
@@ -71608,7 +71811,8 @@ async function waitForModel(opts, deps) {
         if (budgetMs < opts.requestTimeoutMs && result.kind === 'error' && result.code === 'TIMEOUT' && last) {
             return finish(generationFailed ? 'generation-failed' : 'timeout');
         }
-        let assessment = assess(result, opts.expect);
+        // match-regex runs within what is left of the probe's time, so a runaway pattern cannot pass the deadline
+        let assessment = assess(result, opts.expect, sentAt + budgetMs - clock.now());
         generationFailed = false;
         if (assessment.state === 'ready' && streak + 1 >= opts.successThreshold && deps.generate) {
             const check = await deps.generate(assessment.modelId, Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now())), deps.stop);
@@ -71642,7 +71846,9 @@ async function waitForModel(opts, deps) {
         streak = assessment.state === 'ready' ? streak + 1 : 0;
         if (streak >= opts.successThreshold)
             return finish('ready');
-        const next = Math.min(sentAt + opts.intervalMs, deadline);
+        // A 429 or 503 may ask for a longer pause: granted up to 4 intervals, and never past the deadline.
+        const retryAfterMs = result.kind === 'http' ? (result.retryAfterMs ?? 0) : 0;
+        const next = Math.min(Math.max(sentAt + opts.intervalMs, now + Math.min(retryAfterMs, opts.intervalMs * 4)), deadline);
         await clock.sleep(next - clock.now(), deps.stop);
     }
 }
@@ -71697,10 +71903,17 @@ async function gate(settings, deps) {
         reportEnvironment(settings, server, facts, deps);
     deps.log(`Waiting up to ${formatDuration(settings.timeoutMs)} for ${describeExpectation(reportContext(settings))}` +
         `${settings.generation ? ' and a one-token generation to succeed' : ''}; probing every ${formatDuration(settings.intervalMs)}`);
-    const prober = createProber({ url: settings.url, headers: settings.headers });
-    const generator = settings.generation && createGenerator({ ...settings.generation, headers: settings.headers, clock });
+    const tls = { caCert: settings.caCert, insecureTls: settings.insecureTls };
+    const prober = createProber({ url: settings.url, headers: settings.headers, ...tls });
+    const generator = settings.generation && createGenerator({ ...settings.generation, headers: settings.headers, clock, ...tls });
     const watch = watchServer({ server, log, failPattern: settings.failPattern, cancel: deps.cancel });
     const warn = deps.warn ?? deps.log;
+    deps.debug?.(`request headers: ${['user-agent', 'accept', ...Object.keys(settings.headers)].join(', ')} (values not shown)`);
+    const probe = async (timeoutMs, signal) => {
+        const result = await prober.probe(timeoutMs, signal);
+        deps.debug?.(probeLine(result));
+        return result;
+    };
     try {
         const outcome = await waitForModel({
             expect: expectation(settings),
@@ -71710,7 +71923,7 @@ async function gate(settings, deps) {
             successThreshold: settings.successThreshold,
             progressIntervalMs: settings.progressIntervalMs
         }, {
-            probe: prober.probe,
+            probe,
             generate: generator ? generator.generate : undefined,
             stop: watch.signal,
             clock,
@@ -71767,13 +71980,19 @@ async function run() {
         const settings = parseSettings((name) => getInput(name));
         secrets = settings.secrets;
         secrets.forEach((s) => core_setSecret(s));
-        const say = (line) => info(redact(line, secrets));
+        const say = (line) => info(commandSafe(redact(line, secrets)));
+        if (settings.insecureTls) {
+            warning(INSECURE_TLS_WARNING);
+        }
+        // Probe lines only when the run has debug logging on (RUNNER_DEBUG=1), as the runner shows them.
+        const debug = isDebug() ? (line) => core_debug(commandSafe(redact(line, secrets))) : undefined;
         // The clock's zero is the process start, so elapsed-seconds counts from the step's start.
         const outcome = await gate(settings, {
             clock: systemClock,
             startedAt: 0,
             log: say,
-            warn: (line) => warning(redact(line, secrets)),
+            debug,
+            warn: (line) => warning(commandSafe(redact(line, secrets))),
             cancel: cancel.signal
         });
         for (const [name, value] of Object.entries(outputs(outcome)))
@@ -71802,7 +72021,7 @@ async function run() {
             });
         }
         if (!outcome.ready) {
-            const message = redact(failureMessage(outcome, reportContext(settings)), secrets);
+            const message = commandSafe(redact(failureMessage(outcome, reportContext(settings)), secrets));
             if (outcome.reason === 'timeout' && !settings.failOnTimeout)
                 warning(message);
             else
@@ -71815,6 +72034,54 @@ async function run() {
     finally {
         process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
     }
+}
+
+
+/***/ }),
+
+/***/ 9328:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  i: () => (/* binding */ collectGarbage),
+  a: () => (/* binding */ limitCompilerMemory)
+});
+
+;// CONCATENATED MODULE: external "node:v8"
+const external_node_v8_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:v8");
+// EXTERNAL MODULE: external "node:vm"
+var external_node_vm_ = __nccwpck_require__(714);
+;// CONCATENATED MODULE: ./src/memory.ts
+/**
+ * Keeps the action's memory flat whatever a server sends. V8's own heuristics are tuned for throughput: they
+ * let garbage pile up for tens of megabytes before collecting it, and recompile hot code at a cost of tens of
+ * megabytes more. A wait loop does little work and can afford to be frugal.
+ */
+
+
+/**
+ * Called once by each entry point, before the first connection. undici's HTTP parser is WebAssembly; once its
+ * functions run hot, V8's optimising compiler recompiles them, which alone took 25-35 MB (Node 20 at the first
+ * connection, Node 24 after a few probes). A tiering budget no wait reaches keeps the baseline compiler, fast
+ * enough for a body capped at 1 MiB. (The budget is read at each tier-up; `--liftoff-only` set at run time
+ * works on Node 20 but not on 24.)
+ */
+function limitCompilerMemory() {
+    (0,external_node_v8_namespaceObject.setFlagsFromString)('--wasm-tiering-budget=1000000000');
+}
+let gc;
+/**
+ * A full garbage collection now. A body near the 1 MiB cap leaves a few megabytes per probe (the text, the
+ * buffers) that V8 would otherwise keep until its next full collection, tens of probes later.
+ */
+function collectGarbage() {
+    if (gc === undefined) {
+        (0,external_node_v8_namespaceObject.setFlagsFromString)('--expose-gc');
+        gc = (0,external_node_vm_.runInNewContext)('gc');
+    }
+    gc();
 }
 
 
@@ -72006,6 +72273,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util/types");
+
+/***/ }),
+
+/***/ 714:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:vm");
 
 /***/ }),
 

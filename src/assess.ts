@@ -1,8 +1,9 @@
 /** Judges one probe's result against what the settings expect: ready, keep waiting, or stop now. */
+import { testWithin } from './bounded-regex.js'
 import { readModelList } from './engines.js'
 import { findModel } from './match.js'
 import { statusAccepted, type StatusSet } from './parse.js'
-import type { ProbeResult } from './probe.js'
+import { MAX_REDIRECTS, type ProbeResult } from './probe.js'
 
 export interface Expectation {
   model?: string
@@ -53,10 +54,13 @@ const ERROR_WORDS: Record<string, string> = {
   ENETUNREACH: 'network unreachable',
   ETIMEDOUT: 'connection attempt timed out',
   UND_ERR_CONNECT_TIMEOUT: 'connection attempt timed out',
-  HPE_INVALID_CONSTANT: 'the answer is not valid HTTP'
+  HPE_INVALID_CONSTANT: 'the answer is not valid HTTP',
+  TOO_MANY_REDIRECTS: `more than ${MAX_REDIRECTS} redirects (a redirect loop?)`,
+  BAD_REDIRECT: 'redirected to a URL that is not http:// or https://'
 }
 
-export function assess(result: ProbeResult, expect: Expectation): Assessment {
+/** `regexLimitMs` bounds how long `match-regex` may run on the body (what is left of the probe's time). */
+export function assess(result: ProbeResult, expect: Expectation, regexLimitMs = 1_000): Assessment {
   if (result.kind === 'error') return assessError(result)
 
   const { status, body } = result
@@ -101,19 +105,28 @@ export function assess(result: ProbeResult, expect: Expectation): Assessment {
   if (expect.match !== undefined && !body.includes(expect.match)) {
     return waiting(`the body does not contain "${expect.match}"`)
   }
-  if (expect.matchRegex !== undefined && !expect.matchRegex.test(body)) {
-    return waiting(`the body does not match ${String(expect.matchRegex)}`)
+  if (expect.matchRegex !== undefined) {
+    const matched = testWithin(expect.matchRegex, body, regexLimitMs)
+    if (matched === undefined) {
+      return waiting(`${String(expect.matchRegex)} ran out of time on the body (it backtracks too much: simplify "match-regex")`)
+    }
+    if (!matched) return waiting(`the body does not match ${String(expect.matchRegex)}`)
   }
   return { ...base, modelId, state: 'ready', summary: summaryBase, detail: '' }
 }
 
 function assessError(result: Extract<ProbeResult, { kind: 'error' }>): Assessment {
   if (TLS_CODES.test(result.code)) {
+    // Node 24 adds advice about its own flags ("; if the root CA is installed locally, try … --use-system-ca"),
+    // which an action cannot use: the inputs that can help are named instead.
+    const what = result.message.split(';')[0]
     return {
       state: 'fatal',
       fatalReason: 'tls',
-      summary: `TLS error: ${result.message}`,
-      detail: `the server's certificate was not accepted (${result.code}): ${result.message}`
+      summary: `TLS error: ${what}`,
+      detail:
+        `the server's certificate was not accepted (${result.code}): ${what}. ` +
+        'Give its CA certificate with "ca-cert", or set "insecure-tls: true" to skip the check'
     }
   }
   if (result.code === 'TIMEOUT') {
@@ -122,7 +135,8 @@ function assessError(result: Extract<ProbeResult, { kind: 'error' }>): Assessmen
     return { state: result.status === undefined ? 'down' : 'waiting', status: result.status, summary, detail: summary }
   }
   const words = ERROR_WORDS[result.code] ?? `${result.message} (${result.code})`
-  return { state: 'down', status: result.status, summary: words, detail: words }
+  const summary = result.status === undefined ? words : `HTTP ${result.status}, then ${words}`
+  return { state: result.status === undefined ? 'down' : 'waiting', status: result.status, summary, detail: summary }
 }
 
 /** Says what a body says in a few words: a JSON error's message, an HTML page's title, or its first line. */
@@ -157,7 +171,8 @@ function jsonMessage(json: unknown): string | undefined {
 }
 
 function clip(text: string, max = 120): string {
+  // cut before cleaning: a body can be 1 MiB on one line, and a copy of it per probe adds up
   // eslint-disable-next-line no-control-regex
-  const clean = text.replace(/[\u0000-\u001f\u007f]+/g, ' ')
+  const clean = text.slice(0, 2 * max).replace(/[\u0000-\u001f\u007f]+/g, ' ')
   return clean.length > max ? `${clean.slice(0, max)}…` : clean
 }

@@ -11,7 +11,7 @@ import { demo } from './demo.js'
 import { gate, reportContext } from './gate.js'
 import { DURATION_FORM, parseDuration, printable } from './parse.js'
 import { runDiagnostics } from './diagnostics.js'
-import { failureMessage, finalLine, logTailTitle, outputs, redact } from './report.js'
+import { commandSafe, failureMessage, finalLine, INSECURE_TLS_WARNING, logTailTitle, outputs, redact } from './report.js'
 import { INPUT_DEFAULTS, InputError, type InputName, parseSettings } from './settings.js'
 import { type EngineName, SIMULATED_ENGINES, simulate } from './simulator.js'
 import { formatDuration, systemClock } from './time.js'
@@ -44,7 +44,9 @@ const INPUT_HELP: Partial<Record<InputName, [metavar: string, text: string]>> = 
   'fail-pattern': ['REGEX', 'a new log line matching it ends the wait at once'],
   'probe-generation': ['BOOL', 'true: ready only once a one-token generation request succeeds'],
   'env-report': ['NAMES', 'variables (NCCL_*,CUDA_VISIBLE_DEVICES) to report from the server environment'],
-  diagnostics: ['COMMAND', 'run when the wait fails (repeat the flag for more)']
+  diagnostics: ['COMMAND', 'run when the wait fails (repeat the flag for more)'],
+  'ca-cert': ['FILE', 'PEM file of extra trusted CA certificates'],
+  'insecure-tls': ['BOOL', 'true: skip certificate checks (prints a warning)']
 }
 
 const INPUT_NAMES = Object.keys(INPUT_DEFAULTS) as InputName[]
@@ -96,7 +98,9 @@ async function waitCommand(argv: string[], io: CliIo, say: (line: string) => voi
     throw new UsageError(e.message.replace(`Input "${e.input}"`, source))
   }
   const secrets = settings.secrets
-  const log = (line: string): void => say(redact(line, secrets))
+  // the runner reads workflow commands from a step's stderr too
+  const log = (line: string): void => say(commandSafe(redact(line, secrets)))
+  if (settings.insecureTls) log(paint.yellow(`warning: ${INSECURE_TLS_WARNING}`))
 
   const outcome = await gate(settings, { clock: systemClock, startedAt: 0, log, env: io.env })
   const final = finalLine(outcome)

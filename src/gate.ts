@@ -2,8 +2,8 @@
 import { envReport } from './env-report.js'
 import { createGenerator } from './generate.js'
 import { LogFollower } from './log-follower.js'
-import { createProber } from './probe.js'
-import { describeExpectation, envLines, eventLine, type GateOutcome, type ReportContext, type ServerFacts } from './report.js'
+import { createProber, type ProbeResult } from './probe.js'
+import { describeExpectation, envLines, eventLine, type GateOutcome, probeLine, type ReportContext, type ServerFacts } from './report.js'
 import { attachServer, defaultLogFile, resolvePid, type ServerProcess, serverEnv, startServer } from './server-process.js'
 import { watchServer } from './server-watch.js'
 import type { Settings } from './settings.js'
@@ -21,6 +21,8 @@ export interface GateDeps {
   cancel?: AbortSignal
   /** The step's environment: passed to the server `start` launches; RUNNER_TEMP holds its default log. */
   env?: NodeJS.ProcessEnv
+  /** Receives one line per probe with what came back, for debugging. */
+  debug?(line: string): void
 }
 
 export const reportContext = (s: Settings): ReportContext => ({ url: s.url, expect: expectation(s), timeoutMs: s.timeoutMs })
@@ -55,10 +57,17 @@ export async function gate(settings: Settings, deps: GateDeps): Promise<GateOutc
     `Waiting up to ${formatDuration(settings.timeoutMs)} for ${describeExpectation(reportContext(settings))}` +
       `${settings.generation ? ' and a one-token generation to succeed' : ''}; probing every ${formatDuration(settings.intervalMs)}`
   )
-  const prober = createProber({ url: settings.url, headers: settings.headers })
-  const generator = settings.generation && createGenerator({ ...settings.generation, headers: settings.headers, clock })
+  const tls = { caCert: settings.caCert, insecureTls: settings.insecureTls }
+  const prober = createProber({ url: settings.url, headers: settings.headers, ...tls })
+  const generator = settings.generation && createGenerator({ ...settings.generation, headers: settings.headers, clock, ...tls })
   const watch = watchServer({ server, log, failPattern: settings.failPattern, cancel: deps.cancel })
   const warn = deps.warn ?? deps.log
+  deps.debug?.(`request headers: ${['user-agent', 'accept', ...Object.keys(settings.headers)].join(', ')} (values not shown)`)
+  const probe = async (timeoutMs: number, signal?: AbortSignal): Promise<ProbeResult> => {
+    const result = await prober.probe(timeoutMs, signal)
+    deps.debug?.(probeLine(result))
+    return result
+  }
   try {
     const outcome = await waitForModel(
       {
@@ -70,7 +79,7 @@ export async function gate(settings: Settings, deps: GateDeps): Promise<GateOutc
         progressIntervalMs: settings.progressIntervalMs
       },
       {
-        probe: prober.probe,
+        probe,
         generate: generator ? generator.generate : undefined,
         stop: watch.signal,
         clock,

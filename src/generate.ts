@@ -23,12 +23,14 @@ export interface GeneratorOptions {
   route: GenerationRoute
   headers: Record<string, string>
   clock: Clock
+  caCert?: string
+  insecureTls?: boolean
 }
 
 const ANY_2XX = { status: [[200, 299]] as const }
 
-export function createGenerator({ base, route, headers, clock }: GeneratorOptions): Generator {
-  const client = createHttpClient()
+export function createGenerator({ base, route, headers, clock, caCert, insecureTls }: GeneratorOptions): Generator {
+  const client = createHttpClient({ caCert, insecureTls })
   // Index of the first request worth sending: moves past a route the server turns out not to have.
   let first = 0
   return {

@@ -1,3 +1,5 @@
 import { run } from './main.js'
+import { limitCompilerMemory } from './memory.js'
 
+limitCompilerMemory()
 await run()

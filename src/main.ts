@@ -4,7 +4,7 @@ import * as core from '@actions/core'
 import * as exec from '@actions/exec'
 import { runDiagnostics } from './diagnostics.js'
 import { gate, reportContext } from './gate.js'
-import { failureMessage, finalLine, logTailTitle, outputs, redact, summaryMarkdown } from './report.js'
+import { commandSafe, failureMessage, finalLine, INSECURE_TLS_WARNING, logTailTitle, outputs, redact, summaryMarkdown } from './report.js'
 import { InputError, parseSettings } from './settings.js'
 import { systemClock } from './time.js'
 
@@ -18,14 +18,21 @@ export async function run(): Promise<void> {
     const settings = parseSettings((name) => core.getInput(name))
     secrets = settings.secrets
     secrets.forEach((s) => core.setSecret(s))
-    const say = (line: string): void => core.info(redact(line, secrets))
+    const say = (line: string): void => core.info(commandSafe(redact(line, secrets)))
+    if (settings.insecureTls) {
+      core.warning(INSECURE_TLS_WARNING)
+    }
+
+    // Probe lines only when the run has debug logging on (RUNNER_DEBUG=1), as the runner shows them.
+    const debug = core.isDebug() ? (line: string): void => core.debug(commandSafe(redact(line, secrets))) : undefined
 
     // The clock's zero is the process start, so elapsed-seconds counts from the step's start.
     const outcome = await gate(settings, {
       clock: systemClock,
       startedAt: 0,
       log: say,
-      warn: (line) => core.warning(redact(line, secrets)),
+      debug,
+      warn: (line) => core.warning(commandSafe(redact(line, secrets))),
       cancel: cancel.signal
     })
 
@@ -53,7 +60,7 @@ export async function run(): Promise<void> {
       })
     }
     if (!outcome.ready) {
-      const message = redact(failureMessage(outcome, reportContext(settings)), secrets)
+      const message = commandSafe(redact(failureMessage(outcome, reportContext(settings)), secrets))
       if (outcome.reason === 'timeout' && !settings.failOnTimeout) core.warning(message)
       else core.setFailed(message)
     }

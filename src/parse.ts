@@ -60,6 +60,22 @@ export function parseHeaders(text: string): Record<string, string> {
   return headers
 }
 
+/** Headers that carry credentials: masked in output and never forwarded to another origin on a redirect. */
+export const isCredentialHeader = (name: string): boolean => /authorization|cookie|token|key|secret|password/i.test(name)
+
+/**
+ * Reads a `Retry-After` value, delta-seconds (`120`) or an HTTP date, as milliseconds from `nowMs`;
+ * undefined when it is neither. A date in the past means "now" (0).
+ */
+export function parseRetryAfter(value: string, nowMs: number): number | undefined {
+  const s = value.trim()
+  if (/^\d+$/.test(s)) return Number(s) * 1000
+  // only the IMF-fixdate form HTTP uses (`Wed, 21 Oct 2015 07:28:00 GMT`), not whatever Date.parse accepts
+  if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(s)) return undefined
+  const at = Date.parse(s)
+  return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs)
+}
+
 export function hasControlChars(text: string): boolean {
   // eslint-disable-next-line no-control-regex
   return /[\u0000-\u0008\u000a-\u001f\u007f]/.test(text)

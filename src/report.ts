@@ -2,6 +2,7 @@
 import type { Expectation } from './assess.js'
 import type { EnvEntry } from './env-report.js'
 import type { LogLine } from './log-follower.js'
+import type { ProbeResult } from './probe.js'
 import { formatDuration, seconds } from './time.js'
 import type { Outcome, WaitEvent } from './wait.js'
 
@@ -36,6 +37,29 @@ export function eventLine(event: WaitEvent): string {
   if (event.type === 'lost') return `${at}: the server stopped answering (${event.assessment.summary}) after it had answered: crashed or restarting?`
   return `${at}: still waiting (${probes(event.attempt)} so far); the server still answers: ${event.assessment.summary}`
 }
+
+/** A debug line for one probe: what came back, the body quoted (so its line breaks stay escaped). */
+export function probeLine(result: ProbeResult): string {
+  if (result.kind === 'error') return `probe: ${result.code} (${result.message})${result.status === undefined ? '' : ` after HTTP ${result.status}`}`
+  const facts = [
+    `${Buffer.byteLength(result.body)} bytes${result.truncated ? ' (cut at 1 MiB)' : ''}`,
+    result.contentType && `content-type ${result.contentType}`,
+    result.retryAfterMs !== undefined && `Retry-After ${formatDuration(result.retryAfterMs)}`,
+    result.redirectedTo && `after redirects, from ${result.redirectedTo}`
+  ].filter(Boolean)
+  return `probe: HTTP ${result.status}, ${facts.join(', ')}: ${JSON.stringify(result.body.slice(0, 200))}`
+}
+
+/**
+ * Makes text the runner cannot take for a workflow command: server text (a model id, an error message)
+ * could otherwise carry a line break followed by `::set-output` or `::stop-commands`, or a `##[` command,
+ * which the runner reads anywhere in a line. The runner also breaks lines at a lone carriage return.
+ */
+export function commandSafe(text: string): string {
+  return text.replace(/##\[/g, '## [').replace(/^(\s*)::/gm, '$1: :')
+}
+
+export const INSECURE_TLS_WARNING = "insecure-tls is on: the server's certificate is not checked, so anything on the way to it could answer in its place"
 
 /** What readiness means for these settings, in words. */
 export function describeExpectation({ expect, url }: ReportContext): string {

@@ -2,9 +2,12 @@
  * Turns raw input strings (from the action's inputs or the CLI's flags) into typed, validated settings.
  * Nothing below this module reads inputs; every error names the input and the form it accepts.
  */
+import { X509Certificate } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import {
   DURATION_FORM,
   hasControlChars,
+  isCredentialHeader,
   parseBoolean,
   parseDuration,
   parseHeaders,
@@ -29,6 +32,10 @@ export interface Settings {
   headers: Record<string, string>
   progressIntervalMs: number
   failOnTimeout: boolean
+  /** Extra trusted certificates (PEM text of `ca-cert`), added to the built-in ones. */
+  caCert?: string
+  /** Skip certificate checks altogether. */
+  insecureTls: boolean
   /** Values that must never appear in output (the api-key, credential headers). */
   secrets: string[]
   /** Shell command that launches the server in the background. */
@@ -69,7 +76,9 @@ export const INPUT_DEFAULTS = {
   'fail-pattern': '',
   'probe-generation': 'false',
   'env-report': '',
-  diagnostics: ''
+  diagnostics: '',
+  'ca-cert': '',
+  'insecure-tls': 'false'
 } as const
 
 export type InputName = keyof typeof INPUT_DEFAULTS
@@ -85,7 +94,6 @@ export class InputError extends Error {
 }
 
 const MAX_INPUT_LENGTH = 64 * 1024
-const SECRET_HEADER = /authorization|cookie|token|key|secret|password/i
 
 /** Reads every input through `get` (which returns '' for an unset input) and validates it. */
 export function parseSettings(get: (name: InputName) => string): Settings {
@@ -103,7 +111,8 @@ export function parseSettings(get: (name: InputName) => string): Settings {
   }
   const text = (name: InputName): string | undefined => {
     const value = input(name).trim()
-    if (hasControlChars(value)) throw new InputError(name, `"${printable(value)}" contains a control character`)
+    // the api-key is never shown, not even in its own error
+    if (hasControlChars(value)) throw new InputError(name, `${name === 'api-key' ? 'the key' : `"${printable(value)}"`} contains a control character`)
     return value === '' ? undefined : value
   }
   const duration = (name: InputName, minMs: number): number =>
@@ -131,7 +140,7 @@ export function parseSettings(get: (name: InputName) => string): Settings {
   })
   const headers = field('headers', parseHeaders)
   const secrets = Object.entries(headers)
-    .filter(([name]) => SECRET_HEADER.test(name))
+    .filter(([name]) => isCredentialHeader(name))
     .map(([, value]) => value)
   const apiKey = text('api-key')
   if (apiKey !== undefined) {
@@ -169,6 +178,9 @@ export function parseSettings(get: (name: InputName) => string): Settings {
   }
   const diagnostics = (script('diagnostics') ?? '').split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '')
   const generation = field('probe-generation', parseBoolean) ? generationFor(url, model) : undefined
+  const caPath = text('ca-cert')
+  const caCert = caPath === undefined ? undefined : field('ca-cert', () => readCaCert(caPath))
+  const insecureTls = field('insecure-tls', parseBoolean)
   return {
     url,
     model,
@@ -182,6 +194,8 @@ export function parseSettings(get: (name: InputName) => string): Settings {
     headers,
     progressIntervalMs,
     failOnTimeout,
+    caCert,
+    insecureTls,
     secrets: secrets.filter((s) => s.length > 0),
     start,
     pid,
@@ -229,21 +243,47 @@ function generationFor(url: URL, model: string | undefined): Settings['generatio
   return found
 }
 
+const CA_FORM = 'the path of a PEM file of CA certificates (-----BEGIN CERTIFICATE-----)'
+
+/** Reads and checks the PEM file now, so that a wrong path fails before any request. */
+function readCaCert(path: string): string {
+  let pem: string
+  try {
+    pem = readFileSync(path, 'utf8')
+  } catch (e) {
+    throw new Error(`cannot read "${printable(path)}" (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): give ${CA_FORM}`, { cause: e })
+  }
+  const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []
+  if (blocks.length === 0) throw new Error(`"${printable(path)}" holds no certificate: give ${CA_FORM}`)
+  for (const block of blocks) {
+    try {
+      new X509Certificate(block)
+    } catch {
+      throw new Error(`"${printable(path)}" holds a certificate that cannot be read: give ${CA_FORM}`)
+    }
+  }
+  return pem
+}
+
 export const URL_FORM = 'an http:// or https:// URL such as http://localhost:8000/v1/models'
 
 export function parseUrl(text: string): URL {
   const s = text.trim()
   if (s === '') throw new Error(`is required: give ${URL_FORM}`)
+  // Messages show the text without any user:password@ part, even when it is not a valid URL.
+  const shown = printable(s.replace(/^([a-z][a-z\d+.-]*:\/\/)?.*@/is, '$1***@'))
+  // The URL parser would silently drop tabs and line breaks; a URL with them is a mistake or an injection.
+  if (hasControlChars(s) || s.includes('\t')) throw new Error(`"${shown}" contains a control character: give ${URL_FORM}`)
   let url: URL
   try {
     url = new URL(s)
   } catch {
-    throw new Error(`"${printable(s)}" is not ${URL_FORM}`)
+    throw new Error(`"${shown}" is not ${URL_FORM}`)
   }
   // Checked first so that a password never reaches a message.
   if (url.username || url.password) {
     throw new Error('must not carry credentials (user:password@); pass them with "api-key" or "headers"')
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`"${printable(s)}" is not ${URL_FORM}`)
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`"${shown}" is not ${URL_FORM}`)
   return url
 }

@@ -104,7 +104,8 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
     if (budgetMs < opts.requestTimeoutMs && result.kind === 'error' && result.code === 'TIMEOUT' && last) {
       return finish(generationFailed ? 'generation-failed' : 'timeout')
     }
-    let assessment = assess(result, opts.expect)
+    // match-regex runs within what is left of the probe's time, so a runaway pattern cannot pass the deadline
+    let assessment = assess(result, opts.expect, sentAt + budgetMs - clock.now())
     generationFailed = false
     if (assessment.state === 'ready' && streak + 1 >= opts.successThreshold && deps.generate) {
       const check = await deps.generate(assessment.modelId, Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now())), deps.stop)
@@ -132,7 +133,9 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
     streak = assessment.state === 'ready' ? streak + 1 : 0
     if (streak >= opts.successThreshold) return finish('ready')
 
-    const next = Math.min(sentAt + opts.intervalMs, deadline)
+    // A 429 or 503 may ask for a longer pause: granted up to 4 intervals, and never past the deadline.
+    const retryAfterMs = result.kind === 'http' ? (result.retryAfterMs ?? 0) : 0
+    const next = Math.min(Math.max(sentAt + opts.intervalMs, now + Math.min(retryAfterMs, opts.intervalMs * 4)), deadline)
     await clock.sleep(next - clock.now(), deps.stop)
   }
 }

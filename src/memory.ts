@@ -1,0 +1,32 @@
+/**
+ * Keeps the action's memory flat whatever a server sends. V8's own heuristics are tuned for throughput: they
+ * let garbage pile up for tens of megabytes before collecting it, and recompile hot code at a cost of tens of
+ * megabytes more. A wait loop does little work and can afford to be frugal.
+ */
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
+
+/**
+ * Called once by each entry point, before the first connection. undici's HTTP parser is WebAssembly; once its
+ * functions run hot, V8's optimising compiler recompiles them, which alone took 25-35 MB (Node 20 at the first
+ * connection, Node 24 after a few probes). A tiering budget no wait reaches keeps the baseline compiler, fast
+ * enough for a body capped at 1 MiB. (The budget is read at each tier-up; `--liftoff-only` set at run time
+ * works on Node 20 but not on 24.)
+ */
+export function limitCompilerMemory(): void {
+  setFlagsFromString('--wasm-tiering-budget=1000000000')
+}
+
+let gc: (() => void) | undefined
+
+/**
+ * A full garbage collection now. A body near the 1 MiB cap leaves a few megabytes per probe (the text, the
+ * buffers) that V8 would otherwise keep until its next full collection, tens of probes later.
+ */
+export function collectGarbage(): void {
+  if (gc === undefined) {
+    setFlagsFromString('--expose-gc')
+    gc = runInNewContext('gc') as () => void
+  }
+  gc()
+}
