@@ -38,6 +38,7 @@ describe('parseHeaders', () => {
     })
   })
   it('keeps colons inside the value', () => expect(parseHeaders('X-Url: http://a:1')).toEqual({ 'x-url': 'http://a:1' }))
+  it('keeps a header named __proto__ as a header', () => expect(Object.entries(parseHeaders('__proto__: x'))).toEqual([['__proto__', 'x']]))
   it.each(['no colon here', ': value', 'Bad Name: x', 'X-A: ok\nbroken'])('rejects %p with the line number', (text) => {
     expect(() => parseHeaders(text)).toThrow(/line \d/)
   })

@@ -39609,7 +39609,8 @@ function statusAccepted(set, status) {
 const HEADER_FORM = 'one "Name: value" per line, the name made of letters, digits and !#$%&\'*+-.^_`|~';
 /** Parses one `Name: value` per line; blank lines are skipped. */
 function parseHeaders(text) {
-    const headers = {};
+    // no prototype: a header named __proto__ is a header like any other (found by the property test)
+    const headers = Object.create(null);
     text.split(/\r?\n/).forEach((line, i) => {
         if (line.trim() === '')
             return;

@@ -45,7 +45,8 @@ export const HEADER_FORM = 'one "Name: value" per line, the name made of letters
 
 /** Parses one `Name: value` per line; blank lines are skipped. */
 export function parseHeaders(text: string): Record<string, string> {
-  const headers: Record<string, string> = {}
+  // no prototype: a header named __proto__ is a header like any other (found by the property test)
+  const headers: Record<string, string> = Object.create(null)
   text.split(/\r?\n/).forEach((line, i) => {
     if (line.trim() === '') return
     const colon = line.indexOf(':')
