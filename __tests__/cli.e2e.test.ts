@@ -178,7 +178,8 @@ describe('wait-for-model simulate', () => {
       expect.stringMatching(/^\[simulated vllm\] 1\.\ds: model ready$/),
       expect.stringMatching(/^\[simulated vllm\] 4\.\ds: crashed: the port is closed and the process exits$/)
     ])
-    const gone = await run(['--url', url, '--timeout', '300ms', '--json'])
+    // the deadline counts from the process start, and node alone can take 300ms to start on a busy machine
+    const gone = await run(['--url', url, '--timeout', '1500ms', '--json'])
     expect(JSON.parse(gone.stdout)).toMatchObject({ ready: 'false', 'status-code': '' })
     expect(gone.stderr).toMatch(/connection refused/)
   })
