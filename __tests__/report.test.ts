@@ -1,5 +1,4 @@
-import { commandSafe, probeLine, summaryMarkdown } from '../src/report.js'
-import type { Outcome } from '../src/wait.js'
+import { commandSafe, type GateOutcome, probeLine, summaryMarkdown } from '../src/report.js'
 
 describe('commandSafe', () => {
   it('defuses workflow commands at the start of any line and ##[ anywhere', () => {
@@ -23,7 +22,9 @@ describe('probeLine', () => {
 
 describe('summaryMarkdown', () => {
   it('fences the failure message so that backticks in a quoted body cannot close the fence', () => {
-    const outcome: Outcome = {
+    const url = new URL('http://127.0.0.1:8000/')
+    const one = {
+      url,
       ready: false,
       reason: 'timeout',
       elapsedMs: 2_000,
@@ -31,8 +32,9 @@ describe('summaryMarkdown', () => {
       models: [],
       timeline: [],
       last: { state: 'waiting', summary: 'HTTP 503', detail: '', status: 503, excerpt: 'x\n```\n# injected heading' }
-    }
-    const md = summaryMarkdown(outcome, { url: new URL('http://127.0.0.1:8000/'), expect: { status: [[200, 299]] }, timeoutMs: 2_000 })
+    } satisfies Partial<GateOutcome>
+    const outcome: GateOutcome = { ...one, reason: 'timeout', results: [{ ...one, reason: 'timeout' }] }
+    const md = summaryMarkdown(outcome, { url, expect: { status: [[200, 299]] }, timeoutMs: 2_000 })
     expect(md).toMatch(/\n````\nTimed out after[\s\S]*# injected heading\nThe server never answered over HTTP.\n````\n$/)
   })
 })

@@ -20,7 +20,7 @@ describe('parseSettings', () => {
       matchRegex: undefined
     })
     expect(s.status).toEqual([[200, 299]])
-    expect(s.url.href).toBe('http://localhost:8000/v1/models')
+    expect(s.targets.map((t) => t.url.href)).toEqual(['http://localhost:8000/v1/models'])
   })
 
   it('sends api-key as a bearer token and marks it secret, with credential headers', () => {
@@ -95,10 +95,18 @@ describe('parseSettings', () => {
       diagnostics: ['nvidia-smi', 'dmesg | tail -20']
     })
     expect(started.failPattern?.test('torch.OutOfMemoryError: CUDA out of memory.')).toBe(true)
-    expect(started.generation).toMatchObject({ base: 'http://localhost:30000', route: { name: 'openai' } })
+    expect(started.targets[0].generation).toMatchObject({ base: 'http://localhost:30000', route: { name: 'openai' } })
     expect(settingsFrom({ url: 'http://h/', pid: ' 4242 ' }).pid).toEqual({ pid: 4242 })
     expect(settingsFrom({ url: 'http://h/', pid: 'server.pid', 'log-file': '/tmp/s.log' })).toMatchObject({ pid: { file: 'server.pid' }, logFile: '/tmp/s.log' })
-    expect(settingsFrom({ url: 'http://h/' })).toMatchObject({ logLines: 50, envReport: [], diagnostics: [], generation: undefined, failPattern: undefined })
+    expect(settingsFrom({ url: 'http://h/' })).toMatchObject({ logLines: 50, envReport: [], diagnostics: [], probeGeneration: false, failPattern: undefined })
+  })
+
+  it('reads a fleet: one URL per line, blank lines skipped, each line named in errors', () => {
+    const s = settingsFrom({ url: 'http://10.0.0.1:8000/v1/models\n\n  http://10.0.0.2:8000/v1/models  \n', 'probe-generation': 'true', model: 'kimi' })
+    expect(s.targets.map((t) => t.url.host)).toEqual(['10.0.0.1:8000', '10.0.0.2:8000'])
+    expect(s.targets.map((t) => t.generation?.base)).toEqual(['http://10.0.0.1:8000', 'http://10.0.0.2:8000'])
+    expect(() => settingsFrom({ url: 'http://a/v1/models\nftp://b/' })).toThrow(/^Input "url": line 2: "ftp:\/\/b\/" is not an http/)
+    expect(() => settingsFrom({ url: Array.from({ length: 1001 }, (_, i) => `http://h:${i + 1}/`).join('\n') })).toThrow(/limit is 1000/)
   })
 
   it('refuses start and pid together, naming pid', () => {
@@ -109,7 +117,7 @@ describe('parseSettings', () => {
     expect(() => settingsFrom({ url: 'http://h:8000/health', 'probe-generation': 'true' })).toThrow(
       /^Input "probe-generation": no generation request is known for \/health: point "url" at the server's model list, \/v1\/models \(vLLM, SGLang.*\/api\/tags or \/api\/ps \(Ollama\), \/info \(TGI\)$/
     )
-    expect(settingsFrom({ url: 'http://h:8080/info', 'probe-generation': 'true' }).generation?.route.name).toBe('tgi')
+    expect(settingsFrom({ url: 'http://h:8080/info', 'probe-generation': 'true' }).targets[0].generation?.route.name).toBe('tgi')
   })
 
   it('reads ca-cert as PEM text and insecure-tls as a boolean', () => {

@@ -2,14 +2,41 @@ import type { ProbeResult } from '../src/probe.js'
 import type { Clock } from '../src/time.js'
 import { type WaitEvent, type WaitOptions, waitForModel } from '../src/wait.js'
 
-/** A clock that moves only when the code under test sleeps or a fake probe takes time. */
+/**
+ * A clock that moves only when the code under test waits or a fake probe takes time: every pending wait
+ * (a sleep, a port opening) is a timer, and time jumps to the earliest one once all have been registered.
+ */
 class FakeClock implements Clock {
   t = 0
   sleeps: number[] = []
+  private timers: Array<{ at: number; resolve: () => void }> = []
   now = (): number => this.t
-  sleep = async (ms: number): Promise<void> => {
+  sleep = (ms: number, signal?: AbortSignal): Promise<void> => {
     this.sleeps.push(ms)
-    this.t += Math.max(0, ms)
+    return this.until(this.t + Math.max(0, ms), signal)
+  }
+  until(at: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      if (signal?.aborted) return resolve()
+      const timer = { at, resolve }
+      this.timers.push(timer)
+      signal?.addEventListener(
+        'abort',
+        () => {
+          this.timers = this.timers.filter((x) => x !== timer)
+          resolve()
+        },
+        { once: true }
+      )
+      setImmediate(() => this.advance())
+    })
+  }
+  private advance(): void {
+    if (this.timers.length === 0) return
+    const next = this.timers.reduce((a, b) => (b.at < a.at ? b : a))
+    this.timers = this.timers.filter((x) => x !== next)
+    this.t = Math.max(this.t, next.at)
+    next.resolve()
   }
 }
 
@@ -116,6 +143,59 @@ describe('waitForModel', () => {
     const outcome = await waitForModel(options(), { probe: s.probe, clock })
     expect(outcome).toMatchObject({ ready: false, reason: 'unauthorized', attempts: 2, elapsedMs: 5_010 })
     expect(outcome.last?.status).toBe(401)
+  })
+
+  it('while connections are refused, probes the moment the port opens instead of at the next interval', async () => {
+    const clock = new FakeClock()
+    const s = server(clock, (t) => (t < 12_345 ? refused : listing('/shared/kimi-k2.5-int4')))
+    const portWatch = { opened: (signal: AbortSignal) => clock.until(12_345, signal), local: false }
+    const outcome = await waitForModel(options(), { probe: s.probe, clock, portWatch })
+    expect(outcome).toMatchObject({ ready: true, attempts: 4, elapsedMs: 12_355 })
+  })
+
+  it('while a local port is closed, lets the watch stand in for HTTP probes, which go out with the progress lines', async () => {
+    const clock = new FakeClock()
+    const s = server(clock, (t) => (t < 72_345 ? refused : listing('/shared/kimi-k2.5-int4')))
+    const events: WaitEvent[] = []
+    const portWatch = { opened: (signal: AbortSignal) => clock.until(72_345, signal), local: true }
+    const outcome = await waitForModel(options({ timeoutMs: 600_000 }), { probe: s.probe, clock, portWatch, onEvent: (e) => events.push(e) })
+    expect(outcome).toMatchObject({ ready: true, attempts: 4, elapsedMs: 72_355 })
+    expect(events.map((e) => `${e.type}@${e.elapsedMs}`)).toEqual(['change@10', 'progress@30010', 'progress@60010', 'change@72355'])
+  })
+
+  it('once the server answers HTTP, keeps to the interval whatever the port does', async () => {
+    const clock = new FakeClock()
+    const s = server(clock, (t) => (t < 1_000 ? http(503) : listing('kimi')))
+    let watched = 0
+    const outcome = await waitForModel(options(), {
+      probe: s.probe,
+      clock,
+      portWatch: {
+        opened: () => {
+          watched++
+          return Promise.resolve()
+        },
+        local: true
+      }
+    })
+    expect(watched).toBe(0)
+    expect(outcome).toMatchObject({ ready: true, attempts: 2, elapsedMs: 5_010 })
+  })
+
+  it('does not spin when the port looks open but connections are still refused', async () => {
+    const clock = new FakeClock()
+    const sent: number[] = []
+    const outcome = await waitForModel(options({ timeoutMs: 1_000 }), {
+      clock,
+      probe: async () => {
+        sent.push(clock.t)
+        return refused
+      },
+      portWatch: { opened: () => Promise.resolve(), local: true }
+    })
+    expect(outcome.reason).toBe('timeout')
+    expect(sent.length).toBe(20)
+    expect(sent.every((t, i) => i === 0 || t - sent[i - 1] >= 50)).toBe(true)
   })
 
   it('prints a still-waiting line every progress-interval while nothing changes', async () => {

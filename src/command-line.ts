@@ -24,7 +24,7 @@ export interface CliIo {
 
 /** `--help` words for each input; an input without one is still a flag, listed with its default. */
 const INPUT_HELP: Partial<Record<InputName, [metavar: string, text: string]>> = {
-  url: ['URL', 'endpoint to poll, e.g. http://localhost:8000/v1/models (required)'],
+  url: ['URL', 'endpoint to poll, e.g. http://localhost:8000/v1/models (required; repeat the flag for a fleet)'],
   model: ['NAME', 'expected model: a listed id equal to it, else one containing it, case-insensitively'],
   match: ['TEXT', 'literal text the response body must contain'],
   'match-regex': ['REGEX', 'JavaScript regular expression the body must match (source or /source/flags)'],
@@ -51,7 +51,7 @@ const INPUT_HELP: Partial<Record<InputName, [metavar: string, text: string]>> = 
 
 const INPUT_NAMES = Object.keys(INPUT_DEFAULTS) as InputName[]
 /** Inputs whose flag may be repeated, the values joined by newlines as the action's multi-line input. */
-const MULTI_LINE: ReadonlySet<string> = new Set<string>(['headers', 'diagnostics'])
+const MULTI_LINE: ReadonlySet<string> = new Set<string>(['url', 'headers', 'diagnostics'])
 
 const SIMULATE_DEFAULTS = { load: '30s', port: '8000', host: '127.0.0.1' }
 const ENGINE_NAMES = Object.keys(SIMULATED_ENGINES) as EngineName[]
@@ -122,7 +122,7 @@ async function waitCommand(argv: string[], io: CliIo, say: (line: string) => voi
     })
   }
   if (!outcome.ready) {
-    const message = failureMessage(outcome, reportContext(settings))
+    const message = failureMessage(outcome, reportContext(settings, outcome.url))
     log(lenient ? paint.yellow(`warning: ${message}`) : paint.red(`error: ${message}`))
   }
   if (values.json) {

@@ -1,14 +1,16 @@
 /** The whole wait, from settings to outcome, shared by every front end (the action, the CLI). */
+import { setMaxListeners } from 'node:events'
 import { envReport } from './env-report.js'
 import { createGenerator } from './generate.js'
 import { LogFollower } from './log-follower.js'
+import { portWatchFor } from './port-watch.js'
 import { createProber, type ProbeResult } from './probe.js'
-import { describeExpectation, envLines, eventLine, type GateOutcome, probeLine, type ReportContext, type ServerFacts } from './report.js'
+import { describeExpectation, envLines, eventLine, type GateOutcome, probeLine, type ReportContext, type ServerFacts, type TargetOutcome } from './report.js'
 import { attachServer, defaultLogFile, resolvePid, type ServerProcess, serverEnv, startServer } from './server-process.js'
 import { watchServer } from './server-watch.js'
 import type { Settings } from './settings.js'
 import { type Clock, formatDuration } from './time.js'
-import { waitForModel } from './wait.js'
+import { type Stop, waitForModel } from './wait.js'
 
 export interface GateDeps {
   clock: Clock
@@ -25,7 +27,7 @@ export interface GateDeps {
   debug?(line: string): void
 }
 
-export const reportContext = (s: Settings): ReportContext => ({ url: s.url, expect: expectation(s), timeoutMs: s.timeoutMs })
+export const reportContext = (s: Settings, url: URL): ReportContext => ({ url, expect: expectation(s), timeoutMs: s.timeoutMs })
 
 const expectation = (s: Settings): ReportContext['expect'] => ({
   model: s.model,
@@ -53,52 +55,88 @@ export async function gate(settings: Settings, deps: GateDeps): Promise<GateOutc
   // A server started elsewhere has long since started: its environment can be read at once, while it still runs.
   if (pid !== undefined) reportEnvironment(settings, server, facts, deps)
 
+  const fleet = settings.targets.length > 1
+  const subject = fleet ? `each of ${settings.targets.length} endpoints` : settings.targets[0].url.href
   deps.log(
-    `Waiting up to ${formatDuration(settings.timeoutMs)} for ${describeExpectation(reportContext(settings))}` +
-      `${settings.generation ? ' and a one-token generation to succeed' : ''}; probing every ${formatDuration(settings.intervalMs)}`
+    `Waiting up to ${formatDuration(settings.timeoutMs)} for ${describeExpectation(reportContext(settings, settings.targets[0].url), subject)}` +
+      `${settings.probeGeneration ? ' and a one-token generation to succeed' : ''}; probing every ${formatDuration(settings.intervalMs)}`
   )
-  const tls = { caCert: settings.caCert, insecureTls: settings.insecureTls }
-  const prober = createProber({ url: settings.url, headers: settings.headers, ...tls })
-  const generator = settings.generation && createGenerator({ ...settings.generation, headers: settings.headers, clock, ...tls })
   const watch = watchServer({ server, log, failPattern: settings.failPattern, cancel: deps.cancel })
+  // An endpoint that can no longer become ready settles the fleet's fate: the others stop waiting.
+  const fleetStop = new AbortController()
+  const stop = AbortSignal.any([watch.signal, fleetStop.signal])
+  // Every endpoint's sleeps and requests listen to it: a fleet of 200 is not a leak.
+  setMaxListeners(0, stop)
   const warn = deps.warn ?? deps.log
+  const tls = { caCert: settings.caCert, insecureTls: settings.insecureTls }
   deps.debug?.(`request headers: ${['user-agent', 'accept', ...Object.keys(settings.headers)].join(', ')} (values not shown)`)
-  const probe = async (timeoutMs: number, signal?: AbortSignal): Promise<ProbeResult> => {
-    const result = await prober.probe(timeoutMs, signal)
-    deps.debug?.(probeLine(result))
-    return result
-  }
   try {
-    const outcome = await waitForModel(
-      {
-        expect: expectation(settings),
-        intervalMs: settings.intervalMs,
-        timeoutMs: settings.timeoutMs,
-        requestTimeoutMs: settings.requestTimeoutMs,
-        successThreshold: settings.successThreshold,
-        progressIntervalMs: settings.progressIntervalMs
-      },
-      {
-        probe,
-        generate: generator ? generator.generate : undefined,
-        stop: watch.signal,
-        clock,
-        startedAt: deps.startedAt,
-        onEvent: (e) => (e.type === 'lost' ? warn : deps.log)(eventLine(e))
-      }
+    const results = await Promise.all(
+      settings.targets.map(async ({ url, generation }): Promise<TargetOutcome> => {
+        const prefix = fleet ? `[${url.href}] ` : ''
+        const prober = createProber({ url, headers: settings.headers, ...tls })
+        const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls })
+        const probe = async (timeoutMs: number, signal?: AbortSignal): Promise<ProbeResult> => {
+          const result = await prober.probe(timeoutMs, signal)
+          deps.debug?.(`${prefix}${probeLine(result)}`)
+          return result
+        }
+        try {
+          const outcome = await waitForModel(
+            {
+              expect: expectation(settings),
+              intervalMs: settings.intervalMs,
+              timeoutMs: settings.timeoutMs,
+              requestTimeoutMs: settings.requestTimeoutMs,
+              successThreshold: settings.successThreshold,
+              progressIntervalMs: settings.progressIntervalMs
+            },
+            {
+              probe,
+              generate: generator ? generator.generate : undefined,
+              stop,
+              portWatch: portWatchFor(url),
+              clock,
+              startedAt: deps.startedAt,
+              onEvent: (e) => (e.type === 'lost' ? warn : deps.log)(`${prefix}${eventLine(e)}`)
+            }
+          )
+          if (fleet && !outcome.ready && outcome.reason !== 'timeout' && !stop.aborted) {
+            fleetStop.abort({ reason: 'cancelled', detail: `${url.href} can no longer become ready (${outcome.reason})` } satisfies Stop)
+          }
+          return { ...outcome, url }
+        } finally {
+          await Promise.all([prober.close(), generator?.close()])
+        }
+      })
     )
+    const outcome = representative(results, fleetStop.signal.reason as Stop | undefined)
     if (outcome.ready && server?.startedAt !== undefined) facts.startupMs = clock.now() - server.startedAt
     if (pid === undefined) reportEnvironment(settings, server, facts, deps)
     if (!outcome.ready && log !== undefined && settings.logLines > 0) {
       facts.logTail = log.tail()
       if (facts.logTail === undefined) deps.log(`The server log ${log.path} does not exist.`)
     }
-    return { ...outcome, server: server === undefined && logFile === undefined ? undefined : facts }
+    return {
+      ...outcome,
+      models: [...new Set(results.flatMap((r) => r.models))],
+      results,
+      server: server === undefined && logFile === undefined ? undefined : facts
+    }
   } finally {
     watch.close()
     server?.release()
-    await Promise.all([prober.close(), generator?.close()])
   }
+}
+
+/**
+ * The endpoint the scalar outputs describe: the one ready last when all are, else the first to fail on its
+ * own account (not one stopped because another had failed).
+ */
+export function representative(results: TargetOutcome[], fleetStop: Stop | undefined): TargetOutcome {
+  if (results.every((r) => r.ready)) return results.reduce((a, b) => (b.elapsedMs > a.elapsedMs ? b : a))
+  const failed = results.filter((r) => !r.ready && (fleetStop === undefined || r.stop !== fleetStop))
+  return failed.reduce((a, b) => (b.elapsedMs < a.elapsedMs ? b : a))
 }
 
 function reportEnvironment(settings: Settings, server: ServerProcess | undefined, facts: ServerFacts, deps: GateDeps): void {

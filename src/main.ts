@@ -1,47 +1,59 @@
 /** The GitHub layer: inputs in, outputs, summary and failure out. All logic lives below `gate`. */
-import { randomUUID } from 'node:crypto'
-import * as core from '@actions/core'
-import * as exec from '@actions/exec'
+import { EOL } from 'node:os'
 import { runDiagnostics } from './diagnostics.js'
 import { gate, reportContext } from './gate.js'
 import { commandSafe, failureMessage, finalLine, INSECURE_TLS_WARNING, logTailTitle, outputs, redact, summaryMarkdown } from './report.js'
-import { InputError, parseSettings } from './settings.js'
+import { type InputName, InputError, parseSettings } from './settings.js'
 import { systemClock } from './time.js'
+
+/**
+ * Reads an input as @actions/core's getInput does (INPUT_<NAME>, spaces as underscores, upper case,
+ * trimmed). @actions/core is loaded only when it is needed, mostly once the wait is over: it brings an
+ * HTTP client of its own that would delay the first probe by tens of milliseconds and hold about 18 MB of
+ * memory for the whole wait.
+ */
+export const actionInput = (name: InputName): string =>
+  (process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim()
+
+const loadCore = (): Promise<typeof import('@actions/core')> => import('@actions/core')
 
 export async function run(): Promise<void> {
   let secrets: string[] = []
+  // A progress line, written as core.info writes it: redacted and defused, so no secret and no workflow
+  // command reaches the log.
+  const say = (line: string): void => void process.stdout.write(`${commandSafe(redact(line, secrets))}${EOL}`)
+  const annotate = (kind: 'warning' | 'debug', line: string): void =>
+    void loadCore().then((core) => core[kind](commandSafe(redact(line, secrets))))
   // The runner sends SIGINT, then SIGTERM, when the job is cancelled: end the wait and still report.
   const cancel = new AbortController()
   const onSignal = (signal: NodeJS.Signals): void => cancel.abort(signal)
   process.on('SIGINT', onSignal).on('SIGTERM', onSignal)
   try {
-    const settings = parseSettings((name) => core.getInput(name))
+    const settings = parseSettings(actionInput)
     secrets = settings.secrets
-    secrets.forEach((s) => core.setSecret(s))
-    const say = (line: string): void => core.info(commandSafe(redact(line, secrets)))
-    if (settings.insecureTls) {
-      core.warning(INSECURE_TLS_WARNING)
-    }
-
-    // Probe lines only when the run has debug logging on (RUNNER_DEBUG=1), as the runner shows them.
-    const debug = core.isDebug() ? (line: string): void => core.debug(commandSafe(redact(line, secrets))) : undefined
+    if (settings.insecureTls) annotate('warning', INSECURE_TLS_WARNING)
 
     // The clock's zero is the process start, so elapsed-seconds counts from the step's start.
     const outcome = await gate(settings, {
       clock: systemClock,
       startedAt: 0,
       log: say,
-      debug,
-      warn: (line) => core.warning(commandSafe(redact(line, secrets))),
+      // Probe lines only when the run has debug logging on, as core.isDebug() tells.
+      debug: process.env.RUNNER_DEBUG === '1' ? (line) => annotate('debug', line) : undefined,
+      warn: (line) => annotate('warning', line),
       cancel: cancel.signal
     })
 
+    const core = await loadCore()
+    // Registered for the steps after this one; this step's own lines were redacted as they were written.
+    secrets.forEach((s) => core.setSecret(s))
     for (const [name, value] of Object.entries(outputs(outcome))) core.setOutput(name, redact(value, secrets))
     say(finalLine(outcome))
     const tail = outcome.server?.logTail
     if (tail !== undefined) {
       core.startGroup(logTailTitle(tail, outcome.server?.logFile))
       // The server wrote these lines: they must not act as workflow commands.
+      const { randomUUID } = await import('node:crypto')
       const token = randomUUID()
       core.info(`::stop-commands::${token}`)
       for (const line of tail) say(`${line.number}: ${line.text}`)
@@ -49,10 +61,11 @@ export async function run(): Promise<void> {
       core.endGroup()
     }
     if (process.env.GITHUB_STEP_SUMMARY) {
-      await core.summary.addRaw(redact(summaryMarkdown(outcome, reportContext(settings)), secrets)).write()
+      await core.summary.addRaw(redact(summaryMarkdown(outcome, reportContext(settings, outcome.url)), secrets)).write()
     }
     // A cancelled job must end within a second; the diagnostics could take minutes.
-    if (!outcome.ready && outcome.reason !== 'cancelled') {
+    if (!outcome.ready && outcome.reason !== 'cancelled' && settings.diagnostics.length > 0) {
+      const exec = await import('@actions/exec')
       await runDiagnostics(settings.diagnostics, {
         group: (title, body) => core.group(redact(title, secrets), body),
         exec: (program, args) => exec.exec(program, args, { ignoreReturnCode: true }),
@@ -60,11 +73,12 @@ export async function run(): Promise<void> {
       })
     }
     if (!outcome.ready) {
-      const message = commandSafe(redact(failureMessage(outcome, reportContext(settings)), secrets))
+      const message = commandSafe(redact(failureMessage(outcome, reportContext(settings, outcome.url)), secrets))
       if (outcome.reason === 'timeout' && !settings.failOnTimeout) core.warning(message)
       else core.setFailed(message)
     }
   } catch (e) {
+    const core = await loadCore()
     core.setFailed(e instanceof InputError ? e.message : redact(`Unexpected error: ${(e as Error).stack ?? String(e)}`, secrets))
   } finally {
     process.off('SIGINT', onSignal).off('SIGTERM', onSignal)

@@ -5,7 +5,8 @@
  */
 import { type LookupAddress, lookup } from 'node:dns'
 import { rootCertificates } from 'node:tls'
-import { Agent, type Dispatcher, EnvHttpProxyAgent, request } from 'undici'
+import type { Dispatcher } from 'undici'
+import { Agent, EnvHttpProxyAgent, request } from './http.js'
 import { collectGarbage } from './memory.js'
 import { isCredentialHeader, parseRetryAfter } from './parse.js'
 import { formatDuration } from './time.js'
@@ -123,11 +124,12 @@ export function createHttpClient({ caCert, insecureTls }: Pick<ProbeOptions, 'ca
         for (let hop = 0; ; hop++) {
           // `reset` closes the connection after each request: a kept-alive socket the server has just
           // dropped would otherwise read as a reset, and each probe should test that connections are accepted.
-          const res = await request(target, {
+          const res = await request(dispatcherFor(target), {
+            origin: target.origin,
+            path: `${target.pathname}${target.search}`,
             method,
             headers: sent,
             body: json === undefined ? undefined : JSON.stringify(json),
-            dispatcher: dispatcherFor(target),
             signal: controller.signal,
             reset: true
           })

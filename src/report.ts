@@ -21,7 +21,11 @@ export interface ServerFacts {
 }
 
 /** The wait's outcome with what the gate adds about the server. */
-export type GateOutcome = Outcome & { server?: ServerFacts }
+/** One endpoint's wait. */
+export type TargetOutcome = Outcome & { url: URL }
+
+/** The whole wait: the scalar fields describe one endpoint (see `representative`), `results` all of them. */
+export type GateOutcome = TargetOutcome & { results: TargetOutcome[]; server?: ServerFacts }
 
 export interface ReportContext {
   url: URL
@@ -62,8 +66,8 @@ export function commandSafe(text: string): string {
 export const INSECURE_TLS_WARNING = "insecure-tls is on: the server's certificate is not checked, so anything on the way to it could answer in its place"
 
 /** What readiness means for these settings, in words. */
-export function describeExpectation({ expect, url }: ReportContext): string {
-  const parts = [`${url.href} to answer with an accepted status (${expect.status.map(([lo, hi]) => (lo === hi ? lo : `${lo}-${hi}`)).join(',')})`]
+export function describeExpectation({ expect, url }: ReportContext, subject = url.href): string {
+  const parts = [`${subject} to answer with an accepted status (${expect.status.map(([lo, hi]) => (lo === hi ? lo : `${lo}-${hi}`)).join(',')})`]
   if (expect.model !== undefined) parts.push(`list model "${expect.model}"`)
   if (expect.match !== undefined) parts.push(`contain "${expect.match}"`)
   if (expect.matchRegex !== undefined) parts.push(`match ${String(expect.matchRegex)}`)
@@ -124,7 +128,20 @@ export function outputs(outcome: GateOutcome): Outputs {
     pid: server?.pid === undefined ? '' : String(server.pid),
     'log-file': server?.logFile ?? '',
     'startup-seconds': server?.startupMs === undefined ? '' : seconds(server.startupMs),
-    'generation-seconds': outcome.generationMs === undefined ? '' : seconds(outcome.generationMs)
+    'generation-seconds': outcome.generationMs === undefined ? '' : seconds(outcome.generationMs),
+    results: JSON.stringify(outcome.results.map(resultRecord))
+  }
+}
+
+/** One endpoint's entry in the `results` output. */
+function resultRecord(r: TargetOutcome): Record<string, string | boolean | number | null> {
+  return {
+    url: r.url.href,
+    ready: r.ready,
+    'elapsed-seconds': Number(seconds(r.elapsedMs)),
+    'status-code': r.last?.status ?? null,
+    'model-id': r.last?.modelId ?? null,
+    reason: r.reason
   }
 }
 
@@ -148,6 +165,15 @@ export function summaryMarkdown(outcome: GateOutcome, ctx: ReportContext): strin
   if (out['startup-seconds'] !== '') rows.push(['Startup (from the process start)', `${out['startup-seconds']} s`])
   if (server?.logFile !== undefined) rows.push(['Server log', `\`${server.logFile}\``])
   const lines = ['### wait-for-model', '', '| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`), '']
+  if (outcome.results.length > 1) {
+    lines.push(`#### Endpoints (${outcome.results.filter((r) => r.ready).length} of ${outcome.results.length} ready)`, '')
+    lines.push('| endpoint | result | elapsed | status | model |', '|---|---|---:|---:|---|')
+    for (const r of outcome.results) {
+      const result = r.ready ? '✅ ready' : `❌ ${r.reason}`
+      lines.push(`| \`${cell(r.url.href)}\` | ${result} | ${seconds(r.elapsedMs)} s | ${r.last?.status ?? '—'} | ${cell(r.last?.modelId ?? '—')} |`)
+    }
+    lines.push('', `The rows above describe each endpoint; the table at the top, and the timeline, describe ${outcome.url.href}.`, '')
+  }
   lines.push('#### Timeline', '', '| at | the server answered |', '|---:|---|')
   for (const t of outcome.timeline) {
     lines.push(`| ${formatDuration(t.elapsedMs)} | ${t.lost ? '⚠️ stopped answering (crashed or restarting?): ' : ''}${cell(t.summary)} |`)

@@ -18,8 +18,16 @@ import {
 } from './parse.js'
 import { GENERATION_ROUTES, type GenerationRoute, generationRoute } from './engines.js'
 
-export interface Settings {
+/** One endpoint to wait for; a fleet has several, all of which must be ready. */
+export interface Target {
   url: URL
+  /** With `probe-generation`: how to ask this server for a token. */
+  generation?: { route: GenerationRoute; base: string }
+}
+
+export interface Settings {
+  /** One per line of the `url` input, in order. */
+  targets: Target[]
   model?: string
   match?: string
   matchRegex?: RegExp
@@ -46,8 +54,8 @@ export interface Settings {
   logFile?: string
   logLines: number
   failPattern?: RegExp
-  /** With `probe-generation`: how to ask this server for a token. */
-  generation?: { route: GenerationRoute; base: string }
+  /** Each target then carries its generation request. */
+  probeGeneration: boolean
   /** Variable names or globs (`NCCL_*`) to report from the server's environment. */
   envReport: string[]
   /** Commands run when the wait fails, one per entry. */
@@ -122,7 +130,7 @@ export function parseSettings(get: (name: InputName) => string): Settings {
       return ms
     })
 
-  const url = field('url', parseUrl)
+  const urls = field('url', parseUrls)
   const model = text('model')
   const match = text('match')
   const regexText = input('match-regex')
@@ -177,12 +185,13 @@ export function parseSettings(get: (name: InputName) => string): Settings {
     throw new InputError('env-report', 'needs the server process: set "start" or "pid"')
   }
   const diagnostics = (script('diagnostics') ?? '').split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '')
-  const generation = field('probe-generation', parseBoolean) ? generationFor(url, model) : undefined
+  const probeGeneration = field('probe-generation', parseBoolean)
+  const targets = urls.map((url) => ({ url, generation: probeGeneration ? generationFor(url, model) : undefined }))
   const caPath = text('ca-cert')
   const caCert = caPath === undefined ? undefined : field('ca-cert', () => readCaCert(caPath))
   const insecureTls = field('insecure-tls', parseBoolean)
   return {
-    url,
+    targets,
     model,
     match,
     matchRegex,
@@ -202,7 +211,7 @@ export function parseSettings(get: (name: InputName) => string): Settings {
     logFile,
     logLines,
     failPattern,
-    generation,
+    probeGeneration,
     envReport,
     diagnostics
   }
@@ -228,7 +237,7 @@ function parseEnvNames(text: string): string[] {
   return names
 }
 
-function generationFor(url: URL, model: string | undefined): Settings['generation'] {
+function generationFor(url: URL, model: string | undefined): Target['generation'] {
   const found = generationRoute(url)
   if (found === undefined) {
     throw new InputError(
@@ -266,6 +275,23 @@ function readCaCert(path: string): string {
 }
 
 export const URL_FORM = 'an http:// or https:// URL such as http://localhost:8000/v1/models'
+
+/** A fleet larger than this is more likely a mistake than a deployment. */
+export const MAX_URLS = 1000
+
+/** One URL per line (blank lines skipped); a fleet's lines are named by number in errors. */
+export function parseUrls(text: string): URL[] {
+  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '')
+  if (lines.length > MAX_URLS) throw new Error(`lists ${lines.length} URLs; the limit is ${MAX_URLS}`)
+  if (lines.length <= 1) return [parseUrl(lines[0] ?? '')]
+  return lines.map((line, i) => {
+    try {
+      return parseUrl(line)
+    } catch (e) {
+      throw new Error(`line ${i + 1}: ${(e as Error).message}`, { cause: e })
+    }
+  })
+}
 
 export function parseUrl(text: string): URL {
   const s = text.trim()

@@ -136,6 +136,8 @@ export interface SimulatorOptions {
   engine: EngineName
   model: string
   loadMs: number
+  /** When the port opens, overriding the engine's own `opensAt` (the benchmark sets the refused phase exactly). */
+  opensAfterMs?: number
   /** 0 picks a free port. */
   port?: number
   host?: string
@@ -154,6 +156,8 @@ export interface SimulatedServer {
   readyAt: number
   /** Settles when the simulated engine crashes (never without `crashAfterMs`); rejects if the port cannot be opened. */
   ended: Promise<'crashed'>
+  /** HTTP requests received so far. */
+  readonly requests: number
   close(): Promise<void>
 }
 
@@ -166,7 +170,9 @@ export async function simulate(options: SimulatorOptions): Promise<SimulatedServ
   const startedAt = Date.now()
   const readyAt = startedAt + options.loadMs
   const tell = (event: SimulatorEvent): void => options.onEvent?.(event, Date.now() - startedAt)
+  let requests = 0
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    requests++
     const phase: Phase = Date.now() >= readyAt ? 'ready' : 'loading'
     const path = new URL(req.url ?? '/', 'http://x').pathname
     const reply = engine.reply(path, phase, options.model) ?? engine.notFound ?? json({ detail: 'Not Found' }, 404)
@@ -195,7 +201,7 @@ export async function simulate(options: SimulatorOptions): Promise<SimulatedServ
   const listen = (): void => {
     if (!closed) server.listen(port, host, () => tell('listening'))
   }
-  const opensInMs = engine.opensAt * options.loadMs
+  const opensInMs = options.opensAfterMs ?? engine.opensAt * options.loadMs
   // An engine that serves from the start is listening before this returns, so no probe sees it refuse.
   if (opensInMs <= 0) await new Promise<void>((resolve) => server.listen(port, host, () => (tell('listening'), resolve())))
   else timers.push(setTimeout(listen, opensInMs))
@@ -205,6 +211,9 @@ export async function simulate(options: SimulatorOptions): Promise<SimulatedServ
     baseUrl: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     readyAt,
     ended,
+    get requests() {
+      return requests
+    },
     close: stop
   }
 }

@@ -1,6 +1,7 @@
 /** The wait loop: probe, judge, report changes, until ready, a fatal answer, a stop, or the deadline. */
 import { assess, type Assessment, type Expectation, type Reason } from './assess.js'
 import type { GenerationCheck } from './generate.js'
+import type { PortWatch } from './port-watch.js'
 import type { ProbeResult } from './probe.js'
 import type { Clock } from './time.js'
 
@@ -25,6 +26,8 @@ export interface WaitDeps {
   generate?(modelId: string | undefined, timeoutMs: number, signal?: AbortSignal): Promise<GenerationCheck>
   /** Aborted, with a `Stop` as its reason, when the wait must end at once: it also cuts short a sleep or a request. */
   stop?: AbortSignal
+  /** While connections are refused, wakes the loop as soon as the port opens. */
+  portWatch?: PortWatch
   clock: Clock
   /** When the wait counts from (defaults to now): the action passes its process start. */
   startedAt?: number
@@ -133,11 +136,30 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
     streak = assessment.state === 'ready' ? streak + 1 : 0
     if (streak >= opts.successThreshold) return finish('ready')
 
-    // A 429 or 503 may ask for a longer pause: granted up to 4 intervals, and never past the deadline.
-    const retryAfterMs = result.kind === 'http' ? (result.retryAfterMs ?? 0) : 0
-    const next = Math.min(Math.max(sentAt + opts.intervalMs, now + Math.min(retryAfterMs, opts.intervalMs * 4)), deadline)
-    await clock.sleep(next - clock.now(), deps.stop)
+    const refused = result.kind === 'error' && result.code === 'ECONNREFUSED'
+    if (refused && deps.portWatch) {
+      // While a local port is closed the watch is the probe; HTTP probes then go out with the progress lines.
+      const spacing = deps.portWatch.local ? Math.max(opts.intervalMs, opts.progressIntervalMs) : opts.intervalMs
+      await sleepUntilPortOpens(clock, Math.min(sentAt + spacing, deadline) - clock.now(), deps.portWatch, deps.stop)
+      // a port that shows as open yet refuses must not turn the loop into a busy one
+      const earliest = Math.min(sentAt + MIN_PROBE_GAP_MS, deadline)
+      if (clock.now() < earliest) await clock.sleep(earliest - clock.now(), deps.stop)
+    } else {
+      // A 429 or 503 may ask for a longer pause: granted up to 4 intervals, and never past the deadline.
+      const retryAfterMs = result.kind === 'http' ? (result.retryAfterMs ?? 0) : 0
+      const next = Math.min(Math.max(sentAt + opts.intervalMs, now + Math.min(retryAfterMs, opts.intervalMs * 4)), deadline)
+      await clock.sleep(next - clock.now(), deps.stop)
+    }
   }
+}
+
+const MIN_PROBE_GAP_MS = 50
+
+async function sleepUntilPortOpens(clock: Clock, ms: number, portWatch: PortWatch, stop: AbortSignal | undefined): Promise<void> {
+  const wake = new AbortController()
+  const signal = stop ? AbortSignal.any([wake.signal, stop]) : wake.signal
+  await Promise.race([clock.sleep(ms, signal), portWatch.opened(signal)])
+  wake.abort()
 }
 
 /** Folds a generation check into the model-list assessment it followed. */
