@@ -37,7 +37,8 @@ const bad: Array<[string, string, RegExp]> = [
   ['url', 'file:///etc/passwd', /is not an http/],
   ['url', 'http://[::1/v1/models', /is not an http/],
   ['url', 'http://user:hunter2@127.0.0.1:8000/v1/models', /must not carry credentials/],
-  ['url', 'http://127.0.0.1:8000/v1/\nmodels', /contains a control character/],
+  // a line break makes a fleet of two, and the second line is no URL
+  ['url', 'http://127.0.0.1:8000/v1/\nmodels', /line 2: "models" is not an http/],
   ['url', 'http://127.0.0.1:8000/\u0001', /contains a control character/],
   ['url', `http://${huge}`, /the limit is 65536/],
   ['model', 'kimi\u0007', /contains a control character/],
