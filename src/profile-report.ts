@@ -26,9 +26,10 @@ export const phaseChangeText = (name: string, previous?: PhaseTiming): string =>
 const BLOCKS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉']
 const BAR_WIDTH = 24
 
-/** A bar of `fraction` × BAR_WIDTH cells, in eighths of a cell. */
+/** A bar of `fraction` × BAR_WIDTH cells, in eighths of a cell (any time at all shows as one eighth). */
 export function bar(fraction: number): string {
-  const eighths = Math.round(Math.min(1, Math.max(0, fraction)) * BAR_WIDTH * 8)
+  const f = Math.min(1, Math.max(0, fraction))
+  const eighths = f > 0 ? Math.max(1, Math.round(f * BAR_WIDTH * 8)) : 0
   return '█'.repeat(Math.floor(eighths / 8)) + BLOCKS[eighths % 8]
 }
 
