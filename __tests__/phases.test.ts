@@ -40,7 +40,17 @@ describe('the phases of each engine, from a recorded startup', () => {
   })
 
   it('SGLang: per-rank lines do not restart a phase, and graph capture counts batch sizes', () => {
-    const { tracker } = replay('sglang')
+    const { tracker, events } = replay('sglang')
+    // A phase its end marker closed is still named when the next begins.
+    expect(events.filter((e) => e.type === 'phase').map((e) => e.type === 'phase' && [e.name, e.previous?.name])).toEqual([
+      ['initializing', undefined],
+      ['initializing distributed', 'initializing'],
+      ['loading weights', 'initializing distributed'],
+      ['allocating KV cache', 'loading weights'],
+      ['capturing CUDA graphs', 'allocating KV cache'],
+      ['starting server', 'capturing CUDA graphs'],
+      ['warming up', 'starting server']
+    ])
     expect(names(tracker)).toEqual([
       ['initializing', 8],
       ['initializing distributed', 3.9],

@@ -101,6 +101,8 @@ export class PhaseTracker {
   private lines = 0
   private readonly fatals: FatalMatch[] = []
   private readySeen = false
+  /** A phase its own end marker closed, to be named when the next one begins. */
+  private ended?: PhaseTiming
 
   constructor(opts: TrackerOptions = {}) {
     if (opts.startedAt !== undefined) {
@@ -199,7 +201,7 @@ export class PhaseTracker {
         } else if (marker.start?.test(seg)) {
           this.begin(marker, index, moment, events)
         }
-        if (marker.end?.test(seg) && this.open?.name === marker.phase) this.close(moment)
+        if (marker.end?.test(seg) && this.open?.name === marker.phase) this.ended = this.close(moment)
       })
       if (log.ready.test(seg) && !this.readySeen) {
         this.readySeen = true
@@ -213,7 +215,8 @@ export class PhaseTracker {
   /** Starts a phase if it lies ahead of the current one (other ranks repeat the markers of phases already begun). */
   private begin(marker: PhaseMarker, index: number, moment: Moment, events: TrackerEvent[]): PhaseState | undefined {
     if (index <= this.lastIndex || this.readySeen) return undefined
-    const previous = this.open === undefined ? undefined : this.close(moment)
+    const previous = this.open === undefined ? this.ended : this.close(moment)
+    this.ended = undefined
     const phase: PhaseState = { name: marker.phase, index, start: moment }
     this.list.push(phase)
     this.open = phase

@@ -51,7 +51,10 @@ export function phaseGantt(phases: readonly PhaseTiming[], engineLabel: string):
   return lines.join('\n')
 }
 
-/** The summary's phase section: the chart, and a table of the numbers with proportional bars (and the usual figures). */
+/**
+ * The summary's phase section: the chart, and a table of the numbers with proportional bars (and the usual
+ * figures when there is history). Figures the engine printed itself are marked.
+ */
 export function phaseMarkdown(phases: readonly PhaseTiming[], engineLabel: string, usual?: ReadonlyMap<string, number>): string {
   if (phases.length === 0) return ''
   const longest = Math.max(...phases.map((p) => p.seconds), 0.001)
@@ -61,11 +64,12 @@ export function phaseMarkdown(phases: readonly PhaseTiming[], engineLabel: strin
   lines.push(withUsual ? '| phase | seconds | usual | share | |' : '| phase | seconds | share | |', withUsual ? '|---|---:|---:|---:|---|' : '|---|---:|---:|---|')
   for (const p of phases) {
     const share = `${total > 0 ? Math.round((p.seconds / total) * 100) : 0}%`
-    const seconds = `${p.seconds.toFixed(1)}${p.printed ? '' : ' (measured)'}`
+    const seconds = `${p.seconds.toFixed(1)}${p.printed ? ' *' : ''}`
     const u = usual?.get(p.name)
     const cells = withUsual ? [p.name, seconds, u === undefined ? '—' : u.toFixed(1), share, bar(p.seconds / longest)] : [p.name, seconds, share, bar(p.seconds / longest)]
     lines.push(`| ${cells.join(' | ')} |`)
   }
+  if (phases.some((p) => p.printed)) lines.push('', `\\* as ${engineLabel} reported it; the other figures are measured from its log.`)
   return `${lines.join('\n')}\n`
 }
 
