@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -17,9 +17,16 @@ interface Run {
   stderr: string
 }
 
+/** The CLI's history (its default: under the user's cache directory) goes to a directory of the tests' own. */
+const cacheHome = mkdtempSync(join(tmpdir(), 'wait-for-model-cli-cache-'))
+afterAll(() => rmSync(cacheHome, { recursive: true, force: true }))
+
 function run(args: string[], env: Record<string, string> = {}): Promise<Run> {
   // A clean environment: nothing inherited may set an input or NO_COLOR.
-  const child = spawn(process.execPath, [cli, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [cli, ...args], {
+    env: { PATH: process.env.PATH ?? '', XDG_CACHE_HOME: cacheHome, ...env },
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
@@ -147,10 +154,11 @@ describe('wait-for-model (the CLI)', () => {
     )
     expect(r.code).toBe(1)
     const out = JSON.parse(r.stdout) as Record<string, string>
-    expect(out).toMatchObject({ ready: 'false', reason: 'server-exited', 'log-file': expect.stringMatching(/model-server\.log$/) })
+    // vLLM's own fatal line ends the wait, quoted with the exit code that follows it
+    expect(out).toMatchObject({ ready: 'false', reason: 'log-error', 'log-file': expect.stringMatching(/model-server\.log$/) })
     expect(r.stderr).toMatch(/Last 2 lines of .*model-server\.log:\n {2}\d+: event at \d+\n {2}\d+: ERROR .* EngineCore failed to start\.\n/)
     expect(r.stderr).toMatch(/── Diagnostics: echo first-diag\nfirst-diag\n── Diagnostics: echo second-diag\nsecond-diag\n/)
-    expect(r.stderr).toMatch(new RegExp(`error: Stopped after .* the server process ${out.pid} exited with code 3\\.`))
+    expect(r.stderr).toMatch(new RegExp(`error: Stopped after .* is a known fatal vLLM line: .*EngineCore failed to start\\.; the server process ${out.pid} then exited with code 3\\.`))
   })
 
   it('prints its version, and help that lists every action input as a flag with its default', async () => {

@@ -129,6 +129,7 @@ describe('the history file', () => {
     expect(defaultHistoryFile({}, 'action').notice).toMatch(/RUNNER_TOOL_CACHE is not set/)
     expect(defaultHistoryFile({ XDG_CACHE_HOME: '/x' }, 'cli')).toEqual({ path: '/x/wait-for-model/history.jsonl' })
     expect(defaultHistoryFile({ HOME: '/home/u' }, 'cli')).toEqual({ path: '/home/u/.cache/wait-for-model/history.jsonl' })
+    expect(defaultHistoryFile({}, 'cli').notice).toMatch(/neither XDG_CACHE_HOME nor HOME is set/)
   })
 
   it('keys by endpoint, model and start command, without writing them out', () => {

@@ -24,9 +24,23 @@ describe('LogFollower', () => {
     expect(log.poll()).toEqual([])
   })
 
+  it('hands the lines already written to `earlier`, once, and only later ones to poll', () => {
+    writeFileSync(file, 'old one\nold two\nunfinished')
+    const earlier: Array<{ number: number; text: string }>[] = []
+    const log = new LogFollower(file, 10, { earlier: (lines) => earlier.push(lines) })
+    expect(earlier).toEqual([
+      [
+        { number: 1, text: 'old one' },
+        { number: 2, text: 'old two' }
+      ]
+    ])
+    appendFileSync(file, ' now\n')
+    expect(log.poll()).toEqual([{ number: 3, text: 'unfinished now' }])
+  })
+
   it('from the start, returns what a server it has just started already wrote', () => {
     writeFileSync(file, 'NCCL error: unhandled system error\n')
-    expect(new LogFollower(file, 10, true).poll()).toEqual([{ number: 1, text: 'NCCL error: unhandled system error' }])
+    expect(new LogFollower(file, 10, { fromStart: true }).poll()).toEqual([{ number: 1, text: 'NCCL error: unhandled system error' }])
   })
 
   it('waits for a line to be finished, and strips the CR of CR LF lines (vLLM tracebacks)', () => {

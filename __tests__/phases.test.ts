@@ -35,8 +35,6 @@ describe('the phases of each engine, from a recorded startup', () => {
     expect(events.filter((e) => e.type === 'phase').map((e) => (e as { name: string }).name)).toHaveLength(7)
     expect(events.filter((e) => e.type === 'ready')).toHaveLength(1)
     expect(tracker.fatal()).toBeUndefined()
-    // Starts follow the stamps: loading began 17 s after the first marker.
-    expect(tracker.timings()[2].startSeconds).toBe(17)
   })
 
   it('SGLang: per-rank lines do not restart a phase, and graph capture counts batch sizes', () => {

@@ -32,12 +32,12 @@ describe('history around a wait', () => {
     const file = join(dir, 'sub', 'history.jsonl')
     const first = loadHistory(file, 'k')
     expect(first).toMatchObject({ file, earlier: [], usual: undefined, notices: [], warnings: [] })
-    expect(recordRun(first, run(), 25)).toEqual({ expectedSeconds: undefined, regressionPercent: undefined, regressed: false, warnings: [], notices: [] })
+    expect(recordRun(first, run(), 25)).toEqual({ expectedSeconds: undefined, regressionPercent: undefined, regression: undefined, drift: undefined, notices: [] })
 
     const second = loadHistory(file, 'k')
     expect(second.usual?.totalSeconds).toBe(300)
     const findings = recordRun(second, run({ startupSeconds: 330 }), 25)
-    expect(findings).toMatchObject({ expectedSeconds: 300, regressionPercent: 10, regressed: false, warnings: [] })
+    expect(findings).toEqual({ expectedSeconds: 300, regressionPercent: 10, regression: undefined, drift: undefined, notices: [] })
     expect(readFileSync(file, 'utf8').trim().split('\n')).toHaveLength(2)
   })
 
@@ -49,16 +49,17 @@ describe('history around a wait', () => {
       run({ startupSeconds: 420, env: {}, phases: [{ name: 'loading weights', seconds: 320 }, { name: 'capturing CUDA graphs', seconds: 41 }] }),
       25
     )
-    expect(findings.regressed).toBe(true)
     expect(findings.regressionPercent).toBe(40)
-    expect(findings.warnings).toEqual([
-      'Startup took 420.0s, 40.0% over the median of 300.0s of the last 5 ready runs; loading weights grew most: 320.0s against 200.0s.',
+    expect(findings.regression).toBe(
+      'Startup took 420.0s, 40.0% over the median of 300.0s of the last 5 ready runs; loading weights grew most: 320.0s against 200.0s.'
+    )
+    expect(findings.drift).toBe(
       'The server\'s environment changed since the previous run with this history key: NCCL_PROTO was "LL" in the last 5 runs, now unset.'
-    ])
+    )
     // 40% is within a 50% threshold; the variable is back, after one run without it
     expect(recordRun(loadHistory(file, 'k'), run({ startupSeconds: 420 }), 50)).toMatchObject({
-      regressed: false,
-      warnings: ['The server\'s environment changed since the previous run with this history key: NCCL_PROTO was unset in the last run, now "LL".']
+      regression: undefined,
+      drift: 'The server\'s environment changed since the previous run with this history key: NCCL_PROTO was unset in the last run, now "LL".'
     })
   })
 
@@ -85,6 +86,6 @@ describe('history around a wait', () => {
     const off = loadHistory(join(dir, 'f', 'history.jsonl'), 'k')
     expect(off.file).toBeUndefined()
     expect(off.notices[0]).toMatch(/^History is off: cannot write /)
-    expect(recordRun(off, run(), 25)).toEqual({ expectedSeconds: undefined, regressionPercent: undefined, regressed: false, warnings: [], notices: [] })
+    expect(recordRun(off, run(), 25)).toEqual({ expectedSeconds: undefined, regressionPercent: undefined, regression: undefined, drift: undefined, notices: [] })
   })
 })

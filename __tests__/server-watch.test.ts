@@ -20,7 +20,7 @@ const stopped = (signal: AbortSignal): Promise<Stop> =>
 function watchCommand(command: string, failPattern?: RegExp) {
   const file = join(dir, 'server.log')
   const server = startServer(command, file, { PATH: process.env.PATH ?? '' }, systemClock)
-  const log = new LogFollower(file, 10, true)
+  const log = new LogFollower(file, 10, { fromStart: true })
   return { watch: watchServer({ server, log, failPattern, pollMs: 50 }), server, file }
 }
 

@@ -104,11 +104,12 @@ describe('the packaged action with a server process', () => {
     expect(run.outputs).toMatchObject({ ready: 'false', reason: 'log-error', 'log-file': logFile, 'startup-seconds': '', 'status-code': '' })
     expect(alive(Number(run.outputs.pid))).toBe(true) // it logged its crash and hangs, as vLLM's API server does
     const log = readFileSync(logFile, 'utf8')
-    const tracebackLine = log.split('\n').indexOf('Traceback (most recent call last):') + 1
+    const oomLine = log.split('\n').findIndex((l) => l.startsWith('torch.OutOfMemoryError')) + 1
     // the wait was asleep (interval 10s) when the line appeared
     expect(endedAt - eventAt(log)).toBeLessThan(1_000 + SLACK_MS)
     const [error] = errors(run.stdout)
-    expect(error).toContain(`line ${tracebackLine} of ${logFile} matches fail-pattern: Traceback (most recent call last):`)
+    // vLLM's own fatal line names the cause: it is quoted rather than the Traceback line fail-pattern matched first
+    expect(error).toContain(`line ${oomLine} of ${logFile} is a known fatal vLLM line: torch.OutOfMemoryError: CUDA out of memory.`)
     // the tail, in a group, protected from being read as workflow commands
     expect(run.stdout).toMatch(new RegExp(`::group::Last 4 lines of ${logFile}\\n::stop-commands::[0-9a-f-]+\\n`))
     expect(run.stdout).toMatch(/\d+: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 816.82 MiB/)
@@ -119,11 +120,14 @@ describe('the packaged action with a server process', () => {
   it('ends within a second of the server exiting, with its exit code and the log tail', async () => {
     const { run, logFile, endedAt } = await startAction('exit 1200 3', { interval: '10s' })
     expect(run.code).toBe(1)
-    expect(run.outputs).toMatchObject({ ready: 'false', reason: 'server-exited', 'startup-seconds': '', 'log-file': logFile })
+    // its last line is one vLLM prints when its engine fails to start: quoted, with the exit code that follows it
+    expect(run.outputs).toMatchObject({ ready: 'false', reason: 'log-error', 'startup-seconds': '', 'log-file': logFile })
     expect(endedAt - eventAt(readFileSync(logFile, 'utf8'))).toBeLessThan(1_000 + SLACK_MS)
-    expect(errors(run.stdout)[0]).toMatch(new RegExp(`before the server was ready: the server process ${run.outputs.pid} exited with code 3\\.`))
+    expect(errors(run.stdout)[0]).toMatch(
+      new RegExp(`before the server was ready: line \\d+ of ${logFile} is a known fatal vLLM line: .*EngineCore failed to start\\.; the server process ${run.outputs.pid} then exited with code 3\\.`)
+    )
     expect(run.stdout).toMatch(/\d+: ERROR 07-08 10:12:20 \[core.py:1\] EngineCore failed to start\.\n/)
-    expect(run.summary).toMatch(/❌ not ready \(server-exited\)/)
+    expect(run.summary).toMatch(/❌ not ready \(log-error\)/)
     expect(run.summary).toContain('EngineCore failed to start.')
   })
 
@@ -211,9 +215,12 @@ describe('the packaged action watching a server started elsewhere (pid)', () => 
     const child = launch(port, 'exit 1500 1', logFile)
     const run = await runAction({ entry, inputs: { url: `http://127.0.0.1:${port}/v1/models`, pid: String(child.pid), 'log-file': logFile, interval: '10s' } })
     const endedAt = Date.now()
-    expect(run.outputs).toMatchObject({ ready: 'false', reason: 'server-exited' })
+    // Its fatal line comes first; the exit, polled every 250ms, is named when it is seen within the moment's grace.
+    expect(run.outputs).toMatchObject({ ready: 'false', reason: 'log-error' })
     expect(endedAt - eventAt(readFileSync(logFile, 'utf8'))).toBeLessThan(1_000 + SLACK_MS)
-    expect(errors(run.stdout)[0]).toMatch(new RegExp(`the server process ${child.pid} (is not running|has exited)`))
+    expect(errors(run.stdout)[0]).toMatch(
+      new RegExp(`is a known fatal vLLM line: .*EngineCore failed to start\\.(; the server process ${child.pid} then (is not running|has exited).*)?\\.`)
+    )
     expect(run.stdout).toContain('EngineCore failed to start.')
   })
 

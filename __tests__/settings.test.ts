@@ -59,7 +59,13 @@ describe('parseSettings', () => {
     ['env-report', 'NCCL_*', /needs the server process: set "start" or "pid"/],
     ['probe-generation', 'maybe', /true or false/],
     ['probe-generation', 'true', /needs "model": the request to \/v1\/completions names the model/],
-    ['start', 'vllm serve x\u0007', /control character/]
+    ['start', 'vllm serve x\u0007', /control character/],
+    ['engine', 'vllm2', /"vllm2" is not auto or one of vllm, sglang, tgi, ollama, llama.cpp, triton/],
+    ['history-file', '/tmp/h\u0007', /control character/],
+    ['history-key', 'k'.repeat(201), /at most 200/],
+    ['regression-threshold', 'a lot', /percentage such as 25% or 25/],
+    ['regression-threshold', '-5%', /percentage/],
+    ['fail-on-regression', 'maybe', /true or false/]
   ]
   it.each(bad)('rejects %s=%p naming the input', (name, value, message) => {
     const inputs = { url: 'http://localhost:8000/v1/models', [name]: value }
@@ -107,6 +113,22 @@ describe('parseSettings', () => {
     expect(s.targets.map((t) => t.generation?.base)).toEqual(['http://10.0.0.1:8000', 'http://10.0.0.2:8000'])
     expect(() => settingsFrom({ url: 'http://a/v1/models\nftp://b/' })).toThrow(/^Input "url": line 2: "ftp:\/\/b\/" is not an http/)
     expect(() => settingsFrom({ url: Array.from({ length: 1001 }, (_, i) => `http://h:${i + 1}/`).join('\n') })).toThrow(/limit is 1000/)
+  })
+
+  it('reads the profile and history inputs; an empty history-file is history off, as the runner passes it', () => {
+    const defaults = settingsFrom({ url: 'http://h/v1/models', 'history-file': INPUT_DEFAULTS['history-file'] })
+    expect(defaults).toMatchObject({ engine: undefined, historyFile: 'auto', historyKey: undefined, regressionThresholdPercent: 25, failOnRegression: false })
+    const s = settingsFrom({
+      url: 'http://h/v1/models',
+      engine: 'Llama.cpp',
+      'history-file': ' /var/cache/h.jsonl ',
+      'history-key': 'kimi-tp8',
+      'regression-threshold': '12.5',
+      'fail-on-regression': 'true'
+    })
+    expect(s).toMatchObject({ engine: 'llamacpp', historyFile: '/var/cache/h.jsonl', historyKey: 'kimi-tp8', regressionThresholdPercent: 12.5, failOnRegression: true })
+    expect(settingsFrom({ url: 'http://h/v1/models', engine: 'SGLang' }).engine).toBe('sglang')
+    expect(settingsFrom({ url: 'http://h/v1/models', 'history-file': '' }).historyFile).toBeUndefined()
   })
 
   it('refuses start and pid together, naming pid', () => {

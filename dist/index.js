@@ -16692,7 +16692,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7074);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(584);
 /* harmony import */ var _memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9328);
 
 
@@ -16704,7 +16704,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7074:
+/***/ 584:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -17042,6 +17042,14 @@ function parseBoolean(text) {
     if (/^(false|no|off)$/i.test(text.trim()))
         return false;
     throw new Error(`"${printable(text)}" is not ${BOOLEAN_FORM}`);
+}
+const PERCENT_FORM = 'a percentage such as 25% or 25';
+/** Parses `25%` or `25` (0 to 10000). */
+function parsePercent(text) {
+    const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text);
+    if (!m || Number(m[1]) > 10_000)
+        throw new Error(`"${printable(text)}" is not ${PERCENT_FORM}`);
+    return Number(m[1]);
 }
 /** Shows input text safely in a message: control characters escaped, length capped. */
 function printable(text, max = 80) {
@@ -17468,8 +17476,279 @@ function createGenerator({ base, route, headers, clock, caCert, insecureTls }) {
     };
 }
 
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+;// CONCATENATED MODULE: ./src/history.ts
+/**
+ * Earlier runs, one JSON line per finished wait, in a file shared by every job on a runner: reading it (skipping
+ * lines it cannot read), appending one line atomically, trimming each key to its last runs, and comparing a run
+ * with the runs before it (startup against the median, the environment against the previous run).
+ * Imports only Node's own modules, so that tests can run it in several plain child processes at once.
+ */
+
+
+
+/** Runs kept per key. */
+const KEEP_RUNS = 100;
+/** Ready runs the expected startup is the median of. */
+const MEDIAN_OF = 10;
+/**
+ * One line is written with one `write` on a file opened with O_APPEND, which the kernel appends whole; it stays
+ * under PIPE_BUF (4 KiB), the size POSIX guarantees for atomic pipe writes, so it holds on any file system too.
+ */
+const MAX_LINE_BYTES = 4096;
+/** Only the end of a larger file is read (several thousand runs). */
+const MAX_READ_BYTES = 8 * 1024 * 1024;
+/** A lock older than this was left by a process that died while holding it. */
+const STALE_LOCK_MS = 10_000;
+const LOCK_WAIT_MS = 2_000;
+/** Where history lives by default: under the runner's tool cache (kept between jobs on self-hosted runners) or the user's cache. */
+function defaultHistoryFile(env, frontEnd) {
+    if (frontEnd === 'action') {
+        return env.RUNNER_TOOL_CACHE
+            ? { path: (0,external_node_path_namespaceObject.join)(env.RUNNER_TOOL_CACHE, 'wait-for-model', 'history.jsonl') }
+            : { notice: 'History is off: RUNNER_TOOL_CACHE is not set; give "history-file" to keep it elsewhere.' };
+    }
+    const base = env.XDG_CACHE_HOME || (env.HOME ? (0,external_node_path_namespaceObject.join)(env.HOME, '.cache') : undefined);
+    return base
+        ? { path: (0,external_node_path_namespaceObject.join)(base, 'wait-for-model', 'history.jsonl') }
+        : { notice: 'History is off: neither XDG_CACHE_HOME nor HOME is set; give --history-file to keep it elsewhere.' };
+}
+/** The default key: the endpoint, the model and the start command, hashed so that no secret in them lands in the file. */
+function historyKey(url, model, start) {
+    return (0,external_node_crypto_.createHash)('sha256').update(JSON.stringify([url, model ?? '', start ?? ''])).digest('hex').slice(0, 16);
+}
+/** Makes sure the file can be appended to; a reason in words when it cannot (history is then off). */
+function prepareHistory(path) {
+    try {
+        (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
+        (0,external_node_fs_namespaceObject.closeSync)((0,external_node_fs_namespaceObject.openSync)(path, 'a'));
+        return undefined;
+    }
+    catch (e) {
+        return `History is off: cannot write ${path} (${e.message}).`;
+    }
+}
+function readHistory(path) {
+    let text;
+    try {
+        text = readTail(path);
+    }
+    catch (e) {
+        if (e.code === 'ENOENT')
+            return { runs: [], skipped: 0 };
+        throw e;
+    }
+    return parseHistory(text);
+}
+function parseHistory(text) {
+    const runs = [];
+    let skipped = 0;
+    for (const line of text.split('\n')) {
+        if (line.trim() === '')
+            continue;
+        const run = parseRun(line);
+        if (run === undefined)
+            skipped++;
+        else
+            runs.push(run);
+    }
+    return { runs, skipped };
+}
+function parseRun(line) {
+    let r;
+    try {
+        r = JSON.parse(line);
+    }
+    catch {
+        return undefined;
+    }
+    const fine = typeof r === 'object' &&
+        r !== null &&
+        typeof r.key === 'string' &&
+        typeof r.ready === 'boolean' &&
+        typeof r.elapsedSeconds === 'number' &&
+        (r.startupSeconds === undefined || typeof r.startupSeconds === 'number') &&
+        Array.isArray(r.phases) &&
+        r.phases.every((p) => typeof p?.name === 'string' && typeof p?.seconds === 'number') &&
+        (r.env === undefined || (typeof r.env === 'object' && r.env !== null && Object.values(r.env).every((v) => typeof v === 'string')));
+    return fine ? r : undefined;
+}
+function readTail(path) {
+    const fd = (0,external_node_fs_namespaceObject.openSync)(path, 'r');
+    try {
+        const size = (0,external_node_fs_namespaceObject.fstatSync)(fd).size;
+        const length = Math.min(size, MAX_READ_BYTES);
+        const buffer = Buffer.alloc(length);
+        let got = 0;
+        while (got < length) {
+            const n = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, got, length - got, size - length + got);
+            if (n === 0)
+                break;
+            got += n;
+        }
+        const text = buffer.subarray(0, got).toString('utf8');
+        // Started mid-file: the first line is cut.
+        return length < size ? text.slice(text.indexOf('\n') + 1) : text;
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+/** The line for a run, shrunk to fit MAX_LINE_BYTES (long values cut, then phases, then the environment dropped). */
+function runLine(run) {
+    const attempts = [
+        run,
+        { ...run, env: run.env && Object.fromEntries(Object.entries(run.env).map(([k, v]) => [k, v.slice(0, 200)])) },
+        { ...run, env: run.env && Object.fromEntries(Object.entries(run.env).map(([k, v]) => [k, v.slice(0, 200)])), phases: run.phases.slice(0, 30) },
+        { ...run, env: undefined, envReport: undefined, phases: run.phases.slice(0, 30) }
+    ];
+    for (const attempt of attempts) {
+        const line = `${JSON.stringify(attempt)}\n`;
+        if (Buffer.byteLength(line) <= MAX_LINE_BYTES)
+            return line;
+    }
+    return undefined;
+}
+/**
+ * Appends one run with a single write (atomic with O_APPEND), holding the file's lock so that a trim in another
+ * process cannot drop it; then trims the run's key to its last `keep` runs when it has more.
+ * Returns false when the run does not fit in one line.
+ */
+function appendRun(path, run, keep = KEEP_RUNS) {
+    const line = runLine(run);
+    if (line === undefined)
+        return false;
+    withLock(path, () => {
+        const fd = (0,external_node_fs_namespaceObject.openSync)(path, 'a');
+        try {
+            (0,external_node_fs_namespaceObject.writeSync)(fd, line);
+        }
+        finally {
+            (0,external_node_fs_namespaceObject.closeSync)(fd);
+        }
+    });
+    const kept = readHistory(path).runs.filter((r) => r.key === run.key).length;
+    if (kept > keep)
+        trimHistory(path, keep);
+    return true;
+}
+/**
+ * Keeps the last `keep` runs of every key (and drops unreadable lines): the file is rewritten to a temporary file
+ * and renamed over the old one under the lock, which appenders take too, so no run appended meanwhile is lost.
+ * Without the lock (another process holds it too long) it leaves the file as it is.
+ */
+function trimHistory(path, keep = KEEP_RUNS) {
+    withLock(path, (locked) => {
+        if (!locked)
+            return;
+        const { runs } = parseHistory(readTail(path));
+        const seen = new Map();
+        const kept = [];
+        for (let i = runs.length - 1; i >= 0; i--) {
+            const n = seen.get(runs[i].key) ?? 0;
+            if (n < keep)
+                kept.push(runs[i]);
+            seen.set(runs[i].key, n + 1);
+        }
+        const temp = `${path}.${process.pid}.tmp`;
+        (0,external_node_fs_namespaceObject.writeFileSync)(temp, kept.reverse().map((r) => JSON.stringify(r) + '\n').join(''), { mode: (0,external_node_fs_namespaceObject.statSync)(path).mode });
+        (0,external_node_fs_namespaceObject.renameSync)(temp, path);
+    });
+}
+/** Runs `fn` holding `<path>.lock` (created exclusively); after LOCK_WAIT_MS without it, runs `fn(false)` anyway. */
+function withLock(path, fn) {
+    const lock = `${path}.lock`;
+    const deadline = Date.now() + LOCK_WAIT_MS;
+    let fd;
+    while (fd === undefined) {
+        try {
+            fd = (0,external_node_fs_namespaceObject.openSync)(lock, 'wx');
+        }
+        catch (e) {
+            if (e.code !== 'EEXIST' || Date.now() > deadline)
+                break;
+            if (lockIsStale(lock))
+                continue;
+            Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
+        }
+    }
+    try {
+        return fn(fd !== undefined);
+    }
+    finally {
+        if (fd !== undefined) {
+            (0,external_node_fs_namespaceObject.closeSync)(fd);
+            (0,external_node_fs_namespaceObject.unlinkSync)(lock);
+        }
+    }
+}
+function lockIsStale(lock) {
+    try {
+        if (Date.now() - (0,external_node_fs_namespaceObject.statSync)(lock).mtimeMs <= STALE_LOCK_MS)
+            return false;
+        (0,external_node_fs_namespaceObject.unlinkSync)(lock);
+    }
+    catch {
+        // Gone already: free to try again.
+    }
+    return true;
+}
+const secondsOf = (r) => r.startupSeconds ?? r.elapsedSeconds;
+function median(values) {
+    const sorted = [...values].sort((a, b) => a - b);
+    const mid = Math.floor(sorted.length / 2);
+    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+/** What the last MEDIAN_OF ready runs took; undefined without any. */
+function expectation(earlier) {
+    const ready = earlier.filter((r) => r.ready).slice(-MEDIAN_OF);
+    if (ready.length === 0)
+        return undefined;
+    const names = new Set(ready.flatMap((r) => r.phases.map((p) => p.name)));
+    const phaseSeconds = new Map([...names].map((name) => [name, median(ready.flatMap((r) => r.phases.filter((p) => p.name === name).map((p) => p.seconds)))]));
+    return { totalSeconds: median(ready.map(secondsOf)), phaseSeconds, order: ready[ready.length - 1].phases.map((p) => p.name), runs: ready.length };
+}
+/** This ready run against the median of the earlier ready runs; undefined when there is nothing to compare. */
+function regression(earlier, run) {
+    const usual = expectation(earlier);
+    if (!run.ready || usual === undefined || usual.totalSeconds <= 0)
+        return undefined;
+    const seconds = secondsOf(run);
+    let grewMost;
+    for (const p of run.phases) {
+        const before = usual.phaseSeconds.get(p.name);
+        if (before !== undefined && p.seconds - before > 0 && p.seconds - before > (grewMost ? grewMost.seconds - grewMost.usual : 0)) {
+            grewMost = { name: p.name, seconds: p.seconds, usual: before };
+        }
+    }
+    const percent = Math.round(((seconds - usual.totalSeconds) / usual.totalSeconds) * 1000) / 10;
+    return { expectedSeconds: usual.totalSeconds, seconds, percent, runs: usual.runs, grewMost };
+}
+/** The variables whose value differs from the previous run with the same `env-report`. */
+function envDrift(earlier, run) {
+    if (run.env === undefined)
+        return [];
+    const comparable = earlier.filter((r) => r.env !== undefined && r.envReport === run.envReport);
+    const previous = comparable[comparable.length - 1]?.env;
+    if (previous === undefined)
+        return [];
+    const now = run.env;
+    const names = [...new Set([...Object.keys(previous), ...Object.keys(now)])].sort();
+    return names
+        .filter((name) => previous[name] !== now[name])
+        .map((name) => {
+        let runs = 0;
+        for (let i = comparable.length - 1; i >= 0 && comparable[i].env?.[name] === previous[name]; i--)
+            runs++;
+        return { name, was: previous[name], now: now[name], runs };
+    });
+}
+
 ;// CONCATENATED MODULE: external "node:string_decoder"
 const external_node_string_decoder_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:string_decoder");
 ;// CONCATENATED MODULE: ./src/log-follower.ts
@@ -17490,13 +17769,17 @@ class LogFollower {
     /**
      * `keep`: how many last lines to hold for `tail`. Unless `fromStart` (the log of a server this process has
      * just started, where every line is new however fast it came), what the file already holds is read now,
-     * counted and kept for the tail but never returned by `poll`: only lines written from now on are new.
+     * counted and kept for the tail (and handed to `earlier`) but never returned by `poll`: only lines written from
+     * now on are new.
      */
-    constructor(path, keep, fromStart = false) {
+    constructor(path, keep, { fromStart = false, earlier } = {}) {
         this.path = path;
         this.keep = keep;
-        if (!fromStart)
-            this.read();
+        if (fromStart)
+            return;
+        const old = [];
+        this.read(earlier && old);
+        earlier?.(old);
     }
     /** The complete lines appended since the last call. */
     poll() {
@@ -17564,8 +17847,8 @@ const log_follower_clip = (text) => (text.length > MAX_LINE_CHARS ? `${text.slic
 
 ;// CONCATENATED MODULE: external "node:dns/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:dns/promises");
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __nccwpck_require__(1455);
+;// CONCATENATED MODULE: external "node:fs/promises"
+const external_node_fs_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 // EXTERNAL MODULE: external "node:net"
 var external_node_net_ = __nccwpck_require__(7030);
 ;// CONCATENATED MODULE: ./src/port-watch.ts
@@ -17695,7 +17978,7 @@ class PortPoller {
     async readProc() {
         if (this.procReadable === false)
             return undefined;
-        const tables = await Promise.all(PROC_TABLES.map((f) => (0,promises_.readFile)(f, 'latin1').catch(() => '')));
+        const tables = await Promise.all(PROC_TABLES.map((f) => (0,external_node_fs_promises_namespaceObject.readFile)(f, 'latin1').catch(() => '')));
         this.procReadable = tables[0].startsWith('  sl');
         return this.procReadable ? listeningLoopbackPorts(tables.join('\n')) : undefined;
     }
@@ -17705,15 +17988,661 @@ function portWatchFor(url) {
     return { opened: (signal) => poller.watch(url, signal), local: isLoopback(url.hostname) };
 }
 
+;// CONCATENATED MODULE: ./src/engine-logs.ts
+/**
+ * What model servers print while they start, as data: how each engine frames and stamps a line, the lines that
+ * name it, one row per engine and startup phase, the line that says it is ready, and its known fatal lines.
+ * Facts and their sources: shared/research/engine-logs.md. Line numbers in `[file.py:NNN]` prefixes change every
+ * release, so no pattern here depends on them.
+ */
+const cause = (pattern) => ({ pattern, cause: true });
+const failure = (pattern) => ({ pattern, cause: false });
+/** PyTorch's allocator and NCCL (through torch or the engines' own pynccl wrappers) word these alike everywhere. */
+const TORCH_FATAL = [
+    cause(/CUDA out of memory/),
+    // Not the traceback's source line `raise RuntimeError(f"NCCL error: {error_str}")`.
+    cause(/NCCL error(?:: | in: )(?!\{)/),
+    cause(/DistBackendError/)
+];
+// tqdm: "Loading safetensors checkpoint shards:  45% Completed | 29/64 [01:02<01:10,  2.15s/it]" and the default
+// bar "Capturing CUDA graphs (decode, FULL):  45%|████▌     | 23/51 [00:05<00:06,  4.12it/s]".
+const TQDM_COUNT = String.raw `\s*\d+%(?: Completed)? ?\|[^|]*?\|?\s*(?<n>\d+)/(?<total>\d+)(?: \[(?<elapsed>\d+(?::\d\d)+)<)?`;
+const tqdm = (desc) => new RegExp(`${desc}:${TQDM_COUNT}`);
+const ENGINE_LOGS = [
+    {
+        engine: 'vllm',
+        label: 'vLLM',
+        signature: /\((?:APIServer|EngineCore\w*|Worker\w*|VllmWorker\w*) pid=\d+\)|vLLM API server version|Initializing a V1 LLM engine/,
+        ownedBy: 'vllm',
+        stamp: /\b(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) (?<M>\d\d)-(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))? \[/,
+        ready: /Application startup complete/,
+        fatal: [
+            ...TORCH_FATAL,
+            cause(/No available memory for the cache blocks/),
+            cause(/KV cache is needed, which is larger than the available KV cache memory/),
+            cause(/Free memory on device \S+ \([^)]*\) on startup is less than desired GPU memory utilization/),
+            failure(/WorkerProc hit an exception|WorkerProc failed to start/),
+            failure(/EngineCore failed to start/),
+            failure(/Engine core initialization failed/)
+        ]
+    },
+    {
+        engine: 'sglang',
+        label: 'SGLang',
+        signature: /server_args=ServerArgs\(|sglang is using nccl|^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d (?:[A-Z]{2}\d+ ?)+\]/,
+        ownedBy: 'sglang',
+        stamp: /^\[(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)[^\]]*\]/,
+        ready: /The server is fired up and ready to roll/,
+        fatal: [
+            ...TORCH_FATAL,
+            cause(/Capture cuda graph failed/),
+            cause(/but there are other ranks that didn't finish loading/),
+            failure(/Scheduler hit an exception/),
+            failure(/Received sigquit from a child process|SIGQUIT received/),
+            failure(/Initialization failed\. warmup error/),
+            failure(/Subprocess \S+ \(pid=\d+\) crashed/)
+        ]
+    },
+    {
+        engine: 'tgi',
+        label: 'TGI',
+        signature: /text_generation_(?:launcher|router)/,
+        stamp: /^(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d)T(?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))?Z/,
+        ready: /text_generation_router::server.*\bConnected\s*$/,
+        fatal: [
+            ...TORCH_FATAL,
+            cause(/Not enough memory to handle \d+ prefill tokens/),
+            cause(/Download encountered an error/),
+            cause(/Error when initializing model/),
+            cause(/text-generation-server not found in PATH/),
+            failure(/Shard \d+ failed to start|Shard \d+ crashed|Error: Shard(?:CannotStart|Failed)|Error: WarmupError/),
+            failure(/Webserver Crashed/)
+        ]
+    },
+    {
+        engine: 'ollama',
+        label: 'Ollama',
+        // Listed before llama.cpp: Ollama 0.30+ passes llama.cpp's own lines through after its own.
+        signature: /level=[A-Z]+ source=\S+ msg=|^\[GIN\] /,
+        stamp: /time=(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d)T(?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))?/,
+        ready: /(?:llama runner|llama-server) started in [\d.]+ seconds/,
+        fatal: [
+            ...TORCH_FATAL,
+            cause(/reported out-of-memory during startup/),
+            cause(/model requires more system memory than is currently available/),
+            cause(/bind: address already in use/),
+            failure(/(?:llama runner|llama-server) process has terminated/),
+            failure(/timed out waiting for (?:llama runner|llama-server) to start/)
+        ]
+    },
+    {
+        engine: 'llamacpp',
+        label: 'llama.cpp',
+        signature: /\bbuild: \d+ \(|llama_model_loader: |\bsrv\s+load_model: |\bmain: loading model|llama_context: /,
+        ownedBy: 'llamacpp',
+        // Only with --log-timestamps: minutes.seconds.milliseconds.microseconds since the start.
+        stamp: /^(?<m>\d+)\.(?<s>\d\d)\.(?<ms>\d{3})\.\d{3} [IWEDT] /,
+        ready: /server is listening on|starting the main loop/,
+        fatal: [
+            cause(/cudaMalloc failed: out of memory/),
+            cause(/failed to open GGUF file/),
+            cause(/couldn't bind HTTP server socket/),
+            cause(/error loading model/),
+            failure(/failed to load model/),
+            failure(/exiting due to (?:model loading|HTTP server) error/)
+        ]
+    },
+    {
+        engine: 'triton',
+        label: 'Triton',
+        signature: /^[IWE]\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+ [\w.]+:\d+\] |Triton Inference Server/,
+        ownedBy: 'Triton Inference Server',
+        stamp: /^[IWE](?<M>\d\d)(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)\.(?<f>\d+) /,
+        ready: /Started HTTPService at/,
+        fatal: [
+            ...TORCH_FATAL,
+            cause(/failed to load '[^']*'/),
+            cause(/already in use/),
+            failure(/error: creating server/)
+        ]
+    }
+];
+const PHASE_MARKERS = [
+    // vLLM (V1 engine, 0.11–0.16 wordings)
+    { engine: 'vllm', phase: 'initializing', start: /non-default args:|vLLM API server version|Initializing a V1 LLM engine/ },
+    { engine: 'vllm', phase: 'initializing distributed', start: /world_size=\d+ rank=\d+ local_rank=\d+ distributed_init_method=/ },
+    {
+        engine: 'vllm',
+        phase: 'loading weights',
+        start: /Starting to load model/,
+        progress: tqdm('Loading (?:safetensors|pt) checkpoint shards'),
+        unit: 'shards',
+        end: /Model loading took /,
+        took: /(?:Model loading took [\d.]+ GiB(?: memory)? and|Loading weights took) (?<took>[\d.]+) seconds/
+    },
+    {
+        engine: 'vllm',
+        phase: 'compiling',
+        start: /for vLLM's torch\.compile|Dynamo bytecode transform time/,
+        end: /torch\.compile (?:takes|took|and initial profiling run took) [\d.]+ s in total/,
+        took: /torch\.compile (?:takes|took|and initial profiling run took) (?<took>[\d.]+) s in total/
+    },
+    { engine: 'vllm', phase: 'allocating KV cache', start: /Available KV cache memory/, end: /Maximum concurrency for / },
+    {
+        engine: 'vllm',
+        phase: 'capturing CUDA graphs',
+        progress: tqdm(String.raw `Capturing CUDA graphs \([^)]*\)`),
+        unit: 'graphs',
+        end: /Graph capturing finished in /,
+        took: /Graph capturing finished in (?<took>[\d.]+) secs/
+    },
+    {
+        engine: 'vllm',
+        phase: 'starting server',
+        start: /init engine \(profile, create kv cache, warmup model\) took|Supported tasks:|Starting vLLM (?:API )?server/
+    },
+    // SGLang (0.5.x)
+    { engine: 'sglang', phase: 'initializing', start: /server_args=/ },
+    {
+        engine: 'sglang',
+        phase: 'initializing distributed',
+        start: /Init torch distributed begin/,
+        end: /Init torch distributed ends/,
+        took: /Init torch distributed ends\. elapsed=(?<took>[\d.]+) s/
+    },
+    {
+        engine: 'sglang',
+        phase: 'loading weights',
+        start: /Load weight begin/,
+        progress: tqdm('Loading (?:safetensors|pt) checkpoint shards'),
+        unit: 'shards',
+        end: /Load weight end/,
+        took: /Load weight end\. elapsed=(?<took>[\d.]+) s/
+    },
+    { engine: 'sglang', phase: 'allocating KV cache', start: /Using KV cache dtype|KV Cache is allocated/, end: /Memory pool end/ },
+    {
+        engine: 'sglang',
+        phase: 'capturing CUDA graphs',
+        start: /Capture (?:cuda|cpu|npu) graph begin/,
+        progress: tqdm(String.raw `Capturing batches \([^)]*\)`),
+        unit: 'batch sizes',
+        end: /Capture (?:[\w ]*)(?:cuda|CUDA|cpu|npu) graph end/,
+        took: /graph end\. (?:Time elapsed: |elapsed=)(?<took>[\d.]+) s/
+    },
+    { engine: 'sglang', phase: 'starting server', start: /max_total_num_tokens=|Started server process/ },
+    { engine: 'sglang', phase: 'warming up', start: /Uvicorn running on|GET \/(?:get_)?model_info/ },
+    // TGI (launcher 3.x; 2.x wordings where they differ)
+    {
+        engine: 'tgi',
+        phase: 'downloading',
+        start: /Starting (?:check and )?download process/,
+        progress: /Download: \[(?<n>\d+)\/(?<total>\d+)\]/,
+        unit: 'files',
+        end: /Successfully downloaded weights/
+    },
+    {
+        engine: 'tgi',
+        phase: 'loading weights',
+        start: /Starting shard/,
+        end: /Shard ready in /,
+        took: /Shard ready in (?<took>[\d.]+)(?<unit>ms|µs|ns|s)/
+    },
+    { engine: 'tgi', phase: 'starting server', start: /Starting Webserver/ },
+    { engine: 'tgi', phase: 'warming up', start: /Warming up model/ },
+    // llama.cpp llama-server
+    { engine: 'llamacpp', phase: 'initializing', start: /\bbuild: \d+ \(|system info: / },
+    { engine: 'llamacpp', phase: 'loading weights', start: /\bmain: loading model|load_model: loading model|llama_model_loader: loaded meta data/ },
+    { engine: 'llamacpp', phase: 'allocating KV cache', start: /\bllama_context: |llama_kv_cache|llama_new_context_with_model/ },
+    { engine: 'llamacpp', phase: 'warming up', start: /warming up the model with an empty run/ },
+    { engine: 'llamacpp', phase: 'starting server', start: /initializing slots, n_slots/ },
+    // Ollama (models load lazily, on the first request for them)
+    { engine: 'ollama', phase: 'starting server', start: /msg="server config"|msg="total blobs/, end: /msg="Listening on / },
+    { engine: 'ollama', phase: 'discovering GPUs', start: /discovering available GPUs|looking for compatible GPUs/, end: /msg="inference compute"/ },
+    {
+        engine: 'ollama',
+        phase: 'loading model',
+        start: /msg="starting (?:runner|llama-server)"|msg="loading model/,
+        took: /(?:llama runner|llama-server) started in (?<took>[\d.]+) seconds/
+    },
+    // Triton (messages JSON-quoted since r24.05)
+    { engine: 'triton', phase: 'initializing', start: /memory pool is created/ },
+    { engine: 'triton', phase: 'loading model', start: /\] "?loading: \S+:\d+/, end: /successfully loaded '/ },
+    { engine: 'triton', phase: 'starting server', start: /Collecting (?:metrics for GPU|CPU metrics)|Started GRPCInferenceService at/ }
+];
+const engineLog = (engine) => ENGINE_LOGS.find((e) => e.engine === engine);
+const phaseMarkers = (engine) => PHASE_MARKERS.filter((m) => m.engine === engine);
+const LOG_ENGINE_NAMES = ENGINE_LOGS.map((e) => e.engine);
+/** The engine whose own lines these are, from one line; undefined when the line is not particular to one. */
+function engineOfLine(line) {
+    return ENGINE_LOGS.find((e) => e.signature.test(line))?.engine;
+}
+/** The engine from a `/v1/models` body's `owned_by` (vLLM, SGLang, llama.cpp and Triton's OpenAI front end say so). */
+function engineOfModelList(body) {
+    let json;
+    try {
+        json = JSON.parse(body);
+    }
+    catch {
+        return undefined;
+    }
+    const data = json?.data;
+    if (!Array.isArray(data))
+        return undefined;
+    for (const entry of data) {
+        const owner = entry?.owned_by;
+        const found = ENGINE_LOGS.find((e) => e.ownedBy !== undefined && e.ownedBy === owner);
+        if (found)
+            return found.engine;
+    }
+    return undefined;
+}
+/** The engine's stamp in a line, as milliseconds on the stamp's own scale. */
+function stampOf(log, line) {
+    const g = log.stamp?.exec(line)?.groups;
+    if (g === undefined)
+        return undefined;
+    const n = (v) => (v === undefined ? 0 : Number(v));
+    const fraction = g.f === undefined ? n(g.ms) : Number(`0.${g.f}`) * 1000;
+    return Date.UTC(g.Y === undefined ? 2000 : n(g.Y), g.M === undefined ? 0 : n(g.M) - 1, g.D === undefined ? 1 : n(g.D), n(g.h), n(g.m), n(g.s)) + fraction;
+}
+const UNIT_SECONDS = { s: 1, ms: 1e-3, µs: 1e-6, ns: 1e-9 };
+/** The seconds in a `took` match. */
+const tookSeconds = (groups) => Number(groups.took) * UNIT_SECONDS[groups.unit ?? 's'];
+/** tqdm's `mm:ss` or `h:mm:ss` in seconds. */
+const clockSeconds = (text) => text.split(':').reduce((acc, part) => acc * 60 + Number(part), 0);
+
+;// CONCATENATED MODULE: ./src/eta.ts
+/**
+ * Milliseconds left in a phase with progress, at `now`: tqdm's own elapsed time per item where it prints one,
+ * else the rate between the first and the latest count seen. Undefined while there is no rate yet.
+ */
+function phaseLeftMs(p, now) {
+    const { first, last } = p;
+    if (last.n >= last.total)
+        return 0;
+    let perItemMs;
+    if (last.elapsedS !== undefined && last.n > 0)
+        perItemMs = (last.elapsedS * 1000) / last.n;
+    else if (last.n > first.n && last.at > first.at)
+        perItemMs = (last.at - first.at) / (last.n - first.n);
+    if (perItemMs === undefined)
+        return undefined;
+    return Math.max(0, perItemMs * (last.total - last.n) - (now - last.at));
+}
+/**
+ * Milliseconds until ready going by earlier runs: the rest of this phase (by its rate, else its usual length) and
+ * the usual length of the phases after it; without a known phase, the usual startup minus the time so far.
+ */
+function readyInMs(pos, usual) {
+    const index = pos.phase === undefined ? -1 : usual.order.indexOf(pos.phase);
+    if (index >= 0) {
+        const own = (usual.phaseSeconds.get(pos.phase) ?? 0) * 1000;
+        const rest = usual.order.slice(index + 1).reduce((sum, name) => sum + (usual.phaseSeconds.get(name) ?? 0) * 1000, 0);
+        return (pos.phaseLeftMs ?? Math.max(0, own - pos.inPhaseMs)) + rest;
+    }
+    return Math.max(0, usual.totalSeconds * 1000 - pos.elapsedMs);
+}
+
+;// CONCATENATED MODULE: ./src/phases.ts
+/**
+ * Follows an engine's startup through its log: fed each line with the time it was read, it knows the engine,
+ * the phase the engine is in, its progress, the phases behind it with their durations, and any fatal line.
+ * Pure: no I/O and no clock of its own; times are milliseconds on the caller's monotonic scale.
+ */
+
+// eslint-disable-next-line no-control-regex
+const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
+/** Lines kept while the engine is not yet known, to be read again once it is. */
+const MAX_PENDING = 5000;
+const MAX_QUOTE = 500;
+const ALL_FATAL = ENGINE_LOGS.flatMap((e) => e.fatal);
+class PhaseTracker {
+    log;
+    markers = [];
+    pending = [];
+    list = [];
+    open;
+    lastIndex = -1;
+    /** The read time minus the stamp, at its smallest: maps stamps onto the read scale (a line is read after it is written). */
+    offset = Infinity;
+    lines = 0;
+    fatals = [];
+    readySeen = false;
+    /** A phase its own end marker closed, to be named when the next one begins. */
+    ended;
+    constructor(opts = {}) {
+        if (opts.startedAt !== undefined) {
+            this.open = { name: 'starting', index: -1, start: { at: opts.startedAt } };
+            this.list.push(this.open);
+        }
+        if (opts.engine !== undefined)
+            this.setEngine(opts.engine, 'log');
+    }
+    get engine() {
+        return this.log?.engine;
+    }
+    get ready() {
+        return this.readySeen;
+    }
+    /** Names the engine (from the input or the model list) and reads again the lines that came before. */
+    setEngine(engine, from = 'models') {
+        if (this.log !== undefined)
+            return [];
+        this.log = engineLog(engine);
+        this.markers = phaseMarkers(engine);
+        const events = [{ type: 'engine', engine, from }];
+        for (const p of this.pending.splice(0))
+            events.push(...this.read(p.text, p.at));
+        return events;
+    }
+    /**
+     * One line of the log (a physical line; tqdm's `\r` updates inside it are read one by one), read at `at`;
+     * `lineNumber` is its number in the file when the reader knows better than a count of the lines fed.
+     * `fatal: false` for lines from before the wait began: they tell the phases so far, not a failure now.
+     */
+    feed(rawLine, at, lineNumber = this.lines + 1, { fatal: checkFatal = true } = {}) {
+        this.lines = lineNumber;
+        const text = rawLine.replace(ANSI, '');
+        const events = [];
+        const fatal = checkFatal ? this.matchFatal(text, lineNumber) : undefined;
+        if (this.log === undefined) {
+            const engine = engineOfLine(text);
+            if (engine === undefined) {
+                if (this.pending.push({ text, at }) > MAX_PENDING)
+                    this.pending.shift();
+            }
+            else {
+                this.pending.push({ text, at });
+                events.push(...this.setEngine(engine, 'log'));
+            }
+        }
+        else {
+            events.push(...this.read(text, at));
+        }
+        if (fatal !== undefined)
+            events.push({ type: 'fatal', fatal });
+        return events;
+    }
+    /** Ends the phase under way (the wait is over). */
+    finish(at) {
+        if (this.open !== undefined)
+            this.close({ at });
+    }
+    current(now) {
+        if (this.open === undefined)
+            return undefined;
+        return { name: this.open.name, inPhaseMs: Math.max(0, now - this.time(this.open.start)), progress: this.open.progress };
+    }
+    /** The phases that have ended, in order. */
+    timings() {
+        return this.list.filter((p) => p.end !== undefined).map((p) => this.timing(p));
+    }
+    /** The fatal line to quote: the first that names a cause, else the first. */
+    fatal() {
+        return this.fatals.find((f) => f.cause) ?? this.fatals[0];
+    }
+    matchFatal(text, lineNumber) {
+        const found = (this.log?.fatal ?? ALL_FATAL).find((f) => f.pattern.test(text));
+        if (found === undefined)
+            return undefined;
+        const match = { line: text.trim().slice(0, MAX_QUOTE), lineNumber, cause: found.cause };
+        this.fatals.push(match);
+        return match;
+    }
+    read(text, at) {
+        const log = this.log;
+        const stamp = stampOf(log, text);
+        if (stamp !== undefined)
+            this.offset = Math.min(this.offset, at - stamp);
+        const moment = { at, stamp };
+        const events = [];
+        for (const segment of text.split('\r')) {
+            const seg = segment.trim();
+            if (seg === '')
+                continue;
+            this.markers.forEach((marker, index) => {
+                const took = marker.took?.exec(seg)?.groups;
+                if (took !== undefined) {
+                    const phase = this.list.find((p) => p.name === marker.phase) ?? this.begin(marker, index, moment, events);
+                    if (phase !== undefined)
+                        phase.took = Math.max(phase.took ?? 0, tookSeconds(took));
+                }
+                const progress = marker.progress?.exec(seg)?.groups;
+                if (progress !== undefined) {
+                    const phase = this.open?.name === marker.phase ? this.open : this.begin(marker, index, moment, events);
+                    if (phase !== undefined)
+                        record(phase, marker.unit ?? 'steps', progress, at);
+                }
+                else if (marker.start?.test(seg)) {
+                    this.begin(marker, index, moment, events);
+                }
+                if (marker.end?.test(seg) && this.open?.name === marker.phase)
+                    this.ended = this.close(moment);
+            });
+            if (log.ready.test(seg) && !this.readySeen) {
+                this.readySeen = true;
+                if (this.open !== undefined)
+                    this.close(moment);
+                events.push({ type: 'ready', at });
+            }
+        }
+        return events;
+    }
+    /** Starts a phase if it lies ahead of the current one (other ranks repeat the markers of phases already begun). */
+    begin(marker, index, moment, events) {
+        if (index <= this.lastIndex || this.readySeen)
+            return undefined;
+        const previous = this.open === undefined ? this.ended : this.close(moment);
+        this.ended = undefined;
+        const phase = { name: marker.phase, index, start: moment };
+        this.list.push(phase);
+        this.open = phase;
+        this.lastIndex = index;
+        events.push({ type: 'phase', name: marker.phase, at: moment.at, previous });
+        return phase;
+    }
+    close(moment) {
+        const phase = this.open;
+        phase.end = moment;
+        this.open = undefined;
+        return this.timing(phase);
+    }
+    timing(p) {
+        return {
+            name: p.name,
+            seconds: round1(p.took ?? this.measured(p.start, p.end) / 1000),
+            printed: p.took !== undefined
+        };
+    }
+    /** A moment on the read scale: the engine's stamp where it has one, else when the line was read. */
+    time(m) {
+        return m.stamp !== undefined && Number.isFinite(this.offset) ? m.stamp + this.offset : m.at;
+    }
+    /** Milliseconds between two moments: by the engine's stamps when both have one (and they go forward), else by reads. */
+    measured(start, end) {
+        if (start.stamp !== undefined && end.stamp !== undefined) {
+            // A stamp going back (a clock change on the server) leaves only the reads to go by.
+            return end.stamp >= start.stamp ? end.stamp - start.stamp : Math.max(0, end.at - start.at);
+        }
+        return Math.max(0, this.time(end) - this.time(start));
+    }
+}
+function record(phase, unit, g, at) {
+    const sample = {
+        n: Number(g.n),
+        total: Number(g.total),
+        at,
+        elapsedS: g.elapsed === undefined ? undefined : clockSeconds(g.elapsed)
+    };
+    const p = phase.progress;
+    if (p === undefined || p.last.total !== sample.total || sample.n < p.last.n)
+        phase.progress = { unit, first: sample, last: sample };
+    else
+        p.last = sample;
+}
+const round1 = (x) => Math.round(x * 10) / 10;
+
+;// CONCATENATED MODULE: ./src/profile-report.ts
+
+const s1 = (seconds) => `${seconds.toFixed(1)}s`;
+const about = (ms) => (ms < 1000 ? 'almost done' : `about ${formatDuration(ms)} left`);
+/** `loading weights 45% (29/64 shards), about 1m10s left; ready in about 4m30s going by earlier runs`. */
+function progressText(phase, phaseLeftMs, readyInMs) {
+    const p = phase.progress?.last;
+    const parts = [
+        p === undefined
+            ? `${phase.name} for ${formatDuration(phase.inPhaseMs)}`
+            : `${phase.name} ${Math.floor((p.n / p.total) * 100)}% (${p.n}/${p.total} ${phase.progress?.unit})`
+    ];
+    if (phaseLeftMs !== undefined)
+        parts[0] += `, ${about(phaseLeftMs)}`;
+    if (readyInMs !== undefined)
+        parts.push(`ready in about ${formatDuration(Math.max(readyInMs, 1000))} going by earlier runs`);
+    return parts.join('; ');
+}
+/** `now loading weights (initializing took 12.3s)`. */
+const phaseChangeText = (name, previous) => `now ${name}${previous ? ` (${previous.name} took ${s1(previous.seconds)}${previous.printed ? ' by its own count' : ''})` : ''}`;
+const BLOCKS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
+const BAR_WIDTH = 24;
+/** A bar of `fraction` × BAR_WIDTH cells, in eighths of a cell (any time at all shows as one eighth). */
+function bar(fraction) {
+    const f = Math.min(1, Math.max(0, fraction));
+    const eighths = f > 0 ? Math.max(1, Math.round(f * BAR_WIDTH * 8)) : 0;
+    return '█'.repeat(Math.floor(eighths / 8)) + BLOCKS[eighths % 8];
+}
+const clock = (totalSeconds) => {
+    const t = Math.max(0, Math.round(totalSeconds));
+    return [Math.floor(t / 3600), Math.floor(t / 60) % 60, t % 60].map((n) => String(n).padStart(2, '0')).join(':');
+};
+/** A Mermaid gantt chart of the phases end to end (GitHub draws it in job summaries). */
+function phaseGantt(phases, engineLabel) {
+    const total = phases.reduce((sum, p) => sum + Math.max(1, p.seconds), 0);
+    const lines = ['```mermaid', 'gantt', `  title ${engineLabel} startup`, '  dateFormat HH:mm:ss', `  axisFormat ${total < 3600 ? '%M:%S' : '%H:%M'}`, `  section ${engineLabel}`];
+    let at = 0;
+    for (const p of phases) {
+        // A bar is at least a second wide so that it shows; the label carries the exact figure.
+        const width = Math.max(1, p.seconds);
+        lines.push(`  ${`${p.name} ${s1(p.seconds)}`.replace(/[:;#]/g, ' ')} : ${clock(at)}, ${clock(at + width)}`);
+        at += width;
+    }
+    lines.push('```');
+    return lines.join('\n');
+}
+/**
+ * The summary's phase section: the chart, and a table of the numbers with proportional bars (and the usual
+ * figures when there is history). Figures the engine printed itself are marked.
+ */
+function phaseMarkdown(phases, engineLabel, usual) {
+    if (phases.length === 0)
+        return '';
+    const longest = Math.max(...phases.map((p) => p.seconds), 0.001);
+    const total = phases.reduce((sum, p) => sum + p.seconds, 0);
+    const withUsual = usual !== undefined && usual.size > 0;
+    const lines = ['#### Startup phases', '', phaseGantt(phases, engineLabel), ''];
+    lines.push(withUsual ? '| phase | seconds | usual | share | |' : '| phase | seconds | share | |', withUsual ? '|---|---:|---:|---:|---|' : '|---|---:|---:|---|');
+    for (const p of phases) {
+        const share = `${total > 0 ? Math.round((p.seconds / total) * 100) : 0}%`;
+        const seconds = `${p.seconds.toFixed(1)}${p.printed ? ' *' : ''}`;
+        const u = usual?.get(p.name);
+        const cells = withUsual ? [p.name, seconds, u === undefined ? '—' : u.toFixed(1), share, bar(p.seconds / longest)] : [p.name, seconds, share, bar(p.seconds / longest)];
+        lines.push(`| ${cells.join(' | ')} |`);
+    }
+    if (phases.some((p) => p.printed))
+        lines.push('', `\\* as ${engineLabel} reported it; the other figures are measured from its log.`);
+    return `${lines.join('\n')}\n`;
+}
+/** The warning for a startup slower than usual. */
+function regressionText(r) {
+    const grew = r.grewMost ? `; ${r.grewMost.name} grew most: ${s1(r.grewMost.seconds)} against ${s1(r.grewMost.usual)}` : '';
+    return (`Startup took ${s1(r.seconds)}, ${r.percent.toFixed(1)}% over the median of ${s1(r.expectedSeconds)} ` +
+        `of the last ${r.runs} ready run${r.runs === 1 ? '' : 's'}${grew}.`);
+}
+const value = (v) => (v === undefined ? 'unset' : JSON.stringify(v));
+/** `NCCL_PROTO was "LL" in the last 5 runs, now unset`. */
+const driftText = (d) => `${d.name} was ${value(d.was)} in the last ${d.runs === 1 ? 'run' : `${d.runs} runs`}, now ${value(d.now)}`;
+function driftWarning(drifts) {
+    return `The server's environment changed since the previous run with this history key: ${drifts.map(driftText).join('; ')}.`;
+}
+
+;// CONCATENATED MODULE: ./src/profile.ts
+/**
+ * The startup profile of one wait: the server's log lines go in, the words for the log come out (the engine, each
+ * new phase, a fatal line), and the still-waiting lines say where the startup is and how long it has to go.
+ */
+
+
+
+
+class StartupProfile {
+    opts;
+    tracker;
+    constructor(opts = {}) {
+        this.opts = opts;
+        this.tracker = new PhaseTracker({ engine: opts.engine, startedAt: opts.startedAt });
+    }
+    /** The fatal line to quote once one is seen (the wait ends on it): the first cause, else the first failure. */
+    get fatal() {
+        return this.tracker.fatal();
+    }
+    get engine() {
+        return this.tracker.engine;
+    }
+    /** One line of the server's log (its number in the file, when known), read at `at`: returns what to say about it. */
+    line(text, at, lineNumber) {
+        return this.say(this.tracker.feed(text, at, lineNumber));
+    }
+    /** A line written before the wait began (a server started elsewhere): it tells the phases so far, never a failure. */
+    earlier(text, at, lineNumber) {
+        return this.say(this.tracker.feed(text, at, lineNumber, { fatal: false }));
+    }
+    /** A model-list body from the server: `owned_by` can name the engine. */
+    models(body) {
+        const engine = this.tracker.engine === undefined ? engineOfModelList(body) : undefined;
+        return engine === undefined ? [] : this.say(this.tracker.setEngine(engine));
+    }
+    /** Where the startup is, for a still-waiting line; undefined while no phase is known. */
+    status(now, elapsedMs) {
+        const phase = this.tracker.current(now);
+        if (phase === undefined)
+            return undefined;
+        const left = phase.progress === undefined ? undefined : phaseLeftMs(phase.progress, now);
+        const readyIn = this.opts.usual && readyInMs({ phase: phase.name, inPhaseMs: phase.inPhaseMs, phaseLeftMs: left, elapsedMs }, this.opts.usual);
+        return progressText(phase, left, readyIn);
+    }
+    /** The wait is over: the phases, the one under way ended at `at`. */
+    finish(at) {
+        this.tracker.finish(at);
+        return this.tracker.timings();
+    }
+    /** The engine's name for people, when known. */
+    get label() {
+        return this.engine === undefined ? undefined : engineLog(this.engine).label;
+    }
+    say(events) {
+        const lines = [];
+        for (const e of events) {
+            if (e.type === 'engine')
+                lines.push(`engine: ${engineLog(e.engine).label} (${e.from === 'log' ? 'from its log' : 'from its model list'})`);
+            else if (e.type === 'phase')
+                lines.push(phaseChangeText(e.name, e.previous));
+        }
+        return lines;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/report.ts
 
+
 const probes = (n) => `${n} probe${n === 1 ? '' : 's'}`;
-function eventLine(event) {
+/** `startup`: where the server's own startup is, from its log (a still-waiting line leads with it). */
+function eventLine(event, startup) {
     const at = formatDuration(event.elapsedMs);
     if (event.type === 'change')
         return `${at}: ${event.assessment.summary}`;
     if (event.type === 'lost')
         return `${at}: the server stopped answering (${event.assessment.summary}) after it had answered: crashed or restarting?`;
+    if (startup !== undefined)
+        return `${at}: ${startup}; the server still answers: ${event.assessment.summary} (${probes(event.attempt)} so far)`;
     return `${at}: still waiting (${probes(event.attempt)} so far); the server still answers: ${event.assessment.summary}`;
 }
 /** A debug line for one probe: what came back, the body quoted (so its line breaks stay escaped). */
@@ -17789,6 +18718,7 @@ function failureMessage(outcome, ctx) {
 const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
 function outputs(outcome) {
     const server = outcome.server;
+    const profile = outcome.profile;
     return {
         ready: String(outcome.ready),
         'elapsed-seconds': seconds(outcome.elapsedMs),
@@ -17802,7 +18732,10 @@ function outputs(outcome) {
         'log-file': server?.logFile ?? '',
         'startup-seconds': server?.startupMs === undefined ? '' : seconds(server.startupMs),
         'generation-seconds': outcome.generationMs === undefined ? '' : seconds(outcome.generationMs),
-        results: JSON.stringify(outcome.results.map(resultRecord))
+        results: JSON.stringify(outcome.results.map(resultRecord)),
+        phases: JSON.stringify((outcome.profile?.phases ?? []).map((p) => ({ name: p.name, seconds: p.seconds }))),
+        'expected-seconds': profile?.expectedSeconds === undefined ? '' : profile.expectedSeconds.toFixed(1),
+        'regression-percent': profile?.regressionPercent === undefined ? '' : profile.regressionPercent.toFixed(1)
     };
 }
 /** One endpoint's entry in the `results` output. */
@@ -17838,6 +18771,12 @@ function summaryMarkdown(outcome, ctx) {
         rows.push(['Startup (from the process start)', `${out['startup-seconds']} s`]);
     if (server?.logFile !== undefined)
         rows.push(['Server log', `\`${server.logFile}\``]);
+    if (outcome.profile?.engine !== undefined)
+        rows.push(['Engine', outcome.profile.engine]);
+    if (out['expected-seconds'] !== '') {
+        const against = out['regression-percent'] === '' ? '' : ` (this run: ${Number(out['regression-percent']) > 0 ? '+' : ''}${out['regression-percent']}%)`;
+        rows.push(['Usual startup (median of earlier runs)', `${out['expected-seconds']} s${against}`]);
+    }
     const lines = ['### wait-for-model', '', '| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`), ''];
     if (outcome.results.length > 1) {
         lines.push(`#### Endpoints (${outcome.results.filter((r) => r.ready).length} of ${outcome.results.length} ready)`, '');
@@ -17852,6 +18791,12 @@ function summaryMarkdown(outcome, ctx) {
     for (const t of outcome.timeline) {
         lines.push(`| ${formatDuration(t.elapsedMs)} | ${t.lost ? '⚠️ stopped answering (crashed or restarting?): ' : ''}${cell(t.summary)} |`);
     }
+    const profile = outcome.profile;
+    for (const warning of [profile?.regression, profile?.drift])
+        if (warning !== undefined)
+            lines.push('', `> ⚠️ ${warning}`);
+    if (profile !== undefined && profile.phases.length > 0)
+        lines.push('', phaseMarkdown(profile.phases, profile.engine ?? 'Server', profile.usual).trimEnd());
     if (server?.env !== undefined || server?.envUnavailable !== undefined) {
         lines.push('', '#### Server environment', '');
         if (server.envUnavailable !== undefined)
@@ -17886,17 +18831,58 @@ function redact(text, secrets) {
     return secrets.reduce((t, s) => (s.length >= 3 ? t.split(s).join('***') : t), text);
 }
 
+;// CONCATENATED MODULE: ./src/run-history.ts
+
+
+/** Reads the earlier runs with `key`; `file` undefined (with `offNotice` saying why, if it is worth saying) is history off. */
+function loadHistory(file, key, offNotice) {
+    const off = (notice) => ({ key, earlier: [], notices: notice ? [notice] : [], warnings: [] });
+    if (file === undefined)
+        return off(offNotice);
+    const problem = prepareHistory(file);
+    if (problem !== undefined)
+        return off(problem);
+    try {
+        const { runs, skipped } = readHistory(file);
+        const earlier = runs.filter((r) => r.key === key);
+        const warnings = skipped ? [`History: skipped ${skipped} line${skipped === 1 ? '' : 's'} of ${file} that could not be read.`] : [];
+        return { file, key, earlier, usual: expectation(earlier), notices: [], warnings };
+    }
+    catch (e) {
+        return off(`History is off: cannot read ${file} (${e.message}).`);
+    }
+}
+/** Compares the finished run with the earlier ones, then appends it. */
+function recordRun(history, run, thresholdPercent) {
+    const r = regression(history.earlier, run);
+    const drift = envDrift(history.earlier, run);
+    const notices = [];
+    if (history.file !== undefined) {
+        try {
+            if (!appendRun(history.file, run))
+                notices.push('History: this run was not recorded, its line is too long.');
+        }
+        catch (e) {
+            notices.push(`History: this run was not recorded (${e.message}).`);
+        }
+    }
+    return {
+        expectedSeconds: history.usual?.totalSeconds,
+        regressionPercent: r?.percent,
+        regression: r !== undefined && r.percent > thresholdPercent ? regressionText(r) : undefined,
+        drift: drift.length ? driftWarning(drift) : undefined,
+        notices
+    };
+}
+
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ./src/settings.ts
 /**
  * Turns raw input strings (from the action's inputs or the CLI's flags) into typed, validated settings.
  * Nothing below this module reads inputs; every error names the input and the form it accepts.
  */
+
 
 
 
@@ -17925,8 +18911,15 @@ const INPUT_DEFAULTS = {
     'env-report': '',
     diagnostics: '',
     'ca-cert': '',
-    'insecure-tls': 'false'
+    'insecure-tls': 'false',
+    engine: 'auto',
+    'history-file': 'auto',
+    'history-key': '',
+    'regression-threshold': '25%',
+    'fail-on-regression': 'false'
 };
+/** `history-file: auto`: the runner's tool cache for the action, the user's cache directory for the CLI. */
+const HISTORY_AUTO = 'auto';
 class InputError extends Error {
     input;
     constructor(input, detail) {
@@ -18027,6 +19020,19 @@ function parseSettings(get) {
     const caPath = text('ca-cert');
     const caCert = caPath === undefined ? undefined : field('ca-cert', () => readCaCert(caPath));
     const insecureTls = field('insecure-tls', parseBoolean);
+    // The startup profile and the history of runs.
+    const engineText = input('engine').trim().toLowerCase();
+    const engine = engineText === 'auto' ? undefined : field('engine', () => parseEngine(engineText));
+    // Read as given: an empty value turns history off (the runner passes the default, "auto", when it is not set).
+    const historyRaw = (get('history-file') ?? '').trim();
+    if (hasControlChars(historyRaw))
+        throw new InputError('history-file', `"${printable(historyRaw)}" contains a control character`);
+    const historyFile = historyRaw === '' ? undefined : historyRaw;
+    const historyKey = text('history-key');
+    if (historyKey !== undefined && historyKey.length > 200)
+        throw new InputError('history-key', `is ${historyKey.length} characters long; give at most 200`);
+    const regressionThresholdPercent = field('regression-threshold', parsePercent);
+    const failOnRegression = field('fail-on-regression', parseBoolean);
     return {
         targets,
         model,
@@ -18050,8 +19056,20 @@ function parseSettings(get) {
         failPattern,
         probeGeneration,
         envReport,
-        diagnostics
+        diagnostics,
+        engine,
+        historyFile,
+        historyKey,
+        regressionThresholdPercent,
+        failOnRegression
     };
+}
+const ENGINE_FORM = `auto or one of ${LOG_ENGINE_NAMES.map((e) => (e === 'llamacpp' ? 'llama.cpp' : e)).join(', ')}`;
+function parseEngine(text) {
+    const name = text === 'llama.cpp' ? 'llamacpp' : text;
+    if (!LOG_ENGINE_NAMES.includes(name))
+        throw new Error(`"${printable(text)}" is not ${ENGINE_FORM}`);
+    return name;
 }
 const PID_FORM = 'a process id (12345) or the path of a file holding one';
 function parsePid(text) {
@@ -18163,7 +19181,7 @@ function parseUrl(text) {
 
 
 /** Where the log goes with `start` and no `log-file`: the runner's temporary directory. */
-const defaultLogFile = (env) => (0,external_node_path_.join)(env.RUNNER_TEMP || (0,external_node_os_namespaceObject.tmpdir)(), 'model-server.log');
+const defaultLogFile = (env) => (0,external_node_path_namespaceObject.join)(env.RUNNER_TEMP || (0,external_node_os_namespaceObject.tmpdir)(), 'model-server.log');
 /** The step's environment, without the action's own `INPUT_*` variables (which carry its api-key). */
 function serverEnv(env) {
     return Object.fromEntries(Object.entries(env).filter((e) => e[1] !== undefined && !e[0].startsWith('INPUT_')));
@@ -18178,7 +19196,7 @@ const SHELL = (0,external_node_fs_namespaceObject.existsSync)('/bin/bash') ? '/b
 function startServer(command, logFile, env, clock) {
     let fd;
     try {
-        (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_.dirname)(logFile), { recursive: true });
+        (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(logFile), { recursive: true });
         fd = (0,external_node_fs_namespaceObject.openSync)(logFile, 'w');
     }
     catch (e) {
@@ -18299,27 +19317,49 @@ function readEnviron(pid) {
 }
 
 ;// CONCATENATED MODULE: ./src/server-watch.ts
-function watchServer({ server, log, failPattern, cancel, pollMs = 200 }) {
+/** How long a fatal log line waits for the server's exit, to name its exit code too. */
+const EXIT_GRACE_MS = 150;
+function watchServer({ server, log, failPattern, readLines, cancel, pollMs = 200 }) {
     const controller = new AbortController();
     const stop = (s) => {
         if (!controller.signal.aborted)
             controller.abort(s);
     };
-    const matching = () => (failPattern && log ? log.poll().find((l) => failPattern.test(l.text)) : undefined);
-    const logError = (line, after = '') => ({
+    const logError = (line, why, after = '') => ({
         reason: 'log-error',
-        detail: `line ${line.number} of ${log?.path} matches fail-pattern: ${line.text}${after}`
+        detail: `line ${line.number} of ${log?.path} ${why}: ${line.text}${after}`
     });
-    const scan = () => {
-        const line = matching();
-        if (line)
-            stop(logError(line));
+    /** Reads the new lines: a log error among them, if any. A named cause explains most, then the user's pattern. */
+    const read = (after = '') => {
+        if (log === undefined)
+            return undefined;
+        const fresh = log.poll();
+        const known = readLines?.(fresh);
+        const matching = failPattern ? fresh.find((l) => failPattern.test(l.text)) : undefined;
+        const knownError = (k) => logError(k.line, `is a known fatal ${k.engine} line`, after);
+        if (known?.cause)
+            return knownError(known);
+        if (matching)
+            return logError(matching, 'matches fail-pattern', after);
+        return known ? knownError(known) : undefined;
     };
-    const timer = failPattern && log ? setInterval(scan, pollMs) : undefined;
+    let found;
+    let grace;
+    const scan = () => {
+        if (found !== undefined || (found = read()) === undefined)
+            return;
+        // A server usually exits right after its fatal line: a moment's grace lets the message give the exit code.
+        if (server === undefined)
+            stop(found);
+        else
+            grace = setTimeout(stop, EXIT_GRACE_MS, found);
+    };
+    const timer = log && (failPattern || readLines) ? setInterval(scan, pollMs) : undefined;
     void server?.exited.then((how) => {
-        // A crash usually prints its cause just before: the matching line explains more than the exit code.
-        const line = matching();
-        stop(line ? logError(line, `; the server process ${server.pid} then ${how}`) : { reason: 'server-exited', detail: `the server process ${server.pid} ${how}` });
+        // A crash usually prints its cause just before: the fatal line explains more than the exit code.
+        const after = `; the server process ${server.pid} then ${how}`;
+        const error = found ? { ...found, detail: found.detail + after } : read(after);
+        stop(error ?? { reason: 'server-exited', detail: `the server process ${server.pid} ${how}` });
     });
     const onCancel = () => stop({ reason: 'cancelled', detail: `the job was cancelled (${String(cancel?.reason ?? 'aborted')})` });
     if (cancel?.aborted)
@@ -18330,6 +19370,7 @@ function watchServer({ server, log, failPattern, cancel, pollMs = 200 }) {
         signal: controller.signal,
         close() {
             clearInterval(timer);
+            clearTimeout(grace);
             cancel?.removeEventListener('abort', onCancel);
         }
     };
@@ -18465,8 +19506,12 @@ function withGeneration(listed, check) {
 
 
 
-const reportContext = (s, url) => ({ url, expect: expectation(s), timeoutMs: s.timeoutMs });
-const expectation = (s) => ({
+
+
+
+
+const reportContext = (s, url) => ({ url, expect: gate_expectation(s), timeoutMs: s.timeoutMs });
+const gate_expectation = (s) => ({
     model: s.model,
     match: s.match,
     matchRegex: s.matchRegex,
@@ -18488,7 +19533,23 @@ async function gate(settings, deps) {
         deps.log(`Watching the server process ${pid}${logFile === undefined ? '' : ` and its log ${logFile}`}`);
     }
     const facts = { pid: server?.pid, logFile };
-    const log = logFile === undefined ? undefined : new LogFollower(logFile, settings.logLines, settings.start !== undefined);
+    const waitStart = deps.startedAt ?? clock.now();
+    const history = openHistory(settings, deps);
+    const profile = new StartupProfile({ engine: settings.engine, startedAt: server?.startedAt, usual: history.usual });
+    const sayStartup = (lines) => lines.forEach((l) => deps.log(`${formatDuration(clock.now() - waitStart)}: ${l}`));
+    // A log `start` has just begun afresh is read from its first line; one written before the wait tells the phases so far.
+    const log = logFile === undefined
+        ? undefined
+        : new LogFollower(logFile, settings.logLines, {
+            fromStart: settings.start !== undefined,
+            earlier: (lines) => lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number)))
+        });
+    const readLines = (lines) => {
+        for (const l of lines)
+            sayStartup(profile.line(l.text, clock.now(), l.number));
+        const f = profile.fatal;
+        return f && { line: { number: f.lineNumber, text: f.line }, cause: f.cause, engine: profile.label ?? 'model server' };
+    };
     // A server started elsewhere has long since started: its environment can be read at once, while it still runs.
     if (pid !== undefined)
         reportEnvironment(settings, server, facts, deps);
@@ -18496,7 +19557,7 @@ async function gate(settings, deps) {
     const subject = fleet ? `each of ${settings.targets.length} endpoints` : settings.targets[0].url.href;
     deps.log(`Waiting up to ${formatDuration(settings.timeoutMs)} for ${describeExpectation(reportContext(settings, settings.targets[0].url), subject)}` +
         `${settings.probeGeneration ? ' and a one-token generation to succeed' : ''}; probing every ${formatDuration(settings.intervalMs)}`);
-    const watch = watchServer({ server, log, failPattern: settings.failPattern, cancel: deps.cancel });
+    const watch = watchServer({ server, log, failPattern: settings.failPattern, readLines, cancel: deps.cancel });
     // An endpoint that can no longer become ready settles the fleet's fate: the others stop waiting.
     const fleetStop = new AbortController();
     const stop = AbortSignal.any([watch.signal, fleetStop.signal]);
@@ -18513,11 +19574,14 @@ async function gate(settings, deps) {
             const probe = async (timeoutMs, signal) => {
                 const result = await prober.probe(timeoutMs, signal);
                 deps.debug?.(`${prefix}${probeLine(result)}`);
+                // The model list can name the engine (`owned_by`) when the log has not.
+                if (log !== undefined && result.kind === 'http' && profile.engine === undefined)
+                    sayStartup(profile.models(result.body));
                 return result;
             };
             try {
                 const outcome = await waitForModel({
-                    expect: expectation(settings),
+                    expect: gate_expectation(settings),
                     intervalMs: settings.intervalMs,
                     timeoutMs: settings.timeoutMs,
                     requestTimeoutMs: settings.requestTimeoutMs,
@@ -18530,7 +19594,11 @@ async function gate(settings, deps) {
                     portWatch: portWatchFor(url),
                     clock,
                     startedAt: deps.startedAt,
-                    onEvent: (e) => (e.type === 'lost' ? warn : deps.log)(`${prefix}${eventLine(e)}`)
+                    onEvent: (e) => {
+                        const now = clock.now();
+                        const startup = e.type === 'progress' ? profile.status(now, now - (server?.startedAt ?? waitStart)) : undefined;
+                        (e.type === 'lost' ? warn : deps.log)(`${prefix}${eventLine(e, startup)}`);
+                    }
                 });
                 if (fleet && !outcome.ready && outcome.reason !== 'timeout' && !stop.aborted) {
                     fleetStop.abort({ reason: 'cancelled', detail: `${url.href} can no longer become ready (${outcome.reason})` });
@@ -18551,11 +19619,15 @@ async function gate(settings, deps) {
             if (facts.logTail === undefined)
                 deps.log(`The server log ${log.path} does not exist.`);
         }
+        // The lines written up to now end the startup's last phase (a ready line just before the port opened).
+        if (log !== undefined)
+            readLines(log.poll());
         return {
             ...outcome,
             models: [...new Set(results.flatMap((r) => r.models))],
             results,
-            server: server === undefined && logFile === undefined ? undefined : facts
+            server: server === undefined && logFile === undefined ? undefined : facts,
+            profile: settle(settings, outcome, facts, profile, clock.now(), history, deps)
         };
     }
     finally {
@@ -18585,9 +19657,53 @@ function reportEnvironment(settings, server, facts, deps) {
     for (const line of envLines(facts))
         deps.log(`  ${line}`);
 }
+function openHistory(settings, deps) {
+    const auto = settings.historyFile === HISTORY_AUTO;
+    const urls = settings.targets.map((t) => t.url.href).join('\n');
+    const key = settings.historyKey ?? historyKey(urls, settings.model, settings.start);
+    const history = loadHistory(auto ? deps.defaultHistory?.path : settings.historyFile, key, auto ? deps.defaultHistory?.notice : undefined);
+    for (const n of history.notices)
+        (deps.notice ?? deps.log)(n);
+    for (const w of history.warnings)
+        (deps.warn ?? deps.log)(w);
+    return history;
+}
+/** The wait is over: this run against the earlier ones (warnings for a regression and a changed environment), then recorded. */
+function settle(settings, outcome, facts, profile, now, history, deps) {
+    const phases = profile.finish(now);
+    const engine = profile.label;
+    const usual = history.usual?.phaseSeconds;
+    // A cancelled wait says nothing about how long the server takes.
+    if (outcome.reason === 'cancelled')
+        return { engine, phases, usual };
+    const env = facts.env && Object.fromEntries(facts.env.flatMap((e) => (e.value === undefined ? [] : [[e.name, e.value]])));
+    const run = {
+        v: 1,
+        key: history.key,
+        at: new Date().toISOString(),
+        ready: outcome.ready,
+        reason: outcome.reason,
+        elapsedSeconds: gate_round1(outcome.elapsedMs / 1000),
+        ...(facts.startupMs === undefined ? {} : { startupSeconds: gate_round1(facts.startupMs / 1000) }),
+        ...(profile.engine === undefined ? {} : { engine: profile.engine }),
+        phases: phases.map((p) => ({ name: p.name, seconds: p.seconds })),
+        ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') })
+    };
+    const findings = recordRun(history, run, settings.regressionThresholdPercent);
+    const warn = deps.warn ?? deps.log;
+    if (findings.regression !== undefined && !settings.failOnRegression)
+        warn(findings.regression);
+    if (findings.drift !== undefined)
+        warn(findings.drift);
+    for (const n of findings.notices)
+        (deps.notice ?? deps.log)(n);
+    return { engine, phases, usual, ...findings };
+}
+const gate_round1 = (x) => Math.round(x * 10) / 10;
 
 ;// CONCATENATED MODULE: ./src/main.ts
 /** The GitHub layer: inputs in, outputs, summary and failure out. All logic lives below `gate`. */
+
 
 
 
@@ -18625,7 +19741,9 @@ async function run() {
             // Probe lines only when the run has debug logging on, as core.isDebug() tells.
             debug: process.env.RUNNER_DEBUG === '1' ? (line) => annotate('debug', line) : undefined,
             warn: (line) => annotate('warning', line),
-            cancel: cancel.signal
+            notice: (line) => annotate('notice', line),
+            cancel: cancel.signal,
+            defaultHistory: defaultHistoryFile(process.env, 'action')
         });
         const core = await loadCore();
         // Registered for the steps after this one; this step's own lines were redacted as they were written.
@@ -18657,6 +19775,9 @@ async function run() {
                 log: say
             });
         }
+        const regression = outcome.profile?.regression;
+        if (regression !== undefined && settings.failOnRegression)
+            core.setFailed(redact(regression, secrets));
         if (!outcome.ready) {
             const message = commandSafe(redact(failureMessage(outcome, reportContext(settings, outcome.url)), secrets));
             if (outcome.reason === 'timeout' && !settings.failOnTimeout)
@@ -18837,13 +19958,6 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events"
 
 /***/ }),
 
-/***/ 1455:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
-
-/***/ }),
-
 /***/ 7067:
 /***/ ((module) => {
 
@@ -18862,13 +19976,6 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http2")
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:net");
-
-/***/ }),
-
-/***/ 6760:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 
 /***/ }),
 
@@ -18897,13 +20004,6 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:sqlite"
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
-
-/***/ }),
-
-/***/ 7997:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers");
 
 /***/ }),
 

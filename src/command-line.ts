@@ -9,6 +9,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util'
 import pkg from '../package.json' with { type: 'json' }
 import { demo } from './demo.js'
 import { gate, reportContext } from './gate.js'
+import { defaultHistoryFile } from './history.js'
 import { DURATION_FORM, parseDuration, printable } from './parse.js'
 import { runDiagnostics } from './diagnostics.js'
 import { commandSafe, failureMessage, finalLine, INSECURE_TLS_WARNING, logTailTitle, outputs, redact } from './report.js'
@@ -46,7 +47,12 @@ const INPUT_HELP: Partial<Record<InputName, [metavar: string, text: string]>> = 
   'env-report': ['NAMES', 'variables (NCCL_*,CUDA_VISIBLE_DEVICES) to report from the server environment'],
   diagnostics: ['COMMAND', 'run when the wait fails (repeat the flag for more)'],
   'ca-cert': ['FILE', 'PEM file of extra trusted CA certificates'],
-  'insecure-tls': ['BOOL', 'true: skip certificate checks (prints a warning)']
+  'insecure-tls': ['BOOL', 'true: skip certificate checks (prints a warning)'],
+  engine: ['NAME', 'whose log lines to read for the startup phases: auto, vllm, sglang, tgi, llama.cpp, ollama or triton'],
+  'history-file': ['PATH', 'earlier runs, to compare with (auto: $XDG_CACHE_HOME or ~/.cache/wait-for-model/history.jsonl; "" for none)'],
+  'history-key': ['KEY', 'which earlier runs compare with this one (by default a hash of the URL, the model and --start)'],
+  'regression-threshold': ['PERCENT', 'warn when startup is slower than the median of earlier runs by more than this'],
+  'fail-on-regression': ['BOOL', 'true: exit 1 on such a regression']
 }
 
 const INPUT_NAMES = Object.keys(INPUT_DEFAULTS) as InputName[]
@@ -90,7 +96,8 @@ async function waitCommand(argv: string[], io: CliIo, say: (line: string) => voi
   }
   let settings
   try {
-    settings = parseSettings((name) => flag(name) ?? envInput(io.env, name) ?? '')
+    // Like the runner, an input not given takes its default (an empty history-file is history off).
+    settings = parseSettings((name) => flag(name) ?? envInput(io.env, name) ?? INPUT_DEFAULTS[name])
   } catch (e) {
     if (!(e instanceof InputError)) throw e
     // Name the input as the user gave it: a flag, or the INPUT_* variable.
@@ -102,7 +109,14 @@ async function waitCommand(argv: string[], io: CliIo, say: (line: string) => voi
   const log = (line: string): void => say(commandSafe(redact(line, secrets)))
   if (settings.insecureTls) log(paint.yellow(`warning: ${INSECURE_TLS_WARNING}`))
 
-  const outcome = await gate(settings, { clock: systemClock, startedAt: 0, log, env: io.env })
+  const outcome = await gate(settings, {
+    clock: systemClock,
+    startedAt: 0,
+    log,
+    warn: (line) => log(paint.yellow(`warning: ${line}`)),
+    env: io.env,
+    defaultHistory: defaultHistoryFile(io.env, 'cli')
+  })
   const final = finalLine(outcome)
   log(outcome.ready ? paint.green(final) : paint.red(final))
   const lenient = outcome.reason === 'timeout' && !settings.failOnTimeout
@@ -128,6 +142,11 @@ async function waitCommand(argv: string[], io: CliIo, say: (line: string) => voi
   if (values.json) {
     const out = Object.fromEntries(Object.entries(outputs(outcome)).map(([k, v]) => [k, redact(v, secrets)]))
     io.stdout.write(`${JSON.stringify(out)}\n`)
+  }
+  const regression = outcome.profile?.regression
+  if (regression !== undefined && settings.failOnRegression) {
+    log(paint.red(`error: ${regression}`))
+    return 1
   }
   return outcome.ready || lenient ? 0 : 1
 }

@@ -2,15 +2,28 @@
 import { setMaxListeners } from 'node:events'
 import { envReport } from './env-report.js'
 import { createGenerator } from './generate.js'
-import { LogFollower } from './log-follower.js'
+import { historyKey, type RunRecord } from './history.js'
+import { LogFollower, type LogLine } from './log-follower.js'
 import { portWatchFor } from './port-watch.js'
 import { createProber, type ProbeResult } from './probe.js'
-import { describeExpectation, envLines, eventLine, type GateOutcome, probeLine, type ReportContext, type ServerFacts, type TargetOutcome } from './report.js'
+import { StartupProfile } from './profile.js'
+import {
+  describeExpectation,
+  envLines,
+  eventLine,
+  type GateOutcome,
+  probeLine,
+  type ProfileFacts,
+  type ReportContext,
+  type ServerFacts,
+  type TargetOutcome
+} from './report.js'
+import { loadHistory, recordRun, type RunHistory } from './run-history.js'
 import { attachServer, defaultLogFile, resolvePid, type ServerProcess, serverEnv, startServer } from './server-process.js'
-import { watchServer } from './server-watch.js'
-import type { Settings } from './settings.js'
+import { type KnownFatal, watchServer } from './server-watch.js'
+import { HISTORY_AUTO, type Settings } from './settings.js'
 import { type Clock, formatDuration } from './time.js'
-import { type Stop, waitForModel } from './wait.js'
+import { type Outcome, type Stop, waitForModel } from './wait.js'
 
 export interface GateDeps {
   clock: Clock
@@ -25,6 +38,10 @@ export interface GateDeps {
   env?: NodeJS.ProcessEnv
   /** Receives one line per probe with what came back, for debugging. */
   debug?(line: string): void
+  /** Receives notices (history is off); defaults to `log`. */
+  notice?(line: string): void
+  /** Where `history-file: auto` keeps history for this front end, or why it cannot (see `defaultHistoryFile`). */
+  defaultHistory?: { path?: string; notice?: string }
 }
 
 export const reportContext = (s: Settings, url: URL): ReportContext => ({ url, expect: expectation(s), timeoutMs: s.timeoutMs })
@@ -51,7 +68,23 @@ export async function gate(settings: Settings, deps: GateDeps): Promise<GateOutc
     deps.log(`Watching the server process ${pid}${logFile === undefined ? '' : ` and its log ${logFile}`}`)
   }
   const facts: ServerFacts = { pid: server?.pid, logFile }
-  const log = logFile === undefined ? undefined : new LogFollower(logFile, settings.logLines, settings.start !== undefined)
+  const waitStart = deps.startedAt ?? clock.now()
+  const history = openHistory(settings, deps)
+  const profile = new StartupProfile({ engine: settings.engine, startedAt: server?.startedAt, usual: history.usual })
+  const sayStartup = (lines: string[]): void => lines.forEach((l) => deps.log(`${formatDuration(clock.now() - waitStart)}: ${l}`))
+  // A log `start` has just begun afresh is read from its first line; one written before the wait tells the phases so far.
+  const log =
+    logFile === undefined
+      ? undefined
+      : new LogFollower(logFile, settings.logLines, {
+          fromStart: settings.start !== undefined,
+          earlier: (lines) => lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number)))
+        })
+  const readLines = (lines: LogLine[]): KnownFatal | undefined => {
+    for (const l of lines) sayStartup(profile.line(l.text, clock.now(), l.number))
+    const f = profile.fatal
+    return f && { line: { number: f.lineNumber, text: f.line }, cause: f.cause, engine: profile.label ?? 'model server' }
+  }
   // A server started elsewhere has long since started: its environment can be read at once, while it still runs.
   if (pid !== undefined) reportEnvironment(settings, server, facts, deps)
 
@@ -61,7 +94,7 @@ export async function gate(settings: Settings, deps: GateDeps): Promise<GateOutc
     `Waiting up to ${formatDuration(settings.timeoutMs)} for ${describeExpectation(reportContext(settings, settings.targets[0].url), subject)}` +
       `${settings.probeGeneration ? ' and a one-token generation to succeed' : ''}; probing every ${formatDuration(settings.intervalMs)}`
   )
-  const watch = watchServer({ server, log, failPattern: settings.failPattern, cancel: deps.cancel })
+  const watch = watchServer({ server, log, failPattern: settings.failPattern, readLines, cancel: deps.cancel })
   // An endpoint that can no longer become ready settles the fleet's fate: the others stop waiting.
   const fleetStop = new AbortController()
   const stop = AbortSignal.any([watch.signal, fleetStop.signal])
@@ -79,6 +112,8 @@ export async function gate(settings: Settings, deps: GateDeps): Promise<GateOutc
         const probe = async (timeoutMs: number, signal?: AbortSignal): Promise<ProbeResult> => {
           const result = await prober.probe(timeoutMs, signal)
           deps.debug?.(`${prefix}${probeLine(result)}`)
+          // The model list can name the engine (`owned_by`) when the log has not.
+          if (log !== undefined && result.kind === 'http' && profile.engine === undefined) sayStartup(profile.models(result.body))
           return result
         }
         try {
@@ -98,7 +133,11 @@ export async function gate(settings: Settings, deps: GateDeps): Promise<GateOutc
               portWatch: portWatchFor(url),
               clock,
               startedAt: deps.startedAt,
-              onEvent: (e) => (e.type === 'lost' ? warn : deps.log)(`${prefix}${eventLine(e)}`)
+              onEvent: (e) => {
+                const now = clock.now()
+                const startup = e.type === 'progress' ? profile.status(now, now - (server?.startedAt ?? waitStart)) : undefined
+                ;(e.type === 'lost' ? warn : deps.log)(`${prefix}${eventLine(e, startup)}`)
+              }
             }
           )
           if (fleet && !outcome.ready && outcome.reason !== 'timeout' && !stop.aborted) {
@@ -117,11 +156,14 @@ export async function gate(settings: Settings, deps: GateDeps): Promise<GateOutc
       facts.logTail = log.tail()
       if (facts.logTail === undefined) deps.log(`The server log ${log.path} does not exist.`)
     }
+    // The lines written up to now end the startup's last phase (a ready line just before the port opened).
+    if (log !== undefined) readLines(log.poll())
     return {
       ...outcome,
       models: [...new Set(results.flatMap((r) => r.models))],
       results,
-      server: server === undefined && logFile === undefined ? undefined : facts
+      server: server === undefined && logFile === undefined ? undefined : facts,
+      profile: settle(settings, outcome, facts, profile, clock.now(), history, deps)
     }
   } finally {
     watch.close()
@@ -147,3 +189,51 @@ function reportEnvironment(settings: Settings, server: ServerProcess | undefined
   deps.log(`Server environment (process ${server.pid}):`)
   for (const line of envLines(facts)) deps.log(`  ${line}`)
 }
+
+function openHistory(settings: Settings, deps: GateDeps): RunHistory {
+  const auto = settings.historyFile === HISTORY_AUTO
+  const urls = settings.targets.map((t) => t.url.href).join('\n')
+  const key = settings.historyKey ?? historyKey(urls, settings.model, settings.start)
+  const history = loadHistory(auto ? deps.defaultHistory?.path : settings.historyFile, key, auto ? deps.defaultHistory?.notice : undefined)
+  for (const n of history.notices) (deps.notice ?? deps.log)(n)
+  for (const w of history.warnings) (deps.warn ?? deps.log)(w)
+  return history
+}
+
+/** The wait is over: this run against the earlier ones (warnings for a regression and a changed environment), then recorded. */
+function settle(
+  settings: Settings,
+  outcome: Outcome,
+  facts: ServerFacts,
+  profile: StartupProfile,
+  now: number,
+  history: RunHistory,
+  deps: GateDeps
+): ProfileFacts {
+  const phases = profile.finish(now)
+  const engine = profile.label
+  const usual = history.usual?.phaseSeconds
+  // A cancelled wait says nothing about how long the server takes.
+  if (outcome.reason === 'cancelled') return { engine, phases, usual }
+  const env = facts.env && Object.fromEntries(facts.env.flatMap((e) => (e.value === undefined ? [] : [[e.name, e.value]])))
+  const run: RunRecord = {
+    v: 1,
+    key: history.key,
+    at: new Date().toISOString(),
+    ready: outcome.ready,
+    reason: outcome.reason,
+    elapsedSeconds: round1(outcome.elapsedMs / 1000),
+    ...(facts.startupMs === undefined ? {} : { startupSeconds: round1(facts.startupMs / 1000) }),
+    ...(profile.engine === undefined ? {} : { engine: profile.engine }),
+    phases: phases.map((p) => ({ name: p.name, seconds: p.seconds })),
+    ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') })
+  }
+  const findings = recordRun(history, run, settings.regressionThresholdPercent)
+  const warn = deps.warn ?? deps.log
+  if (findings.regression !== undefined && !settings.failOnRegression) warn(findings.regression)
+  if (findings.drift !== undefined) warn(findings.drift)
+  for (const n of findings.notices) (deps.notice ?? deps.log)(n)
+  return { engine, phases, usual, ...findings }
+}
+
+const round1 = (x: number): number => Math.round(x * 10) / 10

@@ -6,7 +6,6 @@
  */
 import { createHash } from 'node:crypto'
 import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs'
-import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
 import type { Expectation } from './eta.js'
 
@@ -55,8 +54,10 @@ export function defaultHistoryFile(env: NodeJS.ProcessEnv, frontEnd: 'action' | 
       ? { path: join(env.RUNNER_TOOL_CACHE, 'wait-for-model', 'history.jsonl') }
       : { notice: 'History is off: RUNNER_TOOL_CACHE is not set; give "history-file" to keep it elsewhere.' }
   }
-  const base = env.XDG_CACHE_HOME || (env.HOME ? join(env.HOME, '.cache') : join(homedir(), '.cache'))
-  return { path: join(base, 'wait-for-model', 'history.jsonl') }
+  const base = env.XDG_CACHE_HOME || (env.HOME ? join(env.HOME, '.cache') : undefined)
+  return base
+    ? { path: join(base, 'wait-for-model', 'history.jsonl') }
+    : { notice: 'History is off: neither XDG_CACHE_HOME nor HOME is set; give --history-file to keep it elsewhere.' }
 }
 
 /** The default key: the endpoint, the model and the start command, hashed so that no secret in them lands in the file. */

@@ -22,14 +22,18 @@ export class LogFollower {
   /**
    * `keep`: how many last lines to hold for `tail`. Unless `fromStart` (the log of a server this process has
    * just started, where every line is new however fast it came), what the file already holds is read now,
-   * counted and kept for the tail but never returned by `poll`: only lines written from now on are new.
+   * counted and kept for the tail (and handed to `earlier`) but never returned by `poll`: only lines written from
+   * now on are new.
    */
   constructor(
     readonly path: string,
     private readonly keep: number,
-    fromStart = false
+    { fromStart = false, earlier }: { fromStart?: boolean; earlier?: (lines: LogLine[]) => void } = {}
   ) {
-    if (!fromStart) this.read()
+    if (fromStart) return
+    const old: LogLine[] = []
+    this.read(earlier && old)
+    earlier?.(old)
   }
 
   /** The complete lines appended since the last call. */

@@ -2,6 +2,7 @@
 import { EOL } from 'node:os'
 import { runDiagnostics } from './diagnostics.js'
 import { gate, reportContext } from './gate.js'
+import { defaultHistoryFile } from './history.js'
 import { commandSafe, failureMessage, finalLine, INSECURE_TLS_WARNING, logTailTitle, outputs, redact, summaryMarkdown } from './report.js'
 import { type InputName, InputError, parseSettings } from './settings.js'
 import { systemClock } from './time.js'
@@ -22,7 +23,7 @@ export async function run(): Promise<void> {
   // A progress line, written as core.info writes it: redacted and defused, so no secret and no workflow
   // command reaches the log.
   const say = (line: string): void => void process.stdout.write(`${commandSafe(redact(line, secrets))}${EOL}`)
-  const annotate = (kind: 'warning' | 'debug', line: string): void =>
+  const annotate = (kind: 'warning' | 'notice' | 'debug', line: string): void =>
     void loadCore().then((core) => core[kind](commandSafe(redact(line, secrets))))
   // The runner sends SIGINT, then SIGTERM, when the job is cancelled: end the wait and still report.
   const cancel = new AbortController()
@@ -41,7 +42,9 @@ export async function run(): Promise<void> {
       // Probe lines only when the run has debug logging on, as core.isDebug() tells.
       debug: process.env.RUNNER_DEBUG === '1' ? (line) => annotate('debug', line) : undefined,
       warn: (line) => annotate('warning', line),
-      cancel: cancel.signal
+      notice: (line) => annotate('notice', line),
+      cancel: cancel.signal,
+      defaultHistory: defaultHistoryFile(process.env, 'action')
     })
 
     const core = await loadCore()
@@ -72,6 +75,8 @@ export async function run(): Promise<void> {
         log: say
       })
     }
+    const regression = outcome.profile?.regression
+    if (regression !== undefined && settings.failOnRegression) core.setFailed(redact(regression, secrets))
     if (!outcome.ready) {
       const message = commandSafe(redact(failureMessage(outcome, reportContext(settings, outcome.url)), secrets))
       if (outcome.reason === 'timeout' && !settings.failOnTimeout) core.warning(message)

@@ -99,6 +99,15 @@ export function parseBoolean(text: string): boolean {
   throw new Error(`"${printable(text)}" is not ${BOOLEAN_FORM}`)
 }
 
+export const PERCENT_FORM = 'a percentage such as 25% or 25'
+
+/** Parses `25%` or `25` (0 to 10000). */
+export function parsePercent(text: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text)
+  if (!m || Number(m[1]) > 10_000) throw new Error(`"${printable(text)}" is not ${PERCENT_FORM}`)
+  return Number(m[1])
+}
+
 /** Shows input text safely in a message: control characters escaped, length capped. */
 export function printable(text: string, max = 80): string {
   const shown = JSON.stringify(text).slice(1, -1).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)

@@ -51,8 +51,6 @@ interface PhaseState {
 export interface PhaseTiming {
   name: string
   seconds: number
-  /** From the first phase's start. */
-  startSeconds: number
   /** `seconds` is the engine's own figure rather than measured. */
   printed: boolean
 }
@@ -130,12 +128,16 @@ export class PhaseTracker {
     return events
   }
 
-  /** One line of the log (a physical line; tqdm's `\r` updates inside it are read one by one), read at `at`. */
-  feed(rawLine: string, at: number): TrackerEvent[] {
-    const lineNumber = ++this.lines
+  /**
+   * One line of the log (a physical line; tqdm's `\r` updates inside it are read one by one), read at `at`;
+   * `lineNumber` is its number in the file when the reader knows better than a count of the lines fed.
+   * `fatal: false` for lines from before the wait began: they tell the phases so far, not a failure now.
+   */
+  feed(rawLine: string, at: number, lineNumber = this.lines + 1, { fatal: checkFatal = true } = {}): TrackerEvent[] {
+    this.lines = lineNumber
     const text = rawLine.replace(ANSI, '')
     const events: TrackerEvent[] = []
-    const fatal = this.matchFatal(text, lineNumber)
+    const fatal = checkFatal ? this.matchFatal(text, lineNumber) : undefined
     if (this.log === undefined) {
       const engine = engineOfLine(text)
       if (engine === undefined) {
@@ -236,7 +238,6 @@ export class PhaseTracker {
     return {
       name: p.name,
       seconds: round1(p.took ?? this.measured(p.start, p.end as Moment) / 1000),
-      startSeconds: round1(Math.max(0, this.time(p.start) - this.time(this.list[0].start)) / 1000),
       printed: p.took !== undefined
     }
   }

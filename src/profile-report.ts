@@ -38,14 +38,16 @@ const clock = (totalSeconds: number): string => {
   return [Math.floor(t / 3600), Math.floor(t / 60) % 60, t % 60].map((n) => String(n).padStart(2, '0')).join(':')
 }
 
-/** A Mermaid gantt chart of the phases (GitHub draws it in job summaries). */
+/** A Mermaid gantt chart of the phases end to end (GitHub draws it in job summaries). */
 export function phaseGantt(phases: readonly PhaseTiming[], engineLabel: string): string {
-  const end = Math.max(...phases.map((p) => p.startSeconds + p.seconds))
-  const lines = ['```mermaid', 'gantt', `  title ${engineLabel} startup`, '  dateFormat HH:mm:ss', `  axisFormat ${end < 3600 ? '%M:%S' : '%H:%M'}`, `  section ${engineLabel}`]
+  const total = phases.reduce((sum, p) => sum + Math.max(1, p.seconds), 0)
+  const lines = ['```mermaid', 'gantt', `  title ${engineLabel} startup`, '  dateFormat HH:mm:ss', `  axisFormat ${total < 3600 ? '%M:%S' : '%H:%M'}`, `  section ${engineLabel}`]
+  let at = 0
   for (const p of phases) {
     // A bar is at least a second wide so that it shows; the label carries the exact figure.
-    const label = `${p.name} ${s1(p.seconds)}`.replace(/[:;#]/g, ' ')
-    lines.push(`  ${label} : ${clock(p.startSeconds)}, ${clock(p.startSeconds + Math.max(1, p.seconds))}`)
+    const width = Math.max(1, p.seconds)
+    lines.push(`  ${`${p.name} ${s1(p.seconds)}`.replace(/[:;#]/g, ' ')} : ${clock(at)}, ${clock(at + width)}`)
+    at += width
   }
   lines.push('```')
   return lines.join('\n')

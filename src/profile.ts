@@ -32,9 +32,14 @@ export class StartupProfile {
     return this.tracker.engine
   }
 
-  /** One line of the server's log, read at `at`: returns what to say about it. */
-  line(text: string, at: number): string[] {
-    return this.say(this.tracker.feed(text, at))
+  /** One line of the server's log (its number in the file, when known), read at `at`: returns what to say about it. */
+  line(text: string, at: number, lineNumber?: number): string[] {
+    return this.say(this.tracker.feed(text, at, lineNumber))
+  }
+
+  /** A line written before the wait began (a server started elsewhere): it tells the phases so far, never a failure. */
+  earlier(text: string, at: number, lineNumber: number): string[] {
+    return this.say(this.tracker.feed(text, at, lineNumber, { fatal: false }))
   }
 
   /** A model-list body from the server: `owned_by` can name the engine. */

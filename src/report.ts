@@ -3,6 +3,8 @@ import type { Expectation } from './assess.js'
 import type { EnvEntry } from './env-report.js'
 import type { LogLine } from './log-follower.js'
 import type { ProbeResult } from './probe.js'
+import type { PhaseTiming } from './phases.js'
+import { phaseMarkdown } from './profile-report.js'
 import { formatDuration, seconds } from './time.js'
 import type { Outcome, WaitEvent } from './wait.js'
 
@@ -20,12 +22,27 @@ export interface ServerFacts {
   logTail?: LogLine[]
 }
 
-/** The wait's outcome with what the gate adds about the server. */
+/** The startup profile from the server's log, and this run against earlier ones. */
+export interface ProfileFacts {
+  /** The engine's name, when known. */
+  engine?: string
+  phases: PhaseTiming[]
+  /** The median seconds of each phase in earlier runs. */
+  usual?: ReadonlyMap<string, number>
+  /** The median startup of the last ready runs with this history key. */
+  expectedSeconds?: number
+  regressionPercent?: number
+  /** The warning for a startup slower than `regression-threshold` allows. */
+  regression?: string
+  /** The warning for a changed `env-report`. */
+  drift?: string
+}
+
 /** One endpoint's wait. */
 export type TargetOutcome = Outcome & { url: URL }
 
 /** The whole wait: the scalar fields describe one endpoint (see `representative`), `results` all of them. */
-export type GateOutcome = TargetOutcome & { results: TargetOutcome[]; server?: ServerFacts }
+export type GateOutcome = TargetOutcome & { results: TargetOutcome[]; server?: ServerFacts; profile?: ProfileFacts }
 
 export interface ReportContext {
   url: URL
@@ -35,10 +52,12 @@ export interface ReportContext {
 
 const probes = (n: number): string => `${n} probe${n === 1 ? '' : 's'}`
 
-export function eventLine(event: WaitEvent): string {
+/** `startup`: where the server's own startup is, from its log (a still-waiting line leads with it). */
+export function eventLine(event: WaitEvent, startup?: string): string {
   const at = formatDuration(event.elapsedMs)
   if (event.type === 'change') return `${at}: ${event.assessment.summary}`
   if (event.type === 'lost') return `${at}: the server stopped answering (${event.assessment.summary}) after it had answered: crashed or restarting?`
+  if (startup !== undefined) return `${at}: ${startup}; the server still answers: ${event.assessment.summary} (${probes(event.attempt)} so far)`
   return `${at}: still waiting (${probes(event.attempt)} so far); the server still answers: ${event.assessment.summary}`
 }
 
@@ -116,6 +135,7 @@ export type Outputs = Record<string, string>
 
 export function outputs(outcome: GateOutcome): Outputs {
   const server = outcome.server
+  const profile = outcome.profile
   return {
     ready: String(outcome.ready),
     'elapsed-seconds': seconds(outcome.elapsedMs),
@@ -129,7 +149,10 @@ export function outputs(outcome: GateOutcome): Outputs {
     'log-file': server?.logFile ?? '',
     'startup-seconds': server?.startupMs === undefined ? '' : seconds(server.startupMs),
     'generation-seconds': outcome.generationMs === undefined ? '' : seconds(outcome.generationMs),
-    results: JSON.stringify(outcome.results.map(resultRecord))
+    results: JSON.stringify(outcome.results.map(resultRecord)),
+    phases: JSON.stringify((outcome.profile?.phases ?? []).map((p) => ({ name: p.name, seconds: p.seconds }))),
+    'expected-seconds': profile?.expectedSeconds === undefined ? '' : profile.expectedSeconds.toFixed(1),
+    'regression-percent': profile?.regressionPercent === undefined ? '' : profile.regressionPercent.toFixed(1)
   }
 }
 
@@ -164,6 +187,11 @@ export function summaryMarkdown(outcome: GateOutcome, ctx: ReportContext): strin
   if (server?.pid !== undefined) rows.push(['Server process', `pid ${server.pid}`])
   if (out['startup-seconds'] !== '') rows.push(['Startup (from the process start)', `${out['startup-seconds']} s`])
   if (server?.logFile !== undefined) rows.push(['Server log', `\`${server.logFile}\``])
+  if (outcome.profile?.engine !== undefined) rows.push(['Engine', outcome.profile.engine])
+  if (out['expected-seconds'] !== '') {
+    const against = out['regression-percent'] === '' ? '' : ` (this run: ${Number(out['regression-percent']) > 0 ? '+' : ''}${out['regression-percent']}%)`
+    rows.push(['Usual startup (median of earlier runs)', `${out['expected-seconds']} s${against}`])
+  }
   const lines = ['### wait-for-model', '', '| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`), '']
   if (outcome.results.length > 1) {
     lines.push(`#### Endpoints (${outcome.results.filter((r) => r.ready).length} of ${outcome.results.length} ready)`, '')
@@ -178,6 +206,9 @@ export function summaryMarkdown(outcome: GateOutcome, ctx: ReportContext): strin
   for (const t of outcome.timeline) {
     lines.push(`| ${formatDuration(t.elapsedMs)} | ${t.lost ? '⚠️ stopped answering (crashed or restarting?): ' : ''}${cell(t.summary)} |`)
   }
+  const profile = outcome.profile
+  for (const warning of [profile?.regression, profile?.drift]) if (warning !== undefined) lines.push('', `> ⚠️ ${warning}`)
+  if (profile !== undefined && profile.phases.length > 0) lines.push('', phaseMarkdown(profile.phases, profile.engine ?? 'Server', profile.usual).trimEnd())
   if (server?.env !== undefined || server?.envUnavailable !== undefined) {
     lines.push('', '#### Server environment', '')
     if (server.envUnavailable !== undefined) lines.push(server.envUnavailable)

@@ -37,20 +37,17 @@ export function loadHistory(file: string | undefined, key: string, offNotice?: s
 export interface RunFindings {
   expectedSeconds?: number
   regressionPercent?: number
-  /** Slower than the threshold allows. */
-  regressed: boolean
-  /** The regression (when over the threshold) and the environment drift, in words. */
-  warnings: string[]
+  /** In words, when the startup was slower than the threshold allows. */
+  regression?: string
+  /** In words, when the environment differs from the previous run's. */
+  drift?: string
   notices: string[]
 }
 
 /** Compares the finished run with the earlier ones, then appends it. */
 export function recordRun(history: RunHistory, run: RunRecord, thresholdPercent: number): RunFindings {
   const r = regression(history.earlier, run)
-  const regressed = r !== undefined && r.percent > thresholdPercent
-  const warnings = regressed ? [regressionText(r)] : []
   const drift = envDrift(history.earlier, run)
-  if (drift.length) warnings.push(driftWarning(drift))
   const notices: string[] = []
   if (history.file !== undefined) {
     try {
@@ -59,5 +56,11 @@ export function recordRun(history: RunHistory, run: RunRecord, thresholdPercent:
       notices.push(`History: this run was not recorded (${(e as Error).message}).`)
     }
   }
-  return { expectedSeconds: history.usual?.totalSeconds, regressionPercent: r?.percent, regressed, warnings, notices }
+  return {
+    expectedSeconds: history.usual?.totalSeconds,
+    regressionPercent: r?.percent,
+    regression: r !== undefined && r.percent > thresholdPercent ? regressionText(r) : undefined,
+    drift: drift.length ? driftWarning(drift) : undefined,
+    notices
+  }
 }

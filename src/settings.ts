@@ -11,11 +11,13 @@ import {
   parseBoolean,
   parseDuration,
   parseHeaders,
+  parsePercent,
   parseRegex,
   parseStatusSet,
   printable,
   type StatusSet
 } from './parse.js'
+import { LOG_ENGINE_NAMES, type LogEngine } from './engine-logs.js'
 import { GENERATION_ROUTES, type GenerationRoute, generationRoute } from './engines.js'
 
 /** One endpoint to wait for; a fleet has several, all of which must be ready. */
@@ -60,6 +62,15 @@ export interface Settings {
   envReport: string[]
   /** Commands run when the wait fails, one per entry. */
   diagnostics: string[]
+  /** The engine whose log lines to read; undefined: recognised from the log or the model list. */
+  engine?: LogEngine
+  /** Where earlier runs are kept: HISTORY_AUTO for the default place, a path, or undefined (history off). */
+  historyFile?: string
+  /** Which earlier runs compare with this one; undefined: from the URL, the model and `start`. */
+  historyKey?: string
+  /** Slower than the median of earlier runs by more than this many percent is a regression. */
+  regressionThresholdPercent: number
+  failOnRegression: boolean
 }
 
 /** Input name → default, in the order action.yml declares them. */
@@ -86,8 +97,16 @@ export const INPUT_DEFAULTS = {
   'env-report': '',
   diagnostics: '',
   'ca-cert': '',
-  'insecure-tls': 'false'
+  'insecure-tls': 'false',
+  engine: 'auto',
+  'history-file': 'auto',
+  'history-key': '',
+  'regression-threshold': '25%',
+  'fail-on-regression': 'false'
 } as const
+
+/** `history-file: auto`: the runner's tool cache for the action, the user's cache directory for the CLI. */
+export const HISTORY_AUTO = 'auto'
 
 export type InputName = keyof typeof INPUT_DEFAULTS
 
@@ -190,6 +209,18 @@ export function parseSettings(get: (name: InputName) => string): Settings {
   const caPath = text('ca-cert')
   const caCert = caPath === undefined ? undefined : field('ca-cert', () => readCaCert(caPath))
   const insecureTls = field('insecure-tls', parseBoolean)
+
+  // The startup profile and the history of runs.
+  const engineText = input('engine').trim().toLowerCase()
+  const engine = engineText === 'auto' ? undefined : field('engine', () => parseEngine(engineText))
+  // Read as given: an empty value turns history off (the runner passes the default, "auto", when it is not set).
+  const historyRaw = (get('history-file') ?? '').trim()
+  if (hasControlChars(historyRaw)) throw new InputError('history-file', `"${printable(historyRaw)}" contains a control character`)
+  const historyFile = historyRaw === '' ? undefined : historyRaw
+  const historyKey = text('history-key')
+  if (historyKey !== undefined && historyKey.length > 200) throw new InputError('history-key', `is ${historyKey.length} characters long; give at most 200`)
+  const regressionThresholdPercent = field('regression-threshold', parsePercent)
+  const failOnRegression = field('fail-on-regression', parseBoolean)
   return {
     targets,
     model,
@@ -213,8 +244,21 @@ export function parseSettings(get: (name: InputName) => string): Settings {
     failPattern,
     probeGeneration,
     envReport,
-    diagnostics
+    diagnostics,
+    engine,
+    historyFile,
+    historyKey,
+    regressionThresholdPercent,
+    failOnRegression
   }
+}
+
+const ENGINE_FORM = `auto or one of ${LOG_ENGINE_NAMES.map((e) => (e === 'llamacpp' ? 'llama.cpp' : e)).join(', ')}`
+
+function parseEngine(text: string): LogEngine {
+  const name = text === 'llama.cpp' ? 'llamacpp' : text
+  if (!(LOG_ENGINE_NAMES as readonly string[]).includes(name)) throw new Error(`"${printable(text)}" is not ${ENGINE_FORM}`)
+  return name as LogEngine
 }
 
 export const PID_FORM = 'a process id (12345) or the path of a file holding one'
