@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { openSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type ActionRun, runAction } from '../src/action-runner.js'
 import { freePort } from '../src/simulator.js'
+import { serverSandbox } from './sandbox.js'
 
 /**
  * End to end with a real server process: `node dist/index.js` as the runner starts it, launching (or watching)
@@ -16,21 +16,11 @@ const errors = (stdout: string): string[] => stdout.split('\n').filter((l) => l.
 /** Time to exit node and deliver the close event on a loaded 2-core machine, on top of the one-second bound. */
 const SLACK_MS = 700
 
+const sandbox = serverSandbox('wait-for-model-server-')
+const pids = sandbox.pids
 let dir: string
-const pids: number[] = []
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'wait-for-model-server-'))
-})
-afterEach(() => {
-  for (const pid of pids.splice(0)) {
-    try {
-      // each server leads its own process group (started detached): end the group
-      process.kill(-pid, 'SIGKILL')
-    } catch {
-      // already gone
-    }
-  }
-  rmSync(dir, { recursive: true, force: true })
+  dir = sandbox.dir()
 })
 
 async function startAction(scenario: string, inputs: Record<string, string>, extra: Partial<Parameters<typeof runAction>[0]> = {}) {

@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { type ActionRun, runAction } from '../src/action-runner.js'
 import { freePort } from '../src/simulator.js'
+import { serverSandbox } from './sandbox.js'
 
 /**
  * End to end: `node dist/index.js` starts a stand-in server that writes a real-format startup log of one engine
@@ -15,20 +15,11 @@ const fixture = (name: string): string => new URL(`./fixtures/logs/${name}.log`,
 const errors = (stdout: string): string[] => stdout.split('\n').filter((l) => l.startsWith('::error::'))
 const warnings = (stdout: string): string[] => stdout.split('\n').filter((l) => l.startsWith('::warning::'))
 
+const sandbox = serverSandbox('wait-for-model-profile-')
+const pids = sandbox.pids
 let dir: string
-const pids: number[] = []
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'wait-for-model-profile-'))
-})
-afterEach(() => {
-  for (const pid of pids.splice(0)) {
-    try {
-      process.kill(-pid, 'SIGKILL')
-    } catch {
-      // already gone
-    }
-  }
-  rmSync(dir, { recursive: true, force: true })
+  dir = sandbox.dir()
 })
 
 async function replayed(name: string, speedup: number, inputs: Record<string, string> = {}, env: Record<string, string> = {}): Promise<ActionRun> {
