@@ -34,6 +34,10 @@ describe('the startup profile of a wait', () => {
     expect(profile.label).toBe('vLLM')
   })
 
+  it('before any phase, says when earlier runs were ready', () => {
+    expect(new StartupProfile({ usual }).status(0, 60_000)).toBe('ready in about 5m00s going by earlier runs')
+  })
+
   it('without a phase yet, has nothing to say; an engine named by the model list', () => {
     const profile = new StartupProfile()
     expect(profile.status(0, 0)).toBeUndefined()

@@ -18497,9 +18497,11 @@ function progressText(phase, phaseLeftMs, readyInMs) {
     if (phaseLeftMs !== undefined)
         parts[0] += `, ${about(phaseLeftMs)}`;
     if (readyInMs !== undefined)
-        parts.push(`ready in about ${formatDuration(Math.max(readyInMs, 1000))} going by earlier runs`);
+        parts.push(readyText(readyInMs));
     return parts.join('; ');
 }
+/** `ready in about 4m30s going by earlier runs`. */
+const readyText = (readyInMs) => `ready in about ${formatDuration(Math.max(readyInMs, 1000))} going by earlier runs`;
 /** `now loading weights (initializing took 12.3s)`. */
 const phaseChangeText = (name, previous) => `now ${name}${previous ? ` (${previous.name} took ${s1(previous.seconds)}${previous.printed ? ' by its own count' : ''})` : ''}`;
 const BLOCKS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
@@ -18600,11 +18602,13 @@ class StartupProfile {
         const engine = this.tracker.engine === undefined ? engineOfModelList(body) : undefined;
         return engine === undefined ? [] : this.say(this.tracker.setEngine(engine));
     }
-    /** Where the startup is, for a still-waiting line; undefined while no phase is known. */
+    /** Where the startup is, for a still-waiting line; undefined while neither a phase nor earlier runs tell. */
     status(now, elapsedMs) {
         const phase = this.tracker.current(now);
-        if (phase === undefined)
-            return undefined;
+        if (phase === undefined) {
+            const readyIn = this.opts.usual && readyInMs({ inPhaseMs: 0, elapsedMs }, this.opts.usual);
+            return readyIn === undefined ? undefined : readyText(readyIn);
+        }
         const left = phase.progress === undefined ? undefined : phaseLeftMs(phase.progress, now);
         const readyIn = this.opts.usual && readyInMs({ phase: phase.name, inPhaseMs: phase.inPhaseMs, phaseLeftMs: left, elapsedMs }, this.opts.usual);
         return progressText(phase, left, readyIn);

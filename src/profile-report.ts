@@ -15,9 +15,12 @@ export function progressText(phase: CurrentPhase, phaseLeftMs?: number, readyInM
       : `${phase.name} ${Math.floor((p.n / p.total) * 100)}% (${p.n}/${p.total} ${phase.progress?.unit})`
   ]
   if (phaseLeftMs !== undefined) parts[0] += `, ${about(phaseLeftMs)}`
-  if (readyInMs !== undefined) parts.push(`ready in about ${formatDuration(Math.max(readyInMs, 1000))} going by earlier runs`)
+  if (readyInMs !== undefined) parts.push(readyText(readyInMs))
   return parts.join('; ')
 }
+
+/** `ready in about 4m30s going by earlier runs`. */
+export const readyText = (readyInMs: number): string => `ready in about ${formatDuration(Math.max(readyInMs, 1000))} going by earlier runs`
 
 /** `now loading weights (initializing took 12.3s)`. */
 export const phaseChangeText = (name: string, previous?: PhaseTiming): string =>

@@ -5,7 +5,7 @@
 import { engineLog, engineOfModelList, type LogEngine } from './engine-logs.js'
 import { type Expectation, phaseLeftMs, readyInMs } from './eta.js'
 import { type FatalMatch, type PhaseTiming, PhaseTracker, type TrackerEvent } from './phases.js'
-import { phaseChangeText, progressText } from './profile-report.js'
+import { phaseChangeText, progressText, readyText } from './profile-report.js'
 
 export interface ProfileOptions {
   /** The `engine` input; undefined for `auto`. */
@@ -48,10 +48,13 @@ export class StartupProfile {
     return engine === undefined ? [] : this.say(this.tracker.setEngine(engine))
   }
 
-  /** Where the startup is, for a still-waiting line; undefined while no phase is known. */
+  /** Where the startup is, for a still-waiting line; undefined while neither a phase nor earlier runs tell. */
   status(now: number, elapsedMs: number): string | undefined {
     const phase = this.tracker.current(now)
-    if (phase === undefined) return undefined
+    if (phase === undefined) {
+      const readyIn = this.opts.usual && readyInMs({ inPhaseMs: 0, elapsedMs }, this.opts.usual)
+      return readyIn === undefined ? undefined : readyText(readyIn)
+    }
     const left = phase.progress === undefined ? undefined : phaseLeftMs(phase.progress, now)
     const readyIn = this.opts.usual && readyInMs({ phase: phase.name, inPhaseMs: phase.inPhaseMs, phaseLeftMs: left, elapsedMs }, this.opts.usual)
     return progressText(phase, left, readyIn)
