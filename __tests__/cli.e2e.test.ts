@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -55,6 +55,24 @@ async function serve(status: number, body: string, seen: IncomingHttpHeaders[] =
 }
 
 describe('wait-for-model (the CLI)', () => {
+  it('keeps its history under the user\'s cache directory, and fails on a regression with --fail-on-regression', async () => {
+    const url = `${await serve(200, '{"object":"list","data":[{"id":"kimi-k2"}]}')}/v1/models`
+    const args = ['--url', url, '--model', 'kimi', '--history-key', 'cli-history', '--json']
+    const first = await run(args)
+    expect(JSON.parse(first.stdout)).toMatchObject({ ready: 'true', 'expected-seconds': '', 'regression-percent': '' })
+    const file = join(cacheHome, 'wait-for-model', 'history.jsonl')
+    expect(readFileSync(file, 'utf8')).toContain('"key":"cli-history"')
+    // two earlier runs on record that were ready in a millisecond: the median, far below this run
+    const fast = JSON.stringify({ v: 1, key: 'cli-history', at: '2026-07-01T00:00:00Z', ready: true, reason: 'ready', elapsedSeconds: 0.001, phases: [] })
+    appendFileSync(file, `${fast}\n${fast}\n`)
+    const second = await run([...args, '--fail-on-regression', 'true'])
+    expect(second.code).toBe(1)
+    expect(JSON.parse(second.stdout)).toMatchObject({ ready: 'true' })
+    expect(second.stderr).toMatch(/\nerror: Startup took \d+\.\ds, \d+\.\d% over the median of 0\.0s of the last 3 ready runs\.\n$/)
+    const off = await run([...args, '--history-file', ''])
+    expect(JSON.parse(off.stdout)).toMatchObject({ ready: 'true', 'expected-seconds': '' })
+  })
+
   it('waits for SGLang to list the model, logging to stderr like the action, and prints the outputs as JSON', async () => {
     const server = await simulate({ engine: 'sglang', model: '/shared/kimi-k2.5-int4', loadMs: 1_500 })
     try {
