@@ -16692,7 +16692,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(584);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7256);
 /* harmony import */ var _memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9328);
 
 
@@ -16704,7 +16704,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 584:
+/***/ 7256:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -17480,8 +17480,8 @@ function createGenerator({ base, route, headers, clock, caCert, insecureTls }) {
 var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
 ;// CONCATENATED MODULE: ./src/history.ts
 /**
  * Earlier runs, one JSON line per finished wait, in a file shared by every job on a runner: reading it (skipping
@@ -17510,12 +17510,12 @@ const LOCK_WAIT_MS = 2_000;
 function defaultHistoryFile(env, frontEnd) {
     if (frontEnd === 'action') {
         return env.RUNNER_TOOL_CACHE
-            ? { path: (0,external_node_path_namespaceObject.join)(env.RUNNER_TOOL_CACHE, 'wait-for-model', 'history.jsonl') }
+            ? { path: (0,external_node_path_.join)(env.RUNNER_TOOL_CACHE, 'wait-for-model', 'history.jsonl') }
             : { notice: 'History is off: RUNNER_TOOL_CACHE is not set; give "history-file" to keep it elsewhere.' };
     }
-    const base = env.XDG_CACHE_HOME || (env.HOME ? (0,external_node_path_namespaceObject.join)(env.HOME, '.cache') : undefined);
+    const base = env.XDG_CACHE_HOME || (env.HOME ? (0,external_node_path_.join)(env.HOME, '.cache') : undefined);
     return base
-        ? { path: (0,external_node_path_namespaceObject.join)(base, 'wait-for-model', 'history.jsonl') }
+        ? { path: (0,external_node_path_.join)(base, 'wait-for-model', 'history.jsonl') }
         : { notice: 'History is off: neither XDG_CACHE_HOME nor HOME is set; give --history-file to keep it elsewhere.' };
 }
 /** The default key: the endpoint, the model and the start command, hashed so that no secret in them lands in the file. */
@@ -17525,7 +17525,7 @@ function historyKey(url, model, start) {
 /** Makes sure the file can be appended to; a reason in words when it cannot (history is then off). */
 function prepareHistory(path) {
     try {
-        (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
+        (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_.dirname)(path), { recursive: true });
         (0,external_node_fs_namespaceObject.closeSync)((0,external_node_fs_namespaceObject.openSync)(path, 'a'));
         return undefined;
     }
@@ -17847,8 +17847,8 @@ const log_follower_clip = (text) => (text.length > MAX_LINE_CHARS ? `${text.slic
 
 ;// CONCATENATED MODULE: external "node:dns/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:dns/promises");
-;// CONCATENATED MODULE: external "node:fs/promises"
-const external_node_fs_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: external "node:net"
 var external_node_net_ = __nccwpck_require__(7030);
 ;// CONCATENATED MODULE: ./src/port-watch.ts
@@ -17978,7 +17978,7 @@ class PortPoller {
     async readProc() {
         if (this.procReadable === false)
             return undefined;
-        const tables = await Promise.all(PROC_TABLES.map((f) => (0,external_node_fs_promises_namespaceObject.readFile)(f, 'latin1').catch(() => '')));
+        const tables = await Promise.all(PROC_TABLES.map((f) => (0,promises_.readFile)(f, 'latin1').catch(() => '')));
         this.procReadable = tables[0].startsWith('  sl');
         return this.procReadable ? listeningLoopbackPorts(tables.join('\n')) : undefined;
     }
@@ -19185,7 +19185,7 @@ function parseUrl(text) {
 
 
 /** Where the log goes with `start` and no `log-file`: the runner's temporary directory. */
-const defaultLogFile = (env) => (0,external_node_path_namespaceObject.join)(env.RUNNER_TEMP || (0,external_node_os_namespaceObject.tmpdir)(), 'model-server.log');
+const defaultLogFile = (env) => (0,external_node_path_.join)(env.RUNNER_TEMP || (0,external_node_os_namespaceObject.tmpdir)(), 'model-server.log');
 /** The step's environment, without the action's own `INPUT_*` variables (which carry its api-key). */
 function serverEnv(env) {
     return Object.fromEntries(Object.entries(env).filter((e) => e[1] !== undefined && !e[0].startsWith('INPUT_')));
@@ -19200,7 +19200,7 @@ const SHELL = (0,external_node_fs_namespaceObject.existsSync)('/bin/bash') ? '/b
 function startServer(command, logFile, env, clock) {
     let fd;
     try {
-        (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(logFile), { recursive: true });
+        (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_.dirname)(logFile), { recursive: true });
         fd = (0,external_node_fs_namespaceObject.openSync)(logFile, 'w');
     }
     catch (e) {
@@ -19962,6 +19962,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events"
 
 /***/ }),
 
+/***/ 1455:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+
+/***/ }),
+
 /***/ 7067:
 /***/ ((module) => {
 
@@ -19980,6 +19987,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http2")
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:net");
+
+/***/ }),
+
+/***/ 6760:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 
 /***/ }),
 
@@ -20008,6 +20022,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:sqlite"
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
+
+/***/ }),
+
+/***/ 7997:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers");
 
 /***/ }),
 
