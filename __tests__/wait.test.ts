@@ -323,6 +323,23 @@ describe('waitForModel with a generation check', () => {
     expect(outcome.last?.detail).toBe('the model is listed, but POST /v1/completions failed: HTTP 500 EngineCore encountered an issue')
   })
 
+  it('keeps the server error when the last generation request is cut short by the deadline', async () => {
+    const clock = new FakeClock()
+    const s = server(clock, () => listing('kimi'))
+    const fail = failed(500, 'EngineCore encountered an issue')
+    const outcome = await waitForModel(options({ timeoutMs: 12_000 }), {
+      probe: s.probe,
+      clock,
+      generate: async (_model, timeoutMs) => {
+        if (timeoutMs >= 10_000) return fail()
+        clock.t += timeoutMs
+        return { request: 'POST /v1/completions', latencyMs: timeoutMs, assessment: { state: 'down' as const, summary: 'no answer (request timed out)', detail: '' } }
+      }
+    })
+    expect(outcome).toMatchObject({ ready: false, reason: 'generation-failed', elapsedMs: 12_000 })
+    expect(outcome.last?.detail).toBe('the model is listed, but POST /v1/completions failed: HTTP 500 EngineCore encountered an issue')
+  })
+
   it('says timeout, not generation-failed, when the model was no longer listed at the end', async () => {
     const clock = new FakeClock()
     const s = server(clock, (t) => (t < 5_000 ? listing('kimi') : refused))

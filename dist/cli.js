@@ -19716,11 +19716,17 @@ async function waitForModel(opts, deps) {
         }
         // match-regex runs within what is left of the probe's time, so a runaway pattern cannot pass the deadline
         let assessment = assess(result, opts.expect, sentAt + budgetMs - clock.now());
+        const failedBefore = generationFailed;
         generationFailed = false;
         if (assessment.state === 'ready' && streak + 1 >= opts.successThreshold && deps.generate) {
-            const check = await deps.generate(assessment.modelId, Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now())), deps.stop);
+            const generationBudgetMs = Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now()));
+            const check = await deps.generate(assessment.modelId, generationBudgetMs, deps.stop);
             if ((stop = stopped()))
                 return finish(stop.reason, stop);
+            // Likewise a generation request cut short by the deadline: the failure before it explains more.
+            if (generationBudgetMs < opts.requestTimeoutMs && check.assessment.state === 'down' && last) {
+                return finish(failedBefore ? 'generation-failed' : 'timeout');
+            }
             assessment = withGeneration(assessment, check);
             if (check.assessment.state === 'ready')
                 generationMs = check.latencyMs;
