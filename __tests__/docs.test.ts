@@ -66,3 +66,11 @@ it('the package exposes the CLI as the wait-for-model bin and ships what the act
   expect((files.get('dist/cli.js') ?? 0) & 0o111).toBe(0o111)
   expect(text('dist/cli.js').startsWith('#!/usr/bin/env node\n')).toBe(true)
 })
+
+it('dist/licenses.txt carries the license of every runtime dependency bundled into dist/index.js', () => {
+  // ncc writes the licenses of one chunk only: a lazily loaded chunk once left undici's and core's out.
+  const pkg = JSON.parse(text('package.json')) as { dependencies: Record<string, string> }
+  const licensed = text('dist/licenses.txt').split('\n').filter((l) => /^(@[\w.-]+\/)?[\w.-]+$/.test(l))
+  expect(licensed).toEqual(expect.arrayContaining(Object.keys(pkg.dependencies)))
+  expect(readdirSync(new URL('dist/', root)).filter((f) => /^\d+\.index\.js$/.test(f))).toEqual([])
+})

@@ -1,30 +1,24 @@
 /** The GitHub layer: inputs in, outputs, summary and failure out. All logic lives below `gate`. */
-import { EOL } from 'node:os'
+import { exec } from '@actions/exec'
+import { randomUUID } from 'node:crypto'
 import { runDiagnostics } from './diagnostics.js'
 import { gate, reportContext } from './gate.js'
+import { annotate, group, info, setFailed, setOutput, setSecret, summary } from './github.js'
 import { defaultHistoryFile } from './history.js'
 import { commandSafe, failureMessage, finalLine, INSECURE_TLS_WARNING, logTailTitle, outputs, redact, summaryMarkdown } from './report.js'
 import { type InputName, InputError, parseSettings } from './settings.js'
 import { systemClock } from './time.js'
 
-/**
- * Reads an input as @actions/core's getInput does (INPUT_<NAME>, spaces as underscores, upper case,
- * trimmed). @actions/core is loaded only when it is needed, mostly once the wait is over: it brings an
- * HTTP client of its own that would delay the first probe by tens of milliseconds and hold about 18 MB of
- * memory for the whole wait.
- */
+/** Reads an input as @actions/core's getInput does (INPUT_<NAME>, spaces as underscores, upper case, trimmed). */
 export const actionInput = (name: InputName): string =>
   (process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim()
-
-const loadCore = (): Promise<typeof import('@actions/core')> => import('@actions/core')
 
 export async function run(): Promise<void> {
   let secrets: string[] = []
   // A progress line, written as core.info writes it: redacted and defused, so no secret and no workflow
   // command reaches the log.
-  const say = (line: string): void => void process.stdout.write(`${commandSafe(redact(line, secrets))}${EOL}`)
-  const annotate = (kind: 'warning' | 'notice' | 'debug', line: string): void =>
-    void loadCore().then((core) => core[kind](commandSafe(redact(line, secrets))))
+  const say = (line: string): void => info(commandSafe(redact(line, secrets)))
+  const note = (kind: 'warning' | 'notice' | 'debug', line: string): void => annotate(kind, commandSafe(redact(line, secrets)))
   // The runner sends SIGINT, then SIGTERM, when the job is cancelled: end the wait and still report.
   const cancel = new AbortController()
   const onSignal = (signal: NodeJS.Signals): void => cancel.abort(signal)
@@ -32,7 +26,7 @@ export async function run(): Promise<void> {
   try {
     const settings = parseSettings(actionInput)
     secrets = settings.secrets
-    if (settings.insecureTls) annotate('warning', INSECURE_TLS_WARNING)
+    if (settings.insecureTls) note('warning', INSECURE_TLS_WARNING)
 
     // The clock's zero is the process start, so elapsed-seconds counts from the step's start.
     const outcome = await gate(settings, {
@@ -40,51 +34,47 @@ export async function run(): Promise<void> {
       startedAt: 0,
       log: say,
       // Probe lines only when the run has debug logging on, as core.isDebug() tells.
-      debug: process.env.RUNNER_DEBUG === '1' ? (line) => annotate('debug', line) : undefined,
-      warn: (line) => annotate('warning', line),
-      notice: (line) => annotate('notice', line),
+      debug: process.env.RUNNER_DEBUG === '1' ? (line) => note('debug', line) : undefined,
+      warn: (line) => note('warning', line),
+      notice: (line) => note('notice', line),
       cancel: cancel.signal,
       defaultHistory: defaultHistoryFile(process.env, 'action')
     })
 
-    const core = await loadCore()
     // Registered for the steps after this one; this step's own lines were redacted as they were written.
-    secrets.forEach((s) => core.setSecret(s))
-    for (const [name, value] of Object.entries(outputs(outcome))) core.setOutput(name, redact(value, secrets))
+    secrets.forEach(setSecret)
+    for (const [name, value] of Object.entries(outputs(outcome))) setOutput(name, redact(value, secrets))
     say(finalLine(outcome))
     const tail = outcome.server?.logTail
     if (tail !== undefined) {
-      core.startGroup(logTailTitle(tail, outcome.server?.logFile))
-      // The server wrote these lines: they must not act as workflow commands.
-      const { randomUUID } = await import('node:crypto')
-      const token = randomUUID()
-      core.info(`::stop-commands::${token}`)
-      for (const line of tail) say(`${line.number}: ${line.text}`)
-      core.info(`::${token}::`)
-      core.endGroup()
+      await group(logTailTitle(tail, outcome.server?.logFile), async () => {
+        // The server wrote these lines: they must not act as workflow commands.
+        const token = randomUUID()
+        info(`::stop-commands::${token}`)
+        for (const line of tail) say(`${line.number}: ${line.text}`)
+        info(`::${token}::`)
+      })
     }
     if (process.env.GITHUB_STEP_SUMMARY) {
-      await core.summary.addRaw(redact(summaryMarkdown(outcome, reportContext(settings, outcome.url)), secrets)).write()
+      await summary.addRaw(redact(summaryMarkdown(outcome, reportContext(settings, outcome.url)), secrets)).write()
     }
     // A cancelled job must end within a second; the diagnostics could take minutes.
     if (!outcome.ready && outcome.reason !== 'cancelled' && settings.diagnostics.length > 0) {
-      const exec = await import('@actions/exec')
       await runDiagnostics(settings.diagnostics, {
-        group: (title, body) => core.group(redact(title, secrets), body),
-        exec: (program, args) => exec.exec(program, args, { ignoreReturnCode: true }),
+        group: (title, body) => group(redact(title, secrets), body),
+        exec: (program, args) => exec(program, args, { ignoreReturnCode: true }),
         log: say
       })
     }
     const regression = outcome.profile?.regression
-    if (regression !== undefined && settings.failOnRegression) core.setFailed(redact(regression, secrets))
+    if (regression !== undefined && settings.failOnRegression) setFailed(redact(regression, secrets))
     if (!outcome.ready) {
       const message = commandSafe(redact(failureMessage(outcome, reportContext(settings, outcome.url)), secrets))
-      if (outcome.reason === 'timeout' && !settings.failOnTimeout) core.warning(message)
-      else core.setFailed(message)
+      if (outcome.reason === 'timeout' && !settings.failOnTimeout) annotate('warning', message)
+      else setFailed(message)
     }
   } catch (e) {
-    const core = await loadCore()
-    core.setFailed(e instanceof InputError ? e.message : redact(`Unexpected error: ${(e as Error).stack ?? String(e)}`, secrets))
+    setFailed(e instanceof InputError ? e.message : redact(`Unexpected error: ${(e as Error).stack ?? String(e)}`, secrets))
   } finally {
     process.off('SIGINT', onSignal).off('SIGTERM', onSignal)
   }

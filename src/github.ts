@@ -1,0 +1,45 @@
+/**
+ * What the action tells the runner: outputs, masks, annotations, groups and the job summary, written by
+ * @actions/core's own writers. They are imported from core's files rather than from its index, which also
+ * loads an OIDC token client and, with it, all of undici, for tokens this action never asks for: about 45 ms
+ * between "the server is ready" and the job going on, or 18 MB held for the whole wait had it loaded earlier.
+ * The functions below are core's own, one line each, over those writers.
+ */
+import { EOL } from 'node:os'
+import { issue, issueCommand } from '../node_modules/@actions/core/lib/command.js'
+import { issueFileCommand, prepareKeyValueMessage } from '../node_modules/@actions/core/lib/file-command.js'
+import { summary } from '../node_modules/@actions/core/lib/summary.js'
+
+export { summary }
+
+/** As core.setOutput: the GITHUB_OUTPUT file, or the `set-output` command where there is none (local runs). */
+export function setOutput(name: string, value: string): void {
+  if (process.env.GITHUB_OUTPUT) return issueFileCommand('OUTPUT', prepareKeyValueMessage(name, value))
+  process.stdout.write(EOL)
+  issueCommand('set-output', { name }, value)
+}
+
+/** As core.setSecret. */
+export const setSecret = (secret: string): void => issueCommand('add-mask', {}, secret)
+
+/** As core.warning, core.notice, core.debug and core.error, without file and line properties. */
+export const annotate = (kind: 'warning' | 'notice' | 'debug' | 'error', message: string): void => issueCommand(kind, {}, message)
+
+/** As core.setFailed. */
+export function setFailed(message: string): void {
+  process.exitCode = 1
+  annotate('error', message)
+}
+
+/** As core.info. */
+export const info = (line: string): void => void process.stdout.write(`${line}${EOL}`)
+
+/** As core.group. */
+export async function group<T>(name: string, body: () => Promise<T>): Promise<T> {
+  issue('group', name)
+  try {
+    return await body()
+  } finally {
+    issue('endgroup')
+  }
+}
