@@ -74,3 +74,8 @@ it('dist/licenses.txt carries the license of every runtime dependency bundled in
   expect(licensed).toEqual(expect.arrayContaining(Object.keys(pkg.dependencies)))
   expect(readdirSync(new URL('dist/', root)).filter((f) => /^\d+\.index\.js$/.test(f))).toEqual([])
 })
+
+it('dist/index.js and dist/cli.js each bundle one copy of undici', () => {
+  // A string from undici's Client, which every version has: a second copy would be a second HTTP stack to load.
+  for (const file of ['dist/index.js', 'dist/cli.js']) expect({ file, copies: text(file).split("'invalid maxHeaderSize'").length - 1 }).toEqual({ file, copies: 1 })
+})

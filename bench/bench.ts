@@ -2,9 +2,13 @@
  * `npm run bench`: compares this action with the shell loop it replaces and with wait-on, on the same
  * simulated startups, on this machine, with no network. Prints Markdown tables (copied into BENCHMARKS.md).
  *
- *   npm run bench -- [--runs 10] [--idle-seconds 120] [--only lag,startup,idle,fleet]
+ *   npm run bench -- [--runs 10] [--idle-seconds 120] [--only lag,startup,idle,fleet] [--fleet 200] [--bare-env]
+ *                    [--node PATH]
+ *
+ * `--node` runs every Node process measured (the action, wait-on, the empty `node -e ''`) with that binary:
+ * GitHub runs the action on Node 24.
  */
-import { type ChildProcess, spawn } from 'node:child_process'
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -15,6 +19,7 @@ import { freePort, simulate } from '../src/simulator.js'
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
 const action = join(root, 'dist', 'index.js')
 const waitOn = join(root, 'node_modules', 'wait-on', 'bin', 'wait-on')
+const undiciFloor = join(root, 'node_modules', '.cache', 'wait-for-model-bench', 'floor', 'index.js')
 const MODEL = '/shared/kimi-k2.5-int4'
 
 const args = process.argv.slice(2)
@@ -26,6 +31,7 @@ const RUNS = Number(arg('runs', '10'))
 const IDLE_S = Number(arg('idle-seconds', '120'))
 const ONLY = arg('only', 'startup,lag,idle,fleet').split(',')
 const FLEET = Number(arg('fleet', '200'))
+const NODE = arg('node', process.execPath)
 
 interface Tool {
   name: string
@@ -51,7 +57,7 @@ const TOOLS: Tool[] = [
   {
     name: 'wait-for-model (defaults)',
     start: (url) =>
-      spawn(process.execPath, [action], {
+      spawn(NODE, [action], {
         env: { ...BASE_ENV, INPUT_URL: url, INPUT_MODEL: 'kimi', INPUT_TIMEOUT: '10m' },
         stdio: 'ignore'
       })
@@ -60,9 +66,17 @@ const TOOLS: Tool[] = [
   shellLoop(5),
   {
     name: 'wait-on (defaults)',
-    start: (url) => spawn(process.execPath, [waitOn, url.replace(/^http:/, 'http-get:')], { env: BASE_ENV, stdio: 'ignore' })
+    start: (url) => spawn(NODE, [waitOn, url.replace(/^http:/, 'http-get:')], { env: BASE_ENV, stdio: 'ignore' })
   }
 ]
+
+/** Not a tool: the HTTP client alone, loaded as the action loads it, sending one request. No action starts sooner. */
+const FLOOR: Tool = {
+  name: 'floor: undici alone (the parts the probe loads, one request)',
+  start: (url) => spawn(NODE, [undiciFloor], { env: { ...BASE_ENV, URL: url }, stdio: 'ignore' })
+}
+
+const nodeVersion = execFileSync(NODE, ['--version'], { encoding: 'utf8' }).trim()
 
 /** Peak resident memory (VmHWM) of a running process, read until it exits. */
 function trackPeakRss(child: ChildProcess): () => number {
@@ -132,11 +146,11 @@ async function startup(): Promise<void> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/models`
   const empty: number[] = []
-  const firsts = TOOLS.map(() => [] as number[])
+  const firsts = [...TOOLS, FLOOR].map(() => [] as number[])
   for (let run = 0; run < RUNS; run++) {
     const t0 = performance.now()
-    empty.push((await exited(spawn(process.execPath, ['-e', ''], { env: BASE_ENV, stdio: 'ignore' }))) - t0)
-    for (const [i, tool] of TOOLS.entries()) {
+    empty.push((await exited(spawn(NODE, ['-e', ''], { env: BASE_ENV, stdio: 'ignore' }))) - t0)
+    for (const [i, tool] of [...TOOLS, FLOOR].entries()) {
       firstRequestAt = 0
       const started = performance.now()
       await exited(tool.start(url))
@@ -147,10 +161,10 @@ async function startup(): Promise<void> {
   const base = median(empty)
   console.log(`\n### Start-up: spawn to first request (${RUNS} runs, median)\n`)
   const envNote = args.includes('--bare-env') ? 'PATH only' : `this machine's${process.env.NODE_EXTRA_CA_CERTS ? ', with NODE_EXTRA_CA_CERTS' : ''}`
-  console.log(`Empty \`node -e ''\`: ${fmtMs(base)} (Node ${process.version}; environment: ${envNote}).\n`)
+  console.log(`Empty \`node -e ''\`: ${fmtMs(base)} (Node ${nodeVersion}; environment: ${envNote}).\n`)
   console.log("| tool | spawn → first request | ratio to `node -e ''` |")
   console.log('|---|---:|---:|')
-  TOOLS.forEach((tool, i) => console.log(`| ${tool.name} | ${fmtMs(median(firsts[i]))} | ${(median(firsts[i]) / base).toFixed(2)}× |`))
+  ;[...TOOLS, FLOOR].forEach((tool, i) => console.log(`| ${tool.name} | ${fmtMs(median(firsts[i]))} | ${(median(firsts[i]) / base).toFixed(2)}× |`))
   const bundle = readFileSync(action).length
   console.log(`\n\`dist/index.js\`: ${(bundle / 1024 / 1024).toFixed(2)} MB.`)
 }
@@ -158,7 +172,7 @@ async function startup(): Promise<void> {
 /** Cost while waiting on a server that does not come up: CPU share and memory of the action. */
 async function idle(): Promise<void> {
   const port = await freePort()
-  const child = spawn(process.execPath, [action], {
+  const child = spawn(NODE, [action], {
     env: { ...BASE_ENV, INPUT_URL: `http://127.0.0.1:${port}/v1/models`, INPUT_TIMEOUT: `${IDLE_S + 10}s` },
     stdio: 'ignore'
   })
@@ -188,7 +202,7 @@ async function fleet(): Promise<void> {
   const { writeFileSync, rmSync } = await import('node:fs')
   writeFileSync(output, '')
   const spawnedAt = Date.now()
-  const child = spawn(process.execPath, [action], {
+  const child = spawn(NODE, [action], {
     env: { ...BASE_ENV, INPUT_URL: servers.map((s) => `${s.baseUrl}/v1/models`).join('\n'), INPUT_MODEL: 'm-', INPUT_TIMEOUT: '2m', GITHUB_OUTPUT: output },
     stdio: 'ignore'
   })
@@ -221,7 +235,7 @@ async function fleet(): Promise<void> {
   console.log('\nLags are ±50 ms: `elapsed-seconds` has one decimal.')
 }
 
-console.log(`# wait-for-model benchmark\n\n${new Date().toISOString()}, Node ${process.version}, ${(await import('node:os')).cpus().length} cores`)
+console.log(`# wait-for-model benchmark\n\n${new Date().toISOString()}, Node ${nodeVersion}, ${(await import('node:os')).cpus().length} cores`)
 if (ONLY.includes('startup')) await startup()
 if (ONLY.includes('lag')) {
   const refused = (): number => 2_000 + Math.random() * 4_000

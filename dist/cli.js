@@ -16698,7 +16698,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /** The `wait-for-model` command: the same gate as the action, for shells, ssh sessions and scripts. */
 
 
-(0,_memory_js__WEBPACK_IMPORTED_MODULE_1__/* .limitCompilerMemory */ .a)();
+(0,_memory_js__WEBPACK_IMPORTED_MODULE_1__/* .keepMemoryFlat */ .o)();
 process.exitCode = await (0,_command_line_js__WEBPACK_IMPORTED_MODULE_0__/* .runCli */ .ak)(process.argv.slice(2), process);
 
 __webpack_async_result__();
@@ -20327,7 +20327,7 @@ function painter(io) {
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
   i: () => (/* binding */ collectGarbage),
-  a: () => (/* binding */ limitCompilerMemory)
+  o: () => (/* binding */ keepMemoryFlat)
 });
 
 ;// CONCATENATED MODULE: external "node:v8"
@@ -20342,15 +20342,24 @@ var external_node_vm_ = __nccwpck_require__(714);
  */
 
 
+/** How often a long wait collects its garbage in full. */
+const FULL_COLLECTION_MS = 30_000;
 /**
- * Called once by each entry point, before the first connection. undici's HTTP parser is WebAssembly; once its
- * functions run hot, V8's optimising compiler recompiles them, which alone took 25-35 MB (Node 20 at the first
- * connection, Node 24 after a few probes). A tiering budget no wait reaches keeps the baseline compiler, fast
- * enough for a body capped at 1 MiB. (The budget is read at each tier-up; `--liftoff-only` set at run time
- * works on Node 20 but not on 24.)
+ * Called once by each entry point, before the first connection.
+ *
+ * undici's HTTP parser is WebAssembly; once its functions run hot, V8's optimising compiler recompiles them,
+ * which alone took 25-35 MB (Node 20 at the first connection, Node 24 after a few probes). A tiering budget
+ * no wait reaches keeps the baseline compiler, fast enough for a body capped at 1 MiB. (The budget is read at
+ * each tier-up; `--liftoff-only` set at run time works on Node 20 but not on 24.)
+ *
+ * While the wait goes on, each young-generation collection (every few seconds) moves a little garbage into
+ * the old generation, which V8 collects only once it has grown past a limit: RSS crept from 52 MB to 65 MB
+ * over 10 minutes. A full collection every 30 s, a few milliseconds each, keeps it flat. The timer does not
+ * hold the process open.
  */
-function limitCompilerMemory() {
+function keepMemoryFlat() {
     (0,external_node_v8_namespaceObject.setFlagsFromString)('--wasm-tiering-budget=1000000000');
+    setInterval(collectGarbage, FULL_COLLECTION_MS).unref();
 }
 let gc;
 /**

@@ -1,5 +1,5 @@
 import { run } from './main.js'
-import { limitCompilerMemory } from './memory.js'
+import { keepMemoryFlat } from './memory.js'
 
-limitCompilerMemory()
+keepMemoryFlat()
 await run()

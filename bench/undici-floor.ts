@@ -1,0 +1,11 @@
+/**
+ * The start-up floor the HTTP client sets by itself: load the parts of undici the probe loads (src/http.ts),
+ * bundled as dist/ is, send one request to $URL, exit. `npm run bench` reports it beside the action.
+ */
+import { Agent, request } from '../src/http.js'
+
+const url = new URL(process.env.URL ?? '')
+const agent = new Agent()
+const { body } = await request(agent, { origin: url.origin, path: url.pathname, method: 'GET' })
+await body.dump()
+await agent.close()
