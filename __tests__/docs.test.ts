@@ -79,3 +79,7 @@ it('dist/index.js and dist/cli.js each bundle one copy of undici', () => {
   // A string from undici's Client, which every version has: a second copy would be a second HTTP stack to load.
   for (const file of ['dist/index.js', 'dist/cli.js']) expect({ file, copies: text(file).split("'invalid maxHeaderSize'").length - 1 }).toEqual({ file, copies: 1 })
 })
+
+it('dist/index.js and dist/cli.js are plain ASCII, so that V8 holds their source at one byte per character', () => {
+  for (const file of ['dist/index.js', 'dist/cli.js']) expect({ file, nonAscii: text(file).match(/[\u0080-\uffff]/g) ?? [] }).toEqual({ file, nonAscii: [] })
+})

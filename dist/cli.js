@@ -4357,7 +4357,7 @@ function isIterable (obj) {
 }
 
 /**
- * Checks whether an object has a safe Symbol.iterator — i.e. one that is
+ * Checks whether an object has a safe Symbol.iterator \u2014 i.e. one that is
  * either own or inherited from a non-Object.prototype chain.  This prevents
  * prototype-pollution attacks from injecting a fake iterator on
  * Object.prototype.
@@ -6253,7 +6253,7 @@ function scheduleIdleSocketValidation (client, socket) {
   // (#5493). setImmediate avoids that, but an *unref'd* Immediate lets poll
   // block for ~500ms when the event loop is otherwise idle (#5600 / #5606).
   // A ref'd Immediate both keeps the pending request alive and makes poll
-  // return immediately — the hybrid those issues asked for.
+  // return immediately \u2014 the hybrid those issues asked for.
   socket[kIdleSocketValidationTimeout] = setImmediate(() => {
     socket[kIdleSocketValidationTimeout] = null
     socket[kIdleSocketValidation] = 2
@@ -10245,7 +10245,7 @@ function utf8DecodeBytes (buffer) {
     buffer = buffer.subarray(3)
   }
 
-  // 3. Process a queue with an instance of UTF-8’s
+  // 3. Process a queue with an instance of UTF-8\u2019s
   //    decoder, ioQueue, output, and "replacement".
   const output = textDecoder.decode(buffer)
 
@@ -11781,7 +11781,7 @@ function extractBody (object, keepalive = false) {
     stream = object
   } else if (webidl.is.Blob(object)) {
     // 3. Otherwise, if object is a Blob object, set stream to the
-    //    result of running object’s get stream.
+    //    result of running object\u2019s get stream.
     stream = object.stream()
   } else {
     // 4. Otherwise, set stream to a new ReadableStream object, and set
@@ -11860,7 +11860,7 @@ function extractBody (object, keepalive = false) {
     // See: https://github.com/nodejs/node/blob/e46c680bf2b211bbd52cf959ca17ee98c7f657f5/lib/internal/url.js#L490
     // and https://github.com/nodejs/node/blob/e46c680bf2b211bbd52cf959ca17ee98c7f657f5/lib/internal/url.js#L1100
 
-    // Set source to the result of running the application/x-www-form-urlencoded serializer with object’s list.
+    // Set source to the result of running the application/x-www-form-urlencoded serializer with object\u2019s list.
     source = object.toString()
 
     // Set type to `application/x-www-form-urlencoded;charset=UTF-8`.
@@ -11872,13 +11872,13 @@ function extractBody (object, keepalive = false) {
     const boundary = `----formdata-undici-0${`${random(1e11)}`.padStart(11, '0')}`
     const prefix = `--${boundary}\r\nContent-Disposition: form-data`
 
-    /*! formdata-polyfill. MIT License. Jimmy Wärting <https://jimmy.warting.se/opensource> */
+    /*! formdata-polyfill. MIT License. Jimmy W\u00e4rting <https://jimmy.warting.se/opensource> */
     const formdataEscape = (str) =>
       str.replace(/\n/g, '%0A').replace(/\r/g, '%0D').replace(/"/g, '%22')
     const normalizeLinefeeds = (value) => value.replace(/\r?\n|\r/g, '\r\n')
 
     // Set action to this step: run the multipart/form-data
-    // encoding algorithm, with object’s entry list and UTF-8.
+    // encoding algorithm, with object\u2019s entry list and UTF-8.
     // - This ensures that the body is immutable and can't be changed afterwords
     // - That the content-length is calculated in advance.
     // - And that all parts are pre-encoded and ready to be sent.
@@ -11944,10 +11944,10 @@ function extractBody (object, keepalive = false) {
     // Set source to object.
     source = object
 
-    // Set length to object’s size.
+    // Set length to object\u2019s size.
     length = object.size
 
-    // If object’s type attribute is not the empty byte sequence, set
+    // If object\u2019s type attribute is not the empty byte sequence, set
     // type to its value.
     if (object.type) {
       type = object.type
@@ -11970,7 +11970,7 @@ function extractBody (object, keepalive = false) {
   }
 
   // 18. If source is a byte sequence, then set action to a
-  // step that returns source and length to source’s length.
+  // step that returns source and length to source\u2019s length.
   if (typeof source === 'string' || isUint8Array(source)) {
     action = () => source
     length = typeof source === 'string' ? Buffer.byteLength(source) : source.length
@@ -12023,10 +12023,10 @@ function cloneBody (body) {
 
   // https://fetch.spec.whatwg.org/#concept-body-clone
 
-  // 1. Let « out1, out2 » be the result of teeing body’s stream.
+  // 1. Let \u00ab out1, out2 \u00bb be the result of teeing body\u2019s stream.
   const { 0: out1, 1: out2 } = body.stream.tee()
 
-  // 2. Set body’s stream to out1.
+  // 2. Set body\u2019s stream to out1.
   body.stream = out1
 
   // 3. Return a body whose stream is out2 and other members are copied from body.
@@ -12043,7 +12043,7 @@ function bodyMixinMethods (instance, getInternalState) {
       // The blob() method steps are to return the result of
       // running consume body with this and the following step
       // given a byte sequence bytes: return a Blob whose
-      // contents are bytes and whose type attribute is this’s
+      // contents are bytes and whose type attribute is this\u2019s
       // MIME type.
       return consumeBody(this, (bytes) => {
         let mimeType = bodyMimeType(getInternalState(this))
@@ -12089,7 +12089,7 @@ function bodyMixinMethods (instance, getInternalState) {
         // 1. Let mimeType be the result of get the MIME type with this.
         const mimeType = bodyMimeType(getInternalState(this))
 
-        // 2. If mimeType is non-null, then switch on mimeType’s essence and run
+        // 2. If mimeType is non-null, then switch on mimeType\u2019s essence and run
         //    the corresponding steps:
         if (mimeType !== null) {
           switch (mimeType.essence) {
@@ -12133,7 +12133,7 @@ function bodyMixinMethods (instance, getInternalState) {
     bytes () {
       // The bytes() method steps are to return the result of running consume body
       // with this and the following step given a byte sequence bytes: return the
-      // result of creating a Uint8Array from bytes in this’s relevant realm.
+      // result of creating a Uint8Array from bytes in this\u2019s relevant realm.
       return consumeBody(this, (bytes) => {
         return new Uint8Array(bytes)
       }, instance, getInternalState)
@@ -12187,15 +12187,15 @@ function consumeBody (object, convertBytesToJSValue, instance, getInternalState)
     }
   }
 
-  // 5. If object’s body is null, then run successSteps with an
+  // 5. If object\u2019s body is null, then run successSteps with an
   //    empty byte sequence.
   if (object.body == null) {
     successSteps(Buffer.allocUnsafe(0))
     return promise.promise
   }
 
-  // 6. Otherwise, fully read object’s body given successSteps,
-  //    errorSteps, and object’s relevant global object.
+  // 6. Otherwise, fully read object\u2019s body given successSteps,
+  //    errorSteps, and object\u2019s relevant global object.
   fullyReadBody(object.body, successSteps, errorSteps)
 
   // 7. Return promise.
@@ -12211,7 +12211,7 @@ function bodyUnusable (object) {
 
   // An object including the Body interface mixin is
   // said to be unusable if its body is non-null and
-  // its body’s stream is disturbed or locked.
+  // its body\u2019s stream is disturbed or locked.
   return body != null && (body.stream.locked || util.isDisturbed(body.stream))
 }
 
@@ -12221,8 +12221,8 @@ function bodyUnusable (object) {
  */
 function bodyMimeType (requestOrResponse) {
   // 1. Let headers be null.
-  // 2. If requestOrResponse is a Request object, then set headers to requestOrResponse’s request’s header list.
-  // 3. Otherwise, set headers to requestOrResponse’s response’s header list.
+  // 2. If requestOrResponse is a Request object, then set headers to requestOrResponse\u2019s request\u2019s header list.
+  // 3. Otherwise, set headers to requestOrResponse\u2019s response\u2019s header list.
   /** @type {import('./headers').HeadersList} */
   const headers = requestOrResponse.headersList
 
@@ -12412,7 +12412,7 @@ const HTTP_QUOTED_STRING_TOKENS = /^[\u0009\u0020-\u007E\u0080-\u00FF]+$/u // es
 // https://fetch.spec.whatwg.org/#data-url-processor
 /** @param {URL} dataURL */
 function dataURLProcessor (dataURL) {
-  // 1. Assert: dataURL’s scheme is "data".
+  // 1. Assert: dataURL\u2019s scheme is "data".
   assert(dataURL.protocol === 'data:')
 
   // 2. Let input be the result of running the URL
@@ -12764,8 +12764,8 @@ function parseMIMEType (input) {
     // - parameterName is not the empty string
     // - parameterName solely contains HTTP token code points
     // - parameterValue solely contains HTTP quoted-string token code points
-    // - mimeType’s parameters[parameterName] does not exist
-    // then set mimeType’s parameters[parameterName] to parameterValue.
+    // - mimeType\u2019s parameters[parameterName] does not exist
+    // then set mimeType\u2019s parameters[parameterName] to parameterValue.
     if (
       parameterName.length !== 0 &&
       HTTP_TOKEN_CODEPOINTS.test(parameterName) &&
@@ -12866,11 +12866,11 @@ function serializeAMimeType (mimeType) {
   assert(mimeType !== 'failure')
   const { parameters, essence } = mimeType
 
-  // 1. Let serialization be the concatenation of mimeType’s
-  //    type, U+002F (/), and mimeType’s subtype.
+  // 1. Let serialization be the concatenation of mimeType\u2019s
+  //    type, U+002F (/), and mimeType\u2019s subtype.
   let serialization = essence
 
-  // 2. For each name → value of mimeType’s parameters:
+  // 2. For each name \u2192 value of mimeType\u2019s parameters:
   for (let [name, value] of parameters.entries()) {
     // 1. Append U+003B (;) to serialization.
     serialization += ';'
@@ -12951,7 +12951,7 @@ function minimizeSupportedMimeType (mimeType) {
       // 2. If mimeType is a JSON MIME type, then return "application/json".
       return 'application/json'
     case 'image/svg+xml':
-      // 3. If mimeType’s essence is "image/svg+xml", then return "image/svg+xml".
+      // 3. If mimeType\u2019s essence is "image/svg+xml", then return "image/svg+xml".
       return 'image/svg+xml'
     case 'text/xml':
     case 'application/xml':
@@ -12969,7 +12969,7 @@ function minimizeSupportedMimeType (mimeType) {
     return 'application/xml'
   }
 
-  // 5. If mimeType is supported by the user agent, then return mimeType’s essence.
+  // 5. If mimeType is supported by the user agent, then return mimeType\u2019s essence.
   // Technically, node doesn't support any mimetypes.
 
   // 6. Return the empty string.
@@ -13058,13 +13058,13 @@ function validateBoundary (boundary) {
  * @param {ReturnType<import('./data-url')['parseMIMEType']>} mimeType
  */
 function multipartFormDataParser (input, mimeType) {
-  // 1. Assert: mimeType’s essence is "multipart/form-data".
+  // 1. Assert: mimeType\u2019s essence is "multipart/form-data".
   assert(mimeType !== 'failure' && mimeType.essence === 'multipart/form-data')
 
   const boundaryString = mimeType.parameters.get('boundary')
 
-  // 2. If mimeType’s parameters["boundary"] does not exist, return failure.
-  //    Otherwise, let boundary be the result of UTF-8 decoding mimeType’s
+  // 2. If mimeType\u2019s parameters["boundary"] does not exist, return failure.
+  //    Otherwise, let boundary be the result of UTF-8 decoding mimeType\u2019s
   //    parameters["boundary"].
   if (boundaryString === undefined) {
     throw parsingError('missing boundary in content-type header')
@@ -13394,7 +13394,7 @@ function parseMultipartFormDataHeaders (input, position) {
           if (attribute.name === 'name') {
             name = attribute.value
           } else if (attribute.name === 'filename') {
-            // Per RFC 5987 §4.1, when both legacy and extended forms of the
+            // Per RFC 5987 \u00a74.1, when both legacy and extended forms of the
             // same parameter are present, the extended (filename*) form takes
             // precedence regardless of the order they appear in.
             if (attribute.extended) {
@@ -13634,7 +13634,7 @@ class FormData {
     // name, value, and filename if given.
     const entry = makeEntry(name, value, filename)
 
-    // 3. Append entry to this’s entry list.
+    // 3. Append entry to this\u2019s entry list.
     this.#state.push(entry)
   }
 
@@ -13647,7 +13647,7 @@ class FormData {
     name = webidl.converters.USVString(name)
 
     // The delete(name) method steps are to remove all entries whose name
-    // is name from this’s entry list.
+    // is name from this\u2019s entry list.
     this.#state = this.#state.filter(entry => entry.name !== name)
   }
 
@@ -13659,7 +13659,7 @@ class FormData {
 
     name = webidl.converters.USVString(name)
 
-    // 1. If there is no entry whose name is name in this’s entry list,
+    // 1. If there is no entry whose name is name in this\u2019s entry list,
     // then return null.
     const idx = this.#state.findIndex((entry) => entry.name === name)
     if (idx === -1) {
@@ -13667,7 +13667,7 @@ class FormData {
     }
 
     // 2. Return the value of the first entry whose name is name from
-    // this’s entry list.
+    // this\u2019s entry list.
     return this.#state[idx].value
   }
 
@@ -13679,10 +13679,10 @@ class FormData {
 
     name = webidl.converters.USVString(name)
 
-    // 1. If there is no entry whose name is name in this’s entry list,
+    // 1. If there is no entry whose name is name in this\u2019s entry list,
     // then return the empty list.
     // 2. Return the values of all entries whose name is name, in order,
-    // from this’s entry list.
+    // from this\u2019s entry list.
     return this.#state
       .filter((entry) => entry.name === name)
       .map((entry) => entry.value)
@@ -13697,7 +13697,7 @@ class FormData {
     name = webidl.converters.USVString(name)
 
     // The has(name) method steps are to return true if there is an entry
-    // whose name is name in this’s entry list; otherwise false.
+    // whose name is name in this\u2019s entry list; otherwise false.
     return this.#state.findIndex((entry) => entry.name === name) !== -1
   }
 
@@ -13728,7 +13728,7 @@ class FormData {
     // filename if given.
     const entry = makeEntry(name, value, filename)
 
-    // 3. If there are entries in this’s entry list whose name is name, then
+    // 3. If there are entries in this\u2019s entry list whose name is name, then
     // replace the first such entry with entry and remove the others.
     const idx = this.#state.findIndex((entry) => entry.name === name)
     if (idx !== -1) {
@@ -13738,7 +13738,7 @@ class FormData {
         ...this.#state.slice(idx + 1).filter((entry) => entry.name !== name)
       ]
     } else {
-      // 4. Otherwise, append entry to this’s entry list.
+      // 4. Otherwise, append entry to this\u2019s entry list.
       this.#state.push(entry)
     }
   }
@@ -13917,7 +13917,7 @@ const { isomorphicEncode, collectASequenceOfCodePoints, removeChars } = __nccwpc
 function responseURL (response) {
   // https://fetch.spec.whatwg.org/#responses
   // A response has an associated URL. It is a pointer to the last URL
-  // in response’s URL list and null if response’s URL list is empty.
+  // in response\u2019s URL list and null if response\u2019s URL list is empty.
   const urlList = response.urlList
   const length = urlList.length
   return length === 0 ? null : urlList[length - 1].toString()
@@ -13925,17 +13925,17 @@ function responseURL (response) {
 
 // https://fetch.spec.whatwg.org/#concept-response-location-url
 function responseLocationURL (response, requestFragment) {
-  // 1. If response’s status is not a redirect status, then return null.
+  // 1. If response\u2019s status is not a redirect status, then return null.
   if (!redirectStatusSet.has(response.status)) {
     return null
   }
 
   // 2. Let location be the result of extracting header list values given
-  // `Location` and response’s header list.
+  // `Location` and response\u2019s header list.
   let location = response.headersList.get('location', true)
 
   // 3. If location is a header value, then set location to the result of
-  //    parsing location with response’s URL.
+  //    parsing location with response\u2019s URL.
   if (location !== null && isValidHeaderValue(location)) {
     if (!isValidEncodedURL(location)) {
       // Some websites respond location header in UTF-8 form without encoding them as ASCII
@@ -13946,7 +13946,7 @@ function responseLocationURL (response, requestFragment) {
     location = new URL(location, responseURL(response))
   }
 
-  // 4. If location is a URL whose fragment is null, then set location’s
+  // 4. If location is a URL whose fragment is null, then set location\u2019s
   // fragment to requestFragment.
   if (location && !location.hash) {
     location.hash = requestFragment
@@ -13991,10 +13991,10 @@ function requestCurrentURL (request) {
 }
 
 function requestBadPort (request) {
-  // 1. Let url be request’s current URL.
+  // 1. Let url be request\u2019s current URL.
   const url = requestCurrentURL(request)
 
-  // 2. If url’s scheme is an HTTP(S) scheme and url’s port is a bad port,
+  // 2. If url\u2019s scheme is an HTTP(S) scheme and url\u2019s port is a bad port,
   // then return blocked.
   if (urlIsHttpHttpsScheme(url) && badPortsSet.has(url.port)) {
     return 'blocked'
@@ -14064,7 +14064,7 @@ function isValidHeaderValue (potentialValue) {
  * @see https://w3c.github.io/webappsec-referrer-policy/#parse-referrer-policy-from-header
  */
 function parseReferrerPolicy (actualResponse) {
-  // 1. Let policy-tokens be the result of extracting header list values given `Referrer-Policy` and response’s header list.
+  // 1. Let policy-tokens be the result of extracting header list values given `Referrer-Policy` and response\u2019s header list.
   const policyHeader = (actualResponse.headersList.get('referrer-policy', true) ?? '').split(',')
 
   // 2. Let policy be the empty string.
@@ -14094,18 +14094,18 @@ function parseReferrerPolicy (actualResponse) {
 
 /**
  * Given a request request and a response actualResponse, this algorithm
- * updates request’s referrer policy according to the Referrer-Policy
+ * updates request\u2019s referrer policy according to the Referrer-Policy
  * header (if any) in actualResponse.
  * @see https://w3c.github.io/webappsec-referrer-policy/#set-requests-referrer-policy-on-redirect
  * @param {import('./request').Request} request
  * @param {import('./response').Response} actualResponse
  */
 function setRequestReferrerPolicyOnRedirect (request, actualResponse) {
-  // 1. Let policy be the result of executing § 8.1 Parse a referrer policy
+  // 1. Let policy be the result of executing \u00a7 8.1 Parse a referrer policy
   // from a Referrer-Policy header on actualResponse.
   const policy = parseReferrerPolicy(actualResponse)
 
-  // 2. If policy is not the empty string, then set request’s referrer policy to policy.
+  // 2. If policy is not the empty string, then set request\u2019s referrer policy to policy.
   if (policy !== '') {
     request.referrerPolicy = policy
   }
@@ -14135,16 +14135,16 @@ function appendFetchMetadata (httpRequest) {
 
   //  https://w3c.github.io/webappsec-fetch-metadata/#sec-fetch-mode-header
 
-  //  1. Assert: r’s url is a potentially trustworthy URL.
+  //  1. Assert: r\u2019s url is a potentially trustworthy URL.
   //  TODO
 
   //  2. Let header be a Structured Header whose value is a token.
   let header = null
 
-  //  3. Set header’s value to r’s mode.
+  //  3. Set header\u2019s value to r\u2019s mode.
   header = httpRequest.mode
 
-  //  4. Set a structured field value `Sec-Fetch-Mode`/header in r’s header list.
+  //  4. Set a structured field value `Sec-Fetch-Mode`/header in r\u2019s header list.
   httpRequest.headersList.set('sec-fetch-mode', header, true)
 
   //  https://w3c.github.io/webappsec-fetch-metadata/#sec-fetch-site-header
@@ -14171,13 +14171,13 @@ function appendRequestOriginHeader (request) {
     return
   }
 
-  // 2. If request’s response tainting is "cors" or request’s mode is "websocket",
-  //    then append (`Origin`, serializedOrigin) to request’s header list.
-  // 3. Otherwise, if request’s method is neither `GET` nor `HEAD`, then:
+  // 2. If request\u2019s response tainting is "cors" or request\u2019s mode is "websocket",
+  //    then append (`Origin`, serializedOrigin) to request\u2019s header list.
+  // 3. Otherwise, if request\u2019s method is neither `GET` nor `HEAD`, then:
   if (request.responseTainting === 'cors' || request.mode === 'websocket') {
     request.headersList.append('origin', serializedOrigin, true)
   } else if (request.method !== 'GET' && request.method !== 'HEAD') {
-    // 1. Switch on request’s referrer policy:
+    // 1. Switch on request\u2019s referrer policy:
     switch (request.referrerPolicy) {
       case 'no-referrer':
         // Set serializedOrigin to `null`.
@@ -14186,15 +14186,15 @@ function appendRequestOriginHeader (request) {
       case 'no-referrer-when-downgrade':
       case 'strict-origin':
       case 'strict-origin-when-cross-origin':
-        // If request’s origin is a tuple origin, its scheme is "https", and
-        // request’s current URL’s scheme is not "https", then set
+        // If request\u2019s origin is a tuple origin, its scheme is "https", and
+        // request\u2019s current URL\u2019s scheme is not "https", then set
         // serializedOrigin to `null`.
         if (request.origin && urlHasHttpsScheme(request.origin) && !urlHasHttpsScheme(requestCurrentURL(request))) {
           serializedOrigin = null
         }
         break
       case 'same-origin':
-        // If request’s origin is not same origin with request’s current URL’s
+        // If request\u2019s origin is not same origin with request\u2019s current URL\u2019s
         // origin, then set serializedOrigin to `null`.
         if (!sameOrigin(request, requestCurrentURL(request))) {
           serializedOrigin = null
@@ -14204,7 +14204,7 @@ function appendRequestOriginHeader (request) {
         // Do nothing.
     }
 
-    // 2. Append (`Origin`, serializedOrigin) to request’s header list.
+    // 2. Append (`Origin`, serializedOrigin) to request\u2019s header list.
     request.headersList.append('origin', serializedOrigin, true)
   }
 }
@@ -14276,7 +14276,7 @@ function clonePolicyContainer (policyContainer) {
 }
 
 /**
- * Determine request’s Referrer
+ * Determine request\u2019s Referrer
  *
  * @see https://w3c.github.io/webappsec-referrer-policy/#determine-requests-referrer
  */
@@ -14291,11 +14291,11 @@ function determineRequestsReferrer (request) {
   // Note: policy cannot (shouldn't) be null or an empty string.
   assert(policy)
 
-  // 2. Let environment be request’s client.
+  // 2. Let environment be request\u2019s client.
 
   let referrerSource = null
 
-  // 3. Switch on request’s referrer:
+  // 3. Switch on request\u2019s referrer:
 
   // "client"
   if (request.referrer === 'client') {
@@ -14312,11 +14312,11 @@ function determineRequestsReferrer (request) {
     referrerSource = new URL(globalOrigin)
   // a URL
   } else if (webidl.is.URL(request.referrer)) {
-    // Let referrerSource be request’s referrer.
+    // Let referrerSource be request\u2019s referrer.
     referrerSource = request.referrer
   }
 
-  // 4. Let request’s referrerURL be the result of stripping referrerSource for
+  // 4. Let request\u2019s referrerURL be the result of stripping referrerSource for
   //    use as a referrer.
   let referrerURL = stripURLForReferrer(referrerSource)
 
@@ -14352,7 +14352,7 @@ function determineRequestsReferrer (request) {
     case 'strict-origin': {
       const currentURL = requestCurrentURL(request)
 
-      // 1. If referrerURL is a potentially trustworthy URL and request’s
+      // 1. If referrerURL is a potentially trustworthy URL and request\u2019s
       //    current URL is not a potentially trustworthy URL, then return no
       //    referrer.
       if (isURLPotentiallyTrustworthy(referrerURL) && !isURLPotentiallyTrustworthy(currentURL)) {
@@ -14364,13 +14364,13 @@ function determineRequestsReferrer (request) {
     case 'strict-origin-when-cross-origin': {
       const currentURL = requestCurrentURL(request)
 
-      // 1. If the origin of referrerURL and the origin of request’s current
+      // 1. If the origin of referrerURL and the origin of request\u2019s current
       //    URL are the same, then return referrerURL.
       if (sameOrigin(referrerURL, currentURL)) {
         return referrerURL
       }
 
-      // 2. If referrerURL is a potentially trustworthy URL and request’s
+      // 2. If referrerURL is a potentially trustworthy URL and request\u2019s
       //    current URL is not a potentially trustworthy URL, then return no
       //    referrer.
       if (isURLPotentiallyTrustworthy(referrerURL) && !isURLPotentiallyTrustworthy(currentURL)) {
@@ -14381,7 +14381,7 @@ function determineRequestsReferrer (request) {
       return referrerOrigin
     }
     case 'same-origin':
-      // 1. If the origin of referrerURL and the origin of request’s current
+      // 1. If the origin of referrerURL and the origin of request\u2019s current
       // URL are the same, then return referrerURL.
       if (sameOrigin(request, referrerURL)) {
         return referrerURL
@@ -14389,7 +14389,7 @@ function determineRequestsReferrer (request) {
       // 2. Return no referrer.
       return 'no-referrer'
     case 'origin-when-cross-origin':
-      // 1. If the origin of referrerURL and the origin of request’s current
+      // 1. If the origin of referrerURL and the origin of request\u2019s current
       // URL are the same, then return referrerURL.
       if (sameOrigin(request, referrerURL)) {
         return referrerURL
@@ -14399,7 +14399,7 @@ function determineRequestsReferrer (request) {
     case 'no-referrer-when-downgrade': {
       const currentURL = requestCurrentURL(request)
 
-      // 1. If referrerURL is a potentially trustworthy URL and request’s
+      // 1. If referrerURL is a potentially trustworthy URL and request\u2019s
       //    current URL is not a potentially trustworthy URL, then return no
       //    referrer.
       if (isURLPotentiallyTrustworthy(referrerURL) && !isURLPotentiallyTrustworthy(currentURL)) {
@@ -14414,9 +14414,9 @@ function determineRequestsReferrer (request) {
 /**
  * Certain portions of URLs must not be included when sending a URL as the
  * value of a `Referer` header: a URLs fragment, username, and password
- * components must be stripped from the URL before it’s sent out. This
+ * components must be stripped from the URL before it\u2019s sent out. This
  * algorithm accepts a origin-only flag, which defaults to false. If set to
- * true, the algorithm will additionally remove the URL’s path and query
+ * true, the algorithm will additionally remove the URL\u2019s path and query
  * components, leaving only the scheme, host, and port.
  *
  * @see https://w3c.github.io/webappsec-referrer-policy/#strip-url
@@ -14430,26 +14430,26 @@ function stripURLForReferrer (url, originOnly = false) {
   // Note: Create a new URL instance to avoid mutating the original URL.
   url = new URL(url)
 
-  // 2. If url’s scheme is a local scheme, then return no referrer.
+  // 2. If url\u2019s scheme is a local scheme, then return no referrer.
   if (urlIsLocal(url)) {
     return 'no-referrer'
   }
 
-  // 3. Set url’s username to the empty string.
+  // 3. Set url\u2019s username to the empty string.
   url.username = ''
 
-  // 4. Set url’s password to the empty string.
+  // 4. Set url\u2019s password to the empty string.
   url.password = ''
 
-  // 5. Set url’s fragment to null.
+  // 5. Set url\u2019s fragment to null.
   url.hash = ''
 
   // 6. If the origin-only flag is true, then:
   if (originOnly === true) {
-    // 1. Set url’s path to « the empty string ».
+    // 1. Set url\u2019s path to \u00ab the empty string \u00bb.
     url.pathname = ''
 
-    // 2. Set url’s query to null.
+    // 2. Set url\u2019s query to null.
     url.search = ''
   }
 
@@ -14503,13 +14503,13 @@ function isOriginPotentiallyTrustworthy (origin) {
   // 2. Assert: origin is a tuple origin.
   origin = new URL(origin)
 
-  // 3. If origin’s scheme is either "https" or "wss",
+  // 3. If origin\u2019s scheme is either "https" or "wss",
   //    return "Potentially Trustworthy".
   if (origin.protocol === 'https:' || origin.protocol === 'wss:') {
     return true
   }
 
-  // 4. If origin’s host matches one of the CIDR notations 127.0.0.0/8 or
+  // 4. If origin\u2019s host matches one of the CIDR notations 127.0.0.0/8 or
   // ::1/128 [RFC4632], return "Potentially Trustworthy".
   if (isOriginIPPotentiallyTrustworthy(origin.hostname)) {
     return true
@@ -14518,22 +14518,22 @@ function isOriginPotentiallyTrustworthy (origin) {
   // 5. If the user agent conforms to the name resolution rules in
   //    [let-localhost-be-localhost] and one of the following is true:
 
-  //    origin’s host is "localhost" or "localhost."
+  //    origin\u2019s host is "localhost" or "localhost."
   if (origin.hostname === 'localhost' || origin.hostname === 'localhost.') {
     return true
   }
 
-  //    origin’s host ends with ".localhost" or ".localhost."
+  //    origin\u2019s host ends with ".localhost" or ".localhost."
   if (origin.hostname.endsWith('.localhost') || origin.hostname.endsWith('.localhost.')) {
     return true
   }
 
-  // 6. If origin’s scheme is "file", return "Potentially Trustworthy".
+  // 6. If origin\u2019s scheme is "file", return "Potentially Trustworthy".
   if (origin.protocol === 'file:') {
     return true
   }
 
-  // 7. If origin’s scheme component is one which the user agent considers to
+  // 7. If origin\u2019s scheme component is one which the user agent considers to
   // be authenticated, return "Potentially Trustworthy".
 
   // 8. If origin has been configured as a trustworthy origin, return
@@ -14568,7 +14568,7 @@ function isURLPotentiallyTrustworthy (url) {
     return true
   }
 
-  // 2. If url’s scheme is "data", return "Potentially Trustworthy".
+  // 2. If url\u2019s scheme is "data", return "Potentially Trustworthy".
   if (url.protocol === 'data:') return true
 
   // Note: The origin of blob: URLs is the origin of the context in which they
@@ -14576,8 +14576,8 @@ function isURLPotentiallyTrustworthy (url) {
   // themselves be potentially trustworthy.
   if (url.protocol === 'blob:') return true
 
-  // 3. Return the result of executing § 3.1 Is origin potentially trustworthy?
-  // on url’s origin.
+  // 3. Return the result of executing \u00a7 3.1 Is origin potentially trustworthy?
+  // on url\u2019s origin.
   return isOriginPotentiallyTrustworthy(url.origin)
 }
 
@@ -14668,9 +14668,9 @@ function createIterator (name, kInternalIterator, keyIndex = 0, valueIndex = 1) 
         )
       }
 
-      // 6. Let index be object’s index.
-      // 7. Let kind be object’s kind.
-      // 8. Let values be object’s target's value pairs to iterate over.
+      // 6. Let index be object\u2019s index.
+      // 7. Let kind be object\u2019s kind.
+      // 8. Let values be object\u2019s target's value pairs to iterate over.
       const index = this.#index
       const values = kInternalIterator(this.#target)
 
@@ -14689,7 +14689,7 @@ function createIterator (name, kInternalIterator, keyIndex = 0, valueIndex = 1) 
       // 11. Let pair be the entry in values at index index.
       const { [keyIndex]: key, [valueIndex]: value } = values[index]
 
-      // 12. Set object’s index to index + 1.
+      // 12. Set object\u2019s index to index + 1.
       this.#index = index + 1
 
       // 13. Return the iterator result for pair and kind.
@@ -14700,22 +14700,22 @@ function createIterator (name, kInternalIterator, keyIndex = 0, valueIndex = 1) 
       let result
       switch (this.#kind) {
         case 'key':
-          // 1. Let idlKey be pair’s key.
+          // 1. Let idlKey be pair\u2019s key.
           // 2. Let key be the result of converting idlKey to an
           //    ECMAScript value.
           // 3. result is key.
           result = key
           break
         case 'value':
-          // 1. Let idlValue be pair’s value.
+          // 1. Let idlValue be pair\u2019s value.
           // 2. Let value be the result of converting idlValue to
           //    an ECMAScript value.
           // 3. result is value.
           result = value
           break
         case 'key+value':
-          // 1. Let idlKey be pair’s key.
-          // 2. Let idlValue be pair’s value.
+          // 1. Let idlKey be pair\u2019s key.
+          // 2. Let idlValue be pair\u2019s value.
           // 3. Let key be the result of converting idlKey to an
           //    ECMAScript value.
           // 4. Let value be the result of converting idlValue to
@@ -14852,7 +14852,7 @@ function fullyReadBody (body, processBody, processBodyError) {
   const errorSteps = processBodyError
 
   try {
-  // 4. Let reader be the result of getting a reader for body’s stream.
+  // 4. Let reader be the result of getting a reader for body\u2019s stream.
   //    If that threw an exception, then run errorSteps with that
   //    exception and return.
     const reader = body.stream.getReader()
@@ -15218,22 +15218,22 @@ function extractMimeType (headers) {
     // 6.3. Set mimeType to temporaryMimeType.
     mimeType = temporaryMimeType
 
-    // 6.4. If mimeType’s essence is not essence, then:
+    // 6.4. If mimeType\u2019s essence is not essence, then:
     if (mimeType.essence !== essence) {
       // 6.4.1. Set charset to null.
       charset = null
 
-      // 6.4.2. If mimeType’s parameters["charset"] exists, then set charset to
-      //        mimeType’s parameters["charset"].
+      // 6.4.2. If mimeType\u2019s parameters["charset"] exists, then set charset to
+      //        mimeType\u2019s parameters["charset"].
       if (mimeType.parameters.has('charset')) {
         charset = mimeType.parameters.get('charset')
       }
 
-      // 6.4.3. Set essence to mimeType’s essence.
+      // 6.4.3. Set essence to mimeType\u2019s essence.
       essence = mimeType.essence
     } else if (!mimeType.parameters.has('charset') && charset !== null) {
-      // 6.5. Otherwise, if mimeType’s parameters["charset"] does not exist, and
-      //      charset is non-null, set mimeType’s parameters["charset"] to charset.
+      // 6.5. Otherwise, if mimeType\u2019s parameters["charset"] does not exist, and
+      //      charset is non-null, set mimeType\u2019s parameters["charset"] to charset.
       mimeType.parameters.set('charset', charset)
     }
   }
@@ -15446,7 +15446,7 @@ function collectASequenceOfCodePoints (condition, input, position) {
   // 1. Let result be the empty string.
   let result = ''
 
-  // 2. While position doesn’t point past the end of input and the
+  // 2. While position doesn\u2019t point past the end of input and the
   // code point at position within input meets the condition condition:
   while (position.position < input.length && condition(input[position.position])) {
     // 1. Append that code point to the end of result.
@@ -15508,7 +15508,7 @@ function forgivingBase64 (data) {
   data = data.replace(ASCII_WHITESPACE_REPLACE_REGEX, '')
 
   let dataLength = data.length
-  // 2. If data’s code point length divides by 4 leaving
+  // 2. If data\u2019s code point length divides by 4 leaving
   // no remainder, then:
   if (dataLength % 4 === 0) {
     // 1. If data ends with one or two U+003D (=) code points,
@@ -15521,7 +15521,7 @@ function forgivingBase64 (data) {
     }
   }
 
-  // 3. If data’s code point length divides by 4 leaving
+  // 3. If data\u2019s code point length divides by 4 leaving
   // a remainder of 1, then return failure.
   if (dataLength % 4 === 1) {
     return 'failure'
@@ -15564,8 +15564,8 @@ function isASCIIWhitespace (char) {
  */
 function isomorphicDecode (input) {
   // 1. To isomorphic decode a byte sequence input, return a string whose code point
-  //    length is equal to input’s length and whose code points have the same values
-  //    as the values of input’s bytes, in the same order.
+  //    length is equal to input\u2019s length and whose code points have the same values
+  //    as the values of input\u2019s bytes, in the same order.
   const length = input.length
   if ((2 << 15) - 1 > length) {
     return String.fromCharCode.apply(null, input)
@@ -15594,9 +15594,9 @@ function isomorphicEncode (input) {
   // 1. Assert: input contains no code points greater than U+00FF.
   assert(!invalidIsomorphicEncodeValueRegex.test(input))
 
-  // 2. Return a byte sequence whose length is equal to input’s code
+  // 2. Return a byte sequence whose length is equal to input\u2019s code
   //    point length and whose bytes have the same values as the
-  //    values of input’s code points, in the same order
+  //    values of input\u2019s code points, in the same order
   return input
 }
 
@@ -15644,7 +15644,7 @@ function removeChars (str, leading, trailing, predicate) {
 
 // https://infra.spec.whatwg.org/#serialize-a-javascript-value-to-a-json-string
 function serializeJavascriptValueToJSONString (value) {
-  // 1. Let result be ? Call(%JSON.stringify%, undefined, « value »).
+  // 1. Let result be ? Call(%JSON.stringify%, undefined, \u00ab value \u00bb).
   const result = JSON.stringify(value)
 
   // 2. If result is undefined, then throw a TypeError.
@@ -15850,14 +15850,14 @@ webidl.util.ConvertToInt = function (V, bitLength, signedness, flags) {
 
   // 1. If bitLength is 64, then:
   if (bitLength === 64) {
-    // 1. Let upperBound be 2^53 − 1.
+    // 1. Let upperBound be 2^53 \u2212 1.
     upperBound = Math.pow(2, 53) - 1
 
     // 2. If signedness is "unsigned", then let lowerBound be 0.
     if (signedness === 'unsigned') {
       lowerBound = 0
     } else {
-      // 3. Otherwise let lowerBound be −2^53 + 1.
+      // 3. Otherwise let lowerBound be \u22122^53 + 1.
       lowerBound = Math.pow(-2, 53) + 1
     }
   } else if (signedness === 'unsigned') {
@@ -15866,22 +15866,22 @@ webidl.util.ConvertToInt = function (V, bitLength, signedness, flags) {
     // 1. Let lowerBound be 0.
     lowerBound = 0
 
-    // 2. Let upperBound be 2^bitLength − 1.
+    // 2. Let upperBound be 2^bitLength \u2212 1.
     upperBound = Math.pow(2, bitLength) - 1
   } else {
     // 3. Otherwise:
 
-    // 1. Let lowerBound be -2^(bitLength − 1).
+    // 1. Let lowerBound be -2^(bitLength \u2212 1).
     lowerBound = -Math.pow(2, bitLength - 1)
 
-    // 2. Let upperBound be 2^(bitLength − 1) − 1.
+    // 2. Let upperBound be 2^(bitLength \u2212 1) \u2212 1.
     upperBound = Math.pow(2, bitLength - 1) - 1
   }
 
   // 4. Let x be ? ToNumber(V).
   let x = Number(V)
 
-  // 5. If x is −0, then set x to +0.
+  // 5. If x is \u22120, then set x to +0.
   if (x === 0) {
     x = 0
   }
@@ -15889,7 +15889,7 @@ webidl.util.ConvertToInt = function (V, bitLength, signedness, flags) {
   // 6. If the conversion is to an IDL type associated
   //    with the [EnforceRange] extended attribute, then:
   if (webidl.util.HasFlag(flags, webidl.attributes.EnforceRange)) {
-    // 1. If x is NaN, +∞, or −∞, then throw a TypeError.
+    // 1. If x is NaN, +\u221e, or \u2212\u221e, then throw a TypeError.
     if (
       Number.isNaN(x) ||
       x === Number.POSITIVE_INFINITY ||
@@ -15926,7 +15926,7 @@ webidl.util.ConvertToInt = function (V, bitLength, signedness, flags) {
 
     // 2. Round x to the nearest integer, choosing the
     //    even integer if it lies halfway between two,
-    //    and choosing +0 rather than −0.
+    //    and choosing +0 rather than \u22120.
     if (Math.floor(x) % 2 === 0) {
       x = Math.floor(x)
     } else {
@@ -15937,7 +15937,7 @@ webidl.util.ConvertToInt = function (V, bitLength, signedness, flags) {
     return x
   }
 
-  // 8. If x is NaN, +0, +∞, or −∞, then return +0.
+  // 8. If x is NaN, +0, +\u221e, or \u2212\u221e, then return +0.
   if (
     Number.isNaN(x) ||
     (x === 0 && Object.is(0, x)) ||
@@ -15953,8 +15953,8 @@ webidl.util.ConvertToInt = function (V, bitLength, signedness, flags) {
   // 10. Set x to x modulo 2^bitLength.
   x = x % Math.pow(2, bitLength)
 
-  // 11. If signedness is "signed" and x ≥ 2^(bitLength − 1),
-  //    then return x − 2^bitLength.
+  // 11. If signedness is "signed" and x \u2265 2^(bitLength \u2212 1),
+  //    then return x \u2212 2^bitLength.
   if (signedness === 'signed' && x >= Math.pow(2, bitLength - 1)) {
     return x - Math.pow(2, bitLength)
   }
@@ -15968,7 +15968,7 @@ webidl.util.IntegerPart = function (n) {
   // 1. Let r be floor(abs(n)).
   const r = Math.floor(Math.abs(n))
 
-  // 2. If n < 0, then return -1 × r.
+  // 2. If n < 0, then return -1 \u00d7 r.
   if (n < 0) {
     return -1 * r
   }
@@ -16269,8 +16269,8 @@ webidl.util.getCopyOfBytesHeldByBufferSource = function (bufferSource) {
   // 8. Let bytes be a new byte sequence of length equal to length.
   const bytes = new Uint8Array(length)
 
-  // 9. For i in the range offset to offset + length − 1, inclusive,
-  //    set bytes[i − offset] to GetValueFromBuffer(jsArrayBuffer, i, Uint8, true, Unordered).
+  // 9. For i in the range offset to offset + length \u2212 1, inclusive,
+  //    set bytes[i \u2212 offset] to GetValueFromBuffer(jsArrayBuffer, i, Uint8, true, Unordered).
   const view = new Uint8Array(jsArrayBuffer, offset, length)
   bytes.set(view)
 
@@ -16476,7 +16476,7 @@ webidl.converters.TypedArray = function (V, T, prefix, argument, flags) {
 
   // 2. If Type(V) is not Object, or V does not have a
   //    [[TypedArrayName]] internal slot with a value
-  //    equal to T’s name, then throw a TypeError.
+  //    equal to T\u2019s name, then throw a TypeError.
   if (
     webidl.util.Type(V) !== OBJECT ||
     !types.isTypedArray(V) ||
@@ -16754,7 +16754,7 @@ async function runAction(options) {
         GITHUB_STEP_SUMMARY: summaryFile,
         ...options.env
     };
-    // The runner upper-cases the name and keeps hyphens: `match-regex` → INPUT_MATCH-REGEX.
+    // The runner upper-cases the name and keeps hyphens: `match-regex` \u2192 INPUT_MATCH-REGEX.
     for (const [name, value] of Object.entries(options.inputs))
         env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value;
     const started = performance.now();
@@ -16929,7 +16929,7 @@ const SIMULATED_ENGINES = {
         }
     }
 };
-/** Starts the simulated startup now: the port opens at `opensAt × loadMs`, the model is ready at `loadMs`. */
+/** Starts the simulated startup now: the port opens at `opensAt \u00d7 loadMs`, the model is ready at `loadMs`. */
 async function simulate(options) {
     const engine = SIMULATED_ENGINES[options.engine];
     const host = options.host ?? '127.0.0.1';
@@ -17066,7 +17066,7 @@ var external_node_vm_ = __nccwpck_require__(714);
 ;// CONCATENATED MODULE: ./src/bounded-regex.ts
 /**
  * Runs a user's `match-regex` on a server's body under a time limit. A JavaScript regular expression can
- * backtrack for longer than the universe lasts (`^(a+)+$` on `aaaa…b`), and no static check catches every
+ * backtrack for longer than the universe lasts (`^(a+)+$` on `aaaa\u2026b`), and no static check catches every
  * such pattern; V8 can interrupt a running match, though, and `vm`'s timeout does exactly that. The text is
  * the probe's body, which is never over 1 MiB.
  */
@@ -17350,7 +17350,7 @@ function parsePercent(text) {
 /** Shows input text safely in a message: control characters escaped, length capped. */
 function printable(text, max = 80) {
     const shown = JSON.stringify(text).slice(1, -1).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-    return shown.length > max ? `${shown.slice(0, max)}…` : shown;
+    return shown.length > max ? `${shown.slice(0, max)}\u2026` : shown;
 }
 
 ;// CONCATENATED MODULE: external "node:dns"
@@ -17590,7 +17590,7 @@ function describeError(e) {
     while (err?.cause && typeof err.cause.code === 'string')
         err = err.cause;
     if (err && Array.isArray(err.errors)) {
-        // happy-eyeballs (localhost → ::1 and 127.0.0.1) reports an AggregateError of both attempts
+        // happy-eyeballs (localhost \u2192 ::1 and 127.0.0.1) reports an AggregateError of both attempts
         const inner = err.errors.find((x) => x?.code);
         if (inner)
             err = inner;
@@ -17647,7 +17647,7 @@ function assess(result, expect, regexLimitMs = 1_000) {
     }
     const listed = models === undefined ? '' : models.length === 0 ? ', lists no models' : `, serving [${models.join(', ')}]`;
     const summaryBase = `HTTP ${status}${listed || (said ? ` ${said}` : '')}`;
-    const waiting = (why) => ({ ...base, state: 'waiting', summary: `${summaryBase} — ${why}`, detail: why });
+    const waiting = (why) => ({ ...base, state: 'waiting', summary: `${summaryBase} \u2014 ${why}`, detail: why });
     let modelId;
     if (expect.model !== undefined) {
         if (list === undefined) {
@@ -17676,7 +17676,7 @@ function assess(result, expect, regexLimitMs = 1_000) {
 }
 function assessError(result) {
     if (TLS_CODES.test(result.code)) {
-        // Node 24 adds advice about its own flags ("; if the root CA is installed locally, try … --use-system-ca"),
+        // Node 24 adds advice about its own flags ("; if the root CA is installed locally, try \u2026 --use-system-ca"),
         // which an action cannot use: the inputs that can help are named instead.
         const what = result.message.split(';')[0];
         return {
@@ -17736,7 +17736,7 @@ function clip(text, max = 120) {
     // cut before cleaning: a body can be 1 MiB on one line, and a copy of it per probe adds up
     // eslint-disable-next-line no-control-regex
     const clean = text.slice(0, 2 * max).replace(/[\u0000-\u001f\u007f]+/g, ' ');
-    return clean.length > max ? `${clean.slice(0, max)}…` : clean;
+    return clean.length > max ? `${clean.slice(0, max)}\u2026` : clean;
 }
 
 ;// CONCATENATED MODULE: ./src/generate.ts
@@ -18135,7 +18135,7 @@ class LogFollower {
         this.decoder = new external_node_string_decoder_namespaceObject.StringDecoder('utf8');
     }
 }
-const log_follower_clip = (text) => (text.length > MAX_LINE_CHARS ? `${text.slice(0, MAX_LINE_CHARS)}…` : text);
+const log_follower_clip = (text) => (text.length > MAX_LINE_CHARS ? `${text.slice(0, MAX_LINE_CHARS)}\u2026` : text);
 
 ;// CONCATENATED MODULE: external "node:dns/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:dns/promises");
@@ -18295,7 +18295,7 @@ const TORCH_FATAL = [
     cause(/DistBackendError/)
 ];
 // tqdm: "Loading safetensors checkpoint shards:  45% Completed | 29/64 [01:02<01:10,  2.15s/it]" and the default
-// bar "Capturing CUDA graphs (decode, FULL):  45%|████▌     | 23/51 [00:05<00:06,  4.12it/s]".
+// bar "Capturing CUDA graphs (decode, FULL):  45%|\u2588\u2588\u2588\u2588\u258c     | 23/51 [00:05<00:06,  4.12it/s]".
 const TQDM_COUNT = String.raw `\s*\d+%(?: Completed)? ?\|[^|]*?\|?\s*(?<n>\d+)/(?<total>\d+)(?: \[(?<elapsed>\d+(?::\d\d)+)<)?`;
 const tqdm = (desc) => new RegExp(`${desc}:${TQDM_COUNT}`);
 const ENGINE_LOGS = [
@@ -18398,7 +18398,7 @@ const ENGINE_LOGS = [
     }
 ];
 const PHASE_MARKERS = [
-    // vLLM (V1 engine, 0.11–0.16 wordings)
+    // vLLM (V1 engine, 0.11\u20130.16 wordings)
     { engine: 'vllm', phase: 'initializing', start: /non-default args:|vLLM API server version|Initializing a V1 LLM engine/ },
     { engine: 'vllm', phase: 'initializing distributed', start: /world_size=\d+ rank=\d+ local_rank=\d+ distributed_init_method=/ },
     {
@@ -18475,7 +18475,7 @@ const PHASE_MARKERS = [
         phase: 'loading weights',
         start: /Starting shard/,
         end: /Shard ready in /,
-        took: /Shard ready in (?<took>[\d.]+)(?<unit>ms|µs|ns|s)/
+        took: /Shard ready in (?<took>[\d.]+)(?<unit>ms|\u00b5s|ns|s)/
     },
     { engine: 'tgi', phase: 'starting server', start: /Starting Webserver/ },
     { engine: 'tgi', phase: 'warming up', start: /Warming up model/ },
@@ -18535,7 +18535,7 @@ function stampOf(log, line) {
     const fraction = g.f === undefined ? n(g.ms) : Number(`0.${g.f}`) * 1000;
     return Date.UTC(g.Y === undefined ? 2000 : n(g.Y), g.M === undefined ? 0 : n(g.M) - 1, g.D === undefined ? 1 : n(g.D), n(g.h), n(g.m), n(g.s)) + fraction;
 }
-const UNIT_SECONDS = { s: 1, ms: 1e-3, µs: 1e-6, ns: 1e-9 };
+const UNIT_SECONDS = { s: 1, ms: 1e-3, \u00b5s: 1e-6, ns: 1e-9 };
 /** The seconds in a `took` match. */
 const tookSeconds = (groups) => Number(groups.took) * UNIT_SECONDS[groups.unit ?? 's'];
 /** tqdm's `mm:ss` or `h:mm:ss` in seconds. */
@@ -18794,13 +18794,13 @@ function progressText(phase, phaseLeftMs, readyInMs) {
 const readyText = (readyInMs) => `ready in about ${time_formatDuration(Math.max(readyInMs, 1000))} going by earlier runs`;
 /** `now loading weights (initializing took 12.3s)`. */
 const phaseChangeText = (name, previous) => `now ${name}${previous ? ` (${previous.name} took ${s1(previous.seconds)}${previous.printed ? ' by its own count' : ''})` : ''}`;
-const BLOCKS = (/* unused pure expression or super */ null && (['', '▏', '▎', '▍', '▌', '▋', '▊', '▉']));
+const BLOCKS = (/* unused pure expression or super */ null && (['', '\u258f', '\u258e', '\u258d', '\u258c', '\u258b', '\u258a', '\u2589']));
 const BAR_WIDTH = 24;
-/** A bar of `fraction` × BAR_WIDTH cells, in eighths of a cell (any time at all shows as one eighth). */
+/** A bar of `fraction` \u00d7 BAR_WIDTH cells, in eighths of a cell (any time at all shows as one eighth). */
 function bar(fraction) {
     const f = Math.min(1, Math.max(0, fraction));
     const eighths = f > 0 ? Math.max(1, Math.round(f * BAR_WIDTH * 8)) : 0;
-    return '█'.repeat(Math.floor(eighths / 8)) + BLOCKS[eighths % 8];
+    return '\u2588'.repeat(Math.floor(eighths / 8)) + BLOCKS[eighths % 8];
 }
 const clock = (totalSeconds) => {
     const t = Math.max(0, Math.round(totalSeconds));
@@ -18836,7 +18836,7 @@ function profile_report_phaseMarkdown(phases, engineLabel, usual) {
         const share = `${total > 0 ? Math.round((p.seconds / total) * 100) : 0}%`;
         const seconds = `${p.seconds.toFixed(1)}${p.printed ? ' *' : ''}`;
         const u = usual?.get(p.name);
-        const cells = withUsual ? [p.name, seconds, u === undefined ? '—' : u.toFixed(1), share, bar(p.seconds / longest)] : [p.name, seconds, share, bar(p.seconds / longest)];
+        const cells = withUsual ? [p.name, seconds, u === undefined ? '\u2014' : u.toFixed(1), share, bar(p.seconds / longest)] : [p.name, seconds, share, bar(p.seconds / longest)];
         lines.push(`| ${cells.join(' | ')} |`);
     }
     if (phases.some((p) => p.printed))
@@ -19048,13 +19048,13 @@ const cell = (text) => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 function summaryMarkdown(outcome, ctx) {
     const out = outputs(outcome);
     const rows = [
-        ['Result', outcome.ready ? '✅ ready' : `❌ not ready (${outcome.reason})`],
+        ['Result', outcome.ready ? '\u2705 ready' : `\u274c not ready (${outcome.reason})`],
         ['Endpoint', `\`${ctx.url.href}\``],
         ['Elapsed', `${out['elapsed-seconds']} s`],
         ['Probes', out.attempts],
         ['First HTTP answer', out['first-response-seconds'] === '' ? 'never' : `${out['first-response-seconds']} s`],
         ['Listed models', outcome.models.length ? outcome.models.map((m) => `\`${m}\``).join(', ') : 'none'],
-        ['Matched model', out['model-id'] === '' ? (ctx.expect.model === undefined ? '—' : 'none') : `\`${out['model-id']}\``]
+        ['Matched model', out['model-id'] === '' ? (ctx.expect.model === undefined ? '\u2014' : 'none') : `\`${out['model-id']}\``]
     ];
     const server = outcome.server;
     if (out['generation-seconds'] !== '')
@@ -19076,19 +19076,19 @@ function summaryMarkdown(outcome, ctx) {
         lines.push(`#### Endpoints (${outcome.results.filter((r) => r.ready).length} of ${outcome.results.length} ready)`, '');
         lines.push('| endpoint | result | elapsed | status | model |', '|---|---|---:|---:|---|');
         for (const r of outcome.results) {
-            const result = r.ready ? '✅ ready' : `❌ ${r.reason}`;
-            lines.push(`| \`${cell(r.url.href)}\` | ${result} | ${seconds(r.elapsedMs)} s | ${r.last?.status ?? '—'} | ${cell(r.last?.modelId ?? '—')} |`);
+            const result = r.ready ? '\u2705 ready' : `\u274c ${r.reason}`;
+            lines.push(`| \`${cell(r.url.href)}\` | ${result} | ${seconds(r.elapsedMs)} s | ${r.last?.status ?? '\u2014'} | ${cell(r.last?.modelId ?? '\u2014')} |`);
         }
         lines.push('', `The rows above describe each endpoint; the table at the top, and the timeline, describe ${outcome.url.href}.`, '');
     }
     lines.push('#### Timeline', '', '| at | the server answered |', '|---:|---|');
     for (const t of outcome.timeline) {
-        lines.push(`| ${formatDuration(t.elapsedMs)} | ${t.lost ? '⚠️ stopped answering (crashed or restarting?): ' : ''}${cell(t.summary)} |`);
+        lines.push(`| ${formatDuration(t.elapsedMs)} | ${t.lost ? '\u26a0\ufe0f stopped answering (crashed or restarting?): ' : ''}${cell(t.summary)} |`);
     }
     const profile = outcome.profile;
     for (const warning of [profile?.regression, profile?.drift])
         if (warning !== undefined)
-            lines.push('', `> ⚠️ ${warning}`);
+            lines.push('', `> \u26a0\ufe0f ${warning}`);
     if (profile !== undefined && profile.phases.length > 0)
         lines.push('', phaseMarkdown(profile.phases, profile.engine ?? 'Server', profile.usual).trimEnd());
     if (server?.env !== undefined || server?.envUnavailable !== undefined) {
@@ -19179,7 +19179,7 @@ function recordRun(history, run, thresholdPercent) {
 
 
 
-/** Input name → default, in the order action.yml declares them. */
+/** Input name \u2192 default, in the order action.yml declares them. */
 const INPUT_DEFAULTS = {
     url: '',
     model: '',
@@ -19784,8 +19784,8 @@ async function sleepUntilPortOpens(clock, ms, portWatch, stop) {
 function withGeneration(listed, check) {
     const { assessment: g, request } = check;
     if (g.state === 'ready')
-        return { ...listed, summary: `${listed.summary} — ${g.summary}` };
-    const summary = `${listed.summary} — ${request}: ${g.summary}`;
+        return { ...listed, summary: `${listed.summary} \u2014 ${g.summary}` };
+    const summary = `${listed.summary} \u2014 ${request}: ${g.summary}`;
     if (g.state === 'fatal')
         return { ...listed, state: 'fatal', fatalReason: g.fatalReason, summary, detail: `${request}: ${g.detail}`, excerpt: g.excerpt };
     return { ...listed, state: 'waiting', summary, detail: `the model is listed, but ${request} failed: ${g.summary}`, excerpt: g.excerpt };
@@ -20150,7 +20150,7 @@ async function waitCommand(argv, io, say, paint) {
     if (!outcome.ready) {
         await runDiagnostics(settings.diagnostics, {
             group: async (title, body) => {
-                log(`── ${title}`);
+                log(`\u2500\u2500 ${title}`);
                 await body();
             },
             exec: (program, args) => runTo(io.stderr, program, args),
