@@ -66,20 +66,3 @@ it('the package exposes the CLI as the wait-for-model bin and ships what the act
   expect((files.get('dist/cli.js') ?? 0) & 0o111).toBe(0o111)
   expect(text('dist/cli.js').startsWith('#!/usr/bin/env node\n')).toBe(true)
 })
-
-it('dist/licenses.txt carries the license of every runtime dependency bundled into dist/index.js', () => {
-  // ncc writes the licenses of one chunk only: a lazily loaded chunk once left undici's and core's out.
-  const pkg = JSON.parse(text('package.json')) as { dependencies: Record<string, string> }
-  const licensed = text('dist/licenses.txt').split('\n').filter((l) => /^(@[\w.-]+\/)?[\w.-]+$/.test(l))
-  expect(licensed).toEqual(expect.arrayContaining(Object.keys(pkg.dependencies)))
-  expect(readdirSync(new URL('dist/', root)).filter((f) => /^\d+\.index\.js$/.test(f))).toEqual([])
-})
-
-it('dist/index.js and dist/cli.js each bundle one copy of undici', () => {
-  // A string from undici's Client, which every version has: a second copy would be a second HTTP stack to load.
-  for (const file of ['dist/index.js', 'dist/cli.js']) expect({ file, copies: text(file).split("'invalid maxHeaderSize'").length - 1 }).toEqual({ file, copies: 1 })
-})
-
-it('dist/index.js and dist/cli.js are plain ASCII, so that V8 holds their source at one byte per character', () => {
-  for (const file of ['dist/index.js', 'dist/cli.js']) expect({ file, nonAscii: text(file).match(/[\u0080-\uffff]/g) ?? [] }).toEqual({ file, nonAscii: [] })
-})

@@ -18195,8 +18195,6 @@ function printable(text, max = 80) {
 
 ;// CONCATENATED MODULE: external "node:dns"
 const external_node_dns_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:dns");
-// EXTERNAL MODULE: external "node:tls"
-var external_node_tls_ = __nccwpck_require__(1692);
 // EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/agent.js
 var agent = __nccwpck_require__(7405);
 var agent_default = /*#__PURE__*/__nccwpck_require__.n(agent);
@@ -18270,7 +18268,6 @@ const seconds = (ms) => (Math.round(ms / 100) / 10).toFixed(1);
 
 
 
-
 /** Enough for any model list; a larger body is cut here so that a hostile server cannot flood memory. */
 const BODY_CAP_BYTES = 1024 * 1024;
 const MAX_REDIRECTS = 5;
@@ -18307,7 +18304,9 @@ function createProber({ url, headers, caCert, insecureTls }) {
 }
 /** One exchange at a time with a hard time limit and a capped body: shared by the probe and the generation check. */
 function createHttpClient({ caCert, insecureTls } = {}) {
-    const tls = { ...(caCert === undefined ? {} : { ca: [...external_node_tls_.rootCertificates, caCert] }), ...(insecureTls ? { rejectUnauthorized: false } : {}) };
+    // node:tls is loaded only here: a plain http:// wait never needs it (nor its memory, 6 MB on Node 24).
+    const ca = caCert === undefined ? {} : { ca: [...process.getBuiltinModule('node:tls').rootCertificates, caCert] };
+    const tls = { ...ca, ...(insecureTls ? { rejectUnauthorized: false } : {}) };
     // Our own AbortSignal bounds each request; undici's timeouts are left wide so they never fire first.
     const limits = { headersTimeout: 0, bodyTimeout: 0 };
     const direct = new Agent({ ...limits, connect: { ...tls, lookup: lookupLoopback, autoSelectFamily: true } });
@@ -21539,7 +21538,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
 /***/ 2467:
 /***/ ((module) => {
 
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http2");
+module.exports = { constants: {} }; // scripts/no-http2.mjs
 
 /***/ }),
 

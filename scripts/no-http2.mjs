@@ -1,0 +1,22 @@
+/**
+ * Part of `npm run build`. undici's client loads `node:http2` as it loads, for HTTP/2 connections it makes only
+ * when a dispatcher is created with `allowH2`, which this action never sets (a test checks). On Node 24 that
+ * load cost 11 MB of memory and about 10 ms of start-up, since `node:http2` brings `node:tls` and
+ * `node:crypto` with it. Each bundle's one reference to the module is replaced with the value undici itself
+ * falls back to where `node:http2` is missing, `{ constants: {} }`. The build fails unless both the reference
+ * and undici's fallback are found exactly once, so an undici or ncc upgrade that changes either is noticed.
+ */
+import { readFileSync, writeFileSync } from 'node:fs'
+import { argv } from 'node:process'
+
+const REFERENCE = 'module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http2");'
+const FALLBACK = 'http2 = { constants: {} }'
+
+for (const file of argv.slice(2)) {
+  const text = readFileSync(file, 'utf8')
+  for (const needle of [REFERENCE, FALLBACK]) {
+    const found = text.split(needle).length - 1
+    if (found !== 1) throw new Error(`${file}: expected ${JSON.stringify(needle)} once, found it ${found} times`)
+  }
+  writeFileSync(file, text.replace(REFERENCE, 'module.exports = { constants: {} }; // scripts/no-http2.mjs'))
+}
