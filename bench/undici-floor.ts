@@ -1,6 +1,7 @@
 /**
  * The start-up floor the HTTP client sets by itself: load the parts of undici the probe loads (src/http.ts),
- * bundled as dist/ is, send one request to $URL, exit. `npm run bench` reports it beside the action.
+ * bundled as dist/ is (without node:http2: scripts/no-http2.mjs), send one request to $URL, exit.
+ * `npm run bench` reports it beside the action.
  */
 import { Agent, request } from '../src/http.js'
 
