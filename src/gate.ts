@@ -193,8 +193,10 @@ function reportEnvironment(settings: Settings, server: ServerProcess | undefined
 function openHistory(settings: Settings, deps: GateDeps): RunHistory {
   const auto = settings.historyFile === HISTORY_AUTO
   const urls = settings.targets.map((t) => t.url.href).join('\n')
-  const key = settings.historyKey ?? historyKey(urls, settings.model, settings.start)
-  const history = loadHistory(auto ? deps.defaultHistory?.path : settings.historyFile, key, auto ? deps.defaultHistory?.notice : undefined)
+  const file = auto ? deps.defaultHistory?.path : settings.historyFile
+  // Hashed only for a history that is on: nothing reads the key of one that is off.
+  const key = settings.historyKey ?? (file === undefined ? '' : historyKey(urls, settings.model, settings.start))
+  const history = loadHistory(file, key, auto ? deps.defaultHistory?.notice : undefined)
   for (const n of history.notices) (deps.notice ?? deps.log)(n)
   for (const w of history.warnings) (deps.warn ?? deps.log)(w)
   return history

@@ -1,9 +1,7 @@
 /** The GitHub layer: inputs in, outputs, summary and failure out. All logic lives below `gate`. */
-import { exec } from '@actions/exec'
-import { randomUUID } from 'node:crypto'
 import { runDiagnostics } from './diagnostics.js'
 import { gate, reportContext } from './gate.js'
-import { annotate, group, info, setFailed, setOutput, setSecret, summary } from './github.js'
+import { annotate, group, info, setFailed, setOutputs, setSecret, summary } from './github.js'
 import { defaultHistoryFile } from './history.js'
 import { commandSafe, failureMessage, finalLine, INSECURE_TLS_WARNING, logTailTitle, outputs, redact, summaryMarkdown } from './report.js'
 import { type InputName, InputError, parseSettings } from './settings.js'
@@ -12,6 +10,12 @@ import { systemClock } from './time.js'
 /** Reads an input as @actions/core's getInput does (INPUT_<NAME>, spaces as underscores, upper case, trimmed). */
 export const actionInput = (name: InputName): string =>
   (process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim()
+
+/**
+ * @actions/exec, with node:child_process, evaluated only when diagnostics run. "eager" keeps it in the one
+ * bundle file: ncc writes the licenses of one chunk only.
+ */
+const loadExec = (): Promise<typeof import('@actions/exec')> => import(/* webpackMode: "eager" */ '@actions/exec')
 
 export async function run(): Promise<void> {
   let secrets: string[] = []
@@ -43,13 +47,13 @@ export async function run(): Promise<void> {
 
     // Registered for the steps after this one; this step's own lines were redacted as they were written.
     secrets.forEach(setSecret)
-    for (const [name, value] of Object.entries(outputs(outcome))) setOutput(name, redact(value, secrets))
+    await setOutputs(Object.fromEntries(Object.entries(outputs(outcome)).map(([name, value]) => [name, redact(value, secrets)])))
     say(finalLine(outcome))
     const tail = outcome.server?.logTail
     if (tail !== undefined) {
       await group(logTailTitle(tail, outcome.server?.logFile), async () => {
         // The server wrote these lines: they must not act as workflow commands.
-        const token = randomUUID()
+        const token = process.getBuiltinModule('node:crypto').randomUUID()
         info(`::stop-commands::${token}`)
         for (const line of tail) say(`${line.number}: ${line.text}`)
         info(`::${token}::`)
@@ -62,7 +66,7 @@ export async function run(): Promise<void> {
     if (!outcome.ready && outcome.reason !== 'cancelled' && settings.diagnostics.length > 0) {
       await runDiagnostics(settings.diagnostics, {
         group: (title, body) => group(redact(title, secrets), body),
-        exec: (program, args) => exec(program, args, { ignoreReturnCode: true }),
+        exec: async (program, args) => (await loadExec()).exec(program, args, { ignoreReturnCode: true }),
         log: say
       })
     }

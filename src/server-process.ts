@@ -2,7 +2,6 @@
  * The model server as a process: launched in the background by `start`, or found by `pid`; watched until it
  * exits; its start time and environment read from /proc (Linux). The gate leaves it running either way.
  */
-import { spawn } from 'node:child_process'
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -48,7 +47,8 @@ export function startServer(command: string, logFile: string, env: Record<string
     throw new InputError('log-file', `"${printable(logFile)}" cannot be written (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`)
   }
   try {
-    const child = spawn(SHELL, ['-c', command], { detached: true, stdio: ['ignore', fd, fd], env })
+    // node:child_process (with node:dgram) only for `start`
+    const child = process.getBuiltinModule('node:child_process').spawn(SHELL, ['-c', command], { detached: true, stdio: ['ignore', fd, fd], env })
     const startedAt = clock.now()
     const exited = new Promise<string>((resolve) => {
       child.once('error', (e) => resolve(`could not be started (${e.message})`))
