@@ -20105,15 +20105,16 @@ const summary = _summary;
  * evaluated only now, once the wait is over ("eager" keeps it in the one bundle file).
  */
 async function setOutputs(outputs) {
-    const { issueFileCommand, prepareKeyValueMessage } = await Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 7063));
-    for (const [name, value] of Object.entries(outputs)) {
-        if (process.env.GITHUB_OUTPUT)
-            issueFileCommand('OUTPUT', prepareKeyValueMessage(name, value));
-        else {
+    if (!process.env.GITHUB_OUTPUT) {
+        for (const [name, value] of Object.entries(outputs)) {
             process.stdout.write(external_node_os_namespaceObject.EOL);
             issueCommand('set-output', { name }, value);
         }
+        return;
     }
+    const { issueFileCommand, prepareKeyValueMessage } = await Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 7063));
+    for (const [name, value] of Object.entries(outputs))
+        issueFileCommand('OUTPUT', prepareKeyValueMessage(name, value));
 }
 /** As core.setSecret. */
 const setSecret = (secret) => issueCommand('add-mask', {}, secret);

@@ -17,14 +17,15 @@ export { summary }
  * evaluated only now, once the wait is over ("eager" keeps it in the one bundle file).
  */
 export async function setOutputs(outputs: Record<string, string>): Promise<void> {
-  const { issueFileCommand, prepareKeyValueMessage } = await import(/* webpackMode: "eager" */ '../node_modules/@actions/core/lib/file-command.js')
-  for (const [name, value] of Object.entries(outputs)) {
-    if (process.env.GITHUB_OUTPUT) issueFileCommand('OUTPUT', prepareKeyValueMessage(name, value))
-    else {
+  if (!process.env.GITHUB_OUTPUT) {
+    for (const [name, value] of Object.entries(outputs)) {
       process.stdout.write(EOL)
       issueCommand('set-output', { name }, value)
     }
+    return
   }
+  const { issueFileCommand, prepareKeyValueMessage } = await import(/* webpackMode: "eager" */ '../node_modules/@actions/core/lib/file-command.js')
+  for (const [name, value] of Object.entries(outputs)) issueFileCommand('OUTPUT', prepareKeyValueMessage(name, value))
 }
 
 /** As core.setSecret. */
