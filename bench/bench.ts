@@ -14,7 +14,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { freePort, simulate } from '../src/simulator.js'
+import { freePort, simulate } from '../src/simulator/server.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
 const action = join(root, 'dist', 'index.js')
@@ -47,10 +47,14 @@ const BASE_ENV: NodeJS.ProcessEnv = args.includes('--bare-env') ? { PATH: proces
 const shellLoop = (sleepS: number): Tool => ({
   name: `shell loop (curl, sleep ${sleepS})`,
   start: (url) =>
-    spawn('bash', ['-c', `for i in $(seq 1 50); do curl -s -m 5 "$URL" | grep -q kimi && break; sleep ${sleepS}; done`], {
-      env: { ...BASE_ENV, URL: url },
-      stdio: 'ignore'
-    })
+    spawn(
+      'bash',
+      ['-c', `for i in $(seq 1 50); do curl -s -m 5 "$URL" | grep -q kimi && break; sleep ${sleepS}; done`],
+      {
+        env: { ...BASE_ENV, URL: url },
+        stdio: 'ignore'
+      }
+    )
 })
 
 const TOOLS: Tool[] = [
@@ -113,7 +117,12 @@ async function lagScenario(title: string, refusedMs: () => number, loadingMs: nu
     await Promise.all(
       TOOLS.map(async (tool, i) => {
         const opensAfterMs = refusedMs()
-        const server = await simulate({ engine: 'openai', model: MODEL, loadMs: opensAfterMs + loadingMs, opensAfterMs })
+        const server = await simulate({
+          engine: 'openai',
+          model: MODEL,
+          loadMs: opensAfterMs + loadingMs,
+          opensAfterMs
+        })
         const child = tool.start(`${server.baseUrl}/v1/models`)
         const peak = trackPeakRss(child)
         const exitAt = await exited(child)
@@ -132,7 +141,9 @@ async function lagScenario(title: string, refusedMs: () => number, loadingMs: nu
   console.log('|---|---:|---:|---:|---:|')
   TOOLS.forEach((tool, i) => {
     const r = rows[i]
-    console.log(`| ${tool.name} | ${fmtMs(median(r.lags))} | ${fmtMs(Math.max(...r.lags))} | ${median(r.requests)} | ${Math.max(...r.rss).toFixed(0)} MB |`)
+    console.log(
+      `| ${tool.name} | ${fmtMs(median(r.lags))} | ${fmtMs(Math.max(...r.lags))} | ${median(r.requests)} | ${Math.max(...r.rss).toFixed(0)} MB |`
+    )
   })
 }
 
@@ -141,7 +152,9 @@ async function startup(): Promise<void> {
   let firstRequestAt = 0
   const server = createServer((_req, res) => {
     firstRequestAt ||= performance.now()
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: MODEL }] }))
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ object: 'list', data: [{ id: MODEL }] }))
   })
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/models`
@@ -160,11 +173,15 @@ async function startup(): Promise<void> {
   server.close()
   const base = median(empty)
   console.log(`\n### Start-up: spawn to first request (${RUNS} runs, median)\n`)
-  const envNote = args.includes('--bare-env') ? 'PATH only' : `this machine's${process.env.NODE_EXTRA_CA_CERTS ? ', with NODE_EXTRA_CA_CERTS' : ''}`
+  const envNote = args.includes('--bare-env')
+    ? 'PATH only'
+    : `this machine's${process.env.NODE_EXTRA_CA_CERTS ? ', with NODE_EXTRA_CA_CERTS' : ''}`
   console.log(`Empty \`node -e ''\`: ${fmtMs(base)} (Node ${nodeVersion}; environment: ${envNote}).\n`)
   console.log("| tool | spawn → first request | ratio to `node -e ''` |")
   console.log('|---|---:|---:|')
-  ;[...TOOLS, FLOOR].forEach((tool, i) => console.log(`| ${tool.name} | ${fmtMs(median(firsts[i]))} | ${(median(firsts[i]) / base).toFixed(2)}× |`))
+  ;[...TOOLS, FLOOR].forEach((tool, i) =>
+    console.log(`| ${tool.name} | ${fmtMs(median(firsts[i]))} | ${(median(firsts[i]) / base).toFixed(2)}× |`)
+  )
   const bundle = readFileSync(action).length
   console.log(`\n\`dist/index.js\`: ${(bundle / 1024 / 1024).toFixed(2)} MB.`)
 }
@@ -185,7 +202,7 @@ async function idle(): Promise<void> {
   const t0 = ticks()
   const w0 = performance.now()
   await new Promise((r) => setTimeout(r, IDLE_S * 1000))
-  const cpu = ((ticks() - t0) / 100) / ((performance.now() - w0) / 1000)
+  const cpu = (ticks() - t0) / 100 / ((performance.now() - w0) / 1000)
   const rss = peak()
   child.kill()
   console.log(`\n### Cost while waiting (${IDLE_S} s on a closed port)\n`)
@@ -197,13 +214,21 @@ async function idle(): Promise<void> {
 /** Many endpoints becoming ready at random times over 30 s: how late is each seen, and what does it cost? */
 async function fleet(): Promise<void> {
   const loads = Array.from({ length: FLEET }, () => 1_000 + Math.random() * 29_000)
-  const servers = await Promise.all(loads.map((loadMs, i) => simulate({ engine: 'vllm', model: `/models/m-${i}`, loadMs })))
+  const servers = await Promise.all(
+    loads.map((loadMs, i) => simulate({ engine: 'vllm', model: `/models/m-${i}`, loadMs }))
+  )
   const output = join(root, 'node_modules', '.cache', `fleet-output-${process.pid}`)
   const { writeFileSync, rmSync } = await import('node:fs')
   writeFileSync(output, '')
   const spawnedAt = Date.now()
   const child = spawn(NODE, [action], {
-    env: { ...BASE_ENV, INPUT_URL: servers.map((s) => `${s.baseUrl}/v1/models`).join('\n'), INPUT_MODEL: 'm-', INPUT_TIMEOUT: '2m', GITHUB_OUTPUT: output },
+    env: {
+      ...BASE_ENV,
+      INPUT_URL: servers.map((s) => `${s.baseUrl}/v1/models`).join('\n'),
+      INPUT_MODEL: 'm-',
+      INPUT_TIMEOUT: '2m',
+      GITHUB_OUTPUT: output
+    },
     stdio: 'ignore'
   })
   const peak = trackPeakRss(child)
@@ -235,7 +260,9 @@ async function fleet(): Promise<void> {
   console.log('\nLags are ±50 ms: `elapsed-seconds` has one decimal.')
 }
 
-console.log(`# wait-for-model benchmark\n\n${new Date().toISOString()}, Node ${nodeVersion}, ${(await import('node:os')).cpus().length} cores`)
+console.log(
+  `# wait-for-model benchmark\n\n${new Date().toISOString()}, Node ${nodeVersion}, ${(await import('node:os')).cpus().length} cores`
+)
 if (ONLY.includes('startup')) await startup()
 if (ONLY.includes('lag')) {
   const refused = (): number => 2_000 + Math.random() * 4_000

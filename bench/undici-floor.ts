@@ -3,7 +3,7 @@
  * bundled as dist/ is (without node:http2: scripts/no-http2.mjs), send one request to $URL, exit.
  * `npm run bench` reports it beside the action.
  */
-import { Agent, request } from '../src/http.js'
+import { Agent, request } from '../src/http/undici-parts.js'
 
 const url = new URL(process.env.URL ?? '')
 const agent = new Agent()

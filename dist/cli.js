@@ -16693,20 +16693,20 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8742);
-/* harmony import */ var _memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9328);
+/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9476);
+/* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 /** The `wait-for-model` command: the same gate as the action, for shells, ssh sessions and scripts. */
 
 
-(0,_memory_js__WEBPACK_IMPORTED_MODULE_1__/* .keepMemoryFlat */ .o)();
-process.exitCode = await (0,_command_line_js__WEBPACK_IMPORTED_MODULE_0__/* .runCli */ .ak)(process.argv.slice(2), process);
+(0,_runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__/* .keepMemoryFlat */ .o)();
+process.exitCode = await (0,_cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__/* .runCli */ .ak)(process.argv.slice(2), process);
 
 __webpack_async_result__();
 } catch(e) { __webpack_async_result__(e); } }, 1);
 
 /***/ }),
 
-/***/ 8742:
+/***/ 9476:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -16731,7 +16731,7 @@ const package_namespaceObject = {"rE":"0.1.0"};
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-;// CONCATENATED MODULE: ./src/action-runner.ts
+;// CONCATENATED MODULE: ./src/action/packaged-run.ts
 /**
  * Runs the packaged action the way a GitHub runner does: `node dist/index.js` with `INPUT_*` variables and
  * real GITHUB_OUTPUT / GITHUB_STEP_SUMMARY files. Used by `npm run demo` and the end-to-end tests.
@@ -16806,7 +16806,7 @@ function parseFileCommand(text) {
 var external_node_http_ = __nccwpck_require__(7067);
 // EXTERNAL MODULE: external "node:net"
 var external_node_net_ = __nccwpck_require__(7030);
-;// CONCATENATED MODULE: ./src/simulator.ts
+;// CONCATENATED MODULE: ./src/simulator/server.ts
 /**
  * A stand-in for a model server's startup, faithful to each engine's own answers (see the research notes on
  * model servers): the port stays closed while the engine does, then the engine's loading answers, then ready.
@@ -16816,7 +16816,10 @@ var external_node_net_ = __nccwpck_require__(7030);
 
 const json = (body, status = 200) => ({ status, body, type: 'application/json' });
 const empty = (status) => ({ status });
-const openAiList = (model, ownedBy, extra = {}) => json({ object: 'list', data: [{ id: model, object: 'model', created: 1767225600, owned_by: ownedBy, root: model, ...extra }] });
+const openAiList = (model, ownedBy, extra = {}) => json({
+    object: 'list',
+    data: [{ id: model, object: 'model', created: 1767225600, owned_by: ownedBy, root: model, ...extra }]
+});
 const SIMULATED_ENGINES = {
     // vLLM binds its socket without listening until the engine is built: refused for the whole load.
     vllm: {
@@ -16842,8 +16845,22 @@ const SIMULATED_ENGINES = {
             if (path.startsWith('/v1/models/')) {
                 const wanted = decodeURIComponent(path.slice('/v1/models/'.length));
                 return wanted === model
-                    ? json({ id: model, object: 'model', created: 1767225600, owned_by: 'sglang', root: model, max_model_len: 262144 })
-                    : json({ error: { message: `The model '${wanted}' does not exist`, type: 'invalid_request_error', param: 'model', code: 'model_not_found' } }, 404);
+                    ? json({
+                        id: model,
+                        object: 'model',
+                        created: 1767225600,
+                        owned_by: 'sglang',
+                        root: model,
+                        max_model_len: 262144
+                    })
+                    : json({
+                        error: {
+                            message: `The model '${wanted}' does not exist`,
+                            type: 'invalid_request_error',
+                            param: 'model',
+                            code: 'model_not_found'
+                        }
+                    }, 404);
             }
             return undefined;
         }
@@ -16854,7 +16871,11 @@ const SIMULATED_ENGINES = {
         reply(path, phase, model) {
             if (path === '/v1/models' || path === '/models') {
                 const meta = phase === 'ready' ? { vocab_type: 2, n_vocab: 151936, n_ctx_train: 262144 } : null;
-                return json({ models: [{ name: model, model }], object: 'list', data: [{ id: model, object: 'model', created: 1767225600, owned_by: 'llamacpp', meta }] });
+                return json({
+                    models: [{ name: model, model }],
+                    object: 'list',
+                    data: [{ id: model, object: 'model', created: 1767225600, owned_by: 'llamacpp', meta }]
+                });
             }
             if (phase === 'loading') {
                 return path === '/'
@@ -16870,7 +16891,14 @@ const SIMULATED_ENGINES = {
         reply: (path, _phase, model) => path === '/health' || path === '/' || path === '/ping'
             ? empty(200)
             : path === '/info'
-                ? json({ model_id: model, model_sha: null, max_input_tokens: 4095, max_total_tokens: 4096, router: 'text-generation-router', version: '3.3.6' })
+                ? json({
+                    model_id: model,
+                    model_sha: null,
+                    max_input_tokens: 4095,
+                    max_total_tokens: 4096,
+                    router: 'text-generation-router',
+                    version: '3.3.6'
+                })
                 : path === '/v1/models'
                     ? json({ object: 'list', data: [{ id: model, object: 'model', created: 0, owned_by: model }] })
                     : undefined,
@@ -16912,7 +16940,10 @@ const SIMULATED_ENGINES = {
             if (name !== model)
                 return { status: 400, body: JSON.stringify({ error: `Request for unknown model: '${name}' is not found` }) };
             if (m[2] !== undefined && m[2] !== '1') {
-                return { status: 400, body: JSON.stringify({ error: `Request for unknown model: '${name}' version ${m[2]} is not found` }) };
+                return {
+                    status: 400,
+                    body: JSON.stringify({ error: `Request for unknown model: '${name}' version ${m[2]} is not found` })
+                };
             }
             if (m[3])
                 return empty(200);
@@ -17002,7 +17033,7 @@ function freePort(host = '127.0.0.1', port = 0) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/demo.ts
+;// CONCATENATED MODULE: ./src/cli/demo.ts
 /**
  * `npm run demo` (`wait-for-model demo`): a simulated OpenAI-compatible server refuses connections, then answers
  * 503 "Loading model", then lists /shared/kimi-k2.5-int4; the packaged action waits for `model: kimi`.
@@ -17037,7 +17068,7 @@ async function demo(actionEntry, out) {
 
 // EXTERNAL MODULE: external "node:events"
 var external_node_events_ = __nccwpck_require__(8474);
-;// CONCATENATED MODULE: ./src/env-report.ts
+;// CONCATENATED MODULE: ./src/server/env-report.ts
 /** `env-report`: the chosen variables from a process's environment, with credential-like values masked. */
 /** Names that hold credentials: their values are never shown. */
 const SECRET_NAME = /TOKEN|KEY|SECRET|PASSWORD/i;
@@ -17063,7 +17094,7 @@ function envReport(patterns, environ) {
 
 // EXTERNAL MODULE: external "node:vm"
 var external_node_vm_ = __nccwpck_require__(714);
-;// CONCATENATED MODULE: ./src/bounded-regex.ts
+;// CONCATENATED MODULE: ./src/wait/bounded-regex.ts
 /**
  * Runs a user's `match-regex` on a server's body under a time limit. A JavaScript regular expression can
  * backtrack for longer than the universe lasts (`^(a+)+$` on `aaaa\u2026b`), and no static check catches every
@@ -17091,7 +17122,7 @@ function testWithin(re, text, limitMs) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/engines.ts
+;// CONCATENATED MODULE: ./src/engines/model-lists.ts
 /**
  * What model servers say about their models, as data: one row per answer shape, naming the servers that
  * use it and how each listed entry says it is still loading. Facts from each engine's source code.
@@ -17196,7 +17227,10 @@ const GENERATION_ROUTES = [
         requests: [
             { path: '/v1/completions', body: (model) => ({ model, prompt: PROMPT, max_tokens: 1 }) },
             // chat-only servers (some NIM and LM Studio builds) have no completions route
-            { path: '/v1/chat/completions', body: (model) => ({ model, messages: [{ role: 'user', content: PROMPT }], max_tokens: 1 }) }
+            {
+                path: '/v1/chat/completions',
+                body: (model) => ({ model, messages: [{ role: 'user', content: PROMPT }], max_tokens: 1 })
+            }
         ]
     },
     {
@@ -17205,7 +17239,12 @@ const GENERATION_ROUTES = [
         listPath: /\/api\/(tags|ps)\/?$/,
         listPathText: '/api/tags or /api/ps',
         needsModel: true,
-        requests: [{ path: '/api/generate', body: (model) => ({ model, prompt: PROMPT, stream: false, options: { num_predict: 1 } }) }]
+        requests: [
+            {
+                path: '/api/generate',
+                body: (model) => ({ model, prompt: PROMPT, stream: false, options: { num_predict: 1 } })
+            }
+        ]
     },
     {
         name: 'tgi',
@@ -17226,7 +17265,7 @@ function generationRoute(url) {
     return undefined;
 }
 
-;// CONCATENATED MODULE: ./src/match.ts
+;// CONCATENATED MODULE: ./src/engines/match.ts
 /**
  * Finds `wanted` among the listed models: an id equal to it wins; otherwise the first id that contains it,
  * compared case-insensitively (so `kimi` finds `/shared/kimi-k2.5-int4`).
@@ -17239,7 +17278,7 @@ function findModel(models, wanted) {
     return models.find((m) => m.id.toLowerCase().includes(needle));
 }
 
-;// CONCATENATED MODULE: ./src/parse.ts
+;// CONCATENATED MODULE: ./src/inputs/parse.ts
 /** Parsers for the textual forms of inputs. Each throws a plain Error whose message names the accepted form. */
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 /** Longer than any job may run (self-hosted jobs stop at 5 days), and below setTimeout's 2^31 ms limit. */
@@ -17349,7 +17388,9 @@ function parsePercent(text) {
 }
 /** Shows input text safely in a message: control characters escaped, length capped. */
 function printable(text, max = 80) {
-    const shown = JSON.stringify(text).slice(1, -1).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    const shown = JSON.stringify(text)
+        .slice(1, -1)
+        .replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
     return shown.length > max ? `${shown.slice(0, max)}\u2026` : shown;
 }
 
@@ -17366,7 +17407,7 @@ var env_http_proxy_agent = __nccwpck_require__(3137);
 var env_http_proxy_agent_default = /*#__PURE__*/__nccwpck_require__.n(env_http_proxy_agent);
 // EXTERNAL MODULE: ./node_modules/undici/lib/api/index.js
 var api = __nccwpck_require__(6615);
-;// CONCATENATED MODULE: ./src/http.ts
+;// CONCATENATED MODULE: ./src/http/undici-parts.ts
 // @ts-expect-error -- undici ships no declarations for its internal paths; typed below
 
 // @ts-expect-error -- as above
@@ -17384,9 +17425,9 @@ function request(dispatcher, options) {
     return dispatcher.request(options);
 }
 
-// EXTERNAL MODULE: ./src/memory.ts + 1 modules
-var memory = __nccwpck_require__(9328);
-;// CONCATENATED MODULE: ./src/time.ts
+// EXTERNAL MODULE: ./src/runtime/memory.ts + 1 modules
+var memory = __nccwpck_require__(2502);
+;// CONCATENATED MODULE: ./src/runtime/clock.ts
 /** performance.now() counts from the process's start, which is the step's start for the action. */
 const systemClock = {
     now: () => performance.now(),
@@ -17403,11 +17444,11 @@ const systemClock = {
     })
 };
 /** `850ms`, `12.3s`, `4m05s`, `1h02m`: short, and exact enough to read at a glance. */
-function time_formatDuration(ms) {
+function clock_formatDuration(ms) {
     if (ms < 1000)
         return `${Math.round(ms)}ms`;
     if (ms < 59_950)
-        return `${time_seconds(ms)}s`;
+        return `${clock_seconds(ms)}s`;
     const totalS = Math.floor(ms / 1000);
     const h = Math.floor(totalS / 3600);
     const m = Math.floor((totalS % 3600) / 60);
@@ -17415,9 +17456,9 @@ function time_formatDuration(ms) {
     return h > 0 ? `${h}h${String(m).padStart(2, '0')}m` : `${m}m${String(s).padStart(2, '0')}s`;
 }
 /** Seconds with one decimal, as the outputs give them. */
-const time_seconds = (ms) => (Math.round(ms / 100) / 10).toFixed(1);
+const clock_seconds = (ms) => (Math.round(ms / 100) / 10).toFixed(1);
 
-;// CONCATENATED MODULE: ./src/probe.ts
+;// CONCATENATED MODULE: ./src/http/probe.ts
 /**
  * One probe: a single GET (following up to 5 redirects) with a hard time limit and a cap on how much of
  * the body is read. Goes through the proxy the environment names, except for loopback addresses. The HTTP
@@ -17472,7 +17513,9 @@ function createHttpClient({ caCert, insecureTls } = {}) {
     const direct = new Agent({ ...limits, connect: { ...tls, lookup: lookupLoopback, autoSelectFamily: true } });
     // Made on first use, so that a loopback-only wait never reads the proxy variables.
     let viaProxy;
-    const dispatcherFor = (target) => isLoopback(target.hostname) ? direct : (viaProxy ??= new EnvHttpProxyAgent({ ...limits, connect: tls, requestTls: tls }));
+    const dispatcherFor = (target) => isLoopback(target.hostname)
+        ? direct
+        : (viaProxy ??= new EnvHttpProxyAgent({ ...limits, connect: tls, requestTls: tls }));
     let lastBodyLarge = false;
     return {
         async send({ url, method, headers, json }, timeoutMs, signal) {
@@ -17513,7 +17556,12 @@ function createHttpClient({ caCert, insecureTls } = {}) {
                     if (method === 'GET' && REDIRECT_STATUSES.has(status) && location !== undefined) {
                         await res.body.dump();
                         if (hop === MAX_REDIRECTS)
-                            return { kind: 'error', code: 'TOO_MANY_REDIRECTS', message: `more than ${MAX_REDIRECTS} redirects`, status };
+                            return {
+                                kind: 'error',
+                                code: 'TOO_MANY_REDIRECTS',
+                                message: `more than ${MAX_REDIRECTS} redirects`,
+                                status
+                            };
                         const next = new URL(location, target);
                         if (next.protocol !== 'http:' && next.protocol !== 'https:') {
                             return { kind: 'error', code: 'BAD_REDIRECT', message: `redirected to a ${next.protocol} URL`, status };
@@ -17533,7 +17581,9 @@ function createHttpClient({ caCert, insecureTls } = {}) {
                         contentType: String(res.headers['content-type'] ?? ''),
                         body: text,
                         truncated,
-                        ...((status === 429 || status === 503) && retryAfter !== undefined ? { retryAfterMs: parseRetryAfter(retryAfter, Date.now()) } : {}),
+                        ...((status === 429 || status === 503) && retryAfter !== undefined
+                            ? { retryAfterMs: parseRetryAfter(retryAfter, Date.now()) }
+                            : {}),
                         ...(target === url ? {} : { redirectedTo: target.href })
                     };
                 }
@@ -17563,7 +17613,7 @@ class ProbeTimeout extends Error {
     ms;
     code = 'TIMEOUT';
     constructor(ms) {
-        super(`no answer within ${time_formatDuration(ms)}`);
+        super(`no answer within ${clock_formatDuration(ms)}`);
         this.ms = ms;
     }
 }
@@ -17597,7 +17647,7 @@ function describeError(e) {
     return { kind: 'error', code: err?.code ?? 'UNKNOWN', message: err?.message ?? String(e) };
 }
 
-;// CONCATENATED MODULE: ./src/assess.ts
+;// CONCATENATED MODULE: ./src/wait/assess.ts
 /** Judges one probe's result against what the settings expect: ready, keep waiting, or stop now. */
 
 
@@ -17642,11 +17692,21 @@ function assess(result, expect, regexLimitMs = 1_000) {
         };
     }
     if (!statusAccepted(expect.status, status)) {
-        return { ...base, state: 'waiting', summary: `HTTP ${status}${said ? ` ${said}` : ''}`, detail: `HTTP ${status} is not an accepted status` };
+        return {
+            ...base,
+            state: 'waiting',
+            summary: `HTTP ${status}${said ? ` ${said}` : ''}`,
+            detail: `HTTP ${status} is not an accepted status`
+        };
     }
     const listed = models === undefined ? '' : models.length === 0 ? ', lists no models' : `, serving [${models.join(', ')}]`;
     const summaryBase = `HTTP ${status}${listed || (said ? ` ${said}` : '')}`;
-    const waiting = (why) => ({ ...base, state: 'waiting', summary: `${summaryBase} \u2014 ${why}`, detail: why });
+    const waiting = (why) => ({
+        ...base,
+        state: 'waiting',
+        summary: `${summaryBase} \u2014 ${why}`,
+        detail: why
+    });
     let modelId;
     if (expect.model !== undefined) {
         if (list === undefined) {
@@ -17687,7 +17747,9 @@ function assessError(result) {
         };
     }
     if (result.code === 'TIMEOUT') {
-        const summary = result.status === undefined ? 'no answer (request timed out)' : `HTTP ${result.status}, but the body did not arrive in time`;
+        const summary = result.status === undefined
+            ? 'no answer (request timed out)'
+            : `HTTP ${result.status}, but the body did not arrive in time`;
         return { state: result.status === undefined ? 'down' : 'waiting', status: result.status, summary, detail: summary };
     }
     const words = ERROR_WORDS[result.code] ?? `${result.message} (${result.code})`;
@@ -17738,7 +17800,7 @@ function clip(text, max = 120) {
     return clean.length > max ? `${clean.slice(0, max)}\u2026` : clean;
 }
 
-;// CONCATENATED MODULE: ./src/generate.ts
+;// CONCATENATED MODULE: ./src/wait/generation-check.ts
 /** `probe-generation`: one tiny generation request, proof that a listed model can actually produce a token. */
 
 
@@ -17756,14 +17818,20 @@ function createGenerator({ base, route, headers, clock, caCert, insecureTls }) {
                 const result = await client.send({ url: new URL(`${base}${path}`), method: 'POST', headers, json: body(model) }, deadline - sentAt, signal);
                 const latencyMs = clock.now() - sentAt;
                 const request = `POST ${path}`;
-                if (result.kind === 'http' && (result.status === 404 || result.status === 405) && i + 1 < route.requests.length) {
+                if (result.kind === 'http' &&
+                    (result.status === 404 || result.status === 405) &&
+                    i + 1 < route.requests.length) {
                     first = i + 1;
                     continue;
                 }
                 const assessment = assess(result, ANY_2XX);
                 // A completion body says nothing worth a log line; its arrival is the news.
                 if (assessment.state === 'ready')
-                    return { assessment: { ...assessment, summary: `${request} generated`, excerpt: undefined }, request, latencyMs };
+                    return {
+                        assessment: { ...assessment, summary: `${request} generated`, excerpt: undefined },
+                        request,
+                        latencyMs
+                    };
                 return { assessment, request, latencyMs };
             }
         },
@@ -17771,7 +17839,7 @@ function createGenerator({ base, route, headers, clock, caCert, insecureTls }) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/history.ts
+;// CONCATENATED MODULE: ./src/history/store.ts
 /**
  * Earlier runs, one JSON line per finished wait, in a file shared by every job on a runner: reading it (skipping
  * lines it cannot read), appending one line atomically, trimming each key to its last runs, and comparing a run
@@ -17809,7 +17877,12 @@ function defaultHistoryFile(env, frontEnd) {
 /** The default key: the endpoint, the model and the start command, hashed so that no secret in them lands in the file. */
 function historyKey(url, model, start) {
     // node:crypto is loaded only for a history that is on: 5 ms and 3 MB on Node 24
-    return process.getBuiltinModule('node:crypto').createHash('sha256').update(JSON.stringify([url, model ?? '', start ?? ''])).digest('hex').slice(0, 16);
+    return process
+        .getBuiltinModule('node:crypto')
+        .createHash('sha256')
+        .update(JSON.stringify([url, model ?? '', start ?? '']))
+        .digest('hex')
+        .slice(0, 16);
 }
 /** Makes sure the file can be appended to; a reason in words when it cannot (history is then off). */
 function prepareHistory(path) {
@@ -17864,7 +17937,8 @@ function parseRun(line) {
         (r.startupSeconds === undefined || typeof r.startupSeconds === 'number') &&
         Array.isArray(r.phases) &&
         r.phases.every((p) => typeof p?.name === 'string' && typeof p?.seconds === 'number') &&
-        (r.env === undefined || (typeof r.env === 'object' && r.env !== null && Object.values(r.env).every((v) => typeof v === 'string')));
+        (r.env === undefined ||
+            (typeof r.env === 'object' && r.env !== null && Object.values(r.env).every((v) => typeof v === 'string')));
     return fine ? r : undefined;
 }
 function readTail(path) {
@@ -17893,7 +17967,11 @@ function runLine(run) {
     const attempts = [
         run,
         { ...run, env: run.env && Object.fromEntries(Object.entries(run.env).map(([k, v]) => [k, v.slice(0, 200)])) },
-        { ...run, env: run.env && Object.fromEntries(Object.entries(run.env).map(([k, v]) => [k, v.slice(0, 200)])), phases: run.phases.slice(0, 30) },
+        {
+            ...run,
+            env: run.env && Object.fromEntries(Object.entries(run.env).map(([k, v]) => [k, v.slice(0, 200)])),
+            phases: run.phases.slice(0, 30)
+        },
         { ...run, env: undefined, envReport: undefined, phases: run.phases.slice(0, 30) }
     ];
     for (const attempt of attempts) {
@@ -17945,7 +18023,10 @@ function trimHistory(path, keep = KEEP_RUNS) {
             seen.set(runs[i].key, n + 1);
         }
         const temp = `${path}.${process.pid}.tmp`;
-        (0,external_node_fs_namespaceObject.writeFileSync)(temp, kept.reverse().map((r) => JSON.stringify(r) + '\n').join(''), { mode: (0,external_node_fs_namespaceObject.statSync)(path).mode });
+        (0,external_node_fs_namespaceObject.writeFileSync)(temp, kept
+            .reverse()
+            .map((r) => JSON.stringify(r) + '\n')
+            .join(''), { mode: (0,external_node_fs_namespaceObject.statSync)(path).mode });
         (0,external_node_fs_namespaceObject.renameSync)(temp, path);
     });
 }
@@ -17999,8 +18080,16 @@ function expectation(earlier) {
     if (ready.length === 0)
         return undefined;
     const names = new Set(ready.flatMap((r) => r.phases.map((p) => p.name)));
-    const phaseSeconds = new Map([...names].map((name) => [name, median(ready.flatMap((r) => r.phases.filter((p) => p.name === name).map((p) => p.seconds)))]));
-    return { totalSeconds: median(ready.map(secondsOf)), phaseSeconds, order: ready[ready.length - 1].phases.map((p) => p.name), runs: ready.length };
+    const phaseSeconds = new Map([...names].map((name) => [
+        name,
+        median(ready.flatMap((r) => r.phases.filter((p) => p.name === name).map((p) => p.seconds)))
+    ]));
+    return {
+        totalSeconds: median(ready.map(secondsOf)),
+        phaseSeconds,
+        order: ready[ready.length - 1].phases.map((p) => p.name),
+        runs: ready.length
+    };
 }
 /** This ready run against the median of the earlier ready runs; undefined when there is nothing to compare. */
 function regression(earlier, run) {
@@ -18011,7 +18100,9 @@ function regression(earlier, run) {
     let grewMost;
     for (const p of run.phases) {
         const before = usual.phaseSeconds.get(p.name);
-        if (before !== undefined && p.seconds - before > 0 && p.seconds - before > (grewMost ? grewMost.seconds - grewMost.usual : 0)) {
+        if (before !== undefined &&
+            p.seconds - before > 0 &&
+            p.seconds - before > (grewMost ? grewMost.seconds - grewMost.usual : 0)) {
             grewMost = { name: p.name, seconds: p.seconds, usual: before };
         }
     }
@@ -18040,7 +18131,7 @@ function envDrift(earlier, run) {
 
 ;// CONCATENATED MODULE: external "node:string_decoder"
 const external_node_string_decoder_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:string_decoder");
-;// CONCATENATED MODULE: ./src/log-follower.ts
+;// CONCATENATED MODULE: ./src/server/log-follower.ts
 /** Follows a server's log file: the lines appended since the last look, numbered, and the last lines kept for the tail. */
 
 
@@ -18138,7 +18229,7 @@ const log_follower_clip = (text) => (text.length > MAX_LINE_CHARS ? `${text.slic
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:dns/promises");
 ;// CONCATENATED MODULE: external "node:fs/promises"
 const external_node_fs_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
-;// CONCATENATED MODULE: ./src/port-watch.ts
+;// CONCATENATED MODULE: ./src/http/port-watch.ts
 /**
  * Sees a closed port open, cheaply, so that the HTTP probe goes out the moment a server starts listening
  * instead of up to an `interval` later. Watching a closed port costs the server nothing: a bare TCP connect
@@ -18251,7 +18342,9 @@ class PortPoller {
         await Promise.all(watchers.map(async (w) => {
             const listening = open && w.loopback
                 ? open.has(w.port)
-                : (await Promise.all((await w.targets).filter((t) => round % t.everyRounds === 0).map((t) => tcpConnects(t.address, w.port, MAX_ROUND_MS)))).includes(true);
+                : (await Promise.all((await w.targets)
+                    .filter((t) => round % t.everyRounds === 0)
+                    .map((t) => tcpConnects(t.address, w.port, MAX_ROUND_MS)))).includes(true);
             if (listening)
                 w.resolve();
         }));
@@ -18275,7 +18368,7 @@ function portWatchFor(url) {
     return { opened: (signal) => poller.watch(url, signal), local: isLoopback(url.hostname) };
 }
 
-;// CONCATENATED MODULE: ./src/engine-logs.ts
+;// CONCATENATED MODULE: ./src/engines/log-markers.ts
 /**
  * What model servers print while they start, as data: how each engine frames and stamps a line, the lines that
  * name it, one row per engine and startup phase, the line that says it is ready, and its known fatal lines.
@@ -18386,18 +18479,21 @@ const ENGINE_LOGS = [
         ownedBy: 'Triton Inference Server',
         stamp: /^[IWE](?<M>\d\d)(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)\.(?<f>\d+) /,
         ready: /Started HTTPService at/,
-        fatal: [
-            ...TORCH_FATAL,
-            cause(/failed to load '[^']*'/),
-            cause(/already in use/),
-            failure(/error: creating server/)
-        ]
+        fatal: [...TORCH_FATAL, cause(/failed to load '[^']*'/), cause(/already in use/), failure(/error: creating server/)]
     }
 ];
 const PHASE_MARKERS = [
     // vLLM (V1 engine, 0.11\u20130.16 wordings)
-    { engine: 'vllm', phase: 'initializing', start: /non-default args:|vLLM API server version|Initializing a V1 LLM engine/ },
-    { engine: 'vllm', phase: 'initializing distributed', start: /world_size=\d+ rank=\d+ local_rank=\d+ distributed_init_method=/ },
+    {
+        engine: 'vllm',
+        phase: 'initializing',
+        start: /non-default args:|vLLM API server version|Initializing a V1 LLM engine/
+    },
+    {
+        engine: 'vllm',
+        phase: 'initializing distributed',
+        start: /world_size=\d+ rank=\d+ local_rank=\d+ distributed_init_method=/
+    },
     {
         engine: 'vllm',
         phase: 'loading weights',
@@ -18446,7 +18542,12 @@ const PHASE_MARKERS = [
         end: /Load weight end/,
         took: /Load weight end\. elapsed=(?<took>[\d.]+) s/
     },
-    { engine: 'sglang', phase: 'allocating KV cache', start: /Using KV cache dtype|KV Cache is allocated/, end: /Memory pool end/ },
+    {
+        engine: 'sglang',
+        phase: 'allocating KV cache',
+        start: /Using KV cache dtype|KV Cache is allocated/,
+        end: /Memory pool end/
+    },
     {
         engine: 'sglang',
         phase: 'capturing CUDA graphs',
@@ -18478,13 +18579,31 @@ const PHASE_MARKERS = [
     { engine: 'tgi', phase: 'warming up', start: /Warming up model/ },
     // llama.cpp llama-server
     { engine: 'llamacpp', phase: 'initializing', start: /\bbuild: \d+ \(|system info: / },
-    { engine: 'llamacpp', phase: 'loading weights', start: /\bmain: loading model|load_model: loading model|llama_model_loader: loaded meta data/ },
-    { engine: 'llamacpp', phase: 'allocating KV cache', start: /\bllama_context: |llama_kv_cache|llama_new_context_with_model/ },
+    {
+        engine: 'llamacpp',
+        phase: 'loading weights',
+        start: /\bmain: loading model|load_model: loading model|llama_model_loader: loaded meta data/
+    },
+    {
+        engine: 'llamacpp',
+        phase: 'allocating KV cache',
+        start: /\bllama_context: |llama_kv_cache|llama_new_context_with_model/
+    },
     { engine: 'llamacpp', phase: 'warming up', start: /warming up the model with an empty run/ },
     { engine: 'llamacpp', phase: 'starting server', start: /initializing slots, n_slots/ },
     // Ollama (models load lazily, on the first request for them)
-    { engine: 'ollama', phase: 'starting server', start: /msg="server config"|msg="total blobs/, end: /msg="Listening on / },
-    { engine: 'ollama', phase: 'discovering GPUs', start: /discovering available GPUs|looking for compatible GPUs/, end: /msg="inference compute"/ },
+    {
+        engine: 'ollama',
+        phase: 'starting server',
+        start: /msg="server config"|msg="total blobs/,
+        end: /msg="Listening on /
+    },
+    {
+        engine: 'ollama',
+        phase: 'discovering GPUs',
+        start: /discovering available GPUs|looking for compatible GPUs/,
+        end: /msg="inference compute"/
+    },
     {
         engine: 'ollama',
         phase: 'loading model',
@@ -18494,7 +18613,11 @@ const PHASE_MARKERS = [
     // Triton (messages JSON-quoted since r24.05)
     { engine: 'triton', phase: 'initializing', start: /memory pool is created/ },
     { engine: 'triton', phase: 'loading model', start: /\] "?loading: \S+:\d+/, end: /successfully loaded '/ },
-    { engine: 'triton', phase: 'starting server', start: /Collecting (?:metrics for GPU|CPU metrics)|Started GRPCInferenceService at/ }
+    {
+        engine: 'triton',
+        phase: 'starting server',
+        start: /Collecting (?:metrics for GPU|CPU metrics)|Started GRPCInferenceService at/
+    }
 ];
 const engineLog = (engine) => ENGINE_LOGS.find((e) => e.engine === engine);
 const phaseMarkers = (engine) => PHASE_MARKERS.filter((m) => m.engine === engine);
@@ -18530,7 +18653,7 @@ function stampOf(log, line) {
         return undefined;
     const n = (v) => (v === undefined ? 0 : Number(v));
     const fraction = g.f === undefined ? n(g.ms) : Number(`0.${g.f}`) * 1000;
-    return Date.UTC(g.Y === undefined ? 2000 : n(g.Y), g.M === undefined ? 0 : n(g.M) - 1, g.D === undefined ? 1 : n(g.D), n(g.h), n(g.m), n(g.s)) + fraction;
+    return (Date.UTC(g.Y === undefined ? 2000 : n(g.Y), g.M === undefined ? 0 : n(g.M) - 1, g.D === undefined ? 1 : n(g.D), n(g.h), n(g.m), n(g.s)) + fraction);
 }
 const UNIT_SECONDS = { s: 1, ms: 1e-3, \u00b5s: 1e-6, ns: 1e-9 };
 /** The seconds in a `took` match. */
@@ -18538,7 +18661,7 @@ const tookSeconds = (groups) => Number(groups.took) * UNIT_SECONDS[groups.unit ?
 /** tqdm's `mm:ss` or `h:mm:ss` in seconds. */
 const clockSeconds = (text) => text.split(':').reduce((acc, part) => acc * 60 + Number(part), 0);
 
-;// CONCATENATED MODULE: ./src/eta.ts
+;// CONCATENATED MODULE: ./src/startup/eta.ts
 /**
  * Milliseconds left in a phase with progress, at `now`: tqdm's own elapsed time per item where it prints one,
  * else the rate between the first and the latest count seen. Undefined while there is no rate yet.
@@ -18570,7 +18693,7 @@ function readyInMs(pos, usual) {
     return Math.max(0, usual.totalSeconds * 1000 - pos.elapsedMs);
 }
 
-;// CONCATENATED MODULE: ./src/phases.ts
+;// CONCATENATED MODULE: ./src/startup/phases.ts
 /**
  * Follows an engine's startup through its log: fed each line with the time it was read, it knows the engine,
  * the phase the engine is in, its progress, the phases behind it with their durations, and any fatal line.
@@ -18658,7 +18781,11 @@ class PhaseTracker {
     current(now) {
         if (this.open === undefined)
             return undefined;
-        return { name: this.open.name, inPhaseMs: Math.max(0, now - this.time(this.open.start)), progress: this.open.progress };
+        return {
+            name: this.open.name,
+            inPhaseMs: Math.max(0, now - this.time(this.open.start)),
+            progress: this.open.progress
+        };
     }
     /** The phases that have ended, in order. */
     timings() {
@@ -18769,16 +18896,16 @@ function record(phase, unit, g, at) {
 }
 const round1 = (x) => Math.round(x * 10) / 10;
 
-;// CONCATENATED MODULE: ./src/profile-report.ts
+;// CONCATENATED MODULE: ./src/report/profile-report.ts
 
 const s1 = (seconds) => `${seconds.toFixed(1)}s`;
-const about = (ms) => (ms < 1000 ? 'almost done' : `about ${time_formatDuration(ms)} left`);
+const about = (ms) => (ms < 1000 ? 'almost done' : `about ${clock_formatDuration(ms)} left`);
 /** `loading weights 45% (29/64 shards), about 1m10s left; ready in about 4m30s going by earlier runs`. */
 function progressText(phase, phaseLeftMs, readyInMs) {
     const p = phase.progress?.last;
     const parts = [
         p === undefined
-            ? `${phase.name} for ${time_formatDuration(phase.inPhaseMs)}`
+            ? `${phase.name} for ${clock_formatDuration(phase.inPhaseMs)}`
             : `${phase.name} ${Math.floor((p.n / p.total) * 100)}% (${p.n}/${p.total} ${phase.progress?.unit})`
     ];
     if (phaseLeftMs !== undefined)
@@ -18788,7 +18915,7 @@ function progressText(phase, phaseLeftMs, readyInMs) {
     return parts.join('; ');
 }
 /** `ready in about 4m30s going by earlier runs`. */
-const readyText = (readyInMs) => `ready in about ${time_formatDuration(Math.max(readyInMs, 1000))} going by earlier runs`;
+const readyText = (readyInMs) => `ready in about ${clock_formatDuration(Math.max(readyInMs, 1000))} going by earlier runs`;
 /** `now loading weights (initializing took 12.3s)`. */
 const phaseChangeText = (name, previous) => `now ${name}${previous ? ` (${previous.name} took ${s1(previous.seconds)}${previous.printed ? ' by its own count' : ''})` : ''}`;
 const BLOCKS = (/* unused pure expression or super */ null && (['', '\u258f', '\u258e', '\u258d', '\u258c', '\u258b', '\u258a', '\u2589']));
@@ -18806,7 +18933,14 @@ const clock = (totalSeconds) => {
 /** A Mermaid gantt chart of the phases end to end (GitHub draws it in job summaries). */
 function phaseGantt(phases, engineLabel) {
     const total = phases.reduce((sum, p) => sum + Math.max(1, p.seconds), 0);
-    const lines = ['```mermaid', 'gantt', `  title ${engineLabel} startup`, '  dateFormat HH:mm:ss', `  axisFormat ${total < 3600 ? '%M:%S' : '%H:%M'}`, `  section ${engineLabel}`];
+    const lines = [
+        '```mermaid',
+        'gantt',
+        `  title ${engineLabel} startup`,
+        '  dateFormat HH:mm:ss',
+        `  axisFormat ${total < 3600 ? '%M:%S' : '%H:%M'}`,
+        `  section ${engineLabel}`
+    ];
     let at = 0;
     for (const p of phases) {
         // A bar is at least a second wide so that it shows; the label carries the exact figure.
@@ -18833,7 +18967,9 @@ function profile_report_phaseMarkdown(phases, engineLabel, usual) {
         const share = `${total > 0 ? Math.round((p.seconds / total) * 100) : 0}%`;
         const seconds = `${p.seconds.toFixed(1)}${p.printed ? ' *' : ''}`;
         const u = usual?.get(p.name);
-        const cells = withUsual ? [p.name, seconds, u === undefined ? '\u2014' : u.toFixed(1), share, bar(p.seconds / longest)] : [p.name, seconds, share, bar(p.seconds / longest)];
+        const cells = withUsual
+            ? [p.name, seconds, u === undefined ? '\u2014' : u.toFixed(1), share, bar(p.seconds / longest)]
+            : [p.name, seconds, share, bar(p.seconds / longest)];
         lines.push(`| ${cells.join(' | ')} |`);
     }
     if (phases.some((p) => p.printed))
@@ -18842,7 +18978,9 @@ function profile_report_phaseMarkdown(phases, engineLabel, usual) {
 }
 /** The warning for a startup slower than usual. */
 function regressionText(r) {
-    const grew = r.grewMost ? `; ${r.grewMost.name} grew most: ${s1(r.grewMost.seconds)} against ${s1(r.grewMost.usual)}` : '';
+    const grew = r.grewMost
+        ? `; ${r.grewMost.name} grew most: ${s1(r.grewMost.seconds)} against ${s1(r.grewMost.usual)}`
+        : '';
     return (`Startup took ${s1(r.seconds)}, ${r.percent.toFixed(1)}% over the median of ${s1(r.expectedSeconds)} ` +
         `of the last ${r.runs} ready run${r.runs === 1 ? '' : 's'}${grew}.`);
 }
@@ -18853,7 +18991,7 @@ function driftWarning(drifts) {
     return `The server's environment changed since the previous run with this history key: ${drifts.map(driftText).join('; ')}.`;
 }
 
-;// CONCATENATED MODULE: ./src/profile.ts
+;// CONCATENATED MODULE: ./src/startup/profile.ts
 /**
  * The startup profile of one wait: the server's log lines go in, the words for the log come out (the engine, each
  * new phase, a fatal line), and the still-waiting lines say where the startup is and how long it has to go.
@@ -18897,7 +19035,8 @@ class StartupProfile {
             return readyIn === undefined ? undefined : readyText(readyIn);
         }
         const left = phase.progress === undefined ? undefined : phaseLeftMs(phase.progress, now);
-        const readyIn = this.opts.usual && readyInMs({ phase: phase.name, inPhaseMs: phase.inPhaseMs, phaseLeftMs: left, elapsedMs }, this.opts.usual);
+        const readyIn = this.opts.usual &&
+            readyInMs({ phase: phase.name, inPhaseMs: phase.inPhaseMs, phaseLeftMs: left, elapsedMs }, this.opts.usual);
         return progressText(phase, left, readyIn);
     }
     /** The wait is over: the phases, the one under way ended at `at`. */
@@ -18921,13 +19060,13 @@ class StartupProfile {
     }
 }
 
-;// CONCATENATED MODULE: ./src/report.ts
+;// CONCATENATED MODULE: ./src/report/wait-report.ts
 
 
 const probes = (n) => `${n} probe${n === 1 ? '' : 's'}`;
 /** `startup`: where the server's own startup is, from its log (a still-waiting line leads with it). */
 function eventLine(event, startup) {
-    const at = time_formatDuration(event.elapsedMs);
+    const at = clock_formatDuration(event.elapsedMs);
     if (event.type === 'change')
         return `${at}: ${event.assessment.summary}`;
     if (event.type === 'lost')
@@ -18943,7 +19082,7 @@ function probeLine(result) {
     const facts = [
         `${Buffer.byteLength(result.body)} bytes${result.truncated ? ' (cut at 1 MiB)' : ''}`,
         result.contentType && `content-type ${result.contentType}`,
-        result.retryAfterMs !== undefined && `Retry-After ${time_formatDuration(result.retryAfterMs)}`,
+        result.retryAfterMs !== undefined && `Retry-After ${clock_formatDuration(result.retryAfterMs)}`,
         result.redirectedTo && `after redirects, from ${result.redirectedTo}`
     ].filter(Boolean);
     return `probe: HTTP ${result.status}, ${facts.join(', ')}: ${JSON.stringify(result.body.slice(0, 200))}`;
@@ -18959,7 +19098,9 @@ function commandSafe(text) {
 const INSECURE_TLS_WARNING = "insecure-tls is on: the server's certificate is not checked, so anything on the way to it could answer in its place";
 /** What readiness means for these settings, in words. */
 function describeExpectation({ expect, url }, subject = url.href) {
-    const parts = [`${subject} to answer with an accepted status (${expect.status.map(([lo, hi]) => (lo === hi ? lo : `${lo}-${hi}`)).join(',')})`];
+    const parts = [
+        `${subject} to answer with an accepted status (${expect.status.map(([lo, hi]) => (lo === hi ? lo : `${lo}-${hi}`)).join(',')})`
+    ];
     if (expect.model !== undefined)
         parts.push(`list model "${expect.model}"`);
     if (expect.match !== undefined)
@@ -18971,14 +19112,14 @@ function describeExpectation({ expect, url }, subject = url.href) {
 function finalLine(outcome) {
     if (outcome.ready) {
         const model = outcome.last?.modelId ? `; model "${outcome.last.modelId}"` : '';
-        return `Ready after ${time_formatDuration(outcome.elapsedMs)} (${probes(outcome.attempts)})${model}: ${outcome.last?.summary ?? ''}`;
+        return `Ready after ${clock_formatDuration(outcome.elapsedMs)} (${probes(outcome.attempts)})${model}: ${outcome.last?.summary ?? ''}`;
     }
-    return `Not ready after ${time_formatDuration(outcome.elapsedMs)} (${probes(outcome.attempts)}): ${outcome.reason}`;
+    return `Not ready after ${clock_formatDuration(outcome.elapsedMs)} (${probes(outcome.attempts)}): ${outcome.reason}`;
 }
 /** The message a failed wait ends with: what was expected, what the server last said, how long and how often. */
 function failureMessage(outcome, ctx) {
     const last = outcome.last;
-    const waited = `${time_formatDuration(outcome.elapsedMs)} and ${probes(outcome.attempts)}`;
+    const waited = `${clock_formatDuration(outcome.elapsedMs)} and ${probes(outcome.attempts)}`;
     if (outcome.reason === 'unauthorized' || outcome.reason === 'tls') {
         return `Stopped after ${waited}: ${last?.detail ?? outcome.reason}.`;
     }
@@ -18990,8 +19131,8 @@ function failureMessage(outcome, ctx) {
     }
     const lines = [
         outcome.reason === 'generation-failed'
-            ? sentence(`Timed out after ${waited} (timeout ${time_formatDuration(ctx.timeoutMs)}): ${last?.detail ?? 'the generation request failed'}`)
-            : `Timed out after ${waited} (timeout ${time_formatDuration(ctx.timeoutMs)}) waiting for ${describeExpectation(ctx)}.`
+            ? sentence(`Timed out after ${waited} (timeout ${clock_formatDuration(ctx.timeoutMs)}): ${last?.detail ?? 'the generation request failed'}`)
+            : `Timed out after ${waited} (timeout ${clock_formatDuration(ctx.timeoutMs)}) waiting for ${describeExpectation(ctx)}.`
     ];
     if (last === undefined)
         return lines[0];
@@ -19012,17 +19153,17 @@ function outputs(outcome) {
     const profile = outcome.profile;
     return {
         ready: String(outcome.ready),
-        'elapsed-seconds': time_seconds(outcome.elapsedMs),
+        'elapsed-seconds': clock_seconds(outcome.elapsedMs),
         attempts: String(outcome.attempts),
         'status-code': outcome.last?.status === undefined ? '' : String(outcome.last.status),
         models: JSON.stringify(outcome.models),
         'model-id': outcome.last?.modelId ?? '',
-        'first-response-seconds': outcome.firstResponseMs === undefined ? '' : time_seconds(outcome.firstResponseMs),
+        'first-response-seconds': outcome.firstResponseMs === undefined ? '' : clock_seconds(outcome.firstResponseMs),
         reason: outcome.reason,
         pid: server?.pid === undefined ? '' : String(server.pid),
         'log-file': server?.logFile ?? '',
-        'startup-seconds': server?.startupMs === undefined ? '' : time_seconds(server.startupMs),
-        'generation-seconds': outcome.generationMs === undefined ? '' : time_seconds(outcome.generationMs),
+        'startup-seconds': server?.startupMs === undefined ? '' : clock_seconds(server.startupMs),
+        'generation-seconds': outcome.generationMs === undefined ? '' : clock_seconds(outcome.generationMs),
         results: JSON.stringify(outcome.results.map(resultRecord)),
         phases: JSON.stringify((outcome.profile?.phases ?? []).map((p) => ({ name: p.name, seconds: p.seconds }))),
         'expected-seconds': profile?.expectedSeconds === undefined ? '' : profile.expectedSeconds.toFixed(1),
@@ -19034,7 +19175,7 @@ function resultRecord(r) {
     return {
         url: r.url.href,
         ready: r.ready,
-        'elapsed-seconds': Number(time_seconds(r.elapsedMs)),
+        'elapsed-seconds': Number(clock_seconds(r.elapsedMs)),
         'status-code': r.last?.status ?? null,
         'model-id': r.last?.modelId ?? null,
         reason: r.reason
@@ -19051,7 +19192,10 @@ function summaryMarkdown(outcome, ctx) {
         ['Probes', out.attempts],
         ['First HTTP answer', out['first-response-seconds'] === '' ? 'never' : `${out['first-response-seconds']} s`],
         ['Listed models', outcome.models.length ? outcome.models.map((m) => `\`${m}\``).join(', ') : 'none'],
-        ['Matched model', out['model-id'] === '' ? (ctx.expect.model === undefined ? '\u2014' : 'none') : `\`${out['model-id']}\``]
+        [
+            'Matched model',
+            out['model-id'] === '' ? (ctx.expect.model === undefined ? '\u2014' : 'none') : `\`${out['model-id']}\``
+        ]
     ];
     const server = outcome.server;
     if (out['generation-seconds'] !== '')
@@ -19065,7 +19209,9 @@ function summaryMarkdown(outcome, ctx) {
     if (outcome.profile?.engine !== undefined)
         rows.push(['Engine', outcome.profile.engine]);
     if (out['expected-seconds'] !== '') {
-        const against = out['regression-percent'] === '' ? '' : ` (this run: ${Number(out['regression-percent']) > 0 ? '+' : ''}${out['regression-percent']}%)`;
+        const against = out['regression-percent'] === ''
+            ? ''
+            : ` (this run: ${Number(out['regression-percent']) > 0 ? '+' : ''}${out['regression-percent']}%)`;
         rows.push(['Usual startup (median of earlier runs)', `${out['expected-seconds']} s${against}`]);
     }
     const lines = ['### wait-for-model', '', '| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`), ''];
@@ -19122,7 +19268,7 @@ function redact(text, secrets) {
     return secrets.reduce((t, s) => (s.length >= 3 ? t.split(s).join('***') : t), text);
 }
 
-;// CONCATENATED MODULE: ./src/run-history.ts
+;// CONCATENATED MODULE: ./src/history/around-wait.ts
 
 
 /** Reads the earlier runs with `key`; `file` undefined (with `offNotice` saying why, if it is worth saying) is history off. */
@@ -19136,7 +19282,9 @@ function loadHistory(file, key, offNotice) {
     try {
         const { runs, skipped } = readHistory(file);
         const earlier = runs.filter((r) => r.key === key);
-        const warnings = skipped ? [`History: skipped ${skipped} line${skipped === 1 ? '' : 's'} of ${file} that could not be read.`] : [];
+        const warnings = skipped
+            ? [`History: skipped ${skipped} line${skipped === 1 ? '' : 's'} of ${file} that could not be read.`]
+            : [];
         return { file, key, earlier, usual: expectation(earlier), notices: [], warnings };
     }
     catch (e) {
@@ -19166,7 +19314,7 @@ function recordRun(history, run, thresholdPercent) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/settings.ts
+;// CONCATENATED MODULE: ./src/inputs/settings.ts
 /**
  * Turns raw input strings (from the action's inputs or the CLI's flags) into typed, validated settings.
  * Nothing below this module reads inputs; every error names the input and the form it accepts.
@@ -19302,7 +19450,10 @@ function parseSettings(get) {
     if (envReport.length > 0 && start === undefined && pid === undefined) {
         throw new InputError('env-report', 'needs the server process: set "start" or "pid"');
     }
-    const diagnostics = (script('diagnostics') ?? '').split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
+    const diagnostics = (script('diagnostics') ?? '')
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter((l) => l !== '');
     const probeGeneration = field('probe-generation', parseBoolean);
     const targets = urls.map((url) => ({ url, generation: probeGeneration ? generationFor(url, model) : undefined }));
     const caPath = text('ca-cert');
@@ -19373,7 +19524,10 @@ function parsePid(text) {
 }
 const ENV_NAME_FORM = 'comma-separated variable names or globs such as NCCL_*,CUDA_VISIBLE_DEVICES';
 function parseEnvNames(text) {
-    const names = text.split(/[,\n]/).map((n) => n.trim()).filter((n) => n !== '');
+    const names = text
+        .split(/[,\n]/)
+        .map((n) => n.trim())
+        .filter((n) => n !== '');
     const bad = names.find((n) => !/^[A-Za-z_*?][A-Za-z0-9_*?]*$/.test(n));
     if (bad !== undefined)
         throw new Error(`"${printable(bad)}" is not a variable name or glob: give ${ENV_NAME_FORM}`);
@@ -19419,7 +19573,10 @@ const URL_FORM = 'an http:// or https:// URL such as http://localhost:8000/v1/mo
 const MAX_URLS = 1000;
 /** One URL per line (blank lines skipped); a fleet's lines are named by number in errors. */
 function parseUrls(text) {
-    const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
+    const lines = text
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter((l) => l !== '');
     if (lines.length > MAX_URLS)
         throw new Error(`lists ${lines.length} URLs; the limit is ${MAX_URLS}`);
     if (lines.length <= 1)
@@ -19458,7 +19615,7 @@ function parseUrl(text) {
     return url;
 }
 
-;// CONCATENATED MODULE: ./src/server-process.ts
+;// CONCATENATED MODULE: ./src/server/process.ts
 /**
  * The model server as a process: launched in the background by `start`, or found by `pid`; watched until it
  * exits; its start time and environment read from /proc (Linux). The gate leaves it running either way.
@@ -19492,11 +19649,17 @@ function startServer(command, logFile, env, clock) {
     }
     try {
         // node:child_process (with node:dgram) only for `start`
-        const child = process.getBuiltinModule('node:child_process').spawn(SHELL, ['-c', command], { detached: true, stdio: ['ignore', fd, fd], env });
+        const child = process
+            .getBuiltinModule('node:child_process')
+            .spawn(SHELL, ['-c', command], { detached: true, stdio: ['ignore', fd, fd], env });
         const startedAt = clock.now();
         const exited = new Promise((resolve) => {
             child.once('error', (e) => resolve(`could not be started (${e.message})`));
-            child.once('exit', (code, signal) => resolve(signal ? `was killed by ${signal}` : code === 0 ? `exited with code 0 (${FOREGROUND_HINT})` : `exited with code ${code}`));
+            child.once('exit', (code, signal) => resolve(signal
+                ? `was killed by ${signal}`
+                : code === 0
+                    ? `exited with code 0 (${FOREGROUND_HINT})`
+                    : `exited with code ${code}`));
         });
         child.unref();
         const pid = child.pid;
@@ -19597,7 +19760,9 @@ function processAgeMs(startTicks) {
 }
 function readEnviron(pid) {
     try {
-        const entries = (0,external_node_fs_namespaceObject.readFileSync)(`/proc/${pid}/environ`, 'utf8').split('\0').filter((e) => e.includes('='));
+        const entries = (0,external_node_fs_namespaceObject.readFileSync)(`/proc/${pid}/environ`, 'utf8')
+            .split('\0')
+            .filter((e) => e.includes('='));
         return Object.fromEntries(entries.map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]));
     }
     catch {
@@ -19605,7 +19770,7 @@ function readEnviron(pid) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/server-watch.ts
+;// CONCATENATED MODULE: ./src/server/watch.ts
 /** How long a fatal log line waits for the server's exit, to name its exit code too. */
 const EXIT_GRACE_MS = 150;
 function watchServer({ server, log, failPattern, readLines, cancel, pollMs = 200 }) {
@@ -19665,7 +19830,7 @@ function watchServer({ server, log, failPattern, readLines, cancel, pollMs = 200
     };
 }
 
-;// CONCATENATED MODULE: ./src/wait.ts
+;// CONCATENATED MODULE: ./src/wait/loop.ts
 /** The wait loop: probe, judge, report changes, until ready, a fatal answer, a stop, or the deadline. */
 
 async function waitForModel(opts, deps) {
@@ -19784,11 +19949,24 @@ function withGeneration(listed, check) {
         return { ...listed, summary: `${listed.summary} \u2014 ${g.summary}` };
     const summary = `${listed.summary} \u2014 ${request}: ${g.summary}`;
     if (g.state === 'fatal')
-        return { ...listed, state: 'fatal', fatalReason: g.fatalReason, summary, detail: `${request}: ${g.detail}`, excerpt: g.excerpt };
-    return { ...listed, state: 'waiting', summary, detail: `the model is listed, but ${request} failed: ${g.summary}`, excerpt: g.excerpt };
+        return {
+            ...listed,
+            state: 'fatal',
+            fatalReason: g.fatalReason,
+            summary,
+            detail: `${request}: ${g.detail}`,
+            excerpt: g.excerpt
+        };
+    return {
+        ...listed,
+        state: 'waiting',
+        summary,
+        detail: `the model is listed, but ${request} failed: ${g.summary}`,
+        excerpt: g.excerpt
+    };
 }
 
-;// CONCATENATED MODULE: ./src/gate.ts
+;// CONCATENATED MODULE: ./src/wait/gate.ts
 /** The whole wait, from settings to outcome, shared by every front end (the action, the CLI). */
 
 
@@ -19805,7 +19983,11 @@ function withGeneration(listed, check) {
 
 
 
-const reportContext = (s, url) => ({ url, expect: gate_expectation(s), timeoutMs: s.timeoutMs });
+const reportContext = (s, url) => ({
+    url,
+    expect: gate_expectation(s),
+    timeoutMs: s.timeoutMs
+});
 const gate_expectation = (s) => ({
     model: s.model,
     match: s.match,
@@ -19831,7 +20013,7 @@ async function gate(settings, deps) {
     const waitStart = deps.startedAt ?? clock.now();
     const history = openHistory(settings, deps);
     const profile = new StartupProfile({ engine: settings.engine, startedAt: server?.startedAt, usual: history.usual });
-    const sayStartup = (lines) => lines.forEach((l) => deps.log(`${time_formatDuration(clock.now() - waitStart)}: ${l}`));
+    const sayStartup = (lines) => lines.forEach((l) => deps.log(`${clock_formatDuration(clock.now() - waitStart)}: ${l}`));
     // A log `start` has just begun afresh is read from its first line; one written before the wait tells the phases so far.
     const log = logFile === undefined
         ? undefined
@@ -19843,15 +20025,15 @@ async function gate(settings, deps) {
         for (const l of lines)
             sayStartup(profile.line(l.text, clock.now(), l.number));
         const f = profile.fatal;
-        return f && { line: { number: f.lineNumber, text: f.line }, cause: f.cause, engine: profile.label ?? 'model server' };
+        return (f && { line: { number: f.lineNumber, text: f.line }, cause: f.cause, engine: profile.label ?? 'model server' });
     };
     // A server started elsewhere has long since started: its environment can be read at once, while it still runs.
     if (pid !== undefined)
         reportEnvironment(settings, server, facts, deps);
     const fleet = settings.targets.length > 1;
     const subject = fleet ? `each of ${settings.targets.length} endpoints` : settings.targets[0].url.href;
-    deps.log(`Waiting up to ${time_formatDuration(settings.timeoutMs)} for ${describeExpectation(reportContext(settings, settings.targets[0].url), subject)}` +
-        `${settings.probeGeneration ? ' and a one-token generation to succeed' : ''}; probing every ${time_formatDuration(settings.intervalMs)}`);
+    deps.log(`Waiting up to ${clock_formatDuration(settings.timeoutMs)} for ${describeExpectation(reportContext(settings, settings.targets[0].url), subject)}` +
+        `${settings.probeGeneration ? ' and a one-token generation to succeed' : ''}; probing every ${clock_formatDuration(settings.intervalMs)}`);
     const watch = watchServer({ server, log, failPattern: settings.failPattern, readLines, cancel: deps.cancel });
     // An endpoint that can no longer become ready settles the fleet's fate: the others stop waiting.
     const fleetStop = new AbortController();
@@ -19896,7 +20078,10 @@ async function gate(settings, deps) {
                     }
                 });
                 if (fleet && !outcome.ready && outcome.reason !== 'timeout' && !stop.aborted) {
-                    fleetStop.abort({ reason: 'cancelled', detail: `${url.href} can no longer become ready (${outcome.reason})` });
+                    fleetStop.abort({
+                        reason: 'cancelled',
+                        detail: `${url.href} can no longer become ready (${outcome.reason})`
+                    });
                 }
                 return { ...outcome, url };
             }
@@ -19998,7 +20183,7 @@ function settle(settings, outcome, facts, profile, now, history, deps) {
 }
 const gate_round1 = (x) => Math.round(x * 10) / 10;
 
-;// CONCATENATED MODULE: ./src/diagnostics.ts
+;// CONCATENATED MODULE: ./src/server/diagnostics.ts
 /** `diagnostics`: commands run after a failed wait, each in its own log group, each under a time limit. */
 /** Long enough for `nvidia-smi` on a busy machine; short enough that a wedged GPU driver cannot hold the job. */
 const DIAGNOSTIC_LIMIT_S = 60;
@@ -20020,7 +20205,7 @@ async function runDiagnostics(commands, runner) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/command-line.ts
+;// CONCATENATED MODULE: ./src/cli/command-line.ts
 /**
  * The command-line layer: argv and INPUT_* variables in; progress on stderr, outputs as JSON on stdout, and an
  * exit code out (0 ready, 1 not ready, 2 bad usage). Every flag of the wait comes from the action's inputs.
@@ -20064,9 +20249,18 @@ const INPUT_HELP = {
     diagnostics: ['COMMAND', 'run when the wait fails (repeat the flag for more)'],
     'ca-cert': ['FILE', 'PEM file of extra trusted CA certificates'],
     'insecure-tls': ['BOOL', 'true: skip certificate checks (prints a warning)'],
-    engine: ['NAME', 'whose log lines to read for the startup phases: auto, vllm, sglang, tgi, llama.cpp, ollama or triton'],
-    'history-file': ['PATH', 'earlier runs, to compare with (auto: $XDG_CACHE_HOME or ~/.cache/wait-for-model/history.jsonl; "" for none)'],
-    'history-key': ['KEY', 'which earlier runs compare with this one (by default a hash of the URL, the model and --start)'],
+    engine: [
+        'NAME',
+        'whose log lines to read for the startup phases: auto, vllm, sglang, tgi, llama.cpp, ollama or triton'
+    ],
+    'history-file': [
+        'PATH',
+        'earlier runs, to compare with (auto: $XDG_CACHE_HOME or ~/.cache/wait-for-model/history.jsonl; "" for none)'
+    ],
+    'history-key': [
+        'KEY',
+        'which earlier runs compare with this one (by default a hash of the URL, the model and --start)'
+    ],
     'regression-threshold': ['PERCENT', 'warn when startup is slower than the median of earlier runs by more than this'],
     'fail-on-regression': ['BOOL', 'true: exit 1 on such a regression']
 };
@@ -20105,9 +20299,9 @@ async function waitCommand(argv, io, say, paint) {
         options[name] = { type: 'string', multiple: MULTI_LINE.has(name) };
     const { values } = parseCommandLine(argv, options);
     if (values.help)
-        return void io.stdout.write(helpText()), 0;
+        return (void io.stdout.write(helpText()), 0);
     if (values.version)
-        return void io.stdout.write(`${package_namespaceObject.rE}\n`), 0;
+        return (void io.stdout.write(`${package_namespaceObject.rE}\n`), 0);
     const flag = (name) => {
         const v = values[name];
         return Array.isArray(v) ? v.join('\n') : typeof v === 'string' ? v : undefined;
@@ -20121,7 +20315,9 @@ async function waitCommand(argv, io, say, paint) {
         if (!(e instanceof InputError))
             throw e;
         // Name the input as the user gave it: a flag, or the INPUT_* variable.
-        const source = flag(e.input) === undefined && envInput(io.env, e.input) !== undefined ? envName(e.input) : `--${e.input}`;
+        const source = flag(e.input) === undefined && envInput(io.env, e.input) !== undefined
+            ? envName(e.input)
+            : `--${e.input}`;
         throw new UsageError(e.message.replace(`Input "${e.input}"`, source));
     }
     const secrets = settings.secrets;
@@ -20192,7 +20388,7 @@ async function simulateCommand(argv, io, say) {
         help: { type: 'boolean', short: 'h' }
     });
     if (values.help)
-        return void io.stdout.write(simulateHelpText()), 0;
+        return (void io.stdout.write(simulateHelpText()), 0);
     const engine = String(values.engine ?? '');
     if (!ENGINE_NAMES.includes(engine)) {
         throw new UsageError(`--engine: give one of ${ENGINE_NAMES.join(', ')}${engine ? ` (not "${printable(engine)}")` : ''}`);
@@ -20226,16 +20422,16 @@ async function simulateCommand(argv, io, say) {
             port: Number(portText),
             host,
             crashAfterMs,
-            onEvent: (event, atMs) => say(`${prefix} ${time_formatDuration(atMs)}: ${SIMULATOR_EVENT_WORDS[event]}`)
+            onEvent: (event, atMs) => say(`${prefix} ${clock_formatDuration(atMs)}: ${SIMULATOR_EVENT_WORDS[event]}`)
         });
     }
     catch (e) {
         throw new UsageError(`--port: cannot open ${host}:${portText} (${e.code ?? e.message})`);
     }
     const opensAt = SIMULATED_ENGINES[engine].opensAt * loadMs;
-    say(`${prefix} serving "${model}" on ${server.baseUrl}: the port ${opensAt > 0 ? `opens at ${time_formatDuration(opensAt)}` : 'is open now'}, ` +
-        `the model is ready at ${time_formatDuration(loadMs)}` +
-        (crashAfterMs === undefined ? '' : `, the engine crashes at ${time_formatDuration(crashAfterMs)}`) +
+    say(`${prefix} serving "${model}" on ${server.baseUrl}: the port ${opensAt > 0 ? `opens at ${clock_formatDuration(opensAt)}` : 'is open now'}, ` +
+        `the model is ready at ${clock_formatDuration(loadMs)}` +
+        (crashAfterMs === undefined ? '' : `, the engine crashes at ${clock_formatDuration(crashAfterMs)}`) +
         '. Stop it with Ctrl-C.');
     try {
         await server.ended;
@@ -20319,7 +20515,7 @@ function painter(io) {
 
 /***/ }),
 
-/***/ 9328:
+/***/ 2502:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -20333,7 +20529,7 @@ __nccwpck_require__.d(__webpack_exports__, {
 const external_node_v8_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:v8");
 // EXTERNAL MODULE: external "node:vm"
 var external_node_vm_ = __nccwpck_require__(714);
-;// CONCATENATED MODULE: ./src/memory.ts
+;// CONCATENATED MODULE: ./src/runtime/memory.ts
 /**
  * Keeps the action's memory flat whatever a server sends. V8's own heuristics are tuned for throughput: they
  * let garbage pile up for tens of megabytes before collecting it, and recompile hot code at a cost of tens of

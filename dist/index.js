@@ -16688,23 +16688,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9407:
-/***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
-
-__nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3545);
-/* harmony import */ var _memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9328);
-
-
-(0,_memory_js__WEBPACK_IMPORTED_MODULE_1__/* .keepMemoryFlat */ .o)();
-await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
-
-__webpack_async_result__();
-} catch(e) { __webpack_async_result__(e); } }, 1);
-
-/***/ }),
-
-/***/ 3545:
+/***/ 3741:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -16715,7 +16699,7 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: actionInput
 
-;// CONCATENATED MODULE: ./src/diagnostics.ts
+;// CONCATENATED MODULE: ./src/server/diagnostics.ts
 /** `diagnostics`: commands run after a failed wait, each in its own log group, each under a time limit. */
 /** Long enough for `nvidia-smi` on a busy machine; short enough that a wedged GPU driver cannot hold the job. */
 const DIAGNOSTIC_LIMIT_S = 60;
@@ -16739,7 +16723,7 @@ async function runDiagnostics(commands, runner) {
 
 // EXTERNAL MODULE: external "node:events"
 var external_node_events_ = __nccwpck_require__(8474);
-;// CONCATENATED MODULE: ./src/env-report.ts
+;// CONCATENATED MODULE: ./src/server/env-report.ts
 /** `env-report`: the chosen variables from a process's environment, with credential-like values masked. */
 /** Names that hold credentials: their values are never shown. */
 const SECRET_NAME = /TOKEN|KEY|SECRET|PASSWORD/i;
@@ -16765,7 +16749,7 @@ function envReport(patterns, environ) {
 
 // EXTERNAL MODULE: external "node:vm"
 var external_node_vm_ = __nccwpck_require__(714);
-;// CONCATENATED MODULE: ./src/bounded-regex.ts
+;// CONCATENATED MODULE: ./src/wait/bounded-regex.ts
 /**
  * Runs a user's `match-regex` on a server's body under a time limit. A JavaScript regular expression can
  * backtrack for longer than the universe lasts (`^(a+)+$` on `aaaa\u2026b`), and no static check catches every
@@ -16793,7 +16777,7 @@ function testWithin(re, text, limitMs) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/engines.ts
+;// CONCATENATED MODULE: ./src/engines/model-lists.ts
 /**
  * What model servers say about their models, as data: one row per answer shape, naming the servers that
  * use it and how each listed entry says it is still loading. Facts from each engine's source code.
@@ -16898,7 +16882,10 @@ const GENERATION_ROUTES = [
         requests: [
             { path: '/v1/completions', body: (model) => ({ model, prompt: PROMPT, max_tokens: 1 }) },
             // chat-only servers (some NIM and LM Studio builds) have no completions route
-            { path: '/v1/chat/completions', body: (model) => ({ model, messages: [{ role: 'user', content: PROMPT }], max_tokens: 1 }) }
+            {
+                path: '/v1/chat/completions',
+                body: (model) => ({ model, messages: [{ role: 'user', content: PROMPT }], max_tokens: 1 })
+            }
         ]
     },
     {
@@ -16907,7 +16894,12 @@ const GENERATION_ROUTES = [
         listPath: /\/api\/(tags|ps)\/?$/,
         listPathText: '/api/tags or /api/ps',
         needsModel: true,
-        requests: [{ path: '/api/generate', body: (model) => ({ model, prompt: PROMPT, stream: false, options: { num_predict: 1 } }) }]
+        requests: [
+            {
+                path: '/api/generate',
+                body: (model) => ({ model, prompt: PROMPT, stream: false, options: { num_predict: 1 } })
+            }
+        ]
     },
     {
         name: 'tgi',
@@ -16928,7 +16920,7 @@ function generationRoute(url) {
     return undefined;
 }
 
-;// CONCATENATED MODULE: ./src/match.ts
+;// CONCATENATED MODULE: ./src/engines/match.ts
 /**
  * Finds `wanted` among the listed models: an id equal to it wins; otherwise the first id that contains it,
  * compared case-insensitively (so `kimi` finds `/shared/kimi-k2.5-int4`).
@@ -16941,7 +16933,7 @@ function findModel(models, wanted) {
     return models.find((m) => m.id.toLowerCase().includes(needle));
 }
 
-;// CONCATENATED MODULE: ./src/parse.ts
+;// CONCATENATED MODULE: ./src/inputs/parse.ts
 /** Parsers for the textual forms of inputs. Each throws a plain Error whose message names the accepted form. */
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 /** Longer than any job may run (self-hosted jobs stop at 5 days), and below setTimeout's 2^31 ms limit. */
@@ -17051,7 +17043,9 @@ function parsePercent(text) {
 }
 /** Shows input text safely in a message: control characters escaped, length capped. */
 function printable(text, max = 80) {
-    const shown = JSON.stringify(text).slice(1, -1).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    const shown = JSON.stringify(text)
+        .slice(1, -1)
+        .replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
     return shown.length > max ? `${shown.slice(0, max)}\u2026` : shown;
 }
 
@@ -17068,7 +17062,7 @@ var env_http_proxy_agent = __nccwpck_require__(3137);
 var env_http_proxy_agent_default = /*#__PURE__*/__nccwpck_require__.n(env_http_proxy_agent);
 // EXTERNAL MODULE: ./node_modules/undici/lib/api/index.js
 var api = __nccwpck_require__(6615);
-;// CONCATENATED MODULE: ./src/http.ts
+;// CONCATENATED MODULE: ./src/http/undici-parts.ts
 // @ts-expect-error -- undici ships no declarations for its internal paths; typed below
 
 // @ts-expect-error -- as above
@@ -17086,9 +17080,9 @@ function request(dispatcher, options) {
     return dispatcher.request(options);
 }
 
-// EXTERNAL MODULE: ./src/memory.ts + 1 modules
-var memory = __nccwpck_require__(9328);
-;// CONCATENATED MODULE: ./src/time.ts
+// EXTERNAL MODULE: ./src/runtime/memory.ts + 1 modules
+var memory = __nccwpck_require__(2502);
+;// CONCATENATED MODULE: ./src/runtime/clock.ts
 /** performance.now() counts from the process's start, which is the step's start for the action. */
 const systemClock = {
     now: () => performance.now(),
@@ -17119,7 +17113,7 @@ function formatDuration(ms) {
 /** Seconds with one decimal, as the outputs give them. */
 const seconds = (ms) => (Math.round(ms / 100) / 10).toFixed(1);
 
-;// CONCATENATED MODULE: ./src/probe.ts
+;// CONCATENATED MODULE: ./src/http/probe.ts
 /**
  * One probe: a single GET (following up to 5 redirects) with a hard time limit and a cap on how much of
  * the body is read. Goes through the proxy the environment names, except for loopback addresses. The HTTP
@@ -17174,7 +17168,9 @@ function createHttpClient({ caCert, insecureTls } = {}) {
     const direct = new Agent({ ...limits, connect: { ...tls, lookup: lookupLoopback, autoSelectFamily: true } });
     // Made on first use, so that a loopback-only wait never reads the proxy variables.
     let viaProxy;
-    const dispatcherFor = (target) => isLoopback(target.hostname) ? direct : (viaProxy ??= new EnvHttpProxyAgent({ ...limits, connect: tls, requestTls: tls }));
+    const dispatcherFor = (target) => isLoopback(target.hostname)
+        ? direct
+        : (viaProxy ??= new EnvHttpProxyAgent({ ...limits, connect: tls, requestTls: tls }));
     let lastBodyLarge = false;
     return {
         async send({ url, method, headers, json }, timeoutMs, signal) {
@@ -17215,7 +17211,12 @@ function createHttpClient({ caCert, insecureTls } = {}) {
                     if (method === 'GET' && REDIRECT_STATUSES.has(status) && location !== undefined) {
                         await res.body.dump();
                         if (hop === MAX_REDIRECTS)
-                            return { kind: 'error', code: 'TOO_MANY_REDIRECTS', message: `more than ${MAX_REDIRECTS} redirects`, status };
+                            return {
+                                kind: 'error',
+                                code: 'TOO_MANY_REDIRECTS',
+                                message: `more than ${MAX_REDIRECTS} redirects`,
+                                status
+                            };
                         const next = new URL(location, target);
                         if (next.protocol !== 'http:' && next.protocol !== 'https:') {
                             return { kind: 'error', code: 'BAD_REDIRECT', message: `redirected to a ${next.protocol} URL`, status };
@@ -17235,7 +17236,9 @@ function createHttpClient({ caCert, insecureTls } = {}) {
                         contentType: String(res.headers['content-type'] ?? ''),
                         body: text,
                         truncated,
-                        ...((status === 429 || status === 503) && retryAfter !== undefined ? { retryAfterMs: parseRetryAfter(retryAfter, Date.now()) } : {}),
+                        ...((status === 429 || status === 503) && retryAfter !== undefined
+                            ? { retryAfterMs: parseRetryAfter(retryAfter, Date.now()) }
+                            : {}),
                         ...(target === url ? {} : { redirectedTo: target.href })
                     };
                 }
@@ -17299,7 +17302,7 @@ function describeError(e) {
     return { kind: 'error', code: err?.code ?? 'UNKNOWN', message: err?.message ?? String(e) };
 }
 
-;// CONCATENATED MODULE: ./src/assess.ts
+;// CONCATENATED MODULE: ./src/wait/assess.ts
 /** Judges one probe's result against what the settings expect: ready, keep waiting, or stop now. */
 
 
@@ -17344,11 +17347,21 @@ function assess(result, expect, regexLimitMs = 1_000) {
         };
     }
     if (!statusAccepted(expect.status, status)) {
-        return { ...base, state: 'waiting', summary: `HTTP ${status}${said ? ` ${said}` : ''}`, detail: `HTTP ${status} is not an accepted status` };
+        return {
+            ...base,
+            state: 'waiting',
+            summary: `HTTP ${status}${said ? ` ${said}` : ''}`,
+            detail: `HTTP ${status} is not an accepted status`
+        };
     }
     const listed = models === undefined ? '' : models.length === 0 ? ', lists no models' : `, serving [${models.join(', ')}]`;
     const summaryBase = `HTTP ${status}${listed || (said ? ` ${said}` : '')}`;
-    const waiting = (why) => ({ ...base, state: 'waiting', summary: `${summaryBase} \u2014 ${why}`, detail: why });
+    const waiting = (why) => ({
+        ...base,
+        state: 'waiting',
+        summary: `${summaryBase} \u2014 ${why}`,
+        detail: why
+    });
     let modelId;
     if (expect.model !== undefined) {
         if (list === undefined) {
@@ -17389,7 +17402,9 @@ function assessError(result) {
         };
     }
     if (result.code === 'TIMEOUT') {
-        const summary = result.status === undefined ? 'no answer (request timed out)' : `HTTP ${result.status}, but the body did not arrive in time`;
+        const summary = result.status === undefined
+            ? 'no answer (request timed out)'
+            : `HTTP ${result.status}, but the body did not arrive in time`;
         return { state: result.status === undefined ? 'down' : 'waiting', status: result.status, summary, detail: summary };
     }
     const words = ERROR_WORDS[result.code] ?? `${result.message} (${result.code})`;
@@ -17440,7 +17455,7 @@ function clip(text, max = 120) {
     return clean.length > max ? `${clean.slice(0, max)}\u2026` : clean;
 }
 
-;// CONCATENATED MODULE: ./src/generate.ts
+;// CONCATENATED MODULE: ./src/wait/generation-check.ts
 /** `probe-generation`: one tiny generation request, proof that a listed model can actually produce a token. */
 
 
@@ -17458,14 +17473,20 @@ function createGenerator({ base, route, headers, clock, caCert, insecureTls }) {
                 const result = await client.send({ url: new URL(`${base}${path}`), method: 'POST', headers, json: body(model) }, deadline - sentAt, signal);
                 const latencyMs = clock.now() - sentAt;
                 const request = `POST ${path}`;
-                if (result.kind === 'http' && (result.status === 404 || result.status === 405) && i + 1 < route.requests.length) {
+                if (result.kind === 'http' &&
+                    (result.status === 404 || result.status === 405) &&
+                    i + 1 < route.requests.length) {
                     first = i + 1;
                     continue;
                 }
                 const assessment = assess(result, ANY_2XX);
                 // A completion body says nothing worth a log line; its arrival is the news.
                 if (assessment.state === 'ready')
-                    return { assessment: { ...assessment, summary: `${request} generated`, excerpt: undefined }, request, latencyMs };
+                    return {
+                        assessment: { ...assessment, summary: `${request} generated`, excerpt: undefined },
+                        request,
+                        latencyMs
+                    };
                 return { assessment, request, latencyMs };
             }
         },
@@ -17477,7 +17498,7 @@ function createGenerator({ base, route, headers, clock, caCert, insecureTls }) {
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-;// CONCATENATED MODULE: ./src/history.ts
+;// CONCATENATED MODULE: ./src/history/store.ts
 /**
  * Earlier runs, one JSON line per finished wait, in a file shared by every job on a runner: reading it (skipping
  * lines it cannot read), appending one line atomically, trimming each key to its last runs, and comparing a run
@@ -17515,7 +17536,12 @@ function defaultHistoryFile(env, frontEnd) {
 /** The default key: the endpoint, the model and the start command, hashed so that no secret in them lands in the file. */
 function historyKey(url, model, start) {
     // node:crypto is loaded only for a history that is on: 5 ms and 3 MB on Node 24
-    return process.getBuiltinModule('node:crypto').createHash('sha256').update(JSON.stringify([url, model ?? '', start ?? ''])).digest('hex').slice(0, 16);
+    return process
+        .getBuiltinModule('node:crypto')
+        .createHash('sha256')
+        .update(JSON.stringify([url, model ?? '', start ?? '']))
+        .digest('hex')
+        .slice(0, 16);
 }
 /** Makes sure the file can be appended to; a reason in words when it cannot (history is then off). */
 function prepareHistory(path) {
@@ -17570,7 +17596,8 @@ function parseRun(line) {
         (r.startupSeconds === undefined || typeof r.startupSeconds === 'number') &&
         Array.isArray(r.phases) &&
         r.phases.every((p) => typeof p?.name === 'string' && typeof p?.seconds === 'number') &&
-        (r.env === undefined || (typeof r.env === 'object' && r.env !== null && Object.values(r.env).every((v) => typeof v === 'string')));
+        (r.env === undefined ||
+            (typeof r.env === 'object' && r.env !== null && Object.values(r.env).every((v) => typeof v === 'string')));
     return fine ? r : undefined;
 }
 function readTail(path) {
@@ -17599,7 +17626,11 @@ function runLine(run) {
     const attempts = [
         run,
         { ...run, env: run.env && Object.fromEntries(Object.entries(run.env).map(([k, v]) => [k, v.slice(0, 200)])) },
-        { ...run, env: run.env && Object.fromEntries(Object.entries(run.env).map(([k, v]) => [k, v.slice(0, 200)])), phases: run.phases.slice(0, 30) },
+        {
+            ...run,
+            env: run.env && Object.fromEntries(Object.entries(run.env).map(([k, v]) => [k, v.slice(0, 200)])),
+            phases: run.phases.slice(0, 30)
+        },
         { ...run, env: undefined, envReport: undefined, phases: run.phases.slice(0, 30) }
     ];
     for (const attempt of attempts) {
@@ -17651,7 +17682,10 @@ function trimHistory(path, keep = KEEP_RUNS) {
             seen.set(runs[i].key, n + 1);
         }
         const temp = `${path}.${process.pid}.tmp`;
-        (0,external_node_fs_namespaceObject.writeFileSync)(temp, kept.reverse().map((r) => JSON.stringify(r) + '\n').join(''), { mode: (0,external_node_fs_namespaceObject.statSync)(path).mode });
+        (0,external_node_fs_namespaceObject.writeFileSync)(temp, kept
+            .reverse()
+            .map((r) => JSON.stringify(r) + '\n')
+            .join(''), { mode: (0,external_node_fs_namespaceObject.statSync)(path).mode });
         (0,external_node_fs_namespaceObject.renameSync)(temp, path);
     });
 }
@@ -17705,8 +17739,16 @@ function expectation(earlier) {
     if (ready.length === 0)
         return undefined;
     const names = new Set(ready.flatMap((r) => r.phases.map((p) => p.name)));
-    const phaseSeconds = new Map([...names].map((name) => [name, median(ready.flatMap((r) => r.phases.filter((p) => p.name === name).map((p) => p.seconds)))]));
-    return { totalSeconds: median(ready.map(secondsOf)), phaseSeconds, order: ready[ready.length - 1].phases.map((p) => p.name), runs: ready.length };
+    const phaseSeconds = new Map([...names].map((name) => [
+        name,
+        median(ready.flatMap((r) => r.phases.filter((p) => p.name === name).map((p) => p.seconds)))
+    ]));
+    return {
+        totalSeconds: median(ready.map(secondsOf)),
+        phaseSeconds,
+        order: ready[ready.length - 1].phases.map((p) => p.name),
+        runs: ready.length
+    };
 }
 /** This ready run against the median of the earlier ready runs; undefined when there is nothing to compare. */
 function regression(earlier, run) {
@@ -17717,7 +17759,9 @@ function regression(earlier, run) {
     let grewMost;
     for (const p of run.phases) {
         const before = usual.phaseSeconds.get(p.name);
-        if (before !== undefined && p.seconds - before > 0 && p.seconds - before > (grewMost ? grewMost.seconds - grewMost.usual : 0)) {
+        if (before !== undefined &&
+            p.seconds - before > 0 &&
+            p.seconds - before > (grewMost ? grewMost.seconds - grewMost.usual : 0)) {
             grewMost = { name: p.name, seconds: p.seconds, usual: before };
         }
     }
@@ -17746,7 +17790,7 @@ function envDrift(earlier, run) {
 
 ;// CONCATENATED MODULE: external "node:string_decoder"
 const external_node_string_decoder_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:string_decoder");
-;// CONCATENATED MODULE: ./src/log-follower.ts
+;// CONCATENATED MODULE: ./src/server/log-follower.ts
 /** Follows a server's log file: the lines appended since the last look, numbered, and the last lines kept for the tail. */
 
 
@@ -17846,7 +17890,7 @@ const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.ur
 const external_node_fs_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 // EXTERNAL MODULE: external "node:net"
 var external_node_net_ = __nccwpck_require__(7030);
-;// CONCATENATED MODULE: ./src/port-watch.ts
+;// CONCATENATED MODULE: ./src/http/port-watch.ts
 /**
  * Sees a closed port open, cheaply, so that the HTTP probe goes out the moment a server starts listening
  * instead of up to an `interval` later. Watching a closed port costs the server nothing: a bare TCP connect
@@ -17959,7 +18003,9 @@ class PortPoller {
         await Promise.all(watchers.map(async (w) => {
             const listening = open && w.loopback
                 ? open.has(w.port)
-                : (await Promise.all((await w.targets).filter((t) => round % t.everyRounds === 0).map((t) => tcpConnects(t.address, w.port, MAX_ROUND_MS)))).includes(true);
+                : (await Promise.all((await w.targets)
+                    .filter((t) => round % t.everyRounds === 0)
+                    .map((t) => tcpConnects(t.address, w.port, MAX_ROUND_MS)))).includes(true);
             if (listening)
                 w.resolve();
         }));
@@ -17983,7 +18029,7 @@ function portWatchFor(url) {
     return { opened: (signal) => poller.watch(url, signal), local: isLoopback(url.hostname) };
 }
 
-;// CONCATENATED MODULE: ./src/engine-logs.ts
+;// CONCATENATED MODULE: ./src/engines/log-markers.ts
 /**
  * What model servers print while they start, as data: how each engine frames and stamps a line, the lines that
  * name it, one row per engine and startup phase, the line that says it is ready, and its known fatal lines.
@@ -18094,18 +18140,21 @@ const ENGINE_LOGS = [
         ownedBy: 'Triton Inference Server',
         stamp: /^[IWE](?<M>\d\d)(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)\.(?<f>\d+) /,
         ready: /Started HTTPService at/,
-        fatal: [
-            ...TORCH_FATAL,
-            cause(/failed to load '[^']*'/),
-            cause(/already in use/),
-            failure(/error: creating server/)
-        ]
+        fatal: [...TORCH_FATAL, cause(/failed to load '[^']*'/), cause(/already in use/), failure(/error: creating server/)]
     }
 ];
 const PHASE_MARKERS = [
     // vLLM (V1 engine, 0.11\u20130.16 wordings)
-    { engine: 'vllm', phase: 'initializing', start: /non-default args:|vLLM API server version|Initializing a V1 LLM engine/ },
-    { engine: 'vllm', phase: 'initializing distributed', start: /world_size=\d+ rank=\d+ local_rank=\d+ distributed_init_method=/ },
+    {
+        engine: 'vllm',
+        phase: 'initializing',
+        start: /non-default args:|vLLM API server version|Initializing a V1 LLM engine/
+    },
+    {
+        engine: 'vllm',
+        phase: 'initializing distributed',
+        start: /world_size=\d+ rank=\d+ local_rank=\d+ distributed_init_method=/
+    },
     {
         engine: 'vllm',
         phase: 'loading weights',
@@ -18154,7 +18203,12 @@ const PHASE_MARKERS = [
         end: /Load weight end/,
         took: /Load weight end\. elapsed=(?<took>[\d.]+) s/
     },
-    { engine: 'sglang', phase: 'allocating KV cache', start: /Using KV cache dtype|KV Cache is allocated/, end: /Memory pool end/ },
+    {
+        engine: 'sglang',
+        phase: 'allocating KV cache',
+        start: /Using KV cache dtype|KV Cache is allocated/,
+        end: /Memory pool end/
+    },
     {
         engine: 'sglang',
         phase: 'capturing CUDA graphs',
@@ -18186,13 +18240,31 @@ const PHASE_MARKERS = [
     { engine: 'tgi', phase: 'warming up', start: /Warming up model/ },
     // llama.cpp llama-server
     { engine: 'llamacpp', phase: 'initializing', start: /\bbuild: \d+ \(|system info: / },
-    { engine: 'llamacpp', phase: 'loading weights', start: /\bmain: loading model|load_model: loading model|llama_model_loader: loaded meta data/ },
-    { engine: 'llamacpp', phase: 'allocating KV cache', start: /\bllama_context: |llama_kv_cache|llama_new_context_with_model/ },
+    {
+        engine: 'llamacpp',
+        phase: 'loading weights',
+        start: /\bmain: loading model|load_model: loading model|llama_model_loader: loaded meta data/
+    },
+    {
+        engine: 'llamacpp',
+        phase: 'allocating KV cache',
+        start: /\bllama_context: |llama_kv_cache|llama_new_context_with_model/
+    },
     { engine: 'llamacpp', phase: 'warming up', start: /warming up the model with an empty run/ },
     { engine: 'llamacpp', phase: 'starting server', start: /initializing slots, n_slots/ },
     // Ollama (models load lazily, on the first request for them)
-    { engine: 'ollama', phase: 'starting server', start: /msg="server config"|msg="total blobs/, end: /msg="Listening on / },
-    { engine: 'ollama', phase: 'discovering GPUs', start: /discovering available GPUs|looking for compatible GPUs/, end: /msg="inference compute"/ },
+    {
+        engine: 'ollama',
+        phase: 'starting server',
+        start: /msg="server config"|msg="total blobs/,
+        end: /msg="Listening on /
+    },
+    {
+        engine: 'ollama',
+        phase: 'discovering GPUs',
+        start: /discovering available GPUs|looking for compatible GPUs/,
+        end: /msg="inference compute"/
+    },
     {
         engine: 'ollama',
         phase: 'loading model',
@@ -18202,7 +18274,11 @@ const PHASE_MARKERS = [
     // Triton (messages JSON-quoted since r24.05)
     { engine: 'triton', phase: 'initializing', start: /memory pool is created/ },
     { engine: 'triton', phase: 'loading model', start: /\] "?loading: \S+:\d+/, end: /successfully loaded '/ },
-    { engine: 'triton', phase: 'starting server', start: /Collecting (?:metrics for GPU|CPU metrics)|Started GRPCInferenceService at/ }
+    {
+        engine: 'triton',
+        phase: 'starting server',
+        start: /Collecting (?:metrics for GPU|CPU metrics)|Started GRPCInferenceService at/
+    }
 ];
 const engineLog = (engine) => ENGINE_LOGS.find((e) => e.engine === engine);
 const phaseMarkers = (engine) => PHASE_MARKERS.filter((m) => m.engine === engine);
@@ -18238,7 +18314,7 @@ function stampOf(log, line) {
         return undefined;
     const n = (v) => (v === undefined ? 0 : Number(v));
     const fraction = g.f === undefined ? n(g.ms) : Number(`0.${g.f}`) * 1000;
-    return Date.UTC(g.Y === undefined ? 2000 : n(g.Y), g.M === undefined ? 0 : n(g.M) - 1, g.D === undefined ? 1 : n(g.D), n(g.h), n(g.m), n(g.s)) + fraction;
+    return (Date.UTC(g.Y === undefined ? 2000 : n(g.Y), g.M === undefined ? 0 : n(g.M) - 1, g.D === undefined ? 1 : n(g.D), n(g.h), n(g.m), n(g.s)) + fraction);
 }
 const UNIT_SECONDS = { s: 1, ms: 1e-3, \u00b5s: 1e-6, ns: 1e-9 };
 /** The seconds in a `took` match. */
@@ -18246,7 +18322,7 @@ const tookSeconds = (groups) => Number(groups.took) * UNIT_SECONDS[groups.unit ?
 /** tqdm's `mm:ss` or `h:mm:ss` in seconds. */
 const clockSeconds = (text) => text.split(':').reduce((acc, part) => acc * 60 + Number(part), 0);
 
-;// CONCATENATED MODULE: ./src/eta.ts
+;// CONCATENATED MODULE: ./src/startup/eta.ts
 /**
  * Milliseconds left in a phase with progress, at `now`: tqdm's own elapsed time per item where it prints one,
  * else the rate between the first and the latest count seen. Undefined while there is no rate yet.
@@ -18278,7 +18354,7 @@ function readyInMs(pos, usual) {
     return Math.max(0, usual.totalSeconds * 1000 - pos.elapsedMs);
 }
 
-;// CONCATENATED MODULE: ./src/phases.ts
+;// CONCATENATED MODULE: ./src/startup/phases.ts
 /**
  * Follows an engine's startup through its log: fed each line with the time it was read, it knows the engine,
  * the phase the engine is in, its progress, the phases behind it with their durations, and any fatal line.
@@ -18366,7 +18442,11 @@ class PhaseTracker {
     current(now) {
         if (this.open === undefined)
             return undefined;
-        return { name: this.open.name, inPhaseMs: Math.max(0, now - this.time(this.open.start)), progress: this.open.progress };
+        return {
+            name: this.open.name,
+            inPhaseMs: Math.max(0, now - this.time(this.open.start)),
+            progress: this.open.progress
+        };
     }
     /** The phases that have ended, in order. */
     timings() {
@@ -18477,7 +18557,7 @@ function record(phase, unit, g, at) {
 }
 const round1 = (x) => Math.round(x * 10) / 10;
 
-;// CONCATENATED MODULE: ./src/profile-report.ts
+;// CONCATENATED MODULE: ./src/report/profile-report.ts
 
 const s1 = (seconds) => `${seconds.toFixed(1)}s`;
 const about = (ms) => (ms < 1000 ? 'almost done' : `about ${formatDuration(ms)} left`);
@@ -18514,7 +18594,14 @@ const clock = (totalSeconds) => {
 /** A Mermaid gantt chart of the phases end to end (GitHub draws it in job summaries). */
 function phaseGantt(phases, engineLabel) {
     const total = phases.reduce((sum, p) => sum + Math.max(1, p.seconds), 0);
-    const lines = ['```mermaid', 'gantt', `  title ${engineLabel} startup`, '  dateFormat HH:mm:ss', `  axisFormat ${total < 3600 ? '%M:%S' : '%H:%M'}`, `  section ${engineLabel}`];
+    const lines = [
+        '```mermaid',
+        'gantt',
+        `  title ${engineLabel} startup`,
+        '  dateFormat HH:mm:ss',
+        `  axisFormat ${total < 3600 ? '%M:%S' : '%H:%M'}`,
+        `  section ${engineLabel}`
+    ];
     let at = 0;
     for (const p of phases) {
         // A bar is at least a second wide so that it shows; the label carries the exact figure.
@@ -18541,7 +18628,9 @@ function phaseMarkdown(phases, engineLabel, usual) {
         const share = `${total > 0 ? Math.round((p.seconds / total) * 100) : 0}%`;
         const seconds = `${p.seconds.toFixed(1)}${p.printed ? ' *' : ''}`;
         const u = usual?.get(p.name);
-        const cells = withUsual ? [p.name, seconds, u === undefined ? '\u2014' : u.toFixed(1), share, bar(p.seconds / longest)] : [p.name, seconds, share, bar(p.seconds / longest)];
+        const cells = withUsual
+            ? [p.name, seconds, u === undefined ? '\u2014' : u.toFixed(1), share, bar(p.seconds / longest)]
+            : [p.name, seconds, share, bar(p.seconds / longest)];
         lines.push(`| ${cells.join(' | ')} |`);
     }
     if (phases.some((p) => p.printed))
@@ -18550,7 +18639,9 @@ function phaseMarkdown(phases, engineLabel, usual) {
 }
 /** The warning for a startup slower than usual. */
 function regressionText(r) {
-    const grew = r.grewMost ? `; ${r.grewMost.name} grew most: ${s1(r.grewMost.seconds)} against ${s1(r.grewMost.usual)}` : '';
+    const grew = r.grewMost
+        ? `; ${r.grewMost.name} grew most: ${s1(r.grewMost.seconds)} against ${s1(r.grewMost.usual)}`
+        : '';
     return (`Startup took ${s1(r.seconds)}, ${r.percent.toFixed(1)}% over the median of ${s1(r.expectedSeconds)} ` +
         `of the last ${r.runs} ready run${r.runs === 1 ? '' : 's'}${grew}.`);
 }
@@ -18561,7 +18652,7 @@ function driftWarning(drifts) {
     return `The server's environment changed since the previous run with this history key: ${drifts.map(driftText).join('; ')}.`;
 }
 
-;// CONCATENATED MODULE: ./src/profile.ts
+;// CONCATENATED MODULE: ./src/startup/profile.ts
 /**
  * The startup profile of one wait: the server's log lines go in, the words for the log come out (the engine, each
  * new phase, a fatal line), and the still-waiting lines say where the startup is and how long it has to go.
@@ -18605,7 +18696,8 @@ class StartupProfile {
             return readyIn === undefined ? undefined : readyText(readyIn);
         }
         const left = phase.progress === undefined ? undefined : phaseLeftMs(phase.progress, now);
-        const readyIn = this.opts.usual && readyInMs({ phase: phase.name, inPhaseMs: phase.inPhaseMs, phaseLeftMs: left, elapsedMs }, this.opts.usual);
+        const readyIn = this.opts.usual &&
+            readyInMs({ phase: phase.name, inPhaseMs: phase.inPhaseMs, phaseLeftMs: left, elapsedMs }, this.opts.usual);
         return progressText(phase, left, readyIn);
     }
     /** The wait is over: the phases, the one under way ended at `at`. */
@@ -18629,7 +18721,7 @@ class StartupProfile {
     }
 }
 
-;// CONCATENATED MODULE: ./src/report.ts
+;// CONCATENATED MODULE: ./src/report/wait-report.ts
 
 
 const probes = (n) => `${n} probe${n === 1 ? '' : 's'}`;
@@ -18667,7 +18759,9 @@ function commandSafe(text) {
 const INSECURE_TLS_WARNING = "insecure-tls is on: the server's certificate is not checked, so anything on the way to it could answer in its place";
 /** What readiness means for these settings, in words. */
 function describeExpectation({ expect, url }, subject = url.href) {
-    const parts = [`${subject} to answer with an accepted status (${expect.status.map(([lo, hi]) => (lo === hi ? lo : `${lo}-${hi}`)).join(',')})`];
+    const parts = [
+        `${subject} to answer with an accepted status (${expect.status.map(([lo, hi]) => (lo === hi ? lo : `${lo}-${hi}`)).join(',')})`
+    ];
     if (expect.model !== undefined)
         parts.push(`list model "${expect.model}"`);
     if (expect.match !== undefined)
@@ -18759,7 +18853,10 @@ function summaryMarkdown(outcome, ctx) {
         ['Probes', out.attempts],
         ['First HTTP answer', out['first-response-seconds'] === '' ? 'never' : `${out['first-response-seconds']} s`],
         ['Listed models', outcome.models.length ? outcome.models.map((m) => `\`${m}\``).join(', ') : 'none'],
-        ['Matched model', out['model-id'] === '' ? (ctx.expect.model === undefined ? '\u2014' : 'none') : `\`${out['model-id']}\``]
+        [
+            'Matched model',
+            out['model-id'] === '' ? (ctx.expect.model === undefined ? '\u2014' : 'none') : `\`${out['model-id']}\``
+        ]
     ];
     const server = outcome.server;
     if (out['generation-seconds'] !== '')
@@ -18773,7 +18870,9 @@ function summaryMarkdown(outcome, ctx) {
     if (outcome.profile?.engine !== undefined)
         rows.push(['Engine', outcome.profile.engine]);
     if (out['expected-seconds'] !== '') {
-        const against = out['regression-percent'] === '' ? '' : ` (this run: ${Number(out['regression-percent']) > 0 ? '+' : ''}${out['regression-percent']}%)`;
+        const against = out['regression-percent'] === ''
+            ? ''
+            : ` (this run: ${Number(out['regression-percent']) > 0 ? '+' : ''}${out['regression-percent']}%)`;
         rows.push(['Usual startup (median of earlier runs)', `${out['expected-seconds']} s${against}`]);
     }
     const lines = ['### wait-for-model', '', '| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`), ''];
@@ -18830,7 +18929,7 @@ function redact(text, secrets) {
     return secrets.reduce((t, s) => (s.length >= 3 ? t.split(s).join('***') : t), text);
 }
 
-;// CONCATENATED MODULE: ./src/run-history.ts
+;// CONCATENATED MODULE: ./src/history/around-wait.ts
 
 
 /** Reads the earlier runs with `key`; `file` undefined (with `offNotice` saying why, if it is worth saying) is history off. */
@@ -18844,7 +18943,9 @@ function loadHistory(file, key, offNotice) {
     try {
         const { runs, skipped } = readHistory(file);
         const earlier = runs.filter((r) => r.key === key);
-        const warnings = skipped ? [`History: skipped ${skipped} line${skipped === 1 ? '' : 's'} of ${file} that could not be read.`] : [];
+        const warnings = skipped
+            ? [`History: skipped ${skipped} line${skipped === 1 ? '' : 's'} of ${file} that could not be read.`]
+            : [];
         return { file, key, earlier, usual: expectation(earlier), notices: [], warnings };
     }
     catch (e) {
@@ -18876,7 +18977,7 @@ function recordRun(history, run, thresholdPercent) {
 
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-;// CONCATENATED MODULE: ./src/settings.ts
+;// CONCATENATED MODULE: ./src/inputs/settings.ts
 /**
  * Turns raw input strings (from the action's inputs or the CLI's flags) into typed, validated settings.
  * Nothing below this module reads inputs; every error names the input and the form it accepts.
@@ -19012,7 +19113,10 @@ function parseSettings(get) {
     if (envReport.length > 0 && start === undefined && pid === undefined) {
         throw new InputError('env-report', 'needs the server process: set "start" or "pid"');
     }
-    const diagnostics = (script('diagnostics') ?? '').split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
+    const diagnostics = (script('diagnostics') ?? '')
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter((l) => l !== '');
     const probeGeneration = field('probe-generation', parseBoolean);
     const targets = urls.map((url) => ({ url, generation: probeGeneration ? generationFor(url, model) : undefined }));
     const caPath = text('ca-cert');
@@ -19083,7 +19187,10 @@ function parsePid(text) {
 }
 const ENV_NAME_FORM = 'comma-separated variable names or globs such as NCCL_*,CUDA_VISIBLE_DEVICES';
 function parseEnvNames(text) {
-    const names = text.split(/[,\n]/).map((n) => n.trim()).filter((n) => n !== '');
+    const names = text
+        .split(/[,\n]/)
+        .map((n) => n.trim())
+        .filter((n) => n !== '');
     const bad = names.find((n) => !/^[A-Za-z_*?][A-Za-z0-9_*?]*$/.test(n));
     if (bad !== undefined)
         throw new Error(`"${printable(bad)}" is not a variable name or glob: give ${ENV_NAME_FORM}`);
@@ -19129,7 +19236,10 @@ const URL_FORM = 'an http:// or https:// URL such as http://localhost:8000/v1/mo
 const MAX_URLS = 1000;
 /** One URL per line (blank lines skipped); a fleet's lines are named by number in errors. */
 function parseUrls(text) {
-    const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
+    const lines = text
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter((l) => l !== '');
     if (lines.length > MAX_URLS)
         throw new Error(`lists ${lines.length} URLs; the limit is ${MAX_URLS}`);
     if (lines.length <= 1)
@@ -19168,7 +19278,7 @@ function parseUrl(text) {
     return url;
 }
 
-;// CONCATENATED MODULE: ./src/server-process.ts
+;// CONCATENATED MODULE: ./src/server/process.ts
 /**
  * The model server as a process: launched in the background by `start`, or found by `pid`; watched until it
  * exits; its start time and environment read from /proc (Linux). The gate leaves it running either way.
@@ -19202,11 +19312,17 @@ function startServer(command, logFile, env, clock) {
     }
     try {
         // node:child_process (with node:dgram) only for `start`
-        const child = process.getBuiltinModule('node:child_process').spawn(SHELL, ['-c', command], { detached: true, stdio: ['ignore', fd, fd], env });
+        const child = process
+            .getBuiltinModule('node:child_process')
+            .spawn(SHELL, ['-c', command], { detached: true, stdio: ['ignore', fd, fd], env });
         const startedAt = clock.now();
         const exited = new Promise((resolve) => {
             child.once('error', (e) => resolve(`could not be started (${e.message})`));
-            child.once('exit', (code, signal) => resolve(signal ? `was killed by ${signal}` : code === 0 ? `exited with code 0 (${FOREGROUND_HINT})` : `exited with code ${code}`));
+            child.once('exit', (code, signal) => resolve(signal
+                ? `was killed by ${signal}`
+                : code === 0
+                    ? `exited with code 0 (${FOREGROUND_HINT})`
+                    : `exited with code ${code}`));
         });
         child.unref();
         const pid = child.pid;
@@ -19307,7 +19423,9 @@ function processAgeMs(startTicks) {
 }
 function readEnviron(pid) {
     try {
-        const entries = (0,external_node_fs_namespaceObject.readFileSync)(`/proc/${pid}/environ`, 'utf8').split('\0').filter((e) => e.includes('='));
+        const entries = (0,external_node_fs_namespaceObject.readFileSync)(`/proc/${pid}/environ`, 'utf8')
+            .split('\0')
+            .filter((e) => e.includes('='));
         return Object.fromEntries(entries.map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]));
     }
     catch {
@@ -19315,7 +19433,7 @@ function readEnviron(pid) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/server-watch.ts
+;// CONCATENATED MODULE: ./src/server/watch.ts
 /** How long a fatal log line waits for the server's exit, to name its exit code too. */
 const EXIT_GRACE_MS = 150;
 function watchServer({ server, log, failPattern, readLines, cancel, pollMs = 200 }) {
@@ -19375,7 +19493,7 @@ function watchServer({ server, log, failPattern, readLines, cancel, pollMs = 200
     };
 }
 
-;// CONCATENATED MODULE: ./src/wait.ts
+;// CONCATENATED MODULE: ./src/wait/loop.ts
 /** The wait loop: probe, judge, report changes, until ready, a fatal answer, a stop, or the deadline. */
 
 async function waitForModel(opts, deps) {
@@ -19494,11 +19612,24 @@ function withGeneration(listed, check) {
         return { ...listed, summary: `${listed.summary} \u2014 ${g.summary}` };
     const summary = `${listed.summary} \u2014 ${request}: ${g.summary}`;
     if (g.state === 'fatal')
-        return { ...listed, state: 'fatal', fatalReason: g.fatalReason, summary, detail: `${request}: ${g.detail}`, excerpt: g.excerpt };
-    return { ...listed, state: 'waiting', summary, detail: `the model is listed, but ${request} failed: ${g.summary}`, excerpt: g.excerpt };
+        return {
+            ...listed,
+            state: 'fatal',
+            fatalReason: g.fatalReason,
+            summary,
+            detail: `${request}: ${g.detail}`,
+            excerpt: g.excerpt
+        };
+    return {
+        ...listed,
+        state: 'waiting',
+        summary,
+        detail: `the model is listed, but ${request} failed: ${g.summary}`,
+        excerpt: g.excerpt
+    };
 }
 
-;// CONCATENATED MODULE: ./src/gate.ts
+;// CONCATENATED MODULE: ./src/wait/gate.ts
 /** The whole wait, from settings to outcome, shared by every front end (the action, the CLI). */
 
 
@@ -19515,7 +19646,11 @@ function withGeneration(listed, check) {
 
 
 
-const reportContext = (s, url) => ({ url, expect: gate_expectation(s), timeoutMs: s.timeoutMs });
+const reportContext = (s, url) => ({
+    url,
+    expect: gate_expectation(s),
+    timeoutMs: s.timeoutMs
+});
 const gate_expectation = (s) => ({
     model: s.model,
     match: s.match,
@@ -19553,7 +19688,7 @@ async function gate(settings, deps) {
         for (const l of lines)
             sayStartup(profile.line(l.text, clock.now(), l.number));
         const f = profile.fatal;
-        return f && { line: { number: f.lineNumber, text: f.line }, cause: f.cause, engine: profile.label ?? 'model server' };
+        return (f && { line: { number: f.lineNumber, text: f.line }, cause: f.cause, engine: profile.label ?? 'model server' });
     };
     // A server started elsewhere has long since started: its environment can be read at once, while it still runs.
     if (pid !== undefined)
@@ -19606,7 +19741,10 @@ async function gate(settings, deps) {
                     }
                 });
                 if (fleet && !outcome.ready && outcome.reason !== 'timeout' && !stop.aborted) {
-                    fleetStop.abort({ reason: 'cancelled', detail: `${url.href} can no longer become ready (${outcome.reason})` });
+                    fleetStop.abort({
+                        reason: 'cancelled',
+                        detail: `${url.href} can no longer become ready (${outcome.reason})`
+                    });
                 }
                 return { ...outcome, url };
             }
@@ -20087,7 +20225,7 @@ const _summary = new Summary();
 const markdownSummary = (/* unused pure expression or super */ null && (_summary));
 const summary = _summary;
 //# sourceMappingURL=summary.js.map
-;// CONCATENATED MODULE: ./src/github.ts
+;// CONCATENATED MODULE: ./src/action/github.ts
 /**
  * What the action tells the runner: outputs, masks, annotations, groups and the job summary, written by
  * @actions/core's own writers. They are imported from core's files rather than from its index, which also
@@ -20138,7 +20276,7 @@ async function group(name, body) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/main.ts
+;// CONCATENATED MODULE: ./src/action/main.ts
 /** The GitHub layer: inputs in, outputs, summary and failure out. All logic lives below `gate`. */
 
 
@@ -20229,7 +20367,23 @@ async function run() {
 
 /***/ }),
 
-/***/ 9328:
+/***/ 9407:
+/***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
+
+__nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3741);
+/* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
+
+
+(0,_runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__/* .keepMemoryFlat */ .o)();
+await (0,_action_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
+
+__webpack_async_result__();
+} catch(e) { __webpack_async_result__(e); } }, 1);
+
+/***/ }),
+
+/***/ 2502:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -20243,7 +20397,7 @@ __nccwpck_require__.d(__webpack_exports__, {
 const external_node_v8_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:v8");
 // EXTERNAL MODULE: external "node:vm"
 var external_node_vm_ = __nccwpck_require__(714);
-;// CONCATENATED MODULE: ./src/memory.ts
+;// CONCATENATED MODULE: ./src/runtime/memory.ts
 /**
  * Keeps the action's memory flat whatever a server sends. V8's own heuristics are tuned for throughput: they
  * let garbage pile up for tens of megabytes before collecting it, and recompile hot code at a cost of tens of

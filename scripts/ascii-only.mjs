@@ -10,6 +10,10 @@ import { argv } from 'node:process'
 for (const file of argv.slice(2)) {
   const text = readFileSync(file, 'utf8')
   // A raw template would keep the escape's backslash, and so read differently.
-  if (/String\.raw\s*`[^`]*[\u0080-\uffff]/.test(text)) throw new Error(`${file}: a String.raw template holds a non-ASCII character`)
-  writeFileSync(file, text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`))
+  if (/String\.raw\s*`[^`]*[\u0080-\uffff]/.test(text))
+    throw new Error(`${file}: a String.raw template holds a non-ASCII character`)
+  writeFileSync(
+    file,
+    text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  )
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /** The `wait-for-model` command: the same gate as the action, for shells, ssh sessions and scripts. */
-import { runCli } from './command-line.js'
-import { keepMemoryFlat } from './memory.js'
+import { runCli } from './cli/command-line.js'
+import { keepMemoryFlat } from './runtime/memory.js'
 
 keepMemoryFlat()
 process.exitCode = await runCli(process.argv.slice(2), process)

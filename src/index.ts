@@ -1,5 +1,5 @@
-import { run } from './main.js'
-import { keepMemoryFlat } from './memory.js'
+import { run } from './action/main.js'
+import { keepMemoryFlat } from './runtime/memory.js'
 
 keepMemoryFlat()
 await run()

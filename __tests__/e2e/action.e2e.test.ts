@@ -1,0 +1,158 @@
+import { readFileSync } from 'node:fs'
+import type { RequestListener } from 'node:http'
+import { createServer as createTlsServer } from 'node:https'
+import { runAction } from '../../src/action/packaged-run.js'
+import { simulate } from '../../src/simulator/server.js'
+import { entry, errors, Loopback } from '../helpers/support.js'
+
+/** End to end: `node dist/index.js` as the runner starts it, against real servers on loopback. */
+const net = new Loopback()
+afterEach(() => net.close())
+/** Serves on 127.0.0.1; returns host:port. */
+const serve = async (handler: RequestListener): Promise<string> => (await net.http(handler)).slice('http://'.length)
+
+describe('the packaged action', () => {
+  it('passes the gate once SGLang lists --model-path /shared/kimi-k2.5-int4 for model: kimi, and records the load time', async () => {
+    const server = await simulate({ engine: 'sglang', model: '/shared/kimi-k2.5-int4', loadMs: 2_500 })
+    try {
+      const run = await runAction({
+        entry,
+        inputs: { url: `${server.baseUrl}/v1/models`, model: 'kimi', interval: '250ms', timeout: '30s' }
+      })
+      expect(run.code).toBe(0)
+      expect(run.outputs).toMatchObject({
+        ready: 'true',
+        reason: 'ready',
+        'status-code': '200',
+        'model-id': '/shared/kimi-k2.5-int4',
+        models: '["/shared/kimi-k2.5-int4"]'
+      })
+      // the port opens at 90% of the load (warm-up), when /v1/models first lists the model
+      expect(Number(run.outputs['elapsed-seconds'])).toBeGreaterThanOrEqual(2.2)
+      expect(Number(run.outputs['first-response-seconds'])).toBe(Number(run.outputs['elapsed-seconds']))
+      // one probe refused, then the port watch stood in until the port opened, and one probe found the model
+      expect(run.outputs.attempts).toBe('2')
+      expect(run.stdout).toMatch(/: connection refused\n/)
+      expect(run.stdout).toMatch(/Ready after \d+\.\ds \(\d+ probes\); model "\/shared\/kimi-k2.5-int4"/)
+      expect(run.summary).toMatch(/\| Result \| ✅ ready \|/)
+      expect(run.summary).toMatch(/\| Matched model \| `\/shared\/kimi-k2.5-int4` \|/)
+      expect(run.summary).toMatch(/#### Timeline[\s\S]*connection refused[\s\S]*HTTP 200, serving/)
+      expect(errors(run.stdout)).toEqual([])
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('fails a wrong model with a message that names the model the server does serve, from the first answer on', async () => {
+    const server = await simulate({ engine: 'vllm', model: '/shared/kimi-k2.5-int4', loadMs: 0 })
+    try {
+      const run = await runAction({
+        entry,
+        inputs: { url: `${server.baseUrl}/v1/models`, model: 'llama', interval: '500ms', timeout: '2s' }
+      })
+      expect(run.code).toBe(1)
+      expect(run.outputs).toMatchObject({
+        ready: 'false',
+        reason: 'timeout',
+        'model-id': '',
+        models: '["/shared/kimi-k2.5-int4"]'
+      })
+      const lines = run.stdout.split('\n')
+      expect(lines[1]).toMatch(
+        /^\d+ms: HTTP 200, serving \[\/shared\/kimi-k2.5-int4\] — "llama" is not among the listed models$/
+      )
+      const [error] = errors(run.stdout)
+      expect(error).toMatch(
+        /^::error::Timed out after 2\.\ds and \d+ probes \(timeout 2.0s\) waiting for .* list model "llama"/
+      )
+      expect(error).toMatch(/The server lists: \/shared\/kimi-k2.5-int4\./)
+      expect(run.summary).toMatch(/❌ not ready \(timeout\)/)
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('with fail-on-timeout: false, reports ready=false and a warning but passes', async () => {
+    const run = await runAction({
+      entry,
+      inputs: { url: 'http://127.0.0.1:9/v1/models', timeout: '1s', 'fail-on-timeout': 'false' }
+    })
+    expect(run.code).toBe(0)
+    expect(run.outputs).toMatchObject({
+      ready: 'false',
+      reason: 'timeout',
+      'status-code': '',
+      'first-response-seconds': ''
+    })
+    expect(run.stdout).toMatch(/^::warning::Timed out after/m)
+    expect(errors(run.stdout)).toEqual([])
+  })
+
+  it('stops at once on 401, never printing the api-key', async () => {
+    let requests = 0
+    const host = await serve((_req, res) => {
+      requests++
+      res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"Unauthorized"}')
+    })
+    const run = await runAction({
+      entry,
+      inputs: { url: `http://${host}/v1/models`, 'api-key': 'sk-very-secret-1', timeout: '30s' }
+    })
+    expect(run.code).toBe(1)
+    expect(requests).toBe(1)
+    expect(run.outputs).toMatchObject({ ready: 'false', reason: 'unauthorized', 'status-code': '401' })
+    expect(errors(run.stdout)[0]).toMatch(/unauthenticated: set "api-key"/)
+    expect(run.stdout).toContain('::add-mask::sk-very-secret-1')
+    expect(run.stdout.replace('::add-mask::sk-very-secret-1', '')).not.toContain('sk-very-secret-1')
+    expect(run.summary).not.toContain('sk-very-secret-1')
+  })
+
+  it('stops at once on an untrusted certificate', async () => {
+    const dir = new URL('../fixtures/', import.meta.url)
+    const tls = createTlsServer(
+      { key: readFileSync(new URL('self-signed.key', dir)), cert: readFileSync(new URL('self-signed.crt', dir)) },
+      (_q, r) => r.end()
+    )
+    const url = await net.listen(tls, '127.0.0.1', 'https')
+    const run = await runAction({ entry, inputs: { url: `${url}/v1/models`, timeout: '30s' } })
+    expect(run.code).toBe(1)
+    expect(run.outputs).toMatchObject({ ready: 'false', reason: 'tls' })
+    expect(errors(run.stdout)[0]).toMatch(/certificate was not accepted \(DEPTH_ZERO_SELF_SIGNED_CERT\)/)
+  })
+
+  it('ends at its deadline even when the server accepts and never answers', async () => {
+    const host = await serve(() => undefined)
+    const run = await runAction({
+      entry,
+      inputs: { url: `http://${host}/v1/models`, timeout: '1500ms', 'request-timeout': '1m' }
+    })
+    expect(run.code).toBe(1)
+    expect(run.outputs).toMatchObject({ reason: 'timeout', attempts: '1' })
+    expect(run.stdout).toMatch(/: no answer \(request timed out\)\n/)
+    // the deadline plus the time to start node and exit; generous for a loaded 2-core machine
+    expect(run.wallMs).toBeLessThan(1_500 + 1_000)
+  })
+
+  it.each([
+    ['interval', 'fast'],
+    ['timeout', '-1'],
+    ['url', 'localhost:8000/v1/models'],
+    ['status', '99'],
+    ['match-regex', '(['],
+    ['success-threshold', '0'],
+    ['headers', 'Authorization Bearer x']
+  ])('rejects %s=%p before any request, with one error naming the input', async (name, value) => {
+    let requests = 0
+    const host = await serve((_req, res) => {
+      requests++
+      res.end()
+    })
+    const run = await runAction({ entry, inputs: { url: `http://${host}/v1/models`, [name]: value } })
+    expect(run.code).toBe(1)
+    expect(requests).toBe(0)
+    const found = errors(run.stdout)
+    expect(found).toHaveLength(1)
+    expect(found[0]).toMatch(new RegExp(`^::error::Input "${name}": `))
+    expect(run.outputs).toEqual({})
+  })
+})

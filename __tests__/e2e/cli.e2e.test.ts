@@ -1,0 +1,336 @@
+import { spawn } from 'node:child_process'
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { freePort, simulate } from '../../src/simulator/server.js'
+
+/** End to end: `node dist/cli.js` as a person or a script runs it, against real servers on loopback. */
+const cli = new URL('../../dist/cli.js', import.meta.url).pathname
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+const actionOutputs = [
+  ...readFileSync(new URL('../../action.yml', import.meta.url), 'utf8')
+    .split(/^outputs:$/m)[1]
+    .matchAll(/^ {2}([a-z-]+):$/gm)
+].map((m) => m[1])
+
+interface Run {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+/** The CLI's history (its default: under the user's cache directory) goes to a directory of the tests' own. */
+const cacheHome = mkdtempSync(join(tmpdir(), 'wait-for-model-cli-cache-'))
+afterAll(() => rmSync(cacheHome, { recursive: true, force: true }))
+
+function run(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  // A clean environment: nothing inherited may set an input or NO_COLOR.
+  const child = spawn(process.execPath, [cli, ...args], {
+    env: { PATH: process.env.PATH ?? '', XDG_CACHE_HOME: cacheHome, ...env },
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+  return new Promise((resolve, reject) => {
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, stdout, stderr }))
+  })
+}
+
+const servers: Server[] = []
+afterEach(async () => {
+  for (const s of servers.splice(0)) {
+    s.closeAllConnections()
+    await new Promise((r) => s.close(r))
+  }
+})
+async function serve(status: number, body: string, seen: IncomingHttpHeaders[] = []): Promise<string> {
+  const server = createServer((req, res) => {
+    seen.push(req.headers)
+    res.writeHead(status, { 'content-type': 'application/json' }).end(body)
+  })
+  servers.push(server)
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+}
+
+describe('wait-for-model (the CLI)', () => {
+  it("keeps its history under the user's cache directory, and fails on a regression with --fail-on-regression", async () => {
+    const url = `${await serve(200, '{"object":"list","data":[{"id":"kimi-k2"}]}')}/v1/models`
+    const args = ['--url', url, '--model', 'kimi', '--history-key', 'cli-history', '--json']
+    const first = await run(args)
+    expect(JSON.parse(first.stdout)).toMatchObject({ ready: 'true', 'expected-seconds': '', 'regression-percent': '' })
+    const file = join(cacheHome, 'wait-for-model', 'history.jsonl')
+    expect(readFileSync(file, 'utf8')).toContain('"key":"cli-history"')
+    // two earlier runs on record that were ready in a millisecond: the median, far below this run
+    const fast = JSON.stringify({
+      v: 1,
+      key: 'cli-history',
+      at: '2026-07-01T00:00:00Z',
+      ready: true,
+      reason: 'ready',
+      elapsedSeconds: 0.001,
+      phases: []
+    })
+    appendFileSync(file, `${fast}\n${fast}\n`)
+    const second = await run([...args, '--fail-on-regression', 'true'])
+    expect(second.code).toBe(1)
+    expect(JSON.parse(second.stdout)).toMatchObject({ ready: 'true' })
+    expect(second.stderr).toMatch(
+      /\nerror: Startup took \d+\.\ds, \d+\.\d% over the median of 0\.0s of the last 3 ready runs\.\n$/
+    )
+    const off = await run([...args, '--history-file', ''])
+    expect(JSON.parse(off.stdout)).toMatchObject({ ready: 'true', 'expected-seconds': '' })
+  })
+
+  it('waits for SGLang to list the model, logging to stderr like the action, and prints the outputs as JSON', async () => {
+    const server = await simulate({ engine: 'sglang', model: '/shared/kimi-k2.5-int4', loadMs: 1_500 })
+    try {
+      const r = await run([
+        '--url',
+        `${server.baseUrl}/v1/models`,
+        '--model',
+        'kimi',
+        '--interval=200ms',
+        '--timeout',
+        '30s',
+        '--json'
+      ])
+      expect(r.code).toBe(0)
+      const out = JSON.parse(r.stdout) as Record<string, string>
+      expect(Object.keys(out).sort()).toEqual([...actionOutputs].sort())
+      expect(out).toMatchObject({
+        ready: 'true',
+        reason: 'ready',
+        'model-id': '/shared/kimi-k2.5-int4',
+        'status-code': '200',
+        models: '["/shared/kimi-k2.5-int4"]'
+      })
+      expect(Number(out['elapsed-seconds'])).toBeGreaterThanOrEqual(1.3)
+      const lines = r.stderr.trimEnd().split('\n')
+      expect(lines[0]).toMatch(
+        /^Waiting up to 30.0s for http:\/\/127.0.0.1:\d+\/v1\/models .* list model "kimi"; probing every 200ms$/
+      )
+      expect(lines[1]).toMatch(/^\d+ms: connection refused$/)
+      expect(lines.at(-1)).toMatch(
+        /^Ready after 1\.\ds \(\d+ probes\); model "\/shared\/kimi-k2.5-int4": HTTP 200, serving/
+      )
+      // plain text for a pipe: no workflow commands, no colour
+      expect(r.stderr).not.toContain('::')
+      expect(r.stderr).not.toContain('\u001b[')
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('exits 1 on timeout, with the failure message on stderr and ready=false in the JSON', async () => {
+    const url = await serve(200, '{"object":"list","data":[{"id":"llama-3"}]}')
+    const r = await run([
+      '--url',
+      `${url}/v1/models`,
+      '--model',
+      'kimi',
+      '--interval',
+      '200ms',
+      '--timeout',
+      '1s',
+      '--json'
+    ])
+    expect(r.code).toBe(1)
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      ready: 'false',
+      reason: 'timeout',
+      models: '["llama-3"]',
+      'model-id': ''
+    })
+    expect(r.stderr).toMatch(/^Not ready after 1\.\ds \(\d+ probes\): timeout$/m)
+    expect(r.stderr).toMatch(
+      /^error: Timed out after 1\.\ds and \d+ probes \(timeout 1.0s\) waiting for .* list model "kimi"\.\nLast answer: .*\nThe server lists: llama-3\.$/m
+    )
+  })
+
+  it('with --fail-on-timeout false, exits 0 with a warning', async () => {
+    const port = await freePort()
+    const r = await run([
+      '--url',
+      `http://127.0.0.1:${port}/health`,
+      '--timeout',
+      '500ms',
+      '--fail-on-timeout',
+      'false'
+    ])
+    expect(r.code).toBe(0)
+    expect(r.stdout).toBe('')
+    expect(r.stderr).toMatch(/^warning: Timed out after/m)
+  })
+
+  it('exits 1 at once on 401 and never prints the api-key', async () => {
+    const seen: IncomingHttpHeaders[] = []
+    const url = await serve(401, '{"error":"Unauthorized"}', seen)
+    const r = await run(['--url', `${url}/v1/models`, '--api-key', 'sk-cli-secret-9', '--json'])
+    expect(r.code).toBe(1)
+    expect(seen).toHaveLength(1)
+    expect(seen[0].authorization).toBe('Bearer sk-cli-secret-9')
+    expect(JSON.parse(r.stdout)).toMatchObject({ reason: 'unauthorized', 'status-code': '401' })
+    expect(r.stdout + r.stderr).not.toContain('sk-cli-secret-9')
+  })
+
+  it('reads inputs from INPUT_* variables, in the runner form and the shell form, and flags win over them', async () => {
+    const seen: IncomingHttpHeaders[] = []
+    const url = await serve(200, '{"status":"ok","model":"kimi"}', seen)
+    const r = await run(['--timeout', '5s', '--json'], {
+      INPUT_URL: `${url}/health`,
+      INPUT_TIMEOUT: 'not-a-duration',
+      'INPUT_MATCH-REGEX': '"status":"ok"',
+      INPUT_HEADERS: 'X-Team: ml',
+      INPUT_SUCCESS_THRESHOLD: '2',
+      INPUT_INTERVAL: '100ms'
+    })
+    expect(r.code).toBe(0)
+    expect(JSON.parse(r.stdout)).toMatchObject({ ready: 'true', attempts: '2' })
+    expect(seen[0]['x-team']).toBe('ml')
+  })
+
+  it('sends each repeated --headers flag', async () => {
+    const seen: IncomingHttpHeaders[] = []
+    const url = await serve(200, '{}', seen)
+    const r = await run(['--url', url, '--headers', 'X-A: 1', '--headers=X-B: 2'])
+    expect(r.code).toBe(0)
+    expect(seen[0]).toMatchObject({ 'x-a': '1', 'x-b': '2' })
+  })
+
+  it.each([
+    [
+      ['--url', 'http://h/', '--timeout', 'soon', '--json'],
+      {},
+      /^wait-for-model: --timeout: "soon" is not a duration such as 250ms/
+    ],
+    [
+      ['--timeout', '10s', '--json'],
+      { INPUT_URL: 'localhost:8000' },
+      /^wait-for-model: INPUT_URL: "localhost:8000" is not an http:\/\/ or https:\/\/ URL/
+    ],
+    [[], {}, /^wait-for-model: --url: is required/],
+    [['--url', 'http://h/', '--wait'], {}, /^wait-for-model: Unknown option '--wait'/],
+    [['--json', '--url'], {}, /^wait-for-model: Option '--url <value>' argument missing/],
+    [
+      ['simulate', '--engine', 'vlm', '--model', 'm'],
+      {},
+      /^wait-for-model: --engine: give one of vllm, sglang, llamacpp, tgi, ollama, triton/
+    ],
+    [
+      ['simulate', '--engine', 'vllm', '--model', 'm', '--load', 'long'],
+      {},
+      /^wait-for-model: --load: "long" is not a duration/
+    ],
+    [
+      ['simulate', '--engine', 'vllm', '--model', 'm', '--port', '70000'],
+      {},
+      /^wait-for-model: --port: "70000" is not a port number/
+    ]
+  ])('exits 2 on bad usage %j, naming the flag or variable', async (args, env, message) => {
+    const r = await run(args, env)
+    expect(r.code).toBe(2)
+    expect(r.stdout).toBe('')
+    expect(r.stderr).toMatch(message)
+    expect(r.stderr).toMatch(/Run "wait-for-model --help" for usage\.\n$/)
+  })
+
+  it('starts a server that dies, says how, shows the end of its log and runs each repeated --diagnostics', async () => {
+    const port = await freePort()
+    const fakeServer = new URL('../fixtures/fake-server.mjs', import.meta.url).pathname
+    const r = await run(
+      [
+        '--url',
+        `http://127.0.0.1:${port}/v1/models`,
+        '--start',
+        `node ${fakeServer} ${port} exit 300 3`,
+        '--log-lines',
+        '2',
+        '--diagnostics',
+        'echo first-diag',
+        '--diagnostics',
+        'echo second-diag',
+        '--json'
+      ],
+      { RUNNER_TEMP: mkdtempSync(join(tmpdir(), 'wait-for-model-cli-')) }
+    )
+    expect(r.code).toBe(1)
+    const out = JSON.parse(r.stdout) as Record<string, string>
+    // vLLM's own fatal line ends the wait, quoted with the exit code that follows it
+    expect(out).toMatchObject({
+      ready: 'false',
+      reason: 'log-error',
+      'log-file': expect.stringMatching(/model-server\.log$/)
+    })
+    expect(r.stderr).toMatch(
+      /Last 2 lines of .*model-server\.log:\n {2}\d+: event at \d+\n {2}\d+: ERROR .* EngineCore failed to start\.\n/
+    )
+    expect(r.stderr).toMatch(
+      /── Diagnostics: echo first-diag\nfirst-diag\n── Diagnostics: echo second-diag\nsecond-diag\n/
+    )
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `error: Stopped after .* is a known fatal vLLM line: .*EngineCore failed to start\\.; the server process ${out.pid} then exited with code 3\\.`
+      )
+    )
+  })
+
+  it('prints its version, and help that lists every action input as a flag with its default', async () => {
+    expect(await run(['--version'])).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' })
+    const help = await run(['--help'])
+    expect(help.code).toBe(0)
+    expect(help.stdout).toMatch(/^ {2}--timeout DURATION +give up after this long \(default: 15m\)$/m)
+    expect(help.stdout).toMatch(/Exit status: 0 ready, 1 not ready .*, 2 bad usage/)
+  })
+})
+
+describe('wait-for-model simulate', () => {
+  it('serves the engine on --port until --crash-after, when the port closes and the process exits 1; the gate sees it come and go', async () => {
+    const port = await freePort()
+    const sim = run([
+      'simulate',
+      '--engine',
+      'vllm',
+      '--model',
+      '/shared/kimi-k2.5-int4',
+      '--load',
+      '1s',
+      '--port',
+      String(port),
+      '--crash-after',
+      '4s'
+    ])
+    const url = `http://127.0.0.1:${port}/v1/models`
+    const first = await run(['--url', url, '--model', 'kimi', '--interval', '200ms', '--timeout', '10s', '--json'])
+    expect(first.code).toBe(0)
+    expect(first.stderr).toMatch(/connection refused[\s\S]*Ready after/)
+    const after = await sim
+    expect(after.code).toBe(1)
+    expect(after.stderr.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^\\[simulated vllm\\] serving "/shared/kimi-k2.5-int4" on http://127.0.0.1:${port}: the port opens at 1.0s, the model is ready at 1.0s, the engine crashes at 4.0s`
+        )
+      ),
+      expect.stringMatching(/^\[simulated vllm\] 1\.\ds: port open, answering HTTP$/),
+      expect.stringMatching(/^\[simulated vllm\] 1\.\ds: model ready$/),
+      expect.stringMatching(/^\[simulated vllm\] 4\.\ds: crashed: the port is closed and the process exits$/)
+    ])
+    // the deadline counts from the process start, and node alone can take 300ms to start on a busy machine
+    const gone = await run(['--url', url, '--timeout', '1500ms', '--json'])
+    expect(JSON.parse(gone.stdout)).toMatchObject({ ready: 'false', 'status-code': '' })
+    expect(gone.stderr).toMatch(/connection refused/)
+  })
+
+  it('exits 2 when the port is taken', async () => {
+    const url = await serve(200, '{}')
+    const r = await run(['simulate', '--engine', 'ollama', '--model', 'llama3.2', '--port', new URL(url).port])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/^wait-for-model: --port: cannot open 127.0.0.1:\d+ \(EADDRINUSE\)/)
+  })
+})

@@ -1,0 +1,88 @@
+import { execFileSync } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
+import { NoOperationTraceWriter } from '@actions/workflow-parser'
+import { convertActionTemplate, parseAction } from '@actions/workflow-parser/actions/index'
+
+/** The README, `--help` and the package's manifest against action.yml, the one list of inputs and outputs. */
+const root = new URL('../..', import.meta.url)
+const text = (path: string): string => readFileSync(new URL(path, root), 'utf8')
+const readme = text('README.md')
+
+const parsed = parseAction({ name: 'action.yml', content: text('action.yml') }, new NoOperationTraceWriter())
+const action = convertActionTemplate(parsed.context, parsed.value!)
+const inputs = (action.inputs ?? []).map((i) => ({ name: i.id, default: i.default?.toString() ?? '' }))
+const outputNames = (action.outputs ?? []).map((o) => o.id)
+const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+it('action.yml has inputs and outputs to document', () => {
+  expect(inputs.map((i) => i.name)).toContain('url')
+  expect(outputNames).toContain('elapsed-seconds')
+})
+
+it('the README documents every input with its default', () => {
+  for (const input of inputs) {
+    const row = new RegExp(
+      `^\\| \`${escape(input.name)}\` \\| ${input.default === '' ? '' : `\`${escape(input.default)}\``} *\\| \\S`,
+      'm'
+    )
+    expect({ input: input.name, documented: row.test(readme) }).toEqual({ input: input.name, documented: true })
+  }
+})
+
+it('the README documents every output', () => {
+  for (const name of outputNames)
+    expect({ output: name, documented: new RegExp(`^\\| \`${escape(name)}\` \\| \\S`, 'm').test(readme) }).toEqual({
+      output: name,
+      documented: true
+    })
+})
+
+it("--help lists exactly the action's inputs as flags, with the same defaults and a description each", () => {
+  const help = execFileSync(process.execPath, [new URL('dist/cli.js', root).pathname, '--help'], { encoding: 'utf8' })
+  const flags = [...help.matchAll(/^ {2}--([a-z-]+) \S+ +(.*)$/gm)].map(([, name, rest]) => ({
+    name,
+    default: /\(default: (.*)\)$/.exec(rest)?.[1] ?? '',
+    described: rest.replace(/\(default: .*\)$/, '').trim() !== ''
+  }))
+  expect(flags.map(({ name, default: d }) => ({ name, default: d }))).toEqual(inputs)
+  expect(flags.filter((f) => !f.described).map((f) => f.name)).toEqual([])
+})
+
+it('the README quotes every example whole', () => {
+  const examples = readdirSync(new URL('examples/', root))
+  expect(examples.length).toBeGreaterThanOrEqual(5)
+  for (const file of examples) {
+    expect({ file, quoted: readme.includes(`\`\`\`yaml\n${text(`examples/${file}`)}\`\`\``) }).toEqual({
+      file,
+      quoted: true
+    })
+  }
+})
+
+it('the package exposes the CLI as the wait-for-model bin and ships what the action and the CLI need', () => {
+  const pkg = JSON.parse(text('package.json')) as { bin: Record<string, string>; version: string }
+  expect(pkg.bin).toEqual({ 'wait-for-model': 'dist/cli.js' })
+  expect(pkg.version).toMatch(/^\d+\.\d+\.\d+$/)
+  expect(text('CHANGELOG.md')).toContain(`## [${pkg.version}]`)
+  const [packed] = JSON.parse(
+    execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' })
+  ) as Array<{
+    files: Array<{ path: string; mode: number }>
+  }>
+  const files = new Map(packed.files.map((f) => [f.path, f.mode]))
+  for (const needed of [
+    'action.yml',
+    'dist/index.js',
+    'dist/cli.js',
+    'dist/package.json',
+    'README.md',
+    'CHANGELOG.md',
+    'LICENSE'
+  ]) {
+    expect({ needed, packed: files.has(needed) }).toEqual({ needed, packed: true })
+  }
+  expect([...files.keys()].filter((f) => f.startsWith('src/') || f.startsWith('__tests__/'))).toEqual([])
+  // runnable through npm's bin link: executable, with a node shebang
+  expect((files.get('dist/cli.js') ?? 0) & 0o111).toBe(0o111)
+  expect(text('dist/cli.js').startsWith('#!/usr/bin/env node\n')).toBe(true)
+})

@@ -1,0 +1,127 @@
+import { readFileSync } from 'node:fs'
+import { createServer, request as httpRequest, type ServerResponse } from 'node:http'
+import { createServer as createTlsServer } from 'node:https'
+import { connect } from 'node:net'
+import { errors, Loopback, runMeasured } from '../helpers/support.js'
+
+/** Proxies, loopback and Retry-After, through the packaged action against real local servers. */
+const list = (id: string): string => JSON.stringify({ object: 'list', data: [{ id, object: 'model' }] })
+const serveList = (_req: unknown, res: ServerResponse): void =>
+  void res.writeHead(200, { 'content-type': 'application/json' }).end(list('kimi'))
+/** A host name no resolver will look up (a label over 63 characters): reachable only through the proxy. */
+const unresolvable = `${'p'.repeat(64)}.internal`
+
+/**
+ * A forward proxy that sends everything it is asked for (plain requests and CONNECT tunnels) to the server
+ * at `target` (a URL on loopback), and records each request it handles.
+ */
+async function startProxy(net: Loopback, target: string): Promise<{ url: string; seen: string[] }> {
+  const seen: string[] = []
+  const { hostname, port: portText } = new URL(target)
+  const [host, port] = [hostname.replace(/^\[|\]$/g, ''), Number(portText)]
+  const proxy = createServer((req, res) => {
+    seen.push(`${req.method} ${req.url}`)
+    const upstream = httpRequest(
+      { host, port, path: new URL(req.url ?? '/').pathname, method: req.method, headers: req.headers },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers)
+        up.pipe(res)
+      }
+    )
+    upstream.on('error', () => res.destroy())
+    req.pipe(upstream)
+  })
+  proxy.on('connect', (req, client, head) => {
+    seen.push(`CONNECT ${req.url}`)
+    const upstream = connect(port, host, () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n')
+      upstream.write(head)
+      upstream.pipe(client).pipe(upstream)
+    })
+    upstream.on('error', () => client.destroy())
+    client.on('error', () => upstream.destroy())
+  })
+  return { url: await net.listen(proxy, '127.0.0.1', 'http'), seen }
+}
+
+const net = new Loopback()
+afterEach(() => net.close())
+
+describe('proxy from the environment', () => {
+  it.each([
+    ['127.0.0.1', '127.0.0.1'],
+    ['localhost', '127.0.0.1'],
+    ['[::1]', '::1'],
+    ['127.0.0.2', '127.0.0.2']
+  ])('never sends loopback traffic (%s) through HTTP_PROXY/HTTPS_PROXY', async (name, listenOn) => {
+    const server = await net.http(serveList, listenOn)
+    const proxy = await startProxy(net, server)
+    const url = server.replace(/^(http:\/\/)(\[::1\]|[\d.]+)/, `$1${name}`)
+    const run = await runMeasured(
+      { url: `${url}/v1/models`, model: 'kimi', timeout: '5s' },
+      { HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url, http_proxy: proxy.url }
+    )
+    expect(run.outputs).toMatchObject({ ready: 'true', reason: 'ready' })
+    expect(proxy.seen).toEqual([])
+  })
+
+  it('sends other hosts through HTTP_PROXY', async () => {
+    const server = await net.http(serveList)
+    const proxy = await startProxy(net, server)
+    const run = await runMeasured(
+      { url: `http://${unresolvable}:8000/v1/models`, model: 'kimi', timeout: '5s' },
+      { HTTP_PROXY: proxy.url }
+    )
+    expect(run.outputs).toMatchObject({ ready: 'true', reason: 'ready', 'model-id': 'kimi' })
+    expect(proxy.seen.length).toBe(1)
+    expect(proxy.seen[0]).toMatch(new RegExp(`${unresolvable}:8000`))
+  })
+
+  it('tunnels https to other hosts through HTTPS_PROXY (CONNECT)', async () => {
+    const fixture = (name: string): Buffer => readFileSync(new URL(`../fixtures/${name}`, import.meta.url))
+    const tls = await net.listen(
+      createTlsServer({ key: fixture('self-signed.key'), cert: fixture('self-signed.crt') }, serveList),
+      '127.0.0.1',
+      'https'
+    )
+    const proxy = await startProxy(net, tls)
+    const run = await runMeasured(
+      { url: `https://${unresolvable}/v1/models`, model: 'kimi', timeout: '5s', 'insecure-tls': 'true' },
+      { HTTPS_PROXY: proxy.url }
+    )
+    expect(run.outputs).toMatchObject({ ready: 'true', reason: 'ready' })
+    expect(proxy.seen).toEqual([`CONNECT ${unresolvable}:443`])
+  })
+
+  it('goes direct for hosts in NO_PROXY', async () => {
+    const server = await net.http(serveList)
+    const proxy = await startProxy(net, server)
+    const run = await runMeasured(
+      { url: `http://${unresolvable}:8000/v1/models`, timeout: '1500ms' },
+      { HTTP_PROXY: proxy.url, NO_PROXY: `${unresolvable}` }
+    )
+    expect(run.outputs).toMatchObject({ ready: 'false', reason: 'timeout' })
+    expect(run.stdout).toMatch(/: host not found \(DNS\)$/m)
+    expect(proxy.seen).toEqual([])
+  })
+})
+
+describe('Retry-After on a real socket', () => {
+  it('is honoured up to 4 intervals, and the action still ends at its deadline', async () => {
+    const at: number[] = []
+    const server = await net.http((_req, res) => {
+      at.push(performance.now())
+      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '60' }).end('{"error":"Loading model"}')
+    })
+    const run = await runMeasured({ url: `${server}/v1/models`, interval: '300ms', timeout: '3500ms' })
+    expect(run.outputs).toMatchObject({ ready: 'false', reason: 'timeout' })
+    expect(run.stdout).toMatch(/: HTTP 503 Loading model$/m)
+    expect(run.wallMs).toBeLessThanOrEqual(3_500 + 1_000)
+    // asked for 60 s: waits 4 × 300 ms = 1.2 s between probes instead (a last gap may be cut by the deadline)
+    const gaps = at.slice(1).map((t, i) => t - at[i])
+    expect(gaps.length).toBeGreaterThanOrEqual(1)
+    expect(gaps[0]).toBeGreaterThanOrEqual(1_150)
+    for (const gap of gaps) expect(gap).toBeLessThan(2_400)
+    expect(errors(run.stdout)).toHaveLength(1)
+  })
+})

@@ -1,0 +1,266 @@
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { type ActionRun, runAction } from '../../src/action/packaged-run.js'
+import { freePort } from '../../src/simulator/server.js'
+import { serverSandbox } from '../helpers/sandbox.js'
+
+/**
+ * End to end: `node dist/index.js` starts a stand-in server that writes a real-format startup log of one engine
+ * line by line, at the recorded pace compressed in time (the lines keep their recorded stamps), then serves
+ * `/v1/models`. The action reads the log while it waits: phases, progress lines with the time left, the summary.
+ */
+const entry = new URL('../../dist/index.js', import.meta.url).pathname
+const replay = new URL('../fixtures/replay-log.mjs', import.meta.url).pathname
+const fixture = (name: string): string => new URL(`../fixtures/logs/${name}.log`, import.meta.url).pathname
+const errors = (stdout: string): string[] => stdout.split('\n').filter((l) => l.startsWith('::error::'))
+const warnings = (stdout: string): string[] => stdout.split('\n').filter((l) => l.startsWith('::warning::'))
+
+const sandbox = serverSandbox('wait-for-model-profile-')
+const pids = sandbox.pids
+let dir: string
+beforeEach(() => {
+  dir = sandbox.dir()
+})
+
+async function replayed(
+  name: string,
+  speedup: number,
+  inputs: Record<string, string> = {},
+  env: Record<string, string> = {}
+): Promise<ActionRun> {
+  const port = await freePort()
+  const run = await runAction({
+    entry,
+    inputs: {
+      url: `http://127.0.0.1:${port}/v1/models`,
+      model: 'model',
+      start: `node ${replay} ${fixture(name)} ${speedup} ${port} 5`,
+      'log-file': join(dir, 'server.log'),
+      interval: '200ms',
+      'progress-interval': '1s',
+      timeout: '40s',
+      'history-file': join(dir, 'history.jsonl'),
+      ...inputs
+    },
+    env
+  })
+  if (run.outputs.pid) pids.push(Number(run.outputs.pid))
+  return run
+}
+
+type Phase = { name: string; seconds: number }
+const phasesOf = (run: ActionRun): Phase[] => JSON.parse(run.outputs.phases) as Phase[]
+/** Compares phases: a number is exact (stamps, or the engine's own figure); [lo, hi] a range (measured from reads). */
+function expectPhases(run: ActionRun, expected: Array<[string, number | [number, number]]>): void {
+  const phases = phasesOf(run)
+  // `start` launched the server: the time before its first line is "starting"
+  expect(phases[0].name).toBe('starting')
+  expect(phases.slice(1).map((p) => p.name)).toEqual(expected.map(([name]) => name))
+  phases.slice(1).forEach((p, i) => {
+    const want = expected[i][1]
+    if (typeof want === 'number') expect([p.name, p.seconds]).toEqual([p.name, want])
+    else expect([p.name, p.seconds >= want[0] && p.seconds <= want[1]]).toEqual([p.name, true])
+  })
+}
+const seconds = (text: string): number => {
+  const m = /^(?:(\d+)m)?(\d+(?:\.\d+)?)(s|ms)$/.exec(text) as RegExpExecArray
+  return m[3] === 'ms' ? Number(m[2]) / 1000 : Number(m[1] ?? 0) * 60 + Number(m[2])
+}
+
+describe('the startup profile from a replayed engine log', () => {
+  it("vLLM: phases by its stamps and own figures, shard progress with the time left at tqdm's pace, a chart in the summary", async () => {
+    const run = await replayed('vllm', 80)
+    expect(errors(run.stdout)).toEqual([])
+    expect(run.outputs).toMatchObject({ ready: 'true', reason: 'ready' })
+    expect(run.stdout).toMatch(/\n\d+ms: engine: vLLM \(from its log\)\n/)
+    expect(run.stdout).toMatch(/: now loading weights \(initializing distributed took 3\.0s\)\n/)
+    expect(run.stdout).toMatch(/: now compiling \(loading weights took 21\d\.\ds by its own count\)\n/)
+    expectPhases(run, [
+      ['initializing', 14],
+      ['initializing distributed', 3],
+      ['loading weights', 213.4],
+      ['compiling', 74.5],
+      ['allocating KV cache', 2],
+      ['capturing CUDA graphs', 40],
+      ['starting server', [0.5, 2]]
+    ])
+    // While the shards load (2.7s here, 213s recorded): "loading weights 45% (29/64 shards), about 1m54s left"
+    const progress = [
+      ...run.stdout.matchAll(
+        /: loading weights (\d+)% \((\d+)\/64 shards\), about (\S+) left; the server still answers: connection refused \(\d+ probes so far\)\n/g
+      )
+    ]
+    expect(progress.length).toBeGreaterThanOrEqual(1)
+    for (const [, percent, n, left] of progress) {
+      expect(Number(percent)).toBe(Math.floor((Number(n) / 64) * 100))
+      // 3.3s a shard by tqdm's own clock (whole seconds), less the moments since its last line
+      expect(Math.abs(seconds(left) - (64 - Number(n)) * 3.3)).toBeLessThan(5)
+    }
+    expect(run.summary).toContain('#### Startup phases')
+    expect(run.summary).toMatch(
+      /```mermaid\ngantt\n {2}title vLLM startup\n[\s\S]* {2}loading weights 213\.4s : \d\d:\d\d:\d\d, \d\d:\d\d:\d\d\n/
+    )
+    expect(run.summary).toMatch(/\| loading weights \| 213\.4 \* \| \d+% \| █+ \|/)
+    expect(run.summary).toMatch(/\| Engine \| vLLM \|/)
+  })
+
+  it('SGLang: graph capture by batch sizes, shard progress, and the warm-up until it is fired up', async () => {
+    const run = await replayed('sglang', 60)
+    expect(errors(run.stdout)).toEqual([])
+    expect(run.outputs.ready).toBe('true')
+    expectPhases(run, [
+      ['initializing', 8],
+      ['initializing distributed', 3.9],
+      ['loading weights', 187],
+      ['allocating KV cache', 3],
+      ['capturing CUDA graphs', 32.4],
+      ['starting server', 2],
+      ['warming up', 5]
+    ])
+    const progress = [...run.stdout.matchAll(/: loading weights (\d+)% \((\d+)\/64 shards\), about (\S+) left;/g)]
+    expect(progress.length).toBeGreaterThanOrEqual(1)
+    for (const [, , n, left] of progress) expect(Math.abs(seconds(left) - (64 - Number(n)) * 2.9)).toBeLessThan(5)
+  })
+
+  it('TGI: coloured lines, downloads counted as files with a rate from the reads, the shard time it prints', async () => {
+    const run = await replayed('tgi', 50)
+    expect(errors(run.stdout)).toEqual([])
+    expectPhases(run, [
+      ['downloading', 149.9],
+      ['loading weights', 35.9],
+      ['starting server', 0.3],
+      ['warming up', 14.9]
+    ])
+    expect(run.stdout).toMatch(
+      /: downloading \d+% \([0-4]\/4 files\)(, about \S+ left|, almost done)?; the server still answers/
+    )
+  })
+
+  it('llama.cpp: no stamps, so phases are measured as the lines are read; a phase without progress says how long it has run', async () => {
+    const run = await replayed('llamacpp', 15)
+    expect(errors(run.stdout)).toEqual([])
+    // recorded 40.8s of loading, replayed 15 times faster: 2.7s, read every 200ms
+    expectPhases(run, [
+      ['initializing', [0, 0.5]],
+      ['loading weights', [2.2, 3.2]],
+      ['allocating KV cache', [0, 0.6]],
+      ['warming up', [0, 0.6]],
+      ['starting server', [0, 0.5]]
+    ])
+    expect(run.stdout).toMatch(/: loading weights for \d+\.\ds; the server still answers: connection refused/)
+  })
+
+  it('Ollama and Triton: their phases and the durations they print', async () => {
+    const ollama = await replayed('ollama', 8)
+    expect(errors(ollama.stdout)).toEqual([])
+    expectPhases(ollama, [
+      ['starting server', 0.1],
+      ['discovering GPUs', 1.8],
+      ['loading model', 9.5]
+    ])
+    const triton = await replayed('triton', 4)
+    expect(errors(triton.stdout)).toEqual([])
+    expectPhases(triton, [
+      ['initializing', 0.4],
+      ['loading model', 9.4],
+      ['starting server', 0.3]
+    ])
+  })
+})
+
+describe('known fatal lines, without a fail-pattern', () => {
+  it('vLLM out of memory: log-error quoting the cause, with the exit code that follows it', async () => {
+    const run = await replayed('vllm-oom', 80)
+    expect(run.code).toBe(1)
+    expect(run.outputs).toMatchObject({ ready: 'false', reason: 'log-error' })
+    const oomLine =
+      readFileSync(join(dir, 'server.log'), 'utf8')
+        .split('\n')
+        .findIndex((l) => l.includes('torch.OutOfMemoryError')) + 1
+    expect(errors(run.stdout)[0]).toMatch(
+      new RegExp(
+        `line ${oomLine} of .*server\\.log is a known fatal vLLM line: \\(Worker_TP1 pid=453\\) ERROR 07-08 10:12:56 \\[multiproc_executor\\.py:743\\] torch\\.OutOfMemoryError: CUDA out of memory\\. Tried to allocate 816\\.82 MiB\\..*; the server process ${run.outputs.pid} then exited with code 1\\.`
+      )
+    )
+    // the phases up to the crash
+    expect(phasesOf(run).map((p) => p.name)).toEqual([
+      'starting',
+      'initializing',
+      'initializing distributed',
+      'loading weights'
+    ])
+  })
+
+  it('llama.cpp failing to load its model', async () => {
+    const run = await replayed('llamacpp-fail', 15)
+    expect(run.outputs).toMatchObject({ ready: 'false', reason: 'log-error' })
+    expect(errors(run.stdout)[0]).toMatch(
+      /is a known fatal llama\.cpp line: llama_model_load: error loading model: llama_model_loader: failed to load model from \/models\/Qwen3-32B-Q4_K_M\.gguf/
+    )
+  })
+})
+
+describe('history across runs', () => {
+  it("the second run expects the first one's startup and flags an NCCL variable the server lost", async () => {
+    const inputs = { 'env-report': 'NCCL_*', 'history-key': 'triton-bench' }
+    const first = await replayed('triton', 4, inputs, { NCCL_IB_HCA: 'mlx5', NCCL_DEBUG: 'WARN' })
+    expect(first.outputs).toMatchObject({ ready: 'true', 'expected-seconds': '', 'regression-percent': '' })
+    expect(warnings(first.stdout)).toEqual([])
+    const second = await replayed('triton', 4, { ...inputs, 'regression-threshold': '1000%' }, { NCCL_DEBUG: 'WARN' })
+    expect(second.outputs.ready).toBe('true')
+    // its model load (9.4s recorded, 2.4s replayed) is timed by the first run's
+    expect(second.stdout).toMatch(
+      /: loading model for \d+\.\ds; ready in about \S+ going by earlier runs; the server still answers: connection refused/
+    )
+    expect(second.outputs['expected-seconds']).toBe(first.outputs['startup-seconds'])
+    expect(second.outputs['regression-percent']).toMatch(/^-?\d+\.\d$/)
+    expect(warnings(second.stdout)).toEqual([
+      '::warning::The server\'s environment changed since the previous run with this history key: NCCL_IB_HCA was "mlx5" in the last run, now unset.'
+    ])
+    expect(second.summary).toContain("> ⚠️ The server's environment changed")
+    expect(second.summary).toMatch(
+      /\| Usual startup \(median of earlier runs\) \| \d+\.\d s \(this run: [+-]?\d+\.\d%\) \|/
+    )
+    const lines = readFileSync(join(dir, 'history.jsonl'), 'utf8').trim().split('\n')
+    expect(lines).toHaveLength(2)
+    expect(JSON.parse(lines[0])).toMatchObject({
+      key: 'triton-bench',
+      ready: true,
+      engine: 'triton',
+      env: { NCCL_IB_HCA: 'mlx5', NCCL_DEBUG: 'WARN' },
+      envReport: 'NCCL_*'
+    })
+  })
+
+  it('a regression past the threshold fails the step with fail-on-regression, naming the phase that grew', async () => {
+    // an earlier run of this key on record took a tenth of the time, its model load a hundredth
+    const key = 'llama-bench'
+    const earlier = {
+      v: 1,
+      key,
+      at: '2026-07-01T00:00:00.000Z',
+      ready: true,
+      reason: 'ready',
+      elapsedSeconds: 0.3,
+      startupSeconds: 0.3,
+      phases: [{ name: 'loading weights', seconds: 0.03 }]
+    }
+    const history = join(dir, 'history.jsonl')
+    writeFileSync(history, `${JSON.stringify(earlier)}\n`)
+    const run = await replayed('llamacpp', 15, { 'history-key': key, 'fail-on-regression': 'true' })
+    expect(run.outputs.ready).toBe('true')
+    expect(run.code).toBe(1)
+    expect(Number(run.outputs['regression-percent'])).toBeGreaterThan(25)
+    // (a workflow command writes % as %25)
+    expect(errors(run.stdout)[0]).toMatch(
+      /^::error::Startup took \d+\.\ds, \d+\.\d%25 over the median of 0\.3s of the last 1 ready run; loading weights grew most: \d+\.\ds against 0\.0s\.$/
+    )
+  })
+
+  it('is off with a notice, never a failure, where history-file cannot be written', async () => {
+    writeFileSync(join(dir, 'a-file'), '')
+    const run = await replayed('triton', 4, { 'history-file': join(dir, 'a-file', 'history.jsonl') })
+    expect(run.code).toBe(0)
+    expect(run.stdout).toMatch(/::notice::History is off: cannot write .*a-file\/history\.jsonl/)
+  })
+})

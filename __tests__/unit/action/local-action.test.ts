@@ -1,0 +1,39 @@
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { simulate } from '../../../src/simulator/server.js'
+
+/** `npm run local-action` runs src/action/main.ts with @github/local-action; .env.example is the template it reads. */
+const root = new URL('../../..', import.meta.url).pathname
+
+it('runs the action from source against a simulated vLLM, with inputs from an env file made from .env.example', async () => {
+  const server = await simulate({ engine: 'vllm', model: '/shared/kimi-k2.5-int4', loadMs: 500 })
+  const dir = mkdtempSync(join(tmpdir(), 'local-action-'))
+  try {
+    const envFile = join(dir, '.env')
+    const example = readFileSync(join(root, '.env.example'), 'utf8')
+    expect(example).toMatch(/^INPUT_URL=http:\/\/localhost:8000\/v1\/models$/m)
+    writeFileSync(
+      envFile,
+      example
+        .replace(/^INPUT_URL=.*$/m, `INPUT_URL=${server.baseUrl}/v1/models`)
+        .replace(/^INPUT_INTERVAL=.*$/m, 'INPUT_INTERVAL=200ms')
+    )
+    const child = spawn('npm', ['run', '--silent', 'local-action'], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? dir, ENV_FILE: envFile },
+      stdio: ['ignore', 'pipe', 'pipe']
+    })
+    let out = ''
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()))
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()))
+    const code = await new Promise((resolve) => child.on('close', resolve))
+    expect(out).toMatch(/::set-output name=model-id::\/shared\/kimi-k2.5-int4/)
+    expect(out).toMatch(/Ready after .*; model "\/shared\/kimi-k2.5-int4"/)
+    expect(code).toBe(0)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+    await server.close()
+  }
+}, 60_000)

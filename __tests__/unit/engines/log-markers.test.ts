@@ -1,0 +1,162 @@
+import { readFixture } from '../../fixtures/log-fixture.mjs'
+import {
+  clockSeconds,
+  ENGINE_LOGS,
+  engineLog,
+  engineOfLine,
+  engineOfModelList,
+  type LogEngine,
+  PHASE_MARKERS,
+  phaseMarkers,
+  stampOf,
+  tookSeconds
+} from '../../../src/engines/log-markers.js'
+
+const fixture = (name: string): string => new URL(`../../fixtures/logs/${name}.log`, import.meta.url).pathname
+const ENGINES: LogEngine[] = ['vllm', 'sglang', 'tgi', 'llamacpp', 'ollama', 'triton']
+
+describe('the engine log table', () => {
+  it('has phase rows for each of the six engines, each row able to start or time its phase', () => {
+    for (const engine of ENGINES) {
+      expect([engine, phaseMarkers(engine).length >= 3]).toEqual([engine, true])
+      expect(engineLog(engine).fatal.length).toBeGreaterThan(2)
+    }
+    for (const row of PHASE_MARKERS)
+      expect([row.phase, row.start ?? row.progress ?? row.took]).toEqual([row.phase, expect.any(RegExp)])
+    // one row per engine and phase
+    const keys = PHASE_MARKERS.map((m) => `${m.engine}/${m.phase}`)
+    expect(new Set(keys).size).toBe(keys.length)
+  })
+
+  it('names the engine from the first line only it prints, in each recorded startup', () => {
+    for (const engine of ENGINES) {
+      const { writes } = readFixture(fixture(engine))
+      const first = writes
+        // eslint-disable-next-line no-control-regex
+        .map((w) => (w.text === undefined ? undefined : engineOfLine(w.text.replace(/\x1b\[[0-9;]*m/g, ''))))
+        .find((e) => e !== undefined)
+      expect([engine, first]).toEqual([engine, engine])
+    }
+    expect(engineOfLine('Traceback (most recent call last):')).toBeUndefined()
+    expect(engineOfLine('INFO:     Application startup complete.')).toBeUndefined()
+  })
+
+  it('names the engine from /v1/models owned_by', () => {
+    const list = (owner: string): string =>
+      JSON.stringify({ object: 'list', data: [{ id: 'm', object: 'model', owned_by: owner }] })
+    expect(engineOfModelList(list('vllm'))).toBe('vllm')
+    expect(engineOfModelList(list('sglang'))).toBe('sglang')
+    expect(engineOfModelList(list('llamacpp'))).toBe('llamacpp')
+    expect(engineOfModelList(list('Triton Inference Server'))).toBe('triton')
+    // TGI says the model id, Ollama the namespace: neither names the engine
+    expect(engineOfModelList(list('library'))).toBeUndefined()
+    expect(engineOfModelList('{"data":null}')).toBeUndefined()
+    expect(engineOfModelList('<html>')).toBeUndefined()
+  })
+
+  it("reads each engine's stamp; differences are what count", () => {
+    const at = (engine: LogEngine, line: string): number | undefined => stampOf(engineLog(engine), line)
+    const diff = (engine: LogEngine, a: string, b: string): number =>
+      (at(engine, b) as number) - (at(engine, a) as number)
+    expect(
+      diff(
+        'vllm',
+        '(APIServer pid=1) INFO 07-08 10:12:13 [utils.py:302] x',
+        '(Worker_TP0 pid=4) WARNING 07-08 10:14:01 [a.py:1] y'
+      )
+    ).toBe(108_000)
+    expect(diff('sglang', '[2026-07-08 10:12:13 TP0] x', '[2026-07-08 10:12:14 DP1 TP3] y')).toBe(1000)
+    expect(diff('tgi', '2026-07-08T10:12:01.118734Z  INFO x', '2026-07-08T10:12:02.000000Z  INFO y')).toBeCloseTo(
+      881.266,
+      3
+    )
+    expect(diff('ollama', 'time=2026-07-08T23:59:59.500Z level=INFO', 'time=2026-07-09T00:00:00.250Z level=INFO')).toBe(
+      750
+    )
+    expect(diff('triton', 'I0708 10:12:01.118734 1 a.cc:1] "x"', 'E0708 10:12:03.000000 1 a.cc:1] "y"')).toBeCloseTo(
+      1881.266,
+      3
+    )
+    expect(diff('llamacpp', '0.00.345.474 I build: 1', '1.02.000.000 I main: model loaded')).toBe(61_655)
+    expect(at('vllm', 'Loading safetensors checkpoint shards: 1/2')).toBeUndefined()
+    expect(at('llamacpp', 'main: model loaded')).toBeUndefined()
+  })
+
+  it('reads the durations engines print, in their units', () => {
+    expect(tookSeconds({ took: '35.89402713', unit: 's' })).toBeCloseTo(35.894, 3)
+    expect(tookSeconds({ took: '850.5', unit: 'ms' })).toBeCloseTo(0.8505, 4)
+    expect(tookSeconds({ took: '212.93' })).toBe(212.93)
+    expect(clockSeconds('01:35')).toBe(95)
+    expect(clockSeconds('1:02:03')).toBe(3723)
+  })
+})
+
+/** Fatal lines as the research notes quote them from the engines' source and real logs. */
+const FATAL: Array<[LogEngine, string, boolean]> = [
+  ['vllm', '(Worker_TP3 pid=9) ERROR 03-09 10:12:13 [multiproc_executor.py:743] WorkerProc hit an exception.', false],
+  [
+    'vllm',
+    'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 816.82 MiB. GPU 3 has a total capacity of 139.81 GiB',
+    true
+  ],
+  ['vllm', '(EngineCore_DP0 pid=2) ERROR 03-09 10:12:13 [core.py:866] EngineCore failed to start.', false],
+  ['vllm', 'RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}', false],
+  [
+    'vllm',
+    'ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing the engine.',
+    true
+  ],
+  [
+    'vllm',
+    'ValueError: Free memory on device cuda:0 (15.32/22.04 GiB) on startup is less than desired GPU memory utilization (0.88, 19.39 GiB).',
+    true
+  ],
+  [
+    'vllm',
+    'torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/NCCLUtils.cpp:77, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.27.5',
+    true
+  ],
+  ['sglang', '[2026-02-27 10:12:13 TP1] Scheduler hit an exception: Traceback (most recent call last):', false],
+  ['sglang', 'RuntimeError: NCCL error: remote process exited or there was a network error', true],
+  ['sglang', 'Exception: Capture cuda graph failed: CUDA out of memory.', true],
+  ['sglang', '[2026-02-27 10:12:13] Received sigquit from a child process. It usually means the child failed.', false],
+  ['tgi', '2026-07-08T10:12:01.118734Z ERROR text_generation_launcher: Shard 1 failed to start', false],
+  ['tgi', '2026-07-08T10:12:01.118734Z ERROR text_generation_launcher: Error when initializing model', true],
+  ['tgi', 'Not enough memory to handle 4096 prefill tokens. You need to decrease `--max-batch-prefill-tokens`', true],
+  ['tgi', 'Error: ShardCannotStart', false],
+  ['llamacpp', "gguf_init_from_file: failed to open GGUF file '/models/x.gguf' (No such file or directory)", true],
+  ['llamacpp', 'main: exiting due to model loading error', false],
+  [
+    'llamacpp',
+    'ggml_backend_cuda_buffer_type_alloc_buffer: allocating 18926.01 MiB on device 0: cudaMalloc failed: out of memory',
+    true
+  ],
+  [
+    'ollama',
+    'time=2026-07-08T10:12:01.402Z level=ERROR source=sched.go:489 msg="error loading llama server" error="llama runner process has terminated: exit status 2"',
+    false
+  ],
+  ['ollama', 'Error: listen tcp 127.0.0.1:11434: bind: address already in use', true],
+  [
+    'triton',
+    `E0708 10:12:01.118734 1 model_lifecycle.cc:654] "failed to load 'resnet50' version 1: Internal: unable to create TensorRT engine"`,
+    true
+  ],
+  ['triton', 'error: creating server: Internal - failed to load all models', false]
+]
+
+describe('fatal lines', () => {
+  it.each(FATAL)('%s: %s', (engine, line, cause) => {
+    const found = engineLog(engine).fatal.find((f) => f.pattern.test(line))
+    expect(found?.cause).toBe(cause)
+  })
+
+  it("no benign line of any recorded startup matches any engine's fatal lines", () => {
+    const all = ENGINE_LOGS.flatMap((e) => e.fatal)
+    for (const engine of ENGINES) {
+      for (const w of readFixture(fixture(engine)).writes) {
+        if (w.text !== undefined) expect([w.text, all.some((f) => f.pattern.test(w.text))]).toEqual([w.text, false])
+      }
+    }
+  })
+})

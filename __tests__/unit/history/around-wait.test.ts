@@ -1,0 +1,117 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { RunRecord } from '../../../src/history/store.js'
+import { loadHistory, recordRun } from '../../../src/history/around-wait.js'
+
+let dir: string
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'wfm-run-history-'))
+})
+afterEach(() => rmSync(dir, { recursive: true, force: true }))
+
+const run = (over: Partial<RunRecord> = {}): RunRecord => ({
+  v: 1,
+  key: 'k',
+  at: '2026-07-08T10:00:00.000Z',
+  ready: true,
+  reason: 'ready',
+  elapsedSeconds: 10,
+  startupSeconds: 300,
+  phases: [
+    { name: 'loading weights', seconds: 200 },
+    { name: 'capturing CUDA graphs', seconds: 40 }
+  ],
+  env: { NCCL_PROTO: 'LL' },
+  envReport: 'NCCL_*',
+  ...over
+})
+
+describe('history around a wait', () => {
+  it('the first run: nothing to compare, recorded; the next ones compared with it', () => {
+    const file = join(dir, 'sub', 'history.jsonl')
+    const first = loadHistory(file, 'k')
+    expect(first).toMatchObject({ file, earlier: [], usual: undefined, notices: [], warnings: [] })
+    expect(recordRun(first, run(), 25)).toEqual({
+      expectedSeconds: undefined,
+      regressionPercent: undefined,
+      regression: undefined,
+      drift: undefined,
+      notices: []
+    })
+
+    const second = loadHistory(file, 'k')
+    expect(second.usual?.totalSeconds).toBe(300)
+    const findings = recordRun(second, run({ startupSeconds: 330 }), 25)
+    expect(findings).toEqual({
+      expectedSeconds: 300,
+      regressionPercent: 10,
+      regression: undefined,
+      drift: undefined,
+      notices: []
+    })
+    expect(readFileSync(file, 'utf8').trim().split('\n')).toHaveLength(2)
+  })
+
+  it('warns of a slower startup past the threshold, naming the phase that grew most, and of a lost NCCL variable', () => {
+    const file = join(dir, 'history.jsonl')
+    writeFileSync(file, [1, 2, 3, 4, 5].map(() => JSON.stringify(run())).join('\n') + '\n')
+    const findings = recordRun(
+      loadHistory(file, 'k'),
+      run({
+        startupSeconds: 420,
+        env: {},
+        phases: [
+          { name: 'loading weights', seconds: 320 },
+          { name: 'capturing CUDA graphs', seconds: 41 }
+        ]
+      }),
+      25
+    )
+    expect(findings.regressionPercent).toBe(40)
+    expect(findings.regression).toBe(
+      'Startup took 420.0s, 40.0% over the median of 300.0s of the last 5 ready runs; loading weights grew most: 320.0s against 200.0s.'
+    )
+    expect(findings.drift).toBe(
+      'The server\'s environment changed since the previous run with this history key: NCCL_PROTO was "LL" in the last 5 runs, now unset.'
+    )
+    // 40% is within a 50% threshold; the variable is back, after one run without it
+    expect(recordRun(loadHistory(file, 'k'), run({ startupSeconds: 420 }), 50)).toMatchObject({
+      regression: undefined,
+      drift:
+        'The server\'s environment changed since the previous run with this history key: NCCL_PROTO was unset in the last run, now "LL".'
+    })
+  })
+
+  it('only compares runs with the same key', () => {
+    const file = join(dir, 'history.jsonl')
+    writeFileSync(file, JSON.stringify(run({ key: 'other', startupSeconds: 10 })) + '\n')
+    expect(loadHistory(file, 'k').earlier).toEqual([])
+  })
+
+  it('skips unreadable lines with one warning', () => {
+    const file = join(dir, 'history.jsonl')
+    writeFileSync(file, `${JSON.stringify(run())}\n{"key":\n\u0000\u0000garbage\n${JSON.stringify(run())}\n`)
+    const h = loadHistory(file, 'k')
+    expect(h.earlier).toHaveLength(2)
+    expect(h.warnings).toEqual([`History: skipped 2 lines of ${file} that could not be read.`])
+  })
+
+  it('is off, with a notice and never a failure, when it is not set or cannot be written', () => {
+    const unset = loadHistory(undefined, 'k', 'History is off: RUNNER_TOOL_CACHE is not set.')
+    expect(unset.file).toBeUndefined()
+    expect(unset.notices).toEqual(['History is off: RUNNER_TOOL_CACHE is not set.'])
+    expect(loadHistory(undefined, 'k').notices).toEqual([])
+    writeFileSync(join(dir, 'f'), '')
+    const off = loadHistory(join(dir, 'f', 'history.jsonl'), 'k')
+    expect(off.file).toBeUndefined()
+    expect(off.notices[0]).toMatch(/^History is off: cannot write /)
+    expect(recordRun(off, run(), 25)).toEqual({
+      expectedSeconds: undefined,
+      regressionPercent: undefined,
+      regression: undefined,
+      drift: undefined,
+      notices: []
+    })
+  })
+})

@@ -1,0 +1,301 @@
+import { spawn } from 'node:child_process'
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import ts from 'typescript'
+import {
+  appendRun,
+  defaultHistoryFile,
+  envDrift,
+  expectation,
+  historyKey,
+  MAX_LINE_BYTES,
+  median,
+  prepareHistory,
+  readHistory,
+  regression,
+  type RunRecord,
+  runLine,
+  trimHistory
+} from '../../../src/history/store.js'
+import { driftText, driftWarning, regressionText } from '../../../src/report/profile-report.js'
+
+let dir: string
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'wfm-history-'))
+})
+afterEach(() => rmSync(dir, { recursive: true, force: true }))
+
+let n = 0
+const run = (over: Partial<RunRecord> = {}): RunRecord => ({
+  v: 1,
+  key: 'k',
+  at: new Date(Date.UTC(2026, 6, 1) + n++ * 60_000).toISOString(),
+  ready: true,
+  reason: 'ready',
+  elapsedSeconds: 100,
+  startupSeconds: 300,
+  engine: 'vllm',
+  phases: [
+    { name: 'loading weights', seconds: 200 },
+    { name: 'capturing CUDA graphs', seconds: 40 }
+  ],
+  ...over
+})
+
+describe('the history file', () => {
+  it('appends one line per run and reads them back in order', () => {
+    const file = join(dir, 'history.jsonl')
+    expect(appendRun(file, run({ startupSeconds: 1 }))).toBe(true)
+    expect(appendRun(file, run({ startupSeconds: 2, key: 'other' }))).toBe(true)
+    const text = readFileSync(file, 'utf8')
+    expect(text.split('\n')).toHaveLength(3)
+    expect(readHistory(file).runs.map((r) => [r.key, r.startupSeconds])).toEqual([
+      ['k', 1],
+      ['other', 2]
+    ])
+    expect(existsSync(`${file}.lock`)).toBe(false)
+  })
+
+  it('a missing file is an empty history', () => {
+    expect(readHistory(join(dir, 'none.jsonl'))).toEqual({ runs: [], skipped: 0 })
+  })
+
+  it('skips lines it cannot read and counts them (a torn line, a foreign line, a wrong shape)', () => {
+    const file = join(dir, 'history.jsonl')
+    writeFileSync(
+      file,
+      [
+        JSON.stringify(run({ startupSeconds: 1 })),
+        '{"key":"k","ready":tr',
+        'not json at all',
+        '{"key":"k","ready":"yes","elapsedSeconds":1,"phases":[]}',
+        '',
+        JSON.stringify(run({ startupSeconds: 2 }))
+      ].join('\n') + '\n'
+    )
+    const h = readHistory(file)
+    expect(h.skipped).toBe(3)
+    expect(h.runs.map((r) => r.startupSeconds)).toEqual([1, 2])
+    // appending after a torn last line without a newline still gives readable lines after it
+    appendFileSync(file, '{"torn":')
+    appendRun(file, run({ startupSeconds: 3 }))
+    expect(readHistory(file).runs.map((r) => r.startupSeconds)).toEqual([1, 2])
+    expect(readHistory(file).skipped).toBe(4)
+  })
+
+  it('trims each key to its last 100 runs, keeping other keys and dropping unreadable lines', () => {
+    const file = join(dir, 'history.jsonl')
+    const lines = Array.from({ length: 103 }, (_, i) => JSON.stringify(run({ startupSeconds: i })))
+    lines.splice(50, 0, JSON.stringify(run({ key: 'other', startupSeconds: -1 })), 'garbage')
+    writeFileSync(file, lines.join('\n') + '\n')
+    appendRun(file, run({ startupSeconds: 103 }))
+    const { runs, skipped } = readHistory(file)
+    expect(skipped).toBe(0)
+    const mine = runs.filter((r) => r.key === 'k').map((r) => r.startupSeconds)
+    expect(mine).toHaveLength(100)
+    expect(mine[0]).toBe(4)
+    expect(mine[99]).toBe(103)
+    expect(runs.filter((r) => r.key === 'other')).toHaveLength(1)
+  })
+
+  it('does not trim under a lock another process holds, and breaks a lock left behind by a dead one', () => {
+    const file = join(dir, 'history.jsonl')
+    writeFileSync(
+      file,
+      Array.from({ length: 5 }, (_, i) => JSON.stringify(run({ startupSeconds: i }))).join('\n') + '\n'
+    )
+    writeFileSync(`${file}.lock`, '')
+    trimHistory(file, 2)
+    expect(readHistory(file).runs).toHaveLength(5)
+    const old = (Date.now() - 60_000) / 1000
+    utimesSync(`${file}.lock`, old, old)
+    trimHistory(file, 2)
+    expect(readHistory(file).runs.map((r) => r.startupSeconds)).toEqual([3, 4])
+    expect(existsSync(`${file}.lock`)).toBe(false)
+  })
+
+  it('keeps a line under PIPE_BUF: long values are cut, then the environment is left out', () => {
+    const big = run({
+      env: Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`NCCL_VAR_${i}`, 'x'.repeat(500)])),
+      envReport: 'NCCL_*'
+    })
+    const line = runLine(big) as string
+    expect(Buffer.byteLength(line)).toBeLessThanOrEqual(MAX_LINE_BYTES)
+    expect(JSON.parse(line).env).toBeUndefined()
+    const cut = runLine(run({ env: { A: 'y'.repeat(5000) } })) as string
+    expect(JSON.parse(cut).env.A).toHaveLength(200)
+    expect(runLine(run({ key: 'z'.repeat(5000) }))).toBeUndefined()
+  })
+
+  it('is off, with a notice, where it cannot be written', () => {
+    const file = join(dir, 'history.jsonl')
+    expect(prepareHistory(join(dir, 'deep', 'er', 'history.jsonl'))).toBeUndefined()
+    writeFileSync(join(dir, 'a-file'), '')
+    expect(prepareHistory(join(dir, 'a-file', 'history.jsonl'))).toMatch(
+      /^History is off: cannot write .*a-file\/history\.jsonl \(E[A-Z]+: /
+    )
+    expect(prepareHistory(file)).toBeUndefined()
+    expect(existsSync(file)).toBe(true)
+  })
+
+  it('lives under the runner tool cache for the action, and the user cache for the CLI', () => {
+    expect(defaultHistoryFile({ RUNNER_TOOL_CACHE: '/opt/hostedtoolcache' }, 'action')).toEqual({
+      path: '/opt/hostedtoolcache/wait-for-model/history.jsonl'
+    })
+    expect(defaultHistoryFile({}, 'action').notice).toMatch(/RUNNER_TOOL_CACHE is not set/)
+    expect(defaultHistoryFile({ XDG_CACHE_HOME: '/x' }, 'cli')).toEqual({ path: '/x/wait-for-model/history.jsonl' })
+    expect(defaultHistoryFile({ HOME: '/home/u' }, 'cli')).toEqual({
+      path: '/home/u/.cache/wait-for-model/history.jsonl'
+    })
+    expect(defaultHistoryFile({}, 'cli').notice).toMatch(/neither XDG_CACHE_HOME nor HOME is set/)
+  })
+
+  it('keys by endpoint, model and start command, without writing them out', () => {
+    const k = historyKey('http://localhost:8000/v1/models', 'kimi', 'HF_TOKEN=hf_secret vllm serve')
+    expect(k).toMatch(/^[0-9a-f]{16}$/)
+    expect(historyKey('http://localhost:8000/v1/models', 'kimi', undefined)).not.toBe(k)
+    expect(historyKey('http://localhost:8000/v1/models', 'kimi', 'HF_TOKEN=hf_secret vllm serve')).toBe(k)
+  })
+})
+
+describe('appends from several processes at once', () => {
+  // The module imports only Node's own modules: compiled alone, it runs in plain child processes.
+  function compiledModule(): string {
+    const source = readFileSync(new URL('../../../src/history/store.ts', import.meta.url), 'utf8')
+    const out = ts.transpileModule(source, {
+      compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 }
+    }).outputText
+    const path = join(dir, 'history.mjs')
+    writeFileSync(path, out)
+    return path
+  }
+  const child = (
+    module: string,
+    file: string,
+    opts: { id: number; key: string; count: number; keep: number }
+  ): Promise<number | null> =>
+    new Promise((resolve) => {
+      const script = `
+        const { appendRun } = await import(${JSON.stringify(module)})
+        for (let i = 0; i < ${opts.count}; i++) {
+          appendRun(${JSON.stringify(file)}, { v: 1, key: ${JSON.stringify(opts.key)}, at: new Date().toISOString(), ready: true,
+            reason: 'ready', elapsedSeconds: i, startupSeconds: ${opts.id} * 1000 + i, phases: [{ name: 'loading weights', seconds: i }],
+            env: { NCCL_PROTO: 'LL', PAD: 'x'.repeat(${opts.id * 300}) }, envReport: 'NCCL_*' }, ${opts.keep})
+        }`
+      const p = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: 'inherit' })
+      p.on('exit', resolve)
+    })
+  const byProcess = (runs: RunRecord[], id: number): number[] =>
+    runs.filter((r) => Math.floor((r.startupSeconds as number) / 1000) === id).map((r) => r.elapsedSeconds)
+
+  it('lose no line and tear none, with lines of different lengths', async () => {
+    const module = compiledModule()
+    const file = join(dir, 'history.jsonl')
+    const ids = [1, 2, 3, 4, 5, 6]
+    const codes = await Promise.all(
+      ids.map((id) => child(module, file, { id, key: `k${id % 2}`, count: 40, keep: 1000 }))
+    )
+    expect(codes).toEqual(ids.map(() => 0))
+    const { runs, skipped } = readHistory(file)
+    expect(skipped).toBe(0)
+    expect(runs).toHaveLength(240)
+    // each process's lines, whole and in its own order
+    for (const id of ids) expect(byProcess(runs, id)).toEqual([...Array(40).keys()])
+  })
+
+  it('lose no line while other processes trim the file again and again', async () => {
+    const module = compiledModule()
+    const file = join(dir, 'history.jsonl')
+    // Three processes append 40 runs each of key "busy", kept to 30: nearly every append rewrites the file.
+    // Three others append 10 runs each of key "few", which stays within the 30 kept: all 30 must survive.
+    const codes = await Promise.all([
+      ...[1, 2, 3].map((id) => child(module, file, { id, key: 'busy', count: 40, keep: 30 })),
+      ...[4, 5, 6].map((id) => child(module, file, { id, key: 'few', count: 10, keep: 30 }))
+    ])
+    expect(codes).toEqual([0, 0, 0, 0, 0, 0])
+    const { runs, skipped } = readHistory(file)
+    expect(skipped).toBe(0)
+    expect(runs.filter((r) => r.key === 'busy')).toHaveLength(30)
+    for (const id of [4, 5, 6]) expect(byProcess(runs, id)).toEqual([...Array(10).keys()])
+    expect(existsSync(`${file}.lock`)).toBe(false)
+  })
+})
+
+describe('comparing a run with earlier ones', () => {
+  it('expects the median of the last 10 ready runs, and its phases', () => {
+    expect(median([3, 1, 2])).toBe(2)
+    expect(median([4, 1, 2, 3])).toBe(2.5)
+    const earlier = [
+      run({ startupSeconds: 1000 }),
+      ...[300, 310, 290, 305, 295, 320, 280, 300, 310, 290].map((s) => run({ startupSeconds: s })),
+      run({ ready: false, reason: 'timeout', startupSeconds: 900 })
+    ]
+    const e = expectation(earlier)!
+    expect(e.totalSeconds).toBe(300)
+    expect(e.runs).toBe(10)
+    expect(e.phaseSeconds.get('loading weights')).toBe(200)
+    expect(e.order).toEqual(['loading weights', 'capturing CUDA graphs'])
+    expect(expectation([run({ ready: false })])).toBeUndefined()
+  })
+
+  it('reports the regression in percent and the phase that grew most', () => {
+    const earlier = [300, 300, 300].map((s) => run({ startupSeconds: s }))
+    const slow = run({
+      startupSeconds: 390,
+      phases: [
+        { name: 'loading weights', seconds: 230 },
+        { name: 'capturing CUDA graphs', seconds: 100 }
+      ]
+    })
+    const r = regression(earlier, slow)!
+    expect(r).toMatchObject({
+      expectedSeconds: 300,
+      seconds: 390,
+      percent: 30,
+      runs: 3,
+      grewMost: { name: 'capturing CUDA graphs', seconds: 100, usual: 40 }
+    })
+    expect(regressionText(r)).toBe(
+      'Startup took 390.0s, 30.0% over the median of 300.0s of the last 3 ready runs; capturing CUDA graphs grew most: 100.0s against 40.0s.'
+    )
+    expect(regression(earlier, run({ startupSeconds: 270 }))?.percent).toBe(-10)
+    expect(regression(earlier, run({ ready: false, startupSeconds: 900 }))).toBeUndefined()
+    expect(regression([], slow)).toBeUndefined()
+    // without a process start, the wait's own elapsed time is compared
+    expect(
+      regression(
+        [run({ startupSeconds: undefined, elapsedSeconds: 50 })],
+        run({ startupSeconds: undefined, elapsedSeconds: 60 })
+      )?.percent
+    ).toBe(20)
+  })
+
+  it('names the variables that changed since the previous run with the same env-report', () => {
+    const env = (e: Record<string, string>): Partial<RunRecord> => ({
+      env: e,
+      envReport: 'NCCL_*,CUDA_VISIBLE_DEVICES'
+    })
+    const earlier = [
+      run(env({ NCCL_PROTO: 'Simple', CUDA_VISIBLE_DEVICES: '0,1' })),
+      ...Array.from({ length: 5 }, () => run(env({ NCCL_PROTO: 'LL', CUDA_VISIBLE_DEVICES: '0,1', HF_TOKEN: '***' }))),
+      run({ env: { NCCL_PROTO: 'other report' }, envReport: 'NCCL_PROTO' }),
+      run()
+    ]
+    const drift = envDrift(
+      earlier,
+      run(env({ CUDA_VISIBLE_DEVICES: '0,1,2,3', NCCL_IB_HCA: 'mlx5_0', HF_TOKEN: '***' }))
+    )
+    expect(drift.map(driftText)).toEqual([
+      'CUDA_VISIBLE_DEVICES was "0,1" in the last 6 runs, now "0,1,2,3"',
+      'NCCL_IB_HCA was unset in the last 6 runs, now "mlx5_0"',
+      'NCCL_PROTO was "LL" in the last 5 runs, now unset'
+    ])
+    expect(driftWarning(drift.slice(2))).toBe(
+      'The server\'s environment changed since the previous run with this history key: NCCL_PROTO was "LL" in the last 5 runs, now unset.'
+    )
+    expect(envDrift(earlier, run(env({ NCCL_PROTO: 'LL', CUDA_VISIBLE_DEVICES: '0,1', HF_TOKEN: '***' })))).toEqual([])
+    expect(envDrift([], run(env({ A: '1' })))).toEqual([])
+    expect(envDrift(earlier, run())).toEqual([])
+  })
+})

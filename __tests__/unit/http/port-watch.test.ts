@@ -1,0 +1,90 @@
+import { createServer, type Server } from 'node:net'
+import {
+  listeningLoopbackPorts,
+  PortPoller,
+  PROC_MIN_PORTS,
+  portWatchFor,
+  tcpConnects
+} from '../../../src/http/port-watch.js'
+import { freePort } from '../../../src/simulator/server.js'
+
+describe('listeningLoopbackPorts', () => {
+  it('reads LISTEN sockets on loopback and wildcard addresses from /proc/net/tcp and tcp6', () => {
+    const table = [
+      '  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode',
+      '   0: 00000000:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 633 1',
+      '   1: 0100007F:1F91 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 634 1',
+      '   2: 0100007F:1F92 0100007F:9C2D 01 00000000:00000000 00:00000000 00000000     0        0 0 3',
+      '   3: 0500000A:1F93 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 635 1',
+      '   4: 00000000000000000000000001000000:1F94 00000000000000000000000000000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 636 1',
+      '   5: 00000000000000000000000000000000:1F95 00000000000000000000000000000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 637 1',
+      '   6: 0000000000000000FFFF00000100007F:1F96 00000000000000000000000000000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 638 1'
+    ].join('\n')
+    // 8082 is an established connection and 8083 listens on 10.0.0.5 only: neither counts
+    expect([...listeningLoopbackPorts(table)].sort()).toEqual([8080, 8081, 8084, 8085, 8086])
+  })
+})
+
+describe('portWatchFor on a real port', () => {
+  let server: Server | undefined
+  afterEach(() => new Promise<void>((r) => (server?.listening ? server.close(() => r()) : r())))
+
+  it.each(['127.0.0.1', 'localhost'])('resolves once something listens on %s', async (host) => {
+    const port = await freePort()
+    let listeningAt = 0
+    const opened = portWatchFor(new URL(`http://${host}:${port}/v1/models`))
+      .opened(new AbortController().signal)
+      .then(() => performance.now())
+    setTimeout(() => {
+      server = createServer().listen(port, '127.0.0.1', () => (listeningAt = performance.now()))
+    }, 150)
+    const openedAt = await opened
+    expect(listeningAt).toBeGreaterThan(0)
+    expect(openedAt).toBeGreaterThanOrEqual(listeningAt)
+  })
+
+  it('sees a server that listens on ::1 only through localhost', async () => {
+    const port = await freePort('::1')
+    const opened = portWatchFor(new URL(`http://localhost:${port}/`)).opened(new AbortController().signal)
+    setTimeout(() => (server = createServer().listen(port, '::1')), 100)
+    await opened
+    expect(server?.listening).toBe(true)
+  })
+
+  it('stops watching when aborted, leaving nothing running', async () => {
+    const port = await freePort()
+    const stop = new AbortController()
+    const watching = portWatchFor(new URL(`http://127.0.0.1:${port}/`)).opened(stop.signal)
+    stop.abort()
+    await expect(watching).resolves.toBeUndefined()
+  })
+})
+
+describe('tcpConnects', () => {
+  it('says whether a bare TCP connect is accepted', async () => {
+    const port = await freePort()
+    expect(await tcpConnects('127.0.0.1', port, 1_000)).toBe(false)
+    const server = createServer().listen(port, '127.0.0.1')
+    await new Promise((r) => server.once('listening', r))
+    expect(await tcpConnects('127.0.0.1', port, 1_000)).toBe(true)
+    await new Promise((r) => server.close(r))
+  })
+})
+
+describe('PortPoller with many ports', () => {
+  it('watches a fleet of loopback ports (through /proc when there are many) and resolves each as it opens', async () => {
+    const ports = await Promise.all(Array.from({ length: PROC_MIN_PORTS + 6 }, () => freePort()))
+    const poller = new PortPoller()
+    const stop = new AbortController()
+    const opened: number[] = []
+    const watching = ports.map((port) =>
+      poller.watch(new URL(`http://127.0.0.1:${port}/`), stop.signal).then(() => opened.push(port))
+    )
+    const servers = ports.slice(0, 10).map((port) => createServer().listen(port, '127.0.0.1'))
+    await Promise.all(watching.slice(0, 10))
+    expect(opened.sort()).toEqual(ports.slice(0, 10).sort())
+    stop.abort()
+    await Promise.all(watching)
+    await Promise.all(servers.map((s) => new Promise((r) => s.close(r))))
+  })
+})

@@ -1,0 +1,198 @@
+import fc from 'fast-check'
+import {
+  MAX_DURATION_MS,
+  parseDuration,
+  parseHeaders,
+  parseRetryAfter,
+  parseStatusSet,
+  statusAccepted
+} from '../../../src/inputs/parse.js'
+import { parseUrl } from '../../../src/inputs/settings.js'
+
+/** Properties of the input parsers, over many generated inputs: right on valid forms, safe on anything. */
+const runs = { numRuns: 500 }
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/
+/** Whatever a parser throws is an Error whose message names the accepted form and carries no raw control character. */
+function rejectsClearly(parse: () => unknown, form: RegExp): boolean {
+  try {
+    parse()
+    return true
+  } catch (e) {
+    return e instanceof Error && form.test(e.message) && !CONTROL.test(e.message)
+  }
+}
+
+describe('parseDuration', () => {
+  it('adds up any sequence of unit parts', () => {
+    const part = fc.tuple(
+      fc.integer({ min: 0, max: 500 }),
+      fc.constantFrom(['ms', 1], ['s', 1_000], ['m', 60_000], ['h', 3_600_000])
+    )
+    fc.assert(
+      fc.property(fc.array(part, { minLength: 1, maxLength: 5 }), (parts) => {
+        const text = parts.map(([n, [unit]]) => `${n}${unit}`).join('')
+        const ms = parts.reduce((sum, [n, [, scale]]) => sum + n * (scale as number), 0)
+        if (ms > MAX_DURATION_MS) return rejectsClearly(() => parseDuration(text), /168h/)
+        return parseDuration(text) === ms
+      }),
+      runs
+    )
+  })
+
+  it('reads a plain number as seconds', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 604_799 }), fc.integer({ min: 0, max: 999 }), (s, frac) => {
+        const text = `${s}.${String(frac).padStart(3, '0')}`
+        return parseDuration(text) === Math.round(Number(text) * 1000)
+      }),
+      runs
+    )
+  })
+
+  it('on any text, returns a whole number of ms within the limit or names the accepted form', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 30 }), (text) => {
+        try {
+          const ms = parseDuration(text)
+          return Number.isInteger(ms) && ms >= 0 && ms <= MAX_DURATION_MS
+        } catch (e) {
+          return e instanceof Error && /250ms|168h/.test(e.message) && !CONTROL.test(e.message)
+        }
+      }),
+      runs
+    )
+  })
+})
+
+describe('parseStatusSet', () => {
+  const range = fc
+    .tuple(fc.integer({ min: 100, max: 599 }), fc.integer({ min: 100, max: 599 }))
+    .map(([a, b]) => [Math.min(a, b), Math.max(a, b)] as const)
+
+  it('accepts exactly the statuses in the listed codes and ranges', () => {
+    fc.assert(
+      fc.property(
+        fc.array(range, { minLength: 1, maxLength: 4 }),
+        fc.integer({ min: 100, max: 599 }),
+        (ranges, status) => {
+          const text = ranges.map(([lo, hi]) => (lo === hi ? `${lo}` : `${lo}-${hi}`)).join(', ')
+          return (
+            statusAccepted(parseStatusSet(text), status) === ranges.some(([lo, hi]) => status >= lo && status <= hi)
+          )
+        }
+      ),
+      runs
+    )
+  })
+
+  it('on any text, returns ranges within 100-599 or names the accepted form', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ maxLength: 20 }), fc.stringMatching(/^[0-9, -]{0,15}$/)), (text) => {
+        try {
+          return parseStatusSet(text).every(([lo, hi]) => lo >= 100 && hi <= 599 && lo <= hi)
+        } catch (e) {
+          return e instanceof Error && /HTTP status codes \(100-599\)/.test(e.message) && !CONTROL.test(e.message)
+        }
+      }),
+      runs
+    )
+  })
+})
+
+describe('parseHeaders', () => {
+  const name = fc.stringMatching(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,20}$/)
+  const value = fc.stringMatching(/^[\x20-\x7e]{0,40}$/).map((v) => v.trim())
+
+  it('reads back any set of well-formed headers, whatever the line endings', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.tuple(name, value), { selector: ([n]) => n.toLowerCase(), maxLength: 6 }),
+        fc.constantFrom('\n', '\r\n'),
+        (pairs, eol) => {
+          const parsed = parseHeaders(pairs.map(([n, v]) => `${n}: ${v}`).join(eol))
+          expect(parsed).toEqual(Object.fromEntries(pairs.map(([n, v]) => [n.toLowerCase(), v])))
+        }
+      ),
+      runs
+    )
+  })
+
+  it('on any text, yields only token names and values without control characters (no header injection)', () => {
+    fc.assert(
+      fc.property(
+        fc.string({
+          maxLength: 60,
+          unit: fc.constantFrom('a', 'B', ':', ' ', '\r', '\n', '\u0000', '\t', 'é', '-', '=')
+        }),
+        (text) => {
+          try {
+            return Object.entries(parseHeaders(text)).every(
+              ([n, v]) => /^[!#$%&'*+\-.^_`|~0-9a-z]+$/.test(n) && !CONTROL.test(v)
+            )
+          } catch (e) {
+            return e instanceof Error && /Name: value|control character/.test(e.message)
+          }
+        }
+      ),
+      runs
+    )
+  })
+})
+
+describe('parseUrl', () => {
+  it('accepts any http(s) web URL without credentials, unchanged', () => {
+    fc.assert(
+      fc.property(fc.webUrl({ validSchemes: ['http', 'https'], withQueryParameters: true }), (text) => {
+        const url = parseUrl(text)
+        return (url.protocol === 'http:' || url.protocol === 'https:') && url.href === new URL(text).href
+      }),
+      runs
+    )
+  })
+
+  it('on any text, returns an http(s) URL without credentials, or an error that never shows a password', () => {
+    const password = 'pw-7a1c'
+    const text = fc.oneof(
+      fc.string({ maxLength: 40 }),
+      fc.webUrl({ validSchemes: ['http', 'https', 'ftp', 'file'] }),
+      fc
+        .tuple(
+          fc.constantFrom('http://', 'https://', 'ftp://', '', 'http:/'),
+          fc.string({ maxLength: 10 }),
+          fc.string({ maxLength: 15 })
+        )
+        .map(([scheme, user, rest]) => `${scheme}${user}:${password}@${rest}`)
+    )
+    fc.assert(
+      fc.property(text, (s) => {
+        try {
+          const url = parseUrl(s)
+          return (url.protocol === 'http:' || url.protocol === 'https:') && url.username === '' && url.password === ''
+        } catch (e) {
+          return e instanceof Error && !e.message.includes(password) && !CONTROL.test(e.message)
+        }
+      }),
+      runs
+    )
+  })
+})
+
+describe('parseRetryAfter', () => {
+  it('reads delta-seconds and HTTP dates relative to now, and nothing else', () => {
+    const now = Date.UTC(2026, 10, 30, 12, 0, 0)
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 1_000_000 }),
+        fc.integer({ min: -3_600, max: 3_600 }),
+        fc.string({ maxLength: 12 }),
+        (delta, offset, junk) => {
+          expect(parseRetryAfter(String(delta), now)).toBe(delta * 1000)
+          expect(parseRetryAfter(new Date(now + offset * 1000).toUTCString(), now)).toBe(Math.max(0, offset * 1000))
+          if (!/^\s*\d+\s*$/.test(junk)) expect(parseRetryAfter(junk, now)).toBeUndefined()
+        }
+      ),
+      runs
+    )
+  })
+})

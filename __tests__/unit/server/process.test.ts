@@ -1,0 +1,105 @@
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { attachServer, defaultLogFile, resolvePid, serverEnv, startServer } from '../../../src/server/process.js'
+import { systemClock } from '../../../src/runtime/clock.js'
+
+/** Real processes: a shell command started as the action starts a server, and one started elsewhere. */
+let dir: string
+const groups: number[] = []
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'wait-for-model-proc-'))
+})
+afterEach(() => {
+  for (const pid of groups.splice(0)) {
+    try {
+      process.kill(-pid, 'SIGKILL')
+    } catch {
+      // already gone
+    }
+  }
+  rmSync(dir, { recursive: true, force: true })
+})
+
+describe('startServer', () => {
+  it('runs the command with the given environment, its output in the log, and tells its exit code', async () => {
+    const log = join(dir, 'sub', 'server.log')
+    const server = startServer(
+      'echo "out $NCCL_DEBUG"; echo err >&2; exit 3',
+      log,
+      { PATH: process.env.PATH ?? '', NCCL_DEBUG: 'INFO' },
+      systemClock
+    )
+    groups.push(server.pid)
+    expect(await server.exited).toBe('exited with code 3')
+    expect(readFileSync(log, 'utf8')).toBe('out INFO\nerr\n')
+  })
+
+  it('tells the signal that ended it, and reads its environment from /proc while it runs', async () => {
+    const server = startServer(
+      'exec sleep 30',
+      join(dir, 'server.log'),
+      { PATH: process.env.PATH ?? '', NCCL_SOCKET_IFNAME: 'lo' },
+      systemClock
+    )
+    groups.push(server.pid)
+    await new Promise((r) => setTimeout(r, 200))
+    expect(server.environ()).toMatchObject({ NCCL_SOCKET_IFNAME: 'lo' })
+    process.kill(server.pid, 'SIGKILL')
+    expect(await server.exited).toBe('was killed by SIGKILL')
+  })
+
+  it('names log-file when the log cannot be written, before anything starts', () => {
+    const file = join(dir, 'server.log')
+    writeFileSync(file, '')
+    expect(() => startServer('true', join(file, 'under-a-file.log'), {}, systemClock)).toThrow(
+      /^Input "log-file": ".*under-a-file.log" cannot be written \((ENOTDIR|EEXIST)\)$/
+    )
+  })
+
+  it('gives the server the step environment without the action inputs, and picks a log under RUNNER_TEMP', () => {
+    expect(serverEnv({ PATH: '/bin', 'INPUT_API-KEY': 'sk-1', INPUT_URL: 'x', NCCL_DEBUG: 'WARN' })).toEqual({
+      PATH: '/bin',
+      NCCL_DEBUG: 'WARN'
+    })
+    expect(defaultLogFile({ RUNNER_TEMP: '/home/runner/work/_temp' })).toBe('/home/runner/work/_temp/model-server.log')
+  })
+})
+
+describe('attachServer', () => {
+  it('knows how long ago a process started elsewhere began, and notices when it exits', async () => {
+    const child = spawn('sleep', ['30'], { detached: true, stdio: 'ignore' })
+    groups.push(child.pid as number)
+    await new Promise((r) => setTimeout(r, 1_000))
+    const server = attachServer(child.pid as number, systemClock, 50)
+    try {
+      const ageMs = systemClock.now() - (server.startedAt as number)
+      // /proc counts in hundredths of a second; the spawn itself takes a little
+      expect(ageMs).toBeGreaterThanOrEqual(950)
+      expect(ageMs).toBeLessThan(3_000)
+      child.kill('SIGTERM')
+      expect(await server.exited).toMatch(/is not running|has exited/)
+    } finally {
+      server.release()
+    }
+  })
+
+  it('says at once that a process id names no running process', async () => {
+    const server = attachServer(4_194_304, systemClock)
+    expect(await server.exited).toBe('is not running')
+    expect(server.environ()).toBeUndefined()
+  })
+})
+
+describe('resolvePid', () => {
+  it('reads a pid file, and names the input when it cannot', () => {
+    const file = join(dir, 'server.pid')
+    writeFileSync(file, '4242\n')
+    expect(resolvePid({ file })).toBe(4242)
+    expect(resolvePid({ pid: 7 })).toBe(7)
+    expect(() => resolvePid({ file: join(dir, 'missing.pid') })).toThrow(
+      /^Input "pid": could not read ".*missing.pid" \(ENOENT\)/
+    )
+  })
+})

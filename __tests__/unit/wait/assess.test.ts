@@ -1,0 +1,129 @@
+import { assess, describeBody, type Expectation } from '../../../src/wait/assess.js'
+import type { ProbeResult } from '../../../src/http/probe.js'
+
+const ok: Expectation = { status: [[200, 299]] }
+const http = (status: number, body = '', contentType = 'application/json'): ProbeResult => ({
+  kind: 'http',
+  status,
+  body,
+  contentType,
+  truncated: false
+})
+const error = (code: string, message = code, status?: number): ProbeResult => ({ kind: 'error', code, message, status })
+const list = '{"object":"list","data":[{"id":"/shared/kimi-k2.5-int4"}]}'
+
+describe('assess', () => {
+  it('is ready when the model is listed, giving the full id', () => {
+    const a = assess(http(200, list), { ...ok, model: 'kimi' })
+    expect(a).toMatchObject({
+      state: 'ready',
+      modelId: '/shared/kimi-k2.5-int4',
+      summary: 'HTTP 200, serving [/shared/kimi-k2.5-int4]'
+    })
+  })
+
+  it('says which models are served when the wanted one is not', () => {
+    const a = assess(http(200, list), { ...ok, model: 'llama' })
+    expect(a.state).toBe('waiting')
+    expect(a.summary).toBe('HTTP 200, serving [/shared/kimi-k2.5-int4] — "llama" is not among the listed models')
+  })
+
+  it('waits for a listed model that is still loading', () => {
+    const a = assess(http(200, '{"data":[{"id":"foo.gguf","meta":null}]}'), { ...ok, model: 'foo' })
+    expect(a).toMatchObject({
+      state: 'waiting',
+      detail: expect.stringMatching(/"foo.gguf" is listed but still loading/)
+    })
+  })
+
+  it('explains a 2xx that is not a model list', () => {
+    const a = assess(http(200, '{"status":"ok"}'), { ...ok, model: 'kimi' })
+    expect(a.summary).toBe('HTTP 200 ok — the answer is not a model list, so "kimi" cannot be found in it')
+  })
+
+  it('checks match and match-regex against the body', () => {
+    expect(assess(http(200, 'Ollama is running', 'text/plain'), { ...ok, match: 'running' }).state).toBe('ready')
+    expect(assess(http(200, 'Ollama is running', 'text/plain'), { ...ok, match: 'Running' }).detail).toBe(
+      'the body does not contain "Running"'
+    )
+    expect(assess(http(200, '{"ready":true}'), { ...ok, matchRegex: /"ready":\s*true/ }).state).toBe('ready')
+    expect(assess(http(200, '{"ready":false}'), { ...ok, matchRegex: /"ready":\s*true/ }).state).toBe('waiting')
+  })
+
+  it('says so when match-regex runs out of time on the body', () => {
+    const a = assess(http(200, `${'a'.repeat(40)}b`, 'text/plain'), { ...ok, matchRegex: /^(a+)+$/ }, 100)
+    expect(a).toMatchObject({
+      state: 'waiting',
+      summary: expect.stringMatching(/ran out of time on the body \(it backtracks too much: simplify "match-regex"\)$/)
+    })
+  })
+
+  it('names a redirect loop and keeps the status it came with', () => {
+    const a = assess(error('TOO_MANY_REDIRECTS', 'more than 5 redirects', 302), ok)
+    expect(a).toMatchObject({
+      state: 'waiting',
+      status: 302,
+      summary: 'HTTP 302, then more than 5 redirects (a redirect loop?)'
+    })
+  })
+
+  it('summarises a loading answer in the server words', () => {
+    const a = assess(http(503, '{"error":{"message":"Loading model","type":"unavailable_error","code":503}}'), ok)
+    expect(a).toMatchObject({ state: 'waiting', summary: 'HTTP 503 Loading model', status: 503 })
+  })
+
+  it('stops at once on 401 and 403 with a hint about api-key', () => {
+    for (const status of [401, 403]) {
+      const a = assess(http(status, '{"error":"Unauthorized"}'), ok)
+      expect(a).toMatchObject({ state: 'fatal', fatalReason: 'unauthorized' })
+      expect(a.detail).toMatch(/api-key/)
+    }
+  })
+
+  it('stops at once on a certificate error', () => {
+    const a = assess(
+      error(
+        'DEPTH_ZERO_SELF_SIGNED_CERT',
+        'self-signed certificate; if the root CA is installed locally, try running Node.js with --use-system-ca'
+      ),
+      ok
+    )
+    expect(a).toMatchObject({ state: 'fatal', fatalReason: 'tls', summary: 'TLS error: self-signed certificate' })
+    expect(a.detail).toMatch(
+      /self-signed certificate\. Give its CA certificate with "ca-cert", or set "insecure-tls: true"/
+    )
+  })
+
+  it.each([
+    ['ECONNREFUSED', 'connection refused'],
+    ['ECONNRESET', 'connection reset by the server'],
+    ['ENOTFOUND', 'host not found (DNS)'],
+    ['TIMEOUT', 'no answer (request timed out)']
+  ])('keeps waiting on %s, in words', (code, words) => {
+    expect(assess(error(code), ok)).toMatchObject({ state: 'down', summary: words })
+  })
+
+  it('accepts only the configured statuses', () => {
+    expect(assess(http(204), { status: [[204, 204]] }).state).toBe('ready')
+    expect(assess(http(200), { status: [[204, 204]] }).summary).toBe('HTTP 200')
+  })
+})
+
+describe('describeBody', () => {
+  it.each([
+    ['{"error":{"message":"Loading model"}}', 'application/json', 'Loading model'],
+    ['{"detail":"Not Found"}', 'application/json', 'Not Found'],
+    ['{"error":"unhealthy","error_type":"healthcheck"}', 'application/json', 'unhealthy'],
+    ['<html><head><title>502 Bad Gateway</title></head><body>…</body></html>', 'text/html', '502 Bad Gateway'],
+    ['<html><body>no title</body></html>', 'text/html', '(an HTML page)'],
+    ['Ollama is running', 'text/plain', 'Ollama is running'],
+    ['line one\nline two', 'text/plain', 'line one'],
+    ['', '', '']
+  ])('%p says %p', (body, type, said) => expect(describeBody(body, type)).toBe(said))
+
+  it('clips long text and strips control characters', () => {
+    const said = describeBody(`a\u0007${'x'.repeat(500)}`, 'text/plain')
+    expect(said.length).toBeLessThanOrEqual(121)
+    expect(said).not.toContain('\u0007')
+  })
+})

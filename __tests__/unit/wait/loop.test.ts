@@ -1,0 +1,478 @@
+import type { ProbeResult } from '../../../src/http/probe.js'
+import type { Clock } from '../../../src/runtime/clock.js'
+import { type WaitEvent, type WaitOptions, waitForModel } from '../../../src/wait/loop.js'
+
+/**
+ * A clock that moves only when the code under test waits or a fake probe takes time: every pending wait
+ * (a sleep, a port opening) is a timer, and time jumps to the earliest one once all have been registered.
+ */
+class FakeClock implements Clock {
+  t = 0
+  sleeps: number[] = []
+  private timers: Array<{ at: number; resolve: () => void }> = []
+  now = (): number => this.t
+  sleep = (ms: number, signal?: AbortSignal): Promise<void> => {
+    this.sleeps.push(ms)
+    return this.until(this.t + Math.max(0, ms), signal)
+  }
+  until(at: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      if (signal?.aborted) return resolve()
+      const timer = { at, resolve }
+      this.timers.push(timer)
+      signal?.addEventListener(
+        'abort',
+        () => {
+          this.timers = this.timers.filter((x) => x !== timer)
+          resolve()
+        },
+        { once: true }
+      )
+      setImmediate(() => this.advance())
+    })
+  }
+  private advance(): void {
+    if (this.timers.length === 0) return
+    const next = this.timers.reduce((a, b) => (b.at < a.at ? b : a))
+    this.timers = this.timers.filter((x) => x !== next)
+    this.t = Math.max(this.t, next.at)
+    next.resolve()
+  }
+}
+
+const refused: ProbeResult = { kind: 'error', code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' }
+const http = (status: number, body = ''): ProbeResult => ({
+  kind: 'http',
+  status,
+  body,
+  contentType: 'application/json',
+  truncated: false
+})
+const listing = (id: string) => http(200, JSON.stringify({ object: 'list', data: [{ id }] }))
+
+const options = (over: Partial<WaitOptions> = {}): WaitOptions => ({
+  expect: { status: [[200, 299]], model: 'kimi' },
+  intervalMs: 5_000,
+  timeoutMs: 60_000,
+  requestTimeoutMs: 10_000,
+  successThreshold: 1,
+  progressIntervalMs: 30_000,
+  ...over
+})
+
+/** Replays a server whose answer depends on the fake time; each probe takes `latencyMs`. */
+function server(clock: FakeClock, answer: (t: number) => ProbeResult, latencyMs = 10) {
+  const timeouts: number[] = []
+  return {
+    timeouts,
+    probe: async (timeoutMs: number): Promise<ProbeResult> => {
+      timeouts.push(timeoutMs)
+      const result = answer(clock.t)
+      clock.t += Math.min(latencyMs, timeoutMs)
+      return latencyMs > timeoutMs ? { kind: 'error', code: 'TIMEOUT', message: 'no answer' } : result
+    }
+  }
+}
+
+describe('waitForModel', () => {
+  it('probes at once, then every interval, and is ready at the first probe that lists the model', async () => {
+    const clock = new FakeClock()
+    const s = server(clock, (t) =>
+      t < 12_000 ? refused : t < 20_000 ? http(503, '{"error":"Loading model"}') : listing('/shared/kimi-k2.5-int4')
+    )
+    const events: WaitEvent[] = []
+    const outcome = await waitForModel(options(), { probe: s.probe, clock, onEvent: (e) => events.push(e) })
+    expect(outcome).toMatchObject({
+      ready: true,
+      reason: 'ready',
+      attempts: 5,
+      elapsedMs: 20_010,
+      firstResponseMs: 15_010,
+      models: ['/shared/kimi-k2.5-int4']
+    })
+    expect(outcome.last?.modelId).toBe('/shared/kimi-k2.5-int4')
+    expect(events.map((e) => `${e.type} ${e.elapsedMs} ${e.assessment.summary}`)).toEqual([
+      'change 10 connection refused',
+      'change 15010 HTTP 503 Loading model',
+      'change 20010 HTTP 200, serving [/shared/kimi-k2.5-int4]'
+    ])
+    expect(outcome.timeline.map((t) => t.summary)).toEqual([
+      'connection refused',
+      'HTTP 503 Loading model',
+      'HTTP 200, serving [/shared/kimi-k2.5-int4]'
+    ])
+    // the interval counts from each probe's start, so slow answers do not stretch it
+    expect(clock.sleeps).toEqual([4_990, 4_990, 4_990, 4_990])
+  })
+
+  it('times out at the deadline, never sleeping past it, with the last answer', async () => {
+    const clock = new FakeClock()
+    const s = server(clock, () => listing('/models/llama-3-8b'))
+    const outcome = await waitForModel(options({ timeoutMs: 12_000 }), { probe: s.probe, clock })
+    expect(outcome).toMatchObject({
+      ready: false,
+      reason: 'timeout',
+      attempts: 3,
+      elapsedMs: 12_000,
+      models: ['/models/llama-3-8b']
+    })
+    expect(outcome.last?.detail).toBe('"kimi" is not among the listed models')
+    expect(clock.t).toBe(12_000)
+  })
+
+  it('never lets one probe run past the deadline', async () => {
+    const clock = new FakeClock()
+    const s = server(clock, () => refused, 60_000)
+    const outcome = await waitForModel(options({ timeoutMs: 7_000, requestTimeoutMs: 10_000, intervalMs: 5_000 }), {
+      probe: s.probe,
+      clock
+    })
+    expect(s.timeouts).toEqual([7_000])
+    expect(outcome).toMatchObject({ reason: 'timeout', elapsedMs: 7_000 })
+  })
+
+  it('keeps the last real answer when the final probe is cut short by the deadline', async () => {
+    const clock = new FakeClock()
+    const outcome = await waitForModel(options({ timeoutMs: 6_000 }), {
+      clock,
+      probe: async (timeoutMs) => {
+        if (clock.t === 0) return listing('/models/llama-3-8b')
+        clock.t += timeoutMs
+        return { kind: 'error', code: 'TIMEOUT', message: 'no answer' }
+      }
+    })
+    expect(outcome).toMatchObject({ reason: 'timeout', attempts: 2, elapsedMs: 6_000 })
+    expect(outcome.last?.summary).toBe('HTTP 200, serving [/models/llama-3-8b] — "kimi" is not among the listed models')
+  })
+
+  it('counts the deadline from startedAt (the process start for the action)', async () => {
+    const clock = new FakeClock()
+    clock.t = 3_000
+    const s = server(clock, () => refused)
+    const outcome = await waitForModel(options({ timeoutMs: 10_000 }), { probe: s.probe, clock, startedAt: 0 })
+    expect(outcome.elapsedMs).toBe(10_000)
+    expect(s.timeouts[0]).toBe(7_000)
+  })
+
+  it('needs success-threshold ready probes in a row, and a flap resets the count', async () => {
+    const clock = new FakeClock()
+    const answers = [listing('kimi'), http(503), listing('kimi'), listing('kimi'), listing('kimi')]
+    let i = 0
+    const outcome = await waitForModel(options({ successThreshold: 3 }), {
+      clock,
+      probe: async () => answers[i++]
+    })
+    expect(outcome).toMatchObject({ ready: true, attempts: 5, elapsedMs: 20_000 })
+  })
+
+  it('stops at once on a fatal answer', async () => {
+    const clock = new FakeClock()
+    const s = server(clock, (t) => (t < 5_000 ? refused : http(401, '{"error":"Unauthorized"}')))
+    const outcome = await waitForModel(options(), { probe: s.probe, clock })
+    expect(outcome).toMatchObject({ ready: false, reason: 'unauthorized', attempts: 2, elapsedMs: 5_010 })
+    expect(outcome.last?.status).toBe(401)
+  })
+
+  it('while connections are refused, probes the moment the port opens instead of at the next interval', async () => {
+    const clock = new FakeClock()
+    const s = server(clock, (t) => (t < 12_345 ? refused : listing('/shared/kimi-k2.5-int4')))
+    const portWatch = { opened: (signal: AbortSignal) => clock.until(12_345, signal), local: false }
+    const outcome = await waitForModel(options(), { probe: s.probe, clock, portWatch })
+    expect(outcome).toMatchObject({ ready: true, attempts: 4, elapsedMs: 12_355 })
+  })
+
+  it('while a local port is closed, lets the watch stand in for HTTP probes, which go out with the progress lines', async () => {
+    const clock = new FakeClock()
+    const s = server(clock, (t) => (t < 72_345 ? refused : listing('/shared/kimi-k2.5-int4')))
+    const events: WaitEvent[] = []
+    const portWatch = { opened: (signal: AbortSignal) => clock.until(72_345, signal), local: true }
+    const outcome = await waitForModel(options({ timeoutMs: 600_000 }), {
+      probe: s.probe,
+      clock,
+      portWatch,
+      onEvent: (e) => events.push(e)
+    })
+    expect(outcome).toMatchObject({ ready: true, attempts: 4, elapsedMs: 72_355 })
+    expect(events.map((e) => `${e.type}@${e.elapsedMs}`)).toEqual([
+      'change@10',
+      'progress@30010',
+      'progress@60010',
+      'change@72355'
+    ])
+  })
+
+  it('once the server answers HTTP, keeps to the interval whatever the port does', async () => {
+    const clock = new FakeClock()
+    const s = server(clock, (t) => (t < 1_000 ? http(503) : listing('kimi')))
+    let watched = 0
+    const outcome = await waitForModel(options(), {
+      probe: s.probe,
+      clock,
+      portWatch: {
+        opened: () => {
+          watched++
+          return Promise.resolve()
+        },
+        local: true
+      }
+    })
+    expect(watched).toBe(0)
+    expect(outcome).toMatchObject({ ready: true, attempts: 2, elapsedMs: 5_010 })
+  })
+
+  it('does not spin when the port looks open but connections are still refused', async () => {
+    const clock = new FakeClock()
+    const sent: number[] = []
+    const outcome = await waitForModel(options({ timeoutMs: 1_000 }), {
+      clock,
+      probe: async () => {
+        sent.push(clock.t)
+        return refused
+      },
+      portWatch: { opened: () => Promise.resolve(), local: true }
+    })
+    expect(outcome.reason).toBe('timeout')
+    expect(sent.length).toBe(20)
+    expect(sent.every((t, i) => i === 0 || t - sent[i - 1] >= 50)).toBe(true)
+  })
+
+  it('prints a still-waiting line every progress-interval while nothing changes', async () => {
+    const clock = new FakeClock()
+    const s = server(clock, () => refused, 0)
+    const events: WaitEvent[] = []
+    await waitForModel(options({ timeoutMs: 100_000, progressIntervalMs: 30_000 }), {
+      probe: s.probe,
+      clock,
+      onEvent: (e) => events.push(e)
+    })
+    expect(events.map((e) => `${e.type}@${e.elapsedMs}#${e.attempt}`)).toEqual([
+      'change@0#1',
+      'progress@30000#7',
+      'progress@60000#13',
+      'progress@90000#19'
+    ])
+  })
+})
+
+/** A fake clock whose sleep can be cut short: `at(t, fn)` runs `fn` when fake time reaches `t`, mid-sleep too. */
+class EventfulClock extends FakeClock {
+  private events: Array<{ t: number; fn: () => void }> = []
+  at(t: number, fn: () => void): void {
+    this.events.push({ t, fn })
+  }
+  sleep = async (ms: number, signal?: AbortSignal): Promise<void> => {
+    this.sleeps.push(ms)
+    const end = this.t + Math.max(0, ms)
+    for (const e of this.events.filter((e) => e.t <= end).sort((a, b) => a.t - b.t)) {
+      this.events.splice(this.events.indexOf(e), 1)
+      this.t = Math.max(this.t, e.t)
+      e.fn()
+      if (signal?.aborted) return
+    }
+    this.t = end
+  }
+}
+
+describe('waitForModel stopped from outside', () => {
+  it('ends at the moment of the stop, mid-sleep, with its reason and detail', async () => {
+    const clock = new EventfulClock()
+    const stop = new AbortController()
+    clock.at(7_300, () => stop.abort({ reason: 'server-exited', detail: 'the server process 42 exited with code 1' }))
+    const s = server(clock, () => refused)
+    const outcome = await waitForModel(options({ intervalMs: 5_000 }), { probe: s.probe, clock, stop: stop.signal })
+    expect(outcome).toMatchObject({ ready: false, reason: 'server-exited', elapsedMs: 7_300, attempts: 2 })
+    expect(outcome.stop?.detail).toBe('the server process 42 exited with code 1')
+  })
+
+  it('does not count an answer that arrives once the stop has happened', async () => {
+    const clock = new FakeClock()
+    const stop = new AbortController()
+    const outcome = await waitForModel(options(), {
+      clock,
+      stop: stop.signal,
+      probe: async () => {
+        stop.abort({ reason: 'log-error', detail: 'line 3 matches' })
+        return listing('kimi')
+      }
+    })
+    expect(outcome).toMatchObject({ ready: false, reason: 'log-error', timeline: [] })
+  })
+
+  it('passes the stop signal to the probe, so that a hung request is cut short too', async () => {
+    const clock = new FakeClock()
+    const stop = new AbortController()
+    let seen: AbortSignal | undefined
+    await waitForModel(options(), {
+      clock,
+      stop: stop.signal,
+      probe: async (_t, signal) => {
+        seen = signal
+        stop.abort({ reason: 'cancelled', detail: 'SIGTERM' })
+        return refused
+      }
+    })
+    expect(seen).toBe(stop.signal)
+  })
+})
+
+describe('waitForModel with a generation check', () => {
+  const generated = (latencyMs: number) => async () => ({
+    request: 'POST /v1/completions',
+    latencyMs,
+    assessment: { state: 'ready' as const, summary: 'POST /v1/completions generated', detail: '' }
+  })
+  const failed = (status: number, said: string) => async () => ({
+    request: 'POST /v1/completions',
+    latencyMs: 20,
+    assessment: {
+      state: status === 401 ? ('fatal' as const) : ('waiting' as const),
+      fatalReason: status === 401 ? ('unauthorized' as const) : undefined,
+      status,
+      summary: `HTTP ${status} ${said}`,
+      detail: `HTTP ${status} is not an accepted status`
+    }
+  })
+
+  it('is ready only once the listed model generates, and records the latency', async () => {
+    const clock = new FakeClock()
+    const s = server(clock, () => listing('/shared/kimi-k2.5-int4'))
+    let calls = 0
+    const ok = generated(85)
+    const fail = failed(503, 'Loading model')
+    const outcome = await waitForModel(options(), {
+      probe: s.probe,
+      clock,
+      generate: async () => (++calls < 3 ? fail() : ok())
+    })
+    expect(outcome).toMatchObject({ ready: true, reason: 'ready', attempts: 3, generationMs: 85 })
+    expect(outcome.timeline.map((t) => t.summary)).toEqual([
+      'HTTP 200, serving [/shared/kimi-k2.5-int4] — POST /v1/completions: HTTP 503 Loading model',
+      'HTTP 200, serving [/shared/kimi-k2.5-int4] — POST /v1/completions generated'
+    ])
+  })
+
+  it('asks with the matched model id, never before the model is listed, within the request timeout', async () => {
+    const clock = new FakeClock()
+    const s = server(clock, (t) => (t < 5_000 ? refused : listing('/shared/kimi-k2.5-int4')))
+    const asked: Array<[string | undefined, number]> = []
+    await waitForModel(options({ requestTimeoutMs: 3_000 }), {
+      probe: s.probe,
+      clock,
+      generate: async (model, timeoutMs) => {
+        asked.push([model, timeoutMs])
+        return generated(10)()
+      }
+    })
+    expect(asked).toEqual([['/shared/kimi-k2.5-int4', 3_000]])
+  })
+
+  it('gives up at the timeout with generation-failed and the server error', async () => {
+    const clock = new FakeClock()
+    const s = server(clock, () => listing('kimi'))
+    const outcome = await waitForModel(options({ timeoutMs: 12_000 }), {
+      probe: s.probe,
+      clock,
+      generate: failed(500, 'EngineCore encountered an issue')
+    })
+    expect(outcome).toMatchObject({ ready: false, reason: 'generation-failed', generationMs: undefined })
+    expect(outcome.last?.detail).toBe(
+      'the model is listed, but POST /v1/completions failed: HTTP 500 EngineCore encountered an issue'
+    )
+  })
+
+  it('keeps the server error when the last generation request is cut short by the deadline', async () => {
+    const clock = new FakeClock()
+    const s = server(clock, () => listing('kimi'))
+    const fail = failed(500, 'EngineCore encountered an issue')
+    const outcome = await waitForModel(options({ timeoutMs: 12_000 }), {
+      probe: s.probe,
+      clock,
+      generate: async (_model, timeoutMs) => {
+        if (timeoutMs >= 10_000) return fail()
+        clock.t += timeoutMs
+        return {
+          request: 'POST /v1/completions',
+          latencyMs: timeoutMs,
+          assessment: { state: 'down' as const, summary: 'no answer (request timed out)', detail: '' }
+        }
+      }
+    })
+    expect(outcome).toMatchObject({ ready: false, reason: 'generation-failed', elapsedMs: 12_000 })
+    expect(outcome.last?.detail).toBe(
+      'the model is listed, but POST /v1/completions failed: HTTP 500 EngineCore encountered an issue'
+    )
+  })
+
+  it('says timeout, not generation-failed, when the model was no longer listed at the end', async () => {
+    const clock = new FakeClock()
+    const s = server(clock, (t) => (t < 5_000 ? listing('kimi') : refused))
+    const outcome = await waitForModel(options({ timeoutMs: 12_000 }), {
+      probe: s.probe,
+      clock,
+      generate: failed(500, 'x')
+    })
+    expect(outcome.reason).toBe('timeout')
+  })
+
+  it('stops at once when the generation route refuses the key', async () => {
+    const clock = new FakeClock()
+    const s = server(clock, () => listing('kimi'))
+    const outcome = await waitForModel(options(), { probe: s.probe, clock, generate: failed(401, 'Unauthorized') })
+    expect(outcome).toMatchObject({ ready: false, reason: 'unauthorized', attempts: 1 })
+  })
+})
+
+describe('waitForModel when the server stops answering', () => {
+  it('reports a lost event once, when an answering server starts refusing', async () => {
+    const clock = new FakeClock()
+    const s = server(clock, (t) => (t < 5_000 ? refused : t < 10_000 ? http(503) : refused))
+    const events: WaitEvent[] = []
+    const outcome = await waitForModel(options({ timeoutMs: 20_000 }), {
+      probe: s.probe,
+      clock,
+      onEvent: (e) => events.push(e)
+    })
+    expect(events.map((e) => `${e.type} ${e.assessment.summary}`)).toEqual([
+      'change connection refused',
+      'change HTTP 503',
+      'lost connection refused'
+    ])
+    expect(outcome.timeline.map((t) => t.lost ?? false)).toEqual([false, false, true])
+  })
+})
+
+describe('Retry-After', () => {
+  const busy = (retryAfterMs: number): ProbeResult => ({
+    kind: 'http',
+    status: 429,
+    body: '{"error":"rate limited"}',
+    contentType: 'application/json',
+    truncated: false,
+    retryAfterMs
+  })
+
+  it.each([
+    ['shorter than the interval: the interval wins', 2_000, 5_000],
+    ['longer than the interval: honoured', 12_000, 12_000],
+    ['longer than 4 intervals: capped at 4 intervals', 600_000, 20_000]
+  ])('%s', async (_case, retryAfterMs, gap) => {
+    const clock = new FakeClock()
+    const sentAt: number[] = []
+    const outcome = await waitForModel(options(), {
+      clock,
+      probe: async () => {
+        sentAt.push(clock.t)
+        return sentAt.length === 1 ? busy(retryAfterMs) : listing('kimi')
+      }
+    })
+    expect(outcome).toMatchObject({ ready: true, attempts: 2 })
+    expect(sentAt[1] - sentAt[0]).toBe(gap)
+  })
+
+  it('never waits past the deadline', async () => {
+    const clock = new FakeClock()
+    const outcome = await waitForModel(options({ timeoutMs: 8_000 }), { clock, probe: async () => busy(15_000) })
+    expect(outcome).toMatchObject({ ready: false, reason: 'timeout', attempts: 1, elapsedMs: 8_000 })
+    expect(clock.sleeps).toEqual([8_000])
+  })
+})

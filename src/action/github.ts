@@ -1,0 +1,57 @@
+/**
+ * What the action tells the runner: outputs, masks, annotations, groups and the job summary, written by
+ * @actions/core's own writers. They are imported from core's files rather than from its index, which also
+ * loads an OIDC token client and, with it, all of undici, for tokens this action never asks for: about 45 ms
+ * between "the server is ready" and the job going on, or 18 MB held for the whole wait had it loaded earlier.
+ * The functions below do what core's do, over those writers.
+ */
+import { EOL } from 'node:os'
+import { issue, issueCommand } from '../../node_modules/@actions/core/lib/command.js'
+import { summary } from '../../node_modules/@actions/core/lib/summary.js'
+
+export { summary }
+
+/**
+ * As core.setOutput for each output: the GITHUB_OUTPUT file, or the `set-output` command where there is none
+ * (local runs). Core's file writer brings node:crypto (for its delimiters), 3 MB and 5 ms on Node 24: it is
+ * evaluated only now, once the wait is over ("eager" keeps it in the one bundle file).
+ */
+export async function setOutputs(outputs: Record<string, string>): Promise<void> {
+  if (!process.env.GITHUB_OUTPUT) {
+    for (const [name, value] of Object.entries(outputs)) {
+      process.stdout.write(EOL)
+      issueCommand('set-output', { name }, value)
+    }
+    return
+  }
+  const { issueFileCommand, prepareKeyValueMessage } = await import(
+    /* webpackMode: "eager" */ '../../node_modules/@actions/core/lib/file-command.js'
+  )
+  for (const [name, value] of Object.entries(outputs)) issueFileCommand('OUTPUT', prepareKeyValueMessage(name, value))
+}
+
+/** As core.setSecret. */
+export const setSecret = (secret: string): void => issueCommand('add-mask', {}, secret)
+
+/** As core.warning, core.notice, core.debug and core.error, without file and line properties. */
+export const annotate = (kind: 'warning' | 'notice' | 'debug' | 'error', message: string): void =>
+  issueCommand(kind, {}, message)
+
+/** As core.setFailed. */
+export function setFailed(message: string): void {
+  process.exitCode = 1
+  annotate('error', message)
+}
+
+/** As core.info. */
+export const info = (line: string): void => void process.stdout.write(`${line}${EOL}`)
+
+/** As core.group. */
+export async function group<T>(name: string, body: () => Promise<T>): Promise<T> {
+  issue('group', name)
+  try {
+    return await body()
+  } finally {
+    issue('endgroup')
+  }
+}

@@ -1,0 +1,99 @@
+/** The GitHub layer: inputs in, outputs, summary and failure out. All logic lives below `gate`. */
+import { runDiagnostics } from '../server/diagnostics.js'
+import { gate, reportContext } from '../wait/gate.js'
+import { annotate, group, info, setFailed, setOutputs, setSecret, summary } from './github.js'
+import { defaultHistoryFile } from '../history/store.js'
+import {
+  commandSafe,
+  failureMessage,
+  finalLine,
+  INSECURE_TLS_WARNING,
+  logTailTitle,
+  outputs,
+  redact,
+  summaryMarkdown
+} from '../report/wait-report.js'
+import { type InputName, InputError, parseSettings } from '../inputs/settings.js'
+import { systemClock } from '../runtime/clock.js'
+
+/** Reads an input as @actions/core's getInput does (INPUT_<NAME>, spaces as underscores, upper case, trimmed). */
+export const actionInput = (name: InputName): string =>
+  (process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim()
+
+/**
+ * @actions/exec, with node:child_process, evaluated only when diagnostics run. "eager" keeps it in the one
+ * bundle file: ncc writes the licenses of one chunk only.
+ */
+const loadExec = (): Promise<typeof import('@actions/exec')> => import(/* webpackMode: "eager" */ '@actions/exec')
+
+export async function run(): Promise<void> {
+  let secrets: string[] = []
+  // A progress line, written as core.info writes it: redacted and defused, so no secret and no workflow
+  // command reaches the log.
+  const say = (line: string): void => info(commandSafe(redact(line, secrets)))
+  const note = (kind: 'warning' | 'notice' | 'debug', line: string): void =>
+    annotate(kind, commandSafe(redact(line, secrets)))
+  // The runner sends SIGINT, then SIGTERM, when the job is cancelled: end the wait and still report.
+  const cancel = new AbortController()
+  const onSignal = (signal: NodeJS.Signals): void => cancel.abort(signal)
+  process.on('SIGINT', onSignal).on('SIGTERM', onSignal)
+  try {
+    const settings = parseSettings(actionInput)
+    secrets = settings.secrets
+    if (settings.insecureTls) note('warning', INSECURE_TLS_WARNING)
+
+    // The clock's zero is the process start, so elapsed-seconds counts from the step's start.
+    const outcome = await gate(settings, {
+      clock: systemClock,
+      startedAt: 0,
+      log: say,
+      // Probe lines only when the run has debug logging on, as core.isDebug() tells.
+      debug: process.env.RUNNER_DEBUG === '1' ? (line) => note('debug', line) : undefined,
+      warn: (line) => note('warning', line),
+      notice: (line) => note('notice', line),
+      cancel: cancel.signal,
+      defaultHistory: defaultHistoryFile(process.env, 'action')
+    })
+
+    // Registered for the steps after this one; this step's own lines were redacted as they were written.
+    secrets.forEach(setSecret)
+    await setOutputs(
+      Object.fromEntries(Object.entries(outputs(outcome)).map(([name, value]) => [name, redact(value, secrets)]))
+    )
+    say(finalLine(outcome))
+    const tail = outcome.server?.logTail
+    if (tail !== undefined) {
+      await group(logTailTitle(tail, outcome.server?.logFile), async () => {
+        // The server wrote these lines: they must not act as workflow commands.
+        const token = process.getBuiltinModule('node:crypto').randomUUID()
+        info(`::stop-commands::${token}`)
+        for (const line of tail) say(`${line.number}: ${line.text}`)
+        info(`::${token}::`)
+      })
+    }
+    if (process.env.GITHUB_STEP_SUMMARY) {
+      await summary.addRaw(redact(summaryMarkdown(outcome, reportContext(settings, outcome.url)), secrets)).write()
+    }
+    // A cancelled job must end within a second; the diagnostics could take minutes.
+    if (!outcome.ready && outcome.reason !== 'cancelled' && settings.diagnostics.length > 0) {
+      await runDiagnostics(settings.diagnostics, {
+        group: (title, body) => group(redact(title, secrets), body),
+        exec: async (program, args) => (await loadExec()).exec(program, args, { ignoreReturnCode: true }),
+        log: say
+      })
+    }
+    const regression = outcome.profile?.regression
+    if (regression !== undefined && settings.failOnRegression) setFailed(redact(regression, secrets))
+    if (!outcome.ready) {
+      const message = commandSafe(redact(failureMessage(outcome, reportContext(settings, outcome.url)), secrets))
+      if (outcome.reason === 'timeout' && !settings.failOnTimeout) annotate('warning', message)
+      else setFailed(message)
+    }
+  } catch (e) {
+    setFailed(
+      e instanceof InputError ? e.message : redact(`Unexpected error: ${(e as Error).stack ?? String(e)}`, secrets)
+    )
+  } finally {
+    process.off('SIGINT', onSignal).off('SIGTERM', onSignal)
+  }
+}

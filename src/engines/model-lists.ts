@@ -1,0 +1,177 @@
+/**
+ * What model servers say about their models, as data: one row per answer shape, naming the servers that
+ * use it and how each listed entry says it is still loading. Facts from each engine's source code.
+ */
+
+export interface ListedModel {
+  id: string
+  /** Set when the server lists the model but says it is not ready yet, in the server's own words. */
+  loading?: string
+}
+
+export interface ModelListShape {
+  name: string
+  servers: string
+  /** The listed models, or undefined when the body is not of this shape. */
+  read(body: Record<string, unknown>): ListedModel[] | undefined
+}
+
+type Entry = Record<string, unknown>
+const isObject = (v: unknown): v is Entry => typeof v === 'object' && v !== null && !Array.isArray(v)
+const objects = (v: unknown): Entry[] | undefined => (Array.isArray(v) ? v.filter(isObject) : undefined)
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined)
+
+/** An entry's own loading signals: llama.cpp (`meta: null`, router `status.value`), LM Studio (`state`). */
+function openAiLoading(entry: Entry): string | undefined {
+  if ('meta' in entry && entry.meta === null) return 'listed with "meta": null while the weights load'
+  const routerStatus = isObject(entry.status) ? str(entry.status.value) : undefined
+  if (routerStatus !== undefined && routerStatus !== 'loaded') return `status "${routerStatus}"`
+  const state = str(entry.state)
+  if (state !== undefined && state !== 'loaded') return `state "${state}"`
+  return undefined
+}
+
+export const MODEL_LIST_SHAPES: readonly ModelListShape[] = [
+  {
+    name: 'openai',
+    servers: 'vLLM, SGLang, TGI, llama.cpp, LocalAI, NIM, LM Studio, Infinity, Ollama /v1/models',
+    read(body) {
+      // Ollama's /v1/models says `"data": null` when nothing is pulled yet.
+      if (body.data === null && body.object === 'list') return []
+      return objects(body.data)?.flatMap((e) => {
+        const id = str(e.id)
+        return id === undefined ? [] : [{ id, loading: openAiLoading(e) }]
+      })
+    }
+  },
+  {
+    name: 'ollama',
+    servers: 'Ollama /api/tags and /api/ps',
+    read: (body) => namedEntries(body.models, 'name')
+  },
+  {
+    name: 'torchserve',
+    servers: 'TorchServe /models',
+    read: (body) => namedEntries(body.models, 'modelName')
+  },
+  {
+    name: 'kserve-v1-list',
+    servers: 'KServe v1 /v1/models',
+    read: (body) =>
+      Array.isArray(body.models) && body.models.every((m) => typeof m === 'string')
+        ? body.models.map((id: string) => ({ id }))
+        : undefined
+  },
+  {
+    name: 'tgi-info',
+    servers: 'TGI and TEI /info',
+    read(body) {
+      const ids = [str(body.model_id), str(body.served_model_name)].filter((id): id is string => id !== undefined)
+      return ids.length === 0 ? undefined : [...new Set(ids)].map((id) => ({ id }))
+    }
+  },
+  {
+    name: 'model-status',
+    servers: 'KServe v1/v2 /v2/models/<name>/ready, Triton and KServe v2 model metadata',
+    read(body) {
+      const id = str(body.name)
+      if (id === undefined) return undefined
+      return [{ id, loading: body.ready === false ? '"ready": false' : undefined }]
+    }
+  }
+]
+
+function namedEntries(list: unknown, key: string): ListedModel[] | undefined {
+  const entries = objects(list)
+  if (entries === undefined || entries.length === 0 || !entries.some((e) => str(e[key]) !== undefined)) return undefined
+  return entries.flatMap((e) => (str(e[key]) === undefined ? [] : [{ id: str(e[key]) as string }]))
+}
+
+/** Reads the model list from a JSON body, trying each known shape in turn; undefined when none fits. */
+export function readModelList(body: string): { shape: string; models: ListedModel[] } | undefined {
+  let json: unknown
+  try {
+    json = JSON.parse(body)
+  } catch {
+    return undefined
+  }
+  if (!isObject(json)) return undefined
+  for (const shape of MODEL_LIST_SHAPES) {
+    const models = shape.read(json)
+    if (models !== undefined) return { shape: shape.name, models }
+  }
+  return undefined
+}
+
+/** One generation request: the path (after the server's base) and its JSON body for a model id. */
+export interface GenerationRequest {
+  path: string
+  body(model: string | undefined): Record<string, unknown>
+}
+
+/**
+ * How to ask a server for one token, chosen by the model-list endpoint `url` points at (the part of the
+ * path before it is the server's base, so a proxy prefix is kept). Facts from each engine's routes.
+ */
+export interface GenerationRoute {
+  name: string
+  servers: string
+  /** Matches the end of the `url` path; what precedes it is the base for `requests`. */
+  listPath: RegExp
+  /** `listPath` in words, for messages. */
+  listPathText: string
+  /** The request must name the model (OpenAI, Ollama); TGI's /generate serves its one model. */
+  needsModel: boolean
+  /** Tried in order: the next is used when the server has no such route (404 or 405). */
+  requests: readonly GenerationRequest[]
+}
+
+const PROMPT = 'Hi'
+
+export const GENERATION_ROUTES: readonly GenerationRoute[] = [
+  {
+    name: 'openai',
+    servers: 'vLLM, SGLang, TGI, llama.cpp, LocalAI, NIM, LM Studio, Ollama (/v1)',
+    listPath: /\/v1\/models\/?$/,
+    listPathText: '/v1/models',
+    needsModel: true,
+    requests: [
+      { path: '/v1/completions', body: (model) => ({ model, prompt: PROMPT, max_tokens: 1 }) },
+      // chat-only servers (some NIM and LM Studio builds) have no completions route
+      {
+        path: '/v1/chat/completions',
+        body: (model) => ({ model, messages: [{ role: 'user', content: PROMPT }], max_tokens: 1 })
+      }
+    ]
+  },
+  {
+    name: 'ollama',
+    servers: 'Ollama',
+    listPath: /\/api\/(tags|ps)\/?$/,
+    listPathText: '/api/tags or /api/ps',
+    needsModel: true,
+    requests: [
+      {
+        path: '/api/generate',
+        body: (model) => ({ model, prompt: PROMPT, stream: false, options: { num_predict: 1 } })
+      }
+    ]
+  },
+  {
+    name: 'tgi',
+    servers: 'TGI',
+    listPath: /\/info\/?$/,
+    listPathText: '/info',
+    needsModel: false,
+    requests: [{ path: '/generate', body: () => ({ inputs: PROMPT, parameters: { max_new_tokens: 1 } }) }]
+  }
+]
+
+/** The generation route for a model-list URL and the server's base URL, or undefined when none is known. */
+export function generationRoute(url: URL): { route: GenerationRoute; base: string } | undefined {
+  for (const route of GENERATION_ROUTES) {
+    const m = route.listPath.exec(url.pathname)
+    if (m) return { route, base: `${url.origin}${url.pathname.slice(0, m.index)}` }
+  }
+  return undefined
+}

@@ -1,0 +1,352 @@
+/**
+ * Earlier runs, one JSON line per finished wait, in a file shared by every job on a runner: reading it (skipping
+ * lines it cannot read), appending one line atomically, trimming each key to its last runs, and comparing a run
+ * with the runs before it (startup against the median, the environment against the previous run).
+ * Imports only Node's own modules, so that tests can run it in several plain child processes at once.
+ */
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync
+} from 'node:fs'
+import { dirname, join } from 'node:path'
+import type { Expectation } from '../startup/eta.js'
+
+export interface PhaseRecord {
+  name: string
+  seconds: number
+}
+
+export interface RunRecord {
+  v: 1
+  key: string
+  /** When the wait ended (ISO 8601). */
+  at: string
+  ready: boolean
+  reason: string
+  elapsedSeconds: number
+  /** From the server process's own start, when it is known. */
+  startupSeconds?: number
+  engine?: string
+  phases: PhaseRecord[]
+  /** The `env-report` snapshot (masked values stay masked); unset variables are absent. */
+  env?: Record<string, string>
+  /** The `env-report` input the snapshot was taken with: runs are compared on the same one only. */
+  envReport?: string
+}
+
+/** Runs kept per key. */
+export const KEEP_RUNS = 100
+/** Ready runs the expected startup is the median of. */
+export const MEDIAN_OF = 10
+/**
+ * One line is written with one `write` on a file opened with O_APPEND, which the kernel appends whole; it stays
+ * under PIPE_BUF (4 KiB), the size POSIX guarantees for atomic pipe writes, so it holds on any file system too.
+ */
+export const MAX_LINE_BYTES = 4096
+/** Only the end of a larger file is read (several thousand runs). */
+const MAX_READ_BYTES = 8 * 1024 * 1024
+/** A lock older than this was left by a process that died while holding it. */
+const STALE_LOCK_MS = 10_000
+const LOCK_WAIT_MS = 2_000
+
+/** Where history lives by default: under the runner's tool cache (kept between jobs on self-hosted runners) or the user's cache. */
+export function defaultHistoryFile(
+  env: NodeJS.ProcessEnv,
+  frontEnd: 'action' | 'cli'
+): { path?: string; notice?: string } {
+  if (frontEnd === 'action') {
+    return env.RUNNER_TOOL_CACHE
+      ? { path: join(env.RUNNER_TOOL_CACHE, 'wait-for-model', 'history.jsonl') }
+      : { notice: 'History is off: RUNNER_TOOL_CACHE is not set; give "history-file" to keep it elsewhere.' }
+  }
+  const base = env.XDG_CACHE_HOME || (env.HOME ? join(env.HOME, '.cache') : undefined)
+  return base
+    ? { path: join(base, 'wait-for-model', 'history.jsonl') }
+    : { notice: 'History is off: neither XDG_CACHE_HOME nor HOME is set; give --history-file to keep it elsewhere.' }
+}
+
+/** The default key: the endpoint, the model and the start command, hashed so that no secret in them lands in the file. */
+export function historyKey(url: string, model: string | undefined, start: string | undefined): string {
+  // node:crypto is loaded only for a history that is on: 5 ms and 3 MB on Node 24
+  return process
+    .getBuiltinModule('node:crypto')
+    .createHash('sha256')
+    .update(JSON.stringify([url, model ?? '', start ?? '']))
+    .digest('hex')
+    .slice(0, 16)
+}
+
+/** Makes sure the file can be appended to; a reason in words when it cannot (history is then off). */
+export function prepareHistory(path: string): string | undefined {
+  try {
+    mkdirSync(dirname(path), { recursive: true })
+    closeSync(openSync(path, 'a'))
+    return undefined
+  } catch (e) {
+    return `History is off: cannot write ${path} (${(e as Error).message}).`
+  }
+}
+
+export interface HistoryRead {
+  runs: RunRecord[]
+  /** Lines that could not be read and were skipped. */
+  skipped: number
+}
+
+export function readHistory(path: string): HistoryRead {
+  let text: string
+  try {
+    text = readTail(path)
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { runs: [], skipped: 0 }
+    throw e
+  }
+  return parseHistory(text)
+}
+
+export function parseHistory(text: string): HistoryRead {
+  const runs: RunRecord[] = []
+  let skipped = 0
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue
+    const run = parseRun(line)
+    if (run === undefined) skipped++
+    else runs.push(run)
+  }
+  return { runs, skipped }
+}
+
+function parseRun(line: string): RunRecord | undefined {
+  let r: Partial<RunRecord>
+  try {
+    r = JSON.parse(line)
+  } catch {
+    return undefined
+  }
+  const fine =
+    typeof r === 'object' &&
+    r !== null &&
+    typeof r.key === 'string' &&
+    typeof r.ready === 'boolean' &&
+    typeof r.elapsedSeconds === 'number' &&
+    (r.startupSeconds === undefined || typeof r.startupSeconds === 'number') &&
+    Array.isArray(r.phases) &&
+    r.phases.every((p) => typeof p?.name === 'string' && typeof p?.seconds === 'number') &&
+    (r.env === undefined ||
+      (typeof r.env === 'object' && r.env !== null && Object.values(r.env).every((v) => typeof v === 'string')))
+  return fine ? (r as RunRecord) : undefined
+}
+
+function readTail(path: string): string {
+  const fd = openSync(path, 'r')
+  try {
+    const size = fstatSync(fd).size
+    const length = Math.min(size, MAX_READ_BYTES)
+    const buffer = Buffer.alloc(length)
+    let got = 0
+    while (got < length) {
+      const n = readSync(fd, buffer, got, length - got, size - length + got)
+      if (n === 0) break
+      got += n
+    }
+    const text = buffer.subarray(0, got).toString('utf8')
+    // Started mid-file: the first line is cut.
+    return length < size ? text.slice(text.indexOf('\n') + 1) : text
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** The line for a run, shrunk to fit MAX_LINE_BYTES (long values cut, then phases, then the environment dropped). */
+export function runLine(run: RunRecord): string | undefined {
+  const attempts: RunRecord[] = [
+    run,
+    { ...run, env: run.env && Object.fromEntries(Object.entries(run.env).map(([k, v]) => [k, v.slice(0, 200)])) },
+    {
+      ...run,
+      env: run.env && Object.fromEntries(Object.entries(run.env).map(([k, v]) => [k, v.slice(0, 200)])),
+      phases: run.phases.slice(0, 30)
+    },
+    { ...run, env: undefined, envReport: undefined, phases: run.phases.slice(0, 30) }
+  ]
+  for (const attempt of attempts) {
+    const line = `${JSON.stringify(attempt)}\n`
+    if (Buffer.byteLength(line) <= MAX_LINE_BYTES) return line
+  }
+  return undefined
+}
+
+/**
+ * Appends one run with a single write (atomic with O_APPEND), holding the file's lock so that a trim in another
+ * process cannot drop it; then trims the run's key to its last `keep` runs when it has more.
+ * Returns false when the run does not fit in one line.
+ */
+export function appendRun(path: string, run: RunRecord, keep = KEEP_RUNS): boolean {
+  const line = runLine(run)
+  if (line === undefined) return false
+  withLock(path, () => {
+    const fd = openSync(path, 'a')
+    try {
+      writeSync(fd, line)
+    } finally {
+      closeSync(fd)
+    }
+  })
+  const kept = readHistory(path).runs.filter((r) => r.key === run.key).length
+  if (kept > keep) trimHistory(path, keep)
+  return true
+}
+
+/**
+ * Keeps the last `keep` runs of every key (and drops unreadable lines): the file is rewritten to a temporary file
+ * and renamed over the old one under the lock, which appenders take too, so no run appended meanwhile is lost.
+ * Without the lock (another process holds it too long) it leaves the file as it is.
+ */
+export function trimHistory(path: string, keep = KEEP_RUNS): void {
+  withLock(path, (locked) => {
+    if (!locked) return
+    const { runs } = parseHistory(readTail(path))
+    const seen = new Map<string, number>()
+    const kept: RunRecord[] = []
+    for (let i = runs.length - 1; i >= 0; i--) {
+      const n = seen.get(runs[i].key) ?? 0
+      if (n < keep) kept.push(runs[i])
+      seen.set(runs[i].key, n + 1)
+    }
+    const temp = `${path}.${process.pid}.tmp`
+    writeFileSync(
+      temp,
+      kept
+        .reverse()
+        .map((r) => JSON.stringify(r) + '\n')
+        .join(''),
+      { mode: statSync(path).mode }
+    )
+    renameSync(temp, path)
+  })
+}
+
+/** Runs `fn` holding `<path>.lock` (created exclusively); after LOCK_WAIT_MS without it, runs `fn(false)` anyway. */
+function withLock<T>(path: string, fn: (locked: boolean) => T): T {
+  const lock = `${path}.lock`
+  const deadline = Date.now() + LOCK_WAIT_MS
+  let fd: number | undefined
+  while (fd === undefined) {
+    try {
+      fd = openSync(lock, 'wx')
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || Date.now() > deadline) break
+      if (lockIsStale(lock)) continue
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2)
+    }
+  }
+  try {
+    return fn(fd !== undefined)
+  } finally {
+    if (fd !== undefined) {
+      closeSync(fd)
+      unlinkSync(lock)
+    }
+  }
+}
+
+function lockIsStale(lock: string): boolean {
+  try {
+    if (Date.now() - statSync(lock).mtimeMs <= STALE_LOCK_MS) return false
+    unlinkSync(lock)
+  } catch {
+    // Gone already: free to try again.
+  }
+  return true
+}
+
+const secondsOf = (r: RunRecord): number => r.startupSeconds ?? r.elapsedSeconds
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+}
+
+/** What the last MEDIAN_OF ready runs took; undefined without any. */
+export function expectation(earlier: readonly RunRecord[]): (Expectation & { runs: number }) | undefined {
+  const ready = earlier.filter((r) => r.ready).slice(-MEDIAN_OF)
+  if (ready.length === 0) return undefined
+  const names = new Set(ready.flatMap((r) => r.phases.map((p) => p.name)))
+  const phaseSeconds = new Map(
+    [...names].map((name) => [
+      name,
+      median(ready.flatMap((r) => r.phases.filter((p) => p.name === name).map((p) => p.seconds)))
+    ])
+  )
+  return {
+    totalSeconds: median(ready.map(secondsOf)),
+    phaseSeconds,
+    order: ready[ready.length - 1].phases.map((p) => p.name),
+    runs: ready.length
+  }
+}
+
+export interface Regression {
+  expectedSeconds: number
+  seconds: number
+  /** This run against the median, in percent (negative: faster). */
+  percent: number
+  runs: number
+  /** The phase that took the most seconds more than its median. */
+  grewMost?: { name: string; seconds: number; usual: number }
+}
+
+/** This ready run against the median of the earlier ready runs; undefined when there is nothing to compare. */
+export function regression(earlier: readonly RunRecord[], run: RunRecord): Regression | undefined {
+  const usual = expectation(earlier)
+  if (!run.ready || usual === undefined || usual.totalSeconds <= 0) return undefined
+  const seconds = secondsOf(run)
+  let grewMost: Regression['grewMost']
+  for (const p of run.phases) {
+    const before = usual.phaseSeconds.get(p.name)
+    if (
+      before !== undefined &&
+      p.seconds - before > 0 &&
+      p.seconds - before > (grewMost ? grewMost.seconds - grewMost.usual : 0)
+    ) {
+      grewMost = { name: p.name, seconds: p.seconds, usual: before }
+    }
+  }
+  const percent = Math.round(((seconds - usual.totalSeconds) / usual.totalSeconds) * 1000) / 10
+  return { expectedSeconds: usual.totalSeconds, seconds, percent, runs: usual.runs, grewMost }
+}
+
+export interface Drift {
+  name: string
+  /** undefined: unset. */
+  was?: string
+  now?: string
+  /** How many runs in a row, back from the previous one, had the old value. */
+  runs: number
+}
+
+/** The variables whose value differs from the previous run with the same `env-report`. */
+export function envDrift(earlier: readonly RunRecord[], run: RunRecord): Drift[] {
+  if (run.env === undefined) return []
+  const comparable = earlier.filter((r) => r.env !== undefined && r.envReport === run.envReport)
+  const previous = comparable[comparable.length - 1]?.env
+  if (previous === undefined) return []
+  const now = run.env
+  const names = [...new Set([...Object.keys(previous), ...Object.keys(now)])].sort()
+  return names
+    .filter((name) => previous[name] !== now[name])
+    .map((name) => {
+      let runs = 0
+      for (let i = comparable.length - 1; i >= 0 && comparable[i].env?.[name] === previous[name]; i--) runs++
+      return { name, was: previous[name], now: now[name], runs }
+    })
+}

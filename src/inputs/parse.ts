@@ -1,0 +1,119 @@
+/** Parsers for the textual forms of inputs. Each throws a plain Error whose message names the accepted form. */
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
+/** Longer than any job may run (self-hosted jobs stop at 5 days), and below setTimeout's 2^31 ms limit. */
+export const MAX_DURATION_MS = 7 * 24 * 3_600_000
+export const DURATION_FORM = 'a duration such as 250ms, 15s, 2m, 1h, 1m30s or a number of seconds (0.5, 15)'
+
+/** Parses `250ms`, `15s`, `2m`, `1h`, `1m30s` or a plain number of seconds into milliseconds. */
+export function parseDuration(text: string): number {
+  const s = text.trim()
+  let ms: number
+  if (/^\d+(\.\d+)?$/.test(s)) {
+    ms = Number(s) * 1000
+  } else if (/^(\d+(\.\d+)?(ms|s|m|h))+$/.test(s)) {
+    ms = 0
+    for (const [, n, unit] of s.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)) ms += Number(n) * UNIT_MS[unit]
+  } else {
+    throw new Error(`"${printable(text)}" is not ${DURATION_FORM}`)
+  }
+  if (!Number.isFinite(ms) || ms > MAX_DURATION_MS)
+    throw new Error(`"${printable(text)}" is longer than the 168h this accepts`)
+  return Math.round(ms)
+}
+
+export type StatusSet = ReadonlyArray<readonly [number, number]>
+export const STATUS_FORM = 'HTTP status codes (100-599) as a code (200), a list (200,204) or a range (200-299)'
+
+/** Parses `200`, `200,204`, `200-299` (and mixes such as `200-204,301`). */
+export function parseStatusSet(text: string): StatusSet {
+  const ranges: Array<[number, number]> = []
+  for (const part of text.split(',')) {
+    const m = /^\s*(\d{3})\s*(?:-\s*(\d{3})\s*)?$/.exec(part)
+    const lo = m ? Number(m[1]) : NaN
+    const hi = m?.[2] ? Number(m[2]) : lo
+    if (!(lo >= 100 && hi <= 599 && lo <= hi)) throw new Error(`"${printable(text)}" is not ${STATUS_FORM}`)
+    ranges.push([lo, hi])
+  }
+  return ranges
+}
+
+export function statusAccepted(set: StatusSet, status: number): boolean {
+  return set.some(([lo, hi]) => status >= lo && status <= hi)
+}
+
+export const HEADER_FORM = 'one "Name: value" per line, the name made of letters, digits and !#$%&\'*+-.^_`|~'
+
+/** Parses one `Name: value` per line; blank lines are skipped. */
+export function parseHeaders(text: string): Record<string, string> {
+  // no prototype: a header named __proto__ is a header like any other (found by the property test)
+  const headers: Record<string, string> = Object.create(null)
+  text.split(/\r?\n/).forEach((line, i) => {
+    if (line.trim() === '') return
+    const colon = line.indexOf(':')
+    const name = colon > 0 ? line.slice(0, colon).trim() : ''
+    const value = colon > 0 ? line.slice(colon + 1).trim() : ''
+    if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) {
+      throw new Error(`line ${i + 1} is not ${HEADER_FORM}`)
+    }
+    if (hasControlChars(value)) throw new Error(`line ${i + 1} (${name}) has a control character in its value`)
+    headers[name.toLowerCase()] = value
+  })
+  return headers
+}
+
+/** Headers that carry credentials: masked in output and never forwarded to another origin on a redirect. */
+export const isCredentialHeader = (name: string): boolean =>
+  /authorization|cookie|token|key|secret|password/i.test(name)
+
+/**
+ * Reads a `Retry-After` value, delta-seconds (`120`) or an HTTP date, as milliseconds from `nowMs`;
+ * undefined when it is neither. A date in the past means "now" (0).
+ */
+export function parseRetryAfter(value: string, nowMs: number): number | undefined {
+  const s = value.trim()
+  if (/^\d+$/.test(s)) return Number(s) * 1000
+  // only the IMF-fixdate form HTTP uses (`Wed, 21 Oct 2015 07:28:00 GMT`), not whatever Date.parse accepts
+  if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(s)) return undefined
+  const at = Date.parse(s)
+  return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs)
+}
+
+export function hasControlChars(text: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  return /[\u0000-\u0008\u000a-\u001f\u007f]/.test(text)
+}
+
+/** Accepts a JavaScript regular expression as its source (`ready|up`) or in slashes with flags (`/kimi/i`). */
+export function parseRegex(text: string): RegExp {
+  const slashed = /^\/(.*)\/([dgimsuvy]*)$/s.exec(text)
+  try {
+    return slashed ? new RegExp(slashed[1], slashed[2].replace(/[gy]/g, '')) : new RegExp(text)
+  } catch (e) {
+    throw new Error(`is not a valid JavaScript regular expression (${(e as Error).message})`, { cause: e })
+  }
+}
+
+export const BOOLEAN_FORM = 'true or false'
+export function parseBoolean(text: string): boolean {
+  if (/^(true|yes|on)$/i.test(text.trim())) return true
+  if (/^(false|no|off)$/i.test(text.trim())) return false
+  throw new Error(`"${printable(text)}" is not ${BOOLEAN_FORM}`)
+}
+
+export const PERCENT_FORM = 'a percentage such as 25% or 25'
+
+/** Parses `25%` or `25` (0 to 10000). */
+export function parsePercent(text: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text)
+  if (!m || Number(m[1]) > 10_000) throw new Error(`"${printable(text)}" is not ${PERCENT_FORM}`)
+  return Number(m[1])
+}
+
+/** Shows input text safely in a message: control characters escaped, length capped. */
+export function printable(text: string, max = 80): string {
+  const shown = JSON.stringify(text)
+    .slice(1, -1)
+    .replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  return shown.length > max ? `${shown.slice(0, max)}…` : shown
+}

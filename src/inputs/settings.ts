@@ -1,0 +1,384 @@
+/**
+ * Turns raw input strings (from the action's inputs or the CLI's flags) into typed, validated settings.
+ * Nothing below this module reads inputs; every error names the input and the form it accepts.
+ */
+import { readFileSync } from 'node:fs'
+import {
+  DURATION_FORM,
+  hasControlChars,
+  isCredentialHeader,
+  parseBoolean,
+  parseDuration,
+  parseHeaders,
+  parsePercent,
+  parseRegex,
+  parseStatusSet,
+  printable,
+  type StatusSet
+} from './parse.js'
+import { LOG_ENGINE_NAMES, type LogEngine } from '../engines/log-markers.js'
+import { GENERATION_ROUTES, type GenerationRoute, generationRoute } from '../engines/model-lists.js'
+
+/** One endpoint to wait for; a fleet has several, all of which must be ready. */
+export interface Target {
+  url: URL
+  /** With `probe-generation`: how to ask this server for a token. */
+  generation?: { route: GenerationRoute; base: string }
+}
+
+export interface Settings {
+  /** One per line of the `url` input, in order. */
+  targets: Target[]
+  model?: string
+  match?: string
+  matchRegex?: RegExp
+  status: StatusSet
+  intervalMs: number
+  timeoutMs: number
+  requestTimeoutMs: number
+  successThreshold: number
+  /** Lower-cased names; includes `authorization` when `api-key` is set. */
+  headers: Record<string, string>
+  progressIntervalMs: number
+  failOnTimeout: boolean
+  /** Extra trusted certificates (PEM text of `ca-cert`), added to the built-in ones. */
+  caCert?: string
+  /** Skip certificate checks altogether. */
+  insecureTls: boolean
+  /** Values that must never appear in output (the api-key, credential headers). */
+  secrets: string[]
+  /** Shell command that launches the server in the background. */
+  start?: string
+  /** A server started elsewhere: its process id, or a file holding it (read when the wait begins). */
+  pid?: { pid: number } | { file: string }
+  /** The server's log; with `start` and none given, the gate picks one. */
+  logFile?: string
+  logLines: number
+  failPattern?: RegExp
+  /** Each target then carries its generation request. */
+  probeGeneration: boolean
+  /** Variable names or globs (`NCCL_*`) to report from the server's environment. */
+  envReport: string[]
+  /** Commands run when the wait fails, one per entry. */
+  diagnostics: string[]
+  /** The engine whose log lines to read; undefined: recognised from the log or the model list. */
+  engine?: LogEngine
+  /** Where earlier runs are kept: HISTORY_AUTO for the default place, a path, or undefined (history off). */
+  historyFile?: string
+  /** Which earlier runs compare with this one; undefined: from the URL, the model and `start`. */
+  historyKey?: string
+  /** Slower than the median of earlier runs by more than this many percent is a regression. */
+  regressionThresholdPercent: number
+  failOnRegression: boolean
+}
+
+/** Input name → default, in the order action.yml declares them. */
+export const INPUT_DEFAULTS = {
+  url: '',
+  model: '',
+  match: '',
+  'match-regex': '',
+  status: '200-299',
+  interval: '5s',
+  timeout: '15m',
+  'request-timeout': '10s',
+  'success-threshold': '1',
+  headers: '',
+  'api-key': '',
+  'progress-interval': '30s',
+  'fail-on-timeout': 'true',
+  start: '',
+  pid: '',
+  'log-file': '',
+  'log-lines': '50',
+  'fail-pattern': '',
+  'probe-generation': 'false',
+  'env-report': '',
+  diagnostics: '',
+  'ca-cert': '',
+  'insecure-tls': 'false',
+  engine: 'auto',
+  'history-file': 'auto',
+  'history-key': '',
+  'regression-threshold': '25%',
+  'fail-on-regression': 'false'
+} as const
+
+/** `history-file: auto`: the runner's tool cache for the action, the user's cache directory for the CLI. */
+export const HISTORY_AUTO = 'auto'
+
+export type InputName = keyof typeof INPUT_DEFAULTS
+
+export class InputError extends Error {
+  constructor(
+    readonly input: string,
+    detail: string
+  ) {
+    super(`Input "${input}": ${detail}`)
+    this.name = 'InputError'
+  }
+}
+
+const MAX_INPUT_LENGTH = 64 * 1024
+
+/** Reads every input through `get` (which returns '' for an unset input) and validates it. */
+export function parseSettings(get: (name: InputName) => string): Settings {
+  const input = (name: InputName): string => {
+    const raw = get(name) ?? ''
+    if (raw.length > MAX_INPUT_LENGTH)
+      throw new InputError(name, `is ${raw.length} characters long; the limit is ${MAX_INPUT_LENGTH}`)
+    return raw.trim() === '' ? INPUT_DEFAULTS[name] : raw
+  }
+  const field = <T>(name: InputName, parse: (text: string) => T): T => {
+    try {
+      return parse(input(name))
+    } catch (e) {
+      throw e instanceof InputError ? e : new InputError(name, (e as Error).message)
+    }
+  }
+  const text = (name: InputName): string | undefined => {
+    const value = input(name).trim()
+    // the api-key is never shown, not even in its own error
+    if (hasControlChars(value))
+      throw new InputError(
+        name,
+        `${name === 'api-key' ? 'the key' : `"${printable(value)}"`} contains a control character`
+      )
+    return value === '' ? undefined : value
+  }
+  const duration = (name: InputName, minMs: number): number =>
+    field(name, (t) => {
+      const ms = parseDuration(t)
+      if (ms < minMs) throw new Error(`"${printable(t)}" is too short: give at least ${minMs}ms, as ${DURATION_FORM}`)
+      return ms
+    })
+
+  const urls = field('url', parseUrls)
+  const model = text('model')
+  const match = text('match')
+  const regexText = input('match-regex')
+  const matchRegex = regexText.trim() === '' ? undefined : field('match-regex', parseRegex)
+  const status = field('status', parseStatusSet)
+  const intervalMs = duration('interval', 100)
+  const timeoutMs = duration('timeout', 1)
+  const requestTimeoutMs = duration('request-timeout', 1)
+  const progressIntervalMs = duration('progress-interval', 1000)
+  const successThreshold = field('success-threshold', (t) => {
+    if (!/^\s*\d+\s*$/.test(t) || Number(t) < 1 || Number(t) > 1000) {
+      throw new Error(`"${printable(t)}" is not a whole number from 1 to 1000`)
+    }
+    return Number(t)
+  })
+  const headers = field('headers', parseHeaders)
+  const secrets = Object.entries(headers)
+    .filter(([name]) => isCredentialHeader(name))
+    .map(([, value]) => value)
+  const apiKey = text('api-key')
+  if (apiKey !== undefined) {
+    if (/\s/.test(apiKey)) throw new InputError('api-key', 'contains white space; give the key alone, without "Bearer"')
+    headers.authorization = `Bearer ${apiKey}`
+    secrets.push(apiKey)
+  }
+  const failOnTimeout = field('fail-on-timeout', parseBoolean)
+
+  // The server: how it starts or which process it is, its log, and what to report about it.
+  const script = (name: InputName): string | undefined => {
+    const value = input(name).trim()
+    // eslint-disable-next-line no-control-regex -- scripts may span lines; other control characters are refused
+    if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(value)) throw new InputError(name, 'contains a control character')
+    return value === '' ? undefined : value
+  }
+  const start = script('start')
+  const pid = field('pid', (t) => parsePid(t.trim()))
+  if (start !== undefined && pid !== undefined) {
+    throw new InputError('pid', 'cannot be used with "start": the server "start" launches is the one watched')
+  }
+  const logFile = text('log-file')
+  const logLines = field('log-lines', (t) => {
+    if (!/^\s*\d+\s*$/.test(t) || Number(t) > 1000)
+      throw new Error(`"${printable(t)}" is not a whole number from 0 to 1000`)
+    return Number(t)
+  })
+  const failPatternText = input('fail-pattern')
+  const failPattern = failPatternText.trim() === '' ? undefined : field('fail-pattern', parseRegex)
+  if (failPattern !== undefined && logFile === undefined && start === undefined) {
+    throw new InputError('fail-pattern', 'needs a log to watch: set "log-file", or "start" (which writes one)')
+  }
+  const envReport = field('env-report', parseEnvNames)
+  if (envReport.length > 0 && start === undefined && pid === undefined) {
+    throw new InputError('env-report', 'needs the server process: set "start" or "pid"')
+  }
+  const diagnostics = (script('diagnostics') ?? '')
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '')
+  const probeGeneration = field('probe-generation', parseBoolean)
+  const targets = urls.map((url) => ({ url, generation: probeGeneration ? generationFor(url, model) : undefined }))
+  const caPath = text('ca-cert')
+  const caCert = caPath === undefined ? undefined : field('ca-cert', () => readCaCert(caPath))
+  const insecureTls = field('insecure-tls', parseBoolean)
+
+  // The startup profile and the history of runs.
+  const engineText = input('engine').trim().toLowerCase()
+  const engine = engineText === 'auto' ? undefined : field('engine', () => parseEngine(engineText))
+  // Read as given: an empty value turns history off (the runner passes the default, "auto", when it is not set).
+  const historyRaw = (get('history-file') ?? '').trim()
+  if (hasControlChars(historyRaw))
+    throw new InputError('history-file', `"${printable(historyRaw)}" contains a control character`)
+  const historyFile = historyRaw === '' ? undefined : historyRaw
+  const historyKey = text('history-key')
+  if (historyKey !== undefined && historyKey.length > 200)
+    throw new InputError('history-key', `is ${historyKey.length} characters long; give at most 200`)
+  const regressionThresholdPercent = field('regression-threshold', parsePercent)
+  const failOnRegression = field('fail-on-regression', parseBoolean)
+  return {
+    targets,
+    model,
+    match,
+    matchRegex,
+    status,
+    intervalMs,
+    timeoutMs,
+    requestTimeoutMs,
+    successThreshold,
+    headers,
+    progressIntervalMs,
+    failOnTimeout,
+    caCert,
+    insecureTls,
+    secrets: secrets.filter((s) => s.length > 0),
+    start,
+    pid,
+    logFile,
+    logLines,
+    failPattern,
+    probeGeneration,
+    envReport,
+    diagnostics,
+    engine,
+    historyFile,
+    historyKey,
+    regressionThresholdPercent,
+    failOnRegression
+  }
+}
+
+const ENGINE_FORM = `auto or one of ${LOG_ENGINE_NAMES.map((e) => (e === 'llamacpp' ? 'llama.cpp' : e)).join(', ')}`
+
+function parseEngine(text: string): LogEngine {
+  const name = text === 'llama.cpp' ? 'llamacpp' : text
+  if (!(LOG_ENGINE_NAMES as readonly string[]).includes(name))
+    throw new Error(`"${printable(text)}" is not ${ENGINE_FORM}`)
+  return name as LogEngine
+}
+
+export const PID_FORM = 'a process id (12345) or the path of a file holding one'
+
+function parsePid(text: string): Settings['pid'] {
+  if (text === '') return undefined
+  if (!/^\d+$/.test(text)) return { file: text }
+  const pid = Number(text)
+  // Linux caps pid_max at 2^22.
+  if (pid < 1 || pid > 4_194_304) throw new Error(`"${printable(text)}" is not ${PID_FORM}`)
+  return { pid }
+}
+
+const ENV_NAME_FORM = 'comma-separated variable names or globs such as NCCL_*,CUDA_VISIBLE_DEVICES'
+
+function parseEnvNames(text: string): string[] {
+  const names = text
+    .split(/[,\n]/)
+    .map((n) => n.trim())
+    .filter((n) => n !== '')
+  const bad = names.find((n) => !/^[A-Za-z_*?][A-Za-z0-9_*?]*$/.test(n))
+  if (bad !== undefined) throw new Error(`"${printable(bad)}" is not a variable name or glob: give ${ENV_NAME_FORM}`)
+  return names
+}
+
+function generationFor(url: URL, model: string | undefined): Target['generation'] {
+  const found = generationRoute(url)
+  if (found === undefined) {
+    throw new InputError(
+      'probe-generation',
+      `no generation request is known for ${url.pathname}: point "url" at the server's model list, ` +
+        GENERATION_ROUTES.map((r) => `${r.listPathText} (${r.servers})`).join(', ')
+    )
+  }
+  if (found.route.needsModel && model === undefined) {
+    throw new InputError(
+      'probe-generation',
+      `needs "model": the request to ${found.route.requests[0].path} names the model to generate with`
+    )
+  }
+  return found
+}
+
+const CA_FORM = 'the path of a PEM file of CA certificates (-----BEGIN CERTIFICATE-----)'
+
+/** Reads and checks the PEM file now, so that a wrong path fails before any request. */
+function readCaCert(path: string): string {
+  let pem: string
+  try {
+    pem = readFileSync(path, 'utf8')
+  } catch (e) {
+    throw new Error(
+      `cannot read "${printable(path)}" (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): give ${CA_FORM}`,
+      { cause: e }
+    )
+  }
+  const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []
+  if (blocks.length === 0) throw new Error(`"${printable(path)}" holds no certificate: give ${CA_FORM}`)
+  for (const block of blocks) {
+    try {
+      // node:crypto only here, for a ca-cert: loading it costs 5 ms and 3 MB on Node 24
+      new (process.getBuiltinModule('node:crypto').X509Certificate)(block)
+    } catch {
+      throw new Error(`"${printable(path)}" holds a certificate that cannot be read: give ${CA_FORM}`)
+    }
+  }
+  return pem
+}
+
+export const URL_FORM = 'an http:// or https:// URL such as http://localhost:8000/v1/models'
+
+/** A fleet larger than this is more likely a mistake than a deployment. */
+export const MAX_URLS = 1000
+
+/** One URL per line (blank lines skipped); a fleet's lines are named by number in errors. */
+export function parseUrls(text: string): URL[] {
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '')
+  if (lines.length > MAX_URLS) throw new Error(`lists ${lines.length} URLs; the limit is ${MAX_URLS}`)
+  if (lines.length <= 1) return [parseUrl(lines[0] ?? '')]
+  return lines.map((line, i) => {
+    try {
+      return parseUrl(line)
+    } catch (e) {
+      throw new Error(`line ${i + 1}: ${(e as Error).message}`, { cause: e })
+    }
+  })
+}
+
+export function parseUrl(text: string): URL {
+  const s = text.trim()
+  if (s === '') throw new Error(`is required: give ${URL_FORM}`)
+  // Messages show the text without any user:password@ part, even when it is not a valid URL.
+  const shown = printable(s.replace(/^([a-z][a-z\d+.-]*:\/\/)?.*@/is, '$1***@'))
+  // The URL parser would silently drop tabs and line breaks; a URL with them is a mistake or an injection.
+  if (hasControlChars(s) || s.includes('\t'))
+    throw new Error(`"${shown}" contains a control character: give ${URL_FORM}`)
+  let url: URL
+  try {
+    url = new URL(s)
+  } catch {
+    throw new Error(`"${shown}" is not ${URL_FORM}`)
+  }
+  // Checked first so that a password never reaches a message.
+  if (url.username || url.password) {
+    throw new Error('must not carry credentials (user:password@); pass them with "api-key" or "headers"')
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`"${shown}" is not ${URL_FORM}`)
+  return url
+}

@@ -1,0 +1,118 @@
+/** Words and pictures for the startup profile: progress lines, phase lines, the summary's phase chart, regression and drift. Text only. */
+import type { Drift, Regression } from '../history/store.js'
+import type { CurrentPhase, PhaseTiming } from '../startup/phases.js'
+import { formatDuration } from '../runtime/clock.js'
+
+const s1 = (seconds: number): string => `${seconds.toFixed(1)}s`
+const about = (ms: number): string => (ms < 1000 ? 'almost done' : `about ${formatDuration(ms)} left`)
+
+/** `loading weights 45% (29/64 shards), about 1m10s left; ready in about 4m30s going by earlier runs`. */
+export function progressText(phase: CurrentPhase, phaseLeftMs?: number, readyInMs?: number): string {
+  const p = phase.progress?.last
+  const parts = [
+    p === undefined
+      ? `${phase.name} for ${formatDuration(phase.inPhaseMs)}`
+      : `${phase.name} ${Math.floor((p.n / p.total) * 100)}% (${p.n}/${p.total} ${phase.progress?.unit})`
+  ]
+  if (phaseLeftMs !== undefined) parts[0] += `, ${about(phaseLeftMs)}`
+  if (readyInMs !== undefined) parts.push(readyText(readyInMs))
+  return parts.join('; ')
+}
+
+/** `ready in about 4m30s going by earlier runs`. */
+export const readyText = (readyInMs: number): string =>
+  `ready in about ${formatDuration(Math.max(readyInMs, 1000))} going by earlier runs`
+
+/** `now loading weights (initializing took 12.3s)`. */
+export const phaseChangeText = (name: string, previous?: PhaseTiming): string =>
+  `now ${name}${previous ? ` (${previous.name} took ${s1(previous.seconds)}${previous.printed ? ' by its own count' : ''})` : ''}`
+
+const BLOCKS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉']
+const BAR_WIDTH = 24
+
+/** A bar of `fraction` × BAR_WIDTH cells, in eighths of a cell (any time at all shows as one eighth). */
+export function bar(fraction: number): string {
+  const f = Math.min(1, Math.max(0, fraction))
+  const eighths = f > 0 ? Math.max(1, Math.round(f * BAR_WIDTH * 8)) : 0
+  return '█'.repeat(Math.floor(eighths / 8)) + BLOCKS[eighths % 8]
+}
+
+const clock = (totalSeconds: number): string => {
+  const t = Math.max(0, Math.round(totalSeconds))
+  return [Math.floor(t / 3600), Math.floor(t / 60) % 60, t % 60].map((n) => String(n).padStart(2, '0')).join(':')
+}
+
+/** A Mermaid gantt chart of the phases end to end (GitHub draws it in job summaries). */
+export function phaseGantt(phases: readonly PhaseTiming[], engineLabel: string): string {
+  const total = phases.reduce((sum, p) => sum + Math.max(1, p.seconds), 0)
+  const lines = [
+    '```mermaid',
+    'gantt',
+    `  title ${engineLabel} startup`,
+    '  dateFormat HH:mm:ss',
+    `  axisFormat ${total < 3600 ? '%M:%S' : '%H:%M'}`,
+    `  section ${engineLabel}`
+  ]
+  let at = 0
+  for (const p of phases) {
+    // A bar is at least a second wide so that it shows; the label carries the exact figure.
+    const width = Math.max(1, p.seconds)
+    lines.push(`  ${`${p.name} ${s1(p.seconds)}`.replace(/[:;#]/g, ' ')} : ${clock(at)}, ${clock(at + width)}`)
+    at += width
+  }
+  lines.push('```')
+  return lines.join('\n')
+}
+
+/**
+ * The summary's phase section: the chart, and a table of the numbers with proportional bars (and the usual
+ * figures when there is history). Figures the engine printed itself are marked.
+ */
+export function phaseMarkdown(
+  phases: readonly PhaseTiming[],
+  engineLabel: string,
+  usual?: ReadonlyMap<string, number>
+): string {
+  if (phases.length === 0) return ''
+  const longest = Math.max(...phases.map((p) => p.seconds), 0.001)
+  const total = phases.reduce((sum, p) => sum + p.seconds, 0)
+  const withUsual = usual !== undefined && usual.size > 0
+  const lines = ['#### Startup phases', '', phaseGantt(phases, engineLabel), '']
+  lines.push(
+    withUsual ? '| phase | seconds | usual | share | |' : '| phase | seconds | share | |',
+    withUsual ? '|---|---:|---:|---:|---|' : '|---|---:|---:|---|'
+  )
+  for (const p of phases) {
+    const share = `${total > 0 ? Math.round((p.seconds / total) * 100) : 0}%`
+    const seconds = `${p.seconds.toFixed(1)}${p.printed ? ' *' : ''}`
+    const u = usual?.get(p.name)
+    const cells = withUsual
+      ? [p.name, seconds, u === undefined ? '—' : u.toFixed(1), share, bar(p.seconds / longest)]
+      : [p.name, seconds, share, bar(p.seconds / longest)]
+    lines.push(`| ${cells.join(' | ')} |`)
+  }
+  if (phases.some((p) => p.printed))
+    lines.push('', `\\* as ${engineLabel} reported it; the other figures are measured from its log.`)
+  return `${lines.join('\n')}\n`
+}
+
+/** The warning for a startup slower than usual. */
+export function regressionText(r: Regression): string {
+  const grew = r.grewMost
+    ? `; ${r.grewMost.name} grew most: ${s1(r.grewMost.seconds)} against ${s1(r.grewMost.usual)}`
+    : ''
+  return (
+    `Startup took ${s1(r.seconds)}, ${r.percent.toFixed(1)}% over the median of ${s1(r.expectedSeconds)} ` +
+    `of the last ${r.runs} ready run${r.runs === 1 ? '' : 's'}${grew}.`
+  )
+}
+
+const value = (v: string | undefined): string => (v === undefined ? 'unset' : JSON.stringify(v))
+
+/** `NCCL_PROTO was "LL" in the last 5 runs, now unset`. */
+export const driftText = (d: Drift): string =>
+  `${d.name} was ${value(d.was)} in the last ${d.runs === 1 ? 'run' : `${d.runs} runs`}, now ${value(d.now)}`
+
+export function driftWarning(drifts: readonly Drift[]): string {
+  return `The server's environment changed since the previous run with this history key: ${drifts.map(driftText).join('; ')}.`
+}

@@ -1,0 +1,283 @@
+/** Words for people: log lines, the failure message, the outputs and the job summary. Text only, no I/O. */
+import type { Expectation } from '../wait/assess.js'
+import type { EnvEntry } from '../server/env-report.js'
+import type { LogLine } from '../server/log-follower.js'
+import type { ProbeResult } from '../http/probe.js'
+import type { PhaseTiming } from '../startup/phases.js'
+import { phaseMarkdown } from './profile-report.js'
+import { formatDuration, seconds } from '../runtime/clock.js'
+import type { Outcome, WaitEvent } from '../wait/loop.js'
+
+/** What the gate knows about the server process and its log, beside the wait itself. */
+export interface ServerFacts {
+  pid?: number
+  logFile?: string
+  /** From the process's own start to readiness. */
+  startupMs?: number
+  /** `env-report`, values already masked; undefined when not asked for. */
+  env?: EnvEntry[]
+  /** Why `env` is missing although asked for. */
+  envUnavailable?: string
+  /** The last `log-lines` lines, on failure; undefined when the log does not exist. */
+  logTail?: LogLine[]
+}
+
+/** The startup profile from the server's log, and this run against earlier ones. */
+export interface ProfileFacts {
+  /** The engine's name, when known. */
+  engine?: string
+  phases: PhaseTiming[]
+  /** The median seconds of each phase in earlier runs. */
+  usual?: ReadonlyMap<string, number>
+  /** The median startup of the last ready runs with this history key. */
+  expectedSeconds?: number
+  regressionPercent?: number
+  /** The warning for a startup slower than `regression-threshold` allows. */
+  regression?: string
+  /** The warning for a changed `env-report`. */
+  drift?: string
+}
+
+/** One endpoint's wait. */
+export type TargetOutcome = Outcome & { url: URL }
+
+/** The whole wait: the scalar fields describe one endpoint (see `representative`), `results` all of them. */
+export type GateOutcome = TargetOutcome & { results: TargetOutcome[]; server?: ServerFacts; profile?: ProfileFacts }
+
+export interface ReportContext {
+  url: URL
+  expect: Expectation
+  timeoutMs: number
+}
+
+const probes = (n: number): string => `${n} probe${n === 1 ? '' : 's'}`
+
+/** `startup`: where the server's own startup is, from its log (a still-waiting line leads with it). */
+export function eventLine(event: WaitEvent, startup?: string): string {
+  const at = formatDuration(event.elapsedMs)
+  if (event.type === 'change') return `${at}: ${event.assessment.summary}`
+  if (event.type === 'lost')
+    return `${at}: the server stopped answering (${event.assessment.summary}) after it had answered: crashed or restarting?`
+  if (startup !== undefined)
+    return `${at}: ${startup}; the server still answers: ${event.assessment.summary} (${probes(event.attempt)} so far)`
+  return `${at}: still waiting (${probes(event.attempt)} so far); the server still answers: ${event.assessment.summary}`
+}
+
+/** A debug line for one probe: what came back, the body quoted (so its line breaks stay escaped). */
+export function probeLine(result: ProbeResult): string {
+  if (result.kind === 'error')
+    return `probe: ${result.code} (${result.message})${result.status === undefined ? '' : ` after HTTP ${result.status}`}`
+  const facts = [
+    `${Buffer.byteLength(result.body)} bytes${result.truncated ? ' (cut at 1 MiB)' : ''}`,
+    result.contentType && `content-type ${result.contentType}`,
+    result.retryAfterMs !== undefined && `Retry-After ${formatDuration(result.retryAfterMs)}`,
+    result.redirectedTo && `after redirects, from ${result.redirectedTo}`
+  ].filter(Boolean)
+  return `probe: HTTP ${result.status}, ${facts.join(', ')}: ${JSON.stringify(result.body.slice(0, 200))}`
+}
+
+/**
+ * Makes text the runner cannot take for a workflow command: server text (a model id, an error message)
+ * could otherwise carry a line break followed by `::set-output` or `::stop-commands`, or a `##[` command,
+ * which the runner reads anywhere in a line. The runner also breaks lines at a lone carriage return.
+ */
+export function commandSafe(text: string): string {
+  return text.replace(/##\[/g, '## [').replace(/^(\s*)::/gm, '$1: :')
+}
+
+export const INSECURE_TLS_WARNING =
+  "insecure-tls is on: the server's certificate is not checked, so anything on the way to it could answer in its place"
+
+/** What readiness means for these settings, in words. */
+export function describeExpectation({ expect, url }: ReportContext, subject = url.href): string {
+  const parts = [
+    `${subject} to answer with an accepted status (${expect.status.map(([lo, hi]) => (lo === hi ? lo : `${lo}-${hi}`)).join(',')})`
+  ]
+  if (expect.model !== undefined) parts.push(`list model "${expect.model}"`)
+  if (expect.match !== undefined) parts.push(`contain "${expect.match}"`)
+  if (expect.matchRegex !== undefined) parts.push(`match ${String(expect.matchRegex)}`)
+  return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`
+}
+
+export function finalLine(outcome: Outcome): string {
+  if (outcome.ready) {
+    const model = outcome.last?.modelId ? `; model "${outcome.last.modelId}"` : ''
+    return `Ready after ${formatDuration(outcome.elapsedMs)} (${probes(outcome.attempts)})${model}: ${outcome.last?.summary ?? ''}`
+  }
+  return `Not ready after ${formatDuration(outcome.elapsedMs)} (${probes(outcome.attempts)}): ${outcome.reason}`
+}
+
+/** The message a failed wait ends with: what was expected, what the server last said, how long and how often. */
+export function failureMessage(outcome: Outcome, ctx: ReportContext): string {
+  const last = outcome.last
+  const waited = `${formatDuration(outcome.elapsedMs)} and ${probes(outcome.attempts)}`
+  if (outcome.reason === 'unauthorized' || outcome.reason === 'tls') {
+    return `Stopped after ${waited}: ${last?.detail ?? outcome.reason}.`
+  }
+  if (outcome.stop) {
+    const lines = [sentence(`Stopped after ${waited}, before the server was ready: ${outcome.stop.detail}`)]
+    if (last !== undefined) lines.push(sentence(`Last answer: ${last.summary}`))
+    return lines.join('\n')
+  }
+  const lines = [
+    outcome.reason === 'generation-failed'
+      ? sentence(
+          `Timed out after ${waited} (timeout ${formatDuration(ctx.timeoutMs)}): ${last?.detail ?? 'the generation request failed'}`
+        )
+      : `Timed out after ${waited} (timeout ${formatDuration(ctx.timeoutMs)}) waiting for ${describeExpectation(ctx)}.`
+  ]
+  if (last === undefined) return lines[0]
+  lines.push(sentence(`Last answer: ${last.summary}`))
+  if (last.models !== undefined && ctx.expect.model !== undefined) {
+    lines.push(last.models.length ? `The server lists: ${last.models.join(', ')}.` : 'The server lists no models.')
+  }
+  if (last.excerpt) lines.push(`Body (first 200 characters): ${last.excerpt}`)
+  if (outcome.firstResponseMs === undefined) lines.push('The server never answered over HTTP.')
+  return lines.join('\n')
+}
+
+/** Ends text with a full stop unless it already ends a sentence (server messages often do). */
+const sentence = (text: string): string => (/[.!?]$/.test(text) ? text : `${text}.`)
+
+export type Outputs = Record<string, string>
+
+export function outputs(outcome: GateOutcome): Outputs {
+  const server = outcome.server
+  const profile = outcome.profile
+  return {
+    ready: String(outcome.ready),
+    'elapsed-seconds': seconds(outcome.elapsedMs),
+    attempts: String(outcome.attempts),
+    'status-code': outcome.last?.status === undefined ? '' : String(outcome.last.status),
+    models: JSON.stringify(outcome.models),
+    'model-id': outcome.last?.modelId ?? '',
+    'first-response-seconds': outcome.firstResponseMs === undefined ? '' : seconds(outcome.firstResponseMs),
+    reason: outcome.reason,
+    pid: server?.pid === undefined ? '' : String(server.pid),
+    'log-file': server?.logFile ?? '',
+    'startup-seconds': server?.startupMs === undefined ? '' : seconds(server.startupMs),
+    'generation-seconds': outcome.generationMs === undefined ? '' : seconds(outcome.generationMs),
+    results: JSON.stringify(outcome.results.map(resultRecord)),
+    phases: JSON.stringify((outcome.profile?.phases ?? []).map((p) => ({ name: p.name, seconds: p.seconds }))),
+    'expected-seconds': profile?.expectedSeconds === undefined ? '' : profile.expectedSeconds.toFixed(1),
+    'regression-percent': profile?.regressionPercent === undefined ? '' : profile.regressionPercent.toFixed(1)
+  }
+}
+
+/** One endpoint's entry in the `results` output. */
+function resultRecord(r: TargetOutcome): Record<string, string | boolean | number | null> {
+  return {
+    url: r.url.href,
+    ready: r.ready,
+    'elapsed-seconds': Number(seconds(r.elapsedMs)),
+    'status-code': r.last?.status ?? null,
+    'model-id': r.last?.modelId ?? null,
+    reason: r.reason
+  }
+}
+
+const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ')
+
+/** The job summary in GitHub-flavoured Markdown. */
+export function summaryMarkdown(outcome: GateOutcome, ctx: ReportContext): string {
+  const out = outputs(outcome)
+  const rows: Array<[string, string]> = [
+    ['Result', outcome.ready ? '✅ ready' : `❌ not ready (${outcome.reason})`],
+    ['Endpoint', `\`${ctx.url.href}\``],
+    ['Elapsed', `${out['elapsed-seconds']} s`],
+    ['Probes', out.attempts],
+    ['First HTTP answer', out['first-response-seconds'] === '' ? 'never' : `${out['first-response-seconds']} s`],
+    ['Listed models', outcome.models.length ? outcome.models.map((m) => `\`${m}\``).join(', ') : 'none'],
+    [
+      'Matched model',
+      out['model-id'] === '' ? (ctx.expect.model === undefined ? '—' : 'none') : `\`${out['model-id']}\``
+    ]
+  ]
+  const server = outcome.server
+  if (out['generation-seconds'] !== '') rows.push(['Generation request', `${out['generation-seconds']} s`])
+  if (server?.pid !== undefined) rows.push(['Server process', `pid ${server.pid}`])
+  if (out['startup-seconds'] !== '') rows.push(['Startup (from the process start)', `${out['startup-seconds']} s`])
+  if (server?.logFile !== undefined) rows.push(['Server log', `\`${server.logFile}\``])
+  if (outcome.profile?.engine !== undefined) rows.push(['Engine', outcome.profile.engine])
+  if (out['expected-seconds'] !== '') {
+    const against =
+      out['regression-percent'] === ''
+        ? ''
+        : ` (this run: ${Number(out['regression-percent']) > 0 ? '+' : ''}${out['regression-percent']}%)`
+    rows.push(['Usual startup (median of earlier runs)', `${out['expected-seconds']} s${against}`])
+  }
+  const lines = ['### wait-for-model', '', '| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`), '']
+  if (outcome.results.length > 1) {
+    lines.push(
+      `#### Endpoints (${outcome.results.filter((r) => r.ready).length} of ${outcome.results.length} ready)`,
+      ''
+    )
+    lines.push('| endpoint | result | elapsed | status | model |', '|---|---|---:|---:|---|')
+    for (const r of outcome.results) {
+      const result = r.ready ? '✅ ready' : `❌ ${r.reason}`
+      lines.push(
+        `| \`${cell(r.url.href)}\` | ${result} | ${seconds(r.elapsedMs)} s | ${r.last?.status ?? '—'} | ${cell(r.last?.modelId ?? '—')} |`
+      )
+    }
+    lines.push(
+      '',
+      `The rows above describe each endpoint; the table at the top, and the timeline, describe ${outcome.url.href}.`,
+      ''
+    )
+  }
+  lines.push('#### Timeline', '', '| at | the server answered |', '|---:|---|')
+  for (const t of outcome.timeline) {
+    lines.push(
+      `| ${formatDuration(t.elapsedMs)} | ${t.lost ? '⚠️ stopped answering (crashed or restarting?): ' : ''}${cell(t.summary)} |`
+    )
+  }
+  const profile = outcome.profile
+  for (const warning of [profile?.regression, profile?.drift])
+    if (warning !== undefined) lines.push('', `> ⚠️ ${warning}`)
+  if (profile !== undefined && profile.phases.length > 0)
+    lines.push('', phaseMarkdown(profile.phases, profile.engine ?? 'Server', profile.usual).trimEnd())
+  if (server?.env !== undefined || server?.envUnavailable !== undefined) {
+    lines.push('', '#### Server environment', '')
+    if (server.envUnavailable !== undefined) lines.push(server.envUnavailable)
+    else
+      lines.push(
+        '| variable | value |',
+        '|---|---|',
+        ...(server.env ?? []).map(
+          (e) => `| \`${cell(e.name)}\` | ${e.value === undefined ? '*not set*' : `\`${cell(e.value)}\``} |`
+        )
+      )
+  }
+  if (!outcome.ready) lines.push('', fenced(failureMessage(outcome, ctx)))
+  if (!outcome.ready && server?.logTail !== undefined) {
+    lines.push(
+      '',
+      `#### ${logTailTitle(server.logTail, server.logFile)}`,
+      '',
+      fenced(server.logTail.map((l) => `${l.number}: ${l.text}`).join('\n'))
+    )
+  }
+  return `${lines.join('\n')}\n`
+}
+
+export function logTailTitle(tail: readonly LogLine[], file = 'the log'): string {
+  return tail.length === 0 ? `${file} is empty` : `Last ${tail.length} line${tail.length === 1 ? '' : 's'} of ${file}`
+}
+
+/** A code block whose fence no line of the text can close. */
+function fenced(text: string): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length))
+  const fence = '`'.repeat(longest + 1)
+  return `${fence}\n${text}\n${fence}`
+}
+
+/** The `env-report` lines for the log. */
+export function envLines(server: ServerFacts): string[] {
+  if (server.envUnavailable !== undefined) return [server.envUnavailable]
+  return (server.env ?? []).map((e) => (e.value === undefined ? `${e.name}: not set` : `${e.name}=${e.value}`))
+}
+
+/** Replaces every secret in `text`; the CLI has no runner to mask for it, and the action masks twice. */
+export function redact(text: string, secrets: readonly string[]): string {
+  return secrets.reduce((t, s) => (s.length >= 3 ? t.split(s).join('***') : t), text)
+}

@@ -1,0 +1,185 @@
+/**
+ * The model server as a process: launched in the background by `start`, or found by `pid`; watched until it
+ * exits; its start time and environment read from /proc (Linux). The gate leaves it running either way.
+ */
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { printable } from '../inputs/parse.js'
+import { InputError, PID_FORM } from '../inputs/settings.js'
+import type { Clock } from '../runtime/clock.js'
+
+export interface ServerProcess {
+  pid: number
+  /** When the process started, on the clock's scale; undefined when unknown (no /proc). */
+  startedAt?: number
+  /** Settles once the process has exited, saying how ("exited with code 1", "was killed by SIGKILL"). */
+  exited: Promise<string>
+  /** The environment the process started with, or undefined when it cannot be read. */
+  environ(): Record<string, string> | undefined
+  /** Stops watching; the process keeps running. */
+  release(): void
+}
+
+/** Where the log goes with `start` and no `log-file`: the runner's temporary directory. */
+export const defaultLogFile = (env: NodeJS.ProcessEnv): string => join(env.RUNNER_TEMP || tmpdir(), 'model-server.log')
+
+/** The step's environment, without the action's own `INPUT_*` variables (which carry its api-key). */
+export function serverEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && !e[0].startsWith('INPUT_'))
+  )
+}
+
+const FOREGROUND_HINT =
+  '"start" must run the server in the foreground, without & or nohup: the action puts it in the background'
+
+/** Like a `run:` step: bash, which also execs a lone command so that the pid is the server's own. */
+const SHELL = existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh'
+
+/**
+ * Runs `command` with the shell, detached in its own process group (pid = group id) so that it outlives the
+ * step and a signal to the action does not reach it; stdout and stderr go to `logFile` (truncated first).
+ */
+export function startServer(
+  command: string,
+  logFile: string,
+  env: Record<string, string>,
+  clock: Clock
+): ServerProcess {
+  let fd: number
+  try {
+    mkdirSync(dirname(logFile), { recursive: true })
+    fd = openSync(logFile, 'w')
+  } catch (e) {
+    throw new InputError(
+      'log-file',
+      `"${printable(logFile)}" cannot be written (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`
+    )
+  }
+  try {
+    // node:child_process (with node:dgram) only for `start`
+    const child = process
+      .getBuiltinModule('node:child_process')
+      .spawn(SHELL, ['-c', command], { detached: true, stdio: ['ignore', fd, fd], env })
+    const startedAt = clock.now()
+    const exited = new Promise<string>((resolve) => {
+      child.once('error', (e) => resolve(`could not be started (${e.message})`))
+      child.once('exit', (code, signal) =>
+        resolve(
+          signal
+            ? `was killed by ${signal}`
+            : code === 0
+              ? `exited with code 0 (${FOREGROUND_HINT})`
+              : `exited with code ${code}`
+        )
+      )
+    })
+    child.unref()
+    const pid = child.pid
+    if (pid === undefined) throw new Error(`could not start ${SHELL} for "start"`)
+    return {
+      pid,
+      startedAt,
+      exited,
+      // Once the shell has exec'd the server (or if it has exited), what it was given is what it started with.
+      environ: () => readEnviron(pid) ?? env,
+      release: () => child.removeAllListeners()
+    }
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** Watches a process started elsewhere; it is polled, since only a parent hears of its child's exit. */
+export function attachServer(pid: number, clock: Clock, pollMs = 250): ServerProcess {
+  const first = readStat(pid)
+  const ageMs = first === undefined ? undefined : processAgeMs(first.startTicks)
+  let timer: NodeJS.Timeout | undefined
+  const exited = new Promise<string>((resolve) => {
+    const check = (): void => {
+      const why = gone(pid, first?.startTicks)
+      if (why === undefined) return
+      clearInterval(timer)
+      resolve(why)
+    }
+    timer = setInterval(check, pollMs)
+    check()
+  })
+  return {
+    pid,
+    startedAt: ageMs === undefined ? undefined : clock.now() - ageMs,
+    exited,
+    environ: () => readEnviron(pid),
+    release: () => clearInterval(timer)
+  }
+}
+
+/** Reads `pid` when it names a file. */
+export function resolvePid(spec: { pid: number } | { file: string }): number {
+  if ('pid' in spec) return spec.pid
+  let text: string
+  try {
+    text = readFileSync(spec.file, 'utf8').trim()
+  } catch (e) {
+    throw new InputError(
+      'pid',
+      `could not read "${printable(spec.file)}" (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): give ${PID_FORM}`
+    )
+  }
+  if (!/^\d+$/.test(text) || Number(text) < 1)
+    throw new InputError('pid', `"${printable(spec.file)}" holds "${printable(text)}", not a process id`)
+  return Number(text)
+}
+
+/** Why the process is no longer running, or undefined while it runs. */
+function gone(pid: number, startTicks: number | undefined): string | undefined {
+  const stat = readStat(pid)
+  if (stat !== undefined) {
+    if (stat.state === 'Z') return 'has exited (a zombie awaiting its parent)'
+    // the same id on a process that started at another time: ours is gone and the id was reused
+    if (startTicks !== undefined && stat.startTicks !== startTicks)
+      return 'has exited (its process id now belongs to another process)'
+    return undefined
+  }
+  try {
+    process.kill(pid, 0)
+    return undefined
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM' ? undefined : 'is not running'
+  }
+}
+
+function readStat(pid: number): { state: string; startTicks: number } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // the command name in parentheses may hold spaces and parentheses: count fields from the last ')'
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return { state: fields[0], startTicks: Number(fields[19]) }
+  } catch {
+    return undefined
+  }
+}
+
+/** USER_HZ, the unit of /proc start times: 100 on every Linux architecture GitHub runners use. */
+const TICKS_PER_SECOND = 100
+
+function processAgeMs(startTicks: number): number | undefined {
+  try {
+    const uptimeS = Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0])
+    return Math.max(0, uptimeS * 1000 - (startTicks * 1000) / TICKS_PER_SECOND)
+  } catch {
+    return undefined
+  }
+}
+
+function readEnviron(pid: number): Record<string, string> | undefined {
+  try {
+    const entries = readFileSync(`/proc/${pid}/environ`, 'utf8')
+      .split('\0')
+      .filter((e) => e.includes('='))
+    return Object.fromEntries(entries.map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]))
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,269 @@
+/**
+ * A stand-in for a model server's startup, faithful to each engine's own answers (see the research notes on
+ * model servers): the port stays closed while the engine does, then the engine's loading answers, then ready.
+ * Serves `npm run demo` and the project's own test fixtures.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { createServer as createNetServer } from 'node:net'
+
+export type Phase = 'loading' | 'ready'
+interface Reply {
+  status: number
+  /** An object is sent as compact JSON; a string as it is. */
+  body?: unknown
+  type?: string
+}
+
+export interface SimulatedEngine {
+  /** When the port opens, as a fraction of the load time: 1 = only once ready. */
+  opensAt: number
+  reply(path: string, phase: Phase, model: string): Reply | undefined
+  /** The answer to a path the engine does not serve (FastAPI's when not given). */
+  notFound?: Reply
+}
+
+const json = (body: unknown, status = 200): Reply => ({ status, body, type: 'application/json' })
+const empty = (status: number): Reply => ({ status })
+const openAiList = (model: string, ownedBy: string, extra: Record<string, unknown> = {}): Reply =>
+  json({
+    object: 'list',
+    data: [{ id: model, object: 'model', created: 1767225600, owned_by: ownedBy, root: model, ...extra }]
+  })
+
+export const SIMULATED_ENGINES = {
+  // vLLM binds its socket without listening until the engine is built: refused for the whole load.
+  vllm: {
+    opensAt: 1,
+    reply: (path, _phase, model) =>
+      path === '/health' || path === '/ping'
+        ? empty(200)
+        : path === '/v1/models'
+          ? openAiList(model, 'vllm', { max_model_len: 262144 })
+          : path === '/version'
+            ? json({ version: '0.11.0' })
+            : undefined
+  },
+  // SGLang opens the port for its warm-up request: /health says 503 while /v1/models already lists.
+  sglang: {
+    opensAt: 0.9,
+    reply(path, phase, model) {
+      if (path === '/health' || path === '/health_generate') return empty(phase === 'ready' ? 200 : 503)
+      if (path === '/ping') return empty(200)
+      if (path === '/v1/models') return openAiList(model, 'sglang', { max_model_len: 262144 })
+      if (path.startsWith('/v1/models/')) {
+        const wanted = decodeURIComponent(path.slice('/v1/models/'.length))
+        return wanted === model
+          ? json({
+              id: model,
+              object: 'model',
+              created: 1767225600,
+              owned_by: 'sglang',
+              root: model,
+              max_model_len: 262144
+            })
+          : json(
+              {
+                error: {
+                  message: `The model '${wanted}' does not exist`,
+                  type: 'invalid_request_error',
+                  param: 'model',
+                  code: 'model_not_found'
+                }
+              },
+              404
+            )
+      }
+      return undefined
+    }
+  },
+  // llama.cpp serves HTTP before loading; /v1/models lists the model with "meta": null until it is loaded.
+  llamacpp: {
+    opensAt: 0,
+    reply(path, phase, model) {
+      if (path === '/v1/models' || path === '/models') {
+        const meta = phase === 'ready' ? { vocab_type: 2, n_vocab: 151936, n_ctx_train: 262144 } : null
+        return json({
+          models: [{ name: model, model }],
+          object: 'list',
+          data: [{ id: model, object: 'model', created: 1767225600, owned_by: 'llamacpp', meta }]
+        })
+      }
+      if (phase === 'loading') {
+        return path === '/'
+          ? { status: 503, body: '<html><head><title>Loading model</title></head></html>', type: 'text/html' }
+          : json({ error: { message: 'Loading model', type: 'unavailable_error', code: 503 } }, 503)
+      }
+      return path === '/health' || path === '/v1/health' ? json({ status: 'ok' }) : undefined
+    }
+  },
+  // TGI binds only after warm-up; `/` and `/ping` are its health route too.
+  tgi: {
+    opensAt: 1,
+    reply: (path, _phase, model) =>
+      path === '/health' || path === '/' || path === '/ping'
+        ? empty(200)
+        : path === '/info'
+          ? json({
+              model_id: model,
+              model_sha: null,
+              max_input_tokens: 4095,
+              max_total_tokens: 4096,
+              router: 'text-generation-router',
+              version: '3.3.6'
+            })
+          : path === '/v1/models'
+            ? json({ object: 'list', data: [{ id: model, object: 'model', created: 0, owned_by: model }] })
+            : undefined,
+    notFound: empty(404)
+  },
+  // Ollama answers at once and lists a model only once it is pulled; it loads models lazily, so /api/ps
+  // (models in memory) stays empty until a request asks for one.
+  ollama: {
+    opensAt: 0,
+    reply(path, phase, model) {
+      const ready = phase === 'ready'
+      if (path === '/') return { status: 200, body: 'Ollama is running', type: 'text/plain; charset=utf-8' }
+      if (path === '/api/version') return json({ version: '0.12.6' })
+      if (path === '/api/tags') return json({ models: ready ? [{ name: model, model, size: 2019393189 }] : [] })
+      if (path === '/api/ps') return json({ models: [] })
+      if (path === '/v1/models') {
+        // json.Encoder: `data` is null with no models, and the body ends with a newline
+        const data = ready ? [{ id: model, object: 'model', created: 1767225600, owned_by: 'library' }] : null
+        return { status: 200, body: `${JSON.stringify({ object: 'list', data })}\n`, type: 'application/json' }
+      }
+      return undefined
+    },
+    notFound: { status: 404, body: '404 page not found', type: 'text/plain' }
+  },
+  // Triton loads its startup models before it opens any endpoint.
+  triton: {
+    opensAt: 1,
+    reply(path, _phase, model) {
+      if (path === '/v2/health/ready' || path === '/v2/health/live') return empty(200)
+      const m = /^\/v2\/models\/([^/]+)(?:\/versions\/([^/]+))?(\/ready)?$/.exec(path)
+      if (!m) return undefined
+      const name = decodeURIComponent(m[1])
+      if (name !== model)
+        return { status: 400, body: JSON.stringify({ error: `Request for unknown model: '${name}' is not found` }) }
+      if (m[2] !== undefined && m[2] !== '1') {
+        return {
+          status: 400,
+          body: JSON.stringify({ error: `Request for unknown model: '${name}' version ${m[2]} is not found` })
+        }
+      }
+      if (m[3]) return empty(200)
+      return json({ name: model, versions: ['1'], platform: 'onnxruntime_onnx', inputs: [], outputs: [] })
+    }
+  },
+  // A generic OpenAI-compatible server: refused, then 503 "Loading model" everywhere, then the list.
+  openai: {
+    opensAt: 0.4,
+    reply(path, phase, model) {
+      if (phase === 'loading')
+        return json({ error: { message: 'Loading model', type: 'unavailable_error', code: 503 } }, 503)
+      return path === '/health' ? empty(200) : path === '/v1/models' ? openAiList(model, 'system') : undefined
+    }
+  }
+} satisfies Record<string, SimulatedEngine>
+
+export type EngineName = keyof typeof SIMULATED_ENGINES
+
+export interface SimulatorOptions {
+  engine: EngineName
+  model: string
+  loadMs: number
+  /** When the port opens, overriding the engine's own `opensAt` (the benchmark sets the refused phase exactly). */
+  opensAfterMs?: number
+  /** 0 picks a free port. */
+  port?: number
+  host?: string
+  /** The engine dies this long after the start: the port closes and stays closed, as when the process exits. */
+  crashAfterMs?: number
+  /** Told when the port opens, when the model becomes ready, and when the engine crashes. */
+  onEvent?(event: SimulatorEvent, atMs: number): void
+}
+
+export type SimulatorEvent = 'listening' | 'ready' | 'crashed'
+
+export interface SimulatedServer {
+  port: number
+  baseUrl: string
+  /** Milliseconds since the epoch at which the engine counts as ready. */
+  readyAt: number
+  /** Settles when the simulated engine crashes (never without `crashAfterMs`); rejects if the port cannot be opened. */
+  ended: Promise<'crashed'>
+  /** HTTP requests received so far. */
+  readonly requests: number
+  close(): Promise<void>
+}
+
+/** Starts the simulated startup now: the port opens at `opensAt × loadMs`, the model is ready at `loadMs`. */
+export async function simulate(options: SimulatorOptions): Promise<SimulatedServer> {
+  const engine: SimulatedEngine = SIMULATED_ENGINES[options.engine]
+  const host = options.host ?? '127.0.0.1'
+  // A busy port is reported now rather than when the simulated engine would open it.
+  const port = await freePort(host, options.port ?? 0)
+  const startedAt = Date.now()
+  const readyAt = startedAt + options.loadMs
+  const tell = (event: SimulatorEvent): void => options.onEvent?.(event, Date.now() - startedAt)
+  let requests = 0
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    requests++
+    const phase: Phase = Date.now() >= readyAt ? 'ready' : 'loading'
+    const path = new URL(req.url ?? '/', 'http://x').pathname
+    const reply = engine.reply(path, phase, options.model) ?? engine.notFound ?? json({ detail: 'Not Found' }, 404)
+    const body =
+      reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body)
+    res.writeHead(reply.status, reply.type ? { 'content-type': reply.type } : {})
+    res.end(body)
+  })
+  let closed = false
+  const timers: NodeJS.Timeout[] = []
+  const stop = (): Promise<void> =>
+    new Promise<void>((resolve) => {
+      closed = true
+      timers.forEach(clearTimeout)
+      server.closeAllConnections()
+      if (server.listening) server.close(() => resolve())
+      else resolve()
+    })
+  const ended = new Promise<'crashed'>((resolve, reject) => {
+    server.once('error', (e) => void stop().then(() => reject(e)))
+    if (options.crashAfterMs !== undefined) {
+      timers.push(setTimeout(() => void stop().then(() => (tell('crashed'), resolve('crashed'))), options.crashAfterMs))
+    }
+  })
+  // Callers that never crash the engine need not await this.
+  ended.catch(() => undefined)
+  const listen = (): void => {
+    if (!closed) server.listen(port, host, () => tell('listening'))
+  }
+  const opensInMs = options.opensAfterMs ?? engine.opensAt * options.loadMs
+  // An engine that serves from the start is listening before this returns, so no probe sees it refuse.
+  if (opensInMs <= 0)
+    await new Promise<void>((resolve) => server.listen(port, host, () => (tell('listening'), resolve())))
+  else timers.push(setTimeout(listen, opensInMs))
+  if (options.onEvent) timers.push(setTimeout(() => tell('ready'), options.loadMs))
+  return {
+    port,
+    baseUrl: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    readyAt,
+    ended,
+    get requests() {
+      return requests
+    },
+    close: stop
+  }
+}
+
+/** Checks that `port` can be opened on `host` (0: asks the kernel for a free one), then releases it. */
+export function freePort(host = '127.0.0.1', port = 0): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer()
+    probe.once('error', reject)
+    probe.listen(port, host, () => {
+      const { port } = probe.address() as { port: number }
+      probe.close(() => resolve(port))
+    })
+  })
+}

@@ -1,0 +1,87 @@
+/**
+ * The startup profile of one wait: the server's log lines go in, the words for the log come out (the engine, each
+ * new phase, a fatal line), and the still-waiting lines say where the startup is and how long it has to go.
+ */
+import { engineLog, engineOfModelList, type LogEngine } from '../engines/log-markers.js'
+import { type Expectation, phaseLeftMs, readyInMs } from './eta.js'
+import { type FatalMatch, type PhaseTiming, PhaseTracker, type TrackerEvent } from './phases.js'
+import { phaseChangeText, progressText, readyText } from '../report/profile-report.js'
+
+export interface ProfileOptions {
+  /** The `engine` input; undefined for `auto`. */
+  engine?: LogEngine
+  /** When the server process started, on the clock's scale, when known. */
+  startedAt?: number
+  /** What earlier runs took, when there is history. */
+  usual?: Expectation
+}
+
+export class StartupProfile {
+  private readonly tracker: PhaseTracker
+
+  constructor(private readonly opts: ProfileOptions = {}) {
+    this.tracker = new PhaseTracker({ engine: opts.engine, startedAt: opts.startedAt })
+  }
+
+  /** The fatal line to quote once one is seen (the wait ends on it): the first cause, else the first failure. */
+  get fatal(): FatalMatch | undefined {
+    return this.tracker.fatal()
+  }
+
+  get engine(): LogEngine | undefined {
+    return this.tracker.engine
+  }
+
+  /** One line of the server's log (its number in the file, when known), read at `at`: returns what to say about it. */
+  line(text: string, at: number, lineNumber?: number): string[] {
+    return this.say(this.tracker.feed(text, at, lineNumber))
+  }
+
+  /** A line written before the wait began (a server started elsewhere): it tells the phases so far, never a failure. */
+  earlier(text: string, at: number, lineNumber: number): string[] {
+    return this.say(this.tracker.feed(text, at, lineNumber, { fatal: false }))
+  }
+
+  /** A model-list body from the server: `owned_by` can name the engine. */
+  models(body: string): string[] {
+    const engine = this.tracker.engine === undefined ? engineOfModelList(body) : undefined
+    return engine === undefined ? [] : this.say(this.tracker.setEngine(engine))
+  }
+
+  /** Where the startup is, for a still-waiting line; undefined while neither a phase nor earlier runs tell. */
+  status(now: number, elapsedMs: number): string | undefined {
+    const phase = this.tracker.current(now)
+    if (phase === undefined) {
+      const readyIn = this.opts.usual && readyInMs({ inPhaseMs: 0, elapsedMs }, this.opts.usual)
+      return readyIn === undefined ? undefined : readyText(readyIn)
+    }
+    const left = phase.progress === undefined ? undefined : phaseLeftMs(phase.progress, now)
+    const readyIn =
+      this.opts.usual &&
+      readyInMs({ phase: phase.name, inPhaseMs: phase.inPhaseMs, phaseLeftMs: left, elapsedMs }, this.opts.usual)
+    return progressText(phase, left, readyIn)
+  }
+
+  /** The wait is over: the phases, the one under way ended at `at`. */
+  finish(at: number): PhaseTiming[] {
+    this.tracker.finish(at)
+    return this.tracker.timings()
+  }
+
+  /** The engine's name for people, when known. */
+  get label(): string | undefined {
+    return this.engine === undefined ? undefined : engineLog(this.engine).label
+  }
+
+  private say(events: TrackerEvent[]): string[] {
+    const lines: string[] = []
+    for (const e of events) {
+      if (e.type === 'engine')
+        lines.push(
+          `engine: ${engineLog(e.engine).label} (${e.from === 'log' ? 'from its log' : 'from its model list'})`
+        )
+      else if (e.type === 'phase') lines.push(phaseChangeText(e.name, e.previous))
+    }
+    return lines
+  }
+}

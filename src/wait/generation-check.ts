@@ -1,0 +1,70 @@
+/** `probe-generation`: one tiny generation request, proof that a listed model can actually produce a token. */
+import { assess, type Assessment } from './assess.js'
+import type { GenerationRoute } from '../engines/model-lists.js'
+import { createHttpClient } from '../http/probe.js'
+import type { Clock } from '../runtime/clock.js'
+
+export interface GenerationCheck {
+  /** `ready` when the server generated; otherwise what it said instead (`fatal` on 401/403). */
+  assessment: Assessment
+  /** What was sent, e.g. `POST /v1/completions`. */
+  request: string
+  latencyMs: number
+}
+
+export interface Generator {
+  generate(model: string | undefined, timeoutMs: number, signal?: AbortSignal): Promise<GenerationCheck>
+  close(): Promise<void>
+}
+
+export interface GeneratorOptions {
+  /** The server's base URL (the model-list URL without its model-list path). */
+  base: string
+  route: GenerationRoute
+  headers: Record<string, string>
+  clock: Clock
+  caCert?: string
+  insecureTls?: boolean
+}
+
+const ANY_2XX = { status: [[200, 299]] as const }
+
+export function createGenerator({ base, route, headers, clock, caCert, insecureTls }: GeneratorOptions): Generator {
+  const client = createHttpClient({ caCert, insecureTls })
+  // Index of the first request worth sending: moves past a route the server turns out not to have.
+  let first = 0
+  return {
+    async generate(model, timeoutMs, signal) {
+      const deadline = clock.now() + timeoutMs
+      for (let i = first; ; i++) {
+        const { path, body } = route.requests[i]
+        const sentAt = clock.now()
+        const result = await client.send(
+          { url: new URL(`${base}${path}`), method: 'POST', headers, json: body(model) },
+          deadline - sentAt,
+          signal
+        )
+        const latencyMs = clock.now() - sentAt
+        const request = `POST ${path}`
+        if (
+          result.kind === 'http' &&
+          (result.status === 404 || result.status === 405) &&
+          i + 1 < route.requests.length
+        ) {
+          first = i + 1
+          continue
+        }
+        const assessment = assess(result, ANY_2XX)
+        // A completion body says nothing worth a log line; its arrival is the news.
+        if (assessment.state === 'ready')
+          return {
+            assessment: { ...assessment, summary: `${request} generated`, excerpt: undefined },
+            request,
+            latencyMs
+          }
+        return { assessment, request, latencyMs }
+      }
+    },
+    close: () => client.close()
+  }
+}

@@ -1,0 +1,201 @@
+/** The wait loop: probe, judge, report changes, until ready, a fatal answer, a stop, or the deadline. */
+import { assess, type Assessment, type Expectation, type Reason } from './assess.js'
+import type { GenerationCheck } from './generation-check.js'
+import type { PortWatch } from '../http/port-watch.js'
+import type { ProbeResult } from '../http/probe.js'
+import type { Clock } from '../runtime/clock.js'
+
+export interface WaitOptions {
+  expect: Expectation
+  intervalMs: number
+  timeoutMs: number
+  requestTimeoutMs: number
+  successThreshold: number
+  progressIntervalMs: number
+}
+
+/** Why the wait must end now, whatever the server answers: the reason and its explanation. */
+export interface Stop {
+  reason: Extract<Reason, 'server-exited' | 'log-error' | 'cancelled'>
+  detail: string
+}
+
+export interface WaitDeps {
+  probe(timeoutMs: number, signal?: AbortSignal): Promise<ProbeResult>
+  /** With `probe-generation`: asked once the model is listed; ready only when it generates. */
+  generate?(modelId: string | undefined, timeoutMs: number, signal?: AbortSignal): Promise<GenerationCheck>
+  /** Aborted, with a `Stop` as its reason, when the wait must end at once: it also cuts short a sleep or a request. */
+  stop?: AbortSignal
+  /** While connections are refused, wakes the loop as soon as the port opens. */
+  portWatch?: PortWatch
+  clock: Clock
+  /** When the wait counts from (defaults to now): the action passes its process start. */
+  startedAt?: number
+  onEvent?(event: WaitEvent): void
+}
+
+export type WaitEvent =
+  /** The server's answer differs from the previous one (the first answer is a change too). */
+  | { type: 'change'; elapsedMs: number; attempt: number; assessment: Assessment }
+  /** It had answered over HTTP and now does not: crashed or restarting. */
+  | { type: 'lost'; elapsedMs: number; attempt: number; assessment: Assessment }
+  /** Nothing changed for a `progress-interval`. */
+  | { type: 'progress'; elapsedMs: number; attempt: number; assessment: Assessment }
+
+export interface TimelineEntry {
+  elapsedMs: number
+  summary: string
+  /** The server had answered before and stopped answering here. */
+  lost?: boolean
+}
+
+export interface Outcome {
+  ready: boolean
+  reason: Reason
+  elapsedMs: number
+  attempts: number
+  last?: Assessment
+  /** The model ids the server last listed. */
+  models: string[]
+  firstResponseMs?: number
+  /** Latency of the generation request that proved readiness (`probe-generation`). */
+  generationMs?: number
+  /** Set when the wait was stopped (server exited, log error, cancelled). */
+  stop?: Stop
+  timeline: TimelineEntry[]
+}
+
+export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<Outcome> {
+  const { clock } = deps
+  const start = deps.startedAt ?? clock.now()
+  const deadline = start + opts.timeoutMs
+  const timeline: TimelineEntry[] = []
+  let attempts = 0
+  let streak = 0
+  let last: Assessment | undefined
+  let models: string[] = []
+  let firstResponseMs: number | undefined
+  let generationMs: number | undefined
+  let generationFailed = false
+  let quietSince = start
+
+  const finish = (reason: Reason, stop?: Stop): Outcome => ({
+    ready: reason === 'ready',
+    reason,
+    elapsedMs: clock.now() - start,
+    attempts,
+    last,
+    models,
+    firstResponseMs,
+    generationMs,
+    stop,
+    timeline
+  })
+  const stopped = (): Stop | undefined => (deps.stop?.aborted ? (deps.stop.reason as Stop) : undefined)
+
+  for (;;) {
+    const sentAt = clock.now()
+    let stop = stopped()
+    if (stop) return finish(stop.reason, stop)
+    if (sentAt >= deadline) return finish(generationFailed ? 'generation-failed' : 'timeout')
+    attempts++
+    const budgetMs = Math.min(opts.requestTimeoutMs, deadline - sentAt)
+    const result = await deps.probe(budgetMs, deps.stop)
+    // An answer cut short by the stop, or one that came in as the server died, says nothing.
+    if ((stop = stopped())) return finish(stop.reason, stop)
+    // A probe cut short by the deadline says nothing new: the answer before it is the one worth reporting.
+    if (budgetMs < opts.requestTimeoutMs && result.kind === 'error' && result.code === 'TIMEOUT' && last) {
+      return finish(generationFailed ? 'generation-failed' : 'timeout')
+    }
+    // match-regex runs within what is left of the probe's time, so a runaway pattern cannot pass the deadline
+    let assessment = assess(result, opts.expect, sentAt + budgetMs - clock.now())
+    const failedBefore = generationFailed
+    generationFailed = false
+    if (assessment.state === 'ready' && streak + 1 >= opts.successThreshold && deps.generate) {
+      const generationBudgetMs = Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now()))
+      const check = await deps.generate(assessment.modelId, generationBudgetMs, deps.stop)
+      if ((stop = stopped())) return finish(stop.reason, stop)
+      // Likewise a generation request cut short by the deadline: the failure before it explains more.
+      if (generationBudgetMs < opts.requestTimeoutMs && check.assessment.state === 'down' && last) {
+        return finish(failedBefore ? 'generation-failed' : 'timeout')
+      }
+      assessment = withGeneration(assessment, check)
+      if (check.assessment.state === 'ready') generationMs = check.latencyMs
+      else generationFailed = assessment.state !== 'fatal'
+    }
+    const now = clock.now()
+    const elapsedMs = now - start
+    if (assessment.status !== undefined) firstResponseMs ??= elapsedMs
+    if (assessment.models !== undefined) models = assessment.models
+    if (assessment.summary !== last?.summary) {
+      const lost =
+        assessment.state === 'down' && last !== undefined && last.state !== 'down' && firstResponseMs !== undefined
+      timeline.push({ elapsedMs, summary: assessment.summary, ...(lost ? { lost } : {}) })
+      deps.onEvent?.({ type: lost ? 'lost' : 'change', elapsedMs, attempt: attempts, assessment })
+      quietSince = now
+    } else if (now - quietSince >= opts.progressIntervalMs) {
+      deps.onEvent?.({ type: 'progress', elapsedMs, attempt: attempts, assessment })
+      quietSince = now
+    }
+    last = assessment
+
+    if (assessment.state === 'fatal') return finish(assessment.fatalReason ?? 'timeout')
+    streak = assessment.state === 'ready' ? streak + 1 : 0
+    if (streak >= opts.successThreshold) return finish('ready')
+
+    const refused = result.kind === 'error' && result.code === 'ECONNREFUSED'
+    if (refused && deps.portWatch) {
+      // While a local port is closed the watch is the probe; HTTP probes then go out with the progress lines.
+      const spacing = deps.portWatch.local ? Math.max(opts.intervalMs, opts.progressIntervalMs) : opts.intervalMs
+      await sleepUntilPortOpens(clock, Math.min(sentAt + spacing, deadline) - clock.now(), deps.portWatch, deps.stop)
+      // a port that shows as open yet refuses must not turn the loop into a busy one
+      const earliest = Math.min(sentAt + MIN_PROBE_GAP_MS, deadline)
+      if (clock.now() < earliest) await clock.sleep(earliest - clock.now(), deps.stop)
+    } else {
+      // A 429 or 503 may ask for a longer pause: granted up to 4 intervals, and never past the deadline.
+      const retryAfterMs = result.kind === 'http' ? (result.retryAfterMs ?? 0) : 0
+      const next = Math.min(
+        Math.max(sentAt + opts.intervalMs, now + Math.min(retryAfterMs, opts.intervalMs * 4)),
+        deadline
+      )
+      await clock.sleep(next - clock.now(), deps.stop)
+    }
+  }
+}
+
+const MIN_PROBE_GAP_MS = 50
+
+async function sleepUntilPortOpens(
+  clock: Clock,
+  ms: number,
+  portWatch: PortWatch,
+  stop: AbortSignal | undefined
+): Promise<void> {
+  const wake = new AbortController()
+  const signal = stop ? AbortSignal.any([wake.signal, stop]) : wake.signal
+  await Promise.race([clock.sleep(ms, signal), portWatch.opened(signal)])
+  wake.abort()
+}
+
+/** Folds a generation check into the model-list assessment it followed. */
+function withGeneration(listed: Assessment, check: GenerationCheck): Assessment {
+  const { assessment: g, request } = check
+  if (g.state === 'ready') return { ...listed, summary: `${listed.summary} — ${g.summary}` }
+  const summary = `${listed.summary} — ${request}: ${g.summary}`
+  if (g.state === 'fatal')
+    return {
+      ...listed,
+      state: 'fatal',
+      fatalReason: g.fatalReason,
+      summary,
+      detail: `${request}: ${g.detail}`,
+      excerpt: g.excerpt
+    }
+  return {
+    ...listed,
+    state: 'waiting',
+    summary,
+    detail: `the model is listed, but ${request} failed: ${g.summary}`,
+    excerpt: g.excerpt
+  }
+}
