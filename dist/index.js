@@ -16688,7 +16688,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3741:
+/***/ 4892:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -16797,6 +16797,8 @@ function openAiLoading(entry) {
         return `state "${state}"`;
     return undefined;
 }
+/** Router `status.value` "unloaded" and LM Studio's `state` "not-loaded": nothing is loading it. */
+const openAiUnloaded = (entry) => (isObject(entry.status) && entry.status.value === 'unloaded') || entry.state === 'not-loaded';
 const MODEL_LIST_SHAPES = [
     {
         name: 'openai',
@@ -16807,7 +16809,10 @@ const MODEL_LIST_SHAPES = [
                 return [];
             return objects(body.data)?.flatMap((e) => {
                 const id = str(e.id);
-                return id === undefined ? [] : [{ id, loading: openAiLoading(e) }];
+                if (id === undefined)
+                    return [];
+                const loading = openAiLoading(e);
+                return [loading === undefined ? { id } : { id, loading, ...(openAiUnloaded(e) ? { unloaded: true } : {}) }];
             });
         }
     },
@@ -16922,16 +16927,49 @@ function generationRoute(url) {
 
 ;// CONCATENATED MODULE: ./src/engines/match.ts
 /**
- * Finds `wanted` among the listed models: an id equal to it wins; otherwise the first id that contains it,
- * compared case-insensitively (so `kimi` finds `/shared/kimi-k2.5-int4`).
+ * Finds `wanted` among the listed models, from the strictest fit to the loosest: an id equal to it; equal but
+ * for case; ending with `/<wanted>` (a path or an `org/name` repo id); containing it (so `kimi` finds
+ * `/shared/kimi-k2.5-int4`). The first kind of fit that finds exactly one id wins; one that finds several is
+ * ambiguous, since `llama-3.1-8b` among `llama-3.1-8b-instruct-lora-sql` and `llama-3.1-8b-instruct` would pick
+ * whichever the server lists first, and `model-id` would then point the benchmark at it.
  */
-function findModel(models, wanted) {
+function matchModel(models, wanted) {
     const exact = models.find((m) => m.id === wanted);
     if (exact)
-        return exact;
+        return { kind: 'found', model: exact, how: 'exact' };
     const needle = wanted.toLowerCase();
-    return models.find((m) => m.id.toLowerCase().includes(needle));
+    const tiers = [
+        ['case-insensitive', (id) => id === needle],
+        ['path', (id) => id.endsWith(`/${needle}`)],
+        ['contains', (id) => id.includes(needle)]
+    ];
+    for (const [how, fits] of tiers) {
+        const found = models.filter((m) => fits(m.id.toLowerCase()));
+        // the same id listed twice (a list that repeats an entry) is one model, not a choice
+        if (found.length > 0 && found.every((m) => m.id === found[0].id))
+            return { kind: 'found', model: found[0], how };
+        if (found.length > 1)
+            return { kind: 'ambiguous', candidates: found };
+    }
+    return { kind: 'missing' };
 }
+
+;// CONCATENATED MODULE: ./src/report/lifecycle-report.ts
+/**
+ * Words for the server's life around the wait: which model a loose name fits, a model the server has not
+ * loaded, who holds a port, what holds GPU memory, and how a server was stopped. Text only.
+ */
+const list = (items) => items.map((i) => `"${i}"`).join(', ');
+/** A `model` several listed ids contain, none of them exactly: stable words, so the summary is stable. */
+function ambiguousModelText(model, candidates) {
+    return {
+        summary: `"${model}" fits ${candidates.length} listed models`,
+        detail: `"${model}" fits ${candidates.length} listed models and is none of them exactly: ${list(candidates)}. ` +
+            'Give the exact id as "model" (an id ending with /<model> or equal to it ignoring case also counts as exact)'
+    };
+}
+/** A model the server lists but loads only when asked (llama.cpp's router mode, LM Studio). */
+const unloadedModelText = (id) => `"${id}" is listed but not loaded: the server loads it only when asked (set "load: true" to have it loaded)`;
 
 ;// CONCATENATED MODULE: ./src/inputs/parse.ts
 /** Parsers for the textual forms of inputs. Each throws a plain Error whose message names the accepted form. */
@@ -17309,6 +17347,7 @@ function describeError(e) {
 
 
 
+
 const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET|VERIFY)_|HOSTNAME_MISMATCH)/;
 const ERROR_WORDS = {
     ECONNREFUSED: 'connection refused',
@@ -17367,12 +17406,27 @@ function assess(result, expect, regexLimitMs = 1_000) {
         if (list === undefined) {
             return waiting(`the answer is not a model list, so "${expect.model}" cannot be found in it${result.truncated ? ' (body over 1 MiB, cut)' : ''}`);
         }
-        const found = findModel(list.models, expect.model);
-        if (found === undefined) {
+        const match = matchModel(list.models, expect.model);
+        if (match.kind === 'ambiguous') {
+            const candidates = match.candidates.map((m) => m.id);
+            const words = ambiguousModelText(expect.model, candidates);
+            return {
+                ...base,
+                state: 'fatal',
+                fatalReason: 'ambiguous-model',
+                candidates,
+                summary: `${summaryBase} \u2014 ${words.summary}`,
+                detail: words.detail
+            };
+        }
+        if (match.kind === 'missing') {
             return waiting(models?.length ? `"${expect.model}" is not among the listed models` : `"${expect.model}" is not listed yet`);
         }
+        const found = match.model;
+        if (found.unloaded)
+            return { ...waiting(unloadedModelText(found.id)), modelState: 'unloaded' };
         if (found.loading !== undefined)
-            return waiting(`"${found.id}" is listed but still loading (${found.loading})`);
+            return { ...waiting(`"${found.id}" is listed but still loading (${found.loading})`), modelState: 'loading' };
         modelId = found.id;
     }
     if (expect.match !== undefined && !body.includes(expect.match)) {
@@ -18781,7 +18835,7 @@ function finalLine(outcome) {
 function failureMessage(outcome, ctx) {
     const last = outcome.last;
     const waited = `${formatDuration(outcome.elapsedMs)} and ${probes(outcome.attempts)}`;
-    if (outcome.reason === 'unauthorized' || outcome.reason === 'tls') {
+    if (outcome.reason === 'unauthorized' || outcome.reason === 'tls' || outcome.reason === 'ambiguous-model') {
         return `Stopped after ${waited}: ${last?.detail ?? outcome.reason}.`;
     }
     if (outcome.stop) {
@@ -20371,7 +20425,7 @@ async function run() {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3741);
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4892);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 
 
