@@ -69,6 +69,7 @@ const INPUT_HELP: Partial<Record<InputName, [metavar: string, text: string]>> = 
     'which earlier runs compare with this one (by default a hash of the URL, the model and --start)'
   ],
   'regression-threshold': ['PERCENT', 'warn when startup is slower than the median of earlier runs by more than this'],
+  'regression-min-runs': ['N', 'earlier ready runs with the key needed before a regression is told (1 to 10)'],
   'fail-on-regression': ['BOOL', 'true: exit 1 on such a regression']
 }
 

@@ -258,7 +258,7 @@ function settle(
     phases: phases.map((p) => ({ name: p.name, seconds: p.seconds })),
     ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') })
   }
-  const findings = recordRun(history, run, settings.regressionThresholdPercent)
+  const findings = recordRun(history, run, settings.regressionThresholdPercent, settings.regressionMinRuns)
   const warn = deps.warn ?? deps.log
   if (findings.regression !== undefined && !settings.failOnRegression) warn(findings.regression)
   if (findings.drift !== undefined) warn(findings.drift)
