@@ -22,7 +22,7 @@ import {
   redact
 } from '../report/wait-report.js'
 import { INPUT_DEFAULTS, InputError, type InputName, parseSettings } from '../inputs/settings.js'
-import { type EngineName, SIMULATED_ENGINES, simulate } from '../simulator/server.js'
+import { type EngineName, SIMULATED_ENGINES, simulate, simulatedEngine } from '../simulator/server.js'
 import { formatDuration, systemClock } from '../runtime/clock.js'
 
 export interface CliIo {
@@ -78,7 +78,10 @@ const INPUT_NAMES = Object.keys(INPUT_DEFAULTS) as InputName[]
 const MULTI_LINE: ReadonlySet<string> = new Set<string>(['url', 'headers', 'diagnostics'])
 
 const SIMULATE_DEFAULTS = { load: '30s', port: '8000', host: '127.0.0.1' }
-const ENGINE_NAMES = Object.keys(SIMULATED_ENGINES) as EngineName[]
+/** The simulator's engines as the gate spells them (`llama.cpp`; `llamacpp` is accepted too). */
+const ENGINE_WORDS = (Object.keys(SIMULATED_ENGINES) as EngineName[])
+  .map((e) => (e === 'llamacpp' ? 'llama.cpp' : e))
+  .join(', ')
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const paint = painter(io)
@@ -191,14 +194,14 @@ async function simulateCommand(argv: string[], io: CliIo, say: (line: string) =>
     port: { type: 'string', default: SIMULATE_DEFAULTS.port },
     host: { type: 'string', default: SIMULATE_DEFAULTS.host },
     'crash-after': { type: 'string' },
+    'generation-fails': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' }
   })
   if (values.help) return (void io.stdout.write(simulateHelpText()), 0)
-  const engine = String(values.engine ?? '')
-  if (!(ENGINE_NAMES as string[]).includes(engine)) {
-    throw new UsageError(
-      `--engine: give one of ${ENGINE_NAMES.join(', ')}${engine ? ` (not "${printable(engine)}")` : ''}`
-    )
+  const given = String(values.engine ?? '')
+  const engine = simulatedEngine(given)
+  if (engine === undefined) {
+    throw new UsageError(`--engine: give one of ${ENGINE_WORDS}${given ? ` (not "${printable(given)}")` : ''}`)
   }
   const model = String(values.model ?? '').trim()
   if (model === '') throw new UsageError('--model: give the model name the engine lists, e.g. /shared/kimi-k2.5-int4')
@@ -221,12 +224,13 @@ async function simulateCommand(argv: string[], io: CliIo, say: (line: string) =>
   let server
   try {
     server = await simulate({
-      engine: engine as EngineName,
+      engine,
       model,
       loadMs,
       port: Number(portText),
       host,
       crashAfterMs,
+      generationFails: values['generation-fails'] === true,
       onEvent: (event, atMs) => say(`${prefix} ${formatDuration(atMs)}: ${SIMULATOR_EVENT_WORDS[event]}`)
     })
   } catch (e) {
@@ -234,11 +238,12 @@ async function simulateCommand(argv: string[], io: CliIo, say: (line: string) =>
       `--port: cannot open ${host}:${portText} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`
     )
   }
-  const opensAt = SIMULATED_ENGINES[engine as EngineName].opensAt * loadMs
+  const opensAt = SIMULATED_ENGINES[engine].opensAt * loadMs
   say(
     `${prefix} serving "${model}" on ${server.baseUrl}: the port ${opensAt > 0 ? `opens at ${formatDuration(opensAt)}` : 'is open now'}, ` +
       `the model is ready at ${formatDuration(loadMs)}` +
       (crashAfterMs === undefined ? '' : `, the engine crashes at ${formatDuration(crashAfterMs)}`) +
+      (values['generation-fails'] === true ? ', every generation request fails' : '') +
       '. Stop it with Ctrl-C.'
   )
   try {
@@ -287,6 +292,7 @@ export function helpText(): string {
     'Usage:',
     '  wait-for-model --url URL [options]',
     '  wait-for-model simulate --engine ENGINE --model NAME [--load 30s] [--port 8000] [--crash-after 10s]',
+    '  wait-for-model stop --pid N [--timeout 30s]',
     '  wait-for-model demo',
     '',
     'Options (each also read from INPUT_<NAME>, e.g. INPUT_TIMEOUT=20m or INPUT_MATCH_REGEX=...):',
@@ -305,12 +311,13 @@ export function simulateHelpText(): string {
     'Usage: wait-for-model simulate --engine ENGINE --model NAME [options]',
     '',
     ...table([
-      ['--engine ENGINE', ENGINE_NAMES.join(', ')],
+      ['--engine ENGINE', ENGINE_WORDS],
       ['--model NAME', 'the model the engine lists, e.g. /shared/kimi-k2.5-int4'],
       ['--load DURATION', `time until the engine answers with the model ready (default: ${SIMULATE_DEFAULTS.load})`],
       ['--port PORT', `port to serve on (default: ${SIMULATE_DEFAULTS.port})`],
       ['--host HOST', `address to bind (default: ${SIMULATE_DEFAULTS.host})`],
       ['--crash-after DURATION', 'the engine dies this long after the start: the port closes and the process exits 1'],
+      ['--generation-fails', "every generation request gets the engine's own error (to try --probe-generation)"],
       ['-h, --help', 'show this help']
     ]),
     ''
