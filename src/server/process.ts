@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path'
 import { printable } from '../inputs/parse.js'
 import { InputError, PID_FORM } from '../inputs/settings.js'
 import type { Clock } from '../runtime/clock.js'
+import { procStat } from './proc.js'
 
 export interface ServerProcess {
   pid: number
@@ -93,7 +94,7 @@ export function startServer(
 
 /** Watches a process started elsewhere; it is polled, since only a parent hears of its child's exit. */
 export function attachServer(pid: number, clock: Clock, pollMs = 250): ServerProcess {
-  const first = readStat(pid)
+  const first = procStat(pid)
   const ageMs = first === undefined ? undefined : processAgeMs(first.startTicks)
   let timer: NodeJS.Timeout | undefined
   const exited = new Promise<string>((resolve) => {
@@ -134,7 +135,7 @@ export function resolvePid(spec: { pid: number } | { file: string }): number {
 
 /** Why the process is no longer running, or undefined while it runs. */
 function gone(pid: number, startTicks: number | undefined): string | undefined {
-  const stat = readStat(pid)
+  const stat = procStat(pid)
   if (stat !== undefined) {
     if (stat.state === 'Z') return 'has exited (a zombie awaiting its parent)'
     // the same id on a process that started at another time: ours is gone and the id was reused
@@ -147,17 +148,6 @@ function gone(pid: number, startTicks: number | undefined): string | undefined {
     return undefined
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM' ? undefined : 'is not running'
-  }
-}
-
-function readStat(pid: number): { state: string; startTicks: number } | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    // the command name in parentheses may hold spaces and parentheses: count fields from the last ')'
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    return { state: fields[0], startTicks: Number(fields[19]) }
-  } catch {
-    return undefined
   }
 }
 
