@@ -99,37 +99,34 @@ const firstLine = (text: string): string => text.trim().split('\n', 1)[0].slice(
 /** `[N/A]` and the like are no number. */
 const mib = (text: string): number | undefined => (/^\d+$/.test(text.trim()) ? Number(text.trim()) : undefined)
 
+/** The lines of a `noheader` CSV answer, split into fields; undefined unless each has `fields` and starts with a number. */
+function csvRows(csv: string, fields: number): string[][] | undefined {
+  const rows = csv
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => l.split(',').map((x) => x.trim()))
+  return rows.every((f) => f.length >= fields && /^\d+$/.test(f[0])) ? rows : undefined
+}
+
 /** `0, GPU-24f1…, NVIDIA H200, 21099, 143771` per line; the name (which may hold a comma) is what lies between. */
 export function parseGpus(csv: string): Gpu[] | undefined {
-  const gpus: Gpu[] = []
-  for (const line of csv.split('\n').filter((l) => l.trim() !== '')) {
-    const f = line.split(',').map((x) => x.trim())
-    if (f.length < 5 || !/^\d+$/.test(f[0])) return undefined
-    gpus.push({
-      index: Number(f[0]),
-      uuid: f[1],
-      name: f.slice(2, -2).join(','),
-      memoryUsedMiB: mib(f[f.length - 2]),
-      memoryTotalMiB: mib(f[f.length - 1])
-    })
-  }
-  return gpus
+  return csvRows(csv, 5)?.map((f) => ({
+    index: Number(f[0]),
+    uuid: f[1],
+    name: f.slice(2, -2).join(','),
+    memoryUsedMiB: mib(f[f.length - 2]),
+    memoryTotalMiB: mib(f[f.length - 1])
+  }))
 }
 
 /** `430, python3, 21090, GPU-24f1…` per line (nothing at all when no process computes). */
 export function parseApps(csv: string): ComputeApp[] | undefined {
-  const apps: ComputeApp[] = []
-  for (const line of csv.split('\n').filter((l) => l.trim() !== '')) {
-    const f = line.split(',').map((x) => x.trim())
-    if (f.length < 4 || !/^\d+$/.test(f[0])) return undefined
-    apps.push({
-      pid: Number(f[0]),
-      processName: f.slice(1, -2).join(','),
-      usedMiB: mib(f[f.length - 2]),
-      gpuUuid: f[f.length - 1]
-    })
-  }
-  return apps
+  return csvRows(csv, 4)?.map((f) => ({
+    pid: Number(f[0]),
+    processName: f.slice(1, -2).join(','),
+    usedMiB: mib(f[f.length - 2]),
+    gpuUuid: f[f.length - 1]
+  }))
 }
 
 /**
