@@ -21,9 +21,14 @@ import {
   outputs,
   redact
 } from '../report/wait-report.js'
-import { INPUT_DEFAULTS, InputError, type InputName, parseSettings } from '../inputs/settings.js'
+import { INPUT_DEFAULTS, InputError, type InputName, parseSettings, PID_FORM } from '../inputs/settings.js'
 import { type EngineName, SIMULATED_ENGINES, simulate, simulatedEngine } from '../simulator/server.js'
 import { formatDuration, systemClock } from '../runtime/clock.js'
+import { stopServer } from '../server/stop.js'
+import { gpuSnapshot } from '../gpu/nvidia-smi.js'
+import { resolvePid } from '../server/process.js'
+import { procStat } from '../server/proc.js'
+import { stopLines } from '../report/lifecycle-report.js'
 
 export interface CliIo {
   env: NodeJS.ProcessEnv
@@ -88,6 +93,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const say = (line: string): void => void io.stderr.write(`${line}\n`)
   try {
     if (argv[0] === 'simulate') return await simulateCommand(argv.slice(1), io, say)
+    if (argv[0] === 'stop') return await stopCommand(argv.slice(1), io, say, paint)
     if (argv[0] === 'demo') return await demo(join(dirname(fileURLToPath(import.meta.url)), 'index.js'), io.stdout)
     return await waitCommand(argv, io, say, paint)
   } catch (e) {
@@ -253,6 +259,71 @@ async function simulateCommand(argv: string[], io: CliIo, say: (line: string) =>
     say(`${prefix} cannot open ${host}:${portText}: ${(e as Error).message}`)
   }
   return 1
+}
+
+const STOP_DEFAULTS = { timeout: '30s' }
+
+/** `stop --pid N`: SIGTERM to the server's process group, SIGKILL after --timeout, then its GPU memory back. */
+async function stopCommand(argv: string[], io: CliIo, say: (line: string) => void, paint: Painter): Promise<number> {
+  const { values } = parseCommandLine(argv, {
+    pid: { type: 'string' },
+    timeout: { type: 'string', default: STOP_DEFAULTS.timeout },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' }
+  })
+  if (values.help) return (void io.stdout.write(stopHelpText()), 0)
+  const pidText = String(values.pid ?? '').trim()
+  if (pidText === '') throw new UsageError(`--pid: give ${PID_FORM}`)
+  let pid: number
+  try {
+    pid = resolvePid(/^\d+$/.test(pidText) ? { pid: Number(pidText) } : { file: pidText })
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e
+    throw new UsageError(e.message.replace('Input "pid"', '--pid'))
+  }
+  if (pid < 2 || pid > 4_194_304) throw new UsageError(`--pid: "${pid}" is not ${PID_FORM}`)
+  // its own group would take this command down with it, and the shell that runs it
+  if (pid === process.pid || pid === procStat(process.pid)?.pgrp)
+    throw new UsageError(`--pid: ${pid} is this command's own process or process group`)
+  let timeoutMs: number
+  try {
+    timeoutMs = parseDuration(String(values.timeout))
+  } catch {
+    throw new UsageError(`--timeout: "${printable(String(values.timeout))}" is not ${DURATION_FORM}`)
+  }
+  const record = await stopServer(
+    { pid, timeoutMs },
+    { clock: systemClock, gpu: () => gpuSnapshot({ env: io.env, timeoutMs: 5_000 }) }
+  )
+  for (const line of stopLines(record)) {
+    if (line.level === 'warning') say(paint.yellow(`warning: ${line.text}`))
+    else if (line.level === 'info') say(line.text)
+  }
+  if (values.json) io.stdout.write(`${JSON.stringify(record)}\n`)
+  return record.outcome === 'survived' || record.gpu.kind === 'held' ? 1 : 0
+}
+
+export function stopHelpText(): string {
+  return [
+    'wait-for-model stop: stop a model server and wait until its processes and their GPU memory are gone.',
+    '',
+    'Usage: wait-for-model stop --pid N [--timeout 30s] [--json]',
+    '',
+    ...table([
+      [
+        '--pid PID|FILE',
+        'the server: the leader of its process group (as --start launches it), or a file holding its pid'
+      ],
+      ['--timeout DURATION', `from SIGTERM until SIGKILL (default: ${STOP_DEFAULTS.timeout})`],
+      ['--json', 'print how it went as one JSON object on stdout'],
+      ['-h, --help', 'show this help']
+    ]),
+    '',
+    'SIGTERM goes to the whole process group (or, for a process that does not lead one, to it and its descendants).',
+    'Where nvidia-smi exists, waits (up to 30s) until none of its processes holds GPU memory.',
+    'Exit status: 0 stopped (or not running), 1 still running after SIGKILL or its GPU memory still held, 2 bad usage.',
+    ''
+  ].join('\n')
 }
 
 const SIMULATOR_EVENT_WORDS = {

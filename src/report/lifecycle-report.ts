@@ -2,6 +2,7 @@
  * Words for the server's life around the wait: which model a loose name fits, a model the server has not
  * loaded, who holds a port, what holds GPU memory, and how a server was stopped. Text only.
  */
+import type { StopRecord } from '../server/stop.js'
 
 const list = (items: readonly string[]): string => items.map((i) => `"${i}"`).join(', ')
 
@@ -18,3 +19,55 @@ export function ambiguousModelText(model: string, candidates: readonly string[])
 /** A model the server lists but loads only when asked (llama.cpp's router mode, LM Studio). */
 export const unloadedModelText = (id: string): string =>
   `"${id}" is listed but not loaded: the server loads it only when asked (set "load: true" to have it loaded)`
+
+/** A line of a report, with how loudly to say it. */
+export interface ReportLine {
+  level: 'info' | 'warning' | 'debug'
+  text: string
+}
+
+const s1 = (seconds: number): string => `${seconds.toFixed(1)}s`
+const pidList = (pids: readonly number[]): string => `${pids.length === 1 ? 'pid' : 'pids'} ${pids.join(', ')}`
+
+/** How a server was stopped (`wait-for-model stop`, the job-end step): what was sent, how it exited, its GPU memory. */
+export function stopLines(r: StopRecord): ReportLine[] {
+  if (r.outcome === 'not-running') return [{ level: 'info', text: `Process ${r.pid} is not running: nothing to stop.` }]
+  const what =
+    r.scope === 'group'
+      ? `the server's process group ${r.pid} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
+      : `the server ${r.pid} and its child processes (${r.pids.length} in all)`
+  const lines: ReportLine[] = []
+  const how =
+    r.exitCode !== undefined && r.exitCode !== null
+      ? `, exit code ${r.exitCode}`
+      : r.exitSignal
+        ? `, ended by ${r.exitSignal}`
+        : ''
+  if (r.outcome === 'exited') {
+    lines.push({
+      level: 'info',
+      text:
+        r.signal === 'SIGKILL'
+          ? `Stopped ${what}: it did not exit after SIGTERM, so SIGKILL; gone ${s1(r.secondsToExit ?? 0)} after SIGTERM${how}.`
+          : `Stopped ${what}: SIGTERM, gone after ${s1(r.secondsToExit ?? 0)}${how}.`
+    })
+  } else {
+    lines.push({
+      level: 'warning',
+      text: `Could not stop ${what}: still running after SIGTERM and SIGKILL: ${pidList(r.survivors ?? [])}.`
+    })
+  }
+  const g = r.gpu
+  if (g.kind === 'released')
+    lines.push({ level: 'info', text: `Its GPU memory (${g.mib} MiB) was released ${s1(g.seconds)} after SIGTERM.` })
+  else if (g.kind === 'held')
+    lines.push({
+      level: 'warning',
+      text:
+        `Its GPU memory was not released: ${g.heldMib} of ${g.mib} MiB still held ${s1(g.seconds)} after SIGTERM` +
+        `${g.pids.length ? ` (${pidList(g.pids)})` : ''}; the next job on this machine may run out of GPU memory.`
+    })
+  else if (g.kind === 'none') lines.push({ level: 'debug', text: 'Its processes held no GPU memory.' })
+  else lines.push({ level: 'debug', text: `GPU memory not looked at (nvidia-smi: ${g.why}).` })
+  return lines
+}
