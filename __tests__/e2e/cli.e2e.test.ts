@@ -265,10 +265,10 @@ describe('wait-for-model (the CLI)', () => {
     expect(out).toMatchObject({
       ready: 'false',
       reason: 'log-error',
-      'log-file': expect.stringMatching(/model-server\.log$/)
+      'log-file': expect.stringMatching(new RegExp(`/model-server-\\d+\\.log$`))
     })
     expect(r.stderr).toMatch(
-      /Last 2 lines of .*model-server\.log:\n {2}\d+: event at \d+\n {2}\d+: ERROR .* EngineCore failed to start\.\n/
+      /Last 2 lines of .*model-server-\d+\.log:\n {2}\d+: event at \d+\n {2}\d+: ERROR .* EngineCore failed to start\.\n/
     )
     expect(r.stderr).toMatch(
       /── Diagnostics: echo first-diag\nfirst-diag\n── Diagnostics: echo second-diag\nsecond-diag\n/

@@ -53,7 +53,10 @@ const INPUT_HELP: Partial<Record<InputName, [metavar: string, text: string]>> = 
   'fail-on-timeout': ['BOOL', 'false: on timeout, print a warning and exit 0 with ready=false'],
   start: ['COMMAND', 'shell command that starts the server in the background; it outlives this command'],
   pid: ['PID|FILE', 'process id of a server started elsewhere, or a file holding it'],
-  'log-file': ['PATH', 'the server log (with --start: $RUNNER_TEMP or the temp dir, model-server.log)'],
+  'log-file': [
+    'PATH',
+    'the server log, appended to (with --start: a new model-server-<pid>.log in $RUNNER_TEMP or the temp dir)'
+  ],
   'log-lines': ['N', 'last lines of the log to show when the wait fails'],
   'fail-pattern': ['REGEX', 'a new log line matching it ends the wait at once'],
   'probe-generation': ['BOOL', 'true: ready only once a one-token generation request succeeds'],
