@@ -3,6 +3,8 @@
  * loaded, who holds a port, what holds GPU memory, and how a server was stopped. Text only.
  */
 import type { StopRecord } from '../server/stop.js'
+import type { Listener, Ownership, PortOwner } from '../server/port-owner.js'
+import type { ComputeApp, Gpu } from '../gpu/nvidia-smi.js'
 
 const list = (items: readonly string[]): string => items.map((i) => `"${i}"`).join(', ')
 
@@ -70,4 +72,50 @@ export function stopLines(r: StopRecord): ReportLine[] {
   else if (g.kind === 'none') lines.push({ level: 'debug', text: 'Its processes held no GPU memory.' })
   else lines.push({ level: 'debug', text: `GPU memory not looked at (nvidia-smi: ${g.why}).` })
   return lines
+}
+
+/** `process 1234 (python -m vllm …)`, or what can be said of a socket whose holder this user cannot see. */
+export function listenerText(l: Listener): string {
+  if (l.holders.length === 0)
+    return `a process this user cannot see (listening on ${l.address}, socket inode ${l.inode})`
+  return l.holders.map((h) => `process ${h.pid}${h.command ? ` (${h.command})` : ''}`).join(' and ')
+}
+
+const holderPids = (listeners: readonly Listener[]): number[] => [
+  ...new Set(listeners.flatMap((l) => l.holders.map((h) => h.pid)))
+]
+
+/** Before `start`: something already listens on the URL's port (a server an earlier job left behind). */
+export function portBusyText(owner: Extract<PortOwner, { kind: 'listening' }>): string {
+  const pids = holderPids(owner.listeners)
+  return (
+    `Port ${owner.port} is already in use by ${owner.listeners.map(listenerText).join('; ')}: the server "start" ` +
+    'would launch could not listen there, and the one already there would answer the gate. ' +
+    (pids.length
+      ? `Stop it first (wait-for-model stop --pid ${pids[0]}, or kill ${pids.join(' ')}), `
+      : 'Stop it first, ') +
+    'or give the new server another port'
+  )
+}
+
+/** With `start` or `pid`: the port answers, but from a process that is not the watched server or its children. */
+export function wrongServerText(o: Extract<Ownership, { kind: 'foreign' }>, watchedPid: number): string {
+  return (
+    `Port ${o.port} is answered by ${o.listeners.map(listenerText).join('; ')}, not by the server being watched ` +
+    `(pid ${watchedPid}) or its child processes: an earlier server still holds the port, or the watched one ` +
+    'listens elsewhere. Its answers say nothing about the server being waited for'
+  )
+}
+
+/** Before `start`: other processes hold memory on the GPUs the server will use. */
+export function gpuBusyText(apps: readonly ComputeApp[], gpus: readonly Gpu[]): string {
+  const where = (uuid: string): string => {
+    const gpu = gpus.find((g) => g.uuid === uuid)
+    return gpu === undefined ? uuid : `GPU ${gpu.index}`
+  }
+  const each = apps.map(
+    (a) =>
+      `pid ${a.pid} (${a.processName}) ${a.usedMiB === undefined ? 'an unknown amount' : `${a.usedMiB} MiB`} on ${where(a.gpuUuid)}`
+  )
+  return `Other processes hold memory on the GPUs the server will use: ${each.join('; ')}`
 }

@@ -156,3 +156,26 @@ function socketHolders(proc: string, inodes: ReadonlySet<number>): Map<number, P
   }
   return holders
 }
+
+/**
+ * The port to check when `url` names this machine (loopback, `localhost`, this host's name or one of its
+ * addresses), else undefined: a server elsewhere is probed as it is, its port is none of this machine's business.
+ */
+export function localPort(url: URL, hostName = process.getBuiltinModule('node:os').hostname()): number | undefined {
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase()
+  const os = process.getBuiltinModule('node:os')
+  const addresses = Object.values(os.networkInterfaces()).flatMap((list) =>
+    (list ?? []).map((a) => a.address.toLowerCase())
+  )
+  const local =
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host === hostName.toLowerCase() ||
+    /^127\./.test(host) ||
+    host === '::1' ||
+    host === '0.0.0.0' ||
+    host === '::' ||
+    addresses.includes(host)
+  if (!local) return undefined
+  return url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port)
+}

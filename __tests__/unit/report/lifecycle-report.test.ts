@@ -1,4 +1,4 @@
-import { stopLines } from '../../../src/report/lifecycle-report.js'
+import { gpuBusyText, portBusyText, stopLines, wrongServerText } from '../../../src/report/lifecycle-report.js'
 import type { StopRecord } from '../../../src/server/stop.js'
 
 const record = (over: Partial<StopRecord>): StopRecord => ({
@@ -67,5 +67,46 @@ describe('how a stop went, in words', () => {
       level: 'debug',
       text: 'GPU memory not looked at (nvidia-smi: not-found).'
     })
+  })
+})
+
+describe('who holds the port and the GPUs, in words', () => {
+  const vllm = {
+    address: '0.0.0.0',
+    port: 8000,
+    inode: 1,
+    holders: [{ pid: 1234, command: 'python3 -m vllm serve m' }]
+  }
+  const hidden = { address: '::', port: 8000, inode: 99, holders: [] }
+
+  it('port-busy names the process and how to free the port', () => {
+    expect(portBusyText({ kind: 'listening', port: 8000, listeners: [vllm] })).toBe(
+      'Port 8000 is already in use by process 1234 (python3 -m vllm serve m): the server "start" would launch could not ' +
+        'listen there, and the one already there would answer the gate. Stop it first (wait-for-model stop --pid 1234, ' +
+        'or kill 1234), or give the new server another port'
+    )
+    expect(portBusyText({ kind: 'listening', port: 8000, listeners: [hidden] })).toMatch(
+      /^Port 8000 is already in use by a process this user cannot see \(listening on ::, socket inode 99\): .* Stop it first, or give/
+    )
+  })
+
+  it('wrong-server names who answers instead of the watched server', () => {
+    expect(wrongServerText({ kind: 'foreign', port: 8000, listeners: [vllm] }, 555)).toMatch(
+      /^Port 8000 is answered by process 1234 \(python3 -m vllm serve m\), not by the server being watched \(pid 555\)/
+    )
+  })
+
+  it('the GPU pre-flight names pid, process and MiB on which GPU', () => {
+    expect(
+      gpuBusyText(
+        [
+          { pid: 430, processName: 'python3', usedMiB: 21090, gpuUuid: 'GPU-a' },
+          { pid: 431, processName: 'x', gpuUuid: 'GPU-z' }
+        ],
+        [{ index: 1, uuid: 'GPU-a', name: 'NVIDIA H200' }]
+      )
+    ).toBe(
+      'Other processes hold memory on the GPUs the server will use: pid 430 (python3) 21090 MiB on GPU 1; pid 431 (x) an unknown amount on GPU-z'
+    )
   })
 })

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { createServer, type Server } from 'node:net'
-import { listenerOwnership, portOwner, processTree } from '../../../src/server/port-owner.js'
+import { listenerOwnership, localPort, portOwner, processTree } from '../../../src/server/port-owner.js'
+import { networkInterfaces } from 'node:os'
 
 /** Real listening processes on loopback, found through this machine's /proc. */
 const listener = new URL('../../fixtures/listener.mjs', import.meta.url).pathname
@@ -96,5 +97,23 @@ describe('listenerOwnership', () => {
     const { port } = server.address() as { port: number }
     await new Promise((r) => server.close(r))
     expect(listenerOwnership(port, process.pid)).toEqual({ kind: 'free', port })
+  })
+})
+
+describe('localPort', () => {
+  it("gives the port of a URL naming this machine, the scheme's default where none is given", () => {
+    expect(localPort(new URL('http://localhost:8000/v1/models'))).toBe(8000)
+    expect(localPort(new URL('http://127.0.0.1/v1/models'))).toBe(80)
+    expect(localPort(new URL('https://[::1]/v1/models'))).toBe(443)
+    expect(localPort(new URL('http://gpu-box-7:30000/v1/models'), 'GPU-BOX-7')).toBe(30000)
+    const own = Object.values(networkInterfaces())
+      .flat()
+      .find((a) => a !== undefined && a.family === 'IPv4')
+    if (own) expect(localPort(new URL(`http://${own.address}:8001/`))).toBe(8001)
+  })
+
+  it('gives none for a server elsewhere', () => {
+    expect(localPort(new URL('http://inference.example.com:8000/v1/models'), 'runner-1')).toBeUndefined()
+    expect(localPort(new URL('http://192.0.2.10:8000/v1/models'), 'runner-1')).toBeUndefined()
   })
 })
