@@ -358,11 +358,11 @@ describe('wait-for-model simulate', () => {
       '--json'
     ])
     expect(gate.code).toBe(1)
-    expect(JSON.parse(gate.stdout)).toMatchObject({ ready: 'false', reason: 'generation-failed', 'model-id': '' })
+    expect(JSON.parse(gate.stdout)).toMatchObject({ ready: 'false', reason: 'generation-failed' })
     expect(gate.stderr).toMatch(/POST \/v1\/completions: HTTP 500 Compute error: failed to decode the batch/)
     const after = await sim
     expect(after.stderr).toMatch(
-      /^\[simulated llamacpp\] serving "qwen3-8b\.gguf" .*, every generation request fails\./
+      /^\[simulated llamacpp\] serving "qwen3-8b\.gguf" .*, every generation request fails\./m
     )
   })
 
