@@ -21325,7 +21325,7 @@ function helpText() {
         '',
         'Usage:',
         '  wait-for-model --url URL [options]',
-        '  wait-for-model simulate --engine ENGINE --model NAME [--load 30s] [--port 8000] [--crash-after 10s]',
+        '  wait-for-model simulate --engine ENGINE --model NAME [--load 30s] [--port 8000] [--crash-after 10s] [--generation-fails]',
         '  wait-for-model stop --pid N [--timeout 30s]',
         '  wait-for-model demo',
         '',
