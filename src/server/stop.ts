@@ -78,8 +78,9 @@ export async function stopServer(options: StopOptions, deps: StopDeps): Promise<
   const inGroup = (): number[] => procPids(proc).filter((p) => procStat(p, proc)?.pgrp === options.pid)
   // A group outlives its leader (workers left behind by a server that crashed), and Linux reuses no pid that
   // still names a group: with the leader gone, processes in group `pid` are that server's.
-  const scope =
-    leader === undefined ? (inGroup().length > 0 ? 'group' : 'tree') : leader.pgrp === options.pid ? 'group' : 'tree'
+  // never the group this process is in: that would stop the stopper (and the runner's step with it)
+  const own = options.pid === procStat(process.pid, proc)?.pgrp
+  const scope = !own && (leader === undefined ? inGroup().length > 0 : leader.pgrp === options.pid) ? 'group' : 'tree'
   const members = (): Member[] => {
     const tree = [...processTree(proc, options.pid)]
     const group = scope === 'group' ? inGroup() : []
