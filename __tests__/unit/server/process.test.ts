@@ -6,7 +6,7 @@ import { systemClock } from '../../../src/runtime/clock.js'
 import { sandbox } from '../../helpers/sandbox.js'
 
 /** Real processes: a shell command started as the action starts a server, and one started elsewhere. */
-const box = sandbox('wait-for-model-proc-')
+const box = sandbox('wfm-proc-')
 
 describe('startServer', () => {
   it('runs the command with the given environment, its output in the log, and tells its exit code', async () => {
