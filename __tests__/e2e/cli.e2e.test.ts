@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { freePort, simulate } from '../../src/simulator/server.js'
 import { loopback } from '../helpers/loopback.js'
 import { sandbox } from '../helpers/sandbox.js'
+import { fakeServer } from '../helpers/support.js'
 
 /** End to end: `node dist/cli.js` as a person or a script runs it, against real servers on loopback. */
 const cli = new URL('../../dist/cli.js', import.meta.url).pathname
@@ -236,7 +237,6 @@ describe('wait-for-model (the CLI)', () => {
 
   it('starts a server that dies, says how, shows the end of its log and runs each repeated --diagnostics', async () => {
     const port = await freePort()
-    const fakeServer = new URL('../fixtures/fake-server.mjs', import.meta.url).pathname
     const r = await run(
       [
         '--url',

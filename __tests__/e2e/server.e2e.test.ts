@@ -5,14 +5,12 @@ import { type ActionRun, runAction } from '../../src/action/packaged-run.js'
 import { freePort } from '../../src/simulator/server.js'
 import { loopback } from '../helpers/loopback.js'
 import { sandbox } from '../helpers/sandbox.js'
+import { entry, errors, fakeServer } from '../helpers/support.js'
 
 /**
  * End to end with a real server process: `node dist/index.js` as the runner starts it, launching (or watching)
  * a small node script that loads, crashes with a CUDA out-of-memory line, exits with a code, or hangs.
  */
-const entry = new URL('../../dist/index.js', import.meta.url).pathname
-const fakeServer = new URL('../fixtures/fake-server.mjs', import.meta.url).pathname
-const errors = (stdout: string): string[] => stdout.split('\n').filter((l) => l.startsWith('::error::'))
 /** Time to exit node and deliver the close event on a loaded 2-core machine, on top of the one-second bound. */
 const SLACK_MS = 700
 

@@ -2,16 +2,15 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { type ActionRun, runAction } from '../../src/action/packaged-run.js'
 import { freePort } from '../../src/simulator/server.js'
 import { sandbox } from '../helpers/sandbox.js'
+import { entry, errors } from '../helpers/support.js'
 
 /**
  * End to end: `node dist/index.js` starts a stand-in server that writes a real-format startup log of one engine
  * line by line, at the recorded pace compressed in time (the lines keep their recorded stamps), then serves
  * `/v1/models`. The action reads the log while it waits: phases, progress lines with the time left, the summary.
  */
-const entry = new URL('../../dist/index.js', import.meta.url).pathname
 const replay = new URL('../fixtures/replay-log.mjs', import.meta.url).pathname
 const fixture = (name: string): string => new URL(`../fixtures/logs/${name}.log`, import.meta.url).pathname
-const errors = (stdout: string): string[] => stdout.split('\n').filter((l) => l.startsWith('::error::'))
 const warnings = (stdout: string): string[] => stdout.split('\n').filter((l) => l.startsWith('::warning::'))
 
 const box = sandbox('wait-for-model-profile-')

@@ -2,6 +2,8 @@
 import { type ActionRun, runAction } from '../../src/action/packaged-run.js'
 
 export const entry = new URL('../../dist/index.js', import.meta.url).pathname
+/** A server process that loads, crashes, exits or hangs, as its arguments say. */
+export const fakeServer = new URL('../fixtures/fake-server.mjs', import.meta.url).pathname
 const peakRssHook = new URL('../fixtures/peak-rss.mjs', import.meta.url).pathname
 
 /** The `::error::` lines of a run's stdout. */
