@@ -18,6 +18,7 @@ const stopped = (signal: AbortSignal): Promise<Stop> =>
 function watchCommand(command: string, failPattern?: RegExp) {
   const file = box.path('server.log')
   const server = startServer(command, file, { PATH: process.env.PATH ?? '' }, systemClock)
+  box.pids.push(server.pid)
   const log = new LogFollower(file, 10, { fromStart: true })
   return { watch: watchServer({ server, log, failPattern, pollMs: 50 }), server, file }
 }
