@@ -10,6 +10,8 @@ import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { execPath } from 'node:process'
 import { fileURLToPath } from 'node:url'
+import { asciiOnly } from './ascii-only.mjs'
+import { noHttp2 } from './no-http2.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const dist = join(root, 'dist')
@@ -25,9 +27,9 @@ try {
   node(ncc, 'build', 'src/cli.ts', '-o', 'dist.new/.cli', '--quiet')
   renameSync(join(next, '.cli/index.js'), join(next, 'cli.js'))
   rmSync(join(next, '.cli'), { recursive: true, force: true })
-  const bundles = ['dist.new/index.js', 'dist.new/cli.js']
-  node('scripts/no-http2.mjs', ...bundles)
-  node('scripts/ascii-only.mjs', ...bundles)
+  const bundles = [join(next, 'index.js'), join(next, 'cli.js')]
+  noHttp2(bundles)
+  asciiOnly(bundles)
 
   if (!existsSync(dist)) renameSync(next, dist)
   else {
