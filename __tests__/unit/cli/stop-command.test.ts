@@ -1,27 +1,14 @@
-import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { spawn } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
 import { PassThrough } from 'node:stream'
 import { runCli } from '../../../src/cli/command-line.js'
+import { sandbox } from '../../helpers/sandbox.js'
 
 /** `wait-for-model stop` in-process, against a real detached server and the fake nvidia-smi. */
 const listener = new URL('../../fixtures/listener.mjs', import.meta.url).pathname
 const fakeDir = new URL('../../fixtures/gpu/', import.meta.url).pathname
 const GPU = 'GPU-24f17f1b-eb07-be47-67e3-5bcdf725d8e8'
-let dir: string
-let child: ChildProcess | undefined
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'wfm-stop-cli-'))
-})
-afterEach(() => {
-  try {
-    if (child?.pid) process.kill(-child.pid, 'SIGKILL')
-  } catch {
-    // gone
-  }
-  rmSync(dir, { recursive: true, force: true })
-})
+const box = sandbox('wfm-stop-cli-')
 
 async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
   let out = ''
@@ -33,17 +20,18 @@ async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<{ code: numb
 }
 
 function serve(): Promise<number> {
-  child = spawn(process.execPath, [listener, '127.0.0.1', '--child'], {
+  const child = spawn(process.execPath, [listener, '127.0.0.1', '--child'], {
     detached: true,
     stdio: ['ignore', 'pipe', 'inherit']
   })
-  return new Promise((resolve) => child?.stdout?.on('data', () => resolve(child?.pid as number)))
+  box.pids.push(child.pid as number)
+  return new Promise((resolve) => child.stdout.on('data', () => resolve(child.pid as number)))
 }
 
 describe('wait-for-model stop', () => {
   it('stops the process group, waits for its GPU memory and says how it went', async () => {
     const pid = await serve()
-    const state = join(dir, 'gpu.json')
+    const state = box.path('gpu.json')
     writeFileSync(
       state,
       JSON.stringify({
@@ -73,7 +61,7 @@ describe('wait-for-model stop', () => {
   it('says so for a process that is not running; without nvidia-smi nothing about the GPU', async () => {
     const gone = spawn('true')
     await new Promise((r) => gone.once('exit', r))
-    const r = await run(['stop', '--pid', String(gone.pid)], { PATH: dir })
+    const r = await run(['stop', '--pid', String(gone.pid)], { PATH: box.dir() })
     expect(r).toEqual({ code: 0, stdout: '', stderr: `Process ${gone.pid} is not running: nothing to stop.\n` })
   })
 
@@ -84,7 +72,7 @@ describe('wait-for-model stop', () => {
     [['--pid', '/nonexistent/pid'], /^wait-for-model: --pid: could not read "\/nonexistent\/pid" \(ENOENT\)/],
     [['--pid', '123', '--timeout', 'soon'], /^wait-for-model: --timeout: "soon" is not a duration/]
   ])('exits 2 on bad usage %j, before signalling anything', async (args, message) => {
-    const r = await run(['stop', ...args], { PATH: dir })
+    const r = await run(['stop', ...args], { PATH: box.dir() })
     expect(r.code).toBe(2)
     expect(r.stderr).toMatch(message)
   })

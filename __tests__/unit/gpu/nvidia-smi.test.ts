@@ -1,7 +1,5 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { readFileSync, writeFileSync } from 'node:fs'
 import {
   appsOnVisibleGpus,
   gpuSnapshot,
@@ -10,18 +8,17 @@ import {
   parseGpus,
   visibleGpus
 } from '../../../src/gpu/nvidia-smi.js'
+import { sandbox } from '../../helpers/sandbox.js'
 
 /** A fake nvidia-smi on PATH answering the real CSV format; real processes hold its "memory" while they run. */
 const fakeDir = new URL('../../fixtures/gpu/', import.meta.url).pathname
 const H200 = 'GPU-24f17f1b-eb07-be47-67e3-5bcdf725d8e8'
 const SECOND = 'GPU-9b3e1c2a-0000-4a4a-8888-123456789abc'
-let dir: string
+const box = sandbox('wfm-gpu-')
 let state: string
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'wfm-gpu-'))
-  state = join(dir, 'gpu.json')
+  state = box.path('gpu.json')
 })
-afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
 const env = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
   PATH: `${fakeDir}:${process.env.PATH}`,
@@ -67,7 +64,7 @@ describe('gpuSnapshot', () => {
   })
 
   it('is unavailable, never an error, without nvidia-smi, when it fails, hangs or prints something else', async () => {
-    expect(await gpuSnapshot({ env: { PATH: dir } })).toEqual({ kind: 'unavailable', why: 'not-found' })
+    expect(await gpuSnapshot({ env: { PATH: box.dir() } })).toEqual({ kind: 'unavailable', why: 'not-found' })
     writeState({ fail: "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver." })
     expect(await gpuSnapshot({ env: env() })).toEqual({
       kind: 'unavailable',
@@ -76,7 +73,7 @@ describe('gpuSnapshot', () => {
     })
     writeState({ gpus, hangMs: 30_000 })
     expect(await gpuSnapshot({ env: env(), timeoutMs: 300 })).toEqual({ kind: 'unavailable', why: 'timeout' })
-    const odd = join(dir, 'odd')
+    const odd = box.path('odd')
     writeFileSync(odd, '#!/bin/sh\necho "No devices were found"\n', { mode: 0o755 })
     expect(await gpuSnapshot({ command: odd, env: env() })).toEqual({
       kind: 'unavailable',

@@ -1,25 +1,17 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { createServer, type Server } from 'node:net'
+import { sandbox } from '../../helpers/sandbox.js'
 import { listenerOwnership, localPort, portOwner, processTree } from '../../../src/server/port-owner.js'
 import { networkInterfaces } from 'node:os'
 
 /** Real listening processes on loopback, found through this machine's /proc. */
 const listener = new URL('../../fixtures/listener.mjs', import.meta.url).pathname
-const children: ChildProcess[] = []
-afterEach(() => {
-  for (const c of children.splice(0)) {
-    try {
-      process.kill(-(c.pid as number), 'SIGKILL')
-    } catch {
-      // already gone
-    }
-  }
-})
+const box = sandbox('wfm-port-owner-')
 
 /** Starts `command` in its own process group; resolves with the port and the pid of the process that listens. */
 function spawnListener(command: string, args: string[]): Promise<{ child: ChildProcess; port: number; pid: number }> {
   const child = spawn(command, args, { detached: true, stdio: ['ignore', 'pipe', 'inherit'] })
-  children.push(child)
+  box.pids.push(child.pid as number)
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`exited with ${code} before listening`)))
     child.stdout?.on('data', (d: Buffer) => {

@@ -1,34 +1,17 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { existsSync, unlinkSync, writeFileSync } from 'node:fs'
 import { gpuSnapshot } from '../../../src/gpu/nvidia-smi.js'
 import type { Clock } from '../../../src/runtime/clock.js'
 import { procPids, procStat } from '../../../src/server/proc.js'
 import { stopServer } from '../../../src/server/stop.js'
+import { sandbox } from '../../helpers/sandbox.js'
 
 /** Real process groups, stopped for real; time is a clock that moves by what the stopper waits, and the GPU a fake nvidia-smi. */
 const listener = new URL('../../fixtures/listener.mjs', import.meta.url).pathname
 const fakeDir = new URL('../../fixtures/gpu/', import.meta.url).pathname
 const GPU = 'GPU-24f17f1b-eb07-be47-67e3-5bcdf725d8e8'
 const node = process.execPath
-let dir: string
-const started: ChildProcess[] = []
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'wfm-stop-'))
-})
-afterEach(() => {
-  for (const c of started.splice(0)) {
-    for (const target of [-(c.pid as number), c.pid as number]) {
-      try {
-        process.kill(target, 'SIGKILL')
-      } catch {
-        // gone
-      }
-    }
-  }
-  rmSync(dir, { recursive: true, force: true })
-})
+const box = sandbox('wfm-stop-')
 
 /** A clock that jumps by what is slept, and lets real time pass (10 ms) so that signalled processes can go. */
 function steppingClock(onSleep?: (t: number) => void): Clock {
@@ -46,7 +29,7 @@ function steppingClock(onSleep?: (t: number) => void): Clock {
 /** Starts the fixture (as `start` starts a server, detached: a group of its own) and waits until it listens. */
 function serve(args: string[], detached = true): Promise<{ child: ChildProcess; pid: number }> {
   const child = spawn(node, [listener, '127.0.0.1', ...args], { detached, stdio: ['ignore', 'pipe', 'inherit'] })
-  started.push(child)
+  box.pids.push(child.pid as number)
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`exited with ${code}`)))
     child.stdout?.on('data', (d: Buffer) => {
@@ -114,7 +97,7 @@ describe('stopServer', () => {
     const shell = spawn('/bin/sh', ['-c', `"${node}" "${listener}" 127.0.0.1; true`], {
       stdio: ['ignore', 'pipe', 'inherit']
     })
-    started.push(shell)
+    box.pids.push(shell.pid as number)
     await new Promise<void>((r) => shell.stdout?.on('data', () => r()))
     const record = await stopServer({ pid: shell.pid as number, timeoutMs: 30_000 }, { clock: steppingClock() })
     expect(record).toMatchObject({ scope: 'tree', outcome: 'exited' })
@@ -165,7 +148,7 @@ describe('stopServer and the GPU memory', () => {
 
   it('waits until the memory of its processes is released, and says how much and when', async () => {
     const { pid } = await serve([])
-    const state = join(dir, 'gpu.json')
+    const state = box.path('gpu.json')
     writeState(state, pid)
     // the driver frees the memory a moment after the process has gone: two polls later
     const linger = `${state}.linger-${pid}`
@@ -183,7 +166,7 @@ describe('stopServer and the GPU memory', () => {
 
   it('says the memory is still held when it is not released in time', async () => {
     const { pid } = await serve([])
-    const state = join(dir, 'gpu.json')
+    const state = box.path('gpu.json')
     writeState(state, pid)
     writeFileSync(`${state}.linger-${pid}`, '')
     const record = await stopServer(
@@ -196,7 +179,7 @@ describe('stopServer and the GPU memory', () => {
 
   it('says none when its processes held no GPU memory, and unavailable without nvidia-smi', async () => {
     const first = await serve([])
-    const state = join(dir, 'gpu.json')
+    const state = box.path('gpu.json')
     writeState(state, 1)
     expect(
       (await stopServer({ pid: first.pid, timeoutMs: 30_000 }, { clock: steppingClock(), gpu: gpuOf(state) })).gpu
@@ -204,7 +187,7 @@ describe('stopServer and the GPU memory', () => {
       kind: 'none'
     })
     const second = await serve([])
-    const none = () => gpuSnapshot({ env: { PATH: dir } })
+    const none = () => gpuSnapshot({ env: { PATH: box.dir() } })
     expect(
       (await stopServer({ pid: second.pid, timeoutMs: 30_000 }, { clock: steppingClock(), gpu: none })).gpu
     ).toEqual({
