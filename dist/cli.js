@@ -16694,11 +16694,14 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9476);
+/* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 /** The `wait-for-model` command: the same gate as the action, for shells, ssh sessions and scripts. */
 
 
+
 (0,_runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__/* .keepMemoryFlat */ .o)();
+(0,_runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__/* .dropOutputToClosedPipes */ .D)([process.stdout, process.stderr]);
 process.exitCode = await (0,_cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__/* .runCli */ .ak)(process.argv.slice(2), process);
 
 __webpack_async_result__();
@@ -20510,6 +20513,31 @@ function painter(io) {
     const on = io.stderr.isTTY === true && !io.env.NO_COLOR;
     const wrap = (code) => (text) => (on ? `\u001b[${code}m${text}\u001b[0m` : text);
     return { red: wrap(31), green: wrap(32), yellow: wrap(33) };
+}
+
+
+/***/ }),
+
+/***/ 2206:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   D: () => (/* binding */ dropOutputToClosedPipes)
+/* harmony export */ });
+/**
+ * A reader that leaves early (`wait-for-model \u2026 2>&1 | head -1`) closes the pipe under stdout or stderr. The
+ * next write then fails with EPIPE, which Node reports as an 'error' event on the stream: with no listener,
+ * an uncaught exception that prints a stack trace and ends the process with status 1, although the server may
+ * be ready. The reader has what it wanted, so the rest of that stream's output is dropped (a destroyed stream
+ * discards later writes without another event) and the run ends with its own exit status.
+ */
+function dropOutputToClosedPipes(streams) {
+    for (const stream of streams)
+        stream.on('error', (e) => {
+            // anything else is a real fault, left to fail the run as before
+            if (e.code !== 'EPIPE')
+                throw e;
+        });
 }
 
 

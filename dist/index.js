@@ -20372,14 +20372,42 @@ async function run() {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3741);
+/* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 
 
+
 (0,_runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__/* .keepMemoryFlat */ .o)();
+(0,_runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__/* .dropOutputToClosedPipes */ .D)([process.stdout, process.stderr]);
 await (0,_action_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
 __webpack_async_result__();
 } catch(e) { __webpack_async_result__(e); } }, 1);
+
+/***/ }),
+
+/***/ 2206:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   D: () => (/* binding */ dropOutputToClosedPipes)
+/* harmony export */ });
+/**
+ * A reader that leaves early (`wait-for-model \u2026 2>&1 | head -1`) closes the pipe under stdout or stderr. The
+ * next write then fails with EPIPE, which Node reports as an 'error' event on the stream: with no listener,
+ * an uncaught exception that prints a stack trace and ends the process with status 1, although the server may
+ * be ready. The reader has what it wanted, so the rest of that stream's output is dropped (a destroyed stream
+ * discards later writes without another event) and the run ends with its own exit status.
+ */
+function dropOutputToClosedPipes(streams) {
+    for (const stream of streams)
+        stream.on('error', (e) => {
+            // anything else is a real fault, left to fail the run as before
+            if (e.code !== 'EPIPE')
+                throw e;
+        });
+}
+
 
 /***/ }),
 
