@@ -16693,7 +16693,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9476);
+/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7008);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 /** The `wait-for-model` command: the same gate as the action, for shells, ssh sessions and scripts. */
@@ -16709,7 +16709,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9476:
+/***/ 7008:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -19317,11 +19317,27 @@ function recordRun(history, run, thresholdPercent) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/runtime/platform.ts
+/**
+ * What the machine the gate runs on can do, where a feature depends on it. Inputs are checked against it, so
+ * that a feature this runner cannot serve fails before anything runs, naming the input, rather than during the
+ * wait. Tests pass a fake one for macOS and Windows.
+ */
+
+/** The machine this process runs on. */
+function currentPlatform() {
+    return { os: process.platform, hasProc: (0,external_node_fs_namespaceObject.existsSync)('/proc/self/stat') };
+}
+const OS_NAMES = { darwin: 'macOS', win32: 'Windows', linux: 'Linux' };
+/** For messages: "macOS", "Windows", else the platform's own name. */
+const osName = (platform) => OS_NAMES[platform.os] ?? platform.os;
+
 ;// CONCATENATED MODULE: ./src/inputs/settings.ts
 /**
  * Turns raw input strings (from the action's inputs or the CLI's flags) into typed, validated settings.
  * Nothing below this module reads inputs; every error names the input and the form it accepts.
  */
+
 
 
 
@@ -19368,8 +19384,11 @@ class InputError extends Error {
     }
 }
 const MAX_INPUT_LENGTH = 64 * 1024;
-/** Reads every input through `get` (which returns '' for an unset input) and validates it. */
-function parseSettings(get) {
+/**
+ * Reads every input through `get` (which returns '' for an unset input) and validates it, also against what
+ * `platform` can do.
+ */
+function parseSettings(get, platform = currentPlatform()) {
     const input = (name) => {
         const raw = get(name) ?? '';
         if (raw.length > MAX_INPUT_LENGTH)
@@ -19434,6 +19453,10 @@ function parseSettings(get) {
         return value === '' ? undefined : value;
     };
     const start = script('start');
+    // The server runs under `sh -c`, in its own process group: POSIX only (Windows runners have no /bin/sh).
+    if (start !== undefined && platform.os === 'win32')
+        throw new InputError('start', `needs a POSIX shell (/bin/sh), which this machine (${osName(platform)}) does not have: start the server ` +
+            'in an earlier step and give its process id with "pid"');
     const pid = field('pid', (t) => parsePid(t.trim()));
     if (start !== undefined && pid !== undefined) {
         throw new InputError('pid', 'cannot be used with "start": the server "start" launches is the one watched');
@@ -19452,6 +19475,13 @@ function parseSettings(get) {
     const envReport = field('env-report', parseEnvNames);
     if (envReport.length > 0 && start === undefined && pid === undefined) {
         throw new InputError('env-report', 'needs the server process: set "start" or "pid"');
+    }
+    // A process started elsewhere shows its environment only in /proc/<pid>/environ; one that `start` launches
+    // is reported with the environment the gate gave it.
+    if (envReport.length > 0 && start === undefined && !platform.hasProc) {
+        const orStart = platform.os === 'win32' ? '' : ', or launch the server with "start" (then its environment is the one given to it)';
+        throw new InputError('env-report', `with "pid", reads the server's environment from /proc, which this machine (${osName(platform)}) does not ` +
+            `have: remove "env-report"${orStart}`);
     }
     const diagnostics = (script('diagnostics') ?? '')
         .split(/\r?\n/)

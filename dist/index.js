@@ -16688,7 +16688,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3741:
+/***/ 4533:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -18977,11 +18977,27 @@ function recordRun(history, run, thresholdPercent) {
 
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+;// CONCATENATED MODULE: ./src/runtime/platform.ts
+/**
+ * What the machine the gate runs on can do, where a feature depends on it. Inputs are checked against it, so
+ * that a feature this runner cannot serve fails before anything runs, naming the input, rather than during the
+ * wait. Tests pass a fake one for macOS and Windows.
+ */
+
+/** The machine this process runs on. */
+function currentPlatform() {
+    return { os: process.platform, hasProc: (0,external_node_fs_namespaceObject.existsSync)('/proc/self/stat') };
+}
+const OS_NAMES = { darwin: 'macOS', win32: 'Windows', linux: 'Linux' };
+/** For messages: "macOS", "Windows", else the platform's own name. */
+const osName = (platform) => OS_NAMES[platform.os] ?? platform.os;
+
 ;// CONCATENATED MODULE: ./src/inputs/settings.ts
 /**
  * Turns raw input strings (from the action's inputs or the CLI's flags) into typed, validated settings.
  * Nothing below this module reads inputs; every error names the input and the form it accepts.
  */
+
 
 
 
@@ -19028,8 +19044,11 @@ class InputError extends Error {
     }
 }
 const MAX_INPUT_LENGTH = 64 * 1024;
-/** Reads every input through `get` (which returns '' for an unset input) and validates it. */
-function parseSettings(get) {
+/**
+ * Reads every input through `get` (which returns '' for an unset input) and validates it, also against what
+ * `platform` can do.
+ */
+function parseSettings(get, platform = currentPlatform()) {
     const input = (name) => {
         const raw = get(name) ?? '';
         if (raw.length > MAX_INPUT_LENGTH)
@@ -19094,6 +19113,10 @@ function parseSettings(get) {
         return value === '' ? undefined : value;
     };
     const start = script('start');
+    // The server runs under `sh -c`, in its own process group: POSIX only (Windows runners have no /bin/sh).
+    if (start !== undefined && platform.os === 'win32')
+        throw new InputError('start', `needs a POSIX shell (/bin/sh), which this machine (${osName(platform)}) does not have: start the server ` +
+            'in an earlier step and give its process id with "pid"');
     const pid = field('pid', (t) => parsePid(t.trim()));
     if (start !== undefined && pid !== undefined) {
         throw new InputError('pid', 'cannot be used with "start": the server "start" launches is the one watched');
@@ -19112,6 +19135,13 @@ function parseSettings(get) {
     const envReport = field('env-report', parseEnvNames);
     if (envReport.length > 0 && start === undefined && pid === undefined) {
         throw new InputError('env-report', 'needs the server process: set "start" or "pid"');
+    }
+    // A process started elsewhere shows its environment only in /proc/<pid>/environ; one that `start` launches
+    // is reported with the environment the gate gave it.
+    if (envReport.length > 0 && start === undefined && !platform.hasProc) {
+        const orStart = platform.os === 'win32' ? '' : ', or launch the server with "start" (then its environment is the one given to it)';
+        throw new InputError('env-report', `with "pid", reads the server's environment from /proc, which this machine (${osName(platform)}) does not ` +
+            `have: remove "env-report"${orStart}`);
     }
     const diagnostics = (script('diagnostics') ?? '')
         .split(/\r?\n/)
@@ -20371,7 +20401,7 @@ async function run() {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3741);
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4533);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 
