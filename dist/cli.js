@@ -19455,8 +19455,7 @@ function parseSettings(get, platform = currentPlatform()) {
     const start = script('start');
     // The server runs under `sh -c`, in its own process group: POSIX only (Windows runners have no /bin/sh).
     if (start !== undefined && platform.os === 'win32')
-        throw new InputError('start', `needs a POSIX shell (/bin/sh), which this machine (${osName(platform)}) does not have: start the server ` +
-            'in an earlier step and give its process id with "pid"');
+        throw new InputError('start', `${needsShell(platform)}: start the server in an earlier step and give its process id with "pid"`);
     const pid = field('pid', (t) => parsePid(t.trim()));
     if (start !== undefined && pid !== undefined) {
         throw new InputError('pid', 'cannot be used with "start": the server "start" launches is the one watched');
@@ -19487,6 +19486,9 @@ function parseSettings(get, platform = currentPlatform()) {
         .split(/\r?\n/)
         .map((l) => l.trim())
         .filter((l) => l !== '');
+    // each command runs as `timeout \u2026 /bin/sh -c command`
+    if (diagnostics.length > 0 && platform.os === 'win32')
+        throw new InputError('diagnostics', `${needsShell(platform)}: run them in a later step with "if: failure()"`);
     const probeGeneration = field('probe-generation', parseBoolean);
     const targets = urls.map((url) => ({ url, generation: probeGeneration ? generationFor(url, model) : undefined }));
     const caPath = text('ca-cert');
@@ -19536,6 +19538,7 @@ function parseSettings(get, platform = currentPlatform()) {
         failOnRegression
     };
 }
+const needsShell = (platform) => `needs a POSIX shell (/bin/sh), which this machine (${osName(platform)}) does not have`;
 const ENGINE_FORM = `auto or one of ${LOG_ENGINE_NAMES.map((e) => (e === 'llamacpp' ? 'llama.cpp' : e)).join(', ')}`;
 function parseEngine(text) {
     const name = text === 'llama.cpp' ? 'llamacpp' : text;

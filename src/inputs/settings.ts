@@ -197,8 +197,7 @@ export function parseSettings(get: (name: InputName) => string, platform: Platfo
   if (start !== undefined && platform.os === 'win32')
     throw new InputError(
       'start',
-      `needs a POSIX shell (/bin/sh), which this machine (${osName(platform)}) does not have: start the server ` +
-        'in an earlier step and give its process id with "pid"'
+      `${needsShell(platform)}: start the server in an earlier step and give its process id with "pid"`
     )
   const pid = field('pid', (t) => parsePid(t.trim()))
   if (start !== undefined && pid !== undefined) {
@@ -234,6 +233,9 @@ export function parseSettings(get: (name: InputName) => string, platform: Platfo
     .split(/\r?\n/)
     .map((l) => l.trim())
     .filter((l) => l !== '')
+  // each command runs as `timeout … /bin/sh -c command`
+  if (diagnostics.length > 0 && platform.os === 'win32')
+    throw new InputError('diagnostics', `${needsShell(platform)}: run them in a later step with "if: failure()"`)
   const probeGeneration = field('probe-generation', parseBoolean)
   const targets = urls.map((url) => ({ url, generation: probeGeneration ? generationFor(url, model) : undefined }))
   const caPath = text('ca-cert')
@@ -284,6 +286,9 @@ export function parseSettings(get: (name: InputName) => string, platform: Platfo
     failOnRegression
   }
 }
+
+const needsShell = (platform: Platform): string =>
+  `needs a POSIX shell (/bin/sh), which this machine (${osName(platform)}) does not have`
 
 const ENGINE_FORM = `auto or one of ${LOG_ENGINE_NAMES.map((e) => (e === 'llamacpp' ? 'llama.cpp' : e)).join(', ')}`
 

@@ -40,8 +40,11 @@ describe('macOS (no /proc)', () => {
     )
   })
 
-  it('takes pid alone (its exit is still watched), start, and env-report with start', () => {
-    expect(settingsOn(macos, { url, pid: '1234' }).pid).toEqual({ pid: 1234 })
+  it('takes pid alone (its exit is still watched), start, diagnostics, and env-report with start', () => {
+    expect(settingsOn(macos, { url, pid: '1234', diagnostics: 'uptime' })).toMatchObject({
+      pid: { pid: 1234 },
+      diagnostics: ['uptime']
+    })
     expect(settingsOn(macos, { url, start: 'ollama serve', 'env-report': 'OLLAMA_*' })).toMatchObject({
       start: 'ollama serve',
       envReport: ['OLLAMA_*']
@@ -56,6 +59,12 @@ describe('Windows (no /proc, no /bin/sh)', () => {
     expect(message).toMatch(
       /needs a POSIX shell \(\/bin\/sh\), which this machine \(Windows\) does not have: .* "pid"$/
     )
+  })
+
+  it('refuses diagnostics, which run under /bin/sh too, pointing to a later step', () => {
+    const { input, message } = refusal(windows, { url, pid: '1234', diagnostics: 'nvidia-smi' })
+    expect(input).toBe('diagnostics')
+    expect(message).toMatch(/needs a POSIX shell \(\/bin\/sh\), .*: run them in a later step with "if: failure\(\)"$/)
   })
 
   it('refuses env-report with pid, without suggesting start', () => {
