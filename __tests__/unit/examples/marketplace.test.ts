@@ -7,6 +7,8 @@ import { convertActionTemplate, parseAction } from '@actions/workflow-parser/act
  * (shipped with its workflow parser), and one owner placeholder wherever the docs and examples use the action.
  */
 const root = new URL('../../..', import.meta.url)
+/** The owner placeholder (docs/releasing.md, "First publication"). */
+const OWNER = 'OWNER'
 const text = (path: string): string => readFileSync(new URL(path, root), 'utf8')
 
 interface SchemaDefinition {
@@ -64,15 +66,15 @@ describe('the owner placeholder', () => {
   it.each(documents)('%s names the action only as OWNER/wait-for-model', (path) => {
     const content = text(path)
     const uses = [...content.matchAll(/uses:\s*['"]?([^\s'"#]+\/wait-for-model)@/g)].map((m) => m[1])
-    expect(uses.filter((u) => u !== 'OWNER/wait-for-model')).toEqual([])
+    expect(uses.filter((u) => u !== `${OWNER}/wait-for-model`)).toEqual([])
     // other spellings of a repository that hosts it: github.com/x/wait-for-model, github:x/wait-for-model
     const repos = [...content.matchAll(/(?:github\.com\/|github:)([\w.-]+)\/wait-for-model\b/g)].map((m) => m[1])
-    expect(repos.filter((owner) => owner !== 'OWNER')).toEqual([])
+    expect(repos.filter((owner) => owner !== OWNER)).toEqual([])
   })
 
   it('is used by every example and explained where users start', () => {
     for (const path of documents.filter((p) => p.startsWith('examples/')))
-      expect({ path, uses: text(path).includes('uses: OWNER/wait-for-model@v1') }).toEqual({ path, uses: true })
+      expect({ path, uses: text(path).includes(`uses: ${OWNER}/wait-for-model@v1`) }).toEqual({ path, uses: true })
     expect(text('docs/requirements.md')).toMatch(
       /`OWNER` is a placeholder:\s+replace it with the GitHub user or organisation/
     )
