@@ -2,8 +2,12 @@ import { execFileSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { NoOperationTraceWriter } from '@actions/workflow-parser'
 import { convertActionTemplate, parseAction } from '@actions/workflow-parser/actions/index'
+import { sandbox } from '../helpers/sandbox.js'
 
-/** The README, `--help` and the package's manifest against action.yml, the one list of inputs and outputs. */
+/**
+ * The README, `--help` and the package's manifest against action.yml, the one list of inputs and outputs; the
+ * examples as docs/examples.md quotes them.
+ */
 const root = new URL('../..', import.meta.url)
 const text = (path: string): string => readFileSync(new URL(path, root), 'utf8')
 const readme = text('README.md')
@@ -13,6 +17,7 @@ const action = convertActionTemplate(parsed.context, parsed.value!)
 const inputs = (action.inputs ?? []).map((i) => ({ name: i.id, default: i.default?.toString() ?? '' }))
 const outputNames = (action.outputs ?? []).map((o) => o.id)
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+const npmTmp = sandbox('wfm-docs-npm-')
 
 it('action.yml has inputs and outputs to document', () => {
   expect(inputs.map((i) => i.name)).toContain('url')
@@ -48,11 +53,12 @@ it("--help lists exactly the action's inputs as flags, with the same defaults an
   expect(flags.filter((f) => !f.described).map((f) => f.name)).toEqual([])
 })
 
-it('the README quotes every example whole', () => {
+it('docs/examples.md quotes every example whole', () => {
   const examples = readdirSync(new URL('examples/', root))
+  const explained = text('docs/examples.md')
   expect(examples.length).toBeGreaterThanOrEqual(5)
   for (const file of examples) {
-    expect({ file, quoted: readme.includes(`\`\`\`yaml\n${text(`examples/${file}`)}\`\`\``) }).toEqual({
+    expect({ file, quoted: explained.includes(`\`\`\`yaml\n${text(`examples/${file}`)}\`\`\``) }).toEqual({
       file,
       quoted: true
     })
@@ -66,7 +72,12 @@ it('the npm package exposes the CLI as the wait-for-model bin and ships the CLI 
   expect(pkg.type).toBe('module')
   expect(text('CHANGELOG.md')).toContain(`## [${pkg.version}]`)
   const [packed] = JSON.parse(
-    execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' })
+    // npm keeps a compile cache under the temporary directory: a sandbox's, removed after the test
+    execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, TMPDIR: npmTmp.dir() }
+    })
   ) as Array<{
     files: Array<{ path: string; mode: number }>
   }>

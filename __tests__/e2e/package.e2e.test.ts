@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { simulate } from '../../src/simulator/server.js'
+import { sandbox } from '../helpers/sandbox.js'
 
 /**
  * The npm package as a user gets it: packed, installed from the tarball alone into an empty project (offline,
@@ -13,6 +13,8 @@ import { simulate } from '../../src/simulator/server.js'
 const root = new URL('../..', import.meta.url).pathname
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }
 const exec = promisify(execFile)
+/** The tarball, the project, npm's cache: one directory for the suite. */
+const box = sandbox('wait-for-model-pack-', 'file')
 
 let work: string
 let project: string
@@ -20,7 +22,7 @@ let project: string
 let npmEnv: NodeJS.ProcessEnv
 
 beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'wait-for-model-pack-'))
+  work = box.dir()
   project = join(work, 'project')
   npmEnv = {
     ...process.env,
@@ -31,7 +33,9 @@ beforeAll(async () => {
     npm_config_audit: 'false',
     npm_config_fund: 'false',
     npm_config_update_notifier: 'false',
-    XDG_CACHE_HOME: join(work, 'xdg-cache')
+    XDG_CACHE_HOME: join(work, 'xdg-cache'),
+    // npm keeps a compile cache under the temporary directory: this suite's, removed with it
+    TMPDIR: work
   }
   await exec('npm', ['pack', '--ignore-scripts', '--pack-destination', work], { cwd: root, env: npmEnv })
   mkdirSync(project)
@@ -41,8 +45,6 @@ beforeAll(async () => {
     env: npmEnv
   })
 }, 120_000)
-
-afterAll(() => rmSync(work, { recursive: true, force: true }))
 
 it('installs with no dependency: the CLI, its licences and the documents, nothing else', () => {
   const installed = join(project, 'node_modules')

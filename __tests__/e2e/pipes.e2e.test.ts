@@ -1,9 +1,8 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { runAction } from '../../src/action/packaged-run.js'
 import { simulate, type SimulatedServer } from '../../src/simulator/server.js'
+import { sandbox } from '../helpers/sandbox.js'
 import { entry } from '../helpers/support.js'
 
 /**
@@ -11,8 +10,8 @@ import { entry } from '../helpers/support.js'
  * print no stack trace when the pipe under stdout or stderr closes (EPIPE).
  */
 const cli = new URL('../../dist/cli.js', import.meta.url).pathname
-const cacheHome = mkdtempSync(join(tmpdir(), 'wait-for-model-pipes-cache-'))
-afterAll(() => rmSync(cacheHome, { recursive: true, force: true }))
+/** The CLI's history (its default: under the user's cache directory) goes here. */
+const cacheHome = sandbox('wait-for-model-pipes-cache-', 'file')
 
 let server: SimulatedServer
 beforeEach(async () => {
@@ -23,7 +22,14 @@ afterEach(() => server.close())
 /** Runs a bash pipeline with the CLI as $CLI; resolves with bash's exit status and what reached this end. */
 function pipeline(script: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn('bash', ['-c', script], {
-    env: { PATH: process.env.PATH ?? '', XDG_CACHE_HOME: cacheHome, NODE: process.execPath, CLI: cli },
+    // TMPDIR: this run's, whose leftovers the tests' teardown looks for
+    env: {
+      PATH: process.env.PATH ?? '',
+      XDG_CACHE_HOME: cacheHome.dir(),
+      TMPDIR: tmpdir(),
+      NODE: process.execPath,
+      CLI: cli
+    },
     stdio: ['ignore', 'pipe', 'pipe']
   })
   let stdout = ''

@@ -1,12 +1,10 @@
 import { execFile } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { sandbox } from '../../helpers/sandbox.js'
 
 /** `npm run lint:workflows` (actionlint, as .ci/run runs it): what it finds, what it lets through, and the project's own files. */
 const script = new URL('../../../scripts/lint-workflows.mjs', import.meta.url).pathname
-const dir = mkdtempSync(join(tmpdir(), 'wait-for-model-lint-'))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
+const box = sandbox('wait-for-model-lint-')
 
 function lint(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) =>
@@ -27,7 +25,7 @@ it('passes the workflows in .github/workflows/ and examples/', async () => {
 }, 30_000)
 
 it('finds an untrusted expression in a script and a step output that does not exist', async () => {
-  const file = join(dir, 'bad.yml')
+  const file = box.path('bad.yml')
   writeFileSync(
     file,
     workflow('ubuntu-latest', 'run: echo "${{ github.event.pull_request.title }}"') +
@@ -42,16 +40,16 @@ it('finds an untrusted expression in a script and a step output that does not ex
 }, 30_000)
 
 it('takes the self-hosted labels .github/actionlint.yaml declares, and no others', async () => {
-  writeFileSync(join(dir, 'gpu.yml'), workflow('[self-hosted, gpu, multi-gpu]', 'run: nvidia-smi'))
-  expect((await lint(join(dir, 'gpu.yml'))).code).toBe(0)
-  writeFileSync(join(dir, 'tpu.yml'), workflow('[self-hosted, tpu]', 'run: echo'))
-  const r = await lint(join(dir, 'tpu.yml'))
+  writeFileSync(box.path('gpu.yml'), workflow('[self-hosted, gpu, multi-gpu]', 'run: nvidia-smi'))
+  expect((await lint(box.path('gpu.yml'))).code).toBe(0)
+  writeFileSync(box.path('tpu.yml'), workflow('[self-hosted, tpu]', 'run: echo'))
+  const r = await lint(box.path('tpu.yml'))
   expect(r.code).toBe(1)
   expect(r.stderr).toMatch(/label "tpu" is unknown.*\[runner-label\]/)
 }, 30_000)
 
 it('fails on a folder without workflows rather than passing on nothing', async () => {
-  const empty = mkdtempSync(join(dir, 'empty-'))
+  const empty = mkdtempSync(box.path('empty-'))
   const r = await lint(empty)
   expect(r.code).toBe(1)
   expect(r.stderr).toContain('no workflow in')

@@ -7,7 +7,7 @@ import { convertActionTemplate, parseAction } from '@actions/workflow-parser/act
  * (shipped with its workflow parser), and one owner placeholder wherever the docs and examples use the action.
  */
 const root = new URL('../../..', import.meta.url)
-/** The owner placeholder (docs/releasing.md, "First publication"). */
+/** The owner placeholder (docs/releases.md, "First publication"). */
 const OWNER = 'OWNER'
 const text = (path: string): string => readFileSync(new URL(path, root), 'utf8')
 

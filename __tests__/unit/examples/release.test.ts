@@ -1,8 +1,8 @@
 import { execFileSync, spawnSync } from 'node:child_process'
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parse } from 'yaml'
+import { sandbox } from '../../helpers/sandbox.js'
 
 /**
  * The shell steps of .github/workflows/release.yml, run as the runner runs them (bash -eo pipefail) in a real git
@@ -18,6 +18,8 @@ const script = (name: string): string => {
   return step.run
 }
 
+/** Per test: the repository, its origin, the fake gh and what it recorded. */
+const box = sandbox('wait-for-model-release-')
 let dir: string
 let work: string
 const git = (...args: string[]): string =>
@@ -41,7 +43,7 @@ function step(name: string, env: Record<string, string>): { code: number | null;
 }
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'wait-for-model-release-'))
+  dir = box.dir()
   work = join(dir, 'work')
   execFileSync('git', ['init', '-q', '--bare', '-b', 'main', join(dir, 'origin.git')], { env: gitEnv })
   mkdirSync(work)
@@ -56,7 +58,6 @@ beforeEach(() => {
   writeFileSync(join(dir, 'bin', 'gh'), `#!/bin/sh\necho "$@" > "${dir}/gh-args"\ncp notes.md "${dir}/gh-notes"\n`)
   chmodSync(join(dir, 'bin', 'gh'), 0o755)
 })
-afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
 const version = (JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { version: string }).version
 

@@ -7,7 +7,7 @@ import type { TemplateToken } from '@actions/workflow-parser/templates/tokens/te
 /**
  * action.yml, the examples and the project's own workflows (CI, release, CodeQL), checked with GitHub's own parser
  * (the one behind the Actions language service), and every use of this action checked against the inputs
- * action.yml declares; the release and Dependabot settings checked for what docs/releasing.md says they do.
+ * action.yml declares; the release and Dependabot settings checked for what docs/releases.md says they do.
  */
 const root = new URL('../../..', import.meta.url)
 const read = (path: string): { name: string; content: string } => ({
