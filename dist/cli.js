@@ -17495,11 +17495,14 @@ function stopLines(r) {
     }
     const g = r.gpu;
     if (g.kind === 'released')
-        lines.push({ level: 'info', text: `Its GPU memory (${g.mib} MiB) was released ${s1(g.seconds)} after SIGTERM.` });
+        lines.push({
+            level: 'info',
+            text: `Its GPU memory (${g.mib > 0 ? `${g.mib} MiB` : 'an amount nvidia-smi does not show'}) was released ${s1(g.seconds)} after SIGTERM.`
+        });
     else if (g.kind === 'held')
         lines.push({
             level: 'warning',
-            text: `Its GPU memory was not released: ${g.heldMib} of ${g.mib} MiB still held ${s1(g.seconds)} after SIGTERM` +
+            text: `Its GPU memory was not released: ${g.mib > 0 ? `${g.heldMib} of ${g.mib} MiB` : 'an amount nvidia-smi does not show'} still held ${s1(g.seconds)} after SIGTERM` +
                 `${g.pids.length ? ` (${pidList(g.pids)})` : ''}; the next job on this machine may run out of GPU memory.`
         });
     else if (g.kind === 'none')
@@ -20924,7 +20927,8 @@ async function stopServer(options, deps) {
     // every process seen as the server's, by pid and start time (a reused pid is another process)
     const tracked = new Map(initial.map((m) => [m.pid, m.startTicks]));
     const family = () => new Set(tracked.keys());
-    const heldAtStart = before?.kind === 'available' ? memoryHeldBy(before, family()).mib : 0;
+    const atStart = before?.kind === 'available' ? memoryHeldBy(before, family()) : undefined;
+    const heldAtStart = atStart?.mib ?? 0;
     let exit;
     void deps.exited?.then((e) => (exit = e));
     const alive = () => {
@@ -20977,7 +20981,8 @@ async function stopServer(options, deps) {
         return { ...record, gpu: { kind: 'unavailable', why: 'not asked' } };
     if (before.kind === 'unavailable')
         return { ...record, gpu: { kind: 'unavailable', why: before.why } };
-    if (heldAtStart === 0)
+    // an entry whose memory nvidia-smi cannot show ([N/A]) still holds some: waited for like the others
+    if (atStart === undefined || atStart.apps.length === 0)
         return { ...record, gpu: { kind: 'none' } };
     const gpuUntil = clock.now() + (options.gpuWaitMs ?? 30_000);
     for (;;) {

@@ -61,12 +61,15 @@ export function stopLines(r: StopRecord): ReportLine[] {
   }
   const g = r.gpu
   if (g.kind === 'released')
-    lines.push({ level: 'info', text: `Its GPU memory (${g.mib} MiB) was released ${s1(g.seconds)} after SIGTERM.` })
+    lines.push({
+      level: 'info',
+      text: `Its GPU memory (${g.mib > 0 ? `${g.mib} MiB` : 'an amount nvidia-smi does not show'}) was released ${s1(g.seconds)} after SIGTERM.`
+    })
   else if (g.kind === 'held')
     lines.push({
       level: 'warning',
       text:
-        `Its GPU memory was not released: ${g.heldMib} of ${g.mib} MiB still held ${s1(g.seconds)} after SIGTERM` +
+        `Its GPU memory was not released: ${g.mib > 0 ? `${g.heldMib} of ${g.mib} MiB` : 'an amount nvidia-smi does not show'} still held ${s1(g.seconds)} after SIGTERM` +
         `${g.pids.length ? ` (${pidList(g.pids)})` : ''}; the next job on this machine may run out of GPU memory.`
     })
   else if (g.kind === 'none') lines.push({ level: 'debug', text: 'Its processes held no GPU memory.' })

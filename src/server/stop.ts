@@ -99,7 +99,8 @@ export async function stopServer(options: StopOptions, deps: StopDeps): Promise<
   // every process seen as the server's, by pid and start time (a reused pid is another process)
   const tracked = new Map(initial.map((m) => [m.pid, m.startTicks]))
   const family = (): Set<number> => new Set(tracked.keys())
-  const heldAtStart = before?.kind === 'available' ? memoryHeldBy(before, family()).mib : 0
+  const atStart = before?.kind === 'available' ? memoryHeldBy(before, family()) : undefined
+  const heldAtStart = atStart?.mib ?? 0
   let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined
   void deps.exited?.then((e) => (exit = e))
 
@@ -145,7 +146,8 @@ export async function stopServer(options: StopOptions, deps: StopDeps): Promise<
 
   if (before === undefined) return { ...record, gpu: { kind: 'unavailable', why: 'not asked' } }
   if (before.kind === 'unavailable') return { ...record, gpu: { kind: 'unavailable', why: before.why } }
-  if (heldAtStart === 0) return { ...record, gpu: { kind: 'none' } }
+  // an entry whose memory nvidia-smi cannot show ([N/A]) still holds some: waited for like the others
+  if (atStart === undefined || atStart.apps.length === 0) return { ...record, gpu: { kind: 'none' } }
   const gpuUntil = clock.now() + (options.gpuWaitMs ?? 30_000)
   for (;;) {
     const now = await (deps.gpu as NonNullable<StopDeps['gpu']>)()

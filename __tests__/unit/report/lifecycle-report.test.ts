@@ -59,6 +59,15 @@ describe('how a stop went, in words', () => {
     ])
   })
 
+  it('memory nvidia-smi cannot measure is named so, not as 0 MiB', () => {
+    expect(stopLines(record({ gpu: { kind: 'released', mib: 0, seconds: 0.5 } }))[1].text).toBe(
+      'Its GPU memory (an amount nvidia-smi does not show) was released 0.5s after SIGTERM.'
+    )
+    expect(stopLines(record({ gpu: { kind: 'held', mib: 0, heldMib: 0, seconds: 30, pids: [7] } }))[1].text).toMatch(
+      /^Its GPU memory was not released: an amount nvidia-smi does not show still held 30\.0s after SIGTERM \(pid 7\)/
+    )
+  })
+
   it('nothing running; no GPU to look at is a debug line only', () => {
     expect(stopLines(record({ outcome: 'not-running', pids: [] }))).toEqual([
       { level: 'info', text: 'Process 4242 is not running: nothing to stop.' }

@@ -164,6 +164,24 @@ describe('stopServer and the GPU memory', () => {
     expect(existsSync(linger)).toBe(false)
   })
 
+  it('waits for memory nvidia-smi cannot measure ([N/A]) as for any other', async () => {
+    const { pid } = await serve([])
+    const state = box.path('gpu.json')
+    writeFileSync(
+      state,
+      JSON.stringify({
+        gpus: [{ index: 0, uuid: GPU, name: 'NVIDIA H200', total: 143771 }],
+        apps: [{ pid, name: 'python3', mib: null, gpu: GPU }]
+      })
+    )
+    writeFileSync(`${state}.linger-${pid}`, '')
+    const record = await stopServer(
+      { pid, timeoutMs: 30_000, gpuWaitMs: 500 },
+      { clock: steppingClock(), gpu: gpuOf(state) }
+    )
+    expect(record.gpu).toMatchObject({ kind: 'held', mib: 0, heldMib: 0, pids: [pid] })
+  })
+
   it('says the memory is still held when it is not released in time', async () => {
     const { pid } = await serve([])
     const state = box.path('gpu.json')
