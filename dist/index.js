@@ -16954,7 +16954,352 @@ function matchModel(models, wanted) {
     return { kind: 'missing' };
 }
 
+;// CONCATENATED MODULE: ./src/runtime/clock.ts
+/** performance.now() counts from the process's start, which is the step's start for the action. */
+const systemClock = {
+    now: () => performance.now(),
+    sleep: (ms, signal) => new Promise((resolve) => {
+        if (signal?.aborted)
+            return resolve();
+        const done = () => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', done);
+            resolve();
+        };
+        const timer = setTimeout(done, Math.max(0, ms));
+        signal?.addEventListener('abort', done, { once: true });
+    })
+};
+/** `850ms`, `12.3s`, `4m05s`, `1h02m`: short, and exact enough to read at a glance. */
+function formatDuration(ms) {
+    if (ms < 1000)
+        return `${Math.round(ms)}ms`;
+    if (ms < 59_950)
+        return `${seconds(ms)}s`;
+    const totalS = Math.floor(ms / 1000);
+    const h = Math.floor(totalS / 3600);
+    const m = Math.floor((totalS % 3600) / 60);
+    const s = totalS % 60;
+    return h > 0 ? `${h}h${String(m).padStart(2, '0')}m` : `${m}m${String(s).padStart(2, '0')}s`;
+}
+/** Seconds with one decimal, as the outputs give them. */
+const seconds = (ms) => (Math.round(ms / 100) / 10).toFixed(1);
+
+;// CONCATENATED MODULE: ./src/report/profile-report.ts
+
+const s1 = (seconds) => `${seconds.toFixed(1)}s`;
+const about = (ms) => (ms < 1000 ? 'almost done' : `about ${formatDuration(ms)} left`);
+/** `loading weights 45% (29/64 shards), about 1m10s left; ready in about 4m30s going by earlier runs`. */
+function progressText(phase, phaseLeftMs, against) {
+    const p = phase.progress?.last;
+    const parts = [
+        p === undefined
+            ? `${phase.name} for ${formatDuration(phase.inPhaseMs)}`
+            : `${phase.name} ${Math.floor((p.n / p.total) * 100)}% (${p.n}/${p.total} ${phase.progress?.unit})`
+    ];
+    if (phaseLeftMs !== undefined)
+        parts[0] += `, ${about(phaseLeftMs)}`;
+    if (against !== undefined)
+        parts.push(etaText(against));
+    return parts.join('; ');
+}
+/**
+ * `ready in about 4m30s going by earlier runs`; once past that, how much slower: `1m05s slower than earlier runs,
+ * which were ready after 40.0s`, or for a phase without a count `12.0s longer than its usual 30.0s in earlier runs`.
+ */
+function etaText(e) {
+    if (e.kind === 'ready-in')
+        return `ready in about ${formatDuration(Math.max(e.ms, 1000))} going by earlier runs`;
+    if (e.phase !== undefined)
+        return `${formatDuration(e.overMs)} longer than its usual ${s1(e.usualMs / 1000)} in earlier runs`;
+    return `${formatDuration(e.overMs)} slower than earlier runs, which were ready after ${s1(e.usualMs / 1000)}`;
+}
+/** `now loading weights (initializing took 12.3s)`. */
+const phaseChangeText = (name, previous) => `now ${name}${previous ? ` (${previous.name} took ${s1(previous.seconds)}${previous.printed ? ' by its own count' : ''})` : ''}`;
+const BLOCKS = ['', '\u258f', '\u258e', '\u258d', '\u258c', '\u258b', '\u258a', '\u2589'];
+const BAR_WIDTH = 24;
+/** A bar of `fraction` \u00d7 BAR_WIDTH cells, in eighths of a cell (any time at all shows as one eighth). */
+function bar(fraction) {
+    const f = Math.min(1, Math.max(0, fraction));
+    const eighths = f > 0 ? Math.max(1, Math.round(f * BAR_WIDTH * 8)) : 0;
+    return '\u2588'.repeat(Math.floor(eighths / 8)) + BLOCKS[eighths % 8];
+}
+const clock = (totalSeconds) => {
+    const t = Math.max(0, Math.round(totalSeconds));
+    return [Math.floor(t / 3600), Math.floor(t / 60) % 60, t % 60].map((n) => String(n).padStart(2, '0')).join(':');
+};
+/** A Mermaid gantt chart of the phases end to end (GitHub draws it in job summaries). */
+function phaseGantt(phases, engineLabel) {
+    const total = phases.reduce((sum, p) => sum + Math.max(1, p.seconds), 0);
+    const lines = [
+        '```mermaid',
+        'gantt',
+        `  title ${engineLabel} startup`,
+        '  dateFormat HH:mm:ss',
+        `  axisFormat ${total < 3600 ? '%M:%S' : '%H:%M'}`,
+        `  section ${engineLabel}`
+    ];
+    let at = 0;
+    for (const p of phases) {
+        // A bar is at least a second wide so that it shows; the label carries the exact figure.
+        const width = Math.max(1, p.seconds);
+        lines.push(`  ${`${p.name} ${s1(p.seconds)}`.replace(/[:;#]/g, ' ')} : ${clock(at)}, ${clock(at + width)}`);
+        at += width;
+    }
+    lines.push('```');
+    return lines.join('\n');
+}
+/**
+ * The summary's phase section: the chart, and a table of the numbers with proportional bars (and the usual
+ * figures when there is history). Figures the engine printed itself are marked.
+ */
+function phaseMarkdown(phases, engineLabel, usual) {
+    if (phases.length === 0)
+        return '';
+    const longest = Math.max(...phases.map((p) => p.seconds), 0.001);
+    const total = phases.reduce((sum, p) => sum + p.seconds, 0);
+    const withUsual = usual !== undefined && usual.size > 0;
+    // A chart of one bar (a run that failed in its first phase) shows nothing the table does not.
+    const lines = ['#### Startup phases', '', ...(phases.length > 1 ? [phaseGantt(phases, engineLabel), ''] : [])];
+    lines.push(withUsual ? '| phase | seconds | usual | share | |' : '| phase | seconds | share | |', withUsual ? '|---|---:|---:|---:|---|' : '|---|---:|---:|---|');
+    for (const p of phases) {
+        const share = `${total > 0 ? Math.round((p.seconds / total) * 100) : 0}%`;
+        const seconds = `${p.seconds.toFixed(1)}${p.printed ? ' *' : ''}`;
+        const u = usual?.get(p.name);
+        const cells = withUsual
+            ? [p.name, seconds, u === undefined ? '\u2014' : u.toFixed(1), share, bar(p.seconds / longest)]
+            : [p.name, seconds, share, bar(p.seconds / longest)];
+        lines.push(`| ${cells.join(' | ')} |`);
+    }
+    if (phases.some((p) => p.printed))
+        lines.push('', `\\* as ${engineLabel} reported it; the other figures are measured from its log.`);
+    return `${lines.join('\n')}\n`;
+}
+/** The warning for a startup slower than usual. */
+function regressionText(r) {
+    const grew = r.grewMost
+        ? `; ${r.grewMost.name} grew most: ${s1(r.grewMost.seconds)} against ${s1(r.grewMost.usual)}`
+        : '';
+    return (`Startup took ${s1(r.seconds)}, ${r.percent.toFixed(1)}% over the median of ${s1(r.expectedSeconds)} ` +
+        `of the last ${r.runs} ready run${r.runs === 1 ? '' : 's'}${grew}.`);
+}
+const value = (v) => (v === undefined ? 'unset' : JSON.stringify(v));
+/** `NCCL_PROTO was "LL" in the last 5 runs, now unset`. */
+const driftText = (d) => `${d.name} was ${value(d.was)} in the last ${d.runs === 1 ? 'run' : `${d.runs} runs`}, now ${value(d.now)}`;
+function driftWarning(drifts) {
+    return `The server's environment changed since the previous run with this history key: ${drifts.map(driftText).join('; ')}.`;
+}
+
+;// CONCATENATED MODULE: ./src/report/wait-report.ts
+
+
+const probes = (n) => `${n} probe${n === 1 ? '' : 's'}`;
+/** `startup`: where the server's own startup is, from its log (a still-waiting line leads with it). */
+function eventLine(event, startup) {
+    const at = formatDuration(event.elapsedMs);
+    if (event.type === 'change')
+        return `${at}: ${event.assessment.summary}`;
+    if (event.type === 'lost')
+        return `${at}: the server stopped answering (${event.assessment.summary}) after it had answered: crashed or restarting?`;
+    if (startup !== undefined)
+        return `${at}: ${startup}; the server still answers: ${event.assessment.summary} (${probes(event.attempt)} so far)`;
+    return `${at}: still waiting (${probes(event.attempt)} so far); the server still answers: ${event.assessment.summary}`;
+}
+/** A debug line for one probe: what came back, the body quoted (so its line breaks stay escaped). */
+function probeLine(result) {
+    if (result.kind === 'error')
+        return `probe: ${result.code} (${result.message})${result.status === undefined ? '' : ` after HTTP ${result.status}`}`;
+    const facts = [
+        `${Buffer.byteLength(result.body)} bytes${result.truncated ? ' (cut at 1 MiB)' : ''}`,
+        result.contentType && `content-type ${result.contentType}`,
+        result.retryAfterMs !== undefined && `Retry-After ${formatDuration(result.retryAfterMs)}`,
+        result.redirectedTo && `after redirects, from ${result.redirectedTo}`
+    ].filter(Boolean);
+    return `probe: HTTP ${result.status}, ${facts.join(', ')}: ${JSON.stringify(result.body.slice(0, 200))}`;
+}
+/**
+ * Makes text the runner cannot take for a workflow command: server text (a model id, an error message)
+ * could otherwise carry a line break followed by `::set-output` or `::stop-commands`, or a `##[` command,
+ * which the runner reads anywhere in a line. The runner also breaks lines at a lone carriage return.
+ */
+function commandSafe(text) {
+    return text.replace(/##\[/g, '## [').replace(/^(\s*)::/gm, '$1: :');
+}
+const INSECURE_TLS_WARNING = "insecure-tls is on: the server's certificate is not checked, so anything on the way to it could answer in its place";
+/** What readiness means for these settings, in words. */
+function describeExpectation({ expect, url }, subject = url.href) {
+    const parts = [
+        `${subject} to answer with an accepted status (${expect.status.map(([lo, hi]) => (lo === hi ? lo : `${lo}-${hi}`)).join(',')})`
+    ];
+    if (expect.model !== undefined)
+        parts.push(`list model "${expect.model}"`);
+    if (expect.match !== undefined)
+        parts.push(`contain "${expect.match}"`);
+    if (expect.matchRegex !== undefined)
+        parts.push(`match ${String(expect.matchRegex)}`);
+    return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+}
+function finalLine(outcome) {
+    if (outcome.ready) {
+        const model = outcome.last?.modelId ? `; model "${outcome.last.modelId}"` : '';
+        return `Ready after ${formatDuration(outcome.elapsedMs)} (${probes(outcome.attempts)})${model}: ${outcome.last?.summary ?? ''}`;
+    }
+    return `Not ready after ${formatDuration(outcome.elapsedMs)} (${probes(outcome.attempts)}): ${outcome.reason}`;
+}
+/** The message a failed wait ends with: what was expected, what the server last said, how long and how often. */
+function failureMessage(outcome, ctx) {
+    const last = outcome.last;
+    const waited = `${formatDuration(outcome.elapsedMs)} and ${probes(outcome.attempts)}`;
+    if (outcome.reason === 'unauthorized' || outcome.reason === 'tls' || outcome.reason === 'ambiguous-model') {
+        return `Stopped after ${waited}: ${last?.detail ?? outcome.reason}.`;
+    }
+    if (outcome.stop) {
+        const lines = [sentence(`Stopped after ${waited}, before the server was ready: ${outcome.stop.detail}`)];
+        if (last !== undefined)
+            lines.push(sentence(`Last answer: ${last.summary}`));
+        return lines.join('\n');
+    }
+    const lines = [
+        outcome.reason === 'generation-failed'
+            ? sentence(`Timed out after ${waited} (timeout ${formatDuration(ctx.timeoutMs)}): ${last?.detail ?? 'the generation request failed'}`)
+            : `Timed out after ${waited} (timeout ${formatDuration(ctx.timeoutMs)}) waiting for ${describeExpectation(ctx)}.`
+    ];
+    if (last === undefined)
+        return lines[0];
+    lines.push(sentence(`Last answer: ${last.summary}`));
+    if (last.models !== undefined && ctx.expect.model !== undefined) {
+        lines.push(last.models.length ? `The server lists: ${last.models.join(', ')}.` : 'The server lists no models.');
+    }
+    if (last.excerpt)
+        lines.push(`Body (first 200 characters): ${last.excerpt}`);
+    if (outcome.firstResponseMs === undefined)
+        lines.push('The server never answered over HTTP.');
+    return lines.join('\n');
+}
+/** Ends text with a full stop unless it already ends a sentence (server messages often do). */
+const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
+function outputs(outcome) {
+    const server = outcome.server;
+    const profile = outcome.profile;
+    return {
+        ready: String(outcome.ready),
+        'elapsed-seconds': seconds(outcome.elapsedMs),
+        attempts: String(outcome.attempts),
+        'status-code': outcome.last?.status === undefined ? '' : String(outcome.last.status),
+        models: JSON.stringify(outcome.models),
+        'model-id': outcome.last?.modelId ?? '',
+        'first-response-seconds': outcome.firstResponseMs === undefined ? '' : seconds(outcome.firstResponseMs),
+        reason: outcome.reason,
+        pid: server?.pid === undefined ? '' : String(server.pid),
+        'log-file': server?.logFile ?? '',
+        'startup-seconds': server?.startupMs === undefined ? '' : seconds(server.startupMs),
+        'generation-seconds': outcome.generationMs === undefined ? '' : seconds(outcome.generationMs),
+        results: JSON.stringify(outcome.results.map(resultRecord)),
+        phases: JSON.stringify((outcome.profile?.phases ?? []).map((p) => ({ name: p.name, seconds: p.seconds }))),
+        'expected-seconds': profile?.expectedSeconds === undefined ? '' : profile.expectedSeconds.toFixed(1),
+        'regression-percent': profile?.regressionPercent === undefined ? '' : profile.regressionPercent.toFixed(1)
+    };
+}
+/** One endpoint's entry in the `results` output. */
+function resultRecord(r) {
+    return {
+        url: r.url.href,
+        ready: r.ready,
+        'elapsed-seconds': Number(seconds(r.elapsedMs)),
+        'status-code': r.last?.status ?? null,
+        'model-id': r.last?.modelId ?? null,
+        reason: r.reason
+    };
+}
+const wait_report_cell = (text) => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+/** The job summary in GitHub-flavoured Markdown. */
+function summaryMarkdown(outcome, ctx) {
+    const out = outputs(outcome);
+    const rows = [
+        ['Result', outcome.ready ? '\u2705 ready' : `\u274c not ready (${outcome.reason})`],
+        ['Endpoint', `\`${ctx.url.href}\``],
+        ['Elapsed', `${out['elapsed-seconds']} s`],
+        ['Probes', out.attempts],
+        ['First HTTP answer', out['first-response-seconds'] === '' ? 'never' : `${out['first-response-seconds']} s`],
+        ['Listed models', outcome.models.length ? outcome.models.map((m) => `\`${m}\``).join(', ') : 'none'],
+        [
+            'Matched model',
+            out['model-id'] === '' ? (ctx.expect.model === undefined ? '\u2014' : 'none') : `\`${out['model-id']}\``
+        ]
+    ];
+    const server = outcome.server;
+    if (out['generation-seconds'] !== '')
+        rows.push(['Generation request', `${out['generation-seconds']} s`]);
+    if (server?.pid !== undefined)
+        rows.push(['Server process', `pid ${server.pid}`]);
+    if (out['startup-seconds'] !== '')
+        rows.push(['Startup (from the process start)', `${out['startup-seconds']} s`]);
+    if (server?.logFile !== undefined)
+        rows.push(['Server log', `\`${server.logFile}\``]);
+    if (outcome.profile?.engine !== undefined)
+        rows.push(['Engine', outcome.profile.engine]);
+    if (out['expected-seconds'] !== '') {
+        const against = out['regression-percent'] === ''
+            ? ''
+            : ` (this run: ${Number(out['regression-percent']) > 0 ? '+' : ''}${out['regression-percent']}%)`;
+        rows.push(['Usual startup (median of earlier runs)', `${out['expected-seconds']} s${against}`]);
+    }
+    const lines = ['### wait-for-model', '', '| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${wait_report_cell(v)} |`), ''];
+    if (outcome.results.length > 1) {
+        lines.push(`#### Endpoints (${outcome.results.filter((r) => r.ready).length} of ${outcome.results.length} ready)`, '');
+        lines.push('| endpoint | result | elapsed | status | model |', '|---|---|---:|---:|---|');
+        for (const r of outcome.results) {
+            const result = r.ready ? '\u2705 ready' : `\u274c ${r.reason}`;
+            lines.push(`| \`${wait_report_cell(r.url.href)}\` | ${result} | ${seconds(r.elapsedMs)} s | ${r.last?.status ?? '\u2014'} | ${wait_report_cell(r.last?.modelId ?? '\u2014')} |`);
+        }
+        lines.push('', `The rows above describe each endpoint; the table at the top, and the timeline, describe ${outcome.url.href}.`, '');
+    }
+    lines.push('#### Timeline', '', '| at | the server answered |', '|---:|---|');
+    for (const t of outcome.timeline) {
+        lines.push(`| ${formatDuration(t.elapsedMs)} | ${t.lost ? '\u26a0\ufe0f stopped answering (crashed or restarting?): ' : ''}${wait_report_cell(t.summary)} |`);
+    }
+    const profile = outcome.profile;
+    for (const warning of [profile?.regression, profile?.drift])
+        if (warning !== undefined)
+            lines.push('', `> \u26a0\ufe0f ${warning}`);
+    if (profile !== undefined && profile.phases.length > 0)
+        lines.push('', phaseMarkdown(profile.phases, profile.engine ?? 'Server', profile.usual).trimEnd());
+    if (server?.env !== undefined || server?.envUnavailable !== undefined) {
+        lines.push('', '#### Server environment', '');
+        if (server.envUnavailable !== undefined)
+            lines.push(server.envUnavailable);
+        else
+            lines.push('| variable | value |', '|---|---|', ...(server.env ?? []).map((e) => `| \`${wait_report_cell(e.name)}\` | ${e.value === undefined ? '*not set*' : `\`${wait_report_cell(e.value)}\``} |`));
+    }
+    if (!outcome.ready)
+        lines.push('', wait_report_fenced(failureMessage(outcome, ctx)));
+    if (!outcome.ready && server?.logTail !== undefined) {
+        lines.push('', `#### ${wait_report_logTailTitle(server.logTail, server.logFile)}`, '', wait_report_fenced(server.logTail.map((l) => `${l.number}: ${l.text}`).join('\n')));
+    }
+    return `${lines.join('\n')}\n`;
+}
+function wait_report_logTailTitle(tail, file = 'the log') {
+    return tail.length === 0 ? `${file} is empty` : `Last ${tail.length} line${tail.length === 1 ? '' : 's'} of ${file}`;
+}
+/** A code block whose fence no line of the text can close. */
+function wait_report_fenced(text) {
+    const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+    const fence = '`'.repeat(longest + 1);
+    return `${fence}\n${text}\n${fence}`;
+}
+/** The `env-report` lines for the log. */
+function envLines(server) {
+    if (server.envUnavailable !== undefined)
+        return [server.envUnavailable];
+    return (server.env ?? []).map((e) => (e.value === undefined ? `${e.name}: not set` : `${e.name}=${e.value}`));
+}
+/** Replaces every secret in `text`; the CLI has no runner to mask for it, and the action masks twice. */
+function redact(text, secrets) {
+    return secrets.reduce((t, s) => (s.length >= 3 ? t.split(s).join('***') : t), text);
+}
+
 ;// CONCATENATED MODULE: ./src/report/lifecycle-report.ts
+
 const list = (items) => items.map((i) => `"${i}"`).join(', ');
 /** A `model` several listed ids contain, none of them exactly: stable words, so the summary is stable. */
 function ambiguousModelText(model, candidates) {
@@ -16966,7 +17311,7 @@ function ambiguousModelText(model, candidates) {
 }
 /** A model the server lists but loads only when asked (llama.cpp's router mode, LM Studio). */
 const unloadedModelText = (id) => `"${id}" is listed but not loaded: the server loads it only when asked (set "load: true" to have it loaded)`;
-const s1 = (seconds) => `${seconds.toFixed(1)}s`;
+const lifecycle_report_s1 = (seconds) => `${seconds.toFixed(1)}s`;
 const pidList = (pids) => `${pids.length === 1 ? 'pid' : 'pids'} ${pids.join(', ')}`;
 /** How a server was stopped (`wait-for-model stop`, the job-end step): what was sent, how it exited, its GPU memory. */
 function stopLines(r) {
@@ -16985,8 +17330,8 @@ function stopLines(r) {
         lines.push({
             level: 'info',
             text: r.signal === 'SIGKILL'
-                ? `Stopped ${what}: it did not exit after SIGTERM, so SIGKILL; gone ${s1(r.secondsToExit ?? 0)} after SIGTERM${how}.`
-                : `Stopped ${what}: SIGTERM, gone after ${s1(r.secondsToExit ?? 0)}${how}.`
+                ? `Stopped ${what}: it did not exit after SIGTERM, so SIGKILL; gone ${lifecycle_report_s1(r.secondsToExit ?? 0)} after SIGTERM${how}.`
+                : `Stopped ${what}: SIGTERM, gone after ${lifecycle_report_s1(r.secondsToExit ?? 0)}${how}.`
         });
     }
     else {
@@ -16999,12 +17344,12 @@ function stopLines(r) {
     if (g.kind === 'released')
         lines.push({
             level: 'info',
-            text: `Its GPU memory (${g.mib > 0 ? `${g.mib} MiB` : 'an amount nvidia-smi does not show'}) was released ${s1(g.seconds)} after SIGTERM.`
+            text: `Its GPU memory (${g.mib > 0 ? `${g.mib} MiB` : 'an amount nvidia-smi does not show'}) was released ${lifecycle_report_s1(g.seconds)} after SIGTERM.`
         });
     else if (g.kind === 'held')
         lines.push({
             level: 'warning',
-            text: `Its GPU memory was not released: ${g.mib > 0 ? `${g.heldMib} of ${g.mib} MiB` : 'an amount nvidia-smi does not show'} still held ${s1(g.seconds)} after SIGTERM` +
+            text: `Its GPU memory was not released: ${g.mib > 0 ? `${g.heldMib} of ${g.mib} MiB` : 'an amount nvidia-smi does not show'} still held ${lifecycle_report_s1(g.seconds)} after SIGTERM` +
                 `${g.pids.length ? ` (${pidList(g.pids)})` : ''}; the next job on this machine may run out of GPU memory.`
         });
     else if (g.kind === 'none')
@@ -17047,6 +17392,55 @@ function gpuBusyText(apps, gpus) {
     const each = apps.map((a) => `pid ${a.pid} (${a.processName}) ${a.usedMiB === undefined ? 'an unknown amount' : `${a.usedMiB} MiB`} on ${where(a.gpuUuid)}`);
     return `Other processes hold memory on the GPUs the server will use: ${each.join('; ')}`;
 }
+/** The post step, when the main step left it no server to stop (none launched by `start`, or `stop: never`). */
+const NOTHING_TO_STOP = 'No server to stop at the job end: none was launched by "start" with "stop: job-end".';
+/** The post step could not stop the server (an error of its own, never the job's failure). */
+const jobEndErrorText = (pid, message) => `Could not stop the server${pid === undefined ? '' : ` (pid ${pid})`} at the job end: ${message}`;
+/** The job summary's section on the job-end stop: how it stopped, how long it took, its GPU memory, and why not cleanly. */
+function jobEndSummary(end) {
+    const r = end.record;
+    const g = r.gpu;
+    const rows = [
+        ['Server process', `pid ${r.pid} (${r.scope === 'group' ? 'its process group' : 'with its child processes'})`],
+        [
+            'Result',
+            r.outcome === 'not-running'
+                ? 'already gone'
+                : r.outcome === 'survived'
+                    ? `\u26a0\ufe0f still running after SIGKILL: pid ${(r.survivors ?? []).join(', ')}`
+                    : end.clean
+                        ? '\u2705 stopped'
+                        : '\u26a0\ufe0f stopped, not cleanly'
+        ]
+    ];
+    if (r.signal !== undefined)
+        rows.push(['Last signal sent', r.signal]);
+    if (r.exitCode !== undefined && r.exitCode !== null)
+        rows.push(['Exit code', String(r.exitCode)]);
+    if (r.exitSignal)
+        rows.push(['Ended by', r.exitSignal]);
+    if (r.secondsToExit !== undefined)
+        rows.push(['Gone after SIGTERM', `${lifecycle_report_s1(r.secondsToExit)}`]);
+    if (g.kind === 'released') {
+        rows.push(['GPU memory released after SIGTERM', lifecycle_report_s1(g.seconds)]);
+        rows.push(['GPU memory released', g.mib > 0 ? `${g.mib} MiB` : 'an amount nvidia-smi does not show']);
+    }
+    else if (g.kind === 'held')
+        rows.push(['GPU memory', `\u26a0\ufe0f ${g.heldMib} of ${g.mib} MiB still held after ${lifecycle_report_s1(g.seconds)}`]);
+    else if (g.kind === 'none')
+        rows.push(['GPU memory', 'none held']);
+    else
+        rows.push(['GPU memory', `not looked at (nvidia-smi: ${g.why})`]);
+    const lines = ['### wait-for-model: server stopped at the job end', '', '| | |', '|---|---|'];
+    lines.push(...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`), '');
+    if (end.logTail !== undefined) {
+        lines.push(`#### ${logTailTitle(end.logTail, end.logFile)}`, '');
+        lines.push(fenced(end.logTail.map((l) => `${l.number}: ${l.text}`).join('\n')), '');
+    }
+    return `${lines.join('\n')}\n`;
+}
+/** A debug line: the GPU pre-flight had no reading (a machine without GPUs is no reason to say more). */
+const gpuUnavailableText = (why, detail) => `GPU check skipped: no reading from nvidia-smi (${why}${detail ? `: ${detail}` : ''}).`;
 
 ;// CONCATENATED MODULE: ./src/inputs/parse.ts
 /** Parsers for the textual forms of inputs. Each throws a plain Error whose message names the accepted form. */
@@ -17197,37 +17591,6 @@ function request(dispatcher, options) {
 
 // EXTERNAL MODULE: ./src/runtime/memory.ts + 1 modules
 var memory = __nccwpck_require__(2502);
-;// CONCATENATED MODULE: ./src/runtime/clock.ts
-/** performance.now() counts from the process's start, which is the step's start for the action. */
-const systemClock = {
-    now: () => performance.now(),
-    sleep: (ms, signal) => new Promise((resolve) => {
-        if (signal?.aborted)
-            return resolve();
-        const done = () => {
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', done);
-            resolve();
-        };
-        const timer = setTimeout(done, Math.max(0, ms));
-        signal?.addEventListener('abort', done, { once: true });
-    })
-};
-/** `850ms`, `12.3s`, `4m05s`, `1h02m`: short, and exact enough to read at a glance. */
-function formatDuration(ms) {
-    if (ms < 1000)
-        return `${Math.round(ms)}ms`;
-    if (ms < 59_950)
-        return `${seconds(ms)}s`;
-    const totalS = Math.floor(ms / 1000);
-    const h = Math.floor(totalS / 3600);
-    const m = Math.floor((totalS % 3600) / 60);
-    const s = totalS % 60;
-    return h > 0 ? `${h}h${String(m).padStart(2, '0')}m` : `${m}m${String(s).padStart(2, '0')}s`;
-}
-/** Seconds with one decimal, as the outputs give them. */
-const seconds = (ms) => (Math.round(ms / 100) / 10).toFixed(1);
-
 ;// CONCATENATED MODULE: ./src/http/probe.ts
 /**
  * One probe: a single GET (following up to 5 redirects) with a hard time limit and a cap on how much of
@@ -18703,111 +19066,6 @@ function record(phase, unit, g, at) {
 }
 const round1 = (x) => Math.round(x * 10) / 10;
 
-;// CONCATENATED MODULE: ./src/report/profile-report.ts
-
-const profile_report_s1 = (seconds) => `${seconds.toFixed(1)}s`;
-const about = (ms) => (ms < 1000 ? 'almost done' : `about ${formatDuration(ms)} left`);
-/** `loading weights 45% (29/64 shards), about 1m10s left; ready in about 4m30s going by earlier runs`. */
-function progressText(phase, phaseLeftMs, against) {
-    const p = phase.progress?.last;
-    const parts = [
-        p === undefined
-            ? `${phase.name} for ${formatDuration(phase.inPhaseMs)}`
-            : `${phase.name} ${Math.floor((p.n / p.total) * 100)}% (${p.n}/${p.total} ${phase.progress?.unit})`
-    ];
-    if (phaseLeftMs !== undefined)
-        parts[0] += `, ${about(phaseLeftMs)}`;
-    if (against !== undefined)
-        parts.push(etaText(against));
-    return parts.join('; ');
-}
-/**
- * `ready in about 4m30s going by earlier runs`; once past that, how much slower: `1m05s slower than earlier runs,
- * which were ready after 40.0s`, or for a phase without a count `12.0s longer than its usual 30.0s in earlier runs`.
- */
-function etaText(e) {
-    if (e.kind === 'ready-in')
-        return `ready in about ${formatDuration(Math.max(e.ms, 1000))} going by earlier runs`;
-    if (e.phase !== undefined)
-        return `${formatDuration(e.overMs)} longer than its usual ${profile_report_s1(e.usualMs / 1000)} in earlier runs`;
-    return `${formatDuration(e.overMs)} slower than earlier runs, which were ready after ${profile_report_s1(e.usualMs / 1000)}`;
-}
-/** `now loading weights (initializing took 12.3s)`. */
-const phaseChangeText = (name, previous) => `now ${name}${previous ? ` (${previous.name} took ${profile_report_s1(previous.seconds)}${previous.printed ? ' by its own count' : ''})` : ''}`;
-const BLOCKS = ['', '\u258f', '\u258e', '\u258d', '\u258c', '\u258b', '\u258a', '\u2589'];
-const BAR_WIDTH = 24;
-/** A bar of `fraction` \u00d7 BAR_WIDTH cells, in eighths of a cell (any time at all shows as one eighth). */
-function bar(fraction) {
-    const f = Math.min(1, Math.max(0, fraction));
-    const eighths = f > 0 ? Math.max(1, Math.round(f * BAR_WIDTH * 8)) : 0;
-    return '\u2588'.repeat(Math.floor(eighths / 8)) + BLOCKS[eighths % 8];
-}
-const clock = (totalSeconds) => {
-    const t = Math.max(0, Math.round(totalSeconds));
-    return [Math.floor(t / 3600), Math.floor(t / 60) % 60, t % 60].map((n) => String(n).padStart(2, '0')).join(':');
-};
-/** A Mermaid gantt chart of the phases end to end (GitHub draws it in job summaries). */
-function phaseGantt(phases, engineLabel) {
-    const total = phases.reduce((sum, p) => sum + Math.max(1, p.seconds), 0);
-    const lines = [
-        '```mermaid',
-        'gantt',
-        `  title ${engineLabel} startup`,
-        '  dateFormat HH:mm:ss',
-        `  axisFormat ${total < 3600 ? '%M:%S' : '%H:%M'}`,
-        `  section ${engineLabel}`
-    ];
-    let at = 0;
-    for (const p of phases) {
-        // A bar is at least a second wide so that it shows; the label carries the exact figure.
-        const width = Math.max(1, p.seconds);
-        lines.push(`  ${`${p.name} ${profile_report_s1(p.seconds)}`.replace(/[:;#]/g, ' ')} : ${clock(at)}, ${clock(at + width)}`);
-        at += width;
-    }
-    lines.push('```');
-    return lines.join('\n');
-}
-/**
- * The summary's phase section: the chart, and a table of the numbers with proportional bars (and the usual
- * figures when there is history). Figures the engine printed itself are marked.
- */
-function phaseMarkdown(phases, engineLabel, usual) {
-    if (phases.length === 0)
-        return '';
-    const longest = Math.max(...phases.map((p) => p.seconds), 0.001);
-    const total = phases.reduce((sum, p) => sum + p.seconds, 0);
-    const withUsual = usual !== undefined && usual.size > 0;
-    // A chart of one bar (a run that failed in its first phase) shows nothing the table does not.
-    const lines = ['#### Startup phases', '', ...(phases.length > 1 ? [phaseGantt(phases, engineLabel), ''] : [])];
-    lines.push(withUsual ? '| phase | seconds | usual | share | |' : '| phase | seconds | share | |', withUsual ? '|---|---:|---:|---:|---|' : '|---|---:|---:|---|');
-    for (const p of phases) {
-        const share = `${total > 0 ? Math.round((p.seconds / total) * 100) : 0}%`;
-        const seconds = `${p.seconds.toFixed(1)}${p.printed ? ' *' : ''}`;
-        const u = usual?.get(p.name);
-        const cells = withUsual
-            ? [p.name, seconds, u === undefined ? '\u2014' : u.toFixed(1), share, bar(p.seconds / longest)]
-            : [p.name, seconds, share, bar(p.seconds / longest)];
-        lines.push(`| ${cells.join(' | ')} |`);
-    }
-    if (phases.some((p) => p.printed))
-        lines.push('', `\\* as ${engineLabel} reported it; the other figures are measured from its log.`);
-    return `${lines.join('\n')}\n`;
-}
-/** The warning for a startup slower than usual. */
-function regressionText(r) {
-    const grew = r.grewMost
-        ? `; ${r.grewMost.name} grew most: ${profile_report_s1(r.grewMost.seconds)} against ${profile_report_s1(r.grewMost.usual)}`
-        : '';
-    return (`Startup took ${profile_report_s1(r.seconds)}, ${r.percent.toFixed(1)}% over the median of ${profile_report_s1(r.expectedSeconds)} ` +
-        `of the last ${r.runs} ready run${r.runs === 1 ? '' : 's'}${grew}.`);
-}
-const value = (v) => (v === undefined ? 'unset' : JSON.stringify(v));
-/** `NCCL_PROTO was "LL" in the last 5 runs, now unset`. */
-const driftText = (d) => `${d.name} was ${value(d.was)} in the last ${d.runs === 1 ? 'run' : `${d.runs} runs`}, now ${value(d.now)}`;
-function driftWarning(drifts) {
-    return `The server's environment changed since the previous run with this history key: ${drifts.map(driftText).join('; ')}.`;
-}
-
 ;// CONCATENATED MODULE: ./src/startup/profile.ts
 /**
  * The startup profile of one wait: the server's log lines go in, the words for the log come out (the engine, each
@@ -18874,214 +19132,6 @@ class StartupProfile {
         }
         return lines;
     }
-}
-
-;// CONCATENATED MODULE: ./src/report/wait-report.ts
-
-
-const probes = (n) => `${n} probe${n === 1 ? '' : 's'}`;
-/** `startup`: where the server's own startup is, from its log (a still-waiting line leads with it). */
-function eventLine(event, startup) {
-    const at = formatDuration(event.elapsedMs);
-    if (event.type === 'change')
-        return `${at}: ${event.assessment.summary}`;
-    if (event.type === 'lost')
-        return `${at}: the server stopped answering (${event.assessment.summary}) after it had answered: crashed or restarting?`;
-    if (startup !== undefined)
-        return `${at}: ${startup}; the server still answers: ${event.assessment.summary} (${probes(event.attempt)} so far)`;
-    return `${at}: still waiting (${probes(event.attempt)} so far); the server still answers: ${event.assessment.summary}`;
-}
-/** A debug line for one probe: what came back, the body quoted (so its line breaks stay escaped). */
-function probeLine(result) {
-    if (result.kind === 'error')
-        return `probe: ${result.code} (${result.message})${result.status === undefined ? '' : ` after HTTP ${result.status}`}`;
-    const facts = [
-        `${Buffer.byteLength(result.body)} bytes${result.truncated ? ' (cut at 1 MiB)' : ''}`,
-        result.contentType && `content-type ${result.contentType}`,
-        result.retryAfterMs !== undefined && `Retry-After ${formatDuration(result.retryAfterMs)}`,
-        result.redirectedTo && `after redirects, from ${result.redirectedTo}`
-    ].filter(Boolean);
-    return `probe: HTTP ${result.status}, ${facts.join(', ')}: ${JSON.stringify(result.body.slice(0, 200))}`;
-}
-/**
- * Makes text the runner cannot take for a workflow command: server text (a model id, an error message)
- * could otherwise carry a line break followed by `::set-output` or `::stop-commands`, or a `##[` command,
- * which the runner reads anywhere in a line. The runner also breaks lines at a lone carriage return.
- */
-function commandSafe(text) {
-    return text.replace(/##\[/g, '## [').replace(/^(\s*)::/gm, '$1: :');
-}
-const INSECURE_TLS_WARNING = "insecure-tls is on: the server's certificate is not checked, so anything on the way to it could answer in its place";
-/** What readiness means for these settings, in words. */
-function describeExpectation({ expect, url }, subject = url.href) {
-    const parts = [
-        `${subject} to answer with an accepted status (${expect.status.map(([lo, hi]) => (lo === hi ? lo : `${lo}-${hi}`)).join(',')})`
-    ];
-    if (expect.model !== undefined)
-        parts.push(`list model "${expect.model}"`);
-    if (expect.match !== undefined)
-        parts.push(`contain "${expect.match}"`);
-    if (expect.matchRegex !== undefined)
-        parts.push(`match ${String(expect.matchRegex)}`);
-    return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
-}
-function finalLine(outcome) {
-    if (outcome.ready) {
-        const model = outcome.last?.modelId ? `; model "${outcome.last.modelId}"` : '';
-        return `Ready after ${formatDuration(outcome.elapsedMs)} (${probes(outcome.attempts)})${model}: ${outcome.last?.summary ?? ''}`;
-    }
-    return `Not ready after ${formatDuration(outcome.elapsedMs)} (${probes(outcome.attempts)}): ${outcome.reason}`;
-}
-/** The message a failed wait ends with: what was expected, what the server last said, how long and how often. */
-function failureMessage(outcome, ctx) {
-    const last = outcome.last;
-    const waited = `${formatDuration(outcome.elapsedMs)} and ${probes(outcome.attempts)}`;
-    if (outcome.reason === 'unauthorized' || outcome.reason === 'tls' || outcome.reason === 'ambiguous-model') {
-        return `Stopped after ${waited}: ${last?.detail ?? outcome.reason}.`;
-    }
-    if (outcome.stop) {
-        const lines = [sentence(`Stopped after ${waited}, before the server was ready: ${outcome.stop.detail}`)];
-        if (last !== undefined)
-            lines.push(sentence(`Last answer: ${last.summary}`));
-        return lines.join('\n');
-    }
-    const lines = [
-        outcome.reason === 'generation-failed'
-            ? sentence(`Timed out after ${waited} (timeout ${formatDuration(ctx.timeoutMs)}): ${last?.detail ?? 'the generation request failed'}`)
-            : `Timed out after ${waited} (timeout ${formatDuration(ctx.timeoutMs)}) waiting for ${describeExpectation(ctx)}.`
-    ];
-    if (last === undefined)
-        return lines[0];
-    lines.push(sentence(`Last answer: ${last.summary}`));
-    if (last.models !== undefined && ctx.expect.model !== undefined) {
-        lines.push(last.models.length ? `The server lists: ${last.models.join(', ')}.` : 'The server lists no models.');
-    }
-    if (last.excerpt)
-        lines.push(`Body (first 200 characters): ${last.excerpt}`);
-    if (outcome.firstResponseMs === undefined)
-        lines.push('The server never answered over HTTP.');
-    return lines.join('\n');
-}
-/** Ends text with a full stop unless it already ends a sentence (server messages often do). */
-const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
-function outputs(outcome) {
-    const server = outcome.server;
-    const profile = outcome.profile;
-    return {
-        ready: String(outcome.ready),
-        'elapsed-seconds': seconds(outcome.elapsedMs),
-        attempts: String(outcome.attempts),
-        'status-code': outcome.last?.status === undefined ? '' : String(outcome.last.status),
-        models: JSON.stringify(outcome.models),
-        'model-id': outcome.last?.modelId ?? '',
-        'first-response-seconds': outcome.firstResponseMs === undefined ? '' : seconds(outcome.firstResponseMs),
-        reason: outcome.reason,
-        pid: server?.pid === undefined ? '' : String(server.pid),
-        'log-file': server?.logFile ?? '',
-        'startup-seconds': server?.startupMs === undefined ? '' : seconds(server.startupMs),
-        'generation-seconds': outcome.generationMs === undefined ? '' : seconds(outcome.generationMs),
-        results: JSON.stringify(outcome.results.map(resultRecord)),
-        phases: JSON.stringify((outcome.profile?.phases ?? []).map((p) => ({ name: p.name, seconds: p.seconds }))),
-        'expected-seconds': profile?.expectedSeconds === undefined ? '' : profile.expectedSeconds.toFixed(1),
-        'regression-percent': profile?.regressionPercent === undefined ? '' : profile.regressionPercent.toFixed(1)
-    };
-}
-/** One endpoint's entry in the `results` output. */
-function resultRecord(r) {
-    return {
-        url: r.url.href,
-        ready: r.ready,
-        'elapsed-seconds': Number(seconds(r.elapsedMs)),
-        'status-code': r.last?.status ?? null,
-        'model-id': r.last?.modelId ?? null,
-        reason: r.reason
-    };
-}
-const cell = (text) => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-/** The job summary in GitHub-flavoured Markdown. */
-function summaryMarkdown(outcome, ctx) {
-    const out = outputs(outcome);
-    const rows = [
-        ['Result', outcome.ready ? '\u2705 ready' : `\u274c not ready (${outcome.reason})`],
-        ['Endpoint', `\`${ctx.url.href}\``],
-        ['Elapsed', `${out['elapsed-seconds']} s`],
-        ['Probes', out.attempts],
-        ['First HTTP answer', out['first-response-seconds'] === '' ? 'never' : `${out['first-response-seconds']} s`],
-        ['Listed models', outcome.models.length ? outcome.models.map((m) => `\`${m}\``).join(', ') : 'none'],
-        [
-            'Matched model',
-            out['model-id'] === '' ? (ctx.expect.model === undefined ? '\u2014' : 'none') : `\`${out['model-id']}\``
-        ]
-    ];
-    const server = outcome.server;
-    if (out['generation-seconds'] !== '')
-        rows.push(['Generation request', `${out['generation-seconds']} s`]);
-    if (server?.pid !== undefined)
-        rows.push(['Server process', `pid ${server.pid}`]);
-    if (out['startup-seconds'] !== '')
-        rows.push(['Startup (from the process start)', `${out['startup-seconds']} s`]);
-    if (server?.logFile !== undefined)
-        rows.push(['Server log', `\`${server.logFile}\``]);
-    if (outcome.profile?.engine !== undefined)
-        rows.push(['Engine', outcome.profile.engine]);
-    if (out['expected-seconds'] !== '') {
-        const against = out['regression-percent'] === ''
-            ? ''
-            : ` (this run: ${Number(out['regression-percent']) > 0 ? '+' : ''}${out['regression-percent']}%)`;
-        rows.push(['Usual startup (median of earlier runs)', `${out['expected-seconds']} s${against}`]);
-    }
-    const lines = ['### wait-for-model', '', '| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`), ''];
-    if (outcome.results.length > 1) {
-        lines.push(`#### Endpoints (${outcome.results.filter((r) => r.ready).length} of ${outcome.results.length} ready)`, '');
-        lines.push('| endpoint | result | elapsed | status | model |', '|---|---|---:|---:|---|');
-        for (const r of outcome.results) {
-            const result = r.ready ? '\u2705 ready' : `\u274c ${r.reason}`;
-            lines.push(`| \`${cell(r.url.href)}\` | ${result} | ${seconds(r.elapsedMs)} s | ${r.last?.status ?? '\u2014'} | ${cell(r.last?.modelId ?? '\u2014')} |`);
-        }
-        lines.push('', `The rows above describe each endpoint; the table at the top, and the timeline, describe ${outcome.url.href}.`, '');
-    }
-    lines.push('#### Timeline', '', '| at | the server answered |', '|---:|---|');
-    for (const t of outcome.timeline) {
-        lines.push(`| ${formatDuration(t.elapsedMs)} | ${t.lost ? '\u26a0\ufe0f stopped answering (crashed or restarting?): ' : ''}${cell(t.summary)} |`);
-    }
-    const profile = outcome.profile;
-    for (const warning of [profile?.regression, profile?.drift])
-        if (warning !== undefined)
-            lines.push('', `> \u26a0\ufe0f ${warning}`);
-    if (profile !== undefined && profile.phases.length > 0)
-        lines.push('', phaseMarkdown(profile.phases, profile.engine ?? 'Server', profile.usual).trimEnd());
-    if (server?.env !== undefined || server?.envUnavailable !== undefined) {
-        lines.push('', '#### Server environment', '');
-        if (server.envUnavailable !== undefined)
-            lines.push(server.envUnavailable);
-        else
-            lines.push('| variable | value |', '|---|---|', ...(server.env ?? []).map((e) => `| \`${cell(e.name)}\` | ${e.value === undefined ? '*not set*' : `\`${cell(e.value)}\``} |`));
-    }
-    if (!outcome.ready)
-        lines.push('', fenced(failureMessage(outcome, ctx)));
-    if (!outcome.ready && server?.logTail !== undefined) {
-        lines.push('', `#### ${logTailTitle(server.logTail, server.logFile)}`, '', fenced(server.logTail.map((l) => `${l.number}: ${l.text}`).join('\n')));
-    }
-    return `${lines.join('\n')}\n`;
-}
-function logTailTitle(tail, file = 'the log') {
-    return tail.length === 0 ? `${file} is empty` : `Last ${tail.length} line${tail.length === 1 ? '' : 's'} of ${file}`;
-}
-/** A code block whose fence no line of the text can close. */
-function fenced(text) {
-    const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-    const fence = '`'.repeat(longest + 1);
-    return `${fence}\n${text}\n${fence}`;
-}
-/** The `env-report` lines for the log. */
-function envLines(server) {
-    if (server.envUnavailable !== undefined)
-        return [server.envUnavailable];
-    return (server.env ?? []).map((e) => (e.value === undefined ? `${e.name}: not set` : `${e.name}=${e.value}`));
-}
-/** Replaces every secret in `text`; the CLI has no runner to mask for it, and the action masks twice. */
-function redact(text, secrets) {
-    return secrets.reduce((t, s) => (s.length >= 3 ? t.split(s).join('***') : t), text);
 }
 
 ;// CONCATENATED MODULE: ./src/history/around-wait.ts
@@ -19181,6 +19231,9 @@ const INPUT_DEFAULTS = {
     'log-file': '',
     'log-lines': '50',
     'fail-pattern': '',
+    'gpu-check': 'warn',
+    stop: 'job-end',
+    'stop-timeout': '30s',
     'probe-generation': 'false',
     'env-report': '',
     diagnostics: '',
@@ -19195,6 +19248,8 @@ const INPUT_DEFAULTS = {
 };
 /** `history-file: auto`: the runner's tool cache for the action, the user's cache directory for the CLI. */
 const HISTORY_AUTO = 'auto';
+const GPU_CHECKS = ['warn', 'fail', 'off'];
+const STOP_MODES = ['job-end', 'never'];
 class InputError extends Error {
     input;
     constructor(input, detail) {
@@ -19291,6 +19346,9 @@ function parseSettings(get, platform = currentPlatform()) {
     if (failPattern !== undefined && logFile === undefined && start === undefined) {
         throw new InputError('fail-pattern', 'needs a log to watch: set "log-file", or "start" (which writes one)');
     }
+    const gpuCheck = field('gpu-check', (t) => oneOf(t, GPU_CHECKS));
+    const stop = field('stop', (t) => oneOf(t, STOP_MODES));
+    const stopTimeoutMs = duration('stop-timeout', 1);
     const envReport = field('env-report', parseEnvNames);
     if (envReport.length > 0 && start === undefined && pid === undefined) {
         throw new InputError('env-report', 'needs the server process: set "start" or "pid"');
@@ -19353,6 +19411,9 @@ function parseSettings(get, platform = currentPlatform()) {
         logFile,
         logLines,
         failPattern,
+        gpuCheck,
+        stop,
+        stopTimeoutMs,
         probeGeneration,
         envReport,
         diagnostics,
@@ -19365,6 +19426,12 @@ function parseSettings(get, platform = currentPlatform()) {
     };
 }
 const needsShell = (platform) => `needs a POSIX shell (/bin/sh), which this machine (${osName(platform)}) does not have`;
+function oneOf(text, words) {
+    const word = text.trim().toLowerCase();
+    if (!words.includes(word))
+        throw new Error(`"${printable(text)}" is not one of ${words.join(', ')}`);
+    return word;
+}
 const ENGINE_FORM = `auto or one of ${LOG_ENGINE_NAMES.map((e) => (e === 'llamacpp' ? 'llama.cpp' : e)).join(', ')}`;
 function parseEngine(text) {
     const name = text === 'llama.cpp' ? 'llamacpp' : text;
@@ -20493,20 +20560,29 @@ const summary = _summary;
 
 /**
  * As core.setOutput for each output: the GITHUB_OUTPUT file, or the `set-output` command where there is none
- * (local runs). Core's file writer brings node:crypto (for its delimiters), 3 MB and 5 ms on Node 24: it is
- * evaluated only now, once the wait is over ("eager" keeps it in the one bundle file).
+ * (local runs).
  */
-async function setOutputs(outputs) {
-    if (!process.env.GITHUB_OUTPUT) {
-        for (const [name, value] of Object.entries(outputs)) {
+const setOutputs = (outputs) => writeFileCommand('OUTPUT', 'set-output', outputs);
+/**
+ * As core.saveState for each value: the GITHUB_STATE file, which the runner hands to the post step as `STATE_<name>`
+ * variables (core.getState), or the `save-state` command where there is none.
+ */
+const saveState = (values) => writeFileCommand('STATE', 'save-state', values);
+/**
+ * Core's file writer brings node:crypto (for its delimiters), 3 MB and 5 ms on Node 24: it is evaluated only now,
+ * once the wait is over ("eager" keeps it in the one bundle file).
+ */
+async function writeFileCommand(file, command, values) {
+    if (!process.env[`GITHUB_${file}`]) {
+        for (const [name, value] of Object.entries(values)) {
             process.stdout.write(external_node_os_namespaceObject.EOL);
-            issueCommand('set-output', { name }, value);
+            issueCommand(command, { name }, value);
         }
         return;
     }
     const { issueFileCommand, prepareKeyValueMessage } = await Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 7063));
-    for (const [name, value] of Object.entries(outputs))
-        issueFileCommand('OUTPUT', prepareKeyValueMessage(name, value));
+    for (const [name, value] of Object.entries(values))
+        issueFileCommand(file, prepareKeyValueMessage(name, value));
 }
 /** As core.setSecret. */
 const setSecret = (secret) => issueCommand('add-mask', {}, secret);
@@ -20528,6 +20604,16 @@ async function group(name, body) {
     finally {
         issue('endgroup');
     }
+}
+/** Lines a server wrote, in a group, stopped from acting as workflow commands (`::stop-commands::`). */
+async function untrustedGroup(title, lines, say) {
+    await group(title, async () => {
+        const token = process.getBuiltinModule('node:crypto').randomUUID();
+        info(`::stop-commands::${token}`);
+        for (const line of lines)
+            say(line);
+        info(`::${token}::`);
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/action/main.ts
@@ -20579,7 +20665,7 @@ async function run() {
         say(finalLine(outcome));
         const tail = outcome.server?.logTail;
         if (tail !== undefined) {
-            await group(logTailTitle(tail, outcome.server?.logFile), async () => {
+            await group(wait_report_logTailTitle(tail, outcome.server?.logFile), async () => {
                 // The server wrote these lines: they must not act as workflow commands.
                 const token = process.getBuiltinModule('node:crypto').randomUUID();
                 info(`::stop-commands::${token}`);

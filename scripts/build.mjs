@@ -1,6 +1,6 @@
 /**
  * `npm run build`: bundles the action (dist/index.js, with dist/licenses.txt and dist/package.json) and the CLI
- * (dist/cli.js) into dist.new/, post-processes both bundles, then moves each file over its namesake in dist/.
+ * (dist/cli.js) and the post step (dist/post.js) into dist.new/, post-processes both bundles, then moves each file over its namesake in dist/.
  * A rename replaces a file in one step, so dist/ and its files are there throughout: a CLI call or a test that
  * starts while a build runs finds the old bundle or the new one, never none (the old `rm -rf dist` first left a
  * window of several seconds with no dist/cli.js). A failed build leaves dist/ as it was.
@@ -27,9 +27,14 @@ try {
   node(ncc, 'build', 'src/cli.ts', '-o', 'dist.new/.cli', '--quiet')
   renameSync(join(next, '.cli/index.js'), join(next, 'cli.js'))
   rmSync(join(next, '.cli'), { recursive: true, force: true })
+  // The post step (stop the server at the job end) too: its licenses are a subset of the action's.
+  node(ncc, 'build', 'src/post.ts', '-o', 'dist.new/.post', '--quiet')
+  renameSync(join(next, '.post/index.js'), join(next, 'post.js'))
+  rmSync(join(next, '.post'), { recursive: true, force: true })
   const bundles = [join(next, 'index.js'), join(next, 'cli.js')]
+  // the post step makes no HTTP request: no undici, no http2 in it
   noHttp2(bundles)
-  asciiOnly(bundles)
+  asciiOnly([...bundles, join(next, 'post.js')])
 
   if (!existsSync(dist)) renameSync(next, dist)
   else {

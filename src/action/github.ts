@@ -13,21 +13,38 @@ export { summary }
 
 /**
  * As core.setOutput for each output: the GITHUB_OUTPUT file, or the `set-output` command where there is none
- * (local runs). Core's file writer brings node:crypto (for its delimiters), 3 MB and 5 ms on Node 24: it is
- * evaluated only now, once the wait is over ("eager" keeps it in the one bundle file).
+ * (local runs).
  */
-export async function setOutputs(outputs: Record<string, string>): Promise<void> {
-  if (!process.env.GITHUB_OUTPUT) {
-    for (const [name, value] of Object.entries(outputs)) {
+export const setOutputs = (outputs: Record<string, string>): Promise<void> =>
+  writeFileCommand('OUTPUT', 'set-output', outputs)
+
+/**
+ * As core.saveState for each value: the GITHUB_STATE file, which the runner hands to the post step as `STATE_<name>`
+ * variables (core.getState), or the `save-state` command where there is none.
+ */
+export const saveState = (values: Record<string, string>): Promise<void> =>
+  writeFileCommand('STATE', 'save-state', values)
+
+/**
+ * Core's file writer brings node:crypto (for its delimiters), 3 MB and 5 ms on Node 24: it is evaluated only now,
+ * once the wait is over ("eager" keeps it in the one bundle file).
+ */
+async function writeFileCommand(
+  file: 'OUTPUT' | 'STATE',
+  command: string,
+  values: Record<string, string>
+): Promise<void> {
+  if (!process.env[`GITHUB_${file}`]) {
+    for (const [name, value] of Object.entries(values)) {
       process.stdout.write(EOL)
-      issueCommand('set-output', { name }, value)
+      issueCommand(command, { name }, value)
     }
     return
   }
   const { issueFileCommand, prepareKeyValueMessage } = await import(
     /* webpackMode: "eager" */ '../../node_modules/@actions/core/lib/file-command.js'
   )
-  for (const [name, value] of Object.entries(outputs)) issueFileCommand('OUTPUT', prepareKeyValueMessage(name, value))
+  for (const [name, value] of Object.entries(values)) issueFileCommand(file, prepareKeyValueMessage(name, value))
 }
 
 /** As core.setSecret. */
@@ -54,4 +71,18 @@ export async function group<T>(name: string, body: () => Promise<T>): Promise<T>
   } finally {
     issue('endgroup')
   }
+}
+
+/** Lines a server wrote, in a group, stopped from acting as workflow commands (`::stop-commands::`). */
+export async function untrustedGroup(
+  title: string,
+  lines: readonly string[],
+  say: (line: string) => void
+): Promise<void> {
+  await group(title, async () => {
+    const token = process.getBuiltinModule('node:crypto').randomUUID()
+    info(`::stop-commands::${token}`)
+    for (const line of lines) say(line)
+    info(`::${token}::`)
+  })
 }

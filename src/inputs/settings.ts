@@ -57,6 +57,12 @@ export interface Settings {
   logFile?: string
   logLines: number
   failPattern?: RegExp
+  /** Before `start`: what other processes holding memory on the server's GPUs do (nvidia-smi). */
+  gpuCheck: GpuCheck
+  /** `job-end`: the action's post step stops the server `start` launched; `never`: left to the runner. */
+  stop: StopMode
+  /** At the job's end, from SIGTERM until SIGKILL. */
+  stopTimeoutMs: number
   /** Each target then carries its generation request. */
   probeGeneration: boolean
   /** Variable names or globs (`NCCL_*`) to report from the server's environment. */
@@ -96,6 +102,9 @@ export const INPUT_DEFAULTS = {
   'log-file': '',
   'log-lines': '50',
   'fail-pattern': '',
+  'gpu-check': 'warn',
+  stop: 'job-end',
+  'stop-timeout': '30s',
   'probe-generation': 'false',
   'env-report': '',
   diagnostics: '',
@@ -111,6 +120,11 @@ export const INPUT_DEFAULTS = {
 
 /** `history-file: auto`: the runner's tool cache for the action, the user's cache directory for the CLI. */
 export const HISTORY_AUTO = 'auto'
+
+export const GPU_CHECKS = ['warn', 'fail', 'off'] as const
+export type GpuCheck = (typeof GPU_CHECKS)[number]
+export const STOP_MODES = ['job-end', 'never'] as const
+export type StopMode = (typeof STOP_MODES)[number]
 
 export type InputName = keyof typeof INPUT_DEFAULTS
 
@@ -218,6 +232,9 @@ export function parseSettings(get: (name: InputName) => string, platform: Platfo
   if (failPattern !== undefined && logFile === undefined && start === undefined) {
     throw new InputError('fail-pattern', 'needs a log to watch: set "log-file", or "start" (which writes one)')
   }
+  const gpuCheck = field('gpu-check', (t) => oneOf(t, GPU_CHECKS))
+  const stop = field('stop', (t) => oneOf(t, STOP_MODES))
+  const stopTimeoutMs = duration('stop-timeout', 1)
   const envReport = field('env-report', parseEnvNames)
   if (envReport.length > 0 && start === undefined && pid === undefined) {
     throw new InputError('env-report', 'needs the server process: set "start" or "pid"')
@@ -287,6 +304,9 @@ export function parseSettings(get: (name: InputName) => string, platform: Platfo
     logFile,
     logLines,
     failPattern,
+    gpuCheck,
+    stop,
+    stopTimeoutMs,
     probeGeneration,
     envReport,
     diagnostics,
@@ -301,6 +321,13 @@ export function parseSettings(get: (name: InputName) => string, platform: Platfo
 
 const needsShell = (platform: Platform): string =>
   `needs a POSIX shell (/bin/sh), which this machine (${osName(platform)}) does not have`
+
+function oneOf<T extends string>(text: string, words: readonly T[]): T {
+  const word = text.trim().toLowerCase()
+  if (!(words as readonly string[]).includes(word))
+    throw new Error(`"${printable(text)}" is not one of ${words.join(', ')}`)
+  return word as T
+}
 
 const ENGINE_FORM = `auto or one of ${LOG_ENGINE_NAMES.map((e) => (e === 'llamacpp' ? 'llama.cpp' : e)).join(', ')}`
 

@@ -5,6 +5,8 @@
 import type { StopRecord } from '../server/stop.js'
 import type { Listener, Ownership, PortOwner } from '../server/port-owner.js'
 import type { ComputeApp, Gpu } from '../gpu/nvidia-smi.js'
+import type { JobEnd } from '../server/job-end.js'
+import { cell, fenced, logTailTitle } from './wait-report.js'
 
 const list = (items: readonly string[]): string => items.map((i) => `"${i}"`).join(', ')
 
@@ -122,3 +124,51 @@ export function gpuBusyText(apps: readonly ComputeApp[], gpus: readonly Gpu[]): 
   )
   return `Other processes hold memory on the GPUs the server will use: ${each.join('; ')}`
 }
+
+/** The post step, when the main step left it no server to stop (none launched by `start`, or `stop: never`). */
+export const NOTHING_TO_STOP = 'No server to stop at the job end: none was launched by "start" with "stop: job-end".'
+
+/** The post step could not stop the server (an error of its own, never the job's failure). */
+export const jobEndErrorText = (pid: number | undefined, message: string): string =>
+  `Could not stop the server${pid === undefined ? '' : ` (pid ${pid})`} at the job end: ${message}`
+
+/** The job summary's section on the job-end stop: how it stopped, how long it took, its GPU memory, and why not cleanly. */
+export function jobEndSummary(end: JobEnd): string {
+  const r = end.record
+  const g = r.gpu
+  const rows: Array<[string, string]> = [
+    ['Server process', `pid ${r.pid} (${r.scope === 'group' ? 'its process group' : 'with its child processes'})`],
+    [
+      'Result',
+      r.outcome === 'not-running'
+        ? 'already gone'
+        : r.outcome === 'survived'
+          ? `⚠️ still running after SIGKILL: pid ${(r.survivors ?? []).join(', ')}`
+          : end.clean
+            ? '✅ stopped'
+            : '⚠️ stopped, not cleanly'
+    ]
+  ]
+  if (r.signal !== undefined) rows.push(['Last signal sent', r.signal])
+  if (r.exitCode !== undefined && r.exitCode !== null) rows.push(['Exit code', String(r.exitCode)])
+  if (r.exitSignal) rows.push(['Ended by', r.exitSignal])
+  if (r.secondsToExit !== undefined) rows.push(['Gone after SIGTERM', `${s1(r.secondsToExit)}`])
+  if (g.kind === 'released') {
+    rows.push(['GPU memory released after SIGTERM', s1(g.seconds)])
+    rows.push(['GPU memory released', g.mib > 0 ? `${g.mib} MiB` : 'an amount nvidia-smi does not show'])
+  } else if (g.kind === 'held')
+    rows.push(['GPU memory', `⚠️ ${g.heldMib} of ${g.mib} MiB still held after ${s1(g.seconds)}`])
+  else if (g.kind === 'none') rows.push(['GPU memory', 'none held'])
+  else rows.push(['GPU memory', `not looked at (nvidia-smi: ${g.why})`])
+  const lines = ['### wait-for-model: server stopped at the job end', '', '| | |', '|---|---|']
+  lines.push(...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`), '')
+  if (end.logTail !== undefined) {
+    lines.push(`#### ${logTailTitle(end.logTail, end.logFile)}`, '')
+    lines.push(fenced(end.logTail.map((l) => `${l.number}: ${l.text}`).join('\n')), '')
+  }
+  return `${lines.join('\n')}\n`
+}
+
+/** A debug line: the GPU pre-flight had no reading (a machine without GPUs is no reason to say more). */
+export const gpuUnavailableText = (why: string, detail?: string): string =>
+  `GPU check skipped: no reading from nvidia-smi (${why}${detail ? `: ${detail}` : ''}).`

@@ -176,7 +176,7 @@ function resultRecord(r: TargetOutcome): Record<string, string | boolean | numbe
   }
 }
 
-const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ')
+export const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ')
 
 /** The job summary in GitHub-flavoured Markdown. */
 export function summaryMarkdown(outcome: GateOutcome, ctx: ReportContext): string {
@@ -265,7 +265,7 @@ export function logTailTitle(tail: readonly LogLine[], file = 'the log'): string
 }
 
 /** A code block whose fence no line of the text can close. */
-function fenced(text: string): string {
+export function fenced(text: string): string {
   const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length))
   const fence = '`'.repeat(longest + 1)
   return `${fence}\n${text}\n${fence}`

@@ -1,0 +1,36 @@
+/**
+ * The action's post step (`runs.post`, `post-if: always()`): stops the server the main step launched with
+ * `start`, as `stop: job-end` asks, and says how in the log and the job summary. It never fails the job: a server
+ * that outlives SIGKILL, or GPU memory not released in time, is a warning.
+ */
+import { gpuSnapshot } from '../gpu/nvidia-smi.js'
+import { jobEndErrorText, jobEndSummary, NOTHING_TO_STOP, stopLines } from '../report/lifecycle-report.js'
+import { logTailTitle } from '../report/wait-report.js'
+import { readJobEndState, stopAtJobEnd } from '../server/job-end.js'
+import { systemClock } from '../runtime/clock.js'
+import { annotate, info, summary, untrustedGroup } from './github.js'
+
+export async function post(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  // as core.getState reads what the main step saved
+  const state = readJobEndState((name) => (env[`STATE_${name}`] ?? '').trim())
+  if (state === undefined) return void annotate('debug', NOTHING_TO_STOP)
+  try {
+    const end = await stopAtJobEnd(state, {
+      clock: systemClock,
+      gpu: () => gpuSnapshot({ env, timeoutMs: 5_000 })
+    })
+    for (const line of stopLines(end.record)) {
+      if (line.level === 'info') info(line.text)
+      else annotate(line.level, line.text)
+    }
+    if (end.logTail !== undefined)
+      await untrustedGroup(
+        logTailTitle(end.logTail, end.logFile),
+        end.logTail.map((l) => `${l.number}: ${l.text}`),
+        info
+      )
+    if (env.GITHUB_STEP_SUMMARY) await summary.addRaw(jobEndSummary(end)).write()
+  } catch (e) {
+    annotate('warning', jobEndErrorText(state.pid, (e as Error).message))
+  }
+}
