@@ -278,30 +278,63 @@ const commands = (text: string): string[] =>
     .map((l) => l.replace(DOTNET_WHITE, '').replace(/^[\u200b-\u200d\u2060\ufeff\u00ad]+/, ''))
     .filter((l) => l.startsWith('::'))
 
-describe('nothing a server writes becomes a workflow command', () => {
-  const ids = INVISIBLE.map((c) => `x\n${c}::error title=pwned::owned ${c.codePointAt(0)?.toString(16)}`)
-  ids.push('y\n\u0085::stop-commands::pwned')
-  const body = JSON.stringify({ object: 'list', data: ids.map((id) => ({ id })) })
-
-  it('on the action’s stdout', async () => {
-    const url = await net.http((_req, res) => send(res, 503, body))
-    const r = await run({ url: `${url}/v1/models`, status: '503', model: 'kimi', timeout: '1500ms' })
-    expect(r.outputs.ready).toBe('false')
-    expect(r.stdout).toContain('pwned')
-    expect(commands(r.stdout).filter((l) => !/^::(debug|error)::/.test(l))).toEqual([])
-    expect(commands(r.stdout).filter((l) => l.startsWith('::error::'))).toHaveLength(1)
-  })
-
-  it('on the CLI’s stderr', async () => {
-    const url = await net.http((_req, res) => send(res, 503, body))
-    const child = spawn(process.execPath, [cli, '--url', `${url}/v1/models`, '--status', '503', '--model', 'kimi'], {
+describe('nothing a server or a log writes becomes a workflow command', () => {
+  const injections = INVISIBLE.map((c) => `${c}::error title=pwned::owned ${c.codePointAt(0)?.toString(16)}`)
+  injections.push('\u0085::stop-commands::pwned')
+  // log lines that the runner splits at a lone carriage return, each injection then at the start of a line
+  const script = join(dir, 'inject.mjs')
+  writeFileSync(script, `process.stdout.write(${JSON.stringify(injections.map((l) => `x\r${l}\n`).join(''))})`)
+  const cliRun = async (args: string[]): Promise<string> => {
+    const child = spawn(process.execPath, [cli, ...args], {
       env: { PATH: process.env.PATH ?? '', INPUT_TIMEOUT: '1500ms', INPUT_HISTORY_FILE: '' },
       stdio: ['ignore', 'pipe', 'pipe']
     })
     let stderr = ''
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    const code = await new Promise((r) => child.on('close', r))
-    expect(code).toBe(1)
+    expect(await new Promise((r) => child.on('close', r))).toBe(1)
+    return stderr
+  }
+
+  it('on the action’s stdout (the log tail)', async () => {
+    const url = await net.http((_req, res) => send(res, 503, '{"error":"loading"}'))
+    const r = await run({
+      url: `${url}/v1/models`,
+      start: `${process.execPath} ${script}; sleep 30`,
+      'log-file': join(dir, 'inject.log'),
+      'log-lines': '100',
+      timeout: '1500ms'
+    })
+    expect(r.outputs.ready).toBe('false')
+    expect(r.stdout).toContain('pwned')
+    // the runner's own commands: the tail's stop-commands pair, the group, and the one error
+    expect(
+      commands(r.stdout).filter((l) => !/^::(error|group|endgroup|stop-commands)::|^::[0-9a-f-]{36}::$/.test(l))
+    ).toEqual([])
+    expect(commands(r.stdout).filter((l) => l.includes('pwned'))).toEqual([])
+  })
+
+  it('on the CLI’s stderr (a text body quoted in the failure message)', async () => {
+    const url = await net.http(
+      (_req, res) =>
+        void res.writeHead(503, { 'content-type': 'text/plain' }).end(`x\n${injections.slice(0, 8).join('\n')}`)
+    )
+    const stderr = await cliRun(['--url', `${url}/v1/models`])
+    expect(stderr).toContain('\n\u0085: :error title=pwned')
+    expect(commands(stderr)).toEqual([])
+  })
+
+  it('on the CLI’s stderr (the log tail)', async () => {
+    const url = await net.http((_req, res) => send(res, 503, '{"error":"loading"}'))
+    const stderr = await cliRun([
+      '--url',
+      `${url}/v1/models`,
+      '--start',
+      `${process.execPath} ${script}; sleep 30`,
+      '--log-file',
+      join(dir, 'inject-cli.log'),
+      '--log-lines',
+      '100'
+    ])
     expect(stderr).toContain('pwned')
     expect(commands(stderr)).toEqual([])
   })
