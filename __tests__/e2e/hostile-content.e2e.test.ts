@@ -1,20 +1,11 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
-import {
-  closeSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-  writeSync
-} from 'node:fs'
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync, writeSync } from 'node:fs'
 import type { ServerResponse } from 'node:http'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type ActionRun, runAction } from '../../src/action/packaged-run.js'
-import { entry, errors, Loopback, type MeasuredRun } from '../helpers/support.js'
+import { loopback } from '../helpers/loopback.js'
+import { sandbox } from '../helpers/sandbox.js'
+import { entry, errors, type MeasuredRun } from '../helpers/support.js'
 
 /**
  * What a hostile server or log can write, through the packaged action (and the CLI): memory and time stay
@@ -24,17 +15,16 @@ import { entry, errors, Loopback, type MeasuredRun } from '../helpers/support.js
 const peakRssHook = new URL('../fixtures/peak-rss.mjs', import.meta.url).pathname
 const cli = new URL('../../dist/cli.js', import.meta.url).pathname
 const MiB = 1024 * 1024
-const dir = mkdtempSync(join(tmpdir(), 'wait-for-model-content-'))
-const net = new Loopback()
+const box = sandbox('wait-for-model-content-', 'file')
+const dir = box.dir()
+const net = loopback('file')
 /** What each bounded case measured; CONTENT_FIGURES=<file> writes them (docs/guarantees.md shows a run's). */
 const figures: string[] = []
 const measured = (what: string, r: MeasuredRun): void =>
   void figures.push(
     `| ${what} | ${Math.round(r.peakRssMb)} MB | ${(r.wallMs / 1000).toFixed(1)} s | ${Buffer.byteLength(r.summary)} B | ${r.stdout.length} B |`
   )
-afterAll(async () => {
-  await net.close()
-  rmSync(dir, { recursive: true, force: true })
+afterAll(() => {
   if (process.env.CONTENT_FIGURES)
     writeFileSync(
       process.env.CONTENT_FIGURES,
@@ -60,6 +50,8 @@ async function run(
     }
   })
   clearTimeout(timer)
+  // a server `start` launched outlives the action by design: the suite ends it
+  if (result.outputs.pid) box.pids.push(Number(result.outputs.pid))
   const kb = /peak-rss-kb=(\d+)/.exec(result.stderr)
   return { ...result, killed, peakRssMb: kb ? Number(kb[1]) / 1024 : Infinity }
 }
@@ -285,13 +277,17 @@ describe('nothing a server or a log writes becomes a workflow command', () => {
   const script = join(dir, 'inject.mjs')
   writeFileSync(script, `process.stdout.write(${JSON.stringify(injections.map((l) => `x\r${l}\n`).join(''))})`)
   const cliRun = async (args: string[]): Promise<string> => {
-    const child = spawn(process.execPath, [cli, ...args], {
-      env: { PATH: process.env.PATH ?? '', INPUT_TIMEOUT: '1500ms', INPUT_HISTORY_FILE: '' },
+    const child = spawn(process.execPath, [cli, '--json', ...args], {
+      env: { PATH: process.env.PATH ?? '', TMPDIR: dir, INPUT_TIMEOUT: '1500ms', INPUT_HISTORY_FILE: '' },
       stdio: ['ignore', 'pipe', 'pipe']
     })
+    let stdout = ''
     let stderr = ''
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
     expect(await new Promise((r) => child.on('close', r))).toBe(1)
+    const { pid } = JSON.parse(stdout) as { pid: string }
+    if (pid) box.pids.push(Number(pid))
     return stderr
   }
 

@@ -1,16 +1,13 @@
 import { execFileSync } from 'node:child_process'
-import { appendFileSync, closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { appendFileSync, closeSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs'
 import { LogFollower, type LogLine, MAX_LINE_CHARS } from '../../../src/server/log-follower.js'
+import { sandbox } from '../../helpers/sandbox.js'
 
-let dir: string
+const box = sandbox('wait-for-model-log-')
 let file: string
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'wait-for-model-log-'))
-  file = join(dir, 'server.log')
+  file = box.path('server.log')
 })
-afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
 describe('LogFollower', () => {
   it('returns only lines written after it started, numbered from the top of the file', () => {
@@ -90,7 +87,7 @@ describe('LogFollower', () => {
   })
 
   it('has no tail for a log that does not exist, and an empty one for log-lines 0', () => {
-    expect(new LogFollower(join(dir, 'missing.log'), 5).tail()).toBeUndefined()
+    expect(new LogFollower(box.path('missing.log'), 5).tail()).toBeUndefined()
     writeFileSync(file, 'a\n')
     expect(new LogFollower(file, 0).tail()).toEqual([])
   })
@@ -133,7 +130,7 @@ describe('LogFollower', () => {
   })
 
   it('never blocks on a FIFO, and gives a problem once the log is no longer a regular file', () => {
-    const fifo = join(dir, 'fifo.log')
+    const fifo = box.path('fifo.log')
     execFileSync('mkfifo', [fifo])
     const piped = new LogFollower(fifo, 3)
     expect(piped.poll()).toEqual([])
