@@ -212,7 +212,7 @@ const firstOf = (items: readonly string[], max: number): string[] =>
   items.length > max ? [...items.slice(0, max), `and ${items.length - max} more`] : [...items]
 
 /** GitHub refuses a job summary over 1 MiB; each part is capped, and this is the last guard. */
-export const MAX_SUMMARY_BYTES = 1024 * 1024 - 16 * 1024
+const MAX_SUMMARY_BYTES = 1024 * 1024 - 16 * 1024
 const MAX_SUMMARY_MODELS = 50
 const MAX_SUMMARY_ENDPOINTS = 100
 const MAX_TAIL_CHARS = 64 * 1024

@@ -162,13 +162,13 @@ function assessError(result: Extract<ProbeResult, { kind: 'error' }>): Assessmen
 }
 
 /** A summary names this many listed models at most: a list of 60,000 would make every line megabytes long. */
-export const MAX_NAMED_MODELS = 10
+const MAX_NAMED_MODELS = 10
 
 /**
  * An answer's model ids kept past the probe (its `models`, the `models` output): a fleet of servers listing
  * 40,000 models each would otherwise hold hundreds of thousands of strings and write an output of megabytes.
  */
-export const MAX_KEPT_MODELS = 1000
+const MAX_KEPT_MODELS = 1000
 
 /** The first `max` ids, then how many more of `total`. */
 export function someOf(ids: readonly string[], max = MAX_NAMED_MODELS, total = ids.length): string {
