@@ -18384,16 +18384,18 @@ function parseSettings(get, platform = currentPlatform()) {
         secret('api-key', apiKey, 'the key');
         headers.authorization = `Bearer ${apiKey}`;
     }
-    // A token in a URL's query string (?api_key=\u2026) is masked everywhere the URL is written (logs, summary, results).
+    // A token in a URL's query string (?api_key=\u2026) is masked everywhere the URL is written (logs, summary, results):
+    // as url.href writes it and as decoded.
     for (const url of urls)
-        for (const [name, value] of url.searchParams)
-            if (isCredentialName(name) && value !== '') {
-                secret('url', value, `the value of the query parameter "${printable(name)}"`);
-                // also as the URL writes it (percent-encoded), which is how it appears in url.href
-                const encoded = new URLSearchParams({ [name]: value }).toString().slice(encodeURIComponent(name).length + 1);
-                if (encoded !== value)
-                    secrets.push(encoded);
-            }
+        for (const pair of url.search.slice(1).split('&')) {
+            const [[name, value] = ['', '']] = new URLSearchParams(pair);
+            const raw = pair.slice(pair.indexOf('=') + 1);
+            if (!pair.includes('=') || !isCredentialName(name) || value === '')
+                continue;
+            secret('url', value, `the value of the query parameter "${printable(name)}"`);
+            if (raw !== value)
+                secrets.push(raw);
+        }
     const failOnTimeout = field('fail-on-timeout', parseBoolean);
     // The server: how it starts or which process it is, its log, and what to report about it.
     const script = (name) => {
