@@ -63,6 +63,8 @@ export class LogFollower {
    * just started, where every line is new however fast it came), what the file already holds is counted and its
    * last lines are kept for the tail and handed to `earlier` (by the looks that read them), but never returned by
    * `poll`: only lines written from now on are new. Nothing is read here, so the wait starts at once.
+   * `fromStart` with `skipBytes`: the server appends to a log that already held that much (an earlier run's),
+   * which is only counted (by the first looks), so that line numbers are the file's.
    * `secrets` are masked in each line before it is cut to MAX_LINE_CHARS.
    */
   constructor(
@@ -70,13 +72,22 @@ export class LogFollower {
     private readonly keep: number,
     {
       fromStart = false,
+      skipBytes = 0,
       earlier,
       secrets = []
-    }: { fromStart?: boolean; earlier?: (lines: LogLine[]) => void; secrets?: readonly string[] } = {}
+    }: {
+      fromStart?: boolean
+      skipBytes?: number
+      earlier?: (lines: LogLine[]) => void
+      secrets?: readonly string[]
+    } = {}
   ) {
     this.earlier = earlier
     this.secrets = secrets
-    if (fromStart) return
+    if (fromStart) {
+      this.countUntil = skipBytes
+      return
+    }
     const size = this.withFile((_fd, s) => s) ?? 0
     this.earlierUntil = size
     this.countUntil = Math.max(0, size - WINDOW_BYTES)

@@ -1,7 +1,8 @@
 /** Judges one probe's result against what the settings expect: ready, keep waiting, or stop now. */
 import { testWithin } from './bounded-regex.js'
 import { readModelList } from '../engines/model-lists.js'
-import { findModel } from '../engines/match.js'
+import { matchModel } from '../engines/match.js'
+import { ambiguousModelText, unloadedModelText } from '../report/lifecycle-report.js'
 import { controlToSpace, statusAccepted, type StatusSet } from '../inputs/parse.js'
 import { MAX_REDIRECTS, type ProbeResult } from '../http/probe.js'
 
@@ -23,6 +24,8 @@ export type Reason =
   | 'log-error'
   /** The model was listed, but the generation request kept failing until the timeout. */
   | 'generation-failed'
+  /** Several listed ids contain `model` and none is it: the gate will not guess which one is meant. */
+  | 'ambiguous-model'
   | 'cancelled'
 
 export interface Assessment {
@@ -32,13 +35,20 @@ export interface Assessment {
   summary: string
   /** Why it is not ready yet, or for `fatal` what to do; empty when ready. */
   detail: string
-  fatalReason?: 'unauthorized' | 'tls'
+  fatalReason?: 'unauthorized' | 'tls' | 'ambiguous-model'
   status?: number
   /** Listed model ids, the first MAX_KEPT_MODELS of them; undefined when the body was not a model list. */
   models?: string[]
   /** How many models were listed, when more than `models` holds. */
   modelCount?: number
   modelId?: string
+  /** With `ambiguous-model`: the listed ids that contain `model`, in the server's order. */
+  candidates?: string[]
+  /**
+   * The state of the matched model when listed but not ready: `unloaded` where the server lists models it has
+   * not loaded and loads one only when asked (llama.cpp's router mode, LM Studio); `loading` while it loads.
+   */
+  modelState?: 'loading' | 'unloaded'
   /** The first 200 characters of the body, for the failure message. */
   excerpt?: string
 }
@@ -111,13 +121,28 @@ export function assess(result: ProbeResult, expect: Expectation, regexLimitMs = 
         `the answer is not a model list, so "${expect.model}" cannot be found in it${result.truncated ? ' (body over 1 MiB, cut)' : ''}`
       )
     }
-    const found = findModel(list.models, expect.model)
-    if (found === undefined) {
+    const match = matchModel(list.models, expect.model)
+    if (match.kind === 'ambiguous') {
+      const candidates = match.candidates.map((m) => m.id)
+      const words = ambiguousModelText(expect.model, candidates)
+      return {
+        ...base,
+        state: 'fatal',
+        fatalReason: 'ambiguous-model',
+        candidates,
+        summary: `${summaryBase} — ${words.summary}`,
+        detail: words.detail
+      }
+    }
+    if (match.kind === 'missing') {
       return waiting(
         models?.length ? `"${expect.model}" is not among the listed models` : `"${expect.model}" is not listed yet`
       )
     }
-    if (found.loading !== undefined) return waiting(`"${found.id}" is listed but still loading (${found.loading})`)
+    const found = match.model
+    if (found.unloaded) return { ...waiting(unloadedModelText(found.id)), modelState: 'unloaded' }
+    if (found.loading !== undefined)
+      return { ...waiting(`"${found.id}" is listed but still loading (${found.loading})`), modelState: 'loading' }
     modelId = found.id
   }
   if (expect.match !== undefined && !body.includes(expect.match)) {

@@ -19,14 +19,7 @@ import {
   type TargetOutcome
 } from '../report/wait-report.js'
 import { loadHistory, recordRun, type RunHistory } from '../history/around-wait.js'
-import {
-  attachServer,
-  defaultLogFile,
-  resolvePid,
-  type ServerProcess,
-  serverEnv,
-  startServer
-} from '../server/process.js'
+import { attachServer, newLogFile, resolvePid, type ServerProcess, serverEnv, startServer } from '../server/process.js'
 import { type KnownFatal, watchServer } from '../server/watch.js'
 import { HISTORY_AUTO, type Settings } from '../inputs/settings.js'
 import { type Clock, formatDuration } from '../runtime/clock.js'
@@ -67,7 +60,7 @@ const expectation = (s: Settings): ReportContext['expect'] => ({
 export async function gate(settings: Settings, deps: GateDeps): Promise<GateOutcome> {
   const { clock } = deps
   const env = deps.env ?? process.env
-  const logFile = settings.logFile ?? (settings.start !== undefined ? defaultLogFile(env) : undefined)
+  const logFile = settings.logFile ?? (settings.start !== undefined ? newLogFile(env) : undefined)
   // Resolved before anything starts, so that a bad pid file is an input error and nothing runs.
   const pid = settings.pid === undefined ? undefined : resolvePid(settings.pid)
   let server: ServerProcess | undefined
@@ -90,6 +83,7 @@ export async function gate(settings: Settings, deps: GateDeps): Promise<GateOutc
       ? undefined
       : new LogFollower(logFile, settings.logLines, {
           fromStart: settings.start !== undefined,
+          skipBytes: server?.logOffset,
           secrets: settings.secrets,
           earlier: (lines) => lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number)))
         })
@@ -260,7 +254,7 @@ function settle(
     phases: phases.map((p) => ({ name: p.name, seconds: p.seconds })),
     ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') })
   }
-  const findings = recordRun(history, run, settings.regressionThresholdPercent)
+  const findings = recordRun(history, run, settings.regressionThresholdPercent, settings.regressionMinRuns)
   const warn = deps.warn ?? deps.log
   if (findings.regression !== undefined && !settings.failOnRegression) warn(findings.regression)
   if (findings.drift !== undefined) warn(findings.drift)
