@@ -8986,159 +8986,6 @@ module.exports = Dispatcher
 
 /***/ }),
 
-/***/ 3137:
-/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
-
-
-
-const DispatcherBase = __nccwpck_require__(1841)
-const { kClose, kDestroy, kClosed, kDestroyed, kDispatch, kNoProxyAgent, kHttpProxyAgent, kHttpsProxyAgent } = __nccwpck_require__(6443)
-const ProxyAgent = __nccwpck_require__(6672)
-const Agent = __nccwpck_require__(7405)
-
-const DEFAULT_PORTS = {
-  'http:': 80,
-  'https:': 443
-}
-
-class EnvHttpProxyAgent extends DispatcherBase {
-  #noProxyValue = null
-  #noProxyEntries = null
-  #opts = null
-
-  constructor (opts = {}) {
-    super()
-    this.#opts = opts
-
-    const { httpProxy, httpsProxy, noProxy, ...agentOpts } = opts
-
-    this[kNoProxyAgent] = new Agent(agentOpts)
-
-    const HTTP_PROXY = httpProxy ?? process.env.http_proxy ?? process.env.HTTP_PROXY
-    if (HTTP_PROXY) {
-      this[kHttpProxyAgent] = new ProxyAgent({ ...agentOpts, uri: HTTP_PROXY })
-    } else {
-      this[kHttpProxyAgent] = this[kNoProxyAgent]
-    }
-
-    const HTTPS_PROXY = httpsProxy ?? process.env.https_proxy ?? process.env.HTTPS_PROXY
-    if (HTTPS_PROXY) {
-      this[kHttpsProxyAgent] = new ProxyAgent({ ...agentOpts, uri: HTTPS_PROXY })
-    } else {
-      this[kHttpsProxyAgent] = this[kHttpProxyAgent]
-    }
-
-    this.#parseNoProxy()
-  }
-
-  [kDispatch] (opts, handler) {
-    const url = new URL(opts.origin)
-    const agent = this.#getProxyAgentForUrl(url)
-    return agent.dispatch(opts, handler)
-  }
-
-  [kClose] () {
-    return Promise.all([
-      this[kNoProxyAgent].close(),
-      !this[kHttpProxyAgent][kClosed] && this[kHttpProxyAgent].close(),
-      !this[kHttpsProxyAgent][kClosed] && this[kHttpsProxyAgent].close()
-    ])
-  }
-
-  [kDestroy] (err) {
-    return Promise.all([
-      this[kNoProxyAgent].destroy(err),
-      !this[kHttpProxyAgent][kDestroyed] && this[kHttpProxyAgent].destroy(err),
-      !this[kHttpsProxyAgent][kDestroyed] && this[kHttpsProxyAgent].destroy(err)
-    ])
-  }
-
-  #getProxyAgentForUrl (url) {
-    let { protocol, host: hostname, port } = url
-
-    // Stripping ports in this way instead of using parsedUrl.hostname to make
-    // sure that the brackets around IPv6 addresses are kept.
-    hostname = hostname.replace(/:\d*$/, '').toLowerCase()
-    port = Number.parseInt(port, 10) || DEFAULT_PORTS[protocol] || 0
-    if (!this.#shouldProxy(hostname, port)) {
-      return this[kNoProxyAgent]
-    }
-    if (protocol === 'https:') {
-      return this[kHttpsProxyAgent]
-    }
-    return this[kHttpProxyAgent]
-  }
-
-  #shouldProxy (hostname, port) {
-    if (this.#noProxyChanged) {
-      this.#parseNoProxy()
-    }
-
-    if (this.#noProxyEntries.length === 0) {
-      return true // Always proxy if NO_PROXY is not set or empty.
-    }
-    if (this.#noProxyValue === '*') {
-      return false // Never proxy if wildcard is set.
-    }
-
-    for (let i = 0; i < this.#noProxyEntries.length; i++) {
-      const entry = this.#noProxyEntries[i]
-      if (entry.port && entry.port !== port) {
-        continue // Skip if ports don't match.
-      }
-      // Don't proxy if the hostname is equal with the no_proxy host.
-      if (hostname === entry.hostname) {
-        return false
-      }
-      // Don't proxy if the hostname is the subdomain of the no_proxy host.
-      // Reference - https://github.com/denoland/deno/blob/6fbce91e40cc07fc6da74068e5cc56fdd40f7b4c/ext/fetch/proxy.rs#L485
-      if (hostname.slice(-(entry.hostname.length + 1)) === `.${entry.hostname}`) {
-        return false
-      }
-    }
-
-    return true
-  }
-
-  #parseNoProxy () {
-    const noProxyValue = this.#opts.noProxy ?? this.#noProxyEnv
-    const noProxySplit = noProxyValue.split(/[,\s]/)
-    const noProxyEntries = []
-
-    for (let i = 0; i < noProxySplit.length; i++) {
-      const entry = noProxySplit[i]
-      if (!entry) {
-        continue
-      }
-      const parsed = entry.match(/^(.+):(\d+)$/)
-      noProxyEntries.push({
-        // strip leading dot or asterisk with dot
-        hostname: (parsed ? parsed[1] : entry).replace(/^\*?\./, '').toLowerCase(),
-        port: parsed ? Number.parseInt(parsed[2], 10) : 0
-      })
-    }
-
-    this.#noProxyValue = noProxyValue
-    this.#noProxyEntries = noProxyEntries
-  }
-
-  get #noProxyChanged () {
-    if (this.#opts.noProxy !== undefined) {
-      return false
-    }
-    return this.#noProxyValue !== this.#noProxyEnv
-  }
-
-  get #noProxyEnv () {
-    return process.env.no_proxy ?? process.env.NO_PROXY ?? ''
-  }
-}
-
-module.exports = EnvHttpProxyAgent
-
-
-/***/ }),
-
 /***/ 4660:
 /***/ ((module) => {
 
@@ -16693,23 +16540,22 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1976);
-/* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
+/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(134);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 /** The `wait-for-model` command: the same gate as the action, for shells, ssh sessions and scripts. */
 
 
-
 (0,_runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__/* .keepMemoryFlat */ .o)();
-(0,_runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__/* .dropOutputToClosedPipes */ .D)([process.stdout, process.stderr]);
 process.exitCode = await (0,_cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__/* .runCli */ .ak)(process.argv.slice(2), process);
+// As the action (src/index.ts): nothing left pending may hold the command once it has said its last word.
+process.exit();
 
 __webpack_async_result__();
 } catch(e) { __webpack_async_result__(e); } }, 1);
 
 /***/ }),
 
-/***/ 1976:
+/***/ 134:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -16718,10 +16564,8 @@ __nccwpck_require__.d(__webpack_exports__, {
   ak: () => (/* binding */ runCli)
 });
 
-// UNUSED EXPORTS: helpText, simulateHelpText, stopHelpText
+// UNUSED EXPORTS: helpText, simulateHelpText
 
-;// CONCATENATED MODULE: external "node:child_process"
-const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 // EXTERNAL MODULE: external "node:url"
@@ -16730,6 +16574,8 @@ var external_node_url_ = __nccwpck_require__(3136);
 var external_node_util_ = __nccwpck_require__(7975);
 ;// CONCATENATED MODULE: ./package.json
 const package_namespaceObject = {"rE":"0.1.0"};
+;// CONCATENATED MODULE: external "node:child_process"
+const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: external "node:os"
@@ -16825,73 +16671,6 @@ const openAiList = (model, ownedBy, extra = {}) => json({
     object: 'list',
     data: [{ id: model, object: 'model', created: 1767225600, owned_by: ownedBy, root: model, ...extra }]
 });
-const CREATED = 1767225600;
-const USAGE = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
-const OPENAI_ROUTES = new Set(['/v1/completions', '/v1/chat/completions']);
-/** vLLM's and SGLang's one-token answers (`max_tokens: 1` stops at the length). */
-function openAiCompletion(path, model) {
-    return path === '/v1/completions'
-        ? json({
-            id: 'cmpl-simulated',
-            object: 'text_completion',
-            created: CREATED,
-            model,
-            choices: [{ index: 0, text: ' there', logprobs: null, finish_reason: 'length' }],
-            usage: USAGE
-        })
-        : json({
-            id: 'chatcmpl-simulated',
-            object: 'chat.completion',
-            created: CREATED,
-            model,
-            choices: [{ index: 0, message: { role: 'assistant', content: 'Hello' }, finish_reason: 'length' }],
-            usage: USAGE
-        });
-}
-/**
- * The OpenAI routes of an engine: the completion when ready (and in `servesIn` phases), its own error for a
- * model it does not serve and, with `fails`, for every generation.
- */
-function openAiGenerate(failure, unknown, servesWhileLoading = false) {
-    return (path, phase, model, request, fails) => {
-        if (!OPENAI_ROUTES.has(path) || (phase === 'loading' && !servesWhileLoading))
-            return undefined;
-        if (request.model !== model)
-            return unknown(String(request.model));
-        return fails ? failure : openAiCompletion(path, model);
-    };
-}
-// Each engine's error for a failing generation, as its source shapes it (model-servers.md).
-const VLLM_DEAD = json({
-    error: {
-        message: 'EngineCore encountered an issue. See stack trace (above) for the root cause.',
-        type: 'InternalServerError',
-        param: null,
-        code: 500
-    }
-}, 500);
-const vllmUnknown = (name) => json({ error: { message: `The model \`${name}\` does not exist.`, type: 'NotFoundError', param: 'model', code: 404 } }, 404);
-const SGLANG_FAILED = json({
-    object: 'error',
-    message: 'Internal server error: the scheduler is not responding',
-    type: 'InternalServerError',
-    param: null,
-    code: 500
-}, 500);
-const sglangUnknown = (name) => json({
-    object: 'error',
-    message: `The model '${name}' does not exist`,
-    type: 'NotFoundError',
-    param: 'model',
-    code: 404
-}, 404);
-const LLAMACPP_FAILED = json({ error: { code: 500, message: 'Compute error: failed to decode the batch', type: 'server_error' } }, 500);
-const llamacppUnknown = (name) => json({ error: { code: 400, message: `model '${name}' not found`, type: 'invalid_request_error' } }, 400);
-const TGI_FAILED = json({ error: 'Request failed during generation: Server error: CUDA out of memory', error_type: 'generation' }, 424);
-const OLLAMA_FAILED = json({ error: 'llama runner process has terminated: exit status 2' }, 500);
-const ollamaUnknown = (name) => json({ error: `model '${name}' not found` }, 404);
-const OPENAI_FAILED = json({ error: { message: 'Internal server error', type: 'server_error', code: 500 } }, 500);
-const openaiUnknown = (name) => json({ error: { message: `model '${name}' not found`, type: 'invalid_request_error', code: 404 } }, 404);
 const SIMULATED_ENGINES = {
     // vLLM binds its socket without listening until the engine is built: refused for the whole load.
     vllm: {
@@ -16902,8 +16681,7 @@ const SIMULATED_ENGINES = {
                 ? openAiList(model, 'vllm', { max_model_len: 262144 })
                 : path === '/version'
                     ? json({ version: '0.11.0' })
-                    : undefined,
-        generate: openAiGenerate(VLLM_DEAD, vllmUnknown)
+                    : undefined
     },
     // SGLang opens the port for its warm-up request: /health says 503 while /v1/models already lists.
     sglang: {
@@ -16915,9 +16693,6 @@ const SIMULATED_ENGINES = {
                 return empty(200);
             if (path === '/v1/models')
                 return openAiList(model, 'sglang', { max_model_len: 262144 });
-            // what its own warm-up thread polls before it sends the warm-up request
-            if (path === '/model_info' || path === '/get_model_info')
-                return json({ model_path: model, tokenizer_path: model, is_generation: true });
             if (path.startsWith('/v1/models/')) {
                 const wanted = decodeURIComponent(path.slice('/v1/models/'.length));
                 return wanted === model
@@ -16939,12 +16714,6 @@ const SIMULATED_ENGINES = {
                     }, 404);
             }
             return undefined;
-        },
-        // The warm-up is a generation request the server sends itself: generation is served during it.
-        generate(path, phase, model, request, fails) {
-            if (path === '/generate')
-                return fails ? SGLANG_FAILED : json({ text: ' Paris', meta_info: { id: 'simulated' } });
-            return openAiGenerate(SGLANG_FAILED, sglangUnknown, true)(path, phase, model, request, fails);
         }
     },
     // llama.cpp serves HTTP before loading; /v1/models lists the model with "meta": null until it is loaded.
@@ -16965,9 +16734,7 @@ const SIMULATED_ENGINES = {
                     : json({ error: { message: 'Loading model', type: 'unavailable_error', code: 503 } }, 503);
             }
             return path === '/health' || path === '/v1/health' ? json({ status: 'ok' }) : undefined;
-        },
-        // while loading, generation gets the same 503 as every other route
-        generate: openAiGenerate(LLAMACPP_FAILED, llamacppUnknown)
+        }
     },
     // TGI binds only after warm-up; `/` and `/ping` are its health route too.
     tgi: {
@@ -16986,12 +16753,6 @@ const SIMULATED_ENGINES = {
                 : path === '/v1/models'
                     ? json({ object: 'list', data: [{ id: model, object: 'model', created: 0, owned_by: model }] })
                     : undefined,
-        // TGI serves its one model whatever the request names
-        generate(path, _phase, model, _request, fails) {
-            if (path === '/generate')
-                return fails ? TGI_FAILED : json({ generated_text: ' there' });
-            return OPENAI_ROUTES.has(path) ? (fails ? TGI_FAILED : openAiCompletion(path, model)) : undefined;
-        },
         notFound: empty(404)
     },
     // Ollama answers at once and lists a model only once it is pulled; it loads models lazily, so /api/ps
@@ -17014,27 +16775,6 @@ const SIMULATED_ENGINES = {
                 return { status: 200, body: `${JSON.stringify({ object: 'list', data })}\n`, type: 'application/json' };
             }
             return undefined;
-        },
-        // a model not pulled yet is not found; a pulled one is loaded by the request itself
-        generate(path, phase, model, request, fails) {
-            if (path !== '/api/generate' && !OPENAI_ROUTES.has(path))
-                return undefined;
-            const name = String(request.model);
-            // Ollama resolves a bare name to its :latest tag
-            const wanted = name.includes(':') ? name : `${name}:latest`;
-            if (phase === 'loading' || (wanted !== model && name !== model))
-                return ollamaUnknown(name);
-            if (fails)
-                return OLLAMA_FAILED;
-            if (path !== '/api/generate')
-                return openAiCompletion(path, model);
-            return json({
-                model,
-                created_at: '2026-01-01T00:00:00.000000000Z',
-                response: 'Hi',
-                done: true,
-                done_reason: 'length'
-            });
         },
         notFound: { status: 404, body: '404 page not found', type: 'text/plain' }
     },
@@ -17059,18 +16799,6 @@ const SIMULATED_ENGINES = {
             if (m[3])
                 return empty(200);
             return json({ name: model, versions: ['1'], platform: 'onnxruntime_onnx', inputs: [], outputs: [] });
-        },
-        // the generate extension: POST /v2/models/<name>/generate
-        generate(path, _phase, model, _request, fails) {
-            const m = /^\/v2\/models\/([^/]+)\/generate$/.exec(path);
-            if (!m)
-                return undefined;
-            const name = decodeURIComponent(m[1]);
-            if (name !== model)
-                return { status: 400, body: JSON.stringify({ error: `Request for unknown model: '${name}' is not found` }) };
-            if (fails)
-                return { status: 400, body: JSON.stringify({ error: 'Failed to process the request(s) for model' }) };
-            return json({ model_name: model, model_version: '1', text_output: 'Hi' });
         }
     },
     // A generic OpenAI-compatible server: refused, then 503 "Loading model" everywhere, then the list.
@@ -17080,15 +16808,9 @@ const SIMULATED_ENGINES = {
             if (phase === 'loading')
                 return json({ error: { message: 'Loading model', type: 'unavailable_error', code: 503 } }, 503);
             return path === '/health' ? empty(200) : path === '/v1/models' ? openAiList(model, 'system') : undefined;
-        },
-        generate: openAiGenerate(OPENAI_FAILED, openaiUnknown)
+        }
     }
 };
-/** The engine a name gives: its key, or the gate's own spelling (`llama.cpp`), in any case; undefined if none. */
-function simulatedEngine(name) {
-    const key = name.toLowerCase() === 'llama.cpp' ? 'llamacpp' : name.toLowerCase();
-    return Object.hasOwn(SIMULATED_ENGINES, key) ? key : undefined;
-}
 /** Starts the simulated startup now: the port opens at `opensAt \u00d7 loadMs`, the model is ready at `loadMs`. */
 async function simulate(options) {
     const engine = SIMULATED_ENGINES[options.engine];
@@ -17101,27 +16823,12 @@ async function simulate(options) {
     let requests = 0;
     const server = (0,external_node_http_.createServer)((req, res) => {
         requests++;
+        const phase = Date.now() >= readyAt ? 'ready' : 'loading';
         const path = new URL(req.url ?? '/', 'http://x').pathname;
-        const answer = (request) => {
-            const phase = Date.now() >= readyAt ? 'ready' : 'loading';
-            const reply = (request && engine.generate?.(path, phase, options.model, request, options.generationFails === true)) ??
-                engine.reply(path, phase, options.model) ??
-                engine.notFound ??
-                json({ detail: 'Not Found' }, 404);
-            const body = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
-            res.writeHead(reply.status, reply.type ? { 'content-type': reply.type } : {});
-            res.end(body);
-        };
-        if (req.method !== 'POST')
-            return answer();
-        const chunks = [];
-        let size = 0;
-        req.on('data', (c) => {
-            // a generation request is a few hundred bytes; more is not kept
-            if ((size += c.length) <= 64 * 1024)
-                chunks.push(c);
-        });
-        req.on('end', () => answer(parseObject(Buffer.concat(chunks).toString('utf8'))));
+        const reply = engine.reply(path, phase, options.model) ?? engine.notFound ?? json({ detail: 'Not Found' }, 404);
+        const body = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
+        res.writeHead(reply.status, reply.type ? { 'content-type': reply.type } : {});
+        res.end(body);
     });
     let closed = false;
     const timers = [];
@@ -17164,15 +16871,6 @@ async function simulate(options) {
         },
         close: stop
     };
-}
-function parseObject(text) {
-    try {
-        const v = JSON.parse(text);
-        return typeof v === 'object' && v !== null && !Array.isArray(v) ? v : {};
-    }
-    catch {
-        return {};
-    }
 }
 /** Checks that `port` can be opened on `host` (0: asks the kernel for a free one), then releases it. */
 function freePort(host = '127.0.0.1', port = 0) {
@@ -17295,8 +16993,6 @@ function openAiLoading(entry) {
         return `state "${state}"`;
     return undefined;
 }
-/** Router `status.value` "unloaded" and LM Studio's `state` "not-loaded": nothing is loading it. */
-const openAiUnloaded = (entry) => (isObject(entry.status) && entry.status.value === 'unloaded') || entry.state === 'not-loaded';
 const MODEL_LIST_SHAPES = [
     {
         name: 'openai',
@@ -17307,10 +17003,7 @@ const MODEL_LIST_SHAPES = [
                 return [];
             return objects(body.data)?.flatMap((e) => {
                 const id = str(e.id);
-                if (id === undefined)
-                    return [];
-                const loading = openAiLoading(e);
-                return [loading === undefined ? { id } : { id, loading, ...(openAiUnloaded(e) ? { unloaded: true } : {}) }];
+                return id === undefined ? [] : [{ id, loading: openAiLoading(e) }];
             });
         }
     },
@@ -17425,125 +17118,15 @@ function generationRoute(url) {
 
 ;// CONCATENATED MODULE: ./src/engines/match.ts
 /**
- * Finds `wanted` among the listed models, from the strictest fit to the loosest: an id equal to it; equal but
- * for case; ending with `/<wanted>` (a path or an `org/name` repo id); containing it (so `kimi` finds
- * `/shared/kimi-k2.5-int4`). The first kind of fit that finds exactly one id wins; one that finds several is
- * ambiguous, since `llama-3.1-8b` among `llama-3.1-8b-instruct-lora-sql` and `llama-3.1-8b-instruct` would pick
- * whichever the server lists first, and `model-id` would then point the benchmark at it.
+ * Finds `wanted` among the listed models: an id equal to it wins; otherwise the first id that contains it,
+ * compared case-insensitively (so `kimi` finds `/shared/kimi-k2.5-int4`).
  */
-function matchModel(models, wanted) {
+function findModel(models, wanted) {
     const exact = models.find((m) => m.id === wanted);
     if (exact)
-        return { kind: 'found', model: exact, how: 'exact' };
+        return exact;
     const needle = wanted.toLowerCase();
-    const tiers = [
-        ['case-insensitive', (id) => id === needle],
-        ['path', (id) => id.endsWith(`/${needle}`)],
-        ['contains', (id) => id.includes(needle)]
-    ];
-    for (const [how, fits] of tiers) {
-        const found = models.filter((m) => fits(m.id.toLowerCase()));
-        // the same id listed twice (a list that repeats an entry) is one model, not a choice
-        if (found.length > 0 && found.every((m) => m.id === found[0].id))
-            return { kind: 'found', model: found[0], how };
-        if (found.length > 1)
-            return { kind: 'ambiguous', candidates: found };
-    }
-    return { kind: 'missing' };
-}
-
-;// CONCATENATED MODULE: ./src/report/lifecycle-report.ts
-const list = (items) => items.map((i) => `"${i}"`).join(', ');
-/** A `model` several listed ids contain, none of them exactly: stable words, so the summary is stable. */
-function ambiguousModelText(model, candidates) {
-    return {
-        summary: `"${model}" fits ${candidates.length} listed models`,
-        detail: `"${model}" fits ${candidates.length} listed models and is none of them exactly: ${list(candidates)}. ` +
-            'Give the exact id as "model" (an id ending with /<model> or equal to it ignoring case also counts as exact)'
-    };
-}
-/** A model the server lists but loads only when asked (llama.cpp's router mode, LM Studio). */
-const unloadedModelText = (id) => `"${id}" is listed but not loaded: the server loads it only when asked (set "load: true" to have it loaded)`;
-const s1 = (seconds) => `${seconds.toFixed(1)}s`;
-const pidList = (pids) => `${pids.length === 1 ? 'pid' : 'pids'} ${pids.join(', ')}`;
-/** How a server was stopped (`wait-for-model stop`, the job-end step): what was sent, how it exited, its GPU memory. */
-function stopLines(r) {
-    if (r.outcome === 'not-running')
-        return [{ level: 'info', text: `Process ${r.pid} is not running: nothing to stop.` }];
-    const what = r.scope === 'group'
-        ? `the server's process group ${r.pid} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
-        : `the server ${r.pid} and its child processes (${r.pids.length} in all)`;
-    const lines = [];
-    const how = r.exitCode !== undefined && r.exitCode !== null
-        ? `, exit code ${r.exitCode}`
-        : r.exitSignal
-            ? `, ended by ${r.exitSignal}`
-            : '';
-    if (r.outcome === 'exited') {
-        lines.push({
-            level: 'info',
-            text: r.signal === 'SIGKILL'
-                ? `Stopped ${what}: it did not exit after SIGTERM, so SIGKILL; gone ${s1(r.secondsToExit ?? 0)} after SIGTERM${how}.`
-                : `Stopped ${what}: SIGTERM, gone after ${s1(r.secondsToExit ?? 0)}${how}.`
-        });
-    }
-    else {
-        lines.push({
-            level: 'warning',
-            text: `Could not stop ${what}: still running after SIGTERM and SIGKILL: ${pidList(r.survivors ?? [])}.`
-        });
-    }
-    const g = r.gpu;
-    if (g.kind === 'released')
-        lines.push({
-            level: 'info',
-            text: `Its GPU memory (${g.mib > 0 ? `${g.mib} MiB` : 'an amount nvidia-smi does not show'}) was released ${s1(g.seconds)} after SIGTERM.`
-        });
-    else if (g.kind === 'held')
-        lines.push({
-            level: 'warning',
-            text: `Its GPU memory was not released: ${g.mib > 0 ? `${g.heldMib} of ${g.mib} MiB` : 'an amount nvidia-smi does not show'} still held ${s1(g.seconds)} after SIGTERM` +
-                `${g.pids.length ? ` (${pidList(g.pids)})` : ''}; the next job on this machine may run out of GPU memory.`
-        });
-    else if (g.kind === 'none')
-        lines.push({ level: 'debug', text: 'Its processes held no GPU memory.' });
-    else
-        lines.push({ level: 'debug', text: `GPU memory not looked at (nvidia-smi: ${g.why}).` });
-    return lines;
-}
-/** `process 1234 (python -m vllm \u2026)`, or what can be said of a socket whose holder this user cannot see. */
-function listenerText(l) {
-    if (l.holders.length === 0)
-        return `a process this user cannot see (listening on ${l.address}, socket inode ${l.inode})`;
-    return l.holders.map((h) => `process ${h.pid}${h.command ? ` (${h.command})` : ''}`).join(' and ');
-}
-const holderPids = (listeners) => [
-    ...new Set(listeners.flatMap((l) => l.holders.map((h) => h.pid)))
-];
-/** Before `start`: something already listens on the URL's port (a server an earlier job left behind). */
-function portBusyText(owner) {
-    const pids = holderPids(owner.listeners);
-    return (`Port ${owner.port} is already in use by ${owner.listeners.map(listenerText).join('; ')}: the server "start" ` +
-        'would launch could not listen there, and the one already there would answer the gate. ' +
-        (pids.length
-            ? `Stop it first (wait-for-model stop --pid ${pids[0]}, or kill ${pids.join(' ')}), `
-            : 'Stop it first, ') +
-        'or give the new server another port');
-}
-/** With `start` or `pid`: the port answers, but from a process that is not the watched server or its children. */
-function wrongServerText(o, watchedPid) {
-    return (`Port ${o.port} is answered by ${o.listeners.map(listenerText).join('; ')}, not by the server being watched ` +
-        `(pid ${watchedPid}) or its child processes: an earlier server still holds the port, or the watched one ` +
-        'listens elsewhere. Its answers say nothing about the server being waited for');
-}
-/** Before `start`: other processes hold memory on the GPUs the server will use. */
-function gpuBusyText(apps, gpus) {
-    const where = (uuid) => {
-        const gpu = gpus.find((g) => g.uuid === uuid);
-        return gpu === undefined ? uuid : `GPU ${gpu.index}`;
-    };
-    const each = apps.map((a) => `pid ${a.pid} (${a.processName}) ${a.usedMiB === undefined ? 'an unknown amount' : `${a.usedMiB} MiB`} on ${where(a.gpuUuid)}`);
-    return `Other processes hold memory on the GPUs the server will use: ${each.join('; ')}`;
+    return models.find((m) => m.id.toLowerCase().includes(needle));
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/parse.ts
@@ -17662,17 +17245,18 @@ function printable(text, max = 80) {
     return shown.length > max ? `${shown.slice(0, max)}\u2026` : shown;
 }
 
-;// CONCATENATED MODULE: external "node:dns"
-const external_node_dns_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:dns");
 // EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/agent.js
 var agent = __nccwpck_require__(7405);
 var agent_default = /*#__PURE__*/__nccwpck_require__.n(agent);
 // EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/dispatcher.js
 var dispatcher = __nccwpck_require__(883);
 var dispatcher_default = /*#__PURE__*/__nccwpck_require__.n(dispatcher);
-// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/env-http-proxy-agent.js
-var env_http_proxy_agent = __nccwpck_require__(3137);
-var env_http_proxy_agent_default = /*#__PURE__*/__nccwpck_require__.n(env_http_proxy_agent);
+// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/client.js
+var client = __nccwpck_require__(3701);
+var client_default = /*#__PURE__*/__nccwpck_require__.n(client);
+// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/proxy-agent.js
+var proxy_agent = __nccwpck_require__(6672);
+var proxy_agent_default = /*#__PURE__*/__nccwpck_require__.n(proxy_agent);
 // EXTERNAL MODULE: ./node_modules/undici/lib/api/index.js
 var api = __nccwpck_require__(6615);
 ;// CONCATENATED MODULE: ./src/http/undici-parts.ts
@@ -17684,13 +17268,165 @@ var api = __nccwpck_require__(6615);
 
 // @ts-expect-error -- as above
 
+// @ts-expect-error -- as above
+
 // What undici's index does: every dispatcher gets request(), connect() (the proxy agent tunnels with it)
 // and the other API methods.
 Object.assign((dispatcher_default()).prototype, api);
 const Agent = (agent_default());
-const EnvHttpProxyAgent = (env_http_proxy_agent_default());
+const Client = (client_default());
+const ProxyAgent = (proxy_agent_default());
 function request(dispatcher, options) {
     return dispatcher.request(options);
+}
+
+;// CONCATENATED MODULE: external "node:dns"
+const external_node_dns_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:dns");
+;// CONCATENATED MODULE: ./src/http/hosts.ts
+
+/**
+ * What a URL's host means for where a request goes: this machine (never through a proxy; `localhost` on both
+ * families), or elsewhere, directly or through the proxy the environment names, as curl decides.
+ * The probe, the port watch and the proxy choice all ask here, so they cannot disagree.
+ */
+/** A host as URL.hostname writes it, made comparable: lower case, no IPv6 brackets, no final dot. */
+const bareHost = (hostname) => hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
+/**
+ * This machine: `localhost`, 127.0.0.0/8, ::1, the same as IPv4-mapped IPv6 (`[::ffff:127.0.0.1]`, which
+ * URL writes `[::ffff:7f00:1]`), and the wildcard addresses 0.0.0.0 and :: (vLLM prints
+ * `http://0.0.0.0:8000` as its address; a connection to it reaches this machine on Linux).
+ */
+function isLoopback(hostname) {
+    const h = bareHost(hostname);
+    if (h === 'localhost' || h === '::1' || h === '::' || h === '0.0.0.0')
+        return true;
+    if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h))
+        return true;
+    // ::ffff:7fxx:xxxx is 127.x.x.x mapped into IPv6
+    return /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(h);
+}
+/**
+ * The addresses to try for a name that is loopback by definition: `localhost` on both families whatever
+ * /etc/hosts says (RFC 6761), since model servers listen on either; undefined for any other host.
+ */
+function loopbackAddresses(hostname) {
+    if (bareHost(hostname) !== 'localhost')
+        return undefined;
+    return [
+        { address: '127.0.0.1', family: 4 },
+        { address: '::1', family: 6 }
+    ];
+}
+/**
+ * The proxy a request to `url` goes through, from the environment as undici and curl read it (`http_proxy`,
+ * `HTTP_PROXY`; `https_proxy`, `HTTPS_PROXY`, else the http one; `NO_PROXY`/`no_proxy` entries as host,
+ * `.domain`, `*.domain` or `host:port`, `*` for none), or undefined to go direct. Loopback is always direct.
+ */
+function proxyFor(url, env) {
+    if (isLoopback(url.hostname))
+        return undefined;
+    const http = env.http_proxy ?? env.HTTP_PROXY;
+    const chosen = url.protocol === 'https:' ? (env.https_proxy ?? env.HTTPS_PROXY ?? http) : http;
+    if (!chosen)
+        return undefined;
+    const noProxy = env.no_proxy ?? env.NO_PROXY ?? '';
+    if (noProxy.trim() === '*')
+        return undefined;
+    const host = bareHost(url.hostname);
+    const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+    for (const entry of noProxy.split(/[,\s]/)) {
+        if (entry === '')
+            continue;
+        const m = /^(.+):(\d+)$/.exec(entry);
+        if (m && Number(m[2]) !== port)
+            continue;
+        const name = bareHost((m ? m[1] : entry).replace(/^\*?\./, ''));
+        if (host === name || host.endsWith(`.${name}`))
+            return undefined;
+    }
+    // curl reads a bare `host:port` as an http:// proxy
+    return new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(chosen) ? chosen : `http://${chosen}`);
+}
+/** A proxy as it may be printed: scheme, host and port, never the user and password it may carry. */
+const proxyLabel = (proxy) => `${proxy.protocol}//${proxy.host}`;
+/**
+ * Name resolution for the connections a client makes. `localhost` is answered here (see `loopbackAddresses`).
+ * Other names are asked of the system resolver (/etc/hosts, DNS, as nsswitch says) through `getent ahosts`,
+ * which calls the same getaddrinfo as Node's `dns.lookup`, in a child process: a lookup the resolver never
+ * answers cannot be cancelled, and inside Node it would hold one of libuv's four threads, and then the
+ * process itself, which waits at exit for that thread however long the resolver takes. A child is left to
+ * finish on its own. One question per name and options is in flight at a time: probes that gave up on one
+ * join it rather than start another. Where there is no `getent` (macOS, Windows), `dns.lookup` it is.
+ */
+function createLookup() {
+    const pending = new Map();
+    return (hostname, options, callback) => {
+        const loopback = loopbackAddresses(hostname);
+        if (loopback !== undefined)
+            return void answer(loopback, options, callback);
+        const key = JSON.stringify([hostname, options.all === true, options.family ?? 0]);
+        const waiting = pending.get(key);
+        if (waiting !== undefined)
+            return void waiting.push(callback);
+        pending.set(key, [callback]);
+        const done = (err, found) => {
+            const callbacks = pending.get(key) ?? [];
+            pending.delete(key);
+            for (const cb of callbacks) {
+                if (err)
+                    cb(err, options.all ? [] : '');
+                else
+                    answer(found, options, cb);
+            }
+        };
+        getentHosts(hostname, (err, found) => {
+            if (err?.code !== 'ENOENT' || found !== undefined)
+                return void done(err, ofFamily(found ?? [], options.family));
+            (0,external_node_dns_namespaceObject.lookup)(hostname, { family: options.family, hints: options.hints, all: true }, (e, all) => done(e, all ?? []));
+        });
+    };
+}
+function answer(found, options, callback) {
+    if (found.length === 0) {
+        const err = Object.assign(new Error('no address of the requested family'), { code: 'ENOTFOUND' });
+        return void callback(err, options.all ? [] : '');
+    }
+    if (options.all)
+        callback(null, found);
+    else
+        callback(null, found[0].address, found[0].family);
+}
+const ofFamily = (found, family) => {
+    const wanted = family === 'IPv4' ? 4 : family === 'IPv6' ? 6 : family;
+    return wanted === 4 || wanted === 6 ? found.filter((a) => a.family === wanted) : found;
+};
+/** `getent ahosts NAME`: each address on its own line (three times, one per socket type), in getaddrinfo's order. */
+function getentHosts(hostname, callback) {
+    const { execFile } = process.getBuiltinModule('node:child_process');
+    const child = execFile('getent', ['ahosts', '--', hostname], { encoding: 'latin1' }, (err, stdout) => {
+        const code = err?.code;
+        if (code === 'ENOENT')
+            return callback(err);
+        if (err !== null) {
+            // getent's 2 is "not found"; anything else a failure of the resolver itself
+            const failure = code === 2 ? 'ENOTFOUND' : 'EAI_AGAIN';
+            return callback(Object.assign(new Error(`getaddrinfo ${failure} ${hostname}`), { code: failure }));
+        }
+        const addresses = [
+            ...new Set(stdout
+                .split('\n')
+                .map((line) => line.split(/\s+/)[0])
+                .filter(Boolean))
+        ];
+        callback(null, addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })));
+    });
+    // A resolver that never answers must not keep the process alive.
+    child.unref();
+    for (const stream of [child.stdout, child.stderr])
+        stream?.unref?.();
 }
 
 // EXTERNAL MODULE: ./src/runtime/memory.ts + 1 modules
@@ -17727,11 +17463,6 @@ function clock_formatDuration(ms) {
 const clock_seconds = (ms) => (Math.round(ms / 100) / 10).toFixed(1);
 
 ;// CONCATENATED MODULE: ./src/http/probe.ts
-/**
- * One probe: a single GET (following up to 5 redirects) with a hard time limit and a cap on how much of
- * the body is read. Goes through the proxy the environment names, except for loopback addresses. The HTTP
- * client underneath also sends the generation check.
- */
 
 
 
@@ -17741,27 +17472,6 @@ const clock_seconds = (ms) => (Math.round(ms / 100) / 10).toFixed(1);
 const BODY_CAP_BYTES = 1024 * 1024;
 const MAX_REDIRECTS = 5;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-/** localhost, 127.0.0.0/8 and ::1 (as URL.hostname writes them): never sent through a proxy. */
-function isLoopback(hostname) {
-    const h = hostname.toLowerCase().replace(/\.$/, '');
-    return h === 'localhost' || h === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
-}
-/**
- * `localhost` is loopback on both families whatever /etc/hosts says (RFC 6761), and model servers listen on
- * either: tried on 127.0.0.1, then ::1 (Node's happy eyeballs moves on at once from a refused one).
- */
-function lookupLoopback(hostname, options, callback) {
-    if (hostname.toLowerCase().replace(/\.$/, '') !== 'localhost')
-        return void (0,external_node_dns_namespaceObject.lookup)(hostname, { ...options, all: options.all === true }, callback);
-    const both = [
-        { address: '127.0.0.1', family: 4 },
-        { address: '::1', family: 6 }
-    ];
-    if (options.all)
-        callback(null, both);
-    else
-        callback(null, both[0].address, both[0].family);
-}
 /** A body this large is collected before the next request rather than left for V8 to collect when it likes. */
 const LARGE_BODY_BYTES = 256 * 1024;
 function createProber({ url, headers, caCert, insecureTls }) {
@@ -17772,18 +17482,38 @@ function createProber({ url, headers, caCert, insecureTls }) {
     };
 }
 /** One exchange at a time with a hard time limit and a capped body: shared by the probe and the generation check. */
-function createHttpClient({ caCert, insecureTls } = {}) {
+function createHttpClient({ caCert, insecureTls, env = process.env } = {}) {
     // node:tls is loaded only here: a plain http:// wait never needs it (nor its memory, 6 MB on Node 24).
     const ca = caCert === undefined ? {} : { ca: [...process.getBuiltinModule('node:tls').rootCertificates, caCert] };
     const tls = { ...ca, ...(insecureTls ? { rejectUnauthorized: false } : {}) };
     // Our own AbortSignal bounds each request; undici's timeouts are left wide so they never fire first.
     const limits = { headersTimeout: 0, bodyTimeout: 0 };
-    const direct = new Agent({ ...limits, connect: { ...tls, lookup: lookupLoopback, autoSelectFamily: true } });
-    // Made on first use, so that a loopback-only wait never reads the proxy variables.
-    let viaProxy;
-    const dispatcherFor = (target) => isLoopback(target.hostname)
-        ? direct
-        : (viaProxy ??= new EnvHttpProxyAgent({ ...limits, connect: tls, requestTls: tls }));
+    const lookupHost = createLookup();
+    const connections = () => ({
+        direct: new Agent({ ...limits, connect: { ...tls, lookup: lookupHost, autoSelectFamily: true } }),
+        proxies: new Map()
+    });
+    let live = connections();
+    const viaProxy = (proxy) => {
+        let agent = live.proxies.get(proxy.href);
+        if (agent === undefined) {
+            agent = new ProxyAgent({
+                ...limits,
+                uri: proxy.href,
+                // As curl: an http:// URL is sent to the proxy in absolute form; only https:// is tunnelled (CONNECT).
+                proxyTunnel: false,
+                proxyTls: { ...tls, lookup: lookupHost },
+                requestTls: tls,
+                factory: (origin, options) => new Client(origin, withFinalConnectErrors(options))
+            });
+            live.proxies.set(proxy.href, agent);
+        }
+        return agent;
+    };
+    const discard = (old) => {
+        for (const d of [old.direct, ...old.proxies.values()])
+            void d.destroy().catch(() => undefined);
+    };
     let lastBodyLarge = false;
     return {
         async send({ url, method, headers, json }, timeoutMs, signal) {
@@ -17797,19 +17527,27 @@ function createHttpClient({ caCert, insecureTls } = {}) {
                 onStop();
             else
                 signal?.addEventListener('abort', onStop, { once: true });
+            // Settles the moment the exchange is cut short, in whatever state it is (connecting included).
+            let onCut = () => undefined;
+            const cut = new Promise((_resolve, reject) => {
+                onCut = () => reject(controller.signal.reason);
+                controller.signal.addEventListener('abort', onCut, { once: true });
+            });
             let status;
             let target = url;
+            let proxy;
             let sent = {
                 'user-agent': 'wait-for-model',
                 accept: 'application/json, */*;q=0.5',
                 ...(json === undefined ? {} : { 'content-type': 'application/json' }),
                 ...headers
             };
-            try {
+            const exchange = async () => {
                 for (let hop = 0;; hop++) {
+                    proxy = proxyFor(target, env);
                     // `reset` closes the connection after each request: a kept-alive socket the server has just
                     // dropped would otherwise read as a reset, and each probe should test that connections are accepted.
-                    const res = await request(dispatcherFor(target), {
+                    const res = await request(proxy === undefined ? live.direct : viaProxy(proxy), {
                         origin: target.origin,
                         path: `${target.pathname}${target.search}`,
                         method,
@@ -17855,18 +17593,46 @@ function createHttpClient({ caCert, insecureTls } = {}) {
                         ...(target === url ? {} : { redirectedTo: target.href })
                     };
                 }
+            };
+            const inFlight = exchange();
+            try {
+                return await Promise.race([inFlight, cut]);
             }
             catch (e) {
-                return { ...describeError(controller.signal.aborted ? controller.signal.reason : e), status };
+                const error = describeError(controller.signal.aborted ? controller.signal.reason : e, proxy);
+                return { ...error, status, ...(target === url ? {} : { redirectedTo: target.href }) };
             }
             finally {
                 clearTimeout(timer);
                 signal?.removeEventListener('abort', onStop);
+                controller.signal.removeEventListener('abort', onCut);
+                if (controller.signal.aborted) {
+                    // What was cut short may still be connecting or retrying: end it, and start the next exchange afresh.
+                    inFlight.catch(() => undefined);
+                    discard(live);
+                    live = connections();
+                }
             }
         },
         close: async () => {
-            await Promise.all([direct.destroy(), viaProxy?.destroy()]);
+            discard(live);
         }
+    };
+}
+/**
+ * A connection that fails before any request ran is retried at once by undici when the error is a socket's
+ * (`UND_ERR_SOCKET`): a proxy that closes the connection after CONNECT would make that a busy loop. Such an
+ * error is passed on as the proxy's, which ends the request instead.
+ */
+function withFinalConnectErrors(options) {
+    const { connect } = options;
+    if (typeof connect !== 'function')
+        return options;
+    return {
+        ...options,
+        connect: (opts, callback) => connect(opts, (err, socket) => callback(err?.code === 'UND_ERR_SOCKET'
+            ? Object.assign(new Error('the proxy closed the connection', { cause: err }), { code: 'PROXY_CLOSED' })
+            : err, socket))
     };
 }
 const withoutCredentials = (headers) => Object.fromEntries(Object.entries(headers).filter(([name]) => !isCredentialHeader(name)));
@@ -17900,8 +17666,18 @@ async function readCapped(body) {
     return { text: decode(chunks), truncated: false };
 }
 const decode = (chunks) => new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
-/** Reduces whatever undici or the socket threw to a stable code and its message. */
-function describeError(e) {
+/** Errors of the connection itself: through a proxy, they are the proxy's (it connects to the server). */
+const CONNECT_CODES = new Set([
+    'ECONNREFUSED',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    'EHOSTUNREACH',
+    'ENETUNREACH',
+    'ETIMEDOUT',
+    'UND_ERR_CONNECT_TIMEOUT'
+]);
+/** Reduces whatever undici or the socket threw to a stable code and its message; `proxy`: the one it went through. */
+function describeError(e, proxy) {
     let err = e;
     // undici wraps socket and TLS errors; the innermost coded error is the informative one.
     while (err?.cause && typeof err.cause.code === 'string')
@@ -17912,12 +17688,17 @@ function describeError(e) {
         if (inner)
             err = inner;
     }
-    return { kind: 'error', code: err?.code ?? 'UNKNOWN', message: err?.message ?? String(e) };
+    const code = err?.code ?? 'UNKNOWN';
+    const message = err?.message ?? String(e);
+    if (proxy === undefined || code === 'TIMEOUT' || code === 'STOPPED')
+        return { kind: 'error', code, message };
+    // `PROXY_` keeps a refused proxy from reading as a refused server (nor waking the server's port watch).
+    const proxied = CONNECT_CODES.has(code) ? `PROXY_${code}` : code;
+    return { kind: 'error', code: proxied, message, proxy: proxyLabel(proxy) };
 }
 
 ;// CONCATENATED MODULE: ./src/wait/assess.ts
 /** Judges one probe's result against what the settings expect: ready, keep waiting, or stop now. */
-
 
 
 
@@ -17981,27 +17762,12 @@ function assess(result, expect, regexLimitMs = 1_000) {
         if (list === undefined) {
             return waiting(`the answer is not a model list, so "${expect.model}" cannot be found in it${result.truncated ? ' (body over 1 MiB, cut)' : ''}`);
         }
-        const match = matchModel(list.models, expect.model);
-        if (match.kind === 'ambiguous') {
-            const candidates = match.candidates.map((m) => m.id);
-            const words = ambiguousModelText(expect.model, candidates);
-            return {
-                ...base,
-                state: 'fatal',
-                fatalReason: 'ambiguous-model',
-                candidates,
-                summary: `${summaryBase} \u2014 ${words.summary}`,
-                detail: words.detail
-            };
-        }
-        if (match.kind === 'missing') {
+        const found = findModel(list.models, expect.model);
+        if (found === undefined) {
             return waiting(models?.length ? `"${expect.model}" is not among the listed models` : `"${expect.model}" is not listed yet`);
         }
-        const found = match.model;
-        if (found.unloaded)
-            return { ...waiting(unloadedModelText(found.id)), modelState: 'unloaded' };
         if (found.loading !== undefined)
-            return { ...waiting(`"${found.id}" is listed but still loading (${found.loading})`), modelState: 'loading' };
+            return waiting(`"${found.id}" is listed but still loading (${found.loading})`);
         modelId = found.id;
     }
     if (expect.match !== undefined && !body.includes(expect.match)) {
@@ -18434,18 +18200,13 @@ class LogFollower {
      * `keep`: how many last lines to hold for `tail`. Unless `fromStart` (the log of a server this process has
      * just started, where every line is new however fast it came), what the file already holds is read now,
      * counted and kept for the tail (and handed to `earlier`) but never returned by `poll`: only lines written from
-     * now on are new. `fromStart` with `skipBytes`: the server appends to a log that already held that much (an
-     * earlier run's), which is only counted, so that line numbers are the file's.
+     * now on are new.
      */
-    constructor(path, keep, { fromStart = false, skipBytes = 0, earlier } = {}) {
+    constructor(path, keep, { fromStart = false, earlier } = {}) {
         this.path = path;
         this.keep = keep;
-        if (fromStart) {
-            if (skipBytes > 0)
-                this.read(undefined, skipBytes);
-            this.recent.length = 0;
+        if (fromStart)
             return;
-        }
         const old = [];
         this.read(earlier && old);
         earlier?.(old);
@@ -18456,8 +18217,7 @@ class LogFollower {
         this.read(fresh);
         return fresh;
     }
-    /** Reads what was appended, up to the byte offset `until` when given. */
-    read(into, until = Infinity) {
+    read(into) {
         let fd;
         try {
             fd = (0,external_node_fs_namespaceObject.openSync)(this.path, 'r');
@@ -18470,7 +18230,7 @@ class LogFollower {
                 this.restart(); // truncated or replaced
             const buffer = Buffer.alloc(CHUNK_BYTES);
             for (;;) {
-                const n = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, 0, Math.min(CHUNK_BYTES, until - this.offset), this.offset);
+                const n = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, 0, CHUNK_BYTES, this.offset);
                 if (n === 0)
                     break;
                 this.offset += n;
@@ -18579,11 +18339,9 @@ function tcpConnects(host, port, ms) {
  * tried every round, ::1, where fewer servers listen alone, every fourth, which keeps a round to one connect.
  */
 function connectTargets(host) {
-    if (host.toLowerCase().replace(/\.$/, '') === 'localhost') {
-        return Promise.resolve([
-            { address: '127.0.0.1', everyRounds: 1 },
-            { address: '::1', everyRounds: 4 }
-        ]);
+    const loopback = loopbackAddresses(host);
+    if (loopback !== undefined) {
+        return Promise.resolve(loopback.map((a) => ({ address: a.address, everyRounds: a.family === 4 ? 1 : 4 })));
     }
     return (0,promises_namespaceObject.lookup)(host, { all: true }).then((found) => found.map((a) => ({ address: a.address, everyRounds: 1 })), () => [{ address: host, everyRounds: 1 }]);
 }
@@ -18601,7 +18359,7 @@ class PortPoller {
             if (signal.aborted)
                 return resolve();
             const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
-            const targets = connectTargets(url.hostname.replace(/^\[|\]$/g, ''));
+            const targets = connectTargets(bareHost(url.hostname));
             const watcher = { targets, port, loopback: isLoopback(url.hostname), resolve: () => undefined };
             watcher.resolve = () => {
                 this.watchers.delete(watcher);
@@ -18982,15 +18740,6 @@ function readyInMs(pos, usual) {
     }
     return Math.max(0, usual.totalSeconds * 1000 - pos.elapsedMs);
 }
-function eta(pos, usual) {
-    const usualMs = usual.totalSeconds * 1000;
-    if (pos.elapsedMs > usualMs)
-        return { kind: 'slower', overMs: pos.elapsedMs - usualMs, usualMs };
-    const own = pos.phase === undefined ? undefined : usual.phaseSeconds.get(pos.phase);
-    if (own !== undefined && pos.phaseLeftMs === undefined && pos.inPhaseMs > own * 1000)
-        return { kind: 'slower', overMs: pos.inPhaseMs - own * 1000, usualMs: own * 1000, phase: pos.phase };
-    return { kind: 'ready-in', ms: readyInMs(pos, usual) ?? 0 };
-}
 
 ;// CONCATENATED MODULE: ./src/startup/phases.ts
 /**
@@ -19197,10 +18946,10 @@ const round1 = (x) => Math.round(x * 10) / 10;
 
 ;// CONCATENATED MODULE: ./src/report/profile-report.ts
 
-const profile_report_s1 = (seconds) => `${seconds.toFixed(1)}s`;
+const s1 = (seconds) => `${seconds.toFixed(1)}s`;
 const about = (ms) => (ms < 1000 ? 'almost done' : `about ${clock_formatDuration(ms)} left`);
 /** `loading weights 45% (29/64 shards), about 1m10s left; ready in about 4m30s going by earlier runs`. */
-function progressText(phase, phaseLeftMs, against) {
+function progressText(phase, phaseLeftMs, readyInMs) {
     const p = phase.progress?.last;
     const parts = [
         p === undefined
@@ -19209,23 +18958,14 @@ function progressText(phase, phaseLeftMs, against) {
     ];
     if (phaseLeftMs !== undefined)
         parts[0] += `, ${about(phaseLeftMs)}`;
-    if (against !== undefined)
-        parts.push(etaText(against));
+    if (readyInMs !== undefined)
+        parts.push(readyText(readyInMs));
     return parts.join('; ');
 }
-/**
- * `ready in about 4m30s going by earlier runs`; once past that, how much slower: `1m05s slower than earlier runs,
- * which were ready after 40.0s`, or for a phase without a count `12.0s longer than its usual 30.0s in earlier runs`.
- */
-function etaText(e) {
-    if (e.kind === 'ready-in')
-        return `ready in about ${clock_formatDuration(Math.max(e.ms, 1000))} going by earlier runs`;
-    if (e.phase !== undefined)
-        return `${clock_formatDuration(e.overMs)} longer than its usual ${profile_report_s1(e.usualMs / 1000)} in earlier runs`;
-    return `${clock_formatDuration(e.overMs)} slower than earlier runs, which were ready after ${profile_report_s1(e.usualMs / 1000)}`;
-}
+/** `ready in about 4m30s going by earlier runs`. */
+const readyText = (readyInMs) => `ready in about ${clock_formatDuration(Math.max(readyInMs, 1000))} going by earlier runs`;
 /** `now loading weights (initializing took 12.3s)`. */
-const phaseChangeText = (name, previous) => `now ${name}${previous ? ` (${previous.name} took ${profile_report_s1(previous.seconds)}${previous.printed ? ' by its own count' : ''})` : ''}`;
+const phaseChangeText = (name, previous) => `now ${name}${previous ? ` (${previous.name} took ${s1(previous.seconds)}${previous.printed ? ' by its own count' : ''})` : ''}`;
 const BLOCKS = (/* unused pure expression or super */ null && (['', '\u258f', '\u258e', '\u258d', '\u258c', '\u258b', '\u258a', '\u2589']));
 const BAR_WIDTH = 24;
 /** A bar of `fraction` \u00d7 BAR_WIDTH cells, in eighths of a cell (any time at all shows as one eighth). */
@@ -19253,7 +18993,7 @@ function phaseGantt(phases, engineLabel) {
     for (const p of phases) {
         // A bar is at least a second wide so that it shows; the label carries the exact figure.
         const width = Math.max(1, p.seconds);
-        lines.push(`  ${`${p.name} ${profile_report_s1(p.seconds)}`.replace(/[:;#]/g, ' ')} : ${clock(at)}, ${clock(at + width)}`);
+        lines.push(`  ${`${p.name} ${s1(p.seconds)}`.replace(/[:;#]/g, ' ')} : ${clock(at)}, ${clock(at + width)}`);
         at += width;
     }
     lines.push('```');
@@ -19269,8 +19009,7 @@ function profile_report_phaseMarkdown(phases, engineLabel, usual) {
     const longest = Math.max(...phases.map((p) => p.seconds), 0.001);
     const total = phases.reduce((sum, p) => sum + p.seconds, 0);
     const withUsual = usual !== undefined && usual.size > 0;
-    // A chart of one bar (a run that failed in its first phase) shows nothing the table does not.
-    const lines = ['#### Startup phases', '', ...(phases.length > 1 ? [phaseGantt(phases, engineLabel), ''] : [])];
+    const lines = ['#### Startup phases', '', phaseGantt(phases, engineLabel), ''];
     lines.push(withUsual ? '| phase | seconds | usual | share | |' : '| phase | seconds | share | |', withUsual ? '|---|---:|---:|---:|---|' : '|---|---:|---:|---|');
     for (const p of phases) {
         const share = `${total > 0 ? Math.round((p.seconds / total) * 100) : 0}%`;
@@ -19288,9 +19027,9 @@ function profile_report_phaseMarkdown(phases, engineLabel, usual) {
 /** The warning for a startup slower than usual. */
 function regressionText(r) {
     const grew = r.grewMost
-        ? `; ${r.grewMost.name} grew most: ${profile_report_s1(r.grewMost.seconds)} against ${profile_report_s1(r.grewMost.usual)}`
+        ? `; ${r.grewMost.name} grew most: ${s1(r.grewMost.seconds)} against ${s1(r.grewMost.usual)}`
         : '';
-    return (`Startup took ${profile_report_s1(r.seconds)}, ${r.percent.toFixed(1)}% over the median of ${profile_report_s1(r.expectedSeconds)} ` +
+    return (`Startup took ${s1(r.seconds)}, ${r.percent.toFixed(1)}% over the median of ${s1(r.expectedSeconds)} ` +
         `of the last ${r.runs} ready run${r.runs === 1 ? '' : 's'}${grew}.`);
 }
 const value = (v) => (v === undefined ? 'unset' : JSON.stringify(v));
@@ -19340,12 +19079,13 @@ class StartupProfile {
     status(now, elapsedMs) {
         const phase = this.tracker.current(now);
         if (phase === undefined) {
-            return this.opts.usual && etaText(eta({ inPhaseMs: 0, elapsedMs }, this.opts.usual));
+            const readyIn = this.opts.usual && readyInMs({ inPhaseMs: 0, elapsedMs }, this.opts.usual);
+            return readyIn === undefined ? undefined : readyText(readyIn);
         }
         const left = phase.progress === undefined ? undefined : phaseLeftMs(phase.progress, now);
-        const against = this.opts.usual &&
-            eta({ phase: phase.name, inPhaseMs: phase.inPhaseMs, phaseLeftMs: left, elapsedMs }, this.opts.usual);
-        return progressText(phase, left, against);
+        const readyIn = this.opts.usual &&
+            readyInMs({ phase: phase.name, inPhaseMs: phase.inPhaseMs, phaseLeftMs: left, elapsedMs }, this.opts.usual);
+        return progressText(phase, left, readyIn);
     }
     /** The wait is over: the phases, the one under way ended at `at`. */
     finish(at) {
@@ -19428,7 +19168,7 @@ function finalLine(outcome) {
 function failureMessage(outcome, ctx) {
     const last = outcome.last;
     const waited = `${clock_formatDuration(outcome.elapsedMs)} and ${probes(outcome.attempts)}`;
-    if (outcome.reason === 'unauthorized' || outcome.reason === 'tls' || outcome.reason === 'ambiguous-model') {
+    if (outcome.reason === 'unauthorized' || outcome.reason === 'tls') {
         return `Stopped after ${waited}: ${last?.detail ?? outcome.reason}.`;
     }
     if (outcome.stop) {
@@ -19599,11 +19339,8 @@ function loadHistory(file, key, offNotice) {
         return off(`History is off: cannot read ${file} (${e.message}).`);
     }
 }
-/**
- * Compares the finished run with the earlier ones, then appends it. A regression is told only against at least
- * `minRuns` earlier ready runs: against one, a cold page cache beside a warm one is a regression every time.
- */
-function recordRun(history, run, thresholdPercent, minRuns) {
+/** Compares the finished run with the earlier ones, then appends it. */
+function recordRun(history, run, thresholdPercent) {
     const r = regression(history.earlier, run);
     const drift = envDrift(history.earlier, run);
     const notices = [];
@@ -19619,34 +19356,17 @@ function recordRun(history, run, thresholdPercent, minRuns) {
     return {
         expectedSeconds: history.usual?.totalSeconds,
         regressionPercent: r?.percent,
-        regression: r !== undefined && r.runs >= minRuns && r.percent > thresholdPercent ? regressionText(r) : undefined,
+        regression: r !== undefined && r.percent > thresholdPercent ? regressionText(r) : undefined,
         drift: drift.length ? driftWarning(drift) : undefined,
         notices
     };
 }
-
-;// CONCATENATED MODULE: ./src/runtime/platform.ts
-/**
- * What the machine the gate runs on can do, where a feature depends on it. Inputs are checked against it, so
- * that a feature this runner cannot serve fails before anything runs, naming the input, rather than during the
- * wait. Tests pass a fake one for macOS and Windows.
- */
-
-/** The machine this process runs on. */
-function currentPlatform() {
-    return { os: process.platform, hasProc: (0,external_node_fs_namespaceObject.existsSync)('/proc/self/stat') };
-}
-const OS_NAMES = { darwin: 'macOS', win32: 'Windows', linux: 'Linux' };
-/** For messages: "macOS", "Windows", else the platform's own name. */
-const osName = (platform) => OS_NAMES[platform.os] ?? platform.os;
 
 ;// CONCATENATED MODULE: ./src/inputs/settings.ts
 /**
  * Turns raw input strings (from the action's inputs or the CLI's flags) into typed, validated settings.
  * Nothing below this module reads inputs; every error names the input and the form it accepts.
  */
-
-
 
 
 
@@ -19680,7 +19400,6 @@ const INPUT_DEFAULTS = {
     'history-file': 'auto',
     'history-key': '',
     'regression-threshold': '25%',
-    'regression-min-runs': '3',
     'fail-on-regression': 'false'
 };
 /** `history-file: auto`: the runner's tool cache for the action, the user's cache directory for the CLI. */
@@ -19694,11 +19413,8 @@ class InputError extends Error {
     }
 }
 const MAX_INPUT_LENGTH = 64 * 1024;
-/**
- * Reads every input through `get` (which returns '' for an unset input) and validates it, also against what
- * `platform` can do.
- */
-function parseSettings(get, platform = currentPlatform()) {
+/** Reads every input through `get` (which returns '' for an unset input) and validates it. */
+function parseSettings(get) {
     const input = (name) => {
         const raw = get(name) ?? '';
         if (raw.length > MAX_INPUT_LENGTH)
@@ -19763,9 +19479,6 @@ function parseSettings(get, platform = currentPlatform()) {
         return value === '' ? undefined : value;
     };
     const start = script('start');
-    // The server runs under `sh -c`, in its own process group: POSIX only (Windows runners have no /bin/sh).
-    if (start !== undefined && platform.os === 'win32')
-        throw new InputError('start', `${needsShell(platform)}: start the server in an earlier step and give its process id with "pid"`);
     const pid = field('pid', (t) => parsePid(t.trim()));
     if (start !== undefined && pid !== undefined) {
         throw new InputError('pid', 'cannot be used with "start": the server "start" launches is the one watched');
@@ -19785,20 +19498,10 @@ function parseSettings(get, platform = currentPlatform()) {
     if (envReport.length > 0 && start === undefined && pid === undefined) {
         throw new InputError('env-report', 'needs the server process: set "start" or "pid"');
     }
-    // A process started elsewhere shows its environment only in /proc/<pid>/environ; one that `start` launches
-    // is reported with the environment the gate gave it.
-    if (envReport.length > 0 && start === undefined && !platform.hasProc) {
-        const orStart = platform.os === 'win32' ? '' : ', or launch the server with "start" (then its environment is the one given to it)';
-        throw new InputError('env-report', `with "pid", reads the server's environment from /proc, which this machine (${osName(platform)}) does not ` +
-            `have: remove "env-report"${orStart}`);
-    }
     const diagnostics = (script('diagnostics') ?? '')
         .split(/\r?\n/)
         .map((l) => l.trim())
         .filter((l) => l !== '');
-    // each command runs as `timeout \u2026 /bin/sh -c command`
-    if (diagnostics.length > 0 && platform.os === 'win32')
-        throw new InputError('diagnostics', `${needsShell(platform)}: run them in a later step with "if: failure()"`);
     const probeGeneration = field('probe-generation', parseBoolean);
     const targets = urls.map((url) => ({ url, generation: probeGeneration ? generationFor(url, model) : undefined }));
     const caPath = text('ca-cert');
@@ -19816,11 +19519,6 @@ function parseSettings(get, platform = currentPlatform()) {
     if (historyKey !== undefined && historyKey.length > 200)
         throw new InputError('history-key', `is ${historyKey.length} characters long; give at most 200`);
     const regressionThresholdPercent = field('regression-threshold', parsePercent);
-    const regressionMinRuns = field('regression-min-runs', (t) => {
-        if (!/^\s*\d+\s*$/.test(t) || Number(t) < 1 || Number(t) > MEDIAN_OF)
-            throw new Error(`"${printable(t)}" is not a whole number from 1 to ${MEDIAN_OF} (the median is of the last ${MEDIAN_OF} ready runs)`);
-        return Number(t);
-    });
     const failOnRegression = field('fail-on-regression', parseBoolean);
     return {
         targets,
@@ -19850,11 +19548,9 @@ function parseSettings(get, platform = currentPlatform()) {
         historyFile,
         historyKey,
         regressionThresholdPercent,
-        regressionMinRuns,
         failOnRegression
     };
 }
-const needsShell = (platform) => `needs a POSIX shell (/bin/sh), which this machine (${osName(platform)}) does not have`;
 const ENGINE_FORM = `auto or one of ${LOG_ENGINE_NAMES.map((e) => (e === 'llamacpp' ? 'llama.cpp' : e)).join(', ')}`;
 function parseEngine(text) {
     const name = text === 'llama.cpp' ? 'llamacpp' : text;
@@ -19967,45 +19663,6 @@ function parseUrl(text) {
     return url;
 }
 
-;// CONCATENATED MODULE: ./src/server/proc.ts
-/** Reading Linux's /proc: one process's stat line, the process ids, a command line. Undefined or empty without it. */
-
-function procStat(pid, proc = '/proc') {
-    try {
-        const stat = (0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/stat`, 'utf8');
-        // the command name in parentheses may hold spaces and parentheses: count fields from the last ')'
-        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        return { state: f[0], ppid: Number(f[1]), pgrp: Number(f[2]), startTicks: Number(f[19]) };
-    }
-    catch {
-        return undefined;
-    }
-}
-/** Every process id /proc shows (empty without /proc). */
-function proc_procPids(proc = '/proc') {
-    try {
-        return (0,external_node_fs_namespaceObject.readdirSync)(proc)
-            .filter((n) => /^\d+$/.test(n))
-            .map(Number);
-    }
-    catch {
-        return [];
-    }
-}
-const MAX_COMMAND = 500;
-/** The command line of `pid`, arguments joined by spaces (its name in brackets where it has none), or "" once gone. */
-function proc_commandLine(pid, proc = '/proc') {
-    try {
-        const args = readFileSync(`${proc}/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
-        if (args !== '')
-            return args.length > MAX_COMMAND ? `${args.slice(0, MAX_COMMAND)}\u2026` : args;
-        return `[${readFileSync(`${proc}/${pid}/comm`, 'utf8').trim()}]`;
-    }
-    catch {
-        return '';
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/server/process.ts
 /**
  * The model server as a process: launched in the background by `start`, or found by `pid`; watched until it
@@ -20016,30 +19673,8 @@ function proc_commandLine(pid, proc = '/proc') {
 
 
 
-
-/**
- * Where the log goes with `start` and no `log-file`: a new file in the runner's temporary directory (the system's
- * outside a runner) named with this run's pid, `model-server-<pid>.log`, created now so that no other run's log is
- * ever truncated (two gates at once on one machine, or a pid reused since an earlier run: then `-2`, `-3`, \u2026).
- */
-function newLogFile(env, pid = process.pid) {
-    const dir = env.RUNNER_TEMP || (0,external_node_os_namespaceObject.tmpdir)();
-    for (let n = 1;; n++) {
-        const path = (0,external_node_path_namespaceObject.join)(dir, `model-server-${pid}${n === 1 ? '' : `-${n}`}.log`);
-        try {
-            if (n === 1)
-                (0,external_node_fs_namespaceObject.mkdirSync)(dir, { recursive: true });
-            (0,external_node_fs_namespaceObject.closeSync)((0,external_node_fs_namespaceObject.openSync)(path, 'wx'));
-            return path;
-        }
-        catch (e) {
-            const code = e.code;
-            if (code === 'EEXIST' && n < 1000)
-                continue;
-            throw new InputError('log-file', `none given, and no new log can be created in "${printable(dir)}" (${code ?? e.message})`);
-        }
-    }
-}
+/** Where the log goes with `start` and no `log-file`: the runner's temporary directory. */
+const defaultLogFile = (env) => (0,external_node_path_namespaceObject.join)(env.RUNNER_TEMP || (0,external_node_os_namespaceObject.tmpdir)(), 'model-server.log');
 /** The step's environment, without the action's own `INPUT_*` variables (which carry its api-key). */
 function serverEnv(env) {
     return Object.fromEntries(Object.entries(env).filter((e) => e[1] !== undefined && !e[0].startsWith('INPUT_')));
@@ -20049,16 +19684,13 @@ const FOREGROUND_HINT = '"start" must run the server in the foreground, without 
 const SHELL = (0,external_node_fs_namespaceObject.existsSync)('/bin/bash') ? '/bin/bash' : '/bin/sh';
 /**
  * Runs `command` with the shell, detached in its own process group (pid = group id) so that it outlives the
- * step and a signal to the action does not reach it; stdout and stderr are appended to `logFile` (never truncated:
- * it may be a log the user keeps, or another run's).
+ * step and a signal to the action does not reach it; stdout and stderr go to `logFile` (truncated first).
  */
 function startServer(command, logFile, env, clock) {
     let fd;
-    let logOffset;
     try {
         (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(logFile), { recursive: true });
-        fd = (0,external_node_fs_namespaceObject.openSync)(logFile, 'a');
-        logOffset = (0,external_node_fs_namespaceObject.fstatSync)(fd).size;
+        fd = (0,external_node_fs_namespaceObject.openSync)(logFile, 'w');
     }
     catch (e) {
         throw new InputError('log-file', `"${printable(logFile)}" cannot be written (${e.code ?? e.message})`);
@@ -20087,8 +19719,7 @@ function startServer(command, logFile, env, clock) {
             exited,
             // Once the shell has exec'd the server (or if it has exited), what it was given is what it started with.
             environ: () => readEnviron(pid) ?? env,
-            release: () => child.removeAllListeners(),
-            logOffset
+            release: () => child.removeAllListeners()
         };
     }
     finally {
@@ -20097,7 +19728,7 @@ function startServer(command, logFile, env, clock) {
 }
 /** Watches a process started elsewhere; it is polled, since only a parent hears of its child's exit. */
 function attachServer(pid, clock, pollMs = 250) {
-    const first = procStat(pid);
+    const first = readStat(pid);
     const ageMs = first === undefined ? undefined : processAgeMs(first.startTicks);
     let timer;
     const exited = new Promise((resolve) => {
@@ -20136,7 +19767,7 @@ function resolvePid(spec) {
 }
 /** Why the process is no longer running, or undefined while it runs. */
 function gone(pid, startTicks) {
-    const stat = procStat(pid);
+    const stat = readStat(pid);
     if (stat !== undefined) {
         if (stat.state === 'Z')
             return 'has exited (a zombie awaiting its parent)';
@@ -20151,6 +19782,17 @@ function gone(pid, startTicks) {
     }
     catch (e) {
         return e.code === 'EPERM' ? undefined : 'is not running';
+    }
+}
+function readStat(pid) {
+    try {
+        const stat = (0,external_node_fs_namespaceObject.readFileSync)(`/proc/${pid}/stat`, 'utf8');
+        // the command name in parentheses may hold spaces and parentheses: count fields from the last ')'
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return { state: fields[0], startTicks: Number(fields[19]) };
+    }
+    catch {
+        return undefined;
     }
 }
 /** USER_HZ, the unit of /proc start times: 100 on every Linux architecture GitHub runners use. */
@@ -20403,7 +20045,7 @@ const gate_expectation = (s) => ({
 async function gate(settings, deps) {
     const { clock } = deps;
     const env = deps.env ?? process.env;
-    const logFile = settings.logFile ?? (settings.start !== undefined ? newLogFile(env) : undefined);
+    const logFile = settings.logFile ?? (settings.start !== undefined ? defaultLogFile(env) : undefined);
     // Resolved before anything starts, so that a bad pid file is an input error and nothing runs.
     const pid = settings.pid === undefined ? undefined : resolvePid(settings.pid);
     let server;
@@ -20425,7 +20067,6 @@ async function gate(settings, deps) {
         ? undefined
         : new LogFollower(logFile, settings.logLines, {
             fromStart: settings.start !== undefined,
-            skipBytes: server?.logOffset,
             earlier: (lines) => lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number)))
         });
     const readLines = (lines) => {
@@ -20578,7 +20219,7 @@ function settle(settings, outcome, facts, profile, now, history, deps) {
         phases: phases.map((p) => ({ name: p.name, seconds: p.seconds })),
         ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') })
     };
-    const findings = recordRun(history, run, settings.regressionThresholdPercent, settings.regressionMinRuns);
+    const findings = recordRun(history, run, settings.regressionThresholdPercent);
     const warn = deps.warn ?? deps.log;
     if (findings.regression !== undefined && !settings.failOnRegression)
         warn(findings.regression);
@@ -20596,11 +20237,15 @@ const gate_round1 = (x) => Math.round(x * 10) / 10;
 const DIAGNOSTIC_LIMIT_S = 60;
 async function runDiagnostics(commands, runner) {
     for (const command of commands) {
+        if (runner.cancel?.aborted)
+            return;
         await runner.group(`Diagnostics: ${command}`, async () => {
             try {
                 // coreutils `timeout`: @actions/exec has no time limit of its own; -k kills what ignores SIGTERM.
                 const code = await runner.exec('timeout', ['-k', '5', String(DIAGNOSTIC_LIMIT_S), '/bin/sh', '-c', command]);
-                if (code === 124)
+                if (runner.cancel?.aborted)
+                    runner.log('(stopped: the job was cancelled)');
+                else if (code === 124)
                     runner.log(`(stopped after ${DIAGNOSTIC_LIMIT_S}s)`);
                 else if (code !== 0)
                     runner.log(`(exit code ${code})`);
@@ -20611,410 +20256,44 @@ async function runDiagnostics(commands, runner) {
         });
     }
 }
-
-;// CONCATENATED MODULE: ./src/gpu/nvidia-smi.ts
 /**
- * The GPUs and what holds their memory, from `nvidia-smi`: its CSV queries (formats as seen on an H200; see the
- * research notes), run with a time limit. Where nvidia-smi is missing, fails or hangs the answer is a structured
- * `unavailable`, never an error: a machine without a GPU is no reason to fail a wait.
+ * Runs a program with its output on `out`; resolves with its exit code. With `cancel`, the program leads a
+ * process group of its own, and the whole group (the shell and whatever it started) is killed when `cancel`
+ * aborts: a diagnostic must not hold a cancelled job. Without it, it stays in ours, so that a terminal's
+ * Ctrl-C reaches it too.
  */
-
-const GPU_QUERY = ['--query-gpu=index,uuid,name,memory.used,memory.total', '--format=csv,noheader,nounits'];
-const APPS_QUERY = [
-    '--query-compute-apps=pid,process_name,used_memory,gpu_uuid',
-    '--format=csv,noheader,nounits'
-];
-/** The GPUs and the compute processes on them, in two calls of nvidia-smi. */
-async function gpuSnapshot(options = {}) {
-    const gpuRun = await runNvidiaSmi(GPU_QUERY, options);
-    if (gpuRun.kind !== 'ok')
-        return gpuRun;
-    const appsRun = await runNvidiaSmi(APPS_QUERY, options);
-    if (appsRun.kind !== 'ok')
-        return appsRun;
-    const gpus = parseGpus(gpuRun.stdout);
-    const apps = parseApps(appsRun.stdout);
-    if (gpus === undefined || apps === undefined)
-        return {
-            kind: 'unavailable',
-            why: 'unreadable',
-            detail: firstLine(gpus === undefined ? gpuRun.stdout : appsRun.stdout)
-        };
-    return { kind: 'available', gpus, apps };
-}
-function runNvidiaSmi(args, { env = process.env, timeoutMs = 10_000, command = 'nvidia-smi' }) {
-    return new Promise((resolve) => {
-        const child = (0,external_node_child_process_namespaceObject.spawn)(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (d) => (stdout += d.toString()));
-        child.stderr.on('data', (d) => (stderr += d.toString()));
-        const timer = setTimeout(() => {
-            child.kill('SIGKILL');
-            resolve({ kind: 'unavailable', why: 'timeout' });
-        }, timeoutMs);
-        child.once('error', (e) => {
-            clearTimeout(timer);
-            resolve(e.code === 'ENOENT'
-                ? { kind: 'unavailable', why: 'not-found' }
-                : { kind: 'unavailable', why: 'failed', detail: e.message });
-        });
-        child.once('close', (code) => {
-            clearTimeout(timer);
-            // nvidia-smi prints its own failure ("NVIDIA-SMI has failed because it couldn't communicate \u2026") on stdout
-            if (code === 0)
-                resolve({ kind: 'ok', stdout });
-            else
-                resolve({ kind: 'unavailable', why: 'failed', detail: firstLine(stdout.trim() === '' ? stderr : stdout) });
-        });
-    });
-}
-const firstLine = (text) => text.trim().split('\n', 1)[0].slice(0, 300);
-/** `[N/A]` and the like are no number. */
-const mib = (text) => (/^\d+$/.test(text.trim()) ? Number(text.trim()) : undefined);
-/** The lines of a `noheader` CSV answer, split into fields; undefined unless each has `fields` and starts with a number. */
-function csvRows(csv, fields) {
-    const rows = csv
-        .split('\n')
-        .filter((l) => l.trim() !== '')
-        .map((l) => l.split(',').map((x) => x.trim()));
-    return rows.every((f) => f.length >= fields && /^\d+$/.test(f[0])) ? rows : undefined;
-}
-/** `0, GPU-24f1\u2026, NVIDIA H200, 21099, 143771` per line; the name (which may hold a comma) is what lies between. */
-function parseGpus(csv) {
-    return csvRows(csv, 5)?.map((f) => ({
-        index: Number(f[0]),
-        uuid: f[1],
-        name: f.slice(2, -2).join(','),
-        memoryUsedMiB: mib(f[f.length - 2]),
-        memoryTotalMiB: mib(f[f.length - 1])
-    }));
-}
-/** `430, python3, 21090, GPU-24f1\u2026` per line (nothing at all when no process computes). */
-function parseApps(csv) {
-    return csvRows(csv, 4)?.map((f) => ({
-        pid: Number(f[0]),
-        processName: f.slice(1, -2).join(','),
-        usedMiB: mib(f[f.length - 2]),
-        gpuUuid: f[f.length - 1]
-    }));
-}
-/**
- * The GPUs `CUDA_VISIBLE_DEVICES` names (indices, UUIDs or UUID prefixes such as `GPU-24f17f1b`), in its order;
- * all of them when it is unset. Like CUDA, the list ends at the first entry that names no GPU (`-1`, a MIG id
- * nvidia-smi does not list here), and an empty value hides every GPU. `unmatched` is that entry, if any.
- */
-function visibleGpus(gpus, cudaVisibleDevices) {
-    if (cudaVisibleDevices === undefined)
-        return { gpus: [...gpus] };
-    const chosen = [];
-    for (const entry of cudaVisibleDevices.split(',').map((e) => e.trim())) {
-        if (entry === '')
-            break;
-        const gpu = /^\d+$/.test(entry)
-            ? gpus.find((g) => g.index === Number(entry))
-            : gpus.find((g) => g.uuid.toLowerCase().startsWith(entry.toLowerCase()) && /^gpu-/i.test(entry));
-        if (gpu === undefined)
-            return { gpus: chosen, unmatched: entry };
-        if (!chosen.includes(gpu))
-            chosen.push(gpu);
-    }
-    return { gpus: chosen };
-}
-/** The compute processes on the GPUs `CUDA_VISIBLE_DEVICES` names (all GPUs when unset). */
-function appsOnVisibleGpus(snapshot, cudaVisibleDevices) {
-    const uuids = new Set(visibleGpus(snapshot.gpus, cudaVisibleDevices).gpus.map((g) => g.uuid));
-    return snapshot.apps.filter((a) => uuids.has(a.gpuUuid));
-}
-/** The GPU memory held by any of `pids` (a server and its workers). */
-function memoryHeldBy(snapshot, pids) {
-    const apps = snapshot.apps.filter((a) => pids.has(a.pid));
-    return { mib: apps.reduce((sum, a) => sum + (a.usedMiB ?? 0), 0), apps };
-}
-
-;// CONCATENATED MODULE: ./src/server/port-owner.ts
-/**
- * Who listens on a local TCP port, read from Linux's /proc: the listening sockets of /proc/net/tcp and tcp6, each
- * socket's inode found among the processes' file descriptors (/proc/<pid>/fd \u2192 `socket:[inode]`), and each
- * holder's command line. Structured answers only; without /proc (not Linux) the answer is `unknown`.
- *
- * /proc/net/tcp is the table of the reader's network namespace: a server in a container with its own
- * namespace (docker -p) shows as the proxy that forwards the port, which is what answers the gate anyway.
- */
-
-
-const LISTEN = '0A';
-/** Who listens on `port` (any local address, IPv4 and IPv6). */
-function portOwner(port, { proc = '/proc' } = {}) {
-    const sockets = listeningSockets(proc, port);
-    if (sockets === undefined)
-        return { kind: 'unknown', port };
-    if (sockets.length === 0)
-        return { kind: 'free', port };
-    const holders = socketHolders(proc, new Set(sockets.map((s) => s.inode)));
-    return {
-        kind: 'listening',
-        port,
-        listeners: sockets.map((s) => ({ ...s, holders: holders.get(s.inode) ?? [] }))
-    };
-}
-/**
- * Whether what listens on `port` belongs to the process `pid` or its descendants (a `start` shell that runs the
- * server as its child, a server that forks workers): the listening socket's inode among their descriptors.
- */
-function listenerOwnership(port, pid, options = {}) {
-    const owner = portOwner(port, options);
-    if (owner.kind !== 'listening')
-        return owner;
-    const family = processTree(options.proc ?? '/proc', pid);
-    for (const l of owner.listeners) {
-        const holder = l.holders.find((h) => family.has(h.pid));
-        if (holder !== undefined)
-            return { kind: 'ours', port, holder };
-    }
-    return { kind: 'foreign', port, listeners: owner.listeners };
-}
-/** `pid` and every process descended from it, from the parent ids of /proc/<pid>/stat. */
-function processTree(proc, pid) {
-    const children = new Map();
-    for (const p of proc_procPids(proc)) {
-        const parent = procStat(p, proc)?.ppid;
-        if (parent !== undefined)
-            children.set(parent, [...(children.get(parent) ?? []), p]);
-    }
-    const family = new Set([pid]);
-    const queue = [pid];
-    while (queue.length > 0) {
-        for (const child of children.get(queue.shift()) ?? []) {
-            if (family.has(child))
-                continue;
-            family.add(child);
-            queue.push(child);
-        }
-    }
-    return family;
-}
-/** The listening sockets on `port`; undefined when neither table can be read. */
-function listeningSockets(proc, port) {
-    let read = false;
-    const found = [];
-    for (const table of ['tcp', 'tcp6']) {
-        let text;
-        try {
-            text = readFileSync(`${proc}/net/${table}`, 'utf8');
-            read = true;
-        }
-        catch {
-            continue; // tcp6 is absent on a kernel without IPv6
-        }
-        for (const line of text.split('\n').slice(1)) {
-            // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode \u2026
-            const f = line.trim().split(/\s+/);
-            if (f.length < 10 || f[3] !== LISTEN)
-                continue;
-            const [hexAddress, hexPort] = f[1].split(':');
-            if (parseInt(hexPort, 16) !== port)
-                continue;
-            found.push({ address: decodeAddress(hexAddress), port, inode: Number(f[9]) });
-        }
-    }
-    return read ? found : undefined;
-}
-/** The kernel prints each 32-bit word of the address in host order (little-endian on the runners' x86 and arm64). */
-function decodeAddress(hex) {
-    const words = hex.match(/.{8}/g) ?? [];
-    const bytes = words.flatMap((w) => (w.match(/../g) ?? []).reverse().map((b) => parseInt(b, 16)));
-    if (bytes.length === 4)
-        return bytes.join('.');
-    const groups = Array.from({ length: 8 }, (_, i) => ((bytes[2 * i] << 8) | bytes[2 * i + 1]).toString(16));
-    if (groups.slice(0, 5).every((g) => g === '0') && groups[5] === 'ffff')
-        return `::ffff:${bytes.slice(12).join('.')}`;
-    // the shortest form for the common cases (:: and ::1); other addresses in full
-    const text = groups.join(':');
-    return text === '0:0:0:0:0:0:0:0' ? '::' : text === '0:0:0:0:0:0:0:1' ? '::1' : text;
-}
-/** The processes holding each of `inodes` among their file descriptors (those this user may read). */
-function socketHolders(proc, inodes) {
-    const holders = new Map();
-    for (const pid of procPids(proc)) {
-        let fds;
-        try {
-            fds = readdirSync(`${proc}/${pid}/fd`);
-        }
-        catch {
-            continue; // another user's process, or gone
-        }
-        const held = new Set();
-        for (const fd of fds) {
-            let target;
+function runCommand(program, args, out, cancel) {
+    // node:child_process is loaded only when diagnostics run.
+    const { spawn } = process.getBuiltinModule('node:child_process');
+    return new Promise((resolve, reject) => {
+        const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: cancel !== undefined });
+        const kill = () => {
+            // a process that left the group may still hold the pipes: stop reading them
+            child.stdout.destroy();
+            child.stderr.destroy();
             try {
-                target = readlinkSync(`${proc}/${pid}/fd/${fd}`);
+                if (child.pid !== undefined)
+                    process.kill(-child.pid, 'SIGKILL');
             }
             catch {
-                continue;
+                // the group has ended already
             }
-            const m = /^socket:\[(\d+)\]$/.exec(target);
-            if (m && inodes.has(Number(m[1])))
-                held.add(Number(m[1]));
-        }
-        if (held.size === 0)
-            continue;
-        const info = { pid, command: commandLine(pid, proc) };
-        for (const inode of held)
-            holders.set(inode, [...(holders.get(inode) ?? []), info]);
-    }
-    return holders;
-}
-/**
- * The port to check when `url` names this machine (loopback, `localhost`, this host's name or one of its
- * addresses), else undefined: a server elsewhere is probed as it is, its port is none of this machine's business.
- */
-function localPort(url, hostName = process.getBuiltinModule('node:os').hostname()) {
-    const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-    const os = process.getBuiltinModule('node:os');
-    const addresses = Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((a) => a.address.toLowerCase()));
-    const local = host === 'localhost' ||
-        host.endsWith('.localhost') ||
-        host === hostName.toLowerCase() ||
-        /^127\./.test(host) ||
-        host === '::1' ||
-        host === '0.0.0.0' ||
-        host === '::' ||
-        addresses.includes(host);
-    if (!local)
-        return undefined;
-    return url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
-}
-
-;// CONCATENATED MODULE: ./src/server/stop.ts
-/**
- * Stops a server and everything it started: SIGTERM to its process group, up to a timeout for it to exit, then
- * SIGKILL; then waits until none of its processes remain and, where nvidia-smi tells, until none of them holds GPU
- * memory (the next job on a shared runner needs it back). The answer is a record of how it went, never words.
- */
-
-
-
-/** Stops the server `pid` and its processes; see the module comment. */
-async function stopServer(options, deps) {
-    const { clock } = deps;
-    const proc = deps.proc ?? '/proc';
-    const pollMs = options.pollMs ?? 100;
-    const kill = deps.kill ?? ((pid, signal) => process.kill(pid, signal));
-    const leader = procStat(options.pid, proc);
-    const inGroup = () => proc_procPids(proc).filter((p) => procStat(p, proc)?.pgrp === options.pid);
-    // A group outlives its leader (workers left behind by a server that crashed), and Linux reuses no pid that
-    // still names a group: with the leader gone, processes in group `pid` are that server's.
-    // never the group this process is in: that would stop the stopper (and the runner's step with it)
-    const own = options.pid === procStat(process.pid, proc)?.pgrp;
-    const scope = !own && (leader === undefined ? inGroup().length > 0 : leader.pgrp === options.pid) ? 'group' : 'tree';
-    const members = () => {
-        const tree = [...processTree(proc, options.pid)];
-        const group = scope === 'group' ? inGroup() : [];
-        return [...new Set([...tree, ...group])].flatMap((pid) => {
-            const stat = procStat(pid, proc);
-            // without /proc only the pid itself can be asked about
-            if (stat === undefined)
-                return pid === options.pid && signalled(kill, pid, 0) ? [{ pid }] : [];
-            return stat.state === 'Z' ? [] : [{ pid, startTicks: stat.startTicks }];
-        });
-    };
-    const initial = members();
-    const base = { pid: options.pid, scope, pids: initial.map((m) => m.pid) };
-    if (initial.length === 0)
-        return { ...base, outcome: 'not-running', gpu: { kind: 'none' } };
-    const before = deps.gpu ? await deps.gpu() : undefined;
-    // every process seen as the server's, by pid and start time (a reused pid is another process)
-    const tracked = new Map(initial.map((m) => [m.pid, m.startTicks]));
-    const family = () => new Set(tracked.keys());
-    const atStart = before?.kind === 'available' ? memoryHeldBy(before, family()) : undefined;
-    const heldAtStart = atStart?.mib ?? 0;
-    let exit;
-    void deps.exited?.then((e) => (exit = e));
-    const alive = () => {
-        const now = members();
-        // any process the server has started since counts too
-        for (const m of now)
-            if (!tracked.has(m.pid))
-                tracked.set(m.pid, m.startTicks);
-        return now.filter((m) => tracked.get(m.pid) === m.startTicks).map((m) => m.pid);
-    };
-    const send = (signal) => {
-        if (scope === 'group')
-            signalled(kill, -options.pid, signal);
+        };
+        if (cancel?.aborted)
+            kill();
         else
-            for (const pid of alive())
-                signalled(kill, pid, signal);
-    };
-    const waitGone = async (ms) => {
-        const until = clock.now() + ms;
-        for (;;) {
-            if (alive().length === 0)
-                return true;
-            if (clock.now() >= until)
-                return false;
-            await clock.sleep(Math.min(pollMs, until - clock.now()));
-        }
-    };
-    const termAt = clock.now();
-    const seconds = () => Math.round((clock.now() - termAt) / 100) / 10;
-    send('SIGTERM');
-    let signal = 'SIGTERM';
-    let gone = await waitGone(options.timeoutMs);
-    if (!gone) {
-        signal = 'SIGKILL';
-        send('SIGKILL');
-        gone = await waitGone(options.killWaitMs ?? 10_000);
-    }
-    const secondsToExit = seconds();
-    // /proc loses a process a moment before its parent hears of the exit: a few polls for the code
-    for (let i = 0; gone && deps.exited !== undefined && exit === undefined && i < 10; i++)
-        await clock.sleep(pollMs);
-    const exited = {
-        signal,
-        ...(exit === undefined ? {} : { exitCode: exit.code, exitSignal: exit.signal })
-    };
-    const record = gone
-        ? { ...base, ...exited, outcome: 'exited', secondsToExit }
-        : { ...base, ...exited, outcome: 'survived', survivors: alive() };
-    if (before === undefined)
-        return { ...record, gpu: { kind: 'unavailable', why: 'not asked' } };
-    if (before.kind === 'unavailable')
-        return { ...record, gpu: { kind: 'unavailable', why: before.why } };
-    // an entry whose memory nvidia-smi cannot show ([N/A]) still holds some: waited for like the others
-    if (atStart === undefined || atStart.apps.length === 0)
-        return { ...record, gpu: { kind: 'none' } };
-    const gpuUntil = clock.now() + (options.gpuWaitMs ?? 30_000);
-    for (;;) {
-        const now = await deps.gpu();
-        const held = now.kind === 'available' ? memoryHeldBy(now, family()) : undefined;
-        if (held !== undefined && held.apps.length === 0)
-            return { ...record, gpu: { kind: 'released', mib: heldAtStart, seconds: seconds() } };
-        if (clock.now() >= gpuUntil) {
-            return {
-                ...record,
-                gpu: {
-                    kind: 'held',
-                    mib: heldAtStart,
-                    heldMib: held?.mib ?? heldAtStart,
-                    seconds: seconds(),
-                    pids: [...new Set(held?.apps.map((a) => a.pid) ?? [])]
-                }
-            };
-        }
-        await clock.sleep(Math.min(pollMs, gpuUntil - clock.now()));
-    }
-}
-/** Sends `signal` (0: only asks whether `pid` exists); false when there is no such process. */
-function signalled(kill, pid, signal) {
-    try {
-        kill(pid, signal);
-        return true;
-    }
-    catch (e) {
-        // EPERM: it exists, but belongs to someone else
-        return e.code === 'EPERM';
-    }
+            cancel?.addEventListener('abort', kill, { once: true });
+        child.stdout.pipe(out, { end: false });
+        child.stderr.pipe(out, { end: false });
+        child.once('error', (e) => {
+            cancel?.removeEventListener('abort', kill);
+            reject(e);
+        });
+        child.once('close', (code) => {
+            cancel?.removeEventListener('abort', kill);
+            resolve(code ?? 1);
+        });
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/cli/command-line.ts
@@ -21022,12 +20301,6 @@ function signalled(kill, pid, signal) {
  * The command-line layer: argv and INPUT_* variables in; progress on stderr, outputs as JSON on stdout, and an
  * exit code out (0 ready, 1 not ready, 2 bad usage). Every flag of the wait comes from the action's inputs.
  */
-
-
-
-
-
-
 
 
 
@@ -21058,10 +20331,7 @@ const INPUT_HELP = {
     'fail-on-timeout': ['BOOL', 'false: on timeout, print a warning and exit 0 with ready=false'],
     start: ['COMMAND', 'shell command that starts the server in the background; it outlives this command'],
     pid: ['PID|FILE', 'process id of a server started elsewhere, or a file holding it'],
-    'log-file': [
-        'PATH',
-        'the server log, appended to (with --start: a new model-server-<pid>.log in $RUNNER_TEMP or the temp dir)'
-    ],
+    'log-file': ['PATH', 'the server log (with --start: $RUNNER_TEMP or the temp dir, model-server.log)'],
     'log-lines': ['N', 'last lines of the log to show when the wait fails'],
     'fail-pattern': ['REGEX', 'a new log line matching it ends the wait at once'],
     'probe-generation': ['BOOL', 'true: ready only once a one-token generation request succeeds'],
@@ -21082,25 +20352,19 @@ const INPUT_HELP = {
         'which earlier runs compare with this one (by default a hash of the URL, the model and --start)'
     ],
     'regression-threshold': ['PERCENT', 'warn when startup is slower than the median of earlier runs by more than this'],
-    'regression-min-runs': ['N', 'earlier ready runs with the key needed before a regression is told (1 to 10)'],
     'fail-on-regression': ['BOOL', 'true: exit 1 on such a regression']
 };
 const INPUT_NAMES = Object.keys(INPUT_DEFAULTS);
 /** Inputs whose flag may be repeated, the values joined by newlines as the action's multi-line input. */
 const MULTI_LINE = new Set(['url', 'headers', 'diagnostics']);
 const SIMULATE_DEFAULTS = { load: '30s', port: '8000', host: '127.0.0.1' };
-/** The simulator's engines as the gate spells them (`llama.cpp`; `llamacpp` is accepted too). */
-const ENGINE_WORDS = Object.keys(SIMULATED_ENGINES)
-    .map((e) => (e === 'llamacpp' ? 'llama.cpp' : e))
-    .join(', ');
+const ENGINE_NAMES = Object.keys(SIMULATED_ENGINES);
 async function runCli(argv, io) {
     const paint = painter(io);
     const say = (line) => void io.stderr.write(`${line}\n`);
     try {
         if (argv[0] === 'simulate')
             return await simulateCommand(argv.slice(1), io, say);
-        if (argv[0] === 'stop')
-            return await stopCommand(argv.slice(1), io, say, paint);
         if (argv[0] === 'demo')
             return await demo((0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)((0,external_node_url_.fileURLToPath)(import.meta.url)), 'index.js'), io.stdout);
         return await waitCommand(argv, io, say, paint);
@@ -21174,7 +20438,7 @@ async function waitCommand(argv, io, say, paint) {
                 log(`\u2500\u2500 ${title}`);
                 await body();
             },
-            exec: (program, args) => runTo(io.stderr, program, args),
+            exec: (program, args) => runCommand(program, args, io.stderr),
             log
         });
     }
@@ -21193,16 +20457,6 @@ async function waitCommand(argv, io, say, paint) {
     }
     return outcome.ready || lenient ? 0 : 1;
 }
-/** Runs a program with its output on `out` (stdout is kept for --json); resolves with its exit code. */
-function runTo(out, program, args) {
-    return new Promise((resolve, reject) => {
-        const child = (0,external_node_child_process_namespaceObject.spawn)(program, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-        child.stdout.pipe(out, { end: false });
-        child.stderr.pipe(out, { end: false });
-        child.once('error', reject);
-        child.once('close', (code) => resolve(code ?? 1));
-    });
-}
 async function simulateCommand(argv, io, say) {
     const { values } = parseCommandLine(argv, {
         engine: { type: 'string' },
@@ -21211,15 +20465,13 @@ async function simulateCommand(argv, io, say) {
         port: { type: 'string', default: SIMULATE_DEFAULTS.port },
         host: { type: 'string', default: SIMULATE_DEFAULTS.host },
         'crash-after': { type: 'string' },
-        'generation-fails': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' }
     });
     if (values.help)
         return (void io.stdout.write(simulateHelpText()), 0);
-    const given = String(values.engine ?? '');
-    const engine = simulatedEngine(given);
-    if (engine === undefined) {
-        throw new UsageError(`--engine: give one of ${ENGINE_WORDS}${given ? ` (not "${printable(given)}")` : ''}`);
+    const engine = String(values.engine ?? '');
+    if (!ENGINE_NAMES.includes(engine)) {
+        throw new UsageError(`--engine: give one of ${ENGINE_NAMES.join(', ')}${engine ? ` (not "${printable(engine)}")` : ''}`);
     }
     const model = String(values.model ?? '').trim();
     if (model === '')
@@ -21244,13 +20496,12 @@ async function simulateCommand(argv, io, say) {
     let server;
     try {
         server = await simulate({
-            engine,
+            engine: engine,
             model,
             loadMs,
             port: Number(portText),
             host,
             crashAfterMs,
-            generationFails: values['generation-fails'] === true,
             onEvent: (event, atMs) => say(`${prefix} ${clock_formatDuration(atMs)}: ${SIMULATOR_EVENT_WORDS[event]}`)
         });
     }
@@ -21261,7 +20512,6 @@ async function simulateCommand(argv, io, say) {
     say(`${prefix} serving "${model}" on ${server.baseUrl}: the port ${opensAt > 0 ? `opens at ${clock_formatDuration(opensAt)}` : 'is open now'}, ` +
         `the model is ready at ${clock_formatDuration(loadMs)}` +
         (crashAfterMs === undefined ? '' : `, the engine crashes at ${clock_formatDuration(crashAfterMs)}`) +
-        (values['generation-fails'] === true ? ', every generation request fails' : '') +
         '. Stop it with Ctrl-C.');
     try {
         await server.ended;
@@ -21271,74 +20521,6 @@ async function simulateCommand(argv, io, say) {
         say(`${prefix} cannot open ${host}:${portText}: ${e.message}`);
     }
     return 1;
-}
-const STOP_DEFAULTS = { timeout: '30s' };
-/** `stop --pid N`: SIGTERM to the server's process group, SIGKILL after --timeout, then its GPU memory back. */
-async function stopCommand(argv, io, say, paint) {
-    const { values } = parseCommandLine(argv, {
-        pid: { type: 'string' },
-        timeout: { type: 'string', default: STOP_DEFAULTS.timeout },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' }
-    });
-    if (values.help)
-        return (void io.stdout.write(stopHelpText()), 0);
-    const pidText = String(values.pid ?? '').trim();
-    if (pidText === '')
-        throw new UsageError(`--pid: give ${PID_FORM}`);
-    let pid;
-    try {
-        pid = resolvePid(/^\d+$/.test(pidText) ? { pid: Number(pidText) } : { file: pidText });
-    }
-    catch (e) {
-        if (!(e instanceof InputError))
-            throw e;
-        throw new UsageError(e.message.replace('Input "pid"', '--pid'));
-    }
-    if (pid < 2 || pid > 4_194_304)
-        throw new UsageError(`--pid: "${pid}" is not ${PID_FORM}`);
-    // its own group would take this command down with it, and the shell that runs it
-    if (pid === process.pid || pid === procStat(process.pid)?.pgrp)
-        throw new UsageError(`--pid: ${pid} is this command's own process or process group`);
-    let timeoutMs;
-    try {
-        timeoutMs = parseDuration(String(values.timeout));
-    }
-    catch {
-        throw new UsageError(`--timeout: "${printable(String(values.timeout))}" is not ${DURATION_FORM}`);
-    }
-    const record = await stopServer({ pid, timeoutMs }, { clock: systemClock, gpu: () => gpuSnapshot({ env: io.env, timeoutMs: 5_000 }) });
-    for (const line of stopLines(record)) {
-        if (line.level === 'warning')
-            say(paint.yellow(`warning: ${line.text}`));
-        else if (line.level === 'info')
-            say(line.text);
-    }
-    if (values.json)
-        io.stdout.write(`${JSON.stringify(record)}\n`);
-    return record.outcome === 'survived' || record.gpu.kind === 'held' ? 1 : 0;
-}
-function stopHelpText() {
-    return [
-        'wait-for-model stop: stop a model server and wait until its processes and their GPU memory are gone.',
-        '',
-        'Usage: wait-for-model stop --pid N [--timeout 30s] [--json]',
-        '',
-        ...table([
-            [
-                '--pid PID|FILE',
-                'the server: the leader of its process group (as --start launches it), or a file holding its pid'
-            ],
-            ['--timeout DURATION', `from SIGTERM until SIGKILL (default: ${STOP_DEFAULTS.timeout})`],
-            ['--json', 'print how it went as one JSON object on stdout'],
-            ['-h, --help', 'show this help']
-        ]),
-        '',
-        'SIGTERM goes to the whole process group (or, for a process that does not lead one, to it and its descendants).',
-        'Where nvidia-smi exists, waits (up to 30s) until none of its processes holds GPU memory.',
-        'Exit status: 0 stopped (or not running), 1 still running after SIGKILL or its GPU memory still held, 2 bad usage.',
-        ''
-    ].join('\n');
 }
 const SIMULATOR_EVENT_WORDS = {
     listening: 'port open, answering HTTP',
@@ -21370,8 +20552,7 @@ function helpText() {
         '',
         'Usage:',
         '  wait-for-model --url URL [options]',
-        '  wait-for-model simulate --engine ENGINE --model NAME [--load 30s] [--port 8000] [--crash-after 10s] [--generation-fails]',
-        '  wait-for-model stop --pid N [--timeout 30s]',
+        '  wait-for-model simulate --engine ENGINE --model NAME [--load 30s] [--port 8000] [--crash-after 10s]',
         '  wait-for-model demo',
         '',
         'Options (each also read from INPUT_<NAME>, e.g. INPUT_TIMEOUT=20m or INPUT_MATCH_REGEX=...):',
@@ -21389,13 +20570,12 @@ function simulateHelpText() {
         'Usage: wait-for-model simulate --engine ENGINE --model NAME [options]',
         '',
         ...table([
-            ['--engine ENGINE', ENGINE_WORDS],
+            ['--engine ENGINE', ENGINE_NAMES.join(', ')],
             ['--model NAME', 'the model the engine lists, e.g. /shared/kimi-k2.5-int4'],
             ['--load DURATION', `time until the engine answers with the model ready (default: ${SIMULATE_DEFAULTS.load})`],
             ['--port PORT', `port to serve on (default: ${SIMULATE_DEFAULTS.port})`],
             ['--host HOST', `address to bind (default: ${SIMULATE_DEFAULTS.host})`],
             ['--crash-after DURATION', 'the engine dies this long after the start: the port closes and the process exits 1'],
-            ['--generation-fails', "every generation request gets the engine's own error (to try --probe-generation)"],
             ['-h, --help', 'show this help']
         ]),
         ''
@@ -21410,31 +20590,6 @@ function painter(io) {
     const on = io.stderr.isTTY === true && !io.env.NO_COLOR;
     const wrap = (code) => (text) => (on ? `\u001b[${code}m${text}\u001b[0m` : text);
     return { red: wrap(31), green: wrap(32), yellow: wrap(33) };
-}
-
-
-/***/ }),
-
-/***/ 2206:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   D: () => (/* binding */ dropOutputToClosedPipes)
-/* harmony export */ });
-/**
- * A reader that leaves early (`wait-for-model \u2026 2>&1 | head -1`) closes the pipe under stdout or stderr. The
- * next write then fails with EPIPE, which Node reports as an 'error' event on the stream: with no listener,
- * an uncaught exception that prints a stack trace and ends the process with status 1, although the server may
- * be ready. The reader has what it wanted, so the rest of that stream's output is dropped (a destroyed stream
- * discards later writes without another event) and the run ends with its own exit status.
- */
-function dropOutputToClosedPipes(streams) {
-    for (const stream of streams)
-        stream.on('error', (e) => {
-            // anything else is a real fault, left to fail the run as before
-            if (e.code !== 'EPIPE')
-                throw e;
-        });
 }
 
 

@@ -7,7 +7,7 @@
 import { lookup } from 'node:dns/promises'
 import { readFile } from 'node:fs/promises'
 import { connect } from 'node:net'
-import { isLoopback } from './probe.js'
+import { bareHost, isLoopback, loopbackAddresses } from './hosts.js'
 
 export interface PortWatch {
   /** Resolves once something listens on the URL's port (or when `signal` aborts). */
@@ -79,11 +79,9 @@ interface Watcher {
  * tried every round, ::1, where fewer servers listen alone, every fourth, which keeps a round to one connect.
  */
 function connectTargets(host: string): Watcher['targets'] {
-  if (host.toLowerCase().replace(/\.$/, '') === 'localhost') {
-    return Promise.resolve([
-      { address: '127.0.0.1', everyRounds: 1 },
-      { address: '::1', everyRounds: 4 }
-    ])
+  const loopback = loopbackAddresses(host)
+  if (loopback !== undefined) {
+    return Promise.resolve(loopback.map((a) => ({ address: a.address, everyRounds: a.family === 4 ? 1 : 4 })))
   }
   return lookup(host, { all: true }).then(
     (found) => found.map((a) => ({ address: a.address, everyRounds: 1 })),
@@ -103,7 +101,7 @@ export class PortPoller {
     return new Promise((resolve) => {
       if (signal.aborted) return resolve()
       const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80)
-      const targets = connectTargets(url.hostname.replace(/^\[|\]$/g, ''))
+      const targets = connectTargets(bareHost(url.hostname))
       const watcher: Watcher = { targets, port, loopback: isLoopback(url.hostname), resolve: () => undefined }
       watcher.resolve = (): void => {
         this.watchers.delete(watcher)
