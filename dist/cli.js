@@ -17134,18 +17134,20 @@ function findModel(models, wanted) {
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 /** Longer than any job may run (self-hosted jobs stop at 5 days), and below setTimeout's 2^31 ms limit. */
 const MAX_DURATION_MS = 7 * 24 * 3_600_000;
-const DURATION_FORM = 'a duration such as 250ms, 15s, 2m, 1h, 1m30s or a number of seconds (0.5, 15)';
+const DURATION_FORM = 'a duration such as 250ms, 15s, 2m, 1h, 1m30s (each unit once, largest first) or a number of seconds (0.5, 15)';
+/** Each unit at most once, largest first, as Go's durations and systemd's: `1m1m1m` is a typo, not 3m. */
+const DURATION_PARTS = /^(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m)?(?:(\d+(?:\.\d+)?)s)?(?:(\d+(?:\.\d+)?)ms)?$/;
 /** Parses `250ms`, `15s`, `2m`, `1h`, `1m30s` or a plain number of seconds into milliseconds. */
 function parseDuration(text) {
     const s = text.trim();
     let ms;
+    const parts = DURATION_PARTS.exec(s);
     if (/^\d+(\.\d+)?$/.test(s)) {
         ms = Number(s) * 1000;
     }
-    else if (/^(\d+(\.\d+)?(ms|s|m|h))+$/.test(s)) {
-        ms = 0;
-        for (const [, n, unit] of s.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g))
-            ms += Number(n) * UNIT_MS[unit];
+    else if (s !== '' && parts !== null) {
+        const [, h, m, sec, milli] = parts;
+        ms = [h, m, sec, milli].reduce((sum, n, i) => sum + Number(n ?? 0) * UNIT_MS[['h', 'm', 's', 'ms'][i]], 0);
     }
     else {
         throw new Error(`"${printable(text)}" is not ${DURATION_FORM}`);
@@ -17187,6 +17189,8 @@ function parseHeaders(text) {
         }
         if (hasControlChars(value))
             throw new Error(`line ${i + 1} (${name}) has a control character in its value`);
+        if (!isLatin1(value))
+            throw new Error(`line ${i + 1} (${name}) has a character outside Latin-1 in its value (${LATIN1_FORM})`);
         headers[name.toLowerCase()] = value;
     });
     return headers;
@@ -17207,6 +17211,9 @@ function parseRetryAfter(value, nowMs) {
     const at = Date.parse(s);
     return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
 }
+/** HTTP sends a header value as bytes, one per character: a character above U+00FF cannot be sent. */
+const LATIN1_FORM = 'a header value is sent as bytes: only characters U+0000 to U+00FF';
+const isLatin1 = (text) => !/[^\u0000-\u00ff]/.test(text);
 function hasControlChars(text) {
     // eslint-disable-next-line no-control-regex
     return /[\u0000-\u0008\u000a-\u001f\u007f]/.test(text);
@@ -17783,7 +17790,36 @@ function assess(result, expect, regexLimitMs = 1_000) {
     }
     return { ...base, modelId, state: 'ready', summary: summaryBase, detail: '' };
 }
+/** What a proxy did when the connection to it failed (`PROXY_<code>`, see the probe). */
+const PROXY_WORDS = {
+    ECONNREFUSED: 'refused the connection',
+    ENOTFOUND: 'was not found (DNS)',
+    EAI_AGAIN: 'could not be looked up for now (DNS)',
+    EHOSTUNREACH: 'is unreachable',
+    ENETUNREACH: 'is on an unreachable network',
+    ETIMEDOUT: 'did not accept the connection in time',
+    UND_ERR_CONNECT_TIMEOUT: 'did not accept the connection in time'
+};
+/**
+ * OpenSSL's words when the first bytes back are not TLS: a plain HTTP server answering a TLS hello with a
+ * 400 page (`wrong version number`, or `packet length too long` from some servers).
+ */
+const PLAIN_HTTP = /WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|HTTP_REQUEST/;
 function assessError(result) {
+    if (TLS_CODES.test(result.code) && PLAIN_HTTP.test(result.code)) {
+        const to = result.redirectedTo;
+        const where = to === undefined ? 'the server' : `${new URL(to).host} (where the server redirected)`;
+        return {
+            state: 'fatal',
+            fatalReason: 'tls',
+            summary: 'TLS error: the server answered in plain HTTP, not TLS',
+            detail: `${where} speaks plain HTTP on this port, not HTTPS (${result.code}): ` +
+                (to === undefined
+                    ? 'use an http:// URL'
+                    : `its redirect to ${to} is to a port without TLS: fix the redirect, or give the final address with http://`) +
+                '; "ca-cert" and "insecure-tls" cannot help'
+        };
+    }
     if (TLS_CODES.test(result.code)) {
         // Node 24 adds advice about its own flags ("; if the root CA is installed locally, try \u2026 --use-system-ca"),
         // which an action cannot use: the inputs that can help are named instead.
@@ -17802,7 +17838,12 @@ function assessError(result) {
             : `HTTP ${result.status}, but the body did not arrive in time`;
         return { state: result.status === undefined ? 'down' : 'waiting', status: result.status, summary, detail: summary };
     }
-    const words = ERROR_WORDS[result.code] ?? `${result.message} (${result.code})`;
+    const toProxy = result.proxy !== undefined && result.code.startsWith('PROXY_') ? result.code.slice(6) : undefined;
+    const words = toProxy !== undefined
+        ? `the proxy ${result.proxy} ${PROXY_WORDS[toProxy] ?? `failed: ${ERROR_WORDS[toProxy] ?? result.message}`}`
+        : result.code === 'PROXY_CLOSED'
+            ? `the proxy ${result.proxy ?? ''} closed the connection before the tunnel was open`
+            : (ERROR_WORDS[result.code] ?? `${result.message} (${result.code})`);
     const summary = result.status === undefined ? words : `HTTP ${result.status}, then ${words}`;
     return { state: result.status === undefined ? 'down' : 'waiting', status: result.status, summary, detail: summary };
 }
@@ -17934,11 +17975,27 @@ function historyKey(url, model, start) {
         .digest('hex')
         .slice(0, 16);
 }
+/**
+ * Opens the history file, only if it is a regular file. O_NONBLOCK: opening a FIFO nobody writes to (or reads
+ * from) would otherwise block the whole process, past its deadline and deaf to signals; it cannot block a
+ * regular file's reads and writes.
+ */
+function openRegular(path, flags) {
+    const fd = (0,external_node_fs_namespaceObject.openSync)(path, flags | external_node_fs_namespaceObject.constants.O_NONBLOCK);
+    if ((0,external_node_fs_namespaceObject.fstatSync)(fd).isFile())
+        return fd;
+    (0,external_node_fs_namespaceObject.closeSync)(fd);
+    throw new Error(`${path} is not a regular file`);
+}
+const APPEND = external_node_fs_namespaceObject.constants.O_WRONLY | external_node_fs_namespaceObject.constants.O_APPEND | external_node_fs_namespaceObject.constants.O_CREAT;
 /** Makes sure the file can be appended to; a reason in words when it cannot (history is then off). */
 function prepareHistory(path) {
     try {
         (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
-        (0,external_node_fs_namespaceObject.closeSync)((0,external_node_fs_namespaceObject.openSync)(path, 'a'));
+        const existing = (0,external_node_fs_namespaceObject.statSync)(path, { throwIfNoEntry: false });
+        if (existing !== undefined && !existing.isFile())
+            throw new Error('not a regular file');
+        (0,external_node_fs_namespaceObject.closeSync)(openRegular(path, APPEND));
         return undefined;
     }
     catch (e) {
@@ -17992,7 +18049,7 @@ function parseRun(line) {
     return fine ? r : undefined;
 }
 function readTail(path) {
-    const fd = (0,external_node_fs_namespaceObject.openSync)(path, 'r');
+    const fd = openRegular(path, external_node_fs_namespaceObject.constants.O_RDONLY);
     try {
         const size = (0,external_node_fs_namespaceObject.fstatSync)(fd).size;
         const length = Math.min(size, MAX_READ_BYTES);
@@ -18034,14 +18091,16 @@ function runLine(run) {
 /**
  * Appends one run with a single write (atomic with O_APPEND), holding the file's lock so that a trim in another
  * process cannot drop it; then trims the run's key to its last `keep` runs when it has more.
- * Returns false when the run does not fit in one line.
+ * Returns false when the run does not fit in one line. Waits for the lock at most `lockWaitMs` in all (the time
+ * left before the wait's deadline): without it, the line is appended all the same and the trim left for later.
  */
-function appendRun(path, run, keep = KEEP_RUNS) {
+function appendRun(path, run, keep = KEEP_RUNS, lockWaitMs = LOCK_WAIT_MS) {
     const line = runLine(run);
     if (line === undefined)
         return false;
-    withLock(path, () => {
-        const fd = (0,external_node_fs_namespaceObject.openSync)(path, 'a');
+    const until = Date.now() + Math.min(lockWaitMs, LOCK_WAIT_MS);
+    withLock(path, until, () => {
+        const fd = openRegular(path, APPEND);
         try {
             (0,external_node_fs_namespaceObject.writeSync)(fd, line);
         }
@@ -18051,7 +18110,7 @@ function appendRun(path, run, keep = KEEP_RUNS) {
     });
     const kept = readHistory(path).runs.filter((r) => r.key === run.key).length;
     if (kept > keep)
-        trimHistory(path, keep);
+        trimHistory(path, keep, until);
     return true;
 }
 /**
@@ -18059,8 +18118,8 @@ function appendRun(path, run, keep = KEEP_RUNS) {
  * and renamed over the old one under the lock, which appenders take too, so no run appended meanwhile is lost.
  * Without the lock (another process holds it too long) it leaves the file as it is.
  */
-function trimHistory(path, keep = KEEP_RUNS) {
-    withLock(path, (locked) => {
+function trimHistory(path, keep = KEEP_RUNS, lockUntil = Date.now() + LOCK_WAIT_MS) {
+    withLock(path, lockUntil, (locked) => {
         if (!locked)
             return;
         const { runs } = parseHistory(readTail(path));
@@ -18080,17 +18139,16 @@ function trimHistory(path, keep = KEEP_RUNS) {
         (0,external_node_fs_namespaceObject.renameSync)(temp, path);
     });
 }
-/** Runs `fn` holding `<path>.lock` (created exclusively); after LOCK_WAIT_MS without it, runs `fn(false)` anyway. */
-function withLock(path, fn) {
+/** Runs `fn` holding `<path>.lock` (created exclusively); still without it at `deadline`, runs `fn(false)` anyway. */
+function withLock(path, deadline, fn) {
     const lock = `${path}.lock`;
-    const deadline = Date.now() + LOCK_WAIT_MS;
     let fd;
     while (fd === undefined) {
         try {
             fd = (0,external_node_fs_namespaceObject.openSync)(lock, 'wx');
         }
         catch (e) {
-            if (e.code !== 'EEXIST' || Date.now() > deadline)
+            if (e.code !== 'EEXIST' || Date.now() >= deadline)
                 break;
             if (lockIsStale(lock))
                 continue;
@@ -19339,14 +19397,14 @@ function loadHistory(file, key, offNotice) {
         return off(`History is off: cannot read ${file} (${e.message}).`);
     }
 }
-/** Compares the finished run with the earlier ones, then appends it. */
-function recordRun(history, run, thresholdPercent) {
+/** Compares the finished run with the earlier ones, then appends it, waiting for the file's lock at most `lockWaitMs`. */
+function recordRun(history, run, thresholdPercent, lockWaitMs) {
     const r = regression(history.earlier, run);
     const drift = envDrift(history.earlier, run);
     const notices = [];
     if (history.file !== undefined) {
         try {
-            if (!appendRun(history.file, run))
+            if (!appendRun(history.file, run, undefined, lockWaitMs))
                 notices.push('History: this run was not recorded, its line is too long.');
         }
         catch (e) {
@@ -19466,6 +19524,9 @@ function parseSettings(get) {
     if (apiKey !== undefined) {
         if (/\s/.test(apiKey))
             throw new InputError('api-key', 'contains white space; give the key alone, without "Bearer"');
+        // never shown: only where it goes wrong
+        if (!isLatin1(apiKey))
+            throw new InputError('api-key', `contains a character outside Latin-1 (${LATIN1_FORM})`);
         headers.authorization = `Bearer ${apiKey}`;
         secrets.push(apiKey);
     }
@@ -20219,7 +20280,8 @@ function settle(settings, outcome, facts, profile, now, history, deps) {
         phases: phases.map((p) => ({ name: p.name, seconds: p.seconds })),
         ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') })
     };
-    const findings = recordRun(history, run, settings.regressionThresholdPercent);
+    // a history file another job holds locked must not keep this one past its deadline
+    const findings = recordRun(history, run, settings.regressionThresholdPercent, settings.timeoutMs - outcome.elapsedMs);
     const warn = deps.warn ?? deps.log;
     if (findings.regression !== undefined && !settings.failOnRegression)
         warn(findings.regression);

@@ -6,6 +6,8 @@ import { readFileSync } from 'node:fs'
 import {
   DURATION_FORM,
   hasControlChars,
+  isLatin1,
+  LATIN1_FORM,
   isCredentialHeader,
   parseBoolean,
   parseDuration,
@@ -184,6 +186,8 @@ export function parseSettings(get: (name: InputName) => string, platform: Platfo
   const apiKey = text('api-key')
   if (apiKey !== undefined) {
     if (/\s/.test(apiKey)) throw new InputError('api-key', 'contains white space; give the key alone, without "Bearer"')
+    // never shown: only where it goes wrong
+    if (!isLatin1(apiKey)) throw new InputError('api-key', `contains a character outside Latin-1 (${LATIN1_FORM})`)
     headers.authorization = `Bearer ${apiKey}`
     secrets.push(apiKey)
   }
