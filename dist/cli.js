@@ -17213,7 +17213,7 @@ function parseRetryAfter(value, nowMs) {
 }
 /** HTTP sends a header value as bytes, one per character: a character above U+00FF cannot be sent. */
 const LATIN1_FORM = 'a header value is sent as bytes: only characters U+0000 to U+00FF';
-const isLatin1 = (text) => !/[^\u0000-\u00ff]/.test(text);
+const isLatin1 = (text) => !/[\u0100-\uffff]/.test(text);
 function hasControlChars(text) {
     // eslint-disable-next-line no-control-regex
     return /[\u0000-\u0008\u000a-\u001f\u007f]/.test(text);
@@ -17638,7 +17638,7 @@ function withFinalConnectErrors(options) {
     return {
         ...options,
         connect: (opts, callback) => connect(opts, (err, socket) => callback(err?.code === 'UND_ERR_SOCKET'
-            ? Object.assign(new Error('the proxy closed the connection', { cause: err }), { code: 'PROXY_CLOSED' })
+            ? Object.assign(new Error(`the proxy closed the connection (${err.message})`), { code: 'PROXY_CLOSED' })
             : err, socket))
     };
 }
@@ -17798,7 +17798,8 @@ const PROXY_WORDS = {
     EHOSTUNREACH: 'is unreachable',
     ENETUNREACH: 'is on an unreachable network',
     ETIMEDOUT: 'did not accept the connection in time',
-    UND_ERR_CONNECT_TIMEOUT: 'did not accept the connection in time'
+    UND_ERR_CONNECT_TIMEOUT: 'did not accept the connection in time',
+    CLOSED: 'closed the connection before the tunnel was open'
 };
 /**
  * OpenSSL's words when the first bytes back are not TLS: a plain HTTP server answering a TLS hello with a
@@ -17841,9 +17842,7 @@ function assessError(result) {
     const toProxy = result.proxy !== undefined && result.code.startsWith('PROXY_') ? result.code.slice(6) : undefined;
     const words = toProxy !== undefined
         ? `the proxy ${result.proxy} ${PROXY_WORDS[toProxy] ?? `failed: ${ERROR_WORDS[toProxy] ?? result.message}`}`
-        : result.code === 'PROXY_CLOSED'
-            ? `the proxy ${result.proxy ?? ''} closed the connection before the tunnel was open`
-            : (ERROR_WORDS[result.code] ?? `${result.message} (${result.code})`);
+        : (ERROR_WORDS[result.code] ?? `${result.message} (${result.code})`);
     const summary = result.status === undefined ? words : `HTTP ${result.status}, then ${words}`;
     return { state: result.status === undefined ? 'down' : 'waiting', status: result.status, summary, detail: summary };
 }

@@ -3,8 +3,9 @@ import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs'
 import { connect, type Socket } from 'node:net'
 import { join } from 'node:path'
 import { runAction } from '../../src/action/packaged-run.js'
-import { serverSandbox } from '../helpers/sandbox.js'
-import { entry, errors, Loopback } from '../helpers/support.js'
+import { loopback } from '../helpers/loopback.js'
+import { sandbox } from '../helpers/sandbox.js'
+import { entry, errors } from '../helpers/support.js'
 
 /**
  * The deadline and cancellation, through the packaged action, with a probe hanging in each state a request can
@@ -12,13 +13,10 @@ import { entry, errors, Loopback } from '../helpers/support.js'
  * the system resolver never answers. Also a diagnostic still running and a history file that blocks.
  * Bounds asserted here are the ones docs/guarantees.md states.
  */
-const net = new Loopback()
-const sandbox = serverSandbox('wait-for-model-deadline-')
+const net = loopback()
+const box = sandbox('wait-for-model-deadline-')
 const cleanups: Array<() => void> = []
-afterEach(async () => {
-  for (const c of cleanups.splice(0)) c()
-  await net.close()
-})
+afterEach(() => cleanups.splice(0).forEach((c) => c()))
 
 /** What each test measured, printed at the end (docs/guarantees.md quotes these figures). */
 const measured: string[] = []
@@ -187,7 +185,7 @@ function running(pid: number): boolean {
 
 describe('diagnostics', () => {
   it('are ended by SIGTERM within a second, the whole process group of each', async () => {
-    const pidFile = join(sandbox.dir(), 'diagnostic.pid')
+    const pidFile = join(box.dir(), 'diagnostic.pid')
     const url = `${await net.http((_req, res) => void res.writeHead(503).end())}/v1/models`
     const { run, endedAt, signalledAt } = await timedRun(
       {
@@ -215,7 +213,7 @@ describe('a history file that blocks', () => {
     `${await net.http((_req, res) => void res.writeHead(503).end())}/v1/models`
 
   it('that is a FIFO turns history off with a notice, and holds nothing', async () => {
-    const fifo = join(sandbox.dir(), 'history.jsonl')
+    const fifo = join(box.dir(), 'history.jsonl')
     expect(spawnSync('mkfifo', [fifo]).status).toBe(0)
     const { run } = await timedRun({ url: await neverReady(), timeout: '1500ms', 'history-file': fifo })
     expect(run.outputs).toMatchObject({ ready: 'false', reason: 'timeout' })
@@ -225,7 +223,7 @@ describe('a history file that blocks', () => {
   })
 
   it('whose lock another process holds does not keep the action past its deadline; the run is still recorded', async () => {
-    const file = join(sandbox.dir(), 'history.jsonl')
+    const file = join(box.dir(), 'history.jsonl')
     writeFileSync(file, '')
     const lock = `${file}.lock`
     // a fresh lock, as a live process holds it (one older than 10 s is taken as left by a dead one)

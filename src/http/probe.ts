@@ -240,7 +240,7 @@ function withFinalConnectErrors(options: object): object {
       connect(opts, (err: (Error & { code?: string }) | null, socket: unknown) =>
         callback(
           err?.code === 'UND_ERR_SOCKET'
-            ? Object.assign(new Error('the proxy closed the connection', { cause: err }), { code: 'PROXY_CLOSED' })
+            ? Object.assign(new Error(`the proxy closed the connection (${err.message})`), { code: 'PROXY_CLOSED' })
             : err,
           socket
         )

@@ -87,7 +87,7 @@ export function parseRetryAfter(value: string, nowMs: number): number | undefine
 
 /** HTTP sends a header value as bytes, one per character: a character above U+00FF cannot be sent. */
 export const LATIN1_FORM = 'a header value is sent as bytes: only characters U+0000 to U+00FF'
-export const isLatin1 = (text: string): boolean => !/[^\u0000-\u00ff]/.test(text)
+export const isLatin1 = (text: string): boolean => !/[\u0100-\uffff]/.test(text)
 
 export function hasControlChars(text: string): boolean {
   // eslint-disable-next-line no-control-regex

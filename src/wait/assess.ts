@@ -166,7 +166,8 @@ const PROXY_WORDS: Record<string, string> = {
   EHOSTUNREACH: 'is unreachable',
   ENETUNREACH: 'is on an unreachable network',
   ETIMEDOUT: 'did not accept the connection in time',
-  UND_ERR_CONNECT_TIMEOUT: 'did not accept the connection in time'
+  UND_ERR_CONNECT_TIMEOUT: 'did not accept the connection in time',
+  CLOSED: 'closed the connection before the tunnel was open'
 }
 
 /**
@@ -215,9 +216,7 @@ function assessError(result: Extract<ProbeResult, { kind: 'error' }>): Assessmen
   const words =
     toProxy !== undefined
       ? `the proxy ${result.proxy} ${PROXY_WORDS[toProxy] ?? `failed: ${ERROR_WORDS[toProxy] ?? result.message}`}`
-      : result.code === 'PROXY_CLOSED'
-        ? `the proxy ${result.proxy ?? ''} closed the connection before the tunnel was open`
-        : (ERROR_WORDS[result.code] ?? `${result.message} (${result.code})`)
+      : (ERROR_WORDS[result.code] ?? `${result.message} (${result.code})`)
   const summary = result.status === undefined ? words : `HTTP ${result.status}, then ${words}`
   return { state: result.status === undefined ? 'down' : 'waiting', status: result.status, summary, detail: summary }
 }
