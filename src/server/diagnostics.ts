@@ -18,7 +18,7 @@ export async function runDiagnostics(commands: readonly string[], runner: Diagno
     if (runner.cancel?.aborted) return
     await runner.group(`Diagnostics: ${command}`, async () => {
       try {
-        // coreutils `timeout`: @actions/exec has no time limit of its own; -k kills what ignores SIGTERM.
+        // coreutils `timeout` limits each command; -k kills what ignores SIGTERM.
         const code = await runner.exec('timeout', ['-k', '5', String(DIAGNOSTIC_LIMIT_S), '/bin/sh', '-c', command])
         if (runner.cancel?.aborted) runner.log('(stopped: the job was cancelled)')
         else if (code === 124) runner.log(`(stopped after ${DIAGNOSTIC_LIMIT_S}s)`)
