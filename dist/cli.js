@@ -17373,6 +17373,7 @@ const proxyLabel = (proxy) => `${proxy.protocol}//${proxy.host}`;
  */
 function createLookup() {
     const pending = new Map();
+    let noGetent = false;
     return (hostname, options, callback) => {
         const loopback = loopbackAddresses(hostname);
         if (loopback !== undefined)
@@ -17392,10 +17393,14 @@ function createLookup() {
                     answer(found, options, cb);
             }
         };
+        const viaNode = () => (0,external_node_dns_namespaceObject.lookup)(hostname, { family: options.family, hints: options.hints, all: true }, (e, all) => done(e, all ?? []));
+        if (noGetent)
+            return viaNode();
         getentHosts(hostname, (err, found) => {
-            if (err?.code !== 'ENOENT' || found !== undefined)
-                return void done(err, ofFamily(found ?? [], options.family));
-            (0,external_node_dns_namespaceObject.lookup)(hostname, { family: options.family, hints: options.hints, all: true }, (e, all) => done(e, all ?? []));
+            if (err?.code !== 'ENOENT')
+                return done(err, ofFamily(found ?? [], options.family));
+            noGetent = true;
+            viaNode();
         });
     };
 }

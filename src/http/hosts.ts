@@ -80,6 +80,7 @@ export type Lookup = (hostname: string, options: LookupOptions, callback: Lookup
  */
 export function createLookup(): Lookup {
   const pending = new Map<string, LookupCallback[]>()
+  let noGetent = false
   return (hostname, options, callback) => {
     const loopback = loopbackAddresses(hostname)
     if (loopback !== undefined) return void answer(loopback, options, callback)
@@ -95,10 +96,14 @@ export function createLookup(): Lookup {
         else answer(found, options, cb)
       }
     }
-    getentHosts(hostname, (err, found) => {
-      if ((err as NodeJS.ErrnoException | null)?.code !== 'ENOENT' || found !== undefined)
-        return void done(err, ofFamily(found ?? [], options.family))
+    const viaNode = (): void =>
       lookup(hostname, { family: options.family, hints: options.hints, all: true }, (e, all) => done(e, all ?? []))
+    if (noGetent) return viaNode()
+    getentHosts(hostname, (err, found) => {
+      if ((err as NodeJS.ErrnoException | null)?.code !== 'ENOENT')
+        return done(err, ofFamily(found ?? [], options.family))
+      noGetent = true
+      viaNode()
     })
   }
 }

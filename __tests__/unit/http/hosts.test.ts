@@ -1,4 +1,5 @@
-import { isLoopback, loopbackAddresses, proxyFor, proxyLabel } from '../../../src/http/hosts.js'
+import type { LookupAddress } from 'node:dns'
+import { createLookup, isLoopback, loopbackAddresses, proxyFor, proxyLabel } from '../../../src/http/hosts.js'
 
 describe('isLoopback', () => {
   it.each([
@@ -66,5 +67,24 @@ describe('proxyFor', () => {
   })
   it('prints a proxy without its credentials', () => {
     expect(proxyLabel(new URL('http://user:pass@proxy.example:3128/'))).toBe('http://proxy.example:3128')
+  })
+})
+
+describe('createLookup', () => {
+  const resolve = (name: string, family?: number): Promise<{ code?: string; found: LookupAddress[] }> =>
+    new Promise((done) =>
+      createLookup()(name, { all: true, family }, (err, found) =>
+        done({ code: (err as NodeJS.ErrnoException | null)?.code, found: found as LookupAddress[] })
+      )
+    )
+
+  it('answers localhost on both families without asking the resolver', async () => {
+    expect((await resolve('localhost')).found.map((a) => a.address)).toEqual(['127.0.0.1', '::1'])
+  })
+
+  it('asks the system resolver for other names: an address is itself; a name it refuses is not found', async () => {
+    expect(await resolve('127.0.0.9')).toEqual({ code: undefined, found: [{ address: '127.0.0.9', family: 4 }] })
+    // a label over 63 characters: refused without a query, so nothing leaves the machine
+    expect((await resolve(`${'p'.repeat(64)}.invalid`)).code).toBe('ENOTFOUND')
   })
 })
