@@ -16540,7 +16540,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4740);
+/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1625);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 /** The `wait-for-model` command: the same gate as the action, for shells, ssh sessions and scripts. */
@@ -16558,7 +16558,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4740:
+/***/ 1625:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -18340,10 +18340,8 @@ class LogFollower {
 }
 const log_follower_clip = (text) => (text.length > MAX_LINE_CHARS ? `${text.slice(0, MAX_LINE_CHARS)}\u2026` : text);
 
-;// CONCATENATED MODULE: external "node:dns/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:dns/promises");
 ;// CONCATENATED MODULE: external "node:fs/promises"
-const external_node_fs_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: ./src/http/port-watch.ts
 /**
  * Sees a closed port open, cheaply, so that the HTTP probe goes out the moment a server starts listening
@@ -18351,7 +18349,6 @@ const external_node_fs_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequi
  * is refused by the kernel before any server code runs. One poller serves every URL of a fleet and keeps
  * its own cost near a fixed share of one core by spacing its rounds by what the last round cost.
  */
-
 
 
 
@@ -18402,13 +18399,15 @@ function tcpConnects(host, port, ms) {
 /**
  * `localhost` is loopback on both families whatever /etc/hosts says (as the probe treats it): 127.0.0.1 is
  * tried every round, ::1, where fewer servers listen alone, every fourth, which keeps a round to one connect.
+ * Other names are looked up as the probe looks them up (a resolver that never answers cannot hold the process).
  */
-function connectTargets(host) {
-    const loopback = loopbackAddresses(host);
-    if (loopback !== undefined) {
-        return Promise.resolve(loopback.map((a) => ({ address: a.address, everyRounds: a.family === 4 ? 1 : 4 })));
-    }
-    return (0,promises_namespaceObject.lookup)(host, { all: true }).then((found) => found.map((a) => ({ address: a.address, everyRounds: 1 })), () => [{ address: host, everyRounds: 1 }]);
+function connectTargets(host, lookup) {
+    return new Promise((resolve) => lookup(host, { all: true }, (err, found) => {
+        if (err !== null || typeof found === 'string')
+            return resolve([{ address: host, everyRounds: 1 }]);
+        const bothFamilies = loopbackAddresses(host) !== undefined;
+        resolve(found.map((a) => ({ address: a.address, everyRounds: bothFamilies && a.family === 6 ? 4 : 1 })));
+    }));
 }
 /** Polls every watched port in rounds; runs only while someone watches. */
 class PortPoller {
@@ -18416,6 +18415,7 @@ class PortPoller {
     watchers = new Set();
     timer;
     procReadable;
+    lookup = createLookup();
     constructor(budget = CPU_BUDGET) {
         this.budget = budget;
     }
@@ -18424,7 +18424,7 @@ class PortPoller {
             if (signal.aborted)
                 return resolve();
             const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
-            const targets = connectTargets(bareHost(url.hostname));
+            const targets = connectTargets(bareHost(url.hostname), this.lookup);
             const watcher = { targets, port, loopback: isLoopback(url.hostname), resolve: () => undefined };
             watcher.resolve = () => {
                 this.watchers.delete(watcher);
@@ -18471,7 +18471,7 @@ class PortPoller {
     async readProc() {
         if (this.procReadable === false)
             return undefined;
-        const tables = await Promise.all(PROC_TABLES.map((f) => (0,external_node_fs_promises_namespaceObject.readFile)(f, 'latin1').catch(() => '')));
+        const tables = await Promise.all(PROC_TABLES.map((f) => (0,promises_namespaceObject.readFile)(f, 'latin1').catch(() => '')));
         this.procReadable = tables[0].startsWith('  sl');
         return this.procReadable ? listeningLoopbackPorts(tables.join('\n')) : undefined;
     }
