@@ -17563,7 +17563,7 @@ const external_node_dns_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impor
  * The probe, the port watch and the proxy choice all ask here, so they cannot disagree.
  */
 /** A host as URL.hostname writes it, made comparable: lower case, no IPv6 brackets, no final dot. */
-const bareHost = (hostname) => hostname
+const hosts_bareHost = (hostname) => hostname
     .toLowerCase()
     .replace(/^\[|\]$/g, '')
     .replace(/\.$/, '');
@@ -17572,8 +17572,8 @@ const bareHost = (hostname) => hostname
  * URL writes `[::ffff:7f00:1]`), and the wildcard addresses 0.0.0.0 and :: (vLLM prints
  * `http://0.0.0.0:8000` as its address; a connection to it reaches this machine on Linux).
  */
-function isLoopback(hostname) {
-    const h = bareHost(hostname);
+function hosts_isLoopback(hostname) {
+    const h = hosts_bareHost(hostname);
     if (h === 'localhost' || h === '::1' || h === '::' || h === '0.0.0.0')
         return true;
     if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h))
@@ -17586,7 +17586,7 @@ function isLoopback(hostname) {
  * /etc/hosts says (RFC 6761), since model servers listen on either; undefined for any other host.
  */
 function loopbackAddresses(hostname) {
-    if (bareHost(hostname) !== 'localhost')
+    if (hosts_bareHost(hostname) !== 'localhost')
         return undefined;
     return [
         { address: '127.0.0.1', family: 4 },
@@ -17599,7 +17599,7 @@ function loopbackAddresses(hostname) {
  * `.domain`, `*.domain` or `host:port`, `*` for none), or undefined to go direct. Loopback is always direct.
  */
 function proxyFor(url, env) {
-    if (isLoopback(url.hostname))
+    if (hosts_isLoopback(url.hostname))
         return undefined;
     const http = env.http_proxy ?? env.HTTP_PROXY;
     const chosen = url.protocol === 'https:' ? (env.https_proxy ?? env.HTTPS_PROXY ?? http) : http;
@@ -17608,7 +17608,7 @@ function proxyFor(url, env) {
     const noProxy = env.no_proxy ?? env.NO_PROXY ?? '';
     if (noProxy.trim() === '*')
         return undefined;
-    const host = bareHost(url.hostname);
+    const host = hosts_bareHost(url.hostname);
     const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
     for (const entry of noProxy.split(/[,\s]/)) {
         if (entry === '')
@@ -17616,7 +17616,7 @@ function proxyFor(url, env) {
         const m = /^(.+):(\d+)$/.exec(entry);
         if (m && Number(m[2]) !== port)
             continue;
-        const name = bareHost((m ? m[1] : entry).replace(/^\*?\./, ''));
+        const name = hosts_bareHost((m ? m[1] : entry).replace(/^\*?\./, ''));
         if (host === name || host.endsWith(`.${name}`))
             return undefined;
     }
@@ -18709,8 +18709,8 @@ class PortPoller {
             if (signal.aborted)
                 return resolve();
             const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
-            const targets = connectTargets(bareHost(url.hostname), this.lookup);
-            const watcher = { targets, port, loopback: isLoopback(url.hostname), resolve: () => undefined };
+            const targets = connectTargets(hosts_bareHost(url.hostname), this.lookup);
+            const watcher = { targets, port, loopback: hosts_isLoopback(url.hostname), resolve: () => undefined };
             watcher.resolve = () => {
                 this.watchers.delete(watcher);
                 signal.removeEventListener('abort', watcher.resolve);
@@ -18763,7 +18763,7 @@ class PortPoller {
 }
 const poller = new PortPoller();
 function portWatchFor(url) {
-    return { opened: (signal) => poller.watch(url, signal), local: isLoopback(url.hostname) };
+    return { opened: (signal) => poller.watch(url, signal), local: hosts_isLoopback(url.hostname) };
 }
 
 ;// CONCATENATED MODULE: ./src/engines/log-markers.ts
@@ -20899,6 +20899,7 @@ function memoryHeldBy(snapshot, pids) {
  */
 
 
+
 const LISTEN = '0A';
 /** Who listens on `port` (any local address, IPv4 and IPv6). */
 function portOwner(port, { proc = '/proc' } = {}) {
@@ -21026,16 +21027,12 @@ function socketHolders(proc, inodes) {
  * addresses), else undefined: a server elsewhere is probed as it is, its port is none of this machine's business.
  */
 function localPort(url, hostName = process.getBuiltinModule('node:os').hostname()) {
-    const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    const host = bareHost(url.hostname);
     const os = process.getBuiltinModule('node:os');
     const addresses = Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((a) => a.address.toLowerCase()));
-    const local = host === 'localhost' ||
+    const local = isLoopback(url.hostname) ||
         host.endsWith('.localhost') ||
         host === hostName.toLowerCase() ||
-        /^127\./.test(host) ||
-        host === '::1' ||
-        host === '0.0.0.0' ||
-        host === '::' ||
         addresses.includes(host);
     if (!local)
         return undefined;
