@@ -6,6 +6,8 @@ import { readFileSync, type Stats, statSync } from 'node:fs'
 import {
   DURATION_FORM,
   hasControlChars,
+  isLatin1,
+  LATIN1_FORM,
   parseBoolean,
   parseDuration,
   parseHeaders,
@@ -199,6 +201,8 @@ export function parseSettings(get: (name: InputName) => string, platform: Platfo
   const apiKey = text('api-key')
   if (apiKey !== undefined) {
     if (/\s/.test(apiKey)) throw new InputError('api-key', 'contains white space; give the key alone, without "Bearer"')
+    // never shown: only where it goes wrong
+    if (!isLatin1(apiKey)) throw new InputError('api-key', `contains a character outside Latin-1 (${LATIN1_FORM})`)
     secret('api-key', apiKey, 'the key')
     headers.authorization = `Bearer ${apiKey}`
   }

@@ -160,7 +160,40 @@ export function assess(result: ProbeResult, expect: Expectation, regexLimitMs = 
   return { ...base, modelId, state: 'ready', summary: summaryBase, detail: '' }
 }
 
+/** What a proxy did when the connection to it failed (`PROXY_<code>`, see the probe). */
+const PROXY_WORDS: Record<string, string> = {
+  ECONNREFUSED: 'refused the connection',
+  ENOTFOUND: 'was not found (DNS)',
+  EAI_AGAIN: 'could not be looked up for now (DNS)',
+  EHOSTUNREACH: 'is unreachable',
+  ENETUNREACH: 'is on an unreachable network',
+  ETIMEDOUT: 'did not accept the connection in time',
+  UND_ERR_CONNECT_TIMEOUT: 'did not accept the connection in time',
+  CLOSED: 'closed the connection before the tunnel was open'
+}
+
+/**
+ * OpenSSL's words when the first bytes back are not TLS: a plain HTTP server answering a TLS hello with a
+ * 400 page (`wrong version number`, or `packet length too long` from some servers).
+ */
+const PLAIN_HTTP = /WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|HTTP_REQUEST/
+
 function assessError(result: Extract<ProbeResult, { kind: 'error' }>): Assessment {
+  if (TLS_CODES.test(result.code) && PLAIN_HTTP.test(result.code)) {
+    const to = result.redirectedTo
+    const where = to === undefined ? 'the server' : `${new URL(to).host} (where the server redirected)`
+    return {
+      state: 'fatal',
+      fatalReason: 'tls',
+      summary: 'TLS error: the server answered in plain HTTP, not TLS',
+      detail:
+        `${where} speaks plain HTTP on this port, not HTTPS (${result.code}): ` +
+        (to === undefined
+          ? 'use an http:// URL'
+          : `its redirect to ${to} is to a port without TLS: fix the redirect, or give the final address with http://`) +
+        '; "ca-cert" and "insecure-tls" cannot help'
+    }
+  }
   if (TLS_CODES.test(result.code)) {
     // Node 24 adds advice about its own flags ("; if the root CA is installed locally, try … --use-system-ca"),
     // which an action cannot use: the inputs that can help are named instead.
@@ -181,7 +214,11 @@ function assessError(result: Extract<ProbeResult, { kind: 'error' }>): Assessmen
         : `HTTP ${result.status}, but the body did not arrive in time`
     return { state: result.status === undefined ? 'down' : 'waiting', status: result.status, summary, detail: summary }
   }
-  const words = ERROR_WORDS[result.code] ?? `${result.message} (${result.code})`
+  const toProxy = result.proxy !== undefined && result.code.startsWith('PROXY_') ? result.code.slice(6) : undefined
+  const words =
+    toProxy !== undefined
+      ? `the proxy ${result.proxy} ${PROXY_WORDS[toProxy] ?? `failed: ${ERROR_WORDS[toProxy] ?? result.message}`}`
+      : (ERROR_WORDS[result.code] ?? `${result.message} (${result.code})`)
   const summary = result.status === undefined ? words : `HTTP ${result.status}, then ${words}`
   return { state: result.status === undefined ? 'down' : 'waiting', status: result.status, summary, detail: summary }
 }

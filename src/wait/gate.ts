@@ -254,7 +254,14 @@ function settle(
     phases: phases.map((p) => ({ name: p.name, seconds: p.seconds })),
     ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') })
   }
-  const findings = recordRun(history, run, settings.regressionThresholdPercent, settings.regressionMinRuns)
+  // a history file another job holds locked must not keep this one past its deadline
+  const findings = recordRun(
+    history,
+    run,
+    settings.regressionThresholdPercent,
+    settings.regressionMinRuns,
+    settings.timeoutMs - outcome.elapsedMs
+  )
   const warn = deps.warn ?? deps.log
   if (findings.regression !== undefined && !settings.failOnRegression) warn(findings.regression)
   if (findings.drift !== undefined) warn(findings.drift)
