@@ -16586,7 +16586,7 @@ const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 ;// CONCATENATED MODULE: ./src/action/packaged-run.ts
 /**
  * Runs the packaged action the way a GitHub runner does: `node dist/index.js` with `INPUT_*` variables and
- * real GITHUB_OUTPUT / GITHUB_STEP_SUMMARY files. Used by `npm run demo` and the end-to-end tests.
+ * real GITHUB_OUTPUT / GITHUB_STATE / GITHUB_STEP_SUMMARY files. Used by `npm run demo` and the end-to-end tests.
  */
 
 
@@ -16596,7 +16596,9 @@ async function runAction(options) {
     const dir = (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'wait-for-model-run-'));
     const outputFile = (0,external_node_path_namespaceObject.join)(dir, 'output');
     const summaryFile = (0,external_node_path_namespaceObject.join)(dir, 'summary');
+    const stateFile = (0,external_node_path_namespaceObject.join)(dir, 'state');
     (0,external_node_fs_namespaceObject.writeFileSync)(outputFile, '');
+    (0,external_node_fs_namespaceObject.writeFileSync)(stateFile, '');
     (0,external_node_fs_namespaceObject.writeFileSync)(summaryFile, '');
     const env = {
         PATH: process.env.PATH ?? '',
@@ -16606,6 +16608,7 @@ async function runAction(options) {
         TMPDIR: (0,external_node_os_namespaceObject.tmpdir)(),
         GITHUB_OUTPUT: outputFile,
         GITHUB_STEP_SUMMARY: summaryFile,
+        GITHUB_STATE: stateFile,
         ...options.env
     };
     // The runner upper-cases the name and keeps hyphens: `match-regex` \u2192 INPUT_MATCH-REGEX.
@@ -16631,6 +16634,7 @@ async function runAction(options) {
             stdout,
             stderr,
             outputs: parseFileCommand((0,external_node_fs_namespaceObject.readFileSync)(outputFile, 'utf8')),
+            state: parseFileCommand((0,external_node_fs_namespaceObject.readFileSync)(stateFile, 'utf8')),
             summary: (0,external_node_fs_namespaceObject.readFileSync)(summaryFile, 'utf8'),
             wallMs: performance.now() - started
         };

@@ -16535,7 +16535,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 2132:
+/***/ 1389:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -17653,7 +17653,7 @@ const external_node_dns_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impor
  * The probe, the port watch and the proxy choice all ask here, so they cannot disagree.
  */
 /** A host as URL.hostname writes it, made comparable: lower case, no IPv6 brackets, no final dot. */
-const bareHost = (hostname) => hostname
+const hosts_bareHost = (hostname) => hostname
     .toLowerCase()
     .replace(/^\[|\]$/g, '')
     .replace(/\.$/, '');
@@ -17662,8 +17662,8 @@ const bareHost = (hostname) => hostname
  * URL writes `[::ffff:7f00:1]`), and the wildcard addresses 0.0.0.0 and :: (vLLM prints
  * `http://0.0.0.0:8000` as its address; a connection to it reaches this machine on Linux).
  */
-function isLoopback(hostname) {
-    const h = bareHost(hostname);
+function hosts_isLoopback(hostname) {
+    const h = hosts_bareHost(hostname);
     if (h === 'localhost' || h === '::1' || h === '::' || h === '0.0.0.0')
         return true;
     if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h))
@@ -17676,7 +17676,7 @@ function isLoopback(hostname) {
  * /etc/hosts says (RFC 6761), since model servers listen on either; undefined for any other host.
  */
 function loopbackAddresses(hostname) {
-    if (bareHost(hostname) !== 'localhost')
+    if (hosts_bareHost(hostname) !== 'localhost')
         return undefined;
     return [
         { address: '127.0.0.1', family: 4 },
@@ -17689,7 +17689,7 @@ function loopbackAddresses(hostname) {
  * `.domain`, `*.domain` or `host:port`, `*` for none), or undefined to go direct. Loopback is always direct.
  */
 function proxyFor(url, env) {
-    if (isLoopback(url.hostname))
+    if (hosts_isLoopback(url.hostname))
         return undefined;
     const http = env.http_proxy ?? env.HTTP_PROXY;
     const chosen = url.protocol === 'https:' ? (env.https_proxy ?? env.HTTPS_PROXY ?? http) : http;
@@ -17698,7 +17698,7 @@ function proxyFor(url, env) {
     const noProxy = env.no_proxy ?? env.NO_PROXY ?? '';
     if (noProxy.trim() === '*')
         return undefined;
-    const host = bareHost(url.hostname);
+    const host = hosts_bareHost(url.hostname);
     const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
     for (const entry of noProxy.split(/[,\s]/)) {
         if (entry === '')
@@ -17706,7 +17706,7 @@ function proxyFor(url, env) {
         const m = /^(.+):(\d+)$/.exec(entry);
         if (m && Number(m[2]) !== port)
             continue;
-        const name = bareHost((m ? m[1] : entry).replace(/^\*?\./, ''));
+        const name = hosts_bareHost((m ? m[1] : entry).replace(/^\*?\./, ''));
         if (host === name || host.endsWith(`.${name}`))
             return undefined;
     }
@@ -19406,7 +19406,7 @@ const WORK_MS_PER_POLL = 20;
 const WINDOW_BYTES = 256 * 1024;
 const BACKLOG_BYTES = 8 * 1024 * 1024;
 const CHUNK_BYTES = 64 * 1024;
-class LogFollower {
+class log_follower_LogFollower {
     path;
     keep;
     /** Bytes of the file consumed: counted, or read into lines (the unfinished last line is in `pending`). */
@@ -19701,8 +19701,8 @@ class PortPoller {
             if (signal.aborted)
                 return resolve();
             const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
-            const targets = connectTargets(bareHost(url.hostname), this.lookup);
-            const watcher = { targets, port, loopback: isLoopback(url.hostname), resolve: () => undefined };
+            const targets = connectTargets(hosts_bareHost(url.hostname), this.lookup);
+            const watcher = { targets, port, loopback: hosts_isLoopback(url.hostname), resolve: () => undefined };
             watcher.resolve = () => {
                 this.watchers.delete(watcher);
                 signal.removeEventListener('abort', watcher.resolve);
@@ -19755,7 +19755,7 @@ class PortPoller {
 }
 const poller = new PortPoller();
 function portWatchFor(url) {
-    return { opened: (signal) => poller.watch(url, signal), local: isLoopback(url.hostname) };
+    return { opened: (signal) => poller.watch(url, signal), local: hosts_isLoopback(url.hostname) };
 }
 
 ;// CONCATENATED MODULE: ./src/startup/eta.ts
@@ -20125,7 +20125,7 @@ const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 ;// CONCATENATED MODULE: ./src/server/proc.ts
 /** Reading Linux's /proc: one process's stat line, the process ids, a command line. Undefined or empty without it. */
 
-function procStat(pid, proc = '/proc') {
+function proc_procStat(pid, proc = '/proc') {
     try {
         const stat = (0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/stat`, 'utf8');
         // the command name in parentheses may hold spaces and parentheses: count fields from the last ')'
@@ -20137,7 +20137,7 @@ function procStat(pid, proc = '/proc') {
     }
 }
 /** Every process id /proc shows (empty without /proc). */
-function procPids(proc = '/proc') {
+function proc_procPids(proc = '/proc') {
     try {
         return readdirSync(proc)
             .filter((n) => /^\d+$/.test(n))
@@ -20149,7 +20149,7 @@ function procPids(proc = '/proc') {
 }
 const MAX_COMMAND = 500;
 /** The command line of `pid`, arguments joined by spaces (its name in brackets where it has none), or "" once gone. */
-function commandLine(pid, proc = '/proc') {
+function proc_commandLine(pid, proc = '/proc') {
     try {
         const args = readFileSync(`${proc}/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
         if (args !== '')
@@ -20252,7 +20252,7 @@ function startServer(command, logFile, env, clock) {
 }
 /** Watches a process started elsewhere; it is polled, since only a parent hears of its child's exit. */
 function attachServer(pid, clock, pollMs = 250) {
-    const first = procStat(pid);
+    const first = proc_procStat(pid);
     const ageMs = first === undefined ? undefined : processAgeMs(first.startTicks);
     let timer;
     const exited = new Promise((resolve) => {
@@ -20291,7 +20291,7 @@ function resolvePid(spec) {
 }
 /** Why the process is no longer running, or undefined while it runs. */
 function gone(pid, startTicks) {
-    const stat = procStat(pid);
+    const stat = proc_procStat(pid);
     if (stat !== undefined) {
         if (stat.state === 'Z')
             return 'has exited (a zombie awaiting its parent)';
@@ -20611,7 +20611,7 @@ async function gate(settings, deps) {
     // A log `start` has just begun afresh is read from its first line; one written before the wait tells the phases so far.
     const log = logFile === undefined
         ? undefined
-        : new LogFollower(logFile, settings.logLines, {
+        : new log_follower_LogFollower(logFile, settings.logLines, {
             fromStart: settings.start !== undefined,
             skipBytes: server?.logOffset,
             secrets: settings.secrets,
@@ -21230,8 +21230,456 @@ async function untrustedGroup(title, lines, say) {
     });
 }
 
+;// CONCATENATED MODULE: external "node:child_process"
+const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+;// CONCATENATED MODULE: ./src/gpu/nvidia-smi.ts
+/**
+ * The GPUs and what holds their memory, from `nvidia-smi`: its CSV queries (formats as seen on an H200; see the
+ * research notes), run with a time limit. Where nvidia-smi is missing, fails or hangs the answer is a structured
+ * `unavailable`, never an error: a machine without a GPU is no reason to fail a wait.
+ */
+
+const GPU_QUERY = (/* unused pure expression or super */ null && (['--query-gpu=index,uuid,name,memory.used,memory.total', '--format=csv,noheader,nounits']));
+const APPS_QUERY = (/* unused pure expression or super */ null && ([
+    '--query-compute-apps=pid,process_name,used_memory,gpu_uuid',
+    '--format=csv,noheader,nounits'
+]));
+/** The GPUs and the compute processes on them, in two calls of nvidia-smi. */
+async function gpuSnapshot(options = {}) {
+    const gpuRun = await runNvidiaSmi(GPU_QUERY, options);
+    if (gpuRun.kind !== 'ok')
+        return gpuRun;
+    const appsRun = await runNvidiaSmi(APPS_QUERY, options);
+    if (appsRun.kind !== 'ok')
+        return appsRun;
+    const gpus = parseGpus(gpuRun.stdout);
+    const apps = parseApps(appsRun.stdout);
+    if (gpus === undefined || apps === undefined)
+        return {
+            kind: 'unavailable',
+            why: 'unreadable',
+            detail: firstLine(gpus === undefined ? gpuRun.stdout : appsRun.stdout)
+        };
+    return { kind: 'available', gpus, apps };
+}
+function runNvidiaSmi(args, { env = process.env, timeoutMs = 10_000, command = 'nvidia-smi' }) {
+    return new Promise((resolve) => {
+        const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d) => (stdout += d.toString()));
+        child.stderr.on('data', (d) => (stderr += d.toString()));
+        const timer = setTimeout(() => {
+            child.kill('SIGKILL');
+            resolve({ kind: 'unavailable', why: 'timeout' });
+        }, timeoutMs);
+        child.once('error', (e) => {
+            clearTimeout(timer);
+            resolve(e.code === 'ENOENT'
+                ? { kind: 'unavailable', why: 'not-found' }
+                : { kind: 'unavailable', why: 'failed', detail: e.message });
+        });
+        child.once('close', (code) => {
+            clearTimeout(timer);
+            // nvidia-smi prints its own failure ("NVIDIA-SMI has failed because it couldn't communicate \u2026") on stdout
+            if (code === 0)
+                resolve({ kind: 'ok', stdout });
+            else
+                resolve({ kind: 'unavailable', why: 'failed', detail: firstLine(stdout.trim() === '' ? stderr : stdout) });
+        });
+    });
+}
+const firstLine = (text) => text.trim().split('\n', 1)[0].slice(0, 300);
+/** `[N/A]` and the like are no number. */
+const mib = (text) => (/^\d+$/.test(text.trim()) ? Number(text.trim()) : undefined);
+/** The lines of a `noheader` CSV answer, split into fields; undefined unless each has `fields` and starts with a number. */
+function csvRows(csv, fields) {
+    const rows = csv
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => l.split(',').map((x) => x.trim()));
+    return rows.every((f) => f.length >= fields && /^\d+$/.test(f[0])) ? rows : undefined;
+}
+/** `0, GPU-24f1\u2026, NVIDIA H200, 21099, 143771` per line; the name (which may hold a comma) is what lies between. */
+function parseGpus(csv) {
+    return csvRows(csv, 5)?.map((f) => ({
+        index: Number(f[0]),
+        uuid: f[1],
+        name: f.slice(2, -2).join(','),
+        memoryUsedMiB: mib(f[f.length - 2]),
+        memoryTotalMiB: mib(f[f.length - 1])
+    }));
+}
+/** `430, python3, 21090, GPU-24f1\u2026` per line (nothing at all when no process computes). */
+function parseApps(csv) {
+    return csvRows(csv, 4)?.map((f) => ({
+        pid: Number(f[0]),
+        processName: f.slice(1, -2).join(','),
+        usedMiB: mib(f[f.length - 2]),
+        gpuUuid: f[f.length - 1]
+    }));
+}
+/**
+ * The GPUs `CUDA_VISIBLE_DEVICES` names (indices, UUIDs or UUID prefixes such as `GPU-24f17f1b`), in its order;
+ * all of them when it is unset. Like CUDA, the list ends at the first entry that names no GPU (`-1`, a MIG id
+ * nvidia-smi does not list here), and an empty value hides every GPU. `unmatched` is that entry, if any.
+ */
+function visibleGpus(gpus, cudaVisibleDevices) {
+    if (cudaVisibleDevices === undefined)
+        return { gpus: [...gpus] };
+    const chosen = [];
+    for (const entry of cudaVisibleDevices.split(',').map((e) => e.trim())) {
+        if (entry === '')
+            break;
+        const gpu = /^\d+$/.test(entry)
+            ? gpus.find((g) => g.index === Number(entry))
+            : gpus.find((g) => g.uuid.toLowerCase().startsWith(entry.toLowerCase()) && /^gpu-/i.test(entry));
+        if (gpu === undefined)
+            return { gpus: chosen, unmatched: entry };
+        if (!chosen.includes(gpu))
+            chosen.push(gpu);
+    }
+    return { gpus: chosen };
+}
+/** The compute processes on the GPUs `CUDA_VISIBLE_DEVICES` names (all GPUs when unset). */
+function appsOnVisibleGpus(snapshot, cudaVisibleDevices) {
+    const uuids = new Set(visibleGpus(snapshot.gpus, cudaVisibleDevices).gpus.map((g) => g.uuid));
+    return snapshot.apps.filter((a) => uuids.has(a.gpuUuid));
+}
+/** The GPU memory held by any of `pids` (a server and its workers). */
+function nvidia_smi_memoryHeldBy(snapshot, pids) {
+    const apps = snapshot.apps.filter((a) => pids.has(a.pid));
+    return { mib: apps.reduce((sum, a) => sum + (a.usedMiB ?? 0), 0), apps };
+}
+
+;// CONCATENATED MODULE: ./src/server/port-owner.ts
+/**
+ * Who listens on a local TCP port, read from Linux's /proc: the listening sockets of /proc/net/tcp and tcp6, each
+ * socket's inode found among the processes' file descriptors (/proc/<pid>/fd \u2192 `socket:[inode]`), and each
+ * holder's command line. Structured answers only; without /proc (not Linux) the answer is `unknown`.
+ *
+ * /proc/net/tcp is the table of the reader's network namespace: a server in a container with its own
+ * namespace (docker -p) shows as the proxy that forwards the port, which is what answers the gate anyway.
+ */
+
+
+
+const LISTEN = '0A';
+/** Who listens on `port` (any local address, IPv4 and IPv6). */
+function portOwner(port, { proc = '/proc' } = {}) {
+    const sockets = listeningSockets(proc, port);
+    if (sockets === undefined)
+        return { kind: 'unknown', port };
+    if (sockets.length === 0)
+        return { kind: 'free', port };
+    const holders = socketHolders(proc, new Set(sockets.map((s) => s.inode)));
+    return {
+        kind: 'listening',
+        port,
+        listeners: sockets.map((s) => ({ ...s, holders: holders.get(s.inode) ?? [] }))
+    };
+}
+/**
+ * Whether what listens on `port` belongs to the process `pid` or its descendants (a `start` shell that runs the
+ * server as its child, a server that forks workers): the listening socket's inode among their descriptors.
+ */
+function listenerOwnership(port, pid, options = {}) {
+    const owner = portOwner(port, options);
+    if (owner.kind !== 'listening')
+        return owner;
+    const family = port_owner_processTree(options.proc ?? '/proc', pid);
+    for (const l of owner.listeners) {
+        const holder = l.holders.find((h) => family.has(h.pid));
+        if (holder !== undefined)
+            return { kind: 'ours', port, holder };
+    }
+    return { kind: 'foreign', port, listeners: owner.listeners };
+}
+/** `pid` and every process descended from it, from the parent ids of /proc/<pid>/stat. */
+function port_owner_processTree(proc, pid) {
+    const children = new Map();
+    for (const p of procPids(proc)) {
+        const parent = procStat(p, proc)?.ppid;
+        if (parent !== undefined)
+            children.set(parent, [...(children.get(parent) ?? []), p]);
+    }
+    const family = new Set([pid]);
+    const queue = [pid];
+    while (queue.length > 0) {
+        for (const child of children.get(queue.shift()) ?? []) {
+            if (family.has(child))
+                continue;
+            family.add(child);
+            queue.push(child);
+        }
+    }
+    return family;
+}
+/** The listening sockets on `port`; undefined when neither table can be read. */
+function listeningSockets(proc, port) {
+    let read = false;
+    const found = [];
+    for (const table of ['tcp', 'tcp6']) {
+        let text;
+        try {
+            text = readFileSync(`${proc}/net/${table}`, 'utf8');
+            read = true;
+        }
+        catch {
+            continue; // tcp6 is absent on a kernel without IPv6
+        }
+        for (const line of text.split('\n').slice(1)) {
+            // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode \u2026
+            const f = line.trim().split(/\s+/);
+            if (f.length < 10 || f[3] !== LISTEN)
+                continue;
+            const [hexAddress, hexPort] = f[1].split(':');
+            if (parseInt(hexPort, 16) !== port)
+                continue;
+            found.push({ address: decodeAddress(hexAddress), port, inode: Number(f[9]) });
+        }
+    }
+    return read ? found : undefined;
+}
+/** The kernel prints each 32-bit word of the address in host order (little-endian on the runners' x86 and arm64). */
+function decodeAddress(hex) {
+    const words = hex.match(/.{8}/g) ?? [];
+    const bytes = words.flatMap((w) => (w.match(/../g) ?? []).reverse().map((b) => parseInt(b, 16)));
+    if (bytes.length === 4)
+        return bytes.join('.');
+    const groups = Array.from({ length: 8 }, (_, i) => ((bytes[2 * i] << 8) | bytes[2 * i + 1]).toString(16));
+    if (groups.slice(0, 5).every((g) => g === '0') && groups[5] === 'ffff')
+        return `::ffff:${bytes.slice(12).join('.')}`;
+    // the shortest form for the common cases (:: and ::1); other addresses in full
+    const text = groups.join(':');
+    return text === '0:0:0:0:0:0:0:0' ? '::' : text === '0:0:0:0:0:0:0:1' ? '::1' : text;
+}
+/** The processes holding each of `inodes` among their file descriptors (those this user may read). */
+function socketHolders(proc, inodes) {
+    const holders = new Map();
+    for (const pid of procPids(proc)) {
+        let fds;
+        try {
+            fds = readdirSync(`${proc}/${pid}/fd`);
+        }
+        catch {
+            continue; // another user's process, or gone
+        }
+        const held = new Set();
+        for (const fd of fds) {
+            let target;
+            try {
+                target = readlinkSync(`${proc}/${pid}/fd/${fd}`);
+            }
+            catch {
+                continue;
+            }
+            const m = /^socket:\[(\d+)\]$/.exec(target);
+            if (m && inodes.has(Number(m[1])))
+                held.add(Number(m[1]));
+        }
+        if (held.size === 0)
+            continue;
+        const info = { pid, command: commandLine(pid, proc) };
+        for (const inode of held)
+            holders.set(inode, [...(holders.get(inode) ?? []), info]);
+    }
+    return holders;
+}
+/**
+ * The port to check when `url` names this machine (loopback, `localhost`, this host's name or one of its
+ * addresses), else undefined: a server elsewhere is probed as it is, its port is none of this machine's business.
+ */
+function localPort(url, hostName = process.getBuiltinModule('node:os').hostname()) {
+    const host = bareHost(url.hostname);
+    const os = process.getBuiltinModule('node:os');
+    const addresses = Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((a) => a.address.toLowerCase()));
+    const local = isLoopback(url.hostname) ||
+        host.endsWith('.localhost') ||
+        host === hostName.toLowerCase() ||
+        addresses.includes(host);
+    if (!local)
+        return undefined;
+    return url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+}
+
+;// CONCATENATED MODULE: ./src/server/stop.ts
+/**
+ * Stops a server and everything it started: SIGTERM to its process group, up to a timeout for it to exit, then
+ * SIGKILL; then waits until none of its processes remain and, where nvidia-smi tells, until none of them holds GPU
+ * memory (the next job on a shared runner needs it back). The answer is a record of how it went, never words.
+ */
+
+
+
+/** Stops the server `pid` and its processes; see the module comment. */
+async function stop_stopServer(options, deps) {
+    const { clock } = deps;
+    const proc = deps.proc ?? '/proc';
+    const pollMs = options.pollMs ?? 100;
+    const kill = deps.kill ?? ((pid, signal) => process.kill(pid, signal));
+    const leader = procStat(options.pid, proc);
+    const inGroup = () => procPids(proc).filter((p) => procStat(p, proc)?.pgrp === options.pid);
+    // A group outlives its leader (workers left behind by a server that crashed), and Linux reuses no pid that
+    // still names a group: with the leader gone, processes in group `pid` are that server's.
+    // never the group this process is in: that would stop the stopper (and the runner's step with it)
+    const own = options.pid === procStat(process.pid, proc)?.pgrp;
+    const scope = !own && (leader === undefined ? inGroup().length > 0 : leader.pgrp === options.pid) ? 'group' : 'tree';
+    const members = () => {
+        const tree = [...processTree(proc, options.pid)];
+        const group = scope === 'group' ? inGroup() : [];
+        return [...new Set([...tree, ...group])].flatMap((pid) => {
+            const stat = procStat(pid, proc);
+            // without /proc only the pid itself can be asked about
+            if (stat === undefined)
+                return pid === options.pid && signalled(kill, pid, 0) ? [{ pid }] : [];
+            return stat.state === 'Z' ? [] : [{ pid, startTicks: stat.startTicks }];
+        });
+    };
+    const initial = members();
+    const base = { pid: options.pid, scope, pids: initial.map((m) => m.pid) };
+    if (initial.length === 0)
+        return { ...base, outcome: 'not-running', gpu: { kind: 'none' } };
+    const before = deps.gpu ? await deps.gpu() : undefined;
+    // every process seen as the server's, by pid and start time (a reused pid is another process)
+    const tracked = new Map(initial.map((m) => [m.pid, m.startTicks]));
+    const family = () => new Set(tracked.keys());
+    const atStart = before?.kind === 'available' ? memoryHeldBy(before, family()) : undefined;
+    const heldAtStart = atStart?.mib ?? 0;
+    let exit;
+    void deps.exited?.then((e) => (exit = e));
+    const alive = () => {
+        const now = members();
+        // any process the server has started since counts too
+        for (const m of now)
+            if (!tracked.has(m.pid))
+                tracked.set(m.pid, m.startTicks);
+        return now.filter((m) => tracked.get(m.pid) === m.startTicks).map((m) => m.pid);
+    };
+    const send = (signal) => {
+        if (scope === 'group')
+            signalled(kill, -options.pid, signal);
+        else
+            for (const pid of alive())
+                signalled(kill, pid, signal);
+    };
+    const waitGone = async (ms) => {
+        const until = clock.now() + ms;
+        for (;;) {
+            if (alive().length === 0)
+                return true;
+            if (clock.now() >= until)
+                return false;
+            await clock.sleep(Math.min(pollMs, until - clock.now()));
+        }
+    };
+    const termAt = clock.now();
+    const seconds = () => Math.round((clock.now() - termAt) / 100) / 10;
+    send('SIGTERM');
+    let signal = 'SIGTERM';
+    let gone = await waitGone(options.timeoutMs);
+    if (!gone) {
+        signal = 'SIGKILL';
+        send('SIGKILL');
+        gone = await waitGone(options.killWaitMs ?? 10_000);
+    }
+    const secondsToExit = seconds();
+    // /proc loses a process a moment before its parent hears of the exit: a few polls for the code
+    for (let i = 0; gone && deps.exited !== undefined && exit === undefined && i < 10; i++)
+        await clock.sleep(pollMs);
+    const exited = {
+        signal,
+        ...(exit === undefined ? {} : { exitCode: exit.code, exitSignal: exit.signal })
+    };
+    const record = gone
+        ? { ...base, ...exited, outcome: 'exited', secondsToExit }
+        : { ...base, ...exited, outcome: 'survived', survivors: alive() };
+    if (before === undefined)
+        return { ...record, gpu: { kind: 'unavailable', why: 'not asked' } };
+    if (before.kind === 'unavailable')
+        return { ...record, gpu: { kind: 'unavailable', why: before.why } };
+    // an entry whose memory nvidia-smi cannot show ([N/A]) still holds some: waited for like the others
+    if (atStart === undefined || atStart.apps.length === 0)
+        return { ...record, gpu: { kind: 'none' } };
+    const gpuUntil = clock.now() + (options.gpuWaitMs ?? 30_000);
+    for (;;) {
+        const now = await deps.gpu();
+        const held = now.kind === 'available' ? memoryHeldBy(now, family()) : undefined;
+        if (held !== undefined && held.apps.length === 0)
+            return { ...record, gpu: { kind: 'released', mib: heldAtStart, seconds: seconds() } };
+        if (clock.now() >= gpuUntil) {
+            return {
+                ...record,
+                gpu: {
+                    kind: 'held',
+                    mib: heldAtStart,
+                    heldMib: held?.mib ?? heldAtStart,
+                    seconds: seconds(),
+                    pids: [...new Set(held?.apps.map((a) => a.pid) ?? [])]
+                }
+            };
+        }
+        await clock.sleep(Math.min(pollMs, gpuUntil - clock.now()));
+    }
+}
+/** Sends `signal` (0: only asks whether `pid` exists); false when there is no such process. */
+function signalled(kill, pid, signal) {
+    try {
+        kill(pid, signal);
+        return true;
+    }
+    catch (e) {
+        // EPERM: it exists, but belongs to someone else
+        return e.code === 'EPERM';
+    }
+}
+
+;// CONCATENATED MODULE: ./src/server/job-end.ts
+
+
+/** State names, as the runner passes them back: `STATE_<name>`. */
+const NAMES = { pid: 'server-pid', timeoutMs: 'stop-timeout-ms', logFile: 'server-log-file', logLines: 'log-lines' };
+/** The state to save after the wait, or undefined when the post step has nothing to do. */
+function jobEndState(settings, server) {
+    // only a server this step launched is this job's to stop: one given by `pid` belongs to whoever started it
+    if (settings.start === undefined || settings.stop !== 'job-end' || server?.pid === undefined)
+        return undefined;
+    return {
+        [NAMES.pid]: String(server.pid),
+        [NAMES.timeoutMs]: String(settings.stopTimeoutMs),
+        [NAMES.logFile]: server.logFile ?? '',
+        [NAMES.logLines]: String(settings.logLines)
+    };
+}
+/** Reads the state back (`get` returns '' for a name not saved); undefined when the main step saved none. */
+function readJobEndState(get) {
+    const pid = Number(get(NAMES.pid));
+    if (!Number.isInteger(pid) || pid < 2)
+        return undefined;
+    const timeoutMs = Number(get(NAMES.timeoutMs));
+    const logLines = Number(get(NAMES.logLines));
+    return {
+        pid,
+        timeoutMs: Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : 30_000,
+        logFile: get(NAMES.logFile) || undefined,
+        logLines: Number.isInteger(logLines) && logLines >= 0 ? logLines : 50
+    };
+}
+/** Stops the server the main step launched and says how it went. Never throws for a server that is already gone. */
+async function stopAtJobEnd(state, deps) {
+    const record = await stopServer({ pid: state.pid, timeoutMs: state.timeoutMs }, deps);
+    const exitedOnTerm = record.outcome !== 'survived' && record.signal !== 'SIGKILL';
+    const clean = exitedOnTerm && record.gpu.kind !== 'held';
+    // why it would not stop may be in its last lines (a hung NCCL teardown, a stuck writer)
+    const logTail = exitedOnTerm || state.logFile === undefined || state.logLines === 0
+        ? undefined
+        : new LogFollower(state.logFile, state.logLines).tail();
+    return { record, clean, logTail, logFile: state.logFile };
+}
+
 ;// CONCATENATED MODULE: ./src/action/main.ts
 /** The GitHub layer: inputs in, outputs, summary and failure out. All logic lives below `gate`. */
+
 
 
 
@@ -21268,6 +21716,10 @@ async function run() {
             cancel: cancel.signal,
             defaultHistory: defaultHistoryFile(process.env, 'action')
         });
+        // The post step stops the server at the job end: it learns which one from the runner's state.
+        const jobEnd = jobEndState(settings, outcome.server);
+        if (jobEnd !== undefined)
+            await saveState(jobEnd);
         // Registered for the steps after this one; this step's own lines were redacted as they were written.
         secrets.forEach(setSecret);
         await setOutputs(Object.fromEntries(Object.entries(outputs(outcome)).map(([name, value]) => [name, redact(value, secrets)])));
@@ -21321,7 +21773,7 @@ async function run() {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2132);
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1389);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 

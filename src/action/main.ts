@@ -1,7 +1,8 @@
 /** The GitHub layer: inputs in, outputs, summary and failure out. All logic lives below `gate`. */
 import { runCommand, runDiagnostics } from '../server/diagnostics.js'
 import { gate, reportContext } from '../wait/gate.js'
-import { annotate, group, info, setFailed, setOutputs, setSecret, summary } from './github.js'
+import { annotate, group, info, saveState, setFailed, setOutputs, setSecret, summary } from './github.js'
+import { jobEndState } from '../server/job-end.js'
 import { defaultHistoryFile } from '../history/store.js'
 import {
   commandSafe,
@@ -49,6 +50,9 @@ export async function run(): Promise<void> {
       defaultHistory: defaultHistoryFile(process.env, 'action')
     })
 
+    // The post step stops the server at the job end: it learns which one from the runner's state.
+    const jobEnd = jobEndState(settings, outcome.server)
+    if (jobEnd !== undefined) await saveState(jobEnd)
     // Registered for the steps after this one; this step's own lines were redacted as they were written.
     secrets.forEach(setSecret)
     await setOutputs(

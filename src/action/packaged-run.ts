@@ -1,6 +1,6 @@
 /**
  * Runs the packaged action the way a GitHub runner does: `node dist/index.js` with `INPUT_*` variables and
- * real GITHUB_OUTPUT / GITHUB_STEP_SUMMARY files. Used by `npm run demo` and the end-to-end tests.
+ * real GITHUB_OUTPUT / GITHUB_STATE / GITHUB_STEP_SUMMARY files. Used by `npm run demo` and the end-to-end tests.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -12,6 +12,8 @@ export interface ActionRun {
   stdout: string
   stderr: string
   outputs: Record<string, string>
+  /** What the step saved for its post step (GITHUB_STATE), which the runner passes to it as `STATE_<name>`. */
+  state: Record<string, string>
   summary: string
   /** Wall time of the whole process, in milliseconds. */
   wallMs: number
@@ -32,7 +34,9 @@ export async function runAction(options: RunActionOptions): Promise<ActionRun> {
   const dir = mkdtempSync(join(tmpdir(), 'wait-for-model-run-'))
   const outputFile = join(dir, 'output')
   const summaryFile = join(dir, 'summary')
+  const stateFile = join(dir, 'state')
   writeFileSync(outputFile, '')
+  writeFileSync(stateFile, '')
   writeFileSync(summaryFile, '')
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
@@ -42,6 +46,7 @@ export async function runAction(options: RunActionOptions): Promise<ActionRun> {
     TMPDIR: tmpdir(),
     GITHUB_OUTPUT: outputFile,
     GITHUB_STEP_SUMMARY: summaryFile,
+    GITHUB_STATE: stateFile,
     ...options.env
   }
   // The runner upper-cases the name and keeps hyphens: `match-regex` → INPUT_MATCH-REGEX.
@@ -67,6 +72,7 @@ export async function runAction(options: RunActionOptions): Promise<ActionRun> {
       stdout,
       stderr,
       outputs: parseFileCommand(readFileSync(outputFile, 'utf8')),
+      state: parseFileCommand(readFileSync(stateFile, 'utf8')),
       summary: readFileSync(summaryFile, 'utf8'),
       wallMs: performance.now() - started
     }
