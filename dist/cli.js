@@ -16540,7 +16540,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8177);
+/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4412);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 /** The `wait-for-model` command: the same gate as the action, for shells, ssh sessions and scripts. */
@@ -16558,7 +16558,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8177:
+/***/ 4412:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -17599,6 +17599,9 @@ function failureMessage(outcome, ctx) {
     if (outcome.reason === 'unauthorized' || outcome.reason === 'tls' || outcome.reason === 'ambiguous-model') {
         return `Stopped after ${waited}: ${last?.detail ?? outcome.reason}.`;
     }
+    if (outcome.reason === 'port-busy' || outcome.reason === 'gpu-busy') {
+        return sentence(`Did not start the server: ${outcome.stop?.detail ?? outcome.reason}`);
+    }
     if (outcome.stop) {
         const lines = [sentence(`Stopped after ${waited}, before the server was ready: ${outcome.stop.detail}`)];
         if (last !== undefined)
@@ -17641,6 +17644,7 @@ function outputs(outcome) {
         pid: server?.pid === undefined ? '' : String(server.pid),
         'log-file': server?.logFile ?? '',
         'startup-seconds': server?.startupMs === undefined ? '' : clock_seconds(server.startupMs),
+        'gpu-memory-mib': server?.gpuMemoryMiB === undefined ? '' : String(server.gpuMemoryMiB),
         'generation-seconds': outcome.generationMs === undefined ? '' : clock_seconds(outcome.generationMs),
         results: JSON.stringify(outcome.results.map(resultRecord)),
         phases: JSON.stringify((outcome.profile?.phases ?? []).map((p) => ({ name: p.name, seconds: p.seconds }))),
@@ -17705,6 +17709,8 @@ function summaryMarkdown(outcome, ctx) {
         rows.push(['Generation request', `${out['generation-seconds']} s`]);
     if (server?.pid !== undefined)
         rows.push(['Server process', `pid ${server.pid}`]);
+    if (server?.gpuMemoryMiB !== undefined)
+        rows.push(['GPU memory held by the server', `${server.gpuMemoryMiB} MiB`]);
     if (out['startup-seconds'] !== '')
         rows.push(['Startup (from the process start)', `${out['startup-seconds']} s`]);
     if (server?.logFile !== undefined)
@@ -18114,7 +18120,7 @@ const external_node_dns_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impor
  * The probe, the port watch and the proxy choice all ask here, so they cannot disagree.
  */
 /** A host as URL.hostname writes it, made comparable: lower case, no IPv6 brackets, no final dot. */
-const hosts_bareHost = (hostname) => hostname
+const bareHost = (hostname) => hostname
     .toLowerCase()
     .replace(/^\[|\]$/g, '')
     .replace(/\.$/, '');
@@ -18123,8 +18129,8 @@ const hosts_bareHost = (hostname) => hostname
  * URL writes `[::ffff:7f00:1]`), and the wildcard addresses 0.0.0.0 and :: (vLLM prints
  * `http://0.0.0.0:8000` as its address; a connection to it reaches this machine on Linux).
  */
-function hosts_isLoopback(hostname) {
-    const h = hosts_bareHost(hostname);
+function isLoopback(hostname) {
+    const h = bareHost(hostname);
     if (h === 'localhost' || h === '::1' || h === '::' || h === '0.0.0.0')
         return true;
     if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h))
@@ -18137,7 +18143,7 @@ function hosts_isLoopback(hostname) {
  * /etc/hosts says (RFC 6761), since model servers listen on either; undefined for any other host.
  */
 function loopbackAddresses(hostname) {
-    if (hosts_bareHost(hostname) !== 'localhost')
+    if (bareHost(hostname) !== 'localhost')
         return undefined;
     return [
         { address: '127.0.0.1', family: 4 },
@@ -18150,7 +18156,7 @@ function loopbackAddresses(hostname) {
  * `.domain`, `*.domain` or `host:port`, `*` for none), or undefined to go direct. Loopback is always direct.
  */
 function proxyFor(url, env) {
-    if (hosts_isLoopback(url.hostname))
+    if (isLoopback(url.hostname))
         return undefined;
     const http = env.http_proxy ?? env.HTTP_PROXY;
     const chosen = url.protocol === 'https:' ? (env.https_proxy ?? env.HTTPS_PROXY ?? http) : http;
@@ -18159,7 +18165,7 @@ function proxyFor(url, env) {
     const noProxy = env.no_proxy ?? env.NO_PROXY ?? '';
     if (noProxy.trim() === '*')
         return undefined;
-    const host = hosts_bareHost(url.hostname);
+    const host = bareHost(url.hostname);
     const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
     for (const entry of noProxy.split(/[,\s]/)) {
         if (entry === '')
@@ -18167,7 +18173,7 @@ function proxyFor(url, env) {
         const m = /^(.+):(\d+)$/.exec(entry);
         if (m && Number(m[2]) !== port)
             continue;
-        const name = hosts_bareHost((m ? m[1] : entry).replace(/^\*?\./, ''));
+        const name = bareHost((m ? m[1] : entry).replace(/^\*?\./, ''));
         if (host === name || host.endsWith(`.${name}`))
             return undefined;
     }
@@ -20156,8 +20162,8 @@ class PortPoller {
             if (signal.aborted)
                 return resolve();
             const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
-            const targets = connectTargets(hosts_bareHost(url.hostname), this.lookup);
-            const watcher = { targets, port, loopback: hosts_isLoopback(url.hostname), resolve: () => undefined };
+            const targets = connectTargets(bareHost(url.hostname), this.lookup);
+            const watcher = { targets, port, loopback: isLoopback(url.hostname), resolve: () => undefined };
             watcher.resolve = () => {
                 this.watchers.delete(watcher);
                 signal.removeEventListener('abort', watcher.resolve);
@@ -20210,7 +20216,7 @@ class PortPoller {
 }
 const poller = new PortPoller();
 function portWatchFor(url) {
-    return { opened: (signal) => poller.watch(url, signal), local: hosts_isLoopback(url.hostname) };
+    return { opened: (signal) => poller.watch(url, signal), local: isLoopback(url.hostname) };
 }
 
 ;// CONCATENATED MODULE: ./src/startup/eta.ts
@@ -20590,7 +20596,7 @@ function procStat(pid, proc = '/proc') {
     }
 }
 /** Every process id /proc shows (empty without /proc). */
-function proc_procPids(proc = '/proc') {
+function procPids(proc = '/proc') {
     try {
         return (0,external_node_fs_namespaceObject.readdirSync)(proc)
             .filter((n) => /^\d+$/.test(n))
@@ -20602,12 +20608,12 @@ function proc_procPids(proc = '/proc') {
 }
 const MAX_COMMAND = 500;
 /** The command line of `pid`, arguments joined by spaces (its name in brackets where it has none), or "" once gone. */
-function proc_commandLine(pid, proc = '/proc') {
+function commandLine(pid, proc = '/proc') {
     try {
-        const args = readFileSync(`${proc}/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
+        const args = (0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
         if (args !== '')
             return args.length > MAX_COMMAND ? `${args.slice(0, MAX_COMMAND)}\u2026` : args;
-        return `[${readFileSync(`${proc}/${pid}/comm`, 'utf8').trim()}]`;
+        return `[${(0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/comm`, 'utf8').trim()}]`;
     }
     catch {
         return '';
@@ -21013,292 +21019,6 @@ function withGeneration(listed, check) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/wait/gate.ts
-/** The whole wait, from settings to outcome, shared by every front end (the action, the CLI). */
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-const reportContext = (s, url) => ({
-    url,
-    expect: gate_expectation(s),
-    timeoutMs: s.timeoutMs
-});
-const gate_expectation = (s) => ({
-    model: s.model,
-    match: s.match,
-    matchRegex: s.matchRegex,
-    status: s.status
-});
-async function gate(settings, deps) {
-    const { clock } = deps;
-    const env = deps.env ?? process.env;
-    const logFile = settings.logFile ?? (settings.start !== undefined ? newLogFile(env) : undefined);
-    // Resolved before anything starts, so that a bad pid file is an input error and nothing runs.
-    const pid = settings.pid === undefined ? undefined : resolvePid(settings.pid);
-    let server;
-    if (settings.start !== undefined && logFile !== undefined) {
-        server = startServer(settings.start, logFile, serverEnv(env), clock);
-        deps.log(`Started the server (pid ${server.pid}); its output goes to ${logFile}`);
-    }
-    else if (pid !== undefined) {
-        server = attachServer(pid, clock);
-        deps.log(`Watching the server process ${pid}${logFile === undefined ? '' : ` and its log ${logFile}`}`);
-    }
-    const facts = { pid: server?.pid, logFile };
-    const waitStart = deps.startedAt ?? clock.now();
-    const history = openHistory(settings, deps);
-    const profile = new StartupProfile({ engine: settings.engine, startedAt: server?.startedAt, usual: history.usual });
-    const sayStartup = (lines) => lines.forEach((l) => deps.log(`${clock_formatDuration(clock.now() - waitStart)}: ${l}`));
-    // A log `start` has just begun afresh is read from its first line; one written before the wait tells the phases so far.
-    const log = logFile === undefined
-        ? undefined
-        : new LogFollower(logFile, settings.logLines, {
-            fromStart: settings.start !== undefined,
-            skipBytes: server?.logOffset,
-            secrets: settings.secrets,
-            earlier: (lines) => lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number)))
-        });
-    const readLines = (lines) => {
-        for (const l of lines)
-            sayStartup(profile.line(l.text, clock.now(), l.number));
-        const f = profile.fatal;
-        return (f && { line: { number: f.lineNumber, text: f.line }, cause: f.cause, engine: profile.label ?? 'model server' });
-    };
-    // A server started elsewhere has long since started: its environment can be read at once, while it still runs.
-    if (pid !== undefined)
-        reportEnvironment(settings, server, facts, deps);
-    const fleet = settings.targets.length > 1;
-    const subject = fleet ? `each of ${settings.targets.length} endpoints` : settings.targets[0].url.href;
-    deps.log(`Waiting up to ${clock_formatDuration(settings.timeoutMs)} for ${describeExpectation(reportContext(settings, settings.targets[0].url), subject)}` +
-        `${settings.probeGeneration ? ' and a one-token generation to succeed' : ''}; probing every ${clock_formatDuration(settings.intervalMs)}`);
-    const watch = watchServer({ server, log, failPattern: settings.failPattern, readLines, cancel: deps.cancel });
-    // An endpoint that can no longer become ready settles the fleet's fate: the others stop waiting.
-    const fleetStop = new AbortController();
-    const stop = AbortSignal.any([watch.signal, fleetStop.signal]);
-    // Every endpoint's sleeps and requests listen to it: a fleet of 200 is not a leak.
-    (0,external_node_events_.setMaxListeners)(0, stop);
-    const warn = deps.warn ?? deps.log;
-    // what every HTTP client of the wait shares: its TLS settings, and the secrets to mask in answers as they arrive
-    const tls = { caCert: settings.caCert, insecureTls: settings.insecureTls, secrets: settings.secrets };
-    deps.debug?.(`request headers: ${['user-agent', 'accept', ...Object.keys(settings.headers)].join(', ')} (values not shown)`);
-    try {
-        const results = await Promise.all(settings.targets.map(async ({ url, generation }) => {
-            const prefix = fleet ? `[${url.href}] ` : '';
-            const prober = createProber({ url, headers: settings.headers, ...tls });
-            const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls });
-            const probe = async (timeoutMs, signal) => {
-                const result = await prober.probe(timeoutMs, signal);
-                deps.debug?.(`${prefix}${probeLine(result)}`);
-                // The model list can name the engine (`owned_by`) when the log has not.
-                if (log !== undefined && result.kind === 'http' && profile.engine === undefined)
-                    sayStartup(profile.models(result.json));
-                return result;
-            };
-            try {
-                const outcome = await waitForModel({
-                    expect: gate_expectation(settings),
-                    intervalMs: settings.intervalMs,
-                    timeoutMs: settings.timeoutMs,
-                    requestTimeoutMs: settings.requestTimeoutMs,
-                    successThreshold: settings.successThreshold,
-                    progressIntervalMs: settings.progressIntervalMs
-                }, {
-                    probe,
-                    generate: generator ? generator.generate : undefined,
-                    stop,
-                    portWatch: portWatchFor(url),
-                    clock,
-                    startedAt: deps.startedAt,
-                    onEvent: (e) => {
-                        const now = clock.now();
-                        const startup = e.type === 'progress' ? profile.status(now, now - (server?.startedAt ?? waitStart)) : undefined;
-                        (e.type === 'lost' ? warn : deps.log)(`${prefix}${eventLine(e, startup)}`);
-                    }
-                });
-                if (fleet && !outcome.ready && outcome.reason !== 'timeout' && !stop.aborted) {
-                    fleetStop.abort({
-                        reason: 'cancelled',
-                        detail: `${url.href} can no longer become ready (${outcome.reason})`
-                    });
-                }
-                return { ...outcome, url };
-            }
-            finally {
-                await Promise.all([prober.close(), generator?.close()]);
-            }
-        }));
-        const outcome = representative(results, fleetStop.signal.reason);
-        if (outcome.ready && server?.startedAt !== undefined)
-            facts.startupMs = clock.now() - server.startedAt;
-        if (pid === undefined)
-            reportEnvironment(settings, server, facts, deps);
-        if (!outcome.ready && log !== undefined && settings.logLines > 0) {
-            facts.logTail = log.tail();
-            if (facts.logTail === undefined)
-                deps.log(`The server log ${log.path} does not exist.`);
-        }
-        // The lines written up to now end the startup's last phase (a ready line just before the port opened).
-        if (log !== undefined)
-            readLines(log.poll());
-        return {
-            ...outcome,
-            models: [...new Set(results.flatMap((r) => r.models))],
-            results,
-            server: server === undefined && logFile === undefined ? undefined : facts,
-            profile: settle(settings, outcome, facts, profile, clock.now(), history, deps)
-        };
-    }
-    finally {
-        watch.close();
-        server?.release();
-    }
-}
-/**
- * The endpoint the scalar outputs describe: the one ready last when all are, else the first to fail on its
- * own account (not one stopped because another had failed).
- */
-function representative(results, fleetStop) {
-    if (results.every((r) => r.ready))
-        return results.reduce((a, b) => (b.elapsedMs > a.elapsedMs ? b : a));
-    const failed = results.filter((r) => !r.ready && (fleetStop === undefined || r.stop !== fleetStop));
-    return failed.reduce((a, b) => (b.elapsedMs < a.elapsedMs ? b : a));
-}
-function reportEnvironment(settings, server, facts, deps) {
-    if (settings.envReport.length === 0 || server === undefined)
-        return;
-    const environ = server.environ();
-    if (environ === undefined)
-        facts.envUnavailable = `The environment of process ${server.pid} could not be read (it has exited, or this is not Linux).`;
-    else
-        facts.env = envReport(settings.envReport, environ, settings.secrets);
-    deps.log(`Server environment (process ${server.pid}):`);
-    for (const line of envLines(facts))
-        deps.log(`  ${line}`);
-}
-function openHistory(settings, deps) {
-    const auto = settings.historyFile === HISTORY_AUTO;
-    const urls = settings.targets.map((t) => t.url.href).join('\n');
-    const file = auto ? deps.defaultHistory?.path : settings.historyFile;
-    // Hashed only for a history that is on: nothing reads the key of one that is off.
-    const key = settings.historyKey ?? (file === undefined ? '' : historyKey(urls, settings.model, settings.start));
-    const history = loadHistory(file, key, auto ? deps.defaultHistory?.notice : undefined);
-    for (const n of history.notices)
-        (deps.notice ?? deps.log)(n);
-    for (const w of history.warnings)
-        (deps.warn ?? deps.log)(w);
-    return history;
-}
-/** The wait is over: this run against the earlier ones (warnings for a regression and a changed environment), then recorded. */
-function settle(settings, outcome, facts, profile, now, history, deps) {
-    const phases = profile.finish(now);
-    const engine = profile.label;
-    const usual = history.usual?.phaseSeconds;
-    // A cancelled wait says nothing about how long the server takes.
-    if (outcome.reason === 'cancelled')
-        return { engine, phases, usual };
-    const env = facts.env && Object.fromEntries(facts.env.flatMap((e) => (e.value === undefined ? [] : [[e.name, e.value]])));
-    const run = {
-        v: 1,
-        key: history.key,
-        at: new Date().toISOString(),
-        ready: outcome.ready,
-        reason: outcome.reason,
-        elapsedSeconds: gate_round1(outcome.elapsedMs / 1000),
-        ...(facts.startupMs === undefined ? {} : { startupSeconds: gate_round1(facts.startupMs / 1000) }),
-        ...(profile.engine === undefined ? {} : { engine: profile.engine }),
-        phases: phases.map((p) => ({ name: p.name, seconds: p.seconds })),
-        ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') })
-    };
-    // a history file another job holds locked must not keep this one past its deadline
-    const findings = recordRun(history, run, settings.regressionThresholdPercent, settings.regressionMinRuns, settings.timeoutMs - outcome.elapsedMs);
-    const warn = deps.warn ?? deps.log;
-    if (findings.regression !== undefined && !settings.failOnRegression)
-        warn(findings.regression);
-    if (findings.drift !== undefined)
-        warn(findings.drift);
-    for (const n of findings.notices)
-        (deps.notice ?? deps.log)(n);
-    return { engine, phases, usual, ...findings };
-}
-const gate_round1 = (x) => Math.round(x * 10) / 10;
-
-;// CONCATENATED MODULE: ./src/server/diagnostics.ts
-/** `diagnostics`: commands run after a failed wait, each in its own log group, each under a time limit. */
-/** Long enough for `nvidia-smi` on a busy machine; short enough that a wedged GPU driver cannot hold the job. */
-const DIAGNOSTIC_LIMIT_S = 60;
-async function runDiagnostics(commands, runner) {
-    for (const command of commands) {
-        if (runner.cancel?.aborted)
-            return;
-        await runner.group(`Diagnostics: ${command}`, async () => {
-            try {
-                // coreutils `timeout` limits each command; -k kills what ignores SIGTERM.
-                const code = await runner.exec('timeout', ['-k', '5', String(DIAGNOSTIC_LIMIT_S), '/bin/sh', '-c', command]);
-                if (runner.cancel?.aborted)
-                    runner.log('(stopped: the job was cancelled)');
-                else if (code === 124)
-                    runner.log(`(stopped after ${DIAGNOSTIC_LIMIT_S}s)`);
-                else if (code !== 0)
-                    runner.log(`(exit code ${code})`);
-            }
-            catch (e) {
-                runner.log(`(could not run: ${e.message})`);
-            }
-        });
-    }
-}
-/**
- * Runs a program with its output on `out`; resolves with its exit code. With `cancel`, the program leads a
- * process group of its own, and the whole group (the shell and whatever it started) is killed when `cancel`
- * aborts: a diagnostic must not hold a cancelled job. Without it, it stays in ours, so that a terminal's
- * Ctrl-C reaches it too.
- */
-function runCommand(program, args, out, cancel) {
-    // node:child_process is loaded only when diagnostics run.
-    const { spawn } = process.getBuiltinModule('node:child_process');
-    return new Promise((resolve, reject) => {
-        const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: cancel !== undefined });
-        const kill = () => {
-            // a process that left the group may still hold the pipes: stop reading them
-            child.stdout.destroy();
-            child.stderr.destroy();
-            try {
-                if (child.pid !== undefined)
-                    process.kill(-child.pid, 'SIGKILL');
-            }
-            catch {
-                // the group has ended already
-            }
-        };
-        if (cancel?.aborted)
-            kill();
-        else
-            cancel?.addEventListener('abort', kill, { once: true });
-        child.stdout.pipe(out, { end: false });
-        child.stderr.pipe(out, { end: false });
-        child.once('error', (e) => {
-            cancel?.removeEventListener('abort', kill);
-            reject(e);
-        });
-        child.once('close', (code) => {
-            cancel?.removeEventListener('abort', kill);
-            resolve(code ?? 1);
-        });
-    });
-}
-
 ;// CONCATENATED MODULE: ./src/gpu/nvidia-smi.ts
 /**
  * The GPUs and what holds their memory, from `nvidia-smi`: its CSV queries (formats as seen on an H200; see the
@@ -21465,7 +21185,7 @@ function listenerOwnership(port, pid, options = {}) {
 /** `pid` and every process descended from it, from the parent ids of /proc/<pid>/stat. */
 function processTree(proc, pid) {
     const children = new Map();
-    for (const p of proc_procPids(proc)) {
+    for (const p of procPids(proc)) {
         const parent = procStat(p, proc)?.ppid;
         if (parent !== undefined)
             children.set(parent, [...(children.get(parent) ?? []), p]);
@@ -21489,7 +21209,7 @@ function listeningSockets(proc, port) {
     for (const table of ['tcp', 'tcp6']) {
         let text;
         try {
-            text = readFileSync(`${proc}/net/${table}`, 'utf8');
+            text = (0,external_node_fs_namespaceObject.readFileSync)(`${proc}/net/${table}`, 'utf8');
             read = true;
         }
         catch {
@@ -21527,7 +21247,7 @@ function socketHolders(proc, inodes) {
     for (const pid of procPids(proc)) {
         let fds;
         try {
-            fds = readdirSync(`${proc}/${pid}/fd`);
+            fds = (0,external_node_fs_namespaceObject.readdirSync)(`${proc}/${pid}/fd`);
         }
         catch {
             continue; // another user's process, or gone
@@ -21536,7 +21256,7 @@ function socketHolders(proc, inodes) {
         for (const fd of fds) {
             let target;
             try {
-                target = readlinkSync(`${proc}/${pid}/fd/${fd}`);
+                target = (0,external_node_fs_namespaceObject.readlinkSync)(`${proc}/${pid}/fd/${fd}`);
             }
             catch {
                 continue;
@@ -21570,6 +21290,395 @@ function localPort(url, hostName = process.getBuiltinModule('node:os').hostname(
     return url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
 }
 
+;// CONCATENATED MODULE: ./src/server/preflight.ts
+/**
+ * Before `start` launches anything: is the port the server will listen on free, and what else holds memory on the
+ * GPUs it will use? A server an earlier job left behind would answer the gate in the new one's place, or make it
+ * fail on "address in use"; a foreign process on its GPUs can make it run out of memory. Structured answers only;
+ * the words are in report/lifecycle-report.ts, the decision (fail, warn) in the conclusion.
+ */
+
+
+/** Checks the ports of `urls` that name this machine, and the GPUs as `gpuCheck` asks. */
+async function preflight(urls, gpuCheck, deps) {
+    let portBusy;
+    for (const port of new Set(urls.map((u) => localPort(u, deps.hostName)))) {
+        // a host elsewhere is probed as before: its port is not this machine's to check
+        if (port === undefined)
+            continue;
+        const owner = portOwner(port, { proc: deps.proc });
+        if (owner.kind === 'listening') {
+            portBusy = owner;
+            break;
+        }
+    }
+    return { portBusy, gpu: await gpuFinding(gpuCheck, deps) };
+}
+async function gpuFinding(gpuCheck, deps) {
+    if (gpuCheck === 'off')
+        return { kind: 'off' };
+    const snapshot = await (deps.gpu ?? (() => gpuSnapshot({ env: deps.env, timeoutMs: 5_000 })))();
+    if (snapshot.kind === 'unavailable')
+        return { kind: 'unavailable', why: snapshot.why, detail: snapshot.detail };
+    const apps = appsOnVisibleGpus(snapshot, deps.env.CUDA_VISIBLE_DEVICES);
+    // a process nvidia-smi shows with 0 MiB holds nothing to speak of; one it cannot measure ([N/A]) may hold much
+    const holding = apps.filter((a) => a.usedMiB === undefined || a.usedMiB > 0);
+    return holding.length > 0
+        ? { kind: 'busy', apps: holding, gpus: snapshot.gpus }
+        : { kind: 'clear', gpus: snapshot.gpus };
+}
+/** What the pre-flight means for the wait: `refuse` ends it before anything starts; `warnGpu` says so and goes on. */
+function preflightVerdict(p, gpuCheck) {
+    const gpuBusy = p.gpu.kind === 'busy';
+    if (p.portBusy !== undefined)
+        return { refuse: 'port-busy', warnGpu: gpuBusy };
+    if (gpuBusy && gpuCheck === 'fail')
+        return { refuse: 'gpu-busy', warnGpu: false };
+    return { warnGpu: gpuBusy };
+}
+
+;// CONCATENATED MODULE: ./src/wait/gate.ts
+/** The whole wait, from settings to outcome, shared by every front end (the action, the CLI). */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+const reportContext = (s, url) => ({
+    url,
+    expect: gate_expectation(s),
+    timeoutMs: s.timeoutMs
+});
+const gate_expectation = (s) => ({
+    model: s.model,
+    match: s.match,
+    matchRegex: s.matchRegex,
+    status: s.status
+});
+async function gate(settings, deps) {
+    const { clock } = deps;
+    const env = deps.env ?? process.env;
+    // Resolved before anything starts, so that a bad pid file is an input error and nothing runs.
+    const pid = settings.pid === undefined ? undefined : resolvePid(settings.pid);
+    if (settings.start !== undefined) {
+        const refused = await beforeStart(settings, env, deps);
+        if (refused !== undefined)
+            return refused;
+    }
+    const logFile = settings.logFile ?? (settings.start !== undefined ? newLogFile(env) : undefined);
+    let server;
+    if (settings.start !== undefined && logFile !== undefined) {
+        server = startServer(settings.start, logFile, serverEnv(env), clock);
+        deps.log(`Started the server (pid ${server.pid}); its output goes to ${logFile}`);
+    }
+    else if (pid !== undefined) {
+        server = attachServer(pid, clock);
+        deps.log(`Watching the server process ${pid}${logFile === undefined ? '' : ` and its log ${logFile}`}`);
+    }
+    const facts = { pid: server?.pid, logFile };
+    const waitStart = deps.startedAt ?? clock.now();
+    const history = openHistory(settings, deps);
+    const profile = new StartupProfile({ engine: settings.engine, startedAt: server?.startedAt, usual: history.usual });
+    const sayStartup = (lines) => lines.forEach((l) => deps.log(`${clock_formatDuration(clock.now() - waitStart)}: ${l}`));
+    // A log `start` has just begun afresh is read from its first line; one written before the wait tells the phases so far.
+    const log = logFile === undefined
+        ? undefined
+        : new LogFollower(logFile, settings.logLines, {
+            fromStart: settings.start !== undefined,
+            skipBytes: server?.logOffset,
+            secrets: settings.secrets,
+            earlier: (lines) => lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number)))
+        });
+    const readLines = (lines) => {
+        for (const l of lines)
+            sayStartup(profile.line(l.text, clock.now(), l.number));
+        const f = profile.fatal;
+        return (f && { line: { number: f.lineNumber, text: f.line }, cause: f.cause, engine: profile.label ?? 'model server' });
+    };
+    // A server started elsewhere has long since started: its environment can be read at once, while it still runs.
+    if (pid !== undefined)
+        reportEnvironment(settings, server, facts, deps);
+    const fleet = settings.targets.length > 1;
+    const subject = fleet ? `each of ${settings.targets.length} endpoints` : settings.targets[0].url.href;
+    deps.log(`Waiting up to ${clock_formatDuration(settings.timeoutMs)} for ${describeExpectation(reportContext(settings, settings.targets[0].url), subject)}` +
+        `${settings.probeGeneration ? ' and a one-token generation to succeed' : ''}; probing every ${clock_formatDuration(settings.intervalMs)}`);
+    const watch = watchServer({ server, log, failPattern: settings.failPattern, readLines, cancel: deps.cancel });
+    // An endpoint that can no longer become ready settles the fleet's fate: the others stop waiting.
+    const fleetStop = new AbortController();
+    const stop = AbortSignal.any([watch.signal, fleetStop.signal]);
+    // Every endpoint's sleeps and requests listen to it: a fleet of 200 is not a leak.
+    (0,external_node_events_.setMaxListeners)(0, stop);
+    const warn = deps.warn ?? deps.log;
+    // what every HTTP client of the wait shares: its TLS settings, and the secrets to mask in answers as they arrive
+    const tls = { caCert: settings.caCert, insecureTls: settings.insecureTls, secrets: settings.secrets };
+    deps.debug?.(`request headers: ${['user-agent', 'accept', ...Object.keys(settings.headers)].join(', ')} (values not shown)`);
+    try {
+        const results = await Promise.all(settings.targets.map(async ({ url, generation }) => {
+            const prefix = fleet ? `[${url.href}] ` : '';
+            const prober = createProber({ url, headers: settings.headers, ...tls });
+            const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls });
+            const probe = async (timeoutMs, signal) => {
+                const result = await prober.probe(timeoutMs, signal);
+                deps.debug?.(`${prefix}${probeLine(result)}`);
+                // The model list can name the engine (`owned_by`) when the log has not.
+                if (log !== undefined && result.kind === 'http' && profile.engine === undefined)
+                    sayStartup(profile.models(result.json));
+                return result;
+            };
+            try {
+                const outcome = await waitForModel({
+                    expect: gate_expectation(settings),
+                    intervalMs: settings.intervalMs,
+                    timeoutMs: settings.timeoutMs,
+                    requestTimeoutMs: settings.requestTimeoutMs,
+                    successThreshold: settings.successThreshold,
+                    progressIntervalMs: settings.progressIntervalMs
+                }, {
+                    probe,
+                    generate: generator ? generator.generate : undefined,
+                    stop,
+                    portWatch: portWatchFor(url),
+                    clock,
+                    startedAt: deps.startedAt,
+                    onEvent: (e) => {
+                        const now = clock.now();
+                        const startup = e.type === 'progress' ? profile.status(now, now - (server?.startedAt ?? waitStart)) : undefined;
+                        (e.type === 'lost' ? warn : deps.log)(`${prefix}${eventLine(e, startup)}`);
+                    }
+                });
+                if (fleet && !outcome.ready && outcome.reason !== 'timeout' && !stop.aborted) {
+                    fleetStop.abort({
+                        reason: 'cancelled',
+                        detail: `${url.href} can no longer become ready (${outcome.reason})`
+                    });
+                }
+                return { ...outcome, url };
+            }
+            finally {
+                await Promise.all([prober.close(), generator?.close()]);
+            }
+        }));
+        const outcome = representative(results, fleetStop.signal.reason);
+        if (outcome.ready && server?.startedAt !== undefined)
+            facts.startupMs = clock.now() - server.startedAt;
+        if (outcome.ready && server !== undefined)
+            facts.gpuMemoryMiB = await gpuMemoryOf(server.pid, env, deps);
+        if (pid === undefined)
+            reportEnvironment(settings, server, facts, deps);
+        if (!outcome.ready && log !== undefined && settings.logLines > 0) {
+            facts.logTail = log.tail();
+            if (facts.logTail === undefined)
+                deps.log(`The server log ${log.path} does not exist.`);
+        }
+        // The lines written up to now end the startup's last phase (a ready line just before the port opened).
+        if (log !== undefined)
+            readLines(log.poll());
+        return {
+            ...outcome,
+            models: [...new Set(results.flatMap((r) => r.models))],
+            results,
+            server: server === undefined && logFile === undefined ? undefined : facts,
+            profile: settle(settings, outcome, facts, profile, clock.now(), history, deps)
+        };
+    }
+    finally {
+        watch.close();
+        server?.release();
+    }
+}
+/**
+ * Before `start` launches anything: a port already held ends the wait at once (`port-busy`), naming the holder;
+ * other processes on the server's GPUs are a warning, or with `gpu-check: fail` end it (`gpu-busy`).
+ */
+async function beforeStart(settings, env, deps) {
+    const start = deps.startedAt ?? deps.clock.now();
+    const found = await preflight(settings.targets.map((t) => t.url), settings.gpuCheck, { env });
+    const verdict = preflightVerdict(found, settings.gpuCheck);
+    const gpu = found.gpu;
+    if (gpu.kind === 'unavailable')
+        deps.debug?.(gpuUnavailableText(gpu.why, gpu.detail));
+    if (verdict.warnGpu && gpu.kind === 'busy')
+        (deps.warn ?? deps.log)(gpuBusyText(gpu.apps, gpu.gpus));
+    if (verdict.refuse === undefined)
+        return undefined;
+    const stop = {
+        reason: verdict.refuse,
+        detail: verdict.refuse === 'port-busy' && found.portBusy !== undefined
+            ? portBusyText(found.portBusy)
+            : gpu.kind === 'busy'
+                ? gpuBusyText(gpu.apps, gpu.gpus)
+                : verdict.refuse
+    };
+    const results = settings.targets.map(({ url }) => ({
+        ready: false,
+        reason: stop.reason,
+        elapsedMs: deps.clock.now() - start,
+        attempts: 0,
+        models: [],
+        stop,
+        timeline: [],
+        url
+    }));
+    // no history either: a wait that started nothing says nothing of how long the server takes
+    return { ...results[0], results };
+}
+/** The GPU memory the server's processes hold (nvidia-smi), or undefined without a reading. */
+async function gpuMemoryOf(pid, env, deps) {
+    const snapshot = await gpuSnapshot({ env, timeoutMs: 5_000 });
+    if (snapshot.kind === 'unavailable') {
+        deps.debug?.(gpuUnavailableText(snapshot.why, snapshot.detail));
+        return undefined;
+    }
+    return memoryHeldBy(snapshot, processTree('/proc', pid)).mib;
+}
+/**
+ * The endpoint the scalar outputs describe: the one ready last when all are, else the first to fail on its
+ * own account (not one stopped because another had failed).
+ */
+function representative(results, fleetStop) {
+    if (results.every((r) => r.ready))
+        return results.reduce((a, b) => (b.elapsedMs > a.elapsedMs ? b : a));
+    const failed = results.filter((r) => !r.ready && (fleetStop === undefined || r.stop !== fleetStop));
+    return failed.reduce((a, b) => (b.elapsedMs < a.elapsedMs ? b : a));
+}
+function reportEnvironment(settings, server, facts, deps) {
+    if (settings.envReport.length === 0 || server === undefined)
+        return;
+    const environ = server.environ();
+    if (environ === undefined)
+        facts.envUnavailable = `The environment of process ${server.pid} could not be read (it has exited, or this is not Linux).`;
+    else
+        facts.env = envReport(settings.envReport, environ, settings.secrets);
+    deps.log(`Server environment (process ${server.pid}):`);
+    for (const line of envLines(facts))
+        deps.log(`  ${line}`);
+}
+function openHistory(settings, deps) {
+    const auto = settings.historyFile === HISTORY_AUTO;
+    const urls = settings.targets.map((t) => t.url.href).join('\n');
+    const file = auto ? deps.defaultHistory?.path : settings.historyFile;
+    // Hashed only for a history that is on: nothing reads the key of one that is off.
+    const key = settings.historyKey ?? (file === undefined ? '' : historyKey(urls, settings.model, settings.start));
+    const history = loadHistory(file, key, auto ? deps.defaultHistory?.notice : undefined);
+    for (const n of history.notices)
+        (deps.notice ?? deps.log)(n);
+    for (const w of history.warnings)
+        (deps.warn ?? deps.log)(w);
+    return history;
+}
+/** The wait is over: this run against the earlier ones (warnings for a regression and a changed environment), then recorded. */
+function settle(settings, outcome, facts, profile, now, history, deps) {
+    const phases = profile.finish(now);
+    const engine = profile.label;
+    const usual = history.usual?.phaseSeconds;
+    // A cancelled wait says nothing about how long the server takes.
+    if (outcome.reason === 'cancelled')
+        return { engine, phases, usual };
+    const env = facts.env && Object.fromEntries(facts.env.flatMap((e) => (e.value === undefined ? [] : [[e.name, e.value]])));
+    const run = {
+        v: 1,
+        key: history.key,
+        at: new Date().toISOString(),
+        ready: outcome.ready,
+        reason: outcome.reason,
+        elapsedSeconds: gate_round1(outcome.elapsedMs / 1000),
+        ...(facts.startupMs === undefined ? {} : { startupSeconds: gate_round1(facts.startupMs / 1000) }),
+        ...(profile.engine === undefined ? {} : { engine: profile.engine }),
+        phases: phases.map((p) => ({ name: p.name, seconds: p.seconds })),
+        ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') })
+    };
+    // a history file another job holds locked must not keep this one past its deadline
+    const findings = recordRun(history, run, settings.regressionThresholdPercent, settings.regressionMinRuns, settings.timeoutMs - outcome.elapsedMs);
+    const warn = deps.warn ?? deps.log;
+    if (findings.regression !== undefined && !settings.failOnRegression)
+        warn(findings.regression);
+    if (findings.drift !== undefined)
+        warn(findings.drift);
+    for (const n of findings.notices)
+        (deps.notice ?? deps.log)(n);
+    return { engine, phases, usual, ...findings };
+}
+const gate_round1 = (x) => Math.round(x * 10) / 10;
+
+;// CONCATENATED MODULE: ./src/server/diagnostics.ts
+/** `diagnostics`: commands run after a failed wait, each in its own log group, each under a time limit. */
+/** Long enough for `nvidia-smi` on a busy machine; short enough that a wedged GPU driver cannot hold the job. */
+const DIAGNOSTIC_LIMIT_S = 60;
+async function runDiagnostics(commands, runner) {
+    for (const command of commands) {
+        if (runner.cancel?.aborted)
+            return;
+        await runner.group(`Diagnostics: ${command}`, async () => {
+            try {
+                // coreutils `timeout` limits each command; -k kills what ignores SIGTERM.
+                const code = await runner.exec('timeout', ['-k', '5', String(DIAGNOSTIC_LIMIT_S), '/bin/sh', '-c', command]);
+                if (runner.cancel?.aborted)
+                    runner.log('(stopped: the job was cancelled)');
+                else if (code === 124)
+                    runner.log(`(stopped after ${DIAGNOSTIC_LIMIT_S}s)`);
+                else if (code !== 0)
+                    runner.log(`(exit code ${code})`);
+            }
+            catch (e) {
+                runner.log(`(could not run: ${e.message})`);
+            }
+        });
+    }
+}
+/**
+ * Runs a program with its output on `out`; resolves with its exit code. With `cancel`, the program leads a
+ * process group of its own, and the whole group (the shell and whatever it started) is killed when `cancel`
+ * aborts: a diagnostic must not hold a cancelled job. Without it, it stays in ours, so that a terminal's
+ * Ctrl-C reaches it too.
+ */
+function runCommand(program, args, out, cancel) {
+    // node:child_process is loaded only when diagnostics run.
+    const { spawn } = process.getBuiltinModule('node:child_process');
+    return new Promise((resolve, reject) => {
+        const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: cancel !== undefined });
+        const kill = () => {
+            // a process that left the group may still hold the pipes: stop reading them
+            child.stdout.destroy();
+            child.stderr.destroy();
+            try {
+                if (child.pid !== undefined)
+                    process.kill(-child.pid, 'SIGKILL');
+            }
+            catch {
+                // the group has ended already
+            }
+        };
+        if (cancel?.aborted)
+            kill();
+        else
+            cancel?.addEventListener('abort', kill, { once: true });
+        child.stdout.pipe(out, { end: false });
+        child.stderr.pipe(out, { end: false });
+        child.once('error', (e) => {
+            cancel?.removeEventListener('abort', kill);
+            reject(e);
+        });
+        child.once('close', (code) => {
+            cancel?.removeEventListener('abort', kill);
+            resolve(code ?? 1);
+        });
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/server/stop.ts
 /**
  * Stops a server and everything it started: SIGTERM to its process group, up to a timeout for it to exit, then
@@ -21586,7 +21695,7 @@ async function stopServer(options, deps) {
     const pollMs = options.pollMs ?? 100;
     const kill = deps.kill ?? ((pid, signal) => process.kill(pid, signal));
     const leader = procStat(options.pid, proc);
-    const inGroup = () => proc_procPids(proc).filter((p) => procStat(p, proc)?.pgrp === options.pid);
+    const inGroup = () => procPids(proc).filter((p) => procStat(p, proc)?.pgrp === options.pid);
     // A group outlives its leader (workers left behind by a server that crashed), and Linux reuses no pid that
     // still names a group: with the leader gone, processes in group `pid` are that server's.
     // never the group this process is in: that would stop the stopper (and the runner's step with it)

@@ -17958,6 +17958,9 @@ function failureMessage(outcome, ctx) {
     if (outcome.reason === 'unauthorized' || outcome.reason === 'tls' || outcome.reason === 'ambiguous-model') {
         return `Stopped after ${waited}: ${last?.detail ?? outcome.reason}.`;
     }
+    if (outcome.reason === 'port-busy' || outcome.reason === 'gpu-busy') {
+        return sentence(`Did not start the server: ${outcome.stop?.detail ?? outcome.reason}`);
+    }
     if (outcome.stop) {
         const lines = [sentence(`Stopped after ${waited}, before the server was ready: ${outcome.stop.detail}`)];
         if (last !== undefined)
@@ -18000,6 +18003,7 @@ function outputs(outcome) {
         pid: server?.pid === undefined ? '' : String(server.pid),
         'log-file': server?.logFile ?? '',
         'startup-seconds': server?.startupMs === undefined ? '' : seconds(server.startupMs),
+        'gpu-memory-mib': server?.gpuMemoryMiB === undefined ? '' : String(server.gpuMemoryMiB),
         'generation-seconds': outcome.generationMs === undefined ? '' : seconds(outcome.generationMs),
         results: JSON.stringify(outcome.results.map(resultRecord)),
         phases: JSON.stringify((outcome.profile?.phases ?? []).map((p) => ({ name: p.name, seconds: p.seconds }))),
@@ -18064,6 +18068,8 @@ function summaryMarkdown(outcome, ctx) {
         rows.push(['Generation request', `${out['generation-seconds']} s`]);
     if (server?.pid !== undefined)
         rows.push(['Server process', `pid ${server.pid}`]);
+    if (server?.gpuMemoryMiB !== undefined)
+        rows.push(['GPU memory held by the server', `${server.gpuMemoryMiB} MiB`]);
     if (out['startup-seconds'] !== '')
         rows.push(['Startup (from the process start)', `${out['startup-seconds']} s`]);
     if (server?.logFile !== undefined)

@@ -14,6 +14,8 @@ export interface ServerFacts {
   logFile?: string
   /** From the process's own start to readiness. */
   startupMs?: number
+  /** Once ready, the GPU memory its processes hold (nvidia-smi); undefined without a reading. */
+  gpuMemoryMiB?: number
   /** `env-report`, values already masked; undefined when not asked for. */
   env?: EnvEntry[]
   /** Why `env` is missing although asked for. */
@@ -122,6 +124,9 @@ export function failureMessage(outcome: Outcome, ctx: ReportContext): string {
   if (outcome.reason === 'unauthorized' || outcome.reason === 'tls' || outcome.reason === 'ambiguous-model') {
     return `Stopped after ${waited}: ${last?.detail ?? outcome.reason}.`
   }
+  if (outcome.reason === 'port-busy' || outcome.reason === 'gpu-busy') {
+    return sentence(`Did not start the server: ${outcome.stop?.detail ?? outcome.reason}`)
+  }
   if (outcome.stop) {
     const lines = [sentence(`Stopped after ${waited}, before the server was ready: ${outcome.stop.detail}`)]
     if (last !== undefined) lines.push(sentence(`Last answer: ${last.summary}`))
@@ -168,6 +173,7 @@ export function outputs(outcome: GateOutcome): Outputs {
     pid: server?.pid === undefined ? '' : String(server.pid),
     'log-file': server?.logFile ?? '',
     'startup-seconds': server?.startupMs === undefined ? '' : seconds(server.startupMs),
+    'gpu-memory-mib': server?.gpuMemoryMiB === undefined ? '' : String(server.gpuMemoryMiB),
     'generation-seconds': outcome.generationMs === undefined ? '' : seconds(outcome.generationMs),
     results: JSON.stringify(outcome.results.map(resultRecord)),
     phases: JSON.stringify((outcome.profile?.phases ?? []).map((p) => ({ name: p.name, seconds: p.seconds }))),
@@ -241,6 +247,7 @@ export function summaryMarkdown(outcome: GateOutcome, ctx: ReportContext): strin
   const server = outcome.server
   if (out['generation-seconds'] !== '') rows.push(['Generation request', `${out['generation-seconds']} s`])
   if (server?.pid !== undefined) rows.push(['Server process', `pid ${server.pid}`])
+  if (server?.gpuMemoryMiB !== undefined) rows.push(['GPU memory held by the server', `${server.gpuMemoryMiB} MiB`])
   if (out['startup-seconds'] !== '') rows.push(['Startup (from the process start)', `${out['startup-seconds']} s`])
   if (server?.logFile !== undefined) rows.push(['Server log', code(server.logFile)])
   if (outcome.profile?.engine !== undefined) rows.push(['Engine', mdText(outcome.profile.engine)])

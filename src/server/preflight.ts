@@ -59,3 +59,14 @@ async function gpuFinding(gpuCheck: GpuCheck, deps: PreflightDeps): Promise<GpuF
     ? { kind: 'busy', apps: holding, gpus: snapshot.gpus }
     : { kind: 'clear', gpus: snapshot.gpus }
 }
+
+/** What the pre-flight means for the wait: `refuse` ends it before anything starts; `warnGpu` says so and goes on. */
+export function preflightVerdict(
+  p: Preflight,
+  gpuCheck: GpuCheck
+): { refuse?: 'port-busy' | 'gpu-busy'; warnGpu: boolean } {
+  const gpuBusy = p.gpu.kind === 'busy'
+  if (p.portBusy !== undefined) return { refuse: 'port-busy', warnGpu: gpuBusy }
+  if (gpuBusy && gpuCheck === 'fail') return { refuse: 'gpu-busy', warnGpu: false }
+  return { warnGpu: gpuBusy }
+}

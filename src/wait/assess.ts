@@ -26,6 +26,10 @@ export type Reason =
   | 'generation-failed'
   /** Several listed ids contain `model` and none is it: the gate will not guess which one is meant. */
   | 'ambiguous-model'
+  /** Before `start`: something already listens on the URL's port; nothing was started. */
+  | 'port-busy'
+  /** Before `start`, with `gpu-check: fail`: other processes hold memory on the server's GPUs; nothing was started. */
+  | 'gpu-busy'
   | 'cancelled'
 
 export interface Assessment {

@@ -24,6 +24,10 @@ import { type KnownFatal, watchServer } from '../server/watch.js'
 import { HISTORY_AUTO, type Settings } from '../inputs/settings.js'
 import { type Clock, formatDuration } from '../runtime/clock.js'
 import { type Outcome, type Stop, waitForModel } from './loop.js'
+import { preflight, preflightVerdict } from '../server/preflight.js'
+import { gpuSnapshot, memoryHeldBy } from '../gpu/nvidia-smi.js'
+import { processTree } from '../server/port-owner.js'
+import { gpuBusyText, gpuUnavailableText, portBusyText } from '../report/lifecycle-report.js'
 
 export interface GateDeps {
   clock: Clock
@@ -60,9 +64,13 @@ const expectation = (s: Settings): ReportContext['expect'] => ({
 export async function gate(settings: Settings, deps: GateDeps): Promise<GateOutcome> {
   const { clock } = deps
   const env = deps.env ?? process.env
-  const logFile = settings.logFile ?? (settings.start !== undefined ? newLogFile(env) : undefined)
   // Resolved before anything starts, so that a bad pid file is an input error and nothing runs.
   const pid = settings.pid === undefined ? undefined : resolvePid(settings.pid)
+  if (settings.start !== undefined) {
+    const refused = await beforeStart(settings, env, deps)
+    if (refused !== undefined) return refused
+  }
+  const logFile = settings.logFile ?? (settings.start !== undefined ? newLogFile(env) : undefined)
   let server: ServerProcess | undefined
   if (settings.start !== undefined && logFile !== undefined) {
     server = startServer(settings.start, logFile, serverEnv(env), clock)
@@ -168,6 +176,7 @@ export async function gate(settings: Settings, deps: GateDeps): Promise<GateOutc
     )
     const outcome = representative(results, fleetStop.signal.reason as Stop | undefined)
     if (outcome.ready && server?.startedAt !== undefined) facts.startupMs = clock.now() - server.startedAt
+    if (outcome.ready && server !== undefined) facts.gpuMemoryMiB = await gpuMemoryOf(server.pid, env, deps)
     if (pid === undefined) reportEnvironment(settings, server, facts, deps)
     if (!outcome.ready && log !== undefined && settings.logLines > 0) {
       facts.logTail = log.tail()
@@ -186,6 +195,59 @@ export async function gate(settings: Settings, deps: GateDeps): Promise<GateOutc
     watch.close()
     server?.release()
   }
+}
+
+/**
+ * Before `start` launches anything: a port already held ends the wait at once (`port-busy`), naming the holder;
+ * other processes on the server's GPUs are a warning, or with `gpu-check: fail` end it (`gpu-busy`).
+ */
+async function beforeStart(
+  settings: Settings,
+  env: NodeJS.ProcessEnv,
+  deps: GateDeps
+): Promise<GateOutcome | undefined> {
+  const start = deps.startedAt ?? deps.clock.now()
+  const found = await preflight(
+    settings.targets.map((t) => t.url),
+    settings.gpuCheck,
+    { env }
+  )
+  const verdict = preflightVerdict(found, settings.gpuCheck)
+  const gpu = found.gpu
+  if (gpu.kind === 'unavailable') deps.debug?.(gpuUnavailableText(gpu.why, gpu.detail))
+  if (verdict.warnGpu && gpu.kind === 'busy') (deps.warn ?? deps.log)(gpuBusyText(gpu.apps, gpu.gpus))
+  if (verdict.refuse === undefined) return undefined
+  const stop: Stop = {
+    reason: verdict.refuse,
+    detail:
+      verdict.refuse === 'port-busy' && found.portBusy !== undefined
+        ? portBusyText(found.portBusy)
+        : gpu.kind === 'busy'
+          ? gpuBusyText(gpu.apps, gpu.gpus)
+          : verdict.refuse
+  }
+  const results = settings.targets.map(({ url }): TargetOutcome => ({
+    ready: false,
+    reason: stop.reason,
+    elapsedMs: deps.clock.now() - start,
+    attempts: 0,
+    models: [],
+    stop,
+    timeline: [],
+    url
+  }))
+  // no history either: a wait that started nothing says nothing of how long the server takes
+  return { ...results[0], results }
+}
+
+/** The GPU memory the server's processes hold (nvidia-smi), or undefined without a reading. */
+async function gpuMemoryOf(pid: number, env: NodeJS.ProcessEnv, deps: GateDeps): Promise<number | undefined> {
+  const snapshot = await gpuSnapshot({ env, timeoutMs: 5_000 })
+  if (snapshot.kind === 'unavailable') {
+    deps.debug?.(gpuUnavailableText(snapshot.why, snapshot.detail))
+    return undefined
+  }
+  return memoryHeldBy(snapshot, processTree('/proc', pid)).mib
 }
 
 /**
