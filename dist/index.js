@@ -17481,6 +17481,9 @@ function jobEndSummary(end) {
 }
 /** A debug line: the GPU pre-flight had no reading (a machine without GPUs is no reason to say more). */
 const gpuUnavailableText = (why, detail) => `GPU check skipped: no reading from nvidia-smi (${why}${detail ? `: ${detail}` : ''}).`;
+/** A debug line: the port is a container's, published by docker-proxy; whose container cannot be told from here. */
+const dockerProxyText = (o, watchedPid) => `Port ${o.port} is held by docker-proxy (a container's published port), not by process ${watchedPid}: taken as ` +
+    "the watched server's, since a container's sockets are not in this machine's network namespace.";
 
 ;// CONCATENATED MODULE: ./src/inputs/parse.ts
 /** Parsers for the textual forms of inputs. Each throws a plain Error whose message names the accepted form. */
@@ -19004,6 +19007,7 @@ const INPUT_DEFAULTS = {
     'log-file': '',
     'log-lines': '50',
     'fail-pattern': '',
+    'port-check': 'true',
     'gpu-check': 'warn',
     stop: 'job-end',
     'stop-timeout': '30s',
@@ -19149,6 +19153,7 @@ function parseSettings(get, platform = currentPlatform()) {
     if (failPattern !== undefined && logFile === undefined && start === undefined) {
         throw new InputError('fail-pattern', 'needs a log to watch: set "log-file", or "start" (which writes one)');
     }
+    const portCheck = field('port-check', parseBoolean);
     const gpuCheck = field('gpu-check', (t) => oneOf(t, GPU_CHECKS));
     const stop = field('stop', (t) => oneOf(t, STOP_MODES));
     const stopTimeoutMs = duration('stop-timeout', 1);
@@ -19214,6 +19219,7 @@ function parseSettings(get, platform = currentPlatform()) {
         logFile,
         logLines,
         failPattern,
+        portCheck,
         gpuCheck,
         stop,
         stopTimeoutMs,
@@ -20838,6 +20844,8 @@ function localPort(url, hostName = process.getBuiltinModule('node:os').hostname(
         return undefined;
     return url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
 }
+/** Docker's userland proxy, which holds a container's published port on the host (`docker run -p`). */
+const isDockerProxy = (command) => /(^|\/)docker-proxy(\s|$)/.test(command);
 
 ;// CONCATENATED MODULE: ./src/server/preflight.ts
 /**
@@ -21021,6 +21029,13 @@ async function gate(settings, deps) {
                 await Promise.all([prober.close(), generator?.close()]);
             }
         }));
+        // Ready means the watched server answered: an answer on a local port from anyone else is not its readiness.
+        const wrong = server === undefined || !settings.portCheck ? undefined : foreignAnswer(settings, server.pid, deps);
+        if (wrong !== undefined)
+            results.forEach((r, i) => {
+                if (r.ready && localPort(r.url) === wrong.port)
+                    results[i] = { ...r, ready: false, reason: 'wrong-server', stop: wrong.stop };
+            });
         const outcome = representative(results, fleetStop.signal.reason);
         if (outcome.ready && server?.startedAt !== undefined)
             facts.startupMs = clock.now() - server.startedAt;
@@ -21055,7 +21070,9 @@ async function gate(settings, deps) {
  */
 async function beforeStart(settings, env, deps) {
     const start = deps.startedAt ?? deps.clock.now();
-    const found = await preflight(settings.targets.map((t) => t.url), settings.gpuCheck, { env });
+    const found = await preflight(settings.portCheck ? settings.targets.map((t) => t.url) : [], settings.gpuCheck, {
+        env
+    });
     const verdict = preflightVerdict(found, settings.gpuCheck);
     const gpu = found.gpu;
     if (gpu.kind === 'unavailable')
@@ -21084,6 +21101,30 @@ async function beforeStart(settings, env, deps) {
     }));
     // no history either: a wait that started nothing says nothing of how long the server takes
     return { ...results[0], results };
+}
+/**
+ * The first local port of the URLs whose listening socket belongs to neither the watched process nor its
+ * descendants (Linux: the socket's inode among their file descriptors), as the stop that ends the wait. Unknown
+ * (no /proc), a holder this user cannot see, or a docker-proxy (a container's published port: the proxy, not the
+ * `docker run` the gate watches, holds it) is not held against the server.
+ */
+function foreignAnswer(settings, pid, deps) {
+    for (const port of new Set(settings.targets.map((t) => localPort(t.url)))) {
+        if (port === undefined)
+            continue;
+        const o = listenerOwnership(port, pid);
+        if (o.kind !== 'foreign')
+            continue;
+        const holders = o.listeners.flatMap((l) => l.holders);
+        if (holders.length === 0)
+            continue;
+        if (holders.every((h) => isDockerProxy(h.command))) {
+            deps.debug?.(dockerProxyText(o, pid));
+            continue;
+        }
+        return { port, stop: { reason: 'wrong-server', detail: wrongServerText(o, pid) } };
+    }
+    return undefined;
 }
 /** The GPU memory the server's processes hold (nvidia-smi), or undefined without a reading. */
 async function gpuMemoryOf(pid, env, deps) {

@@ -18301,6 +18301,9 @@ function jobEndSummary(end) {
 }
 /** A debug line: the GPU pre-flight had no reading (a machine without GPUs is no reason to say more). */
 const gpuUnavailableText = (why, detail) => `GPU check skipped: no reading from nvidia-smi (${why}${detail ? `: ${detail}` : ''}).`;
+/** A debug line: the port is a container's, published by docker-proxy; whose container cannot be told from here. */
+const dockerProxyText = (o, watchedPid) => `Port ${o.port} is held by docker-proxy (a container's published port), not by process ${watchedPid}: taken as ` +
+    "the watched server's, since a container's sockets are not in this machine's network namespace.";
 
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
@@ -18993,6 +18996,7 @@ const INPUT_DEFAULTS = {
     'log-file': '',
     'log-lines': '50',
     'fail-pattern': '',
+    'port-check': 'true',
     'gpu-check': 'warn',
     stop: 'job-end',
     'stop-timeout': '30s',
@@ -19138,6 +19142,7 @@ function parseSettings(get, platform = currentPlatform()) {
     if (failPattern !== undefined && logFile === undefined && start === undefined) {
         throw new InputError('fail-pattern', 'needs a log to watch: set "log-file", or "start" (which writes one)');
     }
+    const portCheck = field('port-check', parseBoolean);
     const gpuCheck = field('gpu-check', (t) => oneOf(t, GPU_CHECKS));
     const stop = field('stop', (t) => oneOf(t, STOP_MODES));
     const stopTimeoutMs = duration('stop-timeout', 1);
@@ -19203,6 +19208,7 @@ function parseSettings(get, platform = currentPlatform()) {
         logFile,
         logLines,
         failPattern,
+        portCheck,
         gpuCheck,
         stop,
         stopTimeoutMs,
@@ -19799,6 +19805,8 @@ function localPort(url, hostName = process.getBuiltinModule('node:os').hostname(
         return undefined;
     return url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
 }
+/** Docker's userland proxy, which holds a container's published port on the host (`docker run -p`). */
+const isDockerProxy = (command) => /(^|\/)docker-proxy(\s|$)/.test(command);
 
 ;// CONCATENATED MODULE: ./src/server/stop.ts
 /**

@@ -160,6 +160,8 @@ describe('a large or flooding log', () => {
       {
         url: `${url}/v1/models`,
         start: 'yes | head -c 100000000; sleep 30',
+        // the test's own server answers for it, as a proxy in front of it would
+        'port-check': 'false',
         'log-file': log,
         'fail-pattern': 'CUDA error',
         timeout: '4s'
@@ -182,6 +184,8 @@ describe('a large or flooding log', () => {
       {
         url: `${url}/v1/models`,
         start: `echo '${line}'; sleep 30`,
+        // the test's own server answers for it, as a proxy in front of it would
+        'port-check': 'false',
         'log-file': log,
         'fail-pattern': '(\\w+\\s?)+: CUDA error',
         timeout: '3s'
@@ -296,6 +300,8 @@ describe('nothing a server or a log writes becomes a workflow command', () => {
     const r = await run({
       url: `${url}/v1/models`,
       start: `${process.execPath} ${script}; sleep 30`,
+      // the test's own server answers for it, as a proxy in front of it would
+      'port-check': 'false',
       'log-file': join(dir, 'inject.log'),
       'log-lines': '100',
       timeout: '1500ms'
@@ -324,6 +330,8 @@ describe('nothing a server or a log writes becomes a workflow command', () => {
     const stderr = await cliRun([
       '--url',
       `${url}/v1/models`,
+      '--port-check',
+      'false',
       '--start',
       `${process.execPath} ${script}; sleep 30`,
       '--log-file',
@@ -423,6 +431,8 @@ describe('secrets in forms the redaction did not know', () => {
         url: `${url}/v1/models`,
         'api-key': key,
         start: 'sleep 30',
+        // the test's own server answers for it, as a proxy in front of it would
+        'port-check': 'false',
         'env-report': 'MODEL_AUTH',
         'history-file': history,
         timeout: '5s'

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process'
 import { existsSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import { runAction } from '../../src/action/packaged-run.js'
@@ -108,4 +109,53 @@ describe('pre-flight before start', () => {
     )
     expect(bare.outputs).toMatchObject({ ready: 'true', 'gpu-memory-mib': '' })
   })
+})
+
+describe('readiness from the watched server only', () => {
+  /** A fake server started by the test, as one an earlier job left behind: its pid once it listens. */
+  async function otherServer(port: number): Promise<number> {
+    const child = spawn(process.execPath, [fakeServer, String(port), 'loads', '100'], {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'ignore']
+    })
+    box.pids.push(child.pid as number)
+    await new Promise<void>((resolve) =>
+      child.stdout.on('data', (d: Buffer) => /event at/.test(d.toString()) && resolve())
+    )
+    return child.pid as number
+  }
+
+  it('pid names one process and another answers on the port: wrong-server, naming the one that answered', async () => {
+    const port = await freePort()
+    const other = await otherServer(port)
+    const watched = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { detached: true, stdio: 'ignore' })
+    box.pids.push(watched.pid as number)
+    const run = await act(port, { pid: String(watched.pid) })
+    expect(run.outputs).toMatchObject({ ready: 'false', reason: 'wrong-server' })
+    const [error] = errors(run.stdout)
+    expect(error).toContain(`Port ${port} is answered by process ${other} (`)
+    expect(error).toContain(`not by the server being watched (pid ${watched.pid})`)
+  })
+
+  it("the server as a child of the start shell (no exec) answers: its descendant's socket counts as its own", async () => {
+    const port = await freePort()
+    const run = await act(port, { start: `node ${fakeServer} ${port} loads 300; echo done` })
+    expect(errors(run.stdout)).toEqual([])
+    expect(run.outputs).toMatchObject({ ready: 'true', reason: 'ready' })
+  })
+})
+
+it('port-check: false (a proxy in front of the server holds the port): starts, and its answer counts', async () => {
+  const port = await freePort()
+  const proxy = spawn(process.execPath, [fakeServer, String(port), 'loads', '100'], {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'ignore']
+  })
+  box.pids.push(proxy.pid as number)
+  await new Promise<void>((resolve) =>
+    proxy.stdout.on('data', (d: Buffer) => /event at/.test(d.toString()) && resolve())
+  )
+  const run = await act(port, { start: 'sleep 30', 'port-check': 'false' })
+  expect(errors(run.stdout)).toEqual([])
+  expect(run.outputs).toMatchObject({ ready: 'true', reason: 'ready' })
 })

@@ -58,6 +58,7 @@ const INPUT_HELP: Partial<Record<InputName, [metavar: string, text: string]>> = 
   ],
   'log-lines': ['N', 'last lines of the log to show when the wait fails'],
   'fail-pattern': ['REGEX', 'a new log line matching it ends the wait at once'],
+  'port-check': ['BOOL', 'false: no port-busy check before --start, nor wrong-server (a proxy in front of the server)'],
   'gpu-check': ['MODE', 'with --start: warn, fail or off when other processes hold memory on its GPUs (nvidia-smi)'],
   stop: ['MODE', 'the action stops the server at the job end (job-end) or not (never); the CLI never does: see "stop"'],
   'stop-timeout': ['DURATION', "the action's job-end stop: from SIGTERM until SIGKILL"],

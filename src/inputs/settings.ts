@@ -59,6 +59,11 @@ export interface Settings {
   logFile?: string
   logLines: number
   failPattern?: RegExp
+  /**
+   * Before `start`, a port already held ends the wait (`port-busy`); with `start` or `pid`, an answer on a local
+   * port from another process ends it (`wrong-server`). false: a proxy in front of the server answers there.
+   */
+  portCheck: boolean
   /** Before `start`: what other processes holding memory on the server's GPUs do (nvidia-smi). */
   gpuCheck: GpuCheck
   /** `job-end`: the action's post step stops the server `start` launched; `never`: left to the runner. */
@@ -104,6 +109,7 @@ export const INPUT_DEFAULTS = {
   'log-file': '',
   'log-lines': '50',
   'fail-pattern': '',
+  'port-check': 'true',
   'gpu-check': 'warn',
   stop: 'job-end',
   'stop-timeout': '30s',
@@ -262,6 +268,7 @@ export function parseSettings(get: (name: InputName) => string, platform: Platfo
   if (failPattern !== undefined && logFile === undefined && start === undefined) {
     throw new InputError('fail-pattern', 'needs a log to watch: set "log-file", or "start" (which writes one)')
   }
+  const portCheck = field('port-check', parseBoolean)
   const gpuCheck = field('gpu-check', (t) => oneOf(t, GPU_CHECKS))
   const stop = field('stop', (t) => oneOf(t, STOP_MODES))
   const stopTimeoutMs = duration('stop-timeout', 1)
@@ -334,6 +341,7 @@ export function parseSettings(get: (name: InputName) => string, platform: Platfo
     logFile,
     logLines,
     failPattern,
+    portCheck,
     gpuCheck,
     stop,
     stopTimeoutMs,

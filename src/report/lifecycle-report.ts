@@ -172,3 +172,8 @@ export function jobEndSummary(end: JobEnd): string {
 /** A debug line: the GPU pre-flight had no reading (a machine without GPUs is no reason to say more). */
 export const gpuUnavailableText = (why: string, detail?: string): string =>
   `GPU check skipped: no reading from nvidia-smi (${why}${detail ? `: ${detail}` : ''}).`
+
+/** A debug line: the port is a container's, published by docker-proxy; whose container cannot be told from here. */
+export const dockerProxyText = (o: Extract<Ownership, { kind: 'foreign' }>, watchedPid: number): string =>
+  `Port ${o.port} is held by docker-proxy (a container's published port), not by process ${watchedPid}: taken as ` +
+  "the watched server's, since a container's sockets are not in this machine's network namespace."

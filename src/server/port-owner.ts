@@ -176,3 +176,6 @@ export function localPort(url: URL, hostName = process.getBuiltinModule('node:os
   if (!local) return undefined
   return url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port)
 }
+
+/** Docker's userland proxy, which holds a container's published port on the host (`docker run -p`). */
+export const isDockerProxy = (command: string): boolean => /(^|\/)docker-proxy(\s|$)/.test(command)

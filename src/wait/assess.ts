@@ -30,6 +30,8 @@ export type Reason =
   | 'port-busy'
   /** Before `start`, with `gpu-check: fail`: other processes hold memory on the server's GPUs; nothing was started. */
   | 'gpu-busy'
+  /** With `start` or `pid`: the answer came from a process that is not the watched server or its descendants. */
+  | 'wrong-server'
   | 'cancelled'
 
 export interface Assessment {

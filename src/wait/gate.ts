@@ -26,8 +26,14 @@ import { type Clock, formatDuration } from '../runtime/clock.js'
 import { type Outcome, type Stop, waitForModel } from './loop.js'
 import { preflight, preflightVerdict } from '../server/preflight.js'
 import { gpuSnapshot, memoryHeldBy } from '../gpu/nvidia-smi.js'
-import { processTree } from '../server/port-owner.js'
-import { gpuBusyText, gpuUnavailableText, portBusyText } from '../report/lifecycle-report.js'
+import { isDockerProxy, listenerOwnership, localPort, processTree } from '../server/port-owner.js'
+import {
+  dockerProxyText,
+  gpuBusyText,
+  gpuUnavailableText,
+  portBusyText,
+  wrongServerText
+} from '../report/lifecycle-report.js'
 
 export interface GateDeps {
   clock: Clock
@@ -174,6 +180,13 @@ export async function gate(settings: Settings, deps: GateDeps): Promise<GateOutc
         }
       })
     )
+    // Ready means the watched server answered: an answer on a local port from anyone else is not its readiness.
+    const wrong = server === undefined || !settings.portCheck ? undefined : foreignAnswer(settings, server.pid, deps)
+    if (wrong !== undefined)
+      results.forEach((r, i) => {
+        if (r.ready && localPort(r.url) === wrong.port)
+          results[i] = { ...r, ready: false, reason: 'wrong-server', stop: wrong.stop }
+      })
     const outcome = representative(results, fleetStop.signal.reason as Stop | undefined)
     if (outcome.ready && server?.startedAt !== undefined) facts.startupMs = clock.now() - server.startedAt
     if (outcome.ready && server !== undefined) facts.gpuMemoryMiB = await gpuMemoryOf(server.pid, env, deps)
@@ -207,11 +220,9 @@ async function beforeStart(
   deps: GateDeps
 ): Promise<GateOutcome | undefined> {
   const start = deps.startedAt ?? deps.clock.now()
-  const found = await preflight(
-    settings.targets.map((t) => t.url),
-    settings.gpuCheck,
-    { env }
-  )
+  const found = await preflight(settings.portCheck ? settings.targets.map((t) => t.url) : [], settings.gpuCheck, {
+    env
+  })
   const verdict = preflightVerdict(found, settings.gpuCheck)
   const gpu = found.gpu
   if (gpu.kind === 'unavailable') deps.debug?.(gpuUnavailableText(gpu.why, gpu.detail))
@@ -238,6 +249,28 @@ async function beforeStart(
   }))
   // no history either: a wait that started nothing says nothing of how long the server takes
   return { ...results[0], results }
+}
+
+/**
+ * The first local port of the URLs whose listening socket belongs to neither the watched process nor its
+ * descendants (Linux: the socket's inode among their file descriptors), as the stop that ends the wait. Unknown
+ * (no /proc), a holder this user cannot see, or a docker-proxy (a container's published port: the proxy, not the
+ * `docker run` the gate watches, holds it) is not held against the server.
+ */
+function foreignAnswer(settings: Settings, pid: number, deps: GateDeps): { port: number; stop: Stop } | undefined {
+  for (const port of new Set(settings.targets.map((t) => localPort(t.url)))) {
+    if (port === undefined) continue
+    const o = listenerOwnership(port, pid)
+    if (o.kind !== 'foreign') continue
+    const holders = o.listeners.flatMap((l) => l.holders)
+    if (holders.length === 0) continue
+    if (holders.every((h) => isDockerProxy(h.command))) {
+      deps.debug?.(dockerProxyText(o, pid))
+      continue
+    }
+    return { port, stop: { reason: 'wrong-server', detail: wrongServerText(o, pid) } }
+  }
+  return undefined
 }
 
 /** The GPU memory the server's processes hold (nvidia-smi), or undefined without a reading. */

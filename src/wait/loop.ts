@@ -16,7 +16,7 @@ export interface WaitOptions {
 
 /** Why the wait must end now, whatever the server answers: the reason and its explanation. */
 export interface Stop {
-  reason: Extract<Reason, 'server-exited' | 'log-error' | 'cancelled' | 'port-busy' | 'gpu-busy'>
+  reason: Extract<Reason, 'server-exited' | 'log-error' | 'cancelled' | 'port-busy' | 'gpu-busy' | 'wrong-server'>
   detail: string
 }
 
