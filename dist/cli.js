@@ -16540,7 +16540,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4412);
+/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2755);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 /** The `wait-for-model` command: the same gate as the action, for shells, ssh sessions and scripts. */
@@ -16558,7 +16558,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4412:
+/***/ 2755:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -17707,6 +17707,11 @@ function summaryMarkdown(outcome, ctx) {
     const server = outcome.server;
     if (out['generation-seconds'] !== '')
         rows.push(['Generation request', `${out['generation-seconds']} s`]);
+    const er = outcome.engineReadiness;
+    if (er !== undefined) {
+        const at = (ms) => (ms === undefined ? 'never' : `at ${seconds(ms)} s`);
+        rows.push(['Required answers', `the model listed (${at(er.listedMs)}); ${er.request} 200 (${at(er.readyMs)})`]);
+    }
     if (server?.pid !== undefined)
         rows.push(['Server process', `pid ${server.pid}`]);
     if (server?.gpuMemoryMiB !== undefined)
@@ -17945,6 +17950,8 @@ const gpuUnavailableText = (why, detail) => `GPU check skipped: no reading from 
 /** A debug line: the port is a container's, published by docker-proxy; whose container cannot be told from here. */
 const dockerProxyText = (o, watchedPid) => `Port ${o.port} is held by docker-proxy (a container's published port), not by process ${watchedPid}: taken as ` +
     "the watched server's, since a container's sockets are not in this machine's network namespace.";
+/** The engine's own readiness answer, as the log and the summary name it: `SGLang GET /health`. */
+const engineReadinessRequest = (engine, url) => `${engine} GET ${url.pathname}`;
 
 ;// CONCATENATED MODULE: ./src/inputs/parse.ts
 /** Parsers for the textual forms of inputs. Each throws a plain Error whose message names the accepted form. */
@@ -18822,6 +18829,27 @@ function createGenerator({ base, route, headers, clock, caCert, insecureTls, sec
         },
         close: () => client.close()
     };
+}
+
+;// CONCATENATED MODULE: ./src/engines/readiness.ts
+const ENGINE_READINESS = {
+    // http_server.py: /v1/models has no status check, /health answers 503 while ServerStatus is Starting (the
+    // warm-up request runs then) since mid-2025; older SGLang answers 200 there at once, which costs nothing.
+    sglang: {
+        path: '/health',
+        because: 'SGLang lists its model during its warm-up, while its /health answers 503 until the warm-up ends'
+    }
+};
+/** The list paths whose prefix is the server's base (a proxy prefix before them is kept). */
+const LIST_PATH = /\/(v1\/models(\/[^/]*)?|models|info|api\/tags|api\/ps)\/?$/;
+/** The URL of `engine`'s readiness answer for a model-list `url`, or undefined when the engine needs none. */
+function readinessUrl(engine, url) {
+    const check = engine === undefined ? undefined : ENGINE_READINESS[engine];
+    if (check === undefined)
+        return undefined;
+    const m = LIST_PATH.exec(url.pathname);
+    const base = m ? url.pathname.slice(0, m.index) : '';
+    return new URL(`${url.origin}${base}${check.path}`);
 }
 
 ;// CONCATENATED MODULE: ./src/history/store.ts
@@ -20905,6 +20933,8 @@ async function waitForModel(opts, deps) {
     let generationMs;
     let generationFailed = false;
     let quietSince = start;
+    let engineReadiness;
+    let listedMs;
     const finish = (reason, stop) => ({
         ready: reason === 'ready',
         reason,
@@ -20915,6 +20945,7 @@ async function waitForModel(opts, deps) {
         firstResponseMs,
         generationMs,
         stop,
+        ...(engineReadiness === undefined ? {} : { engineReadiness }),
         timeline
     });
     const stopped = () => (deps.stop?.aborted ? deps.stop.reason : undefined);
@@ -20937,6 +20968,19 @@ async function waitForModel(opts, deps) {
         }
         // match-regex runs within what is left of the probe's time, so a runaway pattern cannot pass the deadline
         let assessment = assess(result, opts.expect, sentAt + budgetMs - clock.now());
+        if (assessment.state === 'ready' && deps.engineReady) {
+            listedMs ??= clock.now() - start;
+            const budgetMs = Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now()));
+            const check = await deps.engineReady(budgetMs, deps.stop);
+            if ((stop = stopped()))
+                return finish(stop.reason, stop);
+            if (check !== undefined) {
+                assessment = withEngineReadiness(assessment, check);
+                engineReadiness = { request: check.request, listedMs, readyMs: engineReadiness?.readyMs };
+                if (check.assessment.state === 'ready')
+                    engineReadiness.readyMs ??= clock.now() - start;
+            }
+        }
         const failedBefore = generationFailed;
         generationFailed = false;
         if (assessment.state === 'ready' && streak + 1 >= opts.successThreshold && deps.generate) {
@@ -21000,6 +21044,14 @@ async function sleepUntilPortOpens(clock, ms, portWatch, stop) {
     const signal = stop ? AbortSignal.any([wake.signal, stop]) : wake.signal;
     await Promise.race([clock.sleep(ms, signal), portWatch.opened(signal)]);
     wake.abort();
+}
+/** Folds the engine's own readiness answer into the model-list assessment: listed is not ready until it says so. */
+function withEngineReadiness(listed, check) {
+    const { assessment: h, request } = check;
+    const summary = `${listed.summary} \u2014 ${request}: ${h.summary}`;
+    if (h.state === 'ready')
+        return { ...listed, summary };
+    return { ...listed, state: 'waiting', summary, detail: `the model is listed, but ${request} says not ready yet: ${h.summary}` };
 }
 /** Folds a generation check into the model-list assessment it followed. */
 function withGeneration(listed, check) {
@@ -21366,6 +21418,8 @@ function preflightVerdict(p, gpuCheck) {
 
 
 
+
+
 const reportContext = (s, url) => ({
     url,
     expect: gate_expectation(s),
@@ -21439,12 +21493,36 @@ async function gate(settings, deps) {
             const prefix = fleet ? `[${url.href}] ` : '';
             const prober = createProber({ url, headers: settings.headers, ...tls });
             const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls });
+            // the engine's own readiness answer on the same origin, for an engine that lists its model before it serves
+            let health;
+            const engineReady = async (timeoutMs, signal) => {
+                const engine = settings.engine ?? profile.engine;
+                const healthUrl = readinessUrl(engine, url);
+                if (healthUrl === undefined)
+                    return undefined;
+                if (health?.url.href !== healthUrl.href) {
+                    await health?.prober.close();
+                    health = { url: healthUrl, prober: createProber({ url: healthUrl, headers: settings.headers, ...tls }) };
+                }
+                const sentAt = clock.now();
+                const result = await health.prober.probe(timeoutMs, signal);
+                deps.debug?.(`${prefix}${healthUrl.pathname}: ${probeLine(result)}`);
+                return {
+                    assessment: assess(result, { status: [[200, 200]] }),
+                    request: engineReadinessRequest(profile.label ?? engine ?? 'the engine', healthUrl),
+                    latencyMs: clock.now() - sentAt
+                };
+            };
             const probe = async (timeoutMs, signal) => {
                 const result = await prober.probe(timeoutMs, signal);
                 deps.debug?.(`${prefix}${probeLine(result)}`);
-                // The model list can name the engine (`owned_by`) when the log has not.
-                if (log !== undefined && result.kind === 'http' && profile.engine === undefined)
-                    sayStartup(profile.models(result.json));
+                // The model list can name the engine (`owned_by`) when the log has not: for the startup phases, and
+                // for the engine's own readiness answer, which a wait without a log needs too.
+                if (result.kind === 'http' && profile.engine === undefined) {
+                    const lines = profile.models(result.json);
+                    if (log !== undefined)
+                        sayStartup(lines);
+                }
                 return result;
             };
             try {
@@ -21458,6 +21536,7 @@ async function gate(settings, deps) {
                 }, {
                     probe,
                     generate: generator ? generator.generate : undefined,
+                    engineReady,
                     stop,
                     portWatch: portWatchFor(url),
                     clock,
@@ -21477,7 +21556,7 @@ async function gate(settings, deps) {
                 return { ...outcome, url };
             }
             finally {
-                await Promise.all([prober.close(), generator?.close()]);
+                await Promise.all([prober.close(), generator?.close(), health?.prober.close()]);
             }
         }));
         // Ready means the watched server answered: an answer on a local port from anyone else is not its readiness.

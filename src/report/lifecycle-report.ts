@@ -177,3 +177,6 @@ export const gpuUnavailableText = (why: string, detail?: string): string =>
 export const dockerProxyText = (o: Extract<Ownership, { kind: 'foreign' }>, watchedPid: number): string =>
   `Port ${o.port} is held by docker-proxy (a container's published port), not by process ${watchedPid}: taken as ` +
   "the watched server's, since a container's sockets are not in this machine's network namespace."
+
+/** The engine's own readiness answer, as the log and the summary name it: `SGLang GET /health`. */
+export const engineReadinessRequest = (engine: string, url: URL): string => `${engine} GET ${url.pathname}`

@@ -246,6 +246,11 @@ export function summaryMarkdown(outcome: GateOutcome, ctx: ReportContext): strin
   ]
   const server = outcome.server
   if (out['generation-seconds'] !== '') rows.push(['Generation request', `${out['generation-seconds']} s`])
+  const er = outcome.engineReadiness
+  if (er !== undefined) {
+    const at = (ms: number | undefined): string => (ms === undefined ? 'never' : `at ${seconds(ms)} s`)
+    rows.push(['Required answers', `the model listed (${at(er.listedMs)}); ${er.request} 200 (${at(er.readyMs)})`])
+  }
   if (server?.pid !== undefined) rows.push(['Server process', `pid ${server.pid}`])
   if (server?.gpuMemoryMiB !== undefined) rows.push(['GPU memory held by the server', `${server.gpuMemoryMiB} MiB`])
   if (out['startup-seconds'] !== '') rows.push(['Startup (from the process start)', `${out['startup-seconds']} s`])

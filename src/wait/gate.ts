@@ -1,7 +1,9 @@
 /** The whole wait, from settings to outcome, shared by every front end (the action, the CLI). */
 import { setMaxListeners } from 'node:events'
 import { envReport } from '../server/env-report.js'
-import { createGenerator } from './generation-check.js'
+import { createGenerator, type GenerationCheck } from './generation-check.js'
+import { assess } from './assess.js'
+import { readinessUrl } from '../engines/readiness.js'
 import { historyKey, type RunRecord } from '../history/store.js'
 import { LogFollower, type LogLine } from '../server/log-follower.js'
 import { portWatchFor } from '../http/port-watch.js'
@@ -29,6 +31,7 @@ import { gpuSnapshot, memoryHeldBy } from '../gpu/nvidia-smi.js'
 import { isDockerProxy, listenerOwnership, localPort, processTree } from '../server/port-owner.js'
 import {
   dockerProxyText,
+  engineReadinessRequest,
   gpuBusyText,
   gpuUnavailableText,
   portBusyText,
@@ -135,12 +138,34 @@ export async function gate(settings: Settings, deps: GateDeps): Promise<GateOutc
         const prefix = fleet ? `[${url.href}] ` : ''
         const prober = createProber({ url, headers: settings.headers, ...tls })
         const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls })
+        // the engine's own readiness answer on the same origin, for an engine that lists its model before it serves
+        let health: { url: URL; prober: ReturnType<typeof createProber> } | undefined
+        const engineReady = async (timeoutMs: number, signal?: AbortSignal): Promise<GenerationCheck | undefined> => {
+          const engine = settings.engine ?? profile.engine
+          const healthUrl = readinessUrl(engine, url)
+          if (healthUrl === undefined) return undefined
+          if (health?.url.href !== healthUrl.href) {
+            await health?.prober.close()
+            health = { url: healthUrl, prober: createProber({ url: healthUrl, headers: settings.headers, ...tls }) }
+          }
+          const sentAt = clock.now()
+          const result = await health.prober.probe(timeoutMs, signal)
+          deps.debug?.(`${prefix}${healthUrl.pathname}: ${probeLine(result)}`)
+          return {
+            assessment: assess(result, { status: [[200, 200]] }),
+            request: engineReadinessRequest(profile.label ?? engine ?? 'the engine', healthUrl),
+            latencyMs: clock.now() - sentAt
+          }
+        }
         const probe = async (timeoutMs: number, signal?: AbortSignal): Promise<ProbeResult> => {
           const result = await prober.probe(timeoutMs, signal)
           deps.debug?.(`${prefix}${probeLine(result)}`)
-          // The model list can name the engine (`owned_by`) when the log has not.
-          if (log !== undefined && result.kind === 'http' && profile.engine === undefined)
-            sayStartup(profile.models(result.json))
+          // The model list can name the engine (`owned_by`) when the log has not: for the startup phases, and
+          // for the engine's own readiness answer, which a wait without a log needs too.
+          if (result.kind === 'http' && profile.engine === undefined) {
+            const lines = profile.models(result.json)
+            if (log !== undefined) sayStartup(lines)
+          }
           return result
         }
         try {
@@ -156,6 +181,7 @@ export async function gate(settings: Settings, deps: GateDeps): Promise<GateOutc
             {
               probe,
               generate: generator ? generator.generate : undefined,
+              engineReady,
               stop,
               portWatch: portWatchFor(url),
               clock,
@@ -176,7 +202,7 @@ export async function gate(settings: Settings, deps: GateDeps): Promise<GateOutc
           }
           return { ...outcome, url }
         } finally {
-          await Promise.all([prober.close(), generator?.close()])
+          await Promise.all([prober.close(), generator?.close(), health?.prober.close()])
         }
       })
     )

@@ -22,6 +22,11 @@ export interface Stop {
 
 export interface WaitDeps {
   probe(timeoutMs: number, signal?: AbortSignal): Promise<ProbeResult>
+  /**
+   * The engine's own readiness answer (SGLang's /health), asked once the model is listed, before any generation:
+   * ready only when it says so. Undefined from it: this engine needs none (or is not known yet).
+   */
+  engineReady?(timeoutMs: number, signal?: AbortSignal): Promise<GenerationCheck | undefined>
   /** With `probe-generation`: asked once the model is listed; ready only when it generates. */
   generate?(modelId: string | undefined, timeoutMs: number, signal?: AbortSignal): Promise<GenerationCheck>
   /** Aborted, with a `Stop` as its reason, when the wait must end at once: it also cuts short a sleep or a request. */
@@ -78,6 +83,11 @@ export interface Outcome {
   generationMs?: number
   /** Set when the wait was stopped (server exited, log error, cancelled). */
   stop?: Stop
+  /**
+   * The engine's own readiness answer required beside the model list (`request`, e.g. `SGLang GET /health`), when
+   * the model was first listed and when that answer first said ready.
+   */
+  engineReadiness?: { request: string; listedMs?: number; readyMs?: number }
   timeline: TimelineEntry[]
 }
 
@@ -94,6 +104,8 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
   let generationMs: number | undefined
   let generationFailed = false
   let quietSince = start
+  let engineReadiness: Outcome['engineReadiness']
+  let listedMs: number | undefined
 
   const finish = (reason: Reason, stop?: Stop): Outcome => ({
     ready: reason === 'ready',
@@ -105,6 +117,7 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
     firstResponseMs,
     generationMs,
     stop,
+    ...(engineReadiness === undefined ? {} : { engineReadiness }),
     timeline
   })
   const stopped = (): Stop | undefined => (deps.stop?.aborted ? (deps.stop.reason as Stop) : undefined)
@@ -125,6 +138,17 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
     }
     // match-regex runs within what is left of the probe's time, so a runaway pattern cannot pass the deadline
     let assessment = assess(result, opts.expect, sentAt + budgetMs - clock.now())
+    if (assessment.state === 'ready' && deps.engineReady) {
+      listedMs ??= clock.now() - start
+      const budgetMs = Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now()))
+      const check = await deps.engineReady(budgetMs, deps.stop)
+      if ((stop = stopped())) return finish(stop.reason, stop)
+      if (check !== undefined) {
+        assessment = withEngineReadiness(assessment, check)
+        engineReadiness = { request: check.request, listedMs, readyMs: engineReadiness?.readyMs }
+        if (check.assessment.state === 'ready') engineReadiness.readyMs ??= clock.now() - start
+      }
+    }
     const failedBefore = generationFailed
     generationFailed = false
     if (assessment.state === 'ready' && streak + 1 >= opts.successThreshold && deps.generate) {
@@ -191,6 +215,19 @@ async function sleepUntilPortOpens(
   const signal = stop ? AbortSignal.any([wake.signal, stop]) : wake.signal
   await Promise.race([clock.sleep(ms, signal), portWatch.opened(signal)])
   wake.abort()
+}
+
+/** Folds the engine's own readiness answer into the model-list assessment: listed is not ready until it says so. */
+function withEngineReadiness(listed: Assessment, check: GenerationCheck): Assessment {
+  const { assessment: h, request } = check
+  const summary = `${listed.summary} — ${request}: ${h.summary}`
+  if (h.state === 'ready') return { ...listed, summary }
+  return {
+    ...listed,
+    state: 'waiting',
+    summary,
+    detail: `the model is listed, but ${request} says not ready yet: ${h.summary}`
+  }
 }
 
 /** Folds a generation check into the model-list assessment it followed. */

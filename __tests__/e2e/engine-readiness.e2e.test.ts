@@ -1,0 +1,89 @@
+import { spawn } from 'node:child_process'
+import { runAction } from '../../src/action/packaged-run.js'
+import { simulate } from '../../src/simulator/server.js'
+import { entry, errors } from '../helpers/support.js'
+
+/**
+ * SGLang lists its model during its warm-up while its own /health answers 503: through dist/cli.js and
+ * dist/index.js against the simulator, ready only once /health is 200, and the log and summary say so.
+ */
+const cli = new URL('../../dist/cli.js', import.meta.url).pathname
+
+function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })))
+}
+
+describe("SGLang's warm-up", () => {
+  it('the CLI (engine auto, from owned_by): listed during the warm-up is not ready; ready once /health is 200', async () => {
+    // the port opens at 0.3s and lists the model; the warm-up ends, /health 200, at 2s
+    const server = await simulate({ engine: 'sglang', model: 'Qwen/Qwen3-8B', loadMs: 2_000, opensAfterMs: 300 })
+    try {
+      const r = await runCli([
+        '--url',
+        `${server.baseUrl}/v1/models`,
+        '--model',
+        'qwen3-8b',
+        '--interval',
+        '200ms',
+        '--timeout',
+        '30s',
+        '--json'
+      ])
+      expect(r.code).toBe(0)
+      const out = JSON.parse(r.stdout) as Record<string, string>
+      expect(out).toMatchObject({ ready: 'true', 'model-id': 'Qwen/Qwen3-8B' })
+      // not before the warm-up ended, whatever the model list said
+      expect(Number(out['elapsed-seconds'])).toBeGreaterThanOrEqual(1.9)
+      expect(r.stderr).toMatch(/\n\d+ms: HTTP 200, serving \[Qwen\/Qwen3-8B\] — SGLang GET \/health: HTTP 503\n/)
+      expect(r.stderr.trimEnd().split('\n').at(-1)).toMatch(
+        /^Ready after \d\.\ds \(\d+ probes\); model "Qwen\/Qwen3-8B": HTTP 200, serving \[Qwen\/Qwen3-8B\] — SGLang GET \/health: HTTP 200$/
+      )
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('the action with engine: sglang: the summary says which answers were required and when each came', async () => {
+    const server = await simulate({ engine: 'sglang', model: 'Qwen/Qwen3-8B', loadMs: 1_500, opensAfterMs: 200 })
+    try {
+      const run = await runAction({
+        entry,
+        inputs: {
+          url: `${server.baseUrl}/v1/models`,
+          model: 'qwen3-8b',
+          engine: 'sglang',
+          interval: '200ms',
+          timeout: '30s',
+          'history-file': ''
+        }
+      })
+      expect(errors(run.stdout)).toEqual([])
+      expect(run.outputs.ready).toBe('true')
+      expect(run.summary).toMatch(
+        /\| Required answers \| the model listed \(at \d+\.\d s\); SGLang GET \/health 200 \(at \d+\.\d s\) \|/
+      )
+      const [, listed, healthy] = /listed \(at (\d+\.\d) s\); SGLang GET \/health 200 \(at (\d+\.\d) s\)/.exec(
+        run.summary
+      ) as RegExpExecArray
+      expect(Number(healthy)).toBeGreaterThan(Number(listed))
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('vLLM (which opens its port only once ready) is asked nothing more', async () => {
+    const server = await simulate({ engine: 'vllm', model: 'm', loadMs: 300 })
+    try {
+      const r = await runCli(['--url', `${server.baseUrl}/v1/models`, '--model', 'm', '--interval', '200ms'])
+      expect(r.code).toBe(0)
+      expect(r.stderr).not.toContain('/health')
+    } finally {
+      await server.close()
+    }
+  })
+})
