@@ -16540,7 +16540,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2755);
+/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1008);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 /** The `wait-for-model` command: the same gate as the action, for shells, ssh sessions and scripts. */
@@ -16558,7 +16558,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2755:
+/***/ 1008:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -16952,15 +16952,24 @@ async function simulate(options) {
     const readyAt = startedAt + options.loadMs;
     const tell = (event) => options.onEvent?.(event, Date.now() - startedAt);
     let requests = 0;
+    const lazy = options.unloaded ? lazyLoading(options.engine, options.model, options.loadMs) : undefined;
     const server = (0,external_node_http_.createServer)((req, res) => {
         requests++;
         const path = new URL(req.url ?? '/', 'http://x').pathname;
         const answer = (request) => {
+            if (lazy !== undefined) {
+                const reply = lazy(req.method ?? 'GET', path, request);
+                if (reply !== undefined)
+                    return void Promise.resolve(reply).then((r) => send(r));
+            }
             const phase = Date.now() >= readyAt ? 'ready' : 'loading';
             const reply = (request && engine.generate?.(path, phase, options.model, request, options.generationFails === true)) ??
                 engine.reply(path, phase, options.model) ??
                 engine.notFound ??
                 json({ detail: 'Not Found' }, 404);
+            send(reply);
+        };
+        const send = (reply) => {
             const body = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
             res.writeHead(reply.status, reply.type ? { 'content-type': reply.type } : {});
             res.end(body);
@@ -17017,6 +17026,52 @@ async function simulate(options) {
         },
         close: stop
     };
+}
+/**
+ * The routes of a server that lists a model it has not loaded (`unloaded`), answered from when the load was asked
+ * for; undefined for a route the engine answers as usual (as ready). A promise: Ollama answers the load request
+ * only once the model is loaded.
+ */
+function lazyLoading(engine, model, loadMs) {
+    let loadedAt;
+    const state = () => loadedAt === undefined ? 'unloaded' : Date.now() >= loadedAt ? 'loaded' : 'loading';
+    const askLoad = () => (loadedAt ??= Date.now() + loadMs);
+    if (engine === 'llamacpp')
+        return (method, path, request) => {
+            // router mode: /health is 200 at once whatever the models do
+            if (path === '/health')
+                return json({ status: 'ok' });
+            if (path === '/v1/models' || path === '/models')
+                return json({
+                    object: 'list',
+                    data: [{ id: model, object: 'model', owned_by: 'llamacpp', created: CREATED, status: { value: state() } }]
+                });
+            if (method === 'POST' && path === '/models/load') {
+                if (request?.model !== model)
+                    return json({ error: { code: 400, message: 'model not found' } }, 400);
+                askLoad();
+                return json({ success: true });
+            }
+            return undefined;
+        };
+    if (engine === 'ollama')
+        return (method, path, request) => {
+            if (path === '/api/tags')
+                return json({ models: [{ name: model, model, size: 2019393189 }] });
+            if (path === '/api/ps')
+                return json({ models: state() === 'loaded' ? [{ name: model, model, size_vram: 2019393189 }] : [] });
+            // a generate request without a prompt only loads the model, and answers once it is loaded
+            if (method === 'POST' && path === '/api/generate' && request?.prompt === undefined) {
+                const wanted = String(request?.model);
+                if ((wanted.includes(':') ? wanted : `${wanted}:latest`) !== model && wanted !== model)
+                    return json({ error: `model '${wanted}' not found` }, 404);
+                const at = askLoad();
+                const done = json({ model, created_at: '2026-01-01T00:00:00Z', response: '', done: true, done_reason: 'load' });
+                return new Promise((resolve) => setTimeout(() => resolve(done), Math.max(0, at - Date.now())));
+            }
+            return undefined;
+        };
+    return undefined;
 }
 function parseObject(text) {
     try {
@@ -17952,6 +18007,8 @@ const dockerProxyText = (o, watchedPid) => `Port ${o.port} is held by docker-pro
     "the watched server's, since a container's sockets are not in this machine's network namespace.";
 /** The engine's own readiness answer, as the log and the summary name it: `SGLang GET /health`. */
 const engineReadinessRequest = (engine, url) => `${engine} GET ${url.pathname}`;
+/** `load: true`: the request that asks the server to load the model has gone out. */
+const loadAskedText = (url, model) => `Asked the server to load "${String(model)}": POST ${url.pathname}`;
 
 ;// CONCATENATED MODULE: ./src/inputs/parse.ts
 /** Parsers for the textual forms of inputs. Each throws a plain Error whose message names the accepted form. */
@@ -18831,6 +18888,32 @@ function createGenerator({ base, route, headers, clock, caCert, insecureTls, sec
     };
 }
 
+;// CONCATENATED MODULE: ./src/engines/load.ts
+
+/** The model-list paths, after which the server's base ends (a proxy prefix before them is kept). */
+const LIST_PATH = /\/(v1\/models|models|api\/ps)\/?$/;
+/**
+ * What asks the server at `url` to load the model, given its last answer; undefined when the answer shows no
+ * model waiting to be asked for (loaded, loading, or not a server that loads on demand).
+ */
+function loadRequest(url, answer, model) {
+    const m = LIST_PATH.exec(url.pathname);
+    if (m === null || answer.status !== 200)
+        return undefined;
+    const base = `${url.origin}${url.pathname.slice(0, m.index)}`;
+    if (answer.modelState === 'unloaded' && model !== undefined && answer.models !== undefined) {
+        // the listed id the assessment found unloaded: the router loads by its own id
+        const found = matchModel(answer.models.map((id) => ({ id })), model);
+        if (found.kind === 'found')
+            return { url: new URL(`${base}/models/load`), body: { model: found.model.id } };
+    }
+    // Ollama's models in memory: a model not among them is loaded by a generate request with no prompt; -1 keeps
+    // it loaded until the server stops (its default, 5 minutes, could unload it during the benchmark)
+    if (m[1] === 'api/ps' && model !== undefined && answer.state === 'waiting' && answer.models !== undefined)
+        return { url: new URL(`${base}/api/generate`), body: { model, keep_alive: -1 } };
+    return undefined;
+}
+
 ;// CONCATENATED MODULE: ./src/engines/readiness.ts
 const ENGINE_READINESS = {
     // http_server.py: /v1/models has no status check, /health answers 503 while ServerStatus is Starting (the
@@ -18841,13 +18924,13 @@ const ENGINE_READINESS = {
     }
 };
 /** The list paths whose prefix is the server's base (a proxy prefix before them is kept). */
-const LIST_PATH = /\/(v1\/models(\/[^/]*)?|models|info|api\/tags|api\/ps)\/?$/;
+const readiness_LIST_PATH = /\/(v1\/models(\/[^/]*)?|models|info|api\/tags|api\/ps)\/?$/;
 /** The URL of `engine`'s readiness answer for a model-list `url`, or undefined when the engine needs none. */
 function readinessUrl(engine, url) {
     const check = engine === undefined ? undefined : ENGINE_READINESS[engine];
     if (check === undefined)
         return undefined;
-    const m = LIST_PATH.exec(url.pathname);
+    const m = readiness_LIST_PATH.exec(url.pathname);
     const base = m ? url.pathname.slice(0, m.index) : '';
     return new URL(`${url.origin}${base}${check.path}`);
 }
@@ -19497,6 +19580,7 @@ const INPUT_DEFAULTS = {
     stop: 'job-end',
     'stop-timeout': '30s',
     'probe-generation': 'false',
+    load: 'false',
     'env-report': '',
     diagnostics: '',
     'ca-cert': '',
@@ -19661,6 +19745,7 @@ function parseSettings(get, platform = currentPlatform()) {
     if (diagnostics.length > 0 && platform.os === 'win32')
         throw new InputError('diagnostics', `${needsShell(platform)}: run them in a later step with "if: failure()"`);
     const probeGeneration = field('probe-generation', parseBoolean);
+    const load = field('load', parseBoolean);
     const targets = urls.map((url) => ({ url, generation: probeGeneration ? generationFor(url, model) : undefined }));
     const caPath = text('ca-cert');
     const caCert = caPath === undefined ? undefined : field('ca-cert', () => readCaCert(caPath));
@@ -19709,6 +19794,7 @@ function parseSettings(get, platform = currentPlatform()) {
         stop,
         stopTimeoutMs,
         probeGeneration,
+        load,
         envReport,
         diagnostics,
         engine,
@@ -21051,7 +21137,12 @@ function withEngineReadiness(listed, check) {
     const summary = `${listed.summary} \u2014 ${request}: ${h.summary}`;
     if (h.state === 'ready')
         return { ...listed, summary };
-    return { ...listed, state: 'waiting', summary, detail: `the model is listed, but ${request} says not ready yet: ${h.summary}` };
+    return {
+        ...listed,
+        state: 'waiting',
+        summary,
+        detail: `the model is listed, but ${request} says not ready yet: ${h.summary}`
+    };
 }
 /** Folds a generation check into the model-list assessment it followed. */
 function withGeneration(listed, check) {
@@ -21420,6 +21511,7 @@ function preflightVerdict(p, gpuCheck) {
 
 
 
+
 const reportContext = (s, url) => ({
     url,
     expect: gate_expectation(s),
@@ -21525,6 +21617,19 @@ async function gate(settings, deps) {
                 }
                 return result;
             };
+            // `load`: the first answer that shows the model waiting to be asked for sends the load request, once
+            let loading;
+            const loader = settings.load ? createHttpClient(tls) : undefined;
+            const askToLoad = (answer) => {
+                const request = loader && loading === undefined ? loadRequest(url, answer, settings.model) : undefined;
+                if (request === undefined || loader === undefined)
+                    return;
+                deps.log(`${prefix}${loadAskedText(request.url, request.body.model)}`);
+                const left = Math.max(1, waitStart + settings.timeoutMs - clock.now());
+                loading = loader
+                    .send({ url: request.url, method: 'POST', headers: settings.headers, json: request.body }, left, stop)
+                    .then((result) => deps.debug?.(`${prefix}${request.url.pathname}: ${probeLine(result)}`));
+            };
             try {
                 const outcome = await waitForModel({
                     expect: gate_expectation(settings),
@@ -21542,6 +21647,7 @@ async function gate(settings, deps) {
                     clock,
                     startedAt: deps.startedAt,
                     onEvent: (e) => {
+                        askToLoad(e.assessment);
                         const now = clock.now();
                         const startup = e.type === 'progress' ? profile.status(now, now - (server?.startedAt ?? waitStart)) : undefined;
                         (e.type === 'lost' ? warn : deps.log)(`${prefix}${eventLine(e, startup)}`);
@@ -21556,7 +21662,7 @@ async function gate(settings, deps) {
                 return { ...outcome, url };
             }
             finally {
-                await Promise.all([prober.close(), generator?.close(), health?.prober.close()]);
+                await Promise.all([prober.close(), generator?.close(), health?.prober.close(), loader?.close()]);
             }
         }));
         // Ready means the watched server answered: an answer on a local port from anyone else is not its readiness.
@@ -21981,6 +22087,7 @@ const INPUT_HELP = {
     stop: ['MODE', 'the action stops the server at the job end (job-end) or not (never); the CLI never does: see "stop"'],
     'stop-timeout': ['DURATION', "the action's job-end stop: from SIGTERM until SIGKILL"],
     'probe-generation': ['BOOL', 'true: ready only once a one-token generation request succeeds'],
+    load: ['BOOL', 'true: ask llama.cpp (router) or Ollama (--url .../api/ps) to load an unloaded model, then wait'],
     'env-report': ['NAMES', 'variables (NCCL_*,CUDA_VISIBLE_DEVICES) to report from the server environment'],
     diagnostics: ['COMMAND', 'run when the wait fails (repeat the flag for more)'],
     'ca-cert': ['FILE', 'PEM file of extra trusted CA certificates'],
@@ -22118,6 +22225,7 @@ async function simulateCommand(argv, io, say) {
         host: { type: 'string', default: SIMULATE_DEFAULTS.host },
         'crash-after': { type: 'string' },
         'generation-fails': { type: 'boolean' },
+        unloaded: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' }
     });
     if (values.help)
@@ -22157,6 +22265,7 @@ async function simulateCommand(argv, io, say) {
             host,
             crashAfterMs,
             generationFails: values['generation-fails'] === true,
+            unloaded: values.unloaded === true,
             onEvent: (event, atMs) => say(`${prefix} ${clock_formatDuration(atMs)}: ${SIMULATOR_EVENT_WORDS[event]}`)
         });
     }
@@ -22276,7 +22385,7 @@ function helpText() {
         '',
         'Usage:',
         '  wait-for-model --url URL [options]',
-        '  wait-for-model simulate --engine ENGINE --model NAME [--load 30s] [--port 8000] [--crash-after 10s] [--generation-fails]',
+        '  wait-for-model simulate --engine ENGINE --model NAME [--load 30s] [--port 8000] [--crash-after 10s] [--generation-fails] [--unloaded]',
         '  wait-for-model stop --pid N [--timeout 30s]',
         '  wait-for-model demo',
         '',
@@ -22302,6 +22411,7 @@ function simulateHelpText() {
             ['--host HOST', `address to bind (default: ${SIMULATE_DEFAULTS.host})`],
             ['--crash-after DURATION', 'the engine dies this long after the start: the port closes and the process exits 1'],
             ['--generation-fails', "every generation request gets the engine's own error (to try --probe-generation)"],
+            ['--unloaded', 'llama.cpp (router mode) and Ollama: listed, loaded only when asked (to try --load true)'],
             ['-h, --help', 'show this help']
         ]),
         ''

@@ -16535,7 +16535,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 350:
+/***/ 9068:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -17491,6 +17491,8 @@ const dockerProxyText = (o, watchedPid) => `Port ${o.port} is held by docker-pro
     "the watched server's, since a container's sockets are not in this machine's network namespace.";
 /** The engine's own readiness answer, as the log and the summary name it: `SGLang GET /health`. */
 const engineReadinessRequest = (engine, url) => `${engine} GET ${url.pathname}`;
+/** `load: true`: the request that asks the server to load the model has gone out. */
+const loadAskedText = (url, model) => `Asked the server to load "${String(model)}": POST ${url.pathname}`;
 
 ;// CONCATENATED MODULE: ./src/inputs/parse.ts
 /** Parsers for the textual forms of inputs. Each throws a plain Error whose message names the accepted form. */
@@ -18370,6 +18372,32 @@ function createGenerator({ base, route, headers, clock, caCert, insecureTls, sec
     };
 }
 
+;// CONCATENATED MODULE: ./src/engines/load.ts
+
+/** The model-list paths, after which the server's base ends (a proxy prefix before them is kept). */
+const LIST_PATH = /\/(v1\/models|models|api\/ps)\/?$/;
+/**
+ * What asks the server at `url` to load the model, given its last answer; undefined when the answer shows no
+ * model waiting to be asked for (loaded, loading, or not a server that loads on demand).
+ */
+function loadRequest(url, answer, model) {
+    const m = LIST_PATH.exec(url.pathname);
+    if (m === null || answer.status !== 200)
+        return undefined;
+    const base = `${url.origin}${url.pathname.slice(0, m.index)}`;
+    if (answer.modelState === 'unloaded' && model !== undefined && answer.models !== undefined) {
+        // the listed id the assessment found unloaded: the router loads by its own id
+        const found = matchModel(answer.models.map((id) => ({ id })), model);
+        if (found.kind === 'found')
+            return { url: new URL(`${base}/models/load`), body: { model: found.model.id } };
+    }
+    // Ollama's models in memory: a model not among them is loaded by a generate request with no prompt; -1 keeps
+    // it loaded until the server stops (its default, 5 minutes, could unload it during the benchmark)
+    if (m[1] === 'api/ps' && model !== undefined && answer.state === 'waiting' && answer.models !== undefined)
+        return { url: new URL(`${base}/api/generate`), body: { model, keep_alive: -1 } };
+    return undefined;
+}
+
 ;// CONCATENATED MODULE: ./src/engines/readiness.ts
 const ENGINE_READINESS = {
     // http_server.py: /v1/models has no status check, /health answers 503 while ServerStatus is Starting (the
@@ -18380,13 +18408,13 @@ const ENGINE_READINESS = {
     }
 };
 /** The list paths whose prefix is the server's base (a proxy prefix before them is kept). */
-const LIST_PATH = /\/(v1\/models(\/[^/]*)?|models|info|api\/tags|api\/ps)\/?$/;
+const readiness_LIST_PATH = /\/(v1\/models(\/[^/]*)?|models|info|api\/tags|api\/ps)\/?$/;
 /** The URL of `engine`'s readiness answer for a model-list `url`, or undefined when the engine needs none. */
 function readinessUrl(engine, url) {
     const check = engine === undefined ? undefined : ENGINE_READINESS[engine];
     if (check === undefined)
         return undefined;
-    const m = LIST_PATH.exec(url.pathname);
+    const m = readiness_LIST_PATH.exec(url.pathname);
     const base = m ? url.pathname.slice(0, m.index) : '';
     return new URL(`${url.origin}${base}${check.path}`);
 }
@@ -19040,6 +19068,7 @@ const INPUT_DEFAULTS = {
     stop: 'job-end',
     'stop-timeout': '30s',
     'probe-generation': 'false',
+    load: 'false',
     'env-report': '',
     diagnostics: '',
     'ca-cert': '',
@@ -19204,6 +19233,7 @@ function parseSettings(get, platform = currentPlatform()) {
     if (diagnostics.length > 0 && platform.os === 'win32')
         throw new InputError('diagnostics', `${needsShell(platform)}: run them in a later step with "if: failure()"`);
     const probeGeneration = field('probe-generation', parseBoolean);
+    const load = field('load', parseBoolean);
     const targets = urls.map((url) => ({ url, generation: probeGeneration ? generationFor(url, model) : undefined }));
     const caPath = text('ca-cert');
     const caCert = caPath === undefined ? undefined : field('ca-cert', () => readCaCert(caPath));
@@ -19252,6 +19282,7 @@ function parseSettings(get, platform = currentPlatform()) {
         stop,
         stopTimeoutMs,
         probeGeneration,
+        load,
         envReport,
         diagnostics,
         engine,
@@ -20598,7 +20629,12 @@ function withEngineReadiness(listed, check) {
     const summary = `${listed.summary} \u2014 ${request}: ${h.summary}`;
     if (h.state === 'ready')
         return { ...listed, summary };
-    return { ...listed, state: 'waiting', summary, detail: `the model is listed, but ${request} says not ready yet: ${h.summary}` };
+    return {
+        ...listed,
+        state: 'waiting',
+        summary,
+        detail: `the model is listed, but ${request} says not ready yet: ${h.summary}`
+    };
 }
 /** Folds a generation check into the model-list assessment it followed. */
 function withGeneration(listed, check) {
@@ -20969,6 +21005,7 @@ function preflightVerdict(p, gpuCheck) {
 
 
 
+
 const reportContext = (s, url) => ({
     url,
     expect: gate_expectation(s),
@@ -21074,6 +21111,19 @@ async function gate(settings, deps) {
                 }
                 return result;
             };
+            // `load`: the first answer that shows the model waiting to be asked for sends the load request, once
+            let loading;
+            const loader = settings.load ? createHttpClient(tls) : undefined;
+            const askToLoad = (answer) => {
+                const request = loader && loading === undefined ? loadRequest(url, answer, settings.model) : undefined;
+                if (request === undefined || loader === undefined)
+                    return;
+                deps.log(`${prefix}${loadAskedText(request.url, request.body.model)}`);
+                const left = Math.max(1, waitStart + settings.timeoutMs - clock.now());
+                loading = loader
+                    .send({ url: request.url, method: 'POST', headers: settings.headers, json: request.body }, left, stop)
+                    .then((result) => deps.debug?.(`${prefix}${request.url.pathname}: ${probeLine(result)}`));
+            };
             try {
                 const outcome = await waitForModel({
                     expect: gate_expectation(settings),
@@ -21091,6 +21141,7 @@ async function gate(settings, deps) {
                     clock,
                     startedAt: deps.startedAt,
                     onEvent: (e) => {
+                        askToLoad(e.assessment);
                         const now = clock.now();
                         const startup = e.type === 'progress' ? profile.status(now, now - (server?.startedAt ?? waitStart)) : undefined;
                         (e.type === 'lost' ? warn : deps.log)(`${prefix}${eventLine(e, startup)}`);
@@ -21105,7 +21156,7 @@ async function gate(settings, deps) {
                 return { ...outcome, url };
             }
             finally {
-                await Promise.all([prober.close(), generator?.close(), health?.prober.close()]);
+                await Promise.all([prober.close(), generator?.close(), health?.prober.close(), loader?.close()]);
             }
         }));
         // Ready means the watched server answered: an answer on a local port from anyone else is not its readiness.
@@ -22002,7 +22053,7 @@ async function run() {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(350);
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9068);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 

@@ -18311,6 +18311,8 @@ const dockerProxyText = (o, watchedPid) => `Port ${o.port} is held by docker-pro
     "the watched server's, since a container's sockets are not in this machine's network namespace.";
 /** The engine's own readiness answer, as the log and the summary name it: `SGLang GET /health`. */
 const engineReadinessRequest = (engine, url) => `${engine} GET ${url.pathname}`;
+/** `load: true`: the request that asks the server to load the model has gone out. */
+const loadAskedText = (url, model) => `Asked the server to load "${String(model)}": POST ${url.pathname}`;
 
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
@@ -19008,6 +19010,7 @@ const INPUT_DEFAULTS = {
     stop: 'job-end',
     'stop-timeout': '30s',
     'probe-generation': 'false',
+    load: 'false',
     'env-report': '',
     diagnostics: '',
     'ca-cert': '',
@@ -19172,6 +19175,7 @@ function parseSettings(get, platform = currentPlatform()) {
     if (diagnostics.length > 0 && platform.os === 'win32')
         throw new InputError('diagnostics', `${needsShell(platform)}: run them in a later step with "if: failure()"`);
     const probeGeneration = field('probe-generation', parseBoolean);
+    const load = field('load', parseBoolean);
     const targets = urls.map((url) => ({ url, generation: probeGeneration ? generationFor(url, model) : undefined }));
     const caPath = text('ca-cert');
     const caCert = caPath === undefined ? undefined : field('ca-cert', () => readCaCert(caPath));
@@ -19220,6 +19224,7 @@ function parseSettings(get, platform = currentPlatform()) {
         stop,
         stopTimeoutMs,
         probeGeneration,
+        load,
         envReport,
         diagnostics,
         engine,

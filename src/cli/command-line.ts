@@ -63,6 +63,7 @@ const INPUT_HELP: Partial<Record<InputName, [metavar: string, text: string]>> = 
   stop: ['MODE', 'the action stops the server at the job end (job-end) or not (never); the CLI never does: see "stop"'],
   'stop-timeout': ['DURATION', "the action's job-end stop: from SIGTERM until SIGKILL"],
   'probe-generation': ['BOOL', 'true: ready only once a one-token generation request succeeds'],
+  load: ['BOOL', 'true: ask llama.cpp (router) or Ollama (--url .../api/ps) to load an unloaded model, then wait'],
   'env-report': ['NAMES', 'variables (NCCL_*,CUDA_VISIBLE_DEVICES) to report from the server environment'],
   diagnostics: ['COMMAND', 'run when the wait fails (repeat the flag for more)'],
   'ca-cert': ['FILE', 'PEM file of extra trusted CA certificates'],
@@ -196,6 +197,7 @@ async function simulateCommand(argv: string[], io: CliIo, say: (line: string) =>
     host: { type: 'string', default: SIMULATE_DEFAULTS.host },
     'crash-after': { type: 'string' },
     'generation-fails': { type: 'boolean' },
+    unloaded: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' }
   })
   if (values.help) return (void io.stdout.write(simulateHelpText()), 0)
@@ -232,6 +234,7 @@ async function simulateCommand(argv: string[], io: CliIo, say: (line: string) =>
       host,
       crashAfterMs,
       generationFails: values['generation-fails'] === true,
+      unloaded: values.unloaded === true,
       onEvent: (event, atMs) => say(`${prefix} ${formatDuration(atMs)}: ${SIMULATOR_EVENT_WORDS[event]}`)
     })
   } catch (e) {
@@ -357,7 +360,7 @@ export function helpText(): string {
     '',
     'Usage:',
     '  wait-for-model --url URL [options]',
-    '  wait-for-model simulate --engine ENGINE --model NAME [--load 30s] [--port 8000] [--crash-after 10s] [--generation-fails]',
+    '  wait-for-model simulate --engine ENGINE --model NAME [--load 30s] [--port 8000] [--crash-after 10s] [--generation-fails] [--unloaded]',
     '  wait-for-model stop --pid N [--timeout 30s]',
     '  wait-for-model demo',
     '',
@@ -384,6 +387,7 @@ export function simulateHelpText(): string {
       ['--host HOST', `address to bind (default: ${SIMULATE_DEFAULTS.host})`],
       ['--crash-after DURATION', 'the engine dies this long after the start: the port closes and the process exits 1'],
       ['--generation-fails', "every generation request gets the engine's own error (to try --probe-generation)"],
+      ['--unloaded', 'llama.cpp (router mode) and Ollama: listed, loaded only when asked (to try --load true)'],
       ['-h, --help', 'show this help']
     ]),
     ''

@@ -70,6 +70,8 @@ export interface Settings {
   stop: StopMode
   /** At the job's end, from SIGTERM until SIGKILL. */
   stopTimeoutMs: number
+  /** Asks a server that lists the model without having loaded it (llama.cpp router, Ollama) to load it. */
+  load: boolean
   /** Each target then carries its generation request. */
   probeGeneration: boolean
   /** Variable names or globs (`NCCL_*`) to report from the server's environment. */
@@ -114,6 +116,7 @@ export const INPUT_DEFAULTS = {
   stop: 'job-end',
   'stop-timeout': '30s',
   'probe-generation': 'false',
+  load: 'false',
   'env-report': '',
   diagnostics: '',
   'ca-cert': '',
@@ -295,6 +298,7 @@ export function parseSettings(get: (name: InputName) => string, platform: Platfo
   if (diagnostics.length > 0 && platform.os === 'win32')
     throw new InputError('diagnostics', `${needsShell(platform)}: run them in a later step with "if: failure()"`)
   const probeGeneration = field('probe-generation', parseBoolean)
+  const load = field('load', parseBoolean)
   const targets = urls.map((url) => ({ url, generation: probeGeneration ? generationFor(url, model) : undefined }))
   const caPath = text('ca-cert')
   const caCert = caPath === undefined ? undefined : field('ca-cert', () => readCaCert(caPath))
@@ -346,6 +350,7 @@ export function parseSettings(get: (name: InputName) => string, platform: Platfo
     stop,
     stopTimeoutMs,
     probeGeneration,
+    load,
     envReport,
     diagnostics,
     engine,

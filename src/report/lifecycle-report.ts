@@ -180,3 +180,7 @@ export const dockerProxyText = (o: Extract<Ownership, { kind: 'foreign' }>, watc
 
 /** The engine's own readiness answer, as the log and the summary name it: `SGLang GET /health`. */
 export const engineReadinessRequest = (engine: string, url: URL): string => `${engine} GET ${url.pathname}`
+
+/** `load: true`: the request that asks the server to load the model has gone out. */
+export const loadAskedText = (url: URL, model: unknown): string =>
+  `Asked the server to load "${String(model)}": POST ${url.pathname}`

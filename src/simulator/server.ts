@@ -338,6 +338,13 @@ export interface SimulatorOptions {
   crashAfterMs?: number
   /** Every generation request gets the engine's own error while the model list answers as usual. */
   generationFails?: boolean
+  /**
+   * llama.cpp's router mode and Ollama: the model is listed but not loaded until asked (`POST /models/load`;
+   * Ollama's `POST /api/generate` without a prompt, which answers once it is loaded); the load takes `loadMs` from
+   * that request. llama.cpp lists it with `status.value` unloaded → loading → loaded; Ollama's `/api/ps` lists it
+   * only once loaded.
+   */
+  unloaded?: boolean
   /** Told when the port opens, when the model becomes ready, and when the engine crashes. */
   onEvent?(event: SimulatorEvent, atMs: number): void
 }
@@ -366,16 +373,24 @@ export async function simulate(options: SimulatorOptions): Promise<SimulatedServ
   const readyAt = startedAt + options.loadMs
   const tell = (event: SimulatorEvent): void => options.onEvent?.(event, Date.now() - startedAt)
   let requests = 0
+  const lazy = options.unloaded ? lazyLoading(options.engine, options.model, options.loadMs) : undefined
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     requests++
     const path = new URL(req.url ?? '/', 'http://x').pathname
     const answer = (request?: Record<string, unknown>): void => {
+      if (lazy !== undefined) {
+        const reply = lazy(req.method ?? 'GET', path, request)
+        if (reply !== undefined) return void Promise.resolve(reply).then((r) => send(r))
+      }
       const phase: Phase = Date.now() >= readyAt ? 'ready' : 'loading'
       const reply =
         (request && engine.generate?.(path, phase, options.model, request, options.generationFails === true)) ??
         engine.reply(path, phase, options.model) ??
         engine.notFound ??
         json({ detail: 'Not Found' }, 404)
+      send(reply)
+    }
+    const send = (reply: Reply): void => {
       const body =
         reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body)
       res.writeHead(reply.status, reply.type ? { 'content-type': reply.type } : {})
@@ -427,6 +442,57 @@ export async function simulate(options: SimulatorOptions): Promise<SimulatedServ
     },
     close: stop
   }
+}
+
+/**
+ * The routes of a server that lists a model it has not loaded (`unloaded`), answered from when the load was asked
+ * for; undefined for a route the engine answers as usual (as ready). A promise: Ollama answers the load request
+ * only once the model is loaded.
+ */
+function lazyLoading(
+  engine: EngineName,
+  model: string,
+  loadMs: number
+):
+  | ((method: string, path: string, request?: Record<string, unknown>) => Reply | Promise<Reply> | undefined)
+  | undefined {
+  let loadedAt: number | undefined
+  const state = (): 'unloaded' | 'loading' | 'loaded' =>
+    loadedAt === undefined ? 'unloaded' : Date.now() >= loadedAt ? 'loaded' : 'loading'
+  const askLoad = (): number => (loadedAt ??= Date.now() + loadMs)
+  if (engine === 'llamacpp')
+    return (method, path, request) => {
+      // router mode: /health is 200 at once whatever the models do
+      if (path === '/health') return json({ status: 'ok' })
+      if (path === '/v1/models' || path === '/models')
+        return json({
+          object: 'list',
+          data: [{ id: model, object: 'model', owned_by: 'llamacpp', created: CREATED, status: { value: state() } }]
+        })
+      if (method === 'POST' && path === '/models/load') {
+        if (request?.model !== model) return json({ error: { code: 400, message: 'model not found' } }, 400)
+        askLoad()
+        return json({ success: true })
+      }
+      return undefined
+    }
+  if (engine === 'ollama')
+    return (method, path, request) => {
+      if (path === '/api/tags') return json({ models: [{ name: model, model, size: 2019393189 }] })
+      if (path === '/api/ps')
+        return json({ models: state() === 'loaded' ? [{ name: model, model, size_vram: 2019393189 }] : [] })
+      // a generate request without a prompt only loads the model, and answers once it is loaded
+      if (method === 'POST' && path === '/api/generate' && request?.prompt === undefined) {
+        const wanted = String(request?.model)
+        if ((wanted.includes(':') ? wanted : `${wanted}:latest`) !== model && wanted !== model)
+          return json({ error: `model '${wanted}' not found` }, 404)
+        const at = askLoad()
+        const done = json({ model, created_at: '2026-01-01T00:00:00Z', response: '', done: true, done_reason: 'load' })
+        return new Promise((resolve) => setTimeout(() => resolve(done), Math.max(0, at - Date.now())))
+      }
+      return undefined
+    }
+  return undefined
 }
 
 function parseObject(text: string): Record<string, unknown> {

@@ -2,12 +2,13 @@
 import { setMaxListeners } from 'node:events'
 import { envReport } from '../server/env-report.js'
 import { createGenerator, type GenerationCheck } from './generation-check.js'
-import { assess } from './assess.js'
+import { assess, type Assessment } from './assess.js'
+import { loadRequest } from '../engines/load.js'
 import { readinessUrl } from '../engines/readiness.js'
 import { historyKey, type RunRecord } from '../history/store.js'
 import { LogFollower, type LogLine } from '../server/log-follower.js'
 import { portWatchFor } from '../http/port-watch.js'
-import { createProber, type ProbeResult } from '../http/probe.js'
+import { createHttpClient, createProber, type ProbeResult } from '../http/probe.js'
 import { StartupProfile } from '../startup/profile.js'
 import {
   describeExpectation,
@@ -34,6 +35,7 @@ import {
   engineReadinessRequest,
   gpuBusyText,
   gpuUnavailableText,
+  loadAskedText,
   portBusyText,
   wrongServerText
 } from '../report/lifecycle-report.js'
@@ -168,6 +170,18 @@ export async function gate(settings: Settings, deps: GateDeps): Promise<GateOutc
           }
           return result
         }
+        // `load`: the first answer that shows the model waiting to be asked for sends the load request, once
+        let loading: Promise<void> | undefined
+        const loader = settings.load ? createHttpClient(tls) : undefined
+        const askToLoad = (answer: Assessment): void => {
+          const request = loader && loading === undefined ? loadRequest(url, answer, settings.model) : undefined
+          if (request === undefined || loader === undefined) return
+          deps.log(`${prefix}${loadAskedText(request.url, request.body.model)}`)
+          const left = Math.max(1, waitStart + settings.timeoutMs - clock.now())
+          loading = loader
+            .send({ url: request.url, method: 'POST', headers: settings.headers, json: request.body }, left, stop)
+            .then((result) => deps.debug?.(`${prefix}${request.url.pathname}: ${probeLine(result)}`))
+        }
         try {
           const outcome = await waitForModel(
             {
@@ -187,6 +201,7 @@ export async function gate(settings: Settings, deps: GateDeps): Promise<GateOutc
               clock,
               startedAt: deps.startedAt,
               onEvent: (e) => {
+                askToLoad(e.assessment)
                 const now = clock.now()
                 const startup =
                   e.type === 'progress' ? profile.status(now, now - (server?.startedAt ?? waitStart)) : undefined
@@ -202,7 +217,7 @@ export async function gate(settings: Settings, deps: GateDeps): Promise<GateOutc
           }
           return { ...outcome, url }
         } finally {
-          await Promise.all([prober.close(), generator?.close(), health?.prober.close()])
+          await Promise.all([prober.close(), generator?.close(), health?.prober.close(), loader?.close()])
         }
       })
     )
