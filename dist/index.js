@@ -17441,6 +17441,8 @@ function gpuBusyText(apps, gpus) {
 const NOTHING_TO_STOP = 'No server to stop at the job end: none was launched by "start" with "stop: job-end".';
 /** The post step could not stop the server (an error of its own, never the job's failure). */
 const jobEndErrorText = (pid, message) => `Could not stop the server${pid === undefined ? '' : ` (pid ${pid})`} at the job end: ${message}`;
+/** The server was stopped, but the job summary could not be written. */
+const jobEndSummaryErrorText = (message) => `The server was stopped, but the job summary could not be written: ${message}`;
 /** The job summary's section on the job-end stop: how it stopped, how long it took, its GPU memory, and why not cleanly. */
 function jobEndSummary(end) {
     const r = end.record;

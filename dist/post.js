@@ -18261,6 +18261,8 @@ function gpuBusyText(apps, gpus) {
 const NOTHING_TO_STOP = 'No server to stop at the job end: none was launched by "start" with "stop: job-end".';
 /** The post step could not stop the server (an error of its own, never the job's failure). */
 const jobEndErrorText = (pid, message) => `Could not stop the server${pid === undefined ? '' : ` (pid ${pid})`} at the job end: ${message}`;
+/** The server was stopped, but the job summary could not be written. */
+const jobEndSummaryErrorText = (message) => `The server was stopped, but the job summary could not be written: ${message}`;
 /** The job summary's section on the job-end stop: how it stopped, how long it took, its GPU memory, and why not cleanly. */
 function jobEndSummary(end) {
     const r = end.record;
@@ -20475,8 +20477,12 @@ async function post(env = process.env) {
         }
         if (end.logTail !== undefined)
             await untrustedGroup(logTailTitle(end.logTail, end.logFile), end.logTail.map((l) => `${l.number}: ${l.text}`), info);
+        // the stop is done and said: a summary that cannot be written is no failure to stop
         if (env.GITHUB_STEP_SUMMARY)
-            await summary.addRaw(jobEndSummary(end)).write();
+            await summary
+                .addRaw(jobEndSummary(end))
+                .write()
+                .catch((e) => annotate('warning', jobEndSummaryErrorText(e.message)));
     }
     catch (e) {
         annotate('warning', jobEndErrorText(state.pid, e.message));

@@ -42,7 +42,7 @@ async function mainStep(inputs: Record<string, string>, serverArgs = 'loads 300'
 }
 
 /** The post step, given the state as the runner gives it, with the fake nvidia-smi showing `pid` on a GPU. */
-function postStep(state: Record<string, string>, gpuPid?: number) {
+function postStep(state: Record<string, string>, gpuPid?: number, extra: Record<string, string> = {}) {
   const gpuState = box.path('gpu.json')
   writeFileSync(
     gpuState,
@@ -53,7 +53,7 @@ function postStep(state: Record<string, string>, gpuPid?: number) {
   )
   const env: Record<string, string> = { PATH: `${fakeDir}:${process.env.PATH}`, FAKE_NVIDIA_SMI: gpuState }
   for (const [name, value] of Object.entries(state)) env[`STATE_${name}`] = value
-  return runAction({ entry: post, inputs: {}, env })
+  return runAction({ entry: post, inputs: {}, env: { ...env, ...extra } })
 }
 
 describe('the job-end stop (post step)', () => {
@@ -97,6 +97,17 @@ describe('the job-end stop (post step)', () => {
     expect(p.stdout).toContain('No available shared memory broadcast block found')
     expect(alive(pid)).toBe(false)
     expect(p.summary).toContain('| Last signal sent | SIGKILL |')
+  })
+
+  it('a job summary that cannot be written is said as such, not as a failed stop', async () => {
+    const { run, state } = await mainStep({})
+    const pid = Number(run.outputs.pid)
+    const p = await postStep(state, undefined, { GITHUB_STEP_SUMMARY: box.path('no-such-dir', 'summary') })
+    expect(p.code).toBe(0)
+    expect(p.stdout).toMatch(new RegExp(`^Stopped the server's process group ${pid} `, 'm'))
+    expect(p.stdout).toContain('::warning::The server was stopped, but the job summary could not be written')
+    expect(p.stdout).not.toContain('Could not stop')
+    expect(alive(pid)).toBe(false)
   })
 
   it('stop: never leaves the server running, and the post step has nothing to do', async () => {

@@ -4,7 +4,13 @@
  * that outlives SIGKILL, or GPU memory not released in time, is a warning.
  */
 import { gpuSnapshot } from '../gpu/nvidia-smi.js'
-import { jobEndErrorText, jobEndSummary, NOTHING_TO_STOP, stopLines } from '../report/lifecycle-report.js'
+import {
+  jobEndErrorText,
+  jobEndSummary,
+  jobEndSummaryErrorText,
+  NOTHING_TO_STOP,
+  stopLines
+} from '../report/lifecycle-report.js'
 import { logTailTitle } from '../report/wait-report.js'
 import { readJobEndState, stopAtJobEnd } from '../server/job-end.js'
 import { systemClock } from '../runtime/clock.js'
@@ -29,7 +35,12 @@ export async function post(env: NodeJS.ProcessEnv = process.env): Promise<void> 
         end.logTail.map((l) => `${l.number}: ${l.text}`),
         info
       )
-    if (env.GITHUB_STEP_SUMMARY) await summary.addRaw(jobEndSummary(end)).write()
+    // the stop is done and said: a summary that cannot be written is no failure to stop
+    if (env.GITHUB_STEP_SUMMARY)
+      await summary
+        .addRaw(jobEndSummary(end))
+        .write()
+        .catch((e: Error) => annotate('warning', jobEndSummaryErrorText(e.message)))
   } catch (e) {
     annotate('warning', jobEndErrorText(state.pid, (e as Error).message))
   }

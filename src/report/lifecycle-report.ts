@@ -132,6 +132,10 @@ export const NOTHING_TO_STOP = 'No server to stop at the job end: none was launc
 export const jobEndErrorText = (pid: number | undefined, message: string): string =>
   `Could not stop the server${pid === undefined ? '' : ` (pid ${pid})`} at the job end: ${message}`
 
+/** The server was stopped, but the job summary could not be written. */
+export const jobEndSummaryErrorText = (message: string): string =>
+  `The server was stopped, but the job summary could not be written: ${message}`
+
 /** The job summary's section on the job-end stop: how it stopped, how long it took, its GPU memory, and why not cleanly. */
 export function jobEndSummary(end: JobEnd): string {
   const r = end.record
