@@ -1,48 +1,11 @@
 /** Words for people: log lines, the failure message, the outputs and the job summary. Text only, no I/O. */
 import type { Expectation } from '../wait/assess.js'
-import type { EnvEntry } from '../server/env-report.js'
 import type { LogLine } from '../server/log-follower.js'
 import type { ProbeResult } from '../http/probe.js'
-import type { PhaseTiming } from '../startup/phases.js'
 import { phaseMarkdown } from './profile-report.js'
 import { formatDuration, seconds } from '../runtime/clock.js'
 import type { Outcome, WaitEvent } from '../wait/loop.js'
-
-/** What the gate knows about the server process and its log, beside the wait itself. */
-export interface ServerFacts {
-  pid?: number
-  logFile?: string
-  /** From the process's own start to readiness. */
-  startupMs?: number
-  /** `env-report`, values already masked; undefined when not asked for. */
-  env?: EnvEntry[]
-  /** Why `env` is missing although asked for. */
-  envUnavailable?: string
-  /** The last `log-lines` lines, on failure; undefined when the log does not exist. */
-  logTail?: LogLine[]
-}
-
-/** The startup profile from the server's log, and this run against earlier ones. */
-export interface ProfileFacts {
-  /** The engine's name, when known. */
-  engine?: string
-  phases: PhaseTiming[]
-  /** The median seconds of each phase in earlier runs. */
-  usual?: ReadonlyMap<string, number>
-  /** The median startup of the last ready runs with this history key. */
-  expectedSeconds?: number
-  regressionPercent?: number
-  /** The warning for a startup slower than `regression-threshold` allows. */
-  regression?: string
-  /** The warning for a changed `env-report`. */
-  drift?: string
-}
-
-/** One endpoint's wait. */
-export type TargetOutcome = Outcome & { url: URL }
-
-/** The whole wait: the scalar fields describe one endpoint (see `representative`), `results` all of them. */
-export type GateOutcome = TargetOutcome & { results: TargetOutcome[]; server?: ServerFacts; profile?: ProfileFacts }
+import type { GateOutcome, ServerFacts, TargetOutcome } from '../wait/outcome.js'
 
 export interface ReportContext {
   url: URL
@@ -198,7 +161,7 @@ export function summaryMarkdown(outcome: GateOutcome, ctx: ReportContext): strin
   if (server?.pid !== undefined) rows.push(['Server process', `pid ${server.pid}`])
   if (out['startup-seconds'] !== '') rows.push(['Startup (from the process start)', `${out['startup-seconds']} s`])
   if (server?.logFile !== undefined) rows.push(['Server log', `\`${server.logFile}\``])
-  if (outcome.profile?.engine !== undefined) rows.push(['Engine', outcome.profile.engine])
+  if (outcome.profile?.engineLabel !== undefined) rows.push(['Engine', outcome.profile.engineLabel])
   if (out['expected-seconds'] !== '') {
     const against =
       out['regression-percent'] === ''
@@ -235,7 +198,7 @@ export function summaryMarkdown(outcome: GateOutcome, ctx: ReportContext): strin
   for (const warning of [profile?.regression, profile?.drift])
     if (warning !== undefined) lines.push('', `> ⚠️ ${warning}`)
   if (profile !== undefined && profile.phases.length > 0)
-    lines.push('', phaseMarkdown(profile.phases, profile.engine ?? 'Server', profile.usual).trimEnd())
+    lines.push('', phaseMarkdown(profile.phases, profile.engineLabel ?? 'Server', profile.usualPhaseSeconds).trimEnd())
   if (server?.env !== undefined || server?.envUnavailable !== undefined) {
     lines.push('', '#### Server environment', '')
     if (server.envUnavailable !== undefined) lines.push(server.envUnavailable)

@@ -1,9 +1,11 @@
 /** Turns what happens beside the wait into a stop: the server process exiting, a fail-pattern log line, cancellation. */
 import type { LogFollower, LogLine } from './log-follower.js'
 import type { ServerProcess } from './process.js'
-import type { Stop } from '../wait/loop.js'
+import type { Stop, Stopper } from '../wait/stop.js'
 
 export interface WatchOptions {
+  /** Ended, with the `Stop` that explains why, when the wait must end. */
+  stopper: Stopper
   server?: ServerProcess
   log?: LogFollower
   failPattern?: RegExp
@@ -21,23 +23,28 @@ export interface KnownFatal {
   /** It names a cause (out of memory, an NCCL error) rather than only saying the start failed. */
   cause: boolean
   /** Whose line it is: "vLLM", or "model server" while the engine is not known. */
-  engine: string
+  engineLabel: string
 }
 
 export interface ServerWatch {
-  /** Aborts with a `Stop` as its reason. */
-  signal: AbortSignal
   close(): void
 }
 
 /** How long a fatal log line waits for the server's exit, to name its exit code too. */
 const EXIT_GRACE_MS = 150
 
-export function watchServer({ server, log, failPattern, readLines, cancel, pollMs = 200 }: WatchOptions): ServerWatch {
-  const controller = new AbortController()
-  const stop = (s: Stop): void => {
-    if (!controller.signal.aborted) controller.abort(s)
-  }
+export function watchServer({
+  stopper,
+  server,
+  log,
+  failPattern,
+  readLines,
+  cancel,
+  pollMs = 200
+}: WatchOptions): ServerWatch {
+  let closed = false
+  // A server that exits after the wait is over (or a late fatal line) ends nothing.
+  const stop = (s: Stop): void => void (closed || stopper.stop(s))
   const logError = (line: LogLine, why: string, after = ''): Stop => ({
     reason: 'log-error',
     detail: `line ${line.number} of ${log?.path} ${why}: ${line.text}${after}`
@@ -48,7 +55,7 @@ export function watchServer({ server, log, failPattern, readLines, cancel, pollM
     const fresh = log.poll()
     const known = readLines?.(fresh)
     const matching = failPattern ? fresh.find((l) => failPattern.test(l.text)) : undefined
-    const knownError = (k: KnownFatal): Stop => logError(k.line, `is a known fatal ${k.engine} line`, after)
+    const knownError = (k: KnownFatal): Stop => logError(k.line, `is a known fatal ${k.engineLabel} line`, after)
     if (known?.cause) return knownError(known)
     if (matching) return logError(matching, 'matches fail-pattern', after)
     return known ? knownError(known) : undefined
@@ -65,6 +72,7 @@ export function watchServer({ server, log, failPattern, readLines, cancel, pollM
   const timer = log && (failPattern || readLines) ? setInterval(scan, pollMs) : undefined
 
   void server?.exited.then((how) => {
+    if (closed) return
     // A crash usually prints its cause just before: the fatal line explains more than the exit code.
     const after = `; the server process ${server.pid} then ${how}`
     const error = found ? { ...found, detail: found.detail + after } : read(after)
@@ -77,8 +85,8 @@ export function watchServer({ server, log, failPattern, readLines, cancel, pollM
   else cancel?.addEventListener('abort', onCancel, { once: true })
 
   return {
-    signal: controller.signal,
     close() {
+      closed = true
       clearInterval(timer)
       clearTimeout(grace)
       cancel?.removeEventListener('abort', onCancel)

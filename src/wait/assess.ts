@@ -28,7 +28,9 @@ export type Reason =
 export interface Assessment {
   /** `down`: no HTTP answer; `waiting`: answered, not ready; `fatal`: waiting longer cannot help. */
   state: 'down' | 'waiting' | 'ready' | 'fatal'
-  /** One line in words, stable between identical answers, so that a change of answer is a change of text. */
+  /** What the server said, as data: the wait loop compares these to tell a new answer from the same one. */
+  answer: Answer
+  /** One line in words for people (the log, the timeline), the same for the same `answer`. */
   summary: string
   /** Why it is not ready yet, or for `fatal` what to do; empty when ready. */
   detail: string
@@ -39,6 +41,47 @@ export interface Assessment {
   modelId?: string
   /** The first 200 characters of the body, for the failure message. */
   excerpt?: string
+}
+
+/**
+ * An answer as data: exactly what its summary is made of, so that two answers are the same (`sameAnswer`) when,
+ * and only when, they would be told the same way.
+ */
+export interface Answer {
+  state: Assessment['state']
+  status?: number
+  /** The probe's error code: no HTTP answer, or one cut short. */
+  error?: string
+  /** The server's own words: a body's message or page title, an error's message that has no words of ours. */
+  said?: string
+  /** The listed model ids, where the summary names them. */
+  models?: string[]
+  /** What keeps an accepted answer from being ready. */
+  missing?: Missing
+  /** With `probe-generation`: the generation request, and what it got. */
+  generation?: { request: string; answer: Answer }
+}
+
+export type Missing =
+  | { what: 'model-list'; truncated: boolean }
+  | { what: 'model' }
+  | { what: 'model-loaded'; id: string; loading: string }
+  | { what: 'match' }
+  | { what: 'match-regex' }
+  | { what: 'match-regex-in-time' }
+
+/** Whether two answers are the same answer (fields left out and fields undefined are alike). */
+export function sameAnswer(a: Answer | undefined, b: Answer | undefined): boolean {
+  return sameData(a, b)
+}
+
+function sameData(a: unknown, b: unknown): boolean {
+  if (a === b) return true
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
+  if (Array.isArray(a) !== Array.isArray(b)) return false
+  const x = a as Record<string, unknown>
+  const y = b as Record<string, unknown>
+  return [...new Set([...Object.keys(x), ...Object.keys(y)])].every((k) => sameData(x[k], y[k]))
 }
 
 const TLS_CODES =
@@ -60,6 +103,9 @@ const ERROR_WORDS: Record<string, string> = {
   BAD_REDIRECT: 'redirected to a URL that is not http:// or https://'
 }
 
+/** Codes told in the same words are the same answer. */
+const SAME_ERROR: Record<string, string> = { UND_ERR_CONNECT_TIMEOUT: 'ETIMEDOUT' }
+
 /** `regexLimitMs` bounds how long `match-regex` may run on the body (what is left of the probe's time). */
 export function assess(result: ProbeResult, expect: Expectation, regexLimitMs = 1_000): Assessment {
   if (result.kind === 'error') return assessError(result)
@@ -76,6 +122,7 @@ export function assess(result: ProbeResult, expect: Expectation, regexLimitMs = 
       ...base,
       state: 'fatal',
       fatalReason: 'unauthorized',
+      answer: { state: 'fatal', status, said: said || undefined },
       summary: `HTTP ${status}${said ? ` ${said}` : ''}`,
       detail:
         `the server refused the request as ${status === 401 ? 'unauthenticated' : 'forbidden'}: ` +
@@ -87,6 +134,7 @@ export function assess(result: ProbeResult, expect: Expectation, regexLimitMs = 
     return {
       ...base,
       state: 'waiting',
+      answer: { state: 'waiting', status, said: said || undefined },
       summary: `HTTP ${status}${said ? ` ${said}` : ''}`,
       detail: `HTTP ${status} is not an accepted status`
     }
@@ -95,9 +143,11 @@ export function assess(result: ProbeResult, expect: Expectation, regexLimitMs = 
   const listed =
     models === undefined ? '' : models.length === 0 ? ', lists no models' : `, serving [${models.join(', ')}]`
   const summaryBase = `HTTP ${status}${listed || (said ? ` ${said}` : '')}`
-  const waiting = (why: string): Assessment => ({
+  const answered = models === undefined ? { status, said: said || undefined } : { status, models }
+  const waiting = (missing: Missing, why: string): Assessment => ({
     ...base,
     state: 'waiting',
+    answer: { state: 'waiting', ...answered, missing },
     summary: `${summaryBase} — ${why}`,
     detail: why
   })
@@ -106,31 +156,38 @@ export function assess(result: ProbeResult, expect: Expectation, regexLimitMs = 
   if (expect.model !== undefined) {
     if (list === undefined) {
       return waiting(
+        { what: 'model-list', truncated: result.truncated },
         `the answer is not a model list, so "${expect.model}" cannot be found in it${result.truncated ? ' (body over 1 MiB, cut)' : ''}`
       )
     }
     const found = findModel(list.models, expect.model)
     if (found === undefined) {
       return waiting(
+        { what: 'model' },
         models?.length ? `"${expect.model}" is not among the listed models` : `"${expect.model}" is not listed yet`
       )
     }
-    if (found.loading !== undefined) return waiting(`"${found.id}" is listed but still loading (${found.loading})`)
+    if (found.loading !== undefined)
+      return waiting(
+        { what: 'model-loaded', id: found.id, loading: found.loading },
+        `"${found.id}" is listed but still loading (${found.loading})`
+      )
     modelId = found.id
   }
   if (expect.match !== undefined && !body.includes(expect.match)) {
-    return waiting(`the body does not contain "${expect.match}"`)
+    return waiting({ what: 'match' }, `the body does not contain "${expect.match}"`)
   }
   if (expect.matchRegex !== undefined) {
     const matched = testWithin(expect.matchRegex, body, regexLimitMs)
     if (matched === undefined) {
       return waiting(
+        { what: 'match-regex-in-time' },
         `${String(expect.matchRegex)} ran out of time on the body (it backtracks too much: simplify "match-regex")`
       )
     }
-    if (!matched) return waiting(`the body does not match ${String(expect.matchRegex)}`)
+    if (!matched) return waiting({ what: 'match-regex' }, `the body does not match ${String(expect.matchRegex)}`)
   }
-  return { ...base, modelId, state: 'ready', summary: summaryBase, detail: '' }
+  return { ...base, modelId, state: 'ready', answer: { state: 'ready', ...answered }, summary: summaryBase, detail: '' }
 }
 
 function assessError(result: Extract<ProbeResult, { kind: 'error' }>): Assessment {
@@ -141,6 +198,7 @@ function assessError(result: Extract<ProbeResult, { kind: 'error' }>): Assessmen
     return {
       state: 'fatal',
       fatalReason: 'tls',
+      answer: { state: 'fatal', error: 'TLS', said: what },
       summary: `TLS error: ${what}`,
       detail:
         `the server's certificate was not accepted (${result.code}): ${what}. ` +
@@ -152,11 +210,22 @@ function assessError(result: Extract<ProbeResult, { kind: 'error' }>): Assessmen
       result.status === undefined
         ? 'no answer (request timed out)'
         : `HTTP ${result.status}, but the body did not arrive in time`
-    return { state: result.status === undefined ? 'down' : 'waiting', status: result.status, summary, detail: summary }
+    const state: Assessment['state'] = result.status === undefined ? 'down' : 'waiting'
+    return {
+      state,
+      answer: { state, status: result.status, error: 'TIMEOUT' },
+      status: result.status,
+      summary,
+      detail: summary
+    }
   }
+  const known = ERROR_WORDS[result.code] !== undefined
   const words = ERROR_WORDS[result.code] ?? `${result.message} (${result.code})`
   const summary = result.status === undefined ? words : `HTTP ${result.status}, then ${words}`
-  return { state: result.status === undefined ? 'down' : 'waiting', status: result.status, summary, detail: summary }
+  const state: Assessment['state'] = result.status === undefined ? 'down' : 'waiting'
+  const error = SAME_ERROR[result.code] ?? result.code
+  const answer: Answer = { state, status: result.status, error, said: known ? undefined : result.message }
+  return { state, answer, status: result.status, summary, detail: summary }
 }
 
 /** Says what a body says in a few words: a JSON error's message, an HTML page's title, or its first line. */

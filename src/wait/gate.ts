@@ -4,20 +4,11 @@ import { envReport } from '../server/env-report.js'
 import { createGenerator } from './generation-check.js'
 import { historyKey, type RunRecord } from '../history/store.js'
 import { LogFollower, type LogLine } from '../server/log-follower.js'
-import { portWatchFor } from '../http/port-watch.js'
+import { PortPoller } from '../http/port-watch.js'
 import { createProber, type ProbeResult } from '../http/probe.js'
+import { setUpUndici } from '../http/undici-parts.js'
 import { StartupProfile } from '../startup/profile.js'
-import {
-  describeExpectation,
-  envLines,
-  eventLine,
-  type GateOutcome,
-  probeLine,
-  type ProfileFacts,
-  type ReportContext,
-  type ServerFacts,
-  type TargetOutcome
-} from '../report/wait-report.js'
+import { describeExpectation, envLines, eventLine, probeLine } from '../report/wait-report.js'
 import { loadHistory, recordRun, type RunHistory } from '../history/around-wait.js'
 import {
   attachServer,
@@ -27,10 +18,12 @@ import {
   serverEnv,
   startServer
 } from '../server/process.js'
-import { type KnownFatal, watchServer } from '../server/watch.js'
-import { HISTORY_AUTO, type Settings } from '../inputs/settings.js'
+import { type KnownFatal, type ServerWatch, watchServer } from '../server/watch.js'
+import { HISTORY_AUTO, type Settings, type Target } from '../inputs/settings.js'
 import { type Clock, formatDuration } from '../runtime/clock.js'
-import { type Outcome, type Stop, waitForModel } from './loop.js'
+import { type Outcome, waitForModel } from './loop.js'
+import { expectation, type GateOutcome, type ProfileFacts, type ServerFacts, type TargetOutcome } from './outcome.js'
+import { type Stop, Stopper } from './stop.js'
 
 export interface GateDeps {
   clock: Clock
@@ -51,126 +44,93 @@ export interface GateDeps {
   defaultHistory?: { path?: string; notice?: string }
 }
 
-export const reportContext = (s: Settings, url: URL): ReportContext => ({
-  url,
-  expect: expectation(s),
-  timeoutMs: s.timeoutMs
-})
+/** The deps with their defaults resolved, once. */
+type Deps = Required<Pick<GateDeps, 'clock' | 'log' | 'warn' | 'notice' | 'env'>> & GateDeps
 
-const expectation = (s: Settings): ReportContext['expect'] => ({
-  model: s.model,
-  match: s.match,
-  matchRegex: s.matchRegex,
-  status: s.status
-})
+/** What the wait of each endpoint shares: the fleet's one stop, port poller, log and startup profile. */
+interface Shared {
+  settings: Settings
+  deps: Deps
+  stopper: Stopper
+  ports: PortPoller
+  log?: LogFollower
+  profile: StartupProfile
+  /** Says startup lines with the time since the wait began. */
+  sayStartup(lines: string[]): void
+  /** Says a probe's progress line; a fleet's lines lead with their endpoint. */
+  progressAt(now: number): string | undefined
+  /** Ends the other endpoints' waits when one can no longer become ready; undefined for one endpoint. */
+  stopFleet?(stop: Stop): void
+}
 
-export async function gate(settings: Settings, deps: GateDeps): Promise<GateOutcome> {
+export async function gate(settings: Settings, gateDeps: GateDeps): Promise<GateOutcome> {
+  const deps: Deps = {
+    ...gateDeps,
+    warn: gateDeps.warn ?? gateDeps.log,
+    notice: gateDeps.notice ?? gateDeps.log,
+    env: gateDeps.env ?? process.env
+  }
   const { clock } = deps
-  const env = deps.env ?? process.env
-  const logFile = settings.logFile ?? (settings.start !== undefined ? defaultLogFile(env) : undefined)
+  const logFile = settings.logFile ?? (settings.start !== undefined ? defaultLogFile(deps.env) : undefined)
   // Resolved before anything starts, so that a bad pid file is an input error and nothing runs.
   const pid = settings.pid === undefined ? undefined : resolvePid(settings.pid)
+  setUpUndici()
+  // Everything that holds a process, a timer or a socket is released in the `finally`, whatever throws first.
+  const stopper = new Stopper()
+  const ports = new PortPoller()
   let server: ServerProcess | undefined
-  if (settings.start !== undefined && logFile !== undefined) {
-    server = startServer(settings.start, logFile, serverEnv(env), clock)
-    deps.log(`Started the server (pid ${server.pid}); its output goes to ${logFile}`)
-  } else if (pid !== undefined) {
-    server = attachServer(pid, clock)
-    deps.log(`Watching the server process ${pid}${logFile === undefined ? '' : ` and its log ${logFile}`}`)
-  }
-  const facts: ServerFacts = { pid: server?.pid, logFile }
-  const waitStart = deps.startedAt ?? clock.now()
-  const history = openHistory(settings, deps)
-  const profile = new StartupProfile({ engine: settings.engine, startedAt: server?.startedAt, usual: history.usual })
-  const sayStartup = (lines: string[]): void =>
-    lines.forEach((l) => deps.log(`${formatDuration(clock.now() - waitStart)}: ${l}`))
-  // A log `start` has just begun afresh is read from its first line; one written before the wait tells the phases so far.
-  const log =
-    logFile === undefined
-      ? undefined
-      : new LogFollower(logFile, settings.logLines, {
-          fromStart: settings.start !== undefined,
-          earlier: (lines) => lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number)))
-        })
-  const readLines = (lines: LogLine[]): KnownFatal | undefined => {
-    for (const l of lines) sayStartup(profile.line(l.text, clock.now(), l.number))
-    const f = profile.fatal
-    return (
-      f && { line: { number: f.lineNumber, text: f.line }, cause: f.cause, engine: profile.label ?? 'model server' }
-    )
-  }
-  // A server started elsewhere has long since started: its environment can be read at once, while it still runs.
-  if (pid !== undefined) reportEnvironment(settings, server, facts, deps)
-
-  const fleet = settings.targets.length > 1
-  const subject = fleet ? `each of ${settings.targets.length} endpoints` : settings.targets[0].url.href
-  deps.log(
-    `Waiting up to ${formatDuration(settings.timeoutMs)} for ${describeExpectation(reportContext(settings, settings.targets[0].url), subject)}` +
-      `${settings.probeGeneration ? ' and a one-token generation to succeed' : ''}; probing every ${formatDuration(settings.intervalMs)}`
-  )
-  const watch = watchServer({ server, log, failPattern: settings.failPattern, readLines, cancel: deps.cancel })
-  // An endpoint that can no longer become ready settles the fleet's fate: the others stop waiting.
-  const fleetStop = new AbortController()
-  const stop = AbortSignal.any([watch.signal, fleetStop.signal])
-  // Every endpoint's sleeps and requests listen to it: a fleet of 200 is not a leak.
-  setMaxListeners(0, stop)
-  const warn = deps.warn ?? deps.log
-  const tls = { caCert: settings.caCert, insecureTls: settings.insecureTls }
-  deps.debug?.(
-    `request headers: ${['user-agent', 'accept', ...Object.keys(settings.headers)].join(', ')} (values not shown)`
-  )
+  let watch: ServerWatch | undefined
   try {
-    const results = await Promise.all(
-      settings.targets.map(async ({ url, generation }): Promise<TargetOutcome> => {
-        const prefix = fleet ? `[${url.href}] ` : ''
-        const prober = createProber({ url, headers: settings.headers, ...tls })
-        const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls })
-        const probe = async (timeoutMs: number, signal?: AbortSignal): Promise<ProbeResult> => {
-          const result = await prober.probe(timeoutMs, signal)
-          deps.debug?.(`${prefix}${probeLine(result)}`)
-          // The model list can name the engine (`owned_by`) when the log has not.
-          if (log !== undefined && result.kind === 'http' && profile.engine === undefined)
-            sayStartup(profile.models(result.body))
-          return result
+    server = launch(settings, pid, logFile, deps)
+    const facts: ServerFacts = { pid: server?.pid, logFile }
+    const waitStart = deps.startedAt ?? clock.now()
+    const history = openHistory(settings, deps)
+    const profile = new StartupProfile({ engine: settings.engine, startedAt: server?.startedAt, usual: history.usual })
+    const sayStartup = (lines: string[]): void =>
+      lines.forEach((l) => deps.log(`${formatDuration(clock.now() - waitStart)}: ${l}`))
+    // A log `start` has just begun afresh is read from its first line; one written before the wait tells the phases so far.
+    const log =
+      logFile === undefined
+        ? undefined
+        : new LogFollower(logFile, settings.logLines, {
+            fromStart: settings.start !== undefined,
+            earlier: (lines) => lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number)))
+          })
+    const readLines = (lines: LogLine[]): KnownFatal | undefined => {
+      for (const l of lines) sayStartup(profile.line(l.text, clock.now(), l.number))
+      const f = profile.fatal
+      return (
+        f && {
+          line: { number: f.lineNumber, text: f.line },
+          cause: f.cause,
+          engineLabel: profile.label ?? 'model server'
         }
-        try {
-          const outcome = await waitForModel(
-            {
-              expect: expectation(settings),
-              intervalMs: settings.intervalMs,
-              timeoutMs: settings.timeoutMs,
-              requestTimeoutMs: settings.requestTimeoutMs,
-              successThreshold: settings.successThreshold,
-              progressIntervalMs: settings.progressIntervalMs
-            },
-            {
-              probe,
-              generate: generator ? generator.generate : undefined,
-              stop,
-              portWatch: portWatchFor(url),
-              clock,
-              startedAt: deps.startedAt,
-              onEvent: (e) => {
-                const now = clock.now()
-                const startup =
-                  e.type === 'progress' ? profile.status(now, now - (server?.startedAt ?? waitStart)) : undefined
-                ;(e.type === 'lost' ? warn : deps.log)(`${prefix}${eventLine(e, startup)}`)
-              }
-            }
-          )
-          if (fleet && !outcome.ready && outcome.reason !== 'timeout' && !stop.aborted) {
-            fleetStop.abort({
-              reason: 'cancelled',
-              detail: `${url.href} can no longer become ready (${outcome.reason})`
-            } satisfies Stop)
-          }
-          return { ...outcome, url }
-        } finally {
-          await Promise.all([prober.close(), generator?.close()])
-        }
-      })
+      )
+    }
+    // A server started elsewhere has long since started: its environment can be read at once, while it still runs.
+    if (pid !== undefined) reportEnvironment(settings, server, facts, deps)
+    deps.log(waitingLine(settings))
+    watch = watchServer({ stopper, server, log, failPattern: settings.failPattern, readLines, cancel: deps.cancel })
+    // Every endpoint's sleeps and requests listen to it: a fleet of 200 is not a leak.
+    setMaxListeners(0, stopper.signal)
+    deps.debug?.(
+      `request headers: ${['user-agent', 'accept', ...Object.keys(settings.headers)].join(', ')} (values not shown)`
     )
-    const outcome = representative(results, fleetStop.signal.reason as Stop | undefined)
+    // An endpoint that can no longer become ready settles the fleet's fate: the others stop waiting.
+    let fleetStop: Stop | undefined
+    const shared: Shared = {
+      settings,
+      deps,
+      stopper,
+      ports,
+      log,
+      profile,
+      sayStartup,
+      progressAt: (now) => profile.status(now, now - (server?.startedAt ?? waitStart)),
+      stopFleet: settings.targets.length > 1 ? (stop) => void (stopper.stop(stop) && (fleetStop = stop)) : undefined
+    }
+    const results = await Promise.all(settings.targets.map((target) => waitForTarget(target, shared)))
+    const outcome = representative(results, fleetStop)
     if (outcome.ready && server?.startedAt !== undefined) facts.startupMs = clock.now() - server.startedAt
     if (pid === undefined) reportEnvironment(settings, server, facts, deps)
     if (!outcome.ready && log !== undefined && settings.logLines > 0) {
@@ -184,11 +144,89 @@ export async function gate(settings: Settings, deps: GateDeps): Promise<GateOutc
       models: [...new Set(results.flatMap((r) => r.models))],
       results,
       server: server === undefined && logFile === undefined ? undefined : facts,
-      profile: settle(settings, outcome, facts, profile, clock.now(), history, deps)
+      profile: settle({ settings, outcome, facts, profile, history, deps })
     }
   } finally {
-    watch.close()
+    watch?.close()
+    ports.close()
     server?.release()
+  }
+}
+
+/** Starts the server (`start`) or follows one started elsewhere (`pid`); undefined for neither. */
+function launch(
+  settings: Settings,
+  pid: number | undefined,
+  logFile: string | undefined,
+  deps: Deps
+): ServerProcess | undefined {
+  if (settings.start !== undefined && logFile !== undefined) {
+    const server = startServer(settings.start, logFile, serverEnv(deps.env), deps.clock)
+    deps.log(`Started the server (pid ${server.pid}); its output goes to ${logFile}`)
+    return server
+  }
+  if (pid === undefined) return undefined
+  const server = attachServer(pid, deps.clock)
+  deps.log(`Watching the server process ${pid}${logFile === undefined ? '' : ` and its log ${logFile}`}`)
+  return server
+}
+
+/** The line the wait begins with: how long, for what, how often. */
+function waitingLine(settings: Settings): string {
+  const { targets } = settings
+  const subject = targets.length > 1 ? `each of ${targets.length} endpoints` : targets[0].url.href
+  const context = { url: targets[0].url, expect: expectation(settings), timeoutMs: settings.timeoutMs }
+  return (
+    `Waiting up to ${formatDuration(settings.timeoutMs)} for ${describeExpectation(context, subject)}` +
+    `${settings.probeGeneration ? ' and a one-token generation to succeed' : ''}; probing every ${formatDuration(settings.intervalMs)}`
+  )
+}
+
+/** One endpoint's wait, its HTTP clients closed however it ends. */
+async function waitForTarget({ url, generation }: Target, shared: Shared): Promise<TargetOutcome> {
+  const { settings, deps, stopper, log, profile } = shared
+  const { clock } = deps
+  const prefix = shared.stopFleet ? `[${url.href}] ` : ''
+  const tls = { caCert: settings.caCert, insecureTls: settings.insecureTls }
+  const prober = createProber({ url, headers: settings.headers, ...tls })
+  const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls })
+  const probe = async (timeoutMs: number, signal?: AbortSignal): Promise<ProbeResult> => {
+    const result = await prober.probe(timeoutMs, signal)
+    deps.debug?.(`${prefix}${probeLine(result)}`)
+    // The model list can name the engine (`owned_by`) when the log has not.
+    if (log !== undefined && result.kind === 'http' && profile.engine === undefined)
+      shared.sayStartup(profile.models(result.body))
+    return result
+  }
+  try {
+    const outcome = await waitForModel(
+      {
+        expect: expectation(settings),
+        intervalMs: settings.intervalMs,
+        timeoutMs: settings.timeoutMs,
+        requestTimeoutMs: settings.requestTimeoutMs,
+        successThreshold: settings.successThreshold,
+        progressIntervalMs: settings.progressIntervalMs
+      },
+      {
+        probe,
+        generate: generator ? generator.generate : undefined,
+        stopper,
+        portWatch: shared.ports.watchFor(url),
+        clock,
+        startedAt: deps.startedAt,
+        onEvent: (e) => {
+          const startup = e.type === 'progress' ? shared.progressAt(clock.now()) : undefined
+          ;(e.type === 'lost' ? deps.warn : deps.log)(`${prefix}${eventLine(e, startup)}`)
+        }
+      }
+    )
+    if (!outcome.ready && outcome.reason !== 'timeout' && stopper.stopped === undefined) {
+      shared.stopFleet?.({ reason: 'cancelled', detail: `${url.href} can no longer become ready (${outcome.reason})` })
+    }
+    return { ...outcome, url }
+  } finally {
+    await Promise.all([prober.close(), generator?.close()])
   }
 }
 
@@ -206,7 +244,7 @@ function reportEnvironment(
   settings: Settings,
   server: ServerProcess | undefined,
   facts: ServerFacts,
-  deps: GateDeps
+  deps: Deps
 ): void {
   if (settings.envReport.length === 0 || server === undefined) return
   const environ = server.environ()
@@ -217,39 +255,40 @@ function reportEnvironment(
   for (const line of envLines(facts)) deps.log(`  ${line}`)
 }
 
-function openHistory(settings: Settings, deps: GateDeps): RunHistory {
+function openHistory(settings: Settings, deps: Deps): RunHistory {
   const auto = settings.historyFile === HISTORY_AUTO
   const urls = settings.targets.map((t) => t.url.href).join('\n')
   const file = auto ? deps.defaultHistory?.path : settings.historyFile
   // Hashed only for a history that is on: nothing reads the key of one that is off.
   const key = settings.historyKey ?? (file === undefined ? '' : historyKey(urls, settings.model, settings.start))
   const history = loadHistory(file, key, auto ? deps.defaultHistory?.notice : undefined)
-  for (const n of history.notices) (deps.notice ?? deps.log)(n)
-  for (const w of history.warnings) (deps.warn ?? deps.log)(w)
+  for (const n of history.notices) deps.notice(n)
+  for (const w of history.warnings) deps.warn(w)
   return history
 }
 
+interface Settling {
+  settings: Settings
+  outcome: Outcome
+  facts: ServerFacts
+  profile: StartupProfile
+  history: RunHistory
+  deps: Deps
+}
+
 /** The wait is over: this run against the earlier ones (warnings for a regression and a changed environment), then recorded. */
-function settle(
-  settings: Settings,
-  outcome: Outcome,
-  facts: ServerFacts,
-  profile: StartupProfile,
-  now: number,
-  history: RunHistory,
-  deps: GateDeps
-): ProfileFacts {
-  const phases = profile.finish(now)
-  const engine = profile.label
-  const usual = history.usual?.phaseSeconds
+function settle({ settings, outcome, facts, profile, history, deps }: Settling): ProfileFacts {
+  const phases = profile.finish(deps.clock.now())
+  const engineLabel = profile.label
+  const usualPhaseSeconds = history.usual?.phaseSeconds
   // A cancelled wait says nothing about how long the server takes.
-  if (outcome.reason === 'cancelled') return { engine, phases, usual }
+  if (outcome.reason === 'cancelled') return { engineLabel, phases, usualPhaseSeconds }
   const env =
     facts.env && Object.fromEntries(facts.env.flatMap((e) => (e.value === undefined ? [] : [[e.name, e.value]])))
   const run: RunRecord = {
     v: 1,
     key: history.key,
-    at: new Date().toISOString(),
+    at: new Date(deps.clock.wallMs()).toISOString(),
     ready: outcome.ready,
     reason: outcome.reason,
     elapsedSeconds: round1(outcome.elapsedMs / 1000),
@@ -259,11 +298,10 @@ function settle(
     ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') })
   }
   const findings = recordRun(history, run, settings.regressionThresholdPercent)
-  const warn = deps.warn ?? deps.log
-  if (findings.regression !== undefined && !settings.failOnRegression) warn(findings.regression)
-  if (findings.drift !== undefined) warn(findings.drift)
-  for (const n of findings.notices) (deps.notice ?? deps.log)(n)
-  return { engine, phases, usual, ...findings }
+  if (findings.regression !== undefined && !settings.failOnRegression) deps.warn(findings.regression)
+  if (findings.drift !== undefined) deps.warn(findings.drift)
+  for (const n of findings.notices) deps.notice(n)
+  return { engineLabel, phases, usualPhaseSeconds, ...findings }
 }
 
 const round1 = (x: number): number => Math.round(x * 10) / 10

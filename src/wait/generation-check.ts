@@ -58,7 +58,12 @@ export function createGenerator({ base, route, headers, clock, caCert, insecureT
         // A completion body says nothing worth a log line; its arrival is the news.
         if (assessment.state === 'ready')
           return {
-            assessment: { ...assessment, summary: `${request} generated`, excerpt: undefined },
+            assessment: {
+              ...assessment,
+              answer: { state: 'ready' },
+              summary: `${request} generated`,
+              excerpt: undefined
+            },
             request,
             latencyMs
           }

@@ -1,9 +1,10 @@
 /** The wait loop: probe, judge, report changes, until ready, a fatal answer, a stop, or the deadline. */
-import { assess, type Assessment, type Expectation, type Reason } from './assess.js'
+import { assess, type Assessment, type Expectation, type Reason, sameAnswer } from './assess.js'
 import type { GenerationCheck } from './generation-check.js'
 import type { PortWatch } from '../http/port-watch.js'
 import type { ProbeResult } from '../http/probe.js'
 import type { Clock } from '../runtime/clock.js'
+import type { Stop, Stopper } from './stop.js'
 
 export interface WaitOptions {
   expect: Expectation
@@ -14,18 +15,12 @@ export interface WaitOptions {
   progressIntervalMs: number
 }
 
-/** Why the wait must end now, whatever the server answers: the reason and its explanation. */
-export interface Stop {
-  reason: Extract<Reason, 'server-exited' | 'log-error' | 'cancelled'>
-  detail: string
-}
-
 export interface WaitDeps {
   probe(timeoutMs: number, signal?: AbortSignal): Promise<ProbeResult>
   /** With `probe-generation`: asked once the model is listed; ready only when it generates. */
   generate?(modelId: string | undefined, timeoutMs: number, signal?: AbortSignal): Promise<GenerationCheck>
-  /** Aborted, with a `Stop` as its reason, when the wait must end at once: it also cuts short a sleep or a request. */
-  stop?: AbortSignal
+  /** Ended when the wait must end at once: it also cuts short a sleep or a request. */
+  stopper?: Stopper
   /** While connections are refused, wakes the loop as soon as the port opens. */
   portWatch?: PortWatch
   clock: Clock
@@ -91,7 +86,8 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
     stop,
     timeline
   })
-  const stopped = (): Stop | undefined => (deps.stop?.aborted ? (deps.stop.reason as Stop) : undefined)
+  const stopped = (): Stop | undefined => deps.stopper?.stopped
+  const signal = deps.stopper?.signal
 
   for (;;) {
     const sentAt = clock.now()
@@ -100,7 +96,7 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
     if (sentAt >= deadline) return finish(generationFailed ? 'generation-failed' : 'timeout')
     attempts++
     const budgetMs = Math.min(opts.requestTimeoutMs, deadline - sentAt)
-    const result = await deps.probe(budgetMs, deps.stop)
+    const result = await deps.probe(budgetMs, signal)
     // An answer cut short by the stop, or one that came in as the server died, says nothing.
     if ((stop = stopped())) return finish(stop.reason, stop)
     // A probe cut short by the deadline says nothing new: the answer before it is the one worth reporting.
@@ -113,7 +109,7 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
     generationFailed = false
     if (assessment.state === 'ready' && streak + 1 >= opts.successThreshold && deps.generate) {
       const generationBudgetMs = Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now()))
-      const check = await deps.generate(assessment.modelId, generationBudgetMs, deps.stop)
+      const check = await deps.generate(assessment.modelId, generationBudgetMs, signal)
       if ((stop = stopped())) return finish(stop.reason, stop)
       // Likewise a generation request cut short by the deadline: the failure before it explains more.
       if (generationBudgetMs < opts.requestTimeoutMs && check.assessment.state === 'down' && last) {
@@ -127,7 +123,7 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
     const elapsedMs = now - start
     if (assessment.status !== undefined) firstResponseMs ??= elapsedMs
     if (assessment.models !== undefined) models = assessment.models
-    if (assessment.summary !== last?.summary) {
+    if (!sameAnswer(assessment.answer, last?.answer)) {
       const lost =
         assessment.state === 'down' && last !== undefined && last.state !== 'down' && firstResponseMs !== undefined
       timeline.push({ elapsedMs, summary: assessment.summary, ...(lost ? { lost } : {}) })
@@ -147,10 +143,10 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
     if (refused && deps.portWatch) {
       // While a local port is closed the watch is the probe; HTTP probes then go out with the progress lines.
       const spacing = deps.portWatch.local ? Math.max(opts.intervalMs, opts.progressIntervalMs) : opts.intervalMs
-      await sleepUntilPortOpens(clock, Math.min(sentAt + spacing, deadline) - clock.now(), deps.portWatch, deps.stop)
+      await sleepUntilPortOpens(clock, Math.min(sentAt + spacing, deadline) - clock.now(), deps.portWatch, signal)
       // a port that shows as open yet refuses must not turn the loop into a busy one
       const earliest = Math.min(sentAt + MIN_PROBE_GAP_MS, deadline)
-      if (clock.now() < earliest) await clock.sleep(earliest - clock.now(), deps.stop)
+      if (clock.now() < earliest) await clock.sleep(earliest - clock.now(), signal)
     } else {
       // A 429 or 503 may ask for a longer pause: granted up to 4 intervals, and never past the deadline.
       const retryAfterMs = result.kind === 'http' ? (result.retryAfterMs ?? 0) : 0
@@ -158,7 +154,7 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
         Math.max(sentAt + opts.intervalMs, now + Math.min(retryAfterMs, opts.intervalMs * 4)),
         deadline
       )
-      await clock.sleep(next - clock.now(), deps.stop)
+      await clock.sleep(next - clock.now(), signal)
     }
   }
 }
@@ -180,12 +176,14 @@ async function sleepUntilPortOpens(
 /** Folds a generation check into the model-list assessment it followed. */
 function withGeneration(listed: Assessment, check: GenerationCheck): Assessment {
   const { assessment: g, request } = check
-  if (g.state === 'ready') return { ...listed, summary: `${listed.summary} — ${g.summary}` }
+  const answer = { ...listed.answer, generation: { request, answer: g.answer } }
+  if (g.state === 'ready') return { ...listed, answer, summary: `${listed.summary} — ${g.summary}` }
   const summary = `${listed.summary} — ${request}: ${g.summary}`
   if (g.state === 'fatal')
     return {
       ...listed,
       state: 'fatal',
+      answer: { ...answer, state: 'fatal' },
       fatalReason: g.fatalReason,
       summary,
       detail: `${request}: ${g.detail}`,
@@ -194,6 +192,7 @@ function withGeneration(listed: Assessment, check: GenerationCheck): Assessment 
   return {
     ...listed,
     state: 'waiting',
+    answer: { ...answer, state: 'waiting' },
     summary,
     detail: `the model is listed, but ${request} failed: ${g.summary}`,
     excerpt: g.excerpt

@@ -1,11 +1,5 @@
 import { createServer, type Server } from 'node:net'
-import {
-  listeningLoopbackPorts,
-  PortPoller,
-  PROC_MIN_PORTS,
-  portWatchFor,
-  tcpConnects
-} from '../../../src/http/port-watch.js'
+import { listeningLoopbackPorts, PortPoller, PROC_MIN_PORTS, tcpConnects } from '../../../src/http/port-watch.js'
 import { freePort } from '../../../src/simulator/server.js'
 
 describe('listeningLoopbackPorts', () => {
@@ -25,14 +19,15 @@ describe('listeningLoopbackPorts', () => {
   })
 })
 
-describe('portWatchFor on a real port', () => {
+describe('a port watch on a real port', () => {
   let server: Server | undefined
   afterEach(() => new Promise<void>((r) => (server?.listening ? server.close(() => r()) : r())))
 
   it.each(['127.0.0.1', 'localhost'])('resolves once something listens on %s', async (host) => {
     const port = await freePort()
     let listeningAt = 0
-    const opened = portWatchFor(new URL(`http://${host}:${port}/v1/models`))
+    const opened = new PortPoller()
+      .watchFor(new URL(`http://${host}:${port}/v1/models`))
       .opened(new AbortController().signal)
       .then(() => performance.now())
     setTimeout(() => {
@@ -45,7 +40,7 @@ describe('portWatchFor on a real port', () => {
 
   it('sees a server that listens on ::1 only through localhost', async () => {
     const port = await freePort('::1')
-    const opened = portWatchFor(new URL(`http://localhost:${port}/`)).opened(new AbortController().signal)
+    const opened = new PortPoller().watchFor(new URL(`http://localhost:${port}/`)).opened(new AbortController().signal)
     setTimeout(() => (server = createServer().listen(port, '::1')), 100)
     await opened
     expect(server?.listening).toBe(true)
@@ -54,7 +49,7 @@ describe('portWatchFor on a real port', () => {
   it('stops watching when aborted, leaving nothing running', async () => {
     const port = await freePort()
     const stop = new AbortController()
-    const watching = portWatchFor(new URL(`http://127.0.0.1:${port}/`)).opened(stop.signal)
+    const watching = new PortPoller().watchFor(new URL(`http://127.0.0.1:${port}/`)).opened(stop.signal)
     stop.abort()
     await expect(watching).resolves.toBeUndefined()
   })

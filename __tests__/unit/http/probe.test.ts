@@ -4,6 +4,10 @@ import { createServer as createTlsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { BODY_CAP_BYTES, createProber, isLoopback, type Prober } from '../../../src/http/probe.js'
 import { freePort } from '../../../src/simulator/server.js'
+import { setUpUndici } from '../../../src/http/undici-parts.js'
+
+// As the gate does before its first request.
+beforeAll(setUpUndici)
 
 const servers: Server[] = []
 const probers: Prober[] = []

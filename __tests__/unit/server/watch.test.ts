@@ -5,7 +5,7 @@ import { LogFollower } from '../../../src/server/log-follower.js'
 import { startServer } from '../../../src/server/process.js'
 import { watchServer } from '../../../src/server/watch.js'
 import { systemClock } from '../../../src/runtime/clock.js'
-import type { Stop } from '../../../src/wait/loop.js'
+import { type Stop, Stopper } from '../../../src/wait/stop.js'
 
 /** The watch over real processes and files: which stop it gives, and why. */
 let dir: string
@@ -14,28 +14,29 @@ beforeEach(() => {
 })
 afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
-const stopped = (signal: AbortSignal): Promise<Stop> =>
+const stopped = (stopper: Stopper): Promise<Stop | undefined> =>
   new Promise((resolve) =>
-    signal.aborted
-      ? resolve(signal.reason as Stop)
-      : signal.addEventListener('abort', () => resolve(signal.reason as Stop))
+    stopper.signal.aborted
+      ? resolve(stopper.stopped)
+      : stopper.signal.addEventListener('abort', () => resolve(stopper.stopped))
   )
 
 function watchCommand(command: string, failPattern?: RegExp) {
   const file = join(dir, 'server.log')
   const server = startServer(command, file, { PATH: process.env.PATH ?? '' }, systemClock)
   const log = new LogFollower(file, 10, { fromStart: true })
-  return { watch: watchServer({ server, log, failPattern, pollMs: 50 }), server, file }
+  const stopper = new Stopper()
+  return { stopper, watch: watchServer({ stopper, server, log, failPattern, pollMs: 50 }), server, file }
 }
 
 describe('watchServer', () => {
   it('gives log-error for a matching line, with its number, while the server still runs', async () => {
-    const { watch, server, file } = watchCommand(
+    const { stopper, watch, server, file } = watchCommand(
       'echo loading; echo "torch.OutOfMemoryError: CUDA out of memory."; exec sleep 30',
       /CUDA out of memory/
     )
     try {
-      expect(await stopped(watch.signal)).toEqual({
+      expect(await stopped(stopper)).toEqual({
         reason: 'log-error',
         detail: `line 2 of ${file} matches fail-pattern: torch.OutOfMemoryError: CUDA out of memory.`
       })
@@ -46,11 +47,11 @@ describe('watchServer', () => {
   })
 
   it('prefers the matching line when the server prints it and exits at once, and says how it exited', async () => {
-    const { watch, server } = watchCommand('echo "NCCL error: unhandled system error"; exit 1', /NCCL error/)
+    const { stopper, watch, server } = watchCommand('echo "NCCL error: unhandled system error"; exit 1', /NCCL error/)
     try {
-      const stop = await stopped(watch.signal)
-      expect(stop.reason).toBe('log-error')
-      expect(stop.detail).toMatch(
+      const stop = await stopped(stopper)
+      expect(stop?.reason).toBe('log-error')
+      expect(stop?.detail).toMatch(
         new RegExp(`NCCL error: unhandled system error; the server process ${server.pid} then exited with code 1$`)
       )
     } finally {
@@ -59,9 +60,9 @@ describe('watchServer', () => {
   })
 
   it('gives server-exited when nothing matched, and explains an exit with code 0', async () => {
-    const { watch, server } = watchCommand('nohup sleep 1 > /dev/null 2>&1 &', /CUDA out of memory/)
+    const { stopper, watch, server } = watchCommand('nohup sleep 1 > /dev/null 2>&1 &', /CUDA out of memory/)
     try {
-      expect(await stopped(watch.signal)).toEqual({
+      expect(await stopped(stopper)).toEqual({
         reason: 'server-exited',
         detail: `the server process ${server.pid} exited with code 0 ("start" must run the server in the foreground, without & or nohup: the action puts it in the background)`
       })
@@ -72,9 +73,10 @@ describe('watchServer', () => {
 
   it('gives cancelled when the job is cancelled', async () => {
     const cancel = new AbortController()
-    const watch = watchServer({ cancel: cancel.signal })
+    const stopper = new Stopper()
+    const watch = watchServer({ stopper, cancel: cancel.signal })
     cancel.abort('SIGINT')
-    expect(await stopped(watch.signal)).toEqual({ reason: 'cancelled', detail: 'the job was cancelled (SIGINT)' })
+    expect(await stopped(stopper)).toEqual({ reason: 'cancelled', detail: 'the job was cancelled (SIGINT)' })
     watch.close()
   })
 })

@@ -1,11 +1,11 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { gate, representative } from '../../../src/wait/gate.js'
-import type { TargetOutcome } from '../../../src/report/wait-report.js'
+import type { TargetOutcome } from '../../../src/wait/outcome.js'
 import { type InputName, parseSettings } from '../../../src/inputs/settings.js'
 import { simulate } from '../../../src/simulator/server.js'
 import { systemClock } from '../../../src/runtime/clock.js'
-import type { Stop } from '../../../src/wait/loop.js'
+import type { Stop } from '../../../src/wait/stop.js'
 
 const result = (url: string, ready: boolean, elapsedMs: number, extra: Partial<TargetOutcome> = {}): TargetOutcome => ({
   url: new URL(url),
