@@ -83,3 +83,18 @@ describe('PortPoller with many ports', () => {
     await Promise.all(servers.map((s) => new Promise((r) => s.close(r))))
   })
 })
+
+describe('PortPoller.close', () => {
+  it('ends every watch and its rounds, so that a gate leaves no timer behind', async () => {
+    const port = await freePort()
+    const timers = (): number => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length
+    const before = timers()
+    const poller = new PortPoller()
+    const watch = poller.watchFor(new URL(`http://127.0.0.1:${port}/`))
+    const opened = watch.opened(new AbortController().signal)
+    expect(timers()).toBe(before + 1)
+    poller.close()
+    await opened
+    expect(timers()).toBe(before)
+  })
+})
