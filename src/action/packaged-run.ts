@@ -73,7 +73,7 @@ export async function runAction(options: RunActionOptions): Promise<ActionRun> {
 }
 
 /** Reads the `name<<delimiter` / value / `delimiter` records that @actions/core appends to GITHUB_OUTPUT. */
-export function parseFileCommand(text: string): Record<string, string> {
+function parseFileCommand(text: string): Record<string, string> {
   const result: Record<string, string> = {}
   const lines = text.split('\n')
   for (let i = 0; i < lines.length; i++) {

@@ -251,7 +251,7 @@ function envInput(env: NodeJS.ProcessEnv, name: string): string | undefined {
   return env[inputVariable(name)] ?? env[shellInputVariable(name)]
 }
 
-export function helpText(): string {
+function helpText(): string {
   const rows: Array<[string, string]> = INPUT_NAMES.map((name) => {
     const [metavar, text] = INPUT_HELP[name] ?? ['VALUE', '']
     const value = INPUT_DEFAULTS[name]
@@ -279,7 +279,7 @@ export function helpText(): string {
   ].join('\n')
 }
 
-export function simulateHelpText(): string {
+function simulateHelpText(): string {
   return [
     'wait-for-model simulate: serve an imitation of a model server starting up (no GPU needed).',
     '',

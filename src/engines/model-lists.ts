@@ -9,7 +9,7 @@ export interface ListedModel {
   loading?: string
 }
 
-export interface ModelListShape {
+interface ModelListShape {
   name: string
   servers: string
   /** The listed models, or undefined when the body is not of this shape. */
@@ -31,7 +31,7 @@ function openAiLoading(entry: Entry): string | undefined {
   return undefined
 }
 
-export const MODEL_LIST_SHAPES: readonly ModelListShape[] = [
+const MODEL_LIST_SHAPES: readonly ModelListShape[] = [
   {
     name: 'openai',
     servers: 'vLLM, SGLang, TGI, llama.cpp, LocalAI, NIM, LM Studio, Infinity, Ollama /v1/models',
@@ -104,7 +104,7 @@ export function readModelList(body: string): { shape: string; models: ListedMode
 }
 
 /** One generation request: the path (after the server's base) and its JSON body for a model id. */
-export interface GenerationRequest {
+interface GenerationRequest {
   path: string
   body(model: string | undefined): Record<string, unknown>
 }

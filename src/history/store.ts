@@ -17,7 +17,7 @@ import {
   writeSync
 } from 'node:fs'
 import { dirname, join } from 'node:path'
-import type { Expectation } from '../startup/eta.js'
+import type { UsualStartup } from '../startup/eta.js'
 
 export interface PhaseRecord {
   name: string
@@ -277,7 +277,7 @@ export function median(values: readonly number[]): number {
 }
 
 /** What the last MEDIAN_OF ready runs took; undefined without any. */
-export function expectation(earlier: readonly RunRecord[]): (Expectation & { runs: number }) | undefined {
+export function usualStartup(earlier: readonly RunRecord[]): (UsualStartup & { runs: number }) | undefined {
   const ready = earlier.filter((r) => r.ready).slice(-MEDIAN_OF)
   if (ready.length === 0) return undefined
   const names = new Set(ready.flatMap((r) => r.phases.map((p) => p.name)))
@@ -307,7 +307,7 @@ export interface Regression {
 
 /** This ready run against the median of the earlier ready runs; undefined when there is nothing to compare. */
 export function regression(earlier: readonly RunRecord[], run: RunRecord): Regression | undefined {
-  const usual = expectation(earlier)
+  const usual = usualStartup(earlier)
   if (!run.ready || usual === undefined || usual.totalSeconds <= 0) return undefined
   const seconds = secondsOf(run)
   let grewMost: Regression['grewMost']

@@ -78,7 +78,7 @@ export function createProber({ url, headers, caCert, insecureTls }: ProbeOptions
   }
 }
 
-export interface HttpRequest {
+interface HttpRequest {
   url: URL
   method: 'GET' | 'POST'
   headers: Record<string, string>

@@ -8,7 +8,7 @@ export interface EnvEntry {
 
 /** Names that hold credentials: their values are never shown. */
 const SECRET_NAME = /TOKEN|KEY|SECRET|PASSWORD/i
-export const MASK = '***'
+const MASK = '***'
 
 /** Each name or glob (`*` any run of characters, `?` one) in order; a glob gives every matching variable, sorted. */
 export function envReport(patterns: readonly string[], environ: Readonly<Record<string, string>>): EnvEntry[] {

@@ -62,7 +62,7 @@ export interface Answer {
   generation?: { request: string; answer: Answer }
 }
 
-export type Missing =
+type Missing =
   | { what: 'model-list'; truncated: boolean }
   | { what: 'model' }
   | { what: 'model-loaded'; id: string; loading: string }

@@ -36,7 +36,7 @@ export interface Conclusion {
 }
 
 /** The report's view of the settings, for `url` (the endpoint the outcome describes). */
-export const reportContext = (s: Settings, url: URL): ReportContext => ({
+const reportContext = (s: Settings, url: URL): ReportContext => ({
   url,
   expect: expectation(s),
   timeoutMs: s.timeoutMs

@@ -37,7 +37,7 @@ export type WaitEvent =
   /** Nothing changed for a `progress-interval`. */
   | { type: 'progress'; elapsedMs: number; attempt: number; assessment: Assessment }
 
-export interface TimelineEntry {
+interface TimelineEntry {
   elapsedMs: number
   summary: string
   /** The server had answered before and stopped answering here. */

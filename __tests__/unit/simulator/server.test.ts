@@ -36,7 +36,7 @@ async function get(
 
 type Expected = [path: string, status: number, body?: string | RegExp]
 
-/** Once ready: what the issue asks each engine to serve, with the bodies the engines send (model-servers.md). */
+/** Once ready: what the issue asks each engine to serve, with the bodies the engines send. */
 const ready: Record<string, { model: string; paths: Expected[] }> = {
   vllm: {
     model: '/shared/kimi-k2.5-int4',
