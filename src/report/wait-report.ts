@@ -199,9 +199,9 @@ export function summaryMarkdown(outcome: GateOutcome, ctx: ReportContext): strin
     if (warning !== undefined) lines.push('', `> ⚠️ ${warning}`)
   if (profile !== undefined && profile.phases.length > 0)
     lines.push('', phaseMarkdown(profile.phases, profile.engineLabel ?? 'Server', profile.usualPhaseSeconds).trimEnd())
-  if (server?.env !== undefined || server?.envUnavailable !== undefined) {
+  if (server?.env !== undefined || server?.envUnreadable) {
     lines.push('', '#### Server environment', '')
-    if (server.envUnavailable !== undefined) lines.push(server.envUnavailable)
+    if (server.envUnreadable) lines.push(envUnreadableText(server))
     else
       lines.push(
         '| variable | value |',
@@ -234,9 +234,38 @@ function fenced(text: string): string {
   return `${fence}\n${text}\n${fence}`
 }
 
+const envUnreadableText = (server: ServerFacts): string =>
+  `The environment of process ${server.pid} could not be read (it has exited, or this is not Linux).`
+
+/** The gate's own lines, beside the wait's events. */
+export const gateLines = {
+  started: (pid: number, logFile: string): string => `Started the server (pid ${pid}); its output goes to ${logFile}`,
+  watching: (pid: number, logFile: string | undefined): string =>
+    `Watching the server process ${pid}${logFile === undefined ? '' : ` and its log ${logFile}`}`,
+  /** A line the startup profile says, `elapsedMs` into the wait. */
+  startup: (elapsedMs: number, line: string): string => `${formatDuration(elapsedMs)}: ${line}`,
+  environment: (server: ServerFacts): string[] => [
+    `Server environment (process ${server.pid}):`,
+    ...envLines(server).map((line) => `  ${line}`)
+  ],
+  requestHeaders: (names: string[]): string => `request headers: ${names.join(', ')} (values not shown)`,
+  noLog: (path: string): string => `The server log ${path} does not exist.`
+}
+
+/** The line the wait begins with: how long, for what (`subject`: a fleet's endpoints), how often. */
+export function waitingLine(
+  ctx: ReportContext,
+  { subject, generation, intervalMs }: { subject?: string; generation: boolean; intervalMs: number }
+): string {
+  return (
+    `Waiting up to ${formatDuration(ctx.timeoutMs)} for ${describeExpectation(ctx, subject)}` +
+    `${generation ? ' and a one-token generation to succeed' : ''}; probing every ${formatDuration(intervalMs)}`
+  )
+}
+
 /** The `env-report` lines for the log. */
 export function envLines(server: ServerFacts): string[] {
-  if (server.envUnavailable !== undefined) return [server.envUnavailable]
+  if (server.envUnreadable) return [envUnreadableText(server)]
   return (server.env ?? []).map((e) => (e.value === undefined ? `${e.name}: not set` : `${e.name}=${e.value}`))
 }
 

@@ -8,7 +8,7 @@ import { PortPoller } from '../http/port-watch.js'
 import { createProber, type ProbeResult } from '../http/probe.js'
 import { setUpUndici } from '../http/undici-parts.js'
 import { StartupProfile } from '../startup/profile.js'
-import { describeExpectation, envLines, eventLine, probeLine } from '../report/wait-report.js'
+import { eventLine, gateLines, probeLine, waitingLine } from '../report/wait-report.js'
 import { loadHistory, recordRun, type RunHistory } from '../history/around-wait.js'
 import {
   attachServer,
@@ -20,7 +20,7 @@ import {
 } from '../server/process.js'
 import { type KnownFatal, type ServerWatch, watchServer } from '../server/watch.js'
 import { HISTORY_AUTO, type Settings, type Target } from '../inputs/settings.js'
-import { type Clock, formatDuration } from '../runtime/clock.js'
+import type { Clock } from '../runtime/clock.js'
 import { type Outcome, waitForModel } from './loop.js'
 import { expectation, type GateOutcome, type ProfileFacts, type ServerFacts, type TargetOutcome } from './outcome.js'
 import { type Stop, Stopper } from './stop.js'
@@ -87,7 +87,7 @@ export async function gate(settings: Settings, gateDeps: GateDeps): Promise<Gate
     const history = openHistory(settings, deps)
     const profile = new StartupProfile({ engine: settings.engine, startedAt: server?.startedAt, usual: history.usual })
     const sayStartup = (lines: string[]): void =>
-      lines.forEach((l) => deps.log(`${formatDuration(clock.now() - waitStart)}: ${l}`))
+      lines.forEach((l) => deps.log(gateLines.startup(clock.now() - waitStart, l)))
     // A log `start` has just begun afresh is read from its first line; one written before the wait tells the phases so far.
     const log =
       logFile === undefined
@@ -109,13 +109,21 @@ export async function gate(settings: Settings, gateDeps: GateDeps): Promise<Gate
     }
     // A server started elsewhere has long since started: its environment can be read at once, while it still runs.
     if (pid !== undefined) reportEnvironment(settings, server, facts, deps)
-    deps.log(waitingLine(settings))
+    const { targets } = settings
+    deps.log(
+      waitingLine(
+        { url: targets[0].url, expect: expectation(settings), timeoutMs: settings.timeoutMs },
+        {
+          subject: targets.length > 1 ? `each of ${targets.length} endpoints` : undefined,
+          generation: settings.probeGeneration,
+          intervalMs: settings.intervalMs
+        }
+      )
+    )
     watch = watchServer({ stopper, server, log, failPattern: settings.failPattern, readLines, cancel: deps.cancel })
     // Every endpoint's sleeps and requests listen to it: a fleet of 200 is not a leak.
     setMaxListeners(0, stopper.signal)
-    deps.debug?.(
-      `request headers: ${['user-agent', 'accept', ...Object.keys(settings.headers)].join(', ')} (values not shown)`
-    )
+    deps.debug?.(gateLines.requestHeaders(['user-agent', 'accept', ...Object.keys(settings.headers)]))
     // An endpoint that can no longer become ready settles the fleet's fate: the others stop waiting.
     let fleetStop: Stop | undefined
     const shared: Shared = {
@@ -135,7 +143,7 @@ export async function gate(settings: Settings, gateDeps: GateDeps): Promise<Gate
     if (pid === undefined) reportEnvironment(settings, server, facts, deps)
     if (!outcome.ready && log !== undefined && settings.logLines > 0) {
       facts.logTail = log.tail()
-      if (facts.logTail === undefined) deps.log(`The server log ${log.path} does not exist.`)
+      if (facts.logTail === undefined) deps.log(gateLines.noLog(log.path))
     }
     // The lines written up to now end the startup's last phase (a ready line just before the port opened).
     if (log !== undefined) readLines(log.poll())
@@ -162,24 +170,13 @@ function launch(
 ): ServerProcess | undefined {
   if (settings.start !== undefined && logFile !== undefined) {
     const server = startServer(settings.start, logFile, serverEnv(deps.env), deps.clock)
-    deps.log(`Started the server (pid ${server.pid}); its output goes to ${logFile}`)
+    deps.log(gateLines.started(server.pid, logFile))
     return server
   }
   if (pid === undefined) return undefined
   const server = attachServer(pid, deps.clock)
-  deps.log(`Watching the server process ${pid}${logFile === undefined ? '' : ` and its log ${logFile}`}`)
+  deps.log(gateLines.watching(pid, logFile))
   return server
-}
-
-/** The line the wait begins with: how long, for what, how often. */
-function waitingLine(settings: Settings): string {
-  const { targets } = settings
-  const subject = targets.length > 1 ? `each of ${targets.length} endpoints` : targets[0].url.href
-  const context = { url: targets[0].url, expect: expectation(settings), timeoutMs: settings.timeoutMs }
-  return (
-    `Waiting up to ${formatDuration(settings.timeoutMs)} for ${describeExpectation(context, subject)}` +
-    `${settings.probeGeneration ? ' and a one-token generation to succeed' : ''}; probing every ${formatDuration(settings.intervalMs)}`
-  )
 }
 
 /** One endpoint's wait, its HTTP clients closed however it ends. */
@@ -248,11 +245,9 @@ function reportEnvironment(
 ): void {
   if (settings.envReport.length === 0 || server === undefined) return
   const environ = server.environ()
-  if (environ === undefined)
-    facts.envUnavailable = `The environment of process ${server.pid} could not be read (it has exited, or this is not Linux).`
+  if (environ === undefined) facts.envUnreadable = true
   else facts.env = envReport(settings.envReport, environ)
-  deps.log(`Server environment (process ${server.pid}):`)
-  for (const line of envLines(facts)) deps.log(`  ${line}`)
+  gateLines.environment(facts).forEach((line) => deps.log(line))
 }
 
 function openHistory(settings: Settings, deps: Deps): RunHistory {

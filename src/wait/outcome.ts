@@ -14,8 +14,8 @@ export interface ServerFacts {
   startupMs?: number
   /** `env-report`, values already masked; undefined when not asked for. */
   env?: EnvEntry[]
-  /** Why `env` is missing although asked for. */
-  envUnavailable?: string
+  /** `env-report` was asked for, and the server's environment could not be read (it had exited, or no /proc). */
+  envUnreadable?: boolean
   /** The last `log-lines` lines, on failure; undefined when the log does not exist. */
   logTail?: LogLine[]
 }
