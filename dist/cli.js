@@ -16693,29 +16693,27 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9476);
+/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9304);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 /** The `wait-for-model` command: the same gate as the action, for shells, ssh sessions and scripts. */
 
 
 (0,_runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__/* .keepMemoryFlat */ .o)();
-process.exitCode = await (0,_cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__/* .runCli */ .ak)(process.argv.slice(2), process);
+process.exitCode = await (0,_cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__/* .runCli */ .a)(process.argv.slice(2), process);
 
 __webpack_async_result__();
 } catch(e) { __webpack_async_result__(e); } }, 1);
 
 /***/ }),
 
-/***/ 9476:
+/***/ 9304:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  ak: () => (/* binding */ runCli)
+  a: () => (/* binding */ runCli)
 });
-
-// UNUSED EXPORTS: helpText, simulateHelpText
 
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
@@ -16731,11 +16729,22 @@ const package_namespaceObject = {"rE":"0.1.0"};
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+;// CONCATENATED MODULE: ./src/inputs/variables.ts
+/** Where an input's value comes from in the environment: the one mapping from input names to variable names. */
+/**
+ * The variable the runner sets for an input, as @actions/core's getInput reads it: INPUT_, then the name upper-cased
+ * with spaces as underscores and hyphens kept (`match-regex` \u2192 INPUT_MATCH-REGEX).
+ */
+const inputVariable = (name) => `INPUT_${name.replace(/ /g, '_').toUpperCase()}`;
+/** The form a shell can set, hyphens as underscores (INPUT_MATCH_REGEX): the CLI reads it too. */
+const shellInputVariable = (name) => inputVariable(name).replace(/-/g, '_');
+
 ;// CONCATENATED MODULE: ./src/action/packaged-run.ts
 /**
  * Runs the packaged action the way a GitHub runner does: `node dist/index.js` with `INPUT_*` variables and
  * real GITHUB_OUTPUT / GITHUB_STEP_SUMMARY files. Used by `npm run demo` and the end-to-end tests.
  */
+
 
 
 
@@ -16754,9 +16763,8 @@ async function runAction(options) {
         GITHUB_STEP_SUMMARY: summaryFile,
         ...options.env
     };
-    // The runner upper-cases the name and keeps hyphens: `match-regex` \u2192 INPUT_MATCH-REGEX.
     for (const [name, value] of Object.entries(options.inputs))
-        env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value;
+        env[inputVariable(name)] = value;
     const started = performance.now();
     try {
         const child = (0,external_node_child_process_namespaceObject.spawn)(options.node ?? process.execPath, [options.entry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -17416,9 +17424,16 @@ var api = __nccwpck_require__(6615);
 
 // @ts-expect-error -- as above
 
-// What undici's index does: every dispatcher gets request(), connect() (the proxy agent tunnels with it)
-// and the other API methods.
-Object.assign((dispatcher_default()).prototype, api);
+/**
+ * What undici's index does on import: every dispatcher gets request(), connect() (the proxy agent tunnels with
+ * it) and the other API methods. Done here, once, by whoever sends requests (the gate, the floor bench, tests
+ * of the HTTP client), rather than as a side effect of importing this module. Safe to call again.
+ */
+function setUpUndici() {
+    const prototype = (dispatcher_default()).prototype;
+    if (prototype.request !== api.request)
+        Object.assign(prototype, api);
+}
 const Agent = (agent_default());
 const EnvHttpProxyAgent = (env_http_proxy_agent_default());
 function request(dispatcher, options) {
@@ -17431,6 +17446,7 @@ var memory = __nccwpck_require__(2502);
 /** performance.now() counts from the process's start, which is the step's start for the action. */
 const systemClock = {
     now: () => performance.now(),
+    wallMs: () => Date.now(),
     sleep: (ms, signal) => new Promise((resolve) => {
         if (signal?.aborted)
             return resolve();
@@ -17654,6 +17670,21 @@ function describeError(e) {
 
 
 
+/** Whether two answers are the same answer (fields left out and fields undefined are alike). */
+function sameAnswer(a, b) {
+    return sameData(a, b);
+}
+function sameData(a, b) {
+    if (a === b)
+        return true;
+    if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null)
+        return false;
+    if (Array.isArray(a) !== Array.isArray(b))
+        return false;
+    const x = a;
+    const y = b;
+    return [...new Set([...Object.keys(x), ...Object.keys(y)])].every((k) => sameData(x[k], y[k]));
+}
 const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET|VERIFY)_|HOSTNAME_MISMATCH)/;
 const ERROR_WORDS = {
     ECONNREFUSED: 'connection refused',
@@ -17670,6 +17701,8 @@ const ERROR_WORDS = {
     TOO_MANY_REDIRECTS: `more than ${MAX_REDIRECTS} redirects (a redirect loop?)`,
     BAD_REDIRECT: 'redirected to a URL that is not http:// or https://'
 };
+/** Codes told in the same words are the same answer. */
+const SAME_ERROR = { UND_ERR_CONNECT_TIMEOUT: 'ETIMEDOUT' };
 /** `regexLimitMs` bounds how long `match-regex` may run on the body (what is left of the probe's time). */
 function assess(result, expect, regexLimitMs = 1_000) {
     if (result.kind === 'error')
@@ -17685,6 +17718,7 @@ function assess(result, expect, regexLimitMs = 1_000) {
             ...base,
             state: 'fatal',
             fatalReason: 'unauthorized',
+            answer: { state: 'fatal', status, said: said || undefined },
             summary: `HTTP ${status}${said ? ` ${said}` : ''}`,
             detail: `the server refused the request as ${status === 401 ? 'unauthenticated' : 'forbidden'}: ` +
                 'set "api-key" to the key the server was started with (sent as "Authorization: Bearer <key>"), ' +
@@ -17695,43 +17729,46 @@ function assess(result, expect, regexLimitMs = 1_000) {
         return {
             ...base,
             state: 'waiting',
+            answer: { state: 'waiting', status, said: said || undefined },
             summary: `HTTP ${status}${said ? ` ${said}` : ''}`,
             detail: `HTTP ${status} is not an accepted status`
         };
     }
     const listed = models === undefined ? '' : models.length === 0 ? ', lists no models' : `, serving [${models.join(', ')}]`;
     const summaryBase = `HTTP ${status}${listed || (said ? ` ${said}` : '')}`;
-    const waiting = (why) => ({
+    const answered = models === undefined ? { status, said: said || undefined } : { status, models };
+    const waiting = (missing, why) => ({
         ...base,
         state: 'waiting',
+        answer: { state: 'waiting', ...answered, missing },
         summary: `${summaryBase} \u2014 ${why}`,
         detail: why
     });
     let modelId;
     if (expect.model !== undefined) {
         if (list === undefined) {
-            return waiting(`the answer is not a model list, so "${expect.model}" cannot be found in it${result.truncated ? ' (body over 1 MiB, cut)' : ''}`);
+            return waiting({ what: 'model-list', truncated: result.truncated }, `the answer is not a model list, so "${expect.model}" cannot be found in it${result.truncated ? ' (body over 1 MiB, cut)' : ''}`);
         }
         const found = findModel(list.models, expect.model);
         if (found === undefined) {
-            return waiting(models?.length ? `"${expect.model}" is not among the listed models` : `"${expect.model}" is not listed yet`);
+            return waiting({ what: 'model' }, models?.length ? `"${expect.model}" is not among the listed models` : `"${expect.model}" is not listed yet`);
         }
         if (found.loading !== undefined)
-            return waiting(`"${found.id}" is listed but still loading (${found.loading})`);
+            return waiting({ what: 'model-loaded', id: found.id, loading: found.loading }, `"${found.id}" is listed but still loading (${found.loading})`);
         modelId = found.id;
     }
     if (expect.match !== undefined && !body.includes(expect.match)) {
-        return waiting(`the body does not contain "${expect.match}"`);
+        return waiting({ what: 'match' }, `the body does not contain "${expect.match}"`);
     }
     if (expect.matchRegex !== undefined) {
         const matched = testWithin(expect.matchRegex, body, regexLimitMs);
         if (matched === undefined) {
-            return waiting(`${String(expect.matchRegex)} ran out of time on the body (it backtracks too much: simplify "match-regex")`);
+            return waiting({ what: 'match-regex-in-time' }, `${String(expect.matchRegex)} ran out of time on the body (it backtracks too much: simplify "match-regex")`);
         }
         if (!matched)
-            return waiting(`the body does not match ${String(expect.matchRegex)}`);
+            return waiting({ what: 'match-regex' }, `the body does not match ${String(expect.matchRegex)}`);
     }
-    return { ...base, modelId, state: 'ready', summary: summaryBase, detail: '' };
+    return { ...base, modelId, state: 'ready', answer: { state: 'ready', ...answered }, summary: summaryBase, detail: '' };
 }
 function assessError(result) {
     if (TLS_CODES.test(result.code)) {
@@ -17741,6 +17778,7 @@ function assessError(result) {
         return {
             state: 'fatal',
             fatalReason: 'tls',
+            answer: { state: 'fatal', error: 'TLS', said: what },
             summary: `TLS error: ${what}`,
             detail: `the server's certificate was not accepted (${result.code}): ${what}. ` +
                 'Give its CA certificate with "ca-cert", or set "insecure-tls: true" to skip the check'
@@ -17750,11 +17788,22 @@ function assessError(result) {
         const summary = result.status === undefined
             ? 'no answer (request timed out)'
             : `HTTP ${result.status}, but the body did not arrive in time`;
-        return { state: result.status === undefined ? 'down' : 'waiting', status: result.status, summary, detail: summary };
+        const state = result.status === undefined ? 'down' : 'waiting';
+        return {
+            state,
+            answer: { state, status: result.status, error: 'TIMEOUT' },
+            status: result.status,
+            summary,
+            detail: summary
+        };
     }
+    const known = ERROR_WORDS[result.code] !== undefined;
     const words = ERROR_WORDS[result.code] ?? `${result.message} (${result.code})`;
     const summary = result.status === undefined ? words : `HTTP ${result.status}, then ${words}`;
-    return { state: result.status === undefined ? 'down' : 'waiting', status: result.status, summary, detail: summary };
+    const state = result.status === undefined ? 'down' : 'waiting';
+    const error = SAME_ERROR[result.code] ?? result.code;
+    const answer = { state, status: result.status, error, said: known ? undefined : result.message };
+    return { state, answer, status: result.status, summary, detail: summary };
 }
 /** Says what a body says in a few words: a JSON error's message, an HTML page's title, or its first line. */
 function describeBody(body, contentType) {
@@ -17828,7 +17877,12 @@ function createGenerator({ base, route, headers, clock, caCert, insecureTls }) {
                 // A completion body says nothing worth a log line; its arrival is the news.
                 if (assessment.state === 'ready')
                     return {
-                        assessment: { ...assessment, summary: `${request} generated`, excerpt: undefined },
+                        assessment: {
+                            ...assessment,
+                            answer: { state: 'ready' },
+                            summary: `${request} generated`,
+                            excerpt: undefined
+                        },
                         request,
                         latencyMs
                     };
@@ -18075,7 +18129,7 @@ function median(values) {
     return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 /** What the last MEDIAN_OF ready runs took; undefined without any. */
-function expectation(earlier) {
+function usualStartup(earlier) {
     const ready = earlier.filter((r) => r.ready).slice(-MEDIAN_OF);
     if (ready.length === 0)
         return undefined;
@@ -18093,7 +18147,7 @@ function expectation(earlier) {
 }
 /** This ready run against the median of the earlier ready runs; undefined when there is nothing to compare. */
 function regression(earlier, run) {
-    const usual = expectation(earlier);
+    const usual = usualStartup(earlier);
     if (!run.ready || usual === undefined || usual.totalSeconds <= 0)
         return undefined;
     const seconds = secondsOf(run);
@@ -18233,8 +18287,8 @@ const external_node_fs_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequi
 /**
  * Sees a closed port open, cheaply, so that the HTTP probe goes out the moment a server starts listening
  * instead of up to an `interval` later. Watching a closed port costs the server nothing: a bare TCP connect
- * is refused by the kernel before any server code runs. One poller serves every URL of a fleet and keeps
- * its own cost near a fixed share of one core by spacing its rounds by what the last round cost.
+ * is refused by the kernel before any server code runs. One poller, made by the gate, serves every URL of a
+ * fleet and keeps its own cost near a fixed share of one core by spacing its rounds by what the last round cost.
  */
 
 
@@ -18306,6 +18360,16 @@ class PortPoller {
     constructor(budget = CPU_BUDGET) {
         this.budget = budget;
     }
+    /** The watch of one URL's port, for the wait loop. */
+    watchFor(url) {
+        return { opened: (signal) => this.watch(url, signal), local: isLoopback(url.hostname) };
+    }
+    /** Ends every watch (each resolves) and the rounds. */
+    close() {
+        for (const watcher of [...this.watchers])
+            watcher.resolve();
+        this.idle();
+    }
     watch(url, signal) {
         return new Promise((resolve) => {
             if (signal.aborted)
@@ -18317,7 +18381,7 @@ class PortPoller {
                 this.watchers.delete(watcher);
                 signal.removeEventListener('abort', watcher.resolve);
                 if (this.watchers.size === 0)
-                    this.stop();
+                    this.idle();
                 resolve();
             };
             signal.addEventListener('abort', watcher.resolve, { once: true });
@@ -18325,7 +18389,7 @@ class PortPoller {
             this.timer ??= setTimeout(() => void this.round(), MIN_ROUND_MS);
         });
     }
-    stop() {
+    idle() {
         clearTimeout(this.timer);
         this.timer = undefined;
     }
@@ -18363,17 +18427,13 @@ class PortPoller {
         return this.procReadable ? listeningLoopbackPorts(tables.join('\n')) : undefined;
     }
 }
-const poller = new PortPoller();
-function portWatchFor(url) {
-    return { opened: (signal) => poller.watch(url, signal), local: isLoopback(url.hostname) };
-}
 
 ;// CONCATENATED MODULE: ./src/engines/log-markers.ts
 /**
  * What model servers print while they start, as data: how each engine frames and stamps a line, the lines that
  * name it, one row per engine and startup phase, the line that says it is ready, and its known fatal lines.
- * Facts and their sources: shared/research/engine-logs.md. Line numbers in `[file.py:NNN]` prefixes change every
- * release, so no pattern here depends on them.
+ * __tests__/fixtures/logs holds a recorded startup of each engine that these rows are tested against. Line numbers
+ * in `[file.py:NNN]` prefixes change every release, so no pattern here depends on them.
  */
 const cause = (pattern) => ({ pattern, cause: true });
 const failure = (pattern) => ({ pattern, cause: false });
@@ -18754,7 +18814,8 @@ class PhaseTracker {
         this.lines = lineNumber;
         const text = rawLine.replace(ANSI, '');
         const events = [];
-        const fatal = checkFatal ? this.matchFatal(text, lineNumber) : undefined;
+        if (checkFatal)
+            this.matchFatal(text, lineNumber);
         if (this.log === undefined) {
             const engine = engineOfLine(text);
             if (engine === undefined) {
@@ -18769,8 +18830,6 @@ class PhaseTracker {
         else {
             events.push(...this.read(text, at));
         }
-        if (fatal !== undefined)
-            events.push({ type: 'fatal', fatal });
         return events;
     }
     /** Ends the phase under way (the wait is over). */
@@ -18797,11 +18856,8 @@ class PhaseTracker {
     }
     matchFatal(text, lineNumber) {
         const found = (this.log?.fatal ?? ALL_FATAL).find((f) => f.pattern.test(text));
-        if (found === undefined)
-            return undefined;
-        const match = { line: text.trim().slice(0, MAX_QUOTE), lineNumber, cause: found.cause };
-        this.fatals.push(match);
-        return match;
+        if (found !== undefined)
+            this.fatals.push({ line: text.trim().slice(0, MAX_QUOTE), lineNumber, cause: found.cause });
     }
     read(text, at) {
         const log = this.log;
@@ -18837,7 +18893,6 @@ class PhaseTracker {
                 this.readySeen = true;
                 if (this.open !== undefined)
                     this.close(moment);
-                events.push({ type: 'ready', at });
             }
         }
         return events;
@@ -19206,8 +19261,8 @@ function summaryMarkdown(outcome, ctx) {
         rows.push(['Startup (from the process start)', `${out['startup-seconds']} s`]);
     if (server?.logFile !== undefined)
         rows.push(['Server log', `\`${server.logFile}\``]);
-    if (outcome.profile?.engine !== undefined)
-        rows.push(['Engine', outcome.profile.engine]);
+    if (outcome.profile?.engineLabel !== undefined)
+        rows.push(['Engine', outcome.profile.engineLabel]);
     if (out['expected-seconds'] !== '') {
         const against = out['regression-percent'] === ''
             ? ''
@@ -19233,11 +19288,11 @@ function summaryMarkdown(outcome, ctx) {
         if (warning !== undefined)
             lines.push('', `> \u26a0\ufe0f ${warning}`);
     if (profile !== undefined && profile.phases.length > 0)
-        lines.push('', phaseMarkdown(profile.phases, profile.engine ?? 'Server', profile.usual).trimEnd());
-    if (server?.env !== undefined || server?.envUnavailable !== undefined) {
+        lines.push('', phaseMarkdown(profile.phases, profile.engineLabel ?? 'Server', profile.usualPhaseSeconds).trimEnd());
+    if (server?.env !== undefined || server?.envUnreadable) {
         lines.push('', '#### Server environment', '');
-        if (server.envUnavailable !== undefined)
-            lines.push(server.envUnavailable);
+        if (server.envUnreadable)
+            lines.push(envUnreadableText(server));
         else
             lines.push('| variable | value |', '|---|---|', ...(server.env ?? []).map((e) => `| \`${cell(e.name)}\` | ${e.value === undefined ? '*not set*' : `\`${cell(e.value)}\``} |`));
     }
@@ -19257,10 +19312,29 @@ function fenced(text) {
     const fence = '`'.repeat(longest + 1);
     return `${fence}\n${text}\n${fence}`;
 }
+const envUnreadableText = (server) => `The environment of process ${server.pid} could not be read (it has exited, or this is not Linux).`;
+/** The gate's own lines, beside the wait's events. */
+const gateLines = {
+    started: (pid, logFile) => `Started the server (pid ${pid}); its output goes to ${logFile}`,
+    watching: (pid, logFile) => `Watching the server process ${pid}${logFile === undefined ? '' : ` and its log ${logFile}`}`,
+    /** A line the startup profile says, `elapsedMs` into the wait. */
+    startup: (elapsedMs, line) => `${clock_formatDuration(elapsedMs)}: ${line}`,
+    environment: (server) => [
+        `Server environment (process ${server.pid}):`,
+        ...envLines(server).map((line) => `  ${line}`)
+    ],
+    requestHeaders: (names) => `request headers: ${names.join(', ')} (values not shown)`,
+    noLog: (path) => `The server log ${path} does not exist.`
+};
+/** The line the wait begins with: how long, for what (`subject`: a fleet's endpoints), how often. */
+function waitingLine(ctx, { subject, generation, intervalMs }) {
+    return (`Waiting up to ${clock_formatDuration(ctx.timeoutMs)} for ${describeExpectation(ctx, subject)}` +
+        `${generation ? ' and a one-token generation to succeed' : ''}; probing every ${clock_formatDuration(intervalMs)}`);
+}
 /** The `env-report` lines for the log. */
 function envLines(server) {
-    if (server.envUnavailable !== undefined)
-        return [server.envUnavailable];
+    if (server.envUnreadable)
+        return [envUnreadableText(server)];
     return (server.env ?? []).map((e) => (e.value === undefined ? `${e.name}: not set` : `${e.name}=${e.value}`));
 }
 /** Replaces every secret in `text`; the CLI has no runner to mask for it, and the action masks twice. */
@@ -19285,7 +19359,7 @@ function loadHistory(file, key, offNotice) {
         const warnings = skipped
             ? [`History: skipped ${skipped} line${skipped === 1 ? '' : 's'} of ${file} that could not be read.`]
             : [];
-        return { file, key, earlier, usual: expectation(earlier), notices: [], warnings };
+        return { file, key, earlier, usual: usualStartup(earlier), notices: [], warnings };
     }
     catch (e) {
         return off(`History is off: cannot read ${file} (${e.message}).`);
@@ -19773,12 +19847,10 @@ function readEnviron(pid) {
 ;// CONCATENATED MODULE: ./src/server/watch.ts
 /** How long a fatal log line waits for the server's exit, to name its exit code too. */
 const EXIT_GRACE_MS = 150;
-function watchServer({ server, log, failPattern, readLines, cancel, pollMs = 200 }) {
-    const controller = new AbortController();
-    const stop = (s) => {
-        if (!controller.signal.aborted)
-            controller.abort(s);
-    };
+function watchServer({ stopper, server, log, failPattern, readLines, cancel, pollMs = 200 }) {
+    let closed = false;
+    // A server that exits after the wait is over (or a late fatal line) ends nothing.
+    const stop = (s) => void (closed || stopper.stop(s));
     const logError = (line, why, after = '') => ({
         reason: 'log-error',
         detail: `line ${line.number} of ${log?.path} ${why}: ${line.text}${after}`
@@ -19790,7 +19862,7 @@ function watchServer({ server, log, failPattern, readLines, cancel, pollMs = 200
         const fresh = log.poll();
         const known = readLines?.(fresh);
         const matching = failPattern ? fresh.find((l) => failPattern.test(l.text)) : undefined;
-        const knownError = (k) => logError(k.line, `is a known fatal ${k.engine} line`, after);
+        const knownError = (k) => logError(k.line, `is a known fatal ${k.engineLabel} line`, after);
         if (known?.cause)
             return knownError(known);
         if (matching)
@@ -19810,6 +19882,8 @@ function watchServer({ server, log, failPattern, readLines, cancel, pollMs = 200
     };
     const timer = log && (failPattern || readLines) ? setInterval(scan, pollMs) : undefined;
     void server?.exited.then((how) => {
+        if (closed)
+            return;
         // A crash usually prints its cause just before: the fatal line explains more than the exit code.
         const after = `; the server process ${server.pid} then ${how}`;
         const error = found ? { ...found, detail: found.detail + after } : read(after);
@@ -19821,8 +19895,8 @@ function watchServer({ server, log, failPattern, readLines, cancel, pollMs = 200
     else
         cancel?.addEventListener('abort', onCancel, { once: true });
     return {
-        signal: controller.signal,
         close() {
+            closed = true;
             clearInterval(timer);
             clearTimeout(grace);
             cancel?.removeEventListener('abort', onCancel);
@@ -19858,7 +19932,8 @@ async function waitForModel(opts, deps) {
         stop,
         timeline
     });
-    const stopped = () => (deps.stop?.aborted ? deps.stop.reason : undefined);
+    const stopped = () => deps.stopper?.stopped;
+    const signal = deps.stopper?.signal;
     for (;;) {
         const sentAt = clock.now();
         let stop = stopped();
@@ -19868,7 +19943,7 @@ async function waitForModel(opts, deps) {
             return finish(generationFailed ? 'generation-failed' : 'timeout');
         attempts++;
         const budgetMs = Math.min(opts.requestTimeoutMs, deadline - sentAt);
-        const result = await deps.probe(budgetMs, deps.stop);
+        const result = await deps.probe(budgetMs, signal);
         // An answer cut short by the stop, or one that came in as the server died, says nothing.
         if ((stop = stopped()))
             return finish(stop.reason, stop);
@@ -19882,7 +19957,7 @@ async function waitForModel(opts, deps) {
         generationFailed = false;
         if (assessment.state === 'ready' && streak + 1 >= opts.successThreshold && deps.generate) {
             const generationBudgetMs = Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now()));
-            const check = await deps.generate(assessment.modelId, generationBudgetMs, deps.stop);
+            const check = await deps.generate(assessment.modelId, generationBudgetMs, signal);
             if ((stop = stopped()))
                 return finish(stop.reason, stop);
             // Likewise a generation request cut short by the deadline: the failure before it explains more.
@@ -19901,7 +19976,7 @@ async function waitForModel(opts, deps) {
             firstResponseMs ??= elapsedMs;
         if (assessment.models !== undefined)
             models = assessment.models;
-        if (assessment.summary !== last?.summary) {
+        if (!sameAnswer(assessment.answer, last?.answer)) {
             const lost = assessment.state === 'down' && last !== undefined && last.state !== 'down' && firstResponseMs !== undefined;
             timeline.push({ elapsedMs, summary: assessment.summary, ...(lost ? { lost } : {}) });
             deps.onEvent?.({ type: lost ? 'lost' : 'change', elapsedMs, attempt: attempts, assessment });
@@ -19921,17 +19996,17 @@ async function waitForModel(opts, deps) {
         if (refused && deps.portWatch) {
             // While a local port is closed the watch is the probe; HTTP probes then go out with the progress lines.
             const spacing = deps.portWatch.local ? Math.max(opts.intervalMs, opts.progressIntervalMs) : opts.intervalMs;
-            await sleepUntilPortOpens(clock, Math.min(sentAt + spacing, deadline) - clock.now(), deps.portWatch, deps.stop);
+            await sleepUntilPortOpens(clock, Math.min(sentAt + spacing, deadline) - clock.now(), deps.portWatch, signal);
             // a port that shows as open yet refuses must not turn the loop into a busy one
             const earliest = Math.min(sentAt + MIN_PROBE_GAP_MS, deadline);
             if (clock.now() < earliest)
-                await clock.sleep(earliest - clock.now(), deps.stop);
+                await clock.sleep(earliest - clock.now(), signal);
         }
         else {
             // A 429 or 503 may ask for a longer pause: granted up to 4 intervals, and never past the deadline.
             const retryAfterMs = result.kind === 'http' ? (result.retryAfterMs ?? 0) : 0;
             const next = Math.min(Math.max(sentAt + opts.intervalMs, now + Math.min(retryAfterMs, opts.intervalMs * 4)), deadline);
-            await clock.sleep(next - clock.now(), deps.stop);
+            await clock.sleep(next - clock.now(), signal);
         }
     }
 }
@@ -19945,13 +20020,15 @@ async function sleepUntilPortOpens(clock, ms, portWatch, stop) {
 /** Folds a generation check into the model-list assessment it followed. */
 function withGeneration(listed, check) {
     const { assessment: g, request } = check;
+    const answer = { ...listed.answer, generation: { request, answer: g.answer } };
     if (g.state === 'ready')
-        return { ...listed, summary: `${listed.summary} \u2014 ${g.summary}` };
+        return { ...listed, answer, summary: `${listed.summary} \u2014 ${g.summary}` };
     const summary = `${listed.summary} \u2014 ${request}: ${g.summary}`;
     if (g.state === 'fatal')
         return {
             ...listed,
             state: 'fatal',
+            answer: { ...answer, state: 'fatal' },
             fatalReason: g.fatalReason,
             summary,
             detail: `${request}: ${g.detail}`,
@@ -19960,10 +20037,42 @@ function withGeneration(listed, check) {
     return {
         ...listed,
         state: 'waiting',
+        answer: { ...answer, state: 'waiting' },
         summary,
         detail: `the model is listed, but ${request} failed: ${g.summary}`,
         excerpt: g.excerpt
     };
+}
+
+;// CONCATENATED MODULE: ./src/wait/outcome.ts
+/** What an answer must be for these settings to call it ready. */
+const expectation = (s) => ({
+    model: s.model,
+    match: s.match,
+    matchRegex: s.matchRegex,
+    status: s.status
+});
+
+;// CONCATENATED MODULE: ./src/wait/stop.ts
+/**
+ * Ends a wait once, with a typed `Stop`: `signal` cuts short every sleep and request listening to it, `stopped`
+ * says why. The first `stop` wins; later ones are refused, so that whoever stopped the wait can tell.
+ */
+class Stopper {
+    controller = new AbortController();
+    signal = this.controller.signal;
+    first;
+    get stopped() {
+        return this.first;
+    }
+    /** Ends the wait with `stop`; false when it had already ended. */
+    stop(stop) {
+        if (this.first !== undefined)
+            return false;
+        this.first = stop;
+        this.controller.abort(stop);
+        return true;
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/wait/gate.ts
@@ -19983,113 +20092,77 @@ function withGeneration(listed, check) {
 
 
 
-const reportContext = (s, url) => ({
-    url,
-    expect: gate_expectation(s),
-    timeoutMs: s.timeoutMs
-});
-const gate_expectation = (s) => ({
-    model: s.model,
-    match: s.match,
-    matchRegex: s.matchRegex,
-    status: s.status
-});
-async function gate(settings, deps) {
+
+
+async function gate(settings, gateDeps) {
+    const deps = {
+        ...gateDeps,
+        warn: gateDeps.warn ?? gateDeps.log,
+        notice: gateDeps.notice ?? gateDeps.log,
+        env: gateDeps.env ?? process.env
+    };
     const { clock } = deps;
-    const env = deps.env ?? process.env;
-    const logFile = settings.logFile ?? (settings.start !== undefined ? defaultLogFile(env) : undefined);
+    const logFile = settings.logFile ?? (settings.start !== undefined ? defaultLogFile(deps.env) : undefined);
     // Resolved before anything starts, so that a bad pid file is an input error and nothing runs.
     const pid = settings.pid === undefined ? undefined : resolvePid(settings.pid);
+    setUpUndici();
+    // Everything that holds a process, a timer or a socket is released in the `finally`, whatever throws first.
+    const stopper = new Stopper();
+    const ports = new PortPoller();
     let server;
-    if (settings.start !== undefined && logFile !== undefined) {
-        server = startServer(settings.start, logFile, serverEnv(env), clock);
-        deps.log(`Started the server (pid ${server.pid}); its output goes to ${logFile}`);
-    }
-    else if (pid !== undefined) {
-        server = attachServer(pid, clock);
-        deps.log(`Watching the server process ${pid}${logFile === undefined ? '' : ` and its log ${logFile}`}`);
-    }
-    const facts = { pid: server?.pid, logFile };
-    const waitStart = deps.startedAt ?? clock.now();
-    const history = openHistory(settings, deps);
-    const profile = new StartupProfile({ engine: settings.engine, startedAt: server?.startedAt, usual: history.usual });
-    const sayStartup = (lines) => lines.forEach((l) => deps.log(`${clock_formatDuration(clock.now() - waitStart)}: ${l}`));
-    // A log `start` has just begun afresh is read from its first line; one written before the wait tells the phases so far.
-    const log = logFile === undefined
-        ? undefined
-        : new LogFollower(logFile, settings.logLines, {
-            fromStart: settings.start !== undefined,
-            earlier: (lines) => lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number)))
-        });
-    const readLines = (lines) => {
-        for (const l of lines)
-            sayStartup(profile.line(l.text, clock.now(), l.number));
-        const f = profile.fatal;
-        return (f && { line: { number: f.lineNumber, text: f.line }, cause: f.cause, engine: profile.label ?? 'model server' });
-    };
-    // A server started elsewhere has long since started: its environment can be read at once, while it still runs.
-    if (pid !== undefined)
-        reportEnvironment(settings, server, facts, deps);
-    const fleet = settings.targets.length > 1;
-    const subject = fleet ? `each of ${settings.targets.length} endpoints` : settings.targets[0].url.href;
-    deps.log(`Waiting up to ${clock_formatDuration(settings.timeoutMs)} for ${describeExpectation(reportContext(settings, settings.targets[0].url), subject)}` +
-        `${settings.probeGeneration ? ' and a one-token generation to succeed' : ''}; probing every ${clock_formatDuration(settings.intervalMs)}`);
-    const watch = watchServer({ server, log, failPattern: settings.failPattern, readLines, cancel: deps.cancel });
-    // An endpoint that can no longer become ready settles the fleet's fate: the others stop waiting.
-    const fleetStop = new AbortController();
-    const stop = AbortSignal.any([watch.signal, fleetStop.signal]);
-    // Every endpoint's sleeps and requests listen to it: a fleet of 200 is not a leak.
-    (0,external_node_events_.setMaxListeners)(0, stop);
-    const warn = deps.warn ?? deps.log;
-    const tls = { caCert: settings.caCert, insecureTls: settings.insecureTls };
-    deps.debug?.(`request headers: ${['user-agent', 'accept', ...Object.keys(settings.headers)].join(', ')} (values not shown)`);
+    let watch;
     try {
-        const results = await Promise.all(settings.targets.map(async ({ url, generation }) => {
-            const prefix = fleet ? `[${url.href}] ` : '';
-            const prober = createProber({ url, headers: settings.headers, ...tls });
-            const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls });
-            const probe = async (timeoutMs, signal) => {
-                const result = await prober.probe(timeoutMs, signal);
-                deps.debug?.(`${prefix}${probeLine(result)}`);
-                // The model list can name the engine (`owned_by`) when the log has not.
-                if (log !== undefined && result.kind === 'http' && profile.engine === undefined)
-                    sayStartup(profile.models(result.body));
-                return result;
-            };
-            try {
-                const outcome = await waitForModel({
-                    expect: gate_expectation(settings),
-                    intervalMs: settings.intervalMs,
-                    timeoutMs: settings.timeoutMs,
-                    requestTimeoutMs: settings.requestTimeoutMs,
-                    successThreshold: settings.successThreshold,
-                    progressIntervalMs: settings.progressIntervalMs
-                }, {
-                    probe,
-                    generate: generator ? generator.generate : undefined,
-                    stop,
-                    portWatch: portWatchFor(url),
-                    clock,
-                    startedAt: deps.startedAt,
-                    onEvent: (e) => {
-                        const now = clock.now();
-                        const startup = e.type === 'progress' ? profile.status(now, now - (server?.startedAt ?? waitStart)) : undefined;
-                        (e.type === 'lost' ? warn : deps.log)(`${prefix}${eventLine(e, startup)}`);
-                    }
-                });
-                if (fleet && !outcome.ready && outcome.reason !== 'timeout' && !stop.aborted) {
-                    fleetStop.abort({
-                        reason: 'cancelled',
-                        detail: `${url.href} can no longer become ready (${outcome.reason})`
-                    });
-                }
-                return { ...outcome, url };
-            }
-            finally {
-                await Promise.all([prober.close(), generator?.close()]);
-            }
+        server = launch(settings, pid, logFile, deps);
+        const facts = { pid: server?.pid, logFile };
+        const waitStart = deps.startedAt ?? clock.now();
+        const history = openHistory(settings, deps);
+        const profile = new StartupProfile({ engine: settings.engine, startedAt: server?.startedAt, usual: history.usual });
+        const sayStartup = (lines) => lines.forEach((l) => deps.log(gateLines.startup(clock.now() - waitStart, l)));
+        // A log `start` has just begun afresh is read from its first line; one written before the wait tells the phases so far.
+        const log = logFile === undefined
+            ? undefined
+            : new LogFollower(logFile, settings.logLines, {
+                fromStart: settings.start !== undefined,
+                earlier: (lines) => lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number)))
+            });
+        const readLines = (lines) => {
+            for (const l of lines)
+                sayStartup(profile.line(l.text, clock.now(), l.number));
+            const f = profile.fatal;
+            return (f && {
+                line: { number: f.lineNumber, text: f.line },
+                cause: f.cause,
+                engineLabel: profile.label ?? 'model server'
+            });
+        };
+        // A server started elsewhere has long since started: its environment can be read at once, while it still runs.
+        if (pid !== undefined)
+            reportEnvironment(settings, server, facts, deps);
+        const { targets } = settings;
+        deps.log(waitingLine({ url: targets[0].url, expect: expectation(settings), timeoutMs: settings.timeoutMs }, {
+            subject: targets.length > 1 ? `each of ${targets.length} endpoints` : undefined,
+            generation: settings.probeGeneration,
+            intervalMs: settings.intervalMs
         }));
-        const outcome = representative(results, fleetStop.signal.reason);
+        watch = watchServer({ stopper, server, log, failPattern: settings.failPattern, readLines, cancel: deps.cancel });
+        // Every endpoint's sleeps and requests listen to it: a fleet of 200 is not a leak.
+        (0,external_node_events_.setMaxListeners)(0, stopper.signal);
+        deps.debug?.(gateLines.requestHeaders(['user-agent', 'accept', ...Object.keys(settings.headers)]));
+        // An endpoint that can no longer become ready settles the fleet's fate: the others stop waiting.
+        let fleetStop;
+        const shared = {
+            settings,
+            deps,
+            stopper,
+            ports,
+            log,
+            profile,
+            sayStartup,
+            progressAt: (now) => profile.status(now, now - (server?.startedAt ?? waitStart)),
+            stopFleet: settings.targets.length > 1 ? (stop) => void (stopper.stop(stop) && (fleetStop = stop)) : undefined
+        };
+        const results = await Promise.all(settings.targets.map((target) => waitForTarget(target, shared)));
+        const outcome = representative(results, fleetStop);
         if (outcome.ready && server?.startedAt !== undefined)
             facts.startupMs = clock.now() - server.startedAt;
         if (pid === undefined)
@@ -20097,7 +20170,7 @@ async function gate(settings, deps) {
         if (!outcome.ready && log !== undefined && settings.logLines > 0) {
             facts.logTail = log.tail();
             if (facts.logTail === undefined)
-                deps.log(`The server log ${log.path} does not exist.`);
+                deps.log(gateLines.noLog(log.path));
         }
         // The lines written up to now end the startup's last phase (a ready line just before the port opened).
         if (log !== undefined)
@@ -20107,12 +20180,71 @@ async function gate(settings, deps) {
             models: [...new Set(results.flatMap((r) => r.models))],
             results,
             server: server === undefined && logFile === undefined ? undefined : facts,
-            profile: settle(settings, outcome, facts, profile, clock.now(), history, deps)
+            profile: settle({ settings, outcome, facts, profile, history, deps })
         };
     }
     finally {
-        watch.close();
+        watch?.close();
+        ports.close();
         server?.release();
+    }
+}
+/** Starts the server (`start`) or follows one started elsewhere (`pid`); undefined for neither. */
+function launch(settings, pid, logFile, deps) {
+    if (settings.start !== undefined && logFile !== undefined) {
+        const server = startServer(settings.start, logFile, serverEnv(deps.env), deps.clock);
+        deps.log(gateLines.started(server.pid, logFile));
+        return server;
+    }
+    if (pid === undefined)
+        return undefined;
+    const server = attachServer(pid, deps.clock);
+    deps.log(gateLines.watching(pid, logFile));
+    return server;
+}
+/** One endpoint's wait, its HTTP clients closed however it ends. */
+async function waitForTarget({ url, generation }, shared) {
+    const { settings, deps, stopper, log, profile } = shared;
+    const { clock } = deps;
+    const prefix = shared.stopFleet ? `[${url.href}] ` : '';
+    const tls = { caCert: settings.caCert, insecureTls: settings.insecureTls };
+    const prober = createProber({ url, headers: settings.headers, ...tls });
+    const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls });
+    const probe = async (timeoutMs, signal) => {
+        const result = await prober.probe(timeoutMs, signal);
+        deps.debug?.(`${prefix}${probeLine(result)}`);
+        // The model list can name the engine (`owned_by`) when the log has not.
+        if (log !== undefined && result.kind === 'http' && profile.engine === undefined)
+            shared.sayStartup(profile.models(result.body));
+        return result;
+    };
+    try {
+        const outcome = await waitForModel({
+            expect: expectation(settings),
+            intervalMs: settings.intervalMs,
+            timeoutMs: settings.timeoutMs,
+            requestTimeoutMs: settings.requestTimeoutMs,
+            successThreshold: settings.successThreshold,
+            progressIntervalMs: settings.progressIntervalMs
+        }, {
+            probe,
+            generate: generator ? generator.generate : undefined,
+            stopper,
+            portWatch: shared.ports.watchFor(url),
+            clock,
+            startedAt: deps.startedAt,
+            onEvent: (e) => {
+                const startup = e.type === 'progress' ? shared.progressAt(clock.now()) : undefined;
+                (e.type === 'lost' ? deps.warn : deps.log)(`${prefix}${eventLine(e, startup)}`);
+            }
+        });
+        if (!outcome.ready && outcome.reason !== 'timeout' && stopper.stopped === undefined) {
+            shared.stopFleet?.({ reason: 'cancelled', detail: `${url.href} can no longer become ready (${outcome.reason})` });
+        }
+        return { ...outcome, url };
+    }
+    finally {
+        await Promise.all([prober.close(), generator?.close()]);
     }
 }
 /**
@@ -20130,12 +20262,10 @@ function reportEnvironment(settings, server, facts, deps) {
         return;
     const environ = server.environ();
     if (environ === undefined)
-        facts.envUnavailable = `The environment of process ${server.pid} could not be read (it has exited, or this is not Linux).`;
+        facts.envUnreadable = true;
     else
         facts.env = envReport(settings.envReport, environ);
-    deps.log(`Server environment (process ${server.pid}):`);
-    for (const line of envLines(facts))
-        deps.log(`  ${line}`);
+    gateLines.environment(facts).forEach((line) => deps.log(line));
 }
 function openHistory(settings, deps) {
     const auto = settings.historyFile === HISTORY_AUTO;
@@ -20145,24 +20275,24 @@ function openHistory(settings, deps) {
     const key = settings.historyKey ?? (file === undefined ? '' : historyKey(urls, settings.model, settings.start));
     const history = loadHistory(file, key, auto ? deps.defaultHistory?.notice : undefined);
     for (const n of history.notices)
-        (deps.notice ?? deps.log)(n);
+        deps.notice(n);
     for (const w of history.warnings)
-        (deps.warn ?? deps.log)(w);
+        deps.warn(w);
     return history;
 }
 /** The wait is over: this run against the earlier ones (warnings for a regression and a changed environment), then recorded. */
-function settle(settings, outcome, facts, profile, now, history, deps) {
-    const phases = profile.finish(now);
-    const engine = profile.label;
-    const usual = history.usual?.phaseSeconds;
+function settle({ settings, outcome, facts, profile, history, deps }) {
+    const phases = profile.finish(deps.clock.now());
+    const engineLabel = profile.label;
+    const usualPhaseSeconds = history.usual?.phaseSeconds;
     // A cancelled wait says nothing about how long the server takes.
     if (outcome.reason === 'cancelled')
-        return { engine, phases, usual };
+        return { engineLabel, phases, usualPhaseSeconds };
     const env = facts.env && Object.fromEntries(facts.env.flatMap((e) => (e.value === undefined ? [] : [[e.name, e.value]])));
     const run = {
         v: 1,
         key: history.key,
-        at: new Date().toISOString(),
+        at: new Date(deps.clock.wallMs()).toISOString(),
         ready: outcome.ready,
         reason: outcome.reason,
         elapsedSeconds: gate_round1(outcome.elapsedMs / 1000),
@@ -20172,16 +20302,57 @@ function settle(settings, outcome, facts, profile, now, history, deps) {
         ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') })
     };
     const findings = recordRun(history, run, settings.regressionThresholdPercent);
-    const warn = deps.warn ?? deps.log;
     if (findings.regression !== undefined && !settings.failOnRegression)
-        warn(findings.regression);
+        deps.warn(findings.regression);
     if (findings.drift !== undefined)
-        warn(findings.drift);
+        deps.warn(findings.drift);
     for (const n of findings.notices)
-        (deps.notice ?? deps.log)(n);
-    return { engine, phases, usual, ...findings };
+        deps.notice(n);
+    return { engineLabel, phases, usualPhaseSeconds, ...findings };
 }
 const gate_round1 = (x) => Math.round(x * 10) / 10;
+
+;// CONCATENATED MODULE: ./src/wait/conclusion.ts
+/**
+ * What must happen once the wait is over, decided once for every front end (the action, the CLI, and later a
+ * job-end step and a one-shot check): the outputs, the final line, the log tail, the diagnostics to run, fail or
+ * warn, the exit code. A front end only carries it out in its medium. Pure: no I/O, nothing of GitHub or a shell.
+ */
+
+
+/** The report's view of the settings, for `url` (the endpoint the outcome describes). */
+const reportContext = (s, url) => ({
+    url,
+    expect: expectation(s),
+    timeoutMs: s.timeoutMs
+});
+function conclude(outcome, settings) {
+    const context = reportContext(settings, outcome.url);
+    const tail = outcome.ready ? undefined : outcome.server?.logTail;
+    const verdict = outcome.ready
+        ? undefined
+        : {
+            kind: outcome.reason === 'timeout' && !settings.failOnTimeout ? 'warn' : 'fail',
+            message: failureMessage(outcome, context)
+        };
+    const regression = outcome.profile?.regression;
+    const failedRegression = settings.failOnRegression ? regression : undefined;
+    return {
+        ready: outcome.ready,
+        outputs: Object.fromEntries(Object.entries(outputs(outcome)).map(([name, value]) => [name, redact(value, settings.secrets)])),
+        finalLine: finalLine(outcome),
+        logTail: tail && {
+            title: logTailTitle(tail, outcome.server?.logFile),
+            lines: tail.map((line) => `${line.number}: ${line.text}`)
+        },
+        // A cancelled job must end within a second; the diagnostics could take minutes.
+        diagnostics: outcome.ready || outcome.reason === 'cancelled' ? [] : settings.diagnostics,
+        verdict,
+        failedRegression,
+        exitCode: verdict?.kind === 'fail' || failedRegression !== undefined ? 1 : 0,
+        context
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/server/diagnostics.ts
 /** `diagnostics`: commands run after a failed wait, each in its own log group, each under a time limit. */
@@ -20210,6 +20381,8 @@ async function runDiagnostics(commands, runner) {
  * The command-line layer: argv and INPUT_* variables in; progress on stderr, outputs as JSON on stdout, and an
  * exit code out (0 ready, 1 not ready, 2 bad usage). Every flag of the wait comes from the action's inputs.
  */
+
+
 
 
 
@@ -20316,7 +20489,7 @@ async function waitCommand(argv, io, say, paint) {
             throw e;
         // Name the input as the user gave it: a flag, or the INPUT_* variable.
         const source = flag(e.input) === undefined && envInput(io.env, e.input) !== undefined
-            ? envName(e.input)
+            ? shellInputVariable(e.input)
             : `--${e.input}`;
         throw new UsageError(e.message.replace(`Input "${e.input}"`, source));
     }
@@ -20333,39 +20506,30 @@ async function waitCommand(argv, io, say, paint) {
         env: io.env,
         defaultHistory: defaultHistoryFile(io.env, 'cli')
     });
-    const final = finalLine(outcome);
-    log(outcome.ready ? paint.green(final) : paint.red(final));
-    const lenient = outcome.reason === 'timeout' && !settings.failOnTimeout;
-    const tail = outcome.server?.logTail;
-    if (!outcome.ready && tail !== undefined) {
-        log(`${logTailTitle(tail, outcome.server?.logFile)}:`);
-        for (const line of tail)
-            log(`  ${line.number}: ${line.text}`);
+    const next = conclude(outcome, settings);
+    log(next.ready ? paint.green(next.finalLine) : paint.red(next.finalLine));
+    if (next.logTail !== undefined) {
+        log(`${next.logTail.title}:`);
+        for (const line of next.logTail.lines)
+            log(`  ${line}`);
     }
-    if (!outcome.ready) {
-        await runDiagnostics(settings.diagnostics, {
-            group: async (title, body) => {
-                log(`\u2500\u2500 ${title}`);
-                await body();
-            },
-            exec: (program, args) => runTo(io.stderr, program, args),
-            log
-        });
+    await runDiagnostics(next.diagnostics, {
+        group: async (title, body) => {
+            log(`\u2500\u2500 ${title}`);
+            await body();
+        },
+        exec: (program, args) => runTo(io.stderr, program, args),
+        log
+    });
+    if (next.verdict !== undefined) {
+        const { kind, message } = next.verdict;
+        log(kind === 'warn' ? paint.yellow(`warning: ${message}`) : paint.red(`error: ${message}`));
     }
-    if (!outcome.ready) {
-        const message = failureMessage(outcome, reportContext(settings, outcome.url));
-        log(lenient ? paint.yellow(`warning: ${message}`) : paint.red(`error: ${message}`));
-    }
-    if (values.json) {
-        const out = Object.fromEntries(Object.entries(outputs(outcome)).map(([k, v]) => [k, redact(v, secrets)]));
-        io.stdout.write(`${JSON.stringify(out)}\n`);
-    }
-    const regression = outcome.profile?.regression;
-    if (regression !== undefined && settings.failOnRegression) {
-        log(paint.red(`error: ${regression}`));
-        return 1;
-    }
-    return outcome.ready || lenient ? 0 : 1;
+    if (values.json)
+        io.stdout.write(`${JSON.stringify(next.outputs)}\n`);
+    if (next.failedRegression !== undefined)
+        log(paint.red(`error: ${next.failedRegression}`));
+    return next.exitCode;
 }
 /** Runs a program with its output on `out` (stdout is kept for --json); resolves with its exit code. */
 function runTo(out, program, args) {
@@ -20457,9 +20621,8 @@ function parseCommandLine(argv, options) {
 }
 /** The runner's form (INPUT_MATCH-REGEX) first, then the one a shell can set (INPUT_MATCH_REGEX). */
 function envInput(env, name) {
-    return env[`INPUT_${name.toUpperCase()}`] ?? env[envName(name)];
+    return env[inputVariable(name)] ?? env[shellInputVariable(name)];
 }
-const envName = (name) => `INPUT_${name.toUpperCase().replace(/-/g, '_')}`;
 function helpText() {
     const rows = INPUT_NAMES.map((name) => {
         const [metavar, text] = INPUT_HELP[name] ?? ['VALUE', ''];

@@ -16688,7 +16688,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3741:
+/***/ 5742:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -16696,8 +16696,6 @@ module.exports = {
 __nccwpck_require__.d(__webpack_exports__, {
   e: () => (/* binding */ run)
 });
-
-// UNUSED EXPORTS: actionInput
 
 ;// CONCATENATED MODULE: ./src/server/diagnostics.ts
 /** `diagnostics`: commands run after a failed wait, each in its own log group, each under a time limit. */
@@ -17071,9 +17069,16 @@ var api = __nccwpck_require__(6615);
 
 // @ts-expect-error -- as above
 
-// What undici's index does: every dispatcher gets request(), connect() (the proxy agent tunnels with it)
-// and the other API methods.
-Object.assign((dispatcher_default()).prototype, api);
+/**
+ * What undici's index does on import: every dispatcher gets request(), connect() (the proxy agent tunnels with
+ * it) and the other API methods. Done here, once, by whoever sends requests (the gate, the floor bench, tests
+ * of the HTTP client), rather than as a side effect of importing this module. Safe to call again.
+ */
+function setUpUndici() {
+    const prototype = (dispatcher_default()).prototype;
+    if (prototype.request !== api.request)
+        Object.assign(prototype, api);
+}
 const Agent = (agent_default());
 const EnvHttpProxyAgent = (env_http_proxy_agent_default());
 function request(dispatcher, options) {
@@ -17086,6 +17091,7 @@ var memory = __nccwpck_require__(2502);
 /** performance.now() counts from the process's start, which is the step's start for the action. */
 const systemClock = {
     now: () => performance.now(),
+    wallMs: () => Date.now(),
     sleep: (ms, signal) => new Promise((resolve) => {
         if (signal?.aborted)
             return resolve();
@@ -17309,6 +17315,21 @@ function describeError(e) {
 
 
 
+/** Whether two answers are the same answer (fields left out and fields undefined are alike). */
+function sameAnswer(a, b) {
+    return sameData(a, b);
+}
+function sameData(a, b) {
+    if (a === b)
+        return true;
+    if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null)
+        return false;
+    if (Array.isArray(a) !== Array.isArray(b))
+        return false;
+    const x = a;
+    const y = b;
+    return [...new Set([...Object.keys(x), ...Object.keys(y)])].every((k) => sameData(x[k], y[k]));
+}
 const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET|VERIFY)_|HOSTNAME_MISMATCH)/;
 const ERROR_WORDS = {
     ECONNREFUSED: 'connection refused',
@@ -17325,6 +17346,8 @@ const ERROR_WORDS = {
     TOO_MANY_REDIRECTS: `more than ${MAX_REDIRECTS} redirects (a redirect loop?)`,
     BAD_REDIRECT: 'redirected to a URL that is not http:// or https://'
 };
+/** Codes told in the same words are the same answer. */
+const SAME_ERROR = { UND_ERR_CONNECT_TIMEOUT: 'ETIMEDOUT' };
 /** `regexLimitMs` bounds how long `match-regex` may run on the body (what is left of the probe's time). */
 function assess(result, expect, regexLimitMs = 1_000) {
     if (result.kind === 'error')
@@ -17340,6 +17363,7 @@ function assess(result, expect, regexLimitMs = 1_000) {
             ...base,
             state: 'fatal',
             fatalReason: 'unauthorized',
+            answer: { state: 'fatal', status, said: said || undefined },
             summary: `HTTP ${status}${said ? ` ${said}` : ''}`,
             detail: `the server refused the request as ${status === 401 ? 'unauthenticated' : 'forbidden'}: ` +
                 'set "api-key" to the key the server was started with (sent as "Authorization: Bearer <key>"), ' +
@@ -17350,43 +17374,46 @@ function assess(result, expect, regexLimitMs = 1_000) {
         return {
             ...base,
             state: 'waiting',
+            answer: { state: 'waiting', status, said: said || undefined },
             summary: `HTTP ${status}${said ? ` ${said}` : ''}`,
             detail: `HTTP ${status} is not an accepted status`
         };
     }
     const listed = models === undefined ? '' : models.length === 0 ? ', lists no models' : `, serving [${models.join(', ')}]`;
     const summaryBase = `HTTP ${status}${listed || (said ? ` ${said}` : '')}`;
-    const waiting = (why) => ({
+    const answered = models === undefined ? { status, said: said || undefined } : { status, models };
+    const waiting = (missing, why) => ({
         ...base,
         state: 'waiting',
+        answer: { state: 'waiting', ...answered, missing },
         summary: `${summaryBase} \u2014 ${why}`,
         detail: why
     });
     let modelId;
     if (expect.model !== undefined) {
         if (list === undefined) {
-            return waiting(`the answer is not a model list, so "${expect.model}" cannot be found in it${result.truncated ? ' (body over 1 MiB, cut)' : ''}`);
+            return waiting({ what: 'model-list', truncated: result.truncated }, `the answer is not a model list, so "${expect.model}" cannot be found in it${result.truncated ? ' (body over 1 MiB, cut)' : ''}`);
         }
         const found = findModel(list.models, expect.model);
         if (found === undefined) {
-            return waiting(models?.length ? `"${expect.model}" is not among the listed models` : `"${expect.model}" is not listed yet`);
+            return waiting({ what: 'model' }, models?.length ? `"${expect.model}" is not among the listed models` : `"${expect.model}" is not listed yet`);
         }
         if (found.loading !== undefined)
-            return waiting(`"${found.id}" is listed but still loading (${found.loading})`);
+            return waiting({ what: 'model-loaded', id: found.id, loading: found.loading }, `"${found.id}" is listed but still loading (${found.loading})`);
         modelId = found.id;
     }
     if (expect.match !== undefined && !body.includes(expect.match)) {
-        return waiting(`the body does not contain "${expect.match}"`);
+        return waiting({ what: 'match' }, `the body does not contain "${expect.match}"`);
     }
     if (expect.matchRegex !== undefined) {
         const matched = testWithin(expect.matchRegex, body, regexLimitMs);
         if (matched === undefined) {
-            return waiting(`${String(expect.matchRegex)} ran out of time on the body (it backtracks too much: simplify "match-regex")`);
+            return waiting({ what: 'match-regex-in-time' }, `${String(expect.matchRegex)} ran out of time on the body (it backtracks too much: simplify "match-regex")`);
         }
         if (!matched)
-            return waiting(`the body does not match ${String(expect.matchRegex)}`);
+            return waiting({ what: 'match-regex' }, `the body does not match ${String(expect.matchRegex)}`);
     }
-    return { ...base, modelId, state: 'ready', summary: summaryBase, detail: '' };
+    return { ...base, modelId, state: 'ready', answer: { state: 'ready', ...answered }, summary: summaryBase, detail: '' };
 }
 function assessError(result) {
     if (TLS_CODES.test(result.code)) {
@@ -17396,6 +17423,7 @@ function assessError(result) {
         return {
             state: 'fatal',
             fatalReason: 'tls',
+            answer: { state: 'fatal', error: 'TLS', said: what },
             summary: `TLS error: ${what}`,
             detail: `the server's certificate was not accepted (${result.code}): ${what}. ` +
                 'Give its CA certificate with "ca-cert", or set "insecure-tls: true" to skip the check'
@@ -17405,11 +17433,22 @@ function assessError(result) {
         const summary = result.status === undefined
             ? 'no answer (request timed out)'
             : `HTTP ${result.status}, but the body did not arrive in time`;
-        return { state: result.status === undefined ? 'down' : 'waiting', status: result.status, summary, detail: summary };
+        const state = result.status === undefined ? 'down' : 'waiting';
+        return {
+            state,
+            answer: { state, status: result.status, error: 'TIMEOUT' },
+            status: result.status,
+            summary,
+            detail: summary
+        };
     }
+    const known = ERROR_WORDS[result.code] !== undefined;
     const words = ERROR_WORDS[result.code] ?? `${result.message} (${result.code})`;
     const summary = result.status === undefined ? words : `HTTP ${result.status}, then ${words}`;
-    return { state: result.status === undefined ? 'down' : 'waiting', status: result.status, summary, detail: summary };
+    const state = result.status === undefined ? 'down' : 'waiting';
+    const error = SAME_ERROR[result.code] ?? result.code;
+    const answer = { state, status: result.status, error, said: known ? undefined : result.message };
+    return { state, answer, status: result.status, summary, detail: summary };
 }
 /** Says what a body says in a few words: a JSON error's message, an HTML page's title, or its first line. */
 function describeBody(body, contentType) {
@@ -17483,7 +17522,12 @@ function createGenerator({ base, route, headers, clock, caCert, insecureTls }) {
                 // A completion body says nothing worth a log line; its arrival is the news.
                 if (assessment.state === 'ready')
                     return {
-                        assessment: { ...assessment, summary: `${request} generated`, excerpt: undefined },
+                        assessment: {
+                            ...assessment,
+                            answer: { state: 'ready' },
+                            summary: `${request} generated`,
+                            excerpt: undefined
+                        },
                         request,
                         latencyMs
                     };
@@ -17734,7 +17778,7 @@ function median(values) {
     return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 /** What the last MEDIAN_OF ready runs took; undefined without any. */
-function expectation(earlier) {
+function usualStartup(earlier) {
     const ready = earlier.filter((r) => r.ready).slice(-MEDIAN_OF);
     if (ready.length === 0)
         return undefined;
@@ -17752,7 +17796,7 @@ function expectation(earlier) {
 }
 /** This ready run against the median of the earlier ready runs; undefined when there is nothing to compare. */
 function regression(earlier, run) {
-    const usual = expectation(earlier);
+    const usual = usualStartup(earlier);
     if (!run.ready || usual === undefined || usual.totalSeconds <= 0)
         return undefined;
     const seconds = secondsOf(run);
@@ -17894,8 +17938,8 @@ var external_node_net_ = __nccwpck_require__(7030);
 /**
  * Sees a closed port open, cheaply, so that the HTTP probe goes out the moment a server starts listening
  * instead of up to an `interval` later. Watching a closed port costs the server nothing: a bare TCP connect
- * is refused by the kernel before any server code runs. One poller serves every URL of a fleet and keeps
- * its own cost near a fixed share of one core by spacing its rounds by what the last round cost.
+ * is refused by the kernel before any server code runs. One poller, made by the gate, serves every URL of a
+ * fleet and keeps its own cost near a fixed share of one core by spacing its rounds by what the last round cost.
  */
 
 
@@ -17967,6 +18011,16 @@ class PortPoller {
     constructor(budget = CPU_BUDGET) {
         this.budget = budget;
     }
+    /** The watch of one URL's port, for the wait loop. */
+    watchFor(url) {
+        return { opened: (signal) => this.watch(url, signal), local: isLoopback(url.hostname) };
+    }
+    /** Ends every watch (each resolves) and the rounds. */
+    close() {
+        for (const watcher of [...this.watchers])
+            watcher.resolve();
+        this.idle();
+    }
     watch(url, signal) {
         return new Promise((resolve) => {
             if (signal.aborted)
@@ -17978,7 +18032,7 @@ class PortPoller {
                 this.watchers.delete(watcher);
                 signal.removeEventListener('abort', watcher.resolve);
                 if (this.watchers.size === 0)
-                    this.stop();
+                    this.idle();
                 resolve();
             };
             signal.addEventListener('abort', watcher.resolve, { once: true });
@@ -17986,7 +18040,7 @@ class PortPoller {
             this.timer ??= setTimeout(() => void this.round(), MIN_ROUND_MS);
         });
     }
-    stop() {
+    idle() {
         clearTimeout(this.timer);
         this.timer = undefined;
     }
@@ -18024,17 +18078,13 @@ class PortPoller {
         return this.procReadable ? listeningLoopbackPorts(tables.join('\n')) : undefined;
     }
 }
-const poller = new PortPoller();
-function portWatchFor(url) {
-    return { opened: (signal) => poller.watch(url, signal), local: isLoopback(url.hostname) };
-}
 
 ;// CONCATENATED MODULE: ./src/engines/log-markers.ts
 /**
  * What model servers print while they start, as data: how each engine frames and stamps a line, the lines that
  * name it, one row per engine and startup phase, the line that says it is ready, and its known fatal lines.
- * Facts and their sources: shared/research/engine-logs.md. Line numbers in `[file.py:NNN]` prefixes change every
- * release, so no pattern here depends on them.
+ * __tests__/fixtures/logs holds a recorded startup of each engine that these rows are tested against. Line numbers
+ * in `[file.py:NNN]` prefixes change every release, so no pattern here depends on them.
  */
 const cause = (pattern) => ({ pattern, cause: true });
 const failure = (pattern) => ({ pattern, cause: false });
@@ -18415,7 +18465,8 @@ class PhaseTracker {
         this.lines = lineNumber;
         const text = rawLine.replace(ANSI, '');
         const events = [];
-        const fatal = checkFatal ? this.matchFatal(text, lineNumber) : undefined;
+        if (checkFatal)
+            this.matchFatal(text, lineNumber);
         if (this.log === undefined) {
             const engine = engineOfLine(text);
             if (engine === undefined) {
@@ -18430,8 +18481,6 @@ class PhaseTracker {
         else {
             events.push(...this.read(text, at));
         }
-        if (fatal !== undefined)
-            events.push({ type: 'fatal', fatal });
         return events;
     }
     /** Ends the phase under way (the wait is over). */
@@ -18458,11 +18507,8 @@ class PhaseTracker {
     }
     matchFatal(text, lineNumber) {
         const found = (this.log?.fatal ?? ALL_FATAL).find((f) => f.pattern.test(text));
-        if (found === undefined)
-            return undefined;
-        const match = { line: text.trim().slice(0, MAX_QUOTE), lineNumber, cause: found.cause };
-        this.fatals.push(match);
-        return match;
+        if (found !== undefined)
+            this.fatals.push({ line: text.trim().slice(0, MAX_QUOTE), lineNumber, cause: found.cause });
     }
     read(text, at) {
         const log = this.log;
@@ -18498,7 +18544,6 @@ class PhaseTracker {
                 this.readySeen = true;
                 if (this.open !== undefined)
                     this.close(moment);
-                events.push({ type: 'ready', at });
             }
         }
         return events;
@@ -18867,8 +18912,8 @@ function summaryMarkdown(outcome, ctx) {
         rows.push(['Startup (from the process start)', `${out['startup-seconds']} s`]);
     if (server?.logFile !== undefined)
         rows.push(['Server log', `\`${server.logFile}\``]);
-    if (outcome.profile?.engine !== undefined)
-        rows.push(['Engine', outcome.profile.engine]);
+    if (outcome.profile?.engineLabel !== undefined)
+        rows.push(['Engine', outcome.profile.engineLabel]);
     if (out['expected-seconds'] !== '') {
         const against = out['regression-percent'] === ''
             ? ''
@@ -18894,11 +18939,11 @@ function summaryMarkdown(outcome, ctx) {
         if (warning !== undefined)
             lines.push('', `> \u26a0\ufe0f ${warning}`);
     if (profile !== undefined && profile.phases.length > 0)
-        lines.push('', phaseMarkdown(profile.phases, profile.engine ?? 'Server', profile.usual).trimEnd());
-    if (server?.env !== undefined || server?.envUnavailable !== undefined) {
+        lines.push('', phaseMarkdown(profile.phases, profile.engineLabel ?? 'Server', profile.usualPhaseSeconds).trimEnd());
+    if (server?.env !== undefined || server?.envUnreadable) {
         lines.push('', '#### Server environment', '');
-        if (server.envUnavailable !== undefined)
-            lines.push(server.envUnavailable);
+        if (server.envUnreadable)
+            lines.push(envUnreadableText(server));
         else
             lines.push('| variable | value |', '|---|---|', ...(server.env ?? []).map((e) => `| \`${cell(e.name)}\` | ${e.value === undefined ? '*not set*' : `\`${cell(e.value)}\``} |`));
     }
@@ -18918,10 +18963,29 @@ function fenced(text) {
     const fence = '`'.repeat(longest + 1);
     return `${fence}\n${text}\n${fence}`;
 }
+const envUnreadableText = (server) => `The environment of process ${server.pid} could not be read (it has exited, or this is not Linux).`;
+/** The gate's own lines, beside the wait's events. */
+const gateLines = {
+    started: (pid, logFile) => `Started the server (pid ${pid}); its output goes to ${logFile}`,
+    watching: (pid, logFile) => `Watching the server process ${pid}${logFile === undefined ? '' : ` and its log ${logFile}`}`,
+    /** A line the startup profile says, `elapsedMs` into the wait. */
+    startup: (elapsedMs, line) => `${formatDuration(elapsedMs)}: ${line}`,
+    environment: (server) => [
+        `Server environment (process ${server.pid}):`,
+        ...envLines(server).map((line) => `  ${line}`)
+    ],
+    requestHeaders: (names) => `request headers: ${names.join(', ')} (values not shown)`,
+    noLog: (path) => `The server log ${path} does not exist.`
+};
+/** The line the wait begins with: how long, for what (`subject`: a fleet's endpoints), how often. */
+function waitingLine(ctx, { subject, generation, intervalMs }) {
+    return (`Waiting up to ${formatDuration(ctx.timeoutMs)} for ${describeExpectation(ctx, subject)}` +
+        `${generation ? ' and a one-token generation to succeed' : ''}; probing every ${formatDuration(intervalMs)}`);
+}
 /** The `env-report` lines for the log. */
 function envLines(server) {
-    if (server.envUnavailable !== undefined)
-        return [server.envUnavailable];
+    if (server.envUnreadable)
+        return [envUnreadableText(server)];
     return (server.env ?? []).map((e) => (e.value === undefined ? `${e.name}: not set` : `${e.name}=${e.value}`));
 }
 /** Replaces every secret in `text`; the CLI has no runner to mask for it, and the action masks twice. */
@@ -18946,7 +19010,7 @@ function loadHistory(file, key, offNotice) {
         const warnings = skipped
             ? [`History: skipped ${skipped} line${skipped === 1 ? '' : 's'} of ${file} that could not be read.`]
             : [];
-        return { file, key, earlier, usual: expectation(earlier), notices: [], warnings };
+        return { file, key, earlier, usual: usualStartup(earlier), notices: [], warnings };
     }
     catch (e) {
         return off(`History is off: cannot read ${file} (${e.message}).`);
@@ -19436,12 +19500,10 @@ function readEnviron(pid) {
 ;// CONCATENATED MODULE: ./src/server/watch.ts
 /** How long a fatal log line waits for the server's exit, to name its exit code too. */
 const EXIT_GRACE_MS = 150;
-function watchServer({ server, log, failPattern, readLines, cancel, pollMs = 200 }) {
-    const controller = new AbortController();
-    const stop = (s) => {
-        if (!controller.signal.aborted)
-            controller.abort(s);
-    };
+function watchServer({ stopper, server, log, failPattern, readLines, cancel, pollMs = 200 }) {
+    let closed = false;
+    // A server that exits after the wait is over (or a late fatal line) ends nothing.
+    const stop = (s) => void (closed || stopper.stop(s));
     const logError = (line, why, after = '') => ({
         reason: 'log-error',
         detail: `line ${line.number} of ${log?.path} ${why}: ${line.text}${after}`
@@ -19453,7 +19515,7 @@ function watchServer({ server, log, failPattern, readLines, cancel, pollMs = 200
         const fresh = log.poll();
         const known = readLines?.(fresh);
         const matching = failPattern ? fresh.find((l) => failPattern.test(l.text)) : undefined;
-        const knownError = (k) => logError(k.line, `is a known fatal ${k.engine} line`, after);
+        const knownError = (k) => logError(k.line, `is a known fatal ${k.engineLabel} line`, after);
         if (known?.cause)
             return knownError(known);
         if (matching)
@@ -19473,6 +19535,8 @@ function watchServer({ server, log, failPattern, readLines, cancel, pollMs = 200
     };
     const timer = log && (failPattern || readLines) ? setInterval(scan, pollMs) : undefined;
     void server?.exited.then((how) => {
+        if (closed)
+            return;
         // A crash usually prints its cause just before: the fatal line explains more than the exit code.
         const after = `; the server process ${server.pid} then ${how}`;
         const error = found ? { ...found, detail: found.detail + after } : read(after);
@@ -19484,8 +19548,8 @@ function watchServer({ server, log, failPattern, readLines, cancel, pollMs = 200
     else
         cancel?.addEventListener('abort', onCancel, { once: true });
     return {
-        signal: controller.signal,
         close() {
+            closed = true;
             clearInterval(timer);
             clearTimeout(grace);
             cancel?.removeEventListener('abort', onCancel);
@@ -19521,7 +19585,8 @@ async function waitForModel(opts, deps) {
         stop,
         timeline
     });
-    const stopped = () => (deps.stop?.aborted ? deps.stop.reason : undefined);
+    const stopped = () => deps.stopper?.stopped;
+    const signal = deps.stopper?.signal;
     for (;;) {
         const sentAt = clock.now();
         let stop = stopped();
@@ -19531,7 +19596,7 @@ async function waitForModel(opts, deps) {
             return finish(generationFailed ? 'generation-failed' : 'timeout');
         attempts++;
         const budgetMs = Math.min(opts.requestTimeoutMs, deadline - sentAt);
-        const result = await deps.probe(budgetMs, deps.stop);
+        const result = await deps.probe(budgetMs, signal);
         // An answer cut short by the stop, or one that came in as the server died, says nothing.
         if ((stop = stopped()))
             return finish(stop.reason, stop);
@@ -19545,7 +19610,7 @@ async function waitForModel(opts, deps) {
         generationFailed = false;
         if (assessment.state === 'ready' && streak + 1 >= opts.successThreshold && deps.generate) {
             const generationBudgetMs = Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now()));
-            const check = await deps.generate(assessment.modelId, generationBudgetMs, deps.stop);
+            const check = await deps.generate(assessment.modelId, generationBudgetMs, signal);
             if ((stop = stopped()))
                 return finish(stop.reason, stop);
             // Likewise a generation request cut short by the deadline: the failure before it explains more.
@@ -19564,7 +19629,7 @@ async function waitForModel(opts, deps) {
             firstResponseMs ??= elapsedMs;
         if (assessment.models !== undefined)
             models = assessment.models;
-        if (assessment.summary !== last?.summary) {
+        if (!sameAnswer(assessment.answer, last?.answer)) {
             const lost = assessment.state === 'down' && last !== undefined && last.state !== 'down' && firstResponseMs !== undefined;
             timeline.push({ elapsedMs, summary: assessment.summary, ...(lost ? { lost } : {}) });
             deps.onEvent?.({ type: lost ? 'lost' : 'change', elapsedMs, attempt: attempts, assessment });
@@ -19584,17 +19649,17 @@ async function waitForModel(opts, deps) {
         if (refused && deps.portWatch) {
             // While a local port is closed the watch is the probe; HTTP probes then go out with the progress lines.
             const spacing = deps.portWatch.local ? Math.max(opts.intervalMs, opts.progressIntervalMs) : opts.intervalMs;
-            await sleepUntilPortOpens(clock, Math.min(sentAt + spacing, deadline) - clock.now(), deps.portWatch, deps.stop);
+            await sleepUntilPortOpens(clock, Math.min(sentAt + spacing, deadline) - clock.now(), deps.portWatch, signal);
             // a port that shows as open yet refuses must not turn the loop into a busy one
             const earliest = Math.min(sentAt + MIN_PROBE_GAP_MS, deadline);
             if (clock.now() < earliest)
-                await clock.sleep(earliest - clock.now(), deps.stop);
+                await clock.sleep(earliest - clock.now(), signal);
         }
         else {
             // A 429 or 503 may ask for a longer pause: granted up to 4 intervals, and never past the deadline.
             const retryAfterMs = result.kind === 'http' ? (result.retryAfterMs ?? 0) : 0;
             const next = Math.min(Math.max(sentAt + opts.intervalMs, now + Math.min(retryAfterMs, opts.intervalMs * 4)), deadline);
-            await clock.sleep(next - clock.now(), deps.stop);
+            await clock.sleep(next - clock.now(), signal);
         }
     }
 }
@@ -19608,13 +19673,15 @@ async function sleepUntilPortOpens(clock, ms, portWatch, stop) {
 /** Folds a generation check into the model-list assessment it followed. */
 function withGeneration(listed, check) {
     const { assessment: g, request } = check;
+    const answer = { ...listed.answer, generation: { request, answer: g.answer } };
     if (g.state === 'ready')
-        return { ...listed, summary: `${listed.summary} \u2014 ${g.summary}` };
+        return { ...listed, answer, summary: `${listed.summary} \u2014 ${g.summary}` };
     const summary = `${listed.summary} \u2014 ${request}: ${g.summary}`;
     if (g.state === 'fatal')
         return {
             ...listed,
             state: 'fatal',
+            answer: { ...answer, state: 'fatal' },
             fatalReason: g.fatalReason,
             summary,
             detail: `${request}: ${g.detail}`,
@@ -19623,10 +19690,42 @@ function withGeneration(listed, check) {
     return {
         ...listed,
         state: 'waiting',
+        answer: { ...answer, state: 'waiting' },
         summary,
         detail: `the model is listed, but ${request} failed: ${g.summary}`,
         excerpt: g.excerpt
     };
+}
+
+;// CONCATENATED MODULE: ./src/wait/outcome.ts
+/** What an answer must be for these settings to call it ready. */
+const expectation = (s) => ({
+    model: s.model,
+    match: s.match,
+    matchRegex: s.matchRegex,
+    status: s.status
+});
+
+;// CONCATENATED MODULE: ./src/wait/stop.ts
+/**
+ * Ends a wait once, with a typed `Stop`: `signal` cuts short every sleep and request listening to it, `stopped`
+ * says why. The first `stop` wins; later ones are refused, so that whoever stopped the wait can tell.
+ */
+class Stopper {
+    controller = new AbortController();
+    signal = this.controller.signal;
+    first;
+    get stopped() {
+        return this.first;
+    }
+    /** Ends the wait with `stop`; false when it had already ended. */
+    stop(stop) {
+        if (this.first !== undefined)
+            return false;
+        this.first = stop;
+        this.controller.abort(stop);
+        return true;
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/wait/gate.ts
@@ -19646,113 +19745,77 @@ function withGeneration(listed, check) {
 
 
 
-const reportContext = (s, url) => ({
-    url,
-    expect: gate_expectation(s),
-    timeoutMs: s.timeoutMs
-});
-const gate_expectation = (s) => ({
-    model: s.model,
-    match: s.match,
-    matchRegex: s.matchRegex,
-    status: s.status
-});
-async function gate(settings, deps) {
+
+
+async function gate(settings, gateDeps) {
+    const deps = {
+        ...gateDeps,
+        warn: gateDeps.warn ?? gateDeps.log,
+        notice: gateDeps.notice ?? gateDeps.log,
+        env: gateDeps.env ?? process.env
+    };
     const { clock } = deps;
-    const env = deps.env ?? process.env;
-    const logFile = settings.logFile ?? (settings.start !== undefined ? defaultLogFile(env) : undefined);
+    const logFile = settings.logFile ?? (settings.start !== undefined ? defaultLogFile(deps.env) : undefined);
     // Resolved before anything starts, so that a bad pid file is an input error and nothing runs.
     const pid = settings.pid === undefined ? undefined : resolvePid(settings.pid);
+    setUpUndici();
+    // Everything that holds a process, a timer or a socket is released in the `finally`, whatever throws first.
+    const stopper = new Stopper();
+    const ports = new PortPoller();
     let server;
-    if (settings.start !== undefined && logFile !== undefined) {
-        server = startServer(settings.start, logFile, serverEnv(env), clock);
-        deps.log(`Started the server (pid ${server.pid}); its output goes to ${logFile}`);
-    }
-    else if (pid !== undefined) {
-        server = attachServer(pid, clock);
-        deps.log(`Watching the server process ${pid}${logFile === undefined ? '' : ` and its log ${logFile}`}`);
-    }
-    const facts = { pid: server?.pid, logFile };
-    const waitStart = deps.startedAt ?? clock.now();
-    const history = openHistory(settings, deps);
-    const profile = new StartupProfile({ engine: settings.engine, startedAt: server?.startedAt, usual: history.usual });
-    const sayStartup = (lines) => lines.forEach((l) => deps.log(`${formatDuration(clock.now() - waitStart)}: ${l}`));
-    // A log `start` has just begun afresh is read from its first line; one written before the wait tells the phases so far.
-    const log = logFile === undefined
-        ? undefined
-        : new LogFollower(logFile, settings.logLines, {
-            fromStart: settings.start !== undefined,
-            earlier: (lines) => lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number)))
-        });
-    const readLines = (lines) => {
-        for (const l of lines)
-            sayStartup(profile.line(l.text, clock.now(), l.number));
-        const f = profile.fatal;
-        return (f && { line: { number: f.lineNumber, text: f.line }, cause: f.cause, engine: profile.label ?? 'model server' });
-    };
-    // A server started elsewhere has long since started: its environment can be read at once, while it still runs.
-    if (pid !== undefined)
-        reportEnvironment(settings, server, facts, deps);
-    const fleet = settings.targets.length > 1;
-    const subject = fleet ? `each of ${settings.targets.length} endpoints` : settings.targets[0].url.href;
-    deps.log(`Waiting up to ${formatDuration(settings.timeoutMs)} for ${describeExpectation(reportContext(settings, settings.targets[0].url), subject)}` +
-        `${settings.probeGeneration ? ' and a one-token generation to succeed' : ''}; probing every ${formatDuration(settings.intervalMs)}`);
-    const watch = watchServer({ server, log, failPattern: settings.failPattern, readLines, cancel: deps.cancel });
-    // An endpoint that can no longer become ready settles the fleet's fate: the others stop waiting.
-    const fleetStop = new AbortController();
-    const stop = AbortSignal.any([watch.signal, fleetStop.signal]);
-    // Every endpoint's sleeps and requests listen to it: a fleet of 200 is not a leak.
-    (0,external_node_events_.setMaxListeners)(0, stop);
-    const warn = deps.warn ?? deps.log;
-    const tls = { caCert: settings.caCert, insecureTls: settings.insecureTls };
-    deps.debug?.(`request headers: ${['user-agent', 'accept', ...Object.keys(settings.headers)].join(', ')} (values not shown)`);
+    let watch;
     try {
-        const results = await Promise.all(settings.targets.map(async ({ url, generation }) => {
-            const prefix = fleet ? `[${url.href}] ` : '';
-            const prober = createProber({ url, headers: settings.headers, ...tls });
-            const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls });
-            const probe = async (timeoutMs, signal) => {
-                const result = await prober.probe(timeoutMs, signal);
-                deps.debug?.(`${prefix}${probeLine(result)}`);
-                // The model list can name the engine (`owned_by`) when the log has not.
-                if (log !== undefined && result.kind === 'http' && profile.engine === undefined)
-                    sayStartup(profile.models(result.body));
-                return result;
-            };
-            try {
-                const outcome = await waitForModel({
-                    expect: gate_expectation(settings),
-                    intervalMs: settings.intervalMs,
-                    timeoutMs: settings.timeoutMs,
-                    requestTimeoutMs: settings.requestTimeoutMs,
-                    successThreshold: settings.successThreshold,
-                    progressIntervalMs: settings.progressIntervalMs
-                }, {
-                    probe,
-                    generate: generator ? generator.generate : undefined,
-                    stop,
-                    portWatch: portWatchFor(url),
-                    clock,
-                    startedAt: deps.startedAt,
-                    onEvent: (e) => {
-                        const now = clock.now();
-                        const startup = e.type === 'progress' ? profile.status(now, now - (server?.startedAt ?? waitStart)) : undefined;
-                        (e.type === 'lost' ? warn : deps.log)(`${prefix}${eventLine(e, startup)}`);
-                    }
-                });
-                if (fleet && !outcome.ready && outcome.reason !== 'timeout' && !stop.aborted) {
-                    fleetStop.abort({
-                        reason: 'cancelled',
-                        detail: `${url.href} can no longer become ready (${outcome.reason})`
-                    });
-                }
-                return { ...outcome, url };
-            }
-            finally {
-                await Promise.all([prober.close(), generator?.close()]);
-            }
+        server = launch(settings, pid, logFile, deps);
+        const facts = { pid: server?.pid, logFile };
+        const waitStart = deps.startedAt ?? clock.now();
+        const history = openHistory(settings, deps);
+        const profile = new StartupProfile({ engine: settings.engine, startedAt: server?.startedAt, usual: history.usual });
+        const sayStartup = (lines) => lines.forEach((l) => deps.log(gateLines.startup(clock.now() - waitStart, l)));
+        // A log `start` has just begun afresh is read from its first line; one written before the wait tells the phases so far.
+        const log = logFile === undefined
+            ? undefined
+            : new LogFollower(logFile, settings.logLines, {
+                fromStart: settings.start !== undefined,
+                earlier: (lines) => lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number)))
+            });
+        const readLines = (lines) => {
+            for (const l of lines)
+                sayStartup(profile.line(l.text, clock.now(), l.number));
+            const f = profile.fatal;
+            return (f && {
+                line: { number: f.lineNumber, text: f.line },
+                cause: f.cause,
+                engineLabel: profile.label ?? 'model server'
+            });
+        };
+        // A server started elsewhere has long since started: its environment can be read at once, while it still runs.
+        if (pid !== undefined)
+            reportEnvironment(settings, server, facts, deps);
+        const { targets } = settings;
+        deps.log(waitingLine({ url: targets[0].url, expect: expectation(settings), timeoutMs: settings.timeoutMs }, {
+            subject: targets.length > 1 ? `each of ${targets.length} endpoints` : undefined,
+            generation: settings.probeGeneration,
+            intervalMs: settings.intervalMs
         }));
-        const outcome = representative(results, fleetStop.signal.reason);
+        watch = watchServer({ stopper, server, log, failPattern: settings.failPattern, readLines, cancel: deps.cancel });
+        // Every endpoint's sleeps and requests listen to it: a fleet of 200 is not a leak.
+        (0,external_node_events_.setMaxListeners)(0, stopper.signal);
+        deps.debug?.(gateLines.requestHeaders(['user-agent', 'accept', ...Object.keys(settings.headers)]));
+        // An endpoint that can no longer become ready settles the fleet's fate: the others stop waiting.
+        let fleetStop;
+        const shared = {
+            settings,
+            deps,
+            stopper,
+            ports,
+            log,
+            profile,
+            sayStartup,
+            progressAt: (now) => profile.status(now, now - (server?.startedAt ?? waitStart)),
+            stopFleet: settings.targets.length > 1 ? (stop) => void (stopper.stop(stop) && (fleetStop = stop)) : undefined
+        };
+        const results = await Promise.all(settings.targets.map((target) => waitForTarget(target, shared)));
+        const outcome = representative(results, fleetStop);
         if (outcome.ready && server?.startedAt !== undefined)
             facts.startupMs = clock.now() - server.startedAt;
         if (pid === undefined)
@@ -19760,7 +19823,7 @@ async function gate(settings, deps) {
         if (!outcome.ready && log !== undefined && settings.logLines > 0) {
             facts.logTail = log.tail();
             if (facts.logTail === undefined)
-                deps.log(`The server log ${log.path} does not exist.`);
+                deps.log(gateLines.noLog(log.path));
         }
         // The lines written up to now end the startup's last phase (a ready line just before the port opened).
         if (log !== undefined)
@@ -19770,12 +19833,71 @@ async function gate(settings, deps) {
             models: [...new Set(results.flatMap((r) => r.models))],
             results,
             server: server === undefined && logFile === undefined ? undefined : facts,
-            profile: settle(settings, outcome, facts, profile, clock.now(), history, deps)
+            profile: settle({ settings, outcome, facts, profile, history, deps })
         };
     }
     finally {
-        watch.close();
+        watch?.close();
+        ports.close();
         server?.release();
+    }
+}
+/** Starts the server (`start`) or follows one started elsewhere (`pid`); undefined for neither. */
+function launch(settings, pid, logFile, deps) {
+    if (settings.start !== undefined && logFile !== undefined) {
+        const server = startServer(settings.start, logFile, serverEnv(deps.env), deps.clock);
+        deps.log(gateLines.started(server.pid, logFile));
+        return server;
+    }
+    if (pid === undefined)
+        return undefined;
+    const server = attachServer(pid, deps.clock);
+    deps.log(gateLines.watching(pid, logFile));
+    return server;
+}
+/** One endpoint's wait, its HTTP clients closed however it ends. */
+async function waitForTarget({ url, generation }, shared) {
+    const { settings, deps, stopper, log, profile } = shared;
+    const { clock } = deps;
+    const prefix = shared.stopFleet ? `[${url.href}] ` : '';
+    const tls = { caCert: settings.caCert, insecureTls: settings.insecureTls };
+    const prober = createProber({ url, headers: settings.headers, ...tls });
+    const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls });
+    const probe = async (timeoutMs, signal) => {
+        const result = await prober.probe(timeoutMs, signal);
+        deps.debug?.(`${prefix}${probeLine(result)}`);
+        // The model list can name the engine (`owned_by`) when the log has not.
+        if (log !== undefined && result.kind === 'http' && profile.engine === undefined)
+            shared.sayStartup(profile.models(result.body));
+        return result;
+    };
+    try {
+        const outcome = await waitForModel({
+            expect: expectation(settings),
+            intervalMs: settings.intervalMs,
+            timeoutMs: settings.timeoutMs,
+            requestTimeoutMs: settings.requestTimeoutMs,
+            successThreshold: settings.successThreshold,
+            progressIntervalMs: settings.progressIntervalMs
+        }, {
+            probe,
+            generate: generator ? generator.generate : undefined,
+            stopper,
+            portWatch: shared.ports.watchFor(url),
+            clock,
+            startedAt: deps.startedAt,
+            onEvent: (e) => {
+                const startup = e.type === 'progress' ? shared.progressAt(clock.now()) : undefined;
+                (e.type === 'lost' ? deps.warn : deps.log)(`${prefix}${eventLine(e, startup)}`);
+            }
+        });
+        if (!outcome.ready && outcome.reason !== 'timeout' && stopper.stopped === undefined) {
+            shared.stopFleet?.({ reason: 'cancelled', detail: `${url.href} can no longer become ready (${outcome.reason})` });
+        }
+        return { ...outcome, url };
+    }
+    finally {
+        await Promise.all([prober.close(), generator?.close()]);
     }
 }
 /**
@@ -19793,12 +19915,10 @@ function reportEnvironment(settings, server, facts, deps) {
         return;
     const environ = server.environ();
     if (environ === undefined)
-        facts.envUnavailable = `The environment of process ${server.pid} could not be read (it has exited, or this is not Linux).`;
+        facts.envUnreadable = true;
     else
         facts.env = envReport(settings.envReport, environ);
-    deps.log(`Server environment (process ${server.pid}):`);
-    for (const line of envLines(facts))
-        deps.log(`  ${line}`);
+    gateLines.environment(facts).forEach((line) => deps.log(line));
 }
 function openHistory(settings, deps) {
     const auto = settings.historyFile === HISTORY_AUTO;
@@ -19808,24 +19928,24 @@ function openHistory(settings, deps) {
     const key = settings.historyKey ?? (file === undefined ? '' : historyKey(urls, settings.model, settings.start));
     const history = loadHistory(file, key, auto ? deps.defaultHistory?.notice : undefined);
     for (const n of history.notices)
-        (deps.notice ?? deps.log)(n);
+        deps.notice(n);
     for (const w of history.warnings)
-        (deps.warn ?? deps.log)(w);
+        deps.warn(w);
     return history;
 }
 /** The wait is over: this run against the earlier ones (warnings for a regression and a changed environment), then recorded. */
-function settle(settings, outcome, facts, profile, now, history, deps) {
-    const phases = profile.finish(now);
-    const engine = profile.label;
-    const usual = history.usual?.phaseSeconds;
+function settle({ settings, outcome, facts, profile, history, deps }) {
+    const phases = profile.finish(deps.clock.now());
+    const engineLabel = profile.label;
+    const usualPhaseSeconds = history.usual?.phaseSeconds;
     // A cancelled wait says nothing about how long the server takes.
     if (outcome.reason === 'cancelled')
-        return { engine, phases, usual };
+        return { engineLabel, phases, usualPhaseSeconds };
     const env = facts.env && Object.fromEntries(facts.env.flatMap((e) => (e.value === undefined ? [] : [[e.name, e.value]])));
     const run = {
         v: 1,
         key: history.key,
-        at: new Date().toISOString(),
+        at: new Date(deps.clock.wallMs()).toISOString(),
         ready: outcome.ready,
         reason: outcome.reason,
         elapsedSeconds: gate_round1(outcome.elapsedMs / 1000),
@@ -19835,16 +19955,57 @@ function settle(settings, outcome, facts, profile, now, history, deps) {
         ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') })
     };
     const findings = recordRun(history, run, settings.regressionThresholdPercent);
-    const warn = deps.warn ?? deps.log;
     if (findings.regression !== undefined && !settings.failOnRegression)
-        warn(findings.regression);
+        deps.warn(findings.regression);
     if (findings.drift !== undefined)
-        warn(findings.drift);
+        deps.warn(findings.drift);
     for (const n of findings.notices)
-        (deps.notice ?? deps.log)(n);
-    return { engine, phases, usual, ...findings };
+        deps.notice(n);
+    return { engineLabel, phases, usualPhaseSeconds, ...findings };
 }
 const gate_round1 = (x) => Math.round(x * 10) / 10;
+
+;// CONCATENATED MODULE: ./src/wait/conclusion.ts
+/**
+ * What must happen once the wait is over, decided once for every front end (the action, the CLI, and later a
+ * job-end step and a one-shot check): the outputs, the final line, the log tail, the diagnostics to run, fail or
+ * warn, the exit code. A front end only carries it out in its medium. Pure: no I/O, nothing of GitHub or a shell.
+ */
+
+
+/** The report's view of the settings, for `url` (the endpoint the outcome describes). */
+const reportContext = (s, url) => ({
+    url,
+    expect: expectation(s),
+    timeoutMs: s.timeoutMs
+});
+function conclude(outcome, settings) {
+    const context = reportContext(settings, outcome.url);
+    const tail = outcome.ready ? undefined : outcome.server?.logTail;
+    const verdict = outcome.ready
+        ? undefined
+        : {
+            kind: outcome.reason === 'timeout' && !settings.failOnTimeout ? 'warn' : 'fail',
+            message: failureMessage(outcome, context)
+        };
+    const regression = outcome.profile?.regression;
+    const failedRegression = settings.failOnRegression ? regression : undefined;
+    return {
+        ready: outcome.ready,
+        outputs: Object.fromEntries(Object.entries(outputs(outcome)).map(([name, value]) => [name, redact(value, settings.secrets)])),
+        finalLine: finalLine(outcome),
+        logTail: tail && {
+            title: logTailTitle(tail, outcome.server?.logFile),
+            lines: tail.map((line) => `${line.number}: ${line.text}`)
+        },
+        // A cancelled job must end within a second; the diagnostics could take minutes.
+        diagnostics: outcome.ready || outcome.reason === 'cancelled' ? [] : settings.diagnostics,
+        verdict,
+        failedRegression,
+        exitCode: verdict?.kind === 'fail' || failedRegression !== undefined ? 1 : 0,
+        context
+    };
+}
 
 // EXTERNAL MODULE: external "os"
 var external_os_ = __nccwpck_require__(857);
@@ -20232,6 +20393,10 @@ const summary = _summary;
  * loads an OIDC token client and, with it, all of undici, for tokens this action never asks for: about 45 ms
  * between "the server is ready" and the job going on, or 18 MB held for the whole wait had it loaded earlier.
  * The functions below do what core's do, over those writers.
+ *
+ * The files are named by their path under node_modules because core's package.json exports only its index
+ * ("."): `@actions/core/lib/command.js` does not resolve. __tests__/unit/action/github.test.ts fails when core
+ * changes that (then import by the package's own path) or when these functions stop writing what core's do.
  */
 
 
@@ -20276,8 +20441,23 @@ async function group(name, body) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/inputs/variables.ts
+/** Where an input's value comes from in the environment: the one mapping from input names to variable names. */
+/**
+ * The variable the runner sets for an input, as @actions/core's getInput reads it: INPUT_, then the name upper-cased
+ * with spaces as underscores and hyphens kept (`match-regex` \u2192 INPUT_MATCH-REGEX).
+ */
+const inputVariable = (name) => `INPUT_${name.replace(/ /g, '_').toUpperCase()}`;
+/** The form a shell can set, hyphens as underscores (INPUT_MATCH_REGEX): the CLI reads it too. */
+const shellInputVariable = (name) => inputVariable(name).replace(/-/g, '_');
+
 ;// CONCATENATED MODULE: ./src/action/main.ts
-/** The GitHub layer: inputs in, outputs, summary and failure out. All logic lives below `gate`. */
+/**
+ * The GitHub layer: inputs in; outputs, summary and failure out. The wait is `gate`'s and what follows it is
+ * `conclude`'s: this module only carries the conclusion out with the runner's commands.
+ */
+
+
 
 
 
@@ -20286,7 +20466,7 @@ async function group(name, body) {
 
 
 /** Reads an input as @actions/core's getInput does (INPUT_<NAME>, spaces as underscores, upper case, trimmed). */
-const actionInput = (name) => (process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
+const actionInput = (name) => (process.env[inputVariable(name)] ?? '').trim();
 /**
  * @actions/exec, with node:child_process, evaluated only when diagnostics run. "eager" keeps it in the one
  * bundle file: ncc writes the licenses of one chunk only.
@@ -20319,38 +20499,37 @@ async function run() {
             cancel: cancel.signal,
             defaultHistory: defaultHistoryFile(process.env, 'action')
         });
+        const next = conclude(outcome, settings);
         // Registered for the steps after this one; this step's own lines were redacted as they were written.
         secrets.forEach(setSecret);
-        await setOutputs(Object.fromEntries(Object.entries(outputs(outcome)).map(([name, value]) => [name, redact(value, secrets)])));
-        say(finalLine(outcome));
-        const tail = outcome.server?.logTail;
+        await setOutputs(next.outputs);
+        say(next.finalLine);
+        const tail = next.logTail;
         if (tail !== undefined) {
-            await group(logTailTitle(tail, outcome.server?.logFile), async () => {
+            await group(tail.title, async () => {
                 // The server wrote these lines: they must not act as workflow commands.
                 const token = process.getBuiltinModule('node:crypto').randomUUID();
                 info(`::stop-commands::${token}`);
-                for (const line of tail)
-                    say(`${line.number}: ${line.text}`);
+                for (const line of tail.lines)
+                    say(line);
                 info(`::${token}::`);
             });
         }
         if (process.env.GITHUB_STEP_SUMMARY) {
-            await summary.addRaw(redact(summaryMarkdown(outcome, reportContext(settings, outcome.url)), secrets)).write();
+            await summary.addRaw(redact(summaryMarkdown(outcome, next.context), secrets)).write();
         }
-        // A cancelled job must end within a second; the diagnostics could take minutes.
-        if (!outcome.ready && outcome.reason !== 'cancelled' && settings.diagnostics.length > 0) {
-            await runDiagnostics(settings.diagnostics, {
+        if (next.diagnostics.length > 0) {
+            await runDiagnostics(next.diagnostics, {
                 group: (title, body) => group(redact(title, secrets), body),
                 exec: async (program, args) => (await loadExec()).exec(program, args, { ignoreReturnCode: true }),
                 log: say
             });
         }
-        const regression = outcome.profile?.regression;
-        if (regression !== undefined && settings.failOnRegression)
-            setFailed(redact(regression, secrets));
-        if (!outcome.ready) {
-            const message = commandSafe(redact(failureMessage(outcome, reportContext(settings, outcome.url)), secrets));
-            if (outcome.reason === 'timeout' && !settings.failOnTimeout)
+        if (next.failedRegression !== undefined)
+            setFailed(redact(next.failedRegression, secrets));
+        if (next.verdict !== undefined) {
+            const message = commandSafe(redact(next.verdict.message, secrets));
+            if (next.verdict.kind === 'warn')
                 annotate('warning', message);
             else
                 setFailed(message);
@@ -20371,7 +20550,7 @@ async function run() {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3741);
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5742);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 
 
