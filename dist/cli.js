@@ -19889,17 +19889,17 @@ function watchServer({ stopper, server, log, failPattern, readLines, cancel, pol
         const error = found ? { ...found, detail: found.detail + after } : read(after);
         stop(error ?? { reason: 'server-exited', detail: `the server process ${server.pid} ${how}` });
     });
-    const onCancel = () => stop({ reason: 'cancelled', detail: `the job was cancelled (${String(cancel?.reason ?? 'aborted')})` });
-    if (cancel?.aborted)
+    const onCancel = () => stop({ reason: 'cancelled', detail: `the job was cancelled (${cancel?.stopped ?? 'aborted'})` });
+    if (cancel?.signal.aborted)
         onCancel();
     else
-        cancel?.addEventListener('abort', onCancel, { once: true });
+        cancel?.signal.addEventListener('abort', onCancel, { once: true });
     return {
         close() {
             closed = true;
             clearInterval(timer);
             clearTimeout(grace);
-            cancel?.removeEventListener('abort', onCancel);
+            cancel?.signal.removeEventListener('abort', onCancel);
         }
     };
 }
@@ -20055,8 +20055,9 @@ const expectation = (s) => ({
 
 ;// CONCATENATED MODULE: ./src/wait/stop.ts
 /**
- * Ends a wait once, with a typed `Stop`: `signal` cuts short every sleep and request listening to it, `stopped`
- * says why. The first `stop` wins; later ones are refused, so that whoever stopped the wait can tell.
+ * Ends a wait once, with a typed reason (a `Stop`; for a cancelled job, the signal the runner sent): `signal` cuts
+ * short every sleep and request listening to it, `stopped` says why. The first `stop` wins; later ones are
+ * refused, so that whoever stopped the wait can tell.
  */
 class Stopper {
     controller = new AbortController();

@@ -19542,17 +19542,17 @@ function watchServer({ stopper, server, log, failPattern, readLines, cancel, pol
         const error = found ? { ...found, detail: found.detail + after } : read(after);
         stop(error ?? { reason: 'server-exited', detail: `the server process ${server.pid} ${how}` });
     });
-    const onCancel = () => stop({ reason: 'cancelled', detail: `the job was cancelled (${String(cancel?.reason ?? 'aborted')})` });
-    if (cancel?.aborted)
+    const onCancel = () => stop({ reason: 'cancelled', detail: `the job was cancelled (${cancel?.stopped ?? 'aborted'})` });
+    if (cancel?.signal.aborted)
         onCancel();
     else
-        cancel?.addEventListener('abort', onCancel, { once: true });
+        cancel?.signal.addEventListener('abort', onCancel, { once: true });
     return {
         close() {
             closed = true;
             clearInterval(timer);
             clearTimeout(grace);
-            cancel?.removeEventListener('abort', onCancel);
+            cancel?.signal.removeEventListener('abort', onCancel);
         }
     };
 }
@@ -19708,8 +19708,9 @@ const expectation = (s) => ({
 
 ;// CONCATENATED MODULE: ./src/wait/stop.ts
 /**
- * Ends a wait once, with a typed `Stop`: `signal` cuts short every sleep and request listening to it, `stopped`
- * says why. The first `stop` wins; later ones are refused, so that whoever stopped the wait can tell.
+ * Ends a wait once, with a typed reason (a `Stop`; for a cancelled job, the signal the runner sent): `signal` cuts
+ * short every sleep and request listening to it, `stopped` says why. The first `stop` wins; later ones are
+ * refused, so that whoever stopped the wait can tell.
  */
 class Stopper {
     controller = new AbortController();
@@ -20465,6 +20466,7 @@ const shellInputVariable = (name) => inputVariable(name).replace(/-/g, '_');
 
 
 
+
 /** Reads an input as @actions/core's getInput does (INPUT_<NAME>, spaces as underscores, upper case, trimmed). */
 const actionInput = (name) => (process.env[inputVariable(name)] ?? '').trim();
 /**
@@ -20479,8 +20481,8 @@ async function run() {
     const say = (line) => info(commandSafe(redact(line, secrets)));
     const note = (kind, line) => annotate(kind, commandSafe(redact(line, secrets)));
     // The runner sends SIGINT, then SIGTERM, when the job is cancelled: end the wait and still report.
-    const cancel = new AbortController();
-    const onSignal = (signal) => cancel.abort(signal);
+    const cancel = new Stopper();
+    const onSignal = (signal) => void cancel.stop(signal);
     process.on('SIGINT', onSignal).on('SIGTERM', onSignal);
     try {
         const settings = parseSettings(actionInput);
@@ -20496,7 +20498,7 @@ async function run() {
             debug: process.env.RUNNER_DEBUG === '1' ? (line) => note('debug', line) : undefined,
             warn: (line) => note('warning', line),
             notice: (line) => note('notice', line),
-            cancel: cancel.signal,
+            cancel,
             defaultHistory: defaultHistoryFile(process.env, 'action')
         });
         const next = conclude(outcome, settings);

@@ -5,6 +5,7 @@
 import { runDiagnostics } from '../server/diagnostics.js'
 import { gate } from '../wait/gate.js'
 import { conclude } from '../wait/conclusion.js'
+import { Stopper } from '../wait/stop.js'
 import { annotate, group, info, setFailed, setOutputs, setSecret, summary } from './github.js'
 import { defaultHistoryFile } from '../history/store.js'
 import { commandSafe, INSECURE_TLS_WARNING, redact, summaryMarkdown } from '../report/wait-report.js'
@@ -29,8 +30,8 @@ export async function run(): Promise<void> {
   const note = (kind: 'warning' | 'notice' | 'debug', line: string): void =>
     annotate(kind, commandSafe(redact(line, secrets)))
   // The runner sends SIGINT, then SIGTERM, when the job is cancelled: end the wait and still report.
-  const cancel = new AbortController()
-  const onSignal = (signal: NodeJS.Signals): void => cancel.abort(signal)
+  const cancel = new Stopper<NodeJS.Signals>()
+  const onSignal = (signal: NodeJS.Signals): void => void cancel.stop(signal)
   process.on('SIGINT', onSignal).on('SIGTERM', onSignal)
   try {
     const settings = parseSettings(actionInput)
@@ -46,7 +47,7 @@ export async function run(): Promise<void> {
       debug: process.env.RUNNER_DEBUG === '1' ? (line) => note('debug', line) : undefined,
       warn: (line) => note('warning', line),
       notice: (line) => note('notice', line),
-      cancel: cancel.signal,
+      cancel,
       defaultHistory: defaultHistoryFile(process.env, 'action')
     })
 

@@ -11,8 +11,8 @@ export interface WatchOptions {
   failPattern?: RegExp
   /** Receives every new log line, in order (the startup profile); returns the engine's own fatal line, once seen. */
   readLines?(lines: LogLine[]): KnownFatal | undefined
-  /** Aborted when the job is cancelled. */
-  cancel?: AbortSignal
+  /** Stopped, with the signal the runner sent, when the job is cancelled. */
+  cancel?: Stopper<NodeJS.Signals>
   /** How often the log is read. */
   pollMs?: number
 }
@@ -80,16 +80,16 @@ export function watchServer({
   })
 
   const onCancel = (): void =>
-    stop({ reason: 'cancelled', detail: `the job was cancelled (${String(cancel?.reason ?? 'aborted')})` })
-  if (cancel?.aborted) onCancel()
-  else cancel?.addEventListener('abort', onCancel, { once: true })
+    stop({ reason: 'cancelled', detail: `the job was cancelled (${cancel?.stopped ?? 'aborted'})` })
+  if (cancel?.signal.aborted) onCancel()
+  else cancel?.signal.addEventListener('abort', onCancel, { once: true })
 
   return {
     close() {
       closed = true
       clearInterval(timer)
       clearTimeout(grace)
-      cancel?.removeEventListener('abort', onCancel)
+      cancel?.signal.removeEventListener('abort', onCancel)
     }
   }
 }

@@ -32,8 +32,8 @@ export interface GateDeps {
   log(line: string): void
   /** Receives lines that deserve attention (the server stopped answering); defaults to `log`. */
   warn?(line: string): void
-  /** Aborting it ends the wait with reason=cancelled (the action aborts it on SIGINT and SIGTERM). */
-  cancel?: AbortSignal
+  /** Stopping it ends the wait with reason=cancelled (the action stops it on SIGINT and SIGTERM). */
+  cancel?: Stopper<NodeJS.Signals>
   /** The step's environment: passed to the server `start` launches; RUNNER_TEMP holds its default log. */
   env?: NodeJS.ProcessEnv
   /** Receives one line per probe with what came back, for debugging. */

@@ -8,20 +8,21 @@ export interface Stop {
 }
 
 /**
- * Ends a wait once, with a typed `Stop`: `signal` cuts short every sleep and request listening to it, `stopped`
- * says why. The first `stop` wins; later ones are refused, so that whoever stopped the wait can tell.
+ * Ends a wait once, with a typed reason (a `Stop`; for a cancelled job, the signal the runner sent): `signal` cuts
+ * short every sleep and request listening to it, `stopped` says why. The first `stop` wins; later ones are
+ * refused, so that whoever stopped the wait can tell.
  */
-export class Stopper {
+export class Stopper<T = Stop> {
   private readonly controller = new AbortController()
   readonly signal = this.controller.signal
-  private first: Stop | undefined
+  private first: T | undefined
 
-  get stopped(): Stop | undefined {
+  get stopped(): T | undefined {
     return this.first
   }
 
   /** Ends the wait with `stop`; false when it had already ended. */
-  stop(stop: Stop): boolean {
+  stop(stop: T): boolean {
     if (this.first !== undefined) return false
     this.first = stop
     this.controller.abort(stop)

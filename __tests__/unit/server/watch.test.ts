@@ -72,10 +72,10 @@ describe('watchServer', () => {
   })
 
   it('gives cancelled when the job is cancelled', async () => {
-    const cancel = new AbortController()
+    const cancel = new Stopper<NodeJS.Signals>()
     const stopper = new Stopper()
-    const watch = watchServer({ stopper, cancel: cancel.signal })
-    cancel.abort('SIGINT')
+    const watch = watchServer({ stopper, cancel })
+    cancel.stop('SIGINT')
     expect(await stopped(stopper)).toEqual({ reason: 'cancelled', detail: 'the job was cancelled (SIGINT)' })
     watch.close()
   })

@@ -117,7 +117,7 @@ describe('waitForModel', () => {
       elapsedMs: 12_000,
       models: ['/models/llama-3-8b']
     })
-    expect(outcome.last?.detail).toBe('"kimi" is not among the listed models')
+    expect(outcome.last?.answer).toMatchObject({ state: 'waiting', missing: { what: 'model' } })
     expect(clock.t).toBe(12_000)
   })
 
@@ -453,9 +453,12 @@ describe('waitForModel with a generation check', () => {
       }
     })
     expect(outcome).toMatchObject({ ready: false, reason: 'generation-failed', elapsedMs: 12_000 })
-    expect(outcome.last?.detail).toBe(
-      'the model is listed, but POST /v1/completions failed: HTTP 500 EngineCore encountered an issue'
-    )
+    // the server's error, not the cut-short request
+    expect(outcome.last?.answer.generation?.answer).toEqual({
+      state: 'waiting',
+      status: 500,
+      said: 'EngineCore encountered an issue'
+    })
   })
 
   it('says timeout, not generation-failed, when the model was no longer listed at the end', async () => {
