@@ -52,7 +52,7 @@ export const INSECURE_TLS_WARNING =
   "insecure-tls is on: the server's certificate is not checked, so anything on the way to it could answer in its place"
 
 /** What readiness means for these settings, in words. */
-export function describeExpectation({ expect, url }: ReportContext, subject = url.href): string {
+function describeExpectation({ expect, url }: ReportContext, subject = url.href): string {
   const parts = [
     `${subject} to answer with an accepted status (${expect.status.map(([lo, hi]) => (lo === hi ? lo : `${lo}-${hi}`)).join(',')})`
   ]
@@ -264,7 +264,7 @@ export function waitingLine(
 }
 
 /** The `env-report` lines for the log. */
-export function envLines(server: ServerFacts): string[] {
+function envLines(server: ServerFacts): string[] {
   if (server.envUnreadable) return [envUnreadableText(server)]
   return (server.env ?? []).map((e) => (e.value === undefined ? `${e.name}: not set` : `${e.name}=${e.value}`))
 }
