@@ -5,5 +5,10 @@ export default {
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
   testMatch: ['**/__tests__/**/*.test.ts'],
-  testTimeout: 30000
+  testTimeout: 30000,
+  // The run's temporary files go under a directory of its own (a short name: error messages quote some paths whole), which must be empty at the end (helpers/tmp-*.mjs);
+  // jest's own cache stays out of the temporary directory.
+  globalSetup: '<rootDir>/__tests__/helpers/tmp-setup.mjs',
+  globalTeardown: '<rootDir>/__tests__/helpers/tmp-teardown.mjs',
+  cacheDirectory: '<rootDir>/node_modules/.cache/jest'
 }

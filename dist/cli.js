@@ -16759,6 +16759,8 @@ async function runAction(options) {
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? dir,
         RUNNER_TEMP: dir,
+        // where this process keeps its temporary files, so the action's stay beside them (the tests check none are left)
+        TMPDIR: (0,external_node_os_namespaceObject.tmpdir)(),
         GITHUB_OUTPUT: outputFile,
         GITHUB_STEP_SUMMARY: summaryFile,
         ...options.env

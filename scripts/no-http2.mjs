@@ -8,15 +8,21 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { argv } from 'node:process'
+import { pathToFileURL } from 'node:url'
 
 const REFERENCE = 'module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http2");'
 const FALLBACK = 'http2 = { constants: {} }'
 
-for (const file of argv.slice(2)) {
-  const text = readFileSync(file, 'utf8')
-  for (const needle of [REFERENCE, FALLBACK]) {
-    const found = text.split(needle).length - 1
-    if (found !== 1) throw new Error(`${file}: expected ${JSON.stringify(needle)} once, found it ${found} times`)
+export function noHttp2(files) {
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8')
+    for (const needle of [REFERENCE, FALLBACK]) {
+      const found = text.split(needle).length - 1
+      if (found !== 1) throw new Error(`${file}: expected ${JSON.stringify(needle)} once, found it ${found} times`)
+    }
+    writeFileSync(file, text.replace(REFERENCE, 'module.exports = { constants: {} }; // scripts/no-http2.mjs'))
   }
-  writeFileSync(file, text.replace(REFERENCE, 'module.exports = { constants: {} }; // scripts/no-http2.mjs'))
 }
+
+// run as `node scripts/no-http2.mjs FILE...` (the bench's floor bundle)
+if (argv[1] && import.meta.url === pathToFileURL(argv[1]).href) noHttp2(argv.slice(2))

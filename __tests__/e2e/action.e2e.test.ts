@@ -1,13 +1,11 @@
-import { readFileSync } from 'node:fs'
 import type { RequestListener } from 'node:http'
-import { createServer as createTlsServer } from 'node:https'
 import { runAction } from '../../src/action/packaged-run.js'
 import { simulate } from '../../src/simulator/server.js'
-import { entry, errors, Loopback } from '../helpers/support.js'
+import { loopback } from '../helpers/loopback.js'
+import { entry, errors } from '../helpers/support.js'
 
 /** End to end: `node dist/index.js` as the runner starts it, against real servers on loopback. */
-const net = new Loopback()
-afterEach(() => net.close())
+const net = loopback()
 /** Serves on 127.0.0.1; returns host:port. */
 const serve = async (handler: RequestListener): Promise<string> => (await net.http(handler)).slice('http://'.length)
 
@@ -108,12 +106,7 @@ describe('the packaged action', () => {
   })
 
   it('stops at once on an untrusted certificate', async () => {
-    const dir = new URL('../fixtures/', import.meta.url)
-    const tls = createTlsServer(
-      { key: readFileSync(new URL('self-signed.key', dir)), cert: readFileSync(new URL('self-signed.crt', dir)) },
-      (_q, r) => r.end()
-    )
-    const url = await net.listen(tls, '127.0.0.1', 'https')
+    const url = await net.https((_q, r) => r.end())
     const run = await runAction({ entry, inputs: { url: `${url}/v1/models`, timeout: '30s' } })
     expect(run.code).toBe(1)
     expect(run.outputs).toMatchObject({ ready: 'false', reason: 'tls' })

@@ -1,10 +1,12 @@
 import { spawn } from 'node:child_process'
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { appendFileSync, readFileSync } from 'node:fs'
+import type { IncomingHttpHeaders } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { freePort, simulate } from '../../src/simulator/server.js'
+import { loopback } from '../helpers/loopback.js'
+import { sandbox } from '../helpers/sandbox.js'
+import { fakeServer } from '../helpers/support.js'
 
 /** End to end: `node dist/cli.js` as a person or a script runs it, against real servers on loopback. */
 const cli = new URL('../../dist/cli.js', import.meta.url).pathname
@@ -22,13 +24,15 @@ interface Run {
 }
 
 /** The CLI's history (its default: under the user's cache directory) goes to a directory of the tests' own. */
-const cacheHome = mkdtempSync(join(tmpdir(), 'wait-for-model-cli-cache-'))
-afterAll(() => rmSync(cacheHome, { recursive: true, force: true }))
+const cacheHome = sandbox('wait-for-model-cli-cache-', 'file').dir()
+/** A directory for each test, for what a run writes (the server log under RUNNER_TEMP). */
+const box = sandbox('wait-for-model-cli-')
 
 function run(args: string[], env: Record<string, string> = {}): Promise<Run> {
   // A clean environment: nothing inherited may set an input or NO_COLOR.
   const child = spawn(process.execPath, [cli, ...args], {
-    env: { PATH: process.env.PATH ?? '', XDG_CACHE_HOME: cacheHome, ...env },
+    // TMPDIR: this run's, whose leftovers the tests' teardown looks for
+    env: { PATH: process.env.PATH ?? '', XDG_CACHE_HOME: cacheHome, TMPDIR: tmpdir(), ...env },
     stdio: ['ignore', 'pipe', 'pipe']
   })
   let stdout = ''
@@ -41,21 +45,12 @@ function run(args: string[], env: Record<string, string> = {}): Promise<Run> {
   })
 }
 
-const servers: Server[] = []
-afterEach(async () => {
-  for (const s of servers.splice(0)) {
-    s.closeAllConnections()
-    await new Promise((r) => s.close(r))
-  }
-})
-async function serve(status: number, body: string, seen: IncomingHttpHeaders[] = []): Promise<string> {
-  const server = createServer((req, res) => {
+const net = loopback()
+function serve(status: number, body: string, seen: IncomingHttpHeaders[] = []): Promise<string> {
+  return net.http((req, res) => {
     seen.push(req.headers)
     res.writeHead(status, { 'content-type': 'application/json' }).end(body)
   })
-  servers.push(server)
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 }
 
 describe('wait-for-model (the CLI)', () => {
@@ -242,7 +237,6 @@ describe('wait-for-model (the CLI)', () => {
 
   it('starts a server that dies, says how, shows the end of its log and runs each repeated --diagnostics', async () => {
     const port = await freePort()
-    const fakeServer = new URL('../fixtures/fake-server.mjs', import.meta.url).pathname
     const r = await run(
       [
         '--url',
@@ -257,7 +251,7 @@ describe('wait-for-model (the CLI)', () => {
         'echo second-diag',
         '--json'
       ],
-      { RUNNER_TEMP: mkdtempSync(join(tmpdir(), 'wait-for-model-cli-')) }
+      { RUNNER_TEMP: box.dir() }
     )
     expect(r.code).toBe(1)
     const out = JSON.parse(r.stdout) as Record<string, string>

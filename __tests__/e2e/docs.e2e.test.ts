@@ -3,7 +3,10 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { NoOperationTraceWriter } from '@actions/workflow-parser'
 import { convertActionTemplate, parseAction } from '@actions/workflow-parser/actions/index'
 
-/** The README, `--help` and the package's manifest against action.yml, the one list of inputs and outputs. */
+/**
+ * The README, `--help` and the package's manifest against action.yml, the one list of inputs and outputs; the
+ * examples as docs/examples.md quotes them.
+ */
 const root = new URL('../..', import.meta.url)
 const text = (path: string): string => readFileSync(new URL(path, root), 'utf8')
 const readme = text('README.md')
@@ -48,11 +51,12 @@ it("--help lists exactly the action's inputs as flags, with the same defaults an
   expect(flags.filter((f) => !f.described).map((f) => f.name)).toEqual([])
 })
 
-it('the README quotes every example whole', () => {
+it('docs/examples.md quotes every example whole', () => {
   const examples = readdirSync(new URL('examples/', root))
+  const explained = text('docs/examples.md')
   expect(examples.length).toBeGreaterThanOrEqual(5)
   for (const file of examples) {
-    expect({ file, quoted: readme.includes(`\`\`\`yaml\n${text(`examples/${file}`)}\`\`\``) }).toEqual({
+    expect({ file, quoted: explained.includes(`\`\`\`yaml\n${text(`examples/${file}`)}\`\`\``) }).toEqual({
       file,
       quoted: true
     })

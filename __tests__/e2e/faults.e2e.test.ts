@@ -1,8 +1,8 @@
-import { readFileSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http'
-import { createServer as createTlsServer } from 'node:https'
 import { freePort } from '../../src/simulator/server.js'
-import { errors, Loopback, type MeasuredRun, runMeasured } from '../helpers/support.js'
+import { Loopback, selfSignedCert } from '../helpers/loopback.js'
+import { errors, type MeasuredRun, runMeasured } from '../helpers/support.js'
 
 /**
  * The fault matrix: the packaged action (dist/index.js in its own process) against a real local server or
@@ -14,7 +14,6 @@ const list = (...ids: string[]): string =>
 const json = (res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void => {
   res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(body)
 }
-const fixture = (name: string): Buffer => readFileSync(new URL(`../fixtures/${name}`, import.meta.url))
 const MB = 1024 * 1024
 
 /** Streams `total` bytes (or without end) as fast as the client reads, and counts what it sent. */
@@ -401,13 +400,9 @@ const faults: Fault[] = [
   ).map(([input, ready, reason, line]): Fault => ({
     fault: `a TLS server with a self-signed certificate${input ? `, with ${input}` : ''}`,
     async start(net) {
-      const server = createTlsServer(
-        { key: fixture('self-signed.key'), cert: fixture('self-signed.crt') },
-        (_req, res) => json(res, 200, list('kimi'))
-      )
-      const url = await net.listen(server, '127.0.0.1', 'https')
+      const url = await net.https((_req, res) => json(res, 200, list('kimi')))
       const inputs: Record<string, string> = { model: 'kimi' }
-      if (input === 'ca-cert') inputs['ca-cert'] = new URL('../fixtures/self-signed.crt', import.meta.url).pathname
+      if (input === 'ca-cert') inputs['ca-cert'] = selfSignedCert
       if (input === 'insecure-tls') inputs['insecure-tls'] = 'true'
       return { url: `${url}/v1/models`, inputs }
     },

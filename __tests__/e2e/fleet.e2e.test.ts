@@ -1,8 +1,8 @@
 import { runAction } from '../../src/action/packaged-run.js'
 import { simulate } from '../../src/simulator/server.js'
+import { entry } from '../helpers/support.js'
 
 /** The packaged action on a fleet: 200 simulated vLLM servers on loopback that become ready at random times. */
-const entry = new URL('../../dist/index.js', import.meta.url).pathname
 
 it('waits for 200 endpoints, all ready, with one result each', async () => {
   const loads = Array.from({ length: 200 }, () => 500 + Math.random() * 9_500)

@@ -1,15 +1,15 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { writeFileSync } from 'node:fs'
 import type { ActionRun } from '../../src/action/packaged-run.js'
-import { errors, Loopback, runMeasured } from '../helpers/support.js'
+import { loopback } from '../helpers/loopback.js'
+import { sandbox } from '../helpers/sandbox.js'
+import { errors, runMeasured } from '../helpers/support.js'
 
 /**
  * Wrong and hostile input through the packaged action: each fails before any request, within a second,
  * with exactly one error naming the input; no secret reaches any output; a server's body cannot issue
  * workflow commands; a backtracking `match-regex` cannot hold the action past its deadline.
  */
-const net = new Loopback()
+const net = loopback('file')
 let server = ''
 let requests = 0
 let echo: (headers: Record<string, string | string[] | undefined>) => { status: number; body: string } = () => ({
@@ -23,12 +23,12 @@ beforeAll(async () => {
     res.writeHead(status, { 'content-type': 'application/json' }).end(body)
   })
 })
-afterAll(() => net.close())
 
-const dir = mkdtempSync(join(tmpdir(), 'wait-for-model-inputs-'))
-const notPem = join(dir, 'not.pem')
+const files = sandbox('wait-for-model-inputs-', 'file')
+const dir = files.dir()
+const notPem = files.path('not.pem')
 writeFileSync(notPem, 'hello\n')
-const brokenPem = join(dir, 'broken.pem')
+const brokenPem = files.path('broken.pem')
 writeFileSync(brokenPem, '-----BEGIN CERTIFICATE-----\nnot base64 at all\n-----END CERTIFICATE-----\n')
 const huge = 'x'.repeat(70_000)
 

@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs'
 import { createServer, request as httpRequest, type ServerResponse } from 'node:http'
-import { createServer as createTlsServer } from 'node:https'
 import { connect } from 'node:net'
-import { errors, Loopback, runMeasured } from '../helpers/support.js'
+import { type Loopback, loopback } from '../helpers/loopback.js'
+import { errors, runMeasured } from '../helpers/support.js'
 
 /** Proxies, loopback and Retry-After, through the packaged action against real local servers. */
 const list = (id: string): string => JSON.stringify({ object: 'list', data: [{ id, object: 'model' }] })
@@ -44,8 +43,7 @@ async function startProxy(net: Loopback, target: string): Promise<{ url: string;
   return { url: await net.listen(proxy, '127.0.0.1', 'http'), seen }
 }
 
-const net = new Loopback()
-afterEach(() => net.close())
+const net = loopback()
 
 describe('proxy from the environment', () => {
   it.each([
@@ -78,12 +76,7 @@ describe('proxy from the environment', () => {
   })
 
   it('tunnels https to other hosts through HTTPS_PROXY (CONNECT)', async () => {
-    const fixture = (name: string): Buffer => readFileSync(new URL(`../fixtures/${name}`, import.meta.url))
-    const tls = await net.listen(
-      createTlsServer({ key: fixture('self-signed.key'), cert: fixture('self-signed.crt') }, serveList),
-      '127.0.0.1',
-      'https'
-    )
+    const tls = await net.https(serveList)
     const proxy = await startProxy(net, tls)
     const run = await runMeasured(
       { url: `https://${unresolvable}/v1/models`, model: 'kimi', timeout: '5s', 'insecure-tls': 'true' },

@@ -1,27 +1,21 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { openSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
-import { join } from 'node:path'
 import { type ActionRun, runAction } from '../../src/action/packaged-run.js'
 import { freePort } from '../../src/simulator/server.js'
-import { serverSandbox } from '../helpers/sandbox.js'
+import { loopback } from '../helpers/loopback.js'
+import { sandbox } from '../helpers/sandbox.js'
+import { entry, errors, fakeServer } from '../helpers/support.js'
 
 /**
  * End to end with a real server process: `node dist/index.js` as the runner starts it, launching (or watching)
  * a small node script that loads, crashes with a CUDA out-of-memory line, exits with a code, or hangs.
  */
-const entry = new URL('../../dist/index.js', import.meta.url).pathname
-const fakeServer = new URL('../fixtures/fake-server.mjs', import.meta.url).pathname
-const errors = (stdout: string): string[] => stdout.split('\n').filter((l) => l.startsWith('::error::'))
 /** Time to exit node and deliver the close event on a loaded 2-core machine, on top of the one-second bound. */
 const SLACK_MS = 700
 
-const sandbox = serverSandbox('wait-for-model-server-')
-const pids = sandbox.pids
-let dir: string
-beforeEach(() => {
-  dir = sandbox.dir()
-})
+const box = sandbox('wait-for-model-server-')
+const pids = box.pids
 
 async function startAction(
   scenario: string,
@@ -29,7 +23,7 @@ async function startAction(
   extra: Partial<Parameters<typeof runAction>[0]> = {}
 ) {
   const port = await freePort()
-  const logFile = join(dir, 'server.log')
+  const logFile = box.path('server.log')
   const run = await runAction({
     entry,
     inputs: {
@@ -233,8 +227,8 @@ describe('the packaged action watching a server started elsewhere (pid)', () => 
 
   it('counts startup-seconds from the process start, read from /proc, not from the step start', async () => {
     const port = await freePort()
-    const logFile = join(dir, 'server.log')
-    const pidFile = join(dir, 'server.pid')
+    const logFile = box.path('server.log')
+    const pidFile = box.path('server.pid')
     const child = launch(port, 'loads 2500', logFile)
     writeFileSync(pidFile, `${child.pid}\n`)
     await new Promise((r) => setTimeout(r, 1_200))
@@ -260,7 +254,7 @@ describe('the packaged action watching a server started elsewhere (pid)', () => 
 
   it('notices within a second that a process it did not start has exited', async () => {
     const port = await freePort()
-    const logFile = join(dir, 'server.log')
+    const logFile = box.path('server.log')
     const child = launch(port, 'exit 1500 1', logFile)
     const run = await runAction({
       entry,
@@ -284,7 +278,7 @@ describe('the packaged action watching a server started elsewhere (pid)', () => 
   })
 
   it('says at once that a pid names no running process, and that its log does not exist', async () => {
-    const logFile = join(dir, 'never-written.log')
+    const logFile = box.path('never-written.log')
     const run = await runAction({
       entry,
       inputs: { url: 'http://127.0.0.1:9/v1/models', pid: '4194304', 'log-file': logFile, interval: '10s' }
@@ -295,7 +289,7 @@ describe('the packaged action watching a server started elsewhere (pid)', () => 
   })
 
   it('fails at once on a pid file that does not hold a process id', async () => {
-    const pidFile = join(dir, 'server.pid')
+    const pidFile = box.path('server.pid')
     writeFileSync(pidFile, 'not a pid')
     const run: ActionRun = await runAction({ entry, inputs: { url: 'http://127.0.0.1:9/v1/models', pid: pidFile } })
     expect(run.code).toBe(1)
@@ -304,21 +298,19 @@ describe('the packaged action watching a server started elsewhere (pid)', () => 
 })
 
 describe('the packaged action without a process to watch', () => {
-  let server: Server | undefined
-  afterEach(() => new Promise<void>((r) => (server ? server.close(() => r()) : r())))
+  const net = loopback()
 
   it('warns when a server that had answered stops answering', async () => {
-    const port = await freePort()
-    server = createServer((_req, res) => {
+    const server: Server = createServer((_req, res) => {
       res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"Loading model"}')
       // the server "crashes" after its first answer
-      server?.close()
-      server?.closeAllConnections()
+      server.close()
+      server.closeAllConnections()
     })
-    await new Promise<void>((r) => server?.listen(port, '127.0.0.1', r))
+    const url = await net.listen(server, '127.0.0.1', 'http')
     const run = await runAction({
       entry,
-      inputs: { url: `http://127.0.0.1:${port}/v1/models`, interval: '200ms', timeout: '1500ms' }
+      inputs: { url: `${url}/v1/models`, interval: '200ms', timeout: '1500ms' }
     })
     expect(run.outputs).toMatchObject({ reason: 'timeout', 'status-code': '' })
     expect(run.stdout).toMatch(

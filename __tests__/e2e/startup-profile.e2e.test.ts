@@ -1,26 +1,20 @@
 import { readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { type ActionRun, runAction } from '../../src/action/packaged-run.js'
 import { freePort } from '../../src/simulator/server.js'
-import { serverSandbox } from '../helpers/sandbox.js'
+import { sandbox } from '../helpers/sandbox.js'
+import { entry, errors } from '../helpers/support.js'
 
 /**
  * End to end: `node dist/index.js` starts a stand-in server that writes a real-format startup log of one engine
  * line by line, at the recorded pace compressed in time (the lines keep their recorded stamps), then serves
  * `/v1/models`. The action reads the log while it waits: phases, progress lines with the time left, the summary.
  */
-const entry = new URL('../../dist/index.js', import.meta.url).pathname
 const replay = new URL('../fixtures/replay-log.mjs', import.meta.url).pathname
 const fixture = (name: string): string => new URL(`../fixtures/logs/${name}.log`, import.meta.url).pathname
-const errors = (stdout: string): string[] => stdout.split('\n').filter((l) => l.startsWith('::error::'))
 const warnings = (stdout: string): string[] => stdout.split('\n').filter((l) => l.startsWith('::warning::'))
 
-const sandbox = serverSandbox('wait-for-model-profile-')
-const pids = sandbox.pids
-let dir: string
-beforeEach(() => {
-  dir = sandbox.dir()
-})
+const box = sandbox('wait-for-model-profile-')
+const pids = box.pids
 
 async function replayed(
   name: string,
@@ -35,11 +29,11 @@ async function replayed(
       url: `http://127.0.0.1:${port}/v1/models`,
       model: 'model',
       start: `node ${replay} ${fixture(name)} ${speedup} ${port} 5`,
-      'log-file': join(dir, 'server.log'),
+      'log-file': box.path('server.log'),
       interval: '200ms',
       'progress-interval': '1s',
       timeout: '40s',
-      'history-file': join(dir, 'history.jsonl'),
+      'history-file': box.path('history.jsonl'),
       ...inputs
     },
     env
@@ -174,7 +168,7 @@ describe('known fatal lines, without a fail-pattern', () => {
     expect(run.code).toBe(1)
     expect(run.outputs).toMatchObject({ ready: 'false', reason: 'log-error' })
     const oomLine =
-      readFileSync(join(dir, 'server.log'), 'utf8')
+      readFileSync(box.path('server.log'), 'utf8')
         .split('\n')
         .findIndex((l) => l.includes('torch.OutOfMemoryError')) + 1
     expect(errors(run.stdout)[0]).toMatch(
@@ -221,7 +215,7 @@ describe('history across runs', () => {
     expect(second.summary).toMatch(
       /\| Usual startup \(median of earlier runs\) \| \d+\.\d s \(this run: [+-]?\d+\.\d%\) \|/
     )
-    const lines = readFileSync(join(dir, 'history.jsonl'), 'utf8').trim().split('\n')
+    const lines = readFileSync(box.path('history.jsonl'), 'utf8').trim().split('\n')
     expect(lines).toHaveLength(2)
     expect(JSON.parse(lines[0])).toMatchObject({
       key: 'triton-bench',
@@ -245,7 +239,7 @@ describe('history across runs', () => {
       startupSeconds: 0.3,
       phases: [{ name: 'loading weights', seconds: 0.03 }]
     }
-    const history = join(dir, 'history.jsonl')
+    const history = box.path('history.jsonl')
     writeFileSync(history, `${JSON.stringify(earlier)}\n`)
     const run = await replayed('llamacpp', 15, { 'history-key': key, 'fail-on-regression': 'true' })
     expect(run.outputs.ready).toBe('true')
@@ -258,8 +252,8 @@ describe('history across runs', () => {
   })
 
   it('is off with a notice, never a failure, where history-file cannot be written', async () => {
-    writeFileSync(join(dir, 'a-file'), '')
-    const run = await replayed('triton', 4, { 'history-file': join(dir, 'a-file', 'history.jsonl') })
+    writeFileSync(box.path('a-file'), '')
+    const run = await replayed('triton', 4, { 'history-file': box.path('a-file', 'history.jsonl') })
     expect(run.code).toBe(0)
     expect(run.stdout).toMatch(/::notice::History is off: cannot write .*a-file\/history\.jsonl/)
   })

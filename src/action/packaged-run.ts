@@ -39,6 +39,8 @@ export async function runAction(options: RunActionOptions): Promise<ActionRun> {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? dir,
     RUNNER_TEMP: dir,
+    // where this process keeps its temporary files, so the action's stay beside them (the tests check none are left)
+    TMPDIR: tmpdir(),
     GITHUB_OUTPUT: outputFile,
     GITHUB_STEP_SUMMARY: summaryFile,
     ...options.env

@@ -1,8 +1,7 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { readFileSync, writeFileSync } from 'node:fs'
 import * as core from '@actions/core'
 import { annotate, group, info, setFailed, setOutputs, setSecret, summary } from '../../../src/action/github.js'
+import { sandbox } from '../../helpers/sandbox.js'
 
 /**
  * src/action/github.ts imports two of @actions/core's own files by their path, to keep core's index (and the
@@ -27,13 +26,9 @@ async function stdoutOf(write: () => unknown): Promise<string> {
 
 const sameDelimiters = (text: string): string => text.replace(/ghadelimiter_[0-9a-f-]+/g, 'ghadelimiter_X')
 
-let dir: string
+const box = sandbox('wait-for-model-github-')
 const saved = { output: process.env.GITHUB_OUTPUT, exitCode: process.exitCode }
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'wait-for-model-github-'))
-})
 afterEach(() => {
-  rmSync(dir, { recursive: true, force: true })
   if (saved.output === undefined) delete process.env.GITHUB_OUTPUT
   else process.env.GITHUB_OUTPUT = saved.output
   process.exitCode = saved.exitCode
@@ -69,7 +64,7 @@ describe("the runner's commands, written through core's files", () => {
   })
 
   it('write outputs to GITHUB_OUTPUT as core.setOutput does', async () => {
-    const file = join(dir, 'output')
+    const file = box.path('output')
     process.env.GITHUB_OUTPUT = file
     writeFileSync(file, '')
     await setOutputs({ ready: 'true', models: '["a\\nb"]', 'model-id': 'line one\nline two' })

@@ -1,17 +1,17 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { simulate } from '../../../src/simulator/server.js'
+import { sandbox } from '../../helpers/sandbox.js'
 
 /** `npm run local-action` runs src/action/main.ts with @github/local-action; .env.example is the template it reads. */
 const root = new URL('../../..', import.meta.url).pathname
+const box = sandbox('local-action-')
 
 it('runs the action from source against a simulated vLLM, with inputs from an env file made from .env.example', async () => {
   const server = await simulate({ engine: 'vllm', model: '/shared/kimi-k2.5-int4', loadMs: 500 })
-  const dir = mkdtempSync(join(tmpdir(), 'local-action-'))
   try {
-    const envFile = join(dir, '.env')
+    const envFile = box.path('.env')
     const example = readFileSync(join(root, '.env.example'), 'utf8')
     expect(example).toMatch(/^INPUT_URL=http:\/\/localhost:8000\/v1\/models$/m)
     writeFileSync(
@@ -22,7 +22,8 @@ it('runs the action from source against a simulated vLLM, with inputs from an en
     )
     const child = spawn('npm', ['run', '--silent', 'local-action'], {
       cwd: root,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? dir, ENV_FILE: envFile },
+      // TMPDIR: tsx, which runs the sources, keeps its cache there; in the sandbox, it goes with it
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? box.dir(), ENV_FILE: envFile, TMPDIR: box.dir() },
       stdio: ['ignore', 'pipe', 'pipe']
     })
     let out = ''
@@ -33,7 +34,6 @@ it('runs the action from source against a simulated vLLM, with inputs from an en
     expect(out).toMatch(/Ready after .*; model "\/shared\/kimi-k2.5-int4"/)
     expect(code).toBe(0)
   } finally {
-    rmSync(dir, { recursive: true, force: true })
     await server.close()
   }
 }, 60_000)

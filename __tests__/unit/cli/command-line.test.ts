@@ -1,21 +1,18 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { PassThrough } from 'node:stream'
 import { runCli } from '../../../src/cli/command-line.js'
+import { loopback } from '../../helpers/loopback.js'
 
 /* eslint-disable no-control-regex -- these tests look for the terminal's colour codes */
 
 /** The CLI layer in-process, where a terminal can be imitated: colour on a TTY only, and never with NO_COLOR. */
-let server: Server
+const net = loopback('file')
 let url: string
 beforeAll(async () => {
-  server = createServer((_req, res) =>
+  const server = await net.http((_req, res) =>
     res.writeHead(200, { 'content-type': 'application/json' }).end('{"object":"list","data":[{"id":"kimi-k2"}]}')
   )
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/models`
+  url = `${server}/v1/models`
 })
-afterAll(() => new Promise((r) => server.close(r)))
 
 async function runWith(
   argv: string[],

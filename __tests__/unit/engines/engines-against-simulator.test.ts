@@ -59,33 +59,37 @@ const cases: Array<{ engine: EngineName; model: string; path: string; wanted: st
   }
 ]
 
-describe.each(cases)('$engine startup', ({ engine, model, path, wanted, timeline }) => {
-  it(`gates on ${path} until "${wanted}" is ready`, async () => {
-    const loadMs = 1_500
-    const server = await simulate({ engine, model, loadMs })
-    try {
-      const inputs: Partial<Record<InputName, string>> = {
-        url: `${server.baseUrl}${path}`,
-        model: wanted,
-        interval: '100ms',
-        timeout: '20s'
+// Concurrent: each case waits out a load of its own, on its own port, and the waits are what takes the time.
+describe('each engine startup', () => {
+  it.concurrent.each(cases)(
+    '$engine: gates on $path until "$wanted" is ready',
+    async ({ engine, model, path, wanted, timeline }) => {
+      const loadMs = 1_500
+      const server = await simulate({ engine, model, loadMs })
+      try {
+        const inputs: Partial<Record<InputName, string>> = {
+          url: `${server.baseUrl}${path}`,
+          model: wanted,
+          interval: '100ms',
+          timeout: '20s'
+        }
+        const settings = parseSettings((name) => inputs[name] ?? '')
+        const lines: string[] = []
+        const outcome = await gate(settings, { clock: systemClock, log: (l) => lines.push(l) })
+        expect(outcome).toMatchObject({ ready: true, reason: 'ready', models: [model] })
+        expect(outcome.last?.modelId).toBe(model)
+        expect(outcome.timeline.map((t) => t.summary)).toEqual(timeline.map((re) => expect.stringMatching(re)))
+        // SGLang lists its model from the moment its port opens (for warm-up); the others only once loaded
+        if (engine !== 'sglang') expect(Date.now()).toBeGreaterThanOrEqual(server.readyAt)
+        expect(lines[0]).toMatch(/^Waiting up to 20.0s for /)
+      } finally {
+        await server.close()
       }
-      const settings = parseSettings((name) => inputs[name] ?? '')
-      const lines: string[] = []
-      const outcome = await gate(settings, { clock: systemClock, log: (l) => lines.push(l) })
-      expect(outcome).toMatchObject({ ready: true, reason: 'ready', models: [model] })
-      expect(outcome.last?.modelId).toBe(model)
-      expect(outcome.timeline.map((t) => t.summary)).toEqual(timeline.map((re) => expect.stringMatching(re)))
-      // SGLang lists its model from the moment its port opens (for warm-up); the others only once loaded
-      if (engine !== 'sglang') expect(Date.now()).toBeGreaterThanOrEqual(server.readyAt)
-      expect(lines[0]).toMatch(/^Waiting up to 20.0s for /)
-    } finally {
-      await server.close()
     }
-  })
+  )
 })
 
-it('waits out the SGLang warm-up on /health, which says 503 while /v1/models already lists', async () => {
+it.concurrent('waits out the SGLang warm-up on /health, which says 503 while /v1/models already lists', async () => {
   const server = await simulate({ engine: 'sglang', model: '/shared/kimi-k2.5-int4', loadMs: 2_000 })
   try {
     const settings = parseSettings(

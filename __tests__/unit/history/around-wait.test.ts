@@ -1,14 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { readFileSync, writeFileSync } from 'node:fs'
 import type { RunRecord } from '../../../src/history/store.js'
 import { loadHistory, recordRun } from '../../../src/history/around-wait.js'
+import { sandbox } from '../../helpers/sandbox.js'
 
-let dir: string
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'wfm-run-history-'))
-})
-afterEach(() => rmSync(dir, { recursive: true, force: true }))
+const box = sandbox('wfm-run-history-')
 
 const run = (over: Partial<RunRecord> = {}): RunRecord => ({
   v: 1,
@@ -29,7 +24,7 @@ const run = (over: Partial<RunRecord> = {}): RunRecord => ({
 
 describe('history around a wait', () => {
   it('the first run: nothing to compare, recorded; the next ones compared with it', () => {
-    const file = join(dir, 'sub', 'history.jsonl')
+    const file = box.path('sub', 'history.jsonl')
     const first = loadHistory(file, 'k')
     expect(first).toMatchObject({ file, earlier: [], usual: undefined, notices: [], warnings: [] })
     expect(recordRun(first, run(), 25)).toEqual({
@@ -54,7 +49,7 @@ describe('history around a wait', () => {
   })
 
   it('warns of a slower startup past the threshold, naming the phase that grew most, and of a lost NCCL variable', () => {
-    const file = join(dir, 'history.jsonl')
+    const file = box.path('history.jsonl')
     writeFileSync(file, [1, 2, 3, 4, 5].map(() => JSON.stringify(run())).join('\n') + '\n')
     const findings = recordRun(
       loadHistory(file, 'k'),
@@ -84,13 +79,13 @@ describe('history around a wait', () => {
   })
 
   it('only compares runs with the same key', () => {
-    const file = join(dir, 'history.jsonl')
+    const file = box.path('history.jsonl')
     writeFileSync(file, JSON.stringify(run({ key: 'other', startupSeconds: 10 })) + '\n')
     expect(loadHistory(file, 'k').earlier).toEqual([])
   })
 
   it('skips unreadable lines with one warning', () => {
-    const file = join(dir, 'history.jsonl')
+    const file = box.path('history.jsonl')
     writeFileSync(file, `${JSON.stringify(run())}\n{"key":\n\u0000\u0000garbage\n${JSON.stringify(run())}\n`)
     const h = loadHistory(file, 'k')
     expect(h.earlier).toHaveLength(2)
@@ -102,8 +97,8 @@ describe('history around a wait', () => {
     expect(unset.file).toBeUndefined()
     expect(unset.notices).toEqual(['History is off: RUNNER_TOOL_CACHE is not set.'])
     expect(loadHistory(undefined, 'k').notices).toEqual([])
-    writeFileSync(join(dir, 'f'), '')
-    const off = loadHistory(join(dir, 'f', 'history.jsonl'), 'k')
+    writeFileSync(box.path('f'), '')
+    const off = loadHistory(box.path('f', 'history.jsonl'), 'k')
     expect(off.file).toBeUndefined()
     expect(off.notices[0]).toMatch(/^History is off: cannot write /)
     expect(recordRun(off, run(), 25)).toEqual({

@@ -1,7 +1,5 @@
 import { spawn } from 'node:child_process'
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { appendFileSync, existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs'
 import ts from 'typescript'
 import {
   appendRun,
@@ -19,12 +17,9 @@ import {
   trimHistory
 } from '../../../src/history/store.js'
 import { driftText, driftWarning, regressionText } from '../../../src/report/profile-report.js'
+import { sandbox } from '../../helpers/sandbox.js'
 
-let dir: string
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'wfm-history-'))
-})
-afterEach(() => rmSync(dir, { recursive: true, force: true }))
+const box = sandbox('wfm-history-')
 
 let n = 0
 const run = (over: Partial<RunRecord> = {}): RunRecord => ({
@@ -45,7 +40,7 @@ const run = (over: Partial<RunRecord> = {}): RunRecord => ({
 
 describe('the history file', () => {
   it('appends one line per run and reads them back in order', () => {
-    const file = join(dir, 'history.jsonl')
+    const file = box.path('history.jsonl')
     expect(appendRun(file, run({ startupSeconds: 1 }))).toBe(true)
     expect(appendRun(file, run({ startupSeconds: 2, key: 'other' }))).toBe(true)
     const text = readFileSync(file, 'utf8')
@@ -58,11 +53,11 @@ describe('the history file', () => {
   })
 
   it('a missing file is an empty history', () => {
-    expect(readHistory(join(dir, 'none.jsonl'))).toEqual({ runs: [], skipped: 0 })
+    expect(readHistory(box.path('none.jsonl'))).toEqual({ runs: [], skipped: 0 })
   })
 
   it('skips lines it cannot read and counts them (a torn line, a foreign line, a wrong shape)', () => {
-    const file = join(dir, 'history.jsonl')
+    const file = box.path('history.jsonl')
     writeFileSync(
       file,
       [
@@ -85,7 +80,7 @@ describe('the history file', () => {
   })
 
   it('trims each key to its last 100 runs, keeping other keys and dropping unreadable lines', () => {
-    const file = join(dir, 'history.jsonl')
+    const file = box.path('history.jsonl')
     const lines = Array.from({ length: 103 }, (_, i) => JSON.stringify(run({ startupSeconds: i })))
     lines.splice(50, 0, JSON.stringify(run({ key: 'other', startupSeconds: -1 })), 'garbage')
     writeFileSync(file, lines.join('\n') + '\n')
@@ -100,7 +95,7 @@ describe('the history file', () => {
   })
 
   it('does not trim under a lock another process holds, and breaks a lock left behind by a dead one', () => {
-    const file = join(dir, 'history.jsonl')
+    const file = box.path('history.jsonl')
     writeFileSync(
       file,
       Array.from({ length: 5 }, (_, i) => JSON.stringify(run({ startupSeconds: i }))).join('\n') + '\n'
@@ -129,10 +124,10 @@ describe('the history file', () => {
   })
 
   it('is off, with a notice, where it cannot be written', () => {
-    const file = join(dir, 'history.jsonl')
-    expect(prepareHistory(join(dir, 'deep', 'er', 'history.jsonl'))).toBeUndefined()
-    writeFileSync(join(dir, 'a-file'), '')
-    expect(prepareHistory(join(dir, 'a-file', 'history.jsonl'))).toMatch(
+    const file = box.path('history.jsonl')
+    expect(prepareHistory(box.path('deep', 'er', 'history.jsonl'))).toBeUndefined()
+    writeFileSync(box.path('a-file'), '')
+    expect(prepareHistory(box.path('a-file', 'history.jsonl'))).toMatch(
       /^History is off: cannot write .*a-file\/history\.jsonl \(E[A-Z]+: /
     )
     expect(prepareHistory(file)).toBeUndefined()
@@ -166,7 +161,7 @@ describe('appends from several processes at once', () => {
     const out = ts.transpileModule(source, {
       compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 }
     }).outputText
-    const path = join(dir, 'history.mjs')
+    const path = box.path('history.mjs')
     writeFileSync(path, out)
     return path
   }
@@ -191,7 +186,7 @@ describe('appends from several processes at once', () => {
 
   it('lose no line and tear none, with lines of different lengths', async () => {
     const module = compiledModule()
-    const file = join(dir, 'history.jsonl')
+    const file = box.path('history.jsonl')
     const ids = [1, 2, 3, 4, 5, 6]
     const codes = await Promise.all(
       ids.map((id) => child(module, file, { id, key: `k${id % 2}`, count: 40, keep: 1000 }))
@@ -206,7 +201,7 @@ describe('appends from several processes at once', () => {
 
   it('lose no line while other processes trim the file again and again', async () => {
     const module = compiledModule()
-    const file = join(dir, 'history.jsonl')
+    const file = box.path('history.jsonl')
     // Three processes append 40 runs each of key "busy", kept to 30: nearly every append rewrites the file.
     // Three others append 10 runs each of key "few", which stays within the 30 kept: all 30 must survive.
     const codes = await Promise.all([

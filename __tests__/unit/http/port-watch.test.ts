@@ -1,6 +1,8 @@
-import { createServer, type Server } from 'node:net'
 import { listeningLoopbackPorts, PortPoller, PROC_MIN_PORTS, tcpConnects } from '../../../src/http/port-watch.js'
 import { freePort } from '../../../src/simulator/server.js'
+import { loopback } from '../../helpers/loopback.js'
+
+const net = loopback()
 
 describe('listeningLoopbackPorts', () => {
   it('reads LISTEN sockets on loopback and wildcard addresses from /proc/net/tcp and tcp6', () => {
@@ -20,9 +22,6 @@ describe('listeningLoopbackPorts', () => {
 })
 
 describe('a port watch on a real port', () => {
-  let server: Server | undefined
-  afterEach(() => new Promise<void>((r) => (server?.listening ? server.close(() => r()) : r())))
-
   it.each(['127.0.0.1', 'localhost'])('resolves once something listens on %s', async (host) => {
     const port = await freePort()
     let listeningAt = 0
@@ -30,9 +29,7 @@ describe('a port watch on a real port', () => {
       .watchFor(new URL(`http://${host}:${port}/v1/models`))
       .opened(new AbortController().signal)
       .then(() => performance.now())
-    setTimeout(() => {
-      server = createServer().listen(port, '127.0.0.1', () => (listeningAt = performance.now()))
-    }, 150)
+    setTimeout(() => void net.tcp(undefined, '127.0.0.1', port).then(() => (listeningAt = performance.now())), 150)
     const openedAt = await opened
     expect(listeningAt).toBeGreaterThan(0)
     expect(openedAt).toBeGreaterThanOrEqual(listeningAt)
@@ -41,9 +38,10 @@ describe('a port watch on a real port', () => {
   it('sees a server that listens on ::1 only through localhost', async () => {
     const port = await freePort('::1')
     const opened = new PortPoller().watchFor(new URL(`http://localhost:${port}/`)).opened(new AbortController().signal)
-    setTimeout(() => (server = createServer().listen(port, '::1')), 100)
+    let listening = false
+    setTimeout(() => void net.tcp(undefined, '::1', port).then(() => (listening = true)), 100)
     await opened
-    expect(server?.listening).toBe(true)
+    expect(listening).toBe(true)
   })
 
   it('stops watching when aborted, leaving nothing running', async () => {
@@ -59,10 +57,8 @@ describe('tcpConnects', () => {
   it('says whether a bare TCP connect is accepted', async () => {
     const port = await freePort()
     expect(await tcpConnects('127.0.0.1', port, 1_000)).toBe(false)
-    const server = createServer().listen(port, '127.0.0.1')
-    await new Promise((r) => server.once('listening', r))
+    await net.tcp(undefined, '127.0.0.1', port)
     expect(await tcpConnects('127.0.0.1', port, 1_000)).toBe(true)
-    await new Promise((r) => server.close(r))
   })
 })
 
@@ -75,12 +71,12 @@ describe('PortPoller with many ports', () => {
     const watching = ports.map((port) =>
       poller.watch(new URL(`http://127.0.0.1:${port}/`), stop.signal).then(() => opened.push(port))
     )
-    const servers = ports.slice(0, 10).map((port) => createServer().listen(port, '127.0.0.1'))
+    const listening = Promise.all(ports.slice(0, 10).map((port) => net.tcp(undefined, '127.0.0.1', port)))
     await Promise.all(watching.slice(0, 10))
     expect(opened.sort()).toEqual(ports.slice(0, 10).sort())
     stop.abort()
     await Promise.all(watching)
-    await Promise.all(servers.map((s) => new Promise((r) => s.close(r))))
+    await listening
   })
 })
 
@@ -90,8 +86,7 @@ describe('PortPoller.close', () => {
     const timers = (): number => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length
     const before = timers()
     const poller = new PortPoller()
-    const watch = poller.watchFor(new URL(`http://127.0.0.1:${port}/`))
-    const opened = watch.opened(new AbortController().signal)
+    const opened = poller.watchFor(new URL(`http://127.0.0.1:${port}/`)).opened(new AbortController().signal)
     expect(timers()).toBe(before + 1)
     poller.close()
     await opened

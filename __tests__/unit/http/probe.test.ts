@@ -1,32 +1,21 @@
-import { readFileSync } from 'node:fs'
-import { createServer, type RequestListener, type Server } from 'node:http'
-import { createServer as createTlsServer } from 'node:https'
-import type { AddressInfo } from 'node:net'
+import type { RequestListener } from 'node:http'
 import { BODY_CAP_BYTES, createProber, isLoopback, type Prober } from '../../../src/http/probe.js'
 import { freePort } from '../../../src/simulator/server.js'
 import { setUpUndici } from '../../../src/http/undici-parts.js'
+import { hostOf, loopback } from '../../helpers/loopback.js'
 
 // As the gate does before its first request.
 beforeAll(setUpUndici)
 
-const servers: Server[] = []
+const net = loopback()
 const probers: Prober[] = []
 afterEach(async () => {
   await Promise.all(probers.splice(0).map((p) => p.close()))
-  for (const s of servers.splice(0)) {
-    s.closeAllConnections()
-    await new Promise((r) => s.close(r))
-  }
 })
 
-async function serve(
-  handler: RequestListener,
-  server: Server = createServer(handler),
-  host = '127.0.0.1'
-): Promise<string> {
-  servers.push(server)
-  await new Promise<void>((r) => server.listen(0, host, r))
-  return `${host}:${(server.address() as AddressInfo).port}`
+/** `handler` on loopback; returns its `host:port`. */
+async function serve(handler: RequestListener, host = '127.0.0.1'): Promise<string> {
+  return hostOf(await net.http(handler, host))
 }
 
 function prober(url: string, headers: Record<string, string> = {}): Prober {
@@ -105,12 +94,7 @@ describe('probe against real local servers', () => {
   })
 
   it('reports an untrusted certificate with its TLS code', async () => {
-    const dir = new URL('../../fixtures/', import.meta.url)
-    const tls = createTlsServer(
-      { key: readFileSync(new URL('self-signed.key', dir)), cert: readFileSync(new URL('self-signed.crt', dir)) },
-      (_req, res) => res.end('{}')
-    )
-    const host = await serve(() => undefined, tls)
+    const host = hostOf(await net.https((_req, res) => res.end('{}')))
     expect(await prober(`https://${host}/`).probe(2_000)).toMatchObject({
       kind: 'error',
       code: 'DEPTH_ZERO_SELF_SIGNED_CERT'
@@ -124,14 +108,10 @@ describe('probe against real local servers', () => {
 
   it('follows a redirect on the same origin with the credentials, and one to another origin without them', async () => {
     const seen: Array<[string, Record<string, unknown>]> = []
-    const other = await serve(
-      (req, res) => {
-        seen.push([`other ${req.url}`, req.headers])
-        res.end('{}')
-      },
-      undefined,
-      '127.0.0.2'
-    )
+    const other = await serve((req, res) => {
+      seen.push([`other ${req.url}`, req.headers])
+      res.end('{}')
+    }, '127.0.0.2')
     const host = await serve((req, res) => {
       seen.push([`first ${req.url}`, req.headers])
       res

@@ -1,15 +1,12 @@
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { appendFileSync, writeFileSync } from 'node:fs'
 import { LogFollower, MAX_LINE_CHARS } from '../../../src/server/log-follower.js'
+import { sandbox } from '../../helpers/sandbox.js'
 
-let dir: string
+const box = sandbox('wait-for-model-log-')
 let file: string
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'wait-for-model-log-'))
-  file = join(dir, 'server.log')
+  file = box.path('server.log')
 })
-afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
 describe('LogFollower', () => {
   it('returns only lines written after it started, numbered from the top of the file', () => {
@@ -86,7 +83,7 @@ describe('LogFollower', () => {
   })
 
   it('has no tail for a log that does not exist, and an empty one for log-lines 0', () => {
-    expect(new LogFollower(join(dir, 'missing.log'), 5).tail()).toBeUndefined()
+    expect(new LogFollower(box.path('missing.log'), 5).tail()).toBeUndefined()
     writeFileSync(file, 'a\n')
     expect(new LogFollower(file, 0).tail()).toEqual([])
   })

@@ -1,37 +1,23 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { attachServer, defaultLogFile, resolvePid, serverEnv, startServer } from '../../../src/server/process.js'
 import { systemClock } from '../../../src/runtime/clock.js'
+import { sandbox } from '../../helpers/sandbox.js'
 
 /** Real processes: a shell command started as the action starts a server, and one started elsewhere. */
-let dir: string
-const groups: number[] = []
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'wait-for-model-proc-'))
-})
-afterEach(() => {
-  for (const pid of groups.splice(0)) {
-    try {
-      process.kill(-pid, 'SIGKILL')
-    } catch {
-      // already gone
-    }
-  }
-  rmSync(dir, { recursive: true, force: true })
-})
+const box = sandbox('wfm-proc-')
 
 describe('startServer', () => {
   it('runs the command with the given environment, its output in the log, and tells its exit code', async () => {
-    const log = join(dir, 'sub', 'server.log')
+    const log = box.path('sub', 'server.log')
     const server = startServer(
       'echo "out $NCCL_DEBUG"; echo err >&2; exit 3',
       log,
       { PATH: process.env.PATH ?? '', NCCL_DEBUG: 'INFO' },
       systemClock
     )
-    groups.push(server.pid)
+    box.pids.push(server.pid)
     expect(await server.exited).toBe('exited with code 3')
     expect(readFileSync(log, 'utf8')).toBe('out INFO\nerr\n')
   })
@@ -39,11 +25,11 @@ describe('startServer', () => {
   it('tells the signal that ended it, and reads its environment from /proc while it runs', async () => {
     const server = startServer(
       'exec sleep 30',
-      join(dir, 'server.log'),
+      box.path('server.log'),
       { PATH: process.env.PATH ?? '', NCCL_SOCKET_IFNAME: 'lo' },
       systemClock
     )
-    groups.push(server.pid)
+    box.pids.push(server.pid)
     await new Promise((r) => setTimeout(r, 200))
     expect(server.environ()).toMatchObject({ NCCL_SOCKET_IFNAME: 'lo' })
     process.kill(server.pid, 'SIGKILL')
@@ -51,7 +37,7 @@ describe('startServer', () => {
   })
 
   it('names log-file when the log cannot be written, before anything starts', () => {
-    const file = join(dir, 'server.log')
+    const file = box.path('server.log')
     writeFileSync(file, '')
     expect(() => startServer('true', join(file, 'under-a-file.log'), {}, systemClock)).toThrow(
       /^Input "log-file": ".*under-a-file.log" cannot be written \((ENOTDIR|EEXIST)\)$/
@@ -70,7 +56,7 @@ describe('startServer', () => {
 describe('attachServer', () => {
   it('knows how long ago a process started elsewhere began, and notices when it exits', async () => {
     const child = spawn('sleep', ['30'], { detached: true, stdio: 'ignore' })
-    groups.push(child.pid as number)
+    box.pids.push(child.pid as number)
     await new Promise((r) => setTimeout(r, 1_000))
     const server = attachServer(child.pid as number, systemClock, 50)
     try {
@@ -94,11 +80,11 @@ describe('attachServer', () => {
 
 describe('resolvePid', () => {
   it('reads a pid file, and names the input when it cannot', () => {
-    const file = join(dir, 'server.pid')
+    const file = box.path('server.pid')
     writeFileSync(file, '4242\n')
     expect(resolvePid({ file })).toBe(4242)
     expect(resolvePid({ pid: 7 })).toBe(7)
-    expect(() => resolvePid({ file: join(dir, 'missing.pid') })).toThrow(
+    expect(() => resolvePid({ file: box.path('missing.pid') })).toThrow(
       /^Input "pid": could not read ".*missing.pid" \(ENOENT\)/
     )
   })

@@ -1,18 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { LogFollower } from '../../../src/server/log-follower.js'
 import { startServer } from '../../../src/server/process.js'
 import { watchServer } from '../../../src/server/watch.js'
 import { systemClock } from '../../../src/runtime/clock.js'
 import { type Stop, Stopper } from '../../../src/wait/stop.js'
+import { sandbox } from '../../helpers/sandbox.js'
 
 /** The watch over real processes and files: which stop it gives, and why. */
-let dir: string
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'wait-for-model-watch-'))
-})
-afterEach(() => rmSync(dir, { recursive: true, force: true }))
+const box = sandbox('wait-for-model-watch-')
 
 const stopped = (stopper: Stopper): Promise<Stop | undefined> =>
   new Promise((resolve) =>
@@ -22,8 +16,9 @@ const stopped = (stopper: Stopper): Promise<Stop | undefined> =>
   )
 
 function watchCommand(command: string, failPattern?: RegExp) {
-  const file = join(dir, 'server.log')
+  const file = box.path('server.log')
   const server = startServer(command, file, { PATH: process.env.PATH ?? '' }, systemClock)
+  box.pids.push(server.pid)
   const log = new LogFollower(file, 10, { fromStart: true })
   const stopper = new Stopper()
   return { stopper, watch: watchServer({ stopper, server, log, failPattern, pollMs: 50 }), server, file }

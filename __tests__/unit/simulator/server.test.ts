@@ -1,14 +1,14 @@
-import { createServer } from 'node:net'
 import {
   type EngineName,
   SIMULATED_ENGINES,
   type SimulatedServer,
   type SimulatorEvent,
-  freePort,
   simulate
 } from '../../../src/simulator/server.js'
+import { loopback, portOf } from '../../helpers/loopback.js'
 
 /** The simulator on loopback: each engine's endpoints while loading and once ready, and a crash. */
+const net = loopback()
 const started: SimulatedServer[] = []
 afterEach(async () => {
   for (const s of started.splice(0)) await s.close()
@@ -190,15 +190,9 @@ describe('the simulated process', () => {
   })
 
   it('refuses to start on a port that is taken, before the engine would open it', async () => {
-    const blocker = createServer()
-    const port = await freePort()
-    await new Promise<void>((r) => blocker.listen(port, '127.0.0.1', r))
-    try {
-      await expect(simulate({ engine: 'vllm', model: 'm', loadMs: 60_000, port })).rejects.toMatchObject({
-        code: 'EADDRINUSE'
-      })
-    } finally {
-      await new Promise((r) => blocker.close(r))
-    }
+    const port = portOf(await net.tcp())
+    await expect(simulate({ engine: 'vllm', model: 'm', loadMs: 60_000, port })).rejects.toMatchObject({
+      code: 'EADDRINUSE'
+    })
   })
 })

@@ -1,11 +1,12 @@
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { gate, representative } from '../../../src/wait/gate.js'
 import type { TargetOutcome } from '../../../src/wait/outcome.js'
 import { type InputName, parseSettings } from '../../../src/inputs/settings.js'
 import { simulate } from '../../../src/simulator/server.js'
 import { systemClock } from '../../../src/runtime/clock.js'
 import type { Stop } from '../../../src/wait/stop.js'
+import { loopback } from '../../helpers/loopback.js'
+
+const net = loopback()
 
 const result = (url: string, ready: boolean, elapsedMs: number, extra: Partial<TargetOutcome> = {}): TargetOutcome => ({
   url: new URL(url),
@@ -75,13 +76,12 @@ describe('a fleet of simulated servers on loopback', () => {
   })
 
   it('stops the others as soon as one endpoint can no longer become ready', async () => {
-    const locked = createServer((_req, res) =>
+    const locked = await net.http((_req, res) =>
       res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"Unauthorized"}')
     )
-    await new Promise<void>((r) => locked.listen(0, '127.0.0.1', r))
     const slow = await simulate({ engine: 'vllm', model: 'kimi', loadMs: 60_000 })
     try {
-      const lockedUrl = `http://127.0.0.1:${(locked.address() as AddressInfo).port}/v1/models`
+      const lockedUrl = `${locked}/v1/models`
       const inputs: Partial<Record<InputName, string>> = {
         url: `${slow.baseUrl}/v1/models\n${lockedUrl}`,
         timeout: '30s'
@@ -96,7 +96,6 @@ describe('a fleet of simulated servers on loopback', () => {
       expect(outcome.results[0].stop?.detail).toBe(`${lockedUrl} can no longer become ready (unauthorized)`)
       expect(outcome.elapsedMs).toBeLessThan(30_000)
     } finally {
-      locked.close()
       await slow.close()
     }
   })

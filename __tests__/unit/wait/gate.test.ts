@@ -1,16 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { gate } from '../../../src/wait/gate.js'
 import { type InputName, parseSettings } from '../../../src/inputs/settings.js'
 import { systemClock } from '../../../src/runtime/clock.js'
+import { sandbox } from '../../helpers/sandbox.js'
 
 /** The gate releases what it acquired (a process watch, the log's poll, the port poller) however it ends. */
-let dir: string
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'wait-for-model-gate-'))
-})
-afterEach(() => rmSync(dir, { recursive: true, force: true }))
+const box = sandbox('wait-for-model-gate-')
 
 const timers = (): number => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length
 
@@ -20,7 +14,7 @@ describe('gate', () => {
     const inputs: Partial<Record<InputName, string>> = {
       url: 'http://127.0.0.1:9/v1/models',
       pid: String(process.pid),
-      'log-file': dir,
+      'log-file': box.dir(),
       'history-file': ''
     }
     const before = timers()
@@ -32,7 +26,7 @@ describe('gate', () => {
       )
     ).rejects.toThrow(/EISDIR/)
     // it had got as far as watching the process
-    expect(lines).toEqual([`Watching the server process ${process.pid} and its log ${dir}`])
+    expect(lines).toEqual([`Watching the server process ${process.pid} and its log ${box.dir()}`])
     expect(timers()).toBe(before)
   })
 })

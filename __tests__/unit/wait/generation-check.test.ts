@@ -1,22 +1,18 @@
-import { createServer, type IncomingHttpHeaders, type RequestListener, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { IncomingHttpHeaders, RequestListener } from 'node:http'
 import { generationRoute } from '../../../src/engines/model-lists.js'
 import { createGenerator, type Generator } from '../../../src/wait/generation-check.js'
 import { systemClock } from '../../../src/runtime/clock.js'
 import { setUpUndici } from '../../../src/http/undici-parts.js'
+import { hostOf, loopback } from '../../helpers/loopback.js'
 
 // As the gate does before its first request.
 beforeAll(setUpUndici)
 
 /** The generation check against real loopback servers answering as the engines do. */
-const servers: Server[] = []
+const net = loopback()
 const generators: Generator[] = []
 afterEach(async () => {
   await Promise.all(generators.splice(0).map((g) => g.close()))
-  for (const s of servers.splice(0)) {
-    s.closeAllConnections()
-    await new Promise((r) => s.close(r))
-  }
 })
 
 interface Seen {
@@ -38,10 +34,7 @@ async function engine(reply: (path: string) => [number, unknown]): Promise<{ hos
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(answer))
     })
   }
-  const server = createServer(handler)
-  servers.push(server)
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  return { host: `127.0.0.1:${(server.address() as AddressInfo).port}`, seen }
+  return { host: hostOf(await net.http(handler)), seen }
 }
 
 function generator(listUrl: string, headers: Record<string, string> = {}): Generator {
@@ -123,17 +116,11 @@ describe('the generation check', () => {
   })
 
   it('is cut short by the stop signal', async () => {
-    const hung = createServer(() => undefined)
-    servers.push(hung)
-    await new Promise<void>((r) => hung.listen(0, '127.0.0.1', r))
+    const hung = await net.http(() => undefined)
     const stop = new AbortController()
     setTimeout(() => stop.abort(), 50)
     const started = performance.now()
-    const check = await generator(`http://127.0.0.1:${(hung.address() as AddressInfo).port}/v1/models`).generate(
-      'm',
-      20_000,
-      stop.signal
-    )
+    const check = await generator(`${hung}/v1/models`).generate('m', 20_000, stop.signal)
     expect(check.assessment.state).not.toBe('ready')
     expect(performance.now() - started).toBeLessThan(10_000)
   })
