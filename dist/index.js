@@ -18977,8 +18977,9 @@ const gateLines = {
     requestHeaders: (names) => `request headers: ${names.join(', ')} (values not shown)`,
     noLog: (path) => `The server log ${path} does not exist.`
 };
-/** The line the wait begins with: how long, for what (`subject`: a fleet's endpoints), how often. */
-function waitingLine(ctx, { subject, generation, intervalMs }) {
+/** The line the wait begins with: how long, for what (`endpoints`: how many a fleet has), how often. */
+function waitingLine(ctx, { endpoints, generation, intervalMs }) {
+    const subject = endpoints > 1 ? `each of ${endpoints} endpoints` : undefined;
     return (`Waiting up to ${formatDuration(ctx.timeoutMs)} for ${describeExpectation(ctx, subject)}` +
         `${generation ? ' and a one-token generation to succeed' : ''}; probing every ${formatDuration(intervalMs)}`);
 }
@@ -19771,33 +19772,11 @@ async function gate(settings, gateDeps) {
         const waitStart = deps.startedAt ?? clock.now();
         const history = openHistory(settings, deps);
         const profile = new StartupProfile({ engine: settings.engine, startedAt: server?.startedAt, usual: history.usual });
-        const sayStartup = (lines) => lines.forEach((l) => deps.log(gateLines.startup(clock.now() - waitStart, l)));
-        // A log `start` has just begun afresh is read from its first line; one written before the wait tells the phases so far.
-        const log = logFile === undefined
-            ? undefined
-            : new LogFollower(logFile, settings.logLines, {
-                fromStart: settings.start !== undefined,
-                earlier: (lines) => lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number)))
-            });
-        const readLines = (lines) => {
-            for (const l of lines)
-                sayStartup(profile.line(l.text, clock.now(), l.number));
-            const f = profile.fatal;
-            return (f && {
-                line: { number: f.lineNumber, text: f.line },
-                cause: f.cause,
-                engineLabel: profile.label ?? 'model server'
-            });
-        };
+        const { log, sayStartup, readLines } = followLog({ settings, logFile, profile, deps, waitStart });
         // A server started elsewhere has long since started: its environment can be read at once, while it still runs.
         if (pid !== undefined)
             reportEnvironment(settings, server, facts, deps);
-        const { targets } = settings;
-        deps.log(waitingLine({ url: targets[0].url, expect: expectation(settings), timeoutMs: settings.timeoutMs }, {
-            subject: targets.length > 1 ? `each of ${targets.length} endpoints` : undefined,
-            generation: settings.probeGeneration,
-            intervalMs: settings.intervalMs
-        }));
+        deps.log(waitingLine({ url: settings.targets[0].url, expect: expectation(settings), timeoutMs: settings.timeoutMs }, { endpoints: settings.targets.length, generation: settings.probeGeneration, intervalMs: settings.intervalMs }));
         watch = watchServer({ stopper, server, log, failPattern: settings.failPattern, readLines, cancel: deps.cancel });
         // Every endpoint's sleeps and requests listen to it: a fleet of 200 is not a leak.
         (0,external_node_events_.setMaxListeners)(0, stopper.signal);
@@ -19842,6 +19821,32 @@ async function gate(settings, gateDeps) {
         ports.close();
         server?.release();
     }
+}
+/**
+ * The server's log, read into the startup profile: its lines from before the wait (a server started elsewhere)
+ * tell the phases so far; a log `start` has just begun afresh is read from its first line. `readLines` reads new
+ * lines and returns the engine's own fatal line once seen.
+ */
+function followLog({ settings, logFile, profile, deps, waitStart }) {
+    const { clock } = deps;
+    const sayStartup = (lines) => lines.forEach((l) => deps.log(gateLines.startup(clock.now() - waitStart, l)));
+    const log = logFile === undefined
+        ? undefined
+        : new LogFollower(logFile, settings.logLines, {
+            fromStart: settings.start !== undefined,
+            earlier: (lines) => lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number)))
+        });
+    const readLines = (lines) => {
+        for (const l of lines)
+            sayStartup(profile.line(l.text, clock.now(), l.number));
+        const f = profile.fatal;
+        return (f && {
+            line: { number: f.lineNumber, text: f.line },
+            cause: f.cause,
+            engineLabel: profile.label ?? 'model server'
+        });
+    };
+    return { log, sayStartup, readLines };
 }
 /** Starts the server (`start`) or follows one started elsewhere (`pid`); undefined for neither. */
 function launch(settings, pid, logFile, deps) {

@@ -252,11 +252,12 @@ export const gateLines = {
   noLog: (path: string): string => `The server log ${path} does not exist.`
 }
 
-/** The line the wait begins with: how long, for what (`subject`: a fleet's endpoints), how often. */
+/** The line the wait begins with: how long, for what (`endpoints`: how many a fleet has), how often. */
 export function waitingLine(
   ctx: ReportContext,
-  { subject, generation, intervalMs }: { subject?: string; generation: boolean; intervalMs: number }
+  { endpoints, generation, intervalMs }: { endpoints: number; generation: boolean; intervalMs: number }
 ): string {
+  const subject = endpoints > 1 ? `each of ${endpoints} endpoints` : undefined
   return (
     `Waiting up to ${formatDuration(ctx.timeoutMs)} for ${describeExpectation(ctx, subject)}` +
     `${generation ? ' and a one-token generation to succeed' : ''}; probing every ${formatDuration(intervalMs)}`

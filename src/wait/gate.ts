@@ -57,7 +57,7 @@ interface Shared {
   profile: StartupProfile
   /** Says startup lines with the time since the wait began. */
   sayStartup(lines: string[]): void
-  /** Says a probe's progress line; a fleet's lines lead with their endpoint. */
+  /** Where the server's startup is at `now`, for a still-waiting line; undefined while nothing tells. */
   progressAt(now: number): string | undefined
   /** Ends the other endpoints' waits when one can no longer become ready; undefined for one endpoint. */
   stopFleet?(stop: Stop): void
@@ -86,38 +86,13 @@ export async function gate(settings: Settings, gateDeps: GateDeps): Promise<Gate
     const waitStart = deps.startedAt ?? clock.now()
     const history = openHistory(settings, deps)
     const profile = new StartupProfile({ engine: settings.engine, startedAt: server?.startedAt, usual: history.usual })
-    const sayStartup = (lines: string[]): void =>
-      lines.forEach((l) => deps.log(gateLines.startup(clock.now() - waitStart, l)))
-    // A log `start` has just begun afresh is read from its first line; one written before the wait tells the phases so far.
-    const log =
-      logFile === undefined
-        ? undefined
-        : new LogFollower(logFile, settings.logLines, {
-            fromStart: settings.start !== undefined,
-            earlier: (lines) => lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number)))
-          })
-    const readLines = (lines: LogLine[]): KnownFatal | undefined => {
-      for (const l of lines) sayStartup(profile.line(l.text, clock.now(), l.number))
-      const f = profile.fatal
-      return (
-        f && {
-          line: { number: f.lineNumber, text: f.line },
-          cause: f.cause,
-          engineLabel: profile.label ?? 'model server'
-        }
-      )
-    }
+    const { log, sayStartup, readLines } = followLog({ settings, logFile, profile, deps, waitStart })
     // A server started elsewhere has long since started: its environment can be read at once, while it still runs.
     if (pid !== undefined) reportEnvironment(settings, server, facts, deps)
-    const { targets } = settings
     deps.log(
       waitingLine(
-        { url: targets[0].url, expect: expectation(settings), timeoutMs: settings.timeoutMs },
-        {
-          subject: targets.length > 1 ? `each of ${targets.length} endpoints` : undefined,
-          generation: settings.probeGeneration,
-          intervalMs: settings.intervalMs
-        }
+        { url: settings.targets[0].url, expect: expectation(settings), timeoutMs: settings.timeoutMs },
+        { endpoints: settings.targets.length, generation: settings.probeGeneration, intervalMs: settings.intervalMs }
       )
     )
     watch = watchServer({ stopper, server, log, failPattern: settings.failPattern, readLines, cancel: deps.cancel })
@@ -159,6 +134,48 @@ export async function gate(settings: Settings, gateDeps: GateDeps): Promise<Gate
     ports.close()
     server?.release()
   }
+}
+
+/**
+ * The server's log, read into the startup profile: its lines from before the wait (a server started elsewhere)
+ * tell the phases so far; a log `start` has just begun afresh is read from its first line. `readLines` reads new
+ * lines and returns the engine's own fatal line once seen.
+ */
+function followLog({
+  settings,
+  logFile,
+  profile,
+  deps,
+  waitStart
+}: {
+  settings: Settings
+  logFile: string | undefined
+  profile: StartupProfile
+  deps: Deps
+  waitStart: number
+}): { log?: LogFollower; sayStartup(lines: string[]): void; readLines(lines: LogLine[]): KnownFatal | undefined } {
+  const { clock } = deps
+  const sayStartup = (lines: string[]): void =>
+    lines.forEach((l) => deps.log(gateLines.startup(clock.now() - waitStart, l)))
+  const log =
+    logFile === undefined
+      ? undefined
+      : new LogFollower(logFile, settings.logLines, {
+          fromStart: settings.start !== undefined,
+          earlier: (lines) => lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number)))
+        })
+  const readLines = (lines: LogLine[]): KnownFatal | undefined => {
+    for (const l of lines) sayStartup(profile.line(l.text, clock.now(), l.number))
+    const f = profile.fatal
+    return (
+      f && {
+        line: { number: f.lineNumber, text: f.line },
+        cause: f.cause,
+        engineLabel: profile.label ?? 'model server'
+      }
+    )
+  }
+  return { log, sayStartup, readLines }
 }
 
 /** Starts the server (`start`) or follows one started elsewhere (`pid`); undefined for neither. */
