@@ -234,7 +234,11 @@ export function trimHistory(path: string, keep = KEEP_RUNS): void {
   })
 }
 
-/** Runs `fn` holding `<path>.lock` (created exclusively); after LOCK_WAIT_MS without it, runs `fn(false)` anyway. */
+/**
+ * Runs `fn` holding `<path>.lock` (created exclusively); after LOCK_WAIT_MS without it, runs `fn(false)` anyway.
+ * Real time (Date.now), not the wait's clock: the lock is shared with other processes and aged by the file
+ * system's modification times, which only the real clock compares with.
+ */
 function withLock<T>(path: string, fn: (locked: boolean) => T): T {
   const lock = `${path}.lock`
   const deadline = Date.now() + LOCK_WAIT_MS
