@@ -16731,11 +16731,14 @@ const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 ;// CONCATENATED MODULE: ./src/inputs/variables.ts
 /** Where an input's value comes from in the environment: the one mapping from input names to variable names. */
+const PREFIX = 'INPUT_';
+/** Whether an environment variable carries an input (the runner's or a shell's form). */
+const isInputVariable = (variable) => variable.startsWith(PREFIX);
 /**
  * The variable the runner sets for an input, as @actions/core's getInput reads it: INPUT_, then the name upper-cased
  * with spaces as underscores and hyphens kept (`match-regex` \u2192 INPUT_MATCH-REGEX).
  */
-const inputVariable = (name) => `INPUT_${name.replace(/ /g, '_').toUpperCase()}`;
+const inputVariable = (name) => `${PREFIX}${name.replace(/ /g, '_').toUpperCase()}`;
 /** The form a shell can set, hyphens as underscores (INPUT_MATCH_REGEX): the CLI reads it too. */
 const shellInputVariable = (name) => inputVariable(name).replace(/-/g, '_');
 
@@ -18086,7 +18089,11 @@ function trimHistory(path, keep = KEEP_RUNS) {
         (0,external_node_fs_namespaceObject.renameSync)(temp, path);
     });
 }
-/** Runs `fn` holding `<path>.lock` (created exclusively); after LOCK_WAIT_MS without it, runs `fn(false)` anyway. */
+/**
+ * Runs `fn` holding `<path>.lock` (created exclusively); after LOCK_WAIT_MS without it, runs `fn(false)` anyway.
+ * Real time (Date.now), not the wait's clock: the lock is shared with other processes and aged by the file
+ * system's modification times, which only the real clock compares with.
+ */
 function withLock(path, fn) {
     const lock = `${path}.lock`;
     const deadline = Date.now() + LOCK_WAIT_MS;
@@ -19702,11 +19709,12 @@ function parseUrl(text) {
 
 
 
+
 /** Where the log goes with `start` and no `log-file`: the runner's temporary directory. */
 const defaultLogFile = (env) => (0,external_node_path_namespaceObject.join)(env.RUNNER_TEMP || (0,external_node_os_namespaceObject.tmpdir)(), 'model-server.log');
 /** The step's environment, without the action's own `INPUT_*` variables (which carry its api-key). */
 function serverEnv(env) {
-    return Object.fromEntries(Object.entries(env).filter((e) => e[1] !== undefined && !e[0].startsWith('INPUT_')));
+    return Object.fromEntries(Object.entries(env).filter((e) => e[1] !== undefined && !isInputVariable(e[0])));
 }
 const FOREGROUND_HINT = '"start" must run the server in the foreground, without & or nohup: the action puts it in the background';
 /** Like a `run:` step: bash, which also execs a lone command so that the pid is the server's own. */
