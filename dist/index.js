@@ -16688,7 +16688,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 5742:
+/***/ 4189:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -19046,11 +19046,27 @@ function recordRun(history, run, thresholdPercent) {
 
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+;// CONCATENATED MODULE: ./src/runtime/platform.ts
+/**
+ * What the machine the gate runs on can do, where a feature depends on it. Inputs are checked against it, so
+ * that a feature this runner cannot serve fails before anything runs, naming the input, rather than during the
+ * wait. Tests pass a fake one for macOS and Windows.
+ */
+
+/** The machine this process runs on. */
+function currentPlatform() {
+    return { os: process.platform, hasProc: (0,external_node_fs_namespaceObject.existsSync)('/proc/self/stat') };
+}
+const OS_NAMES = { darwin: 'macOS', win32: 'Windows', linux: 'Linux' };
+/** For messages: "macOS", "Windows", else the platform's own name. */
+const osName = (platform) => OS_NAMES[platform.os] ?? platform.os;
+
 ;// CONCATENATED MODULE: ./src/inputs/settings.ts
 /**
  * Turns raw input strings (from the action's inputs or the CLI's flags) into typed, validated settings.
  * Nothing below this module reads inputs; every error names the input and the form it accepts.
  */
+
 
 
 
@@ -19097,8 +19113,11 @@ class InputError extends Error {
     }
 }
 const MAX_INPUT_LENGTH = 64 * 1024;
-/** Reads every input through `get` (which returns '' for an unset input) and validates it. */
-function parseSettings(get) {
+/**
+ * Reads every input through `get` (which returns '' for an unset input) and validates it, also against what
+ * `platform` can do.
+ */
+function parseSettings(get, platform = currentPlatform()) {
     const input = (name) => {
         const raw = get(name) ?? '';
         if (raw.length > MAX_INPUT_LENGTH)
@@ -19163,6 +19182,9 @@ function parseSettings(get) {
         return value === '' ? undefined : value;
     };
     const start = script('start');
+    // The server runs under `sh -c`, in its own process group: POSIX only (Windows runners have no /bin/sh).
+    if (start !== undefined && platform.os === 'win32')
+        throw new InputError('start', `${needsShell(platform)}: start the server in an earlier step and give its process id with "pid"`);
     const pid = field('pid', (t) => parsePid(t.trim()));
     if (start !== undefined && pid !== undefined) {
         throw new InputError('pid', 'cannot be used with "start": the server "start" launches is the one watched');
@@ -19182,10 +19204,20 @@ function parseSettings(get) {
     if (envReport.length > 0 && start === undefined && pid === undefined) {
         throw new InputError('env-report', 'needs the server process: set "start" or "pid"');
     }
+    // A process started elsewhere shows its environment only in /proc/<pid>/environ; one that `start` launches
+    // is reported with the environment the gate gave it.
+    if (envReport.length > 0 && start === undefined && !platform.hasProc) {
+        const orStart = platform.os === 'win32' ? '' : ', or launch the server with "start" (then its environment is the one given to it)';
+        throw new InputError('env-report', `with "pid", reads the server's environment from /proc, which this machine (${osName(platform)}) does not ` +
+            `have: remove "env-report"${orStart}`);
+    }
     const diagnostics = (script('diagnostics') ?? '')
         .split(/\r?\n/)
         .map((l) => l.trim())
         .filter((l) => l !== '');
+    // each command runs as `timeout \u2026 /bin/sh -c command`
+    if (diagnostics.length > 0 && platform.os === 'win32')
+        throw new InputError('diagnostics', `${needsShell(platform)}: run them in a later step with "if: failure()"`);
     const probeGeneration = field('probe-generation', parseBoolean);
     const targets = urls.map((url) => ({ url, generation: probeGeneration ? generationFor(url, model) : undefined }));
     const caPath = text('ca-cert');
@@ -19235,6 +19267,7 @@ function parseSettings(get) {
         failOnRegression
     };
 }
+const needsShell = (platform) => `needs a POSIX shell (/bin/sh), which this machine (${osName(platform)}) does not have`;
 const ENGINE_FORM = `auto or one of ${LOG_ENGINE_NAMES.map((e) => (e === 'llamacpp' ? 'llama.cpp' : e)).join(', ')}`;
 function parseEngine(text) {
     const name = text === 'llama.cpp' ? 'llamacpp' : text;
@@ -20565,15 +20598,43 @@ async function run() {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5742);
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4189);
+/* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 
 
+
 (0,_runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__/* .keepMemoryFlat */ .o)();
+(0,_runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__/* .dropOutputToClosedPipes */ .D)([process.stdout, process.stderr]);
 await (0,_action_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
 __webpack_async_result__();
 } catch(e) { __webpack_async_result__(e); } }, 1);
+
+/***/ }),
+
+/***/ 2206:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   D: () => (/* binding */ dropOutputToClosedPipes)
+/* harmony export */ });
+/**
+ * A reader that leaves early (`wait-for-model \u2026 2>&1 | head -1`) closes the pipe under stdout or stderr. The
+ * next write then fails with EPIPE, which Node reports as an 'error' event on the stream: with no listener,
+ * an uncaught exception that prints a stack trace and ends the process with status 1, although the server may
+ * be ready. The reader has what it wanted, so the rest of that stream's output is dropped (a destroyed stream
+ * discards later writes without another event) and the run ends with its own exit status.
+ */
+function dropOutputToClosedPipes(streams) {
+    for (const stream of streams)
+        stream.on('error', (e) => {
+            // anything else is a real fault, left to fail the run as before
+            if (e.code !== 'EPIPE')
+                throw e;
+        });
+}
+
 
 /***/ }),
 

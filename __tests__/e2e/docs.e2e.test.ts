@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { NoOperationTraceWriter } from '@actions/workflow-parser'
 import { convertActionTemplate, parseAction } from '@actions/workflow-parser/actions/index'
+import { sandbox } from '../helpers/sandbox.js'
 
 /**
  * The README, `--help` and the package's manifest against action.yml, the one list of inputs and outputs; the
@@ -16,6 +17,7 @@ const action = convertActionTemplate(parsed.context, parsed.value!)
 const inputs = (action.inputs ?? []).map((i) => ({ name: i.id, default: i.default?.toString() ?? '' }))
 const outputNames = (action.outputs ?? []).map((o) => o.id)
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+const npmTmp = sandbox('wfm-docs-npm-')
 
 it('action.yml has inputs and outputs to document', () => {
   expect(inputs.map((i) => i.name)).toContain('url')
@@ -63,29 +65,32 @@ it('docs/examples.md quotes every example whole', () => {
   }
 })
 
-it('the package exposes the CLI as the wait-for-model bin and ships what the action and the CLI need', () => {
-  const pkg = JSON.parse(text('package.json')) as { bin: Record<string, string>; version: string }
+it('the npm package exposes the CLI as the wait-for-model bin and ships the CLI alone (the action is used from git)', () => {
+  const pkg = JSON.parse(text('package.json')) as { bin: Record<string, string>; version: string; type: string }
   expect(pkg.bin).toEqual({ 'wait-for-model': 'dist/cli.js' })
   expect(pkg.version).toMatch(/^\d+\.\d+\.\d+$/)
+  expect(pkg.type).toBe('module')
   expect(text('CHANGELOG.md')).toContain(`## [${pkg.version}]`)
   const [packed] = JSON.parse(
-    execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' })
+    // npm keeps a compile cache under the temporary directory: a sandbox's, removed after the test
+    execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, TMPDIR: npmTmp.dir() }
+    })
   ) as Array<{
     files: Array<{ path: string; mode: number }>
   }>
   const files = new Map(packed.files.map((f) => [f.path, f.mode]))
-  for (const needed of [
-    'action.yml',
-    'dist/index.js',
-    'dist/cli.js',
-    'dist/package.json',
-    'README.md',
+  // dist/cli.js is ESM: the package's own package.json ("type": "module") tells Node so, dist/package.json is not needed
+  expect([...files.keys()].sort()).toEqual([
     'CHANGELOG.md',
-    'LICENSE'
-  ]) {
-    expect({ needed, packed: files.has(needed) }).toEqual({ needed, packed: true })
-  }
-  expect([...files.keys()].filter((f) => f.startsWith('src/') || f.startsWith('__tests__/'))).toEqual([])
+    'LICENSE',
+    'README.md',
+    'dist/cli.js',
+    'dist/licenses.txt',
+    'package.json'
+  ])
   // runnable through npm's bin link: executable, with a node shebang
   expect((files.get('dist/cli.js') ?? 0) & 0o111).toBe(0o111)
   expect(text('dist/cli.js').startsWith('#!/usr/bin/env node\n')).toBe(true)

@@ -18,6 +18,7 @@ import {
 } from './parse.js'
 import { LOG_ENGINE_NAMES, type LogEngine } from '../engines/log-markers.js'
 import { GENERATION_ROUTES, type GenerationRoute, generationRoute } from '../engines/model-lists.js'
+import { currentPlatform, osName, type Platform } from '../runtime/platform.js'
 
 /** One endpoint to wait for; a fleet has several, all of which must be ready. */
 export interface Target {
@@ -121,8 +122,11 @@ export class InputError extends Error {
 
 const MAX_INPUT_LENGTH = 64 * 1024
 
-/** Reads every input through `get` (which returns '' for an unset input) and validates it. */
-export function parseSettings(get: (name: InputName) => string): Settings {
+/**
+ * Reads every input through `get` (which returns '' for an unset input) and validates it, also against what
+ * `platform` can do.
+ */
+export function parseSettings(get: (name: InputName) => string, platform: Platform = currentPlatform()): Settings {
   const input = (name: InputName): string => {
     const raw = get(name) ?? ''
     if (raw.length > MAX_INPUT_LENGTH)
@@ -189,6 +193,12 @@ export function parseSettings(get: (name: InputName) => string): Settings {
     return value === '' ? undefined : value
   }
   const start = script('start')
+  // The server runs under `sh -c`, in its own process group: POSIX only (Windows runners have no /bin/sh).
+  if (start !== undefined && platform.os === 'win32')
+    throw new InputError(
+      'start',
+      `${needsShell(platform)}: start the server in an earlier step and give its process id with "pid"`
+    )
   const pid = field('pid', (t) => parsePid(t.trim()))
   if (start !== undefined && pid !== undefined) {
     throw new InputError('pid', 'cannot be used with "start": the server "start" launches is the one watched')
@@ -208,10 +218,24 @@ export function parseSettings(get: (name: InputName) => string): Settings {
   if (envReport.length > 0 && start === undefined && pid === undefined) {
     throw new InputError('env-report', 'needs the server process: set "start" or "pid"')
   }
+  // A process started elsewhere shows its environment only in /proc/<pid>/environ; one that `start` launches
+  // is reported with the environment the gate gave it.
+  if (envReport.length > 0 && start === undefined && !platform.hasProc) {
+    const orStart =
+      platform.os === 'win32' ? '' : ', or launch the server with "start" (then its environment is the one given to it)'
+    throw new InputError(
+      'env-report',
+      `with "pid", reads the server's environment from /proc, which this machine (${osName(platform)}) does not ` +
+        `have: remove "env-report"${orStart}`
+    )
+  }
   const diagnostics = (script('diagnostics') ?? '')
     .split(/\r?\n/)
     .map((l) => l.trim())
     .filter((l) => l !== '')
+  // each command runs as `timeout … /bin/sh -c command`
+  if (diagnostics.length > 0 && platform.os === 'win32')
+    throw new InputError('diagnostics', `${needsShell(platform)}: run them in a later step with "if: failure()"`)
   const probeGeneration = field('probe-generation', parseBoolean)
   const targets = urls.map((url) => ({ url, generation: probeGeneration ? generationFor(url, model) : undefined }))
   const caPath = text('ca-cert')
@@ -262,6 +286,9 @@ export function parseSettings(get: (name: InputName) => string): Settings {
     failOnRegression
   }
 }
+
+const needsShell = (platform: Platform): string =>
+  `needs a POSIX shell (/bin/sh), which this machine (${osName(platform)}) does not have`
 
 const ENGINE_FORM = `auto or one of ${LOG_ENGINE_NAMES.map((e) => (e === 'llamacpp' ? 'llama.cpp' : e)).join(', ')}`
 

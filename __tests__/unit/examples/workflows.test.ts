@@ -1,11 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs'
+import { parse } from 'yaml'
 import { convertWorkflowTemplate, NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser'
 import { convertActionTemplate, parseAction } from '@actions/workflow-parser/actions/index'
 import type { TemplateToken } from '@actions/workflow-parser/templates/tokens/template-token'
 
 /**
- * action.yml, the examples and the project's own CI workflow, checked with GitHub's own parser (the one behind
- * the Actions language service), and every use of this action checked against the inputs action.yml declares.
+ * action.yml, the examples and the project's own workflows (CI, release, CodeQL), checked with GitHub's own parser
+ * (the one behind the Actions language service), and every use of this action checked against the inputs
+ * action.yml declares; the release and Dependabot settings checked for what docs/releases.md says they do.
  */
 const root = new URL('../../..', import.meta.url)
 const read = (path: string): { name: string; content: string } => ({
@@ -38,7 +40,10 @@ const action = (() => {
   }
 })()
 
-const workflows = [...readdirSync(new URL('examples/', root)).map((f) => `examples/${f}`), '.github/workflows/ci.yml']
+const inFolder = (folder: string): string[] => readdirSync(new URL(folder, root)).map((f) => `${folder}${f}`)
+const workflows = [...inFolder('examples/'), ...inFolder('.github/workflows/')]
+/** Where this action must appear: every example, and CI's job that runs it from the checkout. */
+const usesThisAction = (path: string): boolean => path.startsWith('examples/') || path === '.github/workflows/ci.yml'
 
 /** This action as a step uses it: from the checkout (./) or by its repository name. */
 const isThisAction = (uses: string): boolean => uses === './' || /^[^/]+\/wait-for-model@/.test(uses)
@@ -74,11 +79,92 @@ describe.each(workflows)('%s', (path) => {
     const uses = Object.values(jobs).flatMap((job) =>
       (job.steps ?? []).filter((s) => typeof s.uses === 'string' && isThisAction(s.uses))
     )
-    expect(uses.length).toBeGreaterThan(0)
+    if (usesThisAction(path)) expect(uses.length).toBeGreaterThan(0)
     for (const step of uses) {
       const given = Object.keys(step.with ?? {})
       expect(given.filter((name) => !declared.has(name))).toEqual([])
       expect(required.filter((name) => !given.includes(name))).toEqual([])
     }
+  })
+})
+
+/** A workflow as plain data, for the settings the parser's template does not keep. */
+const workflowData = (path: string) => plain(parseWorkflow(read(path), trace).value) as Record<string, unknown>
+
+describe('the project workflows', () => {
+  it('includes CI, release and CodeQL', () => {
+    expect(workflows).toEqual(
+      expect.arrayContaining([
+        '.github/workflows/ci.yml',
+        '.github/workflows/release.yml',
+        '.github/workflows/codeql.yml'
+      ])
+    )
+  })
+
+  it('CI runs on the Node of .node-version (24, as the action) and uploads the expected dist/ when it differs', () => {
+    expect(readFileSync(new URL('.node-version', root), 'utf8').trim()).toBe('24')
+    const steps = (
+      workflowData('.github/workflows/ci.yml').jobs as Record<string, { steps: Array<Record<string, unknown>> }>
+    ).ci.steps
+    expect(steps.find((s) => String(s.uses).startsWith('actions/setup-node@'))?.with).toEqual({
+      'node-version-file': '.node-version'
+    })
+    const upload = steps.find((s) => String(s.uses).startsWith('actions/upload-artifact@'))
+    expect(upload).toMatchObject({ if: expect.stringContaining('failure()'), with: { path: 'dist/' } })
+  })
+
+  it('release runs on vX.Y.Z tags only, checks dist/, creates the release and moves the major tag', () => {
+    const release = workflowData('.github/workflows/release.yml')
+    expect(release.on).toEqual({ push: { tags: ['v[0-9]+.[0-9]+.[0-9]+'] } })
+    const script = JSON.stringify(release.jobs)
+    expect(script).toContain('npm run build')
+    expect(script).toContain('git status --porcelain -- dist')
+    expect(script).toContain('gh release create \\"$TAG\\" --verify-tag')
+    expect(script).toContain('git push --force origin \\"refs/tags/$major\\"')
+  })
+})
+
+describe('.github/dependabot.yml', () => {
+  const config = parse(readFileSync(new URL('.github/dependabot.yml', root), 'utf8')) as {
+    version: number
+    updates: Array<{ 'package-ecosystem': string; directory: string; schedule: { interval: string }; groups?: object }>
+  }
+
+  it('updates npm packages and GitHub Actions weekly, grouped', () => {
+    expect(config.version).toBe(2)
+    expect(config.updates.map((u) => u['package-ecosystem']).sort()).toEqual(['github-actions', 'npm'])
+    for (const update of config.updates) {
+      expect(update).toMatchObject({ directory: '/', schedule: { interval: 'weekly' } })
+      expect(Object.keys(update.groups ?? {}).length).toBeGreaterThan(0)
+    }
+  })
+
+  it('groups the packages bundled into dist/, which are every import of src/ outside node:', () => {
+    const npm = config.updates.find((u) => u['package-ecosystem'] === 'npm')!
+    const bundled = (npm.groups as Record<string, { patterns: string[] }>).bundled.patterns
+    const imports = new Set<string>()
+    /** The package a specifier names: `undici/lib/x.js` → undici, `../../node_modules/@actions/core/lib/x.js` → @actions/core. */
+    const packageOf = (specifier: string): string | undefined => {
+      const bare = specifier.includes('node_modules/') ? specifier.split('node_modules/').pop()! : specifier
+      if (bare.startsWith('.') || bare.startsWith('node:')) return undefined
+      return bare
+        .split('/')
+        .slice(0, bare.startsWith('@') ? 2 : 1)
+        .join('/')
+    }
+    const walk = (folder: URL): void => {
+      for (const entry of readdirSync(folder, { withFileTypes: true })) {
+        if (entry.isDirectory()) walk(new URL(`${entry.name}/`, folder))
+        else
+          for (const m of readFileSync(new URL(entry.name, folder), 'utf8').matchAll(
+            /(?:from |import\(\s*(?:\/\*[^*]*\*\/\s*)?)'([^']+)'/g
+          ))
+            imports.add(packageOf(m[1]) ?? '')
+      }
+    }
+    walk(new URL('src/', root))
+    imports.delete('')
+    expect([...imports].sort()).toEqual([...bundled].sort())
   })
 })
