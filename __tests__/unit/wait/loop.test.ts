@@ -425,9 +425,16 @@ describe('waitForModel with a generation check', () => {
       generate: failed(500, 'EngineCore encountered an issue')
     })
     expect(outcome).toMatchObject({ ready: false, reason: 'generation-failed', generationMs: undefined })
-    expect(outcome.last?.detail).toBe(
-      'the model is listed, but POST /v1/completions failed: HTTP 500 EngineCore encountered an issue'
-    )
+    // listed, and the generation request refused (the failure message words it: server.e2e.test.ts)
+    expect(outcome.last?.answer).toEqual({
+      state: 'waiting',
+      status: 200,
+      models: ['kimi'],
+      generation: {
+        request: 'POST /v1/completions',
+        answer: { state: 'waiting', status: 500, said: 'EngineCore encountered an issue' }
+      }
+    })
   })
 
   it('keeps the server error when the last generation request is cut short by the deadline', async () => {
