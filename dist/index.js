@@ -16688,7 +16688,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4189:
+/***/ 2504:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -17308,6 +17308,106 @@ function describeError(e) {
     return { kind: 'error', code: err?.code ?? 'UNKNOWN', message: err?.message ?? String(e) };
 }
 
+;// CONCATENATED MODULE: ./src/report/answer-report.ts
+
+const ERROR_WORDS = {
+    ECONNREFUSED: 'connection refused',
+    ECONNRESET: 'connection reset by the server',
+    UND_ERR_SOCKET: 'connection closed by the server before a complete answer',
+    EPIPE: 'connection closed by the server',
+    ENOTFOUND: 'host not found (DNS)',
+    EAI_AGAIN: 'host name lookup failed for now (DNS)',
+    EHOSTUNREACH: 'host unreachable',
+    ENETUNREACH: 'network unreachable',
+    ETIMEDOUT: 'connection attempt timed out',
+    UND_ERR_CONNECT_TIMEOUT: 'connection attempt timed out',
+    HPE_INVALID_CONSTANT: 'the answer is not valid HTTP',
+    TOO_MANY_REDIRECTS: `more than ${MAX_REDIRECTS} redirects (a redirect loop?)`,
+    BAD_REDIRECT: 'redirected to a URL that is not http:// or https://'
+};
+/** Whether an error code has words of its own (else its message is quoted). */
+const errorHasWords = (code) => ERROR_WORDS[code] !== undefined;
+/** A generation request that produced a token: its arrival is the news, not its body. */
+const generatedWords = (request) => ({ summary: `${request} generated`, detail: '' });
+/** `expect`: what the answer was judged against (the words name the model, the text or the pattern it lacks). */
+function answerWords(answer, expect) {
+    if (answer.generation !== undefined)
+        return withGenerationWords(answer, expect);
+    if (answer.error !== undefined)
+        return errorWords(answer, answer.error);
+    const status = `HTTP ${answer.status}`;
+    const said = answer.said ? ` ${answer.said}` : '';
+    if (answer.state === 'fatal') {
+        return {
+            summary: `${status}${said}`,
+            detail: `the server refused the request as ${answer.status === 401 ? 'unauthenticated' : 'forbidden'}: ` +
+                'set "api-key" to the key the server was started with (sent as "Authorization: Bearer <key>"), ' +
+                'or pass the header it expects with "headers"'
+        };
+    }
+    if (answer.state === 'waiting' && answer.missing === undefined)
+        return { summary: `${status}${said}`, detail: `${status} is not an accepted status` };
+    const { models } = answer;
+    const listed = models === undefined ? '' : models.length === 0 ? ', lists no models' : `, serving [${models.join(', ')}]`;
+    const summary = `${status}${listed || said}`;
+    if (answer.missing === undefined)
+        return { summary, detail: '' };
+    const why = missingWords(answer.missing, answer, expect);
+    return { summary: `${summary} \u2014 ${why}`, detail: why };
+}
+function missingWords(missing, answer, expect) {
+    switch (missing.what) {
+        case 'model-list':
+            return `the answer is not a model list, so "${expect.model}" cannot be found in it${missing.truncated ? ' (body over 1 MiB, cut)' : ''}`;
+        case 'model':
+            return answer.models?.length
+                ? `"${expect.model}" is not among the listed models`
+                : `"${expect.model}" is not listed yet`;
+        case 'model-loaded':
+            return `"${missing.id}" is listed but still loading (${missing.loading})`;
+        case 'match':
+            return `the body does not contain "${expect.match}"`;
+        case 'match-regex-in-time':
+            return `${String(expect.matchRegex)} ran out of time on the body (it backtracks too much: simplify "match-regex")`;
+        case 'match-regex':
+            return `the body does not match ${String(expect.matchRegex)}`;
+    }
+}
+function errorWords(answer, code) {
+    if (answer.state === 'fatal') {
+        return {
+            summary: `TLS error: ${answer.said}`,
+            detail: `the server's certificate was not accepted (${code}): ${answer.said}. ` +
+                'Give its CA certificate with "ca-cert", or set "insecure-tls: true" to skip the check'
+        };
+    }
+    if (code === 'TIMEOUT') {
+        const summary = answer.status === undefined
+            ? 'no answer (request timed out)'
+            : `HTTP ${answer.status}, but the body did not arrive in time`;
+        return { summary, detail: summary };
+    }
+    const words = ERROR_WORDS[code] ?? `${answer.said} (${code})`;
+    const summary = answer.status === undefined ? words : `HTTP ${answer.status}, then ${words}`;
+    return { summary, detail: summary };
+}
+/** A listed model's answer with the generation request that followed it. */
+function withGenerationWords(answer, expect) {
+    const { request, answer: generation } = answer.generation;
+    // The model was listed and ready when the generation request went out.
+    const listed = answerWords({ ...answer, state: 'ready', generation: undefined }, expect).summary;
+    if (generation.state === 'ready')
+        return { summary: `${listed} \u2014 ${generatedWords(request).summary}`, detail: '' };
+    // A generation request expects nothing but a 2xx answer: its words need no expectation.
+    const said = answerWords(generation, { status: [] });
+    return {
+        summary: `${listed} \u2014 ${request}: ${said.summary}`,
+        detail: answer.state === 'fatal'
+            ? `${request}: ${said.detail}`
+            : `the model is listed, but ${request} failed: ${said.summary}`
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/wait/assess.ts
 /** Judges one probe's result against what the settings expect: ready, keep waiting, or stop now. */
 
@@ -17331,21 +17431,6 @@ function sameData(a, b) {
     return [...new Set([...Object.keys(x), ...Object.keys(y)])].every((k) => sameData(x[k], y[k]));
 }
 const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET|VERIFY)_|HOSTNAME_MISMATCH)/;
-const ERROR_WORDS = {
-    ECONNREFUSED: 'connection refused',
-    ECONNRESET: 'connection reset by the server',
-    UND_ERR_SOCKET: 'connection closed by the server before a complete answer',
-    EPIPE: 'connection closed by the server',
-    ENOTFOUND: 'host not found (DNS)',
-    EAI_AGAIN: 'host name lookup failed for now (DNS)',
-    EHOSTUNREACH: 'host unreachable',
-    ENETUNREACH: 'network unreachable',
-    ETIMEDOUT: 'connection attempt timed out',
-    UND_ERR_CONNECT_TIMEOUT: 'connection attempt timed out',
-    HPE_INVALID_CONSTANT: 'the answer is not valid HTTP',
-    TOO_MANY_REDIRECTS: `more than ${MAX_REDIRECTS} redirects (a redirect loop?)`,
-    BAD_REDIRECT: 'redirected to a URL that is not http:// or https://'
-};
 /** Codes told in the same words are the same answer. */
 const SAME_ERROR = { UND_ERR_CONNECT_TIMEOUT: 'ETIMEDOUT' };
 /** `regexLimitMs` bounds how long `match-regex` may run on the body (what is left of the probe's time). */
@@ -17357,98 +17442,62 @@ function assess(result, expect, regexLimitMs = 1_000) {
     const list = readModelList(body);
     const models = list?.models.map((m) => m.id);
     const base = { status, models, excerpt };
-    const said = describeBody(result.body, result.contentType);
-    if (status === 401 || status === 403) {
-        return {
-            ...base,
-            state: 'fatal',
-            fatalReason: 'unauthorized',
-            answer: { state: 'fatal', status, said: said || undefined },
-            summary: `HTTP ${status}${said ? ` ${said}` : ''}`,
-            detail: `the server refused the request as ${status === 401 ? 'unauthenticated' : 'forbidden'}: ` +
-                'set "api-key" to the key the server was started with (sent as "Authorization: Bearer <key>"), ' +
-                'or pass the header it expects with "headers"'
-        };
-    }
-    if (!statusAccepted(expect.status, status)) {
-        return {
-            ...base,
-            state: 'waiting',
-            answer: { state: 'waiting', status, said: said || undefined },
-            summary: `HTTP ${status}${said ? ` ${said}` : ''}`,
-            detail: `HTTP ${status} is not an accepted status`
-        };
-    }
-    const listed = models === undefined ? '' : models.length === 0 ? ', lists no models' : `, serving [${models.join(', ')}]`;
-    const summaryBase = `HTTP ${status}${listed || (said ? ` ${said}` : '')}`;
-    const answered = models === undefined ? { status, said: said || undefined } : { status, models };
-    const waiting = (missing, why) => ({
+    const said = describeBody(result.body, result.contentType) || undefined;
+    const judged = (answer, extra = {}) => ({
         ...base,
-        state: 'waiting',
-        answer: { state: 'waiting', ...answered, missing },
-        summary: `${summaryBase} \u2014 ${why}`,
-        detail: why
+        ...extra,
+        state: answer.state,
+        answer,
+        ...answerWords(answer, expect)
     });
+    if (status === 401 || status === 403)
+        return judged({ state: 'fatal', status, said }, { fatalReason: 'unauthorized' });
+    if (!statusAccepted(expect.status, status))
+        return judged({ state: 'waiting', status, said });
+    // The summary names the listed models, or else what the body says.
+    const answered = models === undefined ? { status, said } : { status, models };
+    const waiting = (missing) => judged({ state: 'waiting', ...answered, missing });
     let modelId;
     if (expect.model !== undefined) {
-        if (list === undefined) {
-            return waiting({ what: 'model-list', truncated: result.truncated }, `the answer is not a model list, so "${expect.model}" cannot be found in it${result.truncated ? ' (body over 1 MiB, cut)' : ''}`);
-        }
+        if (list === undefined)
+            return waiting({ what: 'model-list', truncated: result.truncated });
         const found = findModel(list.models, expect.model);
-        if (found === undefined) {
-            return waiting({ what: 'model' }, models?.length ? `"${expect.model}" is not among the listed models` : `"${expect.model}" is not listed yet`);
-        }
+        if (found === undefined)
+            return waiting({ what: 'model' });
         if (found.loading !== undefined)
-            return waiting({ what: 'model-loaded', id: found.id, loading: found.loading }, `"${found.id}" is listed but still loading (${found.loading})`);
+            return waiting({ what: 'model-loaded', id: found.id, loading: found.loading });
         modelId = found.id;
     }
-    if (expect.match !== undefined && !body.includes(expect.match)) {
-        return waiting({ what: 'match' }, `the body does not contain "${expect.match}"`);
-    }
+    if (expect.match !== undefined && !body.includes(expect.match))
+        return waiting({ what: 'match' });
     if (expect.matchRegex !== undefined) {
         const matched = testWithin(expect.matchRegex, body, regexLimitMs);
-        if (matched === undefined) {
-            return waiting({ what: 'match-regex-in-time' }, `${String(expect.matchRegex)} ran out of time on the body (it backtracks too much: simplify "match-regex")`);
-        }
+        if (matched === undefined)
+            return waiting({ what: 'match-regex-in-time' });
         if (!matched)
-            return waiting({ what: 'match-regex' }, `the body does not match ${String(expect.matchRegex)}`);
+            return waiting({ what: 'match-regex' });
     }
-    return { ...base, modelId, state: 'ready', answer: { state: 'ready', ...answered }, summary: summaryBase, detail: '' };
+    return judged({ state: 'ready', ...answered }, { modelId });
 }
 function assessError(result) {
+    const judged = (answer, extra = {}) => ({
+        ...extra,
+        state: answer.state,
+        answer,
+        status: result.status,
+        ...answerWords(answer, { status: [] })
+    });
     if (TLS_CODES.test(result.code)) {
         // Node 24 adds advice about its own flags ("; if the root CA is installed locally, try \u2026 --use-system-ca"),
         // which an action cannot use: the inputs that can help are named instead.
-        const what = result.message.split(';')[0];
-        return {
-            state: 'fatal',
-            fatalReason: 'tls',
-            answer: { state: 'fatal', error: 'TLS', said: what },
-            summary: `TLS error: ${what}`,
-            detail: `the server's certificate was not accepted (${result.code}): ${what}. ` +
-                'Give its CA certificate with "ca-cert", or set "insecure-tls: true" to skip the check'
-        };
+        return judged({ state: 'fatal', error: result.code, said: result.message.split(';')[0] }, { fatalReason: 'tls' });
     }
-    if (result.code === 'TIMEOUT') {
-        const summary = result.status === undefined
-            ? 'no answer (request timed out)'
-            : `HTTP ${result.status}, but the body did not arrive in time`;
-        const state = result.status === undefined ? 'down' : 'waiting';
-        return {
-            state,
-            answer: { state, status: result.status, error: 'TIMEOUT' },
-            status: result.status,
-            summary,
-            detail: summary
-        };
-    }
-    const known = ERROR_WORDS[result.code] !== undefined;
-    const words = ERROR_WORDS[result.code] ?? `${result.message} (${result.code})`;
-    const summary = result.status === undefined ? words : `HTTP ${result.status}, then ${words}`;
     const state = result.status === undefined ? 'down' : 'waiting';
+    if (result.code === 'TIMEOUT')
+        return judged({ state, status: result.status, error: 'TIMEOUT' });
     const error = SAME_ERROR[result.code] ?? result.code;
-    const answer = { state, status: result.status, error, said: known ? undefined : result.message };
-    return { state, answer, status: result.status, summary, detail: summary };
+    // A code without words of its own is told by its message.
+    return judged({ state, status: result.status, error, said: errorHasWords(result.code) ? undefined : result.message });
 }
 /** Says what a body says in a few words: a JSON error's message, an HTML page's title, or its first line. */
 function describeBody(body, contentType) {
@@ -17498,6 +17547,7 @@ function clip(text, max = 120) {
 /** `probe-generation`: one tiny generation request, proof that a listed model can actually produce a token. */
 
 
+
 const ANY_2XX = { status: [[200, 299]] };
 function createGenerator({ base, route, headers, clock, caCert, insecureTls }) {
     const client = createHttpClient({ caCert, insecureTls });
@@ -17525,7 +17575,7 @@ function createGenerator({ base, route, headers, clock, caCert, insecureTls }) {
                         assessment: {
                             ...assessment,
                             answer: { state: 'ready' },
-                            summary: `${request} generated`,
+                            ...generatedWords(request),
                             excerpt: undefined
                         },
                         request,
@@ -18979,7 +19029,9 @@ const gateLines = {
         ...envLines(server).map((line) => `  ${line}`)
     ],
     requestHeaders: (names) => `request headers: ${names.join(', ')} (values not shown)`,
-    noLog: (path) => `The server log ${path} does not exist.`
+    noLog: (path) => `The server log ${path} does not exist.`,
+    /** Why the other endpoints of a fleet stop waiting. */
+    fleetStopped: (url, reason) => `${url.href} can no longer become ready (${reason})`
 };
 /** The line the wait begins with: how long, for what (`endpoints`: how many a fleet has), how often. */
 function waitingLine(ctx, { endpoints, generation, intervalMs }) {
@@ -19567,7 +19619,7 @@ function watchServer({ stopper, server, log, failPattern, readLines, cancel, pol
         const fresh = log.poll();
         const known = readLines?.(fresh);
         const matching = failPattern ? fresh.find((l) => failPattern.test(l.text)) : undefined;
-        const knownError = (k) => logError(k.line, `is a known fatal ${k.engineLabel} line`, after);
+        const knownError = (k) => logError(k.line, `is a known fatal ${k.engineLabel ?? 'model server'} line`, after);
         if (known?.cause)
             return knownError(known);
         if (matching)
@@ -19611,6 +19663,7 @@ function watchServer({ stopper, server, log, failPattern, readLines, cancel, pol
 
 ;// CONCATENATED MODULE: ./src/wait/loop.ts
 /** The wait loop: probe, judge, report changes, until ready, a fatal answer, a stop, or the deadline. */
+
 
 async function waitForModel(opts, deps) {
     const { clock } = deps;
@@ -19669,7 +19722,7 @@ async function waitForModel(opts, deps) {
             if (generationBudgetMs < opts.requestTimeoutMs && check.assessment.state === 'down' && last) {
                 return finish(failedBefore ? 'generation-failed' : 'timeout');
             }
-            assessment = withGeneration(assessment, check);
+            assessment = withGeneration(assessment, check, opts.expect);
             if (check.assessment.state === 'ready')
                 generationMs = check.latencyMs;
             else
@@ -19723,30 +19776,14 @@ async function sleepUntilPortOpens(clock, ms, portWatch, stop) {
     wake.abort();
 }
 /** Folds a generation check into the model-list assessment it followed. */
-function withGeneration(listed, check) {
+function withGeneration(listed, check, expect) {
     const { assessment: g, request } = check;
-    const answer = { ...listed.answer, generation: { request, answer: g.answer } };
-    if (g.state === 'ready')
-        return { ...listed, answer, summary: `${listed.summary} \u2014 ${g.summary}` };
-    const summary = `${listed.summary} \u2014 ${request}: ${g.summary}`;
-    if (g.state === 'fatal')
-        return {
-            ...listed,
-            state: 'fatal',
-            answer: { ...answer, state: 'fatal' },
-            fatalReason: g.fatalReason,
-            summary,
-            detail: `${request}: ${g.detail}`,
-            excerpt: g.excerpt
-        };
-    return {
-        ...listed,
-        state: 'waiting',
-        answer: { ...answer, state: 'waiting' },
-        summary,
-        detail: `the model is listed, but ${request} failed: ${g.summary}`,
-        excerpt: g.excerpt
-    };
+    // Listed and ready, so the generation request's answer decides: ready, waiting, or fatal (a refused key).
+    const state = g.state === 'ready' || g.state === 'fatal' ? g.state : 'waiting';
+    const answer = { ...listed.answer, state, generation: { request, answer: g.answer } };
+    const extra = g.state === 'fatal' ? { fatalReason: g.fatalReason } : {};
+    const excerpt = g.state === 'ready' ? {} : { excerpt: g.excerpt };
+    return { ...listed, ...extra, ...excerpt, state, answer, ...answerWords(answer, expect) };
 }
 
 ;// CONCATENATED MODULE: ./src/wait/outcome.ts
@@ -19894,7 +19931,7 @@ function followLog({ settings, logFile, profile, deps, waitStart }) {
         return (f && {
             line: { number: f.lineNumber, text: f.line },
             cause: f.cause,
-            engineLabel: profile.label ?? 'model server'
+            engineLabel: profile.label
         });
     };
     return { log, sayStartup, readLines };
@@ -19949,7 +19986,7 @@ async function waitForTarget({ url, generation }, shared) {
             }
         });
         if (!outcome.ready && outcome.reason !== 'timeout' && stopper.stopped === undefined) {
-            shared.stopFleet?.({ reason: 'cancelled', detail: `${url.href} can no longer become ready (${outcome.reason})` });
+            shared.stopFleet?.({ reason: 'cancelled', detail: gateLines.fleetStopped(url, outcome.reason) });
         }
         return { ...outcome, url };
     }
@@ -20598,7 +20635,7 @@ async function run() {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4189);
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2504);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 

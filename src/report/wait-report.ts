@@ -249,7 +249,9 @@ export const gateLines = {
     ...envLines(server).map((line) => `  ${line}`)
   ],
   requestHeaders: (names: string[]): string => `request headers: ${names.join(', ')} (values not shown)`,
-  noLog: (path: string): string => `The server log ${path} does not exist.`
+  noLog: (path: string): string => `The server log ${path} does not exist.`,
+  /** Why the other endpoints of a fleet stop waiting. */
+  fleetStopped: (url: URL, reason: string): string => `${url.href} can no longer become ready (${reason})`
 }
 
 /** The line the wait begins with: how long, for what (`endpoints`: how many a fleet has), how often. */

@@ -22,8 +22,8 @@ export interface KnownFatal {
   line: LogLine
   /** It names a cause (out of memory, an NCCL error) rather than only saying the start failed. */
   cause: boolean
-  /** Whose line it is: "vLLM", or "model server" while the engine is not known. */
-  engineLabel: string
+  /** Whose line it is ("vLLM"); undefined while the engine is not known. */
+  engineLabel?: string
 }
 
 export interface ServerWatch {
@@ -55,7 +55,8 @@ export function watchServer({
     const fresh = log.poll()
     const known = readLines?.(fresh)
     const matching = failPattern ? fresh.find((l) => failPattern.test(l.text)) : undefined
-    const knownError = (k: KnownFatal): Stop => logError(k.line, `is a known fatal ${k.engineLabel} line`, after)
+    const knownError = (k: KnownFatal): Stop =>
+      logError(k.line, `is a known fatal ${k.engineLabel ?? 'model server'} line`, after)
     if (known?.cause) return knownError(known)
     if (matching) return logError(matching, 'matches fail-pattern', after)
     return known ? knownError(known) : undefined

@@ -3,7 +3,8 @@ import { testWithin } from './bounded-regex.js'
 import { readModelList } from '../engines/model-lists.js'
 import { findModel } from '../engines/match.js'
 import { statusAccepted, type StatusSet } from '../inputs/parse.js'
-import { MAX_REDIRECTS, type ProbeResult } from '../http/probe.js'
+import type { ProbeResult } from '../http/probe.js'
+import { answerWords, errorHasWords } from '../report/answer-report.js'
 
 export interface Expectation {
   model?: string
@@ -87,22 +88,6 @@ function sameData(a: unknown, b: unknown): boolean {
 const TLS_CODES =
   /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET|VERIFY)_|HOSTNAME_MISMATCH)/
 
-const ERROR_WORDS: Record<string, string> = {
-  ECONNREFUSED: 'connection refused',
-  ECONNRESET: 'connection reset by the server',
-  UND_ERR_SOCKET: 'connection closed by the server before a complete answer',
-  EPIPE: 'connection closed by the server',
-  ENOTFOUND: 'host not found (DNS)',
-  EAI_AGAIN: 'host name lookup failed for now (DNS)',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'network unreachable',
-  ETIMEDOUT: 'connection attempt timed out',
-  UND_ERR_CONNECT_TIMEOUT: 'connection attempt timed out',
-  HPE_INVALID_CONSTANT: 'the answer is not valid HTTP',
-  TOO_MANY_REDIRECTS: `more than ${MAX_REDIRECTS} redirects (a redirect loop?)`,
-  BAD_REDIRECT: 'redirected to a URL that is not http:// or https://'
-}
-
 /** Codes told in the same words are the same answer. */
 const SAME_ERROR: Record<string, string> = { UND_ERR_CONNECT_TIMEOUT: 'ETIMEDOUT' }
 
@@ -115,117 +100,57 @@ export function assess(result: ProbeResult, expect: Expectation, regexLimitMs = 
   const list = readModelList(body)
   const models = list?.models.map((m) => m.id)
   const base = { status, models, excerpt }
-  const said = describeBody(result.body, result.contentType)
-
-  if (status === 401 || status === 403) {
-    return {
-      ...base,
-      state: 'fatal',
-      fatalReason: 'unauthorized',
-      answer: { state: 'fatal', status, said: said || undefined },
-      summary: `HTTP ${status}${said ? ` ${said}` : ''}`,
-      detail:
-        `the server refused the request as ${status === 401 ? 'unauthenticated' : 'forbidden'}: ` +
-        'set "api-key" to the key the server was started with (sent as "Authorization: Bearer <key>"), ' +
-        'or pass the header it expects with "headers"'
-    }
-  }
-  if (!statusAccepted(expect.status, status)) {
-    return {
-      ...base,
-      state: 'waiting',
-      answer: { state: 'waiting', status, said: said || undefined },
-      summary: `HTTP ${status}${said ? ` ${said}` : ''}`,
-      detail: `HTTP ${status} is not an accepted status`
-    }
-  }
-
-  const listed =
-    models === undefined ? '' : models.length === 0 ? ', lists no models' : `, serving [${models.join(', ')}]`
-  const summaryBase = `HTTP ${status}${listed || (said ? ` ${said}` : '')}`
-  const answered = models === undefined ? { status, said: said || undefined } : { status, models }
-  const waiting = (missing: Missing, why: string): Assessment => ({
+  const said = describeBody(result.body, result.contentType) || undefined
+  const judged = (answer: Answer, extra: Partial<Assessment> = {}): Assessment => ({
     ...base,
-    state: 'waiting',
-    answer: { state: 'waiting', ...answered, missing },
-    summary: `${summaryBase} — ${why}`,
-    detail: why
+    ...extra,
+    state: answer.state,
+    answer,
+    ...answerWords(answer, expect)
   })
+
+  if (status === 401 || status === 403) return judged({ state: 'fatal', status, said }, { fatalReason: 'unauthorized' })
+  if (!statusAccepted(expect.status, status)) return judged({ state: 'waiting', status, said })
+
+  // The summary names the listed models, or else what the body says.
+  const answered = models === undefined ? { status, said } : { status, models }
+  const waiting = (missing: Missing): Assessment => judged({ state: 'waiting', ...answered, missing })
 
   let modelId: string | undefined
   if (expect.model !== undefined) {
-    if (list === undefined) {
-      return waiting(
-        { what: 'model-list', truncated: result.truncated },
-        `the answer is not a model list, so "${expect.model}" cannot be found in it${result.truncated ? ' (body over 1 MiB, cut)' : ''}`
-      )
-    }
+    if (list === undefined) return waiting({ what: 'model-list', truncated: result.truncated })
     const found = findModel(list.models, expect.model)
-    if (found === undefined) {
-      return waiting(
-        { what: 'model' },
-        models?.length ? `"${expect.model}" is not among the listed models` : `"${expect.model}" is not listed yet`
-      )
-    }
-    if (found.loading !== undefined)
-      return waiting(
-        { what: 'model-loaded', id: found.id, loading: found.loading },
-        `"${found.id}" is listed but still loading (${found.loading})`
-      )
+    if (found === undefined) return waiting({ what: 'model' })
+    if (found.loading !== undefined) return waiting({ what: 'model-loaded', id: found.id, loading: found.loading })
     modelId = found.id
   }
-  if (expect.match !== undefined && !body.includes(expect.match)) {
-    return waiting({ what: 'match' }, `the body does not contain "${expect.match}"`)
-  }
+  if (expect.match !== undefined && !body.includes(expect.match)) return waiting({ what: 'match' })
   if (expect.matchRegex !== undefined) {
     const matched = testWithin(expect.matchRegex, body, regexLimitMs)
-    if (matched === undefined) {
-      return waiting(
-        { what: 'match-regex-in-time' },
-        `${String(expect.matchRegex)} ran out of time on the body (it backtracks too much: simplify "match-regex")`
-      )
-    }
-    if (!matched) return waiting({ what: 'match-regex' }, `the body does not match ${String(expect.matchRegex)}`)
+    if (matched === undefined) return waiting({ what: 'match-regex-in-time' })
+    if (!matched) return waiting({ what: 'match-regex' })
   }
-  return { ...base, modelId, state: 'ready', answer: { state: 'ready', ...answered }, summary: summaryBase, detail: '' }
+  return judged({ state: 'ready', ...answered }, { modelId })
 }
 
 function assessError(result: Extract<ProbeResult, { kind: 'error' }>): Assessment {
+  const judged = (answer: Answer, extra: Partial<Assessment> = {}): Assessment => ({
+    ...extra,
+    state: answer.state,
+    answer,
+    status: result.status,
+    ...answerWords(answer, { status: [] })
+  })
   if (TLS_CODES.test(result.code)) {
     // Node 24 adds advice about its own flags ("; if the root CA is installed locally, try … --use-system-ca"),
     // which an action cannot use: the inputs that can help are named instead.
-    const what = result.message.split(';')[0]
-    return {
-      state: 'fatal',
-      fatalReason: 'tls',
-      answer: { state: 'fatal', error: 'TLS', said: what },
-      summary: `TLS error: ${what}`,
-      detail:
-        `the server's certificate was not accepted (${result.code}): ${what}. ` +
-        'Give its CA certificate with "ca-cert", or set "insecure-tls: true" to skip the check'
-    }
+    return judged({ state: 'fatal', error: result.code, said: result.message.split(';')[0] }, { fatalReason: 'tls' })
   }
-  if (result.code === 'TIMEOUT') {
-    const summary =
-      result.status === undefined
-        ? 'no answer (request timed out)'
-        : `HTTP ${result.status}, but the body did not arrive in time`
-    const state: Assessment['state'] = result.status === undefined ? 'down' : 'waiting'
-    return {
-      state,
-      answer: { state, status: result.status, error: 'TIMEOUT' },
-      status: result.status,
-      summary,
-      detail: summary
-    }
-  }
-  const known = ERROR_WORDS[result.code] !== undefined
-  const words = ERROR_WORDS[result.code] ?? `${result.message} (${result.code})`
-  const summary = result.status === undefined ? words : `HTTP ${result.status}, then ${words}`
   const state: Assessment['state'] = result.status === undefined ? 'down' : 'waiting'
+  if (result.code === 'TIMEOUT') return judged({ state, status: result.status, error: 'TIMEOUT' })
   const error = SAME_ERROR[result.code] ?? result.code
-  const answer: Answer = { state, status: result.status, error, said: known ? undefined : result.message }
-  return { state, answer, status: result.status, summary, detail: summary }
+  // A code without words of its own is told by its message.
+  return judged({ state, status: result.status, error, said: errorHasWords(result.code) ? undefined : result.message })
 }
 
 /** Says what a body says in a few words: a JSON error's message, an HTML page's title, or its first line. */

@@ -171,7 +171,7 @@ function followLog({
       f && {
         line: { number: f.lineNumber, text: f.line },
         cause: f.cause,
-        engineLabel: profile.label ?? 'model server'
+        engineLabel: profile.label
       }
     )
   }
@@ -236,7 +236,7 @@ async function waitForTarget({ url, generation }: Target, shared: Shared): Promi
       }
     )
     if (!outcome.ready && outcome.reason !== 'timeout' && stopper.stopped === undefined) {
-      shared.stopFleet?.({ reason: 'cancelled', detail: `${url.href} can no longer become ready (${outcome.reason})` })
+      shared.stopFleet?.({ reason: 'cancelled', detail: gateLines.fleetStopped(url, outcome.reason) })
     }
     return { ...outcome, url }
   } finally {

@@ -2,6 +2,7 @@
 import { assess, type Assessment } from './assess.js'
 import type { GenerationRoute } from '../engines/model-lists.js'
 import { createHttpClient } from '../http/probe.js'
+import { generatedWords } from '../report/answer-report.js'
 import type { Clock } from '../runtime/clock.js'
 
 export interface GenerationCheck {
@@ -61,7 +62,7 @@ export function createGenerator({ base, route, headers, clock, caCert, insecureT
             assessment: {
               ...assessment,
               answer: { state: 'ready' },
-              summary: `${request} generated`,
+              ...generatedWords(request),
               excerpt: undefined
             },
             request,

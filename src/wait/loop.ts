@@ -1,5 +1,6 @@
 /** The wait loop: probe, judge, report changes, until ready, a fatal answer, a stop, or the deadline. */
-import { assess, type Assessment, type Expectation, type Reason, sameAnswer } from './assess.js'
+import { type Answer, assess, type Assessment, type Expectation, type Reason, sameAnswer } from './assess.js'
+import { answerWords } from '../report/answer-report.js'
 import type { GenerationCheck } from './generation-check.js'
 import type { PortWatch } from '../http/port-watch.js'
 import type { ProbeResult } from '../http/probe.js'
@@ -115,7 +116,7 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
       if (generationBudgetMs < opts.requestTimeoutMs && check.assessment.state === 'down' && last) {
         return finish(failedBefore ? 'generation-failed' : 'timeout')
       }
-      assessment = withGeneration(assessment, check)
+      assessment = withGeneration(assessment, check, opts.expect)
       if (check.assessment.state === 'ready') generationMs = check.latencyMs
       else generationFailed = assessment.state !== 'fatal'
     }
@@ -174,27 +175,12 @@ async function sleepUntilPortOpens(
 }
 
 /** Folds a generation check into the model-list assessment it followed. */
-function withGeneration(listed: Assessment, check: GenerationCheck): Assessment {
+function withGeneration(listed: Assessment, check: GenerationCheck, expect: Expectation): Assessment {
   const { assessment: g, request } = check
-  const answer = { ...listed.answer, generation: { request, answer: g.answer } }
-  if (g.state === 'ready') return { ...listed, answer, summary: `${listed.summary} — ${g.summary}` }
-  const summary = `${listed.summary} — ${request}: ${g.summary}`
-  if (g.state === 'fatal')
-    return {
-      ...listed,
-      state: 'fatal',
-      answer: { ...answer, state: 'fatal' },
-      fatalReason: g.fatalReason,
-      summary,
-      detail: `${request}: ${g.detail}`,
-      excerpt: g.excerpt
-    }
-  return {
-    ...listed,
-    state: 'waiting',
-    answer: { ...answer, state: 'waiting' },
-    summary,
-    detail: `the model is listed, but ${request} failed: ${g.summary}`,
-    excerpt: g.excerpt
-  }
+  // Listed and ready, so the generation request's answer decides: ready, waiting, or fatal (a refused key).
+  const state = g.state === 'ready' || g.state === 'fatal' ? g.state : 'waiting'
+  const answer: Answer = { ...listed.answer, state, generation: { request, answer: g.answer } }
+  const extra = g.state === 'fatal' ? { fatalReason: g.fatalReason } : {}
+  const excerpt = g.state === 'ready' ? {} : { excerpt: g.excerpt }
+  return { ...listed, ...extra, ...excerpt, state, answer, ...answerWords(answer, expect) }
 }
