@@ -16693,7 +16693,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3413);
+/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9875);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 /** The `wait-for-model` command: the same gate as the action, for shells, ssh sessions and scripts. */
@@ -16709,7 +16709,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3413:
+/***/ 9875:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -16836,6 +16836,73 @@ const openAiList = (model, ownedBy, extra = {}) => json({
     object: 'list',
     data: [{ id: model, object: 'model', created: 1767225600, owned_by: ownedBy, root: model, ...extra }]
 });
+const CREATED = 1767225600;
+const USAGE = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
+const OPENAI_ROUTES = new Set(['/v1/completions', '/v1/chat/completions']);
+/** vLLM's and SGLang's one-token answers (`max_tokens: 1` stops at the length). */
+function openAiCompletion(path, model) {
+    return path === '/v1/completions'
+        ? json({
+            id: 'cmpl-simulated',
+            object: 'text_completion',
+            created: CREATED,
+            model,
+            choices: [{ index: 0, text: ' there', logprobs: null, finish_reason: 'length' }],
+            usage: USAGE
+        })
+        : json({
+            id: 'chatcmpl-simulated',
+            object: 'chat.completion',
+            created: CREATED,
+            model,
+            choices: [{ index: 0, message: { role: 'assistant', content: 'Hello' }, finish_reason: 'length' }],
+            usage: USAGE
+        });
+}
+/**
+ * The OpenAI routes of an engine: the completion when ready (and in `servesIn` phases), its own error for a
+ * model it does not serve and, with `fails`, for every generation.
+ */
+function openAiGenerate(failure, unknown, servesWhileLoading = false) {
+    return (path, phase, model, request, fails) => {
+        if (!OPENAI_ROUTES.has(path) || (phase === 'loading' && !servesWhileLoading))
+            return undefined;
+        if (request.model !== model)
+            return unknown(String(request.model));
+        return fails ? failure : openAiCompletion(path, model);
+    };
+}
+// Each engine's error for a failing generation, as its source shapes it (model-servers.md).
+const VLLM_DEAD = json({
+    error: {
+        message: 'EngineCore encountered an issue. See stack trace (above) for the root cause.',
+        type: 'InternalServerError',
+        param: null,
+        code: 500
+    }
+}, 500);
+const vllmUnknown = (name) => json({ error: { message: `The model \`${name}\` does not exist.`, type: 'NotFoundError', param: 'model', code: 404 } }, 404);
+const SGLANG_FAILED = json({
+    object: 'error',
+    message: 'Internal server error: the scheduler is not responding',
+    type: 'InternalServerError',
+    param: null,
+    code: 500
+}, 500);
+const sglangUnknown = (name) => json({
+    object: 'error',
+    message: `The model '${name}' does not exist`,
+    type: 'NotFoundError',
+    param: 'model',
+    code: 404
+}, 404);
+const LLAMACPP_FAILED = json({ error: { code: 500, message: 'Compute error: failed to decode the batch', type: 'server_error' } }, 500);
+const llamacppUnknown = (name) => json({ error: { code: 400, message: `model '${name}' not found`, type: 'invalid_request_error' } }, 400);
+const TGI_FAILED = json({ error: 'Request failed during generation: Server error: CUDA out of memory', error_type: 'generation' }, 424);
+const OLLAMA_FAILED = json({ error: 'llama runner process has terminated: exit status 2' }, 500);
+const ollamaUnknown = (name) => json({ error: `model '${name}' not found` }, 404);
+const OPENAI_FAILED = json({ error: { message: 'Internal server error', type: 'server_error', code: 500 } }, 500);
+const openaiUnknown = (name) => json({ error: { message: `model '${name}' not found`, type: 'invalid_request_error', code: 404 } }, 404);
 const SIMULATED_ENGINES = {
     // vLLM binds its socket without listening until the engine is built: refused for the whole load.
     vllm: {
@@ -16846,7 +16913,8 @@ const SIMULATED_ENGINES = {
                 ? openAiList(model, 'vllm', { max_model_len: 262144 })
                 : path === '/version'
                     ? json({ version: '0.11.0' })
-                    : undefined
+                    : undefined,
+        generate: openAiGenerate(VLLM_DEAD, vllmUnknown)
     },
     // SGLang opens the port for its warm-up request: /health says 503 while /v1/models already lists.
     sglang: {
@@ -16858,6 +16926,9 @@ const SIMULATED_ENGINES = {
                 return empty(200);
             if (path === '/v1/models')
                 return openAiList(model, 'sglang', { max_model_len: 262144 });
+            // what its own warm-up thread polls before it sends the warm-up request
+            if (path === '/model_info' || path === '/get_model_info')
+                return json({ model_path: model, tokenizer_path: model, is_generation: true });
             if (path.startsWith('/v1/models/')) {
                 const wanted = decodeURIComponent(path.slice('/v1/models/'.length));
                 return wanted === model
@@ -16879,6 +16950,12 @@ const SIMULATED_ENGINES = {
                     }, 404);
             }
             return undefined;
+        },
+        // The warm-up is a generation request the server sends itself: generation is served during it.
+        generate(path, phase, model, request, fails) {
+            if (path === '/generate')
+                return fails ? SGLANG_FAILED : json({ text: ' Paris', meta_info: { id: 'simulated' } });
+            return openAiGenerate(SGLANG_FAILED, sglangUnknown, true)(path, phase, model, request, fails);
         }
     },
     // llama.cpp serves HTTP before loading; /v1/models lists the model with "meta": null until it is loaded.
@@ -16899,7 +16976,9 @@ const SIMULATED_ENGINES = {
                     : json({ error: { message: 'Loading model', type: 'unavailable_error', code: 503 } }, 503);
             }
             return path === '/health' || path === '/v1/health' ? json({ status: 'ok' }) : undefined;
-        }
+        },
+        // while loading, generation gets the same 503 as every other route
+        generate: openAiGenerate(LLAMACPP_FAILED, llamacppUnknown)
     },
     // TGI binds only after warm-up; `/` and `/ping` are its health route too.
     tgi: {
@@ -16918,6 +16997,12 @@ const SIMULATED_ENGINES = {
                 : path === '/v1/models'
                     ? json({ object: 'list', data: [{ id: model, object: 'model', created: 0, owned_by: model }] })
                     : undefined,
+        // TGI serves its one model whatever the request names
+        generate(path, _phase, model, _request, fails) {
+            if (path === '/generate')
+                return fails ? TGI_FAILED : json({ generated_text: ' there' });
+            return OPENAI_ROUTES.has(path) ? (fails ? TGI_FAILED : openAiCompletion(path, model)) : undefined;
+        },
         notFound: empty(404)
     },
     // Ollama answers at once and lists a model only once it is pulled; it loads models lazily, so /api/ps
@@ -16940,6 +17025,27 @@ const SIMULATED_ENGINES = {
                 return { status: 200, body: `${JSON.stringify({ object: 'list', data })}\n`, type: 'application/json' };
             }
             return undefined;
+        },
+        // a model not pulled yet is not found; a pulled one is loaded by the request itself
+        generate(path, phase, model, request, fails) {
+            if (path !== '/api/generate' && !OPENAI_ROUTES.has(path))
+                return undefined;
+            const name = String(request.model);
+            // Ollama resolves a bare name to its :latest tag
+            const wanted = name.includes(':') ? name : `${name}:latest`;
+            if (phase === 'loading' || (wanted !== model && name !== model))
+                return ollamaUnknown(name);
+            if (fails)
+                return OLLAMA_FAILED;
+            if (path !== '/api/generate')
+                return openAiCompletion(path, model);
+            return json({
+                model,
+                created_at: '2026-01-01T00:00:00.000000000Z',
+                response: 'Hi',
+                done: true,
+                done_reason: 'length'
+            });
         },
         notFound: { status: 404, body: '404 page not found', type: 'text/plain' }
     },
@@ -16964,6 +17070,18 @@ const SIMULATED_ENGINES = {
             if (m[3])
                 return empty(200);
             return json({ name: model, versions: ['1'], platform: 'onnxruntime_onnx', inputs: [], outputs: [] });
+        },
+        // the generate extension: POST /v2/models/<name>/generate
+        generate(path, _phase, model, _request, fails) {
+            const m = /^\/v2\/models\/([^/]+)\/generate$/.exec(path);
+            if (!m)
+                return undefined;
+            const name = decodeURIComponent(m[1]);
+            if (name !== model)
+                return { status: 400, body: JSON.stringify({ error: `Request for unknown model: '${name}' is not found` }) };
+            if (fails)
+                return { status: 400, body: JSON.stringify({ error: 'Failed to process the request(s) for model' }) };
+            return json({ model_name: model, model_version: '1', text_output: 'Hi' });
         }
     },
     // A generic OpenAI-compatible server: refused, then 503 "Loading model" everywhere, then the list.
@@ -16973,9 +17091,15 @@ const SIMULATED_ENGINES = {
             if (phase === 'loading')
                 return json({ error: { message: 'Loading model', type: 'unavailable_error', code: 503 } }, 503);
             return path === '/health' ? empty(200) : path === '/v1/models' ? openAiList(model, 'system') : undefined;
-        }
+        },
+        generate: openAiGenerate(OPENAI_FAILED, openaiUnknown)
     }
 };
+/** The engine a name gives: its key, or the gate's own spelling (`llama.cpp`), in any case; undefined if none. */
+function simulatedEngine(name) {
+    const key = name.toLowerCase() === 'llama.cpp' ? 'llamacpp' : name.toLowerCase();
+    return Object.hasOwn(SIMULATED_ENGINES, key) ? key : undefined;
+}
 /** Starts the simulated startup now: the port opens at `opensAt \u00d7 loadMs`, the model is ready at `loadMs`. */
 async function simulate(options) {
     const engine = SIMULATED_ENGINES[options.engine];
@@ -16988,12 +17112,27 @@ async function simulate(options) {
     let requests = 0;
     const server = (0,external_node_http_.createServer)((req, res) => {
         requests++;
-        const phase = Date.now() >= readyAt ? 'ready' : 'loading';
         const path = new URL(req.url ?? '/', 'http://x').pathname;
-        const reply = engine.reply(path, phase, options.model) ?? engine.notFound ?? json({ detail: 'Not Found' }, 404);
-        const body = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
-        res.writeHead(reply.status, reply.type ? { 'content-type': reply.type } : {});
-        res.end(body);
+        const answer = (request) => {
+            const phase = Date.now() >= readyAt ? 'ready' : 'loading';
+            const reply = (request && engine.generate?.(path, phase, options.model, request, options.generationFails === true)) ??
+                engine.reply(path, phase, options.model) ??
+                engine.notFound ??
+                json({ detail: 'Not Found' }, 404);
+            const body = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
+            res.writeHead(reply.status, reply.type ? { 'content-type': reply.type } : {});
+            res.end(body);
+        };
+        if (req.method !== 'POST')
+            return answer();
+        const chunks = [];
+        let size = 0;
+        req.on('data', (c) => {
+            // a generation request is a few hundred bytes; more is not kept
+            if ((size += c.length) <= 64 * 1024)
+                chunks.push(c);
+        });
+        req.on('end', () => answer(parseObject(Buffer.concat(chunks).toString('utf8'))));
     });
     let closed = false;
     const timers = [];
@@ -17036,6 +17175,15 @@ async function simulate(options) {
         },
         close: stop
     };
+}
+function parseObject(text) {
+    try {
+        const v = JSON.parse(text);
+        return typeof v === 'object' && v !== null && !Array.isArray(v) ? v : {};
+    }
+    catch {
+        return {};
+    }
 }
 /** Checks that `port` can be opened on `host` (0: asks the kernel for a free one), then releases it. */
 function freePort(host = '127.0.0.1', port = 0) {
@@ -17158,6 +17306,8 @@ function openAiLoading(entry) {
         return `state "${state}"`;
     return undefined;
 }
+/** Router `status.value` "unloaded" and LM Studio's `state` "not-loaded": nothing is loading it. */
+const openAiUnloaded = (entry) => (isObject(entry.status) && entry.status.value === 'unloaded') || entry.state === 'not-loaded';
 const MODEL_LIST_SHAPES = [
     {
         name: 'openai',
@@ -17168,7 +17318,10 @@ const MODEL_LIST_SHAPES = [
                 return [];
             return objects(body.data)?.flatMap((e) => {
                 const id = str(e.id);
-                return id === undefined ? [] : [{ id, loading: openAiLoading(e) }];
+                if (id === undefined)
+                    return [];
+                const loading = openAiLoading(e);
+                return [loading === undefined ? { id } : { id, loading, ...(openAiUnloaded(e) ? { unloaded: true } : {}) }];
             });
         }
     },
@@ -17283,15 +17436,31 @@ function generationRoute(url) {
 
 ;// CONCATENATED MODULE: ./src/engines/match.ts
 /**
- * Finds `wanted` among the listed models: an id equal to it wins; otherwise the first id that contains it,
- * compared case-insensitively (so `kimi` finds `/shared/kimi-k2.5-int4`).
+ * Finds `wanted` among the listed models, from the strictest fit to the loosest: an id equal to it; equal but
+ * for case; ending with `/<wanted>` (a path or an `org/name` repo id); containing it (so `kimi` finds
+ * `/shared/kimi-k2.5-int4`). The first kind of fit that finds exactly one id wins; one that finds several is
+ * ambiguous, since `llama-3.1-8b` among `llama-3.1-8b-instruct-lora-sql` and `llama-3.1-8b-instruct` would pick
+ * whichever the server lists first, and `model-id` would then point the benchmark at it.
  */
-function findModel(models, wanted) {
+function matchModel(models, wanted) {
     const exact = models.find((m) => m.id === wanted);
     if (exact)
-        return exact;
+        return { kind: 'found', model: exact, how: 'exact' };
     const needle = wanted.toLowerCase();
-    return models.find((m) => m.id.toLowerCase().includes(needle));
+    const tiers = [
+        ['case-insensitive', (id) => id === needle],
+        ['path', (id) => id.endsWith(`/${needle}`)],
+        ['contains', (id) => id.includes(needle)]
+    ];
+    for (const [how, fits] of tiers) {
+        const found = models.filter((m) => fits(m.id.toLowerCase()));
+        // the same id listed twice (a list that repeats an entry) is one model, not a choice
+        if (found.length > 0 && found.every((m) => m.id === found[0].id))
+            return { kind: 'found', model: found[0], how };
+        if (found.length > 1)
+            return { kind: 'ambiguous', candidates: found };
+    }
+    return { kind: 'missing' };
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/parse.ts
@@ -17671,7 +17840,102 @@ function describeError(e) {
     return { kind: 'error', code: err?.code ?? 'UNKNOWN', message: err?.message ?? String(e) };
 }
 
+;// CONCATENATED MODULE: ./src/report/lifecycle-report.ts
+const list = (items) => items.map((i) => `"${i}"`).join(', ');
+/** A `model` several listed ids contain, none of them exactly: stable words, so the summary is stable. */
+function ambiguousModelText(model, candidates) {
+    return {
+        summary: `"${model}" fits ${candidates.length} listed models`,
+        detail: `"${model}" fits ${candidates.length} listed models and is none of them exactly: ${list(candidates)}. ` +
+            'Give the exact id as "model" (an id ending with /<model> or equal to it ignoring case also counts as exact)'
+    };
+}
+/** A model the server lists but loads only when asked (llama.cpp's router mode, LM Studio). */
+const unloadedModelText = (id) => `"${id}" is listed but not loaded: the server loads it only when asked (set "load: true" to have it loaded)`;
+const s1 = (seconds) => `${seconds.toFixed(1)}s`;
+const pidList = (pids) => `${pids.length === 1 ? 'pid' : 'pids'} ${pids.join(', ')}`;
+/** How a server was stopped (`wait-for-model stop`, the job-end step): what was sent, how it exited, its GPU memory. */
+function stopLines(r) {
+    if (r.outcome === 'not-running')
+        return [{ level: 'info', text: `Process ${r.pid} is not running: nothing to stop.` }];
+    const what = r.scope === 'group'
+        ? `the server's process group ${r.pid} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
+        : `the server ${r.pid} and its child processes (${r.pids.length} in all)`;
+    const lines = [];
+    const how = r.exitCode !== undefined && r.exitCode !== null
+        ? `, exit code ${r.exitCode}`
+        : r.exitSignal
+            ? `, ended by ${r.exitSignal}`
+            : '';
+    if (r.outcome === 'exited') {
+        lines.push({
+            level: 'info',
+            text: r.signal === 'SIGKILL'
+                ? `Stopped ${what}: it did not exit after SIGTERM, so SIGKILL; gone ${s1(r.secondsToExit ?? 0)} after SIGTERM${how}.`
+                : `Stopped ${what}: SIGTERM, gone after ${s1(r.secondsToExit ?? 0)}${how}.`
+        });
+    }
+    else {
+        lines.push({
+            level: 'warning',
+            text: `Could not stop ${what}: still running after SIGTERM and SIGKILL: ${pidList(r.survivors ?? [])}.`
+        });
+    }
+    const g = r.gpu;
+    if (g.kind === 'released')
+        lines.push({
+            level: 'info',
+            text: `Its GPU memory (${g.mib > 0 ? `${g.mib} MiB` : 'an amount nvidia-smi does not show'}) was released ${s1(g.seconds)} after SIGTERM.`
+        });
+    else if (g.kind === 'held')
+        lines.push({
+            level: 'warning',
+            text: `Its GPU memory was not released: ${g.mib > 0 ? `${g.heldMib} of ${g.mib} MiB` : 'an amount nvidia-smi does not show'} still held ${s1(g.seconds)} after SIGTERM` +
+                `${g.pids.length ? ` (${pidList(g.pids)})` : ''}; the next job on this machine may run out of GPU memory.`
+        });
+    else if (g.kind === 'none')
+        lines.push({ level: 'debug', text: 'Its processes held no GPU memory.' });
+    else
+        lines.push({ level: 'debug', text: `GPU memory not looked at (nvidia-smi: ${g.why}).` });
+    return lines;
+}
+/** `process 1234 (python -m vllm \u2026)`, or what can be said of a socket whose holder this user cannot see. */
+function listenerText(l) {
+    if (l.holders.length === 0)
+        return `a process this user cannot see (listening on ${l.address}, socket inode ${l.inode})`;
+    return l.holders.map((h) => `process ${h.pid}${h.command ? ` (${h.command})` : ''}`).join(' and ');
+}
+const holderPids = (listeners) => [
+    ...new Set(listeners.flatMap((l) => l.holders.map((h) => h.pid)))
+];
+/** Before `start`: something already listens on the URL's port (a server an earlier job left behind). */
+function portBusyText(owner) {
+    const pids = holderPids(owner.listeners);
+    return (`Port ${owner.port} is already in use by ${owner.listeners.map(listenerText).join('; ')}: the server "start" ` +
+        'would launch could not listen there, and the one already there would answer the gate. ' +
+        (pids.length
+            ? `Stop it first (wait-for-model stop --pid ${pids[0]}, or kill ${pids.join(' ')}), `
+            : 'Stop it first, ') +
+        'or give the new server another port');
+}
+/** With `start` or `pid`: the port answers, but from a process that is not the watched server or its children. */
+function wrongServerText(o, watchedPid) {
+    return (`Port ${o.port} is answered by ${o.listeners.map(listenerText).join('; ')}, not by the server being watched ` +
+        `(pid ${watchedPid}) or its child processes: an earlier server still holds the port, or the watched one ` +
+        'listens elsewhere. Its answers say nothing about the server being waited for');
+}
+/** Before `start`: other processes hold memory on the GPUs the server will use. */
+function gpuBusyText(apps, gpus) {
+    const where = (uuid) => {
+        const gpu = gpus.find((g) => g.uuid === uuid);
+        return gpu === undefined ? uuid : `GPU ${gpu.index}`;
+    };
+    const each = apps.map((a) => `pid ${a.pid} (${a.processName}) ${a.usedMiB === undefined ? 'an unknown amount' : `${a.usedMiB} MiB`} on ${where(a.gpuUuid)}`);
+    return `Other processes hold memory on the GPUs the server will use: ${each.join('; ')}`;
+}
+
 ;// CONCATENATED MODULE: ./src/report/answer-report.ts
+
 
 const ERROR_WORDS = {
     ECONNREFUSED: 'connection refused',
@@ -17700,7 +17964,7 @@ function answerWords(answer, expect) {
         return errorWords(answer, answer.error);
     const status = `HTTP ${answer.status}`;
     const said = answer.said ? ` ${answer.said}` : '';
-    if (answer.state === 'fatal') {
+    if (answer.state === 'fatal' && answer.candidates === undefined) {
         return {
             summary: `${status}${said}`,
             detail: `the server refused the request as ${answer.status === 401 ? 'unauthenticated' : 'forbidden'}: ` +
@@ -17713,6 +17977,10 @@ function answerWords(answer, expect) {
     const { models } = answer;
     const listed = models === undefined ? '' : models.length === 0 ? ', lists no models' : `, serving [${models.join(', ')}]`;
     const summary = `${status}${listed || said}`;
+    if (answer.candidates !== undefined) {
+        const words = ambiguousModelText(expect.model ?? '', answer.candidates);
+        return { summary: `${summary} \u2014 ${words.summary}`, detail: words.detail };
+    }
     if (answer.missing === undefined)
         return { summary, detail: '' };
     const why = missingWords(answer.missing, answer, expect);
@@ -17728,6 +17996,8 @@ function missingWords(missing, answer, expect) {
                 : `"${expect.model}" is not listed yet`;
         case 'model-loaded':
             return `"${missing.id}" is listed but still loading (${missing.loading})`;
+        case 'model-unloaded':
+            return unloadedModelText(missing.id);
         case 'match':
             return `the body does not contain "${expect.match}"`;
         case 'match-regex-in-time':
@@ -17737,7 +18007,7 @@ function missingWords(missing, answer, expect) {
     }
 }
 function errorWords(answer, code) {
-    if (answer.state === 'fatal') {
+    if (answer.state === 'fatal' && answer.candidates === undefined) {
         return {
             summary: `TLS error: ${answer.said}`,
             detail: `the server's certificate was not accepted (${code}): ${answer.said}. ` +
@@ -17824,11 +18094,18 @@ function assess(result, expect, regexLimitMs = 1_000) {
     if (expect.model !== undefined) {
         if (list === undefined)
             return waiting({ what: 'model-list', truncated: result.truncated });
-        const found = findModel(list.models, expect.model);
-        if (found === undefined)
+        const match = matchModel(list.models, expect.model);
+        if (match.kind === 'ambiguous') {
+            const candidates = match.candidates.map((m) => m.id);
+            return judged({ state: 'fatal', ...answered, candidates }, { fatalReason: 'ambiguous-model', candidates });
+        }
+        if (match.kind === 'missing')
             return waiting({ what: 'model' });
+        const found = match.model;
+        if (found.unloaded)
+            return { ...waiting({ what: 'model-unloaded', id: found.id }), modelState: 'unloaded' };
         if (found.loading !== undefined)
-            return waiting({ what: 'model-loaded', id: found.id, loading: found.loading });
+            return { ...waiting({ what: 'model-loaded', id: found.id, loading: found.loading }), modelState: 'loading' };
         modelId = found.id;
     }
     if (expect.match !== undefined && !body.includes(expect.match))
@@ -18266,13 +18543,18 @@ class LogFollower {
      * `keep`: how many last lines to hold for `tail`. Unless `fromStart` (the log of a server this process has
      * just started, where every line is new however fast it came), what the file already holds is read now,
      * counted and kept for the tail (and handed to `earlier`) but never returned by `poll`: only lines written from
-     * now on are new.
+     * now on are new. `fromStart` with `skipBytes`: the server appends to a log that already held that much (an
+     * earlier run's), which is only counted, so that line numbers are the file's.
      */
-    constructor(path, keep, { fromStart = false, earlier } = {}) {
+    constructor(path, keep, { fromStart = false, skipBytes = 0, earlier } = {}) {
         this.path = path;
         this.keep = keep;
-        if (fromStart)
+        if (fromStart) {
+            if (skipBytes > 0)
+                this.read(undefined, skipBytes);
+            this.recent.length = 0;
             return;
+        }
         const old = [];
         this.read(earlier && old);
         earlier?.(old);
@@ -18283,7 +18565,8 @@ class LogFollower {
         this.read(fresh);
         return fresh;
     }
-    read(into) {
+    /** Reads what was appended, up to the byte offset `until` when given. */
+    read(into, until = Infinity) {
         let fd;
         try {
             fd = (0,external_node_fs_namespaceObject.openSync)(this.path, 'r');
@@ -18296,7 +18579,7 @@ class LogFollower {
                 this.restart(); // truncated or replaced
             const buffer = Buffer.alloc(CHUNK_BYTES);
             for (;;) {
-                const n = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, 0, CHUNK_BYTES, this.offset);
+                const n = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, 0, Math.min(CHUNK_BYTES, until - this.offset), this.offset);
                 if (n === 0)
                     break;
                 this.offset += n;
@@ -18814,6 +19097,15 @@ function readyInMs(pos, usual) {
     }
     return Math.max(0, usual.totalSeconds * 1000 - pos.elapsedMs);
 }
+function eta(pos, usual) {
+    const usualMs = usual.totalSeconds * 1000;
+    if (pos.elapsedMs > usualMs)
+        return { kind: 'slower', overMs: pos.elapsedMs - usualMs, usualMs };
+    const own = pos.phase === undefined ? undefined : usual.phaseSeconds.get(pos.phase);
+    if (own !== undefined && pos.phaseLeftMs === undefined && pos.inPhaseMs > own * 1000)
+        return { kind: 'slower', overMs: pos.inPhaseMs - own * 1000, usualMs: own * 1000, phase: pos.phase };
+    return { kind: 'ready-in', ms: readyInMs(pos, usual) ?? 0 };
+}
 
 ;// CONCATENATED MODULE: ./src/startup/phases.ts
 /**
@@ -19015,10 +19307,10 @@ const round1 = (x) => Math.round(x * 10) / 10;
 
 ;// CONCATENATED MODULE: ./src/report/profile-report.ts
 
-const s1 = (seconds) => `${seconds.toFixed(1)}s`;
+const profile_report_s1 = (seconds) => `${seconds.toFixed(1)}s`;
 const about = (ms) => (ms < 1000 ? 'almost done' : `about ${clock_formatDuration(ms)} left`);
 /** `loading weights 45% (29/64 shards), about 1m10s left; ready in about 4m30s going by earlier runs`. */
-function progressText(phase, phaseLeftMs, readyInMs) {
+function progressText(phase, phaseLeftMs, against) {
     const p = phase.progress?.last;
     const parts = [
         p === undefined
@@ -19027,14 +19319,23 @@ function progressText(phase, phaseLeftMs, readyInMs) {
     ];
     if (phaseLeftMs !== undefined)
         parts[0] += `, ${about(phaseLeftMs)}`;
-    if (readyInMs !== undefined)
-        parts.push(readyText(readyInMs));
+    if (against !== undefined)
+        parts.push(etaText(against));
     return parts.join('; ');
 }
-/** `ready in about 4m30s going by earlier runs`. */
-const readyText = (readyInMs) => `ready in about ${clock_formatDuration(Math.max(readyInMs, 1000))} going by earlier runs`;
+/**
+ * `ready in about 4m30s going by earlier runs`; once past that, how much slower: `1m05s slower than earlier runs,
+ * which were ready after 40.0s`, or for a phase without a count `12.0s longer than its usual 30.0s in earlier runs`.
+ */
+function etaText(e) {
+    if (e.kind === 'ready-in')
+        return `ready in about ${clock_formatDuration(Math.max(e.ms, 1000))} going by earlier runs`;
+    if (e.phase !== undefined)
+        return `${clock_formatDuration(e.overMs)} longer than its usual ${profile_report_s1(e.usualMs / 1000)} in earlier runs`;
+    return `${clock_formatDuration(e.overMs)} slower than earlier runs, which were ready after ${profile_report_s1(e.usualMs / 1000)}`;
+}
 /** `now loading weights (initializing took 12.3s)`. */
-const phaseChangeText = (name, previous) => `now ${name}${previous ? ` (${previous.name} took ${s1(previous.seconds)}${previous.printed ? ' by its own count' : ''})` : ''}`;
+const phaseChangeText = (name, previous) => `now ${name}${previous ? ` (${previous.name} took ${profile_report_s1(previous.seconds)}${previous.printed ? ' by its own count' : ''})` : ''}`;
 const BLOCKS = (/* unused pure expression or super */ null && (['', '\u258f', '\u258e', '\u258d', '\u258c', '\u258b', '\u258a', '\u2589']));
 const BAR_WIDTH = 24;
 /** A bar of `fraction` \u00d7 BAR_WIDTH cells, in eighths of a cell (any time at all shows as one eighth). */
@@ -19062,7 +19363,7 @@ function phaseGantt(phases, engineLabel) {
     for (const p of phases) {
         // A bar is at least a second wide so that it shows; the label carries the exact figure.
         const width = Math.max(1, p.seconds);
-        lines.push(`  ${`${p.name} ${s1(p.seconds)}`.replace(/[:;#]/g, ' ')} : ${clock(at)}, ${clock(at + width)}`);
+        lines.push(`  ${`${p.name} ${profile_report_s1(p.seconds)}`.replace(/[:;#]/g, ' ')} : ${clock(at)}, ${clock(at + width)}`);
         at += width;
     }
     lines.push('```');
@@ -19078,7 +19379,8 @@ function profile_report_phaseMarkdown(phases, engineLabel, usual) {
     const longest = Math.max(...phases.map((p) => p.seconds), 0.001);
     const total = phases.reduce((sum, p) => sum + p.seconds, 0);
     const withUsual = usual !== undefined && usual.size > 0;
-    const lines = ['#### Startup phases', '', phaseGantt(phases, engineLabel), ''];
+    // A chart of one bar (a run that failed in its first phase) shows nothing the table does not.
+    const lines = ['#### Startup phases', '', ...(phases.length > 1 ? [phaseGantt(phases, engineLabel), ''] : [])];
     lines.push(withUsual ? '| phase | seconds | usual | share | |' : '| phase | seconds | share | |', withUsual ? '|---|---:|---:|---:|---|' : '|---|---:|---:|---|');
     for (const p of phases) {
         const share = `${total > 0 ? Math.round((p.seconds / total) * 100) : 0}%`;
@@ -19096,9 +19398,9 @@ function profile_report_phaseMarkdown(phases, engineLabel, usual) {
 /** The warning for a startup slower than usual. */
 function regressionText(r) {
     const grew = r.grewMost
-        ? `; ${r.grewMost.name} grew most: ${s1(r.grewMost.seconds)} against ${s1(r.grewMost.usual)}`
+        ? `; ${r.grewMost.name} grew most: ${profile_report_s1(r.grewMost.seconds)} against ${profile_report_s1(r.grewMost.usual)}`
         : '';
-    return (`Startup took ${s1(r.seconds)}, ${r.percent.toFixed(1)}% over the median of ${s1(r.expectedSeconds)} ` +
+    return (`Startup took ${profile_report_s1(r.seconds)}, ${r.percent.toFixed(1)}% over the median of ${profile_report_s1(r.expectedSeconds)} ` +
         `of the last ${r.runs} ready run${r.runs === 1 ? '' : 's'}${grew}.`);
 }
 const value = (v) => (v === undefined ? 'unset' : JSON.stringify(v));
@@ -19148,13 +19450,12 @@ class StartupProfile {
     status(now, elapsedMs) {
         const phase = this.tracker.current(now);
         if (phase === undefined) {
-            const readyIn = this.opts.usual && readyInMs({ inPhaseMs: 0, elapsedMs }, this.opts.usual);
-            return readyIn === undefined ? undefined : readyText(readyIn);
+            return this.opts.usual && etaText(eta({ inPhaseMs: 0, elapsedMs }, this.opts.usual));
         }
         const left = phase.progress === undefined ? undefined : phaseLeftMs(phase.progress, now);
-        const readyIn = this.opts.usual &&
-            readyInMs({ phase: phase.name, inPhaseMs: phase.inPhaseMs, phaseLeftMs: left, elapsedMs }, this.opts.usual);
-        return progressText(phase, left, readyIn);
+        const against = this.opts.usual &&
+            eta({ phase: phase.name, inPhaseMs: phase.inPhaseMs, phaseLeftMs: left, elapsedMs }, this.opts.usual);
+        return progressText(phase, left, against);
     }
     /** The wait is over: the phases, the one under way ended at `at`. */
     finish(at) {
@@ -19237,7 +19538,7 @@ function finalLine(outcome) {
 function failureMessage(outcome, ctx) {
     const last = outcome.last;
     const waited = `${clock_formatDuration(outcome.elapsedMs)} and ${probes(outcome.attempts)}`;
-    if (outcome.reason === 'unauthorized' || outcome.reason === 'tls') {
+    if (outcome.reason === 'unauthorized' || outcome.reason === 'tls' || outcome.reason === 'ambiguous-model') {
         return `Stopped after ${waited}: ${last?.detail ?? outcome.reason}.`;
     }
     if (outcome.stop) {
@@ -19430,8 +19731,11 @@ function loadHistory(file, key, offNotice) {
         return off(`History is off: cannot read ${file} (${e.message}).`);
     }
 }
-/** Compares the finished run with the earlier ones, then appends it. */
-function recordRun(history, run, thresholdPercent) {
+/**
+ * Compares the finished run with the earlier ones, then appends it. A regression is told only against at least
+ * `minRuns` earlier ready runs: against one, a cold page cache beside a warm one is a regression every time.
+ */
+function recordRun(history, run, thresholdPercent, minRuns) {
     const r = regression(history.earlier, run);
     const drift = envDrift(history.earlier, run);
     const notices = [];
@@ -19447,7 +19751,7 @@ function recordRun(history, run, thresholdPercent) {
     return {
         expectedSeconds: history.usual?.totalSeconds,
         regressionPercent: r?.percent,
-        regression: r !== undefined && r.percent > thresholdPercent ? regressionText(r) : undefined,
+        regression: r !== undefined && r.runs >= minRuns && r.percent > thresholdPercent ? regressionText(r) : undefined,
         drift: drift.length ? driftWarning(drift) : undefined,
         notices
     };
@@ -19473,6 +19777,7 @@ const osName = (platform) => OS_NAMES[platform.os] ?? platform.os;
  * Turns raw input strings (from the action's inputs or the CLI's flags) into typed, validated settings.
  * Nothing below this module reads inputs; every error names the input and the form it accepts.
  */
+
 
 
 
@@ -19507,6 +19812,7 @@ const INPUT_DEFAULTS = {
     'history-file': 'auto',
     'history-key': '',
     'regression-threshold': '25%',
+    'regression-min-runs': '3',
     'fail-on-regression': 'false'
 };
 /** `history-file: auto`: the runner's tool cache for the action, the user's cache directory for the CLI. */
@@ -19642,6 +19948,11 @@ function parseSettings(get, platform = currentPlatform()) {
     if (historyKey !== undefined && historyKey.length > 200)
         throw new InputError('history-key', `is ${historyKey.length} characters long; give at most 200`);
     const regressionThresholdPercent = field('regression-threshold', parsePercent);
+    const regressionMinRuns = field('regression-min-runs', (t) => {
+        if (!/^\s*\d+\s*$/.test(t) || Number(t) < 1 || Number(t) > MEDIAN_OF)
+            throw new Error(`"${printable(t)}" is not a whole number from 1 to ${MEDIAN_OF} (the median is of the last ${MEDIAN_OF} ready runs)`);
+        return Number(t);
+    });
     const failOnRegression = field('fail-on-regression', parseBoolean);
     return {
         targets,
@@ -19671,6 +19982,7 @@ function parseSettings(get, platform = currentPlatform()) {
         historyFile,
         historyKey,
         regressionThresholdPercent,
+        regressionMinRuns,
         failOnRegression
     };
 }
@@ -19787,6 +20099,45 @@ function parseUrl(text) {
     return url;
 }
 
+;// CONCATENATED MODULE: ./src/server/proc.ts
+/** Reading Linux's /proc: one process's stat line, the process ids, a command line. Undefined or empty without it. */
+
+function procStat(pid, proc = '/proc') {
+    try {
+        const stat = (0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/stat`, 'utf8');
+        // the command name in parentheses may hold spaces and parentheses: count fields from the last ')'
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return { state: f[0], ppid: Number(f[1]), pgrp: Number(f[2]), startTicks: Number(f[19]) };
+    }
+    catch {
+        return undefined;
+    }
+}
+/** Every process id /proc shows (empty without /proc). */
+function proc_procPids(proc = '/proc') {
+    try {
+        return (0,external_node_fs_namespaceObject.readdirSync)(proc)
+            .filter((n) => /^\d+$/.test(n))
+            .map(Number);
+    }
+    catch {
+        return [];
+    }
+}
+const MAX_COMMAND = 500;
+/** The command line of `pid`, arguments joined by spaces (its name in brackets where it has none), or "" once gone. */
+function proc_commandLine(pid, proc = '/proc') {
+    try {
+        const args = readFileSync(`${proc}/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
+        if (args !== '')
+            return args.length > MAX_COMMAND ? `${args.slice(0, MAX_COMMAND)}\u2026` : args;
+        return `[${readFileSync(`${proc}/${pid}/comm`, 'utf8').trim()}]`;
+    }
+    catch {
+        return '';
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/server/process.ts
 /**
  * The model server as a process: launched in the background by `start`, or found by `pid`; watched until it
@@ -19798,8 +20149,30 @@ function parseUrl(text) {
 
 
 
-/** Where the log goes with `start` and no `log-file`: the runner's temporary directory. */
-const defaultLogFile = (env) => (0,external_node_path_namespaceObject.join)(env.RUNNER_TEMP || (0,external_node_os_namespaceObject.tmpdir)(), 'model-server.log');
+
+/**
+ * Where the log goes with `start` and no `log-file`: a new file in the runner's temporary directory (the system's
+ * outside a runner) named with this run's pid, `model-server-<pid>.log`, created now so that no other run's log is
+ * ever truncated (two gates at once on one machine, or a pid reused since an earlier run: then `-2`, `-3`, \u2026).
+ */
+function newLogFile(env, pid = process.pid) {
+    const dir = env.RUNNER_TEMP || (0,external_node_os_namespaceObject.tmpdir)();
+    for (let n = 1;; n++) {
+        const path = (0,external_node_path_namespaceObject.join)(dir, `model-server-${pid}${n === 1 ? '' : `-${n}`}.log`);
+        try {
+            if (n === 1)
+                (0,external_node_fs_namespaceObject.mkdirSync)(dir, { recursive: true });
+            (0,external_node_fs_namespaceObject.closeSync)((0,external_node_fs_namespaceObject.openSync)(path, 'wx'));
+            return path;
+        }
+        catch (e) {
+            const code = e.code;
+            if (code === 'EEXIST' && n < 1000)
+                continue;
+            throw new InputError('log-file', `none given, and no new log can be created in "${printable(dir)}" (${code ?? e.message})`);
+        }
+    }
+}
 /** The step's environment, without the action's own `INPUT_*` variables (which carry its api-key). */
 function serverEnv(env) {
     return Object.fromEntries(Object.entries(env).filter((e) => e[1] !== undefined && !isInputVariable(e[0])));
@@ -19809,13 +20182,16 @@ const FOREGROUND_HINT = '"start" must run the server in the foreground, without 
 const SHELL = (0,external_node_fs_namespaceObject.existsSync)('/bin/bash') ? '/bin/bash' : '/bin/sh';
 /**
  * Runs `command` with the shell, detached in its own process group (pid = group id) so that it outlives the
- * step and a signal to the action does not reach it; stdout and stderr go to `logFile` (truncated first).
+ * step and a signal to the action does not reach it; stdout and stderr are appended to `logFile` (never truncated:
+ * it may be a log the user keeps, or another run's).
  */
 function startServer(command, logFile, env, clock) {
     let fd;
+    let logOffset;
     try {
         (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(logFile), { recursive: true });
-        fd = (0,external_node_fs_namespaceObject.openSync)(logFile, 'w');
+        fd = (0,external_node_fs_namespaceObject.openSync)(logFile, 'a');
+        logOffset = (0,external_node_fs_namespaceObject.fstatSync)(fd).size;
     }
     catch (e) {
         throw new InputError('log-file', `"${printable(logFile)}" cannot be written (${e.code ?? e.message})`);
@@ -19844,7 +20220,8 @@ function startServer(command, logFile, env, clock) {
             exited,
             // Once the shell has exec'd the server (or if it has exited), what it was given is what it started with.
             environ: () => readEnviron(pid) ?? env,
-            release: () => child.removeAllListeners()
+            release: () => child.removeAllListeners(),
+            logOffset
         };
     }
     finally {
@@ -19853,7 +20230,7 @@ function startServer(command, logFile, env, clock) {
 }
 /** Watches a process started elsewhere; it is polled, since only a parent hears of its child's exit. */
 function attachServer(pid, clock, pollMs = 250) {
-    const first = readStat(pid);
+    const first = procStat(pid);
     const ageMs = first === undefined ? undefined : processAgeMs(first.startTicks);
     let timer;
     const exited = new Promise((resolve) => {
@@ -19892,7 +20269,7 @@ function resolvePid(spec) {
 }
 /** Why the process is no longer running, or undefined while it runs. */
 function gone(pid, startTicks) {
-    const stat = readStat(pid);
+    const stat = procStat(pid);
     if (stat !== undefined) {
         if (stat.state === 'Z')
             return 'has exited (a zombie awaiting its parent)';
@@ -19907,17 +20284,6 @@ function gone(pid, startTicks) {
     }
     catch (e) {
         return e.code === 'EPERM' ? undefined : 'is not running';
-    }
-}
-function readStat(pid) {
-    try {
-        const stat = (0,external_node_fs_namespaceObject.readFileSync)(`/proc/${pid}/stat`, 'utf8');
-        // the command name in parentheses may hold spaces and parentheses: count fields from the last ')'
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        return { state: fields[0], startTicks: Number(fields[19]) };
-    }
-    catch {
-        return undefined;
     }
 }
 /** USER_HZ, the unit of /proc start times: 100 on every Linux architecture GitHub runners use. */
@@ -20187,7 +20553,7 @@ async function gate(settings, gateDeps) {
         env: gateDeps.env ?? process.env
     };
     const { clock } = deps;
-    const logFile = settings.logFile ?? (settings.start !== undefined ? defaultLogFile(deps.env) : undefined);
+    const logFile = settings.logFile ?? (settings.start !== undefined ? newLogFile(deps.env) : undefined);
     // Resolved before anything starts, so that a bad pid file is an input error and nothing runs.
     const pid = settings.pid === undefined ? undefined : resolvePid(settings.pid);
     setUpUndici();
@@ -20202,7 +20568,14 @@ async function gate(settings, gateDeps) {
         const waitStart = deps.startedAt ?? clock.now();
         const history = openHistory(settings, deps);
         const profile = new StartupProfile({ engine: settings.engine, startedAt: server?.startedAt, usual: history.usual });
-        const { log, sayStartup, readLines } = followLog({ settings, logFile, profile, deps, waitStart });
+        const { log, sayStartup, readLines } = followLog({
+            settings,
+            logFile,
+            logOffset: server?.logOffset,
+            profile,
+            deps,
+            waitStart
+        });
         // A server started elsewhere has long since started: its environment can be read at once, while it still runs.
         if (pid !== undefined)
             reportEnvironment(settings, server, facts, deps);
@@ -20257,13 +20630,14 @@ async function gate(settings, gateDeps) {
  * tell the phases so far; a log `start` has just begun afresh is read from its first line. `readLines` reads new
  * lines and returns the engine's own fatal line once seen.
  */
-function followLog({ settings, logFile, profile, deps, waitStart }) {
+function followLog({ settings, logFile, logOffset, profile, deps, waitStart }) {
     const { clock } = deps;
     const sayStartup = (lines) => lines.forEach((l) => deps.log(gateLines.startup(clock.now() - waitStart, l)));
     const log = logFile === undefined
         ? undefined
         : new LogFollower(logFile, settings.logLines, {
             fromStart: settings.start !== undefined,
+            skipBytes: logOffset,
             earlier: (lines) => lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number)))
         });
     const readLines = (lines) => {
@@ -20390,7 +20764,7 @@ function settle({ settings, outcome, facts, profile, history, deps }) {
         phases: phases.map((p) => ({ name: p.name, seconds: p.seconds })),
         ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') })
     };
-    const findings = recordRun(history, run, settings.regressionThresholdPercent);
+    const findings = recordRun(history, run, settings.regressionThresholdPercent, settings.regressionMinRuns);
     if (findings.regression !== undefined && !settings.failOnRegression)
         deps.warn(findings.regression);
     if (findings.drift !== undefined)
@@ -20465,11 +20839,418 @@ async function runDiagnostics(commands, runner) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/gpu/nvidia-smi.ts
+/**
+ * The GPUs and what holds their memory, from `nvidia-smi`: its CSV queries (formats as seen on an H200; see the
+ * research notes), run with a time limit. Where nvidia-smi is missing, fails or hangs the answer is a structured
+ * `unavailable`, never an error: a machine without a GPU is no reason to fail a wait.
+ */
+
+const GPU_QUERY = ['--query-gpu=index,uuid,name,memory.used,memory.total', '--format=csv,noheader,nounits'];
+const APPS_QUERY = ['--query-compute-apps=pid,process_name,used_memory,gpu_uuid', '--format=csv,noheader,nounits'];
+/** The GPUs and the compute processes on them, in two calls of nvidia-smi. */
+async function gpuSnapshot(options = {}) {
+    const gpuRun = await runNvidiaSmi(GPU_QUERY, options);
+    if (gpuRun.kind !== 'ok')
+        return gpuRun;
+    const appsRun = await runNvidiaSmi(APPS_QUERY, options);
+    if (appsRun.kind !== 'ok')
+        return appsRun;
+    const gpus = parseGpus(gpuRun.stdout);
+    const apps = parseApps(appsRun.stdout);
+    if (gpus === undefined || apps === undefined)
+        return {
+            kind: 'unavailable',
+            why: 'unreadable',
+            detail: firstLine(gpus === undefined ? gpuRun.stdout : appsRun.stdout)
+        };
+    return { kind: 'available', gpus, apps };
+}
+function runNvidiaSmi(args, { env = process.env, timeoutMs = 10_000, command = 'nvidia-smi' }) {
+    return new Promise((resolve) => {
+        const child = (0,external_node_child_process_namespaceObject.spawn)(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d) => (stdout += d.toString()));
+        child.stderr.on('data', (d) => (stderr += d.toString()));
+        const timer = setTimeout(() => {
+            child.kill('SIGKILL');
+            resolve({ kind: 'unavailable', why: 'timeout' });
+        }, timeoutMs);
+        child.once('error', (e) => {
+            clearTimeout(timer);
+            resolve(e.code === 'ENOENT'
+                ? { kind: 'unavailable', why: 'not-found' }
+                : { kind: 'unavailable', why: 'failed', detail: e.message });
+        });
+        child.once('close', (code) => {
+            clearTimeout(timer);
+            // nvidia-smi prints its own failure ("NVIDIA-SMI has failed because it couldn't communicate \u2026") on stdout
+            if (code === 0)
+                resolve({ kind: 'ok', stdout });
+            else
+                resolve({ kind: 'unavailable', why: 'failed', detail: firstLine(stdout.trim() === '' ? stderr : stdout) });
+        });
+    });
+}
+const firstLine = (text) => text.trim().split('\n', 1)[0].slice(0, 300);
+/** `[N/A]` and the like are no number. */
+const mib = (text) => (/^\d+$/.test(text.trim()) ? Number(text.trim()) : undefined);
+/** The lines of a `noheader` CSV answer, split into fields; undefined unless each has `fields` and starts with a number. */
+function csvRows(csv, fields) {
+    const rows = csv
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => l.split(',').map((x) => x.trim()));
+    return rows.every((f) => f.length >= fields && /^\d+$/.test(f[0])) ? rows : undefined;
+}
+/** `0, GPU-24f1\u2026, NVIDIA H200, 21099, 143771` per line; the name (which may hold a comma) is what lies between. */
+function parseGpus(csv) {
+    return csvRows(csv, 5)?.map((f) => ({
+        index: Number(f[0]),
+        uuid: f[1],
+        name: f.slice(2, -2).join(','),
+        memoryUsedMiB: mib(f[f.length - 2]),
+        memoryTotalMiB: mib(f[f.length - 1])
+    }));
+}
+/** `430, python3, 21090, GPU-24f1\u2026` per line (nothing at all when no process computes). */
+function parseApps(csv) {
+    return csvRows(csv, 4)?.map((f) => ({
+        pid: Number(f[0]),
+        processName: f.slice(1, -2).join(','),
+        usedMiB: mib(f[f.length - 2]),
+        gpuUuid: f[f.length - 1]
+    }));
+}
+/**
+ * The GPUs `CUDA_VISIBLE_DEVICES` names (indices, UUIDs or UUID prefixes such as `GPU-24f17f1b`), in its order;
+ * all of them when it is unset. Like CUDA, the list ends at the first entry that names no GPU (`-1`, a MIG id
+ * nvidia-smi does not list here), and an empty value hides every GPU. `unmatched` is that entry, if any.
+ */
+function visibleGpus(gpus, cudaVisibleDevices) {
+    if (cudaVisibleDevices === undefined)
+        return { gpus: [...gpus] };
+    const chosen = [];
+    for (const entry of cudaVisibleDevices.split(',').map((e) => e.trim())) {
+        if (entry === '')
+            break;
+        const gpu = /^\d+$/.test(entry)
+            ? gpus.find((g) => g.index === Number(entry))
+            : gpus.find((g) => g.uuid.toLowerCase().startsWith(entry.toLowerCase()) && /^gpu-/i.test(entry));
+        if (gpu === undefined)
+            return { gpus: chosen, unmatched: entry };
+        if (!chosen.includes(gpu))
+            chosen.push(gpu);
+    }
+    return { gpus: chosen };
+}
+/** The compute processes on the GPUs `CUDA_VISIBLE_DEVICES` names (all GPUs when unset). */
+function appsOnVisibleGpus(snapshot, cudaVisibleDevices) {
+    const uuids = new Set(visibleGpus(snapshot.gpus, cudaVisibleDevices).gpus.map((g) => g.uuid));
+    return snapshot.apps.filter((a) => uuids.has(a.gpuUuid));
+}
+/** The GPU memory held by any of `pids` (a server and its workers). */
+function memoryHeldBy(snapshot, pids) {
+    const apps = snapshot.apps.filter((a) => pids.has(a.pid));
+    return { mib: apps.reduce((sum, a) => sum + (a.usedMiB ?? 0), 0), apps };
+}
+
+;// CONCATENATED MODULE: ./src/server/port-owner.ts
+/**
+ * Who listens on a local TCP port, read from Linux's /proc: the listening sockets of /proc/net/tcp and tcp6, each
+ * socket's inode found among the processes' file descriptors (/proc/<pid>/fd \u2192 `socket:[inode]`), and each
+ * holder's command line. Structured answers only; without /proc (not Linux) the answer is `unknown`.
+ *
+ * /proc/net/tcp is the table of the reader's network namespace: a server in a container with its own
+ * namespace (docker -p) shows as the proxy that forwards the port, which is what answers the gate anyway.
+ */
+
+
+const LISTEN = '0A';
+/** Who listens on `port` (any local address, IPv4 and IPv6). */
+function portOwner(port, { proc = '/proc' } = {}) {
+    const sockets = listeningSockets(proc, port);
+    if (sockets === undefined)
+        return { kind: 'unknown', port };
+    if (sockets.length === 0)
+        return { kind: 'free', port };
+    const holders = socketHolders(proc, new Set(sockets.map((s) => s.inode)));
+    return {
+        kind: 'listening',
+        port,
+        listeners: sockets.map((s) => ({ ...s, holders: holders.get(s.inode) ?? [] }))
+    };
+}
+/**
+ * Whether what listens on `port` belongs to the process `pid` or its descendants (a `start` shell that runs the
+ * server as its child, a server that forks workers): the listening socket's inode among their descriptors.
+ */
+function listenerOwnership(port, pid, options = {}) {
+    const owner = portOwner(port, options);
+    if (owner.kind !== 'listening')
+        return owner;
+    const family = processTree(options.proc ?? '/proc', pid);
+    for (const l of owner.listeners) {
+        const holder = l.holders.find((h) => family.has(h.pid));
+        if (holder !== undefined)
+            return { kind: 'ours', port, holder };
+    }
+    return { kind: 'foreign', port, listeners: owner.listeners };
+}
+/** `pid` and every process descended from it, from the parent ids of /proc/<pid>/stat. */
+function processTree(proc, pid) {
+    const children = new Map();
+    for (const p of proc_procPids(proc)) {
+        const parent = procStat(p, proc)?.ppid;
+        if (parent !== undefined)
+            children.set(parent, [...(children.get(parent) ?? []), p]);
+    }
+    const family = new Set([pid]);
+    const queue = [pid];
+    while (queue.length > 0) {
+        for (const child of children.get(queue.shift()) ?? []) {
+            if (family.has(child))
+                continue;
+            family.add(child);
+            queue.push(child);
+        }
+    }
+    return family;
+}
+/** The listening sockets on `port`; undefined when neither table can be read. */
+function listeningSockets(proc, port) {
+    let read = false;
+    const found = [];
+    for (const table of ['tcp', 'tcp6']) {
+        let text;
+        try {
+            text = readFileSync(`${proc}/net/${table}`, 'utf8');
+            read = true;
+        }
+        catch {
+            continue; // tcp6 is absent on a kernel without IPv6
+        }
+        for (const line of text.split('\n').slice(1)) {
+            // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode \u2026
+            const f = line.trim().split(/\s+/);
+            if (f.length < 10 || f[3] !== LISTEN)
+                continue;
+            const [hexAddress, hexPort] = f[1].split(':');
+            if (parseInt(hexPort, 16) !== port)
+                continue;
+            found.push({ address: decodeAddress(hexAddress), port, inode: Number(f[9]) });
+        }
+    }
+    return read ? found : undefined;
+}
+/** The kernel prints each 32-bit word of the address in host order (little-endian on the runners' x86 and arm64). */
+function decodeAddress(hex) {
+    const words = hex.match(/.{8}/g) ?? [];
+    const bytes = words.flatMap((w) => (w.match(/../g) ?? []).reverse().map((b) => parseInt(b, 16)));
+    if (bytes.length === 4)
+        return bytes.join('.');
+    const groups = Array.from({ length: 8 }, (_, i) => ((bytes[2 * i] << 8) | bytes[2 * i + 1]).toString(16));
+    if (groups.slice(0, 5).every((g) => g === '0') && groups[5] === 'ffff')
+        return `::ffff:${bytes.slice(12).join('.')}`;
+    // the shortest form for the common cases (:: and ::1); other addresses in full
+    const text = groups.join(':');
+    return text === '0:0:0:0:0:0:0:0' ? '::' : text === '0:0:0:0:0:0:0:1' ? '::1' : text;
+}
+/** The processes holding each of `inodes` among their file descriptors (those this user may read). */
+function socketHolders(proc, inodes) {
+    const holders = new Map();
+    for (const pid of procPids(proc)) {
+        let fds;
+        try {
+            fds = readdirSync(`${proc}/${pid}/fd`);
+        }
+        catch {
+            continue; // another user's process, or gone
+        }
+        const held = new Set();
+        for (const fd of fds) {
+            let target;
+            try {
+                target = readlinkSync(`${proc}/${pid}/fd/${fd}`);
+            }
+            catch {
+                continue;
+            }
+            const m = /^socket:\[(\d+)\]$/.exec(target);
+            if (m && inodes.has(Number(m[1])))
+                held.add(Number(m[1]));
+        }
+        if (held.size === 0)
+            continue;
+        const info = { pid, command: commandLine(pid, proc) };
+        for (const inode of held)
+            holders.set(inode, [...(holders.get(inode) ?? []), info]);
+    }
+    return holders;
+}
+/**
+ * The port to check when `url` names this machine (loopback, `localhost`, this host's name or one of its
+ * addresses), else undefined: a server elsewhere is probed as it is, its port is none of this machine's business.
+ */
+function localPort(url, hostName = process.getBuiltinModule('node:os').hostname()) {
+    const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    const os = process.getBuiltinModule('node:os');
+    const addresses = Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((a) => a.address.toLowerCase()));
+    const local = host === 'localhost' ||
+        host.endsWith('.localhost') ||
+        host === hostName.toLowerCase() ||
+        /^127\./.test(host) ||
+        host === '::1' ||
+        host === '0.0.0.0' ||
+        host === '::' ||
+        addresses.includes(host);
+    if (!local)
+        return undefined;
+    return url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+}
+
+;// CONCATENATED MODULE: ./src/server/stop.ts
+/**
+ * Stops a server and everything it started: SIGTERM to its process group, up to a timeout for it to exit, then
+ * SIGKILL; then waits until none of its processes remain and, where nvidia-smi tells, until none of them holds GPU
+ * memory (the next job on a shared runner needs it back). The answer is a record of how it went, never words.
+ */
+
+
+
+/** Stops the server `pid` and its processes; see the module comment. */
+async function stopServer(options, deps) {
+    const { clock } = deps;
+    const proc = deps.proc ?? '/proc';
+    const pollMs = options.pollMs ?? 100;
+    const kill = deps.kill ?? ((pid, signal) => process.kill(pid, signal));
+    const leader = procStat(options.pid, proc);
+    const inGroup = () => proc_procPids(proc).filter((p) => procStat(p, proc)?.pgrp === options.pid);
+    // A group outlives its leader (workers left behind by a server that crashed), and Linux reuses no pid that
+    // still names a group: with the leader gone, processes in group `pid` are that server's.
+    // never the group this process is in: that would stop the stopper (and the runner's step with it)
+    const own = options.pid === procStat(process.pid, proc)?.pgrp;
+    const scope = !own && (leader === undefined ? inGroup().length > 0 : leader.pgrp === options.pid) ? 'group' : 'tree';
+    const members = () => {
+        const tree = [...processTree(proc, options.pid)];
+        const group = scope === 'group' ? inGroup() : [];
+        return [...new Set([...tree, ...group])].flatMap((pid) => {
+            const stat = procStat(pid, proc);
+            // without /proc only the pid itself can be asked about
+            if (stat === undefined)
+                return pid === options.pid && signalled(kill, pid, 0) ? [{ pid }] : [];
+            return stat.state === 'Z' ? [] : [{ pid, startTicks: stat.startTicks }];
+        });
+    };
+    const initial = members();
+    const base = { pid: options.pid, scope, pids: initial.map((m) => m.pid) };
+    if (initial.length === 0)
+        return { ...base, outcome: 'not-running', gpu: { kind: 'none' } };
+    const before = deps.gpu ? await deps.gpu() : undefined;
+    // every process seen as the server's, by pid and start time (a reused pid is another process)
+    const tracked = new Map(initial.map((m) => [m.pid, m.startTicks]));
+    const family = () => new Set(tracked.keys());
+    const atStart = before?.kind === 'available' ? memoryHeldBy(before, family()) : undefined;
+    const heldAtStart = atStart?.mib ?? 0;
+    let exit;
+    void deps.exited?.then((e) => (exit = e));
+    const alive = () => {
+        const now = members();
+        // any process the server has started since counts too
+        for (const m of now)
+            if (!tracked.has(m.pid))
+                tracked.set(m.pid, m.startTicks);
+        return now.filter((m) => tracked.get(m.pid) === m.startTicks).map((m) => m.pid);
+    };
+    const send = (signal) => {
+        if (scope === 'group')
+            signalled(kill, -options.pid, signal);
+        else
+            for (const pid of alive())
+                signalled(kill, pid, signal);
+    };
+    const waitGone = async (ms) => {
+        const until = clock.now() + ms;
+        for (;;) {
+            if (alive().length === 0)
+                return true;
+            if (clock.now() >= until)
+                return false;
+            await clock.sleep(Math.min(pollMs, until - clock.now()));
+        }
+    };
+    const termAt = clock.now();
+    const seconds = () => Math.round((clock.now() - termAt) / 100) / 10;
+    send('SIGTERM');
+    let signal = 'SIGTERM';
+    let gone = await waitGone(options.timeoutMs);
+    if (!gone) {
+        signal = 'SIGKILL';
+        send('SIGKILL');
+        gone = await waitGone(options.killWaitMs ?? 10_000);
+    }
+    const secondsToExit = seconds();
+    // /proc loses a process a moment before its parent hears of the exit: a few polls for the code
+    for (let i = 0; gone && deps.exited !== undefined && exit === undefined && i < 10; i++)
+        await clock.sleep(pollMs);
+    const exited = {
+        signal,
+        ...(exit === undefined ? {} : { exitCode: exit.code, exitSignal: exit.signal })
+    };
+    const record = gone
+        ? { ...base, ...exited, outcome: 'exited', secondsToExit }
+        : { ...base, ...exited, outcome: 'survived', survivors: alive() };
+    if (before === undefined)
+        return { ...record, gpu: { kind: 'unavailable', why: 'not asked' } };
+    if (before.kind === 'unavailable')
+        return { ...record, gpu: { kind: 'unavailable', why: before.why } };
+    // an entry whose memory nvidia-smi cannot show ([N/A]) still holds some: waited for like the others
+    if (atStart === undefined || atStart.apps.length === 0)
+        return { ...record, gpu: { kind: 'none' } };
+    const gpuUntil = clock.now() + (options.gpuWaitMs ?? 30_000);
+    for (;;) {
+        const now = await deps.gpu();
+        const held = now.kind === 'available' ? memoryHeldBy(now, family()) : undefined;
+        if (held !== undefined && held.apps.length === 0)
+            return { ...record, gpu: { kind: 'released', mib: heldAtStart, seconds: seconds() } };
+        if (clock.now() >= gpuUntil) {
+            return {
+                ...record,
+                gpu: {
+                    kind: 'held',
+                    mib: heldAtStart,
+                    heldMib: held?.mib ?? heldAtStart,
+                    seconds: seconds(),
+                    pids: [...new Set(held?.apps.map((a) => a.pid) ?? [])]
+                }
+            };
+        }
+        await clock.sleep(Math.min(pollMs, gpuUntil - clock.now()));
+    }
+}
+/** Sends `signal` (0: only asks whether `pid` exists); false when there is no such process. */
+function signalled(kill, pid, signal) {
+    try {
+        kill(pid, signal);
+        return true;
+    }
+    catch (e) {
+        // EPERM: it exists, but belongs to someone else
+        return e.code === 'EPERM';
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/cli/command-line.ts
 /**
  * The command-line layer: argv and INPUT_* variables in; progress on stderr, outputs as JSON on stdout, and an
  * exit code out (0 ready, 1 not ready, 2 bad usage). Every flag of the wait comes from the action's inputs.
  */
+
+
+
+
+
 
 
 
@@ -20503,7 +21284,10 @@ const INPUT_HELP = {
     'fail-on-timeout': ['BOOL', 'false: on timeout, print a warning and exit 0 with ready=false'],
     start: ['COMMAND', 'shell command that starts the server in the background; it outlives this command'],
     pid: ['PID|FILE', 'process id of a server started elsewhere, or a file holding it'],
-    'log-file': ['PATH', 'the server log (with --start: $RUNNER_TEMP or the temp dir, model-server.log)'],
+    'log-file': [
+        'PATH',
+        'the server log, appended to (with --start: a new model-server-<pid>.log in $RUNNER_TEMP or the temp dir)'
+    ],
     'log-lines': ['N', 'last lines of the log to show when the wait fails'],
     'fail-pattern': ['REGEX', 'a new log line matching it ends the wait at once'],
     'probe-generation': ['BOOL', 'true: ready only once a one-token generation request succeeds'],
@@ -20524,19 +21308,25 @@ const INPUT_HELP = {
         'which earlier runs compare with this one (by default a hash of the URL, the model and --start)'
     ],
     'regression-threshold': ['PERCENT', 'warn when startup is slower than the median of earlier runs by more than this'],
+    'regression-min-runs': ['N', 'earlier ready runs with the key needed before a regression is told (1 to 10)'],
     'fail-on-regression': ['BOOL', 'true: exit 1 on such a regression']
 };
 const INPUT_NAMES = Object.keys(INPUT_DEFAULTS);
 /** Inputs whose flag may be repeated, the values joined by newlines as the action's multi-line input. */
 const MULTI_LINE = new Set(['url', 'headers', 'diagnostics']);
 const SIMULATE_DEFAULTS = { load: '30s', port: '8000', host: '127.0.0.1' };
-const ENGINE_NAMES = Object.keys(SIMULATED_ENGINES);
+/** The simulator's engines as the gate spells them (`llama.cpp`; `llamacpp` is accepted too). */
+const ENGINE_WORDS = Object.keys(SIMULATED_ENGINES)
+    .map((e) => (e === 'llamacpp' ? 'llama.cpp' : e))
+    .join(', ');
 async function runCli(argv, io) {
     const paint = painter(io);
     const say = (line) => void io.stderr.write(`${line}\n`);
     try {
         if (argv[0] === 'simulate')
             return await simulateCommand(argv.slice(1), io, say);
+        if (argv[0] === 'stop')
+            return await stopCommand(argv.slice(1), io, say, paint);
         if (argv[0] === 'demo')
             return await demo((0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)((0,external_node_url_.fileURLToPath)(import.meta.url)), 'index.js'), io.stdout);
         return await waitCommand(argv, io, say, paint);
@@ -20638,13 +21428,15 @@ async function simulateCommand(argv, io, say) {
         port: { type: 'string', default: SIMULATE_DEFAULTS.port },
         host: { type: 'string', default: SIMULATE_DEFAULTS.host },
         'crash-after': { type: 'string' },
+        'generation-fails': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' }
     });
     if (values.help)
         return (void io.stdout.write(simulateHelpText()), 0);
-    const engine = String(values.engine ?? '');
-    if (!ENGINE_NAMES.includes(engine)) {
-        throw new UsageError(`--engine: give one of ${ENGINE_NAMES.join(', ')}${engine ? ` (not "${printable(engine)}")` : ''}`);
+    const given = String(values.engine ?? '');
+    const engine = simulatedEngine(given);
+    if (engine === undefined) {
+        throw new UsageError(`--engine: give one of ${ENGINE_WORDS}${given ? ` (not "${printable(given)}")` : ''}`);
     }
     const model = String(values.model ?? '').trim();
     if (model === '')
@@ -20669,12 +21461,13 @@ async function simulateCommand(argv, io, say) {
     let server;
     try {
         server = await simulate({
-            engine: engine,
+            engine,
             model,
             loadMs,
             port: Number(portText),
             host,
             crashAfterMs,
+            generationFails: values['generation-fails'] === true,
             onEvent: (event, atMs) => say(`${prefix} ${clock_formatDuration(atMs)}: ${SIMULATOR_EVENT_WORDS[event]}`)
         });
     }
@@ -20685,6 +21478,7 @@ async function simulateCommand(argv, io, say) {
     say(`${prefix} serving "${model}" on ${server.baseUrl}: the port ${opensAt > 0 ? `opens at ${clock_formatDuration(opensAt)}` : 'is open now'}, ` +
         `the model is ready at ${clock_formatDuration(loadMs)}` +
         (crashAfterMs === undefined ? '' : `, the engine crashes at ${clock_formatDuration(crashAfterMs)}`) +
+        (values['generation-fails'] === true ? ', every generation request fails' : '') +
         '. Stop it with Ctrl-C.');
     try {
         await server.ended;
@@ -20694,6 +21488,74 @@ async function simulateCommand(argv, io, say) {
         say(`${prefix} cannot open ${host}:${portText}: ${e.message}`);
     }
     return 1;
+}
+const STOP_DEFAULTS = { timeout: '30s' };
+/** `stop --pid N`: SIGTERM to the server's process group, SIGKILL after --timeout, then its GPU memory back. */
+async function stopCommand(argv, io, say, paint) {
+    const { values } = parseCommandLine(argv, {
+        pid: { type: 'string' },
+        timeout: { type: 'string', default: STOP_DEFAULTS.timeout },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' }
+    });
+    if (values.help)
+        return (void io.stdout.write(stopHelpText()), 0);
+    const pidText = String(values.pid ?? '').trim();
+    if (pidText === '')
+        throw new UsageError(`--pid: give ${PID_FORM}`);
+    let pid;
+    try {
+        pid = resolvePid(/^\d+$/.test(pidText) ? { pid: Number(pidText) } : { file: pidText });
+    }
+    catch (e) {
+        if (!(e instanceof InputError))
+            throw e;
+        throw new UsageError(e.message.replace('Input "pid"', '--pid'));
+    }
+    if (pid < 2 || pid > 4_194_304)
+        throw new UsageError(`--pid: "${pid}" is not ${PID_FORM}`);
+    // its own group would take this command down with it, and the shell that runs it
+    if (pid === process.pid || pid === procStat(process.pid)?.pgrp)
+        throw new UsageError(`--pid: ${pid} is this command's own process or process group`);
+    let timeoutMs;
+    try {
+        timeoutMs = parseDuration(String(values.timeout));
+    }
+    catch {
+        throw new UsageError(`--timeout: "${printable(String(values.timeout))}" is not ${DURATION_FORM}`);
+    }
+    const record = await stopServer({ pid, timeoutMs }, { clock: systemClock, gpu: () => gpuSnapshot({ env: io.env, timeoutMs: 5_000 }) });
+    for (const line of stopLines(record)) {
+        if (line.level === 'warning')
+            say(paint.yellow(`warning: ${line.text}`));
+        else if (line.level === 'info')
+            say(line.text);
+    }
+    if (values.json)
+        io.stdout.write(`${JSON.stringify(record)}\n`);
+    return record.outcome === 'survived' || record.gpu.kind === 'held' ? 1 : 0;
+}
+function stopHelpText() {
+    return [
+        'wait-for-model stop: stop a model server and wait until its processes and their GPU memory are gone.',
+        '',
+        'Usage: wait-for-model stop --pid N [--timeout 30s] [--json]',
+        '',
+        ...table([
+            [
+                '--pid PID|FILE',
+                'the server: the leader of its process group (as --start launches it), or a file holding its pid'
+            ],
+            ['--timeout DURATION', `from SIGTERM until SIGKILL (default: ${STOP_DEFAULTS.timeout})`],
+            ['--json', 'print how it went as one JSON object on stdout'],
+            ['-h, --help', 'show this help']
+        ]),
+        '',
+        'SIGTERM goes to the whole process group (or, for a process that does not lead one, to it and its descendants).',
+        'Where nvidia-smi exists, waits (up to 30s) until none of its processes holds GPU memory.',
+        'Exit status: 0 stopped (or not running), 1 still running after SIGKILL or its GPU memory still held, 2 bad usage.',
+        ''
+    ].join('\n');
 }
 const SIMULATOR_EVENT_WORDS = {
     listening: 'port open, answering HTTP',
@@ -20724,7 +21586,8 @@ function helpText() {
         '',
         'Usage:',
         '  wait-for-model --url URL [options]',
-        '  wait-for-model simulate --engine ENGINE --model NAME [--load 30s] [--port 8000] [--crash-after 10s]',
+        '  wait-for-model simulate --engine ENGINE --model NAME [--load 30s] [--port 8000] [--crash-after 10s] [--generation-fails]',
+        '  wait-for-model stop --pid N [--timeout 30s]',
         '  wait-for-model demo',
         '',
         'Options (each also read from INPUT_<NAME>, e.g. INPUT_TIMEOUT=20m or INPUT_MATCH_REGEX=...):',
@@ -20742,12 +21605,13 @@ function simulateHelpText() {
         'Usage: wait-for-model simulate --engine ENGINE --model NAME [options]',
         '',
         ...table([
-            ['--engine ENGINE', ENGINE_NAMES.join(', ')],
+            ['--engine ENGINE', ENGINE_WORDS],
             ['--model NAME', 'the model the engine lists, e.g. /shared/kimi-k2.5-int4'],
             ['--load DURATION', `time until the engine answers with the model ready (default: ${SIMULATE_DEFAULTS.load})`],
             ['--port PORT', `port to serve on (default: ${SIMULATE_DEFAULTS.port})`],
             ['--host HOST', `address to bind (default: ${SIMULATE_DEFAULTS.host})`],
             ['--crash-after DURATION', 'the engine dies this long after the start: the port closes and the process exits 1'],
+            ['--generation-fails', "every generation request gets the engine's own error (to try --probe-generation)"],
             ['-h, --help', 'show this help']
         ]),
         ''

@@ -16688,7 +16688,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 2504:
+/***/ 7416:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -16795,6 +16795,8 @@ function openAiLoading(entry) {
         return `state "${state}"`;
     return undefined;
 }
+/** Router `status.value` "unloaded" and LM Studio's `state` "not-loaded": nothing is loading it. */
+const openAiUnloaded = (entry) => (isObject(entry.status) && entry.status.value === 'unloaded') || entry.state === 'not-loaded';
 const MODEL_LIST_SHAPES = [
     {
         name: 'openai',
@@ -16805,7 +16807,10 @@ const MODEL_LIST_SHAPES = [
                 return [];
             return objects(body.data)?.flatMap((e) => {
                 const id = str(e.id);
-                return id === undefined ? [] : [{ id, loading: openAiLoading(e) }];
+                if (id === undefined)
+                    return [];
+                const loading = openAiLoading(e);
+                return [loading === undefined ? { id } : { id, loading, ...(openAiUnloaded(e) ? { unloaded: true } : {}) }];
             });
         }
     },
@@ -16920,15 +16925,31 @@ function generationRoute(url) {
 
 ;// CONCATENATED MODULE: ./src/engines/match.ts
 /**
- * Finds `wanted` among the listed models: an id equal to it wins; otherwise the first id that contains it,
- * compared case-insensitively (so `kimi` finds `/shared/kimi-k2.5-int4`).
+ * Finds `wanted` among the listed models, from the strictest fit to the loosest: an id equal to it; equal but
+ * for case; ending with `/<wanted>` (a path or an `org/name` repo id); containing it (so `kimi` finds
+ * `/shared/kimi-k2.5-int4`). The first kind of fit that finds exactly one id wins; one that finds several is
+ * ambiguous, since `llama-3.1-8b` among `llama-3.1-8b-instruct-lora-sql` and `llama-3.1-8b-instruct` would pick
+ * whichever the server lists first, and `model-id` would then point the benchmark at it.
  */
-function findModel(models, wanted) {
+function matchModel(models, wanted) {
     const exact = models.find((m) => m.id === wanted);
     if (exact)
-        return exact;
+        return { kind: 'found', model: exact, how: 'exact' };
     const needle = wanted.toLowerCase();
-    return models.find((m) => m.id.toLowerCase().includes(needle));
+    const tiers = [
+        ['case-insensitive', (id) => id === needle],
+        ['path', (id) => id.endsWith(`/${needle}`)],
+        ['contains', (id) => id.includes(needle)]
+    ];
+    for (const [how, fits] of tiers) {
+        const found = models.filter((m) => fits(m.id.toLowerCase()));
+        // the same id listed twice (a list that repeats an entry) is one model, not a choice
+        if (found.length > 0 && found.every((m) => m.id === found[0].id))
+            return { kind: 'found', model: found[0], how };
+        if (found.length > 1)
+            return { kind: 'ambiguous', candidates: found };
+    }
+    return { kind: 'missing' };
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/parse.ts
@@ -17308,7 +17329,102 @@ function describeError(e) {
     return { kind: 'error', code: err?.code ?? 'UNKNOWN', message: err?.message ?? String(e) };
 }
 
+;// CONCATENATED MODULE: ./src/report/lifecycle-report.ts
+const list = (items) => items.map((i) => `"${i}"`).join(', ');
+/** A `model` several listed ids contain, none of them exactly: stable words, so the summary is stable. */
+function ambiguousModelText(model, candidates) {
+    return {
+        summary: `"${model}" fits ${candidates.length} listed models`,
+        detail: `"${model}" fits ${candidates.length} listed models and is none of them exactly: ${list(candidates)}. ` +
+            'Give the exact id as "model" (an id ending with /<model> or equal to it ignoring case also counts as exact)'
+    };
+}
+/** A model the server lists but loads only when asked (llama.cpp's router mode, LM Studio). */
+const unloadedModelText = (id) => `"${id}" is listed but not loaded: the server loads it only when asked (set "load: true" to have it loaded)`;
+const s1 = (seconds) => `${seconds.toFixed(1)}s`;
+const pidList = (pids) => `${pids.length === 1 ? 'pid' : 'pids'} ${pids.join(', ')}`;
+/** How a server was stopped (`wait-for-model stop`, the job-end step): what was sent, how it exited, its GPU memory. */
+function stopLines(r) {
+    if (r.outcome === 'not-running')
+        return [{ level: 'info', text: `Process ${r.pid} is not running: nothing to stop.` }];
+    const what = r.scope === 'group'
+        ? `the server's process group ${r.pid} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
+        : `the server ${r.pid} and its child processes (${r.pids.length} in all)`;
+    const lines = [];
+    const how = r.exitCode !== undefined && r.exitCode !== null
+        ? `, exit code ${r.exitCode}`
+        : r.exitSignal
+            ? `, ended by ${r.exitSignal}`
+            : '';
+    if (r.outcome === 'exited') {
+        lines.push({
+            level: 'info',
+            text: r.signal === 'SIGKILL'
+                ? `Stopped ${what}: it did not exit after SIGTERM, so SIGKILL; gone ${s1(r.secondsToExit ?? 0)} after SIGTERM${how}.`
+                : `Stopped ${what}: SIGTERM, gone after ${s1(r.secondsToExit ?? 0)}${how}.`
+        });
+    }
+    else {
+        lines.push({
+            level: 'warning',
+            text: `Could not stop ${what}: still running after SIGTERM and SIGKILL: ${pidList(r.survivors ?? [])}.`
+        });
+    }
+    const g = r.gpu;
+    if (g.kind === 'released')
+        lines.push({
+            level: 'info',
+            text: `Its GPU memory (${g.mib > 0 ? `${g.mib} MiB` : 'an amount nvidia-smi does not show'}) was released ${s1(g.seconds)} after SIGTERM.`
+        });
+    else if (g.kind === 'held')
+        lines.push({
+            level: 'warning',
+            text: `Its GPU memory was not released: ${g.mib > 0 ? `${g.heldMib} of ${g.mib} MiB` : 'an amount nvidia-smi does not show'} still held ${s1(g.seconds)} after SIGTERM` +
+                `${g.pids.length ? ` (${pidList(g.pids)})` : ''}; the next job on this machine may run out of GPU memory.`
+        });
+    else if (g.kind === 'none')
+        lines.push({ level: 'debug', text: 'Its processes held no GPU memory.' });
+    else
+        lines.push({ level: 'debug', text: `GPU memory not looked at (nvidia-smi: ${g.why}).` });
+    return lines;
+}
+/** `process 1234 (python -m vllm \u2026)`, or what can be said of a socket whose holder this user cannot see. */
+function listenerText(l) {
+    if (l.holders.length === 0)
+        return `a process this user cannot see (listening on ${l.address}, socket inode ${l.inode})`;
+    return l.holders.map((h) => `process ${h.pid}${h.command ? ` (${h.command})` : ''}`).join(' and ');
+}
+const holderPids = (listeners) => [
+    ...new Set(listeners.flatMap((l) => l.holders.map((h) => h.pid)))
+];
+/** Before `start`: something already listens on the URL's port (a server an earlier job left behind). */
+function portBusyText(owner) {
+    const pids = holderPids(owner.listeners);
+    return (`Port ${owner.port} is already in use by ${owner.listeners.map(listenerText).join('; ')}: the server "start" ` +
+        'would launch could not listen there, and the one already there would answer the gate. ' +
+        (pids.length
+            ? `Stop it first (wait-for-model stop --pid ${pids[0]}, or kill ${pids.join(' ')}), `
+            : 'Stop it first, ') +
+        'or give the new server another port');
+}
+/** With `start` or `pid`: the port answers, but from a process that is not the watched server or its children. */
+function wrongServerText(o, watchedPid) {
+    return (`Port ${o.port} is answered by ${o.listeners.map(listenerText).join('; ')}, not by the server being watched ` +
+        `(pid ${watchedPid}) or its child processes: an earlier server still holds the port, or the watched one ` +
+        'listens elsewhere. Its answers say nothing about the server being waited for');
+}
+/** Before `start`: other processes hold memory on the GPUs the server will use. */
+function gpuBusyText(apps, gpus) {
+    const where = (uuid) => {
+        const gpu = gpus.find((g) => g.uuid === uuid);
+        return gpu === undefined ? uuid : `GPU ${gpu.index}`;
+    };
+    const each = apps.map((a) => `pid ${a.pid} (${a.processName}) ${a.usedMiB === undefined ? 'an unknown amount' : `${a.usedMiB} MiB`} on ${where(a.gpuUuid)}`);
+    return `Other processes hold memory on the GPUs the server will use: ${each.join('; ')}`;
+}
+
 ;// CONCATENATED MODULE: ./src/report/answer-report.ts
+
 
 const ERROR_WORDS = {
     ECONNREFUSED: 'connection refused',
@@ -17337,7 +17453,7 @@ function answerWords(answer, expect) {
         return errorWords(answer, answer.error);
     const status = `HTTP ${answer.status}`;
     const said = answer.said ? ` ${answer.said}` : '';
-    if (answer.state === 'fatal') {
+    if (answer.state === 'fatal' && answer.candidates === undefined) {
         return {
             summary: `${status}${said}`,
             detail: `the server refused the request as ${answer.status === 401 ? 'unauthenticated' : 'forbidden'}: ` +
@@ -17350,6 +17466,10 @@ function answerWords(answer, expect) {
     const { models } = answer;
     const listed = models === undefined ? '' : models.length === 0 ? ', lists no models' : `, serving [${models.join(', ')}]`;
     const summary = `${status}${listed || said}`;
+    if (answer.candidates !== undefined) {
+        const words = ambiguousModelText(expect.model ?? '', answer.candidates);
+        return { summary: `${summary} \u2014 ${words.summary}`, detail: words.detail };
+    }
     if (answer.missing === undefined)
         return { summary, detail: '' };
     const why = missingWords(answer.missing, answer, expect);
@@ -17365,6 +17485,8 @@ function missingWords(missing, answer, expect) {
                 : `"${expect.model}" is not listed yet`;
         case 'model-loaded':
             return `"${missing.id}" is listed but still loading (${missing.loading})`;
+        case 'model-unloaded':
+            return unloadedModelText(missing.id);
         case 'match':
             return `the body does not contain "${expect.match}"`;
         case 'match-regex-in-time':
@@ -17374,7 +17496,7 @@ function missingWords(missing, answer, expect) {
     }
 }
 function errorWords(answer, code) {
-    if (answer.state === 'fatal') {
+    if (answer.state === 'fatal' && answer.candidates === undefined) {
         return {
             summary: `TLS error: ${answer.said}`,
             detail: `the server's certificate was not accepted (${code}): ${answer.said}. ` +
@@ -17461,11 +17583,18 @@ function assess(result, expect, regexLimitMs = 1_000) {
     if (expect.model !== undefined) {
         if (list === undefined)
             return waiting({ what: 'model-list', truncated: result.truncated });
-        const found = findModel(list.models, expect.model);
-        if (found === undefined)
+        const match = matchModel(list.models, expect.model);
+        if (match.kind === 'ambiguous') {
+            const candidates = match.candidates.map((m) => m.id);
+            return judged({ state: 'fatal', ...answered, candidates }, { fatalReason: 'ambiguous-model', candidates });
+        }
+        if (match.kind === 'missing')
             return waiting({ what: 'model' });
+        const found = match.model;
+        if (found.unloaded)
+            return { ...waiting({ what: 'model-unloaded', id: found.id }), modelState: 'unloaded' };
         if (found.loading !== undefined)
-            return waiting({ what: 'model-loaded', id: found.id, loading: found.loading });
+            return { ...waiting({ what: 'model-loaded', id: found.id, loading: found.loading }), modelState: 'loading' };
         modelId = found.id;
     }
     if (expect.match !== undefined && !body.includes(expect.match))
@@ -17907,13 +18036,18 @@ class LogFollower {
      * `keep`: how many last lines to hold for `tail`. Unless `fromStart` (the log of a server this process has
      * just started, where every line is new however fast it came), what the file already holds is read now,
      * counted and kept for the tail (and handed to `earlier`) but never returned by `poll`: only lines written from
-     * now on are new.
+     * now on are new. `fromStart` with `skipBytes`: the server appends to a log that already held that much (an
+     * earlier run's), which is only counted, so that line numbers are the file's.
      */
-    constructor(path, keep, { fromStart = false, earlier } = {}) {
+    constructor(path, keep, { fromStart = false, skipBytes = 0, earlier } = {}) {
         this.path = path;
         this.keep = keep;
-        if (fromStart)
+        if (fromStart) {
+            if (skipBytes > 0)
+                this.read(undefined, skipBytes);
+            this.recent.length = 0;
             return;
+        }
         const old = [];
         this.read(earlier && old);
         earlier?.(old);
@@ -17924,7 +18058,8 @@ class LogFollower {
         this.read(fresh);
         return fresh;
     }
-    read(into) {
+    /** Reads what was appended, up to the byte offset `until` when given. */
+    read(into, until = Infinity) {
         let fd;
         try {
             fd = (0,external_node_fs_namespaceObject.openSync)(this.path, 'r');
@@ -17937,7 +18072,7 @@ class LogFollower {
                 this.restart(); // truncated or replaced
             const buffer = Buffer.alloc(CHUNK_BYTES);
             for (;;) {
-                const n = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, 0, CHUNK_BYTES, this.offset);
+                const n = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, 0, Math.min(CHUNK_BYTES, until - this.offset), this.offset);
                 if (n === 0)
                     break;
                 this.offset += n;
@@ -18457,6 +18592,15 @@ function readyInMs(pos, usual) {
     }
     return Math.max(0, usual.totalSeconds * 1000 - pos.elapsedMs);
 }
+function eta(pos, usual) {
+    const usualMs = usual.totalSeconds * 1000;
+    if (pos.elapsedMs > usualMs)
+        return { kind: 'slower', overMs: pos.elapsedMs - usualMs, usualMs };
+    const own = pos.phase === undefined ? undefined : usual.phaseSeconds.get(pos.phase);
+    if (own !== undefined && pos.phaseLeftMs === undefined && pos.inPhaseMs > own * 1000)
+        return { kind: 'slower', overMs: pos.inPhaseMs - own * 1000, usualMs: own * 1000, phase: pos.phase };
+    return { kind: 'ready-in', ms: readyInMs(pos, usual) ?? 0 };
+}
 
 ;// CONCATENATED MODULE: ./src/startup/phases.ts
 /**
@@ -18658,10 +18802,10 @@ const round1 = (x) => Math.round(x * 10) / 10;
 
 ;// CONCATENATED MODULE: ./src/report/profile-report.ts
 
-const s1 = (seconds) => `${seconds.toFixed(1)}s`;
+const profile_report_s1 = (seconds) => `${seconds.toFixed(1)}s`;
 const about = (ms) => (ms < 1000 ? 'almost done' : `about ${formatDuration(ms)} left`);
 /** `loading weights 45% (29/64 shards), about 1m10s left; ready in about 4m30s going by earlier runs`. */
-function progressText(phase, phaseLeftMs, readyInMs) {
+function progressText(phase, phaseLeftMs, against) {
     const p = phase.progress?.last;
     const parts = [
         p === undefined
@@ -18670,14 +18814,23 @@ function progressText(phase, phaseLeftMs, readyInMs) {
     ];
     if (phaseLeftMs !== undefined)
         parts[0] += `, ${about(phaseLeftMs)}`;
-    if (readyInMs !== undefined)
-        parts.push(readyText(readyInMs));
+    if (against !== undefined)
+        parts.push(etaText(against));
     return parts.join('; ');
 }
-/** `ready in about 4m30s going by earlier runs`. */
-const readyText = (readyInMs) => `ready in about ${formatDuration(Math.max(readyInMs, 1000))} going by earlier runs`;
+/**
+ * `ready in about 4m30s going by earlier runs`; once past that, how much slower: `1m05s slower than earlier runs,
+ * which were ready after 40.0s`, or for a phase without a count `12.0s longer than its usual 30.0s in earlier runs`.
+ */
+function etaText(e) {
+    if (e.kind === 'ready-in')
+        return `ready in about ${formatDuration(Math.max(e.ms, 1000))} going by earlier runs`;
+    if (e.phase !== undefined)
+        return `${formatDuration(e.overMs)} longer than its usual ${profile_report_s1(e.usualMs / 1000)} in earlier runs`;
+    return `${formatDuration(e.overMs)} slower than earlier runs, which were ready after ${profile_report_s1(e.usualMs / 1000)}`;
+}
 /** `now loading weights (initializing took 12.3s)`. */
-const phaseChangeText = (name, previous) => `now ${name}${previous ? ` (${previous.name} took ${s1(previous.seconds)}${previous.printed ? ' by its own count' : ''})` : ''}`;
+const phaseChangeText = (name, previous) => `now ${name}${previous ? ` (${previous.name} took ${profile_report_s1(previous.seconds)}${previous.printed ? ' by its own count' : ''})` : ''}`;
 const BLOCKS = ['', '\u258f', '\u258e', '\u258d', '\u258c', '\u258b', '\u258a', '\u2589'];
 const BAR_WIDTH = 24;
 /** A bar of `fraction` \u00d7 BAR_WIDTH cells, in eighths of a cell (any time at all shows as one eighth). */
@@ -18705,7 +18858,7 @@ function phaseGantt(phases, engineLabel) {
     for (const p of phases) {
         // A bar is at least a second wide so that it shows; the label carries the exact figure.
         const width = Math.max(1, p.seconds);
-        lines.push(`  ${`${p.name} ${s1(p.seconds)}`.replace(/[:;#]/g, ' ')} : ${clock(at)}, ${clock(at + width)}`);
+        lines.push(`  ${`${p.name} ${profile_report_s1(p.seconds)}`.replace(/[:;#]/g, ' ')} : ${clock(at)}, ${clock(at + width)}`);
         at += width;
     }
     lines.push('```');
@@ -18721,7 +18874,8 @@ function phaseMarkdown(phases, engineLabel, usual) {
     const longest = Math.max(...phases.map((p) => p.seconds), 0.001);
     const total = phases.reduce((sum, p) => sum + p.seconds, 0);
     const withUsual = usual !== undefined && usual.size > 0;
-    const lines = ['#### Startup phases', '', phaseGantt(phases, engineLabel), ''];
+    // A chart of one bar (a run that failed in its first phase) shows nothing the table does not.
+    const lines = ['#### Startup phases', '', ...(phases.length > 1 ? [phaseGantt(phases, engineLabel), ''] : [])];
     lines.push(withUsual ? '| phase | seconds | usual | share | |' : '| phase | seconds | share | |', withUsual ? '|---|---:|---:|---:|---|' : '|---|---:|---:|---|');
     for (const p of phases) {
         const share = `${total > 0 ? Math.round((p.seconds / total) * 100) : 0}%`;
@@ -18739,9 +18893,9 @@ function phaseMarkdown(phases, engineLabel, usual) {
 /** The warning for a startup slower than usual. */
 function regressionText(r) {
     const grew = r.grewMost
-        ? `; ${r.grewMost.name} grew most: ${s1(r.grewMost.seconds)} against ${s1(r.grewMost.usual)}`
+        ? `; ${r.grewMost.name} grew most: ${profile_report_s1(r.grewMost.seconds)} against ${profile_report_s1(r.grewMost.usual)}`
         : '';
-    return (`Startup took ${s1(r.seconds)}, ${r.percent.toFixed(1)}% over the median of ${s1(r.expectedSeconds)} ` +
+    return (`Startup took ${profile_report_s1(r.seconds)}, ${r.percent.toFixed(1)}% over the median of ${profile_report_s1(r.expectedSeconds)} ` +
         `of the last ${r.runs} ready run${r.runs === 1 ? '' : 's'}${grew}.`);
 }
 const value = (v) => (v === undefined ? 'unset' : JSON.stringify(v));
@@ -18791,13 +18945,12 @@ class StartupProfile {
     status(now, elapsedMs) {
         const phase = this.tracker.current(now);
         if (phase === undefined) {
-            const readyIn = this.opts.usual && readyInMs({ inPhaseMs: 0, elapsedMs }, this.opts.usual);
-            return readyIn === undefined ? undefined : readyText(readyIn);
+            return this.opts.usual && etaText(eta({ inPhaseMs: 0, elapsedMs }, this.opts.usual));
         }
         const left = phase.progress === undefined ? undefined : phaseLeftMs(phase.progress, now);
-        const readyIn = this.opts.usual &&
-            readyInMs({ phase: phase.name, inPhaseMs: phase.inPhaseMs, phaseLeftMs: left, elapsedMs }, this.opts.usual);
-        return progressText(phase, left, readyIn);
+        const against = this.opts.usual &&
+            eta({ phase: phase.name, inPhaseMs: phase.inPhaseMs, phaseLeftMs: left, elapsedMs }, this.opts.usual);
+        return progressText(phase, left, against);
     }
     /** The wait is over: the phases, the one under way ended at `at`. */
     finish(at) {
@@ -18880,7 +19033,7 @@ function finalLine(outcome) {
 function failureMessage(outcome, ctx) {
     const last = outcome.last;
     const waited = `${formatDuration(outcome.elapsedMs)} and ${probes(outcome.attempts)}`;
-    if (outcome.reason === 'unauthorized' || outcome.reason === 'tls') {
+    if (outcome.reason === 'unauthorized' || outcome.reason === 'tls' || outcome.reason === 'ambiguous-model') {
         return `Stopped after ${waited}: ${last?.detail ?? outcome.reason}.`;
     }
     if (outcome.stop) {
@@ -19073,8 +19226,11 @@ function loadHistory(file, key, offNotice) {
         return off(`History is off: cannot read ${file} (${e.message}).`);
     }
 }
-/** Compares the finished run with the earlier ones, then appends it. */
-function recordRun(history, run, thresholdPercent) {
+/**
+ * Compares the finished run with the earlier ones, then appends it. A regression is told only against at least
+ * `minRuns` earlier ready runs: against one, a cold page cache beside a warm one is a regression every time.
+ */
+function recordRun(history, run, thresholdPercent, minRuns) {
     const r = regression(history.earlier, run);
     const drift = envDrift(history.earlier, run);
     const notices = [];
@@ -19090,7 +19246,7 @@ function recordRun(history, run, thresholdPercent) {
     return {
         expectedSeconds: history.usual?.totalSeconds,
         regressionPercent: r?.percent,
-        regression: r !== undefined && r.percent > thresholdPercent ? regressionText(r) : undefined,
+        regression: r !== undefined && r.runs >= minRuns && r.percent > thresholdPercent ? regressionText(r) : undefined,
         drift: drift.length ? driftWarning(drift) : undefined,
         notices
     };
@@ -19118,6 +19274,7 @@ const osName = (platform) => OS_NAMES[platform.os] ?? platform.os;
  * Turns raw input strings (from the action's inputs or the CLI's flags) into typed, validated settings.
  * Nothing below this module reads inputs; every error names the input and the form it accepts.
  */
+
 
 
 
@@ -19152,6 +19309,7 @@ const INPUT_DEFAULTS = {
     'history-file': 'auto',
     'history-key': '',
     'regression-threshold': '25%',
+    'regression-min-runs': '3',
     'fail-on-regression': 'false'
 };
 /** `history-file: auto`: the runner's tool cache for the action, the user's cache directory for the CLI. */
@@ -19287,6 +19445,11 @@ function parseSettings(get, platform = currentPlatform()) {
     if (historyKey !== undefined && historyKey.length > 200)
         throw new InputError('history-key', `is ${historyKey.length} characters long; give at most 200`);
     const regressionThresholdPercent = field('regression-threshold', parsePercent);
+    const regressionMinRuns = field('regression-min-runs', (t) => {
+        if (!/^\s*\d+\s*$/.test(t) || Number(t) < 1 || Number(t) > MEDIAN_OF)
+            throw new Error(`"${printable(t)}" is not a whole number from 1 to ${MEDIAN_OF} (the median is of the last ${MEDIAN_OF} ready runs)`);
+        return Number(t);
+    });
     const failOnRegression = field('fail-on-regression', parseBoolean);
     return {
         targets,
@@ -19316,6 +19479,7 @@ function parseSettings(get, platform = currentPlatform()) {
         historyFile,
         historyKey,
         regressionThresholdPercent,
+        regressionMinRuns,
         failOnRegression
     };
 }
@@ -19445,6 +19609,45 @@ const inputVariable = (name) => `${PREFIX}${name.replace(/ /g, '_').toUpperCase(
 /** The form a shell can set, hyphens as underscores (INPUT_MATCH_REGEX): the CLI reads it too. */
 const shellInputVariable = (name) => inputVariable(name).replace(/-/g, '_');
 
+;// CONCATENATED MODULE: ./src/server/proc.ts
+/** Reading Linux's /proc: one process's stat line, the process ids, a command line. Undefined or empty without it. */
+
+function procStat(pid, proc = '/proc') {
+    try {
+        const stat = (0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/stat`, 'utf8');
+        // the command name in parentheses may hold spaces and parentheses: count fields from the last ')'
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return { state: f[0], ppid: Number(f[1]), pgrp: Number(f[2]), startTicks: Number(f[19]) };
+    }
+    catch {
+        return undefined;
+    }
+}
+/** Every process id /proc shows (empty without /proc). */
+function procPids(proc = '/proc') {
+    try {
+        return readdirSync(proc)
+            .filter((n) => /^\d+$/.test(n))
+            .map(Number);
+    }
+    catch {
+        return [];
+    }
+}
+const MAX_COMMAND = 500;
+/** The command line of `pid`, arguments joined by spaces (its name in brackets where it has none), or "" once gone. */
+function commandLine(pid, proc = '/proc') {
+    try {
+        const args = readFileSync(`${proc}/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
+        if (args !== '')
+            return args.length > MAX_COMMAND ? `${args.slice(0, MAX_COMMAND)}\u2026` : args;
+        return `[${readFileSync(`${proc}/${pid}/comm`, 'utf8').trim()}]`;
+    }
+    catch {
+        return '';
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/server/process.ts
 /**
  * The model server as a process: launched in the background by `start`, or found by `pid`; watched until it
@@ -19456,8 +19659,30 @@ const shellInputVariable = (name) => inputVariable(name).replace(/-/g, '_');
 
 
 
-/** Where the log goes with `start` and no `log-file`: the runner's temporary directory. */
-const defaultLogFile = (env) => (0,external_node_path_namespaceObject.join)(env.RUNNER_TEMP || (0,external_node_os_namespaceObject.tmpdir)(), 'model-server.log');
+
+/**
+ * Where the log goes with `start` and no `log-file`: a new file in the runner's temporary directory (the system's
+ * outside a runner) named with this run's pid, `model-server-<pid>.log`, created now so that no other run's log is
+ * ever truncated (two gates at once on one machine, or a pid reused since an earlier run: then `-2`, `-3`, \u2026).
+ */
+function newLogFile(env, pid = process.pid) {
+    const dir = env.RUNNER_TEMP || (0,external_node_os_namespaceObject.tmpdir)();
+    for (let n = 1;; n++) {
+        const path = (0,external_node_path_namespaceObject.join)(dir, `model-server-${pid}${n === 1 ? '' : `-${n}`}.log`);
+        try {
+            if (n === 1)
+                (0,external_node_fs_namespaceObject.mkdirSync)(dir, { recursive: true });
+            (0,external_node_fs_namespaceObject.closeSync)((0,external_node_fs_namespaceObject.openSync)(path, 'wx'));
+            return path;
+        }
+        catch (e) {
+            const code = e.code;
+            if (code === 'EEXIST' && n < 1000)
+                continue;
+            throw new InputError('log-file', `none given, and no new log can be created in "${printable(dir)}" (${code ?? e.message})`);
+        }
+    }
+}
 /** The step's environment, without the action's own `INPUT_*` variables (which carry its api-key). */
 function serverEnv(env) {
     return Object.fromEntries(Object.entries(env).filter((e) => e[1] !== undefined && !isInputVariable(e[0])));
@@ -19467,13 +19692,16 @@ const FOREGROUND_HINT = '"start" must run the server in the foreground, without 
 const SHELL = (0,external_node_fs_namespaceObject.existsSync)('/bin/bash') ? '/bin/bash' : '/bin/sh';
 /**
  * Runs `command` with the shell, detached in its own process group (pid = group id) so that it outlives the
- * step and a signal to the action does not reach it; stdout and stderr go to `logFile` (truncated first).
+ * step and a signal to the action does not reach it; stdout and stderr are appended to `logFile` (never truncated:
+ * it may be a log the user keeps, or another run's).
  */
 function startServer(command, logFile, env, clock) {
     let fd;
+    let logOffset;
     try {
         (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(logFile), { recursive: true });
-        fd = (0,external_node_fs_namespaceObject.openSync)(logFile, 'w');
+        fd = (0,external_node_fs_namespaceObject.openSync)(logFile, 'a');
+        logOffset = (0,external_node_fs_namespaceObject.fstatSync)(fd).size;
     }
     catch (e) {
         throw new InputError('log-file', `"${printable(logFile)}" cannot be written (${e.code ?? e.message})`);
@@ -19502,7 +19730,8 @@ function startServer(command, logFile, env, clock) {
             exited,
             // Once the shell has exec'd the server (or if it has exited), what it was given is what it started with.
             environ: () => readEnviron(pid) ?? env,
-            release: () => child.removeAllListeners()
+            release: () => child.removeAllListeners(),
+            logOffset
         };
     }
     finally {
@@ -19511,7 +19740,7 @@ function startServer(command, logFile, env, clock) {
 }
 /** Watches a process started elsewhere; it is polled, since only a parent hears of its child's exit. */
 function attachServer(pid, clock, pollMs = 250) {
-    const first = readStat(pid);
+    const first = procStat(pid);
     const ageMs = first === undefined ? undefined : processAgeMs(first.startTicks);
     let timer;
     const exited = new Promise((resolve) => {
@@ -19550,7 +19779,7 @@ function resolvePid(spec) {
 }
 /** Why the process is no longer running, or undefined while it runs. */
 function gone(pid, startTicks) {
-    const stat = readStat(pid);
+    const stat = procStat(pid);
     if (stat !== undefined) {
         if (stat.state === 'Z')
             return 'has exited (a zombie awaiting its parent)';
@@ -19565,17 +19794,6 @@ function gone(pid, startTicks) {
     }
     catch (e) {
         return e.code === 'EPERM' ? undefined : 'is not running';
-    }
-}
-function readStat(pid) {
-    try {
-        const stat = (0,external_node_fs_namespaceObject.readFileSync)(`/proc/${pid}/stat`, 'utf8');
-        // the command name in parentheses may hold spaces and parentheses: count fields from the last ')'
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        return { state: fields[0], startTicks: Number(fields[19]) };
-    }
-    catch {
-        return undefined;
     }
 }
 /** USER_HZ, the unit of /proc start times: 100 on every Linux architecture GitHub runners use. */
@@ -19845,7 +20063,7 @@ async function gate(settings, gateDeps) {
         env: gateDeps.env ?? process.env
     };
     const { clock } = deps;
-    const logFile = settings.logFile ?? (settings.start !== undefined ? defaultLogFile(deps.env) : undefined);
+    const logFile = settings.logFile ?? (settings.start !== undefined ? newLogFile(deps.env) : undefined);
     // Resolved before anything starts, so that a bad pid file is an input error and nothing runs.
     const pid = settings.pid === undefined ? undefined : resolvePid(settings.pid);
     setUpUndici();
@@ -19860,7 +20078,14 @@ async function gate(settings, gateDeps) {
         const waitStart = deps.startedAt ?? clock.now();
         const history = openHistory(settings, deps);
         const profile = new StartupProfile({ engine: settings.engine, startedAt: server?.startedAt, usual: history.usual });
-        const { log, sayStartup, readLines } = followLog({ settings, logFile, profile, deps, waitStart });
+        const { log, sayStartup, readLines } = followLog({
+            settings,
+            logFile,
+            logOffset: server?.logOffset,
+            profile,
+            deps,
+            waitStart
+        });
         // A server started elsewhere has long since started: its environment can be read at once, while it still runs.
         if (pid !== undefined)
             reportEnvironment(settings, server, facts, deps);
@@ -19915,13 +20140,14 @@ async function gate(settings, gateDeps) {
  * tell the phases so far; a log `start` has just begun afresh is read from its first line. `readLines` reads new
  * lines and returns the engine's own fatal line once seen.
  */
-function followLog({ settings, logFile, profile, deps, waitStart }) {
+function followLog({ settings, logFile, logOffset, profile, deps, waitStart }) {
     const { clock } = deps;
     const sayStartup = (lines) => lines.forEach((l) => deps.log(gateLines.startup(clock.now() - waitStart, l)));
     const log = logFile === undefined
         ? undefined
         : new LogFollower(logFile, settings.logLines, {
             fromStart: settings.start !== undefined,
+            skipBytes: logOffset,
             earlier: (lines) => lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number)))
         });
     const readLines = (lines) => {
@@ -20048,7 +20274,7 @@ function settle({ settings, outcome, facts, profile, history, deps }) {
         phases: phases.map((p) => ({ name: p.name, seconds: p.seconds })),
         ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') })
     };
-    const findings = recordRun(history, run, settings.regressionThresholdPercent);
+    const findings = recordRun(history, run, settings.regressionThresholdPercent, settings.regressionMinRuns);
     if (findings.regression !== undefined && !settings.failOnRegression)
         deps.warn(findings.regression);
     if (findings.drift !== undefined)
@@ -20635,7 +20861,7 @@ async function run() {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2504);
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7416);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 

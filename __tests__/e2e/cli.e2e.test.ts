@@ -215,7 +215,7 @@ describe('wait-for-model (the CLI)', () => {
     [
       ['simulate', '--engine', 'vlm', '--model', 'm'],
       {},
-      /^wait-for-model: --engine: give one of vllm, sglang, llamacpp, tgi, ollama, triton/
+      /^wait-for-model: --engine: give one of vllm, sglang, llama.cpp, tgi, ollama, triton/
     ],
     [
       ['simulate', '--engine', 'vllm', '--model', 'm', '--load', 'long'],
@@ -259,10 +259,10 @@ describe('wait-for-model (the CLI)', () => {
     expect(out).toMatchObject({
       ready: 'false',
       reason: 'log-error',
-      'log-file': expect.stringMatching(/model-server\.log$/)
+      'log-file': expect.stringMatching(new RegExp(`/model-server-\\d+\\.log$`))
     })
     expect(r.stderr).toMatch(
-      /Last 2 lines of .*model-server\.log:\n {2}\d+: event at \d+\n {2}\d+: ERROR .* EngineCore failed to start\.\n/
+      /Last 2 lines of .*model-server-\d+\.log:\n {2}\d+: event at \d+\n {2}\d+: ERROR .* EngineCore failed to start\.\n/
     )
     expect(r.stderr).toMatch(
       /── Diagnostics: echo first-diag\nfirst-diag\n── Diagnostics: echo second-diag\nsecond-diag\n/
@@ -319,6 +319,45 @@ describe('wait-for-model simulate', () => {
     const gone = await run(['--url', url, '--timeout', '1500ms', '--json'])
     expect(JSON.parse(gone.stdout)).toMatchObject({ ready: 'false', 'status-code': '' })
     expect(gone.stderr).toMatch(/connection refused/)
+  })
+
+  it("takes the gate's spelling llama.cpp; with --generation-fails the gate ends with generation-failed", async () => {
+    const port = await freePort()
+    const sim = run([
+      'simulate',
+      '--engine',
+      'llama.cpp',
+      '--model',
+      'qwen3-8b.gguf',
+      '--load',
+      '0s',
+      '--port',
+      String(port),
+      '--generation-fails',
+      '--crash-after',
+      '5s'
+    ])
+    const url = `http://127.0.0.1:${port}/v1/models`
+    const gate = await run([
+      '--url',
+      url,
+      '--model',
+      'qwen3',
+      '--probe-generation',
+      'true',
+      '--interval',
+      '200ms',
+      '--timeout',
+      '2s',
+      '--json'
+    ])
+    expect(gate.code).toBe(1)
+    expect(JSON.parse(gate.stdout)).toMatchObject({ ready: 'false', reason: 'generation-failed' })
+    expect(gate.stderr).toMatch(/POST \/v1\/completions: HTTP 500 Compute error: failed to decode the batch/)
+    const after = await sim
+    expect(after.stderr).toMatch(
+      /^\[simulated llamacpp\] serving "qwen3-8b\.gguf" .*, every generation request fails\./m
+    )
   })
 
   it('exits 2 when the port is taken', async () => {

@@ -226,8 +226,8 @@ describe('history across runs', () => {
     })
   })
 
-  it('a regression past the threshold fails the step with fail-on-regression, naming the phase that grew', async () => {
-    // an earlier run of this key on record took a tenth of the time, its model load a hundredth
+  it('a regression past the threshold fails the step with fail-on-regression, naming the phase that grew, once regression-min-runs earlier runs are on record', async () => {
+    // three earlier runs of this key on record took a tenth of the time, their model load a hundredth
     const key = 'llama-bench'
     const earlier = {
       v: 1,
@@ -240,14 +240,25 @@ describe('history across runs', () => {
       phases: [{ name: 'loading weights', seconds: 0.03 }]
     }
     const history = box.path('history.jsonl')
-    writeFileSync(history, `${JSON.stringify(earlier)}\n`)
+    writeFileSync(history, `${JSON.stringify(earlier)}\n`.repeat(3))
+    // three are fewer than asked for: the figures, but no warning and no failure
+    const few = await replayed('llamacpp', 15, {
+      'history-key': key,
+      'fail-on-regression': 'true',
+      'regression-min-runs': '4'
+    })
+    expect(few.code).toBe(0)
+    expect(Number(few.outputs['regression-percent'])).toBeGreaterThan(25)
+    expect(errors(few.stdout)).toEqual([])
+    expect(warnings(few.stdout)).toEqual([])
+    // that run is the fourth on record (the median stays 0.3s); the default asks for three
     const run = await replayed('llamacpp', 15, { 'history-key': key, 'fail-on-regression': 'true' })
     expect(run.outputs.ready).toBe('true')
     expect(run.code).toBe(1)
     expect(Number(run.outputs['regression-percent'])).toBeGreaterThan(25)
     // (a workflow command writes % as %25)
     expect(errors(run.stdout)[0]).toMatch(
-      /^::error::Startup took \d+\.\ds, \d+\.\d%25 over the median of 0\.3s of the last 1 ready run; loading weights grew most: \d+\.\ds against 0\.0s\.$/
+      /^::error::Startup took \d+\.\ds, \d+\.\d%25 over the median of 0\.3s of the last 4 ready runs; loading weights grew most: \d+\.\ds against 0\.0s\.$/
     )
   })
 

@@ -14,10 +14,15 @@ import { defaultHistoryFile } from '../history/store.js'
 import { DURATION_FORM, parseDuration, printable } from '../inputs/parse.js'
 import { runDiagnostics } from '../server/diagnostics.js'
 import { commandSafe, INSECURE_TLS_WARNING, redact } from '../report/wait-report.js'
-import { INPUT_DEFAULTS, InputError, type InputName, parseSettings } from '../inputs/settings.js'
+import { INPUT_DEFAULTS, InputError, type InputName, parseSettings, PID_FORM } from '../inputs/settings.js'
 import { inputVariable, shellInputVariable } from '../inputs/variables.js'
-import { type EngineName, SIMULATED_ENGINES, simulate } from '../simulator/server.js'
+import { type EngineName, SIMULATED_ENGINES, simulate, simulatedEngine } from '../simulator/server.js'
 import { formatDuration, systemClock } from '../runtime/clock.js'
+import { stopServer } from '../server/stop.js'
+import { gpuSnapshot } from '../gpu/nvidia-smi.js'
+import { resolvePid } from '../server/process.js'
+import { procStat } from '../server/proc.js'
+import { stopLines } from '../report/lifecycle-report.js'
 
 export interface CliIo {
   env: NodeJS.ProcessEnv
@@ -42,7 +47,10 @@ const INPUT_HELP: Partial<Record<InputName, [metavar: string, text: string]>> = 
   'fail-on-timeout': ['BOOL', 'false: on timeout, print a warning and exit 0 with ready=false'],
   start: ['COMMAND', 'shell command that starts the server in the background; it outlives this command'],
   pid: ['PID|FILE', 'process id of a server started elsewhere, or a file holding it'],
-  'log-file': ['PATH', 'the server log (with --start: $RUNNER_TEMP or the temp dir, model-server.log)'],
+  'log-file': [
+    'PATH',
+    'the server log, appended to (with --start: a new model-server-<pid>.log in $RUNNER_TEMP or the temp dir)'
+  ],
   'log-lines': ['N', 'last lines of the log to show when the wait fails'],
   'fail-pattern': ['REGEX', 'a new log line matching it ends the wait at once'],
   'probe-generation': ['BOOL', 'true: ready only once a one-token generation request succeeds'],
@@ -63,6 +71,7 @@ const INPUT_HELP: Partial<Record<InputName, [metavar: string, text: string]>> = 
     'which earlier runs compare with this one (by default a hash of the URL, the model and --start)'
   ],
   'regression-threshold': ['PERCENT', 'warn when startup is slower than the median of earlier runs by more than this'],
+  'regression-min-runs': ['N', 'earlier ready runs with the key needed before a regression is told (1 to 10)'],
   'fail-on-regression': ['BOOL', 'true: exit 1 on such a regression']
 }
 
@@ -71,13 +80,17 @@ const INPUT_NAMES = Object.keys(INPUT_DEFAULTS) as InputName[]
 const MULTI_LINE: ReadonlySet<string> = new Set<string>(['url', 'headers', 'diagnostics'])
 
 const SIMULATE_DEFAULTS = { load: '30s', port: '8000', host: '127.0.0.1' }
-const ENGINE_NAMES = Object.keys(SIMULATED_ENGINES) as EngineName[]
+/** The simulator's engines as the gate spells them (`llama.cpp`; `llamacpp` is accepted too). */
+const ENGINE_WORDS = (Object.keys(SIMULATED_ENGINES) as EngineName[])
+  .map((e) => (e === 'llamacpp' ? 'llama.cpp' : e))
+  .join(', ')
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const paint = painter(io)
   const say = (line: string): void => void io.stderr.write(`${line}\n`)
   try {
     if (argv[0] === 'simulate') return await simulateCommand(argv.slice(1), io, say)
+    if (argv[0] === 'stop') return await stopCommand(argv.slice(1), io, say, paint)
     if (argv[0] === 'demo') return await demo(join(dirname(fileURLToPath(import.meta.url)), 'index.js'), io.stdout)
     return await waitCommand(argv, io, say, paint)
   } catch (e) {
@@ -173,14 +186,14 @@ async function simulateCommand(argv: string[], io: CliIo, say: (line: string) =>
     port: { type: 'string', default: SIMULATE_DEFAULTS.port },
     host: { type: 'string', default: SIMULATE_DEFAULTS.host },
     'crash-after': { type: 'string' },
+    'generation-fails': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' }
   })
   if (values.help) return (void io.stdout.write(simulateHelpText()), 0)
-  const engine = String(values.engine ?? '')
-  if (!(ENGINE_NAMES as string[]).includes(engine)) {
-    throw new UsageError(
-      `--engine: give one of ${ENGINE_NAMES.join(', ')}${engine ? ` (not "${printable(engine)}")` : ''}`
-    )
+  const given = String(values.engine ?? '')
+  const engine = simulatedEngine(given)
+  if (engine === undefined) {
+    throw new UsageError(`--engine: give one of ${ENGINE_WORDS}${given ? ` (not "${printable(given)}")` : ''}`)
   }
   const model = String(values.model ?? '').trim()
   if (model === '') throw new UsageError('--model: give the model name the engine lists, e.g. /shared/kimi-k2.5-int4')
@@ -203,12 +216,13 @@ async function simulateCommand(argv: string[], io: CliIo, say: (line: string) =>
   let server
   try {
     server = await simulate({
-      engine: engine as EngineName,
+      engine,
       model,
       loadMs,
       port: Number(portText),
       host,
       crashAfterMs,
+      generationFails: values['generation-fails'] === true,
       onEvent: (event, atMs) => say(`${prefix} ${formatDuration(atMs)}: ${SIMULATOR_EVENT_WORDS[event]}`)
     })
   } catch (e) {
@@ -216,11 +230,12 @@ async function simulateCommand(argv: string[], io: CliIo, say: (line: string) =>
       `--port: cannot open ${host}:${portText} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`
     )
   }
-  const opensAt = SIMULATED_ENGINES[engine as EngineName].opensAt * loadMs
+  const opensAt = SIMULATED_ENGINES[engine].opensAt * loadMs
   say(
     `${prefix} serving "${model}" on ${server.baseUrl}: the port ${opensAt > 0 ? `opens at ${formatDuration(opensAt)}` : 'is open now'}, ` +
       `the model is ready at ${formatDuration(loadMs)}` +
       (crashAfterMs === undefined ? '' : `, the engine crashes at ${formatDuration(crashAfterMs)}`) +
+      (values['generation-fails'] === true ? ', every generation request fails' : '') +
       '. Stop it with Ctrl-C.'
   )
   try {
@@ -230,6 +245,71 @@ async function simulateCommand(argv: string[], io: CliIo, say: (line: string) =>
     say(`${prefix} cannot open ${host}:${portText}: ${(e as Error).message}`)
   }
   return 1
+}
+
+const STOP_DEFAULTS = { timeout: '30s' }
+
+/** `stop --pid N`: SIGTERM to the server's process group, SIGKILL after --timeout, then its GPU memory back. */
+async function stopCommand(argv: string[], io: CliIo, say: (line: string) => void, paint: Painter): Promise<number> {
+  const { values } = parseCommandLine(argv, {
+    pid: { type: 'string' },
+    timeout: { type: 'string', default: STOP_DEFAULTS.timeout },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' }
+  })
+  if (values.help) return (void io.stdout.write(stopHelpText()), 0)
+  const pidText = String(values.pid ?? '').trim()
+  if (pidText === '') throw new UsageError(`--pid: give ${PID_FORM}`)
+  let pid: number
+  try {
+    pid = resolvePid(/^\d+$/.test(pidText) ? { pid: Number(pidText) } : { file: pidText })
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e
+    throw new UsageError(e.message.replace('Input "pid"', '--pid'))
+  }
+  if (pid < 2 || pid > 4_194_304) throw new UsageError(`--pid: "${pid}" is not ${PID_FORM}`)
+  // its own group would take this command down with it, and the shell that runs it
+  if (pid === process.pid || pid === procStat(process.pid)?.pgrp)
+    throw new UsageError(`--pid: ${pid} is this command's own process or process group`)
+  let timeoutMs: number
+  try {
+    timeoutMs = parseDuration(String(values.timeout))
+  } catch {
+    throw new UsageError(`--timeout: "${printable(String(values.timeout))}" is not ${DURATION_FORM}`)
+  }
+  const record = await stopServer(
+    { pid, timeoutMs },
+    { clock: systemClock, gpu: () => gpuSnapshot({ env: io.env, timeoutMs: 5_000 }) }
+  )
+  for (const line of stopLines(record)) {
+    if (line.level === 'warning') say(paint.yellow(`warning: ${line.text}`))
+    else if (line.level === 'info') say(line.text)
+  }
+  if (values.json) io.stdout.write(`${JSON.stringify(record)}\n`)
+  return record.outcome === 'survived' || record.gpu.kind === 'held' ? 1 : 0
+}
+
+function stopHelpText(): string {
+  return [
+    'wait-for-model stop: stop a model server and wait until its processes and their GPU memory are gone.',
+    '',
+    'Usage: wait-for-model stop --pid N [--timeout 30s] [--json]',
+    '',
+    ...table([
+      [
+        '--pid PID|FILE',
+        'the server: the leader of its process group (as --start launches it), or a file holding its pid'
+      ],
+      ['--timeout DURATION', `from SIGTERM until SIGKILL (default: ${STOP_DEFAULTS.timeout})`],
+      ['--json', 'print how it went as one JSON object on stdout'],
+      ['-h, --help', 'show this help']
+    ]),
+    '',
+    'SIGTERM goes to the whole process group (or, for a process that does not lead one, to it and its descendants).',
+    'Where nvidia-smi exists, waits (up to 30s) until none of its processes holds GPU memory.',
+    'Exit status: 0 stopped (or not running), 1 still running after SIGKILL or its GPU memory still held, 2 bad usage.',
+    ''
+  ].join('\n')
 }
 
 const SIMULATOR_EVENT_WORDS = {
@@ -267,7 +347,8 @@ function helpText(): string {
     '',
     'Usage:',
     '  wait-for-model --url URL [options]',
-    '  wait-for-model simulate --engine ENGINE --model NAME [--load 30s] [--port 8000] [--crash-after 10s]',
+    '  wait-for-model simulate --engine ENGINE --model NAME [--load 30s] [--port 8000] [--crash-after 10s] [--generation-fails]',
+    '  wait-for-model stop --pid N [--timeout 30s]',
     '  wait-for-model demo',
     '',
     'Options (each also read from INPUT_<NAME>, e.g. INPUT_TIMEOUT=20m or INPUT_MATCH_REGEX=...):',
@@ -286,12 +367,13 @@ function simulateHelpText(): string {
     'Usage: wait-for-model simulate --engine ENGINE --model NAME [options]',
     '',
     ...table([
-      ['--engine ENGINE', ENGINE_NAMES.join(', ')],
+      ['--engine ENGINE', ENGINE_WORDS],
       ['--model NAME', 'the model the engine lists, e.g. /shared/kimi-k2.5-int4'],
       ['--load DURATION', `time until the engine answers with the model ready (default: ${SIMULATE_DEFAULTS.load})`],
       ['--port PORT', `port to serve on (default: ${SIMULATE_DEFAULTS.port})`],
       ['--host HOST', `address to bind (default: ${SIMULATE_DEFAULTS.host})`],
       ['--crash-after DURATION', 'the engine dies this long after the start: the port closes and the process exits 1'],
+      ['--generation-fails', "every generation request gets the engine's own error (to try --probe-generation)"],
       ['-h, --help', 'show this help']
     ]),
     ''

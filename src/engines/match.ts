@@ -1,12 +1,33 @@
 import type { ListedModel } from './model-lists.js'
 
+/** How `model` was found among the listed ids, or why it was not. */
+export type ModelMatch =
+  | { kind: 'found'; model: ListedModel; how: 'exact' | 'case-insensitive' | 'path' | 'contains' }
+  /** Several ids fit only loosely (or several fit equally well): picking one would be a guess. */
+  | { kind: 'ambiguous'; candidates: ListedModel[] }
+  | { kind: 'missing' }
+
 /**
- * Finds `wanted` among the listed models: an id equal to it wins; otherwise the first id that contains it,
- * compared case-insensitively (so `kimi` finds `/shared/kimi-k2.5-int4`).
+ * Finds `wanted` among the listed models, from the strictest fit to the loosest: an id equal to it; equal but
+ * for case; ending with `/<wanted>` (a path or an `org/name` repo id); containing it (so `kimi` finds
+ * `/shared/kimi-k2.5-int4`). The first kind of fit that finds exactly one id wins; one that finds several is
+ * ambiguous, since `llama-3.1-8b` among `llama-3.1-8b-instruct-lora-sql` and `llama-3.1-8b-instruct` would pick
+ * whichever the server lists first, and `model-id` would then point the benchmark at it.
  */
-export function findModel(models: readonly ListedModel[], wanted: string): ListedModel | undefined {
+export function matchModel(models: readonly ListedModel[], wanted: string): ModelMatch {
   const exact = models.find((m) => m.id === wanted)
-  if (exact) return exact
+  if (exact) return { kind: 'found', model: exact, how: 'exact' }
   const needle = wanted.toLowerCase()
-  return models.find((m) => m.id.toLowerCase().includes(needle))
+  const tiers: Array<[Exclude<Extract<ModelMatch, { kind: 'found' }>['how'], 'exact'>, (id: string) => boolean]> = [
+    ['case-insensitive', (id) => id === needle],
+    ['path', (id) => id.endsWith(`/${needle}`)],
+    ['contains', (id) => id.includes(needle)]
+  ]
+  for (const [how, fits] of tiers) {
+    const found = models.filter((m) => fits(m.id.toLowerCase()))
+    // the same id listed twice (a list that repeats an entry) is one model, not a choice
+    if (found.length > 0 && found.every((m) => m.id === found[0].id)) return { kind: 'found', model: found[0], how }
+    if (found.length > 1) return { kind: 'ambiguous', candidates: found }
+  }
+  return { kind: 'missing' }
 }

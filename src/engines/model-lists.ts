@@ -7,6 +7,11 @@ export interface ListedModel {
   id: string
   /** Set when the server lists the model but says it is not ready yet, in the server's own words. */
   loading?: string
+  /**
+   * Listed but not loaded, and not loading either: the server loads it only when asked (llama.cpp's router
+   * mode `status.value` "unloaded", LM Studio's `state` "not-loaded"). `loading` is set too: it is not ready.
+   */
+  unloaded?: boolean
 }
 
 interface ModelListShape {
@@ -31,6 +36,10 @@ function openAiLoading(entry: Entry): string | undefined {
   return undefined
 }
 
+/** Router `status.value` "unloaded" and LM Studio's `state` "not-loaded": nothing is loading it. */
+const openAiUnloaded = (entry: Entry): boolean =>
+  (isObject(entry.status) && entry.status.value === 'unloaded') || entry.state === 'not-loaded'
+
 const MODEL_LIST_SHAPES: readonly ModelListShape[] = [
   {
     name: 'openai',
@@ -40,7 +49,9 @@ const MODEL_LIST_SHAPES: readonly ModelListShape[] = [
       if (body.data === null && body.object === 'list') return []
       return objects(body.data)?.flatMap((e) => {
         const id = str(e.id)
-        return id === undefined ? [] : [{ id, loading: openAiLoading(e) }]
+        if (id === undefined) return []
+        const loading = openAiLoading(e)
+        return [loading === undefined ? { id } : { id, loading, ...(openAiUnloaded(e) ? { unloaded: true } : {}) }]
       })
     }
   },

@@ -46,8 +46,11 @@ export interface RunFindings {
   notices: string[]
 }
 
-/** Compares the finished run with the earlier ones, then appends it. */
-export function recordRun(history: RunHistory, run: RunRecord, thresholdPercent: number): RunFindings {
+/**
+ * Compares the finished run with the earlier ones, then appends it. A regression is told only against at least
+ * `minRuns` earlier ready runs: against one, a cold page cache beside a warm one is a regression every time.
+ */
+export function recordRun(history: RunHistory, run: RunRecord, thresholdPercent: number, minRuns: number): RunFindings {
   const r = regression(history.earlier, run)
   const drift = envDrift(history.earlier, run)
   const notices: string[] = []
@@ -61,7 +64,7 @@ export function recordRun(history: RunHistory, run: RunRecord, thresholdPercent:
   return {
     expectedSeconds: history.usual?.totalSeconds,
     regressionPercent: r?.percent,
-    regression: r !== undefined && r.percent > thresholdPercent ? regressionText(r) : undefined,
+    regression: r !== undefined && r.runs >= minRuns && r.percent > thresholdPercent ? regressionText(r) : undefined,
     drift: drift.length ? driftWarning(drift) : undefined,
     notices
   }

@@ -18,6 +18,7 @@ import {
 } from './parse.js'
 import { LOG_ENGINE_NAMES, type LogEngine } from '../engines/log-markers.js'
 import { GENERATION_ROUTES, type GenerationRoute, generationRoute } from '../engines/model-lists.js'
+import { MEDIAN_OF } from '../history/store.js'
 import { currentPlatform, osName, type Platform } from '../runtime/platform.js'
 
 /** One endpoint to wait for; a fleet has several, all of which must be ready. */
@@ -70,6 +71,8 @@ export interface Settings {
   historyKey?: string
   /** Slower than the median of earlier runs by more than this many percent is a regression. */
   regressionThresholdPercent: number
+  /** Earlier ready runs with the key needed before a regression is told (or fails the step). */
+  regressionMinRuns: number
   failOnRegression: boolean
 }
 
@@ -102,6 +105,7 @@ export const INPUT_DEFAULTS = {
   'history-file': 'auto',
   'history-key': '',
   'regression-threshold': '25%',
+  'regression-min-runs': '3',
   'fail-on-regression': 'false'
 } as const
 
@@ -254,6 +258,13 @@ export function parseSettings(get: (name: InputName) => string, platform: Platfo
   if (historyKey !== undefined && historyKey.length > 200)
     throw new InputError('history-key', `is ${historyKey.length} characters long; give at most 200`)
   const regressionThresholdPercent = field('regression-threshold', parsePercent)
+  const regressionMinRuns = field('regression-min-runs', (t) => {
+    if (!/^\s*\d+\s*$/.test(t) || Number(t) < 1 || Number(t) > MEDIAN_OF)
+      throw new Error(
+        `"${printable(t)}" is not a whole number from 1 to ${MEDIAN_OF} (the median is of the last ${MEDIAN_OF} ready runs)`
+      )
+    return Number(t)
+  })
   const failOnRegression = field('fail-on-regression', parseBoolean)
   return {
     targets,
@@ -283,6 +294,7 @@ export function parseSettings(get: (name: InputName) => string, platform: Platfo
     historyFile,
     historyKey,
     regressionThresholdPercent,
+    regressionMinRuns,
     failOnRegression
   }
 }

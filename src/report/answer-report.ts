@@ -1,6 +1,7 @@
 /** An answer in words: its one-line summary (the log, the timeline) and its detail (why it is not ready). */
 import type { Answer, Expectation } from '../wait/assess.js'
 import { MAX_REDIRECTS } from '../http/probe.js'
+import { ambiguousModelText, unloadedModelText } from './lifecycle-report.js'
 
 export interface AnswerWords {
   /** One line, the same for the same answer. */
@@ -37,7 +38,7 @@ export function answerWords(answer: Answer, expect: Expectation): AnswerWords {
   if (answer.error !== undefined) return errorWords(answer, answer.error)
   const status = `HTTP ${answer.status}`
   const said = answer.said ? ` ${answer.said}` : ''
-  if (answer.state === 'fatal') {
+  if (answer.state === 'fatal' && answer.candidates === undefined) {
     return {
       summary: `${status}${said}`,
       detail:
@@ -52,6 +53,10 @@ export function answerWords(answer: Answer, expect: Expectation): AnswerWords {
   const listed =
     models === undefined ? '' : models.length === 0 ? ', lists no models' : `, serving [${models.join(', ')}]`
   const summary = `${status}${listed || said}`
+  if (answer.candidates !== undefined) {
+    const words = ambiguousModelText(expect.model ?? '', answer.candidates)
+    return { summary: `${summary} — ${words.summary}`, detail: words.detail }
+  }
   if (answer.missing === undefined) return { summary, detail: '' }
   const why = missingWords(answer.missing, answer, expect)
   return { summary: `${summary} — ${why}`, detail: why }
@@ -67,6 +72,8 @@ function missingWords(missing: NonNullable<Answer['missing']>, answer: Answer, e
         : `"${expect.model}" is not listed yet`
     case 'model-loaded':
       return `"${missing.id}" is listed but still loading (${missing.loading})`
+    case 'model-unloaded':
+      return unloadedModelText(missing.id)
     case 'match':
       return `the body does not contain "${expect.match}"`
     case 'match-regex-in-time':
@@ -77,7 +84,7 @@ function missingWords(missing: NonNullable<Answer['missing']>, answer: Answer, e
 }
 
 function errorWords(answer: Answer, code: string): AnswerWords {
-  if (answer.state === 'fatal') {
+  if (answer.state === 'fatal' && answer.candidates === undefined) {
     return {
       summary: `TLS error: ${answer.said}`,
       detail:

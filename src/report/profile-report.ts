@@ -1,13 +1,14 @@
 /** Words and pictures for the startup profile: progress lines, phase lines, the summary's phase chart, regression and drift. Text only. */
 import type { Drift, Regression } from '../history/store.js'
 import type { CurrentPhase, PhaseTiming } from '../startup/phases.js'
+import type { Eta } from '../startup/eta.js'
 import { formatDuration } from '../runtime/clock.js'
 
 const s1 = (seconds: number): string => `${seconds.toFixed(1)}s`
 const about = (ms: number): string => (ms < 1000 ? 'almost done' : `about ${formatDuration(ms)} left`)
 
 /** `loading weights 45% (29/64 shards), about 1m10s left; ready in about 4m30s going by earlier runs`. */
-export function progressText(phase: CurrentPhase, phaseLeftMs?: number, readyInMs?: number): string {
+export function progressText(phase: CurrentPhase, phaseLeftMs?: number, against?: Eta): string {
   const p = phase.progress?.last
   const parts = [
     p === undefined
@@ -15,13 +16,20 @@ export function progressText(phase: CurrentPhase, phaseLeftMs?: number, readyInM
       : `${phase.name} ${Math.floor((p.n / p.total) * 100)}% (${p.n}/${p.total} ${phase.progress?.unit})`
   ]
   if (phaseLeftMs !== undefined) parts[0] += `, ${about(phaseLeftMs)}`
-  if (readyInMs !== undefined) parts.push(readyText(readyInMs))
+  if (against !== undefined) parts.push(etaText(against))
   return parts.join('; ')
 }
 
-/** `ready in about 4m30s going by earlier runs`. */
-export const readyText = (readyInMs: number): string =>
-  `ready in about ${formatDuration(Math.max(readyInMs, 1000))} going by earlier runs`
+/**
+ * `ready in about 4m30s going by earlier runs`; once past that, how much slower: `1m05s slower than earlier runs,
+ * which were ready after 40.0s`, or for a phase without a count `12.0s longer than its usual 30.0s in earlier runs`.
+ */
+export function etaText(e: Eta): string {
+  if (e.kind === 'ready-in') return `ready in about ${formatDuration(Math.max(e.ms, 1000))} going by earlier runs`
+  if (e.phase !== undefined)
+    return `${formatDuration(e.overMs)} longer than its usual ${s1(e.usualMs / 1000)} in earlier runs`
+  return `${formatDuration(e.overMs)} slower than earlier runs, which were ready after ${s1(e.usualMs / 1000)}`
+}
 
 /** `now loading weights (initializing took 12.3s)`. */
 export const phaseChangeText = (name: string, previous?: PhaseTiming): string =>
@@ -77,7 +85,8 @@ export function phaseMarkdown(
   const longest = Math.max(...phases.map((p) => p.seconds), 0.001)
   const total = phases.reduce((sum, p) => sum + p.seconds, 0)
   const withUsual = usual !== undefined && usual.size > 0
-  const lines = ['#### Startup phases', '', phaseGantt(phases, engineLabel), '']
+  // A chart of one bar (a run that failed in its first phase) shows nothing the table does not.
+  const lines = ['#### Startup phases', '', ...(phases.length > 1 ? [phaseGantt(phases, engineLabel), ''] : [])]
   lines.push(
     withUsual ? '| phase | seconds | usual | share | |' : '| phase | seconds | share | |',
     withUsual ? '|---|---:|---:|---:|---|' : '|---|---:|---:|---|'

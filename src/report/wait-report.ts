@@ -74,7 +74,7 @@ export function finalLine(outcome: Outcome): string {
 export function failureMessage(outcome: Outcome, ctx: ReportContext): string {
   const last = outcome.last
   const waited = `${formatDuration(outcome.elapsedMs)} and ${probes(outcome.attempts)}`
-  if (outcome.reason === 'unauthorized' || outcome.reason === 'tls') {
+  if (outcome.reason === 'unauthorized' || outcome.reason === 'tls' || outcome.reason === 'ambiguous-model') {
     return `Stopped after ${waited}: ${last?.detail ?? outcome.reason}.`
   }
   if (outcome.stop) {

@@ -23,14 +23,23 @@ export class LogFollower {
    * `keep`: how many last lines to hold for `tail`. Unless `fromStart` (the log of a server this process has
    * just started, where every line is new however fast it came), what the file already holds is read now,
    * counted and kept for the tail (and handed to `earlier`) but never returned by `poll`: only lines written from
-   * now on are new.
+   * now on are new. `fromStart` with `skipBytes`: the server appends to a log that already held that much (an
+   * earlier run's), which is only counted, so that line numbers are the file's.
    */
   constructor(
     readonly path: string,
     private readonly keep: number,
-    { fromStart = false, earlier }: { fromStart?: boolean; earlier?: (lines: LogLine[]) => void } = {}
+    {
+      fromStart = false,
+      skipBytes = 0,
+      earlier
+    }: { fromStart?: boolean; skipBytes?: number; earlier?: (lines: LogLine[]) => void } = {}
   ) {
-    if (fromStart) return
+    if (fromStart) {
+      if (skipBytes > 0) this.read(undefined, skipBytes)
+      this.recent.length = 0
+      return
+    }
     const old: LogLine[] = []
     this.read(earlier && old)
     earlier?.(old)
@@ -43,7 +52,8 @@ export class LogFollower {
     return fresh
   }
 
-  private read(into?: LogLine[]): void {
+  /** Reads what was appended, up to the byte offset `until` when given. */
+  private read(into?: LogLine[], until = Infinity): void {
     let fd: number
     try {
       fd = openSync(this.path, 'r')
@@ -54,7 +64,7 @@ export class LogFollower {
       if (statSync(this.path).size < this.offset) this.restart() // truncated or replaced
       const buffer = Buffer.alloc(CHUNK_BYTES)
       for (;;) {
-        const n = readSync(fd, buffer, 0, CHUNK_BYTES, this.offset)
+        const n = readSync(fd, buffer, 0, Math.min(CHUNK_BYTES, until - this.offset), this.offset)
         if (n === 0) break
         this.offset += n
         this.split(this.pending + this.decoder.write(buffer.subarray(0, n)), into)

@@ -2,13 +2,14 @@
  * The model server as a process: launched in the background by `start`, or found by `pid`; watched until it
  * exits; its start time and environment read from /proc (Linux). The gate leaves it running either way.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs'
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { printable } from '../inputs/parse.js'
 import { InputError, PID_FORM } from '../inputs/settings.js'
 import { isInputVariable } from '../inputs/variables.js'
 import type { Clock } from '../runtime/clock.js'
+import { procStat } from './proc.js'
 
 export interface ServerProcess {
   pid: number
@@ -20,10 +21,33 @@ export interface ServerProcess {
   environ(): Record<string, string> | undefined
   /** Stops watching; the process keeps running. */
   release(): void
+  /** With `start`: the size of the log before the server began to append to it (0 for a new one). */
+  logOffset?: number
 }
 
-/** Where the log goes with `start` and no `log-file`: the runner's temporary directory. */
-export const defaultLogFile = (env: NodeJS.ProcessEnv): string => join(env.RUNNER_TEMP || tmpdir(), 'model-server.log')
+/**
+ * Where the log goes with `start` and no `log-file`: a new file in the runner's temporary directory (the system's
+ * outside a runner) named with this run's pid, `model-server-<pid>.log`, created now so that no other run's log is
+ * ever truncated (two gates at once on one machine, or a pid reused since an earlier run: then `-2`, `-3`, …).
+ */
+export function newLogFile(env: NodeJS.ProcessEnv, pid = process.pid): string {
+  const dir = env.RUNNER_TEMP || tmpdir()
+  for (let n = 1; ; n++) {
+    const path = join(dir, `model-server-${pid}${n === 1 ? '' : `-${n}`}.log`)
+    try {
+      if (n === 1) mkdirSync(dir, { recursive: true })
+      closeSync(openSync(path, 'wx'))
+      return path
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code
+      if (code === 'EEXIST' && n < 1000) continue
+      throw new InputError(
+        'log-file',
+        `none given, and no new log can be created in "${printable(dir)}" (${code ?? (e as Error).message})`
+      )
+    }
+  }
+}
 
 /** The step's environment, without the action's own `INPUT_*` variables (which carry its api-key). */
 export function serverEnv(env: NodeJS.ProcessEnv): Record<string, string> {
@@ -40,7 +64,8 @@ const SHELL = existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh'
 
 /**
  * Runs `command` with the shell, detached in its own process group (pid = group id) so that it outlives the
- * step and a signal to the action does not reach it; stdout and stderr go to `logFile` (truncated first).
+ * step and a signal to the action does not reach it; stdout and stderr are appended to `logFile` (never truncated:
+ * it may be a log the user keeps, or another run's).
  */
 export function startServer(
   command: string,
@@ -49,9 +74,11 @@ export function startServer(
   clock: Clock
 ): ServerProcess {
   let fd: number
+  let logOffset: number
   try {
     mkdirSync(dirname(logFile), { recursive: true })
-    fd = openSync(logFile, 'w')
+    fd = openSync(logFile, 'a')
+    logOffset = fstatSync(fd).size
   } catch (e) {
     throw new InputError(
       'log-file',
@@ -85,7 +112,8 @@ export function startServer(
       exited,
       // Once the shell has exec'd the server (or if it has exited), what it was given is what it started with.
       environ: () => readEnviron(pid) ?? env,
-      release: () => child.removeAllListeners()
+      release: () => child.removeAllListeners(),
+      logOffset
     }
   } finally {
     closeSync(fd)
@@ -94,7 +122,7 @@ export function startServer(
 
 /** Watches a process started elsewhere; it is polled, since only a parent hears of its child's exit. */
 export function attachServer(pid: number, clock: Clock, pollMs = 250): ServerProcess {
-  const first = readStat(pid)
+  const first = procStat(pid)
   const ageMs = first === undefined ? undefined : processAgeMs(first.startTicks)
   let timer: NodeJS.Timeout | undefined
   const exited = new Promise<string>((resolve) => {
@@ -135,7 +163,7 @@ export function resolvePid(spec: { pid: number } | { file: string }): number {
 
 /** Why the process is no longer running, or undefined while it runs. */
 function gone(pid: number, startTicks: number | undefined): string | undefined {
-  const stat = readStat(pid)
+  const stat = procStat(pid)
   if (stat !== undefined) {
     if (stat.state === 'Z') return 'has exited (a zombie awaiting its parent)'
     // the same id on a process that started at another time: ours is gone and the id was reused
@@ -148,17 +176,6 @@ function gone(pid: number, startTicks: number | undefined): string | undefined {
     return undefined
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM' ? undefined : 'is not running'
-  }
-}
-
-function readStat(pid: number): { state: string; startTicks: number } | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    // the command name in parentheses may hold spaces and parentheses: count fields from the last ')'
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    return { state: fields[0], startTicks: Number(fields[19]) }
-  } catch {
-    return undefined
   }
 }
 

@@ -48,3 +48,21 @@ export function readyInMs(pos: Position, usual: UsualStartup): number | undefine
   }
   return Math.max(0, usual.totalSeconds * 1000 - pos.elapsedMs)
 }
+
+/** Where this startup stands against earlier runs. */
+export type Eta =
+  | { kind: 'ready-in'; ms: number }
+  /**
+   * Past what earlier runs took, by `overMs`: the whole startup (`phase` undefined), or the phase under way
+   * (which has no progress count to go by). An ETA would be in the past: how much slower is the news.
+   */
+  | { kind: 'slower'; overMs: number; usualMs: number; phase?: string }
+
+export function eta(pos: Position, usual: UsualStartup): Eta {
+  const usualMs = usual.totalSeconds * 1000
+  if (pos.elapsedMs > usualMs) return { kind: 'slower', overMs: pos.elapsedMs - usualMs, usualMs }
+  const own = pos.phase === undefined ? undefined : usual.phaseSeconds.get(pos.phase)
+  if (own !== undefined && pos.phaseLeftMs === undefined && pos.inPhaseMs > own * 1000)
+    return { kind: 'slower', overMs: pos.inPhaseMs - own * 1000, usualMs: own * 1000, phase: pos.phase }
+  return { kind: 'ready-in', ms: readyInMs(pos, usual) ?? 0 }
+}

@@ -3,9 +3,9 @@
  * new phase, a fatal line), and the still-waiting lines say where the startup is and how long it has to go.
  */
 import { engineLog, engineOfModelList, type LogEngine } from '../engines/log-markers.js'
-import { type UsualStartup, phaseLeftMs, readyInMs } from './eta.js'
+import { eta, type UsualStartup, phaseLeftMs } from './eta.js'
 import { type FatalMatch, type PhaseTiming, PhaseTracker, type TrackerEvent } from './phases.js'
-import { phaseChangeText, progressText, readyText } from '../report/profile-report.js'
+import { etaText, phaseChangeText, progressText } from '../report/profile-report.js'
 
 export interface ProfileOptions {
   /** The `engine` input; undefined for `auto`. */
@@ -52,14 +52,13 @@ export class StartupProfile {
   status(now: number, elapsedMs: number): string | undefined {
     const phase = this.tracker.current(now)
     if (phase === undefined) {
-      const readyIn = this.opts.usual && readyInMs({ inPhaseMs: 0, elapsedMs }, this.opts.usual)
-      return readyIn === undefined ? undefined : readyText(readyIn)
+      return this.opts.usual && etaText(eta({ inPhaseMs: 0, elapsedMs }, this.opts.usual))
     }
     const left = phase.progress === undefined ? undefined : phaseLeftMs(phase.progress, now)
-    const readyIn =
+    const against =
       this.opts.usual &&
-      readyInMs({ phase: phase.name, inPhaseMs: phase.inPhaseMs, phaseLeftMs: left, elapsedMs }, this.opts.usual)
-    return progressText(phase, left, readyIn)
+      eta({ phase: phase.name, inPhaseMs: phase.inPhaseMs, phaseLeftMs: left, elapsedMs }, this.opts.usual)
+    return progressText(phase, left, against)
   }
 
   /** The wait is over: the phases, the one under way ended at `at`. */

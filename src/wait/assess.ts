@@ -1,7 +1,7 @@
 /** Judges one probe's result against what the settings expect: ready, keep waiting, or stop now. */
 import { testWithin } from './bounded-regex.js'
 import { readModelList } from '../engines/model-lists.js'
-import { findModel } from '../engines/match.js'
+import { matchModel } from '../engines/match.js'
 import { statusAccepted, type StatusSet } from '../inputs/parse.js'
 import type { ProbeResult } from '../http/probe.js'
 import { answerWords, errorHasWords } from '../report/answer-report.js'
@@ -24,6 +24,8 @@ export type Reason =
   | 'log-error'
   /** The model was listed, but the generation request kept failing until the timeout. */
   | 'generation-failed'
+  /** Several listed ids contain `model` and none is it: the gate will not guess which one is meant. */
+  | 'ambiguous-model'
   | 'cancelled'
 
 export interface Assessment {
@@ -35,11 +37,18 @@ export interface Assessment {
   summary: string
   /** Why it is not ready yet, or for `fatal` what to do; empty when ready. */
   detail: string
-  fatalReason?: 'unauthorized' | 'tls'
+  fatalReason?: 'unauthorized' | 'tls' | 'ambiguous-model'
   status?: number
   /** Listed model ids; undefined when the body was not a model list. */
   models?: string[]
   modelId?: string
+  /** With `ambiguous-model`: the listed ids that contain `model`, in the server's order. */
+  candidates?: string[]
+  /**
+   * The state of the matched model when listed but not ready: `unloaded` where the server lists models it has
+   * not loaded and loads one only when asked (llama.cpp's router mode, LM Studio); `loading` while it loads.
+   */
+  modelState?: 'loading' | 'unloaded'
   /** The first 200 characters of the body, for the failure message. */
   excerpt?: string
 }
@@ -59,6 +68,8 @@ export interface Answer {
   models?: string[]
   /** What keeps an accepted answer from being ready. */
   missing?: Missing
+  /** Several listed ids contain the expected model and none is it (`ambiguous-model`): those ids. */
+  candidates?: string[]
   /** With `probe-generation`: the generation request, and what it got. */
   generation?: { request: string; answer: Answer }
 }
@@ -67,6 +78,7 @@ type Missing =
   | { what: 'model-list'; truncated: boolean }
   | { what: 'model' }
   | { what: 'model-loaded'; id: string; loading: string }
+  | { what: 'model-unloaded'; id: string }
   | { what: 'match' }
   | { what: 'match-regex' }
   | { what: 'match-regex-in-time' }
@@ -119,9 +131,16 @@ export function assess(result: ProbeResult, expect: Expectation, regexLimitMs = 
   let modelId: string | undefined
   if (expect.model !== undefined) {
     if (list === undefined) return waiting({ what: 'model-list', truncated: result.truncated })
-    const found = findModel(list.models, expect.model)
-    if (found === undefined) return waiting({ what: 'model' })
-    if (found.loading !== undefined) return waiting({ what: 'model-loaded', id: found.id, loading: found.loading })
+    const match = matchModel(list.models, expect.model)
+    if (match.kind === 'ambiguous') {
+      const candidates = match.candidates.map((m) => m.id)
+      return judged({ state: 'fatal', ...answered, candidates }, { fatalReason: 'ambiguous-model', candidates })
+    }
+    if (match.kind === 'missing') return waiting({ what: 'model' })
+    const found = match.model
+    if (found.unloaded) return { ...waiting({ what: 'model-unloaded', id: found.id }), modelState: 'unloaded' }
+    if (found.loading !== undefined)
+      return { ...waiting({ what: 'model-loaded', id: found.id, loading: found.loading }), modelState: 'loading' }
     modelId = found.id
   }
   if (expect.match !== undefined && !body.includes(expect.match)) return waiting({ what: 'match' })

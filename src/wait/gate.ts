@@ -10,14 +10,7 @@ import { setUpUndici } from '../http/undici-parts.js'
 import { StartupProfile } from '../startup/profile.js'
 import { eventLine, gateLines, probeLine, waitingLine } from '../report/wait-report.js'
 import { loadHistory, recordRun, type RunHistory } from '../history/around-wait.js'
-import {
-  attachServer,
-  defaultLogFile,
-  resolvePid,
-  type ServerProcess,
-  serverEnv,
-  startServer
-} from '../server/process.js'
+import { attachServer, newLogFile, resolvePid, type ServerProcess, serverEnv, startServer } from '../server/process.js'
 import { type KnownFatal, type ServerWatch, watchServer } from '../server/watch.js'
 import { HISTORY_AUTO, type Settings, type Target } from '../inputs/settings.js'
 import type { Clock } from '../runtime/clock.js'
@@ -71,7 +64,7 @@ export async function gate(settings: Settings, gateDeps: GateDeps): Promise<Gate
     env: gateDeps.env ?? process.env
   }
   const { clock } = deps
-  const logFile = settings.logFile ?? (settings.start !== undefined ? defaultLogFile(deps.env) : undefined)
+  const logFile = settings.logFile ?? (settings.start !== undefined ? newLogFile(deps.env) : undefined)
   // Resolved before anything starts, so that a bad pid file is an input error and nothing runs.
   const pid = settings.pid === undefined ? undefined : resolvePid(settings.pid)
   setUpUndici()
@@ -86,7 +79,14 @@ export async function gate(settings: Settings, gateDeps: GateDeps): Promise<Gate
     const waitStart = deps.startedAt ?? clock.now()
     const history = openHistory(settings, deps)
     const profile = new StartupProfile({ engine: settings.engine, startedAt: server?.startedAt, usual: history.usual })
-    const { log, sayStartup, readLines } = followLog({ settings, logFile, profile, deps, waitStart })
+    const { log, sayStartup, readLines } = followLog({
+      settings,
+      logFile,
+      logOffset: server?.logOffset,
+      profile,
+      deps,
+      waitStart
+    })
     // A server started elsewhere has long since started: its environment can be read at once, while it still runs.
     if (pid !== undefined) reportEnvironment(settings, server, facts, deps)
     deps.log(
@@ -144,12 +144,15 @@ export async function gate(settings: Settings, gateDeps: GateDeps): Promise<Gate
 function followLog({
   settings,
   logFile,
+  logOffset,
   profile,
   deps,
   waitStart
 }: {
   settings: Settings
   logFile: string | undefined
+  /** Where this run's part of an appended log begins (a server `start` launched). */
+  logOffset: number | undefined
   profile: StartupProfile
   deps: Deps
   waitStart: number
@@ -162,6 +165,7 @@ function followLog({
       ? undefined
       : new LogFollower(logFile, settings.logLines, {
           fromStart: settings.start !== undefined,
+          skipBytes: logOffset,
           earlier: (lines) => lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number)))
         })
   const readLines = (lines: LogLine[]): KnownFatal | undefined => {
@@ -309,7 +313,7 @@ function settle({ settings, outcome, facts, profile, history, deps }: Settling):
     phases: phases.map((p) => ({ name: p.name, seconds: p.seconds })),
     ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') })
   }
-  const findings = recordRun(history, run, settings.regressionThresholdPercent)
+  const findings = recordRun(history, run, settings.regressionThresholdPercent, settings.regressionMinRuns)
   if (findings.regression !== undefined && !settings.failOnRegression) deps.warn(findings.regression)
   if (findings.drift !== undefined) deps.warn(findings.drift)
   for (const n of findings.notices) deps.notice(n)

@@ -1,5 +1,4 @@
 import { GENERATION_ROUTES, generationRoute, readModelList } from '../../../src/engines/model-lists.js'
-import { findModel } from '../../../src/engines/match.js'
 
 // Bodies as each engine serialises them.
 const bodies = {
@@ -60,22 +59,23 @@ describe('readModelList', () => {
     expect(readModelList(bodies.lmStudio)?.models[0].loading).toMatch(/not-loaded/)
   })
 
+  it('tells a model nothing is loading (router "unloaded", LM Studio "not-loaded") from one that loads', () => {
+    const router =
+      '{"object":"list","data":[{"id":"a","status":{"value":"unloaded"}},{"id":"b","status":{"value":"loading"}}]}'
+    expect(readModelList(router)?.models).toEqual([
+      { id: 'a', loading: 'status "unloaded"', unloaded: true },
+      { id: 'b', loading: 'status "loading"' }
+    ])
+    expect(readModelList(bodies.lmStudio)?.models[0].unloaded).toBe(true)
+    expect(readModelList(bodies.llamacppLoading)?.models[0].unloaded).toBeUndefined()
+  })
+
   it.each(['', 'not json', '[1,2]', '"text"', '{"status":"ok"}', '{"data":"x"}', '{"unix":1767225600.1}'])(
     'finds no list in %p',
     (body) => {
       expect(readModelList(body)).toBeUndefined()
     }
   )
-})
-
-describe('findModel', () => {
-  const models = [{ id: '/shared/kimi-k2.5-int4-draft' }, { id: '/shared/KIMI-k2.5-int4' }, { id: 'kimi' }]
-  it('prefers an exact id', () => expect(findModel(models, 'kimi')?.id).toBe('kimi'))
-  it('else takes the first id containing it, ignoring case', () => {
-    expect(findModel(models, 'k2.5-INT4')?.id).toBe('/shared/kimi-k2.5-int4-draft')
-    expect(findModel(models.slice(1), 'kimi-k2')?.id).toBe('/shared/KIMI-k2.5-int4')
-  })
-  it('finds nothing when nothing contains it', () => expect(findModel(models, 'llama')).toBeUndefined())
 })
 
 describe('generationRoute', () => {

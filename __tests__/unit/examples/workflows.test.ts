@@ -168,3 +168,61 @@ describe('.github/dependabot.yml', () => {
     expect([...imports].sort()).toEqual([...bundled].sort())
   })
 })
+
+type Step = { uses?: string; run?: string; with?: Record<string, unknown>; env?: Record<string, unknown> }
+type Job = {
+  steps?: Step[]
+  env?: Record<string, unknown>
+  strategy?: { matrix?: { include?: Array<Record<string, unknown>> } }
+}
+const jobsOf = (path: string): Record<string, Job> => (workflowData(path) as { jobs: Record<string, Job> }).jobs
+
+/** The programs that are model servers: launched from a `run:` step, the gate could not watch them. */
+const SERVER_COMMAND =
+  /\b(vllm serve|sglang\.launch_server|llama-server|text-generation-launcher|tritonserver|ollama serve|lmdeploy serve|trtllm-serve)\b/
+
+describe.each(workflows.filter((w) => w.startsWith('examples/')))('%s launches its server through the gate', (path) => {
+  const jobs = jobsOf(path)
+
+  it('starts every server with "start" (or passes pid and log-file), never with nohup in a run step', () => {
+    for (const job of Object.values(jobs)) {
+      const gates = (job.steps ?? []).filter((s) => typeof s.uses === 'string' && isThisAction(s.uses))
+      const watched = gates.some(
+        (g) => g.with?.start !== undefined || (g.with?.pid !== undefined && g.with?.['log-file'] !== undefined)
+      )
+      for (const step of job.steps ?? []) {
+        const run = typeof step.run === 'string' ? step.run : ''
+        // a server launched from a run step: a crash would wait out the whole timeout
+        expect(run).not.toMatch(SERVER_COMMAND)
+        if (/\bnohup\b/.test(run)) expect(watched).toBe(true)
+      }
+    }
+  })
+
+  it('gives each job of a matrix its own port, and pins its GPUs with CUDA_VISIBLE_DEVICES', () => {
+    for (const job of Object.values(jobs)) {
+      const include = job.strategy?.matrix?.include
+      if (include === undefined) continue
+      const ports = include.map((entry) => new URL(String(entry.url)).port)
+      expect(new Set(ports).size).toBe(ports.length)
+      for (const entry of include)
+        expect(String(entry.start ?? '')).toContain(`--port ${new URL(String(entry.url)).port}`)
+      const envs = [job.env, ...(job.steps ?? []).map((s) => s.env)]
+      expect(envs.some((env) => env !== undefined && 'CUDA_VISIBLE_DEVICES' in env)).toBe(true)
+    }
+  })
+
+  it('stops the whole process group of the server it started', () => {
+    for (const job of Object.values(jobs)) {
+      const started = (job.steps ?? []).some(
+        (s) => typeof s.uses === 'string' && isThisAction(s.uses) && s.with?.start !== undefined
+      )
+      if (!started) continue
+      const stops = (job.steps ?? []).filter(
+        (s) => typeof s.run === 'string' && /kill -TERM -- "-\$SERVER_PID"/.test(s.run)
+      )
+      expect(stops).toHaveLength(1)
+      expect(stops[0].env?.SERVER_PID).toBe('${{ steps.model.outputs.pid }}')
+    }
+  })
+})

@@ -27,7 +27,7 @@ describe('history around a wait', () => {
     const file = box.path('sub', 'history.jsonl')
     const first = loadHistory(file, 'k')
     expect(first).toMatchObject({ file, earlier: [], usual: undefined, notices: [], warnings: [] })
-    expect(recordRun(first, run(), 25)).toEqual({
+    expect(recordRun(first, run(), 25, 1)).toEqual({
       expectedSeconds: undefined,
       regressionPercent: undefined,
       regression: undefined,
@@ -37,7 +37,7 @@ describe('history around a wait', () => {
 
     const second = loadHistory(file, 'k')
     expect(second.usual?.totalSeconds).toBe(300)
-    const findings = recordRun(second, run({ startupSeconds: 330 }), 25)
+    const findings = recordRun(second, run({ startupSeconds: 330 }), 25, 1)
     expect(findings).toEqual({
       expectedSeconds: 300,
       regressionPercent: 10,
@@ -61,7 +61,8 @@ describe('history around a wait', () => {
           { name: 'capturing CUDA graphs', seconds: 41 }
         ]
       }),
-      25
+      25,
+      3
     )
     expect(findings.regressionPercent).toBe(40)
     expect(findings.regression).toBe(
@@ -71,11 +72,29 @@ describe('history around a wait', () => {
       'The server\'s environment changed since the previous run with this history key: NCCL_PROTO was "LL" in the last 5 runs, now unset.'
     )
     // 40% is within a 50% threshold; the variable is back, after one run without it
-    expect(recordRun(loadHistory(file, 'k'), run({ startupSeconds: 420 }), 50)).toMatchObject({
+    expect(recordRun(loadHistory(file, 'k'), run({ startupSeconds: 420 }), 50, 3)).toMatchObject({
       regression: undefined,
       drift:
         'The server\'s environment changed since the previous run with this history key: NCCL_PROTO was unset in the last run, now "LL".'
     })
+  })
+
+  it('tells no regression before regression-min-runs earlier ready runs (a cold cache against one warm run)', () => {
+    const file = box.path('history.jsonl')
+    // two ready runs and a failed one: the failed run does not count
+    writeFileSync(
+      file,
+      [run(), run({ ready: false, reason: 'timeout' }), run()].map((r) => JSON.stringify(r)).join('\n') + '\n'
+    )
+    const slow = run({ startupSeconds: 600 })
+    const two = recordRun(loadHistory(file, 'k'), slow, 25, 3)
+    // the figures are still given; only the warning (and fail-on-regression, which follows it) waits
+    expect(two).toMatchObject({ expectedSeconds: 300, regressionPercent: 100, regression: undefined })
+    expect(recordRun(loadHistory(file, 'k'), slow, 25, 2).regression).toMatch(/^Startup took 600\.0s, 100\.0% over/)
+    // both slow runs were recorded: four earlier ready runs now, enough for 3
+    expect(recordRun(loadHistory(file, 'k'), run({ startupSeconds: 900 }), 25, 3).regression).toMatch(
+      /^Startup took 900\.0s, .* of the last 4 ready runs/
+    )
   })
 
   it('only compares runs with the same key', () => {
@@ -101,7 +120,7 @@ describe('history around a wait', () => {
     const off = loadHistory(box.path('f', 'history.jsonl'), 'k')
     expect(off.file).toBeUndefined()
     expect(off.notices[0]).toMatch(/^History is off: cannot write /)
-    expect(recordRun(off, run(), 25)).toEqual({
+    expect(recordRun(off, run(), 25, 3)).toEqual({
       expectedSeconds: undefined,
       regressionPercent: undefined,
       regression: undefined,

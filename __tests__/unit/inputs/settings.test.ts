@@ -65,6 +65,9 @@ describe('parseSettings', () => {
     ['history-key', 'k'.repeat(201), /at most 200/],
     ['regression-threshold', 'a lot', /percentage such as 25% or 25/],
     ['regression-threshold', '-5%', /percentage/],
+    ['regression-min-runs', '0', /whole number from 1 to 10 \(the median is of the last 10 ready runs\)/],
+    ['regression-min-runs', '11', /whole number from 1 to 10/],
+    ['regression-min-runs', 'three', /whole number from 1 to 10/],
     ['fail-on-regression', 'maybe', /true or false/]
   ]
   it.each(bad)('rejects %s=%p naming the input', (name, value, message) => {
@@ -139,6 +142,7 @@ describe('parseSettings', () => {
       historyFile: 'auto',
       historyKey: undefined,
       regressionThresholdPercent: 25,
+      regressionMinRuns: 3,
       failOnRegression: false
     })
     const s = settingsFrom({
@@ -147,6 +151,7 @@ describe('parseSettings', () => {
       'history-file': ' /var/cache/h.jsonl ',
       'history-key': 'kimi-tp8',
       'regression-threshold': '12.5',
+      'regression-min-runs': ' 1 ',
       'fail-on-regression': 'true'
     })
     expect(s).toMatchObject({
@@ -154,6 +159,7 @@ describe('parseSettings', () => {
       historyFile: '/var/cache/h.jsonl',
       historyKey: 'kimi-tp8',
       regressionThresholdPercent: 12.5,
+      regressionMinRuns: 1,
       failOnRegression: true
     })
     expect(settingsFrom({ url: 'http://h/v1/models', engine: 'SGLang' }).engine).toBe('sglang')

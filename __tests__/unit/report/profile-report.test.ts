@@ -1,5 +1,12 @@
 import type { PhaseTiming } from '../../../src/startup/phases.js'
-import { bar, phaseChangeText, phaseGantt, phaseMarkdown, progressText } from '../../../src/report/profile-report.js'
+import {
+  bar,
+  etaText,
+  phaseChangeText,
+  phaseGantt,
+  phaseMarkdown,
+  progressText
+} from '../../../src/report/profile-report.js'
 
 const phases: PhaseTiming[] = [
   { name: 'initializing', seconds: 14, printed: false },
@@ -14,15 +21,29 @@ describe('the words for a phase', () => {
     expect(progressText({ name: 'loading weights', inPhaseMs: 95_000, progress }, 190_000)).toBe(
       'loading weights 45% (29/64 shards), about 3m10s left'
     )
-    expect(progressText({ name: 'loading weights', inPhaseMs: 95_000, progress }, 190_000, 310_000)).toBe(
-      'loading weights 45% (29/64 shards), about 3m10s left; ready in about 5m10s going by earlier runs'
-    )
-    expect(progressText({ name: 'compiling', inPhaseMs: 26_000 }, undefined, 400)).toBe(
+    expect(
+      progressText({ name: 'loading weights', inPhaseMs: 95_000, progress }, 190_000, { kind: 'ready-in', ms: 310_000 })
+    ).toBe('loading weights 45% (29/64 shards), about 3m10s left; ready in about 5m10s going by earlier runs')
+    expect(progressText({ name: 'compiling', inPhaseMs: 26_000 }, undefined, { kind: 'ready-in', ms: 400 })).toBe(
       'compiling for 26.0s; ready in about 1.0s going by earlier runs'
     )
     expect(progressText({ name: 'capturing CUDA graphs', inPhaseMs: 1, progress }, 300)).toBe(
       'capturing CUDA graphs 45% (29/64 shards), almost done'
     )
+  })
+
+  it('past what earlier runs took, says how much slower instead of an ETA in the past', () => {
+    expect(etaText({ kind: 'slower', overMs: 65_000, usualMs: 40_000 })).toBe(
+      '1m05s slower than earlier runs, which were ready after 40.0s'
+    )
+    expect(
+      progressText({ name: 'compiling', inPhaseMs: 87_000 }, undefined, {
+        kind: 'slower',
+        overMs: 12_000,
+        usualMs: 75_000,
+        phase: 'compiling'
+      })
+    ).toBe('compiling for 1m27s; 12.0s longer than its usual 75.0s in earlier runs')
   })
 
   it("a change of phase says how long the one before took, and whether by the engine's count", () => {
@@ -75,6 +96,11 @@ describe('the picture of the phases', () => {
     expect(withUsual).toContain('| compiling | 74.5 * | — | 25% |')
     expect(withUsual).toMatch(/\n\n\\\* as vLLM reported it; the other figures are measured from its log\.\n$/)
     expect(phaseMarkdown(phases.slice(0, 1), 'vLLM')).not.toContain('reported it')
+    // one phase (a run that failed in its first): the table alone, no chart of one bar
+    const one = phaseMarkdown(phases.slice(0, 1), 'vLLM')
+    expect(one).not.toContain('mermaid')
+    expect(one).toMatch(/^#### Startup phases\n\n\| phase \| seconds \| share \| \|\n/)
+    expect(one).toContain('| initializing | 14.0 | 100% |')
     expect(phaseMarkdown([], 'vLLM')).toBe('')
   })
 })

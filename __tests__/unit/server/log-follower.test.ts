@@ -42,6 +42,15 @@ describe('LogFollower', () => {
     ])
   })
 
+  it("from the start of a server's output appended to an older log: only the new lines, numbered as in the file", () => {
+    writeFileSync(file, 'an earlier run: CUDA out of memory\nits last line\n')
+    const skipBytes = Buffer.byteLength('an earlier run: CUDA out of memory\nits last line\n')
+    appendFileSync(file, 'this run\n')
+    const log = new LogFollower(file, 10, { fromStart: true, skipBytes })
+    expect(log.poll()).toEqual([{ number: 3, text: 'this run' }])
+    expect(log.tail()).toEqual([{ number: 3, text: 'this run' }])
+  })
+
   it('waits for a line to be finished, and strips the CR of CR LF lines (vLLM tracebacks)', () => {
     const log = new LogFollower(file, 10)
     expect(log.poll()).toEqual([]) // the file does not exist yet

@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { attachServer, defaultLogFile, resolvePid, serverEnv, startServer } from '../../../src/server/process.js'
+import { attachServer, newLogFile, resolvePid, serverEnv, startServer } from '../../../src/server/process.js'
 import { systemClock } from '../../../src/runtime/clock.js'
 import { sandbox } from '../../helpers/sandbox.js'
 
@@ -44,12 +45,40 @@ describe('startServer', () => {
     )
   })
 
-  it('gives the server the step environment without the action inputs, and picks a log under RUNNER_TEMP', () => {
+  it('gives the server the step environment without the action inputs', () => {
     expect(serverEnv({ PATH: '/bin', 'INPUT_API-KEY': 'sk-1', INPUT_URL: 'x', NCCL_DEBUG: 'WARN' })).toEqual({
       PATH: '/bin',
       NCCL_DEBUG: 'WARN'
     })
-    expect(defaultLogFile({ RUNNER_TEMP: '/home/runner/work/_temp' })).toBe('/home/runner/work/_temp/model-server.log')
+  })
+
+  it("creates a new log per run under RUNNER_TEMP, named with the run's pid, never one another run has", () => {
+    const temp = box.path('runner-temp')
+    const first = newLogFile({ RUNNER_TEMP: temp }, 4242)
+    expect(first).toBe(join(temp, 'model-server-4242.log'))
+    expect(readFileSync(first, 'utf8')).toBe('')
+    // a pid reused since an earlier run (or another gate at once): its log is left as it is
+    writeFileSync(first, 'an earlier run\n')
+    expect(newLogFile({ RUNNER_TEMP: temp }, 4242)).toBe(join(temp, 'model-server-4242-2.log'))
+    expect(newLogFile({ RUNNER_TEMP: temp }, 4242)).toBe(join(temp, 'model-server-4242-3.log'))
+    expect(readFileSync(first, 'utf8')).toBe('an earlier run\n')
+    const outsideRunner = newLogFile({}, 4243)
+    expect(outsideRunner).toMatch(new RegExp(`^${tmpdir()}/model-server-4243(-\\d+)?\\.log$`))
+    rmSync(outsideRunner)
+    writeFileSync(box.path('file'), '')
+    expect(() => newLogFile({ RUNNER_TEMP: box.path('file') })).toThrow(
+      /^Input "log-file": none given, and no new log can be created in ".*file" \((ENOTDIR|EEXIST)\)$/
+    )
+  })
+
+  it('appends to a log-file that exists, never truncating it, and says where its own output begins', async () => {
+    const log = box.path('kept.log')
+    writeFileSync(log, 'yesterday\n')
+    const server = startServer('echo today', log, { PATH: process.env.PATH ?? '' }, systemClock)
+    box.pids.push(server.pid)
+    await server.exited
+    expect(server.logOffset).toBe('yesterday\n'.length)
+    expect(readFileSync(log, 'utf8')).toBe('yesterday\ntoday\n')
   })
 })
 

@@ -3,9 +3,17 @@ import {
   SIMULATED_ENGINES,
   type SimulatedServer,
   type SimulatorEvent,
-  simulate
+  simulate,
+  simulatedEngine
 } from '../../../src/simulator/server.js'
 import { loopback, portOf } from '../../helpers/loopback.js'
+import { generationRoute } from '../../../src/engines/model-lists.js'
+import { createGenerator } from '../../../src/wait/generation-check.js'
+import { setUpUndici } from '../../../src/http/undici-parts.js'
+import { systemClock } from '../../../src/runtime/clock.js'
+
+// As the gate does before its first request (the generation tests send one).
+beforeAll(setUpUndici)
 
 /** The simulator on loopback: each engine's endpoints while loading and once ready, and a crash. */
 const net = loopback()
@@ -18,6 +26,15 @@ async function start(options: Parameters<typeof simulate>[0]): Promise<Simulated
   const server = await simulate(options)
   started.push(server)
   return server
+}
+
+async function post(base: string, path: string, body: unknown): Promise<{ status: number; body: string }> {
+  const res = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { connection: 'close', 'content-type': 'application/json' },
+    body: JSON.stringify(body)
+  })
+  return { status: res.status, body: await res.text() }
 }
 
 async function get(
@@ -194,5 +211,121 @@ describe('the simulated process', () => {
     await expect(simulate({ engine: 'vllm', model: 'm', loadMs: 60_000, port })).rejects.toMatchObject({
       code: 'EADDRINUSE'
     })
+  })
+})
+
+describe('generation', () => {
+  // the list URL each engine is probed at with probe-generation, and the model it lists
+  const probed: Array<[EngineName, string, string]> = [
+    ['vllm', '/v1/models', '/shared/kimi-k2.5-int4'],
+    ['sglang', '/v1/models', '/shared/kimi-k2.5-int4'],
+    ['llamacpp', '/v1/models', 'qwen3-8b.gguf'],
+    ['tgi', '/info', 'meta-llama/Llama-3.1-8B-Instruct'],
+    ['ollama', '/api/tags', 'llama3.2:latest'],
+    ['openai', '/v1/models', 'gpt-sim']
+  ]
+  const generator = (baseUrl: string, listPath: string) => {
+    const found = generationRoute(new URL(`${baseUrl}${listPath}`))
+    if (found === undefined) throw new Error(`no generation route for ${listPath}`)
+    return createGenerator({ ...found, headers: {}, clock: systemClock })
+  }
+
+  it.each(probed)("%s: the gate's one-token request succeeds once ready", async (engine, listPath, model) => {
+    const server = await start({ engine, model, loadMs: 0 })
+    const g = generator(server.baseUrl, listPath)
+    try {
+      const check = await g.generate(model, 5_000)
+      expect(check.assessment).toMatchObject({ state: 'ready' })
+    } finally {
+      await g.close()
+    }
+  })
+
+  it.each(probed)(
+    "%s: with generationFails, the engine's own error, while the list still answers",
+    async (engine, listPath, model) => {
+      const server = await start({ engine, model, loadMs: 0, generationFails: true })
+      const g = generator(server.baseUrl, listPath)
+      try {
+        const check = await g.generate(model, 5_000)
+        expect(check.assessment.state).toBe('waiting')
+        expect(check.assessment.status).toBeGreaterThanOrEqual(400)
+        expect(check.assessment.summary).not.toBe('')
+      } finally {
+        await g.close()
+      }
+      expect(await get(server.baseUrl, listPath)).toMatchObject({ status: 200 })
+    }
+  )
+
+  it('answers as vLLM does: a completion, a chat completion, a 404 for a model it does not serve, a 500 when dead', async () => {
+    const server = await start({ engine: 'vllm', model: 'm', loadMs: 0 })
+    const completion = await post(server.baseUrl, '/v1/completions', { model: 'm', prompt: 'Hi', max_tokens: 1 })
+    expect(completion.status).toBe(200)
+    expect(JSON.parse(completion.body)).toMatchObject({
+      object: 'text_completion',
+      model: 'm',
+      choices: [{ text: ' there' }]
+    })
+    const chat = await post(server.baseUrl, '/v1/chat/completions', { model: 'm', messages: [] })
+    expect(JSON.parse(chat.body)).toMatchObject({
+      object: 'chat.completion',
+      choices: [{ message: { role: 'assistant' } }]
+    })
+    expect(await post(server.baseUrl, '/v1/completions', { model: 'other' })).toEqual({
+      status: 404,
+      body: '{"error":{"message":"The model `other` does not exist.","type":"NotFoundError","param":"model","code":404}}'
+    })
+    const dead = await start({ engine: 'vllm', model: 'm', loadMs: 0, generationFails: true })
+    expect(await post(dead.baseUrl, '/v1/completions', { model: 'm' })).toEqual({
+      status: 500,
+      body: '{"error":{"message":"EngineCore encountered an issue. See stack trace (above) for the root cause.","type":"InternalServerError","param":null,"code":500}}'
+    })
+  })
+
+  it('llama.cpp answers generation with its 503 while loading', async () => {
+    const server = await start({ engine: 'llamacpp', model: 'q.gguf', loadMs: 60_000 })
+    expect(await post(server.baseUrl, '/v1/completions', { model: 'q.gguf' })).toMatchObject({
+      status: 503,
+      body: expect.stringMatching(/Loading model/)
+    })
+  })
+
+  it('Triton has its generate extension', async () => {
+    const server = await start({ engine: 'triton', model: 'ensemble', loadMs: 0 })
+    expect(await post(server.baseUrl, '/v2/models/ensemble/generate', { text_input: 'Hi' })).toMatchObject({
+      status: 200,
+      body: '{"model_name":"ensemble","model_version":"1","text_output":"Hi"}'
+    })
+  })
+
+  it("takes the gate's engine spellings", () => {
+    expect(simulatedEngine('llama.cpp')).toBe('llamacpp')
+    expect(simulatedEngine('SGLang')).toBe('sglang')
+    expect(simulatedEngine('vlm')).toBeUndefined()
+    expect(simulatedEngine('toString')).toBeUndefined()
+  })
+})
+
+describe('SGLang warming up', () => {
+  it('lists the model and answers generation while /health and /health_generate say 503, until the warm-up ends', async () => {
+    // the port open from the start and the model ready in a minute: all of it is the warm-up window
+    const warming = await start({ engine: 'sglang', model: 'm', loadMs: 60_000, opensAfterMs: 0 })
+    expect(await get(warming.baseUrl, '/health')).toMatchObject({ status: 503, body: '' })
+    expect(await get(warming.baseUrl, '/health_generate')).toMatchObject({ status: 503 })
+    expect(await get(warming.baseUrl, '/v1/models')).toMatchObject({
+      status: 200,
+      body: expect.stringMatching(/"id":"m"/)
+    })
+    expect(await get(warming.baseUrl, '/model_info')).toMatchObject({
+      status: 200,
+      body: expect.stringMatching(/"is_generation":true/)
+    })
+    expect(await post(warming.baseUrl, '/v1/completions', { model: 'm', prompt: 'Hi', max_tokens: 1 })).toMatchObject({
+      status: 200
+    })
+    const ready = await start({ engine: 'sglang', model: 'm', loadMs: 0 })
+    expect(await get(ready.baseUrl, '/health')).toMatchObject({ status: 200 })
+    expect(await get(ready.baseUrl, '/health_generate')).toMatchObject({ status: 200 })
   })
 })

@@ -1,4 +1,4 @@
-import { type UsualStartup, phaseLeftMs, readyInMs } from '../../../src/startup/eta.js'
+import { eta, type UsualStartup, phaseLeftMs, readyInMs } from '../../../src/startup/eta.js'
 import type { Progress } from '../../../src/startup/phases.js'
 
 const progress = (first: Progress['first'], last: Progress['last']): Progress => ({ unit: 'shards', first, last })
@@ -48,5 +48,41 @@ describe('time until ready, from earlier runs', () => {
   it('the usual startup less the time so far, for a phase earlier runs did not have or none at all', () => {
     expect(readyInMs({ phase: 'downloading', inPhaseMs: 5_000, elapsedMs: 60_000 }, usual)).toBe(300_000)
     expect(readyInMs({ inPhaseMs: 0, elapsedMs: 400_000 }, usual)).toBe(0)
+  })
+})
+
+describe('this startup against earlier runs', () => {
+  it('the time to go while within what they took', () => {
+    expect(eta({ phase: 'compiling', inPhaseMs: 30_000, elapsedMs: 280_000 }, usual)).toEqual({
+      kind: 'ready-in',
+      ms: 85_000
+    })
+  })
+
+  it('once past their whole startup: by how much, never an ETA in the past', () => {
+    expect(eta({ inPhaseMs: 0, elapsedMs: 400_000 }, usual)).toEqual({
+      kind: 'slower',
+      overMs: 40_000,
+      usualMs: 360_000
+    })
+    expect(eta({ phase: 'compiling', inPhaseMs: 10_000, phaseLeftMs: 5_000, elapsedMs: 361_000 }, usual)).toEqual({
+      kind: 'slower',
+      overMs: 1_000,
+      usualMs: 360_000
+    })
+  })
+
+  it('a phase without a count past its usual length: by how much that phase is over', () => {
+    expect(eta({ phase: 'compiling', inPhaseMs: 90_000, elapsedMs: 340_000 }, usual)).toEqual({
+      kind: 'slower',
+      overMs: 15_000,
+      usualMs: 75_000,
+      phase: 'compiling'
+    })
+    // a phase with a count goes by its count
+    expect(eta({ phase: 'compiling', inPhaseMs: 90_000, phaseLeftMs: 2_000, elapsedMs: 340_000 }, usual)).toEqual({
+      kind: 'ready-in',
+      ms: 42_000
+    })
   })
 })

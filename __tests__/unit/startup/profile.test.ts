@@ -48,6 +48,12 @@ describe('the startup profile of a wait', () => {
     expect(new StartupProfile({ usual }).status(0, 60_000)).toBe('ready in about 5m00s going by earlier runs')
   })
 
+  it('once past the usual startup, says how much slower it is', () => {
+    expect(new StartupProfile({ usual }).status(0, 420_000)).toBe(
+      '1m00s slower than earlier runs, which were ready after 360.0s'
+    )
+  })
+
   it('without a phase yet, has nothing to say; an engine named by the model list', () => {
     const profile = new StartupProfile()
     expect(profile.status(0, 0)).toBeUndefined()

@@ -36,6 +36,42 @@ describe('assess', () => {
     })
   })
 
+  it('stops at once, naming the candidates, when several listed ids contain the model and none is it', () => {
+    const body = '{"object":"list","data":[{"id":"llama-3.1-8b-instruct-lora-sql"},{"id":"llama-3.1-8b-instruct"}]}'
+    const a = assess(http(200, body), { ...ok, model: 'llama-3.1-8b' })
+    expect(a).toMatchObject({
+      state: 'fatal',
+      fatalReason: 'ambiguous-model',
+      candidates: ['llama-3.1-8b-instruct-lora-sql', 'llama-3.1-8b-instruct'],
+      summary:
+        'HTTP 200, serving [llama-3.1-8b-instruct-lora-sql, llama-3.1-8b-instruct] — "llama-3.1-8b" fits 2 listed models',
+      detail: expect.stringMatching(
+        /"llama-3\.1-8b-instruct-lora-sql", "llama-3\.1-8b-instruct"\. Give the exact id as "model"/
+      )
+    })
+    expect(a.modelId).toBeUndefined()
+    // one candidate is used as before
+    expect(assess(http(200, body), { ...ok, model: 'lora' })).toMatchObject({
+      state: 'ready',
+      modelId: 'llama-3.1-8b-instruct-lora-sql'
+    })
+  })
+
+  it('says a model the router lists as unloaded is not loaded, and that load: true loads it', () => {
+    const body = '{"object":"list","data":[{"id":"qwen3-8b","status":{"value":"unloaded"}}]}'
+    const a = assess(http(200, body), { ...ok, model: 'qwen3-8b' })
+    expect(a).toMatchObject({ state: 'waiting', modelState: 'unloaded' })
+    expect(a.detail).toBe(
+      '"qwen3-8b" is listed but not loaded: the server loads it only when asked (set "load: true" to have it loaded)'
+    )
+    expect(a.detail).not.toMatch(/still loading/)
+    const loading = '{"object":"list","data":[{"id":"qwen3-8b","status":{"value":"loading"}}]}'
+    expect(assess(http(200, loading), { ...ok, model: 'qwen3-8b' })).toMatchObject({
+      modelState: 'loading',
+      detail: '"qwen3-8b" is listed but still loading (status "loading")'
+    })
+  })
+
   it('explains a 2xx that is not a model list', () => {
     const a = assess(http(200, '{"status":"ok"}'), { ...ok, model: 'kimi' })
     expect(a.summary).toBe('HTTP 200 ok — the answer is not a model list, so "kimi" cannot be found in it')

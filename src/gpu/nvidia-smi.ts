@@ -1,0 +1,174 @@
+/**
+ * The GPUs and what holds their memory, from `nvidia-smi`: its CSV queries (formats as seen on an H200; see the
+ * research notes), run with a time limit. Where nvidia-smi is missing, fails or hangs the answer is a structured
+ * `unavailable`, never an error: a machine without a GPU is no reason to fail a wait.
+ */
+import { spawn } from 'node:child_process'
+
+export interface Gpu {
+  index: number
+  uuid: string
+  name: string
+  memoryUsedMiB?: number
+  memoryTotalMiB?: number
+}
+
+export interface ComputeApp {
+  pid: number
+  processName: string
+  /** undefined where nvidia-smi says `[N/A]` (no permission to see it, some MIG set-ups). */
+  usedMiB?: number
+  gpuUuid: string
+}
+
+export type GpuSnapshot =
+  | { kind: 'available'; gpus: Gpu[]; apps: ComputeApp[] }
+  /**
+   * `not-found`: no nvidia-smi on PATH; `failed`: it exited non-zero (no driver, no device), `detail` its first
+   * line of output; `timeout`: no answer within the limit; `unreadable`: output not in the CSV form expected.
+   */
+  | { kind: 'unavailable'; why: 'not-found' | 'failed' | 'timeout' | 'unreadable'; detail?: string }
+
+export interface NvidiaSmiOptions {
+  /** The environment to find and run nvidia-smi with (its PATH). */
+  env?: NodeJS.ProcessEnv
+  /** For each call: nvidia-smi answers in about 50 ms, but a wedged driver can make it hang. */
+  timeoutMs?: number
+  /** The program: `nvidia-smi` from PATH unless given. */
+  command?: string
+}
+
+const GPU_QUERY = ['--query-gpu=index,uuid,name,memory.used,memory.total', '--format=csv,noheader,nounits']
+const APPS_QUERY = ['--query-compute-apps=pid,process_name,used_memory,gpu_uuid', '--format=csv,noheader,nounits']
+
+type Run = { kind: 'ok'; stdout: string } | Extract<GpuSnapshot, { kind: 'unavailable' }>
+
+/** The GPUs and the compute processes on them, in two calls of nvidia-smi. */
+export async function gpuSnapshot(options: NvidiaSmiOptions = {}): Promise<GpuSnapshot> {
+  const gpuRun = await runNvidiaSmi(GPU_QUERY, options)
+  if (gpuRun.kind !== 'ok') return gpuRun
+  const appsRun = await runNvidiaSmi(APPS_QUERY, options)
+  if (appsRun.kind !== 'ok') return appsRun
+  const gpus = parseGpus(gpuRun.stdout)
+  const apps = parseApps(appsRun.stdout)
+  if (gpus === undefined || apps === undefined)
+    return {
+      kind: 'unavailable',
+      why: 'unreadable',
+      detail: firstLine(gpus === undefined ? gpuRun.stdout : appsRun.stdout)
+    }
+  return { kind: 'available', gpus, apps }
+}
+
+function runNvidiaSmi(
+  args: string[],
+  { env = process.env, timeoutMs = 10_000, command = 'nvidia-smi' }: NvidiaSmiOptions
+): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      resolve({ kind: 'unavailable', why: 'timeout' })
+    }, timeoutMs)
+    child.once('error', (e: NodeJS.ErrnoException) => {
+      clearTimeout(timer)
+      resolve(
+        e.code === 'ENOENT'
+          ? { kind: 'unavailable', why: 'not-found' }
+          : { kind: 'unavailable', why: 'failed', detail: e.message }
+      )
+    })
+    child.once('close', (code) => {
+      clearTimeout(timer)
+      // nvidia-smi prints its own failure ("NVIDIA-SMI has failed because it couldn't communicate …") on stdout
+      if (code === 0) resolve({ kind: 'ok', stdout })
+      else resolve({ kind: 'unavailable', why: 'failed', detail: firstLine(stdout.trim() === '' ? stderr : stdout) })
+    })
+  })
+}
+
+const firstLine = (text: string): string => text.trim().split('\n', 1)[0].slice(0, 300)
+
+/** `[N/A]` and the like are no number. */
+const mib = (text: string): number | undefined => (/^\d+$/.test(text.trim()) ? Number(text.trim()) : undefined)
+
+/** The lines of a `noheader` CSV answer, split into fields; undefined unless each has `fields` and starts with a number. */
+function csvRows(csv: string, fields: number): string[][] | undefined {
+  const rows = csv
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => l.split(',').map((x) => x.trim()))
+  return rows.every((f) => f.length >= fields && /^\d+$/.test(f[0])) ? rows : undefined
+}
+
+/** `0, GPU-24f1…, NVIDIA H200, 21099, 143771` per line; the name (which may hold a comma) is what lies between. */
+export function parseGpus(csv: string): Gpu[] | undefined {
+  return csvRows(csv, 5)?.map((f) => ({
+    index: Number(f[0]),
+    uuid: f[1],
+    name: f.slice(2, -2).join(','),
+    memoryUsedMiB: mib(f[f.length - 2]),
+    memoryTotalMiB: mib(f[f.length - 1])
+  }))
+}
+
+/** `430, python3, 21090, GPU-24f1…` per line (nothing at all when no process computes). */
+export function parseApps(csv: string): ComputeApp[] | undefined {
+  return csvRows(csv, 4)?.map((f) => ({
+    pid: Number(f[0]),
+    processName: f.slice(1, -2).join(','),
+    usedMiB: mib(f[f.length - 2]),
+    gpuUuid: f[f.length - 1]
+  }))
+}
+
+/**
+ * The GPUs `CUDA_VISIBLE_DEVICES` names (indices, UUIDs or UUID prefixes such as `GPU-24f17f1b`), in its order;
+ * all of them when it is unset. Like CUDA, the list ends at the first entry that names no GPU (`-1`, a MIG id
+ * nvidia-smi does not list here), and an empty value hides every GPU. `unmatched` is that entry, if any.
+ */
+export function visibleGpus(
+  gpus: readonly Gpu[],
+  cudaVisibleDevices: string | undefined
+): { gpus: Gpu[]; unmatched?: string } {
+  if (cudaVisibleDevices === undefined) return { gpus: [...gpus] }
+  const chosen: Gpu[] = []
+  for (const entry of cudaVisibleDevices.split(',').map((e) => e.trim())) {
+    if (entry === '') break
+    const gpu = /^\d+$/.test(entry)
+      ? gpus.find((g) => g.index === Number(entry))
+      : gpus.find((g) => g.uuid.toLowerCase().startsWith(entry.toLowerCase()) && /^gpu-/i.test(entry))
+    if (gpu === undefined) return { gpus: chosen, unmatched: entry }
+    if (!chosen.includes(gpu)) chosen.push(gpu)
+  }
+  return { gpus: chosen }
+}
+
+/** The compute processes on the GPUs `CUDA_VISIBLE_DEVICES` names (all GPUs when unset). */
+export function appsOnVisibleGpus(
+  snapshot: Extract<GpuSnapshot, { kind: 'available' }>,
+  cudaVisibleDevices: string | undefined
+): ComputeApp[] {
+  const uuids = new Set(visibleGpus(snapshot.gpus, cudaVisibleDevices).gpus.map((g) => g.uuid))
+  return snapshot.apps.filter((a) => uuids.has(a.gpuUuid))
+}
+
+export interface HeldMemory {
+  /** The memory nvidia-smi shows for these processes, summed over every GPU (what it cannot show counts 0). */
+  mib: number
+  /** Their entries, one per process and GPU. */
+  apps: ComputeApp[]
+}
+
+/** The GPU memory held by any of `pids` (a server and its workers). */
+export function memoryHeldBy(
+  snapshot: Extract<GpuSnapshot, { kind: 'available' }>,
+  pids: ReadonlySet<number>
+): HeldMemory {
+  const apps = snapshot.apps.filter((a) => pids.has(a.pid))
+  return { mib: apps.reduce((sum, a) => sum + (a.usedMiB ?? 0), 0), apps }
+}

@@ -1,0 +1,181 @@
+/**
+ * Who listens on a local TCP port, read from Linux's /proc: the listening sockets of /proc/net/tcp and tcp6, each
+ * socket's inode found among the processes' file descriptors (/proc/<pid>/fd → `socket:[inode]`), and each
+ * holder's command line. Structured answers only; without /proc (not Linux) the answer is `unknown`.
+ *
+ * /proc/net/tcp is the table of the reader's network namespace: a server in a container with its own
+ * namespace (docker -p) shows as the proxy that forwards the port, which is what answers the gate anyway.
+ */
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs'
+import { commandLine, procPids, procStat } from './proc.js'
+
+interface ProcessInfo {
+  pid: number
+  /** The command line, arguments joined by spaces (cut at 500 characters); the process name where it has none. */
+  command: string
+}
+
+export interface Listener {
+  /** The local address as the kernel holds it: `0.0.0.0`, `127.0.0.1`, `::`, `::ffff:127.0.0.1`, … */
+  address: string
+  port: number
+  inode: number
+  /** The processes holding the socket (several after a fork); empty when none is visible to this user. */
+  holders: ProcessInfo[]
+}
+
+export type PortOwner =
+  /** Nothing listens on the port. */
+  | { kind: 'free'; port: number }
+  | { kind: 'listening'; port: number; listeners: Listener[] }
+  /** No /proc/net/tcp to read (not Linux, or /proc not mounted). */
+  | { kind: 'unknown'; port: number }
+
+export interface ProcOptions {
+  /** Where procfs is mounted; tests point it elsewhere to see a machine without one. */
+  proc?: string
+}
+
+const LISTEN = '0A'
+
+/** Who listens on `port` (any local address, IPv4 and IPv6). */
+export function portOwner(port: number, { proc = '/proc' }: ProcOptions = {}): PortOwner {
+  const sockets = listeningSockets(proc, port)
+  if (sockets === undefined) return { kind: 'unknown', port }
+  if (sockets.length === 0) return { kind: 'free', port }
+  const holders = socketHolders(proc, new Set(sockets.map((s) => s.inode)))
+  return {
+    kind: 'listening',
+    port,
+    listeners: sockets.map((s) => ({ ...s, holders: holders.get(s.inode) ?? [] }))
+  }
+}
+
+export type Ownership =
+  /** A socket listening on the port is held by `pid` or one of its descendants (`holder`). */
+  | { kind: 'ours'; port: number; holder: ProcessInfo }
+  /** Only other processes listen there (`listeners`; a holder this user cannot see leaves `holders` empty). */
+  | { kind: 'foreign'; port: number; listeners: Listener[] }
+  | { kind: 'free'; port: number }
+  | { kind: 'unknown'; port: number }
+
+/**
+ * Whether what listens on `port` belongs to the process `pid` or its descendants (a `start` shell that runs the
+ * server as its child, a server that forks workers): the listening socket's inode among their descriptors.
+ */
+export function listenerOwnership(port: number, pid: number, options: ProcOptions = {}): Ownership {
+  const owner = portOwner(port, options)
+  if (owner.kind !== 'listening') return owner
+  const family = processTree(options.proc ?? '/proc', pid)
+  for (const l of owner.listeners) {
+    const holder = l.holders.find((h) => family.has(h.pid))
+    if (holder !== undefined) return { kind: 'ours', port, holder }
+  }
+  return { kind: 'foreign', port, listeners: owner.listeners }
+}
+
+/** `pid` and every process descended from it, from the parent ids of /proc/<pid>/stat. */
+export function processTree(proc: string, pid: number): Set<number> {
+  const children = new Map<number, number[]>()
+  for (const p of procPids(proc)) {
+    const parent = procStat(p, proc)?.ppid
+    if (parent !== undefined) children.set(parent, [...(children.get(parent) ?? []), p])
+  }
+  const family = new Set([pid])
+  const queue = [pid]
+  while (queue.length > 0) {
+    for (const child of children.get(queue.shift() as number) ?? []) {
+      if (family.has(child)) continue
+      family.add(child)
+      queue.push(child)
+    }
+  }
+  return family
+}
+
+/** The listening sockets on `port`; undefined when neither table can be read. */
+function listeningSockets(proc: string, port: number): Array<Omit<Listener, 'holders'>> | undefined {
+  let read = false
+  const found: Array<Omit<Listener, 'holders'>> = []
+  for (const table of ['tcp', 'tcp6']) {
+    let text: string
+    try {
+      text = readFileSync(`${proc}/net/${table}`, 'utf8')
+      read = true
+    } catch {
+      continue // tcp6 is absent on a kernel without IPv6
+    }
+    for (const line of text.split('\n').slice(1)) {
+      // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode …
+      const f = line.trim().split(/\s+/)
+      if (f.length < 10 || f[3] !== LISTEN) continue
+      const [hexAddress, hexPort] = f[1].split(':')
+      if (parseInt(hexPort, 16) !== port) continue
+      found.push({ address: decodeAddress(hexAddress), port, inode: Number(f[9]) })
+    }
+  }
+  return read ? found : undefined
+}
+
+/** The kernel prints each 32-bit word of the address in host order (little-endian on the runners' x86 and arm64). */
+function decodeAddress(hex: string): string {
+  const words = hex.match(/.{8}/g) ?? []
+  const bytes = words.flatMap((w) => (w.match(/../g) ?? []).reverse().map((b) => parseInt(b, 16)))
+  if (bytes.length === 4) return bytes.join('.')
+  const groups = Array.from({ length: 8 }, (_, i) => ((bytes[2 * i] << 8) | bytes[2 * i + 1]).toString(16))
+  if (groups.slice(0, 5).every((g) => g === '0') && groups[5] === 'ffff') return `::ffff:${bytes.slice(12).join('.')}`
+  // the shortest form for the common cases (:: and ::1); other addresses in full
+  const text = groups.join(':')
+  return text === '0:0:0:0:0:0:0:0' ? '::' : text === '0:0:0:0:0:0:0:1' ? '::1' : text
+}
+
+/** The processes holding each of `inodes` among their file descriptors (those this user may read). */
+function socketHolders(proc: string, inodes: ReadonlySet<number>): Map<number, ProcessInfo[]> {
+  const holders = new Map<number, ProcessInfo[]>()
+  for (const pid of procPids(proc)) {
+    let fds: string[]
+    try {
+      fds = readdirSync(`${proc}/${pid}/fd`)
+    } catch {
+      continue // another user's process, or gone
+    }
+    const held = new Set<number>()
+    for (const fd of fds) {
+      let target: string
+      try {
+        target = readlinkSync(`${proc}/${pid}/fd/${fd}`)
+      } catch {
+        continue
+      }
+      const m = /^socket:\[(\d+)\]$/.exec(target)
+      if (m && inodes.has(Number(m[1]))) held.add(Number(m[1]))
+    }
+    if (held.size === 0) continue
+    const info = { pid, command: commandLine(pid, proc) }
+    for (const inode of held) holders.set(inode, [...(holders.get(inode) ?? []), info])
+  }
+  return holders
+}
+
+/**
+ * The port to check when `url` names this machine (loopback, `localhost`, this host's name or one of its
+ * addresses), else undefined: a server elsewhere is probed as it is, its port is none of this machine's business.
+ */
+export function localPort(url: URL, hostName = process.getBuiltinModule('node:os').hostname()): number | undefined {
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase()
+  const os = process.getBuiltinModule('node:os')
+  const addresses = Object.values(os.networkInterfaces()).flatMap((list) =>
+    (list ?? []).map((a) => a.address.toLowerCase())
+  )
+  const local =
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host === hostName.toLowerCase() ||
+    /^127\./.test(host) ||
+    host === '::1' ||
+    host === '0.0.0.0' ||
+    host === '::' ||
+    addresses.includes(host)
+  if (!local) return undefined
+  return url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port)
+}

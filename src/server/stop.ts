@@ -1,0 +1,182 @@
+/**
+ * Stops a server and everything it started: SIGTERM to its process group, up to a timeout for it to exit, then
+ * SIGKILL; then waits until none of its processes remain and, where nvidia-smi tells, until none of them holds GPU
+ * memory (the next job on a shared runner needs it back). The answer is a record of how it went, never words.
+ */
+import { type GpuSnapshot, memoryHeldBy } from '../gpu/nvidia-smi.js'
+import { procPids, procStat } from './proc.js'
+import { processTree } from './port-owner.js'
+import type { Clock } from '../runtime/clock.js'
+
+export interface StopOptions {
+  /** The server: the leader of its process group (as `start` launches it), or any process of it. */
+  pid: number
+  /** From SIGTERM until SIGKILL. */
+  timeoutMs: number
+  /** After SIGKILL, how long to wait for the processes to go before calling them survivors. */
+  killWaitMs?: number
+  /** After the processes have gone, how long to wait for their GPU memory to be released. */
+  gpuWaitMs?: number
+  pollMs?: number
+}
+
+export interface StopDeps {
+  clock: Clock
+  /** Reads the GPUs (nvidia-smi); without it, GPU memory is not looked at. */
+  gpu?(): Promise<GpuSnapshot>
+  /** Sends a signal (a negative pid: to a process group); process.kill by default. */
+  kill?(pid: number, signal: NodeJS.Signals): void
+  /** How the leader exited, where the caller is its parent and can know. */
+  exited?: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+  /** Where procfs is mounted. */
+  proc?: string
+}
+
+type GpuRelease =
+  /** No GPU reading: no nvidia-smi, or it failed. */
+  | { kind: 'unavailable'; why: string }
+  /** None of the processes held GPU memory when the stop began. */
+  | { kind: 'none' }
+  /** `mib` held at the start, all of it released `seconds` after SIGTERM. */
+  | { kind: 'released'; mib: number; seconds: number }
+  /** Still `heldMib` of the `mib` after waiting `seconds` since SIGTERM. */
+  | { kind: 'held'; mib: number; heldMib: number; seconds: number; pids: number[] }
+
+export interface StopRecord {
+  pid: number
+  /** `group`: `pid` leads its process group, which was signalled whole; `tree`: it does not, so `pid` and its
+   * descendants were signalled one by one (a group it merely belongs to may hold the runner itself). */
+  scope: 'group' | 'tree'
+  /** `not-running`: nothing to stop; `exited`: all its processes are gone; `survived`: some outlived SIGKILL. */
+  outcome: 'not-running' | 'exited' | 'survived'
+  /** The processes of the server when the stop began. */
+  pids: number[]
+  /** The last signal sent: SIGTERM, or SIGKILL once the timeout passed. */
+  signal?: 'SIGTERM' | 'SIGKILL'
+  /** The leader's exit, where known (only its parent can know). */
+  exitCode?: number | null
+  exitSignal?: NodeJS.Signals | null
+  /** From SIGTERM until the last of its processes was gone. */
+  secondsToExit?: number
+  /** Still running after SIGKILL. */
+  survivors?: number[]
+  gpu: GpuRelease
+}
+
+interface Member {
+  pid: number
+  startTicks?: number
+}
+
+/** Stops the server `pid` and its processes; see the module comment. */
+export async function stopServer(options: StopOptions, deps: StopDeps): Promise<StopRecord> {
+  const { clock } = deps
+  const proc = deps.proc ?? '/proc'
+  const pollMs = options.pollMs ?? 100
+  const kill = deps.kill ?? ((pid, signal) => process.kill(pid, signal))
+  const leader = procStat(options.pid, proc)
+  const inGroup = (): number[] => procPids(proc).filter((p) => procStat(p, proc)?.pgrp === options.pid)
+  // A group outlives its leader (workers left behind by a server that crashed), and Linux reuses no pid that
+  // still names a group: with the leader gone, processes in group `pid` are that server's.
+  // never the group this process is in: that would stop the stopper (and the runner's step with it)
+  const own = options.pid === procStat(process.pid, proc)?.pgrp
+  const scope = !own && (leader === undefined ? inGroup().length > 0 : leader.pgrp === options.pid) ? 'group' : 'tree'
+  const members = (): Member[] => {
+    const tree = [...processTree(proc, options.pid)]
+    const group = scope === 'group' ? inGroup() : []
+    return [...new Set([...tree, ...group])].flatMap((pid) => {
+      const stat = procStat(pid, proc)
+      // without /proc only the pid itself can be asked about
+      if (stat === undefined) return pid === options.pid && signalled(kill, pid, 0) ? [{ pid }] : []
+      return stat.state === 'Z' ? [] : [{ pid, startTicks: stat.startTicks }]
+    })
+  }
+  const initial = members()
+  const base = { pid: options.pid, scope, pids: initial.map((m) => m.pid) } as const
+  if (initial.length === 0) return { ...base, outcome: 'not-running', gpu: { kind: 'none' } }
+
+  const before = deps.gpu ? await deps.gpu() : undefined
+  // every process seen as the server's, by pid and start time (a reused pid is another process)
+  const tracked = new Map(initial.map((m) => [m.pid, m.startTicks]))
+  const family = (): Set<number> => new Set(tracked.keys())
+  const atStart = before?.kind === 'available' ? memoryHeldBy(before, family()) : undefined
+  const heldAtStart = atStart?.mib ?? 0
+  let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined
+  void deps.exited?.then((e) => (exit = e))
+
+  const alive = (): number[] => {
+    const now = members()
+    // any process the server has started since counts too
+    for (const m of now) if (!tracked.has(m.pid)) tracked.set(m.pid, m.startTicks)
+    return now.filter((m) => tracked.get(m.pid) === m.startTicks).map((m) => m.pid)
+  }
+  const send = (signal: NodeJS.Signals): void => {
+    if (scope === 'group') signalled(kill, -options.pid, signal)
+    else for (const pid of alive()) signalled(kill, pid, signal)
+  }
+  const waitGone = async (ms: number): Promise<boolean> => {
+    const until = clock.now() + ms
+    for (;;) {
+      if (alive().length === 0) return true
+      if (clock.now() >= until) return false
+      await clock.sleep(Math.min(pollMs, until - clock.now()))
+    }
+  }
+
+  const termAt = clock.now()
+  const seconds = (): number => Math.round((clock.now() - termAt) / 100) / 10
+  send('SIGTERM')
+  let signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'
+  let gone = await waitGone(options.timeoutMs)
+  if (!gone) {
+    signal = 'SIGKILL'
+    send('SIGKILL')
+    gone = await waitGone(options.killWaitMs ?? 10_000)
+  }
+  const secondsToExit = seconds()
+  // /proc loses a process a moment before its parent hears of the exit: a few polls for the code
+  for (let i = 0; gone && deps.exited !== undefined && exit === undefined && i < 10; i++) await clock.sleep(pollMs)
+  const exited = {
+    signal,
+    ...(exit === undefined ? {} : { exitCode: exit.code, exitSignal: exit.signal })
+  }
+  const record = gone
+    ? { ...base, ...exited, outcome: 'exited' as const, secondsToExit }
+    : { ...base, ...exited, outcome: 'survived' as const, survivors: alive() }
+
+  if (before === undefined) return { ...record, gpu: { kind: 'unavailable', why: 'not asked' } }
+  if (before.kind === 'unavailable') return { ...record, gpu: { kind: 'unavailable', why: before.why } }
+  // an entry whose memory nvidia-smi cannot show ([N/A]) still holds some: waited for like the others
+  if (atStart === undefined || atStart.apps.length === 0) return { ...record, gpu: { kind: 'none' } }
+  const gpuUntil = clock.now() + (options.gpuWaitMs ?? 30_000)
+  for (;;) {
+    const now = await (deps.gpu as NonNullable<StopDeps['gpu']>)()
+    const held = now.kind === 'available' ? memoryHeldBy(now, family()) : undefined
+    if (held !== undefined && held.apps.length === 0)
+      return { ...record, gpu: { kind: 'released', mib: heldAtStart, seconds: seconds() } }
+    if (clock.now() >= gpuUntil) {
+      return {
+        ...record,
+        gpu: {
+          kind: 'held',
+          mib: heldAtStart,
+          heldMib: held?.mib ?? heldAtStart,
+          seconds: seconds(),
+          pids: [...new Set(held?.apps.map((a) => a.pid) ?? [])]
+        }
+      }
+    }
+    await clock.sleep(Math.min(pollMs, gpuUntil - clock.now()))
+  }
+}
+
+/** Sends `signal` (0: only asks whether `pid` exists); false when there is no such process. */
+function signalled(kill: NonNullable<StopDeps['kill']>, pid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    kill(pid, signal as NodeJS.Signals)
+    return true
+  } catch (e) {
+    // EPERM: it exists, but belongs to someone else
+    return (e as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
