@@ -2,10 +2,10 @@
  * The GitHub layer: inputs in; outputs, summary and failure out. The wait is `gate`'s and what follows it is
  * `conclude`'s: this module only carries the conclusion out with the runner's commands.
  */
-import { runDiagnostics } from '../server/diagnostics.js'
+import { runCommand, runDiagnostics } from '../server/diagnostics.js'
 import { gate } from '../wait/gate.js'
 import { conclude } from '../wait/conclusion.js'
-import { Stopper } from '../wait/stop.js'
+import { Halter } from '../wait/halt.js'
 import { annotate, group, info, setFailed, setOutputs, setSecret, summary } from './github.js'
 import { defaultHistoryFile } from '../history/store.js'
 import { commandSafe, INSECURE_TLS_WARNING, redact, summaryMarkdown } from '../report/wait-report.js'
@@ -16,12 +16,6 @@ import { systemClock } from '../runtime/clock.js'
 /** Reads an input as @actions/core's getInput does (INPUT_<NAME>, spaces as underscores, upper case, trimmed). */
 const actionInput = (name: InputName): string => (process.env[inputVariable(name)] ?? '').trim()
 
-/**
- * @actions/exec, with node:child_process, evaluated only when diagnostics run. "eager" keeps it in the one
- * bundle file: ncc writes the licenses of one chunk only.
- */
-const loadExec = (): Promise<typeof import('@actions/exec')> => import(/* webpackMode: "eager" */ '@actions/exec')
-
 export async function run(): Promise<void> {
   let secrets: string[] = []
   // A progress line, written as core.info writes it: redacted and defused, so no secret and no workflow
@@ -30,8 +24,8 @@ export async function run(): Promise<void> {
   const note = (kind: 'warning' | 'notice' | 'debug', line: string): void =>
     annotate(kind, commandSafe(redact(line, secrets)))
   // The runner sends SIGINT, then SIGTERM, when the job is cancelled: end the wait and still report.
-  const cancel = new Stopper<NodeJS.Signals>()
-  const onSignal = (signal: NodeJS.Signals): void => void cancel.stop(signal)
+  const cancel = new Halter<NodeJS.Signals>()
+  const onSignal = (signal: NodeJS.Signals): void => void cancel.halt(signal)
   process.on('SIGINT', onSignal).on('SIGTERM', onSignal)
   try {
     const settings = parseSettings(actionInput)
@@ -72,8 +66,9 @@ export async function run(): Promise<void> {
     if (next.diagnostics.length > 0) {
       await runDiagnostics(next.diagnostics, {
         group: (title, body) => group(redact(title, secrets), body),
-        exec: async (program, args) => (await loadExec()).exec(program, args, { ignoreReturnCode: true }),
-        log: say
+        exec: (program, args) => runCommand(program, args, process.stdout, cancel.signal),
+        log: say,
+        cancel: cancel.signal
       })
     }
     if (next.failedRegression !== undefined) setFailed(redact(next.failedRegression, secrets))

@@ -2,7 +2,6 @@
  * The command-line layer: argv and INPUT_* variables in; progress on stderr, outputs as JSON on stdout, and an
  * exit code out (0 ready, 1 not ready, 2 bad usage). Every flag of the wait comes from the action's inputs.
  */
-import { spawn } from 'node:child_process'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
@@ -12,7 +11,7 @@ import { gate } from '../wait/gate.js'
 import { conclude } from '../wait/conclusion.js'
 import { defaultHistoryFile } from '../history/store.js'
 import { DURATION_FORM, parseDuration, printable } from '../inputs/parse.js'
-import { runDiagnostics } from '../server/diagnostics.js'
+import { runCommand, runDiagnostics } from '../server/diagnostics.js'
 import { commandSafe, INSECURE_TLS_WARNING, redact } from '../report/wait-report.js'
 import { INPUT_DEFAULTS, InputError, type InputName, parseSettings, PID_FORM } from '../inputs/settings.js'
 import { inputVariable, shellInputVariable } from '../inputs/variables.js'
@@ -155,7 +154,7 @@ async function waitCommand(argv: string[], io: CliIo, say: (line: string) => voi
       log(`── ${title}`)
       await body()
     },
-    exec: (program, args) => runTo(io.stderr, program, args),
+    exec: (program, args) => runCommand(program, args, io.stderr),
     log
   })
   if (next.verdict !== undefined) {
@@ -165,17 +164,6 @@ async function waitCommand(argv: string[], io: CliIo, say: (line: string) => voi
   if (values.json) io.stdout.write(`${JSON.stringify(next.outputs)}\n`)
   if (next.failedRegression !== undefined) log(paint.red(`error: ${next.failedRegression}`))
   return next.exitCode
-}
-
-/** Runs a program with its output on `out` (stdout is kept for --json); resolves with its exit code. */
-function runTo(out: NodeJS.WritableStream, program: string, args: string[]): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'] })
-    child.stdout.pipe(out, { end: false })
-    child.stderr.pipe(out, { end: false })
-    child.once('error', reject)
-    child.once('close', (code) => resolve(code ?? 1))
-  })
 }
 
 async function simulateCommand(argv: string[], io: CliIo, say: (line: string) => void): Promise<number> {

@@ -1,5 +1,5 @@
 /** An answer in words: its one-line summary (the log, the timeline) and its detail (why it is not ready). */
-import type { Answer, Expectation } from '../wait/assess.js'
+import { type Answer, clip, type Expectation } from '../wait/assess.js'
 import { MAX_REDIRECTS } from '../http/probe.js'
 import { ambiguousModelText, unloadedModelText } from './lifecycle-report.js'
 
@@ -26,8 +26,36 @@ const ERROR_WORDS: Record<string, string> = {
   BAD_REDIRECT: 'redirected to a URL that is not http:// or https://'
 }
 
+/** What a proxy did when the connection to it failed (`PROXY_<code>`, see the probe). */
+const PROXY_WORDS: Record<string, string> = {
+  ECONNREFUSED: 'refused the connection',
+  ENOTFOUND: 'was not found (DNS)',
+  EAI_AGAIN: 'could not be looked up for now (DNS)',
+  EHOSTUNREACH: 'is unreachable',
+  ENETUNREACH: 'is on an unreachable network',
+  ETIMEDOUT: 'did not accept the connection in time',
+  UND_ERR_CONNECT_TIMEOUT: 'did not accept the connection in time',
+  CLOSED: 'closed the connection before the tunnel was open'
+}
+
+/**
+ * The words of an error code, or of a proxy's (`viaProxy`: a `PROXY_<code>`, said after "the proxy …");
+ * undefined for a code without words of its own.
+ */
+function codeWords(code: string, viaProxy: boolean): string | undefined {
+  if (!viaProxy) return ERROR_WORDS[code]
+  const own = code.slice('PROXY_'.length)
+  return PROXY_WORDS[own] ?? (ERROR_WORDS[own] === undefined ? undefined : `failed: ${ERROR_WORDS[own]}`)
+}
+
 /** Whether an error code has words of its own (else its message is quoted). */
-export const errorHasWords = (code: string): boolean => ERROR_WORDS[code] !== undefined
+export const errorHasWords = (code: string, viaProxy = false): boolean => codeWords(code, viaProxy) !== undefined
+
+/** The first `max` ids, then how many more of `total`. */
+export function someOf(ids: readonly string[], max: number, total = ids.length): string {
+  const named = ids.slice(0, max).map((id) => clip(id, 200))
+  return total > named.length ? `${named.join(', ')} and ${total - named.length} more` : named.join(', ')
+}
 
 /** A generation request that produced a token: its arrival is the news, not its body. */
 export const generatedWords = (request: string): AnswerWords => ({ summary: `${request} generated`, detail: '' })
@@ -49,9 +77,19 @@ export function answerWords(answer: Answer, expect: Expectation): AnswerWords {
   }
   if (answer.state === 'waiting' && answer.missing === undefined)
     return { summary: `${status}${said}`, detail: `${status} is not an accepted status` }
+  if (answer.missing?.what === 'completion') {
+    return {
+      summary: `${status} ${answer.said ?? 'with an empty body'} — not a completion`,
+      detail: `the answer is not a ${answer.missing.route} completion`
+    }
+  }
   const { models } = answer
   const listed =
-    models === undefined ? '' : models.length === 0 ? ', lists no models' : `, serving [${models.join(', ')}]`
+    models === undefined
+      ? ''
+      : models.length === 0
+        ? ', lists no models'
+        : `, serving [${someOf(models, models.length, answer.modelCount)}]`
   const summary = `${status}${listed || said}`
   if (answer.candidates !== undefined) {
     const words = ambiguousModelText(expect.model ?? '', answer.candidates)
@@ -62,7 +100,12 @@ export function answerWords(answer: Answer, expect: Expectation): AnswerWords {
   return { summary: `${summary} — ${why}`, detail: why }
 }
 
-function missingWords(missing: NonNullable<Answer['missing']>, answer: Answer, expect: Expectation): string {
+/** What a model list or body lacks (a generation answer that is no completion is told above, in its own words). */
+function missingWords(
+  missing: Exclude<NonNullable<Answer['missing']>, { what: 'completion' }>,
+  answer: Answer,
+  expect: Expectation
+): string {
   switch (missing.what) {
     case 'model-list':
       return `the answer is not a model list, so "${expect.model}" cannot be found in it${missing.truncated ? ' (body over 1 MiB, cut)' : ''}`
@@ -84,6 +127,19 @@ function missingWords(missing: NonNullable<Answer['missing']>, answer: Answer, e
 }
 
 function errorWords(answer: Answer, code: string): AnswerWords {
+  if (answer.plainHttp !== undefined) {
+    const to = answer.plainHttp.redirectedTo
+    const where = to === undefined ? 'the server' : `${new URL(to).host} (where the server redirected)`
+    return {
+      summary: 'TLS error: the server answered in plain HTTP, not TLS',
+      detail:
+        `${where} speaks plain HTTP on this port, not HTTPS (${code}): ` +
+        (to === undefined
+          ? 'use an http:// URL'
+          : `its redirect to ${to} is to a port without TLS: fix the redirect, or give the final address with http://`) +
+        '; "ca-cert" and "insecure-tls" cannot help'
+    }
+  }
   if (answer.state === 'fatal' && answer.candidates === undefined) {
     return {
       summary: `TLS error: ${answer.said}`,
@@ -99,7 +155,11 @@ function errorWords(answer: Answer, code: string): AnswerWords {
         : `HTTP ${answer.status}, but the body did not arrive in time`
     return { summary, detail: summary }
   }
-  const words = ERROR_WORDS[code] ?? `${answer.said} (${code})`
+  const viaProxy = answer.proxy !== undefined
+  const known = codeWords(code, viaProxy)
+  const words = viaProxy
+    ? `the proxy ${answer.proxy} ${known ?? `failed: ${answer.said}`}`
+    : (known ?? `${answer.said} (${code})`)
   const summary = answer.status === undefined ? words : `HTTP ${answer.status}, then ${words}`
   return { summary, detail: summary }
 }

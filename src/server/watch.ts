@@ -1,18 +1,19 @@
-/** Turns what happens beside the wait into a stop: the server process exiting, a fail-pattern log line, cancellation. */
+/** Turns what happens beside the wait into a halt: the server process exiting, a fail-pattern log line, cancellation. */
 import type { LogFollower, LogLine } from './log-follower.js'
 import type { ServerProcess } from './process.js'
-import type { Stop, Stopper } from '../wait/stop.js'
+import type { Halt, Halter } from '../wait/halt.js'
+import { findWithin } from '../wait/bounded-regex.js'
 
 export interface WatchOptions {
-  /** Ended, with the `Stop` that explains why, when the wait must end. */
-  stopper: Stopper
+  /** Ended, with the `Halt` that explains why, when the wait must end. */
+  halter: Halter
   server?: ServerProcess
   log?: LogFollower
   failPattern?: RegExp
   /** Receives every new log line, in order (the startup profile); returns the engine's own fatal line, once seen. */
   readLines?(lines: LogLine[]): KnownFatal | undefined
   /** Stopped, with the signal the runner sent, when the job is cancelled. */
-  cancel?: Stopper<NodeJS.Signals>
+  cancel?: Halter<NodeJS.Signals>
   /** How often the log is read. */
   pollMs?: number
 }
@@ -30,11 +31,17 @@ export interface ServerWatch {
   close(): void
 }
 
+/**
+ * How long `fail-pattern` may run on one look's new lines: a pattern that backtracks (`(\w+\s?)+: CUDA error`
+ * on an ordinary line) would otherwise hold the event loop, the deadline and the signals with it.
+ */
+const FAIL_PATTERN_LIMIT_MS = 250
+
 /** How long a fatal log line waits for the server's exit, to name its exit code too. */
 const EXIT_GRACE_MS = 150
 
 export function watchServer({
-  stopper,
+  halter,
   server,
   log,
   failPattern,
@@ -44,31 +51,49 @@ export function watchServer({
 }: WatchOptions): ServerWatch {
   let closed = false
   // A server that exits after the wait is over (or a late fatal line) ends nothing.
-  const stop = (s: Stop): void => void (closed || stopper.stop(s))
-  const logError = (line: LogLine, why: string, after = ''): Stop => ({
+  const halt = (h: Halt): void => void (closed || halter.halt(h))
+  const logError = (line: LogLine, why: string, after = ''): Halt => ({
     reason: 'log-error',
     detail: `line ${line.number} of ${log?.path} ${why}: ${line.text}${after}`
   })
   /** Reads the new lines: a log error among them, if any. A named cause explains most, then the user's pattern. */
-  const read = (after = ''): Stop | undefined => {
+  const read = (after = ''): Halt | undefined => {
     if (log === undefined) return undefined
     const fresh = log.poll()
+    // a log that became a directory, or cannot be read any more, ends the wait: nothing it says can be watched
+    if (log.problem !== undefined) return { reason: 'log-error', detail: `${log.problem}${after}` }
     const known = readLines?.(fresh)
-    const matching = failPattern ? fresh.find((l) => failPattern.test(l.text)) : undefined
-    const knownError = (k: KnownFatal): Stop =>
+    const found = failPattern
+      ? findWithin(
+          failPattern,
+          fresh.map((l) => l.text),
+          FAIL_PATTERN_LIMIT_MS
+        )
+      : -1
+    if (typeof found === 'object') {
+      const line = fresh[found.outOfTimeAt]
+      return {
+        reason: 'log-error',
+        detail:
+          `fail-pattern ${String(failPattern)} ran out of time on line ${line.number} of ${log.path} ` +
+          `(it backtracks too much: simplify "fail-pattern")${after}`
+      }
+    }
+    const matching = found === -1 ? undefined : fresh[found]
+    const knownError = (k: KnownFatal): Halt =>
       logError(k.line, `is a known fatal ${k.engineLabel ?? 'model server'} line`, after)
     if (known?.cause) return knownError(known)
     if (matching) return logError(matching, 'matches fail-pattern', after)
     return known ? knownError(known) : undefined
   }
 
-  let found: Stop | undefined
+  let found: Halt | undefined
   let grace: NodeJS.Timeout | undefined
   const scan = (): void => {
     if (found !== undefined || (found = read()) === undefined) return
     // A server usually exits right after its fatal line: a moment's grace lets the message give the exit code.
-    if (server === undefined) stop(found)
-    else grace = setTimeout(stop, EXIT_GRACE_MS, found)
+    if (server === undefined) halt(found)
+    else grace = setTimeout(halt, EXIT_GRACE_MS, found)
   }
   const timer = log && (failPattern || readLines) ? setInterval(scan, pollMs) : undefined
 
@@ -77,11 +102,11 @@ export function watchServer({
     // A crash usually prints its cause just before: the fatal line explains more than the exit code.
     const after = `; the server process ${server.pid} then ${how}`
     const error = found ? { ...found, detail: found.detail + after } : read(after)
-    stop(error ?? { reason: 'server-exited', detail: `the server process ${server.pid} ${how}` })
+    halt(error ?? { reason: 'server-exited', detail: `the server process ${server.pid} ${how}` })
   })
 
   const onCancel = (): void =>
-    stop({ reason: 'cancelled', detail: `the job was cancelled (${cancel?.stopped ?? 'aborted'})` })
+    halt({ reason: 'cancelled', detail: `the job was cancelled (${cancel?.halted ?? 'aborted'})` })
   if (cancel?.signal.aborted) onCancel()
   else cancel?.signal.addEventListener('abort', onCancel, { once: true })
 

@@ -2,7 +2,7 @@
 import { testWithin } from './bounded-regex.js'
 import { readModelList } from '../engines/model-lists.js'
 import { matchModel } from '../engines/match.js'
-import { statusAccepted, type StatusSet } from '../inputs/parse.js'
+import { controlToSpace, statusAccepted, type StatusSet } from '../inputs/parse.js'
 import type { ProbeResult } from '../http/probe.js'
 import { answerWords, errorHasWords } from '../report/answer-report.js'
 
@@ -39,8 +39,10 @@ export interface Assessment {
   detail: string
   fatalReason?: 'unauthorized' | 'tls' | 'ambiguous-model'
   status?: number
-  /** Listed model ids; undefined when the body was not a model list. */
+  /** Listed model ids, the first MAX_KEPT_MODELS of them; undefined when the body was not a model list. */
   models?: string[]
+  /** How many models were listed, when more than `models` holds. */
+  modelCount?: number
   modelId?: string
   /** With `ambiguous-model`: the listed ids that contain `model`, in the server's order. */
   candidates?: string[]
@@ -64,8 +66,14 @@ export interface Answer {
   error?: string
   /** The server's own words: a body's message or page title, an error's message that has no words of ours. */
   said?: string
-  /** The listed model ids, where the summary names them. */
+  /** The listed model ids the summary names (the first MAX_NAMED_MODELS), where it names them. */
   models?: string[]
+  /** How many models were listed, when more than `models` names. */
+  modelCount?: number
+  /** The proxy an error came from (the connection to it, or its tunnel, failed). */
+  proxy?: string
+  /** A TLS error because the server answered in plain HTTP; `redirectedTo` where it had redirected, if it had. */
+  plainHttp?: { redirectedTo?: string }
   /** What keeps an accepted answer from being ready. */
   missing?: Missing
   /** Several listed ids contain the expected model and none is it (`ambiguous-model`): those ids. */
@@ -82,6 +90,8 @@ type Missing =
   | { what: 'match' }
   | { what: 'match-regex' }
   | { what: 'match-regex-in-time' }
+  /** A generation request's 2xx answer that is no completion in the engine's format (`route`: its name). */
+  | { what: 'completion'; route: string }
 
 /** Whether two answers are the same answer (fields left out and fields undefined are alike). */
 export function sameAnswer(a: Answer | undefined, b: Answer | undefined): boolean {
@@ -101,7 +111,10 @@ const TLS_CODES =
   /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET|VERIFY)_|HOSTNAME_MISMATCH)/
 
 /** Codes told in the same words are the same answer. */
-const SAME_ERROR: Record<string, string> = { UND_ERR_CONNECT_TIMEOUT: 'ETIMEDOUT' }
+const SAME_ERROR: Record<string, string> = {
+  UND_ERR_CONNECT_TIMEOUT: 'ETIMEDOUT',
+  PROXY_UND_ERR_CONNECT_TIMEOUT: 'PROXY_ETIMEDOUT'
+}
 
 /** `regexLimitMs` bounds how long `match-regex` may run on the body (what is left of the probe's time). */
 export function assess(result: ProbeResult, expect: Expectation, regexLimitMs = 1_000): Assessment {
@@ -109,10 +122,12 @@ export function assess(result: ProbeResult, expect: Expectation, regexLimitMs = 
 
   const { status, body } = result
   const excerpt = body.slice(0, 200)
-  const list = readModelList(body)
-  const models = list?.models.map((m) => m.id)
-  const base = { status, models, excerpt }
-  const said = describeBody(result.body, result.contentType) || undefined
+  const list = readModelList(result.json)
+  const ids = list?.models.map((m) => m.id)
+  const models = ids?.slice(0, MAX_KEPT_MODELS)
+  const modelCount = ids && ids.length > MAX_KEPT_MODELS ? { modelCount: ids.length } : {}
+  const base = { status, models, ...modelCount, excerpt }
+  const said = describeBody(result.body, result.contentType, result.json) || undefined
   const judged = (answer: Answer, extra: Partial<Assessment> = {}): Assessment => ({
     ...base,
     ...extra,
@@ -124,8 +139,15 @@ export function assess(result: ProbeResult, expect: Expectation, regexLimitMs = 
   if (status === 401 || status === 403) return judged({ state: 'fatal', status, said }, { fatalReason: 'unauthorized' })
   if (!statusAccepted(expect.status, status)) return judged({ state: 'waiting', status, said })
 
-  // The summary names the listed models, or else what the body says.
-  const answered = models === undefined ? { status, said } : { status, models }
+  // The summary names the listed models (the first few, and how many), or else what the body says.
+  const answered =
+    ids === undefined
+      ? { status, said }
+      : {
+          status,
+          models: ids.slice(0, MAX_NAMED_MODELS),
+          ...(ids.length > MAX_NAMED_MODELS ? { modelCount: ids.length } : {})
+        }
   const waiting = (missing: Missing): Assessment => judged({ state: 'waiting', ...answered, missing })
 
   let modelId: string | undefined
@@ -152,6 +174,12 @@ export function assess(result: ProbeResult, expect: Expectation, regexLimitMs = 
   return judged({ state: 'ready', ...answered }, { modelId })
 }
 
+/**
+ * OpenSSL's words when the first bytes back are not TLS: a plain HTTP server answering a TLS hello with a
+ * 400 page (`wrong version number`, or `packet length too long` from some servers).
+ */
+const PLAIN_HTTP = /WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|HTTP_REQUEST/
+
 function assessError(result: Extract<ProbeResult, { kind: 'error' }>): Assessment {
   const judged = (answer: Answer, extra: Partial<Assessment> = {}): Assessment => ({
     ...extra,
@@ -160,6 +188,10 @@ function assessError(result: Extract<ProbeResult, { kind: 'error' }>): Assessmen
     status: result.status,
     ...answerWords(answer, { status: [] })
   })
+  if (TLS_CODES.test(result.code) && PLAIN_HTTP.test(result.code)) {
+    const plainHttp = { redirectedTo: result.redirectedTo }
+    return judged({ state: 'fatal', error: result.code, plainHttp }, { fatalReason: 'tls' })
+  }
   if (TLS_CODES.test(result.code)) {
     // Node 24 adds advice about its own flags ("; if the root CA is installed locally, try … --use-system-ca"),
     // which an action cannot use: the inputs that can help are named instead.
@@ -168,21 +200,31 @@ function assessError(result: Extract<ProbeResult, { kind: 'error' }>): Assessmen
   const state: Assessment['state'] = result.status === undefined ? 'down' : 'waiting'
   if (result.code === 'TIMEOUT') return judged({ state, status: result.status, error: 'TIMEOUT' })
   const error = SAME_ERROR[result.code] ?? result.code
+  // An error met on the way through a proxy is the proxy's (`PROXY_<code>`, see the probe).
+  const proxy = result.proxy !== undefined && result.code.startsWith('PROXY_') ? result.proxy : undefined
   // A code without words of its own is told by its message.
-  return judged({ state, status: result.status, error, said: errorHasWords(result.code) ? undefined : result.message })
+  const said = errorHasWords(result.code, proxy !== undefined) ? undefined : result.message
+  return judged({ state, status: result.status, error, proxy, said })
 }
 
-/** Says what a body says in a few words: a JSON error's message, an HTML page's title, or its first line. */
-export function describeBody(body: string, contentType: string): string {
-  const text = body.trim()
+/** An answer names this many listed models at most: a list of 60,000 would make every line megabytes long. */
+const MAX_NAMED_MODELS = 10
+
+/**
+ * An answer's model ids kept past the probe (its `models`, the `models` output): a fleet of servers listing
+ * 40,000 models each would otherwise hold hundreds of thousands of strings and write an output of megabytes.
+ */
+const MAX_KEPT_MODELS = 1000
+
+/**
+ * Says what a body says in a few words: a JSON error's message (from `json`, the body already parsed), an HTML
+ * page's title, or its first line.
+ */
+export function describeBody(body: string, contentType: string, json: unknown): string {
+  const text = body.trimStart().slice(0, 8192).trimEnd()
   if (text === '') return ''
-  try {
-    const json = JSON.parse(text) as unknown
-    const said = jsonMessage(json)
-    if (said !== undefined) return clip(said)
-  } catch {
-    // not JSON: fall through to HTML and text
-  }
+  const said = jsonMessage(json)
+  if (said !== undefined) return clip(said)
   const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text.slice(0, 4096))
   if (title) return clip(title[1].trim())
   if (/html/i.test(contentType) || text.startsWith('<')) return '(an HTML page)'
@@ -203,9 +245,9 @@ function jsonMessage(json: unknown): string | undefined {
   return undefined
 }
 
-function clip(text: string, max = 120): string {
+/** The server's words on one line, at most `max` characters. */
+export function clip(text: string, max = 120): string {
   // cut before cleaning: a body can be 1 MiB on one line, and a copy of it per probe adds up
-  // eslint-disable-next-line no-control-regex
-  const clean = text.slice(0, 2 * max).replace(/[\u0000-\u001f\u007f]+/g, ' ')
+  const clean = controlToSpace(text.slice(0, 2 * max))
   return clean.length > max ? `${clean.slice(0, max)}…` : clean
 }

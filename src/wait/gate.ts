@@ -16,7 +16,7 @@ import { HISTORY_AUTO, type Settings, type Target } from '../inputs/settings.js'
 import type { Clock } from '../runtime/clock.js'
 import { type Outcome, waitForModel } from './loop.js'
 import { expectation, type GateOutcome, type ProfileFacts, type ServerFacts, type TargetOutcome } from './outcome.js'
-import { type Stop, Stopper } from './stop.js'
+import { type Halt, Halter } from './halt.js'
 
 export interface GateDeps {
   clock: Clock
@@ -25,8 +25,8 @@ export interface GateDeps {
   log(line: string): void
   /** Receives lines that deserve attention (the server stopped answering); defaults to `log`. */
   warn?(line: string): void
-  /** Stopping it ends the wait with reason=cancelled (the action stops it on SIGINT and SIGTERM). */
-  cancel?: Stopper<NodeJS.Signals>
+  /** Halting it ends the wait with reason=cancelled (the action halts it on SIGINT and SIGTERM). */
+  cancel?: Halter<NodeJS.Signals>
   /** The step's environment: passed to the server `start` launches; RUNNER_TEMP holds its default log. */
   env?: NodeJS.ProcessEnv
   /** Receives one line per probe with what came back, for debugging. */
@@ -40,11 +40,11 @@ export interface GateDeps {
 /** The deps with their defaults resolved, once. */
 type Deps = Required<Pick<GateDeps, 'clock' | 'log' | 'warn' | 'notice' | 'env'>> & GateDeps
 
-/** What the wait of each endpoint shares: the fleet's one stop, port poller, log and startup profile. */
+/** What the wait of each endpoint shares: the fleet's one halter, port poller, log and startup profile. */
 interface Shared {
   settings: Settings
   deps: Deps
-  stopper: Stopper
+  halter: Halter
   ports: PortPoller
   log?: LogFollower
   profile: StartupProfile
@@ -53,7 +53,7 @@ interface Shared {
   /** Where the server's startup is at `now`, for a still-waiting line; undefined while nothing tells. */
   progressAt(now: number): string | undefined
   /** Ends the other endpoints' waits when one can no longer become ready; undefined for one endpoint. */
-  stopFleet?(stop: Stop): void
+  haltFleet?(halt: Halt): void
 }
 
 export async function gate(settings: Settings, gateDeps: GateDeps): Promise<GateOutcome> {
@@ -69,7 +69,7 @@ export async function gate(settings: Settings, gateDeps: GateDeps): Promise<Gate
   const pid = settings.pid === undefined ? undefined : resolvePid(settings.pid)
   setUpUndici()
   // Everything that holds a process, a timer or a socket is released in the `finally`, whatever throws first.
-  const stopper = new Stopper()
+  const halter = new Halter()
   const ports = new PortPoller()
   let server: ServerProcess | undefined
   let watch: ServerWatch | undefined
@@ -95,25 +95,25 @@ export async function gate(settings: Settings, gateDeps: GateDeps): Promise<Gate
         { endpoints: settings.targets.length, generation: settings.probeGeneration, intervalMs: settings.intervalMs }
       )
     )
-    watch = watchServer({ stopper, server, log, failPattern: settings.failPattern, readLines, cancel: deps.cancel })
+    watch = watchServer({ halter, server, log, failPattern: settings.failPattern, readLines, cancel: deps.cancel })
     // Every endpoint's sleeps and requests listen to it: a fleet of 200 is not a leak.
-    setMaxListeners(0, stopper.signal)
+    setMaxListeners(0, halter.signal)
     deps.debug?.(gateLines.requestHeaders(['user-agent', 'accept', ...Object.keys(settings.headers)]))
     // An endpoint that can no longer become ready settles the fleet's fate: the others stop waiting.
-    let fleetStop: Stop | undefined
+    let fleetHalt: Halt | undefined
     const shared: Shared = {
       settings,
       deps,
-      stopper,
+      halter,
       ports,
       log,
       profile,
       sayStartup,
       progressAt: (now) => profile.status(now, now - (server?.startedAt ?? waitStart)),
-      stopFleet: settings.targets.length > 1 ? (stop) => void (stopper.stop(stop) && (fleetStop = stop)) : undefined
+      haltFleet: settings.targets.length > 1 ? (halt) => void (halter.halt(halt) && (fleetHalt = halt)) : undefined
     }
     const results = await Promise.all(settings.targets.map((target) => waitForTarget(target, shared)))
-    const outcome = representative(results, fleetStop)
+    const outcome = representative(results, fleetHalt)
     if (outcome.ready && server?.startedAt !== undefined) facts.startupMs = clock.now() - server.startedAt
     if (pid === undefined) reportEnvironment(settings, server, facts, deps)
     if (!outcome.ready && log !== undefined && settings.logLines > 0) {
@@ -166,6 +166,7 @@ function followLog({
       : new LogFollower(logFile, settings.logLines, {
           fromStart: settings.start !== undefined,
           skipBytes: logOffset,
+          secrets: settings.secrets,
           earlier: (lines) => lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number)))
         })
   const readLines = (lines: LogLine[]): KnownFatal | undefined => {
@@ -202,10 +203,11 @@ function launch(
 
 /** One endpoint's wait, its HTTP clients closed however it ends. */
 async function waitForTarget({ url, generation }: Target, shared: Shared): Promise<TargetOutcome> {
-  const { settings, deps, stopper, log, profile } = shared
+  const { settings, deps, halter, log, profile } = shared
   const { clock } = deps
-  const prefix = shared.stopFleet ? `[${url.href}] ` : ''
-  const tls = { caCert: settings.caCert, insecureTls: settings.insecureTls }
+  const prefix = shared.haltFleet ? `[${url.href}] ` : ''
+  // what every HTTP client of the wait shares: its TLS settings, and the secrets to mask in answers as they arrive
+  const tls = { caCert: settings.caCert, insecureTls: settings.insecureTls, secrets: settings.secrets }
   const prober = createProber({ url, headers: settings.headers, ...tls })
   const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls })
   const probe = async (timeoutMs: number, signal?: AbortSignal): Promise<ProbeResult> => {
@@ -213,7 +215,7 @@ async function waitForTarget({ url, generation }: Target, shared: Shared): Promi
     deps.debug?.(`${prefix}${probeLine(result)}`)
     // The model list can name the engine (`owned_by`) when the log has not.
     if (log !== undefined && result.kind === 'http' && profile.engine === undefined)
-      shared.sayStartup(profile.models(result.body))
+      shared.sayStartup(profile.models(result.json))
     return result
   }
   try {
@@ -229,7 +231,7 @@ async function waitForTarget({ url, generation }: Target, shared: Shared): Promi
       {
         probe,
         generate: generator ? generator.generate : undefined,
-        stopper,
+        halter,
         portWatch: shared.ports.watchFor(url),
         clock,
         startedAt: deps.startedAt,
@@ -239,8 +241,8 @@ async function waitForTarget({ url, generation }: Target, shared: Shared): Promi
         }
       }
     )
-    if (!outcome.ready && outcome.reason !== 'timeout' && stopper.stopped === undefined) {
-      shared.stopFleet?.({ reason: 'cancelled', detail: gateLines.fleetStopped(url, outcome.reason) })
+    if (!outcome.ready && outcome.reason !== 'timeout' && halter.halted === undefined) {
+      shared.haltFleet?.({ reason: 'cancelled', detail: gateLines.fleetStopped(url, outcome.reason) })
     }
     return { ...outcome, url }
   } finally {
@@ -250,11 +252,11 @@ async function waitForTarget({ url, generation }: Target, shared: Shared): Promi
 
 /**
  * The endpoint the scalar outputs describe: the one ready last when all are, else the first to fail on its
- * own account (not one stopped because another had failed).
+ * own account (not one halted because another had failed).
  */
-export function representative(results: TargetOutcome[], fleetStop: Stop | undefined): TargetOutcome {
+export function representative(results: TargetOutcome[], fleetHalt: Halt | undefined): TargetOutcome {
   if (results.every((r) => r.ready)) return results.reduce((a, b) => (b.elapsedMs > a.elapsedMs ? b : a))
-  const failed = results.filter((r) => !r.ready && (fleetStop === undefined || r.stop !== fleetStop))
+  const failed = results.filter((r) => !r.ready && (fleetHalt === undefined || r.halt !== fleetHalt))
   return failed.reduce((a, b) => (b.elapsedMs < a.elapsedMs ? b : a))
 }
 
@@ -267,7 +269,7 @@ function reportEnvironment(
   if (settings.envReport.length === 0 || server === undefined) return
   const environ = server.environ()
   if (environ === undefined) facts.envUnreadable = true
-  else facts.env = envReport(settings.envReport, environ)
+  else facts.env = envReport(settings.envReport, environ, settings.secrets)
   gateLines.environment(facts).forEach((line) => deps.log(line))
 }
 
@@ -313,7 +315,14 @@ function settle({ settings, outcome, facts, profile, history, deps }: Settling):
     phases: phases.map((p) => ({ name: p.name, seconds: p.seconds })),
     ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') })
   }
-  const findings = recordRun(history, run, settings.regressionThresholdPercent, settings.regressionMinRuns)
+  // a history file another job holds locked must not keep this one past its deadline
+  const findings = recordRun(
+    history,
+    run,
+    settings.regressionThresholdPercent,
+    settings.regressionMinRuns,
+    settings.timeoutMs - outcome.elapsedMs
+  )
   if (findings.regression !== undefined && !settings.failOnRegression) deps.warn(findings.regression)
   if (findings.drift !== undefined) deps.warn(findings.drift)
   for (const n of findings.notices) deps.notice(n)

@@ -1,8 +1,8 @@
 /** `probe-generation`: one tiny generation request, proof that a listed model can actually produce a token. */
-import { assess, type Assessment } from './assess.js'
-import type { GenerationRoute } from '../engines/model-lists.js'
+import { type Answer, assess, type Assessment, describeBody } from './assess.js'
+import { type GenerationRoute, isCompletion } from '../engines/model-lists.js'
 import { createHttpClient } from '../http/probe.js'
-import { generatedWords } from '../report/answer-report.js'
+import { answerWords, generatedWords } from '../report/answer-report.js'
 import type { Clock } from '../runtime/clock.js'
 
 export interface GenerationCheck {
@@ -26,12 +26,22 @@ export interface GeneratorOptions {
   clock: Clock
   caCert?: string
   insecureTls?: boolean
+  /** Masked in every answer as it arrives (see `ProbeOptions`). */
+  secrets?: readonly string[]
 }
 
 const ANY_2XX = { status: [[200, 299]] as const }
 
-export function createGenerator({ base, route, headers, clock, caCert, insecureTls }: GeneratorOptions): Generator {
-  const client = createHttpClient({ caCert, insecureTls })
+export function createGenerator({
+  base,
+  route,
+  headers,
+  clock,
+  caCert,
+  insecureTls,
+  secrets
+}: GeneratorOptions): Generator {
+  const client = createHttpClient({ caCert, insecureTls, secrets })
   // Index of the first request worth sending: moves past a route the server turns out not to have.
   let first = 0
   return {
@@ -56,6 +66,22 @@ export function createGenerator({ base, route, headers, clock, caCert, insecureT
           continue
         }
         const assessment = assess(result, ANY_2XX)
+        // Any 2xx is not enough: an error object, an empty body or a 202 is no token. Only a completion in the
+        // engine's own format proves the model generated.
+        if (assessment.state === 'ready' && result.kind === 'http' && !isCompletion(route, result.json)) {
+          const said = describeBody(result.body, result.contentType, result.json) || undefined
+          const answer: Answer = {
+            state: 'waiting',
+            status: result.status,
+            said,
+            missing: { what: 'completion', route: route.name }
+          }
+          return {
+            assessment: { ...assessment, state: 'waiting', answer, ...answerWords(answer, ANY_2XX) },
+            request,
+            latencyMs
+          }
+        }
         // A completion body says nothing worth a log line; its arrival is the news.
         if (assessment.state === 'ready')
           return {

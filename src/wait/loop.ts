@@ -1,11 +1,11 @@
-/** The wait loop: probe, judge, report changes, until ready, a fatal answer, a stop, or the deadline. */
+/** The wait loop: probe, judge, report changes, until ready, a fatal answer, a halt, or the deadline. */
 import { type Answer, assess, type Assessment, type Expectation, type Reason, sameAnswer } from './assess.js'
 import { answerWords } from '../report/answer-report.js'
 import type { GenerationCheck } from './generation-check.js'
 import type { PortWatch } from '../http/port-watch.js'
 import type { ProbeResult } from '../http/probe.js'
 import type { Clock } from '../runtime/clock.js'
-import type { Stop, Stopper } from './stop.js'
+import type { Halt, Halter } from './halt.js'
 
 export interface WaitOptions {
   expect: Expectation
@@ -21,7 +21,7 @@ export interface WaitDeps {
   /** With `probe-generation`: asked once the model is listed; ready only when it generates. */
   generate?(modelId: string | undefined, timeoutMs: number, signal?: AbortSignal): Promise<GenerationCheck>
   /** Ended when the wait must end at once: it also cuts short a sleep or a request. */
-  stopper?: Stopper
+  halter?: Halter
   /** While connections are refused, wakes the loop as soon as the port opens. */
   portWatch?: PortWatch
   clock: Clock
@@ -43,6 +43,22 @@ interface TimelineEntry {
   summary: string
   /** The server had answered before and stopped answering here. */
   lost?: boolean
+  /** How many changes before this one were left out (see TIMELINE_ENDS). */
+  dropped?: number
+}
+
+/**
+ * A timeline keeps this many first and this many last changes, and counts those between: a model list that
+ * changes on every probe must not grow memory, the log and the summary without limit.
+ */
+export const TIMELINE_ENDS = 20
+
+function addChange(timeline: TimelineEntry[], entry: TimelineEntry): void {
+  timeline.push(entry)
+  if (timeline.length <= 2 * TIMELINE_ENDS + 1) return
+  // the oldest of the last changes goes; the next one carries the count
+  const [gone] = timeline.splice(TIMELINE_ENDS, 1)
+  timeline[TIMELINE_ENDS] = { ...timeline[TIMELINE_ENDS], dropped: (gone.dropped ?? 0) + 1 }
 }
 
 export interface Outcome {
@@ -56,8 +72,8 @@ export interface Outcome {
   firstResponseMs?: number
   /** Latency of the generation request that proved readiness (`probe-generation`). */
   generationMs?: number
-  /** Set when the wait was stopped (server exited, log error, cancelled). */
-  stop?: Stop
+  /** Set when the wait was halted (server exited, log error, cancelled). */
+  halt?: Halt
   timeline: TimelineEntry[]
 }
 
@@ -75,7 +91,7 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
   let generationFailed = false
   let quietSince = start
 
-  const finish = (reason: Reason, stop?: Stop): Outcome => ({
+  const finish = (reason: Reason, halt?: Halt): Outcome => ({
     ready: reason === 'ready',
     reason,
     elapsedMs: clock.now() - start,
@@ -84,22 +100,22 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
     models,
     firstResponseMs,
     generationMs,
-    stop,
+    halt,
     timeline
   })
-  const stopped = (): Stop | undefined => deps.stopper?.stopped
-  const signal = deps.stopper?.signal
+  const halted = (): Halt | undefined => deps.halter?.halted
+  const signal = deps.halter?.signal
 
   for (;;) {
     const sentAt = clock.now()
-    let stop = stopped()
-    if (stop) return finish(stop.reason, stop)
+    let halt = halted()
+    if (halt) return finish(halt.reason, halt)
     if (sentAt >= deadline) return finish(generationFailed ? 'generation-failed' : 'timeout')
     attempts++
     const budgetMs = Math.min(opts.requestTimeoutMs, deadline - sentAt)
     const result = await deps.probe(budgetMs, signal)
-    // An answer cut short by the stop, or one that came in as the server died, says nothing.
-    if ((stop = stopped())) return finish(stop.reason, stop)
+    // An answer cut short by the halt, or one that came in as the server died, says nothing.
+    if ((halt = halted())) return finish(halt.reason, halt)
     // A probe cut short by the deadline says nothing new: the answer before it is the one worth reporting.
     if (budgetMs < opts.requestTimeoutMs && result.kind === 'error' && result.code === 'TIMEOUT' && last) {
       return finish(generationFailed ? 'generation-failed' : 'timeout')
@@ -111,7 +127,7 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
     if (assessment.state === 'ready' && streak + 1 >= opts.successThreshold && deps.generate) {
       const generationBudgetMs = Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now()))
       const check = await deps.generate(assessment.modelId, generationBudgetMs, signal)
-      if ((stop = stopped())) return finish(stop.reason, stop)
+      if ((halt = halted())) return finish(halt.reason, halt)
       // Likewise a generation request cut short by the deadline: the failure before it explains more.
       if (generationBudgetMs < opts.requestTimeoutMs && check.assessment.state === 'down' && last) {
         return finish(failedBefore ? 'generation-failed' : 'timeout')
@@ -127,7 +143,7 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
     if (!sameAnswer(assessment.answer, last?.answer)) {
       const lost =
         assessment.state === 'down' && last !== undefined && last.state !== 'down' && firstResponseMs !== undefined
-      timeline.push({ elapsedMs, summary: assessment.summary, ...(lost ? { lost } : {}) })
+      addChange(timeline, { elapsedMs, summary: assessment.summary, ...(lost ? { lost } : {}) })
       deps.onEvent?.({ type: lost ? 'lost' : 'change', elapsedMs, attempt: attempts, assessment })
       quietSince = now
     } else if (now - quietSince >= opts.progressIntervalMs) {
@@ -166,10 +182,10 @@ async function sleepUntilPortOpens(
   clock: Clock,
   ms: number,
   portWatch: PortWatch,
-  stop: AbortSignal | undefined
+  halt: AbortSignal | undefined
 ): Promise<void> {
   const wake = new AbortController()
-  const signal = stop ? AbortSignal.any([wake.signal, stop]) : wake.signal
+  const signal = halt ? AbortSignal.any([wake.signal, halt]) : wake.signal
   await Promise.race([clock.sleep(ms, signal), portWatch.opened(signal)])
   wake.abort()
 }

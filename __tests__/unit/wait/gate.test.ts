@@ -10,11 +10,12 @@ const timers = (): number => process.getActiveResourcesInfo().filter((r) => r ==
 
 describe('gate', () => {
   it('leaves no timer behind when it throws after the server watch has started', async () => {
-    // `pid` starts polling the process (this one: it runs); a `log-file` that is a directory then fails to read.
+    // `pid` starts polling the process (this one: it runs) and `log-file` the log's poll; the first line after the
+    // watch has started (the request headers, on the debug channel) then throws.
     const inputs: Partial<Record<InputName, string>> = {
       url: 'http://127.0.0.1:9/v1/models',
       pid: String(process.pid),
-      'log-file': box.dir(),
+      'log-file': box.path('server.log'),
       'history-file': ''
     }
     const before = timers()
@@ -22,11 +23,18 @@ describe('gate', () => {
     await expect(
       gate(
         parseSettings((name) => inputs[name] ?? ''),
-        { clock: systemClock, log: (l) => lines.push(l) }
+        {
+          clock: systemClock,
+          log: (l) => lines.push(l),
+          debug: () => {
+            throw new Error('the debug channel broke')
+          }
+        }
       )
-    ).rejects.toThrow(/EISDIR/)
-    // it had got as far as watching the process
-    expect(lines).toEqual([`Watching the server process ${process.pid} and its log ${box.dir()}`])
+    ).rejects.toThrow(/the debug channel broke/)
+    // it had got as far as watching the process and its log, and beginning the wait
+    expect(lines[0]).toBe(`Watching the server process ${process.pid} and its log ${box.path('server.log')}`)
+    expect(lines.slice(1)).toEqual([expect.stringMatching(/^Waiting up to /)])
     expect(timers()).toBe(before)
   })
 })
