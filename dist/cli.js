@@ -16540,7 +16540,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1008);
+/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3620);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 /** The `wait-for-model` command: the same gate as the action, for shells, ssh sessions and scripts. */
@@ -16549,7 +16549,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 
 (0,_runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__/* .keepMemoryFlat */ .o)();
 (0,_runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__/* .dropOutputToClosedPipes */ .D)([process.stdout, process.stderr]);
-process.exitCode = await (0,_cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__/* .runCli */ .ak)(process.argv.slice(2), process);
+process.exitCode = await (0,_cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__/* .runCli */ .a)(process.argv.slice(2), process);
 // As the action (src/index.ts): nothing left pending may hold the command once it has said its last word.
 process.exit();
 
@@ -16558,16 +16558,14 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1008:
+/***/ 3620:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  ak: () => (/* binding */ runCli)
+  a: () => (/* binding */ runCli)
 });
-
-// UNUSED EXPORTS: helpText, simulateHelpText, stopHelpText
 
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
@@ -16583,11 +16581,25 @@ const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createReq
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+;// CONCATENATED MODULE: ./src/inputs/variables.ts
+/** Where an input's value comes from in the environment: the one mapping from input names to variable names. */
+const PREFIX = 'INPUT_';
+/** Whether an environment variable carries an input (the runner's or a shell's form). */
+const isInputVariable = (variable) => variable.startsWith(PREFIX);
+/**
+ * The variable the runner sets for an input, as @actions/core's getInput reads it: INPUT_, then the name upper-cased
+ * with spaces as underscores and hyphens kept (`match-regex` \u2192 INPUT_MATCH-REGEX).
+ */
+const inputVariable = (name) => `${PREFIX}${name.replace(/ /g, '_').toUpperCase()}`;
+/** The form a shell can set, hyphens as underscores (INPUT_MATCH_REGEX): the CLI reads it too. */
+const shellInputVariable = (name) => inputVariable(name).replace(/-/g, '_');
+
 ;// CONCATENATED MODULE: ./src/action/packaged-run.ts
 /**
  * Runs the packaged action the way a GitHub runner does: `node dist/index.js` with `INPUT_*` variables and
  * real GITHUB_OUTPUT / GITHUB_STATE / GITHUB_STEP_SUMMARY files. Used by `npm run demo` and the end-to-end tests.
  */
+
 
 
 
@@ -16611,9 +16623,8 @@ async function runAction(options) {
         GITHUB_STATE: stateFile,
         ...options.env
     };
-    // The runner upper-cases the name and keeps hyphens: `match-regex` \u2192 INPUT_MATCH-REGEX.
     for (const [name, value] of Object.entries(options.inputs))
-        env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value;
+        env[inputVariable(name)] = value;
     const started = performance.now();
     try {
         const child = (0,external_node_child_process_namespaceObject.spawn)(options.node ?? process.execPath, [options.entry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -17446,572 +17457,6 @@ function matchModel(models, wanted) {
     return { kind: 'missing' };
 }
 
-;// CONCATENATED MODULE: ./src/runtime/clock.ts
-/** performance.now() counts from the process's start, which is the step's start for the action. */
-const systemClock = {
-    now: () => performance.now(),
-    sleep: (ms, signal) => new Promise((resolve) => {
-        if (signal?.aborted)
-            return resolve();
-        const done = () => {
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', done);
-            resolve();
-        };
-        const timer = setTimeout(done, Math.max(0, ms));
-        signal?.addEventListener('abort', done, { once: true });
-    })
-};
-/** `850ms`, `12.3s`, `4m05s`, `1h02m`: short, and exact enough to read at a glance. */
-function clock_formatDuration(ms) {
-    if (ms < 1000)
-        return `${Math.round(ms)}ms`;
-    if (ms < 59_950)
-        return `${clock_seconds(ms)}s`;
-    const totalS = Math.floor(ms / 1000);
-    const h = Math.floor(totalS / 3600);
-    const m = Math.floor((totalS % 3600) / 60);
-    const s = totalS % 60;
-    return h > 0 ? `${h}h${String(m).padStart(2, '0')}m` : `${m}m${String(s).padStart(2, '0')}s`;
-}
-/** Seconds with one decimal, as the outputs give them. */
-const clock_seconds = (ms) => (Math.round(ms / 100) / 10).toFixed(1);
-
-;// CONCATENATED MODULE: ./src/report/profile-report.ts
-
-const s1 = (seconds) => `${seconds.toFixed(1)}s`;
-const about = (ms) => (ms < 1000 ? 'almost done' : `about ${clock_formatDuration(ms)} left`);
-/** `loading weights 45% (29/64 shards), about 1m10s left; ready in about 4m30s going by earlier runs`. */
-function progressText(phase, phaseLeftMs, against) {
-    const p = phase.progress?.last;
-    const parts = [
-        p === undefined
-            ? `${phase.name} for ${clock_formatDuration(phase.inPhaseMs)}`
-            : `${phase.name} ${Math.floor((p.n / p.total) * 100)}% (${p.n}/${p.total} ${phase.progress?.unit})`
-    ];
-    if (phaseLeftMs !== undefined)
-        parts[0] += `, ${about(phaseLeftMs)}`;
-    if (against !== undefined)
-        parts.push(etaText(against));
-    return parts.join('; ');
-}
-/**
- * `ready in about 4m30s going by earlier runs`; once past that, how much slower: `1m05s slower than earlier runs,
- * which were ready after 40.0s`, or for a phase without a count `12.0s longer than its usual 30.0s in earlier runs`.
- */
-function etaText(e) {
-    if (e.kind === 'ready-in')
-        return `ready in about ${clock_formatDuration(Math.max(e.ms, 1000))} going by earlier runs`;
-    if (e.phase !== undefined)
-        return `${clock_formatDuration(e.overMs)} longer than its usual ${s1(e.usualMs / 1000)} in earlier runs`;
-    return `${clock_formatDuration(e.overMs)} slower than earlier runs, which were ready after ${s1(e.usualMs / 1000)}`;
-}
-/** `now loading weights (initializing took 12.3s)`. */
-const phaseChangeText = (name, previous) => `now ${name}${previous ? ` (${previous.name} took ${s1(previous.seconds)}${previous.printed ? ' by its own count' : ''})` : ''}`;
-const BLOCKS = (/* unused pure expression or super */ null && (['', '\u258f', '\u258e', '\u258d', '\u258c', '\u258b', '\u258a', '\u2589']));
-const BAR_WIDTH = 24;
-/** A bar of `fraction` \u00d7 BAR_WIDTH cells, in eighths of a cell (any time at all shows as one eighth). */
-function bar(fraction) {
-    const f = Math.min(1, Math.max(0, fraction));
-    const eighths = f > 0 ? Math.max(1, Math.round(f * BAR_WIDTH * 8)) : 0;
-    return '\u2588'.repeat(Math.floor(eighths / 8)) + BLOCKS[eighths % 8];
-}
-const clock = (totalSeconds) => {
-    const t = Math.max(0, Math.round(totalSeconds));
-    return [Math.floor(t / 3600), Math.floor(t / 60) % 60, t % 60].map((n) => String(n).padStart(2, '0')).join(':');
-};
-/** A Mermaid gantt chart of the phases end to end (GitHub draws it in job summaries). */
-function phaseGantt(phases, engineLabel) {
-    const total = phases.reduce((sum, p) => sum + Math.max(1, p.seconds), 0);
-    const lines = [
-        '```mermaid',
-        'gantt',
-        `  title ${engineLabel} startup`,
-        '  dateFormat HH:mm:ss',
-        `  axisFormat ${total < 3600 ? '%M:%S' : '%H:%M'}`,
-        `  section ${engineLabel}`
-    ];
-    let at = 0;
-    for (const p of phases) {
-        // A bar is at least a second wide so that it shows; the label carries the exact figure.
-        const width = Math.max(1, p.seconds);
-        lines.push(`  ${`${p.name} ${s1(p.seconds)}`.replace(/[:;#]/g, ' ')} : ${clock(at)}, ${clock(at + width)}`);
-        at += width;
-    }
-    lines.push('```');
-    return lines.join('\n');
-}
-/**
- * The summary's phase section: the chart, and a table of the numbers with proportional bars (and the usual
- * figures when there is history). Figures the engine printed itself are marked.
- */
-function profile_report_phaseMarkdown(phases, engineLabel, usual) {
-    if (phases.length === 0)
-        return '';
-    const longest = Math.max(...phases.map((p) => p.seconds), 0.001);
-    const total = phases.reduce((sum, p) => sum + p.seconds, 0);
-    const withUsual = usual !== undefined && usual.size > 0;
-    // A chart of one bar (a run that failed in its first phase) shows nothing the table does not.
-    const lines = ['#### Startup phases', '', ...(phases.length > 1 ? [phaseGantt(phases, engineLabel), ''] : [])];
-    lines.push(withUsual ? '| phase | seconds | usual | share | |' : '| phase | seconds | share | |', withUsual ? '|---|---:|---:|---:|---|' : '|---|---:|---:|---|');
-    for (const p of phases) {
-        const share = `${total > 0 ? Math.round((p.seconds / total) * 100) : 0}%`;
-        const seconds = `${p.seconds.toFixed(1)}${p.printed ? ' *' : ''}`;
-        const u = usual?.get(p.name);
-        const cells = withUsual
-            ? [p.name, seconds, u === undefined ? '\u2014' : u.toFixed(1), share, bar(p.seconds / longest)]
-            : [p.name, seconds, share, bar(p.seconds / longest)];
-        lines.push(`| ${cells.join(' | ')} |`);
-    }
-    if (phases.some((p) => p.printed))
-        lines.push('', `\\* as ${engineLabel} reported it; the other figures are measured from its log.`);
-    return `${lines.join('\n')}\n`;
-}
-/** The warning for a startup slower than usual. */
-function regressionText(r) {
-    const grew = r.grewMost
-        ? `; ${r.grewMost.name} grew most: ${s1(r.grewMost.seconds)} against ${s1(r.grewMost.usual)}`
-        : '';
-    return (`Startup took ${s1(r.seconds)}, ${r.percent.toFixed(1)}% over the median of ${s1(r.expectedSeconds)} ` +
-        `of the last ${r.runs} ready run${r.runs === 1 ? '' : 's'}${grew}.`);
-}
-const value = (v) => (v === undefined ? 'unset' : JSON.stringify(v));
-/** `NCCL_PROTO was "LL" in the last 5 runs, now unset`. */
-const driftText = (d) => `${d.name} was ${value(d.was)} in the last ${d.runs === 1 ? 'run' : `${d.runs} runs`}, now ${value(d.now)}`;
-function driftWarning(drifts) {
-    return `The server's environment changed since the previous run with this history key: ${drifts.map(driftText).join('; ')}.`;
-}
-
-;// CONCATENATED MODULE: ./src/report/wait-report.ts
-/** Words for people: log lines, the failure message, the outputs and the job summary. Text only, no I/O. */
-
-
-
-const probes = (n) => `${n} probe${n === 1 ? '' : 's'}`;
-/** `startup`: where the server's own startup is, from its log (a still-waiting line leads with it). */
-function eventLine(event, startup) {
-    const at = clock_formatDuration(event.elapsedMs);
-    if (event.type === 'change')
-        return `${at}: ${event.assessment.summary}`;
-    if (event.type === 'lost')
-        return `${at}: the server stopped answering (${event.assessment.summary}) after it had answered: crashed or restarting?`;
-    if (startup !== undefined)
-        return `${at}: ${startup}; the server still answers: ${event.assessment.summary} (${probes(event.attempt)} so far)`;
-    return `${at}: still waiting (${probes(event.attempt)} so far); the server still answers: ${event.assessment.summary}`;
-}
-/** A debug line for one probe: what came back, the body quoted (so its line breaks stay escaped). */
-function probeLine(result) {
-    if (result.kind === 'error')
-        return `probe: ${result.code} (${result.message})${result.status === undefined ? '' : ` after HTTP ${result.status}`}`;
-    const facts = [
-        `${Buffer.byteLength(result.body)} bytes${result.truncated ? ' (cut at 1 MiB)' : ''}`,
-        result.contentType && `content-type ${result.contentType}`,
-        result.retryAfterMs !== undefined && `Retry-After ${clock_formatDuration(result.retryAfterMs)}`,
-        result.redirectedTo && `after redirects, from ${result.redirectedTo}`
-    ].filter(Boolean);
-    return `probe: HTTP ${result.status}, ${facts.join(', ')}: ${JSON.stringify(result.body.slice(0, 200))}`;
-}
-/**
- * What may stand before a `::` that the runner still reads as a command: it trims lines with .NET's TrimStart(),
- * which strips every Unicode white space (JavaScript's \s misses U+0085 NEL), and the invisible format
- * characters (zero-width spaces and joiners, word joiner, BOM, soft hyphen, Mongolian vowel separator) are
- * defused too, as no reader can see them.
- */
-const COMMAND_LEAD = /^([\s\u0085\u00ad\u180e\u200b-\u200d\u2060\ufeff]*)::/gmu;
-/**
- * Makes text the runner cannot take for a workflow command: server text (a model id, an error message)
- * could otherwise carry a line break followed by `::set-output` or `::stop-commands`, or a `##[` command,
- * which the runner reads anywhere in a line. The runner also breaks lines at a lone carriage return.
- */
-function commandSafe(text) {
-    return text.replace(/##\[/g, '## [').replace(COMMAND_LEAD, '$1: :');
-}
-const INSECURE_TLS_WARNING = "insecure-tls is on: the server's certificate is not checked, so anything on the way to it could answer in its place";
-/** What readiness means for these settings, in words. */
-function describeExpectation({ expect, url }, subject = url.href) {
-    const parts = [
-        `${subject} to answer with an accepted status (${expect.status.map(([lo, hi]) => (lo === hi ? lo : `${lo}-${hi}`)).join(',')})`
-    ];
-    if (expect.model !== undefined)
-        parts.push(`list model "${expect.model}"`);
-    if (expect.match !== undefined)
-        parts.push(`contain "${expect.match}"`);
-    if (expect.matchRegex !== undefined)
-        parts.push(`match ${String(expect.matchRegex)}`);
-    return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
-}
-function finalLine(outcome) {
-    if (outcome.ready) {
-        const model = outcome.last?.modelId ? `; model "${outcome.last.modelId}"` : '';
-        return `Ready after ${clock_formatDuration(outcome.elapsedMs)} (${probes(outcome.attempts)})${model}: ${outcome.last?.summary ?? ''}`;
-    }
-    return `Not ready after ${clock_formatDuration(outcome.elapsedMs)} (${probes(outcome.attempts)}): ${outcome.reason}`;
-}
-/** The message a failed wait ends with: what was expected, what the server last said, how long and how often. */
-function failureMessage(outcome, ctx) {
-    const last = outcome.last;
-    const waited = `${clock_formatDuration(outcome.elapsedMs)} and ${probes(outcome.attempts)}`;
-    if (outcome.reason === 'unauthorized' || outcome.reason === 'tls' || outcome.reason === 'ambiguous-model') {
-        return `Stopped after ${waited}: ${last?.detail ?? outcome.reason}.`;
-    }
-    if (outcome.reason === 'port-busy' || outcome.reason === 'gpu-busy') {
-        return sentence(`Did not start the server: ${outcome.stop?.detail ?? outcome.reason}`);
-    }
-    if (outcome.stop) {
-        const lines = [sentence(`Stopped after ${waited}, before the server was ready: ${outcome.stop.detail}`)];
-        if (last !== undefined)
-            lines.push(sentence(`Last answer: ${last.summary}`));
-        return lines.join('\n');
-    }
-    const lines = [
-        outcome.reason === 'generation-failed'
-            ? sentence(`Timed out after ${waited} (timeout ${clock_formatDuration(ctx.timeoutMs)}): ${last?.detail ?? 'the generation request failed'}`)
-            : `Timed out after ${waited} (timeout ${clock_formatDuration(ctx.timeoutMs)}) waiting for ${describeExpectation(ctx)}.`
-    ];
-    if (last === undefined)
-        return lines[0];
-    lines.push(sentence(`Last answer: ${last.summary}`));
-    if (last.models !== undefined && ctx.expect.model !== undefined) {
-        lines.push(last.models.length
-            ? `The server lists: ${someOf(last.models, 50, last.modelCount)}.`
-            : 'The server lists no models.');
-    }
-    if (last.excerpt)
-        lines.push(`Body (first 200 characters): ${last.excerpt}`);
-    if (outcome.firstResponseMs === undefined)
-        lines.push('The server never answered over HTTP.');
-    return lines.join('\n');
-}
-/** Ends text with a full stop unless it already ends a sentence (server messages often do). */
-const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
-function outputs(outcome) {
-    const server = outcome.server;
-    const profile = outcome.profile;
-    return {
-        ready: String(outcome.ready),
-        'elapsed-seconds': clock_seconds(outcome.elapsedMs),
-        attempts: String(outcome.attempts),
-        'status-code': outcome.last?.status === undefined ? '' : String(outcome.last.status),
-        models: JSON.stringify(outcome.models),
-        'model-id': outcome.last?.modelId ?? '',
-        'first-response-seconds': outcome.firstResponseMs === undefined ? '' : clock_seconds(outcome.firstResponseMs),
-        reason: outcome.reason,
-        pid: server?.pid === undefined ? '' : String(server.pid),
-        'log-file': server?.logFile ?? '',
-        'startup-seconds': server?.startupMs === undefined ? '' : clock_seconds(server.startupMs),
-        'gpu-memory-mib': server?.gpuMemoryMiB === undefined ? '' : String(server.gpuMemoryMiB),
-        'generation-seconds': outcome.generationMs === undefined ? '' : clock_seconds(outcome.generationMs),
-        results: JSON.stringify(outcome.results.map(resultRecord)),
-        phases: JSON.stringify((outcome.profile?.phases ?? []).map((p) => ({ name: p.name, seconds: p.seconds }))),
-        'expected-seconds': profile?.expectedSeconds === undefined ? '' : profile.expectedSeconds.toFixed(1),
-        'regression-percent': profile?.regressionPercent === undefined ? '' : profile.regressionPercent.toFixed(1)
-    };
-}
-/** One endpoint's entry in the `results` output. */
-function resultRecord(r) {
-    return {
-        url: r.url.href,
-        ready: r.ready,
-        'elapsed-seconds': Number(clock_seconds(r.elapsedMs)),
-        'status-code': r.last?.status ?? null,
-        'model-id': r.last?.modelId ?? null,
-        reason: r.reason
-    };
-}
-const wait_report_cell = (text) => text.replace(/\|/g, '\\|').replace(/\r?\n|\r/g, ' ');
-/**
- * Text a server or a log wrote, as literal Markdown (before `cell`): no HTML (`<img>`), no emphasis, no code span,
- * no link or image, no autolink (`https://\u2026`, `www.\u2026`).
- */
-function mdText(text) {
-    return text
-        .replace(/[\\`*_~[\]]/g, '\\$&')
-        .replace(/&/g, '&amp;')
-        .replace(/</g, '&lt;')
-        .replace(/>/g, '&gt;')
-        .replace(/:\/\//g, ':\\/\\/')
-        .replace(/\b(www)\./gi, '$1\\.');
-}
-/** Text as code: a code span when it holds no backtick (nothing renders inside one), else as `mdText`. */
-const code = (text) => (text.includes('`') ? mdText(text) : `\`${text}\``);
-/** The first `max` items, then how many more: a list of 60,000 models must not make a summary of megabytes. */
-const firstOf = (items, max) => items.length > max ? [...items.slice(0, max), `and ${items.length - max} more`] : [...items];
-/** GitHub refuses a job summary over 1 MiB; each part is capped, and this is the last guard. */
-const MAX_SUMMARY_BYTES = (/* unused pure expression or super */ null && (1024 * 1024 - 16 * 1024));
-const MAX_SUMMARY_MODELS = 50;
-const MAX_SUMMARY_ENDPOINTS = 100;
-const MAX_TAIL_CHARS = (/* unused pure expression or super */ null && (64 * 1024));
-const MAX_ENV_VALUE_CHARS = 1000;
-/** The job summary in GitHub-flavoured Markdown. */
-function summaryMarkdown(outcome, ctx) {
-    const out = outputs(outcome);
-    const rows = [
-        ['Result', outcome.ready ? '\u2705 ready' : `\u274c not ready (${outcome.reason})`],
-        ['Endpoint', code(ctx.url.href)],
-        ['Elapsed', `${out['elapsed-seconds']} s`],
-        ['Probes', out.attempts],
-        ['First HTTP answer', out['first-response-seconds'] === '' ? 'never' : `${out['first-response-seconds']} s`],
-        [
-            'Listed models',
-            outcome.models.length
-                ? firstOf(outcome.models.map((m) => code(clipText(m, 200))), MAX_SUMMARY_MODELS).join(', ')
-                : 'none'
-        ],
-        ['Matched model', out['model-id'] === '' ? (ctx.expect.model === undefined ? '\u2014' : 'none') : code(out['model-id'])]
-    ];
-    const server = outcome.server;
-    if (out['generation-seconds'] !== '')
-        rows.push(['Generation request', `${out['generation-seconds']} s`]);
-    const er = outcome.engineReadiness;
-    if (er !== undefined) {
-        const at = (ms) => (ms === undefined ? 'never' : `at ${seconds(ms)} s`);
-        rows.push(['Required answers', `the model listed (${at(er.listedMs)}); ${er.request} 200 (${at(er.readyMs)})`]);
-    }
-    if (server?.pid !== undefined)
-        rows.push(['Server process', `pid ${server.pid}`]);
-    if (server?.gpuMemoryMiB !== undefined)
-        rows.push(['GPU memory held by the server', `${server.gpuMemoryMiB} MiB`]);
-    if (out['startup-seconds'] !== '')
-        rows.push(['Startup (from the process start)', `${out['startup-seconds']} s`]);
-    if (server?.logFile !== undefined)
-        rows.push(['Server log', code(server.logFile)]);
-    if (outcome.profile?.engine !== undefined)
-        rows.push(['Engine', mdText(outcome.profile.engine)]);
-    if (out['expected-seconds'] !== '') {
-        const against = out['regression-percent'] === ''
-            ? ''
-            : ` (this run: ${Number(out['regression-percent']) > 0 ? '+' : ''}${out['regression-percent']}%)`;
-        rows.push(['Usual startup (median of earlier runs)', `${out['expected-seconds']} s${against}`]);
-    }
-    const lines = ['### wait-for-model', '', '| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${wait_report_cell(v)} |`), ''];
-    if (outcome.results.length > 1) {
-        lines.push(`#### Endpoints (${outcome.results.filter((r) => r.ready).length} of ${outcome.results.length} ready)`, '');
-        lines.push('| endpoint | result | elapsed | status | model |', '|---|---|---:|---:|---|');
-        for (const r of outcome.results.slice(0, MAX_SUMMARY_ENDPOINTS)) {
-            const result = r.ready ? '\u2705 ready' : `\u274c ${r.reason}`;
-            const model = r.last?.modelId === undefined ? '\u2014' : code(r.last.modelId);
-            lines.push(`| ${wait_report_cell(code(r.url.href))} | ${result} | ${seconds(r.elapsedMs)} s | ${r.last?.status ?? '\u2014'} | ${wait_report_cell(model)} |`);
-        }
-        if (outcome.results.length > MAX_SUMMARY_ENDPOINTS)
-            lines.push(`| and ${outcome.results.length - MAX_SUMMARY_ENDPOINTS} more | | | | |`);
-        lines.push('', `The rows above describe each endpoint; the table at the top, and the timeline, describe ${outcome.url.href}.`, '');
-    }
-    lines.push('#### Timeline', '', '| at | the server answered |', '|---:|---|');
-    for (const t of outcome.timeline) {
-        if (t.dropped)
-            lines.push(`| \u2026 | *${t.dropped} change${t.dropped === 1 ? '' : 's'} left out* |`);
-        lines.push(`| ${formatDuration(t.elapsedMs)} | ${t.lost ? '\u26a0\ufe0f stopped answering (crashed or restarting?): ' : ''}${wait_report_cell(mdText(t.summary))} |`);
-    }
-    const profile = outcome.profile;
-    for (const warning of [profile?.regression, profile?.drift])
-        if (warning !== undefined)
-            lines.push('', `> \u26a0\ufe0f ${wait_report_cell(mdText(warning))}`);
-    if (profile !== undefined && profile.phases.length > 0)
-        lines.push('', phaseMarkdown(profile.phases, profile.engine ?? 'Server', profile.usual).trimEnd());
-    if (server?.env !== undefined || server?.envUnavailable !== undefined) {
-        lines.push('', '#### Server environment', '');
-        if (server.envUnavailable !== undefined)
-            lines.push(server.envUnavailable);
-        else
-            lines.push('| variable | value |', '|---|---|', ...(server.env ?? []).map((e) => `| ${wait_report_cell(code(e.name))} | ${e.value === undefined ? '*not set*' : wait_report_cell(code(clipText(e.value, MAX_ENV_VALUE_CHARS)))} |`));
-    }
-    if (!outcome.ready)
-        lines.push('', wait_report_fenced(failureMessage(outcome, ctx)));
-    if (!outcome.ready && server?.logTail !== undefined) {
-        const tail = lastChars(server.logTail.map((l) => `${l.number}: ${l.text}`), MAX_TAIL_CHARS);
-        lines.push('', `#### ${mdText(wait_report_logTailTitle(server.logTail, server.logFile))}`, '', wait_report_fenced(tail.join('\n')));
-    }
-    return capBytes(`${lines.join('\n')}\n`, MAX_SUMMARY_BYTES);
-}
-/** The last lines that fit in `max` characters together. */
-function lastChars(lines, max) {
-    let total = 0;
-    let i = lines.length;
-    while (i > 0 && total + lines[i - 1].length + 1 <= max)
-        total += lines[--i].length + 1;
-    return lines.slice(i);
-}
-const clipText = (text, max) => (text.length > max ? `${text.slice(0, max)}\u2026` : text);
-/** The text cut at a line to fit in `max` UTF-8 bytes, saying so. */
-function capBytes(text, max) {
-    if (Buffer.byteLength(text) <= max)
-        return text;
-    const cut = Buffer.from(text)
-        .subarray(0, max - 200)
-        .toString('utf8');
-    return `${cut.slice(0, cut.lastIndexOf('\n') + 1)}\n*(the rest of this summary is left out: GitHub takes at most 1 MiB)*\n`;
-}
-function wait_report_logTailTitle(tail, file = 'the log') {
-    return tail.length === 0 ? `${file} is empty` : `Last ${tail.length} line${tail.length === 1 ? '' : 's'} of ${file}`;
-}
-/** A code block whose fence no line of the text can close. */
-function wait_report_fenced(text) {
-    const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-    const fence = '`'.repeat(longest + 1);
-    return `${fence}\n${text}\n${fence}`;
-}
-/** The `env-report` lines for the log. */
-function envLines(server) {
-    if (server.envUnavailable !== undefined)
-        return [server.envUnavailable];
-    return (server.env ?? []).map((e) => (e.value === undefined ? `${e.name}: not set` : `${e.name}=${e.value}`));
-}
-// The front ends redact what they write with it; it lives beside the rule that says what a secret is.
-
-
-;// CONCATENATED MODULE: ./src/report/lifecycle-report.ts
-
-const list = (items) => items.map((i) => `"${i}"`).join(', ');
-/** A `model` several listed ids contain, none of them exactly: stable words, so the summary is stable. */
-function ambiguousModelText(model, candidates) {
-    return {
-        summary: `"${model}" fits ${candidates.length} listed models`,
-        detail: `"${model}" fits ${candidates.length} listed models and is none of them exactly: ${list(candidates)}. ` +
-            'Give the exact id as "model" (an id ending with /<model> or equal to it ignoring case also counts as exact)'
-    };
-}
-/** A model the server lists but loads only when asked (llama.cpp's router mode, LM Studio). */
-const unloadedModelText = (id) => `"${id}" is listed but not loaded: the server loads it only when asked (set "load: true" to have it loaded)`;
-const lifecycle_report_s1 = (seconds) => `${seconds.toFixed(1)}s`;
-const pidList = (pids) => `${pids.length === 1 ? 'pid' : 'pids'} ${pids.join(', ')}`;
-/** How a server was stopped (`wait-for-model stop`, the job-end step): what was sent, how it exited, its GPU memory. */
-function stopLines(r) {
-    if (r.outcome === 'not-running')
-        return [{ level: 'info', text: `Process ${r.pid} is not running: nothing to stop.` }];
-    const what = r.scope === 'group'
-        ? `the server's process group ${r.pid} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
-        : `the server ${r.pid} and its child processes (${r.pids.length} in all)`;
-    const lines = [];
-    const how = r.exitCode !== undefined && r.exitCode !== null
-        ? `, exit code ${r.exitCode}`
-        : r.exitSignal
-            ? `, ended by ${r.exitSignal}`
-            : '';
-    if (r.outcome === 'exited') {
-        lines.push({
-            level: 'info',
-            text: r.signal === 'SIGKILL'
-                ? `Stopped ${what}: it did not exit after SIGTERM, so SIGKILL; gone ${lifecycle_report_s1(r.secondsToExit ?? 0)} after SIGTERM${how}.`
-                : `Stopped ${what}: SIGTERM, gone after ${lifecycle_report_s1(r.secondsToExit ?? 0)}${how}.`
-        });
-    }
-    else {
-        lines.push({
-            level: 'warning',
-            text: `Could not stop ${what}: still running after SIGTERM and SIGKILL: ${pidList(r.survivors ?? [])}.`
-        });
-    }
-    const g = r.gpu;
-    if (g.kind === 'released')
-        lines.push({
-            level: 'info',
-            text: `Its GPU memory (${g.mib > 0 ? `${g.mib} MiB` : 'an amount nvidia-smi does not show'}) was released ${lifecycle_report_s1(g.seconds)} after SIGTERM.`
-        });
-    else if (g.kind === 'held')
-        lines.push({
-            level: 'warning',
-            text: `Its GPU memory was not released: ${g.mib > 0 ? `${g.heldMib} of ${g.mib} MiB` : 'an amount nvidia-smi does not show'} still held ${lifecycle_report_s1(g.seconds)} after SIGTERM` +
-                `${g.pids.length ? ` (${pidList(g.pids)})` : ''}; the next job on this machine may run out of GPU memory.`
-        });
-    else if (g.kind === 'none')
-        lines.push({ level: 'debug', text: 'Its processes held no GPU memory.' });
-    else
-        lines.push({ level: 'debug', text: `GPU memory not looked at (nvidia-smi: ${g.why}).` });
-    return lines;
-}
-/** `process 1234 (python -m vllm \u2026)`, or what can be said of a socket whose holder this user cannot see. */
-function listenerText(l) {
-    if (l.holders.length === 0)
-        return `a process this user cannot see (listening on ${l.address}, socket inode ${l.inode})`;
-    return l.holders.map((h) => `process ${h.pid}${h.command ? ` (${h.command})` : ''}`).join(' and ');
-}
-const holderPids = (listeners) => [
-    ...new Set(listeners.flatMap((l) => l.holders.map((h) => h.pid)))
-];
-/** Before `start`: something already listens on the URL's port (a server an earlier job left behind). */
-function portBusyText(owner) {
-    const pids = holderPids(owner.listeners);
-    return (`Port ${owner.port} is already in use by ${owner.listeners.map(listenerText).join('; ')}: the server "start" ` +
-        'would launch could not listen there, and the one already there would answer the gate. ' +
-        (pids.length
-            ? `Stop it first (wait-for-model stop --pid ${pids[0]}, or kill ${pids.join(' ')}), `
-            : 'Stop it first, ') +
-        'or give the new server another port');
-}
-/** With `start` or `pid`: the port answers, but from a process that is not the watched server or its children. */
-function wrongServerText(o, watchedPid) {
-    return (`Port ${o.port} is answered by ${o.listeners.map(listenerText).join('; ')}, not by the server being watched ` +
-        `(pid ${watchedPid}) or its child processes: an earlier server still holds the port, or the watched one ` +
-        'listens elsewhere. Its answers say nothing about the server being waited for');
-}
-/** Before `start`: other processes hold memory on the GPUs the server will use. */
-function gpuBusyText(apps, gpus) {
-    const where = (uuid) => {
-        const gpu = gpus.find((g) => g.uuid === uuid);
-        return gpu === undefined ? uuid : `GPU ${gpu.index}`;
-    };
-    const each = apps.map((a) => `pid ${a.pid} (${a.processName}) ${a.usedMiB === undefined ? 'an unknown amount' : `${a.usedMiB} MiB`} on ${where(a.gpuUuid)}`);
-    return `Other processes hold memory on the GPUs the server will use: ${each.join('; ')}`;
-}
-/** The post step, when the main step left it no server to stop (none launched by `start`, or `stop: never`). */
-const NOTHING_TO_STOP = 'No server to stop at the job end: none was launched by "start" with "stop: job-end".';
-/** The post step could not stop the server (an error of its own, never the job's failure). */
-const jobEndErrorText = (pid, message) => `Could not stop the server${pid === undefined ? '' : ` (pid ${pid})`} at the job end: ${message}`;
-/** The server was stopped, but the job summary could not be written. */
-const jobEndSummaryErrorText = (message) => `The server was stopped, but the job summary could not be written: ${message}`;
-/** The job summary's section on the job-end stop: how it stopped, how long it took, its GPU memory, and why not cleanly. */
-function jobEndSummary(end) {
-    const r = end.record;
-    const g = r.gpu;
-    const rows = [
-        ['Server process', `pid ${r.pid} (${r.scope === 'group' ? 'its process group' : 'with its child processes'})`],
-        [
-            'Result',
-            r.outcome === 'not-running'
-                ? 'already gone'
-                : r.outcome === 'survived'
-                    ? `\u26a0\ufe0f still running after SIGKILL: pid ${(r.survivors ?? []).join(', ')}`
-                    : end.clean
-                        ? '\u2705 stopped'
-                        : '\u26a0\ufe0f stopped, not cleanly'
-        ]
-    ];
-    if (r.signal !== undefined)
-        rows.push(['Last signal sent', r.signal]);
-    if (r.exitCode !== undefined && r.exitCode !== null)
-        rows.push(['Exit code', String(r.exitCode)]);
-    if (r.exitSignal)
-        rows.push(['Ended by', r.exitSignal]);
-    if (r.secondsToExit !== undefined)
-        rows.push(['Gone after SIGTERM', `${lifecycle_report_s1(r.secondsToExit)}`]);
-    if (g.kind === 'released') {
-        rows.push(['GPU memory released after SIGTERM', lifecycle_report_s1(g.seconds)]);
-        rows.push(['GPU memory released', g.mib > 0 ? `${g.mib} MiB` : 'an amount nvidia-smi does not show']);
-    }
-    else if (g.kind === 'held')
-        rows.push(['GPU memory', `\u26a0\ufe0f ${g.heldMib} of ${g.mib} MiB still held after ${lifecycle_report_s1(g.seconds)}`]);
-    else if (g.kind === 'none')
-        rows.push(['GPU memory', 'none held']);
-    else
-        rows.push(['GPU memory', `not looked at (nvidia-smi: ${g.why})`]);
-    const lines = ['### wait-for-model: server stopped at the job end', '', '| | |', '|---|---|'];
-    lines.push(...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`), '');
-    if (end.logTail !== undefined) {
-        lines.push(`#### ${logTailTitle(end.logTail, end.logFile)}`, '');
-        lines.push(fenced(end.logTail.map((l) => `${l.number}: ${l.text}`).join('\n')), '');
-    }
-    return `${lines.join('\n')}\n`;
-}
-/** A debug line: the GPU pre-flight had no reading (a machine without GPUs is no reason to say more). */
-const gpuUnavailableText = (why, detail) => `GPU check skipped: no reading from nvidia-smi (${why}${detail ? `: ${detail}` : ''}).`;
-/** A debug line: the port is a container's, published by docker-proxy; whose container cannot be told from here. */
-const dockerProxyText = (o, watchedPid) => `Port ${o.port} is held by docker-proxy (a container's published port), not by process ${watchedPid}: taken as ` +
-    "the watched server's, since a container's sockets are not in this machine's network namespace.";
-/** The engine's own readiness answer, as the log and the summary name it: `SGLang GET /health`. */
-const engineReadinessRequest = (engine, url) => `${engine} GET ${url.pathname}`;
-/** `load: true`: the request that asks the server to load the model has gone out. */
-const loadAskedText = (url, model) => `Asked the server to load "${String(model)}": POST ${url.pathname}`;
-
 ;// CONCATENATED MODULE: ./src/inputs/parse.ts
 /** Parsers for the textual forms of inputs. Each throws a plain Error whose message names the accepted form. */
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
@@ -18169,9 +17614,16 @@ var api = __nccwpck_require__(6615);
 
 // @ts-expect-error -- as above
 
-// What undici's index does: every dispatcher gets request(), connect() (the proxy agent tunnels with it)
-// and the other API methods.
-Object.assign((dispatcher_default()).prototype, api);
+/**
+ * What undici's index does on import: every dispatcher gets request(), connect() (the proxy agent tunnels with
+ * it) and the other API methods. Done here, once, by whoever sends requests (the gate, the floor bench, tests
+ * of the HTTP client), rather than as a side effect of importing this module. Safe to call again.
+ */
+function setUpUndici() {
+    const prototype = (dispatcher_default()).prototype;
+    if (prototype.request !== api.request)
+        Object.assign(prototype, api);
+}
 const Agent = (agent_default());
 const Client = (client_default());
 const ProxyAgent = (proxy_agent_default());
@@ -18335,6 +17787,38 @@ function getentHosts(hostname, callback) {
 
 // EXTERNAL MODULE: ./src/runtime/memory.ts + 1 modules
 var memory = __nccwpck_require__(2502);
+;// CONCATENATED MODULE: ./src/runtime/clock.ts
+/** performance.now() counts from the process's start, which is the step's start for the action. */
+const systemClock = {
+    now: () => performance.now(),
+    wallMs: () => Date.now(),
+    sleep: (ms, signal) => new Promise((resolve) => {
+        if (signal?.aborted)
+            return resolve();
+        const done = () => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', done);
+            resolve();
+        };
+        const timer = setTimeout(done, Math.max(0, ms));
+        signal?.addEventListener('abort', done, { once: true });
+    })
+};
+/** `850ms`, `12.3s`, `4m05s`, `1h02m`: short, and exact enough to read at a glance. */
+function clock_formatDuration(ms) {
+    if (ms < 1000)
+        return `${Math.round(ms)}ms`;
+    if (ms < 59_950)
+        return `${clock_seconds(ms)}s`;
+    const totalS = Math.floor(ms / 1000);
+    const h = Math.floor(totalS / 3600);
+    const m = Math.floor((totalS % 3600) / 60);
+    const s = totalS % 60;
+    return h > 0 ? `${h}h${String(m).padStart(2, '0')}m` : `${m}m${String(s).padStart(2, '0')}s`;
+}
+/** Seconds with one decimal, as the outputs give them. */
+const clock_seconds = (ms) => (Math.round(ms / 100) / 10).toFixed(1);
+
 ;// CONCATENATED MODULE: ./src/http/probe.ts
 
 
@@ -18623,15 +18107,567 @@ function describeError(e, proxy) {
     return { kind: 'error', code: proxied, message, proxy: proxyLabel(proxy) };
 }
 
-;// CONCATENATED MODULE: ./src/wait/assess.ts
-/** Judges one probe's result against what the settings expect: ready, keep waiting, or stop now. */
+;// CONCATENATED MODULE: ./src/report/profile-report.ts
+
+const s1 = (seconds) => `${seconds.toFixed(1)}s`;
+const about = (ms) => (ms < 1000 ? 'almost done' : `about ${clock_formatDuration(ms)} left`);
+/** `loading weights 45% (29/64 shards), about 1m10s left; ready in about 4m30s going by earlier runs`. */
+function progressText(phase, phaseLeftMs, against) {
+    const p = phase.progress?.last;
+    const parts = [
+        p === undefined
+            ? `${phase.name} for ${clock_formatDuration(phase.inPhaseMs)}`
+            : `${phase.name} ${Math.floor((p.n / p.total) * 100)}% (${p.n}/${p.total} ${phase.progress?.unit})`
+    ];
+    if (phaseLeftMs !== undefined)
+        parts[0] += `, ${about(phaseLeftMs)}`;
+    if (against !== undefined)
+        parts.push(etaText(against));
+    return parts.join('; ');
+}
+/**
+ * `ready in about 4m30s going by earlier runs`; once past that, how much slower: `1m05s slower than earlier runs,
+ * which were ready after 40.0s`, or for a phase without a count `12.0s longer than its usual 30.0s in earlier runs`.
+ */
+function etaText(e) {
+    if (e.kind === 'ready-in')
+        return `ready in about ${clock_formatDuration(Math.max(e.ms, 1000))} going by earlier runs`;
+    if (e.phase !== undefined)
+        return `${clock_formatDuration(e.overMs)} longer than its usual ${s1(e.usualMs / 1000)} in earlier runs`;
+    return `${clock_formatDuration(e.overMs)} slower than earlier runs, which were ready after ${s1(e.usualMs / 1000)}`;
+}
+/** `now loading weights (initializing took 12.3s)`. */
+const phaseChangeText = (name, previous) => `now ${name}${previous ? ` (${previous.name} took ${s1(previous.seconds)}${previous.printed ? ' by its own count' : ''})` : ''}`;
+const BLOCKS = (/* unused pure expression or super */ null && (['', '\u258f', '\u258e', '\u258d', '\u258c', '\u258b', '\u258a', '\u2589']));
+const BAR_WIDTH = 24;
+/** A bar of `fraction` \u00d7 BAR_WIDTH cells, in eighths of a cell (any time at all shows as one eighth). */
+function bar(fraction) {
+    const f = Math.min(1, Math.max(0, fraction));
+    const eighths = f > 0 ? Math.max(1, Math.round(f * BAR_WIDTH * 8)) : 0;
+    return '\u2588'.repeat(Math.floor(eighths / 8)) + BLOCKS[eighths % 8];
+}
+const clock = (totalSeconds) => {
+    const t = Math.max(0, Math.round(totalSeconds));
+    return [Math.floor(t / 3600), Math.floor(t / 60) % 60, t % 60].map((n) => String(n).padStart(2, '0')).join(':');
+};
+/** A Mermaid gantt chart of the phases end to end (GitHub draws it in job summaries). */
+function phaseGantt(phases, engineLabel) {
+    const total = phases.reduce((sum, p) => sum + Math.max(1, p.seconds), 0);
+    const lines = [
+        '```mermaid',
+        'gantt',
+        `  title ${engineLabel} startup`,
+        '  dateFormat HH:mm:ss',
+        `  axisFormat ${total < 3600 ? '%M:%S' : '%H:%M'}`,
+        `  section ${engineLabel}`
+    ];
+    let at = 0;
+    for (const p of phases) {
+        // A bar is at least a second wide so that it shows; the label carries the exact figure.
+        const width = Math.max(1, p.seconds);
+        lines.push(`  ${`${p.name} ${s1(p.seconds)}`.replace(/[:;#]/g, ' ')} : ${clock(at)}, ${clock(at + width)}`);
+        at += width;
+    }
+    lines.push('```');
+    return lines.join('\n');
+}
+/**
+ * The summary's phase section: the chart, and a table of the numbers with proportional bars (and the usual
+ * figures when there is history). Figures the engine printed itself are marked.
+ */
+function profile_report_phaseMarkdown(phases, engineLabel, usual) {
+    if (phases.length === 0)
+        return '';
+    const longest = Math.max(...phases.map((p) => p.seconds), 0.001);
+    const total = phases.reduce((sum, p) => sum + p.seconds, 0);
+    const withUsual = usual !== undefined && usual.size > 0;
+    // A chart of one bar (a run that failed in its first phase) shows nothing the table does not.
+    const lines = ['#### Startup phases', '', ...(phases.length > 1 ? [phaseGantt(phases, engineLabel), ''] : [])];
+    lines.push(withUsual ? '| phase | seconds | usual | share | |' : '| phase | seconds | share | |', withUsual ? '|---|---:|---:|---:|---|' : '|---|---:|---:|---|');
+    for (const p of phases) {
+        const share = `${total > 0 ? Math.round((p.seconds / total) * 100) : 0}%`;
+        const seconds = `${p.seconds.toFixed(1)}${p.printed ? ' *' : ''}`;
+        const u = usual?.get(p.name);
+        const cells = withUsual
+            ? [p.name, seconds, u === undefined ? '\u2014' : u.toFixed(1), share, bar(p.seconds / longest)]
+            : [p.name, seconds, share, bar(p.seconds / longest)];
+        lines.push(`| ${cells.join(' | ')} |`);
+    }
+    if (phases.some((p) => p.printed))
+        lines.push('', `\\* as ${engineLabel} reported it; the other figures are measured from its log.`);
+    return `${lines.join('\n')}\n`;
+}
+/** The warning for a startup slower than usual. */
+function regressionText(r) {
+    const grew = r.grewMost
+        ? `; ${r.grewMost.name} grew most: ${s1(r.grewMost.seconds)} against ${s1(r.grewMost.usual)}`
+        : '';
+    return (`Startup took ${s1(r.seconds)}, ${r.percent.toFixed(1)}% over the median of ${s1(r.expectedSeconds)} ` +
+        `of the last ${r.runs} ready run${r.runs === 1 ? '' : 's'}${grew}.`);
+}
+const value = (v) => (v === undefined ? 'unset' : JSON.stringify(v));
+/** `NCCL_PROTO was "LL" in the last 5 runs, now unset`. */
+const driftText = (d) => `${d.name} was ${value(d.was)} in the last ${d.runs === 1 ? 'run' : `${d.runs} runs`}, now ${value(d.now)}`;
+function driftWarning(drifts) {
+    return `The server's environment changed since the previous run with this history key: ${drifts.map(driftText).join('; ')}.`;
+}
+
+;// CONCATENATED MODULE: ./src/report/wait-report.ts
 
 
 
+const probes = (n) => `${n} probe${n === 1 ? '' : 's'}`;
+/** `startup`: where the server's own startup is, from its log (a still-waiting line leads with it). */
+function eventLine(event, startup) {
+    const at = clock_formatDuration(event.elapsedMs);
+    if (event.type === 'change')
+        return `${at}: ${event.assessment.summary}`;
+    if (event.type === 'lost')
+        return `${at}: the server stopped answering (${event.assessment.summary}) after it had answered: crashed or restarting?`;
+    if (startup !== undefined)
+        return `${at}: ${startup}; the server still answers: ${event.assessment.summary} (${probes(event.attempt)} so far)`;
+    return `${at}: still waiting (${probes(event.attempt)} so far); the server still answers: ${event.assessment.summary}`;
+}
+/** A debug line for one probe: what came back, the body quoted (so its line breaks stay escaped). */
+function probeLine(result) {
+    if (result.kind === 'error')
+        return `probe: ${result.code} (${result.message})${result.status === undefined ? '' : ` after HTTP ${result.status}`}`;
+    const facts = [
+        `${Buffer.byteLength(result.body)} bytes${result.truncated ? ' (cut at 1 MiB)' : ''}`,
+        result.contentType && `content-type ${result.contentType}`,
+        result.retryAfterMs !== undefined && `Retry-After ${clock_formatDuration(result.retryAfterMs)}`,
+        result.redirectedTo && `after redirects, from ${result.redirectedTo}`
+    ].filter(Boolean);
+    return `probe: HTTP ${result.status}, ${facts.join(', ')}: ${JSON.stringify(result.body.slice(0, 200))}`;
+}
+/**
+ * What may stand before a `::` that the runner still reads as a command: it trims lines with .NET's TrimStart(),
+ * which strips every Unicode white space (JavaScript's \s misses U+0085 NEL), and the invisible format
+ * characters (zero-width spaces and joiners, word joiner, BOM, soft hyphen, Mongolian vowel separator) are
+ * defused too, as no reader can see them.
+ */
+const COMMAND_LEAD = /^([\s\u0085\u00ad\u180e\u200b-\u200d\u2060\ufeff]*)::/gmu;
+/**
+ * Makes text the runner cannot take for a workflow command: server text (a model id, an error message)
+ * could otherwise carry a line break followed by `::set-output` or `::stop-commands`, or a `##[` command,
+ * which the runner reads anywhere in a line. The runner also breaks lines at a lone carriage return.
+ */
+function commandSafe(text) {
+    return text.replace(/##\[/g, '## [').replace(COMMAND_LEAD, '$1: :');
+}
+const INSECURE_TLS_WARNING = "insecure-tls is on: the server's certificate is not checked, so anything on the way to it could answer in its place";
+/** What readiness means for these settings, in words. */
+function describeExpectation({ expect, url }, subject = url.href) {
+    const parts = [
+        `${subject} to answer with an accepted status (${expect.status.map(([lo, hi]) => (lo === hi ? lo : `${lo}-${hi}`)).join(',')})`
+    ];
+    if (expect.model !== undefined)
+        parts.push(`list model "${expect.model}"`);
+    if (expect.match !== undefined)
+        parts.push(`contain "${expect.match}"`);
+    if (expect.matchRegex !== undefined)
+        parts.push(`match ${String(expect.matchRegex)}`);
+    return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+}
+function finalLine(outcome) {
+    if (outcome.ready) {
+        const model = outcome.last?.modelId ? `; model "${outcome.last.modelId}"` : '';
+        return `Ready after ${clock_formatDuration(outcome.elapsedMs)} (${probes(outcome.attempts)})${model}: ${outcome.last?.summary ?? ''}`;
+    }
+    return `Not ready after ${clock_formatDuration(outcome.elapsedMs)} (${probes(outcome.attempts)}): ${outcome.reason}`;
+}
+/** The message a failed wait ends with: what was expected, what the server last said, how long and how often. */
+function failureMessage(outcome, ctx) {
+    const last = outcome.last;
+    const waited = `${clock_formatDuration(outcome.elapsedMs)} and ${probes(outcome.attempts)}`;
+    if (outcome.reason === 'unauthorized' || outcome.reason === 'tls' || outcome.reason === 'ambiguous-model') {
+        return `Stopped after ${waited}: ${last?.detail ?? outcome.reason}.`;
+    }
+    if (outcome.reason === 'port-busy' || outcome.reason === 'gpu-busy') {
+        return sentence(`Did not start the server: ${outcome.halt?.detail ?? outcome.reason}`);
+    }
+    if (outcome.halt) {
+        const lines = [sentence(`Stopped after ${waited}, before the server was ready: ${outcome.halt.detail}`)];
+        if (last !== undefined)
+            lines.push(sentence(`Last answer: ${last.summary}`));
+        return lines.join('\n');
+    }
+    const lines = [
+        outcome.reason === 'generation-failed'
+            ? sentence(`Timed out after ${waited} (timeout ${clock_formatDuration(ctx.timeoutMs)}): ${last?.detail ?? 'the generation request failed'}`)
+            : `Timed out after ${waited} (timeout ${clock_formatDuration(ctx.timeoutMs)}) waiting for ${describeExpectation(ctx)}.`
+    ];
+    if (last === undefined)
+        return lines[0];
+    lines.push(sentence(`Last answer: ${last.summary}`));
+    if (last.models !== undefined && ctx.expect.model !== undefined) {
+        lines.push(last.models.length
+            ? `The server lists: ${someOf(last.models, 50, last.modelCount)}.`
+            : 'The server lists no models.');
+    }
+    if (last.excerpt)
+        lines.push(`Body (first 200 characters): ${last.excerpt}`);
+    if (outcome.firstResponseMs === undefined)
+        lines.push('The server never answered over HTTP.');
+    return lines.join('\n');
+}
+/** Ends text with a full stop unless it already ends a sentence (server messages often do). */
+const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
+function outputs(outcome) {
+    const server = outcome.server;
+    const profile = outcome.profile;
+    return {
+        ready: String(outcome.ready),
+        'elapsed-seconds': clock_seconds(outcome.elapsedMs),
+        attempts: String(outcome.attempts),
+        'status-code': outcome.last?.status === undefined ? '' : String(outcome.last.status),
+        models: JSON.stringify(outcome.models),
+        'model-id': outcome.last?.modelId ?? '',
+        'first-response-seconds': outcome.firstResponseMs === undefined ? '' : clock_seconds(outcome.firstResponseMs),
+        reason: outcome.reason,
+        pid: server?.pid === undefined ? '' : String(server.pid),
+        'log-file': server?.logFile ?? '',
+        'startup-seconds': server?.startupMs === undefined ? '' : clock_seconds(server.startupMs),
+        'gpu-memory-mib': server?.gpuMemoryMiB === undefined ? '' : String(server.gpuMemoryMiB),
+        'generation-seconds': outcome.generationMs === undefined ? '' : clock_seconds(outcome.generationMs),
+        results: JSON.stringify(outcome.results.map(resultRecord)),
+        phases: JSON.stringify((outcome.profile?.phases ?? []).map((p) => ({ name: p.name, seconds: p.seconds }))),
+        'expected-seconds': profile?.expectedSeconds === undefined ? '' : profile.expectedSeconds.toFixed(1),
+        'regression-percent': profile?.regressionPercent === undefined ? '' : profile.regressionPercent.toFixed(1)
+    };
+}
+/** One endpoint's entry in the `results` output. */
+function resultRecord(r) {
+    return {
+        url: r.url.href,
+        ready: r.ready,
+        'elapsed-seconds': Number(clock_seconds(r.elapsedMs)),
+        'status-code': r.last?.status ?? null,
+        'model-id': r.last?.modelId ?? null,
+        reason: r.reason
+    };
+}
+const wait_report_cell = (text) => text.replace(/\|/g, '\\|').replace(/\r?\n|\r/g, ' ');
+/**
+ * Text a server or a log wrote, as literal Markdown (before `cell`): no HTML (`<img>`), no emphasis, no code span,
+ * no link or image, no autolink (`https://\u2026`, `www.\u2026`).
+ */
+function mdText(text) {
+    return text
+        .replace(/[\\`*_~[\]]/g, '\\$&')
+        .replace(/&/g, '&amp;')
+        .replace(/</g, '&lt;')
+        .replace(/>/g, '&gt;')
+        .replace(/:\/\//g, ':\\/\\/')
+        .replace(/\b(www)\./gi, '$1\\.');
+}
+/** Text as code: a code span when it holds no backtick (nothing renders inside one), else as `mdText`. */
+const code = (text) => (text.includes('`') ? mdText(text) : `\`${text}\``);
+/** The first `max` items, then how many more: a list of 60,000 models must not make a summary of megabytes. */
+const firstOf = (items, max) => items.length > max ? [...items.slice(0, max), `and ${items.length - max} more`] : [...items];
+/** GitHub refuses a job summary over 1 MiB; each part is capped, and this is the last guard. */
+const MAX_SUMMARY_BYTES = (/* unused pure expression or super */ null && (1024 * 1024 - 16 * 1024));
+const MAX_SUMMARY_MODELS = 50;
+const MAX_SUMMARY_ENDPOINTS = 100;
+const MAX_TAIL_CHARS = (/* unused pure expression or super */ null && (64 * 1024));
+const MAX_ENV_VALUE_CHARS = 1000;
+/** The job summary in GitHub-flavoured Markdown. */
+function summaryMarkdown(outcome, ctx) {
+    const out = outputs(outcome);
+    const rows = [
+        ['Result', outcome.ready ? '\u2705 ready' : `\u274c not ready (${outcome.reason})`],
+        ['Endpoint', code(ctx.url.href)],
+        ['Elapsed', `${out['elapsed-seconds']} s`],
+        ['Probes', out.attempts],
+        ['First HTTP answer', out['first-response-seconds'] === '' ? 'never' : `${out['first-response-seconds']} s`],
+        [
+            'Listed models',
+            outcome.models.length
+                ? firstOf(outcome.models.map((m) => code(clipText(m, 200))), MAX_SUMMARY_MODELS).join(', ')
+                : 'none'
+        ],
+        ['Matched model', out['model-id'] === '' ? (ctx.expect.model === undefined ? '\u2014' : 'none') : code(out['model-id'])]
+    ];
+    const server = outcome.server;
+    if (out['generation-seconds'] !== '')
+        rows.push(['Generation request', `${out['generation-seconds']} s`]);
+    const er = outcome.engineReadiness;
+    if (er !== undefined) {
+        const at = (ms) => (ms === undefined ? 'never' : `at ${seconds(ms)} s`);
+        rows.push(['Required answers', `the model listed (${at(er.listedMs)}); ${er.request} 200 (${at(er.readyMs)})`]);
+    }
+    if (server?.pid !== undefined)
+        rows.push(['Server process', `pid ${server.pid}`]);
+    if (server?.gpuMemoryMiB !== undefined)
+        rows.push(['GPU memory held by the server', `${server.gpuMemoryMiB} MiB`]);
+    if (out['startup-seconds'] !== '')
+        rows.push(['Startup (from the process start)', `${out['startup-seconds']} s`]);
+    if (server?.logFile !== undefined)
+        rows.push(['Server log', code(server.logFile)]);
+    if (outcome.profile?.engineLabel !== undefined)
+        rows.push(['Engine', mdText(outcome.profile.engineLabel)]);
+    if (out['expected-seconds'] !== '') {
+        const against = out['regression-percent'] === ''
+            ? ''
+            : ` (this run: ${Number(out['regression-percent']) > 0 ? '+' : ''}${out['regression-percent']}%)`;
+        rows.push(['Usual startup (median of earlier runs)', `${out['expected-seconds']} s${against}`]);
+    }
+    const lines = ['### wait-for-model', '', '| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${wait_report_cell(v)} |`), ''];
+    if (outcome.results.length > 1) {
+        lines.push(`#### Endpoints (${outcome.results.filter((r) => r.ready).length} of ${outcome.results.length} ready)`, '');
+        lines.push('| endpoint | result | elapsed | status | model |', '|---|---|---:|---:|---|');
+        for (const r of outcome.results.slice(0, MAX_SUMMARY_ENDPOINTS)) {
+            const result = r.ready ? '\u2705 ready' : `\u274c ${r.reason}`;
+            const model = r.last?.modelId === undefined ? '\u2014' : code(r.last.modelId);
+            lines.push(`| ${wait_report_cell(code(r.url.href))} | ${result} | ${seconds(r.elapsedMs)} s | ${r.last?.status ?? '\u2014'} | ${wait_report_cell(model)} |`);
+        }
+        if (outcome.results.length > MAX_SUMMARY_ENDPOINTS)
+            lines.push(`| and ${outcome.results.length - MAX_SUMMARY_ENDPOINTS} more | | | | |`);
+        lines.push('', `The rows above describe each endpoint; the table at the top, and the timeline, describe ${outcome.url.href}.`, '');
+    }
+    lines.push('#### Timeline', '', '| at | the server answered |', '|---:|---|');
+    for (const t of outcome.timeline) {
+        if (t.dropped)
+            lines.push(`| \u2026 | *${t.dropped} change${t.dropped === 1 ? '' : 's'} left out* |`);
+        lines.push(`| ${formatDuration(t.elapsedMs)} | ${t.lost ? '\u26a0\ufe0f stopped answering (crashed or restarting?): ' : ''}${wait_report_cell(mdText(t.summary))} |`);
+    }
+    const profile = outcome.profile;
+    for (const warning of [profile?.regression, profile?.drift])
+        if (warning !== undefined)
+            lines.push('', `> \u26a0\ufe0f ${wait_report_cell(mdText(warning))}`);
+    if (profile !== undefined && profile.phases.length > 0)
+        lines.push('', phaseMarkdown(profile.phases, profile.engineLabel ?? 'Server', profile.usualPhaseSeconds).trimEnd());
+    if (server?.env !== undefined || server?.envUnreadable) {
+        lines.push('', '#### Server environment', '');
+        if (server.envUnreadable)
+            lines.push(envUnreadableText(server));
+        else
+            lines.push('| variable | value |', '|---|---|', ...(server.env ?? []).map((e) => `| ${wait_report_cell(code(e.name))} | ${e.value === undefined ? '*not set*' : wait_report_cell(code(clipText(e.value, MAX_ENV_VALUE_CHARS)))} |`));
+    }
+    if (!outcome.ready)
+        lines.push('', wait_report_fenced(failureMessage(outcome, ctx)));
+    if (!outcome.ready && server?.logTail !== undefined) {
+        const tail = lastChars(server.logTail.map((l) => `${l.number}: ${l.text}`), MAX_TAIL_CHARS);
+        lines.push('', `#### ${mdText(wait_report_logTailTitle(server.logTail, server.logFile))}`, '', wait_report_fenced(tail.join('\n')));
+    }
+    return capBytes(`${lines.join('\n')}\n`, MAX_SUMMARY_BYTES);
+}
+/** The last lines that fit in `max` characters together. */
+function lastChars(lines, max) {
+    let total = 0;
+    let i = lines.length;
+    while (i > 0 && total + lines[i - 1].length + 1 <= max)
+        total += lines[--i].length + 1;
+    return lines.slice(i);
+}
+const clipText = (text, max) => (text.length > max ? `${text.slice(0, max)}\u2026` : text);
+/** The text cut at a line to fit in `max` UTF-8 bytes, saying so. */
+function capBytes(text, max) {
+    if (Buffer.byteLength(text) <= max)
+        return text;
+    const cut = Buffer.from(text)
+        .subarray(0, max - 200)
+        .toString('utf8');
+    return `${cut.slice(0, cut.lastIndexOf('\n') + 1)}\n*(the rest of this summary is left out: GitHub takes at most 1 MiB)*\n`;
+}
+function wait_report_logTailTitle(tail, file = 'the log') {
+    return tail.length === 0 ? `${file} is empty` : `Last ${tail.length} line${tail.length === 1 ? '' : 's'} of ${file}`;
+}
+/** A code block whose fence no line of the text can close. */
+function wait_report_fenced(text) {
+    const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+    const fence = '`'.repeat(longest + 1);
+    return `${fence}\n${text}\n${fence}`;
+}
+const envUnreadableText = (server) => `The environment of process ${server.pid} could not be read (it has exited, or this is not Linux).`;
+/** The gate's own lines, beside the wait's events. */
+const gateLines = {
+    started: (pid, logFile) => `Started the server (pid ${pid}); its output goes to ${logFile}`,
+    watching: (pid, logFile) => `Watching the server process ${pid}${logFile === undefined ? '' : ` and its log ${logFile}`}`,
+    /** A line the startup profile says, `elapsedMs` into the wait. */
+    startup: (elapsedMs, line) => `${clock_formatDuration(elapsedMs)}: ${line}`,
+    environment: (server) => [
+        `Server environment (process ${server.pid}):`,
+        ...envLines(server).map((line) => `  ${line}`)
+    ],
+    requestHeaders: (names) => `request headers: ${names.join(', ')} (values not shown)`,
+    noLog: (path) => `The server log ${path} does not exist.`,
+    /** Why the other endpoints of a fleet stop waiting. */
+    fleetStopped: (url, reason) => `${url.href} can no longer become ready (${reason})`
+};
+/** The line the wait begins with: how long, for what (`endpoints`: how many a fleet has), how often. */
+function waitingLine(ctx, { endpoints, generation, intervalMs }) {
+    const subject = endpoints > 1 ? `each of ${endpoints} endpoints` : undefined;
+    return (`Waiting up to ${clock_formatDuration(ctx.timeoutMs)} for ${describeExpectation(ctx, subject)}` +
+        `${generation ? ' and a one-token generation to succeed' : ''}; probing every ${clock_formatDuration(intervalMs)}`);
+}
+/** The `env-report` lines for the log. */
+function envLines(server) {
+    if (server.envUnreadable)
+        return [envUnreadableText(server)];
+    return (server.env ?? []).map((e) => (e.value === undefined ? `${e.name}: not set` : `${e.name}=${e.value}`));
+}
+// The front ends redact what they write with it; it lives beside the rule that says what a secret is.
+
+
+;// CONCATENATED MODULE: ./src/report/lifecycle-report.ts
+
+const list = (items) => items.map((i) => `"${i}"`).join(', ');
+/** A `model` several listed ids contain, none of them exactly: stable words, so the summary is stable. */
+function ambiguousModelText(model, candidates) {
+    return {
+        summary: `"${model}" fits ${candidates.length} listed models`,
+        detail: `"${model}" fits ${candidates.length} listed models and is none of them exactly: ${list(candidates)}. ` +
+            'Give the exact id as "model" (an id ending with /<model> or equal to it ignoring case also counts as exact)'
+    };
+}
+/** A model the server lists but loads only when asked (llama.cpp's router mode, LM Studio). */
+const unloadedModelText = (id) => `"${id}" is listed but not loaded: the server loads it only when asked (set "load: true" to have it loaded)`;
+const lifecycle_report_s1 = (seconds) => `${seconds.toFixed(1)}s`;
+const pidList = (pids) => `${pids.length === 1 ? 'pid' : 'pids'} ${pids.join(', ')}`;
+/** How a server was stopped (`wait-for-model stop`, the job-end step): what was sent, how it exited, its GPU memory. */
+function stopLines(r) {
+    if (r.outcome === 'not-running')
+        return [{ level: 'info', text: `Process ${r.pid} is not running: nothing to stop.` }];
+    const what = r.scope === 'group'
+        ? `the server's process group ${r.pid} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
+        : `the server ${r.pid} and its child processes (${r.pids.length} in all)`;
+    const lines = [];
+    const how = r.exitCode !== undefined && r.exitCode !== null
+        ? `, exit code ${r.exitCode}`
+        : r.exitSignal
+            ? `, ended by ${r.exitSignal}`
+            : '';
+    if (r.outcome === 'exited') {
+        lines.push({
+            level: 'info',
+            text: r.signal === 'SIGKILL'
+                ? `Stopped ${what}: it did not exit after SIGTERM, so SIGKILL; gone ${lifecycle_report_s1(r.secondsToExit ?? 0)} after SIGTERM${how}.`
+                : `Stopped ${what}: SIGTERM, gone after ${lifecycle_report_s1(r.secondsToExit ?? 0)}${how}.`
+        });
+    }
+    else {
+        lines.push({
+            level: 'warning',
+            text: `Could not stop ${what}: still running after SIGTERM and SIGKILL: ${pidList(r.survivors ?? [])}.`
+        });
+    }
+    const g = r.gpu;
+    if (g.kind === 'released')
+        lines.push({
+            level: 'info',
+            text: `Its GPU memory (${g.mib > 0 ? `${g.mib} MiB` : 'an amount nvidia-smi does not show'}) was released ${lifecycle_report_s1(g.seconds)} after SIGTERM.`
+        });
+    else if (g.kind === 'held')
+        lines.push({
+            level: 'warning',
+            text: `Its GPU memory was not released: ${g.mib > 0 ? `${g.heldMib} of ${g.mib} MiB` : 'an amount nvidia-smi does not show'} still held ${lifecycle_report_s1(g.seconds)} after SIGTERM` +
+                `${g.pids.length ? ` (${pidList(g.pids)})` : ''}; the next job on this machine may run out of GPU memory.`
+        });
+    else if (g.kind === 'none')
+        lines.push({ level: 'debug', text: 'Its processes held no GPU memory.' });
+    else
+        lines.push({ level: 'debug', text: `GPU memory not looked at (nvidia-smi: ${g.why}).` });
+    return lines;
+}
+/** `process 1234 (python -m vllm \u2026)`, or what can be said of a socket whose holder this user cannot see. */
+function listenerText(l) {
+    if (l.holders.length === 0)
+        return `a process this user cannot see (listening on ${l.address}, socket inode ${l.inode})`;
+    return l.holders.map((h) => `process ${h.pid}${h.command ? ` (${h.command})` : ''}`).join(' and ');
+}
+const holderPids = (listeners) => [
+    ...new Set(listeners.flatMap((l) => l.holders.map((h) => h.pid)))
+];
+/** Before `start`: something already listens on the URL's port (a server an earlier job left behind). */
+function portBusyText(owner) {
+    const pids = holderPids(owner.listeners);
+    return (`Port ${owner.port} is already in use by ${owner.listeners.map(listenerText).join('; ')}: the server "start" ` +
+        'would launch could not listen there, and the one already there would answer the gate. ' +
+        (pids.length
+            ? `Stop it first (wait-for-model stop --pid ${pids[0]}, or kill ${pids.join(' ')}), `
+            : 'Stop it first, ') +
+        'or give the new server another port');
+}
+/** With `start` or `pid`: the port answers, but from a process that is not the watched server or its children. */
+function wrongServerText(o, watchedPid) {
+    return (`Port ${o.port} is answered by ${o.listeners.map(listenerText).join('; ')}, not by the server being watched ` +
+        `(pid ${watchedPid}) or its child processes: an earlier server still holds the port, or the watched one ` +
+        'listens elsewhere. Its answers say nothing about the server being waited for');
+}
+/** Before `start`: other processes hold memory on the GPUs the server will use. */
+function gpuBusyText(apps, gpus) {
+    const where = (uuid) => {
+        const gpu = gpus.find((g) => g.uuid === uuid);
+        return gpu === undefined ? uuid : `GPU ${gpu.index}`;
+    };
+    const each = apps.map((a) => `pid ${a.pid} (${a.processName}) ${a.usedMiB === undefined ? 'an unknown amount' : `${a.usedMiB} MiB`} on ${where(a.gpuUuid)}`);
+    return `Other processes hold memory on the GPUs the server will use: ${each.join('; ')}`;
+}
+/** The post step, when the main step left it no server to stop (none launched by `start`, or `stop: never`). */
+const NOTHING_TO_STOP = 'No server to stop at the job end: none was launched by "start" with "stop: job-end".';
+/** The post step could not stop the server (an error of its own, never the job's failure). */
+const jobEndErrorText = (pid, message) => `Could not stop the server${pid === undefined ? '' : ` (pid ${pid})`} at the job end: ${message}`;
+/** The server was stopped, but the job summary could not be written. */
+const jobEndSummaryErrorText = (message) => `The server was stopped, but the job summary could not be written: ${message}`;
+/** The job summary's section on the job-end stop: how it stopped, how long it took, its GPU memory, and why not cleanly. */
+function jobEndSummary(end) {
+    const r = end.record;
+    const g = r.gpu;
+    const rows = [
+        ['Server process', `pid ${r.pid} (${r.scope === 'group' ? 'its process group' : 'with its child processes'})`],
+        [
+            'Result',
+            r.outcome === 'not-running'
+                ? 'already gone'
+                : r.outcome === 'survived'
+                    ? `\u26a0\ufe0f still running after SIGKILL: pid ${(r.survivors ?? []).join(', ')}`
+                    : end.clean
+                        ? '\u2705 stopped'
+                        : '\u26a0\ufe0f stopped, not cleanly'
+        ]
+    ];
+    if (r.signal !== undefined)
+        rows.push(['Last signal sent', r.signal]);
+    if (r.exitCode !== undefined && r.exitCode !== null)
+        rows.push(['Exit code', String(r.exitCode)]);
+    if (r.exitSignal)
+        rows.push(['Ended by', r.exitSignal]);
+    if (r.secondsToExit !== undefined)
+        rows.push(['Gone after SIGTERM', `${lifecycle_report_s1(r.secondsToExit)}`]);
+    if (g.kind === 'released') {
+        rows.push(['GPU memory released after SIGTERM', lifecycle_report_s1(g.seconds)]);
+        rows.push(['GPU memory released', g.mib > 0 ? `${g.mib} MiB` : 'an amount nvidia-smi does not show']);
+    }
+    else if (g.kind === 'held')
+        rows.push(['GPU memory', `\u26a0\ufe0f ${g.heldMib} of ${g.mib} MiB still held after ${lifecycle_report_s1(g.seconds)}`]);
+    else if (g.kind === 'none')
+        rows.push(['GPU memory', 'none held']);
+    else
+        rows.push(['GPU memory', `not looked at (nvidia-smi: ${g.why})`]);
+    const lines = ['### wait-for-model: server stopped at the job end', '', '| | |', '|---|---|'];
+    lines.push(...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`), '');
+    if (end.logTail !== undefined) {
+        lines.push(`#### ${logTailTitle(end.logTail, end.logFile)}`, '');
+        lines.push(fenced(end.logTail.map((l) => `${l.number}: ${l.text}`).join('\n')), '');
+    }
+    return `${lines.join('\n')}\n`;
+}
+/** A debug line: the GPU pre-flight had no reading (a machine without GPUs is no reason to say more). */
+const gpuUnavailableText = (why, detail) => `GPU check skipped: no reading from nvidia-smi (${why}${detail ? `: ${detail}` : ''}).`;
+/** A debug line: the port is a container's, published by docker-proxy; whose container cannot be told from here. */
+const dockerProxyText = (o, watchedPid) => `Port ${o.port} is held by docker-proxy (a container's published port), not by process ${watchedPid}: taken as ` +
+    "the watched server's, since a container's sockets are not in this machine's network namespace.";
+/** The engine's own readiness answer, as the log and the summary name it: `SGLang GET /health`. */
+const engineReadinessRequest = (engine, url) => `${engine} GET ${url.pathname}`;
+/** `load: true`: the request that asks the server to load the model has gone out. */
+const loadAskedText = (url, model) => `Asked the server to load "${String(model)}": POST ${url.pathname}`;
+
+;// CONCATENATED MODULE: ./src/report/answer-report.ts
+/** An answer in words: its one-line summary (the log, the timeline) and its detail (why it is not ready). */
 
 
 
-const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET|VERIFY)_|HOSTNAME_MISMATCH)/;
 const ERROR_WORDS = {
     ECONNREFUSED: 'connection refused',
     ECONNRESET: 'connection reset by the server',
@@ -18647,85 +18683,6 @@ const ERROR_WORDS = {
     TOO_MANY_REDIRECTS: `more than ${MAX_REDIRECTS} redirects (a redirect loop?)`,
     BAD_REDIRECT: 'redirected to a URL that is not http:// or https://'
 };
-/** `regexLimitMs` bounds how long `match-regex` may run on the body (what is left of the probe's time). */
-function assess(result, expect, regexLimitMs = 1_000) {
-    if (result.kind === 'error')
-        return assessError(result);
-    const { status, body } = result;
-    const excerpt = body.slice(0, 200);
-    const list = readModelList(result.json);
-    const ids = list?.models.map((m) => m.id);
-    const models = ids?.slice(0, MAX_KEPT_MODELS);
-    const base = { status, models, ...(ids && ids.length > MAX_KEPT_MODELS ? { modelCount: ids.length } : {}), excerpt };
-    const said = describeBody(result.body, result.contentType, result.json);
-    if (status === 401 || status === 403) {
-        return {
-            ...base,
-            state: 'fatal',
-            fatalReason: 'unauthorized',
-            summary: `HTTP ${status}${said ? ` ${said}` : ''}`,
-            detail: `the server refused the request as ${status === 401 ? 'unauthenticated' : 'forbidden'}: ` +
-                'set "api-key" to the key the server was started with (sent as "Authorization: Bearer <key>"), ' +
-                'or pass the header it expects with "headers"'
-        };
-    }
-    if (!statusAccepted(expect.status, status)) {
-        return {
-            ...base,
-            state: 'waiting',
-            summary: `HTTP ${status}${said ? ` ${said}` : ''}`,
-            detail: `HTTP ${status} is not an accepted status`
-        };
-    }
-    const listed = ids === undefined ? '' : ids.length === 0 ? ', lists no models' : `, serving [${someOf(ids)}]`;
-    const summaryBase = `HTTP ${status}${listed || (said ? ` ${said}` : '')}`;
-    const waiting = (why) => ({
-        ...base,
-        state: 'waiting',
-        summary: `${summaryBase} \u2014 ${why}`,
-        detail: why
-    });
-    let modelId;
-    if (expect.model !== undefined) {
-        if (list === undefined) {
-            return waiting(`the answer is not a model list, so "${expect.model}" cannot be found in it${result.truncated ? ' (body over 1 MiB, cut)' : ''}`);
-        }
-        const match = matchModel(list.models, expect.model);
-        if (match.kind === 'ambiguous') {
-            const candidates = match.candidates.map((m) => m.id);
-            const words = ambiguousModelText(expect.model, candidates);
-            return {
-                ...base,
-                state: 'fatal',
-                fatalReason: 'ambiguous-model',
-                candidates,
-                summary: `${summaryBase} \u2014 ${words.summary}`,
-                detail: words.detail
-            };
-        }
-        if (match.kind === 'missing') {
-            return waiting(models?.length ? `"${expect.model}" is not among the listed models` : `"${expect.model}" is not listed yet`);
-        }
-        const found = match.model;
-        if (found.unloaded)
-            return { ...waiting(unloadedModelText(found.id)), modelState: 'unloaded' };
-        if (found.loading !== undefined)
-            return { ...waiting(`"${found.id}" is listed but still loading (${found.loading})`), modelState: 'loading' };
-        modelId = found.id;
-    }
-    if (expect.match !== undefined && !body.includes(expect.match)) {
-        return waiting(`the body does not contain "${expect.match}"`);
-    }
-    if (expect.matchRegex !== undefined) {
-        const matched = testWithin(expect.matchRegex, body, regexLimitMs);
-        if (matched === undefined) {
-            return waiting(`${String(expect.matchRegex)} ran out of time on the body (it backtracks too much: simplify "match-regex")`);
-        }
-        if (!matched)
-            return waiting(`the body does not match ${String(expect.matchRegex)}`);
-    }
-    return { ...base, modelId, state: 'ready', summary: summaryBase, detail: '' };
-}
 /** What a proxy did when the connection to it failed (`PROXY_<code>`, see the probe). */
 const PROXY_WORDS = {
     ECONNREFUSED: 'refused the connection',
@@ -18738,62 +18695,277 @@ const PROXY_WORDS = {
     CLOSED: 'closed the connection before the tunnel was open'
 };
 /**
- * OpenSSL's words when the first bytes back are not TLS: a plain HTTP server answering a TLS hello with a
- * 400 page (`wrong version number`, or `packet length too long` from some servers).
+ * The words of an error code, or of a proxy's (`viaProxy`: a `PROXY_<code>`, said after "the proxy \u2026");
+ * undefined for a code without words of its own.
  */
-const PLAIN_HTTP = /WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|HTTP_REQUEST/;
-function assessError(result) {
-    if (TLS_CODES.test(result.code) && PLAIN_HTTP.test(result.code)) {
-        const to = result.redirectedTo;
+function codeWords(code, viaProxy) {
+    if (!viaProxy)
+        return ERROR_WORDS[code];
+    const own = code.slice('PROXY_'.length);
+    return PROXY_WORDS[own] ?? (ERROR_WORDS[own] === undefined ? undefined : `failed: ${ERROR_WORDS[own]}`);
+}
+/** Whether an error code has words of its own (else its message is quoted). */
+const errorHasWords = (code, viaProxy = false) => codeWords(code, viaProxy) !== undefined;
+/** The first `max` ids, then how many more of `total`. */
+function someOf(ids, max, total = ids.length) {
+    const named = ids.slice(0, max).map((id) => clip(id, 200));
+    return total > named.length ? `${named.join(', ')} and ${total - named.length} more` : named.join(', ');
+}
+/** A generation request that produced a token: its arrival is the news, not its body. */
+const generatedWords = (request) => ({ summary: `${request} generated`, detail: '' });
+/** `expect`: what the answer was judged against (the words name the model, the text or the pattern it lacks). */
+function answerWords(answer, expect) {
+    if (answer.engineReadiness !== undefined)
+        return withEngineReadinessWords(answer, expect);
+    if (answer.generation !== undefined)
+        return withGenerationWords(answer, expect);
+    if (answer.error !== undefined)
+        return errorWords(answer, answer.error);
+    const status = `HTTP ${answer.status}`;
+    const said = answer.said ? ` ${answer.said}` : '';
+    if (answer.state === 'fatal' && answer.candidates === undefined) {
+        return {
+            summary: `${status}${said}`,
+            detail: `the server refused the request as ${answer.status === 401 ? 'unauthenticated' : 'forbidden'}: ` +
+                'set "api-key" to the key the server was started with (sent as "Authorization: Bearer <key>"), ' +
+                'or pass the header it expects with "headers"'
+        };
+    }
+    if (answer.state === 'waiting' && answer.missing === undefined)
+        return { summary: `${status}${said}`, detail: `${status} is not an accepted status` };
+    if (answer.missing?.what === 'completion') {
+        return {
+            summary: `${status} ${answer.said ?? 'with an empty body'} \u2014 not a completion`,
+            detail: `the answer is not a ${answer.missing.route} completion`
+        };
+    }
+    const { models } = answer;
+    const listed = models === undefined
+        ? ''
+        : models.length === 0
+            ? ', lists no models'
+            : `, serving [${someOf(models, models.length, answer.modelCount)}]`;
+    const summary = `${status}${listed || said}`;
+    if (answer.candidates !== undefined) {
+        const words = ambiguousModelText(expect.model ?? '', answer.candidates);
+        return { summary: `${summary} \u2014 ${words.summary}`, detail: words.detail };
+    }
+    if (answer.missing === undefined)
+        return { summary, detail: '' };
+    const why = missingWords(answer.missing, answer, expect);
+    return { summary: `${summary} \u2014 ${why}`, detail: why };
+}
+/** What a model list or body lacks (a generation answer that is no completion is told above, in its own words). */
+function missingWords(missing, answer, expect) {
+    switch (missing.what) {
+        case 'model-list':
+            return `the answer is not a model list, so "${expect.model}" cannot be found in it${missing.truncated ? ' (body over 1 MiB, cut)' : ''}`;
+        case 'model':
+            return answer.models?.length
+                ? `"${expect.model}" is not among the listed models`
+                : `"${expect.model}" is not listed yet`;
+        case 'model-loaded':
+            return `"${missing.id}" is listed but still loading (${missing.loading})`;
+        case 'model-unloaded':
+            return unloadedModelText(missing.id);
+        case 'match':
+            return `the body does not contain "${expect.match}"`;
+        case 'match-regex-in-time':
+            return `${String(expect.matchRegex)} ran out of time on the body (it backtracks too much: simplify "match-regex")`;
+        case 'match-regex':
+            return `the body does not match ${String(expect.matchRegex)}`;
+    }
+}
+function errorWords(answer, code) {
+    if (answer.plainHttp !== undefined) {
+        const to = answer.plainHttp.redirectedTo;
         const where = to === undefined ? 'the server' : `${new URL(to).host} (where the server redirected)`;
         return {
-            state: 'fatal',
-            fatalReason: 'tls',
             summary: 'TLS error: the server answered in plain HTTP, not TLS',
-            detail: `${where} speaks plain HTTP on this port, not HTTPS (${result.code}): ` +
+            detail: `${where} speaks plain HTTP on this port, not HTTPS (${code}): ` +
                 (to === undefined
                     ? 'use an http:// URL'
                     : `its redirect to ${to} is to a port without TLS: fix the redirect, or give the final address with http://`) +
                 '; "ca-cert" and "insecure-tls" cannot help'
         };
     }
-    if (TLS_CODES.test(result.code)) {
-        // Node 24 adds advice about its own flags ("; if the root CA is installed locally, try \u2026 --use-system-ca"),
-        // which an action cannot use: the inputs that can help are named instead.
-        const what = result.message.split(';')[0];
+    if (answer.state === 'fatal' && answer.candidates === undefined) {
         return {
-            state: 'fatal',
-            fatalReason: 'tls',
-            summary: `TLS error: ${what}`,
-            detail: `the server's certificate was not accepted (${result.code}): ${what}. ` +
+            summary: `TLS error: ${answer.said}`,
+            detail: `the server's certificate was not accepted (${code}): ${answer.said}. ` +
                 'Give its CA certificate with "ca-cert", or set "insecure-tls: true" to skip the check'
         };
     }
-    if (result.code === 'TIMEOUT') {
-        const summary = result.status === undefined
+    if (code === 'TIMEOUT') {
+        const summary = answer.status === undefined
             ? 'no answer (request timed out)'
-            : `HTTP ${result.status}, but the body did not arrive in time`;
-        return { state: result.status === undefined ? 'down' : 'waiting', status: result.status, summary, detail: summary };
+            : `HTTP ${answer.status}, but the body did not arrive in time`;
+        return { summary, detail: summary };
     }
-    const toProxy = result.proxy !== undefined && result.code.startsWith('PROXY_') ? result.code.slice(6) : undefined;
-    const words = toProxy !== undefined
-        ? `the proxy ${result.proxy} ${PROXY_WORDS[toProxy] ?? `failed: ${ERROR_WORDS[toProxy] ?? result.message}`}`
-        : (ERROR_WORDS[result.code] ?? `${result.message} (${result.code})`);
-    const summary = result.status === undefined ? words : `HTTP ${result.status}, then ${words}`;
-    return { state: result.status === undefined ? 'down' : 'waiting', status: result.status, summary, detail: summary };
+    const viaProxy = answer.proxy !== undefined;
+    const known = codeWords(code, viaProxy);
+    const words = viaProxy
+        ? `the proxy ${answer.proxy} ${known ?? `failed: ${answer.said}`}`
+        : (known ?? `${answer.said} (${code})`);
+    const summary = answer.status === undefined ? words : `HTTP ${answer.status}, then ${words}`;
+    return { summary, detail: summary };
 }
-/** A summary names this many listed models at most: a list of 60,000 would make every line megabytes long. */
+/** A listed model's answer with the engine's own readiness answer (SGLang's /health) that followed it. */
+function withEngineReadinessWords(answer, expect) {
+    const { request, answer: engine } = answer.engineReadiness;
+    const listed = answerWords({ ...answer, state: 'ready', engineReadiness: undefined }, expect).summary;
+    const said = answerWords(engine, { status: [] });
+    const summary = `${listed} \u2014 ${request}: ${said.summary}`;
+    return {
+        summary,
+        detail: engine.state === 'ready' ? '' : `the model is listed, but ${request} says not ready yet: ${said.summary}`
+    };
+}
+/** A listed model's answer with the generation request that followed it. */
+function withGenerationWords(answer, expect) {
+    const { request, answer: generation } = answer.generation;
+    // The model was listed and ready when the generation request went out.
+    const listed = answerWords({ ...answer, state: 'ready', generation: undefined }, expect).summary;
+    if (generation.state === 'ready')
+        return { summary: `${listed} \u2014 ${generatedWords(request).summary}`, detail: '' };
+    // A generation request expects nothing but a 2xx answer: its words need no expectation.
+    const said = answerWords(generation, { status: [] });
+    return {
+        summary: `${listed} \u2014 ${request}: ${said.summary}`,
+        detail: answer.state === 'fatal'
+            ? `${request}: ${said.detail}`
+            : `the model is listed, but ${request} failed: ${said.summary}`
+    };
+}
+
+;// CONCATENATED MODULE: ./src/wait/assess.ts
+/** Judges one probe's result against what the settings expect: ready, keep waiting, or stop now. */
+
+
+
+
+
+/** Whether two answers are the same answer (fields left out and fields undefined are alike). */
+function sameAnswer(a, b) {
+    return sameData(a, b);
+}
+function sameData(a, b) {
+    if (a === b)
+        return true;
+    if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null)
+        return false;
+    if (Array.isArray(a) !== Array.isArray(b))
+        return false;
+    const x = a;
+    const y = b;
+    return [...new Set([...Object.keys(x), ...Object.keys(y)])].every((k) => sameData(x[k], y[k]));
+}
+const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET|VERIFY)_|HOSTNAME_MISMATCH)/;
+/** Codes told in the same words are the same answer. */
+const SAME_ERROR = {
+    UND_ERR_CONNECT_TIMEOUT: 'ETIMEDOUT',
+    PROXY_UND_ERR_CONNECT_TIMEOUT: 'PROXY_ETIMEDOUT'
+};
+/** `regexLimitMs` bounds how long `match-regex` may run on the body (what is left of the probe's time). */
+function assess(result, expect, regexLimitMs = 1_000) {
+    if (result.kind === 'error')
+        return assessError(result);
+    const { status, body } = result;
+    const excerpt = body.slice(0, 200);
+    const list = readModelList(result.json);
+    const ids = list?.models.map((m) => m.id);
+    const models = ids?.slice(0, MAX_KEPT_MODELS);
+    const modelCount = ids && ids.length > MAX_KEPT_MODELS ? { modelCount: ids.length } : {};
+    const base = { status, models, ...modelCount, excerpt };
+    const said = describeBody(result.body, result.contentType, result.json) || undefined;
+    const judged = (answer, extra = {}) => ({
+        ...base,
+        ...extra,
+        state: answer.state,
+        answer,
+        ...answerWords(answer, expect)
+    });
+    if (status === 401 || status === 403)
+        return judged({ state: 'fatal', status, said }, { fatalReason: 'unauthorized' });
+    if (!statusAccepted(expect.status, status))
+        return judged({ state: 'waiting', status, said });
+    // The summary names the listed models (the first few, and how many), or else what the body says.
+    const answered = ids === undefined
+        ? { status, said }
+        : {
+            status,
+            models: ids.slice(0, MAX_NAMED_MODELS),
+            ...(ids.length > MAX_NAMED_MODELS ? { modelCount: ids.length } : {})
+        };
+    const waiting = (missing) => judged({ state: 'waiting', ...answered, missing });
+    let modelId;
+    if (expect.model !== undefined) {
+        if (list === undefined)
+            return waiting({ what: 'model-list', truncated: result.truncated });
+        const match = matchModel(list.models, expect.model);
+        if (match.kind === 'ambiguous') {
+            const candidates = match.candidates.map((m) => m.id);
+            return judged({ state: 'fatal', ...answered, candidates }, { fatalReason: 'ambiguous-model', candidates });
+        }
+        if (match.kind === 'missing')
+            return waiting({ what: 'model' });
+        const found = match.model;
+        if (found.unloaded)
+            return { ...waiting({ what: 'model-unloaded', id: found.id }), modelState: 'unloaded' };
+        if (found.loading !== undefined)
+            return { ...waiting({ what: 'model-loaded', id: found.id, loading: found.loading }), modelState: 'loading' };
+        modelId = found.id;
+    }
+    if (expect.match !== undefined && !body.includes(expect.match))
+        return waiting({ what: 'match' });
+    if (expect.matchRegex !== undefined) {
+        const matched = testWithin(expect.matchRegex, body, regexLimitMs);
+        if (matched === undefined)
+            return waiting({ what: 'match-regex-in-time' });
+        if (!matched)
+            return waiting({ what: 'match-regex' });
+    }
+    return judged({ state: 'ready', ...answered }, { modelId });
+}
+/**
+ * OpenSSL's words when the first bytes back are not TLS: a plain HTTP server answering a TLS hello with a
+ * 400 page (`wrong version number`, or `packet length too long` from some servers).
+ */
+const PLAIN_HTTP = /WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|HTTP_REQUEST/;
+function assessError(result) {
+    const judged = (answer, extra = {}) => ({
+        ...extra,
+        state: answer.state,
+        answer,
+        status: result.status,
+        ...answerWords(answer, { status: [] })
+    });
+    if (TLS_CODES.test(result.code) && PLAIN_HTTP.test(result.code)) {
+        const plainHttp = { redirectedTo: result.redirectedTo };
+        return judged({ state: 'fatal', error: result.code, plainHttp }, { fatalReason: 'tls' });
+    }
+    if (TLS_CODES.test(result.code)) {
+        // Node 24 adds advice about its own flags ("; if the root CA is installed locally, try \u2026 --use-system-ca"),
+        // which an action cannot use: the inputs that can help are named instead.
+        return judged({ state: 'fatal', error: result.code, said: result.message.split(';')[0] }, { fatalReason: 'tls' });
+    }
+    const state = result.status === undefined ? 'down' : 'waiting';
+    if (result.code === 'TIMEOUT')
+        return judged({ state, status: result.status, error: 'TIMEOUT' });
+    const error = SAME_ERROR[result.code] ?? result.code;
+    // An error met on the way through a proxy is the proxy's (`PROXY_<code>`, see the probe).
+    const proxy = result.proxy !== undefined && result.code.startsWith('PROXY_') ? result.proxy : undefined;
+    // A code without words of its own is told by its message.
+    const said = errorHasWords(result.code, proxy !== undefined) ? undefined : result.message;
+    return judged({ state, status: result.status, error, proxy, said });
+}
+/** An answer names this many listed models at most: a list of 60,000 would make every line megabytes long. */
 const MAX_NAMED_MODELS = 10;
 /**
  * An answer's model ids kept past the probe (its `models`, the `models` output): a fleet of servers listing
  * 40,000 models each would otherwise hold hundreds of thousands of strings and write an output of megabytes.
  */
 const MAX_KEPT_MODELS = 1000;
-/** The first `max` ids, then how many more of `total`. */
-function someOf(ids, max = MAX_NAMED_MODELS, total = ids.length) {
-    const named = ids.slice(0, max).map((id) => clip(id, 200));
-    return total > named.length ? `${named.join(', ')} and ${total - named.length} more` : named.join(', ');
-}
 /**
  * Says what a body says in a few words: a JSON error's message (from `json`, the body already parsed), an HTML
  * page's title, or its first line.
@@ -18828,6 +19000,7 @@ function jsonMessage(json) {
     }
     return undefined;
 }
+/** The server's words on one line, at most `max` characters. */
 function clip(text, max = 120) {
     // cut before cleaning: a body can be 1 MiB on one line, and a copy of it per probe adds up
     const clean = controlToSpace(text.slice(0, 2 * max));
@@ -18836,6 +19009,7 @@ function clip(text, max = 120) {
 
 ;// CONCATENATED MODULE: ./src/wait/generation-check.ts
 /** `probe-generation`: one tiny generation request, proof that a listed model can actually produce a token. */
+
 
 
 
@@ -18863,15 +19037,15 @@ function createGenerator({ base, route, headers, clock, caCert, insecureTls, sec
                 // Any 2xx is not enough: an error object, an empty body or a 202 is no token. Only a completion in the
                 // engine's own format proves the model generated.
                 if (assessment.state === 'ready' && result.kind === 'http' && !isCompletion(route, result.json)) {
-                    const said = describeBody(result.body, result.contentType, result.json);
-                    const summary = `HTTP ${result.status} ${said === '' ? 'with an empty body' : said} \u2014 not a completion`;
+                    const said = describeBody(result.body, result.contentType, result.json) || undefined;
+                    const answer = {
+                        state: 'waiting',
+                        status: result.status,
+                        said,
+                        missing: { what: 'completion', route: route.name }
+                    };
                     return {
-                        assessment: {
-                            ...assessment,
-                            state: 'waiting',
-                            summary,
-                            detail: `the answer is not a ${route.name} completion`
-                        },
+                        assessment: { ...assessment, state: 'waiting', answer, ...answerWords(answer, ANY_2XX) },
                         request,
                         latencyMs
                     };
@@ -18879,7 +19053,12 @@ function createGenerator({ base, route, headers, clock, caCert, insecureTls, sec
                 // A completion body says nothing worth a log line; its arrival is the news.
                 if (assessment.state === 'ready')
                     return {
-                        assessment: { ...assessment, summary: `${request} generated`, excerpt: undefined },
+                        assessment: {
+                            ...assessment,
+                            answer: { state: 'ready' },
+                            ...generatedWords(request),
+                            excerpt: undefined
+                        },
                         request,
                         latencyMs
                     };
@@ -18890,16 +19069,37 @@ function createGenerator({ base, route, headers, clock, caCert, insecureTls, sec
     };
 }
 
+;// CONCATENATED MODULE: ./src/engines/readiness.ts
+const ENGINE_READINESS = {
+    // http_server.py: /v1/models has no status check, /health answers 503 while ServerStatus is Starting (the
+    // warm-up request runs then) since mid-2025; older SGLang answers 200 there at once, which costs nothing.
+    sglang: {
+        path: '/health',
+        because: 'SGLang lists its model during its warm-up, while its /health answers 503 until the warm-up ends'
+    }
+};
+/** The list paths whose prefix is the server's base (a proxy prefix before them is kept). */
+const LIST_PATH = /\/(v1\/models(\/[^/]*)?|models|info|api\/tags|api\/ps)\/?$/;
+/** The URL of `engine`'s readiness answer for a model-list `url`, or undefined when the engine needs none. */
+function readinessUrl(engine, url) {
+    const check = engine === undefined ? undefined : ENGINE_READINESS[engine];
+    if (check === undefined)
+        return undefined;
+    const m = LIST_PATH.exec(url.pathname);
+    const base = m ? url.pathname.slice(0, m.index) : '';
+    return new URL(`${url.origin}${base}${check.path}`);
+}
+
 ;// CONCATENATED MODULE: ./src/engines/load.ts
 
 /** The model-list paths, after which the server's base ends (a proxy prefix before them is kept). */
-const LIST_PATH = /\/(v1\/models|models|api\/ps)\/?$/;
+const load_LIST_PATH = /\/(v1\/models|models|api\/ps)\/?$/;
 /**
  * What asks the server at `url` to load the model, given its last answer; undefined when the answer shows no
  * model waiting to be asked for (loaded, loading, or not a server that loads on demand).
  */
 function loadRequest(url, answer, model) {
-    const m = LIST_PATH.exec(url.pathname);
+    const m = load_LIST_PATH.exec(url.pathname);
     if (m === null || answer.status !== 200)
         return undefined;
     const base = `${url.origin}${url.pathname.slice(0, m.index)}`;
@@ -18916,25 +19116,360 @@ function loadRequest(url, answer, model) {
     return undefined;
 }
 
-;// CONCATENATED MODULE: ./src/engines/readiness.ts
-const ENGINE_READINESS = {
-    // http_server.py: /v1/models has no status check, /health answers 503 while ServerStatus is Starting (the
-    // warm-up request runs then) since mid-2025; older SGLang answers 200 there at once, which costs nothing.
-    sglang: {
-        path: '/health',
-        because: 'SGLang lists its model during its warm-up, while its /health answers 503 until the warm-up ends'
+;// CONCATENATED MODULE: ./src/gpu/nvidia-smi.ts
+/**
+ * The GPUs and what holds their memory, from `nvidia-smi`: its CSV queries (formats as seen on an H200; see the
+ * research notes), run with a time limit. Where nvidia-smi is missing, fails or hangs the answer is a structured
+ * `unavailable`, never an error: a machine without a GPU is no reason to fail a wait.
+ */
+
+const GPU_QUERY = ['--query-gpu=index,uuid,name,memory.used,memory.total', '--format=csv,noheader,nounits'];
+const APPS_QUERY = ['--query-compute-apps=pid,process_name,used_memory,gpu_uuid', '--format=csv,noheader,nounits'];
+/** The GPUs and the compute processes on them, in two calls of nvidia-smi. */
+async function gpuSnapshot(options = {}) {
+    const gpuRun = await runNvidiaSmi(GPU_QUERY, options);
+    if (gpuRun.kind !== 'ok')
+        return gpuRun;
+    const appsRun = await runNvidiaSmi(APPS_QUERY, options);
+    if (appsRun.kind !== 'ok')
+        return appsRun;
+    const gpus = parseGpus(gpuRun.stdout);
+    const apps = parseApps(appsRun.stdout);
+    if (gpus === undefined || apps === undefined)
+        return {
+            kind: 'unavailable',
+            why: 'unreadable',
+            detail: firstLine(gpus === undefined ? gpuRun.stdout : appsRun.stdout)
+        };
+    return { kind: 'available', gpus, apps };
+}
+function runNvidiaSmi(args, { env = process.env, timeoutMs = 10_000, command = 'nvidia-smi' }) {
+    return new Promise((resolve) => {
+        const child = (0,external_node_child_process_namespaceObject.spawn)(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d) => (stdout += d.toString()));
+        child.stderr.on('data', (d) => (stderr += d.toString()));
+        const timer = setTimeout(() => {
+            child.kill('SIGKILL');
+            resolve({ kind: 'unavailable', why: 'timeout' });
+        }, timeoutMs);
+        child.once('error', (e) => {
+            clearTimeout(timer);
+            resolve(e.code === 'ENOENT'
+                ? { kind: 'unavailable', why: 'not-found' }
+                : { kind: 'unavailable', why: 'failed', detail: e.message });
+        });
+        child.once('close', (code) => {
+            clearTimeout(timer);
+            // nvidia-smi prints its own failure ("NVIDIA-SMI has failed because it couldn't communicate \u2026") on stdout
+            if (code === 0)
+                resolve({ kind: 'ok', stdout });
+            else
+                resolve({ kind: 'unavailable', why: 'failed', detail: firstLine(stdout.trim() === '' ? stderr : stdout) });
+        });
+    });
+}
+const firstLine = (text) => text.trim().split('\n', 1)[0].slice(0, 300);
+/** `[N/A]` and the like are no number. */
+const mib = (text) => (/^\d+$/.test(text.trim()) ? Number(text.trim()) : undefined);
+/** The lines of a `noheader` CSV answer, split into fields; undefined unless each has `fields` and starts with a number. */
+function csvRows(csv, fields) {
+    const rows = csv
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => l.split(',').map((x) => x.trim()));
+    return rows.every((f) => f.length >= fields && /^\d+$/.test(f[0])) ? rows : undefined;
+}
+/** `0, GPU-24f1\u2026, NVIDIA H200, 21099, 143771` per line; the name (which may hold a comma) is what lies between. */
+function parseGpus(csv) {
+    return csvRows(csv, 5)?.map((f) => ({
+        index: Number(f[0]),
+        uuid: f[1],
+        name: f.slice(2, -2).join(','),
+        memoryUsedMiB: mib(f[f.length - 2]),
+        memoryTotalMiB: mib(f[f.length - 1])
+    }));
+}
+/** `430, python3, 21090, GPU-24f1\u2026` per line (nothing at all when no process computes). */
+function parseApps(csv) {
+    return csvRows(csv, 4)?.map((f) => ({
+        pid: Number(f[0]),
+        processName: f.slice(1, -2).join(','),
+        usedMiB: mib(f[f.length - 2]),
+        gpuUuid: f[f.length - 1]
+    }));
+}
+/**
+ * The GPUs `CUDA_VISIBLE_DEVICES` names (indices, UUIDs or UUID prefixes such as `GPU-24f17f1b`), in its order;
+ * all of them when it is unset. Like CUDA, the list ends at the first entry that names no GPU (`-1`, a MIG id
+ * nvidia-smi does not list here), and an empty value hides every GPU. `unmatched` is that entry, if any.
+ */
+function visibleGpus(gpus, cudaVisibleDevices) {
+    if (cudaVisibleDevices === undefined)
+        return { gpus: [...gpus] };
+    const chosen = [];
+    for (const entry of cudaVisibleDevices.split(',').map((e) => e.trim())) {
+        if (entry === '')
+            break;
+        const gpu = /^\d+$/.test(entry)
+            ? gpus.find((g) => g.index === Number(entry))
+            : gpus.find((g) => g.uuid.toLowerCase().startsWith(entry.toLowerCase()) && /^gpu-/i.test(entry));
+        if (gpu === undefined)
+            return { gpus: chosen, unmatched: entry };
+        if (!chosen.includes(gpu))
+            chosen.push(gpu);
     }
-};
-/** The list paths whose prefix is the server's base (a proxy prefix before them is kept). */
-const readiness_LIST_PATH = /\/(v1\/models(\/[^/]*)?|models|info|api\/tags|api\/ps)\/?$/;
-/** The URL of `engine`'s readiness answer for a model-list `url`, or undefined when the engine needs none. */
-function readinessUrl(engine, url) {
-    const check = engine === undefined ? undefined : ENGINE_READINESS[engine];
-    if (check === undefined)
+    return { gpus: chosen };
+}
+/** The compute processes on the GPUs `CUDA_VISIBLE_DEVICES` names (all GPUs when unset). */
+function appsOnVisibleGpus(snapshot, cudaVisibleDevices) {
+    const uuids = new Set(visibleGpus(snapshot.gpus, cudaVisibleDevices).gpus.map((g) => g.uuid));
+    return snapshot.apps.filter((a) => uuids.has(a.gpuUuid));
+}
+/** The GPU memory held by any of `pids` (a server and its workers). */
+function memoryHeldBy(snapshot, pids) {
+    const apps = snapshot.apps.filter((a) => pids.has(a.pid));
+    return { mib: apps.reduce((sum, a) => sum + (a.usedMiB ?? 0), 0), apps };
+}
+
+;// CONCATENATED MODULE: ./src/server/proc.ts
+/** Reading Linux's /proc: one process's stat line, the process ids, a command line. Undefined or empty without it. */
+
+function procStat(pid, proc = '/proc') {
+    try {
+        const stat = (0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/stat`, 'utf8');
+        // the command name in parentheses may hold spaces and parentheses: count fields from the last ')'
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return { state: f[0], ppid: Number(f[1]), pgrp: Number(f[2]), startTicks: Number(f[19]) };
+    }
+    catch {
         return undefined;
-    const m = readiness_LIST_PATH.exec(url.pathname);
-    const base = m ? url.pathname.slice(0, m.index) : '';
-    return new URL(`${url.origin}${base}${check.path}`);
+    }
+}
+/** Every process id /proc shows (empty without /proc). */
+function procPids(proc = '/proc') {
+    try {
+        return (0,external_node_fs_namespaceObject.readdirSync)(proc)
+            .filter((n) => /^\d+$/.test(n))
+            .map(Number);
+    }
+    catch {
+        return [];
+    }
+}
+const MAX_COMMAND = 500;
+/** The command line of `pid`, arguments joined by spaces (its name in brackets where it has none), or "" once gone. */
+function commandLine(pid, proc = '/proc') {
+    try {
+        const args = (0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
+        if (args !== '')
+            return args.length > MAX_COMMAND ? `${args.slice(0, MAX_COMMAND)}\u2026` : args;
+        return `[${(0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/comm`, 'utf8').trim()}]`;
+    }
+    catch {
+        return '';
+    }
+}
+
+;// CONCATENATED MODULE: ./src/server/port-owner.ts
+/**
+ * Who listens on a local TCP port, read from Linux's /proc: the listening sockets of /proc/net/tcp and tcp6, each
+ * socket's inode found among the processes' file descriptors (/proc/<pid>/fd \u2192 `socket:[inode]`), and each
+ * holder's command line. Structured answers only; without /proc (not Linux) the answer is `unknown`.
+ *
+ * /proc/net/tcp is the table of the reader's network namespace: a server in a container with its own
+ * namespace (docker -p) shows as the proxy that forwards the port, which is what answers the gate anyway.
+ */
+
+
+
+const LISTEN = '0A';
+/** Who listens on `port` (any local address, IPv4 and IPv6). */
+function portOwner(port, { proc = '/proc' } = {}) {
+    const sockets = listeningSockets(proc, port);
+    if (sockets === undefined)
+        return { kind: 'unknown', port };
+    if (sockets.length === 0)
+        return { kind: 'free', port };
+    const holders = socketHolders(proc, new Set(sockets.map((s) => s.inode)));
+    return {
+        kind: 'listening',
+        port,
+        listeners: sockets.map((s) => ({ ...s, holders: holders.get(s.inode) ?? [] }))
+    };
+}
+/**
+ * Whether what listens on `port` belongs to the process `pid` or its descendants (a `start` shell that runs the
+ * server as its child, a server that forks workers): the listening socket's inode among their descriptors.
+ */
+function listenerOwnership(port, pid, options = {}) {
+    const owner = portOwner(port, options);
+    if (owner.kind !== 'listening')
+        return owner;
+    const family = processTree(options.proc ?? '/proc', pid);
+    for (const l of owner.listeners) {
+        const holder = l.holders.find((h) => family.has(h.pid));
+        if (holder !== undefined)
+            return { kind: 'ours', port, holder };
+    }
+    return { kind: 'foreign', port, listeners: owner.listeners };
+}
+/** `pid` and every process descended from it, from the parent ids of /proc/<pid>/stat. */
+function processTree(proc, pid) {
+    const children = new Map();
+    for (const p of procPids(proc)) {
+        const parent = procStat(p, proc)?.ppid;
+        if (parent !== undefined)
+            children.set(parent, [...(children.get(parent) ?? []), p]);
+    }
+    const family = new Set([pid]);
+    const queue = [pid];
+    while (queue.length > 0) {
+        for (const child of children.get(queue.shift()) ?? []) {
+            if (family.has(child))
+                continue;
+            family.add(child);
+            queue.push(child);
+        }
+    }
+    return family;
+}
+/** The listening sockets on `port`; undefined when neither table can be read. */
+function listeningSockets(proc, port) {
+    let read = false;
+    const found = [];
+    for (const table of ['tcp', 'tcp6']) {
+        let text;
+        try {
+            text = (0,external_node_fs_namespaceObject.readFileSync)(`${proc}/net/${table}`, 'utf8');
+            read = true;
+        }
+        catch {
+            continue; // tcp6 is absent on a kernel without IPv6
+        }
+        for (const line of text.split('\n').slice(1)) {
+            // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode \u2026
+            const f = line.trim().split(/\s+/);
+            if (f.length < 10 || f[3] !== LISTEN)
+                continue;
+            const [hexAddress, hexPort] = f[1].split(':');
+            if (parseInt(hexPort, 16) !== port)
+                continue;
+            found.push({ address: decodeAddress(hexAddress), port, inode: Number(f[9]) });
+        }
+    }
+    return read ? found : undefined;
+}
+/** The kernel prints each 32-bit word of the address in host order (little-endian on the runners' x86 and arm64). */
+function decodeAddress(hex) {
+    const words = hex.match(/.{8}/g) ?? [];
+    const bytes = words.flatMap((w) => (w.match(/../g) ?? []).reverse().map((b) => parseInt(b, 16)));
+    if (bytes.length === 4)
+        return bytes.join('.');
+    const groups = Array.from({ length: 8 }, (_, i) => ((bytes[2 * i] << 8) | bytes[2 * i + 1]).toString(16));
+    if (groups.slice(0, 5).every((g) => g === '0') && groups[5] === 'ffff')
+        return `::ffff:${bytes.slice(12).join('.')}`;
+    // the shortest form for the common cases (:: and ::1); other addresses in full
+    const text = groups.join(':');
+    return text === '0:0:0:0:0:0:0:0' ? '::' : text === '0:0:0:0:0:0:0:1' ? '::1' : text;
+}
+/** The processes holding each of `inodes` among their file descriptors (those this user may read). */
+function socketHolders(proc, inodes) {
+    const holders = new Map();
+    for (const pid of procPids(proc)) {
+        let fds;
+        try {
+            fds = (0,external_node_fs_namespaceObject.readdirSync)(`${proc}/${pid}/fd`);
+        }
+        catch {
+            continue; // another user's process, or gone
+        }
+        const held = new Set();
+        for (const fd of fds) {
+            let target;
+            try {
+                target = (0,external_node_fs_namespaceObject.readlinkSync)(`${proc}/${pid}/fd/${fd}`);
+            }
+            catch {
+                continue;
+            }
+            const m = /^socket:\[(\d+)\]$/.exec(target);
+            if (m && inodes.has(Number(m[1])))
+                held.add(Number(m[1]));
+        }
+        if (held.size === 0)
+            continue;
+        const info = { pid, command: commandLine(pid, proc) };
+        for (const inode of held)
+            holders.set(inode, [...(holders.get(inode) ?? []), info]);
+    }
+    return holders;
+}
+/**
+ * The port to check when `url` names this machine (loopback, `localhost`, this host's name or one of its
+ * addresses), else undefined: a server elsewhere is probed as it is, its port is none of this machine's business.
+ */
+function localPort(url, hostName = process.getBuiltinModule('node:os').hostname()) {
+    const host = bareHost(url.hostname);
+    const os = process.getBuiltinModule('node:os');
+    const addresses = Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((a) => a.address.toLowerCase()));
+    const local = isLoopback(url.hostname) ||
+        host.endsWith('.localhost') ||
+        host === hostName.toLowerCase() ||
+        addresses.includes(host);
+    if (!local)
+        return undefined;
+    return url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+}
+/** Docker's userland proxy, which holds a container's published port on the host (`docker run -p`). */
+const isDockerProxy = (command) => /(^|\/)docker-proxy(\s|$)/.test(command);
+
+;// CONCATENATED MODULE: ./src/server/preflight.ts
+/**
+ * Before `start` launches anything: is the port the server will listen on free, and what else holds memory on the
+ * GPUs it will use? A server an earlier job left behind would answer the gate in the new one's place, or make it
+ * fail on "address in use"; a foreign process on its GPUs can make it run out of memory. Structured answers only;
+ * the words are in report/lifecycle-report.ts, the decision (fail, warn) in the conclusion.
+ */
+
+
+/** Checks the ports of `urls` that name this machine, and the GPUs as `gpuCheck` asks. */
+async function preflight(urls, gpuCheck, deps) {
+    let portBusy;
+    for (const port of new Set(urls.map((u) => localPort(u, deps.hostName)))) {
+        // a host elsewhere is probed as before: its port is not this machine's to check
+        if (port === undefined)
+            continue;
+        const owner = portOwner(port, { proc: deps.proc });
+        if (owner.kind === 'listening') {
+            portBusy = owner;
+            break;
+        }
+    }
+    return { portBusy, gpu: await gpuFinding(gpuCheck, deps) };
+}
+async function gpuFinding(gpuCheck, deps) {
+    if (gpuCheck === 'off')
+        return { kind: 'off' };
+    const snapshot = await (deps.gpu ?? (() => gpuSnapshot({ env: deps.env, timeoutMs: 5_000 })))();
+    if (snapshot.kind === 'unavailable')
+        return { kind: 'unavailable', why: snapshot.why, detail: snapshot.detail };
+    const apps = appsOnVisibleGpus(snapshot, deps.env.CUDA_VISIBLE_DEVICES);
+    // a process nvidia-smi shows with 0 MiB holds nothing to speak of; one it cannot measure ([N/A]) may hold much
+    const holding = apps.filter((a) => a.usedMiB === undefined || a.usedMiB > 0);
+    return holding.length > 0
+        ? { kind: 'busy', apps: holding, gpus: snapshot.gpus }
+        : { kind: 'clear', gpus: snapshot.gpus };
+}
+/** What the pre-flight means for the wait: `refuse` ends it before anything starts; `warnGpu` says so and goes on. */
+function preflightVerdict(p, gpuCheck) {
+    const gpuBusy = p.gpu.kind === 'busy';
+    if (p.portBusy !== undefined)
+        return { refuse: 'port-busy', warnGpu: gpuBusy };
+    if (gpuBusy && gpuCheck === 'fail')
+        return { refuse: 'gpu-busy', warnGpu: false };
+    return { warnGpu: gpuBusy };
 }
 
 ;// CONCATENATED MODULE: ./src/history/store.ts
@@ -19146,7 +19681,11 @@ function trimHistory(path, keep = KEEP_RUNS, lockUntil = Date.now() + LOCK_WAIT_
         (0,external_node_fs_namespaceObject.renameSync)(temp, path);
     });
 }
-/** Runs `fn` holding `<path>.lock` (created exclusively); still without it at `deadline`, runs `fn(false)` anyway. */
+/**
+ * Runs `fn` holding `<path>.lock` (created exclusively); still without it at `deadline`, runs `fn(false)` anyway.
+ * Real time (Date.now), not the wait's clock: the lock is shared with other processes and aged by the file
+ * system's modification times, which only the real clock compares with.
+ */
 function withLock(path, deadline, fn) {
     const lock = `${path}.lock`;
     let fd;
@@ -19190,7 +19729,7 @@ function median(values) {
     return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 /** What the last MEDIAN_OF ready runs took; undefined without any. */
-function expectation(earlier) {
+function usualStartup(earlier) {
     const ready = earlier.filter((r) => r.ready).slice(-MEDIAN_OF);
     if (ready.length === 0)
         return undefined;
@@ -19208,7 +19747,7 @@ function expectation(earlier) {
 }
 /** This ready run against the median of the earlier ready runs; undefined when there is nothing to compare. */
 function regression(earlier, run) {
-    const usual = expectation(earlier);
+    const usual = usualStartup(earlier);
     if (!run.ready || usual === undefined || usual.totalSeconds <= 0)
         return undefined;
     const seconds = secondsOf(run);
@@ -19248,8 +19787,8 @@ function envDrift(earlier, run) {
 /**
  * What model servers print while they start, as data: how each engine frames and stamps a line, the lines that
  * name it, one row per engine and startup phase, the line that says it is ready, and its known fatal lines.
- * Facts and their sources: shared/research/engine-logs.md. Line numbers in `[file.py:NNN]` prefixes change every
- * release, so no pattern here depends on them.
+ * __tests__/fixtures/logs holds a recorded startup of each engine that these rows are tested against. Line numbers
+ * in `[file.py:NNN]` prefixes change every release, so no pattern here depends on them.
  */
 const cause = (pattern) => ({ pattern, cause: true });
 const failure = (pattern) => ({ pattern, cause: false });
@@ -19991,7 +20530,7 @@ const WORK_MS_PER_POLL = 20;
 const WINDOW_BYTES = 256 * 1024;
 const BACKLOG_BYTES = 8 * 1024 * 1024;
 const CHUNK_BYTES = 64 * 1024;
-class LogFollower {
+class log_follower_LogFollower {
     path;
     keep;
     /** Bytes of the file consumed: counted, or read into lines (the unfinished last line is in `pending`). */
@@ -20206,8 +20745,8 @@ const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.ur
 /**
  * Sees a closed port open, cheaply, so that the HTTP probe goes out the moment a server starts listening
  * instead of up to an `interval` later. Watching a closed port costs the server nothing: a bare TCP connect
- * is refused by the kernel before any server code runs. One poller serves every URL of a fleet and keeps
- * its own cost near a fixed share of one core by spacing its rounds by what the last round cost.
+ * is refused by the kernel before any server code runs. One poller, made by the gate, serves every URL of a
+ * fleet and keeps its own cost near a fixed share of one core by spacing its rounds by what the last round cost.
  */
 
 
@@ -20279,6 +20818,16 @@ class PortPoller {
     constructor(budget = CPU_BUDGET) {
         this.budget = budget;
     }
+    /** The watch of one URL's port, for the wait loop. */
+    watchFor(url) {
+        return { opened: (signal) => this.watch(url, signal), local: isLoopback(url.hostname) };
+    }
+    /** Ends every watch (each resolves) and the rounds. */
+    close() {
+        for (const watcher of [...this.watchers])
+            watcher.resolve();
+        this.idle();
+    }
     watch(url, signal) {
         return new Promise((resolve) => {
             if (signal.aborted)
@@ -20290,7 +20839,7 @@ class PortPoller {
                 this.watchers.delete(watcher);
                 signal.removeEventListener('abort', watcher.resolve);
                 if (this.watchers.size === 0)
-                    this.stop();
+                    this.idle();
                 resolve();
             };
             signal.addEventListener('abort', watcher.resolve, { once: true });
@@ -20298,7 +20847,7 @@ class PortPoller {
             this.timer ??= setTimeout(() => void this.round(), MIN_ROUND_MS);
         });
     }
-    stop() {
+    idle() {
         clearTimeout(this.timer);
         this.timer = undefined;
     }
@@ -20335,10 +20884,6 @@ class PortPoller {
         this.procReadable = tables[0].startsWith('  sl');
         return this.procReadable ? listeningLoopbackPorts(tables.join('\n')) : undefined;
     }
-}
-const poller = new PortPoller();
-function portWatchFor(url) {
-    return { opened: (signal) => poller.watch(url, signal), local: isLoopback(url.hostname) };
 }
 
 ;// CONCATENATED MODULE: ./src/startup/eta.ts
@@ -20443,7 +20988,8 @@ class PhaseTracker {
         this.lines = lineNumber;
         const text = rawLine.replace(ANSI, '');
         const events = [];
-        const fatal = checkFatal ? this.matchFatal(text, lineNumber) : undefined;
+        if (checkFatal)
+            this.matchFatal(text, lineNumber);
         if (this.log === undefined) {
             const engine = engineOfLine(text);
             if (engine === undefined) {
@@ -20458,8 +21004,6 @@ class PhaseTracker {
         else {
             events.push(...this.read(text, at));
         }
-        if (fatal !== undefined)
-            events.push({ type: 'fatal', fatal });
         return events;
     }
     /** Ends the phase under way (the wait is over). */
@@ -20486,11 +21030,8 @@ class PhaseTracker {
     }
     matchFatal(text, lineNumber) {
         const found = (this.log?.fatal ?? ALL_FATAL).find((f) => f.pattern.test(text));
-        if (found === undefined)
-            return undefined;
-        const match = { line: text.trim().slice(0, MAX_QUOTE), lineNumber, cause: found.cause };
-        this.fatals.push(match);
-        return match;
+        if (found !== undefined)
+            this.fatals.push({ line: text.trim().slice(0, MAX_QUOTE), lineNumber, cause: found.cause });
     }
     read(text, at) {
         const log = this.log;
@@ -20526,7 +21067,6 @@ class PhaseTracker {
                 this.readySeen = true;
                 if (this.open !== undefined)
                     this.close(moment);
-                events.push({ type: 'ready', at });
             }
         }
         return events;
@@ -20670,7 +21210,7 @@ function loadHistory(file, key, offNotice) {
         const warnings = skipped
             ? [`History: skipped ${skipped} line${skipped === 1 ? '' : 's'} of ${file} that could not be read.`]
             : [];
-        return { file, key, earlier, usual: expectation(earlier), notices: [], warnings };
+        return { file, key, earlier, usual: usualStartup(earlier), notices: [], warnings };
     }
     catch (e) {
         return off(`History is off: cannot read ${file} (${e.message}).`);
@@ -20703,50 +21243,12 @@ function recordRun(history, run, thresholdPercent, minRuns, lockWaitMs) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/server/proc.ts
-/** Reading Linux's /proc: one process's stat line, the process ids, a command line. Undefined or empty without it. */
-
-function procStat(pid, proc = '/proc') {
-    try {
-        const stat = (0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/stat`, 'utf8');
-        // the command name in parentheses may hold spaces and parentheses: count fields from the last ')'
-        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        return { state: f[0], ppid: Number(f[1]), pgrp: Number(f[2]), startTicks: Number(f[19]) };
-    }
-    catch {
-        return undefined;
-    }
-}
-/** Every process id /proc shows (empty without /proc). */
-function procPids(proc = '/proc') {
-    try {
-        return (0,external_node_fs_namespaceObject.readdirSync)(proc)
-            .filter((n) => /^\d+$/.test(n))
-            .map(Number);
-    }
-    catch {
-        return [];
-    }
-}
-const MAX_COMMAND = 500;
-/** The command line of `pid`, arguments joined by spaces (its name in brackets where it has none), or "" once gone. */
-function commandLine(pid, proc = '/proc') {
-    try {
-        const args = (0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
-        if (args !== '')
-            return args.length > MAX_COMMAND ? `${args.slice(0, MAX_COMMAND)}\u2026` : args;
-        return `[${(0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/comm`, 'utf8').trim()}]`;
-    }
-    catch {
-        return '';
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/server/process.ts
 /**
  * The model server as a process: launched in the background by `start`, or found by `pid`; watched until it
  * exits; its start time and environment read from /proc (Linux). The gate leaves it running either way.
  */
+
 
 
 
@@ -20778,7 +21280,7 @@ function newLogFile(env, pid = process.pid) {
 }
 /** The step's environment, without the action's own `INPUT_*` variables (which carry its api-key). */
 function serverEnv(env) {
-    return Object.fromEntries(Object.entries(env).filter((e) => e[1] !== undefined && !e[0].startsWith('INPUT_')));
+    return Object.fromEntries(Object.entries(env).filter((e) => e[1] !== undefined && !isInputVariable(e[0])));
 }
 const FOREGROUND_HINT = '"start" must run the server in the foreground, without & or nohup: the action puts it in the background';
 /** Like a `run:` step: bash, which also execs a lone command so that the pid is the server's own. */
@@ -20921,12 +21423,10 @@ function readEnviron(pid) {
 const FAIL_PATTERN_LIMIT_MS = 250;
 /** How long a fatal log line waits for the server's exit, to name its exit code too. */
 const EXIT_GRACE_MS = 150;
-function watchServer({ server, log, failPattern, readLines, cancel, pollMs = 200 }) {
-    const controller = new AbortController();
-    const stop = (s) => {
-        if (!controller.signal.aborted)
-            controller.abort(s);
-    };
+function watchServer({ halter, server, log, failPattern, readLines, cancel, pollMs = 200 }) {
+    let closed = false;
+    // A server that exits after the wait is over (or a late fatal line) ends nothing.
+    const halt = (h) => void (closed || halter.halt(h));
     const logError = (line, why, after = '') => ({
         reason: 'log-error',
         detail: `line ${line.number} of ${log?.path} ${why}: ${line.text}${after}`
@@ -20952,7 +21452,7 @@ function watchServer({ server, log, failPattern, readLines, cancel, pollMs = 200
             };
         }
         const matching = found === -1 ? undefined : fresh[found];
-        const knownError = (k) => logError(k.line, `is a known fatal ${k.engine} line`, after);
+        const knownError = (k) => logError(k.line, `is a known fatal ${k.engineLabel ?? 'model server'} line`, after);
         if (known?.cause)
             return knownError(known);
         if (matching)
@@ -20966,34 +21466,37 @@ function watchServer({ server, log, failPattern, readLines, cancel, pollMs = 200
             return;
         // A server usually exits right after its fatal line: a moment's grace lets the message give the exit code.
         if (server === undefined)
-            stop(found);
+            halt(found);
         else
-            grace = setTimeout(stop, EXIT_GRACE_MS, found);
+            grace = setTimeout(halt, EXIT_GRACE_MS, found);
     };
     const timer = log && (failPattern || readLines) ? setInterval(scan, pollMs) : undefined;
     void server?.exited.then((how) => {
+        if (closed)
+            return;
         // A crash usually prints its cause just before: the fatal line explains more than the exit code.
         const after = `; the server process ${server.pid} then ${how}`;
         const error = found ? { ...found, detail: found.detail + after } : read(after);
-        stop(error ?? { reason: 'server-exited', detail: `the server process ${server.pid} ${how}` });
+        halt(error ?? { reason: 'server-exited', detail: `the server process ${server.pid} ${how}` });
     });
-    const onCancel = () => stop({ reason: 'cancelled', detail: `the job was cancelled (${String(cancel?.reason ?? 'aborted')})` });
-    if (cancel?.aborted)
+    const onCancel = () => halt({ reason: 'cancelled', detail: `the job was cancelled (${cancel?.halted ?? 'aborted'})` });
+    if (cancel?.signal.aborted)
         onCancel();
     else
-        cancel?.addEventListener('abort', onCancel, { once: true });
+        cancel?.signal.addEventListener('abort', onCancel, { once: true });
     return {
-        signal: controller.signal,
         close() {
+            closed = true;
             clearInterval(timer);
             clearTimeout(grace);
-            cancel?.removeEventListener('abort', onCancel);
+            cancel?.signal.removeEventListener('abort', onCancel);
         }
     };
 }
 
 ;// CONCATENATED MODULE: ./src/wait/loop.ts
-/** The wait loop: probe, judge, report changes, until ready, a fatal answer, a stop, or the deadline. */
+/** The wait loop: probe, judge, report changes, until ready, a fatal answer, a halt, or the deadline. */
+
 
 /**
  * A timeline keeps this many first and this many last changes, and counts those between: a model list that
@@ -21023,7 +21526,7 @@ async function waitForModel(opts, deps) {
     let quietSince = start;
     let engineReadiness;
     let listedMs;
-    const finish = (reason, stop) => ({
+    const finish = (reason, halt) => ({
         ready: reason === 'ready',
         reason,
         elapsedMs: clock.now() - start,
@@ -21032,24 +21535,25 @@ async function waitForModel(opts, deps) {
         models,
         firstResponseMs,
         generationMs,
-        stop,
+        halt,
         ...(engineReadiness === undefined ? {} : { engineReadiness }),
         timeline
     });
-    const stopped = () => (deps.stop?.aborted ? deps.stop.reason : undefined);
+    const halted = () => deps.halter?.halted;
+    const signal = deps.halter?.signal;
     for (;;) {
         const sentAt = clock.now();
-        let stop = stopped();
-        if (stop)
-            return finish(stop.reason, stop);
+        let halt = halted();
+        if (halt)
+            return finish(halt.reason, halt);
         if (sentAt >= deadline)
             return finish(generationFailed ? 'generation-failed' : 'timeout');
         attempts++;
         const budgetMs = Math.min(opts.requestTimeoutMs, deadline - sentAt);
-        const result = await deps.probe(budgetMs, deps.stop);
-        // An answer cut short by the stop, or one that came in as the server died, says nothing.
-        if ((stop = stopped()))
-            return finish(stop.reason, stop);
+        const result = await deps.probe(budgetMs, signal);
+        // An answer cut short by the halt, or one that came in as the server died, says nothing.
+        if ((halt = halted()))
+            return finish(halt.reason, halt);
         // A probe cut short by the deadline says nothing new: the answer before it is the one worth reporting.
         if (budgetMs < opts.requestTimeoutMs && result.kind === 'error' && result.code === 'TIMEOUT' && last) {
             return finish(generationFailed ? 'generation-failed' : 'timeout');
@@ -21059,11 +21563,11 @@ async function waitForModel(opts, deps) {
         if (assessment.state === 'ready' && deps.engineReady) {
             listedMs ??= clock.now() - start;
             const budgetMs = Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now()));
-            const check = await deps.engineReady(budgetMs, deps.stop);
-            if ((stop = stopped()))
-                return finish(stop.reason, stop);
+            const check = await deps.engineReady(budgetMs, signal);
+            if ((halt = halted()))
+                return finish(halt.reason, halt);
             if (check !== undefined) {
-                assessment = withEngineReadiness(assessment, check);
+                assessment = withEngineReadiness(assessment, check, opts.expect);
                 engineReadiness = { request: check.request, listedMs, readyMs: engineReadiness?.readyMs };
                 if (check.assessment.state === 'ready')
                     engineReadiness.readyMs ??= clock.now() - start;
@@ -21073,14 +21577,14 @@ async function waitForModel(opts, deps) {
         generationFailed = false;
         if (assessment.state === 'ready' && streak + 1 >= opts.successThreshold && deps.generate) {
             const generationBudgetMs = Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now()));
-            const check = await deps.generate(assessment.modelId, generationBudgetMs, deps.stop);
-            if ((stop = stopped()))
-                return finish(stop.reason, stop);
+            const check = await deps.generate(assessment.modelId, generationBudgetMs, signal);
+            if ((halt = halted()))
+                return finish(halt.reason, halt);
             // Likewise a generation request cut short by the deadline: the failure before it explains more.
             if (generationBudgetMs < opts.requestTimeoutMs && check.assessment.state === 'down' && last) {
                 return finish(failedBefore ? 'generation-failed' : 'timeout');
             }
-            assessment = withGeneration(assessment, check);
+            assessment = withGeneration(assessment, check, opts.expect);
             if (check.assessment.state === 'ready')
                 generationMs = check.latencyMs;
             else
@@ -21092,7 +21596,7 @@ async function waitForModel(opts, deps) {
             firstResponseMs ??= elapsedMs;
         if (assessment.models !== undefined)
             models = assessment.models;
-        if (assessment.summary !== last?.summary) {
+        if (!sameAnswer(assessment.answer, last?.answer)) {
             const lost = assessment.state === 'down' && last !== undefined && last.state !== 'down' && firstResponseMs !== undefined;
             addChange(timeline, { elapsedMs, summary: assessment.summary, ...(lost ? { lost } : {}) });
             deps.onEvent?.({ type: lost ? 'lost' : 'change', elapsedMs, attempt: attempts, assessment });
@@ -21112,382 +21616,75 @@ async function waitForModel(opts, deps) {
         if (refused && deps.portWatch) {
             // While a local port is closed the watch is the probe; HTTP probes then go out with the progress lines.
             const spacing = deps.portWatch.local ? Math.max(opts.intervalMs, opts.progressIntervalMs) : opts.intervalMs;
-            await sleepUntilPortOpens(clock, Math.min(sentAt + spacing, deadline) - clock.now(), deps.portWatch, deps.stop);
+            await sleepUntilPortOpens(clock, Math.min(sentAt + spacing, deadline) - clock.now(), deps.portWatch, signal);
             // a port that shows as open yet refuses must not turn the loop into a busy one
             const earliest = Math.min(sentAt + MIN_PROBE_GAP_MS, deadline);
             if (clock.now() < earliest)
-                await clock.sleep(earliest - clock.now(), deps.stop);
+                await clock.sleep(earliest - clock.now(), signal);
         }
         else {
             // A 429 or 503 may ask for a longer pause: granted up to 4 intervals, and never past the deadline.
             const retryAfterMs = result.kind === 'http' ? (result.retryAfterMs ?? 0) : 0;
             const next = Math.min(Math.max(sentAt + opts.intervalMs, now + Math.min(retryAfterMs, opts.intervalMs * 4)), deadline);
-            await clock.sleep(next - clock.now(), deps.stop);
+            await clock.sleep(next - clock.now(), signal);
         }
     }
 }
 const MIN_PROBE_GAP_MS = 50;
-async function sleepUntilPortOpens(clock, ms, portWatch, stop) {
+async function sleepUntilPortOpens(clock, ms, portWatch, halt) {
     const wake = new AbortController();
-    const signal = stop ? AbortSignal.any([wake.signal, stop]) : wake.signal;
+    const signal = halt ? AbortSignal.any([wake.signal, halt]) : wake.signal;
     await Promise.race([clock.sleep(ms, signal), portWatch.opened(signal)]);
     wake.abort();
 }
 /** Folds the engine's own readiness answer into the model-list assessment: listed is not ready until it says so. */
-function withEngineReadiness(listed, check) {
+function withEngineReadiness(listed, check, expect) {
     const { assessment: h, request } = check;
-    const summary = `${listed.summary} \u2014 ${request}: ${h.summary}`;
-    if (h.state === 'ready')
-        return { ...listed, summary };
-    return {
-        ...listed,
-        state: 'waiting',
-        summary,
-        detail: `the model is listed, but ${request} says not ready yet: ${h.summary}`
-    };
+    const state = h.state === 'ready' ? listed.state : 'waiting';
+    const answer = { ...listed.answer, state, engineReadiness: { request, answer: h.answer } };
+    return { ...listed, state, answer, ...answerWords(answer, expect) };
 }
 /** Folds a generation check into the model-list assessment it followed. */
-function withGeneration(listed, check) {
+function withGeneration(listed, check, expect) {
     const { assessment: g, request } = check;
-    if (g.state === 'ready')
-        return { ...listed, summary: `${listed.summary} \u2014 ${g.summary}` };
-    const summary = `${listed.summary} \u2014 ${request}: ${g.summary}`;
-    if (g.state === 'fatal')
-        return {
-            ...listed,
-            state: 'fatal',
-            fatalReason: g.fatalReason,
-            summary,
-            detail: `${request}: ${g.detail}`,
-            excerpt: g.excerpt
-        };
-    return {
-        ...listed,
-        state: 'waiting',
-        summary,
-        detail: `the model is listed, but ${request} failed: ${g.summary}`,
-        excerpt: g.excerpt
-    };
+    // Listed and ready, so the generation request's answer decides: ready, waiting, or fatal (a refused key).
+    const state = g.state === 'ready' || g.state === 'fatal' ? g.state : 'waiting';
+    const answer = { ...listed.answer, state, generation: { request, answer: g.answer } };
+    const extra = g.state === 'fatal' ? { fatalReason: g.fatalReason } : {};
+    const excerpt = g.state === 'ready' ? {} : { excerpt: g.excerpt };
+    return { ...listed, ...extra, ...excerpt, state, answer, ...answerWords(answer, expect) };
 }
 
-;// CONCATENATED MODULE: ./src/gpu/nvidia-smi.ts
+;// CONCATENATED MODULE: ./src/wait/outcome.ts
+/** What an answer must be for these settings to call it ready. */
+const expectation = (s) => ({
+    model: s.model,
+    match: s.match,
+    matchRegex: s.matchRegex,
+    status: s.status
+});
+
+;// CONCATENATED MODULE: ./src/wait/halt.ts
 /**
- * The GPUs and what holds their memory, from `nvidia-smi`: its CSV queries (formats as seen on an H200; see the
- * research notes), run with a time limit. Where nvidia-smi is missing, fails or hangs the answer is a structured
- * `unavailable`, never an error: a machine without a GPU is no reason to fail a wait.
+ * Ends a wait once, with a typed reason (a `Halt`; for a cancelled job, the signal the runner sent): `signal` cuts
+ * short every sleep and request listening to it, `halted` says why. The first `halt` wins; later ones are
+ * refused, so that whoever halted the wait can tell.
  */
-
-const GPU_QUERY = ['--query-gpu=index,uuid,name,memory.used,memory.total', '--format=csv,noheader,nounits'];
-const APPS_QUERY = [
-    '--query-compute-apps=pid,process_name,used_memory,gpu_uuid',
-    '--format=csv,noheader,nounits'
-];
-/** The GPUs and the compute processes on them, in two calls of nvidia-smi. */
-async function gpuSnapshot(options = {}) {
-    const gpuRun = await runNvidiaSmi(GPU_QUERY, options);
-    if (gpuRun.kind !== 'ok')
-        return gpuRun;
-    const appsRun = await runNvidiaSmi(APPS_QUERY, options);
-    if (appsRun.kind !== 'ok')
-        return appsRun;
-    const gpus = parseGpus(gpuRun.stdout);
-    const apps = parseApps(appsRun.stdout);
-    if (gpus === undefined || apps === undefined)
-        return {
-            kind: 'unavailable',
-            why: 'unreadable',
-            detail: firstLine(gpus === undefined ? gpuRun.stdout : appsRun.stdout)
-        };
-    return { kind: 'available', gpus, apps };
-}
-function runNvidiaSmi(args, { env = process.env, timeoutMs = 10_000, command = 'nvidia-smi' }) {
-    return new Promise((resolve) => {
-        const child = (0,external_node_child_process_namespaceObject.spawn)(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (d) => (stdout += d.toString()));
-        child.stderr.on('data', (d) => (stderr += d.toString()));
-        const timer = setTimeout(() => {
-            child.kill('SIGKILL');
-            resolve({ kind: 'unavailable', why: 'timeout' });
-        }, timeoutMs);
-        child.once('error', (e) => {
-            clearTimeout(timer);
-            resolve(e.code === 'ENOENT'
-                ? { kind: 'unavailable', why: 'not-found' }
-                : { kind: 'unavailable', why: 'failed', detail: e.message });
-        });
-        child.once('close', (code) => {
-            clearTimeout(timer);
-            // nvidia-smi prints its own failure ("NVIDIA-SMI has failed because it couldn't communicate \u2026") on stdout
-            if (code === 0)
-                resolve({ kind: 'ok', stdout });
-            else
-                resolve({ kind: 'unavailable', why: 'failed', detail: firstLine(stdout.trim() === '' ? stderr : stdout) });
-        });
-    });
-}
-const firstLine = (text) => text.trim().split('\n', 1)[0].slice(0, 300);
-/** `[N/A]` and the like are no number. */
-const mib = (text) => (/^\d+$/.test(text.trim()) ? Number(text.trim()) : undefined);
-/** The lines of a `noheader` CSV answer, split into fields; undefined unless each has `fields` and starts with a number. */
-function csvRows(csv, fields) {
-    const rows = csv
-        .split('\n')
-        .filter((l) => l.trim() !== '')
-        .map((l) => l.split(',').map((x) => x.trim()));
-    return rows.every((f) => f.length >= fields && /^\d+$/.test(f[0])) ? rows : undefined;
-}
-/** `0, GPU-24f1\u2026, NVIDIA H200, 21099, 143771` per line; the name (which may hold a comma) is what lies between. */
-function parseGpus(csv) {
-    return csvRows(csv, 5)?.map((f) => ({
-        index: Number(f[0]),
-        uuid: f[1],
-        name: f.slice(2, -2).join(','),
-        memoryUsedMiB: mib(f[f.length - 2]),
-        memoryTotalMiB: mib(f[f.length - 1])
-    }));
-}
-/** `430, python3, 21090, GPU-24f1\u2026` per line (nothing at all when no process computes). */
-function parseApps(csv) {
-    return csvRows(csv, 4)?.map((f) => ({
-        pid: Number(f[0]),
-        processName: f.slice(1, -2).join(','),
-        usedMiB: mib(f[f.length - 2]),
-        gpuUuid: f[f.length - 1]
-    }));
-}
-/**
- * The GPUs `CUDA_VISIBLE_DEVICES` names (indices, UUIDs or UUID prefixes such as `GPU-24f17f1b`), in its order;
- * all of them when it is unset. Like CUDA, the list ends at the first entry that names no GPU (`-1`, a MIG id
- * nvidia-smi does not list here), and an empty value hides every GPU. `unmatched` is that entry, if any.
- */
-function visibleGpus(gpus, cudaVisibleDevices) {
-    if (cudaVisibleDevices === undefined)
-        return { gpus: [...gpus] };
-    const chosen = [];
-    for (const entry of cudaVisibleDevices.split(',').map((e) => e.trim())) {
-        if (entry === '')
-            break;
-        const gpu = /^\d+$/.test(entry)
-            ? gpus.find((g) => g.index === Number(entry))
-            : gpus.find((g) => g.uuid.toLowerCase().startsWith(entry.toLowerCase()) && /^gpu-/i.test(entry));
-        if (gpu === undefined)
-            return { gpus: chosen, unmatched: entry };
-        if (!chosen.includes(gpu))
-            chosen.push(gpu);
+class Halter {
+    controller = new AbortController();
+    signal = this.controller.signal;
+    first;
+    get halted() {
+        return this.first;
     }
-    return { gpus: chosen };
-}
-/** The compute processes on the GPUs `CUDA_VISIBLE_DEVICES` names (all GPUs when unset). */
-function appsOnVisibleGpus(snapshot, cudaVisibleDevices) {
-    const uuids = new Set(visibleGpus(snapshot.gpus, cudaVisibleDevices).gpus.map((g) => g.uuid));
-    return snapshot.apps.filter((a) => uuids.has(a.gpuUuid));
-}
-/** The GPU memory held by any of `pids` (a server and its workers). */
-function memoryHeldBy(snapshot, pids) {
-    const apps = snapshot.apps.filter((a) => pids.has(a.pid));
-    return { mib: apps.reduce((sum, a) => sum + (a.usedMiB ?? 0), 0), apps };
-}
-
-;// CONCATENATED MODULE: ./src/server/port-owner.ts
-/**
- * Who listens on a local TCP port, read from Linux's /proc: the listening sockets of /proc/net/tcp and tcp6, each
- * socket's inode found among the processes' file descriptors (/proc/<pid>/fd \u2192 `socket:[inode]`), and each
- * holder's command line. Structured answers only; without /proc (not Linux) the answer is `unknown`.
- *
- * /proc/net/tcp is the table of the reader's network namespace: a server in a container with its own
- * namespace (docker -p) shows as the proxy that forwards the port, which is what answers the gate anyway.
- */
-
-
-
-const LISTEN = '0A';
-/** Who listens on `port` (any local address, IPv4 and IPv6). */
-function portOwner(port, { proc = '/proc' } = {}) {
-    const sockets = listeningSockets(proc, port);
-    if (sockets === undefined)
-        return { kind: 'unknown', port };
-    if (sockets.length === 0)
-        return { kind: 'free', port };
-    const holders = socketHolders(proc, new Set(sockets.map((s) => s.inode)));
-    return {
-        kind: 'listening',
-        port,
-        listeners: sockets.map((s) => ({ ...s, holders: holders.get(s.inode) ?? [] }))
-    };
-}
-/**
- * Whether what listens on `port` belongs to the process `pid` or its descendants (a `start` shell that runs the
- * server as its child, a server that forks workers): the listening socket's inode among their descriptors.
- */
-function listenerOwnership(port, pid, options = {}) {
-    const owner = portOwner(port, options);
-    if (owner.kind !== 'listening')
-        return owner;
-    const family = processTree(options.proc ?? '/proc', pid);
-    for (const l of owner.listeners) {
-        const holder = l.holders.find((h) => family.has(h.pid));
-        if (holder !== undefined)
-            return { kind: 'ours', port, holder };
+    /** Ends the wait with `halt`; false when it had already ended. */
+    halt(halt) {
+        if (this.first !== undefined)
+            return false;
+        this.first = halt;
+        this.controller.abort(halt);
+        return true;
     }
-    return { kind: 'foreign', port, listeners: owner.listeners };
-}
-/** `pid` and every process descended from it, from the parent ids of /proc/<pid>/stat. */
-function processTree(proc, pid) {
-    const children = new Map();
-    for (const p of procPids(proc)) {
-        const parent = procStat(p, proc)?.ppid;
-        if (parent !== undefined)
-            children.set(parent, [...(children.get(parent) ?? []), p]);
-    }
-    const family = new Set([pid]);
-    const queue = [pid];
-    while (queue.length > 0) {
-        for (const child of children.get(queue.shift()) ?? []) {
-            if (family.has(child))
-                continue;
-            family.add(child);
-            queue.push(child);
-        }
-    }
-    return family;
-}
-/** The listening sockets on `port`; undefined when neither table can be read. */
-function listeningSockets(proc, port) {
-    let read = false;
-    const found = [];
-    for (const table of ['tcp', 'tcp6']) {
-        let text;
-        try {
-            text = (0,external_node_fs_namespaceObject.readFileSync)(`${proc}/net/${table}`, 'utf8');
-            read = true;
-        }
-        catch {
-            continue; // tcp6 is absent on a kernel without IPv6
-        }
-        for (const line of text.split('\n').slice(1)) {
-            // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode \u2026
-            const f = line.trim().split(/\s+/);
-            if (f.length < 10 || f[3] !== LISTEN)
-                continue;
-            const [hexAddress, hexPort] = f[1].split(':');
-            if (parseInt(hexPort, 16) !== port)
-                continue;
-            found.push({ address: decodeAddress(hexAddress), port, inode: Number(f[9]) });
-        }
-    }
-    return read ? found : undefined;
-}
-/** The kernel prints each 32-bit word of the address in host order (little-endian on the runners' x86 and arm64). */
-function decodeAddress(hex) {
-    const words = hex.match(/.{8}/g) ?? [];
-    const bytes = words.flatMap((w) => (w.match(/../g) ?? []).reverse().map((b) => parseInt(b, 16)));
-    if (bytes.length === 4)
-        return bytes.join('.');
-    const groups = Array.from({ length: 8 }, (_, i) => ((bytes[2 * i] << 8) | bytes[2 * i + 1]).toString(16));
-    if (groups.slice(0, 5).every((g) => g === '0') && groups[5] === 'ffff')
-        return `::ffff:${bytes.slice(12).join('.')}`;
-    // the shortest form for the common cases (:: and ::1); other addresses in full
-    const text = groups.join(':');
-    return text === '0:0:0:0:0:0:0:0' ? '::' : text === '0:0:0:0:0:0:0:1' ? '::1' : text;
-}
-/** The processes holding each of `inodes` among their file descriptors (those this user may read). */
-function socketHolders(proc, inodes) {
-    const holders = new Map();
-    for (const pid of procPids(proc)) {
-        let fds;
-        try {
-            fds = (0,external_node_fs_namespaceObject.readdirSync)(`${proc}/${pid}/fd`);
-        }
-        catch {
-            continue; // another user's process, or gone
-        }
-        const held = new Set();
-        for (const fd of fds) {
-            let target;
-            try {
-                target = (0,external_node_fs_namespaceObject.readlinkSync)(`${proc}/${pid}/fd/${fd}`);
-            }
-            catch {
-                continue;
-            }
-            const m = /^socket:\[(\d+)\]$/.exec(target);
-            if (m && inodes.has(Number(m[1])))
-                held.add(Number(m[1]));
-        }
-        if (held.size === 0)
-            continue;
-        const info = { pid, command: commandLine(pid, proc) };
-        for (const inode of held)
-            holders.set(inode, [...(holders.get(inode) ?? []), info]);
-    }
-    return holders;
-}
-/**
- * The port to check when `url` names this machine (loopback, `localhost`, this host's name or one of its
- * addresses), else undefined: a server elsewhere is probed as it is, its port is none of this machine's business.
- */
-function localPort(url, hostName = process.getBuiltinModule('node:os').hostname()) {
-    const host = bareHost(url.hostname);
-    const os = process.getBuiltinModule('node:os');
-    const addresses = Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((a) => a.address.toLowerCase()));
-    const local = isLoopback(url.hostname) ||
-        host.endsWith('.localhost') ||
-        host === hostName.toLowerCase() ||
-        addresses.includes(host);
-    if (!local)
-        return undefined;
-    return url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
-}
-/** Docker's userland proxy, which holds a container's published port on the host (`docker run -p`). */
-const isDockerProxy = (command) => /(^|\/)docker-proxy(\s|$)/.test(command);
-
-;// CONCATENATED MODULE: ./src/server/preflight.ts
-/**
- * Before `start` launches anything: is the port the server will listen on free, and what else holds memory on the
- * GPUs it will use? A server an earlier job left behind would answer the gate in the new one's place, or make it
- * fail on "address in use"; a foreign process on its GPUs can make it run out of memory. Structured answers only;
- * the words are in report/lifecycle-report.ts, the decision (fail, warn) in the conclusion.
- */
-
-
-/** Checks the ports of `urls` that name this machine, and the GPUs as `gpuCheck` asks. */
-async function preflight(urls, gpuCheck, deps) {
-    let portBusy;
-    for (const port of new Set(urls.map((u) => localPort(u, deps.hostName)))) {
-        // a host elsewhere is probed as before: its port is not this machine's to check
-        if (port === undefined)
-            continue;
-        const owner = portOwner(port, { proc: deps.proc });
-        if (owner.kind === 'listening') {
-            portBusy = owner;
-            break;
-        }
-    }
-    return { portBusy, gpu: await gpuFinding(gpuCheck, deps) };
-}
-async function gpuFinding(gpuCheck, deps) {
-    if (gpuCheck === 'off')
-        return { kind: 'off' };
-    const snapshot = await (deps.gpu ?? (() => gpuSnapshot({ env: deps.env, timeoutMs: 5_000 })))();
-    if (snapshot.kind === 'unavailable')
-        return { kind: 'unavailable', why: snapshot.why, detail: snapshot.detail };
-    const apps = appsOnVisibleGpus(snapshot, deps.env.CUDA_VISIBLE_DEVICES);
-    // a process nvidia-smi shows with 0 MiB holds nothing to speak of; one it cannot measure ([N/A]) may hold much
-    const holding = apps.filter((a) => a.usedMiB === undefined || a.usedMiB > 0);
-    return holding.length > 0
-        ? { kind: 'busy', apps: holding, gpus: snapshot.gpus }
-        : { kind: 'clear', gpus: snapshot.gpus };
-}
-/** What the pre-flight means for the wait: `refuse` ends it before anything starts; `warnGpu` says so and goes on. */
-function preflightVerdict(p, gpuCheck) {
-    const gpuBusy = p.gpu.kind === 'busy';
-    if (p.portBusy !== undefined)
-        return { refuse: 'port-busy', warnGpu: gpuBusy };
-    if (gpuBusy && gpuCheck === 'fail')
-        return { refuse: 'gpu-busy', warnGpu: false };
-    return { warnGpu: gpuBusy };
 }
 
 ;// CONCATENATED MODULE: ./src/wait/gate.ts
@@ -21514,177 +21711,84 @@ function preflightVerdict(p, gpuCheck) {
 
 
 
-const reportContext = (s, url) => ({
-    url,
-    expect: gate_expectation(s),
-    timeoutMs: s.timeoutMs
-});
-const gate_expectation = (s) => ({
-    model: s.model,
-    match: s.match,
-    matchRegex: s.matchRegex,
-    status: s.status
-});
-async function gate(settings, deps) {
+
+
+async function gate(settings, gateDeps) {
+    const deps = {
+        ...gateDeps,
+        warn: gateDeps.warn ?? gateDeps.log,
+        notice: gateDeps.notice ?? gateDeps.log,
+        env: gateDeps.env ?? process.env
+    };
     const { clock } = deps;
-    const env = deps.env ?? process.env;
     // Resolved before anything starts, so that a bad pid file is an input error and nothing runs.
     const pid = settings.pid === undefined ? undefined : resolvePid(settings.pid);
     if (settings.start !== undefined) {
-        const refused = await beforeStart(settings, env, deps);
+        const refused = await beforeStart(settings, deps);
         if (refused !== undefined)
             return refused;
     }
-    const logFile = settings.logFile ?? (settings.start !== undefined ? newLogFile(env) : undefined);
+    const logFile = settings.logFile ?? (settings.start !== undefined ? newLogFile(deps.env) : undefined);
+    setUpUndici();
+    // Everything that holds a process, a timer or a socket is released in the `finally`, whatever throws first.
+    const halter = new Halter();
+    const ports = new PortPoller();
     let server;
-    if (settings.start !== undefined && logFile !== undefined) {
-        server = startServer(settings.start, logFile, serverEnv(env), clock);
-        deps.log(`Started the server (pid ${server.pid}); its output goes to ${logFile}`);
-    }
-    else if (pid !== undefined) {
-        server = attachServer(pid, clock);
-        deps.log(`Watching the server process ${pid}${logFile === undefined ? '' : ` and its log ${logFile}`}`);
-    }
-    const facts = { pid: server?.pid, logFile };
-    const waitStart = deps.startedAt ?? clock.now();
-    const history = openHistory(settings, deps);
-    const profile = new StartupProfile({ engine: settings.engine, startedAt: server?.startedAt, usual: history.usual });
-    const sayStartup = (lines) => lines.forEach((l) => deps.log(`${clock_formatDuration(clock.now() - waitStart)}: ${l}`));
-    // A log `start` has just begun afresh is read from its first line; one written before the wait tells the phases so far.
-    const log = logFile === undefined
-        ? undefined
-        : new LogFollower(logFile, settings.logLines, {
-            fromStart: settings.start !== undefined,
-            skipBytes: server?.logOffset,
-            secrets: settings.secrets,
-            earlier: (lines) => lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number)))
-        });
-    const readLines = (lines) => {
-        for (const l of lines)
-            sayStartup(profile.line(l.text, clock.now(), l.number));
-        const f = profile.fatal;
-        return (f && { line: { number: f.lineNumber, text: f.line }, cause: f.cause, engine: profile.label ?? 'model server' });
-    };
-    // A server started elsewhere has long since started: its environment can be read at once, while it still runs.
-    if (pid !== undefined)
-        reportEnvironment(settings, server, facts, deps);
-    const fleet = settings.targets.length > 1;
-    const subject = fleet ? `each of ${settings.targets.length} endpoints` : settings.targets[0].url.href;
-    deps.log(`Waiting up to ${clock_formatDuration(settings.timeoutMs)} for ${describeExpectation(reportContext(settings, settings.targets[0].url), subject)}` +
-        `${settings.probeGeneration ? ' and a one-token generation to succeed' : ''}; probing every ${clock_formatDuration(settings.intervalMs)}`);
-    const watch = watchServer({ server, log, failPattern: settings.failPattern, readLines, cancel: deps.cancel });
-    // An endpoint that can no longer become ready settles the fleet's fate: the others stop waiting.
-    const fleetStop = new AbortController();
-    const stop = AbortSignal.any([watch.signal, fleetStop.signal]);
-    // Every endpoint's sleeps and requests listen to it: a fleet of 200 is not a leak.
-    (0,external_node_events_.setMaxListeners)(0, stop);
-    const warn = deps.warn ?? deps.log;
-    // what every HTTP client of the wait shares: its TLS settings, and the secrets to mask in answers as they arrive
-    const tls = { caCert: settings.caCert, insecureTls: settings.insecureTls, secrets: settings.secrets };
-    deps.debug?.(`request headers: ${['user-agent', 'accept', ...Object.keys(settings.headers)].join(', ')} (values not shown)`);
+    let watch;
     try {
-        const results = await Promise.all(settings.targets.map(async ({ url, generation }) => {
-            const prefix = fleet ? `[${url.href}] ` : '';
-            const prober = createProber({ url, headers: settings.headers, ...tls });
-            const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls });
-            // the engine's own readiness answer on the same origin, for an engine that lists its model before it serves
-            let health;
-            const engineReady = async (timeoutMs, signal) => {
-                const engine = settings.engine ?? profile.engine;
-                const healthUrl = readinessUrl(engine, url);
-                if (healthUrl === undefined)
-                    return undefined;
-                if (health?.url.href !== healthUrl.href) {
-                    await health?.prober.close();
-                    health = { url: healthUrl, prober: createProber({ url: healthUrl, headers: settings.headers, ...tls }) };
-                }
-                const sentAt = clock.now();
-                const result = await health.prober.probe(timeoutMs, signal);
-                deps.debug?.(`${prefix}${healthUrl.pathname}: ${probeLine(result)}`);
-                return {
-                    assessment: assess(result, { status: [[200, 200]] }),
-                    request: engineReadinessRequest(profile.label ?? engine ?? 'the engine', healthUrl),
-                    latencyMs: clock.now() - sentAt
-                };
-            };
-            const probe = async (timeoutMs, signal) => {
-                const result = await prober.probe(timeoutMs, signal);
-                deps.debug?.(`${prefix}${probeLine(result)}`);
-                // The model list can name the engine (`owned_by`) when the log has not: for the startup phases, and
-                // for the engine's own readiness answer, which a wait without a log needs too.
-                if (result.kind === 'http' && profile.engine === undefined) {
-                    const lines = profile.models(result.json);
-                    if (log !== undefined)
-                        sayStartup(lines);
-                }
-                return result;
-            };
-            // `load`: the first answer that shows the model waiting to be asked for sends the load request, once
-            let loading;
-            const loader = settings.load ? createHttpClient(tls) : undefined;
-            const askToLoad = (answer) => {
-                const request = loader && loading === undefined ? loadRequest(url, answer, settings.model) : undefined;
-                if (request === undefined || loader === undefined)
-                    return;
-                deps.log(`${prefix}${loadAskedText(request.url, request.body.model)}`);
-                const left = Math.max(1, waitStart + settings.timeoutMs - clock.now());
-                loading = loader
-                    .send({ url: request.url, method: 'POST', headers: settings.headers, json: request.body }, left, stop)
-                    .then((result) => deps.debug?.(`${prefix}${request.url.pathname}: ${probeLine(result)}`));
-            };
-            try {
-                const outcome = await waitForModel({
-                    expect: gate_expectation(settings),
-                    intervalMs: settings.intervalMs,
-                    timeoutMs: settings.timeoutMs,
-                    requestTimeoutMs: settings.requestTimeoutMs,
-                    successThreshold: settings.successThreshold,
-                    progressIntervalMs: settings.progressIntervalMs
-                }, {
-                    probe,
-                    generate: generator ? generator.generate : undefined,
-                    engineReady,
-                    stop,
-                    portWatch: portWatchFor(url),
-                    clock,
-                    startedAt: deps.startedAt,
-                    onEvent: (e) => {
-                        askToLoad(e.assessment);
-                        const now = clock.now();
-                        const startup = e.type === 'progress' ? profile.status(now, now - (server?.startedAt ?? waitStart)) : undefined;
-                        (e.type === 'lost' ? warn : deps.log)(`${prefix}${eventLine(e, startup)}`);
-                    }
-                });
-                if (fleet && !outcome.ready && outcome.reason !== 'timeout' && !stop.aborted) {
-                    fleetStop.abort({
-                        reason: 'cancelled',
-                        detail: `${url.href} can no longer become ready (${outcome.reason})`
-                    });
-                }
-                return { ...outcome, url };
-            }
-            finally {
-                await Promise.all([prober.close(), generator?.close(), health?.prober.close(), loader?.close()]);
-            }
-        }));
+        server = launch(settings, pid, logFile, deps);
+        const facts = { pid: server?.pid, logFile };
+        const waitStart = deps.startedAt ?? clock.now();
+        const history = openHistory(settings, deps);
+        const profile = new StartupProfile({ engine: settings.engine, startedAt: server?.startedAt, usual: history.usual });
+        const { log, sayStartup, readLines } = followLog({
+            settings,
+            logFile,
+            logOffset: server?.logOffset,
+            profile,
+            deps,
+            waitStart
+        });
+        // A server started elsewhere has long since started: its environment can be read at once, while it still runs.
+        if (pid !== undefined)
+            reportEnvironment(settings, server, facts, deps);
+        deps.log(waitingLine({ url: settings.targets[0].url, expect: expectation(settings), timeoutMs: settings.timeoutMs }, { endpoints: settings.targets.length, generation: settings.probeGeneration, intervalMs: settings.intervalMs }));
+        watch = watchServer({ halter, server, log, failPattern: settings.failPattern, readLines, cancel: deps.cancel });
+        // Every endpoint's sleeps and requests listen to it: a fleet of 200 is not a leak.
+        (0,external_node_events_.setMaxListeners)(0, halter.signal);
+        deps.debug?.(gateLines.requestHeaders(['user-agent', 'accept', ...Object.keys(settings.headers)]));
+        // An endpoint that can no longer become ready settles the fleet's fate: the others stop waiting.
+        let fleetHalt;
+        const shared = {
+            settings,
+            deps,
+            halter,
+            ports,
+            log,
+            profile,
+            sayStartup,
+            progressAt: (now) => profile.status(now, now - (server?.startedAt ?? waitStart)),
+            haltFleet: settings.targets.length > 1 ? (halt) => void (halter.halt(halt) && (fleetHalt = halt)) : undefined
+        };
+        const results = await Promise.all(settings.targets.map((target) => waitForTarget(target, shared)));
         // Ready means the watched server answered: an answer on a local port from anyone else is not its readiness.
         const wrong = server === undefined || !settings.portCheck ? undefined : foreignAnswer(settings, server.pid, deps);
         if (wrong !== undefined)
             results.forEach((r, i) => {
                 if (r.ready && localPort(r.url) === wrong.port)
-                    results[i] = { ...r, ready: false, reason: 'wrong-server', stop: wrong.stop };
+                    results[i] = { ...r, ready: false, reason: 'wrong-server', halt: wrong.halt };
             });
-        const outcome = representative(results, fleetStop.signal.reason);
+        const outcome = representative(results, fleetHalt);
         if (outcome.ready && server?.startedAt !== undefined)
             facts.startupMs = clock.now() - server.startedAt;
         if (outcome.ready && server !== undefined)
-            facts.gpuMemoryMiB = await gpuMemoryOf(server.pid, env, deps);
+            facts.gpuMemoryMiB = await gpuMemoryOf(server.pid, deps);
         if (pid === undefined)
             reportEnvironment(settings, server, facts, deps);
         if (!outcome.ready && log !== undefined && settings.logLines > 0) {
             facts.logTail = log.tail();
             if (facts.logTail === undefined)
-                deps.log(`The server log ${log.path} does not exist.`);
+                deps.log(gateLines.noLog(log.path));
         }
         // The lines written up to now end the startup's last phase (a ready line just before the port opened).
         if (log !== undefined)
@@ -21694,32 +21798,160 @@ async function gate(settings, deps) {
             models: [...new Set(results.flatMap((r) => r.models))],
             results,
             server: server === undefined && logFile === undefined ? undefined : facts,
-            profile: settle(settings, outcome, facts, profile, clock.now(), history, deps)
+            profile: settle({ settings, outcome, facts, profile, history, deps })
         };
     }
     finally {
-        watch.close();
+        watch?.close();
+        ports.close();
         server?.release();
+    }
+}
+/**
+ * The server's log, read into the startup profile: its lines from before the wait (a server started elsewhere)
+ * tell the phases so far; a log `start` has just begun afresh is read from its first line. `readLines` reads new
+ * lines and returns the engine's own fatal line once seen.
+ */
+function followLog({ settings, logFile, logOffset, profile, deps, waitStart }) {
+    const { clock } = deps;
+    const sayStartup = (lines) => lines.forEach((l) => deps.log(gateLines.startup(clock.now() - waitStart, l)));
+    const log = logFile === undefined
+        ? undefined
+        : new log_follower_LogFollower(logFile, settings.logLines, {
+            fromStart: settings.start !== undefined,
+            skipBytes: logOffset,
+            secrets: settings.secrets,
+            earlier: (lines) => lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number)))
+        });
+    const readLines = (lines) => {
+        for (const l of lines)
+            sayStartup(profile.line(l.text, clock.now(), l.number));
+        const f = profile.fatal;
+        return (f && {
+            line: { number: f.lineNumber, text: f.line },
+            cause: f.cause,
+            engineLabel: profile.label
+        });
+    };
+    return { log, sayStartup, readLines };
+}
+/** Starts the server (`start`) or follows one started elsewhere (`pid`); undefined for neither. */
+function launch(settings, pid, logFile, deps) {
+    if (settings.start !== undefined && logFile !== undefined) {
+        const server = startServer(settings.start, logFile, serverEnv(deps.env), deps.clock);
+        deps.log(gateLines.started(server.pid, logFile));
+        return server;
+    }
+    if (pid === undefined)
+        return undefined;
+    const server = attachServer(pid, deps.clock);
+    deps.log(gateLines.watching(pid, logFile));
+    return server;
+}
+/** One endpoint's wait, its HTTP clients closed however it ends. */
+async function waitForTarget({ url, generation }, shared) {
+    const { settings, deps, halter, log, profile } = shared;
+    const { clock } = deps;
+    const prefix = shared.haltFleet ? `[${url.href}] ` : '';
+    // what every HTTP client of the wait shares: its TLS settings, and the secrets to mask in answers as they arrive
+    const tls = { caCert: settings.caCert, insecureTls: settings.insecureTls, secrets: settings.secrets };
+    const prober = createProber({ url, headers: settings.headers, ...tls });
+    const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls });
+    const probe = async (timeoutMs, signal) => {
+        const result = await prober.probe(timeoutMs, signal);
+        deps.debug?.(`${prefix}${probeLine(result)}`);
+        // The model list can name the engine (`owned_by`) when the log has not: for the startup phases, and for the
+        // engine's own readiness answer, which a wait without a log needs too.
+        if (result.kind === 'http' && profile.engine === undefined) {
+            const lines = profile.models(result.json);
+            if (log !== undefined)
+                shared.sayStartup(lines);
+        }
+        return result;
+    };
+    // the engine's own readiness answer on the same origin, for an engine that lists its model before it serves
+    let health;
+    const engineReady = async (timeoutMs, signal) => {
+        const engine = settings.engine ?? profile.engine;
+        const healthUrl = readinessUrl(engine, url);
+        if (healthUrl === undefined)
+            return undefined;
+        if (health?.url.href !== healthUrl.href) {
+            await health?.prober.close();
+            health = { url: healthUrl, prober: createProber({ url: healthUrl, headers: settings.headers, ...tls }) };
+        }
+        const sentAt = clock.now();
+        const result = await health.prober.probe(timeoutMs, signal);
+        deps.debug?.(`${prefix}${healthUrl.pathname}: ${probeLine(result)}`);
+        return {
+            assessment: assess(result, { status: [[200, 200]] }),
+            request: engineReadinessRequest(profile.label ?? engine ?? 'the engine', healthUrl),
+            latencyMs: clock.now() - sentAt
+        };
+    };
+    // `load`: the first answer that shows the model waiting to be asked for sends the load request, once
+    let loading;
+    const loader = settings.load ? createHttpClient(tls) : undefined;
+    const waitStart = deps.startedAt ?? clock.now();
+    const askToLoad = (answer) => {
+        const request = loader && loading === undefined ? loadRequest(url, answer, settings.model) : undefined;
+        if (request === undefined || loader === undefined)
+            return;
+        deps.log(`${prefix}${loadAskedText(request.url, request.body.model)}`);
+        const left = Math.max(1, waitStart + settings.timeoutMs - clock.now());
+        loading = loader
+            .send({ url: request.url, method: 'POST', headers: settings.headers, json: request.body }, left, halter.signal)
+            .then((result) => deps.debug?.(`${prefix}${request.url.pathname}: ${probeLine(result)}`));
+    };
+    try {
+        const outcome = await waitForModel({
+            expect: expectation(settings),
+            intervalMs: settings.intervalMs,
+            timeoutMs: settings.timeoutMs,
+            requestTimeoutMs: settings.requestTimeoutMs,
+            successThreshold: settings.successThreshold,
+            progressIntervalMs: settings.progressIntervalMs
+        }, {
+            probe,
+            generate: generator ? generator.generate : undefined,
+            engineReady,
+            halter,
+            portWatch: shared.ports.watchFor(url),
+            clock,
+            startedAt: deps.startedAt,
+            onEvent: (e) => {
+                askToLoad(e.assessment);
+                const startup = e.type === 'progress' ? shared.progressAt(clock.now()) : undefined;
+                (e.type === 'lost' ? deps.warn : deps.log)(`${prefix}${eventLine(e, startup)}`);
+            }
+        });
+        if (!outcome.ready && outcome.reason !== 'timeout' && halter.halted === undefined) {
+            shared.haltFleet?.({ reason: 'cancelled', detail: gateLines.fleetStopped(url, outcome.reason) });
+        }
+        return { ...outcome, url };
+    }
+    finally {
+        await Promise.all([prober.close(), generator?.close(), health?.prober.close(), loader?.close()]);
     }
 }
 /**
  * Before `start` launches anything: a port already held ends the wait at once (`port-busy`), naming the holder;
  * other processes on the server's GPUs are a warning, or with `gpu-check: fail` end it (`gpu-busy`).
  */
-async function beforeStart(settings, env, deps) {
+async function beforeStart(settings, deps) {
     const start = deps.startedAt ?? deps.clock.now();
     const found = await preflight(settings.portCheck ? settings.targets.map((t) => t.url) : [], settings.gpuCheck, {
-        env
+        env: deps.env
     });
     const verdict = preflightVerdict(found, settings.gpuCheck);
     const gpu = found.gpu;
     if (gpu.kind === 'unavailable')
         deps.debug?.(gpuUnavailableText(gpu.why, gpu.detail));
     if (verdict.warnGpu && gpu.kind === 'busy')
-        (deps.warn ?? deps.log)(gpuBusyText(gpu.apps, gpu.gpus));
+        deps.warn(gpuBusyText(gpu.apps, gpu.gpus));
     if (verdict.refuse === undefined)
         return undefined;
-    const stop = {
+    const halt = {
         reason: verdict.refuse,
         detail: verdict.refuse === 'port-busy' && found.portBusy !== undefined
             ? portBusyText(found.portBusy)
@@ -21729,11 +21961,11 @@ async function beforeStart(settings, env, deps) {
     };
     const results = settings.targets.map(({ url }) => ({
         ready: false,
-        reason: stop.reason,
+        reason: halt.reason,
         elapsedMs: deps.clock.now() - start,
         attempts: 0,
         models: [],
-        stop,
+        halt,
         timeline: [],
         url
     }));
@@ -21742,7 +21974,7 @@ async function beforeStart(settings, env, deps) {
 }
 /**
  * The first local port of the URLs whose listening socket belongs to neither the watched process nor its
- * descendants (Linux: the socket's inode among their file descriptors), as the stop that ends the wait. Unknown
+ * descendants (Linux: the socket's inode among their file descriptors), as the halt that ends the wait. Unknown
  * (no /proc), a holder this user cannot see, or a docker-proxy (a container's published port: the proxy, not the
  * `docker run` the gate watches, holds it) is not held against the server.
  */
@@ -21760,13 +21992,13 @@ function foreignAnswer(settings, pid, deps) {
             deps.debug?.(dockerProxyText(o, pid));
             continue;
         }
-        return { port, stop: { reason: 'wrong-server', detail: wrongServerText(o, pid) } };
+        return { port, halt: { reason: 'wrong-server', detail: wrongServerText(o, pid) } };
     }
     return undefined;
 }
 /** The GPU memory the server's processes hold (nvidia-smi), or undefined without a reading. */
-async function gpuMemoryOf(pid, env, deps) {
-    const snapshot = await gpuSnapshot({ env, timeoutMs: 5_000 });
+async function gpuMemoryOf(pid, deps) {
+    const snapshot = await gpuSnapshot({ env: deps.env, timeoutMs: 5_000 });
     if (snapshot.kind === 'unavailable') {
         deps.debug?.(gpuUnavailableText(snapshot.why, snapshot.detail));
         return undefined;
@@ -21775,12 +22007,12 @@ async function gpuMemoryOf(pid, env, deps) {
 }
 /**
  * The endpoint the scalar outputs describe: the one ready last when all are, else the first to fail on its
- * own account (not one stopped because another had failed).
+ * own account (not one halted because another had failed).
  */
-function representative(results, fleetStop) {
+function representative(results, fleetHalt) {
     if (results.every((r) => r.ready))
         return results.reduce((a, b) => (b.elapsedMs > a.elapsedMs ? b : a));
-    const failed = results.filter((r) => !r.ready && (fleetStop === undefined || r.stop !== fleetStop));
+    const failed = results.filter((r) => !r.ready && (fleetHalt === undefined || r.halt !== fleetHalt));
     return failed.reduce((a, b) => (b.elapsedMs < a.elapsedMs ? b : a));
 }
 function reportEnvironment(settings, server, facts, deps) {
@@ -21788,12 +22020,10 @@ function reportEnvironment(settings, server, facts, deps) {
         return;
     const environ = server.environ();
     if (environ === undefined)
-        facts.envUnavailable = `The environment of process ${server.pid} could not be read (it has exited, or this is not Linux).`;
+        facts.envUnreadable = true;
     else
         facts.env = envReport(settings.envReport, environ, settings.secrets);
-    deps.log(`Server environment (process ${server.pid}):`);
-    for (const line of envLines(facts))
-        deps.log(`  ${line}`);
+    gateLines.environment(facts).forEach((line) => deps.log(line));
 }
 function openHistory(settings, deps) {
     const auto = settings.historyFile === HISTORY_AUTO;
@@ -21803,24 +22033,24 @@ function openHistory(settings, deps) {
     const key = settings.historyKey ?? (file === undefined ? '' : historyKey(urls, settings.model, settings.start));
     const history = loadHistory(file, key, auto ? deps.defaultHistory?.notice : undefined);
     for (const n of history.notices)
-        (deps.notice ?? deps.log)(n);
+        deps.notice(n);
     for (const w of history.warnings)
-        (deps.warn ?? deps.log)(w);
+        deps.warn(w);
     return history;
 }
 /** The wait is over: this run against the earlier ones (warnings for a regression and a changed environment), then recorded. */
-function settle(settings, outcome, facts, profile, now, history, deps) {
-    const phases = profile.finish(now);
-    const engine = profile.label;
-    const usual = history.usual?.phaseSeconds;
+function settle({ settings, outcome, facts, profile, history, deps }) {
+    const phases = profile.finish(deps.clock.now());
+    const engineLabel = profile.label;
+    const usualPhaseSeconds = history.usual?.phaseSeconds;
     // A cancelled wait says nothing about how long the server takes.
     if (outcome.reason === 'cancelled')
-        return { engine, phases, usual };
+        return { engineLabel, phases, usualPhaseSeconds };
     const env = facts.env && Object.fromEntries(facts.env.flatMap((e) => (e.value === undefined ? [] : [[e.name, e.value]])));
     const run = {
         v: 1,
         key: history.key,
-        at: new Date().toISOString(),
+        at: new Date(deps.clock.wallMs()).toISOString(),
         ready: outcome.ready,
         reason: outcome.reason,
         elapsedSeconds: gate_round1(outcome.elapsedMs / 1000),
@@ -21831,81 +22061,15 @@ function settle(settings, outcome, facts, profile, now, history, deps) {
     };
     // a history file another job holds locked must not keep this one past its deadline
     const findings = recordRun(history, run, settings.regressionThresholdPercent, settings.regressionMinRuns, settings.timeoutMs - outcome.elapsedMs);
-    const warn = deps.warn ?? deps.log;
     if (findings.regression !== undefined && !settings.failOnRegression)
-        warn(findings.regression);
+        deps.warn(findings.regression);
     if (findings.drift !== undefined)
-        warn(findings.drift);
+        deps.warn(findings.drift);
     for (const n of findings.notices)
-        (deps.notice ?? deps.log)(n);
-    return { engine, phases, usual, ...findings };
+        deps.notice(n);
+    return { engineLabel, phases, usualPhaseSeconds, ...findings };
 }
 const gate_round1 = (x) => Math.round(x * 10) / 10;
-
-;// CONCATENATED MODULE: ./src/server/diagnostics.ts
-/** `diagnostics`: commands run after a failed wait, each in its own log group, each under a time limit. */
-/** Long enough for `nvidia-smi` on a busy machine; short enough that a wedged GPU driver cannot hold the job. */
-const DIAGNOSTIC_LIMIT_S = 60;
-async function runDiagnostics(commands, runner) {
-    for (const command of commands) {
-        if (runner.cancel?.aborted)
-            return;
-        await runner.group(`Diagnostics: ${command}`, async () => {
-            try {
-                // coreutils `timeout` limits each command; -k kills what ignores SIGTERM.
-                const code = await runner.exec('timeout', ['-k', '5', String(DIAGNOSTIC_LIMIT_S), '/bin/sh', '-c', command]);
-                if (runner.cancel?.aborted)
-                    runner.log('(stopped: the job was cancelled)');
-                else if (code === 124)
-                    runner.log(`(stopped after ${DIAGNOSTIC_LIMIT_S}s)`);
-                else if (code !== 0)
-                    runner.log(`(exit code ${code})`);
-            }
-            catch (e) {
-                runner.log(`(could not run: ${e.message})`);
-            }
-        });
-    }
-}
-/**
- * Runs a program with its output on `out`; resolves with its exit code. With `cancel`, the program leads a
- * process group of its own, and the whole group (the shell and whatever it started) is killed when `cancel`
- * aborts: a diagnostic must not hold a cancelled job. Without it, it stays in ours, so that a terminal's
- * Ctrl-C reaches it too.
- */
-function runCommand(program, args, out, cancel) {
-    // node:child_process is loaded only when diagnostics run.
-    const { spawn } = process.getBuiltinModule('node:child_process');
-    return new Promise((resolve, reject) => {
-        const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: cancel !== undefined });
-        const kill = () => {
-            // a process that left the group may still hold the pipes: stop reading them
-            child.stdout.destroy();
-            child.stderr.destroy();
-            try {
-                if (child.pid !== undefined)
-                    process.kill(-child.pid, 'SIGKILL');
-            }
-            catch {
-                // the group has ended already
-            }
-        };
-        if (cancel?.aborted)
-            kill();
-        else
-            cancel?.addEventListener('abort', kill, { once: true });
-        child.stdout.pipe(out, { end: false });
-        child.stderr.pipe(out, { end: false });
-        child.once('error', (e) => {
-            cancel?.removeEventListener('abort', kill);
-            reject(e);
-        });
-        child.once('close', (code) => {
-            cancel?.removeEventListener('abort', kill);
-            resolve(code ?? 1);
-        });
-    });
-}
 
 ;// CONCATENATED MODULE: ./src/server/stop.ts
 /**
@@ -21917,7 +22081,7 @@ function runCommand(program, args, out, cancel) {
 
 
 /** Stops the server `pid` and its processes; see the module comment. */
-async function stopServer(options, deps) {
+async function stop_stopServer(options, deps) {
     const { clock } = deps;
     const proc = deps.proc ?? '/proc';
     const pollMs = options.pollMs ?? 100;
@@ -22038,11 +22202,165 @@ function signalled(kill, pid, signal) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/server/job-end.ts
+
+
+/** State names, as the runner passes them back: `STATE_<name>`. */
+const NAMES = { pid: 'server-pid', timeoutMs: 'stop-timeout-ms', logFile: 'server-log-file', logLines: 'log-lines' };
+/** The state to save after the wait, or undefined when the post step has nothing to do. */
+function jobEndState(settings, server) {
+    // only a server this step launched is this job's to stop: one given by `pid` belongs to whoever started it
+    if (settings.start === undefined || settings.stop !== 'job-end' || server?.pid === undefined)
+        return undefined;
+    return {
+        [NAMES.pid]: String(server.pid),
+        [NAMES.timeoutMs]: String(settings.stopTimeoutMs),
+        [NAMES.logFile]: server.logFile ?? '',
+        [NAMES.logLines]: String(settings.logLines)
+    };
+}
+/** Reads the state back (`get` returns '' for a name not saved); undefined when the main step saved none. */
+function readJobEndState(get) {
+    const pid = Number(get(NAMES.pid));
+    if (!Number.isInteger(pid) || pid < 2)
+        return undefined;
+    const timeoutMs = Number(get(NAMES.timeoutMs));
+    const logLines = Number(get(NAMES.logLines));
+    return {
+        pid,
+        timeoutMs: Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : 30_000,
+        logFile: get(NAMES.logFile) || undefined,
+        logLines: Number.isInteger(logLines) && logLines >= 0 ? logLines : 50
+    };
+}
+/** Stops the server the main step launched and says how it went. Never throws for a server that is already gone. */
+async function stopAtJobEnd(state, deps) {
+    const record = await stopServer({ pid: state.pid, timeoutMs: state.timeoutMs }, deps);
+    const exitedOnTerm = record.outcome !== 'survived' && record.signal !== 'SIGKILL';
+    const clean = exitedOnTerm && record.gpu.kind !== 'held';
+    // why it would not stop may be in its last lines (a hung NCCL teardown, a stuck writer)
+    const logTail = exitedOnTerm || state.logFile === undefined || state.logLines === 0
+        ? undefined
+        : new LogFollower(state.logFile, state.logLines).tail();
+    return { record, clean, logTail, logFile: state.logFile };
+}
+
+;// CONCATENATED MODULE: ./src/wait/conclusion.ts
+/**
+ * What must happen once the wait is over, decided once for every front end (the action, the CLI, and later a
+ * job-end step and a one-shot check): the outputs, the final line, the log tail, the diagnostics to run, fail or
+ * warn, the exit code. A front end only carries it out in its medium. Pure: no I/O, nothing of GitHub or a shell.
+ */
+
+
+
+/** The report's view of the settings, for `url` (the endpoint the outcome describes). */
+const reportContext = (s, url) => ({
+    url,
+    expect: expectation(s),
+    timeoutMs: s.timeoutMs
+});
+function conclude(outcome, settings) {
+    const context = reportContext(settings, outcome.url);
+    const tail = outcome.ready ? undefined : outcome.server?.logTail;
+    const verdict = outcome.ready
+        ? undefined
+        : {
+            kind: outcome.reason === 'timeout' && !settings.failOnTimeout ? 'warn' : 'fail',
+            message: failureMessage(outcome, context)
+        };
+    const regression = outcome.profile?.regression;
+    const failedRegression = settings.failOnRegression ? regression : undefined;
+    return {
+        ready: outcome.ready,
+        outputs: Object.fromEntries(Object.entries(outputs(outcome)).map(([name, value]) => [name, redact(value, settings.secrets)])),
+        finalLine: finalLine(outcome),
+        logTail: tail && {
+            title: wait_report_logTailTitle(tail, outcome.server?.logFile),
+            lines: tail.map((line) => `${line.number}: ${line.text}`)
+        },
+        // A cancelled job must end within a second; the diagnostics could take minutes.
+        diagnostics: outcome.ready || outcome.reason === 'cancelled' ? [] : settings.diagnostics,
+        verdict,
+        failedRegression,
+        exitCode: verdict?.kind === 'fail' || failedRegression !== undefined ? 1 : 0,
+        context,
+        jobEndState: jobEndState(settings, outcome.server)
+    };
+}
+
+;// CONCATENATED MODULE: ./src/server/diagnostics.ts
+/** `diagnostics`: commands run after a failed wait, each in its own log group, each under a time limit. */
+/** Long enough for `nvidia-smi` on a busy machine; short enough that a wedged GPU driver cannot hold the job. */
+const DIAGNOSTIC_LIMIT_S = 60;
+async function runDiagnostics(commands, runner) {
+    for (const command of commands) {
+        if (runner.cancel?.aborted)
+            return;
+        await runner.group(`Diagnostics: ${command}`, async () => {
+            try {
+                // coreutils `timeout` limits each command; -k kills what ignores SIGTERM.
+                const code = await runner.exec('timeout', ['-k', '5', String(DIAGNOSTIC_LIMIT_S), '/bin/sh', '-c', command]);
+                if (runner.cancel?.aborted)
+                    runner.log('(stopped: the job was cancelled)');
+                else if (code === 124)
+                    runner.log(`(stopped after ${DIAGNOSTIC_LIMIT_S}s)`);
+                else if (code !== 0)
+                    runner.log(`(exit code ${code})`);
+            }
+            catch (e) {
+                runner.log(`(could not run: ${e.message})`);
+            }
+        });
+    }
+}
+/**
+ * Runs a program with its output on `out`; resolves with its exit code. With `cancel`, the program leads a
+ * process group of its own, and the whole group (the shell and whatever it started) is killed when `cancel`
+ * aborts: a diagnostic must not hold a cancelled job. Without it, it stays in ours, so that a terminal's
+ * Ctrl-C reaches it too.
+ */
+function runCommand(program, args, out, cancel) {
+    // node:child_process is loaded only when diagnostics run.
+    const { spawn } = process.getBuiltinModule('node:child_process');
+    return new Promise((resolve, reject) => {
+        const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: cancel !== undefined });
+        const kill = () => {
+            // a process that left the group may still hold the pipes: stop reading them
+            child.stdout.destroy();
+            child.stderr.destroy();
+            try {
+                if (child.pid !== undefined)
+                    process.kill(-child.pid, 'SIGKILL');
+            }
+            catch {
+                // the group has ended already
+            }
+        };
+        if (cancel?.aborted)
+            kill();
+        else
+            cancel?.addEventListener('abort', kill, { once: true });
+        child.stdout.pipe(out, { end: false });
+        child.stderr.pipe(out, { end: false });
+        child.once('error', (e) => {
+            cancel?.removeEventListener('abort', kill);
+            reject(e);
+        });
+        child.once('close', (code) => {
+            cancel?.removeEventListener('abort', kill);
+            resolve(code ?? 1);
+        });
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/cli/command-line.ts
 /**
  * The command-line layer: argv and INPUT_* variables in; progress on stderr, outputs as JSON on stdout, and an
  * exit code out (0 ready, 1 not ready, 2 bad usage). Every flag of the wait comes from the action's inputs.
  */
+
+
 
 
 
@@ -22167,7 +22485,7 @@ async function waitCommand(argv, io, say, paint) {
             throw e;
         // Name the input as the user gave it: a flag, or the INPUT_* variable.
         const source = flag(e.input) === undefined && envInput(io.env, e.input) !== undefined
-            ? envName(e.input)
+            ? shellInputVariable(e.input)
             : `--${e.input}`;
         throw new UsageError(e.message.replace(`Input "${e.input}"`, source));
     }
@@ -22184,39 +22502,30 @@ async function waitCommand(argv, io, say, paint) {
         env: io.env,
         defaultHistory: defaultHistoryFile(io.env, 'cli')
     });
-    const final = finalLine(outcome);
-    log(outcome.ready ? paint.green(final) : paint.red(final));
-    const lenient = outcome.reason === 'timeout' && !settings.failOnTimeout;
-    const tail = outcome.server?.logTail;
-    if (!outcome.ready && tail !== undefined) {
-        log(`${wait_report_logTailTitle(tail, outcome.server?.logFile)}:`);
-        for (const line of tail)
-            log(`  ${line.number}: ${line.text}`);
+    const next = conclude(outcome, settings);
+    log(next.ready ? paint.green(next.finalLine) : paint.red(next.finalLine));
+    if (next.logTail !== undefined) {
+        log(`${next.logTail.title}:`);
+        for (const line of next.logTail.lines)
+            log(`  ${line}`);
     }
-    if (!outcome.ready) {
-        await runDiagnostics(settings.diagnostics, {
-            group: async (title, body) => {
-                log(`\u2500\u2500 ${title}`);
-                await body();
-            },
-            exec: (program, args) => runCommand(program, args, io.stderr),
-            log
-        });
+    await runDiagnostics(next.diagnostics, {
+        group: async (title, body) => {
+            log(`\u2500\u2500 ${title}`);
+            await body();
+        },
+        exec: (program, args) => runCommand(program, args, io.stderr),
+        log
+    });
+    if (next.verdict !== undefined) {
+        const { kind, message } = next.verdict;
+        log(kind === 'warn' ? paint.yellow(`warning: ${message}`) : paint.red(`error: ${message}`));
     }
-    if (!outcome.ready) {
-        const message = failureMessage(outcome, reportContext(settings, outcome.url));
-        log(lenient ? paint.yellow(`warning: ${message}`) : paint.red(`error: ${message}`));
-    }
-    if (values.json) {
-        const out = Object.fromEntries(Object.entries(outputs(outcome)).map(([k, v]) => [k, redact(v, secrets)]));
-        io.stdout.write(`${JSON.stringify(out)}\n`);
-    }
-    const regression = outcome.profile?.regression;
-    if (regression !== undefined && settings.failOnRegression) {
-        log(paint.red(`error: ${regression}`));
-        return 1;
-    }
-    return outcome.ready || lenient ? 0 : 1;
+    if (values.json)
+        io.stdout.write(`${JSON.stringify(next.outputs)}\n`);
+    if (next.failedRegression !== undefined)
+        log(paint.red(`error: ${next.failedRegression}`));
+    return next.exitCode;
 }
 async function simulateCommand(argv, io, say) {
     const { values } = parseCommandLine(argv, {
@@ -22324,7 +22633,7 @@ async function stopCommand(argv, io, say, paint) {
     catch {
         throw new UsageError(`--timeout: "${printable(String(values.timeout))}" is not ${DURATION_FORM}`);
     }
-    const record = await stopServer({ pid, timeoutMs }, { clock: systemClock, gpu: () => gpuSnapshot({ env: io.env, timeoutMs: 5_000 }) });
+    const record = await stop_stopServer({ pid, timeoutMs }, { clock: systemClock, gpu: () => gpuSnapshot({ env: io.env, timeoutMs: 5_000 }) });
     for (const line of stopLines(record)) {
         if (line.level === 'warning')
             say(paint.yellow(`warning: ${line.text}`));
@@ -22372,9 +22681,8 @@ function parseCommandLine(argv, options) {
 }
 /** The runner's form (INPUT_MATCH-REGEX) first, then the one a shell can set (INPUT_MATCH_REGEX). */
 function envInput(env, name) {
-    return env[`INPUT_${name.toUpperCase()}`] ?? env[envName(name)];
+    return env[inputVariable(name)] ?? env[shellInputVariable(name)];
 }
-const envName = (name) => `INPUT_${name.toUpperCase().replace(/-/g, '_')}`;
 function helpText() {
     const rows = INPUT_NAMES.map((name) => {
         const [metavar, text] = INPUT_HELP[name] ?? ['VALUE', ''];

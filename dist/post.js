@@ -1003,11 +1003,11 @@ module.exports = upgrade
 
 
 
-module.exports.request = __nccwpck_require__(4043)
-module.exports.stream = __nccwpck_require__(3560)
-module.exports.pipeline = __nccwpck_require__(6862)
-module.exports.upgrade = __nccwpck_require__(1882)
-module.exports.connect = __nccwpck_require__(2279)
+/* unused reexport */ __nccwpck_require__(4043)
+/* unused reexport */ __nccwpck_require__(3560)
+/* unused reexport */ __nccwpck_require__(6862)
+/* unused reexport */ __nccwpck_require__(1882)
+/* unused reexport */ __nccwpck_require__(2279)
 
 
 /***/ }),
@@ -16535,7 +16535,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 656:
+/***/ 3642:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -16554,10 +16554,7 @@ const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createReq
  */
 
 const GPU_QUERY = ['--query-gpu=index,uuid,name,memory.used,memory.total', '--format=csv,noheader,nounits'];
-const APPS_QUERY = [
-    '--query-compute-apps=pid,process_name,used_memory,gpu_uuid',
-    '--format=csv,noheader,nounits'
-];
+const APPS_QUERY = ['--query-compute-apps=pid,process_name,used_memory,gpu_uuid', '--format=csv,noheader,nounits'];
 /** The GPUs and the compute processes on them, in two calls of nvidia-smi. */
 async function gpuSnapshot(options = {}) {
     const gpuRun = await runNvidiaSmi(GPU_QUERY, options);
@@ -17011,17 +17008,185 @@ function parse_printable(text, max = 80) {
     return shown.length > max ? `${shown.slice(0, max)}\u2026` : shown;
 }
 
+;// CONCATENATED MODULE: ./src/wait/assess.ts
+/** Judges one probe's result against what the settings expect: ready, keep waiting, or stop now. */
+
+
+
+
+
+/** Whether two answers are the same answer (fields left out and fields undefined are alike). */
+function sameAnswer(a, b) {
+    return sameData(a, b);
+}
+function sameData(a, b) {
+    if (a === b)
+        return true;
+    if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null)
+        return false;
+    if (Array.isArray(a) !== Array.isArray(b))
+        return false;
+    const x = a;
+    const y = b;
+    return [...new Set([...Object.keys(x), ...Object.keys(y)])].every((k) => sameData(x[k], y[k]));
+}
+const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET|VERIFY)_|HOSTNAME_MISMATCH)/;
+/** Codes told in the same words are the same answer. */
+const SAME_ERROR = {
+    UND_ERR_CONNECT_TIMEOUT: 'ETIMEDOUT',
+    PROXY_UND_ERR_CONNECT_TIMEOUT: 'PROXY_ETIMEDOUT'
+};
+/** `regexLimitMs` bounds how long `match-regex` may run on the body (what is left of the probe's time). */
+function assess(result, expect, regexLimitMs = 1_000) {
+    if (result.kind === 'error')
+        return assessError(result);
+    const { status, body } = result;
+    const excerpt = body.slice(0, 200);
+    const list = readModelList(result.json);
+    const ids = list?.models.map((m) => m.id);
+    const models = ids?.slice(0, MAX_KEPT_MODELS);
+    const modelCount = ids && ids.length > MAX_KEPT_MODELS ? { modelCount: ids.length } : {};
+    const base = { status, models, ...modelCount, excerpt };
+    const said = describeBody(result.body, result.contentType, result.json) || undefined;
+    const judged = (answer, extra = {}) => ({
+        ...base,
+        ...extra,
+        state: answer.state,
+        answer,
+        ...answerWords(answer, expect)
+    });
+    if (status === 401 || status === 403)
+        return judged({ state: 'fatal', status, said }, { fatalReason: 'unauthorized' });
+    if (!statusAccepted(expect.status, status))
+        return judged({ state: 'waiting', status, said });
+    // The summary names the listed models (the first few, and how many), or else what the body says.
+    const answered = ids === undefined
+        ? { status, said }
+        : {
+            status,
+            models: ids.slice(0, MAX_NAMED_MODELS),
+            ...(ids.length > MAX_NAMED_MODELS ? { modelCount: ids.length } : {})
+        };
+    const waiting = (missing) => judged({ state: 'waiting', ...answered, missing });
+    let modelId;
+    if (expect.model !== undefined) {
+        if (list === undefined)
+            return waiting({ what: 'model-list', truncated: result.truncated });
+        const match = matchModel(list.models, expect.model);
+        if (match.kind === 'ambiguous') {
+            const candidates = match.candidates.map((m) => m.id);
+            return judged({ state: 'fatal', ...answered, candidates }, { fatalReason: 'ambiguous-model', candidates });
+        }
+        if (match.kind === 'missing')
+            return waiting({ what: 'model' });
+        const found = match.model;
+        if (found.unloaded)
+            return { ...waiting({ what: 'model-unloaded', id: found.id }), modelState: 'unloaded' };
+        if (found.loading !== undefined)
+            return { ...waiting({ what: 'model-loaded', id: found.id, loading: found.loading }), modelState: 'loading' };
+        modelId = found.id;
+    }
+    if (expect.match !== undefined && !body.includes(expect.match))
+        return waiting({ what: 'match' });
+    if (expect.matchRegex !== undefined) {
+        const matched = testWithin(expect.matchRegex, body, regexLimitMs);
+        if (matched === undefined)
+            return waiting({ what: 'match-regex-in-time' });
+        if (!matched)
+            return waiting({ what: 'match-regex' });
+    }
+    return judged({ state: 'ready', ...answered }, { modelId });
+}
+/**
+ * OpenSSL's words when the first bytes back are not TLS: a plain HTTP server answering a TLS hello with a
+ * 400 page (`wrong version number`, or `packet length too long` from some servers).
+ */
+const PLAIN_HTTP = /WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|HTTP_REQUEST/;
+function assessError(result) {
+    const judged = (answer, extra = {}) => ({
+        ...extra,
+        state: answer.state,
+        answer,
+        status: result.status,
+        ...answerWords(answer, { status: [] })
+    });
+    if (TLS_CODES.test(result.code) && PLAIN_HTTP.test(result.code)) {
+        const plainHttp = { redirectedTo: result.redirectedTo };
+        return judged({ state: 'fatal', error: result.code, plainHttp }, { fatalReason: 'tls' });
+    }
+    if (TLS_CODES.test(result.code)) {
+        // Node 24 adds advice about its own flags ("; if the root CA is installed locally, try \u2026 --use-system-ca"),
+        // which an action cannot use: the inputs that can help are named instead.
+        return judged({ state: 'fatal', error: result.code, said: result.message.split(';')[0] }, { fatalReason: 'tls' });
+    }
+    const state = result.status === undefined ? 'down' : 'waiting';
+    if (result.code === 'TIMEOUT')
+        return judged({ state, status: result.status, error: 'TIMEOUT' });
+    const error = SAME_ERROR[result.code] ?? result.code;
+    // An error met on the way through a proxy is the proxy's (`PROXY_<code>`, see the probe).
+    const proxy = result.proxy !== undefined && result.code.startsWith('PROXY_') ? result.proxy : undefined;
+    // A code without words of its own is told by its message.
+    const said = errorHasWords(result.code, proxy !== undefined) ? undefined : result.message;
+    return judged({ state, status: result.status, error, proxy, said });
+}
+/** An answer names this many listed models at most: a list of 60,000 would make every line megabytes long. */
+const MAX_NAMED_MODELS = 10;
+/**
+ * An answer's model ids kept past the probe (its `models`, the `models` output): a fleet of servers listing
+ * 40,000 models each would otherwise hold hundreds of thousands of strings and write an output of megabytes.
+ */
+const MAX_KEPT_MODELS = 1000;
+/**
+ * Says what a body says in a few words: a JSON error's message (from `json`, the body already parsed), an HTML
+ * page's title, or its first line.
+ */
+function describeBody(body, contentType, json) {
+    const text = body.trimStart().slice(0, 8192).trimEnd();
+    if (text === '')
+        return '';
+    const said = jsonMessage(json);
+    if (said !== undefined)
+        return assess_clip(said);
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text.slice(0, 4096));
+    if (title)
+        return assess_clip(title[1].trim());
+    if (/html/i.test(contentType) || text.startsWith('<'))
+        return '(an HTML page)';
+    return assess_clip(text.split(/\r?\n/, 1)[0]);
+}
+function jsonMessage(json) {
+    if (typeof json !== 'object' || json === null || Array.isArray(json))
+        return undefined;
+    const o = json;
+    for (const key of ['error', 'message', 'detail', 'reason', 'status']) {
+        const v = o[key];
+        if (typeof v === 'string' && v !== '')
+            return v;
+        if (typeof v === 'object' && v !== null) {
+            const inner = jsonMessage(v);
+            if (inner !== undefined)
+                return inner;
+        }
+    }
+    return undefined;
+}
+/** The server's words on one line, at most `max` characters. */
+function assess_clip(text, max = 120) {
+    // cut before cleaning: a body can be 1 MiB on one line, and a copy of it per probe adds up
+    const clean = controlToSpace(text.slice(0, 2 * max));
+    return clean.length > max ? `${clean.slice(0, max)}\u2026` : clean;
+}
+
 // EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/agent.js
 var agent = __nccwpck_require__(7405);
 // EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/dispatcher.js
 var dispatcher = __nccwpck_require__(883);
-var dispatcher_default = /*#__PURE__*/__nccwpck_require__.n(dispatcher);
 // EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/client.js
 var client = __nccwpck_require__(3701);
 // EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/proxy-agent.js
 var proxy_agent = __nccwpck_require__(6672);
 // EXTERNAL MODULE: ./node_modules/undici/lib/api/index.js
-var api = __nccwpck_require__(6615);
+var lib_api = __nccwpck_require__(6615);
 ;// CONCATENATED MODULE: ./src/http/undici-parts.ts
 // @ts-expect-error -- undici ships no declarations for its internal paths; typed below
 
@@ -17033,9 +17198,16 @@ var api = __nccwpck_require__(6615);
 
 // @ts-expect-error -- as above
 
-// What undici's index does: every dispatcher gets request(), connect() (the proxy agent tunnels with it)
-// and the other API methods.
-Object.assign((dispatcher_default()).prototype, api);
+/**
+ * What undici's index does on import: every dispatcher gets request(), connect() (the proxy agent tunnels with
+ * it) and the other API methods. Done here, once, by whoever sends requests (the gate, the floor bench, tests
+ * of the HTTP client), rather than as a side effect of importing this module. Safe to call again.
+ */
+function setUpUndici() {
+    const prototype = DispatcherImpl.prototype;
+    if (prototype.request !== api.request)
+        Object.assign(prototype, api);
+}
 const undici_parts_Agent = (/* unused pure expression or super */ null && (AgentImpl));
 const undici_parts_Client = (/* unused pure expression or super */ null && (ClientImpl));
 const undici_parts_ProxyAgent = (/* unused pure expression or super */ null && (ProxyAgentImpl));
@@ -17255,6 +17427,7 @@ function memory_collectGarbage() {
 /** performance.now() counts from the process's start, which is the step's start for the action. */
 const systemClock = {
     now: () => performance.now(),
+    wallMs: () => Date.now(),
     sleep: (ms, signal) => new Promise((resolve) => {
         if (signal?.aborted)
             return resolve();
@@ -17570,15 +17743,11 @@ function describeError(e, proxy) {
     return { kind: 'error', code: proxied, message, proxy: proxyLabel(proxy) };
 }
 
-;// CONCATENATED MODULE: ./src/wait/assess.ts
-/** Judges one probe's result against what the settings expect: ready, keep waiting, or stop now. */
+;// CONCATENATED MODULE: ./src/report/answer-report.ts
+/** An answer in words: its one-line summary (the log, the timeline) and its detail (why it is not ready). */
 
 
 
-
-
-
-const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET|VERIFY)_|HOSTNAME_MISMATCH)/;
 const ERROR_WORDS = {
     ECONNREFUSED: 'connection refused',
     ECONNRESET: 'connection reset by the server',
@@ -17594,85 +17763,6 @@ const ERROR_WORDS = {
     TOO_MANY_REDIRECTS: `more than ${MAX_REDIRECTS} redirects (a redirect loop?)`,
     BAD_REDIRECT: 'redirected to a URL that is not http:// or https://'
 };
-/** `regexLimitMs` bounds how long `match-regex` may run on the body (what is left of the probe's time). */
-function assess(result, expect, regexLimitMs = 1_000) {
-    if (result.kind === 'error')
-        return assessError(result);
-    const { status, body } = result;
-    const excerpt = body.slice(0, 200);
-    const list = readModelList(result.json);
-    const ids = list?.models.map((m) => m.id);
-    const models = ids?.slice(0, MAX_KEPT_MODELS);
-    const base = { status, models, ...(ids && ids.length > MAX_KEPT_MODELS ? { modelCount: ids.length } : {}), excerpt };
-    const said = describeBody(result.body, result.contentType, result.json);
-    if (status === 401 || status === 403) {
-        return {
-            ...base,
-            state: 'fatal',
-            fatalReason: 'unauthorized',
-            summary: `HTTP ${status}${said ? ` ${said}` : ''}`,
-            detail: `the server refused the request as ${status === 401 ? 'unauthenticated' : 'forbidden'}: ` +
-                'set "api-key" to the key the server was started with (sent as "Authorization: Bearer <key>"), ' +
-                'or pass the header it expects with "headers"'
-        };
-    }
-    if (!statusAccepted(expect.status, status)) {
-        return {
-            ...base,
-            state: 'waiting',
-            summary: `HTTP ${status}${said ? ` ${said}` : ''}`,
-            detail: `HTTP ${status} is not an accepted status`
-        };
-    }
-    const listed = ids === undefined ? '' : ids.length === 0 ? ', lists no models' : `, serving [${assess_someOf(ids)}]`;
-    const summaryBase = `HTTP ${status}${listed || (said ? ` ${said}` : '')}`;
-    const waiting = (why) => ({
-        ...base,
-        state: 'waiting',
-        summary: `${summaryBase} \u2014 ${why}`,
-        detail: why
-    });
-    let modelId;
-    if (expect.model !== undefined) {
-        if (list === undefined) {
-            return waiting(`the answer is not a model list, so "${expect.model}" cannot be found in it${result.truncated ? ' (body over 1 MiB, cut)' : ''}`);
-        }
-        const match = matchModel(list.models, expect.model);
-        if (match.kind === 'ambiguous') {
-            const candidates = match.candidates.map((m) => m.id);
-            const words = ambiguousModelText(expect.model, candidates);
-            return {
-                ...base,
-                state: 'fatal',
-                fatalReason: 'ambiguous-model',
-                candidates,
-                summary: `${summaryBase} \u2014 ${words.summary}`,
-                detail: words.detail
-            };
-        }
-        if (match.kind === 'missing') {
-            return waiting(models?.length ? `"${expect.model}" is not among the listed models` : `"${expect.model}" is not listed yet`);
-        }
-        const found = match.model;
-        if (found.unloaded)
-            return { ...waiting(unloadedModelText(found.id)), modelState: 'unloaded' };
-        if (found.loading !== undefined)
-            return { ...waiting(`"${found.id}" is listed but still loading (${found.loading})`), modelState: 'loading' };
-        modelId = found.id;
-    }
-    if (expect.match !== undefined && !body.includes(expect.match)) {
-        return waiting(`the body does not contain "${expect.match}"`);
-    }
-    if (expect.matchRegex !== undefined) {
-        const matched = testWithin(expect.matchRegex, body, regexLimitMs);
-        if (matched === undefined) {
-            return waiting(`${String(expect.matchRegex)} ran out of time on the body (it backtracks too much: simplify "match-regex")`);
-        }
-        if (!matched)
-            return waiting(`the body does not match ${String(expect.matchRegex)}`);
-    }
-    return { ...base, modelId, state: 'ready', summary: summaryBase, detail: '' };
-}
 /** What a proxy did when the connection to it failed (`PROXY_<code>`, see the probe). */
 const PROXY_WORDS = {
     ECONNREFUSED: 'refused the connection',
@@ -17685,100 +17775,147 @@ const PROXY_WORDS = {
     CLOSED: 'closed the connection before the tunnel was open'
 };
 /**
- * OpenSSL's words when the first bytes back are not TLS: a plain HTTP server answering a TLS hello with a
- * 400 page (`wrong version number`, or `packet length too long` from some servers).
+ * The words of an error code, or of a proxy's (`viaProxy`: a `PROXY_<code>`, said after "the proxy \u2026");
+ * undefined for a code without words of its own.
  */
-const PLAIN_HTTP = /WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|HTTP_REQUEST/;
-function assessError(result) {
-    if (TLS_CODES.test(result.code) && PLAIN_HTTP.test(result.code)) {
-        const to = result.redirectedTo;
+function codeWords(code, viaProxy) {
+    if (!viaProxy)
+        return ERROR_WORDS[code];
+    const own = code.slice('PROXY_'.length);
+    return PROXY_WORDS[own] ?? (ERROR_WORDS[own] === undefined ? undefined : `failed: ${ERROR_WORDS[own]}`);
+}
+/** Whether an error code has words of its own (else its message is quoted). */
+const answer_report_errorHasWords = (code, viaProxy = false) => codeWords(code, viaProxy) !== undefined;
+/** The first `max` ids, then how many more of `total`. */
+function answer_report_someOf(ids, max, total = ids.length) {
+    const named = ids.slice(0, max).map((id) => clip(id, 200));
+    return total > named.length ? `${named.join(', ')} and ${total - named.length} more` : named.join(', ');
+}
+/** A generation request that produced a token: its arrival is the news, not its body. */
+const generatedWords = (request) => ({ summary: `${request} generated`, detail: '' });
+/** `expect`: what the answer was judged against (the words name the model, the text or the pattern it lacks). */
+function answer_report_answerWords(answer, expect) {
+    if (answer.engineReadiness !== undefined)
+        return withEngineReadinessWords(answer, expect);
+    if (answer.generation !== undefined)
+        return withGenerationWords(answer, expect);
+    if (answer.error !== undefined)
+        return errorWords(answer, answer.error);
+    const status = `HTTP ${answer.status}`;
+    const said = answer.said ? ` ${answer.said}` : '';
+    if (answer.state === 'fatal' && answer.candidates === undefined) {
+        return {
+            summary: `${status}${said}`,
+            detail: `the server refused the request as ${answer.status === 401 ? 'unauthenticated' : 'forbidden'}: ` +
+                'set "api-key" to the key the server was started with (sent as "Authorization: Bearer <key>"), ' +
+                'or pass the header it expects with "headers"'
+        };
+    }
+    if (answer.state === 'waiting' && answer.missing === undefined)
+        return { summary: `${status}${said}`, detail: `${status} is not an accepted status` };
+    if (answer.missing?.what === 'completion') {
+        return {
+            summary: `${status} ${answer.said ?? 'with an empty body'} \u2014 not a completion`,
+            detail: `the answer is not a ${answer.missing.route} completion`
+        };
+    }
+    const { models } = answer;
+    const listed = models === undefined
+        ? ''
+        : models.length === 0
+            ? ', lists no models'
+            : `, serving [${answer_report_someOf(models, models.length, answer.modelCount)}]`;
+    const summary = `${status}${listed || said}`;
+    if (answer.candidates !== undefined) {
+        const words = ambiguousModelText(expect.model ?? '', answer.candidates);
+        return { summary: `${summary} \u2014 ${words.summary}`, detail: words.detail };
+    }
+    if (answer.missing === undefined)
+        return { summary, detail: '' };
+    const why = missingWords(answer.missing, answer, expect);
+    return { summary: `${summary} \u2014 ${why}`, detail: why };
+}
+/** What a model list or body lacks (a generation answer that is no completion is told above, in its own words). */
+function missingWords(missing, answer, expect) {
+    switch (missing.what) {
+        case 'model-list':
+            return `the answer is not a model list, so "${expect.model}" cannot be found in it${missing.truncated ? ' (body over 1 MiB, cut)' : ''}`;
+        case 'model':
+            return answer.models?.length
+                ? `"${expect.model}" is not among the listed models`
+                : `"${expect.model}" is not listed yet`;
+        case 'model-loaded':
+            return `"${missing.id}" is listed but still loading (${missing.loading})`;
+        case 'model-unloaded':
+            return unloadedModelText(missing.id);
+        case 'match':
+            return `the body does not contain "${expect.match}"`;
+        case 'match-regex-in-time':
+            return `${String(expect.matchRegex)} ran out of time on the body (it backtracks too much: simplify "match-regex")`;
+        case 'match-regex':
+            return `the body does not match ${String(expect.matchRegex)}`;
+    }
+}
+function errorWords(answer, code) {
+    if (answer.plainHttp !== undefined) {
+        const to = answer.plainHttp.redirectedTo;
         const where = to === undefined ? 'the server' : `${new URL(to).host} (where the server redirected)`;
         return {
-            state: 'fatal',
-            fatalReason: 'tls',
             summary: 'TLS error: the server answered in plain HTTP, not TLS',
-            detail: `${where} speaks plain HTTP on this port, not HTTPS (${result.code}): ` +
+            detail: `${where} speaks plain HTTP on this port, not HTTPS (${code}): ` +
                 (to === undefined
                     ? 'use an http:// URL'
                     : `its redirect to ${to} is to a port without TLS: fix the redirect, or give the final address with http://`) +
                 '; "ca-cert" and "insecure-tls" cannot help'
         };
     }
-    if (TLS_CODES.test(result.code)) {
-        // Node 24 adds advice about its own flags ("; if the root CA is installed locally, try \u2026 --use-system-ca"),
-        // which an action cannot use: the inputs that can help are named instead.
-        const what = result.message.split(';')[0];
+    if (answer.state === 'fatal' && answer.candidates === undefined) {
         return {
-            state: 'fatal',
-            fatalReason: 'tls',
-            summary: `TLS error: ${what}`,
-            detail: `the server's certificate was not accepted (${result.code}): ${what}. ` +
+            summary: `TLS error: ${answer.said}`,
+            detail: `the server's certificate was not accepted (${code}): ${answer.said}. ` +
                 'Give its CA certificate with "ca-cert", or set "insecure-tls: true" to skip the check'
         };
     }
-    if (result.code === 'TIMEOUT') {
-        const summary = result.status === undefined
+    if (code === 'TIMEOUT') {
+        const summary = answer.status === undefined
             ? 'no answer (request timed out)'
-            : `HTTP ${result.status}, but the body did not arrive in time`;
-        return { state: result.status === undefined ? 'down' : 'waiting', status: result.status, summary, detail: summary };
+            : `HTTP ${answer.status}, but the body did not arrive in time`;
+        return { summary, detail: summary };
     }
-    const toProxy = result.proxy !== undefined && result.code.startsWith('PROXY_') ? result.code.slice(6) : undefined;
-    const words = toProxy !== undefined
-        ? `the proxy ${result.proxy} ${PROXY_WORDS[toProxy] ?? `failed: ${ERROR_WORDS[toProxy] ?? result.message}`}`
-        : (ERROR_WORDS[result.code] ?? `${result.message} (${result.code})`);
-    const summary = result.status === undefined ? words : `HTTP ${result.status}, then ${words}`;
-    return { state: result.status === undefined ? 'down' : 'waiting', status: result.status, summary, detail: summary };
+    const viaProxy = answer.proxy !== undefined;
+    const known = codeWords(code, viaProxy);
+    const words = viaProxy
+        ? `the proxy ${answer.proxy} ${known ?? `failed: ${answer.said}`}`
+        : (known ?? `${answer.said} (${code})`);
+    const summary = answer.status === undefined ? words : `HTTP ${answer.status}, then ${words}`;
+    return { summary, detail: summary };
 }
-/** A summary names this many listed models at most: a list of 60,000 would make every line megabytes long. */
-const MAX_NAMED_MODELS = 10;
-/**
- * An answer's model ids kept past the probe (its `models`, the `models` output): a fleet of servers listing
- * 40,000 models each would otherwise hold hundreds of thousands of strings and write an output of megabytes.
- */
-const MAX_KEPT_MODELS = 1000;
-/** The first `max` ids, then how many more of `total`. */
-function assess_someOf(ids, max = MAX_NAMED_MODELS, total = ids.length) {
-    const named = ids.slice(0, max).map((id) => clip(id, 200));
-    return total > named.length ? `${named.join(', ')} and ${total - named.length} more` : named.join(', ');
+/** A listed model's answer with the engine's own readiness answer (SGLang's /health) that followed it. */
+function withEngineReadinessWords(answer, expect) {
+    const { request, answer: engine } = answer.engineReadiness;
+    const listed = answer_report_answerWords({ ...answer, state: 'ready', engineReadiness: undefined }, expect).summary;
+    const said = answer_report_answerWords(engine, { status: [] });
+    const summary = `${listed} \u2014 ${request}: ${said.summary}`;
+    return {
+        summary,
+        detail: engine.state === 'ready' ? '' : `the model is listed, but ${request} says not ready yet: ${said.summary}`
+    };
 }
-/**
- * Says what a body says in a few words: a JSON error's message (from `json`, the body already parsed), an HTML
- * page's title, or its first line.
- */
-function describeBody(body, contentType, json) {
-    const text = body.trimStart().slice(0, 8192).trimEnd();
-    if (text === '')
-        return '';
-    const said = jsonMessage(json);
-    if (said !== undefined)
-        return clip(said);
-    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text.slice(0, 4096));
-    if (title)
-        return clip(title[1].trim());
-    if (/html/i.test(contentType) || text.startsWith('<'))
-        return '(an HTML page)';
-    return clip(text.split(/\r?\n/, 1)[0]);
-}
-function jsonMessage(json) {
-    if (typeof json !== 'object' || json === null || Array.isArray(json))
-        return undefined;
-    const o = json;
-    for (const key of ['error', 'message', 'detail', 'reason', 'status']) {
-        const v = o[key];
-        if (typeof v === 'string' && v !== '')
-            return v;
-        if (typeof v === 'object' && v !== null) {
-            const inner = jsonMessage(v);
-            if (inner !== undefined)
-                return inner;
-        }
-    }
-    return undefined;
-}
-function clip(text, max = 120) {
-    // cut before cleaning: a body can be 1 MiB on one line, and a copy of it per probe adds up
-    const clean = controlToSpace(text.slice(0, 2 * max));
-    return clean.length > max ? `${clean.slice(0, max)}\u2026` : clean;
+/** A listed model's answer with the generation request that followed it. */
+function withGenerationWords(answer, expect) {
+    const { request, answer: generation } = answer.generation;
+    // The model was listed and ready when the generation request went out.
+    const listed = answer_report_answerWords({ ...answer, state: 'ready', generation: undefined }, expect).summary;
+    if (generation.state === 'ready')
+        return { summary: `${listed} \u2014 ${generatedWords(request).summary}`, detail: '' };
+    // A generation request expects nothing but a 2xx answer: its words need no expectation.
+    const said = answer_report_answerWords(generation, { status: [] });
+    return {
+        summary: `${listed} \u2014 ${request}: ${said.summary}`,
+        detail: answer.state === 'fatal'
+            ? `${request}: ${said.detail}`
+            : `the model is listed, but ${request} failed: ${said.summary}`
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/report/profile-report.ts
@@ -17887,7 +18024,6 @@ function driftWarning(drifts) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/wait-report.ts
-/** Words for people: log lines, the failure message, the outputs and the job summary. Text only, no I/O. */
 
 
 
@@ -17959,10 +18095,10 @@ function failureMessage(outcome, ctx) {
         return `Stopped after ${waited}: ${last?.detail ?? outcome.reason}.`;
     }
     if (outcome.reason === 'port-busy' || outcome.reason === 'gpu-busy') {
-        return sentence(`Did not start the server: ${outcome.stop?.detail ?? outcome.reason}`);
+        return sentence(`Did not start the server: ${outcome.halt?.detail ?? outcome.reason}`);
     }
-    if (outcome.stop) {
-        const lines = [sentence(`Stopped after ${waited}, before the server was ready: ${outcome.stop.detail}`)];
+    if (outcome.halt) {
+        const lines = [sentence(`Stopped after ${waited}, before the server was ready: ${outcome.halt.detail}`)];
         if (last !== undefined)
             lines.push(sentence(`Last answer: ${last.summary}`));
         return lines.join('\n');
@@ -18079,8 +18215,8 @@ function summaryMarkdown(outcome, ctx) {
         rows.push(['Startup (from the process start)', `${out['startup-seconds']} s`]);
     if (server?.logFile !== undefined)
         rows.push(['Server log', code(server.logFile)]);
-    if (outcome.profile?.engine !== undefined)
-        rows.push(['Engine', mdText(outcome.profile.engine)]);
+    if (outcome.profile?.engineLabel !== undefined)
+        rows.push(['Engine', mdText(outcome.profile.engineLabel)]);
     if (out['expected-seconds'] !== '') {
         const against = out['regression-percent'] === ''
             ? ''
@@ -18111,11 +18247,11 @@ function summaryMarkdown(outcome, ctx) {
         if (warning !== undefined)
             lines.push('', `> \u26a0\ufe0f ${cell(mdText(warning))}`);
     if (profile !== undefined && profile.phases.length > 0)
-        lines.push('', phaseMarkdown(profile.phases, profile.engine ?? 'Server', profile.usual).trimEnd());
-    if (server?.env !== undefined || server?.envUnavailable !== undefined) {
+        lines.push('', phaseMarkdown(profile.phases, profile.engineLabel ?? 'Server', profile.usualPhaseSeconds).trimEnd());
+    if (server?.env !== undefined || server?.envUnreadable) {
         lines.push('', '#### Server environment', '');
-        if (server.envUnavailable !== undefined)
-            lines.push(server.envUnavailable);
+        if (server.envUnreadable)
+            lines.push(envUnreadableText(server));
         else
             lines.push('| variable | value |', '|---|---|', ...(server.env ?? []).map((e) => `| ${cell(code(e.name))} | ${e.value === undefined ? '*not set*' : cell(code(clipText(e.value, MAX_ENV_VALUE_CHARS)))} |`));
     }
@@ -18154,10 +18290,32 @@ function fenced(text) {
     const fence = '`'.repeat(longest + 1);
     return `${fence}\n${text}\n${fence}`;
 }
+const envUnreadableText = (server) => `The environment of process ${server.pid} could not be read (it has exited, or this is not Linux).`;
+/** The gate's own lines, beside the wait's events. */
+const gateLines = {
+    started: (pid, logFile) => `Started the server (pid ${pid}); its output goes to ${logFile}`,
+    watching: (pid, logFile) => `Watching the server process ${pid}${logFile === undefined ? '' : ` and its log ${logFile}`}`,
+    /** A line the startup profile says, `elapsedMs` into the wait. */
+    startup: (elapsedMs, line) => `${clock_formatDuration(elapsedMs)}: ${line}`,
+    environment: (server) => [
+        `Server environment (process ${server.pid}):`,
+        ...envLines(server).map((line) => `  ${line}`)
+    ],
+    requestHeaders: (names) => `request headers: ${names.join(', ')} (values not shown)`,
+    noLog: (path) => `The server log ${path} does not exist.`,
+    /** Why the other endpoints of a fleet stop waiting. */
+    fleetStopped: (url, reason) => `${url.href} can no longer become ready (${reason})`
+};
+/** The line the wait begins with: how long, for what (`endpoints`: how many a fleet has), how often. */
+function waitingLine(ctx, { endpoints, generation, intervalMs }) {
+    const subject = endpoints > 1 ? `each of ${endpoints} endpoints` : undefined;
+    return (`Waiting up to ${formatDuration(ctx.timeoutMs)} for ${describeExpectation(ctx, subject)}` +
+        `${generation ? ' and a one-token generation to succeed' : ''}; probing every ${formatDuration(intervalMs)}`);
+}
 /** The `env-report` lines for the log. */
 function envLines(server) {
-    if (server.envUnavailable !== undefined)
-        return [server.envUnavailable];
+    if (server.envUnreadable)
+        return [envUnreadableText(server)];
     return (server.env ?? []).map((e) => (e.value === undefined ? `${e.name}: not set` : `${e.name}=${e.value}`));
 }
 // The front ends redact what they write with it; it lives beside the rule that says what a secret is.
@@ -18369,8 +18527,8 @@ function secrets_redact(text, secrets) {
 /**
  * What model servers print while they start, as data: how each engine frames and stamps a line, the lines that
  * name it, one row per engine and startup phase, the line that says it is ready, and its known fatal lines.
- * Facts and their sources: shared/research/engine-logs.md. Line numbers in `[file.py:NNN]` prefixes change every
- * release, so no pattern here depends on them.
+ * __tests__/fixtures/logs holds a recorded startup of each engine that these rows are tested against. Line numbers
+ * in `[file.py:NNN]` prefixes change every release, so no pattern here depends on them.
  */
 const cause = (pattern) => ({ pattern, cause: true });
 const failure = (pattern) => ({ pattern, cause: false });
@@ -18862,7 +19020,11 @@ function trimHistory(path, keep = KEEP_RUNS, lockUntil = Date.now() + LOCK_WAIT_
         renameSync(temp, path);
     });
 }
-/** Runs `fn` holding `<path>.lock` (created exclusively); still without it at `deadline`, runs `fn(false)` anyway. */
+/**
+ * Runs `fn` holding `<path>.lock` (created exclusively); still without it at `deadline`, runs `fn(false)` anyway.
+ * Real time (Date.now), not the wait's clock: the lock is shared with other processes and aged by the file
+ * system's modification times, which only the real clock compares with.
+ */
 function withLock(path, deadline, fn) {
     const lock = `${path}.lock`;
     let fd;
@@ -18906,7 +19068,7 @@ function median(values) {
     return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 /** What the last MEDIAN_OF ready runs took; undefined without any. */
-function expectation(earlier) {
+function usualStartup(earlier) {
     const ready = earlier.filter((r) => r.ready).slice(-store_MEDIAN_OF);
     if (ready.length === 0)
         return undefined;
@@ -18924,7 +19086,7 @@ function expectation(earlier) {
 }
 /** This ready run against the median of the earlier ready runs; undefined when there is nothing to compare. */
 function regression(earlier, run) {
-    const usual = expectation(earlier);
+    const usual = usualStartup(earlier);
     if (!run.ready || usual === undefined || usual.totalSeconds <= 0)
         return undefined;
     const seconds = secondsOf(run);
@@ -20384,6 +20546,10 @@ const summary = _summary;
  * loads an OIDC token client and, with it, all of undici, for tokens this action never asks for: about 45 ms
  * between "the server is ready" and the job going on, or 18 MB held for the whole wait had it loaded earlier.
  * The functions below do what core's do, over those writers.
+ *
+ * The files are named by their path under node_modules because core's package.json exports only its index
+ * ("."): `@actions/core/lib/command.js` does not resolve. __tests__/unit/action/github.test.ts fails when core
+ * changes that (then import by the package's own path) or when these functions stop writing what core's do.
  */
 
 
@@ -20496,7 +20662,7 @@ async function post(env = process.env) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(656);
+/* harmony import */ var _action_post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3642);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2206);
 
 
@@ -20886,18 +21052,6 @@ function toCommandProperties(annotationProperties) {
 /******/ 			return fn.r ? promise : getResult();
 /******/ 		}, (err) => ((err ? reject(promise[webpackError] = err) : outerResolve(exports)), resolveQueue(queue)));
 /******/ 		queue && queue.d < 0 && (queue.d = 0);
-/******/ 	};
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/compat get default export */
-/******/ (() => {
-/******/ 	// getDefaultExport function for compatibility with non-harmony modules
-/******/ 	__nccwpck_require__.n = (module) => {
-/******/ 		var getter = module && module.__esModule ?
-/******/ 			() => (module['default']) :
-/******/ 			() => (module);
-/******/ 		__nccwpck_require__.d(getter, { a: getter });
-/******/ 		return getter;
 /******/ 	};
 /******/ })();
 /******/ 

@@ -51,7 +51,13 @@ const isThisAction = (uses: string): boolean => uses === './' || /^[^/]+\/wait-f
 describe('action.yml', () => {
   it("is a valid node24 action by GitHub's schema", () => {
     expect(action.errors).toEqual([])
-    expect(action.template?.runs).toEqual({ using: 'node24', main: 'dist/index.js' })
+    // the post step stops the server `start` launched when the job ends, however it ends
+    expect(action.template?.runs).toMatchObject({
+      using: 'node24',
+      main: 'dist/index.js',
+      post: 'dist/post.js',
+      postIf: 'always()'
+    })
     expect(action.template?.inputs?.map((i) => i.id)).toContain('url')
   })
 })
