@@ -25,12 +25,16 @@ describe('the packaged action', () => {
         'model-id': '/shared/kimi-k2.5-int4',
         models: '["/shared/kimi-k2.5-int4"]'
       })
-      // the port opens at 90% of the load (warm-up), when /v1/models first lists the model
-      expect(Number(run.outputs['elapsed-seconds'])).toBeGreaterThanOrEqual(2.2)
-      expect(Number(run.outputs['first-response-seconds'])).toBe(Number(run.outputs['elapsed-seconds']))
-      // one probe refused, then the port watch stood in until the port opened, and one probe found the model
-      expect(run.outputs.attempts).toBe('2')
+      // the port opens at 90% of the load (warm-up), when /v1/models first lists the model; ready only once the
+      // warm-up has ended and SGLang's own /health says 200
+      expect(Number(run.outputs['first-response-seconds'])).toBeGreaterThanOrEqual(2.2)
+      // (the action's clock starts a little after the simulator's)
+      expect(Number(run.outputs['elapsed-seconds'])).toBeGreaterThanOrEqual(2.4)
+      expect(Number(run.outputs['elapsed-seconds'])).toBeGreaterThan(Number(run.outputs['first-response-seconds']))
+      // one probe refused, then the port watch stood in until the port opened; then the model listed, /health 503
+      expect(Number(run.outputs.attempts)).toBeGreaterThanOrEqual(3)
       expect(run.stdout).toMatch(/: connection refused\n/)
+      expect(run.stdout).toMatch(/: HTTP 200, serving \[\/shared\/kimi-k2.5-int4\] — SGLang GET \/health: HTTP 503\n/)
       expect(run.stdout).toMatch(/Ready after \d+\.\ds \(\d+ probes\); model "\/shared\/kimi-k2.5-int4"/)
       expect(run.summary).toMatch(/\| Result \| ✅ ready \|/)
       expect(run.summary).toMatch(/\| Matched model \| `\/shared\/kimi-k2.5-int4` \|/)

@@ -132,10 +132,10 @@ export const INPUT_DEFAULTS = {
 /** `history-file: auto`: the runner's tool cache for the action, the user's cache directory for the CLI. */
 export const HISTORY_AUTO = 'auto'
 
-export const GPU_CHECKS = ['warn', 'fail', 'off'] as const
+const GPU_CHECKS = ['warn', 'fail', 'off'] as const
 export type GpuCheck = (typeof GPU_CHECKS)[number]
-export const STOP_MODES = ['job-end', 'never'] as const
-export type StopMode = (typeof STOP_MODES)[number]
+const STOP_MODES = ['job-end', 'never'] as const
+type StopMode = (typeof STOP_MODES)[number]
 
 export type InputName = keyof typeof INPUT_DEFAULTS
 

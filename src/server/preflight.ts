@@ -8,7 +8,7 @@ import { appsOnVisibleGpus, type ComputeApp, type Gpu, type GpuSnapshot, gpuSnap
 import type { GpuCheck } from '../inputs/settings.js'
 import { localPort, type PortOwner, portOwner } from './port-owner.js'
 
-export type GpuFinding =
+type GpuFinding =
   /** `gpu-check: off`. */
   | { kind: 'off' }
   /** No GPU reading (no nvidia-smi, or it failed): nothing is said but a debug line. */
