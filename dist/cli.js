@@ -16693,7 +16693,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1976);
+/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2429);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 /** The `wait-for-model` command: the same gate as the action, for shells, ssh sessions and scripts. */
@@ -16709,7 +16709,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1976:
+/***/ 2429:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -16726,8 +16726,6 @@ const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createReq
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 // EXTERNAL MODULE: external "node:url"
 var external_node_url_ = __nccwpck_require__(3136);
-// EXTERNAL MODULE: external "node:util"
-var external_node_util_ = __nccwpck_require__(7975);
 ;// CONCATENATED MODULE: ./package.json
 const package_namespaceObject = {"rE":"0.1.0"};
 ;// CONCATENATED MODULE: external "node:fs"
@@ -17219,6 +17217,544 @@ async function demo(actionEntry, out) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/history/store.ts
+/**
+ * Earlier runs, one JSON line per finished wait, in a file shared by every job on a runner: reading it (skipping
+ * lines it cannot read), appending one line atomically, trimming each key to its last runs, and comparing a run
+ * with the runs before it (startup against the median, the environment against the previous run).
+ * Imports only Node's own modules, so that tests can run it in several plain child processes at once.
+ */
+
+
+/** Runs kept per key. */
+const KEEP_RUNS = 100;
+/** Ready runs the expected startup is the median of. */
+const MEDIAN_OF = 10;
+/**
+ * One line is written with one `write` on a file opened with O_APPEND, which the kernel appends whole; it stays
+ * under PIPE_BUF (4 KiB), the size POSIX guarantees for atomic pipe writes, so it holds on any file system too.
+ */
+const MAX_LINE_BYTES = 4096;
+/** Only the end of a larger file is read (several thousand runs). */
+const MAX_READ_BYTES = 8 * 1024 * 1024;
+/** A lock older than this was left by a process that died while holding it. */
+const STALE_LOCK_MS = 10_000;
+const LOCK_WAIT_MS = 2_000;
+/** Where history lives by default: under the runner's tool cache (kept between jobs on self-hosted runners) or the user's cache. */
+function defaultHistoryFile(env, frontEnd) {
+    if (frontEnd === 'action') {
+        return env.RUNNER_TOOL_CACHE
+            ? { path: (0,external_node_path_namespaceObject.join)(env.RUNNER_TOOL_CACHE, 'wait-for-model', 'history.jsonl') }
+            : { notice: 'History is off: RUNNER_TOOL_CACHE is not set; give "history-file" to keep it elsewhere.' };
+    }
+    const base = env.XDG_CACHE_HOME || (env.HOME ? (0,external_node_path_namespaceObject.join)(env.HOME, '.cache') : undefined);
+    return base
+        ? { path: (0,external_node_path_namespaceObject.join)(base, 'wait-for-model', 'history.jsonl') }
+        : { notice: 'History is off: neither XDG_CACHE_HOME nor HOME is set; give --history-file to keep it elsewhere.' };
+}
+/** The default key: the endpoint, the model and the start command, hashed so that no secret in them lands in the file. */
+function historyKey(url, model, start) {
+    // node:crypto is loaded only for a history that is on: 5 ms and 3 MB on Node 24
+    return process
+        .getBuiltinModule('node:crypto')
+        .createHash('sha256')
+        .update(JSON.stringify([url, model ?? '', start ?? '']))
+        .digest('hex')
+        .slice(0, 16);
+}
+/** Makes sure the file can be appended to; a reason in words when it cannot (history is then off). */
+function prepareHistory(path) {
+    try {
+        (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
+        (0,external_node_fs_namespaceObject.closeSync)((0,external_node_fs_namespaceObject.openSync)(path, 'a'));
+        return undefined;
+    }
+    catch (e) {
+        return `History is off: cannot write ${path} (${e.message}).`;
+    }
+}
+function readHistory(path) {
+    let text;
+    try {
+        text = readTail(path);
+    }
+    catch (e) {
+        if (e.code === 'ENOENT')
+            return { runs: [], skipped: 0 };
+        throw e;
+    }
+    return parseHistory(text);
+}
+function parseHistory(text) {
+    const runs = [];
+    let skipped = 0;
+    for (const line of text.split('\n')) {
+        if (line.trim() === '')
+            continue;
+        const run = parseRun(line);
+        if (run === undefined)
+            skipped++;
+        else
+            runs.push(run);
+    }
+    return { runs, skipped };
+}
+function parseRun(line) {
+    let r;
+    try {
+        r = JSON.parse(line);
+    }
+    catch {
+        return undefined;
+    }
+    const fine = typeof r === 'object' &&
+        r !== null &&
+        typeof r.key === 'string' &&
+        typeof r.ready === 'boolean' &&
+        typeof r.elapsedSeconds === 'number' &&
+        (r.startupSeconds === undefined || typeof r.startupSeconds === 'number') &&
+        Array.isArray(r.phases) &&
+        r.phases.every((p) => typeof p?.name === 'string' && typeof p?.seconds === 'number') &&
+        (r.env === undefined ||
+            (typeof r.env === 'object' && r.env !== null && Object.values(r.env).every((v) => typeof v === 'string')));
+    return fine ? r : undefined;
+}
+function readTail(path) {
+    const fd = (0,external_node_fs_namespaceObject.openSync)(path, 'r');
+    try {
+        const size = (0,external_node_fs_namespaceObject.fstatSync)(fd).size;
+        const length = Math.min(size, MAX_READ_BYTES);
+        const buffer = Buffer.alloc(length);
+        let got = 0;
+        while (got < length) {
+            const n = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, got, length - got, size - length + got);
+            if (n === 0)
+                break;
+            got += n;
+        }
+        const text = buffer.subarray(0, got).toString('utf8');
+        // Started mid-file: the first line is cut.
+        return length < size ? text.slice(text.indexOf('\n') + 1) : text;
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+/** The line for a run, shrunk to fit MAX_LINE_BYTES (long values cut, then phases, then the environment dropped). */
+function runLine(run) {
+    const attempts = [
+        run,
+        { ...run, env: run.env && Object.fromEntries(Object.entries(run.env).map(([k, v]) => [k, v.slice(0, 200)])) },
+        {
+            ...run,
+            env: run.env && Object.fromEntries(Object.entries(run.env).map(([k, v]) => [k, v.slice(0, 200)])),
+            phases: run.phases.slice(0, 30)
+        },
+        { ...run, env: undefined, envReport: undefined, phases: run.phases.slice(0, 30) }
+    ];
+    for (const attempt of attempts) {
+        const line = `${JSON.stringify(attempt)}\n`;
+        if (Buffer.byteLength(line) <= MAX_LINE_BYTES)
+            return line;
+    }
+    return undefined;
+}
+/**
+ * Appends one run with a single write (atomic with O_APPEND), holding the file's lock so that a trim in another
+ * process cannot drop it; then trims the run's key to its last `keep` runs when it has more.
+ * Returns false when the run does not fit in one line.
+ */
+function appendRun(path, run, keep = KEEP_RUNS) {
+    const line = runLine(run);
+    if (line === undefined)
+        return false;
+    withLock(path, () => {
+        const fd = (0,external_node_fs_namespaceObject.openSync)(path, 'a');
+        try {
+            (0,external_node_fs_namespaceObject.writeSync)(fd, line);
+        }
+        finally {
+            (0,external_node_fs_namespaceObject.closeSync)(fd);
+        }
+    });
+    const kept = readHistory(path).runs.filter((r) => r.key === run.key).length;
+    if (kept > keep)
+        trimHistory(path, keep);
+    return true;
+}
+/**
+ * Keeps the last `keep` runs of every key (and drops unreadable lines): the file is rewritten to a temporary file
+ * and renamed over the old one under the lock, which appenders take too, so no run appended meanwhile is lost.
+ * Without the lock (another process holds it too long) it leaves the file as it is.
+ */
+function trimHistory(path, keep = KEEP_RUNS) {
+    withLock(path, (locked) => {
+        if (!locked)
+            return;
+        const { runs } = parseHistory(readTail(path));
+        const seen = new Map();
+        const kept = [];
+        for (let i = runs.length - 1; i >= 0; i--) {
+            const n = seen.get(runs[i].key) ?? 0;
+            if (n < keep)
+                kept.push(runs[i]);
+            seen.set(runs[i].key, n + 1);
+        }
+        const temp = `${path}.${process.pid}.tmp`;
+        (0,external_node_fs_namespaceObject.writeFileSync)(temp, kept
+            .reverse()
+            .map((r) => JSON.stringify(r) + '\n')
+            .join(''), { mode: (0,external_node_fs_namespaceObject.statSync)(path).mode });
+        (0,external_node_fs_namespaceObject.renameSync)(temp, path);
+    });
+}
+/** Runs `fn` holding `<path>.lock` (created exclusively); after LOCK_WAIT_MS without it, runs `fn(false)` anyway. */
+function withLock(path, fn) {
+    const lock = `${path}.lock`;
+    const deadline = Date.now() + LOCK_WAIT_MS;
+    let fd;
+    while (fd === undefined) {
+        try {
+            fd = (0,external_node_fs_namespaceObject.openSync)(lock, 'wx');
+        }
+        catch (e) {
+            if (e.code !== 'EEXIST' || Date.now() > deadline)
+                break;
+            if (lockIsStale(lock))
+                continue;
+            Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
+        }
+    }
+    try {
+        return fn(fd !== undefined);
+    }
+    finally {
+        if (fd !== undefined) {
+            (0,external_node_fs_namespaceObject.closeSync)(fd);
+            (0,external_node_fs_namespaceObject.unlinkSync)(lock);
+        }
+    }
+}
+function lockIsStale(lock) {
+    try {
+        if (Date.now() - (0,external_node_fs_namespaceObject.statSync)(lock).mtimeMs <= STALE_LOCK_MS)
+            return false;
+        (0,external_node_fs_namespaceObject.unlinkSync)(lock);
+    }
+    catch {
+        // Gone already: free to try again.
+    }
+    return true;
+}
+const secondsOf = (r) => r.startupSeconds ?? r.elapsedSeconds;
+function median(values) {
+    const sorted = [...values].sort((a, b) => a - b);
+    const mid = Math.floor(sorted.length / 2);
+    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+/** What the last MEDIAN_OF ready runs took; undefined without any. */
+function expectation(earlier) {
+    const ready = earlier.filter((r) => r.ready).slice(-MEDIAN_OF);
+    if (ready.length === 0)
+        return undefined;
+    const names = new Set(ready.flatMap((r) => r.phases.map((p) => p.name)));
+    const phaseSeconds = new Map([...names].map((name) => [
+        name,
+        median(ready.flatMap((r) => r.phases.filter((p) => p.name === name).map((p) => p.seconds)))
+    ]));
+    return {
+        totalSeconds: median(ready.map(secondsOf)),
+        phaseSeconds,
+        order: ready[ready.length - 1].phases.map((p) => p.name),
+        runs: ready.length
+    };
+}
+/** This ready run against the median of the earlier ready runs; undefined when there is nothing to compare. */
+function regression(earlier, run) {
+    const usual = expectation(earlier);
+    if (!run.ready || usual === undefined || usual.totalSeconds <= 0)
+        return undefined;
+    const seconds = secondsOf(run);
+    let grewMost;
+    for (const p of run.phases) {
+        const before = usual.phaseSeconds.get(p.name);
+        if (before !== undefined &&
+            p.seconds - before > 0 &&
+            p.seconds - before > (grewMost ? grewMost.seconds - grewMost.usual : 0)) {
+            grewMost = { name: p.name, seconds: p.seconds, usual: before };
+        }
+    }
+    const percent = Math.round(((seconds - usual.totalSeconds) / usual.totalSeconds) * 1000) / 10;
+    return { expectedSeconds: usual.totalSeconds, seconds, percent, runs: usual.runs, grewMost };
+}
+/** The variables whose value differs from the previous run with the same `env-report`. */
+function envDrift(earlier, run) {
+    if (run.env === undefined)
+        return [];
+    const comparable = earlier.filter((r) => r.env !== undefined && r.envReport === run.envReport);
+    const previous = comparable[comparable.length - 1]?.env;
+    if (previous === undefined)
+        return [];
+    const now = run.env;
+    const names = [...new Set([...Object.keys(previous), ...Object.keys(now)])].sort();
+    return names
+        .filter((name) => previous[name] !== now[name])
+        .map((name) => {
+        let runs = 0;
+        for (let i = comparable.length - 1; i >= 0 && comparable[i].env?.[name] === previous[name]; i--)
+            runs++;
+        return { name, was: previous[name], now: now[name], runs };
+    });
+}
+
+;// CONCATENATED MODULE: ./src/inputs/parse.ts
+/** Parsers for the textual forms of inputs. Each throws a plain Error whose message names the accepted form. */
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+/** Longer than any job may run (self-hosted jobs stop at 5 days), and below setTimeout's 2^31 ms limit. */
+const MAX_DURATION_MS = 7 * 24 * 3_600_000;
+const DURATION_FORM = 'a duration such as 250ms, 15s, 2m, 1h, 1m30s or a number of seconds (0.5, 15)';
+/** Parses `250ms`, `15s`, `2m`, `1h`, `1m30s` or a plain number of seconds into milliseconds. */
+function parseDuration(text) {
+    const s = text.trim();
+    let ms;
+    if (/^\d+(\.\d+)?$/.test(s)) {
+        ms = Number(s) * 1000;
+    }
+    else if (/^(\d+(\.\d+)?(ms|s|m|h))+$/.test(s)) {
+        ms = 0;
+        for (const [, n, unit] of s.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g))
+            ms += Number(n) * UNIT_MS[unit];
+    }
+    else {
+        throw new Error(`"${printable(text)}" is not ${DURATION_FORM}`);
+    }
+    if (!Number.isFinite(ms) || ms > MAX_DURATION_MS)
+        throw new Error(`"${printable(text)}" is longer than the 168h this accepts`);
+    return Math.round(ms);
+}
+const STATUS_FORM = 'HTTP status codes (100-599) as a code (200), a list (200,204) or a range (200-299)';
+/** Parses `200`, `200,204`, `200-299` (and mixes such as `200-204,301`). */
+function parseStatusSet(text) {
+    const ranges = [];
+    for (const part of text.split(',')) {
+        const m = /^\s*(\d{3})\s*(?:-\s*(\d{3})\s*)?$/.exec(part);
+        const lo = m ? Number(m[1]) : NaN;
+        const hi = m?.[2] ? Number(m[2]) : lo;
+        if (!(lo >= 100 && hi <= 599 && lo <= hi))
+            throw new Error(`"${printable(text)}" is not ${STATUS_FORM}`);
+        ranges.push([lo, hi]);
+    }
+    return ranges;
+}
+function statusAccepted(set, status) {
+    return set.some(([lo, hi]) => status >= lo && status <= hi);
+}
+const HEADER_FORM = 'one "Name: value" per line, the name made of letters, digits and !#$%&\'*+-.^_`|~';
+/** Parses one `Name: value` per line; blank lines are skipped. */
+function parseHeaders(text) {
+    // no prototype: a header named __proto__ is a header like any other (found by the property test)
+    const headers = Object.create(null);
+    text.split(/\r?\n/).forEach((line, i) => {
+        if (line.trim() === '')
+            return;
+        const colon = line.indexOf(':');
+        const name = colon > 0 ? line.slice(0, colon).trim() : '';
+        const value = colon > 0 ? line.slice(colon + 1).trim() : '';
+        if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) {
+            throw new Error(`line ${i + 1} is not ${HEADER_FORM}`);
+        }
+        if (hasControlChars(value))
+            throw new Error(`line ${i + 1} (${name}) has a control character in its value`);
+        headers[name.toLowerCase()] = value;
+    });
+    return headers;
+}
+/** Headers that carry credentials: masked in output and never forwarded to another origin on a redirect. */
+const isCredentialHeader = (name) => /authorization|cookie|token|key|secret|password/i.test(name);
+/**
+ * Reads a `Retry-After` value, delta-seconds (`120`) or an HTTP date, as milliseconds from `nowMs`;
+ * undefined when it is neither. A date in the past means "now" (0).
+ */
+function parseRetryAfter(value, nowMs) {
+    const s = value.trim();
+    if (/^\d+$/.test(s))
+        return Number(s) * 1000;
+    // only the IMF-fixdate form HTTP uses (`Wed, 21 Oct 2015 07:28:00 GMT`), not whatever Date.parse accepts
+    if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(s))
+        return undefined;
+    const at = Date.parse(s);
+    return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
+}
+function hasControlChars(text) {
+    // eslint-disable-next-line no-control-regex
+    return /[\u0000-\u0008\u000a-\u001f\u007f]/.test(text);
+}
+/** Accepts a JavaScript regular expression as its source (`ready|up`) or in slashes with flags (`/kimi/i`). */
+function parseRegex(text) {
+    const slashed = /^\/(.*)\/([dgimsuvy]*)$/s.exec(text);
+    try {
+        return slashed ? new RegExp(slashed[1], slashed[2].replace(/[gy]/g, '')) : new RegExp(text);
+    }
+    catch (e) {
+        throw new Error(`is not a valid JavaScript regular expression (${e.message})`, { cause: e });
+    }
+}
+const BOOLEAN_FORM = 'true or false';
+function parseBoolean(text) {
+    if (/^(true|yes|on)$/i.test(text.trim()))
+        return true;
+    if (/^(false|no|off)$/i.test(text.trim()))
+        return false;
+    throw new Error(`"${printable(text)}" is not ${BOOLEAN_FORM}`);
+}
+const PERCENT_FORM = 'a percentage such as 25% or 25';
+/** Parses `25%` or `25` (0 to 10000). */
+function parsePercent(text) {
+    const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text);
+    if (!m || Number(m[1]) > 10_000)
+        throw new Error(`"${printable(text)}" is not ${PERCENT_FORM}`);
+    return Number(m[1]);
+}
+/** Shows input text safely in a message: control characters escaped, length capped. */
+function printable(text, max = 80) {
+    const shown = JSON.stringify(text)
+        .slice(1, -1)
+        .replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    return shown.length > max ? `${shown.slice(0, max)}\u2026` : shown;
+}
+
+;// CONCATENATED MODULE: ./src/report/history-report.ts
+const HISTORY_FORMATS = ['table', 'json', 'csv'];
+const COLUMNS = ['at', 'key', 'ready', 'reason', 'elapsed-seconds', 'startup-seconds', 'engine', 'phases'];
+function historyRow(run) {
+    return {
+        at: typeof run.at === 'string' ? run.at : '',
+        key: run.key,
+        ready: run.ready,
+        reason: typeof run.reason === 'string' ? run.reason : '',
+        'elapsed-seconds': run.elapsedSeconds,
+        'startup-seconds': run.startupSeconds ?? null,
+        engine: run.engine ?? null,
+        phases: run.phases.map((p) => ({ name: p.name, seconds: p.seconds }))
+    };
+}
+/** `weights=412.0s; graphs=30.5s`: the phases in one cell. */
+const phaseCell = (phases) => phases.map((p) => `${p.name}=${p.seconds}s`).join('; ');
+const cells = (row) => [
+    row.at,
+    row.key,
+    String(row.ready),
+    row.reason,
+    String(row['elapsed-seconds']),
+    row['startup-seconds'] === null ? '' : String(row['startup-seconds']),
+    row.engine ?? '',
+    phaseCell(row.phases)
+];
+/** A CSV field as RFC 4180 quotes it; a leading =, +, - or @ is kept from being read as a spreadsheet formula. */
+function csvField(text) {
+    const safe = /^[=+\-@\t\r]/.test(text) && !/^-?\d/.test(text) ? `'${text}` : text;
+    return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+/** Table cells on one line each: a value that came from the file cannot start a new row or move the cursor. */
+// eslint-disable-next-line no-control-regex
+const tableCell = (text) => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
+function historyText(rows, format) {
+    if (format === 'json')
+        return `${JSON.stringify(rows)}\n`;
+    if (format === 'csv') {
+        return [COLUMNS.join(','), ...rows.map((r) => cells(r).map(csvField).join(','))].map((l) => `${l}\r\n`).join('');
+    }
+    const table = [[...COLUMNS], ...rows.map((r) => cells(r).map(tableCell))];
+    const widths = COLUMNS.map((_, i) => Math.max(...table.map((row) => row[i].length)));
+    return table.map((row) => `${row.map((c, i) => c.padEnd(widths[i])).join('  ')}`.trimEnd() + '\n').join('');
+}
+/** The note on stderr beside the rows: how many, and what was skipped or filtered away. */
+function historyNote(file, shown, total, skipped, key) {
+    const runs = (n) => `${n} run${n === 1 ? '' : 's'}`;
+    const which = key === undefined ? '' : ` with key "${key}" (of ${runs(total)})`;
+    const unread = skipped > 0 ? `; ${skipped} unreadable line${skipped === 1 ? '' : 's'} skipped` : '';
+    return `${runs(shown)}${which} in ${file}${unread}.`;
+}
+
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(7975);
+;// CONCATENATED MODULE: ./src/cli/usage.ts
+/** Bad usage, shared by the commands: an error that ends the CLI with status 2 and a pointer to `--help`. */
+
+class UsageError extends Error {
+}
+function parseCommandLine(argv, options) {
+    try {
+        return (0,external_node_util_.parseArgs)({ args: argv, options, strict: true, allowPositionals: false });
+    }
+    catch (e) {
+        throw new UsageError(e.message);
+    }
+}
+const table = (rows) => {
+    const width = Math.max(...rows.map(([left]) => left.length)) + 2;
+    return rows.map(([left, right]) => `  ${left.padEnd(width)}${right}`.trimEnd());
+};
+
+;// CONCATENATED MODULE: ./src/cli/history-command.ts
+/** `wait-for-model history`: the recorded runs of the history file, for people, dashboards and choosing a timeout. */
+
+
+
+
+async function historyCommand(argv, io, say) {
+    const { values } = parseCommandLine(argv, {
+        key: { type: 'string' },
+        file: { type: 'string' },
+        format: { type: 'string', default: 'table' },
+        help: { type: 'boolean', short: 'h' }
+    });
+    if (values.help)
+        return (void io.stdout.write(historyHelpText()), 0);
+    const format = String(values.format);
+    if (!HISTORY_FORMATS.includes(format)) {
+        throw new UsageError(`--format: give one of ${HISTORY_FORMATS.join(', ')} (not "${printable(format)}")`);
+    }
+    const given = typeof values.file === 'string' ? values.file : undefined;
+    if (given?.trim() === '')
+        throw new UsageError('--file: give the path of a history file');
+    const fallback = defaultHistoryFile(io.env, 'cli');
+    const file = given ?? fallback.path;
+    if (file === undefined)
+        throw new UsageError(`--file: ${fallback.notice ?? 'give the path of a history file'}`);
+    const key = typeof values.key === 'string' ? values.key : undefined;
+    let read;
+    try {
+        read = readHistory(file);
+    }
+    catch (e) {
+        say(`wait-for-model: cannot read ${file} (${e.message})`);
+        return 1;
+    }
+    const runs = read.runs.filter((run) => key === undefined || run.key === key);
+    io.stdout.write(historyText(runs.map(historyRow), format));
+    say(historyNote(file, runs.length, read.runs.length, read.skipped, key === undefined ? undefined : printable(key)));
+    return 0;
+}
+function historyHelpText() {
+    return [
+        'wait-for-model history: print the runs recorded in the history file (outcome, startup seconds, phases).',
+        '',
+        'Usage: wait-for-model history [--key KEY] [--file PATH] [--format table|json|csv]',
+        '',
+        ...table([
+            ['--key KEY', 'only the runs with this history key (the key a wait was given with --history-key, or its hash)'],
+            ['--file PATH', 'the history file (default: $XDG_CACHE_HOME or ~/.cache/wait-for-model/history.jsonl)'],
+            ['--format FORMAT', 'table (default), json (one array) or csv (RFC 4180, with a header row)'],
+            ['-h, --help', 'show this help']
+        ]),
+        '',
+        'The runs go to stdout, oldest first; a count goes to stderr. Exit status: 0 printed (none recorded included),',
+        '1 the file cannot be read, 2 bad usage.',
+        ''
+    ].join('\n');
+}
+
 // EXTERNAL MODULE: external "node:events"
 var external_node_events_ = __nccwpck_require__(8474);
 ;// CONCATENATED MODULE: ./src/server/env-report.ts
@@ -17544,122 +18080,6 @@ function gpuBusyText(apps, gpus) {
     };
     const each = apps.map((a) => `pid ${a.pid} (${a.processName}) ${a.usedMiB === undefined ? 'an unknown amount' : `${a.usedMiB} MiB`} on ${where(a.gpuUuid)}`);
     return `Other processes hold memory on the GPUs the server will use: ${each.join('; ')}`;
-}
-
-;// CONCATENATED MODULE: ./src/inputs/parse.ts
-/** Parsers for the textual forms of inputs. Each throws a plain Error whose message names the accepted form. */
-const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-/** Longer than any job may run (self-hosted jobs stop at 5 days), and below setTimeout's 2^31 ms limit. */
-const MAX_DURATION_MS = 7 * 24 * 3_600_000;
-const DURATION_FORM = 'a duration such as 250ms, 15s, 2m, 1h, 1m30s or a number of seconds (0.5, 15)';
-/** Parses `250ms`, `15s`, `2m`, `1h`, `1m30s` or a plain number of seconds into milliseconds. */
-function parseDuration(text) {
-    const s = text.trim();
-    let ms;
-    if (/^\d+(\.\d+)?$/.test(s)) {
-        ms = Number(s) * 1000;
-    }
-    else if (/^(\d+(\.\d+)?(ms|s|m|h))+$/.test(s)) {
-        ms = 0;
-        for (const [, n, unit] of s.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g))
-            ms += Number(n) * UNIT_MS[unit];
-    }
-    else {
-        throw new Error(`"${printable(text)}" is not ${DURATION_FORM}`);
-    }
-    if (!Number.isFinite(ms) || ms > MAX_DURATION_MS)
-        throw new Error(`"${printable(text)}" is longer than the 168h this accepts`);
-    return Math.round(ms);
-}
-const STATUS_FORM = 'HTTP status codes (100-599) as a code (200), a list (200,204) or a range (200-299)';
-/** Parses `200`, `200,204`, `200-299` (and mixes such as `200-204,301`). */
-function parseStatusSet(text) {
-    const ranges = [];
-    for (const part of text.split(',')) {
-        const m = /^\s*(\d{3})\s*(?:-\s*(\d{3})\s*)?$/.exec(part);
-        const lo = m ? Number(m[1]) : NaN;
-        const hi = m?.[2] ? Number(m[2]) : lo;
-        if (!(lo >= 100 && hi <= 599 && lo <= hi))
-            throw new Error(`"${printable(text)}" is not ${STATUS_FORM}`);
-        ranges.push([lo, hi]);
-    }
-    return ranges;
-}
-function statusAccepted(set, status) {
-    return set.some(([lo, hi]) => status >= lo && status <= hi);
-}
-const HEADER_FORM = 'one "Name: value" per line, the name made of letters, digits and !#$%&\'*+-.^_`|~';
-/** Parses one `Name: value` per line; blank lines are skipped. */
-function parseHeaders(text) {
-    // no prototype: a header named __proto__ is a header like any other (found by the property test)
-    const headers = Object.create(null);
-    text.split(/\r?\n/).forEach((line, i) => {
-        if (line.trim() === '')
-            return;
-        const colon = line.indexOf(':');
-        const name = colon > 0 ? line.slice(0, colon).trim() : '';
-        const value = colon > 0 ? line.slice(colon + 1).trim() : '';
-        if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) {
-            throw new Error(`line ${i + 1} is not ${HEADER_FORM}`);
-        }
-        if (hasControlChars(value))
-            throw new Error(`line ${i + 1} (${name}) has a control character in its value`);
-        headers[name.toLowerCase()] = value;
-    });
-    return headers;
-}
-/** Headers that carry credentials: masked in output and never forwarded to another origin on a redirect. */
-const isCredentialHeader = (name) => /authorization|cookie|token|key|secret|password/i.test(name);
-/**
- * Reads a `Retry-After` value, delta-seconds (`120`) or an HTTP date, as milliseconds from `nowMs`;
- * undefined when it is neither. A date in the past means "now" (0).
- */
-function parseRetryAfter(value, nowMs) {
-    const s = value.trim();
-    if (/^\d+$/.test(s))
-        return Number(s) * 1000;
-    // only the IMF-fixdate form HTTP uses (`Wed, 21 Oct 2015 07:28:00 GMT`), not whatever Date.parse accepts
-    if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(s))
-        return undefined;
-    const at = Date.parse(s);
-    return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
-}
-function hasControlChars(text) {
-    // eslint-disable-next-line no-control-regex
-    return /[\u0000-\u0008\u000a-\u001f\u007f]/.test(text);
-}
-/** Accepts a JavaScript regular expression as its source (`ready|up`) or in slashes with flags (`/kimi/i`). */
-function parseRegex(text) {
-    const slashed = /^\/(.*)\/([dgimsuvy]*)$/s.exec(text);
-    try {
-        return slashed ? new RegExp(slashed[1], slashed[2].replace(/[gy]/g, '')) : new RegExp(text);
-    }
-    catch (e) {
-        throw new Error(`is not a valid JavaScript regular expression (${e.message})`, { cause: e });
-    }
-}
-const BOOLEAN_FORM = 'true or false';
-function parseBoolean(text) {
-    if (/^(true|yes|on)$/i.test(text.trim()))
-        return true;
-    if (/^(false|no|off)$/i.test(text.trim()))
-        return false;
-    throw new Error(`"${printable(text)}" is not ${BOOLEAN_FORM}`);
-}
-const PERCENT_FORM = 'a percentage such as 25% or 25';
-/** Parses `25%` or `25` (0 to 10000). */
-function parsePercent(text) {
-    const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text);
-    if (!m || Number(m[1]) > 10_000)
-        throw new Error(`"${printable(text)}" is not ${PERCENT_FORM}`);
-    return Number(m[1]);
-}
-/** Shows input text safely in a message: control characters escaped, length capped. */
-function printable(text, max = 80) {
-    const shown = JSON.stringify(text)
-        .slice(1, -1)
-        .replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-    return shown.length > max ? `${shown.slice(0, max)}\u2026` : shown;
 }
 
 ;// CONCATENATED MODULE: external "node:dns"
@@ -18121,296 +18541,6 @@ function createGenerator({ base, route, headers, clock, caCert, insecureTls }) {
         },
         close: () => client.close()
     };
-}
-
-;// CONCATENATED MODULE: ./src/history/store.ts
-/**
- * Earlier runs, one JSON line per finished wait, in a file shared by every job on a runner: reading it (skipping
- * lines it cannot read), appending one line atomically, trimming each key to its last runs, and comparing a run
- * with the runs before it (startup against the median, the environment against the previous run).
- * Imports only Node's own modules, so that tests can run it in several plain child processes at once.
- */
-
-
-/** Runs kept per key. */
-const KEEP_RUNS = 100;
-/** Ready runs the expected startup is the median of. */
-const MEDIAN_OF = 10;
-/**
- * One line is written with one `write` on a file opened with O_APPEND, which the kernel appends whole; it stays
- * under PIPE_BUF (4 KiB), the size POSIX guarantees for atomic pipe writes, so it holds on any file system too.
- */
-const MAX_LINE_BYTES = 4096;
-/** Only the end of a larger file is read (several thousand runs). */
-const MAX_READ_BYTES = 8 * 1024 * 1024;
-/** A lock older than this was left by a process that died while holding it. */
-const STALE_LOCK_MS = 10_000;
-const LOCK_WAIT_MS = 2_000;
-/** Where history lives by default: under the runner's tool cache (kept between jobs on self-hosted runners) or the user's cache. */
-function defaultHistoryFile(env, frontEnd) {
-    if (frontEnd === 'action') {
-        return env.RUNNER_TOOL_CACHE
-            ? { path: (0,external_node_path_namespaceObject.join)(env.RUNNER_TOOL_CACHE, 'wait-for-model', 'history.jsonl') }
-            : { notice: 'History is off: RUNNER_TOOL_CACHE is not set; give "history-file" to keep it elsewhere.' };
-    }
-    const base = env.XDG_CACHE_HOME || (env.HOME ? (0,external_node_path_namespaceObject.join)(env.HOME, '.cache') : undefined);
-    return base
-        ? { path: (0,external_node_path_namespaceObject.join)(base, 'wait-for-model', 'history.jsonl') }
-        : { notice: 'History is off: neither XDG_CACHE_HOME nor HOME is set; give --history-file to keep it elsewhere.' };
-}
-/** The default key: the endpoint, the model and the start command, hashed so that no secret in them lands in the file. */
-function historyKey(url, model, start) {
-    // node:crypto is loaded only for a history that is on: 5 ms and 3 MB on Node 24
-    return process
-        .getBuiltinModule('node:crypto')
-        .createHash('sha256')
-        .update(JSON.stringify([url, model ?? '', start ?? '']))
-        .digest('hex')
-        .slice(0, 16);
-}
-/** Makes sure the file can be appended to; a reason in words when it cannot (history is then off). */
-function prepareHistory(path) {
-    try {
-        (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
-        (0,external_node_fs_namespaceObject.closeSync)((0,external_node_fs_namespaceObject.openSync)(path, 'a'));
-        return undefined;
-    }
-    catch (e) {
-        return `History is off: cannot write ${path} (${e.message}).`;
-    }
-}
-function readHistory(path) {
-    let text;
-    try {
-        text = readTail(path);
-    }
-    catch (e) {
-        if (e.code === 'ENOENT')
-            return { runs: [], skipped: 0 };
-        throw e;
-    }
-    return parseHistory(text);
-}
-function parseHistory(text) {
-    const runs = [];
-    let skipped = 0;
-    for (const line of text.split('\n')) {
-        if (line.trim() === '')
-            continue;
-        const run = parseRun(line);
-        if (run === undefined)
-            skipped++;
-        else
-            runs.push(run);
-    }
-    return { runs, skipped };
-}
-function parseRun(line) {
-    let r;
-    try {
-        r = JSON.parse(line);
-    }
-    catch {
-        return undefined;
-    }
-    const fine = typeof r === 'object' &&
-        r !== null &&
-        typeof r.key === 'string' &&
-        typeof r.ready === 'boolean' &&
-        typeof r.elapsedSeconds === 'number' &&
-        (r.startupSeconds === undefined || typeof r.startupSeconds === 'number') &&
-        Array.isArray(r.phases) &&
-        r.phases.every((p) => typeof p?.name === 'string' && typeof p?.seconds === 'number') &&
-        (r.env === undefined ||
-            (typeof r.env === 'object' && r.env !== null && Object.values(r.env).every((v) => typeof v === 'string')));
-    return fine ? r : undefined;
-}
-function readTail(path) {
-    const fd = (0,external_node_fs_namespaceObject.openSync)(path, 'r');
-    try {
-        const size = (0,external_node_fs_namespaceObject.fstatSync)(fd).size;
-        const length = Math.min(size, MAX_READ_BYTES);
-        const buffer = Buffer.alloc(length);
-        let got = 0;
-        while (got < length) {
-            const n = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, got, length - got, size - length + got);
-            if (n === 0)
-                break;
-            got += n;
-        }
-        const text = buffer.subarray(0, got).toString('utf8');
-        // Started mid-file: the first line is cut.
-        return length < size ? text.slice(text.indexOf('\n') + 1) : text;
-    }
-    finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
-    }
-}
-/** The line for a run, shrunk to fit MAX_LINE_BYTES (long values cut, then phases, then the environment dropped). */
-function runLine(run) {
-    const attempts = [
-        run,
-        { ...run, env: run.env && Object.fromEntries(Object.entries(run.env).map(([k, v]) => [k, v.slice(0, 200)])) },
-        {
-            ...run,
-            env: run.env && Object.fromEntries(Object.entries(run.env).map(([k, v]) => [k, v.slice(0, 200)])),
-            phases: run.phases.slice(0, 30)
-        },
-        { ...run, env: undefined, envReport: undefined, phases: run.phases.slice(0, 30) }
-    ];
-    for (const attempt of attempts) {
-        const line = `${JSON.stringify(attempt)}\n`;
-        if (Buffer.byteLength(line) <= MAX_LINE_BYTES)
-            return line;
-    }
-    return undefined;
-}
-/**
- * Appends one run with a single write (atomic with O_APPEND), holding the file's lock so that a trim in another
- * process cannot drop it; then trims the run's key to its last `keep` runs when it has more.
- * Returns false when the run does not fit in one line.
- */
-function appendRun(path, run, keep = KEEP_RUNS) {
-    const line = runLine(run);
-    if (line === undefined)
-        return false;
-    withLock(path, () => {
-        const fd = (0,external_node_fs_namespaceObject.openSync)(path, 'a');
-        try {
-            (0,external_node_fs_namespaceObject.writeSync)(fd, line);
-        }
-        finally {
-            (0,external_node_fs_namespaceObject.closeSync)(fd);
-        }
-    });
-    const kept = readHistory(path).runs.filter((r) => r.key === run.key).length;
-    if (kept > keep)
-        trimHistory(path, keep);
-    return true;
-}
-/**
- * Keeps the last `keep` runs of every key (and drops unreadable lines): the file is rewritten to a temporary file
- * and renamed over the old one under the lock, which appenders take too, so no run appended meanwhile is lost.
- * Without the lock (another process holds it too long) it leaves the file as it is.
- */
-function trimHistory(path, keep = KEEP_RUNS) {
-    withLock(path, (locked) => {
-        if (!locked)
-            return;
-        const { runs } = parseHistory(readTail(path));
-        const seen = new Map();
-        const kept = [];
-        for (let i = runs.length - 1; i >= 0; i--) {
-            const n = seen.get(runs[i].key) ?? 0;
-            if (n < keep)
-                kept.push(runs[i]);
-            seen.set(runs[i].key, n + 1);
-        }
-        const temp = `${path}.${process.pid}.tmp`;
-        (0,external_node_fs_namespaceObject.writeFileSync)(temp, kept
-            .reverse()
-            .map((r) => JSON.stringify(r) + '\n')
-            .join(''), { mode: (0,external_node_fs_namespaceObject.statSync)(path).mode });
-        (0,external_node_fs_namespaceObject.renameSync)(temp, path);
-    });
-}
-/** Runs `fn` holding `<path>.lock` (created exclusively); after LOCK_WAIT_MS without it, runs `fn(false)` anyway. */
-function withLock(path, fn) {
-    const lock = `${path}.lock`;
-    const deadline = Date.now() + LOCK_WAIT_MS;
-    let fd;
-    while (fd === undefined) {
-        try {
-            fd = (0,external_node_fs_namespaceObject.openSync)(lock, 'wx');
-        }
-        catch (e) {
-            if (e.code !== 'EEXIST' || Date.now() > deadline)
-                break;
-            if (lockIsStale(lock))
-                continue;
-            Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
-        }
-    }
-    try {
-        return fn(fd !== undefined);
-    }
-    finally {
-        if (fd !== undefined) {
-            (0,external_node_fs_namespaceObject.closeSync)(fd);
-            (0,external_node_fs_namespaceObject.unlinkSync)(lock);
-        }
-    }
-}
-function lockIsStale(lock) {
-    try {
-        if (Date.now() - (0,external_node_fs_namespaceObject.statSync)(lock).mtimeMs <= STALE_LOCK_MS)
-            return false;
-        (0,external_node_fs_namespaceObject.unlinkSync)(lock);
-    }
-    catch {
-        // Gone already: free to try again.
-    }
-    return true;
-}
-const secondsOf = (r) => r.startupSeconds ?? r.elapsedSeconds;
-function median(values) {
-    const sorted = [...values].sort((a, b) => a - b);
-    const mid = Math.floor(sorted.length / 2);
-    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-/** What the last MEDIAN_OF ready runs took; undefined without any. */
-function expectation(earlier) {
-    const ready = earlier.filter((r) => r.ready).slice(-MEDIAN_OF);
-    if (ready.length === 0)
-        return undefined;
-    const names = new Set(ready.flatMap((r) => r.phases.map((p) => p.name)));
-    const phaseSeconds = new Map([...names].map((name) => [
-        name,
-        median(ready.flatMap((r) => r.phases.filter((p) => p.name === name).map((p) => p.seconds)))
-    ]));
-    return {
-        totalSeconds: median(ready.map(secondsOf)),
-        phaseSeconds,
-        order: ready[ready.length - 1].phases.map((p) => p.name),
-        runs: ready.length
-    };
-}
-/** This ready run against the median of the earlier ready runs; undefined when there is nothing to compare. */
-function regression(earlier, run) {
-    const usual = expectation(earlier);
-    if (!run.ready || usual === undefined || usual.totalSeconds <= 0)
-        return undefined;
-    const seconds = secondsOf(run);
-    let grewMost;
-    for (const p of run.phases) {
-        const before = usual.phaseSeconds.get(p.name);
-        if (before !== undefined &&
-            p.seconds - before > 0 &&
-            p.seconds - before > (grewMost ? grewMost.seconds - grewMost.usual : 0)) {
-            grewMost = { name: p.name, seconds: p.seconds, usual: before };
-        }
-    }
-    const percent = Math.round(((seconds - usual.totalSeconds) / usual.totalSeconds) * 1000) / 10;
-    return { expectedSeconds: usual.totalSeconds, seconds, percent, runs: usual.runs, grewMost };
-}
-/** The variables whose value differs from the previous run with the same `env-report`. */
-function envDrift(earlier, run) {
-    if (run.env === undefined)
-        return [];
-    const comparable = earlier.filter((r) => r.env !== undefined && r.envReport === run.envReport);
-    const previous = comparable[comparable.length - 1]?.env;
-    if (previous === undefined)
-        return [];
-    const now = run.env;
-    const names = [...new Set([...Object.keys(previous), ...Object.keys(now)])].sort();
-    return names
-        .filter((name) => previous[name] !== now[name])
-        .map((name) => {
-        let runs = 0;
-        for (let i = comparable.length - 1; i >= 0 && comparable[i].env?.[name] === previous[name]; i--)
-            runs++;
-        return { name, was: previous[name], now: now[name], runs };
-    });
 }
 
 ;// CONCATENATED MODULE: external "node:string_decoder"
@@ -21041,6 +21171,7 @@ function signalled(kill, pid, signal) {
 
 
 
+
 /** `--help` words for each input; an input without one is still a flag, listed with its default. */
 const INPUT_HELP = {
     url: ['URL', 'endpoint to poll, e.g. http://localhost:8000/v1/models (required; repeat the flag for a fleet)'],
@@ -21101,6 +21232,8 @@ async function runCli(argv, io) {
             return await simulateCommand(argv.slice(1), io, say);
         if (argv[0] === 'stop')
             return await stopCommand(argv.slice(1), io, say, paint);
+        if (argv[0] === 'history')
+            return await historyCommand(argv.slice(1), io, say);
         if (argv[0] === 'demo')
             return await demo((0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)((0,external_node_url_.fileURLToPath)(import.meta.url)), 'index.js'), io.stdout);
         return await waitCommand(argv, io, say, paint);
@@ -21112,8 +21245,6 @@ async function runCli(argv, io) {
         say('Run "wait-for-model --help" for usage.');
         return 2;
     }
-}
-class UsageError extends Error {
 }
 async function waitCommand(argv, io, say, paint) {
     const options = {
@@ -21345,14 +21476,6 @@ const SIMULATOR_EVENT_WORDS = {
     ready: 'model ready',
     crashed: 'crashed: the port is closed and the process exits'
 };
-function parseCommandLine(argv, options) {
-    try {
-        return (0,external_node_util_.parseArgs)({ args: argv, options, strict: true, allowPositionals: false });
-    }
-    catch (e) {
-        throw new UsageError(e.message);
-    }
-}
 /** The runner's form (INPUT_MATCH-REGEX) first, then the one a shell can set (INPUT_MATCH_REGEX). */
 function envInput(env, name) {
     return env[`INPUT_${name.toUpperCase()}`] ?? env[envName(name)];
@@ -21372,6 +21495,7 @@ function helpText() {
         '  wait-for-model --url URL [options]',
         '  wait-for-model simulate --engine ENGINE --model NAME [--load 30s] [--port 8000] [--crash-after 10s] [--generation-fails]',
         '  wait-for-model stop --pid N [--timeout 30s]',
+        '  wait-for-model history [--key KEY] [--file PATH] [--format table|json|csv]',
         '  wait-for-model demo',
         '',
         'Options (each also read from INPUT_<NAME>, e.g. INPUT_TIMEOUT=20m or INPUT_MATCH_REGEX=...):',
@@ -21401,10 +21525,6 @@ function simulateHelpText() {
         ''
     ].join('\n');
 }
-const table = (rows) => {
-    const width = Math.max(...rows.map(([left]) => left.length)) + 2;
-    return rows.map(([left, right]) => `  ${left.padEnd(width)}${right}`.trimEnd());
-};
 /** Colour only on a terminal, and never when NO_COLOR is set to anything (https://no-color.org). */
 function painter(io) {
     const on = io.stderr.isTTY === true && !io.env.NO_COLOR;

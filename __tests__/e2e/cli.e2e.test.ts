@@ -78,6 +78,13 @@ describe('wait-for-model (the CLI)', () => {
     expect(second.stderr).toMatch(
       /\nerror: Startup took \d+\.\ds, \d+\.\d% over the median of 0\.0s of the last 3 ready runs\.\n$/
     )
+    // the runs on record, as `history` prints them: this suite's two waits around the two written above
+    const history = await run(['history', '--key', 'cli-history', '--format', 'json'])
+    expect(history.code).toBe(0)
+    const rows = JSON.parse(history.stdout) as Array<{ ready: boolean; 'elapsed-seconds': number; phases: unknown[] }>
+    expect(rows.map((r) => r['elapsed-seconds'] === 0.001)).toEqual([false, true, true, false])
+    expect(rows.every((r) => r.ready === true && Array.isArray(r.phases))).toBe(true)
+    expect(history.stderr).toBe(`4 runs with key "cli-history" (of 4 runs) in ${file}.\n`)
     const off = await run([...args, '--history-file', ''])
     expect(JSON.parse(off.stdout)).toMatchObject({ ready: 'true', 'expected-seconds': '' })
   })

@@ -5,9 +5,11 @@
 import { spawn } from 'node:child_process'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { parseArgs, type ParseArgsConfig } from 'node:util'
+import type { ParseArgsConfig } from 'node:util'
 import pkg from '../../package.json' with { type: 'json' }
 import { demo } from './demo.js'
+import { historyCommand } from './history-command.js'
+import { parseCommandLine, table, UsageError } from './usage.js'
 import { gate, reportContext } from '../wait/gate.js'
 import { defaultHistoryFile } from '../history/store.js'
 import { DURATION_FORM, parseDuration, printable } from '../inputs/parse.js'
@@ -97,6 +99,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   try {
     if (argv[0] === 'simulate') return await simulateCommand(argv.slice(1), io, say)
     if (argv[0] === 'stop') return await stopCommand(argv.slice(1), io, say, paint)
+    if (argv[0] === 'history') return await historyCommand(argv.slice(1), io, say)
     if (argv[0] === 'demo') return await demo(join(dirname(fileURLToPath(import.meta.url)), 'index.js'), io.stdout)
     return await waitCommand(argv, io, say, paint)
   } catch (e) {
@@ -106,8 +109,6 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return 2
   }
 }
-
-class UsageError extends Error {}
 
 async function waitCommand(argv: string[], io: CliIo, say: (line: string) => void, paint: Painter): Promise<number> {
   const options: ParseArgsConfig['options'] = {
@@ -335,14 +336,6 @@ const SIMULATOR_EVENT_WORDS = {
   crashed: 'crashed: the port is closed and the process exits'
 } as const
 
-function parseCommandLine(argv: string[], options: ParseArgsConfig['options']): ReturnType<typeof parseArgs> {
-  try {
-    return parseArgs({ args: argv, options, strict: true, allowPositionals: false })
-  } catch (e) {
-    throw new UsageError((e as Error).message)
-  }
-}
-
 /** The runner's form (INPUT_MATCH-REGEX) first, then the one a shell can set (INPUT_MATCH_REGEX). */
 function envInput(env: NodeJS.ProcessEnv, name: string): string | undefined {
   return env[`INPUT_${name.toUpperCase()}`] ?? env[envName(name)]
@@ -367,6 +360,7 @@ export function helpText(): string {
     '  wait-for-model --url URL [options]',
     '  wait-for-model simulate --engine ENGINE --model NAME [--load 30s] [--port 8000] [--crash-after 10s] [--generation-fails]',
     '  wait-for-model stop --pid N [--timeout 30s]',
+    '  wait-for-model history [--key KEY] [--file PATH] [--format table|json|csv]',
     '  wait-for-model demo',
     '',
     'Options (each also read from INPUT_<NAME>, e.g. INPUT_TIMEOUT=20m or INPUT_MATCH_REGEX=...):',
@@ -396,11 +390,6 @@ export function simulateHelpText(): string {
     ]),
     ''
   ].join('\n')
-}
-
-const table = (rows: Array<[string, string]>): string[] => {
-  const width = Math.max(...rows.map(([left]) => left.length)) + 2
-  return rows.map(([left, right]) => `  ${left.padEnd(width)}${right}`.trimEnd())
 }
 
 interface Painter {
