@@ -16693,7 +16693,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2429);
+/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3495);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 /** The `wait-for-model` command: the same gate as the action, for shells, ssh sessions and scripts. */
@@ -16709,7 +16709,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2429:
+/***/ 3495:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -21147,11 +21147,56 @@ function signalled(kill, pid, signal) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/report/typed-outputs.ts
+/** Every output's JSON kind; a test holds this to action.yml's outputs, so a new output must be given one. */
+const OUTPUT_KINDS = {
+    ready: 'boolean',
+    'elapsed-seconds': 'number',
+    attempts: 'number',
+    'status-code': 'number',
+    models: 'json',
+    'model-id': 'string',
+    'first-response-seconds': 'number',
+    reason: 'string',
+    pid: 'number',
+    'log-file': 'string',
+    'startup-seconds': 'number',
+    'generation-seconds': 'number',
+    results: 'json',
+    phases: 'json',
+    'expected-seconds': 'number',
+    'regression-percent': 'number'
+};
+/**
+ * An empty output (nothing to tell: no status code, no pid) is null unless it is text; a value that does not read
+ * as its kind (which the outputs never make) stays the string it is rather than being lost.
+ */
+function typed(kind, text) {
+    if (kind === 'string')
+        return text;
+    if (text === '')
+        return null;
+    if (kind === 'boolean')
+        return text === 'true' ? true : text === 'false' ? false : text;
+    if (kind === 'number')
+        return /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text;
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return text;
+    }
+}
+function typedOutputs(outputs) {
+    return Object.fromEntries(Object.entries(outputs).map(([name, text]) => [name, typed(OUTPUT_KINDS[name] ?? 'string', text)]));
+}
+
 ;// CONCATENATED MODULE: ./src/cli/command-line.ts
 /**
  * The command-line layer: argv and INPUT_* variables in; progress on stderr, outputs as JSON on stdout, and an
  * exit code out (0 ready, 1 not ready, 2 bad usage). Every flag of the wait comes from the action's inputs.
  */
+
 
 
 
@@ -21315,7 +21360,7 @@ async function waitCommand(argv, io, say, paint) {
     }
     if (values.json) {
         const out = Object.fromEntries(Object.entries(outputs(outcome)).map(([k, v]) => [k, redact(v, secrets)]));
-        io.stdout.write(`${JSON.stringify(out)}\n`);
+        io.stdout.write(`${JSON.stringify(typedOutputs(out))}\n`);
     }
     const regression = outcome.profile?.regression;
     if (regression !== undefined && settings.failOnRegression) {
@@ -21487,7 +21532,7 @@ function helpText() {
         const value = INPUT_DEFAULTS[name];
         return [`--${name} ${metavar}`, `${text}${value === '' ? '' : ` (default: ${value})`}`];
     });
-    rows.push(['--json', 'print the outputs as one JSON object on stdout'], ['-h, --help', 'show this help'], ['-V, --version', 'print the version']);
+    rows.push(['--json', 'print the outputs as one JSON object on stdout (numbers, booleans and lists as JSON values)'], ['-h, --help', 'show this help'], ['-V, --version', 'print the version']);
     return [
         `wait-for-model ${package_namespaceObject.rE}: wait until a model server is ready and lists the model you expect.`,
         '',

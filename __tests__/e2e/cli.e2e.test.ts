@@ -58,7 +58,11 @@ describe('wait-for-model (the CLI)', () => {
     const url = `${await serve(200, '{"object":"list","data":[{"id":"kimi-k2"}]}')}/v1/models`
     const args = ['--url', url, '--model', 'kimi', '--history-key', 'cli-history', '--json']
     const first = await run(args)
-    expect(JSON.parse(first.stdout)).toMatchObject({ ready: 'true', 'expected-seconds': '', 'regression-percent': '' })
+    expect(JSON.parse(first.stdout)).toMatchObject({
+      ready: true,
+      'expected-seconds': null,
+      'regression-percent': null
+    })
     const file = join(cacheHome, 'wait-for-model', 'history.jsonl')
     expect(readFileSync(file, 'utf8')).toContain('"key":"cli-history"')
     // two earlier runs on record that were ready in a millisecond: the median, far below this run
@@ -74,7 +78,7 @@ describe('wait-for-model (the CLI)', () => {
     appendFileSync(file, `${fast}\n${fast}\n`)
     const second = await run([...args, '--fail-on-regression', 'true'])
     expect(second.code).toBe(1)
-    expect(JSON.parse(second.stdout)).toMatchObject({ ready: 'true' })
+    expect(JSON.parse(second.stdout)).toMatchObject({ ready: true, 'regression-percent': expect.any(Number) })
     expect(second.stderr).toMatch(
       /\nerror: Startup took \d+\.\ds, \d+\.\d% over the median of 0\.0s of the last 3 ready runs\.\n$/
     )
@@ -86,7 +90,7 @@ describe('wait-for-model (the CLI)', () => {
     expect(rows.every((r) => r.ready === true && Array.isArray(r.phases))).toBe(true)
     expect(history.stderr).toBe(`4 runs with key "cli-history" (of 4 runs) in ${file}.\n`)
     const off = await run([...args, '--history-file', ''])
-    expect(JSON.parse(off.stdout)).toMatchObject({ ready: 'true', 'expected-seconds': '' })
+    expect(JSON.parse(off.stdout)).toMatchObject({ ready: true, 'expected-seconds': null })
   })
 
   it('waits for SGLang to list the model, logging to stderr like the action, and prints the outputs as JSON', async () => {
@@ -103,16 +107,22 @@ describe('wait-for-model (the CLI)', () => {
         '--json'
       ])
       expect(r.code).toBe(0)
-      const out = JSON.parse(r.stdout) as Record<string, string>
+      const out = JSON.parse(r.stdout) as Record<string, unknown>
       expect(Object.keys(out).sort()).toEqual([...actionOutputs].sort())
+      // typed: numbers, booleans and lists as JSON values, under the output names
       expect(out).toMatchObject({
-        ready: 'true',
+        ready: true,
         reason: 'ready',
         'model-id': '/shared/kimi-k2.5-int4',
-        'status-code': '200',
-        models: '["/shared/kimi-k2.5-int4"]'
+        'status-code': 200,
+        models: ['/shared/kimi-k2.5-int4'],
+        results: [expect.objectContaining({ ready: true, 'status-code': 200 })],
+        phases: expect.any(Array),
+        pid: null,
+        'log-file': ''
       })
-      expect(Number(out['elapsed-seconds'])).toBeGreaterThanOrEqual(1.3)
+      expect(out.attempts).toEqual(expect.any(Number))
+      expect(out['elapsed-seconds']).toBeGreaterThanOrEqual(1.3)
       const lines = r.stderr.trimEnd().split('\n')
       expect(lines[0]).toMatch(
         /^Waiting up to 30.0s for http:\/\/127.0.0.1:\d+\/v1\/models .* list model "kimi"; probing every 200ms$/
@@ -144,9 +154,9 @@ describe('wait-for-model (the CLI)', () => {
     ])
     expect(r.code).toBe(1)
     expect(JSON.parse(r.stdout)).toMatchObject({
-      ready: 'false',
+      ready: false,
       reason: 'timeout',
-      models: '["llama-3"]',
+      models: ['llama-3'],
       'model-id': ''
     })
     expect(r.stderr).toMatch(/^Not ready after 1\.\ds \(\d+ probes\): timeout$/m)
@@ -177,7 +187,7 @@ describe('wait-for-model (the CLI)', () => {
     expect(r.code).toBe(1)
     expect(seen).toHaveLength(1)
     expect(seen[0].authorization).toBe('Bearer sk-cli-secret-9')
-    expect(JSON.parse(r.stdout)).toMatchObject({ reason: 'unauthorized', 'status-code': '401' })
+    expect(JSON.parse(r.stdout)).toMatchObject({ reason: 'unauthorized', 'status-code': 401 })
     expect(r.stdout + r.stderr).not.toContain('sk-cli-secret-9')
   })
 
@@ -193,7 +203,7 @@ describe('wait-for-model (the CLI)', () => {
       INPUT_INTERVAL: '100ms'
     })
     expect(r.code).toBe(0)
-    expect(JSON.parse(r.stdout)).toMatchObject({ ready: 'true', attempts: '2' })
+    expect(JSON.parse(r.stdout)).toMatchObject({ ready: true, attempts: 2 })
     expect(seen[0]['x-team']).toBe('ml')
   })
 
@@ -261,10 +271,11 @@ describe('wait-for-model (the CLI)', () => {
       { RUNNER_TEMP: box.dir() }
     )
     expect(r.code).toBe(1)
-    const out = JSON.parse(r.stdout) as Record<string, string>
+    const out = JSON.parse(r.stdout) as Record<string, unknown>
     // vLLM's own fatal line ends the wait, quoted with the exit code that follows it
     expect(out).toMatchObject({
-      ready: 'false',
+      ready: false,
+      pid: expect.any(Number),
       reason: 'log-error',
       'log-file': expect.stringMatching(new RegExp(`/model-server-\\d+\\.log$`))
     })
@@ -324,7 +335,7 @@ describe('wait-for-model simulate', () => {
     ])
     // the deadline counts from the process start, and node alone can take 300ms to start on a busy machine
     const gone = await run(['--url', url, '--timeout', '1500ms', '--json'])
-    expect(JSON.parse(gone.stdout)).toMatchObject({ ready: 'false', 'status-code': '' })
+    expect(JSON.parse(gone.stdout)).toMatchObject({ ready: false, 'status-code': null })
     expect(gone.stderr).toMatch(/connection refused/)
   })
 
@@ -359,7 +370,7 @@ describe('wait-for-model simulate', () => {
       '--json'
     ])
     expect(gate.code).toBe(1)
-    expect(JSON.parse(gate.stdout)).toMatchObject({ ready: 'false', reason: 'generation-failed' })
+    expect(JSON.parse(gate.stdout)).toMatchObject({ ready: false, reason: 'generation-failed' })
     expect(gate.stderr).toMatch(/POST \/v1\/completions: HTTP 500 Compute error: failed to decode the batch/)
     const after = await sim
     expect(after.stderr).toMatch(

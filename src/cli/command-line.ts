@@ -31,6 +31,7 @@ import { gpuSnapshot } from '../gpu/nvidia-smi.js'
 import { resolvePid } from '../server/process.js'
 import { procStat } from '../server/proc.js'
 import { stopLines } from '../report/lifecycle-report.js'
+import { typedOutputs } from '../report/typed-outputs.js'
 
 export interface CliIo {
   env: NodeJS.ProcessEnv
@@ -175,7 +176,7 @@ async function waitCommand(argv: string[], io: CliIo, say: (line: string) => voi
   }
   if (values.json) {
     const out = Object.fromEntries(Object.entries(outputs(outcome)).map(([k, v]) => [k, redact(v, secrets)]))
-    io.stdout.write(`${JSON.stringify(out)}\n`)
+    io.stdout.write(`${JSON.stringify(typedOutputs(out))}\n`)
   }
   const regression = outcome.profile?.regression
   if (regression !== undefined && settings.failOnRegression) {
@@ -349,7 +350,7 @@ export function helpText(): string {
     return [`--${name} ${metavar}`, `${text}${value === '' ? '' : ` (default: ${value})`}`]
   })
   rows.push(
-    ['--json', 'print the outputs as one JSON object on stdout'],
+    ['--json', 'print the outputs as one JSON object on stdout (numbers, booleans and lists as JSON values)'],
     ['-h, --help', 'show this help'],
     ['-V, --version', 'print the version']
   )
