@@ -16722,14 +16722,14 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 // EXTERNAL MODULE: external "node:url"
 var external_node_url_ = __nccwpck_require__(3136);
 ;// CONCATENATED MODULE: ./package.json
 const package_namespaceObject = {"rE":"0.1.0"};
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 ;// CONCATENATED MODULE: ./src/action/packaged-run.ts
@@ -18132,11 +18132,11 @@ const systemClock = {
     })
 };
 /** `850ms`, `12.3s`, `4m05s`, `1h02m`: short, and exact enough to read at a glance. */
-function clock_formatDuration(ms) {
+function formatDuration(ms) {
     if (ms < 1000)
         return `${Math.round(ms)}ms`;
     if (ms < 59_950)
-        return `${clock_seconds(ms)}s`;
+        return `${seconds(ms)}s`;
     const totalS = Math.floor(ms / 1000);
     const h = Math.floor(totalS / 3600);
     const m = Math.floor((totalS % 3600) / 60);
@@ -18144,7 +18144,7 @@ function clock_formatDuration(ms) {
     return h > 0 ? `${h}h${String(m).padStart(2, '0')}m` : `${m}m${String(s).padStart(2, '0')}s`;
 }
 /** Seconds with one decimal, as the outputs give them. */
-const clock_seconds = (ms) => (Math.round(ms / 100) / 10).toFixed(1);
+const seconds = (ms) => (Math.round(ms / 100) / 10).toFixed(1);
 
 ;// CONCATENATED MODULE: ./src/http/probe.ts
 /**
@@ -18301,7 +18301,7 @@ class ProbeTimeout extends Error {
     ms;
     code = 'TIMEOUT';
     constructor(ms) {
-        super(`no answer within ${clock_formatDuration(ms)}`);
+        super(`no answer within ${formatDuration(ms)}`);
         this.ms = ms;
     }
 }
@@ -19328,13 +19328,13 @@ const round1 = (x) => Math.round(x * 10) / 10;
 ;// CONCATENATED MODULE: ./src/report/profile-report.ts
 
 const profile_report_s1 = (seconds) => `${seconds.toFixed(1)}s`;
-const about = (ms) => (ms < 1000 ? 'almost done' : `about ${clock_formatDuration(ms)} left`);
+const about = (ms) => (ms < 1000 ? 'almost done' : `about ${formatDuration(ms)} left`);
 /** `loading weights 45% (29/64 shards), about 1m10s left; ready in about 4m30s going by earlier runs`. */
 function progressText(phase, phaseLeftMs, against) {
     const p = phase.progress?.last;
     const parts = [
         p === undefined
-            ? `${phase.name} for ${clock_formatDuration(phase.inPhaseMs)}`
+            ? `${phase.name} for ${formatDuration(phase.inPhaseMs)}`
             : `${phase.name} ${Math.floor((p.n / p.total) * 100)}% (${p.n}/${p.total} ${phase.progress?.unit})`
     ];
     if (phaseLeftMs !== undefined)
@@ -19349,14 +19349,14 @@ function progressText(phase, phaseLeftMs, against) {
  */
 function etaText(e) {
     if (e.kind === 'ready-in')
-        return `ready in about ${clock_formatDuration(Math.max(e.ms, 1000))} going by earlier runs`;
+        return `ready in about ${formatDuration(Math.max(e.ms, 1000))} going by earlier runs`;
     if (e.phase !== undefined)
-        return `${clock_formatDuration(e.overMs)} longer than its usual ${profile_report_s1(e.usualMs / 1000)} in earlier runs`;
-    return `${clock_formatDuration(e.overMs)} slower than earlier runs, which were ready after ${profile_report_s1(e.usualMs / 1000)}`;
+        return `${formatDuration(e.overMs)} longer than its usual ${profile_report_s1(e.usualMs / 1000)} in earlier runs`;
+    return `${formatDuration(e.overMs)} slower than earlier runs, which were ready after ${profile_report_s1(e.usualMs / 1000)}`;
 }
 /** `now loading weights (initializing took 12.3s)`. */
 const phaseChangeText = (name, previous) => `now ${name}${previous ? ` (${previous.name} took ${profile_report_s1(previous.seconds)}${previous.printed ? ' by its own count' : ''})` : ''}`;
-const BLOCKS = (/* unused pure expression or super */ null && (['', '\u258f', '\u258e', '\u258d', '\u258c', '\u258b', '\u258a', '\u2589']));
+const BLOCKS = ['', '\u258f', '\u258e', '\u258d', '\u258c', '\u258b', '\u258a', '\u2589'];
 const BAR_WIDTH = 24;
 /** A bar of `fraction` \u00d7 BAR_WIDTH cells, in eighths of a cell (any time at all shows as one eighth). */
 function bar(fraction) {
@@ -19393,7 +19393,7 @@ function phaseGantt(phases, engineLabel) {
  * The summary's phase section: the chart, and a table of the numbers with proportional bars (and the usual
  * figures when there is history). Figures the engine printed itself are marked.
  */
-function profile_report_phaseMarkdown(phases, engineLabel, usual) {
+function phaseMarkdown(phases, engineLabel, usual) {
     if (phases.length === 0)
         return '';
     const longest = Math.max(...phases.map((p) => p.seconds), 0.001);
@@ -19504,7 +19504,7 @@ class StartupProfile {
 const probes = (n) => `${n} probe${n === 1 ? '' : 's'}`;
 /** `startup`: where the server's own startup is, from its log (a still-waiting line leads with it). */
 function eventLine(event, startup) {
-    const at = clock_formatDuration(event.elapsedMs);
+    const at = formatDuration(event.elapsedMs);
     if (event.type === 'change')
         return `${at}: ${event.assessment.summary}`;
     if (event.type === 'lost')
@@ -19520,7 +19520,7 @@ function probeLine(result) {
     const facts = [
         `${Buffer.byteLength(result.body)} bytes${result.truncated ? ' (cut at 1 MiB)' : ''}`,
         result.contentType && `content-type ${result.contentType}`,
-        result.retryAfterMs !== undefined && `Retry-After ${clock_formatDuration(result.retryAfterMs)}`,
+        result.retryAfterMs !== undefined && `Retry-After ${formatDuration(result.retryAfterMs)}`,
         result.redirectedTo && `after redirects, from ${result.redirectedTo}`
     ].filter(Boolean);
     return `probe: HTTP ${result.status}, ${facts.join(', ')}: ${JSON.stringify(result.body.slice(0, 200))}`;
@@ -19550,14 +19550,14 @@ function describeExpectation({ expect, url }, subject = url.href) {
 function finalLine(outcome) {
     if (outcome.ready) {
         const model = outcome.last?.modelId ? `; model "${outcome.last.modelId}"` : '';
-        return `Ready after ${clock_formatDuration(outcome.elapsedMs)} (${probes(outcome.attempts)})${model}: ${outcome.last?.summary ?? ''}`;
+        return `Ready after ${formatDuration(outcome.elapsedMs)} (${probes(outcome.attempts)})${model}: ${outcome.last?.summary ?? ''}`;
     }
-    return `Not ready after ${clock_formatDuration(outcome.elapsedMs)} (${probes(outcome.attempts)}): ${outcome.reason}`;
+    return `Not ready after ${formatDuration(outcome.elapsedMs)} (${probes(outcome.attempts)}): ${outcome.reason}`;
 }
 /** The message a failed wait ends with: what was expected, what the server last said, how long and how often. */
 function failureMessage(outcome, ctx) {
     const last = outcome.last;
-    const waited = `${clock_formatDuration(outcome.elapsedMs)} and ${probes(outcome.attempts)}`;
+    const waited = `${formatDuration(outcome.elapsedMs)} and ${probes(outcome.attempts)}`;
     if (outcome.reason === 'unauthorized' || outcome.reason === 'tls' || outcome.reason === 'ambiguous-model') {
         return `Stopped after ${waited}: ${last?.detail ?? outcome.reason}.`;
     }
@@ -19569,8 +19569,8 @@ function failureMessage(outcome, ctx) {
     }
     const lines = [
         outcome.reason === 'generation-failed'
-            ? sentence(`Timed out after ${waited} (timeout ${clock_formatDuration(ctx.timeoutMs)}): ${last?.detail ?? 'the generation request failed'}`)
-            : `Timed out after ${waited} (timeout ${clock_formatDuration(ctx.timeoutMs)}) waiting for ${describeExpectation(ctx)}.`
+            ? sentence(`Timed out after ${waited} (timeout ${formatDuration(ctx.timeoutMs)}): ${last?.detail ?? 'the generation request failed'}`)
+            : `Timed out after ${waited} (timeout ${formatDuration(ctx.timeoutMs)}) waiting for ${describeExpectation(ctx)}.`
     ];
     if (last === undefined)
         return lines[0];
@@ -19591,17 +19591,17 @@ function outputs(outcome) {
     const profile = outcome.profile;
     return {
         ready: String(outcome.ready),
-        'elapsed-seconds': clock_seconds(outcome.elapsedMs),
+        'elapsed-seconds': seconds(outcome.elapsedMs),
         attempts: String(outcome.attempts),
         'status-code': outcome.last?.status === undefined ? '' : String(outcome.last.status),
         models: JSON.stringify(outcome.models),
         'model-id': outcome.last?.modelId ?? '',
-        'first-response-seconds': outcome.firstResponseMs === undefined ? '' : clock_seconds(outcome.firstResponseMs),
+        'first-response-seconds': outcome.firstResponseMs === undefined ? '' : seconds(outcome.firstResponseMs),
         reason: outcome.reason,
         pid: server?.pid === undefined ? '' : String(server.pid),
         'log-file': server?.logFile ?? '',
-        'startup-seconds': server?.startupMs === undefined ? '' : clock_seconds(server.startupMs),
-        'generation-seconds': outcome.generationMs === undefined ? '' : clock_seconds(outcome.generationMs),
+        'startup-seconds': server?.startupMs === undefined ? '' : seconds(server.startupMs),
+        'generation-seconds': outcome.generationMs === undefined ? '' : seconds(outcome.generationMs),
         results: JSON.stringify(outcome.results.map(resultRecord)),
         phases: JSON.stringify((outcome.profile?.phases ?? []).map((p) => ({ name: p.name, seconds: p.seconds }))),
         'expected-seconds': profile?.expectedSeconds === undefined ? '' : profile.expectedSeconds.toFixed(1),
@@ -19613,7 +19613,7 @@ function resultRecord(r) {
     return {
         url: r.url.href,
         ready: r.ready,
-        'elapsed-seconds': Number(clock_seconds(r.elapsedMs)),
+        'elapsed-seconds': Number(seconds(r.elapsedMs)),
         'status-code': r.last?.status ?? null,
         'model-id': r.last?.modelId ?? null,
         reason: r.reason
@@ -20549,7 +20549,7 @@ async function gate(settings, deps) {
     const waitStart = deps.startedAt ?? clock.now();
     const history = openHistory(settings, deps);
     const profile = new StartupProfile({ engine: settings.engine, startedAt: server?.startedAt, usual: history.usual });
-    const sayStartup = (lines) => lines.forEach((l) => deps.log(`${clock_formatDuration(clock.now() - waitStart)}: ${l}`));
+    const sayStartup = (lines) => lines.forEach((l) => deps.log(`${formatDuration(clock.now() - waitStart)}: ${l}`));
     // A log `start` has just begun afresh is read from its first line; one written before the wait tells the phases so far.
     const log = logFile === undefined
         ? undefined
@@ -20569,8 +20569,8 @@ async function gate(settings, deps) {
         reportEnvironment(settings, server, facts, deps);
     const fleet = settings.targets.length > 1;
     const subject = fleet ? `each of ${settings.targets.length} endpoints` : settings.targets[0].url.href;
-    deps.log(`Waiting up to ${clock_formatDuration(settings.timeoutMs)} for ${describeExpectation(reportContext(settings, settings.targets[0].url), subject)}` +
-        `${settings.probeGeneration ? ' and a one-token generation to succeed' : ''}; probing every ${clock_formatDuration(settings.intervalMs)}`);
+    deps.log(`Waiting up to ${formatDuration(settings.timeoutMs)} for ${describeExpectation(reportContext(settings, settings.targets[0].url), subject)}` +
+        `${settings.probeGeneration ? ' and a one-token generation to succeed' : ''}; probing every ${formatDuration(settings.intervalMs)}`);
     const watch = watchServer({ server, log, failPattern: settings.failPattern, readLines, cancel: deps.cancel });
     // An endpoint that can no longer become ready settles the fleet's fate: the others stop waiting.
     const fleetStop = new AbortController();
@@ -21217,6 +21217,7 @@ function typedOutputs(outputs) {
 
 
 
+
 /** `--help` words for each input; an input without one is still a flag, listed with its default. */
 const INPUT_HELP = {
     url: ['URL', 'endpoint to poll, e.g. http://localhost:8000/v1/models (required; repeat the flag for a fleet)'],
@@ -21294,6 +21295,7 @@ async function runCli(argv, io) {
 async function waitCommand(argv, io, say, paint) {
     const options = {
         json: { type: 'boolean' },
+        'summary-file': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'V' }
     };
@@ -21322,6 +21324,7 @@ async function waitCommand(argv, io, say, paint) {
             : `--${e.input}`;
         throw new UsageError(e.message.replace(`Input "${e.input}"`, source));
     }
+    const summaryFile = writableSummaryFile(values['summary-file']);
     const secrets = settings.secrets;
     // the runner reads workflow commands from a step's stderr too
     const log = (line) => say(commandSafe(redact(line, secrets)));
@@ -21358,6 +21361,10 @@ async function waitCommand(argv, io, say, paint) {
         const message = failureMessage(outcome, reportContext(settings, outcome.url));
         log(lenient ? paint.yellow(`warning: ${message}`) : paint.red(`error: ${message}`));
     }
+    // The job summary's Markdown, for a CI system that shows or keeps a file (an artifact, an annotation).
+    if (summaryFile !== undefined) {
+        (0,external_node_fs_namespaceObject.writeFileSync)(summaryFile, redact(summaryMarkdown(outcome, reportContext(settings, outcome.url)), secrets));
+    }
     if (values.json) {
         const out = Object.fromEntries(Object.entries(outputs(outcome)).map(([k, v]) => [k, redact(v, secrets)]));
         io.stdout.write(`${JSON.stringify(typedOutputs(out))}\n`);
@@ -21368,6 +21375,20 @@ async function waitCommand(argv, io, say, paint) {
         return 1;
     }
     return outcome.ready || lenient ? 0 : 1;
+}
+/** `--summary-file`: checked before the wait (created, or emptied), so that a path that cannot be written is bad usage. */
+function writableSummaryFile(given) {
+    if (typeof given !== 'string')
+        return undefined;
+    if (given.trim() === '')
+        throw new UsageError('--summary-file: give the path of a file to write the summary to');
+    try {
+        (0,external_node_fs_namespaceObject.writeFileSync)(given, '');
+    }
+    catch (e) {
+        throw new UsageError(`--summary-file: cannot write ${printable(given)} (${e.code ?? e.message})`);
+    }
+    return given;
 }
 /** Runs a program with its output on `out` (stdout is kept for --json); resolves with its exit code. */
 function runTo(out, program, args) {
@@ -21427,16 +21448,16 @@ async function simulateCommand(argv, io, say) {
             host,
             crashAfterMs,
             generationFails: values['generation-fails'] === true,
-            onEvent: (event, atMs) => say(`${prefix} ${clock_formatDuration(atMs)}: ${SIMULATOR_EVENT_WORDS[event]}`)
+            onEvent: (event, atMs) => say(`${prefix} ${formatDuration(atMs)}: ${SIMULATOR_EVENT_WORDS[event]}`)
         });
     }
     catch (e) {
         throw new UsageError(`--port: cannot open ${host}:${portText} (${e.code ?? e.message})`);
     }
     const opensAt = SIMULATED_ENGINES[engine].opensAt * loadMs;
-    say(`${prefix} serving "${model}" on ${server.baseUrl}: the port ${opensAt > 0 ? `opens at ${clock_formatDuration(opensAt)}` : 'is open now'}, ` +
-        `the model is ready at ${clock_formatDuration(loadMs)}` +
-        (crashAfterMs === undefined ? '' : `, the engine crashes at ${clock_formatDuration(crashAfterMs)}`) +
+    say(`${prefix} serving "${model}" on ${server.baseUrl}: the port ${opensAt > 0 ? `opens at ${formatDuration(opensAt)}` : 'is open now'}, ` +
+        `the model is ready at ${formatDuration(loadMs)}` +
+        (crashAfterMs === undefined ? '' : `, the engine crashes at ${formatDuration(crashAfterMs)}`) +
         (values['generation-fails'] === true ? ', every generation request fails' : '') +
         '. Stop it with Ctrl-C.');
     try {
@@ -21532,7 +21553,15 @@ function helpText() {
         const value = INPUT_DEFAULTS[name];
         return [`--${name} ${metavar}`, `${text}${value === '' ? '' : ` (default: ${value})`}`];
     });
-    rows.push(['--json', 'print the outputs as one JSON object on stdout (numbers, booleans and lists as JSON values)'], ['-h, --help', 'show this help'], ['-V, --version', 'print the version']);
+    const own = [
+        ['--json', 'print the outputs as one JSON object on stdout (numbers, booleans and lists as JSON values)'],
+        [
+            '--summary-file PATH',
+            "write the action's job summary (Markdown) to this file, for GitLab, Buildkite, Jenkins, \u2026"
+        ],
+        ['-h, --help', 'show this help'],
+        ['-V, --version', 'print the version']
+    ];
     return [
         `wait-for-model ${package_namespaceObject.rE}: wait until a model server is ready and lists the model you expect.`,
         '',
@@ -21545,6 +21574,9 @@ function helpText() {
         '',
         'Options (each also read from INPUT_<NAME>, e.g. INPUT_TIMEOUT=20m or INPUT_MATCH_REGEX=...):',
         ...table(rows),
+        '',
+        'Of the command line only:',
+        ...table(own),
         '',
         `Durations: ${DURATION_FORM.replace(/^a duration such as /, '')}.`,
         'Progress goes to stderr. Exit status: 0 ready, 1 not ready (timeout, unauthorized, tls), 2 bad usage.',

@@ -6,7 +6,8 @@ import { join } from 'node:path'
 import { freePort, simulate } from '../../src/simulator/server.js'
 import { loopback } from '../helpers/loopback.js'
 import { sandbox } from '../helpers/sandbox.js'
-import { fakeServer } from '../helpers/support.js'
+import { entry, fakeServer } from '../helpers/support.js'
+import { runAction } from '../../src/action/packaged-run.js'
 
 /** End to end: `node dist/cli.js` as a person or a script runs it, against real servers on loopback. */
 const cli = new URL('../../dist/cli.js', import.meta.url).pathname
@@ -137,6 +138,29 @@ describe('wait-for-model (the CLI)', () => {
     } finally {
       await server.close()
     }
+  })
+
+  it("--summary-file writes the action's job summary, for a wait that fails as for one that succeeds", async () => {
+    const url = `${await serve(200, '{"object":"list","data":[{"id":"llama-3"}]}')}/v1/models`
+    const inputs = { url, model: 'kimi', interval: '200ms', timeout: '1s', 'history-file': '' }
+    const file = join(box.dir(), 'summary.md')
+    const flags = Object.entries(inputs).flatMap(([name, value]) => [`--${name}`, value])
+    const r = await run([...flags, '--summary-file', file])
+    expect(r.code).toBe(1)
+    const action = await runAction({ entry, inputs })
+    // the same Markdown, but for the times and probe counts of two different runs
+    const masked = (markdown: string): string => markdown.replace(/\d+(\.\d+)?/g, 'N')
+    expect(masked(readFileSync(file, 'utf8'))).toBe(masked(action.summary))
+    expect(readFileSync(file, 'utf8')).toMatch(/^### wait-for-model\n[\s\S]*\| Result \| ❌ not ready \(timeout\) \|/)
+  })
+
+  it('--summary-file: a path that cannot be written is bad usage, before any request', async () => {
+    const seen: IncomingHttpHeaders[] = []
+    const url = await serve(200, '{}', seen)
+    const r = await run(['--url', url, '--summary-file', join(box.dir(), 'no', 'such', 'dir', 's.md')])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/^wait-for-model: --summary-file: cannot write .*s\.md \(ENOENT\)\n/)
+    expect(seen).toEqual([])
   })
 
   it('exits 1 on timeout, with the failure message on stderr and ready=false in the JSON', async () => {

@@ -3,6 +3,7 @@
  * exit code out (0 ready, 1 not ready, 2 bad usage). Every flag of the wait comes from the action's inputs.
  */
 import { spawn } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { ParseArgsConfig } from 'node:util'
@@ -21,7 +22,8 @@ import {
   INSECURE_TLS_WARNING,
   logTailTitle,
   outputs,
-  redact
+  redact,
+  summaryMarkdown
 } from '../report/wait-report.js'
 import { INPUT_DEFAULTS, InputError, type InputName, parseSettings, PID_FORM } from '../inputs/settings.js'
 import { type EngineName, SIMULATED_ENGINES, simulate, simulatedEngine } from '../simulator/server.js'
@@ -114,6 +116,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
 async function waitCommand(argv: string[], io: CliIo, say: (line: string) => void, paint: Painter): Promise<number> {
   const options: ParseArgsConfig['options'] = {
     json: { type: 'boolean' },
+    'summary-file': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
     version: { type: 'boolean', short: 'V' }
   }
@@ -139,6 +142,7 @@ async function waitCommand(argv: string[], io: CliIo, say: (line: string) => voi
         : `--${e.input}`
     throw new UsageError(e.message.replace(`Input "${e.input}"`, source))
   }
+  const summaryFile = writableSummaryFile(values['summary-file'])
   const secrets = settings.secrets
   // the runner reads workflow commands from a step's stderr too
   const log = (line: string): void => say(commandSafe(redact(line, secrets)))
@@ -174,6 +178,10 @@ async function waitCommand(argv: string[], io: CliIo, say: (line: string) => voi
     const message = failureMessage(outcome, reportContext(settings, outcome.url))
     log(lenient ? paint.yellow(`warning: ${message}`) : paint.red(`error: ${message}`))
   }
+  // The job summary's Markdown, for a CI system that shows or keeps a file (an artifact, an annotation).
+  if (summaryFile !== undefined) {
+    writeFileSync(summaryFile, redact(summaryMarkdown(outcome, reportContext(settings, outcome.url)), secrets))
+  }
   if (values.json) {
     const out = Object.fromEntries(Object.entries(outputs(outcome)).map(([k, v]) => [k, redact(v, secrets)]))
     io.stdout.write(`${JSON.stringify(typedOutputs(out))}\n`)
@@ -184,6 +192,20 @@ async function waitCommand(argv: string[], io: CliIo, say: (line: string) => voi
     return 1
   }
   return outcome.ready || lenient ? 0 : 1
+}
+
+/** `--summary-file`: checked before the wait (created, or emptied), so that a path that cannot be written is bad usage. */
+function writableSummaryFile(given: unknown): string | undefined {
+  if (typeof given !== 'string') return undefined
+  if (given.trim() === '') throw new UsageError('--summary-file: give the path of a file to write the summary to')
+  try {
+    writeFileSync(given, '')
+  } catch (e) {
+    throw new UsageError(
+      `--summary-file: cannot write ${printable(given)} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`
+    )
+  }
+  return given
 }
 
 /** Runs a program with its output on `out` (stdout is kept for --json); resolves with its exit code. */
@@ -349,11 +371,15 @@ export function helpText(): string {
     const value = INPUT_DEFAULTS[name]
     return [`--${name} ${metavar}`, `${text}${value === '' ? '' : ` (default: ${value})`}`]
   })
-  rows.push(
+  const own: Array<[string, string]> = [
     ['--json', 'print the outputs as one JSON object on stdout (numbers, booleans and lists as JSON values)'],
+    [
+      '--summary-file PATH',
+      "write the action's job summary (Markdown) to this file, for GitLab, Buildkite, Jenkins, …"
+    ],
     ['-h, --help', 'show this help'],
     ['-V, --version', 'print the version']
-  )
+  ]
   return [
     `wait-for-model ${pkg.version}: wait until a model server is ready and lists the model you expect.`,
     '',
@@ -366,6 +392,9 @@ export function helpText(): string {
     '',
     'Options (each also read from INPUT_<NAME>, e.g. INPUT_TIMEOUT=20m or INPUT_MATCH_REGEX=...):',
     ...table(rows),
+    '',
+    'Of the command line only:',
+    ...table(own),
     '',
     `Durations: ${DURATION_FORM.replace(/^a duration such as /, '')}.`,
     'Progress goes to stderr. Exit status: 0 ready, 1 not ready (timeout, unauthorized, tls), 2 bad usage.',
