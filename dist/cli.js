@@ -16693,7 +16693,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3495);
+/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8871);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 /** The `wait-for-model` command: the same gate as the action, for shells, ssh sessions and scripts. */
@@ -16709,7 +16709,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3495:
+/***/ 8871:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -20453,6 +20453,8 @@ async function waitForModel(opts, deps) {
         streak = assessment.state === 'ready' ? streak + 1 : 0;
         if (streak >= opts.successThreshold)
             return finish('ready');
+        if (opts.once)
+            return finish(generationFailed ? 'generation-failed' : 'timeout');
         const refused = result.kind === 'error' && result.code === 'ECONNREFUSED';
         if (refused && deps.portWatch) {
             // While a local port is closed the watch is the probe; HTTP probes then go out with the progress lines.
@@ -20600,12 +20602,13 @@ async function gate(settings, deps) {
                     timeoutMs: settings.timeoutMs,
                     requestTimeoutMs: settings.requestTimeoutMs,
                     successThreshold: settings.successThreshold,
-                    progressIntervalMs: settings.progressIntervalMs
+                    progressIntervalMs: settings.progressIntervalMs,
+                    once: deps.once
                 }, {
                     probe,
                     generate: generator ? generator.generate : undefined,
                     stop,
-                    portWatch: portWatchFor(url),
+                    portWatch: deps.once ? undefined : portWatchFor(url),
                     clock,
                     startedAt: deps.startedAt,
                     onEvent: (e) => {
@@ -21191,11 +21194,34 @@ function typedOutputs(outputs) {
     return Object.fromEntries(Object.entries(outputs).map(([name, text]) => [name, typed(OUTPUT_KINDS[name] ?? 'string', text)]));
 }
 
+;// CONCATENATED MODULE: ./src/report/check-report.ts
+/**
+ * The one line `wait-for-model check` prints: what a health check's log (Docker's `docker inspect` health log,
+ * a Kubernetes probe's event) shows. One line, whatever the server said, so that a probe's output stays readable.
+ */
+
+const oneLine = (text) => text.replace(/\s*[\r\n]+\s*/g, ' ');
+function checkLine(outcome) {
+    const took = formatDuration(outcome.elapsedMs);
+    const endpoints = outcome.results.length > 1 ? ` (${outcome.results.length} endpoints)` : '';
+    if (outcome.ready) {
+        const model = outcome.last?.modelId ? ` model "${outcome.last.modelId}"` : '';
+        return oneLine(`ready in ${took}${endpoints}:${model} ${outcome.last?.summary ?? ''}`.trimEnd());
+    }
+    // A wait's reason "timeout" means "not ready yet" here: the one answer there was says why.
+    const why = outcome.reason === 'timeout' ? 'not ready' : `not ready (${outcome.reason})`;
+    const last = outcome.last;
+    const said = last === undefined ? 'no answer' : outcome.reason === 'timeout' ? last.summary : last.detail || last.summary;
+    const where = outcome.results.length > 1 ? `${outcome.url.href}: ` : '';
+    return oneLine(`${why} after ${took}${endpoints}: ${where}${said}`);
+}
+
 ;// CONCATENATED MODULE: ./src/cli/command-line.ts
 /**
  * The command-line layer: argv and INPUT_* variables in; progress on stderr, outputs as JSON on stdout, and an
  * exit code out (0 ready, 1 not ready, 2 bad usage). Every flag of the wait comes from the action's inputs.
  */
+
 
 
 
@@ -21278,6 +21304,8 @@ async function runCli(argv, io) {
             return await simulateCommand(argv.slice(1), io, say);
         if (argv[0] === 'stop')
             return await stopCommand(argv.slice(1), io, say, paint);
+        if (argv[0] === 'check')
+            return await checkCommand(argv.slice(1), io);
         if (argv[0] === 'history')
             return await historyCommand(argv.slice(1), io, say);
         if (argv[0] === 'demo')
@@ -21306,24 +21334,7 @@ async function waitCommand(argv, io, say, paint) {
         return (void io.stdout.write(helpText()), 0);
     if (values.version)
         return (void io.stdout.write(`${package_namespaceObject.rE}\n`), 0);
-    const flag = (name) => {
-        const v = values[name];
-        return Array.isArray(v) ? v.join('\n') : typeof v === 'string' ? v : undefined;
-    };
-    let settings;
-    try {
-        // Like the runner, an input not given takes its default (an empty history-file is history off).
-        settings = parseSettings((name) => flag(name) ?? envInput(io.env, name) ?? INPUT_DEFAULTS[name]);
-    }
-    catch (e) {
-        if (!(e instanceof InputError))
-            throw e;
-        // Name the input as the user gave it: a flag, or the INPUT_* variable.
-        const source = flag(e.input) === undefined && envInput(io.env, e.input) !== undefined
-            ? envName(e.input)
-            : `--${e.input}`;
-        throw new UsageError(e.message.replace(`Input "${e.input}"`, source));
-    }
+    const settings = settingsFrom(values, io.env);
     const summaryFile = writableSummaryFile(values['summary-file']);
     const secrets = settings.secrets;
     // the runner reads workflow commands from a step's stderr too
@@ -21375,6 +21386,99 @@ async function waitCommand(argv, io, say, paint) {
         return 1;
     }
     return outcome.ready || lenient ? 0 : 1;
+}
+/** The settings from the flags, else the INPUT_* variables, else the defaults; a bad value is bad usage. */
+function settingsFrom(values, env, only) {
+    const flag = (name) => {
+        const v = values[name];
+        return Array.isArray(v) ? v.join('\n') : typeof v === 'string' ? v : undefined;
+    };
+    try {
+        // Like the runner, an input not given takes its default (an empty history-file is history off).
+        return parseSettings((name) => only !== undefined && !only.has(name)
+            ? INPUT_DEFAULTS[name]
+            : (flag(name) ?? envInput(env, name) ?? INPUT_DEFAULTS[name]));
+    }
+    catch (e) {
+        if (!(e instanceof InputError))
+            throw e;
+        // Name the input as the user gave it: a flag, or the INPUT_* variable.
+        const source = flag(e.input) === undefined && envInput(env, e.input) !== undefined
+            ? envName(e.input)
+            : `--${e.input}`;
+        throw new UsageError(e.message.replace(`Input "${e.input}"`, source));
+    }
+}
+/**
+ * The inputs a one-shot check takes: what to ask and what the answer must show. The wait's own (timeout, start,
+ * history, \u2026) are refused, so that a health check does not silently ignore them.
+ */
+const CHECK_INPUTS = new Set([
+    'url',
+    'model',
+    'match',
+    'match-regex',
+    'status',
+    'request-timeout',
+    'headers',
+    'api-key',
+    'ca-cert',
+    'insecure-tls',
+    'probe-generation',
+    'engine'
+]);
+/**
+ * `check`: one probe of each endpoint with the gate's whole judgement, within request-timeout; one line on stdout;
+ * exit 0 ready, 1 not ready. For health checks (Docker HEALTHCHECK, compose, Kubernetes exec probes).
+ */
+async function checkCommand(argv, io) {
+    const options = { help: { type: 'boolean', short: 'h' } };
+    for (const name of INPUT_NAMES)
+        options[name] = { type: 'string', multiple: MULTI_LINE.has(name) };
+    const { values } = parseCommandLine(argv, options);
+    if (values.help)
+        return (void io.stdout.write(checkHelpText()), 0);
+    const refused = INPUT_NAMES.find((name) => values[name] !== undefined && !CHECK_INPUTS.has(name));
+    if (refused !== undefined) {
+        throw new UsageError(`--${refused}: check probes once, within --request-timeout; it takes no --${refused}`);
+    }
+    const given = settingsFrom(values, io.env, CHECK_INPUTS);
+    const settings = {
+        ...given,
+        // one probe, due within request-timeout: nothing waits, nothing is kept
+        timeoutMs: given.requestTimeoutMs,
+        intervalMs: given.requestTimeoutMs,
+        successThreshold: 1,
+        historyFile: undefined
+    };
+    const outcome = await gate(settings, {
+        clock: systemClock,
+        log: () => { },
+        env: io.env,
+        once: true
+    });
+    io.stdout.write(`${commandSafe(redact(checkLine(outcome), settings.secrets))}\n`);
+    return outcome.ready ? 0 : 1;
+}
+function checkHelpText() {
+    return [
+        'wait-for-model check: probe once and say whether the model server is ready now (for health checks).',
+        '',
+        'Usage: wait-for-model check --url URL [--model NAME] [options]',
+        '',
+        ...table([
+            ...[...CHECK_INPUTS].map((name) => {
+                const [metavar, text] = INPUT_HELP[name] ?? ['VALUE', ''];
+                const value = INPUT_DEFAULTS[name];
+                return [`--${name} ${metavar}`, `${text}${value === '' ? '' : ` (default: ${value})`}`];
+            }),
+            ['-h, --help', 'show this help']
+        ]),
+        '',
+        'The same judgement as the wait (status, model, match, a generation request), on the first answer; all of it',
+        'within --request-timeout. One line on stdout. Exit status: 0 ready, 1 not ready, 2 bad usage.',
+        ''
+    ].join('\n');
 }
 /** `--summary-file`: checked before the wait (created, or emptied), so that a path that cannot be written is bad usage. */
 function writableSummaryFile(given) {
@@ -21567,6 +21671,7 @@ function helpText() {
         '',
         'Usage:',
         '  wait-for-model --url URL [options]',
+        '  wait-for-model check --url URL [--model NAME] [--request-timeout 5s]   (probe once: exit 0 ready, 1 not)',
         '  wait-for-model simulate --engine ENGINE --model NAME [--load 30s] [--port 8000] [--crash-after 10s] [--generation-fails]',
         '  wait-for-model stop --pid N [--timeout 30s]',
         '  wait-for-model history [--key KEY] [--file PATH] [--format table|json|csv]',

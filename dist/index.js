@@ -19833,6 +19833,8 @@ async function waitForModel(opts, deps) {
         streak = assessment.state === 'ready' ? streak + 1 : 0;
         if (streak >= opts.successThreshold)
             return finish('ready');
+        if (opts.once)
+            return finish(generationFailed ? 'generation-failed' : 'timeout');
         const refused = result.kind === 'error' && result.code === 'ECONNREFUSED';
         if (refused && deps.portWatch) {
             // While a local port is closed the watch is the probe; HTTP probes then go out with the progress lines.
@@ -19980,12 +19982,13 @@ async function gate(settings, deps) {
                     timeoutMs: settings.timeoutMs,
                     requestTimeoutMs: settings.requestTimeoutMs,
                     successThreshold: settings.successThreshold,
-                    progressIntervalMs: settings.progressIntervalMs
+                    progressIntervalMs: settings.progressIntervalMs,
+                    once: deps.once
                 }, {
                     probe,
                     generate: generator ? generator.generate : undefined,
                     stop,
-                    portWatch: portWatchFor(url),
+                    portWatch: deps.once ? undefined : portWatchFor(url),
                     clock,
                     startedAt: deps.startedAt,
                     onEvent: (e) => {

@@ -25,7 +25,14 @@ import {
   redact,
   summaryMarkdown
 } from '../report/wait-report.js'
-import { INPUT_DEFAULTS, InputError, type InputName, parseSettings, PID_FORM } from '../inputs/settings.js'
+import {
+  INPUT_DEFAULTS,
+  InputError,
+  type InputName,
+  parseSettings,
+  PID_FORM,
+  type Settings
+} from '../inputs/settings.js'
 import { type EngineName, SIMULATED_ENGINES, simulate, simulatedEngine } from '../simulator/server.js'
 import { formatDuration, systemClock } from '../runtime/clock.js'
 import { stopServer } from '../server/stop.js'
@@ -34,6 +41,7 @@ import { resolvePid } from '../server/process.js'
 import { procStat } from '../server/proc.js'
 import { stopLines } from '../report/lifecycle-report.js'
 import { typedOutputs } from '../report/typed-outputs.js'
+import { checkLine } from '../report/check-report.js'
 
 export interface CliIo {
   env: NodeJS.ProcessEnv
@@ -102,6 +110,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   try {
     if (argv[0] === 'simulate') return await simulateCommand(argv.slice(1), io, say)
     if (argv[0] === 'stop') return await stopCommand(argv.slice(1), io, say, paint)
+    if (argv[0] === 'check') return await checkCommand(argv.slice(1), io)
     if (argv[0] === 'history') return await historyCommand(argv.slice(1), io, say)
     if (argv[0] === 'demo') return await demo(join(dirname(fileURLToPath(import.meta.url)), 'index.js'), io.stdout)
     return await waitCommand(argv, io, say, paint)
@@ -125,23 +134,7 @@ async function waitCommand(argv: string[], io: CliIo, say: (line: string) => voi
   if (values.help) return (void io.stdout.write(helpText()), 0)
   if (values.version) return (void io.stdout.write(`${pkg.version}\n`), 0)
 
-  const flag = (name: InputName): string | undefined => {
-    const v = values[name]
-    return Array.isArray(v) ? v.join('\n') : typeof v === 'string' ? v : undefined
-  }
-  let settings
-  try {
-    // Like the runner, an input not given takes its default (an empty history-file is history off).
-    settings = parseSettings((name) => flag(name) ?? envInput(io.env, name) ?? INPUT_DEFAULTS[name])
-  } catch (e) {
-    if (!(e instanceof InputError)) throw e
-    // Name the input as the user gave it: a flag, or the INPUT_* variable.
-    const source =
-      flag(e.input as InputName) === undefined && envInput(io.env, e.input) !== undefined
-        ? envName(e.input)
-        : `--${e.input}`
-    throw new UsageError(e.message.replace(`Input "${e.input}"`, source))
-  }
+  const settings = settingsFrom(values, io.env)
   const summaryFile = writableSummaryFile(values['summary-file'])
   const secrets = settings.secrets
   // the runner reads workflow commands from a step's stderr too
@@ -192,6 +185,106 @@ async function waitCommand(argv: string[], io: CliIo, say: (line: string) => voi
     return 1
   }
   return outcome.ready || lenient ? 0 : 1
+}
+
+/** The settings from the flags, else the INPUT_* variables, else the defaults; a bad value is bad usage. */
+function settingsFrom(
+  values: Record<string, unknown>,
+  env: NodeJS.ProcessEnv,
+  only?: ReadonlySet<InputName>
+): Settings {
+  const flag = (name: InputName): string | undefined => {
+    const v = values[name]
+    return Array.isArray(v) ? v.join('\n') : typeof v === 'string' ? v : undefined
+  }
+  try {
+    // Like the runner, an input not given takes its default (an empty history-file is history off).
+    return parseSettings((name) =>
+      only !== undefined && !only.has(name)
+        ? INPUT_DEFAULTS[name]
+        : (flag(name) ?? envInput(env, name) ?? INPUT_DEFAULTS[name])
+    )
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e
+    // Name the input as the user gave it: a flag, or the INPUT_* variable.
+    const source =
+      flag(e.input as InputName) === undefined && envInput(env, e.input) !== undefined
+        ? envName(e.input)
+        : `--${e.input}`
+    throw new UsageError(e.message.replace(`Input "${e.input}"`, source))
+  }
+}
+
+/**
+ * The inputs a one-shot check takes: what to ask and what the answer must show. The wait's own (timeout, start,
+ * history, …) are refused, so that a health check does not silently ignore them.
+ */
+const CHECK_INPUTS: ReadonlySet<InputName> = new Set<InputName>([
+  'url',
+  'model',
+  'match',
+  'match-regex',
+  'status',
+  'request-timeout',
+  'headers',
+  'api-key',
+  'ca-cert',
+  'insecure-tls',
+  'probe-generation',
+  'engine'
+])
+
+/**
+ * `check`: one probe of each endpoint with the gate's whole judgement, within request-timeout; one line on stdout;
+ * exit 0 ready, 1 not ready. For health checks (Docker HEALTHCHECK, compose, Kubernetes exec probes).
+ */
+async function checkCommand(argv: string[], io: CliIo): Promise<number> {
+  const options: ParseArgsConfig['options'] = { help: { type: 'boolean', short: 'h' } }
+  for (const name of INPUT_NAMES) options[name] = { type: 'string', multiple: MULTI_LINE.has(name) }
+  const { values } = parseCommandLine(argv, options)
+  if (values.help) return (void io.stdout.write(checkHelpText()), 0)
+  const refused = INPUT_NAMES.find((name) => values[name] !== undefined && !CHECK_INPUTS.has(name))
+  if (refused !== undefined) {
+    throw new UsageError(`--${refused}: check probes once, within --request-timeout; it takes no --${refused}`)
+  }
+  const given = settingsFrom(values, io.env, CHECK_INPUTS)
+  const settings: Settings = {
+    ...given,
+    // one probe, due within request-timeout: nothing waits, nothing is kept
+    timeoutMs: given.requestTimeoutMs,
+    intervalMs: given.requestTimeoutMs,
+    successThreshold: 1,
+    historyFile: undefined
+  }
+  const outcome = await gate(settings, {
+    clock: systemClock,
+    log: () => {},
+    env: io.env,
+    once: true
+  })
+  io.stdout.write(`${commandSafe(redact(checkLine(outcome), settings.secrets))}\n`)
+  return outcome.ready ? 0 : 1
+}
+
+function checkHelpText(): string {
+  return [
+    'wait-for-model check: probe once and say whether the model server is ready now (for health checks).',
+    '',
+    'Usage: wait-for-model check --url URL [--model NAME] [options]',
+    '',
+    ...table([
+      ...[...CHECK_INPUTS].map((name): [string, string] => {
+        const [metavar, text] = INPUT_HELP[name] ?? ['VALUE', '']
+        const value = INPUT_DEFAULTS[name]
+        return [`--${name} ${metavar}`, `${text}${value === '' ? '' : ` (default: ${value})`}`]
+      }),
+      ['-h, --help', 'show this help']
+    ]),
+    '',
+    'The same judgement as the wait (status, model, match, a generation request), on the first answer; all of it',
+    'within --request-timeout. One line on stdout. Exit status: 0 ready, 1 not ready, 2 bad usage.',
+    ''
+  ].join('\n')
 }
 
 /** `--summary-file`: checked before the wait (created, or emptied), so that a path that cannot be written is bad usage. */
@@ -385,6 +478,7 @@ export function helpText(): string {
     '',
     'Usage:',
     '  wait-for-model --url URL [options]',
+    '  wait-for-model check --url URL [--model NAME] [--request-timeout 5s]   (probe once: exit 0 ready, 1 not)',
     '  wait-for-model simulate --engine ENGINE --model NAME [--load 30s] [--port 8000] [--crash-after 10s] [--generation-fails]',
     '  wait-for-model stop --pid N [--timeout 30s]',
     '  wait-for-model history [--key KEY] [--file PATH] [--format table|json|csv]',

@@ -42,6 +42,8 @@ export interface GateDeps {
   notice?(line: string): void
   /** Where `history-file: auto` keeps history for this front end, or why it cannot (see `defaultHistoryFile`). */
   defaultHistory?: { path?: string; notice?: string }
+  /** `wait-for-model check`: one probe per endpoint within `request-timeout`, no port watch, no second probe. */
+  once?: boolean
 }
 
 export const reportContext = (s: Settings, url: URL): ReportContext => ({
@@ -135,13 +137,14 @@ export async function gate(settings: Settings, deps: GateDeps): Promise<GateOutc
               timeoutMs: settings.timeoutMs,
               requestTimeoutMs: settings.requestTimeoutMs,
               successThreshold: settings.successThreshold,
-              progressIntervalMs: settings.progressIntervalMs
+              progressIntervalMs: settings.progressIntervalMs,
+              once: deps.once
             },
             {
               probe,
               generate: generator ? generator.generate : undefined,
               stop,
-              portWatch: portWatchFor(url),
+              portWatch: deps.once ? undefined : portWatchFor(url),
               clock,
               startedAt: deps.startedAt,
               onEvent: (e) => {
