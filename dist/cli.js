@@ -20614,7 +20614,10 @@ async function gate(settings, deps) {
                     onEvent: (e) => {
                         const now = clock.now();
                         const startup = e.type === 'progress' ? profile.status(now, now - (server?.startedAt ?? waitStart)) : undefined;
-                        (e.type === 'lost' ? warn : deps.log)(`${prefix}${eventLine(e, startup)}`);
+                        if (e.type === 'lost')
+                            warn(`${prefix}${eventLine(e, startup)}`, 'server-lost');
+                        else
+                            deps.log(`${prefix}${eventLine(e, startup)}`);
                     }
                 });
                 if (fleet && !outcome.ready && outcome.reason !== 'timeout' && !stop.aborted) {
@@ -20685,9 +20688,9 @@ function openHistory(settings, deps) {
     const key = settings.historyKey ?? (file === undefined ? '' : historyKey(urls, settings.model, settings.start));
     const history = loadHistory(file, key, auto ? deps.defaultHistory?.notice : undefined);
     for (const n of history.notices)
-        (deps.notice ?? deps.log)(n);
+        (deps.notice ?? deps.log)(n, 'history');
     for (const w of history.warnings)
-        (deps.warn ?? deps.log)(w);
+        (deps.warn ?? deps.log)(w, 'history');
     return history;
 }
 /** The wait is over: this run against the earlier ones (warnings for a regression and a changed environment), then recorded. */
@@ -20714,11 +20717,11 @@ function settle(settings, outcome, facts, profile, now, history, deps) {
     const findings = recordRun(history, run, settings.regressionThresholdPercent, settings.regressionMinRuns);
     const warn = deps.warn ?? deps.log;
     if (findings.regression !== undefined && !settings.failOnRegression)
-        warn(findings.regression);
+        warn(findings.regression, 'regression');
     if (findings.drift !== undefined)
-        warn(findings.drift);
+        warn(findings.drift, 'drift');
     for (const n of findings.notices)
-        (deps.notice ?? deps.log)(n);
+        (deps.notice ?? deps.log)(n, 'history');
     return { engine, phases, usual, ...findings };
 }
 const gate_round1 = (x) => Math.round(x * 10) / 10;

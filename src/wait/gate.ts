@@ -5,6 +5,7 @@ import { createGenerator } from './generation-check.js'
 import { historyKey, type RunRecord } from '../history/store.js'
 import { LogFollower, type LogLine } from '../server/log-follower.js'
 import { portWatchFor } from '../http/port-watch.js'
+import type { NoteKind } from '../report/annotation-titles.js'
 import { createProber, type ProbeResult } from '../http/probe.js'
 import { StartupProfile } from '../startup/profile.js'
 import {
@@ -31,7 +32,7 @@ export interface GateDeps {
   /** Receives every progress line, already in words. */
   log(line: string): void
   /** Receives lines that deserve attention (the server stopped answering); defaults to `log`. */
-  warn?(line: string): void
+  warn?(line: string, kind: NoteKind): void
   /** Aborting it ends the wait with reason=cancelled (the action aborts it on SIGINT and SIGTERM). */
   cancel?: AbortSignal
   /** The step's environment: passed to the server `start` launches; RUNNER_TEMP holds its default log. */
@@ -39,7 +40,7 @@ export interface GateDeps {
   /** Receives one line per probe with what came back, for debugging. */
   debug?(line: string): void
   /** Receives notices (history is off); defaults to `log`. */
-  notice?(line: string): void
+  notice?(line: string, kind: NoteKind): void
   /** Where `history-file: auto` keeps history for this front end, or why it cannot (see `defaultHistoryFile`). */
   defaultHistory?: { path?: string; notice?: string }
   /** `wait-for-model check`: one probe per endpoint within `request-timeout`, no port watch, no second probe. */
@@ -151,7 +152,8 @@ export async function gate(settings: Settings, deps: GateDeps): Promise<GateOutc
                 const now = clock.now()
                 const startup =
                   e.type === 'progress' ? profile.status(now, now - (server?.startedAt ?? waitStart)) : undefined
-                ;(e.type === 'lost' ? warn : deps.log)(`${prefix}${eventLine(e, startup)}`)
+                if (e.type === 'lost') warn(`${prefix}${eventLine(e, startup)}`, 'server-lost')
+                else deps.log(`${prefix}${eventLine(e, startup)}`)
               }
             }
           )
@@ -221,8 +223,8 @@ function openHistory(settings: Settings, deps: GateDeps): RunHistory {
   // Hashed only for a history that is on: nothing reads the key of one that is off.
   const key = settings.historyKey ?? (file === undefined ? '' : historyKey(urls, settings.model, settings.start))
   const history = loadHistory(file, key, auto ? deps.defaultHistory?.notice : undefined)
-  for (const n of history.notices) (deps.notice ?? deps.log)(n)
-  for (const w of history.warnings) (deps.warn ?? deps.log)(w)
+  for (const n of history.notices) (deps.notice ?? deps.log)(n, 'history')
+  for (const w of history.warnings) (deps.warn ?? deps.log)(w, 'history')
   return history
 }
 
@@ -257,9 +259,9 @@ function settle(
   }
   const findings = recordRun(history, run, settings.regressionThresholdPercent, settings.regressionMinRuns)
   const warn = deps.warn ?? deps.log
-  if (findings.regression !== undefined && !settings.failOnRegression) warn(findings.regression)
-  if (findings.drift !== undefined) warn(findings.drift)
-  for (const n of findings.notices) (deps.notice ?? deps.log)(n)
+  if (findings.regression !== undefined && !settings.failOnRegression) warn(findings.regression, 'regression')
+  if (findings.drift !== undefined) warn(findings.drift, 'drift')
+  for (const n of findings.notices) (deps.notice ?? deps.log)(n, 'history')
   return { engine, phases, usual, ...findings }
 }
 
