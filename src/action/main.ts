@@ -1,5 +1,5 @@
 /** The GitHub layer: inputs in, outputs, summary and failure out. All logic lives below `gate`. */
-import { runDiagnostics } from '../server/diagnostics.js'
+import { runCommand, runDiagnostics } from '../server/diagnostics.js'
 import { gate, reportContext } from '../wait/gate.js'
 import { annotate, group, info, setFailed, setOutputs, setSecret, summary } from './github.js'
 import { defaultHistoryFile } from '../history/store.js'
@@ -26,12 +26,6 @@ import {
 /** Reads an input as @actions/core's getInput does (INPUT_<NAME>, spaces as underscores, upper case, trimmed). */
 export const actionInput = (name: InputName): string =>
   (process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim()
-
-/**
- * @actions/exec, with node:child_process, evaluated only when diagnostics run. "eager" keeps it in the one
- * bundle file: ncc writes the licenses of one chunk only.
- */
-const loadExec = (): Promise<typeof import('@actions/exec')> => import(/* webpackMode: "eager" */ '@actions/exec')
 
 export async function run(): Promise<void> {
   let secrets: string[] = []
@@ -93,8 +87,9 @@ export async function run(): Promise<void> {
     if (!outcome.ready && outcome.reason !== 'cancelled' && settings.diagnostics.length > 0) {
       await runDiagnostics(settings.diagnostics, {
         group: (title, body) => group(redact(title, secrets), body),
-        exec: async (program, args) => (await loadExec()).exec(program, args, { ignoreReturnCode: true }),
-        log: say
+        exec: (program, args) => runCommand(program, args, process.stdout, cancel.signal),
+        log: say,
+        cancel: cancel.signal
       })
     }
     const regression = outcome.profile?.regression

@@ -2,7 +2,6 @@
  * The command-line layer: argv and INPUT_* variables in; progress on stderr, outputs as JSON on stdout, and an
  * exit code out (0 ready, 1 not ready, 2 bad usage). Every flag of the wait comes from the action's inputs.
  */
-import { spawn } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -14,7 +13,7 @@ import { parseCommandLine, table, UsageError } from './usage.js'
 import { gate, reportContext } from '../wait/gate.js'
 import { defaultHistoryFile } from '../history/store.js'
 import { DURATION_FORM, parseDuration, printable } from '../inputs/parse.js'
-import { runDiagnostics } from '../server/diagnostics.js'
+import { runCommand, runDiagnostics } from '../server/diagnostics.js'
 import {
   commandSafe,
   failureMessage,
@@ -163,7 +162,7 @@ async function waitCommand(argv: string[], io: CliIo, say: (line: string) => voi
         log(`── ${title}`)
         await body()
       },
-      exec: (program, args) => runTo(io.stderr, program, args),
+      exec: (program, args) => runCommand(program, args, io.stderr),
       log
     })
   }
@@ -299,17 +298,6 @@ function writableSummaryFile(given: unknown): string | undefined {
     )
   }
   return given
-}
-
-/** Runs a program with its output on `out` (stdout is kept for --json); resolves with its exit code. */
-function runTo(out: NodeJS.WritableStream, program: string, args: string[]): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'] })
-    child.stdout.pipe(out, { end: false })
-    child.stderr.pipe(out, { end: false })
-    child.once('error', reject)
-    child.once('close', (code) => resolve(code ?? 1))
-  })
 }
 
 async function simulateCommand(argv: string[], io: CliIo, say: (line: string) => void): Promise<number> {

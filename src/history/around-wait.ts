@@ -47,16 +47,24 @@ export interface RunFindings {
 }
 
 /**
- * Compares the finished run with the earlier ones, then appends it. A regression is told only against at least
- * `minRuns` earlier ready runs: against one, a cold page cache beside a warm one is a regression every time.
+ * Compares the finished run with the earlier ones, then appends it, waiting for the file's lock at most
+ * `lockWaitMs`. A regression is told only against at least `minRuns` earlier ready runs: against one, a cold page
+ * cache beside a warm one is a regression every time.
  */
-export function recordRun(history: RunHistory, run: RunRecord, thresholdPercent: number, minRuns: number): RunFindings {
+export function recordRun(
+  history: RunHistory,
+  run: RunRecord,
+  thresholdPercent: number,
+  minRuns: number,
+  lockWaitMs?: number
+): RunFindings {
   const r = regression(history.earlier, run)
   const drift = envDrift(history.earlier, run)
   const notices: string[] = []
   if (history.file !== undefined) {
     try {
-      if (!appendRun(history.file, run)) notices.push('History: this run was not recorded, its line is too long.')
+      if (!appendRun(history.file, run, undefined, lockWaitMs))
+        notices.push('History: this run was not recorded, its line is too long.')
     } catch (e) {
       notices.push(`History: this run was not recorded (${(e as Error).message}).`)
     }

@@ -6,6 +6,7 @@
  */
 import {
   closeSync,
+  constants,
   fstatSync,
   mkdirSync,
   openSync,
@@ -84,11 +85,26 @@ export function historyKey(url: string, model: string | undefined, start: string
     .slice(0, 16)
 }
 
+/**
+ * Opens the history file, only if it is a regular file. O_NONBLOCK: opening a FIFO nobody writes to (or reads
+ * from) would otherwise block the whole process, past its deadline and deaf to signals; it cannot block a
+ * regular file's reads and writes.
+ */
+function openRegular(path: string, flags: number): number {
+  const fd = openSync(path, flags | constants.O_NONBLOCK)
+  if (fstatSync(fd).isFile()) return fd
+  closeSync(fd)
+  throw new Error(`${path} is not a regular file`)
+}
+const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT
+
 /** Makes sure the file can be appended to; a reason in words when it cannot (history is then off). */
 export function prepareHistory(path: string): string | undefined {
   try {
     mkdirSync(dirname(path), { recursive: true })
-    closeSync(openSync(path, 'a'))
+    const existing = statSync(path, { throwIfNoEntry: false })
+    if (existing !== undefined && !existing.isFile()) throw new Error('not a regular file')
+    closeSync(openRegular(path, APPEND))
     return undefined
   } catch (e) {
     return `History is off: cannot write ${path} (${(e as Error).message}).`
@@ -146,7 +162,7 @@ function parseRun(line: string): RunRecord | undefined {
 }
 
 function readTail(path: string): string {
-  const fd = openSync(path, 'r')
+  const fd = openRegular(path, constants.O_RDONLY)
   try {
     const size = fstatSync(fd).size
     const length = Math.min(size, MAX_READ_BYTES)
@@ -187,13 +203,15 @@ export function runLine(run: RunRecord): string | undefined {
 /**
  * Appends one run with a single write (atomic with O_APPEND), holding the file's lock so that a trim in another
  * process cannot drop it; then trims the run's key to its last `keep` runs when it has more.
- * Returns false when the run does not fit in one line.
+ * Returns false when the run does not fit in one line. Waits for the lock at most `lockWaitMs` in all (the time
+ * left before the wait's deadline): without it, the line is appended all the same and the trim left for later.
  */
-export function appendRun(path: string, run: RunRecord, keep = KEEP_RUNS): boolean {
+export function appendRun(path: string, run: RunRecord, keep = KEEP_RUNS, lockWaitMs = LOCK_WAIT_MS): boolean {
   const line = runLine(run)
   if (line === undefined) return false
-  withLock(path, () => {
-    const fd = openSync(path, 'a')
+  const until = Date.now() + Math.min(lockWaitMs, LOCK_WAIT_MS)
+  withLock(path, until, () => {
+    const fd = openRegular(path, APPEND)
     try {
       writeSync(fd, line)
     } finally {
@@ -201,7 +219,7 @@ export function appendRun(path: string, run: RunRecord, keep = KEEP_RUNS): boole
     }
   })
   const kept = readHistory(path).runs.filter((r) => r.key === run.key).length
-  if (kept > keep) trimHistory(path, keep)
+  if (kept > keep) trimHistory(path, keep, until)
   return true
 }
 
@@ -210,8 +228,8 @@ export function appendRun(path: string, run: RunRecord, keep = KEEP_RUNS): boole
  * and renamed over the old one under the lock, which appenders take too, so no run appended meanwhile is lost.
  * Without the lock (another process holds it too long) it leaves the file as it is.
  */
-export function trimHistory(path: string, keep = KEEP_RUNS): void {
-  withLock(path, (locked) => {
+export function trimHistory(path: string, keep = KEEP_RUNS, lockUntil = Date.now() + LOCK_WAIT_MS): void {
+  withLock(path, lockUntil, (locked) => {
     if (!locked) return
     const { runs } = parseHistory(readTail(path))
     const seen = new Map<string, number>()
@@ -234,16 +252,15 @@ export function trimHistory(path: string, keep = KEEP_RUNS): void {
   })
 }
 
-/** Runs `fn` holding `<path>.lock` (created exclusively); after LOCK_WAIT_MS without it, runs `fn(false)` anyway. */
-function withLock<T>(path: string, fn: (locked: boolean) => T): T {
+/** Runs `fn` holding `<path>.lock` (created exclusively); still without it at `deadline`, runs `fn(false)` anyway. */
+function withLock<T>(path: string, deadline: number, fn: (locked: boolean) => T): T {
   const lock = `${path}.lock`
-  const deadline = Date.now() + LOCK_WAIT_MS
   let fd: number | undefined
   while (fd === undefined) {
     try {
       fd = openSync(lock, 'wx')
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || Date.now() > deadline) break
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || Date.now() >= deadline) break
       if (lockIsStale(lock)) continue
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2)
     }

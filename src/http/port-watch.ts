@@ -4,10 +4,9 @@
  * is refused by the kernel before any server code runs. One poller serves every URL of a fleet and keeps
  * its own cost near a fixed share of one core by spacing its rounds by what the last round cost.
  */
-import { lookup } from 'node:dns/promises'
 import { readFile } from 'node:fs/promises'
 import { connect } from 'node:net'
-import { isLoopback } from './probe.js'
+import { bareHost, createLookup, isLoopback, type Lookup, loopbackAddresses } from './hosts.js'
 
 export interface PortWatch {
   /** Resolves once something listens on the URL's port (or when `signal` aborts). */
@@ -77,17 +76,15 @@ interface Watcher {
 /**
  * `localhost` is loopback on both families whatever /etc/hosts says (as the probe treats it): 127.0.0.1 is
  * tried every round, ::1, where fewer servers listen alone, every fourth, which keeps a round to one connect.
+ * Other names are looked up as the probe looks them up (a resolver that never answers cannot hold the process).
  */
-function connectTargets(host: string): Watcher['targets'] {
-  if (host.toLowerCase().replace(/\.$/, '') === 'localhost') {
-    return Promise.resolve([
-      { address: '127.0.0.1', everyRounds: 1 },
-      { address: '::1', everyRounds: 4 }
-    ])
-  }
-  return lookup(host, { all: true }).then(
-    (found) => found.map((a) => ({ address: a.address, everyRounds: 1 })),
-    () => [{ address: host, everyRounds: 1 }]
+function connectTargets(host: string, lookup: Lookup): Watcher['targets'] {
+  return new Promise((resolve) =>
+    lookup(host, { all: true }, (err, found) => {
+      if (err !== null || typeof found === 'string') return resolve([{ address: host, everyRounds: 1 }])
+      const bothFamilies = loopbackAddresses(host) !== undefined
+      resolve(found.map((a) => ({ address: a.address, everyRounds: bothFamilies && a.family === 6 ? 4 : 1 })))
+    })
   )
 }
 
@@ -96,6 +93,7 @@ export class PortPoller {
   private watchers = new Set<Watcher>()
   private timer: NodeJS.Timeout | undefined
   private procReadable: boolean | undefined
+  private readonly lookup = createLookup()
 
   constructor(private readonly budget = CPU_BUDGET) {}
 
@@ -103,7 +101,7 @@ export class PortPoller {
     return new Promise((resolve) => {
       if (signal.aborted) return resolve()
       const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80)
-      const targets = connectTargets(url.hostname.replace(/^\[|\]$/g, ''))
+      const targets = connectTargets(bareHost(url.hostname), this.lookup)
       const watcher: Watcher = { targets, port, loopback: isLoopback(url.hostname), resolve: () => undefined }
       watcher.resolve = (): void => {
         this.watchers.delete(watcher)

@@ -5,15 +5,18 @@
  */
 import type {
   Agent as AgentType,
+  Client as ClientType,
   Dispatcher as DispatcherType,
-  EnvHttpProxyAgent as EnvHttpProxyAgentType
+  ProxyAgent as ProxyAgentType
 } from 'undici'
 // @ts-expect-error -- undici ships no declarations for its internal paths; typed below
 import AgentImpl from 'undici/lib/dispatcher/agent.js'
 // @ts-expect-error -- as above
 import DispatcherImpl from 'undici/lib/dispatcher/dispatcher.js'
 // @ts-expect-error -- as above
-import EnvHttpProxyAgentImpl from 'undici/lib/dispatcher/env-http-proxy-agent.js'
+import ClientImpl from 'undici/lib/dispatcher/client.js'
+// @ts-expect-error -- as above
+import ProxyAgentImpl from 'undici/lib/dispatcher/proxy-agent.js'
 // @ts-expect-error -- as above
 import api from 'undici/lib/api/index.js'
 
@@ -23,8 +26,9 @@ Object.assign((DispatcherImpl as { prototype: object }).prototype, api)
 
 export const Agent = AgentImpl as typeof AgentType
 export type Agent = AgentType
-export const EnvHttpProxyAgent = EnvHttpProxyAgentImpl as typeof EnvHttpProxyAgentType
-export type EnvHttpProxyAgent = EnvHttpProxyAgentType
+export const Client = ClientImpl as typeof ClientType
+export const ProxyAgent = ProxyAgentImpl as typeof ProxyAgentType
+export type ProxyAgent = ProxyAgentType
 
 export function request(
   dispatcher: DispatcherType,

@@ -3,17 +3,21 @@
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
 /** Longer than any job may run (self-hosted jobs stop at 5 days), and below setTimeout's 2^31 ms limit. */
 export const MAX_DURATION_MS = 7 * 24 * 3_600_000
-export const DURATION_FORM = 'a duration such as 250ms, 15s, 2m, 1h, 1m30s or a number of seconds (0.5, 15)'
+export const DURATION_FORM =
+  'a duration such as 250ms, 15s, 2m, 1h, 1m30s (each unit once, largest first) or a number of seconds (0.5, 15)'
+/** Each unit at most once, largest first, as Go's durations and systemd's: `1m1m1m` is a typo, not 3m. */
+const DURATION_PARTS = /^(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m)?(?:(\d+(?:\.\d+)?)s)?(?:(\d+(?:\.\d+)?)ms)?$/
 
 /** Parses `250ms`, `15s`, `2m`, `1h`, `1m30s` or a plain number of seconds into milliseconds. */
 export function parseDuration(text: string): number {
   const s = text.trim()
   let ms: number
+  const parts = DURATION_PARTS.exec(s)
   if (/^\d+(\.\d+)?$/.test(s)) {
     ms = Number(s) * 1000
-  } else if (/^(\d+(\.\d+)?(ms|s|m|h))+$/.test(s)) {
-    ms = 0
-    for (const [, n, unit] of s.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)) ms += Number(n) * UNIT_MS[unit]
+  } else if (s !== '' && parts !== null) {
+    const [, h, m, sec, milli] = parts
+    ms = [h, m, sec, milli].reduce((sum, n, i) => sum + Number(n ?? 0) * UNIT_MS[['h', 'm', 's', 'ms'][i]], 0)
   } else {
     throw new Error(`"${printable(text)}" is not ${DURATION_FORM}`)
   }
@@ -57,14 +61,12 @@ export function parseHeaders(text: string): Record<string, string> {
       throw new Error(`line ${i + 1} is not ${HEADER_FORM}`)
     }
     if (hasControlChars(value)) throw new Error(`line ${i + 1} (${name}) has a control character in its value`)
+    if (!isLatin1(value))
+      throw new Error(`line ${i + 1} (${name}) has a character outside Latin-1 in its value (${LATIN1_FORM})`)
     headers[name.toLowerCase()] = value
   })
   return headers
 }
-
-/** Headers that carry credentials: masked in output and never forwarded to another origin on a redirect. */
-export const isCredentialHeader = (name: string): boolean =>
-  /authorization|cookie|token|key|secret|password/i.test(name)
 
 /**
  * Reads a `Retry-After` value, delta-seconds (`120`) or an HTTP date, as milliseconds from `nowMs`;
@@ -79,10 +81,25 @@ export function parseRetryAfter(value: string, nowMs: number): number | undefine
   return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs)
 }
 
-export function hasControlChars(text: string): boolean {
-  // eslint-disable-next-line no-control-regex
-  return /[\u0000-\u0008\u000a-\u001f\u007f]/.test(text)
+/** HTTP sends a header value as bytes, one per character: a character above U+00FF cannot be sent. */
+export const LATIN1_FORM = 'a header value is sent as bytes: only characters U+0000 to U+00FF'
+export const isLatin1 = (text: string): boolean => !/[\u0100-\uffff]/.test(text)
+
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/g
+
+/**
+ * The one control-character rule (C0 and DEL): whether `text` holds one other than those `allowed` (a tab in a
+ * value; a script's tab and line breaks).
+ */
+export function hasControlChars(text: string, allowed = '\t'): boolean {
+  for (const [c] of text.matchAll(CONTROL)) if (!allowed.includes(c)) return true
+  return false
 }
+
+/** `text` with each run of control characters turned into one space, for a one-line quote of a server's words. */
+export const controlToSpace = (text: string): string => text.replace(CONTROL_RUN, ' ')
+const CONTROL_RUN = new RegExp(`${CONTROL.source}+`, 'g')
 
 /** Accepts a JavaScript regular expression as its source (`ready|up`) or in slashes with flags (`/kimi/i`). */
 export function parseRegex(text: string): RegExp {

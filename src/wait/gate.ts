@@ -87,6 +87,7 @@ export async function gate(settings: Settings, deps: GateDeps): Promise<GateOutc
       : new LogFollower(logFile, settings.logLines, {
           fromStart: settings.start !== undefined,
           skipBytes: server?.logOffset,
+          secrets: settings.secrets,
           earlier: (lines) => lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number)))
         })
   const readLines = (lines: LogLine[]): KnownFatal | undefined => {
@@ -112,7 +113,8 @@ export async function gate(settings: Settings, deps: GateDeps): Promise<GateOutc
   // Every endpoint's sleeps and requests listen to it: a fleet of 200 is not a leak.
   setMaxListeners(0, stop)
   const warn = deps.warn ?? deps.log
-  const tls = { caCert: settings.caCert, insecureTls: settings.insecureTls }
+  // what every HTTP client of the wait shares: its TLS settings, and the secrets to mask in answers as they arrive
+  const tls = { caCert: settings.caCert, insecureTls: settings.insecureTls, secrets: settings.secrets }
   deps.debug?.(
     `request headers: ${['user-agent', 'accept', ...Object.keys(settings.headers)].join(', ')} (values not shown)`
   )
@@ -127,7 +129,7 @@ export async function gate(settings: Settings, deps: GateDeps): Promise<GateOutc
           deps.debug?.(`${prefix}${probeLine(result)}`)
           // The model list can name the engine (`owned_by`) when the log has not.
           if (log !== undefined && result.kind === 'http' && profile.engine === undefined)
-            sayStartup(profile.models(result.body))
+            sayStartup(profile.models(result.json))
           return result
         }
         try {
@@ -211,7 +213,7 @@ function reportEnvironment(
   const environ = server.environ()
   if (environ === undefined)
     facts.envUnavailable = `The environment of process ${server.pid} could not be read (it has exited, or this is not Linux).`
-  else facts.env = envReport(settings.envReport, environ)
+  else facts.env = envReport(settings.envReport, environ, settings.secrets)
   deps.log(`Server environment (process ${server.pid}):`)
   for (const line of envLines(facts)) deps.log(`  ${line}`)
 }
@@ -257,7 +259,14 @@ function settle(
     phases: phases.map((p) => ({ name: p.name, seconds: p.seconds })),
     ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') })
   }
-  const findings = recordRun(history, run, settings.regressionThresholdPercent, settings.regressionMinRuns)
+  // a history file another job holds locked must not keep this one past its deadline
+  const findings = recordRun(
+    history,
+    run,
+    settings.regressionThresholdPercent,
+    settings.regressionMinRuns,
+    settings.timeoutMs - outcome.elapsedMs
+  )
   const warn = deps.warn ?? deps.log
   if (findings.regression !== undefined && !settings.failOnRegression) warn(findings.regression, 'regression')
   if (findings.drift !== undefined) warn(findings.drift, 'drift')

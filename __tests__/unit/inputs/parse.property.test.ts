@@ -7,7 +7,8 @@ import {
   parseStatusSet,
   statusAccepted
 } from '../../../src/inputs/parse.js'
-import { parseUrl } from '../../../src/inputs/settings.js'
+import { redact } from '../../../src/inputs/secrets.js'
+import { INPUT_DEFAULTS, parseSettings, parseUrl } from '../../../src/inputs/settings.js'
 
 /** Properties of the input parsers, over many generated inputs: right on valid forms, safe on anything. */
 const runs = { numRuns: 500 }
@@ -24,17 +25,40 @@ function rejectsClearly(parse: () => unknown, form: RegExp): boolean {
 }
 
 describe('parseDuration', () => {
-  it('adds up any sequence of unit parts', () => {
-    const part = fc.tuple(
-      fc.integer({ min: 0, max: 500 }),
-      fc.constantFrom(['ms', 1], ['s', 1_000], ['m', 60_000], ['h', 3_600_000])
+  const UNITS = [
+    ['h', 3_600_000],
+    ['m', 60_000],
+    ['s', 1_000],
+    ['ms', 1]
+  ] as const
+  /** Some of the units, each once, in the order h, m, s, ms, with amounts. */
+  const ordered = fc
+    .tuple(...UNITS.map(() => fc.option(fc.integer({ min: 0, max: 500 }), { nil: undefined })))
+    .filter((amounts) => amounts.some((n) => n !== undefined))
+    .map((amounts) =>
+      UNITS.flatMap(([unit, scale], i) => (amounts[i] === undefined ? [] : [[amounts[i], unit, scale] as const]))
     )
+
+  it('adds up the unit parts, each unit once, largest first', () => {
     fc.assert(
-      fc.property(fc.array(part, { minLength: 1, maxLength: 5 }), (parts) => {
-        const text = parts.map(([n, [unit]]) => `${n}${unit}`).join('')
-        const ms = parts.reduce((sum, [n, [, scale]]) => sum + n * (scale as number), 0)
+      fc.property(ordered, (parts) => {
+        const text = parts.map(([n, unit]) => `${n}${unit}`).join('')
+        const ms = parts.reduce((sum, [n, , scale]) => sum + n * scale, 0)
         if (ms > MAX_DURATION_MS) return rejectsClearly(() => parseDuration(text), /168h/)
         return parseDuration(text) === ms
+      }),
+      runs
+    )
+  })
+
+  it('rejects a unit given twice (1m1m1m) or out of order (30s1m), naming the accepted form', () => {
+    const part = fc.tuple(fc.integer({ min: 0, max: 500 }), fc.constantFrom(...UNITS.map(([unit]) => unit)))
+    fc.assert(
+      fc.property(fc.array(part, { minLength: 2, maxLength: 5 }), (parts) => {
+        const rank = parts.map(([, unit]) => UNITS.findIndex(([u]) => u === unit))
+        fc.pre(rank.some((r, i) => i > 0 && r <= rank[i - 1]))
+        const text = parts.map(([n, unit]) => `${n}${unit}`).join('')
+        expect(() => parseDuration(text)).toThrow(/each unit once, largest first/)
       }),
       runs
     )
@@ -131,8 +155,28 @@ describe('parseHeaders', () => {
               ([n, v]) => /^[!#$%&'*+\-.^_`|~0-9a-z]+$/.test(n) && !CONTROL.test(v)
             )
           } catch (e) {
-            return e instanceof Error && /Name: value|control character/.test(e.message)
+            return e instanceof Error && /Name: value|control character|outside Latin-1/.test(e.message)
           }
+        }
+      ),
+      runs
+    )
+  })
+
+  it('accepts a value exactly when every character is Latin-1 (HTTP sends one byte per character)', () => {
+    fc.assert(
+      fc.property(
+        fc.string({
+          minLength: 1,
+          maxLength: 20,
+          unit: fc.constantFrom('a', ' ', 'é', 'ÿ', '€', '中', '😀', '\u0100')
+        }),
+        (value) => {
+          const latin1 = [...value].every((c) => c.codePointAt(0)! <= 0xff)
+          const text = `X-Test: ${value}`
+          if (latin1 || value.trim() === '') return parseHeaders(text)['x-test'] === value.trim()
+          expect(() => parseHeaders(text)).toThrow(/line 1 \(X-Test\) has a character outside Latin-1/)
+          return true
         }
       ),
       runs
@@ -192,6 +236,49 @@ describe('parseRetryAfter', () => {
           if (!/^\s*\d+\s*$/.test(junk)) expect(parseRetryAfter(junk, now)).toBeUndefined()
         }
       ),
+      runs
+    )
+  })
+})
+
+describe('secrets', () => {
+  const secretText = fc.stringMatching(/^[A-Za-z0-9_.~+/=-]{4,40}$/)
+  it('a credential header, api-key or credential query value is refused or masked everywhere, whole and in parts', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('Authorization: Bearer ', 'Authorization: Basic ', 'Cookie: session=', 'X-Api-Key: '),
+        secretText,
+        secretText,
+        fc.string(),
+        (header, token, query, around) => {
+          const inputs: Record<string, string> = {
+            url: `http://127.0.0.1:8000/v1/models?access_token=${query}`,
+            headers: `${header}${token}`
+          }
+          const s = parseSettings((name) => inputs[name] ?? INPUT_DEFAULTS[name])
+          // a server echoing any one of them, alone, quoted in JSON or not, with anything around it
+          for (const echoed of [token, query, JSON.stringify(token), `${header}${token}`]) {
+            const shown = redact(`${around}${echoed}${around}`, s.secrets)
+            if (shown.includes(token) || shown.includes(query)) return false
+          }
+          return true
+        }
+      ),
+      runs
+    )
+  })
+
+  it('a credential shorter than 4 characters is refused, naming the input', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[A-Za-z0-9]{1,3}$/), (key) => {
+        const inputs: Record<string, string> = { url: 'http://127.0.0.1:8000/', 'api-key': key }
+        try {
+          parseSettings((name) => inputs[name] ?? INPUT_DEFAULTS[name])
+          return false
+        } catch (e) {
+          return /^Input "api-key": the key has fewer than 4 characters/.test((e as Error).message)
+        }
+      }),
       runs
     )
   })
