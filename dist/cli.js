@@ -16540,7 +16540,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8224);
+/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6788);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 /** The `wait-for-model` command: the same gate as the action, for shells, ssh sessions and scripts. */
@@ -16549,7 +16549,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 
 (0,_runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__/* .keepMemoryFlat */ .o)();
 (0,_runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__/* .dropOutputToClosedPipes */ .D)([process.stdout, process.stderr]);
-process.exitCode = await (0,_cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__/* .runCli */ .ak)(process.argv.slice(2), process);
+process.exitCode = await (0,_cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__/* .runCli */ .a)(process.argv.slice(2), process);
 // As the action (src/index.ts): nothing left pending may hold the command once it has said its last word.
 process.exit();
 
@@ -16558,16 +16558,14 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8224:
+/***/ 6788:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  ak: () => (/* binding */ runCli)
+  a: () => (/* binding */ runCli)
 });
-
-// UNUSED EXPORTS: helpText, simulateHelpText, stopHelpText
 
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
@@ -16581,11 +16579,25 @@ const package_namespaceObject = {"rE":"0.1.0"};
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+;// CONCATENATED MODULE: ./src/inputs/variables.ts
+/** Where an input's value comes from in the environment: the one mapping from input names to variable names. */
+const PREFIX = 'INPUT_';
+/** Whether an environment variable carries an input (the runner's or a shell's form). */
+const isInputVariable = (variable) => variable.startsWith(PREFIX);
+/**
+ * The variable the runner sets for an input, as @actions/core's getInput reads it: INPUT_, then the name upper-cased
+ * with spaces as underscores and hyphens kept (`match-regex` \u2192 INPUT_MATCH-REGEX).
+ */
+const inputVariable = (name) => `${PREFIX}${name.replace(/ /g, '_').toUpperCase()}`;
+/** The form a shell can set, hyphens as underscores (INPUT_MATCH_REGEX): the CLI reads it too. */
+const shellInputVariable = (name) => inputVariable(name).replace(/-/g, '_');
+
 ;// CONCATENATED MODULE: ./src/action/packaged-run.ts
 /**
  * Runs the packaged action the way a GitHub runner does: `node dist/index.js` with `INPUT_*` variables and
  * real GITHUB_OUTPUT / GITHUB_STEP_SUMMARY files. Used by `npm run demo` and the end-to-end tests.
  */
+
 
 
 
@@ -16606,9 +16618,8 @@ async function runAction(options) {
         GITHUB_STEP_SUMMARY: summaryFile,
         ...options.env
     };
-    // The runner upper-cases the name and keeps hyphens: `match-regex` \u2192 INPUT_MATCH-REGEX.
     for (const [name, value] of Object.entries(options.inputs))
-        env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value;
+        env[inputVariable(name)] = value;
     const started = performance.now();
     try {
         const child = (0,external_node_child_process_namespaceObject.spawn)(options.node ?? process.execPath, [options.entry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -17275,7 +17286,11 @@ function trimHistory(path, keep = KEEP_RUNS, lockUntil = Date.now() + LOCK_WAIT_
         (0,external_node_fs_namespaceObject.renameSync)(temp, path);
     });
 }
-/** Runs `fn` holding `<path>.lock` (created exclusively); still without it at `deadline`, runs `fn(false)` anyway. */
+/**
+ * Runs `fn` holding `<path>.lock` (created exclusively); still without it at `deadline`, runs `fn(false)` anyway.
+ * Real time (Date.now), not the wait's clock: the lock is shared with other processes and aged by the file
+ * system's modification times, which only the real clock compares with.
+ */
 function withLock(path, deadline, fn) {
     const lock = `${path}.lock`;
     let fd;
@@ -17319,7 +17334,7 @@ function median(values) {
     return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 /** What the last MEDIAN_OF ready runs took; undefined without any. */
-function expectation(earlier) {
+function usualStartup(earlier) {
     const ready = earlier.filter((r) => r.ready).slice(-MEDIAN_OF);
     if (ready.length === 0)
         return undefined;
@@ -17337,7 +17352,7 @@ function expectation(earlier) {
 }
 /** This ready run against the median of the earlier ready runs; undefined when there is nothing to compare. */
 function regression(earlier, run) {
-    const usual = expectation(earlier);
+    const usual = usualStartup(earlier);
     if (!run.ready || usual === undefined || usual.totalSeconds <= 0)
         return undefined;
     const seconds = secondsOf(run);
@@ -17956,100 +17971,6 @@ function matchModel(models, wanted) {
     return { kind: 'missing' };
 }
 
-;// CONCATENATED MODULE: ./src/report/lifecycle-report.ts
-const list = (items) => items.map((i) => `"${i}"`).join(', ');
-/** A `model` several listed ids contain, none of them exactly: stable words, so the summary is stable. */
-function ambiguousModelText(model, candidates) {
-    return {
-        summary: `"${model}" fits ${candidates.length} listed models`,
-        detail: `"${model}" fits ${candidates.length} listed models and is none of them exactly: ${list(candidates)}. ` +
-            'Give the exact id as "model" (an id ending with /<model> or equal to it ignoring case also counts as exact)'
-    };
-}
-/** A model the server lists but loads only when asked (llama.cpp's router mode, LM Studio). */
-const unloadedModelText = (id) => `"${id}" is listed but not loaded: the server loads it only when asked (set "load: true" to have it loaded)`;
-const s1 = (seconds) => `${seconds.toFixed(1)}s`;
-const pidList = (pids) => `${pids.length === 1 ? 'pid' : 'pids'} ${pids.join(', ')}`;
-/** How a server was stopped (`wait-for-model stop`, the job-end step): what was sent, how it exited, its GPU memory. */
-function stopLines(r) {
-    if (r.outcome === 'not-running')
-        return [{ level: 'info', text: `Process ${r.pid} is not running: nothing to stop.` }];
-    const what = r.scope === 'group'
-        ? `the server's process group ${r.pid} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
-        : `the server ${r.pid} and its child processes (${r.pids.length} in all)`;
-    const lines = [];
-    const how = r.exitCode !== undefined && r.exitCode !== null
-        ? `, exit code ${r.exitCode}`
-        : r.exitSignal
-            ? `, ended by ${r.exitSignal}`
-            : '';
-    if (r.outcome === 'exited') {
-        lines.push({
-            level: 'info',
-            text: r.signal === 'SIGKILL'
-                ? `Stopped ${what}: it did not exit after SIGTERM, so SIGKILL; gone ${s1(r.secondsToExit ?? 0)} after SIGTERM${how}.`
-                : `Stopped ${what}: SIGTERM, gone after ${s1(r.secondsToExit ?? 0)}${how}.`
-        });
-    }
-    else {
-        lines.push({
-            level: 'warning',
-            text: `Could not stop ${what}: still running after SIGTERM and SIGKILL: ${pidList(r.survivors ?? [])}.`
-        });
-    }
-    const g = r.gpu;
-    if (g.kind === 'released')
-        lines.push({
-            level: 'info',
-            text: `Its GPU memory (${g.mib > 0 ? `${g.mib} MiB` : 'an amount nvidia-smi does not show'}) was released ${s1(g.seconds)} after SIGTERM.`
-        });
-    else if (g.kind === 'held')
-        lines.push({
-            level: 'warning',
-            text: `Its GPU memory was not released: ${g.mib > 0 ? `${g.heldMib} of ${g.mib} MiB` : 'an amount nvidia-smi does not show'} still held ${s1(g.seconds)} after SIGTERM` +
-                `${g.pids.length ? ` (${pidList(g.pids)})` : ''}; the next job on this machine may run out of GPU memory.`
-        });
-    else if (g.kind === 'none')
-        lines.push({ level: 'debug', text: 'Its processes held no GPU memory.' });
-    else
-        lines.push({ level: 'debug', text: `GPU memory not looked at (nvidia-smi: ${g.why}).` });
-    return lines;
-}
-/** `process 1234 (python -m vllm \u2026)`, or what can be said of a socket whose holder this user cannot see. */
-function listenerText(l) {
-    if (l.holders.length === 0)
-        return `a process this user cannot see (listening on ${l.address}, socket inode ${l.inode})`;
-    return l.holders.map((h) => `process ${h.pid}${h.command ? ` (${h.command})` : ''}`).join(' and ');
-}
-const holderPids = (listeners) => [
-    ...new Set(listeners.flatMap((l) => l.holders.map((h) => h.pid)))
-];
-/** Before `start`: something already listens on the URL's port (a server an earlier job left behind). */
-function portBusyText(owner) {
-    const pids = holderPids(owner.listeners);
-    return (`Port ${owner.port} is already in use by ${owner.listeners.map(listenerText).join('; ')}: the server "start" ` +
-        'would launch could not listen there, and the one already there would answer the gate. ' +
-        (pids.length
-            ? `Stop it first (wait-for-model stop --pid ${pids[0]}, or kill ${pids.join(' ')}), `
-            : 'Stop it first, ') +
-        'or give the new server another port');
-}
-/** With `start` or `pid`: the port answers, but from a process that is not the watched server or its children. */
-function wrongServerText(o, watchedPid) {
-    return (`Port ${o.port} is answered by ${o.listeners.map(listenerText).join('; ')}, not by the server being watched ` +
-        `(pid ${watchedPid}) or its child processes: an earlier server still holds the port, or the watched one ` +
-        'listens elsewhere. Its answers say nothing about the server being waited for');
-}
-/** Before `start`: other processes hold memory on the GPUs the server will use. */
-function gpuBusyText(apps, gpus) {
-    const where = (uuid) => {
-        const gpu = gpus.find((g) => g.uuid === uuid);
-        return gpu === undefined ? uuid : `GPU ${gpu.index}`;
-    };
-    const each = apps.map((a) => `pid ${a.pid} (${a.processName}) ${a.usedMiB === undefined ? 'an unknown amount' : `${a.usedMiB} MiB`} on ${where(a.gpuUuid)}`);
-    return `Other processes hold memory on the GPUs the server will use: ${each.join('; ')}`;
-}
-
 // EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/agent.js
 var agent = __nccwpck_require__(7405);
 var agent_default = /*#__PURE__*/__nccwpck_require__.n(agent);
@@ -18075,9 +17996,16 @@ var api = __nccwpck_require__(6615);
 
 // @ts-expect-error -- as above
 
-// What undici's index does: every dispatcher gets request(), connect() (the proxy agent tunnels with it)
-// and the other API methods.
-Object.assign((dispatcher_default()).prototype, api);
+/**
+ * What undici's index does on import: every dispatcher gets request(), connect() (the proxy agent tunnels with
+ * it) and the other API methods. Done here, once, by whoever sends requests (the gate, the floor bench, tests
+ * of the HTTP client), rather than as a side effect of importing this module. Safe to call again.
+ */
+function setUpUndici() {
+    const prototype = (dispatcher_default()).prototype;
+    if (prototype.request !== api.request)
+        Object.assign(prototype, api);
+}
 const Agent = (agent_default());
 const Client = (client_default());
 const ProxyAgent = (proxy_agent_default());
@@ -18245,6 +18173,7 @@ var memory = __nccwpck_require__(2502);
 /** performance.now() counts from the process's start, which is the step's start for the action. */
 const systemClock = {
     now: () => performance.now(),
+    wallMs: () => Date.now(),
     sleep: (ms, signal) => new Promise((resolve) => {
         if (signal?.aborted)
             return resolve();
@@ -18560,15 +18489,105 @@ function describeError(e, proxy) {
     return { kind: 'error', code: proxied, message, proxy: proxyLabel(proxy) };
 }
 
-;// CONCATENATED MODULE: ./src/wait/assess.ts
-/** Judges one probe's result against what the settings expect: ready, keep waiting, or stop now. */
+;// CONCATENATED MODULE: ./src/report/lifecycle-report.ts
+const list = (items) => items.map((i) => `"${i}"`).join(', ');
+/** A `model` several listed ids contain, none of them exactly: stable words, so the summary is stable. */
+function ambiguousModelText(model, candidates) {
+    return {
+        summary: `"${model}" fits ${candidates.length} listed models`,
+        detail: `"${model}" fits ${candidates.length} listed models and is none of them exactly: ${list(candidates)}. ` +
+            'Give the exact id as "model" (an id ending with /<model> or equal to it ignoring case also counts as exact)'
+    };
+}
+/** A model the server lists but loads only when asked (llama.cpp's router mode, LM Studio). */
+const unloadedModelText = (id) => `"${id}" is listed but not loaded: the server loads it only when asked (set "load: true" to have it loaded)`;
+const s1 = (seconds) => `${seconds.toFixed(1)}s`;
+const pidList = (pids) => `${pids.length === 1 ? 'pid' : 'pids'} ${pids.join(', ')}`;
+/** How a server was stopped (`wait-for-model stop`, the job-end step): what was sent, how it exited, its GPU memory. */
+function stopLines(r) {
+    if (r.outcome === 'not-running')
+        return [{ level: 'info', text: `Process ${r.pid} is not running: nothing to stop.` }];
+    const what = r.scope === 'group'
+        ? `the server's process group ${r.pid} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
+        : `the server ${r.pid} and its child processes (${r.pids.length} in all)`;
+    const lines = [];
+    const how = r.exitCode !== undefined && r.exitCode !== null
+        ? `, exit code ${r.exitCode}`
+        : r.exitSignal
+            ? `, ended by ${r.exitSignal}`
+            : '';
+    if (r.outcome === 'exited') {
+        lines.push({
+            level: 'info',
+            text: r.signal === 'SIGKILL'
+                ? `Stopped ${what}: it did not exit after SIGTERM, so SIGKILL; gone ${s1(r.secondsToExit ?? 0)} after SIGTERM${how}.`
+                : `Stopped ${what}: SIGTERM, gone after ${s1(r.secondsToExit ?? 0)}${how}.`
+        });
+    }
+    else {
+        lines.push({
+            level: 'warning',
+            text: `Could not stop ${what}: still running after SIGTERM and SIGKILL: ${pidList(r.survivors ?? [])}.`
+        });
+    }
+    const g = r.gpu;
+    if (g.kind === 'released')
+        lines.push({
+            level: 'info',
+            text: `Its GPU memory (${g.mib > 0 ? `${g.mib} MiB` : 'an amount nvidia-smi does not show'}) was released ${s1(g.seconds)} after SIGTERM.`
+        });
+    else if (g.kind === 'held')
+        lines.push({
+            level: 'warning',
+            text: `Its GPU memory was not released: ${g.mib > 0 ? `${g.heldMib} of ${g.mib} MiB` : 'an amount nvidia-smi does not show'} still held ${s1(g.seconds)} after SIGTERM` +
+                `${g.pids.length ? ` (${pidList(g.pids)})` : ''}; the next job on this machine may run out of GPU memory.`
+        });
+    else if (g.kind === 'none')
+        lines.push({ level: 'debug', text: 'Its processes held no GPU memory.' });
+    else
+        lines.push({ level: 'debug', text: `GPU memory not looked at (nvidia-smi: ${g.why}).` });
+    return lines;
+}
+/** `process 1234 (python -m vllm \u2026)`, or what can be said of a socket whose holder this user cannot see. */
+function listenerText(l) {
+    if (l.holders.length === 0)
+        return `a process this user cannot see (listening on ${l.address}, socket inode ${l.inode})`;
+    return l.holders.map((h) => `process ${h.pid}${h.command ? ` (${h.command})` : ''}`).join(' and ');
+}
+const holderPids = (listeners) => [
+    ...new Set(listeners.flatMap((l) => l.holders.map((h) => h.pid)))
+];
+/** Before `start`: something already listens on the URL's port (a server an earlier job left behind). */
+function portBusyText(owner) {
+    const pids = holderPids(owner.listeners);
+    return (`Port ${owner.port} is already in use by ${owner.listeners.map(listenerText).join('; ')}: the server "start" ` +
+        'would launch could not listen there, and the one already there would answer the gate. ' +
+        (pids.length
+            ? `Stop it first (wait-for-model stop --pid ${pids[0]}, or kill ${pids.join(' ')}), `
+            : 'Stop it first, ') +
+        'or give the new server another port');
+}
+/** With `start` or `pid`: the port answers, but from a process that is not the watched server or its children. */
+function wrongServerText(o, watchedPid) {
+    return (`Port ${o.port} is answered by ${o.listeners.map(listenerText).join('; ')}, not by the server being watched ` +
+        `(pid ${watchedPid}) or its child processes: an earlier server still holds the port, or the watched one ` +
+        'listens elsewhere. Its answers say nothing about the server being waited for');
+}
+/** Before `start`: other processes hold memory on the GPUs the server will use. */
+function gpuBusyText(apps, gpus) {
+    const where = (uuid) => {
+        const gpu = gpus.find((g) => g.uuid === uuid);
+        return gpu === undefined ? uuid : `GPU ${gpu.index}`;
+    };
+    const each = apps.map((a) => `pid ${a.pid} (${a.processName}) ${a.usedMiB === undefined ? 'an unknown amount' : `${a.usedMiB} MiB`} on ${where(a.gpuUuid)}`);
+    return `Other processes hold memory on the GPUs the server will use: ${each.join('; ')}`;
+}
+
+;// CONCATENATED MODULE: ./src/report/answer-report.ts
+/** An answer in words: its one-line summary (the log, the timeline) and its detail (why it is not ready). */
 
 
 
-
-
-
-const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET|VERIFY)_|HOSTNAME_MISMATCH)/;
 const ERROR_WORDS = {
     ECONNREFUSED: 'connection refused',
     ECONNRESET: 'connection reset by the server',
@@ -18584,85 +18603,6 @@ const ERROR_WORDS = {
     TOO_MANY_REDIRECTS: `more than ${MAX_REDIRECTS} redirects (a redirect loop?)`,
     BAD_REDIRECT: 'redirected to a URL that is not http:// or https://'
 };
-/** `regexLimitMs` bounds how long `match-regex` may run on the body (what is left of the probe's time). */
-function assess(result, expect, regexLimitMs = 1_000) {
-    if (result.kind === 'error')
-        return assessError(result);
-    const { status, body } = result;
-    const excerpt = body.slice(0, 200);
-    const list = readModelList(result.json);
-    const ids = list?.models.map((m) => m.id);
-    const models = ids?.slice(0, MAX_KEPT_MODELS);
-    const base = { status, models, ...(ids && ids.length > MAX_KEPT_MODELS ? { modelCount: ids.length } : {}), excerpt };
-    const said = describeBody(result.body, result.contentType, result.json);
-    if (status === 401 || status === 403) {
-        return {
-            ...base,
-            state: 'fatal',
-            fatalReason: 'unauthorized',
-            summary: `HTTP ${status}${said ? ` ${said}` : ''}`,
-            detail: `the server refused the request as ${status === 401 ? 'unauthenticated' : 'forbidden'}: ` +
-                'set "api-key" to the key the server was started with (sent as "Authorization: Bearer <key>"), ' +
-                'or pass the header it expects with "headers"'
-        };
-    }
-    if (!statusAccepted(expect.status, status)) {
-        return {
-            ...base,
-            state: 'waiting',
-            summary: `HTTP ${status}${said ? ` ${said}` : ''}`,
-            detail: `HTTP ${status} is not an accepted status`
-        };
-    }
-    const listed = ids === undefined ? '' : ids.length === 0 ? ', lists no models' : `, serving [${someOf(ids)}]`;
-    const summaryBase = `HTTP ${status}${listed || (said ? ` ${said}` : '')}`;
-    const waiting = (why) => ({
-        ...base,
-        state: 'waiting',
-        summary: `${summaryBase} \u2014 ${why}`,
-        detail: why
-    });
-    let modelId;
-    if (expect.model !== undefined) {
-        if (list === undefined) {
-            return waiting(`the answer is not a model list, so "${expect.model}" cannot be found in it${result.truncated ? ' (body over 1 MiB, cut)' : ''}`);
-        }
-        const match = matchModel(list.models, expect.model);
-        if (match.kind === 'ambiguous') {
-            const candidates = match.candidates.map((m) => m.id);
-            const words = ambiguousModelText(expect.model, candidates);
-            return {
-                ...base,
-                state: 'fatal',
-                fatalReason: 'ambiguous-model',
-                candidates,
-                summary: `${summaryBase} \u2014 ${words.summary}`,
-                detail: words.detail
-            };
-        }
-        if (match.kind === 'missing') {
-            return waiting(models?.length ? `"${expect.model}" is not among the listed models` : `"${expect.model}" is not listed yet`);
-        }
-        const found = match.model;
-        if (found.unloaded)
-            return { ...waiting(unloadedModelText(found.id)), modelState: 'unloaded' };
-        if (found.loading !== undefined)
-            return { ...waiting(`"${found.id}" is listed but still loading (${found.loading})`), modelState: 'loading' };
-        modelId = found.id;
-    }
-    if (expect.match !== undefined && !body.includes(expect.match)) {
-        return waiting(`the body does not contain "${expect.match}"`);
-    }
-    if (expect.matchRegex !== undefined) {
-        const matched = testWithin(expect.matchRegex, body, regexLimitMs);
-        if (matched === undefined) {
-            return waiting(`${String(expect.matchRegex)} ran out of time on the body (it backtracks too much: simplify "match-regex")`);
-        }
-        if (!matched)
-            return waiting(`the body does not match ${String(expect.matchRegex)}`);
-    }
-    return { ...base, modelId, state: 'ready', summary: summaryBase, detail: '' };
-}
 /** What a proxy did when the connection to it failed (`PROXY_<code>`, see the probe). */
 const PROXY_WORDS = {
     ECONNREFUSED: 'refused the connection',
@@ -18675,62 +18615,264 @@ const PROXY_WORDS = {
     CLOSED: 'closed the connection before the tunnel was open'
 };
 /**
- * OpenSSL's words when the first bytes back are not TLS: a plain HTTP server answering a TLS hello with a
- * 400 page (`wrong version number`, or `packet length too long` from some servers).
+ * The words of an error code, or of a proxy's (`viaProxy`: a `PROXY_<code>`, said after "the proxy \u2026");
+ * undefined for a code without words of its own.
  */
-const PLAIN_HTTP = /WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|HTTP_REQUEST/;
-function assessError(result) {
-    if (TLS_CODES.test(result.code) && PLAIN_HTTP.test(result.code)) {
-        const to = result.redirectedTo;
+function codeWords(code, viaProxy) {
+    if (!viaProxy)
+        return ERROR_WORDS[code];
+    const own = code.slice('PROXY_'.length);
+    return PROXY_WORDS[own] ?? (ERROR_WORDS[own] === undefined ? undefined : `failed: ${ERROR_WORDS[own]}`);
+}
+/** Whether an error code has words of its own (else its message is quoted). */
+const errorHasWords = (code, viaProxy = false) => codeWords(code, viaProxy) !== undefined;
+/** The first `max` ids, then how many more of `total`. */
+function someOf(ids, max, total = ids.length) {
+    const named = ids.slice(0, max).map((id) => clip(id, 200));
+    return total > named.length ? `${named.join(', ')} and ${total - named.length} more` : named.join(', ');
+}
+/** A generation request that produced a token: its arrival is the news, not its body. */
+const generatedWords = (request) => ({ summary: `${request} generated`, detail: '' });
+/** `expect`: what the answer was judged against (the words name the model, the text or the pattern it lacks). */
+function answerWords(answer, expect) {
+    if (answer.generation !== undefined)
+        return withGenerationWords(answer, expect);
+    if (answer.error !== undefined)
+        return errorWords(answer, answer.error);
+    const status = `HTTP ${answer.status}`;
+    const said = answer.said ? ` ${answer.said}` : '';
+    if (answer.state === 'fatal' && answer.candidates === undefined) {
+        return {
+            summary: `${status}${said}`,
+            detail: `the server refused the request as ${answer.status === 401 ? 'unauthenticated' : 'forbidden'}: ` +
+                'set "api-key" to the key the server was started with (sent as "Authorization: Bearer <key>"), ' +
+                'or pass the header it expects with "headers"'
+        };
+    }
+    if (answer.state === 'waiting' && answer.missing === undefined)
+        return { summary: `${status}${said}`, detail: `${status} is not an accepted status` };
+    if (answer.missing?.what === 'completion') {
+        return {
+            summary: `${status} ${answer.said ?? 'with an empty body'} \u2014 not a completion`,
+            detail: `the answer is not a ${answer.missing.route} completion`
+        };
+    }
+    const { models } = answer;
+    const listed = models === undefined
+        ? ''
+        : models.length === 0
+            ? ', lists no models'
+            : `, serving [${someOf(models, models.length, answer.modelCount)}]`;
+    const summary = `${status}${listed || said}`;
+    if (answer.candidates !== undefined) {
+        const words = ambiguousModelText(expect.model ?? '', answer.candidates);
+        return { summary: `${summary} \u2014 ${words.summary}`, detail: words.detail };
+    }
+    if (answer.missing === undefined)
+        return { summary, detail: '' };
+    const why = missingWords(answer.missing, answer, expect);
+    return { summary: `${summary} \u2014 ${why}`, detail: why };
+}
+/** What a model list or body lacks (a generation answer that is no completion is told above, in its own words). */
+function missingWords(missing, answer, expect) {
+    switch (missing.what) {
+        case 'model-list':
+            return `the answer is not a model list, so "${expect.model}" cannot be found in it${missing.truncated ? ' (body over 1 MiB, cut)' : ''}`;
+        case 'model':
+            return answer.models?.length
+                ? `"${expect.model}" is not among the listed models`
+                : `"${expect.model}" is not listed yet`;
+        case 'model-loaded':
+            return `"${missing.id}" is listed but still loading (${missing.loading})`;
+        case 'model-unloaded':
+            return unloadedModelText(missing.id);
+        case 'match':
+            return `the body does not contain "${expect.match}"`;
+        case 'match-regex-in-time':
+            return `${String(expect.matchRegex)} ran out of time on the body (it backtracks too much: simplify "match-regex")`;
+        case 'match-regex':
+            return `the body does not match ${String(expect.matchRegex)}`;
+    }
+}
+function errorWords(answer, code) {
+    if (answer.plainHttp !== undefined) {
+        const to = answer.plainHttp.redirectedTo;
         const where = to === undefined ? 'the server' : `${new URL(to).host} (where the server redirected)`;
         return {
-            state: 'fatal',
-            fatalReason: 'tls',
             summary: 'TLS error: the server answered in plain HTTP, not TLS',
-            detail: `${where} speaks plain HTTP on this port, not HTTPS (${result.code}): ` +
+            detail: `${where} speaks plain HTTP on this port, not HTTPS (${code}): ` +
                 (to === undefined
                     ? 'use an http:// URL'
                     : `its redirect to ${to} is to a port without TLS: fix the redirect, or give the final address with http://`) +
                 '; "ca-cert" and "insecure-tls" cannot help'
         };
     }
-    if (TLS_CODES.test(result.code)) {
-        // Node 24 adds advice about its own flags ("; if the root CA is installed locally, try \u2026 --use-system-ca"),
-        // which an action cannot use: the inputs that can help are named instead.
-        const what = result.message.split(';')[0];
+    if (answer.state === 'fatal' && answer.candidates === undefined) {
         return {
-            state: 'fatal',
-            fatalReason: 'tls',
-            summary: `TLS error: ${what}`,
-            detail: `the server's certificate was not accepted (${result.code}): ${what}. ` +
+            summary: `TLS error: ${answer.said}`,
+            detail: `the server's certificate was not accepted (${code}): ${answer.said}. ` +
                 'Give its CA certificate with "ca-cert", or set "insecure-tls: true" to skip the check'
         };
     }
-    if (result.code === 'TIMEOUT') {
-        const summary = result.status === undefined
+    if (code === 'TIMEOUT') {
+        const summary = answer.status === undefined
             ? 'no answer (request timed out)'
-            : `HTTP ${result.status}, but the body did not arrive in time`;
-        return { state: result.status === undefined ? 'down' : 'waiting', status: result.status, summary, detail: summary };
+            : `HTTP ${answer.status}, but the body did not arrive in time`;
+        return { summary, detail: summary };
     }
-    const toProxy = result.proxy !== undefined && result.code.startsWith('PROXY_') ? result.code.slice(6) : undefined;
-    const words = toProxy !== undefined
-        ? `the proxy ${result.proxy} ${PROXY_WORDS[toProxy] ?? `failed: ${ERROR_WORDS[toProxy] ?? result.message}`}`
-        : (ERROR_WORDS[result.code] ?? `${result.message} (${result.code})`);
-    const summary = result.status === undefined ? words : `HTTP ${result.status}, then ${words}`;
-    return { state: result.status === undefined ? 'down' : 'waiting', status: result.status, summary, detail: summary };
+    const viaProxy = answer.proxy !== undefined;
+    const known = codeWords(code, viaProxy);
+    const words = viaProxy
+        ? `the proxy ${answer.proxy} ${known ?? `failed: ${answer.said}`}`
+        : (known ?? `${answer.said} (${code})`);
+    const summary = answer.status === undefined ? words : `HTTP ${answer.status}, then ${words}`;
+    return { summary, detail: summary };
 }
-/** A summary names this many listed models at most: a list of 60,000 would make every line megabytes long. */
+/** A listed model's answer with the generation request that followed it. */
+function withGenerationWords(answer, expect) {
+    const { request, answer: generation } = answer.generation;
+    // The model was listed and ready when the generation request went out.
+    const listed = answerWords({ ...answer, state: 'ready', generation: undefined }, expect).summary;
+    if (generation.state === 'ready')
+        return { summary: `${listed} \u2014 ${generatedWords(request).summary}`, detail: '' };
+    // A generation request expects nothing but a 2xx answer: its words need no expectation.
+    const said = answerWords(generation, { status: [] });
+    return {
+        summary: `${listed} \u2014 ${request}: ${said.summary}`,
+        detail: answer.state === 'fatal'
+            ? `${request}: ${said.detail}`
+            : `the model is listed, but ${request} failed: ${said.summary}`
+    };
+}
+
+;// CONCATENATED MODULE: ./src/wait/assess.ts
+/** Judges one probe's result against what the settings expect: ready, keep waiting, or stop now. */
+
+
+
+
+
+/** Whether two answers are the same answer (fields left out and fields undefined are alike). */
+function sameAnswer(a, b) {
+    return sameData(a, b);
+}
+function sameData(a, b) {
+    if (a === b)
+        return true;
+    if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null)
+        return false;
+    if (Array.isArray(a) !== Array.isArray(b))
+        return false;
+    const x = a;
+    const y = b;
+    return [...new Set([...Object.keys(x), ...Object.keys(y)])].every((k) => sameData(x[k], y[k]));
+}
+const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET|VERIFY)_|HOSTNAME_MISMATCH)/;
+/** Codes told in the same words are the same answer. */
+const SAME_ERROR = {
+    UND_ERR_CONNECT_TIMEOUT: 'ETIMEDOUT',
+    PROXY_UND_ERR_CONNECT_TIMEOUT: 'PROXY_ETIMEDOUT'
+};
+/** `regexLimitMs` bounds how long `match-regex` may run on the body (what is left of the probe's time). */
+function assess(result, expect, regexLimitMs = 1_000) {
+    if (result.kind === 'error')
+        return assessError(result);
+    const { status, body } = result;
+    const excerpt = body.slice(0, 200);
+    const list = readModelList(result.json);
+    const ids = list?.models.map((m) => m.id);
+    const models = ids?.slice(0, MAX_KEPT_MODELS);
+    const modelCount = ids && ids.length > MAX_KEPT_MODELS ? { modelCount: ids.length } : {};
+    const base = { status, models, ...modelCount, excerpt };
+    const said = describeBody(result.body, result.contentType, result.json) || undefined;
+    const judged = (answer, extra = {}) => ({
+        ...base,
+        ...extra,
+        state: answer.state,
+        answer,
+        ...answerWords(answer, expect)
+    });
+    if (status === 401 || status === 403)
+        return judged({ state: 'fatal', status, said }, { fatalReason: 'unauthorized' });
+    if (!statusAccepted(expect.status, status))
+        return judged({ state: 'waiting', status, said });
+    // The summary names the listed models (the first few, and how many), or else what the body says.
+    const answered = ids === undefined
+        ? { status, said }
+        : {
+            status,
+            models: ids.slice(0, MAX_NAMED_MODELS),
+            ...(ids.length > MAX_NAMED_MODELS ? { modelCount: ids.length } : {})
+        };
+    const waiting = (missing) => judged({ state: 'waiting', ...answered, missing });
+    let modelId;
+    if (expect.model !== undefined) {
+        if (list === undefined)
+            return waiting({ what: 'model-list', truncated: result.truncated });
+        const match = matchModel(list.models, expect.model);
+        if (match.kind === 'ambiguous') {
+            const candidates = match.candidates.map((m) => m.id);
+            return judged({ state: 'fatal', ...answered, candidates }, { fatalReason: 'ambiguous-model', candidates });
+        }
+        if (match.kind === 'missing')
+            return waiting({ what: 'model' });
+        const found = match.model;
+        if (found.unloaded)
+            return { ...waiting({ what: 'model-unloaded', id: found.id }), modelState: 'unloaded' };
+        if (found.loading !== undefined)
+            return { ...waiting({ what: 'model-loaded', id: found.id, loading: found.loading }), modelState: 'loading' };
+        modelId = found.id;
+    }
+    if (expect.match !== undefined && !body.includes(expect.match))
+        return waiting({ what: 'match' });
+    if (expect.matchRegex !== undefined) {
+        const matched = testWithin(expect.matchRegex, body, regexLimitMs);
+        if (matched === undefined)
+            return waiting({ what: 'match-regex-in-time' });
+        if (!matched)
+            return waiting({ what: 'match-regex' });
+    }
+    return judged({ state: 'ready', ...answered }, { modelId });
+}
+/**
+ * OpenSSL's words when the first bytes back are not TLS: a plain HTTP server answering a TLS hello with a
+ * 400 page (`wrong version number`, or `packet length too long` from some servers).
+ */
+const PLAIN_HTTP = /WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|HTTP_REQUEST/;
+function assessError(result) {
+    const judged = (answer, extra = {}) => ({
+        ...extra,
+        state: answer.state,
+        answer,
+        status: result.status,
+        ...answerWords(answer, { status: [] })
+    });
+    if (TLS_CODES.test(result.code) && PLAIN_HTTP.test(result.code)) {
+        const plainHttp = { redirectedTo: result.redirectedTo };
+        return judged({ state: 'fatal', error: result.code, plainHttp }, { fatalReason: 'tls' });
+    }
+    if (TLS_CODES.test(result.code)) {
+        // Node 24 adds advice about its own flags ("; if the root CA is installed locally, try \u2026 --use-system-ca"),
+        // which an action cannot use: the inputs that can help are named instead.
+        return judged({ state: 'fatal', error: result.code, said: result.message.split(';')[0] }, { fatalReason: 'tls' });
+    }
+    const state = result.status === undefined ? 'down' : 'waiting';
+    if (result.code === 'TIMEOUT')
+        return judged({ state, status: result.status, error: 'TIMEOUT' });
+    const error = SAME_ERROR[result.code] ?? result.code;
+    // An error met on the way through a proxy is the proxy's (`PROXY_<code>`, see the probe).
+    const proxy = result.proxy !== undefined && result.code.startsWith('PROXY_') ? result.proxy : undefined;
+    // A code without words of its own is told by its message.
+    const said = errorHasWords(result.code, proxy !== undefined) ? undefined : result.message;
+    return judged({ state, status: result.status, error, proxy, said });
+}
+/** An answer names this many listed models at most: a list of 60,000 would make every line megabytes long. */
 const MAX_NAMED_MODELS = 10;
 /**
  * An answer's model ids kept past the probe (its `models`, the `models` output): a fleet of servers listing
  * 40,000 models each would otherwise hold hundreds of thousands of strings and write an output of megabytes.
  */
 const MAX_KEPT_MODELS = 1000;
-/** The first `max` ids, then how many more of `total`. */
-function someOf(ids, max = MAX_NAMED_MODELS, total = ids.length) {
-    const named = ids.slice(0, max).map((id) => clip(id, 200));
-    return total > named.length ? `${named.join(', ')} and ${total - named.length} more` : named.join(', ');
-}
 /**
  * Says what a body says in a few words: a JSON error's message (from `json`, the body already parsed), an HTML
  * page's title, or its first line.
@@ -18765,6 +18907,7 @@ function jsonMessage(json) {
     }
     return undefined;
 }
+/** The server's words on one line, at most `max` characters. */
 function clip(text, max = 120) {
     // cut before cleaning: a body can be 1 MiB on one line, and a copy of it per probe adds up
     const clean = controlToSpace(text.slice(0, 2 * max));
@@ -18773,6 +18916,7 @@ function clip(text, max = 120) {
 
 ;// CONCATENATED MODULE: ./src/wait/generation-check.ts
 /** `probe-generation`: one tiny generation request, proof that a listed model can actually produce a token. */
+
 
 
 
@@ -18800,15 +18944,15 @@ function createGenerator({ base, route, headers, clock, caCert, insecureTls, sec
                 // Any 2xx is not enough: an error object, an empty body or a 202 is no token. Only a completion in the
                 // engine's own format proves the model generated.
                 if (assessment.state === 'ready' && result.kind === 'http' && !isCompletion(route, result.json)) {
-                    const said = describeBody(result.body, result.contentType, result.json);
-                    const summary = `HTTP ${result.status} ${said === '' ? 'with an empty body' : said} \u2014 not a completion`;
+                    const said = describeBody(result.body, result.contentType, result.json) || undefined;
+                    const answer = {
+                        state: 'waiting',
+                        status: result.status,
+                        said,
+                        missing: { what: 'completion', route: route.name }
+                    };
                     return {
-                        assessment: {
-                            ...assessment,
-                            state: 'waiting',
-                            summary,
-                            detail: `the answer is not a ${route.name} completion`
-                        },
+                        assessment: { ...assessment, state: 'waiting', answer, ...answerWords(answer, ANY_2XX) },
                         request,
                         latencyMs
                     };
@@ -18816,7 +18960,12 @@ function createGenerator({ base, route, headers, clock, caCert, insecureTls, sec
                 // A completion body says nothing worth a log line; its arrival is the news.
                 if (assessment.state === 'ready')
                     return {
-                        assessment: { ...assessment, summary: `${request} generated`, excerpt: undefined },
+                        assessment: {
+                            ...assessment,
+                            answer: { state: 'ready' },
+                            ...generatedWords(request),
+                            excerpt: undefined
+                        },
                         request,
                         latencyMs
                     };
@@ -18831,8 +18980,8 @@ function createGenerator({ base, route, headers, clock, caCert, insecureTls, sec
 /**
  * What model servers print while they start, as data: how each engine frames and stamps a line, the lines that
  * name it, one row per engine and startup phase, the line that says it is ready, and its known fatal lines.
- * Facts and their sources: shared/research/engine-logs.md. Line numbers in `[file.py:NNN]` prefixes change every
- * release, so no pattern here depends on them.
+ * __tests__/fixtures/logs holds a recorded startup of each engine that these rows are tested against. Line numbers
+ * in `[file.py:NNN]` prefixes change every release, so no pattern here depends on them.
  */
 const cause = (pattern) => ({ pattern, cause: true });
 const failure = (pattern) => ({ pattern, cause: false });
@@ -19766,8 +19915,8 @@ const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.ur
 /**
  * Sees a closed port open, cheaply, so that the HTTP probe goes out the moment a server starts listening
  * instead of up to an `interval` later. Watching a closed port costs the server nothing: a bare TCP connect
- * is refused by the kernel before any server code runs. One poller serves every URL of a fleet and keeps
- * its own cost near a fixed share of one core by spacing its rounds by what the last round cost.
+ * is refused by the kernel before any server code runs. One poller, made by the gate, serves every URL of a
+ * fleet and keeps its own cost near a fixed share of one core by spacing its rounds by what the last round cost.
  */
 
 
@@ -19839,6 +19988,16 @@ class PortPoller {
     constructor(budget = CPU_BUDGET) {
         this.budget = budget;
     }
+    /** The watch of one URL's port, for the wait loop. */
+    watchFor(url) {
+        return { opened: (signal) => this.watch(url, signal), local: hosts_isLoopback(url.hostname) };
+    }
+    /** Ends every watch (each resolves) and the rounds. */
+    close() {
+        for (const watcher of [...this.watchers])
+            watcher.resolve();
+        this.idle();
+    }
     watch(url, signal) {
         return new Promise((resolve) => {
             if (signal.aborted)
@@ -19850,7 +20009,7 @@ class PortPoller {
                 this.watchers.delete(watcher);
                 signal.removeEventListener('abort', watcher.resolve);
                 if (this.watchers.size === 0)
-                    this.stop();
+                    this.idle();
                 resolve();
             };
             signal.addEventListener('abort', watcher.resolve, { once: true });
@@ -19858,7 +20017,7 @@ class PortPoller {
             this.timer ??= setTimeout(() => void this.round(), MIN_ROUND_MS);
         });
     }
-    stop() {
+    idle() {
         clearTimeout(this.timer);
         this.timer = undefined;
     }
@@ -19895,10 +20054,6 @@ class PortPoller {
         this.procReadable = tables[0].startsWith('  sl');
         return this.procReadable ? listeningLoopbackPorts(tables.join('\n')) : undefined;
     }
-}
-const poller = new PortPoller();
-function portWatchFor(url) {
-    return { opened: (signal) => poller.watch(url, signal), local: hosts_isLoopback(url.hostname) };
 }
 
 ;// CONCATENATED MODULE: ./src/startup/eta.ts
@@ -20003,7 +20158,8 @@ class PhaseTracker {
         this.lines = lineNumber;
         const text = rawLine.replace(ANSI, '');
         const events = [];
-        const fatal = checkFatal ? this.matchFatal(text, lineNumber) : undefined;
+        if (checkFatal)
+            this.matchFatal(text, lineNumber);
         if (this.log === undefined) {
             const engine = engineOfLine(text);
             if (engine === undefined) {
@@ -20018,8 +20174,6 @@ class PhaseTracker {
         else {
             events.push(...this.read(text, at));
         }
-        if (fatal !== undefined)
-            events.push({ type: 'fatal', fatal });
         return events;
     }
     /** Ends the phase under way (the wait is over). */
@@ -20046,11 +20200,8 @@ class PhaseTracker {
     }
     matchFatal(text, lineNumber) {
         const found = (this.log?.fatal ?? ALL_FATAL).find((f) => f.pattern.test(text));
-        if (found === undefined)
-            return undefined;
-        const match = { line: text.trim().slice(0, MAX_QUOTE), lineNumber, cause: found.cause };
-        this.fatals.push(match);
-        return match;
+        if (found !== undefined)
+            this.fatals.push({ line: text.trim().slice(0, MAX_QUOTE), lineNumber, cause: found.cause });
     }
     read(text, at) {
         const log = this.log;
@@ -20086,7 +20237,6 @@ class PhaseTracker {
                 this.readySeen = true;
                 if (this.open !== undefined)
                     this.close(moment);
-                events.push({ type: 'ready', at });
             }
         }
         return events;
@@ -20319,7 +20469,6 @@ class StartupProfile {
 }
 
 ;// CONCATENATED MODULE: ./src/report/wait-report.ts
-/** Words for people: log lines, the failure message, the outputs and the job summary. Text only, no I/O. */
 
 
 
@@ -20390,8 +20539,8 @@ function failureMessage(outcome, ctx) {
     if (outcome.reason === 'unauthorized' || outcome.reason === 'tls' || outcome.reason === 'ambiguous-model') {
         return `Stopped after ${waited}: ${last?.detail ?? outcome.reason}.`;
     }
-    if (outcome.stop) {
-        const lines = [sentence(`Stopped after ${waited}, before the server was ready: ${outcome.stop.detail}`)];
+    if (outcome.halt) {
+        const lines = [sentence(`Stopped after ${waited}, before the server was ready: ${outcome.halt.detail}`)];
         if (last !== undefined)
             lines.push(sentence(`Last answer: ${last.summary}`));
         return lines.join('\n');
@@ -20500,8 +20649,8 @@ function summaryMarkdown(outcome, ctx) {
         rows.push(['Startup (from the process start)', `${out['startup-seconds']} s`]);
     if (server?.logFile !== undefined)
         rows.push(['Server log', code(server.logFile)]);
-    if (outcome.profile?.engine !== undefined)
-        rows.push(['Engine', mdText(outcome.profile.engine)]);
+    if (outcome.profile?.engineLabel !== undefined)
+        rows.push(['Engine', mdText(outcome.profile.engineLabel)]);
     if (out['expected-seconds'] !== '') {
         const against = out['regression-percent'] === ''
             ? ''
@@ -20532,11 +20681,11 @@ function summaryMarkdown(outcome, ctx) {
         if (warning !== undefined)
             lines.push('', `> \u26a0\ufe0f ${cell(mdText(warning))}`);
     if (profile !== undefined && profile.phases.length > 0)
-        lines.push('', phaseMarkdown(profile.phases, profile.engine ?? 'Server', profile.usual).trimEnd());
-    if (server?.env !== undefined || server?.envUnavailable !== undefined) {
+        lines.push('', phaseMarkdown(profile.phases, profile.engineLabel ?? 'Server', profile.usualPhaseSeconds).trimEnd());
+    if (server?.env !== undefined || server?.envUnreadable) {
         lines.push('', '#### Server environment', '');
-        if (server.envUnavailable !== undefined)
-            lines.push(server.envUnavailable);
+        if (server.envUnreadable)
+            lines.push(envUnreadableText(server));
         else
             lines.push('| variable | value |', '|---|---|', ...(server.env ?? []).map((e) => `| ${cell(code(e.name))} | ${e.value === undefined ? '*not set*' : cell(code(clipText(e.value, MAX_ENV_VALUE_CHARS)))} |`));
     }
@@ -20575,10 +20724,32 @@ function fenced(text) {
     const fence = '`'.repeat(longest + 1);
     return `${fence}\n${text}\n${fence}`;
 }
+const envUnreadableText = (server) => `The environment of process ${server.pid} could not be read (it has exited, or this is not Linux).`;
+/** The gate's own lines, beside the wait's events. */
+const gateLines = {
+    started: (pid, logFile) => `Started the server (pid ${pid}); its output goes to ${logFile}`,
+    watching: (pid, logFile) => `Watching the server process ${pid}${logFile === undefined ? '' : ` and its log ${logFile}`}`,
+    /** A line the startup profile says, `elapsedMs` into the wait. */
+    startup: (elapsedMs, line) => `${formatDuration(elapsedMs)}: ${line}`,
+    environment: (server) => [
+        `Server environment (process ${server.pid}):`,
+        ...envLines(server).map((line) => `  ${line}`)
+    ],
+    requestHeaders: (names) => `request headers: ${names.join(', ')} (values not shown)`,
+    noLog: (path) => `The server log ${path} does not exist.`,
+    /** Why the other endpoints of a fleet stop waiting. */
+    fleetStopped: (url, reason) => `${url.href} can no longer become ready (${reason})`
+};
+/** The line the wait begins with: how long, for what (`endpoints`: how many a fleet has), how often. */
+function waitingLine(ctx, { endpoints, generation, intervalMs }) {
+    const subject = endpoints > 1 ? `each of ${endpoints} endpoints` : undefined;
+    return (`Waiting up to ${formatDuration(ctx.timeoutMs)} for ${describeExpectation(ctx, subject)}` +
+        `${generation ? ' and a one-token generation to succeed' : ''}; probing every ${formatDuration(intervalMs)}`);
+}
 /** The `env-report` lines for the log. */
 function envLines(server) {
-    if (server.envUnavailable !== undefined)
-        return [server.envUnavailable];
+    if (server.envUnreadable)
+        return [envUnreadableText(server)];
     return (server.env ?? []).map((e) => (e.value === undefined ? `${e.name}: not set` : `${e.name}=${e.value}`));
 }
 // The front ends redact what they write with it; it lives beside the rule that says what a secret is.
@@ -20601,7 +20772,7 @@ function loadHistory(file, key, offNotice) {
         const warnings = skipped
             ? [`History: skipped ${skipped} line${skipped === 1 ? '' : 's'} of ${file} that could not be read.`]
             : [];
-        return { file, key, earlier, usual: expectation(earlier), notices: [], warnings };
+        return { file, key, earlier, usual: usualStartup(earlier), notices: [], warnings };
     }
     catch (e) {
         return off(`History is off: cannot read ${file} (${e.message}).`);
@@ -20684,6 +20855,7 @@ function proc_commandLine(pid, proc = '/proc') {
 
 
 
+
 /**
  * Where the log goes with `start` and no `log-file`: a new file in the runner's temporary directory (the system's
  * outside a runner) named with this run's pid, `model-server-<pid>.log`, created now so that no other run's log is
@@ -20709,7 +20881,7 @@ function newLogFile(env, pid = process.pid) {
 }
 /** The step's environment, without the action's own `INPUT_*` variables (which carry its api-key). */
 function serverEnv(env) {
-    return Object.fromEntries(Object.entries(env).filter((e) => e[1] !== undefined && !e[0].startsWith('INPUT_')));
+    return Object.fromEntries(Object.entries(env).filter((e) => e[1] !== undefined && !isInputVariable(e[0])));
 }
 const FOREGROUND_HINT = '"start" must run the server in the foreground, without & or nohup: the action puts it in the background';
 /** Like a `run:` step: bash, which also execs a lone command so that the pid is the server's own. */
@@ -20852,12 +21024,10 @@ function readEnviron(pid) {
 const FAIL_PATTERN_LIMIT_MS = 250;
 /** How long a fatal log line waits for the server's exit, to name its exit code too. */
 const EXIT_GRACE_MS = 150;
-function watchServer({ server, log, failPattern, readLines, cancel, pollMs = 200 }) {
-    const controller = new AbortController();
-    const stop = (s) => {
-        if (!controller.signal.aborted)
-            controller.abort(s);
-    };
+function watchServer({ halter, server, log, failPattern, readLines, cancel, pollMs = 200 }) {
+    let closed = false;
+    // A server that exits after the wait is over (or a late fatal line) ends nothing.
+    const halt = (h) => void (closed || halter.halt(h));
     const logError = (line, why, after = '') => ({
         reason: 'log-error',
         detail: `line ${line.number} of ${log?.path} ${why}: ${line.text}${after}`
@@ -20883,7 +21053,7 @@ function watchServer({ server, log, failPattern, readLines, cancel, pollMs = 200
             };
         }
         const matching = found === -1 ? undefined : fresh[found];
-        const knownError = (k) => logError(k.line, `is a known fatal ${k.engine} line`, after);
+        const knownError = (k) => logError(k.line, `is a known fatal ${k.engineLabel ?? 'model server'} line`, after);
         if (known?.cause)
             return knownError(known);
         if (matching)
@@ -20897,34 +21067,37 @@ function watchServer({ server, log, failPattern, readLines, cancel, pollMs = 200
             return;
         // A server usually exits right after its fatal line: a moment's grace lets the message give the exit code.
         if (server === undefined)
-            stop(found);
+            halt(found);
         else
-            grace = setTimeout(stop, EXIT_GRACE_MS, found);
+            grace = setTimeout(halt, EXIT_GRACE_MS, found);
     };
     const timer = log && (failPattern || readLines) ? setInterval(scan, pollMs) : undefined;
     void server?.exited.then((how) => {
+        if (closed)
+            return;
         // A crash usually prints its cause just before: the fatal line explains more than the exit code.
         const after = `; the server process ${server.pid} then ${how}`;
         const error = found ? { ...found, detail: found.detail + after } : read(after);
-        stop(error ?? { reason: 'server-exited', detail: `the server process ${server.pid} ${how}` });
+        halt(error ?? { reason: 'server-exited', detail: `the server process ${server.pid} ${how}` });
     });
-    const onCancel = () => stop({ reason: 'cancelled', detail: `the job was cancelled (${String(cancel?.reason ?? 'aborted')})` });
-    if (cancel?.aborted)
+    const onCancel = () => halt({ reason: 'cancelled', detail: `the job was cancelled (${cancel?.halted ?? 'aborted'})` });
+    if (cancel?.signal.aborted)
         onCancel();
     else
-        cancel?.addEventListener('abort', onCancel, { once: true });
+        cancel?.signal.addEventListener('abort', onCancel, { once: true });
     return {
-        signal: controller.signal,
         close() {
+            closed = true;
             clearInterval(timer);
             clearTimeout(grace);
-            cancel?.removeEventListener('abort', onCancel);
+            cancel?.signal.removeEventListener('abort', onCancel);
         }
     };
 }
 
 ;// CONCATENATED MODULE: ./src/wait/loop.ts
-/** The wait loop: probe, judge, report changes, until ready, a fatal answer, a stop, or the deadline. */
+/** The wait loop: probe, judge, report changes, until ready, a fatal answer, a halt, or the deadline. */
+
 
 /**
  * A timeline keeps this many first and this many last changes, and counts those between: a model list that
@@ -20952,7 +21125,7 @@ async function waitForModel(opts, deps) {
     let generationMs;
     let generationFailed = false;
     let quietSince = start;
-    const finish = (reason, stop) => ({
+    const finish = (reason, halt) => ({
         ready: reason === 'ready',
         reason,
         elapsedMs: clock.now() - start,
@@ -20961,23 +21134,24 @@ async function waitForModel(opts, deps) {
         models,
         firstResponseMs,
         generationMs,
-        stop,
+        halt,
         timeline
     });
-    const stopped = () => (deps.stop?.aborted ? deps.stop.reason : undefined);
+    const halted = () => deps.halter?.halted;
+    const signal = deps.halter?.signal;
     for (;;) {
         const sentAt = clock.now();
-        let stop = stopped();
-        if (stop)
-            return finish(stop.reason, stop);
+        let halt = halted();
+        if (halt)
+            return finish(halt.reason, halt);
         if (sentAt >= deadline)
             return finish(generationFailed ? 'generation-failed' : 'timeout');
         attempts++;
         const budgetMs = Math.min(opts.requestTimeoutMs, deadline - sentAt);
-        const result = await deps.probe(budgetMs, deps.stop);
-        // An answer cut short by the stop, or one that came in as the server died, says nothing.
-        if ((stop = stopped()))
-            return finish(stop.reason, stop);
+        const result = await deps.probe(budgetMs, signal);
+        // An answer cut short by the halt, or one that came in as the server died, says nothing.
+        if ((halt = halted()))
+            return finish(halt.reason, halt);
         // A probe cut short by the deadline says nothing new: the answer before it is the one worth reporting.
         if (budgetMs < opts.requestTimeoutMs && result.kind === 'error' && result.code === 'TIMEOUT' && last) {
             return finish(generationFailed ? 'generation-failed' : 'timeout');
@@ -20988,14 +21162,14 @@ async function waitForModel(opts, deps) {
         generationFailed = false;
         if (assessment.state === 'ready' && streak + 1 >= opts.successThreshold && deps.generate) {
             const generationBudgetMs = Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now()));
-            const check = await deps.generate(assessment.modelId, generationBudgetMs, deps.stop);
-            if ((stop = stopped()))
-                return finish(stop.reason, stop);
+            const check = await deps.generate(assessment.modelId, generationBudgetMs, signal);
+            if ((halt = halted()))
+                return finish(halt.reason, halt);
             // Likewise a generation request cut short by the deadline: the failure before it explains more.
             if (generationBudgetMs < opts.requestTimeoutMs && check.assessment.state === 'down' && last) {
                 return finish(failedBefore ? 'generation-failed' : 'timeout');
             }
-            assessment = withGeneration(assessment, check);
+            assessment = withGeneration(assessment, check, opts.expect);
             if (check.assessment.state === 'ready')
                 generationMs = check.latencyMs;
             else
@@ -21007,7 +21181,7 @@ async function waitForModel(opts, deps) {
             firstResponseMs ??= elapsedMs;
         if (assessment.models !== undefined)
             models = assessment.models;
-        if (assessment.summary !== last?.summary) {
+        if (!sameAnswer(assessment.answer, last?.answer)) {
             const lost = assessment.state === 'down' && last !== undefined && last.state !== 'down' && firstResponseMs !== undefined;
             addChange(timeline, { elapsedMs, summary: assessment.summary, ...(lost ? { lost } : {}) });
             deps.onEvent?.({ type: lost ? 'lost' : 'change', elapsedMs, attempt: attempts, assessment });
@@ -21029,49 +21203,68 @@ async function waitForModel(opts, deps) {
         if (refused && deps.portWatch) {
             // While a local port is closed the watch is the probe; HTTP probes then go out with the progress lines.
             const spacing = deps.portWatch.local ? Math.max(opts.intervalMs, opts.progressIntervalMs) : opts.intervalMs;
-            await sleepUntilPortOpens(clock, Math.min(sentAt + spacing, deadline) - clock.now(), deps.portWatch, deps.stop);
+            await sleepUntilPortOpens(clock, Math.min(sentAt + spacing, deadline) - clock.now(), deps.portWatch, signal);
             // a port that shows as open yet refuses must not turn the loop into a busy one
             const earliest = Math.min(sentAt + MIN_PROBE_GAP_MS, deadline);
             if (clock.now() < earliest)
-                await clock.sleep(earliest - clock.now(), deps.stop);
+                await clock.sleep(earliest - clock.now(), signal);
         }
         else {
             // A 429 or 503 may ask for a longer pause: granted up to 4 intervals, and never past the deadline.
             const retryAfterMs = result.kind === 'http' ? (result.retryAfterMs ?? 0) : 0;
             const next = Math.min(Math.max(sentAt + opts.intervalMs, now + Math.min(retryAfterMs, opts.intervalMs * 4)), deadline);
-            await clock.sleep(next - clock.now(), deps.stop);
+            await clock.sleep(next - clock.now(), signal);
         }
     }
 }
 const MIN_PROBE_GAP_MS = 50;
-async function sleepUntilPortOpens(clock, ms, portWatch, stop) {
+async function sleepUntilPortOpens(clock, ms, portWatch, halt) {
     const wake = new AbortController();
-    const signal = stop ? AbortSignal.any([wake.signal, stop]) : wake.signal;
+    const signal = halt ? AbortSignal.any([wake.signal, halt]) : wake.signal;
     await Promise.race([clock.sleep(ms, signal), portWatch.opened(signal)]);
     wake.abort();
 }
 /** Folds a generation check into the model-list assessment it followed. */
-function withGeneration(listed, check) {
+function withGeneration(listed, check, expect) {
     const { assessment: g, request } = check;
-    if (g.state === 'ready')
-        return { ...listed, summary: `${listed.summary} \u2014 ${g.summary}` };
-    const summary = `${listed.summary} \u2014 ${request}: ${g.summary}`;
-    if (g.state === 'fatal')
-        return {
-            ...listed,
-            state: 'fatal',
-            fatalReason: g.fatalReason,
-            summary,
-            detail: `${request}: ${g.detail}`,
-            excerpt: g.excerpt
-        };
-    return {
-        ...listed,
-        state: 'waiting',
-        summary,
-        detail: `the model is listed, but ${request} failed: ${g.summary}`,
-        excerpt: g.excerpt
-    };
+    // Listed and ready, so the generation request's answer decides: ready, waiting, or fatal (a refused key).
+    const state = g.state === 'ready' || g.state === 'fatal' ? g.state : 'waiting';
+    const answer = { ...listed.answer, state, generation: { request, answer: g.answer } };
+    const extra = g.state === 'fatal' ? { fatalReason: g.fatalReason } : {};
+    const excerpt = g.state === 'ready' ? {} : { excerpt: g.excerpt };
+    return { ...listed, ...extra, ...excerpt, state, answer, ...answerWords(answer, expect) };
+}
+
+;// CONCATENATED MODULE: ./src/wait/outcome.ts
+/** What an answer must be for these settings to call it ready. */
+const expectation = (s) => ({
+    model: s.model,
+    match: s.match,
+    matchRegex: s.matchRegex,
+    status: s.status
+});
+
+;// CONCATENATED MODULE: ./src/wait/halt.ts
+/**
+ * Ends a wait once, with a typed reason (a `Halt`; for a cancelled job, the signal the runner sent): `signal` cuts
+ * short every sleep and request listening to it, `halted` says why. The first `halt` wins; later ones are
+ * refused, so that whoever halted the wait can tell.
+ */
+class Halter {
+    controller = new AbortController();
+    signal = this.controller.signal;
+    first;
+    get halted() {
+        return this.first;
+    }
+    /** Ends the wait with `halt`; false when it had already ended. */
+    halt(halt) {
+        if (this.first !== undefined)
+            return false;
+        this.first = halt;
+        this.controller.abort(halt);
+        return true;
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/wait/gate.ts
@@ -21091,120 +21284,62 @@ function withGeneration(listed, check) {
 
 
 
-const reportContext = (s, url) => ({
-    url,
-    expect: gate_expectation(s),
-    timeoutMs: s.timeoutMs
-});
-const gate_expectation = (s) => ({
-    model: s.model,
-    match: s.match,
-    matchRegex: s.matchRegex,
-    status: s.status
-});
-async function gate(settings, deps) {
+
+
+async function gate(settings, gateDeps) {
+    const deps = {
+        ...gateDeps,
+        warn: gateDeps.warn ?? gateDeps.log,
+        notice: gateDeps.notice ?? gateDeps.log,
+        env: gateDeps.env ?? process.env
+    };
     const { clock } = deps;
-    const env = deps.env ?? process.env;
-    const logFile = settings.logFile ?? (settings.start !== undefined ? newLogFile(env) : undefined);
+    const logFile = settings.logFile ?? (settings.start !== undefined ? newLogFile(deps.env) : undefined);
     // Resolved before anything starts, so that a bad pid file is an input error and nothing runs.
     const pid = settings.pid === undefined ? undefined : resolvePid(settings.pid);
+    setUpUndici();
+    // Everything that holds a process, a timer or a socket is released in the `finally`, whatever throws first.
+    const halter = new Halter();
+    const ports = new PortPoller();
     let server;
-    if (settings.start !== undefined && logFile !== undefined) {
-        server = startServer(settings.start, logFile, serverEnv(env), clock);
-        deps.log(`Started the server (pid ${server.pid}); its output goes to ${logFile}`);
-    }
-    else if (pid !== undefined) {
-        server = attachServer(pid, clock);
-        deps.log(`Watching the server process ${pid}${logFile === undefined ? '' : ` and its log ${logFile}`}`);
-    }
-    const facts = { pid: server?.pid, logFile };
-    const waitStart = deps.startedAt ?? clock.now();
-    const history = openHistory(settings, deps);
-    const profile = new StartupProfile({ engine: settings.engine, startedAt: server?.startedAt, usual: history.usual });
-    const sayStartup = (lines) => lines.forEach((l) => deps.log(`${formatDuration(clock.now() - waitStart)}: ${l}`));
-    // A log `start` has just begun afresh is read from its first line; one written before the wait tells the phases so far.
-    const log = logFile === undefined
-        ? undefined
-        : new LogFollower(logFile, settings.logLines, {
-            fromStart: settings.start !== undefined,
-            skipBytes: server?.logOffset,
-            secrets: settings.secrets,
-            earlier: (lines) => lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number)))
-        });
-    const readLines = (lines) => {
-        for (const l of lines)
-            sayStartup(profile.line(l.text, clock.now(), l.number));
-        const f = profile.fatal;
-        return (f && { line: { number: f.lineNumber, text: f.line }, cause: f.cause, engine: profile.label ?? 'model server' });
-    };
-    // A server started elsewhere has long since started: its environment can be read at once, while it still runs.
-    if (pid !== undefined)
-        reportEnvironment(settings, server, facts, deps);
-    const fleet = settings.targets.length > 1;
-    const subject = fleet ? `each of ${settings.targets.length} endpoints` : settings.targets[0].url.href;
-    deps.log(`Waiting up to ${formatDuration(settings.timeoutMs)} for ${describeExpectation(reportContext(settings, settings.targets[0].url), subject)}` +
-        `${settings.probeGeneration ? ' and a one-token generation to succeed' : ''}; probing every ${formatDuration(settings.intervalMs)}`);
-    const watch = watchServer({ server, log, failPattern: settings.failPattern, readLines, cancel: deps.cancel });
-    // An endpoint that can no longer become ready settles the fleet's fate: the others stop waiting.
-    const fleetStop = new AbortController();
-    const stop = AbortSignal.any([watch.signal, fleetStop.signal]);
-    // Every endpoint's sleeps and requests listen to it: a fleet of 200 is not a leak.
-    (0,external_node_events_.setMaxListeners)(0, stop);
-    const warn = deps.warn ?? deps.log;
-    // what every HTTP client of the wait shares: its TLS settings, and the secrets to mask in answers as they arrive
-    const tls = { caCert: settings.caCert, insecureTls: settings.insecureTls, secrets: settings.secrets };
-    deps.debug?.(`request headers: ${['user-agent', 'accept', ...Object.keys(settings.headers)].join(', ')} (values not shown)`);
+    let watch;
     try {
-        const results = await Promise.all(settings.targets.map(async ({ url, generation }) => {
-            const prefix = fleet ? `[${url.href}] ` : '';
-            const prober = createProber({ url, headers: settings.headers, ...tls });
-            const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls });
-            const probe = async (timeoutMs, signal) => {
-                const result = await prober.probe(timeoutMs, signal);
-                deps.debug?.(`${prefix}${probeLine(result)}`);
-                // The model list can name the engine (`owned_by`) when the log has not.
-                if (log !== undefined && result.kind === 'http' && profile.engine === undefined)
-                    sayStartup(profile.models(result.json));
-                return result;
-            };
-            try {
-                const outcome = await waitForModel({
-                    expect: gate_expectation(settings),
-                    intervalMs: settings.intervalMs,
-                    timeoutMs: settings.timeoutMs,
-                    requestTimeoutMs: settings.requestTimeoutMs,
-                    successThreshold: settings.successThreshold,
-                    progressIntervalMs: settings.progressIntervalMs,
-                    once: deps.once
-                }, {
-                    probe,
-                    generate: generator ? generator.generate : undefined,
-                    stop,
-                    portWatch: deps.once ? undefined : portWatchFor(url),
-                    clock,
-                    startedAt: deps.startedAt,
-                    onEvent: (e) => {
-                        const now = clock.now();
-                        const startup = e.type === 'progress' ? profile.status(now, now - (server?.startedAt ?? waitStart)) : undefined;
-                        if (e.type === 'lost')
-                            warn(`${prefix}${eventLine(e, startup)}`, 'server-lost');
-                        else
-                            deps.log(`${prefix}${eventLine(e, startup)}`);
-                    }
-                });
-                if (fleet && !outcome.ready && outcome.reason !== 'timeout' && !stop.aborted) {
-                    fleetStop.abort({
-                        reason: 'cancelled',
-                        detail: `${url.href} can no longer become ready (${outcome.reason})`
-                    });
-                }
-                return { ...outcome, url };
-            }
-            finally {
-                await Promise.all([prober.close(), generator?.close()]);
-            }
-        }));
-        const outcome = representative(results, fleetStop.signal.reason);
+        server = launch(settings, pid, logFile, deps);
+        const facts = { pid: server?.pid, logFile };
+        const waitStart = deps.startedAt ?? clock.now();
+        const history = openHistory(settings, deps);
+        const profile = new StartupProfile({ engine: settings.engine, startedAt: server?.startedAt, usual: history.usual });
+        const { log, sayStartup, readLines } = followLog({
+            settings,
+            logFile,
+            logOffset: server?.logOffset,
+            profile,
+            deps,
+            waitStart
+        });
+        // A server started elsewhere has long since started: its environment can be read at once, while it still runs.
+        if (pid !== undefined)
+            reportEnvironment(settings, server, facts, deps);
+        deps.log(waitingLine({ url: settings.targets[0].url, expect: expectation(settings), timeoutMs: settings.timeoutMs }, { endpoints: settings.targets.length, generation: settings.probeGeneration, intervalMs: settings.intervalMs }));
+        watch = watchServer({ halter, server, log, failPattern: settings.failPattern, readLines, cancel: deps.cancel });
+        // Every endpoint's sleeps and requests listen to it: a fleet of 200 is not a leak.
+        (0,external_node_events_.setMaxListeners)(0, halter.signal);
+        deps.debug?.(gateLines.requestHeaders(['user-agent', 'accept', ...Object.keys(settings.headers)]));
+        // An endpoint that can no longer become ready settles the fleet's fate: the others stop waiting.
+        let fleetHalt;
+        const shared = {
+            settings,
+            deps,
+            halter,
+            ports,
+            log,
+            profile,
+            sayStartup,
+            progressAt: (now) => profile.status(now, now - (server?.startedAt ?? waitStart)),
+            haltFleet: settings.targets.length > 1 ? (halt) => void (halter.halt(halt) && (fleetHalt = halt)) : undefined
+        };
+        const results = await Promise.all(settings.targets.map((target) => waitForTarget(target, shared)));
+        const outcome = representative(results, fleetHalt);
         if (outcome.ready && server?.startedAt !== undefined)
             facts.startupMs = clock.now() - server.startedAt;
         if (pid === undefined)
@@ -21212,7 +21347,7 @@ async function gate(settings, deps) {
         if (!outcome.ready && log !== undefined && settings.logLines > 0) {
             facts.logTail = log.tail();
             if (facts.logTail === undefined)
-                deps.log(`The server log ${log.path} does not exist.`);
+                deps.log(gateLines.noLog(log.path));
         }
         // The lines written up to now end the startup's last phase (a ready line just before the port opened).
         if (log !== undefined)
@@ -21222,22 +21357,114 @@ async function gate(settings, deps) {
             models: [...new Set(results.flatMap((r) => r.models))],
             results,
             server: server === undefined && logFile === undefined ? undefined : facts,
-            profile: settle(settings, outcome, facts, profile, clock.now(), history, deps)
+            profile: settle({ settings, outcome, facts, profile, history, deps })
         };
     }
     finally {
-        watch.close();
+        watch?.close();
+        ports.close();
         server?.release();
     }
 }
 /**
- * The endpoint the scalar outputs describe: the one ready last when all are, else the first to fail on its
- * own account (not one stopped because another had failed).
+ * The server's log, read into the startup profile: its lines from before the wait (a server started elsewhere)
+ * tell the phases so far; a log `start` has just begun afresh is read from its first line. `readLines` reads new
+ * lines and returns the engine's own fatal line once seen.
  */
-function representative(results, fleetStop) {
+function followLog({ settings, logFile, logOffset, profile, deps, waitStart }) {
+    const { clock } = deps;
+    const sayStartup = (lines) => lines.forEach((l) => deps.log(gateLines.startup(clock.now() - waitStart, l)));
+    const log = logFile === undefined
+        ? undefined
+        : new LogFollower(logFile, settings.logLines, {
+            fromStart: settings.start !== undefined,
+            skipBytes: logOffset,
+            secrets: settings.secrets,
+            earlier: (lines) => lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number)))
+        });
+    const readLines = (lines) => {
+        for (const l of lines)
+            sayStartup(profile.line(l.text, clock.now(), l.number));
+        const f = profile.fatal;
+        return (f && {
+            line: { number: f.lineNumber, text: f.line },
+            cause: f.cause,
+            engineLabel: profile.label
+        });
+    };
+    return { log, sayStartup, readLines };
+}
+/** Starts the server (`start`) or follows one started elsewhere (`pid`); undefined for neither. */
+function launch(settings, pid, logFile, deps) {
+    if (settings.start !== undefined && logFile !== undefined) {
+        const server = startServer(settings.start, logFile, serverEnv(deps.env), deps.clock);
+        deps.log(gateLines.started(server.pid, logFile));
+        return server;
+    }
+    if (pid === undefined)
+        return undefined;
+    const server = attachServer(pid, deps.clock);
+    deps.log(gateLines.watching(pid, logFile));
+    return server;
+}
+/** One endpoint's wait, its HTTP clients closed however it ends. */
+async function waitForTarget({ url, generation }, shared) {
+    const { settings, deps, halter, log, profile } = shared;
+    const { clock } = deps;
+    const prefix = shared.haltFleet ? `[${url.href}] ` : '';
+    // what every HTTP client of the wait shares: its TLS settings, and the secrets to mask in answers as they arrive
+    const tls = { caCert: settings.caCert, insecureTls: settings.insecureTls, secrets: settings.secrets };
+    const prober = createProber({ url, headers: settings.headers, ...tls });
+    const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls });
+    const probe = async (timeoutMs, signal) => {
+        const result = await prober.probe(timeoutMs, signal);
+        deps.debug?.(`${prefix}${probeLine(result)}`);
+        // The model list can name the engine (`owned_by`) when the log has not.
+        if (log !== undefined && result.kind === 'http' && profile.engine === undefined)
+            shared.sayStartup(profile.models(result.json));
+        return result;
+    };
+    try {
+        const outcome = await waitForModel({
+            expect: expectation(settings),
+            intervalMs: settings.intervalMs,
+            timeoutMs: settings.timeoutMs,
+            requestTimeoutMs: settings.requestTimeoutMs,
+            successThreshold: settings.successThreshold,
+            progressIntervalMs: settings.progressIntervalMs,
+            once: deps.once
+        }, {
+            probe,
+            generate: generator ? generator.generate : undefined,
+            halter,
+            portWatch: deps.once ? undefined : shared.ports.watchFor(url),
+            clock,
+            startedAt: deps.startedAt,
+            onEvent: (e) => {
+                const startup = e.type === 'progress' ? shared.progressAt(clock.now()) : undefined;
+                if (e.type === 'lost')
+                    deps.warn(`${prefix}${eventLine(e, startup)}`, 'server-lost');
+                else
+                    deps.log(`${prefix}${eventLine(e, startup)}`);
+            }
+        });
+        if (!outcome.ready && outcome.reason !== 'timeout' && halter.halted === undefined) {
+            shared.haltFleet?.({ reason: 'cancelled', detail: gateLines.fleetStopped(url, outcome.reason) });
+        }
+        return { ...outcome, url };
+    }
+    finally {
+        await Promise.all([prober.close(), generator?.close()]);
+    }
+}
+/**
+ * The endpoint the scalar outputs describe: the one ready last when all are, else the first to fail on its
+ * own account (not one halted because another had failed).
+ */
+function representative(results, fleetHalt) {
     if (results.every((r) => r.ready))
         return results.reduce((a, b) => (b.elapsedMs > a.elapsedMs ? b : a));
-    const failed = results.filter((r) => !r.ready && (fleetStop === undefined || r.stop !== fleetStop));
+    const failed = results.filter((r) => !r.ready && (fleetHalt === undefined || r.halt !== fleetHalt));
     return failed.reduce((a, b) => (b.elapsedMs < a.elapsedMs ? b : a));
 }
 function reportEnvironment(settings, server, facts, deps) {
@@ -21245,12 +21472,10 @@ function reportEnvironment(settings, server, facts, deps) {
         return;
     const environ = server.environ();
     if (environ === undefined)
-        facts.envUnavailable = `The environment of process ${server.pid} could not be read (it has exited, or this is not Linux).`;
+        facts.envUnreadable = true;
     else
         facts.env = envReport(settings.envReport, environ, settings.secrets);
-    deps.log(`Server environment (process ${server.pid}):`);
-    for (const line of envLines(facts))
-        deps.log(`  ${line}`);
+    gateLines.environment(facts).forEach((line) => deps.log(line));
 }
 function openHistory(settings, deps) {
     const auto = settings.historyFile === HISTORY_AUTO;
@@ -21260,24 +21485,24 @@ function openHistory(settings, deps) {
     const key = settings.historyKey ?? (file === undefined ? '' : historyKey(urls, settings.model, settings.start));
     const history = loadHistory(file, key, auto ? deps.defaultHistory?.notice : undefined);
     for (const n of history.notices)
-        (deps.notice ?? deps.log)(n, 'history');
+        deps.notice(n, 'history');
     for (const w of history.warnings)
-        (deps.warn ?? deps.log)(w, 'history');
+        deps.warn(w, 'history');
     return history;
 }
 /** The wait is over: this run against the earlier ones (warnings for a regression and a changed environment), then recorded. */
-function settle(settings, outcome, facts, profile, now, history, deps) {
-    const phases = profile.finish(now);
-    const engine = profile.label;
-    const usual = history.usual?.phaseSeconds;
+function settle({ settings, outcome, facts, profile, history, deps }) {
+    const phases = profile.finish(deps.clock.now());
+    const engineLabel = profile.label;
+    const usualPhaseSeconds = history.usual?.phaseSeconds;
     // A cancelled wait says nothing about how long the server takes.
     if (outcome.reason === 'cancelled')
-        return { engine, phases, usual };
+        return { engineLabel, phases, usualPhaseSeconds };
     const env = facts.env && Object.fromEntries(facts.env.flatMap((e) => (e.value === undefined ? [] : [[e.name, e.value]])));
     const run = {
         v: 1,
         key: history.key,
-        at: new Date().toISOString(),
+        at: new Date(deps.clock.wallMs()).toISOString(),
         ready: outcome.ready,
         reason: outcome.reason,
         elapsedSeconds: gate_round1(outcome.elapsedMs / 1000),
@@ -21288,16 +21513,57 @@ function settle(settings, outcome, facts, profile, now, history, deps) {
     };
     // a history file another job holds locked must not keep this one past its deadline
     const findings = recordRun(history, run, settings.regressionThresholdPercent, settings.regressionMinRuns, settings.timeoutMs - outcome.elapsedMs);
-    const warn = deps.warn ?? deps.log;
     if (findings.regression !== undefined && !settings.failOnRegression)
-        warn(findings.regression, 'regression');
+        deps.warn(findings.regression, 'regression');
     if (findings.drift !== undefined)
-        warn(findings.drift, 'drift');
+        deps.warn(findings.drift, 'drift');
     for (const n of findings.notices)
-        (deps.notice ?? deps.log)(n, 'history');
-    return { engine, phases, usual, ...findings };
+        deps.notice(n, 'history');
+    return { engineLabel, phases, usualPhaseSeconds, ...findings };
 }
 const gate_round1 = (x) => Math.round(x * 10) / 10;
+
+;// CONCATENATED MODULE: ./src/wait/conclusion.ts
+/**
+ * What must happen once the wait is over, decided once for every front end (the action, the CLI, and later a
+ * job-end step and a one-shot check): the outputs, the final line, the log tail, the diagnostics to run, fail or
+ * warn, the exit code. A front end only carries it out in its medium. Pure: no I/O, nothing of GitHub or a shell.
+ */
+
+
+/** The report's view of the settings, for `url` (the endpoint the outcome describes). */
+const reportContext = (s, url) => ({
+    url,
+    expect: expectation(s),
+    timeoutMs: s.timeoutMs
+});
+function conclude(outcome, settings) {
+    const context = reportContext(settings, outcome.url);
+    const tail = outcome.ready ? undefined : outcome.server?.logTail;
+    const verdict = outcome.ready
+        ? undefined
+        : {
+            kind: outcome.reason === 'timeout' && !settings.failOnTimeout ? 'warn' : 'fail',
+            message: failureMessage(outcome, context)
+        };
+    const regression = outcome.profile?.regression;
+    const failedRegression = settings.failOnRegression ? regression : undefined;
+    return {
+        ready: outcome.ready,
+        outputs: Object.fromEntries(Object.entries(outputs(outcome)).map(([name, value]) => [name, redact(value, settings.secrets)])),
+        finalLine: finalLine(outcome),
+        logTail: tail && {
+            title: logTailTitle(tail, outcome.server?.logFile),
+            lines: tail.map((line) => `${line.number}: ${line.text}`)
+        },
+        // A cancelled job must end within a second; the diagnostics could take minutes.
+        diagnostics: outcome.ready || outcome.reason === 'cancelled' ? [] : settings.diagnostics,
+        verdict,
+        failedRegression,
+        exitCode: verdict?.kind === 'fail' || failedRegression !== undefined ? 1 : 0,
+        context
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/server/diagnostics.ts
 /** `diagnostics`: commands run after a failed wait, each in its own log group, each under a time limit. */
@@ -21372,10 +21638,7 @@ function runCommand(program, args, out, cancel) {
  */
 
 const GPU_QUERY = ['--query-gpu=index,uuid,name,memory.used,memory.total', '--format=csv,noheader,nounits'];
-const APPS_QUERY = [
-    '--query-compute-apps=pid,process_name,used_memory,gpu_uuid',
-    '--format=csv,noheader,nounits'
-];
+const APPS_QUERY = ['--query-compute-apps=pid,process_name,used_memory,gpu_uuid', '--format=csv,noheader,nounits'];
 /** The GPUs and the compute processes on them, in two calls of nvidia-smi. */
 async function gpuSnapshot(options = {}) {
     const gpuRun = await runNvidiaSmi(GPU_QUERY, options);
@@ -21859,6 +22122,8 @@ function checkLine(outcome) {
 
 
 
+
+
 /** `--help` words for each input; an input without one is still a flag, listed with its default. */
 const INPUT_HELP = {
     url: ['URL', 'endpoint to poll, e.g. http://localhost:8000/v1/models (required; repeat the flag for a fleet)'],
@@ -21964,43 +22229,33 @@ async function waitCommand(argv, io, say, paint) {
         env: io.env,
         defaultHistory: defaultHistoryFile(io.env, 'cli')
     });
-    const final = finalLine(outcome);
-    log(outcome.ready ? paint.green(final) : paint.red(final));
-    const lenient = outcome.reason === 'timeout' && !settings.failOnTimeout;
-    const tail = outcome.server?.logTail;
-    if (!outcome.ready && tail !== undefined) {
-        log(`${logTailTitle(tail, outcome.server?.logFile)}:`);
-        for (const line of tail)
-            log(`  ${line.number}: ${line.text}`);
+    const next = conclude(outcome, settings);
+    log(next.ready ? paint.green(next.finalLine) : paint.red(next.finalLine));
+    if (next.logTail !== undefined) {
+        log(`${next.logTail.title}:`);
+        for (const line of next.logTail.lines)
+            log(`  ${line}`);
     }
-    if (!outcome.ready) {
-        await runDiagnostics(settings.diagnostics, {
-            group: async (title, body) => {
-                log(`\u2500\u2500 ${title}`);
-                await body();
-            },
-            exec: (program, args) => runCommand(program, args, io.stderr),
-            log
-        });
-    }
-    if (!outcome.ready) {
-        const message = failureMessage(outcome, reportContext(settings, outcome.url));
-        log(lenient ? paint.yellow(`warning: ${message}`) : paint.red(`error: ${message}`));
+    await runDiagnostics(next.diagnostics, {
+        group: async (title, body) => {
+            log(`\u2500\u2500 ${title}`);
+            await body();
+        },
+        exec: (program, args) => runCommand(program, args, io.stderr),
+        log
+    });
+    if (next.verdict !== undefined) {
+        const { kind, message } = next.verdict;
+        log(kind === 'warn' ? paint.yellow(`warning: ${message}`) : paint.red(`error: ${message}`));
     }
     // The job summary's Markdown, for a CI system that shows or keeps a file (an artifact, an annotation).
-    if (summaryFile !== undefined) {
-        (0,external_node_fs_namespaceObject.writeFileSync)(summaryFile, redact(summaryMarkdown(outcome, reportContext(settings, outcome.url)), secrets));
-    }
-    if (values.json) {
-        const out = Object.fromEntries(Object.entries(outputs(outcome)).map(([k, v]) => [k, redact(v, secrets)]));
-        io.stdout.write(`${JSON.stringify(typedOutputs(out))}\n`);
-    }
-    const regression = outcome.profile?.regression;
-    if (regression !== undefined && settings.failOnRegression) {
-        log(paint.red(`error: ${regression}`));
-        return 1;
-    }
-    return outcome.ready || lenient ? 0 : 1;
+    if (summaryFile !== undefined)
+        (0,external_node_fs_namespaceObject.writeFileSync)(summaryFile, redact(summaryMarkdown(outcome, next.context), secrets));
+    if (values.json)
+        io.stdout.write(`${JSON.stringify(typedOutputs(next.outputs))}\n`);
+    if (next.failedRegression !== undefined)
+        log(paint.red(`error: ${next.failedRegression}`));
+    return next.exitCode;
 }
 /** The settings from the flags, else the INPUT_* variables, else the defaults; a bad value is bad usage. */
 function settingsFrom(values, env, only) {
@@ -22019,7 +22274,7 @@ function settingsFrom(values, env, only) {
             throw e;
         // Name the input as the user gave it: a flag, or the INPUT_* variable.
         const source = flag(e.input) === undefined && envInput(env, e.input) !== undefined
-            ? envName(e.input)
+            ? shellInputVariable(e.input)
             : `--${e.input}`;
         throw new UsageError(e.message.replace(`Input "${e.input}"`, source));
     }
@@ -22073,7 +22328,7 @@ async function checkCommand(argv, io) {
         once: true
     });
     io.stdout.write(`${commandSafe(redact(checkLine(outcome), settings.secrets))}\n`);
-    return outcome.ready ? 0 : 1;
+    return conclude(outcome, settings).exitCode;
 }
 function checkHelpText() {
     return [
@@ -22253,9 +22508,8 @@ const SIMULATOR_EVENT_WORDS = {
 };
 /** The runner's form (INPUT_MATCH-REGEX) first, then the one a shell can set (INPUT_MATCH_REGEX). */
 function envInput(env, name) {
-    return env[`INPUT_${name.toUpperCase()}`] ?? env[envName(name)];
+    return env[inputVariable(name)] ?? env[shellInputVariable(name)];
 }
-const envName = (name) => `INPUT_${name.toUpperCase().replace(/-/g, '_')}`;
 function helpText() {
     const rows = INPUT_NAMES.map((name) => {
         const [metavar, text] = INPUT_HELP[name] ?? ['VALUE', ''];

@@ -10,20 +10,12 @@ import pkg from '../../package.json' with { type: 'json' }
 import { demo } from './demo.js'
 import { historyCommand } from './history-command.js'
 import { parseCommandLine, table, UsageError } from './usage.js'
-import { gate, reportContext } from '../wait/gate.js'
+import { gate } from '../wait/gate.js'
+import { conclude } from '../wait/conclusion.js'
 import { defaultHistoryFile } from '../history/store.js'
 import { DURATION_FORM, parseDuration, printable } from '../inputs/parse.js'
 import { runCommand, runDiagnostics } from '../server/diagnostics.js'
-import {
-  commandSafe,
-  failureMessage,
-  finalLine,
-  INSECURE_TLS_WARNING,
-  logTailTitle,
-  outputs,
-  redact,
-  summaryMarkdown
-} from '../report/wait-report.js'
+import { commandSafe, INSECURE_TLS_WARNING, redact, summaryMarkdown } from '../report/wait-report.js'
 import {
   INPUT_DEFAULTS,
   InputError,
@@ -32,6 +24,7 @@ import {
   PID_FORM,
   type Settings
 } from '../inputs/settings.js'
+import { inputVariable, shellInputVariable } from '../inputs/variables.js'
 import { type EngineName, SIMULATED_ENGINES, simulate, simulatedEngine } from '../simulator/server.js'
 import { formatDuration, systemClock } from '../runtime/clock.js'
 import { stopServer } from '../server/stop.js'
@@ -148,42 +141,29 @@ async function waitCommand(argv: string[], io: CliIo, say: (line: string) => voi
     env: io.env,
     defaultHistory: defaultHistoryFile(io.env, 'cli')
   })
-  const final = finalLine(outcome)
-  log(outcome.ready ? paint.green(final) : paint.red(final))
-  const lenient = outcome.reason === 'timeout' && !settings.failOnTimeout
-  const tail = outcome.server?.logTail
-  if (!outcome.ready && tail !== undefined) {
-    log(`${logTailTitle(tail, outcome.server?.logFile)}:`)
-    for (const line of tail) log(`  ${line.number}: ${line.text}`)
+  const next = conclude(outcome, settings)
+  log(next.ready ? paint.green(next.finalLine) : paint.red(next.finalLine))
+  if (next.logTail !== undefined) {
+    log(`${next.logTail.title}:`)
+    for (const line of next.logTail.lines) log(`  ${line}`)
   }
-  if (!outcome.ready) {
-    await runDiagnostics(settings.diagnostics, {
-      group: async (title, body) => {
-        log(`── ${title}`)
-        await body()
-      },
-      exec: (program, args) => runCommand(program, args, io.stderr),
-      log
-    })
-  }
-  if (!outcome.ready) {
-    const message = failureMessage(outcome, reportContext(settings, outcome.url))
-    log(lenient ? paint.yellow(`warning: ${message}`) : paint.red(`error: ${message}`))
+  await runDiagnostics(next.diagnostics, {
+    group: async (title, body) => {
+      log(`── ${title}`)
+      await body()
+    },
+    exec: (program, args) => runCommand(program, args, io.stderr),
+    log
+  })
+  if (next.verdict !== undefined) {
+    const { kind, message } = next.verdict
+    log(kind === 'warn' ? paint.yellow(`warning: ${message}`) : paint.red(`error: ${message}`))
   }
   // The job summary's Markdown, for a CI system that shows or keeps a file (an artifact, an annotation).
-  if (summaryFile !== undefined) {
-    writeFileSync(summaryFile, redact(summaryMarkdown(outcome, reportContext(settings, outcome.url)), secrets))
-  }
-  if (values.json) {
-    const out = Object.fromEntries(Object.entries(outputs(outcome)).map(([k, v]) => [k, redact(v, secrets)]))
-    io.stdout.write(`${JSON.stringify(typedOutputs(out))}\n`)
-  }
-  const regression = outcome.profile?.regression
-  if (regression !== undefined && settings.failOnRegression) {
-    log(paint.red(`error: ${regression}`))
-    return 1
-  }
-  return outcome.ready || lenient ? 0 : 1
+  if (summaryFile !== undefined) writeFileSync(summaryFile, redact(summaryMarkdown(outcome, next.context), secrets))
+  if (values.json) io.stdout.write(`${JSON.stringify(typedOutputs(next.outputs))}\n`)
+  if (next.failedRegression !== undefined) log(paint.red(`error: ${next.failedRegression}`))
+  return next.exitCode
 }
 
 /** The settings from the flags, else the INPUT_* variables, else the defaults; a bad value is bad usage. */
@@ -208,7 +188,7 @@ function settingsFrom(
     // Name the input as the user gave it: a flag, or the INPUT_* variable.
     const source =
       flag(e.input as InputName) === undefined && envInput(env, e.input) !== undefined
-        ? envName(e.input)
+        ? shellInputVariable(e.input)
         : `--${e.input}`
     throw new UsageError(e.message.replace(`Input "${e.input}"`, source))
   }
@@ -262,7 +242,7 @@ async function checkCommand(argv: string[], io: CliIo): Promise<number> {
     once: true
   })
   io.stdout.write(`${commandSafe(redact(checkLine(outcome), settings.secrets))}\n`)
-  return outcome.ready ? 0 : 1
+  return conclude(outcome, settings).exitCode
 }
 
 function checkHelpText(): string {
@@ -411,7 +391,7 @@ async function stopCommand(argv: string[], io: CliIo, say: (line: string) => voi
   return record.outcome === 'survived' || record.gpu.kind === 'held' ? 1 : 0
 }
 
-export function stopHelpText(): string {
+function stopHelpText(): string {
   return [
     'wait-for-model stop: stop a model server and wait until its processes and their GPU memory are gone.',
     '',
@@ -442,11 +422,10 @@ const SIMULATOR_EVENT_WORDS = {
 
 /** The runner's form (INPUT_MATCH-REGEX) first, then the one a shell can set (INPUT_MATCH_REGEX). */
 function envInput(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  return env[`INPUT_${name.toUpperCase()}`] ?? env[envName(name)]
+  return env[inputVariable(name)] ?? env[shellInputVariable(name)]
 }
-const envName = (name: string): string => `INPUT_${name.toUpperCase().replace(/-/g, '_')}`
 
-export function helpText(): string {
+function helpText(): string {
   const rows: Array<[string, string]> = INPUT_NAMES.map((name) => {
     const [metavar, text] = INPUT_HELP[name] ?? ['VALUE', '']
     const value = INPUT_DEFAULTS[name]
@@ -484,7 +463,7 @@ export function helpText(): string {
   ].join('\n')
 }
 
-export function simulateHelpText(): string {
+function simulateHelpText(): string {
   return [
     'wait-for-model simulate: serve an imitation of a model server starting up (no GPU needed).',
     '',

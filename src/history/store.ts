@@ -18,7 +18,7 @@ import {
   writeSync
 } from 'node:fs'
 import { dirname, join } from 'node:path'
-import type { Expectation } from '../startup/eta.js'
+import type { UsualStartup } from '../startup/eta.js'
 
 export interface PhaseRecord {
   name: string
@@ -252,7 +252,11 @@ export function trimHistory(path: string, keep = KEEP_RUNS, lockUntil = Date.now
   })
 }
 
-/** Runs `fn` holding `<path>.lock` (created exclusively); still without it at `deadline`, runs `fn(false)` anyway. */
+/**
+ * Runs `fn` holding `<path>.lock` (created exclusively); still without it at `deadline`, runs `fn(false)` anyway.
+ * Real time (Date.now), not the wait's clock: the lock is shared with other processes and aged by the file
+ * system's modification times, which only the real clock compares with.
+ */
 function withLock<T>(path: string, deadline: number, fn: (locked: boolean) => T): T {
   const lock = `${path}.lock`
   let fd: number | undefined
@@ -294,7 +298,7 @@ export function median(values: readonly number[]): number {
 }
 
 /** What the last MEDIAN_OF ready runs took; undefined without any. */
-export function expectation(earlier: readonly RunRecord[]): (Expectation & { runs: number }) | undefined {
+export function usualStartup(earlier: readonly RunRecord[]): (UsualStartup & { runs: number }) | undefined {
   const ready = earlier.filter((r) => r.ready).slice(-MEDIAN_OF)
   if (ready.length === 0) return undefined
   const names = new Set(ready.flatMap((r) => r.phases.map((p) => p.name)))
@@ -324,7 +328,7 @@ export interface Regression {
 
 /** This ready run against the median of the earlier ready runs; undefined when there is nothing to compare. */
 export function regression(earlier: readonly RunRecord[], run: RunRecord): Regression | undefined {
-  const usual = expectation(earlier)
+  const usual = usualStartup(earlier)
   if (!run.ready || usual === undefined || usual.totalSeconds <= 0) return undefined
   const seconds = secondsOf(run)
   let grewMost: Regression['grewMost']

@@ -1,8 +1,8 @@
 /**
  * Sees a closed port open, cheaply, so that the HTTP probe goes out the moment a server starts listening
  * instead of up to an `interval` later. Watching a closed port costs the server nothing: a bare TCP connect
- * is refused by the kernel before any server code runs. One poller serves every URL of a fleet and keeps
- * its own cost near a fixed share of one core by spacing its rounds by what the last round cost.
+ * is refused by the kernel before any server code runs. One poller, made by the gate, serves every URL of a
+ * fleet and keeps its own cost near a fixed share of one core by spacing its rounds by what the last round cost.
  */
 import { readFile } from 'node:fs/promises'
 import { connect } from 'node:net'
@@ -18,8 +18,8 @@ export interface PortWatch {
   local: boolean
 }
 
-export const MIN_ROUND_MS = 100
-export const MAX_ROUND_MS = 400
+const MIN_ROUND_MS = 100
+const MAX_ROUND_MS = 400
 /** The share of one core the poller may spend. */
 const CPU_BUDGET = 0.02
 /**
@@ -97,6 +97,17 @@ export class PortPoller {
 
   constructor(private readonly budget = CPU_BUDGET) {}
 
+  /** The watch of one URL's port, for the wait loop. */
+  watchFor(url: URL): PortWatch {
+    return { opened: (signal) => this.watch(url, signal), local: isLoopback(url.hostname) }
+  }
+
+  /** Ends every watch (each resolves) and the rounds. */
+  close(): void {
+    for (const watcher of [...this.watchers]) watcher.resolve()
+    this.idle()
+  }
+
   watch(url: URL, signal: AbortSignal): Promise<void> {
     return new Promise((resolve) => {
       if (signal.aborted) return resolve()
@@ -106,7 +117,7 @@ export class PortPoller {
       watcher.resolve = (): void => {
         this.watchers.delete(watcher)
         signal.removeEventListener('abort', watcher.resolve)
-        if (this.watchers.size === 0) this.stop()
+        if (this.watchers.size === 0) this.idle()
         resolve()
       }
       signal.addEventListener('abort', watcher.resolve, { once: true })
@@ -115,7 +126,7 @@ export class PortPoller {
     })
   }
 
-  private stop(): void {
+  private idle(): void {
     clearTimeout(this.timer)
     this.timer = undefined
   }
@@ -158,10 +169,4 @@ export class PortPoller {
     this.procReadable = tables[0].startsWith('  sl')
     return this.procReadable ? listeningLoopbackPorts(tables.join('\n')) : undefined
   }
-}
-
-const poller = new PortPoller()
-
-export function portWatchFor(url: URL): PortWatch {
-  return { opened: (signal) => poller.watch(url, signal), local: isLoopback(url.hostname) }
 }

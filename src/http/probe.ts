@@ -76,7 +76,7 @@ export function createProber({ url, headers, caCert, insecureTls, secrets }: Pro
   }
 }
 
-export interface HttpRequest {
+interface HttpRequest {
   url: URL
   method: 'GET' | 'POST'
   headers: Record<string, string>

@@ -20,9 +20,15 @@ import ProxyAgentImpl from 'undici/lib/dispatcher/proxy-agent.js'
 // @ts-expect-error -- as above
 import api from 'undici/lib/api/index.js'
 
-// What undici's index does: every dispatcher gets request(), connect() (the proxy agent tunnels with it)
-// and the other API methods.
-Object.assign((DispatcherImpl as { prototype: object }).prototype, api)
+/**
+ * What undici's index does on import: every dispatcher gets request(), connect() (the proxy agent tunnels with
+ * it) and the other API methods. Done here, once, by whoever sends requests (the gate, the floor bench, tests
+ * of the HTTP client), rather than as a side effect of importing this module. Safe to call again.
+ */
+export function setUpUndici(): void {
+  const prototype = (DispatcherImpl as { prototype: Record<string, unknown> }).prototype
+  if (prototype.request !== api.request) Object.assign(prototype, api)
+}
 
 export const Agent = AgentImpl as typeof AgentType
 export type Agent = AgentType

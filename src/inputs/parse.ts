@@ -27,7 +27,7 @@ export function parseDuration(text: string): number {
 }
 
 export type StatusSet = ReadonlyArray<readonly [number, number]>
-export const STATUS_FORM = 'HTTP status codes (100-599) as a code (200), a list (200,204) or a range (200-299)'
+const STATUS_FORM = 'HTTP status codes (100-599) as a code (200), a list (200,204) or a range (200-299)'
 
 /** Parses `200`, `200,204`, `200-299` (and mixes such as `200-204,301`). */
 export function parseStatusSet(text: string): StatusSet {
@@ -46,7 +46,7 @@ export function statusAccepted(set: StatusSet, status: number): boolean {
   return set.some(([lo, hi]) => status >= lo && status <= hi)
 }
 
-export const HEADER_FORM = 'one "Name: value" per line, the name made of letters, digits and !#$%&\'*+-.^_`|~'
+const HEADER_FORM = 'one "Name: value" per line, the name made of letters, digits and !#$%&\'*+-.^_`|~'
 
 /** Parses one `Name: value` per line; blank lines are skipped. */
 export function parseHeaders(text: string): Record<string, string> {
@@ -111,14 +111,14 @@ export function parseRegex(text: string): RegExp {
   }
 }
 
-export const BOOLEAN_FORM = 'true or false'
+const BOOLEAN_FORM = 'true or false'
 export function parseBoolean(text: string): boolean {
   if (/^(true|yes|on)$/i.test(text.trim())) return true
   if (/^(false|no|off)$/i.test(text.trim())) return false
   throw new Error(`"${printable(text)}" is not ${BOOLEAN_FORM}`)
 }
 
-export const PERCENT_FORM = 'a percentage such as 25% or 25'
+const PERCENT_FORM = 'a percentage such as 25% or 25'
 
 /** Parses `25%` or `25` (0 to 10000). */
 export function parsePercent(text: string): number {

@@ -435,13 +435,13 @@ function checkLogFile(path: string): void {
     throw new Error(`"${printable(path)}" is ${what}: give the path of a regular file (the server's log)`)
 }
 
-export const URL_FORM = 'an http:// or https:// URL such as http://localhost:8000/v1/models'
+const URL_FORM = 'an http:// or https:// URL such as http://localhost:8000/v1/models'
 
 /** A fleet larger than this is more likely a mistake than a deployment. */
-export const MAX_URLS = 1000
+const MAX_URLS = 1000
 
 /** One URL per line (blank lines skipped); a fleet's lines are named by number in errors. */
-export function parseUrls(text: string): URL[] {
+function parseUrls(text: string): URL[] {
   const lines = text
     .split(/\r?\n/)
     .map((l) => l.trim())

@@ -3,7 +3,7 @@
  * a Kubernetes probe's event) shows. One line, whatever the server said, so that a probe's output stays readable.
  */
 import { formatDuration } from '../runtime/clock.js'
-import type { GateOutcome } from './wait-report.js'
+import type { GateOutcome } from '../wait/outcome.js'
 
 const oneLine = (text: string): string => text.replace(/\s*[\r\n]+\s*/g, ' ')
 

@@ -10,7 +10,7 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs'
 import { commandLine, procPids, procStat } from './proc.js'
 import { bareHost, isLoopback } from '../http/hosts.js'
 
-export interface ProcessInfo {
+interface ProcessInfo {
   pid: number
   /** The command line, arguments joined by spaces (cut at 500 characters); the process name where it has none. */
   command: string

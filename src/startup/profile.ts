@@ -3,7 +3,7 @@
  * new phase, a fatal line), and the still-waiting lines say where the startup is and how long it has to go.
  */
 import { engineLog, engineOfModelList, type LogEngine } from '../engines/log-markers.js'
-import { eta, type Expectation, phaseLeftMs } from './eta.js'
+import { eta, type UsualStartup, phaseLeftMs } from './eta.js'
 import { type FatalMatch, type PhaseTiming, PhaseTracker, type TrackerEvent } from './phases.js'
 import { etaText, phaseChangeText, progressText } from '../report/profile-report.js'
 
@@ -13,7 +13,7 @@ export interface ProfileOptions {
   /** When the server process started, on the clock's scale, when known. */
   startedAt?: number
   /** What earlier runs took, when there is history. */
-  usual?: Expectation
+  usual?: UsualStartup
 }
 
 export class StartupProfile {

@@ -5,7 +5,7 @@ import {
   appendRun,
   defaultHistoryFile,
   envDrift,
-  expectation,
+  usualStartup,
   historyKey,
   MAX_LINE_BYTES,
   median,
@@ -226,12 +226,12 @@ describe('comparing a run with earlier ones', () => {
       ...[300, 310, 290, 305, 295, 320, 280, 300, 310, 290].map((s) => run({ startupSeconds: s })),
       run({ ready: false, reason: 'timeout', startupSeconds: 900 })
     ]
-    const e = expectation(earlier)!
+    const e = usualStartup(earlier)!
     expect(e.totalSeconds).toBe(300)
     expect(e.runs).toBe(10)
     expect(e.phaseSeconds.get('loading weights')).toBe(200)
     expect(e.order).toEqual(['loading weights', 'capturing CUDA graphs'])
-    expect(expectation([run({ ready: false })])).toBeUndefined()
+    expect(usualStartup([run({ ready: false })])).toBeUndefined()
   })
 
   it('reports the regression in percent and the phase that grew most', () => {

@@ -1,7 +1,11 @@
 import type { RequestListener } from 'node:http'
 import { BODY_CAP_BYTES, createProber, type Prober } from '../../../src/http/probe.js'
 import { freePort } from '../../../src/simulator/server.js'
+import { setUpUndici } from '../../../src/http/undici-parts.js'
 import { hostOf, loopback } from '../../helpers/loopback.js'
+
+// As the gate does before its first request.
+beforeAll(setUpUndici)
 
 const net = loopback()
 const probers: Prober[] = []
