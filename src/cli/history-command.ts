@@ -41,7 +41,7 @@ export async function historyCommand(argv: string[], io: HistoryIo, say: (line: 
   return 0
 }
 
-export function historyHelpText(): string {
+function historyHelpText(): string {
   return [
     'wait-for-model history: print the runs recorded in the history file (outcome, startup seconds, phases).',
     '',
