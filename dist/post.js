@@ -20583,12 +20583,12 @@ async function writeFileCommand(file, command, values) {
 }
 /** As core.setSecret. */
 const setSecret = (secret) => issueCommand('add-mask', {}, secret);
-/** As core.warning, core.notice, core.debug and core.error, without file and line properties. */
-const annotate = (kind, message) => command_issueCommand(kind, {}, message);
-/** As core.setFailed. */
-function setFailed(message) {
+/** As core.warning, core.notice and core.error with a title (core escapes it), and core.debug. */
+const annotate = (kind, message, title) => command_issueCommand(kind, title === undefined ? {} : { title }, message);
+/** As core.setFailed, with a title. */
+function setFailed(message, title) {
     process.exitCode = 1;
-    annotate('error', message);
+    annotate('error', message, title);
 }
 /** As core.info. */
 const info = (line) => void process.stdout.write(`${line}${external_node_os_namespaceObject.EOL}`);

@@ -35,8 +35,8 @@ describe("SGLang's warm-up", () => {
         '--json'
       ])
       expect(r.code).toBe(0)
-      const out = JSON.parse(r.stdout) as Record<string, string>
-      expect(out).toMatchObject({ ready: 'true', 'model-id': 'Qwen/Qwen3-8B' })
+      const out = JSON.parse(r.stdout) as Record<string, unknown>
+      expect(out).toMatchObject({ ready: true, 'model-id': 'Qwen/Qwen3-8B' })
       // not before the warm-up ended, whatever the model list said
       expect(Number(out['elapsed-seconds'])).toBeGreaterThanOrEqual(1.9)
       expect(r.stderr).toMatch(/\n\d+ms: HTTP 200, serving \[Qwen\/Qwen3-8B\] — SGLang GET \/health: HTTP 503\n/)

@@ -37,7 +37,7 @@ describe('load on demand', () => {
       expect(without.stderr).toContain('set "load: true"')
       const r = await runCli(wait(url, 'qwen3-8b', ['--timeout', '20s', '--load', 'true']))
       expect(r.code).toBe(0)
-      expect(JSON.parse(r.stdout)).toMatchObject({ ready: 'true', 'model-id': 'qwen3-8b' })
+      expect(JSON.parse(r.stdout)).toMatchObject({ ready: true, 'model-id': 'qwen3-8b' })
       expect(r.stderr).toContain('Asked the server to load "qwen3-8b": POST /models/load')
       expect(r.stderr).toMatch(/status "loading"/)
       expect(Number(JSON.parse(r.stdout)['elapsed-seconds'])).toBeGreaterThanOrEqual(0.8)
@@ -51,10 +51,10 @@ describe('load on demand', () => {
     try {
       const url = `${server.baseUrl}/api/ps`
       const without = await runCli(wait(url, 'llama3.2', ['--timeout', '1s']))
-      expect(JSON.parse(without.stdout)).toMatchObject({ ready: 'false', reason: 'timeout' })
+      expect(JSON.parse(without.stdout)).toMatchObject({ ready: false, reason: 'timeout' })
       const r = await runCli(wait(url, 'llama3.2', ['--timeout', '20s', '--load', 'true']))
       expect(r.code).toBe(0)
-      expect(JSON.parse(r.stdout)).toMatchObject({ ready: 'true', 'model-id': 'llama3.2:latest' })
+      expect(JSON.parse(r.stdout)).toMatchObject({ ready: true, 'model-id': 'llama3.2:latest' })
       expect(r.stderr).toContain('Asked the server to load "llama3.2": POST /api/generate')
     } finally {
       await server.close()

@@ -71,7 +71,8 @@ describe('pre-flight before start', () => {
     const run = await act(port, { start: `exec node ${fakeServer} ${port} loads 300` }, env)
     expect(run.outputs.ready).toBe('true')
     expect(run.stdout).toContain(
-      '::warning::Other processes hold memory on the GPUs the server will use: pid 4242 (python3) 21090 MiB on GPU 0'
+      '::warning title=GPU memory held by other processes::Other processes hold memory on the GPUs the server will ' +
+        'use: pid 4242 (python3) 21090 MiB on GPU 0'
     )
   })
 

@@ -14,6 +14,8 @@ export interface WaitOptions {
   requestTimeoutMs: number
   successThreshold: number
   progressIntervalMs: number
+  /** A one-shot check: the first answer decides (no second probe, no sleep); not ready ends it with reason=timeout. */
+  once?: boolean
 }
 
 export interface WaitDeps {
@@ -179,6 +181,7 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
     if (assessment.state === 'fatal') return finish(assessment.fatalReason ?? 'timeout')
     streak = assessment.state === 'ready' ? streak + 1 : 0
     if (streak >= opts.successThreshold) return finish('ready')
+    if (opts.once) return finish(generationFailed ? 'generation-failed' : 'timeout')
 
     const refused = result.kind === 'error' && result.code === 'ECONNREFUSED'
     if (refused && deps.portWatch) {
