@@ -16688,7 +16688,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 6962:
+/***/ 7745:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -18820,6 +18820,8 @@ function driftWarning(drifts) {
 class StartupProfile {
     opts;
     tracker;
+    /** When the engine's own ready line was read. */
+    readyLineAt;
     constructor(opts = {}) {
         this.opts = opts;
         this.tracker = new PhaseTracker({ engine: opts.engine, startedAt: opts.startedAt });
@@ -18855,6 +18857,28 @@ class StartupProfile {
             eta({ phase: phase.name, inPhaseMs: phase.inPhaseMs, phaseLeftMs: left, elapsedMs }, this.opts.usual);
         return progressText(phase, left, against);
     }
+    /**
+     * When the server is expected ready, for the probe schedule: when its ready line was read, else going by earlier
+     * runs (the phase under way and its progress); undefined while neither tells.
+     */
+    readyAt(now, elapsedMs) {
+        if (this.readyLineAt !== undefined)
+            return this.readyLineAt;
+        const usual = this.opts.usual;
+        if (usual === undefined)
+            return undefined;
+        const phase = this.tracker.current(now);
+        const left = phase?.progress === undefined ? undefined : phaseLeftMs(phase.progress, now);
+        const ms = readyInMs({ phase: phase?.name, inPhaseMs: phase?.inPhaseMs ?? 0, phaseLeftMs: left, elapsedMs }, usual);
+        if (ms === undefined)
+            return undefined;
+        // Past what earlier runs took: it was expected then, and the schedule backs off from that moment.
+        return ms > 0 ? now + ms : Math.min(now, now - elapsedMs + usual.totalSeconds * 1000);
+    }
+    /** The engine's ready line has been read. */
+    get readyLineSeen() {
+        return this.readyLineAt !== undefined;
+    }
     /** The wait is over: the phases, the one under way ended at `at`. */
     finish(at) {
         this.tracker.finish(at);
@@ -18867,7 +18891,9 @@ class StartupProfile {
     say(events) {
         const lines = [];
         for (const e of events) {
-            if (e.type === 'engine')
+            if (e.type === 'ready')
+                this.readyLineAt ??= e.at;
+            else if (e.type === 'engine')
                 lines.push(`engine: ${engineLog(e.engine).label} (${e.from === 'log' ? 'from its log' : 'from its model list'})`);
             else if (e.type === 'phase')
                 lines.push(phaseChangeText(e.name, e.previous));
@@ -19135,6 +19161,49 @@ function recordRun(history, run, thresholdPercent, minRuns) {
 
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+;// CONCATENATED MODULE: ./src/wait/schedule.ts
+/**
+ * When the next HTTP probe goes out while the server answers but is not ready yet (503 while loading, a list
+ * without the model, /health 503 through a warm-up). Pure: a function of the state the loop hands it, so that it is
+ * tested on a fake clock. Connections refused are not its concern: the port watch stands in for probes then.
+ */
+const SCHEDULE_MODES = ['adaptive', 'fixed'];
+/** The gap near the expected ready moment: a probe costs the server a few microseconds, a late ready a job's time. */
+const DENSE_MS = 200;
+/** How far before the expected moment dense probes begin, at least, and as a share of the load so far. */
+const LEAD_MIN_MS = 1_000;
+const LEAD_SHARE = 0.2;
+/**
+ * Without an expected moment the gap grows with the time the server has been loading (a quarter of it): a load
+ * that has taken 2 s is probed every 500 ms, one that has taken 20 s every `interval`. The lag stays a share of
+ * the load, and the requests grow with its logarithm, not its length.
+ */
+const BACKOFF_SHARE = 0.25;
+/** The shortest gap whatever the state: a server that answers at once must not turn the loop into a busy one. */
+const MIN_GAP_MS = 50;
+/** The moment the next probe goes out (never past the deadline). */
+function nextProbeAt(s) {
+    const asked = s.retryAfterMs === undefined ? 0 : Math.min(s.retryAfterMs, s.intervalMs * 4);
+    const pace = s.mode === 'fixed' ? s.sentAt + s.intervalMs : s.sentAt + adaptiveGap(s);
+    // A 429 or 503 may ask for a longer pause: granted up to 4 intervals.
+    return Math.min(Math.max(pace, s.now + asked, s.sentAt + MIN_GAP_MS), s.deadline);
+}
+function adaptiveGap(s) {
+    const clamp = (ms) => Math.min(s.intervalMs, Math.max(DENSE_MS, ms));
+    if (s.answeringSince === undefined)
+        return s.intervalMs; // not loading: a list without the model, a 404
+    const loadedMs = Math.max(0, s.sentAt - s.answeringSince);
+    if (s.readyAt === undefined)
+        return clamp(loadedMs * BACKOFF_SHARE);
+    const lead = Math.max(LEAD_MIN_MS, (s.readyAt - s.answeringSince) * LEAD_SHARE);
+    const denseFrom = s.readyAt - lead;
+    // Far from it: sparse, but the probe that opens the dense window lands on its start.
+    if (s.sentAt < denseFrom)
+        return Math.min(s.intervalMs, Math.max(DENSE_MS, denseFrom - s.sentAt));
+    // Near it, and past it: dense, then backing off with the overrun (the estimate was wrong, by how much is unknown).
+    return clamp(DENSE_MS + Math.max(0, s.sentAt - s.readyAt) * BACKOFF_SHARE);
+}
+
 ;// CONCATENATED MODULE: ./src/runtime/platform.ts
 /**
  * What the machine the gate runs on can do, where a feature depends on it. Inputs are checked against it, so
@@ -19161,6 +19230,7 @@ const osName = (platform) => OS_NAMES[platform.os] ?? platform.os;
 
 
 
+
 /** Input name \u2192 default, in the order action.yml declares them. */
 const INPUT_DEFAULTS = {
     url: '',
@@ -19169,6 +19239,7 @@ const INPUT_DEFAULTS = {
     'match-regex': '',
     status: '200-299',
     interval: '5s',
+    schedule: 'adaptive',
     timeout: '15m',
     'request-timeout': '10s',
     'success-threshold': '1',
@@ -19243,6 +19314,12 @@ function parseSettings(get, platform = currentPlatform()) {
     const matchRegex = regexText.trim() === '' ? undefined : field('match-regex', parseRegex);
     const status = field('status', parseStatusSet);
     const intervalMs = duration('interval', 100);
+    const schedule = field('schedule', (t) => {
+        const mode = SCHEDULE_MODES.find((m) => m === t.trim().toLowerCase());
+        if (mode === undefined)
+            throw new Error(`"${printable(t)}" is not one of ${SCHEDULE_MODES.join(', ')}`);
+        return mode;
+    });
     const timeoutMs = duration('timeout', 1);
     const requestTimeoutMs = duration('request-timeout', 1);
     const progressIntervalMs = duration('progress-interval', 1000);
@@ -19339,6 +19416,7 @@ function parseSettings(get, platform = currentPlatform()) {
         matchRegex,
         status,
         intervalMs,
+        schedule,
         timeoutMs,
         requestTimeoutMs,
         successThreshold,
@@ -19687,8 +19765,23 @@ function readEnviron(pid) {
 }
 
 ;// CONCATENATED MODULE: ./src/server/watch.ts
+/** Turns what happens beside the wait into a stop: the server process exiting, a fail-pattern log line, cancellation. */
+
 /** How long a fatal log line waits for the server's exit, to name its exit code too. */
 const EXIT_GRACE_MS = 150;
+/** The least time between two reads of the log woken by the file system. */
+const SCAN_GAP_MS = 20;
+/** Watches a file for changes; undefined where it cannot (not there yet, no inotify): the timer reads it then. */
+function watchFile(path, onChange) {
+    try {
+        const watcher = (0,external_node_fs_namespaceObject.watch)(path, { persistent: false }, onChange);
+        watcher.on('error', () => watcher.close());
+        return watcher;
+    }
+    catch {
+        return undefined;
+    }
+}
 function watchServer({ server, log, failPattern, readLines, cancel, pollMs = 200 }) {
     const controller = new AbortController();
     const stop = (s) => {
@@ -19713,9 +19806,33 @@ function watchServer({ server, log, failPattern, readLines, cancel, pollMs = 200
             return logError(matching, 'matches fail-pattern', after);
         return known ? knownError(known) : undefined;
     };
+    let closed = false;
+    /** Calls `f` now, or `gapMs` after its last call when that was sooner (once, however many calls came between). */
+    const spaced = (f, gapMs) => {
+        let last = -Infinity;
+        let pending;
+        return () => {
+            if (pending !== undefined || closed)
+                return;
+            const wait = last + gapMs - performance.now();
+            const run = () => {
+                pending = undefined;
+                last = performance.now();
+                if (!closed)
+                    f();
+            };
+            if (wait <= 0)
+                run();
+            else
+                pending = setTimeout(run, wait);
+        };
+    };
     let found;
     let grace;
     const scan = () => {
+        // a log that was not there yet when the wait began
+        if (changes === undefined && log !== undefined && !closed)
+            changes = watchFile(log.path, onChange);
         if (found !== undefined || (found = read()) === undefined)
             return;
         // A server usually exits right after its fatal line: a moment's grace lets the message give the exit code.
@@ -19724,7 +19841,12 @@ function watchServer({ server, log, failPattern, readLines, cancel, pollMs = 200
         else
             grace = setTimeout(stop, EXIT_GRACE_MS, found);
     };
-    const timer = log && (failPattern || readLines) ? setInterval(scan, pollMs) : undefined;
+    const reads = log !== undefined && (failPattern !== undefined || readLines !== undefined);
+    const timer = reads ? setInterval(scan, pollMs) : undefined;
+    // The file system says when the log grows, so that a ready line is read within milliseconds, not a poll later;
+    // reads are spaced by SCAN_GAP_MS, so that a progress bar redrawn a thousand times a second costs little.
+    const onChange = spaced(() => scan(), SCAN_GAP_MS);
+    let changes = reads ? watchFile(log.path, onChange) : undefined;
     void server?.exited.then((how) => {
         // A crash usually prints its cause just before: the fatal line explains more than the exit code.
         const after = `; the server process ${server.pid} then ${how}`;
@@ -19740,6 +19862,8 @@ function watchServer({ server, log, failPattern, readLines, cancel, pollMs = 200
         signal: controller.signal,
         close() {
             clearInterval(timer);
+            changes?.close();
+            closed = true;
             clearTimeout(grace);
             cancel?.removeEventListener('abort', onCancel);
         }
@@ -19748,6 +19872,7 @@ function watchServer({ server, log, failPattern, readLines, cancel, pollMs = 200
 
 ;// CONCATENATED MODULE: ./src/wait/loop.ts
 /** The wait loop: probe, judge, report changes, until ready, a fatal answer, a stop, or the deadline. */
+
 
 async function waitForModel(opts, deps) {
     const { clock } = deps;
@@ -19762,6 +19887,16 @@ async function waitForModel(opts, deps) {
     let generationMs;
     let generationFailed = false;
     let quietSince = start;
+    /** When the server began answering HTTP without being ready: the adaptive schedule counts the load from it. */
+    let answeringSince;
+    // The log's ready line wakes the loop once: should the probe then say "not yet", the schedule takes over.
+    let readyLineWoke = false;
+    const readyLine = () => {
+        const seen = deps.readyLine;
+        if (seen === undefined || readyLineWoke)
+            return undefined;
+        return (signal) => seen(signal).then(() => void (readyLineWoke ||= !signal.aborted));
+    };
     const finish = (reason, stop) => ({
         ready: reason === 'ready',
         reason,
@@ -19834,28 +19969,39 @@ async function waitForModel(opts, deps) {
         if (streak >= opts.successThreshold)
             return finish('ready');
         const refused = result.kind === 'error' && result.code === 'ECONNREFUSED';
-        if (refused && deps.portWatch) {
+        const portWatch = deps.portWatch;
+        if (refused && portWatch) {
             // While a local port is closed the watch is the probe; HTTP probes then go out with the progress lines.
-            const spacing = deps.portWatch.local ? Math.max(opts.intervalMs, opts.progressIntervalMs) : opts.intervalMs;
-            await sleepUntilPortOpens(clock, Math.min(sentAt + spacing, deadline) - clock.now(), deps.portWatch, deps.stop);
+            const spacing = portWatch.local ? Math.max(opts.intervalMs, opts.progressIntervalMs) : opts.intervalMs;
+            const untilMs = Math.min(sentAt + spacing, deadline) - clock.now();
+            await sleepUntilWoken(clock, untilMs, [(signal) => portWatch.opened(signal), readyLine()], deps.stop);
             // a port that shows as open yet refuses must not turn the loop into a busy one
             const earliest = Math.min(sentAt + MIN_PROBE_GAP_MS, deadline);
             if (clock.now() < earliest)
                 await clock.sleep(earliest - clock.now(), deps.stop);
         }
         else {
-            // A 429 or 503 may ask for a longer pause: granted up to 4 intervals, and never past the deadline.
-            const retryAfterMs = result.kind === 'http' ? (result.retryAfterMs ?? 0) : 0;
-            const next = Math.min(Math.max(sentAt + opts.intervalMs, now + Math.min(retryAfterMs, opts.intervalMs * 4)), deadline);
-            await clock.sleep(next - clock.now(), deps.stop);
+            answeringSince = result.kind === 'http' ? (answeringSince ?? sentAt) : undefined;
+            const next = nextProbeAt({
+                mode: opts.schedule ?? 'fixed',
+                intervalMs: opts.intervalMs,
+                sentAt,
+                now,
+                answeringSince,
+                readyAt: deps.readyAt?.(now),
+                retryAfterMs: result.kind === 'http' ? result.retryAfterMs : undefined,
+                deadline
+            });
+            await sleepUntilWoken(clock, next - clock.now(), [readyLine()], deps.stop);
         }
     }
 }
 const MIN_PROBE_GAP_MS = 50;
-async function sleepUntilPortOpens(clock, ms, portWatch, stop) {
+/** Sleeps `ms`, or less: until one of `wakers` resolves, or `stop` aborts. */
+async function sleepUntilWoken(clock, ms, wakers, stop) {
     const wake = new AbortController();
     const signal = stop ? AbortSignal.any([wake.signal, stop]) : wake.signal;
-    await Promise.race([clock.sleep(ms, signal), portWatch.opened(signal)]);
+    await Promise.race([clock.sleep(ms, signal), ...wakers.flatMap((w) => (w ? [w(signal)] : []))]);
     wake.abort();
 }
 /** Folds a generation check into the model-list assessment it followed. */
@@ -19938,9 +20084,25 @@ async function gate(settings, deps) {
             skipBytes: server?.logOffset,
             earlier: (lines) => lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number)))
         });
+    // Aborted once the engine's own ready line is read: every endpoint's next probe goes out at once.
+    const readySeen = new AbortController();
+    (0,external_node_events_.setMaxListeners)(0, readySeen.signal);
+    const readyLine = (signal) => new Promise((resolve) => {
+        if (readySeen.signal.aborted || signal.aborted)
+            return resolve();
+        const done = () => {
+            readySeen.signal.removeEventListener('abort', done);
+            signal.removeEventListener('abort', done);
+            resolve();
+        };
+        readySeen.signal.addEventListener('abort', done, { once: true });
+        signal.addEventListener('abort', done, { once: true });
+    });
     const readLines = (lines) => {
         for (const l of lines)
             sayStartup(profile.line(l.text, clock.now(), l.number));
+        if (profile.readyLineSeen)
+            readySeen.abort();
         const f = profile.fatal;
         return (f && { line: { number: f.lineNumber, text: f.line }, cause: f.cause, engine: profile.label ?? 'model server' });
     };
@@ -19980,12 +20142,15 @@ async function gate(settings, deps) {
                     timeoutMs: settings.timeoutMs,
                     requestTimeoutMs: settings.requestTimeoutMs,
                     successThreshold: settings.successThreshold,
-                    progressIntervalMs: settings.progressIntervalMs
+                    progressIntervalMs: settings.progressIntervalMs,
+                    schedule: settings.schedule
                 }, {
                     probe,
                     generate: generator ? generator.generate : undefined,
                     stop,
                     portWatch: portWatchFor(url),
+                    readyLine: log === undefined ? undefined : readyLine,
+                    readyAt: (now) => profile.readyAt(now, now - (server?.startedAt ?? waitStart)),
                     clock,
                     startedAt: deps.startedAt,
                     onEvent: (e) => {
@@ -20625,7 +20790,7 @@ async function run() {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6962);
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7745);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 

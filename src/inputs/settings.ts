@@ -2,6 +2,7 @@
  * Turns raw input strings (from the action's inputs or the CLI's flags) into typed, validated settings.
  * Nothing below this module reads inputs; every error names the input and the form it accepts.
  */
+import { SCHEDULE_MODES, type ScheduleMode } from '../wait/schedule.js'
 import { readFileSync } from 'node:fs'
 import {
   DURATION_FORM,
@@ -36,6 +37,8 @@ export interface Settings {
   matchRegex?: RegExp
   status: StatusSet
   intervalMs: number
+  /** How probes are spaced while the server answers but is not ready. */
+  schedule: ScheduleMode
   timeoutMs: number
   requestTimeoutMs: number
   successThreshold: number
@@ -84,6 +87,7 @@ export const INPUT_DEFAULTS = {
   'match-regex': '',
   status: '200-299',
   interval: '5s',
+  schedule: 'adaptive',
   timeout: '15m',
   'request-timeout': '10s',
   'success-threshold': '1',
@@ -168,6 +172,11 @@ export function parseSettings(get: (name: InputName) => string, platform: Platfo
   const matchRegex = regexText.trim() === '' ? undefined : field('match-regex', parseRegex)
   const status = field('status', parseStatusSet)
   const intervalMs = duration('interval', 100)
+  const schedule = field('schedule', (t) => {
+    const mode = SCHEDULE_MODES.find((m) => m === t.trim().toLowerCase())
+    if (mode === undefined) throw new Error(`"${printable(t)}" is not one of ${SCHEDULE_MODES.join(', ')}`)
+    return mode
+  })
   const timeoutMs = duration('timeout', 1)
   const requestTimeoutMs = duration('request-timeout', 1)
   const progressIntervalMs = duration('progress-interval', 1000)
@@ -273,6 +282,7 @@ export function parseSettings(get: (name: InputName) => string, platform: Platfo
     matchRegex,
     status,
     intervalMs,
+    schedule,
     timeoutMs,
     requestTimeoutMs,
     successThreshold,

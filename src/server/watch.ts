@@ -1,4 +1,5 @@
 /** Turns what happens beside the wait into a stop: the server process exiting, a fail-pattern log line, cancellation. */
+import { type FSWatcher, watch } from 'node:fs'
 import type { LogFollower, LogLine } from './log-follower.js'
 import type { ServerProcess } from './process.js'
 import type { Stop } from '../wait/loop.js'
@@ -11,7 +12,7 @@ export interface WatchOptions {
   readLines?(lines: LogLine[]): KnownFatal | undefined
   /** Aborted when the job is cancelled. */
   cancel?: AbortSignal
-  /** How often the log is read. */
+  /** How often the log is read when the file system does not say it changed (a log on NFS, a file not there yet). */
   pollMs?: number
 }
 
@@ -32,6 +33,19 @@ export interface ServerWatch {
 
 /** How long a fatal log line waits for the server's exit, to name its exit code too. */
 const EXIT_GRACE_MS = 150
+/** The least time between two reads of the log woken by the file system. */
+const SCAN_GAP_MS = 20
+
+/** Watches a file for changes; undefined where it cannot (not there yet, no inotify): the timer reads it then. */
+function watchFile(path: string, onChange: () => void): FSWatcher | undefined {
+  try {
+    const watcher = watch(path, { persistent: false }, onChange)
+    watcher.on('error', () => watcher.close())
+    return watcher
+  } catch {
+    return undefined
+  }
+}
 
 export function watchServer({ server, log, failPattern, readLines, cancel, pollMs = 200 }: WatchOptions): ServerWatch {
   const controller = new AbortController()
@@ -54,15 +68,39 @@ export function watchServer({ server, log, failPattern, readLines, cancel, pollM
     return known ? knownError(known) : undefined
   }
 
+  let closed = false
+  /** Calls `f` now, or `gapMs` after its last call when that was sooner (once, however many calls came between). */
+  const spaced = (f: () => void, gapMs: number): (() => void) => {
+    let last = -Infinity
+    let pending: NodeJS.Timeout | undefined
+    return () => {
+      if (pending !== undefined || closed) return
+      const wait = last + gapMs - performance.now()
+      const run = (): void => {
+        pending = undefined
+        last = performance.now()
+        if (!closed) f()
+      }
+      if (wait <= 0) run()
+      else pending = setTimeout(run, wait)
+    }
+  }
   let found: Stop | undefined
   let grace: NodeJS.Timeout | undefined
   const scan = (): void => {
+    // a log that was not there yet when the wait began
+    if (changes === undefined && log !== undefined && !closed) changes = watchFile(log.path, onChange)
     if (found !== undefined || (found = read()) === undefined) return
     // A server usually exits right after its fatal line: a moment's grace lets the message give the exit code.
     if (server === undefined) stop(found)
     else grace = setTimeout(stop, EXIT_GRACE_MS, found)
   }
-  const timer = log && (failPattern || readLines) ? setInterval(scan, pollMs) : undefined
+  const reads = log !== undefined && (failPattern !== undefined || readLines !== undefined)
+  const timer = reads ? setInterval(scan, pollMs) : undefined
+  // The file system says when the log grows, so that a ready line is read within milliseconds, not a poll later;
+  // reads are spaced by SCAN_GAP_MS, so that a progress bar redrawn a thousand times a second costs little.
+  const onChange = spaced(() => scan(), SCAN_GAP_MS)
+  let changes = reads ? watchFile(log.path, onChange) : undefined
 
   void server?.exited.then((how) => {
     // A crash usually prints its cause just before: the fatal line explains more than the exit code.
@@ -80,6 +118,8 @@ export function watchServer({ server, log, failPattern, readLines, cancel, pollM
     signal: controller.signal,
     close() {
       clearInterval(timer)
+      changes?.close()
+      closed = true
       clearTimeout(grace)
       cancel?.removeEventListener('abort', onCancel)
     }

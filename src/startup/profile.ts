@@ -3,7 +3,7 @@
  * new phase, a fatal line), and the still-waiting lines say where the startup is and how long it has to go.
  */
 import { engineLog, engineOfModelList, type LogEngine } from '../engines/log-markers.js'
-import { eta, type Expectation, phaseLeftMs } from './eta.js'
+import { eta, type Expectation, phaseLeftMs, readyInMs } from './eta.js'
 import { type FatalMatch, type PhaseTiming, PhaseTracker, type TrackerEvent } from './phases.js'
 import { etaText, phaseChangeText, progressText } from '../report/profile-report.js'
 
@@ -18,6 +18,8 @@ export interface ProfileOptions {
 
 export class StartupProfile {
   private readonly tracker: PhaseTracker
+  /** When the engine's own ready line was read. */
+  private readyLineAt: number | undefined
 
   constructor(private readonly opts: ProfileOptions = {}) {
     this.tracker = new PhaseTracker({ engine: opts.engine, startedAt: opts.startedAt })
@@ -61,6 +63,27 @@ export class StartupProfile {
     return progressText(phase, left, against)
   }
 
+  /**
+   * When the server is expected ready, for the probe schedule: when its ready line was read, else going by earlier
+   * runs (the phase under way and its progress); undefined while neither tells.
+   */
+  readyAt(now: number, elapsedMs: number): number | undefined {
+    if (this.readyLineAt !== undefined) return this.readyLineAt
+    const usual = this.opts.usual
+    if (usual === undefined) return undefined
+    const phase = this.tracker.current(now)
+    const left = phase?.progress === undefined ? undefined : phaseLeftMs(phase.progress, now)
+    const ms = readyInMs({ phase: phase?.name, inPhaseMs: phase?.inPhaseMs ?? 0, phaseLeftMs: left, elapsedMs }, usual)
+    if (ms === undefined) return undefined
+    // Past what earlier runs took: it was expected then, and the schedule backs off from that moment.
+    return ms > 0 ? now + ms : Math.min(now, now - elapsedMs + usual.totalSeconds * 1000)
+  }
+
+  /** The engine's ready line has been read. */
+  get readyLineSeen(): boolean {
+    return this.readyLineAt !== undefined
+  }
+
   /** The wait is over: the phases, the one under way ended at `at`. */
   finish(at: number): PhaseTiming[] {
     this.tracker.finish(at)
@@ -75,7 +98,8 @@ export class StartupProfile {
   private say(events: TrackerEvent[]): string[] {
     const lines: string[] = []
     for (const e of events) {
-      if (e.type === 'engine')
+      if (e.type === 'ready') this.readyLineAt ??= e.at
+      else if (e.type === 'engine')
         lines.push(
           `engine: ${engineLog(e.engine).label} (${e.from === 'log' ? 'from its log' : 'from its model list'})`
         )

@@ -86,8 +86,23 @@ export async function gate(settings: Settings, deps: GateDeps): Promise<GateOutc
           skipBytes: server?.logOffset,
           earlier: (lines) => lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number)))
         })
+  // Aborted once the engine's own ready line is read: every endpoint's next probe goes out at once.
+  const readySeen = new AbortController()
+  setMaxListeners(0, readySeen.signal)
+  const readyLine = (signal: AbortSignal): Promise<void> =>
+    new Promise((resolve) => {
+      if (readySeen.signal.aborted || signal.aborted) return resolve()
+      const done = (): void => {
+        readySeen.signal.removeEventListener('abort', done)
+        signal.removeEventListener('abort', done)
+        resolve()
+      }
+      readySeen.signal.addEventListener('abort', done, { once: true })
+      signal.addEventListener('abort', done, { once: true })
+    })
   const readLines = (lines: LogLine[]): KnownFatal | undefined => {
     for (const l of lines) sayStartup(profile.line(l.text, clock.now(), l.number))
+    if (profile.readyLineSeen) readySeen.abort()
     const f = profile.fatal
     return (
       f && { line: { number: f.lineNumber, text: f.line }, cause: f.cause, engine: profile.label ?? 'model server' }
@@ -135,13 +150,16 @@ export async function gate(settings: Settings, deps: GateDeps): Promise<GateOutc
               timeoutMs: settings.timeoutMs,
               requestTimeoutMs: settings.requestTimeoutMs,
               successThreshold: settings.successThreshold,
-              progressIntervalMs: settings.progressIntervalMs
+              progressIntervalMs: settings.progressIntervalMs,
+              schedule: settings.schedule
             },
             {
               probe,
               generate: generator ? generator.generate : undefined,
               stop,
               portWatch: portWatchFor(url),
+              readyLine: log === undefined ? undefined : readyLine,
+              readyAt: (now) => profile.readyAt(now, now - (server?.startedAt ?? waitStart)),
               clock,
               startedAt: deps.startedAt,
               onEvent: (e) => {

@@ -4,6 +4,7 @@ import type { GenerationCheck } from './generation-check.js'
 import type { PortWatch } from '../http/port-watch.js'
 import type { ProbeResult } from '../http/probe.js'
 import type { Clock } from '../runtime/clock.js'
+import { nextProbeAt, type ScheduleMode } from './schedule.js'
 
 export interface WaitOptions {
   expect: Expectation
@@ -12,6 +13,8 @@ export interface WaitOptions {
   requestTimeoutMs: number
   successThreshold: number
   progressIntervalMs: number
+  /** How probes are spaced while the server answers but is not ready (see schedule.ts); `fixed` when not given. */
+  schedule?: ScheduleMode
 }
 
 /** Why the wait must end now, whatever the server answers: the reason and its explanation. */
@@ -28,6 +31,10 @@ export interface WaitDeps {
   stop?: AbortSignal
   /** While connections are refused, wakes the loop as soon as the port opens. */
   portWatch?: PortWatch
+  /** Resolves when the server's log says it is ready (or when `signal` aborts): the next probe goes out at once. */
+  readyLine?(signal: AbortSignal): Promise<void>
+  /** When the server is expected ready (its log's progress, earlier runs), on the clock's scale; undefined: unknown. */
+  readyAt?(now: number): number | undefined
   clock: Clock
   /** When the wait counts from (defaults to now): the action passes its process start. */
   startedAt?: number
@@ -78,6 +85,15 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
   let generationMs: number | undefined
   let generationFailed = false
   let quietSince = start
+  /** When the server began answering HTTP without being ready: the adaptive schedule counts the load from it. */
+  let answeringSince: number | undefined
+  // The log's ready line wakes the loop once: should the probe then say "not yet", the schedule takes over.
+  let readyLineWoke = false
+  const readyLine = (): ((signal: AbortSignal) => Promise<void>) | undefined => {
+    const seen = deps.readyLine
+    if (seen === undefined || readyLineWoke) return undefined
+    return (signal) => seen(signal).then(() => void (readyLineWoke ||= !signal.aborted))
+  }
 
   const finish = (reason: Reason, stop?: Stop): Outcome => ({
     ready: reason === 'ready',
@@ -144,36 +160,44 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
     if (streak >= opts.successThreshold) return finish('ready')
 
     const refused = result.kind === 'error' && result.code === 'ECONNREFUSED'
-    if (refused && deps.portWatch) {
+    const portWatch = deps.portWatch
+    if (refused && portWatch) {
       // While a local port is closed the watch is the probe; HTTP probes then go out with the progress lines.
-      const spacing = deps.portWatch.local ? Math.max(opts.intervalMs, opts.progressIntervalMs) : opts.intervalMs
-      await sleepUntilPortOpens(clock, Math.min(sentAt + spacing, deadline) - clock.now(), deps.portWatch, deps.stop)
+      const spacing = portWatch.local ? Math.max(opts.intervalMs, opts.progressIntervalMs) : opts.intervalMs
+      const untilMs = Math.min(sentAt + spacing, deadline) - clock.now()
+      await sleepUntilWoken(clock, untilMs, [(signal) => portWatch.opened(signal), readyLine()], deps.stop)
       // a port that shows as open yet refuses must not turn the loop into a busy one
       const earliest = Math.min(sentAt + MIN_PROBE_GAP_MS, deadline)
       if (clock.now() < earliest) await clock.sleep(earliest - clock.now(), deps.stop)
     } else {
-      // A 429 or 503 may ask for a longer pause: granted up to 4 intervals, and never past the deadline.
-      const retryAfterMs = result.kind === 'http' ? (result.retryAfterMs ?? 0) : 0
-      const next = Math.min(
-        Math.max(sentAt + opts.intervalMs, now + Math.min(retryAfterMs, opts.intervalMs * 4)),
+      answeringSince = result.kind === 'http' ? (answeringSince ?? sentAt) : undefined
+      const next = nextProbeAt({
+        mode: opts.schedule ?? 'fixed',
+        intervalMs: opts.intervalMs,
+        sentAt,
+        now,
+        answeringSince,
+        readyAt: deps.readyAt?.(now),
+        retryAfterMs: result.kind === 'http' ? result.retryAfterMs : undefined,
         deadline
-      )
-      await clock.sleep(next - clock.now(), deps.stop)
+      })
+      await sleepUntilWoken(clock, next - clock.now(), [readyLine()], deps.stop)
     }
   }
 }
 
 const MIN_PROBE_GAP_MS = 50
 
-async function sleepUntilPortOpens(
+/** Sleeps `ms`, or less: until one of `wakers` resolves, or `stop` aborts. */
+async function sleepUntilWoken(
   clock: Clock,
   ms: number,
-  portWatch: PortWatch,
+  wakers: Array<((signal: AbortSignal) => Promise<void>) | undefined>,
   stop: AbortSignal | undefined
 ): Promise<void> {
   const wake = new AbortController()
   const signal = stop ? AbortSignal.any([wake.signal, stop]) : wake.signal
-  await Promise.race([clock.sleep(ms, signal), portWatch.opened(signal)])
+  await Promise.race([clock.sleep(ms, signal), ...wakers.flatMap((w) => (w ? [w(signal)] : []))])
   wake.abort()
 }
 
