@@ -16693,7 +16693,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8018);
+/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3521);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 /** The `wait-for-model` command: the same gate as the action, for shells, ssh sessions and scripts. */
@@ -16709,7 +16709,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8018:
+/***/ 3521:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -17221,13 +17221,62 @@ async function demo(actionEntry, out) {
 
 // EXTERNAL MODULE: external "node:events"
 var external_node_events_ = __nccwpck_require__(8474);
+;// CONCATENATED MODULE: ./src/inputs/secrets.ts
+/**
+ * Secrets: which names hold credentials, the parts of a credential a server may echo alone, and redaction of every
+ * form a secret may take in text. One rule for headers, `env-report`, URL query parameters and masking.
+ */
+/** What a secret is replaced with. */
+const MASK = '***';
+/**
+ * Names that say their value is a credential: one rule for request headers (masked in output, never forwarded to
+ * another origin on a redirect), `env-report` variables (masked) and URL query parameters (masked).
+ */
+const isCredentialName = (name) => /auth|cookie|token|key|secret|passw|credential|signature|^sig$/i.test(name);
+/**
+ * Secrets shorter than this are refused: masking a one- to three-character string would blank it in every
+ * word that holds it, and not masking it would print it. No real key is that short.
+ */
+const MIN_SECRET_CHARS = 4;
+/**
+ * The parts of a credential header's value a server may echo alone, beside the whole value: the token after
+ * an auth scheme (`Bearer tok`, `Basic dXNl\u2026`) and each cookie's value (`a=1; session=xyz`).
+ */
+function credentialParts(name, value) {
+    if (/cookie/i.test(name))
+        return value
+            .split(';')
+            .map((c) => c.slice(c.indexOf('=') + 1).trim())
+            .filter((v) => v !== '');
+    const scheme = /authorization/i.test(name) ? /^[A-Za-z][\w-]*\s+(\S.*)$/.exec(value) : null;
+    return scheme ? [scheme[1].trim()] : [];
+}
+/**
+ * Replaces every secret in `text`, as written and as JSON escapes it once and twice (a body quoted in a debug
+ * line): the CLI has no runner to mask for it, and the action masks before the runner does.
+ */
+function redact(text, secrets) {
+    const forms = new Set();
+    for (const s of secrets) {
+        const once = JSON.stringify(s).slice(1, -1);
+        forms.add(s).add(once).add(JSON.stringify(once).slice(1, -1));
+    }
+    // longest first, so that a part (the token) never splits the whole (`Bearer token`) before it is masked
+    return [...forms]
+        .filter((s) => s !== '')
+        .sort((a, b) => b.length - a.length)
+        .reduce((t, s) => (t.includes(s) ? t.split(s).join(MASK) : t), text);
+}
+
 ;// CONCATENATED MODULE: ./src/server/env-report.ts
 /** `env-report`: the chosen variables from a process's environment, with credential-like values masked. */
-/** Names that hold credentials: their values are never shown. */
-const SECRET_NAME = /TOKEN|KEY|SECRET|PASSWORD/i;
-const MASK = '***';
-/** Each name or glob (`*` any run of characters, `?` one) in order; a glob gives every matching variable, sorted. */
-function envReport(patterns, environ) {
+
+/**
+ * Each name or glob (`*` any run of characters, `?` one) in order; a glob gives every matching variable, sorted.
+ * A value is masked when its name says it is a credential, or when it holds one of `secrets` (the api-key in a
+ * variable called MODEL_AUTH is still the api-key): the report also goes into the history file.
+ */
+function envReport(patterns, environ, secrets = []) {
     const entries = [];
     const seen = new Set();
     for (const pattern of patterns) {
@@ -17239,7 +17288,9 @@ function envReport(patterns, environ) {
             entries.push({ name: pattern });
         for (const name of names.filter((n) => !seen.has(n))) {
             seen.add(name);
-            entries.push({ name, value: SECRET_NAME.test(name) ? MASK : environ[name] });
+            const value = environ[name];
+            const secret = isCredentialName(name) || secrets.some((s) => value.includes(s));
+            entries.push({ name, value: secret ? MASK : value });
         }
     }
     return entries;
@@ -17249,7 +17300,7 @@ function envReport(patterns, environ) {
 var external_node_vm_ = __nccwpck_require__(714);
 ;// CONCATENATED MODULE: ./src/wait/bounded-regex.ts
 /**
- * Runs a user's `match-regex` on a server's body under a time limit. A JavaScript regular expression can
+ * Runs a user's `match-regex` on a server's body, and `fail-pattern` on log lines, under a time limit. A JavaScript regular expression can
  * backtrack for longer than the universe lasts (`^(a+)+$` on `aaaa\u2026b`), and no static check catches every
  * such pattern; V8 can interrupt a running match, though, and `vm`'s timeout does exactly that. The text is
  * the probe's body, which is never over 1 MiB.
@@ -17272,6 +17323,32 @@ function testWithin(re, text, limitMs) {
     finally {
         context.re = undefined;
         context.text = '';
+    }
+}
+const findScript = new external_node_vm_.Script('for (at = 0; at < texts.length; at++) if (re.test(texts[at])) break; at');
+const findContext = (0,external_node_vm_.createContext)({ re: undefined, texts: [], at: 0 });
+/**
+ * The index of the first of `texts` that `re` matches (-1 for none), or `{ outOfTimeAt }`: the index of the text
+ * the match was on when `limitMs` ran out. One limit for the whole batch, so that a tick of the log watch stays short.
+ */
+function findWithin(re, texts, limitMs) {
+    if (texts.length === 0)
+        return -1;
+    findContext.re = re;
+    findContext.texts = texts;
+    findContext.at = 0;
+    try {
+        const at = findScript.runInContext(findContext, { timeout: Math.max(1, Math.ceil(limitMs)) });
+        return at < texts.length ? at : -1;
+    }
+    catch (e) {
+        if (e.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT')
+            return { outOfTimeAt: findContext.at };
+        throw e;
+    }
+    finally {
+        findContext.re = undefined;
+        findContext.texts = [];
     }
 }
 
@@ -17344,7 +17421,12 @@ const MODEL_LIST_SHAPES = [
         servers: 'KServe v1/v2 /v2/models/<name>/ready, Triton and KServe v2 model metadata',
         read(body) {
             const id = str(body.name);
-            if (id === undefined)
+            // A `name` alone says nothing (error objects carry one too): these endpoints also say `ready` or describe the model.
+            const describes = typeof body.ready === 'boolean' ||
+                typeof body.platform === 'string' ||
+                Array.isArray(body.versions) ||
+                Array.isArray(body.inputs);
+            if (id === undefined || !describes)
                 return undefined;
             return [{ id, loading: body.ready === false ? '"ready": false' : undefined }];
         }
@@ -17356,16 +17438,14 @@ function namedEntries(list, key) {
         return undefined;
     return entries.flatMap((e) => (str(e[key]) === undefined ? [] : [{ id: str(e[key]) }]));
 }
-/** Reads the model list from a JSON body, trying each known shape in turn; undefined when none fits. */
-function readModelList(body) {
-    let json;
-    try {
-        json = JSON.parse(body);
-    }
-    catch {
-        return undefined;
-    }
-    if (!isObject(json))
+/**
+ * An error in a 200's clothing: OpenAI-style `{"object": "error", \u2026}` (vLLM, SGLang) or any object with an
+ * `error` (Ollama, TGI, llama.cpp). Never a model list nor a completion, whatever else it carries.
+ */
+const isErrorObject = (o) => o.object === 'error' || (o.error !== undefined && o.error !== null);
+/** Reads the model list from a body's JSON, trying each known shape in turn; undefined when none fits. */
+function readModelList(json) {
+    if (!isObject(json) || isErrorObject(json))
         return undefined;
     for (const shape of MODEL_LIST_SHAPES) {
         const models = shape.read(json);
@@ -17374,6 +17454,8 @@ function readModelList(body) {
     }
     return undefined;
 }
+/** Whether the body's JSON is a completion in `route`'s format: only that proves the model generated. */
+const isCompletion = (route, json) => isObject(json) && !isErrorObject(json) && route.completed(json);
 const PROMPT = 'Hi';
 const GENERATION_ROUTES = [
     {
@@ -17389,7 +17471,9 @@ const GENERATION_ROUTES = [
                 path: '/v1/chat/completions',
                 body: (model) => ({ model, messages: [{ role: 'user', content: PROMPT }], max_tokens: 1 })
             }
-        ]
+        ],
+        // a completion's choice has `text`, a chat completion's a `message`
+        completed: (json) => objects(json.choices)?.some((c) => typeof c.text === 'string' || isObject(c.message)) === true
     },
     {
         name: 'ollama',
@@ -17402,7 +17486,8 @@ const GENERATION_ROUTES = [
                 path: '/api/generate',
                 body: (model) => ({ model, prompt: PROMPT, stream: false, options: { num_predict: 1 } })
             }
-        ]
+        ],
+        completed: (json) => typeof json.response === 'string'
     },
     {
         name: 'tgi',
@@ -17410,7 +17495,8 @@ const GENERATION_ROUTES = [
         listPath: /\/info\/?$/,
         listPathText: '/info',
         needsModel: false,
-        requests: [{ path: '/generate', body: () => ({ inputs: PROMPT, parameters: { max_new_tokens: 1 } }) }]
+        requests: [{ path: '/generate', body: () => ({ inputs: PROMPT, parameters: { max_new_tokens: 1 } }) }],
+        completed: (json) => typeof json.generated_text === 'string'
     }
 ];
 /** The generation route for a model-list URL and the server's base URL, or undefined when none is known. */
@@ -17608,8 +17694,6 @@ function parseHeaders(text) {
     });
     return headers;
 }
-/** Headers that carry credentials: masked in output and never forwarded to another origin on a redirect. */
-const isCredentialHeader = (name) => /authorization|cookie|token|key|secret|password/i.test(name);
 /**
  * Reads a `Retry-After` value, delta-seconds (`120`) or an HTTP date, as milliseconds from `nowMs`;
  * undefined when it is neither. A date in the past means "now" (0).
@@ -17624,10 +17708,21 @@ function parseRetryAfter(value, nowMs) {
     const at = Date.parse(s);
     return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
 }
-function hasControlChars(text) {
-    // eslint-disable-next-line no-control-regex
-    return /[\u0000-\u0008\u000a-\u001f\u007f]/.test(text);
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/g;
+/**
+ * The one control-character rule (C0 and DEL): whether `text` holds one other than those `allowed` (a tab in a
+ * value; a script's tab and line breaks).
+ */
+function hasControlChars(text, allowed = '\t') {
+    for (const [c] of text.matchAll(CONTROL))
+        if (!allowed.includes(c))
+            return true;
+    return false;
 }
+/** `text` with each run of control characters turned into one space, for a one-line quote of a server's words. */
+const controlToSpace = (text) => text.replace(CONTROL_RUN, ' ');
+const CONTROL_RUN = new RegExp(`${CONTROL.source}+`, 'g');
 /** Accepts a JavaScript regular expression as its source (`ready|up`) or in slashes with flags (`/kimi/i`). */
 function parseRegex(text) {
     const slashed = /^\/(.*)\/([dgimsuvy]*)$/s.exec(text);
@@ -17737,6 +17832,7 @@ const clock_seconds = (ms) => (Math.round(ms / 100) / 10).toFixed(1);
 
 
 
+
 /** Enough for any model list; a larger body is cut here so that a hostile server cannot flood memory. */
 const BODY_CAP_BYTES = 1024 * 1024;
 const MAX_REDIRECTS = 5;
@@ -17762,17 +17858,21 @@ function lookupLoopback(hostname, options, callback) {
     else
         callback(null, both[0].address, both[0].family);
 }
-/** A body this large is collected before the next request rather than left for V8 to collect when it likes. */
-const LARGE_BODY_BYTES = 256 * 1024;
-function createProber({ url, headers, caCert, insecureTls }) {
-    const client = createHttpClient({ caCert, insecureTls });
+/**
+ * Once bodies this large in all have arrived, they are collected before the next request rather than left for V8
+ * to collect when it likes: one body near the cap, or many smaller ones (a 64 KB list on every probe), whose
+ * buffers would otherwise pile up outside the heap until the next full collection.
+ */
+const COLLECT_AFTER_BYTES = 256 * 1024;
+function createProber({ url, headers, caCert, insecureTls, secrets }) {
+    const client = createHttpClient({ caCert, insecureTls, secrets });
     return {
         probe: (timeoutMs, signal) => client.send({ url, method: 'GET', headers }, timeoutMs, signal),
         close: () => client.close()
     };
 }
 /** One exchange at a time with a hard time limit and a capped body: shared by the probe and the generation check. */
-function createHttpClient({ caCert, insecureTls } = {}) {
+function createHttpClient({ caCert, insecureTls, secrets = [] } = {}) {
     // node:tls is loaded only here: a plain http:// wait never needs it (nor its memory, 6 MB on Node 24).
     const ca = caCert === undefined ? {} : { ca: [...process.getBuiltinModule('node:tls').rootCertificates, caCert] };
     const tls = { ...ca, ...(insecureTls ? { rejectUnauthorized: false } : {}) };
@@ -17784,12 +17884,13 @@ function createHttpClient({ caCert, insecureTls } = {}) {
     const dispatcherFor = (target) => isLoopback(target.hostname)
         ? direct
         : (viaProxy ??= new EnvHttpProxyAgent({ ...limits, connect: tls, requestTls: tls }));
-    let lastBodyLarge = false;
+    let bodyBytes = 0;
     return {
         async send({ url, method, headers, json }, timeoutMs, signal) {
-            if (lastBodyLarge)
+            if (bodyBytes >= COLLECT_AFTER_BYTES) {
                 (0,memory/* collectGarbage */.i)();
-            lastBodyLarge = false;
+                bodyBytes = 0;
+            }
             const controller = new AbortController();
             const timer = setTimeout(() => controller.abort(new ProbeTimeout(timeoutMs)), Math.max(1, timeoutMs));
             const onStop = () => controller.abort(new ProbeStopped());
@@ -17840,14 +17941,16 @@ function createHttpClient({ caCert, insecureTls } = {}) {
                         target = next;
                         continue;
                     }
-                    const { text, truncated } = await readCapped(res.body);
-                    lastBodyLarge = text.length >= LARGE_BODY_BYTES;
+                    const { text: raw, truncated } = await readCapped(res.body);
+                    const text = secrets.length === 0 ? raw : redact(raw, secrets);
+                    bodyBytes += raw.length;
                     const retryAfter = [res.headers['retry-after']].flat()[0];
                     return {
                         kind: 'http',
                         status,
                         contentType: String(res.headers['content-type'] ?? ''),
                         body: text,
+                        json: parseJson(text),
                         truncated,
                         ...((status === 429 || status === 503) && retryAfter !== undefined
                             ? { retryAfterMs: parseRetryAfter(retryAfter, Date.now()) }
@@ -17857,7 +17960,8 @@ function createHttpClient({ caCert, insecureTls } = {}) {
                 }
             }
             catch (e) {
-                return { ...describeError(controller.signal.aborted ? controller.signal.reason : e), status };
+                const error = describeError(controller.signal.aborted ? controller.signal.reason : e);
+                return { ...error, message: redact(error.message, secrets), status };
             }
             finally {
                 clearTimeout(timer);
@@ -17869,7 +17973,7 @@ function createHttpClient({ caCert, insecureTls } = {}) {
         }
     };
 }
-const withoutCredentials = (headers) => Object.fromEntries(Object.entries(headers).filter(([name]) => !isCredentialHeader(name)));
+const withoutCredentials = (headers) => Object.fromEntries(Object.entries(headers).filter(([name]) => !isCredentialName(name)));
 /** The wait was told to stop (the server exited, a log line matched, the job was cancelled). */
 class ProbeStopped extends Error {
     code = 'STOPPED';
@@ -17900,6 +18004,46 @@ async function readCapped(body) {
     return { text: decode(chunks), truncated: false };
 }
 const decode = (chunks) => new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
+/**
+ * No model list or completion nests deeper than this; a body that does is not parsed, since JSON.parse of a
+ * 1 MiB `[[[\u2026]]]` builds half a million arrays (about 150 MB).
+ */
+const MAX_JSON_DEPTH = 64;
+/** The body as JSON when it is an object or an array no deeper than MAX_JSON_DEPTH; undefined otherwise. */
+function parseJson(text) {
+    const first = /\S/.exec(text.slice(0, 4096))?.[0];
+    if ((first !== '{' && first !== '[') || nestsDeeperThan(text, MAX_JSON_DEPTH))
+        return undefined;
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return undefined;
+    }
+}
+/** One pass over the text, strings skipped: whether brackets open deeper than `max`. */
+function nestsDeeperThan(text, max) {
+    let depth = 0;
+    let inString = false;
+    for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (inString) {
+            if (c === 0x5c)
+                i++;
+            else if (c === 0x22)
+                inString = false;
+        }
+        else if (c === 0x22)
+            inString = true;
+        else if (c === 0x7b || c === 0x5b) {
+            if (++depth > max)
+                return true;
+        }
+        else if (c === 0x7d || c === 0x5d)
+            depth--;
+    }
+    return false;
+}
 /** Reduces whatever undici or the socket threw to a stable code and its message. */
 function describeError(e) {
     let err = e;
@@ -17945,10 +18089,11 @@ function assess(result, expect, regexLimitMs = 1_000) {
         return assessError(result);
     const { status, body } = result;
     const excerpt = body.slice(0, 200);
-    const list = readModelList(body);
-    const models = list?.models.map((m) => m.id);
-    const base = { status, models, excerpt };
-    const said = describeBody(result.body, result.contentType);
+    const list = readModelList(result.json);
+    const ids = list?.models.map((m) => m.id);
+    const models = ids?.slice(0, MAX_KEPT_MODELS);
+    const base = { status, models, ...(ids && ids.length > MAX_KEPT_MODELS ? { modelCount: ids.length } : {}), excerpt };
+    const said = describeBody(result.body, result.contentType, result.json);
     if (status === 401 || status === 403) {
         return {
             ...base,
@@ -17968,7 +18113,7 @@ function assess(result, expect, regexLimitMs = 1_000) {
             detail: `HTTP ${status} is not an accepted status`
         };
     }
-    const listed = models === undefined ? '' : models.length === 0 ? ', lists no models' : `, serving [${models.join(', ')}]`;
+    const listed = ids === undefined ? '' : ids.length === 0 ? ', lists no models' : `, serving [${someOf(ids)}]`;
     const summaryBase = `HTTP ${status}${listed || (said ? ` ${said}` : '')}`;
     const waiting = (why) => ({
         ...base,
@@ -18040,20 +18185,29 @@ function assessError(result) {
     const summary = result.status === undefined ? words : `HTTP ${result.status}, then ${words}`;
     return { state: result.status === undefined ? 'down' : 'waiting', status: result.status, summary, detail: summary };
 }
-/** Says what a body says in a few words: a JSON error's message, an HTML page's title, or its first line. */
-function describeBody(body, contentType) {
-    const text = body.trim();
+/** A summary names this many listed models at most: a list of 60,000 would make every line megabytes long. */
+const MAX_NAMED_MODELS = 10;
+/**
+ * An answer's model ids kept past the probe (its `models`, the `models` output): a fleet of servers listing
+ * 40,000 models each would otherwise hold hundreds of thousands of strings and write an output of megabytes.
+ */
+const MAX_KEPT_MODELS = 1000;
+/** The first `max` ids, then how many more of `total`. */
+function someOf(ids, max = MAX_NAMED_MODELS, total = ids.length) {
+    const named = ids.slice(0, max).map((id) => clip(id, 200));
+    return total > named.length ? `${named.join(', ')} and ${total - named.length} more` : named.join(', ');
+}
+/**
+ * Says what a body says in a few words: a JSON error's message (from `json`, the body already parsed), an HTML
+ * page's title, or its first line.
+ */
+function describeBody(body, contentType, json) {
+    const text = body.trimStart().slice(0, 8192).trimEnd();
     if (text === '')
         return '';
-    try {
-        const json = JSON.parse(text);
-        const said = jsonMessage(json);
-        if (said !== undefined)
-            return clip(said);
-    }
-    catch {
-        // not JSON: fall through to HTML and text
-    }
+    const said = jsonMessage(json);
+    if (said !== undefined)
+        return clip(said);
     const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text.slice(0, 4096));
     if (title)
         return clip(title[1].trim());
@@ -18079,8 +18233,7 @@ function jsonMessage(json) {
 }
 function clip(text, max = 120) {
     // cut before cleaning: a body can be 1 MiB on one line, and a copy of it per probe adds up
-    // eslint-disable-next-line no-control-regex
-    const clean = text.slice(0, 2 * max).replace(/[\u0000-\u001f\u007f]+/g, ' ');
+    const clean = controlToSpace(text.slice(0, 2 * max));
     return clean.length > max ? `${clean.slice(0, max)}\u2026` : clean;
 }
 
@@ -18088,9 +18241,10 @@ function clip(text, max = 120) {
 /** `probe-generation`: one tiny generation request, proof that a listed model can actually produce a token. */
 
 
+
 const ANY_2XX = { status: [[200, 299]] };
-function createGenerator({ base, route, headers, clock, caCert, insecureTls }) {
-    const client = createHttpClient({ caCert, insecureTls });
+function createGenerator({ base, route, headers, clock, caCert, insecureTls, secrets }) {
+    const client = createHttpClient({ caCert, insecureTls, secrets });
     // Index of the first request worth sending: moves past a route the server turns out not to have.
     let first = 0;
     return {
@@ -18109,6 +18263,22 @@ function createGenerator({ base, route, headers, clock, caCert, insecureTls }) {
                     continue;
                 }
                 const assessment = assess(result, ANY_2XX);
+                // Any 2xx is not enough: an error object, an empty body or a 202 is no token. Only a completion in the
+                // engine's own format proves the model generated.
+                if (assessment.state === 'ready' && result.kind === 'http' && !isCompletion(route, result.json)) {
+                    const said = describeBody(result.body, result.contentType, result.json);
+                    const summary = `HTTP ${result.status} ${said === '' ? 'with an empty body' : said} \u2014 not a completion`;
+                    return {
+                        assessment: {
+                            ...assessment,
+                            state: 'waiting',
+                            summary,
+                            detail: `the answer is not a ${route.name} completion`
+                        },
+                        request,
+                        latencyMs
+                    };
+                }
                 // A completion body says nothing worth a log line; its arrival is the news.
                 if (assessment.state === 'ready')
                     return {
@@ -18413,249 +18583,47 @@ function envDrift(earlier, run) {
     });
 }
 
-;// CONCATENATED MODULE: external "node:string_decoder"
-const external_node_string_decoder_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:string_decoder");
-;// CONCATENATED MODULE: ./src/server/log-follower.ts
-/** Follows a server's log file: the lines appended since the last look, numbered, and the last lines kept for the tail. */
-
-
-/** A line longer than this is cut (a progress bar redrawn with \r for an hour is one line). */
-const MAX_LINE_CHARS = 2000;
-const CHUNK_BYTES = 64 * 1024;
-class LogFollower {
-    path;
-    keep;
-    offset = 0;
-    lineCount = 0;
-    pending = '';
-    decoder = new external_node_string_decoder_namespaceObject.StringDecoder('utf8');
-    recent = [];
-    /**
-     * `keep`: how many last lines to hold for `tail`. Unless `fromStart` (the log of a server this process has
-     * just started, where every line is new however fast it came), what the file already holds is read now,
-     * counted and kept for the tail (and handed to `earlier`) but never returned by `poll`: only lines written from
-     * now on are new. `fromStart` with `skipBytes`: the server appends to a log that already held that much (an
-     * earlier run's), which is only counted, so that line numbers are the file's.
-     */
-    constructor(path, keep, { fromStart = false, skipBytes = 0, earlier } = {}) {
-        this.path = path;
-        this.keep = keep;
-        if (fromStart) {
-            if (skipBytes > 0)
-                this.read(undefined, skipBytes);
-            this.recent.length = 0;
-            return;
-        }
-        const old = [];
-        this.read(earlier && old);
-        earlier?.(old);
-    }
-    /** The complete lines appended since the last call. */
-    poll() {
-        const fresh = [];
-        this.read(fresh);
-        return fresh;
-    }
-    /** Reads what was appended, up to the byte offset `until` when given. */
-    read(into, until = Infinity) {
-        let fd;
-        try {
-            fd = (0,external_node_fs_namespaceObject.openSync)(this.path, 'r');
-        }
-        catch {
-            return; // not written yet
-        }
-        try {
-            if ((0,external_node_fs_namespaceObject.statSync)(this.path).size < this.offset)
-                this.restart(); // truncated or replaced
-            const buffer = Buffer.alloc(CHUNK_BYTES);
-            for (;;) {
-                const n = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, 0, Math.min(CHUNK_BYTES, until - this.offset), this.offset);
-                if (n === 0)
-                    break;
-                this.offset += n;
-                this.split(this.pending + this.decoder.write(buffer.subarray(0, n)), into);
-            }
-        }
-        finally {
-            (0,external_node_fs_namespaceObject.closeSync)(fd);
-        }
-    }
-    /** The last `keep` lines, including an unfinished last line; undefined when the file does not exist. */
-    tail() {
-        this.poll();
-        try {
-            (0,external_node_fs_namespaceObject.statSync)(this.path);
-        }
-        catch {
-            return undefined;
-        }
-        const unfinished = this.pending === '' ? [] : [{ number: this.lineCount + 1, text: log_follower_clip(this.pending) }];
-        return this.keep === 0 ? [] : [...this.recent, ...unfinished].slice(-this.keep);
-    }
-    split(text, into) {
-        const parts = text.split('\n');
-        this.pending = parts.pop() ?? '';
-        if (this.pending.length > MAX_LINE_CHARS * 8)
-            this.pending = this.pending.slice(0, MAX_LINE_CHARS * 8);
-        for (const raw of parts) {
-            const line = { number: ++this.lineCount, text: log_follower_clip(raw.replace(/\r$/, '')) };
-            into?.push(line);
-            this.recent.push(line);
-            if (this.recent.length > this.keep)
-                this.recent.shift();
-        }
-    }
-    restart() {
-        this.offset = 0;
-        this.lineCount = 0;
-        this.pending = '';
-        this.decoder = new external_node_string_decoder_namespaceObject.StringDecoder('utf8');
-    }
-}
-const log_follower_clip = (text) => (text.length > MAX_LINE_CHARS ? `${text.slice(0, MAX_LINE_CHARS)}\u2026` : text);
-
-;// CONCATENATED MODULE: external "node:dns/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:dns/promises");
-;// CONCATENATED MODULE: external "node:fs/promises"
-const external_node_fs_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
-;// CONCATENATED MODULE: ./src/http/port-watch.ts
+;// CONCATENATED MODULE: ./src/wait/schedule.ts
 /**
- * Sees a closed port open, cheaply, so that the HTTP probe goes out the moment a server starts listening
- * instead of up to an `interval` later. Watching a closed port costs the server nothing: a bare TCP connect
- * is refused by the kernel before any server code runs. One poller serves every URL of a fleet and keeps
- * its own cost near a fixed share of one core by spacing its rounds by what the last round cost.
+ * When the next HTTP probe goes out while the server answers but is not ready yet (503 while loading, a list
+ * without the model, /health 503 through a warm-up). Pure: a function of the state the loop hands it, so that it is
+ * tested on a fake clock. Connections refused are not its concern: the port watch stands in for probes then.
  */
-
-
-
-
-const MIN_ROUND_MS = 100;
-const MAX_ROUND_MS = 400;
-/** The share of one core the poller may spend. */
-const CPU_BUDGET = 0.02;
+const SCHEDULE_MODES = ['adaptive', 'fixed'];
+/** The gap near the expected ready moment: a probe costs the server a few microseconds, a late ready a job's time. */
+const DENSE_MS = 200;
+/** How far before the expected moment dense probes begin, at least, and as a share of the load so far. */
+const LEAD_MIN_MS = 1_000;
+const LEAD_SHARE = 0.2;
 /**
- * With this many loopback ports, one read of /proc/net/tcp{,6} replaces one connect per port. Not for fewer:
- * the kernel walks its whole socket hash table for that read, which takes milliseconds on large hosts and
- * in some VMs (about 10 ms on the machine where BENCHMARKS.md was measured), while a refused loopback connect
- * costs about 0.1 ms.
+ * Without an expected moment the gap grows with the time the server has been loading (a quarter of it): a load
+ * that has taken 2 s is probed every 500 ms, one that has taken 20 s every `interval`. The lag stays a share of
+ * the load, and the requests grow with its logarithm, not its length.
  */
-const PROC_MIN_PORTS = 24;
-const PROC_TABLES = ['/proc/net/tcp', '/proc/net/tcp6'];
-/** Ports in LISTEN state on a loopback or wildcard address, from the text of /proc/net/tcp or tcp6. */
-function listeningLoopbackPorts(table) {
-    const ports = new Set();
-    for (const line of table.split('\n')) {
-        const m = /^\s*\d+:\s+([0-9A-F]+):([0-9A-F]{4})\s+[0-9A-F]+:[0-9A-F]+\s+0A\s/i.exec(line);
-        if (m && isLoopbackOrAny(m[1].toUpperCase()))
-            ports.add(parseInt(m[2], 16));
-    }
-    return ports;
+const BACKOFF_SHARE = 0.25;
+/** The shortest gap whatever the state: a server that answers at once must not turn the loop into a busy one. */
+const MIN_GAP_MS = 50;
+/** The moment the next probe goes out (never past the deadline). */
+function nextProbeAt(s) {
+    const asked = s.retryAfterMs === undefined ? 0 : Math.min(s.retryAfterMs, s.intervalMs * 4);
+    const pace = s.mode === 'fixed' ? s.sentAt + s.intervalMs : s.sentAt + adaptiveGap(s);
+    // A 429 or 503 may ask for a longer pause: granted up to 4 intervals.
+    return Math.min(Math.max(pace, s.now + asked, s.sentAt + MIN_GAP_MS), s.deadline);
 }
-/** The kernel prints addresses as 32-bit words in host (little-endian) order. */
-function isLoopbackOrAny(hex) {
-    if (hex.length === 8)
-        return hex === '00000000' || hex.endsWith('7F');
-    return (/^0+$/.test(hex) ||
-        hex === '00000000000000000000000001000000' || // ::1
-        /^0000000000000000FFFF0000[0-9A-F]{6}7F$/.test(hex) // ::ffff:127.x.x.x
-    );
-}
-/** One bare TCP connect: true when accepted, false when refused or not answered within `ms`. */
-function tcpConnects(host, port, ms) {
-    return new Promise((resolve) => {
-        const socket = (0,external_node_net_.connect)({ host, port, timeout: ms });
-        const done = (open) => () => {
-            socket.destroy();
-            resolve(open);
-        };
-        socket.once('connect', done(true));
-        socket.once('error', done(false));
-        socket.once('timeout', done(false));
-    });
-}
-/**
- * `localhost` is loopback on both families whatever /etc/hosts says (as the probe treats it): 127.0.0.1 is
- * tried every round, ::1, where fewer servers listen alone, every fourth, which keeps a round to one connect.
- */
-function connectTargets(host) {
-    if (host.toLowerCase().replace(/\.$/, '') === 'localhost') {
-        return Promise.resolve([
-            { address: '127.0.0.1', everyRounds: 1 },
-            { address: '::1', everyRounds: 4 }
-        ]);
-    }
-    return (0,promises_namespaceObject.lookup)(host, { all: true }).then((found) => found.map((a) => ({ address: a.address, everyRounds: 1 })), () => [{ address: host, everyRounds: 1 }]);
-}
-/** Polls every watched port in rounds; runs only while someone watches. */
-class PortPoller {
-    budget;
-    watchers = new Set();
-    timer;
-    procReadable;
-    constructor(budget = CPU_BUDGET) {
-        this.budget = budget;
-    }
-    watch(url, signal) {
-        return new Promise((resolve) => {
-            if (signal.aborted)
-                return resolve();
-            const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
-            const targets = connectTargets(url.hostname.replace(/^\[|\]$/g, ''));
-            const watcher = { targets, port, loopback: isLoopback(url.hostname), resolve: () => undefined };
-            watcher.resolve = () => {
-                this.watchers.delete(watcher);
-                signal.removeEventListener('abort', watcher.resolve);
-                if (this.watchers.size === 0)
-                    this.stop();
-                resolve();
-            };
-            signal.addEventListener('abort', watcher.resolve, { once: true });
-            this.watchers.add(watcher);
-            this.timer ??= setTimeout(() => void this.round(), MIN_ROUND_MS);
-        });
-    }
-    stop() {
-        clearTimeout(this.timer);
-        this.timer = undefined;
-    }
-    rounds = 0;
-    async round() {
-        const round = this.rounds++;
-        // CPU time rather than wall time: on a busy machine a round waits longer without costing more
-        const started = process.cpuUsage();
-        const watchers = [...this.watchers];
-        const loopback = watchers.filter((w) => w.loopback);
-        let open;
-        if (loopback.length >= PROC_MIN_PORTS)
-            open = await this.readProc();
-        await Promise.all(watchers.map(async (w) => {
-            const listening = open && w.loopback
-                ? open.has(w.port)
-                : (await Promise.all((await w.targets)
-                    .filter((t) => round % t.everyRounds === 0)
-                    .map((t) => tcpConnects(t.address, w.port, MAX_ROUND_MS)))).includes(true);
-            if (listening)
-                w.resolve();
-        }));
-        const used = process.cpuUsage(started);
-        const cost = (used.user + used.system) / 1000;
-        if (this.watchers.size === 0)
-            return;
-        const next = Math.min(MAX_ROUND_MS, Math.max(MIN_ROUND_MS, cost / this.budget));
-        this.timer = setTimeout(() => void this.round(), next);
-    }
-    async readProc() {
-        if (this.procReadable === false)
-            return undefined;
-        const tables = await Promise.all(PROC_TABLES.map((f) => (0,external_node_fs_promises_namespaceObject.readFile)(f, 'latin1').catch(() => '')));
-        this.procReadable = tables[0].startsWith('  sl');
-        return this.procReadable ? listeningLoopbackPorts(tables.join('\n')) : undefined;
-    }
-}
-const poller = new PortPoller();
-function portWatchFor(url) {
-    return { opened: (signal) => poller.watch(url, signal), local: isLoopback(url.hostname) };
+function adaptiveGap(s) {
+    const clamp = (ms) => Math.min(s.intervalMs, Math.max(DENSE_MS, ms));
+    if (s.answeringSince === undefined)
+        return s.intervalMs; // not loading: a list without the model, a 404
+    const loadedMs = Math.max(0, s.sentAt - s.answeringSince);
+    if (s.readyAt === undefined)
+        return clamp(loadedMs * BACKOFF_SHARE);
+    const lead = Math.max(LEAD_MIN_MS, (s.readyAt - s.answeringSince) * LEAD_SHARE);
+    const denseFrom = s.readyAt - lead;
+    // Far from it: sparse, but the probe that opens the dense window lands on its start.
+    if (s.sentAt < denseFrom)
+        return Math.min(s.intervalMs, Math.max(DENSE_MS, denseFrom - s.sentAt));
+    // Near it, and past it: dense, then backing off with the overrun (the estimate was wrong, by how much is unknown).
+    return clamp(DENSE_MS + Math.max(0, s.sentAt - s.readyAt) * BACKOFF_SHARE);
 }
 
 ;// CONCATENATED MODULE: ./src/engines/log-markers.ts
@@ -18917,14 +18885,7 @@ function engineOfLine(line) {
     return ENGINE_LOGS.find((e) => e.signature.test(line))?.engine;
 }
 /** The engine from a `/v1/models` body's `owned_by` (vLLM, SGLang, llama.cpp and Triton's OpenAI front end say so). */
-function engineOfModelList(body) {
-    let json;
-    try {
-        json = JSON.parse(body);
-    }
-    catch {
-        return undefined;
-    }
+function engineOfModelList(json) {
     const data = json?.data;
     if (!Array.isArray(data))
         return undefined;
@@ -18950,6 +18911,802 @@ const UNIT_SECONDS = { s: 1, ms: 1e-3, \u00b5s: 1e-6, ns: 1e-9 };
 const tookSeconds = (groups) => Number(groups.took) * UNIT_SECONDS[groups.unit ?? 's'];
 /** tqdm's `mm:ss` or `h:mm:ss` in seconds. */
 const clockSeconds = (text) => text.split(':').reduce((acc, part) => acc * 60 + Number(part), 0);
+
+;// CONCATENATED MODULE: ./src/runtime/platform.ts
+/**
+ * What the machine the gate runs on can do, where a feature depends on it. Inputs are checked against it, so
+ * that a feature this runner cannot serve fails before anything runs, naming the input, rather than during the
+ * wait. Tests pass a fake one for macOS and Windows.
+ */
+
+/** The machine this process runs on. */
+function currentPlatform() {
+    return { os: process.platform, hasProc: (0,external_node_fs_namespaceObject.existsSync)('/proc/self/stat') };
+}
+const OS_NAMES = { darwin: 'macOS', win32: 'Windows', linux: 'Linux' };
+/** For messages: "macOS", "Windows", else the platform's own name. */
+const osName = (platform) => OS_NAMES[platform.os] ?? platform.os;
+
+;// CONCATENATED MODULE: ./src/inputs/settings.ts
+/**
+ * Turns raw input strings (from the action's inputs or the CLI's flags) into typed, validated settings.
+ * Nothing below this module reads inputs; every error names the input and the form it accepts.
+ */
+
+
+
+
+
+
+
+
+/** Input name \u2192 default, in the order action.yml declares them. */
+const INPUT_DEFAULTS = {
+    url: '',
+    model: '',
+    match: '',
+    'match-regex': '',
+    status: '200-299',
+    interval: '5s',
+    schedule: 'adaptive',
+    timeout: '15m',
+    'request-timeout': '10s',
+    'success-threshold': '1',
+    headers: '',
+    'api-key': '',
+    'progress-interval': '30s',
+    'fail-on-timeout': 'true',
+    start: '',
+    pid: '',
+    'log-file': '',
+    'log-lines': '50',
+    'fail-pattern': '',
+    'probe-generation': 'false',
+    'env-report': '',
+    diagnostics: '',
+    'ca-cert': '',
+    'insecure-tls': 'false',
+    engine: 'auto',
+    'history-file': 'auto',
+    'history-key': '',
+    'regression-threshold': '25%',
+    'regression-min-runs': '3',
+    'fail-on-regression': 'false'
+};
+/** `history-file: auto`: the runner's tool cache for the action, the user's cache directory for the CLI. */
+const HISTORY_AUTO = 'auto';
+class InputError extends Error {
+    input;
+    constructor(input, detail) {
+        super(`Input "${input}": ${detail}`);
+        this.input = input;
+        this.name = 'InputError';
+    }
+}
+const MAX_INPUT_LENGTH = 64 * 1024;
+/**
+ * Reads every input through `get` (which returns '' for an unset input) and validates it, also against what
+ * `platform` can do.
+ */
+function parseSettings(get, platform = currentPlatform()) {
+    const input = (name) => {
+        const raw = get(name) ?? '';
+        if (raw.length > MAX_INPUT_LENGTH)
+            throw new InputError(name, `is ${raw.length} characters long; the limit is ${MAX_INPUT_LENGTH}`);
+        return raw.trim() === '' ? INPUT_DEFAULTS[name] : raw;
+    };
+    const field = (name, parse) => {
+        try {
+            return parse(input(name));
+        }
+        catch (e) {
+            throw e instanceof InputError ? e : new InputError(name, e.message);
+        }
+    };
+    const text = (name) => {
+        const value = input(name).trim();
+        // the api-key is never shown, not even in its own error
+        if (hasControlChars(value))
+            throw new InputError(name, `${name === 'api-key' ? 'the key' : `"${printable(value)}"`} contains a control character`);
+        return value === '' ? undefined : value;
+    };
+    const duration = (name, minMs) => field(name, (t) => {
+        const ms = parseDuration(t);
+        if (ms < minMs)
+            throw new Error(`"${printable(t)}" is too short: give at least ${minMs}ms, as ${DURATION_FORM}`);
+        return ms;
+    });
+    const urls = field('url', parseUrls);
+    const model = text('model');
+    const match = text('match');
+    const regexText = input('match-regex');
+    const matchRegex = regexText.trim() === '' ? undefined : field('match-regex', parseRegex);
+    const status = field('status', parseStatusSet);
+    const intervalMs = duration('interval', 100);
+    const schedule = field('schedule', (t) => {
+        const mode = SCHEDULE_MODES.find((m) => m === t.trim().toLowerCase());
+        if (mode === undefined)
+            throw new Error(`"${printable(t)}" is not one of ${SCHEDULE_MODES.join(', ')}`);
+        return mode;
+    });
+    const timeoutMs = duration('timeout', 1);
+    const requestTimeoutMs = duration('request-timeout', 1);
+    const progressIntervalMs = duration('progress-interval', 1000);
+    const successThreshold = field('success-threshold', (t) => {
+        if (!/^\s*\d+\s*$/.test(t) || Number(t) < 1 || Number(t) > 1000) {
+            throw new Error(`"${printable(t)}" is not a whole number from 1 to 1000`);
+        }
+        return Number(t);
+    });
+    const headers = field('headers', parseHeaders);
+    // Each credential is registered whole and in the parts a server may echo alone; one too short to mask is refused.
+    const secrets = [];
+    const secret = (input, value, what) => {
+        if (value.length < MIN_SECRET_CHARS)
+            throw new InputError(input, `${what} has fewer than ${MIN_SECRET_CHARS} characters, too short to be kept out of the logs`);
+        secrets.push(value);
+    };
+    for (const [name, value] of Object.entries(headers).filter(([n]) => isCredentialName(n))) {
+        secret('headers', value, `the ${name} value`);
+        for (const part of credentialParts(name, value)) {
+            // a cookie that is not a credential (lang=en) may be short; the header's whole value is still masked
+            if (/cookie/i.test(name) && part.length < MIN_SECRET_CHARS)
+                continue;
+            secret('headers', part, `the ${name} credential`);
+        }
+    }
+    const apiKey = text('api-key');
+    if (apiKey !== undefined) {
+        if (/\s/.test(apiKey))
+            throw new InputError('api-key', 'contains white space; give the key alone, without "Bearer"');
+        secret('api-key', apiKey, 'the key');
+        headers.authorization = `Bearer ${apiKey}`;
+    }
+    // A token in a URL's query string (?api_key=\u2026) is masked everywhere the URL is written (logs, summary, results):
+    // as url.href writes it and as decoded.
+    for (const url of urls)
+        for (const pair of url.search.slice(1).split('&')) {
+            const [[name, value] = ['', '']] = new URLSearchParams(pair);
+            const raw = pair.slice(pair.indexOf('=') + 1);
+            if (!pair.includes('=') || !isCredentialName(name) || value === '')
+                continue;
+            secret('url', value, `the value of the query parameter "${printable(name)}"`);
+            if (raw !== value)
+                secrets.push(raw);
+        }
+    const failOnTimeout = field('fail-on-timeout', parseBoolean);
+    // The server: how it starts or which process it is, its log, and what to report about it.
+    const script = (name) => {
+        const value = input(name).trim();
+        // scripts may span lines; other control characters are refused
+        if (hasControlChars(value, '\t\n'))
+            throw new InputError(name, 'contains a control character');
+        return value === '' ? undefined : value;
+    };
+    const start = script('start');
+    // The server runs under `sh -c`, in its own process group: POSIX only (Windows runners have no /bin/sh).
+    if (start !== undefined && platform.os === 'win32')
+        throw new InputError('start', `${needsShell(platform)}: start the server in an earlier step and give its process id with "pid"`);
+    const pid = field('pid', (t) => parsePid(t.trim()));
+    if (start !== undefined && pid !== undefined) {
+        throw new InputError('pid', 'cannot be used with "start": the server "start" launches is the one watched');
+    }
+    const logFile = text('log-file');
+    if (logFile !== undefined)
+        field('log-file', () => checkLogFile(logFile));
+    const logLines = field('log-lines', (t) => {
+        if (!/^\s*\d+\s*$/.test(t) || Number(t) > 1000)
+            throw new Error(`"${printable(t)}" is not a whole number from 0 to 1000`);
+        return Number(t);
+    });
+    const failPatternText = input('fail-pattern');
+    const failPattern = failPatternText.trim() === '' ? undefined : field('fail-pattern', parseRegex);
+    if (failPattern !== undefined && logFile === undefined && start === undefined) {
+        throw new InputError('fail-pattern', 'needs a log to watch: set "log-file", or "start" (which writes one)');
+    }
+    const envReport = field('env-report', parseEnvNames);
+    if (envReport.length > 0 && start === undefined && pid === undefined) {
+        throw new InputError('env-report', 'needs the server process: set "start" or "pid"');
+    }
+    // A process started elsewhere shows its environment only in /proc/<pid>/environ; one that `start` launches
+    // is reported with the environment the gate gave it.
+    if (envReport.length > 0 && start === undefined && !platform.hasProc) {
+        const orStart = platform.os === 'win32' ? '' : ', or launch the server with "start" (then its environment is the one given to it)';
+        throw new InputError('env-report', `with "pid", reads the server's environment from /proc, which this machine (${osName(platform)}) does not ` +
+            `have: remove "env-report"${orStart}`);
+    }
+    const diagnostics = (script('diagnostics') ?? '')
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter((l) => l !== '');
+    // each command runs as `timeout \u2026 /bin/sh -c command`
+    if (diagnostics.length > 0 && platform.os === 'win32')
+        throw new InputError('diagnostics', `${needsShell(platform)}: run them in a later step with "if: failure()"`);
+    const probeGeneration = field('probe-generation', parseBoolean);
+    const targets = urls.map((url) => ({ url, generation: probeGeneration ? generationFor(url, model) : undefined }));
+    const caPath = text('ca-cert');
+    const caCert = caPath === undefined ? undefined : field('ca-cert', () => readCaCert(caPath));
+    const insecureTls = field('insecure-tls', parseBoolean);
+    // The startup profile and the history of runs.
+    const engineText = input('engine').trim().toLowerCase();
+    const engine = engineText === 'auto' ? undefined : field('engine', () => parseEngine(engineText));
+    // Read as given: an empty value turns history off (the runner passes the default, "auto", when it is not set).
+    const historyRaw = (get('history-file') ?? '').trim();
+    if (hasControlChars(historyRaw))
+        throw new InputError('history-file', `"${printable(historyRaw)}" contains a control character`);
+    const historyFile = historyRaw === '' ? undefined : historyRaw;
+    const historyKey = text('history-key');
+    if (historyKey !== undefined && historyKey.length > 200)
+        throw new InputError('history-key', `is ${historyKey.length} characters long; give at most 200`);
+    const regressionThresholdPercent = field('regression-threshold', parsePercent);
+    const regressionMinRuns = field('regression-min-runs', (t) => {
+        if (!/^\s*\d+\s*$/.test(t) || Number(t) < 1 || Number(t) > MEDIAN_OF)
+            throw new Error(`"${printable(t)}" is not a whole number from 1 to ${MEDIAN_OF} (the median is of the last ${MEDIAN_OF} ready runs)`);
+        return Number(t);
+    });
+    const failOnRegression = field('fail-on-regression', parseBoolean);
+    return {
+        targets,
+        model,
+        match,
+        matchRegex,
+        status,
+        intervalMs,
+        schedule,
+        timeoutMs,
+        requestTimeoutMs,
+        successThreshold,
+        headers,
+        progressIntervalMs,
+        failOnTimeout,
+        caCert,
+        insecureTls,
+        secrets: secrets.filter((s) => s.length > 0),
+        start,
+        pid,
+        logFile,
+        logLines,
+        failPattern,
+        probeGeneration,
+        envReport,
+        diagnostics,
+        engine,
+        historyFile,
+        historyKey,
+        regressionThresholdPercent,
+        regressionMinRuns,
+        failOnRegression
+    };
+}
+const needsShell = (platform) => `needs a POSIX shell (/bin/sh), which this machine (${osName(platform)}) does not have`;
+const ENGINE_FORM = `auto or one of ${LOG_ENGINE_NAMES.map((e) => (e === 'llamacpp' ? 'llama.cpp' : e)).join(', ')}`;
+function parseEngine(text) {
+    const name = text === 'llama.cpp' ? 'llamacpp' : text;
+    if (!LOG_ENGINE_NAMES.includes(name))
+        throw new Error(`"${printable(text)}" is not ${ENGINE_FORM}`);
+    return name;
+}
+const PID_FORM = 'a process id (12345) or the path of a file holding one';
+function parsePid(text) {
+    if (text === '')
+        return undefined;
+    if (!/^\d+$/.test(text))
+        return { file: text };
+    const pid = Number(text);
+    // Linux caps pid_max at 2^22.
+    if (pid < 1 || pid > 4_194_304)
+        throw new Error(`"${printable(text)}" is not ${PID_FORM}`);
+    return { pid };
+}
+const ENV_NAME_FORM = 'comma-separated variable names or globs such as NCCL_*,CUDA_VISIBLE_DEVICES';
+function parseEnvNames(text) {
+    const names = text
+        .split(/[,\n]/)
+        .map((n) => n.trim())
+        .filter((n) => n !== '');
+    const bad = names.find((n) => !/^[A-Za-z_*?][A-Za-z0-9_*?]*$/.test(n));
+    if (bad !== undefined)
+        throw new Error(`"${printable(bad)}" is not a variable name or glob: give ${ENV_NAME_FORM}`);
+    return names;
+}
+function generationFor(url, model) {
+    const found = generationRoute(url);
+    if (found === undefined) {
+        throw new InputError('probe-generation', `no generation request is known for ${url.pathname}: point "url" at the server's model list, ` +
+            GENERATION_ROUTES.map((r) => `${r.listPathText} (${r.servers})`).join(', '));
+    }
+    if (found.route.needsModel && model === undefined) {
+        throw new InputError('probe-generation', `needs "model": the request to ${found.route.requests[0].path} names the model to generate with`);
+    }
+    return found;
+}
+const CA_FORM = 'the path of a PEM file of CA certificates (-----BEGIN CERTIFICATE-----)';
+/** Reads and checks the PEM file now, so that a wrong path fails before any request. */
+function readCaCert(path) {
+    let pem;
+    try {
+        pem = (0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8');
+    }
+    catch (e) {
+        throw new Error(`cannot read "${printable(path)}" (${e.code ?? e.message}): give ${CA_FORM}`, { cause: e });
+    }
+    const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+    if (blocks.length === 0)
+        throw new Error(`"${printable(path)}" holds no certificate: give ${CA_FORM}`);
+    for (const block of blocks) {
+        try {
+            // node:crypto only here, for a ca-cert: loading it costs 5 ms and 3 MB on Node 24
+            new (process.getBuiltinModule('node:crypto').X509Certificate)(block);
+        }
+        catch {
+            throw new Error(`"${printable(path)}" holds a certificate that cannot be read: give ${CA_FORM}`);
+        }
+    }
+    return pem;
+}
+/** What a path is when it is not a regular file, in words; undefined for a regular file. */
+function notRegularFile(stat) {
+    if (stat.isFile())
+        return undefined;
+    if (stat.isDirectory())
+        return 'a directory';
+    if (stat.isFIFO())
+        return 'a FIFO';
+    if (stat.isCharacterDevice())
+        return 'a character device';
+    if (stat.isBlockDevice())
+        return 'a block device';
+    if (stat.isSocket())
+        return 'a socket';
+    return 'not a regular file';
+}
+/**
+ * A log that exists must be a regular file (followed through symlinks): a FIFO blocks whoever opens it, and a
+ * device such as /dev/zero never ends. One not written yet is fine: the server writes it.
+ */
+function checkLogFile(path) {
+    let stat;
+    try {
+        stat = (0,external_node_fs_namespaceObject.statSync)(path);
+    }
+    catch {
+        return;
+    }
+    const what = notRegularFile(stat);
+    if (what !== undefined)
+        throw new Error(`"${printable(path)}" is ${what}: give the path of a regular file (the server's log)`);
+}
+const URL_FORM = 'an http:// or https:// URL such as http://localhost:8000/v1/models';
+/** A fleet larger than this is more likely a mistake than a deployment. */
+const MAX_URLS = 1000;
+/** One URL per line (blank lines skipped); a fleet's lines are named by number in errors. */
+function parseUrls(text) {
+    const lines = text
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter((l) => l !== '');
+    if (lines.length > MAX_URLS)
+        throw new Error(`lists ${lines.length} URLs; the limit is ${MAX_URLS}`);
+    if (lines.length <= 1)
+        return [parseUrl(lines[0] ?? '')];
+    return lines.map((line, i) => {
+        try {
+            return parseUrl(line);
+        }
+        catch (e) {
+            throw new Error(`line ${i + 1}: ${e.message}`, { cause: e });
+        }
+    });
+}
+function parseUrl(text) {
+    const s = text.trim();
+    if (s === '')
+        throw new Error(`is required: give ${URL_FORM}`);
+    // Messages show the text without any user:password@ part, even when it is not a valid URL.
+    const shown = printable(s.replace(/^([a-z][a-z\d+.-]*:\/\/)?.*@/is, '$1***@'));
+    // The URL parser would silently drop tabs and line breaks; a URL with them is a mistake or an injection.
+    if (hasControlChars(s) || s.includes('\t'))
+        throw new Error(`"${shown}" contains a control character: give ${URL_FORM}`);
+    let url;
+    try {
+        url = new URL(s);
+    }
+    catch {
+        throw new Error(`"${shown}" is not ${URL_FORM}`);
+    }
+    // Checked first so that a password never reaches a message.
+    if (url.username || url.password) {
+        throw new Error('must not carry credentials (user:password@); pass them with "api-key" or "headers"');
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        throw new Error(`"${shown}" is not ${URL_FORM}`);
+    return url;
+}
+
+;// CONCATENATED MODULE: ./src/server/log-follower.ts
+/**
+ * Follows a server's log file: the lines appended since the last look, numbered, and the last lines kept for the
+ * tail. Each look does a bounded amount of work whatever the file holds (a 200 MB log, a server flooding its log,
+ * a log replaced by a directory), so that the wait never stalls behind it and its memory never grows with it.
+ */
+
+
+
+/** A line longer than this is cut (a progress bar redrawn with \r for an hour is one line). */
+const MAX_LINE_CHARS = 2000;
+/** Of a line longer than MAX_LINE_CHARS, only this many bytes are kept while it is being read (UTF-8: 4 per character). */
+const log_follower_MAX_LINE_BYTES = MAX_LINE_CHARS * 4;
+/** Lines decoded per look: each then goes through the startup profile and `fail-pattern`. */
+const LINES_PER_POLL = 1000;
+/** Bytes decoded into lines per look. */
+const READ_BYTES_PER_POLL = 256 * 1024;
+/** Bytes only counted (for line numbers) per look. */
+const COUNT_BYTES_PER_POLL = 32 * 1024 * 1024;
+/**
+ * And at most this long a look, read in 64 KB chunks: the action runs without V8's optimising compilers, so
+ * counting the lines of `yes` output takes far longer per megabyte than an ordinary log's. A CPU budget, not a
+ * time the wait depends on: it bounds how long a look holds the event loop (the deadline, signals), nothing else.
+ */
+const WORK_MS_PER_POLL = 20;
+/**
+ * Of what a log held before the wait, only its last this many bytes are read as lines (the phases so far and the
+ * tail); the rest is counted. When a server writes faster than the follower reads and the backlog passes
+ * BACKLOG_BYTES, the follower likewise counts its way to the last WINDOW_BYTES.
+ */
+const WINDOW_BYTES = 256 * 1024;
+const BACKLOG_BYTES = 8 * 1024 * 1024;
+const CHUNK_BYTES = 64 * 1024;
+class LogFollower {
+    path;
+    keep;
+    /** Bytes of the file consumed: counted, or read into lines (the unfinished last line is in `pending`). */
+    offset = 0;
+    lineCount = 0;
+    pending = [];
+    pendingBytes = 0;
+    pendingCut = false;
+    /** Up to where the file is only counted, not read into lines. */
+    countUntil = 0;
+    /** The first line read after counting began before the counting ended: counted, never shown. */
+    dropPartial = false;
+    /** Lines that end before this offset were in the file before the wait: handed to `earlier`, never to `poll`. */
+    earlierUntil = 0;
+    recent = [];
+    chunk = Buffer.alloc(CHUNK_BYTES);
+    earlier;
+    secrets;
+    /** Why the log can no longer be read (it became a directory); set once, the follower then reads nothing. */
+    problem;
+    /**
+     * `keep`: how many last lines to hold for `tail`. Unless `fromStart` (the log of a server this process has
+     * just started, where every line is new however fast it came), what the file already holds is counted and its
+     * last lines are kept for the tail and handed to `earlier` (by the looks that read them), but never returned by
+     * `poll`: only lines written from now on are new. Nothing is read here, so the wait starts at once.
+     * `fromStart` with `skipBytes`: the server appends to a log that already held that much (an earlier run's),
+     * which is only counted (by the first looks), so that line numbers are the file's.
+     * `secrets` are masked in each line before it is cut to MAX_LINE_CHARS.
+     */
+    constructor(path, keep, { fromStart = false, skipBytes = 0, earlier, secrets = [] } = {}) {
+        this.path = path;
+        this.keep = keep;
+        this.earlier = earlier;
+        this.secrets = secrets;
+        if (fromStart) {
+            this.countUntil = skipBytes;
+            return;
+        }
+        const size = this.withFile((_fd, s) => s) ?? 0;
+        this.earlierUntil = size;
+        this.countUntil = Math.max(0, size - WINDOW_BYTES);
+    }
+    /** The complete lines appended since the last call (at most LINES_PER_POLL of them). */
+    poll() {
+        const fresh = [];
+        const old = [];
+        const until = performance.now() + WORK_MS_PER_POLL;
+        this.withFile((fd, size) => {
+            // truncated or replaced (also before the first look read what it held)
+            if (size < this.offset || size < this.earlierUntil)
+                this.restart();
+            if (size - this.offset > BACKLOG_BYTES && this.offset >= this.countUntil)
+                this.countUntil = size - WINDOW_BYTES;
+            if (this.offset < this.countUntil)
+                this.count(fd, until);
+            if (this.offset >= this.countUntil)
+                this.read(fd, size, fresh, old, until);
+        });
+        if (old.length > 0)
+            this.earlier?.(old);
+        return fresh;
+    }
+    /** Whether lines already written are still unread. */
+    behind() {
+        return (this.withFile((_fd, size) => size > this.offset) ?? false) && this.problem === undefined;
+    }
+    /** Opens the file without blocking (a FIFO would) and checks it is still a regular file; undefined when it is not there. */
+    withFile(use) {
+        if (this.problem !== undefined)
+            return undefined;
+        let fd;
+        try {
+            fd = (0,external_node_fs_namespaceObject.openSync)(this.path, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NONBLOCK);
+        }
+        catch (e) {
+            if (e.code !== 'ENOENT')
+                this.fail(e);
+            return undefined; // not written yet
+        }
+        try {
+            const stat = (0,external_node_fs_namespaceObject.fstatSync)(fd);
+            const what = notRegularFile(stat);
+            if (what !== undefined) {
+                this.problem = `the log ${this.path} is no longer a regular file (it is ${what} now)`;
+                return undefined;
+            }
+            return use(fd, stat.size);
+        }
+        catch (e) {
+            this.fail(e);
+            return undefined;
+        }
+        finally {
+            (0,external_node_fs_namespaceObject.closeSync)(fd);
+        }
+    }
+    fail(e) {
+        this.problem = `the log ${this.path} cannot be read (${e.code ?? e.message})`;
+    }
+    /** Counts the lines up to `countUntil`, within the look's budget, reading nothing into memory. */
+    count(fd, until) {
+        const end = Math.min(this.countUntil, this.offset + COUNT_BYTES_PER_POLL);
+        let last = -1;
+        while (this.offset < end && performance.now() < until) {
+            const n = (0,external_node_fs_namespaceObject.readSync)(fd, this.chunk, 0, Math.min(CHUNK_BYTES, end - this.offset), this.offset);
+            if (n === 0)
+                break;
+            // one native pass (a loop in JavaScript, or indexOf per line, is several times slower without the optimising compilers)
+            const text = this.chunk.toString('latin1', 0, n);
+            this.lineCount += text.length - text.replaceAll('\n', '').length;
+            last = this.chunk[n - 1];
+            this.offset += n;
+        }
+        if (last === -1)
+            return;
+        // what was pending is part of a counted line now; the line under way at the end of counting is never whole
+        this.pending = [];
+        this.pendingBytes = 0;
+        this.pendingCut = false;
+        this.dropPartial = last !== 0x0a;
+    }
+    read(fd, size, fresh, old, until) {
+        const end = Math.min(size, this.offset + READ_BYTES_PER_POLL);
+        let lines = 0;
+        while (this.offset < end && lines < LINES_PER_POLL && performance.now() < until) {
+            const n = (0,external_node_fs_namespaceObject.readSync)(fd, this.chunk, 0, Math.min(CHUNK_BYTES, end - this.offset), this.offset);
+            if (n === 0)
+                break;
+            let start = 0;
+            for (let nl = this.chunk.indexOf(0x0a, 0); nl !== -1 && nl < n; nl = this.chunk.indexOf(0x0a, start)) {
+                this.take(this.chunk.subarray(start, nl));
+                start = nl + 1;
+                const line = this.finishLine();
+                if (line !== undefined) {
+                    ;
+                    (this.offset + start <= this.earlierUntil ? old : fresh).push(line);
+                    if (++lines >= LINES_PER_POLL)
+                        break;
+                }
+            }
+            if (lines >= LINES_PER_POLL && start < n) {
+                this.offset += start; // the rest is read by the next look
+                return;
+            }
+            this.take(this.chunk.subarray(start, n));
+            this.offset += n;
+        }
+    }
+    /** Adds bytes to the unfinished line, keeping at most MAX_LINE_BYTES of it. */
+    take(bytes) {
+        const room = log_follower_MAX_LINE_BYTES - this.pendingBytes;
+        if (bytes.length > room)
+            this.pendingCut = true;
+        const kept = bytes.subarray(0, Math.max(0, room));
+        if (kept.length === 0)
+            return;
+        this.pending.push(Buffer.from(kept));
+        this.pendingBytes += kept.length;
+    }
+    /** The unfinished line is finished: numbered, kept for the tail, and returned unless it was partly counted. */
+    finishLine() {
+        const text = this.pendingText();
+        this.pending = [];
+        this.pendingBytes = 0;
+        this.pendingCut = false;
+        this.lineCount++;
+        if (this.dropPartial) {
+            this.dropPartial = false;
+            return undefined;
+        }
+        const line = { number: this.lineCount, text: text.replace(/\r$/, '') };
+        if (this.keep > 0) {
+            this.recent.push(line);
+            if (this.recent.length > this.keep)
+                this.recent.shift();
+        }
+        return line;
+    }
+    pendingText() {
+        const text = redact(Buffer.concat(this.pending, this.pendingBytes).toString('utf8'), this.secrets);
+        return text.length > MAX_LINE_CHARS || this.pendingCut ? `${text.slice(0, MAX_LINE_CHARS)}\u2026` : text;
+    }
+    /**
+     * The last `keep` lines, including an unfinished last line; undefined when the file does not exist. Reads what
+     * is left (within a bounded number of looks) first, so that the tail ends where the file does.
+     */
+    tail() {
+        for (let looks = 0; looks < 20 && this.behind(); looks++)
+            this.poll();
+        if (this.problem === undefined && this.withFile(() => true) === undefined)
+            return undefined;
+        if (this.keep === 0)
+            return [];
+        const unfinished = this.pendingBytes === 0 || this.dropPartial ? [] : [{ number: this.lineCount + 1, text: this.pendingText() }];
+        return [...this.recent, ...unfinished].slice(-this.keep);
+    }
+    restart() {
+        this.offset = 0;
+        this.lineCount = 0;
+        this.pending = [];
+        this.pendingBytes = 0;
+        this.pendingCut = false;
+        this.countUntil = 0;
+        this.dropPartial = false;
+        this.earlierUntil = 0;
+    }
+}
+
+;// CONCATENATED MODULE: external "node:dns/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:dns/promises");
+;// CONCATENATED MODULE: external "node:fs/promises"
+const external_node_fs_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+;// CONCATENATED MODULE: ./src/http/port-watch.ts
+/**
+ * Sees a closed port open, cheaply, so that the HTTP probe goes out the moment a server starts listening
+ * instead of up to an `interval` later. Watching a closed port costs the server nothing: a bare TCP connect
+ * is refused by the kernel before any server code runs. One poller serves every URL of a fleet and keeps
+ * its own cost near a fixed share of one core by spacing its rounds by what the last round cost.
+ */
+
+
+
+
+const MIN_ROUND_MS = 100;
+const MAX_ROUND_MS = 400;
+/** The share of one core the poller may spend. */
+const CPU_BUDGET = 0.02;
+/**
+ * With this many loopback ports, one read of /proc/net/tcp{,6} replaces one connect per port. Not for fewer:
+ * the kernel walks its whole socket hash table for that read, which takes milliseconds on large hosts and
+ * in some VMs (about 10 ms on the machine where BENCHMARKS.md was measured), while a refused loopback connect
+ * costs about 0.1 ms.
+ */
+const PROC_MIN_PORTS = 24;
+const PROC_TABLES = ['/proc/net/tcp', '/proc/net/tcp6'];
+/** Ports in LISTEN state on a loopback or wildcard address, from the text of /proc/net/tcp or tcp6. */
+function listeningLoopbackPorts(table) {
+    const ports = new Set();
+    for (const line of table.split('\n')) {
+        const m = /^\s*\d+:\s+([0-9A-F]+):([0-9A-F]{4})\s+[0-9A-F]+:[0-9A-F]+\s+0A\s/i.exec(line);
+        if (m && isLoopbackOrAny(m[1].toUpperCase()))
+            ports.add(parseInt(m[2], 16));
+    }
+    return ports;
+}
+/** The kernel prints addresses as 32-bit words in host (little-endian) order. */
+function isLoopbackOrAny(hex) {
+    if (hex.length === 8)
+        return hex === '00000000' || hex.endsWith('7F');
+    return (/^0+$/.test(hex) ||
+        hex === '00000000000000000000000001000000' || // ::1
+        /^0000000000000000FFFF0000[0-9A-F]{6}7F$/.test(hex) // ::ffff:127.x.x.x
+    );
+}
+/** One bare TCP connect: true when accepted, false when refused or not answered within `ms`. */
+function tcpConnects(host, port, ms) {
+    return new Promise((resolve) => {
+        const socket = (0,external_node_net_.connect)({ host, port, timeout: ms });
+        const done = (open) => () => {
+            socket.destroy();
+            resolve(open);
+        };
+        socket.once('connect', done(true));
+        socket.once('error', done(false));
+        socket.once('timeout', done(false));
+    });
+}
+/**
+ * `localhost` is loopback on both families whatever /etc/hosts says (as the probe treats it): 127.0.0.1 is
+ * tried every round, ::1, where fewer servers listen alone, every fourth, which keeps a round to one connect.
+ */
+function connectTargets(host) {
+    if (host.toLowerCase().replace(/\.$/, '') === 'localhost') {
+        return Promise.resolve([
+            { address: '127.0.0.1', everyRounds: 1 },
+            { address: '::1', everyRounds: 4 }
+        ]);
+    }
+    return (0,promises_namespaceObject.lookup)(host, { all: true }).then((found) => found.map((a) => ({ address: a.address, everyRounds: 1 })), () => [{ address: host, everyRounds: 1 }]);
+}
+/** Polls every watched port in rounds; runs only while someone watches. */
+class PortPoller {
+    budget;
+    watchers = new Set();
+    timer;
+    procReadable;
+    constructor(budget = CPU_BUDGET) {
+        this.budget = budget;
+    }
+    watch(url, signal) {
+        return new Promise((resolve) => {
+            if (signal.aborted)
+                return resolve();
+            const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+            const targets = connectTargets(url.hostname.replace(/^\[|\]$/g, ''));
+            const watcher = { targets, port, loopback: isLoopback(url.hostname), resolve: () => undefined };
+            watcher.resolve = () => {
+                this.watchers.delete(watcher);
+                signal.removeEventListener('abort', watcher.resolve);
+                if (this.watchers.size === 0)
+                    this.stop();
+                resolve();
+            };
+            signal.addEventListener('abort', watcher.resolve, { once: true });
+            this.watchers.add(watcher);
+            this.timer ??= setTimeout(() => void this.round(), MIN_ROUND_MS);
+        });
+    }
+    stop() {
+        clearTimeout(this.timer);
+        this.timer = undefined;
+    }
+    rounds = 0;
+    async round() {
+        const round = this.rounds++;
+        // CPU time rather than wall time: on a busy machine a round waits longer without costing more
+        const started = process.cpuUsage();
+        const watchers = [...this.watchers];
+        const loopback = watchers.filter((w) => w.loopback);
+        let open;
+        if (loopback.length >= PROC_MIN_PORTS)
+            open = await this.readProc();
+        await Promise.all(watchers.map(async (w) => {
+            const listening = open && w.loopback
+                ? open.has(w.port)
+                : (await Promise.all((await w.targets)
+                    .filter((t) => round % t.everyRounds === 0)
+                    .map((t) => tcpConnects(t.address, w.port, MAX_ROUND_MS)))).includes(true);
+            if (listening)
+                w.resolve();
+        }));
+        const used = process.cpuUsage(started);
+        const cost = (used.user + used.system) / 1000;
+        if (this.watchers.size === 0)
+            return;
+        const next = Math.min(MAX_ROUND_MS, Math.max(MIN_ROUND_MS, cost / this.budget));
+        this.timer = setTimeout(() => void this.round(), next);
+    }
+    async readProc() {
+        if (this.procReadable === false)
+            return undefined;
+        const tables = await Promise.all(PROC_TABLES.map((f) => (0,external_node_fs_promises_namespaceObject.readFile)(f, 'latin1').catch(() => '')));
+        this.procReadable = tables[0].startsWith('  sl');
+        return this.procReadable ? listeningLoopbackPorts(tables.join('\n')) : undefined;
+    }
+}
+const poller = new PortPoller();
+function portWatchFor(url) {
+    return { opened: (signal) => poller.watch(url, signal), local: isLoopback(url.hostname) };
+}
 
 ;// CONCATENATED MODULE: ./src/startup/eta.ts
 /**
@@ -19333,9 +20090,9 @@ class StartupProfile {
     earlier(text, at, lineNumber) {
         return this.say(this.tracker.feed(text, at, lineNumber, { fatal: false }));
     }
-    /** A model-list body from the server: `owned_by` can name the engine. */
-    models(body) {
-        const engine = this.tracker.engine === undefined ? engineOfModelList(body) : undefined;
+    /** A model-list body's JSON from the server: `owned_by` can name the engine. */
+    models(json) {
+        const engine = this.tracker.engine === undefined ? engineOfModelList(json) : undefined;
         return engine === undefined ? [] : this.say(this.tracker.setEngine(engine));
     }
     /** Where the startup is, for a still-waiting line; undefined while neither a phase nor earlier runs tell. */
@@ -19395,6 +20152,8 @@ class StartupProfile {
 }
 
 ;// CONCATENATED MODULE: ./src/report/wait-report.ts
+/** Words for people: log lines, the failure message, the outputs and the job summary. Text only, no I/O. */
+
 
 
 const probes = (n) => `${n} probe${n === 1 ? '' : 's'}`;
@@ -19422,12 +20181,19 @@ function probeLine(result) {
     return `probe: HTTP ${result.status}, ${facts.join(', ')}: ${JSON.stringify(result.body.slice(0, 200))}`;
 }
 /**
+ * What may stand before a `::` that the runner still reads as a command: it trims lines with .NET's TrimStart(),
+ * which strips every Unicode white space (JavaScript's \s misses U+0085 NEL), and the invisible format
+ * characters (zero-width spaces and joiners, word joiner, BOM, soft hyphen, Mongolian vowel separator) are
+ * defused too, as no reader can see them.
+ */
+const COMMAND_LEAD = /^([\s\u0085\u00ad\u180e\u200b-\u200d\u2060\ufeff]*)::/gmu;
+/**
  * Makes text the runner cannot take for a workflow command: server text (a model id, an error message)
  * could otherwise carry a line break followed by `::set-output` or `::stop-commands`, or a `##[` command,
  * which the runner reads anywhere in a line. The runner also breaks lines at a lone carriage return.
  */
 function commandSafe(text) {
-    return text.replace(/##\[/g, '## [').replace(/^(\s*)::/gm, '$1: :');
+    return text.replace(/##\[/g, '## [').replace(COMMAND_LEAD, '$1: :');
 }
 const INSECURE_TLS_WARNING = "insecure-tls is on: the server's certificate is not checked, so anything on the way to it could answer in its place";
 /** What readiness means for these settings, in words. */
@@ -19472,7 +20238,9 @@ function failureMessage(outcome, ctx) {
         return lines[0];
     lines.push(sentence(`Last answer: ${last.summary}`));
     if (last.models !== undefined && ctx.expect.model !== undefined) {
-        lines.push(last.models.length ? `The server lists: ${last.models.join(', ')}.` : 'The server lists no models.');
+        lines.push(last.models.length
+            ? `The server lists: ${someOf(last.models, 50, last.modelCount)}.`
+            : 'The server lists no models.');
     }
     if (last.excerpt)
         lines.push(`Body (first 200 characters): ${last.excerpt}`);
@@ -19515,21 +20283,46 @@ function resultRecord(r) {
         reason: r.reason
     };
 }
-const cell = (text) => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+const cell = (text) => text.replace(/\|/g, '\\|').replace(/\r?\n|\r/g, ' ');
+/**
+ * Text a server or a log wrote, as literal Markdown (before `cell`): no HTML (`<img>`), no emphasis, no code span,
+ * no link or image, no autolink (`https://\u2026`, `www.\u2026`).
+ */
+function mdText(text) {
+    return text
+        .replace(/[\\`*_~[\]]/g, '\\$&')
+        .replace(/&/g, '&amp;')
+        .replace(/</g, '&lt;')
+        .replace(/>/g, '&gt;')
+        .replace(/:\/\//g, ':\\/\\/')
+        .replace(/\b(www)\./gi, '$1\\.');
+}
+/** Text as code: a code span when it holds no backtick (nothing renders inside one), else as `mdText`. */
+const code = (text) => (text.includes('`') ? mdText(text) : `\`${text}\``);
+/** The first `max` items, then how many more: a list of 60,000 models must not make a summary of megabytes. */
+const firstOf = (items, max) => items.length > max ? [...items.slice(0, max), `and ${items.length - max} more`] : [...items];
+/** GitHub refuses a job summary over 1 MiB; each part is capped, and this is the last guard. */
+const MAX_SUMMARY_BYTES = (/* unused pure expression or super */ null && (1024 * 1024 - 16 * 1024));
+const MAX_SUMMARY_MODELS = 50;
+const MAX_SUMMARY_ENDPOINTS = 100;
+const MAX_TAIL_CHARS = (/* unused pure expression or super */ null && (64 * 1024));
+const MAX_ENV_VALUE_CHARS = 1000;
 /** The job summary in GitHub-flavoured Markdown. */
 function summaryMarkdown(outcome, ctx) {
     const out = outputs(outcome);
     const rows = [
         ['Result', outcome.ready ? '\u2705 ready' : `\u274c not ready (${outcome.reason})`],
-        ['Endpoint', `\`${ctx.url.href}\``],
+        ['Endpoint', code(ctx.url.href)],
         ['Elapsed', `${out['elapsed-seconds']} s`],
         ['Probes', out.attempts],
         ['First HTTP answer', out['first-response-seconds'] === '' ? 'never' : `${out['first-response-seconds']} s`],
-        ['Listed models', outcome.models.length ? outcome.models.map((m) => `\`${m}\``).join(', ') : 'none'],
         [
-            'Matched model',
-            out['model-id'] === '' ? (ctx.expect.model === undefined ? '\u2014' : 'none') : `\`${out['model-id']}\``
-        ]
+            'Listed models',
+            outcome.models.length
+                ? firstOf(outcome.models.map((m) => code(clipText(m, 200))), MAX_SUMMARY_MODELS).join(', ')
+                : 'none'
+        ],
+        ['Matched model', out['model-id'] === '' ? (ctx.expect.model === undefined ? '\u2014' : 'none') : code(out['model-id'])]
     ];
     const server = outcome.server;
     if (out['generation-seconds'] !== '')
@@ -19539,9 +20332,9 @@ function summaryMarkdown(outcome, ctx) {
     if (out['startup-seconds'] !== '')
         rows.push(['Startup (from the process start)', `${out['startup-seconds']} s`]);
     if (server?.logFile !== undefined)
-        rows.push(['Server log', `\`${server.logFile}\``]);
+        rows.push(['Server log', code(server.logFile)]);
     if (outcome.profile?.engine !== undefined)
-        rows.push(['Engine', outcome.profile.engine]);
+        rows.push(['Engine', mdText(outcome.profile.engine)]);
     if (out['expected-seconds'] !== '') {
         const against = out['regression-percent'] === ''
             ? ''
@@ -19552,20 +20345,25 @@ function summaryMarkdown(outcome, ctx) {
     if (outcome.results.length > 1) {
         lines.push(`#### Endpoints (${outcome.results.filter((r) => r.ready).length} of ${outcome.results.length} ready)`, '');
         lines.push('| endpoint | result | elapsed | status | model |', '|---|---|---:|---:|---|');
-        for (const r of outcome.results) {
+        for (const r of outcome.results.slice(0, MAX_SUMMARY_ENDPOINTS)) {
             const result = r.ready ? '\u2705 ready' : `\u274c ${r.reason}`;
-            lines.push(`| \`${cell(r.url.href)}\` | ${result} | ${seconds(r.elapsedMs)} s | ${r.last?.status ?? '\u2014'} | ${cell(r.last?.modelId ?? '\u2014')} |`);
+            const model = r.last?.modelId === undefined ? '\u2014' : code(r.last.modelId);
+            lines.push(`| ${cell(code(r.url.href))} | ${result} | ${seconds(r.elapsedMs)} s | ${r.last?.status ?? '\u2014'} | ${cell(model)} |`);
         }
+        if (outcome.results.length > MAX_SUMMARY_ENDPOINTS)
+            lines.push(`| and ${outcome.results.length - MAX_SUMMARY_ENDPOINTS} more | | | | |`);
         lines.push('', `The rows above describe each endpoint; the table at the top, and the timeline, describe ${outcome.url.href}.`, '');
     }
     lines.push('#### Timeline', '', '| at | the server answered |', '|---:|---|');
     for (const t of outcome.timeline) {
-        lines.push(`| ${formatDuration(t.elapsedMs)} | ${t.lost ? '\u26a0\ufe0f stopped answering (crashed or restarting?): ' : ''}${cell(t.summary)} |`);
+        if (t.dropped)
+            lines.push(`| \u2026 | *${t.dropped} change${t.dropped === 1 ? '' : 's'} left out* |`);
+        lines.push(`| ${formatDuration(t.elapsedMs)} | ${t.lost ? '\u26a0\ufe0f stopped answering (crashed or restarting?): ' : ''}${cell(mdText(t.summary))} |`);
     }
     const profile = outcome.profile;
     for (const warning of [profile?.regression, profile?.drift])
         if (warning !== undefined)
-            lines.push('', `> \u26a0\ufe0f ${warning}`);
+            lines.push('', `> \u26a0\ufe0f ${cell(mdText(warning))}`);
     if (profile !== undefined && profile.phases.length > 0)
         lines.push('', phaseMarkdown(profile.phases, profile.engine ?? 'Server', profile.usual).trimEnd());
     if (server?.env !== undefined || server?.envUnavailable !== undefined) {
@@ -19573,14 +20371,33 @@ function summaryMarkdown(outcome, ctx) {
         if (server.envUnavailable !== undefined)
             lines.push(server.envUnavailable);
         else
-            lines.push('| variable | value |', '|---|---|', ...(server.env ?? []).map((e) => `| \`${cell(e.name)}\` | ${e.value === undefined ? '*not set*' : `\`${cell(e.value)}\``} |`));
+            lines.push('| variable | value |', '|---|---|', ...(server.env ?? []).map((e) => `| ${cell(code(e.name))} | ${e.value === undefined ? '*not set*' : cell(code(clipText(e.value, MAX_ENV_VALUE_CHARS)))} |`));
     }
     if (!outcome.ready)
         lines.push('', fenced(failureMessage(outcome, ctx)));
     if (!outcome.ready && server?.logTail !== undefined) {
-        lines.push('', `#### ${logTailTitle(server.logTail, server.logFile)}`, '', fenced(server.logTail.map((l) => `${l.number}: ${l.text}`).join('\n')));
+        const tail = lastChars(server.logTail.map((l) => `${l.number}: ${l.text}`), MAX_TAIL_CHARS);
+        lines.push('', `#### ${mdText(logTailTitle(server.logTail, server.logFile))}`, '', fenced(tail.join('\n')));
     }
-    return `${lines.join('\n')}\n`;
+    return capBytes(`${lines.join('\n')}\n`, MAX_SUMMARY_BYTES);
+}
+/** The last lines that fit in `max` characters together. */
+function lastChars(lines, max) {
+    let total = 0;
+    let i = lines.length;
+    while (i > 0 && total + lines[i - 1].length + 1 <= max)
+        total += lines[--i].length + 1;
+    return lines.slice(i);
+}
+const clipText = (text, max) => (text.length > max ? `${text.slice(0, max)}\u2026` : text);
+/** The text cut at a line to fit in `max` UTF-8 bytes, saying so. */
+function capBytes(text, max) {
+    if (Buffer.byteLength(text) <= max)
+        return text;
+    const cut = Buffer.from(text)
+        .subarray(0, max - 200)
+        .toString('utf8');
+    return `${cut.slice(0, cut.lastIndexOf('\n') + 1)}\n*(the rest of this summary is left out: GitHub takes at most 1 MiB)*\n`;
 }
 function logTailTitle(tail, file = 'the log') {
     return tail.length === 0 ? `${file} is empty` : `Last ${tail.length} line${tail.length === 1 ? '' : 's'} of ${file}`;
@@ -19597,10 +20414,8 @@ function envLines(server) {
         return [server.envUnavailable];
     return (server.env ?? []).map((e) => (e.value === undefined ? `${e.name}: not set` : `${e.name}=${e.value}`));
 }
-/** Replaces every secret in `text`; the CLI has no runner to mask for it, and the action masks twice. */
-function redact(text, secrets) {
-    return secrets.reduce((t, s) => (s.length >= 3 ? t.split(s).join('***') : t), text);
-}
+// The front ends redact what they write with it; it lives beside the rule that says what a secret is.
+
 
 ;// CONCATENATED MODULE: ./src/history/around-wait.ts
 
@@ -19649,400 +20464,6 @@ function recordRun(history, run, thresholdPercent, minRuns) {
         drift: drift.length ? driftWarning(drift) : undefined,
         notices
     };
-}
-
-;// CONCATENATED MODULE: ./src/wait/schedule.ts
-/**
- * When the next HTTP probe goes out while the server answers but is not ready yet (503 while loading, a list
- * without the model, /health 503 through a warm-up). Pure: a function of the state the loop hands it, so that it is
- * tested on a fake clock. Connections refused are not its concern: the port watch stands in for probes then.
- */
-const SCHEDULE_MODES = ['adaptive', 'fixed'];
-/** The gap near the expected ready moment: a probe costs the server a few microseconds, a late ready a job's time. */
-const DENSE_MS = 200;
-/** How far before the expected moment dense probes begin, at least, and as a share of the load so far. */
-const LEAD_MIN_MS = 1_000;
-const LEAD_SHARE = 0.2;
-/**
- * Without an expected moment the gap grows with the time the server has been loading (a quarter of it): a load
- * that has taken 2 s is probed every 500 ms, one that has taken 20 s every `interval`. The lag stays a share of
- * the load, and the requests grow with its logarithm, not its length.
- */
-const BACKOFF_SHARE = 0.25;
-/** The shortest gap whatever the state: a server that answers at once must not turn the loop into a busy one. */
-const MIN_GAP_MS = 50;
-/** The moment the next probe goes out (never past the deadline). */
-function nextProbeAt(s) {
-    const asked = s.retryAfterMs === undefined ? 0 : Math.min(s.retryAfterMs, s.intervalMs * 4);
-    const pace = s.mode === 'fixed' ? s.sentAt + s.intervalMs : s.sentAt + adaptiveGap(s);
-    // A 429 or 503 may ask for a longer pause: granted up to 4 intervals.
-    return Math.min(Math.max(pace, s.now + asked, s.sentAt + MIN_GAP_MS), s.deadline);
-}
-function adaptiveGap(s) {
-    const clamp = (ms) => Math.min(s.intervalMs, Math.max(DENSE_MS, ms));
-    if (s.answeringSince === undefined)
-        return s.intervalMs; // not loading: a list without the model, a 404
-    const loadedMs = Math.max(0, s.sentAt - s.answeringSince);
-    if (s.readyAt === undefined)
-        return clamp(loadedMs * BACKOFF_SHARE);
-    const lead = Math.max(LEAD_MIN_MS, (s.readyAt - s.answeringSince) * LEAD_SHARE);
-    const denseFrom = s.readyAt - lead;
-    // Far from it: sparse, but the probe that opens the dense window lands on its start.
-    if (s.sentAt < denseFrom)
-        return Math.min(s.intervalMs, Math.max(DENSE_MS, denseFrom - s.sentAt));
-    // Near it, and past it: dense, then backing off with the overrun (the estimate was wrong, by how much is unknown).
-    return clamp(DENSE_MS + Math.max(0, s.sentAt - s.readyAt) * BACKOFF_SHARE);
-}
-
-;// CONCATENATED MODULE: ./src/runtime/platform.ts
-/**
- * What the machine the gate runs on can do, where a feature depends on it. Inputs are checked against it, so
- * that a feature this runner cannot serve fails before anything runs, naming the input, rather than during the
- * wait. Tests pass a fake one for macOS and Windows.
- */
-
-/** The machine this process runs on. */
-function currentPlatform() {
-    return { os: process.platform, hasProc: (0,external_node_fs_namespaceObject.existsSync)('/proc/self/stat') };
-}
-const OS_NAMES = { darwin: 'macOS', win32: 'Windows', linux: 'Linux' };
-/** For messages: "macOS", "Windows", else the platform's own name. */
-const osName = (platform) => OS_NAMES[platform.os] ?? platform.os;
-
-;// CONCATENATED MODULE: ./src/inputs/settings.ts
-/**
- * Turns raw input strings (from the action's inputs or the CLI's flags) into typed, validated settings.
- * Nothing below this module reads inputs; every error names the input and the form it accepts.
- */
-
-
-
-
-
-
-
-/** Input name \u2192 default, in the order action.yml declares them. */
-const INPUT_DEFAULTS = {
-    url: '',
-    model: '',
-    match: '',
-    'match-regex': '',
-    status: '200-299',
-    interval: '5s',
-    schedule: 'adaptive',
-    timeout: '15m',
-    'request-timeout': '10s',
-    'success-threshold': '1',
-    headers: '',
-    'api-key': '',
-    'progress-interval': '30s',
-    'fail-on-timeout': 'true',
-    start: '',
-    pid: '',
-    'log-file': '',
-    'log-lines': '50',
-    'fail-pattern': '',
-    'probe-generation': 'false',
-    'env-report': '',
-    diagnostics: '',
-    'ca-cert': '',
-    'insecure-tls': 'false',
-    engine: 'auto',
-    'history-file': 'auto',
-    'history-key': '',
-    'regression-threshold': '25%',
-    'regression-min-runs': '3',
-    'fail-on-regression': 'false'
-};
-/** `history-file: auto`: the runner's tool cache for the action, the user's cache directory for the CLI. */
-const HISTORY_AUTO = 'auto';
-class InputError extends Error {
-    input;
-    constructor(input, detail) {
-        super(`Input "${input}": ${detail}`);
-        this.input = input;
-        this.name = 'InputError';
-    }
-}
-const MAX_INPUT_LENGTH = 64 * 1024;
-/**
- * Reads every input through `get` (which returns '' for an unset input) and validates it, also against what
- * `platform` can do.
- */
-function parseSettings(get, platform = currentPlatform()) {
-    const input = (name) => {
-        const raw = get(name) ?? '';
-        if (raw.length > MAX_INPUT_LENGTH)
-            throw new InputError(name, `is ${raw.length} characters long; the limit is ${MAX_INPUT_LENGTH}`);
-        return raw.trim() === '' ? INPUT_DEFAULTS[name] : raw;
-    };
-    const field = (name, parse) => {
-        try {
-            return parse(input(name));
-        }
-        catch (e) {
-            throw e instanceof InputError ? e : new InputError(name, e.message);
-        }
-    };
-    const text = (name) => {
-        const value = input(name).trim();
-        // the api-key is never shown, not even in its own error
-        if (hasControlChars(value))
-            throw new InputError(name, `${name === 'api-key' ? 'the key' : `"${printable(value)}"`} contains a control character`);
-        return value === '' ? undefined : value;
-    };
-    const duration = (name, minMs) => field(name, (t) => {
-        const ms = parseDuration(t);
-        if (ms < minMs)
-            throw new Error(`"${printable(t)}" is too short: give at least ${minMs}ms, as ${DURATION_FORM}`);
-        return ms;
-    });
-    const urls = field('url', parseUrls);
-    const model = text('model');
-    const match = text('match');
-    const regexText = input('match-regex');
-    const matchRegex = regexText.trim() === '' ? undefined : field('match-regex', parseRegex);
-    const status = field('status', parseStatusSet);
-    const intervalMs = duration('interval', 100);
-    const schedule = field('schedule', (t) => {
-        const mode = SCHEDULE_MODES.find((m) => m === t.trim().toLowerCase());
-        if (mode === undefined)
-            throw new Error(`"${printable(t)}" is not one of ${SCHEDULE_MODES.join(', ')}`);
-        return mode;
-    });
-    const timeoutMs = duration('timeout', 1);
-    const requestTimeoutMs = duration('request-timeout', 1);
-    const progressIntervalMs = duration('progress-interval', 1000);
-    const successThreshold = field('success-threshold', (t) => {
-        if (!/^\s*\d+\s*$/.test(t) || Number(t) < 1 || Number(t) > 1000) {
-            throw new Error(`"${printable(t)}" is not a whole number from 1 to 1000`);
-        }
-        return Number(t);
-    });
-    const headers = field('headers', parseHeaders);
-    const secrets = Object.entries(headers)
-        .filter(([name]) => isCredentialHeader(name))
-        .map(([, value]) => value);
-    const apiKey = text('api-key');
-    if (apiKey !== undefined) {
-        if (/\s/.test(apiKey))
-            throw new InputError('api-key', 'contains white space; give the key alone, without "Bearer"');
-        headers.authorization = `Bearer ${apiKey}`;
-        secrets.push(apiKey);
-    }
-    const failOnTimeout = field('fail-on-timeout', parseBoolean);
-    // The server: how it starts or which process it is, its log, and what to report about it.
-    const script = (name) => {
-        const value = input(name).trim();
-        // eslint-disable-next-line no-control-regex -- scripts may span lines; other control characters are refused
-        if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(value))
-            throw new InputError(name, 'contains a control character');
-        return value === '' ? undefined : value;
-    };
-    const start = script('start');
-    // The server runs under `sh -c`, in its own process group: POSIX only (Windows runners have no /bin/sh).
-    if (start !== undefined && platform.os === 'win32')
-        throw new InputError('start', `${needsShell(platform)}: start the server in an earlier step and give its process id with "pid"`);
-    const pid = field('pid', (t) => parsePid(t.trim()));
-    if (start !== undefined && pid !== undefined) {
-        throw new InputError('pid', 'cannot be used with "start": the server "start" launches is the one watched');
-    }
-    const logFile = text('log-file');
-    const logLines = field('log-lines', (t) => {
-        if (!/^\s*\d+\s*$/.test(t) || Number(t) > 1000)
-            throw new Error(`"${printable(t)}" is not a whole number from 0 to 1000`);
-        return Number(t);
-    });
-    const failPatternText = input('fail-pattern');
-    const failPattern = failPatternText.trim() === '' ? undefined : field('fail-pattern', parseRegex);
-    if (failPattern !== undefined && logFile === undefined && start === undefined) {
-        throw new InputError('fail-pattern', 'needs a log to watch: set "log-file", or "start" (which writes one)');
-    }
-    const envReport = field('env-report', parseEnvNames);
-    if (envReport.length > 0 && start === undefined && pid === undefined) {
-        throw new InputError('env-report', 'needs the server process: set "start" or "pid"');
-    }
-    // A process started elsewhere shows its environment only in /proc/<pid>/environ; one that `start` launches
-    // is reported with the environment the gate gave it.
-    if (envReport.length > 0 && start === undefined && !platform.hasProc) {
-        const orStart = platform.os === 'win32' ? '' : ', or launch the server with "start" (then its environment is the one given to it)';
-        throw new InputError('env-report', `with "pid", reads the server's environment from /proc, which this machine (${osName(platform)}) does not ` +
-            `have: remove "env-report"${orStart}`);
-    }
-    const diagnostics = (script('diagnostics') ?? '')
-        .split(/\r?\n/)
-        .map((l) => l.trim())
-        .filter((l) => l !== '');
-    // each command runs as `timeout \u2026 /bin/sh -c command`
-    if (diagnostics.length > 0 && platform.os === 'win32')
-        throw new InputError('diagnostics', `${needsShell(platform)}: run them in a later step with "if: failure()"`);
-    const probeGeneration = field('probe-generation', parseBoolean);
-    const targets = urls.map((url) => ({ url, generation: probeGeneration ? generationFor(url, model) : undefined }));
-    const caPath = text('ca-cert');
-    const caCert = caPath === undefined ? undefined : field('ca-cert', () => readCaCert(caPath));
-    const insecureTls = field('insecure-tls', parseBoolean);
-    // The startup profile and the history of runs.
-    const engineText = input('engine').trim().toLowerCase();
-    const engine = engineText === 'auto' ? undefined : field('engine', () => parseEngine(engineText));
-    // Read as given: an empty value turns history off (the runner passes the default, "auto", when it is not set).
-    const historyRaw = (get('history-file') ?? '').trim();
-    if (hasControlChars(historyRaw))
-        throw new InputError('history-file', `"${printable(historyRaw)}" contains a control character`);
-    const historyFile = historyRaw === '' ? undefined : historyRaw;
-    const historyKey = text('history-key');
-    if (historyKey !== undefined && historyKey.length > 200)
-        throw new InputError('history-key', `is ${historyKey.length} characters long; give at most 200`);
-    const regressionThresholdPercent = field('regression-threshold', parsePercent);
-    const regressionMinRuns = field('regression-min-runs', (t) => {
-        if (!/^\s*\d+\s*$/.test(t) || Number(t) < 1 || Number(t) > MEDIAN_OF)
-            throw new Error(`"${printable(t)}" is not a whole number from 1 to ${MEDIAN_OF} (the median is of the last ${MEDIAN_OF} ready runs)`);
-        return Number(t);
-    });
-    const failOnRegression = field('fail-on-regression', parseBoolean);
-    return {
-        targets,
-        model,
-        match,
-        matchRegex,
-        status,
-        intervalMs,
-        schedule,
-        timeoutMs,
-        requestTimeoutMs,
-        successThreshold,
-        headers,
-        progressIntervalMs,
-        failOnTimeout,
-        caCert,
-        insecureTls,
-        secrets: secrets.filter((s) => s.length > 0),
-        start,
-        pid,
-        logFile,
-        logLines,
-        failPattern,
-        probeGeneration,
-        envReport,
-        diagnostics,
-        engine,
-        historyFile,
-        historyKey,
-        regressionThresholdPercent,
-        regressionMinRuns,
-        failOnRegression
-    };
-}
-const needsShell = (platform) => `needs a POSIX shell (/bin/sh), which this machine (${osName(platform)}) does not have`;
-const ENGINE_FORM = `auto or one of ${LOG_ENGINE_NAMES.map((e) => (e === 'llamacpp' ? 'llama.cpp' : e)).join(', ')}`;
-function parseEngine(text) {
-    const name = text === 'llama.cpp' ? 'llamacpp' : text;
-    if (!LOG_ENGINE_NAMES.includes(name))
-        throw new Error(`"${printable(text)}" is not ${ENGINE_FORM}`);
-    return name;
-}
-const PID_FORM = 'a process id (12345) or the path of a file holding one';
-function parsePid(text) {
-    if (text === '')
-        return undefined;
-    if (!/^\d+$/.test(text))
-        return { file: text };
-    const pid = Number(text);
-    // Linux caps pid_max at 2^22.
-    if (pid < 1 || pid > 4_194_304)
-        throw new Error(`"${printable(text)}" is not ${PID_FORM}`);
-    return { pid };
-}
-const ENV_NAME_FORM = 'comma-separated variable names or globs such as NCCL_*,CUDA_VISIBLE_DEVICES';
-function parseEnvNames(text) {
-    const names = text
-        .split(/[,\n]/)
-        .map((n) => n.trim())
-        .filter((n) => n !== '');
-    const bad = names.find((n) => !/^[A-Za-z_*?][A-Za-z0-9_*?]*$/.test(n));
-    if (bad !== undefined)
-        throw new Error(`"${printable(bad)}" is not a variable name or glob: give ${ENV_NAME_FORM}`);
-    return names;
-}
-function generationFor(url, model) {
-    const found = generationRoute(url);
-    if (found === undefined) {
-        throw new InputError('probe-generation', `no generation request is known for ${url.pathname}: point "url" at the server's model list, ` +
-            GENERATION_ROUTES.map((r) => `${r.listPathText} (${r.servers})`).join(', '));
-    }
-    if (found.route.needsModel && model === undefined) {
-        throw new InputError('probe-generation', `needs "model": the request to ${found.route.requests[0].path} names the model to generate with`);
-    }
-    return found;
-}
-const CA_FORM = 'the path of a PEM file of CA certificates (-----BEGIN CERTIFICATE-----)';
-/** Reads and checks the PEM file now, so that a wrong path fails before any request. */
-function readCaCert(path) {
-    let pem;
-    try {
-        pem = (0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8');
-    }
-    catch (e) {
-        throw new Error(`cannot read "${printable(path)}" (${e.code ?? e.message}): give ${CA_FORM}`, { cause: e });
-    }
-    const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
-    if (blocks.length === 0)
-        throw new Error(`"${printable(path)}" holds no certificate: give ${CA_FORM}`);
-    for (const block of blocks) {
-        try {
-            // node:crypto only here, for a ca-cert: loading it costs 5 ms and 3 MB on Node 24
-            new (process.getBuiltinModule('node:crypto').X509Certificate)(block);
-        }
-        catch {
-            throw new Error(`"${printable(path)}" holds a certificate that cannot be read: give ${CA_FORM}`);
-        }
-    }
-    return pem;
-}
-const URL_FORM = 'an http:// or https:// URL such as http://localhost:8000/v1/models';
-/** A fleet larger than this is more likely a mistake than a deployment. */
-const MAX_URLS = 1000;
-/** One URL per line (blank lines skipped); a fleet's lines are named by number in errors. */
-function parseUrls(text) {
-    const lines = text
-        .split(/\r?\n/)
-        .map((l) => l.trim())
-        .filter((l) => l !== '');
-    if (lines.length > MAX_URLS)
-        throw new Error(`lists ${lines.length} URLs; the limit is ${MAX_URLS}`);
-    if (lines.length <= 1)
-        return [parseUrl(lines[0] ?? '')];
-    return lines.map((line, i) => {
-        try {
-            return parseUrl(line);
-        }
-        catch (e) {
-            throw new Error(`line ${i + 1}: ${e.message}`, { cause: e });
-        }
-    });
-}
-function parseUrl(text) {
-    const s = text.trim();
-    if (s === '')
-        throw new Error(`is required: give ${URL_FORM}`);
-    // Messages show the text without any user:password@ part, even when it is not a valid URL.
-    const shown = printable(s.replace(/^([a-z][a-z\d+.-]*:\/\/)?.*@/is, '$1***@'));
-    // The URL parser would silently drop tabs and line breaks; a URL with them is a mistake or an injection.
-    if (hasControlChars(s) || s.includes('\t'))
-        throw new Error(`"${shown}" contains a control character: give ${URL_FORM}`);
-    let url;
-    try {
-        url = new URL(s);
-    }
-    catch {
-        throw new Error(`"${shown}" is not ${URL_FORM}`);
-    }
-    // Checked first so that a password never reaches a message.
-    if (url.username || url.password) {
-        throw new Error('must not carry credentials (user:password@); pass them with "api-key" or "headers"');
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:')
-        throw new Error(`"${shown}" is not ${URL_FORM}`);
-    return url;
 }
 
 ;// CONCATENATED MODULE: ./src/server/proc.ts
@@ -20257,6 +20678,12 @@ function readEnviron(pid) {
 ;// CONCATENATED MODULE: ./src/server/watch.ts
 /** Turns what happens beside the wait into a stop: the server process exiting, a fail-pattern log line, cancellation. */
 
+
+/**
+ * How long `fail-pattern` may run on one look's new lines: a pattern that backtracks (`(\w+\s?)+: CUDA error`
+ * on an ordinary line) would otherwise hold the event loop, the deadline and the signals with it.
+ */
+const FAIL_PATTERN_LIMIT_MS = 250;
 /** How long a fatal log line waits for the server's exit, to name its exit code too. */
 const EXIT_GRACE_MS = 150;
 /** The least time between two reads of the log woken by the file system. */
@@ -20287,8 +20714,22 @@ function watchServer({ server, log, failPattern, readLines, cancel, pollMs = 200
         if (log === undefined)
             return undefined;
         const fresh = log.poll();
+        // a log that became a directory, or cannot be read any more, ends the wait: nothing it says can be watched
+        if (log.problem !== undefined)
+            return { reason: 'log-error', detail: `${log.problem}${after}` };
         const known = readLines?.(fresh);
-        const matching = failPattern ? fresh.find((l) => failPattern.test(l.text)) : undefined;
+        const found = failPattern
+            ? findWithin(failPattern, fresh.map((l) => l.text), FAIL_PATTERN_LIMIT_MS)
+            : -1;
+        if (typeof found === 'object') {
+            const line = fresh[found.outOfTimeAt];
+            return {
+                reason: 'log-error',
+                detail: `fail-pattern ${String(failPattern)} ran out of time on line ${line.number} of ${log.path} ` +
+                    `(it backtracks too much: simplify "fail-pattern")${after}`
+            };
+        }
+        const matching = found === -1 ? undefined : fresh[found];
         const knownError = (k) => logError(k.line, `is a known fatal ${k.engine} line`, after);
         if (known?.cause)
             return knownError(known);
@@ -20364,6 +20805,19 @@ function watchServer({ server, log, failPattern, readLines, cancel, pollMs = 200
 /** The wait loop: probe, judge, report changes, until ready, a fatal answer, a stop, or the deadline. */
 
 
+/**
+ * A timeline keeps this many first and this many last changes, and counts those between: a model list that
+ * changes on every probe must not grow memory, the log and the summary without limit.
+ */
+const TIMELINE_ENDS = 20;
+function addChange(timeline, entry) {
+    timeline.push(entry);
+    if (timeline.length <= 2 * TIMELINE_ENDS + 1)
+        return;
+    // the oldest of the last changes goes; the next one carries the count
+    const [gone] = timeline.splice(TIMELINE_ENDS, 1);
+    timeline[TIMELINE_ENDS] = { ...timeline[TIMELINE_ENDS], dropped: (gone.dropped ?? 0) + 1 };
+}
 async function waitForModel(opts, deps) {
     const { clock } = deps;
     const start = deps.startedAt ?? clock.now();
@@ -20444,7 +20898,7 @@ async function waitForModel(opts, deps) {
             models = assessment.models;
         if (assessment.summary !== last?.summary) {
             const lost = assessment.state === 'down' && last !== undefined && last.state !== 'down' && firstResponseMs !== undefined;
-            timeline.push({ elapsedMs, summary: assessment.summary, ...(lost ? { lost } : {}) });
+            addChange(timeline, { elapsedMs, summary: assessment.summary, ...(lost ? { lost } : {}) });
             deps.onEvent?.({ type: lost ? 'lost' : 'change', elapsedMs, attempt: attempts, assessment });
             quietSince = now;
         }
@@ -20572,6 +21026,7 @@ async function gate(settings, deps) {
         : new LogFollower(logFile, settings.logLines, {
             fromStart: settings.start !== undefined,
             skipBytes: server?.logOffset,
+            secrets: settings.secrets,
             earlier: (lines) => lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number)))
         });
     // Aborted once the engine's own ready line is read: every endpoint's next probe goes out at once.
@@ -20610,7 +21065,8 @@ async function gate(settings, deps) {
     // Every endpoint's sleeps and requests listen to it: a fleet of 200 is not a leak.
     (0,external_node_events_.setMaxListeners)(0, stop);
     const warn = deps.warn ?? deps.log;
-    const tls = { caCert: settings.caCert, insecureTls: settings.insecureTls };
+    // what every HTTP client of the wait shares: its TLS settings, and the secrets to mask in answers as they arrive
+    const tls = { caCert: settings.caCert, insecureTls: settings.insecureTls, secrets: settings.secrets };
     deps.debug?.(`request headers: ${['user-agent', 'accept', ...Object.keys(settings.headers)].join(', ')} (values not shown)`);
     try {
         const results = await Promise.all(settings.targets.map(async ({ url, generation }) => {
@@ -20622,7 +21078,7 @@ async function gate(settings, deps) {
                 deps.debug?.(`${prefix}${probeLine(result)}`);
                 // The model list can name the engine (`owned_by`) when the log has not.
                 if (log !== undefined && result.kind === 'http' && profile.engine === undefined)
-                    sayStartup(profile.models(result.body));
+                    sayStartup(profile.models(result.json));
                 return result;
             };
             try {
@@ -20704,7 +21160,7 @@ function reportEnvironment(settings, server, facts, deps) {
     if (environ === undefined)
         facts.envUnavailable = `The environment of process ${server.pid} could not be read (it has exited, or this is not Linux).`;
     else
-        facts.env = envReport(settings.envReport, environ);
+        facts.env = envReport(settings.envReport, environ, settings.secrets);
     deps.log(`Server environment (process ${server.pid}):`);
     for (const line of envLines(facts))
         deps.log(`  ${line}`);
@@ -21646,11 +22102,17 @@ const FULL_COLLECTION_MS = 30_000;
  * And each young-generation collection (every few seconds) moves a little garbage into the old generation,
  * which V8 collects only once it has grown past a limit: RSS crept up by a megabyte a minute. A full
  * collection every 30 s, a few milliseconds each, keeps it flat. The timer does not hold the process open.
+ *
+ * The young generation starts at 1 MB and V8 doubles it, up to 16 MB a half, each time a scavenge finds most of
+ * it alive: a 1 MiB body read into 60,000 model entries does that in one probe, and the grown space stays. Kept
+ * at its first size (growth factor 1), a 60,000-model list peaked at 80 MB instead of 109 MB; a fleet of ten
+ * 1 MiB lists or a list that changes on every probe likewise (measured in hostile-content.e2e.test.ts).
  */
 function keepMemoryFlat() {
     (0,external_node_v8_namespaceObject.setFlagsFromString)('--wasm-tiering-budget=1000000000');
     (0,external_node_v8_namespaceObject.setFlagsFromString)('--no-turbofan');
     (0,external_node_v8_namespaceObject.setFlagsFromString)('--no-maglev');
+    (0,external_node_v8_namespaceObject.setFlagsFromString)('--semi-space-growth-factor=1');
     setInterval(collectGarbage, FULL_COLLECTION_MS).unref();
 }
 let gc;

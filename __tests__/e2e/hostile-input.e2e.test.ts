@@ -182,17 +182,18 @@ describe("a server's body", () => {
   it('cannot issue workflow commands', async () => {
     const injection =
       'x\n::set-output name=ready::true\n::add-mask::wait\r::stop-commands::pwned\n##[set-output name=ready;]true\n::error::fake'
-    echo = () => ({
-      status: 503,
-      body: JSON.stringify({ error: injection, object: 'list', data: [{ id: injection }] })
-    })
+    // an error message, then a model list (a body with an `error` is never read as a model list)
+    echo = () => ({ status: 503, body: JSON.stringify({ error: injection }) })
     const runs = [
-      await runMeasured({ url: `${server}/v1/models`, timeout: '1500ms', interval: '200ms' }, { RUNNER_DEBUG: '1' }),
+      await runMeasured({ url: `${server}/v1/models`, timeout: '1500ms', interval: '200ms' }, { RUNNER_DEBUG: '1' })
+    ]
+    echo = () => ({ status: 503, body: JSON.stringify({ object: 'list', data: [{ id: injection }] }) })
+    runs.push(
       await runMeasured(
         { url: `${server}/v1/models`, status: '503', model: 'kimi', timeout: '1500ms' },
         { RUNNER_DEBUG: '1' }
       )
-    ]
+    )
     for (const run of runs) {
       const lines = run.stdout.split(/\r\n|\r|\n/)
       // the only commands are the action's own: debug lines and the one error
@@ -202,7 +203,7 @@ describe("a server's body", () => {
       expect(run.stdout).not.toContain('##[')
       expect(run.outputs.ready).toBe('false')
     }
-    // the model id, with its line breaks, reached a log line, defused
-    expect(runs[1].stdout).toContain('\n: :set-output name=ready::true')
+    // the model id reached a log line, its line breaks turned into spaces
+    expect(runs[1].stdout).toContain('serving [x ::set-output name=ready::true ::add-mask::wait')
   })
 })

@@ -314,13 +314,7 @@ export function engineOfLine(line: string): LogEngine | undefined {
 }
 
 /** The engine from a `/v1/models` body's `owned_by` (vLLM, SGLang, llama.cpp and Triton's OpenAI front end say so). */
-export function engineOfModelList(body: string): LogEngine | undefined {
-  let json: unknown
-  try {
-    json = JSON.parse(body)
-  } catch {
-    return undefined
-  }
+export function engineOfModelList(json: unknown): LogEngine | undefined {
   const data = (json as { data?: unknown } | null)?.data
   if (!Array.isArray(data)) return undefined
   for (const entry of data) {

@@ -86,7 +86,13 @@ export const MODEL_LIST_SHAPES: readonly ModelListShape[] = [
     servers: 'KServe v1/v2 /v2/models/<name>/ready, Triton and KServe v2 model metadata',
     read(body) {
       const id = str(body.name)
-      if (id === undefined) return undefined
+      // A `name` alone says nothing (error objects carry one too): these endpoints also say `ready` or describe the model.
+      const describes =
+        typeof body.ready === 'boolean' ||
+        typeof body.platform === 'string' ||
+        Array.isArray(body.versions) ||
+        Array.isArray(body.inputs)
+      if (id === undefined || !describes) return undefined
       return [{ id, loading: body.ready === false ? '"ready": false' : undefined }]
     }
   }
@@ -98,15 +104,15 @@ function namedEntries(list: unknown, key: string): ListedModel[] | undefined {
   return entries.flatMap((e) => (str(e[key]) === undefined ? [] : [{ id: str(e[key]) as string }]))
 }
 
-/** Reads the model list from a JSON body, trying each known shape in turn; undefined when none fits. */
-export function readModelList(body: string): { shape: string; models: ListedModel[] } | undefined {
-  let json: unknown
-  try {
-    json = JSON.parse(body)
-  } catch {
-    return undefined
-  }
-  if (!isObject(json)) return undefined
+/**
+ * An error in a 200's clothing: OpenAI-style `{"object": "error", …}` (vLLM, SGLang) or any object with an
+ * `error` (Ollama, TGI, llama.cpp). Never a model list nor a completion, whatever else it carries.
+ */
+const isErrorObject = (o: Entry): boolean => o.object === 'error' || (o.error !== undefined && o.error !== null)
+
+/** Reads the model list from a body's JSON, trying each known shape in turn; undefined when none fits. */
+export function readModelList(json: unknown): { shape: string; models: ListedModel[] } | undefined {
+  if (!isObject(json) || isErrorObject(json)) return undefined
   for (const shape of MODEL_LIST_SHAPES) {
     const models = shape.read(json)
     if (models !== undefined) return { shape: shape.name, models }
@@ -135,7 +141,13 @@ export interface GenerationRoute {
   needsModel: boolean
   /** Tried in order: the next is used when the server has no such route (404 or 405). */
   requests: readonly GenerationRequest[]
+  /** Whether an answer's JSON is a completion in this engine's format (not an error, not an empty or other body). */
+  completed(json: Entry): boolean
 }
+
+/** Whether the body's JSON is a completion in `route`'s format: only that proves the model generated. */
+export const isCompletion = (route: GenerationRoute, json: unknown): boolean =>
+  isObject(json) && !isErrorObject(json) && route.completed(json)
 
 const PROMPT = 'Hi'
 
@@ -153,7 +165,9 @@ export const GENERATION_ROUTES: readonly GenerationRoute[] = [
         path: '/v1/chat/completions',
         body: (model) => ({ model, messages: [{ role: 'user', content: PROMPT }], max_tokens: 1 })
       }
-    ]
+    ],
+    // a completion's choice has `text`, a chat completion's a `message`
+    completed: (json) => objects(json.choices)?.some((c) => typeof c.text === 'string' || isObject(c.message)) === true
   },
   {
     name: 'ollama',
@@ -166,7 +180,8 @@ export const GENERATION_ROUTES: readonly GenerationRoute[] = [
         path: '/api/generate',
         body: (model) => ({ model, prompt: PROMPT, stream: false, options: { num_predict: 1 } })
       }
-    ]
+    ],
+    completed: (json) => typeof json.response === 'string'
   },
   {
     name: 'tgi',
@@ -174,7 +189,8 @@ export const GENERATION_ROUTES: readonly GenerationRoute[] = [
     listPath: /\/info\/?$/,
     listPathText: '/info',
     needsModel: false,
-    requests: [{ path: '/generate', body: () => ({ inputs: PROMPT, parameters: { max_new_tokens: 1 } }) }]
+    requests: [{ path: '/generate', body: () => ({ inputs: PROMPT, parameters: { max_new_tokens: 1 } }) }],
+    completed: (json) => typeof json.generated_text === 'string'
   }
 ]
 

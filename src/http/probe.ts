@@ -7,7 +7,8 @@ import { type LookupAddress, lookup } from 'node:dns'
 import type { Dispatcher } from 'undici'
 import { Agent, EnvHttpProxyAgent, request } from './undici-parts.js'
 import { collectGarbage } from '../runtime/memory.js'
-import { isCredentialHeader, parseRetryAfter } from '../inputs/parse.js'
+import { parseRetryAfter } from '../inputs/parse.js'
+import { isCredentialName, redact } from '../inputs/secrets.js'
 import { formatDuration } from '../runtime/clock.js'
 
 /** Enough for any model list; a larger body is cut here so that a hostile server cannot flood memory. */
@@ -21,6 +22,8 @@ export type ProbeResult =
       status: number
       contentType: string
       body: string
+      /** The body as JSON, parsed once for every reader (see `parseJson`); undefined when it is not JSON. */
+      json: unknown
       truncated: boolean
       /** How long a 429 or 503 asks the client to wait, from its `Retry-After` header. */
       retryAfterMs?: number
@@ -42,6 +45,11 @@ export interface ProbeOptions {
   caCert?: string
   /** Skip certificate checks. */
   insecureTls?: boolean
+  /**
+   * Masked in the body and the error message as soon as they arrive, before anything reads, quotes or cuts them
+   * (a cut through a key would leave a prefix no later redaction recognises).
+   */
+  secrets?: readonly string[]
 }
 
 /** localhost, 127.0.0.0/8 and ::1 (as URL.hostname writes them): never sent through a proxy. */
@@ -67,11 +75,15 @@ function lookupLoopback(hostname: string, options: { all?: boolean }, callback: 
   else callback(null, both[0].address, both[0].family)
 }
 
-/** A body this large is collected before the next request rather than left for V8 to collect when it likes. */
-const LARGE_BODY_BYTES = 256 * 1024
+/**
+ * Once bodies this large in all have arrived, they are collected before the next request rather than left for V8
+ * to collect when it likes: one body near the cap, or many smaller ones (a 64 KB list on every probe), whose
+ * buffers would otherwise pile up outside the heap until the next full collection.
+ */
+const COLLECT_AFTER_BYTES = 256 * 1024
 
-export function createProber({ url, headers, caCert, insecureTls }: ProbeOptions): Prober {
-  const client = createHttpClient({ caCert, insecureTls })
+export function createProber({ url, headers, caCert, insecureTls, secrets }: ProbeOptions): Prober {
+  const client = createHttpClient({ caCert, insecureTls, secrets })
   return {
     probe: (timeoutMs, signal) => client.send({ url, method: 'GET', headers }, timeoutMs, signal),
     close: () => client.close()
@@ -94,8 +106,9 @@ export interface HttpClient {
 /** One exchange at a time with a hard time limit and a capped body: shared by the probe and the generation check. */
 export function createHttpClient({
   caCert,
-  insecureTls
-}: Pick<ProbeOptions, 'caCert' | 'insecureTls'> = {}): HttpClient {
+  insecureTls,
+  secrets = []
+}: Pick<ProbeOptions, 'caCert' | 'insecureTls' | 'secrets'> = {}): HttpClient {
   // node:tls is loaded only here: a plain http:// wait never needs it (nor its memory, 6 MB on Node 24).
   const ca = caCert === undefined ? {} : { ca: [...process.getBuiltinModule('node:tls').rootCertificates, caCert] }
   const tls = { ...ca, ...(insecureTls ? { rejectUnauthorized: false } : {}) }
@@ -109,11 +122,13 @@ export function createHttpClient({
       ? direct
       : (viaProxy ??= new EnvHttpProxyAgent({ ...limits, connect: tls, requestTls: tls }))
 
-  let lastBodyLarge = false
+  let bodyBytes = 0
   return {
     async send({ url, method, headers, json }, timeoutMs, signal) {
-      if (lastBodyLarge) collectGarbage()
-      lastBodyLarge = false
+      if (bodyBytes >= COLLECT_AFTER_BYTES) {
+        collectGarbage()
+        bodyBytes = 0
+      }
       const controller = new AbortController()
       const timer = setTimeout(() => controller.abort(new ProbeTimeout(timeoutMs)), Math.max(1, timeoutMs))
       const onStop = (): void => controller.abort(new ProbeStopped())
@@ -161,14 +176,16 @@ export function createHttpClient({
             target = next
             continue
           }
-          const { text, truncated } = await readCapped(res.body)
-          lastBodyLarge = text.length >= LARGE_BODY_BYTES
+          const { text: raw, truncated } = await readCapped(res.body)
+          const text = secrets.length === 0 ? raw : redact(raw, secrets)
+          bodyBytes += raw.length
           const retryAfter = [res.headers['retry-after']].flat()[0]
           return {
             kind: 'http',
             status,
             contentType: String(res.headers['content-type'] ?? ''),
             body: text,
+            json: parseJson(text),
             truncated,
             ...((status === 429 || status === 503) && retryAfter !== undefined
               ? { retryAfterMs: parseRetryAfter(retryAfter, Date.now()) }
@@ -177,7 +194,8 @@ export function createHttpClient({
           }
         }
       } catch (e) {
-        return { ...describeError(controller.signal.aborted ? controller.signal.reason : e), status }
+        const error = describeError(controller.signal.aborted ? controller.signal.reason : e)
+        return { ...error, message: redact(error.message, secrets), status }
       } finally {
         clearTimeout(timer)
         signal?.removeEventListener('abort', onStop)
@@ -190,7 +208,7 @@ export function createHttpClient({
 }
 
 const withoutCredentials = (headers: Record<string, string>): Record<string, string> =>
-  Object.fromEntries(Object.entries(headers).filter(([name]) => !isCredentialHeader(name)))
+  Object.fromEntries(Object.entries(headers).filter(([name]) => !isCredentialName(name)))
 
 /** The wait was told to stop (the server exited, a log line matched, the job was cancelled). */
 class ProbeStopped extends Error {
@@ -225,6 +243,40 @@ async function readCapped(
 }
 
 const decode = (chunks: Buffer[]): string => new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks))
+
+/**
+ * No model list or completion nests deeper than this; a body that does is not parsed, since JSON.parse of a
+ * 1 MiB `[[[…]]]` builds half a million arrays (about 150 MB).
+ */
+const MAX_JSON_DEPTH = 64
+
+/** The body as JSON when it is an object or an array no deeper than MAX_JSON_DEPTH; undefined otherwise. */
+export function parseJson(text: string): unknown {
+  const first = /\S/.exec(text.slice(0, 4096))?.[0]
+  if ((first !== '{' && first !== '[') || nestsDeeperThan(text, MAX_JSON_DEPTH)) return undefined
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return undefined
+  }
+}
+
+/** One pass over the text, strings skipped: whether brackets open deeper than `max`. */
+function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 0x5c) i++
+      else if (c === 0x22) inString = false
+    } else if (c === 0x22) inString = true
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true
+    } else if (c === 0x7d || c === 0x5d) depth--
+  }
+  return false
+}
 
 /** Reduces whatever undici or the socket threw to a stable code and its message. */
 function describeError(e: unknown): { kind: 'error'; code: string; message: string } {

@@ -62,10 +62,6 @@ export function parseHeaders(text: string): Record<string, string> {
   return headers
 }
 
-/** Headers that carry credentials: masked in output and never forwarded to another origin on a redirect. */
-export const isCredentialHeader = (name: string): boolean =>
-  /authorization|cookie|token|key|secret|password/i.test(name)
-
 /**
  * Reads a `Retry-After` value, delta-seconds (`120`) or an HTTP date, as milliseconds from `nowMs`;
  * undefined when it is neither. A date in the past means "now" (0).
@@ -79,10 +75,21 @@ export function parseRetryAfter(value: string, nowMs: number): number | undefine
   return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs)
 }
 
-export function hasControlChars(text: string): boolean {
-  // eslint-disable-next-line no-control-regex
-  return /[\u0000-\u0008\u000a-\u001f\u007f]/.test(text)
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/g
+
+/**
+ * The one control-character rule (C0 and DEL): whether `text` holds one other than those `allowed` (a tab in a
+ * value; a script's tab and line breaks).
+ */
+export function hasControlChars(text: string, allowed = '\t'): boolean {
+  for (const [c] of text.matchAll(CONTROL)) if (!allowed.includes(c)) return true
+  return false
 }
+
+/** `text` with each run of control characters turned into one space, for a one-line quote of a server's words. */
+export const controlToSpace = (text: string): string => text.replace(CONTROL_RUN, ' ')
+const CONTROL_RUN = new RegExp(`${CONTROL.source}+`, 'g')
 
 /** Accepts a JavaScript regular expression as its source (`ready|up`) or in slashes with flags (`/kimi/i`). */
 export function parseRegex(text: string): RegExp {

@@ -2,12 +2,11 @@
  * Turns raw input strings (from the action's inputs or the CLI's flags) into typed, validated settings.
  * Nothing below this module reads inputs; every error names the input and the form it accepts.
  */
+import { readFileSync, type Stats, statSync } from 'node:fs'
 import { SCHEDULE_MODES, type ScheduleMode } from '../wait/schedule.js'
-import { readFileSync } from 'node:fs'
 import {
   DURATION_FORM,
   hasControlChars,
-  isCredentialHeader,
   parseBoolean,
   parseDuration,
   parseHeaders,
@@ -17,6 +16,7 @@ import {
   printable,
   type StatusSet
 } from './parse.js'
+import { credentialParts, isCredentialName, MIN_SECRET_CHARS } from './secrets.js'
 import { LOG_ENGINE_NAMES, type LogEngine } from '../engines/log-markers.js'
 import { GENERATION_ROUTES, type GenerationRoute, generationRoute } from '../engines/model-lists.js'
 import { MEDIAN_OF } from '../history/store.js'
@@ -187,22 +187,47 @@ export function parseSettings(get: (name: InputName) => string, platform: Platfo
     return Number(t)
   })
   const headers = field('headers', parseHeaders)
-  const secrets = Object.entries(headers)
-    .filter(([name]) => isCredentialHeader(name))
-    .map(([, value]) => value)
+  // Each credential is registered whole and in the parts a server may echo alone; one too short to mask is refused.
+  const secrets: string[] = []
+  const secret = (input: InputName, value: string, what: string): void => {
+    if (value.length < MIN_SECRET_CHARS)
+      throw new InputError(
+        input,
+        `${what} has fewer than ${MIN_SECRET_CHARS} characters, too short to be kept out of the logs`
+      )
+    secrets.push(value)
+  }
+  for (const [name, value] of Object.entries(headers).filter(([n]) => isCredentialName(n))) {
+    secret('headers', value, `the ${name} value`)
+    for (const part of credentialParts(name, value)) {
+      // a cookie that is not a credential (lang=en) may be short; the header's whole value is still masked
+      if (/cookie/i.test(name) && part.length < MIN_SECRET_CHARS) continue
+      secret('headers', part, `the ${name} credential`)
+    }
+  }
   const apiKey = text('api-key')
   if (apiKey !== undefined) {
     if (/\s/.test(apiKey)) throw new InputError('api-key', 'contains white space; give the key alone, without "Bearer"')
+    secret('api-key', apiKey, 'the key')
     headers.authorization = `Bearer ${apiKey}`
-    secrets.push(apiKey)
   }
+  // A token in a URL's query string (?api_key=…) is masked everywhere the URL is written (logs, summary, results):
+  // as url.href writes it and as decoded.
+  for (const url of urls)
+    for (const pair of url.search.slice(1).split('&')) {
+      const [[name, value] = ['', '']] = new URLSearchParams(pair)
+      const raw = pair.slice(pair.indexOf('=') + 1)
+      if (!pair.includes('=') || !isCredentialName(name) || value === '') continue
+      secret('url', value, `the value of the query parameter "${printable(name)}"`)
+      if (raw !== value) secrets.push(raw)
+    }
   const failOnTimeout = field('fail-on-timeout', parseBoolean)
 
   // The server: how it starts or which process it is, its log, and what to report about it.
   const script = (name: InputName): string | undefined => {
     const value = input(name).trim()
-    // eslint-disable-next-line no-control-regex -- scripts may span lines; other control characters are refused
-    if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(value)) throw new InputError(name, 'contains a control character')
+    // scripts may span lines; other control characters are refused
+    if (hasControlChars(value, '\t\n')) throw new InputError(name, 'contains a control character')
     return value === '' ? undefined : value
   }
   const start = script('start')
@@ -217,6 +242,7 @@ export function parseSettings(get: (name: InputName) => string, platform: Platfo
     throw new InputError('pid', 'cannot be used with "start": the server "start" launches is the one watched')
   }
   const logFile = text('log-file')
+  if (logFile !== undefined) field('log-file', () => checkLogFile(logFile))
   const logLines = field('log-lines', (t) => {
     if (!/^\s*\d+\s*$/.test(t) || Number(t) > 1000)
       throw new Error(`"${printable(t)}" is not a whole number from 0 to 1000`)
@@ -386,6 +412,33 @@ function readCaCert(path: string): string {
     }
   }
   return pem
+}
+
+/** What a path is when it is not a regular file, in words; undefined for a regular file. */
+export function notRegularFile(stat: Stats): string | undefined {
+  if (stat.isFile()) return undefined
+  if (stat.isDirectory()) return 'a directory'
+  if (stat.isFIFO()) return 'a FIFO'
+  if (stat.isCharacterDevice()) return 'a character device'
+  if (stat.isBlockDevice()) return 'a block device'
+  if (stat.isSocket()) return 'a socket'
+  return 'not a regular file'
+}
+
+/**
+ * A log that exists must be a regular file (followed through symlinks): a FIFO blocks whoever opens it, and a
+ * device such as /dev/zero never ends. One not written yet is fine: the server writes it.
+ */
+function checkLogFile(path: string): void {
+  let stat: Stats
+  try {
+    stat = statSync(path)
+  } catch {
+    return
+  }
+  const what = notRegularFile(stat)
+  if (what !== undefined)
+    throw new Error(`"${printable(path)}" is ${what}: give the path of a regular file (the server's log)`)
 }
 
 export const URL_FORM = 'an http:// or https:// URL such as http://localhost:8000/v1/models'

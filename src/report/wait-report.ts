@@ -1,5 +1,5 @@
 /** Words for people: log lines, the failure message, the outputs and the job summary. Text only, no I/O. */
-import type { Expectation } from '../wait/assess.js'
+import { type Expectation, someOf } from '../wait/assess.js'
 import type { EnvEntry } from '../server/env-report.js'
 import type { LogLine } from '../server/log-follower.js'
 import type { ProbeResult } from '../http/probe.js'
@@ -77,12 +77,20 @@ export function probeLine(result: ProbeResult): string {
 }
 
 /**
+ * What may stand before a `::` that the runner still reads as a command: it trims lines with .NET's TrimStart(),
+ * which strips every Unicode white space (JavaScript's \s misses U+0085 NEL), and the invisible format
+ * characters (zero-width spaces and joiners, word joiner, BOM, soft hyphen, Mongolian vowel separator) are
+ * defused too, as no reader can see them.
+ */
+const COMMAND_LEAD = /^([\s\u0085\u00ad\u180e\u200b-\u200d\u2060\ufeff]*)::/gmu
+
+/**
  * Makes text the runner cannot take for a workflow command: server text (a model id, an error message)
  * could otherwise carry a line break followed by `::set-output` or `::stop-commands`, or a `##[` command,
  * which the runner reads anywhere in a line. The runner also breaks lines at a lone carriage return.
  */
 export function commandSafe(text: string): string {
-  return text.replace(/##\[/g, '## [').replace(/^(\s*)::/gm, '$1: :')
+  return text.replace(/##\[/g, '## [').replace(COMMAND_LEAD, '$1: :')
 }
 
 export const INSECURE_TLS_WARNING =
@@ -129,7 +137,11 @@ export function failureMessage(outcome: Outcome, ctx: ReportContext): string {
   if (last === undefined) return lines[0]
   lines.push(sentence(`Last answer: ${last.summary}`))
   if (last.models !== undefined && ctx.expect.model !== undefined) {
-    lines.push(last.models.length ? `The server lists: ${last.models.join(', ')}.` : 'The server lists no models.')
+    lines.push(
+      last.models.length
+        ? `The server lists: ${someOf(last.models, 50, last.modelCount)}.`
+        : 'The server lists no models.'
+    )
   }
   if (last.excerpt) lines.push(`Body (first 200 characters): ${last.excerpt}`)
   if (outcome.firstResponseMs === undefined) lines.push('The server never answered over HTTP.')
@@ -176,29 +188,62 @@ function resultRecord(r: TargetOutcome): Record<string, string | boolean | numbe
   }
 }
 
-const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ')
+const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\r?\n|\r/g, ' ')
+
+/**
+ * Text a server or a log wrote, as literal Markdown (before `cell`): no HTML (`<img>`), no emphasis, no code span,
+ * no link or image, no autolink (`https://…`, `www.…`).
+ */
+export function mdText(text: string): string {
+  return text
+    .replace(/[\\`*_~[\]]/g, '\\$&')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/:\/\//g, ':\\/\\/')
+    .replace(/\b(www)\./gi, '$1\\.')
+}
+
+/** Text as code: a code span when it holds no backtick (nothing renders inside one), else as `mdText`. */
+const code = (text: string): string => (text.includes('`') ? mdText(text) : `\`${text}\``)
+
+/** The first `max` items, then how many more: a list of 60,000 models must not make a summary of megabytes. */
+const firstOf = (items: readonly string[], max: number): string[] =>
+  items.length > max ? [...items.slice(0, max), `and ${items.length - max} more`] : [...items]
+
+/** GitHub refuses a job summary over 1 MiB; each part is capped, and this is the last guard. */
+const MAX_SUMMARY_BYTES = 1024 * 1024 - 16 * 1024
+const MAX_SUMMARY_MODELS = 50
+const MAX_SUMMARY_ENDPOINTS = 100
+const MAX_TAIL_CHARS = 64 * 1024
+const MAX_ENV_VALUE_CHARS = 1000
 
 /** The job summary in GitHub-flavoured Markdown. */
 export function summaryMarkdown(outcome: GateOutcome, ctx: ReportContext): string {
   const out = outputs(outcome)
   const rows: Array<[string, string]> = [
     ['Result', outcome.ready ? '✅ ready' : `❌ not ready (${outcome.reason})`],
-    ['Endpoint', `\`${ctx.url.href}\``],
+    ['Endpoint', code(ctx.url.href)],
     ['Elapsed', `${out['elapsed-seconds']} s`],
     ['Probes', out.attempts],
     ['First HTTP answer', out['first-response-seconds'] === '' ? 'never' : `${out['first-response-seconds']} s`],
-    ['Listed models', outcome.models.length ? outcome.models.map((m) => `\`${m}\``).join(', ') : 'none'],
     [
-      'Matched model',
-      out['model-id'] === '' ? (ctx.expect.model === undefined ? '—' : 'none') : `\`${out['model-id']}\``
-    ]
+      'Listed models',
+      outcome.models.length
+        ? firstOf(
+            outcome.models.map((m) => code(clipText(m, 200))),
+            MAX_SUMMARY_MODELS
+          ).join(', ')
+        : 'none'
+    ],
+    ['Matched model', out['model-id'] === '' ? (ctx.expect.model === undefined ? '—' : 'none') : code(out['model-id'])]
   ]
   const server = outcome.server
   if (out['generation-seconds'] !== '') rows.push(['Generation request', `${out['generation-seconds']} s`])
   if (server?.pid !== undefined) rows.push(['Server process', `pid ${server.pid}`])
   if (out['startup-seconds'] !== '') rows.push(['Startup (from the process start)', `${out['startup-seconds']} s`])
-  if (server?.logFile !== undefined) rows.push(['Server log', `\`${server.logFile}\``])
-  if (outcome.profile?.engine !== undefined) rows.push(['Engine', outcome.profile.engine])
+  if (server?.logFile !== undefined) rows.push(['Server log', code(server.logFile)])
+  if (outcome.profile?.engine !== undefined) rows.push(['Engine', mdText(outcome.profile.engine)])
   if (out['expected-seconds'] !== '') {
     const against =
       out['regression-percent'] === ''
@@ -213,12 +258,15 @@ export function summaryMarkdown(outcome: GateOutcome, ctx: ReportContext): strin
       ''
     )
     lines.push('| endpoint | result | elapsed | status | model |', '|---|---|---:|---:|---|')
-    for (const r of outcome.results) {
+    for (const r of outcome.results.slice(0, MAX_SUMMARY_ENDPOINTS)) {
       const result = r.ready ? '✅ ready' : `❌ ${r.reason}`
+      const model = r.last?.modelId === undefined ? '—' : code(r.last.modelId)
       lines.push(
-        `| \`${cell(r.url.href)}\` | ${result} | ${seconds(r.elapsedMs)} s | ${r.last?.status ?? '—'} | ${cell(r.last?.modelId ?? '—')} |`
+        `| ${cell(code(r.url.href))} | ${result} | ${seconds(r.elapsedMs)} s | ${r.last?.status ?? '—'} | ${cell(model)} |`
       )
     }
+    if (outcome.results.length > MAX_SUMMARY_ENDPOINTS)
+      lines.push(`| and ${outcome.results.length - MAX_SUMMARY_ENDPOINTS} more | | | | |`)
     lines.push(
       '',
       `The rows above describe each endpoint; the table at the top, and the timeline, describe ${outcome.url.href}.`,
@@ -227,13 +275,14 @@ export function summaryMarkdown(outcome: GateOutcome, ctx: ReportContext): strin
   }
   lines.push('#### Timeline', '', '| at | the server answered |', '|---:|---|')
   for (const t of outcome.timeline) {
+    if (t.dropped) lines.push(`| … | *${t.dropped} change${t.dropped === 1 ? '' : 's'} left out* |`)
     lines.push(
-      `| ${formatDuration(t.elapsedMs)} | ${t.lost ? '⚠️ stopped answering (crashed or restarting?): ' : ''}${cell(t.summary)} |`
+      `| ${formatDuration(t.elapsedMs)} | ${t.lost ? '⚠️ stopped answering (crashed or restarting?): ' : ''}${cell(mdText(t.summary))} |`
     )
   }
   const profile = outcome.profile
   for (const warning of [profile?.regression, profile?.drift])
-    if (warning !== undefined) lines.push('', `> ⚠️ ${warning}`)
+    if (warning !== undefined) lines.push('', `> ⚠️ ${cell(mdText(warning))}`)
   if (profile !== undefined && profile.phases.length > 0)
     lines.push('', phaseMarkdown(profile.phases, profile.engine ?? 'Server', profile.usual).trimEnd())
   if (server?.env !== undefined || server?.envUnavailable !== undefined) {
@@ -244,20 +293,39 @@ export function summaryMarkdown(outcome: GateOutcome, ctx: ReportContext): strin
         '| variable | value |',
         '|---|---|',
         ...(server.env ?? []).map(
-          (e) => `| \`${cell(e.name)}\` | ${e.value === undefined ? '*not set*' : `\`${cell(e.value)}\``} |`
+          (e) =>
+            `| ${cell(code(e.name))} | ${e.value === undefined ? '*not set*' : cell(code(clipText(e.value, MAX_ENV_VALUE_CHARS)))} |`
         )
       )
   }
   if (!outcome.ready) lines.push('', fenced(failureMessage(outcome, ctx)))
   if (!outcome.ready && server?.logTail !== undefined) {
-    lines.push(
-      '',
-      `#### ${logTailTitle(server.logTail, server.logFile)}`,
-      '',
-      fenced(server.logTail.map((l) => `${l.number}: ${l.text}`).join('\n'))
+    const tail = lastChars(
+      server.logTail.map((l) => `${l.number}: ${l.text}`),
+      MAX_TAIL_CHARS
     )
+    lines.push('', `#### ${mdText(logTailTitle(server.logTail, server.logFile))}`, '', fenced(tail.join('\n')))
   }
-  return `${lines.join('\n')}\n`
+  return capBytes(`${lines.join('\n')}\n`, MAX_SUMMARY_BYTES)
+}
+
+/** The last lines that fit in `max` characters together. */
+function lastChars(lines: readonly string[], max: number): string[] {
+  let total = 0
+  let i = lines.length
+  while (i > 0 && total + lines[i - 1].length + 1 <= max) total += lines[--i].length + 1
+  return lines.slice(i)
+}
+
+const clipText = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max)}…` : text)
+
+/** The text cut at a line to fit in `max` UTF-8 bytes, saying so. */
+function capBytes(text: string, max: number): string {
+  if (Buffer.byteLength(text) <= max) return text
+  const cut = Buffer.from(text)
+    .subarray(0, max - 200)
+    .toString('utf8')
+  return `${cut.slice(0, cut.lastIndexOf('\n') + 1)}\n*(the rest of this summary is left out: GitHub takes at most 1 MiB)*\n`
 }
 
 export function logTailTitle(tail: readonly LogLine[], file = 'the log'): string {
@@ -277,7 +345,5 @@ export function envLines(server: ServerFacts): string[] {
   return (server.env ?? []).map((e) => (e.value === undefined ? `${e.name}: not set` : `${e.name}=${e.value}`))
 }
 
-/** Replaces every secret in `text`; the CLI has no runner to mask for it, and the action masks twice. */
-export function redact(text: string, secrets: readonly string[]): string {
-  return secrets.reduce((t, s) => (s.length >= 3 ? t.split(s).join('***') : t), text)
-}
+// The front ends redact what they write with it; it lives beside the rule that says what a secret is.
+export { redact } from '../inputs/secrets.js'

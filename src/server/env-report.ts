@@ -1,4 +1,5 @@
 /** `env-report`: the chosen variables from a process's environment, with credential-like values masked. */
+import { isCredentialName, MASK } from '../inputs/secrets.js'
 
 export interface EnvEntry {
   name: string
@@ -6,12 +7,16 @@ export interface EnvEntry {
   value?: string
 }
 
-/** Names that hold credentials: their values are never shown. */
-const SECRET_NAME = /TOKEN|KEY|SECRET|PASSWORD/i
-export const MASK = '***'
-
-/** Each name or glob (`*` any run of characters, `?` one) in order; a glob gives every matching variable, sorted. */
-export function envReport(patterns: readonly string[], environ: Readonly<Record<string, string>>): EnvEntry[] {
+/**
+ * Each name or glob (`*` any run of characters, `?` one) in order; a glob gives every matching variable, sorted.
+ * A value is masked when its name says it is a credential, or when it holds one of `secrets` (the api-key in a
+ * variable called MODEL_AUTH is still the api-key): the report also goes into the history file.
+ */
+export function envReport(
+  patterns: readonly string[],
+  environ: Readonly<Record<string, string>>,
+  secrets: readonly string[] = []
+): EnvEntry[] {
   const entries: EnvEntry[] = []
   const seen = new Set<string>()
   for (const pattern of patterns) {
@@ -22,7 +27,9 @@ export function envReport(patterns: readonly string[], environ: Readonly<Record<
     if (names.length === 0) entries.push({ name: pattern })
     for (const name of names.filter((n) => !seen.has(n))) {
       seen.add(name)
-      entries.push({ name, value: SECRET_NAME.test(name) ? MASK : environ[name] })
+      const value = environ[name]
+      const secret = isCredentialName(name) || secrets.some((s) => value.includes(s))
+      entries.push({ name, value: secret ? MASK : value })
     }
   }
   return entries

@@ -1,6 +1,11 @@
-/** Follows a server's log file: the lines appended since the last look, numbered, and the last lines kept for the tail. */
-import { closeSync, openSync, readSync, statSync } from 'node:fs'
-import { StringDecoder } from 'node:string_decoder'
+/**
+ * Follows a server's log file: the lines appended since the last look, numbered, and the last lines kept for the
+ * tail. Each look does a bounded amount of work whatever the file holds (a 200 MB log, a server flooding its log,
+ * a log replaced by a directory), so that the wait never stalls behind it and its memory never grows with it.
+ */
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
+import { redact } from '../inputs/secrets.js'
+import { notRegularFile } from '../inputs/settings.js'
 
 export interface LogLine {
   /** 1-based line number in the file. */
@@ -10,21 +15,57 @@ export interface LogLine {
 
 /** A line longer than this is cut (a progress bar redrawn with \r for an hour is one line). */
 export const MAX_LINE_CHARS = 2000
+/** Of a line longer than MAX_LINE_CHARS, only this many bytes are kept while it is being read (UTF-8: 4 per character). */
+const MAX_LINE_BYTES = MAX_LINE_CHARS * 4
+/** Lines decoded per look: each then goes through the startup profile and `fail-pattern`. */
+const LINES_PER_POLL = 1000
+/** Bytes decoded into lines per look. */
+const READ_BYTES_PER_POLL = 256 * 1024
+/** Bytes only counted (for line numbers) per look. */
+const COUNT_BYTES_PER_POLL = 32 * 1024 * 1024
+/**
+ * And at most this long a look, read in 64 KB chunks: the action runs without V8's optimising compilers, so
+ * counting the lines of `yes` output takes far longer per megabyte than an ordinary log's. A CPU budget, not a
+ * time the wait depends on: it bounds how long a look holds the event loop (the deadline, signals), nothing else.
+ */
+const WORK_MS_PER_POLL = 20
+/**
+ * Of what a log held before the wait, only its last this many bytes are read as lines (the phases so far and the
+ * tail); the rest is counted. When a server writes faster than the follower reads and the backlog passes
+ * BACKLOG_BYTES, the follower likewise counts its way to the last WINDOW_BYTES.
+ */
+const WINDOW_BYTES = 256 * 1024
+const BACKLOG_BYTES = 8 * 1024 * 1024
 const CHUNK_BYTES = 64 * 1024
 
 export class LogFollower {
+  /** Bytes of the file consumed: counted, or read into lines (the unfinished last line is in `pending`). */
   private offset = 0
   private lineCount = 0
-  private pending = ''
-  private decoder = new StringDecoder('utf8')
+  private pending: Buffer[] = []
+  private pendingBytes = 0
+  private pendingCut = false
+  /** Up to where the file is only counted, not read into lines. */
+  private countUntil = 0
+  /** The first line read after counting began before the counting ended: counted, never shown. */
+  private dropPartial = false
+  /** Lines that end before this offset were in the file before the wait: handed to `earlier`, never to `poll`. */
+  private earlierUntil = 0
   private readonly recent: LogLine[] = []
+  private readonly chunk = Buffer.alloc(CHUNK_BYTES)
+  private readonly earlier?: (lines: LogLine[]) => void
+  private readonly secrets: readonly string[]
+  /** Why the log can no longer be read (it became a directory); set once, the follower then reads nothing. */
+  problem?: string
 
   /**
    * `keep`: how many last lines to hold for `tail`. Unless `fromStart` (the log of a server this process has
-   * just started, where every line is new however fast it came), what the file already holds is read now,
-   * counted and kept for the tail (and handed to `earlier`) but never returned by `poll`: only lines written from
-   * now on are new. `fromStart` with `skipBytes`: the server appends to a log that already held that much (an
-   * earlier run's), which is only counted, so that line numbers are the file's.
+   * just started, where every line is new however fast it came), what the file already holds is counted and its
+   * last lines are kept for the tail and handed to `earlier` (by the looks that read them), but never returned by
+   * `poll`: only lines written from now on are new. Nothing is read here, so the wait starts at once.
+   * `fromStart` with `skipBytes`: the server appends to a log that already held that much (an earlier run's),
+   * which is only counted (by the first looks), so that line numbers are the file's.
+   * `secrets` are masked in each line before it is cut to MAX_LINE_CHARS.
    */
   constructor(
     readonly path: string,
@@ -32,78 +73,178 @@ export class LogFollower {
     {
       fromStart = false,
       skipBytes = 0,
-      earlier
-    }: { fromStart?: boolean; skipBytes?: number; earlier?: (lines: LogLine[]) => void } = {}
+      earlier,
+      secrets = []
+    }: {
+      fromStart?: boolean
+      skipBytes?: number
+      earlier?: (lines: LogLine[]) => void
+      secrets?: readonly string[]
+    } = {}
   ) {
+    this.earlier = earlier
+    this.secrets = secrets
     if (fromStart) {
-      if (skipBytes > 0) this.read(undefined, skipBytes)
-      this.recent.length = 0
+      this.countUntil = skipBytes
       return
     }
-    const old: LogLine[] = []
-    this.read(earlier && old)
-    earlier?.(old)
+    const size = this.withFile((_fd, s) => s) ?? 0
+    this.earlierUntil = size
+    this.countUntil = Math.max(0, size - WINDOW_BYTES)
   }
 
-  /** The complete lines appended since the last call. */
+  /** The complete lines appended since the last call (at most LINES_PER_POLL of them). */
   poll(): LogLine[] {
     const fresh: LogLine[] = []
-    this.read(fresh)
+    const old: LogLine[] = []
+    const until = performance.now() + WORK_MS_PER_POLL
+    this.withFile((fd, size) => {
+      // truncated or replaced (also before the first look read what it held)
+      if (size < this.offset || size < this.earlierUntil) this.restart()
+      if (size - this.offset > BACKLOG_BYTES && this.offset >= this.countUntil) this.countUntil = size - WINDOW_BYTES
+      if (this.offset < this.countUntil) this.count(fd, until)
+      if (this.offset >= this.countUntil) this.read(fd, size, fresh, old, until)
+    })
+    if (old.length > 0) this.earlier?.(old)
     return fresh
   }
 
-  /** Reads what was appended, up to the byte offset `until` when given. */
-  private read(into?: LogLine[], until = Infinity): void {
+  /** Whether lines already written are still unread. */
+  private behind(): boolean {
+    return (this.withFile((_fd, size) => size > this.offset) ?? false) && this.problem === undefined
+  }
+
+  /** Opens the file without blocking (a FIFO would) and checks it is still a regular file; undefined when it is not there. */
+  private withFile<T>(use: (fd: number, size: number) => T): T | undefined {
+    if (this.problem !== undefined) return undefined
     let fd: number
     try {
-      fd = openSync(this.path, 'r')
-    } catch {
-      return // not written yet
+      fd = openSync(this.path, constants.O_RDONLY | constants.O_NONBLOCK)
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') this.fail(e)
+      return undefined // not written yet
     }
     try {
-      if (statSync(this.path).size < this.offset) this.restart() // truncated or replaced
-      const buffer = Buffer.alloc(CHUNK_BYTES)
-      for (;;) {
-        const n = readSync(fd, buffer, 0, Math.min(CHUNK_BYTES, until - this.offset), this.offset)
-        if (n === 0) break
-        this.offset += n
-        this.split(this.pending + this.decoder.write(buffer.subarray(0, n)), into)
+      const stat = fstatSync(fd)
+      const what = notRegularFile(stat)
+      if (what !== undefined) {
+        this.problem = `the log ${this.path} is no longer a regular file (it is ${what} now)`
+        return undefined
       }
+      return use(fd, stat.size)
+    } catch (e) {
+      this.fail(e)
+      return undefined
     } finally {
       closeSync(fd)
     }
   }
 
-  /** The last `keep` lines, including an unfinished last line; undefined when the file does not exist. */
-  tail(): LogLine[] | undefined {
-    this.poll()
-    try {
-      statSync(this.path)
-    } catch {
-      return undefined
-    }
-    const unfinished = this.pending === '' ? [] : [{ number: this.lineCount + 1, text: clip(this.pending) }]
-    return this.keep === 0 ? [] : [...this.recent, ...unfinished].slice(-this.keep)
+  private fail(e: unknown): void {
+    this.problem = `the log ${this.path} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`
   }
 
-  private split(text: string, into?: LogLine[]): void {
-    const parts = text.split('\n')
-    this.pending = parts.pop() ?? ''
-    if (this.pending.length > MAX_LINE_CHARS * 8) this.pending = this.pending.slice(0, MAX_LINE_CHARS * 8)
-    for (const raw of parts) {
-      const line = { number: ++this.lineCount, text: clip(raw.replace(/\r$/, '')) }
-      into?.push(line)
+  /** Counts the lines up to `countUntil`, within the look's budget, reading nothing into memory. */
+  private count(fd: number, until: number): void {
+    const end = Math.min(this.countUntil, this.offset + COUNT_BYTES_PER_POLL)
+    let last = -1
+    while (this.offset < end && performance.now() < until) {
+      const n = readSync(fd, this.chunk, 0, Math.min(CHUNK_BYTES, end - this.offset), this.offset)
+      if (n === 0) break
+      // one native pass (a loop in JavaScript, or indexOf per line, is several times slower without the optimising compilers)
+      const text = this.chunk.toString('latin1', 0, n)
+      this.lineCount += text.length - text.replaceAll('\n', '').length
+      last = this.chunk[n - 1]
+      this.offset += n
+    }
+    if (last === -1) return
+    // what was pending is part of a counted line now; the line under way at the end of counting is never whole
+    this.pending = []
+    this.pendingBytes = 0
+    this.pendingCut = false
+    this.dropPartial = last !== 0x0a
+  }
+
+  private read(fd: number, size: number, fresh: LogLine[], old: LogLine[], until: number): void {
+    const end = Math.min(size, this.offset + READ_BYTES_PER_POLL)
+    let lines = 0
+    while (this.offset < end && lines < LINES_PER_POLL && performance.now() < until) {
+      const n = readSync(fd, this.chunk, 0, Math.min(CHUNK_BYTES, end - this.offset), this.offset)
+      if (n === 0) break
+      let start = 0
+      for (let nl = this.chunk.indexOf(0x0a, 0); nl !== -1 && nl < n; nl = this.chunk.indexOf(0x0a, start)) {
+        this.take(this.chunk.subarray(start, nl))
+        start = nl + 1
+        const line = this.finishLine()
+        if (line !== undefined) {
+          ;(this.offset + start <= this.earlierUntil ? old : fresh).push(line)
+          if (++lines >= LINES_PER_POLL) break
+        }
+      }
+      if (lines >= LINES_PER_POLL && start < n) {
+        this.offset += start // the rest is read by the next look
+        return
+      }
+      this.take(this.chunk.subarray(start, n))
+      this.offset += n
+    }
+  }
+
+  /** Adds bytes to the unfinished line, keeping at most MAX_LINE_BYTES of it. */
+  private take(bytes: Buffer): void {
+    const room = MAX_LINE_BYTES - this.pendingBytes
+    if (bytes.length > room) this.pendingCut = true
+    const kept = bytes.subarray(0, Math.max(0, room))
+    if (kept.length === 0) return
+    this.pending.push(Buffer.from(kept))
+    this.pendingBytes += kept.length
+  }
+
+  /** The unfinished line is finished: numbered, kept for the tail, and returned unless it was partly counted. */
+  private finishLine(): LogLine | undefined {
+    const text = this.pendingText()
+    this.pending = []
+    this.pendingBytes = 0
+    this.pendingCut = false
+    this.lineCount++
+    if (this.dropPartial) {
+      this.dropPartial = false
+      return undefined
+    }
+    const line = { number: this.lineCount, text: text.replace(/\r$/, '') }
+    if (this.keep > 0) {
       this.recent.push(line)
       if (this.recent.length > this.keep) this.recent.shift()
     }
+    return line
+  }
+
+  private pendingText(): string {
+    const text = redact(Buffer.concat(this.pending, this.pendingBytes).toString('utf8'), this.secrets)
+    return text.length > MAX_LINE_CHARS || this.pendingCut ? `${text.slice(0, MAX_LINE_CHARS)}…` : text
+  }
+
+  /**
+   * The last `keep` lines, including an unfinished last line; undefined when the file does not exist. Reads what
+   * is left (within a bounded number of looks) first, so that the tail ends where the file does.
+   */
+  tail(): LogLine[] | undefined {
+    for (let looks = 0; looks < 20 && this.behind(); looks++) this.poll()
+    if (this.problem === undefined && this.withFile(() => true) === undefined) return undefined
+    if (this.keep === 0) return []
+    const unfinished =
+      this.pendingBytes === 0 || this.dropPartial ? [] : [{ number: this.lineCount + 1, text: this.pendingText() }]
+    return [...this.recent, ...unfinished].slice(-this.keep)
   }
 
   private restart(): void {
     this.offset = 0
     this.lineCount = 0
-    this.pending = ''
-    this.decoder = new StringDecoder('utf8')
+    this.pending = []
+    this.pendingBytes = 0
+    this.pendingCut = false
+    this.countUntil = 0
+    this.dropPartial = false
+    this.earlierUntil = 0
   }
 }
-
-const clip = (text: string): string => (text.length > MAX_LINE_CHARS ? `${text.slice(0, MAX_LINE_CHARS)}…` : text)

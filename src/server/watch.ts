@@ -3,6 +3,7 @@ import { type FSWatcher, watch } from 'node:fs'
 import type { LogFollower, LogLine } from './log-follower.js'
 import type { ServerProcess } from './process.js'
 import type { Stop } from '../wait/loop.js'
+import { findWithin } from '../wait/bounded-regex.js'
 
 export interface WatchOptions {
   server?: ServerProcess
@@ -30,6 +31,12 @@ export interface ServerWatch {
   signal: AbortSignal
   close(): void
 }
+
+/**
+ * How long `fail-pattern` may run on one look's new lines: a pattern that backtracks (`(\w+\s?)+: CUDA error`
+ * on an ordinary line) would otherwise hold the event loop, the deadline and the signals with it.
+ */
+const FAIL_PATTERN_LIMIT_MS = 250
 
 /** How long a fatal log line waits for the server's exit, to name its exit code too. */
 const EXIT_GRACE_MS = 150
@@ -60,8 +67,26 @@ export function watchServer({ server, log, failPattern, readLines, cancel, pollM
   const read = (after = ''): Stop | undefined => {
     if (log === undefined) return undefined
     const fresh = log.poll()
+    // a log that became a directory, or cannot be read any more, ends the wait: nothing it says can be watched
+    if (log.problem !== undefined) return { reason: 'log-error', detail: `${log.problem}${after}` }
     const known = readLines?.(fresh)
-    const matching = failPattern ? fresh.find((l) => failPattern.test(l.text)) : undefined
+    const found = failPattern
+      ? findWithin(
+          failPattern,
+          fresh.map((l) => l.text),
+          FAIL_PATTERN_LIMIT_MS
+        )
+      : -1
+    if (typeof found === 'object') {
+      const line = fresh[found.outOfTimeAt]
+      return {
+        reason: 'log-error',
+        detail:
+          `fail-pattern ${String(failPattern)} ran out of time on line ${line.number} of ${log.path} ` +
+          `(it backtracks too much: simplify "fail-pattern")${after}`
+      }
+    }
+    const matching = found === -1 ? undefined : fresh[found]
     const knownError = (k: KnownFatal): Stop => logError(k.line, `is a known fatal ${k.engine} line`, after)
     if (known?.cause) return knownError(known)
     if (matching) return logError(matching, 'matches fail-pattern', after)

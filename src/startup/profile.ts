@@ -44,9 +44,9 @@ export class StartupProfile {
     return this.say(this.tracker.feed(text, at, lineNumber, { fatal: false }))
   }
 
-  /** A model-list body from the server: `owned_by` can name the engine. */
-  models(body: string): string[] {
-    const engine = this.tracker.engine === undefined ? engineOfModelList(body) : undefined
+  /** A model-list body's JSON from the server: `owned_by` can name the engine. */
+  models(json: unknown): string[] {
+    const engine = this.tracker.engine === undefined ? engineOfModelList(json) : undefined
     return engine === undefined ? [] : this.say(this.tracker.setEngine(engine))
   }
 

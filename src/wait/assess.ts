@@ -3,7 +3,7 @@ import { testWithin } from './bounded-regex.js'
 import { readModelList } from '../engines/model-lists.js'
 import { matchModel } from '../engines/match.js'
 import { ambiguousModelText, unloadedModelText } from '../report/lifecycle-report.js'
-import { statusAccepted, type StatusSet } from '../inputs/parse.js'
+import { controlToSpace, statusAccepted, type StatusSet } from '../inputs/parse.js'
 import { MAX_REDIRECTS, type ProbeResult } from '../http/probe.js'
 
 export interface Expectation {
@@ -37,8 +37,10 @@ export interface Assessment {
   detail: string
   fatalReason?: 'unauthorized' | 'tls' | 'ambiguous-model'
   status?: number
-  /** Listed model ids; undefined when the body was not a model list. */
+  /** Listed model ids, the first MAX_KEPT_MODELS of them; undefined when the body was not a model list. */
   models?: string[]
+  /** How many models were listed, when more than `models` holds. */
+  modelCount?: number
   modelId?: string
   /** With `ambiguous-model`: the listed ids that contain `model`, in the server's order. */
   candidates?: string[]
@@ -76,10 +78,11 @@ export function assess(result: ProbeResult, expect: Expectation, regexLimitMs = 
 
   const { status, body } = result
   const excerpt = body.slice(0, 200)
-  const list = readModelList(body)
-  const models = list?.models.map((m) => m.id)
-  const base = { status, models, excerpt }
-  const said = describeBody(result.body, result.contentType)
+  const list = readModelList(result.json)
+  const ids = list?.models.map((m) => m.id)
+  const models = ids?.slice(0, MAX_KEPT_MODELS)
+  const base = { status, models, ...(ids && ids.length > MAX_KEPT_MODELS ? { modelCount: ids.length } : {}), excerpt }
+  const said = describeBody(result.body, result.contentType, result.json)
 
   if (status === 401 || status === 403) {
     return {
@@ -102,8 +105,7 @@ export function assess(result: ProbeResult, expect: Expectation, regexLimitMs = 
     }
   }
 
-  const listed =
-    models === undefined ? '' : models.length === 0 ? ', lists no models' : `, serving [${models.join(', ')}]`
+  const listed = ids === undefined ? '' : ids.length === 0 ? ', lists no models' : `, serving [${someOf(ids)}]`
   const summaryBase = `HTTP ${status}${listed || (said ? ` ${said}` : '')}`
   const waiting = (why: string): Assessment => ({
     ...base,
@@ -184,17 +186,30 @@ function assessError(result: Extract<ProbeResult, { kind: 'error' }>): Assessmen
   return { state: result.status === undefined ? 'down' : 'waiting', status: result.status, summary, detail: summary }
 }
 
-/** Says what a body says in a few words: a JSON error's message, an HTML page's title, or its first line. */
-export function describeBody(body: string, contentType: string): string {
-  const text = body.trim()
+/** A summary names this many listed models at most: a list of 60,000 would make every line megabytes long. */
+const MAX_NAMED_MODELS = 10
+
+/**
+ * An answer's model ids kept past the probe (its `models`, the `models` output): a fleet of servers listing
+ * 40,000 models each would otherwise hold hundreds of thousands of strings and write an output of megabytes.
+ */
+const MAX_KEPT_MODELS = 1000
+
+/** The first `max` ids, then how many more of `total`. */
+export function someOf(ids: readonly string[], max = MAX_NAMED_MODELS, total = ids.length): string {
+  const named = ids.slice(0, max).map((id) => clip(id, 200))
+  return total > named.length ? `${named.join(', ')} and ${total - named.length} more` : named.join(', ')
+}
+
+/**
+ * Says what a body says in a few words: a JSON error's message (from `json`, the body already parsed), an HTML
+ * page's title, or its first line.
+ */
+export function describeBody(body: string, contentType: string, json: unknown): string {
+  const text = body.trimStart().slice(0, 8192).trimEnd()
   if (text === '') return ''
-  try {
-    const json = JSON.parse(text) as unknown
-    const said = jsonMessage(json)
-    if (said !== undefined) return clip(said)
-  } catch {
-    // not JSON: fall through to HTML and text
-  }
+  const said = jsonMessage(json)
+  if (said !== undefined) return clip(said)
   const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text.slice(0, 4096))
   if (title) return clip(title[1].trim())
   if (/html/i.test(contentType) || text.startsWith('<')) return '(an HTML page)'
@@ -217,7 +232,6 @@ function jsonMessage(json: unknown): string | undefined {
 
 function clip(text: string, max = 120): string {
   // cut before cleaning: a body can be 1 MiB on one line, and a copy of it per probe adds up
-  // eslint-disable-next-line no-control-regex
-  const clean = text.slice(0, 2 * max).replace(/[\u0000-\u001f\u007f]+/g, ' ')
+  const clean = controlToSpace(text.slice(0, 2 * max))
   return clean.length > max ? `${clean.slice(0, max)}…` : clean
 }

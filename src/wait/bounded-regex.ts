@@ -1,5 +1,5 @@
 /**
- * Runs a user's `match-regex` on a server's body under a time limit. A JavaScript regular expression can
+ * Runs a user's `match-regex` on a server's body, and `fail-pattern` on log lines, under a time limit. A JavaScript regular expression can
  * backtrack for longer than the universe lasts (`^(a+)+$` on `aaaa…b`), and no static check catches every
  * such pattern; V8 can interrupt a running match, though, and `vm`'s timeout does exactly that. The text is
  * the probe's body, which is never over 1 MiB.
@@ -21,5 +21,30 @@ export function testWithin(re: RegExp, text: string, limitMs: number): boolean |
   } finally {
     context.re = undefined
     context.text = ''
+  }
+}
+
+const findScript = new Script('for (at = 0; at < texts.length; at++) if (re.test(texts[at])) break; at')
+const findContext = createContext({ re: undefined, texts: [] as readonly string[], at: 0 })
+
+/**
+ * The index of the first of `texts` that `re` matches (-1 for none), or `{ outOfTimeAt }`: the index of the text
+ * the match was on when `limitMs` ran out. One limit for the whole batch, so that a tick of the log watch stays short.
+ */
+export function findWithin(re: RegExp, texts: readonly string[], limitMs: number): number | { outOfTimeAt: number } {
+  if (texts.length === 0) return -1
+  findContext.re = re
+  findContext.texts = texts
+  findContext.at = 0
+  try {
+    const at = findScript.runInContext(findContext, { timeout: Math.max(1, Math.ceil(limitMs)) }) as number
+    return at < texts.length ? at : -1
+  } catch (e) {
+    if ((e as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT')
+      return { outOfTimeAt: findContext.at as number }
+    throw e
+  } finally {
+    findContext.re = undefined
+    findContext.texts = []
   }
 }

@@ -84,6 +84,7 @@ export async function gate(settings: Settings, deps: GateDeps): Promise<GateOutc
       : new LogFollower(logFile, settings.logLines, {
           fromStart: settings.start !== undefined,
           skipBytes: server?.logOffset,
+          secrets: settings.secrets,
           earlier: (lines) => lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number)))
         })
   // Aborted once the engine's own ready line is read: every endpoint's next probe goes out at once.
@@ -124,7 +125,8 @@ export async function gate(settings: Settings, deps: GateDeps): Promise<GateOutc
   // Every endpoint's sleeps and requests listen to it: a fleet of 200 is not a leak.
   setMaxListeners(0, stop)
   const warn = deps.warn ?? deps.log
-  const tls = { caCert: settings.caCert, insecureTls: settings.insecureTls }
+  // what every HTTP client of the wait shares: its TLS settings, and the secrets to mask in answers as they arrive
+  const tls = { caCert: settings.caCert, insecureTls: settings.insecureTls, secrets: settings.secrets }
   deps.debug?.(
     `request headers: ${['user-agent', 'accept', ...Object.keys(settings.headers)].join(', ')} (values not shown)`
   )
@@ -139,7 +141,7 @@ export async function gate(settings: Settings, deps: GateDeps): Promise<GateOutc
           deps.debug?.(`${prefix}${probeLine(result)}`)
           // The model list can name the engine (`owned_by`) when the log has not.
           if (log !== undefined && result.kind === 'http' && profile.engine === undefined)
-            sayStartup(profile.models(result.body))
+            sayStartup(profile.models(result.json))
           return result
         }
         try {
@@ -224,7 +226,7 @@ function reportEnvironment(
   const environ = server.environ()
   if (environ === undefined)
     facts.envUnavailable = `The environment of process ${server.pid} could not be read (it has exited, or this is not Linux).`
-  else facts.env = envReport(settings.envReport, environ)
+  else facts.env = envReport(settings.envReport, environ, settings.secrets)
   deps.log(`Server environment (process ${server.pid}):`)
   for (const line of envLines(facts)) deps.log(`  ${line}`)
 }

@@ -1,6 +1,6 @@
 /** `probe-generation`: one tiny generation request, proof that a listed model can actually produce a token. */
-import { assess, type Assessment } from './assess.js'
-import type { GenerationRoute } from '../engines/model-lists.js'
+import { assess, type Assessment, describeBody } from './assess.js'
+import { type GenerationRoute, isCompletion } from '../engines/model-lists.js'
 import { createHttpClient } from '../http/probe.js'
 import type { Clock } from '../runtime/clock.js'
 
@@ -25,12 +25,22 @@ export interface GeneratorOptions {
   clock: Clock
   caCert?: string
   insecureTls?: boolean
+  /** Masked in every answer as it arrives (see `ProbeOptions`). */
+  secrets?: readonly string[]
 }
 
 const ANY_2XX = { status: [[200, 299]] as const }
 
-export function createGenerator({ base, route, headers, clock, caCert, insecureTls }: GeneratorOptions): Generator {
-  const client = createHttpClient({ caCert, insecureTls })
+export function createGenerator({
+  base,
+  route,
+  headers,
+  clock,
+  caCert,
+  insecureTls,
+  secrets
+}: GeneratorOptions): Generator {
+  const client = createHttpClient({ caCert, insecureTls, secrets })
   // Index of the first request worth sending: moves past a route the server turns out not to have.
   let first = 0
   return {
@@ -55,6 +65,22 @@ export function createGenerator({ base, route, headers, clock, caCert, insecureT
           continue
         }
         const assessment = assess(result, ANY_2XX)
+        // Any 2xx is not enough: an error object, an empty body or a 202 is no token. Only a completion in the
+        // engine's own format proves the model generated.
+        if (assessment.state === 'ready' && result.kind === 'http' && !isCompletion(route, result.json)) {
+          const said = describeBody(result.body, result.contentType, result.json)
+          const summary = `HTTP ${result.status} ${said === '' ? 'with an empty body' : said} — not a completion`
+          return {
+            assessment: {
+              ...assessment,
+              state: 'waiting',
+              summary,
+              detail: `the answer is not a ${route.name} completion`
+            },
+            request,
+            latencyMs
+          }
+        }
         // A completion body says nothing worth a log line; its arrival is the news.
         if (assessment.state === 'ready')
           return {

@@ -54,6 +54,22 @@ export interface TimelineEntry {
   summary: string
   /** The server had answered before and stopped answering here. */
   lost?: boolean
+  /** How many changes before this one were left out (see TIMELINE_ENDS). */
+  dropped?: number
+}
+
+/**
+ * A timeline keeps this many first and this many last changes, and counts those between: a model list that
+ * changes on every probe must not grow memory, the log and the summary without limit.
+ */
+export const TIMELINE_ENDS = 20
+
+function addChange(timeline: TimelineEntry[], entry: TimelineEntry): void {
+  timeline.push(entry)
+  if (timeline.length <= 2 * TIMELINE_ENDS + 1) return
+  // the oldest of the last changes goes; the next one carries the count
+  const [gone] = timeline.splice(TIMELINE_ENDS, 1)
+  timeline[TIMELINE_ENDS] = { ...timeline[TIMELINE_ENDS], dropped: (gone.dropped ?? 0) + 1 }
 }
 
 export interface Outcome {
@@ -146,7 +162,7 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
     if (assessment.summary !== last?.summary) {
       const lost =
         assessment.state === 'down' && last !== undefined && last.state !== 'down' && firstResponseMs !== undefined
-      timeline.push({ elapsedMs, summary: assessment.summary, ...(lost ? { lost } : {}) })
+      addChange(timeline, { elapsedMs, summary: assessment.summary, ...(lost ? { lost } : {}) })
       deps.onEvent?.({ type: lost ? 'lost' : 'change', elapsedMs, attempt: attempts, assessment })
       quietSince = now
     } else if (now - quietSince >= opts.progressIntervalMs) {

@@ -42,16 +42,15 @@ describe('the engine log table', () => {
   })
 
   it('names the engine from /v1/models owned_by', () => {
-    const list = (owner: string): string =>
-      JSON.stringify({ object: 'list', data: [{ id: 'm', object: 'model', owned_by: owner }] })
+    const list = (owner: string): unknown => ({ object: 'list', data: [{ id: 'm', object: 'model', owned_by: owner }] })
     expect(engineOfModelList(list('vllm'))).toBe('vllm')
     expect(engineOfModelList(list('sglang'))).toBe('sglang')
     expect(engineOfModelList(list('llamacpp'))).toBe('llamacpp')
     expect(engineOfModelList(list('Triton Inference Server'))).toBe('triton')
     // TGI says the model id, Ollama the namespace: neither names the engine
     expect(engineOfModelList(list('library'))).toBeUndefined()
-    expect(engineOfModelList('{"data":null}')).toBeUndefined()
-    expect(engineOfModelList('<html>')).toBeUndefined()
+    expect(engineOfModelList({ data: null })).toBeUndefined()
+    expect(engineOfModelList(undefined)).toBeUndefined()
   })
 
   it("reads each engine's stamp; differences are what count", () => {

@@ -1,4 +1,5 @@
-import { GENERATION_ROUTES, generationRoute, readModelList } from '../../../src/engines/model-lists.js'
+import { GENERATION_ROUTES, generationRoute, isCompletion, readModelList } from '../../../src/engines/model-lists.js'
+import { parseJson } from '../../../src/http/probe.js'
 
 // Bodies as each engine serialises them (see ../shared/research/model-servers.md).
 const bodies = {
@@ -46,34 +47,37 @@ describe('readModelList', () => {
     ['torchserve', 'torchserve', ['resnet-18']],
     ['infinity', 'openai', ['BAAI/bge-small-en-v1.5']]
   ] as const)('reads %s as %s', (key, shape, ids) => {
-    const list = readModelList(bodies[key])
+    const list = readModelList(parseJson(bodies[key]))
     expect(list?.shape).toBe(shape)
     expect(list?.models.map((m) => m.id)).toEqual(ids)
     expect(list?.models.every((m) => m.loading === undefined)).toBe(true)
   })
 
   it('sees the loading signals: llama.cpp meta null, router status, KServe ready false, LM Studio state', () => {
-    expect(readModelList(bodies.llamacppLoading)?.models[0].loading).toMatch(/meta/)
-    expect(readModelList(bodies.llamacppRouter)?.models.map((m) => m.loading)).toEqual([undefined, 'status "loading"'])
-    expect(readModelList(bodies.kserveModelLoading)?.models[0].loading).toMatch(/ready/)
-    expect(readModelList(bodies.lmStudio)?.models[0].loading).toMatch(/not-loaded/)
+    expect(readModelList(parseJson(bodies.llamacppLoading))?.models[0].loading).toMatch(/meta/)
+    expect(readModelList(parseJson(bodies.llamacppRouter))?.models.map((m) => m.loading)).toEqual([
+      undefined,
+      'status "loading"'
+    ])
+    expect(readModelList(parseJson(bodies.kserveModelLoading))?.models[0].loading).toMatch(/ready/)
+    expect(readModelList(parseJson(bodies.lmStudio))?.models[0].loading).toMatch(/not-loaded/)
   })
 
   it('tells a model nothing is loading (router "unloaded", LM Studio "not-loaded") from one that loads', () => {
     const router =
       '{"object":"list","data":[{"id":"a","status":{"value":"unloaded"}},{"id":"b","status":{"value":"loading"}}]}'
-    expect(readModelList(router)?.models).toEqual([
+    expect(readModelList(parseJson(router))?.models).toEqual([
       { id: 'a', loading: 'status "unloaded"', unloaded: true },
       { id: 'b', loading: 'status "loading"' }
     ])
-    expect(readModelList(bodies.lmStudio)?.models[0].unloaded).toBe(true)
-    expect(readModelList(bodies.llamacppLoading)?.models[0].unloaded).toBeUndefined()
+    expect(readModelList(parseJson(bodies.lmStudio))?.models[0].unloaded).toBe(true)
+    expect(readModelList(parseJson(bodies.llamacppLoading))?.models[0].unloaded).toBeUndefined()
   })
 
   it.each(['', 'not json', '[1,2]', '"text"', '{"status":"ok"}', '{"data":"x"}', '{"unix":1767225600.1}'])(
     'finds no list in %p',
     (body) => {
-      expect(readModelList(body)).toBeUndefined()
+      expect(readModelList(parseJson(body))).toBeUndefined()
     }
   )
 })
@@ -104,4 +108,33 @@ describe('generationRoute', () => {
     expect(body('ollama')).toEqual({ model: 'm', prompt: 'Hi', stream: false, options: { num_predict: 1 } })
     expect(body('tgi')).toEqual({ inputs: 'Hi', parameters: { max_new_tokens: 1 } })
   })
+})
+
+describe('never a model list', () => {
+  it.each([
+    '{"object":"error","message":"CUDA error: out of memory","type":"InternalServerError","code":500}',
+    '{"object":"error","name":"kimi","message":"failed"}',
+    '{"name":"kimi","error":"CUDA error: out of memory"}',
+    '{"name":"kimi","message":"not loaded yet"}',
+    '{"error":"model not found","models":[{"name":"kimi"}]}',
+    `${'['.repeat(100)}${']'.repeat(100)}`
+  ])('%s', (body) => expect(readModelList(parseJson(body))).toBeUndefined())
+})
+
+describe('isCompletion', () => {
+  const route = (name: string) => GENERATION_ROUTES.find((r) => r.name === name)!
+  it.each([
+    ['openai', '{"object":"text_completion","choices":[{"index":0,"text":" Hello"}]}'],
+    ['openai', '{"object":"chat.completion","choices":[{"message":{"role":"assistant","content":"Hi"}}]}'],
+    ['ollama', '{"model":"m","response":"Hi","done":true}'],
+    ['tgi', '{"generated_text":" there"}']
+  ])('%s: %s is one', (name, body) => expect(isCompletion(route(name), parseJson(body))).toBe(true))
+  it.each([
+    ['openai', '{"object":"error","message":"CUDA error: out of memory","choices":[{"text":""}]}'],
+    ['openai', '{"choices":[]}'],
+    ['openai', '{"generated_text":"x"}'],
+    ['openai', ''],
+    ['ollama', '{"error":"model not loaded"}'],
+    ['tgi', '{"error":"Request failed during generation","error_type":"generation"}']
+  ])('%s: %s is not', (name, body) => expect(isCompletion(route(name), parseJson(body))).toBe(false))
 })

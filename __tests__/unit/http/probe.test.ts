@@ -33,6 +33,7 @@ describe('probe against real local servers', () => {
       status: 200,
       contentType: 'application/json',
       body: '{"object":"list","data":[]}',
+      json: { object: 'list', data: [] },
       truncated: false
     })
     expect(seen).toMatchObject({ authorization: 'Bearer sk-1', 'user-agent': 'wait-for-model' })

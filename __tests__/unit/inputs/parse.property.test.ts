@@ -7,7 +7,8 @@ import {
   parseStatusSet,
   statusAccepted
 } from '../../../src/inputs/parse.js'
-import { parseUrl } from '../../../src/inputs/settings.js'
+import { redact } from '../../../src/inputs/secrets.js'
+import { INPUT_DEFAULTS, parseSettings, parseUrl } from '../../../src/inputs/settings.js'
 
 /** Properties of the input parsers, over many generated inputs: right on valid forms, safe on anything. */
 const runs = { numRuns: 500 }
@@ -192,6 +193,49 @@ describe('parseRetryAfter', () => {
           if (!/^\s*\d+\s*$/.test(junk)) expect(parseRetryAfter(junk, now)).toBeUndefined()
         }
       ),
+      runs
+    )
+  })
+})
+
+describe('secrets', () => {
+  const secretText = fc.stringMatching(/^[A-Za-z0-9_.~+/=-]{4,40}$/)
+  it('a credential header, api-key or credential query value is refused or masked everywhere, whole and in parts', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('Authorization: Bearer ', 'Authorization: Basic ', 'Cookie: session=', 'X-Api-Key: '),
+        secretText,
+        secretText,
+        fc.string(),
+        (header, token, query, around) => {
+          const inputs: Record<string, string> = {
+            url: `http://127.0.0.1:8000/v1/models?access_token=${query}`,
+            headers: `${header}${token}`
+          }
+          const s = parseSettings((name) => inputs[name] ?? INPUT_DEFAULTS[name])
+          // a server echoing any one of them, alone, quoted in JSON or not, with anything around it
+          for (const echoed of [token, query, JSON.stringify(token), `${header}${token}`]) {
+            const shown = redact(`${around}${echoed}${around}`, s.secrets)
+            if (shown.includes(token) || shown.includes(query)) return false
+          }
+          return true
+        }
+      ),
+      runs
+    )
+  })
+
+  it('a credential shorter than 4 characters is refused, naming the input', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[A-Za-z0-9]{1,3}$/), (key) => {
+        const inputs: Record<string, string> = { url: 'http://127.0.0.1:8000/', 'api-key': key }
+        try {
+          parseSettings((name) => inputs[name] ?? INPUT_DEFAULTS[name])
+          return false
+        } catch (e) {
+          return /^Input "api-key": the key has fewer than 4 characters/.test((e as Error).message)
+        }
+      }),
       runs
     )
   })

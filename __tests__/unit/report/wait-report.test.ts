@@ -1,4 +1,4 @@
-import { commandSafe, type GateOutcome, probeLine, summaryMarkdown } from '../../../src/report/wait-report.js'
+import { commandSafe, type GateOutcome, mdText, probeLine, summaryMarkdown } from '../../../src/report/wait-report.js'
 
 describe('commandSafe', () => {
   it('defuses workflow commands at the start of any line and ##[ anywhere', () => {
@@ -18,6 +18,7 @@ describe('probeLine', () => {
       status: 503,
       contentType: 'text/plain',
       body: 'a\n::error::b',
+      json: undefined,
       truncated: false,
       retryAfterMs: 2_000
     })
@@ -47,6 +48,79 @@ describe('summaryMarkdown', () => {
     const md = summaryMarkdown(outcome, { url, expect: { status: [[200, 299]] }, timeoutMs: 2_000 })
     expect(md).toMatch(
       /\n````\nTimed out after[\s\S]*# injected heading\nThe server never answered over HTTP.\n````\n$/
+    )
+  })
+})
+
+describe('commandSafe against the runner’s own trimming', () => {
+  // .NET's Char.IsWhiteSpace (what TrimStart strips) beyond JavaScript's \s, and invisible format characters
+  it.each([
+    '\u0085',
+    '\u00a0',
+    '\u1680',
+    '\u2000',
+    '\u200a',
+    '\u2028',
+    '\u2029',
+    '\u202f',
+    '\u205f',
+    '\u3000',
+    '\u200b',
+    '\u200c',
+    '\u200d',
+    '\u2060',
+    '\ufeff',
+    '\u00ad',
+    ' \u0085\u200b'
+  ])('defuses :: after %j', (lead) => {
+    const safe = commandSafe(`x\n${lead}::stop-commands::pwned`)
+    expect(safe.split('\n')[1]).toBe(`${lead}: :stop-commands::pwned`)
+  })
+})
+
+describe('mdText', () => {
+  it('shows markup from a server as text: no HTML, code span, emphasis, link, image or autolink', () => {
+    expect(mdText('a`b <img src=x> [l](https://e.example) ![i](x) **b** _i_ ~s~ www.e.example & \\')).toBe(
+      'a\\`b &lt;img src=x&gt; \\[l\\](https:\\/\\/e.example) !\\[i\\](x) \\*\\*b\\*\\* \\_i\\_ \\~s\\~ www\\.e.example &amp; \\\\'
+    )
+  })
+  it('leaves ordinary words alone', () =>
+    expect(mdText('HTTP 200, serving kimi-k2.5')).toBe('HTTP 200, serving kimi-k2.5'))
+})
+
+describe('summaryMarkdown of hostile content', () => {
+  const url = new URL('http://127.0.0.1:8000/v1/models')
+  const base = {
+    url,
+    ready: false,
+    reason: 'timeout',
+    elapsedMs: 2_000,
+    attempts: 2,
+    timeline: [],
+    last: { state: 'waiting', summary: 'HTTP 200', detail: '', status: 200 }
+  } satisfies Partial<GateOutcome>
+  const ctx = { url, expect: { status: [[200, 299]] as const, model: 'kimi' }, timeoutMs: 2_000 }
+
+  it('stays under 1 MiB with 60,000 models and a 1000-line log tail of long lines, and says what it left out', () => {
+    const models = Array.from({ length: 60_000 }, (_, i) => `model-${i}`)
+    const logTail = Array.from({ length: 1000 }, (_, i) => ({ number: i + 1, text: 'y'.repeat(2000) }))
+    const one = { ...base, models, server: { logFile: '/tmp/server.log', logTail } }
+    const outcome: GateOutcome = { ...one, reason: 'timeout', results: [{ ...one, reason: 'timeout' }] }
+    const md = summaryMarkdown(outcome, ctx)
+    expect(Buffer.byteLength(md)).toBeLessThan(128 * 1024)
+    expect(md).toContain('`model-49`, and 59950 more')
+    expect(md).toContain('1000: yyy')
+  })
+
+  it('says how many timeline changes were left out', () => {
+    const timeline = [
+      { elapsedMs: 0, summary: 'first' },
+      { elapsedMs: 9_000, summary: 'last', dropped: 59 }
+    ]
+    const one = { ...base, models: [], timeline }
+    const outcome: GateOutcome = { ...one, reason: 'timeout', results: [{ ...one, reason: 'timeout' }] }
+    expect(summaryMarkdown(outcome, ctx)).toMatch(
+      /\| first \|\n\| … \| \*59 changes left out\* \|\n\| 9\.0s \| last \|/
     )
   })
 })

@@ -1,5 +1,6 @@
-import { appendFileSync, writeFileSync } from 'node:fs'
-import { LogFollower, MAX_LINE_CHARS } from '../../../src/server/log-follower.js'
+import { execFileSync } from 'node:child_process'
+import { appendFileSync, closeSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs'
+import { LogFollower, type LogLine, MAX_LINE_CHARS } from '../../../src/server/log-follower.js'
 import { sandbox } from '../../helpers/sandbox.js'
 
 const box = sandbox('wait-for-model-log-')
@@ -21,10 +22,13 @@ describe('LogFollower', () => {
     expect(log.poll()).toEqual([])
   })
 
-  it('hands the lines already written to `earlier`, once, and only later ones to poll', () => {
+  it('hands the lines already written to `earlier` on the first look, once, and only later ones to poll', () => {
     writeFileSync(file, 'old one\nold two\nunfinished')
     const earlier: Array<{ number: number; text: string }>[] = []
     const log = new LogFollower(file, 10, { earlier: (lines) => earlier.push(lines) })
+    // nothing is read before the first look: the wait starts at once, whatever the log's size
+    expect(earlier).toEqual([])
+    expect(log.poll()).toEqual([])
     expect(earlier).toEqual([
       [
         { number: 1, text: 'old one' },
@@ -95,5 +99,66 @@ describe('LogFollower', () => {
     expect(new LogFollower(box.path('missing.log'), 5).tail()).toBeUndefined()
     writeFileSync(file, 'a\n')
     expect(new LogFollower(file, 0).tail()).toEqual([])
+  })
+
+  it('counts a large existing log without reading it into lines: numbers stay right, the tail ends with the file', () => {
+    const fd = openSync(file, 'w')
+    const block = Buffer.from('an ordinary line of a busy server log\n'.repeat(10_000))
+    for (let i = 0; i < 100; i++) writeSync(fd, block) // 37 MB, a million lines
+    writeSync(fd, 'the last line\n')
+    closeSync(fd)
+    const earlier: number[] = []
+    const log = new LogFollower(file, 2, { earlier: (lines) => earlier.push(lines.length) })
+    expect(log.poll()).toEqual([])
+    // one look does a bounded amount of work, whatever the size
+    expect(earlier).toEqual([])
+    appendFileSync(file, 'new\n')
+    let fresh: LogLine[] = []
+    let looks = 1
+    for (; looks < 1000 && fresh.length === 0; looks++) fresh = log.poll()
+    // counted a bounded amount a look, then only the last 256 KB read as lines (the phases so far and the tail)
+    expect(looks).toBeGreaterThan(2)
+    expect(earlier.reduce((a, b) => a + b, 0)).toBeLessThan(7_000)
+    expect(fresh).toEqual([{ number: 1_000_002, text: 'new' }])
+    expect(log.tail()).toEqual([
+      { number: 1_000_001, text: 'the last line' },
+      { number: 1_000_002, text: 'new' }
+    ])
+  })
+
+  it('skips ahead, counting, when a server writes faster than it reads', () => {
+    const log = new LogFollower(file, 3, { fromStart: true })
+    writeFileSync(file, 'y\n'.repeat(10 * 1024 * 1024)) // 20 MB of `yes`
+    const first = log.poll()
+    expect(first.length).toBeLessThanOrEqual(1000)
+    appendFileSync(file, 'CUDA error: out of memory\n')
+    let seen: string[] = []
+    for (let i = 0; i < 2000 && !seen.includes('CUDA error: out of memory'); i++) seen = log.poll().map((l) => l.text)
+    expect(seen).toContain('CUDA error: out of memory')
+    expect(log.tail()?.at(-1)).toEqual({ number: 10 * 1024 * 1024 + 1, text: 'CUDA error: out of memory' })
+  })
+
+  it('never blocks on a FIFO, and gives a problem once the log is no longer a regular file', () => {
+    const fifo = box.path('fifo.log')
+    execFileSync('mkfifo', [fifo])
+    const piped = new LogFollower(fifo, 3)
+    expect(piped.poll()).toEqual([])
+    expect(piped.problem).toBe(`the log ${fifo} is no longer a regular file (it is a FIFO now)`)
+    writeFileSync(file, 'one\n')
+    const log = new LogFollower(file, 3, { fromStart: true })
+    expect(log.poll()).toEqual([{ number: 1, text: 'one' }])
+    rmSync(file)
+    mkdirSync(file)
+    expect(log.poll()).toEqual([])
+    expect(log.problem).toBe(`the log ${file} is no longer a regular file (it is a directory now)`)
+    expect(log.tail()).toEqual([{ number: 1, text: 'one' }])
+  })
+
+  it('masks secrets in a line before cutting it, so that no prefix of one survives the cut', () => {
+    const key = 'sk-0123456789abcdef'
+    writeFileSync(file, `${'x'.repeat(MAX_LINE_CHARS - 5)}${key}\n`)
+    const [line] = new LogFollower(file, 3, { fromStart: true, secrets: [key] }).poll()
+    expect(line.text).not.toContain('sk-01')
+    expect(line.text.endsWith('***')).toBe(true)
   })
 })

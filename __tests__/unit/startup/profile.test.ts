@@ -58,11 +58,11 @@ describe('the startup profile of a wait', () => {
     const profile = new StartupProfile()
     expect(profile.status(0, 0)).toBeUndefined()
     expect(profile.line('Loading safetensors checkpoint shards:   0% Completed | 0/2 [00:00<?, ?it/s]', 0)).toEqual([])
-    expect(profile.models('{"object":"list","data":[{"id":"m","owned_by":"sglang"}]}')).toEqual([
+    expect(profile.models(JSON.parse('{"object":"list","data":[{"id":"m","owned_by":"sglang"}]}'))).toEqual([
       'engine: SGLang (from its model list)',
       'now loading weights'
     ])
-    expect(profile.models('{"object":"list","data":[{"id":"m","owned_by":"vllm"}]}')).toEqual([])
+    expect(profile.models(JSON.parse('{"object":"list","data":[{"id":"m","owned_by":"vllm"}]}'))).toEqual([])
     expect(profile.status(1000, 1000)).toBe('loading weights 0% (0/2 shards)')
   })
 

@@ -11,7 +11,14 @@ const body = JSON.stringify({
     { id: 'llama-3.1-8b-instruct', object: 'model' }
   ]
 })
-const answer: ProbeResult = { kind: 'http', status: 200, body, contentType: 'application/json', truncated: false }
+const answer: ProbeResult = {
+  kind: 'http',
+  status: 200,
+  body,
+  json: JSON.parse(body),
+  contentType: 'application/json',
+  truncated: false
+}
 
 it('stops with reason=ambiguous-model within one probe, naming the candidates and asking for the exact id', async () => {
   let t = 0

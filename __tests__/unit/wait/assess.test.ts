@@ -1,11 +1,12 @@
 import { assess, describeBody, type Expectation } from '../../../src/wait/assess.js'
-import type { ProbeResult } from '../../../src/http/probe.js'
+import { parseJson, type ProbeResult } from '../../../src/http/probe.js'
 
 const ok: Expectation = { status: [[200, 299]] }
 const http = (status: number, body = '', contentType = 'application/json'): ProbeResult => ({
   kind: 'http',
   status,
   body,
+  json: parseJson(body),
   contentType,
   truncated: false
 })
@@ -155,10 +156,10 @@ describe('describeBody', () => {
     ['Ollama is running', 'text/plain', 'Ollama is running'],
     ['line one\nline two', 'text/plain', 'line one'],
     ['', '', '']
-  ])('%p says %p', (body, type, said) => expect(describeBody(body, type)).toBe(said))
+  ])('%p says %p', (body, type, said) => expect(describeBody(body, type, parseJson(body))).toBe(said))
 
   it('clips long text and strips control characters', () => {
-    const said = describeBody(`a\u0007${'x'.repeat(500)}`, 'text/plain')
+    const said = describeBody(`a\u0007${'x'.repeat(500)}`, 'text/plain', undefined)
     expect(said.length).toBeLessThanOrEqual(121)
     expect(said).not.toContain('\u0007')
   })

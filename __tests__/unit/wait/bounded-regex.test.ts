@@ -1,4 +1,4 @@
-import { testWithin } from '../../../src/wait/bounded-regex.js'
+import { findWithin, testWithin } from '../../../src/wait/bounded-regex.js'
 
 describe('testWithin', () => {
   it('answers like RegExp.test when the match is quick', () => {
@@ -13,5 +13,19 @@ describe('testWithin', () => {
     // 2^40 steps would take hours: it was stopped, not finished
     expect(performance.now() - started).toBeLessThan(5_000)
     expect(testWithin(/^(a+)+$/, 'aaaa', 1_000)).toBe(true)
+  })
+})
+
+describe('findWithin', () => {
+  it('finds the first matching text, or -1', () => {
+    expect(findWithin(/CUDA error/, ['loading', 'CUDA error: oom', 'CUDA error again'], 1_000)).toBe(1)
+    expect(findWithin(/CUDA error/, ['loading'], 1_000)).toBe(-1)
+    expect(findWithin(/x/, [], 1_000)).toBe(-1)
+  })
+  it('says on which text a backtracking pattern ran out of time', () => {
+    const line = 'INFO worker_process_start_loading_the_weights_of_the_model_from_the_shared_cache_dir now'
+    const started = performance.now()
+    expect(findWithin(/(\w+\s?)+: CUDA error/, ['ok', line, 'CUDA error'], 100)).toEqual({ outOfTimeAt: 1 })
+    expect(performance.now() - started).toBeLessThan(5_000)
   })
 })

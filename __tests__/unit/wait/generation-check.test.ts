@@ -65,7 +65,9 @@ describe('the generation check', () => {
 
   it('falls back to chat completions when the server has no completions route, and remembers it', async () => {
     const { host, seen } = await engine((path) =>
-      path.endsWith('/v1/completions') ? [404, { detail: 'Not Found' }] : [200, { choices: [] }]
+      path.endsWith('/v1/completions')
+        ? [404, { detail: 'Not Found' }]
+        : [200, { choices: [{ message: { role: 'assistant', content: 'Hi' } }] }]
     )
     const g = generator(`http://${host}/prefix/v1/models`)
     expect((await g.generate('m', 2_000)).request).toBe('POST /v1/chat/completions')

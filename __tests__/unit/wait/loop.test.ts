@@ -1,6 +1,6 @@
-import type { ProbeResult } from '../../../src/http/probe.js'
+import { parseJson, type ProbeResult } from '../../../src/http/probe.js'
 import type { Clock } from '../../../src/runtime/clock.js'
-import { type WaitEvent, type WaitOptions, waitForModel } from '../../../src/wait/loop.js'
+import { TIMELINE_ENDS, type WaitEvent, type WaitOptions, waitForModel } from '../../../src/wait/loop.js'
 import { DENSE_MS } from '../../../src/wait/schedule.js'
 
 /**
@@ -46,6 +46,7 @@ const http = (status: number, body = ''): ProbeResult => ({
   kind: 'http',
   status,
   body,
+  json: parseJson(body),
   contentType: 'application/json',
   truncated: false
 })
@@ -274,6 +275,38 @@ class EventfulClock extends FakeClock {
   }
 }
 
+describe('the timeline', () => {
+  it('of a list that changes on every probe keeps the first and last changes and counts those left out', async () => {
+    const clock = new FakeClock()
+    let n = 0
+    const s = server(clock, () => listing(`other-${++n}`))
+    const outcome = await waitForModel(options({ intervalMs: 1_000, timeoutMs: 100_000 }), { probe: s.probe, clock })
+    expect(n).toBe(100)
+    expect(outcome.timeline).toHaveLength(2 * TIMELINE_ENDS + 1)
+    const summaries = outcome.timeline.map((t) => t.summary)
+    expect(summaries[0]).toMatch(/\[other-1\]/)
+    expect(summaries[TIMELINE_ENDS - 1]).toMatch(/\[other-20\]/)
+    expect(summaries[TIMELINE_ENDS]).toMatch(/\[other-80\]/)
+    expect(summaries.at(-1)).toMatch(/\[other-100\]/)
+    expect(outcome.timeline.map((t) => t.dropped ?? 0)).toEqual(
+      outcome.timeline.map((_, i) => (i === TIMELINE_ENDS ? 100 - 2 * TIMELINE_ENDS - 1 : 0))
+    )
+  })
+
+  it('names at most 10 listed models in a summary, then how many more, and keeps 1000', async () => {
+    const clock = new FakeClock()
+    const ids = Array.from({ length: 60_000 }, (_, i) => `m${i}`)
+    const s = server(clock, () => http(200, JSON.stringify({ object: 'list', data: ids.map((id) => ({ id })) })))
+    const outcome = await waitForModel(options({ timeoutMs: 1_000 }), { probe: s.probe, clock })
+    expect(outcome.last?.summary).toBe(
+      'HTTP 200, serving [m0, m1, m2, m3, m4, m5, m6, m7, m8, m9 and 59990 more] — "kimi" is not among the listed models'
+    )
+    // the first 1000 ids are kept (the models output), and how many there were
+    expect(outcome.models).toHaveLength(1000)
+    expect(outcome.last?.modelCount).toBe(60_000)
+  })
+})
+
 describe('waitForModel stopped from outside', () => {
   it('ends at the moment of the stop, mid-sleep, with its reason and detail', async () => {
     const clock = new EventfulClock()
@@ -447,6 +480,7 @@ describe('Retry-After', () => {
     kind: 'http',
     status: 429,
     body: '{"error":"rate limited"}',
+    json: { error: 'rate limited' },
     contentType: 'application/json',
     truncated: false,
     retryAfterMs

@@ -1,0 +1,91 @@
+import { credentialParts, isCredentialName, redact } from '../../../src/inputs/secrets.js'
+import { parseSettings, INPUT_DEFAULTS, type InputName } from '../../../src/inputs/settings.js'
+import { envReport } from '../../../src/server/env-report.js'
+
+const settings = (inputs: Partial<Record<InputName, string>>) =>
+  parseSettings((name) => inputs[name] ?? INPUT_DEFAULTS[name])
+
+describe('one credential-name rule', () => {
+  it.each([
+    'Authorization',
+    'Proxy-Authorization',
+    'Cookie',
+    'X-Api-Key',
+    'X-Auth-Token',
+    'MODEL_AUTH',
+    'DB_PASSWD',
+    'api_key',
+    'sig'
+  ])('%s is a credential name', (name) => expect(isCredentialName(name)).toBe(true))
+  it.each(['Accept', 'X-Request-Id', 'NCCL_DEBUG', 'CUDA_VISIBLE_DEVICES', 'model', 'design'])('%s is not', (name) =>
+    expect(isCredentialName(name)).toBe(false)
+  )
+  it('is the one headers, env-report and URL query parameters use', () => {
+    const s = settings({
+      url: 'http://127.0.0.1:8000/v1/models?x-auth-token=qtok-1234&page=2',
+      headers: 'X-Auth-Token: htok-1234\nX-Trace: trace-1234'
+    })
+    expect(s.secrets).toEqual(expect.arrayContaining(['htok-1234', 'qtok-1234']))
+    expect(s.secrets).not.toContain('trace-1234')
+    expect(envReport(['X_AUTH_TOKEN', 'TRACE'], { X_AUTH_TOKEN: 'e', TRACE: 't' })).toEqual([
+      { name: 'X_AUTH_TOKEN', value: '***' },
+      { name: 'TRACE', value: 't' }
+    ])
+  })
+})
+
+describe('credential parts', () => {
+  it('are the token after an auth scheme and each cookie value', () => {
+    expect(credentialParts('Authorization', 'Bearer tok_1234')).toEqual(['tok_1234'])
+    expect(credentialParts('Proxy-Authorization', 'Basic dXNlcjpwYXNz')).toEqual(['dXNlcjpwYXNz'])
+    expect(credentialParts('Cookie', 'lang=en; session=abc123; flag')).toEqual(['en', 'abc123', 'flag'])
+    expect(credentialParts('X-Api-Key', 'two words')).toEqual([])
+  })
+  it('are registered as secrets, short cookie values apart', () => {
+    const s = settings({
+      url: 'http://127.0.0.1:8000/v1/models',
+      headers: 'Authorization: Bearer tok_1234\nCookie: lang=en; session=abc123'
+    })
+    expect(s.secrets).toEqual(
+      expect.arrayContaining(['Bearer tok_1234', 'tok_1234', 'lang=en; session=abc123', 'abc123'])
+    )
+    expect(s.secrets).not.toContain('en')
+  })
+  it.each([
+    ['api-key', 'abc'],
+    ['headers', 'Authorization: Bearer ab'],
+    ['headers', 'X-Api-Key: k1'],
+    ['url', 'http://127.0.0.1:8000/v1/models?token=abc']
+  ] as const)('%s=%s: a credential of fewer than 4 characters is refused', (name, value) => {
+    expect(() => settings({ url: 'http://127.0.0.1:8000/v1/models', [name]: value })).toThrow(
+      new RegExp(`^Input "${name}": .*fewer than 4 characters`)
+    )
+  })
+})
+
+describe('redact', () => {
+  it('masks a secret as written and as JSON escapes it once and twice', () => {
+    const key = 'k"ey\\x-77'
+    const once = JSON.stringify(key).slice(1, -1)
+    const twice = JSON.stringify(once).slice(1, -1)
+    expect(redact(`a ${key} b ${once} c ${twice}`, [key])).toBe('a *** b *** c ***')
+  })
+  it('masks the whole credential before its parts', () => {
+    expect(redact('Authorization: Bearer tok_1234; tok_1234', ['tok_1234', 'Bearer tok_1234'])).toBe(
+      'Authorization: ***; ***'
+    )
+  })
+  it('leaves text alone without secrets, and never masks an empty one', () => {
+    expect(redact('plain', [])).toBe('plain')
+    expect(redact('plain', [''])).toBe('plain')
+  })
+})
+
+describe('env-report', () => {
+  it('masks any value holding a known secret, whatever the name', () => {
+    expect(envReport(['MODEL_*'], { MODEL_CFG: 'x sk-1234 y', MODEL_NAME: 'kimi' }, ['sk-1234'])).toEqual([
+      { name: 'MODEL_CFG', value: '***' },
+      { name: 'MODEL_NAME', value: 'kimi' }
+    ])
+  })
+})
