@@ -17895,6 +17895,7 @@ function parseRun(line) {
         typeof r.ready === 'boolean' &&
         typeof r.elapsedSeconds === 'number' &&
         (r.startupSeconds === undefined || typeof r.startupSeconds === 'number') &&
+        (r.answeringSeconds === undefined || typeof r.answeringSeconds === 'number') &&
         Array.isArray(r.phases) &&
         r.phases.every((p) => typeof p?.name === 'string' && typeof p?.seconds === 'number') &&
         (r.env === undefined ||
@@ -18044,8 +18045,10 @@ function expectation(earlier) {
         name,
         median(ready.flatMap((r) => r.phases.filter((p) => p.name === name).map((p) => p.seconds)))
     ]));
+    const answering = ready.flatMap((r) => (r.answeringSeconds === undefined ? [] : [r.answeringSeconds]));
     return {
         totalSeconds: median(ready.map(secondsOf)),
+        ...(answering.length === 0 ? {} : { answeringSeconds: median(answering) }),
         phaseSeconds,
         order: ready[ready.length - 1].phases.map((p) => p.name),
         runs: ready.length
@@ -18098,8 +18101,11 @@ function envDrift(earlier, run) {
 const SCHEDULE_MODES = ['adaptive', 'fixed'];
 /** The gap near the expected ready moment: a probe costs the server a few microseconds, a late ready a job's time. */
 const DENSE_MS = 200;
-/** How far before the expected moment dense probes begin, at least, and as a share of the load so far. */
-const LEAD_MIN_MS = 1_000;
+/**
+ * How far before the expected moment dense probes begin: a share of the expected load (its length varies from run
+ * to run by about that much), and at least half a second (the estimate itself is known to a tenth of a second).
+ */
+const LEAD_MIN_MS = 500;
 const LEAD_SHARE = 0.2;
 /**
  * Without an expected moment the gap grows with the time the server has been loading (a quarter of it): a load
@@ -18121,15 +18127,16 @@ function adaptiveGap(s) {
     if (s.answeringSince === undefined)
         return s.intervalMs; // not loading: a list without the model, a 404
     const loadedMs = Math.max(0, s.sentAt - s.answeringSince);
-    if (s.readyAt === undefined)
+    const readyAt = s.readyAt ?? (s.usualAnsweringMs === undefined ? undefined : s.answeringSince + s.usualAnsweringMs);
+    if (readyAt === undefined)
         return clamp(loadedMs * BACKOFF_SHARE);
-    const lead = Math.max(LEAD_MIN_MS, (s.readyAt - s.answeringSince) * LEAD_SHARE);
-    const denseFrom = s.readyAt - lead;
+    const lead = Math.max(LEAD_MIN_MS, (readyAt - s.answeringSince) * LEAD_SHARE);
+    const denseFrom = readyAt - lead;
     // Far from it: sparse, but the probe that opens the dense window lands on its start.
     if (s.sentAt < denseFrom)
         return Math.min(s.intervalMs, Math.max(DENSE_MS, denseFrom - s.sentAt));
     // Near it, and past it: dense, then backing off with the overrun (the estimate was wrong, by how much is unknown).
-    return clamp(DENSE_MS + Math.max(0, s.sentAt - s.readyAt) * BACKOFF_SHARE);
+    return clamp(DENSE_MS + Math.max(0, s.sentAt - readyAt) * BACKOFF_SHARE);
 }
 
 ;// CONCATENATED MODULE: ./src/engines/log-markers.ts
@@ -19615,22 +19622,25 @@ class StartupProfile {
         return progressText(phase, left, against);
     }
     /**
-     * When the server is expected ready, for the probe schedule: when its ready line was read, else going by earlier
-     * runs (the phase under way and its progress); undefined while neither tells.
+     * When the server is expected ready, for the probe schedule: when its ready line was read, else going by the
+     * phase under way in its log (its progress, and what earlier runs took for it and the phases after it);
+     * undefined while neither tells (the schedule then goes by how long earlier runs answered "loading").
      */
-    readyAt(now, elapsedMs) {
+    readyAt(now) {
         if (this.readyLineAt !== undefined)
             return this.readyLineAt;
         const usual = this.opts.usual;
-        if (usual === undefined)
-            return undefined;
         const phase = this.tracker.current(now);
-        const left = phase?.progress === undefined ? undefined : phaseLeftMs(phase.progress, now);
-        const ms = readyInMs({ phase: phase?.name, inPhaseMs: phase?.inPhaseMs ?? 0, phaseLeftMs: left, elapsedMs }, usual);
+        if (usual === undefined || phase === undefined || !usual.order.includes(phase.name))
+            return undefined;
+        const left = phase.progress === undefined ? undefined : phaseLeftMs(phase.progress, now);
+        const ms = readyInMs({ phase: phase.name, inPhaseMs: phase.inPhaseMs, phaseLeftMs: left, elapsedMs: 0 }, usual);
         if (ms === undefined)
             return undefined;
-        // Past what earlier runs took: it was expected then, and the schedule backs off from that moment.
-        return ms > 0 ? now + ms : Math.min(now, now - elapsedMs + usual.totalSeconds * 1000);
+        if (ms > 0)
+            return now + ms;
+        // Past what earlier runs took for the last phase: it was expected when that ended, and the schedule backs off.
+        return Math.min(now, now - phase.inPhaseMs + (usual.phaseSeconds.get(phase.name) ?? 0) * 1000);
     }
     /** The engine's ready line has been read. */
     get readyLineSeen() {
@@ -20443,6 +20453,7 @@ async function waitForModel(opts, deps) {
                 now,
                 answeringSince,
                 readyAt: deps.readyAt?.(now),
+                usualAnsweringMs: deps.usualAnsweringMs,
                 retryAfterMs: result.kind === 'http' ? result.retryAfterMs : undefined,
                 deadline
             });
@@ -20606,7 +20617,8 @@ async function gate(settings, deps) {
                     stop,
                     portWatch: portWatchFor(url),
                     readyLine: log === undefined ? undefined : readyLine,
-                    readyAt: (now) => profile.readyAt(now, now - (server?.startedAt ?? waitStart)),
+                    readyAt: (now) => profile.readyAt(now),
+                    usualAnsweringMs: history.usual?.answeringSeconds && history.usual.answeringSeconds * 1000,
                     clock,
                     startedAt: deps.startedAt,
                     onEvent: (e) => {
@@ -20705,6 +20717,9 @@ function settle(settings, outcome, facts, profile, now, history, deps) {
         reason: outcome.reason,
         elapsedSeconds: gate_round1(outcome.elapsedMs / 1000),
         ...(facts.startupMs === undefined ? {} : { startupSeconds: gate_round1(facts.startupMs / 1000) }),
+        ...(outcome.ready && outcome.firstResponseMs !== undefined
+            ? { answeringSeconds: gate_round1((outcome.elapsedMs - outcome.firstResponseMs) / 1000) }
+            : {}),
         ...(profile.engine === undefined ? {} : { engine: profile.engine }),
         phases: phases.map((p) => ({ name: p.name, seconds: p.seconds })),
         ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') })

@@ -64,19 +64,21 @@ export class StartupProfile {
   }
 
   /**
-   * When the server is expected ready, for the probe schedule: when its ready line was read, else going by earlier
-   * runs (the phase under way and its progress); undefined while neither tells.
+   * When the server is expected ready, for the probe schedule: when its ready line was read, else going by the
+   * phase under way in its log (its progress, and what earlier runs took for it and the phases after it);
+   * undefined while neither tells (the schedule then goes by how long earlier runs answered "loading").
    */
-  readyAt(now: number, elapsedMs: number): number | undefined {
+  readyAt(now: number): number | undefined {
     if (this.readyLineAt !== undefined) return this.readyLineAt
     const usual = this.opts.usual
-    if (usual === undefined) return undefined
     const phase = this.tracker.current(now)
-    const left = phase?.progress === undefined ? undefined : phaseLeftMs(phase.progress, now)
-    const ms = readyInMs({ phase: phase?.name, inPhaseMs: phase?.inPhaseMs ?? 0, phaseLeftMs: left, elapsedMs }, usual)
+    if (usual === undefined || phase === undefined || !usual.order.includes(phase.name)) return undefined
+    const left = phase.progress === undefined ? undefined : phaseLeftMs(phase.progress, now)
+    const ms = readyInMs({ phase: phase.name, inPhaseMs: phase.inPhaseMs, phaseLeftMs: left, elapsedMs: 0 }, usual)
     if (ms === undefined) return undefined
-    // Past what earlier runs took: it was expected then, and the schedule backs off from that moment.
-    return ms > 0 ? now + ms : Math.min(now, now - elapsedMs + usual.totalSeconds * 1000)
+    if (ms > 0) return now + ms
+    // Past what earlier runs took for the last phase: it was expected when that ended, and the schedule backs off.
+    return Math.min(now, now - phase.inPhaseMs + (usual.phaseSeconds.get(phase.name) ?? 0) * 1000)
   }
 
   /** The engine's ready line has been read. */

@@ -161,7 +161,8 @@ export async function gate(settings: Settings, deps: GateDeps): Promise<GateOutc
               stop,
               portWatch: portWatchFor(url),
               readyLine: log === undefined ? undefined : readyLine,
-              readyAt: (now) => profile.readyAt(now, now - (server?.startedAt ?? waitStart)),
+              readyAt: (now) => profile.readyAt(now),
+              usualAnsweringMs: history.usual?.answeringSeconds && history.usual.answeringSeconds * 1000,
               clock,
               startedAt: deps.startedAt,
               onEvent: (e) => {
@@ -268,6 +269,9 @@ function settle(
     reason: outcome.reason,
     elapsedSeconds: round1(outcome.elapsedMs / 1000),
     ...(facts.startupMs === undefined ? {} : { startupSeconds: round1(facts.startupMs / 1000) }),
+    ...(outcome.ready && outcome.firstResponseMs !== undefined
+      ? { answeringSeconds: round1((outcome.elapsedMs - outcome.firstResponseMs) / 1000) }
+      : {}),
     ...(profile.engine === undefined ? {} : { engine: profile.engine }),
     phases: phases.map((p) => ({ name: p.name, seconds: p.seconds })),
     ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') })

@@ -35,6 +35,8 @@ export interface WaitDeps {
   readyLine?(signal: AbortSignal): Promise<void>
   /** When the server is expected ready (its log's progress, earlier runs), on the clock's scale; undefined: unknown. */
   readyAt?(now: number): number | undefined
+  /** How long earlier runs answered HTTP before they were ready (history), when known. */
+  usualAnsweringMs?: number
   clock: Clock
   /** When the wait counts from (defaults to now): the action passes its process start. */
   startedAt?: number
@@ -194,6 +196,7 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
         now,
         answeringSince,
         readyAt: deps.readyAt?.(now),
+        usualAnsweringMs: deps.usualAnsweringMs,
         retryAfterMs: result.kind === 'http' ? result.retryAfterMs : undefined,
         deadline
       })

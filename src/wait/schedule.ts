@@ -17,8 +17,10 @@ export interface ScheduleState {
   now: number
   /** When the server first answered over HTTP without being ready, undefined while it has not. */
   answeringSince?: number
-  /** When it is expected to be ready (a progress bar, earlier runs), undefined while nothing tells. */
+  /** When it is expected to be ready (its log's ready line, its progress by earlier runs), undefined: unknown. */
   readyAt?: number
+  /** How long earlier runs answered before they were ready (history): the estimate when `readyAt` is unknown. */
+  usualAnsweringMs?: number
   /** The server's own Retry-After on a 429 or 503. */
   retryAfterMs?: number
   deadline: number
@@ -26,8 +28,11 @@ export interface ScheduleState {
 
 /** The gap near the expected ready moment: a probe costs the server a few microseconds, a late ready a job's time. */
 export const DENSE_MS = 200
-/** How far before the expected moment dense probes begin, at least, and as a share of the load so far. */
-export const LEAD_MIN_MS = 1_000
+/**
+ * How far before the expected moment dense probes begin: a share of the expected load (its length varies from run
+ * to run by about that much), and at least half a second (the estimate itself is known to a tenth of a second).
+ */
+export const LEAD_MIN_MS = 500
 export const LEAD_SHARE = 0.2
 /**
  * Without an expected moment the gap grows with the time the server has been loading (a quarter of it): a load
@@ -50,11 +55,12 @@ function adaptiveGap(s: ScheduleState): number {
   const clamp = (ms: number): number => Math.min(s.intervalMs, Math.max(DENSE_MS, ms))
   if (s.answeringSince === undefined) return s.intervalMs // not loading: a list without the model, a 404
   const loadedMs = Math.max(0, s.sentAt - s.answeringSince)
-  if (s.readyAt === undefined) return clamp(loadedMs * BACKOFF_SHARE)
-  const lead = Math.max(LEAD_MIN_MS, (s.readyAt - s.answeringSince) * LEAD_SHARE)
-  const denseFrom = s.readyAt - lead
+  const readyAt = s.readyAt ?? (s.usualAnsweringMs === undefined ? undefined : s.answeringSince + s.usualAnsweringMs)
+  if (readyAt === undefined) return clamp(loadedMs * BACKOFF_SHARE)
+  const lead = Math.max(LEAD_MIN_MS, (readyAt - s.answeringSince) * LEAD_SHARE)
+  const denseFrom = readyAt - lead
   // Far from it: sparse, but the probe that opens the dense window lands on its start.
   if (s.sentAt < denseFrom) return Math.min(s.intervalMs, Math.max(DENSE_MS, denseFrom - s.sentAt))
   // Near it, and past it: dense, then backing off with the overrun (the estimate was wrong, by how much is unknown).
-  return clamp(DENSE_MS + Math.max(0, s.sentAt - s.readyAt) * BACKOFF_SHARE)
+  return clamp(DENSE_MS + Math.max(0, s.sentAt - readyAt) * BACKOFF_SHARE)
 }

@@ -53,9 +53,10 @@ describe('nextProbeAt', () => {
     expect(gaps.every((g) => g <= 5_000)).toBe(true)
   })
 
-  it('adaptive with an estimate close at hand: dense for at least a second before it', () => {
-    const sent = probes({ answeringSince: 0, sentAt: 0 }, 3_000, () => 3_000)
-    expect(sent.filter((t) => t >= 3_000 - LEAD_MIN_MS).length).toBe(LEAD_MIN_MS / DENSE_MS)
+  it('adaptive with an estimate close at hand: dense for at least half a second before it', () => {
+    // loading since 1 s, expected at 3 s: a fifth of 2 s is less than half a second
+    const sent = probes({ answeringSince: 1_000, sentAt: 1_000 }, 3_000, () => 3_000)
+    expect(sent.filter((t) => t >= 3_000 - 2 * LEAD_MIN_MS)).toEqual([2_500, 2_700, 2_900])
   })
 
   it('the ready line read: the moment it was read is the estimate, so probes are dense from then', () => {
@@ -70,5 +71,17 @@ describe('nextProbeAt', () => {
 
   it('never closer than 50 ms, even with an interval below the dense gap', () => {
     expect(nextProbeAt(state({ intervalMs: 10, answeringSince: 0 }))).toBe(10_050)
+  })
+})
+
+describe('nextProbeAt with history', () => {
+  it('expects ready when earlier runs were, counted from the first answer', () => {
+    // answering since 0, earlier runs answered 3 s before they were ready: dense from 2.4 s (a fifth of the load)
+    const sent = probes({ answeringSince: 0, sentAt: 0, usualAnsweringMs: 3_000 }, 3_001)
+    expect(sent).toEqual([0, 2_400, 2_600, 2_800, 3_000])
+  })
+
+  it('a ready line or a phase estimate wins over history', () => {
+    expect(nextProbeAt(state({ answeringSince: 0, usualAnsweringMs: 60_000, readyAt: 9_900 }))).toBe(10_225)
   })
 })
