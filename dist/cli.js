@@ -18620,6 +18620,8 @@ function adaptiveGap(s) {
     const clamp = (ms) => Math.min(s.intervalMs, Math.max(DENSE_MS, ms));
     if (s.answeringSince === undefined)
         return s.intervalMs; // not loading: a list without the model, a 404
+    if (s.readyAt === undefined && s.logTellsReady)
+        return s.intervalMs;
     const loadedMs = Math.max(0, s.sentAt - s.answeringSince);
     const readyAt = s.readyAt ?? (s.usualAnsweringMs === undefined ? undefined : s.answeringSince + s.usualAnsweringMs);
     if (readyAt === undefined)
@@ -20944,6 +20946,7 @@ async function waitForModel(opts, deps) {
                 answeringSince,
                 readyAt: deps.readyAt?.(now),
                 usualAnsweringMs: deps.usualAnsweringMs,
+                logTellsReady: deps.logTellsReady?.(),
                 retryAfterMs: result.kind === 'http' ? result.retryAfterMs : undefined,
                 deadline
             });
@@ -21108,6 +21111,7 @@ async function gate(settings, deps) {
                     portWatch: portWatchFor(url),
                     readyLine: log === undefined ? undefined : readyLine,
                     readyAt: (now) => profile.readyAt(now),
+                    logTellsReady: () => log !== undefined && profile.engine !== undefined,
                     usualAnsweringMs: history.usual?.answeringSeconds && history.usual.answeringSeconds * 1000,
                     clock,
                     startedAt: deps.startedAt,

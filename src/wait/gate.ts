@@ -162,6 +162,7 @@ export async function gate(settings: Settings, deps: GateDeps): Promise<GateOutc
               portWatch: portWatchFor(url),
               readyLine: log === undefined ? undefined : readyLine,
               readyAt: (now) => profile.readyAt(now),
+              logTellsReady: () => log !== undefined && profile.engine !== undefined,
               usualAnsweringMs: history.usual?.answeringSeconds && history.usual.answeringSeconds * 1000,
               clock,
               startedAt: deps.startedAt,

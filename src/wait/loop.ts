@@ -37,6 +37,8 @@ export interface WaitDeps {
   readyAt?(now: number): number | undefined
   /** How long earlier runs answered HTTP before they were ready (history), when known. */
   usualAnsweringMs?: number
+  /** The log will say when the server is ready (followed, its engine known): see `ScheduleState.logTellsReady`. */
+  logTellsReady?(): boolean
   clock: Clock
   /** When the wait counts from (defaults to now): the action passes its process start. */
   startedAt?: number
@@ -197,6 +199,7 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
         answeringSince,
         readyAt: deps.readyAt?.(now),
         usualAnsweringMs: deps.usualAnsweringMs,
+        logTellsReady: deps.logTellsReady?.(),
         retryAfterMs: result.kind === 'http' ? result.retryAfterMs : undefined,
         deadline
       })

@@ -21,6 +21,11 @@ export interface ScheduleState {
   readyAt?: number
   /** How long earlier runs answered before they were ready (history): the estimate when `readyAt` is unknown. */
   usualAnsweringMs?: number
+  /**
+   * The server's log is followed and its engine known: its ready line will wake the loop at once, so until then
+   * probes need only keep to `interval` (they still see a server that turns ready without the line).
+   */
+  logTellsReady?: boolean
   /** The server's own Retry-After on a 429 or 503. */
   retryAfterMs?: number
   deadline: number
@@ -54,6 +59,7 @@ export function nextProbeAt(s: ScheduleState): number {
 function adaptiveGap(s: ScheduleState): number {
   const clamp = (ms: number): number => Math.min(s.intervalMs, Math.max(DENSE_MS, ms))
   if (s.answeringSince === undefined) return s.intervalMs // not loading: a list without the model, a 404
+  if (s.readyAt === undefined && s.logTellsReady) return s.intervalMs
   const loadedMs = Math.max(0, s.sentAt - s.answeringSince)
   const readyAt = s.readyAt ?? (s.usualAnsweringMs === undefined ? undefined : s.answeringSince + s.usualAnsweringMs)
   if (readyAt === undefined) return clamp(loadedMs * BACKOFF_SHARE)

@@ -85,3 +85,13 @@ describe('nextProbeAt with history', () => {
     expect(nextProbeAt(state({ answeringSince: 0, usualAnsweringMs: 60_000, readyAt: 9_900 }))).toBe(10_225)
   })
 })
+
+describe('nextProbeAt with a log that tells', () => {
+  it('keeps to interval until the ready line is read, whatever history expects', () => {
+    expect(nextProbeAt(state({ answeringSince: 10_000, usualAnsweringMs: 500, logTellsReady: true }))).toBe(15_000)
+  })
+
+  it('dense once the line is read, in case it came a moment before the server answers ready', () => {
+    expect(nextProbeAt(state({ answeringSince: 0, readyAt: 10_000, logTellsReady: true }))).toBe(10_000 + DENSE_MS)
+  })
+})
