@@ -3,8 +3,9 @@
  * bundled as dist/ is (without node:http2: scripts/no-http2.mjs), send one request to $URL, exit.
  * `npm run bench` reports it beside the action.
  */
-import { Agent, request } from '../src/http/undici-parts.js'
+import { Agent, request, setUpUndici } from '../src/http/undici-parts.js'
 
+setUpUndici()
 const url = new URL(process.env.URL ?? '')
 const agent = new Agent()
 const { body } = await request(agent, { origin: url.origin, path: url.pathname, method: 'GET' })

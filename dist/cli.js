@@ -8986,159 +8986,6 @@ module.exports = Dispatcher
 
 /***/ }),
 
-/***/ 3137:
-/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
-
-
-
-const DispatcherBase = __nccwpck_require__(1841)
-const { kClose, kDestroy, kClosed, kDestroyed, kDispatch, kNoProxyAgent, kHttpProxyAgent, kHttpsProxyAgent } = __nccwpck_require__(6443)
-const ProxyAgent = __nccwpck_require__(6672)
-const Agent = __nccwpck_require__(7405)
-
-const DEFAULT_PORTS = {
-  'http:': 80,
-  'https:': 443
-}
-
-class EnvHttpProxyAgent extends DispatcherBase {
-  #noProxyValue = null
-  #noProxyEntries = null
-  #opts = null
-
-  constructor (opts = {}) {
-    super()
-    this.#opts = opts
-
-    const { httpProxy, httpsProxy, noProxy, ...agentOpts } = opts
-
-    this[kNoProxyAgent] = new Agent(agentOpts)
-
-    const HTTP_PROXY = httpProxy ?? process.env.http_proxy ?? process.env.HTTP_PROXY
-    if (HTTP_PROXY) {
-      this[kHttpProxyAgent] = new ProxyAgent({ ...agentOpts, uri: HTTP_PROXY })
-    } else {
-      this[kHttpProxyAgent] = this[kNoProxyAgent]
-    }
-
-    const HTTPS_PROXY = httpsProxy ?? process.env.https_proxy ?? process.env.HTTPS_PROXY
-    if (HTTPS_PROXY) {
-      this[kHttpsProxyAgent] = new ProxyAgent({ ...agentOpts, uri: HTTPS_PROXY })
-    } else {
-      this[kHttpsProxyAgent] = this[kHttpProxyAgent]
-    }
-
-    this.#parseNoProxy()
-  }
-
-  [kDispatch] (opts, handler) {
-    const url = new URL(opts.origin)
-    const agent = this.#getProxyAgentForUrl(url)
-    return agent.dispatch(opts, handler)
-  }
-
-  [kClose] () {
-    return Promise.all([
-      this[kNoProxyAgent].close(),
-      !this[kHttpProxyAgent][kClosed] && this[kHttpProxyAgent].close(),
-      !this[kHttpsProxyAgent][kClosed] && this[kHttpsProxyAgent].close()
-    ])
-  }
-
-  [kDestroy] (err) {
-    return Promise.all([
-      this[kNoProxyAgent].destroy(err),
-      !this[kHttpProxyAgent][kDestroyed] && this[kHttpProxyAgent].destroy(err),
-      !this[kHttpsProxyAgent][kDestroyed] && this[kHttpsProxyAgent].destroy(err)
-    ])
-  }
-
-  #getProxyAgentForUrl (url) {
-    let { protocol, host: hostname, port } = url
-
-    // Stripping ports in this way instead of using parsedUrl.hostname to make
-    // sure that the brackets around IPv6 addresses are kept.
-    hostname = hostname.replace(/:\d*$/, '').toLowerCase()
-    port = Number.parseInt(port, 10) || DEFAULT_PORTS[protocol] || 0
-    if (!this.#shouldProxy(hostname, port)) {
-      return this[kNoProxyAgent]
-    }
-    if (protocol === 'https:') {
-      return this[kHttpsProxyAgent]
-    }
-    return this[kHttpProxyAgent]
-  }
-
-  #shouldProxy (hostname, port) {
-    if (this.#noProxyChanged) {
-      this.#parseNoProxy()
-    }
-
-    if (this.#noProxyEntries.length === 0) {
-      return true // Always proxy if NO_PROXY is not set or empty.
-    }
-    if (this.#noProxyValue === '*') {
-      return false // Never proxy if wildcard is set.
-    }
-
-    for (let i = 0; i < this.#noProxyEntries.length; i++) {
-      const entry = this.#noProxyEntries[i]
-      if (entry.port && entry.port !== port) {
-        continue // Skip if ports don't match.
-      }
-      // Don't proxy if the hostname is equal with the no_proxy host.
-      if (hostname === entry.hostname) {
-        return false
-      }
-      // Don't proxy if the hostname is the subdomain of the no_proxy host.
-      // Reference - https://github.com/denoland/deno/blob/6fbce91e40cc07fc6da74068e5cc56fdd40f7b4c/ext/fetch/proxy.rs#L485
-      if (hostname.slice(-(entry.hostname.length + 1)) === `.${entry.hostname}`) {
-        return false
-      }
-    }
-
-    return true
-  }
-
-  #parseNoProxy () {
-    const noProxyValue = this.#opts.noProxy ?? this.#noProxyEnv
-    const noProxySplit = noProxyValue.split(/[,\s]/)
-    const noProxyEntries = []
-
-    for (let i = 0; i < noProxySplit.length; i++) {
-      const entry = noProxySplit[i]
-      if (!entry) {
-        continue
-      }
-      const parsed = entry.match(/^(.+):(\d+)$/)
-      noProxyEntries.push({
-        // strip leading dot or asterisk with dot
-        hostname: (parsed ? parsed[1] : entry).replace(/^\*?\./, '').toLowerCase(),
-        port: parsed ? Number.parseInt(parsed[2], 10) : 0
-      })
-    }
-
-    this.#noProxyValue = noProxyValue
-    this.#noProxyEntries = noProxyEntries
-  }
-
-  get #noProxyChanged () {
-    if (this.#opts.noProxy !== undefined) {
-      return false
-    }
-    return this.#noProxyValue !== this.#noProxyEnv
-  }
-
-  get #noProxyEnv () {
-    return process.env.no_proxy ?? process.env.NO_PROXY ?? ''
-  }
-}
-
-module.exports = EnvHttpProxyAgent
-
-
-/***/ }),
-
 /***/ 4660:
 /***/ ((module) => {
 
@@ -16693,7 +16540,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3521);
+/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3170);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 /** The `wait-for-model` command: the same gate as the action, for shells, ssh sessions and scripts. */
@@ -16702,26 +16549,24 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 
 (0,_runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__/* .keepMemoryFlat */ .o)();
 (0,_runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__/* .dropOutputToClosedPipes */ .D)([process.stdout, process.stderr]);
-process.exitCode = await (0,_cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__/* .runCli */ .ak)(process.argv.slice(2), process);
+process.exitCode = await (0,_cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__/* .runCli */ .a)(process.argv.slice(2), process);
+// As the action (src/index.ts): nothing left pending may hold the command once it has said its last word.
+process.exit();
 
 __webpack_async_result__();
 } catch(e) { __webpack_async_result__(e); } }, 1);
 
 /***/ }),
 
-/***/ 3521:
+/***/ 3170:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  ak: () => (/* binding */ runCli)
+  a: () => (/* binding */ runCli)
 });
 
-// UNUSED EXPORTS: helpText, simulateHelpText, stopHelpText
-
-;// CONCATENATED MODULE: external "node:child_process"
-const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 // EXTERNAL MODULE: external "node:url"
@@ -16730,15 +16575,31 @@ var external_node_url_ = __nccwpck_require__(3136);
 var external_node_util_ = __nccwpck_require__(7975);
 ;// CONCATENATED MODULE: ./package.json
 const package_namespaceObject = {"rE":"0.1.0"};
+;// CONCATENATED MODULE: external "node:child_process"
+const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+;// CONCATENATED MODULE: ./src/inputs/variables.ts
+/** Where an input's value comes from in the environment: the one mapping from input names to variable names. */
+const PREFIX = 'INPUT_';
+/** Whether an environment variable carries an input (the runner's or a shell's form). */
+const isInputVariable = (variable) => variable.startsWith(PREFIX);
+/**
+ * The variable the runner sets for an input, as @actions/core's getInput reads it: INPUT_, then the name upper-cased
+ * with spaces as underscores and hyphens kept (`match-regex` \u2192 INPUT_MATCH-REGEX).
+ */
+const inputVariable = (name) => `${PREFIX}${name.replace(/ /g, '_').toUpperCase()}`;
+/** The form a shell can set, hyphens as underscores (INPUT_MATCH_REGEX): the CLI reads it too. */
+const shellInputVariable = (name) => inputVariable(name).replace(/-/g, '_');
+
 ;// CONCATENATED MODULE: ./src/action/packaged-run.ts
 /**
  * Runs the packaged action the way a GitHub runner does: `node dist/index.js` with `INPUT_*` variables and
  * real GITHUB_OUTPUT / GITHUB_STEP_SUMMARY files. Used by `npm run demo` and the end-to-end tests.
  */
+
 
 
 
@@ -16759,9 +16620,8 @@ async function runAction(options) {
         GITHUB_STEP_SUMMARY: summaryFile,
         ...options.env
     };
-    // The runner upper-cases the name and keeps hyphens: `match-regex` \u2192 INPUT_MATCH-REGEX.
     for (const [name, value] of Object.entries(options.inputs))
-        env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value;
+        env[inputVariable(name)] = value;
     const started = performance.now();
     try {
         const child = (0,external_node_child_process_namespaceObject.spawn)(options.node ?? process.execPath, [options.entry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -17538,6 +17398,656 @@ function matchModel(models, wanted) {
     return { kind: 'missing' };
 }
 
+;// CONCATENATED MODULE: ./src/inputs/parse.ts
+/** Parsers for the textual forms of inputs. Each throws a plain Error whose message names the accepted form. */
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+/** Longer than any job may run (self-hosted jobs stop at 5 days), and below setTimeout's 2^31 ms limit. */
+const MAX_DURATION_MS = 7 * 24 * 3_600_000;
+const DURATION_FORM = 'a duration such as 250ms, 15s, 2m, 1h, 1m30s (each unit once, largest first) or a number of seconds (0.5, 15)';
+/** Each unit at most once, largest first, as Go's durations and systemd's: `1m1m1m` is a typo, not 3m. */
+const DURATION_PARTS = /^(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m)?(?:(\d+(?:\.\d+)?)s)?(?:(\d+(?:\.\d+)?)ms)?$/;
+/** Parses `250ms`, `15s`, `2m`, `1h`, `1m30s` or a plain number of seconds into milliseconds. */
+function parseDuration(text) {
+    const s = text.trim();
+    let ms;
+    const parts = DURATION_PARTS.exec(s);
+    if (/^\d+(\.\d+)?$/.test(s)) {
+        ms = Number(s) * 1000;
+    }
+    else if (s !== '' && parts !== null) {
+        const [, h, m, sec, milli] = parts;
+        ms = [h, m, sec, milli].reduce((sum, n, i) => sum + Number(n ?? 0) * UNIT_MS[['h', 'm', 's', 'ms'][i]], 0);
+    }
+    else {
+        throw new Error(`"${printable(text)}" is not ${DURATION_FORM}`);
+    }
+    if (!Number.isFinite(ms) || ms > MAX_DURATION_MS)
+        throw new Error(`"${printable(text)}" is longer than the 168h this accepts`);
+    return Math.round(ms);
+}
+const STATUS_FORM = 'HTTP status codes (100-599) as a code (200), a list (200,204) or a range (200-299)';
+/** Parses `200`, `200,204`, `200-299` (and mixes such as `200-204,301`). */
+function parseStatusSet(text) {
+    const ranges = [];
+    for (const part of text.split(',')) {
+        const m = /^\s*(\d{3})\s*(?:-\s*(\d{3})\s*)?$/.exec(part);
+        const lo = m ? Number(m[1]) : NaN;
+        const hi = m?.[2] ? Number(m[2]) : lo;
+        if (!(lo >= 100 && hi <= 599 && lo <= hi))
+            throw new Error(`"${printable(text)}" is not ${STATUS_FORM}`);
+        ranges.push([lo, hi]);
+    }
+    return ranges;
+}
+function statusAccepted(set, status) {
+    return set.some(([lo, hi]) => status >= lo && status <= hi);
+}
+const HEADER_FORM = 'one "Name: value" per line, the name made of letters, digits and !#$%&\'*+-.^_`|~';
+/** Parses one `Name: value` per line; blank lines are skipped. */
+function parseHeaders(text) {
+    // no prototype: a header named __proto__ is a header like any other (found by the property test)
+    const headers = Object.create(null);
+    text.split(/\r?\n/).forEach((line, i) => {
+        if (line.trim() === '')
+            return;
+        const colon = line.indexOf(':');
+        const name = colon > 0 ? line.slice(0, colon).trim() : '';
+        const value = colon > 0 ? line.slice(colon + 1).trim() : '';
+        if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) {
+            throw new Error(`line ${i + 1} is not ${HEADER_FORM}`);
+        }
+        if (hasControlChars(value))
+            throw new Error(`line ${i + 1} (${name}) has a control character in its value`);
+        if (!isLatin1(value))
+            throw new Error(`line ${i + 1} (${name}) has a character outside Latin-1 in its value (${LATIN1_FORM})`);
+        headers[name.toLowerCase()] = value;
+    });
+    return headers;
+}
+/**
+ * Reads a `Retry-After` value, delta-seconds (`120`) or an HTTP date, as milliseconds from `nowMs`;
+ * undefined when it is neither. A date in the past means "now" (0).
+ */
+function parseRetryAfter(value, nowMs) {
+    const s = value.trim();
+    if (/^\d+$/.test(s))
+        return Number(s) * 1000;
+    // only the IMF-fixdate form HTTP uses (`Wed, 21 Oct 2015 07:28:00 GMT`), not whatever Date.parse accepts
+    if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(s))
+        return undefined;
+    const at = Date.parse(s);
+    return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
+}
+/** HTTP sends a header value as bytes, one per character: a character above U+00FF cannot be sent. */
+const LATIN1_FORM = 'a header value is sent as bytes: only characters U+0000 to U+00FF';
+const isLatin1 = (text) => !/[\u0100-\uffff]/.test(text);
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/g;
+/**
+ * The one control-character rule (C0 and DEL): whether `text` holds one other than those `allowed` (a tab in a
+ * value; a script's tab and line breaks).
+ */
+function hasControlChars(text, allowed = '\t') {
+    for (const [c] of text.matchAll(CONTROL))
+        if (!allowed.includes(c))
+            return true;
+    return false;
+}
+/** `text` with each run of control characters turned into one space, for a one-line quote of a server's words. */
+const controlToSpace = (text) => text.replace(CONTROL_RUN, ' ');
+const CONTROL_RUN = new RegExp(`${CONTROL.source}+`, 'g');
+/** Accepts a JavaScript regular expression as its source (`ready|up`) or in slashes with flags (`/kimi/i`). */
+function parseRegex(text) {
+    const slashed = /^\/(.*)\/([dgimsuvy]*)$/s.exec(text);
+    try {
+        return slashed ? new RegExp(slashed[1], slashed[2].replace(/[gy]/g, '')) : new RegExp(text);
+    }
+    catch (e) {
+        throw new Error(`is not a valid JavaScript regular expression (${e.message})`, { cause: e });
+    }
+}
+const BOOLEAN_FORM = 'true or false';
+function parseBoolean(text) {
+    if (/^(true|yes|on)$/i.test(text.trim()))
+        return true;
+    if (/^(false|no|off)$/i.test(text.trim()))
+        return false;
+    throw new Error(`"${printable(text)}" is not ${BOOLEAN_FORM}`);
+}
+const PERCENT_FORM = 'a percentage such as 25% or 25';
+/** Parses `25%` or `25` (0 to 10000). */
+function parsePercent(text) {
+    const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text);
+    if (!m || Number(m[1]) > 10_000)
+        throw new Error(`"${printable(text)}" is not ${PERCENT_FORM}`);
+    return Number(m[1]);
+}
+/** Shows input text safely in a message: control characters escaped, length capped. */
+function printable(text, max = 80) {
+    const shown = JSON.stringify(text)
+        .slice(1, -1)
+        .replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    return shown.length > max ? `${shown.slice(0, max)}\u2026` : shown;
+}
+
+// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/agent.js
+var agent = __nccwpck_require__(7405);
+var agent_default = /*#__PURE__*/__nccwpck_require__.n(agent);
+// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/dispatcher.js
+var dispatcher = __nccwpck_require__(883);
+var dispatcher_default = /*#__PURE__*/__nccwpck_require__.n(dispatcher);
+// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/client.js
+var client = __nccwpck_require__(3701);
+var client_default = /*#__PURE__*/__nccwpck_require__.n(client);
+// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/proxy-agent.js
+var proxy_agent = __nccwpck_require__(6672);
+var proxy_agent_default = /*#__PURE__*/__nccwpck_require__.n(proxy_agent);
+// EXTERNAL MODULE: ./node_modules/undici/lib/api/index.js
+var api = __nccwpck_require__(6615);
+;// CONCATENATED MODULE: ./src/http/undici-parts.ts
+// @ts-expect-error -- undici ships no declarations for its internal paths; typed below
+
+// @ts-expect-error -- as above
+
+// @ts-expect-error -- as above
+
+// @ts-expect-error -- as above
+
+// @ts-expect-error -- as above
+
+/**
+ * What undici's index does on import: every dispatcher gets request(), connect() (the proxy agent tunnels with
+ * it) and the other API methods. Done here, once, by whoever sends requests (the gate, the floor bench, tests
+ * of the HTTP client), rather than as a side effect of importing this module. Safe to call again.
+ */
+function setUpUndici() {
+    const prototype = (dispatcher_default()).prototype;
+    if (prototype.request !== api.request)
+        Object.assign(prototype, api);
+}
+const Agent = (agent_default());
+const Client = (client_default());
+const ProxyAgent = (proxy_agent_default());
+function request(dispatcher, options) {
+    return dispatcher.request(options);
+}
+
+;// CONCATENATED MODULE: external "node:dns"
+const external_node_dns_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:dns");
+;// CONCATENATED MODULE: ./src/http/hosts.ts
+
+/**
+ * What a URL's host means for where a request goes: this machine (never through a proxy; `localhost` on both
+ * families), or elsewhere, directly or through the proxy the environment names, as curl decides.
+ * The probe, the port watch and the proxy choice all ask here, so they cannot disagree.
+ */
+/** A host as URL.hostname writes it, made comparable: lower case, no IPv6 brackets, no final dot. */
+const hosts_bareHost = (hostname) => hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
+/**
+ * This machine: `localhost`, 127.0.0.0/8, ::1, the same as IPv4-mapped IPv6 (`[::ffff:127.0.0.1]`, which
+ * URL writes `[::ffff:7f00:1]`), and the wildcard addresses 0.0.0.0 and :: (vLLM prints
+ * `http://0.0.0.0:8000` as its address; a connection to it reaches this machine on Linux).
+ */
+function hosts_isLoopback(hostname) {
+    const h = hosts_bareHost(hostname);
+    if (h === 'localhost' || h === '::1' || h === '::' || h === '0.0.0.0')
+        return true;
+    if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h))
+        return true;
+    // ::ffff:7fxx:xxxx is 127.x.x.x mapped into IPv6
+    return /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(h);
+}
+/**
+ * The addresses to try for a name that is loopback by definition: `localhost` on both families whatever
+ * /etc/hosts says (RFC 6761), since model servers listen on either; undefined for any other host.
+ */
+function loopbackAddresses(hostname) {
+    if (hosts_bareHost(hostname) !== 'localhost')
+        return undefined;
+    return [
+        { address: '127.0.0.1', family: 4 },
+        { address: '::1', family: 6 }
+    ];
+}
+/**
+ * The proxy a request to `url` goes through, from the environment as undici and curl read it (`http_proxy`,
+ * `HTTP_PROXY`; `https_proxy`, `HTTPS_PROXY`, else the http one; `NO_PROXY`/`no_proxy` entries as host,
+ * `.domain`, `*.domain` or `host:port`, `*` for none), or undefined to go direct. Loopback is always direct.
+ */
+function proxyFor(url, env) {
+    if (hosts_isLoopback(url.hostname))
+        return undefined;
+    const http = env.http_proxy ?? env.HTTP_PROXY;
+    const chosen = url.protocol === 'https:' ? (env.https_proxy ?? env.HTTPS_PROXY ?? http) : http;
+    if (!chosen)
+        return undefined;
+    const noProxy = env.no_proxy ?? env.NO_PROXY ?? '';
+    if (noProxy.trim() === '*')
+        return undefined;
+    const host = hosts_bareHost(url.hostname);
+    const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+    for (const entry of noProxy.split(/[,\s]/)) {
+        if (entry === '')
+            continue;
+        const m = /^(.+):(\d+)$/.exec(entry);
+        if (m && Number(m[2]) !== port)
+            continue;
+        const name = hosts_bareHost((m ? m[1] : entry).replace(/^\*?\./, ''));
+        if (host === name || host.endsWith(`.${name}`))
+            return undefined;
+    }
+    // curl reads a bare `host:port` as an http:// proxy
+    return new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(chosen) ? chosen : `http://${chosen}`);
+}
+/** A proxy as it may be printed: scheme, host and port, never the user and password it may carry. */
+const proxyLabel = (proxy) => `${proxy.protocol}//${proxy.host}`;
+/**
+ * Name resolution for the connections a client makes. `localhost` is answered here (see `loopbackAddresses`).
+ * Other names are asked of the system resolver (/etc/hosts, DNS, as nsswitch says) through `getent ahosts`,
+ * which calls the same getaddrinfo as Node's `dns.lookup`, in a child process: a lookup the resolver never
+ * answers cannot be cancelled, and inside Node it would hold one of libuv's four threads, and then the
+ * process itself, which waits at exit for that thread however long the resolver takes. A child is left to
+ * finish on its own. One question per name and options is in flight at a time: probes that gave up on one
+ * join it rather than start another. Where there is no `getent` (macOS, Windows), `dns.lookup` it is.
+ */
+function createLookup() {
+    const pending = new Map();
+    let noGetent = false;
+    return (hostname, options, callback) => {
+        const loopback = loopbackAddresses(hostname);
+        if (loopback !== undefined)
+            return void answer(loopback, options, callback);
+        const key = JSON.stringify([hostname, options.all === true, options.family ?? 0]);
+        const waiting = pending.get(key);
+        if (waiting !== undefined)
+            return void waiting.push(callback);
+        pending.set(key, [callback]);
+        const done = (err, found) => {
+            const callbacks = pending.get(key) ?? [];
+            pending.delete(key);
+            for (const cb of callbacks) {
+                if (err)
+                    cb(err, options.all ? [] : '');
+                else
+                    answer(found, options, cb);
+            }
+        };
+        const viaNode = () => (0,external_node_dns_namespaceObject.lookup)(hostname, { family: options.family, hints: options.hints, all: true }, (e, all) => done(e, all ?? []));
+        if (noGetent)
+            return viaNode();
+        getentHosts(hostname, (err, found) => {
+            if (err?.code !== 'ENOENT')
+                return done(err, ofFamily(found ?? [], options.family));
+            noGetent = true;
+            viaNode();
+        });
+    };
+}
+function answer(found, options, callback) {
+    if (found.length === 0) {
+        const err = Object.assign(new Error('no address of the requested family'), { code: 'ENOTFOUND' });
+        return void callback(err, options.all ? [] : '');
+    }
+    if (options.all)
+        callback(null, found);
+    else
+        callback(null, found[0].address, found[0].family);
+}
+const ofFamily = (found, family) => {
+    const wanted = family === 'IPv4' ? 4 : family === 'IPv6' ? 6 : family;
+    return wanted === 4 || wanted === 6 ? found.filter((a) => a.family === wanted) : found;
+};
+/** `getent ahosts NAME`: each address on its own line (three times, one per socket type), in getaddrinfo's order. */
+function getentHosts(hostname, callback) {
+    const { execFile } = process.getBuiltinModule('node:child_process');
+    const child = execFile('getent', ['ahosts', '--', hostname], { encoding: 'latin1' }, (err, stdout) => {
+        const code = err?.code;
+        if (code === 'ENOENT')
+            return callback(err);
+        if (err !== null) {
+            // getent's 2 is "not found"; anything else a failure of the resolver itself
+            const failure = code === 2 ? 'ENOTFOUND' : 'EAI_AGAIN';
+            return callback(Object.assign(new Error(`getaddrinfo ${failure} ${hostname}`), { code: failure }));
+        }
+        const addresses = [
+            ...new Set(stdout
+                .split('\n')
+                .map((line) => line.split(/\s+/)[0])
+                .filter(Boolean))
+        ];
+        callback(null, addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })));
+    });
+    // A resolver that never answers must not keep the process alive.
+    child.unref();
+    for (const stream of [child.stdout, child.stderr])
+        stream?.unref?.();
+}
+
+// EXTERNAL MODULE: ./src/runtime/memory.ts + 1 modules
+var memory = __nccwpck_require__(2502);
+;// CONCATENATED MODULE: ./src/runtime/clock.ts
+/** performance.now() counts from the process's start, which is the step's start for the action. */
+const systemClock = {
+    now: () => performance.now(),
+    wallMs: () => Date.now(),
+    sleep: (ms, signal) => new Promise((resolve) => {
+        if (signal?.aborted)
+            return resolve();
+        const done = () => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', done);
+            resolve();
+        };
+        const timer = setTimeout(done, Math.max(0, ms));
+        signal?.addEventListener('abort', done, { once: true });
+    })
+};
+/** `850ms`, `12.3s`, `4m05s`, `1h02m`: short, and exact enough to read at a glance. */
+function clock_formatDuration(ms) {
+    if (ms < 1000)
+        return `${Math.round(ms)}ms`;
+    if (ms < 59_950)
+        return `${clock_seconds(ms)}s`;
+    const totalS = Math.floor(ms / 1000);
+    const h = Math.floor(totalS / 3600);
+    const m = Math.floor((totalS % 3600) / 60);
+    const s = totalS % 60;
+    return h > 0 ? `${h}h${String(m).padStart(2, '0')}m` : `${m}m${String(s).padStart(2, '0')}s`;
+}
+/** Seconds with one decimal, as the outputs give them. */
+const clock_seconds = (ms) => (Math.round(ms / 100) / 10).toFixed(1);
+
+;// CONCATENATED MODULE: ./src/http/probe.ts
+
+
+
+
+
+
+/** Enough for any model list; a larger body is cut here so that a hostile server cannot flood memory. */
+const BODY_CAP_BYTES = 1024 * 1024;
+const MAX_REDIRECTS = 5;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/**
+ * Once bodies this large in all have arrived, they are collected before the next request rather than left for V8
+ * to collect when it likes: one body near the cap, or many smaller ones (a 64 KB list on every probe), whose
+ * buffers would otherwise pile up outside the heap until the next full collection.
+ */
+const COLLECT_AFTER_BYTES = 256 * 1024;
+function createProber({ url, headers, caCert, insecureTls, secrets }) {
+    const client = createHttpClient({ caCert, insecureTls, secrets });
+    return {
+        probe: (timeoutMs, signal) => client.send({ url, method: 'GET', headers }, timeoutMs, signal),
+        close: () => client.close()
+    };
+}
+/** One exchange at a time with a hard time limit and a capped body: shared by the probe and the generation check. */
+function createHttpClient({ caCert, insecureTls, secrets = [], env = process.env } = {}) {
+    // node:tls is loaded only here: a plain http:// wait never needs it (nor its memory, 6 MB on Node 24).
+    const ca = caCert === undefined ? {} : { ca: [...process.getBuiltinModule('node:tls').rootCertificates, caCert] };
+    const tls = { ...ca, ...(insecureTls ? { rejectUnauthorized: false } : {}) };
+    // Our own AbortSignal bounds each request; undici's timeouts are left wide so they never fire first.
+    const limits = { headersTimeout: 0, bodyTimeout: 0 };
+    const lookupHost = createLookup();
+    const connections = () => ({
+        direct: new Agent({ ...limits, connect: { ...tls, lookup: lookupHost, autoSelectFamily: true } }),
+        proxies: new Map()
+    });
+    let live = connections();
+    const viaProxy = (proxy) => {
+        let agent = live.proxies.get(proxy.href);
+        if (agent === undefined) {
+            agent = new ProxyAgent({
+                ...limits,
+                uri: proxy.href,
+                // As curl: an http:// URL is sent to the proxy in absolute form; only https:// is tunnelled (CONNECT).
+                proxyTunnel: false,
+                proxyTls: { ...tls, lookup: lookupHost },
+                requestTls: tls,
+                factory: (origin, options) => new Client(origin, withFinalConnectErrors(options))
+            });
+            live.proxies.set(proxy.href, agent);
+        }
+        return agent;
+    };
+    const discard = (old) => {
+        for (const d of [old.direct, ...old.proxies.values()])
+            void d.destroy().catch(() => undefined);
+    };
+    let bodyBytes = 0;
+    return {
+        async send({ url, method, headers, json }, timeoutMs, signal) {
+            if (bodyBytes >= COLLECT_AFTER_BYTES) {
+                (0,memory/* collectGarbage */.i)();
+                bodyBytes = 0;
+            }
+            const controller = new AbortController();
+            const timer = setTimeout(() => controller.abort(new ProbeTimeout(timeoutMs)), Math.max(1, timeoutMs));
+            const onStop = () => controller.abort(new ProbeStopped());
+            if (signal?.aborted)
+                onStop();
+            else
+                signal?.addEventListener('abort', onStop, { once: true });
+            // Settles the moment the exchange is cut short, in whatever state it is (connecting included).
+            let onCut = () => undefined;
+            const cut = new Promise((_resolve, reject) => {
+                onCut = () => reject(controller.signal.reason);
+                controller.signal.addEventListener('abort', onCut, { once: true });
+            });
+            let status;
+            let target = url;
+            let proxy;
+            let sent = {
+                'user-agent': 'wait-for-model',
+                accept: 'application/json, */*;q=0.5',
+                ...(json === undefined ? {} : { 'content-type': 'application/json' }),
+                ...headers
+            };
+            const exchange = async () => {
+                for (let hop = 0;; hop++) {
+                    proxy = proxyFor(target, env);
+                    // `reset` closes the connection after each request: a kept-alive socket the server has just
+                    // dropped would otherwise read as a reset, and each probe should test that connections are accepted.
+                    const res = await request(proxy === undefined ? live.direct : viaProxy(proxy), {
+                        origin: target.origin,
+                        path: `${target.pathname}${target.search}`,
+                        method,
+                        headers: sent,
+                        body: json === undefined ? undefined : JSON.stringify(json),
+                        signal: controller.signal,
+                        reset: true
+                    });
+                    status = res.statusCode;
+                    const location = [res.headers.location].flat()[0];
+                    // Only a GET is followed: a generation request that is redirected reports the redirect.
+                    if (method === 'GET' && REDIRECT_STATUSES.has(status) && location !== undefined) {
+                        await res.body.dump();
+                        if (hop === MAX_REDIRECTS)
+                            return {
+                                kind: 'error',
+                                code: 'TOO_MANY_REDIRECTS',
+                                message: `more than ${MAX_REDIRECTS} redirects`,
+                                status
+                            };
+                        const next = new URL(location, target);
+                        if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+                            return { kind: 'error', code: 'BAD_REDIRECT', message: `redirected to a ${next.protocol} URL`, status };
+                        }
+                        // Credentials are for the origin they were configured for, like a browser's fetch does.
+                        if (next.origin !== target.origin)
+                            sent = withoutCredentials(sent);
+                        target = next;
+                        continue;
+                    }
+                    const { text: raw, truncated } = await readCapped(res.body);
+                    const text = secrets.length === 0 ? raw : redact(raw, secrets);
+                    bodyBytes += raw.length;
+                    const retryAfter = [res.headers['retry-after']].flat()[0];
+                    return {
+                        kind: 'http',
+                        status,
+                        contentType: String(res.headers['content-type'] ?? ''),
+                        body: text,
+                        json: parseJson(text),
+                        truncated,
+                        ...((status === 429 || status === 503) && retryAfter !== undefined
+                            ? { retryAfterMs: parseRetryAfter(retryAfter, Date.now()) }
+                            : {}),
+                        ...(target === url ? {} : { redirectedTo: target.href })
+                    };
+                }
+            };
+            const inFlight = exchange();
+            try {
+                return await Promise.race([inFlight, cut]);
+            }
+            catch (e) {
+                const error = describeError(controller.signal.aborted ? controller.signal.reason : e, proxy);
+                return {
+                    ...error,
+                    message: redact(error.message, secrets),
+                    status,
+                    ...(target === url ? {} : { redirectedTo: target.href })
+                };
+            }
+            finally {
+                clearTimeout(timer);
+                signal?.removeEventListener('abort', onStop);
+                controller.signal.removeEventListener('abort', onCut);
+                if (controller.signal.aborted) {
+                    // What was cut short may still be connecting or retrying: end it, and start the next exchange afresh.
+                    inFlight.catch(() => undefined);
+                    discard(live);
+                    live = connections();
+                }
+            }
+        },
+        close: async () => {
+            discard(live);
+        }
+    };
+}
+/**
+ * A connection that fails before any request ran is retried at once by undici when the error is a socket's
+ * (`UND_ERR_SOCKET`): a proxy that closes the connection after CONNECT would make that a busy loop. Such an
+ * error is passed on as the proxy's, which ends the request instead.
+ */
+function withFinalConnectErrors(options) {
+    const { connect } = options;
+    if (typeof connect !== 'function')
+        return options;
+    return {
+        ...options,
+        connect: (opts, callback) => connect(opts, (err, socket) => callback(err?.code === 'UND_ERR_SOCKET'
+            ? Object.assign(new Error(`the proxy closed the connection (${err.message})`), { code: 'PROXY_CLOSED' })
+            : err, socket))
+    };
+}
+const withoutCredentials = (headers) => Object.fromEntries(Object.entries(headers).filter(([name]) => !isCredentialName(name)));
+/** The wait was told to stop (the server exited, a log line matched, the job was cancelled). */
+class ProbeStopped extends Error {
+    code = 'STOPPED';
+    constructor() {
+        super('stopped');
+    }
+}
+class ProbeTimeout extends Error {
+    ms;
+    code = 'TIMEOUT';
+    constructor(ms) {
+        super(`no answer within ${clock_formatDuration(ms)}`);
+        this.ms = ms;
+    }
+}
+async function readCapped(body) {
+    const chunks = [];
+    let size = 0;
+    for await (const chunk of body) {
+        if (size + chunk.length > BODY_CAP_BYTES) {
+            chunks.push(chunk.subarray(0, BODY_CAP_BYTES - size));
+            body.destroy();
+            return { text: decode(chunks), truncated: true };
+        }
+        chunks.push(chunk);
+        size += chunk.length;
+    }
+    return { text: decode(chunks), truncated: false };
+}
+const decode = (chunks) => new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
+/**
+ * No model list or completion nests deeper than this; a body that does is not parsed, since JSON.parse of a
+ * 1 MiB `[[[\u2026]]]` builds half a million arrays (about 150 MB).
+ */
+const MAX_JSON_DEPTH = 64;
+/** The body as JSON when it is an object or an array no deeper than MAX_JSON_DEPTH; undefined otherwise. */
+function parseJson(text) {
+    const first = /\S/.exec(text.slice(0, 4096))?.[0];
+    if ((first !== '{' && first !== '[') || nestsDeeperThan(text, MAX_JSON_DEPTH))
+        return undefined;
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return undefined;
+    }
+}
+/** One pass over the text, strings skipped: whether brackets open deeper than `max`. */
+function nestsDeeperThan(text, max) {
+    let depth = 0;
+    let inString = false;
+    for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (inString) {
+            if (c === 0x5c)
+                i++;
+            else if (c === 0x22)
+                inString = false;
+        }
+        else if (c === 0x22)
+            inString = true;
+        else if (c === 0x7b || c === 0x5b) {
+            if (++depth > max)
+                return true;
+        }
+        else if (c === 0x7d || c === 0x5d)
+            depth--;
+    }
+    return false;
+}
+/** Errors of the connection itself: through a proxy, they are the proxy's (it connects to the server). */
+const CONNECT_CODES = new Set([
+    'ECONNREFUSED',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    'EHOSTUNREACH',
+    'ENETUNREACH',
+    'ETIMEDOUT',
+    'UND_ERR_CONNECT_TIMEOUT'
+]);
+/** Reduces whatever undici or the socket threw to a stable code and its message; `proxy`: the one it went through. */
+function describeError(e, proxy) {
+    let err = e;
+    // undici wraps socket and TLS errors; the innermost coded error is the informative one.
+    while (err?.cause && typeof err.cause.code === 'string')
+        err = err.cause;
+    if (err && Array.isArray(err.errors)) {
+        // happy-eyeballs (localhost \u2192 ::1 and 127.0.0.1) reports an AggregateError of both attempts
+        const inner = err.errors.find((x) => x?.code);
+        if (inner)
+            err = inner;
+    }
+    const code = err?.code ?? 'UNKNOWN';
+    const message = err?.message ?? String(e);
+    if (proxy === undefined || code === 'TIMEOUT' || code === 'STOPPED')
+        return { kind: 'error', code, message };
+    // `PROXY_` keeps a refused proxy from reading as a refused server (nor waking the server's port watch).
+    const proxied = CONNECT_CODES.has(code) ? `PROXY_${code}` : code;
+    return { kind: 'error', code: proxied, message, proxy: proxyLabel(proxy) };
+}
+
 ;// CONCATENATED MODULE: ./src/report/lifecycle-report.ts
 const list = (items) => items.map((i) => `"${i}"`).join(', ');
 /** A `model` several listed ids contain, none of them exactly: stable words, so the summary is stable. */
@@ -17632,442 +18142,11 @@ function gpuBusyText(apps, gpus) {
     return `Other processes hold memory on the GPUs the server will use: ${each.join('; ')}`;
 }
 
-;// CONCATENATED MODULE: ./src/inputs/parse.ts
-/** Parsers for the textual forms of inputs. Each throws a plain Error whose message names the accepted form. */
-const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-/** Longer than any job may run (self-hosted jobs stop at 5 days), and below setTimeout's 2^31 ms limit. */
-const MAX_DURATION_MS = 7 * 24 * 3_600_000;
-const DURATION_FORM = 'a duration such as 250ms, 15s, 2m, 1h, 1m30s or a number of seconds (0.5, 15)';
-/** Parses `250ms`, `15s`, `2m`, `1h`, `1m30s` or a plain number of seconds into milliseconds. */
-function parseDuration(text) {
-    const s = text.trim();
-    let ms;
-    if (/^\d+(\.\d+)?$/.test(s)) {
-        ms = Number(s) * 1000;
-    }
-    else if (/^(\d+(\.\d+)?(ms|s|m|h))+$/.test(s)) {
-        ms = 0;
-        for (const [, n, unit] of s.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g))
-            ms += Number(n) * UNIT_MS[unit];
-    }
-    else {
-        throw new Error(`"${printable(text)}" is not ${DURATION_FORM}`);
-    }
-    if (!Number.isFinite(ms) || ms > MAX_DURATION_MS)
-        throw new Error(`"${printable(text)}" is longer than the 168h this accepts`);
-    return Math.round(ms);
-}
-const STATUS_FORM = 'HTTP status codes (100-599) as a code (200), a list (200,204) or a range (200-299)';
-/** Parses `200`, `200,204`, `200-299` (and mixes such as `200-204,301`). */
-function parseStatusSet(text) {
-    const ranges = [];
-    for (const part of text.split(',')) {
-        const m = /^\s*(\d{3})\s*(?:-\s*(\d{3})\s*)?$/.exec(part);
-        const lo = m ? Number(m[1]) : NaN;
-        const hi = m?.[2] ? Number(m[2]) : lo;
-        if (!(lo >= 100 && hi <= 599 && lo <= hi))
-            throw new Error(`"${printable(text)}" is not ${STATUS_FORM}`);
-        ranges.push([lo, hi]);
-    }
-    return ranges;
-}
-function statusAccepted(set, status) {
-    return set.some(([lo, hi]) => status >= lo && status <= hi);
-}
-const HEADER_FORM = 'one "Name: value" per line, the name made of letters, digits and !#$%&\'*+-.^_`|~';
-/** Parses one `Name: value` per line; blank lines are skipped. */
-function parseHeaders(text) {
-    // no prototype: a header named __proto__ is a header like any other (found by the property test)
-    const headers = Object.create(null);
-    text.split(/\r?\n/).forEach((line, i) => {
-        if (line.trim() === '')
-            return;
-        const colon = line.indexOf(':');
-        const name = colon > 0 ? line.slice(0, colon).trim() : '';
-        const value = colon > 0 ? line.slice(colon + 1).trim() : '';
-        if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) {
-            throw new Error(`line ${i + 1} is not ${HEADER_FORM}`);
-        }
-        if (hasControlChars(value))
-            throw new Error(`line ${i + 1} (${name}) has a control character in its value`);
-        headers[name.toLowerCase()] = value;
-    });
-    return headers;
-}
-/**
- * Reads a `Retry-After` value, delta-seconds (`120`) or an HTTP date, as milliseconds from `nowMs`;
- * undefined when it is neither. A date in the past means "now" (0).
- */
-function parseRetryAfter(value, nowMs) {
-    const s = value.trim();
-    if (/^\d+$/.test(s))
-        return Number(s) * 1000;
-    // only the IMF-fixdate form HTTP uses (`Wed, 21 Oct 2015 07:28:00 GMT`), not whatever Date.parse accepts
-    if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(s))
-        return undefined;
-    const at = Date.parse(s);
-    return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
-}
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/g;
-/**
- * The one control-character rule (C0 and DEL): whether `text` holds one other than those `allowed` (a tab in a
- * value; a script's tab and line breaks).
- */
-function hasControlChars(text, allowed = '\t') {
-    for (const [c] of text.matchAll(CONTROL))
-        if (!allowed.includes(c))
-            return true;
-    return false;
-}
-/** `text` with each run of control characters turned into one space, for a one-line quote of a server's words. */
-const controlToSpace = (text) => text.replace(CONTROL_RUN, ' ');
-const CONTROL_RUN = new RegExp(`${CONTROL.source}+`, 'g');
-/** Accepts a JavaScript regular expression as its source (`ready|up`) or in slashes with flags (`/kimi/i`). */
-function parseRegex(text) {
-    const slashed = /^\/(.*)\/([dgimsuvy]*)$/s.exec(text);
-    try {
-        return slashed ? new RegExp(slashed[1], slashed[2].replace(/[gy]/g, '')) : new RegExp(text);
-    }
-    catch (e) {
-        throw new Error(`is not a valid JavaScript regular expression (${e.message})`, { cause: e });
-    }
-}
-const BOOLEAN_FORM = 'true or false';
-function parseBoolean(text) {
-    if (/^(true|yes|on)$/i.test(text.trim()))
-        return true;
-    if (/^(false|no|off)$/i.test(text.trim()))
-        return false;
-    throw new Error(`"${printable(text)}" is not ${BOOLEAN_FORM}`);
-}
-const PERCENT_FORM = 'a percentage such as 25% or 25';
-/** Parses `25%` or `25` (0 to 10000). */
-function parsePercent(text) {
-    const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text);
-    if (!m || Number(m[1]) > 10_000)
-        throw new Error(`"${printable(text)}" is not ${PERCENT_FORM}`);
-    return Number(m[1]);
-}
-/** Shows input text safely in a message: control characters escaped, length capped. */
-function printable(text, max = 80) {
-    const shown = JSON.stringify(text)
-        .slice(1, -1)
-        .replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-    return shown.length > max ? `${shown.slice(0, max)}\u2026` : shown;
-}
-
-;// CONCATENATED MODULE: external "node:dns"
-const external_node_dns_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:dns");
-// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/agent.js
-var agent = __nccwpck_require__(7405);
-var agent_default = /*#__PURE__*/__nccwpck_require__.n(agent);
-// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/dispatcher.js
-var dispatcher = __nccwpck_require__(883);
-var dispatcher_default = /*#__PURE__*/__nccwpck_require__.n(dispatcher);
-// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/env-http-proxy-agent.js
-var env_http_proxy_agent = __nccwpck_require__(3137);
-var env_http_proxy_agent_default = /*#__PURE__*/__nccwpck_require__.n(env_http_proxy_agent);
-// EXTERNAL MODULE: ./node_modules/undici/lib/api/index.js
-var api = __nccwpck_require__(6615);
-;// CONCATENATED MODULE: ./src/http/undici-parts.ts
-// @ts-expect-error -- undici ships no declarations for its internal paths; typed below
-
-// @ts-expect-error -- as above
-
-// @ts-expect-error -- as above
-
-// @ts-expect-error -- as above
-
-// What undici's index does: every dispatcher gets request(), connect() (the proxy agent tunnels with it)
-// and the other API methods.
-Object.assign((dispatcher_default()).prototype, api);
-const Agent = (agent_default());
-const EnvHttpProxyAgent = (env_http_proxy_agent_default());
-function request(dispatcher, options) {
-    return dispatcher.request(options);
-}
-
-// EXTERNAL MODULE: ./src/runtime/memory.ts + 1 modules
-var memory = __nccwpck_require__(2502);
-;// CONCATENATED MODULE: ./src/runtime/clock.ts
-/** performance.now() counts from the process's start, which is the step's start for the action. */
-const systemClock = {
-    now: () => performance.now(),
-    sleep: (ms, signal) => new Promise((resolve) => {
-        if (signal?.aborted)
-            return resolve();
-        const done = () => {
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', done);
-            resolve();
-        };
-        const timer = setTimeout(done, Math.max(0, ms));
-        signal?.addEventListener('abort', done, { once: true });
-    })
-};
-/** `850ms`, `12.3s`, `4m05s`, `1h02m`: short, and exact enough to read at a glance. */
-function clock_formatDuration(ms) {
-    if (ms < 1000)
-        return `${Math.round(ms)}ms`;
-    if (ms < 59_950)
-        return `${clock_seconds(ms)}s`;
-    const totalS = Math.floor(ms / 1000);
-    const h = Math.floor(totalS / 3600);
-    const m = Math.floor((totalS % 3600) / 60);
-    const s = totalS % 60;
-    return h > 0 ? `${h}h${String(m).padStart(2, '0')}m` : `${m}m${String(s).padStart(2, '0')}s`;
-}
-/** Seconds with one decimal, as the outputs give them. */
-const clock_seconds = (ms) => (Math.round(ms / 100) / 10).toFixed(1);
-
-;// CONCATENATED MODULE: ./src/http/probe.ts
-/**
- * One probe: a single GET (following up to 5 redirects) with a hard time limit and a cap on how much of
- * the body is read. Goes through the proxy the environment names, except for loopback addresses. The HTTP
- * client underneath also sends the generation check.
- */
+;// CONCATENATED MODULE: ./src/report/answer-report.ts
+/** An answer in words: its one-line summary (the log, the timeline) and its detail (why it is not ready). */
 
 
 
-
-
-
-/** Enough for any model list; a larger body is cut here so that a hostile server cannot flood memory. */
-const BODY_CAP_BYTES = 1024 * 1024;
-const MAX_REDIRECTS = 5;
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-/** localhost, 127.0.0.0/8 and ::1 (as URL.hostname writes them): never sent through a proxy. */
-function isLoopback(hostname) {
-    const h = hostname.toLowerCase().replace(/\.$/, '');
-    return h === 'localhost' || h === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
-}
-/**
- * `localhost` is loopback on both families whatever /etc/hosts says (RFC 6761), and model servers listen on
- * either: tried on 127.0.0.1, then ::1 (Node's happy eyeballs moves on at once from a refused one).
- */
-function lookupLoopback(hostname, options, callback) {
-    if (hostname.toLowerCase().replace(/\.$/, '') !== 'localhost')
-        return void (0,external_node_dns_namespaceObject.lookup)(hostname, { ...options, all: options.all === true }, callback);
-    const both = [
-        { address: '127.0.0.1', family: 4 },
-        { address: '::1', family: 6 }
-    ];
-    if (options.all)
-        callback(null, both);
-    else
-        callback(null, both[0].address, both[0].family);
-}
-/**
- * Once bodies this large in all have arrived, they are collected before the next request rather than left for V8
- * to collect when it likes: one body near the cap, or many smaller ones (a 64 KB list on every probe), whose
- * buffers would otherwise pile up outside the heap until the next full collection.
- */
-const COLLECT_AFTER_BYTES = 256 * 1024;
-function createProber({ url, headers, caCert, insecureTls, secrets }) {
-    const client = createHttpClient({ caCert, insecureTls, secrets });
-    return {
-        probe: (timeoutMs, signal) => client.send({ url, method: 'GET', headers }, timeoutMs, signal),
-        close: () => client.close()
-    };
-}
-/** One exchange at a time with a hard time limit and a capped body: shared by the probe and the generation check. */
-function createHttpClient({ caCert, insecureTls, secrets = [] } = {}) {
-    // node:tls is loaded only here: a plain http:// wait never needs it (nor its memory, 6 MB on Node 24).
-    const ca = caCert === undefined ? {} : { ca: [...process.getBuiltinModule('node:tls').rootCertificates, caCert] };
-    const tls = { ...ca, ...(insecureTls ? { rejectUnauthorized: false } : {}) };
-    // Our own AbortSignal bounds each request; undici's timeouts are left wide so they never fire first.
-    const limits = { headersTimeout: 0, bodyTimeout: 0 };
-    const direct = new Agent({ ...limits, connect: { ...tls, lookup: lookupLoopback, autoSelectFamily: true } });
-    // Made on first use, so that a loopback-only wait never reads the proxy variables.
-    let viaProxy;
-    const dispatcherFor = (target) => isLoopback(target.hostname)
-        ? direct
-        : (viaProxy ??= new EnvHttpProxyAgent({ ...limits, connect: tls, requestTls: tls }));
-    let bodyBytes = 0;
-    return {
-        async send({ url, method, headers, json }, timeoutMs, signal) {
-            if (bodyBytes >= COLLECT_AFTER_BYTES) {
-                (0,memory/* collectGarbage */.i)();
-                bodyBytes = 0;
-            }
-            const controller = new AbortController();
-            const timer = setTimeout(() => controller.abort(new ProbeTimeout(timeoutMs)), Math.max(1, timeoutMs));
-            const onStop = () => controller.abort(new ProbeStopped());
-            if (signal?.aborted)
-                onStop();
-            else
-                signal?.addEventListener('abort', onStop, { once: true });
-            let status;
-            let target = url;
-            let sent = {
-                'user-agent': 'wait-for-model',
-                accept: 'application/json, */*;q=0.5',
-                ...(json === undefined ? {} : { 'content-type': 'application/json' }),
-                ...headers
-            };
-            try {
-                for (let hop = 0;; hop++) {
-                    // `reset` closes the connection after each request: a kept-alive socket the server has just
-                    // dropped would otherwise read as a reset, and each probe should test that connections are accepted.
-                    const res = await request(dispatcherFor(target), {
-                        origin: target.origin,
-                        path: `${target.pathname}${target.search}`,
-                        method,
-                        headers: sent,
-                        body: json === undefined ? undefined : JSON.stringify(json),
-                        signal: controller.signal,
-                        reset: true
-                    });
-                    status = res.statusCode;
-                    const location = [res.headers.location].flat()[0];
-                    // Only a GET is followed: a generation request that is redirected reports the redirect.
-                    if (method === 'GET' && REDIRECT_STATUSES.has(status) && location !== undefined) {
-                        await res.body.dump();
-                        if (hop === MAX_REDIRECTS)
-                            return {
-                                kind: 'error',
-                                code: 'TOO_MANY_REDIRECTS',
-                                message: `more than ${MAX_REDIRECTS} redirects`,
-                                status
-                            };
-                        const next = new URL(location, target);
-                        if (next.protocol !== 'http:' && next.protocol !== 'https:') {
-                            return { kind: 'error', code: 'BAD_REDIRECT', message: `redirected to a ${next.protocol} URL`, status };
-                        }
-                        // Credentials are for the origin they were configured for, like a browser's fetch does.
-                        if (next.origin !== target.origin)
-                            sent = withoutCredentials(sent);
-                        target = next;
-                        continue;
-                    }
-                    const { text: raw, truncated } = await readCapped(res.body);
-                    const text = secrets.length === 0 ? raw : redact(raw, secrets);
-                    bodyBytes += raw.length;
-                    const retryAfter = [res.headers['retry-after']].flat()[0];
-                    return {
-                        kind: 'http',
-                        status,
-                        contentType: String(res.headers['content-type'] ?? ''),
-                        body: text,
-                        json: parseJson(text),
-                        truncated,
-                        ...((status === 429 || status === 503) && retryAfter !== undefined
-                            ? { retryAfterMs: parseRetryAfter(retryAfter, Date.now()) }
-                            : {}),
-                        ...(target === url ? {} : { redirectedTo: target.href })
-                    };
-                }
-            }
-            catch (e) {
-                const error = describeError(controller.signal.aborted ? controller.signal.reason : e);
-                return { ...error, message: redact(error.message, secrets), status };
-            }
-            finally {
-                clearTimeout(timer);
-                signal?.removeEventListener('abort', onStop);
-            }
-        },
-        close: async () => {
-            await Promise.all([direct.destroy(), viaProxy?.destroy()]);
-        }
-    };
-}
-const withoutCredentials = (headers) => Object.fromEntries(Object.entries(headers).filter(([name]) => !isCredentialName(name)));
-/** The wait was told to stop (the server exited, a log line matched, the job was cancelled). */
-class ProbeStopped extends Error {
-    code = 'STOPPED';
-    constructor() {
-        super('stopped');
-    }
-}
-class ProbeTimeout extends Error {
-    ms;
-    code = 'TIMEOUT';
-    constructor(ms) {
-        super(`no answer within ${clock_formatDuration(ms)}`);
-        this.ms = ms;
-    }
-}
-async function readCapped(body) {
-    const chunks = [];
-    let size = 0;
-    for await (const chunk of body) {
-        if (size + chunk.length > BODY_CAP_BYTES) {
-            chunks.push(chunk.subarray(0, BODY_CAP_BYTES - size));
-            body.destroy();
-            return { text: decode(chunks), truncated: true };
-        }
-        chunks.push(chunk);
-        size += chunk.length;
-    }
-    return { text: decode(chunks), truncated: false };
-}
-const decode = (chunks) => new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
-/**
- * No model list or completion nests deeper than this; a body that does is not parsed, since JSON.parse of a
- * 1 MiB `[[[\u2026]]]` builds half a million arrays (about 150 MB).
- */
-const MAX_JSON_DEPTH = 64;
-/** The body as JSON when it is an object or an array no deeper than MAX_JSON_DEPTH; undefined otherwise. */
-function parseJson(text) {
-    const first = /\S/.exec(text.slice(0, 4096))?.[0];
-    if ((first !== '{' && first !== '[') || nestsDeeperThan(text, MAX_JSON_DEPTH))
-        return undefined;
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        return undefined;
-    }
-}
-/** One pass over the text, strings skipped: whether brackets open deeper than `max`. */
-function nestsDeeperThan(text, max) {
-    let depth = 0;
-    let inString = false;
-    for (let i = 0; i < text.length; i++) {
-        const c = text.charCodeAt(i);
-        if (inString) {
-            if (c === 0x5c)
-                i++;
-            else if (c === 0x22)
-                inString = false;
-        }
-        else if (c === 0x22)
-            inString = true;
-        else if (c === 0x7b || c === 0x5b) {
-            if (++depth > max)
-                return true;
-        }
-        else if (c === 0x7d || c === 0x5d)
-            depth--;
-    }
-    return false;
-}
-/** Reduces whatever undici or the socket threw to a stable code and its message. */
-function describeError(e) {
-    let err = e;
-    // undici wraps socket and TLS errors; the innermost coded error is the informative one.
-    while (err?.cause && typeof err.cause.code === 'string')
-        err = err.cause;
-    if (err && Array.isArray(err.errors)) {
-        // happy-eyeballs (localhost \u2192 ::1 and 127.0.0.1) reports an AggregateError of both attempts
-        const inner = err.errors.find((x) => x?.code);
-        if (inner)
-            err = inner;
-    }
-    return { kind: 'error', code: err?.code ?? 'UNKNOWN', message: err?.message ?? String(e) };
-}
-
-;// CONCATENATED MODULE: ./src/wait/assess.ts
-/** Judges one probe's result against what the settings expect: ready, keep waiting, or stop now. */
-
-
-
-
-
-
-const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET|VERIFY)_|HOSTNAME_MISMATCH)/;
 const ERROR_WORDS = {
     ECONNREFUSED: 'connection refused',
     ECONNRESET: 'connection reset by the server',
@@ -18083,6 +18162,176 @@ const ERROR_WORDS = {
     TOO_MANY_REDIRECTS: `more than ${MAX_REDIRECTS} redirects (a redirect loop?)`,
     BAD_REDIRECT: 'redirected to a URL that is not http:// or https://'
 };
+/** What a proxy did when the connection to it failed (`PROXY_<code>`, see the probe). */
+const PROXY_WORDS = {
+    ECONNREFUSED: 'refused the connection',
+    ENOTFOUND: 'was not found (DNS)',
+    EAI_AGAIN: 'could not be looked up for now (DNS)',
+    EHOSTUNREACH: 'is unreachable',
+    ENETUNREACH: 'is on an unreachable network',
+    ETIMEDOUT: 'did not accept the connection in time',
+    UND_ERR_CONNECT_TIMEOUT: 'did not accept the connection in time',
+    CLOSED: 'closed the connection before the tunnel was open'
+};
+/**
+ * The words of an error code, or of a proxy's (`viaProxy`: a `PROXY_<code>`, said after "the proxy \u2026");
+ * undefined for a code without words of its own.
+ */
+function codeWords(code, viaProxy) {
+    if (!viaProxy)
+        return ERROR_WORDS[code];
+    const own = code.slice('PROXY_'.length);
+    return PROXY_WORDS[own] ?? (ERROR_WORDS[own] === undefined ? undefined : `failed: ${ERROR_WORDS[own]}`);
+}
+/** Whether an error code has words of its own (else its message is quoted). */
+const errorHasWords = (code, viaProxy = false) => codeWords(code, viaProxy) !== undefined;
+/** The first `max` ids, then how many more of `total`. */
+function someOf(ids, max, total = ids.length) {
+    const named = ids.slice(0, max).map((id) => clip(id, 200));
+    return total > named.length ? `${named.join(', ')} and ${total - named.length} more` : named.join(', ');
+}
+/** A generation request that produced a token: its arrival is the news, not its body. */
+const generatedWords = (request) => ({ summary: `${request} generated`, detail: '' });
+/** `expect`: what the answer was judged against (the words name the model, the text or the pattern it lacks). */
+function answerWords(answer, expect) {
+    if (answer.generation !== undefined)
+        return withGenerationWords(answer, expect);
+    if (answer.error !== undefined)
+        return errorWords(answer, answer.error);
+    const status = `HTTP ${answer.status}`;
+    const said = answer.said ? ` ${answer.said}` : '';
+    if (answer.state === 'fatal' && answer.candidates === undefined) {
+        return {
+            summary: `${status}${said}`,
+            detail: `the server refused the request as ${answer.status === 401 ? 'unauthenticated' : 'forbidden'}: ` +
+                'set "api-key" to the key the server was started with (sent as "Authorization: Bearer <key>"), ' +
+                'or pass the header it expects with "headers"'
+        };
+    }
+    if (answer.state === 'waiting' && answer.missing === undefined)
+        return { summary: `${status}${said}`, detail: `${status} is not an accepted status` };
+    if (answer.missing?.what === 'completion') {
+        return {
+            summary: `${status} ${answer.said ?? 'with an empty body'} \u2014 not a completion`,
+            detail: `the answer is not a ${answer.missing.route} completion`
+        };
+    }
+    const { models } = answer;
+    const listed = models === undefined
+        ? ''
+        : models.length === 0
+            ? ', lists no models'
+            : `, serving [${someOf(models, models.length, answer.modelCount)}]`;
+    const summary = `${status}${listed || said}`;
+    if (answer.candidates !== undefined) {
+        const words = ambiguousModelText(expect.model ?? '', answer.candidates);
+        return { summary: `${summary} \u2014 ${words.summary}`, detail: words.detail };
+    }
+    if (answer.missing === undefined)
+        return { summary, detail: '' };
+    const why = missingWords(answer.missing, answer, expect);
+    return { summary: `${summary} \u2014 ${why}`, detail: why };
+}
+/** What a model list or body lacks (a generation answer that is no completion is told above, in its own words). */
+function missingWords(missing, answer, expect) {
+    switch (missing.what) {
+        case 'model-list':
+            return `the answer is not a model list, so "${expect.model}" cannot be found in it${missing.truncated ? ' (body over 1 MiB, cut)' : ''}`;
+        case 'model':
+            return answer.models?.length
+                ? `"${expect.model}" is not among the listed models`
+                : `"${expect.model}" is not listed yet`;
+        case 'model-loaded':
+            return `"${missing.id}" is listed but still loading (${missing.loading})`;
+        case 'model-unloaded':
+            return unloadedModelText(missing.id);
+        case 'match':
+            return `the body does not contain "${expect.match}"`;
+        case 'match-regex-in-time':
+            return `${String(expect.matchRegex)} ran out of time on the body (it backtracks too much: simplify "match-regex")`;
+        case 'match-regex':
+            return `the body does not match ${String(expect.matchRegex)}`;
+    }
+}
+function errorWords(answer, code) {
+    if (answer.plainHttp !== undefined) {
+        const to = answer.plainHttp.redirectedTo;
+        const where = to === undefined ? 'the server' : `${new URL(to).host} (where the server redirected)`;
+        return {
+            summary: 'TLS error: the server answered in plain HTTP, not TLS',
+            detail: `${where} speaks plain HTTP on this port, not HTTPS (${code}): ` +
+                (to === undefined
+                    ? 'use an http:// URL'
+                    : `its redirect to ${to} is to a port without TLS: fix the redirect, or give the final address with http://`) +
+                '; "ca-cert" and "insecure-tls" cannot help'
+        };
+    }
+    if (answer.state === 'fatal' && answer.candidates === undefined) {
+        return {
+            summary: `TLS error: ${answer.said}`,
+            detail: `the server's certificate was not accepted (${code}): ${answer.said}. ` +
+                'Give its CA certificate with "ca-cert", or set "insecure-tls: true" to skip the check'
+        };
+    }
+    if (code === 'TIMEOUT') {
+        const summary = answer.status === undefined
+            ? 'no answer (request timed out)'
+            : `HTTP ${answer.status}, but the body did not arrive in time`;
+        return { summary, detail: summary };
+    }
+    const viaProxy = answer.proxy !== undefined;
+    const known = codeWords(code, viaProxy);
+    const words = viaProxy
+        ? `the proxy ${answer.proxy} ${known ?? `failed: ${answer.said}`}`
+        : (known ?? `${answer.said} (${code})`);
+    const summary = answer.status === undefined ? words : `HTTP ${answer.status}, then ${words}`;
+    return { summary, detail: summary };
+}
+/** A listed model's answer with the generation request that followed it. */
+function withGenerationWords(answer, expect) {
+    const { request, answer: generation } = answer.generation;
+    // The model was listed and ready when the generation request went out.
+    const listed = answerWords({ ...answer, state: 'ready', generation: undefined }, expect).summary;
+    if (generation.state === 'ready')
+        return { summary: `${listed} \u2014 ${generatedWords(request).summary}`, detail: '' };
+    // A generation request expects nothing but a 2xx answer: its words need no expectation.
+    const said = answerWords(generation, { status: [] });
+    return {
+        summary: `${listed} \u2014 ${request}: ${said.summary}`,
+        detail: answer.state === 'fatal'
+            ? `${request}: ${said.detail}`
+            : `the model is listed, but ${request} failed: ${said.summary}`
+    };
+}
+
+;// CONCATENATED MODULE: ./src/wait/assess.ts
+/** Judges one probe's result against what the settings expect: ready, keep waiting, or stop now. */
+
+
+
+
+
+/** Whether two answers are the same answer (fields left out and fields undefined are alike). */
+function sameAnswer(a, b) {
+    return sameData(a, b);
+}
+function sameData(a, b) {
+    if (a === b)
+        return true;
+    if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null)
+        return false;
+    if (Array.isArray(a) !== Array.isArray(b))
+        return false;
+    const x = a;
+    const y = b;
+    return [...new Set([...Object.keys(x), ...Object.keys(y)])].every((k) => sameData(x[k], y[k]));
+}
+const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET|VERIFY)_|HOSTNAME_MISMATCH)/;
+/** Codes told in the same words are the same answer. */
+const SAME_ERROR = {
+    UND_ERR_CONNECT_TIMEOUT: 'ETIMEDOUT',
+    PROXY_UND_ERR_CONNECT_TIMEOUT: 'PROXY_ETIMEDOUT'
+};
 /** `regexLimitMs` bounds how long `match-regex` may run on the body (what is left of the probe's time). */
 function assess(result, expect, regexLimitMs = 1_000) {
     if (result.kind === 'error')
@@ -18092,111 +18341,97 @@ function assess(result, expect, regexLimitMs = 1_000) {
     const list = readModelList(result.json);
     const ids = list?.models.map((m) => m.id);
     const models = ids?.slice(0, MAX_KEPT_MODELS);
-    const base = { status, models, ...(ids && ids.length > MAX_KEPT_MODELS ? { modelCount: ids.length } : {}), excerpt };
-    const said = describeBody(result.body, result.contentType, result.json);
-    if (status === 401 || status === 403) {
-        return {
-            ...base,
-            state: 'fatal',
-            fatalReason: 'unauthorized',
-            summary: `HTTP ${status}${said ? ` ${said}` : ''}`,
-            detail: `the server refused the request as ${status === 401 ? 'unauthenticated' : 'forbidden'}: ` +
-                'set "api-key" to the key the server was started with (sent as "Authorization: Bearer <key>"), ' +
-                'or pass the header it expects with "headers"'
-        };
-    }
-    if (!statusAccepted(expect.status, status)) {
-        return {
-            ...base,
-            state: 'waiting',
-            summary: `HTTP ${status}${said ? ` ${said}` : ''}`,
-            detail: `HTTP ${status} is not an accepted status`
-        };
-    }
-    const listed = ids === undefined ? '' : ids.length === 0 ? ', lists no models' : `, serving [${someOf(ids)}]`;
-    const summaryBase = `HTTP ${status}${listed || (said ? ` ${said}` : '')}`;
-    const waiting = (why) => ({
+    const modelCount = ids && ids.length > MAX_KEPT_MODELS ? { modelCount: ids.length } : {};
+    const base = { status, models, ...modelCount, excerpt };
+    const said = describeBody(result.body, result.contentType, result.json) || undefined;
+    const judged = (answer, extra = {}) => ({
         ...base,
-        state: 'waiting',
-        summary: `${summaryBase} \u2014 ${why}`,
-        detail: why
+        ...extra,
+        state: answer.state,
+        answer,
+        ...answerWords(answer, expect)
     });
+    if (status === 401 || status === 403)
+        return judged({ state: 'fatal', status, said }, { fatalReason: 'unauthorized' });
+    if (!statusAccepted(expect.status, status))
+        return judged({ state: 'waiting', status, said });
+    // The summary names the listed models (the first few, and how many), or else what the body says.
+    const answered = ids === undefined
+        ? { status, said }
+        : {
+            status,
+            models: ids.slice(0, MAX_NAMED_MODELS),
+            ...(ids.length > MAX_NAMED_MODELS ? { modelCount: ids.length } : {})
+        };
+    const waiting = (missing) => judged({ state: 'waiting', ...answered, missing });
     let modelId;
     if (expect.model !== undefined) {
-        if (list === undefined) {
-            return waiting(`the answer is not a model list, so "${expect.model}" cannot be found in it${result.truncated ? ' (body over 1 MiB, cut)' : ''}`);
-        }
+        if (list === undefined)
+            return waiting({ what: 'model-list', truncated: result.truncated });
         const match = matchModel(list.models, expect.model);
         if (match.kind === 'ambiguous') {
             const candidates = match.candidates.map((m) => m.id);
-            const words = ambiguousModelText(expect.model, candidates);
-            return {
-                ...base,
-                state: 'fatal',
-                fatalReason: 'ambiguous-model',
-                candidates,
-                summary: `${summaryBase} \u2014 ${words.summary}`,
-                detail: words.detail
-            };
+            return judged({ state: 'fatal', ...answered, candidates }, { fatalReason: 'ambiguous-model', candidates });
         }
-        if (match.kind === 'missing') {
-            return waiting(models?.length ? `"${expect.model}" is not among the listed models` : `"${expect.model}" is not listed yet`);
-        }
+        if (match.kind === 'missing')
+            return waiting({ what: 'model' });
         const found = match.model;
         if (found.unloaded)
-            return { ...waiting(unloadedModelText(found.id)), modelState: 'unloaded' };
+            return { ...waiting({ what: 'model-unloaded', id: found.id }), modelState: 'unloaded' };
         if (found.loading !== undefined)
-            return { ...waiting(`"${found.id}" is listed but still loading (${found.loading})`), modelState: 'loading' };
+            return { ...waiting({ what: 'model-loaded', id: found.id, loading: found.loading }), modelState: 'loading' };
         modelId = found.id;
     }
-    if (expect.match !== undefined && !body.includes(expect.match)) {
-        return waiting(`the body does not contain "${expect.match}"`);
-    }
+    if (expect.match !== undefined && !body.includes(expect.match))
+        return waiting({ what: 'match' });
     if (expect.matchRegex !== undefined) {
         const matched = testWithin(expect.matchRegex, body, regexLimitMs);
-        if (matched === undefined) {
-            return waiting(`${String(expect.matchRegex)} ran out of time on the body (it backtracks too much: simplify "match-regex")`);
-        }
+        if (matched === undefined)
+            return waiting({ what: 'match-regex-in-time' });
         if (!matched)
-            return waiting(`the body does not match ${String(expect.matchRegex)}`);
+            return waiting({ what: 'match-regex' });
     }
-    return { ...base, modelId, state: 'ready', summary: summaryBase, detail: '' };
+    return judged({ state: 'ready', ...answered }, { modelId });
 }
+/**
+ * OpenSSL's words when the first bytes back are not TLS: a plain HTTP server answering a TLS hello with a
+ * 400 page (`wrong version number`, or `packet length too long` from some servers).
+ */
+const PLAIN_HTTP = /WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|HTTP_REQUEST/;
 function assessError(result) {
+    const judged = (answer, extra = {}) => ({
+        ...extra,
+        state: answer.state,
+        answer,
+        status: result.status,
+        ...answerWords(answer, { status: [] })
+    });
+    if (TLS_CODES.test(result.code) && PLAIN_HTTP.test(result.code)) {
+        const plainHttp = { redirectedTo: result.redirectedTo };
+        return judged({ state: 'fatal', error: result.code, plainHttp }, { fatalReason: 'tls' });
+    }
     if (TLS_CODES.test(result.code)) {
         // Node 24 adds advice about its own flags ("; if the root CA is installed locally, try \u2026 --use-system-ca"),
         // which an action cannot use: the inputs that can help are named instead.
-        const what = result.message.split(';')[0];
-        return {
-            state: 'fatal',
-            fatalReason: 'tls',
-            summary: `TLS error: ${what}`,
-            detail: `the server's certificate was not accepted (${result.code}): ${what}. ` +
-                'Give its CA certificate with "ca-cert", or set "insecure-tls: true" to skip the check'
-        };
+        return judged({ state: 'fatal', error: result.code, said: result.message.split(';')[0] }, { fatalReason: 'tls' });
     }
-    if (result.code === 'TIMEOUT') {
-        const summary = result.status === undefined
-            ? 'no answer (request timed out)'
-            : `HTTP ${result.status}, but the body did not arrive in time`;
-        return { state: result.status === undefined ? 'down' : 'waiting', status: result.status, summary, detail: summary };
-    }
-    const words = ERROR_WORDS[result.code] ?? `${result.message} (${result.code})`;
-    const summary = result.status === undefined ? words : `HTTP ${result.status}, then ${words}`;
-    return { state: result.status === undefined ? 'down' : 'waiting', status: result.status, summary, detail: summary };
+    const state = result.status === undefined ? 'down' : 'waiting';
+    if (result.code === 'TIMEOUT')
+        return judged({ state, status: result.status, error: 'TIMEOUT' });
+    const error = SAME_ERROR[result.code] ?? result.code;
+    // An error met on the way through a proxy is the proxy's (`PROXY_<code>`, see the probe).
+    const proxy = result.proxy !== undefined && result.code.startsWith('PROXY_') ? result.proxy : undefined;
+    // A code without words of its own is told by its message.
+    const said = errorHasWords(result.code, proxy !== undefined) ? undefined : result.message;
+    return judged({ state, status: result.status, error, proxy, said });
 }
-/** A summary names this many listed models at most: a list of 60,000 would make every line megabytes long. */
+/** An answer names this many listed models at most: a list of 60,000 would make every line megabytes long. */
 const MAX_NAMED_MODELS = 10;
 /**
  * An answer's model ids kept past the probe (its `models`, the `models` output): a fleet of servers listing
  * 40,000 models each would otherwise hold hundreds of thousands of strings and write an output of megabytes.
  */
 const MAX_KEPT_MODELS = 1000;
-/** The first `max` ids, then how many more of `total`. */
-function someOf(ids, max = MAX_NAMED_MODELS, total = ids.length) {
-    const named = ids.slice(0, max).map((id) => clip(id, 200));
-    return total > named.length ? `${named.join(', ')} and ${total - named.length} more` : named.join(', ');
-}
 /**
  * Says what a body says in a few words: a JSON error's message (from `json`, the body already parsed), an HTML
  * page's title, or its first line.
@@ -18231,6 +18466,7 @@ function jsonMessage(json) {
     }
     return undefined;
 }
+/** The server's words on one line, at most `max` characters. */
 function clip(text, max = 120) {
     // cut before cleaning: a body can be 1 MiB on one line, and a copy of it per probe adds up
     const clean = controlToSpace(text.slice(0, 2 * max));
@@ -18239,6 +18475,7 @@ function clip(text, max = 120) {
 
 ;// CONCATENATED MODULE: ./src/wait/generation-check.ts
 /** `probe-generation`: one tiny generation request, proof that a listed model can actually produce a token. */
+
 
 
 
@@ -18266,15 +18503,15 @@ function createGenerator({ base, route, headers, clock, caCert, insecureTls, sec
                 // Any 2xx is not enough: an error object, an empty body or a 202 is no token. Only a completion in the
                 // engine's own format proves the model generated.
                 if (assessment.state === 'ready' && result.kind === 'http' && !isCompletion(route, result.json)) {
-                    const said = describeBody(result.body, result.contentType, result.json);
-                    const summary = `HTTP ${result.status} ${said === '' ? 'with an empty body' : said} \u2014 not a completion`;
+                    const said = describeBody(result.body, result.contentType, result.json) || undefined;
+                    const answer = {
+                        state: 'waiting',
+                        status: result.status,
+                        said,
+                        missing: { what: 'completion', route: route.name }
+                    };
                     return {
-                        assessment: {
-                            ...assessment,
-                            state: 'waiting',
-                            summary,
-                            detail: `the answer is not a ${route.name} completion`
-                        },
+                        assessment: { ...assessment, state: 'waiting', answer, ...answerWords(answer, ANY_2XX) },
                         request,
                         latencyMs
                     };
@@ -18282,7 +18519,12 @@ function createGenerator({ base, route, headers, clock, caCert, insecureTls, sec
                 // A completion body says nothing worth a log line; its arrival is the news.
                 if (assessment.state === 'ready')
                     return {
-                        assessment: { ...assessment, summary: `${request} generated`, excerpt: undefined },
+                        assessment: {
+                            ...assessment,
+                            answer: { state: 'ready' },
+                            ...generatedWords(request),
+                            excerpt: undefined
+                        },
                         request,
                         latencyMs
                     };
@@ -18338,11 +18580,27 @@ function historyKey(url, model, start) {
         .digest('hex')
         .slice(0, 16);
 }
+/**
+ * Opens the history file, only if it is a regular file. O_NONBLOCK: opening a FIFO nobody writes to (or reads
+ * from) would otherwise block the whole process, past its deadline and deaf to signals; it cannot block a
+ * regular file's reads and writes.
+ */
+function openRegular(path, flags) {
+    const fd = (0,external_node_fs_namespaceObject.openSync)(path, flags | external_node_fs_namespaceObject.constants.O_NONBLOCK);
+    if ((0,external_node_fs_namespaceObject.fstatSync)(fd).isFile())
+        return fd;
+    (0,external_node_fs_namespaceObject.closeSync)(fd);
+    throw new Error(`${path} is not a regular file`);
+}
+const APPEND = external_node_fs_namespaceObject.constants.O_WRONLY | external_node_fs_namespaceObject.constants.O_APPEND | external_node_fs_namespaceObject.constants.O_CREAT;
 /** Makes sure the file can be appended to; a reason in words when it cannot (history is then off). */
 function prepareHistory(path) {
     try {
         (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
-        (0,external_node_fs_namespaceObject.closeSync)((0,external_node_fs_namespaceObject.openSync)(path, 'a'));
+        const existing = (0,external_node_fs_namespaceObject.statSync)(path, { throwIfNoEntry: false });
+        if (existing !== undefined && !existing.isFile())
+            throw new Error('not a regular file');
+        (0,external_node_fs_namespaceObject.closeSync)(openRegular(path, APPEND));
         return undefined;
     }
     catch (e) {
@@ -18397,7 +18655,7 @@ function parseRun(line) {
     return fine ? r : undefined;
 }
 function readTail(path) {
-    const fd = (0,external_node_fs_namespaceObject.openSync)(path, 'r');
+    const fd = openRegular(path, external_node_fs_namespaceObject.constants.O_RDONLY);
     try {
         const size = (0,external_node_fs_namespaceObject.fstatSync)(fd).size;
         const length = Math.min(size, MAX_READ_BYTES);
@@ -18439,14 +18697,16 @@ function runLine(run) {
 /**
  * Appends one run with a single write (atomic with O_APPEND), holding the file's lock so that a trim in another
  * process cannot drop it; then trims the run's key to its last `keep` runs when it has more.
- * Returns false when the run does not fit in one line.
+ * Returns false when the run does not fit in one line. Waits for the lock at most `lockWaitMs` in all (the time
+ * left before the wait's deadline): without it, the line is appended all the same and the trim left for later.
  */
-function appendRun(path, run, keep = KEEP_RUNS) {
+function appendRun(path, run, keep = KEEP_RUNS, lockWaitMs = LOCK_WAIT_MS) {
     const line = runLine(run);
     if (line === undefined)
         return false;
-    withLock(path, () => {
-        const fd = (0,external_node_fs_namespaceObject.openSync)(path, 'a');
+    const until = Date.now() + Math.min(lockWaitMs, LOCK_WAIT_MS);
+    withLock(path, until, () => {
+        const fd = openRegular(path, APPEND);
         try {
             (0,external_node_fs_namespaceObject.writeSync)(fd, line);
         }
@@ -18456,7 +18716,7 @@ function appendRun(path, run, keep = KEEP_RUNS) {
     });
     const kept = readHistory(path).runs.filter((r) => r.key === run.key).length;
     if (kept > keep)
-        trimHistory(path, keep);
+        trimHistory(path, keep, until);
     return true;
 }
 /**
@@ -18464,8 +18724,8 @@ function appendRun(path, run, keep = KEEP_RUNS) {
  * and renamed over the old one under the lock, which appenders take too, so no run appended meanwhile is lost.
  * Without the lock (another process holds it too long) it leaves the file as it is.
  */
-function trimHistory(path, keep = KEEP_RUNS) {
-    withLock(path, (locked) => {
+function trimHistory(path, keep = KEEP_RUNS, lockUntil = Date.now() + LOCK_WAIT_MS) {
+    withLock(path, lockUntil, (locked) => {
         if (!locked)
             return;
         const { runs } = parseHistory(readTail(path));
@@ -18485,17 +18745,20 @@ function trimHistory(path, keep = KEEP_RUNS) {
         (0,external_node_fs_namespaceObject.renameSync)(temp, path);
     });
 }
-/** Runs `fn` holding `<path>.lock` (created exclusively); after LOCK_WAIT_MS without it, runs `fn(false)` anyway. */
-function withLock(path, fn) {
+/**
+ * Runs `fn` holding `<path>.lock` (created exclusively); still without it at `deadline`, runs `fn(false)` anyway.
+ * Real time (Date.now), not the wait's clock: the lock is shared with other processes and aged by the file
+ * system's modification times, which only the real clock compares with.
+ */
+function withLock(path, deadline, fn) {
     const lock = `${path}.lock`;
-    const deadline = Date.now() + LOCK_WAIT_MS;
     let fd;
     while (fd === undefined) {
         try {
             fd = (0,external_node_fs_namespaceObject.openSync)(lock, 'wx');
         }
         catch (e) {
-            if (e.code !== 'EEXIST' || Date.now() > deadline)
+            if (e.code !== 'EEXIST' || Date.now() >= deadline)
                 break;
             if (lockIsStale(lock))
                 continue;
@@ -18530,7 +18793,7 @@ function median(values) {
     return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 /** What the last MEDIAN_OF ready runs took; undefined without any. */
-function expectation(earlier) {
+function usualStartup(earlier) {
     const ready = earlier.filter((r) => r.ready).slice(-MEDIAN_OF);
     if (ready.length === 0)
         return undefined;
@@ -18550,7 +18813,7 @@ function expectation(earlier) {
 }
 /** This ready run against the median of the earlier ready runs; undefined when there is nothing to compare. */
 function regression(earlier, run) {
-    const usual = expectation(earlier);
+    const usual = usualStartup(earlier);
     if (!run.ready || usual === undefined || usual.totalSeconds <= 0)
         return undefined;
     const seconds = secondsOf(run);
@@ -18639,8 +18902,8 @@ function adaptiveGap(s) {
 /**
  * What model servers print while they start, as data: how each engine frames and stamps a line, the lines that
  * name it, one row per engine and startup phase, the line that says it is ready, and its known fatal lines.
- * Facts and their sources: shared/research/engine-logs.md. Line numbers in `[file.py:NNN]` prefixes change every
- * release, so no pattern here depends on them.
+ * __tests__/fixtures/logs holds a recorded startup of each engine that these rows are tested against. Line numbers
+ * in `[file.py:NNN]` prefixes change every release, so no pattern here depends on them.
  */
 const cause = (pattern) => ({ pattern, cause: true });
 const failure = (pattern) => ({ pattern, cause: false });
@@ -19068,6 +19331,9 @@ function parseSettings(get, platform = currentPlatform()) {
     if (apiKey !== undefined) {
         if (/\s/.test(apiKey))
             throw new InputError('api-key', 'contains white space; give the key alone, without "Bearer"');
+        // never shown: only where it goes wrong
+        if (!isLatin1(apiKey))
+            throw new InputError('api-key', `contains a character outside Latin-1 (${LATIN1_FORM})`);
         secret('api-key', apiKey, 'the key');
         headers.authorization = `Bearer ${apiKey}`;
     }
@@ -19574,18 +19840,15 @@ class LogFollower {
     }
 }
 
-;// CONCATENATED MODULE: external "node:dns/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:dns/promises");
 ;// CONCATENATED MODULE: external "node:fs/promises"
-const external_node_fs_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: ./src/http/port-watch.ts
 /**
  * Sees a closed port open, cheaply, so that the HTTP probe goes out the moment a server starts listening
  * instead of up to an `interval` later. Watching a closed port costs the server nothing: a bare TCP connect
- * is refused by the kernel before any server code runs. One poller serves every URL of a fleet and keeps
- * its own cost near a fixed share of one core by spacing its rounds by what the last round cost.
+ * is refused by the kernel before any server code runs. One poller, made by the gate, serves every URL of a
+ * fleet and keeps its own cost near a fixed share of one core by spacing its rounds by what the last round cost.
  */
-
 
 
 
@@ -19636,15 +19899,15 @@ function tcpConnects(host, port, ms) {
 /**
  * `localhost` is loopback on both families whatever /etc/hosts says (as the probe treats it): 127.0.0.1 is
  * tried every round, ::1, where fewer servers listen alone, every fourth, which keeps a round to one connect.
+ * Other names are looked up as the probe looks them up (a resolver that never answers cannot hold the process).
  */
-function connectTargets(host) {
-    if (host.toLowerCase().replace(/\.$/, '') === 'localhost') {
-        return Promise.resolve([
-            { address: '127.0.0.1', everyRounds: 1 },
-            { address: '::1', everyRounds: 4 }
-        ]);
-    }
-    return (0,promises_namespaceObject.lookup)(host, { all: true }).then((found) => found.map((a) => ({ address: a.address, everyRounds: 1 })), () => [{ address: host, everyRounds: 1 }]);
+function connectTargets(host, lookup) {
+    return new Promise((resolve) => lookup(host, { all: true }, (err, found) => {
+        if (err !== null || typeof found === 'string')
+            return resolve([{ address: host, everyRounds: 1 }]);
+        const bothFamilies = loopbackAddresses(host) !== undefined;
+        resolve(found.map((a) => ({ address: a.address, everyRounds: bothFamilies && a.family === 6 ? 4 : 1 })));
+    }));
 }
 /** Polls every watched port in rounds; runs only while someone watches. */
 class PortPoller {
@@ -19652,21 +19915,32 @@ class PortPoller {
     watchers = new Set();
     timer;
     procReadable;
+    lookup = createLookup();
     constructor(budget = CPU_BUDGET) {
         this.budget = budget;
+    }
+    /** The watch of one URL's port, for the wait loop. */
+    watchFor(url) {
+        return { opened: (signal) => this.watch(url, signal), local: hosts_isLoopback(url.hostname) };
+    }
+    /** Ends every watch (each resolves) and the rounds. */
+    close() {
+        for (const watcher of [...this.watchers])
+            watcher.resolve();
+        this.idle();
     }
     watch(url, signal) {
         return new Promise((resolve) => {
             if (signal.aborted)
                 return resolve();
             const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
-            const targets = connectTargets(url.hostname.replace(/^\[|\]$/g, ''));
-            const watcher = { targets, port, loopback: isLoopback(url.hostname), resolve: () => undefined };
+            const targets = connectTargets(hosts_bareHost(url.hostname), this.lookup);
+            const watcher = { targets, port, loopback: hosts_isLoopback(url.hostname), resolve: () => undefined };
             watcher.resolve = () => {
                 this.watchers.delete(watcher);
                 signal.removeEventListener('abort', watcher.resolve);
                 if (this.watchers.size === 0)
-                    this.stop();
+                    this.idle();
                 resolve();
             };
             signal.addEventListener('abort', watcher.resolve, { once: true });
@@ -19674,7 +19948,7 @@ class PortPoller {
             this.timer ??= setTimeout(() => void this.round(), MIN_ROUND_MS);
         });
     }
-    stop() {
+    idle() {
         clearTimeout(this.timer);
         this.timer = undefined;
     }
@@ -19707,14 +19981,10 @@ class PortPoller {
     async readProc() {
         if (this.procReadable === false)
             return undefined;
-        const tables = await Promise.all(PROC_TABLES.map((f) => (0,external_node_fs_promises_namespaceObject.readFile)(f, 'latin1').catch(() => '')));
+        const tables = await Promise.all(PROC_TABLES.map((f) => (0,promises_namespaceObject.readFile)(f, 'latin1').catch(() => '')));
         this.procReadable = tables[0].startsWith('  sl');
         return this.procReadable ? listeningLoopbackPorts(tables.join('\n')) : undefined;
     }
-}
-const poller = new PortPoller();
-function portWatchFor(url) {
-    return { opened: (signal) => poller.watch(url, signal), local: isLoopback(url.hostname) };
 }
 
 ;// CONCATENATED MODULE: ./src/startup/eta.ts
@@ -19819,7 +20089,8 @@ class PhaseTracker {
         this.lines = lineNumber;
         const text = rawLine.replace(ANSI, '');
         const events = [];
-        const fatal = checkFatal ? this.matchFatal(text, lineNumber) : undefined;
+        if (checkFatal)
+            this.matchFatal(text, lineNumber);
         if (this.log === undefined) {
             const engine = engineOfLine(text);
             if (engine === undefined) {
@@ -19834,8 +20105,6 @@ class PhaseTracker {
         else {
             events.push(...this.read(text, at));
         }
-        if (fatal !== undefined)
-            events.push({ type: 'fatal', fatal });
         return events;
     }
     /** Ends the phase under way (the wait is over). */
@@ -19862,11 +20131,8 @@ class PhaseTracker {
     }
     matchFatal(text, lineNumber) {
         const found = (this.log?.fatal ?? ALL_FATAL).find((f) => f.pattern.test(text));
-        if (found === undefined)
-            return undefined;
-        const match = { line: text.trim().slice(0, MAX_QUOTE), lineNumber, cause: found.cause };
-        this.fatals.push(match);
-        return match;
+        if (found !== undefined)
+            this.fatals.push({ line: text.trim().slice(0, MAX_QUOTE), lineNumber, cause: found.cause });
     }
     read(text, at) {
         const log = this.log;
@@ -19902,7 +20168,6 @@ class PhaseTracker {
                 this.readySeen = true;
                 if (this.open !== undefined)
                     this.close(moment);
-                events.push({ type: 'ready', at });
             }
         }
         return events;
@@ -20093,11 +20358,11 @@ class StartupProfile {
     }
     /** One line of the server's log (its number in the file, when known), read at `at`: returns what to say about it. */
     line(text, at, lineNumber) {
-        return this.say(this.tracker.feed(text, at, lineNumber));
+        return this.say(this.tracker.feed(text, at, lineNumber), at);
     }
     /** A line written before the wait began (a server started elsewhere): it tells the phases so far, never a failure. */
     earlier(text, at, lineNumber) {
-        return this.say(this.tracker.feed(text, at, lineNumber, { fatal: false }));
+        return this.say(this.tracker.feed(text, at, lineNumber, { fatal: false }), at);
     }
     /** A model-list body's JSON from the server: `owned_by` can name the engine. */
     models(json) {
@@ -20149,12 +20414,13 @@ class StartupProfile {
     get label() {
         return this.engine === undefined ? undefined : engineLog(this.engine).label;
     }
-    say(events) {
+    /** `at`: when the line that gave the events was read (the ready line's moment, once the tracker has seen it). */
+    say(events, at) {
+        if (at !== undefined && this.tracker.ready)
+            this.readyLineAt ??= at;
         const lines = [];
         for (const e of events) {
-            if (e.type === 'ready')
-                this.readyLineAt ??= e.at;
-            else if (e.type === 'engine')
+            if (e.type === 'engine')
                 lines.push(`engine: ${engineLog(e.engine).label} (${e.from === 'log' ? 'from its log' : 'from its model list'})`);
             else if (e.type === 'phase')
                 lines.push(phaseChangeText(e.name, e.previous));
@@ -20164,7 +20430,6 @@ class StartupProfile {
 }
 
 ;// CONCATENATED MODULE: ./src/report/wait-report.ts
-/** Words for people: log lines, the failure message, the outputs and the job summary. Text only, no I/O. */
 
 
 
@@ -20235,8 +20500,8 @@ function failureMessage(outcome, ctx) {
     if (outcome.reason === 'unauthorized' || outcome.reason === 'tls' || outcome.reason === 'ambiguous-model') {
         return `Stopped after ${waited}: ${last?.detail ?? outcome.reason}.`;
     }
-    if (outcome.stop) {
-        const lines = [sentence(`Stopped after ${waited}, before the server was ready: ${outcome.stop.detail}`)];
+    if (outcome.halt) {
+        const lines = [sentence(`Stopped after ${waited}, before the server was ready: ${outcome.halt.detail}`)];
         if (last !== undefined)
             lines.push(sentence(`Last answer: ${last.summary}`));
         return lines.join('\n');
@@ -20345,8 +20610,8 @@ function summaryMarkdown(outcome, ctx) {
         rows.push(['Startup (from the process start)', `${out['startup-seconds']} s`]);
     if (server?.logFile !== undefined)
         rows.push(['Server log', code(server.logFile)]);
-    if (outcome.profile?.engine !== undefined)
-        rows.push(['Engine', mdText(outcome.profile.engine)]);
+    if (outcome.profile?.engineLabel !== undefined)
+        rows.push(['Engine', mdText(outcome.profile.engineLabel)]);
     if (out['expected-seconds'] !== '') {
         const against = out['regression-percent'] === ''
             ? ''
@@ -20377,11 +20642,11 @@ function summaryMarkdown(outcome, ctx) {
         if (warning !== undefined)
             lines.push('', `> \u26a0\ufe0f ${cell(mdText(warning))}`);
     if (profile !== undefined && profile.phases.length > 0)
-        lines.push('', phaseMarkdown(profile.phases, profile.engine ?? 'Server', profile.usual).trimEnd());
-    if (server?.env !== undefined || server?.envUnavailable !== undefined) {
+        lines.push('', phaseMarkdown(profile.phases, profile.engineLabel ?? 'Server', profile.usualPhaseSeconds).trimEnd());
+    if (server?.env !== undefined || server?.envUnreadable) {
         lines.push('', '#### Server environment', '');
-        if (server.envUnavailable !== undefined)
-            lines.push(server.envUnavailable);
+        if (server.envUnreadable)
+            lines.push(envUnreadableText(server));
         else
             lines.push('| variable | value |', '|---|---|', ...(server.env ?? []).map((e) => `| ${cell(code(e.name))} | ${e.value === undefined ? '*not set*' : cell(code(clipText(e.value, MAX_ENV_VALUE_CHARS)))} |`));
     }
@@ -20420,10 +20685,32 @@ function fenced(text) {
     const fence = '`'.repeat(longest + 1);
     return `${fence}\n${text}\n${fence}`;
 }
+const envUnreadableText = (server) => `The environment of process ${server.pid} could not be read (it has exited, or this is not Linux).`;
+/** The gate's own lines, beside the wait's events. */
+const gateLines = {
+    started: (pid, logFile) => `Started the server (pid ${pid}); its output goes to ${logFile}`,
+    watching: (pid, logFile) => `Watching the server process ${pid}${logFile === undefined ? '' : ` and its log ${logFile}`}`,
+    /** A line the startup profile says, `elapsedMs` into the wait. */
+    startup: (elapsedMs, line) => `${clock_formatDuration(elapsedMs)}: ${line}`,
+    environment: (server) => [
+        `Server environment (process ${server.pid}):`,
+        ...envLines(server).map((line) => `  ${line}`)
+    ],
+    requestHeaders: (names) => `request headers: ${names.join(', ')} (values not shown)`,
+    noLog: (path) => `The server log ${path} does not exist.`,
+    /** Why the other endpoints of a fleet stop waiting. */
+    fleetStopped: (url, reason) => `${url.href} can no longer become ready (${reason})`
+};
+/** The line the wait begins with: how long, for what (`endpoints`: how many a fleet has), how often. */
+function waitingLine(ctx, { endpoints, generation, intervalMs }) {
+    const subject = endpoints > 1 ? `each of ${endpoints} endpoints` : undefined;
+    return (`Waiting up to ${clock_formatDuration(ctx.timeoutMs)} for ${describeExpectation(ctx, subject)}` +
+        `${generation ? ' and a one-token generation to succeed' : ''}; probing every ${clock_formatDuration(intervalMs)}`);
+}
 /** The `env-report` lines for the log. */
 function envLines(server) {
-    if (server.envUnavailable !== undefined)
-        return [server.envUnavailable];
+    if (server.envUnreadable)
+        return [envUnreadableText(server)];
     return (server.env ?? []).map((e) => (e.value === undefined ? `${e.name}: not set` : `${e.name}=${e.value}`));
 }
 // The front ends redact what they write with it; it lives beside the rule that says what a secret is.
@@ -20446,23 +20733,24 @@ function loadHistory(file, key, offNotice) {
         const warnings = skipped
             ? [`History: skipped ${skipped} line${skipped === 1 ? '' : 's'} of ${file} that could not be read.`]
             : [];
-        return { file, key, earlier, usual: expectation(earlier), notices: [], warnings };
+        return { file, key, earlier, usual: usualStartup(earlier), notices: [], warnings };
     }
     catch (e) {
         return off(`History is off: cannot read ${file} (${e.message}).`);
     }
 }
 /**
- * Compares the finished run with the earlier ones, then appends it. A regression is told only against at least
- * `minRuns` earlier ready runs: against one, a cold page cache beside a warm one is a regression every time.
+ * Compares the finished run with the earlier ones, then appends it, waiting for the file's lock at most
+ * `lockWaitMs`. A regression is told only against at least `minRuns` earlier ready runs: against one, a cold page
+ * cache beside a warm one is a regression every time.
  */
-function recordRun(history, run, thresholdPercent, minRuns) {
+function recordRun(history, run, thresholdPercent, minRuns, lockWaitMs) {
     const r = regression(history.earlier, run);
     const drift = envDrift(history.earlier, run);
     const notices = [];
     if (history.file !== undefined) {
         try {
-            if (!appendRun(history.file, run))
+            if (!appendRun(history.file, run, undefined, lockWaitMs))
                 notices.push('History: this run was not recorded, its line is too long.');
         }
         catch (e) {
@@ -20528,6 +20816,7 @@ function proc_commandLine(pid, proc = '/proc') {
 
 
 
+
 /**
  * Where the log goes with `start` and no `log-file`: a new file in the runner's temporary directory (the system's
  * outside a runner) named with this run's pid, `model-server-<pid>.log`, created now so that no other run's log is
@@ -20553,7 +20842,7 @@ function newLogFile(env, pid = process.pid) {
 }
 /** The step's environment, without the action's own `INPUT_*` variables (which carry its api-key). */
 function serverEnv(env) {
-    return Object.fromEntries(Object.entries(env).filter((e) => e[1] !== undefined && !e[0].startsWith('INPUT_')));
+    return Object.fromEntries(Object.entries(env).filter((e) => e[1] !== undefined && !isInputVariable(e[0])));
 }
 const FOREGROUND_HINT = '"start" must run the server in the foreground, without & or nohup: the action puts it in the background';
 /** Like a `run:` step: bash, which also execs a lone command so that the pid is the server's own. */
@@ -20688,7 +20977,7 @@ function readEnviron(pid) {
 }
 
 ;// CONCATENATED MODULE: ./src/server/watch.ts
-/** Turns what happens beside the wait into a stop: the server process exiting, a fail-pattern log line, cancellation. */
+/** Turns what happens beside the wait into a halt: the server process exiting, a fail-pattern log line, cancellation. */
 
 
 /**
@@ -20711,12 +21000,10 @@ function watchFile(path, onChange) {
         return undefined;
     }
 }
-function watchServer({ server, log, failPattern, readLines, cancel, pollMs = 200 }) {
-    const controller = new AbortController();
-    const stop = (s) => {
-        if (!controller.signal.aborted)
-            controller.abort(s);
-    };
+function watchServer({ halter, server, log, failPattern, readLines, cancel, pollMs = 200 }) {
+    let closed = false;
+    // A server that exits after the wait is over (or a late fatal line) ends nothing.
+    const halt = (h) => void (closed || halter.halt(h));
     const logError = (line, why, after = '') => ({
         reason: 'log-error',
         detail: `line ${line.number} of ${log?.path} ${why}: ${line.text}${after}`
@@ -20742,14 +21029,13 @@ function watchServer({ server, log, failPattern, readLines, cancel, pollMs = 200
             };
         }
         const matching = found === -1 ? undefined : fresh[found];
-        const knownError = (k) => logError(k.line, `is a known fatal ${k.engine} line`, after);
+        const knownError = (k) => logError(k.line, `is a known fatal ${k.engineLabel ?? 'model server'} line`, after);
         if (known?.cause)
             return knownError(known);
         if (matching)
             return logError(matching, 'matches fail-pattern', after);
         return known ? knownError(known) : undefined;
     };
-    let closed = false;
     /** Calls `f` now, or `gapMs` after its last call when that was sooner (once, however many calls came between). */
     const spaced = (f, gapMs) => {
         let last = -Infinity;
@@ -20780,9 +21066,9 @@ function watchServer({ server, log, failPattern, readLines, cancel, pollMs = 200
             return;
         // A server usually exits right after its fatal line: a moment's grace lets the message give the exit code.
         if (server === undefined)
-            stop(found);
+            halt(found);
         else
-            grace = setTimeout(stop, EXIT_GRACE_MS, found);
+            grace = setTimeout(halt, EXIT_GRACE_MS, found);
     };
     const reads = log !== undefined && (failPattern !== undefined || readLines !== undefined);
     const timer = reads ? setInterval(scan, pollMs) : undefined;
@@ -20791,30 +21077,32 @@ function watchServer({ server, log, failPattern, readLines, cancel, pollMs = 200
     const onChange = spaced(() => scan(), SCAN_GAP_MS);
     let changes = reads ? watchFile(log.path, onChange) : undefined;
     void server?.exited.then((how) => {
+        if (closed)
+            return;
         // A crash usually prints its cause just before: the fatal line explains more than the exit code.
         const after = `; the server process ${server.pid} then ${how}`;
         const error = found ? { ...found, detail: found.detail + after } : read(after);
-        stop(error ?? { reason: 'server-exited', detail: `the server process ${server.pid} ${how}` });
+        halt(error ?? { reason: 'server-exited', detail: `the server process ${server.pid} ${how}` });
     });
-    const onCancel = () => stop({ reason: 'cancelled', detail: `the job was cancelled (${String(cancel?.reason ?? 'aborted')})` });
-    if (cancel?.aborted)
+    const onCancel = () => halt({ reason: 'cancelled', detail: `the job was cancelled (${cancel?.halted ?? 'aborted'})` });
+    if (cancel?.signal.aborted)
         onCancel();
     else
-        cancel?.addEventListener('abort', onCancel, { once: true });
+        cancel?.signal.addEventListener('abort', onCancel, { once: true });
     return {
-        signal: controller.signal,
         close() {
+            closed = true;
             clearInterval(timer);
             changes?.close();
-            closed = true;
             clearTimeout(grace);
-            cancel?.removeEventListener('abort', onCancel);
+            cancel?.signal.removeEventListener('abort', onCancel);
         }
     };
 }
 
 ;// CONCATENATED MODULE: ./src/wait/loop.ts
-/** The wait loop: probe, judge, report changes, until ready, a fatal answer, a stop, or the deadline. */
+/** The wait loop: probe, judge, report changes, until ready, a fatal answer, a halt, or the deadline. */
+
 
 
 /**
@@ -20853,7 +21141,7 @@ async function waitForModel(opts, deps) {
             return undefined;
         return (signal) => seen(signal).then(() => void (readyLineWoke ||= !signal.aborted));
     };
-    const finish = (reason, stop) => ({
+    const finish = (reason, halt) => ({
         ready: reason === 'ready',
         reason,
         elapsedMs: clock.now() - start,
@@ -20862,23 +21150,24 @@ async function waitForModel(opts, deps) {
         models,
         firstResponseMs,
         generationMs,
-        stop,
+        halt,
         timeline
     });
-    const stopped = () => (deps.stop?.aborted ? deps.stop.reason : undefined);
+    const halted = () => deps.halter?.halted;
+    const signal = deps.halter?.signal;
     for (;;) {
         const sentAt = clock.now();
-        let stop = stopped();
-        if (stop)
-            return finish(stop.reason, stop);
+        let halt = halted();
+        if (halt)
+            return finish(halt.reason, halt);
         if (sentAt >= deadline)
             return finish(generationFailed ? 'generation-failed' : 'timeout');
         attempts++;
         const budgetMs = Math.min(opts.requestTimeoutMs, deadline - sentAt);
-        const result = await deps.probe(budgetMs, deps.stop);
-        // An answer cut short by the stop, or one that came in as the server died, says nothing.
-        if ((stop = stopped()))
-            return finish(stop.reason, stop);
+        const result = await deps.probe(budgetMs, signal);
+        // An answer cut short by the halt, or one that came in as the server died, says nothing.
+        if ((halt = halted()))
+            return finish(halt.reason, halt);
         // A probe cut short by the deadline says nothing new: the answer before it is the one worth reporting.
         if (budgetMs < opts.requestTimeoutMs && result.kind === 'error' && result.code === 'TIMEOUT' && last) {
             return finish(generationFailed ? 'generation-failed' : 'timeout');
@@ -20889,14 +21178,14 @@ async function waitForModel(opts, deps) {
         generationFailed = false;
         if (assessment.state === 'ready' && streak + 1 >= opts.successThreshold && deps.generate) {
             const generationBudgetMs = Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now()));
-            const check = await deps.generate(assessment.modelId, generationBudgetMs, deps.stop);
-            if ((stop = stopped()))
-                return finish(stop.reason, stop);
+            const check = await deps.generate(assessment.modelId, generationBudgetMs, signal);
+            if ((halt = halted()))
+                return finish(halt.reason, halt);
             // Likewise a generation request cut short by the deadline: the failure before it explains more.
             if (generationBudgetMs < opts.requestTimeoutMs && check.assessment.state === 'down' && last) {
                 return finish(failedBefore ? 'generation-failed' : 'timeout');
             }
-            assessment = withGeneration(assessment, check);
+            assessment = withGeneration(assessment, check, opts.expect);
             if (check.assessment.state === 'ready')
                 generationMs = check.latencyMs;
             else
@@ -20908,7 +21197,7 @@ async function waitForModel(opts, deps) {
             firstResponseMs ??= elapsedMs;
         if (assessment.models !== undefined)
             models = assessment.models;
-        if (assessment.summary !== last?.summary) {
+        if (!sameAnswer(assessment.answer, last?.answer)) {
             const lost = assessment.state === 'down' && last !== undefined && last.state !== 'down' && firstResponseMs !== undefined;
             addChange(timeline, { elapsedMs, summary: assessment.summary, ...(lost ? { lost } : {}) });
             deps.onEvent?.({ type: lost ? 'lost' : 'change', elapsedMs, attempt: attempts, assessment });
@@ -20930,11 +21219,11 @@ async function waitForModel(opts, deps) {
             // While a local port is closed the watch is the probe; HTTP probes then go out with the progress lines.
             const spacing = portWatch.local ? Math.max(opts.intervalMs, opts.progressIntervalMs) : opts.intervalMs;
             const untilMs = Math.min(sentAt + spacing, deadline) - clock.now();
-            await sleepUntilWoken(clock, untilMs, [(signal) => portWatch.opened(signal), readyLine()], deps.stop);
+            await sleepUntilWoken(clock, untilMs, [(wake) => portWatch.opened(wake), readyLine()], signal);
             // a port that shows as open yet refuses must not turn the loop into a busy one
             const earliest = Math.min(sentAt + MIN_PROBE_GAP_MS, deadline);
             if (clock.now() < earliest)
-                await clock.sleep(earliest - clock.now(), deps.stop);
+                await clock.sleep(earliest - clock.now(), signal);
         }
         else {
             answeringSince = result.kind === 'http' ? (answeringSince ?? sentAt) : undefined;
@@ -20950,40 +21239,59 @@ async function waitForModel(opts, deps) {
                 retryAfterMs: result.kind === 'http' ? result.retryAfterMs : undefined,
                 deadline
             });
-            await sleepUntilWoken(clock, next - clock.now(), [readyLine()], deps.stop);
+            await sleepUntilWoken(clock, next - clock.now(), [readyLine()], signal);
         }
     }
 }
 const MIN_PROBE_GAP_MS = 50;
-/** Sleeps `ms`, or less: until one of `wakers` resolves, or `stop` aborts. */
-async function sleepUntilWoken(clock, ms, wakers, stop) {
+/** Sleeps `ms`, or less: until one of `wakers` resolves, or `halt` aborts. */
+async function sleepUntilWoken(clock, ms, wakers, halt) {
     const wake = new AbortController();
-    const signal = stop ? AbortSignal.any([wake.signal, stop]) : wake.signal;
+    const signal = halt ? AbortSignal.any([wake.signal, halt]) : wake.signal;
     await Promise.race([clock.sleep(ms, signal), ...wakers.flatMap((w) => (w ? [w(signal)] : []))]);
     wake.abort();
 }
 /** Folds a generation check into the model-list assessment it followed. */
-function withGeneration(listed, check) {
+function withGeneration(listed, check, expect) {
     const { assessment: g, request } = check;
-    if (g.state === 'ready')
-        return { ...listed, summary: `${listed.summary} \u2014 ${g.summary}` };
-    const summary = `${listed.summary} \u2014 ${request}: ${g.summary}`;
-    if (g.state === 'fatal')
-        return {
-            ...listed,
-            state: 'fatal',
-            fatalReason: g.fatalReason,
-            summary,
-            detail: `${request}: ${g.detail}`,
-            excerpt: g.excerpt
-        };
-    return {
-        ...listed,
-        state: 'waiting',
-        summary,
-        detail: `the model is listed, but ${request} failed: ${g.summary}`,
-        excerpt: g.excerpt
-    };
+    // Listed and ready, so the generation request's answer decides: ready, waiting, or fatal (a refused key).
+    const state = g.state === 'ready' || g.state === 'fatal' ? g.state : 'waiting';
+    const answer = { ...listed.answer, state, generation: { request, answer: g.answer } };
+    const extra = g.state === 'fatal' ? { fatalReason: g.fatalReason } : {};
+    const excerpt = g.state === 'ready' ? {} : { excerpt: g.excerpt };
+    return { ...listed, ...extra, ...excerpt, state, answer, ...answerWords(answer, expect) };
+}
+
+;// CONCATENATED MODULE: ./src/wait/outcome.ts
+/** What an answer must be for these settings to call it ready. */
+const expectation = (s) => ({
+    model: s.model,
+    match: s.match,
+    matchRegex: s.matchRegex,
+    status: s.status
+});
+
+;// CONCATENATED MODULE: ./src/wait/halt.ts
+/**
+ * Ends a wait once, with a typed reason (a `Halt`; for a cancelled job, the signal the runner sent): `signal` cuts
+ * short every sleep and request listening to it, `halted` says why. The first `halt` wins; later ones are
+ * refused, so that whoever halted the wait can tell.
+ */
+class Halter {
+    controller = new AbortController();
+    signal = this.controller.signal;
+    first;
+    get halted() {
+        return this.first;
+    }
+    /** Ends the wait with `halt`; false when it had already ended. */
+    halt(halt) {
+        if (this.first !== undefined)
+            return false;
+        this.first = halt;
+        this.controller.abort(halt);
+        return true;
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/wait/gate.ts
@@ -21003,43 +21311,104 @@ function withGeneration(listed, check) {
 
 
 
-const reportContext = (s, url) => ({
-    url,
-    expect: gate_expectation(s),
-    timeoutMs: s.timeoutMs
-});
-const gate_expectation = (s) => ({
-    model: s.model,
-    match: s.match,
-    matchRegex: s.matchRegex,
-    status: s.status
-});
-async function gate(settings, deps) {
+
+
+async function gate(settings, gateDeps) {
+    const deps = {
+        ...gateDeps,
+        warn: gateDeps.warn ?? gateDeps.log,
+        notice: gateDeps.notice ?? gateDeps.log,
+        env: gateDeps.env ?? process.env
+    };
     const { clock } = deps;
-    const env = deps.env ?? process.env;
-    const logFile = settings.logFile ?? (settings.start !== undefined ? newLogFile(env) : undefined);
+    const logFile = settings.logFile ?? (settings.start !== undefined ? newLogFile(deps.env) : undefined);
     // Resolved before anything starts, so that a bad pid file is an input error and nothing runs.
     const pid = settings.pid === undefined ? undefined : resolvePid(settings.pid);
+    setUpUndici();
+    // Everything that holds a process, a timer or a socket is released in the `finally`, whatever throws first.
+    const halter = new Halter();
+    const ports = new PortPoller();
     let server;
-    if (settings.start !== undefined && logFile !== undefined) {
-        server = startServer(settings.start, logFile, serverEnv(env), clock);
-        deps.log(`Started the server (pid ${server.pid}); its output goes to ${logFile}`);
+    let watch;
+    try {
+        server = launch(settings, pid, logFile, deps);
+        const facts = { pid: server?.pid, logFile };
+        const waitStart = deps.startedAt ?? clock.now();
+        const history = openHistory(settings, deps);
+        const profile = new StartupProfile({ engine: settings.engine, startedAt: server?.startedAt, usual: history.usual });
+        const { log, sayStartup, readLines, readyLine } = followLog({
+            settings,
+            logFile,
+            logOffset: server?.logOffset,
+            profile,
+            deps,
+            waitStart
+        });
+        // A server started elsewhere has long since started: its environment can be read at once, while it still runs.
+        if (pid !== undefined)
+            reportEnvironment(settings, server, facts, deps);
+        deps.log(waitingLine({ url: settings.targets[0].url, expect: expectation(settings), timeoutMs: settings.timeoutMs }, { endpoints: settings.targets.length, generation: settings.probeGeneration, intervalMs: settings.intervalMs }));
+        watch = watchServer({ halter, server, log, failPattern: settings.failPattern, readLines, cancel: deps.cancel });
+        // Every endpoint's sleeps and requests listen to it: a fleet of 200 is not a leak.
+        (0,external_node_events_.setMaxListeners)(0, halter.signal);
+        deps.debug?.(gateLines.requestHeaders(['user-agent', 'accept', ...Object.keys(settings.headers)]));
+        // An endpoint that can no longer become ready settles the fleet's fate: the others stop waiting.
+        let fleetHalt;
+        const shared = {
+            settings,
+            deps,
+            halter,
+            ports,
+            log,
+            profile,
+            sayStartup,
+            progressAt: (now) => profile.status(now, now - (server?.startedAt ?? waitStart)),
+            readyLine,
+            readyAt: (now) => profile.readyAt(now),
+            usualAnsweringMs: history.usual?.answeringSeconds && history.usual.answeringSeconds * 1000,
+            haltFleet: settings.targets.length > 1 ? (halt) => void (halter.halt(halt) && (fleetHalt = halt)) : undefined
+        };
+        const results = await Promise.all(settings.targets.map((target) => waitForTarget(target, shared)));
+        const outcome = representative(results, fleetHalt);
+        if (outcome.ready && server?.startedAt !== undefined)
+            facts.startupMs = clock.now() - server.startedAt;
+        if (pid === undefined)
+            reportEnvironment(settings, server, facts, deps);
+        if (!outcome.ready && log !== undefined && settings.logLines > 0) {
+            facts.logTail = log.tail();
+            if (facts.logTail === undefined)
+                deps.log(gateLines.noLog(log.path));
+        }
+        // The lines written up to now end the startup's last phase (a ready line just before the port opened).
+        if (log !== undefined)
+            readLines(log.poll());
+        return {
+            ...outcome,
+            models: [...new Set(results.flatMap((r) => r.models))],
+            results,
+            server: server === undefined && logFile === undefined ? undefined : facts,
+            profile: settle({ settings, outcome, facts, profile, history, deps })
+        };
     }
-    else if (pid !== undefined) {
-        server = attachServer(pid, clock);
-        deps.log(`Watching the server process ${pid}${logFile === undefined ? '' : ` and its log ${logFile}`}`);
+    finally {
+        watch?.close();
+        ports.close();
+        server?.release();
     }
-    const facts = { pid: server?.pid, logFile };
-    const waitStart = deps.startedAt ?? clock.now();
-    const history = openHistory(settings, deps);
-    const profile = new StartupProfile({ engine: settings.engine, startedAt: server?.startedAt, usual: history.usual });
-    const sayStartup = (lines) => lines.forEach((l) => deps.log(`${clock_formatDuration(clock.now() - waitStart)}: ${l}`));
-    // A log `start` has just begun afresh is read from its first line; one written before the wait tells the phases so far.
+}
+/**
+ * The server's log, read into the startup profile: its lines from before the wait (a server started elsewhere)
+ * tell the phases so far; a log `start` has just begun afresh is read from its first line. `readLines` reads new
+ * lines and returns the engine's own fatal line once seen.
+ */
+function followLog({ settings, logFile, logOffset, profile, deps, waitStart }) {
+    const { clock } = deps;
+    const sayStartup = (lines) => lines.forEach((l) => deps.log(gateLines.startup(clock.now() - waitStart, l)));
     const log = logFile === undefined
         ? undefined
         : new LogFollower(logFile, settings.logLines, {
             fromStart: settings.start !== undefined,
-            skipBytes: server?.logOffset,
+            skipBytes: logOffset,
             secrets: settings.secrets,
             earlier: (lines) => lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number)))
         });
@@ -21063,110 +21432,86 @@ async function gate(settings, deps) {
         if (profile.readyLineSeen)
             readySeen.abort();
         const f = profile.fatal;
-        return (f && { line: { number: f.lineNumber, text: f.line }, cause: f.cause, engine: profile.label ?? 'model server' });
+        return (f && {
+            line: { number: f.lineNumber, text: f.line },
+            cause: f.cause,
+            engineLabel: profile.label
+        });
     };
-    // A server started elsewhere has long since started: its environment can be read at once, while it still runs.
-    if (pid !== undefined)
-        reportEnvironment(settings, server, facts, deps);
-    const fleet = settings.targets.length > 1;
-    const subject = fleet ? `each of ${settings.targets.length} endpoints` : settings.targets[0].url.href;
-    deps.log(`Waiting up to ${clock_formatDuration(settings.timeoutMs)} for ${describeExpectation(reportContext(settings, settings.targets[0].url), subject)}` +
-        `${settings.probeGeneration ? ' and a one-token generation to succeed' : ''}; probing every ${clock_formatDuration(settings.intervalMs)}`);
-    const watch = watchServer({ server, log, failPattern: settings.failPattern, readLines, cancel: deps.cancel });
-    // An endpoint that can no longer become ready settles the fleet's fate: the others stop waiting.
-    const fleetStop = new AbortController();
-    const stop = AbortSignal.any([watch.signal, fleetStop.signal]);
-    // Every endpoint's sleeps and requests listen to it: a fleet of 200 is not a leak.
-    (0,external_node_events_.setMaxListeners)(0, stop);
-    const warn = deps.warn ?? deps.log;
+    return { log, sayStartup, readLines, readyLine: log === undefined ? undefined : readyLine };
+}
+/** Starts the server (`start`) or follows one started elsewhere (`pid`); undefined for neither. */
+function launch(settings, pid, logFile, deps) {
+    if (settings.start !== undefined && logFile !== undefined) {
+        const server = startServer(settings.start, logFile, serverEnv(deps.env), deps.clock);
+        deps.log(gateLines.started(server.pid, logFile));
+        return server;
+    }
+    if (pid === undefined)
+        return undefined;
+    const server = attachServer(pid, deps.clock);
+    deps.log(gateLines.watching(pid, logFile));
+    return server;
+}
+/** One endpoint's wait, its HTTP clients closed however it ends. */
+async function waitForTarget({ url, generation }, shared) {
+    const { settings, deps, halter, log, profile } = shared;
+    const { clock } = deps;
+    const prefix = shared.haltFleet ? `[${url.href}] ` : '';
     // what every HTTP client of the wait shares: its TLS settings, and the secrets to mask in answers as they arrive
     const tls = { caCert: settings.caCert, insecureTls: settings.insecureTls, secrets: settings.secrets };
-    deps.debug?.(`request headers: ${['user-agent', 'accept', ...Object.keys(settings.headers)].join(', ')} (values not shown)`);
+    const prober = createProber({ url, headers: settings.headers, ...tls });
+    const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls });
+    const probe = async (timeoutMs, signal) => {
+        const result = await prober.probe(timeoutMs, signal);
+        deps.debug?.(`${prefix}${probeLine(result)}`);
+        // The model list can name the engine (`owned_by`) when the log has not.
+        if (log !== undefined && result.kind === 'http' && profile.engine === undefined)
+            shared.sayStartup(profile.models(result.json));
+        return result;
+    };
     try {
-        const results = await Promise.all(settings.targets.map(async ({ url, generation }) => {
-            const prefix = fleet ? `[${url.href}] ` : '';
-            const prober = createProber({ url, headers: settings.headers, ...tls });
-            const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls });
-            const probe = async (timeoutMs, signal) => {
-                const result = await prober.probe(timeoutMs, signal);
-                deps.debug?.(`${prefix}${probeLine(result)}`);
-                // The model list can name the engine (`owned_by`) when the log has not.
-                if (log !== undefined && result.kind === 'http' && profile.engine === undefined)
-                    sayStartup(profile.models(result.json));
-                return result;
-            };
-            try {
-                const outcome = await waitForModel({
-                    expect: gate_expectation(settings),
-                    intervalMs: settings.intervalMs,
-                    timeoutMs: settings.timeoutMs,
-                    requestTimeoutMs: settings.requestTimeoutMs,
-                    successThreshold: settings.successThreshold,
-                    progressIntervalMs: settings.progressIntervalMs,
-                    schedule: settings.schedule
-                }, {
-                    probe,
-                    generate: generator ? generator.generate : undefined,
-                    stop,
-                    portWatch: portWatchFor(url),
-                    readyLine: log === undefined ? undefined : readyLine,
-                    readyAt: (now) => profile.readyAt(now),
-                    logTellsReady: () => log !== undefined && profile.engine !== undefined,
-                    usualAnsweringMs: history.usual?.answeringSeconds && history.usual.answeringSeconds * 1000,
-                    clock,
-                    startedAt: deps.startedAt,
-                    onEvent: (e) => {
-                        const now = clock.now();
-                        const startup = e.type === 'progress' ? profile.status(now, now - (server?.startedAt ?? waitStart)) : undefined;
-                        (e.type === 'lost' ? warn : deps.log)(`${prefix}${eventLine(e, startup)}`);
-                    }
-                });
-                if (fleet && !outcome.ready && outcome.reason !== 'timeout' && !stop.aborted) {
-                    fleetStop.abort({
-                        reason: 'cancelled',
-                        detail: `${url.href} can no longer become ready (${outcome.reason})`
-                    });
-                }
-                return { ...outcome, url };
+        const outcome = await waitForModel({
+            expect: expectation(settings),
+            intervalMs: settings.intervalMs,
+            timeoutMs: settings.timeoutMs,
+            requestTimeoutMs: settings.requestTimeoutMs,
+            successThreshold: settings.successThreshold,
+            progressIntervalMs: settings.progressIntervalMs,
+            schedule: settings.schedule
+        }, {
+            probe,
+            generate: generator ? generator.generate : undefined,
+            halter,
+            portWatch: shared.ports.watchFor(url),
+            readyLine: shared.readyLine,
+            readyAt: shared.readyAt,
+            usualAnsweringMs: shared.usualAnsweringMs,
+            logTellsReady: () => log !== undefined && profile.engine !== undefined,
+            clock,
+            startedAt: deps.startedAt,
+            onEvent: (e) => {
+                const startup = e.type === 'progress' ? shared.progressAt(clock.now()) : undefined;
+                (e.type === 'lost' ? deps.warn : deps.log)(`${prefix}${eventLine(e, startup)}`);
             }
-            finally {
-                await Promise.all([prober.close(), generator?.close()]);
-            }
-        }));
-        const outcome = representative(results, fleetStop.signal.reason);
-        if (outcome.ready && server?.startedAt !== undefined)
-            facts.startupMs = clock.now() - server.startedAt;
-        if (pid === undefined)
-            reportEnvironment(settings, server, facts, deps);
-        if (!outcome.ready && log !== undefined && settings.logLines > 0) {
-            facts.logTail = log.tail();
-            if (facts.logTail === undefined)
-                deps.log(`The server log ${log.path} does not exist.`);
+        });
+        if (!outcome.ready && outcome.reason !== 'timeout' && halter.halted === undefined) {
+            shared.haltFleet?.({ reason: 'cancelled', detail: gateLines.fleetStopped(url, outcome.reason) });
         }
-        // The lines written up to now end the startup's last phase (a ready line just before the port opened).
-        if (log !== undefined)
-            readLines(log.poll());
-        return {
-            ...outcome,
-            models: [...new Set(results.flatMap((r) => r.models))],
-            results,
-            server: server === undefined && logFile === undefined ? undefined : facts,
-            profile: settle(settings, outcome, facts, profile, clock.now(), history, deps)
-        };
+        return { ...outcome, url };
     }
     finally {
-        watch.close();
-        server?.release();
+        await Promise.all([prober.close(), generator?.close()]);
     }
 }
 /**
  * The endpoint the scalar outputs describe: the one ready last when all are, else the first to fail on its
- * own account (not one stopped because another had failed).
+ * own account (not one halted because another had failed).
  */
-function representative(results, fleetStop) {
+function representative(results, fleetHalt) {
     if (results.every((r) => r.ready))
         return results.reduce((a, b) => (b.elapsedMs > a.elapsedMs ? b : a));
-    const failed = results.filter((r) => !r.ready && (fleetStop === undefined || r.stop !== fleetStop));
+    const failed = results.filter((r) => !r.ready && (fleetHalt === undefined || r.halt !== fleetHalt));
     return failed.reduce((a, b) => (b.elapsedMs < a.elapsedMs ? b : a));
 }
 function reportEnvironment(settings, server, facts, deps) {
@@ -21174,12 +21519,10 @@ function reportEnvironment(settings, server, facts, deps) {
         return;
     const environ = server.environ();
     if (environ === undefined)
-        facts.envUnavailable = `The environment of process ${server.pid} could not be read (it has exited, or this is not Linux).`;
+        facts.envUnreadable = true;
     else
         facts.env = envReport(settings.envReport, environ, settings.secrets);
-    deps.log(`Server environment (process ${server.pid}):`);
-    for (const line of envLines(facts))
-        deps.log(`  ${line}`);
+    gateLines.environment(facts).forEach((line) => deps.log(line));
 }
 function openHistory(settings, deps) {
     const auto = settings.historyFile === HISTORY_AUTO;
@@ -21189,24 +21532,24 @@ function openHistory(settings, deps) {
     const key = settings.historyKey ?? (file === undefined ? '' : historyKey(urls, settings.model, settings.start));
     const history = loadHistory(file, key, auto ? deps.defaultHistory?.notice : undefined);
     for (const n of history.notices)
-        (deps.notice ?? deps.log)(n);
+        deps.notice(n);
     for (const w of history.warnings)
-        (deps.warn ?? deps.log)(w);
+        deps.warn(w);
     return history;
 }
 /** The wait is over: this run against the earlier ones (warnings for a regression and a changed environment), then recorded. */
-function settle(settings, outcome, facts, profile, now, history, deps) {
-    const phases = profile.finish(now);
-    const engine = profile.label;
-    const usual = history.usual?.phaseSeconds;
+function settle({ settings, outcome, facts, profile, history, deps }) {
+    const phases = profile.finish(deps.clock.now());
+    const engineLabel = profile.label;
+    const usualPhaseSeconds = history.usual?.phaseSeconds;
     // A cancelled wait says nothing about how long the server takes.
     if (outcome.reason === 'cancelled')
-        return { engine, phases, usual };
+        return { engineLabel, phases, usualPhaseSeconds };
     const env = facts.env && Object.fromEntries(facts.env.flatMap((e) => (e.value === undefined ? [] : [[e.name, e.value]])));
     const run = {
         v: 1,
         key: history.key,
-        at: new Date().toISOString(),
+        at: new Date(deps.clock.wallMs()).toISOString(),
         ready: outcome.ready,
         reason: outcome.reason,
         elapsedSeconds: gate_round1(outcome.elapsedMs / 1000),
@@ -21218,17 +21561,59 @@ function settle(settings, outcome, facts, profile, now, history, deps) {
         phases: phases.map((p) => ({ name: p.name, seconds: p.seconds })),
         ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') })
     };
-    const findings = recordRun(history, run, settings.regressionThresholdPercent, settings.regressionMinRuns);
-    const warn = deps.warn ?? deps.log;
+    // a history file another job holds locked must not keep this one past its deadline
+    const findings = recordRun(history, run, settings.regressionThresholdPercent, settings.regressionMinRuns, settings.timeoutMs - outcome.elapsedMs);
     if (findings.regression !== undefined && !settings.failOnRegression)
-        warn(findings.regression);
+        deps.warn(findings.regression);
     if (findings.drift !== undefined)
-        warn(findings.drift);
+        deps.warn(findings.drift);
     for (const n of findings.notices)
-        (deps.notice ?? deps.log)(n);
-    return { engine, phases, usual, ...findings };
+        deps.notice(n);
+    return { engineLabel, phases, usualPhaseSeconds, ...findings };
 }
 const gate_round1 = (x) => Math.round(x * 10) / 10;
+
+;// CONCATENATED MODULE: ./src/wait/conclusion.ts
+/**
+ * What must happen once the wait is over, decided once for every front end (the action, the CLI, and later a
+ * job-end step and a one-shot check): the outputs, the final line, the log tail, the diagnostics to run, fail or
+ * warn, the exit code. A front end only carries it out in its medium. Pure: no I/O, nothing of GitHub or a shell.
+ */
+
+
+/** The report's view of the settings, for `url` (the endpoint the outcome describes). */
+const reportContext = (s, url) => ({
+    url,
+    expect: expectation(s),
+    timeoutMs: s.timeoutMs
+});
+function conclude(outcome, settings) {
+    const context = reportContext(settings, outcome.url);
+    const tail = outcome.ready ? undefined : outcome.server?.logTail;
+    const verdict = outcome.ready
+        ? undefined
+        : {
+            kind: outcome.reason === 'timeout' && !settings.failOnTimeout ? 'warn' : 'fail',
+            message: failureMessage(outcome, context)
+        };
+    const regression = outcome.profile?.regression;
+    const failedRegression = settings.failOnRegression ? regression : undefined;
+    return {
+        ready: outcome.ready,
+        outputs: Object.fromEntries(Object.entries(outputs(outcome)).map(([name, value]) => [name, redact(value, settings.secrets)])),
+        finalLine: finalLine(outcome),
+        logTail: tail && {
+            title: logTailTitle(tail, outcome.server?.logFile),
+            lines: tail.map((line) => `${line.number}: ${line.text}`)
+        },
+        // A cancelled job must end within a second; the diagnostics could take minutes.
+        diagnostics: outcome.ready || outcome.reason === 'cancelled' ? [] : settings.diagnostics,
+        verdict,
+        failedRegression,
+        exitCode: verdict?.kind === 'fail' || failedRegression !== undefined ? 1 : 0,
+        context
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/server/diagnostics.ts
 /** `diagnostics`: commands run after a failed wait, each in its own log group, each under a time limit. */
@@ -21236,11 +21621,15 @@ const gate_round1 = (x) => Math.round(x * 10) / 10;
 const DIAGNOSTIC_LIMIT_S = 60;
 async function runDiagnostics(commands, runner) {
     for (const command of commands) {
+        if (runner.cancel?.aborted)
+            return;
         await runner.group(`Diagnostics: ${command}`, async () => {
             try {
-                // coreutils `timeout`: @actions/exec has no time limit of its own; -k kills what ignores SIGTERM.
+                // coreutils `timeout` limits each command; -k kills what ignores SIGTERM.
                 const code = await runner.exec('timeout', ['-k', '5', String(DIAGNOSTIC_LIMIT_S), '/bin/sh', '-c', command]);
-                if (code === 124)
+                if (runner.cancel?.aborted)
+                    runner.log('(stopped: the job was cancelled)');
+                else if (code === 124)
                     runner.log(`(stopped after ${DIAGNOSTIC_LIMIT_S}s)`);
                 else if (code !== 0)
                     runner.log(`(exit code ${code})`);
@@ -21251,6 +21640,45 @@ async function runDiagnostics(commands, runner) {
         });
     }
 }
+/**
+ * Runs a program with its output on `out`; resolves with its exit code. With `cancel`, the program leads a
+ * process group of its own, and the whole group (the shell and whatever it started) is killed when `cancel`
+ * aborts: a diagnostic must not hold a cancelled job. Without it, it stays in ours, so that a terminal's
+ * Ctrl-C reaches it too.
+ */
+function runCommand(program, args, out, cancel) {
+    // node:child_process is loaded only when diagnostics run.
+    const { spawn } = process.getBuiltinModule('node:child_process');
+    return new Promise((resolve, reject) => {
+        const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: cancel !== undefined });
+        const kill = () => {
+            // a process that left the group may still hold the pipes: stop reading them
+            child.stdout.destroy();
+            child.stderr.destroy();
+            try {
+                if (child.pid !== undefined)
+                    process.kill(-child.pid, 'SIGKILL');
+            }
+            catch {
+                // the group has ended already
+            }
+        };
+        if (cancel?.aborted)
+            kill();
+        else
+            cancel?.addEventListener('abort', kill, { once: true });
+        child.stdout.pipe(out, { end: false });
+        child.stderr.pipe(out, { end: false });
+        child.once('error', (e) => {
+            cancel?.removeEventListener('abort', kill);
+            reject(e);
+        });
+        child.once('close', (code) => {
+            cancel?.removeEventListener('abort', kill);
+            resolve(code ?? 1);
+        });
+    });
+}
 
 ;// CONCATENATED MODULE: ./src/gpu/nvidia-smi.ts
 /**
@@ -21260,10 +21688,7 @@ async function runDiagnostics(commands, runner) {
  */
 
 const GPU_QUERY = ['--query-gpu=index,uuid,name,memory.used,memory.total', '--format=csv,noheader,nounits'];
-const APPS_QUERY = [
-    '--query-compute-apps=pid,process_name,used_memory,gpu_uuid',
-    '--format=csv,noheader,nounits'
-];
+const APPS_QUERY = ['--query-compute-apps=pid,process_name,used_memory,gpu_uuid', '--format=csv,noheader,nounits'];
 /** The GPUs and the compute processes on them, in two calls of nvidia-smi. */
 async function gpuSnapshot(options = {}) {
     const gpuRun = await runNvidiaSmi(GPU_QUERY, options);
@@ -21381,6 +21806,7 @@ function memoryHeldBy(snapshot, pids) {
  * /proc/net/tcp is the table of the reader's network namespace: a server in a container with its own
  * namespace (docker -p) shows as the proxy that forwards the port, which is what answers the gate anyway.
  */
+
 
 
 const LISTEN = '0A';
@@ -21510,16 +21936,12 @@ function socketHolders(proc, inodes) {
  * addresses), else undefined: a server elsewhere is probed as it is, its port is none of this machine's business.
  */
 function localPort(url, hostName = process.getBuiltinModule('node:os').hostname()) {
-    const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    const host = bareHost(url.hostname);
     const os = process.getBuiltinModule('node:os');
     const addresses = Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((a) => a.address.toLowerCase()));
-    const local = host === 'localhost' ||
+    const local = isLoopback(url.hostname) ||
         host.endsWith('.localhost') ||
         host === hostName.toLowerCase() ||
-        /^127\./.test(host) ||
-        host === '::1' ||
-        host === '0.0.0.0' ||
-        host === '::' ||
         addresses.includes(host);
     if (!local)
         return undefined;
@@ -21681,6 +22103,7 @@ function signalled(kill, pid, signal) {
 
 
 
+
 /** `--help` words for each input; an input without one is still a flag, listed with its default. */
 const INPUT_HELP = {
     url: ['URL', 'endpoint to poll, e.g. http://localhost:8000/v1/models (required; repeat the flag for a fleet)'],
@@ -21783,7 +22206,7 @@ async function waitCommand(argv, io, say, paint) {
             throw e;
         // Name the input as the user gave it: a flag, or the INPUT_* variable.
         const source = flag(e.input) === undefined && envInput(io.env, e.input) !== undefined
-            ? envName(e.input)
+            ? shellInputVariable(e.input)
             : `--${e.input}`;
         throw new UsageError(e.message.replace(`Input "${e.input}"`, source));
     }
@@ -21800,49 +22223,30 @@ async function waitCommand(argv, io, say, paint) {
         env: io.env,
         defaultHistory: defaultHistoryFile(io.env, 'cli')
     });
-    const final = finalLine(outcome);
-    log(outcome.ready ? paint.green(final) : paint.red(final));
-    const lenient = outcome.reason === 'timeout' && !settings.failOnTimeout;
-    const tail = outcome.server?.logTail;
-    if (!outcome.ready && tail !== undefined) {
-        log(`${logTailTitle(tail, outcome.server?.logFile)}:`);
-        for (const line of tail)
-            log(`  ${line.number}: ${line.text}`);
+    const next = conclude(outcome, settings);
+    log(next.ready ? paint.green(next.finalLine) : paint.red(next.finalLine));
+    if (next.logTail !== undefined) {
+        log(`${next.logTail.title}:`);
+        for (const line of next.logTail.lines)
+            log(`  ${line}`);
     }
-    if (!outcome.ready) {
-        await runDiagnostics(settings.diagnostics, {
-            group: async (title, body) => {
-                log(`\u2500\u2500 ${title}`);
-                await body();
-            },
-            exec: (program, args) => runTo(io.stderr, program, args),
-            log
-        });
-    }
-    if (!outcome.ready) {
-        const message = failureMessage(outcome, reportContext(settings, outcome.url));
-        log(lenient ? paint.yellow(`warning: ${message}`) : paint.red(`error: ${message}`));
-    }
-    if (values.json) {
-        const out = Object.fromEntries(Object.entries(outputs(outcome)).map(([k, v]) => [k, redact(v, secrets)]));
-        io.stdout.write(`${JSON.stringify(out)}\n`);
-    }
-    const regression = outcome.profile?.regression;
-    if (regression !== undefined && settings.failOnRegression) {
-        log(paint.red(`error: ${regression}`));
-        return 1;
-    }
-    return outcome.ready || lenient ? 0 : 1;
-}
-/** Runs a program with its output on `out` (stdout is kept for --json); resolves with its exit code. */
-function runTo(out, program, args) {
-    return new Promise((resolve, reject) => {
-        const child = (0,external_node_child_process_namespaceObject.spawn)(program, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-        child.stdout.pipe(out, { end: false });
-        child.stderr.pipe(out, { end: false });
-        child.once('error', reject);
-        child.once('close', (code) => resolve(code ?? 1));
+    await runDiagnostics(next.diagnostics, {
+        group: async (title, body) => {
+            log(`\u2500\u2500 ${title}`);
+            await body();
+        },
+        exec: (program, args) => runCommand(program, args, io.stderr),
+        log
     });
+    if (next.verdict !== undefined) {
+        const { kind, message } = next.verdict;
+        log(kind === 'warn' ? paint.yellow(`warning: ${message}`) : paint.red(`error: ${message}`));
+    }
+    if (values.json)
+        io.stdout.write(`${JSON.stringify(next.outputs)}\n`);
+    if (next.failedRegression !== undefined)
+        log(paint.red(`error: ${next.failedRegression}`));
+    return next.exitCode;
 }
 async function simulateCommand(argv, io, say) {
     const { values } = parseCommandLine(argv, {
@@ -21996,9 +22400,8 @@ function parseCommandLine(argv, options) {
 }
 /** The runner's form (INPUT_MATCH-REGEX) first, then the one a shell can set (INPUT_MATCH_REGEX). */
 function envInput(env, name) {
-    return env[`INPUT_${name.toUpperCase()}`] ?? env[envName(name)];
+    return env[inputVariable(name)] ?? env[shellInputVariable(name)];
 }
-const envName = (name) => `INPUT_${name.toUpperCase().replace(/-/g, '_')}`;
 function helpText() {
     const rows = INPUT_NAMES.map((name) => {
         const [metavar, text] = INPUT_HELP[name] ?? ['VALUE', ''];

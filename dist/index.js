@@ -8985,159 +8985,6 @@ module.exports = Dispatcher
 
 /***/ }),
 
-/***/ 3137:
-/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
-
-
-
-const DispatcherBase = __nccwpck_require__(1841)
-const { kClose, kDestroy, kClosed, kDestroyed, kDispatch, kNoProxyAgent, kHttpProxyAgent, kHttpsProxyAgent } = __nccwpck_require__(6443)
-const ProxyAgent = __nccwpck_require__(6672)
-const Agent = __nccwpck_require__(7405)
-
-const DEFAULT_PORTS = {
-  'http:': 80,
-  'https:': 443
-}
-
-class EnvHttpProxyAgent extends DispatcherBase {
-  #noProxyValue = null
-  #noProxyEntries = null
-  #opts = null
-
-  constructor (opts = {}) {
-    super()
-    this.#opts = opts
-
-    const { httpProxy, httpsProxy, noProxy, ...agentOpts } = opts
-
-    this[kNoProxyAgent] = new Agent(agentOpts)
-
-    const HTTP_PROXY = httpProxy ?? process.env.http_proxy ?? process.env.HTTP_PROXY
-    if (HTTP_PROXY) {
-      this[kHttpProxyAgent] = new ProxyAgent({ ...agentOpts, uri: HTTP_PROXY })
-    } else {
-      this[kHttpProxyAgent] = this[kNoProxyAgent]
-    }
-
-    const HTTPS_PROXY = httpsProxy ?? process.env.https_proxy ?? process.env.HTTPS_PROXY
-    if (HTTPS_PROXY) {
-      this[kHttpsProxyAgent] = new ProxyAgent({ ...agentOpts, uri: HTTPS_PROXY })
-    } else {
-      this[kHttpsProxyAgent] = this[kHttpProxyAgent]
-    }
-
-    this.#parseNoProxy()
-  }
-
-  [kDispatch] (opts, handler) {
-    const url = new URL(opts.origin)
-    const agent = this.#getProxyAgentForUrl(url)
-    return agent.dispatch(opts, handler)
-  }
-
-  [kClose] () {
-    return Promise.all([
-      this[kNoProxyAgent].close(),
-      !this[kHttpProxyAgent][kClosed] && this[kHttpProxyAgent].close(),
-      !this[kHttpsProxyAgent][kClosed] && this[kHttpsProxyAgent].close()
-    ])
-  }
-
-  [kDestroy] (err) {
-    return Promise.all([
-      this[kNoProxyAgent].destroy(err),
-      !this[kHttpProxyAgent][kDestroyed] && this[kHttpProxyAgent].destroy(err),
-      !this[kHttpsProxyAgent][kDestroyed] && this[kHttpsProxyAgent].destroy(err)
-    ])
-  }
-
-  #getProxyAgentForUrl (url) {
-    let { protocol, host: hostname, port } = url
-
-    // Stripping ports in this way instead of using parsedUrl.hostname to make
-    // sure that the brackets around IPv6 addresses are kept.
-    hostname = hostname.replace(/:\d*$/, '').toLowerCase()
-    port = Number.parseInt(port, 10) || DEFAULT_PORTS[protocol] || 0
-    if (!this.#shouldProxy(hostname, port)) {
-      return this[kNoProxyAgent]
-    }
-    if (protocol === 'https:') {
-      return this[kHttpsProxyAgent]
-    }
-    return this[kHttpProxyAgent]
-  }
-
-  #shouldProxy (hostname, port) {
-    if (this.#noProxyChanged) {
-      this.#parseNoProxy()
-    }
-
-    if (this.#noProxyEntries.length === 0) {
-      return true // Always proxy if NO_PROXY is not set or empty.
-    }
-    if (this.#noProxyValue === '*') {
-      return false // Never proxy if wildcard is set.
-    }
-
-    for (let i = 0; i < this.#noProxyEntries.length; i++) {
-      const entry = this.#noProxyEntries[i]
-      if (entry.port && entry.port !== port) {
-        continue // Skip if ports don't match.
-      }
-      // Don't proxy if the hostname is equal with the no_proxy host.
-      if (hostname === entry.hostname) {
-        return false
-      }
-      // Don't proxy if the hostname is the subdomain of the no_proxy host.
-      // Reference - https://github.com/denoland/deno/blob/6fbce91e40cc07fc6da74068e5cc56fdd40f7b4c/ext/fetch/proxy.rs#L485
-      if (hostname.slice(-(entry.hostname.length + 1)) === `.${entry.hostname}`) {
-        return false
-      }
-    }
-
-    return true
-  }
-
-  #parseNoProxy () {
-    const noProxyValue = this.#opts.noProxy ?? this.#noProxyEnv
-    const noProxySplit = noProxyValue.split(/[,\s]/)
-    const noProxyEntries = []
-
-    for (let i = 0; i < noProxySplit.length; i++) {
-      const entry = noProxySplit[i]
-      if (!entry) {
-        continue
-      }
-      const parsed = entry.match(/^(.+):(\d+)$/)
-      noProxyEntries.push({
-        // strip leading dot or asterisk with dot
-        hostname: (parsed ? parsed[1] : entry).replace(/^\*?\./, '').toLowerCase(),
-        port: parsed ? Number.parseInt(parsed[2], 10) : 0
-      })
-    }
-
-    this.#noProxyValue = noProxyValue
-    this.#noProxyEntries = noProxyEntries
-  }
-
-  get #noProxyChanged () {
-    if (this.#opts.noProxy !== undefined) {
-      return false
-    }
-    return this.#noProxyValue !== this.#noProxyEnv
-  }
-
-  get #noProxyEnv () {
-    return process.env.no_proxy ?? process.env.NO_PROXY ?? ''
-  }
-}
-
-module.exports = EnvHttpProxyAgent
-
-
-/***/ }),
-
 /***/ 4660:
 /***/ ((module) => {
 
@@ -16688,7 +16535,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3421:
+/***/ 7984:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -16697,19 +16544,21 @@ __nccwpck_require__.d(__webpack_exports__, {
   e: () => (/* binding */ run)
 });
 
-// UNUSED EXPORTS: actionInput
-
 ;// CONCATENATED MODULE: ./src/server/diagnostics.ts
 /** `diagnostics`: commands run after a failed wait, each in its own log group, each under a time limit. */
 /** Long enough for `nvidia-smi` on a busy machine; short enough that a wedged GPU driver cannot hold the job. */
 const DIAGNOSTIC_LIMIT_S = 60;
 async function runDiagnostics(commands, runner) {
     for (const command of commands) {
+        if (runner.cancel?.aborted)
+            return;
         await runner.group(`Diagnostics: ${command}`, async () => {
             try {
-                // coreutils `timeout`: @actions/exec has no time limit of its own; -k kills what ignores SIGTERM.
+                // coreutils `timeout` limits each command; -k kills what ignores SIGTERM.
                 const code = await runner.exec('timeout', ['-k', '5', String(DIAGNOSTIC_LIMIT_S), '/bin/sh', '-c', command]);
-                if (code === 124)
+                if (runner.cancel?.aborted)
+                    runner.log('(stopped: the job was cancelled)');
+                else if (code === 124)
                     runner.log(`(stopped after ${DIAGNOSTIC_LIMIT_S}s)`);
                 else if (code !== 0)
                     runner.log(`(exit code ${code})`);
@@ -16719,6 +16568,45 @@ async function runDiagnostics(commands, runner) {
             }
         });
     }
+}
+/**
+ * Runs a program with its output on `out`; resolves with its exit code. With `cancel`, the program leads a
+ * process group of its own, and the whole group (the shell and whatever it started) is killed when `cancel`
+ * aborts: a diagnostic must not hold a cancelled job. Without it, it stays in ours, so that a terminal's
+ * Ctrl-C reaches it too.
+ */
+function runCommand(program, args, out, cancel) {
+    // node:child_process is loaded only when diagnostics run.
+    const { spawn } = process.getBuiltinModule('node:child_process');
+    return new Promise((resolve, reject) => {
+        const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: cancel !== undefined });
+        const kill = () => {
+            // a process that left the group may still hold the pipes: stop reading them
+            child.stdout.destroy();
+            child.stderr.destroy();
+            try {
+                if (child.pid !== undefined)
+                    process.kill(-child.pid, 'SIGKILL');
+            }
+            catch {
+                // the group has ended already
+            }
+        };
+        if (cancel?.aborted)
+            kill();
+        else
+            cancel?.addEventListener('abort', kill, { once: true });
+        child.stdout.pipe(out, { end: false });
+        child.stderr.pipe(out, { end: false });
+        child.once('error', (e) => {
+            cancel?.removeEventListener('abort', kill);
+            reject(e);
+        });
+        child.once('close', (code) => {
+            cancel?.removeEventListener('abort', kill);
+            resolve(code ?? 1);
+        });
+    });
 }
 
 // EXTERNAL MODULE: external "node:events"
@@ -17040,6 +16928,656 @@ function matchModel(models, wanted) {
     return { kind: 'missing' };
 }
 
+;// CONCATENATED MODULE: ./src/inputs/parse.ts
+/** Parsers for the textual forms of inputs. Each throws a plain Error whose message names the accepted form. */
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+/** Longer than any job may run (self-hosted jobs stop at 5 days), and below setTimeout's 2^31 ms limit. */
+const MAX_DURATION_MS = 7 * 24 * 3_600_000;
+const DURATION_FORM = 'a duration such as 250ms, 15s, 2m, 1h, 1m30s (each unit once, largest first) or a number of seconds (0.5, 15)';
+/** Each unit at most once, largest first, as Go's durations and systemd's: `1m1m1m` is a typo, not 3m. */
+const DURATION_PARTS = /^(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m)?(?:(\d+(?:\.\d+)?)s)?(?:(\d+(?:\.\d+)?)ms)?$/;
+/** Parses `250ms`, `15s`, `2m`, `1h`, `1m30s` or a plain number of seconds into milliseconds. */
+function parseDuration(text) {
+    const s = text.trim();
+    let ms;
+    const parts = DURATION_PARTS.exec(s);
+    if (/^\d+(\.\d+)?$/.test(s)) {
+        ms = Number(s) * 1000;
+    }
+    else if (s !== '' && parts !== null) {
+        const [, h, m, sec, milli] = parts;
+        ms = [h, m, sec, milli].reduce((sum, n, i) => sum + Number(n ?? 0) * UNIT_MS[['h', 'm', 's', 'ms'][i]], 0);
+    }
+    else {
+        throw new Error(`"${printable(text)}" is not ${DURATION_FORM}`);
+    }
+    if (!Number.isFinite(ms) || ms > MAX_DURATION_MS)
+        throw new Error(`"${printable(text)}" is longer than the 168h this accepts`);
+    return Math.round(ms);
+}
+const STATUS_FORM = 'HTTP status codes (100-599) as a code (200), a list (200,204) or a range (200-299)';
+/** Parses `200`, `200,204`, `200-299` (and mixes such as `200-204,301`). */
+function parseStatusSet(text) {
+    const ranges = [];
+    for (const part of text.split(',')) {
+        const m = /^\s*(\d{3})\s*(?:-\s*(\d{3})\s*)?$/.exec(part);
+        const lo = m ? Number(m[1]) : NaN;
+        const hi = m?.[2] ? Number(m[2]) : lo;
+        if (!(lo >= 100 && hi <= 599 && lo <= hi))
+            throw new Error(`"${printable(text)}" is not ${STATUS_FORM}`);
+        ranges.push([lo, hi]);
+    }
+    return ranges;
+}
+function statusAccepted(set, status) {
+    return set.some(([lo, hi]) => status >= lo && status <= hi);
+}
+const HEADER_FORM = 'one "Name: value" per line, the name made of letters, digits and !#$%&\'*+-.^_`|~';
+/** Parses one `Name: value` per line; blank lines are skipped. */
+function parseHeaders(text) {
+    // no prototype: a header named __proto__ is a header like any other (found by the property test)
+    const headers = Object.create(null);
+    text.split(/\r?\n/).forEach((line, i) => {
+        if (line.trim() === '')
+            return;
+        const colon = line.indexOf(':');
+        const name = colon > 0 ? line.slice(0, colon).trim() : '';
+        const value = colon > 0 ? line.slice(colon + 1).trim() : '';
+        if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) {
+            throw new Error(`line ${i + 1} is not ${HEADER_FORM}`);
+        }
+        if (hasControlChars(value))
+            throw new Error(`line ${i + 1} (${name}) has a control character in its value`);
+        if (!isLatin1(value))
+            throw new Error(`line ${i + 1} (${name}) has a character outside Latin-1 in its value (${LATIN1_FORM})`);
+        headers[name.toLowerCase()] = value;
+    });
+    return headers;
+}
+/**
+ * Reads a `Retry-After` value, delta-seconds (`120`) or an HTTP date, as milliseconds from `nowMs`;
+ * undefined when it is neither. A date in the past means "now" (0).
+ */
+function parseRetryAfter(value, nowMs) {
+    const s = value.trim();
+    if (/^\d+$/.test(s))
+        return Number(s) * 1000;
+    // only the IMF-fixdate form HTTP uses (`Wed, 21 Oct 2015 07:28:00 GMT`), not whatever Date.parse accepts
+    if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(s))
+        return undefined;
+    const at = Date.parse(s);
+    return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
+}
+/** HTTP sends a header value as bytes, one per character: a character above U+00FF cannot be sent. */
+const LATIN1_FORM = 'a header value is sent as bytes: only characters U+0000 to U+00FF';
+const isLatin1 = (text) => !/[\u0100-\uffff]/.test(text);
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/g;
+/**
+ * The one control-character rule (C0 and DEL): whether `text` holds one other than those `allowed` (a tab in a
+ * value; a script's tab and line breaks).
+ */
+function hasControlChars(text, allowed = '\t') {
+    for (const [c] of text.matchAll(CONTROL))
+        if (!allowed.includes(c))
+            return true;
+    return false;
+}
+/** `text` with each run of control characters turned into one space, for a one-line quote of a server's words. */
+const controlToSpace = (text) => text.replace(CONTROL_RUN, ' ');
+const CONTROL_RUN = new RegExp(`${CONTROL.source}+`, 'g');
+/** Accepts a JavaScript regular expression as its source (`ready|up`) or in slashes with flags (`/kimi/i`). */
+function parseRegex(text) {
+    const slashed = /^\/(.*)\/([dgimsuvy]*)$/s.exec(text);
+    try {
+        return slashed ? new RegExp(slashed[1], slashed[2].replace(/[gy]/g, '')) : new RegExp(text);
+    }
+    catch (e) {
+        throw new Error(`is not a valid JavaScript regular expression (${e.message})`, { cause: e });
+    }
+}
+const BOOLEAN_FORM = 'true or false';
+function parseBoolean(text) {
+    if (/^(true|yes|on)$/i.test(text.trim()))
+        return true;
+    if (/^(false|no|off)$/i.test(text.trim()))
+        return false;
+    throw new Error(`"${printable(text)}" is not ${BOOLEAN_FORM}`);
+}
+const PERCENT_FORM = 'a percentage such as 25% or 25';
+/** Parses `25%` or `25` (0 to 10000). */
+function parsePercent(text) {
+    const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text);
+    if (!m || Number(m[1]) > 10_000)
+        throw new Error(`"${printable(text)}" is not ${PERCENT_FORM}`);
+    return Number(m[1]);
+}
+/** Shows input text safely in a message: control characters escaped, length capped. */
+function printable(text, max = 80) {
+    const shown = JSON.stringify(text)
+        .slice(1, -1)
+        .replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    return shown.length > max ? `${shown.slice(0, max)}\u2026` : shown;
+}
+
+// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/agent.js
+var agent = __nccwpck_require__(7405);
+var agent_default = /*#__PURE__*/__nccwpck_require__.n(agent);
+// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/dispatcher.js
+var dispatcher = __nccwpck_require__(883);
+var dispatcher_default = /*#__PURE__*/__nccwpck_require__.n(dispatcher);
+// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/client.js
+var client = __nccwpck_require__(3701);
+var client_default = /*#__PURE__*/__nccwpck_require__.n(client);
+// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/proxy-agent.js
+var proxy_agent = __nccwpck_require__(6672);
+var proxy_agent_default = /*#__PURE__*/__nccwpck_require__.n(proxy_agent);
+// EXTERNAL MODULE: ./node_modules/undici/lib/api/index.js
+var api = __nccwpck_require__(6615);
+;// CONCATENATED MODULE: ./src/http/undici-parts.ts
+// @ts-expect-error -- undici ships no declarations for its internal paths; typed below
+
+// @ts-expect-error -- as above
+
+// @ts-expect-error -- as above
+
+// @ts-expect-error -- as above
+
+// @ts-expect-error -- as above
+
+/**
+ * What undici's index does on import: every dispatcher gets request(), connect() (the proxy agent tunnels with
+ * it) and the other API methods. Done here, once, by whoever sends requests (the gate, the floor bench, tests
+ * of the HTTP client), rather than as a side effect of importing this module. Safe to call again.
+ */
+function setUpUndici() {
+    const prototype = (dispatcher_default()).prototype;
+    if (prototype.request !== api.request)
+        Object.assign(prototype, api);
+}
+const Agent = (agent_default());
+const Client = (client_default());
+const ProxyAgent = (proxy_agent_default());
+function request(dispatcher, options) {
+    return dispatcher.request(options);
+}
+
+;// CONCATENATED MODULE: external "node:dns"
+const external_node_dns_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:dns");
+;// CONCATENATED MODULE: ./src/http/hosts.ts
+
+/**
+ * What a URL's host means for where a request goes: this machine (never through a proxy; `localhost` on both
+ * families), or elsewhere, directly or through the proxy the environment names, as curl decides.
+ * The probe, the port watch and the proxy choice all ask here, so they cannot disagree.
+ */
+/** A host as URL.hostname writes it, made comparable: lower case, no IPv6 brackets, no final dot. */
+const bareHost = (hostname) => hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
+/**
+ * This machine: `localhost`, 127.0.0.0/8, ::1, the same as IPv4-mapped IPv6 (`[::ffff:127.0.0.1]`, which
+ * URL writes `[::ffff:7f00:1]`), and the wildcard addresses 0.0.0.0 and :: (vLLM prints
+ * `http://0.0.0.0:8000` as its address; a connection to it reaches this machine on Linux).
+ */
+function isLoopback(hostname) {
+    const h = bareHost(hostname);
+    if (h === 'localhost' || h === '::1' || h === '::' || h === '0.0.0.0')
+        return true;
+    if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h))
+        return true;
+    // ::ffff:7fxx:xxxx is 127.x.x.x mapped into IPv6
+    return /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(h);
+}
+/**
+ * The addresses to try for a name that is loopback by definition: `localhost` on both families whatever
+ * /etc/hosts says (RFC 6761), since model servers listen on either; undefined for any other host.
+ */
+function loopbackAddresses(hostname) {
+    if (bareHost(hostname) !== 'localhost')
+        return undefined;
+    return [
+        { address: '127.0.0.1', family: 4 },
+        { address: '::1', family: 6 }
+    ];
+}
+/**
+ * The proxy a request to `url` goes through, from the environment as undici and curl read it (`http_proxy`,
+ * `HTTP_PROXY`; `https_proxy`, `HTTPS_PROXY`, else the http one; `NO_PROXY`/`no_proxy` entries as host,
+ * `.domain`, `*.domain` or `host:port`, `*` for none), or undefined to go direct. Loopback is always direct.
+ */
+function proxyFor(url, env) {
+    if (isLoopback(url.hostname))
+        return undefined;
+    const http = env.http_proxy ?? env.HTTP_PROXY;
+    const chosen = url.protocol === 'https:' ? (env.https_proxy ?? env.HTTPS_PROXY ?? http) : http;
+    if (!chosen)
+        return undefined;
+    const noProxy = env.no_proxy ?? env.NO_PROXY ?? '';
+    if (noProxy.trim() === '*')
+        return undefined;
+    const host = bareHost(url.hostname);
+    const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+    for (const entry of noProxy.split(/[,\s]/)) {
+        if (entry === '')
+            continue;
+        const m = /^(.+):(\d+)$/.exec(entry);
+        if (m && Number(m[2]) !== port)
+            continue;
+        const name = bareHost((m ? m[1] : entry).replace(/^\*?\./, ''));
+        if (host === name || host.endsWith(`.${name}`))
+            return undefined;
+    }
+    // curl reads a bare `host:port` as an http:// proxy
+    return new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(chosen) ? chosen : `http://${chosen}`);
+}
+/** A proxy as it may be printed: scheme, host and port, never the user and password it may carry. */
+const proxyLabel = (proxy) => `${proxy.protocol}//${proxy.host}`;
+/**
+ * Name resolution for the connections a client makes. `localhost` is answered here (see `loopbackAddresses`).
+ * Other names are asked of the system resolver (/etc/hosts, DNS, as nsswitch says) through `getent ahosts`,
+ * which calls the same getaddrinfo as Node's `dns.lookup`, in a child process: a lookup the resolver never
+ * answers cannot be cancelled, and inside Node it would hold one of libuv's four threads, and then the
+ * process itself, which waits at exit for that thread however long the resolver takes. A child is left to
+ * finish on its own. One question per name and options is in flight at a time: probes that gave up on one
+ * join it rather than start another. Where there is no `getent` (macOS, Windows), `dns.lookup` it is.
+ */
+function createLookup() {
+    const pending = new Map();
+    let noGetent = false;
+    return (hostname, options, callback) => {
+        const loopback = loopbackAddresses(hostname);
+        if (loopback !== undefined)
+            return void answer(loopback, options, callback);
+        const key = JSON.stringify([hostname, options.all === true, options.family ?? 0]);
+        const waiting = pending.get(key);
+        if (waiting !== undefined)
+            return void waiting.push(callback);
+        pending.set(key, [callback]);
+        const done = (err, found) => {
+            const callbacks = pending.get(key) ?? [];
+            pending.delete(key);
+            for (const cb of callbacks) {
+                if (err)
+                    cb(err, options.all ? [] : '');
+                else
+                    answer(found, options, cb);
+            }
+        };
+        const viaNode = () => (0,external_node_dns_namespaceObject.lookup)(hostname, { family: options.family, hints: options.hints, all: true }, (e, all) => done(e, all ?? []));
+        if (noGetent)
+            return viaNode();
+        getentHosts(hostname, (err, found) => {
+            if (err?.code !== 'ENOENT')
+                return done(err, ofFamily(found ?? [], options.family));
+            noGetent = true;
+            viaNode();
+        });
+    };
+}
+function answer(found, options, callback) {
+    if (found.length === 0) {
+        const err = Object.assign(new Error('no address of the requested family'), { code: 'ENOTFOUND' });
+        return void callback(err, options.all ? [] : '');
+    }
+    if (options.all)
+        callback(null, found);
+    else
+        callback(null, found[0].address, found[0].family);
+}
+const ofFamily = (found, family) => {
+    const wanted = family === 'IPv4' ? 4 : family === 'IPv6' ? 6 : family;
+    return wanted === 4 || wanted === 6 ? found.filter((a) => a.family === wanted) : found;
+};
+/** `getent ahosts NAME`: each address on its own line (three times, one per socket type), in getaddrinfo's order. */
+function getentHosts(hostname, callback) {
+    const { execFile } = process.getBuiltinModule('node:child_process');
+    const child = execFile('getent', ['ahosts', '--', hostname], { encoding: 'latin1' }, (err, stdout) => {
+        const code = err?.code;
+        if (code === 'ENOENT')
+            return callback(err);
+        if (err !== null) {
+            // getent's 2 is "not found"; anything else a failure of the resolver itself
+            const failure = code === 2 ? 'ENOTFOUND' : 'EAI_AGAIN';
+            return callback(Object.assign(new Error(`getaddrinfo ${failure} ${hostname}`), { code: failure }));
+        }
+        const addresses = [
+            ...new Set(stdout
+                .split('\n')
+                .map((line) => line.split(/\s+/)[0])
+                .filter(Boolean))
+        ];
+        callback(null, addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })));
+    });
+    // A resolver that never answers must not keep the process alive.
+    child.unref();
+    for (const stream of [child.stdout, child.stderr])
+        stream?.unref?.();
+}
+
+// EXTERNAL MODULE: ./src/runtime/memory.ts + 1 modules
+var memory = __nccwpck_require__(2502);
+;// CONCATENATED MODULE: ./src/runtime/clock.ts
+/** performance.now() counts from the process's start, which is the step's start for the action. */
+const systemClock = {
+    now: () => performance.now(),
+    wallMs: () => Date.now(),
+    sleep: (ms, signal) => new Promise((resolve) => {
+        if (signal?.aborted)
+            return resolve();
+        const done = () => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', done);
+            resolve();
+        };
+        const timer = setTimeout(done, Math.max(0, ms));
+        signal?.addEventListener('abort', done, { once: true });
+    })
+};
+/** `850ms`, `12.3s`, `4m05s`, `1h02m`: short, and exact enough to read at a glance. */
+function formatDuration(ms) {
+    if (ms < 1000)
+        return `${Math.round(ms)}ms`;
+    if (ms < 59_950)
+        return `${seconds(ms)}s`;
+    const totalS = Math.floor(ms / 1000);
+    const h = Math.floor(totalS / 3600);
+    const m = Math.floor((totalS % 3600) / 60);
+    const s = totalS % 60;
+    return h > 0 ? `${h}h${String(m).padStart(2, '0')}m` : `${m}m${String(s).padStart(2, '0')}s`;
+}
+/** Seconds with one decimal, as the outputs give them. */
+const seconds = (ms) => (Math.round(ms / 100) / 10).toFixed(1);
+
+;// CONCATENATED MODULE: ./src/http/probe.ts
+
+
+
+
+
+
+/** Enough for any model list; a larger body is cut here so that a hostile server cannot flood memory. */
+const BODY_CAP_BYTES = 1024 * 1024;
+const MAX_REDIRECTS = 5;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/**
+ * Once bodies this large in all have arrived, they are collected before the next request rather than left for V8
+ * to collect when it likes: one body near the cap, or many smaller ones (a 64 KB list on every probe), whose
+ * buffers would otherwise pile up outside the heap until the next full collection.
+ */
+const COLLECT_AFTER_BYTES = 256 * 1024;
+function createProber({ url, headers, caCert, insecureTls, secrets }) {
+    const client = createHttpClient({ caCert, insecureTls, secrets });
+    return {
+        probe: (timeoutMs, signal) => client.send({ url, method: 'GET', headers }, timeoutMs, signal),
+        close: () => client.close()
+    };
+}
+/** One exchange at a time with a hard time limit and a capped body: shared by the probe and the generation check. */
+function createHttpClient({ caCert, insecureTls, secrets = [], env = process.env } = {}) {
+    // node:tls is loaded only here: a plain http:// wait never needs it (nor its memory, 6 MB on Node 24).
+    const ca = caCert === undefined ? {} : { ca: [...process.getBuiltinModule('node:tls').rootCertificates, caCert] };
+    const tls = { ...ca, ...(insecureTls ? { rejectUnauthorized: false } : {}) };
+    // Our own AbortSignal bounds each request; undici's timeouts are left wide so they never fire first.
+    const limits = { headersTimeout: 0, bodyTimeout: 0 };
+    const lookupHost = createLookup();
+    const connections = () => ({
+        direct: new Agent({ ...limits, connect: { ...tls, lookup: lookupHost, autoSelectFamily: true } }),
+        proxies: new Map()
+    });
+    let live = connections();
+    const viaProxy = (proxy) => {
+        let agent = live.proxies.get(proxy.href);
+        if (agent === undefined) {
+            agent = new ProxyAgent({
+                ...limits,
+                uri: proxy.href,
+                // As curl: an http:// URL is sent to the proxy in absolute form; only https:// is tunnelled (CONNECT).
+                proxyTunnel: false,
+                proxyTls: { ...tls, lookup: lookupHost },
+                requestTls: tls,
+                factory: (origin, options) => new Client(origin, withFinalConnectErrors(options))
+            });
+            live.proxies.set(proxy.href, agent);
+        }
+        return agent;
+    };
+    const discard = (old) => {
+        for (const d of [old.direct, ...old.proxies.values()])
+            void d.destroy().catch(() => undefined);
+    };
+    let bodyBytes = 0;
+    return {
+        async send({ url, method, headers, json }, timeoutMs, signal) {
+            if (bodyBytes >= COLLECT_AFTER_BYTES) {
+                (0,memory/* collectGarbage */.i)();
+                bodyBytes = 0;
+            }
+            const controller = new AbortController();
+            const timer = setTimeout(() => controller.abort(new ProbeTimeout(timeoutMs)), Math.max(1, timeoutMs));
+            const onStop = () => controller.abort(new ProbeStopped());
+            if (signal?.aborted)
+                onStop();
+            else
+                signal?.addEventListener('abort', onStop, { once: true });
+            // Settles the moment the exchange is cut short, in whatever state it is (connecting included).
+            let onCut = () => undefined;
+            const cut = new Promise((_resolve, reject) => {
+                onCut = () => reject(controller.signal.reason);
+                controller.signal.addEventListener('abort', onCut, { once: true });
+            });
+            let status;
+            let target = url;
+            let proxy;
+            let sent = {
+                'user-agent': 'wait-for-model',
+                accept: 'application/json, */*;q=0.5',
+                ...(json === undefined ? {} : { 'content-type': 'application/json' }),
+                ...headers
+            };
+            const exchange = async () => {
+                for (let hop = 0;; hop++) {
+                    proxy = proxyFor(target, env);
+                    // `reset` closes the connection after each request: a kept-alive socket the server has just
+                    // dropped would otherwise read as a reset, and each probe should test that connections are accepted.
+                    const res = await request(proxy === undefined ? live.direct : viaProxy(proxy), {
+                        origin: target.origin,
+                        path: `${target.pathname}${target.search}`,
+                        method,
+                        headers: sent,
+                        body: json === undefined ? undefined : JSON.stringify(json),
+                        signal: controller.signal,
+                        reset: true
+                    });
+                    status = res.statusCode;
+                    const location = [res.headers.location].flat()[0];
+                    // Only a GET is followed: a generation request that is redirected reports the redirect.
+                    if (method === 'GET' && REDIRECT_STATUSES.has(status) && location !== undefined) {
+                        await res.body.dump();
+                        if (hop === MAX_REDIRECTS)
+                            return {
+                                kind: 'error',
+                                code: 'TOO_MANY_REDIRECTS',
+                                message: `more than ${MAX_REDIRECTS} redirects`,
+                                status
+                            };
+                        const next = new URL(location, target);
+                        if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+                            return { kind: 'error', code: 'BAD_REDIRECT', message: `redirected to a ${next.protocol} URL`, status };
+                        }
+                        // Credentials are for the origin they were configured for, like a browser's fetch does.
+                        if (next.origin !== target.origin)
+                            sent = withoutCredentials(sent);
+                        target = next;
+                        continue;
+                    }
+                    const { text: raw, truncated } = await readCapped(res.body);
+                    const text = secrets.length === 0 ? raw : redact(raw, secrets);
+                    bodyBytes += raw.length;
+                    const retryAfter = [res.headers['retry-after']].flat()[0];
+                    return {
+                        kind: 'http',
+                        status,
+                        contentType: String(res.headers['content-type'] ?? ''),
+                        body: text,
+                        json: parseJson(text),
+                        truncated,
+                        ...((status === 429 || status === 503) && retryAfter !== undefined
+                            ? { retryAfterMs: parseRetryAfter(retryAfter, Date.now()) }
+                            : {}),
+                        ...(target === url ? {} : { redirectedTo: target.href })
+                    };
+                }
+            };
+            const inFlight = exchange();
+            try {
+                return await Promise.race([inFlight, cut]);
+            }
+            catch (e) {
+                const error = describeError(controller.signal.aborted ? controller.signal.reason : e, proxy);
+                return {
+                    ...error,
+                    message: redact(error.message, secrets),
+                    status,
+                    ...(target === url ? {} : { redirectedTo: target.href })
+                };
+            }
+            finally {
+                clearTimeout(timer);
+                signal?.removeEventListener('abort', onStop);
+                controller.signal.removeEventListener('abort', onCut);
+                if (controller.signal.aborted) {
+                    // What was cut short may still be connecting or retrying: end it, and start the next exchange afresh.
+                    inFlight.catch(() => undefined);
+                    discard(live);
+                    live = connections();
+                }
+            }
+        },
+        close: async () => {
+            discard(live);
+        }
+    };
+}
+/**
+ * A connection that fails before any request ran is retried at once by undici when the error is a socket's
+ * (`UND_ERR_SOCKET`): a proxy that closes the connection after CONNECT would make that a busy loop. Such an
+ * error is passed on as the proxy's, which ends the request instead.
+ */
+function withFinalConnectErrors(options) {
+    const { connect } = options;
+    if (typeof connect !== 'function')
+        return options;
+    return {
+        ...options,
+        connect: (opts, callback) => connect(opts, (err, socket) => callback(err?.code === 'UND_ERR_SOCKET'
+            ? Object.assign(new Error(`the proxy closed the connection (${err.message})`), { code: 'PROXY_CLOSED' })
+            : err, socket))
+    };
+}
+const withoutCredentials = (headers) => Object.fromEntries(Object.entries(headers).filter(([name]) => !isCredentialName(name)));
+/** The wait was told to stop (the server exited, a log line matched, the job was cancelled). */
+class ProbeStopped extends Error {
+    code = 'STOPPED';
+    constructor() {
+        super('stopped');
+    }
+}
+class ProbeTimeout extends Error {
+    ms;
+    code = 'TIMEOUT';
+    constructor(ms) {
+        super(`no answer within ${formatDuration(ms)}`);
+        this.ms = ms;
+    }
+}
+async function readCapped(body) {
+    const chunks = [];
+    let size = 0;
+    for await (const chunk of body) {
+        if (size + chunk.length > BODY_CAP_BYTES) {
+            chunks.push(chunk.subarray(0, BODY_CAP_BYTES - size));
+            body.destroy();
+            return { text: decode(chunks), truncated: true };
+        }
+        chunks.push(chunk);
+        size += chunk.length;
+    }
+    return { text: decode(chunks), truncated: false };
+}
+const decode = (chunks) => new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
+/**
+ * No model list or completion nests deeper than this; a body that does is not parsed, since JSON.parse of a
+ * 1 MiB `[[[\u2026]]]` builds half a million arrays (about 150 MB).
+ */
+const MAX_JSON_DEPTH = 64;
+/** The body as JSON when it is an object or an array no deeper than MAX_JSON_DEPTH; undefined otherwise. */
+function parseJson(text) {
+    const first = /\S/.exec(text.slice(0, 4096))?.[0];
+    if ((first !== '{' && first !== '[') || nestsDeeperThan(text, MAX_JSON_DEPTH))
+        return undefined;
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return undefined;
+    }
+}
+/** One pass over the text, strings skipped: whether brackets open deeper than `max`. */
+function nestsDeeperThan(text, max) {
+    let depth = 0;
+    let inString = false;
+    for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (inString) {
+            if (c === 0x5c)
+                i++;
+            else if (c === 0x22)
+                inString = false;
+        }
+        else if (c === 0x22)
+            inString = true;
+        else if (c === 0x7b || c === 0x5b) {
+            if (++depth > max)
+                return true;
+        }
+        else if (c === 0x7d || c === 0x5d)
+            depth--;
+    }
+    return false;
+}
+/** Errors of the connection itself: through a proxy, they are the proxy's (it connects to the server). */
+const CONNECT_CODES = new Set([
+    'ECONNREFUSED',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    'EHOSTUNREACH',
+    'ENETUNREACH',
+    'ETIMEDOUT',
+    'UND_ERR_CONNECT_TIMEOUT'
+]);
+/** Reduces whatever undici or the socket threw to a stable code and its message; `proxy`: the one it went through. */
+function describeError(e, proxy) {
+    let err = e;
+    // undici wraps socket and TLS errors; the innermost coded error is the informative one.
+    while (err?.cause && typeof err.cause.code === 'string')
+        err = err.cause;
+    if (err && Array.isArray(err.errors)) {
+        // happy-eyeballs (localhost \u2192 ::1 and 127.0.0.1) reports an AggregateError of both attempts
+        const inner = err.errors.find((x) => x?.code);
+        if (inner)
+            err = inner;
+    }
+    const code = err?.code ?? 'UNKNOWN';
+    const message = err?.message ?? String(e);
+    if (proxy === undefined || code === 'TIMEOUT' || code === 'STOPPED')
+        return { kind: 'error', code, message };
+    // `PROXY_` keeps a refused proxy from reading as a refused server (nor waking the server's port watch).
+    const proxied = CONNECT_CODES.has(code) ? `PROXY_${code}` : code;
+    return { kind: 'error', code: proxied, message, proxy: proxyLabel(proxy) };
+}
+
 ;// CONCATENATED MODULE: ./src/report/lifecycle-report.ts
 const list = (items) => items.map((i) => `"${i}"`).join(', ');
 /** A `model` several listed ids contain, none of them exactly: stable words, so the summary is stable. */
@@ -17134,442 +17672,11 @@ function gpuBusyText(apps, gpus) {
     return `Other processes hold memory on the GPUs the server will use: ${each.join('; ')}`;
 }
 
-;// CONCATENATED MODULE: ./src/inputs/parse.ts
-/** Parsers for the textual forms of inputs. Each throws a plain Error whose message names the accepted form. */
-const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-/** Longer than any job may run (self-hosted jobs stop at 5 days), and below setTimeout's 2^31 ms limit. */
-const MAX_DURATION_MS = 7 * 24 * 3_600_000;
-const DURATION_FORM = 'a duration such as 250ms, 15s, 2m, 1h, 1m30s or a number of seconds (0.5, 15)';
-/** Parses `250ms`, `15s`, `2m`, `1h`, `1m30s` or a plain number of seconds into milliseconds. */
-function parseDuration(text) {
-    const s = text.trim();
-    let ms;
-    if (/^\d+(\.\d+)?$/.test(s)) {
-        ms = Number(s) * 1000;
-    }
-    else if (/^(\d+(\.\d+)?(ms|s|m|h))+$/.test(s)) {
-        ms = 0;
-        for (const [, n, unit] of s.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g))
-            ms += Number(n) * UNIT_MS[unit];
-    }
-    else {
-        throw new Error(`"${printable(text)}" is not ${DURATION_FORM}`);
-    }
-    if (!Number.isFinite(ms) || ms > MAX_DURATION_MS)
-        throw new Error(`"${printable(text)}" is longer than the 168h this accepts`);
-    return Math.round(ms);
-}
-const STATUS_FORM = 'HTTP status codes (100-599) as a code (200), a list (200,204) or a range (200-299)';
-/** Parses `200`, `200,204`, `200-299` (and mixes such as `200-204,301`). */
-function parseStatusSet(text) {
-    const ranges = [];
-    for (const part of text.split(',')) {
-        const m = /^\s*(\d{3})\s*(?:-\s*(\d{3})\s*)?$/.exec(part);
-        const lo = m ? Number(m[1]) : NaN;
-        const hi = m?.[2] ? Number(m[2]) : lo;
-        if (!(lo >= 100 && hi <= 599 && lo <= hi))
-            throw new Error(`"${printable(text)}" is not ${STATUS_FORM}`);
-        ranges.push([lo, hi]);
-    }
-    return ranges;
-}
-function statusAccepted(set, status) {
-    return set.some(([lo, hi]) => status >= lo && status <= hi);
-}
-const HEADER_FORM = 'one "Name: value" per line, the name made of letters, digits and !#$%&\'*+-.^_`|~';
-/** Parses one `Name: value` per line; blank lines are skipped. */
-function parseHeaders(text) {
-    // no prototype: a header named __proto__ is a header like any other (found by the property test)
-    const headers = Object.create(null);
-    text.split(/\r?\n/).forEach((line, i) => {
-        if (line.trim() === '')
-            return;
-        const colon = line.indexOf(':');
-        const name = colon > 0 ? line.slice(0, colon).trim() : '';
-        const value = colon > 0 ? line.slice(colon + 1).trim() : '';
-        if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) {
-            throw new Error(`line ${i + 1} is not ${HEADER_FORM}`);
-        }
-        if (hasControlChars(value))
-            throw new Error(`line ${i + 1} (${name}) has a control character in its value`);
-        headers[name.toLowerCase()] = value;
-    });
-    return headers;
-}
-/**
- * Reads a `Retry-After` value, delta-seconds (`120`) or an HTTP date, as milliseconds from `nowMs`;
- * undefined when it is neither. A date in the past means "now" (0).
- */
-function parseRetryAfter(value, nowMs) {
-    const s = value.trim();
-    if (/^\d+$/.test(s))
-        return Number(s) * 1000;
-    // only the IMF-fixdate form HTTP uses (`Wed, 21 Oct 2015 07:28:00 GMT`), not whatever Date.parse accepts
-    if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(s))
-        return undefined;
-    const at = Date.parse(s);
-    return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
-}
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/g;
-/**
- * The one control-character rule (C0 and DEL): whether `text` holds one other than those `allowed` (a tab in a
- * value; a script's tab and line breaks).
- */
-function hasControlChars(text, allowed = '\t') {
-    for (const [c] of text.matchAll(CONTROL))
-        if (!allowed.includes(c))
-            return true;
-    return false;
-}
-/** `text` with each run of control characters turned into one space, for a one-line quote of a server's words. */
-const controlToSpace = (text) => text.replace(CONTROL_RUN, ' ');
-const CONTROL_RUN = new RegExp(`${CONTROL.source}+`, 'g');
-/** Accepts a JavaScript regular expression as its source (`ready|up`) or in slashes with flags (`/kimi/i`). */
-function parseRegex(text) {
-    const slashed = /^\/(.*)\/([dgimsuvy]*)$/s.exec(text);
-    try {
-        return slashed ? new RegExp(slashed[1], slashed[2].replace(/[gy]/g, '')) : new RegExp(text);
-    }
-    catch (e) {
-        throw new Error(`is not a valid JavaScript regular expression (${e.message})`, { cause: e });
-    }
-}
-const BOOLEAN_FORM = 'true or false';
-function parseBoolean(text) {
-    if (/^(true|yes|on)$/i.test(text.trim()))
-        return true;
-    if (/^(false|no|off)$/i.test(text.trim()))
-        return false;
-    throw new Error(`"${printable(text)}" is not ${BOOLEAN_FORM}`);
-}
-const PERCENT_FORM = 'a percentage such as 25% or 25';
-/** Parses `25%` or `25` (0 to 10000). */
-function parsePercent(text) {
-    const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text);
-    if (!m || Number(m[1]) > 10_000)
-        throw new Error(`"${printable(text)}" is not ${PERCENT_FORM}`);
-    return Number(m[1]);
-}
-/** Shows input text safely in a message: control characters escaped, length capped. */
-function printable(text, max = 80) {
-    const shown = JSON.stringify(text)
-        .slice(1, -1)
-        .replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-    return shown.length > max ? `${shown.slice(0, max)}\u2026` : shown;
-}
-
-;// CONCATENATED MODULE: external "node:dns"
-const external_node_dns_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:dns");
-// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/agent.js
-var agent = __nccwpck_require__(7405);
-var agent_default = /*#__PURE__*/__nccwpck_require__.n(agent);
-// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/dispatcher.js
-var dispatcher = __nccwpck_require__(883);
-var dispatcher_default = /*#__PURE__*/__nccwpck_require__.n(dispatcher);
-// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/env-http-proxy-agent.js
-var env_http_proxy_agent = __nccwpck_require__(3137);
-var env_http_proxy_agent_default = /*#__PURE__*/__nccwpck_require__.n(env_http_proxy_agent);
-// EXTERNAL MODULE: ./node_modules/undici/lib/api/index.js
-var api = __nccwpck_require__(6615);
-;// CONCATENATED MODULE: ./src/http/undici-parts.ts
-// @ts-expect-error -- undici ships no declarations for its internal paths; typed below
-
-// @ts-expect-error -- as above
-
-// @ts-expect-error -- as above
-
-// @ts-expect-error -- as above
-
-// What undici's index does: every dispatcher gets request(), connect() (the proxy agent tunnels with it)
-// and the other API methods.
-Object.assign((dispatcher_default()).prototype, api);
-const Agent = (agent_default());
-const EnvHttpProxyAgent = (env_http_proxy_agent_default());
-function request(dispatcher, options) {
-    return dispatcher.request(options);
-}
-
-// EXTERNAL MODULE: ./src/runtime/memory.ts + 1 modules
-var memory = __nccwpck_require__(2502);
-;// CONCATENATED MODULE: ./src/runtime/clock.ts
-/** performance.now() counts from the process's start, which is the step's start for the action. */
-const systemClock = {
-    now: () => performance.now(),
-    sleep: (ms, signal) => new Promise((resolve) => {
-        if (signal?.aborted)
-            return resolve();
-        const done = () => {
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', done);
-            resolve();
-        };
-        const timer = setTimeout(done, Math.max(0, ms));
-        signal?.addEventListener('abort', done, { once: true });
-    })
-};
-/** `850ms`, `12.3s`, `4m05s`, `1h02m`: short, and exact enough to read at a glance. */
-function formatDuration(ms) {
-    if (ms < 1000)
-        return `${Math.round(ms)}ms`;
-    if (ms < 59_950)
-        return `${seconds(ms)}s`;
-    const totalS = Math.floor(ms / 1000);
-    const h = Math.floor(totalS / 3600);
-    const m = Math.floor((totalS % 3600) / 60);
-    const s = totalS % 60;
-    return h > 0 ? `${h}h${String(m).padStart(2, '0')}m` : `${m}m${String(s).padStart(2, '0')}s`;
-}
-/** Seconds with one decimal, as the outputs give them. */
-const seconds = (ms) => (Math.round(ms / 100) / 10).toFixed(1);
-
-;// CONCATENATED MODULE: ./src/http/probe.ts
-/**
- * One probe: a single GET (following up to 5 redirects) with a hard time limit and a cap on how much of
- * the body is read. Goes through the proxy the environment names, except for loopback addresses. The HTTP
- * client underneath also sends the generation check.
- */
+;// CONCATENATED MODULE: ./src/report/answer-report.ts
+/** An answer in words: its one-line summary (the log, the timeline) and its detail (why it is not ready). */
 
 
 
-
-
-
-/** Enough for any model list; a larger body is cut here so that a hostile server cannot flood memory. */
-const BODY_CAP_BYTES = 1024 * 1024;
-const MAX_REDIRECTS = 5;
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-/** localhost, 127.0.0.0/8 and ::1 (as URL.hostname writes them): never sent through a proxy. */
-function isLoopback(hostname) {
-    const h = hostname.toLowerCase().replace(/\.$/, '');
-    return h === 'localhost' || h === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
-}
-/**
- * `localhost` is loopback on both families whatever /etc/hosts says (RFC 6761), and model servers listen on
- * either: tried on 127.0.0.1, then ::1 (Node's happy eyeballs moves on at once from a refused one).
- */
-function lookupLoopback(hostname, options, callback) {
-    if (hostname.toLowerCase().replace(/\.$/, '') !== 'localhost')
-        return void (0,external_node_dns_namespaceObject.lookup)(hostname, { ...options, all: options.all === true }, callback);
-    const both = [
-        { address: '127.0.0.1', family: 4 },
-        { address: '::1', family: 6 }
-    ];
-    if (options.all)
-        callback(null, both);
-    else
-        callback(null, both[0].address, both[0].family);
-}
-/**
- * Once bodies this large in all have arrived, they are collected before the next request rather than left for V8
- * to collect when it likes: one body near the cap, or many smaller ones (a 64 KB list on every probe), whose
- * buffers would otherwise pile up outside the heap until the next full collection.
- */
-const COLLECT_AFTER_BYTES = 256 * 1024;
-function createProber({ url, headers, caCert, insecureTls, secrets }) {
-    const client = createHttpClient({ caCert, insecureTls, secrets });
-    return {
-        probe: (timeoutMs, signal) => client.send({ url, method: 'GET', headers }, timeoutMs, signal),
-        close: () => client.close()
-    };
-}
-/** One exchange at a time with a hard time limit and a capped body: shared by the probe and the generation check. */
-function createHttpClient({ caCert, insecureTls, secrets = [] } = {}) {
-    // node:tls is loaded only here: a plain http:// wait never needs it (nor its memory, 6 MB on Node 24).
-    const ca = caCert === undefined ? {} : { ca: [...process.getBuiltinModule('node:tls').rootCertificates, caCert] };
-    const tls = { ...ca, ...(insecureTls ? { rejectUnauthorized: false } : {}) };
-    // Our own AbortSignal bounds each request; undici's timeouts are left wide so they never fire first.
-    const limits = { headersTimeout: 0, bodyTimeout: 0 };
-    const direct = new Agent({ ...limits, connect: { ...tls, lookup: lookupLoopback, autoSelectFamily: true } });
-    // Made on first use, so that a loopback-only wait never reads the proxy variables.
-    let viaProxy;
-    const dispatcherFor = (target) => isLoopback(target.hostname)
-        ? direct
-        : (viaProxy ??= new EnvHttpProxyAgent({ ...limits, connect: tls, requestTls: tls }));
-    let bodyBytes = 0;
-    return {
-        async send({ url, method, headers, json }, timeoutMs, signal) {
-            if (bodyBytes >= COLLECT_AFTER_BYTES) {
-                (0,memory/* collectGarbage */.i)();
-                bodyBytes = 0;
-            }
-            const controller = new AbortController();
-            const timer = setTimeout(() => controller.abort(new ProbeTimeout(timeoutMs)), Math.max(1, timeoutMs));
-            const onStop = () => controller.abort(new ProbeStopped());
-            if (signal?.aborted)
-                onStop();
-            else
-                signal?.addEventListener('abort', onStop, { once: true });
-            let status;
-            let target = url;
-            let sent = {
-                'user-agent': 'wait-for-model',
-                accept: 'application/json, */*;q=0.5',
-                ...(json === undefined ? {} : { 'content-type': 'application/json' }),
-                ...headers
-            };
-            try {
-                for (let hop = 0;; hop++) {
-                    // `reset` closes the connection after each request: a kept-alive socket the server has just
-                    // dropped would otherwise read as a reset, and each probe should test that connections are accepted.
-                    const res = await request(dispatcherFor(target), {
-                        origin: target.origin,
-                        path: `${target.pathname}${target.search}`,
-                        method,
-                        headers: sent,
-                        body: json === undefined ? undefined : JSON.stringify(json),
-                        signal: controller.signal,
-                        reset: true
-                    });
-                    status = res.statusCode;
-                    const location = [res.headers.location].flat()[0];
-                    // Only a GET is followed: a generation request that is redirected reports the redirect.
-                    if (method === 'GET' && REDIRECT_STATUSES.has(status) && location !== undefined) {
-                        await res.body.dump();
-                        if (hop === MAX_REDIRECTS)
-                            return {
-                                kind: 'error',
-                                code: 'TOO_MANY_REDIRECTS',
-                                message: `more than ${MAX_REDIRECTS} redirects`,
-                                status
-                            };
-                        const next = new URL(location, target);
-                        if (next.protocol !== 'http:' && next.protocol !== 'https:') {
-                            return { kind: 'error', code: 'BAD_REDIRECT', message: `redirected to a ${next.protocol} URL`, status };
-                        }
-                        // Credentials are for the origin they were configured for, like a browser's fetch does.
-                        if (next.origin !== target.origin)
-                            sent = withoutCredentials(sent);
-                        target = next;
-                        continue;
-                    }
-                    const { text: raw, truncated } = await readCapped(res.body);
-                    const text = secrets.length === 0 ? raw : redact(raw, secrets);
-                    bodyBytes += raw.length;
-                    const retryAfter = [res.headers['retry-after']].flat()[0];
-                    return {
-                        kind: 'http',
-                        status,
-                        contentType: String(res.headers['content-type'] ?? ''),
-                        body: text,
-                        json: parseJson(text),
-                        truncated,
-                        ...((status === 429 || status === 503) && retryAfter !== undefined
-                            ? { retryAfterMs: parseRetryAfter(retryAfter, Date.now()) }
-                            : {}),
-                        ...(target === url ? {} : { redirectedTo: target.href })
-                    };
-                }
-            }
-            catch (e) {
-                const error = describeError(controller.signal.aborted ? controller.signal.reason : e);
-                return { ...error, message: redact(error.message, secrets), status };
-            }
-            finally {
-                clearTimeout(timer);
-                signal?.removeEventListener('abort', onStop);
-            }
-        },
-        close: async () => {
-            await Promise.all([direct.destroy(), viaProxy?.destroy()]);
-        }
-    };
-}
-const withoutCredentials = (headers) => Object.fromEntries(Object.entries(headers).filter(([name]) => !isCredentialName(name)));
-/** The wait was told to stop (the server exited, a log line matched, the job was cancelled). */
-class ProbeStopped extends Error {
-    code = 'STOPPED';
-    constructor() {
-        super('stopped');
-    }
-}
-class ProbeTimeout extends Error {
-    ms;
-    code = 'TIMEOUT';
-    constructor(ms) {
-        super(`no answer within ${formatDuration(ms)}`);
-        this.ms = ms;
-    }
-}
-async function readCapped(body) {
-    const chunks = [];
-    let size = 0;
-    for await (const chunk of body) {
-        if (size + chunk.length > BODY_CAP_BYTES) {
-            chunks.push(chunk.subarray(0, BODY_CAP_BYTES - size));
-            body.destroy();
-            return { text: decode(chunks), truncated: true };
-        }
-        chunks.push(chunk);
-        size += chunk.length;
-    }
-    return { text: decode(chunks), truncated: false };
-}
-const decode = (chunks) => new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
-/**
- * No model list or completion nests deeper than this; a body that does is not parsed, since JSON.parse of a
- * 1 MiB `[[[\u2026]]]` builds half a million arrays (about 150 MB).
- */
-const MAX_JSON_DEPTH = 64;
-/** The body as JSON when it is an object or an array no deeper than MAX_JSON_DEPTH; undefined otherwise. */
-function parseJson(text) {
-    const first = /\S/.exec(text.slice(0, 4096))?.[0];
-    if ((first !== '{' && first !== '[') || nestsDeeperThan(text, MAX_JSON_DEPTH))
-        return undefined;
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        return undefined;
-    }
-}
-/** One pass over the text, strings skipped: whether brackets open deeper than `max`. */
-function nestsDeeperThan(text, max) {
-    let depth = 0;
-    let inString = false;
-    for (let i = 0; i < text.length; i++) {
-        const c = text.charCodeAt(i);
-        if (inString) {
-            if (c === 0x5c)
-                i++;
-            else if (c === 0x22)
-                inString = false;
-        }
-        else if (c === 0x22)
-            inString = true;
-        else if (c === 0x7b || c === 0x5b) {
-            if (++depth > max)
-                return true;
-        }
-        else if (c === 0x7d || c === 0x5d)
-            depth--;
-    }
-    return false;
-}
-/** Reduces whatever undici or the socket threw to a stable code and its message. */
-function describeError(e) {
-    let err = e;
-    // undici wraps socket and TLS errors; the innermost coded error is the informative one.
-    while (err?.cause && typeof err.cause.code === 'string')
-        err = err.cause;
-    if (err && Array.isArray(err.errors)) {
-        // happy-eyeballs (localhost \u2192 ::1 and 127.0.0.1) reports an AggregateError of both attempts
-        const inner = err.errors.find((x) => x?.code);
-        if (inner)
-            err = inner;
-    }
-    return { kind: 'error', code: err?.code ?? 'UNKNOWN', message: err?.message ?? String(e) };
-}
-
-;// CONCATENATED MODULE: ./src/wait/assess.ts
-/** Judges one probe's result against what the settings expect: ready, keep waiting, or stop now. */
-
-
-
-
-
-
-const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET|VERIFY)_|HOSTNAME_MISMATCH)/;
 const ERROR_WORDS = {
     ECONNREFUSED: 'connection refused',
     ECONNRESET: 'connection reset by the server',
@@ -17585,6 +17692,176 @@ const ERROR_WORDS = {
     TOO_MANY_REDIRECTS: `more than ${MAX_REDIRECTS} redirects (a redirect loop?)`,
     BAD_REDIRECT: 'redirected to a URL that is not http:// or https://'
 };
+/** What a proxy did when the connection to it failed (`PROXY_<code>`, see the probe). */
+const PROXY_WORDS = {
+    ECONNREFUSED: 'refused the connection',
+    ENOTFOUND: 'was not found (DNS)',
+    EAI_AGAIN: 'could not be looked up for now (DNS)',
+    EHOSTUNREACH: 'is unreachable',
+    ENETUNREACH: 'is on an unreachable network',
+    ETIMEDOUT: 'did not accept the connection in time',
+    UND_ERR_CONNECT_TIMEOUT: 'did not accept the connection in time',
+    CLOSED: 'closed the connection before the tunnel was open'
+};
+/**
+ * The words of an error code, or of a proxy's (`viaProxy`: a `PROXY_<code>`, said after "the proxy \u2026");
+ * undefined for a code without words of its own.
+ */
+function codeWords(code, viaProxy) {
+    if (!viaProxy)
+        return ERROR_WORDS[code];
+    const own = code.slice('PROXY_'.length);
+    return PROXY_WORDS[own] ?? (ERROR_WORDS[own] === undefined ? undefined : `failed: ${ERROR_WORDS[own]}`);
+}
+/** Whether an error code has words of its own (else its message is quoted). */
+const errorHasWords = (code, viaProxy = false) => codeWords(code, viaProxy) !== undefined;
+/** The first `max` ids, then how many more of `total`. */
+function someOf(ids, max, total = ids.length) {
+    const named = ids.slice(0, max).map((id) => clip(id, 200));
+    return total > named.length ? `${named.join(', ')} and ${total - named.length} more` : named.join(', ');
+}
+/** A generation request that produced a token: its arrival is the news, not its body. */
+const generatedWords = (request) => ({ summary: `${request} generated`, detail: '' });
+/** `expect`: what the answer was judged against (the words name the model, the text or the pattern it lacks). */
+function answerWords(answer, expect) {
+    if (answer.generation !== undefined)
+        return withGenerationWords(answer, expect);
+    if (answer.error !== undefined)
+        return errorWords(answer, answer.error);
+    const status = `HTTP ${answer.status}`;
+    const said = answer.said ? ` ${answer.said}` : '';
+    if (answer.state === 'fatal' && answer.candidates === undefined) {
+        return {
+            summary: `${status}${said}`,
+            detail: `the server refused the request as ${answer.status === 401 ? 'unauthenticated' : 'forbidden'}: ` +
+                'set "api-key" to the key the server was started with (sent as "Authorization: Bearer <key>"), ' +
+                'or pass the header it expects with "headers"'
+        };
+    }
+    if (answer.state === 'waiting' && answer.missing === undefined)
+        return { summary: `${status}${said}`, detail: `${status} is not an accepted status` };
+    if (answer.missing?.what === 'completion') {
+        return {
+            summary: `${status} ${answer.said ?? 'with an empty body'} \u2014 not a completion`,
+            detail: `the answer is not a ${answer.missing.route} completion`
+        };
+    }
+    const { models } = answer;
+    const listed = models === undefined
+        ? ''
+        : models.length === 0
+            ? ', lists no models'
+            : `, serving [${someOf(models, models.length, answer.modelCount)}]`;
+    const summary = `${status}${listed || said}`;
+    if (answer.candidates !== undefined) {
+        const words = ambiguousModelText(expect.model ?? '', answer.candidates);
+        return { summary: `${summary} \u2014 ${words.summary}`, detail: words.detail };
+    }
+    if (answer.missing === undefined)
+        return { summary, detail: '' };
+    const why = missingWords(answer.missing, answer, expect);
+    return { summary: `${summary} \u2014 ${why}`, detail: why };
+}
+/** What a model list or body lacks (a generation answer that is no completion is told above, in its own words). */
+function missingWords(missing, answer, expect) {
+    switch (missing.what) {
+        case 'model-list':
+            return `the answer is not a model list, so "${expect.model}" cannot be found in it${missing.truncated ? ' (body over 1 MiB, cut)' : ''}`;
+        case 'model':
+            return answer.models?.length
+                ? `"${expect.model}" is not among the listed models`
+                : `"${expect.model}" is not listed yet`;
+        case 'model-loaded':
+            return `"${missing.id}" is listed but still loading (${missing.loading})`;
+        case 'model-unloaded':
+            return unloadedModelText(missing.id);
+        case 'match':
+            return `the body does not contain "${expect.match}"`;
+        case 'match-regex-in-time':
+            return `${String(expect.matchRegex)} ran out of time on the body (it backtracks too much: simplify "match-regex")`;
+        case 'match-regex':
+            return `the body does not match ${String(expect.matchRegex)}`;
+    }
+}
+function errorWords(answer, code) {
+    if (answer.plainHttp !== undefined) {
+        const to = answer.plainHttp.redirectedTo;
+        const where = to === undefined ? 'the server' : `${new URL(to).host} (where the server redirected)`;
+        return {
+            summary: 'TLS error: the server answered in plain HTTP, not TLS',
+            detail: `${where} speaks plain HTTP on this port, not HTTPS (${code}): ` +
+                (to === undefined
+                    ? 'use an http:// URL'
+                    : `its redirect to ${to} is to a port without TLS: fix the redirect, or give the final address with http://`) +
+                '; "ca-cert" and "insecure-tls" cannot help'
+        };
+    }
+    if (answer.state === 'fatal' && answer.candidates === undefined) {
+        return {
+            summary: `TLS error: ${answer.said}`,
+            detail: `the server's certificate was not accepted (${code}): ${answer.said}. ` +
+                'Give its CA certificate with "ca-cert", or set "insecure-tls: true" to skip the check'
+        };
+    }
+    if (code === 'TIMEOUT') {
+        const summary = answer.status === undefined
+            ? 'no answer (request timed out)'
+            : `HTTP ${answer.status}, but the body did not arrive in time`;
+        return { summary, detail: summary };
+    }
+    const viaProxy = answer.proxy !== undefined;
+    const known = codeWords(code, viaProxy);
+    const words = viaProxy
+        ? `the proxy ${answer.proxy} ${known ?? `failed: ${answer.said}`}`
+        : (known ?? `${answer.said} (${code})`);
+    const summary = answer.status === undefined ? words : `HTTP ${answer.status}, then ${words}`;
+    return { summary, detail: summary };
+}
+/** A listed model's answer with the generation request that followed it. */
+function withGenerationWords(answer, expect) {
+    const { request, answer: generation } = answer.generation;
+    // The model was listed and ready when the generation request went out.
+    const listed = answerWords({ ...answer, state: 'ready', generation: undefined }, expect).summary;
+    if (generation.state === 'ready')
+        return { summary: `${listed} \u2014 ${generatedWords(request).summary}`, detail: '' };
+    // A generation request expects nothing but a 2xx answer: its words need no expectation.
+    const said = answerWords(generation, { status: [] });
+    return {
+        summary: `${listed} \u2014 ${request}: ${said.summary}`,
+        detail: answer.state === 'fatal'
+            ? `${request}: ${said.detail}`
+            : `the model is listed, but ${request} failed: ${said.summary}`
+    };
+}
+
+;// CONCATENATED MODULE: ./src/wait/assess.ts
+/** Judges one probe's result against what the settings expect: ready, keep waiting, or stop now. */
+
+
+
+
+
+/** Whether two answers are the same answer (fields left out and fields undefined are alike). */
+function sameAnswer(a, b) {
+    return sameData(a, b);
+}
+function sameData(a, b) {
+    if (a === b)
+        return true;
+    if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null)
+        return false;
+    if (Array.isArray(a) !== Array.isArray(b))
+        return false;
+    const x = a;
+    const y = b;
+    return [...new Set([...Object.keys(x), ...Object.keys(y)])].every((k) => sameData(x[k], y[k]));
+}
+const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET|VERIFY)_|HOSTNAME_MISMATCH)/;
+/** Codes told in the same words are the same answer. */
+const SAME_ERROR = {
+    UND_ERR_CONNECT_TIMEOUT: 'ETIMEDOUT',
+    PROXY_UND_ERR_CONNECT_TIMEOUT: 'PROXY_ETIMEDOUT'
+};
 /** `regexLimitMs` bounds how long `match-regex` may run on the body (what is left of the probe's time). */
 function assess(result, expect, regexLimitMs = 1_000) {
     if (result.kind === 'error')
@@ -17594,111 +17871,97 @@ function assess(result, expect, regexLimitMs = 1_000) {
     const list = readModelList(result.json);
     const ids = list?.models.map((m) => m.id);
     const models = ids?.slice(0, MAX_KEPT_MODELS);
-    const base = { status, models, ...(ids && ids.length > MAX_KEPT_MODELS ? { modelCount: ids.length } : {}), excerpt };
-    const said = describeBody(result.body, result.contentType, result.json);
-    if (status === 401 || status === 403) {
-        return {
-            ...base,
-            state: 'fatal',
-            fatalReason: 'unauthorized',
-            summary: `HTTP ${status}${said ? ` ${said}` : ''}`,
-            detail: `the server refused the request as ${status === 401 ? 'unauthenticated' : 'forbidden'}: ` +
-                'set "api-key" to the key the server was started with (sent as "Authorization: Bearer <key>"), ' +
-                'or pass the header it expects with "headers"'
-        };
-    }
-    if (!statusAccepted(expect.status, status)) {
-        return {
-            ...base,
-            state: 'waiting',
-            summary: `HTTP ${status}${said ? ` ${said}` : ''}`,
-            detail: `HTTP ${status} is not an accepted status`
-        };
-    }
-    const listed = ids === undefined ? '' : ids.length === 0 ? ', lists no models' : `, serving [${someOf(ids)}]`;
-    const summaryBase = `HTTP ${status}${listed || (said ? ` ${said}` : '')}`;
-    const waiting = (why) => ({
+    const modelCount = ids && ids.length > MAX_KEPT_MODELS ? { modelCount: ids.length } : {};
+    const base = { status, models, ...modelCount, excerpt };
+    const said = describeBody(result.body, result.contentType, result.json) || undefined;
+    const judged = (answer, extra = {}) => ({
         ...base,
-        state: 'waiting',
-        summary: `${summaryBase} \u2014 ${why}`,
-        detail: why
+        ...extra,
+        state: answer.state,
+        answer,
+        ...answerWords(answer, expect)
     });
+    if (status === 401 || status === 403)
+        return judged({ state: 'fatal', status, said }, { fatalReason: 'unauthorized' });
+    if (!statusAccepted(expect.status, status))
+        return judged({ state: 'waiting', status, said });
+    // The summary names the listed models (the first few, and how many), or else what the body says.
+    const answered = ids === undefined
+        ? { status, said }
+        : {
+            status,
+            models: ids.slice(0, MAX_NAMED_MODELS),
+            ...(ids.length > MAX_NAMED_MODELS ? { modelCount: ids.length } : {})
+        };
+    const waiting = (missing) => judged({ state: 'waiting', ...answered, missing });
     let modelId;
     if (expect.model !== undefined) {
-        if (list === undefined) {
-            return waiting(`the answer is not a model list, so "${expect.model}" cannot be found in it${result.truncated ? ' (body over 1 MiB, cut)' : ''}`);
-        }
+        if (list === undefined)
+            return waiting({ what: 'model-list', truncated: result.truncated });
         const match = matchModel(list.models, expect.model);
         if (match.kind === 'ambiguous') {
             const candidates = match.candidates.map((m) => m.id);
-            const words = ambiguousModelText(expect.model, candidates);
-            return {
-                ...base,
-                state: 'fatal',
-                fatalReason: 'ambiguous-model',
-                candidates,
-                summary: `${summaryBase} \u2014 ${words.summary}`,
-                detail: words.detail
-            };
+            return judged({ state: 'fatal', ...answered, candidates }, { fatalReason: 'ambiguous-model', candidates });
         }
-        if (match.kind === 'missing') {
-            return waiting(models?.length ? `"${expect.model}" is not among the listed models` : `"${expect.model}" is not listed yet`);
-        }
+        if (match.kind === 'missing')
+            return waiting({ what: 'model' });
         const found = match.model;
         if (found.unloaded)
-            return { ...waiting(unloadedModelText(found.id)), modelState: 'unloaded' };
+            return { ...waiting({ what: 'model-unloaded', id: found.id }), modelState: 'unloaded' };
         if (found.loading !== undefined)
-            return { ...waiting(`"${found.id}" is listed but still loading (${found.loading})`), modelState: 'loading' };
+            return { ...waiting({ what: 'model-loaded', id: found.id, loading: found.loading }), modelState: 'loading' };
         modelId = found.id;
     }
-    if (expect.match !== undefined && !body.includes(expect.match)) {
-        return waiting(`the body does not contain "${expect.match}"`);
-    }
+    if (expect.match !== undefined && !body.includes(expect.match))
+        return waiting({ what: 'match' });
     if (expect.matchRegex !== undefined) {
         const matched = testWithin(expect.matchRegex, body, regexLimitMs);
-        if (matched === undefined) {
-            return waiting(`${String(expect.matchRegex)} ran out of time on the body (it backtracks too much: simplify "match-regex")`);
-        }
+        if (matched === undefined)
+            return waiting({ what: 'match-regex-in-time' });
         if (!matched)
-            return waiting(`the body does not match ${String(expect.matchRegex)}`);
+            return waiting({ what: 'match-regex' });
     }
-    return { ...base, modelId, state: 'ready', summary: summaryBase, detail: '' };
+    return judged({ state: 'ready', ...answered }, { modelId });
 }
+/**
+ * OpenSSL's words when the first bytes back are not TLS: a plain HTTP server answering a TLS hello with a
+ * 400 page (`wrong version number`, or `packet length too long` from some servers).
+ */
+const PLAIN_HTTP = /WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|HTTP_REQUEST/;
 function assessError(result) {
+    const judged = (answer, extra = {}) => ({
+        ...extra,
+        state: answer.state,
+        answer,
+        status: result.status,
+        ...answerWords(answer, { status: [] })
+    });
+    if (TLS_CODES.test(result.code) && PLAIN_HTTP.test(result.code)) {
+        const plainHttp = { redirectedTo: result.redirectedTo };
+        return judged({ state: 'fatal', error: result.code, plainHttp }, { fatalReason: 'tls' });
+    }
     if (TLS_CODES.test(result.code)) {
         // Node 24 adds advice about its own flags ("; if the root CA is installed locally, try \u2026 --use-system-ca"),
         // which an action cannot use: the inputs that can help are named instead.
-        const what = result.message.split(';')[0];
-        return {
-            state: 'fatal',
-            fatalReason: 'tls',
-            summary: `TLS error: ${what}`,
-            detail: `the server's certificate was not accepted (${result.code}): ${what}. ` +
-                'Give its CA certificate with "ca-cert", or set "insecure-tls: true" to skip the check'
-        };
+        return judged({ state: 'fatal', error: result.code, said: result.message.split(';')[0] }, { fatalReason: 'tls' });
     }
-    if (result.code === 'TIMEOUT') {
-        const summary = result.status === undefined
-            ? 'no answer (request timed out)'
-            : `HTTP ${result.status}, but the body did not arrive in time`;
-        return { state: result.status === undefined ? 'down' : 'waiting', status: result.status, summary, detail: summary };
-    }
-    const words = ERROR_WORDS[result.code] ?? `${result.message} (${result.code})`;
-    const summary = result.status === undefined ? words : `HTTP ${result.status}, then ${words}`;
-    return { state: result.status === undefined ? 'down' : 'waiting', status: result.status, summary, detail: summary };
+    const state = result.status === undefined ? 'down' : 'waiting';
+    if (result.code === 'TIMEOUT')
+        return judged({ state, status: result.status, error: 'TIMEOUT' });
+    const error = SAME_ERROR[result.code] ?? result.code;
+    // An error met on the way through a proxy is the proxy's (`PROXY_<code>`, see the probe).
+    const proxy = result.proxy !== undefined && result.code.startsWith('PROXY_') ? result.proxy : undefined;
+    // A code without words of its own is told by its message.
+    const said = errorHasWords(result.code, proxy !== undefined) ? undefined : result.message;
+    return judged({ state, status: result.status, error, proxy, said });
 }
-/** A summary names this many listed models at most: a list of 60,000 would make every line megabytes long. */
+/** An answer names this many listed models at most: a list of 60,000 would make every line megabytes long. */
 const MAX_NAMED_MODELS = 10;
 /**
  * An answer's model ids kept past the probe (its `models`, the `models` output): a fleet of servers listing
  * 40,000 models each would otherwise hold hundreds of thousands of strings and write an output of megabytes.
  */
 const MAX_KEPT_MODELS = 1000;
-/** The first `max` ids, then how many more of `total`. */
-function someOf(ids, max = MAX_NAMED_MODELS, total = ids.length) {
-    const named = ids.slice(0, max).map((id) => clip(id, 200));
-    return total > named.length ? `${named.join(', ')} and ${total - named.length} more` : named.join(', ');
-}
 /**
  * Says what a body says in a few words: a JSON error's message (from `json`, the body already parsed), an HTML
  * page's title, or its first line.
@@ -17733,6 +17996,7 @@ function jsonMessage(json) {
     }
     return undefined;
 }
+/** The server's words on one line, at most `max` characters. */
 function clip(text, max = 120) {
     // cut before cleaning: a body can be 1 MiB on one line, and a copy of it per probe adds up
     const clean = controlToSpace(text.slice(0, 2 * max));
@@ -17741,6 +18005,7 @@ function clip(text, max = 120) {
 
 ;// CONCATENATED MODULE: ./src/wait/generation-check.ts
 /** `probe-generation`: one tiny generation request, proof that a listed model can actually produce a token. */
+
 
 
 
@@ -17768,15 +18033,15 @@ function createGenerator({ base, route, headers, clock, caCert, insecureTls, sec
                 // Any 2xx is not enough: an error object, an empty body or a 202 is no token. Only a completion in the
                 // engine's own format proves the model generated.
                 if (assessment.state === 'ready' && result.kind === 'http' && !isCompletion(route, result.json)) {
-                    const said = describeBody(result.body, result.contentType, result.json);
-                    const summary = `HTTP ${result.status} ${said === '' ? 'with an empty body' : said} \u2014 not a completion`;
+                    const said = describeBody(result.body, result.contentType, result.json) || undefined;
+                    const answer = {
+                        state: 'waiting',
+                        status: result.status,
+                        said,
+                        missing: { what: 'completion', route: route.name }
+                    };
                     return {
-                        assessment: {
-                            ...assessment,
-                            state: 'waiting',
-                            summary,
-                            detail: `the answer is not a ${route.name} completion`
-                        },
+                        assessment: { ...assessment, state: 'waiting', answer, ...answerWords(answer, ANY_2XX) },
                         request,
                         latencyMs
                     };
@@ -17784,7 +18049,12 @@ function createGenerator({ base, route, headers, clock, caCert, insecureTls, sec
                 // A completion body says nothing worth a log line; its arrival is the news.
                 if (assessment.state === 'ready')
                     return {
-                        assessment: { ...assessment, summary: `${request} generated`, excerpt: undefined },
+                        assessment: {
+                            ...assessment,
+                            answer: { state: 'ready' },
+                            ...generatedWords(request),
+                            excerpt: undefined
+                        },
                         request,
                         latencyMs
                     };
@@ -17844,11 +18114,27 @@ function historyKey(url, model, start) {
         .digest('hex')
         .slice(0, 16);
 }
+/**
+ * Opens the history file, only if it is a regular file. O_NONBLOCK: opening a FIFO nobody writes to (or reads
+ * from) would otherwise block the whole process, past its deadline and deaf to signals; it cannot block a
+ * regular file's reads and writes.
+ */
+function openRegular(path, flags) {
+    const fd = (0,external_node_fs_namespaceObject.openSync)(path, flags | external_node_fs_namespaceObject.constants.O_NONBLOCK);
+    if ((0,external_node_fs_namespaceObject.fstatSync)(fd).isFile())
+        return fd;
+    (0,external_node_fs_namespaceObject.closeSync)(fd);
+    throw new Error(`${path} is not a regular file`);
+}
+const APPEND = external_node_fs_namespaceObject.constants.O_WRONLY | external_node_fs_namespaceObject.constants.O_APPEND | external_node_fs_namespaceObject.constants.O_CREAT;
 /** Makes sure the file can be appended to; a reason in words when it cannot (history is then off). */
 function prepareHistory(path) {
     try {
         (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
-        (0,external_node_fs_namespaceObject.closeSync)((0,external_node_fs_namespaceObject.openSync)(path, 'a'));
+        const existing = (0,external_node_fs_namespaceObject.statSync)(path, { throwIfNoEntry: false });
+        if (existing !== undefined && !existing.isFile())
+            throw new Error('not a regular file');
+        (0,external_node_fs_namespaceObject.closeSync)(openRegular(path, APPEND));
         return undefined;
     }
     catch (e) {
@@ -17903,7 +18189,7 @@ function parseRun(line) {
     return fine ? r : undefined;
 }
 function readTail(path) {
-    const fd = (0,external_node_fs_namespaceObject.openSync)(path, 'r');
+    const fd = openRegular(path, external_node_fs_namespaceObject.constants.O_RDONLY);
     try {
         const size = (0,external_node_fs_namespaceObject.fstatSync)(fd).size;
         const length = Math.min(size, MAX_READ_BYTES);
@@ -17945,14 +18231,16 @@ function runLine(run) {
 /**
  * Appends one run with a single write (atomic with O_APPEND), holding the file's lock so that a trim in another
  * process cannot drop it; then trims the run's key to its last `keep` runs when it has more.
- * Returns false when the run does not fit in one line.
+ * Returns false when the run does not fit in one line. Waits for the lock at most `lockWaitMs` in all (the time
+ * left before the wait's deadline): without it, the line is appended all the same and the trim left for later.
  */
-function appendRun(path, run, keep = KEEP_RUNS) {
+function appendRun(path, run, keep = KEEP_RUNS, lockWaitMs = LOCK_WAIT_MS) {
     const line = runLine(run);
     if (line === undefined)
         return false;
-    withLock(path, () => {
-        const fd = (0,external_node_fs_namespaceObject.openSync)(path, 'a');
+    const until = Date.now() + Math.min(lockWaitMs, LOCK_WAIT_MS);
+    withLock(path, until, () => {
+        const fd = openRegular(path, APPEND);
         try {
             (0,external_node_fs_namespaceObject.writeSync)(fd, line);
         }
@@ -17962,7 +18250,7 @@ function appendRun(path, run, keep = KEEP_RUNS) {
     });
     const kept = readHistory(path).runs.filter((r) => r.key === run.key).length;
     if (kept > keep)
-        trimHistory(path, keep);
+        trimHistory(path, keep, until);
     return true;
 }
 /**
@@ -17970,8 +18258,8 @@ function appendRun(path, run, keep = KEEP_RUNS) {
  * and renamed over the old one under the lock, which appenders take too, so no run appended meanwhile is lost.
  * Without the lock (another process holds it too long) it leaves the file as it is.
  */
-function trimHistory(path, keep = KEEP_RUNS) {
-    withLock(path, (locked) => {
+function trimHistory(path, keep = KEEP_RUNS, lockUntil = Date.now() + LOCK_WAIT_MS) {
+    withLock(path, lockUntil, (locked) => {
         if (!locked)
             return;
         const { runs } = parseHistory(readTail(path));
@@ -17991,17 +18279,20 @@ function trimHistory(path, keep = KEEP_RUNS) {
         (0,external_node_fs_namespaceObject.renameSync)(temp, path);
     });
 }
-/** Runs `fn` holding `<path>.lock` (created exclusively); after LOCK_WAIT_MS without it, runs `fn(false)` anyway. */
-function withLock(path, fn) {
+/**
+ * Runs `fn` holding `<path>.lock` (created exclusively); still without it at `deadline`, runs `fn(false)` anyway.
+ * Real time (Date.now), not the wait's clock: the lock is shared with other processes and aged by the file
+ * system's modification times, which only the real clock compares with.
+ */
+function withLock(path, deadline, fn) {
     const lock = `${path}.lock`;
-    const deadline = Date.now() + LOCK_WAIT_MS;
     let fd;
     while (fd === undefined) {
         try {
             fd = (0,external_node_fs_namespaceObject.openSync)(lock, 'wx');
         }
         catch (e) {
-            if (e.code !== 'EEXIST' || Date.now() > deadline)
+            if (e.code !== 'EEXIST' || Date.now() >= deadline)
                 break;
             if (lockIsStale(lock))
                 continue;
@@ -18036,7 +18327,7 @@ function median(values) {
     return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 /** What the last MEDIAN_OF ready runs took; undefined without any. */
-function expectation(earlier) {
+function usualStartup(earlier) {
     const ready = earlier.filter((r) => r.ready).slice(-MEDIAN_OF);
     if (ready.length === 0)
         return undefined;
@@ -18056,7 +18347,7 @@ function expectation(earlier) {
 }
 /** This ready run against the median of the earlier ready runs; undefined when there is nothing to compare. */
 function regression(earlier, run) {
-    const usual = expectation(earlier);
+    const usual = usualStartup(earlier);
     if (!run.ready || usual === undefined || usual.totalSeconds <= 0)
         return undefined;
     const seconds = secondsOf(run);
@@ -18145,8 +18436,8 @@ function adaptiveGap(s) {
 /**
  * What model servers print while they start, as data: how each engine frames and stamps a line, the lines that
  * name it, one row per engine and startup phase, the line that says it is ready, and its known fatal lines.
- * Facts and their sources: shared/research/engine-logs.md. Line numbers in `[file.py:NNN]` prefixes change every
- * release, so no pattern here depends on them.
+ * __tests__/fixtures/logs holds a recorded startup of each engine that these rows are tested against. Line numbers
+ * in `[file.py:NNN]` prefixes change every release, so no pattern here depends on them.
  */
 const cause = (pattern) => ({ pattern, cause: true });
 const failure = (pattern) => ({ pattern, cause: false });
@@ -18574,6 +18865,9 @@ function parseSettings(get, platform = currentPlatform()) {
     if (apiKey !== undefined) {
         if (/\s/.test(apiKey))
             throw new InputError('api-key', 'contains white space; give the key alone, without "Bearer"');
+        // never shown: only where it goes wrong
+        if (!isLatin1(apiKey))
+            throw new InputError('api-key', `contains a character outside Latin-1 (${LATIN1_FORM})`);
         secret('api-key', apiKey, 'the key');
         headers.authorization = `Bearer ${apiKey}`;
     }
@@ -19080,20 +19374,17 @@ class LogFollower {
     }
 }
 
-;// CONCATENATED MODULE: external "node:dns/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:dns/promises");
 ;// CONCATENATED MODULE: external "node:fs/promises"
-const external_node_fs_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 // EXTERNAL MODULE: external "node:net"
 var external_node_net_ = __nccwpck_require__(7030);
 ;// CONCATENATED MODULE: ./src/http/port-watch.ts
 /**
  * Sees a closed port open, cheaply, so that the HTTP probe goes out the moment a server starts listening
  * instead of up to an `interval` later. Watching a closed port costs the server nothing: a bare TCP connect
- * is refused by the kernel before any server code runs. One poller serves every URL of a fleet and keeps
- * its own cost near a fixed share of one core by spacing its rounds by what the last round cost.
+ * is refused by the kernel before any server code runs. One poller, made by the gate, serves every URL of a
+ * fleet and keeps its own cost near a fixed share of one core by spacing its rounds by what the last round cost.
  */
-
 
 
 
@@ -19144,15 +19435,15 @@ function tcpConnects(host, port, ms) {
 /**
  * `localhost` is loopback on both families whatever /etc/hosts says (as the probe treats it): 127.0.0.1 is
  * tried every round, ::1, where fewer servers listen alone, every fourth, which keeps a round to one connect.
+ * Other names are looked up as the probe looks them up (a resolver that never answers cannot hold the process).
  */
-function connectTargets(host) {
-    if (host.toLowerCase().replace(/\.$/, '') === 'localhost') {
-        return Promise.resolve([
-            { address: '127.0.0.1', everyRounds: 1 },
-            { address: '::1', everyRounds: 4 }
-        ]);
-    }
-    return (0,promises_namespaceObject.lookup)(host, { all: true }).then((found) => found.map((a) => ({ address: a.address, everyRounds: 1 })), () => [{ address: host, everyRounds: 1 }]);
+function connectTargets(host, lookup) {
+    return new Promise((resolve) => lookup(host, { all: true }, (err, found) => {
+        if (err !== null || typeof found === 'string')
+            return resolve([{ address: host, everyRounds: 1 }]);
+        const bothFamilies = loopbackAddresses(host) !== undefined;
+        resolve(found.map((a) => ({ address: a.address, everyRounds: bothFamilies && a.family === 6 ? 4 : 1 })));
+    }));
 }
 /** Polls every watched port in rounds; runs only while someone watches. */
 class PortPoller {
@@ -19160,21 +19451,32 @@ class PortPoller {
     watchers = new Set();
     timer;
     procReadable;
+    lookup = createLookup();
     constructor(budget = CPU_BUDGET) {
         this.budget = budget;
+    }
+    /** The watch of one URL's port, for the wait loop. */
+    watchFor(url) {
+        return { opened: (signal) => this.watch(url, signal), local: isLoopback(url.hostname) };
+    }
+    /** Ends every watch (each resolves) and the rounds. */
+    close() {
+        for (const watcher of [...this.watchers])
+            watcher.resolve();
+        this.idle();
     }
     watch(url, signal) {
         return new Promise((resolve) => {
             if (signal.aborted)
                 return resolve();
             const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
-            const targets = connectTargets(url.hostname.replace(/^\[|\]$/g, ''));
+            const targets = connectTargets(bareHost(url.hostname), this.lookup);
             const watcher = { targets, port, loopback: isLoopback(url.hostname), resolve: () => undefined };
             watcher.resolve = () => {
                 this.watchers.delete(watcher);
                 signal.removeEventListener('abort', watcher.resolve);
                 if (this.watchers.size === 0)
-                    this.stop();
+                    this.idle();
                 resolve();
             };
             signal.addEventListener('abort', watcher.resolve, { once: true });
@@ -19182,7 +19484,7 @@ class PortPoller {
             this.timer ??= setTimeout(() => void this.round(), MIN_ROUND_MS);
         });
     }
-    stop() {
+    idle() {
         clearTimeout(this.timer);
         this.timer = undefined;
     }
@@ -19215,14 +19517,10 @@ class PortPoller {
     async readProc() {
         if (this.procReadable === false)
             return undefined;
-        const tables = await Promise.all(PROC_TABLES.map((f) => (0,external_node_fs_promises_namespaceObject.readFile)(f, 'latin1').catch(() => '')));
+        const tables = await Promise.all(PROC_TABLES.map((f) => (0,promises_namespaceObject.readFile)(f, 'latin1').catch(() => '')));
         this.procReadable = tables[0].startsWith('  sl');
         return this.procReadable ? listeningLoopbackPorts(tables.join('\n')) : undefined;
     }
-}
-const poller = new PortPoller();
-function portWatchFor(url) {
-    return { opened: (signal) => poller.watch(url, signal), local: isLoopback(url.hostname) };
 }
 
 ;// CONCATENATED MODULE: ./src/startup/eta.ts
@@ -19327,7 +19625,8 @@ class PhaseTracker {
         this.lines = lineNumber;
         const text = rawLine.replace(ANSI, '');
         const events = [];
-        const fatal = checkFatal ? this.matchFatal(text, lineNumber) : undefined;
+        if (checkFatal)
+            this.matchFatal(text, lineNumber);
         if (this.log === undefined) {
             const engine = engineOfLine(text);
             if (engine === undefined) {
@@ -19342,8 +19641,6 @@ class PhaseTracker {
         else {
             events.push(...this.read(text, at));
         }
-        if (fatal !== undefined)
-            events.push({ type: 'fatal', fatal });
         return events;
     }
     /** Ends the phase under way (the wait is over). */
@@ -19370,11 +19667,8 @@ class PhaseTracker {
     }
     matchFatal(text, lineNumber) {
         const found = (this.log?.fatal ?? ALL_FATAL).find((f) => f.pattern.test(text));
-        if (found === undefined)
-            return undefined;
-        const match = { line: text.trim().slice(0, MAX_QUOTE), lineNumber, cause: found.cause };
-        this.fatals.push(match);
-        return match;
+        if (found !== undefined)
+            this.fatals.push({ line: text.trim().slice(0, MAX_QUOTE), lineNumber, cause: found.cause });
     }
     read(text, at) {
         const log = this.log;
@@ -19410,7 +19704,6 @@ class PhaseTracker {
                 this.readySeen = true;
                 if (this.open !== undefined)
                     this.close(moment);
-                events.push({ type: 'ready', at });
             }
         }
         return events;
@@ -19601,11 +19894,11 @@ class StartupProfile {
     }
     /** One line of the server's log (its number in the file, when known), read at `at`: returns what to say about it. */
     line(text, at, lineNumber) {
-        return this.say(this.tracker.feed(text, at, lineNumber));
+        return this.say(this.tracker.feed(text, at, lineNumber), at);
     }
     /** A line written before the wait began (a server started elsewhere): it tells the phases so far, never a failure. */
     earlier(text, at, lineNumber) {
-        return this.say(this.tracker.feed(text, at, lineNumber, { fatal: false }));
+        return this.say(this.tracker.feed(text, at, lineNumber, { fatal: false }), at);
     }
     /** A model-list body's JSON from the server: `owned_by` can name the engine. */
     models(json) {
@@ -19657,12 +19950,13 @@ class StartupProfile {
     get label() {
         return this.engine === undefined ? undefined : engineLog(this.engine).label;
     }
-    say(events) {
+    /** `at`: when the line that gave the events was read (the ready line's moment, once the tracker has seen it). */
+    say(events, at) {
+        if (at !== undefined && this.tracker.ready)
+            this.readyLineAt ??= at;
         const lines = [];
         for (const e of events) {
-            if (e.type === 'ready')
-                this.readyLineAt ??= e.at;
-            else if (e.type === 'engine')
+            if (e.type === 'engine')
                 lines.push(`engine: ${engineLog(e.engine).label} (${e.from === 'log' ? 'from its log' : 'from its model list'})`);
             else if (e.type === 'phase')
                 lines.push(phaseChangeText(e.name, e.previous));
@@ -19672,7 +19966,6 @@ class StartupProfile {
 }
 
 ;// CONCATENATED MODULE: ./src/report/wait-report.ts
-/** Words for people: log lines, the failure message, the outputs and the job summary. Text only, no I/O. */
 
 
 
@@ -19743,8 +20036,8 @@ function failureMessage(outcome, ctx) {
     if (outcome.reason === 'unauthorized' || outcome.reason === 'tls' || outcome.reason === 'ambiguous-model') {
         return `Stopped after ${waited}: ${last?.detail ?? outcome.reason}.`;
     }
-    if (outcome.stop) {
-        const lines = [sentence(`Stopped after ${waited}, before the server was ready: ${outcome.stop.detail}`)];
+    if (outcome.halt) {
+        const lines = [sentence(`Stopped after ${waited}, before the server was ready: ${outcome.halt.detail}`)];
         if (last !== undefined)
             lines.push(sentence(`Last answer: ${last.summary}`));
         return lines.join('\n');
@@ -19853,8 +20146,8 @@ function summaryMarkdown(outcome, ctx) {
         rows.push(['Startup (from the process start)', `${out['startup-seconds']} s`]);
     if (server?.logFile !== undefined)
         rows.push(['Server log', code(server.logFile)]);
-    if (outcome.profile?.engine !== undefined)
-        rows.push(['Engine', mdText(outcome.profile.engine)]);
+    if (outcome.profile?.engineLabel !== undefined)
+        rows.push(['Engine', mdText(outcome.profile.engineLabel)]);
     if (out['expected-seconds'] !== '') {
         const against = out['regression-percent'] === ''
             ? ''
@@ -19885,11 +20178,11 @@ function summaryMarkdown(outcome, ctx) {
         if (warning !== undefined)
             lines.push('', `> \u26a0\ufe0f ${cell(mdText(warning))}`);
     if (profile !== undefined && profile.phases.length > 0)
-        lines.push('', phaseMarkdown(profile.phases, profile.engine ?? 'Server', profile.usual).trimEnd());
-    if (server?.env !== undefined || server?.envUnavailable !== undefined) {
+        lines.push('', phaseMarkdown(profile.phases, profile.engineLabel ?? 'Server', profile.usualPhaseSeconds).trimEnd());
+    if (server?.env !== undefined || server?.envUnreadable) {
         lines.push('', '#### Server environment', '');
-        if (server.envUnavailable !== undefined)
-            lines.push(server.envUnavailable);
+        if (server.envUnreadable)
+            lines.push(envUnreadableText(server));
         else
             lines.push('| variable | value |', '|---|---|', ...(server.env ?? []).map((e) => `| ${cell(code(e.name))} | ${e.value === undefined ? '*not set*' : cell(code(clipText(e.value, MAX_ENV_VALUE_CHARS)))} |`));
     }
@@ -19928,10 +20221,32 @@ function fenced(text) {
     const fence = '`'.repeat(longest + 1);
     return `${fence}\n${text}\n${fence}`;
 }
+const envUnreadableText = (server) => `The environment of process ${server.pid} could not be read (it has exited, or this is not Linux).`;
+/** The gate's own lines, beside the wait's events. */
+const gateLines = {
+    started: (pid, logFile) => `Started the server (pid ${pid}); its output goes to ${logFile}`,
+    watching: (pid, logFile) => `Watching the server process ${pid}${logFile === undefined ? '' : ` and its log ${logFile}`}`,
+    /** A line the startup profile says, `elapsedMs` into the wait. */
+    startup: (elapsedMs, line) => `${formatDuration(elapsedMs)}: ${line}`,
+    environment: (server) => [
+        `Server environment (process ${server.pid}):`,
+        ...envLines(server).map((line) => `  ${line}`)
+    ],
+    requestHeaders: (names) => `request headers: ${names.join(', ')} (values not shown)`,
+    noLog: (path) => `The server log ${path} does not exist.`,
+    /** Why the other endpoints of a fleet stop waiting. */
+    fleetStopped: (url, reason) => `${url.href} can no longer become ready (${reason})`
+};
+/** The line the wait begins with: how long, for what (`endpoints`: how many a fleet has), how often. */
+function waitingLine(ctx, { endpoints, generation, intervalMs }) {
+    const subject = endpoints > 1 ? `each of ${endpoints} endpoints` : undefined;
+    return (`Waiting up to ${formatDuration(ctx.timeoutMs)} for ${describeExpectation(ctx, subject)}` +
+        `${generation ? ' and a one-token generation to succeed' : ''}; probing every ${formatDuration(intervalMs)}`);
+}
 /** The `env-report` lines for the log. */
 function envLines(server) {
-    if (server.envUnavailable !== undefined)
-        return [server.envUnavailable];
+    if (server.envUnreadable)
+        return [envUnreadableText(server)];
     return (server.env ?? []).map((e) => (e.value === undefined ? `${e.name}: not set` : `${e.name}=${e.value}`));
 }
 // The front ends redact what they write with it; it lives beside the rule that says what a secret is.
@@ -19954,23 +20269,24 @@ function loadHistory(file, key, offNotice) {
         const warnings = skipped
             ? [`History: skipped ${skipped} line${skipped === 1 ? '' : 's'} of ${file} that could not be read.`]
             : [];
-        return { file, key, earlier, usual: expectation(earlier), notices: [], warnings };
+        return { file, key, earlier, usual: usualStartup(earlier), notices: [], warnings };
     }
     catch (e) {
         return off(`History is off: cannot read ${file} (${e.message}).`);
     }
 }
 /**
- * Compares the finished run with the earlier ones, then appends it. A regression is told only against at least
- * `minRuns` earlier ready runs: against one, a cold page cache beside a warm one is a regression every time.
+ * Compares the finished run with the earlier ones, then appends it, waiting for the file's lock at most
+ * `lockWaitMs`. A regression is told only against at least `minRuns` earlier ready runs: against one, a cold page
+ * cache beside a warm one is a regression every time.
  */
-function recordRun(history, run, thresholdPercent, minRuns) {
+function recordRun(history, run, thresholdPercent, minRuns, lockWaitMs) {
     const r = regression(history.earlier, run);
     const drift = envDrift(history.earlier, run);
     const notices = [];
     if (history.file !== undefined) {
         try {
-            if (!appendRun(history.file, run))
+            if (!appendRun(history.file, run, undefined, lockWaitMs))
                 notices.push('History: this run was not recorded, its line is too long.');
         }
         catch (e) {
@@ -19988,6 +20304,19 @@ function recordRun(history, run, thresholdPercent, minRuns) {
 
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+;// CONCATENATED MODULE: ./src/inputs/variables.ts
+/** Where an input's value comes from in the environment: the one mapping from input names to variable names. */
+const PREFIX = 'INPUT_';
+/** Whether an environment variable carries an input (the runner's or a shell's form). */
+const isInputVariable = (variable) => variable.startsWith(PREFIX);
+/**
+ * The variable the runner sets for an input, as @actions/core's getInput reads it: INPUT_, then the name upper-cased
+ * with spaces as underscores and hyphens kept (`match-regex` \u2192 INPUT_MATCH-REGEX).
+ */
+const inputVariable = (name) => `${PREFIX}${name.replace(/ /g, '_').toUpperCase()}`;
+/** The form a shell can set, hyphens as underscores (INPUT_MATCH_REGEX): the CLI reads it too. */
+const shellInputVariable = (name) => inputVariable(name).replace(/-/g, '_');
+
 ;// CONCATENATED MODULE: ./src/server/proc.ts
 /** Reading Linux's /proc: one process's stat line, the process ids, a command line. Undefined or empty without it. */
 
@@ -20038,6 +20367,7 @@ function commandLine(pid, proc = '/proc') {
 
 
 
+
 /**
  * Where the log goes with `start` and no `log-file`: a new file in the runner's temporary directory (the system's
  * outside a runner) named with this run's pid, `model-server-<pid>.log`, created now so that no other run's log is
@@ -20063,7 +20393,7 @@ function newLogFile(env, pid = process.pid) {
 }
 /** The step's environment, without the action's own `INPUT_*` variables (which carry its api-key). */
 function serverEnv(env) {
-    return Object.fromEntries(Object.entries(env).filter((e) => e[1] !== undefined && !e[0].startsWith('INPUT_')));
+    return Object.fromEntries(Object.entries(env).filter((e) => e[1] !== undefined && !isInputVariable(e[0])));
 }
 const FOREGROUND_HINT = '"start" must run the server in the foreground, without & or nohup: the action puts it in the background';
 /** Like a `run:` step: bash, which also execs a lone command so that the pid is the server's own. */
@@ -20198,7 +20528,7 @@ function readEnviron(pid) {
 }
 
 ;// CONCATENATED MODULE: ./src/server/watch.ts
-/** Turns what happens beside the wait into a stop: the server process exiting, a fail-pattern log line, cancellation. */
+/** Turns what happens beside the wait into a halt: the server process exiting, a fail-pattern log line, cancellation. */
 
 
 /**
@@ -20221,12 +20551,10 @@ function watchFile(path, onChange) {
         return undefined;
     }
 }
-function watchServer({ server, log, failPattern, readLines, cancel, pollMs = 200 }) {
-    const controller = new AbortController();
-    const stop = (s) => {
-        if (!controller.signal.aborted)
-            controller.abort(s);
-    };
+function watchServer({ halter, server, log, failPattern, readLines, cancel, pollMs = 200 }) {
+    let closed = false;
+    // A server that exits after the wait is over (or a late fatal line) ends nothing.
+    const halt = (h) => void (closed || halter.halt(h));
     const logError = (line, why, after = '') => ({
         reason: 'log-error',
         detail: `line ${line.number} of ${log?.path} ${why}: ${line.text}${after}`
@@ -20252,14 +20580,13 @@ function watchServer({ server, log, failPattern, readLines, cancel, pollMs = 200
             };
         }
         const matching = found === -1 ? undefined : fresh[found];
-        const knownError = (k) => logError(k.line, `is a known fatal ${k.engine} line`, after);
+        const knownError = (k) => logError(k.line, `is a known fatal ${k.engineLabel ?? 'model server'} line`, after);
         if (known?.cause)
             return knownError(known);
         if (matching)
             return logError(matching, 'matches fail-pattern', after);
         return known ? knownError(known) : undefined;
     };
-    let closed = false;
     /** Calls `f` now, or `gapMs` after its last call when that was sooner (once, however many calls came between). */
     const spaced = (f, gapMs) => {
         let last = -Infinity;
@@ -20290,9 +20617,9 @@ function watchServer({ server, log, failPattern, readLines, cancel, pollMs = 200
             return;
         // A server usually exits right after its fatal line: a moment's grace lets the message give the exit code.
         if (server === undefined)
-            stop(found);
+            halt(found);
         else
-            grace = setTimeout(stop, EXIT_GRACE_MS, found);
+            grace = setTimeout(halt, EXIT_GRACE_MS, found);
     };
     const reads = log !== undefined && (failPattern !== undefined || readLines !== undefined);
     const timer = reads ? setInterval(scan, pollMs) : undefined;
@@ -20301,30 +20628,32 @@ function watchServer({ server, log, failPattern, readLines, cancel, pollMs = 200
     const onChange = spaced(() => scan(), SCAN_GAP_MS);
     let changes = reads ? watchFile(log.path, onChange) : undefined;
     void server?.exited.then((how) => {
+        if (closed)
+            return;
         // A crash usually prints its cause just before: the fatal line explains more than the exit code.
         const after = `; the server process ${server.pid} then ${how}`;
         const error = found ? { ...found, detail: found.detail + after } : read(after);
-        stop(error ?? { reason: 'server-exited', detail: `the server process ${server.pid} ${how}` });
+        halt(error ?? { reason: 'server-exited', detail: `the server process ${server.pid} ${how}` });
     });
-    const onCancel = () => stop({ reason: 'cancelled', detail: `the job was cancelled (${String(cancel?.reason ?? 'aborted')})` });
-    if (cancel?.aborted)
+    const onCancel = () => halt({ reason: 'cancelled', detail: `the job was cancelled (${cancel?.halted ?? 'aborted'})` });
+    if (cancel?.signal.aborted)
         onCancel();
     else
-        cancel?.addEventListener('abort', onCancel, { once: true });
+        cancel?.signal.addEventListener('abort', onCancel, { once: true });
     return {
-        signal: controller.signal,
         close() {
+            closed = true;
             clearInterval(timer);
             changes?.close();
-            closed = true;
             clearTimeout(grace);
-            cancel?.removeEventListener('abort', onCancel);
+            cancel?.signal.removeEventListener('abort', onCancel);
         }
     };
 }
 
 ;// CONCATENATED MODULE: ./src/wait/loop.ts
-/** The wait loop: probe, judge, report changes, until ready, a fatal answer, a stop, or the deadline. */
+/** The wait loop: probe, judge, report changes, until ready, a fatal answer, a halt, or the deadline. */
+
 
 
 /**
@@ -20363,7 +20692,7 @@ async function waitForModel(opts, deps) {
             return undefined;
         return (signal) => seen(signal).then(() => void (readyLineWoke ||= !signal.aborted));
     };
-    const finish = (reason, stop) => ({
+    const finish = (reason, halt) => ({
         ready: reason === 'ready',
         reason,
         elapsedMs: clock.now() - start,
@@ -20372,23 +20701,24 @@ async function waitForModel(opts, deps) {
         models,
         firstResponseMs,
         generationMs,
-        stop,
+        halt,
         timeline
     });
-    const stopped = () => (deps.stop?.aborted ? deps.stop.reason : undefined);
+    const halted = () => deps.halter?.halted;
+    const signal = deps.halter?.signal;
     for (;;) {
         const sentAt = clock.now();
-        let stop = stopped();
-        if (stop)
-            return finish(stop.reason, stop);
+        let halt = halted();
+        if (halt)
+            return finish(halt.reason, halt);
         if (sentAt >= deadline)
             return finish(generationFailed ? 'generation-failed' : 'timeout');
         attempts++;
         const budgetMs = Math.min(opts.requestTimeoutMs, deadline - sentAt);
-        const result = await deps.probe(budgetMs, deps.stop);
-        // An answer cut short by the stop, or one that came in as the server died, says nothing.
-        if ((stop = stopped()))
-            return finish(stop.reason, stop);
+        const result = await deps.probe(budgetMs, signal);
+        // An answer cut short by the halt, or one that came in as the server died, says nothing.
+        if ((halt = halted()))
+            return finish(halt.reason, halt);
         // A probe cut short by the deadline says nothing new: the answer before it is the one worth reporting.
         if (budgetMs < opts.requestTimeoutMs && result.kind === 'error' && result.code === 'TIMEOUT' && last) {
             return finish(generationFailed ? 'generation-failed' : 'timeout');
@@ -20399,14 +20729,14 @@ async function waitForModel(opts, deps) {
         generationFailed = false;
         if (assessment.state === 'ready' && streak + 1 >= opts.successThreshold && deps.generate) {
             const generationBudgetMs = Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now()));
-            const check = await deps.generate(assessment.modelId, generationBudgetMs, deps.stop);
-            if ((stop = stopped()))
-                return finish(stop.reason, stop);
+            const check = await deps.generate(assessment.modelId, generationBudgetMs, signal);
+            if ((halt = halted()))
+                return finish(halt.reason, halt);
             // Likewise a generation request cut short by the deadline: the failure before it explains more.
             if (generationBudgetMs < opts.requestTimeoutMs && check.assessment.state === 'down' && last) {
                 return finish(failedBefore ? 'generation-failed' : 'timeout');
             }
-            assessment = withGeneration(assessment, check);
+            assessment = withGeneration(assessment, check, opts.expect);
             if (check.assessment.state === 'ready')
                 generationMs = check.latencyMs;
             else
@@ -20418,7 +20748,7 @@ async function waitForModel(opts, deps) {
             firstResponseMs ??= elapsedMs;
         if (assessment.models !== undefined)
             models = assessment.models;
-        if (assessment.summary !== last?.summary) {
+        if (!sameAnswer(assessment.answer, last?.answer)) {
             const lost = assessment.state === 'down' && last !== undefined && last.state !== 'down' && firstResponseMs !== undefined;
             addChange(timeline, { elapsedMs, summary: assessment.summary, ...(lost ? { lost } : {}) });
             deps.onEvent?.({ type: lost ? 'lost' : 'change', elapsedMs, attempt: attempts, assessment });
@@ -20440,11 +20770,11 @@ async function waitForModel(opts, deps) {
             // While a local port is closed the watch is the probe; HTTP probes then go out with the progress lines.
             const spacing = portWatch.local ? Math.max(opts.intervalMs, opts.progressIntervalMs) : opts.intervalMs;
             const untilMs = Math.min(sentAt + spacing, deadline) - clock.now();
-            await sleepUntilWoken(clock, untilMs, [(signal) => portWatch.opened(signal), readyLine()], deps.stop);
+            await sleepUntilWoken(clock, untilMs, [(wake) => portWatch.opened(wake), readyLine()], signal);
             // a port that shows as open yet refuses must not turn the loop into a busy one
             const earliest = Math.min(sentAt + MIN_PROBE_GAP_MS, deadline);
             if (clock.now() < earliest)
-                await clock.sleep(earliest - clock.now(), deps.stop);
+                await clock.sleep(earliest - clock.now(), signal);
         }
         else {
             answeringSince = result.kind === 'http' ? (answeringSince ?? sentAt) : undefined;
@@ -20460,40 +20790,59 @@ async function waitForModel(opts, deps) {
                 retryAfterMs: result.kind === 'http' ? result.retryAfterMs : undefined,
                 deadline
             });
-            await sleepUntilWoken(clock, next - clock.now(), [readyLine()], deps.stop);
+            await sleepUntilWoken(clock, next - clock.now(), [readyLine()], signal);
         }
     }
 }
 const MIN_PROBE_GAP_MS = 50;
-/** Sleeps `ms`, or less: until one of `wakers` resolves, or `stop` aborts. */
-async function sleepUntilWoken(clock, ms, wakers, stop) {
+/** Sleeps `ms`, or less: until one of `wakers` resolves, or `halt` aborts. */
+async function sleepUntilWoken(clock, ms, wakers, halt) {
     const wake = new AbortController();
-    const signal = stop ? AbortSignal.any([wake.signal, stop]) : wake.signal;
+    const signal = halt ? AbortSignal.any([wake.signal, halt]) : wake.signal;
     await Promise.race([clock.sleep(ms, signal), ...wakers.flatMap((w) => (w ? [w(signal)] : []))]);
     wake.abort();
 }
 /** Folds a generation check into the model-list assessment it followed. */
-function withGeneration(listed, check) {
+function withGeneration(listed, check, expect) {
     const { assessment: g, request } = check;
-    if (g.state === 'ready')
-        return { ...listed, summary: `${listed.summary} \u2014 ${g.summary}` };
-    const summary = `${listed.summary} \u2014 ${request}: ${g.summary}`;
-    if (g.state === 'fatal')
-        return {
-            ...listed,
-            state: 'fatal',
-            fatalReason: g.fatalReason,
-            summary,
-            detail: `${request}: ${g.detail}`,
-            excerpt: g.excerpt
-        };
-    return {
-        ...listed,
-        state: 'waiting',
-        summary,
-        detail: `the model is listed, but ${request} failed: ${g.summary}`,
-        excerpt: g.excerpt
-    };
+    // Listed and ready, so the generation request's answer decides: ready, waiting, or fatal (a refused key).
+    const state = g.state === 'ready' || g.state === 'fatal' ? g.state : 'waiting';
+    const answer = { ...listed.answer, state, generation: { request, answer: g.answer } };
+    const extra = g.state === 'fatal' ? { fatalReason: g.fatalReason } : {};
+    const excerpt = g.state === 'ready' ? {} : { excerpt: g.excerpt };
+    return { ...listed, ...extra, ...excerpt, state, answer, ...answerWords(answer, expect) };
+}
+
+;// CONCATENATED MODULE: ./src/wait/outcome.ts
+/** What an answer must be for these settings to call it ready. */
+const expectation = (s) => ({
+    model: s.model,
+    match: s.match,
+    matchRegex: s.matchRegex,
+    status: s.status
+});
+
+;// CONCATENATED MODULE: ./src/wait/halt.ts
+/**
+ * Ends a wait once, with a typed reason (a `Halt`; for a cancelled job, the signal the runner sent): `signal` cuts
+ * short every sleep and request listening to it, `halted` says why. The first `halt` wins; later ones are
+ * refused, so that whoever halted the wait can tell.
+ */
+class Halter {
+    controller = new AbortController();
+    signal = this.controller.signal;
+    first;
+    get halted() {
+        return this.first;
+    }
+    /** Ends the wait with `halt`; false when it had already ended. */
+    halt(halt) {
+        if (this.first !== undefined)
+            return false;
+        this.first = halt;
+        this.controller.abort(halt);
+        return true;
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/wait/gate.ts
@@ -20513,43 +20862,104 @@ function withGeneration(listed, check) {
 
 
 
-const reportContext = (s, url) => ({
-    url,
-    expect: gate_expectation(s),
-    timeoutMs: s.timeoutMs
-});
-const gate_expectation = (s) => ({
-    model: s.model,
-    match: s.match,
-    matchRegex: s.matchRegex,
-    status: s.status
-});
-async function gate(settings, deps) {
+
+
+async function gate(settings, gateDeps) {
+    const deps = {
+        ...gateDeps,
+        warn: gateDeps.warn ?? gateDeps.log,
+        notice: gateDeps.notice ?? gateDeps.log,
+        env: gateDeps.env ?? process.env
+    };
     const { clock } = deps;
-    const env = deps.env ?? process.env;
-    const logFile = settings.logFile ?? (settings.start !== undefined ? newLogFile(env) : undefined);
+    const logFile = settings.logFile ?? (settings.start !== undefined ? newLogFile(deps.env) : undefined);
     // Resolved before anything starts, so that a bad pid file is an input error and nothing runs.
     const pid = settings.pid === undefined ? undefined : resolvePid(settings.pid);
+    setUpUndici();
+    // Everything that holds a process, a timer or a socket is released in the `finally`, whatever throws first.
+    const halter = new Halter();
+    const ports = new PortPoller();
     let server;
-    if (settings.start !== undefined && logFile !== undefined) {
-        server = startServer(settings.start, logFile, serverEnv(env), clock);
-        deps.log(`Started the server (pid ${server.pid}); its output goes to ${logFile}`);
+    let watch;
+    try {
+        server = launch(settings, pid, logFile, deps);
+        const facts = { pid: server?.pid, logFile };
+        const waitStart = deps.startedAt ?? clock.now();
+        const history = openHistory(settings, deps);
+        const profile = new StartupProfile({ engine: settings.engine, startedAt: server?.startedAt, usual: history.usual });
+        const { log, sayStartup, readLines, readyLine } = followLog({
+            settings,
+            logFile,
+            logOffset: server?.logOffset,
+            profile,
+            deps,
+            waitStart
+        });
+        // A server started elsewhere has long since started: its environment can be read at once, while it still runs.
+        if (pid !== undefined)
+            reportEnvironment(settings, server, facts, deps);
+        deps.log(waitingLine({ url: settings.targets[0].url, expect: expectation(settings), timeoutMs: settings.timeoutMs }, { endpoints: settings.targets.length, generation: settings.probeGeneration, intervalMs: settings.intervalMs }));
+        watch = watchServer({ halter, server, log, failPattern: settings.failPattern, readLines, cancel: deps.cancel });
+        // Every endpoint's sleeps and requests listen to it: a fleet of 200 is not a leak.
+        (0,external_node_events_.setMaxListeners)(0, halter.signal);
+        deps.debug?.(gateLines.requestHeaders(['user-agent', 'accept', ...Object.keys(settings.headers)]));
+        // An endpoint that can no longer become ready settles the fleet's fate: the others stop waiting.
+        let fleetHalt;
+        const shared = {
+            settings,
+            deps,
+            halter,
+            ports,
+            log,
+            profile,
+            sayStartup,
+            progressAt: (now) => profile.status(now, now - (server?.startedAt ?? waitStart)),
+            readyLine,
+            readyAt: (now) => profile.readyAt(now),
+            usualAnsweringMs: history.usual?.answeringSeconds && history.usual.answeringSeconds * 1000,
+            haltFleet: settings.targets.length > 1 ? (halt) => void (halter.halt(halt) && (fleetHalt = halt)) : undefined
+        };
+        const results = await Promise.all(settings.targets.map((target) => waitForTarget(target, shared)));
+        const outcome = representative(results, fleetHalt);
+        if (outcome.ready && server?.startedAt !== undefined)
+            facts.startupMs = clock.now() - server.startedAt;
+        if (pid === undefined)
+            reportEnvironment(settings, server, facts, deps);
+        if (!outcome.ready && log !== undefined && settings.logLines > 0) {
+            facts.logTail = log.tail();
+            if (facts.logTail === undefined)
+                deps.log(gateLines.noLog(log.path));
+        }
+        // The lines written up to now end the startup's last phase (a ready line just before the port opened).
+        if (log !== undefined)
+            readLines(log.poll());
+        return {
+            ...outcome,
+            models: [...new Set(results.flatMap((r) => r.models))],
+            results,
+            server: server === undefined && logFile === undefined ? undefined : facts,
+            profile: settle({ settings, outcome, facts, profile, history, deps })
+        };
     }
-    else if (pid !== undefined) {
-        server = attachServer(pid, clock);
-        deps.log(`Watching the server process ${pid}${logFile === undefined ? '' : ` and its log ${logFile}`}`);
+    finally {
+        watch?.close();
+        ports.close();
+        server?.release();
     }
-    const facts = { pid: server?.pid, logFile };
-    const waitStart = deps.startedAt ?? clock.now();
-    const history = openHistory(settings, deps);
-    const profile = new StartupProfile({ engine: settings.engine, startedAt: server?.startedAt, usual: history.usual });
-    const sayStartup = (lines) => lines.forEach((l) => deps.log(`${formatDuration(clock.now() - waitStart)}: ${l}`));
-    // A log `start` has just begun afresh is read from its first line; one written before the wait tells the phases so far.
+}
+/**
+ * The server's log, read into the startup profile: its lines from before the wait (a server started elsewhere)
+ * tell the phases so far; a log `start` has just begun afresh is read from its first line. `readLines` reads new
+ * lines and returns the engine's own fatal line once seen.
+ */
+function followLog({ settings, logFile, logOffset, profile, deps, waitStart }) {
+    const { clock } = deps;
+    const sayStartup = (lines) => lines.forEach((l) => deps.log(gateLines.startup(clock.now() - waitStart, l)));
     const log = logFile === undefined
         ? undefined
         : new LogFollower(logFile, settings.logLines, {
             fromStart: settings.start !== undefined,
-            skipBytes: server?.logOffset,
+            skipBytes: logOffset,
             secrets: settings.secrets,
             earlier: (lines) => lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number)))
         });
@@ -20573,110 +20983,86 @@ async function gate(settings, deps) {
         if (profile.readyLineSeen)
             readySeen.abort();
         const f = profile.fatal;
-        return (f && { line: { number: f.lineNumber, text: f.line }, cause: f.cause, engine: profile.label ?? 'model server' });
+        return (f && {
+            line: { number: f.lineNumber, text: f.line },
+            cause: f.cause,
+            engineLabel: profile.label
+        });
     };
-    // A server started elsewhere has long since started: its environment can be read at once, while it still runs.
-    if (pid !== undefined)
-        reportEnvironment(settings, server, facts, deps);
-    const fleet = settings.targets.length > 1;
-    const subject = fleet ? `each of ${settings.targets.length} endpoints` : settings.targets[0].url.href;
-    deps.log(`Waiting up to ${formatDuration(settings.timeoutMs)} for ${describeExpectation(reportContext(settings, settings.targets[0].url), subject)}` +
-        `${settings.probeGeneration ? ' and a one-token generation to succeed' : ''}; probing every ${formatDuration(settings.intervalMs)}`);
-    const watch = watchServer({ server, log, failPattern: settings.failPattern, readLines, cancel: deps.cancel });
-    // An endpoint that can no longer become ready settles the fleet's fate: the others stop waiting.
-    const fleetStop = new AbortController();
-    const stop = AbortSignal.any([watch.signal, fleetStop.signal]);
-    // Every endpoint's sleeps and requests listen to it: a fleet of 200 is not a leak.
-    (0,external_node_events_.setMaxListeners)(0, stop);
-    const warn = deps.warn ?? deps.log;
+    return { log, sayStartup, readLines, readyLine: log === undefined ? undefined : readyLine };
+}
+/** Starts the server (`start`) or follows one started elsewhere (`pid`); undefined for neither. */
+function launch(settings, pid, logFile, deps) {
+    if (settings.start !== undefined && logFile !== undefined) {
+        const server = startServer(settings.start, logFile, serverEnv(deps.env), deps.clock);
+        deps.log(gateLines.started(server.pid, logFile));
+        return server;
+    }
+    if (pid === undefined)
+        return undefined;
+    const server = attachServer(pid, deps.clock);
+    deps.log(gateLines.watching(pid, logFile));
+    return server;
+}
+/** One endpoint's wait, its HTTP clients closed however it ends. */
+async function waitForTarget({ url, generation }, shared) {
+    const { settings, deps, halter, log, profile } = shared;
+    const { clock } = deps;
+    const prefix = shared.haltFleet ? `[${url.href}] ` : '';
     // what every HTTP client of the wait shares: its TLS settings, and the secrets to mask in answers as they arrive
     const tls = { caCert: settings.caCert, insecureTls: settings.insecureTls, secrets: settings.secrets };
-    deps.debug?.(`request headers: ${['user-agent', 'accept', ...Object.keys(settings.headers)].join(', ')} (values not shown)`);
+    const prober = createProber({ url, headers: settings.headers, ...tls });
+    const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls });
+    const probe = async (timeoutMs, signal) => {
+        const result = await prober.probe(timeoutMs, signal);
+        deps.debug?.(`${prefix}${probeLine(result)}`);
+        // The model list can name the engine (`owned_by`) when the log has not.
+        if (log !== undefined && result.kind === 'http' && profile.engine === undefined)
+            shared.sayStartup(profile.models(result.json));
+        return result;
+    };
     try {
-        const results = await Promise.all(settings.targets.map(async ({ url, generation }) => {
-            const prefix = fleet ? `[${url.href}] ` : '';
-            const prober = createProber({ url, headers: settings.headers, ...tls });
-            const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls });
-            const probe = async (timeoutMs, signal) => {
-                const result = await prober.probe(timeoutMs, signal);
-                deps.debug?.(`${prefix}${probeLine(result)}`);
-                // The model list can name the engine (`owned_by`) when the log has not.
-                if (log !== undefined && result.kind === 'http' && profile.engine === undefined)
-                    sayStartup(profile.models(result.json));
-                return result;
-            };
-            try {
-                const outcome = await waitForModel({
-                    expect: gate_expectation(settings),
-                    intervalMs: settings.intervalMs,
-                    timeoutMs: settings.timeoutMs,
-                    requestTimeoutMs: settings.requestTimeoutMs,
-                    successThreshold: settings.successThreshold,
-                    progressIntervalMs: settings.progressIntervalMs,
-                    schedule: settings.schedule
-                }, {
-                    probe,
-                    generate: generator ? generator.generate : undefined,
-                    stop,
-                    portWatch: portWatchFor(url),
-                    readyLine: log === undefined ? undefined : readyLine,
-                    readyAt: (now) => profile.readyAt(now),
-                    logTellsReady: () => log !== undefined && profile.engine !== undefined,
-                    usualAnsweringMs: history.usual?.answeringSeconds && history.usual.answeringSeconds * 1000,
-                    clock,
-                    startedAt: deps.startedAt,
-                    onEvent: (e) => {
-                        const now = clock.now();
-                        const startup = e.type === 'progress' ? profile.status(now, now - (server?.startedAt ?? waitStart)) : undefined;
-                        (e.type === 'lost' ? warn : deps.log)(`${prefix}${eventLine(e, startup)}`);
-                    }
-                });
-                if (fleet && !outcome.ready && outcome.reason !== 'timeout' && !stop.aborted) {
-                    fleetStop.abort({
-                        reason: 'cancelled',
-                        detail: `${url.href} can no longer become ready (${outcome.reason})`
-                    });
-                }
-                return { ...outcome, url };
+        const outcome = await waitForModel({
+            expect: expectation(settings),
+            intervalMs: settings.intervalMs,
+            timeoutMs: settings.timeoutMs,
+            requestTimeoutMs: settings.requestTimeoutMs,
+            successThreshold: settings.successThreshold,
+            progressIntervalMs: settings.progressIntervalMs,
+            schedule: settings.schedule
+        }, {
+            probe,
+            generate: generator ? generator.generate : undefined,
+            halter,
+            portWatch: shared.ports.watchFor(url),
+            readyLine: shared.readyLine,
+            readyAt: shared.readyAt,
+            usualAnsweringMs: shared.usualAnsweringMs,
+            logTellsReady: () => log !== undefined && profile.engine !== undefined,
+            clock,
+            startedAt: deps.startedAt,
+            onEvent: (e) => {
+                const startup = e.type === 'progress' ? shared.progressAt(clock.now()) : undefined;
+                (e.type === 'lost' ? deps.warn : deps.log)(`${prefix}${eventLine(e, startup)}`);
             }
-            finally {
-                await Promise.all([prober.close(), generator?.close()]);
-            }
-        }));
-        const outcome = representative(results, fleetStop.signal.reason);
-        if (outcome.ready && server?.startedAt !== undefined)
-            facts.startupMs = clock.now() - server.startedAt;
-        if (pid === undefined)
-            reportEnvironment(settings, server, facts, deps);
-        if (!outcome.ready && log !== undefined && settings.logLines > 0) {
-            facts.logTail = log.tail();
-            if (facts.logTail === undefined)
-                deps.log(`The server log ${log.path} does not exist.`);
+        });
+        if (!outcome.ready && outcome.reason !== 'timeout' && halter.halted === undefined) {
+            shared.haltFleet?.({ reason: 'cancelled', detail: gateLines.fleetStopped(url, outcome.reason) });
         }
-        // The lines written up to now end the startup's last phase (a ready line just before the port opened).
-        if (log !== undefined)
-            readLines(log.poll());
-        return {
-            ...outcome,
-            models: [...new Set(results.flatMap((r) => r.models))],
-            results,
-            server: server === undefined && logFile === undefined ? undefined : facts,
-            profile: settle(settings, outcome, facts, profile, clock.now(), history, deps)
-        };
+        return { ...outcome, url };
     }
     finally {
-        watch.close();
-        server?.release();
+        await Promise.all([prober.close(), generator?.close()]);
     }
 }
 /**
  * The endpoint the scalar outputs describe: the one ready last when all are, else the first to fail on its
- * own account (not one stopped because another had failed).
+ * own account (not one halted because another had failed).
  */
-function representative(results, fleetStop) {
+function representative(results, fleetHalt) {
     if (results.every((r) => r.ready))
         return results.reduce((a, b) => (b.elapsedMs > a.elapsedMs ? b : a));
-    const failed = results.filter((r) => !r.ready && (fleetStop === undefined || r.stop !== fleetStop));
+    const failed = results.filter((r) => !r.ready && (fleetHalt === undefined || r.halt !== fleetHalt));
     return failed.reduce((a, b) => (b.elapsedMs < a.elapsedMs ? b : a));
 }
 function reportEnvironment(settings, server, facts, deps) {
@@ -20684,12 +21070,10 @@ function reportEnvironment(settings, server, facts, deps) {
         return;
     const environ = server.environ();
     if (environ === undefined)
-        facts.envUnavailable = `The environment of process ${server.pid} could not be read (it has exited, or this is not Linux).`;
+        facts.envUnreadable = true;
     else
         facts.env = envReport(settings.envReport, environ, settings.secrets);
-    deps.log(`Server environment (process ${server.pid}):`);
-    for (const line of envLines(facts))
-        deps.log(`  ${line}`);
+    gateLines.environment(facts).forEach((line) => deps.log(line));
 }
 function openHistory(settings, deps) {
     const auto = settings.historyFile === HISTORY_AUTO;
@@ -20699,24 +21083,24 @@ function openHistory(settings, deps) {
     const key = settings.historyKey ?? (file === undefined ? '' : historyKey(urls, settings.model, settings.start));
     const history = loadHistory(file, key, auto ? deps.defaultHistory?.notice : undefined);
     for (const n of history.notices)
-        (deps.notice ?? deps.log)(n);
+        deps.notice(n);
     for (const w of history.warnings)
-        (deps.warn ?? deps.log)(w);
+        deps.warn(w);
     return history;
 }
 /** The wait is over: this run against the earlier ones (warnings for a regression and a changed environment), then recorded. */
-function settle(settings, outcome, facts, profile, now, history, deps) {
-    const phases = profile.finish(now);
-    const engine = profile.label;
-    const usual = history.usual?.phaseSeconds;
+function settle({ settings, outcome, facts, profile, history, deps }) {
+    const phases = profile.finish(deps.clock.now());
+    const engineLabel = profile.label;
+    const usualPhaseSeconds = history.usual?.phaseSeconds;
     // A cancelled wait says nothing about how long the server takes.
     if (outcome.reason === 'cancelled')
-        return { engine, phases, usual };
+        return { engineLabel, phases, usualPhaseSeconds };
     const env = facts.env && Object.fromEntries(facts.env.flatMap((e) => (e.value === undefined ? [] : [[e.name, e.value]])));
     const run = {
         v: 1,
         key: history.key,
-        at: new Date().toISOString(),
+        at: new Date(deps.clock.wallMs()).toISOString(),
         ready: outcome.ready,
         reason: outcome.reason,
         elapsedSeconds: gate_round1(outcome.elapsedMs / 1000),
@@ -20728,17 +21112,59 @@ function settle(settings, outcome, facts, profile, now, history, deps) {
         phases: phases.map((p) => ({ name: p.name, seconds: p.seconds })),
         ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') })
     };
-    const findings = recordRun(history, run, settings.regressionThresholdPercent, settings.regressionMinRuns);
-    const warn = deps.warn ?? deps.log;
+    // a history file another job holds locked must not keep this one past its deadline
+    const findings = recordRun(history, run, settings.regressionThresholdPercent, settings.regressionMinRuns, settings.timeoutMs - outcome.elapsedMs);
     if (findings.regression !== undefined && !settings.failOnRegression)
-        warn(findings.regression);
+        deps.warn(findings.regression);
     if (findings.drift !== undefined)
-        warn(findings.drift);
+        deps.warn(findings.drift);
     for (const n of findings.notices)
-        (deps.notice ?? deps.log)(n);
-    return { engine, phases, usual, ...findings };
+        deps.notice(n);
+    return { engineLabel, phases, usualPhaseSeconds, ...findings };
 }
 const gate_round1 = (x) => Math.round(x * 10) / 10;
+
+;// CONCATENATED MODULE: ./src/wait/conclusion.ts
+/**
+ * What must happen once the wait is over, decided once for every front end (the action, the CLI, and later a
+ * job-end step and a one-shot check): the outputs, the final line, the log tail, the diagnostics to run, fail or
+ * warn, the exit code. A front end only carries it out in its medium. Pure: no I/O, nothing of GitHub or a shell.
+ */
+
+
+/** The report's view of the settings, for `url` (the endpoint the outcome describes). */
+const reportContext = (s, url) => ({
+    url,
+    expect: expectation(s),
+    timeoutMs: s.timeoutMs
+});
+function conclude(outcome, settings) {
+    const context = reportContext(settings, outcome.url);
+    const tail = outcome.ready ? undefined : outcome.server?.logTail;
+    const verdict = outcome.ready
+        ? undefined
+        : {
+            kind: outcome.reason === 'timeout' && !settings.failOnTimeout ? 'warn' : 'fail',
+            message: failureMessage(outcome, context)
+        };
+    const regression = outcome.profile?.regression;
+    const failedRegression = settings.failOnRegression ? regression : undefined;
+    return {
+        ready: outcome.ready,
+        outputs: Object.fromEntries(Object.entries(outputs(outcome)).map(([name, value]) => [name, redact(value, settings.secrets)])),
+        finalLine: finalLine(outcome),
+        logTail: tail && {
+            title: logTailTitle(tail, outcome.server?.logFile),
+            lines: tail.map((line) => `${line.number}: ${line.text}`)
+        },
+        // A cancelled job must end within a second; the diagnostics could take minutes.
+        diagnostics: outcome.ready || outcome.reason === 'cancelled' ? [] : settings.diagnostics,
+        verdict,
+        failedRegression,
+        exitCode: verdict?.kind === 'fail' || failedRegression !== undefined ? 1 : 0,
+        context
+    };
+}
 
 // EXTERNAL MODULE: external "os"
 var external_os_ = __nccwpck_require__(857);
@@ -21126,6 +21552,10 @@ const summary = _summary;
  * loads an OIDC token client and, with it, all of undici, for tokens this action never asks for: about 45 ms
  * between "the server is ready" and the job going on, or 18 MB held for the whole wait had it loaded earlier.
  * The functions below do what core's do, over those writers.
+ *
+ * The files are named by their path under node_modules because core's package.json exports only its index
+ * ("."): `@actions/core/lib/command.js` does not resolve. __tests__/unit/action/github.test.ts fails when core
+ * changes that (then import by the package's own path) or when these functions stop writing what core's do.
  */
 
 
@@ -21171,7 +21601,13 @@ async function group(name, body) {
 }
 
 ;// CONCATENATED MODULE: ./src/action/main.ts
-/** The GitHub layer: inputs in, outputs, summary and failure out. All logic lives below `gate`. */
+/**
+ * The GitHub layer: inputs in; outputs, summary and failure out. The wait is `gate`'s and what follows it is
+ * `conclude`'s: this module only carries the conclusion out with the runner's commands.
+ */
+
+
+
 
 
 
@@ -21180,12 +21616,7 @@ async function group(name, body) {
 
 
 /** Reads an input as @actions/core's getInput does (INPUT_<NAME>, spaces as underscores, upper case, trimmed). */
-const actionInput = (name) => (process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
-/**
- * @actions/exec, with node:child_process, evaluated only when diagnostics run. "eager" keeps it in the one
- * bundle file: ncc writes the licenses of one chunk only.
- */
-const loadExec = () => Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 9152));
+const actionInput = (name) => (process.env[inputVariable(name)] ?? '').trim();
 async function run() {
     let secrets = [];
     // A progress line, written as core.info writes it: redacted and defused, so no secret and no workflow
@@ -21193,8 +21624,8 @@ async function run() {
     const say = (line) => info(commandSafe(redact(line, secrets)));
     const note = (kind, line) => annotate(kind, commandSafe(redact(line, secrets)));
     // The runner sends SIGINT, then SIGTERM, when the job is cancelled: end the wait and still report.
-    const cancel = new AbortController();
-    const onSignal = (signal) => cancel.abort(signal);
+    const cancel = new Halter();
+    const onSignal = (signal) => void cancel.halt(signal);
     process.on('SIGINT', onSignal).on('SIGTERM', onSignal);
     try {
         const settings = parseSettings(actionInput);
@@ -21210,41 +21641,41 @@ async function run() {
             debug: process.env.RUNNER_DEBUG === '1' ? (line) => note('debug', line) : undefined,
             warn: (line) => note('warning', line),
             notice: (line) => note('notice', line),
-            cancel: cancel.signal,
+            cancel,
             defaultHistory: defaultHistoryFile(process.env, 'action')
         });
+        const next = conclude(outcome, settings);
         // Registered for the steps after this one; this step's own lines were redacted as they were written.
         secrets.forEach(setSecret);
-        await setOutputs(Object.fromEntries(Object.entries(outputs(outcome)).map(([name, value]) => [name, redact(value, secrets)])));
-        say(finalLine(outcome));
-        const tail = outcome.server?.logTail;
+        await setOutputs(next.outputs);
+        say(next.finalLine);
+        const tail = next.logTail;
         if (tail !== undefined) {
-            await group(logTailTitle(tail, outcome.server?.logFile), async () => {
+            await group(tail.title, async () => {
                 // The server wrote these lines: they must not act as workflow commands.
                 const token = process.getBuiltinModule('node:crypto').randomUUID();
                 info(`::stop-commands::${token}`);
-                for (const line of tail)
-                    say(`${line.number}: ${line.text}`);
+                for (const line of tail.lines)
+                    say(line);
                 info(`::${token}::`);
             });
         }
         if (process.env.GITHUB_STEP_SUMMARY) {
-            await summary.addRaw(redact(summaryMarkdown(outcome, reportContext(settings, outcome.url)), secrets)).write();
+            await summary.addRaw(redact(summaryMarkdown(outcome, next.context), secrets)).write();
         }
-        // A cancelled job must end within a second; the diagnostics could take minutes.
-        if (!outcome.ready && outcome.reason !== 'cancelled' && settings.diagnostics.length > 0) {
-            await runDiagnostics(settings.diagnostics, {
+        if (next.diagnostics.length > 0) {
+            await runDiagnostics(next.diagnostics, {
                 group: (title, body) => group(redact(title, secrets), body),
-                exec: async (program, args) => (await loadExec()).exec(program, args, { ignoreReturnCode: true }),
-                log: say
+                exec: (program, args) => runCommand(program, args, process.stdout, cancel.signal),
+                log: say,
+                cancel: cancel.signal
             });
         }
-        const regression = outcome.profile?.regression;
-        if (regression !== undefined && settings.failOnRegression)
-            setFailed(redact(regression, secrets));
-        if (!outcome.ready) {
-            const message = commandSafe(redact(failureMessage(outcome, reportContext(settings, outcome.url)), secrets));
-            if (outcome.reason === 'timeout' && !settings.failOnTimeout)
+        if (next.failedRegression !== undefined)
+            setFailed(redact(next.failedRegression, secrets));
+        if (next.verdict !== undefined) {
+            const message = commandSafe(redact(next.verdict.message, secrets));
+            if (next.verdict.kind === 'warn')
                 annotate('warning', message);
             else
                 setFailed(message);
@@ -21265,7 +21696,7 @@ async function run() {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3421);
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7984);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 
@@ -21274,6 +21705,9 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 (0,_runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__/* .keepMemoryFlat */ .o)();
 (0,_runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__/* .dropOutputToClosedPipes */ .D)([process.stdout, process.stderr]);
 await (0,_action_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
+// Done once the outputs are written: a name lookup the resolver never answered (it cannot be cancelled) or a
+// connection still being torn down must not hold the job (Node would wait for them).
+process.exit();
 
 __webpack_async_result__();
 } catch(e) { __webpack_async_result__(e); } }, 1);
@@ -21627,1157 +22061,6 @@ function toCommandProperties(annotationProperties) {
 }
 //# sourceMappingURL=utils.js.map
 
-/***/ }),
-
-/***/ 9152:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-// ESM COMPAT FLAG
-__nccwpck_require__.r(__webpack_exports__);
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  exec: () => (/* binding */ exec),
-  getExecOutput: () => (/* binding */ getExecOutput)
-});
-
-;// CONCATENATED MODULE: external "string_decoder"
-const external_string_decoder_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("string_decoder");
-// EXTERNAL MODULE: external "os"
-var external_os_ = __nccwpck_require__(857);
-;// CONCATENATED MODULE: external "events"
-const external_events_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("events");
-;// CONCATENATED MODULE: external "child_process"
-const external_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("child_process");
-;// CONCATENATED MODULE: external "path"
-const external_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
-;// CONCATENATED MODULE: external "assert"
-const external_assert_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("assert");
-// EXTERNAL MODULE: external "fs"
-var external_fs_ = __nccwpck_require__(9896);
-;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io-util.js
-var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-const { chmod, copyFile, lstat, mkdir, open: io_util_open, readdir, rename, rm, rmdir, stat, symlink, unlink } = external_fs_.promises;
-// export const {open} = 'fs'
-const IS_WINDOWS = process.platform === 'win32';
-/**
- * Custom implementation of readlink to ensure Windows junctions
- * maintain trailing backslash for backward compatibility with Node.js < 24
- *
- * In Node.js 20, Windows junctions (directory symlinks) always returned paths
- * with trailing backslashes. Node.js 24 removed this behavior, which breaks
- * code that relied on this format for path operations.
- *
- * This implementation restores the Node 20 behavior by adding a trailing
- * backslash to all junction results on Windows.
- */
-function readlink(fsPath) {
-    return __awaiter(this, void 0, void 0, function* () {
-        const result = yield fs.promises.readlink(fsPath);
-        // On Windows, restore Node 20 behavior: add trailing backslash to all results
-        // since junctions on Windows are always directory links
-        if (IS_WINDOWS && !result.endsWith('\\')) {
-            return `${result}\\`;
-        }
-        return result;
-    });
-}
-// See https://github.com/nodejs/node/blob/d0153aee367422d0858105abec186da4dff0a0c5/deps/uv/include/uv/win.h#L691
-const UV_FS_O_EXLOCK = 0x10000000;
-const READONLY = external_fs_.constants.O_RDONLY;
-function exists(fsPath) {
-    return __awaiter(this, void 0, void 0, function* () {
-        try {
-            yield stat(fsPath);
-        }
-        catch (err) {
-            if (err.code === 'ENOENT') {
-                return false;
-            }
-            throw err;
-        }
-        return true;
-    });
-}
-function isDirectory(fsPath_1) {
-    return __awaiter(this, arguments, void 0, function* (fsPath, useStat = false) {
-        const stats = useStat ? yield stat(fsPath) : yield lstat(fsPath);
-        return stats.isDirectory();
-    });
-}
-/**
- * On OSX/Linux, true if path starts with '/'. On Windows, true for paths like:
- * \, \hello, \\hello\share, C:, and C:\hello (and corresponding alternate separator cases).
- */
-function isRooted(p) {
-    p = normalizeSeparators(p);
-    if (!p) {
-        throw new Error('isRooted() parameter "p" cannot be empty');
-    }
-    if (IS_WINDOWS) {
-        return (p.startsWith('\\') || /^[A-Z]:/i.test(p) // e.g. \ or \hello or \\hello
-        ); // e.g. C: or C:\hello
-    }
-    return p.startsWith('/');
-}
-/**
- * Best effort attempt to determine whether a file exists and is executable.
- * @param filePath    file path to check
- * @param extensions  additional file extensions to try
- * @return if file exists and is executable, returns the file path. otherwise empty string.
- */
-function tryGetExecutablePath(filePath, extensions) {
-    return __awaiter(this, void 0, void 0, function* () {
-        let stats = undefined;
-        try {
-            // test file exists
-            stats = yield stat(filePath);
-        }
-        catch (err) {
-            if (err.code !== 'ENOENT') {
-                // eslint-disable-next-line no-console
-                console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
-            }
-        }
-        if (stats && stats.isFile()) {
-            if (IS_WINDOWS) {
-                // on Windows, test for valid extension
-                const upperExt = external_path_namespaceObject.extname(filePath).toUpperCase();
-                if (extensions.some(validExt => validExt.toUpperCase() === upperExt)) {
-                    return filePath;
-                }
-            }
-            else {
-                if (isUnixExecutable(stats)) {
-                    return filePath;
-                }
-            }
-        }
-        // try each extension
-        const originalFilePath = filePath;
-        for (const extension of extensions) {
-            filePath = originalFilePath + extension;
-            stats = undefined;
-            try {
-                stats = yield stat(filePath);
-            }
-            catch (err) {
-                if (err.code !== 'ENOENT') {
-                    // eslint-disable-next-line no-console
-                    console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
-                }
-            }
-            if (stats && stats.isFile()) {
-                if (IS_WINDOWS) {
-                    // preserve the case of the actual file (since an extension was appended)
-                    try {
-                        const directory = external_path_namespaceObject.dirname(filePath);
-                        const upperName = external_path_namespaceObject.basename(filePath).toUpperCase();
-                        for (const actualName of yield readdir(directory)) {
-                            if (upperName === actualName.toUpperCase()) {
-                                filePath = external_path_namespaceObject.join(directory, actualName);
-                                break;
-                            }
-                        }
-                    }
-                    catch (err) {
-                        // eslint-disable-next-line no-console
-                        console.log(`Unexpected error attempting to determine the actual case of the file '${filePath}': ${err}`);
-                    }
-                    return filePath;
-                }
-                else {
-                    if (isUnixExecutable(stats)) {
-                        return filePath;
-                    }
-                }
-            }
-        }
-        return '';
-    });
-}
-function normalizeSeparators(p) {
-    p = p || '';
-    if (IS_WINDOWS) {
-        // convert slashes on Windows
-        p = p.replace(/\//g, '\\');
-        // remove redundant slashes
-        return p.replace(/\\\\+/g, '\\');
-    }
-    // remove redundant slashes
-    return p.replace(/\/\/+/g, '/');
-}
-// on Mac/Linux, test the execute bit
-//     R   W  X  R  W X R W X
-//   256 128 64 32 16 8 4 2 1
-function isUnixExecutable(stats) {
-    return ((stats.mode & 1) > 0 ||
-        ((stats.mode & 8) > 0 &&
-            process.getgid !== undefined &&
-            stats.gid === process.getgid()) ||
-        ((stats.mode & 64) > 0 &&
-            process.getuid !== undefined &&
-            stats.uid === process.getuid()));
-}
-// Get the path of cmd.exe in windows
-function getCmdPath() {
-    var _a;
-    return (_a = process.env['COMSPEC']) !== null && _a !== void 0 ? _a : `cmd.exe`;
-}
-//# sourceMappingURL=io-util.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io.js
-var io_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-/**
- * Copies a file or folder.
- * Based off of shelljs - https://github.com/shelljs/shelljs/blob/9237f66c52e5daa40458f94f9565e18e8132f5a6/src/cp.js
- *
- * @param     source    source path
- * @param     dest      destination path
- * @param     options   optional. See CopyOptions.
- */
-function cp(source_1, dest_1) {
-    return io_awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
-        const { force, recursive, copySourceDirectory } = readCopyOptions(options);
-        const destStat = (yield ioUtil.exists(dest)) ? yield ioUtil.stat(dest) : null;
-        // Dest is an existing file, but not forcing
-        if (destStat && destStat.isFile() && !force) {
-            return;
-        }
-        // If dest is an existing directory, should copy inside.
-        const newDest = destStat && destStat.isDirectory() && copySourceDirectory
-            ? path.join(dest, path.basename(source))
-            : dest;
-        if (!(yield ioUtil.exists(source))) {
-            throw new Error(`no such file or directory: ${source}`);
-        }
-        const sourceStat = yield ioUtil.stat(source);
-        if (sourceStat.isDirectory()) {
-            if (!recursive) {
-                throw new Error(`Failed to copy. ${source} is a directory, but tried to copy without recursive flag.`);
-            }
-            else {
-                yield cpDirRecursive(source, newDest, 0, force);
-            }
-        }
-        else {
-            if (path.relative(source, newDest) === '') {
-                // a file cannot be copied to itself
-                throw new Error(`'${newDest}' and '${source}' are the same file`);
-            }
-            yield io_copyFile(source, newDest, force);
-        }
-    });
-}
-/**
- * Moves a path.
- *
- * @param     source    source path
- * @param     dest      destination path
- * @param     options   optional. See MoveOptions.
- */
-function mv(source_1, dest_1) {
-    return io_awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
-        if (yield ioUtil.exists(dest)) {
-            let destExists = true;
-            if (yield ioUtil.isDirectory(dest)) {
-                // If dest is directory copy src into dest
-                dest = path.join(dest, path.basename(source));
-                destExists = yield ioUtil.exists(dest);
-            }
-            if (destExists) {
-                if (options.force == null || options.force) {
-                    yield rmRF(dest);
-                }
-                else {
-                    throw new Error('Destination already exists');
-                }
-            }
-        }
-        yield mkdirP(path.dirname(dest));
-        yield ioUtil.rename(source, dest);
-    });
-}
-/**
- * Remove a path recursively with force
- *
- * @param inputPath path to remove
- */
-function rmRF(inputPath) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        if (ioUtil.IS_WINDOWS) {
-            // Check for invalid characters
-            // https://docs.microsoft.com/en-us/windows/win32/fileio/naming-a-file
-            if (/[*"<>|]/.test(inputPath)) {
-                throw new Error('File path must not contain `*`, `"`, `<`, `>` or `|` on Windows');
-            }
-        }
-        try {
-            // note if path does not exist, error is silent
-            yield ioUtil.rm(inputPath, {
-                force: true,
-                maxRetries: 3,
-                recursive: true,
-                retryDelay: 300
-            });
-        }
-        catch (err) {
-            throw new Error(`File was unable to be removed ${err}`);
-        }
-    });
-}
-/**
- * Make a directory.  Creates the full path with folders in between
- * Will throw if it fails
- *
- * @param   fsPath        path to create
- * @returns Promise<void>
- */
-function mkdirP(fsPath) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        ok(fsPath, 'a path argument must be provided');
-        yield ioUtil.mkdir(fsPath, { recursive: true });
-    });
-}
-/**
- * Returns path of a tool had the tool actually been invoked.  Resolves via paths.
- * If you check and the tool does not exist, it will throw.
- *
- * @param     tool              name of the tool
- * @param     check             whether to check if tool exists
- * @returns   Promise<string>   path to tool
- */
-function which(tool, check) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        if (!tool) {
-            throw new Error("parameter 'tool' is required");
-        }
-        // recursive when check=true
-        if (check) {
-            const result = yield which(tool, false);
-            if (!result) {
-                if (IS_WINDOWS) {
-                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also verify the file has a valid extension for an executable file.`);
-                }
-                else {
-                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also check the file mode to verify the file is executable.`);
-                }
-            }
-            return result;
-        }
-        const matches = yield findInPath(tool);
-        if (matches && matches.length > 0) {
-            return matches[0];
-        }
-        return '';
-    });
-}
-/**
- * Returns a list of all occurrences of the given tool on the system path.
- *
- * @returns   Promise<string[]>  the paths of the tool
- */
-function findInPath(tool) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        if (!tool) {
-            throw new Error("parameter 'tool' is required");
-        }
-        // build the list of extensions to try
-        const extensions = [];
-        if (IS_WINDOWS && process.env['PATHEXT']) {
-            for (const extension of process.env['PATHEXT'].split(external_path_namespaceObject.delimiter)) {
-                if (extension) {
-                    extensions.push(extension);
-                }
-            }
-        }
-        // if it's rooted, return it if exists. otherwise return empty.
-        if (isRooted(tool)) {
-            const filePath = yield tryGetExecutablePath(tool, extensions);
-            if (filePath) {
-                return [filePath];
-            }
-            return [];
-        }
-        // if any path separators, return empty
-        if (tool.includes(external_path_namespaceObject.sep)) {
-            return [];
-        }
-        // build the list of directories
-        //
-        // Note, technically "where" checks the current directory on Windows. From a toolkit perspective,
-        // it feels like we should not do this. Checking the current directory seems like more of a use
-        // case of a shell, and the which() function exposed by the toolkit should strive for consistency
-        // across platforms.
-        const directories = [];
-        if (process.env.PATH) {
-            for (const p of process.env.PATH.split(external_path_namespaceObject.delimiter)) {
-                if (p) {
-                    directories.push(p);
-                }
-            }
-        }
-        // find all matches
-        const matches = [];
-        for (const directory of directories) {
-            const filePath = yield tryGetExecutablePath(external_path_namespaceObject.join(directory, tool), extensions);
-            if (filePath) {
-                matches.push(filePath);
-            }
-        }
-        return matches;
-    });
-}
-function readCopyOptions(options) {
-    const force = options.force == null ? true : options.force;
-    const recursive = Boolean(options.recursive);
-    const copySourceDirectory = options.copySourceDirectory == null
-        ? true
-        : Boolean(options.copySourceDirectory);
-    return { force, recursive, copySourceDirectory };
-}
-function cpDirRecursive(sourceDir, destDir, currentDepth, force) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        // Ensure there is not a run away recursive copy
-        if (currentDepth >= 255)
-            return;
-        currentDepth++;
-        yield mkdirP(destDir);
-        const files = yield ioUtil.readdir(sourceDir);
-        for (const fileName of files) {
-            const srcFile = `${sourceDir}/${fileName}`;
-            const destFile = `${destDir}/${fileName}`;
-            const srcFileStat = yield ioUtil.lstat(srcFile);
-            if (srcFileStat.isDirectory()) {
-                // Recurse
-                yield cpDirRecursive(srcFile, destFile, currentDepth, force);
-            }
-            else {
-                yield io_copyFile(srcFile, destFile, force);
-            }
-        }
-        // Change the mode for the newly created directory
-        yield ioUtil.chmod(destDir, (yield ioUtil.stat(sourceDir)).mode);
-    });
-}
-// Buffered file copy
-function io_copyFile(srcFile, destFile, force) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        if ((yield ioUtil.lstat(srcFile)).isSymbolicLink()) {
-            // unlink/re-link it
-            try {
-                yield ioUtil.lstat(destFile);
-                yield ioUtil.unlink(destFile);
-            }
-            catch (e) {
-                // Try to override file permission
-                if (e.code === 'EPERM') {
-                    yield ioUtil.chmod(destFile, '0666');
-                    yield ioUtil.unlink(destFile);
-                }
-                // other errors = it doesn't exist, no work to do
-            }
-            // Copy over symlink
-            const symlinkFull = yield ioUtil.readlink(srcFile);
-            yield ioUtil.symlink(symlinkFull, destFile, ioUtil.IS_WINDOWS ? 'junction' : null);
-        }
-        else if (!(yield ioUtil.exists(destFile)) || force) {
-            yield ioUtil.copyFile(srcFile, destFile);
-        }
-    });
-}
-//# sourceMappingURL=io.js.map
-;// CONCATENATED MODULE: external "timers"
-const external_timers_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("timers");
-;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/toolrunner.js
-var toolrunner_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-
-
-
-
-/* eslint-disable @typescript-eslint/unbound-method */
-const toolrunner_IS_WINDOWS = process.platform === 'win32';
-/*
- * Class for running command line tools. Handles quoting and arg parsing in a platform agnostic way.
- */
-class ToolRunner extends external_events_namespaceObject.EventEmitter {
-    constructor(toolPath, args, options) {
-        super();
-        if (!toolPath) {
-            throw new Error("Parameter 'toolPath' cannot be null or empty.");
-        }
-        this.toolPath = toolPath;
-        this.args = args || [];
-        this.options = options || {};
-    }
-    _debug(message) {
-        if (this.options.listeners && this.options.listeners.debug) {
-            this.options.listeners.debug(message);
-        }
-    }
-    _getCommandString(options, noPrefix) {
-        const toolPath = this._getSpawnFileName();
-        const args = this._getSpawnArgs(options);
-        let cmd = noPrefix ? '' : '[command]'; // omit prefix when piped to a second tool
-        if (toolrunner_IS_WINDOWS) {
-            // Windows + cmd file
-            if (this._isCmdFile()) {
-                cmd += toolPath;
-                for (const a of args) {
-                    cmd += ` ${a}`;
-                }
-            }
-            // Windows + verbatim
-            else if (options.windowsVerbatimArguments) {
-                cmd += `"${toolPath}"`;
-                for (const a of args) {
-                    cmd += ` ${a}`;
-                }
-            }
-            // Windows (regular)
-            else {
-                cmd += this._windowsQuoteCmdArg(toolPath);
-                for (const a of args) {
-                    cmd += ` ${this._windowsQuoteCmdArg(a)}`;
-                }
-            }
-        }
-        else {
-            // OSX/Linux - this can likely be improved with some form of quoting.
-            // creating processes on Unix is fundamentally different than Windows.
-            // on Unix, execvp() takes an arg array.
-            cmd += toolPath;
-            for (const a of args) {
-                cmd += ` ${a}`;
-            }
-        }
-        return cmd;
-    }
-    _processLineBuffer(data, strBuffer, onLine) {
-        try {
-            let s = strBuffer + data.toString();
-            let n = s.indexOf(external_os_.EOL);
-            while (n > -1) {
-                const line = s.substring(0, n);
-                onLine(line);
-                // the rest of the string ...
-                s = s.substring(n + external_os_.EOL.length);
-                n = s.indexOf(external_os_.EOL);
-            }
-            return s;
-        }
-        catch (err) {
-            // streaming lines to console is best effort.  Don't fail a build.
-            this._debug(`error processing line. Failed with error ${err}`);
-            return '';
-        }
-    }
-    _getSpawnFileName() {
-        if (toolrunner_IS_WINDOWS) {
-            if (this._isCmdFile()) {
-                return process.env['COMSPEC'] || 'cmd.exe';
-            }
-        }
-        return this.toolPath;
-    }
-    _getSpawnArgs(options) {
-        if (toolrunner_IS_WINDOWS) {
-            if (this._isCmdFile()) {
-                let argline = `/D /S /C "${this._windowsQuoteCmdArg(this.toolPath)}`;
-                for (const a of this.args) {
-                    argline += ' ';
-                    argline += options.windowsVerbatimArguments
-                        ? a
-                        : this._windowsQuoteCmdArg(a);
-                }
-                argline += '"';
-                return [argline];
-            }
-        }
-        return this.args;
-    }
-    _endsWith(str, end) {
-        return str.endsWith(end);
-    }
-    _isCmdFile() {
-        const upperToolPath = this.toolPath.toUpperCase();
-        return (this._endsWith(upperToolPath, '.CMD') ||
-            this._endsWith(upperToolPath, '.BAT'));
-    }
-    _windowsQuoteCmdArg(arg) {
-        // for .exe, apply the normal quoting rules that libuv applies
-        if (!this._isCmdFile()) {
-            return this._uvQuoteCmdArg(arg);
-        }
-        // otherwise apply quoting rules specific to the cmd.exe command line parser.
-        // the libuv rules are generic and are not designed specifically for cmd.exe
-        // command line parser.
-        //
-        // for a detailed description of the cmd.exe command line parser, refer to
-        // http://stackoverflow.com/questions/4094699/how-does-the-windows-command-interpreter-cmd-exe-parse-scripts/7970912#7970912
-        // need quotes for empty arg
-        if (!arg) {
-            return '""';
-        }
-        // determine whether the arg needs to be quoted
-        const cmdSpecialChars = [
-            ' ',
-            '\t',
-            '&',
-            '(',
-            ')',
-            '[',
-            ']',
-            '{',
-            '}',
-            '^',
-            '=',
-            ';',
-            '!',
-            "'",
-            '+',
-            ',',
-            '`',
-            '~',
-            '|',
-            '<',
-            '>',
-            '"'
-        ];
-        let needsQuotes = false;
-        for (const char of arg) {
-            if (cmdSpecialChars.some(x => x === char)) {
-                needsQuotes = true;
-                break;
-            }
-        }
-        // short-circuit if quotes not needed
-        if (!needsQuotes) {
-            return arg;
-        }
-        // the following quoting rules are very similar to the rules that by libuv applies.
-        //
-        // 1) wrap the string in quotes
-        //
-        // 2) double-up quotes - i.e. " => ""
-        //
-        //    this is different from the libuv quoting rules. libuv replaces " with \", which unfortunately
-        //    doesn't work well with a cmd.exe command line.
-        //
-        //    note, replacing " with "" also works well if the arg is passed to a downstream .NET console app.
-        //    for example, the command line:
-        //          foo.exe "myarg:""my val"""
-        //    is parsed by a .NET console app into an arg array:
-        //          [ "myarg:\"my val\"" ]
-        //    which is the same end result when applying libuv quoting rules. although the actual
-        //    command line from libuv quoting rules would look like:
-        //          foo.exe "myarg:\"my val\""
-        //
-        // 3) double-up slashes that precede a quote,
-        //    e.g.  hello \world    => "hello \world"
-        //          hello\"world    => "hello\\""world"
-        //          hello\\"world   => "hello\\\\""world"
-        //          hello world\    => "hello world\\"
-        //
-        //    technically this is not required for a cmd.exe command line, or the batch argument parser.
-        //    the reasons for including this as a .cmd quoting rule are:
-        //
-        //    a) this is optimized for the scenario where the argument is passed from the .cmd file to an
-        //       external program. many programs (e.g. .NET console apps) rely on the slash-doubling rule.
-        //
-        //    b) it's what we've been doing previously (by deferring to node default behavior) and we
-        //       haven't heard any complaints about that aspect.
-        //
-        // note, a weakness of the quoting rules chosen here, is that % is not escaped. in fact, % cannot be
-        // escaped when used on the command line directly - even though within a .cmd file % can be escaped
-        // by using %%.
-        //
-        // the saving grace is, on the command line, %var% is left as-is if var is not defined. this contrasts
-        // the line parsing rules within a .cmd file, where if var is not defined it is replaced with nothing.
-        //
-        // one option that was explored was replacing % with ^% - i.e. %var% => ^%var^%. this hack would
-        // often work, since it is unlikely that var^ would exist, and the ^ character is removed when the
-        // variable is used. the problem, however, is that ^ is not removed when %* is used to pass the args
-        // to an external program.
-        //
-        // an unexplored potential solution for the % escaping problem, is to create a wrapper .cmd file.
-        // % can be escaped within a .cmd file.
-        let reverse = '"';
-        let quoteHit = true;
-        for (let i = arg.length; i > 0; i--) {
-            // walk the string in reverse
-            reverse += arg[i - 1];
-            if (quoteHit && arg[i - 1] === '\\') {
-                reverse += '\\'; // double the slash
-            }
-            else if (arg[i - 1] === '"') {
-                quoteHit = true;
-                reverse += '"'; // double the quote
-            }
-            else {
-                quoteHit = false;
-            }
-        }
-        reverse += '"';
-        return reverse.split('').reverse().join('');
-    }
-    _uvQuoteCmdArg(arg) {
-        // Tool runner wraps child_process.spawn() and needs to apply the same quoting as
-        // Node in certain cases where the undocumented spawn option windowsVerbatimArguments
-        // is used.
-        //
-        // Since this function is a port of quote_cmd_arg from Node 4.x (technically, lib UV,
-        // see https://github.com/nodejs/node/blob/v4.x/deps/uv/src/win/process.c for details),
-        // pasting copyright notice from Node within this function:
-        //
-        //      Copyright Joyent, Inc. and other Node contributors. All rights reserved.
-        //
-        //      Permission is hereby granted, free of charge, to any person obtaining a copy
-        //      of this software and associated documentation files (the "Software"), to
-        //      deal in the Software without restriction, including without limitation the
-        //      rights to use, copy, modify, merge, publish, distribute, sublicense, and/or
-        //      sell copies of the Software, and to permit persons to whom the Software is
-        //      furnished to do so, subject to the following conditions:
-        //
-        //      The above copyright notice and this permission notice shall be included in
-        //      all copies or substantial portions of the Software.
-        //
-        //      THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
-        //      IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
-        //      FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
-        //      AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
-        //      LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING
-        //      FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS
-        //      IN THE SOFTWARE.
-        if (!arg) {
-            // Need double quotation for empty argument
-            return '""';
-        }
-        if (!arg.includes(' ') && !arg.includes('\t') && !arg.includes('"')) {
-            // No quotation needed
-            return arg;
-        }
-        if (!arg.includes('"') && !arg.includes('\\')) {
-            // No embedded double quotes or backslashes, so I can just wrap
-            // quote marks around the whole thing.
-            return `"${arg}"`;
-        }
-        // Expected input/output:
-        //   input : hello"world
-        //   output: "hello\"world"
-        //   input : hello""world
-        //   output: "hello\"\"world"
-        //   input : hello\world
-        //   output: hello\world
-        //   input : hello\\world
-        //   output: hello\\world
-        //   input : hello\"world
-        //   output: "hello\\\"world"
-        //   input : hello\\"world
-        //   output: "hello\\\\\"world"
-        //   input : hello world\
-        //   output: "hello world\\" - note the comment in libuv actually reads "hello world\"
-        //                             but it appears the comment is wrong, it should be "hello world\\"
-        let reverse = '"';
-        let quoteHit = true;
-        for (let i = arg.length; i > 0; i--) {
-            // walk the string in reverse
-            reverse += arg[i - 1];
-            if (quoteHit && arg[i - 1] === '\\') {
-                reverse += '\\';
-            }
-            else if (arg[i - 1] === '"') {
-                quoteHit = true;
-                reverse += '\\';
-            }
-            else {
-                quoteHit = false;
-            }
-        }
-        reverse += '"';
-        return reverse.split('').reverse().join('');
-    }
-    _cloneExecOptions(options) {
-        options = options || {};
-        const result = {
-            cwd: options.cwd || process.cwd(),
-            env: options.env || process.env,
-            silent: options.silent || false,
-            windowsVerbatimArguments: options.windowsVerbatimArguments || false,
-            failOnStdErr: options.failOnStdErr || false,
-            ignoreReturnCode: options.ignoreReturnCode || false,
-            delay: options.delay || 10000
-        };
-        result.outStream = options.outStream || process.stdout;
-        result.errStream = options.errStream || process.stderr;
-        return result;
-    }
-    _getSpawnOptions(options, toolPath) {
-        options = options || {};
-        const result = {};
-        result.cwd = options.cwd;
-        result.env = options.env;
-        result['windowsVerbatimArguments'] =
-            options.windowsVerbatimArguments || this._isCmdFile();
-        if (options.windowsVerbatimArguments) {
-            result.argv0 = `"${toolPath}"`;
-        }
-        return result;
-    }
-    /**
-     * Exec a tool.
-     * Output will be streamed to the live console.
-     * Returns promise with return code
-     *
-     * @param     tool     path to tool to exec
-     * @param     options  optional exec options.  See ExecOptions
-     * @returns   number
-     */
-    exec() {
-        return toolrunner_awaiter(this, void 0, void 0, function* () {
-            // root the tool path if it is unrooted and contains relative pathing
-            if (!isRooted(this.toolPath) &&
-                (this.toolPath.includes('/') ||
-                    (toolrunner_IS_WINDOWS && this.toolPath.includes('\\')))) {
-                // prefer options.cwd if it is specified, however options.cwd may also need to be rooted
-                this.toolPath = external_path_namespaceObject.resolve(process.cwd(), this.options.cwd || process.cwd(), this.toolPath);
-            }
-            // if the tool is only a file name, then resolve it from the PATH
-            // otherwise verify it exists (add extension on Windows if necessary)
-            this.toolPath = yield which(this.toolPath, true);
-            return new Promise((resolve, reject) => toolrunner_awaiter(this, void 0, void 0, function* () {
-                this._debug(`exec tool: ${this.toolPath}`);
-                this._debug('arguments:');
-                for (const arg of this.args) {
-                    this._debug(`   ${arg}`);
-                }
-                const optionsNonNull = this._cloneExecOptions(this.options);
-                if (!optionsNonNull.silent && optionsNonNull.outStream) {
-                    optionsNonNull.outStream.write(this._getCommandString(optionsNonNull) + external_os_.EOL);
-                }
-                const state = new ExecState(optionsNonNull, this.toolPath);
-                state.on('debug', (message) => {
-                    this._debug(message);
-                });
-                if (this.options.cwd && !(yield exists(this.options.cwd))) {
-                    return reject(new Error(`The cwd: ${this.options.cwd} does not exist!`));
-                }
-                const fileName = this._getSpawnFileName();
-                const cp = external_child_process_namespaceObject.spawn(fileName, this._getSpawnArgs(optionsNonNull), this._getSpawnOptions(this.options, fileName));
-                let stdbuffer = '';
-                if (cp.stdout) {
-                    cp.stdout.on('data', (data) => {
-                        if (this.options.listeners && this.options.listeners.stdout) {
-                            this.options.listeners.stdout(data);
-                        }
-                        if (!optionsNonNull.silent && optionsNonNull.outStream) {
-                            optionsNonNull.outStream.write(data);
-                        }
-                        stdbuffer = this._processLineBuffer(data, stdbuffer, (line) => {
-                            if (this.options.listeners && this.options.listeners.stdline) {
-                                this.options.listeners.stdline(line);
-                            }
-                        });
-                    });
-                }
-                let errbuffer = '';
-                if (cp.stderr) {
-                    cp.stderr.on('data', (data) => {
-                        state.processStderr = true;
-                        if (this.options.listeners && this.options.listeners.stderr) {
-                            this.options.listeners.stderr(data);
-                        }
-                        if (!optionsNonNull.silent &&
-                            optionsNonNull.errStream &&
-                            optionsNonNull.outStream) {
-                            const s = optionsNonNull.failOnStdErr
-                                ? optionsNonNull.errStream
-                                : optionsNonNull.outStream;
-                            s.write(data);
-                        }
-                        errbuffer = this._processLineBuffer(data, errbuffer, (line) => {
-                            if (this.options.listeners && this.options.listeners.errline) {
-                                this.options.listeners.errline(line);
-                            }
-                        });
-                    });
-                }
-                cp.on('error', (err) => {
-                    state.processError = err.message;
-                    state.processExited = true;
-                    state.processClosed = true;
-                    state.CheckComplete();
-                });
-                cp.on('exit', (code) => {
-                    state.processExitCode = code;
-                    state.processExited = true;
-                    this._debug(`Exit code ${code} received from tool '${this.toolPath}'`);
-                    state.CheckComplete();
-                });
-                cp.on('close', (code) => {
-                    state.processExitCode = code;
-                    state.processExited = true;
-                    state.processClosed = true;
-                    this._debug(`STDIO streams have closed for tool '${this.toolPath}'`);
-                    state.CheckComplete();
-                });
-                state.on('done', (error, exitCode) => {
-                    if (stdbuffer.length > 0) {
-                        this.emit('stdline', stdbuffer);
-                    }
-                    if (errbuffer.length > 0) {
-                        this.emit('errline', errbuffer);
-                    }
-                    cp.removeAllListeners();
-                    if (error) {
-                        reject(error);
-                    }
-                    else {
-                        resolve(exitCode);
-                    }
-                });
-                if (this.options.input) {
-                    if (!cp.stdin) {
-                        throw new Error('child process missing stdin');
-                    }
-                    cp.stdin.end(this.options.input);
-                }
-            }));
-        });
-    }
-}
-/**
- * Convert an arg string to an array of args. Handles escaping
- *
- * @param    argString   string of arguments
- * @returns  string[]    array of arguments
- */
-function argStringToArray(argString) {
-    const args = [];
-    let inQuotes = false;
-    let escaped = false;
-    let arg = '';
-    function append(c) {
-        // we only escape double quotes.
-        if (escaped && c !== '"') {
-            arg += '\\';
-        }
-        arg += c;
-        escaped = false;
-    }
-    for (let i = 0; i < argString.length; i++) {
-        const c = argString.charAt(i);
-        if (c === '"') {
-            if (!escaped) {
-                inQuotes = !inQuotes;
-            }
-            else {
-                append(c);
-            }
-            continue;
-        }
-        if (c === '\\' && escaped) {
-            append(c);
-            continue;
-        }
-        if (c === '\\' && inQuotes) {
-            escaped = true;
-            continue;
-        }
-        if (c === ' ' && !inQuotes) {
-            if (arg.length > 0) {
-                args.push(arg);
-                arg = '';
-            }
-            continue;
-        }
-        append(c);
-    }
-    if (arg.length > 0) {
-        args.push(arg.trim());
-    }
-    return args;
-}
-class ExecState extends external_events_namespaceObject.EventEmitter {
-    constructor(options, toolPath) {
-        super();
-        this.processClosed = false; // tracks whether the process has exited and stdio is closed
-        this.processError = '';
-        this.processExitCode = 0;
-        this.processExited = false; // tracks whether the process has exited
-        this.processStderr = false; // tracks whether stderr was written to
-        this.delay = 10000; // 10 seconds
-        this.done = false;
-        this.timeout = null;
-        if (!toolPath) {
-            throw new Error('toolPath must not be empty');
-        }
-        this.options = options;
-        this.toolPath = toolPath;
-        if (options.delay) {
-            this.delay = options.delay;
-        }
-    }
-    CheckComplete() {
-        if (this.done) {
-            return;
-        }
-        if (this.processClosed) {
-            this._setResult();
-        }
-        else if (this.processExited) {
-            this.timeout = (0,external_timers_namespaceObject.setTimeout)(ExecState.HandleTimeout, this.delay, this);
-        }
-    }
-    _debug(message) {
-        this.emit('debug', message);
-    }
-    _setResult() {
-        // determine whether there is an error
-        let error;
-        if (this.processExited) {
-            if (this.processError) {
-                error = new Error(`There was an error when attempting to execute the process '${this.toolPath}'. This may indicate the process failed to start. Error: ${this.processError}`);
-            }
-            else if (this.processExitCode !== 0 && !this.options.ignoreReturnCode) {
-                error = new Error(`The process '${this.toolPath}' failed with exit code ${this.processExitCode}`);
-            }
-            else if (this.processStderr && this.options.failOnStdErr) {
-                error = new Error(`The process '${this.toolPath}' failed because one or more lines were written to the STDERR stream`);
-            }
-        }
-        // clear the timeout
-        if (this.timeout) {
-            clearTimeout(this.timeout);
-            this.timeout = null;
-        }
-        this.done = true;
-        this.emit('done', error, this.processExitCode);
-    }
-    static HandleTimeout(state) {
-        if (state.done) {
-            return;
-        }
-        if (!state.processClosed && state.processExited) {
-            const message = `The STDIO streams did not close within ${state.delay / 1000} seconds of the exit event from process '${state.toolPath}'. This may indicate a child process inherited the STDIO streams and has not yet exited.`;
-            state._debug(message);
-        }
-        state._setResult();
-    }
-}
-//# sourceMappingURL=toolrunner.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/exec.js
-var exec_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-/**
- * Exec a command.
- * Output will be streamed to the live console.
- * Returns promise with return code
- *
- * @param     commandLine        command to execute (can include additional args). Must be correctly escaped.
- * @param     args               optional arguments for tool. Escaping is handled by the lib.
- * @param     options            optional exec options.  See ExecOptions
- * @returns   Promise<number>    exit code
- */
-function exec(commandLine, args, options) {
-    return exec_awaiter(this, void 0, void 0, function* () {
-        const commandArgs = argStringToArray(commandLine);
-        if (commandArgs.length === 0) {
-            throw new Error(`Parameter 'commandLine' cannot be null or empty.`);
-        }
-        // Path to tool to execute should be first arg
-        const toolPath = commandArgs[0];
-        args = commandArgs.slice(1).concat(args || []);
-        const runner = new ToolRunner(toolPath, args, options);
-        return runner.exec();
-    });
-}
-/**
- * Exec a command and get the output.
- * Output will be streamed to the live console.
- * Returns promise with the exit code and collected stdout and stderr
- *
- * @param     commandLine           command to execute (can include additional args). Must be correctly escaped.
- * @param     args                  optional arguments for tool. Escaping is handled by the lib.
- * @param     options               optional exec options.  See ExecOptions
- * @returns   Promise<ExecOutput>   exit code, stdout, and stderr
- */
-function getExecOutput(commandLine, args, options) {
-    return exec_awaiter(this, void 0, void 0, function* () {
-        var _a, _b;
-        let stdout = '';
-        let stderr = '';
-        //Using string decoder covers the case where a mult-byte character is split
-        const stdoutDecoder = new external_string_decoder_namespaceObject.StringDecoder('utf8');
-        const stderrDecoder = new external_string_decoder_namespaceObject.StringDecoder('utf8');
-        const originalStdoutListener = (_a = options === null || options === void 0 ? void 0 : options.listeners) === null || _a === void 0 ? void 0 : _a.stdout;
-        const originalStdErrListener = (_b = options === null || options === void 0 ? void 0 : options.listeners) === null || _b === void 0 ? void 0 : _b.stderr;
-        const stdErrListener = (data) => {
-            stderr += stderrDecoder.write(data);
-            if (originalStdErrListener) {
-                originalStdErrListener(data);
-            }
-        };
-        const stdOutListener = (data) => {
-            stdout += stdoutDecoder.write(data);
-            if (originalStdoutListener) {
-                originalStdoutListener(data);
-            }
-        };
-        const listeners = Object.assign(Object.assign({}, options === null || options === void 0 ? void 0 : options.listeners), { stdout: stdOutListener, stderr: stdErrListener });
-        const exitCode = yield exec(commandLine, args, Object.assign(Object.assign({}, options), { listeners }));
-        //flush any remaining characters
-        stdout += stdoutDecoder.end();
-        stderr += stderrDecoder.end();
-        return {
-            exitCode,
-            stdout,
-            stderr
-        };
-    });
-}
-//# sourceMappingURL=exec.js.map
-
 /***/ })
 
 /******/ });
@@ -22915,17 +22198,6 @@ function getExecOutput(commandLine, args, options) {
 /******/ /* webpack/runtime/hasOwnProperty shorthand */
 /******/ (() => {
 /******/ 	__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/make namespace object */
-/******/ (() => {
-/******/ 	// define __esModule on exports
-/******/ 	__nccwpck_require__.r = (exports) => {
-/******/ 		if(typeof Symbol !== 'undefined' && Symbol.toStringTag) {
-/******/ 			Object.defineProperty(exports, Symbol.toStringTag, { value: 'Module' });
-/******/ 		}
-/******/ 		Object.defineProperty(exports, '__esModule', { value: true });
-/******/ 	};
 /******/ })();
 /******/ 
 /******/ /* webpack/runtime/node module decorator */

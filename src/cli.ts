@@ -7,3 +7,5 @@ import { keepMemoryFlat } from './runtime/memory.js'
 keepMemoryFlat()
 dropOutputToClosedPipes([process.stdout, process.stderr])
 process.exitCode = await runCli(process.argv.slice(2), process)
+// As the action (src/index.ts): nothing left pending may hold the command once it has said its last word.
+process.exit()

@@ -2,6 +2,7 @@ import { createServer, request as httpRequest, type ServerResponse } from 'node:
 import { connect } from 'node:net'
 import { type Loopback, loopback } from '../helpers/loopback.js'
 import { errors, runMeasured } from '../helpers/support.js'
+import { freePort } from '../../src/simulator/server.js'
 
 /** Proxies, loopback and Retry-After, through the packaged action against real local servers. */
 const list = (id: string): string => JSON.stringify({ object: 'list', data: [{ id, object: 'model' }] })
@@ -50,7 +51,10 @@ describe('proxy from the environment', () => {
     ['127.0.0.1', '127.0.0.1'],
     ['localhost', '127.0.0.1'],
     ['[::1]', '::1'],
-    ['127.0.0.2', '127.0.0.2']
+    ['127.0.0.2', '127.0.0.2'],
+    // vLLM prints http://0.0.0.0:8000 as its address; connecting there reaches this machine
+    ['0.0.0.0', '127.0.0.1'],
+    ['[::ffff:127.0.0.1]', '127.0.0.1']
   ])('never sends loopback traffic (%s) through HTTP_PROXY/HTTPS_PROXY', async (name, listenOn) => {
     const server = await net.http(serveList, listenOn)
     const proxy = await startProxy(net, server)
@@ -63,7 +67,7 @@ describe('proxy from the environment', () => {
     expect(proxy.seen).toEqual([])
   })
 
-  it('sends other hosts through HTTP_PROXY', async () => {
+  it('sends http:// to other hosts through HTTP_PROXY in absolute form, as curl does (no CONNECT)', async () => {
     const server = await net.http(serveList)
     const proxy = await startProxy(net, server)
     const run = await runMeasured(
@@ -71,8 +75,40 @@ describe('proxy from the environment', () => {
       { HTTP_PROXY: proxy.url }
     )
     expect(run.outputs).toMatchObject({ ready: 'true', reason: 'ready', 'model-id': 'kimi' })
-    expect(proxy.seen.length).toBe(1)
-    expect(proxy.seen[0]).toMatch(new RegExp(`${unresolvable}:8000`))
+    // many proxies (Squid's default configuration) refuse CONNECT to ports other than 443
+    expect(proxy.seen).toEqual([`GET http://${unresolvable}:8000/v1/models`])
+  })
+
+  it('names a proxy that refuses the connection, rather than saying the server refused', async () => {
+    const closed = await freePort()
+    const run = await runMeasured(
+      { url: `http://${unresolvable}:8000/v1/models`, timeout: '1500ms' },
+      { HTTP_PROXY: `http://user:secret@127.0.0.1:${closed}` }
+    )
+    expect(run.outputs).toMatchObject({ ready: 'false', reason: 'timeout' })
+    expect(run.stdout).toMatch(new RegExp(`: the proxy http://127\\.0\\.0\\.1:${closed} refused the connection$`, 'm'))
+    expect(run.stdout).not.toMatch(/: connection refused$/m)
+    expect(run.stdout).not.toMatch(/secret/)
+  })
+
+  it('holds the deadline, without a busy loop, when the proxy closes the connection after CONNECT', async () => {
+    let connects = 0
+    const proxy = await net.tcp((socket) =>
+      socket.on('data', (d) => {
+        if (d.toString().startsWith('CONNECT ')) connects++
+        socket.destroy()
+      })
+    )
+    const run = await runMeasured(
+      { url: `https://${unresolvable}/v1/models`, timeout: '3s', interval: '500ms' },
+      { HTTPS_PROXY: proxy }
+    )
+    expect(run.outputs).toMatchObject({ ready: 'false', reason: 'timeout' })
+    expect(run.stdout).toMatch(/the proxy http:\/\/127\.0\.0\.1:\d+ closed the connection before the tunnel was open/)
+    expect(run.wallMs).toBeLessThanOrEqual(3_000 + 1_000)
+    // one CONNECT per probe (about 6 in 3 s): undici alone retries at once, thousands of times a second
+    expect(connects).toBeGreaterThanOrEqual(2)
+    expect(connects).toBeLessThanOrEqual(12)
   })
 
   it('tunnels https to other hosts through HTTPS_PROXY (CONNECT)', async () => {

@@ -4,6 +4,10 @@
  * loads an OIDC token client and, with it, all of undici, for tokens this action never asks for: about 45 ms
  * between "the server is ready" and the job going on, or 18 MB held for the whole wait had it loaded earlier.
  * The functions below do what core's do, over those writers.
+ *
+ * The files are named by their path under node_modules because core's package.json exports only its index
+ * ("."): `@actions/core/lib/command.js` does not resolve. __tests__/unit/action/github.test.ts fails when core
+ * changes that (then import by the package's own path) or when these functions stop writing what core's do.
  */
 import { EOL } from 'node:os'
 import { issue, issueCommand } from '../../node_modules/@actions/core/lib/command.js'

@@ -1,30 +1,20 @@
-/** The GitHub layer: inputs in, outputs, summary and failure out. All logic lives below `gate`. */
-import { runDiagnostics } from '../server/diagnostics.js'
-import { gate, reportContext } from '../wait/gate.js'
+/**
+ * The GitHub layer: inputs in; outputs, summary and failure out. The wait is `gate`'s and what follows it is
+ * `conclude`'s: this module only carries the conclusion out with the runner's commands.
+ */
+import { runCommand, runDiagnostics } from '../server/diagnostics.js'
+import { gate } from '../wait/gate.js'
+import { conclude } from '../wait/conclusion.js'
+import { Halter } from '../wait/halt.js'
 import { annotate, group, info, setFailed, setOutputs, setSecret, summary } from './github.js'
 import { defaultHistoryFile } from '../history/store.js'
-import {
-  commandSafe,
-  failureMessage,
-  finalLine,
-  INSECURE_TLS_WARNING,
-  logTailTitle,
-  outputs,
-  redact,
-  summaryMarkdown
-} from '../report/wait-report.js'
+import { commandSafe, INSECURE_TLS_WARNING, redact, summaryMarkdown } from '../report/wait-report.js'
 import { type InputName, InputError, parseSettings } from '../inputs/settings.js'
+import { inputVariable } from '../inputs/variables.js'
 import { systemClock } from '../runtime/clock.js'
 
 /** Reads an input as @actions/core's getInput does (INPUT_<NAME>, spaces as underscores, upper case, trimmed). */
-export const actionInput = (name: InputName): string =>
-  (process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim()
-
-/**
- * @actions/exec, with node:child_process, evaluated only when diagnostics run. "eager" keeps it in the one
- * bundle file: ncc writes the licenses of one chunk only.
- */
-const loadExec = (): Promise<typeof import('@actions/exec')> => import(/* webpackMode: "eager" */ '@actions/exec')
+const actionInput = (name: InputName): string => (process.env[inputVariable(name)] ?? '').trim()
 
 export async function run(): Promise<void> {
   let secrets: string[] = []
@@ -34,8 +24,8 @@ export async function run(): Promise<void> {
   const note = (kind: 'warning' | 'notice' | 'debug', line: string): void =>
     annotate(kind, commandSafe(redact(line, secrets)))
   // The runner sends SIGINT, then SIGTERM, when the job is cancelled: end the wait and still report.
-  const cancel = new AbortController()
-  const onSignal = (signal: NodeJS.Signals): void => cancel.abort(signal)
+  const cancel = new Halter<NodeJS.Signals>()
+  const onSignal = (signal: NodeJS.Signals): void => void cancel.halt(signal)
   process.on('SIGINT', onSignal).on('SIGTERM', onSignal)
   try {
     const settings = parseSettings(actionInput)
@@ -51,42 +41,40 @@ export async function run(): Promise<void> {
       debug: process.env.RUNNER_DEBUG === '1' ? (line) => note('debug', line) : undefined,
       warn: (line) => note('warning', line),
       notice: (line) => note('notice', line),
-      cancel: cancel.signal,
+      cancel,
       defaultHistory: defaultHistoryFile(process.env, 'action')
     })
 
+    const next = conclude(outcome, settings)
     // Registered for the steps after this one; this step's own lines were redacted as they were written.
     secrets.forEach(setSecret)
-    await setOutputs(
-      Object.fromEntries(Object.entries(outputs(outcome)).map(([name, value]) => [name, redact(value, secrets)]))
-    )
-    say(finalLine(outcome))
-    const tail = outcome.server?.logTail
+    await setOutputs(next.outputs)
+    say(next.finalLine)
+    const tail = next.logTail
     if (tail !== undefined) {
-      await group(logTailTitle(tail, outcome.server?.logFile), async () => {
+      await group(tail.title, async () => {
         // The server wrote these lines: they must not act as workflow commands.
         const token = process.getBuiltinModule('node:crypto').randomUUID()
         info(`::stop-commands::${token}`)
-        for (const line of tail) say(`${line.number}: ${line.text}`)
+        for (const line of tail.lines) say(line)
         info(`::${token}::`)
       })
     }
     if (process.env.GITHUB_STEP_SUMMARY) {
-      await summary.addRaw(redact(summaryMarkdown(outcome, reportContext(settings, outcome.url)), secrets)).write()
+      await summary.addRaw(redact(summaryMarkdown(outcome, next.context), secrets)).write()
     }
-    // A cancelled job must end within a second; the diagnostics could take minutes.
-    if (!outcome.ready && outcome.reason !== 'cancelled' && settings.diagnostics.length > 0) {
-      await runDiagnostics(settings.diagnostics, {
+    if (next.diagnostics.length > 0) {
+      await runDiagnostics(next.diagnostics, {
         group: (title, body) => group(redact(title, secrets), body),
-        exec: async (program, args) => (await loadExec()).exec(program, args, { ignoreReturnCode: true }),
-        log: say
+        exec: (program, args) => runCommand(program, args, process.stdout, cancel.signal),
+        log: say,
+        cancel: cancel.signal
       })
     }
-    const regression = outcome.profile?.regression
-    if (regression !== undefined && settings.failOnRegression) setFailed(redact(regression, secrets))
-    if (!outcome.ready) {
-      const message = commandSafe(redact(failureMessage(outcome, reportContext(settings, outcome.url)), secrets))
-      if (outcome.reason === 'timeout' && !settings.failOnTimeout) annotate('warning', message)
+    if (next.failedRegression !== undefined) setFailed(redact(next.failedRegression, secrets))
+    if (next.verdict !== undefined) {
+      const message = commandSafe(redact(next.verdict.message, secrets))
+      if (next.verdict.kind === 'warn') annotate('warning', message)
       else setFailed(message)
     }
   } catch (e) {

@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { inputVariable } from '../inputs/variables.js'
 
 export interface ActionRun {
   code: number | null
@@ -44,9 +45,7 @@ export async function runAction(options: RunActionOptions): Promise<ActionRun> {
     GITHUB_STEP_SUMMARY: summaryFile,
     ...options.env
   }
-  // The runner upper-cases the name and keeps hyphens: `match-regex` → INPUT_MATCH-REGEX.
-  for (const [name, value] of Object.entries(options.inputs))
-    env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value
+  for (const [name, value] of Object.entries(options.inputs)) env[inputVariable(name)] = value
   const started = performance.now()
   try {
     const child = spawn(options.node ?? process.execPath, [options.entry], { env, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -76,7 +75,7 @@ export async function runAction(options: RunActionOptions): Promise<ActionRun> {
 }
 
 /** Reads the `name<<delimiter` / value / `delimiter` records that @actions/core appends to GITHUB_OUTPUT. */
-export function parseFileCommand(text: string): Record<string, string> {
+function parseFileCommand(text: string): Record<string, string> {
   const result: Record<string, string> = {}
   const lines = text.split('\n')
   for (let i = 0; i < lines.length; i++) {

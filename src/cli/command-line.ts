@@ -2,26 +2,19 @@
  * The command-line layer: argv and INPUT_* variables in; progress on stderr, outputs as JSON on stdout, and an
  * exit code out (0 ready, 1 not ready, 2 bad usage). Every flag of the wait comes from the action's inputs.
  */
-import { spawn } from 'node:child_process'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import pkg from '../../package.json' with { type: 'json' }
 import { demo } from './demo.js'
-import { gate, reportContext } from '../wait/gate.js'
+import { gate } from '../wait/gate.js'
+import { conclude } from '../wait/conclusion.js'
 import { defaultHistoryFile } from '../history/store.js'
 import { DURATION_FORM, parseDuration, printable } from '../inputs/parse.js'
-import { runDiagnostics } from '../server/diagnostics.js'
-import {
-  commandSafe,
-  failureMessage,
-  finalLine,
-  INSECURE_TLS_WARNING,
-  logTailTitle,
-  outputs,
-  redact
-} from '../report/wait-report.js'
+import { runCommand, runDiagnostics } from '../server/diagnostics.js'
+import { commandSafe, INSECURE_TLS_WARNING, redact } from '../report/wait-report.js'
 import { INPUT_DEFAULTS, InputError, type InputName, parseSettings, PID_FORM } from '../inputs/settings.js'
+import { inputVariable, shellInputVariable } from '../inputs/variables.js'
 import { type EngineName, SIMULATED_ENGINES, simulate, simulatedEngine } from '../simulator/server.js'
 import { formatDuration, systemClock } from '../runtime/clock.js'
 import { stopServer } from '../server/stop.js'
@@ -134,7 +127,7 @@ async function waitCommand(argv: string[], io: CliIo, say: (line: string) => voi
     // Name the input as the user gave it: a flag, or the INPUT_* variable.
     const source =
       flag(e.input as InputName) === undefined && envInput(io.env, e.input) !== undefined
-        ? envName(e.input)
+        ? shellInputVariable(e.input)
         : `--${e.input}`
     throw new UsageError(e.message.replace(`Input "${e.input}"`, source))
   }
@@ -151,49 +144,27 @@ async function waitCommand(argv: string[], io: CliIo, say: (line: string) => voi
     env: io.env,
     defaultHistory: defaultHistoryFile(io.env, 'cli')
   })
-  const final = finalLine(outcome)
-  log(outcome.ready ? paint.green(final) : paint.red(final))
-  const lenient = outcome.reason === 'timeout' && !settings.failOnTimeout
-  const tail = outcome.server?.logTail
-  if (!outcome.ready && tail !== undefined) {
-    log(`${logTailTitle(tail, outcome.server?.logFile)}:`)
-    for (const line of tail) log(`  ${line.number}: ${line.text}`)
+  const next = conclude(outcome, settings)
+  log(next.ready ? paint.green(next.finalLine) : paint.red(next.finalLine))
+  if (next.logTail !== undefined) {
+    log(`${next.logTail.title}:`)
+    for (const line of next.logTail.lines) log(`  ${line}`)
   }
-  if (!outcome.ready) {
-    await runDiagnostics(settings.diagnostics, {
-      group: async (title, body) => {
-        log(`── ${title}`)
-        await body()
-      },
-      exec: (program, args) => runTo(io.stderr, program, args),
-      log
-    })
-  }
-  if (!outcome.ready) {
-    const message = failureMessage(outcome, reportContext(settings, outcome.url))
-    log(lenient ? paint.yellow(`warning: ${message}`) : paint.red(`error: ${message}`))
-  }
-  if (values.json) {
-    const out = Object.fromEntries(Object.entries(outputs(outcome)).map(([k, v]) => [k, redact(v, secrets)]))
-    io.stdout.write(`${JSON.stringify(out)}\n`)
-  }
-  const regression = outcome.profile?.regression
-  if (regression !== undefined && settings.failOnRegression) {
-    log(paint.red(`error: ${regression}`))
-    return 1
-  }
-  return outcome.ready || lenient ? 0 : 1
-}
-
-/** Runs a program with its output on `out` (stdout is kept for --json); resolves with its exit code. */
-function runTo(out: NodeJS.WritableStream, program: string, args: string[]): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'] })
-    child.stdout.pipe(out, { end: false })
-    child.stderr.pipe(out, { end: false })
-    child.once('error', reject)
-    child.once('close', (code) => resolve(code ?? 1))
+  await runDiagnostics(next.diagnostics, {
+    group: async (title, body) => {
+      log(`── ${title}`)
+      await body()
+    },
+    exec: (program, args) => runCommand(program, args, io.stderr),
+    log
   })
+  if (next.verdict !== undefined) {
+    const { kind, message } = next.verdict
+    log(kind === 'warn' ? paint.yellow(`warning: ${message}`) : paint.red(`error: ${message}`))
+  }
+  if (values.json) io.stdout.write(`${JSON.stringify(next.outputs)}\n`)
+  if (next.failedRegression !== undefined) log(paint.red(`error: ${next.failedRegression}`))
+  return next.exitCode
 }
 
 async function simulateCommand(argv: string[], io: CliIo, say: (line: string) => void): Promise<number> {
@@ -307,7 +278,7 @@ async function stopCommand(argv: string[], io: CliIo, say: (line: string) => voi
   return record.outcome === 'survived' || record.gpu.kind === 'held' ? 1 : 0
 }
 
-export function stopHelpText(): string {
+function stopHelpText(): string {
   return [
     'wait-for-model stop: stop a model server and wait until its processes and their GPU memory are gone.',
     '',
@@ -346,11 +317,10 @@ function parseCommandLine(argv: string[], options: ParseArgsConfig['options']): 
 
 /** The runner's form (INPUT_MATCH-REGEX) first, then the one a shell can set (INPUT_MATCH_REGEX). */
 function envInput(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  return env[`INPUT_${name.toUpperCase()}`] ?? env[envName(name)]
+  return env[inputVariable(name)] ?? env[shellInputVariable(name)]
 }
-const envName = (name: string): string => `INPUT_${name.toUpperCase().replace(/-/g, '_')}`
 
-export function helpText(): string {
+function helpText(): string {
   const rows: Array<[string, string]> = INPUT_NAMES.map((name) => {
     const [metavar, text] = INPUT_HELP[name] ?? ['VALUE', '']
     const value = INPUT_DEFAULTS[name]
@@ -379,7 +349,7 @@ export function helpText(): string {
   ].join('\n')
 }
 
-export function simulateHelpText(): string {
+function simulateHelpText(): string {
   return [
     'wait-for-model simulate: serve an imitation of a model server starting up (no GPU needed).',
     '',

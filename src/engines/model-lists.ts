@@ -14,7 +14,7 @@ export interface ListedModel {
   unloaded?: boolean
 }
 
-export interface ModelListShape {
+interface ModelListShape {
   name: string
   servers: string
   /** The listed models, or undefined when the body is not of this shape. */
@@ -40,7 +40,7 @@ function openAiLoading(entry: Entry): string | undefined {
 const openAiUnloaded = (entry: Entry): boolean =>
   (isObject(entry.status) && entry.status.value === 'unloaded') || entry.state === 'not-loaded'
 
-export const MODEL_LIST_SHAPES: readonly ModelListShape[] = [
+const MODEL_LIST_SHAPES: readonly ModelListShape[] = [
   {
     name: 'openai',
     servers: 'vLLM, SGLang, TGI, llama.cpp, LocalAI, NIM, LM Studio, Infinity, Ollama /v1/models',
@@ -121,7 +121,7 @@ export function readModelList(json: unknown): { shape: string; models: ListedMod
 }
 
 /** One generation request: the path (after the server's base) and its JSON body for a model id. */
-export interface GenerationRequest {
+interface GenerationRequest {
   path: string
   body(model: string | undefined): Record<string, unknown>
 }

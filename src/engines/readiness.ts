@@ -6,14 +6,14 @@
  */
 import type { LogEngine } from './log-markers.js'
 
-export interface ReadinessCheck {
+interface ReadinessCheck {
   /** The engine's own readiness route, after the server's base (the model-list URL without its path). */
   path: string
   /** Why it is needed, for the docs and the debug log. */
   because: string
 }
 
-export const ENGINE_READINESS: Partial<Record<LogEngine, ReadinessCheck>> = {
+const ENGINE_READINESS: Partial<Record<LogEngine, ReadinessCheck>> = {
   // http_server.py: /v1/models has no status check, /health answers 503 while ServerStatus is Starting (the
   // warm-up request runs then) since mid-2025; older SGLang answers 200 there at once, which costs nothing.
   sglang: {

@@ -38,11 +38,8 @@ export interface NvidiaSmiOptions {
   command?: string
 }
 
-export const GPU_QUERY = ['--query-gpu=index,uuid,name,memory.used,memory.total', '--format=csv,noheader,nounits']
-export const APPS_QUERY = [
-  '--query-compute-apps=pid,process_name,used_memory,gpu_uuid',
-  '--format=csv,noheader,nounits'
-]
+const GPU_QUERY = ['--query-gpu=index,uuid,name,memory.used,memory.total', '--format=csv,noheader,nounits']
+const APPS_QUERY = ['--query-compute-apps=pid,process_name,used_memory,gpu_uuid', '--format=csv,noheader,nounits']
 
 type Run = { kind: 'ok'; stdout: string } | Extract<GpuSnapshot, { kind: 'unavailable' }>
 

@@ -3,8 +3,8 @@
  * this run against them (regression, environment drift) and this run appended. History never fails a wait: a
  * location that cannot be used turns it off with a notice.
  */
-import type { Expectation } from '../startup/eta.js'
-import { appendRun, envDrift, expectation, prepareHistory, readHistory, regression, type RunRecord } from './store.js'
+import type { UsualStartup } from '../startup/eta.js'
+import { appendRun, envDrift, usualStartup, prepareHistory, readHistory, regression, type RunRecord } from './store.js'
 import { driftWarning, regressionText } from '../report/profile-report.js'
 
 export interface RunHistory {
@@ -13,7 +13,7 @@ export interface RunHistory {
   key: string
   /** This key's earlier runs, oldest first. */
   earlier: RunRecord[]
-  usual?: Expectation
+  usual?: UsualStartup
   notices: string[]
   warnings: string[]
 }
@@ -30,7 +30,7 @@ export function loadHistory(file: string | undefined, key: string, offNotice?: s
     const warnings = skipped
       ? [`History: skipped ${skipped} line${skipped === 1 ? '' : 's'} of ${file} that could not be read.`]
       : []
-    return { file, key, earlier, usual: expectation(earlier), notices: [], warnings }
+    return { file, key, earlier, usual: usualStartup(earlier), notices: [], warnings }
   } catch (e) {
     return off(`History is off: cannot read ${file} (${(e as Error).message}).`)
   }
@@ -47,16 +47,24 @@ export interface RunFindings {
 }
 
 /**
- * Compares the finished run with the earlier ones, then appends it. A regression is told only against at least
- * `minRuns` earlier ready runs: against one, a cold page cache beside a warm one is a regression every time.
+ * Compares the finished run with the earlier ones, then appends it, waiting for the file's lock at most
+ * `lockWaitMs`. A regression is told only against at least `minRuns` earlier ready runs: against one, a cold page
+ * cache beside a warm one is a regression every time.
  */
-export function recordRun(history: RunHistory, run: RunRecord, thresholdPercent: number, minRuns: number): RunFindings {
+export function recordRun(
+  history: RunHistory,
+  run: RunRecord,
+  thresholdPercent: number,
+  minRuns: number,
+  lockWaitMs?: number
+): RunFindings {
   const r = regression(history.earlier, run)
   const drift = envDrift(history.earlier, run)
   const notices: string[] = []
   if (history.file !== undefined) {
     try {
-      if (!appendRun(history.file, run)) notices.push('History: this run was not recorded, its line is too long.')
+      if (!appendRun(history.file, run, undefined, lockWaitMs))
+        notices.push('History: this run was not recorded, its line is too long.')
     } catch (e) {
       notices.push(`History: this run was not recorded (${(e as Error).message}).`)
     }

@@ -6,6 +6,7 @@
  */
 import {
   closeSync,
+  constants,
   fstatSync,
   mkdirSync,
   openSync,
@@ -17,7 +18,7 @@ import {
   writeSync
 } from 'node:fs'
 import { dirname, join } from 'node:path'
-import type { Expectation } from '../startup/eta.js'
+import type { UsualStartup } from '../startup/eta.js'
 
 export interface PhaseRecord {
   name: string
@@ -86,11 +87,26 @@ export function historyKey(url: string, model: string | undefined, start: string
     .slice(0, 16)
 }
 
+/**
+ * Opens the history file, only if it is a regular file. O_NONBLOCK: opening a FIFO nobody writes to (or reads
+ * from) would otherwise block the whole process, past its deadline and deaf to signals; it cannot block a
+ * regular file's reads and writes.
+ */
+function openRegular(path: string, flags: number): number {
+  const fd = openSync(path, flags | constants.O_NONBLOCK)
+  if (fstatSync(fd).isFile()) return fd
+  closeSync(fd)
+  throw new Error(`${path} is not a regular file`)
+}
+const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT
+
 /** Makes sure the file can be appended to; a reason in words when it cannot (history is then off). */
 export function prepareHistory(path: string): string | undefined {
   try {
     mkdirSync(dirname(path), { recursive: true })
-    closeSync(openSync(path, 'a'))
+    const existing = statSync(path, { throwIfNoEntry: false })
+    if (existing !== undefined && !existing.isFile()) throw new Error('not a regular file')
+    closeSync(openRegular(path, APPEND))
     return undefined
   } catch (e) {
     return `History is off: cannot write ${path} (${(e as Error).message}).`
@@ -149,7 +165,7 @@ function parseRun(line: string): RunRecord | undefined {
 }
 
 function readTail(path: string): string {
-  const fd = openSync(path, 'r')
+  const fd = openRegular(path, constants.O_RDONLY)
   try {
     const size = fstatSync(fd).size
     const length = Math.min(size, MAX_READ_BYTES)
@@ -190,13 +206,15 @@ export function runLine(run: RunRecord): string | undefined {
 /**
  * Appends one run with a single write (atomic with O_APPEND), holding the file's lock so that a trim in another
  * process cannot drop it; then trims the run's key to its last `keep` runs when it has more.
- * Returns false when the run does not fit in one line.
+ * Returns false when the run does not fit in one line. Waits for the lock at most `lockWaitMs` in all (the time
+ * left before the wait's deadline): without it, the line is appended all the same and the trim left for later.
  */
-export function appendRun(path: string, run: RunRecord, keep = KEEP_RUNS): boolean {
+export function appendRun(path: string, run: RunRecord, keep = KEEP_RUNS, lockWaitMs = LOCK_WAIT_MS): boolean {
   const line = runLine(run)
   if (line === undefined) return false
-  withLock(path, () => {
-    const fd = openSync(path, 'a')
+  const until = Date.now() + Math.min(lockWaitMs, LOCK_WAIT_MS)
+  withLock(path, until, () => {
+    const fd = openRegular(path, APPEND)
     try {
       writeSync(fd, line)
     } finally {
@@ -204,7 +222,7 @@ export function appendRun(path: string, run: RunRecord, keep = KEEP_RUNS): boole
     }
   })
   const kept = readHistory(path).runs.filter((r) => r.key === run.key).length
-  if (kept > keep) trimHistory(path, keep)
+  if (kept > keep) trimHistory(path, keep, until)
   return true
 }
 
@@ -213,8 +231,8 @@ export function appendRun(path: string, run: RunRecord, keep = KEEP_RUNS): boole
  * and renamed over the old one under the lock, which appenders take too, so no run appended meanwhile is lost.
  * Without the lock (another process holds it too long) it leaves the file as it is.
  */
-export function trimHistory(path: string, keep = KEEP_RUNS): void {
-  withLock(path, (locked) => {
+export function trimHistory(path: string, keep = KEEP_RUNS, lockUntil = Date.now() + LOCK_WAIT_MS): void {
+  withLock(path, lockUntil, (locked) => {
     if (!locked) return
     const { runs } = parseHistory(readTail(path))
     const seen = new Map<string, number>()
@@ -237,16 +255,19 @@ export function trimHistory(path: string, keep = KEEP_RUNS): void {
   })
 }
 
-/** Runs `fn` holding `<path>.lock` (created exclusively); after LOCK_WAIT_MS without it, runs `fn(false)` anyway. */
-function withLock<T>(path: string, fn: (locked: boolean) => T): T {
+/**
+ * Runs `fn` holding `<path>.lock` (created exclusively); still without it at `deadline`, runs `fn(false)` anyway.
+ * Real time (Date.now), not the wait's clock: the lock is shared with other processes and aged by the file
+ * system's modification times, which only the real clock compares with.
+ */
+function withLock<T>(path: string, deadline: number, fn: (locked: boolean) => T): T {
   const lock = `${path}.lock`
-  const deadline = Date.now() + LOCK_WAIT_MS
   let fd: number | undefined
   while (fd === undefined) {
     try {
       fd = openSync(lock, 'wx')
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || Date.now() > deadline) break
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || Date.now() >= deadline) break
       if (lockIsStale(lock)) continue
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2)
     }
@@ -280,7 +301,7 @@ export function median(values: readonly number[]): number {
 }
 
 /** What the last MEDIAN_OF ready runs took; undefined without any. */
-export function expectation(earlier: readonly RunRecord[]): (Expectation & { runs: number }) | undefined {
+export function usualStartup(earlier: readonly RunRecord[]): (UsualStartup & { runs: number }) | undefined {
   const ready = earlier.filter((r) => r.ready).slice(-MEDIAN_OF)
   if (ready.length === 0) return undefined
   const names = new Set(ready.flatMap((r) => r.phases.map((p) => p.name)))
@@ -312,7 +333,7 @@ export interface Regression {
 
 /** This ready run against the median of the earlier ready runs; undefined when there is nothing to compare. */
 export function regression(earlier: readonly RunRecord[], run: RunRecord): Regression | undefined {
-  const usual = expectation(earlier)
+  const usual = usualStartup(earlier)
   if (!run.ready || usual === undefined || usual.totalSeconds <= 0) return undefined
   const seconds = secondsOf(run)
   let grewMost: Regression['grewMost']

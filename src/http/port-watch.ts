@@ -1,13 +1,12 @@
 /**
  * Sees a closed port open, cheaply, so that the HTTP probe goes out the moment a server starts listening
  * instead of up to an `interval` later. Watching a closed port costs the server nothing: a bare TCP connect
- * is refused by the kernel before any server code runs. One poller serves every URL of a fleet and keeps
- * its own cost near a fixed share of one core by spacing its rounds by what the last round cost.
+ * is refused by the kernel before any server code runs. One poller, made by the gate, serves every URL of a
+ * fleet and keeps its own cost near a fixed share of one core by spacing its rounds by what the last round cost.
  */
-import { lookup } from 'node:dns/promises'
 import { readFile } from 'node:fs/promises'
 import { connect } from 'node:net'
-import { isLoopback } from './probe.js'
+import { bareHost, createLookup, isLoopback, type Lookup, loopbackAddresses } from './hosts.js'
 
 export interface PortWatch {
   /** Resolves once something listens on the URL's port (or when `signal` aborts). */
@@ -19,8 +18,8 @@ export interface PortWatch {
   local: boolean
 }
 
-export const MIN_ROUND_MS = 100
-export const MAX_ROUND_MS = 400
+const MIN_ROUND_MS = 100
+const MAX_ROUND_MS = 400
 /** The share of one core the poller may spend. */
 const CPU_BUDGET = 0.02
 /**
@@ -77,17 +76,15 @@ interface Watcher {
 /**
  * `localhost` is loopback on both families whatever /etc/hosts says (as the probe treats it): 127.0.0.1 is
  * tried every round, ::1, where fewer servers listen alone, every fourth, which keeps a round to one connect.
+ * Other names are looked up as the probe looks them up (a resolver that never answers cannot hold the process).
  */
-function connectTargets(host: string): Watcher['targets'] {
-  if (host.toLowerCase().replace(/\.$/, '') === 'localhost') {
-    return Promise.resolve([
-      { address: '127.0.0.1', everyRounds: 1 },
-      { address: '::1', everyRounds: 4 }
-    ])
-  }
-  return lookup(host, { all: true }).then(
-    (found) => found.map((a) => ({ address: a.address, everyRounds: 1 })),
-    () => [{ address: host, everyRounds: 1 }]
+function connectTargets(host: string, lookup: Lookup): Watcher['targets'] {
+  return new Promise((resolve) =>
+    lookup(host, { all: true }, (err, found) => {
+      if (err !== null || typeof found === 'string') return resolve([{ address: host, everyRounds: 1 }])
+      const bothFamilies = loopbackAddresses(host) !== undefined
+      resolve(found.map((a) => ({ address: a.address, everyRounds: bothFamilies && a.family === 6 ? 4 : 1 })))
+    })
   )
 }
 
@@ -96,19 +93,31 @@ export class PortPoller {
   private watchers = new Set<Watcher>()
   private timer: NodeJS.Timeout | undefined
   private procReadable: boolean | undefined
+  private readonly lookup = createLookup()
 
   constructor(private readonly budget = CPU_BUDGET) {}
+
+  /** The watch of one URL's port, for the wait loop. */
+  watchFor(url: URL): PortWatch {
+    return { opened: (signal) => this.watch(url, signal), local: isLoopback(url.hostname) }
+  }
+
+  /** Ends every watch (each resolves) and the rounds. */
+  close(): void {
+    for (const watcher of [...this.watchers]) watcher.resolve()
+    this.idle()
+  }
 
   watch(url: URL, signal: AbortSignal): Promise<void> {
     return new Promise((resolve) => {
       if (signal.aborted) return resolve()
       const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80)
-      const targets = connectTargets(url.hostname.replace(/^\[|\]$/g, ''))
+      const targets = connectTargets(bareHost(url.hostname), this.lookup)
       const watcher: Watcher = { targets, port, loopback: isLoopback(url.hostname), resolve: () => undefined }
       watcher.resolve = (): void => {
         this.watchers.delete(watcher)
         signal.removeEventListener('abort', watcher.resolve)
-        if (this.watchers.size === 0) this.stop()
+        if (this.watchers.size === 0) this.idle()
         resolve()
       }
       signal.addEventListener('abort', watcher.resolve, { once: true })
@@ -117,7 +126,7 @@ export class PortPoller {
     })
   }
 
-  private stop(): void {
+  private idle(): void {
     clearTimeout(this.timer)
     this.timer = undefined
   }
@@ -160,10 +169,4 @@ export class PortPoller {
     this.procReadable = tables[0].startsWith('  sl')
     return this.procReadable ? listeningLoopbackPorts(tables.join('\n')) : undefined
   }
-}
-
-const poller = new PortPoller()
-
-export function portWatchFor(url: URL): PortWatch {
-  return { opened: (signal) => poller.watch(url, signal), local: isLoopback(url.hostname) }
 }

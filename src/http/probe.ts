@@ -3,9 +3,9 @@
  * the body is read. Goes through the proxy the environment names, except for loopback addresses. The HTTP
  * client underneath also sends the generation check.
  */
-import { type LookupAddress, lookup } from 'node:dns'
 import type { Dispatcher } from 'undici'
-import { Agent, EnvHttpProxyAgent, request } from './undici-parts.js'
+import { Agent, Client, ProxyAgent, request } from './undici-parts.js'
+import { createLookup, proxyFor, proxyLabel } from './hosts.js'
 import { collectGarbage } from '../runtime/memory.js'
 import { parseRetryAfter } from '../inputs/parse.js'
 import { isCredentialName, redact } from '../inputs/secrets.js'
@@ -30,7 +30,16 @@ export type ProbeResult =
       /** The URL that answered, when redirects led elsewhere. */
       redirectedTo?: string
     }
-  | { kind: 'error'; code: string; message: string; status?: number }
+  | {
+      kind: 'error'
+      code: string
+      message: string
+      status?: number
+      /** The proxy the request went through (scheme, host and port), when the error may be the proxy's. */
+      proxy?: string
+      /** The URL that failed, when redirects led elsewhere. */
+      redirectedTo?: string
+    }
 
 export interface Prober {
   /** Sends one GET that settles within `timeoutMs`, whatever the server does, or at once when `signal` aborts. */
@@ -52,29 +61,6 @@ export interface ProbeOptions {
   secrets?: readonly string[]
 }
 
-/** localhost, 127.0.0.0/8 and ::1 (as URL.hostname writes them): never sent through a proxy. */
-export function isLoopback(hostname: string): boolean {
-  const h = hostname.toLowerCase().replace(/\.$/, '')
-  return h === 'localhost' || h === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h)
-}
-
-type LookupCallback = (err: Error | null, address: string | LookupAddress[], family?: number) => void
-
-/**
- * `localhost` is loopback on both families whatever /etc/hosts says (RFC 6761), and model servers listen on
- * either: tried on 127.0.0.1, then ::1 (Node's happy eyeballs moves on at once from a refused one).
- */
-function lookupLoopback(hostname: string, options: { all?: boolean }, callback: LookupCallback): void {
-  if (hostname.toLowerCase().replace(/\.$/, '') !== 'localhost')
-    return void lookup(hostname, { ...options, all: options.all === true }, callback)
-  const both = [
-    { address: '127.0.0.1', family: 4 },
-    { address: '::1', family: 6 }
-  ]
-  if (options.all) callback(null, both)
-  else callback(null, both[0].address, both[0].family)
-}
-
 /**
  * Once bodies this large in all have arrived, they are collected before the next request rather than left for V8
  * to collect when it likes: one body near the cap, or many smaller ones (a 64 KB list on every probe), whose
@@ -90,7 +76,7 @@ export function createProber({ url, headers, caCert, insecureTls, secrets }: Pro
   }
 }
 
-export interface HttpRequest {
+interface HttpRequest {
   url: URL
   method: 'GET' | 'POST'
   headers: Record<string, string>
@@ -103,24 +89,54 @@ export interface HttpClient {
   close(): Promise<void>
 }
 
+/**
+ * The connections one client makes: direct ones, and one agent per proxy. Replaced whole when an exchange is
+ * cut short: undici cannot cancel a request that waits for its connection (a SYN nobody answers, a TLS
+ * handshake that never starts, a name the resolver never answers) and retries a tunnel the proxy closed at
+ * once and for ever, so the only sure end is to destroy what was in flight.
+ */
+interface Connections {
+  direct: Dispatcher
+  proxies: Map<string, Dispatcher>
+}
+
 /** One exchange at a time with a hard time limit and a capped body: shared by the probe and the generation check. */
 export function createHttpClient({
   caCert,
   insecureTls,
-  secrets = []
-}: Pick<ProbeOptions, 'caCert' | 'insecureTls' | 'secrets'> = {}): HttpClient {
+  secrets = [],
+  env = process.env
+}: Pick<ProbeOptions, 'caCert' | 'insecureTls' | 'secrets'> & { env?: NodeJS.ProcessEnv } = {}): HttpClient {
   // node:tls is loaded only here: a plain http:// wait never needs it (nor its memory, 6 MB on Node 24).
   const ca = caCert === undefined ? {} : { ca: [...process.getBuiltinModule('node:tls').rootCertificates, caCert] }
   const tls = { ...ca, ...(insecureTls ? { rejectUnauthorized: false } : {}) }
   // Our own AbortSignal bounds each request; undici's timeouts are left wide so they never fire first.
   const limits = { headersTimeout: 0, bodyTimeout: 0 }
-  const direct = new Agent({ ...limits, connect: { ...tls, lookup: lookupLoopback, autoSelectFamily: true } })
-  // Made on first use, so that a loopback-only wait never reads the proxy variables.
-  let viaProxy: EnvHttpProxyAgent | undefined
-  const dispatcherFor = (target: URL): Dispatcher =>
-    isLoopback(target.hostname)
-      ? direct
-      : (viaProxy ??= new EnvHttpProxyAgent({ ...limits, connect: tls, requestTls: tls }))
+  const lookupHost = createLookup()
+  const connections = (): Connections => ({
+    direct: new Agent({ ...limits, connect: { ...tls, lookup: lookupHost, autoSelectFamily: true } }),
+    proxies: new Map()
+  })
+  let live = connections()
+  const viaProxy = (proxy: URL): Dispatcher => {
+    let agent = live.proxies.get(proxy.href)
+    if (agent === undefined) {
+      agent = new ProxyAgent({
+        ...limits,
+        uri: proxy.href,
+        // As curl: an http:// URL is sent to the proxy in absolute form; only https:// is tunnelled (CONNECT).
+        proxyTunnel: false,
+        proxyTls: { ...tls, lookup: lookupHost },
+        requestTls: tls,
+        factory: (origin: string | URL, options: object) => new Client(origin, withFinalConnectErrors(options))
+      })
+      live.proxies.set(proxy.href, agent)
+    }
+    return agent
+  }
+  const discard = (old: Connections): void => {
+    for (const d of [old.direct, ...old.proxies.values()]) void d.destroy().catch(() => undefined)
+  }
 
   let bodyBytes = 0
   return {
@@ -134,19 +150,27 @@ export function createHttpClient({
       const onStop = (): void => controller.abort(new ProbeStopped())
       if (signal?.aborted) onStop()
       else signal?.addEventListener('abort', onStop, { once: true })
+      // Settles the moment the exchange is cut short, in whatever state it is (connecting included).
+      let onCut = (): void => undefined
+      const cut = new Promise<never>((_resolve, reject) => {
+        onCut = () => reject(controller.signal.reason)
+        controller.signal.addEventListener('abort', onCut, { once: true })
+      })
       let status: number | undefined
       let target = url
+      let proxy: URL | undefined
       let sent: Record<string, string> = {
         'user-agent': 'wait-for-model',
         accept: 'application/json, */*;q=0.5',
         ...(json === undefined ? {} : { 'content-type': 'application/json' }),
         ...headers
       }
-      try {
+      const exchange = async (): Promise<ProbeResult> => {
         for (let hop = 0; ; hop++) {
+          proxy = proxyFor(target, env)
           // `reset` closes the connection after each request: a kept-alive socket the server has just
           // dropped would otherwise read as a reset, and each probe should test that connections are accepted.
-          const res = await request(dispatcherFor(target), {
+          const res = await request(proxy === undefined ? live.direct : viaProxy(proxy), {
             origin: target.origin,
             path: `${target.pathname}${target.search}`,
             method,
@@ -193,17 +217,56 @@ export function createHttpClient({
             ...(target === url ? {} : { redirectedTo: target.href })
           }
         }
+      }
+      const inFlight = exchange()
+      try {
+        return await Promise.race([inFlight, cut])
       } catch (e) {
-        const error = describeError(controller.signal.aborted ? controller.signal.reason : e)
-        return { ...error, message: redact(error.message, secrets), status }
+        const error = describeError(controller.signal.aborted ? controller.signal.reason : e, proxy)
+        return {
+          ...error,
+          message: redact(error.message, secrets),
+          status,
+          ...(target === url ? {} : { redirectedTo: target.href })
+        }
       } finally {
         clearTimeout(timer)
         signal?.removeEventListener('abort', onStop)
+        controller.signal.removeEventListener('abort', onCut)
+        if (controller.signal.aborted) {
+          // What was cut short may still be connecting or retrying: end it, and start the next exchange afresh.
+          inFlight.catch(() => undefined)
+          discard(live)
+          live = connections()
+        }
       }
     },
     close: async () => {
-      await Promise.all([direct.destroy(), viaProxy?.destroy()])
+      discard(live)
     }
+  }
+}
+
+/**
+ * A connection that fails before any request ran is retried at once by undici when the error is a socket's
+ * (`UND_ERR_SOCKET`): a proxy that closes the connection after CONNECT would make that a busy loop. Such an
+ * error is passed on as the proxy's, which ends the request instead.
+ */
+function withFinalConnectErrors(options: object): object {
+  const { connect } = options as { connect?: unknown }
+  if (typeof connect !== 'function') return options
+  type Callback = (err: (Error & { code?: string }) | null, socket: unknown) => void
+  return {
+    ...options,
+    connect: (opts: object, callback: Callback) =>
+      connect(opts, (err: (Error & { code?: string }) | null, socket: unknown) =>
+        callback(
+          err?.code === 'UND_ERR_SOCKET'
+            ? Object.assign(new Error(`the proxy closed the connection (${err.message})`), { code: 'PROXY_CLOSED' })
+            : err,
+          socket
+        )
+      )
   }
 }
 
@@ -278,8 +341,19 @@ function nestsDeeperThan(text: string, max: number): boolean {
   return false
 }
 
-/** Reduces whatever undici or the socket threw to a stable code and its message. */
-function describeError(e: unknown): { kind: 'error'; code: string; message: string } {
+/** Errors of the connection itself: through a proxy, they are the proxy's (it connects to the server). */
+const CONNECT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ETIMEDOUT',
+  'UND_ERR_CONNECT_TIMEOUT'
+])
+
+/** Reduces whatever undici or the socket threw to a stable code and its message; `proxy`: the one it went through. */
+function describeError(e: unknown, proxy?: URL): { kind: 'error'; code: string; message: string; proxy?: string } {
   let err = e as { code?: string; message?: string; cause?: unknown } | undefined
   // undici wraps socket and TLS errors; the innermost coded error is the informative one.
   while (err?.cause && typeof (err.cause as { code?: unknown }).code === 'string') err = err.cause as typeof err
@@ -288,5 +362,10 @@ function describeError(e: unknown): { kind: 'error'; code: string; message: stri
     const inner = (err as unknown as AggregateError).errors.find((x: { code?: string }) => x?.code) as typeof err
     if (inner) err = inner
   }
-  return { kind: 'error', code: err?.code ?? 'UNKNOWN', message: err?.message ?? String(e) }
+  const code = err?.code ?? 'UNKNOWN'
+  const message = err?.message ?? String(e)
+  if (proxy === undefined || code === 'TIMEOUT' || code === 'STOPPED') return { kind: 'error', code, message }
+  // `PROXY_` keeps a refused proxy from reading as a refused server (nor waking the server's port watch).
+  const proxied = CONNECT_CODES.has(code) ? `PROXY_${code}` : code
+  return { kind: 'error', code: proxied, message, proxy: proxyLabel(proxy) }
 }

@@ -5,26 +5,36 @@
  */
 import type {
   Agent as AgentType,
+  Client as ClientType,
   Dispatcher as DispatcherType,
-  EnvHttpProxyAgent as EnvHttpProxyAgentType
+  ProxyAgent as ProxyAgentType
 } from 'undici'
 // @ts-expect-error -- undici ships no declarations for its internal paths; typed below
 import AgentImpl from 'undici/lib/dispatcher/agent.js'
 // @ts-expect-error -- as above
 import DispatcherImpl from 'undici/lib/dispatcher/dispatcher.js'
 // @ts-expect-error -- as above
-import EnvHttpProxyAgentImpl from 'undici/lib/dispatcher/env-http-proxy-agent.js'
+import ClientImpl from 'undici/lib/dispatcher/client.js'
+// @ts-expect-error -- as above
+import ProxyAgentImpl from 'undici/lib/dispatcher/proxy-agent.js'
 // @ts-expect-error -- as above
 import api from 'undici/lib/api/index.js'
 
-// What undici's index does: every dispatcher gets request(), connect() (the proxy agent tunnels with it)
-// and the other API methods.
-Object.assign((DispatcherImpl as { prototype: object }).prototype, api)
+/**
+ * What undici's index does on import: every dispatcher gets request(), connect() (the proxy agent tunnels with
+ * it) and the other API methods. Done here, once, by whoever sends requests (the gate, the floor bench, tests
+ * of the HTTP client), rather than as a side effect of importing this module. Safe to call again.
+ */
+export function setUpUndici(): void {
+  const prototype = (DispatcherImpl as { prototype: Record<string, unknown> }).prototype
+  if (prototype.request !== api.request) Object.assign(prototype, api)
+}
 
 export const Agent = AgentImpl as typeof AgentType
 export type Agent = AgentType
-export const EnvHttpProxyAgent = EnvHttpProxyAgentImpl as typeof EnvHttpProxyAgentType
-export type EnvHttpProxyAgent = EnvHttpProxyAgentType
+export const Client = ClientImpl as typeof ClientType
+export const ProxyAgent = ProxyAgentImpl as typeof ProxyAgentType
+export type ProxyAgent = ProxyAgentType
 
 export function request(
   dispatcher: DispatcherType,

@@ -3,17 +3,21 @@
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
 /** Longer than any job may run (self-hosted jobs stop at 5 days), and below setTimeout's 2^31 ms limit. */
 export const MAX_DURATION_MS = 7 * 24 * 3_600_000
-export const DURATION_FORM = 'a duration such as 250ms, 15s, 2m, 1h, 1m30s or a number of seconds (0.5, 15)'
+export const DURATION_FORM =
+  'a duration such as 250ms, 15s, 2m, 1h, 1m30s (each unit once, largest first) or a number of seconds (0.5, 15)'
+/** Each unit at most once, largest first, as Go's durations and systemd's: `1m1m1m` is a typo, not 3m. */
+const DURATION_PARTS = /^(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m)?(?:(\d+(?:\.\d+)?)s)?(?:(\d+(?:\.\d+)?)ms)?$/
 
 /** Parses `250ms`, `15s`, `2m`, `1h`, `1m30s` or a plain number of seconds into milliseconds. */
 export function parseDuration(text: string): number {
   const s = text.trim()
   let ms: number
+  const parts = DURATION_PARTS.exec(s)
   if (/^\d+(\.\d+)?$/.test(s)) {
     ms = Number(s) * 1000
-  } else if (/^(\d+(\.\d+)?(ms|s|m|h))+$/.test(s)) {
-    ms = 0
-    for (const [, n, unit] of s.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)) ms += Number(n) * UNIT_MS[unit]
+  } else if (s !== '' && parts !== null) {
+    const [, h, m, sec, milli] = parts
+    ms = [h, m, sec, milli].reduce((sum, n, i) => sum + Number(n ?? 0) * UNIT_MS[['h', 'm', 's', 'ms'][i]], 0)
   } else {
     throw new Error(`"${printable(text)}" is not ${DURATION_FORM}`)
   }
@@ -23,7 +27,7 @@ export function parseDuration(text: string): number {
 }
 
 export type StatusSet = ReadonlyArray<readonly [number, number]>
-export const STATUS_FORM = 'HTTP status codes (100-599) as a code (200), a list (200,204) or a range (200-299)'
+const STATUS_FORM = 'HTTP status codes (100-599) as a code (200), a list (200,204) or a range (200-299)'
 
 /** Parses `200`, `200,204`, `200-299` (and mixes such as `200-204,301`). */
 export function parseStatusSet(text: string): StatusSet {
@@ -42,7 +46,7 @@ export function statusAccepted(set: StatusSet, status: number): boolean {
   return set.some(([lo, hi]) => status >= lo && status <= hi)
 }
 
-export const HEADER_FORM = 'one "Name: value" per line, the name made of letters, digits and !#$%&\'*+-.^_`|~'
+const HEADER_FORM = 'one "Name: value" per line, the name made of letters, digits and !#$%&\'*+-.^_`|~'
 
 /** Parses one `Name: value` per line; blank lines are skipped. */
 export function parseHeaders(text: string): Record<string, string> {
@@ -57,6 +61,8 @@ export function parseHeaders(text: string): Record<string, string> {
       throw new Error(`line ${i + 1} is not ${HEADER_FORM}`)
     }
     if (hasControlChars(value)) throw new Error(`line ${i + 1} (${name}) has a control character in its value`)
+    if (!isLatin1(value))
+      throw new Error(`line ${i + 1} (${name}) has a character outside Latin-1 in its value (${LATIN1_FORM})`)
     headers[name.toLowerCase()] = value
   })
   return headers
@@ -74,6 +80,10 @@ export function parseRetryAfter(value: string, nowMs: number): number | undefine
   const at = Date.parse(s)
   return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs)
 }
+
+/** HTTP sends a header value as bytes, one per character: a character above U+00FF cannot be sent. */
+export const LATIN1_FORM = 'a header value is sent as bytes: only characters U+0000 to U+00FF'
+export const isLatin1 = (text: string): boolean => !/[\u0100-\uffff]/.test(text)
 
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/g
@@ -101,14 +111,14 @@ export function parseRegex(text: string): RegExp {
   }
 }
 
-export const BOOLEAN_FORM = 'true or false'
+const BOOLEAN_FORM = 'true or false'
 export function parseBoolean(text: string): boolean {
   if (/^(true|yes|on)$/i.test(text.trim())) return true
   if (/^(false|no|off)$/i.test(text.trim())) return false
   throw new Error(`"${printable(text)}" is not ${BOOLEAN_FORM}`)
 }
 
-export const PERCENT_FORM = 'a percentage such as 25% or 25'
+const PERCENT_FORM = 'a percentage such as 25% or 25'
 
 /** Parses `25%` or `25` (0 to 10000). */
 export function parsePercent(text: string): number {

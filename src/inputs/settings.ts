@@ -7,6 +7,8 @@ import { SCHEDULE_MODES, type ScheduleMode } from '../wait/schedule.js'
 import {
   DURATION_FORM,
   hasControlChars,
+  isLatin1,
+  LATIN1_FORM,
   parseBoolean,
   parseDuration,
   parseHeaders,
@@ -208,6 +210,8 @@ export function parseSettings(get: (name: InputName) => string, platform: Platfo
   const apiKey = text('api-key')
   if (apiKey !== undefined) {
     if (/\s/.test(apiKey)) throw new InputError('api-key', 'contains white space; give the key alone, without "Bearer"')
+    // never shown: only where it goes wrong
+    if (!isLatin1(apiKey)) throw new InputError('api-key', `contains a character outside Latin-1 (${LATIN1_FORM})`)
     secret('api-key', apiKey, 'the key')
     headers.authorization = `Bearer ${apiKey}`
   }
@@ -441,13 +445,13 @@ function checkLogFile(path: string): void {
     throw new Error(`"${printable(path)}" is ${what}: give the path of a regular file (the server's log)`)
 }
 
-export const URL_FORM = 'an http:// or https:// URL such as http://localhost:8000/v1/models'
+const URL_FORM = 'an http:// or https:// URL such as http://localhost:8000/v1/models'
 
 /** A fleet larger than this is more likely a mistake than a deployment. */
-export const MAX_URLS = 1000
+const MAX_URLS = 1000
 
 /** One URL per line (blank lines skipped); a fleet's lines are named by number in errors. */
-export function parseUrls(text: string): URL[] {
+function parseUrls(text: string): URL[] {
   const lines = text
     .split(/\r?\n/)
     .map((l) => l.trim())

@@ -78,7 +78,7 @@ export function stopLines(r: StopRecord): ReportLine[] {
 }
 
 /** `process 1234 (python -m vllm …)`, or what can be said of a socket whose holder this user cannot see. */
-export function listenerText(l: Listener): string {
+function listenerText(l: Listener): string {
   if (l.holders.length === 0)
     return `a process this user cannot see (listening on ${l.address}, socket inode ${l.inode})`
   return l.holders.map((h) => `process ${h.pid}${h.command ? ` (${h.command})` : ''}`).join(' and ')

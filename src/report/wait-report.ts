@@ -1,48 +1,12 @@
 /** Words for people: log lines, the failure message, the outputs and the job summary. Text only, no I/O. */
-import { type Expectation, someOf } from '../wait/assess.js'
-import type { EnvEntry } from '../server/env-report.js'
+import type { Expectation } from '../wait/assess.js'
+import { someOf } from './answer-report.js'
 import type { LogLine } from '../server/log-follower.js'
 import type { ProbeResult } from '../http/probe.js'
-import type { PhaseTiming } from '../startup/phases.js'
 import { phaseMarkdown } from './profile-report.js'
 import { formatDuration, seconds } from '../runtime/clock.js'
 import type { Outcome, WaitEvent } from '../wait/loop.js'
-
-/** What the gate knows about the server process and its log, beside the wait itself. */
-export interface ServerFacts {
-  pid?: number
-  logFile?: string
-  /** From the process's own start to readiness. */
-  startupMs?: number
-  /** `env-report`, values already masked; undefined when not asked for. */
-  env?: EnvEntry[]
-  /** Why `env` is missing although asked for. */
-  envUnavailable?: string
-  /** The last `log-lines` lines, on failure; undefined when the log does not exist. */
-  logTail?: LogLine[]
-}
-
-/** The startup profile from the server's log, and this run against earlier ones. */
-export interface ProfileFacts {
-  /** The engine's name, when known. */
-  engine?: string
-  phases: PhaseTiming[]
-  /** The median seconds of each phase in earlier runs. */
-  usual?: ReadonlyMap<string, number>
-  /** The median startup of the last ready runs with this history key. */
-  expectedSeconds?: number
-  regressionPercent?: number
-  /** The warning for a startup slower than `regression-threshold` allows. */
-  regression?: string
-  /** The warning for a changed `env-report`. */
-  drift?: string
-}
-
-/** One endpoint's wait. */
-export type TargetOutcome = Outcome & { url: URL }
-
-/** The whole wait: the scalar fields describe one endpoint (see `representative`), `results` all of them. */
-export type GateOutcome = TargetOutcome & { results: TargetOutcome[]; server?: ServerFacts; profile?: ProfileFacts }
+import type { GateOutcome, ServerFacts, TargetOutcome } from '../wait/outcome.js'
 
 export interface ReportContext {
   url: URL
@@ -97,7 +61,7 @@ export const INSECURE_TLS_WARNING =
   "insecure-tls is on: the server's certificate is not checked, so anything on the way to it could answer in its place"
 
 /** What readiness means for these settings, in words. */
-export function describeExpectation({ expect, url }: ReportContext, subject = url.href): string {
+function describeExpectation({ expect, url }: ReportContext, subject = url.href): string {
   const parts = [
     `${subject} to answer with an accepted status (${expect.status.map(([lo, hi]) => (lo === hi ? lo : `${lo}-${hi}`)).join(',')})`
   ]
@@ -122,8 +86,8 @@ export function failureMessage(outcome: Outcome, ctx: ReportContext): string {
   if (outcome.reason === 'unauthorized' || outcome.reason === 'tls' || outcome.reason === 'ambiguous-model') {
     return `Stopped after ${waited}: ${last?.detail ?? outcome.reason}.`
   }
-  if (outcome.stop) {
-    const lines = [sentence(`Stopped after ${waited}, before the server was ready: ${outcome.stop.detail}`)]
+  if (outcome.halt) {
+    const lines = [sentence(`Stopped after ${waited}, before the server was ready: ${outcome.halt.detail}`)]
     if (last !== undefined) lines.push(sentence(`Last answer: ${last.summary}`))
     return lines.join('\n')
   }
@@ -243,7 +207,7 @@ export function summaryMarkdown(outcome: GateOutcome, ctx: ReportContext): strin
   if (server?.pid !== undefined) rows.push(['Server process', `pid ${server.pid}`])
   if (out['startup-seconds'] !== '') rows.push(['Startup (from the process start)', `${out['startup-seconds']} s`])
   if (server?.logFile !== undefined) rows.push(['Server log', code(server.logFile)])
-  if (outcome.profile?.engine !== undefined) rows.push(['Engine', mdText(outcome.profile.engine)])
+  if (outcome.profile?.engineLabel !== undefined) rows.push(['Engine', mdText(outcome.profile.engineLabel)])
   if (out['expected-seconds'] !== '') {
     const against =
       out['regression-percent'] === ''
@@ -284,10 +248,10 @@ export function summaryMarkdown(outcome: GateOutcome, ctx: ReportContext): strin
   for (const warning of [profile?.regression, profile?.drift])
     if (warning !== undefined) lines.push('', `> ⚠️ ${cell(mdText(warning))}`)
   if (profile !== undefined && profile.phases.length > 0)
-    lines.push('', phaseMarkdown(profile.phases, profile.engine ?? 'Server', profile.usual).trimEnd())
-  if (server?.env !== undefined || server?.envUnavailable !== undefined) {
+    lines.push('', phaseMarkdown(profile.phases, profile.engineLabel ?? 'Server', profile.usualPhaseSeconds).trimEnd())
+  if (server?.env !== undefined || server?.envUnreadable) {
     lines.push('', '#### Server environment', '')
-    if (server.envUnavailable !== undefined) lines.push(server.envUnavailable)
+    if (server.envUnreadable) lines.push(envUnreadableText(server))
     else
       lines.push(
         '| variable | value |',
@@ -339,9 +303,41 @@ function fenced(text: string): string {
   return `${fence}\n${text}\n${fence}`
 }
 
+const envUnreadableText = (server: ServerFacts): string =>
+  `The environment of process ${server.pid} could not be read (it has exited, or this is not Linux).`
+
+/** The gate's own lines, beside the wait's events. */
+export const gateLines = {
+  started: (pid: number, logFile: string): string => `Started the server (pid ${pid}); its output goes to ${logFile}`,
+  watching: (pid: number, logFile: string | undefined): string =>
+    `Watching the server process ${pid}${logFile === undefined ? '' : ` and its log ${logFile}`}`,
+  /** A line the startup profile says, `elapsedMs` into the wait. */
+  startup: (elapsedMs: number, line: string): string => `${formatDuration(elapsedMs)}: ${line}`,
+  environment: (server: ServerFacts): string[] => [
+    `Server environment (process ${server.pid}):`,
+    ...envLines(server).map((line) => `  ${line}`)
+  ],
+  requestHeaders: (names: string[]): string => `request headers: ${names.join(', ')} (values not shown)`,
+  noLog: (path: string): string => `The server log ${path} does not exist.`,
+  /** Why the other endpoints of a fleet stop waiting. */
+  fleetStopped: (url: URL, reason: string): string => `${url.href} can no longer become ready (${reason})`
+}
+
+/** The line the wait begins with: how long, for what (`endpoints`: how many a fleet has), how often. */
+export function waitingLine(
+  ctx: ReportContext,
+  { endpoints, generation, intervalMs }: { endpoints: number; generation: boolean; intervalMs: number }
+): string {
+  const subject = endpoints > 1 ? `each of ${endpoints} endpoints` : undefined
+  return (
+    `Waiting up to ${formatDuration(ctx.timeoutMs)} for ${describeExpectation(ctx, subject)}` +
+    `${generation ? ' and a one-token generation to succeed' : ''}; probing every ${formatDuration(intervalMs)}`
+  )
+}
+
 /** The `env-report` lines for the log. */
-export function envLines(server: ServerFacts): string[] {
-  if (server.envUnavailable !== undefined) return [server.envUnavailable]
+function envLines(server: ServerFacts): string[] {
+  if (server.envUnreadable) return [envUnreadableText(server)]
   return (server.env ?? []).map((e) => (e.value === undefined ? `${e.name}: not set` : `${e.name}=${e.value}`))
 }
 

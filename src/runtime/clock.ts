@@ -4,11 +4,14 @@ export interface Clock {
   now(): number
   /** Resolves after `ms`, or as soon as `signal` aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>
+  /** Milliseconds since the Unix epoch, for dates people read (a history record's `at`); never for durations. */
+  wallMs(): number
 }
 
 /** performance.now() counts from the process's start, which is the step's start for the action. */
 export const systemClock: Clock = {
   now: () => performance.now(),
+  wallMs: () => Date.now(),
   sleep: (ms, signal) =>
     new Promise((resolve) => {
       if (signal?.aborted) return resolve()

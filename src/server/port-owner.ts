@@ -8,8 +8,9 @@
  */
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs'
 import { commandLine, procPids, procStat } from './proc.js'
+import { bareHost, isLoopback } from '../http/hosts.js'
 
-export interface ProcessInfo {
+interface ProcessInfo {
   pid: number
   /** The command line, arguments joined by spaces (cut at 500 characters); the process name where it has none. */
   command: string
@@ -162,19 +163,15 @@ function socketHolders(proc: string, inodes: ReadonlySet<number>): Map<number, P
  * addresses), else undefined: a server elsewhere is probed as it is, its port is none of this machine's business.
  */
 export function localPort(url: URL, hostName = process.getBuiltinModule('node:os').hostname()): number | undefined {
-  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase()
+  const host = bareHost(url.hostname)
   const os = process.getBuiltinModule('node:os')
   const addresses = Object.values(os.networkInterfaces()).flatMap((list) =>
     (list ?? []).map((a) => a.address.toLowerCase())
   )
   const local =
-    host === 'localhost' ||
+    isLoopback(url.hostname) ||
     host.endsWith('.localhost') ||
     host === hostName.toLowerCase() ||
-    /^127\./.test(host) ||
-    host === '::1' ||
-    host === '0.0.0.0' ||
-    host === '::' ||
     addresses.includes(host)
   if (!local) return undefined
   return url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port)

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { printable } from '../inputs/parse.js'
 import { InputError, PID_FORM } from '../inputs/settings.js'
+import { isInputVariable } from '../inputs/variables.js'
 import type { Clock } from '../runtime/clock.js'
 import { procStat } from './proc.js'
 
@@ -51,7 +52,7 @@ export function newLogFile(env: NodeJS.ProcessEnv, pid = process.pid): string {
 /** The step's environment, without the action's own `INPUT_*` variables (which carry its api-key). */
 export function serverEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   return Object.fromEntries(
-    Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && !e[0].startsWith('INPUT_'))
+    Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && !isInputVariable(e[0]))
   )
 }
 

@@ -32,7 +32,7 @@ export interface StopDeps {
   proc?: string
 }
 
-export type GpuRelease =
+type GpuRelease =
   /** No GPU reading: no nvidia-smi, or it failed. */
   | { kind: 'unavailable'; why: string }
   /** None of the processes held GPU memory when the stop began. */

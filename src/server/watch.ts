@@ -1,18 +1,20 @@
-/** Turns what happens beside the wait into a stop: the server process exiting, a fail-pattern log line, cancellation. */
+/** Turns what happens beside the wait into a halt: the server process exiting, a fail-pattern log line, cancellation. */
 import { type FSWatcher, watch } from 'node:fs'
 import type { LogFollower, LogLine } from './log-follower.js'
 import type { ServerProcess } from './process.js'
-import type { Stop } from '../wait/loop.js'
+import type { Halt, Halter } from '../wait/halt.js'
 import { findWithin } from '../wait/bounded-regex.js'
 
 export interface WatchOptions {
+  /** Ended, with the `Halt` that explains why, when the wait must end. */
+  halter: Halter
   server?: ServerProcess
   log?: LogFollower
   failPattern?: RegExp
   /** Receives every new log line, in order (the startup profile); returns the engine's own fatal line, once seen. */
   readLines?(lines: LogLine[]): KnownFatal | undefined
-  /** Aborted when the job is cancelled. */
-  cancel?: AbortSignal
+  /** Stopped, with the signal the runner sent, when the job is cancelled. */
+  cancel?: Halter<NodeJS.Signals>
   /** How often the log is read when the file system does not say it changed (a log on NFS, a file not there yet). */
   pollMs?: number
 }
@@ -22,13 +24,11 @@ export interface KnownFatal {
   line: LogLine
   /** It names a cause (out of memory, an NCCL error) rather than only saying the start failed. */
   cause: boolean
-  /** Whose line it is: "vLLM", or "model server" while the engine is not known. */
-  engine: string
+  /** Whose line it is ("vLLM"); undefined while the engine is not known. */
+  engineLabel?: string
 }
 
 export interface ServerWatch {
-  /** Aborts with a `Stop` as its reason. */
-  signal: AbortSignal
   close(): void
 }
 
@@ -54,17 +54,24 @@ function watchFile(path: string, onChange: () => void): FSWatcher | undefined {
   }
 }
 
-export function watchServer({ server, log, failPattern, readLines, cancel, pollMs = 200 }: WatchOptions): ServerWatch {
-  const controller = new AbortController()
-  const stop = (s: Stop): void => {
-    if (!controller.signal.aborted) controller.abort(s)
-  }
-  const logError = (line: LogLine, why: string, after = ''): Stop => ({
+export function watchServer({
+  halter,
+  server,
+  log,
+  failPattern,
+  readLines,
+  cancel,
+  pollMs = 200
+}: WatchOptions): ServerWatch {
+  let closed = false
+  // A server that exits after the wait is over (or a late fatal line) ends nothing.
+  const halt = (h: Halt): void => void (closed || halter.halt(h))
+  const logError = (line: LogLine, why: string, after = ''): Halt => ({
     reason: 'log-error',
     detail: `line ${line.number} of ${log?.path} ${why}: ${line.text}${after}`
   })
   /** Reads the new lines: a log error among them, if any. A named cause explains most, then the user's pattern. */
-  const read = (after = ''): Stop | undefined => {
+  const read = (after = ''): Halt | undefined => {
     if (log === undefined) return undefined
     const fresh = log.poll()
     // a log that became a directory, or cannot be read any more, ends the wait: nothing it says can be watched
@@ -87,13 +94,13 @@ export function watchServer({ server, log, failPattern, readLines, cancel, pollM
       }
     }
     const matching = found === -1 ? undefined : fresh[found]
-    const knownError = (k: KnownFatal): Stop => logError(k.line, `is a known fatal ${k.engine} line`, after)
+    const knownError = (k: KnownFatal): Halt =>
+      logError(k.line, `is a known fatal ${k.engineLabel ?? 'model server'} line`, after)
     if (known?.cause) return knownError(known)
     if (matching) return logError(matching, 'matches fail-pattern', after)
     return known ? knownError(known) : undefined
   }
 
-  let closed = false
   /** Calls `f` now, or `gapMs` after its last call when that was sooner (once, however many calls came between). */
   const spaced = (f: () => void, gapMs: number): (() => void) => {
     let last = -Infinity
@@ -110,15 +117,15 @@ export function watchServer({ server, log, failPattern, readLines, cancel, pollM
       else pending = setTimeout(run, wait)
     }
   }
-  let found: Stop | undefined
+  let found: Halt | undefined
   let grace: NodeJS.Timeout | undefined
   const scan = (): void => {
     // a log that was not there yet when the wait began
     if (changes === undefined && log !== undefined && !closed) changes = watchFile(log.path, onChange)
     if (found !== undefined || (found = read()) === undefined) return
     // A server usually exits right after its fatal line: a moment's grace lets the message give the exit code.
-    if (server === undefined) stop(found)
-    else grace = setTimeout(stop, EXIT_GRACE_MS, found)
+    if (server === undefined) halt(found)
+    else grace = setTimeout(halt, EXIT_GRACE_MS, found)
   }
   const reads = log !== undefined && (failPattern !== undefined || readLines !== undefined)
   const timer = reads ? setInterval(scan, pollMs) : undefined
@@ -128,25 +135,25 @@ export function watchServer({ server, log, failPattern, readLines, cancel, pollM
   let changes = reads ? watchFile(log.path, onChange) : undefined
 
   void server?.exited.then((how) => {
+    if (closed) return
     // A crash usually prints its cause just before: the fatal line explains more than the exit code.
     const after = `; the server process ${server.pid} then ${how}`
     const error = found ? { ...found, detail: found.detail + after } : read(after)
-    stop(error ?? { reason: 'server-exited', detail: `the server process ${server.pid} ${how}` })
+    halt(error ?? { reason: 'server-exited', detail: `the server process ${server.pid} ${how}` })
   })
 
   const onCancel = (): void =>
-    stop({ reason: 'cancelled', detail: `the job was cancelled (${String(cancel?.reason ?? 'aborted')})` })
-  if (cancel?.aborted) onCancel()
-  else cancel?.addEventListener('abort', onCancel, { once: true })
+    halt({ reason: 'cancelled', detail: `the job was cancelled (${cancel?.halted ?? 'aborted'})` })
+  if (cancel?.signal.aborted) onCancel()
+  else cancel?.signal.addEventListener('abort', onCancel, { once: true })
 
   return {
-    signal: controller.signal,
     close() {
+      closed = true
       clearInterval(timer)
       changes?.close()
-      closed = true
       clearTimeout(grace)
-      cancel?.removeEventListener('abort', onCancel)
+      cancel?.signal.removeEventListener('abort', onCancel)
     }
   }
 }

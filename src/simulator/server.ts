@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { createServer as createNetServer } from 'node:net'
 
-export type Phase = 'loading' | 'ready'
+type Phase = 'loading' | 'ready'
 interface Reply {
   status: number
   /** An object is sent as compact JSON; a string as it is. */

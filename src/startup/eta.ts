@@ -2,7 +2,7 @@
 import type { Progress } from './phases.js'
 
 /** What earlier ready runs with the same history key took (medians, in seconds). */
-export interface Expectation {
+export interface UsualStartup {
   /** Median startup of the runs. */
   totalSeconds: number
   /** Median duration of each phase. */
@@ -41,7 +41,7 @@ export interface Position {
  * Milliseconds until ready going by earlier runs: the rest of this phase (by its rate, else its usual length) and
  * the usual length of the phases after it; without a known phase, the usual startup minus the time so far.
  */
-export function readyInMs(pos: Position, usual: Expectation): number | undefined {
+export function readyInMs(pos: Position, usual: UsualStartup): number | undefined {
   const index = pos.phase === undefined ? -1 : usual.order.indexOf(pos.phase)
   if (index >= 0) {
     const own = (usual.phaseSeconds.get(pos.phase as string) ?? 0) * 1000
@@ -60,7 +60,7 @@ export type Eta =
    */
   | { kind: 'slower'; overMs: number; usualMs: number; phase?: string }
 
-export function eta(pos: Position, usual: Expectation): Eta {
+export function eta(pos: Position, usual: UsualStartup): Eta {
   const usualMs = usual.totalSeconds * 1000
   if (pos.elapsedMs > usualMs) return { kind: 'slower', overMs: pos.elapsedMs - usualMs, usualMs }
   const own = pos.phase === undefined ? undefined : usual.phaseSeconds.get(pos.phase)

@@ -23,7 +23,7 @@ interface Moment {
   stamp?: number
 }
 
-export interface ProgressSample {
+interface ProgressSample {
   n: number
   total: number
   at: number
@@ -70,8 +70,6 @@ export interface CurrentPhase {
 export type TrackerEvent =
   | { type: 'engine'; engine: LogEngine; from: 'log' | 'models' }
   | { type: 'phase'; name: string; at: number; previous?: PhaseTiming }
-  | { type: 'ready'; at: number }
-  | { type: 'fatal'; fatal: FatalMatch }
 
 export interface TrackerOptions {
   /** A known engine; otherwise it is recognised from the log (or `setEngine` from the model list). */
@@ -137,7 +135,7 @@ export class PhaseTracker {
     this.lines = lineNumber
     const text = rawLine.replace(ANSI, '')
     const events: TrackerEvent[] = []
-    const fatal = checkFatal ? this.matchFatal(text, lineNumber) : undefined
+    if (checkFatal) this.matchFatal(text, lineNumber)
     if (this.log === undefined) {
       const engine = engineOfLine(text)
       if (engine === undefined) {
@@ -149,7 +147,6 @@ export class PhaseTracker {
     } else {
       events.push(...this.read(text, at))
     }
-    if (fatal !== undefined) events.push({ type: 'fatal', fatal })
     return events
   }
 
@@ -177,12 +174,9 @@ export class PhaseTracker {
     return this.fatals.find((f) => f.cause) ?? this.fatals[0]
   }
 
-  private matchFatal(text: string, lineNumber: number): FatalMatch | undefined {
+  private matchFatal(text: string, lineNumber: number): void {
     const found = (this.log?.fatal ?? ALL_FATAL).find((f) => f.pattern.test(text))
-    if (found === undefined) return undefined
-    const match = { line: text.trim().slice(0, MAX_QUOTE), lineNumber, cause: found.cause }
-    this.fatals.push(match)
-    return match
+    if (found !== undefined) this.fatals.push({ line: text.trim().slice(0, MAX_QUOTE), lineNumber, cause: found.cause })
   }
 
   private read(text: string, at: number): TrackerEvent[] {
@@ -212,7 +206,6 @@ export class PhaseTracker {
       if (log.ready.test(seg) && !this.readySeen) {
         this.readySeen = true
         if (this.open !== undefined) this.close(moment)
-        events.push({ type: 'ready', at })
       }
     }
     return events

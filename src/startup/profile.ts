@@ -3,7 +3,7 @@
  * new phase, a fatal line), and the still-waiting lines say where the startup is and how long it has to go.
  */
 import { engineLog, engineOfModelList, type LogEngine } from '../engines/log-markers.js'
-import { eta, type Expectation, phaseLeftMs, readyInMs } from './eta.js'
+import { eta, type UsualStartup, phaseLeftMs, readyInMs } from './eta.js'
 import { type FatalMatch, type PhaseTiming, PhaseTracker, type TrackerEvent } from './phases.js'
 import { etaText, phaseChangeText, progressText } from '../report/profile-report.js'
 
@@ -13,7 +13,7 @@ export interface ProfileOptions {
   /** When the server process started, on the clock's scale, when known. */
   startedAt?: number
   /** What earlier runs took, when there is history. */
-  usual?: Expectation
+  usual?: UsualStartup
 }
 
 export class StartupProfile {
@@ -36,12 +36,12 @@ export class StartupProfile {
 
   /** One line of the server's log (its number in the file, when known), read at `at`: returns what to say about it. */
   line(text: string, at: number, lineNumber?: number): string[] {
-    return this.say(this.tracker.feed(text, at, lineNumber))
+    return this.say(this.tracker.feed(text, at, lineNumber), at)
   }
 
   /** A line written before the wait began (a server started elsewhere): it tells the phases so far, never a failure. */
   earlier(text: string, at: number, lineNumber: number): string[] {
-    return this.say(this.tracker.feed(text, at, lineNumber, { fatal: false }))
+    return this.say(this.tracker.feed(text, at, lineNumber, { fatal: false }), at)
   }
 
   /** A model-list body's JSON from the server: `owned_by` can name the engine. */
@@ -97,11 +97,12 @@ export class StartupProfile {
     return this.engine === undefined ? undefined : engineLog(this.engine).label
   }
 
-  private say(events: TrackerEvent[]): string[] {
+  /** `at`: when the line that gave the events was read (the ready line's moment, once the tracker has seen it). */
+  private say(events: TrackerEvent[], at?: number): string[] {
+    if (at !== undefined && this.tracker.ready) this.readyLineAt ??= at
     const lines: string[] = []
     for (const e of events) {
-      if (e.type === 'ready') this.readyLineAt ??= e.at
-      else if (e.type === 'engine')
+      if (e.type === 'engine')
         lines.push(
           `engine: ${engineLog(e.engine).label} (${e.from === 'log' ? 'from its log' : 'from its model list'})`
         )

@@ -2,9 +2,9 @@
 import { testWithin } from './bounded-regex.js'
 import { readModelList } from '../engines/model-lists.js'
 import { matchModel } from '../engines/match.js'
-import { ambiguousModelText, unloadedModelText } from '../report/lifecycle-report.js'
 import { controlToSpace, statusAccepted, type StatusSet } from '../inputs/parse.js'
-import { MAX_REDIRECTS, type ProbeResult } from '../http/probe.js'
+import type { ProbeResult } from '../http/probe.js'
+import { answerWords, errorHasWords } from '../report/answer-report.js'
 
 export interface Expectation {
   model?: string
@@ -31,7 +31,9 @@ export type Reason =
 export interface Assessment {
   /** `down`: no HTTP answer; `waiting`: answered, not ready; `fatal`: waiting longer cannot help. */
   state: 'down' | 'waiting' | 'ready' | 'fatal'
-  /** One line in words, stable between identical answers, so that a change of answer is a change of text. */
+  /** What the server said, as data: the wait loop compares these to tell a new answer from the same one. */
+  answer: Answer
+  /** One line in words for people (the log, the timeline), the same for the same `answer`. */
   summary: string
   /** Why it is not ready yet, or for `fatal` what to do; empty when ready. */
   detail: string
@@ -53,23 +55,65 @@ export interface Assessment {
   excerpt?: string
 }
 
+/**
+ * An answer as data: exactly what its summary is made of, so that two answers are the same (`sameAnswer`) when,
+ * and only when, they would be told the same way.
+ */
+export interface Answer {
+  state: Assessment['state']
+  status?: number
+  /** The probe's error code: no HTTP answer, or one cut short. */
+  error?: string
+  /** The server's own words: a body's message or page title, an error's message that has no words of ours. */
+  said?: string
+  /** The listed model ids the summary names (the first MAX_NAMED_MODELS), where it names them. */
+  models?: string[]
+  /** How many models were listed, when more than `models` names. */
+  modelCount?: number
+  /** The proxy an error came from (the connection to it, or its tunnel, failed). */
+  proxy?: string
+  /** A TLS error because the server answered in plain HTTP; `redirectedTo` where it had redirected, if it had. */
+  plainHttp?: { redirectedTo?: string }
+  /** What keeps an accepted answer from being ready. */
+  missing?: Missing
+  /** Several listed ids contain the expected model and none is it (`ambiguous-model`): those ids. */
+  candidates?: string[]
+  /** With `probe-generation`: the generation request, and what it got. */
+  generation?: { request: string; answer: Answer }
+}
+
+type Missing =
+  | { what: 'model-list'; truncated: boolean }
+  | { what: 'model' }
+  | { what: 'model-loaded'; id: string; loading: string }
+  | { what: 'model-unloaded'; id: string }
+  | { what: 'match' }
+  | { what: 'match-regex' }
+  | { what: 'match-regex-in-time' }
+  /** A generation request's 2xx answer that is no completion in the engine's format (`route`: its name). */
+  | { what: 'completion'; route: string }
+
+/** Whether two answers are the same answer (fields left out and fields undefined are alike). */
+export function sameAnswer(a: Answer | undefined, b: Answer | undefined): boolean {
+  return sameData(a, b)
+}
+
+function sameData(a: unknown, b: unknown): boolean {
+  if (a === b) return true
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
+  if (Array.isArray(a) !== Array.isArray(b)) return false
+  const x = a as Record<string, unknown>
+  const y = b as Record<string, unknown>
+  return [...new Set([...Object.keys(x), ...Object.keys(y)])].every((k) => sameData(x[k], y[k]))
+}
+
 const TLS_CODES =
   /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET|VERIFY)_|HOSTNAME_MISMATCH)/
 
-const ERROR_WORDS: Record<string, string> = {
-  ECONNREFUSED: 'connection refused',
-  ECONNRESET: 'connection reset by the server',
-  UND_ERR_SOCKET: 'connection closed by the server before a complete answer',
-  EPIPE: 'connection closed by the server',
-  ENOTFOUND: 'host not found (DNS)',
-  EAI_AGAIN: 'host name lookup failed for now (DNS)',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'network unreachable',
-  ETIMEDOUT: 'connection attempt timed out',
-  UND_ERR_CONNECT_TIMEOUT: 'connection attempt timed out',
-  HPE_INVALID_CONSTANT: 'the answer is not valid HTTP',
-  TOO_MANY_REDIRECTS: `more than ${MAX_REDIRECTS} redirects (a redirect loop?)`,
-  BAD_REDIRECT: 'redirected to a URL that is not http:// or https://'
+/** Codes told in the same words are the same answer. */
+const SAME_ERROR: Record<string, string> = {
+  UND_ERR_CONNECT_TIMEOUT: 'ETIMEDOUT',
+  PROXY_UND_ERR_CONNECT_TIMEOUT: 'PROXY_ETIMEDOUT'
 }
 
 /** `regexLimitMs` bounds how long `match-regex` may run on the body (what is left of the probe's time). */
@@ -81,112 +125,89 @@ export function assess(result: ProbeResult, expect: Expectation, regexLimitMs = 
   const list = readModelList(result.json)
   const ids = list?.models.map((m) => m.id)
   const models = ids?.slice(0, MAX_KEPT_MODELS)
-  const base = { status, models, ...(ids && ids.length > MAX_KEPT_MODELS ? { modelCount: ids.length } : {}), excerpt }
-  const said = describeBody(result.body, result.contentType, result.json)
-
-  if (status === 401 || status === 403) {
-    return {
-      ...base,
-      state: 'fatal',
-      fatalReason: 'unauthorized',
-      summary: `HTTP ${status}${said ? ` ${said}` : ''}`,
-      detail:
-        `the server refused the request as ${status === 401 ? 'unauthenticated' : 'forbidden'}: ` +
-        'set "api-key" to the key the server was started with (sent as "Authorization: Bearer <key>"), ' +
-        'or pass the header it expects with "headers"'
-    }
-  }
-  if (!statusAccepted(expect.status, status)) {
-    return {
-      ...base,
-      state: 'waiting',
-      summary: `HTTP ${status}${said ? ` ${said}` : ''}`,
-      detail: `HTTP ${status} is not an accepted status`
-    }
-  }
-
-  const listed = ids === undefined ? '' : ids.length === 0 ? ', lists no models' : `, serving [${someOf(ids)}]`
-  const summaryBase = `HTTP ${status}${listed || (said ? ` ${said}` : '')}`
-  const waiting = (why: string): Assessment => ({
+  const modelCount = ids && ids.length > MAX_KEPT_MODELS ? { modelCount: ids.length } : {}
+  const base = { status, models, ...modelCount, excerpt }
+  const said = describeBody(result.body, result.contentType, result.json) || undefined
+  const judged = (answer: Answer, extra: Partial<Assessment> = {}): Assessment => ({
     ...base,
-    state: 'waiting',
-    summary: `${summaryBase} — ${why}`,
-    detail: why
+    ...extra,
+    state: answer.state,
+    answer,
+    ...answerWords(answer, expect)
   })
+
+  if (status === 401 || status === 403) return judged({ state: 'fatal', status, said }, { fatalReason: 'unauthorized' })
+  if (!statusAccepted(expect.status, status)) return judged({ state: 'waiting', status, said })
+
+  // The summary names the listed models (the first few, and how many), or else what the body says.
+  const answered =
+    ids === undefined
+      ? { status, said }
+      : {
+          status,
+          models: ids.slice(0, MAX_NAMED_MODELS),
+          ...(ids.length > MAX_NAMED_MODELS ? { modelCount: ids.length } : {})
+        }
+  const waiting = (missing: Missing): Assessment => judged({ state: 'waiting', ...answered, missing })
 
   let modelId: string | undefined
   if (expect.model !== undefined) {
-    if (list === undefined) {
-      return waiting(
-        `the answer is not a model list, so "${expect.model}" cannot be found in it${result.truncated ? ' (body over 1 MiB, cut)' : ''}`
-      )
-    }
+    if (list === undefined) return waiting({ what: 'model-list', truncated: result.truncated })
     const match = matchModel(list.models, expect.model)
     if (match.kind === 'ambiguous') {
       const candidates = match.candidates.map((m) => m.id)
-      const words = ambiguousModelText(expect.model, candidates)
-      return {
-        ...base,
-        state: 'fatal',
-        fatalReason: 'ambiguous-model',
-        candidates,
-        summary: `${summaryBase} — ${words.summary}`,
-        detail: words.detail
-      }
+      return judged({ state: 'fatal', ...answered, candidates }, { fatalReason: 'ambiguous-model', candidates })
     }
-    if (match.kind === 'missing') {
-      return waiting(
-        models?.length ? `"${expect.model}" is not among the listed models` : `"${expect.model}" is not listed yet`
-      )
-    }
+    if (match.kind === 'missing') return waiting({ what: 'model' })
     const found = match.model
-    if (found.unloaded) return { ...waiting(unloadedModelText(found.id)), modelState: 'unloaded' }
+    if (found.unloaded) return { ...waiting({ what: 'model-unloaded', id: found.id }), modelState: 'unloaded' }
     if (found.loading !== undefined)
-      return { ...waiting(`"${found.id}" is listed but still loading (${found.loading})`), modelState: 'loading' }
+      return { ...waiting({ what: 'model-loaded', id: found.id, loading: found.loading }), modelState: 'loading' }
     modelId = found.id
   }
-  if (expect.match !== undefined && !body.includes(expect.match)) {
-    return waiting(`the body does not contain "${expect.match}"`)
-  }
+  if (expect.match !== undefined && !body.includes(expect.match)) return waiting({ what: 'match' })
   if (expect.matchRegex !== undefined) {
     const matched = testWithin(expect.matchRegex, body, regexLimitMs)
-    if (matched === undefined) {
-      return waiting(
-        `${String(expect.matchRegex)} ran out of time on the body (it backtracks too much: simplify "match-regex")`
-      )
-    }
-    if (!matched) return waiting(`the body does not match ${String(expect.matchRegex)}`)
+    if (matched === undefined) return waiting({ what: 'match-regex-in-time' })
+    if (!matched) return waiting({ what: 'match-regex' })
   }
-  return { ...base, modelId, state: 'ready', summary: summaryBase, detail: '' }
+  return judged({ state: 'ready', ...answered }, { modelId })
 }
 
+/**
+ * OpenSSL's words when the first bytes back are not TLS: a plain HTTP server answering a TLS hello with a
+ * 400 page (`wrong version number`, or `packet length too long` from some servers).
+ */
+const PLAIN_HTTP = /WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|HTTP_REQUEST/
+
 function assessError(result: Extract<ProbeResult, { kind: 'error' }>): Assessment {
+  const judged = (answer: Answer, extra: Partial<Assessment> = {}): Assessment => ({
+    ...extra,
+    state: answer.state,
+    answer,
+    status: result.status,
+    ...answerWords(answer, { status: [] })
+  })
+  if (TLS_CODES.test(result.code) && PLAIN_HTTP.test(result.code)) {
+    const plainHttp = { redirectedTo: result.redirectedTo }
+    return judged({ state: 'fatal', error: result.code, plainHttp }, { fatalReason: 'tls' })
+  }
   if (TLS_CODES.test(result.code)) {
     // Node 24 adds advice about its own flags ("; if the root CA is installed locally, try … --use-system-ca"),
     // which an action cannot use: the inputs that can help are named instead.
-    const what = result.message.split(';')[0]
-    return {
-      state: 'fatal',
-      fatalReason: 'tls',
-      summary: `TLS error: ${what}`,
-      detail:
-        `the server's certificate was not accepted (${result.code}): ${what}. ` +
-        'Give its CA certificate with "ca-cert", or set "insecure-tls: true" to skip the check'
-    }
+    return judged({ state: 'fatal', error: result.code, said: result.message.split(';')[0] }, { fatalReason: 'tls' })
   }
-  if (result.code === 'TIMEOUT') {
-    const summary =
-      result.status === undefined
-        ? 'no answer (request timed out)'
-        : `HTTP ${result.status}, but the body did not arrive in time`
-    return { state: result.status === undefined ? 'down' : 'waiting', status: result.status, summary, detail: summary }
-  }
-  const words = ERROR_WORDS[result.code] ?? `${result.message} (${result.code})`
-  const summary = result.status === undefined ? words : `HTTP ${result.status}, then ${words}`
-  return { state: result.status === undefined ? 'down' : 'waiting', status: result.status, summary, detail: summary }
+  const state: Assessment['state'] = result.status === undefined ? 'down' : 'waiting'
+  if (result.code === 'TIMEOUT') return judged({ state, status: result.status, error: 'TIMEOUT' })
+  const error = SAME_ERROR[result.code] ?? result.code
+  // An error met on the way through a proxy is the proxy's (`PROXY_<code>`, see the probe).
+  const proxy = result.proxy !== undefined && result.code.startsWith('PROXY_') ? result.proxy : undefined
+  // A code without words of its own is told by its message.
+  const said = errorHasWords(result.code, proxy !== undefined) ? undefined : result.message
+  return judged({ state, status: result.status, error, proxy, said })
 }
 
-/** A summary names this many listed models at most: a list of 60,000 would make every line megabytes long. */
+/** An answer names this many listed models at most: a list of 60,000 would make every line megabytes long. */
 const MAX_NAMED_MODELS = 10
 
 /**
@@ -194,12 +215,6 @@ const MAX_NAMED_MODELS = 10
  * 40,000 models each would otherwise hold hundreds of thousands of strings and write an output of megabytes.
  */
 const MAX_KEPT_MODELS = 1000
-
-/** The first `max` ids, then how many more of `total`. */
-export function someOf(ids: readonly string[], max = MAX_NAMED_MODELS, total = ids.length): string {
-  const named = ids.slice(0, max).map((id) => clip(id, 200))
-  return total > named.length ? `${named.join(', ')} and ${total - named.length} more` : named.join(', ')
-}
 
 /**
  * Says what a body says in a few words: a JSON error's message (from `json`, the body already parsed), an HTML
@@ -230,7 +245,8 @@ function jsonMessage(json: unknown): string | undefined {
   return undefined
 }
 
-function clip(text: string, max = 120): string {
+/** The server's words on one line, at most `max` characters. */
+export function clip(text: string, max = 120): string {
   // cut before cleaning: a body can be 1 MiB on one line, and a copy of it per probe adds up
   const clean = controlToSpace(text.slice(0, 2 * max))
   return clean.length > max ? `${clean.slice(0, max)}…` : clean

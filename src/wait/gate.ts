@@ -4,26 +4,19 @@ import { envReport } from '../server/env-report.js'
 import { createGenerator } from './generation-check.js'
 import { historyKey, type RunRecord } from '../history/store.js'
 import { LogFollower, type LogLine } from '../server/log-follower.js'
-import { portWatchFor } from '../http/port-watch.js'
+import { PortPoller } from '../http/port-watch.js'
 import { createProber, type ProbeResult } from '../http/probe.js'
+import { setUpUndici } from '../http/undici-parts.js'
 import { StartupProfile } from '../startup/profile.js'
-import {
-  describeExpectation,
-  envLines,
-  eventLine,
-  type GateOutcome,
-  probeLine,
-  type ProfileFacts,
-  type ReportContext,
-  type ServerFacts,
-  type TargetOutcome
-} from '../report/wait-report.js'
+import { eventLine, gateLines, probeLine, waitingLine } from '../report/wait-report.js'
 import { loadHistory, recordRun, type RunHistory } from '../history/around-wait.js'
 import { attachServer, newLogFile, resolvePid, type ServerProcess, serverEnv, startServer } from '../server/process.js'
-import { type KnownFatal, watchServer } from '../server/watch.js'
-import { HISTORY_AUTO, type Settings } from '../inputs/settings.js'
-import { type Clock, formatDuration } from '../runtime/clock.js'
-import { type Outcome, type Stop, waitForModel } from './loop.js'
+import { type KnownFatal, type ServerWatch, watchServer } from '../server/watch.js'
+import { HISTORY_AUTO, type Settings, type Target } from '../inputs/settings.js'
+import type { Clock } from '../runtime/clock.js'
+import { type Outcome, waitForModel } from './loop.js'
+import { expectation, type GateOutcome, type ProfileFacts, type ServerFacts, type TargetOutcome } from './outcome.js'
+import { type Halt, Halter } from './halt.js'
 
 export interface GateDeps {
   clock: Clock
@@ -32,8 +25,8 @@ export interface GateDeps {
   log(line: string): void
   /** Receives lines that deserve attention (the server stopped answering); defaults to `log`. */
   warn?(line: string): void
-  /** Aborting it ends the wait with reason=cancelled (the action aborts it on SIGINT and SIGTERM). */
-  cancel?: AbortSignal
+  /** Halting it ends the wait with reason=cancelled (the action halts it on SIGINT and SIGTERM). */
+  cancel?: Halter<NodeJS.Signals>
   /** The step's environment: passed to the server `start` launches; RUNNER_TEMP holds its default log. */
   env?: NodeJS.ProcessEnv
   /** Receives one line per probe with what came back, for debugging. */
@@ -44,46 +37,149 @@ export interface GateDeps {
   defaultHistory?: { path?: string; notice?: string }
 }
 
-export const reportContext = (s: Settings, url: URL): ReportContext => ({
-  url,
-  expect: expectation(s),
-  timeoutMs: s.timeoutMs
-})
+/** The deps with their defaults resolved, once. */
+type Deps = Required<Pick<GateDeps, 'clock' | 'log' | 'warn' | 'notice' | 'env'>> & GateDeps
 
-const expectation = (s: Settings): ReportContext['expect'] => ({
-  model: s.model,
-  match: s.match,
-  matchRegex: s.matchRegex,
-  status: s.status
-})
+/** What the wait of each endpoint shares: the fleet's one halter, port poller, log and startup profile. */
+interface Shared {
+  settings: Settings
+  deps: Deps
+  halter: Halter
+  ports: PortPoller
+  log?: LogFollower
+  profile: StartupProfile
+  /** Says startup lines with the time since the wait began. */
+  sayStartup(lines: string[]): void
+  /** Where the server's startup is at `now`, for a still-waiting line; undefined while nothing tells. */
+  progressAt(now: number): string | undefined
+  /** Resolves once the engine's own ready line is read (or when `signal` aborts); undefined without a log. */
+  readyLine?(signal: AbortSignal): Promise<void>
+  /** When the server is expected ready, going by its log (see `StartupProfile.readyAt`). */
+  readyAt(now: number): number | undefined
+  /** How long earlier runs answered HTTP before they were ready (history). */
+  usualAnsweringMs?: number
+  /** Ends the other endpoints' waits when one can no longer become ready; undefined for one endpoint. */
+  haltFleet?(halt: Halt): void
+}
 
-export async function gate(settings: Settings, deps: GateDeps): Promise<GateOutcome> {
+export async function gate(settings: Settings, gateDeps: GateDeps): Promise<GateOutcome> {
+  const deps: Deps = {
+    ...gateDeps,
+    warn: gateDeps.warn ?? gateDeps.log,
+    notice: gateDeps.notice ?? gateDeps.log,
+    env: gateDeps.env ?? process.env
+  }
   const { clock } = deps
-  const env = deps.env ?? process.env
-  const logFile = settings.logFile ?? (settings.start !== undefined ? newLogFile(env) : undefined)
+  const logFile = settings.logFile ?? (settings.start !== undefined ? newLogFile(deps.env) : undefined)
   // Resolved before anything starts, so that a bad pid file is an input error and nothing runs.
   const pid = settings.pid === undefined ? undefined : resolvePid(settings.pid)
+  setUpUndici()
+  // Everything that holds a process, a timer or a socket is released in the `finally`, whatever throws first.
+  const halter = new Halter()
+  const ports = new PortPoller()
   let server: ServerProcess | undefined
-  if (settings.start !== undefined && logFile !== undefined) {
-    server = startServer(settings.start, logFile, serverEnv(env), clock)
-    deps.log(`Started the server (pid ${server.pid}); its output goes to ${logFile}`)
-  } else if (pid !== undefined) {
-    server = attachServer(pid, clock)
-    deps.log(`Watching the server process ${pid}${logFile === undefined ? '' : ` and its log ${logFile}`}`)
+  let watch: ServerWatch | undefined
+  try {
+    server = launch(settings, pid, logFile, deps)
+    const facts: ServerFacts = { pid: server?.pid, logFile }
+    const waitStart = deps.startedAt ?? clock.now()
+    const history = openHistory(settings, deps)
+    const profile = new StartupProfile({ engine: settings.engine, startedAt: server?.startedAt, usual: history.usual })
+    const { log, sayStartup, readLines, readyLine } = followLog({
+      settings,
+      logFile,
+      logOffset: server?.logOffset,
+      profile,
+      deps,
+      waitStart
+    })
+    // A server started elsewhere has long since started: its environment can be read at once, while it still runs.
+    if (pid !== undefined) reportEnvironment(settings, server, facts, deps)
+    deps.log(
+      waitingLine(
+        { url: settings.targets[0].url, expect: expectation(settings), timeoutMs: settings.timeoutMs },
+        { endpoints: settings.targets.length, generation: settings.probeGeneration, intervalMs: settings.intervalMs }
+      )
+    )
+    watch = watchServer({ halter, server, log, failPattern: settings.failPattern, readLines, cancel: deps.cancel })
+    // Every endpoint's sleeps and requests listen to it: a fleet of 200 is not a leak.
+    setMaxListeners(0, halter.signal)
+    deps.debug?.(gateLines.requestHeaders(['user-agent', 'accept', ...Object.keys(settings.headers)]))
+    // An endpoint that can no longer become ready settles the fleet's fate: the others stop waiting.
+    let fleetHalt: Halt | undefined
+    const shared: Shared = {
+      settings,
+      deps,
+      halter,
+      ports,
+      log,
+      profile,
+      sayStartup,
+      progressAt: (now) => profile.status(now, now - (server?.startedAt ?? waitStart)),
+      readyLine,
+      readyAt: (now) => profile.readyAt(now),
+      usualAnsweringMs: history.usual?.answeringSeconds && history.usual.answeringSeconds * 1000,
+      haltFleet: settings.targets.length > 1 ? (halt) => void (halter.halt(halt) && (fleetHalt = halt)) : undefined
+    }
+    const results = await Promise.all(settings.targets.map((target) => waitForTarget(target, shared)))
+    const outcome = representative(results, fleetHalt)
+    if (outcome.ready && server?.startedAt !== undefined) facts.startupMs = clock.now() - server.startedAt
+    if (pid === undefined) reportEnvironment(settings, server, facts, deps)
+    if (!outcome.ready && log !== undefined && settings.logLines > 0) {
+      facts.logTail = log.tail()
+      if (facts.logTail === undefined) deps.log(gateLines.noLog(log.path))
+    }
+    // The lines written up to now end the startup's last phase (a ready line just before the port opened).
+    if (log !== undefined) readLines(log.poll())
+    return {
+      ...outcome,
+      models: [...new Set(results.flatMap((r) => r.models))],
+      results,
+      server: server === undefined && logFile === undefined ? undefined : facts,
+      profile: settle({ settings, outcome, facts, profile, history, deps })
+    }
+  } finally {
+    watch?.close()
+    ports.close()
+    server?.release()
   }
-  const facts: ServerFacts = { pid: server?.pid, logFile }
-  const waitStart = deps.startedAt ?? clock.now()
-  const history = openHistory(settings, deps)
-  const profile = new StartupProfile({ engine: settings.engine, startedAt: server?.startedAt, usual: history.usual })
+}
+
+/**
+ * The server's log, read into the startup profile: its lines from before the wait (a server started elsewhere)
+ * tell the phases so far; a log `start` has just begun afresh is read from its first line. `readLines` reads new
+ * lines and returns the engine's own fatal line once seen.
+ */
+function followLog({
+  settings,
+  logFile,
+  logOffset,
+  profile,
+  deps,
+  waitStart
+}: {
+  settings: Settings
+  logFile: string | undefined
+  /** Where this run's part of an appended log begins (a server `start` launched). */
+  logOffset: number | undefined
+  profile: StartupProfile
+  deps: Deps
+  waitStart: number
+}): {
+  log?: LogFollower
+  sayStartup(lines: string[]): void
+  readLines(lines: LogLine[]): KnownFatal | undefined
+  readyLine?(signal: AbortSignal): Promise<void>
+} {
+  const { clock } = deps
   const sayStartup = (lines: string[]): void =>
-    lines.forEach((l) => deps.log(`${formatDuration(clock.now() - waitStart)}: ${l}`))
-  // A log `start` has just begun afresh is read from its first line; one written before the wait tells the phases so far.
+    lines.forEach((l) => deps.log(gateLines.startup(clock.now() - waitStart, l)))
   const log =
     logFile === undefined
       ? undefined
       : new LogFollower(logFile, settings.logLines, {
           fromStart: settings.start !== undefined,
-          skipBytes: server?.logOffset,
+          skipBytes: logOffset,
           secrets: settings.secrets,
           earlier: (lines) => lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number)))
         })
@@ -106,115 +202,95 @@ export async function gate(settings: Settings, deps: GateDeps): Promise<GateOutc
     if (profile.readyLineSeen) readySeen.abort()
     const f = profile.fatal
     return (
-      f && { line: { number: f.lineNumber, text: f.line }, cause: f.cause, engine: profile.label ?? 'model server' }
+      f && {
+        line: { number: f.lineNumber, text: f.line },
+        cause: f.cause,
+        engineLabel: profile.label
+      }
     )
   }
-  // A server started elsewhere has long since started: its environment can be read at once, while it still runs.
-  if (pid !== undefined) reportEnvironment(settings, server, facts, deps)
+  return { log, sayStartup, readLines, readyLine: log === undefined ? undefined : readyLine }
+}
 
-  const fleet = settings.targets.length > 1
-  const subject = fleet ? `each of ${settings.targets.length} endpoints` : settings.targets[0].url.href
-  deps.log(
-    `Waiting up to ${formatDuration(settings.timeoutMs)} for ${describeExpectation(reportContext(settings, settings.targets[0].url), subject)}` +
-      `${settings.probeGeneration ? ' and a one-token generation to succeed' : ''}; probing every ${formatDuration(settings.intervalMs)}`
-  )
-  const watch = watchServer({ server, log, failPattern: settings.failPattern, readLines, cancel: deps.cancel })
-  // An endpoint that can no longer become ready settles the fleet's fate: the others stop waiting.
-  const fleetStop = new AbortController()
-  const stop = AbortSignal.any([watch.signal, fleetStop.signal])
-  // Every endpoint's sleeps and requests listen to it: a fleet of 200 is not a leak.
-  setMaxListeners(0, stop)
-  const warn = deps.warn ?? deps.log
+/** Starts the server (`start`) or follows one started elsewhere (`pid`); undefined for neither. */
+function launch(
+  settings: Settings,
+  pid: number | undefined,
+  logFile: string | undefined,
+  deps: Deps
+): ServerProcess | undefined {
+  if (settings.start !== undefined && logFile !== undefined) {
+    const server = startServer(settings.start, logFile, serverEnv(deps.env), deps.clock)
+    deps.log(gateLines.started(server.pid, logFile))
+    return server
+  }
+  if (pid === undefined) return undefined
+  const server = attachServer(pid, deps.clock)
+  deps.log(gateLines.watching(pid, logFile))
+  return server
+}
+
+/** One endpoint's wait, its HTTP clients closed however it ends. */
+async function waitForTarget({ url, generation }: Target, shared: Shared): Promise<TargetOutcome> {
+  const { settings, deps, halter, log, profile } = shared
+  const { clock } = deps
+  const prefix = shared.haltFleet ? `[${url.href}] ` : ''
   // what every HTTP client of the wait shares: its TLS settings, and the secrets to mask in answers as they arrive
   const tls = { caCert: settings.caCert, insecureTls: settings.insecureTls, secrets: settings.secrets }
-  deps.debug?.(
-    `request headers: ${['user-agent', 'accept', ...Object.keys(settings.headers)].join(', ')} (values not shown)`
-  )
+  const prober = createProber({ url, headers: settings.headers, ...tls })
+  const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls })
+  const probe = async (timeoutMs: number, signal?: AbortSignal): Promise<ProbeResult> => {
+    const result = await prober.probe(timeoutMs, signal)
+    deps.debug?.(`${prefix}${probeLine(result)}`)
+    // The model list can name the engine (`owned_by`) when the log has not.
+    if (log !== undefined && result.kind === 'http' && profile.engine === undefined)
+      shared.sayStartup(profile.models(result.json))
+    return result
+  }
   try {
-    const results = await Promise.all(
-      settings.targets.map(async ({ url, generation }): Promise<TargetOutcome> => {
-        const prefix = fleet ? `[${url.href}] ` : ''
-        const prober = createProber({ url, headers: settings.headers, ...tls })
-        const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls })
-        const probe = async (timeoutMs: number, signal?: AbortSignal): Promise<ProbeResult> => {
-          const result = await prober.probe(timeoutMs, signal)
-          deps.debug?.(`${prefix}${probeLine(result)}`)
-          // The model list can name the engine (`owned_by`) when the log has not.
-          if (log !== undefined && result.kind === 'http' && profile.engine === undefined)
-            sayStartup(profile.models(result.json))
-          return result
+    const outcome = await waitForModel(
+      {
+        expect: expectation(settings),
+        intervalMs: settings.intervalMs,
+        timeoutMs: settings.timeoutMs,
+        requestTimeoutMs: settings.requestTimeoutMs,
+        successThreshold: settings.successThreshold,
+        progressIntervalMs: settings.progressIntervalMs,
+        schedule: settings.schedule
+      },
+      {
+        probe,
+        generate: generator ? generator.generate : undefined,
+        halter,
+        portWatch: shared.ports.watchFor(url),
+        readyLine: shared.readyLine,
+        readyAt: shared.readyAt,
+        usualAnsweringMs: shared.usualAnsweringMs,
+        logTellsReady: () => log !== undefined && profile.engine !== undefined,
+        clock,
+        startedAt: deps.startedAt,
+        onEvent: (e) => {
+          const startup = e.type === 'progress' ? shared.progressAt(clock.now()) : undefined
+          ;(e.type === 'lost' ? deps.warn : deps.log)(`${prefix}${eventLine(e, startup)}`)
         }
-        try {
-          const outcome = await waitForModel(
-            {
-              expect: expectation(settings),
-              intervalMs: settings.intervalMs,
-              timeoutMs: settings.timeoutMs,
-              requestTimeoutMs: settings.requestTimeoutMs,
-              successThreshold: settings.successThreshold,
-              progressIntervalMs: settings.progressIntervalMs,
-              schedule: settings.schedule
-            },
-            {
-              probe,
-              generate: generator ? generator.generate : undefined,
-              stop,
-              portWatch: portWatchFor(url),
-              readyLine: log === undefined ? undefined : readyLine,
-              readyAt: (now) => profile.readyAt(now),
-              logTellsReady: () => log !== undefined && profile.engine !== undefined,
-              usualAnsweringMs: history.usual?.answeringSeconds && history.usual.answeringSeconds * 1000,
-              clock,
-              startedAt: deps.startedAt,
-              onEvent: (e) => {
-                const now = clock.now()
-                const startup =
-                  e.type === 'progress' ? profile.status(now, now - (server?.startedAt ?? waitStart)) : undefined
-                ;(e.type === 'lost' ? warn : deps.log)(`${prefix}${eventLine(e, startup)}`)
-              }
-            }
-          )
-          if (fleet && !outcome.ready && outcome.reason !== 'timeout' && !stop.aborted) {
-            fleetStop.abort({
-              reason: 'cancelled',
-              detail: `${url.href} can no longer become ready (${outcome.reason})`
-            } satisfies Stop)
-          }
-          return { ...outcome, url }
-        } finally {
-          await Promise.all([prober.close(), generator?.close()])
-        }
-      })
+      }
     )
-    const outcome = representative(results, fleetStop.signal.reason as Stop | undefined)
-    if (outcome.ready && server?.startedAt !== undefined) facts.startupMs = clock.now() - server.startedAt
-    if (pid === undefined) reportEnvironment(settings, server, facts, deps)
-    if (!outcome.ready && log !== undefined && settings.logLines > 0) {
-      facts.logTail = log.tail()
-      if (facts.logTail === undefined) deps.log(`The server log ${log.path} does not exist.`)
+    if (!outcome.ready && outcome.reason !== 'timeout' && halter.halted === undefined) {
+      shared.haltFleet?.({ reason: 'cancelled', detail: gateLines.fleetStopped(url, outcome.reason) })
     }
-    // The lines written up to now end the startup's last phase (a ready line just before the port opened).
-    if (log !== undefined) readLines(log.poll())
-    return {
-      ...outcome,
-      models: [...new Set(results.flatMap((r) => r.models))],
-      results,
-      server: server === undefined && logFile === undefined ? undefined : facts,
-      profile: settle(settings, outcome, facts, profile, clock.now(), history, deps)
-    }
+    return { ...outcome, url }
   } finally {
-    watch.close()
-    server?.release()
+    await Promise.all([prober.close(), generator?.close()])
   }
 }
 
 /**
  * The endpoint the scalar outputs describe: the one ready last when all are, else the first to fail on its
- * own account (not one stopped because another had failed).
+ * own account (not one halted because another had failed).
  */
-export function representative(results: TargetOutcome[], fleetStop: Stop | undefined): TargetOutcome {
+export function representative(results: TargetOutcome[], fleetHalt: Halt | undefined): TargetOutcome {
   if (results.every((r) => r.ready)) return results.reduce((a, b) => (b.elapsedMs > a.elapsedMs ? b : a))
-  const failed = results.filter((r) => !r.ready && (fleetStop === undefined || r.stop !== fleetStop))
+  const failed = results.filter((r) => !r.ready && (fleetHalt === undefined || r.halt !== fleetHalt))
   return failed.reduce((a, b) => (b.elapsedMs < a.elapsedMs ? b : a))
 }
 
@@ -222,50 +298,49 @@ function reportEnvironment(
   settings: Settings,
   server: ServerProcess | undefined,
   facts: ServerFacts,
-  deps: GateDeps
+  deps: Deps
 ): void {
   if (settings.envReport.length === 0 || server === undefined) return
   const environ = server.environ()
-  if (environ === undefined)
-    facts.envUnavailable = `The environment of process ${server.pid} could not be read (it has exited, or this is not Linux).`
+  if (environ === undefined) facts.envUnreadable = true
   else facts.env = envReport(settings.envReport, environ, settings.secrets)
-  deps.log(`Server environment (process ${server.pid}):`)
-  for (const line of envLines(facts)) deps.log(`  ${line}`)
+  gateLines.environment(facts).forEach((line) => deps.log(line))
 }
 
-function openHistory(settings: Settings, deps: GateDeps): RunHistory {
+function openHistory(settings: Settings, deps: Deps): RunHistory {
   const auto = settings.historyFile === HISTORY_AUTO
   const urls = settings.targets.map((t) => t.url.href).join('\n')
   const file = auto ? deps.defaultHistory?.path : settings.historyFile
   // Hashed only for a history that is on: nothing reads the key of one that is off.
   const key = settings.historyKey ?? (file === undefined ? '' : historyKey(urls, settings.model, settings.start))
   const history = loadHistory(file, key, auto ? deps.defaultHistory?.notice : undefined)
-  for (const n of history.notices) (deps.notice ?? deps.log)(n)
-  for (const w of history.warnings) (deps.warn ?? deps.log)(w)
+  for (const n of history.notices) deps.notice(n)
+  for (const w of history.warnings) deps.warn(w)
   return history
 }
 
+interface Settling {
+  settings: Settings
+  outcome: Outcome
+  facts: ServerFacts
+  profile: StartupProfile
+  history: RunHistory
+  deps: Deps
+}
+
 /** The wait is over: this run against the earlier ones (warnings for a regression and a changed environment), then recorded. */
-function settle(
-  settings: Settings,
-  outcome: Outcome,
-  facts: ServerFacts,
-  profile: StartupProfile,
-  now: number,
-  history: RunHistory,
-  deps: GateDeps
-): ProfileFacts {
-  const phases = profile.finish(now)
-  const engine = profile.label
-  const usual = history.usual?.phaseSeconds
+function settle({ settings, outcome, facts, profile, history, deps }: Settling): ProfileFacts {
+  const phases = profile.finish(deps.clock.now())
+  const engineLabel = profile.label
+  const usualPhaseSeconds = history.usual?.phaseSeconds
   // A cancelled wait says nothing about how long the server takes.
-  if (outcome.reason === 'cancelled') return { engine, phases, usual }
+  if (outcome.reason === 'cancelled') return { engineLabel, phases, usualPhaseSeconds }
   const env =
     facts.env && Object.fromEntries(facts.env.flatMap((e) => (e.value === undefined ? [] : [[e.name, e.value]])))
   const run: RunRecord = {
     v: 1,
     key: history.key,
-    at: new Date().toISOString(),
+    at: new Date(deps.clock.wallMs()).toISOString(),
     ready: outcome.ready,
     reason: outcome.reason,
     elapsedSeconds: round1(outcome.elapsedMs / 1000),
@@ -277,12 +352,18 @@ function settle(
     phases: phases.map((p) => ({ name: p.name, seconds: p.seconds })),
     ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') })
   }
-  const findings = recordRun(history, run, settings.regressionThresholdPercent, settings.regressionMinRuns)
-  const warn = deps.warn ?? deps.log
-  if (findings.regression !== undefined && !settings.failOnRegression) warn(findings.regression)
-  if (findings.drift !== undefined) warn(findings.drift)
-  for (const n of findings.notices) (deps.notice ?? deps.log)(n)
-  return { engine, phases, usual, ...findings }
+  // a history file another job holds locked must not keep this one past its deadline
+  const findings = recordRun(
+    history,
+    run,
+    settings.regressionThresholdPercent,
+    settings.regressionMinRuns,
+    settings.timeoutMs - outcome.elapsedMs
+  )
+  if (findings.regression !== undefined && !settings.failOnRegression) deps.warn(findings.regression)
+  if (findings.drift !== undefined) deps.warn(findings.drift)
+  for (const n of findings.notices) deps.notice(n)
+  return { engineLabel, phases, usualPhaseSeconds, ...findings }
 }
 
 const round1 = (x: number): number => Math.round(x * 10) / 10

@@ -1,7 +1,8 @@
 /** `probe-generation`: one tiny generation request, proof that a listed model can actually produce a token. */
-import { assess, type Assessment, describeBody } from './assess.js'
+import { type Answer, assess, type Assessment, describeBody } from './assess.js'
 import { type GenerationRoute, isCompletion } from '../engines/model-lists.js'
 import { createHttpClient } from '../http/probe.js'
+import { answerWords, generatedWords } from '../report/answer-report.js'
 import type { Clock } from '../runtime/clock.js'
 
 export interface GenerationCheck {
@@ -68,15 +69,15 @@ export function createGenerator({
         // Any 2xx is not enough: an error object, an empty body or a 202 is no token. Only a completion in the
         // engine's own format proves the model generated.
         if (assessment.state === 'ready' && result.kind === 'http' && !isCompletion(route, result.json)) {
-          const said = describeBody(result.body, result.contentType, result.json)
-          const summary = `HTTP ${result.status} ${said === '' ? 'with an empty body' : said} — not a completion`
+          const said = describeBody(result.body, result.contentType, result.json) || undefined
+          const answer: Answer = {
+            state: 'waiting',
+            status: result.status,
+            said,
+            missing: { what: 'completion', route: route.name }
+          }
           return {
-            assessment: {
-              ...assessment,
-              state: 'waiting',
-              summary,
-              detail: `the answer is not a ${route.name} completion`
-            },
+            assessment: { ...assessment, state: 'waiting', answer, ...answerWords(answer, ANY_2XX) },
             request,
             latencyMs
           }
@@ -84,7 +85,12 @@ export function createGenerator({
         // A completion body says nothing worth a log line; its arrival is the news.
         if (assessment.state === 'ready')
           return {
-            assessment: { ...assessment, summary: `${request} generated`, excerpt: undefined },
+            assessment: {
+              ...assessment,
+              answer: { state: 'ready' },
+              ...generatedWords(request),
+              excerpt: undefined
+            },
             request,
             latencyMs
           }

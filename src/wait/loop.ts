@@ -1,9 +1,11 @@
-/** The wait loop: probe, judge, report changes, until ready, a fatal answer, a stop, or the deadline. */
-import { assess, type Assessment, type Expectation, type Reason } from './assess.js'
+/** The wait loop: probe, judge, report changes, until ready, a fatal answer, a halt, or the deadline. */
+import { type Answer, assess, type Assessment, type Expectation, type Reason, sameAnswer } from './assess.js'
+import { answerWords } from '../report/answer-report.js'
 import type { GenerationCheck } from './generation-check.js'
 import type { PortWatch } from '../http/port-watch.js'
 import type { ProbeResult } from '../http/probe.js'
 import type { Clock } from '../runtime/clock.js'
+import type { Halt, Halter } from './halt.js'
 import { nextProbeAt, type ScheduleMode } from './schedule.js'
 
 export interface WaitOptions {
@@ -17,18 +19,12 @@ export interface WaitOptions {
   schedule?: ScheduleMode
 }
 
-/** Why the wait must end now, whatever the server answers: the reason and its explanation. */
-export interface Stop {
-  reason: Extract<Reason, 'server-exited' | 'log-error' | 'cancelled'>
-  detail: string
-}
-
 export interface WaitDeps {
   probe(timeoutMs: number, signal?: AbortSignal): Promise<ProbeResult>
   /** With `probe-generation`: asked once the model is listed; ready only when it generates. */
   generate?(modelId: string | undefined, timeoutMs: number, signal?: AbortSignal): Promise<GenerationCheck>
-  /** Aborted, with a `Stop` as its reason, when the wait must end at once: it also cuts short a sleep or a request. */
-  stop?: AbortSignal
+  /** Ended when the wait must end at once: it also cuts short a sleep or a request. */
+  halter?: Halter
   /** While connections are refused, wakes the loop as soon as the port opens. */
   portWatch?: PortWatch
   /** Resolves when the server's log says it is ready (or when `signal` aborts): the next probe goes out at once. */
@@ -53,7 +49,7 @@ export type WaitEvent =
   /** Nothing changed for a `progress-interval`. */
   | { type: 'progress'; elapsedMs: number; attempt: number; assessment: Assessment }
 
-export interface TimelineEntry {
+interface TimelineEntry {
   elapsedMs: number
   summary: string
   /** The server had answered before and stopped answering here. */
@@ -87,8 +83,8 @@ export interface Outcome {
   firstResponseMs?: number
   /** Latency of the generation request that proved readiness (`probe-generation`). */
   generationMs?: number
-  /** Set when the wait was stopped (server exited, log error, cancelled). */
-  stop?: Stop
+  /** Set when the wait was halted (server exited, log error, cancelled). */
+  halt?: Halt
   timeline: TimelineEntry[]
 }
 
@@ -115,7 +111,7 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
     return (signal) => seen(signal).then(() => void (readyLineWoke ||= !signal.aborted))
   }
 
-  const finish = (reason: Reason, stop?: Stop): Outcome => ({
+  const finish = (reason: Reason, halt?: Halt): Outcome => ({
     ready: reason === 'ready',
     reason,
     elapsedMs: clock.now() - start,
@@ -124,21 +120,22 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
     models,
     firstResponseMs,
     generationMs,
-    stop,
+    halt,
     timeline
   })
-  const stopped = (): Stop | undefined => (deps.stop?.aborted ? (deps.stop.reason as Stop) : undefined)
+  const halted = (): Halt | undefined => deps.halter?.halted
+  const signal = deps.halter?.signal
 
   for (;;) {
     const sentAt = clock.now()
-    let stop = stopped()
-    if (stop) return finish(stop.reason, stop)
+    let halt = halted()
+    if (halt) return finish(halt.reason, halt)
     if (sentAt >= deadline) return finish(generationFailed ? 'generation-failed' : 'timeout')
     attempts++
     const budgetMs = Math.min(opts.requestTimeoutMs, deadline - sentAt)
-    const result = await deps.probe(budgetMs, deps.stop)
-    // An answer cut short by the stop, or one that came in as the server died, says nothing.
-    if ((stop = stopped())) return finish(stop.reason, stop)
+    const result = await deps.probe(budgetMs, signal)
+    // An answer cut short by the halt, or one that came in as the server died, says nothing.
+    if ((halt = halted())) return finish(halt.reason, halt)
     // A probe cut short by the deadline says nothing new: the answer before it is the one worth reporting.
     if (budgetMs < opts.requestTimeoutMs && result.kind === 'error' && result.code === 'TIMEOUT' && last) {
       return finish(generationFailed ? 'generation-failed' : 'timeout')
@@ -149,13 +146,13 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
     generationFailed = false
     if (assessment.state === 'ready' && streak + 1 >= opts.successThreshold && deps.generate) {
       const generationBudgetMs = Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now()))
-      const check = await deps.generate(assessment.modelId, generationBudgetMs, deps.stop)
-      if ((stop = stopped())) return finish(stop.reason, stop)
+      const check = await deps.generate(assessment.modelId, generationBudgetMs, signal)
+      if ((halt = halted())) return finish(halt.reason, halt)
       // Likewise a generation request cut short by the deadline: the failure before it explains more.
       if (generationBudgetMs < opts.requestTimeoutMs && check.assessment.state === 'down' && last) {
         return finish(failedBefore ? 'generation-failed' : 'timeout')
       }
-      assessment = withGeneration(assessment, check)
+      assessment = withGeneration(assessment, check, opts.expect)
       if (check.assessment.state === 'ready') generationMs = check.latencyMs
       else generationFailed = assessment.state !== 'fatal'
     }
@@ -163,7 +160,7 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
     const elapsedMs = now - start
     if (assessment.status !== undefined) firstResponseMs ??= elapsedMs
     if (assessment.models !== undefined) models = assessment.models
-    if (assessment.summary !== last?.summary) {
+    if (!sameAnswer(assessment.answer, last?.answer)) {
       const lost =
         assessment.state === 'down' && last !== undefined && last.state !== 'down' && firstResponseMs !== undefined
       addChange(timeline, { elapsedMs, summary: assessment.summary, ...(lost ? { lost } : {}) })
@@ -185,10 +182,10 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
       // While a local port is closed the watch is the probe; HTTP probes then go out with the progress lines.
       const spacing = portWatch.local ? Math.max(opts.intervalMs, opts.progressIntervalMs) : opts.intervalMs
       const untilMs = Math.min(sentAt + spacing, deadline) - clock.now()
-      await sleepUntilWoken(clock, untilMs, [(signal) => portWatch.opened(signal), readyLine()], deps.stop)
+      await sleepUntilWoken(clock, untilMs, [(wake) => portWatch.opened(wake), readyLine()], signal)
       // a port that shows as open yet refuses must not turn the loop into a busy one
       const earliest = Math.min(sentAt + MIN_PROBE_GAP_MS, deadline)
-      if (clock.now() < earliest) await clock.sleep(earliest - clock.now(), deps.stop)
+      if (clock.now() < earliest) await clock.sleep(earliest - clock.now(), signal)
     } else {
       answeringSince = result.kind === 'http' ? (answeringSince ?? sentAt) : undefined
       const next = nextProbeAt({
@@ -203,45 +200,33 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
         retryAfterMs: result.kind === 'http' ? result.retryAfterMs : undefined,
         deadline
       })
-      await sleepUntilWoken(clock, next - clock.now(), [readyLine()], deps.stop)
+      await sleepUntilWoken(clock, next - clock.now(), [readyLine()], signal)
     }
   }
 }
 
 const MIN_PROBE_GAP_MS = 50
 
-/** Sleeps `ms`, or less: until one of `wakers` resolves, or `stop` aborts. */
+/** Sleeps `ms`, or less: until one of `wakers` resolves, or `halt` aborts. */
 async function sleepUntilWoken(
   clock: Clock,
   ms: number,
   wakers: Array<((signal: AbortSignal) => Promise<void>) | undefined>,
-  stop: AbortSignal | undefined
+  halt: AbortSignal | undefined
 ): Promise<void> {
   const wake = new AbortController()
-  const signal = stop ? AbortSignal.any([wake.signal, stop]) : wake.signal
+  const signal = halt ? AbortSignal.any([wake.signal, halt]) : wake.signal
   await Promise.race([clock.sleep(ms, signal), ...wakers.flatMap((w) => (w ? [w(signal)] : []))])
   wake.abort()
 }
 
 /** Folds a generation check into the model-list assessment it followed. */
-function withGeneration(listed: Assessment, check: GenerationCheck): Assessment {
+function withGeneration(listed: Assessment, check: GenerationCheck, expect: Expectation): Assessment {
   const { assessment: g, request } = check
-  if (g.state === 'ready') return { ...listed, summary: `${listed.summary} — ${g.summary}` }
-  const summary = `${listed.summary} — ${request}: ${g.summary}`
-  if (g.state === 'fatal')
-    return {
-      ...listed,
-      state: 'fatal',
-      fatalReason: g.fatalReason,
-      summary,
-      detail: `${request}: ${g.detail}`,
-      excerpt: g.excerpt
-    }
-  return {
-    ...listed,
-    state: 'waiting',
-    summary,
-    detail: `the model is listed, but ${request} failed: ${g.summary}`,
-    excerpt: g.excerpt
-  }
+  // Listed and ready, so the generation request's answer decides: ready, waiting, or fatal (a refused key).
+  const state = g.state === 'ready' || g.state === 'fatal' ? g.state : 'waiting'
+  const answer: Answer = { ...listed.answer, state, generation: { request, answer: g.answer } }
+  const extra = g.state === 'fatal' ? { fatalReason: g.fatalReason } : {}
+  const excerpt = g.state === 'ready' ? {} : { excerpt: g.excerpt }
+  return { ...listed, ...extra, ...excerpt, state, answer, ...answerWords(answer, expect) }
 }

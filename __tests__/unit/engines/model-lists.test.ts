@@ -1,7 +1,7 @@
 import { GENERATION_ROUTES, generationRoute, isCompletion, readModelList } from '../../../src/engines/model-lists.js'
 import { parseJson } from '../../../src/http/probe.js'
 
-// Bodies as each engine serialises them (see ../shared/research/model-servers.md).
+// Bodies as each engine serialises them.
 const bodies = {
   vllm: '{"object":"list","data":[{"id":"/shared/kimi-k2.5-int4","object":"model","created":1767225600,"owned_by":"vllm","root":"/shared/kimi-k2.5-int4","parent":null,"max_model_len":262144,"permission":[{"id":"modelperm-1","object":"model_permission"}]}]}',
   sglang:

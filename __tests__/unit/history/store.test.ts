@@ -5,7 +5,7 @@ import {
   appendRun,
   defaultHistoryFile,
   envDrift,
-  expectation,
+  usualStartup,
   historyKey,
   MAX_LINE_BYTES,
   median,
@@ -226,12 +226,12 @@ describe('comparing a run with earlier ones', () => {
       ...[300, 310, 290, 305, 295, 320, 280, 300, 310, 290].map((s) => run({ startupSeconds: s })),
       run({ ready: false, reason: 'timeout', startupSeconds: 900 })
     ]
-    const e = expectation(earlier)!
+    const e = usualStartup(earlier)!
     expect(e.totalSeconds).toBe(300)
     expect(e.runs).toBe(10)
     expect(e.phaseSeconds.get('loading weights')).toBe(200)
     expect(e.order).toEqual(['loading weights', 'capturing CUDA graphs'])
-    expect(expectation([run({ ready: false })])).toBeUndefined()
+    expect(usualStartup([run({ ready: false })])).toBeUndefined()
   })
 
   it('expects how long the server answers before it is ready, from the runs that recorded it', () => {
@@ -241,8 +241,8 @@ describe('comparing a run with earlier ones', () => {
       run({ answeringSeconds: 2.9 }),
       run({ answeringSeconds: 3.1 })
     ]
-    expect(expectation(earlier)?.answeringSeconds).toBe(3)
-    expect(expectation([run()])).not.toHaveProperty('answeringSeconds')
+    expect(usualStartup(earlier)?.answeringSeconds).toBe(3)
+    expect(usualStartup([run()])).not.toHaveProperty('answeringSeconds')
   })
 
   it('reports the regression in percent and the phase that grew most', () => {

@@ -1,10 +1,4 @@
-import {
-  listeningLoopbackPorts,
-  PortPoller,
-  PROC_MIN_PORTS,
-  portWatchFor,
-  tcpConnects
-} from '../../../src/http/port-watch.js'
+import { listeningLoopbackPorts, PortPoller, PROC_MIN_PORTS, tcpConnects } from '../../../src/http/port-watch.js'
 import { freePort } from '../../../src/simulator/server.js'
 import { loopback } from '../../helpers/loopback.js'
 
@@ -27,11 +21,12 @@ describe('listeningLoopbackPorts', () => {
   })
 })
 
-describe('portWatchFor on a real port', () => {
+describe('a port watch on a real port', () => {
   it.each(['127.0.0.1', 'localhost'])('resolves once something listens on %s', async (host) => {
     const port = await freePort()
     let listeningAt = 0
-    const opened = portWatchFor(new URL(`http://${host}:${port}/v1/models`))
+    const opened = new PortPoller()
+      .watchFor(new URL(`http://${host}:${port}/v1/models`))
       .opened(new AbortController().signal)
       .then(() => performance.now())
     setTimeout(() => void net.tcp(undefined, '127.0.0.1', port).then(() => (listeningAt = performance.now())), 150)
@@ -42,7 +37,7 @@ describe('portWatchFor on a real port', () => {
 
   it('sees a server that listens on ::1 only through localhost', async () => {
     const port = await freePort('::1')
-    const opened = portWatchFor(new URL(`http://localhost:${port}/`)).opened(new AbortController().signal)
+    const opened = new PortPoller().watchFor(new URL(`http://localhost:${port}/`)).opened(new AbortController().signal)
     let listening = false
     setTimeout(() => void net.tcp(undefined, '::1', port).then(() => (listening = true)), 100)
     await opened
@@ -52,7 +47,7 @@ describe('portWatchFor on a real port', () => {
   it('stops watching when aborted, leaving nothing running', async () => {
     const port = await freePort()
     const stop = new AbortController()
-    const watching = portWatchFor(new URL(`http://127.0.0.1:${port}/`)).opened(stop.signal)
+    const watching = new PortPoller().watchFor(new URL(`http://127.0.0.1:${port}/`)).opened(stop.signal)
     stop.abort()
     await expect(watching).resolves.toBeUndefined()
   })
@@ -82,5 +77,19 @@ describe('PortPoller with many ports', () => {
     stop.abort()
     await Promise.all(watching)
     await listening
+  })
+})
+
+describe('PortPoller.close', () => {
+  it('ends every watch and its rounds, so that a gate leaves no timer behind', async () => {
+    const port = await freePort()
+    const timers = (): number => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length
+    const before = timers()
+    const poller = new PortPoller()
+    const opened = poller.watchFor(new URL(`http://127.0.0.1:${port}/`)).opened(new AbortController().signal)
+    expect(timers()).toBe(before + 1)
+    poller.close()
+    await opened
+    expect(timers()).toBe(before)
   })
 })

@@ -25,17 +25,40 @@ function rejectsClearly(parse: () => unknown, form: RegExp): boolean {
 }
 
 describe('parseDuration', () => {
-  it('adds up any sequence of unit parts', () => {
-    const part = fc.tuple(
-      fc.integer({ min: 0, max: 500 }),
-      fc.constantFrom(['ms', 1], ['s', 1_000], ['m', 60_000], ['h', 3_600_000])
+  const UNITS = [
+    ['h', 3_600_000],
+    ['m', 60_000],
+    ['s', 1_000],
+    ['ms', 1]
+  ] as const
+  /** Some of the units, each once, in the order h, m, s, ms, with amounts. */
+  const ordered = fc
+    .tuple(...UNITS.map(() => fc.option(fc.integer({ min: 0, max: 500 }), { nil: undefined })))
+    .filter((amounts) => amounts.some((n) => n !== undefined))
+    .map((amounts) =>
+      UNITS.flatMap(([unit, scale], i) => (amounts[i] === undefined ? [] : [[amounts[i], unit, scale] as const]))
     )
+
+  it('adds up the unit parts, each unit once, largest first', () => {
     fc.assert(
-      fc.property(fc.array(part, { minLength: 1, maxLength: 5 }), (parts) => {
-        const text = parts.map(([n, [unit]]) => `${n}${unit}`).join('')
-        const ms = parts.reduce((sum, [n, [, scale]]) => sum + n * (scale as number), 0)
+      fc.property(ordered, (parts) => {
+        const text = parts.map(([n, unit]) => `${n}${unit}`).join('')
+        const ms = parts.reduce((sum, [n, , scale]) => sum + n * scale, 0)
         if (ms > MAX_DURATION_MS) return rejectsClearly(() => parseDuration(text), /168h/)
         return parseDuration(text) === ms
+      }),
+      runs
+    )
+  })
+
+  it('rejects a unit given twice (1m1m1m) or out of order (30s1m), naming the accepted form', () => {
+    const part = fc.tuple(fc.integer({ min: 0, max: 500 }), fc.constantFrom(...UNITS.map(([unit]) => unit)))
+    fc.assert(
+      fc.property(fc.array(part, { minLength: 2, maxLength: 5 }), (parts) => {
+        const rank = parts.map(([, unit]) => UNITS.findIndex(([u]) => u === unit))
+        fc.pre(rank.some((r, i) => i > 0 && r <= rank[i - 1]))
+        const text = parts.map(([n, unit]) => `${n}${unit}`).join('')
+        expect(() => parseDuration(text)).toThrow(/each unit once, largest first/)
       }),
       runs
     )
@@ -132,8 +155,28 @@ describe('parseHeaders', () => {
               ([n, v]) => /^[!#$%&'*+\-.^_`|~0-9a-z]+$/.test(n) && !CONTROL.test(v)
             )
           } catch (e) {
-            return e instanceof Error && /Name: value|control character/.test(e.message)
+            return e instanceof Error && /Name: value|control character|outside Latin-1/.test(e.message)
           }
+        }
+      ),
+      runs
+    )
+  })
+
+  it('accepts a value exactly when every character is Latin-1 (HTTP sends one byte per character)', () => {
+    fc.assert(
+      fc.property(
+        fc.string({
+          minLength: 1,
+          maxLength: 20,
+          unit: fc.constantFrom('a', ' ', 'é', 'ÿ', '€', '中', '😀', '\u0100')
+        }),
+        (value) => {
+          const latin1 = [...value].every((c) => c.codePointAt(0)! <= 0xff)
+          const text = `X-Test: ${value}`
+          if (latin1 || value.trim() === '') return parseHeaders(text)['x-test'] === value.trim()
+          expect(() => parseHeaders(text)).toThrow(/line 1 \(X-Test\) has a character outside Latin-1/)
+          return true
         }
       ),
       runs

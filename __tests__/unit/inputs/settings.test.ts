@@ -55,6 +55,9 @@ describe('parseSettings', () => {
     ['headers', 'X-A: ok\r\nX-B: b\rInjected: 1', /control character/],
     ['api-key', 'Bearer sk-1', /white space/],
     ['api-key', 'sk\r\nX-Evil: 1', /white space|control/],
+    ['api-key', 'sk-ключ', /outside Latin-1/],
+    ['headers', 'X-Team: Zürich → 東京', /line 1 \(X-Team\) has a character outside Latin-1/],
+    ['timeout', '1m1m1m', /each unit once, largest first/],
     ['model', 'kimi\u0007', /control character/],
     ['fail-on-timeout', 'sometimes', /true or false/],
     ['match', 'x'.repeat(70_000), /limit is/],
@@ -204,6 +207,7 @@ describe('parseSettings', () => {
 
   it('never puts the api-key in an error message', () => {
     expect(() => settingsFrom({ url: 'http://h/', 'api-key': 'sk-secret value' })).toThrow(/^(?!.*sk-secret).*$/s)
+    expect(() => settingsFrom({ url: 'http://h/', 'api-key': 'sk-secret-ключ' })).toThrow(/^(?!.*sk-secret).*$/s)
   })
 
   it('has the same inputs and defaults as action.yml and the README', () => {

@@ -1,4 +1,5 @@
-import { commandSafe, type GateOutcome, mdText, probeLine, summaryMarkdown } from '../../../src/report/wait-report.js'
+import { commandSafe, mdText, probeLine, summaryMarkdown } from '../../../src/report/wait-report.js'
+import type { GateOutcome } from '../../../src/wait/outcome.js'
 
 describe('commandSafe', () => {
   it('defuses workflow commands at the start of any line and ##[ anywhere', () => {
@@ -42,7 +43,14 @@ describe('summaryMarkdown', () => {
       attempts: 2,
       models: [],
       timeline: [],
-      last: { state: 'waiting', summary: 'HTTP 503', detail: '', status: 503, excerpt: 'x\n```\n# injected heading' }
+      last: {
+        state: 'waiting',
+        answer: { state: 'waiting', status: 503 },
+        summary: 'HTTP 503',
+        detail: '',
+        status: 503,
+        excerpt: 'x\n```\n# injected heading'
+      }
     } satisfies Partial<GateOutcome>
     const outcome: GateOutcome = { ...one, reason: 'timeout', results: [{ ...one, reason: 'timeout' }] }
     const md = summaryMarkdown(outcome, { url, expect: { status: [[200, 299]] }, timeoutMs: 2_000 })
@@ -97,7 +105,7 @@ describe('summaryMarkdown of hostile content', () => {
     elapsedMs: 2_000,
     attempts: 2,
     timeline: [],
-    last: { state: 'waiting', summary: 'HTTP 200', detail: '', status: 200 }
+    last: { state: 'waiting', answer: { state: 'waiting', status: 200 }, summary: 'HTTP 200', detail: '', status: 200 }
   } satisfies Partial<GateOutcome>
   const ctx = { url, expect: { status: [[200, 299]] as const, model: 'kimi' }, timeoutMs: 2_000 }
 

@@ -18,6 +18,7 @@ function steppingClock(onSleep?: (t: number) => void): Clock {
   let t = 0
   return {
     now: () => t,
+    wallMs: () => Date.UTC(2026, 0, 1) + t,
     sleep: async (ms) => {
       t += ms
       onSleep?.(t)

@@ -2,17 +2,17 @@ import { LogFollower } from '../../../src/server/log-follower.js'
 import { startServer } from '../../../src/server/process.js'
 import { watchServer } from '../../../src/server/watch.js'
 import { systemClock } from '../../../src/runtime/clock.js'
-import type { Stop } from '../../../src/wait/loop.js'
+import { type Halt, Halter } from '../../../src/wait/halt.js'
 import { sandbox } from '../../helpers/sandbox.js'
 
-/** The watch over real processes and files: which stop it gives, and why. */
+/** The watch over real processes and files: which halt it gives, and why. */
 const box = sandbox('wait-for-model-watch-')
 
-const stopped = (signal: AbortSignal): Promise<Stop> =>
+const halted = (halter: Halter): Promise<Halt | undefined> =>
   new Promise((resolve) =>
-    signal.aborted
-      ? resolve(signal.reason as Stop)
-      : signal.addEventListener('abort', () => resolve(signal.reason as Stop))
+    halter.signal.aborted
+      ? resolve(halter.halted)
+      : halter.signal.addEventListener('abort', () => resolve(halter.halted))
   )
 
 function watchCommand(command: string, failPattern?: RegExp) {
@@ -20,17 +20,18 @@ function watchCommand(command: string, failPattern?: RegExp) {
   const server = startServer(command, file, { PATH: process.env.PATH ?? '' }, systemClock)
   box.pids.push(server.pid)
   const log = new LogFollower(file, 10, { fromStart: true })
-  return { watch: watchServer({ server, log, failPattern, pollMs: 50 }), server, file }
+  const halter = new Halter()
+  return { halter, watch: watchServer({ halter, server, log, failPattern, pollMs: 50 }), server, file }
 }
 
 describe('watchServer', () => {
   it('gives log-error for a matching line, with its number, while the server still runs', async () => {
-    const { watch, server, file } = watchCommand(
+    const { halter, watch, server, file } = watchCommand(
       'echo loading; echo "torch.OutOfMemoryError: CUDA out of memory."; exec sleep 30',
       /CUDA out of memory/
     )
     try {
-      expect(await stopped(watch.signal)).toEqual({
+      expect(await halted(halter)).toEqual({
         reason: 'log-error',
         detail: `line 2 of ${file} matches fail-pattern: torch.OutOfMemoryError: CUDA out of memory.`
       })
@@ -41,11 +42,11 @@ describe('watchServer', () => {
   })
 
   it('prefers the matching line when the server prints it and exits at once, and says how it exited', async () => {
-    const { watch, server } = watchCommand('echo "NCCL error: unhandled system error"; exit 1', /NCCL error/)
+    const { halter, watch, server } = watchCommand('echo "NCCL error: unhandled system error"; exit 1', /NCCL error/)
     try {
-      const stop = await stopped(watch.signal)
-      expect(stop.reason).toBe('log-error')
-      expect(stop.detail).toMatch(
+      const halt = await halted(halter)
+      expect(halt?.reason).toBe('log-error')
+      expect(halt?.detail).toMatch(
         new RegExp(`NCCL error: unhandled system error; the server process ${server.pid} then exited with code 1$`)
       )
     } finally {
@@ -54,9 +55,9 @@ describe('watchServer', () => {
   })
 
   it('gives server-exited when nothing matched, and explains an exit with code 0', async () => {
-    const { watch, server } = watchCommand('nohup sleep 1 > /dev/null 2>&1 &', /CUDA out of memory/)
+    const { halter, watch, server } = watchCommand('nohup sleep 1 > /dev/null 2>&1 &', /CUDA out of memory/)
     try {
-      expect(await stopped(watch.signal)).toEqual({
+      expect(await halted(halter)).toEqual({
         reason: 'server-exited',
         detail: `the server process ${server.pid} exited with code 0 ("start" must run the server in the foreground, without & or nohup: the action puts it in the background)`
       })
@@ -66,10 +67,11 @@ describe('watchServer', () => {
   })
 
   it('gives cancelled when the job is cancelled', async () => {
-    const cancel = new AbortController()
-    const watch = watchServer({ cancel: cancel.signal })
-    cancel.abort('SIGINT')
-    expect(await stopped(watch.signal)).toEqual({ reason: 'cancelled', detail: 'the job was cancelled (SIGINT)' })
+    const cancel = new Halter<NodeJS.Signals>()
+    const halter = new Halter()
+    const watch = watchServer({ halter, cancel })
+    cancel.halt('SIGINT')
+    expect(await halted(halter)).toEqual({ reason: 'cancelled', detail: 'the job was cancelled (SIGINT)' })
     watch.close()
   })
 })

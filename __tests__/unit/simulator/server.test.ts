@@ -9,7 +9,11 @@ import {
 import { loopback, portOf } from '../../helpers/loopback.js'
 import { generationRoute } from '../../../src/engines/model-lists.js'
 import { createGenerator } from '../../../src/wait/generation-check.js'
+import { setUpUndici } from '../../../src/http/undici-parts.js'
 import { systemClock } from '../../../src/runtime/clock.js'
+
+// As the gate does before its first request (the generation tests send one).
+beforeAll(setUpUndici)
 
 /** The simulator on loopback: each engine's endpoints while loading and once ready, and a crash. */
 const net = loopback()
@@ -49,7 +53,7 @@ async function get(
 
 type Expected = [path: string, status: number, body?: string | RegExp]
 
-/** Once ready: what the issue asks each engine to serve, with the bodies the engines send (model-servers.md). */
+/** Once ready: what the issue asks each engine to serve, with the bodies the engines send. */
 const ready: Record<string, { model: string; paths: Expected[] }> = {
   vllm: {
     model: '/shared/kimi-k2.5-int4',

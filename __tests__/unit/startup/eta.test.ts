@@ -1,8 +1,8 @@
-import { eta, type Expectation, phaseLeftMs, readyInMs } from '../../../src/startup/eta.js'
+import { eta, type UsualStartup, phaseLeftMs, readyInMs } from '../../../src/startup/eta.js'
 import type { Progress } from '../../../src/startup/phases.js'
 
 const progress = (first: Progress['first'], last: Progress['last']): Progress => ({ unit: 'shards', first, last })
-const usual: Expectation = {
+const usual: UsualStartup = {
   totalSeconds: 360,
   phaseSeconds: new Map([
     ['initializing', 15],

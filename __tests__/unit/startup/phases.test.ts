@@ -36,7 +36,6 @@ describe('the phases of each engine, from a recorded startup', () => {
     ])
     expect(tracker.timings().map((t) => t.printed)).toEqual([false, false, true, true, false, true, false])
     expect(events.filter((e) => e.type === 'phase').map((e) => (e as { name: string }).name)).toHaveLength(7)
-    expect(events.filter((e) => e.type === 'ready')).toHaveLength(1)
     expect(tracker.fatal()).toBeUndefined()
   })
 
@@ -211,15 +210,18 @@ describe('the tracker', () => {
 
 describe('fatal lines', () => {
   it('vLLM out of memory: quotes the cause rather than the first failure line, with its line number', () => {
-    const { tracker, events } = replay('vllm-oom')
+    const tracker = new PhaseTracker()
+    let first: ReturnType<PhaseTracker['fatal']>
+    for (const line of physicalLines(readFixture(fixture('vllm-oom')).writes)) {
+      tracker.feed(line.text, line.at * 1000)
+      first ??= tracker.fatal()
+    }
     const fatal = tracker.fatal()
     expect(fatal?.cause).toBe(true)
     expect(fatal?.line).toMatch(/torch\.OutOfMemoryError: CUDA out of memory\. Tried to allocate 816\.82 MiB/)
     expect(fatal?.lineNumber).toBe(35)
-    // The first fatal event is the failure that precedes the traceback.
-    expect(events.find((e) => e.type === 'fatal')).toMatchObject({
-      fatal: { line: expect.stringMatching(/WorkerProc hit an exception/), cause: false }
-    })
+    // The first fatal line seen is the failure that precedes the traceback.
+    expect(first).toMatchObject({ line: expect.stringMatching(/WorkerProc hit an exception/), cause: false })
   })
 
   it('SGLang NCCL error and llama.cpp failed load', () => {
@@ -233,17 +235,13 @@ describe('fatal lines', () => {
 
   it('are recognised before the engine is known', () => {
     const tracker = new PhaseTracker()
-    const events = tracker.feed('torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.', 0)
-    expect(events).toEqual([
-      {
-        type: 'fatal',
-        fatal: {
-          line: 'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.',
-          lineNumber: 1,
-          cause: true
-        }
-      }
-    ])
+    tracker.feed('torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.', 0)
+    expect(tracker.engine).toBeUndefined()
+    expect(tracker.fatal()).toEqual({
+      line: 'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.',
+      lineNumber: 1,
+      cause: true
+    })
   })
 
   it('no startup line of a healthy start is taken for a fatal one', () => {

@@ -25,6 +25,7 @@ it('stops with reason=ambiguous-model within one probe, naming the candidates an
   const sleeps: number[] = []
   const clock: Clock = {
     now: () => t,
+    wallMs: () => Date.UTC(2026, 0, 1) + t,
     sleep: async (ms) => void (sleeps.push(ms), (t += ms))
   }
   let probes = 0

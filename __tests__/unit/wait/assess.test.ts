@@ -1,4 +1,4 @@
-import { assess, describeBody, type Expectation } from '../../../src/wait/assess.js'
+import { assess, describeBody, type Expectation, sameAnswer } from '../../../src/wait/assess.js'
 import { parseJson, type ProbeResult } from '../../../src/http/probe.js'
 
 const ok: Expectation = { status: [[200, 299]] }
@@ -162,5 +162,29 @@ describe('describeBody', () => {
     const said = describeBody(`a\u0007${'x'.repeat(500)}`, 'text/plain', undefined)
     expect(said.length).toBeLessThanOrEqual(121)
     expect(said).not.toContain('\u0007')
+  })
+})
+
+describe('sameAnswer', () => {
+  it('compares answers as data: a field left out is one left undefined; lists and nested answers count', () => {
+    expect(sameAnswer({ state: 'waiting', status: 503, said: undefined }, { state: 'waiting', status: 503 })).toBe(true)
+    expect(sameAnswer({ state: 'ready', models: ['a', 'b'] }, { state: 'ready', models: ['b', 'a'] })).toBe(false)
+    const generation = (status: number) => ({
+      request: 'POST /v1/completions',
+      answer: { state: 'waiting' as const, status }
+    })
+    expect(
+      sameAnswer({ state: 'waiting', generation: generation(503) }, { state: 'waiting', generation: generation(500) })
+    ).toBe(false)
+    expect(sameAnswer(undefined, { state: 'down' })).toBe(false)
+  })
+
+  it('takes two answers worded alike for the same, and an answer in other words for another', () => {
+    const timedOut = (code: string) => assess({ kind: 'error', code, message: 'connect timed out' }, ok)
+    expect(sameAnswer(timedOut('ETIMEDOUT').answer, timedOut('UND_ERR_CONNECT_TIMEOUT').answer)).toBe(true)
+    expect(timedOut('ETIMEDOUT').summary).toBe(timedOut('UND_ERR_CONNECT_TIMEOUT').summary)
+    const unknown = (message: string) => assess({ kind: 'error', code: 'EWEIRD', message }, ok)
+    expect(sameAnswer(unknown('one').answer, unknown('two').answer)).toBe(false)
+    expect(unknown('one').summary).not.toBe(unknown('two').summary)
   })
 })

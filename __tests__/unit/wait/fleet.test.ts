@@ -1,9 +1,9 @@
 import { gate, representative } from '../../../src/wait/gate.js'
-import type { TargetOutcome } from '../../../src/report/wait-report.js'
+import type { TargetOutcome } from '../../../src/wait/outcome.js'
 import { type InputName, parseSettings } from '../../../src/inputs/settings.js'
 import { simulate } from '../../../src/simulator/server.js'
 import { systemClock } from '../../../src/runtime/clock.js'
-import type { Stop } from '../../../src/wait/loop.js'
+import type { Halt } from '../../../src/wait/halt.js'
 import { loopback } from '../../helpers/loopback.js'
 
 const net = loopback()
@@ -28,14 +28,14 @@ describe('representative', () => {
       ).url.host
     ).toBe('b')
   })
-  it('is the first to fail on its own account, not one stopped because of it', () => {
-    const fleetStop: Stop = { reason: 'cancelled', detail: 'http://b/ can no longer become ready (unauthorized)' }
+  it('is the first to fail on its own account, not one halted because of it', () => {
+    const fleetHalt: Halt = { reason: 'cancelled', detail: 'http://b/ can no longer become ready (unauthorized)' }
     const results = [
-      result('http://a/', false, 120, { reason: 'cancelled', stop: fleetStop }),
+      result('http://a/', false, 120, { reason: 'cancelled', halt: fleetHalt }),
       result('http://b/', false, 150, { reason: 'unauthorized' }),
       result('http://c/', true, 90)
     ]
-    expect(representative(results, fleetStop).url.host).toBe('b')
+    expect(representative(results, fleetHalt).url.host).toBe('b')
   })
 })
 
@@ -75,7 +75,7 @@ describe('a fleet of simulated servers on loopback', () => {
     }
   })
 
-  it('stops the others as soon as one endpoint can no longer become ready', async () => {
+  it('halts the others as soon as one endpoint can no longer become ready', async () => {
     const locked = await net.http((_req, res) =>
       res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"Unauthorized"}')
     )
@@ -93,7 +93,7 @@ describe('a fleet of simulated servers on loopback', () => {
       expect(outcome).toMatchObject({ ready: false, reason: 'unauthorized' })
       expect(outcome.url.href).toBe(lockedUrl)
       expect(outcome.results.map((r) => r.reason)).toEqual(['cancelled', 'unauthorized'])
-      expect(outcome.results[0].stop?.detail).toBe(`${lockedUrl} can no longer become ready (unauthorized)`)
+      expect(outcome.results[0].halt?.detail).toBe(`${lockedUrl} can no longer become ready (unauthorized)`)
       expect(outcome.elapsedMs).toBeLessThan(30_000)
     } finally {
       await slow.close()

@@ -2,7 +2,11 @@ import type { IncomingHttpHeaders, RequestListener } from 'node:http'
 import { generationRoute } from '../../../src/engines/model-lists.js'
 import { createGenerator, type Generator } from '../../../src/wait/generation-check.js'
 import { systemClock } from '../../../src/runtime/clock.js'
+import { setUpUndici } from '../../../src/http/undici-parts.js'
 import { hostOf, loopback } from '../../helpers/loopback.js'
+
+// As the gate does before its first request.
+beforeAll(setUpUndici)
 
 /** The generation check against real loopback servers answering as the engines do. */
 const net = loopback()

@@ -1,6 +1,7 @@
 import { parseJson, type ProbeResult } from '../../../src/http/probe.js'
 import type { Clock } from '../../../src/runtime/clock.js'
 import { TIMELINE_ENDS, type WaitEvent, type WaitOptions, waitForModel } from '../../../src/wait/loop.js'
+import { Halter } from '../../../src/wait/halt.js'
 import { DENSE_MS } from '../../../src/wait/schedule.js'
 
 /**
@@ -12,6 +13,7 @@ class FakeClock implements Clock {
   sleeps: number[] = []
   private timers: Array<{ at: number; resolve: () => void }> = []
   now = (): number => this.t
+  wallMs = (): number => Date.UTC(2026, 0, 1) + this.t
   sleep = (ms: number, signal?: AbortSignal): Promise<void> => {
     this.sleeps.push(ms)
     return this.until(this.t + Math.max(0, ms), signal)
@@ -93,16 +95,15 @@ describe('waitForModel', () => {
       models: ['/shared/kimi-k2.5-int4']
     })
     expect(outcome.last?.modelId).toBe('/shared/kimi-k2.5-int4')
-    expect(events.map((e) => `${e.type} ${e.elapsedMs} ${e.assessment.summary}`)).toEqual([
-      'change 10 connection refused',
-      'change 15010 HTTP 503 Loading model',
-      'change 20010 HTTP 200, serving [/shared/kimi-k2.5-int4]'
+    expect(events.map((e) => [e.type, e.elapsedMs, e.assessment.answer])).toEqual([
+      ['change', 10, { state: 'down', error: 'ECONNREFUSED' }],
+      ['change', 15010, { state: 'waiting', status: 503, said: 'Loading model' }],
+      ['change', 20010, { state: 'ready', status: 200, models: ['/shared/kimi-k2.5-int4'] }]
     ])
-    expect(outcome.timeline.map((t) => t.summary)).toEqual([
-      'connection refused',
-      'HTTP 503 Loading model',
-      'HTTP 200, serving [/shared/kimi-k2.5-int4]'
-    ])
+    // the timeline is the changes, for the report
+    expect(outcome.timeline.map((t) => [t.elapsedMs, t.summary])).toEqual(
+      events.map((e) => [e.elapsedMs, e.assessment.summary])
+    )
     // the interval counts from each probe's start, so slow answers do not stretch it
     expect(clock.sleeps).toEqual([4_990, 4_990, 4_990, 4_990])
   })
@@ -118,7 +119,7 @@ describe('waitForModel', () => {
       elapsedMs: 12_000,
       models: ['/models/llama-3-8b']
     })
-    expect(outcome.last?.detail).toBe('"kimi" is not among the listed models')
+    expect(outcome.last?.answer).toMatchObject({ state: 'waiting', missing: { what: 'model' } })
     expect(clock.t).toBe(12_000)
   })
 
@@ -144,7 +145,12 @@ describe('waitForModel', () => {
       }
     })
     expect(outcome).toMatchObject({ reason: 'timeout', attempts: 2, elapsedMs: 6_000 })
-    expect(outcome.last?.summary).toBe('HTTP 200, serving [/models/llama-3-8b] — "kimi" is not among the listed models')
+    expect(outcome.last?.answer).toEqual({
+      state: 'waiting',
+      status: 200,
+      models: ['/models/llama-3-8b'],
+      missing: { what: 'model' }
+    })
   })
 
   it('counts the deadline from startedAt (the process start for the action)', async () => {
@@ -238,6 +244,34 @@ describe('waitForModel', () => {
     expect(sent.every((t, i) => i === 0 || t - sent[i - 1] >= 50)).toBe(true)
   })
 
+  it('tells a new answer by what the server said, not by the words for it', async () => {
+    const clock = new FakeClock()
+    const answers: ProbeResult[] = [
+      { kind: 'error', code: 'ETIMEDOUT', message: 'connect ETIMEDOUT' },
+      // another code for the same failure: the same answer
+      { kind: 'error', code: 'UND_ERR_CONNECT_TIMEOUT', message: 'Connect Timeout Error' },
+      http(503, '{"error":"Loading model"}'),
+      http(503, '{"error":"Loading model"}'),
+      // the server's own message changed: a new answer
+      http(503, '{"error":"Compiling CUDA graphs"}'),
+      listing('kimi')
+    ]
+    let i = 0
+    const events: WaitEvent[] = []
+    const outcome = await waitForModel(options(), {
+      clock,
+      probe: async () => answers[i++],
+      onEvent: (e) => events.push(e)
+    })
+    expect(outcome).toMatchObject({ ready: true, attempts: 6 })
+    expect(events.map((e) => [e.type, e.attempt, e.assessment.answer.said])).toEqual([
+      ['change', 1, undefined],
+      ['change', 3, 'Loading model'],
+      ['change', 5, 'Compiling CUDA graphs'],
+      ['change', 6, undefined]
+    ])
+  })
+
   it('prints a still-waiting line every progress-interval while nothing changes', async () => {
     const clock = new FakeClock()
     const s = server(clock, () => refused, 0)
@@ -307,45 +341,45 @@ describe('the timeline', () => {
   })
 })
 
-describe('waitForModel stopped from outside', () => {
-  it('ends at the moment of the stop, mid-sleep, with its reason and detail', async () => {
+describe('waitForModel halted from outside', () => {
+  it('ends at the moment of the halt, mid-sleep, with its reason and detail', async () => {
     const clock = new EventfulClock()
-    const stop = new AbortController()
-    clock.at(7_300, () => stop.abort({ reason: 'server-exited', detail: 'the server process 42 exited with code 1' }))
+    const halter = new Halter()
+    clock.at(7_300, () => halter.halt({ reason: 'server-exited', detail: 'the server process 42 exited with code 1' }))
     const s = server(clock, () => refused)
-    const outcome = await waitForModel(options({ intervalMs: 5_000 }), { probe: s.probe, clock, stop: stop.signal })
+    const outcome = await waitForModel(options({ intervalMs: 5_000 }), { probe: s.probe, clock, halter })
     expect(outcome).toMatchObject({ ready: false, reason: 'server-exited', elapsedMs: 7_300, attempts: 2 })
-    expect(outcome.stop?.detail).toBe('the server process 42 exited with code 1')
+    expect(outcome.halt?.detail).toBe('the server process 42 exited with code 1')
   })
 
-  it('does not count an answer that arrives once the stop has happened', async () => {
+  it('does not count an answer that arrives once the halt has happened', async () => {
     const clock = new FakeClock()
-    const stop = new AbortController()
+    const halter = new Halter()
     const outcome = await waitForModel(options(), {
       clock,
-      stop: stop.signal,
+      halter,
       probe: async () => {
-        stop.abort({ reason: 'log-error', detail: 'line 3 matches' })
+        halter.halt({ reason: 'log-error', detail: 'line 3 matches' })
         return listing('kimi')
       }
     })
     expect(outcome).toMatchObject({ ready: false, reason: 'log-error', timeline: [] })
   })
 
-  it('passes the stop signal to the probe, so that a hung request is cut short too', async () => {
+  it('passes the halt signal to the probe, so that a hung request is cut short too', async () => {
     const clock = new FakeClock()
-    const stop = new AbortController()
+    const halter = new Halter()
     let seen: AbortSignal | undefined
     await waitForModel(options(), {
       clock,
-      stop: stop.signal,
+      halter,
       probe: async (_t, signal) => {
         seen = signal
-        stop.abort({ reason: 'cancelled', detail: 'SIGTERM' })
+        halter.halt({ reason: 'cancelled', detail: 'SIGTERM' })
         return refused
       }
     })
-    expect(seen).toBe(stop.signal)
+    expect(seen).toBe(halter.signal)
   })
 })
 
@@ -353,13 +387,19 @@ describe('waitForModel with a generation check', () => {
   const generated = (latencyMs: number) => async () => ({
     request: 'POST /v1/completions',
     latencyMs,
-    assessment: { state: 'ready' as const, summary: 'POST /v1/completions generated', detail: '' }
+    assessment: {
+      state: 'ready' as const,
+      answer: { state: 'ready' as const },
+      summary: 'POST /v1/completions generated',
+      detail: ''
+    }
   })
   const failed = (status: number, said: string) => async () => ({
     request: 'POST /v1/completions',
     latencyMs: 20,
     assessment: {
       state: status === 401 ? ('fatal' as const) : ('waiting' as const),
+      answer: { state: status === 401 ? ('fatal' as const) : ('waiting' as const), status, said },
       fatalReason: status === 401 ? ('unauthorized' as const) : undefined,
       status,
       summary: `HTTP ${status} ${said}`,
@@ -373,16 +413,26 @@ describe('waitForModel with a generation check', () => {
     let calls = 0
     const ok = generated(85)
     const fail = failed(503, 'Loading model')
+    const events: WaitEvent[] = []
     const outcome = await waitForModel(options(), {
       probe: s.probe,
       clock,
-      generate: async () => (++calls < 3 ? fail() : ok())
+      generate: async () => (++calls < 3 ? fail() : ok()),
+      onEvent: (e) => events.push(e)
     })
     expect(outcome).toMatchObject({ ready: true, reason: 'ready', attempts: 3, generationMs: 85 })
-    expect(outcome.timeline.map((t) => t.summary)).toEqual([
-      'HTTP 200, serving [/shared/kimi-k2.5-int4] — POST /v1/completions: HTTP 503 Loading model',
-      'HTTP 200, serving [/shared/kimi-k2.5-int4] — POST /v1/completions generated'
+    // two answers: a listed model that fails to generate (twice: the same answer), then one that generates
+    const listed = { status: 200, models: ['/shared/kimi-k2.5-int4'] }
+    const request = 'POST /v1/completions'
+    expect(events.map((e) => e.assessment.answer)).toEqual([
+      {
+        state: 'waiting',
+        ...listed,
+        generation: { request, answer: { state: 'waiting', status: 503, said: 'Loading model' } }
+      },
+      { state: 'ready', ...listed, generation: { request, answer: { state: 'ready' } } }
     ])
+    expect(outcome.timeline).toHaveLength(2)
   })
 
   it('asks with the matched model id, never before the model is listed, within the request timeout', async () => {
@@ -409,9 +459,16 @@ describe('waitForModel with a generation check', () => {
       generate: failed(500, 'EngineCore encountered an issue')
     })
     expect(outcome).toMatchObject({ ready: false, reason: 'generation-failed', generationMs: undefined })
-    expect(outcome.last?.detail).toBe(
-      'the model is listed, but POST /v1/completions failed: HTTP 500 EngineCore encountered an issue'
-    )
+    // listed, and the generation request refused (the failure message words it: server.e2e.test.ts)
+    expect(outcome.last?.answer).toEqual({
+      state: 'waiting',
+      status: 200,
+      models: ['kimi'],
+      generation: {
+        request: 'POST /v1/completions',
+        answer: { state: 'waiting', status: 500, said: 'EngineCore encountered an issue' }
+      }
+    })
   })
 
   it('keeps the server error when the last generation request is cut short by the deadline', async () => {
@@ -427,14 +484,22 @@ describe('waitForModel with a generation check', () => {
         return {
           request: 'POST /v1/completions',
           latencyMs: timeoutMs,
-          assessment: { state: 'down' as const, summary: 'no answer (request timed out)', detail: '' }
+          assessment: {
+            state: 'down' as const,
+            answer: { state: 'down' as const, error: 'TIMEOUT' },
+            summary: 'no answer (request timed out)',
+            detail: ''
+          }
         }
       }
     })
     expect(outcome).toMatchObject({ ready: false, reason: 'generation-failed', elapsedMs: 12_000 })
-    expect(outcome.last?.detail).toBe(
-      'the model is listed, but POST /v1/completions failed: HTTP 500 EngineCore encountered an issue'
-    )
+    // the server's error, not the cut-short request
+    expect(outcome.last?.answer.generation?.answer).toEqual({
+      state: 'waiting',
+      status: 500,
+      said: 'EngineCore encountered an issue'
+    })
   })
 
   it('says timeout, not generation-failed, when the model was no longer listed at the end', async () => {
@@ -466,10 +531,10 @@ describe('waitForModel when the server stops answering', () => {
       clock,
       onEvent: (e) => events.push(e)
     })
-    expect(events.map((e) => `${e.type} ${e.assessment.summary}`)).toEqual([
-      'change connection refused',
-      'change HTTP 503',
-      'lost connection refused'
+    expect(events.map((e) => [e.type, e.assessment.state, e.assessment.status])).toEqual([
+      ['change', 'down', undefined],
+      ['change', 'waiting', 503],
+      ['lost', 'down', undefined]
     ])
     expect(outcome.timeline.map((t) => t.lost ?? false)).toEqual([false, false, true])
   })

@@ -1,0 +1,109 @@
+import { conclude, type Conclusion } from '../../../src/wait/conclusion.js'
+import type { GateOutcome } from '../../../src/wait/outcome.js'
+import type { Reason } from '../../../src/wait/assess.js'
+import { type InputName, parseSettings } from '../../../src/inputs/settings.js'
+
+/** What every front end does once the wait is over, decided from the outcome and the settings alone. */
+const url = new URL('http://127.0.0.1:8000/v1/models')
+const settings = (inputs: Partial<Record<InputName, string>> = {}) =>
+  parseSettings((name) => ({ url: url.href, ...inputs })[name] ?? '')
+
+function outcome(reason: Reason, extra: Partial<GateOutcome> = {}): GateOutcome {
+  const one = { url, ready: reason === 'ready', reason, elapsedMs: 3_000, attempts: 2, models: [], timeline: [] }
+  return { ...one, results: [one], ...extra }
+}
+
+const tail = { logFile: '/tmp/model-server.log', logTail: [{ number: 7, text: 'CUDA out of memory' }] }
+const regression = { phases: [], regression: 'Startup took 90.0s, 50.0% slower than usual.' }
+
+/** The decisions, without the words that carry them. */
+const decisions = (c: Conclusion) => ({
+  verdict: c.verdict?.kind,
+  exitCode: c.exitCode,
+  diagnostics: c.diagnostics.length,
+  logTail: c.logTail !== undefined,
+  failedRegression: c.failedRegression !== undefined
+})
+
+describe('conclude', () => {
+  it.each<[string, GateOutcome, Partial<Record<InputName, string>>, ReturnType<typeof decisions>]>([
+    [
+      'ready: nothing to fail, no tail, no diagnostics',
+      outcome('ready', { server: tail }),
+      { diagnostics: 'nvidia-smi' },
+      { verdict: undefined, exitCode: 0, diagnostics: 0, logTail: false, failedRegression: false }
+    ],
+    [
+      'a timeout fails, with the tail and the diagnostics',
+      outcome('timeout', { server: tail }),
+      { diagnostics: 'nvidia-smi\ndf -h' },
+      { verdict: 'fail', exitCode: 1, diagnostics: 2, logTail: true, failedRegression: false }
+    ],
+    [
+      'a timeout with fail-on-timeout: false only warns, and exits 0',
+      outcome('timeout'),
+      { 'fail-on-timeout': 'false' },
+      { verdict: 'warn', exitCode: 0, diagnostics: 0, logTail: false, failedRegression: false }
+    ],
+    [
+      'fail-on-timeout: false does not soften another reason',
+      outcome('server-exited'),
+      { 'fail-on-timeout': 'false', diagnostics: 'nvidia-smi' },
+      { verdict: 'fail', exitCode: 1, diagnostics: 1, logTail: false, failedRegression: false }
+    ],
+    [
+      'a cancelled wait fails at once, without diagnostics',
+      outcome('cancelled', { server: tail }),
+      { diagnostics: 'nvidia-smi' },
+      { verdict: 'fail', exitCode: 1, diagnostics: 0, logTail: true, failedRegression: false }
+    ],
+    [
+      'a regression only warns (in the gate) without fail-on-regression',
+      outcome('ready', { profile: regression }),
+      {},
+      { verdict: undefined, exitCode: 0, diagnostics: 0, logTail: false, failedRegression: false }
+    ],
+    [
+      'a regression fails a ready wait with fail-on-regression',
+      outcome('ready', { profile: regression }),
+      { 'fail-on-regression': 'true' },
+      { verdict: undefined, exitCode: 1, diagnostics: 0, logTail: false, failedRegression: true }
+    ],
+    [
+      'fail-on-regression fails a lenient timeout too',
+      outcome('timeout', { profile: regression }),
+      { 'fail-on-regression': 'true', 'fail-on-timeout': 'false' },
+      { verdict: 'warn', exitCode: 1, diagnostics: 0, logTail: false, failedRegression: true }
+    ]
+  ])('%s', (_case, o, inputs, expected) => {
+    expect(decisions(conclude(o, settings(inputs)))).toEqual(expected)
+  })
+
+  it('redacts every output, and gives the tail as numbered lines under a title', () => {
+    const key = 'sk-live-1234567890'
+    const o = outcome('timeout', {
+      server: tail,
+      last: {
+        state: 'waiting',
+        answer: { state: 'waiting', status: 200 },
+        summary: `HTTP 200`,
+        detail: '',
+        status: 200,
+        modelId: `model-${key}`
+      }
+    })
+    const c = conclude(o, settings({ 'api-key': key }))
+    expect(c.outputs['model-id']).toBe('model-***')
+    expect(JSON.stringify(c.outputs)).not.toContain(key)
+    expect(c.outputs).toMatchObject({ ready: 'false', reason: 'timeout', attempts: '2' })
+    expect(c.logTail?.lines).toEqual(['7: CUDA out of memory'])
+    expect(c.logTail?.title).toContain('/tmp/model-server.log')
+    expect(c.context).toMatchObject({ url, timeoutMs: 15 * 60_000 })
+  })
+
+  it('carries the failure message and the final line the report words', () => {
+    const c = conclude(outcome('timeout'), settings({ timeout: '3s' }))
+    expect(c.verdict?.message).toMatch(/^Timed out after 3\.0s/)
+    expect(c.finalLine).toMatch(/^Not ready after 3\.0s \(2 probes\): timeout$/)
+  })
+})

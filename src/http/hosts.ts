@@ -1,0 +1,152 @@
+import { type LookupAddress, type LookupOptions, lookup } from 'node:dns'
+
+/**
+ * What a URL's host means for where a request goes: this machine (never through a proxy; `localhost` on both
+ * families), or elsewhere, directly or through the proxy the environment names, as curl decides.
+ * The probe, the port watch and the proxy choice all ask here, so they cannot disagree.
+ */
+
+/** A host as URL.hostname writes it, made comparable: lower case, no IPv6 brackets, no final dot. */
+export const bareHost = (hostname: string): string =>
+  hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+
+/**
+ * This machine: `localhost`, 127.0.0.0/8, ::1, the same as IPv4-mapped IPv6 (`[::ffff:127.0.0.1]`, which
+ * URL writes `[::ffff:7f00:1]`), and the wildcard addresses 0.0.0.0 and :: (vLLM prints
+ * `http://0.0.0.0:8000` as its address; a connection to it reaches this machine on Linux).
+ */
+export function isLoopback(hostname: string): boolean {
+  const h = bareHost(hostname)
+  if (h === 'localhost' || h === '::1' || h === '::' || h === '0.0.0.0') return true
+  if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h)) return true
+  // ::ffff:7fxx:xxxx is 127.x.x.x mapped into IPv6
+  return /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(h)
+}
+
+/**
+ * The addresses to try for a name that is loopback by definition: `localhost` on both families whatever
+ * /etc/hosts says (RFC 6761), since model servers listen on either; undefined for any other host.
+ */
+export function loopbackAddresses(hostname: string): Array<{ address: string; family: 4 | 6 }> | undefined {
+  if (bareHost(hostname) !== 'localhost') return undefined
+  return [
+    { address: '127.0.0.1', family: 4 },
+    { address: '::1', family: 6 }
+  ]
+}
+
+/**
+ * The proxy a request to `url` goes through, from the environment as undici and curl read it (`http_proxy`,
+ * `HTTP_PROXY`; `https_proxy`, `HTTPS_PROXY`, else the http one; `NO_PROXY`/`no_proxy` entries as host,
+ * `.domain`, `*.domain` or `host:port`, `*` for none), or undefined to go direct. Loopback is always direct.
+ */
+export function proxyFor(url: URL, env: NodeJS.ProcessEnv): URL | undefined {
+  if (isLoopback(url.hostname)) return undefined
+  const http = env.http_proxy ?? env.HTTP_PROXY
+  const chosen = url.protocol === 'https:' ? (env.https_proxy ?? env.HTTPS_PROXY ?? http) : http
+  if (!chosen) return undefined
+  const noProxy = env.no_proxy ?? env.NO_PROXY ?? ''
+  if (noProxy.trim() === '*') return undefined
+  const host = bareHost(url.hostname)
+  const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80)
+  for (const entry of noProxy.split(/[,\s]/)) {
+    if (entry === '') continue
+    const m = /^(.+):(\d+)$/.exec(entry)
+    if (m && Number(m[2]) !== port) continue
+    const name = bareHost((m ? m[1] : entry).replace(/^\*?\./, ''))
+    if (host === name || host.endsWith(`.${name}`)) return undefined
+  }
+  // curl reads a bare `host:port` as an http:// proxy
+  return new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(chosen) ? chosen : `http://${chosen}`)
+}
+
+/** A proxy as it may be printed: scheme, host and port, never the user and password it may carry. */
+export const proxyLabel = (proxy: URL): string => `${proxy.protocol}//${proxy.host}`
+
+type LookupCallback = (err: Error | null, address: string | LookupAddress[], family?: number) => void
+export type Lookup = (hostname: string, options: LookupOptions, callback: LookupCallback) => void
+
+/**
+ * Name resolution for the connections a client makes. `localhost` is answered here (see `loopbackAddresses`).
+ * Other names are asked of the system resolver (/etc/hosts, DNS, as nsswitch says) through `getent ahosts`,
+ * which calls the same getaddrinfo as Node's `dns.lookup`, in a child process: a lookup the resolver never
+ * answers cannot be cancelled, and inside Node it would hold one of libuv's four threads, and then the
+ * process itself, which waits at exit for that thread however long the resolver takes. A child is left to
+ * finish on its own. One question per name and options is in flight at a time: probes that gave up on one
+ * join it rather than start another. Where there is no `getent` (macOS, Windows), `dns.lookup` it is.
+ */
+export function createLookup(): Lookup {
+  const pending = new Map<string, LookupCallback[]>()
+  let noGetent = false
+  return (hostname, options, callback) => {
+    const loopback = loopbackAddresses(hostname)
+    if (loopback !== undefined) return void answer(loopback, options, callback)
+    const key = JSON.stringify([hostname, options.all === true, options.family ?? 0])
+    const waiting = pending.get(key)
+    if (waiting !== undefined) return void waiting.push(callback)
+    pending.set(key, [callback])
+    const done = (err: Error | null, found: LookupAddress[]): void => {
+      const callbacks = pending.get(key) ?? []
+      pending.delete(key)
+      for (const cb of callbacks) {
+        if (err) cb(err, options.all ? [] : '')
+        else answer(found, options, cb)
+      }
+    }
+    const viaNode = (): void =>
+      lookup(hostname, { family: options.family, hints: options.hints, all: true }, (e, all) => done(e, all ?? []))
+    if (noGetent) return viaNode()
+    getentHosts(hostname, (err, found) => {
+      if ((err as NodeJS.ErrnoException | null)?.code !== 'ENOENT')
+        return done(err, ofFamily(found ?? [], options.family))
+      noGetent = true
+      viaNode()
+    })
+  }
+}
+
+function answer(found: LookupAddress[], options: LookupOptions, callback: LookupCallback): void {
+  if (found.length === 0) {
+    const err = Object.assign(new Error('no address of the requested family'), { code: 'ENOTFOUND' })
+    return void callback(err, options.all ? [] : '')
+  }
+  if (options.all) callback(null, found)
+  else callback(null, found[0].address, found[0].family)
+}
+
+const ofFamily = (found: LookupAddress[], family: LookupOptions['family']): LookupAddress[] => {
+  const wanted = family === 'IPv4' ? 4 : family === 'IPv6' ? 6 : family
+  return wanted === 4 || wanted === 6 ? found.filter((a) => a.family === wanted) : found
+}
+
+/** `getent ahosts NAME`: each address on its own line (three times, one per socket type), in getaddrinfo's order. */
+function getentHosts(hostname: string, callback: (err: Error | null, found?: LookupAddress[]) => void): void {
+  const { execFile } = process.getBuiltinModule('node:child_process')
+  const child = execFile('getent', ['ahosts', '--', hostname], { encoding: 'latin1' }, (err, stdout) => {
+    const code = (err as { code?: unknown } | null)?.code
+    if (code === 'ENOENT') return callback(err)
+    if (err !== null) {
+      // getent's 2 is "not found"; anything else a failure of the resolver itself
+      const failure = code === 2 ? 'ENOTFOUND' : 'EAI_AGAIN'
+      return callback(Object.assign(new Error(`getaddrinfo ${failure} ${hostname}`), { code: failure }))
+    }
+    const addresses = [
+      ...new Set(
+        stdout
+          .split('\n')
+          .map((line) => line.split(/\s+/)[0])
+          .filter(Boolean)
+      )
+    ]
+    callback(
+      null,
+      addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }))
+    )
+  })
+  // A resolver that never answers must not keep the process alive.
+  child.unref()
+  for (const stream of [child.stdout, child.stderr]) (stream as { unref?(): void } | null)?.unref?.()
+}

@@ -1,0 +1,182 @@
+/** An answer in words: its one-line summary (the log, the timeline) and its detail (why it is not ready). */
+import { type Answer, clip, type Expectation } from '../wait/assess.js'
+import { MAX_REDIRECTS } from '../http/probe.js'
+import { ambiguousModelText, unloadedModelText } from './lifecycle-report.js'
+
+export interface AnswerWords {
+  /** One line, the same for the same answer. */
+  summary: string
+  /** Why it is not ready yet, or for a fatal answer what to do; empty when ready. */
+  detail: string
+}
+
+const ERROR_WORDS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset by the server',
+  UND_ERR_SOCKET: 'connection closed by the server before a complete answer',
+  EPIPE: 'connection closed by the server',
+  ENOTFOUND: 'host not found (DNS)',
+  EAI_AGAIN: 'host name lookup failed for now (DNS)',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ETIMEDOUT: 'connection attempt timed out',
+  UND_ERR_CONNECT_TIMEOUT: 'connection attempt timed out',
+  HPE_INVALID_CONSTANT: 'the answer is not valid HTTP',
+  TOO_MANY_REDIRECTS: `more than ${MAX_REDIRECTS} redirects (a redirect loop?)`,
+  BAD_REDIRECT: 'redirected to a URL that is not http:// or https://'
+}
+
+/** What a proxy did when the connection to it failed (`PROXY_<code>`, see the probe). */
+const PROXY_WORDS: Record<string, string> = {
+  ECONNREFUSED: 'refused the connection',
+  ENOTFOUND: 'was not found (DNS)',
+  EAI_AGAIN: 'could not be looked up for now (DNS)',
+  EHOSTUNREACH: 'is unreachable',
+  ENETUNREACH: 'is on an unreachable network',
+  ETIMEDOUT: 'did not accept the connection in time',
+  UND_ERR_CONNECT_TIMEOUT: 'did not accept the connection in time',
+  CLOSED: 'closed the connection before the tunnel was open'
+}
+
+/**
+ * The words of an error code, or of a proxy's (`viaProxy`: a `PROXY_<code>`, said after "the proxy …");
+ * undefined for a code without words of its own.
+ */
+function codeWords(code: string, viaProxy: boolean): string | undefined {
+  if (!viaProxy) return ERROR_WORDS[code]
+  const own = code.slice('PROXY_'.length)
+  return PROXY_WORDS[own] ?? (ERROR_WORDS[own] === undefined ? undefined : `failed: ${ERROR_WORDS[own]}`)
+}
+
+/** Whether an error code has words of its own (else its message is quoted). */
+export const errorHasWords = (code: string, viaProxy = false): boolean => codeWords(code, viaProxy) !== undefined
+
+/** The first `max` ids, then how many more of `total`. */
+export function someOf(ids: readonly string[], max: number, total = ids.length): string {
+  const named = ids.slice(0, max).map((id) => clip(id, 200))
+  return total > named.length ? `${named.join(', ')} and ${total - named.length} more` : named.join(', ')
+}
+
+/** A generation request that produced a token: its arrival is the news, not its body. */
+export const generatedWords = (request: string): AnswerWords => ({ summary: `${request} generated`, detail: '' })
+
+/** `expect`: what the answer was judged against (the words name the model, the text or the pattern it lacks). */
+export function answerWords(answer: Answer, expect: Expectation): AnswerWords {
+  if (answer.generation !== undefined) return withGenerationWords(answer, expect)
+  if (answer.error !== undefined) return errorWords(answer, answer.error)
+  const status = `HTTP ${answer.status}`
+  const said = answer.said ? ` ${answer.said}` : ''
+  if (answer.state === 'fatal' && answer.candidates === undefined) {
+    return {
+      summary: `${status}${said}`,
+      detail:
+        `the server refused the request as ${answer.status === 401 ? 'unauthenticated' : 'forbidden'}: ` +
+        'set "api-key" to the key the server was started with (sent as "Authorization: Bearer <key>"), ' +
+        'or pass the header it expects with "headers"'
+    }
+  }
+  if (answer.state === 'waiting' && answer.missing === undefined)
+    return { summary: `${status}${said}`, detail: `${status} is not an accepted status` }
+  if (answer.missing?.what === 'completion') {
+    return {
+      summary: `${status} ${answer.said ?? 'with an empty body'} — not a completion`,
+      detail: `the answer is not a ${answer.missing.route} completion`
+    }
+  }
+  const { models } = answer
+  const listed =
+    models === undefined
+      ? ''
+      : models.length === 0
+        ? ', lists no models'
+        : `, serving [${someOf(models, models.length, answer.modelCount)}]`
+  const summary = `${status}${listed || said}`
+  if (answer.candidates !== undefined) {
+    const words = ambiguousModelText(expect.model ?? '', answer.candidates)
+    return { summary: `${summary} — ${words.summary}`, detail: words.detail }
+  }
+  if (answer.missing === undefined) return { summary, detail: '' }
+  const why = missingWords(answer.missing, answer, expect)
+  return { summary: `${summary} — ${why}`, detail: why }
+}
+
+/** What a model list or body lacks (a generation answer that is no completion is told above, in its own words). */
+function missingWords(
+  missing: Exclude<NonNullable<Answer['missing']>, { what: 'completion' }>,
+  answer: Answer,
+  expect: Expectation
+): string {
+  switch (missing.what) {
+    case 'model-list':
+      return `the answer is not a model list, so "${expect.model}" cannot be found in it${missing.truncated ? ' (body over 1 MiB, cut)' : ''}`
+    case 'model':
+      return answer.models?.length
+        ? `"${expect.model}" is not among the listed models`
+        : `"${expect.model}" is not listed yet`
+    case 'model-loaded':
+      return `"${missing.id}" is listed but still loading (${missing.loading})`
+    case 'model-unloaded':
+      return unloadedModelText(missing.id)
+    case 'match':
+      return `the body does not contain "${expect.match}"`
+    case 'match-regex-in-time':
+      return `${String(expect.matchRegex)} ran out of time on the body (it backtracks too much: simplify "match-regex")`
+    case 'match-regex':
+      return `the body does not match ${String(expect.matchRegex)}`
+  }
+}
+
+function errorWords(answer: Answer, code: string): AnswerWords {
+  if (answer.plainHttp !== undefined) {
+    const to = answer.plainHttp.redirectedTo
+    const where = to === undefined ? 'the server' : `${new URL(to).host} (where the server redirected)`
+    return {
+      summary: 'TLS error: the server answered in plain HTTP, not TLS',
+      detail:
+        `${where} speaks plain HTTP on this port, not HTTPS (${code}): ` +
+        (to === undefined
+          ? 'use an http:// URL'
+          : `its redirect to ${to} is to a port without TLS: fix the redirect, or give the final address with http://`) +
+        '; "ca-cert" and "insecure-tls" cannot help'
+    }
+  }
+  if (answer.state === 'fatal' && answer.candidates === undefined) {
+    return {
+      summary: `TLS error: ${answer.said}`,
+      detail:
+        `the server's certificate was not accepted (${code}): ${answer.said}. ` +
+        'Give its CA certificate with "ca-cert", or set "insecure-tls: true" to skip the check'
+    }
+  }
+  if (code === 'TIMEOUT') {
+    const summary =
+      answer.status === undefined
+        ? 'no answer (request timed out)'
+        : `HTTP ${answer.status}, but the body did not arrive in time`
+    return { summary, detail: summary }
+  }
+  const viaProxy = answer.proxy !== undefined
+  const known = codeWords(code, viaProxy)
+  const words = viaProxy
+    ? `the proxy ${answer.proxy} ${known ?? `failed: ${answer.said}`}`
+    : (known ?? `${answer.said} (${code})`)
+  const summary = answer.status === undefined ? words : `HTTP ${answer.status}, then ${words}`
+  return { summary, detail: summary }
+}
+
+/** A listed model's answer with the generation request that followed it. */
+function withGenerationWords(answer: Answer, expect: Expectation): AnswerWords {
+  const { request, answer: generation } = answer.generation as NonNullable<Answer['generation']>
+  // The model was listed and ready when the generation request went out.
+  const listed = answerWords({ ...answer, state: 'ready', generation: undefined }, expect).summary
+  if (generation.state === 'ready') return { summary: `${listed} — ${generatedWords(request).summary}`, detail: '' }
+  // A generation request expects nothing but a 2xx answer: its words need no expectation.
+  const said = answerWords(generation, { status: [] })
+  return {
+    summary: `${listed} — ${request}: ${said.summary}`,
+    detail:
+      answer.state === 'fatal'
+        ? `${request}: ${said.detail}`
+        : `the model is listed, but ${request} failed: ${said.summary}`
+  }
+}
