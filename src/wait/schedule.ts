@@ -38,7 +38,7 @@ export const DENSE_MS = 200
  * to run by about that much), and at least half a second (the estimate itself is known to a tenth of a second).
  */
 export const LEAD_MIN_MS = 500
-export const LEAD_SHARE = 0.2
+const LEAD_SHARE = 0.2
 /**
  * Without an expected moment the gap grows with the time the server has been loading (a quarter of it): a load
  * that has taken 2 s is probed every 500 ms, one that has taken 20 s every `interval`. The lag stays a share of
@@ -46,7 +46,7 @@ export const LEAD_SHARE = 0.2
  */
 export const BACKOFF_SHARE = 0.25
 /** The shortest gap whatever the state: a server that answers at once must not turn the loop into a busy one. */
-export const MIN_GAP_MS = 50
+const MIN_GAP_MS = 50
 
 /** The moment the next probe goes out (never past the deadline). */
 export function nextProbeAt(s: ScheduleState): number {
