@@ -16540,7 +16540,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3170);
+/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6852);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 /** The `wait-for-model` command: the same gate as the action, for shells, ssh sessions and scripts. */
@@ -16558,7 +16558,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3170:
+/***/ 6852:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -16567,18 +16567,16 @@ __nccwpck_require__.d(__webpack_exports__, {
   a: () => (/* binding */ runCli)
 });
 
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 // EXTERNAL MODULE: external "node:url"
 var external_node_url_ = __nccwpck_require__(3136);
-// EXTERNAL MODULE: external "node:util"
-var external_node_util_ = __nccwpck_require__(7975);
 ;// CONCATENATED MODULE: ./package.json
 const package_namespaceObject = {"rE":"0.1.0"};
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 ;// CONCATENATED MODULE: ./src/inputs/variables.ts
@@ -17079,6 +17077,584 @@ async function demo(actionEntry, out) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/history/store.ts
+/**
+ * Earlier runs, one JSON line per finished wait, in a file shared by every job on a runner: reading it (skipping
+ * lines it cannot read), appending one line atomically, trimming each key to its last runs, and comparing a run
+ * with the runs before it (startup against the median, the environment against the previous run).
+ * Imports only Node's own modules, so that tests can run it in several plain child processes at once.
+ */
+
+
+/** Runs kept per key. */
+const KEEP_RUNS = 100;
+/** Ready runs the expected startup is the median of. */
+const MEDIAN_OF = 10;
+/**
+ * One line is written with one `write` on a file opened with O_APPEND, which the kernel appends whole; it stays
+ * under PIPE_BUF (4 KiB), the size POSIX guarantees for atomic pipe writes, so it holds on any file system too.
+ */
+const MAX_LINE_BYTES = 4096;
+/** Only the end of a larger file is read (several thousand runs). */
+const MAX_READ_BYTES = 8 * 1024 * 1024;
+/** A lock older than this was left by a process that died while holding it. */
+const STALE_LOCK_MS = 10_000;
+const LOCK_WAIT_MS = 2_000;
+/** Where history lives by default: under the runner's tool cache (kept between jobs on self-hosted runners) or the user's cache. */
+function defaultHistoryFile(env, frontEnd) {
+    if (frontEnd === 'action') {
+        return env.RUNNER_TOOL_CACHE
+            ? { path: (0,external_node_path_namespaceObject.join)(env.RUNNER_TOOL_CACHE, 'wait-for-model', 'history.jsonl') }
+            : { notice: 'History is off: RUNNER_TOOL_CACHE is not set; give "history-file" to keep it elsewhere.' };
+    }
+    const base = env.XDG_CACHE_HOME || (env.HOME ? (0,external_node_path_namespaceObject.join)(env.HOME, '.cache') : undefined);
+    return base
+        ? { path: (0,external_node_path_namespaceObject.join)(base, 'wait-for-model', 'history.jsonl') }
+        : { notice: 'History is off: neither XDG_CACHE_HOME nor HOME is set; give --history-file to keep it elsewhere.' };
+}
+/** The default key: the endpoint, the model and the start command, hashed so that no secret in them lands in the file. */
+function historyKey(url, model, start) {
+    // node:crypto is loaded only for a history that is on: 5 ms and 3 MB on Node 24
+    return process
+        .getBuiltinModule('node:crypto')
+        .createHash('sha256')
+        .update(JSON.stringify([url, model ?? '', start ?? '']))
+        .digest('hex')
+        .slice(0, 16);
+}
+/**
+ * Opens the history file, only if it is a regular file. O_NONBLOCK: opening a FIFO nobody writes to (or reads
+ * from) would otherwise block the whole process, past its deadline and deaf to signals; it cannot block a
+ * regular file's reads and writes.
+ */
+function openRegular(path, flags) {
+    const fd = (0,external_node_fs_namespaceObject.openSync)(path, flags | external_node_fs_namespaceObject.constants.O_NONBLOCK);
+    if ((0,external_node_fs_namespaceObject.fstatSync)(fd).isFile())
+        return fd;
+    (0,external_node_fs_namespaceObject.closeSync)(fd);
+    throw new Error(`${path} is not a regular file`);
+}
+const APPEND = external_node_fs_namespaceObject.constants.O_WRONLY | external_node_fs_namespaceObject.constants.O_APPEND | external_node_fs_namespaceObject.constants.O_CREAT;
+/** Makes sure the file can be appended to; a reason in words when it cannot (history is then off). */
+function prepareHistory(path) {
+    try {
+        (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
+        const existing = (0,external_node_fs_namespaceObject.statSync)(path, { throwIfNoEntry: false });
+        if (existing !== undefined && !existing.isFile())
+            throw new Error('not a regular file');
+        (0,external_node_fs_namespaceObject.closeSync)(openRegular(path, APPEND));
+        return undefined;
+    }
+    catch (e) {
+        return `History is off: cannot write ${path} (${e.message}).`;
+    }
+}
+function readHistory(path) {
+    let text;
+    try {
+        text = readTail(path);
+    }
+    catch (e) {
+        if (e.code === 'ENOENT')
+            return { runs: [], skipped: 0 };
+        throw e;
+    }
+    return parseHistory(text);
+}
+function parseHistory(text) {
+    const runs = [];
+    let skipped = 0;
+    for (const line of text.split('\n')) {
+        if (line.trim() === '')
+            continue;
+        const run = parseRun(line);
+        if (run === undefined)
+            skipped++;
+        else
+            runs.push(run);
+    }
+    return { runs, skipped };
+}
+function parseRun(line) {
+    let r;
+    try {
+        r = JSON.parse(line);
+    }
+    catch {
+        return undefined;
+    }
+    const fine = typeof r === 'object' &&
+        r !== null &&
+        typeof r.key === 'string' &&
+        typeof r.ready === 'boolean' &&
+        typeof r.elapsedSeconds === 'number' &&
+        (r.startupSeconds === undefined || typeof r.startupSeconds === 'number') &&
+        (r.answeringSeconds === undefined || typeof r.answeringSeconds === 'number') &&
+        Array.isArray(r.phases) &&
+        r.phases.every((p) => typeof p?.name === 'string' && typeof p?.seconds === 'number') &&
+        (r.env === undefined ||
+            (typeof r.env === 'object' && r.env !== null && Object.values(r.env).every((v) => typeof v === 'string')));
+    return fine ? r : undefined;
+}
+function readTail(path) {
+    const fd = openRegular(path, external_node_fs_namespaceObject.constants.O_RDONLY);
+    try {
+        const size = (0,external_node_fs_namespaceObject.fstatSync)(fd).size;
+        const length = Math.min(size, MAX_READ_BYTES);
+        const buffer = Buffer.alloc(length);
+        let got = 0;
+        while (got < length) {
+            const n = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, got, length - got, size - length + got);
+            if (n === 0)
+                break;
+            got += n;
+        }
+        const text = buffer.subarray(0, got).toString('utf8');
+        // Started mid-file: the first line is cut.
+        return length < size ? text.slice(text.indexOf('\n') + 1) : text;
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+/** The line for a run, shrunk to fit MAX_LINE_BYTES (long values cut, then phases, then the environment dropped). */
+function runLine(run) {
+    const attempts = [
+        run,
+        { ...run, env: run.env && Object.fromEntries(Object.entries(run.env).map(([k, v]) => [k, v.slice(0, 200)])) },
+        {
+            ...run,
+            env: run.env && Object.fromEntries(Object.entries(run.env).map(([k, v]) => [k, v.slice(0, 200)])),
+            phases: run.phases.slice(0, 30)
+        },
+        { ...run, env: undefined, envReport: undefined, phases: run.phases.slice(0, 30) }
+    ];
+    for (const attempt of attempts) {
+        const line = `${JSON.stringify(attempt)}\n`;
+        if (Buffer.byteLength(line) <= MAX_LINE_BYTES)
+            return line;
+    }
+    return undefined;
+}
+/**
+ * Appends one run with a single write (atomic with O_APPEND), holding the file's lock so that a trim in another
+ * process cannot drop it; then trims the run's key to its last `keep` runs when it has more.
+ * Returns false when the run does not fit in one line. Waits for the lock at most `lockWaitMs` in all (the time
+ * left before the wait's deadline): without it, the line is appended all the same and the trim left for later.
+ */
+function appendRun(path, run, keep = KEEP_RUNS, lockWaitMs = LOCK_WAIT_MS) {
+    const line = runLine(run);
+    if (line === undefined)
+        return false;
+    const until = Date.now() + Math.min(lockWaitMs, LOCK_WAIT_MS);
+    withLock(path, until, () => {
+        const fd = openRegular(path, APPEND);
+        try {
+            (0,external_node_fs_namespaceObject.writeSync)(fd, line);
+        }
+        finally {
+            (0,external_node_fs_namespaceObject.closeSync)(fd);
+        }
+    });
+    const kept = readHistory(path).runs.filter((r) => r.key === run.key).length;
+    if (kept > keep)
+        trimHistory(path, keep, until);
+    return true;
+}
+/**
+ * Keeps the last `keep` runs of every key (and drops unreadable lines): the file is rewritten to a temporary file
+ * and renamed over the old one under the lock, which appenders take too, so no run appended meanwhile is lost.
+ * Without the lock (another process holds it too long) it leaves the file as it is.
+ */
+function trimHistory(path, keep = KEEP_RUNS, lockUntil = Date.now() + LOCK_WAIT_MS) {
+    withLock(path, lockUntil, (locked) => {
+        if (!locked)
+            return;
+        const { runs } = parseHistory(readTail(path));
+        const seen = new Map();
+        const kept = [];
+        for (let i = runs.length - 1; i >= 0; i--) {
+            const n = seen.get(runs[i].key) ?? 0;
+            if (n < keep)
+                kept.push(runs[i]);
+            seen.set(runs[i].key, n + 1);
+        }
+        const temp = `${path}.${process.pid}.tmp`;
+        (0,external_node_fs_namespaceObject.writeFileSync)(temp, kept
+            .reverse()
+            .map((r) => JSON.stringify(r) + '\n')
+            .join(''), { mode: (0,external_node_fs_namespaceObject.statSync)(path).mode });
+        (0,external_node_fs_namespaceObject.renameSync)(temp, path);
+    });
+}
+/**
+ * Runs `fn` holding `<path>.lock` (created exclusively); still without it at `deadline`, runs `fn(false)` anyway.
+ * Real time (Date.now), not the wait's clock: the lock is shared with other processes and aged by the file
+ * system's modification times, which only the real clock compares with.
+ */
+function withLock(path, deadline, fn) {
+    const lock = `${path}.lock`;
+    let fd;
+    while (fd === undefined) {
+        try {
+            fd = (0,external_node_fs_namespaceObject.openSync)(lock, 'wx');
+        }
+        catch (e) {
+            if (e.code !== 'EEXIST' || Date.now() >= deadline)
+                break;
+            if (lockIsStale(lock))
+                continue;
+            Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
+        }
+    }
+    try {
+        return fn(fd !== undefined);
+    }
+    finally {
+        if (fd !== undefined) {
+            (0,external_node_fs_namespaceObject.closeSync)(fd);
+            (0,external_node_fs_namespaceObject.unlinkSync)(lock);
+        }
+    }
+}
+function lockIsStale(lock) {
+    try {
+        if (Date.now() - (0,external_node_fs_namespaceObject.statSync)(lock).mtimeMs <= STALE_LOCK_MS)
+            return false;
+        (0,external_node_fs_namespaceObject.unlinkSync)(lock);
+    }
+    catch {
+        // Gone already: free to try again.
+    }
+    return true;
+}
+const secondsOf = (r) => r.startupSeconds ?? r.elapsedSeconds;
+function median(values) {
+    const sorted = [...values].sort((a, b) => a - b);
+    const mid = Math.floor(sorted.length / 2);
+    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+/** What the last MEDIAN_OF ready runs took; undefined without any. */
+function usualStartup(earlier) {
+    const ready = earlier.filter((r) => r.ready).slice(-MEDIAN_OF);
+    if (ready.length === 0)
+        return undefined;
+    const names = new Set(ready.flatMap((r) => r.phases.map((p) => p.name)));
+    const phaseSeconds = new Map([...names].map((name) => [
+        name,
+        median(ready.flatMap((r) => r.phases.filter((p) => p.name === name).map((p) => p.seconds)))
+    ]));
+    const answering = ready.flatMap((r) => (r.answeringSeconds === undefined ? [] : [r.answeringSeconds]));
+    return {
+        totalSeconds: median(ready.map(secondsOf)),
+        ...(answering.length === 0 ? {} : { answeringSeconds: median(answering) }),
+        phaseSeconds,
+        order: ready[ready.length - 1].phases.map((p) => p.name),
+        runs: ready.length
+    };
+}
+/** This ready run against the median of the earlier ready runs; undefined when there is nothing to compare. */
+function regression(earlier, run) {
+    const usual = usualStartup(earlier);
+    if (!run.ready || usual === undefined || usual.totalSeconds <= 0)
+        return undefined;
+    const seconds = secondsOf(run);
+    let grewMost;
+    for (const p of run.phases) {
+        const before = usual.phaseSeconds.get(p.name);
+        if (before !== undefined &&
+            p.seconds - before > 0 &&
+            p.seconds - before > (grewMost ? grewMost.seconds - grewMost.usual : 0)) {
+            grewMost = { name: p.name, seconds: p.seconds, usual: before };
+        }
+    }
+    const percent = Math.round(((seconds - usual.totalSeconds) / usual.totalSeconds) * 1000) / 10;
+    return { expectedSeconds: usual.totalSeconds, seconds, percent, runs: usual.runs, grewMost };
+}
+/** The variables whose value differs from the previous run with the same `env-report`. */
+function envDrift(earlier, run) {
+    if (run.env === undefined)
+        return [];
+    const comparable = earlier.filter((r) => r.env !== undefined && r.envReport === run.envReport);
+    const previous = comparable[comparable.length - 1]?.env;
+    if (previous === undefined)
+        return [];
+    const now = run.env;
+    const names = [...new Set([...Object.keys(previous), ...Object.keys(now)])].sort();
+    return names
+        .filter((name) => previous[name] !== now[name])
+        .map((name) => {
+        let runs = 0;
+        for (let i = comparable.length - 1; i >= 0 && comparable[i].env?.[name] === previous[name]; i--)
+            runs++;
+        return { name, was: previous[name], now: now[name], runs };
+    });
+}
+
+;// CONCATENATED MODULE: ./src/inputs/parse.ts
+/** Parsers for the textual forms of inputs. Each throws a plain Error whose message names the accepted form. */
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+/** Longer than any job may run (self-hosted jobs stop at 5 days), and below setTimeout's 2^31 ms limit. */
+const MAX_DURATION_MS = 7 * 24 * 3_600_000;
+const DURATION_FORM = 'a duration such as 250ms, 15s, 2m, 1h, 1m30s (each unit once, largest first) or a number of seconds (0.5, 15)';
+/** Each unit at most once, largest first, as Go's durations and systemd's: `1m1m1m` is a typo, not 3m. */
+const DURATION_PARTS = /^(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m)?(?:(\d+(?:\.\d+)?)s)?(?:(\d+(?:\.\d+)?)ms)?$/;
+/** Parses `250ms`, `15s`, `2m`, `1h`, `1m30s` or a plain number of seconds into milliseconds. */
+function parseDuration(text) {
+    const s = text.trim();
+    let ms;
+    const parts = DURATION_PARTS.exec(s);
+    if (/^\d+(\.\d+)?$/.test(s)) {
+        ms = Number(s) * 1000;
+    }
+    else if (s !== '' && parts !== null) {
+        const [, h, m, sec, milli] = parts;
+        ms = [h, m, sec, milli].reduce((sum, n, i) => sum + Number(n ?? 0) * UNIT_MS[['h', 'm', 's', 'ms'][i]], 0);
+    }
+    else {
+        throw new Error(`"${printable(text)}" is not ${DURATION_FORM}`);
+    }
+    if (!Number.isFinite(ms) || ms > MAX_DURATION_MS)
+        throw new Error(`"${printable(text)}" is longer than the 168h this accepts`);
+    return Math.round(ms);
+}
+const STATUS_FORM = 'HTTP status codes (100-599) as a code (200), a list (200,204) or a range (200-299)';
+/** Parses `200`, `200,204`, `200-299` (and mixes such as `200-204,301`). */
+function parseStatusSet(text) {
+    const ranges = [];
+    for (const part of text.split(',')) {
+        const m = /^\s*(\d{3})\s*(?:-\s*(\d{3})\s*)?$/.exec(part);
+        const lo = m ? Number(m[1]) : NaN;
+        const hi = m?.[2] ? Number(m[2]) : lo;
+        if (!(lo >= 100 && hi <= 599 && lo <= hi))
+            throw new Error(`"${printable(text)}" is not ${STATUS_FORM}`);
+        ranges.push([lo, hi]);
+    }
+    return ranges;
+}
+function statusAccepted(set, status) {
+    return set.some(([lo, hi]) => status >= lo && status <= hi);
+}
+const HEADER_FORM = 'one "Name: value" per line, the name made of letters, digits and !#$%&\'*+-.^_`|~';
+/** Parses one `Name: value` per line; blank lines are skipped. */
+function parseHeaders(text) {
+    // no prototype: a header named __proto__ is a header like any other (found by the property test)
+    const headers = Object.create(null);
+    text.split(/\r?\n/).forEach((line, i) => {
+        if (line.trim() === '')
+            return;
+        const colon = line.indexOf(':');
+        const name = colon > 0 ? line.slice(0, colon).trim() : '';
+        const value = colon > 0 ? line.slice(colon + 1).trim() : '';
+        if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) {
+            throw new Error(`line ${i + 1} is not ${HEADER_FORM}`);
+        }
+        if (hasControlChars(value))
+            throw new Error(`line ${i + 1} (${name}) has a control character in its value`);
+        if (!isLatin1(value))
+            throw new Error(`line ${i + 1} (${name}) has a character outside Latin-1 in its value (${LATIN1_FORM})`);
+        headers[name.toLowerCase()] = value;
+    });
+    return headers;
+}
+/**
+ * Reads a `Retry-After` value, delta-seconds (`120`) or an HTTP date, as milliseconds from `nowMs`;
+ * undefined when it is neither. A date in the past means "now" (0).
+ */
+function parseRetryAfter(value, nowMs) {
+    const s = value.trim();
+    if (/^\d+$/.test(s))
+        return Number(s) * 1000;
+    // only the IMF-fixdate form HTTP uses (`Wed, 21 Oct 2015 07:28:00 GMT`), not whatever Date.parse accepts
+    if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(s))
+        return undefined;
+    const at = Date.parse(s);
+    return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
+}
+/** HTTP sends a header value as bytes, one per character: a character above U+00FF cannot be sent. */
+const LATIN1_FORM = 'a header value is sent as bytes: only characters U+0000 to U+00FF';
+const isLatin1 = (text) => !/[\u0100-\uffff]/.test(text);
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/g;
+/**
+ * The one control-character rule (C0 and DEL): whether `text` holds one other than those `allowed` (a tab in a
+ * value; a script's tab and line breaks).
+ */
+function hasControlChars(text, allowed = '\t') {
+    for (const [c] of text.matchAll(CONTROL))
+        if (!allowed.includes(c))
+            return true;
+    return false;
+}
+/** `text` with each run of control characters turned into one space, for a one-line quote of a server's words. */
+const controlToSpace = (text) => text.replace(CONTROL_RUN, ' ');
+const CONTROL_RUN = new RegExp(`${CONTROL.source}+`, 'g');
+/** Accepts a JavaScript regular expression as its source (`ready|up`) or in slashes with flags (`/kimi/i`). */
+function parseRegex(text) {
+    const slashed = /^\/(.*)\/([dgimsuvy]*)$/s.exec(text);
+    try {
+        return slashed ? new RegExp(slashed[1], slashed[2].replace(/[gy]/g, '')) : new RegExp(text);
+    }
+    catch (e) {
+        throw new Error(`is not a valid JavaScript regular expression (${e.message})`, { cause: e });
+    }
+}
+const BOOLEAN_FORM = 'true or false';
+function parseBoolean(text) {
+    if (/^(true|yes|on)$/i.test(text.trim()))
+        return true;
+    if (/^(false|no|off)$/i.test(text.trim()))
+        return false;
+    throw new Error(`"${printable(text)}" is not ${BOOLEAN_FORM}`);
+}
+const PERCENT_FORM = 'a percentage such as 25% or 25';
+/** Parses `25%` or `25` (0 to 10000). */
+function parsePercent(text) {
+    const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text);
+    if (!m || Number(m[1]) > 10_000)
+        throw new Error(`"${printable(text)}" is not ${PERCENT_FORM}`);
+    return Number(m[1]);
+}
+/** Shows input text safely in a message: control characters escaped, length capped. */
+function printable(text, max = 80) {
+    const shown = JSON.stringify(text)
+        .slice(1, -1)
+        .replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    return shown.length > max ? `${shown.slice(0, max)}\u2026` : shown;
+}
+
+;// CONCATENATED MODULE: ./src/report/history-report.ts
+const HISTORY_FORMATS = ['table', 'json', 'csv'];
+const COLUMNS = ['at', 'key', 'ready', 'reason', 'elapsed-seconds', 'startup-seconds', 'engine', 'phases'];
+function historyRow(run) {
+    return {
+        at: typeof run.at === 'string' ? run.at : '',
+        key: run.key,
+        ready: run.ready,
+        reason: typeof run.reason === 'string' ? run.reason : '',
+        'elapsed-seconds': run.elapsedSeconds,
+        'startup-seconds': run.startupSeconds ?? null,
+        engine: run.engine ?? null,
+        phases: run.phases.map((p) => ({ name: p.name, seconds: p.seconds }))
+    };
+}
+/** `weights=412.0s; graphs=30.5s`: the phases in one cell. */
+const phaseCell = (phases) => phases.map((p) => `${p.name}=${p.seconds}s`).join('; ');
+const cells = (row) => [
+    row.at,
+    row.key,
+    String(row.ready),
+    row.reason,
+    String(row['elapsed-seconds']),
+    row['startup-seconds'] === null ? '' : String(row['startup-seconds']),
+    row.engine ?? '',
+    phaseCell(row.phases)
+];
+/** A CSV field as RFC 4180 quotes it; a leading =, +, - or @ is kept from being read as a spreadsheet formula. */
+function csvField(text) {
+    const safe = /^[=+\-@\t\r]/.test(text) && !/^-?\d/.test(text) ? `'${text}` : text;
+    return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+/** Table cells on one line each: a value that came from the file cannot start a new row or move the cursor. */
+// eslint-disable-next-line no-control-regex
+const tableCell = (text) => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
+function historyText(rows, format) {
+    if (format === 'json')
+        return `${JSON.stringify(rows)}\n`;
+    if (format === 'csv') {
+        return [COLUMNS.join(','), ...rows.map((r) => cells(r).map(csvField).join(','))].map((l) => `${l}\r\n`).join('');
+    }
+    const table = [[...COLUMNS], ...rows.map((r) => cells(r).map(tableCell))];
+    const widths = COLUMNS.map((_, i) => Math.max(...table.map((row) => row[i].length)));
+    return table.map((row) => `${row.map((c, i) => c.padEnd(widths[i])).join('  ')}`.trimEnd() + '\n').join('');
+}
+/** The note on stderr beside the rows: how many, and what was skipped or filtered away. */
+function historyNote(file, shown, total, skipped, key) {
+    const runs = (n) => `${n} run${n === 1 ? '' : 's'}`;
+    const which = key === undefined ? '' : ` with key "${key}" (of ${runs(total)})`;
+    const unread = skipped > 0 ? `; ${skipped} unreadable line${skipped === 1 ? '' : 's'} skipped` : '';
+    return `${runs(shown)}${which} in ${file}${unread}.`;
+}
+
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(7975);
+;// CONCATENATED MODULE: ./src/cli/usage.ts
+/** Bad usage, shared by the commands: an error that ends the CLI with status 2 and a pointer to `--help`. */
+
+class UsageError extends Error {
+}
+function parseCommandLine(argv, options) {
+    try {
+        return (0,external_node_util_.parseArgs)({ args: argv, options, strict: true, allowPositionals: false });
+    }
+    catch (e) {
+        throw new UsageError(e.message);
+    }
+}
+const table = (rows) => {
+    const width = Math.max(...rows.map(([left]) => left.length)) + 2;
+    return rows.map(([left, right]) => `  ${left.padEnd(width)}${right}`.trimEnd());
+};
+
+;// CONCATENATED MODULE: ./src/cli/history-command.ts
+/** `wait-for-model history`: the recorded runs of the history file, for people, dashboards and choosing a timeout. */
+
+
+
+
+async function historyCommand(argv, io, say) {
+    const { values } = parseCommandLine(argv, {
+        key: { type: 'string' },
+        file: { type: 'string' },
+        format: { type: 'string', default: 'table' },
+        help: { type: 'boolean', short: 'h' }
+    });
+    if (values.help)
+        return (void io.stdout.write(historyHelpText()), 0);
+    const format = String(values.format);
+    if (!HISTORY_FORMATS.includes(format)) {
+        throw new UsageError(`--format: give one of ${HISTORY_FORMATS.join(', ')} (not "${printable(format)}")`);
+    }
+    const given = typeof values.file === 'string' ? values.file : undefined;
+    if (given?.trim() === '')
+        throw new UsageError('--file: give the path of a history file');
+    const fallback = defaultHistoryFile(io.env, 'cli');
+    const file = given ?? fallback.path;
+    if (file === undefined)
+        throw new UsageError(`--file: ${fallback.notice ?? 'give the path of a history file'}`);
+    const key = typeof values.key === 'string' ? values.key : undefined;
+    let read;
+    try {
+        read = readHistory(file);
+    }
+    catch (e) {
+        say(`wait-for-model: cannot read ${file} (${e.message})`);
+        return 1;
+    }
+    const runs = read.runs.filter((run) => key === undefined || run.key === key);
+    io.stdout.write(historyText(runs.map(historyRow), format));
+    say(historyNote(file, runs.length, read.runs.length, read.skipped, key === undefined ? undefined : printable(key)));
+    return 0;
+}
+function historyHelpText() {
+    return [
+        'wait-for-model history: print the runs recorded in the history file (outcome, startup seconds, phases).',
+        '',
+        'Usage: wait-for-model history [--key KEY] [--file PATH] [--format table|json|csv]',
+        '',
+        ...table([
+            ['--key KEY', 'only the runs with this history key (the key a wait was given with --history-key, or its hash)'],
+            ['--file PATH', 'the history file (default: $XDG_CACHE_HOME or ~/.cache/wait-for-model/history.jsonl)'],
+            ['--format FORMAT', 'table (default), json (one array) or csv (RFC 4180, with a header row)'],
+            ['-h, --help', 'show this help']
+        ]),
+        '',
+        'The runs go to stdout, oldest first; a count goes to stderr. Exit status: 0 printed (none recorded included),',
+        '1 the file cannot be read, 2 bad usage.',
+        ''
+    ].join('\n');
+}
+
 // EXTERNAL MODULE: external "node:events"
 var external_node_events_ = __nccwpck_require__(8474);
 ;// CONCATENATED MODULE: ./src/inputs/secrets.ts
@@ -17398,138 +17974,6 @@ function matchModel(models, wanted) {
     return { kind: 'missing' };
 }
 
-;// CONCATENATED MODULE: ./src/inputs/parse.ts
-/** Parsers for the textual forms of inputs. Each throws a plain Error whose message names the accepted form. */
-const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-/** Longer than any job may run (self-hosted jobs stop at 5 days), and below setTimeout's 2^31 ms limit. */
-const MAX_DURATION_MS = 7 * 24 * 3_600_000;
-const DURATION_FORM = 'a duration such as 250ms, 15s, 2m, 1h, 1m30s (each unit once, largest first) or a number of seconds (0.5, 15)';
-/** Each unit at most once, largest first, as Go's durations and systemd's: `1m1m1m` is a typo, not 3m. */
-const DURATION_PARTS = /^(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m)?(?:(\d+(?:\.\d+)?)s)?(?:(\d+(?:\.\d+)?)ms)?$/;
-/** Parses `250ms`, `15s`, `2m`, `1h`, `1m30s` or a plain number of seconds into milliseconds. */
-function parseDuration(text) {
-    const s = text.trim();
-    let ms;
-    const parts = DURATION_PARTS.exec(s);
-    if (/^\d+(\.\d+)?$/.test(s)) {
-        ms = Number(s) * 1000;
-    }
-    else if (s !== '' && parts !== null) {
-        const [, h, m, sec, milli] = parts;
-        ms = [h, m, sec, milli].reduce((sum, n, i) => sum + Number(n ?? 0) * UNIT_MS[['h', 'm', 's', 'ms'][i]], 0);
-    }
-    else {
-        throw new Error(`"${printable(text)}" is not ${DURATION_FORM}`);
-    }
-    if (!Number.isFinite(ms) || ms > MAX_DURATION_MS)
-        throw new Error(`"${printable(text)}" is longer than the 168h this accepts`);
-    return Math.round(ms);
-}
-const STATUS_FORM = 'HTTP status codes (100-599) as a code (200), a list (200,204) or a range (200-299)';
-/** Parses `200`, `200,204`, `200-299` (and mixes such as `200-204,301`). */
-function parseStatusSet(text) {
-    const ranges = [];
-    for (const part of text.split(',')) {
-        const m = /^\s*(\d{3})\s*(?:-\s*(\d{3})\s*)?$/.exec(part);
-        const lo = m ? Number(m[1]) : NaN;
-        const hi = m?.[2] ? Number(m[2]) : lo;
-        if (!(lo >= 100 && hi <= 599 && lo <= hi))
-            throw new Error(`"${printable(text)}" is not ${STATUS_FORM}`);
-        ranges.push([lo, hi]);
-    }
-    return ranges;
-}
-function statusAccepted(set, status) {
-    return set.some(([lo, hi]) => status >= lo && status <= hi);
-}
-const HEADER_FORM = 'one "Name: value" per line, the name made of letters, digits and !#$%&\'*+-.^_`|~';
-/** Parses one `Name: value` per line; blank lines are skipped. */
-function parseHeaders(text) {
-    // no prototype: a header named __proto__ is a header like any other (found by the property test)
-    const headers = Object.create(null);
-    text.split(/\r?\n/).forEach((line, i) => {
-        if (line.trim() === '')
-            return;
-        const colon = line.indexOf(':');
-        const name = colon > 0 ? line.slice(0, colon).trim() : '';
-        const value = colon > 0 ? line.slice(colon + 1).trim() : '';
-        if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) {
-            throw new Error(`line ${i + 1} is not ${HEADER_FORM}`);
-        }
-        if (hasControlChars(value))
-            throw new Error(`line ${i + 1} (${name}) has a control character in its value`);
-        if (!isLatin1(value))
-            throw new Error(`line ${i + 1} (${name}) has a character outside Latin-1 in its value (${LATIN1_FORM})`);
-        headers[name.toLowerCase()] = value;
-    });
-    return headers;
-}
-/**
- * Reads a `Retry-After` value, delta-seconds (`120`) or an HTTP date, as milliseconds from `nowMs`;
- * undefined when it is neither. A date in the past means "now" (0).
- */
-function parseRetryAfter(value, nowMs) {
-    const s = value.trim();
-    if (/^\d+$/.test(s))
-        return Number(s) * 1000;
-    // only the IMF-fixdate form HTTP uses (`Wed, 21 Oct 2015 07:28:00 GMT`), not whatever Date.parse accepts
-    if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(s))
-        return undefined;
-    const at = Date.parse(s);
-    return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
-}
-/** HTTP sends a header value as bytes, one per character: a character above U+00FF cannot be sent. */
-const LATIN1_FORM = 'a header value is sent as bytes: only characters U+0000 to U+00FF';
-const isLatin1 = (text) => !/[\u0100-\uffff]/.test(text);
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/g;
-/**
- * The one control-character rule (C0 and DEL): whether `text` holds one other than those `allowed` (a tab in a
- * value; a script's tab and line breaks).
- */
-function hasControlChars(text, allowed = '\t') {
-    for (const [c] of text.matchAll(CONTROL))
-        if (!allowed.includes(c))
-            return true;
-    return false;
-}
-/** `text` with each run of control characters turned into one space, for a one-line quote of a server's words. */
-const controlToSpace = (text) => text.replace(CONTROL_RUN, ' ');
-const CONTROL_RUN = new RegExp(`${CONTROL.source}+`, 'g');
-/** Accepts a JavaScript regular expression as its source (`ready|up`) or in slashes with flags (`/kimi/i`). */
-function parseRegex(text) {
-    const slashed = /^\/(.*)\/([dgimsuvy]*)$/s.exec(text);
-    try {
-        return slashed ? new RegExp(slashed[1], slashed[2].replace(/[gy]/g, '')) : new RegExp(text);
-    }
-    catch (e) {
-        throw new Error(`is not a valid JavaScript regular expression (${e.message})`, { cause: e });
-    }
-}
-const BOOLEAN_FORM = 'true or false';
-function parseBoolean(text) {
-    if (/^(true|yes|on)$/i.test(text.trim()))
-        return true;
-    if (/^(false|no|off)$/i.test(text.trim()))
-        return false;
-    throw new Error(`"${printable(text)}" is not ${BOOLEAN_FORM}`);
-}
-const PERCENT_FORM = 'a percentage such as 25% or 25';
-/** Parses `25%` or `25` (0 to 10000). */
-function parsePercent(text) {
-    const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text);
-    if (!m || Number(m[1]) > 10_000)
-        throw new Error(`"${printable(text)}" is not ${PERCENT_FORM}`);
-    return Number(m[1]);
-}
-/** Shows input text safely in a message: control characters escaped, length capped. */
-function printable(text, max = 80) {
-    const shown = JSON.stringify(text)
-        .slice(1, -1)
-        .replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-    return shown.length > max ? `${shown.slice(0, max)}\u2026` : shown;
-}
-
 // EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/agent.js
 var agent = __nccwpck_require__(7405);
 var agent_default = /*#__PURE__*/__nccwpck_require__.n(agent);
@@ -17746,11 +18190,11 @@ const systemClock = {
     })
 };
 /** `850ms`, `12.3s`, `4m05s`, `1h02m`: short, and exact enough to read at a glance. */
-function clock_formatDuration(ms) {
+function formatDuration(ms) {
     if (ms < 1000)
         return `${Math.round(ms)}ms`;
     if (ms < 59_950)
-        return `${clock_seconds(ms)}s`;
+        return `${seconds(ms)}s`;
     const totalS = Math.floor(ms / 1000);
     const h = Math.floor(totalS / 3600);
     const m = Math.floor((totalS % 3600) / 60);
@@ -17758,7 +18202,7 @@ function clock_formatDuration(ms) {
     return h > 0 ? `${h}h${String(m).padStart(2, '0')}m` : `${m}m${String(s).padStart(2, '0')}s`;
 }
 /** Seconds with one decimal, as the outputs give them. */
-const clock_seconds = (ms) => (Math.round(ms / 100) / 10).toFixed(1);
+const seconds = (ms) => (Math.round(ms / 100) / 10).toFixed(1);
 
 ;// CONCATENATED MODULE: ./src/http/probe.ts
 
@@ -17958,7 +18402,7 @@ class ProbeTimeout extends Error {
     ms;
     code = 'TIMEOUT';
     constructor(ms) {
-        super(`no answer within ${clock_formatDuration(ms)}`);
+        super(`no answer within ${formatDuration(ms)}`);
         this.ms = ms;
     }
 }
@@ -18533,320 +18977,6 @@ function createGenerator({ base, route, headers, clock, caCert, insecureTls, sec
         },
         close: () => client.close()
     };
-}
-
-;// CONCATENATED MODULE: ./src/history/store.ts
-/**
- * Earlier runs, one JSON line per finished wait, in a file shared by every job on a runner: reading it (skipping
- * lines it cannot read), appending one line atomically, trimming each key to its last runs, and comparing a run
- * with the runs before it (startup against the median, the environment against the previous run).
- * Imports only Node's own modules, so that tests can run it in several plain child processes at once.
- */
-
-
-/** Runs kept per key. */
-const KEEP_RUNS = 100;
-/** Ready runs the expected startup is the median of. */
-const MEDIAN_OF = 10;
-/**
- * One line is written with one `write` on a file opened with O_APPEND, which the kernel appends whole; it stays
- * under PIPE_BUF (4 KiB), the size POSIX guarantees for atomic pipe writes, so it holds on any file system too.
- */
-const MAX_LINE_BYTES = 4096;
-/** Only the end of a larger file is read (several thousand runs). */
-const MAX_READ_BYTES = 8 * 1024 * 1024;
-/** A lock older than this was left by a process that died while holding it. */
-const STALE_LOCK_MS = 10_000;
-const LOCK_WAIT_MS = 2_000;
-/** Where history lives by default: under the runner's tool cache (kept between jobs on self-hosted runners) or the user's cache. */
-function defaultHistoryFile(env, frontEnd) {
-    if (frontEnd === 'action') {
-        return env.RUNNER_TOOL_CACHE
-            ? { path: (0,external_node_path_namespaceObject.join)(env.RUNNER_TOOL_CACHE, 'wait-for-model', 'history.jsonl') }
-            : { notice: 'History is off: RUNNER_TOOL_CACHE is not set; give "history-file" to keep it elsewhere.' };
-    }
-    const base = env.XDG_CACHE_HOME || (env.HOME ? (0,external_node_path_namespaceObject.join)(env.HOME, '.cache') : undefined);
-    return base
-        ? { path: (0,external_node_path_namespaceObject.join)(base, 'wait-for-model', 'history.jsonl') }
-        : { notice: 'History is off: neither XDG_CACHE_HOME nor HOME is set; give --history-file to keep it elsewhere.' };
-}
-/** The default key: the endpoint, the model and the start command, hashed so that no secret in them lands in the file. */
-function historyKey(url, model, start) {
-    // node:crypto is loaded only for a history that is on: 5 ms and 3 MB on Node 24
-    return process
-        .getBuiltinModule('node:crypto')
-        .createHash('sha256')
-        .update(JSON.stringify([url, model ?? '', start ?? '']))
-        .digest('hex')
-        .slice(0, 16);
-}
-/**
- * Opens the history file, only if it is a regular file. O_NONBLOCK: opening a FIFO nobody writes to (or reads
- * from) would otherwise block the whole process, past its deadline and deaf to signals; it cannot block a
- * regular file's reads and writes.
- */
-function openRegular(path, flags) {
-    const fd = (0,external_node_fs_namespaceObject.openSync)(path, flags | external_node_fs_namespaceObject.constants.O_NONBLOCK);
-    if ((0,external_node_fs_namespaceObject.fstatSync)(fd).isFile())
-        return fd;
-    (0,external_node_fs_namespaceObject.closeSync)(fd);
-    throw new Error(`${path} is not a regular file`);
-}
-const APPEND = external_node_fs_namespaceObject.constants.O_WRONLY | external_node_fs_namespaceObject.constants.O_APPEND | external_node_fs_namespaceObject.constants.O_CREAT;
-/** Makes sure the file can be appended to; a reason in words when it cannot (history is then off). */
-function prepareHistory(path) {
-    try {
-        (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
-        const existing = (0,external_node_fs_namespaceObject.statSync)(path, { throwIfNoEntry: false });
-        if (existing !== undefined && !existing.isFile())
-            throw new Error('not a regular file');
-        (0,external_node_fs_namespaceObject.closeSync)(openRegular(path, APPEND));
-        return undefined;
-    }
-    catch (e) {
-        return `History is off: cannot write ${path} (${e.message}).`;
-    }
-}
-function readHistory(path) {
-    let text;
-    try {
-        text = readTail(path);
-    }
-    catch (e) {
-        if (e.code === 'ENOENT')
-            return { runs: [], skipped: 0 };
-        throw e;
-    }
-    return parseHistory(text);
-}
-function parseHistory(text) {
-    const runs = [];
-    let skipped = 0;
-    for (const line of text.split('\n')) {
-        if (line.trim() === '')
-            continue;
-        const run = parseRun(line);
-        if (run === undefined)
-            skipped++;
-        else
-            runs.push(run);
-    }
-    return { runs, skipped };
-}
-function parseRun(line) {
-    let r;
-    try {
-        r = JSON.parse(line);
-    }
-    catch {
-        return undefined;
-    }
-    const fine = typeof r === 'object' &&
-        r !== null &&
-        typeof r.key === 'string' &&
-        typeof r.ready === 'boolean' &&
-        typeof r.elapsedSeconds === 'number' &&
-        (r.startupSeconds === undefined || typeof r.startupSeconds === 'number') &&
-        (r.answeringSeconds === undefined || typeof r.answeringSeconds === 'number') &&
-        Array.isArray(r.phases) &&
-        r.phases.every((p) => typeof p?.name === 'string' && typeof p?.seconds === 'number') &&
-        (r.env === undefined ||
-            (typeof r.env === 'object' && r.env !== null && Object.values(r.env).every((v) => typeof v === 'string')));
-    return fine ? r : undefined;
-}
-function readTail(path) {
-    const fd = openRegular(path, external_node_fs_namespaceObject.constants.O_RDONLY);
-    try {
-        const size = (0,external_node_fs_namespaceObject.fstatSync)(fd).size;
-        const length = Math.min(size, MAX_READ_BYTES);
-        const buffer = Buffer.alloc(length);
-        let got = 0;
-        while (got < length) {
-            const n = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, got, length - got, size - length + got);
-            if (n === 0)
-                break;
-            got += n;
-        }
-        const text = buffer.subarray(0, got).toString('utf8');
-        // Started mid-file: the first line is cut.
-        return length < size ? text.slice(text.indexOf('\n') + 1) : text;
-    }
-    finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
-    }
-}
-/** The line for a run, shrunk to fit MAX_LINE_BYTES (long values cut, then phases, then the environment dropped). */
-function runLine(run) {
-    const attempts = [
-        run,
-        { ...run, env: run.env && Object.fromEntries(Object.entries(run.env).map(([k, v]) => [k, v.slice(0, 200)])) },
-        {
-            ...run,
-            env: run.env && Object.fromEntries(Object.entries(run.env).map(([k, v]) => [k, v.slice(0, 200)])),
-            phases: run.phases.slice(0, 30)
-        },
-        { ...run, env: undefined, envReport: undefined, phases: run.phases.slice(0, 30) }
-    ];
-    for (const attempt of attempts) {
-        const line = `${JSON.stringify(attempt)}\n`;
-        if (Buffer.byteLength(line) <= MAX_LINE_BYTES)
-            return line;
-    }
-    return undefined;
-}
-/**
- * Appends one run with a single write (atomic with O_APPEND), holding the file's lock so that a trim in another
- * process cannot drop it; then trims the run's key to its last `keep` runs when it has more.
- * Returns false when the run does not fit in one line. Waits for the lock at most `lockWaitMs` in all (the time
- * left before the wait's deadline): without it, the line is appended all the same and the trim left for later.
- */
-function appendRun(path, run, keep = KEEP_RUNS, lockWaitMs = LOCK_WAIT_MS) {
-    const line = runLine(run);
-    if (line === undefined)
-        return false;
-    const until = Date.now() + Math.min(lockWaitMs, LOCK_WAIT_MS);
-    withLock(path, until, () => {
-        const fd = openRegular(path, APPEND);
-        try {
-            (0,external_node_fs_namespaceObject.writeSync)(fd, line);
-        }
-        finally {
-            (0,external_node_fs_namespaceObject.closeSync)(fd);
-        }
-    });
-    const kept = readHistory(path).runs.filter((r) => r.key === run.key).length;
-    if (kept > keep)
-        trimHistory(path, keep, until);
-    return true;
-}
-/**
- * Keeps the last `keep` runs of every key (and drops unreadable lines): the file is rewritten to a temporary file
- * and renamed over the old one under the lock, which appenders take too, so no run appended meanwhile is lost.
- * Without the lock (another process holds it too long) it leaves the file as it is.
- */
-function trimHistory(path, keep = KEEP_RUNS, lockUntil = Date.now() + LOCK_WAIT_MS) {
-    withLock(path, lockUntil, (locked) => {
-        if (!locked)
-            return;
-        const { runs } = parseHistory(readTail(path));
-        const seen = new Map();
-        const kept = [];
-        for (let i = runs.length - 1; i >= 0; i--) {
-            const n = seen.get(runs[i].key) ?? 0;
-            if (n < keep)
-                kept.push(runs[i]);
-            seen.set(runs[i].key, n + 1);
-        }
-        const temp = `${path}.${process.pid}.tmp`;
-        (0,external_node_fs_namespaceObject.writeFileSync)(temp, kept
-            .reverse()
-            .map((r) => JSON.stringify(r) + '\n')
-            .join(''), { mode: (0,external_node_fs_namespaceObject.statSync)(path).mode });
-        (0,external_node_fs_namespaceObject.renameSync)(temp, path);
-    });
-}
-/**
- * Runs `fn` holding `<path>.lock` (created exclusively); still without it at `deadline`, runs `fn(false)` anyway.
- * Real time (Date.now), not the wait's clock: the lock is shared with other processes and aged by the file
- * system's modification times, which only the real clock compares with.
- */
-function withLock(path, deadline, fn) {
-    const lock = `${path}.lock`;
-    let fd;
-    while (fd === undefined) {
-        try {
-            fd = (0,external_node_fs_namespaceObject.openSync)(lock, 'wx');
-        }
-        catch (e) {
-            if (e.code !== 'EEXIST' || Date.now() >= deadline)
-                break;
-            if (lockIsStale(lock))
-                continue;
-            Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
-        }
-    }
-    try {
-        return fn(fd !== undefined);
-    }
-    finally {
-        if (fd !== undefined) {
-            (0,external_node_fs_namespaceObject.closeSync)(fd);
-            (0,external_node_fs_namespaceObject.unlinkSync)(lock);
-        }
-    }
-}
-function lockIsStale(lock) {
-    try {
-        if (Date.now() - (0,external_node_fs_namespaceObject.statSync)(lock).mtimeMs <= STALE_LOCK_MS)
-            return false;
-        (0,external_node_fs_namespaceObject.unlinkSync)(lock);
-    }
-    catch {
-        // Gone already: free to try again.
-    }
-    return true;
-}
-const secondsOf = (r) => r.startupSeconds ?? r.elapsedSeconds;
-function median(values) {
-    const sorted = [...values].sort((a, b) => a - b);
-    const mid = Math.floor(sorted.length / 2);
-    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-/** What the last MEDIAN_OF ready runs took; undefined without any. */
-function usualStartup(earlier) {
-    const ready = earlier.filter((r) => r.ready).slice(-MEDIAN_OF);
-    if (ready.length === 0)
-        return undefined;
-    const names = new Set(ready.flatMap((r) => r.phases.map((p) => p.name)));
-    const phaseSeconds = new Map([...names].map((name) => [
-        name,
-        median(ready.flatMap((r) => r.phases.filter((p) => p.name === name).map((p) => p.seconds)))
-    ]));
-    const answering = ready.flatMap((r) => (r.answeringSeconds === undefined ? [] : [r.answeringSeconds]));
-    return {
-        totalSeconds: median(ready.map(secondsOf)),
-        ...(answering.length === 0 ? {} : { answeringSeconds: median(answering) }),
-        phaseSeconds,
-        order: ready[ready.length - 1].phases.map((p) => p.name),
-        runs: ready.length
-    };
-}
-/** This ready run against the median of the earlier ready runs; undefined when there is nothing to compare. */
-function regression(earlier, run) {
-    const usual = usualStartup(earlier);
-    if (!run.ready || usual === undefined || usual.totalSeconds <= 0)
-        return undefined;
-    const seconds = secondsOf(run);
-    let grewMost;
-    for (const p of run.phases) {
-        const before = usual.phaseSeconds.get(p.name);
-        if (before !== undefined &&
-            p.seconds - before > 0 &&
-            p.seconds - before > (grewMost ? grewMost.seconds - grewMost.usual : 0)) {
-            grewMost = { name: p.name, seconds: p.seconds, usual: before };
-        }
-    }
-    const percent = Math.round(((seconds - usual.totalSeconds) / usual.totalSeconds) * 1000) / 10;
-    return { expectedSeconds: usual.totalSeconds, seconds, percent, runs: usual.runs, grewMost };
-}
-/** The variables whose value differs from the previous run with the same `env-report`. */
-function envDrift(earlier, run) {
-    if (run.env === undefined)
-        return [];
-    const comparable = earlier.filter((r) => r.env !== undefined && r.envReport === run.envReport);
-    const previous = comparable[comparable.length - 1]?.env;
-    if (previous === undefined)
-        return [];
-    const now = run.env;
-    const names = [...new Set([...Object.keys(previous), ...Object.keys(now)])].sort();
-    return names
-        .filter((name) => previous[name] !== now[name])
-        .map((name) => {
-        let runs = 0;
-        for (let i = comparable.length - 1; i >= 0 && comparable[i].env?.[name] === previous[name]; i--)
-            runs++;
-        return { name, was: previous[name], now: now[name], runs };
-    });
 }
 
 ;// CONCATENATED MODULE: ./src/wait/schedule.ts
@@ -20229,13 +20359,13 @@ const round1 = (x) => Math.round(x * 10) / 10;
 ;// CONCATENATED MODULE: ./src/report/profile-report.ts
 
 const profile_report_s1 = (seconds) => `${seconds.toFixed(1)}s`;
-const about = (ms) => (ms < 1000 ? 'almost done' : `about ${clock_formatDuration(ms)} left`);
+const about = (ms) => (ms < 1000 ? 'almost done' : `about ${formatDuration(ms)} left`);
 /** `loading weights 45% (29/64 shards), about 1m10s left; ready in about 4m30s going by earlier runs`. */
 function progressText(phase, phaseLeftMs, against) {
     const p = phase.progress?.last;
     const parts = [
         p === undefined
-            ? `${phase.name} for ${clock_formatDuration(phase.inPhaseMs)}`
+            ? `${phase.name} for ${formatDuration(phase.inPhaseMs)}`
             : `${phase.name} ${Math.floor((p.n / p.total) * 100)}% (${p.n}/${p.total} ${phase.progress?.unit})`
     ];
     if (phaseLeftMs !== undefined)
@@ -20250,14 +20380,14 @@ function progressText(phase, phaseLeftMs, against) {
  */
 function etaText(e) {
     if (e.kind === 'ready-in')
-        return `ready in about ${clock_formatDuration(Math.max(e.ms, 1000))} going by earlier runs`;
+        return `ready in about ${formatDuration(Math.max(e.ms, 1000))} going by earlier runs`;
     if (e.phase !== undefined)
-        return `${clock_formatDuration(e.overMs)} longer than its usual ${profile_report_s1(e.usualMs / 1000)} in earlier runs`;
-    return `${clock_formatDuration(e.overMs)} slower than earlier runs, which were ready after ${profile_report_s1(e.usualMs / 1000)}`;
+        return `${formatDuration(e.overMs)} longer than its usual ${profile_report_s1(e.usualMs / 1000)} in earlier runs`;
+    return `${formatDuration(e.overMs)} slower than earlier runs, which were ready after ${profile_report_s1(e.usualMs / 1000)}`;
 }
 /** `now loading weights (initializing took 12.3s)`. */
 const phaseChangeText = (name, previous) => `now ${name}${previous ? ` (${previous.name} took ${profile_report_s1(previous.seconds)}${previous.printed ? ' by its own count' : ''})` : ''}`;
-const BLOCKS = (/* unused pure expression or super */ null && (['', '\u258f', '\u258e', '\u258d', '\u258c', '\u258b', '\u258a', '\u2589']));
+const BLOCKS = ['', '\u258f', '\u258e', '\u258d', '\u258c', '\u258b', '\u258a', '\u2589'];
 const BAR_WIDTH = 24;
 /** A bar of `fraction` \u00d7 BAR_WIDTH cells, in eighths of a cell (any time at all shows as one eighth). */
 function bar(fraction) {
@@ -20294,7 +20424,7 @@ function phaseGantt(phases, engineLabel) {
  * The summary's phase section: the chart, and a table of the numbers with proportional bars (and the usual
  * figures when there is history). Figures the engine printed itself are marked.
  */
-function profile_report_phaseMarkdown(phases, engineLabel, usual) {
+function phaseMarkdown(phases, engineLabel, usual) {
     if (phases.length === 0)
         return '';
     const longest = Math.max(...phases.map((p) => p.seconds), 0.001);
@@ -20436,7 +20566,7 @@ class StartupProfile {
 const probes = (n) => `${n} probe${n === 1 ? '' : 's'}`;
 /** `startup`: where the server's own startup is, from its log (a still-waiting line leads with it). */
 function eventLine(event, startup) {
-    const at = clock_formatDuration(event.elapsedMs);
+    const at = formatDuration(event.elapsedMs);
     if (event.type === 'change')
         return `${at}: ${event.assessment.summary}`;
     if (event.type === 'lost')
@@ -20452,7 +20582,7 @@ function probeLine(result) {
     const facts = [
         `${Buffer.byteLength(result.body)} bytes${result.truncated ? ' (cut at 1 MiB)' : ''}`,
         result.contentType && `content-type ${result.contentType}`,
-        result.retryAfterMs !== undefined && `Retry-After ${clock_formatDuration(result.retryAfterMs)}`,
+        result.retryAfterMs !== undefined && `Retry-After ${formatDuration(result.retryAfterMs)}`,
         result.redirectedTo && `after redirects, from ${result.redirectedTo}`
     ].filter(Boolean);
     return `probe: HTTP ${result.status}, ${facts.join(', ')}: ${JSON.stringify(result.body.slice(0, 200))}`;
@@ -20489,14 +20619,14 @@ function describeExpectation({ expect, url }, subject = url.href) {
 function finalLine(outcome) {
     if (outcome.ready) {
         const model = outcome.last?.modelId ? `; model "${outcome.last.modelId}"` : '';
-        return `Ready after ${clock_formatDuration(outcome.elapsedMs)} (${probes(outcome.attempts)})${model}: ${outcome.last?.summary ?? ''}`;
+        return `Ready after ${formatDuration(outcome.elapsedMs)} (${probes(outcome.attempts)})${model}: ${outcome.last?.summary ?? ''}`;
     }
-    return `Not ready after ${clock_formatDuration(outcome.elapsedMs)} (${probes(outcome.attempts)}): ${outcome.reason}`;
+    return `Not ready after ${formatDuration(outcome.elapsedMs)} (${probes(outcome.attempts)}): ${outcome.reason}`;
 }
 /** The message a failed wait ends with: what was expected, what the server last said, how long and how often. */
 function failureMessage(outcome, ctx) {
     const last = outcome.last;
-    const waited = `${clock_formatDuration(outcome.elapsedMs)} and ${probes(outcome.attempts)}`;
+    const waited = `${formatDuration(outcome.elapsedMs)} and ${probes(outcome.attempts)}`;
     if (outcome.reason === 'unauthorized' || outcome.reason === 'tls' || outcome.reason === 'ambiguous-model') {
         return `Stopped after ${waited}: ${last?.detail ?? outcome.reason}.`;
     }
@@ -20508,8 +20638,8 @@ function failureMessage(outcome, ctx) {
     }
     const lines = [
         outcome.reason === 'generation-failed'
-            ? sentence(`Timed out after ${waited} (timeout ${clock_formatDuration(ctx.timeoutMs)}): ${last?.detail ?? 'the generation request failed'}`)
-            : `Timed out after ${waited} (timeout ${clock_formatDuration(ctx.timeoutMs)}) waiting for ${describeExpectation(ctx)}.`
+            ? sentence(`Timed out after ${waited} (timeout ${formatDuration(ctx.timeoutMs)}): ${last?.detail ?? 'the generation request failed'}`)
+            : `Timed out after ${waited} (timeout ${formatDuration(ctx.timeoutMs)}) waiting for ${describeExpectation(ctx)}.`
     ];
     if (last === undefined)
         return lines[0];
@@ -20532,17 +20662,17 @@ function outputs(outcome) {
     const profile = outcome.profile;
     return {
         ready: String(outcome.ready),
-        'elapsed-seconds': clock_seconds(outcome.elapsedMs),
+        'elapsed-seconds': seconds(outcome.elapsedMs),
         attempts: String(outcome.attempts),
         'status-code': outcome.last?.status === undefined ? '' : String(outcome.last.status),
         models: JSON.stringify(outcome.models),
         'model-id': outcome.last?.modelId ?? '',
-        'first-response-seconds': outcome.firstResponseMs === undefined ? '' : clock_seconds(outcome.firstResponseMs),
+        'first-response-seconds': outcome.firstResponseMs === undefined ? '' : seconds(outcome.firstResponseMs),
         reason: outcome.reason,
         pid: server?.pid === undefined ? '' : String(server.pid),
         'log-file': server?.logFile ?? '',
-        'startup-seconds': server?.startupMs === undefined ? '' : clock_seconds(server.startupMs),
-        'generation-seconds': outcome.generationMs === undefined ? '' : clock_seconds(outcome.generationMs),
+        'startup-seconds': server?.startupMs === undefined ? '' : seconds(server.startupMs),
+        'generation-seconds': outcome.generationMs === undefined ? '' : seconds(outcome.generationMs),
         results: JSON.stringify(outcome.results.map(resultRecord)),
         phases: JSON.stringify((outcome.profile?.phases ?? []).map((p) => ({ name: p.name, seconds: p.seconds }))),
         'expected-seconds': profile?.expectedSeconds === undefined ? '' : profile.expectedSeconds.toFixed(1),
@@ -20554,7 +20684,7 @@ function resultRecord(r) {
     return {
         url: r.url.href,
         ready: r.ready,
-        'elapsed-seconds': Number(clock_seconds(r.elapsedMs)),
+        'elapsed-seconds': Number(seconds(r.elapsedMs)),
         'status-code': r.last?.status ?? null,
         'model-id': r.last?.modelId ?? null,
         reason: r.reason
@@ -20579,10 +20709,10 @@ const code = (text) => (text.includes('`') ? mdText(text) : `\`${text}\``);
 /** The first `max` items, then how many more: a list of 60,000 models must not make a summary of megabytes. */
 const firstOf = (items, max) => items.length > max ? [...items.slice(0, max), `and ${items.length - max} more`] : [...items];
 /** GitHub refuses a job summary over 1 MiB; each part is capped, and this is the last guard. */
-const MAX_SUMMARY_BYTES = (/* unused pure expression or super */ null && (1024 * 1024 - 16 * 1024));
+const MAX_SUMMARY_BYTES = 1024 * 1024 - 16 * 1024;
 const MAX_SUMMARY_MODELS = 50;
 const MAX_SUMMARY_ENDPOINTS = 100;
-const MAX_TAIL_CHARS = (/* unused pure expression or super */ null && (64 * 1024));
+const MAX_TAIL_CHARS = 64 * 1024;
 const MAX_ENV_VALUE_CHARS = 1000;
 /** The job summary in GitHub-flavoured Markdown. */
 function summaryMarkdown(outcome, ctx) {
@@ -20691,7 +20821,7 @@ const gateLines = {
     started: (pid, logFile) => `Started the server (pid ${pid}); its output goes to ${logFile}`,
     watching: (pid, logFile) => `Watching the server process ${pid}${logFile === undefined ? '' : ` and its log ${logFile}`}`,
     /** A line the startup profile says, `elapsedMs` into the wait. */
-    startup: (elapsedMs, line) => `${clock_formatDuration(elapsedMs)}: ${line}`,
+    startup: (elapsedMs, line) => `${formatDuration(elapsedMs)}: ${line}`,
     environment: (server) => [
         `Server environment (process ${server.pid}):`,
         ...envLines(server).map((line) => `  ${line}`)
@@ -20704,8 +20834,8 @@ const gateLines = {
 /** The line the wait begins with: how long, for what (`endpoints`: how many a fleet has), how often. */
 function waitingLine(ctx, { endpoints, generation, intervalMs }) {
     const subject = endpoints > 1 ? `each of ${endpoints} endpoints` : undefined;
-    return (`Waiting up to ${clock_formatDuration(ctx.timeoutMs)} for ${describeExpectation(ctx, subject)}` +
-        `${generation ? ' and a one-token generation to succeed' : ''}; probing every ${clock_formatDuration(intervalMs)}`);
+    return (`Waiting up to ${formatDuration(ctx.timeoutMs)} for ${describeExpectation(ctx, subject)}` +
+        `${generation ? ' and a one-token generation to succeed' : ''}; probing every ${formatDuration(intervalMs)}`);
 }
 /** The `env-report` lines for the log. */
 function envLines(server) {
@@ -21213,6 +21343,8 @@ async function waitForModel(opts, deps) {
         streak = assessment.state === 'ready' ? streak + 1 : 0;
         if (streak >= opts.successThreshold)
             return finish('ready');
+        if (opts.once)
+            return finish(generationFailed ? 'generation-failed' : 'timeout');
         const refused = result.kind === 'error' && result.code === 'ECONNREFUSED';
         const portWatch = deps.portWatch;
         if (refused && portWatch) {
@@ -21478,12 +21610,13 @@ async function waitForTarget({ url, generation }, shared) {
             requestTimeoutMs: settings.requestTimeoutMs,
             successThreshold: settings.successThreshold,
             progressIntervalMs: settings.progressIntervalMs,
-            schedule: settings.schedule
+            schedule: settings.schedule,
+            once: deps.once
         }, {
             probe,
             generate: generator ? generator.generate : undefined,
             halter,
-            portWatch: shared.ports.watchFor(url),
+            portWatch: deps.once ? undefined : shared.ports.watchFor(url),
             readyLine: shared.readyLine,
             readyAt: shared.readyAt,
             usualAnsweringMs: shared.usualAnsweringMs,
@@ -21492,7 +21625,10 @@ async function waitForTarget({ url, generation }, shared) {
             startedAt: deps.startedAt,
             onEvent: (e) => {
                 const startup = e.type === 'progress' ? shared.progressAt(clock.now()) : undefined;
-                (e.type === 'lost' ? deps.warn : deps.log)(`${prefix}${eventLine(e, startup)}`);
+                if (e.type === 'lost')
+                    deps.warn(`${prefix}${eventLine(e, startup)}`, 'server-lost');
+                else
+                    deps.log(`${prefix}${eventLine(e, startup)}`);
             }
         });
         if (!outcome.ready && outcome.reason !== 'timeout' && halter.halted === undefined) {
@@ -21532,9 +21668,9 @@ function openHistory(settings, deps) {
     const key = settings.historyKey ?? (file === undefined ? '' : historyKey(urls, settings.model, settings.start));
     const history = loadHistory(file, key, auto ? deps.defaultHistory?.notice : undefined);
     for (const n of history.notices)
-        deps.notice(n);
+        deps.notice(n, 'history');
     for (const w of history.warnings)
-        deps.warn(w);
+        deps.warn(w, 'history');
     return history;
 }
 /** The wait is over: this run against the earlier ones (warnings for a regression and a changed environment), then recorded. */
@@ -21564,11 +21700,11 @@ function settle({ settings, outcome, facts, profile, history, deps }) {
     // a history file another job holds locked must not keep this one past its deadline
     const findings = recordRun(history, run, settings.regressionThresholdPercent, settings.regressionMinRuns, settings.timeoutMs - outcome.elapsedMs);
     if (findings.regression !== undefined && !settings.failOnRegression)
-        deps.warn(findings.regression);
+        deps.warn(findings.regression, 'regression');
     if (findings.drift !== undefined)
-        deps.warn(findings.drift);
+        deps.warn(findings.drift, 'drift');
     for (const n of findings.notices)
-        deps.notice(n);
+        deps.notice(n, 'history');
     return { engineLabel, phases, usualPhaseSeconds, ...findings };
 }
 const gate_round1 = (x) => Math.round(x * 10) / 10;
@@ -22079,11 +22215,81 @@ function signalled(kill, pid, signal) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/report/typed-outputs.ts
+/** Every output's JSON kind; a test holds this to action.yml's outputs, so a new output must be given one. */
+const OUTPUT_KINDS = {
+    ready: 'boolean',
+    'elapsed-seconds': 'number',
+    attempts: 'number',
+    'status-code': 'number',
+    models: 'json',
+    'model-id': 'string',
+    'first-response-seconds': 'number',
+    reason: 'string',
+    pid: 'number',
+    'log-file': 'string',
+    'startup-seconds': 'number',
+    'generation-seconds': 'number',
+    results: 'json',
+    phases: 'json',
+    'expected-seconds': 'number',
+    'regression-percent': 'number'
+};
+/**
+ * An empty output (nothing to tell: no status code, no pid) is null unless it is text; a value that does not read
+ * as its kind (which the outputs never make) stays the string it is rather than being lost.
+ */
+function typed(kind, text) {
+    if (kind === 'string')
+        return text;
+    if (text === '')
+        return null;
+    if (kind === 'boolean')
+        return text === 'true' ? true : text === 'false' ? false : text;
+    if (kind === 'number')
+        return /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text;
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return text;
+    }
+}
+function typedOutputs(outputs) {
+    return Object.fromEntries(Object.entries(outputs).map(([name, text]) => [name, typed(OUTPUT_KINDS[name] ?? 'string', text)]));
+}
+
+;// CONCATENATED MODULE: ./src/report/check-report.ts
+/**
+ * The one line `wait-for-model check` prints: what a health check's log (Docker's `docker inspect` health log,
+ * a Kubernetes probe's event) shows. One line, whatever the server said, so that a probe's output stays readable.
+ */
+
+const oneLine = (text) => text.replace(/\s*[\r\n]+\s*/g, ' ');
+function checkLine(outcome) {
+    const took = formatDuration(outcome.elapsedMs);
+    const endpoints = outcome.results.length > 1 ? ` (${outcome.results.length} endpoints)` : '';
+    if (outcome.ready) {
+        const model = outcome.last?.modelId ? ` model "${outcome.last.modelId}"` : '';
+        return oneLine(`ready in ${took}${endpoints}:${model} ${outcome.last?.summary ?? ''}`.trimEnd());
+    }
+    // A wait's reason "timeout" means "not ready yet" here: the one answer there was says why.
+    const why = outcome.reason === 'timeout' ? 'not ready' : `not ready (${outcome.reason})`;
+    const last = outcome.last;
+    const said = last === undefined ? 'no answer' : outcome.reason === 'timeout' ? last.summary : last.detail || last.summary;
+    const where = outcome.results.length > 1 ? `${outcome.url.href}: ` : '';
+    return oneLine(`${why} after ${took}${endpoints}: ${where}${said}`);
+}
+
 ;// CONCATENATED MODULE: ./src/cli/command-line.ts
 /**
  * The command-line layer: argv and INPUT_* variables in; progress on stderr, outputs as JSON on stdout, and an
  * exit code out (0 ready, 1 not ready, 2 bad usage). Every flag of the wait comes from the action's inputs.
  */
+
+
+
+
 
 
 
@@ -22165,6 +22371,10 @@ async function runCli(argv, io) {
             return await simulateCommand(argv.slice(1), io, say);
         if (argv[0] === 'stop')
             return await stopCommand(argv.slice(1), io, say, paint);
+        if (argv[0] === 'check')
+            return await checkCommand(argv.slice(1), io);
+        if (argv[0] === 'history')
+            return await historyCommand(argv.slice(1), io, say);
         if (argv[0] === 'demo')
             return await demo((0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)((0,external_node_url_.fileURLToPath)(import.meta.url)), 'index.js'), io.stdout);
         return await waitCommand(argv, io, say, paint);
@@ -22177,11 +22387,10 @@ async function runCli(argv, io) {
         return 2;
     }
 }
-class UsageError extends Error {
-}
 async function waitCommand(argv, io, say, paint) {
     const options = {
         json: { type: 'boolean' },
+        'summary-file': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'V' }
     };
@@ -22192,24 +22401,8 @@ async function waitCommand(argv, io, say, paint) {
         return (void io.stdout.write(helpText()), 0);
     if (values.version)
         return (void io.stdout.write(`${package_namespaceObject.rE}\n`), 0);
-    const flag = (name) => {
-        const v = values[name];
-        return Array.isArray(v) ? v.join('\n') : typeof v === 'string' ? v : undefined;
-    };
-    let settings;
-    try {
-        // Like the runner, an input not given takes its default (an empty history-file is history off).
-        settings = parseSettings((name) => flag(name) ?? envInput(io.env, name) ?? INPUT_DEFAULTS[name]);
-    }
-    catch (e) {
-        if (!(e instanceof InputError))
-            throw e;
-        // Name the input as the user gave it: a flag, or the INPUT_* variable.
-        const source = flag(e.input) === undefined && envInput(io.env, e.input) !== undefined
-            ? shellInputVariable(e.input)
-            : `--${e.input}`;
-        throw new UsageError(e.message.replace(`Input "${e.input}"`, source));
-    }
+    const settings = settingsFrom(values, io.env);
+    const summaryFile = writableSummaryFile(values['summary-file']);
     const secrets = settings.secrets;
     // the runner reads workflow commands from a step's stderr too
     const log = (line) => say(commandSafe(redact(line, secrets)));
@@ -22242,11 +22435,121 @@ async function waitCommand(argv, io, say, paint) {
         const { kind, message } = next.verdict;
         log(kind === 'warn' ? paint.yellow(`warning: ${message}`) : paint.red(`error: ${message}`));
     }
+    // The job summary's Markdown, for a CI system that shows or keeps a file (an artifact, an annotation).
+    if (summaryFile !== undefined)
+        (0,external_node_fs_namespaceObject.writeFileSync)(summaryFile, redact(summaryMarkdown(outcome, next.context), secrets));
     if (values.json)
-        io.stdout.write(`${JSON.stringify(next.outputs)}\n`);
+        io.stdout.write(`${JSON.stringify(typedOutputs(next.outputs))}\n`);
     if (next.failedRegression !== undefined)
         log(paint.red(`error: ${next.failedRegression}`));
     return next.exitCode;
+}
+/** The settings from the flags, else the INPUT_* variables, else the defaults; a bad value is bad usage. */
+function settingsFrom(values, env, only) {
+    const flag = (name) => {
+        const v = values[name];
+        return Array.isArray(v) ? v.join('\n') : typeof v === 'string' ? v : undefined;
+    };
+    try {
+        // Like the runner, an input not given takes its default (an empty history-file is history off).
+        return parseSettings((name) => only !== undefined && !only.has(name)
+            ? INPUT_DEFAULTS[name]
+            : (flag(name) ?? envInput(env, name) ?? INPUT_DEFAULTS[name]));
+    }
+    catch (e) {
+        if (!(e instanceof InputError))
+            throw e;
+        // Name the input as the user gave it: a flag, or the INPUT_* variable.
+        const source = flag(e.input) === undefined && envInput(env, e.input) !== undefined
+            ? shellInputVariable(e.input)
+            : `--${e.input}`;
+        throw new UsageError(e.message.replace(`Input "${e.input}"`, source));
+    }
+}
+/**
+ * The inputs a one-shot check takes: what to ask and what the answer must show. The wait's own (timeout, start,
+ * history, \u2026) are refused, so that a health check does not silently ignore them.
+ */
+const CHECK_INPUTS = new Set([
+    'url',
+    'model',
+    'match',
+    'match-regex',
+    'status',
+    'request-timeout',
+    'headers',
+    'api-key',
+    'ca-cert',
+    'insecure-tls',
+    'probe-generation',
+    'engine'
+]);
+/**
+ * `check`: one probe of each endpoint with the gate's whole judgement, within request-timeout; one line on stdout;
+ * exit 0 ready, 1 not ready. For health checks (Docker HEALTHCHECK, compose, Kubernetes exec probes).
+ */
+async function checkCommand(argv, io) {
+    const options = { help: { type: 'boolean', short: 'h' } };
+    for (const name of INPUT_NAMES)
+        options[name] = { type: 'string', multiple: MULTI_LINE.has(name) };
+    const { values } = parseCommandLine(argv, options);
+    if (values.help)
+        return (void io.stdout.write(checkHelpText()), 0);
+    const refused = INPUT_NAMES.find((name) => values[name] !== undefined && !CHECK_INPUTS.has(name));
+    if (refused !== undefined) {
+        throw new UsageError(`--${refused}: check probes once, within --request-timeout; it takes no --${refused}`);
+    }
+    const given = settingsFrom(values, io.env, CHECK_INPUTS);
+    const settings = {
+        ...given,
+        // one probe, due within request-timeout: nothing waits, nothing is kept
+        timeoutMs: given.requestTimeoutMs,
+        intervalMs: given.requestTimeoutMs,
+        successThreshold: 1,
+        historyFile: undefined
+    };
+    const outcome = await gate(settings, {
+        clock: systemClock,
+        log: () => { },
+        env: io.env,
+        once: true
+    });
+    io.stdout.write(`${commandSafe(redact(checkLine(outcome), settings.secrets))}\n`);
+    return conclude(outcome, settings).exitCode;
+}
+function checkHelpText() {
+    return [
+        'wait-for-model check: probe once and say whether the model server is ready now (for health checks).',
+        '',
+        'Usage: wait-for-model check --url URL [--model NAME] [options]',
+        '',
+        ...table([
+            ...[...CHECK_INPUTS].map((name) => {
+                const [metavar, text] = INPUT_HELP[name] ?? ['VALUE', ''];
+                const value = INPUT_DEFAULTS[name];
+                return [`--${name} ${metavar}`, `${text}${value === '' ? '' : ` (default: ${value})`}`];
+            }),
+            ['-h, --help', 'show this help']
+        ]),
+        '',
+        'The same judgement as the wait (status, model, match, a generation request), on the first answer; all of it',
+        'within --request-timeout. One line on stdout. Exit status: 0 ready, 1 not ready, 2 bad usage.',
+        ''
+    ].join('\n');
+}
+/** `--summary-file`: checked before the wait (created, or emptied), so that a path that cannot be written is bad usage. */
+function writableSummaryFile(given) {
+    if (typeof given !== 'string')
+        return undefined;
+    if (given.trim() === '')
+        throw new UsageError('--summary-file: give the path of a file to write the summary to');
+    try {
+        (0,external_node_fs_namespaceObject.writeFileSync)(given, '');
+    }
+    catch (e) {
+        throw new UsageError(`--summary-file: cannot write ${printable(given)} (${e.code ?? e.message})`);
+    }
+    return given;
 }
 async function simulateCommand(argv, io, say) {
     const { values } = parseCommandLine(argv, {
@@ -22296,16 +22599,16 @@ async function simulateCommand(argv, io, say) {
             host,
             crashAfterMs,
             generationFails: values['generation-fails'] === true,
-            onEvent: (event, atMs) => say(`${prefix} ${clock_formatDuration(atMs)}: ${SIMULATOR_EVENT_WORDS[event]}`)
+            onEvent: (event, atMs) => say(`${prefix} ${formatDuration(atMs)}: ${SIMULATOR_EVENT_WORDS[event]}`)
         });
     }
     catch (e) {
         throw new UsageError(`--port: cannot open ${host}:${portText} (${e.code ?? e.message})`);
     }
     const opensAt = SIMULATED_ENGINES[engine].opensAt * loadMs;
-    say(`${prefix} serving "${model}" on ${server.baseUrl}: the port ${opensAt > 0 ? `opens at ${clock_formatDuration(opensAt)}` : 'is open now'}, ` +
-        `the model is ready at ${clock_formatDuration(loadMs)}` +
-        (crashAfterMs === undefined ? '' : `, the engine crashes at ${clock_formatDuration(crashAfterMs)}`) +
+    say(`${prefix} serving "${model}" on ${server.baseUrl}: the port ${opensAt > 0 ? `opens at ${formatDuration(opensAt)}` : 'is open now'}, ` +
+        `the model is ready at ${formatDuration(loadMs)}` +
+        (crashAfterMs === undefined ? '' : `, the engine crashes at ${formatDuration(crashAfterMs)}`) +
         (values['generation-fails'] === true ? ', every generation request fails' : '') +
         '. Stop it with Ctrl-C.');
     try {
@@ -22390,14 +22693,6 @@ const SIMULATOR_EVENT_WORDS = {
     ready: 'model ready',
     crashed: 'crashed: the port is closed and the process exits'
 };
-function parseCommandLine(argv, options) {
-    try {
-        return (0,external_node_util_.parseArgs)({ args: argv, options, strict: true, allowPositionals: false });
-    }
-    catch (e) {
-        throw new UsageError(e.message);
-    }
-}
 /** The runner's form (INPUT_MATCH-REGEX) first, then the one a shell can set (INPUT_MATCH_REGEX). */
 function envInput(env, name) {
     return env[inputVariable(name)] ?? env[shellInputVariable(name)];
@@ -22408,18 +22703,31 @@ function helpText() {
         const value = INPUT_DEFAULTS[name];
         return [`--${name} ${metavar}`, `${text}${value === '' ? '' : ` (default: ${value})`}`];
     });
-    rows.push(['--json', 'print the outputs as one JSON object on stdout'], ['-h, --help', 'show this help'], ['-V, --version', 'print the version']);
+    const own = [
+        ['--json', 'print the outputs as one JSON object on stdout (numbers, booleans and lists as JSON values)'],
+        [
+            '--summary-file PATH',
+            "write the action's job summary (Markdown) to this file, for GitLab, Buildkite, Jenkins, \u2026"
+        ],
+        ['-h, --help', 'show this help'],
+        ['-V, --version', 'print the version']
+    ];
     return [
         `wait-for-model ${package_namespaceObject.rE}: wait until a model server is ready and lists the model you expect.`,
         '',
         'Usage:',
         '  wait-for-model --url URL [options]',
+        '  wait-for-model check --url URL [--model NAME] [--request-timeout 5s]   (probe once: exit 0 ready, 1 not)',
         '  wait-for-model simulate --engine ENGINE --model NAME [--load 30s] [--port 8000] [--crash-after 10s] [--generation-fails]',
         '  wait-for-model stop --pid N [--timeout 30s]',
+        '  wait-for-model history [--key KEY] [--file PATH] [--format table|json|csv]',
         '  wait-for-model demo',
         '',
         'Options (each also read from INPUT_<NAME>, e.g. INPUT_TIMEOUT=20m or INPUT_MATCH_REGEX=...):',
         ...table(rows),
+        '',
+        'Of the command line only:',
+        ...table(own),
         '',
         `Durations: ${DURATION_FORM.replace(/^a duration such as /, '')}.`,
         'Progress goes to stderr. Exit status: 0 ready, 1 not ready (timeout, unauthorized, tls), 2 bad usage.',
@@ -22445,10 +22753,6 @@ function simulateHelpText() {
         ''
     ].join('\n');
 }
-const table = (rows) => {
-    const width = Math.max(...rows.map(([left]) => left.length)) + 2;
-    return rows.map(([left, right]) => `  ${left.padEnd(width)}${right}`.trimEnd());
-};
 /** Colour only on a terminal, and never when NO_COLOR is set to anything (https://no-color.org). */
 function painter(io) {
     const on = io.stderr.isTTY === true && !io.env.NO_COLOR;

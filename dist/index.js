@@ -16535,7 +16535,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 7984:
+/***/ 1798:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -20764,6 +20764,8 @@ async function waitForModel(opts, deps) {
         streak = assessment.state === 'ready' ? streak + 1 : 0;
         if (streak >= opts.successThreshold)
             return finish('ready');
+        if (opts.once)
+            return finish(generationFailed ? 'generation-failed' : 'timeout');
         const refused = result.kind === 'error' && result.code === 'ECONNREFUSED';
         const portWatch = deps.portWatch;
         if (refused && portWatch) {
@@ -21029,12 +21031,13 @@ async function waitForTarget({ url, generation }, shared) {
             requestTimeoutMs: settings.requestTimeoutMs,
             successThreshold: settings.successThreshold,
             progressIntervalMs: settings.progressIntervalMs,
-            schedule: settings.schedule
+            schedule: settings.schedule,
+            once: deps.once
         }, {
             probe,
             generate: generator ? generator.generate : undefined,
             halter,
-            portWatch: shared.ports.watchFor(url),
+            portWatch: deps.once ? undefined : shared.ports.watchFor(url),
             readyLine: shared.readyLine,
             readyAt: shared.readyAt,
             usualAnsweringMs: shared.usualAnsweringMs,
@@ -21043,7 +21046,10 @@ async function waitForTarget({ url, generation }, shared) {
             startedAt: deps.startedAt,
             onEvent: (e) => {
                 const startup = e.type === 'progress' ? shared.progressAt(clock.now()) : undefined;
-                (e.type === 'lost' ? deps.warn : deps.log)(`${prefix}${eventLine(e, startup)}`);
+                if (e.type === 'lost')
+                    deps.warn(`${prefix}${eventLine(e, startup)}`, 'server-lost');
+                else
+                    deps.log(`${prefix}${eventLine(e, startup)}`);
             }
         });
         if (!outcome.ready && outcome.reason !== 'timeout' && halter.halted === undefined) {
@@ -21083,9 +21089,9 @@ function openHistory(settings, deps) {
     const key = settings.historyKey ?? (file === undefined ? '' : historyKey(urls, settings.model, settings.start));
     const history = loadHistory(file, key, auto ? deps.defaultHistory?.notice : undefined);
     for (const n of history.notices)
-        deps.notice(n);
+        deps.notice(n, 'history');
     for (const w of history.warnings)
-        deps.warn(w);
+        deps.warn(w, 'history');
     return history;
 }
 /** The wait is over: this run against the earlier ones (warnings for a regression and a changed environment), then recorded. */
@@ -21115,11 +21121,11 @@ function settle({ settings, outcome, facts, profile, history, deps }) {
     // a history file another job holds locked must not keep this one past its deadline
     const findings = recordRun(history, run, settings.regressionThresholdPercent, settings.regressionMinRuns, settings.timeoutMs - outcome.elapsedMs);
     if (findings.regression !== undefined && !settings.failOnRegression)
-        deps.warn(findings.regression);
+        deps.warn(findings.regression, 'regression');
     if (findings.drift !== undefined)
-        deps.warn(findings.drift);
+        deps.warn(findings.drift, 'drift');
     for (const n of findings.notices)
-        deps.notice(n);
+        deps.notice(n, 'history');
     return { engineLabel, phases, usualPhaseSeconds, ...findings };
 }
 const gate_round1 = (x) => Math.round(x * 10) / 10;
@@ -21580,12 +21586,12 @@ async function setOutputs(outputs) {
 }
 /** As core.setSecret. */
 const setSecret = (secret) => issueCommand('add-mask', {}, secret);
-/** As core.warning, core.notice, core.debug and core.error, without file and line properties. */
-const annotate = (kind, message) => issueCommand(kind, {}, message);
-/** As core.setFailed. */
-function setFailed(message) {
+/** As core.warning, core.notice and core.error with a title (core escapes it), and core.debug. */
+const annotate = (kind, message, title) => issueCommand(kind, title === undefined ? {} : { title }, message);
+/** As core.setFailed, with a title. */
+function setFailed(message, title) {
     process.exitCode = 1;
-    annotate('error', message);
+    annotate('error', message, title);
 }
 /** As core.info. */
 const info = (line) => void process.stdout.write(`${line}${external_node_os_namespaceObject.EOL}`);
@@ -21600,11 +21606,26 @@ async function group(name, body) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/report/annotation-titles.ts
+const NOTE_TITLES = {
+    'server-lost': 'Model server stopped answering',
+    history: 'Startup history',
+    regression: 'Model server startup slower than usual',
+    drift: "Model server's environment changed",
+    'insecure-tls': 'TLS certificate checks are off',
+    'not-ready': 'Model server not ready'
+};
+/** The failure's title: the reason the wait gives, as its output says it (no colon or comma: core escapes them). */
+const failureTitle = (reason) => `Model server not ready (${reason})`;
+const INPUT_ERROR_TITLE = 'Invalid input';
+const UNEXPECTED_ERROR_TITLE = 'wait-for-model failed unexpectedly';
+
 ;// CONCATENATED MODULE: ./src/action/main.ts
 /**
  * The GitHub layer: inputs in; outputs, summary and failure out. The wait is `gate`'s and what follows it is
  * `conclude`'s: this module only carries the conclusion out with the runner's commands.
  */
+
 
 
 
@@ -21622,7 +21643,16 @@ async function run() {
     // A progress line, written as core.info writes it: redacted and defused, so no secret and no workflow
     // command reaches the log.
     const say = (line) => info(commandSafe(redact(line, secrets)));
-    const note = (kind, line) => annotate(kind, commandSafe(redact(line, secrets)));
+    // Each kind of warning or notice is annotated once a run, with its title; the same kind again goes to the log
+    // only. GitHub shows ten warnings a step: a server that flaps, or history that complains, must not crowd out
+    // the ones that matter.
+    const annotated = new Set();
+    const note = (kind, line, what) => {
+        if (annotated.has(what))
+            return say(`${kind}: ${line}`);
+        annotated.add(what);
+        annotate(kind, commandSafe(redact(line, secrets)), NOTE_TITLES[what]);
+    };
     // The runner sends SIGINT, then SIGTERM, when the job is cancelled: end the wait and still report.
     const cancel = new Halter();
     const onSignal = (signal) => void cancel.halt(signal);
@@ -21631,16 +21661,16 @@ async function run() {
         const settings = parseSettings(actionInput);
         secrets = settings.secrets;
         if (settings.insecureTls)
-            note('warning', INSECURE_TLS_WARNING);
+            note('warning', INSECURE_TLS_WARNING, 'insecure-tls');
         // The clock's zero is the process start, so elapsed-seconds counts from the step's start.
         const outcome = await gate(settings, {
             clock: systemClock,
             startedAt: 0,
             log: say,
             // Probe lines only when the run has debug logging on, as core.isDebug() tells.
-            debug: process.env.RUNNER_DEBUG === '1' ? (line) => note('debug', line) : undefined,
-            warn: (line) => note('warning', line),
-            notice: (line) => note('notice', line),
+            debug: process.env.RUNNER_DEBUG === '1' ? (line) => annotate('debug', commandSafe(redact(line, secrets))) : undefined,
+            warn: (line, what) => note('warning', line, what),
+            notice: (line, what) => note('notice', line, what),
             cancel,
             defaultHistory: defaultHistoryFile(process.env, 'action')
         });
@@ -21672,17 +21702,20 @@ async function run() {
             });
         }
         if (next.failedRegression !== undefined)
-            setFailed(redact(next.failedRegression, secrets));
+            setFailed(redact(next.failedRegression, secrets), NOTE_TITLES.regression);
         if (next.verdict !== undefined) {
             const message = commandSafe(redact(next.verdict.message, secrets));
             if (next.verdict.kind === 'warn')
-                annotate('warning', message);
+                note('warning', message, 'not-ready');
             else
-                setFailed(message);
+                setFailed(message, failureTitle(outcome.reason));
         }
     }
     catch (e) {
-        setFailed(e instanceof InputError ? e.message : redact(`Unexpected error: ${e.stack ?? String(e)}`, secrets));
+        if (e instanceof InputError)
+            setFailed(e.message, INPUT_ERROR_TITLE);
+        else
+            setFailed(redact(`Unexpected error: ${e.stack ?? String(e)}`, secrets), UNEXPECTED_ERROR_TITLE);
     }
     finally {
         process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
@@ -21696,7 +21729,7 @@ async function run() {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7984);
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1798);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 

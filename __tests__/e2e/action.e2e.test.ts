@@ -61,7 +61,7 @@ describe('the packaged action', () => {
       )
       const [error] = errors(run.stdout)
       expect(error).toMatch(
-        /^::error::Timed out after 2\.\ds and \d+ probes \(timeout 2.0s\) waiting for .* list model "llama"/
+        /^::error title=Model server not ready \(timeout\)::Timed out after 2\.\ds and \d+ probes \(timeout 2.0s\) waiting for .* list model "llama"/
       )
       expect(error).toMatch(/The server lists: \/shared\/kimi-k2.5-int4\./)
       expect(run.summary).toMatch(/❌ not ready \(timeout\)/)
@@ -82,8 +82,32 @@ describe('the packaged action', () => {
       'status-code': '',
       'first-response-seconds': ''
     })
-    expect(run.stdout).toMatch(/^::warning::Timed out after/m)
+    expect(run.stdout).toMatch(/^::warning title=Model server not ready::Timed out after/m)
     expect(errors(run.stdout)).toEqual([])
+  })
+
+  it('titles every annotation, and a server that keeps going away is one warning, not one per time', async () => {
+    let requests = 0
+    // it answers "loading", then drops the connection, over and over: each drop is a "stopped answering"
+    const host = await serve((req, res) => {
+      if (requests++ % 2 === 1) return void req.socket.destroy()
+      res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"Loading model"}')
+    })
+    const run = await runAction({
+      entry,
+      inputs: { url: `http://${host}/v1/models`, interval: '100ms', timeout: '2s', 'insecure-tls': 'true' }
+    })
+    expect(run.code).toBe(1)
+    const annotations = run.stdout.split('\n').filter((l) => /^::(warning|error|notice)\b/.test(l))
+    expect(annotations.filter((l) => !/^::(warning|error|notice) title=[^:]+::\S/.test(l))).toEqual([])
+    expect(annotations.map((l) => /title=([^:]+)::/.exec(l)?.[1])).toEqual([
+      'TLS certificate checks are off',
+      'Model server stopped answering',
+      'Model server not ready (timeout)'
+    ])
+    // the later drops are in the log, as warnings that are not annotations
+    const later = run.stdout.match(/^warning: \d+ms: the server stopped answering/gm) ?? []
+    expect(later.length).toBeGreaterThanOrEqual(2)
   })
 
   it('stops at once on 401, never printing the api-key', async () => {
@@ -145,7 +169,7 @@ describe('the packaged action', () => {
     expect(requests).toBe(0)
     const found = errors(run.stdout)
     expect(found).toHaveLength(1)
-    expect(found[0]).toMatch(new RegExp(`^::error::Input "${name}": `))
+    expect(found[0]).toMatch(new RegExp(`^::error title=Invalid input::Input "${name}": `))
     expect(run.outputs).toEqual({})
   })
 })

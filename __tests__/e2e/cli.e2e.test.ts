@@ -6,7 +6,8 @@ import { join } from 'node:path'
 import { freePort, simulate } from '../../src/simulator/server.js'
 import { loopback } from '../helpers/loopback.js'
 import { sandbox } from '../helpers/sandbox.js'
-import { fakeServer } from '../helpers/support.js'
+import { entry, fakeServer } from '../helpers/support.js'
+import { runAction } from '../../src/action/packaged-run.js'
 
 /** End to end: `node dist/cli.js` as a person or a script runs it, against real servers on loopback. */
 const cli = new URL('../../dist/cli.js', import.meta.url).pathname
@@ -58,7 +59,11 @@ describe('wait-for-model (the CLI)', () => {
     const url = `${await serve(200, '{"object":"list","data":[{"id":"kimi-k2"}]}')}/v1/models`
     const args = ['--url', url, '--model', 'kimi', '--history-key', 'cli-history', '--json']
     const first = await run(args)
-    expect(JSON.parse(first.stdout)).toMatchObject({ ready: 'true', 'expected-seconds': '', 'regression-percent': '' })
+    expect(JSON.parse(first.stdout)).toMatchObject({
+      ready: true,
+      'expected-seconds': null,
+      'regression-percent': null
+    })
     const file = join(cacheHome, 'wait-for-model', 'history.jsonl')
     expect(readFileSync(file, 'utf8')).toContain('"key":"cli-history"')
     // two earlier runs on record that were ready in a millisecond: the median, far below this run
@@ -74,12 +79,19 @@ describe('wait-for-model (the CLI)', () => {
     appendFileSync(file, `${fast}\n${fast}\n`)
     const second = await run([...args, '--fail-on-regression', 'true'])
     expect(second.code).toBe(1)
-    expect(JSON.parse(second.stdout)).toMatchObject({ ready: 'true' })
+    expect(JSON.parse(second.stdout)).toMatchObject({ ready: true, 'regression-percent': expect.any(Number) })
     expect(second.stderr).toMatch(
       /\nerror: Startup took \d+\.\ds, \d+\.\d% over the median of 0\.0s of the last 3 ready runs\.\n$/
     )
+    // the runs on record, as `history` prints them: this suite's two waits around the two written above
+    const history = await run(['history', '--key', 'cli-history', '--format', 'json'])
+    expect(history.code).toBe(0)
+    const rows = JSON.parse(history.stdout) as Array<{ ready: boolean; 'elapsed-seconds': number; phases: unknown[] }>
+    expect(rows.map((r) => r['elapsed-seconds'] === 0.001)).toEqual([false, true, true, false])
+    expect(rows.every((r) => r.ready === true && Array.isArray(r.phases))).toBe(true)
+    expect(history.stderr).toBe(`4 runs with key "cli-history" (of 4 runs) in ${file}.\n`)
     const off = await run([...args, '--history-file', ''])
-    expect(JSON.parse(off.stdout)).toMatchObject({ ready: 'true', 'expected-seconds': '' })
+    expect(JSON.parse(off.stdout)).toMatchObject({ ready: true, 'expected-seconds': null })
   })
 
   it('waits for SGLang to list the model, logging to stderr like the action, and prints the outputs as JSON', async () => {
@@ -96,16 +108,22 @@ describe('wait-for-model (the CLI)', () => {
         '--json'
       ])
       expect(r.code).toBe(0)
-      const out = JSON.parse(r.stdout) as Record<string, string>
+      const out = JSON.parse(r.stdout) as Record<string, unknown>
       expect(Object.keys(out).sort()).toEqual([...actionOutputs].sort())
+      // typed: numbers, booleans and lists as JSON values, under the output names
       expect(out).toMatchObject({
-        ready: 'true',
+        ready: true,
         reason: 'ready',
         'model-id': '/shared/kimi-k2.5-int4',
-        'status-code': '200',
-        models: '["/shared/kimi-k2.5-int4"]'
+        'status-code': 200,
+        models: ['/shared/kimi-k2.5-int4'],
+        results: [expect.objectContaining({ ready: true, 'status-code': 200 })],
+        phases: expect.any(Array),
+        pid: null,
+        'log-file': ''
       })
-      expect(Number(out['elapsed-seconds'])).toBeGreaterThanOrEqual(1.3)
+      expect(out.attempts).toEqual(expect.any(Number))
+      expect(out['elapsed-seconds']).toBeGreaterThanOrEqual(1.3)
       const lines = r.stderr.trimEnd().split('\n')
       expect(lines[0]).toMatch(
         /^Waiting up to 30.0s for http:\/\/127.0.0.1:\d+\/v1\/models .* list model "kimi"; probing every 200ms$/
@@ -120,6 +138,29 @@ describe('wait-for-model (the CLI)', () => {
     } finally {
       await server.close()
     }
+  })
+
+  it("--summary-file writes the action's job summary, for a wait that fails as for one that succeeds", async () => {
+    const url = `${await serve(200, '{"object":"list","data":[{"id":"llama-3"}]}')}/v1/models`
+    const inputs = { url, model: 'kimi', interval: '200ms', timeout: '1s', 'history-file': '' }
+    const file = join(box.dir(), 'summary.md')
+    const flags = Object.entries(inputs).flatMap(([name, value]) => [`--${name}`, value])
+    const r = await run([...flags, '--summary-file', file])
+    expect(r.code).toBe(1)
+    const action = await runAction({ entry, inputs })
+    // the same Markdown, but for the times and probe counts of two different runs
+    const masked = (markdown: string): string => markdown.replace(/\d+(\.\d+)?/g, 'N')
+    expect(masked(readFileSync(file, 'utf8'))).toBe(masked(action.summary))
+    expect(readFileSync(file, 'utf8')).toMatch(/^### wait-for-model\n[\s\S]*\| Result \| ❌ not ready \(timeout\) \|/)
+  })
+
+  it('--summary-file: a path that cannot be written is bad usage, before any request', async () => {
+    const seen: IncomingHttpHeaders[] = []
+    const url = await serve(200, '{}', seen)
+    const r = await run(['--url', url, '--summary-file', join(box.dir(), 'no', 'such', 'dir', 's.md')])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/^wait-for-model: --summary-file: cannot write .*s\.md \(ENOENT\)\n/)
+    expect(seen).toEqual([])
   })
 
   it('exits 1 on timeout, with the failure message on stderr and ready=false in the JSON', async () => {
@@ -137,9 +178,9 @@ describe('wait-for-model (the CLI)', () => {
     ])
     expect(r.code).toBe(1)
     expect(JSON.parse(r.stdout)).toMatchObject({
-      ready: 'false',
+      ready: false,
       reason: 'timeout',
-      models: '["llama-3"]',
+      models: ['llama-3'],
       'model-id': ''
     })
     expect(r.stderr).toMatch(/^Not ready after 1\.\ds \(\d+ probes\): timeout$/m)
@@ -170,7 +211,7 @@ describe('wait-for-model (the CLI)', () => {
     expect(r.code).toBe(1)
     expect(seen).toHaveLength(1)
     expect(seen[0].authorization).toBe('Bearer sk-cli-secret-9')
-    expect(JSON.parse(r.stdout)).toMatchObject({ reason: 'unauthorized', 'status-code': '401' })
+    expect(JSON.parse(r.stdout)).toMatchObject({ reason: 'unauthorized', 'status-code': 401 })
     expect(r.stdout + r.stderr).not.toContain('sk-cli-secret-9')
   })
 
@@ -186,7 +227,7 @@ describe('wait-for-model (the CLI)', () => {
       INPUT_INTERVAL: '100ms'
     })
     expect(r.code).toBe(0)
-    expect(JSON.parse(r.stdout)).toMatchObject({ ready: 'true', attempts: '2' })
+    expect(JSON.parse(r.stdout)).toMatchObject({ ready: true, attempts: 2 })
     expect(seen[0]['x-team']).toBe('ml')
   })
 
@@ -254,10 +295,11 @@ describe('wait-for-model (the CLI)', () => {
       { RUNNER_TEMP: box.dir() }
     )
     expect(r.code).toBe(1)
-    const out = JSON.parse(r.stdout) as Record<string, string>
+    const out = JSON.parse(r.stdout) as Record<string, unknown>
     // vLLM's own fatal line ends the wait, quoted with the exit code that follows it
     expect(out).toMatchObject({
-      ready: 'false',
+      ready: false,
+      pid: expect.any(Number),
       reason: 'log-error',
       'log-file': expect.stringMatching(new RegExp(`/model-server-\\d+\\.log$`))
     })
@@ -317,7 +359,7 @@ describe('wait-for-model simulate', () => {
     ])
     // the deadline counts from the process start, and node alone can take 300ms to start on a busy machine
     const gone = await run(['--url', url, '--timeout', '1500ms', '--json'])
-    expect(JSON.parse(gone.stdout)).toMatchObject({ ready: 'false', 'status-code': '' })
+    expect(JSON.parse(gone.stdout)).toMatchObject({ ready: false, 'status-code': null })
     expect(gone.stderr).toMatch(/connection refused/)
   })
 
@@ -352,7 +394,7 @@ describe('wait-for-model simulate', () => {
       '--json'
     ])
     expect(gate.code).toBe(1)
-    expect(JSON.parse(gate.stdout)).toMatchObject({ ready: 'false', reason: 'generation-failed' })
+    expect(JSON.parse(gate.stdout)).toMatchObject({ ready: false, reason: 'generation-failed' })
     expect(gate.stderr).toMatch(/POST \/v1\/completions: HTTP 500 Compute error: failed to decode the batch/)
     const after = await sim
     expect(after.stderr).toMatch(

@@ -218,7 +218,9 @@ describe('a history file that blocks', () => {
     expect(spawnSync('mkfifo', [fifo]).status).toBe(0)
     const { run } = await timedRun({ url: await neverReady(), timeout: '1500ms', 'history-file': fifo })
     expect(run.outputs).toMatchObject({ ready: 'false', reason: 'timeout' })
-    expect(run.stdout).toMatch(/::notice::History is off: cannot write .*history\.jsonl \(not a regular file\)/)
+    expect(run.stdout).toMatch(
+      /::notice title=Startup history::History is off: cannot write .*history\.jsonl \(not a regular file\)/
+    )
     measured.push(`deadline slack, a FIFO history file: ${Math.round(run.wallMs - 1_500)} ms`)
     expect(run.wallMs).toBeLessThanOrEqual(1_500 + DEADLINE_SLACK_MS)
   })

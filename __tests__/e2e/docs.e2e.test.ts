@@ -44,7 +44,9 @@ it('the README documents every output', () => {
 
 it("--help lists exactly the action's inputs as flags, with the same defaults and a description each", () => {
   const help = execFileSync(process.execPath, [new URL('dist/cli.js', root).pathname, '--help'], { encoding: 'utf8' })
-  const flags = [...help.matchAll(/^ {2}--([a-z-]+) \S+ +(.*)$/gm)].map(([, name, rest]) => ({
+  // the block of the inputs; the command line's own flags (--json, --summary-file) follow under their own heading
+  const options = help.split('\n\n').find((block) => block.startsWith('Options')) ?? ''
+  const flags = [...options.matchAll(/^ {2}--([a-z-]+) \S+ +(.*)$/gm)].map(([, name, rest]) => ({
     name,
     default: /\(default: (.*)\)$/.exec(rest)?.[1] ?? '',
     described: rest.replace(/\(default: .*\)$/, '').trim() !== ''

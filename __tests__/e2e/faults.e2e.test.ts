@@ -395,7 +395,12 @@ const faults: Fault[] = [
     [
       ['', false, 'tls', /: TLS error: self-signed certificate$/m],
       ['ca-cert', true, 'ready', /: HTTP 200, serving \[kimi\]$/m],
-      ['insecure-tls', true, 'ready', /^::warning::insecure-tls is on: the server's certificate is not checked/m]
+      [
+        'insecure-tls',
+        true,
+        'ready',
+        /^::warning title=TLS certificate checks are off::insecure-tls is on: the server's certificate is not checked/m
+      ]
     ] as const
   ).map(([input, ready, reason, line]): Fault => ({
     fault: `a TLS server with a self-signed certificate${input ? `, with ${input}` : ''}`,

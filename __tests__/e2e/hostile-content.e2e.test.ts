@@ -85,7 +85,7 @@ describe('a log-file that is not a regular file', () => {
     expect(requests).toBe(0)
     const found = errors(r.stdout)
     expect(found).toHaveLength(1)
-    expect(found[0]).toMatch(/^::error::Input "log-file": /)
+    expect(found[0]).toMatch(/^::error title=Invalid input::Input "log-file": /)
     expect(found[0]).toMatch(says)
     expect(found[0]).toMatch(/give the path of a regular file/)
     expect(r.wallMs).toBeLessThan(1_500)
@@ -286,7 +286,7 @@ describe('nothing a server or a log writes becomes a workflow command', () => {
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
     expect(await new Promise((r) => child.on('close', r))).toBe(1)
-    const { pid } = JSON.parse(stdout) as { pid: string }
+    const { pid } = JSON.parse(stdout) as { pid: number | null }
     if (pid) box.pids.push(Number(pid))
     return stderr
   }
@@ -302,9 +302,14 @@ describe('nothing a server or a log writes becomes a workflow command', () => {
     })
     expect(r.outputs.ready).toBe('false')
     expect(r.stdout).toContain('pwned')
-    // the runner's own commands: the tail's stop-commands pair, the group, and the one error
+    // the runner's own commands: the tail's stop-commands pair, the group, and the one error (with its title)
     expect(
-      commands(r.stdout).filter((l) => !/^::(error|group|endgroup|stop-commands)::|^::[0-9a-f-]{36}::$/.test(l))
+      commands(r.stdout).filter(
+        (l) =>
+          !/^::(error title=Model server not ready \(timeout\)|group|endgroup|stop-commands)::|^::[0-9a-f-]{36}::$/.test(
+            l
+          )
+      )
     ).toEqual([])
     expect(commands(r.stdout).filter((l) => l.includes('pwned'))).toEqual([])
   })
@@ -451,7 +456,7 @@ describe('secrets in forms the redaction did not know', () => {
     const r = await run({ url: 'http://127.0.0.1:9/v1/models', [name]: value, timeout: '2s' })
     const found = errors(r.stdout)
     expect(found).toHaveLength(1)
-    expect(found[0]).toMatch(new RegExp(`^::error::Input "${name}": .*fewer than 4 characters`))
+    expect(found[0]).toMatch(new RegExp(`^::error title=Invalid input::Input "${name}": .*fewer than 4 characters`))
   })
 })
 

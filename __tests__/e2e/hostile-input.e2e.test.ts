@@ -98,7 +98,7 @@ describe('bad input', () => {
       expect(requests).toBe(before)
       const found = errors(run.stdout)
       expect(found).toHaveLength(1)
-      expect(found[0]).toMatch(new RegExp(`^::error::Input "${name}": `))
+      expect(found[0]).toMatch(new RegExp(`^::error title=Invalid input::Input "${name}": `))
       expect(found[0]).toMatch(says)
       expect(run.outputs).toEqual({})
       expect(run.wallMs).toBeLessThan(1_000)
@@ -198,8 +198,8 @@ describe("a server's body", () => {
       const lines = run.stdout.split(/\r\n|\r|\n/)
       // the only commands are the action's own: debug lines and the one error
       const commands = lines.filter((l) => l.trimStart().startsWith('::'))
-      expect(commands.every((l) => /^::(debug|error)::/.test(l))).toBe(true)
-      expect(commands.filter((l) => l.startsWith('::error::'))).toHaveLength(1)
+      expect(commands.every((l) => /^::(debug|error title=[^:]*)::/.test(l))).toBe(true)
+      expect(commands.filter((l) => l.startsWith('::error '))).toHaveLength(1)
       expect(run.stdout).not.toContain('##[')
       expect(run.outputs.ready).toBe('false')
     }

@@ -94,7 +94,7 @@ it('npx wait-for-model waits for a simulated vLLM and exits 0 once it lists the 
     )
     const outputs = JSON.parse(stdout) as Record<string, unknown>
     expect(outputs).toMatchObject({ reason: 'ready', 'model-id': 'Qwen/Qwen3-0.6B' })
-    expect(String(outputs.ready)).toBe('true')
+    expect(outputs.ready).toBe(true)
   } finally {
     await server.close()
   }

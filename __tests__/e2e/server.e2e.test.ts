@@ -163,7 +163,7 @@ describe('the packaged action with a server process', () => {
       /::group::Diagnostics: echo "diag-one \$\(\(40 \+ 2\)\)"\n[\s\S]*diag-one 42\n[\s\S]*::endgroup::/
     )
     expect(run.stdout).toMatch(/::group::Diagnostics: exit 7\n[\s\S]*\(exit code 7\)\n::endgroup::/)
-    expect(errors(run.stdout)[0]).toMatch(/^::error::Timed out after 2\.\ds/)
+    expect(errors(run.stdout)[0]).toMatch(/^::error title=Model server not ready \(timeout\)::Timed out after 2\.\ds/)
   })
 
   it('keeps waiting while generation fails, then says generation-failed with the server error', async () => {
@@ -293,7 +293,9 @@ describe('the packaged action watching a server started elsewhere (pid)', () => 
     writeFileSync(pidFile, 'not a pid')
     const run: ActionRun = await runAction({ entry, inputs: { url: 'http://127.0.0.1:9/v1/models', pid: pidFile } })
     expect(run.code).toBe(1)
-    expect(errors(run.stdout)).toEqual([`::error::Input "pid": "${pidFile}" holds "not a pid", not a process id`])
+    expect(errors(run.stdout)).toEqual([
+      `::error title=Invalid input::Input "pid": "${pidFile}" holds "not a pid", not a process id`
+    ])
   })
 })
 
@@ -314,7 +316,7 @@ describe('the packaged action without a process to watch', () => {
     })
     expect(run.outputs).toMatchObject({ reason: 'timeout', 'status-code': '' })
     expect(run.stdout).toMatch(
-      /^::warning::\d+ms: the server stopped answering \(connection refused\) after it had answered: crashed or restarting\?$/m
+      /^::warning title=Model server stopped answering::\d+ms: the server stopped answering \(connection refused\) after it had answered: crashed or restarting\?$/m
     )
     expect(run.summary).toMatch(/\| ⚠️ stopped answering \(crashed or restarting\?\): connection refused \|/)
   })

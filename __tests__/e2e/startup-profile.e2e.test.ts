@@ -11,7 +11,7 @@ import { entry, errors } from '../helpers/support.js'
  */
 const replay = new URL('../fixtures/replay-log.mjs', import.meta.url).pathname
 const fixture = (name: string): string => new URL(`../fixtures/logs/${name}.log`, import.meta.url).pathname
-const warnings = (stdout: string): string[] => stdout.split('\n').filter((l) => l.startsWith('::warning::'))
+const warnings = (stdout: string): string[] => stdout.split('\n').filter((l) => l.startsWith('::warning'))
 
 const box = sandbox('wait-for-model-profile-')
 const pids = box.pids
@@ -209,7 +209,7 @@ describe('history across runs', () => {
     expect(second.outputs['expected-seconds']).toBe(first.outputs['startup-seconds'])
     expect(second.outputs['regression-percent']).toMatch(/^-?\d+\.\d$/)
     expect(warnings(second.stdout)).toEqual([
-      '::warning::The server\'s environment changed since the previous run with this history key: NCCL_IB_HCA was "mlx5" in the last run, now unset.'
+      '::warning title=Model server\'s environment changed::The server\'s environment changed since the previous run with this history key: NCCL_IB_HCA was "mlx5" in the last run, now unset.'
     ])
     expect(second.summary).toContain("> ⚠️ The server's environment changed")
     expect(second.summary).toMatch(
@@ -258,7 +258,7 @@ describe('history across runs', () => {
     expect(Number(run.outputs['regression-percent'])).toBeGreaterThan(25)
     // (a workflow command writes % as %25)
     expect(errors(run.stdout)[0]).toMatch(
-      /^::error::Startup took \d+\.\ds, \d+\.\d%25 over the median of 0\.3s of the last 4 ready runs; loading weights grew most: \d+\.\ds against 0\.0s\.$/
+      /^::error title=Model server startup slower than usual::Startup took \d+\.\ds, \d+\.\d%25 over the median of 0\.3s of the last 4 ready runs; loading weights grew most: \d+\.\ds against 0\.0s\.$/
     )
   })
 
@@ -266,6 +266,6 @@ describe('history across runs', () => {
     writeFileSync(box.path('a-file'), '')
     const run = await replayed('triton', 4, { 'history-file': box.path('a-file', 'history.jsonl') })
     expect(run.code).toBe(0)
-    expect(run.stdout).toMatch(/::notice::History is off: cannot write .*a-file\/history\.jsonl/)
+    expect(run.stdout).toMatch(/::notice title=Startup history::History is off: cannot write .*a-file\/history\.jsonl/)
   })
 })

@@ -6,8 +6,8 @@ export const entry = new URL('../../dist/index.js', import.meta.url).pathname
 export const fakeServer = new URL('../fixtures/fake-server.mjs', import.meta.url).pathname
 const peakRssHook = new URL('../fixtures/peak-rss.mjs', import.meta.url).pathname
 
-/** The `::error::` lines of a run's stdout. */
-export const errors = (stdout: string): string[] => stdout.split('\n').filter((l) => l.startsWith('::error::'))
+/** The error annotations of a run's stdout (`::error title=…::message`). */
+export const errors = (stdout: string): string[] => stdout.split('\n').filter((l) => l.startsWith('::error '))
 
 export interface MeasuredRun extends ActionRun {
   /** Peak resident memory of the action's process, in MB. */

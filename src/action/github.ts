@@ -37,14 +37,14 @@ export async function setOutputs(outputs: Record<string, string>): Promise<void>
 /** As core.setSecret. */
 export const setSecret = (secret: string): void => issueCommand('add-mask', {}, secret)
 
-/** As core.warning, core.notice, core.debug and core.error, without file and line properties. */
-export const annotate = (kind: 'warning' | 'notice' | 'debug' | 'error', message: string): void =>
-  issueCommand(kind, {}, message)
+/** As core.warning, core.notice and core.error with a title (core escapes it), and core.debug. */
+export const annotate = (kind: 'warning' | 'notice' | 'debug' | 'error', message: string, title?: string): void =>
+  issueCommand(kind, title === undefined ? {} : { title }, message)
 
-/** As core.setFailed. */
-export function setFailed(message: string): void {
+/** As core.setFailed, with a title. */
+export function setFailed(message: string, title: string): void {
   process.exitCode = 1
-  annotate('error', message)
+  annotate('error', message, title)
 }
 
 /** As core.info. */

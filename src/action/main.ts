@@ -12,6 +12,13 @@ import { commandSafe, INSECURE_TLS_WARNING, redact, summaryMarkdown } from '../r
 import { type InputName, InputError, parseSettings } from '../inputs/settings.js'
 import { inputVariable } from '../inputs/variables.js'
 import { systemClock } from '../runtime/clock.js'
+import {
+  failureTitle,
+  INPUT_ERROR_TITLE,
+  NOTE_TITLES,
+  type NoteKind,
+  UNEXPECTED_ERROR_TITLE
+} from '../report/annotation-titles.js'
 
 /** Reads an input as @actions/core's getInput does (INPUT_<NAME>, spaces as underscores, upper case, trimmed). */
 const actionInput = (name: InputName): string => (process.env[inputVariable(name)] ?? '').trim()
@@ -21,8 +28,15 @@ export async function run(): Promise<void> {
   // A progress line, written as core.info writes it: redacted and defused, so no secret and no workflow
   // command reaches the log.
   const say = (line: string): void => info(commandSafe(redact(line, secrets)))
-  const note = (kind: 'warning' | 'notice' | 'debug', line: string): void =>
-    annotate(kind, commandSafe(redact(line, secrets)))
+  // Each kind of warning or notice is annotated once a run, with its title; the same kind again goes to the log
+  // only. GitHub shows ten warnings a step: a server that flaps, or history that complains, must not crowd out
+  // the ones that matter.
+  const annotated = new Set<NoteKind>()
+  const note = (kind: 'warning' | 'notice', line: string, what: NoteKind): void => {
+    if (annotated.has(what)) return say(`${kind}: ${line}`)
+    annotated.add(what)
+    annotate(kind, commandSafe(redact(line, secrets)), NOTE_TITLES[what])
+  }
   // The runner sends SIGINT, then SIGTERM, when the job is cancelled: end the wait and still report.
   const cancel = new Halter<NodeJS.Signals>()
   const onSignal = (signal: NodeJS.Signals): void => void cancel.halt(signal)
@@ -30,7 +44,7 @@ export async function run(): Promise<void> {
   try {
     const settings = parseSettings(actionInput)
     secrets = settings.secrets
-    if (settings.insecureTls) note('warning', INSECURE_TLS_WARNING)
+    if (settings.insecureTls) note('warning', INSECURE_TLS_WARNING, 'insecure-tls')
 
     // The clock's zero is the process start, so elapsed-seconds counts from the step's start.
     const outcome = await gate(settings, {
@@ -38,9 +52,10 @@ export async function run(): Promise<void> {
       startedAt: 0,
       log: say,
       // Probe lines only when the run has debug logging on, as core.isDebug() tells.
-      debug: process.env.RUNNER_DEBUG === '1' ? (line) => note('debug', line) : undefined,
-      warn: (line) => note('warning', line),
-      notice: (line) => note('notice', line),
+      debug:
+        process.env.RUNNER_DEBUG === '1' ? (line) => annotate('debug', commandSafe(redact(line, secrets))) : undefined,
+      warn: (line, what) => note('warning', line, what),
+      notice: (line, what) => note('notice', line, what),
       cancel,
       defaultHistory: defaultHistoryFile(process.env, 'action')
     })
@@ -71,16 +86,15 @@ export async function run(): Promise<void> {
         cancel: cancel.signal
       })
     }
-    if (next.failedRegression !== undefined) setFailed(redact(next.failedRegression, secrets))
+    if (next.failedRegression !== undefined) setFailed(redact(next.failedRegression, secrets), NOTE_TITLES.regression)
     if (next.verdict !== undefined) {
       const message = commandSafe(redact(next.verdict.message, secrets))
-      if (next.verdict.kind === 'warn') annotate('warning', message)
-      else setFailed(message)
+      if (next.verdict.kind === 'warn') note('warning', message, 'not-ready')
+      else setFailed(message, failureTitle(outcome.reason))
     }
   } catch (e) {
-    setFailed(
-      e instanceof InputError ? e.message : redact(`Unexpected error: ${(e as Error).stack ?? String(e)}`, secrets)
-    )
+    if (e instanceof InputError) setFailed(e.message, INPUT_ERROR_TITLE)
+    else setFailed(redact(`Unexpected error: ${(e as Error).stack ?? String(e)}`, secrets), UNEXPECTED_ERROR_TITLE)
   } finally {
     process.off('SIGINT', onSignal).off('SIGTERM', onSignal)
   }

@@ -2,18 +2,28 @@
  * The command-line layer: argv and INPUT_* variables in; progress on stderr, outputs as JSON on stdout, and an
  * exit code out (0 ready, 1 not ready, 2 bad usage). Every flag of the wait comes from the action's inputs.
  */
+import { writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { parseArgs, type ParseArgsConfig } from 'node:util'
+import type { ParseArgsConfig } from 'node:util'
 import pkg from '../../package.json' with { type: 'json' }
 import { demo } from './demo.js'
+import { historyCommand } from './history-command.js'
+import { parseCommandLine, table, UsageError } from './usage.js'
 import { gate } from '../wait/gate.js'
 import { conclude } from '../wait/conclusion.js'
 import { defaultHistoryFile } from '../history/store.js'
 import { DURATION_FORM, parseDuration, printable } from '../inputs/parse.js'
 import { runCommand, runDiagnostics } from '../server/diagnostics.js'
-import { commandSafe, INSECURE_TLS_WARNING, redact } from '../report/wait-report.js'
-import { INPUT_DEFAULTS, InputError, type InputName, parseSettings, PID_FORM } from '../inputs/settings.js'
+import { commandSafe, INSECURE_TLS_WARNING, redact, summaryMarkdown } from '../report/wait-report.js'
+import {
+  INPUT_DEFAULTS,
+  InputError,
+  type InputName,
+  parseSettings,
+  PID_FORM,
+  type Settings
+} from '../inputs/settings.js'
 import { inputVariable, shellInputVariable } from '../inputs/variables.js'
 import { type EngineName, SIMULATED_ENGINES, simulate, simulatedEngine } from '../simulator/server.js'
 import { formatDuration, systemClock } from '../runtime/clock.js'
@@ -22,6 +32,8 @@ import { gpuSnapshot } from '../gpu/nvidia-smi.js'
 import { resolvePid } from '../server/process.js'
 import { procStat } from '../server/proc.js'
 import { stopLines } from '../report/lifecycle-report.js'
+import { typedOutputs } from '../report/typed-outputs.js'
+import { checkLine } from '../report/check-report.js'
 
 export interface CliIo {
   env: NodeJS.ProcessEnv
@@ -91,6 +103,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   try {
     if (argv[0] === 'simulate') return await simulateCommand(argv.slice(1), io, say)
     if (argv[0] === 'stop') return await stopCommand(argv.slice(1), io, say, paint)
+    if (argv[0] === 'check') return await checkCommand(argv.slice(1), io)
+    if (argv[0] === 'history') return await historyCommand(argv.slice(1), io, say)
     if (argv[0] === 'demo') return await demo(join(dirname(fileURLToPath(import.meta.url)), 'index.js'), io.stdout)
     return await waitCommand(argv, io, say, paint)
   } catch (e) {
@@ -101,11 +115,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-class UsageError extends Error {}
-
 async function waitCommand(argv: string[], io: CliIo, say: (line: string) => void, paint: Painter): Promise<number> {
   const options: ParseArgsConfig['options'] = {
     json: { type: 'boolean' },
+    'summary-file': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
     version: { type: 'boolean', short: 'V' }
   }
@@ -114,23 +127,8 @@ async function waitCommand(argv: string[], io: CliIo, say: (line: string) => voi
   if (values.help) return (void io.stdout.write(helpText()), 0)
   if (values.version) return (void io.stdout.write(`${pkg.version}\n`), 0)
 
-  const flag = (name: InputName): string | undefined => {
-    const v = values[name]
-    return Array.isArray(v) ? v.join('\n') : typeof v === 'string' ? v : undefined
-  }
-  let settings
-  try {
-    // Like the runner, an input not given takes its default (an empty history-file is history off).
-    settings = parseSettings((name) => flag(name) ?? envInput(io.env, name) ?? INPUT_DEFAULTS[name])
-  } catch (e) {
-    if (!(e instanceof InputError)) throw e
-    // Name the input as the user gave it: a flag, or the INPUT_* variable.
-    const source =
-      flag(e.input as InputName) === undefined && envInput(io.env, e.input) !== undefined
-        ? shellInputVariable(e.input)
-        : `--${e.input}`
-    throw new UsageError(e.message.replace(`Input "${e.input}"`, source))
-  }
+  const settings = settingsFrom(values, io.env)
+  const summaryFile = writableSummaryFile(values['summary-file'])
   const secrets = settings.secrets
   // the runner reads workflow commands from a step's stderr too
   const log = (line: string): void => say(commandSafe(redact(line, secrets)))
@@ -162,9 +160,125 @@ async function waitCommand(argv: string[], io: CliIo, say: (line: string) => voi
     const { kind, message } = next.verdict
     log(kind === 'warn' ? paint.yellow(`warning: ${message}`) : paint.red(`error: ${message}`))
   }
-  if (values.json) io.stdout.write(`${JSON.stringify(next.outputs)}\n`)
+  // The job summary's Markdown, for a CI system that shows or keeps a file (an artifact, an annotation).
+  if (summaryFile !== undefined) writeFileSync(summaryFile, redact(summaryMarkdown(outcome, next.context), secrets))
+  if (values.json) io.stdout.write(`${JSON.stringify(typedOutputs(next.outputs))}\n`)
   if (next.failedRegression !== undefined) log(paint.red(`error: ${next.failedRegression}`))
   return next.exitCode
+}
+
+/** The settings from the flags, else the INPUT_* variables, else the defaults; a bad value is bad usage. */
+function settingsFrom(
+  values: Record<string, unknown>,
+  env: NodeJS.ProcessEnv,
+  only?: ReadonlySet<InputName>
+): Settings {
+  const flag = (name: InputName): string | undefined => {
+    const v = values[name]
+    return Array.isArray(v) ? v.join('\n') : typeof v === 'string' ? v : undefined
+  }
+  try {
+    // Like the runner, an input not given takes its default (an empty history-file is history off).
+    return parseSettings((name) =>
+      only !== undefined && !only.has(name)
+        ? INPUT_DEFAULTS[name]
+        : (flag(name) ?? envInput(env, name) ?? INPUT_DEFAULTS[name])
+    )
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e
+    // Name the input as the user gave it: a flag, or the INPUT_* variable.
+    const source =
+      flag(e.input as InputName) === undefined && envInput(env, e.input) !== undefined
+        ? shellInputVariable(e.input)
+        : `--${e.input}`
+    throw new UsageError(e.message.replace(`Input "${e.input}"`, source))
+  }
+}
+
+/**
+ * The inputs a one-shot check takes: what to ask and what the answer must show. The wait's own (timeout, start,
+ * history, …) are refused, so that a health check does not silently ignore them.
+ */
+const CHECK_INPUTS: ReadonlySet<InputName> = new Set<InputName>([
+  'url',
+  'model',
+  'match',
+  'match-regex',
+  'status',
+  'request-timeout',
+  'headers',
+  'api-key',
+  'ca-cert',
+  'insecure-tls',
+  'probe-generation',
+  'engine'
+])
+
+/**
+ * `check`: one probe of each endpoint with the gate's whole judgement, within request-timeout; one line on stdout;
+ * exit 0 ready, 1 not ready. For health checks (Docker HEALTHCHECK, compose, Kubernetes exec probes).
+ */
+async function checkCommand(argv: string[], io: CliIo): Promise<number> {
+  const options: ParseArgsConfig['options'] = { help: { type: 'boolean', short: 'h' } }
+  for (const name of INPUT_NAMES) options[name] = { type: 'string', multiple: MULTI_LINE.has(name) }
+  const { values } = parseCommandLine(argv, options)
+  if (values.help) return (void io.stdout.write(checkHelpText()), 0)
+  const refused = INPUT_NAMES.find((name) => values[name] !== undefined && !CHECK_INPUTS.has(name))
+  if (refused !== undefined) {
+    throw new UsageError(`--${refused}: check probes once, within --request-timeout; it takes no --${refused}`)
+  }
+  const given = settingsFrom(values, io.env, CHECK_INPUTS)
+  const settings: Settings = {
+    ...given,
+    // one probe, due within request-timeout: nothing waits, nothing is kept
+    timeoutMs: given.requestTimeoutMs,
+    intervalMs: given.requestTimeoutMs,
+    successThreshold: 1,
+    historyFile: undefined
+  }
+  const outcome = await gate(settings, {
+    clock: systemClock,
+    log: () => {},
+    env: io.env,
+    once: true
+  })
+  io.stdout.write(`${commandSafe(redact(checkLine(outcome), settings.secrets))}\n`)
+  return conclude(outcome, settings).exitCode
+}
+
+function checkHelpText(): string {
+  return [
+    'wait-for-model check: probe once and say whether the model server is ready now (for health checks).',
+    '',
+    'Usage: wait-for-model check --url URL [--model NAME] [options]',
+    '',
+    ...table([
+      ...[...CHECK_INPUTS].map((name): [string, string] => {
+        const [metavar, text] = INPUT_HELP[name] ?? ['VALUE', '']
+        const value = INPUT_DEFAULTS[name]
+        return [`--${name} ${metavar}`, `${text}${value === '' ? '' : ` (default: ${value})`}`]
+      }),
+      ['-h, --help', 'show this help']
+    ]),
+    '',
+    'The same judgement as the wait (status, model, match, a generation request), on the first answer; all of it',
+    'within --request-timeout. One line on stdout. Exit status: 0 ready, 1 not ready, 2 bad usage.',
+    ''
+  ].join('\n')
+}
+
+/** `--summary-file`: checked before the wait (created, or emptied), so that a path that cannot be written is bad usage. */
+function writableSummaryFile(given: unknown): string | undefined {
+  if (typeof given !== 'string') return undefined
+  if (given.trim() === '') throw new UsageError('--summary-file: give the path of a file to write the summary to')
+  try {
+    writeFileSync(given, '')
+  } catch (e) {
+    throw new UsageError(
+      `--summary-file: cannot write ${printable(given)} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`
+    )
+  }
+  return given
 }
 
 async function simulateCommand(argv: string[], io: CliIo, say: (line: string) => void): Promise<number> {
@@ -307,14 +421,6 @@ const SIMULATOR_EVENT_WORDS = {
   crashed: 'crashed: the port is closed and the process exits'
 } as const
 
-function parseCommandLine(argv: string[], options: ParseArgsConfig['options']): ReturnType<typeof parseArgs> {
-  try {
-    return parseArgs({ args: argv, options, strict: true, allowPositionals: false })
-  } catch (e) {
-    throw new UsageError((e as Error).message)
-  }
-}
-
 /** The runner's form (INPUT_MATCH-REGEX) first, then the one a shell can set (INPUT_MATCH_REGEX). */
 function envInput(env: NodeJS.ProcessEnv, name: string): string | undefined {
   return env[inputVariable(name)] ?? env[shellInputVariable(name)]
@@ -326,22 +432,31 @@ function helpText(): string {
     const value = INPUT_DEFAULTS[name]
     return [`--${name} ${metavar}`, `${text}${value === '' ? '' : ` (default: ${value})`}`]
   })
-  rows.push(
-    ['--json', 'print the outputs as one JSON object on stdout'],
+  const own: Array<[string, string]> = [
+    ['--json', 'print the outputs as one JSON object on stdout (numbers, booleans and lists as JSON values)'],
+    [
+      '--summary-file PATH',
+      "write the action's job summary (Markdown) to this file, for GitLab, Buildkite, Jenkins, …"
+    ],
     ['-h, --help', 'show this help'],
     ['-V, --version', 'print the version']
-  )
+  ]
   return [
     `wait-for-model ${pkg.version}: wait until a model server is ready and lists the model you expect.`,
     '',
     'Usage:',
     '  wait-for-model --url URL [options]',
+    '  wait-for-model check --url URL [--model NAME] [--request-timeout 5s]   (probe once: exit 0 ready, 1 not)',
     '  wait-for-model simulate --engine ENGINE --model NAME [--load 30s] [--port 8000] [--crash-after 10s] [--generation-fails]',
     '  wait-for-model stop --pid N [--timeout 30s]',
+    '  wait-for-model history [--key KEY] [--file PATH] [--format table|json|csv]',
     '  wait-for-model demo',
     '',
     'Options (each also read from INPUT_<NAME>, e.g. INPUT_TIMEOUT=20m or INPUT_MATCH_REGEX=...):',
     ...table(rows),
+    '',
+    'Of the command line only:',
+    ...table(own),
     '',
     `Durations: ${DURATION_FORM.replace(/^a duration such as /, '')}.`,
     'Progress goes to stderr. Exit status: 0 ready, 1 not ready (timeout, unauthorized, tls), 2 bad usage.',
@@ -367,11 +482,6 @@ function simulateHelpText(): string {
     ]),
     ''
   ].join('\n')
-}
-
-const table = (rows: Array<[string, string]>): string[] => {
-  const width = Math.max(...rows.map(([left]) => left.length)) + 2
-  return rows.map(([left, right]) => `  ${left.padEnd(width)}${right}`.trimEnd())
 }
 
 interface Painter {

@@ -5,6 +5,7 @@ import { createGenerator } from './generation-check.js'
 import { historyKey, type RunRecord } from '../history/store.js'
 import { LogFollower, type LogLine } from '../server/log-follower.js'
 import { PortPoller } from '../http/port-watch.js'
+import type { NoteKind } from '../report/annotation-titles.js'
 import { createProber, type ProbeResult } from '../http/probe.js'
 import { setUpUndici } from '../http/undici-parts.js'
 import { StartupProfile } from '../startup/profile.js'
@@ -24,7 +25,7 @@ export interface GateDeps {
   /** Receives every progress line, already in words. */
   log(line: string): void
   /** Receives lines that deserve attention (the server stopped answering); defaults to `log`. */
-  warn?(line: string): void
+  warn?(line: string, kind: NoteKind): void
   /** Halting it ends the wait with reason=cancelled (the action halts it on SIGINT and SIGTERM). */
   cancel?: Halter<NodeJS.Signals>
   /** The step's environment: passed to the server `start` launches; RUNNER_TEMP holds its default log. */
@@ -32,9 +33,11 @@ export interface GateDeps {
   /** Receives one line per probe with what came back, for debugging. */
   debug?(line: string): void
   /** Receives notices (history is off); defaults to `log`. */
-  notice?(line: string): void
+  notice?(line: string, kind: NoteKind): void
   /** Where `history-file: auto` keeps history for this front end, or why it cannot (see `defaultHistoryFile`). */
   defaultHistory?: { path?: string; notice?: string }
+  /** `wait-for-model check`: one probe per endpoint within `request-timeout`, no port watch, no second probe. */
+  once?: boolean
 }
 
 /** The deps with their defaults resolved, once. */
@@ -256,13 +259,14 @@ async function waitForTarget({ url, generation }: Target, shared: Shared): Promi
         requestTimeoutMs: settings.requestTimeoutMs,
         successThreshold: settings.successThreshold,
         progressIntervalMs: settings.progressIntervalMs,
-        schedule: settings.schedule
+        schedule: settings.schedule,
+        once: deps.once
       },
       {
         probe,
         generate: generator ? generator.generate : undefined,
         halter,
-        portWatch: shared.ports.watchFor(url),
+        portWatch: deps.once ? undefined : shared.ports.watchFor(url),
         readyLine: shared.readyLine,
         readyAt: shared.readyAt,
         usualAnsweringMs: shared.usualAnsweringMs,
@@ -271,7 +275,8 @@ async function waitForTarget({ url, generation }: Target, shared: Shared): Promi
         startedAt: deps.startedAt,
         onEvent: (e) => {
           const startup = e.type === 'progress' ? shared.progressAt(clock.now()) : undefined
-          ;(e.type === 'lost' ? deps.warn : deps.log)(`${prefix}${eventLine(e, startup)}`)
+          if (e.type === 'lost') deps.warn(`${prefix}${eventLine(e, startup)}`, 'server-lost')
+          else deps.log(`${prefix}${eventLine(e, startup)}`)
         }
       }
     )
@@ -314,8 +319,8 @@ function openHistory(settings: Settings, deps: Deps): RunHistory {
   // Hashed only for a history that is on: nothing reads the key of one that is off.
   const key = settings.historyKey ?? (file === undefined ? '' : historyKey(urls, settings.model, settings.start))
   const history = loadHistory(file, key, auto ? deps.defaultHistory?.notice : undefined)
-  for (const n of history.notices) deps.notice(n)
-  for (const w of history.warnings) deps.warn(w)
+  for (const n of history.notices) deps.notice(n, 'history')
+  for (const w of history.warnings) deps.warn(w, 'history')
   return history
 }
 
@@ -360,9 +365,9 @@ function settle({ settings, outcome, facts, profile, history, deps }: Settling):
     settings.regressionMinRuns,
     settings.timeoutMs - outcome.elapsedMs
   )
-  if (findings.regression !== undefined && !settings.failOnRegression) deps.warn(findings.regression)
-  if (findings.drift !== undefined) deps.warn(findings.drift)
-  for (const n of findings.notices) deps.notice(n)
+  if (findings.regression !== undefined && !settings.failOnRegression) deps.warn(findings.regression, 'regression')
+  if (findings.drift !== undefined) deps.warn(findings.drift, 'drift')
+  for (const n of findings.notices) deps.notice(n, 'history')
   return { engineLabel, phases, usualPhaseSeconds, ...findings }
 }
 

@@ -17,6 +17,8 @@ export interface WaitOptions {
   progressIntervalMs: number
   /** How probes are spaced while the server answers but is not ready (see schedule.ts); `fixed` when not given. */
   schedule?: ScheduleMode
+  /** A one-shot check: the first answer decides (no second probe, no sleep); not ready ends it with reason=timeout. */
+  once?: boolean
 }
 
 export interface WaitDeps {
@@ -175,6 +177,7 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
     if (assessment.state === 'fatal') return finish(assessment.fatalReason ?? 'timeout')
     streak = assessment.state === 'ready' ? streak + 1 : 0
     if (streak >= opts.successThreshold) return finish('ready')
+    if (opts.once) return finish(generationFailed ? 'generation-failed' : 'timeout')
 
     const refused = result.kind === 'error' && result.code === 'ECONNREFUSED'
     const portWatch = deps.portWatch

@@ -42,25 +42,28 @@ describe("the runner's commands, written through core's files", () => {
   it('write what core writes: masks, annotations, lines, groups and failure', async () => {
     const ours = await stdoutOf(async () => {
       setSecret('sk-1234')
-      annotate('warning', 'slow %25\nstart')
+      annotate('warning', 'slow %25\nstart', 'Slow: startup, 100%')
       annotate('notice', 'history is off')
       annotate('debug', 'probe: HTTP 200')
       info('Ready after 3.0s')
       await group('Last 2 lines of model-server.log', async () => info('1: loading'))
-      setFailed('Timed out')
+      setFailed('Timed out', 'Model server not ready (timeout)')
     })
     const theirs = await stdoutOf(async () => {
       core.setSecret('sk-1234')
-      core.warning('slow %25\nstart')
+      core.warning('slow %25\nstart', { title: 'Slow: startup, 100%' })
       core.notice('history is off')
       // core.debug writes only the command; the runner shows it with debug logging on
       core.debug('probe: HTTP 200')
       core.info('Ready after 3.0s')
       await core.group('Last 2 lines of model-server.log', async () => core.info('1: loading'))
-      core.setFailed('Timed out')
+      // core.setFailed takes no title: it is core.error with the exit code set
+      process.exitCode = 1
+      core.error('Timed out', { title: 'Model server not ready (timeout)' })
     })
     expect(ours).toBe(theirs)
-    expect(ours).toContain('::error::Timed out')
+    expect(ours).toContain('::error title=Model server not ready (timeout)::Timed out')
+    expect(ours).toContain('::warning title=Slow%3A startup%2C 100%25::slow %2525%0Astart')
   })
 
   it('write outputs to GITHUB_OUTPUT as core.setOutput does', async () => {

@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
-import { PassThrough } from 'node:stream'
-import { runCli } from '../../../src/cli/command-line.js'
+import { runInProcess as run } from '../../helpers/in-process-cli.js'
 import { sandbox } from '../../helpers/sandbox.js'
 
 /** `wait-for-model stop` in-process, against a real detached server and the fake nvidia-smi. */
@@ -9,15 +8,6 @@ const listener = new URL('../../fixtures/listener.mjs', import.meta.url).pathnam
 const fakeDir = new URL('../../fixtures/gpu/', import.meta.url).pathname
 const GPU = 'GPU-24f17f1b-eb07-be47-67e3-5bcdf725d8e8'
 const box = sandbox('wfm-stop-cli-')
-
-async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
-  let out = ''
-  let err = ''
-  const stdout = new PassThrough().on('data', (d: Buffer) => (out += d.toString()))
-  const stderr = new PassThrough().on('data', (d: Buffer) => (err += d.toString()))
-  const code = await runCli(argv, { env, stdout, stderr })
-  return { code, stdout: out, stderr: err }
-}
 
 function serve(): Promise<number> {
   const child = spawn(process.execPath, [listener, '127.0.0.1', '--child'], {

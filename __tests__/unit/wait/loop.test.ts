@@ -79,6 +79,29 @@ function server(clock: FakeClock, answer: (t: number) => ProbeResult, latencyMs 
 }
 
 describe('waitForModel', () => {
+  it('once (wait-for-model check): the first answer decides, with no sleep and no second probe', async () => {
+    for (const [answer, ready, reason] of [
+      [http(503, '{"error":"Loading model"}'), false, 'timeout'],
+      [refused, false, 'timeout'],
+      [listing('kimi-k2'), true, 'ready'],
+      [http(401, '{"error":"bad key"}'), false, 'unauthorized']
+    ] as Array<[ProbeResult, boolean, string]>) {
+      const clock = new FakeClock()
+      const s = server(clock, () => answer)
+      const outcome = await waitForModel(options({ once: true, timeoutMs: 10_000, intervalMs: 10_000 }), {
+        probe: s.probe,
+        clock
+      })
+      expect({ ready: outcome.ready, reason: outcome.reason, attempts: outcome.attempts }).toEqual({
+        ready,
+        reason,
+        attempts: 1
+      })
+      expect(clock.sleeps).toEqual([])
+      expect(s.timeouts).toEqual([10_000])
+    }
+  })
+
   it('probes at once, then every interval, and is ready at the first probe that lists the model', async () => {
     const clock = new FakeClock()
     const s = server(clock, (t) =>

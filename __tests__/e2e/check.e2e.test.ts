@@ -1,0 +1,108 @@
+import { spawn } from 'node:child_process'
+import { simulate } from '../../src/simulator/server.js'
+import { loopback } from '../helpers/loopback.js'
+
+/** `wait-for-model check` through dist/cli.js: one probe, one line, the exit status a health check reads. */
+const cli = new URL('../../dist/cli.js', import.meta.url).pathname
+const net = loopback()
+
+interface Run {
+  code: number | null
+  stdout: string
+  stderr: string
+  ms: number
+}
+
+function check(args: string[]): Promise<Run> {
+  const started = performance.now()
+  const child = spawn(process.execPath, [cli, 'check', ...args], {
+    env: { PATH: process.env.PATH ?? '' },
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+  return new Promise((resolve, reject) => {
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, stdout, stderr, ms: performance.now() - started }))
+  })
+}
+
+describe('wait-for-model check', () => {
+  it('says not ready while the simulated engine loads and ready once it lists the model, one line each', async () => {
+    const server = await simulate({ engine: 'sglang', model: '/shared/kimi-k2.5-int4', loadMs: 1500 })
+    try {
+      const url = `${server.baseUrl}/v1/models`
+      const loading = await check(['--url', url, '--model', 'kimi'])
+      expect(loading).toMatchObject({ code: 1, stderr: '' })
+      expect(loading.stdout).toMatch(/^not ready after \d+ms: .+\n$/)
+      await new Promise((r) => setTimeout(r, 1700))
+      const ready = await check(['--url', url, '--model', 'kimi'])
+      expect(ready).toMatchObject({ code: 0, stderr: '' })
+      expect(ready.stdout).toMatch(/^ready in \d+ms: model "\/shared\/kimi-k2.5-int4" HTTP 200.*\n$/)
+      // the gate's whole judgement: another model is not ready, however healthy the server
+      const other = await check(['--url', url, '--model', 'llama'])
+      expect(other.code).toBe(1)
+      expect(other.stdout).toMatch(/^not ready after \d+ms: HTTP 200.*"llama" is not among the listed models\n$/)
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('sends one request, however the server answers, and does not wait for a better one', async () => {
+    let requests = 0
+    const url = await net.http((_req, res) => {
+      requests++
+      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' }).end('{"error":"Loading model"}')
+    })
+    const r = await check(['--url', `${url}/v1/models`, '--request-timeout', '10s'])
+    expect(r.code).toBe(1)
+    expect(r.stdout).toMatch(/^not ready after \d+ms: HTTP 503 Loading model\n$/)
+    expect(requests).toBe(1)
+    // no sleep until the next probe: it ends long before the 10s request-timeout (Node's start included)
+    expect(r.ms).toBeLessThan(5000)
+  })
+
+  it('ends within --request-timeout when the server never answers', async () => {
+    const url = await net.http(() => {})
+    const r = await check(['--url', `${url}/v1/models`, '--request-timeout', '1s'])
+    expect(r.code).toBe(1)
+    expect(r.stdout.split('\n')).toHaveLength(2)
+    expect(r.stdout).toMatch(/^not ready after 1\.\ds: /)
+    expect(r.ms).toBeGreaterThanOrEqual(1000)
+    expect(r.ms).toBeLessThan(4000)
+  })
+
+  it('with --probe-generation, is not ready while generation fails although the model is listed', async () => {
+    const server = await simulate({ engine: 'vllm', model: 'Qwen/Qwen3-0.6B', loadMs: 0, generationFails: true })
+    try {
+      const url = `${server.baseUrl}/v1/models`
+      expect((await check(['--url', url, '--model', 'qwen3'])).code).toBe(0)
+      const r = await check(['--url', url, '--model', 'qwen3', '--probe-generation', 'true'])
+      expect(r.code).toBe(1)
+      expect(r.stdout).toMatch(/^not ready \(generation-failed\) after \d+ms: .+\n$/)
+    } finally {
+      await server.close()
+    }
+  })
+
+  it("refuses the wait's own flags and bad values with status 2, before any request", async () => {
+    let requests = 0
+    const url = `${await net.http((_req, res) => (requests++, res.end('{}')))}/v1/models`
+    for (const [args, message] of [
+      [
+        ['--url', url, '--timeout', '5m'],
+        /^wait-for-model: --timeout: check probes once, within --request-timeout; it takes no --timeout\n/
+      ],
+      [['--url', url, '--start', 'vllm serve x'], /^wait-for-model: --start: check probes once/],
+      [['--url', url, '--request-timeout', 'soon'], /^wait-for-model: --request-timeout: "soon" is not a duration/],
+      [['--model', 'kimi'], /^wait-for-model: --url/]
+    ] as Array<[string[], RegExp]>) {
+      const r = await check(args)
+      expect({ args, code: r.code, stdout: r.stdout }).toEqual({ args, code: 2, stdout: '' })
+      expect(r.stderr).toMatch(message)
+    }
+    expect(requests).toBe(0)
+  })
+})

@@ -1,0 +1,140 @@
+import { spawn } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
+import { parse } from 'yaml'
+import { freePort } from '../../src/simulator/server.js'
+import { codeBlocks, fakeTools, localised, pidsIn } from '../helpers/recipes.js'
+import { sandbox } from '../helpers/sandbox.js'
+
+/**
+ * docs/other-ci.md's recipes, run as written against the simulator: GitLab CI's script and after_script, the
+ * Buildkite step's command (with a fake buildkite-agent) and the Jenkinsfile's sh steps, each as its CI system runs it.
+ */
+const box = sandbox('wfm-other-ci-')
+// each recipe starts Node three or four times: on a loaded two-core machine, more than jest's default 30s
+const RECIPE_MS = 90_000
+
+interface Shell {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+/** One shell, as the CI system starts it, in the job's directory with the fakes first on PATH. */
+function shell(args: string[], script: string): Promise<Shell> {
+  const dir = box.dir()
+  const child = spawn(args[0], [...args.slice(1), script], {
+    cwd: dir,
+    env: { PATH: `${fakeTools(dir)}:${process.env.PATH}`, HOME: dir, XDG_CACHE_HOME: dir, TMPDIR: dir },
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+  return new Promise((resolve, reject) => {
+    child.on('error', reject)
+    child.on('close', (code) => {
+      box.pids.push(...pidsIn(box.path('pids')))
+      resolve({ code, stdout, stderr })
+    })
+  })
+}
+
+const summary = (): string => readFileSync(box.path('wait-for-model.md'), 'utf8')
+
+/** The summary of a ready wait for the simulated vLLM: the action's heading and table, and the model it matched. */
+function expectReadySummary(markdown: string): void {
+  expect(markdown).toMatch(/^### wait-for-model\n\n\| \| \|\n\|---\|---\|\n\| Result \| ✅ ready \|\n/)
+  expect(markdown).toContain('| Matched model | `Qwen/Qwen3-0.6B` |')
+  // it waited: the simulator answers 200 only after its 1.5s of loading
+  expect(Number(/\| Elapsed \| ([\d.]+) s \|/.exec(markdown)?.[1])).toBeGreaterThanOrEqual(1.2)
+}
+
+describe('docs/other-ci.md', () => {
+  it(
+    'GitLab CI: the script waits and writes the summary, after_script prints it, the artifacts keep it',
+    async () => {
+      const [block] = codeBlocks('other-ci.md', 'GitLab CI')
+      expect(block.lang).toBe('yaml')
+      const jobs = parse(block.body) as Record<string, Record<string, unknown>>
+      const [job] = Object.values(jobs)
+      expect(job.artifacts).toEqual({ when: 'always', paths: ['wait-for-model.md', 'vllm.log'] })
+      const port = await freePort()
+      const lines = (name: string): string => localised((job[name] as string[]).join('\n'), port, box.path('pids'))
+      // GitLab runs before_script and script in one shell that stops at the first failing command
+      const main = await shell(['bash', '-e', '-c'], `${lines('before_script')}\n${lines('script')}`)
+      expect({ code: main.code, stderr: main.code === 0 ? '' : main.stderr }).toEqual({ code: 0, stderr: '' })
+      expect(main.stderr).toMatch(/^Ready after \d+\.\ds/m)
+      const after = await shell(['bash', '-e', '-c'], lines('after_script'))
+      expect(after.code).toBe(0)
+      expect(after.stdout).toBe(summary())
+      expectReadySummary(summary())
+      expect(existsSync(box.path('vllm.log'))).toBe(true)
+    },
+    RECIPE_MS
+  )
+
+  it(
+    'Buildkite: a ready wait annotates the build with the summary in green and the step passes',
+    async () => {
+      const [block] = codeBlocks('other-ci.md', 'Buildkite')
+      const step = (parse(block.body) as { steps: Array<Record<string, unknown>> }).steps[0]
+      expect(step.artifact_paths).toEqual(['wait-for-model.md', 'vllm.log'])
+      const port = await freePort()
+      // the agent's default shell: bash -e -c, the commands joined by newlines
+      const r = await shell(
+        ['bash', '-e', '-c'],
+        localised((step.command as string[]).join('\n'), port, box.path('pids'))
+      )
+      expect(r.code).toBe(0)
+      expectReadySummary(summary())
+      expect(readFileSync(box.path('calls.log'), 'utf8')).toBe(
+        `buildkite-agent annotate --style success --context wait-for-model\n${summary()}\n--end--\n`
+      )
+    },
+    RECIPE_MS
+  )
+
+  it(
+    'Buildkite: a wait that fails annotates in red with the reason, and the step fails with its status',
+    async () => {
+      const [block] = codeBlocks('other-ci.md', 'Buildkite')
+      const step = (parse(block.body) as { steps: Array<{ command: string[] }> }).steps[0]
+      const port = await freePort()
+      // the server lists another model: the wait times out (in 2s, not 20m)
+      const script = localised(step.command.join('\n'), port, box.path('pids'), [
+        [/--model Qwen\/Qwen3-0.6B --port/, '--model other/model --port'],
+        ['--timeout 20m', '--timeout 2s']
+      ])
+      const r = await shell(['bash', '-e', '-c'], script)
+      expect(r.code).toBe(1)
+      expect(summary()).toMatch(/\| Result \| ❌ not ready \(timeout\) \|/)
+      expect(summary()).toMatch(/Timed out after 2\.\ds/)
+      expect(readFileSync(box.path('calls.log'), 'utf8')).toBe(
+        `buildkite-agent annotate --style error --context wait-for-model\n${summary()}\n--end--\n`
+      )
+    },
+    RECIPE_MS
+  )
+
+  it(
+    "Jenkins: each sh step in its own shell, the server outliving its step; post's artifacts keep the summary",
+    async () => {
+      const [block] = codeBlocks('other-ci.md', 'Jenkins')
+      expect(block.lang).toBe('groovy')
+      const steps = [...block.body.matchAll(/^\s*sh '([^']*)'$/gm)].map(([, command]) => command)
+      expect(steps).toHaveLength(3)
+      expect(block.body).toMatch(
+        /post \{\n\s+always \{\n\s+archiveArtifacts artifacts: 'wait-for-model\.md, vllm\.log', allowEmptyArchive: true/
+      )
+      const port = await freePort()
+      for (const step of steps) {
+        // Jenkins runs each sh step as `sh -xe` with the step's text as a script
+        const r = await shell(['sh', '-xe', '-c'], localised(step, port, box.path('pids')))
+        expect({ step, code: r.code, stderr: r.code === 0 ? '' : r.stderr }).toEqual({ step, code: 0, stderr: '' })
+      }
+      expectReadySummary(summary())
+    },
+    RECIPE_MS
+  )
+})

@@ -1,0 +1,30 @@
+/**
+ * The titles of the action's annotations: a run's annotations are read in the checks list, where the title is
+ * what people scan. Each warning or notice the gate gives carries its kind; the title comes from here.
+ */
+export type NoteKind =
+  /** The server had answered and stopped: crashed or restarting. */
+  | 'server-lost'
+  /** The history file: unreadable lines, history off, a run not recorded. */
+  | 'history'
+  /** Startup slower than the usual one by more than regression-threshold. */
+  | 'regression'
+  /** The server's environment changed since the previous run. */
+  | 'drift'
+  | 'insecure-tls'
+  /** A wait that ended without the server ready but does not fail the step (`fail-on-timeout: false`). */
+  | 'not-ready'
+
+export const NOTE_TITLES: Readonly<Record<NoteKind, string>> = {
+  'server-lost': 'Model server stopped answering',
+  history: 'Startup history',
+  regression: 'Model server startup slower than usual',
+  drift: "Model server's environment changed",
+  'insecure-tls': 'TLS certificate checks are off',
+  'not-ready': 'Model server not ready'
+}
+
+/** The failure's title: the reason the wait gives, as its output says it (no colon or comma: core escapes them). */
+export const failureTitle = (reason: string): string => `Model server not ready (${reason})`
+export const INPUT_ERROR_TITLE = 'Invalid input'
+export const UNEXPECTED_ERROR_TITLE = 'wait-for-model failed unexpectedly'
