@@ -9,12 +9,12 @@
  * GitHub runs the action on Node 24.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { freePort, simulate } from '../src/simulator/server.js'
+import { type EngineName, freePort, simulate } from '../src/simulator/server.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
 const action = join(root, 'dist', 'index.js')
@@ -35,7 +35,32 @@ const NODE = arg('node', process.execPath)
 
 interface Tool {
   name: string
-  start(url: string): ChildProcess
+  start(url: string, run?: RunContext): ChildProcess
+  /** It reads the server's log: the bench writes one for it, with the engine's own lines. */
+  readsLog?: boolean
+  /** The action with other inputs: measured for detection lag only (its start-up is the defaults' row). */
+  variant?: boolean
+}
+
+/** One start-up shape: how the simulated server starts, what each tool asks of it, and the engine's log lines. */
+interface Shape {
+  title: string
+  engine: EngineName
+  /** How long it answers HTTP before it is ready (0: it opens its port when ready). */
+  answeringMs: number
+  /** The route the tools probe, and whether they look for the model in it. */
+  path: string
+  model: boolean
+  /** The engine's first line (it names the engine) and its ready line, as in its source (engine-logs.md). */
+  firstLine: string
+  readyLine: string
+}
+
+/** What a tool needs for one run: the log the bench writes for this server, the history of earlier runs. */
+interface RunContext {
+  shape: Shape
+  logFile: string
+  historyFile: string
 }
 
 /**
@@ -46,10 +71,16 @@ const BASE_ENV: NodeJS.ProcessEnv = args.includes('--bare-env') ? { PATH: proces
 
 const shellLoop = (sleepS: number): Tool => ({
   name: `shell loop (curl, sleep ${sleepS})`,
-  start: (url) =>
+  start: (url, run) =>
     spawn(
       'bash',
-      ['-c', `for i in $(seq 1 50); do curl -s -m 5 "$URL" | grep -q kimi && break; sleep ${sleepS}; done`],
+      [
+        '-c',
+        // on a health route: the status alone (curl -f fails on 4xx and 5xx)
+        run?.shape.model === false
+          ? `for i in $(seq 1 50); do curl -sf -m 5 "$URL" > /dev/null && break; sleep ${sleepS}; done`
+          : `for i in $(seq 1 50); do curl -s -m 5 "$URL" | grep -q kimi && break; sleep ${sleepS}; done`
+      ],
       {
         env: { ...BASE_ENV, URL: url },
         stdio: 'ignore'
@@ -57,14 +88,32 @@ const shellLoop = (sleepS: number): Tool => ({
     )
 })
 
+/** The action with default settings, plus `inputs` (as the runner passes them: INPUT_ and the name). */
+const action_ = (url: string, run: RunContext | undefined, inputs: Record<string, string> = {}): ChildProcess =>
+  spawn(NODE, [action], {
+    env: {
+      ...BASE_ENV,
+      INPUT_URL: url,
+      ...(run?.shape.model === false ? {} : { INPUT_MODEL: 'kimi' }),
+      INPUT_TIMEOUT: '10m',
+      ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v]))
+    },
+    stdio: 'ignore'
+  })
+
 const TOOLS: Tool[] = [
+  { name: 'wait-for-model (defaults)', start: (url, run) => action_(url, run) },
   {
-    name: 'wait-for-model (defaults)',
-    start: (url) =>
-      spawn(NODE, [action], {
-        env: { ...BASE_ENV, INPUT_URL: url, INPUT_MODEL: 'kimi', INPUT_TIMEOUT: '10m' },
-        stdio: 'ignore'
-      })
+    name: 'wait-for-model (history of earlier runs)',
+    variant: true,
+    start: (url, run) =>
+      action_(url, run, run ? { 'history-file': run.historyFile, 'history-key': run.shape.title } : {})
+  },
+  {
+    name: 'wait-for-model (the server log)',
+    readsLog: true,
+    variant: true,
+    start: (url, run) => action_(url, run, run ? { 'log-file': run.logFile } : {})
   },
   shellLoop(15),
   shellLoop(5),
@@ -108,35 +157,78 @@ const median = (xs: number[]): number => {
 }
 const fmtMs = (ms: number): string => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${Math.round(ms)} ms`)
 
+const SHAPES: Shape[] = [
+  {
+    title: 'refused 2–6 s, then ready (vLLM, TGI, Triton)',
+    engine: 'vllm',
+    answeringMs: 0,
+    path: '/v1/models',
+    model: true,
+    firstLine: '(APIServer pid=1) INFO 12-01 11:00:00 [api_server.py:1] vLLM API server version 0.11.0',
+    readyLine: '(APIServer pid=1) INFO:     Application startup complete.'
+  },
+  {
+    title: 'refused 2–6 s, then 503 for 3 s, then ready (llama.cpp)',
+    engine: 'openai',
+    answeringMs: 3_000,
+    path: '/v1/models',
+    model: true,
+    firstLine: 'build: 6428 (a1b2c3d4) with cc (GCC) 13.2.0 for x86_64-linux-gnu',
+    readyLine: 'main: server is listening on http://127.0.0.1:8080 - starting the main loop'
+  },
+  {
+    title: 'refused 2–6 s, then model listed but /health 503 for 3 s (warm-up), then ready (SGLang)',
+    engine: 'sglang',
+    answeringMs: 3_000,
+    path: '/health',
+    model: false,
+    firstLine: "[2026-12-01 11:00:00] server_args=ServerArgs(model_path='/shared/kimi-k2.5-int4')",
+    readyLine: '[2026-12-01 11:00:03] The server is fired up and ready to roll!'
+  }
+]
+
+const scratch = join(root, 'node_modules', '.cache', 'wait-for-model-bench', `run-${process.pid}`)
+
 /** Detection lag: the simulated server becomes ready; how long until each tool exits? */
-async function lagScenario(title: string, refusedMs: () => number, loadingMs: number): Promise<void> {
+async function lagScenario(shape: Shape): Promise<void> {
   const rows = TOOLS.map(() => ({ lags: [] as number[], requests: [] as number[], rss: [] as number[] }))
-  for (let run = 0; run < RUNS; run++) {
+  mkdirSync(scratch, { recursive: true })
+  const historyFile = join(scratch, 'history.jsonl')
+  // run 0 only fills the history (the row "history of earlier runs"): it is not counted
+  for (let run = 0; run <= RUNS; run++) {
     // every tool gets its own server, all running at once; each draws its own refused time, so that their
     // ready moments (when the measured work happens) rarely coincide on this 2-core machine
     await Promise.all(
       TOOLS.map(async (tool, i) => {
-        const opensAfterMs = refusedMs()
+        const opensAfterMs = 2_000 + Math.random() * 4_000
+        const logFile = join(scratch, `server-${i}.log`)
+        writeFileSync(logFile, tool.readsLog ? `${shape.firstLine}\n` : '')
         const server = await simulate({
-          engine: 'openai',
+          engine: shape.engine,
           model: MODEL,
-          loadMs: opensAfterMs + loadingMs,
-          opensAfterMs
+          loadMs: opensAfterMs + shape.answeringMs,
+          opensAfterMs,
+          // the engine prints its ready line as it becomes ready
+          onEvent: (event) =>
+            void (event === 'ready' && tool.readsLog && appendFileSync(logFile, `${shape.readyLine}\n`))
         })
-        const child = tool.start(`${server.baseUrl}/v1/models`)
+        const child = tool.start(`${server.baseUrl}${shape.path}`, { shape, logFile, historyFile })
         const peak = trackPeakRss(child)
         const exitAt = await exited(child)
         // the simulator keeps epoch time; convert the exit to the same scale
         const lag = Date.now() - (performance.now() - exitAt) - server.readyAt
-        rows[i].lags.push(lag)
-        rows[i].requests.push(server.requests)
-        rows[i].rss.push(peak())
+        if (run > 0) {
+          rows[i].lags.push(lag)
+          rows[i].requests.push(server.requests)
+          rows[i].rss.push(peak())
+        }
         await server.close()
       })
     )
-    process.stderr.write(`  ${title}: run ${run + 1}/${RUNS}\n`)
+    process.stderr.write(`  ${shape.title}: ${run === 0 ? 'warm-up run' : `run ${run}/${RUNS}`}\n`)
   }
-  console.log(`\n### Detection lag: ${title} (${RUNS} runs)\n`)
+  rmSync(scratch, { recursive: true, force: true })
+  console.log(`\n### Detection lag: ${shape.title} (${RUNS} runs)\n`)
   console.log('| tool | median lag | worst lag | HTTP requests to the server (median) | peak RSS |')
   console.log('|---|---:|---:|---:|---:|')
   TOOLS.forEach((tool, i) => {
@@ -159,11 +251,12 @@ async function startup(): Promise<void> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/models`
   const empty: number[] = []
-  const firsts = [...TOOLS, FLOOR].map(() => [] as number[])
+  const tools = [...TOOLS.filter((t) => !t.variant), FLOOR]
+  const firsts = tools.map(() => [] as number[])
   for (let run = 0; run < RUNS; run++) {
     const t0 = performance.now()
     empty.push((await exited(spawn(NODE, ['-e', ''], { env: BASE_ENV, stdio: 'ignore' }))) - t0)
-    for (const [i, tool] of [...TOOLS, FLOOR].entries()) {
+    for (const [i, tool] of tools.entries()) {
       firstRequestAt = 0
       const started = performance.now()
       await exited(tool.start(url))
@@ -179,7 +272,7 @@ async function startup(): Promise<void> {
   console.log(`Empty \`node -e ''\`: ${fmtMs(base)} (Node ${nodeVersion}; environment: ${envNote}).\n`)
   console.log("| tool | spawn → first request | ratio to `node -e ''` |")
   console.log('|---|---:|---:|')
-  ;[...TOOLS, FLOOR].forEach((tool, i) =>
+  tools.forEach((tool, i) =>
     console.log(`| ${tool.name} | ${fmtMs(median(firsts[i]))} | ${(median(firsts[i]) / base).toFixed(2)}× |`)
   )
   const bundle = readFileSync(action).length
@@ -218,7 +311,6 @@ async function fleet(): Promise<void> {
     loads.map((loadMs, i) => simulate({ engine: 'vllm', model: `/models/m-${i}`, loadMs }))
   )
   const output = join(root, 'node_modules', '.cache', `fleet-output-${process.pid}`)
-  const { writeFileSync, rmSync } = await import('node:fs')
   writeFileSync(output, '')
   const spawnedAt = Date.now()
   const child = spawn(NODE, [action], {
@@ -264,10 +356,6 @@ console.log(
   `# wait-for-model benchmark\n\n${new Date().toISOString()}, Node ${nodeVersion}, ${(await import('node:os')).cpus().length} cores`
 )
 if (ONLY.includes('startup')) await startup()
-if (ONLY.includes('lag')) {
-  const refused = (): number => 2_000 + Math.random() * 4_000
-  await lagScenario('refused 2–6 s, then ready (vLLM, TGI, Triton)', refused, 0)
-  await lagScenario('refused 2–6 s, then 503 for 3 s, then ready', refused, 3_000)
-}
+if (ONLY.includes('lag')) for (const shape of SHAPES) await lagScenario(shape)
 if (ONLY.includes('idle')) await idle()
 if (ONLY.includes('fleet')) await fleet()

@@ -16535,7 +16535,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 7152:
+/***/ 456:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -19061,6 +19061,7 @@ function parseRun(line) {
         typeof r.ready === 'boolean' &&
         typeof r.elapsedSeconds === 'number' &&
         (r.startupSeconds === undefined || typeof r.startupSeconds === 'number') &&
+        (r.answeringSeconds === undefined || typeof r.answeringSeconds === 'number') &&
         Array.isArray(r.phases) &&
         r.phases.every((p) => typeof p?.name === 'string' && typeof p?.seconds === 'number') &&
         (r.env === undefined ||
@@ -19215,8 +19216,10 @@ function usualStartup(earlier) {
         name,
         median(ready.flatMap((r) => r.phases.filter((p) => p.name === name).map((p) => p.seconds)))
     ]));
+    const answering = ready.flatMap((r) => (r.answeringSeconds === undefined ? [] : [r.answeringSeconds]));
     return {
         totalSeconds: median(ready.map(secondsOf)),
+        ...(answering.length === 0 ? {} : { answeringSeconds: median(answering) }),
         phaseSeconds,
         order: ready[ready.length - 1].phases.map((p) => p.name),
         runs: ready.length
@@ -19258,6 +19261,55 @@ function envDrift(earlier, run) {
             runs++;
         return { name, was: previous[name], now: now[name], runs };
     });
+}
+
+;// CONCATENATED MODULE: ./src/wait/schedule.ts
+/**
+ * When the next HTTP probe goes out while the server answers but is not ready yet (503 while loading, a list
+ * without the model, /health 503 through a warm-up). Pure: a function of the state the loop hands it, so that it is
+ * tested on a fake clock. Connections refused are not its concern: the port watch stands in for probes then.
+ */
+const SCHEDULE_MODES = ['adaptive', 'fixed'];
+/** The gap near the expected ready moment: a probe costs the server a few microseconds, a late ready a job's time. */
+const DENSE_MS = 200;
+/**
+ * How far before the expected moment dense probes begin: a share of the expected load (its length varies from run
+ * to run by about that much), and at least half a second (the estimate itself is known to a tenth of a second).
+ */
+const LEAD_MIN_MS = 500;
+const LEAD_SHARE = 0.2;
+/**
+ * Without an expected moment the gap grows with the time the server has been loading (a quarter of it): a load
+ * that has taken 2 s is probed every 500 ms, one that has taken 20 s every `interval`. The lag stays a share of
+ * the load, and the requests grow with its logarithm, not its length.
+ */
+const BACKOFF_SHARE = 0.25;
+/** The shortest gap whatever the state: a server that answers at once must not turn the loop into a busy one. */
+const MIN_GAP_MS = 50;
+/** The moment the next probe goes out (never past the deadline). */
+function nextProbeAt(s) {
+    const asked = s.retryAfterMs === undefined ? 0 : Math.min(s.retryAfterMs, s.intervalMs * 4);
+    const pace = s.mode === 'fixed' ? s.sentAt + s.intervalMs : s.sentAt + adaptiveGap(s);
+    // A 429 or 503 may ask for a longer pause: granted up to 4 intervals.
+    return Math.min(Math.max(pace, s.now + asked, s.sentAt + MIN_GAP_MS), s.deadline);
+}
+function adaptiveGap(s) {
+    const clamp = (ms) => Math.min(s.intervalMs, Math.max(DENSE_MS, ms));
+    if (s.answeringSince === undefined)
+        return s.intervalMs; // not loading: a list without the model, a 404
+    if (s.readyAt === undefined && s.logTellsReady)
+        return s.intervalMs;
+    const loadedMs = Math.max(0, s.sentAt - s.answeringSince);
+    const readyAt = s.readyAt ?? (s.usualAnsweringMs === undefined ? undefined : s.answeringSince + s.usualAnsweringMs);
+    if (readyAt === undefined)
+        return clamp(loadedMs * BACKOFF_SHARE);
+    const lead = Math.max(LEAD_MIN_MS, (readyAt - s.answeringSince) * LEAD_SHARE);
+    const denseFrom = readyAt - lead;
+    // Far from it: sparse, but the probe that opens the dense window lands on its start.
+    if (s.sentAt < denseFrom)
+        return Math.min(s.intervalMs, Math.max(DENSE_MS, denseFrom - s.sentAt));
+    // Near it, and past it: dense, then backing off with the overrun (the estimate was wrong, by how much is unknown).
+    return clamp(DENSE_MS + Math.max(0, s.sentAt - readyAt) * BACKOFF_SHARE);
 }
 
 ;// CONCATENATED MODULE: ./src/engines/log-markers.ts
@@ -19573,6 +19625,7 @@ const osName = (platform) => OS_NAMES[platform.os] ?? platform.os;
 
 
 
+
 /** Input name \u2192 default, in the order action.yml declares them. */
 const INPUT_DEFAULTS = {
     url: '',
@@ -19581,6 +19634,7 @@ const INPUT_DEFAULTS = {
     'match-regex': '',
     status: '200-299',
     interval: '5s',
+    schedule: 'adaptive',
     timeout: '15m',
     'request-timeout': '10s',
     'success-threshold': '1',
@@ -19662,6 +19716,12 @@ function parseSettings(get, platform = currentPlatform()) {
     const matchRegex = regexText.trim() === '' ? undefined : field('match-regex', parseRegex);
     const status = field('status', parseStatusSet);
     const intervalMs = duration('interval', 100);
+    const schedule = field('schedule', (t) => {
+        const mode = SCHEDULE_MODES.find((m) => m === t.trim().toLowerCase());
+        if (mode === undefined)
+            throw new Error(`"${printable(t)}" is not one of ${SCHEDULE_MODES.join(', ')}`);
+        return mode;
+    });
     const timeoutMs = duration('timeout', 1);
     const requestTimeoutMs = duration('request-timeout', 1);
     const progressIntervalMs = duration('progress-interval', 1000);
@@ -19793,6 +19853,7 @@ function parseSettings(get, platform = currentPlatform()) {
         matchRegex,
         status,
         intervalMs,
+        schedule,
         timeoutMs,
         requestTimeoutMs,
         successThreshold,
@@ -20616,6 +20677,8 @@ const round1 = (x) => Math.round(x * 10) / 10;
 class StartupProfile {
     opts;
     tracker;
+    /** When the engine's own ready line was read. */
+    readyLineAt;
     constructor(opts = {}) {
         this.opts = opts;
         this.tracker = new PhaseTracker({ engine: opts.engine, startedAt: opts.startedAt });
@@ -20629,11 +20692,11 @@ class StartupProfile {
     }
     /** One line of the server's log (its number in the file, when known), read at `at`: returns what to say about it. */
     line(text, at, lineNumber) {
-        return this.say(this.tracker.feed(text, at, lineNumber));
+        return this.say(this.tracker.feed(text, at, lineNumber), at);
     }
     /** A line written before the wait began (a server started elsewhere): it tells the phases so far, never a failure. */
     earlier(text, at, lineNumber) {
-        return this.say(this.tracker.feed(text, at, lineNumber, { fatal: false }));
+        return this.say(this.tracker.feed(text, at, lineNumber, { fatal: false }), at);
     }
     /** A model-list body's JSON from the server: `owned_by` can name the engine. */
     models(json) {
@@ -20651,6 +20714,31 @@ class StartupProfile {
             eta({ phase: phase.name, inPhaseMs: phase.inPhaseMs, phaseLeftMs: left, elapsedMs }, this.opts.usual);
         return progressText(phase, left, against);
     }
+    /**
+     * When the server is expected ready, for the probe schedule: when its ready line was read, else going by the
+     * phase under way in its log (its progress, and what earlier runs took for it and the phases after it);
+     * undefined while neither tells (the schedule then goes by how long earlier runs answered "loading").
+     */
+    readyAt(now) {
+        if (this.readyLineAt !== undefined)
+            return this.readyLineAt;
+        const usual = this.opts.usual;
+        const phase = this.tracker.current(now);
+        if (usual === undefined || phase === undefined || !usual.order.includes(phase.name))
+            return undefined;
+        const left = phase.progress === undefined ? undefined : phaseLeftMs(phase.progress, now);
+        const ms = readyInMs({ phase: phase.name, inPhaseMs: phase.inPhaseMs, phaseLeftMs: left, elapsedMs: 0 }, usual);
+        if (ms === undefined)
+            return undefined;
+        if (ms > 0)
+            return now + ms;
+        // Past what earlier runs took for the last phase: it was expected when that ended, and the schedule backs off.
+        return Math.min(now, now - phase.inPhaseMs + (usual.phaseSeconds.get(phase.name) ?? 0) * 1000);
+    }
+    /** The engine's ready line has been read. */
+    get readyLineSeen() {
+        return this.readyLineAt !== undefined;
+    }
     /** The wait is over: the phases, the one under way ended at `at`. */
     finish(at) {
         this.tracker.finish(at);
@@ -20660,7 +20748,10 @@ class StartupProfile {
     get label() {
         return this.engine === undefined ? undefined : engineLog(this.engine).label;
     }
-    say(events) {
+    /** `at`: when the line that gave the events was read (the ready line's moment, once the tracker has seen it). */
+    say(events, at) {
+        if (at !== undefined && this.tracker.ready)
+            this.readyLineAt ??= at;
         const lines = [];
         for (const e of events) {
             if (e.type === 'engine')
@@ -20909,6 +21000,8 @@ function readEnviron(pid) {
 }
 
 ;// CONCATENATED MODULE: ./src/server/watch.ts
+/** Turns what happens beside the wait into a halt: the server process exiting, a fail-pattern log line, cancellation. */
+
 
 /**
  * How long `fail-pattern` may run on one look's new lines: a pattern that backtracks (`(\w+\s?)+: CUDA error`
@@ -20917,6 +21010,19 @@ function readEnviron(pid) {
 const FAIL_PATTERN_LIMIT_MS = 250;
 /** How long a fatal log line waits for the server's exit, to name its exit code too. */
 const EXIT_GRACE_MS = 150;
+/** The least time between two reads of the log woken by the file system. */
+const SCAN_GAP_MS = 20;
+/** Watches a file for changes; undefined where it cannot (not there yet, no inotify): the timer reads it then. */
+function watchFile(path, onChange) {
+    try {
+        const watcher = (0,external_node_fs_namespaceObject.watch)(path, { persistent: false }, onChange);
+        watcher.on('error', () => watcher.close());
+        return watcher;
+    }
+    catch {
+        return undefined;
+    }
+}
 function watchServer({ halter, server, log, failPattern, readLines, cancel, pollMs = 200 }) {
     let closed = false;
     // A server that exits after the wait is over (or a late fatal line) ends nothing.
@@ -20953,9 +21059,32 @@ function watchServer({ halter, server, log, failPattern, readLines, cancel, poll
             return logError(matching, 'matches fail-pattern', after);
         return known ? knownError(known) : undefined;
     };
+    /** Calls `f` now, or `gapMs` after its last call when that was sooner (once, however many calls came between). */
+    const spaced = (f, gapMs) => {
+        let last = -Infinity;
+        let pending;
+        return () => {
+            if (pending !== undefined || closed)
+                return;
+            const wait = last + gapMs - performance.now();
+            const run = () => {
+                pending = undefined;
+                last = performance.now();
+                if (!closed)
+                    f();
+            };
+            if (wait <= 0)
+                run();
+            else
+                pending = setTimeout(run, wait);
+        };
+    };
     let found;
     let grace;
     const scan = () => {
+        // a log that was not there yet when the wait began
+        if (changes === undefined && log !== undefined && !closed)
+            changes = watchFile(log.path, onChange);
         if (found !== undefined || (found = read()) === undefined)
             return;
         // A server usually exits right after its fatal line: a moment's grace lets the message give the exit code.
@@ -20964,7 +21093,12 @@ function watchServer({ halter, server, log, failPattern, readLines, cancel, poll
         else
             grace = setTimeout(halt, EXIT_GRACE_MS, found);
     };
-    const timer = log && (failPattern || readLines) ? setInterval(scan, pollMs) : undefined;
+    const reads = log !== undefined && (failPattern !== undefined || readLines !== undefined);
+    const timer = reads ? setInterval(scan, pollMs) : undefined;
+    // The file system says when the log grows, so that a ready line is read within milliseconds, not a poll later;
+    // reads are spaced by SCAN_GAP_MS, so that a progress bar redrawn a thousand times a second costs little.
+    const onChange = spaced(() => scan(), SCAN_GAP_MS);
+    let changes = reads ? watchFile(log.path, onChange) : undefined;
     void server?.exited.then((how) => {
         if (closed)
             return;
@@ -20982,6 +21116,7 @@ function watchServer({ halter, server, log, failPattern, readLines, cancel, poll
         close() {
             closed = true;
             clearInterval(timer);
+            changes?.close();
             clearTimeout(grace);
             cancel?.signal.removeEventListener('abort', onCancel);
         }
@@ -20990,6 +21125,7 @@ function watchServer({ halter, server, log, failPattern, readLines, cancel, poll
 
 ;// CONCATENATED MODULE: ./src/wait/loop.ts
 /** The wait loop: probe, judge, report changes, until ready, a fatal answer, a halt, or the deadline. */
+
 
 
 /**
@@ -21020,6 +21156,16 @@ async function waitForModel(opts, deps) {
     let quietSince = start;
     let engineReadiness;
     let listedMs;
+    /** When the server began answering HTTP without being ready: the adaptive schedule counts the load from it. */
+    let answeringSince;
+    // The log's ready line wakes the loop once: should the probe then say "not yet", the schedule takes over.
+    let readyLineWoke = false;
+    const readyLine = () => {
+        const seen = deps.readyLine;
+        if (seen === undefined || readyLineWoke)
+            return undefined;
+        return (signal) => seen(signal).then(() => void (readyLineWoke ||= !signal.aborted));
+    };
     const finish = (reason, halt) => ({
         ready: reason === 'ready',
         reason,
@@ -21109,28 +21255,41 @@ async function waitForModel(opts, deps) {
         if (opts.once)
             return finish(generationFailed ? 'generation-failed' : 'timeout');
         const refused = result.kind === 'error' && result.code === 'ECONNREFUSED';
-        if (refused && deps.portWatch) {
+        const portWatch = deps.portWatch;
+        if (refused && portWatch) {
             // While a local port is closed the watch is the probe; HTTP probes then go out with the progress lines.
-            const spacing = deps.portWatch.local ? Math.max(opts.intervalMs, opts.progressIntervalMs) : opts.intervalMs;
-            await sleepUntilPortOpens(clock, Math.min(sentAt + spacing, deadline) - clock.now(), deps.portWatch, signal);
+            const spacing = portWatch.local ? Math.max(opts.intervalMs, opts.progressIntervalMs) : opts.intervalMs;
+            const untilMs = Math.min(sentAt + spacing, deadline) - clock.now();
+            await sleepUntilWoken(clock, untilMs, [(wake) => portWatch.opened(wake), readyLine()], signal);
             // a port that shows as open yet refuses must not turn the loop into a busy one
             const earliest = Math.min(sentAt + MIN_PROBE_GAP_MS, deadline);
             if (clock.now() < earliest)
                 await clock.sleep(earliest - clock.now(), signal);
         }
         else {
-            // A 429 or 503 may ask for a longer pause: granted up to 4 intervals, and never past the deadline.
-            const retryAfterMs = result.kind === 'http' ? (result.retryAfterMs ?? 0) : 0;
-            const next = Math.min(Math.max(sentAt + opts.intervalMs, now + Math.min(retryAfterMs, opts.intervalMs * 4)), deadline);
-            await clock.sleep(next - clock.now(), signal);
+            answeringSince = result.kind === 'http' ? (answeringSince ?? sentAt) : undefined;
+            const next = nextProbeAt({
+                mode: opts.schedule ?? 'fixed',
+                intervalMs: opts.intervalMs,
+                sentAt,
+                now,
+                answeringSince,
+                readyAt: deps.readyAt?.(now),
+                usualAnsweringMs: deps.usualAnsweringMs,
+                logTellsReady: deps.logTellsReady?.(),
+                retryAfterMs: result.kind === 'http' ? result.retryAfterMs : undefined,
+                deadline
+            });
+            await sleepUntilWoken(clock, next - clock.now(), [readyLine()], signal);
         }
     }
 }
 const MIN_PROBE_GAP_MS = 50;
-async function sleepUntilPortOpens(clock, ms, portWatch, halt) {
+/** Sleeps `ms`, or less: until one of `wakers` resolves, or `halt` aborts. */
+async function sleepUntilWoken(clock, ms, wakers, halt) {
     const wake = new AbortController();
     const signal = halt ? AbortSignal.any([wake.signal, halt]) : wake.signal;
-    await Promise.race([clock.sleep(ms, signal), portWatch.opened(signal)]);
+    await Promise.race([clock.sleep(ms, signal), ...wakers.flatMap((w) => (w ? [w(signal)] : []))]);
     wake.abort();
 }
 /** Folds the engine's own readiness answer into the model-list assessment: listed is not ready until it says so. */
@@ -21237,7 +21396,7 @@ async function gate(settings, gateDeps) {
         const waitStart = deps.startedAt ?? clock.now();
         const history = openHistory(settings, deps);
         const profile = new StartupProfile({ engine: settings.engine, startedAt: server?.startedAt, usual: history.usual });
-        const { log, sayStartup, readLines } = followLog({
+        const { log, sayStartup, readLines, readyLine } = followLog({
             settings,
             logFile,
             logOffset: server?.logOffset,
@@ -21264,6 +21423,9 @@ async function gate(settings, gateDeps) {
             profile,
             sayStartup,
             progressAt: (now) => profile.status(now, now - (server?.startedAt ?? waitStart)),
+            readyLine,
+            readyAt: (now) => profile.readyAt(now),
+            usualAnsweringMs: history.usual?.answeringSeconds && history.usual.answeringSeconds * 1000,
             haltFleet: settings.targets.length > 1 ? (halt) => void (halter.halt(halt) && (fleetHalt = halt)) : undefined
         };
         const results = await Promise.all(settings.targets.map((target) => waitForTarget(target, shared)));
@@ -21319,9 +21481,25 @@ function followLog({ settings, logFile, logOffset, profile, deps, waitStart }) {
             secrets: settings.secrets,
             earlier: (lines) => lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number)))
         });
+    // Aborted once the engine's own ready line is read: every endpoint's next probe goes out at once.
+    const readySeen = new AbortController();
+    (0,external_node_events_.setMaxListeners)(0, readySeen.signal);
+    const readyLine = (signal) => new Promise((resolve) => {
+        if (readySeen.signal.aborted || signal.aborted)
+            return resolve();
+        const done = () => {
+            readySeen.signal.removeEventListener('abort', done);
+            signal.removeEventListener('abort', done);
+            resolve();
+        };
+        readySeen.signal.addEventListener('abort', done, { once: true });
+        signal.addEventListener('abort', done, { once: true });
+    });
     const readLines = (lines) => {
         for (const l of lines)
             sayStartup(profile.line(l.text, clock.now(), l.number));
+        if (profile.readyLineSeen)
+            readySeen.abort();
         const f = profile.fatal;
         return (f && {
             line: { number: f.lineNumber, text: f.line },
@@ -21329,7 +21507,7 @@ function followLog({ settings, logFile, logOffset, profile, deps, waitStart }) {
             engineLabel: profile.label
         });
     };
-    return { log, sayStartup, readLines };
+    return { log, sayStartup, readLines, readyLine: log === undefined ? undefined : readyLine };
 }
 /** Starts the server (`start`) or follows one started elsewhere (`pid`); undefined for neither. */
 function launch(settings, pid, logFile, deps) {
@@ -21407,6 +21585,7 @@ async function waitForTarget({ url, generation }, shared) {
             requestTimeoutMs: settings.requestTimeoutMs,
             successThreshold: settings.successThreshold,
             progressIntervalMs: settings.progressIntervalMs,
+            schedule: settings.schedule,
             once: deps.once
         }, {
             probe,
@@ -21414,6 +21593,10 @@ async function waitForTarget({ url, generation }, shared) {
             engineReady,
             halter,
             portWatch: deps.once ? undefined : shared.ports.watchFor(url),
+            readyLine: shared.readyLine,
+            readyAt: shared.readyAt,
+            usualAnsweringMs: shared.usualAnsweringMs,
+            logTellsReady: () => log !== undefined && profile.engine !== undefined,
             clock,
             startedAt: deps.startedAt,
             onEvent: (e) => {
@@ -21555,6 +21738,9 @@ function settle({ settings, outcome, facts, profile, history, deps }) {
         reason: outcome.reason,
         elapsedSeconds: gate_round1(outcome.elapsedMs / 1000),
         ...(facts.startupMs === undefined ? {} : { startupSeconds: gate_round1(facts.startupMs / 1000) }),
+        ...(outcome.ready && outcome.firstResponseMs !== undefined
+            ? { answeringSeconds: gate_round1((outcome.elapsedMs - outcome.firstResponseMs) / 1000) }
+            : {}),
         ...(profile.engine === undefined ? {} : { engine: profile.engine }),
         phases: phases.map((p) => ({ name: p.name, seconds: p.seconds })),
         ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') })
@@ -22369,7 +22555,7 @@ async function run() {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7152);
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(456);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 

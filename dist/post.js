@@ -18923,6 +18923,7 @@ function parseRun(line) {
         typeof r.ready === 'boolean' &&
         typeof r.elapsedSeconds === 'number' &&
         (r.startupSeconds === undefined || typeof r.startupSeconds === 'number') &&
+        (r.answeringSeconds === undefined || typeof r.answeringSeconds === 'number') &&
         Array.isArray(r.phases) &&
         r.phases.every((p) => typeof p?.name === 'string' && typeof p?.seconds === 'number') &&
         (r.env === undefined ||
@@ -19077,8 +19078,10 @@ function usualStartup(earlier) {
         name,
         median(ready.flatMap((r) => r.phases.filter((p) => p.name === name).map((p) => p.seconds)))
     ]));
+    const answering = ready.flatMap((r) => (r.answeringSeconds === undefined ? [] : [r.answeringSeconds]));
     return {
         totalSeconds: median(ready.map(secondsOf)),
+        ...(answering.length === 0 ? {} : { answeringSeconds: median(answering) }),
         phaseSeconds,
         order: ready[ready.length - 1].phases.map((p) => p.name),
         runs: ready.length
@@ -19149,6 +19152,7 @@ const platform_osName = (platform) => OS_NAMES[platform.os] ?? platform.os;
 
 
 
+
 /** Input name \u2192 default, in the order action.yml declares them. */
 const INPUT_DEFAULTS = {
     url: '',
@@ -19157,6 +19161,7 @@ const INPUT_DEFAULTS = {
     'match-regex': '',
     status: '200-299',
     interval: '5s',
+    schedule: 'adaptive',
     timeout: '15m',
     'request-timeout': '10s',
     'success-threshold': '1',
@@ -19238,6 +19243,12 @@ function parseSettings(get, platform = currentPlatform()) {
     const matchRegex = regexText.trim() === '' ? undefined : field('match-regex', parseRegex);
     const status = field('status', parseStatusSet);
     const intervalMs = duration('interval', 100);
+    const schedule = field('schedule', (t) => {
+        const mode = SCHEDULE_MODES.find((m) => m === t.trim().toLowerCase());
+        if (mode === undefined)
+            throw new Error(`"${printable(t)}" is not one of ${SCHEDULE_MODES.join(', ')}`);
+        return mode;
+    });
     const timeoutMs = duration('timeout', 1);
     const requestTimeoutMs = duration('request-timeout', 1);
     const progressIntervalMs = duration('progress-interval', 1000);
@@ -19369,6 +19380,7 @@ function parseSettings(get, platform = currentPlatform()) {
         matchRegex,
         status,
         intervalMs,
+        schedule,
         timeoutMs,
         requestTimeoutMs,
         successThreshold,

@@ -35,6 +35,8 @@ export interface RunRecord {
   elapsedSeconds: number
   /** From the server process's own start, when it is known. */
   startupSeconds?: number
+  /** From the server's first HTTP answer to ready (how long it answered "loading"), for a ready run. */
+  answeringSeconds?: number
   engine?: string
   phases: PhaseRecord[]
   /** The `env-report` snapshot (masked values stay masked); unset variables are absent. */
@@ -154,6 +156,7 @@ function parseRun(line: string): RunRecord | undefined {
     typeof r.ready === 'boolean' &&
     typeof r.elapsedSeconds === 'number' &&
     (r.startupSeconds === undefined || typeof r.startupSeconds === 'number') &&
+    (r.answeringSeconds === undefined || typeof r.answeringSeconds === 'number') &&
     Array.isArray(r.phases) &&
     r.phases.every((p) => typeof p?.name === 'string' && typeof p?.seconds === 'number') &&
     (r.env === undefined ||
@@ -308,8 +311,10 @@ export function usualStartup(earlier: readonly RunRecord[]): (UsualStartup & { r
       median(ready.flatMap((r) => r.phases.filter((p) => p.name === name).map((p) => p.seconds)))
     ])
   )
+  const answering = ready.flatMap((r) => (r.answeringSeconds === undefined ? [] : [r.answeringSeconds]))
   return {
     totalSeconds: median(ready.map(secondsOf)),
+    ...(answering.length === 0 ? {} : { answeringSeconds: median(answering) }),
     phaseSeconds,
     order: ready[ready.length - 1].phases.map((p) => p.name),
     runs: ready.length

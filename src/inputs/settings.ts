@@ -3,6 +3,7 @@
  * Nothing below this module reads inputs; every error names the input and the form it accepts.
  */
 import { readFileSync, type Stats, statSync } from 'node:fs'
+import { SCHEDULE_MODES, type ScheduleMode } from '../wait/schedule.js'
 import {
   DURATION_FORM,
   hasControlChars,
@@ -38,6 +39,8 @@ export interface Settings {
   matchRegex?: RegExp
   status: StatusSet
   intervalMs: number
+  /** How probes are spaced while the server answers but is not ready. */
+  schedule: ScheduleMode
   timeoutMs: number
   requestTimeoutMs: number
   successThreshold: number
@@ -99,6 +102,7 @@ export const INPUT_DEFAULTS = {
   'match-regex': '',
   status: '200-299',
   interval: '5s',
+  schedule: 'adaptive',
   timeout: '15m',
   'request-timeout': '10s',
   'success-threshold': '1',
@@ -193,6 +197,11 @@ export function parseSettings(get: (name: InputName) => string, platform: Platfo
   const matchRegex = regexText.trim() === '' ? undefined : field('match-regex', parseRegex)
   const status = field('status', parseStatusSet)
   const intervalMs = duration('interval', 100)
+  const schedule = field('schedule', (t) => {
+    const mode = SCHEDULE_MODES.find((m) => m === t.trim().toLowerCase())
+    if (mode === undefined) throw new Error(`"${printable(t)}" is not one of ${SCHEDULE_MODES.join(', ')}`)
+    return mode
+  })
   const timeoutMs = duration('timeout', 1)
   const requestTimeoutMs = duration('request-timeout', 1)
   const progressIntervalMs = duration('progress-interval', 1000)
@@ -331,6 +340,7 @@ export function parseSettings(get: (name: InputName) => string, platform: Platfo
     matchRegex,
     status,
     intervalMs,
+    schedule,
     timeoutMs,
     requestTimeoutMs,
     successThreshold,

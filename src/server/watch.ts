@@ -1,4 +1,5 @@
 /** Turns what happens beside the wait into a halt: the server process exiting, a fail-pattern log line, cancellation. */
+import { type FSWatcher, watch } from 'node:fs'
 import type { LogFollower, LogLine } from './log-follower.js'
 import type { ServerProcess } from './process.js'
 import type { Halt, Halter } from '../wait/halt.js'
@@ -14,7 +15,7 @@ export interface WatchOptions {
   readLines?(lines: LogLine[]): KnownFatal | undefined
   /** Stopped, with the signal the runner sent, when the job is cancelled. */
   cancel?: Halter<NodeJS.Signals>
-  /** How often the log is read. */
+  /** How often the log is read when the file system does not say it changed (a log on NFS, a file not there yet). */
   pollMs?: number
 }
 
@@ -39,6 +40,19 @@ const FAIL_PATTERN_LIMIT_MS = 250
 
 /** How long a fatal log line waits for the server's exit, to name its exit code too. */
 const EXIT_GRACE_MS = 150
+/** The least time between two reads of the log woken by the file system. */
+const SCAN_GAP_MS = 20
+
+/** Watches a file for changes; undefined where it cannot (not there yet, no inotify): the timer reads it then. */
+function watchFile(path: string, onChange: () => void): FSWatcher | undefined {
+  try {
+    const watcher = watch(path, { persistent: false }, onChange)
+    watcher.on('error', () => watcher.close())
+    return watcher
+  } catch {
+    return undefined
+  }
+}
 
 export function watchServer({
   halter,
@@ -87,15 +101,38 @@ export function watchServer({
     return known ? knownError(known) : undefined
   }
 
+  /** Calls `f` now, or `gapMs` after its last call when that was sooner (once, however many calls came between). */
+  const spaced = (f: () => void, gapMs: number): (() => void) => {
+    let last = -Infinity
+    let pending: NodeJS.Timeout | undefined
+    return () => {
+      if (pending !== undefined || closed) return
+      const wait = last + gapMs - performance.now()
+      const run = (): void => {
+        pending = undefined
+        last = performance.now()
+        if (!closed) f()
+      }
+      if (wait <= 0) run()
+      else pending = setTimeout(run, wait)
+    }
+  }
   let found: Halt | undefined
   let grace: NodeJS.Timeout | undefined
   const scan = (): void => {
+    // a log that was not there yet when the wait began
+    if (changes === undefined && log !== undefined && !closed) changes = watchFile(log.path, onChange)
     if (found !== undefined || (found = read()) === undefined) return
     // A server usually exits right after its fatal line: a moment's grace lets the message give the exit code.
     if (server === undefined) halt(found)
     else grace = setTimeout(halt, EXIT_GRACE_MS, found)
   }
-  const timer = log && (failPattern || readLines) ? setInterval(scan, pollMs) : undefined
+  const reads = log !== undefined && (failPattern !== undefined || readLines !== undefined)
+  const timer = reads ? setInterval(scan, pollMs) : undefined
+  // The file system says when the log grows, so that a ready line is read within milliseconds, not a poll later;
+  // reads are spaced by SCAN_GAP_MS, so that a progress bar redrawn a thousand times a second costs little.
+  const onChange = spaced(() => scan(), SCAN_GAP_MS)
+  let changes = reads ? watchFile(log.path, onChange) : undefined
 
   void server?.exited.then((how) => {
     if (closed) return
@@ -114,6 +151,7 @@ export function watchServer({
     close() {
       closed = true
       clearInterval(timer)
+      changes?.close()
       clearTimeout(grace)
       cancel?.signal.removeEventListener('abort', onCancel)
     }

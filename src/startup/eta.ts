@@ -9,6 +9,8 @@ export interface UsualStartup {
   phaseSeconds: ReadonlyMap<string, number>
   /** The phases in the order the latest run went through them. */
   order: readonly string[]
+  /** Median time from the first HTTP answer to ready, of the runs that recorded it. */
+  answeringSeconds?: number
 }
 
 /**

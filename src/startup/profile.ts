@@ -3,7 +3,7 @@
  * new phase, a fatal line), and the still-waiting lines say where the startup is and how long it has to go.
  */
 import { engineLog, engineOfModelList, type LogEngine } from '../engines/log-markers.js'
-import { eta, type UsualStartup, phaseLeftMs } from './eta.js'
+import { eta, type UsualStartup, phaseLeftMs, readyInMs } from './eta.js'
 import { type FatalMatch, type PhaseTiming, PhaseTracker, type TrackerEvent } from './phases.js'
 import { etaText, phaseChangeText, progressText } from '../report/profile-report.js'
 
@@ -18,6 +18,8 @@ export interface ProfileOptions {
 
 export class StartupProfile {
   private readonly tracker: PhaseTracker
+  /** When the engine's own ready line was read. */
+  private readyLineAt: number | undefined
 
   constructor(private readonly opts: ProfileOptions = {}) {
     this.tracker = new PhaseTracker({ engine: opts.engine, startedAt: opts.startedAt })
@@ -34,12 +36,12 @@ export class StartupProfile {
 
   /** One line of the server's log (its number in the file, when known), read at `at`: returns what to say about it. */
   line(text: string, at: number, lineNumber?: number): string[] {
-    return this.say(this.tracker.feed(text, at, lineNumber))
+    return this.say(this.tracker.feed(text, at, lineNumber), at)
   }
 
   /** A line written before the wait began (a server started elsewhere): it tells the phases so far, never a failure. */
   earlier(text: string, at: number, lineNumber: number): string[] {
-    return this.say(this.tracker.feed(text, at, lineNumber, { fatal: false }))
+    return this.say(this.tracker.feed(text, at, lineNumber, { fatal: false }), at)
   }
 
   /** A model-list body's JSON from the server: `owned_by` can name the engine. */
@@ -61,6 +63,29 @@ export class StartupProfile {
     return progressText(phase, left, against)
   }
 
+  /**
+   * When the server is expected ready, for the probe schedule: when its ready line was read, else going by the
+   * phase under way in its log (its progress, and what earlier runs took for it and the phases after it);
+   * undefined while neither tells (the schedule then goes by how long earlier runs answered "loading").
+   */
+  readyAt(now: number): number | undefined {
+    if (this.readyLineAt !== undefined) return this.readyLineAt
+    const usual = this.opts.usual
+    const phase = this.tracker.current(now)
+    if (usual === undefined || phase === undefined || !usual.order.includes(phase.name)) return undefined
+    const left = phase.progress === undefined ? undefined : phaseLeftMs(phase.progress, now)
+    const ms = readyInMs({ phase: phase.name, inPhaseMs: phase.inPhaseMs, phaseLeftMs: left, elapsedMs: 0 }, usual)
+    if (ms === undefined) return undefined
+    if (ms > 0) return now + ms
+    // Past what earlier runs took for the last phase: it was expected when that ended, and the schedule backs off.
+    return Math.min(now, now - phase.inPhaseMs + (usual.phaseSeconds.get(phase.name) ?? 0) * 1000)
+  }
+
+  /** The engine's ready line has been read. */
+  get readyLineSeen(): boolean {
+    return this.readyLineAt !== undefined
+  }
+
   /** The wait is over: the phases, the one under way ended at `at`. */
   finish(at: number): PhaseTiming[] {
     this.tracker.finish(at)
@@ -72,7 +97,9 @@ export class StartupProfile {
     return this.engine === undefined ? undefined : engineLog(this.engine).label
   }
 
-  private say(events: TrackerEvent[]): string[] {
+  /** `at`: when the line that gave the events was read (the ready line's moment, once the tracker has seen it). */
+  private say(events: TrackerEvent[], at?: number): string[] {
+    if (at !== undefined && this.tracker.ready) this.readyLineAt ??= at
     const lines: string[] = []
     for (const e of events) {
       if (e.type === 'engine')

@@ -70,6 +70,12 @@ interface Shared {
   sayStartup(lines: string[]): void
   /** Where the server's startup is at `now`, for a still-waiting line; undefined while nothing tells. */
   progressAt(now: number): string | undefined
+  /** Resolves once the engine's own ready line is read (or when `signal` aborts); undefined without a log. */
+  readyLine?(signal: AbortSignal): Promise<void>
+  /** When the server is expected ready, going by its log (see `StartupProfile.readyAt`). */
+  readyAt(now: number): number | undefined
+  /** How long earlier runs answered HTTP before they were ready (history). */
+  usualAnsweringMs?: number
   /** Ends the other endpoints' waits when one can no longer become ready; undefined for one endpoint. */
   haltFleet?(halt: Halt): void
 }
@@ -101,7 +107,7 @@ export async function gate(settings: Settings, gateDeps: GateDeps): Promise<Gate
     const waitStart = deps.startedAt ?? clock.now()
     const history = openHistory(settings, deps)
     const profile = new StartupProfile({ engine: settings.engine, startedAt: server?.startedAt, usual: history.usual })
-    const { log, sayStartup, readLines } = followLog({
+    const { log, sayStartup, readLines, readyLine } = followLog({
       settings,
       logFile,
       logOffset: server?.logOffset,
@@ -132,6 +138,9 @@ export async function gate(settings: Settings, gateDeps: GateDeps): Promise<Gate
       profile,
       sayStartup,
       progressAt: (now) => profile.status(now, now - (server?.startedAt ?? waitStart)),
+      readyLine,
+      readyAt: (now) => profile.readyAt(now),
+      usualAnsweringMs: history.usual?.answeringSeconds && history.usual.answeringSeconds * 1000,
       haltFleet: settings.targets.length > 1 ? (halt) => void (halter.halt(halt) && (fleetHalt = halt)) : undefined
     }
     const results = await Promise.all(settings.targets.map((target) => waitForTarget(target, shared)))
@@ -186,7 +195,12 @@ function followLog({
   profile: StartupProfile
   deps: Deps
   waitStart: number
-}): { log?: LogFollower; sayStartup(lines: string[]): void; readLines(lines: LogLine[]): KnownFatal | undefined } {
+}): {
+  log?: LogFollower
+  sayStartup(lines: string[]): void
+  readLines(lines: LogLine[]): KnownFatal | undefined
+  readyLine?(signal: AbortSignal): Promise<void>
+} {
   const { clock } = deps
   const sayStartup = (lines: string[]): void =>
     lines.forEach((l) => deps.log(gateLines.startup(clock.now() - waitStart, l)))
@@ -199,8 +213,23 @@ function followLog({
           secrets: settings.secrets,
           earlier: (lines) => lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number)))
         })
+  // Aborted once the engine's own ready line is read: every endpoint's next probe goes out at once.
+  const readySeen = new AbortController()
+  setMaxListeners(0, readySeen.signal)
+  const readyLine = (signal: AbortSignal): Promise<void> =>
+    new Promise((resolve) => {
+      if (readySeen.signal.aborted || signal.aborted) return resolve()
+      const done = (): void => {
+        readySeen.signal.removeEventListener('abort', done)
+        signal.removeEventListener('abort', done)
+        resolve()
+      }
+      readySeen.signal.addEventListener('abort', done, { once: true })
+      signal.addEventListener('abort', done, { once: true })
+    })
   const readLines = (lines: LogLine[]): KnownFatal | undefined => {
     for (const l of lines) sayStartup(profile.line(l.text, clock.now(), l.number))
+    if (profile.readyLineSeen) readySeen.abort()
     const f = profile.fatal
     return (
       f && {
@@ -210,7 +239,7 @@ function followLog({
       }
     )
   }
-  return { log, sayStartup, readLines }
+  return { log, sayStartup, readLines, readyLine: log === undefined ? undefined : readyLine }
 }
 
 /** Starts the server (`start`) or follows one started elsewhere (`pid`); undefined for neither. */
@@ -292,6 +321,7 @@ async function waitForTarget({ url, generation }: Target, shared: Shared): Promi
         requestTimeoutMs: settings.requestTimeoutMs,
         successThreshold: settings.successThreshold,
         progressIntervalMs: settings.progressIntervalMs,
+        schedule: settings.schedule,
         once: deps.once
       },
       {
@@ -300,6 +330,10 @@ async function waitForTarget({ url, generation }: Target, shared: Shared): Promi
         engineReady,
         halter,
         portWatch: deps.once ? undefined : shared.ports.watchFor(url),
+        readyLine: shared.readyLine,
+        readyAt: shared.readyAt,
+        usualAnsweringMs: shared.usualAnsweringMs,
+        logTellsReady: () => log !== undefined && profile.engine !== undefined,
         clock,
         startedAt: deps.startedAt,
         onEvent: (e) => {
@@ -449,6 +483,9 @@ function settle({ settings, outcome, facts, profile, history, deps }: Settling):
     reason: outcome.reason,
     elapsedSeconds: round1(outcome.elapsedMs / 1000),
     ...(facts.startupMs === undefined ? {} : { startupSeconds: round1(facts.startupMs / 1000) }),
+    ...(outcome.ready && outcome.firstResponseMs !== undefined
+      ? { answeringSeconds: round1((outcome.elapsedMs - outcome.firstResponseMs) / 1000) }
+      : {}),
     ...(profile.engine === undefined ? {} : { engine: profile.engine }),
     phases: phases.map((p) => ({ name: p.name, seconds: p.seconds })),
     ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') })

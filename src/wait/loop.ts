@@ -6,6 +6,7 @@ import type { PortWatch } from '../http/port-watch.js'
 import type { ProbeResult } from '../http/probe.js'
 import type { Clock } from '../runtime/clock.js'
 import type { Halt, Halter } from './halt.js'
+import { nextProbeAt, type ScheduleMode } from './schedule.js'
 
 export interface WaitOptions {
   expect: Expectation
@@ -14,6 +15,8 @@ export interface WaitOptions {
   requestTimeoutMs: number
   successThreshold: number
   progressIntervalMs: number
+  /** How probes are spaced while the server answers but is not ready (see schedule.ts); `fixed` when not given. */
+  schedule?: ScheduleMode
   /** A one-shot check: the first answer decides (no second probe, no sleep); not ready ends it with reason=timeout. */
   once?: boolean
 }
@@ -31,6 +34,14 @@ export interface WaitDeps {
   halter?: Halter
   /** While connections are refused, wakes the loop as soon as the port opens. */
   portWatch?: PortWatch
+  /** Resolves when the server's log says it is ready (or when `signal` aborts): the next probe goes out at once. */
+  readyLine?(signal: AbortSignal): Promise<void>
+  /** When the server is expected ready (its log's progress, earlier runs), on the clock's scale; undefined: unknown. */
+  readyAt?(now: number): number | undefined
+  /** How long earlier runs answered HTTP before they were ready (history), when known. */
+  usualAnsweringMs?: number
+  /** The log will say when the server is ready (followed, its engine known): see `ScheduleState.logTellsReady`. */
+  logTellsReady?(): boolean
   clock: Clock
   /** When the wait counts from (defaults to now): the action passes its process start. */
   startedAt?: number
@@ -104,6 +115,15 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
   let quietSince = start
   let engineReadiness: Outcome['engineReadiness']
   let listedMs: number | undefined
+  /** When the server began answering HTTP without being ready: the adaptive schedule counts the load from it. */
+  let answeringSince: number | undefined
+  // The log's ready line wakes the loop once: should the probe then say "not yet", the schedule takes over.
+  let readyLineWoke = false
+  const readyLine = (): ((signal: AbortSignal) => Promise<void>) | undefined => {
+    const seen = deps.readyLine
+    if (seen === undefined || readyLineWoke) return undefined
+    return (signal) => seen(signal).then(() => void (readyLineWoke ||= !signal.aborted))
+  }
 
   const finish = (reason: Reason, halt?: Halt): Outcome => ({
     ready: reason === 'ready',
@@ -184,36 +204,46 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
     if (opts.once) return finish(generationFailed ? 'generation-failed' : 'timeout')
 
     const refused = result.kind === 'error' && result.code === 'ECONNREFUSED'
-    if (refused && deps.portWatch) {
+    const portWatch = deps.portWatch
+    if (refused && portWatch) {
       // While a local port is closed the watch is the probe; HTTP probes then go out with the progress lines.
-      const spacing = deps.portWatch.local ? Math.max(opts.intervalMs, opts.progressIntervalMs) : opts.intervalMs
-      await sleepUntilPortOpens(clock, Math.min(sentAt + spacing, deadline) - clock.now(), deps.portWatch, signal)
+      const spacing = portWatch.local ? Math.max(opts.intervalMs, opts.progressIntervalMs) : opts.intervalMs
+      const untilMs = Math.min(sentAt + spacing, deadline) - clock.now()
+      await sleepUntilWoken(clock, untilMs, [(wake) => portWatch.opened(wake), readyLine()], signal)
       // a port that shows as open yet refuses must not turn the loop into a busy one
       const earliest = Math.min(sentAt + MIN_PROBE_GAP_MS, deadline)
       if (clock.now() < earliest) await clock.sleep(earliest - clock.now(), signal)
     } else {
-      // A 429 or 503 may ask for a longer pause: granted up to 4 intervals, and never past the deadline.
-      const retryAfterMs = result.kind === 'http' ? (result.retryAfterMs ?? 0) : 0
-      const next = Math.min(
-        Math.max(sentAt + opts.intervalMs, now + Math.min(retryAfterMs, opts.intervalMs * 4)),
+      answeringSince = result.kind === 'http' ? (answeringSince ?? sentAt) : undefined
+      const next = nextProbeAt({
+        mode: opts.schedule ?? 'fixed',
+        intervalMs: opts.intervalMs,
+        sentAt,
+        now,
+        answeringSince,
+        readyAt: deps.readyAt?.(now),
+        usualAnsweringMs: deps.usualAnsweringMs,
+        logTellsReady: deps.logTellsReady?.(),
+        retryAfterMs: result.kind === 'http' ? result.retryAfterMs : undefined,
         deadline
-      )
-      await clock.sleep(next - clock.now(), signal)
+      })
+      await sleepUntilWoken(clock, next - clock.now(), [readyLine()], signal)
     }
   }
 }
 
 const MIN_PROBE_GAP_MS = 50
 
-async function sleepUntilPortOpens(
+/** Sleeps `ms`, or less: until one of `wakers` resolves, or `halt` aborts. */
+async function sleepUntilWoken(
   clock: Clock,
   ms: number,
-  portWatch: PortWatch,
+  wakers: Array<((signal: AbortSignal) => Promise<void>) | undefined>,
   halt: AbortSignal | undefined
 ): Promise<void> {
   const wake = new AbortController()
   const signal = halt ? AbortSignal.any([wake.signal, halt]) : wake.signal
-  await Promise.race([clock.sleep(ms, signal), portWatch.opened(signal)])
+  await Promise.race([clock.sleep(ms, signal), ...wakers.flatMap((w) => (w ? [w(signal)] : []))])
   wake.abort()
 }
 

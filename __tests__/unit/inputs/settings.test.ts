@@ -8,6 +8,7 @@ describe('parseSettings', () => {
     const s = settingsFrom({ url: 'http://localhost:8000/v1/models' })
     expect(s).toMatchObject({
       intervalMs: 5_000,
+      schedule: 'adaptive',
       timeoutMs: 900_000,
       requestTimeoutMs: 10_000,
       successThreshold: 1,
@@ -23,6 +24,10 @@ describe('parseSettings', () => {
     expect(s.targets.map((t) => t.url.href)).toEqual(['http://localhost:8000/v1/models'])
   })
 
+  it('takes schedule: fixed, in any case', () => {
+    expect(settingsFrom({ url: 'http://h/', schedule: ' Fixed ' }).schedule).toBe('fixed')
+  })
+
   it('sends api-key as a bearer token and marks it secret, with credential headers', () => {
     const s = settingsFrom({ url: 'https://h/v1/models', 'api-key': 'sk-123', headers: 'X-Api-Key: k-456\nX-Trace: 1' })
     expect(s.headers).toEqual({ authorization: 'Bearer sk-123', 'x-api-key': 'k-456', 'x-trace': '1' })
@@ -36,6 +41,7 @@ describe('parseSettings', () => {
     ['url', 'http://user:pw@host/', /credentials/],
     ['interval', 'fast', /250ms/],
     ['interval', '10ms', /too short/],
+    ['schedule', 'dense', /"dense" is not one of adaptive, fixed/],
     ['timeout', '-1', /250ms/],
     ['timeout', '0', /too short/],
     ['request-timeout', '10 seconds', /250ms/],

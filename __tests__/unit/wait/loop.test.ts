@@ -2,6 +2,7 @@ import { parseJson, type ProbeResult } from '../../../src/http/probe.js'
 import type { Clock } from '../../../src/runtime/clock.js'
 import { TIMELINE_ENDS, type WaitEvent, type WaitOptions, waitForModel } from '../../../src/wait/loop.js'
 import { Halter } from '../../../src/wait/halt.js'
+import { DENSE_MS } from '../../../src/wait/schedule.js'
 
 /**
  * A clock that moves only when the code under test waits or a fake probe takes time: every pending wait
@@ -596,5 +597,50 @@ describe('Retry-After', () => {
     const outcome = await waitForModel(options({ timeoutMs: 8_000 }), { clock, probe: async () => busy(15_000) })
     expect(outcome).toMatchObject({ ready: false, reason: 'timeout', attempts: 1, elapsedMs: 8_000 })
     expect(clock.sleeps).toEqual([8_000])
+  })
+})
+
+describe('the schedule and the log', () => {
+  const loading = http(503, JSON.stringify({ error: { message: 'Loading model' } }))
+
+  it("probes at once when the log's ready line is read, whatever the pace", async () => {
+    const clock = new FakeClock()
+    const s = server(clock, (t) => (t < 3_000 ? loading : listing('kimi')))
+    const outcome = await waitForModel(options({ schedule: 'fixed' }), {
+      probe: s.probe,
+      clock,
+      readyLine: (signal) => clock.until(3_000, signal)
+    })
+    expect(outcome.ready).toBe(true)
+    expect(outcome.attempts).toBe(2)
+    expect(outcome.elapsedMs).toBe(3_010)
+  })
+
+  it('is woken by the ready line once: a "not yet" after it goes back to the schedule', async () => {
+    const clock = new FakeClock()
+    const s = server(clock, (t) => (t < 4_000 ? loading : listing('kimi')))
+    const outcome = await waitForModel(options({ schedule: 'fixed' }), {
+      probe: s.probe,
+      clock,
+      readyLine: async () => undefined // read before the wait began
+    })
+    expect(outcome.ready).toBe(true)
+    // at once (answered at 10), woken at once (sent at 10), then an interval after that
+    expect(outcome.attempts).toBe(3)
+    expect(outcome.elapsedMs).toBe(5_020)
+  })
+
+  it('adaptive: dense near the expected moment, so a 503 turning ready is seen within the dense gap', async () => {
+    const clock = new FakeClock()
+    const s = server(clock, (t) => (t < 30_000 ? loading : listing('kimi')))
+    const outcome = await waitForModel(options({ schedule: 'adaptive' }), {
+      probe: s.probe,
+      clock,
+      readyAt: () => 30_000
+    })
+    expect(outcome.ready).toBe(true)
+    expect(outcome.elapsedMs - 30_000).toBeLessThanOrEqual(DENSE_MS + 10)
+    // five probes every interval up to 24 s (the dense window opens 6 s before), then every 200 ms
+    expect(outcome.attempts).toBeLessThan(5 + 6_000 / DENSE_MS + 3)
   })
 })
