@@ -19566,7 +19566,6 @@ function loadRequest(url, answer, model) {
  * research notes), run with a time limit. Where nvidia-smi is missing, fails or hangs the answer is a structured
  * `unavailable`, never an error: a machine without a GPU is no reason to fail a wait.
  */
-
 const GPU_QUERY = ['--query-gpu=index,uuid,name,memory.used,memory.total', '--format=csv,noheader,nounits'];
 const APPS_QUERY = ['--query-compute-apps=pid,process_name,used_memory,gpu_uuid', '--format=csv,noheader,nounits'];
 /** The GPUs and the compute processes on them, in two calls of nvidia-smi. */
@@ -19589,7 +19588,9 @@ async function gpuSnapshot(options = {}) {
 }
 function runNvidiaSmi(args, { env = process.env, timeoutMs = 10_000, command = 'nvidia-smi' }) {
     return new Promise((resolve) => {
-        const child = (0,external_node_child_process_namespaceObject.spawn)(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+        // node:child_process is loaded only when nvidia-smi is asked: a wait without a GPU check starts without it.
+        const { spawn } = process.getBuiltinModule('node:child_process');
+        const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
         let stdout = '';
         let stderr = '';
         child.stdout.on('data', (d) => (stdout += d.toString()));

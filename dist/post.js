@@ -16535,7 +16535,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3642:
+/***/ 2283:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -16544,15 +16544,12 @@ __nccwpck_require__.d(__webpack_exports__, {
   b: () => (/* binding */ post)
 });
 
-;// CONCATENATED MODULE: external "node:child_process"
-const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 ;// CONCATENATED MODULE: ./src/gpu/nvidia-smi.ts
 /**
  * The GPUs and what holds their memory, from `nvidia-smi`: its CSV queries (formats as seen on an H200; see the
  * research notes), run with a time limit. Where nvidia-smi is missing, fails or hangs the answer is a structured
  * `unavailable`, never an error: a machine without a GPU is no reason to fail a wait.
  */
-
 const GPU_QUERY = ['--query-gpu=index,uuid,name,memory.used,memory.total', '--format=csv,noheader,nounits'];
 const APPS_QUERY = ['--query-compute-apps=pid,process_name,used_memory,gpu_uuid', '--format=csv,noheader,nounits'];
 /** The GPUs and the compute processes on them, in two calls of nvidia-smi. */
@@ -16575,7 +16572,9 @@ async function gpuSnapshot(options = {}) {
 }
 function runNvidiaSmi(args, { env = process.env, timeoutMs = 10_000, command = 'nvidia-smi' }) {
     return new Promise((resolve) => {
-        const child = (0,external_node_child_process_namespaceObject.spawn)(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+        // node:child_process is loaded only when nvidia-smi is asked: a wait without a GPU check starts without it.
+        const { spawn } = process.getBuiltinModule('node:child_process');
+        const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
         let stdout = '';
         let stderr = '';
         child.stdout.on('data', (d) => (stdout += d.toString()));
@@ -20674,7 +20673,7 @@ async function post(env = process.env) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3642);
+/* harmony import */ var _action_post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2283);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2206);
 
 

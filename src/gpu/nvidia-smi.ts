@@ -3,7 +3,6 @@
  * research notes), run with a time limit. Where nvidia-smi is missing, fails or hangs the answer is a structured
  * `unavailable`, never an error: a machine without a GPU is no reason to fail a wait.
  */
-import { spawn } from 'node:child_process'
 
 export interface Gpu {
   index: number
@@ -65,6 +64,8 @@ function runNvidiaSmi(
   { env = process.env, timeoutMs = 10_000, command = 'nvidia-smi' }: NvidiaSmiOptions
 ): Promise<Run> {
   return new Promise((resolve) => {
+    // node:child_process is loaded only when nvidia-smi is asked: a wait without a GPU check starts without it.
+    const { spawn } = process.getBuiltinModule('node:child_process')
     const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
