@@ -16535,7 +16535,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 2283:
+/***/ 9982:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -17513,7 +17513,7 @@ function createHttpClient({ caCert, insecureTls, secrets = [], env = process.env
     };
     let bodyBytes = 0;
     return {
-        async send({ url, method, headers, json }, timeoutMs, signal) {
+        async send({ url, method, headers, json, stream }, timeoutMs, signal) {
             if (bodyBytes >= COLLECT_AFTER_BYTES) {
                 collectGarbage();
                 bodyBytes = 0;
@@ -17576,6 +17576,16 @@ function createHttpClient({ caCert, insecureTls, secrets = [], env = process.env
                         target = next;
                         continue;
                     }
+                    const contentType = String(res.headers['content-type'] ?? '');
+                    if (stream !== undefined && status >= 200 && status < 300) {
+                        for await (const chunk of res.body) {
+                            if (stream(chunk))
+                                continue;
+                            res.body.destroy();
+                            break;
+                        }
+                        return { kind: 'http', status, contentType, body: '', json: undefined, truncated: false };
+                    }
                     const { text: raw, truncated } = await readCapped(res.body);
                     const text = secrets.length === 0 ? raw : redact(raw, secrets);
                     bodyBytes += raw.length;
@@ -17583,9 +17593,9 @@ function createHttpClient({ caCert, insecureTls, secrets = [], env = process.env
                     return {
                         kind: 'http',
                         status,
-                        contentType: String(res.headers['content-type'] ?? ''),
+                        contentType,
                         body: text,
-                        json: parseJson(text),
+                        json: probe_parseJson(text),
                         truncated,
                         ...((status === 429 || status === 503) && retryAfter !== undefined
                             ? { retryAfterMs: parseRetryAfter(retryAfter, Date.now()) }
@@ -17677,7 +17687,7 @@ const decode = (chunks) => new TextDecoder('utf-8', { fatal: false }).decode(Buf
  */
 const MAX_JSON_DEPTH = 64;
 /** The body as JSON when it is an object or an array no deeper than MAX_JSON_DEPTH; undefined otherwise. */
-function parseJson(text) {
+function probe_parseJson(text) {
     const first = /\S/.exec(text.slice(0, 4096))?.[0];
     if ((first !== '{' && first !== '[') || nestsDeeperThan(text, MAX_JSON_DEPTH))
         return undefined;
@@ -18017,12 +18027,193 @@ function regressionText(r) {
 }
 const value = (v) => (v === undefined ? 'unset' : JSON.stringify(v));
 /** `NCCL_PROTO was "LL" in the last 5 runs, now unset`. */
-const driftText = (d) => `${d.name} was ${value(d.was)} in the last ${d.runs === 1 ? 'run' : `${d.runs} runs`}, now ${value(d.now)}`;
+const profile_report_driftText = (d) => `${d.name} was ${value(d.was)} in the last ${d.runs === 1 ? 'run' : `${d.runs} runs`}, now ${value(d.now)}`;
 function driftWarning(drifts) {
-    return `The server's environment changed since the previous run with this history key: ${drifts.map(driftText).join('; ')}.`;
+    return `The server's environment changed since the previous run with this history key: ${drifts.map(profile_report_driftText).join('; ')}.`;
+}
+
+;// CONCATENATED MODULE: ./src/smoke/frames.ts
+/**
+ * A streamed body cut into events as its bytes arrive, within bounds a hostile server cannot swell: a line longer
+ * than MAX_LINE_BYTES, or a body longer than MAX_STREAM_BYTES, ends the stream as an error rather than growing a
+ * buffer. SSE (`data:` lines, an event ends at a blank line, `data: [DONE]` ends the stream) or one JSON object a
+ * line (Ollama).
+ */
+
+/** No event of a token stream comes near this (a final event with its settings is a few KiB). */
+const frames_MAX_LINE_BYTES = (/* unused pure expression or super */ null && (64 * 1024));
+/** Far above any answer of a few thousand tokens, each event with its JSON around it. */
+const frames_MAX_STREAM_BYTES = (/* unused pure expression or super */ null && (8 * 1024 * 1024));
+const frames_isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+class FrameReader {
+    framing;
+    partial = [];
+    partialBytes = 0;
+    total = 0;
+    /** The `data:` lines of the SSE event being read. */
+    data = [];
+    dataBytes = 0;
+    decoder = new TextDecoder('utf-8', { fatal: false });
+    constructor(framing) {
+        this.framing = framing;
+    }
+    /** The frames these bytes complete; reading ends after a `too-long` one. */
+    push(chunk) {
+        this.total += chunk.length;
+        if (this.total > frames_MAX_STREAM_BYTES)
+            return [{ kind: 'too-long', what: 'body' }];
+        const frames = [];
+        let start = 0;
+        for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
+            const piece = chunk.subarray(start, nl);
+            start = nl + 1;
+            if (this.partialBytes + piece.length > frames_MAX_LINE_BYTES)
+                return [...frames, { kind: 'too-long', what: 'line' }];
+            const line = this.partialBytes === 0 ? piece : Buffer.concat([...this.partial, piece]);
+            this.partial = [];
+            this.partialBytes = 0;
+            frames.push(...this.line(this.decoder.decode(line).replace(/\r$/, '')));
+            if (frames.at(-1)?.kind === 'too-long')
+                return frames;
+        }
+        const rest = chunk.subarray(start);
+        if (this.partialBytes + rest.length > frames_MAX_LINE_BYTES)
+            return [...frames, { kind: 'too-long', what: 'line' }];
+        if (rest.length > 0) {
+            // copied: the chunk's buffer may be reused by the socket
+            this.partial.push(Buffer.from(rest));
+            this.partialBytes += rest.length;
+        }
+        return frames;
+    }
+    /** What is left once the body ends: a last line without its line break, an SSE event without its blank line. */
+    end() {
+        const last = this.partialBytes === 0 ? [] : this.line(this.decoder.decode(Buffer.concat(this.partial)));
+        this.partial = [];
+        this.partialBytes = 0;
+        return [...last, ...(this.framing === 'sse' ? this.line('') : [])];
+    }
+    line(text) {
+        if (this.framing === 'ndjson')
+            return text.trim() === '' ? [] : toFrame(text);
+        if (text === '') {
+            if (this.data.length === 0)
+                return [];
+            const payload = this.data.join('\n');
+            this.data = [];
+            this.dataBytes = 0;
+            return payload.trim() === '[DONE]' ? [{ kind: 'done' }] : toFrame(payload);
+        }
+        // `data:value` and `data: value` alike (TGI writes the first); comments (`:`) and other fields are skipped
+        if (!text.startsWith('data:'))
+            return [];
+        // an event of many `data:` lines is held whole until its blank line: it is bounded as one line is
+        this.dataBytes += text.length;
+        if (this.dataBytes > frames_MAX_LINE_BYTES)
+            return [{ kind: 'too-long', what: 'line' }];
+        this.data.push(text.slice(text[5] === ' ' ? 6 : 5));
+        return [];
+    }
+}
+/** An event that is not a JSON object (a keep-alive, a stray word) carries nothing: it is skipped. */
+function toFrame(text) {
+    const json = parseJson(text);
+    return frames_isObject(json) ? [{ kind: 'event', json }] : [];
+}
+
+;// CONCATENATED MODULE: ./src/report/smoke-report.ts
+
+
+
+/** `312 ms`, as the `ttft-ms` output gives it. */
+const ttftText = (ms) => `${Math.round(ms)} ms`;
+/** `49.8 tokens/s`, as the `decode-tokens-per-second` output gives it. */
+const rateText = (perSecond) => `${perSecond.toFixed(1)} tokens/s`;
+const SOURCE_WORDS = {
+    'usage.completion_tokens': "the engine's usage.completion_tokens",
+    'timings.predicted_n': "the engine's timings.predicted_n",
+    eval_count: "the engine's eval_count",
+    'details.generated_tokens': "the engine's details.generated_tokens",
+    chunks: 'the streamed chunks (the engine gave no count)'
+};
+const sourceText = (source) => SOURCE_WORDS[source];
+const smokeLines = {
+    /** Before the first request. */
+    start: (requests, tokens, request) => `Smoke test: ${requests} streamed generation request${requests === 1 ? '' : 's'} of ${tokens} tokens` +
+        `${request === undefined ? '' : ` (${request})`}, one after another`,
+    measured: (index, requests, m) => `Smoke test ${index + 1}/${requests}: first token after ${ttftText(m.ttftMs)}; ${m.tokens} token${m.tokens === 1 ? '' : 's'}` +
+        (m.decodeTokensPerSecond === undefined ? ', all at once' : ` at ${rateText(m.decodeTokensPerSecond)}`),
+    result: (r) => r.ttftMs === undefined || r.decodeTokensPerSecond === undefined
+        ? undefined
+        : `Smoke test: time to first token ${ttftText(r.ttftMs)}, decode ${rateText(r.decodeTokensPerSecond)} ` +
+            `(median${r.measurements.length === 1 ? '' : 's'} of ${r.measurements.length} request${r.measurements.length === 1 ? '' : 's'}; ` +
+            `tokens counted from ${sourceText(r.source ?? 'chunks')})`
+};
+const KIB = (bytes) => (bytes >= 1024 * 1024 ? `${bytes / 1024 / 1024} MiB` : `${bytes / 1024} KiB`);
+function problemText(p, request = 'the generation request') {
+    switch (p.kind) {
+        case 'no-route':
+            return p.why === 'no-text-generation'
+                ? `${p.engine} serves no streamed text generation this smoke test knows (it runs on vLLM, SGLang, TGI, llama.cpp, Ollama and OpenAI-compatible servers)`
+                : `no streamed generation route is known for ${p.path}: point "url" at the server's model list ` +
+                    '(/v1/models, /api/tags or /info) or name the engine with "engine"';
+        case 'http':
+            return `${request} answered HTTP ${p.status}${p.said === undefined ? '' : `: ${p.said}`}`;
+        case 'network':
+            return `${request} failed: ${p.code} (${p.message})`;
+        case 'timeout':
+            return `it did not finish within smoke-timeout (${formatDuration(p.timeoutMs)})`;
+        case 'stream-error':
+            return `the engine's stream said: ${p.said}`;
+        case 'too-long':
+            return p.what === 'line'
+                ? `the stream sent a line longer than ${KIB(MAX_LINE_BYTES)}`
+                : `the stream sent more than ${KIB(MAX_STREAM_BYTES)}`;
+        case 'no-tokens':
+            return `${request} answered without a token in a stream`;
+        case 'not-streamed':
+            return 'every request got its tokens in one piece: the server did not stream them, so there is no decode rate';
+    }
+}
+/** The smoke test's failure or warning, for an endpoint (`url` for a fleet's). */
+function smokeProblemMessage(r, url) {
+    const at = url === undefined ? '' : ` of ${url.href}`;
+    const done = r.measurements.length;
+    const lead = done === 0 || r.problem?.kind === 'not-streamed'
+        ? `The smoke test${at} could not measure throughput`
+        : `The smoke test${at} stopped after ${done} of ${r.requests} requests`;
+    return `${lead}: ${problemText(r.problem ?? { kind: 'no-tokens' }, r.request)}.`;
+}
+/** `Decode rate 62.9 tokens/s, 29.2% below the median of 88.8 tokens/s of the last 5 runs; \u2026, a likely cause.` */
+function throughputRegressionText(t) {
+    const cause = t.drift.length === 0
+        ? ''
+        : `; the server's environment changed since the previous run, a likely cause: ${t.drift.map(driftText).join('; ')}`;
+    return (`Decode rate ${rateText(t.now)}, ${t.percentBelow.toFixed(1)}% below the median of ${rateText(t.usual)} ` +
+        `of the last ${t.runs} run${t.runs === 1 ? '' : 's'} with a smoke test${cause}.`);
+}
+/** The job summary's rows for the smoke test of the endpoint the summary describes; none without one. */
+function smoke_report_smokeRows(outcome) {
+    const r = outcome.smoke;
+    if (r === undefined)
+        return [];
+    if (r.ttftMs === undefined || r.decodeTokensPerSecond === undefined)
+        return [['Smoke test', `\u26a0\ufe0f ${smokeProblemMessage(r)}`]];
+    const n = r.measurements.length;
+    const usual = outcome.profile?.usualDecodeTokensPerSecond;
+    return [
+        ['Time to first token (smoke test)', `${ttftText(r.ttftMs)} (median of ${n} request${n === 1 ? '' : 's'})`],
+        [
+            'Decode rate (smoke test)',
+            `${rateText(r.decodeTokensPerSecond)} (median of ${n}; tokens counted from ${sourceText(r.source ?? 'chunks')}` +
+                `${usual === undefined ? '' : `; usual ${rateText(usual)}`})`
+        ],
+        ...(r.problem === undefined ? [] : [['Smoke test', `\u26a0\ufe0f ${smokeProblemMessage(r)}`]])
+    ];
 }
 
 ;// CONCATENATED MODULE: ./src/report/wait-report.ts
+
 
 
 
@@ -18143,7 +18334,9 @@ function outputs(outcome) {
         results: JSON.stringify(outcome.results.map(resultRecord)),
         phases: JSON.stringify((outcome.profile?.phases ?? []).map((p) => ({ name: p.name, seconds: p.seconds }))),
         'expected-seconds': profile?.expectedSeconds === undefined ? '' : profile.expectedSeconds.toFixed(1),
-        'regression-percent': profile?.regressionPercent === undefined ? '' : profile.regressionPercent.toFixed(1)
+        'regression-percent': profile?.regressionPercent === undefined ? '' : profile.regressionPercent.toFixed(1),
+        'ttft-ms': outcome.smoke?.ttftMs === undefined ? '' : String(Math.round(outcome.smoke.ttftMs)),
+        'decode-tokens-per-second': outcome.smoke?.decodeTokensPerSecond === undefined ? '' : outcome.smoke.decodeTokensPerSecond.toFixed(1)
     };
 }
 /** One endpoint's entry in the `results` output. */
@@ -18154,7 +18347,14 @@ function resultRecord(r) {
         'elapsed-seconds': Number(seconds(r.elapsedMs)),
         'status-code': r.last?.status ?? null,
         'model-id': r.last?.modelId ?? null,
-        reason: r.reason
+        reason: r.reason,
+        // only with a smoke test: a wait without one keeps the entries it always had
+        ...(r.smoke === undefined
+            ? {}
+            : {
+                'ttft-ms': r.smoke.ttftMs === undefined ? null : Math.round(r.smoke.ttftMs),
+                'decode-tokens-per-second': r.smoke.decodeTokensPerSecond === undefined ? null : Number(r.smoke.decodeTokensPerSecond.toFixed(1))
+            })
     };
 }
 const cell = (text) => text.replace(/\|/g, '\\|').replace(/\r?\n|\r/g, ' ');
@@ -18222,6 +18422,8 @@ function summaryMarkdown(outcome, ctx) {
             : ` (this run: ${Number(out['regression-percent']) > 0 ? '+' : ''}${out['regression-percent']}%)`;
         rows.push(['Usual startup (median of earlier runs)', `${out['expected-seconds']} s${against}`]);
     }
+    // the smoke test's words may quote the server
+    rows.push(...smokeRows(outcome).map(([k, v]) => [k, mdText(v)]));
     const lines = ['### wait-for-model', '', '| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`), ''];
     if (outcome.results.length > 1) {
         lines.push(`#### Endpoints (${outcome.results.filter((r) => r.ready).length} of ${outcome.results.length} ready)`, '');
@@ -18242,7 +18444,7 @@ function summaryMarkdown(outcome, ctx) {
         lines.push(`| ${formatDuration(t.elapsedMs)} | ${t.lost ? '\u26a0\ufe0f stopped answering (crashed or restarting?): ' : ''}${cell(mdText(t.summary))} |`);
     }
     const profile = outcome.profile;
-    for (const warning of [profile?.regression, profile?.drift])
+    for (const warning of [profile?.regression, profile?.throughputRegression, profile?.drift])
         if (warning !== undefined)
             lines.push('', `> \u26a0\ufe0f ${cell(mdText(warning))}`);
     if (profile !== undefined && profile.phases.length > 0)
@@ -18827,7 +19029,7 @@ const store_MEDIAN_OF = 10;
  * One line is written with one `write` on a file opened with O_APPEND, which the kernel appends whole; it stays
  * under PIPE_BUF (4 KiB), the size POSIX guarantees for atomic pipe writes, so it holds on any file system too.
  */
-const MAX_LINE_BYTES = 4096;
+const store_MAX_LINE_BYTES = 4096;
 /** Only the end of a larger file is read (several thousand runs). */
 const MAX_READ_BYTES = (/* unused pure expression or super */ null && (8 * 1024 * 1024));
 /** A lock older than this was left by a process that died while holding it. */
@@ -18923,6 +19125,7 @@ function parseRun(line) {
         typeof r.elapsedSeconds === 'number' &&
         (r.startupSeconds === undefined || typeof r.startupSeconds === 'number') &&
         (r.answeringSeconds === undefined || typeof r.answeringSeconds === 'number') &&
+        [r.ttftMs, r.decodeTokensPerSecond, r.smokeTokens].every((n) => n === undefined || typeof n === 'number') &&
         Array.isArray(r.phases) &&
         r.phases.every((p) => typeof p?.name === 'string' && typeof p?.seconds === 'number') &&
         (r.env === undefined ||
@@ -18964,7 +19167,7 @@ function runLine(run) {
     ];
     for (const attempt of attempts) {
         const line = `${JSON.stringify(attempt)}\n`;
-        if (Buffer.byteLength(line) <= MAX_LINE_BYTES)
+        if (Buffer.byteLength(line) <= store_MAX_LINE_BYTES)
             return line;
     }
     return undefined;
@@ -19123,6 +19326,26 @@ function envDrift(earlier, run) {
         return { name, was: previous[name], now: now[name], runs };
     });
 }
+/**
+ * This run's smoke-test decode rate against the median of the last MEDIAN_OF ready runs that measured one with as
+ * many tokens a request; undefined when there is nothing to compare.
+ */
+function throughputRegression(earlier, run) {
+    const now = run.decodeTokensPerSecond;
+    if (!run.ready || now === undefined)
+        return undefined;
+    const rates = earlier
+        .filter((r) => r.ready && r.decodeTokensPerSecond !== undefined && r.smokeTokens === run.smokeTokens)
+        .slice(-store_MEDIAN_OF)
+        .map((r) => r.decodeTokensPerSecond);
+    if (rates.length === 0)
+        return undefined;
+    const usual = median(rates);
+    if (usual <= 0)
+        return undefined;
+    const percentBelow = Math.round(((usual - now) / usual) * 1000) / 10;
+    return { usual, now, percentBelow, runs: rates.length, drift: envDrift(earlier, run) };
+}
 
 ;// CONCATENATED MODULE: ./src/runtime/platform.ts
 /**
@@ -19179,6 +19402,10 @@ const INPUT_DEFAULTS = {
     'stop-timeout': '30s',
     'probe-generation': 'false',
     load: 'false',
+    'smoke-test': 'false',
+    'smoke-requests': '3',
+    'smoke-tokens': '64',
+    'smoke-timeout': '2m',
     'env-report': '',
     diagnostics: '',
     'ca-cert': '',
@@ -19188,12 +19415,14 @@ const INPUT_DEFAULTS = {
     'history-key': '',
     'regression-threshold': '25%',
     'regression-min-runs': '3',
+    'throughput-regression-threshold': '15%',
     'fail-on-regression': 'false'
 };
 /** `history-file: auto`: the runner's tool cache for the action, the user's cache directory for the CLI. */
 const HISTORY_AUTO = 'auto';
 const GPU_CHECKS = (/* unused pure expression or super */ null && (['warn', 'fail', 'off']));
 const STOP_MODES = (/* unused pure expression or super */ null && (['job-end', 'never']));
+const SMOKE_MODES = (/* unused pure expression or super */ null && (['false', 'true', 'fail-on-error']));
 class InputError extends Error {
     input;
     constructor(input, detail) {
@@ -19350,6 +19579,27 @@ function parseSettings(get, platform = currentPlatform()) {
         throw new InputError('diagnostics', `${needsShell(platform)}: run them in a later step with "if: failure()"`);
     const probeGeneration = field('probe-generation', parseBoolean);
     const load = field('load', parseBoolean);
+    const smokeMode = field('smoke-test', (t) => {
+        const word = t.trim().toLowerCase();
+        return /^(true|yes|on)$/.test(word) ? 'true' : /^(false|no|off)$/.test(word) ? 'false' : oneOf(t, SMOKE_MODES);
+    });
+    const whole = (name, min, max, why = '') => field(name, (t) => {
+        if (!/^\s*\d+\s*$/.test(t) || Number(t) < min || Number(t) > max)
+            throw new Error(`"${printable(t)}" is not a whole number from ${min} to ${max}${why}`);
+        return Number(t);
+    });
+    const smokeRequests = whole('smoke-requests', 1, 100);
+    // the decode rate is timed from the first token to the last: it takes two
+    const smokeTokens = whole('smoke-tokens', 2, 4096, ' (the decode rate is timed from the first token to the last)');
+    const smokeTimeoutMs = duration('smoke-timeout', 100);
+    const smoke = smokeMode === 'false'
+        ? undefined
+        : {
+            failOnError: smokeMode === 'fail-on-error',
+            requests: smokeRequests,
+            tokens: smokeTokens,
+            timeoutMs: smokeTimeoutMs
+        };
     const targets = urls.map((url) => ({ url, generation: probeGeneration ? generationFor(url, model) : undefined }));
     const caPath = text('ca-cert');
     const caCert = caPath === undefined ? undefined : field('ca-cert', () => readCaCert(caPath));
@@ -19371,6 +19621,7 @@ function parseSettings(get, platform = currentPlatform()) {
             throw new Error(`"${printable(t)}" is not a whole number from 1 to ${MEDIAN_OF} (the median is of the last ${MEDIAN_OF} ready runs)`);
         return Number(t);
     });
+    const throughputRegressionPercent = field('throughput-regression-threshold', parsePercent);
     const failOnRegression = field('fail-on-regression', parseBoolean);
     return {
         targets,
@@ -19400,6 +19651,7 @@ function parseSettings(get, platform = currentPlatform()) {
         stopTimeoutMs,
         probeGeneration,
         load,
+        smoke,
         envReport,
         diagnostics,
         engine,
@@ -19407,6 +19659,7 @@ function parseSettings(get, platform = currentPlatform()) {
         historyKey,
         regressionThresholdPercent,
         regressionMinRuns,
+        throughputRegressionPercent,
         failOnRegression
     };
 }
@@ -20673,7 +20926,7 @@ async function post(env = process.env) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2283);
+/* harmony import */ var _action_post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9982);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2206);
 
 

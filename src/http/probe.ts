@@ -82,6 +82,11 @@ interface HttpRequest {
   headers: Record<string, string>
   /** Sent as JSON. */
   json?: unknown
+  /**
+   * A streamed answer: a 2xx body is handed over chunk by chunk as it arrives (the result's `body` is then empty),
+   * until it ends or `stream` returns false. Any other status is read and capped as usual, to tell what went wrong.
+   */
+  stream?(chunk: Buffer): boolean
 }
 
 export interface HttpClient {
@@ -140,7 +145,7 @@ export function createHttpClient({
 
   let bodyBytes = 0
   return {
-    async send({ url, method, headers, json }, timeoutMs, signal) {
+    async send({ url, method, headers, json, stream }, timeoutMs, signal) {
       if (bodyBytes >= COLLECT_AFTER_BYTES) {
         collectGarbage()
         bodyBytes = 0
@@ -200,6 +205,15 @@ export function createHttpClient({
             target = next
             continue
           }
+          const contentType = String(res.headers['content-type'] ?? '')
+          if (stream !== undefined && status >= 200 && status < 300) {
+            for await (const chunk of res.body as AsyncIterable<Buffer>) {
+              if (stream(chunk)) continue
+              res.body.destroy()
+              break
+            }
+            return { kind: 'http', status, contentType, body: '', json: undefined, truncated: false }
+          }
           const { text: raw, truncated } = await readCapped(res.body)
           const text = secrets.length === 0 ? raw : redact(raw, secrets)
           bodyBytes += raw.length
@@ -207,7 +221,7 @@ export function createHttpClient({
           return {
             kind: 'http',
             status,
-            contentType: String(res.headers['content-type'] ?? ''),
+            contentType,
             body: text,
             json: parseJson(text),
             truncated,
