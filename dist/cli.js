@@ -19024,7 +19024,9 @@ function smokeProblemMessage(r, url) {
     const lead = done === 0 || r.problem?.kind === 'not-streamed'
         ? `The smoke test${at} could not measure throughput`
         : `The smoke test${at} stopped after ${done} of ${r.requests} requests`;
-    return `${lead}: ${problemText(r.problem ?? { kind: 'no-tokens' }, r.request)}.`;
+    const text = `${lead}: ${problemText(r.problem ?? { kind: 'no-tokens' }, r.request)}`;
+    // the server's words may end a sentence already
+    return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 /** `Decode rate 62.9 tokens/s, 29.2% below the median of 88.8 tokens/s of the last 5 runs; \u2026, a likely cause.` */
 function throughputRegressionText(t) {
