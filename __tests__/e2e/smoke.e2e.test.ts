@@ -99,6 +99,19 @@ describe('the smoke test', () => {
     expect(failed.stderr).toMatch(/error: The smoke test could not measure throughput/)
   })
 
+  it('a fleet: each endpoint measured, its figures in its entry of results', async () => {
+    const fast = await simulated('sglang', 'qwen3', { tokensPerSecond: 400, ttftMs: 20 })
+    const slow = await simulated('sglang', 'qwen3', { tokensPerSecond: 100, ttftMs: 150 })
+    const flags = ['--model', 'qwen3', '--smoke-test', 'true', '--smoke-tokens', '16', '--timeout', '20s', '--json']
+    const r = await runCli(['--url', `${fast}/v1/models`, '--url', `${slow}/v1/models`, ...flags])
+    expect(r.code).toBe(0)
+    const results = JSON.parse(r.stdout).results as Array<Record<string, number>>
+    expect(results).toHaveLength(2)
+    expect(results[0]['decode-tokens-per-second']).toBeGreaterThan(results[1]['decode-tokens-per-second'])
+    expect(results[1]['ttft-ms']).toBeGreaterThanOrEqual(150)
+    expect(r.stderr).toContain(`[${fast}/v1/models] Smoke test: time to first token`)
+  })
+
   it('a stream that never ends, or one endless line, is cut at smoke-timeout', async () => {
     const endless = await net.http((req, res) => {
       if (req.method === 'GET')
