@@ -19005,6 +19005,8 @@ function problemText(p, request = 'the generation request') {
             return `${request} failed: ${p.code} (${p.message})`;
         case 'timeout':
             return `it did not finish within smoke-timeout (${formatDuration(p.timeoutMs)})`;
+        case 'stopped':
+            return 'it was stopped: the job was cancelled, or the server exited or wrote a fatal line';
         case 'stream-error':
             return `the engine's stream said: ${p.said}`;
         case 'too-long':
@@ -22682,7 +22684,9 @@ async function measureOne(client, route, base, target, settings, timeoutMs, deps
         return {
             problem: result.code === 'TIMEOUT'
                 ? { kind: 'timeout', timeoutMs }
-                : { kind: 'network', code: result.code, message: result.message }
+                : result.code === 'STOPPED'
+                    ? { kind: 'stopped' }
+                    : { kind: 'network', code: result.code, message: result.message }
         };
     if (result.status < 200 || result.status > 299) {
         const said = describeBody(result.body, result.contentType, result.json);

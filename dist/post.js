@@ -18163,6 +18163,8 @@ function problemText(p, request = 'the generation request') {
             return `${request} failed: ${p.code} (${p.message})`;
         case 'timeout':
             return `it did not finish within smoke-timeout (${formatDuration(p.timeoutMs)})`;
+        case 'stopped':
+            return 'it was stopped: the job was cancelled, or the server exited or wrote a fatal line';
         case 'stream-error':
             return `the engine's stream said: ${p.said}`;
         case 'too-long':

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { simulate, type SimulatedServer } from '../../src/simulator/server.js'
 import { runAction } from '../../src/action/packaged-run.js'
@@ -73,6 +73,48 @@ describe('the smoke test', () => {
     expect(readFileSync(box.path('history.jsonl'), 'utf8')).toMatch(
       /"decodeTokensPerSecond":\d+(\.\d)?,"smokeTokens":16/
     )
+  })
+
+  it('the action: a slower decode rate than earlier runs warns, naming the env-report variable lost; fails with fail-on-regression', async () => {
+    const base = await simulated('sglang', '/models/qwen3-8b', { tokensPerSecond: 100, ttftMs: 20 })
+    const file = box.path('slower.jsonl')
+    const earlier = {
+      v: 1,
+      key: 'sglang-smoke',
+      at: '2026-07-01T00:00:00Z',
+      ready: true,
+      reason: 'ready',
+      elapsedSeconds: 1,
+      phases: [],
+      env: { NCCL_IB_HCA: 'mlx5_0' },
+      envReport: 'NCCL_*',
+      ttftMs: 20,
+      decodeTokensPerSecond: 400,
+      smokeTokens: 16
+    }
+    writeFileSync(file, `${JSON.stringify(earlier)}\n`.repeat(3))
+    const inputs = {
+      url: `${base}/v1/models`,
+      model: 'qwen3',
+      // this process serves the simulator: its environment has no NCCL_IB_HCA
+      pid: String(process.pid),
+      'env-report': 'NCCL_*',
+      'smoke-test': 'true',
+      'smoke-tokens': '16',
+      'history-file': file,
+      'history-key': 'sglang-smoke'
+    }
+    const warned = await runAction({ entry, inputs })
+    expect(warned.code).toBe(0)
+    // the runner's escaping: % is %25 in an annotation
+    expect(warned.stdout).toMatch(
+      /^::warning title=Model server decodes slower than usual::Decode rate \d+\.\d tokens\/s, \d+\.\d%25 below the median of 400\.0 tokens\/s of the last 3 runs with a smoke test; the server's environment changed since the previous run, a likely cause: NCCL_IB_HCA was "mlx5_0" in the last 3 runs, now unset\./m
+    )
+    expect(warned.summary).toContain('usual 400.0 tokens/s')
+    const failed = await runAction({ entry, inputs: { ...inputs, 'fail-on-regression': 'true' } })
+    expect(failed.code).toBe(1)
+    expect(failed.outputs.ready).toBe('true')
+    expect(failed.stdout).toMatch(/^::error title=Model server decodes slower than usual::Decode rate /m)
   })
 
   it('the CLI --json: the figures as numbers; fail-on-error fails on a failing generation with reason smoke-failed', async () => {

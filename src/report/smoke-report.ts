@@ -52,6 +52,8 @@ function problemText(p: SmokeProblem, request = 'the generation request'): strin
       return `${request} failed: ${p.code} (${p.message})`
     case 'timeout':
       return `it did not finish within smoke-timeout (${formatDuration(p.timeoutMs)})`
+    case 'stopped':
+      return 'it was stopped: the job was cancelled, or the server exited or wrote a fatal line'
     case 'stream-error':
       return `the engine's stream said: ${p.said}`
     case 'too-long':

@@ -34,6 +34,8 @@ export type SmokeProblem =
   | { kind: 'http'; status: number; said?: string }
   | { kind: 'network'; code: string; message: string }
   | { kind: 'timeout'; timeoutMs: number }
+  /** The wait's halter ended it: the job was cancelled, the server exited or wrote a fatal line. */
+  | { kind: 'stopped' }
   | { kind: 'stream-error'; said: string }
   | { kind: 'too-long'; what: 'line' | 'body' }
   | { kind: 'no-tokens' }
@@ -172,7 +174,9 @@ async function measureOne(
       problem:
         result.code === 'TIMEOUT'
           ? { kind: 'timeout', timeoutMs }
-          : { kind: 'network', code: result.code, message: result.message }
+          : result.code === 'STOPPED'
+            ? { kind: 'stopped' }
+            : { kind: 'network', code: result.code, message: result.message }
     }
   if (result.status < 200 || result.status > 299) {
     const said = describeBody(result.body, result.contentType, result.json)

@@ -133,6 +133,41 @@ describe('a hostile stream', () => {
     expect((await smoke(`${swelling}/v1/models`)).problem).toEqual({ kind: 'too-long', what: 'body' })
   })
 
+  it("the wait's signal ends it at once: a cancelled job, a server gone", async () => {
+    const endless = await hostile((res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' })
+      const timer = setInterval(() => res.write('data: {"choices":[{"text":" 1,"}]}\n\n'), 5)
+      res.on('close', () => clearInterval(timer))
+    })
+    const stop = new AbortController()
+    setTimeout(() => stop.abort(), 100)
+    const r = await smokeTest(
+      { url: new URL(`${endless}/v1/models`), engine: undefined, model: MODEL, headers: {} },
+      SETTINGS,
+      { clock: systemClock, signal: stop.signal }
+    )
+    expect(r.problem).toEqual({ kind: 'stopped' })
+  })
+
+  it('counts the chunks when the engine gives no count', async () => {
+    const counted = await hostile((res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' })
+      let i = 0
+      const timer = setInterval(() => {
+        if (++i <= 5) return void res.write(`data: {"choices":[{"text":" ${i},"}]}\n\n`)
+        clearInterval(timer)
+        res.end('data: [DONE]\n\n')
+      }, 10)
+    })
+    const r = await smoke(`${counted}/v1/models`)
+    expect(r.problem).toBeUndefined()
+    expect(r.measurements.map((m) => [m.tokens, m.source])).toEqual([
+      [5, 'chunks'],
+      [5, 'chunks']
+    ])
+    expect(r.source).toBe('chunks')
+  })
+
   it('tokens in one piece have no decode rate; a body without a stream has no token', async () => {
     const once = await hostile((res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' })
