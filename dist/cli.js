@@ -17792,7 +17792,18 @@ function printable(text, max = 80) {
 
 ;// CONCATENATED MODULE: ./src/report/history-report.ts
 const HISTORY_FORMATS = ['table', 'json', 'csv'];
-const COLUMNS = ['at', 'key', 'ready', 'reason', 'elapsed-seconds', 'startup-seconds', 'engine', 'phases'];
+const COLUMNS = [
+    'at',
+    'key',
+    'ready',
+    'reason',
+    'elapsed-seconds',
+    'startup-seconds',
+    'engine',
+    'ttft-ms',
+    'decode-tokens-per-second',
+    'phases'
+];
 function historyRow(run) {
     return {
         at: typeof run.at === 'string' ? run.at : '',
@@ -17802,6 +17813,8 @@ function historyRow(run) {
         'elapsed-seconds': run.elapsedSeconds,
         'startup-seconds': run.startupSeconds ?? null,
         engine: run.engine ?? null,
+        'ttft-ms': run.ttftMs ?? null,
+        'decode-tokens-per-second': run.decodeTokensPerSecond ?? null,
         phases: run.phases.map((p) => ({ name: p.name, seconds: p.seconds }))
     };
 }
@@ -17815,6 +17828,8 @@ const cells = (row) => [
     String(row['elapsed-seconds']),
     row['startup-seconds'] === null ? '' : String(row['startup-seconds']),
     row.engine ?? '',
+    row['ttft-ms'] === null ? '' : String(row['ttft-ms']),
+    row['decode-tokens-per-second'] === null ? '' : String(row['decode-tokens-per-second']),
     phaseCell(row.phases)
 ];
 /** A CSV field as RFC 4180 quotes it; a leading =, +, - or @ is kept from being read as a spreadsheet formula. */
