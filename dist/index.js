@@ -21832,7 +21832,8 @@ async function measureOne(client, route, base, target, settings, timeoutMs, deps
             }
             const event = route.read(frame.json);
             if (event.error !== undefined) {
-                problem = { kind: 'stream-error', said: event.error };
+                // the server's words on one line, as an HTTP error's are: a stream's line may be 64 KiB
+                problem = { kind: 'stream-error', said: clip(event.error, 300) };
                 return false;
             }
             if (event.text !== undefined && event.text !== '') {

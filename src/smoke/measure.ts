@@ -3,7 +3,7 @@
  * timed from the request to its first token (TTFT) and from its first token to its last (the decode rate). Tokens
  * are counted by the engine's own figure where its stream gives one, else as the chunks that carried text.
  */
-import { describeBody } from '../wait/assess.js'
+import { clip, describeBody } from '../wait/assess.js'
 import { createHttpClient, type ProbeResult } from '../http/probe.js'
 import { type StreamRoute, streamRoute, type TokenSource } from '../engines/streams.js'
 import type { LogEngine } from '../engines/log-markers.js'
@@ -144,7 +144,8 @@ async function measureOne(
       }
       const event = route.read(frame.json)
       if (event.error !== undefined) {
-        problem = { kind: 'stream-error', said: event.error }
+        // the server's words on one line, as an HTTP error's are: a stream's line may be 64 KiB
+        problem = { kind: 'stream-error', said: clip(event.error, 300) }
         return false
       }
       if (event.text !== undefined && event.text !== '') {

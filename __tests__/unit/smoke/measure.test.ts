@@ -133,6 +133,17 @@ describe('a hostile stream', () => {
     expect((await smoke(`${swelling}/v1/models`)).problem).toEqual({ kind: 'too-long', what: 'body' })
   })
 
+  it("an error event's words come on one line, cut at 300 characters", async () => {
+    const url = await hostile((res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' })
+      res.end(`data: ${JSON.stringify({ error: { message: `out of memory\n::warning::x ${'y'.repeat(5000)}` } })}\n\n`)
+    })
+    const r = await smoke(`${url}/v1/models`)
+    const said = r.problem?.kind === 'stream-error' ? r.problem.said : ''
+    expect(said).toMatch(/^out of memory ::warning::x y+…$/)
+    expect(said).toHaveLength(301)
+  })
+
   it("the wait's signal ends it at once: a cancelled job, a server gone", async () => {
     const endless = await hostile((res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' })
