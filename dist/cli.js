@@ -16540,7 +16540,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2666);
+/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(631);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 /** The `wait-for-model` command: the same gate as the action, for shells, ssh sessions and scripts. */
@@ -16558,7 +16558,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2666:
+/***/ 631:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -18014,20 +18014,25 @@ function envReport(patterns, environ, secrets = []) {
     return entries;
 }
 
-// EXTERNAL MODULE: external "node:vm"
-var external_node_vm_ = __nccwpck_require__(714);
 ;// CONCATENATED MODULE: ./src/wait/bounded-regex.ts
-/**
- * Runs a user's `match-regex` on a server's body, and `fail-pattern` on log lines, under a time limit. A JavaScript regular expression can
- * backtrack for longer than the universe lasts (`^(a+)+$` on `aaaa\u2026b`), and no static check catches every
- * such pattern; V8 can interrupt a running match, though, and `vm`'s timeout does exactly that. The text is
- * the probe's body, which is never over 1 MiB.
- */
-
-const script = new external_node_vm_.Script('re.test(text)');
-const context = (0,external_node_vm_.createContext)({ re: undefined, text: '' });
+/** The scripts and their contexts, made at the first match: a wait with no pattern to run never pays for them. */
+let made;
+function sandboxes() {
+    if (made === undefined) {
+        // node:vm is loaded here: two contexts cost milliseconds of the action's start-up (`npm run bench`)
+        const { createContext, Script } = process.getBuiltinModule('node:vm');
+        made = {
+            script: new Script('re.test(text)'),
+            context: createContext({ re: undefined, text: '' }),
+            findScript: new Script('for (at = 0; at < texts.length; at++) if (re.test(texts[at])) break; at'),
+            findContext: createContext({ re: undefined, texts: [], at: 0 })
+        };
+    }
+    return made;
+}
 /** Whether `re` matches `text`; undefined when the match ran out of time. */
 function testWithin(re, text, limitMs) {
+    const { script, context } = sandboxes();
     context.re = re;
     context.text = text;
     try {
@@ -18043,8 +18048,6 @@ function testWithin(re, text, limitMs) {
         context.text = '';
     }
 }
-const findScript = new external_node_vm_.Script('for (at = 0; at < texts.length; at++) if (re.test(texts[at])) break; at');
-const findContext = (0,external_node_vm_.createContext)({ re: undefined, texts: [], at: 0 });
 /**
  * The index of the first of `texts` that `re` matches (-1 for none), or `{ outOfTimeAt }`: the index of the text
  * the match was on when `limitMs` ran out. One limit for the whole batch, so that a tick of the log watch stays short.
@@ -18052,6 +18055,7 @@ const findContext = (0,external_node_vm_.createContext)({ re: undefined, texts: 
 function findWithin(re, texts, limitMs) {
     if (texts.length === 0)
         return -1;
+    const { findScript, findContext } = sandboxes();
     findContext.re = re;
     findContext.texts = texts;
     findContext.at = 0;
@@ -18298,10 +18302,7 @@ function request(dispatcher, options) {
     return dispatcher.request(options);
 }
 
-;// CONCATENATED MODULE: external "node:dns"
-const external_node_dns_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:dns");
 ;// CONCATENATED MODULE: ./src/http/hosts.ts
-
 /**
  * What a URL's host means for where a request goes: this machine (never through a proxy; `localhost` on both
  * families), or elsewhere, directly or through the proxy the environment names, as curl decides.
@@ -18401,7 +18402,10 @@ function createLookup() {
                     answer(found, options, cb);
             }
         };
-        const viaNode = () => (0,external_node_dns_namespaceObject.lookup)(hostname, { family: options.family, hints: options.hints, all: true }, (e, all) => done(e, all ?? []));
+        // node:dns is loaded only for a name: a wait on an address (the usual `127.0.0.1`) starts without it
+        const viaNode = () => process
+            .getBuiltinModule('node:dns')
+            .lookup(hostname, { family: options.family, hints: options.hints, all: true }, (e, all) => done(e, all ?? []));
         if (noGetent)
             return viaNode();
         getentHosts(hostname, (err, found) => {
@@ -18455,9 +18459,13 @@ function getentHosts(hostname, callback) {
 // EXTERNAL MODULE: ./src/runtime/memory.ts + 1 modules
 var memory = __nccwpck_require__(2502);
 ;// CONCATENATED MODULE: ./src/runtime/clock.ts
-/** performance.now() counts from the process's start, which is the step's start for the action. */
+/**
+ * process.uptime() counts from the process's start, which is the step's start for the action, as
+ * performance.now() does; but the first read of `performance` loads nine modules of node:perf_hooks, a few
+ * milliseconds of start-up before the first probe (`npm run bench`, start-up).
+ */
 const systemClock = {
-    now: () => performance.now(),
+    now: () => process.uptime() * 1000,
     wallMs: () => Date.now(),
     sleep: (ms, signal) => new Promise((resolve) => {
         if (signal?.aborted)
@@ -18497,21 +18505,15 @@ const seconds = (ms) => (Math.round(ms / 100) / 10).toFixed(1);
 const BODY_CAP_BYTES = 1024 * 1024;
 const MAX_REDIRECTS = 5;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-/**
- * Once bodies this large in all have arrived, they are collected before the next request rather than left for V8
- * to collect when it likes: one body near the cap, or many smaller ones (a 64 KB list on every probe), whose
- * buffers would otherwise pile up outside the heap until the next full collection.
- */
-const COLLECT_AFTER_BYTES = 256 * 1024;
-function createProber({ url, headers, caCert, insecureTls, secrets }) {
-    const client = createHttpClient({ caCert, insecureTls, secrets });
+function createProber({ url, headers, ...options }) {
+    const client = createHttpClient(options);
     return {
         probe: (timeoutMs, signal) => client.send({ url, method: 'GET', headers }, timeoutMs, signal),
         close: () => client.close()
     };
 }
 /** One exchange at a time with a hard time limit and a capped body: shared by the probe and the generation check. */
-function createHttpClient({ caCert, insecureTls, secrets = [], env = process.env } = {}) {
+function createHttpClient({ caCert, insecureTls, secrets = [], collector = (0,memory/* createBodyCollector */.M)(), env = process.env } = {}) {
     // node:tls is loaded only here: a plain http:// wait never needs it (nor its memory, 6 MB on Node 24).
     const ca = caCert === undefined ? {} : { ca: [...process.getBuiltinModule('node:tls').rootCertificates, caCert] };
     const tls = { ...ca, ...(insecureTls ? { rejectUnauthorized: false } : {}) };
@@ -18543,13 +18545,8 @@ function createHttpClient({ caCert, insecureTls, secrets = [], env = process.env
         for (const d of [old.direct, ...old.proxies.values()])
             void d.destroy().catch(() => undefined);
     };
-    let bodyBytes = 0;
     return {
         async send({ url, method, headers, json, stream }, timeoutMs, signal) {
-            if (bodyBytes >= COLLECT_AFTER_BYTES) {
-                (0,memory/* collectGarbage */.i)();
-                bodyBytes = 0;
-            }
             const controller = new AbortController();
             const timer = setTimeout(() => controller.abort(new ProbeTimeout(timeoutMs)), Math.max(1, timeoutMs));
             const onStop = () => controller.abort(new ProbeStopped());
@@ -18610,17 +18607,20 @@ function createHttpClient({ caCert, insecureTls, secrets = [], env = process.env
                     }
                     const contentType = String(res.headers['content-type'] ?? '');
                     if (stream !== undefined && status >= 200 && status < 300) {
+                        let streamed = 0;
                         for await (const chunk of res.body) {
+                            streamed += chunk.length;
                             if (stream(chunk))
                                 continue;
                             res.body.destroy();
                             break;
                         }
+                        collector.arrived(streamed);
                         return { kind: 'http', status, contentType, body: '', json: undefined, truncated: false };
                     }
                     const { text: raw, truncated } = await readCapped(res.body);
+                    collector.arrived(raw.length);
                     const text = secrets.length === 0 ? raw : redact(raw, secrets);
-                    bodyBytes += raw.length;
                     const retryAfter = [res.headers['retry-after']].flat()[0];
                     return {
                         kind: 'http',
@@ -19744,7 +19744,7 @@ function assess(result, expect, regexLimitMs = 1_000) {
     if (result.kind === 'error')
         return assessError(result);
     const { status, body } = result;
-    const excerpt = body.slice(0, 200);
+    const excerpt = detached(body.slice(0, 200));
     const list = readModelList(result.json);
     const ids = list?.models.map((m) => m.id);
     const models = ids?.slice(0, MAX_KEPT_MODELS);
@@ -19877,7 +19877,15 @@ function jsonMessage(json) {
 function clip(text, max = 120) {
     // cut before cleaning: a body can be 1 MiB on one line, and a copy of it per probe adds up
     const clean = controlToSpace(text.slice(0, 2 * max));
-    return clean.length > max ? `${clean.slice(0, max)}\u2026` : clean;
+    return detached(clean.length > max ? `${clean.slice(0, max)}\u2026` : clean);
+}
+/**
+ * A copy of a short string that does not hold on to the string it was cut from. V8 makes a slice of 13
+ * characters or more a view of its parent: an excerpt or a summary kept from a 1 MiB body would keep the whole
+ * body alive for as long as the answer is kept (the last answer of each target of a fleet, the timeline).
+ */
+function detached(text) {
+    return JSON.parse(JSON.stringify(text));
 }
 
 ;// CONCATENATED MODULE: ./src/wait/generation-check.ts
@@ -21157,6 +21165,7 @@ function parseUrl(text) {
 
 
 
+
 /** A line longer than this is cut (a progress bar redrawn with \r for an hour is one line). */
 const MAX_LINE_CHARS = 2000;
 /** Of a line longer than MAX_LINE_CHARS, only this many bytes are kept while it is being read (UTF-8: 4 per character). */
@@ -21228,7 +21237,7 @@ class log_follower_LogFollower {
     poll() {
         const fresh = [];
         const old = [];
-        const until = performance.now() + WORK_MS_PER_POLL;
+        const until = systemClock.now() + WORK_MS_PER_POLL;
         this.withFile((fd, size) => {
             // truncated or replaced (also before the first look read what it held)
             if (size < this.offset || size < this.earlierUntil)
@@ -21285,7 +21294,7 @@ class log_follower_LogFollower {
     count(fd, until) {
         const end = Math.min(this.countUntil, this.offset + COUNT_BYTES_PER_POLL);
         let last = -1;
-        while (this.offset < end && performance.now() < until) {
+        while (this.offset < end && systemClock.now() < until) {
             const n = (0,external_node_fs_namespaceObject.readSync)(fd, this.chunk, 0, Math.min(CHUNK_BYTES, end - this.offset), this.offset);
             if (n === 0)
                 break;
@@ -21306,7 +21315,7 @@ class log_follower_LogFollower {
     read(fd, size, fresh, old, until) {
         const end = Math.min(size, this.offset + READ_BYTES_PER_POLL);
         let lines = 0;
-        while (this.offset < end && lines < LINES_PER_POLL && performance.now() < until) {
+        while (this.offset < end && lines < LINES_PER_POLL && systemClock.now() < until) {
             const n = (0,external_node_fs_namespaceObject.readSync)(fd, this.chunk, 0, Math.min(CHUNK_BYTES, end - this.offset), this.offset);
             if (n === 0)
                 break;
@@ -21390,8 +21399,6 @@ class log_follower_LogFollower {
     }
 }
 
-;// CONCATENATED MODULE: external "node:fs/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: ./src/http/port-watch.ts
 /**
  * Sees a closed port open, cheaply, so that the HTTP probe goes out the moment a server starts listening
@@ -21529,13 +21536,16 @@ class PortPoller {
         this.timer = setTimeout(() => void this.round(), next);
     }
     async readProc() {
+        // node:fs's callback form: node:fs/promises would be one more module to load before the first probe
         if (this.procReadable === false)
             return undefined;
-        const tables = await Promise.all(PROC_TABLES.map((f) => (0,promises_namespaceObject.readFile)(f, 'latin1').catch(() => '')));
+        const tables = await Promise.all(PROC_TABLES.map((f) => readText(f)));
         this.procReadable = tables[0].startsWith('  sl');
         return this.procReadable ? listeningLoopbackPorts(tables.join('\n')) : undefined;
     }
 }
+/** A file's text, or '' when it cannot be read. */
+const readText = (file) => new Promise((resolve) => (0,external_node_fs_namespaceObject.readFile)(file, 'latin1', (e, text) => resolve(e ? '' : text)));
 
 ;// CONCATENATED MODULE: ./src/startup/eta.ts
 /**
@@ -22106,6 +22116,7 @@ function readEnviron(pid) {
 /** Turns what happens beside the wait into a halt: the server process exiting, a fail-pattern log line, cancellation. */
 
 
+
 /**
  * How long `fail-pattern` may run on one look's new lines: a pattern that backtracks (`(\w+\s?)+: CUDA error`
  * on an ordinary line) would otherwise hold the event loop, the deadline and the signals with it.
@@ -22169,10 +22180,10 @@ function watchServer({ halter, server, log, failPattern, readLines, cancel, poll
         return () => {
             if (pending !== undefined || closed)
                 return;
-            const wait = last + gapMs - performance.now();
+            const wait = last + gapMs - systemClock.now();
             const run = () => {
                 pending = undefined;
-                last = performance.now();
+                last = systemClock.now();
                 if (!closed)
                     f();
             };
@@ -22293,16 +22304,15 @@ async function waitForModel(opts, deps) {
             return finish(generationFailed ? 'generation-failed' : 'timeout');
         attempts++;
         const budgetMs = Math.min(opts.requestTimeoutMs, deadline - sentAt);
-        const result = await deps.probe(budgetMs, signal);
+        const probed = await probeOnce(deps, opts.expect, sentAt, budgetMs, signal);
         // An answer cut short by the halt, or one that came in as the server died, says nothing.
         if ((halt = halted()))
             return finish(halt.reason, halt);
         // A probe cut short by the deadline says nothing new: the answer before it is the one worth reporting.
-        if (budgetMs < opts.requestTimeoutMs && result.kind === 'error' && result.code === 'TIMEOUT' && last) {
+        if (budgetMs < opts.requestTimeoutMs && probed.timedOut && last) {
             return finish(generationFailed ? 'generation-failed' : 'timeout');
         }
-        // match-regex runs within what is left of the probe's time, so a runaway pattern cannot pass the deadline
-        let assessment = assess(result, opts.expect, sentAt + budgetMs - clock.now());
+        let assessment = probed.assessment;
         if (assessment.state === 'ready' && deps.engineReady) {
             listedMs ??= clock.now() - start;
             const budgetMs = Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now()));
@@ -22357,7 +22367,7 @@ async function waitForModel(opts, deps) {
             return finish('ready');
         if (opts.once)
             return finish(generationFailed ? 'generation-failed' : 'timeout');
-        const refused = result.kind === 'error' && result.code === 'ECONNREFUSED';
+        const { refused } = probed;
         const portWatch = deps.portWatch;
         if (refused && portWatch) {
             // While a local port is closed the watch is the probe; HTTP probes then go out with the progress lines.
@@ -22370,7 +22380,7 @@ async function waitForModel(opts, deps) {
                 await clock.sleep(earliest - clock.now(), signal);
         }
         else {
-            answeringSince = result.kind === 'http' ? (answeringSince ?? sentAt) : undefined;
+            answeringSince = probed.answered ? (answeringSince ?? sentAt) : undefined;
             const next = nextProbeAt({
                 mode: opts.schedule ?? 'fixed',
                 intervalMs: opts.intervalMs,
@@ -22380,7 +22390,7 @@ async function waitForModel(opts, deps) {
                 readyAt: deps.readyAt?.(now),
                 usualAnsweringMs: deps.usualAnsweringMs,
                 logTellsReady: deps.logTellsReady?.(),
-                retryAfterMs: result.kind === 'http' ? result.retryAfterMs : undefined,
+                retryAfterMs: probed.retryAfterMs,
                 deadline
             });
             await sleepUntilWoken(clock, next - clock.now(), [readyLine()], signal);
@@ -22388,6 +22398,22 @@ async function waitForModel(opts, deps) {
     }
 }
 const MIN_PROBE_GAP_MS = 50;
+/**
+ * One probe, judged. Only the judgement and the few facts the schedule needs leave this function: the answer
+ * itself (up to 1 MiB of text and its parsed JSON) must not stay reachable through the loop's sleep, or a fleet
+ * of servers answering near the cap would hold one such answer each until its next probe.
+ */
+async function probeOnce(deps, expect, sentAt, budgetMs, signal) {
+    const result = await deps.probe(budgetMs, signal);
+    return {
+        // match-regex runs within what is left of the probe's time, so a runaway pattern cannot pass the deadline
+        assessment: assess(result, expect, sentAt + budgetMs - deps.clock.now()),
+        timedOut: result.kind === 'error' && result.code === 'TIMEOUT',
+        refused: result.kind === 'error' && result.code === 'ECONNREFUSED',
+        answered: result.kind === 'http',
+        retryAfterMs: result.kind === 'http' ? result.retryAfterMs : undefined
+    };
+}
 /** Sleeps `ms`, or less: until one of `wakers` resolves, or `halt` aborts. */
 async function sleepUntilWoken(clock, ms, wakers, halt) {
     const wake = new AbortController();
@@ -22791,6 +22817,7 @@ async function smokeEndpoints(results, settings, deps) {
 
 
 
+
 async function gate(settings, gateDeps) {
     const deps = {
         ...gateDeps,
@@ -22839,6 +22866,7 @@ async function gate(settings, gateDeps) {
         let fleetHalt;
         const shared = {
             settings,
+            collector: (0,memory/* createBodyCollector */.M)(),
             deps,
             halter,
             ports,
@@ -22962,8 +22990,14 @@ async function waitForTarget({ url, generation }, shared) {
     const { settings, deps, halter, log, profile } = shared;
     const { clock } = deps;
     const prefix = shared.haltFleet ? `[${url.href}] ` : '';
-    // what every HTTP client of the wait shares: its TLS settings, and the secrets to mask in answers as they arrive
-    const tls = { caCert: settings.caCert, insecureTls: settings.insecureTls, secrets: settings.secrets };
+    // what every HTTP client of the wait shares: its TLS settings, the secrets to mask in answers as they arrive,
+    // and the collection of what their bodies leave
+    const tls = {
+        caCert: settings.caCert,
+        insecureTls: settings.insecureTls,
+        secrets: settings.secrets,
+        collector: shared.collector
+    };
     const prober = createProber({ url, headers: settings.headers, ...tls });
     const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls });
     const probe = async (timeoutMs, signal) => {
@@ -24137,21 +24171,18 @@ function dropOutputToClosedPipes(streams) {
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  i: () => (/* binding */ collectGarbage),
+  M: () => (/* binding */ createBodyCollector),
   o: () => (/* binding */ keepMemoryFlat)
 });
 
 ;// CONCATENATED MODULE: external "node:v8"
 const external_node_v8_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:v8");
-// EXTERNAL MODULE: external "node:vm"
-var external_node_vm_ = __nccwpck_require__(714);
 ;// CONCATENATED MODULE: ./src/runtime/memory.ts
 /**
  * Keeps the action's memory flat whatever a server sends. V8's own heuristics are tuned for throughput: they
  * let garbage pile up for tens of megabytes before collecting it, and recompile hot code at a cost of tens of
  * megabytes more. A wait loop does little work and can afford to be frugal.
  */
-
 
 /** How often a long wait collects its garbage in full. */
 const FULL_COLLECTION_MS = 30_000;
@@ -24185,16 +24216,33 @@ function keepMemoryFlat() {
     setInterval(collectGarbage, FULL_COLLECTION_MS).unref();
 }
 let gc;
-/**
- * A full garbage collection now. A body near the 1 MiB cap leaves a few megabytes per probe (the text, the
- * buffers) that V8 would otherwise keep until its next full collection, tens of probes later.
- */
+/** A full garbage collection now. */
 function collectGarbage() {
     if (gc === undefined) {
         (0,external_node_v8_namespaceObject.setFlagsFromString)('--expose-gc');
-        gc = (0,external_node_vm_.runInNewContext)('gc');
+        // node:vm only now: a wait whose answers stay small never collects, nor loads it
+        gc = process.getBuiltinModule('node:vm').runInNewContext('gc');
     }
     gc();
+}
+/**
+ * One per wait, shared by every HTTP client of it. Once earlier bodies total `afterBytes`, a full collection
+ * runs before the next one is parsed: a body near the 1 MiB cap leaves several megabytes (its text, its
+ * buffers, its parsed JSON) that V8 would otherwise keep until its next full collection, tens of probes later.
+ * Shared, because ten servers of a fleet answering at once would each leave theirs before any client's own
+ * count came round (the fleet of 10 hostile answers in hostile-content.e2e.test.ts).
+ */
+function createBodyCollector(afterBytes = 256 * 1024) {
+    let pending = 0;
+    return {
+        arrived(bytes) {
+            if (pending >= afterBytes) {
+                collectGarbage();
+                pending = 0;
+            }
+            pending += bytes;
+        }
+    };
 }
 
 
@@ -24316,13 +24364,6 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util/types");
-
-/***/ }),
-
-/***/ 714:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:vm");
 
 /***/ }),
 

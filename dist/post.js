@@ -16535,7 +16535,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9982:
+/***/ 7406:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -16660,62 +16660,6 @@ function appsOnVisibleGpus(snapshot, cudaVisibleDevices) {
 function memoryHeldBy(snapshot, pids) {
     const apps = snapshot.apps.filter((a) => pids.has(a.pid));
     return { mib: apps.reduce((sum, a) => sum + (a.usedMiB ?? 0), 0), apps };
-}
-
-;// CONCATENATED MODULE: external "node:vm"
-const external_node_vm_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:vm");
-;// CONCATENATED MODULE: ./src/wait/bounded-regex.ts
-/**
- * Runs a user's `match-regex` on a server's body, and `fail-pattern` on log lines, under a time limit. A JavaScript regular expression can
- * backtrack for longer than the universe lasts (`^(a+)+$` on `aaaa\u2026b`), and no static check catches every
- * such pattern; V8 can interrupt a running match, though, and `vm`'s timeout does exactly that. The text is
- * the probe's body, which is never over 1 MiB.
- */
-
-const script = new external_node_vm_namespaceObject.Script('re.test(text)');
-const context = (0,external_node_vm_namespaceObject.createContext)({ re: undefined, text: '' });
-/** Whether `re` matches `text`; undefined when the match ran out of time. */
-function bounded_regex_testWithin(re, text, limitMs) {
-    context.re = re;
-    context.text = text;
-    try {
-        return script.runInContext(context, { timeout: Math.max(1, Math.ceil(limitMs)) }) === true;
-    }
-    catch (e) {
-        if (e.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT')
-            return undefined;
-        throw e;
-    }
-    finally {
-        context.re = undefined;
-        context.text = '';
-    }
-}
-const findScript = new external_node_vm_namespaceObject.Script('for (at = 0; at < texts.length; at++) if (re.test(texts[at])) break; at');
-const findContext = (0,external_node_vm_namespaceObject.createContext)({ re: undefined, texts: [], at: 0 });
-/**
- * The index of the first of `texts` that `re` matches (-1 for none), or `{ outOfTimeAt }`: the index of the text
- * the match was on when `limitMs` ran out. One limit for the whole batch, so that a tick of the log watch stays short.
- */
-function findWithin(re, texts, limitMs) {
-    if (texts.length === 0)
-        return -1;
-    findContext.re = re;
-    findContext.texts = texts;
-    findContext.at = 0;
-    try {
-        const at = findScript.runInContext(findContext, { timeout: Math.max(1, Math.ceil(limitMs)) });
-        return at < texts.length ? at : -1;
-    }
-    catch (e) {
-        if (e.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT')
-            return { outOfTimeAt: findContext.at };
-        throw e;
-    }
-    finally {
-        findContext.re = undefined;
-        findContext.texts = [];
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/engines/model-lists.ts
@@ -17040,7 +16984,7 @@ function assess(result, expect, regexLimitMs = 1_000) {
     if (result.kind === 'error')
         return assessError(result);
     const { status, body } = result;
-    const excerpt = body.slice(0, 200);
+    const excerpt = detached(body.slice(0, 200));
     const list = readModelList(result.json);
     const ids = list?.models.map((m) => m.id);
     const models = ids?.slice(0, MAX_KEPT_MODELS);
@@ -17173,7 +17117,15 @@ function jsonMessage(json) {
 function assess_clip(text, max = 120) {
     // cut before cleaning: a body can be 1 MiB on one line, and a copy of it per probe adds up
     const clean = controlToSpace(text.slice(0, 2 * max));
-    return clean.length > max ? `${clean.slice(0, max)}\u2026` : clean;
+    return detached(clean.length > max ? `${clean.slice(0, max)}\u2026` : clean);
+}
+/**
+ * A copy of a short string that does not hold on to the string it was cut from. V8 makes a slice of 13
+ * characters or more a view of its parent: an excerpt or a summary kept from a 1 MiB body would keep the whole
+ * body alive for as long as the answer is kept (the last answer of each target of a fleet, the timeline).
+ */
+function detached(text) {
+    return JSON.parse(JSON.stringify(text));
 }
 
 // EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/agent.js
@@ -17214,160 +17166,6 @@ function undici_parts_request(dispatcher, options) {
     return dispatcher.request(options);
 }
 
-;// CONCATENATED MODULE: external "node:dns"
-const external_node_dns_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:dns");
-;// CONCATENATED MODULE: ./src/http/hosts.ts
-
-/**
- * What a URL's host means for where a request goes: this machine (never through a proxy; `localhost` on both
- * families), or elsewhere, directly or through the proxy the environment names, as curl decides.
- * The probe, the port watch and the proxy choice all ask here, so they cannot disagree.
- */
-/** A host as URL.hostname writes it, made comparable: lower case, no IPv6 brackets, no final dot. */
-const hosts_bareHost = (hostname) => hostname
-    .toLowerCase()
-    .replace(/^\[|\]$/g, '')
-    .replace(/\.$/, '');
-/**
- * This machine: `localhost`, 127.0.0.0/8, ::1, the same as IPv4-mapped IPv6 (`[::ffff:127.0.0.1]`, which
- * URL writes `[::ffff:7f00:1]`), and the wildcard addresses 0.0.0.0 and :: (vLLM prints
- * `http://0.0.0.0:8000` as its address; a connection to it reaches this machine on Linux).
- */
-function hosts_isLoopback(hostname) {
-    const h = hosts_bareHost(hostname);
-    if (h === 'localhost' || h === '::1' || h === '::' || h === '0.0.0.0')
-        return true;
-    if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h))
-        return true;
-    // ::ffff:7fxx:xxxx is 127.x.x.x mapped into IPv6
-    return /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(h);
-}
-/**
- * The addresses to try for a name that is loopback by definition: `localhost` on both families whatever
- * /etc/hosts says (RFC 6761), since model servers listen on either; undefined for any other host.
- */
-function loopbackAddresses(hostname) {
-    if (hosts_bareHost(hostname) !== 'localhost')
-        return undefined;
-    return [
-        { address: '127.0.0.1', family: 4 },
-        { address: '::1', family: 6 }
-    ];
-}
-/**
- * The proxy a request to `url` goes through, from the environment as undici and curl read it (`http_proxy`,
- * `HTTP_PROXY`; `https_proxy`, `HTTPS_PROXY`, else the http one; `NO_PROXY`/`no_proxy` entries as host,
- * `.domain`, `*.domain` or `host:port`, `*` for none), or undefined to go direct. Loopback is always direct.
- */
-function hosts_proxyFor(url, env) {
-    if (hosts_isLoopback(url.hostname))
-        return undefined;
-    const http = env.http_proxy ?? env.HTTP_PROXY;
-    const chosen = url.protocol === 'https:' ? (env.https_proxy ?? env.HTTPS_PROXY ?? http) : http;
-    if (!chosen)
-        return undefined;
-    const noProxy = env.no_proxy ?? env.NO_PROXY ?? '';
-    if (noProxy.trim() === '*')
-        return undefined;
-    const host = hosts_bareHost(url.hostname);
-    const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
-    for (const entry of noProxy.split(/[,\s]/)) {
-        if (entry === '')
-            continue;
-        const m = /^(.+):(\d+)$/.exec(entry);
-        if (m && Number(m[2]) !== port)
-            continue;
-        const name = hosts_bareHost((m ? m[1] : entry).replace(/^\*?\./, ''));
-        if (host === name || host.endsWith(`.${name}`))
-            return undefined;
-    }
-    // curl reads a bare `host:port` as an http:// proxy
-    return new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(chosen) ? chosen : `http://${chosen}`);
-}
-/** A proxy as it may be printed: scheme, host and port, never the user and password it may carry. */
-const hosts_proxyLabel = (proxy) => `${proxy.protocol}//${proxy.host}`;
-/**
- * Name resolution for the connections a client makes. `localhost` is answered here (see `loopbackAddresses`).
- * Other names are asked of the system resolver (/etc/hosts, DNS, as nsswitch says) through `getent ahosts`,
- * which calls the same getaddrinfo as Node's `dns.lookup`, in a child process: a lookup the resolver never
- * answers cannot be cancelled, and inside Node it would hold one of libuv's four threads, and then the
- * process itself, which waits at exit for that thread however long the resolver takes. A child is left to
- * finish on its own. One question per name and options is in flight at a time: probes that gave up on one
- * join it rather than start another. Where there is no `getent` (macOS, Windows), `dns.lookup` it is.
- */
-function hosts_createLookup() {
-    const pending = new Map();
-    let noGetent = false;
-    return (hostname, options, callback) => {
-        const loopback = loopbackAddresses(hostname);
-        if (loopback !== undefined)
-            return void answer(loopback, options, callback);
-        const key = JSON.stringify([hostname, options.all === true, options.family ?? 0]);
-        const waiting = pending.get(key);
-        if (waiting !== undefined)
-            return void waiting.push(callback);
-        pending.set(key, [callback]);
-        const done = (err, found) => {
-            const callbacks = pending.get(key) ?? [];
-            pending.delete(key);
-            for (const cb of callbacks) {
-                if (err)
-                    cb(err, options.all ? [] : '');
-                else
-                    answer(found, options, cb);
-            }
-        };
-        const viaNode = () => lookup(hostname, { family: options.family, hints: options.hints, all: true }, (e, all) => done(e, all ?? []));
-        if (noGetent)
-            return viaNode();
-        getentHosts(hostname, (err, found) => {
-            if (err?.code !== 'ENOENT')
-                return done(err, ofFamily(found ?? [], options.family));
-            noGetent = true;
-            viaNode();
-        });
-    };
-}
-function answer(found, options, callback) {
-    if (found.length === 0) {
-        const err = Object.assign(new Error('no address of the requested family'), { code: 'ENOTFOUND' });
-        return void callback(err, options.all ? [] : '');
-    }
-    if (options.all)
-        callback(null, found);
-    else
-        callback(null, found[0].address, found[0].family);
-}
-const ofFamily = (found, family) => {
-    const wanted = family === 'IPv4' ? 4 : family === 'IPv6' ? 6 : family;
-    return wanted === 4 || wanted === 6 ? found.filter((a) => a.family === wanted) : found;
-};
-/** `getent ahosts NAME`: each address on its own line (three times, one per socket type), in getaddrinfo's order. */
-function getentHosts(hostname, callback) {
-    const { execFile } = process.getBuiltinModule('node:child_process');
-    const child = execFile('getent', ['ahosts', '--', hostname], { encoding: 'latin1' }, (err, stdout) => {
-        const code = err?.code;
-        if (code === 'ENOENT')
-            return callback(err);
-        if (err !== null) {
-            // getent's 2 is "not found"; anything else a failure of the resolver itself
-            const failure = code === 2 ? 'ENOTFOUND' : 'EAI_AGAIN';
-            return callback(Object.assign(new Error(`getaddrinfo ${failure} ${hostname}`), { code: failure }));
-        }
-        const addresses = [
-            ...new Set(stdout
-                .split('\n')
-                .map((line) => line.split(/\s+/)[0])
-                .filter(Boolean))
-        ];
-        callback(null, addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })));
-    });
-    // A resolver that never answers must not keep the process alive.
-    child.unref();
-    for (const stream of [child.stdout, child.stderr])
-        stream?.unref?.();
-}
-
 ;// CONCATENATED MODULE: external "node:v8"
 const external_node_v8_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:v8");
 ;// CONCATENATED MODULE: ./src/runtime/memory.ts
@@ -17376,7 +17174,6 @@ const external_node_v8_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
  * let garbage pile up for tens of megabytes before collecting it, and recompile hot code at a cost of tens of
  * megabytes more. A wait loop does little work and can afford to be frugal.
  */
-
 
 /** How often a long wait collects its garbage in full. */
 const FULL_COLLECTION_MS = 30_000;
@@ -17407,25 +17204,46 @@ function keepMemoryFlat() {
     setFlagsFromString('--no-turbofan');
     setFlagsFromString('--no-maglev');
     setFlagsFromString('--semi-space-growth-factor=1');
-    setInterval(memory_collectGarbage, FULL_COLLECTION_MS).unref();
+    setInterval(collectGarbage, FULL_COLLECTION_MS).unref();
 }
 let gc;
-/**
- * A full garbage collection now. A body near the 1 MiB cap leaves a few megabytes per probe (the text, the
- * buffers) that V8 would otherwise keep until its next full collection, tens of probes later.
- */
-function memory_collectGarbage() {
+/** A full garbage collection now. */
+function collectGarbage() {
     if (gc === undefined) {
         setFlagsFromString('--expose-gc');
-        gc = runInNewContext('gc');
+        // node:vm only now: a wait whose answers stay small never collects, nor loads it
+        gc = process.getBuiltinModule('node:vm').runInNewContext('gc');
     }
     gc();
 }
+/**
+ * One per wait, shared by every HTTP client of it. Once earlier bodies total `afterBytes`, a full collection
+ * runs before the next one is parsed: a body near the 1 MiB cap leaves several megabytes (its text, its
+ * buffers, its parsed JSON) that V8 would otherwise keep until its next full collection, tens of probes later.
+ * Shared, because ten servers of a fleet answering at once would each leave theirs before any client's own
+ * count came round (the fleet of 10 hostile answers in hostile-content.e2e.test.ts).
+ */
+function memory_createBodyCollector(afterBytes = 256 * 1024) {
+    let pending = 0;
+    return {
+        arrived(bytes) {
+            if (pending >= afterBytes) {
+                collectGarbage();
+                pending = 0;
+            }
+            pending += bytes;
+        }
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/runtime/clock.ts
-/** performance.now() counts from the process's start, which is the step's start for the action. */
+/**
+ * process.uptime() counts from the process's start, which is the step's start for the action, as
+ * performance.now() does; but the first read of `performance` loads nine modules of node:perf_hooks, a few
+ * milliseconds of start-up before the first probe (`npm run bench`, start-up).
+ */
 const systemClock = {
-    now: () => performance.now(),
+    now: () => process.uptime() * 1000,
     wallMs: () => Date.now(),
     sleep: (ms, signal) => new Promise((resolve) => {
         if (signal?.aborted)
@@ -17465,21 +17283,15 @@ const clock_seconds = (ms) => (Math.round(ms / 100) / 10).toFixed(1);
 const BODY_CAP_BYTES = (/* unused pure expression or super */ null && (1024 * 1024));
 const MAX_REDIRECTS = 5;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-/**
- * Once bodies this large in all have arrived, they are collected before the next request rather than left for V8
- * to collect when it likes: one body near the cap, or many smaller ones (a 64 KB list on every probe), whose
- * buffers would otherwise pile up outside the heap until the next full collection.
- */
-const COLLECT_AFTER_BYTES = (/* unused pure expression or super */ null && (256 * 1024));
-function createProber({ url, headers, caCert, insecureTls, secrets }) {
-    const client = createHttpClient({ caCert, insecureTls, secrets });
+function createProber({ url, headers, ...options }) {
+    const client = createHttpClient(options);
     return {
         probe: (timeoutMs, signal) => client.send({ url, method: 'GET', headers }, timeoutMs, signal),
         close: () => client.close()
     };
 }
 /** One exchange at a time with a hard time limit and a capped body: shared by the probe and the generation check. */
-function createHttpClient({ caCert, insecureTls, secrets = [], env = process.env } = {}) {
+function createHttpClient({ caCert, insecureTls, secrets = [], collector = createBodyCollector(), env = process.env } = {}) {
     // node:tls is loaded only here: a plain http:// wait never needs it (nor its memory, 6 MB on Node 24).
     const ca = caCert === undefined ? {} : { ca: [...process.getBuiltinModule('node:tls').rootCertificates, caCert] };
     const tls = { ...ca, ...(insecureTls ? { rejectUnauthorized: false } : {}) };
@@ -17511,13 +17323,8 @@ function createHttpClient({ caCert, insecureTls, secrets = [], env = process.env
         for (const d of [old.direct, ...old.proxies.values()])
             void d.destroy().catch(() => undefined);
     };
-    let bodyBytes = 0;
     return {
         async send({ url, method, headers, json, stream }, timeoutMs, signal) {
-            if (bodyBytes >= COLLECT_AFTER_BYTES) {
-                collectGarbage();
-                bodyBytes = 0;
-            }
             const controller = new AbortController();
             const timer = setTimeout(() => controller.abort(new ProbeTimeout(timeoutMs)), Math.max(1, timeoutMs));
             const onStop = () => controller.abort(new ProbeStopped());
@@ -17578,17 +17385,20 @@ function createHttpClient({ caCert, insecureTls, secrets = [], env = process.env
                     }
                     const contentType = String(res.headers['content-type'] ?? '');
                     if (stream !== undefined && status >= 200 && status < 300) {
+                        let streamed = 0;
                         for await (const chunk of res.body) {
+                            streamed += chunk.length;
                             if (stream(chunk))
                                 continue;
                             res.body.destroy();
                             break;
                         }
+                        collector.arrived(streamed);
                         return { kind: 'http', status, contentType, body: '', json: undefined, truncated: false };
                     }
                     const { text: raw, truncated } = await readCapped(res.body);
+                    collector.arrived(raw.length);
                     const text = secrets.length === 0 ? raw : redact(raw, secrets);
-                    bodyBytes += raw.length;
                     const retryAfter = [res.headers['retry-after']].flat()[0];
                     return {
                         kind: 'http',
@@ -19827,6 +19637,7 @@ function parseUrl(text) {
 
 
 
+
 /** A line longer than this is cut (a progress bar redrawn with \r for an hour is one line). */
 const MAX_LINE_CHARS = 2000;
 /** Of a line longer than MAX_LINE_CHARS, only this many bytes are kept while it is being read (UTF-8: 4 per character). */
@@ -19898,7 +19709,7 @@ class LogFollower {
     poll() {
         const fresh = [];
         const old = [];
-        const until = performance.now() + WORK_MS_PER_POLL;
+        const until = systemClock.now() + WORK_MS_PER_POLL;
         this.withFile((fd, size) => {
             // truncated or replaced (also before the first look read what it held)
             if (size < this.offset || size < this.earlierUntil)
@@ -19955,7 +19766,7 @@ class LogFollower {
     count(fd, until) {
         const end = Math.min(this.countUntil, this.offset + COUNT_BYTES_PER_POLL);
         let last = -1;
-        while (this.offset < end && performance.now() < until) {
+        while (this.offset < end && systemClock.now() < until) {
             const n = (0,external_node_fs_namespaceObject.readSync)(fd, this.chunk, 0, Math.min(CHUNK_BYTES, end - this.offset), this.offset);
             if (n === 0)
                 break;
@@ -19976,7 +19787,7 @@ class LogFollower {
     read(fd, size, fresh, old, until) {
         const end = Math.min(size, this.offset + READ_BYTES_PER_POLL);
         let lines = 0;
-        while (this.offset < end && lines < LINES_PER_POLL && performance.now() < until) {
+        while (this.offset < end && lines < LINES_PER_POLL && systemClock.now() < until) {
             const n = (0,external_node_fs_namespaceObject.readSync)(fd, this.chunk, 0, Math.min(CHUNK_BYTES, end - this.offset), this.offset);
             if (n === 0)
                 break;
@@ -20930,7 +20741,7 @@ async function post(env = process.env) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9982);
+/* harmony import */ var _action_post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7406);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2206);
 
 

@@ -1,4 +1,4 @@
-import { type LookupAddress, type LookupOptions, lookup } from 'node:dns'
+import type { LookupAddress, LookupOptions } from 'node:dns'
 
 /**
  * What a URL's host means for where a request goes: this machine (never through a proxy; `localhost` on both
@@ -96,8 +96,11 @@ export function createLookup(): Lookup {
         else answer(found, options, cb)
       }
     }
+    // node:dns is loaded only for a name: a wait on an address (the usual `127.0.0.1`) starts without it
     const viaNode = (): void =>
-      lookup(hostname, { family: options.family, hints: options.hints, all: true }, (e, all) => done(e, all ?? []))
+      process
+        .getBuiltinModule('node:dns')
+        .lookup(hostname, { family: options.family, hints: options.hints, all: true }, (e, all) => done(e, all ?? []))
     if (noGetent) return viaNode()
     getentHosts(hostname, (err, found) => {
       if ((err as NodeJS.ErrnoException | null)?.code !== 'ENOENT')

@@ -4,7 +4,7 @@
  * is refused by the kernel before any server code runs. One poller, made by the gate, serves every URL of a
  * fleet and keeps its own cost near a fixed share of one core by spacing its rounds by what the last round cost.
  */
-import { readFile } from 'node:fs/promises'
+import { readFile } from 'node:fs'
 import { connect } from 'node:net'
 import { bareHost, createLookup, isLoopback, type Lookup, loopbackAddresses } from './hosts.js'
 
@@ -164,9 +164,14 @@ export class PortPoller {
   }
 
   private async readProc(): Promise<Set<number> | undefined> {
+    // node:fs's callback form: node:fs/promises would be one more module to load before the first probe
     if (this.procReadable === false) return undefined
-    const tables = await Promise.all(PROC_TABLES.map((f) => readFile(f, 'latin1').catch(() => '')))
+    const tables = await Promise.all(PROC_TABLES.map((f) => readText(f)))
     this.procReadable = tables[0].startsWith('  sl')
     return this.procReadable ? listeningLoopbackPorts(tables.join('\n')) : undefined
   }
 }
+
+/** A file's text, or '' when it cannot be read. */
+const readText = (file: string): Promise<string> =>
+  new Promise((resolve) => readFile(file, 'latin1', (e, text) => resolve(e ? '' : text)))

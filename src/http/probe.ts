@@ -6,7 +6,7 @@
 import type { Dispatcher } from 'undici'
 import { Agent, Client, ProxyAgent, request } from './undici-parts.js'
 import { createLookup, proxyFor, proxyLabel } from './hosts.js'
-import { collectGarbage } from '../runtime/memory.js'
+import { type BodyCollector, createBodyCollector } from '../runtime/memory.js'
 import { parseRetryAfter } from '../inputs/parse.js'
 import { isCredentialName, redact } from '../inputs/secrets.js'
 import { formatDuration } from '../runtime/clock.js'
@@ -59,17 +59,12 @@ export interface ProbeOptions {
    * (a cut through a key would leave a prefix no later redaction recognises).
    */
   secrets?: readonly string[]
+  /** Shared by the clients of one wait (see `createBodyCollector`); a client without one has its own. */
+  collector?: BodyCollector
 }
 
-/**
- * Once bodies this large in all have arrived, they are collected before the next request rather than left for V8
- * to collect when it likes: one body near the cap, or many smaller ones (a 64 KB list on every probe), whose
- * buffers would otherwise pile up outside the heap until the next full collection.
- */
-const COLLECT_AFTER_BYTES = 256 * 1024
-
-export function createProber({ url, headers, caCert, insecureTls, secrets }: ProbeOptions): Prober {
-  const client = createHttpClient({ caCert, insecureTls, secrets })
+export function createProber({ url, headers, ...options }: ProbeOptions): Prober {
+  const client = createHttpClient(options)
   return {
     probe: (timeoutMs, signal) => client.send({ url, method: 'GET', headers }, timeoutMs, signal),
     close: () => client.close()
@@ -110,8 +105,9 @@ export function createHttpClient({
   caCert,
   insecureTls,
   secrets = [],
+  collector = createBodyCollector(),
   env = process.env
-}: Pick<ProbeOptions, 'caCert' | 'insecureTls' | 'secrets'> & { env?: NodeJS.ProcessEnv } = {}): HttpClient {
+}: Omit<ProbeOptions, 'url' | 'headers'> & { env?: NodeJS.ProcessEnv } = {}): HttpClient {
   // node:tls is loaded only here: a plain http:// wait never needs it (nor its memory, 6 MB on Node 24).
   const ca = caCert === undefined ? {} : { ca: [...process.getBuiltinModule('node:tls').rootCertificates, caCert] }
   const tls = { ...ca, ...(insecureTls ? { rejectUnauthorized: false } : {}) }
@@ -143,13 +139,8 @@ export function createHttpClient({
     for (const d of [old.direct, ...old.proxies.values()]) void d.destroy().catch(() => undefined)
   }
 
-  let bodyBytes = 0
   return {
     async send({ url, method, headers, json, stream }, timeoutMs, signal) {
-      if (bodyBytes >= COLLECT_AFTER_BYTES) {
-        collectGarbage()
-        bodyBytes = 0
-      }
       const controller = new AbortController()
       const timer = setTimeout(() => controller.abort(new ProbeTimeout(timeoutMs)), Math.max(1, timeoutMs))
       const onStop = (): void => controller.abort(new ProbeStopped())
@@ -207,16 +198,19 @@ export function createHttpClient({
           }
           const contentType = String(res.headers['content-type'] ?? '')
           if (stream !== undefined && status >= 200 && status < 300) {
+            let streamed = 0
             for await (const chunk of res.body as AsyncIterable<Buffer>) {
+              streamed += chunk.length
               if (stream(chunk)) continue
               res.body.destroy()
               break
             }
+            collector.arrived(streamed)
             return { kind: 'http', status, contentType, body: '', json: undefined, truncated: false }
           }
           const { text: raw, truncated } = await readCapped(res.body)
+          collector.arrived(raw.length)
           const text = secrets.length === 0 ? raw : redact(raw, secrets)
-          bodyBytes += raw.length
           const retryAfter = [res.headers['retry-after']].flat()[0]
           return {
             kind: 'http',

@@ -4,7 +4,6 @@
  * megabytes more. A wait loop does little work and can afford to be frugal.
  */
 import { setFlagsFromString } from 'node:v8'
-import { runInNewContext } from 'node:vm'
 
 /** How often a long wait collects its garbage in full. */
 const FULL_COLLECTION_MS = 30_000
@@ -41,14 +40,38 @@ export function keepMemoryFlat(): void {
 
 let gc: (() => void) | undefined
 
-/**
- * A full garbage collection now. A body near the 1 MiB cap leaves a few megabytes per probe (the text, the
- * buffers) that V8 would otherwise keep until its next full collection, tens of probes later.
- */
-export function collectGarbage(): void {
+/** A full garbage collection now. */
+function collectGarbage(): void {
   if (gc === undefined) {
     setFlagsFromString('--expose-gc')
-    gc = runInNewContext('gc') as () => void
+    // node:vm only now: a wait whose answers stay small never collects, nor loads it
+    gc = process.getBuiltinModule('node:vm').runInNewContext('gc') as () => void
   }
   gc()
+}
+
+/** Collects the garbage that answers' bodies leave, before the next body is read into objects. */
+export interface BodyCollector {
+  /** A body of `bytes` has arrived and is about to be parsed; the bodies before it are no longer referenced. */
+  arrived(bytes: number): void
+}
+
+/**
+ * One per wait, shared by every HTTP client of it. Once earlier bodies total `afterBytes`, a full collection
+ * runs before the next one is parsed: a body near the 1 MiB cap leaves several megabytes (its text, its
+ * buffers, its parsed JSON) that V8 would otherwise keep until its next full collection, tens of probes later.
+ * Shared, because ten servers of a fleet answering at once would each leave theirs before any client's own
+ * count came round (the fleet of 10 hostile answers in hostile-content.e2e.test.ts).
+ */
+export function createBodyCollector(afterBytes = 256 * 1024): BodyCollector {
+  let pending = 0
+  return {
+    arrived(bytes) {
+      if (pending >= afterBytes) {
+        collectGarbage()
+        pending = 0
+      }
+      pending += bytes
+    }
+  }
 }

@@ -6,6 +6,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
 import { redact } from '../inputs/secrets.js'
 import { notRegularFile } from '../inputs/settings.js'
+import { systemClock } from '../runtime/clock.js'
 
 export interface LogLine {
   /** 1-based line number in the file. */
@@ -97,7 +98,7 @@ export class LogFollower {
   poll(): LogLine[] {
     const fresh: LogLine[] = []
     const old: LogLine[] = []
-    const until = performance.now() + WORK_MS_PER_POLL
+    const until = systemClock.now() + WORK_MS_PER_POLL
     this.withFile((fd, size) => {
       // truncated or replaced (also before the first look read what it held)
       if (size < this.offset || size < this.earlierUntil) this.restart()
@@ -148,7 +149,7 @@ export class LogFollower {
   private count(fd: number, until: number): void {
     const end = Math.min(this.countUntil, this.offset + COUNT_BYTES_PER_POLL)
     let last = -1
-    while (this.offset < end && performance.now() < until) {
+    while (this.offset < end && systemClock.now() < until) {
       const n = readSync(fd, this.chunk, 0, Math.min(CHUNK_BYTES, end - this.offset), this.offset)
       if (n === 0) break
       // one native pass (a loop in JavaScript, or indexOf per line, is several times slower without the optimising compilers)
@@ -168,7 +169,7 @@ export class LogFollower {
   private read(fd: number, size: number, fresh: LogLine[], old: LogLine[], until: number): void {
     const end = Math.min(size, this.offset + READ_BYTES_PER_POLL)
     let lines = 0
-    while (this.offset < end && lines < LINES_PER_POLL && performance.now() < until) {
+    while (this.offset < end && lines < LINES_PER_POLL && systemClock.now() < until) {
       const n = readSync(fd, this.chunk, 0, Math.min(CHUNK_BYTES, end - this.offset), this.offset)
       if (n === 0) break
       let start = 0

@@ -4,6 +4,7 @@ import type { LogFollower, LogLine } from './log-follower.js'
 import type { ServerProcess } from './process.js'
 import type { Halt, Halter } from '../wait/halt.js'
 import { findWithin } from '../wait/bounded-regex.js'
+import { systemClock } from '../runtime/clock.js'
 
 export interface WatchOptions {
   /** Ended, with the `Halt` that explains why, when the wait must end. */
@@ -107,10 +108,10 @@ export function watchServer({
     let pending: NodeJS.Timeout | undefined
     return () => {
       if (pending !== undefined || closed) return
-      const wait = last + gapMs - performance.now()
+      const wait = last + gapMs - systemClock.now()
       const run = (): void => {
         pending = undefined
-        last = performance.now()
+        last = systemClock.now()
         if (!closed) f()
       }
       if (wait <= 0) run()

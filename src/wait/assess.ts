@@ -131,7 +131,7 @@ export function assess(result: ProbeResult, expect: Expectation, regexLimitMs = 
   if (result.kind === 'error') return assessError(result)
 
   const { status, body } = result
-  const excerpt = body.slice(0, 200)
+  const excerpt = detached(body.slice(0, 200))
   const list = readModelList(result.json)
   const ids = list?.models.map((m) => m.id)
   const models = ids?.slice(0, MAX_KEPT_MODELS)
@@ -259,5 +259,14 @@ function jsonMessage(json: unknown): string | undefined {
 export function clip(text: string, max = 120): string {
   // cut before cleaning: a body can be 1 MiB on one line, and a copy of it per probe adds up
   const clean = controlToSpace(text.slice(0, 2 * max))
-  return clean.length > max ? `${clean.slice(0, max)}…` : clean
+  return detached(clean.length > max ? `${clean.slice(0, max)}…` : clean)
+}
+
+/**
+ * A copy of a short string that does not hold on to the string it was cut from. V8 makes a slice of 13
+ * characters or more a view of its parent: an excerpt or a summary kept from a 1 MiB body would keep the whole
+ * body alive for as long as the answer is kept (the last answer of each target of a fleet, the timeline).
+ */
+function detached(text: string): string {
+  return JSON.parse(JSON.stringify(text)) as string
 }

@@ -30,6 +30,7 @@ import { attachServer, newLogFile, resolvePid, type ServerProcess, serverEnv, st
 import { type KnownFatal, type ServerWatch, watchServer } from '../server/watch.js'
 import { HISTORY_AUTO, type Settings, type Target } from '../inputs/settings.js'
 import type { Clock } from '../runtime/clock.js'
+import { type BodyCollector, createBodyCollector } from '../runtime/memory.js'
 import { waitForModel } from './loop.js'
 import { expectation, type GateOutcome, type ProfileFacts, type ServerFacts, type TargetOutcome } from './outcome.js'
 import { type Halt, Halter } from './halt.js'
@@ -62,6 +63,8 @@ type Deps = Required<Pick<GateDeps, 'clock' | 'log' | 'warn' | 'notice' | 'env'>
 /** What the wait of each endpoint shares: the fleet's one halter, port poller, log and startup profile. */
 interface Shared {
   settings: Settings
+  /** Collects what the answers' bodies leave, for every HTTP client of every endpoint. */
+  collector: BodyCollector
   deps: Deps
   halter: Halter
   ports: PortPoller
@@ -132,6 +135,7 @@ export async function gate(settings: Settings, gateDeps: GateDeps): Promise<Gate
     let fleetHalt: Halt | undefined
     const shared: Shared = {
       settings,
+      collector: createBodyCollector(),
       deps,
       halter,
       ports,
@@ -279,8 +283,14 @@ async function waitForTarget({ url, generation }: Target, shared: Shared): Promi
   const { settings, deps, halter, log, profile } = shared
   const { clock } = deps
   const prefix = shared.haltFleet ? `[${url.href}] ` : ''
-  // what every HTTP client of the wait shares: its TLS settings, and the secrets to mask in answers as they arrive
-  const tls = { caCert: settings.caCert, insecureTls: settings.insecureTls, secrets: settings.secrets }
+  // what every HTTP client of the wait shares: its TLS settings, the secrets to mask in answers as they arrive,
+  // and the collection of what their bodies leave
+  const tls = {
+    caCert: settings.caCert,
+    insecureTls: settings.insecureTls,
+    secrets: settings.secrets,
+    collector: shared.collector
+  }
   const prober = createProber({ url, headers: settings.headers, ...tls })
   const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls })
   const probe = async (timeoutMs: number, signal?: AbortSignal): Promise<ProbeResult> => {

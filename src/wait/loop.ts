@@ -148,15 +148,14 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
     if (sentAt >= deadline) return finish(generationFailed ? 'generation-failed' : 'timeout')
     attempts++
     const budgetMs = Math.min(opts.requestTimeoutMs, deadline - sentAt)
-    const result = await deps.probe(budgetMs, signal)
+    const probed = await probeOnce(deps, opts.expect, sentAt, budgetMs, signal)
     // An answer cut short by the halt, or one that came in as the server died, says nothing.
     if ((halt = halted())) return finish(halt.reason, halt)
     // A probe cut short by the deadline says nothing new: the answer before it is the one worth reporting.
-    if (budgetMs < opts.requestTimeoutMs && result.kind === 'error' && result.code === 'TIMEOUT' && last) {
+    if (budgetMs < opts.requestTimeoutMs && probed.timedOut && last) {
       return finish(generationFailed ? 'generation-failed' : 'timeout')
     }
-    // match-regex runs within what is left of the probe's time, so a runaway pattern cannot pass the deadline
-    let assessment = assess(result, opts.expect, sentAt + budgetMs - clock.now())
+    let assessment = probed.assessment
     if (assessment.state === 'ready' && deps.engineReady) {
       listedMs ??= clock.now() - start
       const budgetMs = Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now()))
@@ -203,7 +202,7 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
     if (streak >= opts.successThreshold) return finish('ready')
     if (opts.once) return finish(generationFailed ? 'generation-failed' : 'timeout')
 
-    const refused = result.kind === 'error' && result.code === 'ECONNREFUSED'
+    const { refused } = probed
     const portWatch = deps.portWatch
     if (refused && portWatch) {
       // While a local port is closed the watch is the probe; HTTP probes then go out with the progress lines.
@@ -214,7 +213,7 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
       const earliest = Math.min(sentAt + MIN_PROBE_GAP_MS, deadline)
       if (clock.now() < earliest) await clock.sleep(earliest - clock.now(), signal)
     } else {
-      answeringSince = result.kind === 'http' ? (answeringSince ?? sentAt) : undefined
+      answeringSince = probed.answered ? (answeringSince ?? sentAt) : undefined
       const next = nextProbeAt({
         mode: opts.schedule ?? 'fixed',
         intervalMs: opts.intervalMs,
@@ -224,7 +223,7 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
         readyAt: deps.readyAt?.(now),
         usualAnsweringMs: deps.usualAnsweringMs,
         logTellsReady: deps.logTellsReady?.(),
-        retryAfterMs: result.kind === 'http' ? result.retryAfterMs : undefined,
+        retryAfterMs: probed.retryAfterMs,
         deadline
       })
       await sleepUntilWoken(clock, next - clock.now(), [readyLine()], signal)
@@ -233,6 +232,29 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
 }
 
 const MIN_PROBE_GAP_MS = 50
+
+/**
+ * One probe, judged. Only the judgement and the few facts the schedule needs leave this function: the answer
+ * itself (up to 1 MiB of text and its parsed JSON) must not stay reachable through the loop's sleep, or a fleet
+ * of servers answering near the cap would hold one such answer each until its next probe.
+ */
+async function probeOnce(
+  deps: WaitDeps,
+  expect: Expectation,
+  sentAt: number,
+  budgetMs: number,
+  signal: AbortSignal | undefined
+): Promise<{ assessment: Assessment; timedOut: boolean; refused: boolean; answered: boolean; retryAfterMs?: number }> {
+  const result = await deps.probe(budgetMs, signal)
+  return {
+    // match-regex runs within what is left of the probe's time, so a runaway pattern cannot pass the deadline
+    assessment: assess(result, expect, sentAt + budgetMs - deps.clock.now()),
+    timedOut: result.kind === 'error' && result.code === 'TIMEOUT',
+    refused: result.kind === 'error' && result.code === 'ECONNREFUSED',
+    answered: result.kind === 'http',
+    retryAfterMs: result.kind === 'http' ? result.retryAfterMs : undefined
+  }
+}
 
 /** Sleeps `ms`, or less: until one of `wakers` resolves, or `halt` aborts. */
 async function sleepUntilWoken(
