@@ -21668,6 +21668,8 @@ const STREAM_ROUTES = {
             // the last event then carries `usage`, the engine's own count
             stream_options: { include_usage: true }
         }),
+        // an OpenAI-compatible server that predates `stream_options` may refuse it: its chunks are counted instead
+        plainBody: (model, tokens) => ({ model, prompt: streams_PROMPT, max_tokens: tokens, temperature: 0, stream: true }),
         read(event) {
             const error = errorText(event);
             if (error !== undefined)
@@ -21807,12 +21809,20 @@ async function smokeTest(target, settings, deps) {
     const deadline = deps.clock.now() + settings.timeoutMs;
     const measurements = [];
     let problem;
+    let body = route.body;
     try {
         for (let i = 0; i < settings.requests && problem === undefined; i++) {
             const left = deadline - deps.clock.now();
             const one = left <= 0
                 ? { problem: { kind: 'timeout', timeoutMs: settings.timeoutMs } }
-                : await measureOne(client, route, base, target, settings, left, deps);
+                : await measureOne(client, route, body, base, target, settings, left, deps);
+            const refused = 'problem' in one && one.problem.kind === 'http' && [400, 422].includes(one.problem.status);
+            if (refused && route.plainBody !== undefined && body !== route.plainBody) {
+                // asked again, the same request without the fields the server may not know
+                body = route.plainBody;
+                i--;
+                continue;
+            }
             if ('problem' in one) {
                 problem = one.problem.kind === 'timeout' ? { kind: 'timeout', timeoutMs: settings.timeoutMs } : one.problem;
             }
@@ -21839,7 +21849,7 @@ async function smokeTest(target, settings, deps) {
     };
 }
 /** One streamed request, read as it arrives, bounded by `timeoutMs`, the frame reader's caps and `signal`. */
-async function measureOne(client, route, base, target, settings, timeoutMs, deps) {
+async function measureOne(client, route, body, base, target, settings, timeoutMs, deps) {
     const { clock } = deps;
     const frames = new FrameReader(route.framing);
     let firstAt;
@@ -21879,7 +21889,7 @@ async function measureOne(client, route, base, target, settings, timeoutMs, deps
         url: new URL(`${base}${route.path}`),
         method: 'POST',
         headers: { accept: 'text/event-stream, application/x-ndjson, application/json', ...target.headers },
-        json: route.body(target.model, settings.tokens),
+        json: body(target.model, settings.tokens),
         stream: (chunk) => take(frames.push(chunk), clock.now())
     }, timeoutMs, deps.signal);
     if (result.kind === 'error')

@@ -35,6 +35,8 @@ export interface StreamRoute {
   /** `sse`: `data:` lines, events apart by a blank line, `data: [DONE]` at the end; `ndjson`: one object a line. */
   framing: 'sse' | 'ndjson'
   body(model: string | undefined, tokens: number): Entry
+  /** Sent instead when the server refuses `body` (400 or 422): without the fields an older server may not know. */
+  plainBody?(model: string | undefined, tokens: number): Entry
   read(event: Entry): StreamEvent
 }
 
@@ -65,6 +67,8 @@ const STREAM_ROUTES: Readonly<Record<StreamRoute['name'], StreamRoute>> = {
       // the last event then carries `usage`, the engine's own count
       stream_options: { include_usage: true }
     }),
+    // an OpenAI-compatible server that predates `stream_options` may refuse it: its chunks are counted instead
+    plainBody: (model, tokens) => ({ model, prompt: PROMPT, max_tokens: tokens, temperature: 0, stream: true }),
     read(event) {
       const error = errorText(event)
       if (error !== undefined) return { error }

@@ -85,13 +85,21 @@ export async function smokeTest(
   const deadline = deps.clock.now() + settings.timeoutMs
   const measurements: Measurement[] = []
   let problem: SmokeProblem | undefined
+  let body = route.body
   try {
     for (let i = 0; i < settings.requests && problem === undefined; i++) {
       const left = deadline - deps.clock.now()
       const one =
         left <= 0
           ? { problem: { kind: 'timeout', timeoutMs: settings.timeoutMs } as const }
-          : await measureOne(client, route, base, target, settings, left, deps)
+          : await measureOne(client, route, body, base, target, settings, left, deps)
+      const refused = 'problem' in one && one.problem.kind === 'http' && [400, 422].includes(one.problem.status)
+      if (refused && route.plainBody !== undefined && body !== route.plainBody) {
+        // asked again, the same request without the fields the server may not know
+        body = route.plainBody
+        i--
+        continue
+      }
       if ('problem' in one) {
         problem = one.problem.kind === 'timeout' ? { kind: 'timeout', timeoutMs: settings.timeoutMs } : one.problem
       } else {
@@ -121,6 +129,7 @@ type Client = ReturnType<typeof createHttpClient>
 async function measureOne(
   client: Client,
   route: StreamRoute,
+  body: StreamRoute['body'],
   base: string,
   target: SmokeTarget,
   settings: SmokeSettings,
@@ -164,7 +173,7 @@ async function measureOne(
       url: new URL(`${base}${route.path}`),
       method: 'POST',
       headers: { accept: 'text/event-stream, application/x-ndjson, application/json', ...target.headers },
-      json: route.body(target.model, settings.tokens),
+      json: body(target.model, settings.tokens),
       stream: (chunk) => take(frames.push(chunk), clock.now())
     },
     timeoutMs,

@@ -160,6 +160,46 @@ describe('a hostile stream', () => {
     expect(r.problem).toEqual({ kind: 'stopped' })
   })
 
+  it('asks again without stream_options when an older OpenAI-compatible server refuses it, and counts the chunks', async () => {
+    const bodies: Array<Record<string, unknown>> = []
+    const older = await net.http((req, res) => {
+      let text = ''
+      req.on('data', (d) => (text += d))
+      req.on('end', () => {
+        const body = JSON.parse(text) as Record<string, unknown>
+        bodies.push(body)
+        if ('stream_options' in body)
+          return void res
+            .writeHead(422, { 'content-type': 'application/json' })
+            .end('{"error":"unknown field `stream_options`"}')
+        res.writeHead(200, { 'content-type': 'text/event-stream' })
+        let i = 0
+        const timer = setInterval(() => {
+          if (++i <= 3) return void res.write(`data: {"choices":[{"text":" ${i},"}]}\n\n`)
+          clearInterval(timer)
+          res.end('data: [DONE]\n\n')
+        }, 10)
+      })
+    })
+    const r = await smoke(`${older}/v1/models`)
+    expect(r.problem).toBeUndefined()
+    expect(r.measurements.map((m) => [m.tokens, m.source])).toEqual([
+      [3, 'chunks'],
+      [3, 'chunks']
+    ])
+    // one refused, then the plain one for every request
+    expect(bodies.map((b) => 'stream_options' in b)).toEqual([true, false, false])
+    // a refusal of the plain request too is told as it is
+    const refusing = await hostile((res) =>
+      res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":{"message":"max_tokens is too large"}}')
+    )
+    expect((await smoke(`${refusing}/v1/models`)).problem).toEqual({
+      kind: 'http',
+      status: 400,
+      said: 'max_tokens is too large'
+    })
+  })
+
   it('counts the chunks when the engine gives no count', async () => {
     const counted = await hostile((res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' })
