@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { simulate, type SimulatedServer } from '../../src/simulator/server.js'
+import { freePort, simulate, type SimulatedServer } from '../../src/simulator/server.js'
 import { runAction } from '../../src/action/packaged-run.js'
 import { loopback } from '../helpers/loopback.js'
 import { sandbox } from '../helpers/sandbox.js'
@@ -115,6 +115,32 @@ describe('the smoke test', () => {
     expect(failed.code).toBe(1)
     expect(failed.outputs.ready).toBe('true')
     expect(failed.stdout).toMatch(/^::error title=Model server decodes slower than usual::Decode rate /m)
+  })
+
+  it('the smoke test counts in neither startup-seconds nor the startup phases: they end when the server is ready', async () => {
+    const port = await freePort()
+    const run = await runAction({
+      entry,
+      inputs: {
+        url: `http://127.0.0.1:${port}/v1/models`,
+        model: 'qwen3',
+        start: `node ${cli} simulate --engine vllm --model qwen3 --port ${port} --load 500ms --tokens-per-second 20 --ttft 100`,
+        interval: '200ms',
+        'smoke-test': 'true',
+        'smoke-requests': '2',
+        'smoke-tokens': '21',
+        'history-file': ''
+      }
+    })
+    if (run.outputs.pid) box.pids.push(Number(run.outputs.pid))
+    expect(run.code).toBe(0)
+    // two requests of 0.1 s + 20 / 20 s each: over 2 s after the server was ready
+    expect(Number(run.outputs['decode-tokens-per-second'])).toBeGreaterThan(15)
+    const startup = Number(run.outputs['startup-seconds'])
+    const phases = JSON.parse(run.outputs.phases) as Array<{ seconds: number }>
+    expect(startup).toBeLessThan(Number(run.outputs['elapsed-seconds']) + 0.5)
+    expect(phases.reduce((sum, p) => sum + p.seconds, 0)).toBeLessThan(startup + 0.5)
+    expect(run.wallMs).toBeGreaterThan((startup + 2) * 1000)
   })
 
   it('the CLI --json: the figures as numbers; fail-on-error fails on a failing generation with reason smoke-failed', async () => {
