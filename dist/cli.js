@@ -18978,7 +18978,294 @@ function toFrame(text) {
     return frames_isObject(json) ? [{ kind: 'event', json }] : [];
 }
 
+;// CONCATENATED MODULE: ./src/engines/log-markers.ts
+/**
+ * What model servers print while they start, as data: how each engine frames and stamps a line, the lines that
+ * name it, one row per engine and startup phase, the line that says it is ready, and its known fatal lines.
+ * __tests__/fixtures/logs holds a recorded startup of each engine that these rows are tested against. Line numbers
+ * in `[file.py:NNN]` prefixes change every release, so no pattern here depends on them.
+ */
+const cause = (pattern) => ({ pattern, cause: true });
+const failure = (pattern) => ({ pattern, cause: false });
+/** PyTorch's allocator and NCCL (through torch or the engines' own pynccl wrappers) word these alike everywhere. */
+const TORCH_FATAL = [
+    cause(/CUDA out of memory/),
+    // Not the traceback's source line `raise RuntimeError(f"NCCL error: {error_str}")`.
+    cause(/NCCL error(?:: | in: )(?!\{)/),
+    cause(/DistBackendError/)
+];
+// tqdm: "Loading safetensors checkpoint shards:  45% Completed | 29/64 [01:02<01:10,  2.15s/it]" and the default
+// bar "Capturing CUDA graphs (decode, FULL):  45%|\u2588\u2588\u2588\u2588\u258c     | 23/51 [00:05<00:06,  4.12it/s]".
+const TQDM_COUNT = String.raw `\s*\d+%(?: Completed)? ?\|[^|]*?\|?\s*(?<n>\d+)/(?<total>\d+)(?: \[(?<elapsed>\d+(?::\d\d)+)<)?`;
+const tqdm = (desc) => new RegExp(`${desc}:${TQDM_COUNT}`);
+const ENGINE_LOGS = [
+    {
+        engine: 'vllm',
+        label: 'vLLM',
+        signature: /\((?:APIServer|EngineCore\w*|Worker\w*|VllmWorker\w*) pid=\d+\)|vLLM API server version|Initializing a V1 LLM engine/,
+        ownedBy: 'vllm',
+        stamp: /\b(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) (?<M>\d\d)-(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))? \[/,
+        ready: /Application startup complete/,
+        fatal: [
+            ...TORCH_FATAL,
+            cause(/No available memory for the cache blocks/),
+            cause(/KV cache is needed, which is larger than the available KV cache memory/),
+            cause(/Free memory on device \S+ \([^)]*\) on startup is less than desired GPU memory utilization/),
+            failure(/WorkerProc hit an exception|WorkerProc failed to start/),
+            failure(/EngineCore failed to start/),
+            failure(/Engine core initialization failed/)
+        ]
+    },
+    {
+        engine: 'sglang',
+        label: 'SGLang',
+        signature: /server_args=ServerArgs\(|sglang is using nccl|^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d (?:[A-Z]{2}\d+ ?)+\]/,
+        ownedBy: 'sglang',
+        stamp: /^\[(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)[^\]]*\]/,
+        ready: /The server is fired up and ready to roll/,
+        fatal: [
+            ...TORCH_FATAL,
+            cause(/Capture cuda graph failed/),
+            cause(/but there are other ranks that didn't finish loading/),
+            failure(/Scheduler hit an exception/),
+            failure(/Received sigquit from a child process|SIGQUIT received/),
+            failure(/Initialization failed\. warmup error/),
+            failure(/Subprocess \S+ \(pid=\d+\) crashed/)
+        ]
+    },
+    {
+        engine: 'tgi',
+        label: 'TGI',
+        signature: /text_generation_(?:launcher|router)/,
+        stamp: /^(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d)T(?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))?Z/,
+        ready: /text_generation_router::server.*\bConnected\s*$/,
+        fatal: [
+            ...TORCH_FATAL,
+            cause(/Not enough memory to handle \d+ prefill tokens/),
+            cause(/Download encountered an error/),
+            cause(/Error when initializing model/),
+            cause(/text-generation-server not found in PATH/),
+            failure(/Shard \d+ failed to start|Shard \d+ crashed|Error: Shard(?:CannotStart|Failed)|Error: WarmupError/),
+            failure(/Webserver Crashed/)
+        ]
+    },
+    {
+        engine: 'ollama',
+        label: 'Ollama',
+        // Listed before llama.cpp: Ollama 0.30+ passes llama.cpp's own lines through after its own.
+        signature: /level=[A-Z]+ source=\S+ msg=|^\[GIN\] /,
+        stamp: /time=(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d)T(?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))?/,
+        ready: /(?:llama runner|llama-server) started in [\d.]+ seconds/,
+        fatal: [
+            ...TORCH_FATAL,
+            cause(/reported out-of-memory during startup/),
+            cause(/model requires more system memory than is currently available/),
+            cause(/bind: address already in use/),
+            failure(/(?:llama runner|llama-server) process has terminated/),
+            failure(/timed out waiting for (?:llama runner|llama-server) to start/)
+        ]
+    },
+    {
+        engine: 'llamacpp',
+        label: 'llama.cpp',
+        signature: /\bbuild: \d+ \(|llama_model_loader: |\bsrv\s+load_model: |\bmain: loading model|llama_context: /,
+        ownedBy: 'llamacpp',
+        // Only with --log-timestamps: minutes.seconds.milliseconds.microseconds since the start.
+        stamp: /^(?<m>\d+)\.(?<s>\d\d)\.(?<ms>\d{3})\.\d{3} [IWEDT] /,
+        ready: /server is listening on|starting the main loop/,
+        fatal: [
+            cause(/cudaMalloc failed: out of memory/),
+            cause(/failed to open GGUF file/),
+            cause(/couldn't bind HTTP server socket/),
+            cause(/error loading model/),
+            failure(/failed to load model/),
+            failure(/exiting due to (?:model loading|HTTP server) error/)
+        ]
+    },
+    {
+        engine: 'triton',
+        label: 'Triton',
+        signature: /^[IWE]\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+ [\w.]+:\d+\] |Triton Inference Server/,
+        ownedBy: 'Triton Inference Server',
+        stamp: /^[IWE](?<M>\d\d)(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)\.(?<f>\d+) /,
+        ready: /Started HTTPService at/,
+        fatal: [...TORCH_FATAL, cause(/failed to load '[^']*'/), cause(/already in use/), failure(/error: creating server/)]
+    }
+];
+const PHASE_MARKERS = [
+    // vLLM (V1 engine, 0.11\u20130.16 wordings)
+    {
+        engine: 'vllm',
+        phase: 'initializing',
+        start: /non-default args:|vLLM API server version|Initializing a V1 LLM engine/
+    },
+    {
+        engine: 'vllm',
+        phase: 'initializing distributed',
+        start: /world_size=\d+ rank=\d+ local_rank=\d+ distributed_init_method=/
+    },
+    {
+        engine: 'vllm',
+        phase: 'loading weights',
+        start: /Starting to load model/,
+        progress: tqdm('Loading (?:safetensors|pt) checkpoint shards'),
+        unit: 'shards',
+        end: /Model loading took /,
+        took: /(?:Model loading took [\d.]+ GiB(?: memory)? and|Loading weights took) (?<took>[\d.]+) seconds/
+    },
+    {
+        engine: 'vllm',
+        phase: 'compiling',
+        start: /for vLLM's torch\.compile|Dynamo bytecode transform time/,
+        end: /torch\.compile (?:takes|took|and initial profiling run took) [\d.]+ s in total/,
+        took: /torch\.compile (?:takes|took|and initial profiling run took) (?<took>[\d.]+) s in total/
+    },
+    { engine: 'vllm', phase: 'allocating KV cache', start: /Available KV cache memory/, end: /Maximum concurrency for / },
+    {
+        engine: 'vllm',
+        phase: 'capturing CUDA graphs',
+        progress: tqdm(String.raw `Capturing CUDA graphs \([^)]*\)`),
+        unit: 'graphs',
+        end: /Graph capturing finished in /,
+        took: /Graph capturing finished in (?<took>[\d.]+) secs/
+    },
+    {
+        engine: 'vllm',
+        phase: 'starting server',
+        start: /init engine \(profile, create kv cache, warmup model\) took|Supported tasks:|Starting vLLM (?:API )?server/
+    },
+    // SGLang (0.5.x)
+    { engine: 'sglang', phase: 'initializing', start: /server_args=/ },
+    {
+        engine: 'sglang',
+        phase: 'initializing distributed',
+        start: /Init torch distributed begin/,
+        end: /Init torch distributed ends/,
+        took: /Init torch distributed ends\. elapsed=(?<took>[\d.]+) s/
+    },
+    {
+        engine: 'sglang',
+        phase: 'loading weights',
+        start: /Load weight begin/,
+        progress: tqdm('Loading (?:safetensors|pt) checkpoint shards'),
+        unit: 'shards',
+        end: /Load weight end/,
+        took: /Load weight end\. elapsed=(?<took>[\d.]+) s/
+    },
+    {
+        engine: 'sglang',
+        phase: 'allocating KV cache',
+        start: /Using KV cache dtype|KV Cache is allocated/,
+        end: /Memory pool end/
+    },
+    {
+        engine: 'sglang',
+        phase: 'capturing CUDA graphs',
+        start: /Capture (?:cuda|cpu|npu) graph begin/,
+        progress: tqdm(String.raw `Capturing batches \([^)]*\)`),
+        unit: 'batch sizes',
+        end: /Capture (?:[\w ]*)(?:cuda|CUDA|cpu|npu) graph end/,
+        took: /graph end\. (?:Time elapsed: |elapsed=)(?<took>[\d.]+) s/
+    },
+    { engine: 'sglang', phase: 'starting server', start: /max_total_num_tokens=|Started server process/ },
+    { engine: 'sglang', phase: 'warming up', start: /Uvicorn running on|GET \/(?:get_)?model_info/ },
+    // TGI (launcher 3.x; 2.x wordings where they differ)
+    {
+        engine: 'tgi',
+        phase: 'downloading',
+        start: /Starting (?:check and )?download process/,
+        progress: /Download: \[(?<n>\d+)\/(?<total>\d+)\]/,
+        unit: 'files',
+        end: /Successfully downloaded weights/
+    },
+    {
+        engine: 'tgi',
+        phase: 'loading weights',
+        start: /Starting shard/,
+        end: /Shard ready in /,
+        took: /Shard ready in (?<took>[\d.]+)(?<unit>ms|\u00b5s|ns|s)/
+    },
+    { engine: 'tgi', phase: 'starting server', start: /Starting Webserver/ },
+    { engine: 'tgi', phase: 'warming up', start: /Warming up model/ },
+    // llama.cpp llama-server
+    { engine: 'llamacpp', phase: 'initializing', start: /\bbuild: \d+ \(|system info: / },
+    {
+        engine: 'llamacpp',
+        phase: 'loading weights',
+        start: /\bmain: loading model|load_model: loading model|llama_model_loader: loaded meta data/
+    },
+    {
+        engine: 'llamacpp',
+        phase: 'allocating KV cache',
+        start: /\bllama_context: |llama_kv_cache|llama_new_context_with_model/
+    },
+    { engine: 'llamacpp', phase: 'warming up', start: /warming up the model with an empty run/ },
+    { engine: 'llamacpp', phase: 'starting server', start: /initializing slots, n_slots/ },
+    // Ollama (models load lazily, on the first request for them)
+    {
+        engine: 'ollama',
+        phase: 'starting server',
+        start: /msg="server config"|msg="total blobs/,
+        end: /msg="Listening on /
+    },
+    {
+        engine: 'ollama',
+        phase: 'discovering GPUs',
+        start: /discovering available GPUs|looking for compatible GPUs/,
+        end: /msg="inference compute"/
+    },
+    {
+        engine: 'ollama',
+        phase: 'loading model',
+        start: /msg="starting (?:runner|llama-server)"|msg="loading model/,
+        took: /(?:llama runner|llama-server) started in (?<took>[\d.]+) seconds/
+    },
+    // Triton (messages JSON-quoted since r24.05)
+    { engine: 'triton', phase: 'initializing', start: /memory pool is created/ },
+    { engine: 'triton', phase: 'loading model', start: /\] "?loading: \S+:\d+/, end: /successfully loaded '/ },
+    {
+        engine: 'triton',
+        phase: 'starting server',
+        start: /Collecting (?:metrics for GPU|CPU metrics)|Started GRPCInferenceService at/
+    }
+];
+const engineLog = (engine) => ENGINE_LOGS.find((e) => e.engine === engine);
+const phaseMarkers = (engine) => PHASE_MARKERS.filter((m) => m.engine === engine);
+const LOG_ENGINE_NAMES = ENGINE_LOGS.map((e) => e.engine);
+/** The engine whose own lines these are, from one line; undefined when the line is not particular to one. */
+function engineOfLine(line) {
+    return ENGINE_LOGS.find((e) => e.signature.test(line))?.engine;
+}
+/** The engine from a `/v1/models` body's `owned_by` (vLLM, SGLang, llama.cpp and Triton's OpenAI front end say so). */
+function engineOfModelList(json) {
+    const data = json?.data;
+    if (!Array.isArray(data))
+        return undefined;
+    for (const entry of data) {
+        const owner = entry?.owned_by;
+        const found = ENGINE_LOGS.find((e) => e.ownedBy !== undefined && e.ownedBy === owner);
+        if (found)
+            return found.engine;
+    }
+    return undefined;
+}
+/** The engine's stamp in a line, as milliseconds on the stamp's own scale. */
+function stampOf(log, line) {
+    const g = log.stamp?.exec(line)?.groups;
+    if (g === undefined)
+        return undefined;
+    const n = (v) => (v === undefined ? 0 : Number(v));
+    const fraction = g.f === undefined ? n(g.ms) : Number(`0.${g.f}`) * 1000;
+    return (Date.UTC(g.Y === undefined ? 2000 : n(g.Y), g.M === undefined ? 0 : n(g.M) - 1, g.D === undefined ? 1 : n(g.D), n(g.h), n(g.m), n(g.s)) + fraction);
+}
+const UNIT_SECONDS = { s: 1, ms: 1e-3, \u00b5s: 1e-6, ns: 1e-9 };
+/** The seconds in a `took` match. */
+const tookSeconds = (groups) => Number(groups.took) * UNIT_SECONDS[groups.unit ?? 's'];
+/** tqdm's `mm:ss` or `h:mm:ss` in seconds. */
+const clockSeconds = (text) => text.split(':').reduce((acc, part) => acc * 60 + Number(part), 0);
+
 ;// CONCATENATED MODULE: ./src/report/smoke-report.ts
+
 
 
 
@@ -19011,7 +19298,8 @@ function problemText(p, request = 'the generation request') {
     switch (p.kind) {
         case 'no-route':
             return p.why === 'no-text-generation'
-                ? `${p.engine} serves no streamed text generation this smoke test knows (it runs on vLLM, SGLang, TGI, llama.cpp, Ollama and OpenAI-compatible servers)`
+                ? `${p.engine === undefined ? 'the engine' : engineLog(p.engine).label} serves no streamed text generation ` +
+                    'this smoke test knows (it runs on vLLM, SGLang, TGI, llama.cpp, Ollama and OpenAI-compatible servers)'
                 : `no streamed generation route is known for ${p.path}: point "url" at the server's model list ` +
                     '(/v1/models, /api/tags or /info) or name the engine with "engine"';
         case 'http':
@@ -20402,292 +20690,6 @@ function adaptiveGap(s) {
     // Near it, and past it: dense, then backing off with the overrun (the estimate was wrong, by how much is unknown).
     return clamp(DENSE_MS + Math.max(0, s.sentAt - readyAt) * BACKOFF_SHARE);
 }
-
-;// CONCATENATED MODULE: ./src/engines/log-markers.ts
-/**
- * What model servers print while they start, as data: how each engine frames and stamps a line, the lines that
- * name it, one row per engine and startup phase, the line that says it is ready, and its known fatal lines.
- * __tests__/fixtures/logs holds a recorded startup of each engine that these rows are tested against. Line numbers
- * in `[file.py:NNN]` prefixes change every release, so no pattern here depends on them.
- */
-const cause = (pattern) => ({ pattern, cause: true });
-const failure = (pattern) => ({ pattern, cause: false });
-/** PyTorch's allocator and NCCL (through torch or the engines' own pynccl wrappers) word these alike everywhere. */
-const TORCH_FATAL = [
-    cause(/CUDA out of memory/),
-    // Not the traceback's source line `raise RuntimeError(f"NCCL error: {error_str}")`.
-    cause(/NCCL error(?:: | in: )(?!\{)/),
-    cause(/DistBackendError/)
-];
-// tqdm: "Loading safetensors checkpoint shards:  45% Completed | 29/64 [01:02<01:10,  2.15s/it]" and the default
-// bar "Capturing CUDA graphs (decode, FULL):  45%|\u2588\u2588\u2588\u2588\u258c     | 23/51 [00:05<00:06,  4.12it/s]".
-const TQDM_COUNT = String.raw `\s*\d+%(?: Completed)? ?\|[^|]*?\|?\s*(?<n>\d+)/(?<total>\d+)(?: \[(?<elapsed>\d+(?::\d\d)+)<)?`;
-const tqdm = (desc) => new RegExp(`${desc}:${TQDM_COUNT}`);
-const ENGINE_LOGS = [
-    {
-        engine: 'vllm',
-        label: 'vLLM',
-        signature: /\((?:APIServer|EngineCore\w*|Worker\w*|VllmWorker\w*) pid=\d+\)|vLLM API server version|Initializing a V1 LLM engine/,
-        ownedBy: 'vllm',
-        stamp: /\b(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) (?<M>\d\d)-(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))? \[/,
-        ready: /Application startup complete/,
-        fatal: [
-            ...TORCH_FATAL,
-            cause(/No available memory for the cache blocks/),
-            cause(/KV cache is needed, which is larger than the available KV cache memory/),
-            cause(/Free memory on device \S+ \([^)]*\) on startup is less than desired GPU memory utilization/),
-            failure(/WorkerProc hit an exception|WorkerProc failed to start/),
-            failure(/EngineCore failed to start/),
-            failure(/Engine core initialization failed/)
-        ]
-    },
-    {
-        engine: 'sglang',
-        label: 'SGLang',
-        signature: /server_args=ServerArgs\(|sglang is using nccl|^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d (?:[A-Z]{2}\d+ ?)+\]/,
-        ownedBy: 'sglang',
-        stamp: /^\[(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)[^\]]*\]/,
-        ready: /The server is fired up and ready to roll/,
-        fatal: [
-            ...TORCH_FATAL,
-            cause(/Capture cuda graph failed/),
-            cause(/but there are other ranks that didn't finish loading/),
-            failure(/Scheduler hit an exception/),
-            failure(/Received sigquit from a child process|SIGQUIT received/),
-            failure(/Initialization failed\. warmup error/),
-            failure(/Subprocess \S+ \(pid=\d+\) crashed/)
-        ]
-    },
-    {
-        engine: 'tgi',
-        label: 'TGI',
-        signature: /text_generation_(?:launcher|router)/,
-        stamp: /^(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d)T(?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))?Z/,
-        ready: /text_generation_router::server.*\bConnected\s*$/,
-        fatal: [
-            ...TORCH_FATAL,
-            cause(/Not enough memory to handle \d+ prefill tokens/),
-            cause(/Download encountered an error/),
-            cause(/Error when initializing model/),
-            cause(/text-generation-server not found in PATH/),
-            failure(/Shard \d+ failed to start|Shard \d+ crashed|Error: Shard(?:CannotStart|Failed)|Error: WarmupError/),
-            failure(/Webserver Crashed/)
-        ]
-    },
-    {
-        engine: 'ollama',
-        label: 'Ollama',
-        // Listed before llama.cpp: Ollama 0.30+ passes llama.cpp's own lines through after its own.
-        signature: /level=[A-Z]+ source=\S+ msg=|^\[GIN\] /,
-        stamp: /time=(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d)T(?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))?/,
-        ready: /(?:llama runner|llama-server) started in [\d.]+ seconds/,
-        fatal: [
-            ...TORCH_FATAL,
-            cause(/reported out-of-memory during startup/),
-            cause(/model requires more system memory than is currently available/),
-            cause(/bind: address already in use/),
-            failure(/(?:llama runner|llama-server) process has terminated/),
-            failure(/timed out waiting for (?:llama runner|llama-server) to start/)
-        ]
-    },
-    {
-        engine: 'llamacpp',
-        label: 'llama.cpp',
-        signature: /\bbuild: \d+ \(|llama_model_loader: |\bsrv\s+load_model: |\bmain: loading model|llama_context: /,
-        ownedBy: 'llamacpp',
-        // Only with --log-timestamps: minutes.seconds.milliseconds.microseconds since the start.
-        stamp: /^(?<m>\d+)\.(?<s>\d\d)\.(?<ms>\d{3})\.\d{3} [IWEDT] /,
-        ready: /server is listening on|starting the main loop/,
-        fatal: [
-            cause(/cudaMalloc failed: out of memory/),
-            cause(/failed to open GGUF file/),
-            cause(/couldn't bind HTTP server socket/),
-            cause(/error loading model/),
-            failure(/failed to load model/),
-            failure(/exiting due to (?:model loading|HTTP server) error/)
-        ]
-    },
-    {
-        engine: 'triton',
-        label: 'Triton',
-        signature: /^[IWE]\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+ [\w.]+:\d+\] |Triton Inference Server/,
-        ownedBy: 'Triton Inference Server',
-        stamp: /^[IWE](?<M>\d\d)(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)\.(?<f>\d+) /,
-        ready: /Started HTTPService at/,
-        fatal: [...TORCH_FATAL, cause(/failed to load '[^']*'/), cause(/already in use/), failure(/error: creating server/)]
-    }
-];
-const PHASE_MARKERS = [
-    // vLLM (V1 engine, 0.11\u20130.16 wordings)
-    {
-        engine: 'vllm',
-        phase: 'initializing',
-        start: /non-default args:|vLLM API server version|Initializing a V1 LLM engine/
-    },
-    {
-        engine: 'vllm',
-        phase: 'initializing distributed',
-        start: /world_size=\d+ rank=\d+ local_rank=\d+ distributed_init_method=/
-    },
-    {
-        engine: 'vllm',
-        phase: 'loading weights',
-        start: /Starting to load model/,
-        progress: tqdm('Loading (?:safetensors|pt) checkpoint shards'),
-        unit: 'shards',
-        end: /Model loading took /,
-        took: /(?:Model loading took [\d.]+ GiB(?: memory)? and|Loading weights took) (?<took>[\d.]+) seconds/
-    },
-    {
-        engine: 'vllm',
-        phase: 'compiling',
-        start: /for vLLM's torch\.compile|Dynamo bytecode transform time/,
-        end: /torch\.compile (?:takes|took|and initial profiling run took) [\d.]+ s in total/,
-        took: /torch\.compile (?:takes|took|and initial profiling run took) (?<took>[\d.]+) s in total/
-    },
-    { engine: 'vllm', phase: 'allocating KV cache', start: /Available KV cache memory/, end: /Maximum concurrency for / },
-    {
-        engine: 'vllm',
-        phase: 'capturing CUDA graphs',
-        progress: tqdm(String.raw `Capturing CUDA graphs \([^)]*\)`),
-        unit: 'graphs',
-        end: /Graph capturing finished in /,
-        took: /Graph capturing finished in (?<took>[\d.]+) secs/
-    },
-    {
-        engine: 'vllm',
-        phase: 'starting server',
-        start: /init engine \(profile, create kv cache, warmup model\) took|Supported tasks:|Starting vLLM (?:API )?server/
-    },
-    // SGLang (0.5.x)
-    { engine: 'sglang', phase: 'initializing', start: /server_args=/ },
-    {
-        engine: 'sglang',
-        phase: 'initializing distributed',
-        start: /Init torch distributed begin/,
-        end: /Init torch distributed ends/,
-        took: /Init torch distributed ends\. elapsed=(?<took>[\d.]+) s/
-    },
-    {
-        engine: 'sglang',
-        phase: 'loading weights',
-        start: /Load weight begin/,
-        progress: tqdm('Loading (?:safetensors|pt) checkpoint shards'),
-        unit: 'shards',
-        end: /Load weight end/,
-        took: /Load weight end\. elapsed=(?<took>[\d.]+) s/
-    },
-    {
-        engine: 'sglang',
-        phase: 'allocating KV cache',
-        start: /Using KV cache dtype|KV Cache is allocated/,
-        end: /Memory pool end/
-    },
-    {
-        engine: 'sglang',
-        phase: 'capturing CUDA graphs',
-        start: /Capture (?:cuda|cpu|npu) graph begin/,
-        progress: tqdm(String.raw `Capturing batches \([^)]*\)`),
-        unit: 'batch sizes',
-        end: /Capture (?:[\w ]*)(?:cuda|CUDA|cpu|npu) graph end/,
-        took: /graph end\. (?:Time elapsed: |elapsed=)(?<took>[\d.]+) s/
-    },
-    { engine: 'sglang', phase: 'starting server', start: /max_total_num_tokens=|Started server process/ },
-    { engine: 'sglang', phase: 'warming up', start: /Uvicorn running on|GET \/(?:get_)?model_info/ },
-    // TGI (launcher 3.x; 2.x wordings where they differ)
-    {
-        engine: 'tgi',
-        phase: 'downloading',
-        start: /Starting (?:check and )?download process/,
-        progress: /Download: \[(?<n>\d+)\/(?<total>\d+)\]/,
-        unit: 'files',
-        end: /Successfully downloaded weights/
-    },
-    {
-        engine: 'tgi',
-        phase: 'loading weights',
-        start: /Starting shard/,
-        end: /Shard ready in /,
-        took: /Shard ready in (?<took>[\d.]+)(?<unit>ms|\u00b5s|ns|s)/
-    },
-    { engine: 'tgi', phase: 'starting server', start: /Starting Webserver/ },
-    { engine: 'tgi', phase: 'warming up', start: /Warming up model/ },
-    // llama.cpp llama-server
-    { engine: 'llamacpp', phase: 'initializing', start: /\bbuild: \d+ \(|system info: / },
-    {
-        engine: 'llamacpp',
-        phase: 'loading weights',
-        start: /\bmain: loading model|load_model: loading model|llama_model_loader: loaded meta data/
-    },
-    {
-        engine: 'llamacpp',
-        phase: 'allocating KV cache',
-        start: /\bllama_context: |llama_kv_cache|llama_new_context_with_model/
-    },
-    { engine: 'llamacpp', phase: 'warming up', start: /warming up the model with an empty run/ },
-    { engine: 'llamacpp', phase: 'starting server', start: /initializing slots, n_slots/ },
-    // Ollama (models load lazily, on the first request for them)
-    {
-        engine: 'ollama',
-        phase: 'starting server',
-        start: /msg="server config"|msg="total blobs/,
-        end: /msg="Listening on /
-    },
-    {
-        engine: 'ollama',
-        phase: 'discovering GPUs',
-        start: /discovering available GPUs|looking for compatible GPUs/,
-        end: /msg="inference compute"/
-    },
-    {
-        engine: 'ollama',
-        phase: 'loading model',
-        start: /msg="starting (?:runner|llama-server)"|msg="loading model/,
-        took: /(?:llama runner|llama-server) started in (?<took>[\d.]+) seconds/
-    },
-    // Triton (messages JSON-quoted since r24.05)
-    { engine: 'triton', phase: 'initializing', start: /memory pool is created/ },
-    { engine: 'triton', phase: 'loading model', start: /\] "?loading: \S+:\d+/, end: /successfully loaded '/ },
-    {
-        engine: 'triton',
-        phase: 'starting server',
-        start: /Collecting (?:metrics for GPU|CPU metrics)|Started GRPCInferenceService at/
-    }
-];
-const engineLog = (engine) => ENGINE_LOGS.find((e) => e.engine === engine);
-const phaseMarkers = (engine) => PHASE_MARKERS.filter((m) => m.engine === engine);
-const LOG_ENGINE_NAMES = ENGINE_LOGS.map((e) => e.engine);
-/** The engine whose own lines these are, from one line; undefined when the line is not particular to one. */
-function engineOfLine(line) {
-    return ENGINE_LOGS.find((e) => e.signature.test(line))?.engine;
-}
-/** The engine from a `/v1/models` body's `owned_by` (vLLM, SGLang, llama.cpp and Triton's OpenAI front end say so). */
-function engineOfModelList(json) {
-    const data = json?.data;
-    if (!Array.isArray(data))
-        return undefined;
-    for (const entry of data) {
-        const owner = entry?.owned_by;
-        const found = ENGINE_LOGS.find((e) => e.ownedBy !== undefined && e.ownedBy === owner);
-        if (found)
-            return found.engine;
-    }
-    return undefined;
-}
-/** The engine's stamp in a line, as milliseconds on the stamp's own scale. */
-function stampOf(log, line) {
-    const g = log.stamp?.exec(line)?.groups;
-    if (g === undefined)
-        return undefined;
-    const n = (v) => (v === undefined ? 0 : Number(v));
-    const fraction = g.f === undefined ? n(g.ms) : Number(`0.${g.f}`) * 1000;
-    return (Date.UTC(g.Y === undefined ? 2000 : n(g.Y), g.M === undefined ? 0 : n(g.M) - 1, g.D === undefined ? 1 : n(g.D), n(g.h), n(g.m), n(g.s)) + fraction);
-}
-const UNIT_SECONDS = { s: 1, ms: 1e-3, \u00b5s: 1e-6, ns: 1e-9 };
-/** The seconds in a `took` match. */
-const tookSeconds = (groups) => Number(groups.took) * UNIT_SECONDS[groups.unit ?? 's'];
-/** tqdm's `mm:ss` or `h:mm:ss` in seconds. */
-const clockSeconds = (text) => text.split(':').reduce((acc, part) => acc * 60 + Number(part), 0);
 
 ;// CONCATENATED MODULE: ./src/runtime/platform.ts
 /**

@@ -6,6 +6,7 @@ import type { Measurement, SmokeProblem, SmokeResult } from '../smoke/measure.js
 import type { GateOutcome } from '../wait/outcome.js'
 import { formatDuration } from '../runtime/clock.js'
 import { driftText } from './profile-report.js'
+import { engineLog } from '../engines/log-markers.js'
 
 /** `312 ms`, as the `ttft-ms` output gives it. */
 const ttftText = (ms: number): string => `${Math.round(ms)} ms`
@@ -43,7 +44,8 @@ function problemText(p: SmokeProblem, request = 'the generation request'): strin
   switch (p.kind) {
     case 'no-route':
       return p.why === 'no-text-generation'
-        ? `${p.engine} serves no streamed text generation this smoke test knows (it runs on vLLM, SGLang, TGI, llama.cpp, Ollama and OpenAI-compatible servers)`
+        ? `${p.engine === undefined ? 'the engine' : engineLog(p.engine).label} serves no streamed text generation ` +
+            'this smoke test knows (it runs on vLLM, SGLang, TGI, llama.cpp, Ollama and OpenAI-compatible servers)'
         : `no streamed generation route is known for ${p.path}: point "url" at the server's model list ` +
             '(/v1/models, /api/tags or /info) or name the engine with "engine"'
     case 'http':

@@ -166,6 +166,23 @@ describe('conclude: the smoke test', () => {
     expect(conclude(smoked(measured), settings({ 'smoke-test': 'fail-on-error' })).exitCode).toBe(0)
   })
 
+  it('an engine without text generation is named', () => {
+    const triton = {
+      requests: 3,
+      measurements: [],
+      problem: {
+        kind: 'no-route' as const,
+        why: 'no-text-generation' as const,
+        engine: 'triton' as const,
+        path: '/v2/models/m/ready'
+      }
+    }
+    expect(conclude(smoked(triton), settings({ 'smoke-test': 'true' })).smokeWarning).toBe(
+      'The smoke test could not measure throughput: Triton serves no streamed text generation this smoke test ' +
+        'knows (it runs on vLLM, SGLang, TGI, llama.cpp, Ollama and OpenAI-compatible servers).'
+    )
+  })
+
   it('a slower decode rate fails the run only with fail-on-regression, the wait still ready', () => {
     const slower = {
       ...smoked(measured),
