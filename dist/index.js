@@ -18461,10 +18461,13 @@ const gateLines = {
     fleetStopped: (url, reason) => `${url.href} can no longer become ready (${reason})`
 };
 /** The line the wait begins with: how long, for what (`endpoints`: how many a fleet has), how often. */
-function waitingLine(ctx, { endpoints, generation, intervalMs }) {
+function waitingLine(ctx, { endpoints, generation, intervalMs, smoke }) {
     const subject = endpoints > 1 ? `each of ${endpoints} endpoints` : undefined;
+    const then = smoke === undefined
+        ? ''
+        : `; then a smoke test of ${smoke.requests} streamed generation${smoke.requests === 1 ? '' : 's'} of ${smoke.tokens} tokens`;
     return (`Waiting up to ${formatDuration(ctx.timeoutMs)} for ${describeExpectation(ctx, subject)}` +
-        `${generation ? ' and a one-token generation to succeed' : ''}; probing every ${formatDuration(intervalMs)}`);
+        `${generation ? ' and a one-token generation to succeed' : ''}; probing every ${formatDuration(intervalMs)}${then}`);
 }
 /** The `env-report` lines for the log. */
 function envLines(server) {
@@ -22029,7 +22032,12 @@ async function gate(settings, gateDeps) {
         // A server started elsewhere has long since started: its environment can be read at once, while it still runs.
         if (pid !== undefined)
             reportEnvironment(settings, server, facts, deps);
-        deps.log(waitingLine({ url: settings.targets[0].url, expect: expectation(settings), timeoutMs: settings.timeoutMs }, { endpoints: settings.targets.length, generation: settings.probeGeneration, intervalMs: settings.intervalMs }));
+        deps.log(waitingLine({ url: settings.targets[0].url, expect: expectation(settings), timeoutMs: settings.timeoutMs }, {
+            endpoints: settings.targets.length,
+            generation: settings.probeGeneration,
+            intervalMs: settings.intervalMs,
+            smoke: settings.smoke
+        }));
         watch = watchServer({ halter, server, log, failPattern: settings.failPattern, readLines, cancel: deps.cancel });
         // Every endpoint's sleeps and requests listen to it: a fleet of 200 is not a leak.
         (0,external_node_events_.setMaxListeners)(0, halter.signal);

@@ -18610,10 +18610,13 @@ const gateLines = {
     fleetStopped: (url, reason) => `${url.href} can no longer become ready (${reason})`
 };
 /** The line the wait begins with: how long, for what (`endpoints`: how many a fleet has), how often. */
-function waitingLine(ctx, { endpoints, generation, intervalMs }) {
+function waitingLine(ctx, { endpoints, generation, intervalMs, smoke }) {
     const subject = endpoints > 1 ? `each of ${endpoints} endpoints` : undefined;
+    const then = smoke === undefined
+        ? ''
+        : `; then a smoke test of ${smoke.requests} streamed generation${smoke.requests === 1 ? '' : 's'} of ${smoke.tokens} tokens`;
     return (`Waiting up to ${formatDuration(ctx.timeoutMs)} for ${describeExpectation(ctx, subject)}` +
-        `${generation ? ' and a one-token generation to succeed' : ''}; probing every ${formatDuration(intervalMs)}`);
+        `${generation ? ' and a one-token generation to succeed' : ''}; probing every ${formatDuration(intervalMs)}${then}`);
 }
 /** The `env-report` lines for the log. */
 function envLines(server) {

@@ -70,6 +70,7 @@ describe('the smoke test', () => {
     })
     expect(run.summary).toMatch(/\| Decode rate \(smoke test\) \| \d+\.\d tokens\/s \(median of 2; tokens counted from/)
     expect(run.stdout).toMatch(/Smoke test 2\/2: first token after \d+ ms; 16 tokens at/)
+    expect(run.stdout).toMatch(/; probing every 5\.0s; then a smoke test of 2 streamed generations of 16 tokens$/m)
     expect(readFileSync(box.path('history.jsonl'), 'utf8')).toMatch(
       /"decodeTokensPerSecond":\d+(\.\d)?,"smokeTokens":16/
     )

@@ -350,12 +350,21 @@ export const gateLines = {
 /** The line the wait begins with: how long, for what (`endpoints`: how many a fleet has), how often. */
 export function waitingLine(
   ctx: ReportContext,
-  { endpoints, generation, intervalMs }: { endpoints: number; generation: boolean; intervalMs: number }
+  {
+    endpoints,
+    generation,
+    intervalMs,
+    smoke
+  }: { endpoints: number; generation: boolean; intervalMs: number; smoke?: { requests: number; tokens: number } }
 ): string {
   const subject = endpoints > 1 ? `each of ${endpoints} endpoints` : undefined
+  const then =
+    smoke === undefined
+      ? ''
+      : `; then a smoke test of ${smoke.requests} streamed generation${smoke.requests === 1 ? '' : 's'} of ${smoke.tokens} tokens`
   return (
     `Waiting up to ${formatDuration(ctx.timeoutMs)} for ${describeExpectation(ctx, subject)}` +
-    `${generation ? ' and a one-token generation to succeed' : ''}; probing every ${formatDuration(intervalMs)}`
+    `${generation ? ' and a one-token generation to succeed' : ''}; probing every ${formatDuration(intervalMs)}${then}`
   )
 }
 

@@ -124,7 +124,12 @@ export async function gate(settings: Settings, gateDeps: GateDeps): Promise<Gate
     deps.log(
       waitingLine(
         { url: settings.targets[0].url, expect: expectation(settings), timeoutMs: settings.timeoutMs },
-        { endpoints: settings.targets.length, generation: settings.probeGeneration, intervalMs: settings.intervalMs }
+        {
+          endpoints: settings.targets.length,
+          generation: settings.probeGeneration,
+          intervalMs: settings.intervalMs,
+          smoke: settings.smoke
+        }
       )
     )
     watch = watchServer({ halter, server, log, failPattern: settings.failPattern, readLines, cancel: deps.cancel })
