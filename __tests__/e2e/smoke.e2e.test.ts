@@ -208,3 +208,33 @@ describe('the smoke test', () => {
     expect(cut.wallMs).toBeLessThan(5_000)
   })
 })
+
+describe('bad usage of the smoke-test flags', () => {
+  it.each([
+    [
+      ['--url', 'http://127.0.0.1:9/v1/models', '--smoke-test', 'maybe'],
+      /^wait-for-model: --smoke-test: "maybe" is not one of false, true, fail-on-error/
+    ],
+    [
+      ['--url', 'http://127.0.0.1:9/v1/models', '--smoke-tokens', '1'],
+      /^wait-for-model: --smoke-tokens: "1" is not a whole number from 2 to 4096/
+    ],
+    [
+      ['check', '--url', 'http://127.0.0.1:9/v1/models', '--smoke-test', 'true'],
+      /^wait-for-model: --smoke-test: check probes once/
+    ],
+    [
+      ['simulate', '--engine', 'vllm', '--model', 'm', '--tokens-per-second', '0'],
+      /^wait-for-model: --tokens-per-second: give a number of tokens a second above 0/
+    ],
+    [
+      ['simulate', '--engine', 'vllm', '--model', 'm', '--ttft', 'soon'],
+      /^wait-for-model: --ttft: "soon" is not a number of milliseconds, such as 300/
+    ]
+  ])('exits 2 before any request: %j', async (args, message) => {
+    const r = await runCli(args)
+    expect(r.code).toBe(2)
+    expect(r.stdout).toBe('')
+    expect(r.stderr).toMatch(message)
+  })
+})
