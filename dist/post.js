@@ -17914,6 +17914,12 @@ class FrameReader {
             this.dataBytes = 0;
             return payload.trim() === '[DONE]' ? [{ kind: 'done' }] : toFrame(payload);
         }
+        // older llama.cpp sends a failure as an `error:` field of its own: an error event whatever follows
+        if (text.startsWith('error:')) {
+            const said = text.slice(text[6] === ' ' ? 7 : 6);
+            const json = parseJson(said);
+            return [{ kind: 'event', json: { error: frames_isObject(json) ? (json.error ?? json) : said || 'error' } }];
+        }
         // `data:value` and `data: value` alike (TGI writes the first); comments (`:`) and other fields are skipped
         if (!text.startsWith('data:'))
             return [];

@@ -73,6 +73,12 @@ export class FrameReader {
       this.dataBytes = 0
       return payload.trim() === '[DONE]' ? [{ kind: 'done' }] : toFrame(payload)
     }
+    // older llama.cpp sends a failure as an `error:` field of its own: an error event whatever follows
+    if (text.startsWith('error:')) {
+      const said = text.slice(text[6] === ' ' ? 7 : 6)
+      const json = parseJson(said)
+      return [{ kind: 'event', json: { error: isObject(json) ? (json.error ?? json) : said || 'error' } }]
+    }
     // `data:value` and `data: value` alike (TGI writes the first); comments (`:`) and other fields are skipped
     if (!text.startsWith('data:')) return []
     // an event of many `data:` lines is held whole until its blank line: it is bounded as one line is

@@ -22,6 +22,17 @@ describe('FrameReader', () => {
     expect(reader.end()).toEqual([{ kind: 'event', json: { c: 3 } }])
   })
 
+  it("reads an SSE `error:` field (older llama.cpp's failure) as an error event", () => {
+    const reader = new FrameReader('sse')
+    expect(reader.push(bytes('error: {"code":500,"message":"failed to decode","type":"server_error"}\n\n'))).toEqual([
+      { kind: 'event', json: { error: { code: 500, message: 'failed to decode', type: 'server_error' } } }
+    ])
+    expect(reader.push(bytes('error: {"error":{"message":"oom"}}\nerror:gone\n'))).toEqual([
+      { kind: 'event', json: { error: { message: 'oom' } } },
+      { kind: 'event', json: { error: 'gone' } }
+    ])
+  })
+
   it('reads NDJSON, a last line without its line break too', () => {
     const reader = new FrameReader('ndjson')
     expect(reader.push(bytes('{"response":"a"}\n\n{"resp'))).toEqual([{ kind: 'event', json: { response: 'a' } }])
