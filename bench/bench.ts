@@ -2,8 +2,8 @@
  * `npm run bench`: compares this action with the shell loop it replaces and with wait-on, on the same
  * simulated startups, on this machine, with no network. Prints Markdown tables (copied into BENCHMARKS.md).
  *
- *   npm run bench -- [--runs 10] [--idle-seconds 120] [--only lag,startup,idle,fleet] [--fleet 200] [--bare-env]
- *                    [--node PATH]
+ *   npm run bench -- [--runs 10] [--idle-seconds 120] [--only lag,startup,idle,fleet,smoke] [--fleet 200] [--bare-env]
+ *                    [--node PATH] [--smoke-runs 5]
  *
  * `--node` runs every Node process measured (the action, wait-on, the empty `node -e ''`) with that binary:
  * GitHub runs the action on Node 24.
@@ -15,6 +15,7 @@ import type { AddressInfo } from 'node:net'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { type EngineName, freePort, simulate } from '../src/simulator/server.js'
+import { runAction } from '../src/action/packaged-run.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
 const action = join(root, 'dist', 'index.js')
@@ -31,6 +32,7 @@ const RUNS = Number(arg('runs', '10'))
 const IDLE_S = Number(arg('idle-seconds', '120'))
 const ONLY = arg('only', 'startup,lag,idle,fleet').split(',')
 const FLEET = Number(arg('fleet', '200'))
+const SMOKE_RUNS = Number(arg('smoke-runs', '5'))
 const NODE = arg('node', process.execPath)
 
 interface Tool {
@@ -352,6 +354,70 @@ async function fleet(): Promise<void> {
   console.log('\nLags are ±50 ms: `elapsed-seconds` has one decimal.')
 }
 
+/**
+ * The smoke test's accuracy: the action (`smoke-test: true`, 3 requests of 64 tokens) against the simulator streaming
+ * at a set pace, each engine's own format; what it measures against what was set.
+ */
+async function smokeAccuracy(): Promise<void> {
+  const TTFT_MS = 300
+  const cases: Array<{ engine: EngineName; label: string; path: string; rate: number }> = [
+    { engine: 'vllm', label: 'vLLM (OpenAI SSE, usage)', path: '/v1/models', rate: 20 },
+    { engine: 'vllm', label: 'vLLM (OpenAI SSE, usage)', path: '/v1/models', rate: 50 },
+    { engine: 'vllm', label: 'vLLM (OpenAI SSE, usage)', path: '/v1/models', rate: 200 },
+    { engine: 'tgi', label: 'TGI (/generate_stream, details)', path: '/info', rate: 50 },
+    { engine: 'ollama', label: 'Ollama (NDJSON, eval_count)', path: '/api/tags', rate: 50 },
+    { engine: 'llamacpp', label: 'llama.cpp (/completion, timings)', path: '/v1/models', rate: 50 }
+  ]
+  console.log(
+    `\n### Smoke test accuracy (3 requests of 64 tokens each, TTFT set to ${TTFT_MS} ms; ${SMOKE_RUNS} runs each)\n`
+  )
+  console.log(
+    '| engine, stream | rate set | decode measured (median) | decode error: median, worst | TTFT measured (median) | TTFT error: median, worst |'
+  )
+  console.log('|---|---:|---:|---:|---:|---:|')
+  for (const c of cases) {
+    const server = await simulate({
+      engine: c.engine,
+      model: 'qwen3:latest',
+      loadMs: 0,
+      pace: { tokensPerSecond: c.rate, ttftMs: TTFT_MS }
+    })
+    const rates: number[] = []
+    const ttfts: number[] = []
+    for (let i = 0; i < SMOKE_RUNS; i++) {
+      const run = await runAction({
+        entry: action,
+        node: NODE,
+        inputs: {
+          url: `${server.baseUrl}${c.path}`,
+          model: 'qwen3',
+          'smoke-test': 'fail-on-error',
+          'history-file': '',
+          ...(c.engine === 'llamacpp' ? { engine: 'llama.cpp' } : {})
+        },
+        env: BASE_ENV as Record<string, string>
+      })
+      if (run.code !== 0) throw new Error(`smoke bench: the action failed: ${run.stdout.slice(-2000)}`)
+      rates.push(Number(run.outputs['decode-tokens-per-second']))
+      ttfts.push(Number(run.outputs['ttft-ms']))
+    }
+    await server.close()
+    const rateErrors = rates.map((r) => ((r - c.rate) / c.rate) * 100)
+    const ttftErrors = ttfts.map((t) => t - TTFT_MS)
+    const worst = (xs: number[]): number => xs.reduce((a, b) => (Math.abs(b) > Math.abs(a) ? b : a), 0)
+    const signed = (x: number, digits: number, unit: string): string =>
+      `${x >= 0 ? '+' : ''}${x.toFixed(digits)}${unit}`
+    console.log(
+      `| ${c.label} | ${c.rate} tokens/s | ${median(rates).toFixed(1)} tokens/s | ${signed(median(rateErrors), 2, '%')}, ${signed(worst(rateErrors), 2, '%')} | ` +
+        `${median(ttfts).toFixed(0)} ms | ${signed(median(ttftErrors), 0, ' ms')}, ${signed(worst(ttftErrors), 0, ' ms')} |`
+    )
+  }
+  console.log(
+    "\nThe simulator sends token i at TTFT + i / rate from the request's arrival (an absolute schedule); the action " +
+      'measures from before its request leaves to the first token, and from the first token to the last.'
+  )
+}
+
 console.log(
   `# wait-for-model benchmark\n\n${new Date().toISOString()}, Node ${nodeVersion}, ${(await import('node:os')).cpus().length} cores`
 )
@@ -359,3 +425,4 @@ if (ONLY.includes('startup')) await startup()
 if (ONLY.includes('lag')) for (const shape of SHAPES) await lagScenario(shape)
 if (ONLY.includes('idle')) await idle()
 if (ONLY.includes('fleet')) await fleet()
+if (ONLY.includes('smoke')) await smokeAccuracy()

@@ -16540,7 +16540,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6950);
+/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(631);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 /** The `wait-for-model` command: the same gate as the action, for shells, ssh sessions and scripts. */
@@ -16558,7 +16558,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6950:
+/***/ 631:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -16673,6 +16673,179 @@ function parseFileCommand(text) {
 var external_node_http_ = __nccwpck_require__(7067);
 // EXTERNAL MODULE: external "node:net"
 var external_node_net_ = __nccwpck_require__(7030);
+;// CONCATENATED MODULE: ./src/simulator/streams.ts
+const DEFAULT_PACE = { tokensPerSecond: 100, ttftMs: 50 };
+const CREATED = 1767225600;
+const PROMPT_TOKENS = 12;
+const DEFAULT_TOKENS = 16;
+const MAX_TOKENS = 4096;
+/** The stream a POST asks this engine for; undefined when it asks for none the engine serves. */
+function streamFormat(engine, path, request) {
+    if (engine === 'triton')
+        return undefined;
+    if (path === '/v1/completions' && request.stream === true)
+        return 'openai';
+    if (engine === 'llamacpp' && path === '/completion' && request.stream === true)
+        return 'llamacpp';
+    if (engine === 'tgi' && path === '/generate_stream')
+        return 'tgi';
+    // Ollama streams unless told not to; a request without a prompt only loads the model
+    if (engine === 'ollama' && path === '/api/generate' && request.prompt !== undefined && request.stream !== false)
+        return 'ollama';
+    return undefined;
+}
+const asked = (v) => typeof v === 'number' && Number.isInteger(v) && v > 0 ? Math.min(v, MAX_TOKENS) : DEFAULT_TOKENS;
+const field = (o, key) => typeof o === 'object' && o !== null ? o[key] : undefined;
+function tokensAsked(format, request) {
+    if (format === 'openai')
+        return asked(request.max_tokens);
+    if (format === 'llamacpp')
+        return asked(request.n_predict);
+    if (format === 'tgi')
+        return asked(field(request.parameters, 'max_new_tokens'));
+    return asked(field(request.options, 'num_predict'));
+}
+const sse = (body, space = true) => `data:${space ? ' ' : ''}${JSON.stringify(body)}\n\n`;
+const streams_text = (i) => ` ${i + 4},`;
+/** What each format writes: a token's event, the events after the last token, a generation that fails. */
+function events(format, model, request, n) {
+    if (format === 'openai') {
+        const chunk = (choiceText, finish) => sse({
+            id: 'cmpl-simulated',
+            object: 'text_completion',
+            created: CREATED,
+            model,
+            choices: [{ index: 0, text: choiceText, logprobs: null, finish_reason: finish, stop_reason: null }]
+        });
+        const usage = field(request.stream_options, 'include_usage') === true;
+        return {
+            type: 'text/event-stream; charset=utf-8',
+            token: (i) => chunk(streams_text(i), i === n - 1 ? 'length' : null),
+            end: () => (usage
+                ? sse({
+                    id: 'cmpl-simulated',
+                    object: 'text_completion',
+                    created: CREATED,
+                    model,
+                    choices: [],
+                    usage: { prompt_tokens: PROMPT_TOKENS, completion_tokens: n, total_tokens: PROMPT_TOKENS + n }
+                })
+                : '') + 'data: [DONE]\n\n',
+            // vLLM's error in the stream, then its end
+            failure: () => sse({ error: { message: 'EngineCore encountered an issue.', type: 'InternalServerError', code: 500 } }) +
+                'data: [DONE]\n\n'
+        };
+    }
+    if (format === 'llamacpp')
+        return {
+            type: 'text/event-stream',
+            token: (i) => sse({
+                index: 0,
+                content: streams_text(i),
+                tokens: [1000 + i],
+                stop: false,
+                id_slot: 0,
+                tokens_predicted: i + 1,
+                tokens_evaluated: PROMPT_TOKENS
+            }),
+            end: (decodeMs) => sse({
+                index: 0,
+                content: '',
+                tokens: [],
+                id_slot: 0,
+                stop: true,
+                model,
+                tokens_predicted: n,
+                tokens_evaluated: PROMPT_TOKENS,
+                stop_type: 'limit',
+                timings: {
+                    prompt_n: PROMPT_TOKENS,
+                    prompt_ms: 10,
+                    predicted_n: n,
+                    predicted_ms: decodeMs,
+                    predicted_per_token_ms: decodeMs / n,
+                    predicted_per_second: (n * 1000) / Math.max(1, decodeMs)
+                }
+            }),
+            failure: () => sse({ error: { code: 500, message: 'Compute error: failed to decode the batch', type: 'server_error' } })
+        };
+    if (format === 'tgi') {
+        const details = field(request.parameters, 'details') === true;
+        return {
+            type: 'text/event-stream',
+            // TGI writes `data:` without a space
+            token: (i) => sse({
+                index: i + 1,
+                token: { id: 1000 + i, text: streams_text(i), logprob: -0.01, special: false },
+                generated_text: i === n - 1 ? Array.from({ length: n }, (_, j) => streams_text(j)).join('') : null,
+                details: i === n - 1 && details
+                    ? { finish_reason: 'length', generated_tokens: n, seed: null, input_length: PROMPT_TOKENS }
+                    : null
+            }, false),
+            end: () => '',
+            failure: () => sse({ error: 'Request failed during generation: Server error: CUDA out of memory', error_type: 'generation' }, false)
+        };
+    }
+    const at = '2026-01-01T00:00:00.000000000Z';
+    return {
+        type: 'application/x-ndjson',
+        token: (i) => `${JSON.stringify({ model, created_at: at, response: streams_text(i), done: false })}\n`,
+        end: (decodeMs) => `${JSON.stringify({
+            model,
+            created_at: at,
+            response: '',
+            done: true,
+            done_reason: 'length',
+            context: [1, 2, 3],
+            total_duration: Math.round(decodeMs * 1e6) + 60_000_000,
+            load_duration: 1_000_000,
+            prompt_eval_count: PROMPT_TOKENS,
+            prompt_eval_duration: 50_000_000,
+            eval_count: n,
+            eval_duration: Math.round(decodeMs * 1e6)
+        })}\n`,
+        failure: () => `${JSON.stringify({ error: 'llama runner process has terminated: exit status 2' })}\n`
+    };
+}
+/**
+ * Writes the stream `format` asks for at `pace`, `fails`: the engine's own error event in place of the first
+ * token. Ends early when the client goes away (or the simulator closes its connections).
+ */
+async function writeStream(res, format, model, request, pace, fails) {
+    const start = performance.now();
+    const n = tokensAsked(format, request);
+    const e = events(format, model, request, n);
+    let gone = false;
+    let wake = () => undefined;
+    res.once('close', () => {
+        gone = true;
+        wake();
+    });
+    const until = (at) => new Promise((resolve) => {
+        const timer = setTimeout(resolve, Math.max(0, at - performance.now()));
+        wake = () => {
+            clearTimeout(timer);
+            resolve();
+        };
+    });
+    res.writeHead(200, { 'content-type': e.type, 'cache-control': 'no-cache' });
+    res.flushHeaders();
+    const first = start + pace.ttftMs;
+    if (fails) {
+        await until(first);
+        if (!gone)
+            res.end(e.failure());
+        return;
+    }
+    for (let i = 0; i < n; i++) {
+        await until(first + (i * 1000) / pace.tokensPerSecond);
+        if (gone)
+            return;
+        res.write(e.token(i));
+    }
+    res.end(e.end(performance.now() - first));
+}
+
 ;// CONCATENATED MODULE: ./src/simulator/server.ts
 /**
  * A stand-in for a model server's startup, faithful to each engine's own answers (see the research notes on
@@ -16681,13 +16854,14 @@ var external_node_net_ = __nccwpck_require__(7030);
  */
 
 
+
 const json = (body, status = 200) => ({ status, body, type: 'application/json' });
 const empty = (status) => ({ status });
 const openAiList = (model, ownedBy, extra = {}) => json({
     object: 'list',
     data: [{ id: model, object: 'model', created: 1767225600, owned_by: ownedBy, root: model, ...extra }]
 });
-const CREATED = 1767225600;
+const server_CREATED = 1767225600;
 const USAGE = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
 const OPENAI_ROUTES = new Set(['/v1/completions', '/v1/chat/completions']);
 /** vLLM's and SGLang's one-token answers (`max_tokens: 1` stops at the length). */
@@ -16696,7 +16870,7 @@ function openAiCompletion(path, model) {
         ? json({
             id: 'cmpl-simulated',
             object: 'text_completion',
-            created: CREATED,
+            created: server_CREATED,
             model,
             choices: [{ index: 0, text: ' there', logprobs: null, finish_reason: 'length' }],
             usage: USAGE
@@ -16704,7 +16878,7 @@ function openAiCompletion(path, model) {
         : json({
             id: 'chatcmpl-simulated',
             object: 'chat.completion',
-            created: CREATED,
+            created: server_CREATED,
             model,
             choices: [{ index: 0, message: { role: 'assistant', content: 'Hello' }, finish_reason: 'length' }],
             usage: USAGE
@@ -16972,6 +17146,9 @@ async function simulate(options) {
                     return void Promise.resolve(reply).then((r) => send(r));
             }
             const phase = Date.now() >= readyAt ? 'ready' : 'loading';
+            const format = request && phase === 'ready' ? streamFormat(options.engine, path, request) : undefined;
+            if (format !== undefined && request !== undefined && servesModel(options.engine, request, options.model))
+                return void writeStream(res, format, options.model, request, options.pace ?? DEFAULT_PACE, options.generationFails === true);
             const reply = (request && engine.generate?.(path, phase, options.model, request, options.generationFails === true)) ??
                 engine.reply(path, phase, options.model) ??
                 engine.notFound ??
@@ -17053,7 +17230,7 @@ function lazyLoading(engine, model, loadMs) {
             if (path === '/v1/models' || path === '/models')
                 return json({
                     object: 'list',
-                    data: [{ id: model, object: 'model', owned_by: 'llamacpp', created: CREATED, status: { value: state() } }]
+                    data: [{ id: model, object: 'model', owned_by: 'llamacpp', created: server_CREATED, status: { value: state() } }]
                 });
             if (method === 'POST' && path === '/models/load') {
                 if (request?.model !== model)
@@ -17081,6 +17258,16 @@ function lazyLoading(engine, model, loadMs) {
             return undefined;
         };
     return undefined;
+}
+/** Whether a generation request names the model the engine serves (TGI serves its one model, whatever is named). */
+function servesModel(engine, request, model) {
+    const name = request.model;
+    if (engine === 'tgi' || (engine === 'llamacpp' && name === undefined))
+        return true;
+    // Ollama resolves a bare name to its :latest tag
+    if (engine === 'ollama')
+        return name === model || `${String(name)}:latest` === model;
+    return name === model;
 }
 function parseObject(text) {
     try {
@@ -17249,6 +17436,7 @@ function parseRun(line) {
         typeof r.elapsedSeconds === 'number' &&
         (r.startupSeconds === undefined || typeof r.startupSeconds === 'number') &&
         (r.answeringSeconds === undefined || typeof r.answeringSeconds === 'number') &&
+        [r.ttftMs, r.decodeTokensPerSecond, r.smokeTokens].every((n) => n === undefined || typeof n === 'number') &&
         Array.isArray(r.phases) &&
         r.phases.every((p) => typeof p?.name === 'string' && typeof p?.seconds === 'number') &&
         (r.env === undefined ||
@@ -17449,6 +17637,26 @@ function envDrift(earlier, run) {
         return { name, was: previous[name], now: now[name], runs };
     });
 }
+/**
+ * This run's smoke-test decode rate against the median of the last MEDIAN_OF ready runs that measured one with as
+ * many tokens a request; undefined when there is nothing to compare.
+ */
+function throughputRegression(earlier, run) {
+    const now = run.decodeTokensPerSecond;
+    if (!run.ready || now === undefined)
+        return undefined;
+    const rates = earlier
+        .filter((r) => r.ready && r.decodeTokensPerSecond !== undefined && r.smokeTokens === run.smokeTokens)
+        .slice(-MEDIAN_OF)
+        .map((r) => r.decodeTokensPerSecond);
+    if (rates.length === 0)
+        return undefined;
+    const usual = median(rates);
+    if (usual <= 0)
+        return undefined;
+    const percentBelow = Math.round(((usual - now) / usual) * 1000) / 10;
+    return { usual, now, percentBelow, runs: rates.length, drift: envDrift(earlier, run) };
+}
 
 ;// CONCATENATED MODULE: ./src/inputs/parse.ts
 /** Parsers for the textual forms of inputs. Each throws a plain Error whose message names the accepted form. */
@@ -17584,7 +17792,18 @@ function printable(text, max = 80) {
 
 ;// CONCATENATED MODULE: ./src/report/history-report.ts
 const HISTORY_FORMATS = ['table', 'json', 'csv'];
-const COLUMNS = ['at', 'key', 'ready', 'reason', 'elapsed-seconds', 'startup-seconds', 'engine', 'phases'];
+const COLUMNS = [
+    'at',
+    'key',
+    'ready',
+    'reason',
+    'elapsed-seconds',
+    'startup-seconds',
+    'engine',
+    'ttft-ms',
+    'decode-tokens-per-second',
+    'phases'
+];
 function historyRow(run) {
     return {
         at: typeof run.at === 'string' ? run.at : '',
@@ -17594,6 +17813,8 @@ function historyRow(run) {
         'elapsed-seconds': run.elapsedSeconds,
         'startup-seconds': run.startupSeconds ?? null,
         engine: run.engine ?? null,
+        'ttft-ms': run.ttftMs ?? null,
+        'decode-tokens-per-second': run.decodeTokensPerSecond ?? null,
         phases: run.phases.map((p) => ({ name: p.name, seconds: p.seconds }))
     };
 }
@@ -17607,6 +17828,8 @@ const cells = (row) => [
     String(row['elapsed-seconds']),
     row['startup-seconds'] === null ? '' : String(row['startup-seconds']),
     row.engine ?? '',
+    row['ttft-ms'] === null ? '' : String(row['ttft-ms']),
+    row['decode-tokens-per-second'] === null ? '' : String(row['decode-tokens-per-second']),
     phaseCell(row.phases)
 ];
 /** A CSV field as RFC 4180 quotes it; a leading =, +, - or @ is kept from being read as a spreadsheet formula. */
@@ -18323,7 +18546,7 @@ function createHttpClient({ caCert, insecureTls, secrets = [], collector = (0,me
             void d.destroy().catch(() => undefined);
     };
     return {
-        async send({ url, method, headers, json }, timeoutMs, signal) {
+        async send({ url, method, headers, json, stream }, timeoutMs, signal) {
             const controller = new AbortController();
             const timer = setTimeout(() => controller.abort(new ProbeTimeout(timeoutMs)), Math.max(1, timeoutMs));
             const onStop = () => controller.abort(new ProbeStopped());
@@ -18382,6 +18605,19 @@ function createHttpClient({ caCert, insecureTls, secrets = [], collector = (0,me
                         target = next;
                         continue;
                     }
+                    const contentType = String(res.headers['content-type'] ?? '');
+                    if (stream !== undefined && status >= 200 && status < 300) {
+                        let streamed = 0;
+                        for await (const chunk of res.body) {
+                            streamed += chunk.length;
+                            if (stream(chunk))
+                                continue;
+                            res.body.destroy();
+                            break;
+                        }
+                        collector.arrived(streamed);
+                        return { kind: 'http', status, contentType, body: '', json: undefined, truncated: false };
+                    }
                     const { text: raw, truncated } = await readCapped(res.body);
                     collector.arrived(raw.length);
                     const text = secrets.length === 0 ? raw : redact(raw, secrets);
@@ -18389,7 +18625,7 @@ function createHttpClient({ caCert, insecureTls, secrets = [], collector = (0,me
                     return {
                         kind: 'http',
                         status,
-                        contentType: String(res.headers['content-type'] ?? ''),
+                        contentType,
                         body: text,
                         json: parseJson(text),
                         truncated,
@@ -18653,7 +18889,486 @@ function driftWarning(drifts) {
     return `The server's environment changed since the previous run with this history key: ${drifts.map(driftText).join('; ')}.`;
 }
 
+;// CONCATENATED MODULE: ./src/smoke/frames.ts
+/**
+ * A streamed body cut into events as its bytes arrive, within bounds a hostile server cannot swell: a line longer
+ * than MAX_LINE_BYTES, or a body longer than MAX_STREAM_BYTES, ends the stream as an error rather than growing a
+ * buffer. SSE (`data:` lines, an event ends at a blank line, `data: [DONE]` ends the stream) or one JSON object a
+ * line (Ollama).
+ */
+
+/** No event of a token stream comes near this (a final event with its settings is a few KiB). */
+const frames_MAX_LINE_BYTES = 64 * 1024;
+/** Far above any answer of a few thousand tokens, each event with its JSON around it. */
+const MAX_STREAM_BYTES = 8 * 1024 * 1024;
+const frames_isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+class FrameReader {
+    framing;
+    partial = [];
+    partialBytes = 0;
+    total = 0;
+    /** The `data:` lines of the SSE event being read. */
+    data = [];
+    dataBytes = 0;
+    decoder = new TextDecoder('utf-8', { fatal: false });
+    constructor(framing) {
+        this.framing = framing;
+    }
+    /** The frames these bytes complete; reading ends after a `too-long` one. */
+    push(chunk) {
+        this.total += chunk.length;
+        if (this.total > MAX_STREAM_BYTES)
+            return [{ kind: 'too-long', what: 'body' }];
+        const frames = [];
+        let start = 0;
+        for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
+            const piece = chunk.subarray(start, nl);
+            start = nl + 1;
+            if (this.partialBytes + piece.length > frames_MAX_LINE_BYTES)
+                return [...frames, { kind: 'too-long', what: 'line' }];
+            const line = this.partialBytes === 0 ? piece : Buffer.concat([...this.partial, piece]);
+            this.partial = [];
+            this.partialBytes = 0;
+            frames.push(...this.line(this.decoder.decode(line).replace(/\r$/, '')));
+            if (frames.at(-1)?.kind === 'too-long')
+                return frames;
+        }
+        const rest = chunk.subarray(start);
+        if (this.partialBytes + rest.length > frames_MAX_LINE_BYTES)
+            return [...frames, { kind: 'too-long', what: 'line' }];
+        if (rest.length > 0) {
+            // copied: the chunk's buffer may be reused by the socket
+            this.partial.push(Buffer.from(rest));
+            this.partialBytes += rest.length;
+        }
+        return frames;
+    }
+    /** What is left once the body ends: a last line without its line break, an SSE event without its blank line. */
+    end() {
+        const last = this.partialBytes === 0 ? [] : this.line(this.decoder.decode(Buffer.concat(this.partial)));
+        this.partial = [];
+        this.partialBytes = 0;
+        return [...last, ...(this.framing === 'sse' ? this.line('') : [])];
+    }
+    line(text) {
+        if (this.framing === 'ndjson')
+            return text.trim() === '' ? [] : toFrame(text);
+        if (text === '') {
+            if (this.data.length === 0)
+                return [];
+            const payload = this.data.join('\n');
+            this.data = [];
+            this.dataBytes = 0;
+            return payload.trim() === '[DONE]' ? [{ kind: 'done' }] : toFrame(payload);
+        }
+        // older llama.cpp sends a failure as an `error:` field of its own: an error event whatever follows
+        if (text.startsWith('error:')) {
+            const said = text.slice(text[6] === ' ' ? 7 : 6);
+            const json = parseJson(said);
+            return [{ kind: 'event', json: { error: frames_isObject(json) ? (json.error ?? json) : said || 'error' } }];
+        }
+        // `data:value` and `data: value` alike (TGI writes the first); comments (`:`) and other fields are skipped
+        if (!text.startsWith('data:'))
+            return [];
+        // an event of many `data:` lines is held whole until its blank line: it is bounded as one line is
+        this.dataBytes += text.length;
+        if (this.dataBytes > frames_MAX_LINE_BYTES)
+            return [{ kind: 'too-long', what: 'line' }];
+        this.data.push(text.slice(text[5] === ' ' ? 6 : 5));
+        return [];
+    }
+}
+/** An event that is not a JSON object (a keep-alive, a stray word) carries nothing: it is skipped. */
+function toFrame(text) {
+    const json = parseJson(text);
+    return frames_isObject(json) ? [{ kind: 'event', json }] : [];
+}
+
+;// CONCATENATED MODULE: ./src/engines/log-markers.ts
+/**
+ * What model servers print while they start, as data: how each engine frames and stamps a line, the lines that
+ * name it, one row per engine and startup phase, the line that says it is ready, and its known fatal lines.
+ * __tests__/fixtures/logs holds a recorded startup of each engine that these rows are tested against. Line numbers
+ * in `[file.py:NNN]` prefixes change every release, so no pattern here depends on them.
+ */
+const cause = (pattern) => ({ pattern, cause: true });
+const failure = (pattern) => ({ pattern, cause: false });
+/** PyTorch's allocator and NCCL (through torch or the engines' own pynccl wrappers) word these alike everywhere. */
+const TORCH_FATAL = [
+    cause(/CUDA out of memory/),
+    // Not the traceback's source line `raise RuntimeError(f"NCCL error: {error_str}")`.
+    cause(/NCCL error(?:: | in: )(?!\{)/),
+    cause(/DistBackendError/)
+];
+// tqdm: "Loading safetensors checkpoint shards:  45% Completed | 29/64 [01:02<01:10,  2.15s/it]" and the default
+// bar "Capturing CUDA graphs (decode, FULL):  45%|\u2588\u2588\u2588\u2588\u258c     | 23/51 [00:05<00:06,  4.12it/s]".
+const TQDM_COUNT = String.raw `\s*\d+%(?: Completed)? ?\|[^|]*?\|?\s*(?<n>\d+)/(?<total>\d+)(?: \[(?<elapsed>\d+(?::\d\d)+)<)?`;
+const tqdm = (desc) => new RegExp(`${desc}:${TQDM_COUNT}`);
+const ENGINE_LOGS = [
+    {
+        engine: 'vllm',
+        label: 'vLLM',
+        signature: /\((?:APIServer|EngineCore\w*|Worker\w*|VllmWorker\w*) pid=\d+\)|vLLM API server version|Initializing a V1 LLM engine/,
+        ownedBy: 'vllm',
+        stamp: /\b(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) (?<M>\d\d)-(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))? \[/,
+        ready: /Application startup complete/,
+        fatal: [
+            ...TORCH_FATAL,
+            cause(/No available memory for the cache blocks/),
+            cause(/KV cache is needed, which is larger than the available KV cache memory/),
+            cause(/Free memory on device \S+ \([^)]*\) on startup is less than desired GPU memory utilization/),
+            failure(/WorkerProc hit an exception|WorkerProc failed to start/),
+            failure(/EngineCore failed to start/),
+            failure(/Engine core initialization failed/)
+        ]
+    },
+    {
+        engine: 'sglang',
+        label: 'SGLang',
+        signature: /server_args=ServerArgs\(|sglang is using nccl|^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d (?:[A-Z]{2}\d+ ?)+\]/,
+        ownedBy: 'sglang',
+        stamp: /^\[(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)[^\]]*\]/,
+        ready: /The server is fired up and ready to roll/,
+        fatal: [
+            ...TORCH_FATAL,
+            cause(/Capture cuda graph failed/),
+            cause(/but there are other ranks that didn't finish loading/),
+            failure(/Scheduler hit an exception/),
+            failure(/Received sigquit from a child process|SIGQUIT received/),
+            failure(/Initialization failed\. warmup error/),
+            failure(/Subprocess \S+ \(pid=\d+\) crashed/)
+        ]
+    },
+    {
+        engine: 'tgi',
+        label: 'TGI',
+        signature: /text_generation_(?:launcher|router)/,
+        stamp: /^(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d)T(?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))?Z/,
+        ready: /text_generation_router::server.*\bConnected\s*$/,
+        fatal: [
+            ...TORCH_FATAL,
+            cause(/Not enough memory to handle \d+ prefill tokens/),
+            cause(/Download encountered an error/),
+            cause(/Error when initializing model/),
+            cause(/text-generation-server not found in PATH/),
+            failure(/Shard \d+ failed to start|Shard \d+ crashed|Error: Shard(?:CannotStart|Failed)|Error: WarmupError/),
+            failure(/Webserver Crashed/)
+        ]
+    },
+    {
+        engine: 'ollama',
+        label: 'Ollama',
+        // Listed before llama.cpp: Ollama 0.30+ passes llama.cpp's own lines through after its own.
+        signature: /level=[A-Z]+ source=\S+ msg=|^\[GIN\] /,
+        stamp: /time=(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d)T(?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))?/,
+        ready: /(?:llama runner|llama-server) started in [\d.]+ seconds/,
+        fatal: [
+            ...TORCH_FATAL,
+            cause(/reported out-of-memory during startup/),
+            cause(/model requires more system memory than is currently available/),
+            cause(/bind: address already in use/),
+            failure(/(?:llama runner|llama-server) process has terminated/),
+            failure(/timed out waiting for (?:llama runner|llama-server) to start/)
+        ]
+    },
+    {
+        engine: 'llamacpp',
+        label: 'llama.cpp',
+        signature: /\bbuild: \d+ \(|llama_model_loader: |\bsrv\s+load_model: |\bmain: loading model|llama_context: /,
+        ownedBy: 'llamacpp',
+        // Only with --log-timestamps: minutes.seconds.milliseconds.microseconds since the start.
+        stamp: /^(?<m>\d+)\.(?<s>\d\d)\.(?<ms>\d{3})\.\d{3} [IWEDT] /,
+        ready: /server is listening on|starting the main loop/,
+        fatal: [
+            cause(/cudaMalloc failed: out of memory/),
+            cause(/failed to open GGUF file/),
+            cause(/couldn't bind HTTP server socket/),
+            cause(/error loading model/),
+            failure(/failed to load model/),
+            failure(/exiting due to (?:model loading|HTTP server) error/)
+        ]
+    },
+    {
+        engine: 'triton',
+        label: 'Triton',
+        signature: /^[IWE]\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+ [\w.]+:\d+\] |Triton Inference Server/,
+        ownedBy: 'Triton Inference Server',
+        stamp: /^[IWE](?<M>\d\d)(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)\.(?<f>\d+) /,
+        ready: /Started HTTPService at/,
+        fatal: [...TORCH_FATAL, cause(/failed to load '[^']*'/), cause(/already in use/), failure(/error: creating server/)]
+    }
+];
+const PHASE_MARKERS = [
+    // vLLM (V1 engine, 0.11\u20130.16 wordings)
+    {
+        engine: 'vllm',
+        phase: 'initializing',
+        start: /non-default args:|vLLM API server version|Initializing a V1 LLM engine/
+    },
+    {
+        engine: 'vllm',
+        phase: 'initializing distributed',
+        start: /world_size=\d+ rank=\d+ local_rank=\d+ distributed_init_method=/
+    },
+    {
+        engine: 'vllm',
+        phase: 'loading weights',
+        start: /Starting to load model/,
+        progress: tqdm('Loading (?:safetensors|pt) checkpoint shards'),
+        unit: 'shards',
+        end: /Model loading took /,
+        took: /(?:Model loading took [\d.]+ GiB(?: memory)? and|Loading weights took) (?<took>[\d.]+) seconds/
+    },
+    {
+        engine: 'vllm',
+        phase: 'compiling',
+        start: /for vLLM's torch\.compile|Dynamo bytecode transform time/,
+        end: /torch\.compile (?:takes|took|and initial profiling run took) [\d.]+ s in total/,
+        took: /torch\.compile (?:takes|took|and initial profiling run took) (?<took>[\d.]+) s in total/
+    },
+    { engine: 'vllm', phase: 'allocating KV cache', start: /Available KV cache memory/, end: /Maximum concurrency for / },
+    {
+        engine: 'vllm',
+        phase: 'capturing CUDA graphs',
+        progress: tqdm(String.raw `Capturing CUDA graphs \([^)]*\)`),
+        unit: 'graphs',
+        end: /Graph capturing finished in /,
+        took: /Graph capturing finished in (?<took>[\d.]+) secs/
+    },
+    {
+        engine: 'vllm',
+        phase: 'starting server',
+        start: /init engine \(profile, create kv cache, warmup model\) took|Supported tasks:|Starting vLLM (?:API )?server/
+    },
+    // SGLang (0.5.x)
+    { engine: 'sglang', phase: 'initializing', start: /server_args=/ },
+    {
+        engine: 'sglang',
+        phase: 'initializing distributed',
+        start: /Init torch distributed begin/,
+        end: /Init torch distributed ends/,
+        took: /Init torch distributed ends\. elapsed=(?<took>[\d.]+) s/
+    },
+    {
+        engine: 'sglang',
+        phase: 'loading weights',
+        start: /Load weight begin/,
+        progress: tqdm('Loading (?:safetensors|pt) checkpoint shards'),
+        unit: 'shards',
+        end: /Load weight end/,
+        took: /Load weight end\. elapsed=(?<took>[\d.]+) s/
+    },
+    {
+        engine: 'sglang',
+        phase: 'allocating KV cache',
+        start: /Using KV cache dtype|KV Cache is allocated/,
+        end: /Memory pool end/
+    },
+    {
+        engine: 'sglang',
+        phase: 'capturing CUDA graphs',
+        start: /Capture (?:cuda|cpu|npu) graph begin/,
+        progress: tqdm(String.raw `Capturing batches \([^)]*\)`),
+        unit: 'batch sizes',
+        end: /Capture (?:[\w ]*)(?:cuda|CUDA|cpu|npu) graph end/,
+        took: /graph end\. (?:Time elapsed: |elapsed=)(?<took>[\d.]+) s/
+    },
+    { engine: 'sglang', phase: 'starting server', start: /max_total_num_tokens=|Started server process/ },
+    { engine: 'sglang', phase: 'warming up', start: /Uvicorn running on|GET \/(?:get_)?model_info/ },
+    // TGI (launcher 3.x; 2.x wordings where they differ)
+    {
+        engine: 'tgi',
+        phase: 'downloading',
+        start: /Starting (?:check and )?download process/,
+        progress: /Download: \[(?<n>\d+)\/(?<total>\d+)\]/,
+        unit: 'files',
+        end: /Successfully downloaded weights/
+    },
+    {
+        engine: 'tgi',
+        phase: 'loading weights',
+        start: /Starting shard/,
+        end: /Shard ready in /,
+        took: /Shard ready in (?<took>[\d.]+)(?<unit>ms|\u00b5s|ns|s)/
+    },
+    { engine: 'tgi', phase: 'starting server', start: /Starting Webserver/ },
+    { engine: 'tgi', phase: 'warming up', start: /Warming up model/ },
+    // llama.cpp llama-server
+    { engine: 'llamacpp', phase: 'initializing', start: /\bbuild: \d+ \(|system info: / },
+    {
+        engine: 'llamacpp',
+        phase: 'loading weights',
+        start: /\bmain: loading model|load_model: loading model|llama_model_loader: loaded meta data/
+    },
+    {
+        engine: 'llamacpp',
+        phase: 'allocating KV cache',
+        start: /\bllama_context: |llama_kv_cache|llama_new_context_with_model/
+    },
+    { engine: 'llamacpp', phase: 'warming up', start: /warming up the model with an empty run/ },
+    { engine: 'llamacpp', phase: 'starting server', start: /initializing slots, n_slots/ },
+    // Ollama (models load lazily, on the first request for them)
+    {
+        engine: 'ollama',
+        phase: 'starting server',
+        start: /msg="server config"|msg="total blobs/,
+        end: /msg="Listening on /
+    },
+    {
+        engine: 'ollama',
+        phase: 'discovering GPUs',
+        start: /discovering available GPUs|looking for compatible GPUs/,
+        end: /msg="inference compute"/
+    },
+    {
+        engine: 'ollama',
+        phase: 'loading model',
+        start: /msg="starting (?:runner|llama-server)"|msg="loading model/,
+        took: /(?:llama runner|llama-server) started in (?<took>[\d.]+) seconds/
+    },
+    // Triton (messages JSON-quoted since r24.05)
+    { engine: 'triton', phase: 'initializing', start: /memory pool is created/ },
+    { engine: 'triton', phase: 'loading model', start: /\] "?loading: \S+:\d+/, end: /successfully loaded '/ },
+    {
+        engine: 'triton',
+        phase: 'starting server',
+        start: /Collecting (?:metrics for GPU|CPU metrics)|Started GRPCInferenceService at/
+    }
+];
+const engineLog = (engine) => ENGINE_LOGS.find((e) => e.engine === engine);
+const phaseMarkers = (engine) => PHASE_MARKERS.filter((m) => m.engine === engine);
+const LOG_ENGINE_NAMES = ENGINE_LOGS.map((e) => e.engine);
+/** The engine whose own lines these are, from one line; undefined when the line is not particular to one. */
+function engineOfLine(line) {
+    return ENGINE_LOGS.find((e) => e.signature.test(line))?.engine;
+}
+/** The engine from a `/v1/models` body's `owned_by` (vLLM, SGLang, llama.cpp and Triton's OpenAI front end say so). */
+function engineOfModelList(json) {
+    const data = json?.data;
+    if (!Array.isArray(data))
+        return undefined;
+    for (const entry of data) {
+        const owner = entry?.owned_by;
+        const found = ENGINE_LOGS.find((e) => e.ownedBy !== undefined && e.ownedBy === owner);
+        if (found)
+            return found.engine;
+    }
+    return undefined;
+}
+/** The engine's stamp in a line, as milliseconds on the stamp's own scale. */
+function stampOf(log, line) {
+    const g = log.stamp?.exec(line)?.groups;
+    if (g === undefined)
+        return undefined;
+    const n = (v) => (v === undefined ? 0 : Number(v));
+    const fraction = g.f === undefined ? n(g.ms) : Number(`0.${g.f}`) * 1000;
+    return (Date.UTC(g.Y === undefined ? 2000 : n(g.Y), g.M === undefined ? 0 : n(g.M) - 1, g.D === undefined ? 1 : n(g.D), n(g.h), n(g.m), n(g.s)) + fraction);
+}
+const UNIT_SECONDS = { s: 1, ms: 1e-3, \u00b5s: 1e-6, ns: 1e-9 };
+/** The seconds in a `took` match. */
+const tookSeconds = (groups) => Number(groups.took) * UNIT_SECONDS[groups.unit ?? 's'];
+/** tqdm's `mm:ss` or `h:mm:ss` in seconds. */
+const clockSeconds = (text) => text.split(':').reduce((acc, part) => acc * 60 + Number(part), 0);
+
+;// CONCATENATED MODULE: ./src/report/smoke-report.ts
+
+
+
+
+/** `312 ms`, as the `ttft-ms` output gives it. */
+const ttftText = (ms) => `${Math.round(ms)} ms`;
+/** `49.8 tokens/s`, as the `decode-tokens-per-second` output gives it. */
+const rateText = (perSecond) => `${perSecond.toFixed(1)} tokens/s`;
+const SOURCE_WORDS = {
+    'usage.completion_tokens': "the engine's usage.completion_tokens",
+    'timings.predicted_n': "the engine's timings.predicted_n",
+    eval_count: "the engine's eval_count",
+    'details.generated_tokens': "the engine's details.generated_tokens",
+    chunks: 'the streamed chunks (the engine gave no count)'
+};
+const sourceText = (source) => SOURCE_WORDS[source];
+const smokeLines = {
+    /** Before the first request. */
+    start: (requests, tokens, request) => `Smoke test: ${requests} streamed generation request${requests === 1 ? '' : 's'} of ${tokens} tokens` +
+        `${request === undefined ? '' : ` (${request})`}, one after another`,
+    measured: (index, requests, m) => `Smoke test ${index + 1}/${requests}: first token after ${ttftText(m.ttftMs)}; ${m.tokens} token${m.tokens === 1 ? '' : 's'}` +
+        (m.decodeTokensPerSecond === undefined ? ', all at once' : ` at ${rateText(m.decodeTokensPerSecond)}`),
+    result: (r) => r.ttftMs === undefined || r.decodeTokensPerSecond === undefined
+        ? undefined
+        : `Smoke test: time to first token ${ttftText(r.ttftMs)}, decode ${rateText(r.decodeTokensPerSecond)} ` +
+            `(median${r.measurements.length === 1 ? '' : 's'} of ${r.measurements.length} request${r.measurements.length === 1 ? '' : 's'}; ` +
+            `tokens counted from ${sourceText(r.source ?? 'chunks')})`
+};
+const KIB = (bytes) => (bytes >= 1024 * 1024 ? `${bytes / 1024 / 1024} MiB` : `${bytes / 1024} KiB`);
+function problemText(p, request = 'the generation request') {
+    switch (p.kind) {
+        case 'no-route':
+            return p.why === 'no-text-generation'
+                ? `${p.engine === undefined ? 'the engine' : engineLog(p.engine).label} serves no streamed text generation ` +
+                    'this smoke test knows (it runs on vLLM, SGLang, TGI, llama.cpp, Ollama and OpenAI-compatible servers)'
+                : `no streamed generation route is known for ${p.path}: point "url" at the server's model list ` +
+                    '(/v1/models, /api/tags or /info) or name the engine with "engine"';
+        case 'http':
+            return `${request} answered HTTP ${p.status}${p.said === undefined ? '' : `: ${p.said}`}`;
+        case 'network':
+            return `${request} failed: ${p.code} (${p.message})`;
+        case 'timeout':
+            return `it did not finish within smoke-timeout (${formatDuration(p.timeoutMs)})`;
+        case 'stopped':
+            return 'it was stopped: the job was cancelled, or the server exited or wrote a fatal line';
+        case 'stream-error':
+            return `the engine's stream said: ${p.said}`;
+        case 'too-long':
+            return p.what === 'line'
+                ? `the stream sent a line longer than ${KIB(frames_MAX_LINE_BYTES)}`
+                : `the stream sent more than ${KIB(MAX_STREAM_BYTES)}`;
+        case 'no-tokens':
+            return `${request} answered without a token in a stream`;
+        case 'not-streamed':
+            return 'every request got its tokens in one piece: the server did not stream them, so there is no decode rate';
+    }
+}
+/** The smoke test's failure or warning, for an endpoint (`url` for a fleet's). */
+function smokeProblemMessage(r, url) {
+    const at = url === undefined ? '' : ` of ${url.href}`;
+    const done = r.measurements.length;
+    const lead = done === 0 || r.problem?.kind === 'not-streamed'
+        ? `The smoke test${at} could not measure throughput`
+        : `The smoke test${at} stopped after ${done} of ${r.requests} requests`;
+    const text = `${lead}: ${problemText(r.problem ?? { kind: 'no-tokens' }, r.request)}`;
+    // the server's words may end a sentence already
+    return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+/** `Decode rate 62.9 tokens/s, 29.2% below the median of 88.8 tokens/s of the last 5 runs; \u2026, a likely cause.` */
+function throughputRegressionText(t) {
+    const cause = t.drift.length === 0
+        ? ''
+        : `; the server's environment changed since the previous run, a likely cause: ${t.drift.map(driftText).join('; ')}`;
+    return (`Decode rate ${rateText(t.now)}, ${t.percentBelow.toFixed(1)}% below the median of ${rateText(t.usual)} ` +
+        `of the last ${t.runs} run${t.runs === 1 ? '' : 's'} with a smoke test${cause}.`);
+}
+/** The job summary's rows for the smoke test of the endpoint the summary describes; none without one. */
+function smokeRows(outcome) {
+    const r = outcome.smoke;
+    if (r === undefined)
+        return [];
+    if (r.ttftMs === undefined || r.decodeTokensPerSecond === undefined)
+        return [['Smoke test', `\u26a0\ufe0f ${smokeProblemMessage(r)}`]];
+    const n = r.measurements.length;
+    const usual = outcome.profile?.usualDecodeTokensPerSecond;
+    return [
+        ['Time to first token (smoke test)', `${ttftText(r.ttftMs)} (median of ${n} request${n === 1 ? '' : 's'})`],
+        [
+            'Decode rate (smoke test)',
+            `${rateText(r.decodeTokensPerSecond)} (median of ${n}; tokens counted from ${sourceText(r.source ?? 'chunks')}` +
+                `${usual === undefined ? '' : `; usual ${rateText(usual)}`})`
+        ],
+        ...(r.problem === undefined ? [] : [['Smoke test', `\u26a0\ufe0f ${smokeProblemMessage(r)}`]])
+    ];
+}
+
 ;// CONCATENATED MODULE: ./src/report/wait-report.ts
+
 
 
 
@@ -18774,7 +19489,9 @@ function outputs(outcome) {
         results: JSON.stringify(outcome.results.map(resultRecord)),
         phases: JSON.stringify((outcome.profile?.phases ?? []).map((p) => ({ name: p.name, seconds: p.seconds }))),
         'expected-seconds': profile?.expectedSeconds === undefined ? '' : profile.expectedSeconds.toFixed(1),
-        'regression-percent': profile?.regressionPercent === undefined ? '' : profile.regressionPercent.toFixed(1)
+        'regression-percent': profile?.regressionPercent === undefined ? '' : profile.regressionPercent.toFixed(1),
+        'ttft-ms': outcome.smoke?.ttftMs === undefined ? '' : String(Math.round(outcome.smoke.ttftMs)),
+        'decode-tokens-per-second': outcome.smoke?.decodeTokensPerSecond === undefined ? '' : outcome.smoke.decodeTokensPerSecond.toFixed(1)
     };
 }
 /** One endpoint's entry in the `results` output. */
@@ -18785,7 +19502,14 @@ function resultRecord(r) {
         'elapsed-seconds': Number(seconds(r.elapsedMs)),
         'status-code': r.last?.status ?? null,
         'model-id': r.last?.modelId ?? null,
-        reason: r.reason
+        reason: r.reason,
+        // only with a smoke test: a wait without one keeps the entries it always had
+        ...(r.smoke === undefined
+            ? {}
+            : {
+                'ttft-ms': r.smoke.ttftMs === undefined ? null : Math.round(r.smoke.ttftMs),
+                'decode-tokens-per-second': r.smoke.decodeTokensPerSecond === undefined ? null : Number(r.smoke.decodeTokensPerSecond.toFixed(1))
+            })
     };
 }
 const wait_report_cell = (text) => text.replace(/\|/g, '\\|').replace(/\r?\n|\r/g, ' ');
@@ -18853,6 +19577,8 @@ function summaryMarkdown(outcome, ctx) {
             : ` (this run: ${Number(out['regression-percent']) > 0 ? '+' : ''}${out['regression-percent']}%)`;
         rows.push(['Usual startup (median of earlier runs)', `${out['expected-seconds']} s${against}`]);
     }
+    // the smoke test's words may quote the server
+    rows.push(...smokeRows(outcome).map(([k, v]) => [k, mdText(v)]));
     const lines = ['### wait-for-model', '', '| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${wait_report_cell(v)} |`), ''];
     if (outcome.results.length > 1) {
         lines.push(`#### Endpoints (${outcome.results.filter((r) => r.ready).length} of ${outcome.results.length} ready)`, '');
@@ -18873,7 +19599,7 @@ function summaryMarkdown(outcome, ctx) {
         lines.push(`| ${formatDuration(t.elapsedMs)} | ${t.lost ? '\u26a0\ufe0f stopped answering (crashed or restarting?): ' : ''}${wait_report_cell(mdText(t.summary))} |`);
     }
     const profile = outcome.profile;
-    for (const warning of [profile?.regression, profile?.drift])
+    for (const warning of [profile?.regression, profile?.throughputRegression, profile?.drift])
         if (warning !== undefined)
             lines.push('', `> \u26a0\ufe0f ${wait_report_cell(mdText(warning))}`);
     if (profile !== undefined && profile.phases.length > 0)
@@ -18937,10 +19663,13 @@ const gateLines = {
     fleetStopped: (url, reason) => `${url.href} can no longer become ready (${reason})`
 };
 /** The line the wait begins with: how long, for what (`endpoints`: how many a fleet has), how often. */
-function waitingLine(ctx, { endpoints, generation, intervalMs }) {
+function waitingLine(ctx, { endpoints, generation, intervalMs, smoke }) {
     const subject = endpoints > 1 ? `each of ${endpoints} endpoints` : undefined;
+    const then = smoke === undefined
+        ? ''
+        : `; then a smoke test of ${smoke.requests} streamed generation${smoke.requests === 1 ? '' : 's'} of ${smoke.tokens} tokens`;
     return (`Waiting up to ${formatDuration(ctx.timeoutMs)} for ${describeExpectation(ctx, subject)}` +
-        `${generation ? ' and a one-token generation to succeed' : ''}; probing every ${formatDuration(intervalMs)}`);
+        `${generation ? ' and a one-token generation to succeed' : ''}; probing every ${formatDuration(intervalMs)}${then}`);
 }
 /** The `env-report` lines for the log. */
 function envLines(server) {
@@ -19971,292 +20700,6 @@ function adaptiveGap(s) {
     return clamp(DENSE_MS + Math.max(0, s.sentAt - readyAt) * BACKOFF_SHARE);
 }
 
-;// CONCATENATED MODULE: ./src/engines/log-markers.ts
-/**
- * What model servers print while they start, as data: how each engine frames and stamps a line, the lines that
- * name it, one row per engine and startup phase, the line that says it is ready, and its known fatal lines.
- * __tests__/fixtures/logs holds a recorded startup of each engine that these rows are tested against. Line numbers
- * in `[file.py:NNN]` prefixes change every release, so no pattern here depends on them.
- */
-const cause = (pattern) => ({ pattern, cause: true });
-const failure = (pattern) => ({ pattern, cause: false });
-/** PyTorch's allocator and NCCL (through torch or the engines' own pynccl wrappers) word these alike everywhere. */
-const TORCH_FATAL = [
-    cause(/CUDA out of memory/),
-    // Not the traceback's source line `raise RuntimeError(f"NCCL error: {error_str}")`.
-    cause(/NCCL error(?:: | in: )(?!\{)/),
-    cause(/DistBackendError/)
-];
-// tqdm: "Loading safetensors checkpoint shards:  45% Completed | 29/64 [01:02<01:10,  2.15s/it]" and the default
-// bar "Capturing CUDA graphs (decode, FULL):  45%|\u2588\u2588\u2588\u2588\u258c     | 23/51 [00:05<00:06,  4.12it/s]".
-const TQDM_COUNT = String.raw `\s*\d+%(?: Completed)? ?\|[^|]*?\|?\s*(?<n>\d+)/(?<total>\d+)(?: \[(?<elapsed>\d+(?::\d\d)+)<)?`;
-const tqdm = (desc) => new RegExp(`${desc}:${TQDM_COUNT}`);
-const ENGINE_LOGS = [
-    {
-        engine: 'vllm',
-        label: 'vLLM',
-        signature: /\((?:APIServer|EngineCore\w*|Worker\w*|VllmWorker\w*) pid=\d+\)|vLLM API server version|Initializing a V1 LLM engine/,
-        ownedBy: 'vllm',
-        stamp: /\b(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) (?<M>\d\d)-(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))? \[/,
-        ready: /Application startup complete/,
-        fatal: [
-            ...TORCH_FATAL,
-            cause(/No available memory for the cache blocks/),
-            cause(/KV cache is needed, which is larger than the available KV cache memory/),
-            cause(/Free memory on device \S+ \([^)]*\) on startup is less than desired GPU memory utilization/),
-            failure(/WorkerProc hit an exception|WorkerProc failed to start/),
-            failure(/EngineCore failed to start/),
-            failure(/Engine core initialization failed/)
-        ]
-    },
-    {
-        engine: 'sglang',
-        label: 'SGLang',
-        signature: /server_args=ServerArgs\(|sglang is using nccl|^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d (?:[A-Z]{2}\d+ ?)+\]/,
-        ownedBy: 'sglang',
-        stamp: /^\[(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)[^\]]*\]/,
-        ready: /The server is fired up and ready to roll/,
-        fatal: [
-            ...TORCH_FATAL,
-            cause(/Capture cuda graph failed/),
-            cause(/but there are other ranks that didn't finish loading/),
-            failure(/Scheduler hit an exception/),
-            failure(/Received sigquit from a child process|SIGQUIT received/),
-            failure(/Initialization failed\. warmup error/),
-            failure(/Subprocess \S+ \(pid=\d+\) crashed/)
-        ]
-    },
-    {
-        engine: 'tgi',
-        label: 'TGI',
-        signature: /text_generation_(?:launcher|router)/,
-        stamp: /^(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d)T(?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))?Z/,
-        ready: /text_generation_router::server.*\bConnected\s*$/,
-        fatal: [
-            ...TORCH_FATAL,
-            cause(/Not enough memory to handle \d+ prefill tokens/),
-            cause(/Download encountered an error/),
-            cause(/Error when initializing model/),
-            cause(/text-generation-server not found in PATH/),
-            failure(/Shard \d+ failed to start|Shard \d+ crashed|Error: Shard(?:CannotStart|Failed)|Error: WarmupError/),
-            failure(/Webserver Crashed/)
-        ]
-    },
-    {
-        engine: 'ollama',
-        label: 'Ollama',
-        // Listed before llama.cpp: Ollama 0.30+ passes llama.cpp's own lines through after its own.
-        signature: /level=[A-Z]+ source=\S+ msg=|^\[GIN\] /,
-        stamp: /time=(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d)T(?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))?/,
-        ready: /(?:llama runner|llama-server) started in [\d.]+ seconds/,
-        fatal: [
-            ...TORCH_FATAL,
-            cause(/reported out-of-memory during startup/),
-            cause(/model requires more system memory than is currently available/),
-            cause(/bind: address already in use/),
-            failure(/(?:llama runner|llama-server) process has terminated/),
-            failure(/timed out waiting for (?:llama runner|llama-server) to start/)
-        ]
-    },
-    {
-        engine: 'llamacpp',
-        label: 'llama.cpp',
-        signature: /\bbuild: \d+ \(|llama_model_loader: |\bsrv\s+load_model: |\bmain: loading model|llama_context: /,
-        ownedBy: 'llamacpp',
-        // Only with --log-timestamps: minutes.seconds.milliseconds.microseconds since the start.
-        stamp: /^(?<m>\d+)\.(?<s>\d\d)\.(?<ms>\d{3})\.\d{3} [IWEDT] /,
-        ready: /server is listening on|starting the main loop/,
-        fatal: [
-            cause(/cudaMalloc failed: out of memory/),
-            cause(/failed to open GGUF file/),
-            cause(/couldn't bind HTTP server socket/),
-            cause(/error loading model/),
-            failure(/failed to load model/),
-            failure(/exiting due to (?:model loading|HTTP server) error/)
-        ]
-    },
-    {
-        engine: 'triton',
-        label: 'Triton',
-        signature: /^[IWE]\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+ [\w.]+:\d+\] |Triton Inference Server/,
-        ownedBy: 'Triton Inference Server',
-        stamp: /^[IWE](?<M>\d\d)(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)\.(?<f>\d+) /,
-        ready: /Started HTTPService at/,
-        fatal: [...TORCH_FATAL, cause(/failed to load '[^']*'/), cause(/already in use/), failure(/error: creating server/)]
-    }
-];
-const PHASE_MARKERS = [
-    // vLLM (V1 engine, 0.11\u20130.16 wordings)
-    {
-        engine: 'vllm',
-        phase: 'initializing',
-        start: /non-default args:|vLLM API server version|Initializing a V1 LLM engine/
-    },
-    {
-        engine: 'vllm',
-        phase: 'initializing distributed',
-        start: /world_size=\d+ rank=\d+ local_rank=\d+ distributed_init_method=/
-    },
-    {
-        engine: 'vllm',
-        phase: 'loading weights',
-        start: /Starting to load model/,
-        progress: tqdm('Loading (?:safetensors|pt) checkpoint shards'),
-        unit: 'shards',
-        end: /Model loading took /,
-        took: /(?:Model loading took [\d.]+ GiB(?: memory)? and|Loading weights took) (?<took>[\d.]+) seconds/
-    },
-    {
-        engine: 'vllm',
-        phase: 'compiling',
-        start: /for vLLM's torch\.compile|Dynamo bytecode transform time/,
-        end: /torch\.compile (?:takes|took|and initial profiling run took) [\d.]+ s in total/,
-        took: /torch\.compile (?:takes|took|and initial profiling run took) (?<took>[\d.]+) s in total/
-    },
-    { engine: 'vllm', phase: 'allocating KV cache', start: /Available KV cache memory/, end: /Maximum concurrency for / },
-    {
-        engine: 'vllm',
-        phase: 'capturing CUDA graphs',
-        progress: tqdm(String.raw `Capturing CUDA graphs \([^)]*\)`),
-        unit: 'graphs',
-        end: /Graph capturing finished in /,
-        took: /Graph capturing finished in (?<took>[\d.]+) secs/
-    },
-    {
-        engine: 'vllm',
-        phase: 'starting server',
-        start: /init engine \(profile, create kv cache, warmup model\) took|Supported tasks:|Starting vLLM (?:API )?server/
-    },
-    // SGLang (0.5.x)
-    { engine: 'sglang', phase: 'initializing', start: /server_args=/ },
-    {
-        engine: 'sglang',
-        phase: 'initializing distributed',
-        start: /Init torch distributed begin/,
-        end: /Init torch distributed ends/,
-        took: /Init torch distributed ends\. elapsed=(?<took>[\d.]+) s/
-    },
-    {
-        engine: 'sglang',
-        phase: 'loading weights',
-        start: /Load weight begin/,
-        progress: tqdm('Loading (?:safetensors|pt) checkpoint shards'),
-        unit: 'shards',
-        end: /Load weight end/,
-        took: /Load weight end\. elapsed=(?<took>[\d.]+) s/
-    },
-    {
-        engine: 'sglang',
-        phase: 'allocating KV cache',
-        start: /Using KV cache dtype|KV Cache is allocated/,
-        end: /Memory pool end/
-    },
-    {
-        engine: 'sglang',
-        phase: 'capturing CUDA graphs',
-        start: /Capture (?:cuda|cpu|npu) graph begin/,
-        progress: tqdm(String.raw `Capturing batches \([^)]*\)`),
-        unit: 'batch sizes',
-        end: /Capture (?:[\w ]*)(?:cuda|CUDA|cpu|npu) graph end/,
-        took: /graph end\. (?:Time elapsed: |elapsed=)(?<took>[\d.]+) s/
-    },
-    { engine: 'sglang', phase: 'starting server', start: /max_total_num_tokens=|Started server process/ },
-    { engine: 'sglang', phase: 'warming up', start: /Uvicorn running on|GET \/(?:get_)?model_info/ },
-    // TGI (launcher 3.x; 2.x wordings where they differ)
-    {
-        engine: 'tgi',
-        phase: 'downloading',
-        start: /Starting (?:check and )?download process/,
-        progress: /Download: \[(?<n>\d+)\/(?<total>\d+)\]/,
-        unit: 'files',
-        end: /Successfully downloaded weights/
-    },
-    {
-        engine: 'tgi',
-        phase: 'loading weights',
-        start: /Starting shard/,
-        end: /Shard ready in /,
-        took: /Shard ready in (?<took>[\d.]+)(?<unit>ms|\u00b5s|ns|s)/
-    },
-    { engine: 'tgi', phase: 'starting server', start: /Starting Webserver/ },
-    { engine: 'tgi', phase: 'warming up', start: /Warming up model/ },
-    // llama.cpp llama-server
-    { engine: 'llamacpp', phase: 'initializing', start: /\bbuild: \d+ \(|system info: / },
-    {
-        engine: 'llamacpp',
-        phase: 'loading weights',
-        start: /\bmain: loading model|load_model: loading model|llama_model_loader: loaded meta data/
-    },
-    {
-        engine: 'llamacpp',
-        phase: 'allocating KV cache',
-        start: /\bllama_context: |llama_kv_cache|llama_new_context_with_model/
-    },
-    { engine: 'llamacpp', phase: 'warming up', start: /warming up the model with an empty run/ },
-    { engine: 'llamacpp', phase: 'starting server', start: /initializing slots, n_slots/ },
-    // Ollama (models load lazily, on the first request for them)
-    {
-        engine: 'ollama',
-        phase: 'starting server',
-        start: /msg="server config"|msg="total blobs/,
-        end: /msg="Listening on /
-    },
-    {
-        engine: 'ollama',
-        phase: 'discovering GPUs',
-        start: /discovering available GPUs|looking for compatible GPUs/,
-        end: /msg="inference compute"/
-    },
-    {
-        engine: 'ollama',
-        phase: 'loading model',
-        start: /msg="starting (?:runner|llama-server)"|msg="loading model/,
-        took: /(?:llama runner|llama-server) started in (?<took>[\d.]+) seconds/
-    },
-    // Triton (messages JSON-quoted since r24.05)
-    { engine: 'triton', phase: 'initializing', start: /memory pool is created/ },
-    { engine: 'triton', phase: 'loading model', start: /\] "?loading: \S+:\d+/, end: /successfully loaded '/ },
-    {
-        engine: 'triton',
-        phase: 'starting server',
-        start: /Collecting (?:metrics for GPU|CPU metrics)|Started GRPCInferenceService at/
-    }
-];
-const engineLog = (engine) => ENGINE_LOGS.find((e) => e.engine === engine);
-const phaseMarkers = (engine) => PHASE_MARKERS.filter((m) => m.engine === engine);
-const LOG_ENGINE_NAMES = ENGINE_LOGS.map((e) => e.engine);
-/** The engine whose own lines these are, from one line; undefined when the line is not particular to one. */
-function engineOfLine(line) {
-    return ENGINE_LOGS.find((e) => e.signature.test(line))?.engine;
-}
-/** The engine from a `/v1/models` body's `owned_by` (vLLM, SGLang, llama.cpp and Triton's OpenAI front end say so). */
-function engineOfModelList(json) {
-    const data = json?.data;
-    if (!Array.isArray(data))
-        return undefined;
-    for (const entry of data) {
-        const owner = entry?.owned_by;
-        const found = ENGINE_LOGS.find((e) => e.ownedBy !== undefined && e.ownedBy === owner);
-        if (found)
-            return found.engine;
-    }
-    return undefined;
-}
-/** The engine's stamp in a line, as milliseconds on the stamp's own scale. */
-function stampOf(log, line) {
-    const g = log.stamp?.exec(line)?.groups;
-    if (g === undefined)
-        return undefined;
-    const n = (v) => (v === undefined ? 0 : Number(v));
-    const fraction = g.f === undefined ? n(g.ms) : Number(`0.${g.f}`) * 1000;
-    return (Date.UTC(g.Y === undefined ? 2000 : n(g.Y), g.M === undefined ? 0 : n(g.M) - 1, g.D === undefined ? 1 : n(g.D), n(g.h), n(g.m), n(g.s)) + fraction);
-}
-const UNIT_SECONDS = { s: 1, ms: 1e-3, \u00b5s: 1e-6, ns: 1e-9 };
-/** The seconds in a `took` match. */
-const tookSeconds = (groups) => Number(groups.took) * UNIT_SECONDS[groups.unit ?? 's'];
-/** tqdm's `mm:ss` or `h:mm:ss` in seconds. */
-const clockSeconds = (text) => text.split(':').reduce((acc, part) => acc * 60 + Number(part), 0);
-
 ;// CONCATENATED MODULE: ./src/runtime/platform.ts
 /**
  * What the machine the gate runs on can do, where a feature depends on it. Inputs are checked against it, so
@@ -20312,6 +20755,10 @@ const INPUT_DEFAULTS = {
     'stop-timeout': '30s',
     'probe-generation': 'false',
     load: 'false',
+    'smoke-test': 'false',
+    'smoke-requests': '3',
+    'smoke-tokens': '64',
+    'smoke-timeout': '2m',
     'env-report': '',
     diagnostics: '',
     'ca-cert': '',
@@ -20321,12 +20768,14 @@ const INPUT_DEFAULTS = {
     'history-key': '',
     'regression-threshold': '25%',
     'regression-min-runs': '3',
+    'throughput-regression-threshold': '15%',
     'fail-on-regression': 'false'
 };
 /** `history-file: auto`: the runner's tool cache for the action, the user's cache directory for the CLI. */
 const HISTORY_AUTO = 'auto';
 const GPU_CHECKS = ['warn', 'fail', 'off'];
 const STOP_MODES = ['job-end', 'never'];
+const SMOKE_MODES = ['false', 'true', 'fail-on-error'];
 class InputError extends Error {
     input;
     constructor(input, detail) {
@@ -20483,6 +20932,27 @@ function parseSettings(get, platform = currentPlatform()) {
         throw new InputError('diagnostics', `${needsShell(platform)}: run them in a later step with "if: failure()"`);
     const probeGeneration = field('probe-generation', parseBoolean);
     const load = field('load', parseBoolean);
+    const smokeMode = field('smoke-test', (t) => {
+        const word = t.trim().toLowerCase();
+        return /^(true|yes|on)$/.test(word) ? 'true' : /^(false|no|off)$/.test(word) ? 'false' : oneOf(t, SMOKE_MODES);
+    });
+    const whole = (name, min, max, why = '') => field(name, (t) => {
+        if (!/^\s*\d+\s*$/.test(t) || Number(t) < min || Number(t) > max)
+            throw new Error(`"${printable(t)}" is not a whole number from ${min} to ${max}${why}`);
+        return Number(t);
+    });
+    const smokeRequests = whole('smoke-requests', 1, 100);
+    // the decode rate is timed from the first token to the last: it takes two
+    const smokeTokens = whole('smoke-tokens', 2, 4096, ' (the decode rate is timed from the first token to the last)');
+    const smokeTimeoutMs = duration('smoke-timeout', 100);
+    const smoke = smokeMode === 'false'
+        ? undefined
+        : {
+            failOnError: smokeMode === 'fail-on-error',
+            requests: smokeRequests,
+            tokens: smokeTokens,
+            timeoutMs: smokeTimeoutMs
+        };
     const targets = urls.map((url) => ({ url, generation: probeGeneration ? generationFor(url, model) : undefined }));
     const caPath = text('ca-cert');
     const caCert = caPath === undefined ? undefined : field('ca-cert', () => readCaCert(caPath));
@@ -20504,6 +20974,7 @@ function parseSettings(get, platform = currentPlatform()) {
             throw new Error(`"${printable(t)}" is not a whole number from 1 to ${MEDIAN_OF} (the median is of the last ${MEDIAN_OF} ready runs)`);
         return Number(t);
     });
+    const throughputRegressionPercent = field('throughput-regression-threshold', parsePercent);
     const failOnRegression = field('fail-on-regression', parseBoolean);
     return {
         targets,
@@ -20533,6 +21004,7 @@ function parseSettings(get, platform = currentPlatform()) {
         stopTimeoutMs,
         probeGeneration,
         load,
+        smoke,
         envReport,
         diagnostics,
         engine,
@@ -20540,6 +21012,7 @@ function parseSettings(get, platform = currentPlatform()) {
         historyKey,
         regressionThresholdPercent,
         regressionMinRuns,
+        throughputRegressionPercent,
         failOnRegression
     };
 }
@@ -21425,6 +21898,7 @@ class StartupProfile {
 ;// CONCATENATED MODULE: ./src/history/around-wait.ts
 
 
+
 /** Reads the earlier runs with `key`; `file` undefined (with `offNotice` saying why, if it is worth saying) is history off. */
 function loadHistory(file, key, offNotice) {
     const off = (notice) => ({ key, earlier: [], notices: notice ? [notice] : [], warnings: [] });
@@ -21448,10 +21922,12 @@ function loadHistory(file, key, offNotice) {
 /**
  * Compares the finished run with the earlier ones, then appends it, waiting for the file's lock at most
  * `lockWaitMs`. A regression is told only against at least `minRuns` earlier ready runs: against one, a cold page
- * cache beside a warm one is a regression every time.
+ * cache beside a warm one is a regression every time. The smoke test's decode rate is held to the same `minRuns`,
+ * against `throughputThresholdPercent`.
  */
-function recordRun(history, run, thresholdPercent, minRuns, lockWaitMs) {
+function recordRun(history, run, thresholdPercent, minRuns, lockWaitMs, throughputThresholdPercent = 15) {
     const r = regression(history.earlier, run);
+    const slower = throughputRegression(history.earlier, run);
     const drift = envDrift(history.earlier, run);
     const notices = [];
     if (history.file !== undefined) {
@@ -21468,6 +21944,10 @@ function recordRun(history, run, thresholdPercent, minRuns, lockWaitMs) {
         regressionPercent: r?.percent,
         regression: r !== undefined && r.runs >= minRuns && r.percent > thresholdPercent ? regressionText(r) : undefined,
         drift: drift.length ? driftWarning(drift) : undefined,
+        usualDecodeTokensPerSecond: slower?.usual,
+        throughputRegression: slower !== undefined && slower.runs >= minRuns && slower.percentBelow > throughputThresholdPercent
+            ? throughputRegressionText(slower)
+            : undefined,
         notices
     };
 }
@@ -22002,8 +22482,338 @@ class Halter {
     }
 }
 
+;// CONCATENATED MODULE: ./src/engines/streams.ts
+/**
+ * How to ask each engine for a streamed generation and how to read its stream, as data: the route, the request
+ * body (greedy, a fixed prompt, a number of tokens), the framing (SSE `data:` lines or one JSON object a line) and
+ * what each event carries. Facts from each engine's source (see the research notes on model servers).
+ */
+
+const streams_isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const count = (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : undefined;
+/** Greedy decoding of this prompt writes numbers until the token limit: no early end of text. */
+const streams_PROMPT = 'Count from 1 to 1000, separated by commas: 1, 2, 3,';
+/** `{"error": \u2026}` in any engine's shape, in words; undefined when the event is no error. */
+function errorText(event) {
+    const e = event.error;
+    if (e === undefined || e === null)
+        return event.object === 'error' ? String(event.message ?? 'error') : undefined;
+    if (typeof e === 'string')
+        return e;
+    if (streams_isObject(e) && typeof e.message === 'string')
+        return e.message;
+    return JSON.stringify(e).slice(0, 200);
+}
+const STREAM_ROUTES = {
+    openai: {
+        name: 'openai',
+        servers: 'vLLM, SGLang, llama.cpp, LocalAI, NIM, LM Studio, TGI and Ollama (/v1)',
+        path: '/v1/completions',
+        framing: 'sse',
+        body: (model, tokens) => ({
+            model,
+            prompt: streams_PROMPT,
+            max_tokens: tokens,
+            temperature: 0,
+            stream: true,
+            // the last event then carries `usage`, the engine's own count
+            stream_options: { include_usage: true }
+        }),
+        // an OpenAI-compatible server that predates `stream_options` may refuse it: its chunks are counted instead
+        plainBody: (model, tokens) => ({ model, prompt: streams_PROMPT, max_tokens: tokens, temperature: 0, stream: true }),
+        read(event) {
+            const error = errorText(event);
+            if (error !== undefined)
+                return { error };
+            const choices = Array.isArray(event.choices) ? event.choices.filter(streams_isObject) : [];
+            const text = choices.map((c) => (typeof c.text === 'string' ? c.text : '')).join('');
+            const completion = streams_isObject(event.usage) ? count(event.usage.completion_tokens) : undefined;
+            return {
+                text,
+                ...(completion === undefined ? {} : { tokens: { count: completion, source: 'usage.completion_tokens' } })
+            };
+        }
+    },
+    // llama.cpp's own route: its last event carries `timings` (predicted_n tokens in predicted_ms)
+    llamacpp: {
+        name: 'llamacpp',
+        servers: 'llama.cpp',
+        path: '/completion',
+        framing: 'sse',
+        // `model` picks the model of a router-mode server; a server of one model ignores it
+        body: (model, tokens) => ({
+            ...(model === undefined ? {} : { model }),
+            prompt: streams_PROMPT,
+            n_predict: tokens,
+            temperature: 0,
+            top_k: 1,
+            stream: true,
+            cache_prompt: false
+        }),
+        read(event) {
+            const error = errorText(event);
+            if (error !== undefined)
+                return { error };
+            const predicted = streams_isObject(event.timings) ? count(event.timings.predicted_n) : undefined;
+            return {
+                text: typeof event.content === 'string' ? event.content : '',
+                ...(predicted === undefined ? {} : { tokens: { count: predicted, source: 'timings.predicted_n' } }),
+                ...(event.stop === true ? { done: true } : {})
+            };
+        }
+    },
+    // TGI's `data:` lines have no space after the colon; the last event carries `details` when asked for
+    tgi: {
+        name: 'tgi',
+        servers: 'TGI',
+        path: '/generate_stream',
+        framing: 'sse',
+        body: (_model, tokens) => ({
+            inputs: streams_PROMPT,
+            parameters: { max_new_tokens: tokens, do_sample: false, details: true }
+        }),
+        read(event) {
+            const error = errorText(event);
+            if (error !== undefined)
+                return { error };
+            const token = streams_isObject(event.token) ? event.token : undefined;
+            const generated = streams_isObject(event.details) ? count(event.details.generated_tokens) : undefined;
+            return {
+                text: token !== undefined && token.special !== true && typeof token.text === 'string' ? token.text : '',
+                ...(generated === undefined ? {} : { tokens: { count: generated, source: 'details.generated_tokens' } }),
+                ...(typeof event.generated_text === 'string' ? { done: true } : {})
+            };
+        }
+    },
+    // Ollama streams by default: one JSON object a line, the last with `done: true` and `eval_count`
+    ollama: {
+        name: 'ollama',
+        servers: 'Ollama',
+        path: '/api/generate',
+        framing: 'ndjson',
+        body: (model, tokens) => ({
+            model,
+            prompt: streams_PROMPT,
+            stream: true,
+            options: { num_predict: tokens, temperature: 0, top_k: 1 }
+        }),
+        read(event) {
+            const error = errorText(event);
+            if (error !== undefined)
+                return { error };
+            const evals = event.done === true ? count(event.eval_count) : undefined;
+            return {
+                text: typeof event.response === 'string' ? event.response : '',
+                ...(evals === undefined ? {} : { tokens: { count: evals, source: 'eval_count' } }),
+                ...(event.done === true ? { done: true } : {})
+            };
+        }
+    }
+};
+/** An engine the log or the `engine` input names, without a model-list URL that tells the route. */
+const ENGINE_STREAMS = {
+    vllm: 'openai',
+    sglang: 'openai',
+    llamacpp: 'llamacpp',
+    tgi: 'tgi',
+    ollama: 'ollama'
+};
+/**
+ * The streamed generation for an endpoint: by its model-list path (the part before it is the server's base, a
+ * proxy prefix kept), else by the engine at the URL's origin; llama.cpp, once known, by its own `/completion`.
+ * `none`: why no text generation is known there (Triton, TorchServe, KServe, an unknown path and engine).
+ */
+function streamRoute(url, engine) {
+    const found = generationRoute(url);
+    if (found !== undefined) {
+        const name = found.route.name === 'openai' && engine === 'llamacpp' ? 'llamacpp' : found.route.name;
+        return { route: STREAM_ROUTES[name], base: found.base };
+    }
+    const name = engine === undefined ? undefined : ENGINE_STREAMS[engine];
+    if (name !== undefined)
+        return { route: STREAM_ROUTES[name], base: url.origin };
+    return engine === undefined ? { none: 'unknown-route' } : { none: 'no-text-generation', engine };
+}
+
+;// CONCATENATED MODULE: ./src/smoke/measure.ts
+/**
+ * The throughput smoke test: once the server is ready, a few streamed generation requests one after another, each
+ * timed from the request to its first token (TTFT) and from its first token to its last (the decode rate). Tokens
+ * are counted by the engine's own figure where its stream gives one, else as the chunks that carried text.
+ */
+
+
+
+
+
+/** Runs the smoke test against one endpoint, within `settings.timeoutMs` in all; `signal` ends it at once. */
+async function smokeTest(target, settings, deps) {
+    const found = streamRoute(target.url, target.engine);
+    if ('none' in found)
+        return {
+            requests: settings.requests,
+            measurements: [],
+            problem: { kind: 'no-route', why: found.none, engine: found.engine, path: target.url.pathname }
+        };
+    const { route, base } = found;
+    const client = createHttpClient({ caCert: target.caCert, insecureTls: target.insecureTls, secrets: target.secrets });
+    const deadline = deps.clock.now() + settings.timeoutMs;
+    const measurements = [];
+    let problem;
+    let body = route.body;
+    try {
+        for (let i = 0; i < settings.requests && problem === undefined; i++) {
+            const left = deadline - deps.clock.now();
+            const one = left <= 0
+                ? { problem: { kind: 'timeout', timeoutMs: settings.timeoutMs } }
+                : await measureOne(client, route, body, base, target, settings, left, deps);
+            const refused = 'problem' in one && one.problem.kind === 'http' && [400, 422].includes(one.problem.status);
+            if (refused && route.plainBody !== undefined && body !== route.plainBody) {
+                // asked again, the same request without the fields the server may not know
+                body = route.plainBody;
+                i--;
+                continue;
+            }
+            if ('problem' in one) {
+                problem = one.problem.kind === 'timeout' ? { kind: 'timeout', timeoutMs: settings.timeoutMs } : one.problem;
+            }
+            else {
+                measurements.push(one);
+                deps.measured?.(i, one);
+            }
+        }
+    }
+    finally {
+        await client.close();
+    }
+    const rates = measurements.flatMap((m) => (m.decodeTokensPerSecond === undefined ? [] : [m.decodeTokensPerSecond]));
+    if (problem === undefined && rates.length === 0)
+        problem = { kind: 'not-streamed' };
+    return {
+        request: `POST ${route.path}`,
+        requests: settings.requests,
+        measurements,
+        ...(measurements.length === 0 ? {} : { ttftMs: median(measurements.map((m) => m.ttftMs)) }),
+        ...(rates.length === 0 ? {} : { decodeTokensPerSecond: median(rates) }),
+        ...(measurements.length === 0 ? {} : { source: measurements[measurements.length - 1].source }),
+        ...(problem === undefined ? {} : { problem })
+    };
+}
+/** One streamed request, read as it arrives, bounded by `timeoutMs`, the frame reader's caps and `signal`. */
+async function measureOne(client, route, body, base, target, settings, timeoutMs, deps) {
+    const { clock } = deps;
+    const frames = new FrameReader(route.framing);
+    let firstAt;
+    let lastAt = 0;
+    let chunks = 0;
+    let counted;
+    let problem;
+    /** Reads the frames; false once the stream has said all it will (its end, an error, a frame too long). */
+    const take = (list, at) => {
+        for (const frame of list) {
+            if (frame.kind === 'done')
+                return false;
+            if (frame.kind === 'too-long') {
+                problem = { kind: 'too-long', what: frame.what };
+                return false;
+            }
+            const event = route.read(frame.json);
+            if (event.error !== undefined) {
+                // the server's words on one line, as an HTTP error's are: a stream's line may be 64 KiB
+                problem = { kind: 'stream-error', said: clip(event.error, 300) };
+                return false;
+            }
+            if (event.text !== undefined && event.text !== '') {
+                firstAt ??= at;
+                lastAt = at;
+                chunks++;
+            }
+            if (event.tokens !== undefined)
+                counted = event.tokens;
+            if (event.done)
+                return false;
+        }
+        return true;
+    };
+    const sentAt = clock.now();
+    const result = await client.send({
+        url: new URL(`${base}${route.path}`),
+        method: 'POST',
+        headers: { accept: 'text/event-stream, application/x-ndjson, application/json', ...target.headers },
+        json: body(target.model, settings.tokens),
+        stream: (chunk) => take(frames.push(chunk), clock.now())
+    }, timeoutMs, deps.signal);
+    if (result.kind === 'error')
+        return {
+            problem: result.code === 'TIMEOUT'
+                ? { kind: 'timeout', timeoutMs }
+                : result.code === 'STOPPED'
+                    ? { kind: 'stopped' }
+                    : { kind: 'network', code: result.code, message: result.message }
+        };
+    if (result.status < 200 || result.status > 299) {
+        const said = describeBody(result.body, result.contentType, result.json);
+        return { problem: { kind: 'http', status: result.status, ...(said === '' ? {} : { said }) } };
+    }
+    if (problem === undefined)
+        take(frames.end(), clock.now());
+    if (problem !== undefined)
+        return { problem };
+    if (firstAt === undefined)
+        return { problem: { kind: 'no-tokens' } };
+    const tokens = counted?.count ?? chunks;
+    const decodeMs = lastAt - firstAt;
+    return {
+        ttftMs: firstAt - sentAt,
+        tokens,
+        source: counted?.source ?? 'chunks',
+        ...(tokens >= 2 && decodeMs > 0 ? { decodeTokensPerSecond: ((tokens - 1) * 1000) / decodeMs } : {})
+    };
+}
+
+;// CONCATENATED MODULE: ./src/smoke/endpoints.ts
+
+
+
+/**
+ * Each ready endpoint with its smoke test. A fleet's endpoints are measured at the same time (each its own
+ * server), every one within `smoke-timeout`; `signal` (the wait's halter: a cancelled job, the server gone) ends them.
+ */
+async function smokeEndpoints(results, settings, deps) {
+    const smoke = settings.smoke;
+    if (smoke === undefined)
+        return [...results];
+    return Promise.all(results.map(async (r) => {
+        if (!r.ready)
+            return r;
+        const prefix = results.length > 1 ? `[${r.url.href}] ` : '';
+        const found = streamRoute(r.url, deps.engine);
+        const request = 'route' in found ? `POST ${found.route.path}` : undefined;
+        deps.log(`${prefix}${smokeLines.start(smoke.requests, smoke.tokens, request)}`);
+        const result = await smokeTest({
+            url: r.url,
+            engine: deps.engine,
+            // the listed id the wait matched: the `model` input may be a part of it
+            model: r.last?.modelId ?? settings.model ?? r.models[0],
+            headers: settings.headers,
+            caCert: settings.caCert,
+            insecureTls: settings.insecureTls,
+            secrets: settings.secrets
+        }, smoke, {
+            clock: deps.clock,
+            signal: deps.signal,
+            measured: (i, m) => deps.log(`${prefix}${smokeLines.measured(i, smoke.requests, m)}`)
+        });
+        const line = smokeLines.result(result);
+        if (line !== undefined)
+            deps.log(`${prefix}${line}`);
+        return { ...r, smoke: result };
+    }));
+}
+
 ;// CONCATENATED MODULE: ./src/wait/gate.ts
 /** The whole wait, from settings to outcome, shared by every front end (the action, the CLI). */
+
 
 
 
@@ -22068,7 +22878,12 @@ async function gate(settings, gateDeps) {
         // A server started elsewhere has long since started: its environment can be read at once, while it still runs.
         if (pid !== undefined)
             reportEnvironment(settings, server, facts, deps);
-        deps.log(waitingLine({ url: settings.targets[0].url, expect: expectation(settings), timeoutMs: settings.timeoutMs }, { endpoints: settings.targets.length, generation: settings.probeGeneration, intervalMs: settings.intervalMs }));
+        deps.log(waitingLine({ url: settings.targets[0].url, expect: expectation(settings), timeoutMs: settings.timeoutMs }, {
+            endpoints: settings.targets.length,
+            generation: settings.probeGeneration,
+            intervalMs: settings.intervalMs,
+            smoke: settings.smoke
+        }));
         watch = watchServer({ halter, server, log, failPattern: settings.failPattern, readLines, cancel: deps.cancel });
         // Every endpoint's sleeps and requests listen to it: a fleet of 200 is not a leak.
         (0,external_node_events_.setMaxListeners)(0, halter.signal);
@@ -22090,22 +22905,23 @@ async function gate(settings, gateDeps) {
             usualAnsweringMs: history.usual?.answeringSeconds && history.usual.answeringSeconds * 1000,
             haltFleet: settings.targets.length > 1 ? (halt) => void (halter.halt(halt) && (fleetHalt = halt)) : undefined
         };
-        const results = await Promise.all(settings.targets.map((target) => waitForTarget(target, shared)));
+        const waited = await Promise.all(settings.targets.map((target) => waitForTarget(target, shared)));
         // Ready means the watched server answered: an answer on a local port from anyone else is not its readiness.
         const wrong = server === undefined || !settings.portCheck ? undefined : foreignAnswer(settings, server.pid, deps);
         if (wrong !== undefined)
-            results.forEach((r, i) => {
+            waited.forEach((r, i) => {
                 if (r.ready && localPort(r.url) === wrong.port)
-                    results[i] = { ...r, ready: false, reason: 'wrong-server', halt: wrong.halt };
+                    waited[i] = { ...r, ready: false, reason: 'wrong-server', halt: wrong.halt };
             });
-        const outcome = representative(results, fleetHalt);
-        if (outcome.ready && server?.startedAt !== undefined)
-            facts.startupMs = clock.now() - server.startedAt;
-        if (outcome.ready && server !== undefined)
+        const readyAt = clock.now();
+        const waitOutcome = representative(waited, fleetHalt);
+        if (waitOutcome.ready && server?.startedAt !== undefined)
+            facts.startupMs = readyAt - server.startedAt;
+        if (waitOutcome.ready && server !== undefined)
             facts.gpuMemoryMiB = await gpuMemoryOf(server.pid, deps);
         if (pid === undefined)
             reportEnvironment(settings, server, facts, deps);
-        if (!outcome.ready && log !== undefined && settings.logLines > 0) {
+        if (!waitOutcome.ready && log !== undefined && settings.logLines > 0) {
             facts.logTail = log.tail();
             if (facts.logTail === undefined)
                 deps.log(gateLines.noLog(log.path));
@@ -22113,12 +22929,23 @@ async function gate(settings, gateDeps) {
         // The lines written up to now end the startup's last phase (a ready line just before the port opened).
         if (log !== undefined)
             readLines(log.poll());
+        // Once every endpoint is ready, and only then: a server that is not ready has no throughput to measure. The
+        // startup's figures were taken before it, so that its requests count in none of them.
+        const results = settings.smoke !== undefined && waited.every((r) => r.ready)
+            ? await smokeEndpoints(waited, settings, {
+                engine: settings.engine ?? profile.engine,
+                clock,
+                signal: halter.signal,
+                log: deps.log
+            })
+            : waited;
+        const outcome = representative(results, fleetHalt);
         return {
             ...outcome,
             models: [...new Set(results.flatMap((r) => r.models))],
             results,
             server: server === undefined && logFile === undefined ? undefined : facts,
-            profile: settle({ settings, outcome, facts, profile, history, deps })
+            profile: settle({ settings, outcome, facts, profile, history, deps, readyAt })
         };
     }
     finally {
@@ -22390,8 +23217,8 @@ function openHistory(settings, deps) {
     return history;
 }
 /** The wait is over: this run against the earlier ones (warnings for a regression and a changed environment), then recorded. */
-function settle({ settings, outcome, facts, profile, history, deps }) {
-    const phases = profile.finish(deps.clock.now());
+function settle({ settings, outcome, facts, profile, history, deps, readyAt }) {
+    const phases = profile.finish(readyAt);
     const engineLabel = profile.label;
     const usualPhaseSeconds = history.usual?.phaseSeconds;
     // A cancelled wait says nothing about how long the server takes.
@@ -22411,12 +23238,15 @@ function settle({ settings, outcome, facts, profile, history, deps }) {
             : {}),
         ...(profile.engine === undefined ? {} : { engine: profile.engine }),
         phases: phases.map((p) => ({ name: p.name, seconds: p.seconds })),
-        ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') })
+        ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') }),
+        ...smokeRecord(outcome, settings)
     };
     // a history file another job holds locked must not keep this one past its deadline
-    const findings = recordRun(history, run, settings.regressionThresholdPercent, settings.regressionMinRuns, settings.timeoutMs - outcome.elapsedMs);
+    const findings = recordRun(history, run, settings.regressionThresholdPercent, settings.regressionMinRuns, settings.timeoutMs - outcome.elapsedMs, settings.throughputRegressionPercent);
     if (findings.regression !== undefined && !settings.failOnRegression)
         deps.warn(findings.regression, 'regression');
+    if (findings.throughputRegression !== undefined && !settings.failOnRegression)
+        deps.warn(findings.throughputRegression, 'throughput-regression');
     if (findings.drift !== undefined)
         deps.warn(findings.drift, 'drift');
     for (const n of findings.notices)
@@ -22424,6 +23254,17 @@ function settle({ settings, outcome, facts, profile, history, deps }) {
     return { engineLabel, phases, usualPhaseSeconds, ...findings };
 }
 const gate_round1 = (x) => Math.round(x * 10) / 10;
+/** The smoke test's medians for the history, when it measured them. */
+function smokeRecord(outcome, settings) {
+    const smoke = outcome.smoke;
+    if (smoke?.ttftMs === undefined || smoke.decodeTokensPerSecond === undefined || settings.smoke === undefined)
+        return {};
+    return {
+        ttftMs: gate_round1(smoke.ttftMs),
+        decodeTokensPerSecond: gate_round1(smoke.decodeTokensPerSecond),
+        smokeTokens: settings.smoke.tokens
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/server/stop.ts
 /**
@@ -22608,24 +23449,45 @@ async function stopAtJobEnd(state, deps) {
 
 
 
+
 /** The report's view of the settings, for `url` (the endpoint the outcome describes). */
 const reportContext = (s, url) => ({
     url,
     expect: expectation(s),
     timeoutMs: s.timeoutMs
 });
-function conclude(outcome, settings) {
+/** Each endpoint's smoke test that could not measure throughput, in words. */
+function smokeProblems(outcome) {
+    const fleet = outcome.results.length > 1;
+    const messages = outcome.results.flatMap((r) => r.smoke?.problem === undefined ? [] : [smokeProblemMessage(r.smoke, fleet ? r.url : undefined)]);
+    return messages.length === 0 ? undefined : messages.join('\n');
+}
+const smokeFailed = (r) => r.smoke?.problem !== undefined;
+function conclude(gateOutcome, settings) {
+    const smokeMessage = gateOutcome.ready ? smokeProblems(gateOutcome) : undefined;
+    const failSmoke = smokeMessage !== undefined && settings.smoke?.failOnError === true;
+    // Ready means ready: with fail-on-error, a server that cannot generate a measured stream is not.
+    const outcome = failSmoke
+        ? {
+            ...gateOutcome,
+            ready: false,
+            reason: 'smoke-failed',
+            results: gateOutcome.results.map((r) => (smokeFailed(r) ? { ...r, ready: false, reason: 'smoke-failed' } : r))
+        }
+        : gateOutcome;
     const context = reportContext(settings, outcome.url);
     const tail = outcome.ready ? undefined : outcome.server?.logTail;
     const verdict = outcome.ready
         ? undefined
         : {
             kind: outcome.reason === 'timeout' && !settings.failOnTimeout ? 'warn' : 'fail',
-            message: failureMessage(outcome, context)
+            message: failSmoke ? smokeMessage : failureMessage(outcome, context)
         };
     const regression = outcome.profile?.regression;
     const failedRegression = settings.failOnRegression ? regression : undefined;
+    const failedThroughput = settings.failOnRegression ? outcome.profile?.throughputRegression : undefined;
     return {
+        outcome,
         ready: outcome.ready,
         outputs: Object.fromEntries(Object.entries(outputs(outcome)).map(([name, value]) => [name, redact(value, settings.secrets)])),
         finalLine: finalLine(outcome),
@@ -22637,7 +23499,9 @@ function conclude(outcome, settings) {
         diagnostics: outcome.ready || outcome.reason === 'cancelled' ? [] : settings.diagnostics,
         verdict,
         failedRegression,
-        exitCode: verdict?.kind === 'fail' || failedRegression !== undefined ? 1 : 0,
+        failedThroughput,
+        smokeWarning: failSmoke ? undefined : smokeMessage,
+        exitCode: verdict?.kind === 'fail' || failedRegression !== undefined || failedThroughput !== undefined ? 1 : 0,
         context,
         jobEndState: jobEndState(settings, outcome.server)
     };
@@ -22727,7 +23591,9 @@ const OUTPUT_KINDS = {
     results: 'json',
     phases: 'json',
     'expected-seconds': 'number',
-    'regression-percent': 'number'
+    'regression-percent': 'number',
+    'ttft-ms': 'number',
+    'decode-tokens-per-second': 'number'
 };
 /**
  * An empty output (nothing to tell: no status code, no pid) is null unless it is text; a value that does not read
@@ -22804,6 +23670,7 @@ function checkLine(outcome) {
 
 
 
+
 /** `--help` words for each input; an input without one is still a flag, listed with its default. */
 const INPUT_HELP = {
     url: ['URL', 'endpoint to poll, e.g. http://localhost:8000/v1/models (required; repeat the flag for a fleet)'],
@@ -22834,6 +23701,13 @@ const INPUT_HELP = {
     'stop-timeout': ['DURATION', "the action's job-end stop: from SIGTERM until SIGKILL"],
     'probe-generation': ['BOOL', 'true: ready only once a one-token generation request succeeds'],
     load: ['BOOL', 'true: ask llama.cpp (router) or Ollama (--url .../api/ps) to load an unloaded model, then wait'],
+    'smoke-test': [
+        'MODE',
+        'once ready, time streamed generations (TTFT, decode rate): false, true (warn if it cannot) or fail-on-error'
+    ],
+    'smoke-requests': ['N', 'streamed generation requests of the smoke test, one after another (1 to 100)'],
+    'smoke-tokens': ['N', 'tokens each smoke-test request asks for (2 to 4096)'],
+    'smoke-timeout': ['DURATION', 'limit for the whole smoke test'],
     'env-report': ['NAMES', 'variables (NCCL_*,CUDA_VISIBLE_DEVICES) to report from the server environment'],
     diagnostics: ['COMMAND', 'run when the wait fails (repeat the flag for more)'],
     'ca-cert': ['FILE', 'PEM file of extra trusted CA certificates'],
@@ -22852,6 +23726,10 @@ const INPUT_HELP = {
     ],
     'regression-threshold': ['PERCENT', 'warn when startup is slower than the median of earlier runs by more than this'],
     'regression-min-runs': ['N', 'earlier ready runs with the key needed before a regression is told (1 to 10)'],
+    'throughput-regression-threshold': [
+        'PERCENT',
+        "warn when the smoke test's decode rate is below the median of earlier runs by more than this"
+    ],
     'fail-on-regression': ['BOOL', 'true: exit 1 on such a regression']
 };
 const INPUT_NAMES = Object.keys(INPUT_DEFAULTS);
@@ -22930,17 +23808,21 @@ async function waitCommand(argv, io, say, paint) {
         exec: (program, args) => runCommand(program, args, io.stderr),
         log
     });
+    if (next.smokeWarning !== undefined)
+        log(paint.yellow(`warning: ${next.smokeWarning}`));
     if (next.verdict !== undefined) {
         const { kind, message } = next.verdict;
         log(kind === 'warn' ? paint.yellow(`warning: ${message}`) : paint.red(`error: ${message}`));
     }
     // The job summary's Markdown, for a CI system that shows or keeps a file (an artifact, an annotation).
     if (summaryFile !== undefined)
-        (0,external_node_fs_namespaceObject.writeFileSync)(summaryFile, redact(summaryMarkdown(outcome, next.context), secrets));
+        (0,external_node_fs_namespaceObject.writeFileSync)(summaryFile, redact(summaryMarkdown(next.outcome, next.context), secrets));
     if (values.json)
         io.stdout.write(`${JSON.stringify(typedOutputs(next.outputs))}\n`);
     if (next.failedRegression !== undefined)
         log(paint.red(`error: ${next.failedRegression}`));
+    if (next.failedThroughput !== undefined)
+        log(paint.red(`error: ${next.failedThroughput}`));
     return next.exitCode;
 }
 /** The settings from the flags, else the INPUT_* variables, else the defaults; a bad value is bad usage. */
@@ -23060,6 +23942,8 @@ async function simulateCommand(argv, io, say) {
         'crash-after': { type: 'string' },
         'generation-fails': { type: 'boolean' },
         unloaded: { type: 'boolean' },
+        'tokens-per-second': { type: 'string', default: String(DEFAULT_PACE.tokensPerSecond) },
+        ttft: { type: 'string', default: String(DEFAULT_PACE.ttftMs) },
         help: { type: 'boolean', short: 'h' }
     });
     if (values.help)
@@ -23088,6 +23972,16 @@ async function simulateCommand(argv, io, say) {
         throw new UsageError(`--port: "${printable(portText)}" is not a port number from 1 to 65535`);
     }
     const host = String(values.host);
+    const number = (name, max, form) => {
+        const text = String(values[name]);
+        if (!/^\d+(\.\d+)?$/.test(text.trim()) || Number(text) > max)
+            throw new UsageError(`--${name}: "${printable(text)}" is not ${form}`);
+        return Number(text);
+    };
+    const tokensPerSecond = number('tokens-per-second', 100_000, 'a number of tokens a second above 0, such as 50');
+    if (tokensPerSecond <= 0)
+        throw new UsageError('--tokens-per-second: give a number of tokens a second above 0');
+    const ttftMs = number('ttft', 600_000, 'a number of milliseconds, such as 300');
     const prefix = `[simulated ${engine}]`;
     let server;
     try {
@@ -23100,6 +23994,7 @@ async function simulateCommand(argv, io, say) {
             crashAfterMs,
             generationFails: values['generation-fails'] === true,
             unloaded: values.unloaded === true,
+            pace: { tokensPerSecond, ttftMs },
             onEvent: (event, atMs) => say(`${prefix} ${formatDuration(atMs)}: ${SIMULATOR_EVENT_WORDS[event]}`)
         });
     }
@@ -23220,6 +24115,7 @@ function helpText() {
         '  wait-for-model --url URL [options]',
         '  wait-for-model check --url URL [--model NAME] [--request-timeout 5s]   (probe once: exit 0 ready, 1 not)',
         '  wait-for-model simulate --engine ENGINE --model NAME [--load 30s] [--port 8000] [--crash-after 10s] [--generation-fails] [--unloaded]',
+        '                          [--tokens-per-second 100] [--ttft 50]',
         '  wait-for-model stop --pid N [--timeout 30s]',
         '  wait-for-model history [--key KEY] [--file PATH] [--format table|json|csv]',
         '  wait-for-model demo',
@@ -23250,6 +24146,11 @@ function simulateHelpText() {
             ['--crash-after DURATION', 'the engine dies this long after the start: the port closes and the process exits 1'],
             ['--generation-fails', "every generation request gets the engine's own error (to try --probe-generation)"],
             ['--unloaded', 'llama.cpp (router mode) and Ollama: listed, loaded only when asked (to try --load true)'],
+            [
+                '--tokens-per-second N',
+                `the pace of streamed generations, for the smoke test (default: ${DEFAULT_PACE.tokensPerSecond})`
+            ],
+            ['--ttft MS', `milliseconds from a streamed request to its first token (default: ${DEFAULT_PACE.ttftMs})`],
             ['-h, --help', 'show this help']
         ]),
         ''

@@ -77,8 +77,9 @@ export async function run(): Promise<void> {
         info(`::${token}::`)
       })
     }
+    if (next.smokeWarning !== undefined) note('warning', next.smokeWarning, 'smoke')
     if (process.env.GITHUB_STEP_SUMMARY) {
-      await summary.addRaw(redact(summaryMarkdown(outcome, next.context), secrets)).write()
+      await summary.addRaw(redact(summaryMarkdown(next.outcome, next.context), secrets)).write()
     }
     if (next.diagnostics.length > 0) {
       await runDiagnostics(next.diagnostics, {
@@ -89,10 +90,12 @@ export async function run(): Promise<void> {
       })
     }
     if (next.failedRegression !== undefined) setFailed(redact(next.failedRegression, secrets), NOTE_TITLES.regression)
+    if (next.failedThroughput !== undefined)
+      setFailed(commandSafe(redact(next.failedThroughput, secrets)), NOTE_TITLES['throughput-regression'])
     if (next.verdict !== undefined) {
       const message = commandSafe(redact(next.verdict.message, secrets))
       if (next.verdict.kind === 'warn') note('warning', message, 'not-ready')
-      else setFailed(message, failureTitle(outcome.reason))
+      else setFailed(message, failureTitle(next.outcome.reason))
     }
   } catch (e) {
     if (e instanceof InputError) setFailed(e.message, INPUT_ERROR_TITLE)

@@ -26,6 +26,7 @@ import {
 } from '../inputs/settings.js'
 import { inputVariable, shellInputVariable } from '../inputs/variables.js'
 import { type EngineName, SIMULATED_ENGINES, simulate, simulatedEngine } from '../simulator/server.js'
+import { DEFAULT_PACE } from '../simulator/streams.js'
 import { formatDuration, systemClock } from '../runtime/clock.js'
 import { stopServer } from '../server/stop.js'
 import { gpuSnapshot } from '../gpu/nvidia-smi.js'
@@ -71,6 +72,13 @@ const INPUT_HELP: Partial<Record<InputName, [metavar: string, text: string]>> = 
   'stop-timeout': ['DURATION', "the action's job-end stop: from SIGTERM until SIGKILL"],
   'probe-generation': ['BOOL', 'true: ready only once a one-token generation request succeeds'],
   load: ['BOOL', 'true: ask llama.cpp (router) or Ollama (--url .../api/ps) to load an unloaded model, then wait'],
+  'smoke-test': [
+    'MODE',
+    'once ready, time streamed generations (TTFT, decode rate): false, true (warn if it cannot) or fail-on-error'
+  ],
+  'smoke-requests': ['N', 'streamed generation requests of the smoke test, one after another (1 to 100)'],
+  'smoke-tokens': ['N', 'tokens each smoke-test request asks for (2 to 4096)'],
+  'smoke-timeout': ['DURATION', 'limit for the whole smoke test'],
   'env-report': ['NAMES', 'variables (NCCL_*,CUDA_VISIBLE_DEVICES) to report from the server environment'],
   diagnostics: ['COMMAND', 'run when the wait fails (repeat the flag for more)'],
   'ca-cert': ['FILE', 'PEM file of extra trusted CA certificates'],
@@ -89,6 +97,10 @@ const INPUT_HELP: Partial<Record<InputName, [metavar: string, text: string]>> = 
   ],
   'regression-threshold': ['PERCENT', 'warn when startup is slower than the median of earlier runs by more than this'],
   'regression-min-runs': ['N', 'earlier ready runs with the key needed before a regression is told (1 to 10)'],
+  'throughput-regression-threshold': [
+    'PERCENT',
+    "warn when the smoke test's decode rate is below the median of earlier runs by more than this"
+  ],
   'fail-on-regression': ['BOOL', 'true: exit 1 on such a regression']
 }
 
@@ -161,14 +173,17 @@ async function waitCommand(argv: string[], io: CliIo, say: (line: string) => voi
     exec: (program, args) => runCommand(program, args, io.stderr),
     log
   })
+  if (next.smokeWarning !== undefined) log(paint.yellow(`warning: ${next.smokeWarning}`))
   if (next.verdict !== undefined) {
     const { kind, message } = next.verdict
     log(kind === 'warn' ? paint.yellow(`warning: ${message}`) : paint.red(`error: ${message}`))
   }
   // The job summary's Markdown, for a CI system that shows or keeps a file (an artifact, an annotation).
-  if (summaryFile !== undefined) writeFileSync(summaryFile, redact(summaryMarkdown(outcome, next.context), secrets))
+  if (summaryFile !== undefined)
+    writeFileSync(summaryFile, redact(summaryMarkdown(next.outcome, next.context), secrets))
   if (values.json) io.stdout.write(`${JSON.stringify(typedOutputs(next.outputs))}\n`)
   if (next.failedRegression !== undefined) log(paint.red(`error: ${next.failedRegression}`))
+  if (next.failedThroughput !== undefined) log(paint.red(`error: ${next.failedThroughput}`))
   return next.exitCode
 }
 
@@ -296,6 +311,8 @@ async function simulateCommand(argv: string[], io: CliIo, say: (line: string) =>
     'crash-after': { type: 'string' },
     'generation-fails': { type: 'boolean' },
     unloaded: { type: 'boolean' },
+    'tokens-per-second': { type: 'string', default: String(DEFAULT_PACE.tokensPerSecond) },
+    ttft: { type: 'string', default: String(DEFAULT_PACE.ttftMs) },
     help: { type: 'boolean', short: 'h' }
   })
   if (values.help) return (void io.stdout.write(simulateHelpText()), 0)
@@ -321,6 +338,15 @@ async function simulateCommand(argv: string[], io: CliIo, say: (line: string) =>
     throw new UsageError(`--port: "${printable(portText)}" is not a port number from 1 to 65535`)
   }
   const host = String(values.host)
+  const number = (name: string, max: number, form: string): number => {
+    const text = String(values[name])
+    if (!/^\d+(\.\d+)?$/.test(text.trim()) || Number(text) > max)
+      throw new UsageError(`--${name}: "${printable(text)}" is not ${form}`)
+    return Number(text)
+  }
+  const tokensPerSecond = number('tokens-per-second', 100_000, 'a number of tokens a second above 0, such as 50')
+  if (tokensPerSecond <= 0) throw new UsageError('--tokens-per-second: give a number of tokens a second above 0')
+  const ttftMs = number('ttft', 600_000, 'a number of milliseconds, such as 300')
   const prefix = `[simulated ${engine}]`
   let server
   try {
@@ -333,6 +359,7 @@ async function simulateCommand(argv: string[], io: CliIo, say: (line: string) =>
       crashAfterMs,
       generationFails: values['generation-fails'] === true,
       unloaded: values.unloaded === true,
+      pace: { tokensPerSecond, ttftMs },
       onEvent: (event, atMs) => say(`${prefix} ${formatDuration(atMs)}: ${SIMULATOR_EVENT_WORDS[event]}`)
     })
   } catch (e) {
@@ -455,6 +482,7 @@ function helpText(): string {
     '  wait-for-model --url URL [options]',
     '  wait-for-model check --url URL [--model NAME] [--request-timeout 5s]   (probe once: exit 0 ready, 1 not)',
     '  wait-for-model simulate --engine ENGINE --model NAME [--load 30s] [--port 8000] [--crash-after 10s] [--generation-fails] [--unloaded]',
+    '                          [--tokens-per-second 100] [--ttft 50]',
     '  wait-for-model stop --pid N [--timeout 30s]',
     '  wait-for-model history [--key KEY] [--file PATH] [--format table|json|csv]',
     '  wait-for-model demo',
@@ -486,6 +514,11 @@ function simulateHelpText(): string {
       ['--crash-after DURATION', 'the engine dies this long after the start: the port closes and the process exits 1'],
       ['--generation-fails', "every generation request gets the engine's own error (to try --probe-generation)"],
       ['--unloaded', 'llama.cpp (router mode) and Ollama: listed, loaded only when asked (to try --load true)'],
+      [
+        '--tokens-per-second N',
+        `the pace of streamed generations, for the smoke test (default: ${DEFAULT_PACE.tokensPerSecond})`
+      ],
+      ['--ttft MS', `milliseconds from a streamed request to its first token (default: ${DEFAULT_PACE.ttftMs})`],
       ['-h, --help', 'show this help']
     ]),
     ''

@@ -4,8 +4,18 @@
  * location that cannot be used turns it off with a notice.
  */
 import type { UsualStartup } from '../startup/eta.js'
-import { appendRun, envDrift, usualStartup, prepareHistory, readHistory, regression, type RunRecord } from './store.js'
+import {
+  appendRun,
+  envDrift,
+  usualStartup,
+  prepareHistory,
+  readHistory,
+  regression,
+  type RunRecord,
+  throughputRegression
+} from './store.js'
 import { driftWarning, regressionText } from '../report/profile-report.js'
+import { throughputRegressionText } from '../report/smoke-report.js'
 
 export interface RunHistory {
   /** undefined: history is off. */
@@ -43,22 +53,29 @@ export interface RunFindings {
   regression?: string
   /** In words, when the environment differs from the previous run's. */
   drift?: string
+  /** The median smoke-test decode rate of the earlier runs, when they measured one. */
+  usualDecodeTokensPerSecond?: number
+  /** In words, when the smoke test's decode rate was lower than the throughput threshold allows. */
+  throughputRegression?: string
   notices: string[]
 }
 
 /**
  * Compares the finished run with the earlier ones, then appends it, waiting for the file's lock at most
  * `lockWaitMs`. A regression is told only against at least `minRuns` earlier ready runs: against one, a cold page
- * cache beside a warm one is a regression every time.
+ * cache beside a warm one is a regression every time. The smoke test's decode rate is held to the same `minRuns`,
+ * against `throughputThresholdPercent`.
  */
 export function recordRun(
   history: RunHistory,
   run: RunRecord,
   thresholdPercent: number,
   minRuns: number,
-  lockWaitMs?: number
+  lockWaitMs?: number,
+  throughputThresholdPercent = 15
 ): RunFindings {
   const r = regression(history.earlier, run)
+  const slower = throughputRegression(history.earlier, run)
   const drift = envDrift(history.earlier, run)
   const notices: string[] = []
   if (history.file !== undefined) {
@@ -74,6 +91,11 @@ export function recordRun(
     regressionPercent: r?.percent,
     regression: r !== undefined && r.runs >= minRuns && r.percent > thresholdPercent ? regressionText(r) : undefined,
     drift: drift.length ? driftWarning(drift) : undefined,
+    usualDecodeTokensPerSecond: slower?.usual,
+    throughputRegression:
+      slower !== undefined && slower.runs >= minRuns && slower.percentBelow > throughputThresholdPercent
+        ? throughputRegressionText(slower)
+        : undefined,
     notices
   }
 }

@@ -43,6 +43,10 @@ export interface RunRecord {
   env?: Record<string, string>
   /** The `env-report` input the snapshot was taken with: runs are compared on the same one only. */
   envReport?: string
+  /** The smoke test's medians (`smoke-test`), and the tokens each request asked for: rates compare on the same. */
+  ttftMs?: number
+  decodeTokensPerSecond?: number
+  smokeTokens?: number
 }
 
 /** Runs kept per key. */
@@ -157,6 +161,7 @@ function parseRun(line: string): RunRecord | undefined {
     typeof r.elapsedSeconds === 'number' &&
     (r.startupSeconds === undefined || typeof r.startupSeconds === 'number') &&
     (r.answeringSeconds === undefined || typeof r.answeringSeconds === 'number') &&
+    [r.ttftMs, r.decodeTokensPerSecond, r.smokeTokens].every((n) => n === undefined || typeof n === 'number') &&
     Array.isArray(r.phases) &&
     r.phases.every((p) => typeof p?.name === 'string' && typeof p?.seconds === 'number') &&
     (r.env === undefined ||
@@ -375,4 +380,33 @@ export function envDrift(earlier: readonly RunRecord[], run: RunRecord): Drift[]
       for (let i = comparable.length - 1; i >= 0 && comparable[i].env?.[name] === previous[name]; i--) runs++
       return { name, was: previous[name], now: now[name], runs }
     })
+}
+
+export interface ThroughputRegression {
+  /** The median decode rate of the earlier runs, tokens per second. */
+  usual: number
+  now: number
+  /** How far below the median, in percent (negative: faster). */
+  percentBelow: number
+  runs: number
+  /** The `env-report` variables changed since the previous run: the likely cause. */
+  drift: Drift[]
+}
+
+/**
+ * This run's smoke-test decode rate against the median of the last MEDIAN_OF ready runs that measured one with as
+ * many tokens a request; undefined when there is nothing to compare.
+ */
+export function throughputRegression(earlier: readonly RunRecord[], run: RunRecord): ThroughputRegression | undefined {
+  const now = run.decodeTokensPerSecond
+  if (!run.ready || now === undefined) return undefined
+  const rates = earlier
+    .filter((r) => r.ready && r.decodeTokensPerSecond !== undefined && r.smokeTokens === run.smokeTokens)
+    .slice(-MEDIAN_OF)
+    .map((r) => r.decodeTokensPerSecond as number)
+  if (rates.length === 0) return undefined
+  const usual = median(rates)
+  if (usual <= 0) return undefined
+  const percentBelow = Math.round(((usual - now) / usual) * 1000) / 10
+  return { usual, now, percentBelow, runs: rates.length, drift: envDrift(earlier, run) }
 }

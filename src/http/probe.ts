@@ -77,6 +77,11 @@ interface HttpRequest {
   headers: Record<string, string>
   /** Sent as JSON. */
   json?: unknown
+  /**
+   * A streamed answer: a 2xx body is handed over chunk by chunk as it arrives (the result's `body` is then empty),
+   * until it ends or `stream` returns false. Any other status is read and capped as usual, to tell what went wrong.
+   */
+  stream?(chunk: Buffer): boolean
 }
 
 export interface HttpClient {
@@ -135,7 +140,7 @@ export function createHttpClient({
   }
 
   return {
-    async send({ url, method, headers, json }, timeoutMs, signal) {
+    async send({ url, method, headers, json, stream }, timeoutMs, signal) {
       const controller = new AbortController()
       const timer = setTimeout(() => controller.abort(new ProbeTimeout(timeoutMs)), Math.max(1, timeoutMs))
       const onStop = (): void => controller.abort(new ProbeStopped())
@@ -191,6 +196,18 @@ export function createHttpClient({
             target = next
             continue
           }
+          const contentType = String(res.headers['content-type'] ?? '')
+          if (stream !== undefined && status >= 200 && status < 300) {
+            let streamed = 0
+            for await (const chunk of res.body as AsyncIterable<Buffer>) {
+              streamed += chunk.length
+              if (stream(chunk)) continue
+              res.body.destroy()
+              break
+            }
+            collector.arrived(streamed)
+            return { kind: 'http', status, contentType, body: '', json: undefined, truncated: false }
+          }
           const { text: raw, truncated } = await readCapped(res.body)
           collector.arrived(raw.length)
           const text = secrets.length === 0 ? raw : redact(raw, secrets)
@@ -198,7 +215,7 @@ export function createHttpClient({
           return {
             kind: 'http',
             status,
-            contentType: String(res.headers['content-type'] ?? ''),
+            contentType,
             body: text,
             json: parseJson(text),
             truncated,

@@ -22,6 +22,7 @@ import { credentialParts, isCredentialName, MIN_SECRET_CHARS } from './secrets.j
 import { LOG_ENGINE_NAMES, type LogEngine } from '../engines/log-markers.js'
 import { GENERATION_ROUTES, type GenerationRoute, generationRoute } from '../engines/model-lists.js'
 import { MEDIAN_OF } from '../history/store.js'
+import type { SmokeSettings } from '../smoke/measure.js'
 import { currentPlatform, osName, type Platform } from '../runtime/platform.js'
 
 /** One endpoint to wait for; a fleet has several, all of which must be ready. */
@@ -77,6 +78,8 @@ export interface Settings {
   load: boolean
   /** Each target then carries its generation request. */
   probeGeneration: boolean
+  /** Once ready: streamed generation requests that measure the time to first token and the decode rate. */
+  smoke?: SmokeSettings
   /** Variable names or globs (`NCCL_*`) to report from the server's environment. */
   envReport: string[]
   /** Commands run when the wait fails, one per entry. */
@@ -91,6 +94,8 @@ export interface Settings {
   regressionThresholdPercent: number
   /** Earlier ready runs with the key needed before a regression is told (or fails the step). */
   regressionMinRuns: number
+  /** A smoke test's decode rate below the median of earlier runs by more than this many percent is a regression. */
+  throughputRegressionPercent: number
   failOnRegression: boolean
 }
 
@@ -121,6 +126,10 @@ export const INPUT_DEFAULTS = {
   'stop-timeout': '30s',
   'probe-generation': 'false',
   load: 'false',
+  'smoke-test': 'false',
+  'smoke-requests': '3',
+  'smoke-tokens': '64',
+  'smoke-timeout': '2m',
   'env-report': '',
   diagnostics: '',
   'ca-cert': '',
@@ -130,6 +139,7 @@ export const INPUT_DEFAULTS = {
   'history-key': '',
   'regression-threshold': '25%',
   'regression-min-runs': '3',
+  'throughput-regression-threshold': '15%',
   'fail-on-regression': 'false'
 } as const
 
@@ -139,6 +149,7 @@ export const HISTORY_AUTO = 'auto'
 const GPU_CHECKS = ['warn', 'fail', 'off'] as const
 export type GpuCheck = (typeof GPU_CHECKS)[number]
 const STOP_MODES = ['job-end', 'never'] as const
+const SMOKE_MODES = ['false', 'true', 'fail-on-error'] as const
 type StopMode = (typeof STOP_MODES)[number]
 
 export type InputName = keyof typeof INPUT_DEFAULTS
@@ -308,6 +319,29 @@ export function parseSettings(get: (name: InputName) => string, platform: Platfo
     throw new InputError('diagnostics', `${needsShell(platform)}: run them in a later step with "if: failure()"`)
   const probeGeneration = field('probe-generation', parseBoolean)
   const load = field('load', parseBoolean)
+  const smokeMode = field('smoke-test', (t) => {
+    const word = t.trim().toLowerCase()
+    return /^(true|yes|on)$/.test(word) ? 'true' : /^(false|no|off)$/.test(word) ? 'false' : oneOf(t, SMOKE_MODES)
+  })
+  const whole = (name: InputName, min: number, max: number, why = ''): number =>
+    field(name, (t) => {
+      if (!/^\s*\d+\s*$/.test(t) || Number(t) < min || Number(t) > max)
+        throw new Error(`"${printable(t)}" is not a whole number from ${min} to ${max}${why}`)
+      return Number(t)
+    })
+  const smokeRequests = whole('smoke-requests', 1, 100)
+  // the decode rate is timed from the first token to the last: it takes two
+  const smokeTokens = whole('smoke-tokens', 2, 4096, ' (the decode rate is timed from the first token to the last)')
+  const smokeTimeoutMs = duration('smoke-timeout', 100)
+  const smoke: SmokeSettings | undefined =
+    smokeMode === 'false'
+      ? undefined
+      : {
+          failOnError: smokeMode === 'fail-on-error',
+          requests: smokeRequests,
+          tokens: smokeTokens,
+          timeoutMs: smokeTimeoutMs
+        }
   const targets = urls.map((url) => ({ url, generation: probeGeneration ? generationFor(url, model) : undefined }))
   const caPath = text('ca-cert')
   const caCert = caPath === undefined ? undefined : field('ca-cert', () => readCaCert(caPath))
@@ -332,6 +366,7 @@ export function parseSettings(get: (name: InputName) => string, platform: Platfo
       )
     return Number(t)
   })
+  const throughputRegressionPercent = field('throughput-regression-threshold', parsePercent)
   const failOnRegression = field('fail-on-regression', parseBoolean)
   return {
     targets,
@@ -361,6 +396,7 @@ export function parseSettings(get: (name: InputName) => string, platform: Platfo
     stopTimeoutMs,
     probeGeneration,
     load,
+    smoke,
     envReport,
     diagnostics,
     engine,
@@ -368,6 +404,7 @@ export function parseSettings(get: (name: InputName) => string, platform: Platfo
     historyKey,
     regressionThresholdPercent,
     regressionMinRuns,
+    throughputRegressionPercent,
     failOnRegression
   }
 }

@@ -16,6 +16,10 @@ export type NoteKind =
   | 'not-ready'
   /** Before `start`: other processes hold memory on the GPUs the server will use (`gpu-check: warn`). */
   | 'gpu-busy'
+  /** The smoke test could not run or stopped (`smoke-test: true`; `fail-on-error` fails instead). */
+  | 'smoke'
+  /** The smoke test's decode rate lower than the usual one by more than throughput-regression-threshold. */
+  | 'throughput-regression'
 
 export const NOTE_TITLES: Readonly<Record<NoteKind, string>> = {
   'server-lost': 'Model server stopped answering',
@@ -24,7 +28,9 @@ export const NOTE_TITLES: Readonly<Record<NoteKind, string>> = {
   drift: "Model server's environment changed",
   'insecure-tls': 'TLS certificate checks are off',
   'not-ready': 'Model server not ready',
-  'gpu-busy': 'GPU memory held by other processes'
+  'gpu-busy': 'GPU memory held by other processes',
+  smoke: 'Smoke test did not measure throughput',
+  'throughput-regression': 'Model server decodes slower than usual'
 }
 
 /** The failure's title: the reason the wait gives, as its output says it (no colon or comma: core escapes them). */

@@ -16,10 +16,24 @@ export interface HistoryRow {
   'elapsed-seconds': number
   'startup-seconds': number | null
   engine: string | null
+  /** The smoke test's medians (`smoke-test`); null without one. */
+  'ttft-ms': number | null
+  'decode-tokens-per-second': number | null
   phases: Array<{ name: string; seconds: number }>
 }
 
-const COLUMNS = ['at', 'key', 'ready', 'reason', 'elapsed-seconds', 'startup-seconds', 'engine', 'phases'] as const
+const COLUMNS = [
+  'at',
+  'key',
+  'ready',
+  'reason',
+  'elapsed-seconds',
+  'startup-seconds',
+  'engine',
+  'ttft-ms',
+  'decode-tokens-per-second',
+  'phases'
+] as const
 
 export function historyRow(run: RunRecord): HistoryRow {
   return {
@@ -30,6 +44,8 @@ export function historyRow(run: RunRecord): HistoryRow {
     'elapsed-seconds': run.elapsedSeconds,
     'startup-seconds': run.startupSeconds ?? null,
     engine: run.engine ?? null,
+    'ttft-ms': run.ttftMs ?? null,
+    'decode-tokens-per-second': run.decodeTokensPerSecond ?? null,
     phases: run.phases.map((p) => ({ name: p.name, seconds: p.seconds }))
   }
 }
@@ -45,6 +61,8 @@ const cells = (row: HistoryRow): string[] => [
   String(row['elapsed-seconds']),
   row['startup-seconds'] === null ? '' : String(row['startup-seconds']),
   row.engine ?? '',
+  row['ttft-ms'] === null ? '' : String(row['ttft-ms']),
+  row['decode-tokens-per-second'] === null ? '' : String(row['decode-tokens-per-second']),
   phaseCell(row.phases)
 ]
 

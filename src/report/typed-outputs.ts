@@ -25,7 +25,9 @@ export const OUTPUT_KINDS: Readonly<Record<string, OutputKind>> = {
   results: 'json',
   phases: 'json',
   'expected-seconds': 'number',
-  'regression-percent': 'number'
+  'regression-percent': 'number',
+  'ttft-ms': 'number',
+  'decode-tokens-per-second': 'number'
 }
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue }

@@ -4,6 +4,7 @@ import { someOf } from './answer-report.js'
 import type { LogLine } from '../server/log-follower.js'
 import type { ProbeResult } from '../http/probe.js'
 import { phaseMarkdown } from './profile-report.js'
+import { smokeRows } from './smoke-report.js'
 import { formatDuration, seconds } from '../runtime/clock.js'
 import type { Outcome, WaitEvent } from '../wait/loop.js'
 import type { GateOutcome, ServerFacts, TargetOutcome } from '../wait/outcome.js'
@@ -140,7 +141,10 @@ export function outputs(outcome: GateOutcome): Outputs {
     results: JSON.stringify(outcome.results.map(resultRecord)),
     phases: JSON.stringify((outcome.profile?.phases ?? []).map((p) => ({ name: p.name, seconds: p.seconds }))),
     'expected-seconds': profile?.expectedSeconds === undefined ? '' : profile.expectedSeconds.toFixed(1),
-    'regression-percent': profile?.regressionPercent === undefined ? '' : profile.regressionPercent.toFixed(1)
+    'regression-percent': profile?.regressionPercent === undefined ? '' : profile.regressionPercent.toFixed(1),
+    'ttft-ms': outcome.smoke?.ttftMs === undefined ? '' : String(Math.round(outcome.smoke.ttftMs)),
+    'decode-tokens-per-second':
+      outcome.smoke?.decodeTokensPerSecond === undefined ? '' : outcome.smoke.decodeTokensPerSecond.toFixed(1)
   }
 }
 
@@ -152,7 +156,15 @@ function resultRecord(r: TargetOutcome): Record<string, string | boolean | numbe
     'elapsed-seconds': Number(seconds(r.elapsedMs)),
     'status-code': r.last?.status ?? null,
     'model-id': r.last?.modelId ?? null,
-    reason: r.reason
+    reason: r.reason,
+    // only with a smoke test: a wait without one keeps the entries it always had
+    ...(r.smoke === undefined
+      ? {}
+      : {
+          'ttft-ms': r.smoke.ttftMs === undefined ? null : Math.round(r.smoke.ttftMs),
+          'decode-tokens-per-second':
+            r.smoke.decodeTokensPerSecond === undefined ? null : Number(r.smoke.decodeTokensPerSecond.toFixed(1))
+        })
   }
 }
 
@@ -225,6 +237,8 @@ export function summaryMarkdown(outcome: GateOutcome, ctx: ReportContext): strin
         : ` (this run: ${Number(out['regression-percent']) > 0 ? '+' : ''}${out['regression-percent']}%)`
     rows.push(['Usual startup (median of earlier runs)', `${out['expected-seconds']} s${against}`])
   }
+  // the smoke test's words may quote the server
+  rows.push(...smokeRows(outcome).map(([k, v]): [string, string] => [k, mdText(v)]))
   const lines = ['### wait-for-model', '', '| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`), '']
   if (outcome.results.length > 1) {
     lines.push(
@@ -255,7 +269,7 @@ export function summaryMarkdown(outcome: GateOutcome, ctx: ReportContext): strin
     )
   }
   const profile = outcome.profile
-  for (const warning of [profile?.regression, profile?.drift])
+  for (const warning of [profile?.regression, profile?.throughputRegression, profile?.drift])
     if (warning !== undefined) lines.push('', `> ⚠️ ${cell(mdText(warning))}`)
   if (profile !== undefined && profile.phases.length > 0)
     lines.push('', phaseMarkdown(profile.phases, profile.engineLabel ?? 'Server', profile.usualPhaseSeconds).trimEnd())
@@ -336,12 +350,21 @@ export const gateLines = {
 /** The line the wait begins with: how long, for what (`endpoints`: how many a fleet has), how often. */
 export function waitingLine(
   ctx: ReportContext,
-  { endpoints, generation, intervalMs }: { endpoints: number; generation: boolean; intervalMs: number }
+  {
+    endpoints,
+    generation,
+    intervalMs,
+    smoke
+  }: { endpoints: number; generation: boolean; intervalMs: number; smoke?: { requests: number; tokens: number } }
 ): string {
   const subject = endpoints > 1 ? `each of ${endpoints} endpoints` : undefined
+  const then =
+    smoke === undefined
+      ? ''
+      : `; then a smoke test of ${smoke.requests} streamed generation${smoke.requests === 1 ? '' : 's'} of ${smoke.tokens} tokens`
   return (
     `Waiting up to ${formatDuration(ctx.timeoutMs)} for ${describeExpectation(ctx, subject)}` +
-    `${generation ? ' and a one-token generation to succeed' : ''}; probing every ${formatDuration(intervalMs)}`
+    `${generation ? ' and a one-token generation to succeed' : ''}; probing every ${formatDuration(intervalMs)}${then}`
   )
 }
 

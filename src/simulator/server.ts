@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { createServer as createNetServer } from 'node:net'
+import { DEFAULT_PACE, type Pace, streamFormat, writeStream } from './streams.js'
 
 type Phase = 'loading' | 'ready'
 interface Reply {
@@ -347,6 +348,8 @@ export interface SimulatorOptions {
   unloaded?: boolean
   /** Told when the port opens, when the model becomes ready, and when the engine crashes. */
   onEvent?(event: SimulatorEvent, atMs: number): void
+  /** The pace of streamed generations (the smoke test's requests). */
+  pace?: Pace
 }
 
 export type SimulatorEvent = 'listening' | 'ready' | 'crashed'
@@ -383,6 +386,16 @@ export async function simulate(options: SimulatorOptions): Promise<SimulatedServ
         if (reply !== undefined) return void Promise.resolve(reply).then((r) => send(r))
       }
       const phase: Phase = Date.now() >= readyAt ? 'ready' : 'loading'
+      const format = request && phase === 'ready' ? streamFormat(options.engine, path, request) : undefined
+      if (format !== undefined && request !== undefined && servesModel(options.engine, request, options.model))
+        return void writeStream(
+          res,
+          format,
+          options.model,
+          request,
+          options.pace ?? DEFAULT_PACE,
+          options.generationFails === true
+        )
       const reply =
         (request && engine.generate?.(path, phase, options.model, request, options.generationFails === true)) ??
         engine.reply(path, phase, options.model) ??
@@ -493,6 +506,15 @@ function lazyLoading(
       return undefined
     }
   return undefined
+}
+
+/** Whether a generation request names the model the engine serves (TGI serves its one model, whatever is named). */
+function servesModel(engine: EngineName, request: Record<string, unknown>, model: string): boolean {
+  const name = request.model
+  if (engine === 'tgi' || (engine === 'llamacpp' && name === undefined)) return true
+  // Ollama resolves a bare name to its :latest tag
+  if (engine === 'ollama') return name === model || `${String(name)}:latest` === model
+  return name === model
 }
 
 function parseObject(text: string): Record<string, unknown> {

@@ -32,6 +32,8 @@ export type Reason =
   | 'gpu-busy'
   /** With `start` or `pid`: the answer came from a process that is not the watched server or its descendants. */
   | 'wrong-server'
+  /** Ready, and with `smoke-test: fail-on-error` the smoke test could not measure throughput. */
+  | 'smoke-failed'
   | 'cancelled'
 
 export interface Assessment {

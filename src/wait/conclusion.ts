@@ -3,7 +3,8 @@
  * job-end step and a one-shot check): the outputs, the final line, the log tail, the diagnostics to run, fail or
  * warn, the exit code. A front end only carries it out in its medium. Pure: no I/O, nothing of GitHub or a shell.
  */
-import { expectation, type GateOutcome } from './outcome.js'
+import { expectation, type GateOutcome, type TargetOutcome } from './outcome.js'
+import { smokeProblemMessage } from '../report/smoke-report.js'
 import type { Settings } from '../inputs/settings.js'
 import { jobEndState } from '../server/job-end.js'
 import {
@@ -30,6 +31,15 @@ export interface Conclusion {
   verdict?: { kind: 'fail' | 'warn'; message: string }
   /** A startup regression that fails the run (`fail-on-regression: true`). */
   failedRegression?: string
+  /** A smoke test's decode rate below the usual one that fails the run (`fail-on-regression: true`). */
+  failedThroughput?: string
+  /** A smoke test that could not measure throughput, with `smoke-test: true`: a warning, the wait stays ready. */
+  smokeWarning?: string
+  /**
+   * The outcome as judged: the gate's, unless a smoke test with `smoke-test: fail-on-error` could not measure
+   * throughput (then not ready, reason smoke-failed). The front ends' job summary describes this one.
+   */
+  outcome: GateOutcome
   /** 0 unless something above fails the run. */
   exitCode: 0 | 1
   /** For the words a front end adds (the job summary). */
@@ -45,18 +55,42 @@ const reportContext = (s: Settings, url: URL): ReportContext => ({
   timeoutMs: s.timeoutMs
 })
 
-export function conclude(outcome: GateOutcome, settings: Settings): Conclusion {
+/** Each endpoint's smoke test that could not measure throughput, in words. */
+function smokeProblems(outcome: GateOutcome): string | undefined {
+  const fleet = outcome.results.length > 1
+  const messages = outcome.results.flatMap((r) =>
+    r.smoke?.problem === undefined ? [] : [smokeProblemMessage(r.smoke, fleet ? r.url : undefined)]
+  )
+  return messages.length === 0 ? undefined : messages.join('\n')
+}
+
+const smokeFailed = (r: TargetOutcome): boolean => r.smoke?.problem !== undefined
+
+export function conclude(gateOutcome: GateOutcome, settings: Settings): Conclusion {
+  const smokeMessage = gateOutcome.ready ? smokeProblems(gateOutcome) : undefined
+  const failSmoke = smokeMessage !== undefined && settings.smoke?.failOnError === true
+  // Ready means ready: with fail-on-error, a server that cannot generate a measured stream is not.
+  const outcome: GateOutcome = failSmoke
+    ? {
+        ...gateOutcome,
+        ready: false,
+        reason: 'smoke-failed',
+        results: gateOutcome.results.map((r) => (smokeFailed(r) ? { ...r, ready: false, reason: 'smoke-failed' } : r))
+      }
+    : gateOutcome
   const context = reportContext(settings, outcome.url)
   const tail = outcome.ready ? undefined : outcome.server?.logTail
   const verdict: Conclusion['verdict'] = outcome.ready
     ? undefined
     : {
         kind: outcome.reason === 'timeout' && !settings.failOnTimeout ? 'warn' : 'fail',
-        message: failureMessage(outcome, context)
+        message: failSmoke ? smokeMessage : failureMessage(outcome, context)
       }
   const regression = outcome.profile?.regression
   const failedRegression = settings.failOnRegression ? regression : undefined
+  const failedThroughput = settings.failOnRegression ? outcome.profile?.throughputRegression : undefined
   return {
+    outcome,
     ready: outcome.ready,
     outputs: Object.fromEntries(
       Object.entries(outputs(outcome)).map(([name, value]) => [name, redact(value, settings.secrets)])
@@ -70,7 +104,9 @@ export function conclude(outcome: GateOutcome, settings: Settings): Conclusion {
     diagnostics: outcome.ready || outcome.reason === 'cancelled' ? [] : settings.diagnostics,
     verdict,
     failedRegression,
-    exitCode: verdict?.kind === 'fail' || failedRegression !== undefined ? 1 : 0,
+    failedThroughput,
+    smokeWarning: failSmoke ? undefined : smokeMessage,
+    exitCode: verdict?.kind === 'fail' || failedRegression !== undefined || failedThroughput !== undefined ? 1 : 0,
     context,
     jobEndState: jobEndState(settings, outcome.server)
   }

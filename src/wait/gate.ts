@@ -31,9 +31,10 @@ import { type KnownFatal, type ServerWatch, watchServer } from '../server/watch.
 import { HISTORY_AUTO, type Settings, type Target } from '../inputs/settings.js'
 import type { Clock } from '../runtime/clock.js'
 import { type BodyCollector, createBodyCollector } from '../runtime/memory.js'
-import { type Outcome, waitForModel } from './loop.js'
+import { waitForModel } from './loop.js'
 import { expectation, type GateOutcome, type ProfileFacts, type ServerFacts, type TargetOutcome } from './outcome.js'
 import { type Halt, Halter } from './halt.js'
+import { smokeEndpoints } from '../smoke/endpoints.js'
 
 export interface GateDeps {
   clock: Clock
@@ -123,7 +124,12 @@ export async function gate(settings: Settings, gateDeps: GateDeps): Promise<Gate
     deps.log(
       waitingLine(
         { url: settings.targets[0].url, expect: expectation(settings), timeoutMs: settings.timeoutMs },
-        { endpoints: settings.targets.length, generation: settings.probeGeneration, intervalMs: settings.intervalMs }
+        {
+          endpoints: settings.targets.length,
+          generation: settings.probeGeneration,
+          intervalMs: settings.intervalMs,
+          smoke: settings.smoke
+        }
       )
     )
     watch = watchServer({ halter, server, log, failPattern: settings.failPattern, readLines, cancel: deps.cancel })
@@ -147,30 +153,43 @@ export async function gate(settings: Settings, gateDeps: GateDeps): Promise<Gate
       usualAnsweringMs: history.usual?.answeringSeconds && history.usual.answeringSeconds * 1000,
       haltFleet: settings.targets.length > 1 ? (halt) => void (halter.halt(halt) && (fleetHalt = halt)) : undefined
     }
-    const results = await Promise.all(settings.targets.map((target) => waitForTarget(target, shared)))
+    const waited = await Promise.all(settings.targets.map((target) => waitForTarget(target, shared)))
     // Ready means the watched server answered: an answer on a local port from anyone else is not its readiness.
     const wrong = server === undefined || !settings.portCheck ? undefined : foreignAnswer(settings, server.pid, deps)
     if (wrong !== undefined)
-      results.forEach((r, i) => {
+      waited.forEach((r, i) => {
         if (r.ready && localPort(r.url) === wrong.port)
-          results[i] = { ...r, ready: false, reason: 'wrong-server', halt: wrong.halt }
+          waited[i] = { ...r, ready: false, reason: 'wrong-server', halt: wrong.halt }
       })
-    const outcome = representative(results, fleetHalt)
-    if (outcome.ready && server?.startedAt !== undefined) facts.startupMs = clock.now() - server.startedAt
-    if (outcome.ready && server !== undefined) facts.gpuMemoryMiB = await gpuMemoryOf(server.pid, deps)
+    const readyAt = clock.now()
+    const waitOutcome = representative(waited, fleetHalt)
+    if (waitOutcome.ready && server?.startedAt !== undefined) facts.startupMs = readyAt - server.startedAt
+    if (waitOutcome.ready && server !== undefined) facts.gpuMemoryMiB = await gpuMemoryOf(server.pid, deps)
     if (pid === undefined) reportEnvironment(settings, server, facts, deps)
-    if (!outcome.ready && log !== undefined && settings.logLines > 0) {
+    if (!waitOutcome.ready && log !== undefined && settings.logLines > 0) {
       facts.logTail = log.tail()
       if (facts.logTail === undefined) deps.log(gateLines.noLog(log.path))
     }
     // The lines written up to now end the startup's last phase (a ready line just before the port opened).
     if (log !== undefined) readLines(log.poll())
+    // Once every endpoint is ready, and only then: a server that is not ready has no throughput to measure. The
+    // startup's figures were taken before it, so that its requests count in none of them.
+    const results =
+      settings.smoke !== undefined && waited.every((r) => r.ready)
+        ? await smokeEndpoints(waited, settings, {
+            engine: settings.engine ?? profile.engine,
+            clock,
+            signal: halter.signal,
+            log: deps.log
+          })
+        : waited
+    const outcome = representative(results, fleetHalt)
     return {
       ...outcome,
       models: [...new Set(results.flatMap((r) => r.models))],
       results,
       server: server === undefined && logFile === undefined ? undefined : facts,
-      profile: settle({ settings, outcome, facts, profile, history, deps })
+      profile: settle({ settings, outcome, facts, profile, history, deps, readyAt })
     }
   } finally {
     watch?.close()
@@ -469,16 +488,18 @@ function openHistory(settings: Settings, deps: Deps): RunHistory {
 
 interface Settling {
   settings: Settings
-  outcome: Outcome
+  outcome: TargetOutcome
   facts: ServerFacts
   profile: StartupProfile
   history: RunHistory
   deps: Deps
+  /** When the wait ended (before any smoke test): the startup's last phase ends there. */
+  readyAt: number
 }
 
 /** The wait is over: this run against the earlier ones (warnings for a regression and a changed environment), then recorded. */
-function settle({ settings, outcome, facts, profile, history, deps }: Settling): ProfileFacts {
-  const phases = profile.finish(deps.clock.now())
+function settle({ settings, outcome, facts, profile, history, deps, readyAt }: Settling): ProfileFacts {
+  const phases = profile.finish(readyAt)
   const engineLabel = profile.label
   const usualPhaseSeconds = history.usual?.phaseSeconds
   // A cancelled wait says nothing about how long the server takes.
@@ -498,7 +519,8 @@ function settle({ settings, outcome, facts, profile, history, deps }: Settling):
       : {}),
     ...(profile.engine === undefined ? {} : { engine: profile.engine }),
     phases: phases.map((p) => ({ name: p.name, seconds: p.seconds })),
-    ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') })
+    ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') }),
+    ...smokeRecord(outcome, settings)
   }
   // a history file another job holds locked must not keep this one past its deadline
   const findings = recordRun(
@@ -506,12 +528,27 @@ function settle({ settings, outcome, facts, profile, history, deps }: Settling):
     run,
     settings.regressionThresholdPercent,
     settings.regressionMinRuns,
-    settings.timeoutMs - outcome.elapsedMs
+    settings.timeoutMs - outcome.elapsedMs,
+    settings.throughputRegressionPercent
   )
   if (findings.regression !== undefined && !settings.failOnRegression) deps.warn(findings.regression, 'regression')
+  if (findings.throughputRegression !== undefined && !settings.failOnRegression)
+    deps.warn(findings.throughputRegression, 'throughput-regression')
   if (findings.drift !== undefined) deps.warn(findings.drift, 'drift')
   for (const n of findings.notices) deps.notice(n, 'history')
   return { engineLabel, phases, usualPhaseSeconds, ...findings }
 }
 
 const round1 = (x: number): number => Math.round(x * 10) / 10
+
+/** The smoke test's medians for the history, when it measured them. */
+function smokeRecord(outcome: TargetOutcome, settings: Settings): Partial<RunRecord> {
+  const smoke = outcome.smoke
+  if (smoke?.ttftMs === undefined || smoke.decodeTokensPerSecond === undefined || settings.smoke === undefined)
+    return {}
+  return {
+    ttftMs: round1(smoke.ttftMs),
+    decodeTokensPerSecond: round1(smoke.decodeTokensPerSecond),
+    smokeTokens: settings.smoke.tokens
+  }
+}

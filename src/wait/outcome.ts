@@ -5,6 +5,7 @@ import type { EnvEntry } from '../server/env-report.js'
 import type { LogLine } from '../server/log-follower.js'
 import type { PhaseTiming } from '../startup/phases.js'
 import type { Settings } from '../inputs/settings.js'
+import type { SmokeResult } from '../smoke/measure.js'
 
 /** What the gate knows about the server process and its log, beside the wait itself. */
 export interface ServerFacts {
@@ -36,10 +37,14 @@ export interface ProfileFacts {
   regression?: string
   /** The warning for a changed `env-report`. */
   drift?: string
+  /** The median decode rate of the earlier runs' smoke tests (the last ten with the same `smoke-tokens`). */
+  usualDecodeTokensPerSecond?: number
+  /** The warning for a decode rate lower than `throughput-regression-threshold` allows. */
+  throughputRegression?: string
 }
 
-/** One endpoint's wait. */
-export type TargetOutcome = Outcome & { url: URL }
+/** One endpoint's wait, and its smoke test once ready (`smoke-test`). */
+export type TargetOutcome = Outcome & { url: URL; smoke?: SmokeResult }
 
 /** The whole wait: the scalar fields describe one endpoint (see `representative`), `results` all of them. */
 export type GateOutcome = TargetOutcome & { results: TargetOutcome[]; server?: ServerFacts; profile?: ProfileFacts }

@@ -19,7 +19,10 @@ const ready: RunRecord = {
     { name: 'weights', seconds: 380.1 },
     { name: 'graphs', seconds: 41.3 }
   ],
-  env: { NCCL_DEBUG: 'INFO' }
+  env: { NCCL_DEBUG: 'INFO' },
+  ttftMs: 183.5,
+  decodeTokensPerSecond: 88.9,
+  smokeTokens: 64
 }
 const timedOut: RunRecord = {
   v: 1,
@@ -52,11 +55,13 @@ describe('wait-for-model history', () => {
       'elapsed-seconds',
       'startup-seconds',
       'engine',
+      'ttft-ms',
+      'decode-tokens-per-second',
       'phases'
     ])
     expect(lines).toHaveLength(3)
     expect(lines[1]).toMatch(
-      /^2026-11-30T10:00:00.000Z\s+vllm-kimi\s+true\s+ready\s+431.2\s+440.5\s+vllm\s+weights=380.1s; graphs=41.3s$/
+      /^2026-11-30T10:00:00.000Z\s+vllm-kimi\s+true\s+ready\s+431.2\s+440.5\s+vllm\s+183.5\s+88.9\s+weights=380.1s; graphs=41.3s$/
     )
     expect(lines[2]).toMatch(/^2026-11-30T11:00:00.000Z\s+sglang, "big"\s+false\s+timeout\s+1200$/)
     // the columns line up: every row's reason starts where the header's does
@@ -77,6 +82,8 @@ describe('wait-for-model history', () => {
         'elapsed-seconds': 431.2,
         'startup-seconds': 440.5,
         engine: 'vllm',
+        'ttft-ms': 183.5,
+        'decode-tokens-per-second': 88.9,
         phases: [
           { name: 'weights', seconds: 380.1 },
           { name: 'graphs', seconds: 41.3 }
@@ -90,9 +97,9 @@ describe('wait-for-model history', () => {
     const r = await run(['history', '--file', historyFile(), '--format', 'csv'], {})
     expect(r.code).toBe(0)
     expect(r.stdout).toBe(
-      'at,key,ready,reason,elapsed-seconds,startup-seconds,engine,phases\r\n' +
-        '2026-11-30T10:00:00.000Z,vllm-kimi,true,ready,431.2,440.5,vllm,weights=380.1s; graphs=41.3s\r\n' +
-        '2026-11-30T11:00:00.000Z,"sglang, ""big""",false,timeout,1200,,,\r\n'
+      'at,key,ready,reason,elapsed-seconds,startup-seconds,engine,ttft-ms,decode-tokens-per-second,phases\r\n' +
+        '2026-11-30T10:00:00.000Z,vllm-kimi,true,ready,431.2,440.5,vllm,183.5,88.9,weights=380.1s; graphs=41.3s\r\n' +
+        '2026-11-30T11:00:00.000Z,"sglang, ""big""",false,timeout,1200,,,,,\r\n'
     )
   })
 

@@ -77,7 +77,15 @@ describe('parseSettings', () => {
     ['regression-min-runs', '0', /whole number from 1 to 10 \(the median is of the last 10 ready runs\)/],
     ['regression-min-runs', '11', /whole number from 1 to 10/],
     ['regression-min-runs', 'three', /whole number from 1 to 10/],
-    ['fail-on-regression', 'maybe', /true or false/]
+    ['fail-on-regression', 'maybe', /true or false/],
+    ['smoke-test', 'maybe', /"maybe" is not one of false, true, fail-on-error/],
+    ['smoke-requests', '0', /"0" is not a whole number from 1 to 100/],
+    ['smoke-requests', '101', /whole number from 1 to 100/],
+    ['smoke-tokens', '1', /whole number from 2 to 4096 \(the decode rate is timed from the first token to the last\)/],
+    ['smoke-tokens', '64 tokens', /whole number from 2 to 4096/],
+    ['smoke-timeout', '50ms', /too short: give at least 100ms/],
+    ['smoke-timeout', 'soon', /is not a duration such as/],
+    ['throughput-regression-threshold', 'lots', /percentage such as 25% or 25/]
   ]
   it.each(bad)('rejects %s=%p naming the input', (name, value, message) => {
     const inputs = { url: 'http://localhost:8000/v1/models', [name]: value }
@@ -91,6 +99,31 @@ describe('parseSettings', () => {
     expect((error as InputError).input).toBe(name)
     expect((error as Error).message).toMatch(new RegExp(`^Input "${name}": `))
     expect((error as Error).message).toMatch(message)
+  })
+
+  it('reads the smoke test: off by default, true, or fail-on-error, with its requests, tokens and timeout', () => {
+    const url = 'http://localhost:8000/v1/models'
+    expect(settingsFrom({ url })).toMatchObject({ smoke: undefined, throughputRegressionPercent: 15 })
+    expect(settingsFrom({ url, 'smoke-test': 'true' }).smoke).toEqual({
+      failOnError: false,
+      requests: 3,
+      tokens: 64,
+      timeoutMs: 120_000
+    })
+    expect(
+      settingsFrom({
+        url,
+        'smoke-test': ' Fail-On-Error ',
+        'smoke-requests': '5',
+        'smoke-tokens': '128',
+        'smoke-timeout': '30s',
+        'throughput-regression-threshold': '10%'
+      })
+    ).toMatchObject({
+      smoke: { failOnError: true, requests: 5, tokens: 128, timeoutMs: 30_000 },
+      throughputRegressionPercent: 10
+    })
+    expect(settingsFrom({ url, 'smoke-test': 'off' }).smoke).toBeUndefined()
   })
 
   it('reads the server inputs: start, a pid or a pid file, the log, its pattern and the reports', () => {

@@ -132,3 +132,49 @@ describe('summaryMarkdown of hostile content', () => {
     )
   })
 })
+
+describe('the job summary of a smoke test', () => {
+  const url = new URL('http://127.0.0.1:30000/v1/models')
+  const ctx = { url, expect: { status: [[200, 299]] as const }, timeoutMs: 60_000 }
+  const base = { url, ready: true, reason: 'ready' as const, elapsedMs: 3_000, attempts: 2, models: [], timeline: [] }
+
+  it('gives the medians, how the tokens were counted, the usual rate and the regression warning', () => {
+    const smoke = {
+      request: 'POST /v1/completions',
+      requests: 3,
+      measurements: [1, 2, 3].map(() => ({ ttftMs: 181, tokens: 64, source: 'usage.completion_tokens' as const })),
+      ttftMs: 181.2,
+      decodeTokensPerSecond: 62.94,
+      source: 'usage.completion_tokens' as const
+    }
+    const outcome: GateOutcome = {
+      ...base,
+      smoke,
+      results: [{ ...base, smoke }],
+      profile: {
+        phases: [],
+        usualDecodeTokensPerSecond: 88.8,
+        throughputRegression: 'Decode rate 62.9 tokens/s, 29.2% below the median of 88.8 tokens/s.'
+      }
+    }
+    const md = summaryMarkdown(outcome, ctx)
+    expect(md).toContain('| Time to first token (smoke test) | 181 ms (median of 3 requests) |')
+    expect(md).toContain(
+      "| Decode rate (smoke test) | 62.9 tokens/s (median of 3; tokens counted from the engine's usage.completion\\_tokens; usual 88.8 tokens/s) |"
+    )
+    expect(md).toContain('> ⚠️ Decode rate 62.9 tokens/s, 29.2% below the median of 88.8 tokens/s.')
+  })
+
+  it("says why it could not measure, the server's words kept literal", () => {
+    const smoke = {
+      request: 'POST /generate_stream',
+      requests: 3,
+      measurements: [],
+      problem: { kind: 'stream-error' as const, said: 'CUDA out of memory <img src=x> **now**' }
+    }
+    const md = summaryMarkdown({ ...base, smoke, results: [{ ...base, smoke }] }, ctx)
+    expect(md).toContain(
+      "| Smoke test | ⚠️ The smoke test could not measure throughput: the engine's stream said: CUDA out of memory &lt;img src=x&gt; \\*\\*now\\*\\*. |"
+    )
+  })
+})

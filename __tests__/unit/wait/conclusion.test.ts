@@ -107,3 +107,95 @@ describe('conclude', () => {
     expect(c.finalLine).toMatch(/^Not ready after 3\.0s \(2 probes\): timeout$/)
   })
 })
+
+describe('conclude: the smoke test', () => {
+  const measured = {
+    request: 'POST /v1/completions',
+    requests: 3,
+    measurements: [
+      { ttftMs: 180.4, tokens: 64, source: 'usage.completion_tokens' as const, decodeTokensPerSecond: 88.8 }
+    ],
+    ttftMs: 180.4,
+    decodeTokensPerSecond: 88.84,
+    source: 'usage.completion_tokens' as const
+  }
+  const failed = {
+    request: 'POST /v1/completions',
+    requests: 3,
+    measurements: [],
+    problem: { kind: 'http' as const, status: 500, said: 'EngineCore encountered an issue.' }
+  }
+  const smoked = (smoke: GateOutcome['smoke']): GateOutcome => {
+    const one = {
+      url,
+      ready: true,
+      reason: 'ready' as const,
+      elapsedMs: 3_000,
+      attempts: 2,
+      models: [],
+      timeline: [],
+      smoke
+    }
+    return { ...one, results: [one] }
+  }
+
+  it('a measured smoke test: ready, its medians in the outputs and in results', () => {
+    const c = conclude(smoked(measured), settings({ 'smoke-test': 'true' }))
+    expect(c).toMatchObject({ ready: true, exitCode: 0, smokeWarning: undefined, verdict: undefined })
+    expect(c.outputs).toMatchObject({ 'ttft-ms': '180', 'decode-tokens-per-second': '88.8' })
+    expect(JSON.parse(c.outputs.results)[0]).toMatchObject({ 'ttft-ms': 180, 'decode-tokens-per-second': 88.8 })
+  })
+
+  it('one that could not run warns and stays ready with smoke-test: true', () => {
+    const c = conclude(smoked(failed), settings({ 'smoke-test': 'true' }))
+    expect(c).toMatchObject({ ready: true, exitCode: 0, verdict: undefined })
+    expect(c.outputs).toMatchObject({ ready: 'true', reason: 'ready', 'ttft-ms': '', 'decode-tokens-per-second': '' })
+    expect(c.smokeWarning).toBe(
+      'The smoke test could not measure throughput: POST /v1/completions answered HTTP 500: EngineCore encountered an issue.'
+    )
+  })
+
+  it('fails with smoke-test: fail-on-error: not ready, reason smoke-failed, in the outputs and the summary outcome', () => {
+    const c = conclude(smoked(failed), settings({ 'smoke-test': 'fail-on-error' }))
+    expect(c).toMatchObject({ ready: false, exitCode: 1, smokeWarning: undefined, verdict: { kind: 'fail' } })
+    expect(c.verdict?.message).toMatch(/^The smoke test could not measure throughput: POST \/v1\/completions answered/)
+    expect(c.outputs).toMatchObject({ ready: 'false', reason: 'smoke-failed' })
+    expect(JSON.parse(c.outputs.results)[0]).toMatchObject({ ready: false, reason: 'smoke-failed', 'ttft-ms': null })
+    expect(c.outcome).toMatchObject({ ready: false, reason: 'smoke-failed' })
+    // the same smoke test measured: nothing to fail
+    expect(conclude(smoked(measured), settings({ 'smoke-test': 'fail-on-error' })).exitCode).toBe(0)
+  })
+
+  it('an engine without text generation is named', () => {
+    const triton = {
+      requests: 3,
+      measurements: [],
+      problem: {
+        kind: 'no-route' as const,
+        why: 'no-text-generation' as const,
+        engine: 'triton' as const,
+        path: '/v2/models/m/ready'
+      }
+    }
+    expect(conclude(smoked(triton), settings({ 'smoke-test': 'true' })).smokeWarning).toBe(
+      'The smoke test could not measure throughput: Triton serves no streamed text generation this smoke test ' +
+        'knows (it runs on vLLM, SGLang, TGI, llama.cpp, Ollama and OpenAI-compatible servers).'
+    )
+  })
+
+  it('a slower decode rate fails the run only with fail-on-regression, the wait still ready', () => {
+    const slower = {
+      ...smoked(measured),
+      profile: { phases: [], throughputRegression: 'Decode rate 62.9 tokens/s, 29.2% below the median.' }
+    }
+    expect(conclude(slower, settings({ 'smoke-test': 'true' }))).toMatchObject({
+      exitCode: 0,
+      failedThroughput: undefined
+    })
+    expect(conclude(slower, settings({ 'smoke-test': 'true', 'fail-on-regression': 'true' }))).toMatchObject({
+      ready: true,
+      exitCode: 1,
+      failedThroughput: 'Decode rate 62.9 tokens/s, 29.2% below the median.'
+    })
+  })
+})

@@ -1,0 +1,184 @@
+/**
+ * How to ask each engine for a streamed generation and how to read its stream, as data: the route, the request
+ * body (greedy, a fixed prompt, a number of tokens), the framing (SSE `data:` lines or one JSON object a line) and
+ * what each event carries. Facts from each engine's source (see the research notes on model servers).
+ */
+import { generationRoute } from './model-lists.js'
+import type { LogEngine } from './log-markers.js'
+
+type Entry = Record<string, unknown>
+const isObject = (v: unknown): v is Entry => typeof v === 'object' && v !== null && !Array.isArray(v)
+const count = (v: unknown): number | undefined =>
+  typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : undefined
+
+/** Where a count of generated tokens came from: the engine's own figure, or the streamed chunks counted. */
+export type TokenSource =
+  'usage.completion_tokens' | 'timings.predicted_n' | 'eval_count' | 'details.generated_tokens' | 'chunks'
+
+/** What one event of a stream says. */
+interface StreamEvent {
+  /** The text it carries (a token, or a few); an empty string carries none. */
+  text?: string
+  /** The engine's own count of the tokens generated so far (a final event carries the whole count). */
+  tokens?: { count: number; source: TokenSource }
+  /** The engine's own error, in its words. */
+  error?: string
+  /** The engine's last event (more may follow only as `[DONE]` or the end of the body). */
+  done?: boolean
+}
+
+export interface StreamRoute {
+  name: 'openai' | 'llamacpp' | 'tgi' | 'ollama'
+  servers: string
+  /** After the server's base (the model-list URL without its model-list path). */
+  path: string
+  /** `sse`: `data:` lines, events apart by a blank line, `data: [DONE]` at the end; `ndjson`: one object a line. */
+  framing: 'sse' | 'ndjson'
+  body(model: string | undefined, tokens: number): Entry
+  /** Sent instead when the server refuses `body` (400 or 422): without the fields an older server may not know. */
+  plainBody?(model: string | undefined, tokens: number): Entry
+  read(event: Entry): StreamEvent
+}
+
+/** Greedy decoding of this prompt writes numbers until the token limit: no early end of text. */
+const PROMPT = 'Count from 1 to 1000, separated by commas: 1, 2, 3,'
+
+/** `{"error": …}` in any engine's shape, in words; undefined when the event is no error. */
+function errorText(event: Entry): string | undefined {
+  const e = event.error
+  if (e === undefined || e === null) return event.object === 'error' ? String(event.message ?? 'error') : undefined
+  if (typeof e === 'string') return e
+  if (isObject(e) && typeof e.message === 'string') return e.message
+  return JSON.stringify(e).slice(0, 200)
+}
+
+const STREAM_ROUTES: Readonly<Record<StreamRoute['name'], StreamRoute>> = {
+  openai: {
+    name: 'openai',
+    servers: 'vLLM, SGLang, llama.cpp, LocalAI, NIM, LM Studio, TGI and Ollama (/v1)',
+    path: '/v1/completions',
+    framing: 'sse',
+    body: (model, tokens) => ({
+      model,
+      prompt: PROMPT,
+      max_tokens: tokens,
+      temperature: 0,
+      stream: true,
+      // the last event then carries `usage`, the engine's own count
+      stream_options: { include_usage: true }
+    }),
+    // an OpenAI-compatible server that predates `stream_options` may refuse it: its chunks are counted instead
+    plainBody: (model, tokens) => ({ model, prompt: PROMPT, max_tokens: tokens, temperature: 0, stream: true }),
+    read(event) {
+      const error = errorText(event)
+      if (error !== undefined) return { error }
+      const choices = Array.isArray(event.choices) ? event.choices.filter(isObject) : []
+      const text = choices.map((c) => (typeof c.text === 'string' ? c.text : '')).join('')
+      const completion = isObject(event.usage) ? count(event.usage.completion_tokens) : undefined
+      return {
+        text,
+        ...(completion === undefined ? {} : { tokens: { count: completion, source: 'usage.completion_tokens' } })
+      }
+    }
+  },
+  // llama.cpp's own route: its last event carries `timings` (predicted_n tokens in predicted_ms)
+  llamacpp: {
+    name: 'llamacpp',
+    servers: 'llama.cpp',
+    path: '/completion',
+    framing: 'sse',
+    // `model` picks the model of a router-mode server; a server of one model ignores it
+    body: (model, tokens) => ({
+      ...(model === undefined ? {} : { model }),
+      prompt: PROMPT,
+      n_predict: tokens,
+      temperature: 0,
+      top_k: 1,
+      stream: true,
+      cache_prompt: false
+    }),
+    read(event) {
+      const error = errorText(event)
+      if (error !== undefined) return { error }
+      const predicted = isObject(event.timings) ? count(event.timings.predicted_n) : undefined
+      return {
+        text: typeof event.content === 'string' ? event.content : '',
+        ...(predicted === undefined ? {} : { tokens: { count: predicted, source: 'timings.predicted_n' } }),
+        ...(event.stop === true ? { done: true } : {})
+      }
+    }
+  },
+  // TGI's `data:` lines have no space after the colon; the last event carries `details` when asked for
+  tgi: {
+    name: 'tgi',
+    servers: 'TGI',
+    path: '/generate_stream',
+    framing: 'sse',
+    body: (_model, tokens) => ({
+      inputs: PROMPT,
+      parameters: { max_new_tokens: tokens, do_sample: false, details: true }
+    }),
+    read(event) {
+      const error = errorText(event)
+      if (error !== undefined) return { error }
+      const token = isObject(event.token) ? event.token : undefined
+      const generated = isObject(event.details) ? count(event.details.generated_tokens) : undefined
+      return {
+        text: token !== undefined && token.special !== true && typeof token.text === 'string' ? token.text : '',
+        ...(generated === undefined ? {} : { tokens: { count: generated, source: 'details.generated_tokens' } }),
+        ...(typeof event.generated_text === 'string' ? { done: true } : {})
+      }
+    }
+  },
+  // Ollama streams by default: one JSON object a line, the last with `done: true` and `eval_count`
+  ollama: {
+    name: 'ollama',
+    servers: 'Ollama',
+    path: '/api/generate',
+    framing: 'ndjson',
+    body: (model, tokens) => ({
+      model,
+      prompt: PROMPT,
+      stream: true,
+      options: { num_predict: tokens, temperature: 0, top_k: 1 }
+    }),
+    read(event) {
+      const error = errorText(event)
+      if (error !== undefined) return { error }
+      const evals = event.done === true ? count(event.eval_count) : undefined
+      return {
+        text: typeof event.response === 'string' ? event.response : '',
+        ...(evals === undefined ? {} : { tokens: { count: evals, source: 'eval_count' } }),
+        ...(event.done === true ? { done: true } : {})
+      }
+    }
+  }
+}
+
+/** An engine the log or the `engine` input names, without a model-list URL that tells the route. */
+const ENGINE_STREAMS: Readonly<Partial<Record<LogEngine, StreamRoute['name']>>> = {
+  vllm: 'openai',
+  sglang: 'openai',
+  llamacpp: 'llamacpp',
+  tgi: 'tgi',
+  ollama: 'ollama'
+}
+
+/**
+ * The streamed generation for an endpoint: by its model-list path (the part before it is the server's base, a
+ * proxy prefix kept), else by the engine at the URL's origin; llama.cpp, once known, by its own `/completion`.
+ * `none`: why no text generation is known there (Triton, TorchServe, KServe, an unknown path and engine).
+ */
+export function streamRoute(
+  url: URL,
+  engine: LogEngine | undefined
+): { route: StreamRoute; base: string } | { none: 'no-text-generation' | 'unknown-route'; engine?: LogEngine } {
+  const found = generationRoute(url)
+  if (found !== undefined) {
+    const name = found.route.name === 'openai' && engine === 'llamacpp' ? 'llamacpp' : found.route.name
+    return { route: STREAM_ROUTES[name as StreamRoute['name']], base: found.base }
+  }
+  const name = engine === undefined ? undefined : ENGINE_STREAMS[engine]
+  if (name !== undefined) return { route: STREAM_ROUTES[name], base: url.origin }
+  return engine === undefined ? { none: 'unknown-route' } : { none: 'no-text-generation', engine }
+}

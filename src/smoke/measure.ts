@@ -1,0 +1,206 @@
+/**
+ * The throughput smoke test: once the server is ready, a few streamed generation requests one after another, each
+ * timed from the request to its first token (TTFT) and from its first token to its last (the decode rate). Tokens
+ * are counted by the engine's own figure where its stream gives one, else as the chunks that carried text.
+ */
+import { clip, describeBody } from '../wait/assess.js'
+import { createHttpClient, type ProbeResult } from '../http/probe.js'
+import { type StreamRoute, streamRoute, type TokenSource } from '../engines/streams.js'
+import type { LogEngine } from '../engines/log-markers.js'
+import { median } from '../history/store.js'
+import type { Clock } from '../runtime/clock.js'
+import { FrameReader } from './frames.js'
+
+export interface SmokeSettings {
+  /** A smoke test that cannot run fails the wait (`smoke-test: fail-on-error`); otherwise it only warns. */
+  failOnError: boolean
+  requests: number
+  tokens: number
+  timeoutMs: number
+}
+
+/** One request's figures. */
+export interface Measurement {
+  ttftMs: number
+  tokens: number
+  source: TokenSource
+  /** Tokens after the first over the time after the first; undefined when every token came at once. */
+  decodeTokensPerSecond?: number
+}
+
+/** Why the smoke test could not run, or stopped before its last request: data, worded in src/report. */
+export type SmokeProblem =
+  | { kind: 'no-route'; why: 'no-text-generation' | 'unknown-route'; engine?: LogEngine; path: string }
+  | { kind: 'http'; status: number; said?: string }
+  | { kind: 'network'; code: string; message: string }
+  | { kind: 'timeout'; timeoutMs: number }
+  /** The wait's halter ended it: the job was cancelled, the server exited or wrote a fatal line. */
+  | { kind: 'stopped' }
+  | { kind: 'stream-error'; said: string }
+  | { kind: 'too-long'; what: 'line' | 'body' }
+  | { kind: 'no-tokens' }
+  /** Every token of every request came in one piece: nothing to time the decoding by. */
+  | { kind: 'not-streamed' }
+
+export interface SmokeResult {
+  /** What was sent, e.g. `POST /v1/completions`; undefined when no route is known. */
+  request?: string
+  /** The requests asked for. */
+  requests: number
+  measurements: Measurement[]
+  /** Medians over the measurements. */
+  ttftMs?: number
+  decodeTokensPerSecond?: number
+  /** How the tokens were counted (the last request's way). */
+  source?: TokenSource
+  problem?: SmokeProblem
+}
+
+export interface SmokeTarget {
+  url: URL
+  engine: LogEngine | undefined
+  /** The model to ask for (the listed id the wait matched). */
+  model: string | undefined
+  headers: Record<string, string>
+  caCert?: string
+  insecureTls?: boolean
+  secrets?: readonly string[]
+}
+
+/** Runs the smoke test against one endpoint, within `settings.timeoutMs` in all; `signal` ends it at once. */
+export async function smokeTest(
+  target: SmokeTarget,
+  settings: SmokeSettings,
+  deps: { clock: Clock; signal?: AbortSignal; measured?(index: number, m: Measurement): void }
+): Promise<SmokeResult> {
+  const found = streamRoute(target.url, target.engine)
+  if ('none' in found)
+    return {
+      requests: settings.requests,
+      measurements: [],
+      problem: { kind: 'no-route', why: found.none, engine: found.engine, path: target.url.pathname }
+    }
+  const { route, base } = found
+  const client = createHttpClient({ caCert: target.caCert, insecureTls: target.insecureTls, secrets: target.secrets })
+  const deadline = deps.clock.now() + settings.timeoutMs
+  const measurements: Measurement[] = []
+  let problem: SmokeProblem | undefined
+  let body = route.body
+  try {
+    for (let i = 0; i < settings.requests && problem === undefined; i++) {
+      const left = deadline - deps.clock.now()
+      const one =
+        left <= 0
+          ? { problem: { kind: 'timeout', timeoutMs: settings.timeoutMs } as const }
+          : await measureOne(client, route, body, base, target, settings, left, deps)
+      const refused = 'problem' in one && one.problem.kind === 'http' && [400, 422].includes(one.problem.status)
+      if (refused && route.plainBody !== undefined && body !== route.plainBody) {
+        // asked again, the same request without the fields the server may not know
+        body = route.plainBody
+        i--
+        continue
+      }
+      if ('problem' in one) {
+        problem = one.problem.kind === 'timeout' ? { kind: 'timeout', timeoutMs: settings.timeoutMs } : one.problem
+      } else {
+        measurements.push(one)
+        deps.measured?.(i, one)
+      }
+    }
+  } finally {
+    await client.close()
+  }
+  const rates = measurements.flatMap((m) => (m.decodeTokensPerSecond === undefined ? [] : [m.decodeTokensPerSecond]))
+  if (problem === undefined && rates.length === 0) problem = { kind: 'not-streamed' }
+  return {
+    request: `POST ${route.path}`,
+    requests: settings.requests,
+    measurements,
+    ...(measurements.length === 0 ? {} : { ttftMs: median(measurements.map((m) => m.ttftMs)) }),
+    ...(rates.length === 0 ? {} : { decodeTokensPerSecond: median(rates) }),
+    ...(measurements.length === 0 ? {} : { source: measurements[measurements.length - 1].source }),
+    ...(problem === undefined ? {} : { problem })
+  }
+}
+
+type Client = ReturnType<typeof createHttpClient>
+
+/** One streamed request, read as it arrives, bounded by `timeoutMs`, the frame reader's caps and `signal`. */
+async function measureOne(
+  client: Client,
+  route: StreamRoute,
+  body: StreamRoute['body'],
+  base: string,
+  target: SmokeTarget,
+  settings: SmokeSettings,
+  timeoutMs: number,
+  deps: { clock: Clock; signal?: AbortSignal }
+): Promise<Measurement | { problem: SmokeProblem }> {
+  const { clock } = deps
+  const frames = new FrameReader(route.framing)
+  let firstAt: number | undefined
+  let lastAt = 0
+  let chunks = 0
+  let counted: { count: number; source: TokenSource } | undefined
+  let problem: SmokeProblem | undefined
+  /** Reads the frames; false once the stream has said all it will (its end, an error, a frame too long). */
+  const take = (list: ReturnType<FrameReader['push']>, at: number): boolean => {
+    for (const frame of list) {
+      if (frame.kind === 'done') return false
+      if (frame.kind === 'too-long') {
+        problem = { kind: 'too-long', what: frame.what }
+        return false
+      }
+      const event = route.read(frame.json)
+      if (event.error !== undefined) {
+        // the server's words on one line, as an HTTP error's are: a stream's line may be 64 KiB
+        problem = { kind: 'stream-error', said: clip(event.error, 300) }
+        return false
+      }
+      if (event.text !== undefined && event.text !== '') {
+        firstAt ??= at
+        lastAt = at
+        chunks++
+      }
+      if (event.tokens !== undefined) counted = event.tokens
+      if (event.done) return false
+    }
+    return true
+  }
+  const sentAt = clock.now()
+  const result: ProbeResult = await client.send(
+    {
+      url: new URL(`${base}${route.path}`),
+      method: 'POST',
+      headers: { accept: 'text/event-stream, application/x-ndjson, application/json', ...target.headers },
+      json: body(target.model, settings.tokens),
+      stream: (chunk) => take(frames.push(chunk), clock.now())
+    },
+    timeoutMs,
+    deps.signal
+  )
+  if (result.kind === 'error')
+    return {
+      problem:
+        result.code === 'TIMEOUT'
+          ? { kind: 'timeout', timeoutMs }
+          : result.code === 'STOPPED'
+            ? { kind: 'stopped' }
+            : { kind: 'network', code: result.code, message: result.message }
+    }
+  if (result.status < 200 || result.status > 299) {
+    const said = describeBody(result.body, result.contentType, result.json)
+    return { problem: { kind: 'http', status: result.status, ...(said === '' ? {} : { said }) } }
+  }
+  if (problem === undefined) take(frames.end(), clock.now())
+  if (problem !== undefined) return { problem }
+  if (firstAt === undefined) return { problem: { kind: 'no-tokens' } }
+  const tokens = counted?.count ?? chunks
+  const decodeMs = lastAt - firstAt
+  return {
+    ttftMs: firstAt - sentAt,
+    tokens,
+    source: counted?.source ?? 'chunks',
+    ...(tokens >= 2 && decodeMs > 0 ? { decodeTokensPerSecond: ((tokens - 1) * 1000) / decodeMs } : {})
+  }
+}
