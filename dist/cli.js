@@ -22787,12 +22787,12 @@ async function smokeEndpoints(results, settings, deps) {
         if (!r.ready)
             return r;
         const prefix = results.length > 1 ? `[${r.url.href}] ` : '';
-        const found = streamRoute(r.url, deps.engine);
+        const found = streamRoute(r.url, r.engine);
         const request = 'route' in found ? `POST ${found.route.path}` : undefined;
         deps.log(`${prefix}${smokeLines.start(smoke.requests, smoke.tokens, request)}`);
         const result = await smokeTest({
             url: r.url,
-            engine: deps.engine,
+            engine: r.engine,
             // the listed id the wait matched: the `model` input may be a part of it
             model: r.last?.modelId ?? settings.model ?? r.models[0],
             headers: settings.headers,
@@ -22813,6 +22813,7 @@ async function smokeEndpoints(results, settings, deps) {
 
 ;// CONCATENATED MODULE: ./src/wait/gate.ts
 /** The whole wait, from settings to outcome, shared by every front end (the action, the CLI). */
+
 
 
 
@@ -22933,7 +22934,6 @@ async function gate(settings, gateDeps) {
         // startup's figures were taken before it, so that its requests count in none of them.
         const results = settings.smoke !== undefined && waited.every((r) => r.ready)
             ? await smokeEndpoints(waited, settings, {
-                engine: settings.engine ?? profile.engine,
                 clock,
                 signal: halter.signal,
                 log: deps.log
@@ -23026,11 +23026,17 @@ async function waitForTarget({ url, generation }, shared) {
     };
     const prober = createProber({ url, headers: settings.headers, ...tls });
     const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls });
+    // The engine this endpoint's own model list names (`owned_by`). A fleet may mix engines: what one endpoint
+    // lists must not choose another's readiness route (SGLang's /health asked of an Ollama server never answers).
+    let listed;
+    // `engine`, else this endpoint's list, else the server's log (one server: its log speaks for its endpoints)
+    const engineOf = () => settings.engine ?? listed ?? (log !== undefined ? profile.engine : undefined);
     const probe = async (timeoutMs, signal) => {
         const result = await prober.probe(timeoutMs, signal);
         deps.debug?.(`${prefix}${probeLine(result)}`);
-        // The model list can name the engine (`owned_by`) when the log has not: for the startup phases, and for the
-        // engine's own readiness answer, which a wait without a log needs too.
+        if (result.kind === 'http' && listed === undefined)
+            listed = engineOfModelList(result.json);
+        // The model list can name the engine when the log has not: for the startup phases.
         if (result.kind === 'http' && profile.engine === undefined) {
             const lines = profile.models(result.json);
             if (log !== undefined)
@@ -23041,7 +23047,7 @@ async function waitForTarget({ url, generation }, shared) {
     // the engine's own readiness answer on the same origin, for an engine that lists its model before it serves
     let health;
     const engineReady = async (timeoutMs, signal) => {
-        const engine = settings.engine ?? profile.engine;
+        const engine = engineOf();
         const healthUrl = readinessUrl(engine, url);
         if (healthUrl === undefined)
             return undefined;
@@ -23106,7 +23112,7 @@ async function waitForTarget({ url, generation }, shared) {
         if (!outcome.ready && outcome.reason !== 'timeout' && halter.halted === undefined) {
             shared.haltFleet?.({ reason: 'cancelled', detail: gateLines.fleetStopped(url, outcome.reason) });
         }
-        return { ...outcome, url };
+        return { ...outcome, url, engine: engineOf() };
     }
     finally {
         await Promise.all([prober.close(), generator?.close(), health?.prober.close(), loader?.close()]);

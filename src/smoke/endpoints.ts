@@ -1,6 +1,5 @@
 /** The smoke test of every endpoint of a wait once all are ready: each endpoint's requests one after another. */
 import type { Settings } from '../inputs/settings.js'
-import type { LogEngine } from '../engines/log-markers.js'
 import type { TargetOutcome } from '../wait/outcome.js'
 import type { Clock } from '../runtime/clock.js'
 import { smokeLines } from '../report/smoke-report.js'
@@ -14,7 +13,7 @@ import { streamRoute } from '../engines/streams.js'
 export async function smokeEndpoints(
   results: readonly TargetOutcome[],
   settings: Settings,
-  deps: { engine: LogEngine | undefined; clock: Clock; signal: AbortSignal; log(line: string): void }
+  deps: { clock: Clock; signal: AbortSignal; log(line: string): void }
 ): Promise<TargetOutcome[]> {
   const smoke = settings.smoke
   if (smoke === undefined) return [...results]
@@ -22,13 +21,13 @@ export async function smokeEndpoints(
     results.map(async (r) => {
       if (!r.ready) return r
       const prefix = results.length > 1 ? `[${r.url.href}] ` : ''
-      const found = streamRoute(r.url, deps.engine)
+      const found = streamRoute(r.url, r.engine)
       const request = 'route' in found ? `POST ${found.route.path}` : undefined
       deps.log(`${prefix}${smokeLines.start(smoke.requests, smoke.tokens, request)}`)
       const result = await smokeTest(
         {
           url: r.url,
-          engine: deps.engine,
+          engine: r.engine,
           // the listed id the wait matched: the `model` input may be a part of it
           model: r.last?.modelId ?? settings.model ?? r.models[0],
           headers: settings.headers,

@@ -4,6 +4,7 @@ import { envReport } from '../server/env-report.js'
 import { createGenerator, type GenerationCheck } from './generation-check.js'
 import { assess, type Assessment } from './assess.js'
 import { readinessUrl } from '../engines/readiness.js'
+import { engineOfModelList, type LogEngine } from '../engines/log-markers.js'
 import { loadRequest } from '../engines/load.js'
 import { preflight, preflightVerdict } from '../server/preflight.js'
 import { gpuSnapshot, memoryHeldBy } from '../gpu/nvidia-smi.js'
@@ -177,7 +178,6 @@ export async function gate(settings: Settings, gateDeps: GateDeps): Promise<Gate
     const results =
       settings.smoke !== undefined && waited.every((r) => r.ready)
         ? await smokeEndpoints(waited, settings, {
-            engine: settings.engine ?? profile.engine,
             clock,
             signal: halter.signal,
             log: deps.log
@@ -298,11 +298,17 @@ async function waitForTarget({ url, generation }: Target, shared: Shared): Promi
   }
   const prober = createProber({ url, headers: settings.headers, ...tls })
   const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls })
+  // The engine this endpoint's own model list names (`owned_by`). A fleet may mix engines: what one endpoint
+  // lists must not choose another's readiness route (SGLang's /health asked of an Ollama server never answers).
+  let listed: LogEngine | undefined
+  // `engine`, else this endpoint's list, else the server's log (one server: its log speaks for its endpoints)
+  const engineOf = (): LogEngine | undefined =>
+    settings.engine ?? listed ?? (log !== undefined ? profile.engine : undefined)
   const probe = async (timeoutMs: number, signal?: AbortSignal): Promise<ProbeResult> => {
     const result = await prober.probe(timeoutMs, signal)
     deps.debug?.(`${prefix}${probeLine(result)}`)
-    // The model list can name the engine (`owned_by`) when the log has not: for the startup phases, and for the
-    // engine's own readiness answer, which a wait without a log needs too.
+    if (result.kind === 'http' && listed === undefined) listed = engineOfModelList(result.json)
+    // The model list can name the engine when the log has not: for the startup phases.
     if (result.kind === 'http' && profile.engine === undefined) {
       const lines = profile.models(result.json)
       if (log !== undefined) shared.sayStartup(lines)
@@ -312,7 +318,7 @@ async function waitForTarget({ url, generation }: Target, shared: Shared): Promi
   // the engine's own readiness answer on the same origin, for an engine that lists its model before it serves
   let health: { url: URL; prober: ReturnType<typeof createProber> } | undefined
   const engineReady = async (timeoutMs: number, signal?: AbortSignal): Promise<GenerationCheck | undefined> => {
-    const engine = settings.engine ?? profile.engine
+    const engine = engineOf()
     const healthUrl = readinessUrl(engine, url)
     if (healthUrl === undefined) return undefined
     if (health?.url.href !== healthUrl.href) {
@@ -376,7 +382,7 @@ async function waitForTarget({ url, generation }: Target, shared: Shared): Promi
     if (!outcome.ready && outcome.reason !== 'timeout' && halter.halted === undefined) {
       shared.haltFleet?.({ reason: 'cancelled', detail: gateLines.fleetStopped(url, outcome.reason) })
     }
-    return { ...outcome, url }
+    return { ...outcome, url, engine: engineOf() }
   } finally {
     await Promise.all([prober.close(), generator?.close(), health?.prober.close(), loader?.close()])
   }

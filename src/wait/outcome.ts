@@ -3,6 +3,7 @@ import type { Expectation } from './assess.js'
 import type { Outcome } from './loop.js'
 import type { EnvEntry } from '../server/env-report.js'
 import type { LogLine } from '../server/log-follower.js'
+import type { LogEngine } from '../engines/log-markers.js'
 import type { PhaseTiming } from '../startup/phases.js'
 import type { Settings } from '../inputs/settings.js'
 import type { SmokeResult } from '../smoke/measure.js'
@@ -44,7 +45,12 @@ export interface ProfileFacts {
 }
 
 /** One endpoint's wait, and its smoke test once ready (`smoke-test`). */
-export type TargetOutcome = Outcome & { url: URL; smoke?: SmokeResult }
+export type TargetOutcome = Outcome & {
+  url: URL
+  /** The engine this endpoint was judged as (`engine`, its own model list, or the server's log), when known. */
+  engine?: LogEngine
+  smoke?: SmokeResult
+}
 
 /** The whole wait: the scalar fields describe one endpoint (see `representative`), `results` all of them. */
 export type GateOutcome = TargetOutcome & { results: TargetOutcome[]; server?: ServerFacts; profile?: ProfileFacts }

@@ -75,6 +75,33 @@ describe('a fleet of simulated servers on loopback', () => {
     }
   })
 
+  it('a fleet that mixes engines: each endpoint goes by the engine its own model list names', async () => {
+    // SGLang lists its model before it serves (its /health decides); Ollama has no /health: asking Ollama's
+    // server SGLang's readiness route would wait for an answer that never comes
+    const sglang = await simulate({ engine: 'sglang', model: 'kimi', loadMs: 300 })
+    const ollama = await simulate({ engine: 'ollama', model: 'kimi', loadMs: 300 })
+    try {
+      const inputs: Partial<Record<InputName, string>> = {
+        url: `${sglang.baseUrl}/v1/models\n${ollama.baseUrl}/api/tags`,
+        model: 'kimi',
+        timeout: '8s',
+        interval: '200ms'
+      }
+      const outcome = await gate(
+        parseSettings((name) => inputs[name] ?? ''),
+        { clock: systemClock, log: () => undefined }
+      )
+      expect(outcome.results.map((r) => [r.ready, r.reason])).toEqual([
+        [true, 'ready'],
+        [true, 'ready']
+      ])
+      expect(outcome.results[0].engineReadiness?.request).toMatch(/\/health/)
+      expect(outcome.results[1].engineReadiness).toBeUndefined()
+    } finally {
+      await Promise.all([sglang.close(), ollama.close()])
+    }
+  })
+
   it('halts the others as soon as one endpoint can no longer become ready', async () => {
     const locked = await net.http((_req, res) =>
       res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"Unauthorized"}')
