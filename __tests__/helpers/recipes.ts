@@ -3,7 +3,7 @@
  * simulator on a free port, `npm install -g wait-for-model` by the package already built (dist/cli.js), and
  * CI agents (buildkite-agent) by fakes that record what they were asked.
  */
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 const root = new URL('../..', import.meta.url).pathname
@@ -27,8 +27,13 @@ export function fakeTools(dir: string): string {
   const bin = join(dir, 'bin')
   mkdirSync(bin, { recursive: true })
   const tool = (name: string, script: string): void => {
-    writeFileSync(join(bin, name), `#!/bin/sh\n${script}\n`)
-    chmodSync(join(bin, name), 0o755)
+    // Written beside and renamed over: each shell of a job writes the tools again, and a server a step left in the
+    // background may still be reading its wrapper script. Truncating that file in place made sh read an empty
+    // script and exit without starting the server (a Jenkins recipe's wait then timed out, now and then).
+    const path = join(bin, name)
+    writeFileSync(`${path}.new`, `#!/bin/sh\n${script}\n`)
+    chmodSync(`${path}.new`, 0o755)
+    renameSync(`${path}.new`, path)
   }
   tool('wait-for-model', `exec "${process.execPath}" "${cli}" "$@"`)
   tool('npm', '[ "$*" = "install -g wait-for-model" ] || { echo "fake npm: $*" >&2; exit 1; }')
