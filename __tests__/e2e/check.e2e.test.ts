@@ -1,33 +1,13 @@
-import { spawn } from 'node:child_process'
 import { simulate } from '../../src/simulator/server.js'
 import { loopback } from '../helpers/loopback.js'
+import { type ProcessRun, runProcess } from '../helpers/support.js'
 
 /** `wait-for-model check` through dist/cli.js: one probe, one line, the exit status a health check reads. */
 const cli = new URL('../../dist/cli.js', import.meta.url).pathname
 const net = loopback()
 
-interface Run {
-  code: number | null
-  stdout: string
-  stderr: string
-  ms: number
-}
-
-function check(args: string[]): Promise<Run> {
-  const started = performance.now()
-  const child = spawn(process.execPath, [cli, 'check', ...args], {
-    env: { PATH: process.env.PATH ?? '' },
-    stdio: ['ignore', 'pipe', 'pipe']
-  })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-  return new Promise((resolve, reject) => {
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr, ms: performance.now() - started }))
-  })
-}
+const check = (args: string[]): Promise<ProcessRun> =>
+  runProcess(process.execPath, [cli, 'check', ...args], { env: { PATH: process.env.PATH ?? '' } })
 
 describe('wait-for-model check', () => {
   it('says not ready while the simulated engine loads and ready once it lists the model, one line each', async () => {
@@ -61,7 +41,7 @@ describe('wait-for-model check', () => {
     expect(r.stdout).toMatch(/^not ready after \d+ms: HTTP 503 Loading model\n$/)
     expect(requests).toBe(1)
     // no sleep until the next probe: it ends long before the 10s request-timeout (Node's start included)
-    expect(r.ms).toBeLessThan(5000)
+    expect(r.wallMs).toBeLessThan(5000)
   })
 
   it('ends within --request-timeout when the server never answers', async () => {
@@ -70,8 +50,8 @@ describe('wait-for-model check', () => {
     expect(r.code).toBe(1)
     expect(r.stdout.split('\n')).toHaveLength(2)
     expect(r.stdout).toMatch(/^not ready after 1\.\ds: /)
-    expect(r.ms).toBeGreaterThanOrEqual(1000)
-    expect(r.ms).toBeLessThan(4000)
+    expect(r.wallMs).toBeGreaterThanOrEqual(1000)
+    expect(r.wallMs).toBeLessThan(4000)
   })
 
   it('with --probe-generation, is not ready while generation fails although the model is listed', async () => {

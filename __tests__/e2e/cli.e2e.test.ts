@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process'
 import { appendFileSync, readFileSync } from 'node:fs'
 import type { IncomingHttpHeaders } from 'node:http'
 import { tmpdir } from 'node:os'
@@ -6,7 +5,7 @@ import { join } from 'node:path'
 import { freePort, simulate } from '../../src/simulator/server.js'
 import { loopback } from '../helpers/loopback.js'
 import { sandbox } from '../helpers/sandbox.js'
-import { entry, fakeServer } from '../helpers/support.js'
+import { entry, fakeServer, type ProcessRun, runProcess } from '../helpers/support.js'
 import { runAction } from '../../src/action/packaged-run.js'
 
 /** End to end: `node dist/cli.js` as a person or a script runs it, against real servers on loopback. */
@@ -18,33 +17,17 @@ const actionOutputs = [
     .matchAll(/^ {2}([a-z-]+):$/gm)
 ].map((m) => m[1])
 
-interface Run {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
 /** The CLI's history (its default: under the user's cache directory) goes to a directory of the tests' own. */
 const cacheHome = sandbox('wait-for-model-cli-cache-', 'file').dir()
 /** A directory for each test, for what a run writes (the server log under RUNNER_TEMP). */
 const box = sandbox('wait-for-model-cli-')
 
-function run(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  // A clean environment: nothing inherited may set an input or NO_COLOR.
-  const child = spawn(process.execPath, [cli, ...args], {
+// A clean environment: nothing inherited may set an input or NO_COLOR.
+const run = (args: string[], env: Record<string, string> = {}): Promise<ProcessRun> =>
+  runProcess(process.execPath, [cli, ...args], {
     // TMPDIR: this run's, whose leftovers the tests' teardown looks for
-    env: { PATH: process.env.PATH ?? '', XDG_CACHE_HOME: cacheHome, TMPDIR: tmpdir(), ...env },
-    stdio: ['ignore', 'pipe', 'pipe']
+    env: { PATH: process.env.PATH ?? '', XDG_CACHE_HOME: cacheHome, TMPDIR: tmpdir(), ...env }
   })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-  return new Promise((resolve, reject) => {
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
 
 const net = loopback()
 function serve(status: number, body: string, seen: IncomingHttpHeaders[] = []): Promise<string> {
@@ -317,7 +300,8 @@ describe('wait-for-model (the CLI)', () => {
   })
 
   it('prints its version, and help that lists every action input as a flag with its default', async () => {
-    expect(await run(['--version'])).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' })
+    const { code, stdout, stderr } = await run(['--version'])
+    expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' })
     const help = await run(['--help'])
     expect(help.code).toBe(0)
     expect(help.stdout).toMatch(/^ {2}--timeout DURATION +give up after this long \(default: 15m\)$/m)

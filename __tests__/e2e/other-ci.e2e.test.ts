@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { parse } from 'yaml'
 import { freePort } from '../../src/simulator/server.js'
 import { codeBlocks, fakeTools, localised, pidsIn } from '../helpers/recipes.js'
 import { sandbox } from '../helpers/sandbox.js'
+import { type ProcessRun, runProcess } from '../helpers/support.js'
 
 /**
  * docs/other-ci.md's recipes, run as written against the simulator: GitLab CI's script and after_script, the
@@ -13,31 +13,15 @@ const box = sandbox('wfm-other-ci-')
 // each recipe starts Node three or four times: on a loaded two-core machine, more than jest's default 30s
 const RECIPE_MS = 90_000
 
-interface Shell {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
 /** One shell, as the CI system starts it, in the job's directory with the fakes first on PATH. */
-function shell(args: string[], script: string): Promise<Shell> {
+async function shell(args: string[], script: string): Promise<ProcessRun> {
   const dir = box.dir()
-  const child = spawn(args[0], [...args.slice(1), script], {
+  const run = await runProcess(args[0], [...args.slice(1), script], {
     cwd: dir,
-    env: { PATH: `${fakeTools(dir)}:${process.env.PATH}`, HOME: dir, XDG_CACHE_HOME: dir, TMPDIR: dir },
-    stdio: ['ignore', 'pipe', 'pipe']
+    env: { PATH: `${fakeTools(dir)}:${process.env.PATH}`, HOME: dir, XDG_CACHE_HOME: dir, TMPDIR: dir }
   })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-  return new Promise((resolve, reject) => {
-    child.on('error', reject)
-    child.on('close', (code) => {
-      box.pids.push(...pidsIn(box.path('pids')))
-      resolve({ code, stdout, stderr })
-    })
-  })
+  box.pids.push(...pidsIn(box.path('pids')))
+  return run
 }
 
 const summary = (): string => readFileSync(box.path('wait-for-model.md'), 'utf8')

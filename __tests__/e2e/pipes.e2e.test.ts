@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process'
 import { tmpdir } from 'node:os'
 import { runAction } from '../../src/action/packaged-run.js'
 import { simulate, type SimulatedServer } from '../../src/simulator/server.js'
 import { sandbox } from '../helpers/sandbox.js'
-import { entry } from '../helpers/support.js'
+import { entry, type ProcessRun, runProcess } from '../helpers/support.js'
 
 /**
  * Readers that leave early, through real pipes: the CLI and the packaged action keep their exit status and
@@ -20,8 +19,8 @@ beforeEach(async () => {
 afterEach(() => server.close())
 
 /** Runs a bash pipeline with the CLI as $CLI; resolves with bash's exit status and what reached this end. */
-function pipeline(script: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn('bash', ['-c', script], {
+const pipeline = (script: string): Promise<ProcessRun> =>
+  runProcess('bash', ['-c', script], {
     // TMPDIR: this run's, whose leftovers the tests' teardown looks for
     env: {
       PATH: process.env.PATH ?? '',
@@ -29,18 +28,8 @@ function pipeline(script: string): Promise<{ code: number | null; stdout: string
       TMPDIR: tmpdir(),
       NODE: process.execPath,
       CLI: cli
-    },
-    stdio: ['ignore', 'pipe', 'pipe']
+    }
   })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-  return new Promise((resolve, reject) => {
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
 
 const wait = (url: string): string => `"$NODE" "$CLI" --url ${url} --model qwen3 --interval 200ms --timeout 30s`
 const STACK = /EPIPE|^\s+at /m

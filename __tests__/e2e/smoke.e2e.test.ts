@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { freePort, simulate, type SimulatedServer } from '../../src/simulator/server.js'
 import { runAction } from '../../src/action/packaged-run.js'
 import { loopback } from '../helpers/loopback.js'
 import { sandbox } from '../helpers/sandbox.js'
-import { entry } from '../helpers/support.js'
+import { entry, type ProcessRun, runProcess } from '../helpers/support.js'
 
 /** The throughput smoke test end to end: the packaged action and CLI against the simulator streaming at a pace. */
 const cli = new URL('../../dist/cli.js', import.meta.url).pathname
@@ -27,21 +26,10 @@ async function simulated(
   return server.baseUrl
 }
 
-function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; wallMs: number }> {
-  const started = performance.now()
-  const child = spawn(process.execPath, [cli, ...args], {
-    env: { PATH: process.env.PATH ?? '', XDG_CACHE_HOME: box.dir(), TMPDIR: tmpdir() },
-    stdio: ['ignore', 'pipe', 'pipe']
+const runCli = (args: string[]): Promise<ProcessRun> =>
+  runProcess(process.execPath, [cli, ...args], {
+    env: { PATH: process.env.PATH ?? '', XDG_CACHE_HOME: box.dir(), TMPDIR: tmpdir() }
   })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-  return new Promise((resolve, reject) => {
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr, wallMs: performance.now() - started }))
-  })
-}
 
 describe('the smoke test', () => {
   it('the action: ttft-ms and decode-tokens-per-second near the pace set, in outputs, results and the summary', async () => {

@@ -1,4 +1,5 @@
 /** Shared by the end-to-end suites: the packaged action and what to read from a run (servers: loopback.ts). */
+import { spawn } from 'node:child_process'
 import { type ActionRun, runAction } from '../../src/action/packaged-run.js'
 
 export const entry = new URL('../../dist/index.js', import.meta.url).pathname
@@ -23,4 +24,33 @@ export async function runMeasured(
   const kb = /peak-rss-kb=(\d+)/.exec(run.stderr)
   if (!kb) throw new Error(`no peak-rss line in stderr: ${run.stderr}`)
   return { ...run, peakRssMb: Number(kb[1]) / 1024 }
+}
+
+export interface ProcessRun {
+  code: number | null
+  stdout: string
+  stderr: string
+  /** From the spawn to the close of its output. */
+  wallMs: number
+}
+
+/**
+ * Runs a command to its end (the CLI, a shell), stdin closed, in exactly `env` (nothing inherited may set an input),
+ * and collects what it wrote and how long it took.
+ */
+export function runProcess(
+  command: string,
+  args: string[],
+  { env, cwd }: { env: NodeJS.ProcessEnv; cwd?: string }
+): Promise<ProcessRun> {
+  const started = performance.now()
+  const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+  return new Promise((resolve, reject) => {
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, stdout, stderr, wallMs: performance.now() - started }))
+  })
 }

@@ -47,6 +47,7 @@ export function loadHistory(file: string | undefined, key: string, offNotice?: s
 }
 
 export interface RunFindings {
+  /** The median startup of the last ready runs with this history key. */
   expectedSeconds?: number
   regressionPercent?: number
   /** In words, when the startup was slower than the threshold allows. */

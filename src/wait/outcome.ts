@@ -6,6 +6,7 @@ import type { LogLine } from '../server/log-follower.js'
 import type { LogEngine } from '../engines/log-markers.js'
 import type { PhaseTiming } from '../startup/phases.js'
 import type { Settings } from '../inputs/settings.js'
+import type { RunFindings } from '../history/around-wait.js'
 import type { SmokeResult } from '../smoke/measure.js'
 
 /** What the gate knows about the server process and its log, beside the wait itself. */
@@ -24,24 +25,13 @@ export interface ServerFacts {
   logTail?: LogLine[]
 }
 
-/** The startup profile from the server's log, and this run against earlier ones. */
-export interface ProfileFacts {
+/** The startup profile from the server's log, and this run against earlier ones (the history's findings). */
+export type ProfileFacts = Omit<RunFindings, 'notices'> & {
   /** The engine's name for people ("vLLM"), when known. */
   engineLabel?: string
   phases: PhaseTiming[]
   /** The median seconds of each phase in earlier runs. */
   usualPhaseSeconds?: ReadonlyMap<string, number>
-  /** The median startup of the last ready runs with this history key. */
-  expectedSeconds?: number
-  regressionPercent?: number
-  /** The warning for a startup slower than `regression-threshold` allows. */
-  regression?: string
-  /** The warning for a changed `env-report`. */
-  drift?: string
-  /** The median decode rate of the earlier runs' smoke tests (the last ten with the same `smoke-tokens`). */
-  usualDecodeTokensPerSecond?: number
-  /** The warning for a decode rate lower than `throughput-regression-threshold` allows. */
-  throughputRegression?: string
 }
 
 /** One endpoint's wait, and its smoke test once ready (`smoke-test`). */
