@@ -22194,13 +22194,15 @@ async function waitForTarget({ url, generation }, shared) {
     const probe = async (timeoutMs, signal) => {
         const result = await prober.probe(timeoutMs, signal);
         deps.debug?.(`${prefix}${probeLine(result)}`);
-        if (result.kind === 'http' && listed === undefined)
+        // One look at each answer until its list names the engine (a list that never does is read once a probe)
+        if (result.kind === 'http' && listed === undefined) {
             listed = engineOfModelList(result.json);
-        // The model list can name the engine when the log has not: for the startup phases.
-        if (result.kind === 'http' && profile.engine === undefined) {
-            const lines = profile.models(result.json);
-            if (log !== undefined)
-                shared.sayStartup(lines);
+            // and the first list to name it names it for the startup phases too, when the log has not
+            if (listed !== undefined && profile.engine === undefined) {
+                const lines = profile.models(result.json);
+                if (log !== undefined)
+                    shared.sayStartup(lines);
+            }
         }
         return result;
     };
