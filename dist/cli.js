@@ -16540,15 +16540,16 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(631);
+/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6070);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 /** The `wait-for-model` command: the same gate as the action, for shells, ssh sessions and scripts. */
 
 
 
-(0,_runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__/* .keepMemoryFlat */ .o)();
 (0,_runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__/* .dropOutputToClosedPipes */ .D)([process.stdout, process.stderr]);
+// Once the first probe is on its way, as the action (src/runtime/memory.ts says why then)
+setImmediate(_runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__/* .keepMemoryFlat */ .o);
 process.exitCode = await (0,_cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__/* .runCli */ .a)(process.argv.slice(2), process);
 // As the action (src/index.ts): nothing left pending may hold the command once it has said its last word.
 process.exit();
@@ -16558,8 +16559,8 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 631:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ 6070:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 
 // EXPORTS
@@ -16567,31 +16568,20 @@ __nccwpck_require__.d(__webpack_exports__, {
   a: () => (/* binding */ runCli)
 });
 
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
 // EXTERNAL MODULE: external "node:url"
 var external_node_url_ = __nccwpck_require__(3136);
 ;// CONCATENATED MODULE: ./package.json
 const package_namespaceObject = {"rE":"0.1.0"};
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
-;// CONCATENATED MODULE: external "node:os"
-const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-;// CONCATENATED MODULE: ./src/inputs/variables.ts
-/** Where an input's value comes from in the environment: the one mapping from input names to variable names. */
-const PREFIX = 'INPUT_';
-/** Whether an environment variable carries an input (the runner's or a shell's form). */
-const isInputVariable = (variable) => variable.startsWith(PREFIX);
-/**
- * The variable the runner sets for an input, as @actions/core's getInput reads it: INPUT_, then the name upper-cased
- * with spaces as underscores and hyphens kept (`match-regex` \u2192 INPUT_MATCH-REGEX).
- */
-const inputVariable = (name) => `${PREFIX}${name.replace(/ /g, '_').toUpperCase()}`;
-/** The form a shell can set, hyphens as underscores (INPUT_MATCH_REGEX): the CLI reads it too. */
-const shellInputVariable = (name) => inputVariable(name).replace(/-/g, '_');
-
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __nccwpck_require__(8161);
+// EXTERNAL MODULE: ./src/inputs/variables.ts
+var variables = __nccwpck_require__(6192);
 ;// CONCATENATED MODULE: ./src/action/packaged-run.ts
 /**
  * Runs the packaged action the way a GitHub runner does: `node dist/index.js` with `INPUT_*` variables and
@@ -16603,26 +16593,26 @@ const shellInputVariable = (name) => inputVariable(name).replace(/-/g, '_');
 
 
 async function runAction(options) {
-    const dir = (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'wait-for-model-run-'));
-    const outputFile = (0,external_node_path_namespaceObject.join)(dir, 'output');
-    const summaryFile = (0,external_node_path_namespaceObject.join)(dir, 'summary');
-    const stateFile = (0,external_node_path_namespaceObject.join)(dir, 'state');
-    (0,external_node_fs_namespaceObject.writeFileSync)(outputFile, '');
-    (0,external_node_fs_namespaceObject.writeFileSync)(stateFile, '');
-    (0,external_node_fs_namespaceObject.writeFileSync)(summaryFile, '');
+    const dir = (0,external_node_fs_.mkdtempSync)((0,external_node_path_.join)((0,external_node_os_.tmpdir)(), 'wait-for-model-run-'));
+    const outputFile = (0,external_node_path_.join)(dir, 'output');
+    const summaryFile = (0,external_node_path_.join)(dir, 'summary');
+    const stateFile = (0,external_node_path_.join)(dir, 'state');
+    (0,external_node_fs_.writeFileSync)(outputFile, '');
+    (0,external_node_fs_.writeFileSync)(stateFile, '');
+    (0,external_node_fs_.writeFileSync)(summaryFile, '');
     const env = {
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? dir,
         RUNNER_TEMP: dir,
         // where this process keeps its temporary files, so the action's stay beside them (the tests check none are left)
-        TMPDIR: (0,external_node_os_namespaceObject.tmpdir)(),
+        TMPDIR: (0,external_node_os_.tmpdir)(),
         GITHUB_OUTPUT: outputFile,
         GITHUB_STEP_SUMMARY: summaryFile,
         GITHUB_STATE: stateFile,
         ...options.env
     };
     for (const [name, value] of Object.entries(options.inputs))
-        env[inputVariable(name)] = value;
+        env[(0,variables/* inputVariable */.LO)(name)] = value;
     const started = performance.now();
     try {
         const child = (0,external_node_child_process_namespaceObject.spawn)(options.node ?? process.execPath, [options.entry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -16642,14 +16632,14 @@ async function runAction(options) {
             code,
             stdout,
             stderr,
-            outputs: parseFileCommand((0,external_node_fs_namespaceObject.readFileSync)(outputFile, 'utf8')),
-            state: parseFileCommand((0,external_node_fs_namespaceObject.readFileSync)(stateFile, 'utf8')),
-            summary: (0,external_node_fs_namespaceObject.readFileSync)(summaryFile, 'utf8'),
+            outputs: parseFileCommand((0,external_node_fs_.readFileSync)(outputFile, 'utf8')),
+            state: parseFileCommand((0,external_node_fs_.readFileSync)(stateFile, 'utf8')),
+            summary: (0,external_node_fs_.readFileSync)(summaryFile, 'utf8'),
             wallMs: performance.now() - started
         };
     }
     finally {
-        (0,external_node_fs_namespaceObject.rmSync)(dir, { recursive: true, force: true });
+        (0,external_node_fs_.rmSync)(dir, { recursive: true, force: true });
     }
 }
 /** Reads the `name<<delimiter` / value / `delimiter` records that @actions/core appends to GITHUB_OUTPUT. */
@@ -17323,473 +17313,10 @@ async function demo(actionEntry, out) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/history/store.ts
-/**
- * Earlier runs, one JSON line per finished wait, in a file shared by every job on a runner: reading it (skipping
- * lines it cannot read), appending one line atomically, trimming each key to its last runs, and comparing a run
- * with the runs before it (startup against the median, the environment against the previous run).
- * Imports only Node's own modules, so that tests can run it in several plain child processes at once.
- */
-
-
-/** Runs kept per key. */
-const KEEP_RUNS = 100;
-/** Ready runs the expected startup is the median of. */
-const MEDIAN_OF = 10;
-/**
- * One line is written with one `write` on a file opened with O_APPEND, which the kernel appends whole; it stays
- * under PIPE_BUF (4 KiB), the size POSIX guarantees for atomic pipe writes, so it holds on any file system too.
- */
-const MAX_LINE_BYTES = 4096;
-/** Only the end of a larger file is read (several thousand runs). */
-const MAX_READ_BYTES = 8 * 1024 * 1024;
-/** A lock older than this was left by a process that died while holding it. */
-const STALE_LOCK_MS = 10_000;
-const LOCK_WAIT_MS = 2_000;
-/** Where history lives by default: under the runner's tool cache (kept between jobs on self-hosted runners) or the user's cache. */
-function defaultHistoryFile(env, frontEnd) {
-    if (frontEnd === 'action') {
-        return env.RUNNER_TOOL_CACHE
-            ? { path: (0,external_node_path_namespaceObject.join)(env.RUNNER_TOOL_CACHE, 'wait-for-model', 'history.jsonl') }
-            : { notice: 'History is off: RUNNER_TOOL_CACHE is not set; give "history-file" to keep it elsewhere.' };
-    }
-    const base = env.XDG_CACHE_HOME || (env.HOME ? (0,external_node_path_namespaceObject.join)(env.HOME, '.cache') : undefined);
-    return base
-        ? { path: (0,external_node_path_namespaceObject.join)(base, 'wait-for-model', 'history.jsonl') }
-        : { notice: 'History is off: neither XDG_CACHE_HOME nor HOME is set; give --history-file to keep it elsewhere.' };
-}
-/** The default key: the endpoint, the model and the start command, hashed so that no secret in them lands in the file. */
-function historyKey(url, model, start) {
-    // node:crypto is loaded only for a history that is on: 5 ms and 3 MB on Node 24
-    return process
-        .getBuiltinModule('node:crypto')
-        .createHash('sha256')
-        .update(JSON.stringify([url, model ?? '', start ?? '']))
-        .digest('hex')
-        .slice(0, 16);
-}
-/**
- * Opens the history file, only if it is a regular file. O_NONBLOCK: opening a FIFO nobody writes to (or reads
- * from) would otherwise block the whole process, past its deadline and deaf to signals; it cannot block a
- * regular file's reads and writes.
- */
-function openRegular(path, flags) {
-    const fd = (0,external_node_fs_namespaceObject.openSync)(path, flags | external_node_fs_namespaceObject.constants.O_NONBLOCK);
-    if ((0,external_node_fs_namespaceObject.fstatSync)(fd).isFile())
-        return fd;
-    (0,external_node_fs_namespaceObject.closeSync)(fd);
-    throw new Error(`${path} is not a regular file`);
-}
-const APPEND = external_node_fs_namespaceObject.constants.O_WRONLY | external_node_fs_namespaceObject.constants.O_APPEND | external_node_fs_namespaceObject.constants.O_CREAT;
-/** Makes sure the file can be appended to; a reason in words when it cannot (history is then off). */
-function prepareHistory(path) {
-    try {
-        (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
-        const existing = (0,external_node_fs_namespaceObject.statSync)(path, { throwIfNoEntry: false });
-        if (existing !== undefined && !existing.isFile())
-            throw new Error('not a regular file');
-        (0,external_node_fs_namespaceObject.closeSync)(openRegular(path, APPEND));
-        return undefined;
-    }
-    catch (e) {
-        return `History is off: cannot write ${path} (${e.message}).`;
-    }
-}
-function readHistory(path) {
-    let text;
-    try {
-        text = readTail(path);
-    }
-    catch (e) {
-        if (e.code === 'ENOENT')
-            return { runs: [], skipped: 0 };
-        throw e;
-    }
-    return parseHistory(text);
-}
-function parseHistory(text) {
-    const runs = [];
-    let skipped = 0;
-    for (const line of text.split('\n')) {
-        if (line.trim() === '')
-            continue;
-        const run = parseRun(line);
-        if (run === undefined)
-            skipped++;
-        else
-            runs.push(run);
-    }
-    return { runs, skipped };
-}
-function parseRun(line) {
-    let r;
-    try {
-        r = JSON.parse(line);
-    }
-    catch {
-        return undefined;
-    }
-    const fine = typeof r === 'object' &&
-        r !== null &&
-        typeof r.key === 'string' &&
-        typeof r.ready === 'boolean' &&
-        typeof r.elapsedSeconds === 'number' &&
-        (r.startupSeconds === undefined || typeof r.startupSeconds === 'number') &&
-        (r.answeringSeconds === undefined || typeof r.answeringSeconds === 'number') &&
-        [r.ttftMs, r.decodeTokensPerSecond, r.smokeTokens].every((n) => n === undefined || typeof n === 'number') &&
-        Array.isArray(r.phases) &&
-        r.phases.every((p) => typeof p?.name === 'string' && typeof p?.seconds === 'number') &&
-        (r.env === undefined ||
-            (typeof r.env === 'object' && r.env !== null && Object.values(r.env).every((v) => typeof v === 'string')));
-    return fine ? r : undefined;
-}
-function readTail(path) {
-    const fd = openRegular(path, external_node_fs_namespaceObject.constants.O_RDONLY);
-    try {
-        const size = (0,external_node_fs_namespaceObject.fstatSync)(fd).size;
-        const length = Math.min(size, MAX_READ_BYTES);
-        const buffer = Buffer.alloc(length);
-        let got = 0;
-        while (got < length) {
-            const n = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, got, length - got, size - length + got);
-            if (n === 0)
-                break;
-            got += n;
-        }
-        const text = buffer.subarray(0, got).toString('utf8');
-        // Started mid-file: the first line is cut.
-        return length < size ? text.slice(text.indexOf('\n') + 1) : text;
-    }
-    finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
-    }
-}
-/** The line for a run, shrunk to fit MAX_LINE_BYTES (long values cut, then phases, then the environment dropped). */
-function runLine(run) {
-    const attempts = [
-        run,
-        { ...run, env: run.env && Object.fromEntries(Object.entries(run.env).map(([k, v]) => [k, v.slice(0, 200)])) },
-        {
-            ...run,
-            env: run.env && Object.fromEntries(Object.entries(run.env).map(([k, v]) => [k, v.slice(0, 200)])),
-            phases: run.phases.slice(0, 30)
-        },
-        { ...run, env: undefined, envReport: undefined, phases: run.phases.slice(0, 30) }
-    ];
-    for (const attempt of attempts) {
-        const line = `${JSON.stringify(attempt)}\n`;
-        if (Buffer.byteLength(line) <= MAX_LINE_BYTES)
-            return line;
-    }
-    return undefined;
-}
-/**
- * Appends one run with a single write (atomic with O_APPEND), holding the file's lock so that a trim in another
- * process cannot drop it; then trims the run's key to its last `keep` runs when it has more.
- * Returns false when the run does not fit in one line. Waits for the lock at most `lockWaitMs` in all (the time
- * left before the wait's deadline): without it, the line is appended all the same and the trim left for later.
- */
-function appendRun(path, run, keep = KEEP_RUNS, lockWaitMs = LOCK_WAIT_MS) {
-    const line = runLine(run);
-    if (line === undefined)
-        return false;
-    const until = Date.now() + Math.min(lockWaitMs, LOCK_WAIT_MS);
-    withLock(path, until, () => {
-        const fd = openRegular(path, APPEND);
-        try {
-            (0,external_node_fs_namespaceObject.writeSync)(fd, line);
-        }
-        finally {
-            (0,external_node_fs_namespaceObject.closeSync)(fd);
-        }
-    });
-    const kept = readHistory(path).runs.filter((r) => r.key === run.key).length;
-    if (kept > keep)
-        trimHistory(path, keep, until);
-    return true;
-}
-/**
- * Keeps the last `keep` runs of every key (and drops unreadable lines): the file is rewritten to a temporary file
- * and renamed over the old one under the lock, which appenders take too, so no run appended meanwhile is lost.
- * Without the lock (another process holds it too long) it leaves the file as it is.
- */
-function trimHistory(path, keep = KEEP_RUNS, lockUntil = Date.now() + LOCK_WAIT_MS) {
-    withLock(path, lockUntil, (locked) => {
-        if (!locked)
-            return;
-        const { runs } = parseHistory(readTail(path));
-        const seen = new Map();
-        const kept = [];
-        for (let i = runs.length - 1; i >= 0; i--) {
-            const n = seen.get(runs[i].key) ?? 0;
-            if (n < keep)
-                kept.push(runs[i]);
-            seen.set(runs[i].key, n + 1);
-        }
-        const temp = `${path}.${process.pid}.tmp`;
-        (0,external_node_fs_namespaceObject.writeFileSync)(temp, kept
-            .reverse()
-            .map((r) => JSON.stringify(r) + '\n')
-            .join(''), { mode: (0,external_node_fs_namespaceObject.statSync)(path).mode });
-        (0,external_node_fs_namespaceObject.renameSync)(temp, path);
-    });
-}
-/**
- * Runs `fn` holding `<path>.lock` (created exclusively); still without it at `deadline`, runs `fn(false)` anyway.
- * Real time (Date.now), not the wait's clock: the lock is shared with other processes and aged by the file
- * system's modification times, which only the real clock compares with.
- */
-function withLock(path, deadline, fn) {
-    const lock = `${path}.lock`;
-    let fd;
-    while (fd === undefined) {
-        try {
-            fd = (0,external_node_fs_namespaceObject.openSync)(lock, 'wx');
-        }
-        catch (e) {
-            if (e.code !== 'EEXIST' || Date.now() >= deadline)
-                break;
-            if (lockIsStale(lock))
-                continue;
-            Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
-        }
-    }
-    try {
-        return fn(fd !== undefined);
-    }
-    finally {
-        if (fd !== undefined) {
-            (0,external_node_fs_namespaceObject.closeSync)(fd);
-            (0,external_node_fs_namespaceObject.unlinkSync)(lock);
-        }
-    }
-}
-function lockIsStale(lock) {
-    try {
-        if (Date.now() - (0,external_node_fs_namespaceObject.statSync)(lock).mtimeMs <= STALE_LOCK_MS)
-            return false;
-        (0,external_node_fs_namespaceObject.unlinkSync)(lock);
-    }
-    catch {
-        // Gone already: free to try again.
-    }
-    return true;
-}
-const secondsOf = (r) => r.startupSeconds ?? r.elapsedSeconds;
-function median(values) {
-    const sorted = [...values].sort((a, b) => a - b);
-    const mid = Math.floor(sorted.length / 2);
-    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-/** What the last MEDIAN_OF ready runs took; undefined without any. */
-function usualStartup(earlier) {
-    const ready = earlier.filter((r) => r.ready).slice(-MEDIAN_OF);
-    if (ready.length === 0)
-        return undefined;
-    const names = new Set(ready.flatMap((r) => r.phases.map((p) => p.name)));
-    const phaseSeconds = new Map([...names].map((name) => [
-        name,
-        median(ready.flatMap((r) => r.phases.filter((p) => p.name === name).map((p) => p.seconds)))
-    ]));
-    const answering = ready.flatMap((r) => (r.answeringSeconds === undefined ? [] : [r.answeringSeconds]));
-    return {
-        totalSeconds: median(ready.map(secondsOf)),
-        ...(answering.length === 0 ? {} : { answeringSeconds: median(answering) }),
-        phaseSeconds,
-        order: ready[ready.length - 1].phases.map((p) => p.name),
-        runs: ready.length
-    };
-}
-/** This ready run against the median of the earlier ready runs; undefined when there is nothing to compare. */
-function regression(earlier, run) {
-    const usual = usualStartup(earlier);
-    if (!run.ready || usual === undefined || usual.totalSeconds <= 0)
-        return undefined;
-    const seconds = secondsOf(run);
-    let grewMost;
-    for (const p of run.phases) {
-        const before = usual.phaseSeconds.get(p.name);
-        if (before !== undefined &&
-            p.seconds - before > 0 &&
-            p.seconds - before > (grewMost ? grewMost.seconds - grewMost.usual : 0)) {
-            grewMost = { name: p.name, seconds: p.seconds, usual: before };
-        }
-    }
-    const percent = Math.round(((seconds - usual.totalSeconds) / usual.totalSeconds) * 1000) / 10;
-    return { expectedSeconds: usual.totalSeconds, seconds, percent, runs: usual.runs, grewMost };
-}
-/** The variables whose value differs from the previous run with the same `env-report`. */
-function envDrift(earlier, run) {
-    if (run.env === undefined)
-        return [];
-    const comparable = earlier.filter((r) => r.env !== undefined && r.envReport === run.envReport);
-    const previous = comparable[comparable.length - 1]?.env;
-    if (previous === undefined)
-        return [];
-    const now = run.env;
-    const names = [...new Set([...Object.keys(previous), ...Object.keys(now)])].sort();
-    return names
-        .filter((name) => previous[name] !== now[name])
-        .map((name) => {
-        let runs = 0;
-        for (let i = comparable.length - 1; i >= 0 && comparable[i].env?.[name] === previous[name]; i--)
-            runs++;
-        return { name, was: previous[name], now: now[name], runs };
-    });
-}
-/**
- * This run's smoke-test decode rate against the median of the last MEDIAN_OF ready runs that measured one with as
- * many tokens a request; undefined when there is nothing to compare.
- */
-function throughputRegression(earlier, run) {
-    const now = run.decodeTokensPerSecond;
-    if (!run.ready || now === undefined)
-        return undefined;
-    const rates = earlier
-        .filter((r) => r.ready && r.decodeTokensPerSecond !== undefined && r.smokeTokens === run.smokeTokens)
-        .slice(-MEDIAN_OF)
-        .map((r) => r.decodeTokensPerSecond);
-    if (rates.length === 0)
-        return undefined;
-    const usual = median(rates);
-    if (usual <= 0)
-        return undefined;
-    const percentBelow = Math.round(((usual - now) / usual) * 1000) / 10;
-    return { usual, now, percentBelow, runs: rates.length, drift: envDrift(earlier, run) };
-}
-
-;// CONCATENATED MODULE: ./src/inputs/parse.ts
-/** Parsers for the textual forms of inputs. Each throws a plain Error whose message names the accepted form. */
-const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-/** Longer than any job may run (self-hosted jobs stop at 5 days), and below setTimeout's 2^31 ms limit. */
-const MAX_DURATION_MS = 7 * 24 * 3_600_000;
-const DURATION_FORM = 'a duration such as 250ms, 15s, 2m, 1h, 1m30s (each unit once, largest first) or a number of seconds (0.5, 15)';
-/** Each unit at most once, largest first, as Go's durations and systemd's: `1m1m1m` is a typo, not 3m. */
-const DURATION_PARTS = /^(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m)?(?:(\d+(?:\.\d+)?)s)?(?:(\d+(?:\.\d+)?)ms)?$/;
-/** Parses `250ms`, `15s`, `2m`, `1h`, `1m30s` or a plain number of seconds into milliseconds. */
-function parseDuration(text) {
-    const s = text.trim();
-    let ms;
-    const parts = DURATION_PARTS.exec(s);
-    if (/^\d+(\.\d+)?$/.test(s)) {
-        ms = Number(s) * 1000;
-    }
-    else if (s !== '' && parts !== null) {
-        const [, h, m, sec, milli] = parts;
-        ms = [h, m, sec, milli].reduce((sum, n, i) => sum + Number(n ?? 0) * UNIT_MS[['h', 'm', 's', 'ms'][i]], 0);
-    }
-    else {
-        throw new Error(`"${printable(text)}" is not ${DURATION_FORM}`);
-    }
-    if (!Number.isFinite(ms) || ms > MAX_DURATION_MS)
-        throw new Error(`"${printable(text)}" is longer than the 168h this accepts`);
-    return Math.round(ms);
-}
-const STATUS_FORM = 'HTTP status codes (100-599) as a code (200), a list (200,204) or a range (200-299)';
-/** Parses `200`, `200,204`, `200-299` (and mixes such as `200-204,301`). */
-function parseStatusSet(text) {
-    const ranges = [];
-    for (const part of text.split(',')) {
-        const m = /^\s*(\d{3})\s*(?:-\s*(\d{3})\s*)?$/.exec(part);
-        const lo = m ? Number(m[1]) : NaN;
-        const hi = m?.[2] ? Number(m[2]) : lo;
-        if (!(lo >= 100 && hi <= 599 && lo <= hi))
-            throw new Error(`"${printable(text)}" is not ${STATUS_FORM}`);
-        ranges.push([lo, hi]);
-    }
-    return ranges;
-}
-function statusAccepted(set, status) {
-    return set.some(([lo, hi]) => status >= lo && status <= hi);
-}
-const HEADER_FORM = 'one "Name: value" per line, the name made of letters, digits and !#$%&\'*+-.^_`|~';
-/** Parses one `Name: value` per line; blank lines are skipped. */
-function parseHeaders(text) {
-    // no prototype: a header named __proto__ is a header like any other (found by the property test)
-    const headers = Object.create(null);
-    text.split(/\r?\n/).forEach((line, i) => {
-        if (line.trim() === '')
-            return;
-        const colon = line.indexOf(':');
-        const name = colon > 0 ? line.slice(0, colon).trim() : '';
-        const value = colon > 0 ? line.slice(colon + 1).trim() : '';
-        if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) {
-            throw new Error(`line ${i + 1} is not ${HEADER_FORM}`);
-        }
-        if (hasControlChars(value))
-            throw new Error(`line ${i + 1} (${name}) has a control character in its value`);
-        if (!isLatin1(value))
-            throw new Error(`line ${i + 1} (${name}) has a character outside Latin-1 in its value (${LATIN1_FORM})`);
-        headers[name.toLowerCase()] = value;
-    });
-    return headers;
-}
-/**
- * Reads a `Retry-After` value, delta-seconds (`120`) or an HTTP date, as milliseconds from `nowMs`;
- * undefined when it is neither. A date in the past means "now" (0).
- */
-function parseRetryAfter(value, nowMs) {
-    const s = value.trim();
-    if (/^\d+$/.test(s))
-        return Number(s) * 1000;
-    // only the IMF-fixdate form HTTP uses (`Wed, 21 Oct 2015 07:28:00 GMT`), not whatever Date.parse accepts
-    if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(s))
-        return undefined;
-    const at = Date.parse(s);
-    return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
-}
-/** HTTP sends a header value as bytes, one per character: a character above U+00FF cannot be sent. */
-const LATIN1_FORM = 'a header value is sent as bytes: only characters U+0000 to U+00FF';
-const isLatin1 = (text) => !/[\u0100-\uffff]/.test(text);
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/g;
-/**
- * The one control-character rule (C0 and DEL): whether `text` holds one other than those `allowed` (a tab in a
- * value; a script's tab and line breaks).
- */
-function hasControlChars(text, allowed = '\t') {
-    for (const [c] of text.matchAll(CONTROL))
-        if (!allowed.includes(c))
-            return true;
-    return false;
-}
-/** `text` with each run of control characters turned into one space, for a one-line quote of a server's words. */
-const controlToSpace = (text) => text.replace(CONTROL_RUN, ' ');
-const CONTROL_RUN = new RegExp(`${CONTROL.source}+`, 'g');
-/** Accepts a JavaScript regular expression as its source (`ready|up`) or in slashes with flags (`/kimi/i`). */
-function parseRegex(text) {
-    const slashed = /^\/(.*)\/([dgimsuvy]*)$/s.exec(text);
-    try {
-        return slashed ? new RegExp(slashed[1], slashed[2].replace(/[gy]/g, '')) : new RegExp(text);
-    }
-    catch (e) {
-        throw new Error(`is not a valid JavaScript regular expression (${e.message})`, { cause: e });
-    }
-}
-const BOOLEAN_FORM = 'true or false';
-function parseBoolean(text) {
-    if (/^(true|yes|on)$/i.test(text.trim()))
-        return true;
-    if (/^(false|no|off)$/i.test(text.trim()))
-        return false;
-    throw new Error(`"${printable(text)}" is not ${BOOLEAN_FORM}`);
-}
-const PERCENT_FORM = 'a percentage such as 25% or 25';
-/** Parses `25%` or `25` (0 to 10000). */
-function parsePercent(text) {
-    const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text);
-    if (!m || Number(m[1]) > 10_000)
-        throw new Error(`"${printable(text)}" is not ${PERCENT_FORM}`);
-    return Number(m[1]);
-}
-/** Shows input text safely in a message: control characters escaped, length capped. */
-function printable(text, max = 80) {
-    const shown = JSON.stringify(text)
-        .slice(1, -1)
-        .replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-    return shown.length > max ? `${shown.slice(0, max)}\u2026` : shown;
-}
-
+// EXTERNAL MODULE: ./src/history/store.ts
+var store = __nccwpck_require__(4689);
+// EXTERNAL MODULE: ./src/inputs/parse.ts
+var parse = __nccwpck_require__(3718);
 ;// CONCATENATED MODULE: ./src/report/history-report.ts
 const HISTORY_FORMATS = ['table', 'json', 'csv'];
 const COLUMNS = [
@@ -17895,19 +17422,19 @@ async function historyCommand(argv, io, say) {
         return (void io.stdout.write(historyHelpText()), 0);
     const format = String(values.format);
     if (!HISTORY_FORMATS.includes(format)) {
-        throw new UsageError(`--format: give one of ${HISTORY_FORMATS.join(', ')} (not "${printable(format)}")`);
+        throw new UsageError(`--format: give one of ${HISTORY_FORMATS.join(', ')} (not "${(0,parse/* printable */.g$)(format)}")`);
     }
     const given = typeof values.file === 'string' ? values.file : undefined;
     if (given?.trim() === '')
         throw new UsageError('--file: give the path of a history file');
-    const fallback = defaultHistoryFile(io.env, 'cli');
+    const fallback = (0,store/* defaultHistoryFile */.Oe)(io.env, 'cli');
     const file = given ?? fallback.path;
     if (file === undefined)
         throw new UsageError(`--file: ${fallback.notice ?? 'give the path of a history file'}`);
     const key = typeof values.key === 'string' ? values.key : undefined;
     let read;
     try {
-        read = readHistory(file);
+        read = (0,store/* readHistory */.Lu)(file);
     }
     catch (e) {
         say(`wait-for-model: cannot read ${file} (${e.message})`);
@@ -17915,7 +17442,7 @@ async function historyCommand(argv, io, say) {
     }
     const runs = read.runs.filter((run) => key === undefined || run.key === key);
     io.stdout.write(historyText(runs.map(historyRow), format));
-    say(historyNote(file, runs.length, read.runs.length, read.skipped, key === undefined ? undefined : printable(key)));
+    say(historyNote(file, runs.length, read.runs.length, read.skipped, key === undefined ? undefined : (0,parse/* printable */.g$)(key)));
     return 0;
 }
 function historyHelpText() {
@@ -17939,1052 +17466,2437 @@ function historyHelpText() {
 
 // EXTERNAL MODULE: external "node:events"
 var external_node_events_ = __nccwpck_require__(8474);
-;// CONCATENATED MODULE: ./src/inputs/secrets.ts
-/**
- * Secrets: which names hold credentials, the parts of a credential a server may echo alone, and redaction of every
- * form a secret may take in text. One rule for headers, `env-report`, URL query parameters and masking.
- */
-/** What a secret is replaced with. */
-const MASK = '***';
-/**
- * Names that say their value is a credential: one rule for request headers (masked in output, never forwarded to
- * another origin on a redirect), `env-report` variables (masked) and URL query parameters (masked).
- */
-const isCredentialName = (name) => /auth|cookie|token|key|secret|passw|credential|signature|^sig$/i.test(name);
-/**
- * Secrets shorter than this are refused: masking a one- to three-character string would blank it in every
- * word that holds it, and not masking it would print it. No real key is that short.
- */
-const MIN_SECRET_CHARS = 4;
-/**
- * The parts of a credential header's value a server may echo alone, beside the whole value: the token after
- * an auth scheme (`Bearer tok`, `Basic dXNl\u2026`) and each cookie's value (`a=1; session=xyz`).
- */
-function credentialParts(name, value) {
-    if (/cookie/i.test(name))
-        return value
-            .split(';')
-            .map((c) => c.slice(c.indexOf('=') + 1).trim())
-            .filter((v) => v !== '');
-    const scheme = /authorization/i.test(name) ? /^[A-Za-z][\w-]*\s+(\S.*)$/.exec(value) : null;
-    return scheme ? [scheme[1].trim()] : [];
-}
-/**
- * Replaces every secret in `text`, as written and as JSON escapes it once and twice (a body quoted in a debug
- * line): the CLI has no runner to mask for it, and the action masks before the runner does.
- */
-function redact(text, secrets) {
-    const forms = new Set();
-    for (const s of secrets) {
-        const once = JSON.stringify(s).slice(1, -1);
-        forms.add(s).add(once).add(JSON.stringify(once).slice(1, -1));
-    }
-    // longest first, so that a part (the token) never splits the whole (`Bearer token`) before it is masked
-    return [...forms]
-        .filter((s) => s !== '')
-        .sort((a, b) => b.length - a.length)
-        .reduce((t, s) => (t.includes(s) ? t.split(s).join(MASK) : t), text);
-}
-
-;// CONCATENATED MODULE: ./src/server/env-report.ts
-/** `env-report`: the chosen variables from a process's environment, with credential-like values masked. */
-
-/**
- * Each name or glob (`*` any run of characters, `?` one) in order; a glob gives every matching variable, sorted.
- * A value is masked when its name says it is a credential, or when it holds one of `secrets` (the api-key in a
- * variable called MODEL_AUTH is still the api-key): the report also goes into the history file.
- */
-function envReport(patterns, environ, secrets = []) {
-    const entries = [];
-    const seen = new Set();
-    for (const pattern of patterns) {
-        const glob = new RegExp(`^${pattern.replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
-        const names = Object.keys(environ)
-            .filter((n) => glob.test(n))
-            .sort();
-        if (names.length === 0)
-            entries.push({ name: pattern });
-        for (const name of names.filter((n) => !seen.has(n))) {
-            seen.add(name);
-            const value = environ[name];
-            const secret = isCredentialName(name) || secrets.some((s) => value.includes(s));
-            entries.push({ name, value: secret ? MASK : value });
-        }
-    }
-    return entries;
-}
-
-;// CONCATENATED MODULE: ./src/wait/bounded-regex.ts
-/** The scripts and their contexts, made at the first match: a wait with no pattern to run never pays for them. */
-let made;
-function sandboxes() {
-    if (made === undefined) {
-        // node:vm is loaded here: two contexts cost milliseconds of the action's start-up (`npm run bench`)
-        const { createContext, Script } = process.getBuiltinModule('node:vm');
-        made = {
-            script: new Script('re.test(text)'),
-            context: createContext({ re: undefined, text: '' }),
-            findScript: new Script('for (at = 0; at < texts.length; at++) if (re.test(texts[at])) break; at'),
-            findContext: createContext({ re: undefined, texts: [], at: 0 })
-        };
-    }
-    return made;
-}
-/** Whether `re` matches `text`; undefined when the match ran out of time. */
-function testWithin(re, text, limitMs) {
-    const { script, context } = sandboxes();
-    context.re = re;
-    context.text = text;
-    try {
-        return script.runInContext(context, { timeout: Math.max(1, Math.ceil(limitMs)) }) === true;
-    }
-    catch (e) {
-        if (e.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT')
-            return undefined;
-        throw e;
-    }
-    finally {
-        context.re = undefined;
-        context.text = '';
-    }
-}
-/**
- * The index of the first of `texts` that `re` matches (-1 for none), or `{ outOfTimeAt }`: the index of the text
- * the match was on when `limitMs` ran out. One limit for the whole batch, so that a tick of the log watch stays short.
- */
-function findWithin(re, texts, limitMs) {
-    if (texts.length === 0)
-        return -1;
-    const { findScript, findContext } = sandboxes();
-    findContext.re = re;
-    findContext.texts = texts;
-    findContext.at = 0;
-    try {
-        const at = findScript.runInContext(findContext, { timeout: Math.max(1, Math.ceil(limitMs)) });
-        return at < texts.length ? at : -1;
-    }
-    catch (e) {
-        if (e.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT')
-            return { outOfTimeAt: findContext.at };
-        throw e;
-    }
-    finally {
-        findContext.re = undefined;
-        findContext.texts = [];
-    }
-}
-
-;// CONCATENATED MODULE: ./src/engines/model-lists.ts
-/**
- * What model servers say about their models, as data: one row per answer shape, naming the servers that
- * use it and how each listed entry says it is still loading. Facts from each engine's source code.
- */
-const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
-const objects = (v) => (Array.isArray(v) ? v.filter(isObject) : undefined);
-const str = (v) => (typeof v === 'string' && v !== '' ? v : undefined);
-/** An entry's own loading signals: llama.cpp (`meta: null`, router `status.value`), LM Studio (`state`). */
-function openAiLoading(entry) {
-    if ('meta' in entry && entry.meta === null)
-        return 'listed with "meta": null while the weights load';
-    const routerStatus = isObject(entry.status) ? str(entry.status.value) : undefined;
-    if (routerStatus !== undefined && routerStatus !== 'loaded')
-        return `status "${routerStatus}"`;
-    const state = str(entry.state);
-    if (state !== undefined && state !== 'loaded')
-        return `state "${state}"`;
-    return undefined;
-}
-/** Router `status.value` "unloaded" and LM Studio's `state` "not-loaded": nothing is loading it. */
-const openAiUnloaded = (entry) => (isObject(entry.status) && entry.status.value === 'unloaded') || entry.state === 'not-loaded';
-const MODEL_LIST_SHAPES = [
-    {
-        name: 'openai',
-        servers: 'vLLM, SGLang, TGI, llama.cpp, LocalAI, NIM, LM Studio, Infinity, Ollama /v1/models',
-        read(body) {
-            // Ollama's /v1/models says `"data": null` when nothing is pulled yet.
-            if (body.data === null && body.object === 'list')
-                return [];
-            return objects(body.data)?.flatMap((e) => {
-                const id = str(e.id);
-                if (id === undefined)
-                    return [];
-                const loading = openAiLoading(e);
-                return [loading === undefined ? { id } : { id, loading, ...(openAiUnloaded(e) ? { unloaded: true } : {}) }];
-            });
-        }
-    },
-    {
-        name: 'ollama',
-        servers: 'Ollama /api/tags and /api/ps',
-        read: (body) => namedEntries(body.models, 'name')
-    },
-    {
-        name: 'torchserve',
-        servers: 'TorchServe /models',
-        read: (body) => namedEntries(body.models, 'modelName')
-    },
-    {
-        name: 'kserve-v1-list',
-        servers: 'KServe v1 /v1/models',
-        read: (body) => Array.isArray(body.models) && body.models.every((m) => typeof m === 'string')
-            ? body.models.map((id) => ({ id }))
-            : undefined
-    },
-    {
-        name: 'tgi-info',
-        servers: 'TGI and TEI /info',
-        read(body) {
-            const ids = [str(body.model_id), str(body.served_model_name)].filter((id) => id !== undefined);
-            return ids.length === 0 ? undefined : [...new Set(ids)].map((id) => ({ id }));
-        }
-    },
-    {
-        name: 'model-status',
-        servers: 'KServe v1/v2 /v2/models/<name>/ready, Triton and KServe v2 model metadata',
-        read(body) {
-            const id = str(body.name);
-            // A `name` alone says nothing (error objects carry one too): these endpoints also say `ready` or describe the model.
-            const describes = typeof body.ready === 'boolean' ||
-                typeof body.platform === 'string' ||
-                Array.isArray(body.versions) ||
-                Array.isArray(body.inputs);
-            if (id === undefined || !describes)
-                return undefined;
-            return [{ id, loading: body.ready === false ? '"ready": false' : undefined }];
-        }
-    }
-];
-function namedEntries(list, key) {
-    const entries = objects(list);
-    if (entries === undefined || entries.length === 0 || !entries.some((e) => str(e[key]) !== undefined))
-        return undefined;
-    return entries.flatMap((e) => (str(e[key]) === undefined ? [] : [{ id: str(e[key]) }]));
-}
-/**
- * An error in a 200's clothing: OpenAI-style `{"object": "error", \u2026}` (vLLM, SGLang) or any object with an
- * `error` (Ollama, TGI, llama.cpp). Never a model list nor a completion, whatever else it carries.
- */
-const isErrorObject = (o) => o.object === 'error' || (o.error !== undefined && o.error !== null);
-/** Reads the model list from a body's JSON, trying each known shape in turn; undefined when none fits. */
-function readModelList(json) {
-    if (!isObject(json) || isErrorObject(json))
-        return undefined;
-    for (const shape of MODEL_LIST_SHAPES) {
-        const models = shape.read(json);
-        if (models !== undefined)
-            return { shape: shape.name, models };
-    }
-    return undefined;
-}
-/** Whether the body's JSON is a completion in `route`'s format: only that proves the model generated. */
-const isCompletion = (route, json) => isObject(json) && !isErrorObject(json) && route.completed(json);
-const PROMPT = 'Hi';
-const GENERATION_ROUTES = [
-    {
-        name: 'openai',
-        servers: 'vLLM, SGLang, TGI, llama.cpp, LocalAI, NIM, LM Studio, Ollama (/v1)',
-        listPath: /\/v1\/models\/?$/,
-        listPathText: '/v1/models',
-        needsModel: true,
-        requests: [
-            { path: '/v1/completions', body: (model) => ({ model, prompt: PROMPT, max_tokens: 1 }) },
-            // chat-only servers (some NIM and LM Studio builds) have no completions route
-            {
-                path: '/v1/chat/completions',
-                body: (model) => ({ model, messages: [{ role: 'user', content: PROMPT }], max_tokens: 1 })
-            }
-        ],
-        // a completion's choice has `text`, a chat completion's a `message`
-        completed: (json) => objects(json.choices)?.some((c) => typeof c.text === 'string' || isObject(c.message)) === true
-    },
-    {
-        name: 'ollama',
-        servers: 'Ollama',
-        listPath: /\/api\/(tags|ps)\/?$/,
-        listPathText: '/api/tags or /api/ps',
-        needsModel: true,
-        requests: [
-            {
-                path: '/api/generate',
-                body: (model) => ({ model, prompt: PROMPT, stream: false, options: { num_predict: 1 } })
-            }
-        ],
-        completed: (json) => typeof json.response === 'string'
-    },
-    {
-        name: 'tgi',
-        servers: 'TGI',
-        listPath: /\/info\/?$/,
-        listPathText: '/info',
-        needsModel: false,
-        requests: [{ path: '/generate', body: () => ({ inputs: PROMPT, parameters: { max_new_tokens: 1 } }) }],
-        completed: (json) => typeof json.generated_text === 'string'
-    }
-];
-/** The generation route for a model-list URL and the server's base URL, or undefined when none is known. */
-function generationRoute(url) {
-    for (const route of GENERATION_ROUTES) {
-        const m = route.listPath.exec(url.pathname);
-        if (m)
-            return { route, base: `${url.origin}${url.pathname.slice(0, m.index)}` };
-    }
-    return undefined;
-}
-
-;// CONCATENATED MODULE: ./src/engines/match.ts
-/**
- * Finds `wanted` among the listed models, from the strictest fit to the loosest: an id equal to it; equal but
- * for case; ending with `/<wanted>` (a path or an `org/name` repo id); containing it (so `kimi` finds
- * `/shared/kimi-k2.5-int4`). The first kind of fit that finds exactly one id wins; one that finds several is
- * ambiguous, since `llama-3.1-8b` among `llama-3.1-8b-instruct-lora-sql` and `llama-3.1-8b-instruct` would pick
- * whichever the server lists first, and `model-id` would then point the benchmark at it.
- */
-function matchModel(models, wanted) {
-    const exact = models.find((m) => m.id === wanted);
-    if (exact)
-        return { kind: 'found', model: exact, how: 'exact' };
-    const needle = wanted.toLowerCase();
-    const tiers = [
-        ['case-insensitive', (id) => id === needle],
-        ['path', (id) => id.endsWith(`/${needle}`)],
-        ['contains', (id) => id.includes(needle)]
-    ];
-    for (const [how, fits] of tiers) {
-        const found = models.filter((m) => fits(m.id.toLowerCase()));
-        // the same id listed twice (a list that repeats an entry) is one model, not a choice
-        if (found.length > 0 && found.every((m) => m.id === found[0].id))
-            return { kind: 'found', model: found[0], how };
-        if (found.length > 1)
-            return { kind: 'ambiguous', candidates: found };
-    }
-    return { kind: 'missing' };
-}
-
-// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/agent.js
-var agent = __nccwpck_require__(7405);
-var agent_default = /*#__PURE__*/__nccwpck_require__.n(agent);
-// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/dispatcher.js
-var dispatcher = __nccwpck_require__(883);
-var dispatcher_default = /*#__PURE__*/__nccwpck_require__.n(dispatcher);
-// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/client.js
-var client = __nccwpck_require__(3701);
-var client_default = /*#__PURE__*/__nccwpck_require__.n(client);
-// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/proxy-agent.js
-var proxy_agent = __nccwpck_require__(6672);
-var proxy_agent_default = /*#__PURE__*/__nccwpck_require__.n(proxy_agent);
-// EXTERNAL MODULE: ./node_modules/undici/lib/api/index.js
-var api = __nccwpck_require__(6615);
-;// CONCATENATED MODULE: ./src/http/undici-parts.ts
-// @ts-expect-error -- undici ships no declarations for its internal paths; typed below
-
-// @ts-expect-error -- as above
-
-// @ts-expect-error -- as above
-
-// @ts-expect-error -- as above
-
-// @ts-expect-error -- as above
-
-/**
- * What undici's index does on import: every dispatcher gets request(), connect() (the proxy agent tunnels with
- * it) and the other API methods. Done here, once, by whoever sends requests (the gate, the floor bench, tests
- * of the HTTP client), rather than as a side effect of importing this module. Safe to call again.
- */
-function setUpUndici() {
-    const prototype = (dispatcher_default()).prototype;
-    if (prototype.request !== api.request)
-        Object.assign(prototype, api);
-}
-const Agent = (agent_default());
-const Client = (client_default());
-const ProxyAgent = (proxy_agent_default());
-function request(dispatcher, options) {
-    return dispatcher.request(options);
-}
-
-;// CONCATENATED MODULE: ./src/http/hosts.ts
-/**
- * What a URL's host means for where a request goes: this machine (never through a proxy; `localhost` on both
- * families), or elsewhere, directly or through the proxy the environment names, as curl decides.
- * The probe, the port watch and the proxy choice all ask here, so they cannot disagree.
- */
-/** A host as URL.hostname writes it, made comparable: lower case, no IPv6 brackets, no final dot. */
-const bareHost = (hostname) => hostname
-    .toLowerCase()
-    .replace(/^\[|\]$/g, '')
-    .replace(/\.$/, '');
-/**
- * This machine: `localhost`, 127.0.0.0/8, ::1, the same as IPv4-mapped IPv6 (`[::ffff:127.0.0.1]`, which
- * URL writes `[::ffff:7f00:1]`), and the wildcard addresses 0.0.0.0 and :: (vLLM prints
- * `http://0.0.0.0:8000` as its address; a connection to it reaches this machine on Linux).
- */
-function isLoopback(hostname) {
-    const h = bareHost(hostname);
-    if (h === 'localhost' || h === '::1' || h === '::' || h === '0.0.0.0')
-        return true;
-    if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h))
-        return true;
-    // ::ffff:7fxx:xxxx is 127.x.x.x mapped into IPv6
-    return /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(h);
-}
-/**
- * The addresses to try for a name that is loopback by definition: `localhost` on both families whatever
- * /etc/hosts says (RFC 6761), since model servers listen on either; undefined for any other host.
- */
-function loopbackAddresses(hostname) {
-    if (bareHost(hostname) !== 'localhost')
-        return undefined;
-    return [
-        { address: '127.0.0.1', family: 4 },
-        { address: '::1', family: 6 }
-    ];
-}
-/**
- * The proxy a request to `url` goes through, from the environment as undici and curl read it (`http_proxy`,
- * `HTTP_PROXY`; `https_proxy`, `HTTPS_PROXY`, else the http one; `NO_PROXY`/`no_proxy` entries as host,
- * `.domain`, `*.domain` or `host:port`, `*` for none), or undefined to go direct. Loopback is always direct.
- */
-function proxyFor(url, env) {
-    if (isLoopback(url.hostname))
-        return undefined;
-    const http = env.http_proxy ?? env.HTTP_PROXY;
-    const chosen = url.protocol === 'https:' ? (env.https_proxy ?? env.HTTPS_PROXY ?? http) : http;
-    if (!chosen)
-        return undefined;
-    const noProxy = env.no_proxy ?? env.NO_PROXY ?? '';
-    if (noProxy.trim() === '*')
-        return undefined;
-    const host = bareHost(url.hostname);
-    const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
-    for (const entry of noProxy.split(/[,\s]/)) {
-        if (entry === '')
-            continue;
-        const m = /^(.+):(\d+)$/.exec(entry);
-        if (m && Number(m[2]) !== port)
-            continue;
-        const name = bareHost((m ? m[1] : entry).replace(/^\*?\./, ''));
-        if (host === name || host.endsWith(`.${name}`))
-            return undefined;
-    }
-    // curl reads a bare `host:port` as an http:// proxy
-    return new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(chosen) ? chosen : `http://${chosen}`);
-}
-/** A proxy as it may be printed: scheme, host and port, never the user and password it may carry. */
-const proxyLabel = (proxy) => `${proxy.protocol}//${proxy.host}`;
-/**
- * Name resolution for the connections a client makes. `localhost` is answered here (see `loopbackAddresses`).
- * Other names are asked of the system resolver (/etc/hosts, DNS, as nsswitch says) through `getent ahosts`,
- * which calls the same getaddrinfo as Node's `dns.lookup`, in a child process: a lookup the resolver never
- * answers cannot be cancelled, and inside Node it would hold one of libuv's four threads, and then the
- * process itself, which waits at exit for that thread however long the resolver takes. A child is left to
- * finish on its own. One question per name and options is in flight at a time: probes that gave up on one
- * join it rather than start another. Where there is no `getent` (macOS, Windows), `dns.lookup` it is.
- */
-function createLookup() {
-    const pending = new Map();
-    let noGetent = false;
-    return (hostname, options, callback) => {
-        const loopback = loopbackAddresses(hostname);
-        if (loopback !== undefined)
-            return void answer(loopback, options, callback);
-        const key = JSON.stringify([hostname, options.all === true, options.family ?? 0]);
-        const waiting = pending.get(key);
-        if (waiting !== undefined)
-            return void waiting.push(callback);
-        pending.set(key, [callback]);
-        const done = (err, found) => {
-            const callbacks = pending.get(key) ?? [];
-            pending.delete(key);
-            for (const cb of callbacks) {
-                if (err)
-                    cb(err, options.all ? [] : '');
-                else
-                    answer(found, options, cb);
-            }
-        };
-        // node:dns is loaded only for a name: a wait on an address (the usual `127.0.0.1`) starts without it
-        const viaNode = () => process
-            .getBuiltinModule('node:dns')
-            .lookup(hostname, { family: options.family, hints: options.hints, all: true }, (e, all) => done(e, all ?? []));
-        if (noGetent)
-            return viaNode();
-        getentHosts(hostname, (err, found) => {
-            if (err?.code !== 'ENOENT')
-                return done(err, ofFamily(found ?? [], options.family));
-            noGetent = true;
-            viaNode();
-        });
-    };
-}
-function answer(found, options, callback) {
-    if (found.length === 0) {
-        const err = Object.assign(new Error('no address of the requested family'), { code: 'ENOTFOUND' });
-        return void callback(err, options.all ? [] : '');
-    }
-    if (options.all)
-        callback(null, found);
-    else
-        callback(null, found[0].address, found[0].family);
-}
-const ofFamily = (found, family) => {
-    const wanted = family === 'IPv4' ? 4 : family === 'IPv6' ? 6 : family;
-    return wanted === 4 || wanted === 6 ? found.filter((a) => a.family === wanted) : found;
-};
-/** `getent ahosts NAME`: each address on its own line (three times, one per socket type), in getaddrinfo's order. */
-function getentHosts(hostname, callback) {
-    const { execFile } = process.getBuiltinModule('node:child_process');
-    const child = execFile('getent', ['ahosts', '--', hostname], { encoding: 'latin1' }, (err, stdout) => {
-        const code = err?.code;
-        if (code === 'ENOENT')
-            return callback(err);
-        if (err !== null) {
-            // getent's 2 is "not found"; anything else a failure of the resolver itself
-            const failure = code === 2 ? 'ENOTFOUND' : 'EAI_AGAIN';
-            return callback(Object.assign(new Error(`getaddrinfo ${failure} ${hostname}`), { code: failure }));
-        }
-        const addresses = [
-            ...new Set(stdout
-                .split('\n')
-                .map((line) => line.split(/\s+/)[0])
-                .filter(Boolean))
-        ];
-        callback(null, addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })));
-    });
-    // A resolver that never answers must not keep the process alive.
-    child.unref();
-    for (const stream of [child.stdout, child.stderr])
-        stream?.unref?.();
-}
-
-// EXTERNAL MODULE: ./src/runtime/memory.ts + 1 modules
-var memory = __nccwpck_require__(2502);
-;// CONCATENATED MODULE: ./src/runtime/clock.ts
-/**
- * process.uptime() counts from the process's start, which is the step's start for the action, as
- * performance.now() does; but the first read of `performance` loads nine modules of node:perf_hooks, a few
- * milliseconds of start-up before the first probe (`npm run bench`, start-up).
- */
-const systemClock = {
-    now: () => process.uptime() * 1000,
-    wallMs: () => Date.now(),
-    sleep: (ms, signal) => new Promise((resolve) => {
-        if (signal?.aborted)
-            return resolve();
-        const done = () => {
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', done);
-            resolve();
-        };
-        const timer = setTimeout(done, Math.max(0, ms));
-        signal?.addEventListener('abort', done, { once: true });
-    })
-};
-/** `850ms`, `12.3s`, `4m05s`, `1h02m`: short, and exact enough to read at a glance. */
-function formatDuration(ms) {
-    if (ms < 1000)
-        return `${Math.round(ms)}ms`;
-    if (ms < 59_950)
-        return `${seconds(ms)}s`;
-    const totalS = Math.floor(ms / 1000);
-    const h = Math.floor(totalS / 3600);
-    const m = Math.floor((totalS % 3600) / 60);
-    const s = totalS % 60;
-    return h > 0 ? `${h}h${String(m).padStart(2, '0')}m` : `${m}m${String(s).padStart(2, '0')}s`;
-}
-/** Seconds with one decimal, as the outputs give them. */
-const seconds = (ms) => (Math.round(ms / 100) / 10).toFixed(1);
-
-;// CONCATENATED MODULE: ./src/http/probe.ts
+// EXTERNAL MODULE: ./src/wait/assess.ts
+var assess = __nccwpck_require__(7443);
+// EXTERNAL MODULE: ./src/engines/model-lists.ts
+var model_lists = __nccwpck_require__(9778);
+// EXTERNAL MODULE: ./src/http/probe.ts
+var http_probe = __nccwpck_require__(242);
+// EXTERNAL MODULE: ./src/report/answer-report.ts
+var answer_report = __nccwpck_require__(6933);
+;// CONCATENATED MODULE: ./src/wait/generation-check.ts
+/** `probe-generation`: one tiny generation request, proof that a listed model can actually produce a token. */
 
 
 
 
-
-
-/** Enough for any model list; a larger body is cut here so that a hostile server cannot flood memory. */
-const BODY_CAP_BYTES = 1024 * 1024;
-const MAX_REDIRECTS = 5;
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-function createProber({ url, headers, ...options }) {
-    const client = createHttpClient(options);
+const ANY_2XX = { status: [[200, 299]] };
+function createGenerator({ base, route, headers, clock, caCert, insecureTls, secrets }) {
+    const client = (0,http_probe/* createHttpClient */.uT)({ caCert, insecureTls, secrets });
+    // Index of the first request worth sending: moves past a route the server turns out not to have.
+    let first = 0;
     return {
-        probe: (timeoutMs, signal) => client.send({ url, method: 'GET', headers }, timeoutMs, signal),
+        async generate(model, timeoutMs, signal) {
+            const deadline = clock.now() + timeoutMs;
+            for (let i = first;; i++) {
+                const { path, body } = route.requests[i];
+                const sentAt = clock.now();
+                const result = await client.send({ url: new URL(`${base}${path}`), method: 'POST', headers, json: body(model) }, deadline - sentAt, signal);
+                const latencyMs = clock.now() - sentAt;
+                const request = `POST ${path}`;
+                if (result.kind === 'http' &&
+                    (result.status === 404 || result.status === 405) &&
+                    i + 1 < route.requests.length) {
+                    first = i + 1;
+                    continue;
+                }
+                const assessment = (0,assess/* assess */.no)(result, ANY_2XX);
+                // Any 2xx is not enough: an error object, an empty body or a 202 is no token. Only a completion in the
+                // engine's own format proves the model generated.
+                if (assessment.state === 'ready' && result.kind === 'http' && !(0,model_lists/* isCompletion */.Hg)(route, result.json)) {
+                    const said = (0,assess/* describeBody */.MP)(result.body, result.contentType, result.json) || undefined;
+                    const answer = {
+                        state: 'waiting',
+                        status: result.status,
+                        said,
+                        missing: { what: 'completion', route: route.name }
+                    };
+                    return {
+                        assessment: { ...assessment, state: 'waiting', answer, ...(0,answer_report/* answerWords */.Gy)(answer, ANY_2XX) },
+                        request,
+                        latencyMs
+                    };
+                }
+                // A completion body says nothing worth a log line; its arrival is the news.
+                if (assessment.state === 'ready')
+                    return {
+                        assessment: {
+                            ...assessment,
+                            answer: { state: 'ready' },
+                            ...(0,answer_report/* generatedWords */.XY)(request),
+                            excerpt: undefined
+                        },
+                        request,
+                        latencyMs
+                    };
+                return { assessment, request, latencyMs };
+            }
+        },
         close: () => client.close()
     };
 }
-/** One exchange at a time with a hard time limit and a capped body: shared by the probe and the generation check. */
-function createHttpClient({ caCert, insecureTls, secrets = [], collector = (0,memory/* createBodyCollector */.M)(), env = process.env } = {}) {
-    // node:tls is loaded only here: a plain http:// wait never needs it (nor its memory, 6 MB on Node 24).
-    const ca = caCert === undefined ? {} : { ca: [...process.getBuiltinModule('node:tls').rootCertificates, caCert] };
-    const tls = { ...ca, ...(insecureTls ? { rejectUnauthorized: false } : {}) };
-    // Our own AbortSignal bounds each request; undici's timeouts are left wide so they never fire first.
-    const limits = { headersTimeout: 0, bodyTimeout: 0 };
-    const lookupHost = createLookup();
-    const connections = () => ({
-        direct: new Agent({ ...limits, connect: { ...tls, lookup: lookupHost, autoSelectFamily: true } }),
-        proxies: new Map()
-    });
-    let live = connections();
-    const viaProxy = (proxy) => {
-        let agent = live.proxies.get(proxy.href);
-        if (agent === undefined) {
-            agent = new ProxyAgent({
-                ...limits,
-                uri: proxy.href,
-                // As curl: an http:// URL is sent to the proxy in absolute form; only https:// is tunnelled (CONNECT).
-                proxyTunnel: false,
-                proxyTls: { ...tls, lookup: lookupHost },
-                requestTls: tls,
-                factory: (origin, options) => new Client(origin, withFinalConnectErrors(options))
-            });
-            live.proxies.set(proxy.href, agent);
-        }
-        return agent;
-    };
-    const discard = (old) => {
-        for (const d of [old.direct, ...old.proxies.values()])
-            void d.destroy().catch(() => undefined);
-    };
-    return {
-        async send({ url, method, headers, json, stream }, timeoutMs, signal) {
-            const controller = new AbortController();
-            const timer = setTimeout(() => controller.abort(new ProbeTimeout(timeoutMs)), Math.max(1, timeoutMs));
-            const onStop = () => controller.abort(new ProbeStopped());
-            if (signal?.aborted)
-                onStop();
-            else
-                signal?.addEventListener('abort', onStop, { once: true });
-            // Settles the moment the exchange is cut short, in whatever state it is (connecting included).
-            let onCut = () => undefined;
-            const cut = new Promise((_resolve, reject) => {
-                onCut = () => reject(controller.signal.reason);
-                controller.signal.addEventListener('abort', onCut, { once: true });
-            });
-            let status;
-            let target = url;
-            let proxy;
-            let sent = {
-                'user-agent': 'wait-for-model',
-                accept: 'application/json, */*;q=0.5',
-                ...(json === undefined ? {} : { 'content-type': 'application/json' }),
-                ...headers
-            };
-            const exchange = async () => {
-                for (let hop = 0;; hop++) {
-                    proxy = proxyFor(target, env);
-                    // `reset` closes the connection after each request: a kept-alive socket the server has just
-                    // dropped would otherwise read as a reset, and each probe should test that connections are accepted.
-                    const res = await request(proxy === undefined ? live.direct : viaProxy(proxy), {
-                        origin: target.origin,
-                        path: `${target.pathname}${target.search}`,
-                        method,
-                        headers: sent,
-                        body: json === undefined ? undefined : JSON.stringify(json),
-                        signal: controller.signal,
-                        reset: true
-                    });
-                    status = res.statusCode;
-                    const location = [res.headers.location].flat()[0];
-                    // Only a GET is followed: a generation request that is redirected reports the redirect.
-                    if (method === 'GET' && REDIRECT_STATUSES.has(status) && location !== undefined) {
-                        await res.body.dump();
-                        if (hop === MAX_REDIRECTS)
-                            return {
-                                kind: 'error',
-                                code: 'TOO_MANY_REDIRECTS',
-                                message: `more than ${MAX_REDIRECTS} redirects`,
-                                status
-                            };
-                        const next = new URL(location, target);
-                        if (next.protocol !== 'http:' && next.protocol !== 'https:') {
-                            return { kind: 'error', code: 'BAD_REDIRECT', message: `redirected to a ${next.protocol} URL`, status };
-                        }
-                        // Credentials are for the origin they were configured for, like a browser's fetch does.
-                        if (next.origin !== target.origin)
-                            sent = withoutCredentials(sent);
-                        target = next;
-                        continue;
-                    }
-                    const contentType = String(res.headers['content-type'] ?? '');
-                    if (stream !== undefined && status >= 200 && status < 300) {
-                        let streamed = 0;
-                        for await (const chunk of res.body) {
-                            streamed += chunk.length;
-                            if (stream(chunk))
-                                continue;
-                            res.body.destroy();
-                            break;
-                        }
-                        collector.arrived(streamed);
-                        return { kind: 'http', status, contentType, body: '', json: undefined, truncated: false };
-                    }
-                    const { text: raw, truncated } = await readCapped(res.body);
-                    collector.arrived(raw.length);
-                    const text = secrets.length === 0 ? raw : redact(raw, secrets);
-                    const retryAfter = [res.headers['retry-after']].flat()[0];
-                    return {
-                        kind: 'http',
-                        status,
-                        contentType,
-                        body: text,
-                        json: parseJson(text),
-                        truncated,
-                        ...((status === 429 || status === 503) && retryAfter !== undefined
-                            ? { retryAfterMs: parseRetryAfter(retryAfter, Date.now()) }
-                            : {}),
-                        ...(target === url ? {} : { redirectedTo: target.href })
-                    };
-                }
-            };
-            const inFlight = exchange();
-            try {
-                return await Promise.race([inFlight, cut]);
-            }
-            catch (e) {
-                const error = describeError(controller.signal.aborted ? controller.signal.reason : e, proxy);
-                return {
-                    ...error,
-                    message: redact(error.message, secrets),
-                    status,
-                    ...(target === url ? {} : { redirectedTo: target.href })
-                };
-            }
-            finally {
-                clearTimeout(timer);
-                signal?.removeEventListener('abort', onStop);
-                controller.signal.removeEventListener('abort', onCut);
-                if (controller.signal.aborted) {
-                    // What was cut short may still be connecting or retrying: end it, and start the next exchange afresh.
-                    inFlight.catch(() => undefined);
-                    discard(live);
-                    live = connections();
-                }
-            }
-        },
-        close: async () => {
-            discard(live);
-        }
-    };
-}
-/**
- * A connection that fails before any request ran is retried at once by undici when the error is a socket's
- * (`UND_ERR_SOCKET`): a proxy that closes the connection after CONNECT would make that a busy loop. Such an
- * error is passed on as the proxy's, which ends the request instead.
- */
-function withFinalConnectErrors(options) {
-    const { connect } = options;
-    if (typeof connect !== 'function')
-        return options;
-    return {
-        ...options,
-        connect: (opts, callback) => connect(opts, (err, socket) => callback(err?.code === 'UND_ERR_SOCKET'
-            ? Object.assign(new Error(`the proxy closed the connection (${err.message})`), { code: 'PROXY_CLOSED' })
-            : err, socket))
-    };
-}
-const withoutCredentials = (headers) => Object.fromEntries(Object.entries(headers).filter(([name]) => !isCredentialName(name)));
-/** The wait was told to stop (the server exited, a log line matched, the job was cancelled). */
-class ProbeStopped extends Error {
-    code = 'STOPPED';
-    constructor() {
-        super('stopped');
+
+;// CONCATENATED MODULE: ./src/engines/readiness.ts
+const ENGINE_READINESS = {
+    // http_server.py: /v1/models has no status check, /health answers 503 while ServerStatus is Starting (the
+    // warm-up request runs then) since mid-2025; older SGLang answers 200 there at once, which costs nothing.
+    sglang: {
+        path: '/health',
+        because: 'SGLang lists its model during its warm-up, while its /health answers 503 until the warm-up ends'
     }
-}
-class ProbeTimeout extends Error {
-    ms;
-    code = 'TIMEOUT';
-    constructor(ms) {
-        super(`no answer within ${formatDuration(ms)}`);
-        this.ms = ms;
-    }
-}
-async function readCapped(body) {
-    const chunks = [];
-    let size = 0;
-    for await (const chunk of body) {
-        if (size + chunk.length > BODY_CAP_BYTES) {
-            chunks.push(chunk.subarray(0, BODY_CAP_BYTES - size));
-            body.destroy();
-            return { text: decode(chunks), truncated: true };
-        }
-        chunks.push(chunk);
-        size += chunk.length;
-    }
-    return { text: decode(chunks), truncated: false };
-}
-const decode = (chunks) => new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
-/**
- * No model list or completion nests deeper than this; a body that does is not parsed, since JSON.parse of a
- * 1 MiB `[[[\u2026]]]` builds half a million arrays (about 150 MB).
- */
-const MAX_JSON_DEPTH = 64;
-/** The body as JSON when it is an object or an array no deeper than MAX_JSON_DEPTH; undefined otherwise. */
-function parseJson(text) {
-    const first = /\S/.exec(text.slice(0, 4096))?.[0];
-    if ((first !== '{' && first !== '[') || nestsDeeperThan(text, MAX_JSON_DEPTH))
+};
+/** The list paths whose prefix is the server's base (a proxy prefix before them is kept). */
+const LIST_PATH = /\/(v1\/models(\/[^/]*)?|models|info|api\/tags|api\/ps)\/?$/;
+/** The URL of `engine`'s readiness answer for a model-list `url`, or undefined when the engine needs none. */
+function readinessUrl(engine, url) {
+    const check = engine === undefined ? undefined : ENGINE_READINESS[engine];
+    if (check === undefined)
         return undefined;
+    const m = LIST_PATH.exec(url.pathname);
+    const base = m ? url.pathname.slice(0, m.index) : '';
+    return new URL(`${url.origin}${base}${check.path}`);
+}
+
+// EXTERNAL MODULE: ./src/engines/log-markers.ts
+var log_markers = __nccwpck_require__(1995);
+// EXTERNAL MODULE: ./src/engines/match.ts
+var match = __nccwpck_require__(3474);
+;// CONCATENATED MODULE: ./src/engines/load.ts
+
+/** The model-list paths, after which the server's base ends (a proxy prefix before them is kept). */
+const load_LIST_PATH = /\/(v1\/models|models|api\/ps)\/?$/;
+/**
+ * What asks the server at `url` to load the model, given its last answer; undefined when the answer shows no
+ * model waiting to be asked for (loaded, loading, or not a server that loads on demand).
+ */
+function loadRequest(url, answer, model) {
+    const m = load_LIST_PATH.exec(url.pathname);
+    if (m === null || answer.status !== 200)
+        return undefined;
+    const base = `${url.origin}${url.pathname.slice(0, m.index)}`;
+    if (answer.modelState === 'unloaded' && model !== undefined && answer.models !== undefined) {
+        // the listed id the assessment found unloaded: the router loads by its own id
+        const found = (0,match/* matchModel */.Z)(answer.models.map((id) => ({ id })), model);
+        if (found.kind === 'found')
+            return { url: new URL(`${base}/models/load`), body: { model: found.model.id } };
+    }
+    // Ollama's models in memory: a model not among them is loaded by a generate request with no prompt; -1 keeps
+    // it loaded until the server stops (its default, 5 minutes, could unload it during the benchmark)
+    if (m[1] === 'api/ps' && model !== undefined && answer.state === 'waiting' && answer.models !== undefined)
+        return { url: new URL(`${base}/api/generate`), body: { model, keep_alive: -1 } };
+    return undefined;
+}
+
+// EXTERNAL MODULE: ./src/report/lifecycle-report.ts
+var lifecycle_report = __nccwpck_require__(7205);
+// EXTERNAL MODULE: ./src/http/hosts.ts
+var hosts = __nccwpck_require__(2327);
+;// CONCATENATED MODULE: ./src/http/port-watch.ts
+/**
+ * Sees a closed port open, cheaply, so that the HTTP probe goes out the moment a server starts listening
+ * instead of up to an `interval` later. Watching a closed port costs the server nothing: a bare TCP connect
+ * is refused by the kernel before any server code runs. One poller, made by the gate, serves every URL of a
+ * fleet and keeps its own cost near a fixed share of one core by spacing its rounds by what the last round cost.
+ */
+
+
+
+const MIN_ROUND_MS = 100;
+const MAX_ROUND_MS = 400;
+/** The share of one core the poller may spend. */
+const CPU_BUDGET = 0.02;
+/**
+ * With this many loopback ports, one read of /proc/net/tcp{,6} replaces one connect per port. Not for fewer:
+ * the kernel walks its whole socket hash table for that read, which takes milliseconds on large hosts and
+ * in some VMs (about 10 ms on the machine where BENCHMARKS.md was measured), while a refused loopback connect
+ * costs about 0.1 ms.
+ */
+const PROC_MIN_PORTS = 24;
+const PROC_TABLES = ['/proc/net/tcp', '/proc/net/tcp6'];
+/** Ports in LISTEN state on a loopback or wildcard address, from the text of /proc/net/tcp or tcp6. */
+function listeningLoopbackPorts(table) {
+    const ports = new Set();
+    for (const line of table.split('\n')) {
+        const m = /^\s*\d+:\s+([0-9A-F]+):([0-9A-F]{4})\s+[0-9A-F]+:[0-9A-F]+\s+0A\s/i.exec(line);
+        if (m && isLoopbackOrAny(m[1].toUpperCase()))
+            ports.add(parseInt(m[2], 16));
+    }
+    return ports;
+}
+/** The kernel prints addresses as 32-bit words in host (little-endian) order. */
+function isLoopbackOrAny(hex) {
+    if (hex.length === 8)
+        return hex === '00000000' || hex.endsWith('7F');
+    return (/^0+$/.test(hex) ||
+        hex === '00000000000000000000000001000000' || // ::1
+        /^0000000000000000FFFF0000[0-9A-F]{6}7F$/.test(hex) // ::ffff:127.x.x.x
+    );
+}
+/** One bare TCP connect: true when accepted, false when refused or not answered within `ms`. */
+function tcpConnects(host, port, ms) {
+    return new Promise((resolve) => {
+        const socket = (0,external_node_net_.connect)({ host, port, timeout: ms });
+        const done = (open) => () => {
+            socket.destroy();
+            resolve(open);
+        };
+        socket.once('connect', done(true));
+        socket.once('error', done(false));
+        socket.once('timeout', done(false));
+    });
+}
+/**
+ * `localhost` is loopback on both families whatever /etc/hosts says (as the probe treats it): 127.0.0.1 is
+ * tried every round, ::1, where fewer servers listen alone, every fourth, which keeps a round to one connect.
+ * Other names are looked up as the probe looks them up (a resolver that never answers cannot hold the process).
+ */
+function connectTargets(host, lookup) {
+    return new Promise((resolve) => lookup(host, { all: true }, (err, found) => {
+        if (err !== null || typeof found === 'string')
+            return resolve([{ address: host, everyRounds: 1 }]);
+        const bothFamilies = (0,hosts/* loopbackAddresses */.G4)(host) !== undefined;
+        resolve(found.map((a) => ({ address: a.address, everyRounds: bothFamilies && a.family === 6 ? 4 : 1 })));
+    }));
+}
+/** Polls every watched port in rounds; runs only while someone watches. */
+class PortPoller {
+    budget;
+    watchers = new Set();
+    timer;
+    procReadable;
+    lookup = (0,hosts/* createLookup */.BL)();
+    constructor(budget = CPU_BUDGET) {
+        this.budget = budget;
+    }
+    /** The watch of one URL's port, for the wait loop. */
+    watchFor(url) {
+        return { opened: (signal) => this.watch(url, signal), local: (0,hosts/* isLoopback */.U9)(url.hostname) };
+    }
+    /** Ends every watch (each resolves) and the rounds. */
+    close() {
+        for (const watcher of [...this.watchers])
+            watcher.resolve();
+        this.idle();
+    }
+    watch(url, signal) {
+        return new Promise((resolve) => {
+            if (signal.aborted)
+                return resolve();
+            const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+            const targets = connectTargets((0,hosts/* bareHost */.n0)(url.hostname), this.lookup);
+            const watcher = { targets, port, loopback: (0,hosts/* isLoopback */.U9)(url.hostname), resolve: () => undefined };
+            watcher.resolve = () => {
+                this.watchers.delete(watcher);
+                signal.removeEventListener('abort', watcher.resolve);
+                if (this.watchers.size === 0)
+                    this.idle();
+                resolve();
+            };
+            signal.addEventListener('abort', watcher.resolve, { once: true });
+            this.watchers.add(watcher);
+            this.timer ??= setTimeout(() => void this.round(), MIN_ROUND_MS);
+        });
+    }
+    idle() {
+        clearTimeout(this.timer);
+        this.timer = undefined;
+    }
+    rounds = 0;
+    async round() {
+        const round = this.rounds++;
+        // CPU time rather than wall time: on a busy machine a round waits longer without costing more
+        const started = process.cpuUsage();
+        const watchers = [...this.watchers];
+        const loopback = watchers.filter((w) => w.loopback);
+        let open;
+        if (loopback.length >= PROC_MIN_PORTS)
+            open = await this.readProc();
+        await Promise.all(watchers.map(async (w) => {
+            const listening = open && w.loopback
+                ? open.has(w.port)
+                : (await Promise.all((await w.targets)
+                    .filter((t) => round % t.everyRounds === 0)
+                    .map((t) => tcpConnects(t.address, w.port, MAX_ROUND_MS)))).includes(true);
+            if (listening)
+                w.resolve();
+        }));
+        const used = process.cpuUsage(started);
+        const cost = (used.user + used.system) / 1000;
+        if (this.watchers.size === 0)
+            return;
+        const next = Math.min(MAX_ROUND_MS, Math.max(MIN_ROUND_MS, cost / this.budget));
+        this.timer = setTimeout(() => void this.round(), next);
+    }
+    async readProc() {
+        // node:fs's callback form: node:fs/promises would be one more module to load before the first probe
+        if (this.procReadable === false)
+            return undefined;
+        const tables = await Promise.all(PROC_TABLES.map((f) => readText(f)));
+        this.procReadable = tables[0].startsWith('  sl');
+        return this.procReadable ? listeningLoopbackPorts(tables.join('\n')) : undefined;
+    }
+}
+/** A file's text, or '' when it cannot be read. */
+const readText = (file) => new Promise((resolve) => (0,external_node_fs_.readFile)(file, 'latin1', (e, text) => resolve(e ? '' : text)));
+
+// EXTERNAL MODULE: ./src/http/undici-parts.ts
+var undici_parts = __nccwpck_require__(7101);
+;// CONCATENATED MODULE: ./src/startup/eta.ts
+/**
+ * Milliseconds left in a phase with progress, at `now`: tqdm's own elapsed time per item where it prints one,
+ * else the rate between the first and the latest count seen. Undefined while there is no rate yet.
+ */
+function phaseLeftMs(p, now) {
+    const { first, last } = p;
+    if (last.n >= last.total)
+        return 0;
+    let perItemMs;
+    if (last.elapsedS !== undefined && last.n > 0)
+        perItemMs = (last.elapsedS * 1000) / last.n;
+    else if (last.n > first.n && last.at > first.at)
+        perItemMs = (last.at - first.at) / (last.n - first.n);
+    if (perItemMs === undefined)
+        return undefined;
+    return Math.max(0, perItemMs * (last.total - last.n) - (now - last.at));
+}
+/**
+ * Milliseconds until ready going by earlier runs: the rest of this phase (by its rate, else its usual length) and
+ * the usual length of the phases after it; without a known phase, the usual startup minus the time so far.
+ */
+function readyInMs(pos, usual) {
+    const index = pos.phase === undefined ? -1 : usual.order.indexOf(pos.phase);
+    if (index >= 0) {
+        const own = (usual.phaseSeconds.get(pos.phase) ?? 0) * 1000;
+        const rest = usual.order.slice(index + 1).reduce((sum, name) => sum + (usual.phaseSeconds.get(name) ?? 0) * 1000, 0);
+        return (pos.phaseLeftMs ?? Math.max(0, own - pos.inPhaseMs)) + rest;
+    }
+    return Math.max(0, usual.totalSeconds * 1000 - pos.elapsedMs);
+}
+function eta(pos, usual) {
+    const usualMs = usual.totalSeconds * 1000;
+    if (pos.elapsedMs > usualMs)
+        return { kind: 'slower', overMs: pos.elapsedMs - usualMs, usualMs };
+    const own = pos.phase === undefined ? undefined : usual.phaseSeconds.get(pos.phase);
+    if (own !== undefined && pos.phaseLeftMs === undefined && pos.inPhaseMs > own * 1000)
+        return { kind: 'slower', overMs: pos.inPhaseMs - own * 1000, usualMs: own * 1000, phase: pos.phase };
+    return { kind: 'ready-in', ms: readyInMs(pos, usual) ?? 0 };
+}
+
+;// CONCATENATED MODULE: ./src/startup/phases.ts
+/**
+ * Follows an engine's startup through its log: fed each line with the time it was read, it knows the engine,
+ * the phase the engine is in, its progress, the phases behind it with their durations, and any fatal line.
+ * Pure: no I/O and no clock of its own; times are milliseconds on the caller's monotonic scale.
+ */
+
+// eslint-disable-next-line no-control-regex
+const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
+/** Lines kept while the engine is not yet known, to be read again once it is. */
+const MAX_PENDING = 5000;
+const MAX_QUOTE = 500;
+const ALL_FATAL = log_markers/* ENGINE_LOGS */.L4.flatMap((e) => e.fatal);
+class PhaseTracker {
+    log;
+    markers = [];
+    pending = [];
+    list = [];
+    open;
+    lastIndex = -1;
+    /** The read time minus the stamp, at its smallest: maps stamps onto the read scale (a line is read after it is written). */
+    offset = Infinity;
+    lines = 0;
+    fatals = [];
+    readySeen = false;
+    /** A phase its own end marker closed, to be named when the next one begins. */
+    ended;
+    constructor(opts = {}) {
+        if (opts.startedAt !== undefined) {
+            this.open = { name: 'starting', index: -1, start: { at: opts.startedAt } };
+            this.list.push(this.open);
+        }
+        if (opts.engine !== undefined)
+            this.setEngine(opts.engine, 'log');
+    }
+    get engine() {
+        return this.log?.engine;
+    }
+    get ready() {
+        return this.readySeen;
+    }
+    /** Names the engine (from the input or the model list) and reads again the lines that came before. */
+    setEngine(engine, from = 'models') {
+        if (this.log !== undefined)
+            return [];
+        this.log = (0,log_markers/* engineLog */.NN)(engine);
+        this.markers = (0,log_markers/* phaseMarkers */.LE)(engine);
+        const events = [{ type: 'engine', engine, from }];
+        for (const p of this.pending.splice(0))
+            events.push(...this.read(p.text, p.at));
+        return events;
+    }
+    /**
+     * One line of the log (a physical line; tqdm's `\r` updates inside it are read one by one), read at `at`;
+     * `lineNumber` is its number in the file when the reader knows better than a count of the lines fed.
+     * `fatal: false` for lines from before the wait began: they tell the phases so far, not a failure now.
+     */
+    feed(rawLine, at, lineNumber = this.lines + 1, { fatal: checkFatal = true } = {}) {
+        this.lines = lineNumber;
+        const text = rawLine.replace(ANSI, '');
+        const events = [];
+        if (checkFatal)
+            this.matchFatal(text, lineNumber);
+        if (this.log === undefined) {
+            const engine = (0,log_markers/* engineOfLine */.U1)(text);
+            if (engine === undefined) {
+                if (this.pending.push({ text, at }) > MAX_PENDING)
+                    this.pending.shift();
+            }
+            else {
+                this.pending.push({ text, at });
+                events.push(...this.setEngine(engine, 'log'));
+            }
+        }
+        else {
+            events.push(...this.read(text, at));
+        }
+        return events;
+    }
+    /** Ends the phase under way (the wait is over). */
+    finish(at) {
+        if (this.open !== undefined)
+            this.close({ at });
+    }
+    current(now) {
+        if (this.open === undefined)
+            return undefined;
+        return {
+            name: this.open.name,
+            inPhaseMs: Math.max(0, now - this.time(this.open.start)),
+            progress: this.open.progress
+        };
+    }
+    /** The phases that have ended, in order. */
+    timings() {
+        return this.list.filter((p) => p.end !== undefined).map((p) => this.timing(p));
+    }
+    /** The fatal line to quote: the first that names a cause, else the first. */
+    fatal() {
+        return this.fatals.find((f) => f.cause) ?? this.fatals[0];
+    }
+    matchFatal(text, lineNumber) {
+        const found = (this.log?.fatal ?? ALL_FATAL).find((f) => f.pattern.test(text));
+        if (found !== undefined)
+            this.fatals.push({ line: text.trim().slice(0, MAX_QUOTE), lineNumber, cause: found.cause });
+    }
+    read(text, at) {
+        const log = this.log;
+        const stamp = (0,log_markers/* stampOf */.Zs)(log, text);
+        if (stamp !== undefined)
+            this.offset = Math.min(this.offset, at - stamp);
+        const moment = { at, stamp };
+        const events = [];
+        for (const segment of text.split('\r')) {
+            const seg = segment.trim();
+            if (seg === '')
+                continue;
+            this.markers.forEach((marker, index) => {
+                const took = marker.took?.exec(seg)?.groups;
+                if (took !== undefined) {
+                    const phase = this.list.find((p) => p.name === marker.phase) ?? this.begin(marker, index, moment, events);
+                    if (phase !== undefined)
+                        phase.took = Math.max(phase.took ?? 0, (0,log_markers/* tookSeconds */.Jn)(took));
+                }
+                const progress = marker.progress?.exec(seg)?.groups;
+                if (progress !== undefined) {
+                    const phase = this.open?.name === marker.phase ? this.open : this.begin(marker, index, moment, events);
+                    if (phase !== undefined)
+                        record(phase, marker.unit ?? 'steps', progress, at);
+                }
+                else if (marker.start?.test(seg)) {
+                    this.begin(marker, index, moment, events);
+                }
+                if (marker.end?.test(seg) && this.open?.name === marker.phase)
+                    this.ended = this.close(moment);
+            });
+            if (log.ready.test(seg) && !this.readySeen) {
+                this.readySeen = true;
+                if (this.open !== undefined)
+                    this.close(moment);
+            }
+        }
+        return events;
+    }
+    /** Starts a phase if it lies ahead of the current one (other ranks repeat the markers of phases already begun). */
+    begin(marker, index, moment, events) {
+        if (index <= this.lastIndex || this.readySeen)
+            return undefined;
+        const previous = this.open === undefined ? this.ended : this.close(moment);
+        this.ended = undefined;
+        const phase = { name: marker.phase, index, start: moment };
+        this.list.push(phase);
+        this.open = phase;
+        this.lastIndex = index;
+        events.push({ type: 'phase', name: marker.phase, at: moment.at, previous });
+        return phase;
+    }
+    close(moment) {
+        const phase = this.open;
+        phase.end = moment;
+        this.open = undefined;
+        return this.timing(phase);
+    }
+    timing(p) {
+        return {
+            name: p.name,
+            seconds: round1(p.took ?? this.measured(p.start, p.end) / 1000),
+            printed: p.took !== undefined
+        };
+    }
+    /** A moment on the read scale: the engine's stamp where it has one, else when the line was read. */
+    time(m) {
+        return m.stamp !== undefined && Number.isFinite(this.offset) ? m.stamp + this.offset : m.at;
+    }
+    /** Milliseconds between two moments: by the engine's stamps when both have one (and they go forward), else by reads. */
+    measured(start, end) {
+        if (start.stamp !== undefined && end.stamp !== undefined) {
+            // A stamp going back (a clock change on the server) leaves only the reads to go by.
+            return end.stamp >= start.stamp ? end.stamp - start.stamp : Math.max(0, end.at - start.at);
+        }
+        return Math.max(0, this.time(end) - this.time(start));
+    }
+}
+function record(phase, unit, g, at) {
+    const sample = {
+        n: Number(g.n),
+        total: Number(g.total),
+        at,
+        elapsedS: g.elapsed === undefined ? undefined : (0,log_markers/* clockSeconds */.Ig)(g.elapsed)
+    };
+    const p = phase.progress;
+    if (p === undefined || p.last.total !== sample.total || sample.n < p.last.n)
+        phase.progress = { unit, first: sample, last: sample };
+    else
+        p.last = sample;
+}
+const round1 = (x) => Math.round(x * 10) / 10;
+
+// EXTERNAL MODULE: ./src/report/profile-report.ts
+var profile_report = __nccwpck_require__(8478);
+;// CONCATENATED MODULE: ./src/startup/profile.ts
+/**
+ * The startup profile of one wait: the server's log lines go in, the words for the log come out (the engine, each
+ * new phase, a fatal line), and the still-waiting lines say where the startup is and how long it has to go.
+ */
+
+
+
+
+class StartupProfile {
+    opts;
+    tracker;
+    /** When the engine's own ready line was read. */
+    readyLineAt;
+    constructor(opts = {}) {
+        this.opts = opts;
+        this.tracker = new PhaseTracker({ engine: opts.engine, startedAt: opts.startedAt });
+    }
+    /** The fatal line to quote once one is seen (the wait ends on it): the first cause, else the first failure. */
+    get fatal() {
+        return this.tracker.fatal();
+    }
+    get engine() {
+        return this.tracker.engine;
+    }
+    /** One line of the server's log (its number in the file, when known), read at `at`: returns what to say about it. */
+    line(text, at, lineNumber) {
+        return this.say(this.tracker.feed(text, at, lineNumber), at);
+    }
+    /** A line written before the wait began (a server started elsewhere): it tells the phases so far, never a failure. */
+    earlier(text, at, lineNumber) {
+        return this.say(this.tracker.feed(text, at, lineNumber, { fatal: false }), at);
+    }
+    /** A model-list body's JSON from the server: `owned_by` can name the engine. */
+    models(json) {
+        const engine = this.tracker.engine === undefined ? (0,log_markers/* engineOfModelList */.Pq)(json) : undefined;
+        return engine === undefined ? [] : this.say(this.tracker.setEngine(engine));
+    }
+    /** Where the startup is, for a still-waiting line; undefined while neither a phase nor earlier runs tell. */
+    status(now, elapsedMs) {
+        const phase = this.tracker.current(now);
+        if (phase === undefined) {
+            return this.opts.usual && (0,profile_report/* etaText */.Ud)(eta({ inPhaseMs: 0, elapsedMs }, this.opts.usual));
+        }
+        const left = phase.progress === undefined ? undefined : phaseLeftMs(phase.progress, now);
+        const against = this.opts.usual &&
+            eta({ phase: phase.name, inPhaseMs: phase.inPhaseMs, phaseLeftMs: left, elapsedMs }, this.opts.usual);
+        return (0,profile_report/* progressText */.l_)(phase, left, against);
+    }
+    /**
+     * When the server is expected ready, for the probe schedule: when its ready line was read, else going by the
+     * phase under way in its log (its progress, and what earlier runs took for it and the phases after it);
+     * undefined while neither tells (the schedule then goes by how long earlier runs answered "loading").
+     */
+    readyAt(now) {
+        if (this.readyLineAt !== undefined)
+            return this.readyLineAt;
+        const usual = this.opts.usual;
+        const phase = this.tracker.current(now);
+        if (usual === undefined || phase === undefined || !usual.order.includes(phase.name))
+            return undefined;
+        const left = phase.progress === undefined ? undefined : phaseLeftMs(phase.progress, now);
+        const ms = readyInMs({ phase: phase.name, inPhaseMs: phase.inPhaseMs, phaseLeftMs: left, elapsedMs: 0 }, usual);
+        if (ms === undefined)
+            return undefined;
+        if (ms > 0)
+            return now + ms;
+        // Past what earlier runs took for the last phase: it was expected when that ended, and the schedule backs off.
+        return Math.min(now, now - phase.inPhaseMs + (usual.phaseSeconds.get(phase.name) ?? 0) * 1000);
+    }
+    /** The engine's ready line has been read. */
+    get readyLineSeen() {
+        return this.readyLineAt !== undefined;
+    }
+    /** The wait is over: the phases, the one under way ended at `at`. */
+    finish(at) {
+        this.tracker.finish(at);
+        return this.tracker.timings();
+    }
+    /** The engine's name for people, when known. */
+    get label() {
+        return this.engine === undefined ? undefined : (0,log_markers/* engineLog */.NN)(this.engine).label;
+    }
+    /** `at`: when the line that gave the events was read (the ready line's moment, once the tracker has seen it). */
+    say(events, at) {
+        if (at !== undefined && this.tracker.ready)
+            this.readyLineAt ??= at;
+        const lines = [];
+        for (const e of events) {
+            if (e.type === 'engine')
+                lines.push(`engine: ${(0,log_markers/* engineLog */.NN)(e.engine).label} (${e.from === 'log' ? 'from its log' : 'from its model list'})`);
+            else if (e.type === 'phase')
+                lines.push((0,profile_report/* phaseChangeText */.De)(e.name, e.previous));
+        }
+        return lines;
+    }
+}
+
+// EXTERNAL MODULE: ./src/report/wait-report.ts
+var wait_report = __nccwpck_require__(912);
+// EXTERNAL MODULE: ./src/report/smoke-report.ts
+var smoke_report = __nccwpck_require__(1542);
+;// CONCATENATED MODULE: ./src/history/around-wait.ts
+
+
+
+/** Reads the earlier runs with `key`; `file` undefined (with `offNotice` saying why, if it is worth saying) is history off. */
+function loadHistory(file, key, offNotice) {
+    const off = (notice) => ({ key, earlier: [], notices: notice ? [notice] : [], warnings: [] });
+    if (file === undefined)
+        return off(offNotice);
+    const problem = (0,store/* prepareHistory */.OI)(file);
+    if (problem !== undefined)
+        return off(problem);
     try {
-        return JSON.parse(text);
+        const { runs, skipped } = (0,store/* readHistory */.Lu)(file);
+        const earlier = runs.filter((r) => r.key === key);
+        const warnings = skipped
+            ? [`History: skipped ${skipped} line${skipped === 1 ? '' : 's'} of ${file} that could not be read.`]
+            : [];
+        return { file, key, earlier, usual: (0,store/* usualStartup */.cC)(earlier), notices: [], warnings };
+    }
+    catch (e) {
+        return off(`History is off: cannot read ${file} (${e.message}).`);
+    }
+}
+/**
+ * Compares the finished run with the earlier ones, then appends it, waiting for the file's lock at most
+ * `lockWaitMs`. A regression is told only against at least `minRuns` earlier ready runs: against one, a cold page
+ * cache beside a warm one is a regression every time. The smoke test's decode rate is held to the same `minRuns`,
+ * against `throughputThresholdPercent`.
+ */
+function recordRun(history, run, thresholdPercent, minRuns, lockWaitMs, throughputThresholdPercent = 15) {
+    const r = (0,store/* regression */.y8)(history.earlier, run);
+    const slower = (0,store/* throughputRegression */.yV)(history.earlier, run);
+    const drift = (0,store/* envDrift */.pT)(history.earlier, run);
+    const notices = [];
+    if (history.file !== undefined) {
+        try {
+            if (!(0,store/* appendRun */.ah)(history.file, run, undefined, lockWaitMs))
+                notices.push('History: this run was not recorded, its line is too long.');
+        }
+        catch (e) {
+            notices.push(`History: this run was not recorded (${e.message}).`);
+        }
+    }
+    return {
+        expectedSeconds: history.usual?.totalSeconds,
+        regressionPercent: r?.percent,
+        regression: r !== undefined && r.runs >= minRuns && r.percent > thresholdPercent ? (0,profile_report/* regressionText */.Fr)(r) : undefined,
+        drift: drift.length ? (0,profile_report/* driftWarning */.Ir)(drift) : undefined,
+        usualDecodeTokensPerSecond: slower?.usual,
+        throughputRegression: slower !== undefined && slower.runs >= minRuns && slower.percentBelow > throughputThresholdPercent
+            ? (0,smoke_report/* throughputRegressionText */.ZI)(slower)
+            : undefined,
+        notices
+    };
+}
+
+// EXTERNAL MODULE: ./src/wait/bounded-regex.ts
+var bounded_regex = __nccwpck_require__(6122);
+// EXTERNAL MODULE: ./src/runtime/clock.ts
+var clock = __nccwpck_require__(9842);
+;// CONCATENATED MODULE: ./src/server/watch.ts
+/** Turns what happens beside the wait into a halt: the server process exiting, a fail-pattern log line, cancellation. */
+
+
+
+/**
+ * How long `fail-pattern` may run on one look's new lines: a pattern that backtracks (`(\w+\s?)+: CUDA error`
+ * on an ordinary line) would otherwise hold the event loop, the deadline and the signals with it.
+ */
+const FAIL_PATTERN_LIMIT_MS = 250;
+/** How long a fatal log line waits for the server's exit, to name its exit code too. */
+const EXIT_GRACE_MS = 150;
+/** The least time between two reads of the log woken by the file system. */
+const SCAN_GAP_MS = 20;
+/** Watches a file for changes; undefined where it cannot (not there yet, no inotify): the timer reads it then. */
+function watchFile(path, onChange) {
+    try {
+        const watcher = (0,external_node_fs_.watch)(path, { persistent: false }, onChange);
+        watcher.on('error', () => watcher.close());
+        return watcher;
     }
     catch {
         return undefined;
     }
 }
-/** One pass over the text, strings skipped: whether brackets open deeper than `max`. */
-function nestsDeeperThan(text, max) {
-    let depth = 0;
-    let inString = false;
-    for (let i = 0; i < text.length; i++) {
-        const c = text.charCodeAt(i);
-        if (inString) {
-            if (c === 0x5c)
-                i++;
-            else if (c === 0x22)
-                inString = false;
+function watchServer({ halter, server, log, failPattern, readLines, cancel, pollMs = 200 }) {
+    let closed = false;
+    // A server that exits after the wait is over (or a late fatal line) ends nothing.
+    const halt = (h) => void (closed || halter.halt(h));
+    const logError = (line, why, after = '') => ({
+        reason: 'log-error',
+        detail: `line ${line.number} of ${log?.path} ${why}: ${line.text}${after}`
+    });
+    /** Reads the new lines: a log error among them, if any. A named cause explains most, then the user's pattern. */
+    const read = (after = '') => {
+        if (log === undefined)
+            return undefined;
+        const fresh = log.poll();
+        // a log that became a directory, or cannot be read any more, ends the wait: nothing it says can be watched
+        if (log.problem !== undefined)
+            return { reason: 'log-error', detail: `${log.problem}${after}` };
+        const known = readLines?.(fresh);
+        const found = failPattern
+            ? (0,bounded_regex/* findWithin */.d)(failPattern, fresh.map((l) => l.text), FAIL_PATTERN_LIMIT_MS)
+            : -1;
+        if (typeof found === 'object') {
+            const line = fresh[found.outOfTimeAt];
+            return {
+                reason: 'log-error',
+                detail: `fail-pattern ${String(failPattern)} ran out of time on line ${line.number} of ${log.path} ` +
+                    `(it backtracks too much: simplify "fail-pattern")${after}`
+            };
         }
-        else if (c === 0x22)
-            inString = true;
-        else if (c === 0x7b || c === 0x5b) {
-            if (++depth > max)
+        const matching = found === -1 ? undefined : fresh[found];
+        const knownError = (k) => logError(k.line, `is a known fatal ${k.engineLabel ?? 'model server'} line`, after);
+        if (known?.cause)
+            return knownError(known);
+        if (matching)
+            return logError(matching, 'matches fail-pattern', after);
+        return known ? knownError(known) : undefined;
+    };
+    /** Calls `f` now, or `gapMs` after its last call when that was sooner (once, however many calls came between). */
+    const spaced = (f, gapMs) => {
+        let last = -Infinity;
+        let pending;
+        return () => {
+            if (pending !== undefined || closed)
+                return;
+            const wait = last + gapMs - clock/* systemClock */.ml.now();
+            const run = () => {
+                pending = undefined;
+                last = clock/* systemClock */.ml.now();
+                if (!closed)
+                    f();
+            };
+            if (wait <= 0)
+                run();
+            else
+                pending = setTimeout(run, wait);
+        };
+    };
+    let found;
+    let grace;
+    const scan = () => {
+        // a log that was not there yet when the wait began
+        if (changes === undefined && log !== undefined && !closed)
+            changes = watchFile(log.path, onChange);
+        if (found !== undefined || (found = read()) === undefined)
+            return;
+        // A server usually exits right after its fatal line: a moment's grace lets the message give the exit code.
+        if (server === undefined)
+            halt(found);
+        else
+            grace = setTimeout(halt, EXIT_GRACE_MS, found);
+    };
+    const reads = log !== undefined && (failPattern !== undefined || readLines !== undefined);
+    const timer = reads ? setInterval(scan, pollMs) : undefined;
+    // The file system says when the log grows, so that a ready line is read within milliseconds, not a poll later;
+    // reads are spaced by SCAN_GAP_MS, so that a progress bar redrawn a thousand times a second costs little.
+    const onChange = spaced(() => scan(), SCAN_GAP_MS);
+    let changes = reads ? watchFile(log.path, onChange) : undefined;
+    void server?.exited.then((how) => {
+        if (closed)
+            return;
+        // A crash usually prints its cause just before: the fatal line explains more than the exit code.
+        const after = `; the server process ${server.pid} then ${how}`;
+        const error = found ? { ...found, detail: found.detail + after } : read(after);
+        halt(error ?? { reason: 'server-exited', detail: `the server process ${server.pid} ${how}` });
+    });
+    const onCancel = () => halt({ reason: 'cancelled', detail: `the job was cancelled (${cancel?.halted ?? 'aborted'})` });
+    if (cancel?.signal.aborted)
+        onCancel();
+    else
+        cancel?.signal.addEventListener('abort', onCancel, { once: true });
+    return {
+        close() {
+            closed = true;
+            clearInterval(timer);
+            changes?.close();
+            clearTimeout(grace);
+            cancel?.signal.removeEventListener('abort', onCancel);
+        }
+    };
+}
+
+// EXTERNAL MODULE: ./src/inputs/settings.ts + 1 modules
+var inputs_settings = __nccwpck_require__(6137);
+// EXTERNAL MODULE: ./src/runtime/memory.ts + 1 modules
+var memory = __nccwpck_require__(2502);
+// EXTERNAL MODULE: ./src/wait/schedule.ts
+var schedule = __nccwpck_require__(620);
+;// CONCATENATED MODULE: ./src/wait/loop.ts
+/** The wait loop: probe, judge, report changes, until ready, a fatal answer, a halt, or the deadline. */
+
+
+
+/**
+ * A timeline keeps this many first and this many last changes, and counts those between: a model list that
+ * changes on every probe must not grow memory, the log and the summary without limit.
+ */
+const TIMELINE_ENDS = 20;
+function addChange(timeline, entry) {
+    timeline.push(entry);
+    if (timeline.length <= 2 * TIMELINE_ENDS + 1)
+        return;
+    // the oldest of the last changes goes; the next one carries the count
+    const [gone] = timeline.splice(TIMELINE_ENDS, 1);
+    timeline[TIMELINE_ENDS] = { ...timeline[TIMELINE_ENDS], dropped: (gone.dropped ?? 0) + 1 };
+}
+async function waitForModel(opts, deps) {
+    const { clock } = deps;
+    const start = deps.startedAt ?? clock.now();
+    const deadline = start + opts.timeoutMs;
+    const timeline = [];
+    let attempts = 0;
+    let streak = 0;
+    let last;
+    let models = [];
+    let firstResponseMs;
+    let generationMs;
+    let generationFailed = false;
+    let quietSince = start;
+    let engineReadiness;
+    let listedMs;
+    /** When the server began answering HTTP without being ready: the adaptive schedule counts the load from it. */
+    let answeringSince;
+    // The log's ready line wakes the loop once: should the probe then say "not yet", the schedule takes over.
+    let readyLineWoke = false;
+    const readyLine = () => {
+        const seen = deps.readyLine;
+        if (seen === undefined || readyLineWoke)
+            return undefined;
+        return (signal) => seen(signal).then(() => void (readyLineWoke ||= !signal.aborted));
+    };
+    const finish = (reason, halt) => ({
+        ready: reason === 'ready',
+        reason,
+        elapsedMs: clock.now() - start,
+        attempts,
+        last,
+        models,
+        firstResponseMs,
+        generationMs,
+        halt,
+        ...(engineReadiness === undefined ? {} : { engineReadiness }),
+        timeline
+    });
+    const halted = () => deps.halter?.halted;
+    const signal = deps.halter?.signal;
+    for (;;) {
+        const sentAt = clock.now();
+        let halt = halted();
+        if (halt)
+            return finish(halt.reason, halt);
+        if (sentAt >= deadline)
+            return finish(generationFailed ? 'generation-failed' : 'timeout');
+        attempts++;
+        const budgetMs = Math.min(opts.requestTimeoutMs, deadline - sentAt);
+        const probed = await probeOnce(deps, opts.expect, sentAt, budgetMs, signal);
+        // An answer cut short by the halt, or one that came in as the server died, says nothing.
+        if ((halt = halted()))
+            return finish(halt.reason, halt);
+        // A probe cut short by the deadline says nothing new: the answer before it is the one worth reporting.
+        if (budgetMs < opts.requestTimeoutMs && probed.timedOut && last) {
+            return finish(generationFailed ? 'generation-failed' : 'timeout');
+        }
+        let assessment = probed.assessment;
+        if (assessment.state === 'ready' && deps.engineReady) {
+            listedMs ??= clock.now() - start;
+            const budgetMs = Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now()));
+            const check = await deps.engineReady(budgetMs, signal);
+            if ((halt = halted()))
+                return finish(halt.reason, halt);
+            if (check !== undefined) {
+                assessment = withEngineReadiness(assessment, check, opts.expect);
+                engineReadiness = { request: check.request, listedMs, readyMs: engineReadiness?.readyMs };
+                if (check.assessment.state === 'ready')
+                    engineReadiness.readyMs ??= clock.now() - start;
+            }
+        }
+        const failedBefore = generationFailed;
+        generationFailed = false;
+        if (assessment.state === 'ready' && streak + 1 >= opts.successThreshold && deps.generate) {
+            const generationBudgetMs = Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now()));
+            const check = await deps.generate(assessment.modelId, generationBudgetMs, signal);
+            if ((halt = halted()))
+                return finish(halt.reason, halt);
+            // Likewise a generation request cut short by the deadline: the failure before it explains more.
+            if (generationBudgetMs < opts.requestTimeoutMs && check.assessment.state === 'down' && last) {
+                return finish(failedBefore ? 'generation-failed' : 'timeout');
+            }
+            assessment = withGeneration(assessment, check, opts.expect);
+            if (check.assessment.state === 'ready')
+                generationMs = check.latencyMs;
+            else
+                generationFailed = assessment.state !== 'fatal';
+        }
+        const now = clock.now();
+        const elapsedMs = now - start;
+        if (assessment.status !== undefined)
+            firstResponseMs ??= elapsedMs;
+        if (assessment.models !== undefined)
+            models = assessment.models;
+        if (!(0,assess/* sameAnswer */.JM)(assessment.answer, last?.answer)) {
+            const lost = assessment.state === 'down' && last !== undefined && last.state !== 'down' && firstResponseMs !== undefined;
+            addChange(timeline, { elapsedMs, summary: assessment.summary, ...(lost ? { lost } : {}) });
+            deps.onEvent?.({ type: lost ? 'lost' : 'change', elapsedMs, attempt: attempts, assessment });
+            quietSince = now;
+        }
+        else if (now - quietSince >= opts.progressIntervalMs) {
+            deps.onEvent?.({ type: 'progress', elapsedMs, attempt: attempts, assessment });
+            quietSince = now;
+        }
+        last = assessment;
+        if (assessment.state === 'fatal')
+            return finish(assessment.fatalReason ?? 'timeout');
+        streak = assessment.state === 'ready' ? streak + 1 : 0;
+        if (streak >= opts.successThreshold)
+            return finish('ready');
+        if (opts.once)
+            return finish(generationFailed ? 'generation-failed' : 'timeout');
+        const { refused } = probed;
+        const portWatch = deps.portWatch;
+        if (refused && portWatch) {
+            // While a local port is closed the watch is the probe; HTTP probes then go out with the progress lines.
+            const spacing = portWatch.local ? Math.max(opts.intervalMs, opts.progressIntervalMs) : opts.intervalMs;
+            const untilMs = Math.min(sentAt + spacing, deadline) - clock.now();
+            await sleepUntilWoken(clock, untilMs, [(wake) => portWatch.opened(wake), readyLine()], signal);
+            // a port that shows as open yet refuses must not turn the loop into a busy one
+            const earliest = Math.min(sentAt + MIN_PROBE_GAP_MS, deadline);
+            if (clock.now() < earliest)
+                await clock.sleep(earliest - clock.now(), signal);
+        }
+        else {
+            answeringSince = probed.answered ? (answeringSince ?? sentAt) : undefined;
+            const next = (0,schedule/* nextProbeAt */.bE)({
+                mode: opts.schedule ?? 'fixed',
+                intervalMs: opts.intervalMs,
+                sentAt,
+                now,
+                answeringSince,
+                readyAt: deps.readyAt?.(now),
+                usualAnsweringMs: deps.usualAnsweringMs,
+                logTellsReady: deps.logTellsReady?.(),
+                retryAfterMs: probed.retryAfterMs,
+                deadline
+            });
+            await sleepUntilWoken(clock, next - clock.now(), [readyLine()], signal);
+        }
+    }
+}
+const MIN_PROBE_GAP_MS = 50;
+/**
+ * One probe, judged. Only the judgement and the few facts the schedule needs leave this function: the answer
+ * itself (up to 1 MiB of text and its parsed JSON) must not stay reachable through the loop's sleep, or a fleet
+ * of servers answering near the cap would hold one such answer each until its next probe.
+ */
+async function probeOnce(deps, expect, sentAt, budgetMs, signal) {
+    const result = await deps.probe(budgetMs, signal);
+    return {
+        // match-regex runs within what is left of the probe's time, so a runaway pattern cannot pass the deadline
+        assessment: (0,assess/* assess */.no)(result, expect, sentAt + budgetMs - deps.clock.now()),
+        timedOut: result.kind === 'error' && result.code === 'TIMEOUT',
+        refused: result.kind === 'error' && result.code === 'ECONNREFUSED',
+        answered: result.kind === 'http',
+        retryAfterMs: result.kind === 'http' ? result.retryAfterMs : undefined
+    };
+}
+/** Sleeps `ms`, or less: until one of `wakers` resolves, or `halt` aborts. */
+async function sleepUntilWoken(clock, ms, wakers, halt) {
+    const wake = new AbortController();
+    const signal = halt ? AbortSignal.any([wake.signal, halt]) : wake.signal;
+    await Promise.race([clock.sleep(ms, signal), ...wakers.flatMap((w) => (w ? [w(signal)] : []))]);
+    wake.abort();
+}
+/** Folds the engine's own readiness answer into the model-list assessment: listed is not ready until it says so. */
+function withEngineReadiness(listed, check, expect) {
+    const { assessment: h, request } = check;
+    const state = h.state === 'ready' ? listed.state : 'waiting';
+    const answer = { ...listed.answer, state, engineReadiness: { request, answer: h.answer } };
+    return { ...listed, state, answer, ...(0,answer_report/* answerWords */.Gy)(answer, expect) };
+}
+/** Folds a generation check into the model-list assessment it followed. */
+function withGeneration(listed, check, expect) {
+    const { assessment: g, request } = check;
+    // Listed and ready, so the generation request's answer decides: ready, waiting, or fatal (a refused key).
+    const state = g.state === 'ready' || g.state === 'fatal' ? g.state : 'waiting';
+    const answer = { ...listed.answer, state, generation: { request, answer: g.answer } };
+    const extra = g.state === 'fatal' ? { fatalReason: g.fatalReason } : {};
+    const excerpt = g.state === 'ready' ? {} : { excerpt: g.excerpt };
+    return { ...listed, ...extra, ...excerpt, state, answer, ...(0,answer_report/* answerWords */.Gy)(answer, expect) };
+}
+
+;// CONCATENATED MODULE: ./src/wait/outcome.ts
+/** What an answer must be for these settings to call it ready. */
+const expectation = (s) => ({
+    model: s.model,
+    match: s.match,
+    matchRegex: s.matchRegex,
+    status: s.status
+});
+
+;// CONCATENATED MODULE: ./src/wait/halt.ts
+/**
+ * Ends a wait once, with a typed reason (a `Halt`; for a cancelled job, the signal the runner sent): `signal` cuts
+ * short every sleep and request listening to it, `halted` says why. The first `halt` wins; later ones are
+ * refused, so that whoever halted the wait can tell.
+ */
+class Halter {
+    controller = new AbortController();
+    signal = this.controller.signal;
+    first;
+    get halted() {
+        return this.first;
+    }
+    /** Ends the wait with `halt`; false when it had already ended. */
+    halt(halt) {
+        if (this.first !== undefined)
+            return false;
+        this.first = halt;
+        this.controller.abort(halt);
+        return true;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/wait/gate.ts
+/** The whole wait, from settings to outcome, shared by every front end (the action, the CLI). */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** A server to start or follow, or a log to read: the wait needs the server side. */
+const usesServerSide = (s) => s.start !== undefined || s.pid !== undefined || s.logFile !== undefined;
+async function gate(settings, gateDeps) {
+    const deps = {
+        ...gateDeps,
+        warn: gateDeps.warn ?? gateDeps.log,
+        notice: gateDeps.notice ?? gateDeps.log,
+        env: gateDeps.env ?? process.env
+    };
+    const { clock } = deps;
+    const side = usesServerSide(settings) ? await __nccwpck_require__.e(/* import() */ 188).then(__nccwpck_require__.bind(__nccwpck_require__, 7188)) : undefined;
+    // Resolved before anything starts, so that a bad pid file is an input error and nothing runs.
+    const pid = settings.pid === undefined ? undefined : side?.resolvePid(settings.pid);
+    if (settings.start !== undefined && side !== undefined) {
+        const refused = await beforeStart(settings, deps, side);
+        if (refused !== undefined)
+            return refused;
+    }
+    const logFile = settings.logFile ?? (settings.start !== undefined ? side?.newLogFile(deps.env) : undefined);
+    (0,undici_parts/* setUpUndici */.St)();
+    // Everything that holds a process, a timer or a socket is released in the `finally`, whatever throws first.
+    const halter = new Halter();
+    const ports = new PortPoller();
+    let server;
+    let watch;
+    try {
+        server = side && launch(settings, pid, logFile, deps, side);
+        const facts = { pid: server?.pid, logFile };
+        const waitStart = deps.startedAt ?? clock.now();
+        const history = openHistory(settings, deps);
+        const profile = new StartupProfile({ engine: settings.engine, startedAt: server?.startedAt, usual: history.usual });
+        const { log, sayStartup, readLines, readyLine } = followLog({
+            settings,
+            logFile,
+            logOffset: server?.logOffset,
+            profile,
+            deps,
+            waitStart,
+            LogFollower: side?.LogFollower
+        });
+        // A server started elsewhere has long since started: its environment can be read at once, while it still runs.
+        if (pid !== undefined && side !== undefined)
+            reportEnvironment(settings, server, facts, deps, side);
+        deps.log((0,wait_report/* waitingLine */.Sh)({ url: settings.targets[0].url, expect: expectation(settings), timeoutMs: settings.timeoutMs }, {
+            endpoints: settings.targets.length,
+            generation: settings.probeGeneration,
+            intervalMs: settings.intervalMs,
+            smoke: settings.smoke
+        }));
+        watch = watchServer({ halter, server, log, failPattern: settings.failPattern, readLines, cancel: deps.cancel });
+        // Every endpoint's sleeps and requests listen to it: a fleet of 200 is not a leak.
+        (0,external_node_events_.setMaxListeners)(0, halter.signal);
+        deps.debug?.(wait_report/* gateLines */.HN.requestHeaders(['user-agent', 'accept', ...Object.keys(settings.headers)]));
+        // An endpoint that can no longer become ready settles the fleet's fate: the others stop waiting.
+        let fleetHalt;
+        const shared = {
+            settings,
+            collector: (0,memory/* createBodyCollector */.M)(),
+            deps,
+            halter,
+            ports,
+            log,
+            profile,
+            sayStartup,
+            progressAt: (now) => profile.status(now, now - (server?.startedAt ?? waitStart)),
+            readyLine,
+            readyAt: (now) => profile.readyAt(now),
+            usualAnsweringMs: history.usual?.answeringSeconds && history.usual.answeringSeconds * 1000,
+            haltFleet: settings.targets.length > 1 ? (halt) => void (halter.halt(halt) && (fleetHalt = halt)) : undefined
+        };
+        const waited = await Promise.all(settings.targets.map((target) => waitForTarget(target, shared)));
+        // Ready means the watched server answered: an answer on a local port from anyone else is not its readiness.
+        const wrong = server === undefined || side === undefined || !settings.portCheck
+            ? undefined
+            : foreignAnswer(settings, server.pid, deps, side);
+        if (wrong !== undefined)
+            waited.forEach((r, i) => {
+                if (r.ready && side?.localPort(r.url) === wrong.port)
+                    waited[i] = { ...r, ready: false, reason: 'wrong-server', halt: wrong.halt };
+            });
+        const readyAt = clock.now();
+        const waitOutcome = representative(waited, fleetHalt);
+        if (waitOutcome.ready && server?.startedAt !== undefined)
+            facts.startupMs = readyAt - server.startedAt;
+        if (waitOutcome.ready && server !== undefined && side !== undefined)
+            facts.gpuMemoryMiB = await gpuMemoryOf(server.pid, deps, side);
+        if (pid === undefined && side !== undefined)
+            reportEnvironment(settings, server, facts, deps, side);
+        if (!waitOutcome.ready && log !== undefined && settings.logLines > 0) {
+            facts.logTail = log.tail();
+            if (facts.logTail === undefined)
+                deps.log(wait_report/* gateLines */.HN.noLog(log.path));
+        }
+        // The lines written up to now end the startup's last phase (a ready line just before the port opened).
+        if (log !== undefined)
+            readLines(log.poll());
+        // Once every endpoint is ready, and only then: a server that is not ready has no throughput to measure. The
+        // startup's figures were taken before it, so that its requests count in none of them.
+        const results = settings.smoke !== undefined && waited.every((r) => r.ready)
+            ? await (await __nccwpck_require__.e(/* import() */ 809).then(__nccwpck_require__.bind(__nccwpck_require__, 5809))).smokeEndpoints(waited, settings, {
+                clock,
+                signal: halter.signal,
+                log: deps.log
+            })
+            : waited;
+        const outcome = representative(results, fleetHalt);
+        return {
+            ...outcome,
+            models: [...new Set(results.flatMap((r) => r.models))],
+            results,
+            server: server === undefined && logFile === undefined ? undefined : facts,
+            profile: settle({ settings, outcome, facts, profile, history, deps, readyAt })
+        };
+    }
+    finally {
+        watch?.close();
+        ports.close();
+        server?.release();
+    }
+}
+/**
+ * The server's log, read into the startup profile: its lines from before the wait (a server started elsewhere)
+ * tell the phases so far; a log `start` has just begun afresh is read from its first line. `readLines` reads new
+ * lines and returns the engine's own fatal line once seen.
+ */
+function followLog({ settings, logFile, logOffset, profile, deps, waitStart, LogFollower }) {
+    const { clock } = deps;
+    const sayStartup = (lines) => lines.forEach((l) => deps.log(wait_report/* gateLines */.HN.startup(clock.now() - waitStart, l)));
+    const log = logFile === undefined || LogFollower === undefined
+        ? undefined
+        : new LogFollower(logFile, settings.logLines, {
+            fromStart: settings.start !== undefined,
+            skipBytes: logOffset,
+            secrets: settings.secrets,
+            earlier: (lines) => lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number)))
+        });
+    // Aborted once the engine's own ready line is read: every endpoint's next probe goes out at once.
+    const readySeen = new AbortController();
+    (0,external_node_events_.setMaxListeners)(0, readySeen.signal);
+    const readyLine = (signal) => new Promise((resolve) => {
+        if (readySeen.signal.aborted || signal.aborted)
+            return resolve();
+        const done = () => {
+            readySeen.signal.removeEventListener('abort', done);
+            signal.removeEventListener('abort', done);
+            resolve();
+        };
+        readySeen.signal.addEventListener('abort', done, { once: true });
+        signal.addEventListener('abort', done, { once: true });
+    });
+    const readLines = (lines) => {
+        for (const l of lines)
+            sayStartup(profile.line(l.text, clock.now(), l.number));
+        if (profile.readyLineSeen)
+            readySeen.abort();
+        const f = profile.fatal;
+        return (f && {
+            line: { number: f.lineNumber, text: f.line },
+            cause: f.cause,
+            engineLabel: profile.label
+        });
+    };
+    return { log, sayStartup, readLines, readyLine: log === undefined ? undefined : readyLine };
+}
+/** Starts the server (`start`) or follows one started elsewhere (`pid`); undefined for neither. */
+function launch(settings, pid, logFile, deps, { startServer, serverEnv, attachServer }) {
+    if (settings.start !== undefined && logFile !== undefined) {
+        const server = startServer(settings.start, logFile, serverEnv(deps.env), deps.clock);
+        deps.log(wait_report/* gateLines */.HN.started(server.pid, logFile));
+        return server;
+    }
+    if (pid === undefined)
+        return undefined;
+    const server = attachServer(pid, deps.clock);
+    deps.log(wait_report/* gateLines */.HN.watching(pid, logFile));
+    return server;
+}
+/** One endpoint's wait, its HTTP clients closed however it ends. */
+async function waitForTarget({ url, generation }, shared) {
+    const { settings, deps, halter, log, profile } = shared;
+    const { clock } = deps;
+    const prefix = shared.haltFleet ? `[${url.href}] ` : '';
+    // what every HTTP client of the wait shares: its TLS settings, the secrets to mask in answers as they arrive,
+    // and the collection of what their bodies leave
+    const tls = {
+        caCert: settings.caCert,
+        insecureTls: settings.insecureTls,
+        secrets: settings.secrets,
+        collector: shared.collector
+    };
+    const prober = (0,http_probe/* createProber */.X7)({ url, headers: settings.headers, ...tls });
+    const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls });
+    // The engine this endpoint's own model list names (`owned_by`). A fleet may mix engines: what one endpoint
+    // lists must not choose another's readiness route (SGLang's /health asked of an Ollama server never answers).
+    let listed;
+    // `engine`, else this endpoint's list, else the server's log (one server: its log speaks for its endpoints)
+    const engineOf = () => settings.engine ?? listed ?? (log !== undefined ? profile.engine : undefined);
+    const probe = async (timeoutMs, signal) => {
+        const result = await prober.probe(timeoutMs, signal);
+        deps.debug?.(`${prefix}${(0,wait_report/* probeLine */.tL)(result)}`);
+        // One look at each answer until its list names the engine (a list that never does is read once a probe)
+        if (result.kind === 'http' && listed === undefined) {
+            listed = (0,log_markers/* engineOfModelList */.Pq)(result.json);
+            // and the first list to name it names it for the startup phases too, when the log has not
+            if (listed !== undefined && profile.engine === undefined) {
+                const lines = profile.models(result.json);
+                if (log !== undefined)
+                    shared.sayStartup(lines);
+            }
+        }
+        return result;
+    };
+    // the engine's own readiness answer on the same origin, for an engine that lists its model before it serves
+    let health;
+    const engineReady = async (timeoutMs, signal) => {
+        const engine = engineOf();
+        const healthUrl = readinessUrl(engine, url);
+        if (healthUrl === undefined)
+            return undefined;
+        if (health?.url.href !== healthUrl.href) {
+            await health?.prober.close();
+            health = { url: healthUrl, prober: (0,http_probe/* createProber */.X7)({ url: healthUrl, headers: settings.headers, ...tls }) };
+        }
+        const sentAt = clock.now();
+        const result = await health.prober.probe(timeoutMs, signal);
+        deps.debug?.(`${prefix}${healthUrl.pathname}: ${(0,wait_report/* probeLine */.tL)(result)}`);
+        return {
+            assessment: (0,assess/* assess */.no)(result, { status: [[200, 200]] }),
+            request: (0,lifecycle_report/* engineReadinessRequest */.oA)(profile.label ?? engine ?? 'the engine', healthUrl),
+            latencyMs: clock.now() - sentAt
+        };
+    };
+    // `load`: the first answer that shows the model waiting to be asked for sends the load request, once
+    let loading;
+    const loader = settings.load ? (0,http_probe/* createHttpClient */.uT)(tls) : undefined;
+    const waitStart = deps.startedAt ?? clock.now();
+    const askToLoad = (answer) => {
+        const request = loader && loading === undefined ? loadRequest(url, answer, settings.model) : undefined;
+        if (request === undefined || loader === undefined)
+            return;
+        deps.log(`${prefix}${(0,lifecycle_report/* loadAskedText */.g7)(request.url, request.body.model)}`);
+        const left = Math.max(1, waitStart + settings.timeoutMs - clock.now());
+        loading = loader
+            .send({ url: request.url, method: 'POST', headers: settings.headers, json: request.body }, left, halter.signal)
+            .then((result) => deps.debug?.(`${prefix}${request.url.pathname}: ${(0,wait_report/* probeLine */.tL)(result)}`));
+    };
+    try {
+        const outcome = await waitForModel({
+            expect: expectation(settings),
+            intervalMs: settings.intervalMs,
+            timeoutMs: settings.timeoutMs,
+            requestTimeoutMs: settings.requestTimeoutMs,
+            successThreshold: settings.successThreshold,
+            progressIntervalMs: settings.progressIntervalMs,
+            schedule: settings.schedule,
+            once: deps.once
+        }, {
+            probe,
+            generate: generator ? generator.generate : undefined,
+            engineReady,
+            halter,
+            portWatch: deps.once ? undefined : shared.ports.watchFor(url),
+            readyLine: shared.readyLine,
+            readyAt: shared.readyAt,
+            usualAnsweringMs: shared.usualAnsweringMs,
+            logTellsReady: () => log !== undefined && profile.engine !== undefined,
+            clock,
+            startedAt: deps.startedAt,
+            onEvent: (e) => {
+                askToLoad(e.assessment);
+                const startup = e.type === 'progress' ? shared.progressAt(clock.now()) : undefined;
+                if (e.type === 'lost')
+                    deps.warn(`${prefix}${(0,wait_report/* eventLine */.V8)(e, startup)}`, 'server-lost');
+                else
+                    deps.log(`${prefix}${(0,wait_report/* eventLine */.V8)(e, startup)}`);
+            }
+        });
+        if (!outcome.ready && outcome.reason !== 'timeout' && halter.halted === undefined) {
+            shared.haltFleet?.({ reason: 'cancelled', detail: wait_report/* gateLines */.HN.fleetStopped(url, outcome.reason) });
+        }
+        return { ...outcome, url, engine: engineOf() };
+    }
+    finally {
+        await Promise.all([prober.close(), generator?.close(), health?.prober.close(), loader?.close()]);
+    }
+}
+/**
+ * Before `start` launches anything: a port already held ends the wait at once (`port-busy`), naming the holder;
+ * other processes on the server's GPUs are a warning, or with `gpu-check: fail` end it (`gpu-busy`).
+ */
+async function beforeStart(settings, deps, { preflight, preflightVerdict }) {
+    const start = deps.startedAt ?? deps.clock.now();
+    const found = await preflight(settings.portCheck ? settings.targets.map((t) => t.url) : [], settings.gpuCheck, {
+        env: deps.env
+    });
+    const verdict = preflightVerdict(found, settings.gpuCheck);
+    const gpu = found.gpu;
+    if (gpu.kind === 'unavailable')
+        deps.debug?.((0,lifecycle_report/* gpuUnavailableText */.gu)(gpu.why, gpu.detail));
+    if (verdict.warnGpu && gpu.kind === 'busy')
+        deps.warn((0,lifecycle_report/* gpuBusyText */.BN)(gpu.apps, gpu.gpus), 'gpu-busy');
+    if (verdict.refuse === undefined)
+        return undefined;
+    const halt = {
+        reason: verdict.refuse,
+        detail: verdict.refuse === 'port-busy' && found.portBusy !== undefined
+            ? (0,lifecycle_report/* portBusyText */.m)(found.portBusy)
+            : gpu.kind === 'busy'
+                ? (0,lifecycle_report/* gpuBusyText */.BN)(gpu.apps, gpu.gpus)
+                : verdict.refuse
+    };
+    const results = settings.targets.map(({ url }) => ({
+        ready: false,
+        reason: halt.reason,
+        elapsedMs: deps.clock.now() - start,
+        attempts: 0,
+        models: [],
+        halt,
+        timeline: [],
+        url
+    }));
+    // no history either: a wait that started nothing says nothing of how long the server takes
+    return { ...results[0], results };
+}
+/**
+ * The first local port of the URLs whose listening socket belongs to neither the watched process nor its
+ * descendants (Linux: the socket's inode among their file descriptors), as the halt that ends the wait. Unknown
+ * (no /proc), a holder this user cannot see, or a docker-proxy (a container's published port: the proxy, not the
+ * `docker run` the gate watches, holds it) is not held against the server.
+ */
+function foreignAnswer(settings, pid, deps, { localPort, listenerOwnership, isDockerProxy }) {
+    for (const port of new Set(settings.targets.map((t) => localPort(t.url)))) {
+        if (port === undefined)
+            continue;
+        const o = listenerOwnership(port, pid);
+        if (o.kind !== 'foreign')
+            continue;
+        const holders = o.listeners.flatMap((l) => l.holders);
+        if (holders.length === 0)
+            continue;
+        if (holders.every((h) => isDockerProxy(h.command))) {
+            deps.debug?.((0,lifecycle_report/* dockerProxyText */.y2)(o, pid));
+            continue;
+        }
+        return { port, halt: { reason: 'wrong-server', detail: (0,lifecycle_report/* wrongServerText */.eR)(o, pid) } };
+    }
+    return undefined;
+}
+/** The GPU memory the server's processes hold (nvidia-smi), or undefined without a reading. */
+async function gpuMemoryOf(pid, deps, { gpuSnapshot, memoryHeldBy, processTree }) {
+    const snapshot = await gpuSnapshot({ env: deps.env, timeoutMs: 5_000 });
+    if (snapshot.kind === 'unavailable') {
+        deps.debug?.((0,lifecycle_report/* gpuUnavailableText */.gu)(snapshot.why, snapshot.detail));
+        return undefined;
+    }
+    return memoryHeldBy(snapshot, processTree('/proc', pid)).mib;
+}
+/**
+ * The endpoint the scalar outputs describe: the one ready last when all are, else the first to fail on its
+ * own account (not one halted because another had failed).
+ */
+function representative(results, fleetHalt) {
+    if (results.every((r) => r.ready))
+        return results.reduce((a, b) => (b.elapsedMs > a.elapsedMs ? b : a));
+    const failed = results.filter((r) => !r.ready && (fleetHalt === undefined || r.halt !== fleetHalt));
+    return failed.reduce((a, b) => (b.elapsedMs < a.elapsedMs ? b : a));
+}
+function reportEnvironment(settings, server, facts, deps, { envReport }) {
+    if (settings.envReport.length === 0 || server === undefined)
+        return;
+    const environ = server.environ();
+    if (environ === undefined)
+        facts.envUnreadable = true;
+    else
+        facts.env = envReport(settings.envReport, environ, settings.secrets);
+    wait_report/* gateLines */.HN.environment(facts).forEach((line) => deps.log(line));
+}
+function openHistory(settings, deps) {
+    const auto = settings.historyFile === inputs_settings/* HISTORY_AUTO */.js;
+    const urls = settings.targets.map((t) => t.url.href).join('\n');
+    const file = auto ? deps.defaultHistory?.path : settings.historyFile;
+    // Hashed only for a history that is on: nothing reads the key of one that is off.
+    const key = settings.historyKey ?? (file === undefined ? '' : (0,store/* historyKey */.Ox)(urls, settings.model, settings.start));
+    const history = loadHistory(file, key, auto ? deps.defaultHistory?.notice : undefined);
+    for (const n of history.notices)
+        deps.notice(n, 'history');
+    for (const w of history.warnings)
+        deps.warn(w, 'history');
+    return history;
+}
+/** The wait is over: this run against the earlier ones (warnings for a regression and a changed environment), then recorded. */
+function settle({ settings, outcome, facts, profile, history, deps, readyAt }) {
+    const phases = profile.finish(readyAt);
+    const engineLabel = profile.label;
+    const usualPhaseSeconds = history.usual?.phaseSeconds;
+    // A cancelled wait says nothing about how long the server takes.
+    if (outcome.reason === 'cancelled')
+        return { engineLabel, phases, usualPhaseSeconds };
+    const env = facts.env && Object.fromEntries(facts.env.flatMap((e) => (e.value === undefined ? [] : [[e.name, e.value]])));
+    const run = {
+        v: 1,
+        key: history.key,
+        at: new Date(deps.clock.wallMs()).toISOString(),
+        ready: outcome.ready,
+        reason: outcome.reason,
+        elapsedSeconds: gate_round1(outcome.elapsedMs / 1000),
+        ...(facts.startupMs === undefined ? {} : { startupSeconds: gate_round1(facts.startupMs / 1000) }),
+        ...(outcome.ready && outcome.firstResponseMs !== undefined
+            ? { answeringSeconds: gate_round1((outcome.elapsedMs - outcome.firstResponseMs) / 1000) }
+            : {}),
+        ...(profile.engine === undefined ? {} : { engine: profile.engine }),
+        phases: phases.map((p) => ({ name: p.name, seconds: p.seconds })),
+        ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') }),
+        ...smokeRecord(outcome, settings)
+    };
+    // a history file another job holds locked must not keep this one past its deadline
+    const findings = recordRun(history, run, settings.regressionThresholdPercent, settings.regressionMinRuns, settings.timeoutMs - outcome.elapsedMs, settings.throughputRegressionPercent);
+    if (findings.regression !== undefined && !settings.failOnRegression)
+        deps.warn(findings.regression, 'regression');
+    if (findings.throughputRegression !== undefined && !settings.failOnRegression)
+        deps.warn(findings.throughputRegression, 'throughput-regression');
+    if (findings.drift !== undefined)
+        deps.warn(findings.drift, 'drift');
+    for (const n of findings.notices)
+        deps.notice(n, 'history');
+    return { engineLabel, phases, usualPhaseSeconds, ...findings };
+}
+const gate_round1 = (x) => Math.round(x * 10) / 10;
+/** The smoke test's medians for the history, when it measured them. */
+function smokeRecord(outcome, settings) {
+    const smoke = outcome.smoke;
+    if (smoke?.ttftMs === undefined || smoke.decodeTokensPerSecond === undefined || settings.smoke === undefined)
+        return {};
+    return {
+        ttftMs: gate_round1(smoke.ttftMs),
+        decodeTokensPerSecond: gate_round1(smoke.decodeTokensPerSecond),
+        smokeTokens: settings.smoke.tokens
+    };
+}
+
+// EXTERNAL MODULE: ./src/server/log-follower.ts
+var log_follower = __nccwpck_require__(5568);
+// EXTERNAL MODULE: ./src/gpu/nvidia-smi.ts
+var nvidia_smi = __nccwpck_require__(7777);
+// EXTERNAL MODULE: ./src/server/proc.ts
+var server_proc = __nccwpck_require__(7707);
+// EXTERNAL MODULE: ./src/server/port-owner.ts
+var port_owner = __nccwpck_require__(8706);
+;// CONCATENATED MODULE: ./src/server/stop.ts
+/**
+ * Stops a server and everything it started: SIGTERM to its process group, up to a timeout for it to exit, then
+ * SIGKILL; then waits until none of its processes remain and, where nvidia-smi tells, until none of them holds GPU
+ * memory (the next job on a shared runner needs it back). The answer is a record of how it went, never words.
+ */
+
+
+
+/** Stops the server `pid` and its processes; see the module comment. */
+async function stop_stopServer(options, deps) {
+    const { clock } = deps;
+    const proc = deps.proc ?? '/proc';
+    const pollMs = options.pollMs ?? 100;
+    const kill = deps.kill ?? ((pid, signal) => process.kill(pid, signal));
+    const leader = (0,server_proc/* procStat */.jW)(options.pid, proc);
+    const inGroup = () => (0,server_proc/* procPids */.bU)(proc).filter((p) => (0,server_proc/* procStat */.jW)(p, proc)?.pgrp === options.pid);
+    // A group outlives its leader (workers left behind by a server that crashed), and Linux reuses no pid that
+    // still names a group: with the leader gone, processes in group `pid` are that server's.
+    // never the group this process is in: that would stop the stopper (and the runner's step with it)
+    const own = options.pid === (0,server_proc/* procStat */.jW)(process.pid, proc)?.pgrp;
+    const scope = !own && (leader === undefined ? inGroup().length > 0 : leader.pgrp === options.pid) ? 'group' : 'tree';
+    const members = () => {
+        const tree = [...(0,port_owner/* processTree */.WZ)(proc, options.pid)];
+        const group = scope === 'group' ? inGroup() : [];
+        return [...new Set([...tree, ...group])].flatMap((pid) => {
+            const stat = (0,server_proc/* procStat */.jW)(pid, proc);
+            // without /proc only the pid itself can be asked about
+            if (stat === undefined)
+                return pid === options.pid && signalled(kill, pid, 0) ? [{ pid }] : [];
+            return stat.state === 'Z' ? [] : [{ pid, startTicks: stat.startTicks }];
+        });
+    };
+    const initial = members();
+    const base = { pid: options.pid, scope, pids: initial.map((m) => m.pid) };
+    if (initial.length === 0)
+        return { ...base, outcome: 'not-running', gpu: { kind: 'none' } };
+    const before = deps.gpu ? await deps.gpu() : undefined;
+    // every process seen as the server's, by pid and start time (a reused pid is another process)
+    const tracked = new Map(initial.map((m) => [m.pid, m.startTicks]));
+    const family = () => new Set(tracked.keys());
+    const atStart = before?.kind === 'available' ? (0,nvidia_smi/* memoryHeldBy */.Mv)(before, family()) : undefined;
+    const heldAtStart = atStart?.mib ?? 0;
+    let exit;
+    void deps.exited?.then((e) => (exit = e));
+    const alive = () => {
+        const now = members();
+        // any process the server has started since counts too
+        for (const m of now)
+            if (!tracked.has(m.pid))
+                tracked.set(m.pid, m.startTicks);
+        return now.filter((m) => tracked.get(m.pid) === m.startTicks).map((m) => m.pid);
+    };
+    const send = (signal) => {
+        if (scope === 'group')
+            signalled(kill, -options.pid, signal);
+        else
+            for (const pid of alive())
+                signalled(kill, pid, signal);
+    };
+    const waitGone = async (ms) => {
+        const until = clock.now() + ms;
+        for (;;) {
+            if (alive().length === 0)
                 return true;
+            if (clock.now() >= until)
+                return false;
+            await clock.sleep(Math.min(pollMs, until - clock.now()));
         }
-        else if (c === 0x7d || c === 0x5d)
-            depth--;
+    };
+    const termAt = clock.now();
+    const seconds = () => Math.round((clock.now() - termAt) / 100) / 10;
+    send('SIGTERM');
+    let signal = 'SIGTERM';
+    let gone = await waitGone(options.timeoutMs);
+    if (!gone) {
+        signal = 'SIGKILL';
+        send('SIGKILL');
+        gone = await waitGone(options.killWaitMs ?? 10_000);
     }
-    return false;
+    const secondsToExit = seconds();
+    // /proc loses a process a moment before its parent hears of the exit: a few polls for the code
+    for (let i = 0; gone && deps.exited !== undefined && exit === undefined && i < 10; i++)
+        await clock.sleep(pollMs);
+    const exited = {
+        signal,
+        ...(exit === undefined ? {} : { exitCode: exit.code, exitSignal: exit.signal })
+    };
+    const record = gone
+        ? { ...base, ...exited, outcome: 'exited', secondsToExit }
+        : { ...base, ...exited, outcome: 'survived', survivors: alive() };
+    if (before === undefined)
+        return { ...record, gpu: { kind: 'unavailable', why: 'not asked' } };
+    if (before.kind === 'unavailable')
+        return { ...record, gpu: { kind: 'unavailable', why: before.why } };
+    // an entry whose memory nvidia-smi cannot show ([N/A]) still holds some: waited for like the others
+    if (atStart === undefined || atStart.apps.length === 0)
+        return { ...record, gpu: { kind: 'none' } };
+    const gpuUntil = clock.now() + (options.gpuWaitMs ?? 30_000);
+    for (;;) {
+        const now = await deps.gpu();
+        const held = now.kind === 'available' ? (0,nvidia_smi/* memoryHeldBy */.Mv)(now, family()) : undefined;
+        if (held !== undefined && held.apps.length === 0)
+            return { ...record, gpu: { kind: 'released', mib: heldAtStart, seconds: seconds() } };
+        if (clock.now() >= gpuUntil) {
+            return {
+                ...record,
+                gpu: {
+                    kind: 'held',
+                    mib: heldAtStart,
+                    heldMib: held?.mib ?? heldAtStart,
+                    seconds: seconds(),
+                    pids: [...new Set(held?.apps.map((a) => a.pid) ?? [])]
+                }
+            };
+        }
+        await clock.sleep(Math.min(pollMs, gpuUntil - clock.now()));
+    }
 }
-/** Errors of the connection itself: through a proxy, they are the proxy's (it connects to the server). */
-const CONNECT_CODES = new Set([
-    'ECONNREFUSED',
-    'ENOTFOUND',
-    'EAI_AGAIN',
-    'EHOSTUNREACH',
-    'ENETUNREACH',
-    'ETIMEDOUT',
-    'UND_ERR_CONNECT_TIMEOUT'
-]);
-/** Reduces whatever undici or the socket threw to a stable code and its message; `proxy`: the one it went through. */
-function describeError(e, proxy) {
-    let err = e;
-    // undici wraps socket and TLS errors; the innermost coded error is the informative one.
-    while (err?.cause && typeof err.cause.code === 'string')
-        err = err.cause;
-    if (err && Array.isArray(err.errors)) {
-        // happy-eyeballs (localhost \u2192 ::1 and 127.0.0.1) reports an AggregateError of both attempts
-        const inner = err.errors.find((x) => x?.code);
-        if (inner)
-            err = inner;
+/** Sends `signal` (0: only asks whether `pid` exists); false when there is no such process. */
+function signalled(kill, pid, signal) {
+    try {
+        kill(pid, signal);
+        return true;
     }
-    const code = err?.code ?? 'UNKNOWN';
-    const message = err?.message ?? String(e);
-    if (proxy === undefined || code === 'TIMEOUT' || code === 'STOPPED')
-        return { kind: 'error', code, message };
-    // `PROXY_` keeps a refused proxy from reading as a refused server (nor waking the server's port watch).
-    const proxied = CONNECT_CODES.has(code) ? `PROXY_${code}` : code;
-    return { kind: 'error', code: proxied, message, proxy: proxyLabel(proxy) };
+    catch (e) {
+        // EPERM: it exists, but belongs to someone else
+        return e.code === 'EPERM';
+    }
 }
 
-;// CONCATENATED MODULE: ./src/report/profile-report.ts
+;// CONCATENATED MODULE: ./src/server/job-end.ts
 
-const s1 = (seconds) => `${seconds.toFixed(1)}s`;
-const about = (ms) => (ms < 1000 ? 'almost done' : `about ${formatDuration(ms)} left`);
-/** `loading weights 45% (29/64 shards), about 1m10s left; ready in about 4m30s going by earlier runs`. */
-function progressText(phase, phaseLeftMs, against) {
-    const p = phase.progress?.last;
-    const parts = [
-        p === undefined
-            ? `${phase.name} for ${formatDuration(phase.inPhaseMs)}`
-            : `${phase.name} ${Math.floor((p.n / p.total) * 100)}% (${p.n}/${p.total} ${phase.progress?.unit})`
-    ];
-    if (phaseLeftMs !== undefined)
-        parts[0] += `, ${about(phaseLeftMs)}`;
-    if (against !== undefined)
-        parts.push(etaText(against));
-    return parts.join('; ');
+
+/** State names, as the runner passes them back: `STATE_<name>`. */
+const NAMES = { pid: 'server-pid', timeoutMs: 'stop-timeout-ms', logFile: 'server-log-file', logLines: 'log-lines' };
+/** The state to save after the wait, or undefined when the post step has nothing to do. */
+function jobEndState(settings, server) {
+    // only a server this step launched is this job's to stop: one given by `pid` belongs to whoever started it
+    if (settings.start === undefined || settings.stop !== 'job-end' || server?.pid === undefined)
+        return undefined;
+    return {
+        [NAMES.pid]: String(server.pid),
+        [NAMES.timeoutMs]: String(settings.stopTimeoutMs),
+        [NAMES.logFile]: server.logFile ?? '',
+        [NAMES.logLines]: String(settings.logLines)
+    };
+}
+/** Reads the state back (`get` returns '' for a name not saved); undefined when the main step saved none. */
+function readJobEndState(get) {
+    const pid = Number(get(NAMES.pid));
+    if (!Number.isInteger(pid) || pid < 2)
+        return undefined;
+    const timeoutMs = Number(get(NAMES.timeoutMs));
+    const logLines = Number(get(NAMES.logLines));
+    return {
+        pid,
+        timeoutMs: Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : 30_000,
+        logFile: get(NAMES.logFile) || undefined,
+        logLines: Number.isInteger(logLines) && logLines >= 0 ? logLines : 50
+    };
+}
+/** Stops the server the main step launched and says how it went. Never throws for a server that is already gone. */
+async function stopAtJobEnd(state, deps) {
+    const record = await stopServer({ pid: state.pid, timeoutMs: state.timeoutMs }, deps);
+    const exitedOnTerm = record.outcome !== 'survived' && record.signal !== 'SIGKILL';
+    const clean = exitedOnTerm && record.gpu.kind !== 'held';
+    // why it would not stop may be in its last lines (a hung NCCL teardown, a stuck writer)
+    const logTail = exitedOnTerm || state.logFile === undefined || state.logLines === 0
+        ? undefined
+        : new LogFollower(state.logFile, state.logLines).tail();
+    return { record, clean, logTail, logFile: state.logFile };
+}
+
+;// CONCATENATED MODULE: ./src/wait/conclusion.ts
+/**
+ * What must happen once the wait is over, decided once for every front end (the action, the CLI, and later a
+ * job-end step and a one-shot check): the outputs, the final line, the log tail, the diagnostics to run, fail or
+ * warn, the exit code. A front end only carries it out in its medium. Pure: no I/O, nothing of GitHub or a shell.
+ */
+
+
+
+
+/** The report's view of the settings, for `url` (the endpoint the outcome describes). */
+const reportContext = (s, url) => ({
+    url,
+    expect: expectation(s),
+    timeoutMs: s.timeoutMs
+});
+/** Each endpoint's smoke test that could not measure throughput, in words. */
+function smokeProblems(outcome) {
+    const fleet = outcome.results.length > 1;
+    const messages = outcome.results.flatMap((r) => r.smoke?.problem === undefined ? [] : [(0,smoke_report/* smokeProblemMessage */.c7)(r.smoke, fleet ? r.url : undefined)]);
+    return messages.length === 0 ? undefined : messages.join('\n');
+}
+const smokeFailed = (r) => r.smoke?.problem !== undefined;
+function conclude(gateOutcome, settings) {
+    const smokeMessage = gateOutcome.ready ? smokeProblems(gateOutcome) : undefined;
+    const failSmoke = smokeMessage !== undefined && settings.smoke?.failOnError === true;
+    // Ready means ready: with fail-on-error, a server that cannot generate a measured stream is not.
+    const outcome = failSmoke
+        ? {
+            ...gateOutcome,
+            ready: false,
+            reason: 'smoke-failed',
+            results: gateOutcome.results.map((r) => (smokeFailed(r) ? { ...r, ready: false, reason: 'smoke-failed' } : r))
+        }
+        : gateOutcome;
+    const context = reportContext(settings, outcome.url);
+    const tail = outcome.ready ? undefined : outcome.server?.logTail;
+    const verdict = outcome.ready
+        ? undefined
+        : {
+            kind: outcome.reason === 'timeout' && !settings.failOnTimeout ? 'warn' : 'fail',
+            message: failSmoke ? smokeMessage : (0,wait_report/* failureMessage */.oh)(outcome, context)
+        };
+    const regression = outcome.profile?.regression;
+    const failedRegression = settings.failOnRegression ? regression : undefined;
+    const failedThroughput = settings.failOnRegression ? outcome.profile?.throughputRegression : undefined;
+    return {
+        outcome,
+        ready: outcome.ready,
+        outputs: Object.fromEntries(Object.entries((0,wait_report/* outputs */.V4)(outcome)).map(([name, value]) => [name, (0,wait_report/* redact */.E$)(value, settings.secrets)])),
+        finalLine: (0,wait_report/* finalLine */.R2)(outcome),
+        logTail: tail && {
+            title: (0,wait_report/* logTailTitle */.Nn)(tail, outcome.server?.logFile),
+            lines: tail.map((line) => `${line.number}: ${line.text}`)
+        },
+        // A cancelled job must end within a second; the diagnostics could take minutes.
+        diagnostics: outcome.ready || outcome.reason === 'cancelled' ? [] : settings.diagnostics,
+        verdict,
+        failedRegression,
+        failedThroughput,
+        smokeWarning: failSmoke ? undefined : smokeMessage,
+        exitCode: verdict?.kind === 'fail' || failedRegression !== undefined || failedThroughput !== undefined ? 1 : 0,
+        context,
+        jobEndState: jobEndState(settings, outcome.server)
+    };
+}
+
+;// CONCATENATED MODULE: ./src/server/diagnostics.ts
+/** `diagnostics`: commands run after a failed wait, each in its own log group, each under a time limit. */
+/** Long enough for `nvidia-smi` on a busy machine; short enough that a wedged GPU driver cannot hold the job. */
+const DIAGNOSTIC_LIMIT_S = 60;
+async function runDiagnostics(commands, runner) {
+    for (const command of commands) {
+        if (runner.cancel?.aborted)
+            return;
+        await runner.group(`Diagnostics: ${command}`, async () => {
+            try {
+                // coreutils `timeout` limits each command; -k kills what ignores SIGTERM.
+                const code = await runner.exec('timeout', ['-k', '5', String(DIAGNOSTIC_LIMIT_S), '/bin/sh', '-c', command]);
+                if (runner.cancel?.aborted)
+                    runner.log('(stopped: the job was cancelled)');
+                else if (code === 124)
+                    runner.log(`(stopped after ${DIAGNOSTIC_LIMIT_S}s)`);
+                else if (code !== 0)
+                    runner.log(`(exit code ${code})`);
+            }
+            catch (e) {
+                runner.log(`(could not run: ${e.message})`);
+            }
+        });
+    }
 }
 /**
- * `ready in about 4m30s going by earlier runs`; once past that, how much slower: `1m05s slower than earlier runs,
- * which were ready after 40.0s`, or for a phase without a count `12.0s longer than its usual 30.0s in earlier runs`.
+ * Runs a program with its output on `out`; resolves with its exit code. With `cancel`, the program leads a
+ * process group of its own, and the whole group (the shell and whatever it started) is killed when `cancel`
+ * aborts: a diagnostic must not hold a cancelled job. Without it, it stays in ours, so that a terminal's
+ * Ctrl-C reaches it too.
  */
-function etaText(e) {
-    if (e.kind === 'ready-in')
-        return `ready in about ${formatDuration(Math.max(e.ms, 1000))} going by earlier runs`;
-    if (e.phase !== undefined)
-        return `${formatDuration(e.overMs)} longer than its usual ${s1(e.usualMs / 1000)} in earlier runs`;
-    return `${formatDuration(e.overMs)} slower than earlier runs, which were ready after ${s1(e.usualMs / 1000)}`;
+function runCommand(program, args, out, cancel) {
+    // node:child_process is loaded only when diagnostics run.
+    const { spawn } = process.getBuiltinModule('node:child_process');
+    return new Promise((resolve, reject) => {
+        const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: cancel !== undefined });
+        const kill = () => {
+            // a process that left the group may still hold the pipes: stop reading them
+            child.stdout.destroy();
+            child.stderr.destroy();
+            try {
+                if (child.pid !== undefined)
+                    process.kill(-child.pid, 'SIGKILL');
+            }
+            catch {
+                // the group has ended already
+            }
+        };
+        if (cancel?.aborted)
+            kill();
+        else
+            cancel?.addEventListener('abort', kill, { once: true });
+        child.stdout.pipe(out, { end: false });
+        child.stderr.pipe(out, { end: false });
+        child.once('error', (e) => {
+            cancel?.removeEventListener('abort', kill);
+            reject(e);
+        });
+        child.once('close', (code) => {
+            cancel?.removeEventListener('abort', kill);
+            resolve(code ?? 1);
+        });
+    });
 }
-/** `now loading weights (initializing took 12.3s)`. */
-const phaseChangeText = (name, previous) => `now ${name}${previous ? ` (${previous.name} took ${s1(previous.seconds)}${previous.printed ? ' by its own count' : ''})` : ''}`;
-const BLOCKS = ['', '\u258f', '\u258e', '\u258d', '\u258c', '\u258b', '\u258a', '\u2589'];
-const BAR_WIDTH = 24;
-/** A bar of `fraction` \u00d7 BAR_WIDTH cells, in eighths of a cell (any time at all shows as one eighth). */
-function bar(fraction) {
-    const f = Math.min(1, Math.max(0, fraction));
-    const eighths = f > 0 ? Math.max(1, Math.round(f * BAR_WIDTH * 8)) : 0;
-    return '\u2588'.repeat(Math.floor(eighths / 8)) + BLOCKS[eighths % 8];
-}
-const clock = (totalSeconds) => {
-    const t = Math.max(0, Math.round(totalSeconds));
-    return [Math.floor(t / 3600), Math.floor(t / 60) % 60, t % 60].map((n) => String(n).padStart(2, '0')).join(':');
+
+// EXTERNAL MODULE: ./src/server/process.ts
+var server_process = __nccwpck_require__(9898);
+;// CONCATENATED MODULE: ./src/report/typed-outputs.ts
+/** Every output's JSON kind; a test holds this to action.yml's outputs, so a new output must be given one. */
+const OUTPUT_KINDS = {
+    ready: 'boolean',
+    'elapsed-seconds': 'number',
+    attempts: 'number',
+    'status-code': 'number',
+    models: 'json',
+    'model-id': 'string',
+    'first-response-seconds': 'number',
+    reason: 'string',
+    pid: 'number',
+    'log-file': 'string',
+    'startup-seconds': 'number',
+    'gpu-memory-mib': 'number',
+    'generation-seconds': 'number',
+    results: 'json',
+    phases: 'json',
+    'expected-seconds': 'number',
+    'regression-percent': 'number',
+    'ttft-ms': 'number',
+    'decode-tokens-per-second': 'number'
 };
-/** A Mermaid gantt chart of the phases end to end (GitHub draws it in job summaries). */
-function phaseGantt(phases, engineLabel) {
-    const total = phases.reduce((sum, p) => sum + Math.max(1, p.seconds), 0);
-    const lines = [
-        '```mermaid',
-        'gantt',
-        `  title ${engineLabel} startup`,
-        '  dateFormat HH:mm:ss',
-        `  axisFormat ${total < 3600 ? '%M:%S' : '%H:%M'}`,
-        `  section ${engineLabel}`
+/**
+ * An empty output (nothing to tell: no status code, no pid) is null unless it is text; a value that does not read
+ * as its kind (which the outputs never make) stays the string it is rather than being lost.
+ */
+function typed(kind, text) {
+    if (kind === 'string')
+        return text;
+    if (text === '')
+        return null;
+    if (kind === 'boolean')
+        return text === 'true' ? true : text === 'false' ? false : text;
+    if (kind === 'number')
+        return /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text;
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return text;
+    }
+}
+function typedOutputs(outputs) {
+    return Object.fromEntries(Object.entries(outputs).map(([name, text]) => [name, typed(OUTPUT_KINDS[name] ?? 'string', text)]));
+}
+
+;// CONCATENATED MODULE: ./src/report/check-report.ts
+/**
+ * The one line `wait-for-model check` prints: what a health check's log (Docker's `docker inspect` health log,
+ * a Kubernetes probe's event) shows. One line, whatever the server said, so that a probe's output stays readable.
+ */
+
+const oneLine = (text) => text.replace(/\s*[\r\n]+\s*/g, ' ');
+function checkLine(outcome) {
+    const took = (0,clock/* formatDuration */.a3)(outcome.elapsedMs);
+    const endpoints = outcome.results.length > 1 ? ` (${outcome.results.length} endpoints)` : '';
+    if (outcome.ready) {
+        const model = outcome.last?.modelId ? ` model "${outcome.last.modelId}"` : '';
+        return oneLine(`ready in ${took}${endpoints}:${model} ${outcome.last?.summary ?? ''}`.trimEnd());
+    }
+    // A wait's reason "timeout" means "not ready yet" here: the one answer there was says why.
+    const why = outcome.reason === 'timeout' ? 'not ready' : `not ready (${outcome.reason})`;
+    const last = outcome.last;
+    const said = last === undefined ? 'no answer' : outcome.reason === 'timeout' ? last.summary : last.detail || last.summary;
+    const where = outcome.results.length > 1 ? `${outcome.url.href}: ` : '';
+    return oneLine(`${why} after ${took}${endpoints}: ${where}${said}`);
+}
+
+;// CONCATENATED MODULE: ./src/cli/command-line.ts
+/**
+ * The command-line layer: argv and INPUT_* variables in; progress on stderr, outputs as JSON on stdout, and an
+ * exit code out (0 ready, 1 not ready, 2 bad usage). Every flag of the wait comes from the action's inputs.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** `--help` words for each input; an input without one is still a flag, listed with its default. */
+const INPUT_HELP = {
+    url: ['URL', 'endpoint to poll, e.g. http://localhost:8000/v1/models (required; repeat the flag for a fleet)'],
+    model: ['NAME', 'expected model: a listed id equal to it, else one containing it, case-insensitively'],
+    match: ['TEXT', 'literal text the response body must contain'],
+    'match-regex': ['REGEX', 'JavaScript regular expression the body must match (source or /source/flags)'],
+    status: ['LIST', 'accepted HTTP statuses: 200, 200,204 or 200-299'],
+    interval: ['DURATION', 'the longest time between probes'],
+    schedule: ['MODE', 'adaptive: probe densely when readiness is near (the log, history); fixed: every interval'],
+    timeout: ['DURATION', 'give up after this long'],
+    'request-timeout': ['DURATION', 'limit for one probe'],
+    'success-threshold': ['N', 'consecutive ready probes required'],
+    headers: ['"NAME: VALUE"', 'extra request header (repeat the flag for more)'],
+    'api-key': ['KEY', 'sent as "Authorization: Bearer <key>"; never printed'],
+    'progress-interval': ['DURATION', 'how often a still-waiting line is printed'],
+    'fail-on-timeout': ['BOOL', 'false: on timeout, print a warning and exit 0 with ready=false'],
+    start: ['COMMAND', 'shell command that starts the server in the background; it outlives this command'],
+    pid: ['PID|FILE', 'process id of a server started elsewhere, or a file holding it'],
+    'log-file': [
+        'PATH',
+        'the server log, appended to (with --start: a new model-server-<pid>.log in $RUNNER_TEMP or the temp dir)'
+    ],
+    'log-lines': ['N', 'last lines of the log to show when the wait fails'],
+    'fail-pattern': ['REGEX', 'a new log line matching it ends the wait at once'],
+    'port-check': ['BOOL', 'false: no port-busy check before --start, nor wrong-server (a proxy in front of the server)'],
+    'gpu-check': ['MODE', 'with --start: warn, fail or off when other processes hold memory on its GPUs (nvidia-smi)'],
+    stop: ['MODE', 'the action stops the server at the job end (job-end) or not (never); the CLI never does: see "stop"'],
+    'stop-timeout': ['DURATION', "the action's job-end stop: from SIGTERM until SIGKILL"],
+    'probe-generation': ['BOOL', 'true: ready only once a one-token generation request succeeds'],
+    load: ['BOOL', 'true: ask llama.cpp (router) or Ollama (--url .../api/ps) to load an unloaded model, then wait'],
+    'smoke-test': [
+        'MODE',
+        'once ready, time streamed generations (TTFT, decode rate): false, true (warn if it cannot) or fail-on-error'
+    ],
+    'smoke-requests': ['N', 'streamed generation requests of the smoke test, one after another (1 to 100)'],
+    'smoke-tokens': ['N', 'tokens each smoke-test request asks for (2 to 4096)'],
+    'smoke-timeout': ['DURATION', 'limit for the whole smoke test'],
+    'env-report': ['NAMES', 'variables (NCCL_*,CUDA_VISIBLE_DEVICES) to report from the server environment'],
+    diagnostics: ['COMMAND', 'run when the wait fails (repeat the flag for more)'],
+    'ca-cert': ['FILE', 'PEM file of extra trusted CA certificates'],
+    'insecure-tls': ['BOOL', 'true: skip certificate checks (prints a warning)'],
+    engine: [
+        'NAME',
+        'whose log lines to read for the startup phases: auto, vllm, sglang, tgi, llama.cpp, ollama or triton'
+    ],
+    'history-file': [
+        'PATH',
+        'earlier runs, to compare with (auto: $XDG_CACHE_HOME or ~/.cache/wait-for-model/history.jsonl; "" for none)'
+    ],
+    'history-key': [
+        'KEY',
+        'which earlier runs compare with this one (by default a hash of the URL, the model and --start)'
+    ],
+    'regression-threshold': ['PERCENT', 'warn when startup is slower than the median of earlier runs by more than this'],
+    'regression-min-runs': ['N', 'earlier ready runs with the key needed before a regression is told (1 to 10)'],
+    'throughput-regression-threshold': [
+        'PERCENT',
+        "warn when the smoke test's decode rate is below the median of earlier runs by more than this"
+    ],
+    'fail-on-regression': ['BOOL', 'true: exit 1 on such a regression']
+};
+const INPUT_NAMES = Object.keys(inputs_settings/* INPUT_DEFAULTS */.WJ);
+/** Inputs whose flag may be repeated, the values joined by newlines as the action's multi-line input. */
+const MULTI_LINE = new Set(['url', 'headers', 'diagnostics']);
+const SIMULATE_DEFAULTS = { load: '30s', port: '8000', host: '127.0.0.1' };
+/** The simulator's engines as the gate spells them (`llama.cpp`; `llamacpp` is accepted too). */
+const ENGINE_WORDS = Object.keys(SIMULATED_ENGINES)
+    .map((e) => (e === 'llamacpp' ? 'llama.cpp' : e))
+    .join(', ');
+async function runCli(argv, io) {
+    const paint = painter(io);
+    const say = (line) => void io.stderr.write(`${line}\n`);
+    try {
+        if (argv[0] === 'simulate')
+            return await simulateCommand(argv.slice(1), io, say);
+        if (argv[0] === 'stop')
+            return await stopCommand(argv.slice(1), io, say, paint);
+        if (argv[0] === 'check')
+            return await checkCommand(argv.slice(1), io);
+        if (argv[0] === 'history')
+            return await historyCommand(argv.slice(1), io, say);
+        if (argv[0] === 'demo')
+            return await demo((0,external_node_path_.join)((0,external_node_path_.dirname)((0,external_node_url_.fileURLToPath)(import.meta.url)), 'index.js'), io.stdout);
+        return await waitCommand(argv, io, say, paint);
+    }
+    catch (e) {
+        if (!(e instanceof UsageError))
+            throw e;
+        say(paint.red(`wait-for-model: ${e.message}`));
+        say('Run "wait-for-model --help" for usage.');
+        return 2;
+    }
+}
+async function waitCommand(argv, io, say, paint) {
+    const options = {
+        json: { type: 'boolean' },
+        'summary-file': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'V' }
+    };
+    for (const name of INPUT_NAMES)
+        options[name] = { type: 'string', multiple: MULTI_LINE.has(name) };
+    const { values } = parseCommandLine(argv, options);
+    if (values.help)
+        return (void io.stdout.write(helpText()), 0);
+    if (values.version)
+        return (void io.stdout.write(`${package_namespaceObject.rE}\n`), 0);
+    const settings = settingsFrom(values, io.env);
+    const summaryFile = writableSummaryFile(values['summary-file']);
+    const secrets = settings.secrets;
+    // the runner reads workflow commands from a step's stderr too
+    const log = (line) => say((0,wait_report/* commandSafe */.JV)((0,wait_report/* redact */.E$)(line, secrets)));
+    if (settings.insecureTls)
+        log(paint.yellow(`warning: ${wait_report/* INSECURE_TLS_WARNING */.Gz}`));
+    const outcome = await gate(settings, {
+        clock: clock/* systemClock */.ml,
+        startedAt: 0,
+        log,
+        warn: (line) => log(paint.yellow(`warning: ${line}`)),
+        env: io.env,
+        defaultHistory: (0,store/* defaultHistoryFile */.Oe)(io.env, 'cli')
+    });
+    const next = conclude(outcome, settings);
+    log(next.ready ? paint.green(next.finalLine) : paint.red(next.finalLine));
+    if (next.logTail !== undefined) {
+        log(`${next.logTail.title}:`);
+        for (const line of next.logTail.lines)
+            log(`  ${line}`);
+    }
+    await runDiagnostics(next.diagnostics, {
+        group: async (title, body) => {
+            log(`\u2500\u2500 ${title}`);
+            await body();
+        },
+        exec: (program, args) => runCommand(program, args, io.stderr),
+        log
+    });
+    if (next.smokeWarning !== undefined)
+        log(paint.yellow(`warning: ${next.smokeWarning}`));
+    if (next.verdict !== undefined) {
+        const { kind, message } = next.verdict;
+        log(kind === 'warn' ? paint.yellow(`warning: ${message}`) : paint.red(`error: ${message}`));
+    }
+    // The job summary's Markdown, for a CI system that shows or keeps a file (an artifact, an annotation).
+    if (summaryFile !== undefined)
+        (0,external_node_fs_.writeFileSync)(summaryFile, (0,wait_report/* redact */.E$)((0,wait_report/* summaryMarkdown */.eH)(next.outcome, next.context), secrets));
+    if (values.json)
+        io.stdout.write(`${JSON.stringify(typedOutputs(next.outputs))}\n`);
+    if (next.failedRegression !== undefined)
+        log(paint.red(`error: ${next.failedRegression}`));
+    if (next.failedThroughput !== undefined)
+        log(paint.red(`error: ${next.failedThroughput}`));
+    return next.exitCode;
+}
+/** The settings from the flags, else the INPUT_* variables, else the defaults; a bad value is bad usage. */
+function settingsFrom(values, env, only) {
+    const flag = (name) => {
+        const v = values[name];
+        return Array.isArray(v) ? v.join('\n') : typeof v === 'string' ? v : undefined;
+    };
+    try {
+        // Like the runner, an input not given takes its default (an empty history-file is history off).
+        return (0,inputs_settings/* parseSettings */.P$)((name) => only !== undefined && !only.has(name)
+            ? inputs_settings/* INPUT_DEFAULTS */.WJ[name]
+            : (flag(name) ?? envInput(env, name) ?? inputs_settings/* INPUT_DEFAULTS */.WJ[name]));
+    }
+    catch (e) {
+        if (!(e instanceof inputs_settings/* InputError */.dz))
+            throw e;
+        // Name the input as the user gave it: a flag, or the INPUT_* variable.
+        const source = flag(e.input) === undefined && envInput(env, e.input) !== undefined
+            ? (0,variables/* shellInputVariable */.zS)(e.input)
+            : `--${e.input}`;
+        throw new UsageError(e.message.replace(`Input "${e.input}"`, source));
+    }
+}
+/**
+ * The inputs a one-shot check takes: what to ask and what the answer must show. The wait's own (timeout, start,
+ * history, \u2026) are refused, so that a health check does not silently ignore them.
+ */
+const CHECK_INPUTS = new Set([
+    'url',
+    'model',
+    'match',
+    'match-regex',
+    'status',
+    'request-timeout',
+    'headers',
+    'api-key',
+    'ca-cert',
+    'insecure-tls',
+    'probe-generation',
+    'engine'
+]);
+/**
+ * `check`: one probe of each endpoint with the gate's whole judgement, within request-timeout; one line on stdout;
+ * exit 0 ready, 1 not ready. For health checks (Docker HEALTHCHECK, compose, Kubernetes exec probes).
+ */
+async function checkCommand(argv, io) {
+    const options = { help: { type: 'boolean', short: 'h' } };
+    for (const name of INPUT_NAMES)
+        options[name] = { type: 'string', multiple: MULTI_LINE.has(name) };
+    const { values } = parseCommandLine(argv, options);
+    if (values.help)
+        return (void io.stdout.write(checkHelpText()), 0);
+    const refused = INPUT_NAMES.find((name) => values[name] !== undefined && !CHECK_INPUTS.has(name));
+    if (refused !== undefined) {
+        throw new UsageError(`--${refused}: check probes once, within --request-timeout; it takes no --${refused}`);
+    }
+    const given = settingsFrom(values, io.env, CHECK_INPUTS);
+    const settings = {
+        ...given,
+        // one probe, due within request-timeout: nothing waits, nothing is kept
+        timeoutMs: given.requestTimeoutMs,
+        intervalMs: given.requestTimeoutMs,
+        successThreshold: 1,
+        historyFile: undefined
+    };
+    const outcome = await gate(settings, {
+        clock: clock/* systemClock */.ml,
+        log: () => { },
+        env: io.env,
+        once: true
+    });
+    io.stdout.write(`${(0,wait_report/* commandSafe */.JV)((0,wait_report/* redact */.E$)(checkLine(outcome), settings.secrets))}\n`);
+    return conclude(outcome, settings).exitCode;
+}
+function checkHelpText() {
+    return [
+        'wait-for-model check: probe once and say whether the model server is ready now (for health checks).',
+        '',
+        'Usage: wait-for-model check --url URL [--model NAME] [options]',
+        '',
+        ...table([
+            ...[...CHECK_INPUTS].map((name) => {
+                const [metavar, text] = INPUT_HELP[name] ?? ['VALUE', ''];
+                const value = inputs_settings/* INPUT_DEFAULTS */.WJ[name];
+                return [`--${name} ${metavar}`, `${text}${value === '' ? '' : ` (default: ${value})`}`];
+            }),
+            ['-h, --help', 'show this help']
+        ]),
+        '',
+        'The same judgement as the wait (status, model, match, a generation request), on the first answer; all of it',
+        'within --request-timeout. One line on stdout. Exit status: 0 ready, 1 not ready, 2 bad usage.',
+        ''
+    ].join('\n');
+}
+/** `--summary-file`: checked before the wait (created, or emptied), so that a path that cannot be written is bad usage. */
+function writableSummaryFile(given) {
+    if (typeof given !== 'string')
+        return undefined;
+    if (given.trim() === '')
+        throw new UsageError('--summary-file: give the path of a file to write the summary to');
+    try {
+        (0,external_node_fs_.writeFileSync)(given, '');
+    }
+    catch (e) {
+        throw new UsageError(`--summary-file: cannot write ${(0,parse/* printable */.g$)(given)} (${e.code ?? e.message})`);
+    }
+    return given;
+}
+async function simulateCommand(argv, io, say) {
+    const { values } = parseCommandLine(argv, {
+        engine: { type: 'string' },
+        model: { type: 'string' },
+        load: { type: 'string', default: SIMULATE_DEFAULTS.load },
+        port: { type: 'string', default: SIMULATE_DEFAULTS.port },
+        host: { type: 'string', default: SIMULATE_DEFAULTS.host },
+        'crash-after': { type: 'string' },
+        'generation-fails': { type: 'boolean' },
+        unloaded: { type: 'boolean' },
+        'tokens-per-second': { type: 'string', default: String(DEFAULT_PACE.tokensPerSecond) },
+        ttft: { type: 'string', default: String(DEFAULT_PACE.ttftMs) },
+        help: { type: 'boolean', short: 'h' }
+    });
+    if (values.help)
+        return (void io.stdout.write(simulateHelpText()), 0);
+    const given = String(values.engine ?? '');
+    const engine = simulatedEngine(given);
+    if (engine === undefined) {
+        throw new UsageError(`--engine: give one of ${ENGINE_WORDS}${given ? ` (not "${(0,parse/* printable */.g$)(given)}")` : ''}`);
+    }
+    const model = String(values.model ?? '').trim();
+    if (model === '')
+        throw new UsageError('--model: give the model name the engine lists, e.g. /shared/kimi-k2.5-int4');
+    const duration = (name, text) => {
+        try {
+            return (0,parse/* parseDuration */.E9)(text);
+        }
+        catch {
+            throw new UsageError(`--${name}: "${(0,parse/* printable */.g$)(text)}" is not ${parse/* DURATION_FORM */.ec}`);
+        }
+    };
+    const loadMs = duration('load', String(values.load));
+    const crashAfter = values['crash-after'];
+    const crashAfterMs = typeof crashAfter === 'string' ? duration('crash-after', crashAfter) : undefined;
+    const portText = String(values.port);
+    if (!/^\d+$/.test(portText) || Number(portText) < 1 || Number(portText) > 65535) {
+        throw new UsageError(`--port: "${(0,parse/* printable */.g$)(portText)}" is not a port number from 1 to 65535`);
+    }
+    const host = String(values.host);
+    const number = (name, max, form) => {
+        const text = String(values[name]);
+        if (!/^\d+(\.\d+)?$/.test(text.trim()) || Number(text) > max)
+            throw new UsageError(`--${name}: "${(0,parse/* printable */.g$)(text)}" is not ${form}`);
+        return Number(text);
+    };
+    const tokensPerSecond = number('tokens-per-second', 100_000, 'a number of tokens a second above 0, such as 50');
+    if (tokensPerSecond <= 0)
+        throw new UsageError('--tokens-per-second: give a number of tokens a second above 0');
+    const ttftMs = number('ttft', 600_000, 'a number of milliseconds, such as 300');
+    const prefix = `[simulated ${engine}]`;
+    let server;
+    try {
+        server = await simulate({
+            engine,
+            model,
+            loadMs,
+            port: Number(portText),
+            host,
+            crashAfterMs,
+            generationFails: values['generation-fails'] === true,
+            unloaded: values.unloaded === true,
+            pace: { tokensPerSecond, ttftMs },
+            onEvent: (event, atMs) => say(`${prefix} ${(0,clock/* formatDuration */.a3)(atMs)}: ${SIMULATOR_EVENT_WORDS[event]}`)
+        });
+    }
+    catch (e) {
+        throw new UsageError(`--port: cannot open ${host}:${portText} (${e.code ?? e.message})`);
+    }
+    const opensAt = SIMULATED_ENGINES[engine].opensAt * loadMs;
+    say(`${prefix} serving "${model}" on ${server.baseUrl}: the port ${opensAt > 0 ? `opens at ${(0,clock/* formatDuration */.a3)(opensAt)}` : 'is open now'}, ` +
+        `the model is ready at ${(0,clock/* formatDuration */.a3)(loadMs)}` +
+        (crashAfterMs === undefined ? '' : `, the engine crashes at ${(0,clock/* formatDuration */.a3)(crashAfterMs)}`) +
+        (values['generation-fails'] === true ? ', every generation request fails' : '') +
+        '. Stop it with Ctrl-C.');
+    try {
+        await server.ended;
+    }
+    catch (e) {
+        // the port was free when checked, and taken by the time the engine opened it
+        say(`${prefix} cannot open ${host}:${portText}: ${e.message}`);
+    }
+    return 1;
+}
+const STOP_DEFAULTS = { timeout: '30s' };
+/** `stop --pid N`: SIGTERM to the server's process group, SIGKILL after --timeout, then its GPU memory back. */
+async function stopCommand(argv, io, say, paint) {
+    const { values } = parseCommandLine(argv, {
+        pid: { type: 'string' },
+        timeout: { type: 'string', default: STOP_DEFAULTS.timeout },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' }
+    });
+    if (values.help)
+        return (void io.stdout.write(stopHelpText()), 0);
+    const pidText = String(values.pid ?? '').trim();
+    if (pidText === '')
+        throw new UsageError(`--pid: give ${inputs_settings/* PID_FORM */.b5}`);
+    let pid;
+    try {
+        pid = (0,server_process/* resolvePid */.QF)(/^\d+$/.test(pidText) ? { pid: Number(pidText) } : { file: pidText });
+    }
+    catch (e) {
+        if (!(e instanceof inputs_settings/* InputError */.dz))
+            throw e;
+        throw new UsageError(e.message.replace('Input "pid"', '--pid'));
+    }
+    if (pid < 2 || pid > 4_194_304)
+        throw new UsageError(`--pid: "${pid}" is not ${inputs_settings/* PID_FORM */.b5}`);
+    // its own group would take this command down with it, and the shell that runs it
+    if (pid === process.pid || pid === (0,server_proc/* procStat */.jW)(process.pid)?.pgrp)
+        throw new UsageError(`--pid: ${pid} is this command's own process or process group`);
+    let timeoutMs;
+    try {
+        timeoutMs = (0,parse/* parseDuration */.E9)(String(values.timeout));
+    }
+    catch {
+        throw new UsageError(`--timeout: "${(0,parse/* printable */.g$)(String(values.timeout))}" is not ${parse/* DURATION_FORM */.ec}`);
+    }
+    const record = await stop_stopServer({ pid, timeoutMs }, { clock: clock/* systemClock */.ml, gpu: () => (0,nvidia_smi/* gpuSnapshot */.dU)({ env: io.env, timeoutMs: 5_000 }) });
+    for (const line of (0,lifecycle_report/* stopLines */.QN)(record)) {
+        if (line.level === 'warning')
+            say(paint.yellow(`warning: ${line.text}`));
+        else if (line.level === 'info')
+            say(line.text);
+    }
+    if (values.json)
+        io.stdout.write(`${JSON.stringify(record)}\n`);
+    return record.outcome === 'survived' || record.gpu.kind === 'held' ? 1 : 0;
+}
+function stopHelpText() {
+    return [
+        'wait-for-model stop: stop a model server and wait until its processes and their GPU memory are gone.',
+        '',
+        'Usage: wait-for-model stop --pid N [--timeout 30s] [--json]',
+        '',
+        ...table([
+            [
+                '--pid PID|FILE',
+                'the server: the leader of its process group (as --start launches it), or a file holding its pid'
+            ],
+            ['--timeout DURATION', `from SIGTERM until SIGKILL (default: ${STOP_DEFAULTS.timeout})`],
+            ['--json', 'print how it went as one JSON object on stdout'],
+            ['-h, --help', 'show this help']
+        ]),
+        '',
+        'SIGTERM goes to the whole process group (or, for a process that does not lead one, to it and its descendants).',
+        'Where nvidia-smi exists, waits (up to 30s) until none of its processes holds GPU memory.',
+        'Exit status: 0 stopped (or not running), 1 still running after SIGKILL or its GPU memory still held, 2 bad usage.',
+        ''
+    ].join('\n');
+}
+const SIMULATOR_EVENT_WORDS = {
+    listening: 'port open, answering HTTP',
+    ready: 'model ready',
+    crashed: 'crashed: the port is closed and the process exits'
+};
+/** The runner's form (INPUT_MATCH-REGEX) first, then the one a shell can set (INPUT_MATCH_REGEX). */
+function envInput(env, name) {
+    return env[(0,variables/* inputVariable */.LO)(name)] ?? env[(0,variables/* shellInputVariable */.zS)(name)];
+}
+function helpText() {
+    const rows = INPUT_NAMES.map((name) => {
+        const [metavar, text] = INPUT_HELP[name] ?? ['VALUE', ''];
+        const value = inputs_settings/* INPUT_DEFAULTS */.WJ[name];
+        return [`--${name} ${metavar}`, `${text}${value === '' ? '' : ` (default: ${value})`}`];
+    });
+    const own = [
+        ['--json', 'print the outputs as one JSON object on stdout (numbers, booleans and lists as JSON values)'],
+        [
+            '--summary-file PATH',
+            "write the action's job summary (Markdown) to this file, for GitLab, Buildkite, Jenkins, \u2026"
+        ],
+        ['-h, --help', 'show this help'],
+        ['-V, --version', 'print the version']
     ];
-    let at = 0;
-    for (const p of phases) {
-        // A bar is at least a second wide so that it shows; the label carries the exact figure.
-        const width = Math.max(1, p.seconds);
-        lines.push(`  ${`${p.name} ${s1(p.seconds)}`.replace(/[:;#]/g, ' ')} : ${clock(at)}, ${clock(at + width)}`);
-        at += width;
-    }
-    lines.push('```');
-    return lines.join('\n');
+    return [
+        `wait-for-model ${package_namespaceObject.rE}: wait until a model server is ready and lists the model you expect.`,
+        '',
+        'Usage:',
+        '  wait-for-model --url URL [options]',
+        '  wait-for-model check --url URL [--model NAME] [--request-timeout 5s]   (probe once: exit 0 ready, 1 not)',
+        '  wait-for-model simulate --engine ENGINE --model NAME [--load 30s] [--port 8000] [--crash-after 10s] [--generation-fails] [--unloaded]',
+        '                          [--tokens-per-second 100] [--ttft 50]',
+        '  wait-for-model stop --pid N [--timeout 30s]',
+        '  wait-for-model history [--key KEY] [--file PATH] [--format table|json|csv]',
+        '  wait-for-model demo',
+        '',
+        'Options (each also read from INPUT_<NAME>, e.g. INPUT_TIMEOUT=20m or INPUT_MATCH_REGEX=...):',
+        ...table(rows),
+        '',
+        'Of the command line only:',
+        ...table(own),
+        '',
+        `Durations: ${parse/* DURATION_FORM */.ec.replace(/^a duration such as /, '')}.`,
+        'Progress goes to stderr. Exit status: 0 ready, 1 not ready (timeout, unauthorized, tls), 2 bad usage.',
+        ''
+    ].join('\n');
 }
-/**
- * The summary's phase section: the chart, and a table of the numbers with proportional bars (and the usual
- * figures when there is history). Figures the engine printed itself are marked.
- */
-function phaseMarkdown(phases, engineLabel, usual) {
-    if (phases.length === 0)
-        return '';
-    const longest = Math.max(...phases.map((p) => p.seconds), 0.001);
-    const total = phases.reduce((sum, p) => sum + p.seconds, 0);
-    const withUsual = usual !== undefined && usual.size > 0;
-    // A chart of one bar (a run that failed in its first phase) shows nothing the table does not.
-    const lines = ['#### Startup phases', '', ...(phases.length > 1 ? [phaseGantt(phases, engineLabel), ''] : [])];
-    lines.push(withUsual ? '| phase | seconds | usual | share | |' : '| phase | seconds | share | |', withUsual ? '|---|---:|---:|---:|---|' : '|---|---:|---:|---|');
-    for (const p of phases) {
-        const share = `${total > 0 ? Math.round((p.seconds / total) * 100) : 0}%`;
-        const seconds = `${p.seconds.toFixed(1)}${p.printed ? ' *' : ''}`;
-        const u = usual?.get(p.name);
-        const cells = withUsual
-            ? [p.name, seconds, u === undefined ? '\u2014' : u.toFixed(1), share, bar(p.seconds / longest)]
-            : [p.name, seconds, share, bar(p.seconds / longest)];
-        lines.push(`| ${cells.join(' | ')} |`);
-    }
-    if (phases.some((p) => p.printed))
-        lines.push('', `\\* as ${engineLabel} reported it; the other figures are measured from its log.`);
-    return `${lines.join('\n')}\n`;
+function simulateHelpText() {
+    return [
+        'wait-for-model simulate: serve an imitation of a model server starting up (no GPU needed).',
+        '',
+        'Usage: wait-for-model simulate --engine ENGINE --model NAME [options]',
+        '',
+        ...table([
+            ['--engine ENGINE', ENGINE_WORDS],
+            ['--model NAME', 'the model the engine lists, e.g. /shared/kimi-k2.5-int4'],
+            ['--load DURATION', `time until the engine answers with the model ready (default: ${SIMULATE_DEFAULTS.load})`],
+            ['--port PORT', `port to serve on (default: ${SIMULATE_DEFAULTS.port})`],
+            ['--host HOST', `address to bind (default: ${SIMULATE_DEFAULTS.host})`],
+            ['--crash-after DURATION', 'the engine dies this long after the start: the port closes and the process exits 1'],
+            ['--generation-fails', "every generation request gets the engine's own error (to try --probe-generation)"],
+            ['--unloaded', 'llama.cpp (router mode) and Ollama: listed, loaded only when asked (to try --load true)'],
+            [
+                '--tokens-per-second N',
+                `the pace of streamed generations, for the smoke test (default: ${DEFAULT_PACE.tokensPerSecond})`
+            ],
+            ['--ttft MS', `milliseconds from a streamed request to its first token (default: ${DEFAULT_PACE.ttftMs})`],
+            ['-h, --help', 'show this help']
+        ]),
+        ''
+    ].join('\n');
 }
-/** The warning for a startup slower than usual. */
-function regressionText(r) {
-    const grew = r.grewMost
-        ? `; ${r.grewMost.name} grew most: ${s1(r.grewMost.seconds)} against ${s1(r.grewMost.usual)}`
-        : '';
-    return (`Startup took ${s1(r.seconds)}, ${r.percent.toFixed(1)}% over the median of ${s1(r.expectedSeconds)} ` +
-        `of the last ${r.runs} ready run${r.runs === 1 ? '' : 's'}${grew}.`);
-}
-const value = (v) => (v === undefined ? 'unset' : JSON.stringify(v));
-/** `NCCL_PROTO was "LL" in the last 5 runs, now unset`. */
-const driftText = (d) => `${d.name} was ${value(d.was)} in the last ${d.runs === 1 ? 'run' : `${d.runs} runs`}, now ${value(d.now)}`;
-function driftWarning(drifts) {
-    return `The server's environment changed since the previous run with this history key: ${drifts.map(driftText).join('; ')}.`;
-}
-
-;// CONCATENATED MODULE: ./src/smoke/frames.ts
-/**
- * A streamed body cut into events as its bytes arrive, within bounds a hostile server cannot swell: a line longer
- * than MAX_LINE_BYTES, or a body longer than MAX_STREAM_BYTES, ends the stream as an error rather than growing a
- * buffer. SSE (`data:` lines, an event ends at a blank line, `data: [DONE]` ends the stream) or one JSON object a
- * line (Ollama).
- */
-
-/** No event of a token stream comes near this (a final event with its settings is a few KiB). */
-const frames_MAX_LINE_BYTES = 64 * 1024;
-/** Far above any answer of a few thousand tokens, each event with its JSON around it. */
-const MAX_STREAM_BYTES = 8 * 1024 * 1024;
-const frames_isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
-class FrameReader {
-    framing;
-    partial = [];
-    partialBytes = 0;
-    total = 0;
-    /** The `data:` lines of the SSE event being read. */
-    data = [];
-    dataBytes = 0;
-    decoder = new TextDecoder('utf-8', { fatal: false });
-    constructor(framing) {
-        this.framing = framing;
-    }
-    /** The frames these bytes complete; reading ends after a `too-long` one. */
-    push(chunk) {
-        this.total += chunk.length;
-        if (this.total > MAX_STREAM_BYTES)
-            return [{ kind: 'too-long', what: 'body' }];
-        const frames = [];
-        let start = 0;
-        for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
-            const piece = chunk.subarray(start, nl);
-            start = nl + 1;
-            if (this.partialBytes + piece.length > frames_MAX_LINE_BYTES)
-                return [...frames, { kind: 'too-long', what: 'line' }];
-            const line = this.partialBytes === 0 ? piece : Buffer.concat([...this.partial, piece]);
-            this.partial = [];
-            this.partialBytes = 0;
-            frames.push(...this.line(this.decoder.decode(line).replace(/\r$/, '')));
-            if (frames.at(-1)?.kind === 'too-long')
-                return frames;
-        }
-        const rest = chunk.subarray(start);
-        if (this.partialBytes + rest.length > frames_MAX_LINE_BYTES)
-            return [...frames, { kind: 'too-long', what: 'line' }];
-        if (rest.length > 0) {
-            // copied: the chunk's buffer may be reused by the socket
-            this.partial.push(Buffer.from(rest));
-            this.partialBytes += rest.length;
-        }
-        return frames;
-    }
-    /** What is left once the body ends: a last line without its line break, an SSE event without its blank line. */
-    end() {
-        const last = this.partialBytes === 0 ? [] : this.line(this.decoder.decode(Buffer.concat(this.partial)));
-        this.partial = [];
-        this.partialBytes = 0;
-        return [...last, ...(this.framing === 'sse' ? this.line('') : [])];
-    }
-    line(text) {
-        if (this.framing === 'ndjson')
-            return text.trim() === '' ? [] : toFrame(text);
-        if (text === '') {
-            if (this.data.length === 0)
-                return [];
-            const payload = this.data.join('\n');
-            this.data = [];
-            this.dataBytes = 0;
-            return payload.trim() === '[DONE]' ? [{ kind: 'done' }] : toFrame(payload);
-        }
-        // older llama.cpp sends a failure as an `error:` field of its own: an error event whatever follows
-        if (text.startsWith('error:')) {
-            const said = text.slice(text[6] === ' ' ? 7 : 6);
-            const json = parseJson(said);
-            return [{ kind: 'event', json: { error: frames_isObject(json) ? (json.error ?? json) : said || 'error' } }];
-        }
-        // `data:value` and `data: value` alike (TGI writes the first); comments (`:`) and other fields are skipped
-        if (!text.startsWith('data:'))
-            return [];
-        // an event of many `data:` lines is held whole until its blank line: it is bounded as one line is
-        this.dataBytes += text.length;
-        if (this.dataBytes > frames_MAX_LINE_BYTES)
-            return [{ kind: 'too-long', what: 'line' }];
-        this.data.push(text.slice(text[5] === ' ' ? 6 : 5));
-        return [];
-    }
-}
-/** An event that is not a JSON object (a keep-alive, a stray word) carries nothing: it is skipped. */
-function toFrame(text) {
-    const json = parseJson(text);
-    return frames_isObject(json) ? [{ kind: 'event', json }] : [];
+/** Colour only on a terminal, and never when NO_COLOR is set to anything (https://no-color.org). */
+function painter(io) {
+    const on = io.stderr.isTTY === true && !io.env.NO_COLOR;
+    const wrap = (code) => (text) => (on ? `\u001b[${code}m${text}\u001b[0m` : text);
+    return { red: wrap(31), green: wrap(32), yellow: wrap(33) };
 }
 
-;// CONCATENATED MODULE: ./src/engines/log-markers.ts
+
+/***/ }),
+
+/***/ 1995:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Dm: () => (/* binding */ LOG_ENGINE_NAMES),
+/* harmony export */   Ig: () => (/* binding */ clockSeconds),
+/* harmony export */   Jn: () => (/* binding */ tookSeconds),
+/* harmony export */   L4: () => (/* binding */ ENGINE_LOGS),
+/* harmony export */   LE: () => (/* binding */ phaseMarkers),
+/* harmony export */   NN: () => (/* binding */ engineLog),
+/* harmony export */   Pq: () => (/* binding */ engineOfModelList),
+/* harmony export */   U1: () => (/* binding */ engineOfLine),
+/* harmony export */   Zs: () => (/* binding */ stampOf)
+/* harmony export */ });
+/* unused harmony export PHASE_MARKERS */
 /**
  * What model servers print while they start, as data: how each engine frames and stamps a line, the lines that
  * name it, one row per engine and startup phase, the line that says it is ready, and its known fatal lines.
@@ -19270,1031 +20182,223 @@ const tookSeconds = (groups) => Number(groups.took) * UNIT_SECONDS[groups.unit ?
 /** tqdm's `mm:ss` or `h:mm:ss` in seconds. */
 const clockSeconds = (text) => text.split(':').reduce((acc, part) => acc * 60 + Number(part), 0);
 
-;// CONCATENATED MODULE: ./src/report/smoke-report.ts
 
+/***/ }),
 
+/***/ 3474:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-
-/** `312 ms`, as the `ttft-ms` output gives it. */
-const ttftText = (ms) => `${Math.round(ms)} ms`;
-/** `49.8 tokens/s`, as the `decode-tokens-per-second` output gives it. */
-const rateText = (perSecond) => `${perSecond.toFixed(1)} tokens/s`;
-const SOURCE_WORDS = {
-    'usage.completion_tokens': "the engine's usage.completion_tokens",
-    'timings.predicted_n': "the engine's timings.predicted_n",
-    eval_count: "the engine's eval_count",
-    'details.generated_tokens': "the engine's details.generated_tokens",
-    chunks: 'the streamed chunks (the engine gave no count)'
-};
-const sourceText = (source) => SOURCE_WORDS[source];
-const smokeLines = {
-    /** Before the first request. */
-    start: (requests, tokens, request) => `Smoke test: ${requests} streamed generation request${requests === 1 ? '' : 's'} of ${tokens} tokens` +
-        `${request === undefined ? '' : ` (${request})`}, one after another`,
-    measured: (index, requests, m) => `Smoke test ${index + 1}/${requests}: first token after ${ttftText(m.ttftMs)}; ${m.tokens} token${m.tokens === 1 ? '' : 's'}` +
-        (m.decodeTokensPerSecond === undefined ? ', all at once' : ` at ${rateText(m.decodeTokensPerSecond)}`),
-    result: (r) => r.ttftMs === undefined || r.decodeTokensPerSecond === undefined
-        ? undefined
-        : `Smoke test: time to first token ${ttftText(r.ttftMs)}, decode ${rateText(r.decodeTokensPerSecond)} ` +
-            `(median${r.measurements.length === 1 ? '' : 's'} of ${r.measurements.length} request${r.measurements.length === 1 ? '' : 's'}; ` +
-            `tokens counted from ${sourceText(r.source ?? 'chunks')})`
-};
-const KIB = (bytes) => (bytes >= 1024 * 1024 ? `${bytes / 1024 / 1024} MiB` : `${bytes / 1024} KiB`);
-function problemText(p, request = 'the generation request') {
-    switch (p.kind) {
-        case 'no-route':
-            return p.why === 'no-text-generation'
-                ? `${p.engine === undefined ? 'the engine' : engineLog(p.engine).label} serves no streamed text generation ` +
-                    'this smoke test knows (it runs on vLLM, SGLang, TGI, llama.cpp, Ollama and OpenAI-compatible servers)'
-                : `no streamed generation route is known for ${p.path}: point "url" at the server's model list ` +
-                    '(/v1/models, /api/tags or /info) or name the engine with "engine"';
-        case 'http':
-            return `${request} answered HTTP ${p.status}${p.said === undefined ? '' : `: ${p.said}`}`;
-        case 'network':
-            return `${request} failed: ${p.code} (${p.message})`;
-        case 'timeout':
-            return `it did not finish within smoke-timeout (${formatDuration(p.timeoutMs)})`;
-        case 'stopped':
-            return 'it was stopped: the job was cancelled, or the server exited or wrote a fatal line';
-        case 'stream-error':
-            return `the engine's stream said: ${p.said}`;
-        case 'too-long':
-            return p.what === 'line'
-                ? `the stream sent a line longer than ${KIB(frames_MAX_LINE_BYTES)}`
-                : `the stream sent more than ${KIB(MAX_STREAM_BYTES)}`;
-        case 'no-tokens':
-            return `${request} answered without a token in a stream`;
-        case 'not-streamed':
-            return 'every request got its tokens in one piece: the server did not stream them, so there is no decode rate';
-    }
-}
-/** The smoke test's failure or warning, for an endpoint (`url` for a fleet's). */
-function smokeProblemMessage(r, url) {
-    const at = url === undefined ? '' : ` of ${url.href}`;
-    const done = r.measurements.length;
-    const lead = done === 0 || r.problem?.kind === 'not-streamed'
-        ? `The smoke test${at} could not measure throughput`
-        : `The smoke test${at} stopped after ${done} of ${r.requests} requests`;
-    const text = `${lead}: ${problemText(r.problem ?? { kind: 'no-tokens' }, r.request)}`;
-    // the server's words may end a sentence already
-    return /[.!?]$/.test(text) ? text : `${text}.`;
-}
-/** `Decode rate 62.9 tokens/s, 29.2% below the median of 88.8 tokens/s of the last 5 runs; \u2026, a likely cause.` */
-function throughputRegressionText(t) {
-    const cause = t.drift.length === 0
-        ? ''
-        : `; the server's environment changed since the previous run, a likely cause: ${t.drift.map(driftText).join('; ')}`;
-    return (`Decode rate ${rateText(t.now)}, ${t.percentBelow.toFixed(1)}% below the median of ${rateText(t.usual)} ` +
-        `of the last ${t.runs} run${t.runs === 1 ? '' : 's'} with a smoke test${cause}.`);
-}
-/** The job summary's rows for the smoke test of the endpoint the summary describes; none without one. */
-function smokeRows(outcome) {
-    const r = outcome.smoke;
-    if (r === undefined)
-        return [];
-    if (r.ttftMs === undefined || r.decodeTokensPerSecond === undefined)
-        return [['Smoke test', `\u26a0\ufe0f ${smokeProblemMessage(r)}`]];
-    const n = r.measurements.length;
-    const usual = outcome.profile?.usualDecodeTokensPerSecond;
-    return [
-        ['Time to first token (smoke test)', `${ttftText(r.ttftMs)} (median of ${n} request${n === 1 ? '' : 's'})`],
-        [
-            'Decode rate (smoke test)',
-            `${rateText(r.decodeTokensPerSecond)} (median of ${n}; tokens counted from ${sourceText(r.source ?? 'chunks')}` +
-                `${usual === undefined ? '' : `; usual ${rateText(usual)}`})`
-        ],
-        ...(r.problem === undefined ? [] : [['Smoke test', `\u26a0\ufe0f ${smokeProblemMessage(r)}`]])
-    ];
-}
-
-;// CONCATENATED MODULE: ./src/report/wait-report.ts
-
-
-
-
-const probes = (n) => `${n} probe${n === 1 ? '' : 's'}`;
-/** `startup`: where the server's own startup is, from its log (a still-waiting line leads with it). */
-function eventLine(event, startup) {
-    const at = formatDuration(event.elapsedMs);
-    if (event.type === 'change')
-        return `${at}: ${event.assessment.summary}`;
-    if (event.type === 'lost')
-        return `${at}: the server stopped answering (${event.assessment.summary}) after it had answered: crashed or restarting?`;
-    if (startup !== undefined)
-        return `${at}: ${startup}; the server still answers: ${event.assessment.summary} (${probes(event.attempt)} so far)`;
-    return `${at}: still waiting (${probes(event.attempt)} so far); the server still answers: ${event.assessment.summary}`;
-}
-/** A debug line for one probe: what came back, the body quoted (so its line breaks stay escaped). */
-function probeLine(result) {
-    if (result.kind === 'error')
-        return `probe: ${result.code} (${result.message})${result.status === undefined ? '' : ` after HTTP ${result.status}`}`;
-    const facts = [
-        `${Buffer.byteLength(result.body)} bytes${result.truncated ? ' (cut at 1 MiB)' : ''}`,
-        result.contentType && `content-type ${result.contentType}`,
-        result.retryAfterMs !== undefined && `Retry-After ${formatDuration(result.retryAfterMs)}`,
-        result.redirectedTo && `after redirects, from ${result.redirectedTo}`
-    ].filter(Boolean);
-    return `probe: HTTP ${result.status}, ${facts.join(', ')}: ${JSON.stringify(result.body.slice(0, 200))}`;
-}
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Z: () => (/* binding */ matchModel)
+/* harmony export */ });
 /**
- * What may stand before a `::` that the runner still reads as a command: it trims lines with .NET's TrimStart(),
- * which strips every Unicode white space (JavaScript's \s misses U+0085 NEL), and the invisible format
- * characters (zero-width spaces and joiners, word joiner, BOM, soft hyphen, Mongolian vowel separator) are
- * defused too, as no reader can see them.
+ * Finds `wanted` among the listed models, from the strictest fit to the loosest: an id equal to it; equal but
+ * for case; ending with `/<wanted>` (a path or an `org/name` repo id); containing it (so `kimi` finds
+ * `/shared/kimi-k2.5-int4`). The first kind of fit that finds exactly one id wins; one that finds several is
+ * ambiguous, since `llama-3.1-8b` among `llama-3.1-8b-instruct-lora-sql` and `llama-3.1-8b-instruct` would pick
+ * whichever the server lists first, and `model-id` would then point the benchmark at it.
  */
-const COMMAND_LEAD = /^([\s\u0085\u00ad\u180e\u200b-\u200d\u2060\ufeff]*)::/gmu;
+function matchModel(models, wanted) {
+    const exact = models.find((m) => m.id === wanted);
+    if (exact)
+        return { kind: 'found', model: exact, how: 'exact' };
+    const needle = wanted.toLowerCase();
+    const tiers = [
+        ['case-insensitive', (id) => id === needle],
+        ['path', (id) => id.endsWith(`/${needle}`)],
+        ['contains', (id) => id.includes(needle)]
+    ];
+    for (const [how, fits] of tiers) {
+        const found = models.filter((m) => fits(m.id.toLowerCase()));
+        // the same id listed twice (a list that repeats an entry) is one model, not a choice
+        if (found.length > 0 && found.every((m) => m.id === found[0].id))
+            return { kind: 'found', model: found[0], how };
+        if (found.length > 1)
+            return { kind: 'ambiguous', candidates: found };
+    }
+    return { kind: 'missing' };
+}
+
+
+/***/ }),
+
+/***/ 9778:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   EU: () => (/* binding */ readModelList),
+/* harmony export */   Hg: () => (/* binding */ isCompletion),
+/* harmony export */   w: () => (/* binding */ GENERATION_ROUTES),
+/* harmony export */   wf: () => (/* binding */ generationRoute)
+/* harmony export */ });
 /**
- * Makes text the runner cannot take for a workflow command: server text (a model id, an error message)
- * could otherwise carry a line break followed by `::set-output` or `::stop-commands`, or a `##[` command,
- * which the runner reads anywhere in a line. The runner also breaks lines at a lone carriage return.
+ * What model servers say about their models, as data: one row per answer shape, naming the servers that
+ * use it and how each listed entry says it is still loading. Facts from each engine's source code.
  */
-function commandSafe(text) {
-    return text.replace(/##\[/g, '## [').replace(COMMAND_LEAD, '$1: :');
+const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const objects = (v) => (Array.isArray(v) ? v.filter(isObject) : undefined);
+const str = (v) => (typeof v === 'string' && v !== '' ? v : undefined);
+/** An entry's own loading signals: llama.cpp (`meta: null`, router `status.value`), LM Studio (`state`). */
+function openAiLoading(entry) {
+    if ('meta' in entry && entry.meta === null)
+        return 'listed with "meta": null while the weights load';
+    const routerStatus = isObject(entry.status) ? str(entry.status.value) : undefined;
+    if (routerStatus !== undefined && routerStatus !== 'loaded')
+        return `status "${routerStatus}"`;
+    const state = str(entry.state);
+    if (state !== undefined && state !== 'loaded')
+        return `state "${state}"`;
+    return undefined;
 }
-const INSECURE_TLS_WARNING = "insecure-tls is on: the server's certificate is not checked, so anything on the way to it could answer in its place";
-/** What readiness means for these settings, in words. */
-function describeExpectation({ expect, url }, subject = url.href) {
-    const parts = [
-        `${subject} to answer with an accepted status (${expect.status.map(([lo, hi]) => (lo === hi ? lo : `${lo}-${hi}`)).join(',')})`
-    ];
-    if (expect.model !== undefined)
-        parts.push(`list model "${expect.model}"`);
-    if (expect.match !== undefined)
-        parts.push(`contain "${expect.match}"`);
-    if (expect.matchRegex !== undefined)
-        parts.push(`match ${String(expect.matchRegex)}`);
-    return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
-}
-function finalLine(outcome) {
-    if (outcome.ready) {
-        const model = outcome.last?.modelId ? `; model "${outcome.last.modelId}"` : '';
-        return `Ready after ${formatDuration(outcome.elapsedMs)} (${probes(outcome.attempts)})${model}: ${outcome.last?.summary ?? ''}`;
-    }
-    return `Not ready after ${formatDuration(outcome.elapsedMs)} (${probes(outcome.attempts)}): ${outcome.reason}`;
-}
-/** The message a failed wait ends with: what was expected, what the server last said, how long and how often. */
-function failureMessage(outcome, ctx) {
-    const last = outcome.last;
-    const waited = `${formatDuration(outcome.elapsedMs)} and ${probes(outcome.attempts)}`;
-    if (outcome.reason === 'unauthorized' || outcome.reason === 'tls' || outcome.reason === 'ambiguous-model') {
-        return `Stopped after ${waited}: ${last?.detail ?? outcome.reason}.`;
-    }
-    if (outcome.reason === 'port-busy' || outcome.reason === 'gpu-busy') {
-        return sentence(`Did not start the server: ${outcome.halt?.detail ?? outcome.reason}`);
-    }
-    if (outcome.halt) {
-        const lines = [sentence(`Stopped after ${waited}, before the server was ready: ${outcome.halt.detail}`)];
-        if (last !== undefined)
-            lines.push(sentence(`Last answer: ${last.summary}`));
-        return lines.join('\n');
-    }
-    const lines = [
-        outcome.reason === 'generation-failed'
-            ? sentence(`Timed out after ${waited} (timeout ${formatDuration(ctx.timeoutMs)}): ${last?.detail ?? 'the generation request failed'}`)
-            : `Timed out after ${waited} (timeout ${formatDuration(ctx.timeoutMs)}) waiting for ${describeExpectation(ctx)}.`
-    ];
-    if (last === undefined)
-        return lines[0];
-    lines.push(sentence(`Last answer: ${last.summary}`));
-    if (last.models !== undefined && ctx.expect.model !== undefined) {
-        lines.push(last.models.length
-            ? `The server lists: ${someOf(last.models, 50, last.modelCount)}.`
-            : 'The server lists no models.');
-    }
-    if (last.excerpt)
-        lines.push(`Body (first 200 characters): ${last.excerpt}`);
-    if (outcome.firstResponseMs === undefined)
-        lines.push('The server never answered over HTTP.');
-    return lines.join('\n');
-}
-/** Ends text with a full stop unless it already ends a sentence (server messages often do). */
-const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
-function outputs(outcome) {
-    const server = outcome.server;
-    const profile = outcome.profile;
-    return {
-        ready: String(outcome.ready),
-        'elapsed-seconds': seconds(outcome.elapsedMs),
-        attempts: String(outcome.attempts),
-        'status-code': outcome.last?.status === undefined ? '' : String(outcome.last.status),
-        models: JSON.stringify(outcome.models),
-        'model-id': outcome.last?.modelId ?? '',
-        'first-response-seconds': outcome.firstResponseMs === undefined ? '' : seconds(outcome.firstResponseMs),
-        reason: outcome.reason,
-        pid: server?.pid === undefined ? '' : String(server.pid),
-        'log-file': server?.logFile ?? '',
-        'startup-seconds': server?.startupMs === undefined ? '' : seconds(server.startupMs),
-        'gpu-memory-mib': server?.gpuMemoryMiB === undefined ? '' : String(server.gpuMemoryMiB),
-        'generation-seconds': outcome.generationMs === undefined ? '' : seconds(outcome.generationMs),
-        results: JSON.stringify(outcome.results.map(resultRecord)),
-        phases: JSON.stringify((outcome.profile?.phases ?? []).map((p) => ({ name: p.name, seconds: p.seconds }))),
-        'expected-seconds': profile?.expectedSeconds === undefined ? '' : profile.expectedSeconds.toFixed(1),
-        'regression-percent': profile?.regressionPercent === undefined ? '' : profile.regressionPercent.toFixed(1),
-        'ttft-ms': outcome.smoke?.ttftMs === undefined ? '' : String(Math.round(outcome.smoke.ttftMs)),
-        'decode-tokens-per-second': outcome.smoke?.decodeTokensPerSecond === undefined ? '' : outcome.smoke.decodeTokensPerSecond.toFixed(1)
-    };
-}
-/** One endpoint's entry in the `results` output. */
-function resultRecord(r) {
-    return {
-        url: r.url.href,
-        ready: r.ready,
-        'elapsed-seconds': Number(seconds(r.elapsedMs)),
-        'status-code': r.last?.status ?? null,
-        'model-id': r.last?.modelId ?? null,
-        reason: r.reason,
-        // only with a smoke test: a wait without one keeps the entries it always had
-        ...(r.smoke === undefined
-            ? {}
-            : {
-                'ttft-ms': r.smoke.ttftMs === undefined ? null : Math.round(r.smoke.ttftMs),
-                'decode-tokens-per-second': r.smoke.decodeTokensPerSecond === undefined ? null : Number(r.smoke.decodeTokensPerSecond.toFixed(1))
-            })
-    };
-}
-const wait_report_cell = (text) => text.replace(/\|/g, '\\|').replace(/\r?\n|\r/g, ' ');
-/**
- * Text a server or a log wrote, as literal Markdown (before `cell`): no HTML (`<img>`), no emphasis, no code span,
- * no link or image, no autolink (`https://\u2026`, `www.\u2026`).
- */
-function mdText(text) {
-    return text
-        .replace(/[\\`*_~[\]]/g, '\\$&')
-        .replace(/&/g, '&amp;')
-        .replace(/</g, '&lt;')
-        .replace(/>/g, '&gt;')
-        .replace(/:\/\//g, ':\\/\\/')
-        .replace(/\b(www)\./gi, '$1\\.');
-}
-/** Text as code: a code span when it holds no backtick (nothing renders inside one), else as `mdText`. */
-const code = (text) => (text.includes('`') ? mdText(text) : `\`${text}\``);
-/** The first `max` items, then how many more: a list of 60,000 models must not make a summary of megabytes. */
-const firstOf = (items, max) => items.length > max ? [...items.slice(0, max), `and ${items.length - max} more`] : [...items];
-/** GitHub refuses a job summary over 1 MiB; each part is capped, and this is the last guard. */
-const MAX_SUMMARY_BYTES = 1024 * 1024 - 16 * 1024;
-const MAX_SUMMARY_MODELS = 50;
-const MAX_SUMMARY_ENDPOINTS = 100;
-const MAX_TAIL_CHARS = 64 * 1024;
-const MAX_ENV_VALUE_CHARS = 1000;
-/** The job summary in GitHub-flavoured Markdown. */
-function summaryMarkdown(outcome, ctx) {
-    const out = outputs(outcome);
-    const rows = [
-        ['Result', outcome.ready ? '\u2705 ready' : `\u274c not ready (${outcome.reason})`],
-        ['Endpoint', code(ctx.url.href)],
-        ['Elapsed', `${out['elapsed-seconds']} s`],
-        ['Probes', out.attempts],
-        ['First HTTP answer', out['first-response-seconds'] === '' ? 'never' : `${out['first-response-seconds']} s`],
-        [
-            'Listed models',
-            outcome.models.length
-                ? firstOf(outcome.models.map((m) => code(clipText(m, 200))), MAX_SUMMARY_MODELS).join(', ')
-                : 'none'
-        ],
-        ['Matched model', out['model-id'] === '' ? (ctx.expect.model === undefined ? '\u2014' : 'none') : code(out['model-id'])]
-    ];
-    const server = outcome.server;
-    if (out['generation-seconds'] !== '')
-        rows.push(['Generation request', `${out['generation-seconds']} s`]);
-    const er = outcome.engineReadiness;
-    if (er !== undefined) {
-        const at = (ms) => (ms === undefined ? 'never' : `at ${seconds(ms)} s`);
-        rows.push(['Required answers', `the model listed (${at(er.listedMs)}); ${er.request} 200 (${at(er.readyMs)})`]);
-    }
-    if (server?.pid !== undefined)
-        rows.push(['Server process', `pid ${server.pid}`]);
-    if (server?.gpuMemoryMiB !== undefined)
-        rows.push(['GPU memory held by the server', `${server.gpuMemoryMiB} MiB`]);
-    if (out['startup-seconds'] !== '')
-        rows.push(['Startup (from the process start)', `${out['startup-seconds']} s`]);
-    if (server?.logFile !== undefined)
-        rows.push(['Server log', code(server.logFile)]);
-    if (outcome.profile?.engineLabel !== undefined)
-        rows.push(['Engine', mdText(outcome.profile.engineLabel)]);
-    if (out['expected-seconds'] !== '') {
-        const against = out['regression-percent'] === ''
-            ? ''
-            : ` (this run: ${Number(out['regression-percent']) > 0 ? '+' : ''}${out['regression-percent']}%)`;
-        rows.push(['Usual startup (median of earlier runs)', `${out['expected-seconds']} s${against}`]);
-    }
-    // the smoke test's words may quote the server
-    rows.push(...smokeRows(outcome).map(([k, v]) => [k, mdText(v)]));
-    const lines = ['### wait-for-model', '', '| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${wait_report_cell(v)} |`), ''];
-    if (outcome.results.length > 1) {
-        lines.push(`#### Endpoints (${outcome.results.filter((r) => r.ready).length} of ${outcome.results.length} ready)`, '');
-        lines.push('| endpoint | result | elapsed | status | model |', '|---|---|---:|---:|---|');
-        for (const r of outcome.results.slice(0, MAX_SUMMARY_ENDPOINTS)) {
-            const result = r.ready ? '\u2705 ready' : `\u274c ${r.reason}`;
-            const model = r.last?.modelId === undefined ? '\u2014' : code(r.last.modelId);
-            lines.push(`| ${wait_report_cell(code(r.url.href))} | ${result} | ${seconds(r.elapsedMs)} s | ${r.last?.status ?? '\u2014'} | ${wait_report_cell(model)} |`);
+/** Router `status.value` "unloaded" and LM Studio's `state` "not-loaded": nothing is loading it. */
+const openAiUnloaded = (entry) => (isObject(entry.status) && entry.status.value === 'unloaded') || entry.state === 'not-loaded';
+const MODEL_LIST_SHAPES = [
+    {
+        name: 'openai',
+        servers: 'vLLM, SGLang, TGI, llama.cpp, LocalAI, NIM, LM Studio, Infinity, Ollama /v1/models',
+        read(body) {
+            // Ollama's /v1/models says `"data": null` when nothing is pulled yet.
+            if (body.data === null && body.object === 'list')
+                return [];
+            return objects(body.data)?.flatMap((e) => {
+                const id = str(e.id);
+                if (id === undefined)
+                    return [];
+                const loading = openAiLoading(e);
+                return [loading === undefined ? { id } : { id, loading, ...(openAiUnloaded(e) ? { unloaded: true } : {}) }];
+            });
         }
-        if (outcome.results.length > MAX_SUMMARY_ENDPOINTS)
-            lines.push(`| and ${outcome.results.length - MAX_SUMMARY_ENDPOINTS} more | | | | |`);
-        lines.push('', `The rows above describe each endpoint; the table at the top, and the timeline, describe ${outcome.url.href}.`, '');
+    },
+    {
+        name: 'ollama',
+        servers: 'Ollama /api/tags and /api/ps',
+        read: (body) => namedEntries(body.models, 'name')
+    },
+    {
+        name: 'torchserve',
+        servers: 'TorchServe /models',
+        read: (body) => namedEntries(body.models, 'modelName')
+    },
+    {
+        name: 'kserve-v1-list',
+        servers: 'KServe v1 /v1/models',
+        read: (body) => Array.isArray(body.models) && body.models.every((m) => typeof m === 'string')
+            ? body.models.map((id) => ({ id }))
+            : undefined
+    },
+    {
+        name: 'tgi-info',
+        servers: 'TGI and TEI /info',
+        read(body) {
+            const ids = [str(body.model_id), str(body.served_model_name)].filter((id) => id !== undefined);
+            return ids.length === 0 ? undefined : [...new Set(ids)].map((id) => ({ id }));
+        }
+    },
+    {
+        name: 'model-status',
+        servers: 'KServe v1/v2 /v2/models/<name>/ready, Triton and KServe v2 model metadata',
+        read(body) {
+            const id = str(body.name);
+            // A `name` alone says nothing (error objects carry one too): these endpoints also say `ready` or describe the model.
+            const describes = typeof body.ready === 'boolean' ||
+                typeof body.platform === 'string' ||
+                Array.isArray(body.versions) ||
+                Array.isArray(body.inputs);
+            if (id === undefined || !describes)
+                return undefined;
+            return [{ id, loading: body.ready === false ? '"ready": false' : undefined }];
+        }
     }
-    lines.push('#### Timeline', '', '| at | the server answered |', '|---:|---|');
-    for (const t of outcome.timeline) {
-        if (t.dropped)
-            lines.push(`| \u2026 | *${t.dropped} change${t.dropped === 1 ? '' : 's'} left out* |`);
-        lines.push(`| ${formatDuration(t.elapsedMs)} | ${t.lost ? '\u26a0\ufe0f stopped answering (crashed or restarting?): ' : ''}${wait_report_cell(mdText(t.summary))} |`);
-    }
-    const profile = outcome.profile;
-    for (const warning of [profile?.regression, profile?.throughputRegression, profile?.drift])
-        if (warning !== undefined)
-            lines.push('', `> \u26a0\ufe0f ${wait_report_cell(mdText(warning))}`);
-    if (profile !== undefined && profile.phases.length > 0)
-        lines.push('', phaseMarkdown(profile.phases, profile.engineLabel ?? 'Server', profile.usualPhaseSeconds).trimEnd());
-    if (server?.env !== undefined || server?.envUnreadable) {
-        lines.push('', '#### Server environment', '');
-        if (server.envUnreadable)
-            lines.push(envUnreadableText(server));
-        else
-            lines.push('| variable | value |', '|---|---|', ...(server.env ?? []).map((e) => `| ${wait_report_cell(code(e.name))} | ${e.value === undefined ? '*not set*' : wait_report_cell(code(clipText(e.value, MAX_ENV_VALUE_CHARS)))} |`));
-    }
-    if (!outcome.ready)
-        lines.push('', wait_report_fenced(failureMessage(outcome, ctx)));
-    if (!outcome.ready && server?.logTail !== undefined) {
-        const tail = lastChars(server.logTail.map((l) => `${l.number}: ${l.text}`), MAX_TAIL_CHARS);
-        lines.push('', `#### ${mdText(wait_report_logTailTitle(server.logTail, server.logFile))}`, '', wait_report_fenced(tail.join('\n')));
-    }
-    return capBytes(`${lines.join('\n')}\n`, MAX_SUMMARY_BYTES);
-}
-/** The last lines that fit in `max` characters together. */
-function lastChars(lines, max) {
-    let total = 0;
-    let i = lines.length;
-    while (i > 0 && total + lines[i - 1].length + 1 <= max)
-        total += lines[--i].length + 1;
-    return lines.slice(i);
-}
-const clipText = (text, max) => (text.length > max ? `${text.slice(0, max)}\u2026` : text);
-/** The text cut at a line to fit in `max` UTF-8 bytes, saying so. */
-function capBytes(text, max) {
-    if (Buffer.byteLength(text) <= max)
-        return text;
-    const cut = Buffer.from(text)
-        .subarray(0, max - 200)
-        .toString('utf8');
-    return `${cut.slice(0, cut.lastIndexOf('\n') + 1)}\n*(the rest of this summary is left out: GitHub takes at most 1 MiB)*\n`;
-}
-function wait_report_logTailTitle(tail, file = 'the log') {
-    return tail.length === 0 ? `${file} is empty` : `Last ${tail.length} line${tail.length === 1 ? '' : 's'} of ${file}`;
-}
-/** A code block whose fence no line of the text can close. */
-function wait_report_fenced(text) {
-    const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-    const fence = '`'.repeat(longest + 1);
-    return `${fence}\n${text}\n${fence}`;
-}
-const envUnreadableText = (server) => `The environment of process ${server.pid} could not be read (it has exited, or this is not Linux).`;
-/** The gate's own lines, beside the wait's events. */
-const gateLines = {
-    started: (pid, logFile) => `Started the server (pid ${pid}); its output goes to ${logFile}`,
-    watching: (pid, logFile) => `Watching the server process ${pid}${logFile === undefined ? '' : ` and its log ${logFile}`}`,
-    /** A line the startup profile says, `elapsedMs` into the wait. */
-    startup: (elapsedMs, line) => `${formatDuration(elapsedMs)}: ${line}`,
-    environment: (server) => [
-        `Server environment (process ${server.pid}):`,
-        ...envLines(server).map((line) => `  ${line}`)
-    ],
-    requestHeaders: (names) => `request headers: ${names.join(', ')} (values not shown)`,
-    noLog: (path) => `The server log ${path} does not exist.`,
-    /** Why the other endpoints of a fleet stop waiting. */
-    fleetStopped: (url, reason) => `${url.href} can no longer become ready (${reason})`
-};
-/** The line the wait begins with: how long, for what (`endpoints`: how many a fleet has), how often. */
-function waitingLine(ctx, { endpoints, generation, intervalMs, smoke }) {
-    const subject = endpoints > 1 ? `each of ${endpoints} endpoints` : undefined;
-    const then = smoke === undefined
-        ? ''
-        : `; then a smoke test of ${smoke.requests} streamed generation${smoke.requests === 1 ? '' : 's'} of ${smoke.tokens} tokens`;
-    return (`Waiting up to ${formatDuration(ctx.timeoutMs)} for ${describeExpectation(ctx, subject)}` +
-        `${generation ? ' and a one-token generation to succeed' : ''}; probing every ${formatDuration(intervalMs)}${then}`);
-}
-/** The `env-report` lines for the log. */
-function envLines(server) {
-    if (server.envUnreadable)
-        return [envUnreadableText(server)];
-    return (server.env ?? []).map((e) => (e.value === undefined ? `${e.name}: not set` : `${e.name}=${e.value}`));
-}
-// The front ends redact what they write with it; it lives beside the rule that says what a secret is.
-
-
-;// CONCATENATED MODULE: ./src/report/lifecycle-report.ts
-
-const list = (items) => items.map((i) => `"${i}"`).join(', ');
-/** A `model` several listed ids contain, none of them exactly: stable words, so the summary is stable. */
-function ambiguousModelText(model, candidates) {
-    return {
-        summary: `"${model}" fits ${candidates.length} listed models`,
-        detail: `"${model}" fits ${candidates.length} listed models and is none of them exactly: ${list(candidates)}. ` +
-            'Give the exact id as "model" (an id ending with /<model> or equal to it ignoring case also counts as exact)'
-    };
-}
-/** A model the server lists but loads only when asked (llama.cpp's router mode, LM Studio). */
-const unloadedModelText = (id) => `"${id}" is listed but not loaded: the server loads it only when asked (set "load: true" to have it loaded)`;
-const lifecycle_report_s1 = (seconds) => `${seconds.toFixed(1)}s`;
-const pidList = (pids) => `${pids.length === 1 ? 'pid' : 'pids'} ${pids.join(', ')}`;
-/** How a server was stopped (`wait-for-model stop`, the job-end step): what was sent, how it exited, its GPU memory. */
-function stopLines(r) {
-    if (r.outcome === 'not-running')
-        return [{ level: 'info', text: `Process ${r.pid} is not running: nothing to stop.` }];
-    const what = r.scope === 'group'
-        ? `the server's process group ${r.pid} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
-        : `the server ${r.pid} and its child processes (${r.pids.length} in all)`;
-    const lines = [];
-    const how = r.exitCode !== undefined && r.exitCode !== null
-        ? `, exit code ${r.exitCode}`
-        : r.exitSignal
-            ? `, ended by ${r.exitSignal}`
-            : '';
-    if (r.outcome === 'exited') {
-        lines.push({
-            level: 'info',
-            text: r.signal === 'SIGKILL'
-                ? `Stopped ${what}: it did not exit after SIGTERM, so SIGKILL; gone ${lifecycle_report_s1(r.secondsToExit ?? 0)} after SIGTERM${how}.`
-                : `Stopped ${what}: SIGTERM, gone after ${lifecycle_report_s1(r.secondsToExit ?? 0)}${how}.`
-        });
-    }
-    else {
-        lines.push({
-            level: 'warning',
-            text: `Could not stop ${what}: still running after SIGTERM and SIGKILL: ${pidList(r.survivors ?? [])}.`
-        });
-    }
-    const g = r.gpu;
-    if (g.kind === 'released')
-        lines.push({
-            level: 'info',
-            text: `Its GPU memory (${g.mib > 0 ? `${g.mib} MiB` : 'an amount nvidia-smi does not show'}) was released ${lifecycle_report_s1(g.seconds)} after SIGTERM.`
-        });
-    else if (g.kind === 'held')
-        lines.push({
-            level: 'warning',
-            text: `Its GPU memory was not released: ${g.mib > 0 ? `${g.heldMib} of ${g.mib} MiB` : 'an amount nvidia-smi does not show'} still held ${lifecycle_report_s1(g.seconds)} after SIGTERM` +
-                `${g.pids.length ? ` (${pidList(g.pids)})` : ''}; the next job on this machine may run out of GPU memory.`
-        });
-    else if (g.kind === 'none')
-        lines.push({ level: 'debug', text: 'Its processes held no GPU memory.' });
-    else
-        lines.push({ level: 'debug', text: `GPU memory not looked at (nvidia-smi: ${g.why}).` });
-    return lines;
-}
-/** `process 1234 (python -m vllm \u2026)`, or what can be said of a socket whose holder this user cannot see. */
-function listenerText(l) {
-    if (l.holders.length === 0)
-        return `a process this user cannot see (listening on ${l.address}, socket inode ${l.inode})`;
-    return l.holders.map((h) => `process ${h.pid}${h.command ? ` (${h.command})` : ''}`).join(' and ');
-}
-const holderPids = (listeners) => [
-    ...new Set(listeners.flatMap((l) => l.holders.map((h) => h.pid)))
 ];
-/** Before `start`: something already listens on the URL's port (a server an earlier job left behind). */
-function portBusyText(owner) {
-    const pids = holderPids(owner.listeners);
-    return (`Port ${owner.port} is already in use by ${owner.listeners.map(listenerText).join('; ')}: the server "start" ` +
-        'would launch could not listen there, and the one already there would answer the gate. ' +
-        (pids.length
-            ? `Stop it first (wait-for-model stop --pid ${pids[0]}, or kill ${pids.join(' ')}), `
-            : 'Stop it first, ') +
-        'or give the new server another port');
-}
-/** With `start` or `pid`: the port answers, but from a process that is not the watched server or its children. */
-function wrongServerText(o, watchedPid) {
-    return (`Port ${o.port} is answered by ${o.listeners.map(listenerText).join('; ')}, not by the server being watched ` +
-        `(pid ${watchedPid}) or its child processes: an earlier server still holds the port, or the watched one ` +
-        'listens elsewhere. Its answers say nothing about the server being waited for');
-}
-/** Before `start`: other processes hold memory on the GPUs the server will use. */
-function gpuBusyText(apps, gpus) {
-    const where = (uuid) => {
-        const gpu = gpus.find((g) => g.uuid === uuid);
-        return gpu === undefined ? uuid : `GPU ${gpu.index}`;
-    };
-    const each = apps.map((a) => `pid ${a.pid} (${a.processName}) ${a.usedMiB === undefined ? 'an unknown amount' : `${a.usedMiB} MiB`} on ${where(a.gpuUuid)}`);
-    return `Other processes hold memory on the GPUs the server will use: ${each.join('; ')}`;
-}
-/** The post step, when the main step left it no server to stop (none launched by `start`, or `stop: never`). */
-const NOTHING_TO_STOP = 'No server to stop at the job end: none was launched by "start" with "stop: job-end".';
-/** The post step could not stop the server (an error of its own, never the job's failure). */
-const jobEndErrorText = (pid, message) => `Could not stop the server${pid === undefined ? '' : ` (pid ${pid})`} at the job end: ${message}`;
-/** The server was stopped, but the job summary could not be written. */
-const jobEndSummaryErrorText = (message) => `The server was stopped, but the job summary could not be written: ${message}`;
-/** The job summary's section on the job-end stop: how it stopped, how long it took, its GPU memory, and why not cleanly. */
-function jobEndSummary(end) {
-    const r = end.record;
-    const g = r.gpu;
-    const rows = [
-        ['Server process', `pid ${r.pid} (${r.scope === 'group' ? 'its process group' : 'with its child processes'})`],
-        [
-            'Result',
-            r.outcome === 'not-running'
-                ? 'already gone'
-                : r.outcome === 'survived'
-                    ? `\u26a0\ufe0f still running after SIGKILL: pid ${(r.survivors ?? []).join(', ')}`
-                    : end.clean
-                        ? '\u2705 stopped'
-                        : '\u26a0\ufe0f stopped, not cleanly'
-        ]
-    ];
-    if (r.signal !== undefined)
-        rows.push(['Last signal sent', r.signal]);
-    if (r.exitCode !== undefined && r.exitCode !== null)
-        rows.push(['Exit code', String(r.exitCode)]);
-    if (r.exitSignal)
-        rows.push(['Ended by', r.exitSignal]);
-    if (r.secondsToExit !== undefined)
-        rows.push(['Gone after SIGTERM', `${lifecycle_report_s1(r.secondsToExit)}`]);
-    if (g.kind === 'released') {
-        rows.push(['GPU memory released after SIGTERM', lifecycle_report_s1(g.seconds)]);
-        rows.push(['GPU memory released', g.mib > 0 ? `${g.mib} MiB` : 'an amount nvidia-smi does not show']);
-    }
-    else if (g.kind === 'held')
-        rows.push(['GPU memory', `\u26a0\ufe0f ${g.heldMib} of ${g.mib} MiB still held after ${lifecycle_report_s1(g.seconds)}`]);
-    else if (g.kind === 'none')
-        rows.push(['GPU memory', 'none held']);
-    else
-        rows.push(['GPU memory', `not looked at (nvidia-smi: ${g.why})`]);
-    const lines = ['### wait-for-model: server stopped at the job end', '', '| | |', '|---|---|'];
-    lines.push(...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`), '');
-    if (end.logTail !== undefined) {
-        lines.push(`#### ${logTailTitle(end.logTail, end.logFile)}`, '');
-        lines.push(fenced(end.logTail.map((l) => `${l.number}: ${l.text}`).join('\n')), '');
-    }
-    return `${lines.join('\n')}\n`;
-}
-/** A debug line: the GPU pre-flight had no reading (a machine without GPUs is no reason to say more). */
-const gpuUnavailableText = (why, detail) => `GPU check skipped: no reading from nvidia-smi (${why}${detail ? `: ${detail}` : ''}).`;
-/** A debug line: the port is a container's, published by docker-proxy; whose container cannot be told from here. */
-const dockerProxyText = (o, watchedPid) => `Port ${o.port} is held by docker-proxy (a container's published port), not by process ${watchedPid}: taken as ` +
-    "the watched server's, since a container's sockets are not in this machine's network namespace.";
-/** The engine's own readiness answer, as the log and the summary name it: `SGLang GET /health`. */
-const engineReadinessRequest = (engine, url) => `${engine} GET ${url.pathname}`;
-/** `load: true`: the request that asks the server to load the model has gone out. */
-const loadAskedText = (url, model) => `Asked the server to load "${String(model)}": POST ${url.pathname}`;
-
-;// CONCATENATED MODULE: ./src/report/answer-report.ts
-/** An answer in words: its one-line summary (the log, the timeline) and its detail (why it is not ready). */
-
-
-
-const ERROR_WORDS = {
-    ECONNREFUSED: 'connection refused',
-    ECONNRESET: 'connection reset by the server',
-    UND_ERR_SOCKET: 'connection closed by the server before a complete answer',
-    EPIPE: 'connection closed by the server',
-    ENOTFOUND: 'host not found (DNS)',
-    EAI_AGAIN: 'host name lookup failed for now (DNS)',
-    EHOSTUNREACH: 'host unreachable',
-    ENETUNREACH: 'network unreachable',
-    ETIMEDOUT: 'connection attempt timed out',
-    UND_ERR_CONNECT_TIMEOUT: 'connection attempt timed out',
-    HPE_INVALID_CONSTANT: 'the answer is not valid HTTP',
-    TOO_MANY_REDIRECTS: `more than ${MAX_REDIRECTS} redirects (a redirect loop?)`,
-    BAD_REDIRECT: 'redirected to a URL that is not http:// or https://'
-};
-/** What a proxy did when the connection to it failed (`PROXY_<code>`, see the probe). */
-const PROXY_WORDS = {
-    ECONNREFUSED: 'refused the connection',
-    ENOTFOUND: 'was not found (DNS)',
-    EAI_AGAIN: 'could not be looked up for now (DNS)',
-    EHOSTUNREACH: 'is unreachable',
-    ENETUNREACH: 'is on an unreachable network',
-    ETIMEDOUT: 'did not accept the connection in time',
-    UND_ERR_CONNECT_TIMEOUT: 'did not accept the connection in time',
-    CLOSED: 'closed the connection before the tunnel was open'
-};
-/**
- * The words of an error code, or of a proxy's (`viaProxy`: a `PROXY_<code>`, said after "the proxy \u2026");
- * undefined for a code without words of its own.
- */
-function codeWords(code, viaProxy) {
-    if (!viaProxy)
-        return ERROR_WORDS[code];
-    const own = code.slice('PROXY_'.length);
-    return PROXY_WORDS[own] ?? (ERROR_WORDS[own] === undefined ? undefined : `failed: ${ERROR_WORDS[own]}`);
-}
-/** Whether an error code has words of its own (else its message is quoted). */
-const errorHasWords = (code, viaProxy = false) => codeWords(code, viaProxy) !== undefined;
-/** The first `max` ids, then how many more of `total`. */
-function someOf(ids, max, total = ids.length) {
-    const named = ids.slice(0, max).map((id) => clip(id, 200));
-    return total > named.length ? `${named.join(', ')} and ${total - named.length} more` : named.join(', ');
-}
-/** A generation request that produced a token: its arrival is the news, not its body. */
-const generatedWords = (request) => ({ summary: `${request} generated`, detail: '' });
-/** `expect`: what the answer was judged against (the words name the model, the text or the pattern it lacks). */
-function answerWords(answer, expect) {
-    if (answer.engineReadiness !== undefined)
-        return withEngineReadinessWords(answer, expect);
-    if (answer.generation !== undefined)
-        return withGenerationWords(answer, expect);
-    if (answer.error !== undefined)
-        return errorWords(answer, answer.error);
-    const status = `HTTP ${answer.status}`;
-    const said = answer.said ? ` ${answer.said}` : '';
-    if (answer.state === 'fatal' && answer.candidates === undefined) {
-        return {
-            summary: `${status}${said}`,
-            detail: `the server refused the request as ${answer.status === 401 ? 'unauthenticated' : 'forbidden'}: ` +
-                'set "api-key" to the key the server was started with (sent as "Authorization: Bearer <key>"), ' +
-                'or pass the header it expects with "headers"'
-        };
-    }
-    if (answer.state === 'waiting' && answer.missing === undefined)
-        return { summary: `${status}${said}`, detail: `${status} is not an accepted status` };
-    if (answer.missing?.what === 'completion') {
-        return {
-            summary: `${status} ${answer.said ?? 'with an empty body'} \u2014 not a completion`,
-            detail: `the answer is not a ${answer.missing.route} completion`
-        };
-    }
-    const { models } = answer;
-    const listed = models === undefined
-        ? ''
-        : models.length === 0
-            ? ', lists no models'
-            : `, serving [${someOf(models, models.length, answer.modelCount)}]`;
-    const summary = `${status}${listed || said}`;
-    if (answer.candidates !== undefined) {
-        const words = ambiguousModelText(expect.model ?? '', answer.candidates);
-        return { summary: `${summary} \u2014 ${words.summary}`, detail: words.detail };
-    }
-    if (answer.missing === undefined)
-        return { summary, detail: '' };
-    const why = missingWords(answer.missing, answer, expect);
-    return { summary: `${summary} \u2014 ${why}`, detail: why };
-}
-/** What a model list or body lacks (a generation answer that is no completion is told above, in its own words). */
-function missingWords(missing, answer, expect) {
-    switch (missing.what) {
-        case 'model-list':
-            return `the answer is not a model list, so "${expect.model}" cannot be found in it${missing.truncated ? ' (body over 1 MiB, cut)' : ''}`;
-        case 'model':
-            return answer.models?.length
-                ? `"${expect.model}" is not among the listed models`
-                : `"${expect.model}" is not listed yet`;
-        case 'model-loaded':
-            return `"${missing.id}" is listed but still loading (${missing.loading})`;
-        case 'model-unloaded':
-            return unloadedModelText(missing.id);
-        case 'match':
-            return `the body does not contain "${expect.match}"`;
-        case 'match-regex-in-time':
-            return `${String(expect.matchRegex)} ran out of time on the body (it backtracks too much: simplify "match-regex")`;
-        case 'match-regex':
-            return `the body does not match ${String(expect.matchRegex)}`;
-    }
-}
-function errorWords(answer, code) {
-    if (answer.plainHttp !== undefined) {
-        const to = answer.plainHttp.redirectedTo;
-        const where = to === undefined ? 'the server' : `${new URL(to).host} (where the server redirected)`;
-        return {
-            summary: 'TLS error: the server answered in plain HTTP, not TLS',
-            detail: `${where} speaks plain HTTP on this port, not HTTPS (${code}): ` +
-                (to === undefined
-                    ? 'use an http:// URL'
-                    : `its redirect to ${to} is to a port without TLS: fix the redirect, or give the final address with http://`) +
-                '; "ca-cert" and "insecure-tls" cannot help'
-        };
-    }
-    if (answer.state === 'fatal' && answer.candidates === undefined) {
-        return {
-            summary: `TLS error: ${answer.said}`,
-            detail: `the server's certificate was not accepted (${code}): ${answer.said}. ` +
-                'Give its CA certificate with "ca-cert", or set "insecure-tls: true" to skip the check'
-        };
-    }
-    if (code === 'TIMEOUT') {
-        const summary = answer.status === undefined
-            ? 'no answer (request timed out)'
-            : `HTTP ${answer.status}, but the body did not arrive in time`;
-        return { summary, detail: summary };
-    }
-    const viaProxy = answer.proxy !== undefined;
-    const known = codeWords(code, viaProxy);
-    const words = viaProxy
-        ? `the proxy ${answer.proxy} ${known ?? `failed: ${answer.said}`}`
-        : (known ?? `${answer.said} (${code})`);
-    const summary = answer.status === undefined ? words : `HTTP ${answer.status}, then ${words}`;
-    return { summary, detail: summary };
-}
-/** A listed model's answer with the engine's own readiness answer (SGLang's /health) that followed it. */
-function withEngineReadinessWords(answer, expect) {
-    const { request, answer: engine } = answer.engineReadiness;
-    const listed = answerWords({ ...answer, state: 'ready', engineReadiness: undefined }, expect).summary;
-    const said = answerWords(engine, { status: [] });
-    const summary = `${listed} \u2014 ${request}: ${said.summary}`;
-    return {
-        summary,
-        detail: engine.state === 'ready' ? '' : `the model is listed, but ${request} says not ready yet: ${said.summary}`
-    };
-}
-/** A listed model's answer with the generation request that followed it. */
-function withGenerationWords(answer, expect) {
-    const { request, answer: generation } = answer.generation;
-    // The model was listed and ready when the generation request went out.
-    const listed = answerWords({ ...answer, state: 'ready', generation: undefined }, expect).summary;
-    if (generation.state === 'ready')
-        return { summary: `${listed} \u2014 ${generatedWords(request).summary}`, detail: '' };
-    // A generation request expects nothing but a 2xx answer: its words need no expectation.
-    const said = answerWords(generation, { status: [] });
-    return {
-        summary: `${listed} \u2014 ${request}: ${said.summary}`,
-        detail: answer.state === 'fatal'
-            ? `${request}: ${said.detail}`
-            : `the model is listed, but ${request} failed: ${said.summary}`
-    };
-}
-
-;// CONCATENATED MODULE: ./src/wait/assess.ts
-/** Judges one probe's result against what the settings expect: ready, keep waiting, or stop now. */
-
-
-
-
-
-/** Whether two answers are the same answer (fields left out and fields undefined are alike). */
-function sameAnswer(a, b) {
-    return sameData(a, b);
-}
-function sameData(a, b) {
-    if (a === b)
-        return true;
-    if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null)
-        return false;
-    if (Array.isArray(a) !== Array.isArray(b))
-        return false;
-    const x = a;
-    const y = b;
-    return [...new Set([...Object.keys(x), ...Object.keys(y)])].every((k) => sameData(x[k], y[k]));
-}
-const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET|VERIFY)_|HOSTNAME_MISMATCH)/;
-/** Codes told in the same words are the same answer. */
-const SAME_ERROR = {
-    UND_ERR_CONNECT_TIMEOUT: 'ETIMEDOUT',
-    PROXY_UND_ERR_CONNECT_TIMEOUT: 'PROXY_ETIMEDOUT'
-};
-/** `regexLimitMs` bounds how long `match-regex` may run on the body (what is left of the probe's time). */
-function assess(result, expect, regexLimitMs = 1_000) {
-    if (result.kind === 'error')
-        return assessError(result);
-    const { status, body } = result;
-    const excerpt = detached(body.slice(0, 200));
-    const list = readModelList(result.json);
-    const ids = list?.models.map((m) => m.id);
-    const models = ids?.slice(0, MAX_KEPT_MODELS);
-    const modelCount = ids && ids.length > MAX_KEPT_MODELS ? { modelCount: ids.length } : {};
-    const base = { status, models, ...modelCount, excerpt };
-    const said = describeBody(result.body, result.contentType, result.json) || undefined;
-    const judged = (answer, extra = {}) => ({
-        ...base,
-        ...extra,
-        state: answer.state,
-        answer,
-        ...answerWords(answer, expect)
-    });
-    if (status === 401 || status === 403)
-        return judged({ state: 'fatal', status, said }, { fatalReason: 'unauthorized' });
-    if (!statusAccepted(expect.status, status))
-        return judged({ state: 'waiting', status, said });
-    // The summary names the listed models (the first few, and how many), or else what the body says.
-    const answered = ids === undefined
-        ? { status, said }
-        : {
-            status,
-            models: ids.slice(0, MAX_NAMED_MODELS),
-            ...(ids.length > MAX_NAMED_MODELS ? { modelCount: ids.length } : {})
-        };
-    const waiting = (missing) => judged({ state: 'waiting', ...answered, missing });
-    let modelId;
-    if (expect.model !== undefined) {
-        if (list === undefined)
-            return waiting({ what: 'model-list', truncated: result.truncated });
-        const match = matchModel(list.models, expect.model);
-        if (match.kind === 'ambiguous') {
-            const candidates = match.candidates.map((m) => m.id);
-            return judged({ state: 'fatal', ...answered, candidates }, { fatalReason: 'ambiguous-model', candidates });
-        }
-        if (match.kind === 'missing')
-            return waiting({ what: 'model' });
-        const found = match.model;
-        if (found.unloaded)
-            return { ...waiting({ what: 'model-unloaded', id: found.id }), modelState: 'unloaded' };
-        if (found.loading !== undefined)
-            return { ...waiting({ what: 'model-loaded', id: found.id, loading: found.loading }), modelState: 'loading' };
-        modelId = found.id;
-    }
-    if (expect.match !== undefined && !body.includes(expect.match))
-        return waiting({ what: 'match' });
-    if (expect.matchRegex !== undefined) {
-        const matched = testWithin(expect.matchRegex, body, regexLimitMs);
-        if (matched === undefined)
-            return waiting({ what: 'match-regex-in-time' });
-        if (!matched)
-            return waiting({ what: 'match-regex' });
-    }
-    return judged({ state: 'ready', ...answered }, { modelId });
-}
-/**
- * OpenSSL's words when the first bytes back are not TLS: a plain HTTP server answering a TLS hello with a
- * 400 page (`wrong version number`, or `packet length too long` from some servers).
- */
-const PLAIN_HTTP = /WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|HTTP_REQUEST/;
-function assessError(result) {
-    const judged = (answer, extra = {}) => ({
-        ...extra,
-        state: answer.state,
-        answer,
-        status: result.status,
-        ...answerWords(answer, { status: [] })
-    });
-    if (TLS_CODES.test(result.code) && PLAIN_HTTP.test(result.code)) {
-        const plainHttp = { redirectedTo: result.redirectedTo };
-        return judged({ state: 'fatal', error: result.code, plainHttp }, { fatalReason: 'tls' });
-    }
-    if (TLS_CODES.test(result.code)) {
-        // Node 24 adds advice about its own flags ("; if the root CA is installed locally, try \u2026 --use-system-ca"),
-        // which an action cannot use: the inputs that can help are named instead.
-        return judged({ state: 'fatal', error: result.code, said: result.message.split(';')[0] }, { fatalReason: 'tls' });
-    }
-    const state = result.status === undefined ? 'down' : 'waiting';
-    if (result.code === 'TIMEOUT')
-        return judged({ state, status: result.status, error: 'TIMEOUT' });
-    const error = SAME_ERROR[result.code] ?? result.code;
-    // An error met on the way through a proxy is the proxy's (`PROXY_<code>`, see the probe).
-    const proxy = result.proxy !== undefined && result.code.startsWith('PROXY_') ? result.proxy : undefined;
-    // A code without words of its own is told by its message.
-    const said = errorHasWords(result.code, proxy !== undefined) ? undefined : result.message;
-    return judged({ state, status: result.status, error, proxy, said });
-}
-/** An answer names this many listed models at most: a list of 60,000 would make every line megabytes long. */
-const MAX_NAMED_MODELS = 10;
-/**
- * An answer's model ids kept past the probe (its `models`, the `models` output): a fleet of servers listing
- * 40,000 models each would otherwise hold hundreds of thousands of strings and write an output of megabytes.
- */
-const MAX_KEPT_MODELS = 1000;
-/**
- * Says what a body says in a few words: a JSON error's message (from `json`, the body already parsed), an HTML
- * page's title, or its first line.
- */
-function describeBody(body, contentType, json) {
-    const text = body.trimStart().slice(0, 8192).trimEnd();
-    if (text === '')
-        return '';
-    const said = jsonMessage(json);
-    if (said !== undefined)
-        return clip(said);
-    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text.slice(0, 4096));
-    if (title)
-        return clip(title[1].trim());
-    if (/html/i.test(contentType) || text.startsWith('<'))
-        return '(an HTML page)';
-    return clip(text.split(/\r?\n/, 1)[0]);
-}
-function jsonMessage(json) {
-    if (typeof json !== 'object' || json === null || Array.isArray(json))
+function namedEntries(list, key) {
+    const entries = objects(list);
+    if (entries === undefined || entries.length === 0 || !entries.some((e) => str(e[key]) !== undefined))
         return undefined;
-    const o = json;
-    for (const key of ['error', 'message', 'detail', 'reason', 'status']) {
-        const v = o[key];
-        if (typeof v === 'string' && v !== '')
-            return v;
-        if (typeof v === 'object' && v !== null) {
-            const inner = jsonMessage(v);
-            if (inner !== undefined)
-                return inner;
-        }
+    return entries.flatMap((e) => (str(e[key]) === undefined ? [] : [{ id: str(e[key]) }]));
+}
+/**
+ * An error in a 200's clothing: OpenAI-style `{"object": "error", \u2026}` (vLLM, SGLang) or any object with an
+ * `error` (Ollama, TGI, llama.cpp). Never a model list nor a completion, whatever else it carries.
+ */
+const isErrorObject = (o) => o.object === 'error' || (o.error !== undefined && o.error !== null);
+/** Reads the model list from a body's JSON, trying each known shape in turn; undefined when none fits. */
+function readModelList(json) {
+    if (!isObject(json) || isErrorObject(json))
+        return undefined;
+    for (const shape of MODEL_LIST_SHAPES) {
+        const models = shape.read(json);
+        if (models !== undefined)
+            return { shape: shape.name, models };
     }
     return undefined;
 }
-/** The server's words on one line, at most `max` characters. */
-function clip(text, max = 120) {
-    // cut before cleaning: a body can be 1 MiB on one line, and a copy of it per probe adds up
-    const clean = controlToSpace(text.slice(0, 2 * max));
-    return detached(clean.length > max ? `${clean.slice(0, max)}\u2026` : clean);
-}
-/**
- * A copy of a short string that does not hold on to the string it was cut from. V8 makes a slice of 13
- * characters or more a view of its parent: an excerpt or a summary kept from a 1 MiB body would keep the whole
- * body alive for as long as the answer is kept (the last answer of each target of a fleet, the timeline).
- */
-function detached(text) {
-    return JSON.parse(JSON.stringify(text));
-}
-
-;// CONCATENATED MODULE: ./src/wait/generation-check.ts
-/** `probe-generation`: one tiny generation request, proof that a listed model can actually produce a token. */
-
-
-
-
-const ANY_2XX = { status: [[200, 299]] };
-function createGenerator({ base, route, headers, clock, caCert, insecureTls, secrets }) {
-    const client = createHttpClient({ caCert, insecureTls, secrets });
-    // Index of the first request worth sending: moves past a route the server turns out not to have.
-    let first = 0;
-    return {
-        async generate(model, timeoutMs, signal) {
-            const deadline = clock.now() + timeoutMs;
-            for (let i = first;; i++) {
-                const { path, body } = route.requests[i];
-                const sentAt = clock.now();
-                const result = await client.send({ url: new URL(`${base}${path}`), method: 'POST', headers, json: body(model) }, deadline - sentAt, signal);
-                const latencyMs = clock.now() - sentAt;
-                const request = `POST ${path}`;
-                if (result.kind === 'http' &&
-                    (result.status === 404 || result.status === 405) &&
-                    i + 1 < route.requests.length) {
-                    first = i + 1;
-                    continue;
-                }
-                const assessment = assess(result, ANY_2XX);
-                // Any 2xx is not enough: an error object, an empty body or a 202 is no token. Only a completion in the
-                // engine's own format proves the model generated.
-                if (assessment.state === 'ready' && result.kind === 'http' && !isCompletion(route, result.json)) {
-                    const said = describeBody(result.body, result.contentType, result.json) || undefined;
-                    const answer = {
-                        state: 'waiting',
-                        status: result.status,
-                        said,
-                        missing: { what: 'completion', route: route.name }
-                    };
-                    return {
-                        assessment: { ...assessment, state: 'waiting', answer, ...answerWords(answer, ANY_2XX) },
-                        request,
-                        latencyMs
-                    };
-                }
-                // A completion body says nothing worth a log line; its arrival is the news.
-                if (assessment.state === 'ready')
-                    return {
-                        assessment: {
-                            ...assessment,
-                            answer: { state: 'ready' },
-                            ...generatedWords(request),
-                            excerpt: undefined
-                        },
-                        request,
-                        latencyMs
-                    };
-                return { assessment, request, latencyMs };
+/** Whether the body's JSON is a completion in `route`'s format: only that proves the model generated. */
+const isCompletion = (route, json) => isObject(json) && !isErrorObject(json) && route.completed(json);
+const PROMPT = 'Hi';
+const GENERATION_ROUTES = [
+    {
+        name: 'openai',
+        servers: 'vLLM, SGLang, TGI, llama.cpp, LocalAI, NIM, LM Studio, Ollama (/v1)',
+        listPath: /\/v1\/models\/?$/,
+        listPathText: '/v1/models',
+        needsModel: true,
+        requests: [
+            { path: '/v1/completions', body: (model) => ({ model, prompt: PROMPT, max_tokens: 1 }) },
+            // chat-only servers (some NIM and LM Studio builds) have no completions route
+            {
+                path: '/v1/chat/completions',
+                body: (model) => ({ model, messages: [{ role: 'user', content: PROMPT }], max_tokens: 1 })
             }
-        },
-        close: () => client.close()
-    };
-}
-
-;// CONCATENATED MODULE: ./src/engines/readiness.ts
-const ENGINE_READINESS = {
-    // http_server.py: /v1/models has no status check, /health answers 503 while ServerStatus is Starting (the
-    // warm-up request runs then) since mid-2025; older SGLang answers 200 there at once, which costs nothing.
-    sglang: {
-        path: '/health',
-        because: 'SGLang lists its model during its warm-up, while its /health answers 503 until the warm-up ends'
+        ],
+        // a completion's choice has `text`, a chat completion's a `message`
+        completed: (json) => objects(json.choices)?.some((c) => typeof c.text === 'string' || isObject(c.message)) === true
+    },
+    {
+        name: 'ollama',
+        servers: 'Ollama',
+        listPath: /\/api\/(tags|ps)\/?$/,
+        listPathText: '/api/tags or /api/ps',
+        needsModel: true,
+        requests: [
+            {
+                path: '/api/generate',
+                body: (model) => ({ model, prompt: PROMPT, stream: false, options: { num_predict: 1 } })
+            }
+        ],
+        completed: (json) => typeof json.response === 'string'
+    },
+    {
+        name: 'tgi',
+        servers: 'TGI',
+        listPath: /\/info\/?$/,
+        listPathText: '/info',
+        needsModel: false,
+        requests: [{ path: '/generate', body: () => ({ inputs: PROMPT, parameters: { max_new_tokens: 1 } }) }],
+        completed: (json) => typeof json.generated_text === 'string'
     }
-};
-/** The list paths whose prefix is the server's base (a proxy prefix before them is kept). */
-const LIST_PATH = /\/(v1\/models(\/[^/]*)?|models|info|api\/tags|api\/ps)\/?$/;
-/** The URL of `engine`'s readiness answer for a model-list `url`, or undefined when the engine needs none. */
-function readinessUrl(engine, url) {
-    const check = engine === undefined ? undefined : ENGINE_READINESS[engine];
-    if (check === undefined)
-        return undefined;
-    const m = LIST_PATH.exec(url.pathname);
-    const base = m ? url.pathname.slice(0, m.index) : '';
-    return new URL(`${url.origin}${base}${check.path}`);
-}
-
-;// CONCATENATED MODULE: ./src/engines/load.ts
-
-/** The model-list paths, after which the server's base ends (a proxy prefix before them is kept). */
-const load_LIST_PATH = /\/(v1\/models|models|api\/ps)\/?$/;
-/**
- * What asks the server at `url` to load the model, given its last answer; undefined when the answer shows no
- * model waiting to be asked for (loaded, loading, or not a server that loads on demand).
- */
-function loadRequest(url, answer, model) {
-    const m = load_LIST_PATH.exec(url.pathname);
-    if (m === null || answer.status !== 200)
-        return undefined;
-    const base = `${url.origin}${url.pathname.slice(0, m.index)}`;
-    if (answer.modelState === 'unloaded' && model !== undefined && answer.models !== undefined) {
-        // the listed id the assessment found unloaded: the router loads by its own id
-        const found = matchModel(answer.models.map((id) => ({ id })), model);
-        if (found.kind === 'found')
-            return { url: new URL(`${base}/models/load`), body: { model: found.model.id } };
+];
+/** The generation route for a model-list URL and the server's base URL, or undefined when none is known. */
+function generationRoute(url) {
+    for (const route of GENERATION_ROUTES) {
+        const m = route.listPath.exec(url.pathname);
+        if (m)
+            return { route, base: `${url.origin}${url.pathname.slice(0, m.index)}` };
     }
-    // Ollama's models in memory: a model not among them is loaded by a generate request with no prompt; -1 keeps
-    // it loaded until the server stops (its default, 5 minutes, could unload it during the benchmark)
-    if (m[1] === 'api/ps' && model !== undefined && answer.state === 'waiting' && answer.models !== undefined)
-        return { url: new URL(`${base}/api/generate`), body: { model, keep_alive: -1 } };
     return undefined;
 }
 
-;// CONCATENATED MODULE: ./src/gpu/nvidia-smi.ts
+
+/***/ }),
+
+/***/ 7777:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Mv: () => (/* binding */ memoryHeldBy),
+/* harmony export */   dU: () => (/* binding */ gpuSnapshot),
+/* harmony export */   v5: () => (/* binding */ appsOnVisibleGpus)
+/* harmony export */ });
+/* unused harmony exports parseGpus, parseApps, visibleGpus */
 /**
  * The GPUs and what holds their memory, from `nvidia-smi`: its CSV queries (formats as seen on an H200; see the
  * research notes), run with a time limit. Where nvidia-smi is missing, fails or hangs the answer is a structured
@@ -20412,294 +20516,1134 @@ function memoryHeldBy(snapshot, pids) {
     return { mib: apps.reduce((sum, a) => sum + (a.usedMiB ?? 0), 0), apps };
 }
 
-;// CONCATENATED MODULE: ./src/server/proc.ts
-/** Reading Linux's /proc: one process's stat line, the process ids, a command line. Undefined or empty without it. */
 
-function procStat(pid, proc = '/proc') {
+/***/ }),
+
+/***/ 4689:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   JZ: () => (/* binding */ median),
+/* harmony export */   Lu: () => (/* binding */ readHistory),
+/* harmony export */   OI: () => (/* binding */ prepareHistory),
+/* harmony export */   Oe: () => (/* binding */ defaultHistoryFile),
+/* harmony export */   Ox: () => (/* binding */ historyKey),
+/* harmony export */   ah: () => (/* binding */ appendRun),
+/* harmony export */   cC: () => (/* binding */ usualStartup),
+/* harmony export */   pT: () => (/* binding */ envDrift),
+/* harmony export */   t8: () => (/* binding */ MEDIAN_OF),
+/* harmony export */   y8: () => (/* binding */ regression),
+/* harmony export */   yV: () => (/* binding */ throughputRegression)
+/* harmony export */ });
+/* unused harmony exports KEEP_RUNS, MAX_LINE_BYTES, parseHistory, runLine, trimHistory */
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+/**
+ * Earlier runs, one JSON line per finished wait, in a file shared by every job on a runner: reading it (skipping
+ * lines it cannot read), appending one line atomically, trimming each key to its last runs, and comparing a run
+ * with the runs before it (startup against the median, the environment against the previous run).
+ * Imports only Node's own modules, so that tests can run it in several plain child processes at once.
+ */
+
+
+/** Runs kept per key. */
+const KEEP_RUNS = 100;
+/** Ready runs the expected startup is the median of. */
+const MEDIAN_OF = 10;
+/**
+ * One line is written with one `write` on a file opened with O_APPEND, which the kernel appends whole; it stays
+ * under PIPE_BUF (4 KiB), the size POSIX guarantees for atomic pipe writes, so it holds on any file system too.
+ */
+const MAX_LINE_BYTES = 4096;
+/** Only the end of a larger file is read (several thousand runs). */
+const MAX_READ_BYTES = 8 * 1024 * 1024;
+/** A lock older than this was left by a process that died while holding it. */
+const STALE_LOCK_MS = 10_000;
+const LOCK_WAIT_MS = 2_000;
+/** Where history lives by default: under the runner's tool cache (kept between jobs on self-hosted runners) or the user's cache. */
+function defaultHistoryFile(env, frontEnd) {
+    if (frontEnd === 'action') {
+        return env.RUNNER_TOOL_CACHE
+            ? { path: (0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(env.RUNNER_TOOL_CACHE, 'wait-for-model', 'history.jsonl') }
+            : { notice: 'History is off: RUNNER_TOOL_CACHE is not set; give "history-file" to keep it elsewhere.' };
+    }
+    const base = env.XDG_CACHE_HOME || (env.HOME ? (0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(env.HOME, '.cache') : undefined);
+    return base
+        ? { path: (0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(base, 'wait-for-model', 'history.jsonl') }
+        : { notice: 'History is off: neither XDG_CACHE_HOME nor HOME is set; give --history-file to keep it elsewhere.' };
+}
+/** The default key: the endpoint, the model and the start command, hashed so that no secret in them lands in the file. */
+function historyKey(url, model, start) {
+    // node:crypto is loaded only for a history that is on: 5 ms and 3 MB on Node 24
+    return process
+        .getBuiltinModule('node:crypto')
+        .createHash('sha256')
+        .update(JSON.stringify([url, model ?? '', start ?? '']))
+        .digest('hex')
+        .slice(0, 16);
+}
+/**
+ * Opens the history file, only if it is a regular file. O_NONBLOCK: opening a FIFO nobody writes to (or reads
+ * from) would otherwise block the whole process, past its deadline and deaf to signals; it cannot block a
+ * regular file's reads and writes.
+ */
+function openRegular(path, flags) {
+    const fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.openSync)(path, flags | node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_NONBLOCK);
+    if ((0,node_fs__WEBPACK_IMPORTED_MODULE_0__.fstatSync)(fd).isFile())
+        return fd;
+    (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
+    throw new Error(`${path} is not a regular file`);
+}
+const APPEND = node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_WRONLY | node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_APPEND | node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_CREAT;
+/** Makes sure the file can be appended to; a reason in words when it cannot (history is then off). */
+function prepareHistory(path) {
     try {
-        const stat = (0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/stat`, 'utf8');
-        // the command name in parentheses may hold spaces and parentheses: count fields from the last ')'
-        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        return { state: f[0], ppid: Number(f[1]), pgrp: Number(f[2]), startTicks: Number(f[19]) };
+        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.mkdirSync)((0,node_path__WEBPACK_IMPORTED_MODULE_1__.dirname)(path), { recursive: true });
+        const existing = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.statSync)(path, { throwIfNoEntry: false });
+        if (existing !== undefined && !existing.isFile())
+            throw new Error('not a regular file');
+        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(openRegular(path, APPEND));
+        return undefined;
+    }
+    catch (e) {
+        return `History is off: cannot write ${path} (${e.message}).`;
+    }
+}
+function readHistory(path) {
+    let text;
+    try {
+        text = readTail(path);
+    }
+    catch (e) {
+        if (e.code === 'ENOENT')
+            return { runs: [], skipped: 0 };
+        throw e;
+    }
+    return parseHistory(text);
+}
+function parseHistory(text) {
+    const runs = [];
+    let skipped = 0;
+    for (const line of text.split('\n')) {
+        if (line.trim() === '')
+            continue;
+        const run = parseRun(line);
+        if (run === undefined)
+            skipped++;
+        else
+            runs.push(run);
+    }
+    return { runs, skipped };
+}
+function parseRun(line) {
+    let r;
+    try {
+        r = JSON.parse(line);
     }
     catch {
         return undefined;
     }
+    const fine = typeof r === 'object' &&
+        r !== null &&
+        typeof r.key === 'string' &&
+        typeof r.ready === 'boolean' &&
+        typeof r.elapsedSeconds === 'number' &&
+        (r.startupSeconds === undefined || typeof r.startupSeconds === 'number') &&
+        (r.answeringSeconds === undefined || typeof r.answeringSeconds === 'number') &&
+        [r.ttftMs, r.decodeTokensPerSecond, r.smokeTokens].every((n) => n === undefined || typeof n === 'number') &&
+        Array.isArray(r.phases) &&
+        r.phases.every((p) => typeof p?.name === 'string' && typeof p?.seconds === 'number') &&
+        (r.env === undefined ||
+            (typeof r.env === 'object' && r.env !== null && Object.values(r.env).every((v) => typeof v === 'string')));
+    return fine ? r : undefined;
 }
-/** Every process id /proc shows (empty without /proc). */
-function procPids(proc = '/proc') {
+function readTail(path) {
+    const fd = openRegular(path, node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_RDONLY);
     try {
-        return (0,external_node_fs_namespaceObject.readdirSync)(proc)
-            .filter((n) => /^\d+$/.test(n))
-            .map(Number);
+        const size = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.fstatSync)(fd).size;
+        const length = Math.min(size, MAX_READ_BYTES);
+        const buffer = Buffer.alloc(length);
+        let got = 0;
+        while (got < length) {
+            const n = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readSync)(fd, buffer, got, length - got, size - length + got);
+            if (n === 0)
+                break;
+            got += n;
+        }
+        const text = buffer.subarray(0, got).toString('utf8');
+        // Started mid-file: the first line is cut.
+        return length < size ? text.slice(text.indexOf('\n') + 1) : text;
     }
-    catch {
-        return [];
-    }
-}
-const MAX_COMMAND = 500;
-/** The command line of `pid`, arguments joined by spaces (its name in brackets where it has none), or "" once gone. */
-function commandLine(pid, proc = '/proc') {
-    try {
-        const args = (0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
-        if (args !== '')
-            return args.length > MAX_COMMAND ? `${args.slice(0, MAX_COMMAND)}\u2026` : args;
-        return `[${(0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/comm`, 'utf8').trim()}]`;
-    }
-    catch {
-        return '';
+    finally {
+        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
     }
 }
-
-;// CONCATENATED MODULE: ./src/server/port-owner.ts
+/** The line for a run, shrunk to fit MAX_LINE_BYTES (long values cut, then phases, then the environment dropped). */
+function runLine(run) {
+    const attempts = [
+        run,
+        { ...run, env: run.env && Object.fromEntries(Object.entries(run.env).map(([k, v]) => [k, v.slice(0, 200)])) },
+        {
+            ...run,
+            env: run.env && Object.fromEntries(Object.entries(run.env).map(([k, v]) => [k, v.slice(0, 200)])),
+            phases: run.phases.slice(0, 30)
+        },
+        { ...run, env: undefined, envReport: undefined, phases: run.phases.slice(0, 30) }
+    ];
+    for (const attempt of attempts) {
+        const line = `${JSON.stringify(attempt)}\n`;
+        if (Buffer.byteLength(line) <= MAX_LINE_BYTES)
+            return line;
+    }
+    return undefined;
+}
 /**
- * Who listens on a local TCP port, read from Linux's /proc: the listening sockets of /proc/net/tcp and tcp6, each
- * socket's inode found among the processes' file descriptors (/proc/<pid>/fd \u2192 `socket:[inode]`), and each
- * holder's command line. Structured answers only; without /proc (not Linux) the answer is `unknown`.
- *
- * /proc/net/tcp is the table of the reader's network namespace: a server in a container with its own
- * namespace (docker -p) shows as the proxy that forwards the port, which is what answers the gate anyway.
+ * Appends one run with a single write (atomic with O_APPEND), holding the file's lock so that a trim in another
+ * process cannot drop it; then trims the run's key to its last `keep` runs when it has more.
+ * Returns false when the run does not fit in one line. Waits for the lock at most `lockWaitMs` in all (the time
+ * left before the wait's deadline): without it, the line is appended all the same and the trim left for later.
  */
-
-
-
-const LISTEN = '0A';
-/** Who listens on `port` (any local address, IPv4 and IPv6). */
-function portOwner(port, { proc = '/proc' } = {}) {
-    const sockets = listeningSockets(proc, port);
-    if (sockets === undefined)
-        return { kind: 'unknown', port };
-    if (sockets.length === 0)
-        return { kind: 'free', port };
-    const holders = socketHolders(proc, new Set(sockets.map((s) => s.inode)));
+function appendRun(path, run, keep = KEEP_RUNS, lockWaitMs = LOCK_WAIT_MS) {
+    const line = runLine(run);
+    if (line === undefined)
+        return false;
+    const until = Date.now() + Math.min(lockWaitMs, LOCK_WAIT_MS);
+    withLock(path, until, () => {
+        const fd = openRegular(path, APPEND);
+        try {
+            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.writeSync)(fd, line);
+        }
+        finally {
+            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
+        }
+    });
+    const kept = readHistory(path).runs.filter((r) => r.key === run.key).length;
+    if (kept > keep)
+        trimHistory(path, keep, until);
+    return true;
+}
+/**
+ * Keeps the last `keep` runs of every key (and drops unreadable lines): the file is rewritten to a temporary file
+ * and renamed over the old one under the lock, which appenders take too, so no run appended meanwhile is lost.
+ * Without the lock (another process holds it too long) it leaves the file as it is.
+ */
+function trimHistory(path, keep = KEEP_RUNS, lockUntil = Date.now() + LOCK_WAIT_MS) {
+    withLock(path, lockUntil, (locked) => {
+        if (!locked)
+            return;
+        const { runs } = parseHistory(readTail(path));
+        const seen = new Map();
+        const kept = [];
+        for (let i = runs.length - 1; i >= 0; i--) {
+            const n = seen.get(runs[i].key) ?? 0;
+            if (n < keep)
+                kept.push(runs[i]);
+            seen.set(runs[i].key, n + 1);
+        }
+        const temp = `${path}.${process.pid}.tmp`;
+        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.writeFileSync)(temp, kept
+            .reverse()
+            .map((r) => JSON.stringify(r) + '\n')
+            .join(''), { mode: (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.statSync)(path).mode });
+        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.renameSync)(temp, path);
+    });
+}
+/**
+ * Runs `fn` holding `<path>.lock` (created exclusively); still without it at `deadline`, runs `fn(false)` anyway.
+ * Real time (Date.now), not the wait's clock: the lock is shared with other processes and aged by the file
+ * system's modification times, which only the real clock compares with.
+ */
+function withLock(path, deadline, fn) {
+    const lock = `${path}.lock`;
+    let fd;
+    while (fd === undefined) {
+        try {
+            fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.openSync)(lock, 'wx');
+        }
+        catch (e) {
+            if (e.code !== 'EEXIST' || Date.now() >= deadline)
+                break;
+            if (lockIsStale(lock))
+                continue;
+            Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
+        }
+    }
+    try {
+        return fn(fd !== undefined);
+    }
+    finally {
+        if (fd !== undefined) {
+            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
+            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.unlinkSync)(lock);
+        }
+    }
+}
+function lockIsStale(lock) {
+    try {
+        if (Date.now() - (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.statSync)(lock).mtimeMs <= STALE_LOCK_MS)
+            return false;
+        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.unlinkSync)(lock);
+    }
+    catch {
+        // Gone already: free to try again.
+    }
+    return true;
+}
+const secondsOf = (r) => r.startupSeconds ?? r.elapsedSeconds;
+function median(values) {
+    const sorted = [...values].sort((a, b) => a - b);
+    const mid = Math.floor(sorted.length / 2);
+    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+/** What the last MEDIAN_OF ready runs took; undefined without any. */
+function usualStartup(earlier) {
+    const ready = earlier.filter((r) => r.ready).slice(-MEDIAN_OF);
+    if (ready.length === 0)
+        return undefined;
+    const names = new Set(ready.flatMap((r) => r.phases.map((p) => p.name)));
+    const phaseSeconds = new Map([...names].map((name) => [
+        name,
+        median(ready.flatMap((r) => r.phases.filter((p) => p.name === name).map((p) => p.seconds)))
+    ]));
+    const answering = ready.flatMap((r) => (r.answeringSeconds === undefined ? [] : [r.answeringSeconds]));
     return {
-        kind: 'listening',
-        port,
-        listeners: sockets.map((s) => ({ ...s, holders: holders.get(s.inode) ?? [] }))
+        totalSeconds: median(ready.map(secondsOf)),
+        ...(answering.length === 0 ? {} : { answeringSeconds: median(answering) }),
+        phaseSeconds,
+        order: ready[ready.length - 1].phases.map((p) => p.name),
+        runs: ready.length
+    };
+}
+/** This ready run against the median of the earlier ready runs; undefined when there is nothing to compare. */
+function regression(earlier, run) {
+    const usual = usualStartup(earlier);
+    if (!run.ready || usual === undefined || usual.totalSeconds <= 0)
+        return undefined;
+    const seconds = secondsOf(run);
+    let grewMost;
+    for (const p of run.phases) {
+        const before = usual.phaseSeconds.get(p.name);
+        if (before !== undefined &&
+            p.seconds - before > 0 &&
+            p.seconds - before > (grewMost ? grewMost.seconds - grewMost.usual : 0)) {
+            grewMost = { name: p.name, seconds: p.seconds, usual: before };
+        }
+    }
+    const percent = Math.round(((seconds - usual.totalSeconds) / usual.totalSeconds) * 1000) / 10;
+    return { expectedSeconds: usual.totalSeconds, seconds, percent, runs: usual.runs, grewMost };
+}
+/** The variables whose value differs from the previous run with the same `env-report`. */
+function envDrift(earlier, run) {
+    if (run.env === undefined)
+        return [];
+    const comparable = earlier.filter((r) => r.env !== undefined && r.envReport === run.envReport);
+    const previous = comparable[comparable.length - 1]?.env;
+    if (previous === undefined)
+        return [];
+    const now = run.env;
+    const names = [...new Set([...Object.keys(previous), ...Object.keys(now)])].sort();
+    return names
+        .filter((name) => previous[name] !== now[name])
+        .map((name) => {
+        let runs = 0;
+        for (let i = comparable.length - 1; i >= 0 && comparable[i].env?.[name] === previous[name]; i--)
+            runs++;
+        return { name, was: previous[name], now: now[name], runs };
+    });
+}
+/**
+ * This run's smoke-test decode rate against the median of the last MEDIAN_OF ready runs that measured one with as
+ * many tokens a request; undefined when there is nothing to compare.
+ */
+function throughputRegression(earlier, run) {
+    const now = run.decodeTokensPerSecond;
+    if (!run.ready || now === undefined)
+        return undefined;
+    const rates = earlier
+        .filter((r) => r.ready && r.decodeTokensPerSecond !== undefined && r.smokeTokens === run.smokeTokens)
+        .slice(-MEDIAN_OF)
+        .map((r) => r.decodeTokensPerSecond);
+    if (rates.length === 0)
+        return undefined;
+    const usual = median(rates);
+    if (usual <= 0)
+        return undefined;
+    const percentBelow = Math.round(((usual - now) / usual) * 1000) / 10;
+    return { usual, now, percentBelow, runs: rates.length, drift: envDrift(earlier, run) };
+}
+
+
+/***/ }),
+
+/***/ 2327:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   BL: () => (/* binding */ createLookup),
+/* harmony export */   G4: () => (/* binding */ loopbackAddresses),
+/* harmony export */   LE: () => (/* binding */ proxyLabel),
+/* harmony export */   U9: () => (/* binding */ isLoopback),
+/* harmony export */   iJ: () => (/* binding */ proxyFor),
+/* harmony export */   n0: () => (/* binding */ bareHost)
+/* harmony export */ });
+/**
+ * What a URL's host means for where a request goes: this machine (never through a proxy; `localhost` on both
+ * families), or elsewhere, directly or through the proxy the environment names, as curl decides.
+ * The probe, the port watch and the proxy choice all ask here, so they cannot disagree.
+ */
+/** A host as URL.hostname writes it, made comparable: lower case, no IPv6 brackets, no final dot. */
+const bareHost = (hostname) => hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
+/**
+ * This machine: `localhost`, 127.0.0.0/8, ::1, the same as IPv4-mapped IPv6 (`[::ffff:127.0.0.1]`, which
+ * URL writes `[::ffff:7f00:1]`), and the wildcard addresses 0.0.0.0 and :: (vLLM prints
+ * `http://0.0.0.0:8000` as its address; a connection to it reaches this machine on Linux).
+ */
+function isLoopback(hostname) {
+    const h = bareHost(hostname);
+    if (h === 'localhost' || h === '::1' || h === '::' || h === '0.0.0.0')
+        return true;
+    if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h))
+        return true;
+    // ::ffff:7fxx:xxxx is 127.x.x.x mapped into IPv6
+    return /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(h);
+}
+/**
+ * The addresses to try for a name that is loopback by definition: `localhost` on both families whatever
+ * /etc/hosts says (RFC 6761), since model servers listen on either; undefined for any other host.
+ */
+function loopbackAddresses(hostname) {
+    if (bareHost(hostname) !== 'localhost')
+        return undefined;
+    return [
+        { address: '127.0.0.1', family: 4 },
+        { address: '::1', family: 6 }
+    ];
+}
+/**
+ * The proxy a request to `url` goes through, from the environment as undici and curl read it (`http_proxy`,
+ * `HTTP_PROXY`; `https_proxy`, `HTTPS_PROXY`, else the http one; `NO_PROXY`/`no_proxy` entries as host,
+ * `.domain`, `*.domain` or `host:port`, `*` for none), or undefined to go direct. Loopback is always direct.
+ */
+function proxyFor(url, env) {
+    if (isLoopback(url.hostname))
+        return undefined;
+    const http = env.http_proxy ?? env.HTTP_PROXY;
+    const chosen = url.protocol === 'https:' ? (env.https_proxy ?? env.HTTPS_PROXY ?? http) : http;
+    if (!chosen)
+        return undefined;
+    const noProxy = env.no_proxy ?? env.NO_PROXY ?? '';
+    if (noProxy.trim() === '*')
+        return undefined;
+    const host = bareHost(url.hostname);
+    const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+    for (const entry of noProxy.split(/[,\s]/)) {
+        if (entry === '')
+            continue;
+        const m = /^(.+):(\d+)$/.exec(entry);
+        if (m && Number(m[2]) !== port)
+            continue;
+        const name = bareHost((m ? m[1] : entry).replace(/^\*?\./, ''));
+        if (host === name || host.endsWith(`.${name}`))
+            return undefined;
+    }
+    // curl reads a bare `host:port` as an http:// proxy
+    return new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(chosen) ? chosen : `http://${chosen}`);
+}
+/** A proxy as it may be printed: scheme, host and port, never the user and password it may carry. */
+const proxyLabel = (proxy) => `${proxy.protocol}//${proxy.host}`;
+/**
+ * Name resolution for the connections a client makes. `localhost` is answered here (see `loopbackAddresses`).
+ * Other names are asked of the system resolver (/etc/hosts, DNS, as nsswitch says) through `getent ahosts`,
+ * which calls the same getaddrinfo as Node's `dns.lookup`, in a child process: a lookup the resolver never
+ * answers cannot be cancelled, and inside Node it would hold one of libuv's four threads, and then the
+ * process itself, which waits at exit for that thread however long the resolver takes. A child is left to
+ * finish on its own. One question per name and options is in flight at a time: probes that gave up on one
+ * join it rather than start another. Where there is no `getent` (macOS, Windows), `dns.lookup` it is.
+ */
+function createLookup() {
+    const pending = new Map();
+    let noGetent = false;
+    return (hostname, options, callback) => {
+        const loopback = loopbackAddresses(hostname);
+        if (loopback !== undefined)
+            return void answer(loopback, options, callback);
+        const key = JSON.stringify([hostname, options.all === true, options.family ?? 0]);
+        const waiting = pending.get(key);
+        if (waiting !== undefined)
+            return void waiting.push(callback);
+        pending.set(key, [callback]);
+        const done = (err, found) => {
+            const callbacks = pending.get(key) ?? [];
+            pending.delete(key);
+            for (const cb of callbacks) {
+                if (err)
+                    cb(err, options.all ? [] : '');
+                else
+                    answer(found, options, cb);
+            }
+        };
+        // node:dns is loaded only for a name: a wait on an address (the usual `127.0.0.1`) starts without it
+        const viaNode = () => process
+            .getBuiltinModule('node:dns')
+            .lookup(hostname, { family: options.family, hints: options.hints, all: true }, (e, all) => done(e, all ?? []));
+        if (noGetent)
+            return viaNode();
+        getentHosts(hostname, (err, found) => {
+            if (err?.code !== 'ENOENT')
+                return done(err, ofFamily(found ?? [], options.family));
+            noGetent = true;
+            viaNode();
+        });
+    };
+}
+function answer(found, options, callback) {
+    if (found.length === 0) {
+        const err = Object.assign(new Error('no address of the requested family'), { code: 'ENOTFOUND' });
+        return void callback(err, options.all ? [] : '');
+    }
+    if (options.all)
+        callback(null, found);
+    else
+        callback(null, found[0].address, found[0].family);
+}
+const ofFamily = (found, family) => {
+    const wanted = family === 'IPv4' ? 4 : family === 'IPv6' ? 6 : family;
+    return wanted === 4 || wanted === 6 ? found.filter((a) => a.family === wanted) : found;
+};
+/** `getent ahosts NAME`: each address on its own line (three times, one per socket type), in getaddrinfo's order. */
+function getentHosts(hostname, callback) {
+    const { execFile } = process.getBuiltinModule('node:child_process');
+    const child = execFile('getent', ['ahosts', '--', hostname], { encoding: 'latin1' }, (err, stdout) => {
+        const code = err?.code;
+        if (code === 'ENOENT')
+            return callback(err);
+        if (err !== null) {
+            // getent's 2 is "not found"; anything else a failure of the resolver itself
+            const failure = code === 2 ? 'ENOTFOUND' : 'EAI_AGAIN';
+            return callback(Object.assign(new Error(`getaddrinfo ${failure} ${hostname}`), { code: failure }));
+        }
+        const addresses = [
+            ...new Set(stdout
+                .split('\n')
+                .map((line) => line.split(/\s+/)[0])
+                .filter(Boolean))
+        ];
+        callback(null, addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })));
+    });
+    // A resolver that never answers must not keep the process alive.
+    child.unref();
+    for (const stream of [child.stdout, child.stderr])
+        stream?.unref?.();
+}
+
+
+/***/ }),
+
+/***/ 242:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   NX: () => (/* binding */ MAX_REDIRECTS),
+/* harmony export */   X7: () => (/* binding */ createProber),
+/* harmony export */   qF: () => (/* binding */ parseJson),
+/* harmony export */   uT: () => (/* binding */ createHttpClient)
+/* harmony export */ });
+/* unused harmony export BODY_CAP_BYTES */
+/* harmony import */ var _undici_parts_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7101);
+/* harmony import */ var _hosts_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2327);
+/* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
+/* harmony import */ var _inputs_parse_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3718);
+/* harmony import */ var _inputs_secrets_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(3332);
+/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9842);
+
+
+
+
+
+
+/** Enough for any model list; a larger body is cut here so that a hostile server cannot flood memory. */
+const BODY_CAP_BYTES = 1024 * 1024;
+const MAX_REDIRECTS = 5;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+function createProber({ url, headers, ...options }) {
+    const client = createHttpClient(options);
+    return {
+        probe: (timeoutMs, signal) => client.send({ url, method: 'GET', headers }, timeoutMs, signal),
+        close: () => client.close()
+    };
+}
+/** One exchange at a time with a hard time limit and a capped body: shared by the probe and the generation check. */
+function createHttpClient({ caCert, insecureTls, secrets = [], collector = (0,_runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__/* .createBodyCollector */ .M)(), env = process.env } = {}) {
+    // node:tls is loaded only here: a plain http:// wait never needs it (nor its memory, 6 MB on Node 24).
+    const ca = caCert === undefined ? {} : { ca: [...process.getBuiltinModule('node:tls').rootCertificates, caCert] };
+    const tls = { ...ca, ...(insecureTls ? { rejectUnauthorized: false } : {}) };
+    // Our own AbortSignal bounds each request; undici's timeouts are left wide so they never fire first.
+    const limits = { headersTimeout: 0, bodyTimeout: 0 };
+    const lookupHost = (0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .createLookup */ .BL)();
+    const connections = () => ({
+        direct: new _undici_parts_js__WEBPACK_IMPORTED_MODULE_0__/* .Agent */ .g6({ ...limits, connect: { ...tls, lookup: lookupHost, autoSelectFamily: true } }),
+        proxies: new Map()
+    });
+    let live = connections();
+    const viaProxy = (proxy) => {
+        let agent = live.proxies.get(proxy.href);
+        if (agent === undefined) {
+            agent = new _undici_parts_js__WEBPACK_IMPORTED_MODULE_0__/* .ProxyAgent */ .kT({
+                ...limits,
+                uri: proxy.href,
+                // As curl: an http:// URL is sent to the proxy in absolute form; only https:// is tunnelled (CONNECT).
+                proxyTunnel: false,
+                proxyTls: { ...tls, lookup: lookupHost },
+                requestTls: tls,
+                factory: (origin, options) => new _undici_parts_js__WEBPACK_IMPORTED_MODULE_0__/* .Client */ .Kj(origin, withFinalConnectErrors(options))
+            });
+            live.proxies.set(proxy.href, agent);
+        }
+        return agent;
+    };
+    const discard = (old) => {
+        for (const d of [old.direct, ...old.proxies.values()])
+            void d.destroy().catch(() => undefined);
+    };
+    return {
+        async send({ url, method, headers, json, stream }, timeoutMs, signal) {
+            const controller = new AbortController();
+            const timer = setTimeout(() => controller.abort(new ProbeTimeout(timeoutMs)), Math.max(1, timeoutMs));
+            const onStop = () => controller.abort(new ProbeStopped());
+            if (signal?.aborted)
+                onStop();
+            else
+                signal?.addEventListener('abort', onStop, { once: true });
+            // Settles the moment the exchange is cut short, in whatever state it is (connecting included).
+            let onCut = () => undefined;
+            const cut = new Promise((_resolve, reject) => {
+                onCut = () => reject(controller.signal.reason);
+                controller.signal.addEventListener('abort', onCut, { once: true });
+            });
+            let status;
+            let target = url;
+            let proxy;
+            let sent = {
+                'user-agent': 'wait-for-model',
+                accept: 'application/json, */*;q=0.5',
+                ...(json === undefined ? {} : { 'content-type': 'application/json' }),
+                ...headers
+            };
+            const exchange = async () => {
+                for (let hop = 0;; hop++) {
+                    proxy = (0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .proxyFor */ .iJ)(target, env);
+                    // `reset` closes the connection after each request: a kept-alive socket the server has just
+                    // dropped would otherwise read as a reset, and each probe should test that connections are accepted.
+                    const res = await (0,_undici_parts_js__WEBPACK_IMPORTED_MODULE_0__/* .request */ .Em)(proxy === undefined ? live.direct : viaProxy(proxy), {
+                        origin: target.origin,
+                        path: `${target.pathname}${target.search}`,
+                        method,
+                        headers: sent,
+                        body: json === undefined ? undefined : JSON.stringify(json),
+                        signal: controller.signal,
+                        reset: true
+                    });
+                    status = res.statusCode;
+                    const location = [res.headers.location].flat()[0];
+                    // Only a GET is followed: a generation request that is redirected reports the redirect.
+                    if (method === 'GET' && REDIRECT_STATUSES.has(status) && location !== undefined) {
+                        await res.body.dump();
+                        if (hop === MAX_REDIRECTS)
+                            return {
+                                kind: 'error',
+                                code: 'TOO_MANY_REDIRECTS',
+                                message: `more than ${MAX_REDIRECTS} redirects`,
+                                status
+                            };
+                        const next = new URL(location, target);
+                        if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+                            return { kind: 'error', code: 'BAD_REDIRECT', message: `redirected to a ${next.protocol} URL`, status };
+                        }
+                        // Credentials are for the origin they were configured for, like a browser's fetch does.
+                        if (next.origin !== target.origin)
+                            sent = withoutCredentials(sent);
+                        target = next;
+                        continue;
+                    }
+                    const contentType = String(res.headers['content-type'] ?? '');
+                    if (stream !== undefined && status >= 200 && status < 300) {
+                        let streamed = 0;
+                        for await (const chunk of res.body) {
+                            streamed += chunk.length;
+                            if (stream(chunk))
+                                continue;
+                            res.body.destroy();
+                            break;
+                        }
+                        collector.arrived(streamed);
+                        return { kind: 'http', status, contentType, body: '', json: undefined, truncated: false };
+                    }
+                    const { text: raw, truncated } = await readCapped(res.body);
+                    collector.arrived(raw.length);
+                    const text = secrets.length === 0 ? raw : (0,_inputs_secrets_js__WEBPACK_IMPORTED_MODULE_5__/* .redact */ .E$)(raw, secrets);
+                    const retryAfter = [res.headers['retry-after']].flat()[0];
+                    return {
+                        kind: 'http',
+                        status,
+                        contentType,
+                        body: text,
+                        json: parseJson(text),
+                        truncated,
+                        ...((status === 429 || status === 503) && retryAfter !== undefined
+                            ? { retryAfterMs: (0,_inputs_parse_js__WEBPACK_IMPORTED_MODULE_2__/* .parseRetryAfter */ .mu)(retryAfter, Date.now()) }
+                            : {}),
+                        ...(target === url ? {} : { redirectedTo: target.href })
+                    };
+                }
+            };
+            const inFlight = exchange();
+            try {
+                return await Promise.race([inFlight, cut]);
+            }
+            catch (e) {
+                const error = describeError(controller.signal.aborted ? controller.signal.reason : e, proxy);
+                return {
+                    ...error,
+                    message: (0,_inputs_secrets_js__WEBPACK_IMPORTED_MODULE_5__/* .redact */ .E$)(error.message, secrets),
+                    status,
+                    ...(target === url ? {} : { redirectedTo: target.href })
+                };
+            }
+            finally {
+                clearTimeout(timer);
+                signal?.removeEventListener('abort', onStop);
+                controller.signal.removeEventListener('abort', onCut);
+                if (controller.signal.aborted) {
+                    // What was cut short may still be connecting or retrying: end it, and start the next exchange afresh.
+                    inFlight.catch(() => undefined);
+                    discard(live);
+                    live = connections();
+                }
+            }
+        },
+        close: async () => {
+            discard(live);
+        }
     };
 }
 /**
- * Whether what listens on `port` belongs to the process `pid` or its descendants (a `start` shell that runs the
- * server as its child, a server that forks workers): the listening socket's inode among their descriptors.
+ * A connection that fails before any request ran is retried at once by undici when the error is a socket's
+ * (`UND_ERR_SOCKET`): a proxy that closes the connection after CONNECT would make that a busy loop. Such an
+ * error is passed on as the proxy's, which ends the request instead.
  */
-function listenerOwnership(port, pid, options = {}) {
-    const owner = portOwner(port, options);
-    if (owner.kind !== 'listening')
-        return owner;
-    const family = processTree(options.proc ?? '/proc', pid);
-    for (const l of owner.listeners) {
-        const holder = l.holders.find((h) => family.has(h.pid));
-        if (holder !== undefined)
-            return { kind: 'ours', port, holder };
-    }
-    return { kind: 'foreign', port, listeners: owner.listeners };
+function withFinalConnectErrors(options) {
+    const { connect } = options;
+    if (typeof connect !== 'function')
+        return options;
+    return {
+        ...options,
+        connect: (opts, callback) => connect(opts, (err, socket) => callback(err?.code === 'UND_ERR_SOCKET'
+            ? Object.assign(new Error(`the proxy closed the connection (${err.message})`), { code: 'PROXY_CLOSED' })
+            : err, socket))
+    };
 }
-/** `pid` and every process descended from it, from the parent ids of /proc/<pid>/stat. */
-function processTree(proc, pid) {
-    const children = new Map();
-    for (const p of procPids(proc)) {
-        const parent = procStat(p, proc)?.ppid;
-        if (parent !== undefined)
-            children.set(parent, [...(children.get(parent) ?? []), p]);
+const withoutCredentials = (headers) => Object.fromEntries(Object.entries(headers).filter(([name]) => !(0,_inputs_secrets_js__WEBPACK_IMPORTED_MODULE_5__/* .isCredentialName */ .hN)(name)));
+/** The wait was told to stop (the server exited, a log line matched, the job was cancelled). */
+class ProbeStopped extends Error {
+    code = 'STOPPED';
+    constructor() {
+        super('stopped');
     }
-    const family = new Set([pid]);
-    const queue = [pid];
-    while (queue.length > 0) {
-        for (const child of children.get(queue.shift()) ?? []) {
-            if (family.has(child))
-                continue;
-            family.add(child);
-            queue.push(child);
-        }
+}
+class ProbeTimeout extends Error {
+    ms;
+    code = 'TIMEOUT';
+    constructor(ms) {
+        super(`no answer within ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(ms)}`);
+        this.ms = ms;
     }
-    return family;
 }
-/** The listening sockets on `port`; undefined when neither table can be read. */
-function listeningSockets(proc, port) {
-    let read = false;
-    const found = [];
-    for (const table of ['tcp', 'tcp6']) {
-        let text;
-        try {
-            text = (0,external_node_fs_namespaceObject.readFileSync)(`${proc}/net/${table}`, 'utf8');
-            read = true;
+async function readCapped(body) {
+    const chunks = [];
+    let size = 0;
+    for await (const chunk of body) {
+        if (size + chunk.length > BODY_CAP_BYTES) {
+            chunks.push(chunk.subarray(0, BODY_CAP_BYTES - size));
+            body.destroy();
+            return { text: decode(chunks), truncated: true };
         }
-        catch {
-            continue; // tcp6 is absent on a kernel without IPv6
-        }
-        for (const line of text.split('\n').slice(1)) {
-            // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode \u2026
-            const f = line.trim().split(/\s+/);
-            if (f.length < 10 || f[3] !== LISTEN)
-                continue;
-            const [hexAddress, hexPort] = f[1].split(':');
-            if (parseInt(hexPort, 16) !== port)
-                continue;
-            found.push({ address: decodeAddress(hexAddress), port, inode: Number(f[9]) });
-        }
+        chunks.push(chunk);
+        size += chunk.length;
     }
-    return read ? found : undefined;
+    return { text: decode(chunks), truncated: false };
 }
-/** The kernel prints each 32-bit word of the address in host order (little-endian on the runners' x86 and arm64). */
-function decodeAddress(hex) {
-    const words = hex.match(/.{8}/g) ?? [];
-    const bytes = words.flatMap((w) => (w.match(/../g) ?? []).reverse().map((b) => parseInt(b, 16)));
-    if (bytes.length === 4)
-        return bytes.join('.');
-    const groups = Array.from({ length: 8 }, (_, i) => ((bytes[2 * i] << 8) | bytes[2 * i + 1]).toString(16));
-    if (groups.slice(0, 5).every((g) => g === '0') && groups[5] === 'ffff')
-        return `::ffff:${bytes.slice(12).join('.')}`;
-    // the shortest form for the common cases (:: and ::1); other addresses in full
-    const text = groups.join(':');
-    return text === '0:0:0:0:0:0:0:0' ? '::' : text === '0:0:0:0:0:0:0:1' ? '::1' : text;
-}
-/** The processes holding each of `inodes` among their file descriptors (those this user may read). */
-function socketHolders(proc, inodes) {
-    const holders = new Map();
-    for (const pid of procPids(proc)) {
-        let fds;
-        try {
-            fds = (0,external_node_fs_namespaceObject.readdirSync)(`${proc}/${pid}/fd`);
-        }
-        catch {
-            continue; // another user's process, or gone
-        }
-        const held = new Set();
-        for (const fd of fds) {
-            let target;
-            try {
-                target = (0,external_node_fs_namespaceObject.readlinkSync)(`${proc}/${pid}/fd/${fd}`);
-            }
-            catch {
-                continue;
-            }
-            const m = /^socket:\[(\d+)\]$/.exec(target);
-            if (m && inodes.has(Number(m[1])))
-                held.add(Number(m[1]));
-        }
-        if (held.size === 0)
-            continue;
-        const info = { pid, command: commandLine(pid, proc) };
-        for (const inode of held)
-            holders.set(inode, [...(holders.get(inode) ?? []), info]);
-    }
-    return holders;
-}
+const decode = (chunks) => new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
 /**
- * The port to check when `url` names this machine (loopback, `localhost`, this host's name or one of its
- * addresses), else undefined: a server elsewhere is probed as it is, its port is none of this machine's business.
+ * No model list or completion nests deeper than this; a body that does is not parsed, since JSON.parse of a
+ * 1 MiB `[[[\u2026]]]` builds half a million arrays (about 150 MB).
  */
-function localPort(url, hostName = process.getBuiltinModule('node:os').hostname()) {
-    const host = bareHost(url.hostname);
-    const os = process.getBuiltinModule('node:os');
-    const addresses = Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((a) => a.address.toLowerCase()));
-    const local = isLoopback(url.hostname) ||
-        host.endsWith('.localhost') ||
-        host === hostName.toLowerCase() ||
-        addresses.includes(host);
-    if (!local)
+const MAX_JSON_DEPTH = 64;
+/** The body as JSON when it is an object or an array no deeper than MAX_JSON_DEPTH; undefined otherwise. */
+function parseJson(text) {
+    const first = /\S/.exec(text.slice(0, 4096))?.[0];
+    if ((first !== '{' && first !== '[') || nestsDeeperThan(text, MAX_JSON_DEPTH))
         return undefined;
-    return url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
-}
-/** Docker's userland proxy, which holds a container's published port on the host (`docker run -p`). */
-const isDockerProxy = (command) => /(^|\/)docker-proxy(\s|$)/.test(command);
-
-;// CONCATENATED MODULE: ./src/server/preflight.ts
-/**
- * Before `start` launches anything: is the port the server will listen on free, and what else holds memory on the
- * GPUs it will use? A server an earlier job left behind would answer the gate in the new one's place, or make it
- * fail on "address in use"; a foreign process on its GPUs can make it run out of memory. Structured answers only;
- * the words are in report/lifecycle-report.ts, the decision (fail, warn) in the conclusion.
- */
-
-
-/** Checks the ports of `urls` that name this machine, and the GPUs as `gpuCheck` asks. */
-async function preflight(urls, gpuCheck, deps) {
-    let portBusy;
-    for (const port of new Set(urls.map((u) => localPort(u, deps.hostName)))) {
-        // a host elsewhere is probed as before: its port is not this machine's to check
-        if (port === undefined)
-            continue;
-        const owner = portOwner(port, { proc: deps.proc });
-        if (owner.kind === 'listening') {
-            portBusy = owner;
-            break;
-        }
+    try {
+        return JSON.parse(text);
     }
-    return { portBusy, gpu: await gpuFinding(gpuCheck, deps) };
+    catch {
+        return undefined;
+    }
 }
-async function gpuFinding(gpuCheck, deps) {
-    if (gpuCheck === 'off')
-        return { kind: 'off' };
-    const snapshot = await (deps.gpu ?? (() => gpuSnapshot({ env: deps.env, timeoutMs: 5_000 })))();
-    if (snapshot.kind === 'unavailable')
-        return { kind: 'unavailable', why: snapshot.why, detail: snapshot.detail };
-    const apps = appsOnVisibleGpus(snapshot, deps.env.CUDA_VISIBLE_DEVICES);
-    // a process nvidia-smi shows with 0 MiB holds nothing to speak of; one it cannot measure ([N/A]) may hold much
-    const holding = apps.filter((a) => a.usedMiB === undefined || a.usedMiB > 0);
-    return holding.length > 0
-        ? { kind: 'busy', apps: holding, gpus: snapshot.gpus }
-        : { kind: 'clear', gpus: snapshot.gpus };
+/** One pass over the text, strings skipped: whether brackets open deeper than `max`. */
+function nestsDeeperThan(text, max) {
+    let depth = 0;
+    let inString = false;
+    for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (inString) {
+            if (c === 0x5c)
+                i++;
+            else if (c === 0x22)
+                inString = false;
+        }
+        else if (c === 0x22)
+            inString = true;
+        else if (c === 0x7b || c === 0x5b) {
+            if (++depth > max)
+                return true;
+        }
+        else if (c === 0x7d || c === 0x5d)
+            depth--;
+    }
+    return false;
 }
-/** What the pre-flight means for the wait: `refuse` ends it before anything starts; `warnGpu` says so and goes on. */
-function preflightVerdict(p, gpuCheck) {
-    const gpuBusy = p.gpu.kind === 'busy';
-    if (p.portBusy !== undefined)
-        return { refuse: 'port-busy', warnGpu: gpuBusy };
-    if (gpuBusy && gpuCheck === 'fail')
-        return { refuse: 'gpu-busy', warnGpu: false };
-    return { warnGpu: gpuBusy };
-}
-
-;// CONCATENATED MODULE: ./src/wait/schedule.ts
-/**
- * When the next HTTP probe goes out while the server answers but is not ready yet (503 while loading, a list
- * without the model, /health 503 through a warm-up). Pure: a function of the state the loop hands it, so that it is
- * tested on a fake clock. Connections refused are not its concern: the port watch stands in for probes then.
- */
-const SCHEDULE_MODES = ['adaptive', 'fixed'];
-/** The gap near the expected ready moment: a probe costs the server a few microseconds, a late ready a job's time. */
-const DENSE_MS = 200;
-/**
- * How far before the expected moment dense probes begin: a share of the expected load (its length varies from run
- * to run by about that much), and at least half a second (the estimate itself is known to a tenth of a second).
- */
-const LEAD_MIN_MS = 500;
-const LEAD_SHARE = 0.2;
-/**
- * Without an expected moment the gap grows with the time the server has been loading (a quarter of it): a load
- * that has taken 2 s is probed every 500 ms, one that has taken 20 s every `interval`. The lag stays a share of
- * the load, and the requests grow with its logarithm, not its length.
- */
-const BACKOFF_SHARE = 0.25;
-/** The shortest gap whatever the state: a server that answers at once must not turn the loop into a busy one. */
-const MIN_GAP_MS = 50;
-/** The moment the next probe goes out (never past the deadline). */
-function nextProbeAt(s) {
-    const asked = s.retryAfterMs === undefined ? 0 : Math.min(s.retryAfterMs, s.intervalMs * 4);
-    const pace = s.mode === 'fixed' ? s.sentAt + s.intervalMs : s.sentAt + adaptiveGap(s);
-    // A 429 or 503 may ask for a longer pause: granted up to 4 intervals.
-    return Math.min(Math.max(pace, s.now + asked, s.sentAt + MIN_GAP_MS), s.deadline);
-}
-function adaptiveGap(s) {
-    const clamp = (ms) => Math.min(s.intervalMs, Math.max(DENSE_MS, ms));
-    if (s.answeringSince === undefined)
-        return s.intervalMs; // not loading: a list without the model, a 404
-    if (s.readyAt === undefined && s.logTellsReady)
-        return s.intervalMs;
-    const loadedMs = Math.max(0, s.sentAt - s.answeringSince);
-    const readyAt = s.readyAt ?? (s.usualAnsweringMs === undefined ? undefined : s.answeringSince + s.usualAnsweringMs);
-    if (readyAt === undefined)
-        return clamp(loadedMs * BACKOFF_SHARE);
-    const lead = Math.max(LEAD_MIN_MS, (readyAt - s.answeringSince) * LEAD_SHARE);
-    const denseFrom = readyAt - lead;
-    // Far from it: sparse, but the probe that opens the dense window lands on its start.
-    if (s.sentAt < denseFrom)
-        return Math.min(s.intervalMs, Math.max(DENSE_MS, denseFrom - s.sentAt));
-    // Near it, and past it: dense, then backing off with the overrun (the estimate was wrong, by how much is unknown).
-    return clamp(DENSE_MS + Math.max(0, s.sentAt - readyAt) * BACKOFF_SHARE);
+/** Errors of the connection itself: through a proxy, they are the proxy's (it connects to the server). */
+const CONNECT_CODES = new Set([
+    'ECONNREFUSED',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    'EHOSTUNREACH',
+    'ENETUNREACH',
+    'ETIMEDOUT',
+    'UND_ERR_CONNECT_TIMEOUT'
+]);
+/** Reduces whatever undici or the socket threw to a stable code and its message; `proxy`: the one it went through. */
+function describeError(e, proxy) {
+    let err = e;
+    // undici wraps socket and TLS errors; the innermost coded error is the informative one.
+    while (err?.cause && typeof err.cause.code === 'string')
+        err = err.cause;
+    if (err && Array.isArray(err.errors)) {
+        // happy-eyeballs (localhost \u2192 ::1 and 127.0.0.1) reports an AggregateError of both attempts
+        const inner = err.errors.find((x) => x?.code);
+        if (inner)
+            err = inner;
+    }
+    const code = err?.code ?? 'UNKNOWN';
+    const message = err?.message ?? String(e);
+    if (proxy === undefined || code === 'TIMEOUT' || code === 'STOPPED')
+        return { kind: 'error', code, message };
+    // `PROXY_` keeps a refused proxy from reading as a refused server (nor waking the server's port watch).
+    const proxied = CONNECT_CODES.has(code) ? `PROXY_${code}` : code;
+    return { kind: 'error', code: proxied, message, proxy: (0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .proxyLabel */ .LE)(proxy) };
 }
 
+
+/***/ }),
+
+/***/ 7101:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Em: () => (/* binding */ request),
+/* harmony export */   Kj: () => (/* binding */ Client),
+/* harmony export */   St: () => (/* binding */ setUpUndici),
+/* harmony export */   g6: () => (/* binding */ Agent),
+/* harmony export */   kT: () => (/* binding */ ProxyAgent)
+/* harmony export */ });
+/* harmony import */ var undici_lib_dispatcher_agent_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7405);
+/* harmony import */ var undici_lib_dispatcher_agent_js__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(undici_lib_dispatcher_agent_js__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var undici_lib_dispatcher_dispatcher_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(883);
+/* harmony import */ var undici_lib_dispatcher_dispatcher_js__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(undici_lib_dispatcher_dispatcher_js__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var undici_lib_dispatcher_client_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3701);
+/* harmony import */ var undici_lib_dispatcher_client_js__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(undici_lib_dispatcher_client_js__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var undici_lib_dispatcher_proxy_agent_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6672);
+/* harmony import */ var undici_lib_dispatcher_proxy_agent_js__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(undici_lib_dispatcher_proxy_agent_js__WEBPACK_IMPORTED_MODULE_3__);
+/* harmony import */ var undici_lib_api_index_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(6615);
+// @ts-expect-error -- undici ships no declarations for its internal paths; typed below
+
+// @ts-expect-error -- as above
+
+// @ts-expect-error -- as above
+
+// @ts-expect-error -- as above
+
+// @ts-expect-error -- as above
+
+/**
+ * What undici's index does on import: every dispatcher gets request(), connect() (the proxy agent tunnels with
+ * it) and the other API methods. Done here, once, by whoever sends requests (the gate, the floor bench, tests
+ * of the HTTP client), rather than as a side effect of importing this module. Safe to call again.
+ */
+function setUpUndici() {
+    const prototype = (undici_lib_dispatcher_dispatcher_js__WEBPACK_IMPORTED_MODULE_1___default().prototype);
+    if (prototype.request !== undici_lib_api_index_js__WEBPACK_IMPORTED_MODULE_4__.request)
+        Object.assign(prototype, undici_lib_api_index_js__WEBPACK_IMPORTED_MODULE_4__);
+}
+const Agent = (undici_lib_dispatcher_agent_js__WEBPACK_IMPORTED_MODULE_0___default());
+const Client = (undici_lib_dispatcher_client_js__WEBPACK_IMPORTED_MODULE_2___default());
+const ProxyAgent = (undici_lib_dispatcher_proxy_agent_js__WEBPACK_IMPORTED_MODULE_3___default());
+function request(dispatcher, options) {
+    return dispatcher.request(options);
+}
+
+
+/***/ }),
+
+/***/ 3718:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   E9: () => (/* binding */ parseDuration),
+/* harmony export */   J3: () => (/* binding */ LATIN1_FORM),
+/* harmony export */   K3: () => (/* binding */ parseRegex),
+/* harmony export */   Kt: () => (/* binding */ statusAccepted),
+/* harmony export */   QG: () => (/* binding */ parseHeaders),
+/* harmony export */   RZ: () => (/* binding */ controlToSpace),
+/* harmony export */   ec: () => (/* binding */ DURATION_FORM),
+/* harmony export */   g$: () => (/* binding */ printable),
+/* harmony export */   jt: () => (/* binding */ hasControlChars),
+/* harmony export */   lo: () => (/* binding */ parsePercent),
+/* harmony export */   mu: () => (/* binding */ parseRetryAfter),
+/* harmony export */   oY: () => (/* binding */ parseStatusSet),
+/* harmony export */   uQ: () => (/* binding */ isLatin1),
+/* harmony export */   yG: () => (/* binding */ parseBoolean)
+/* harmony export */ });
+/* unused harmony export MAX_DURATION_MS */
+/** Parsers for the textual forms of inputs. Each throws a plain Error whose message names the accepted form. */
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+/** Longer than any job may run (self-hosted jobs stop at 5 days), and below setTimeout's 2^31 ms limit. */
+const MAX_DURATION_MS = 7 * 24 * 3_600_000;
+const DURATION_FORM = 'a duration such as 250ms, 15s, 2m, 1h, 1m30s (each unit once, largest first) or a number of seconds (0.5, 15)';
+/** Each unit at most once, largest first, as Go's durations and systemd's: `1m1m1m` is a typo, not 3m. */
+const DURATION_PARTS = /^(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m)?(?:(\d+(?:\.\d+)?)s)?(?:(\d+(?:\.\d+)?)ms)?$/;
+/** Parses `250ms`, `15s`, `2m`, `1h`, `1m30s` or a plain number of seconds into milliseconds. */
+function parseDuration(text) {
+    const s = text.trim();
+    let ms;
+    const parts = DURATION_PARTS.exec(s);
+    if (/^\d+(\.\d+)?$/.test(s)) {
+        ms = Number(s) * 1000;
+    }
+    else if (s !== '' && parts !== null) {
+        const [, h, m, sec, milli] = parts;
+        ms = [h, m, sec, milli].reduce((sum, n, i) => sum + Number(n ?? 0) * UNIT_MS[['h', 'm', 's', 'ms'][i]], 0);
+    }
+    else {
+        throw new Error(`"${printable(text)}" is not ${DURATION_FORM}`);
+    }
+    if (!Number.isFinite(ms) || ms > MAX_DURATION_MS)
+        throw new Error(`"${printable(text)}" is longer than the 168h this accepts`);
+    return Math.round(ms);
+}
+const STATUS_FORM = 'HTTP status codes (100-599) as a code (200), a list (200,204) or a range (200-299)';
+/** Parses `200`, `200,204`, `200-299` (and mixes such as `200-204,301`). */
+function parseStatusSet(text) {
+    const ranges = [];
+    for (const part of text.split(',')) {
+        const m = /^\s*(\d{3})\s*(?:-\s*(\d{3})\s*)?$/.exec(part);
+        const lo = m ? Number(m[1]) : NaN;
+        const hi = m?.[2] ? Number(m[2]) : lo;
+        if (!(lo >= 100 && hi <= 599 && lo <= hi))
+            throw new Error(`"${printable(text)}" is not ${STATUS_FORM}`);
+        ranges.push([lo, hi]);
+    }
+    return ranges;
+}
+function statusAccepted(set, status) {
+    return set.some(([lo, hi]) => status >= lo && status <= hi);
+}
+const HEADER_FORM = 'one "Name: value" per line, the name made of letters, digits and !#$%&\'*+-.^_`|~';
+/** Parses one `Name: value` per line; blank lines are skipped. */
+function parseHeaders(text) {
+    // no prototype: a header named __proto__ is a header like any other (found by the property test)
+    const headers = Object.create(null);
+    text.split(/\r?\n/).forEach((line, i) => {
+        if (line.trim() === '')
+            return;
+        const colon = line.indexOf(':');
+        const name = colon > 0 ? line.slice(0, colon).trim() : '';
+        const value = colon > 0 ? line.slice(colon + 1).trim() : '';
+        if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) {
+            throw new Error(`line ${i + 1} is not ${HEADER_FORM}`);
+        }
+        if (hasControlChars(value))
+            throw new Error(`line ${i + 1} (${name}) has a control character in its value`);
+        if (!isLatin1(value))
+            throw new Error(`line ${i + 1} (${name}) has a character outside Latin-1 in its value (${LATIN1_FORM})`);
+        headers[name.toLowerCase()] = value;
+    });
+    return headers;
+}
+/**
+ * Reads a `Retry-After` value, delta-seconds (`120`) or an HTTP date, as milliseconds from `nowMs`;
+ * undefined when it is neither. A date in the past means "now" (0).
+ */
+function parseRetryAfter(value, nowMs) {
+    const s = value.trim();
+    if (/^\d+$/.test(s))
+        return Number(s) * 1000;
+    // only the IMF-fixdate form HTTP uses (`Wed, 21 Oct 2015 07:28:00 GMT`), not whatever Date.parse accepts
+    if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(s))
+        return undefined;
+    const at = Date.parse(s);
+    return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
+}
+/** HTTP sends a header value as bytes, one per character: a character above U+00FF cannot be sent. */
+const LATIN1_FORM = 'a header value is sent as bytes: only characters U+0000 to U+00FF';
+const isLatin1 = (text) => !/[\u0100-\uffff]/.test(text);
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/g;
+/**
+ * The one control-character rule (C0 and DEL): whether `text` holds one other than those `allowed` (a tab in a
+ * value; a script's tab and line breaks).
+ */
+function hasControlChars(text, allowed = '\t') {
+    for (const [c] of text.matchAll(CONTROL))
+        if (!allowed.includes(c))
+            return true;
+    return false;
+}
+/** `text` with each run of control characters turned into one space, for a one-line quote of a server's words. */
+const controlToSpace = (text) => text.replace(CONTROL_RUN, ' ');
+const CONTROL_RUN = new RegExp(`${CONTROL.source}+`, 'g');
+/** Accepts a JavaScript regular expression as its source (`ready|up`) or in slashes with flags (`/kimi/i`). */
+function parseRegex(text) {
+    const slashed = /^\/(.*)\/([dgimsuvy]*)$/s.exec(text);
+    try {
+        return slashed ? new RegExp(slashed[1], slashed[2].replace(/[gy]/g, '')) : new RegExp(text);
+    }
+    catch (e) {
+        throw new Error(`is not a valid JavaScript regular expression (${e.message})`, { cause: e });
+    }
+}
+const BOOLEAN_FORM = 'true or false';
+function parseBoolean(text) {
+    if (/^(true|yes|on)$/i.test(text.trim()))
+        return true;
+    if (/^(false|no|off)$/i.test(text.trim()))
+        return false;
+    throw new Error(`"${printable(text)}" is not ${BOOLEAN_FORM}`);
+}
+const PERCENT_FORM = 'a percentage such as 25% or 25';
+/** Parses `25%` or `25` (0 to 10000). */
+function parsePercent(text) {
+    const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text);
+    if (!m || Number(m[1]) > 10_000)
+        throw new Error(`"${printable(text)}" is not ${PERCENT_FORM}`);
+    return Number(m[1]);
+}
+/** Shows input text safely in a message: control characters escaped, length capped. */
+function printable(text, max = 80) {
+    const shown = JSON.stringify(text)
+        .slice(1, -1)
+        .replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    return shown.length > max ? `${shown.slice(0, max)}\u2026` : shown;
+}
+
+
+/***/ }),
+
+/***/ 3332:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   E$: () => (/* binding */ redact),
+/* harmony export */   Sn: () => (/* binding */ MIN_SECRET_CHARS),
+/* harmony export */   YY: () => (/* binding */ credentialParts),
+/* harmony export */   hN: () => (/* binding */ isCredentialName),
+/* harmony export */   v5: () => (/* binding */ MASK)
+/* harmony export */ });
+/**
+ * Secrets: which names hold credentials, the parts of a credential a server may echo alone, and redaction of every
+ * form a secret may take in text. One rule for headers, `env-report`, URL query parameters and masking.
+ */
+/** What a secret is replaced with. */
+const MASK = '***';
+/**
+ * Names that say their value is a credential: one rule for request headers (masked in output, never forwarded to
+ * another origin on a redirect), `env-report` variables (masked) and URL query parameters (masked).
+ */
+const isCredentialName = (name) => /auth|cookie|token|key|secret|passw|credential|signature|^sig$/i.test(name);
+/**
+ * Secrets shorter than this are refused: masking a one- to three-character string would blank it in every
+ * word that holds it, and not masking it would print it. No real key is that short.
+ */
+const MIN_SECRET_CHARS = 4;
+/**
+ * The parts of a credential header's value a server may echo alone, beside the whole value: the token after
+ * an auth scheme (`Bearer tok`, `Basic dXNl\u2026`) and each cookie's value (`a=1; session=xyz`).
+ */
+function credentialParts(name, value) {
+    if (/cookie/i.test(name))
+        return value
+            .split(';')
+            .map((c) => c.slice(c.indexOf('=') + 1).trim())
+            .filter((v) => v !== '');
+    const scheme = /authorization/i.test(name) ? /^[A-Za-z][\w-]*\s+(\S.*)$/.exec(value) : null;
+    return scheme ? [scheme[1].trim()] : [];
+}
+/**
+ * Replaces every secret in `text`, as written and as JSON escapes it once and twice (a body quoted in a debug
+ * line): the CLI has no runner to mask for it, and the action masks before the runner does.
+ */
+function redact(text, secrets) {
+    const forms = new Set();
+    for (const s of secrets) {
+        const once = JSON.stringify(s).slice(1, -1);
+        forms.add(s).add(once).add(JSON.stringify(once).slice(1, -1));
+    }
+    // longest first, so that a part (the token) never splits the whole (`Bearer token`) before it is masked
+    return [...forms]
+        .filter((s) => s !== '')
+        .sort((a, b) => b.length - a.length)
+        .reduce((t, s) => (t.includes(s) ? t.split(s).join(MASK) : t), text);
+}
+
+
+/***/ }),
+
+/***/ 6137:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  js: () => (/* binding */ HISTORY_AUTO),
+  WJ: () => (/* binding */ INPUT_DEFAULTS),
+  dz: () => (/* binding */ InputError),
+  b5: () => (/* binding */ PID_FORM),
+  s5: () => (/* binding */ notRegularFile),
+  P$: () => (/* binding */ parseSettings)
+});
+
+// UNUSED EXPORTS: parseUrl
+
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+// EXTERNAL MODULE: ./src/wait/schedule.ts
+var wait_schedule = __nccwpck_require__(620);
+// EXTERNAL MODULE: ./src/inputs/parse.ts
+var parse = __nccwpck_require__(3718);
+// EXTERNAL MODULE: ./src/inputs/secrets.ts
+var inputs_secrets = __nccwpck_require__(3332);
+// EXTERNAL MODULE: ./src/engines/log-markers.ts
+var log_markers = __nccwpck_require__(1995);
+// EXTERNAL MODULE: ./src/engines/model-lists.ts
+var model_lists = __nccwpck_require__(9778);
+// EXTERNAL MODULE: ./src/history/store.ts
+var store = __nccwpck_require__(4689);
 ;// CONCATENATED MODULE: ./src/runtime/platform.ts
 /**
  * What the machine the gate runs on can do, where a feature depends on it. Inputs are checked against it, so
@@ -20709,7 +21653,7 @@ function adaptiveGap(s) {
 
 /** The machine this process runs on. */
 function currentPlatform() {
-    return { os: process.platform, hasProc: (0,external_node_fs_namespaceObject.existsSync)('/proc/self/stat') };
+    return { os: process.platform, hasProc: (0,external_node_fs_.existsSync)('/proc/self/stat') };
 }
 const OS_NAMES = { darwin: 'macOS', win32: 'Windows', linux: 'Linux' };
 /** For messages: "macOS", "Windows", else the platform's own name. */
@@ -20807,27 +21751,27 @@ function parseSettings(get, platform = currentPlatform()) {
     const text = (name) => {
         const value = input(name).trim();
         // the api-key is never shown, not even in its own error
-        if (hasControlChars(value))
-            throw new InputError(name, `${name === 'api-key' ? 'the key' : `"${printable(value)}"`} contains a control character`);
+        if ((0,parse/* hasControlChars */.jt)(value))
+            throw new InputError(name, `${name === 'api-key' ? 'the key' : `"${(0,parse/* printable */.g$)(value)}"`} contains a control character`);
         return value === '' ? undefined : value;
     };
     const duration = (name, minMs) => field(name, (t) => {
-        const ms = parseDuration(t);
+        const ms = (0,parse/* parseDuration */.E9)(t);
         if (ms < minMs)
-            throw new Error(`"${printable(t)}" is too short: give at least ${minMs}ms, as ${DURATION_FORM}`);
+            throw new Error(`"${(0,parse/* printable */.g$)(t)}" is too short: give at least ${minMs}ms, as ${parse/* DURATION_FORM */.ec}`);
         return ms;
     });
     const urls = field('url', parseUrls);
     const model = text('model');
     const match = text('match');
     const regexText = input('match-regex');
-    const matchRegex = regexText.trim() === '' ? undefined : field('match-regex', parseRegex);
-    const status = field('status', parseStatusSet);
+    const matchRegex = regexText.trim() === '' ? undefined : field('match-regex', parse/* parseRegex */.K3);
+    const status = field('status', parse/* parseStatusSet */.oY);
     const intervalMs = duration('interval', 100);
     const schedule = field('schedule', (t) => {
-        const mode = SCHEDULE_MODES.find((m) => m === t.trim().toLowerCase());
+        const mode = wait_schedule/* SCHEDULE_MODES */.X6.find((m) => m === t.trim().toLowerCase());
         if (mode === undefined)
-            throw new Error(`"${printable(t)}" is not one of ${SCHEDULE_MODES.join(', ')}`);
+            throw new Error(`"${(0,parse/* printable */.g$)(t)}" is not one of ${wait_schedule/* SCHEDULE_MODES */.X6.join(', ')}`);
         return mode;
     });
     const timeoutMs = duration('timeout', 1);
@@ -20835,23 +21779,23 @@ function parseSettings(get, platform = currentPlatform()) {
     const progressIntervalMs = duration('progress-interval', 1000);
     const successThreshold = field('success-threshold', (t) => {
         if (!/^\s*\d+\s*$/.test(t) || Number(t) < 1 || Number(t) > 1000) {
-            throw new Error(`"${printable(t)}" is not a whole number from 1 to 1000`);
+            throw new Error(`"${(0,parse/* printable */.g$)(t)}" is not a whole number from 1 to 1000`);
         }
         return Number(t);
     });
-    const headers = field('headers', parseHeaders);
+    const headers = field('headers', parse/* parseHeaders */.QG);
     // Each credential is registered whole and in the parts a server may echo alone; one too short to mask is refused.
     const secrets = [];
     const secret = (input, value, what) => {
-        if (value.length < MIN_SECRET_CHARS)
-            throw new InputError(input, `${what} has fewer than ${MIN_SECRET_CHARS} characters, too short to be kept out of the logs`);
+        if (value.length < inputs_secrets/* MIN_SECRET_CHARS */.Sn)
+            throw new InputError(input, `${what} has fewer than ${inputs_secrets/* MIN_SECRET_CHARS */.Sn} characters, too short to be kept out of the logs`);
         secrets.push(value);
     };
-    for (const [name, value] of Object.entries(headers).filter(([n]) => isCredentialName(n))) {
+    for (const [name, value] of Object.entries(headers).filter(([n]) => (0,inputs_secrets/* isCredentialName */.hN)(n))) {
         secret('headers', value, `the ${name} value`);
-        for (const part of credentialParts(name, value)) {
+        for (const part of (0,inputs_secrets/* credentialParts */.YY)(name, value)) {
             // a cookie that is not a credential (lang=en) may be short; the header's whole value is still masked
-            if (/cookie/i.test(name) && part.length < MIN_SECRET_CHARS)
+            if (/cookie/i.test(name) && part.length < inputs_secrets/* MIN_SECRET_CHARS */.Sn)
                 continue;
             secret('headers', part, `the ${name} credential`);
         }
@@ -20861,8 +21805,8 @@ function parseSettings(get, platform = currentPlatform()) {
         if (/\s/.test(apiKey))
             throw new InputError('api-key', 'contains white space; give the key alone, without "Bearer"');
         // never shown: only where it goes wrong
-        if (!isLatin1(apiKey))
-            throw new InputError('api-key', `contains a character outside Latin-1 (${LATIN1_FORM})`);
+        if (!(0,parse/* isLatin1 */.uQ)(apiKey))
+            throw new InputError('api-key', `contains a character outside Latin-1 (${parse/* LATIN1_FORM */.J3})`);
         secret('api-key', apiKey, 'the key');
         headers.authorization = `Bearer ${apiKey}`;
     }
@@ -20872,18 +21816,18 @@ function parseSettings(get, platform = currentPlatform()) {
         for (const pair of url.search.slice(1).split('&')) {
             const [[name, value] = ['', '']] = new URLSearchParams(pair);
             const raw = pair.slice(pair.indexOf('=') + 1);
-            if (!pair.includes('=') || !isCredentialName(name) || value === '')
+            if (!pair.includes('=') || !(0,inputs_secrets/* isCredentialName */.hN)(name) || value === '')
                 continue;
-            secret('url', value, `the value of the query parameter "${printable(name)}"`);
+            secret('url', value, `the value of the query parameter "${(0,parse/* printable */.g$)(name)}"`);
             if (raw !== value)
                 secrets.push(raw);
         }
-    const failOnTimeout = field('fail-on-timeout', parseBoolean);
+    const failOnTimeout = field('fail-on-timeout', parse/* parseBoolean */.yG);
     // The server: how it starts or which process it is, its log, and what to report about it.
     const script = (name) => {
         const value = input(name).trim();
         // scripts may span lines; other control characters are refused
-        if (hasControlChars(value, '\t\n'))
+        if ((0,parse/* hasControlChars */.jt)(value, '\t\n'))
             throw new InputError(name, 'contains a control character');
         return value === '' ? undefined : value;
     };
@@ -20900,15 +21844,15 @@ function parseSettings(get, platform = currentPlatform()) {
         field('log-file', () => checkLogFile(logFile));
     const logLines = field('log-lines', (t) => {
         if (!/^\s*\d+\s*$/.test(t) || Number(t) > 1000)
-            throw new Error(`"${printable(t)}" is not a whole number from 0 to 1000`);
+            throw new Error(`"${(0,parse/* printable */.g$)(t)}" is not a whole number from 0 to 1000`);
         return Number(t);
     });
     const failPatternText = input('fail-pattern');
-    const failPattern = failPatternText.trim() === '' ? undefined : field('fail-pattern', parseRegex);
+    const failPattern = failPatternText.trim() === '' ? undefined : field('fail-pattern', parse/* parseRegex */.K3);
     if (failPattern !== undefined && logFile === undefined && start === undefined) {
         throw new InputError('fail-pattern', 'needs a log to watch: set "log-file", or "start" (which writes one)');
     }
-    const portCheck = field('port-check', parseBoolean);
+    const portCheck = field('port-check', parse/* parseBoolean */.yG);
     const gpuCheck = field('gpu-check', (t) => oneOf(t, GPU_CHECKS));
     const stop = field('stop', (t) => oneOf(t, STOP_MODES));
     const stopTimeoutMs = duration('stop-timeout', 1);
@@ -20930,15 +21874,15 @@ function parseSettings(get, platform = currentPlatform()) {
     // each command runs as `timeout \u2026 /bin/sh -c command`
     if (diagnostics.length > 0 && platform.os === 'win32')
         throw new InputError('diagnostics', `${needsShell(platform)}: run them in a later step with "if: failure()"`);
-    const probeGeneration = field('probe-generation', parseBoolean);
-    const load = field('load', parseBoolean);
+    const probeGeneration = field('probe-generation', parse/* parseBoolean */.yG);
+    const load = field('load', parse/* parseBoolean */.yG);
     const smokeMode = field('smoke-test', (t) => {
         const word = t.trim().toLowerCase();
         return /^(true|yes|on)$/.test(word) ? 'true' : /^(false|no|off)$/.test(word) ? 'false' : oneOf(t, SMOKE_MODES);
     });
     const whole = (name, min, max, why = '') => field(name, (t) => {
         if (!/^\s*\d+\s*$/.test(t) || Number(t) < min || Number(t) > max)
-            throw new Error(`"${printable(t)}" is not a whole number from ${min} to ${max}${why}`);
+            throw new Error(`"${(0,parse/* printable */.g$)(t)}" is not a whole number from ${min} to ${max}${why}`);
         return Number(t);
     });
     const smokeRequests = whole('smoke-requests', 1, 100);
@@ -20956,26 +21900,26 @@ function parseSettings(get, platform = currentPlatform()) {
     const targets = urls.map((url) => ({ url, generation: probeGeneration ? generationFor(url, model) : undefined }));
     const caPath = text('ca-cert');
     const caCert = caPath === undefined ? undefined : field('ca-cert', () => readCaCert(caPath));
-    const insecureTls = field('insecure-tls', parseBoolean);
+    const insecureTls = field('insecure-tls', parse/* parseBoolean */.yG);
     // The startup profile and the history of runs.
     const engineText = input('engine').trim().toLowerCase();
     const engine = engineText === 'auto' ? undefined : field('engine', () => parseEngine(engineText));
     // Read as given: an empty value turns history off (the runner passes the default, "auto", when it is not set).
     const historyRaw = (get('history-file') ?? '').trim();
-    if (hasControlChars(historyRaw))
-        throw new InputError('history-file', `"${printable(historyRaw)}" contains a control character`);
+    if ((0,parse/* hasControlChars */.jt)(historyRaw))
+        throw new InputError('history-file', `"${(0,parse/* printable */.g$)(historyRaw)}" contains a control character`);
     const historyFile = historyRaw === '' ? undefined : historyRaw;
     const historyKey = text('history-key');
     if (historyKey !== undefined && historyKey.length > 200)
         throw new InputError('history-key', `is ${historyKey.length} characters long; give at most 200`);
-    const regressionThresholdPercent = field('regression-threshold', parsePercent);
+    const regressionThresholdPercent = field('regression-threshold', parse/* parsePercent */.lo);
     const regressionMinRuns = field('regression-min-runs', (t) => {
-        if (!/^\s*\d+\s*$/.test(t) || Number(t) < 1 || Number(t) > MEDIAN_OF)
-            throw new Error(`"${printable(t)}" is not a whole number from 1 to ${MEDIAN_OF} (the median is of the last ${MEDIAN_OF} ready runs)`);
+        if (!/^\s*\d+\s*$/.test(t) || Number(t) < 1 || Number(t) > store/* MEDIAN_OF */.t8)
+            throw new Error(`"${(0,parse/* printable */.g$)(t)}" is not a whole number from 1 to ${store/* MEDIAN_OF */.t8} (the median is of the last ${store/* MEDIAN_OF */.t8} ready runs)`);
         return Number(t);
     });
-    const throughputRegressionPercent = field('throughput-regression-threshold', parsePercent);
-    const failOnRegression = field('fail-on-regression', parseBoolean);
+    const throughputRegressionPercent = field('throughput-regression-threshold', parse/* parsePercent */.lo);
+    const failOnRegression = field('fail-on-regression', parse/* parseBoolean */.yG);
     return {
         targets,
         model,
@@ -21020,14 +21964,14 @@ const needsShell = (platform) => `needs a POSIX shell (/bin/sh), which this mach
 function oneOf(text, words) {
     const word = text.trim().toLowerCase();
     if (!words.includes(word))
-        throw new Error(`"${printable(text)}" is not one of ${words.join(', ')}`);
+        throw new Error(`"${(0,parse/* printable */.g$)(text)}" is not one of ${words.join(', ')}`);
     return word;
 }
-const ENGINE_FORM = `auto or one of ${LOG_ENGINE_NAMES.map((e) => (e === 'llamacpp' ? 'llama.cpp' : e)).join(', ')}`;
+const ENGINE_FORM = `auto or one of ${log_markers/* LOG_ENGINE_NAMES */.Dm.map((e) => (e === 'llamacpp' ? 'llama.cpp' : e)).join(', ')}`;
 function parseEngine(text) {
     const name = text === 'llama.cpp' ? 'llamacpp' : text;
-    if (!LOG_ENGINE_NAMES.includes(name))
-        throw new Error(`"${printable(text)}" is not ${ENGINE_FORM}`);
+    if (!log_markers/* LOG_ENGINE_NAMES */.Dm.includes(name))
+        throw new Error(`"${(0,parse/* printable */.g$)(text)}" is not ${ENGINE_FORM}`);
     return name;
 }
 const PID_FORM = 'a process id (12345) or the path of a file holding one';
@@ -21039,7 +21983,7 @@ function parsePid(text) {
     const pid = Number(text);
     // Linux caps pid_max at 2^22.
     if (pid < 1 || pid > 4_194_304)
-        throw new Error(`"${printable(text)}" is not ${PID_FORM}`);
+        throw new Error(`"${(0,parse/* printable */.g$)(text)}" is not ${PID_FORM}`);
     return { pid };
 }
 const ENV_NAME_FORM = 'comma-separated variable names or globs such as NCCL_*,CUDA_VISIBLE_DEVICES';
@@ -21050,14 +21994,14 @@ function parseEnvNames(text) {
         .filter((n) => n !== '');
     const bad = names.find((n) => !/^[A-Za-z_*?][A-Za-z0-9_*?]*$/.test(n));
     if (bad !== undefined)
-        throw new Error(`"${printable(bad)}" is not a variable name or glob: give ${ENV_NAME_FORM}`);
+        throw new Error(`"${(0,parse/* printable */.g$)(bad)}" is not a variable name or glob: give ${ENV_NAME_FORM}`);
     return names;
 }
 function generationFor(url, model) {
-    const found = generationRoute(url);
+    const found = (0,model_lists/* generationRoute */.wf)(url);
     if (found === undefined) {
         throw new InputError('probe-generation', `no generation request is known for ${url.pathname}: point "url" at the server's model list, ` +
-            GENERATION_ROUTES.map((r) => `${r.listPathText} (${r.servers})`).join(', '));
+            model_lists/* GENERATION_ROUTES */.w.map((r) => `${r.listPathText} (${r.servers})`).join(', '));
     }
     if (found.route.needsModel && model === undefined) {
         throw new InputError('probe-generation', `needs "model": the request to ${found.route.requests[0].path} names the model to generate with`);
@@ -21069,21 +22013,21 @@ const CA_FORM = 'the path of a PEM file of CA certificates (-----BEGIN CERTIFICA
 function readCaCert(path) {
     let pem;
     try {
-        pem = (0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8');
+        pem = (0,external_node_fs_.readFileSync)(path, 'utf8');
     }
     catch (e) {
-        throw new Error(`cannot read "${printable(path)}" (${e.code ?? e.message}): give ${CA_FORM}`, { cause: e });
+        throw new Error(`cannot read "${(0,parse/* printable */.g$)(path)}" (${e.code ?? e.message}): give ${CA_FORM}`, { cause: e });
     }
     const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
     if (blocks.length === 0)
-        throw new Error(`"${printable(path)}" holds no certificate: give ${CA_FORM}`);
+        throw new Error(`"${(0,parse/* printable */.g$)(path)}" holds no certificate: give ${CA_FORM}`);
     for (const block of blocks) {
         try {
             // node:crypto only here, for a ca-cert: loading it costs 5 ms and 3 MB on Node 24
             new (process.getBuiltinModule('node:crypto').X509Certificate)(block);
         }
         catch {
-            throw new Error(`"${printable(path)}" holds a certificate that cannot be read: give ${CA_FORM}`);
+            throw new Error(`"${(0,parse/* printable */.g$)(path)}" holds a certificate that cannot be read: give ${CA_FORM}`);
         }
     }
     return pem;
@@ -21111,14 +22055,14 @@ function notRegularFile(stat) {
 function checkLogFile(path) {
     let stat;
     try {
-        stat = (0,external_node_fs_namespaceObject.statSync)(path);
+        stat = (0,external_node_fs_.statSync)(path);
     }
     catch {
         return;
     }
     const what = notRegularFile(stat);
     if (what !== undefined)
-        throw new Error(`"${printable(path)}" is ${what}: give the path of a regular file (the server's log)`);
+        throw new Error(`"${(0,parse/* printable */.g$)(path)}" is ${what}: give the path of a regular file (the server's log)`);
 }
 const URL_FORM = 'an http:// or https:// URL such as http://localhost:8000/v1/models';
 /** A fleet larger than this is more likely a mistake than a deployment. */
@@ -21147,9 +22091,9 @@ function parseUrl(text) {
     if (s === '')
         throw new Error(`is required: give ${URL_FORM}`);
     // Messages show the text without any user:password@ part, even when it is not a valid URL.
-    const shown = printable(s.replace(/^([a-z][a-z\d+.-]*:\/\/)?.*@/is, '$1***@'));
+    const shown = (0,parse/* printable */.g$)(s.replace(/^([a-z][a-z\d+.-]*:\/\/)?.*@/is, '$1***@'));
     // The URL parser would silently drop tabs and line breaks; a URL with them is a mistake or an injection.
-    if (hasControlChars(s) || s.includes('\t'))
+    if ((0,parse/* hasControlChars */.jt)(s) || s.includes('\t'))
         throw new Error(`"${shown}" contains a control character: give ${URL_FORM}`);
     let url;
     try {
@@ -21167,3009 +22111,1006 @@ function parseUrl(text) {
     return url;
 }
 
-;// CONCATENATED MODULE: ./src/server/log-follower.ts
+
+/***/ }),
+
+/***/ 6192:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   LO: () => (/* binding */ inputVariable),
+/* harmony export */   lh: () => (/* binding */ isInputVariable),
+/* harmony export */   zS: () => (/* binding */ shellInputVariable)
+/* harmony export */ });
+/** Where an input's value comes from in the environment: the one mapping from input names to variable names. */
+const PREFIX = 'INPUT_';
+/** Whether an environment variable carries an input (the runner's or a shell's form). */
+const isInputVariable = (variable) => variable.startsWith(PREFIX);
 /**
- * Follows a server's log file: the lines appended since the last look, numbered, and the last lines kept for the
- * tail. Each look does a bounded amount of work whatever the file holds (a 200 MB log, a server flooding its log,
- * a log replaced by a directory), so that the wait never stalls behind it and its memory never grows with it.
+ * The variable the runner sets for an input, as @actions/core's getInput reads it: INPUT_, then the name upper-cased
+ * with spaces as underscores and hyphens kept (`match-regex` \u2192 INPUT_MATCH-REGEX).
  */
+const inputVariable = (name) => `${PREFIX}${name.replace(/ /g, '_').toUpperCase()}`;
+/** The form a shell can set, hyphens as underscores (INPUT_MATCH_REGEX): the CLI reads it too. */
+const shellInputVariable = (name) => inputVariable(name).replace(/-/g, '_');
+
+
+/***/ }),
+
+/***/ 6933:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Gy: () => (/* binding */ answerWords),
+/* harmony export */   XY: () => (/* binding */ generatedWords),
+/* harmony export */   _U: () => (/* binding */ errorHasWords),
+/* harmony export */   yU: () => (/* binding */ someOf)
+/* harmony export */ });
+/* harmony import */ var _wait_assess_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7443);
+/* harmony import */ var _http_probe_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(242);
+/* harmony import */ var _lifecycle_report_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7205);
+/** An answer in words: its one-line summary (the log, the timeline) and its detail (why it is not ready). */
 
 
 
-
-/** A line longer than this is cut (a progress bar redrawn with \r for an hour is one line). */
-const MAX_LINE_CHARS = 2000;
-/** Of a line longer than MAX_LINE_CHARS, only this many bytes are kept while it is being read (UTF-8: 4 per character). */
-const log_follower_MAX_LINE_BYTES = MAX_LINE_CHARS * 4;
-/** Lines decoded per look: each then goes through the startup profile and `fail-pattern`. */
-const LINES_PER_POLL = 1000;
-/** Bytes decoded into lines per look. */
-const READ_BYTES_PER_POLL = 256 * 1024;
-/** Bytes only counted (for line numbers) per look. */
-const COUNT_BYTES_PER_POLL = 32 * 1024 * 1024;
-/**
- * And at most this long a look, read in 64 KB chunks: the action runs without V8's optimising compilers, so
- * counting the lines of `yes` output takes far longer per megabyte than an ordinary log's. A CPU budget, not a
- * time the wait depends on: it bounds how long a look holds the event loop (the deadline, signals), nothing else.
- */
-const WORK_MS_PER_POLL = 20;
-/**
- * Of what a log held before the wait, only its last this many bytes are read as lines (the phases so far and the
- * tail); the rest is counted. When a server writes faster than the follower reads and the backlog passes
- * BACKLOG_BYTES, the follower likewise counts its way to the last WINDOW_BYTES.
- */
-const WINDOW_BYTES = 256 * 1024;
-const BACKLOG_BYTES = 8 * 1024 * 1024;
-const CHUNK_BYTES = 64 * 1024;
-class log_follower_LogFollower {
-    path;
-    keep;
-    /** Bytes of the file consumed: counted, or read into lines (the unfinished last line is in `pending`). */
-    offset = 0;
-    lineCount = 0;
-    pending = [];
-    pendingBytes = 0;
-    pendingCut = false;
-    /** Up to where the file is only counted, not read into lines. */
-    countUntil = 0;
-    /** The first line read after counting began before the counting ended: counted, never shown. */
-    dropPartial = false;
-    /** Lines that end before this offset were in the file before the wait: handed to `earlier`, never to `poll`. */
-    earlierUntil = 0;
-    recent = [];
-    chunk = Buffer.alloc(CHUNK_BYTES);
-    earlier;
-    secrets;
-    /** Why the log can no longer be read (it became a directory); set once, the follower then reads nothing. */
-    problem;
-    /**
-     * `keep`: how many last lines to hold for `tail`. Unless `fromStart` (the log of a server this process has
-     * just started, where every line is new however fast it came), what the file already holds is counted and its
-     * last lines are kept for the tail and handed to `earlier` (by the looks that read them), but never returned by
-     * `poll`: only lines written from now on are new. Nothing is read here, so the wait starts at once.
-     * `fromStart` with `skipBytes`: the server appends to a log that already held that much (an earlier run's),
-     * which is only counted (by the first looks), so that line numbers are the file's.
-     * `secrets` are masked in each line before it is cut to MAX_LINE_CHARS.
-     */
-    constructor(path, keep, { fromStart = false, skipBytes = 0, earlier, secrets = [] } = {}) {
-        this.path = path;
-        this.keep = keep;
-        this.earlier = earlier;
-        this.secrets = secrets;
-        if (fromStart) {
-            this.countUntil = skipBytes;
-            return;
-        }
-        const size = this.withFile((_fd, s) => s) ?? 0;
-        this.earlierUntil = size;
-        this.countUntil = Math.max(0, size - WINDOW_BYTES);
-    }
-    /** The complete lines appended since the last call (at most LINES_PER_POLL of them). */
-    poll() {
-        const fresh = [];
-        const old = [];
-        const until = systemClock.now() + WORK_MS_PER_POLL;
-        this.withFile((fd, size) => {
-            // truncated or replaced (also before the first look read what it held)
-            if (size < this.offset || size < this.earlierUntil)
-                this.restart();
-            if (size - this.offset > BACKLOG_BYTES && this.offset >= this.countUntil)
-                this.countUntil = size - WINDOW_BYTES;
-            if (this.offset < this.countUntil)
-                this.count(fd, until);
-            if (this.offset >= this.countUntil)
-                this.read(fd, size, fresh, old, until);
-        });
-        if (old.length > 0)
-            this.earlier?.(old);
-        return fresh;
-    }
-    /** Whether lines already written are still unread. */
-    behind() {
-        return (this.withFile((_fd, size) => size > this.offset) ?? false) && this.problem === undefined;
-    }
-    /** Opens the file without blocking (a FIFO would) and checks it is still a regular file; undefined when it is not there. */
-    withFile(use) {
-        if (this.problem !== undefined)
-            return undefined;
-        let fd;
-        try {
-            fd = (0,external_node_fs_namespaceObject.openSync)(this.path, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NONBLOCK);
-        }
-        catch (e) {
-            if (e.code !== 'ENOENT')
-                this.fail(e);
-            return undefined; // not written yet
-        }
-        try {
-            const stat = (0,external_node_fs_namespaceObject.fstatSync)(fd);
-            const what = notRegularFile(stat);
-            if (what !== undefined) {
-                this.problem = `the log ${this.path} is no longer a regular file (it is ${what} now)`;
-                return undefined;
-            }
-            return use(fd, stat.size);
-        }
-        catch (e) {
-            this.fail(e);
-            return undefined;
-        }
-        finally {
-            (0,external_node_fs_namespaceObject.closeSync)(fd);
-        }
-    }
-    fail(e) {
-        this.problem = `the log ${this.path} cannot be read (${e.code ?? e.message})`;
-    }
-    /** Counts the lines up to `countUntil`, within the look's budget, reading nothing into memory. */
-    count(fd, until) {
-        const end = Math.min(this.countUntil, this.offset + COUNT_BYTES_PER_POLL);
-        let last = -1;
-        while (this.offset < end && systemClock.now() < until) {
-            const n = (0,external_node_fs_namespaceObject.readSync)(fd, this.chunk, 0, Math.min(CHUNK_BYTES, end - this.offset), this.offset);
-            if (n === 0)
-                break;
-            // one native pass (a loop in JavaScript, or indexOf per line, is several times slower without the optimising compilers)
-            const text = this.chunk.toString('latin1', 0, n);
-            this.lineCount += text.length - text.replaceAll('\n', '').length;
-            last = this.chunk[n - 1];
-            this.offset += n;
-        }
-        if (last === -1)
-            return;
-        // what was pending is part of a counted line now; the line under way at the end of counting is never whole
-        this.pending = [];
-        this.pendingBytes = 0;
-        this.pendingCut = false;
-        this.dropPartial = last !== 0x0a;
-    }
-    read(fd, size, fresh, old, until) {
-        const end = Math.min(size, this.offset + READ_BYTES_PER_POLL);
-        let lines = 0;
-        while (this.offset < end && lines < LINES_PER_POLL && systemClock.now() < until) {
-            const n = (0,external_node_fs_namespaceObject.readSync)(fd, this.chunk, 0, Math.min(CHUNK_BYTES, end - this.offset), this.offset);
-            if (n === 0)
-                break;
-            let start = 0;
-            for (let nl = this.chunk.indexOf(0x0a, 0); nl !== -1 && nl < n; nl = this.chunk.indexOf(0x0a, start)) {
-                this.take(this.chunk.subarray(start, nl));
-                start = nl + 1;
-                const line = this.finishLine();
-                if (line !== undefined) {
-                    ;
-                    (this.offset + start <= this.earlierUntil ? old : fresh).push(line);
-                    if (++lines >= LINES_PER_POLL)
-                        break;
-                }
-            }
-            if (lines >= LINES_PER_POLL && start < n) {
-                this.offset += start; // the rest is read by the next look
-                return;
-            }
-            this.take(this.chunk.subarray(start, n));
-            this.offset += n;
-        }
-    }
-    /** Adds bytes to the unfinished line, keeping at most MAX_LINE_BYTES of it. */
-    take(bytes) {
-        const room = log_follower_MAX_LINE_BYTES - this.pendingBytes;
-        if (bytes.length > room)
-            this.pendingCut = true;
-        const kept = bytes.subarray(0, Math.max(0, room));
-        if (kept.length === 0)
-            return;
-        this.pending.push(Buffer.from(kept));
-        this.pendingBytes += kept.length;
-    }
-    /** The unfinished line is finished: numbered, kept for the tail, and returned unless it was partly counted. */
-    finishLine() {
-        const text = this.pendingText();
-        this.pending = [];
-        this.pendingBytes = 0;
-        this.pendingCut = false;
-        this.lineCount++;
-        if (this.dropPartial) {
-            this.dropPartial = false;
-            return undefined;
-        }
-        const line = { number: this.lineCount, text: text.replace(/\r$/, '') };
-        if (this.keep > 0) {
-            this.recent.push(line);
-            if (this.recent.length > this.keep)
-                this.recent.shift();
-        }
-        return line;
-    }
-    pendingText() {
-        const text = redact(Buffer.concat(this.pending, this.pendingBytes).toString('utf8'), this.secrets);
-        return text.length > MAX_LINE_CHARS || this.pendingCut ? `${text.slice(0, MAX_LINE_CHARS)}\u2026` : text;
-    }
-    /**
-     * The last `keep` lines, including an unfinished last line; undefined when the file does not exist. Reads what
-     * is left (within a bounded number of looks) first, so that the tail ends where the file does.
-     */
-    tail() {
-        for (let looks = 0; looks < 20 && this.behind(); looks++)
-            this.poll();
-        if (this.problem === undefined && this.withFile(() => true) === undefined)
-            return undefined;
-        if (this.keep === 0)
-            return [];
-        const unfinished = this.pendingBytes === 0 || this.dropPartial ? [] : [{ number: this.lineCount + 1, text: this.pendingText() }];
-        return [...this.recent, ...unfinished].slice(-this.keep);
-    }
-    restart() {
-        this.offset = 0;
-        this.lineCount = 0;
-        this.pending = [];
-        this.pendingBytes = 0;
-        this.pendingCut = false;
-        this.countUntil = 0;
-        this.dropPartial = false;
-        this.earlierUntil = 0;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/http/port-watch.ts
-/**
- * Sees a closed port open, cheaply, so that the HTTP probe goes out the moment a server starts listening
- * instead of up to an `interval` later. Watching a closed port costs the server nothing: a bare TCP connect
- * is refused by the kernel before any server code runs. One poller, made by the gate, serves every URL of a
- * fleet and keeps its own cost near a fixed share of one core by spacing its rounds by what the last round cost.
- */
-
-
-
-const MIN_ROUND_MS = 100;
-const MAX_ROUND_MS = 400;
-/** The share of one core the poller may spend. */
-const CPU_BUDGET = 0.02;
-/**
- * With this many loopback ports, one read of /proc/net/tcp{,6} replaces one connect per port. Not for fewer:
- * the kernel walks its whole socket hash table for that read, which takes milliseconds on large hosts and
- * in some VMs (about 10 ms on the machine where BENCHMARKS.md was measured), while a refused loopback connect
- * costs about 0.1 ms.
- */
-const PROC_MIN_PORTS = 24;
-const PROC_TABLES = ['/proc/net/tcp', '/proc/net/tcp6'];
-/** Ports in LISTEN state on a loopback or wildcard address, from the text of /proc/net/tcp or tcp6. */
-function listeningLoopbackPorts(table) {
-    const ports = new Set();
-    for (const line of table.split('\n')) {
-        const m = /^\s*\d+:\s+([0-9A-F]+):([0-9A-F]{4})\s+[0-9A-F]+:[0-9A-F]+\s+0A\s/i.exec(line);
-        if (m && isLoopbackOrAny(m[1].toUpperCase()))
-            ports.add(parseInt(m[2], 16));
-    }
-    return ports;
-}
-/** The kernel prints addresses as 32-bit words in host (little-endian) order. */
-function isLoopbackOrAny(hex) {
-    if (hex.length === 8)
-        return hex === '00000000' || hex.endsWith('7F');
-    return (/^0+$/.test(hex) ||
-        hex === '00000000000000000000000001000000' || // ::1
-        /^0000000000000000FFFF0000[0-9A-F]{6}7F$/.test(hex) // ::ffff:127.x.x.x
-    );
-}
-/** One bare TCP connect: true when accepted, false when refused or not answered within `ms`. */
-function tcpConnects(host, port, ms) {
-    return new Promise((resolve) => {
-        const socket = (0,external_node_net_.connect)({ host, port, timeout: ms });
-        const done = (open) => () => {
-            socket.destroy();
-            resolve(open);
-        };
-        socket.once('connect', done(true));
-        socket.once('error', done(false));
-        socket.once('timeout', done(false));
-    });
-}
-/**
- * `localhost` is loopback on both families whatever /etc/hosts says (as the probe treats it): 127.0.0.1 is
- * tried every round, ::1, where fewer servers listen alone, every fourth, which keeps a round to one connect.
- * Other names are looked up as the probe looks them up (a resolver that never answers cannot hold the process).
- */
-function connectTargets(host, lookup) {
-    return new Promise((resolve) => lookup(host, { all: true }, (err, found) => {
-        if (err !== null || typeof found === 'string')
-            return resolve([{ address: host, everyRounds: 1 }]);
-        const bothFamilies = loopbackAddresses(host) !== undefined;
-        resolve(found.map((a) => ({ address: a.address, everyRounds: bothFamilies && a.family === 6 ? 4 : 1 })));
-    }));
-}
-/** Polls every watched port in rounds; runs only while someone watches. */
-class PortPoller {
-    budget;
-    watchers = new Set();
-    timer;
-    procReadable;
-    lookup = createLookup();
-    constructor(budget = CPU_BUDGET) {
-        this.budget = budget;
-    }
-    /** The watch of one URL's port, for the wait loop. */
-    watchFor(url) {
-        return { opened: (signal) => this.watch(url, signal), local: isLoopback(url.hostname) };
-    }
-    /** Ends every watch (each resolves) and the rounds. */
-    close() {
-        for (const watcher of [...this.watchers])
-            watcher.resolve();
-        this.idle();
-    }
-    watch(url, signal) {
-        return new Promise((resolve) => {
-            if (signal.aborted)
-                return resolve();
-            const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
-            const targets = connectTargets(bareHost(url.hostname), this.lookup);
-            const watcher = { targets, port, loopback: isLoopback(url.hostname), resolve: () => undefined };
-            watcher.resolve = () => {
-                this.watchers.delete(watcher);
-                signal.removeEventListener('abort', watcher.resolve);
-                if (this.watchers.size === 0)
-                    this.idle();
-                resolve();
-            };
-            signal.addEventListener('abort', watcher.resolve, { once: true });
-            this.watchers.add(watcher);
-            this.timer ??= setTimeout(() => void this.round(), MIN_ROUND_MS);
-        });
-    }
-    idle() {
-        clearTimeout(this.timer);
-        this.timer = undefined;
-    }
-    rounds = 0;
-    async round() {
-        const round = this.rounds++;
-        // CPU time rather than wall time: on a busy machine a round waits longer without costing more
-        const started = process.cpuUsage();
-        const watchers = [...this.watchers];
-        const loopback = watchers.filter((w) => w.loopback);
-        let open;
-        if (loopback.length >= PROC_MIN_PORTS)
-            open = await this.readProc();
-        await Promise.all(watchers.map(async (w) => {
-            const listening = open && w.loopback
-                ? open.has(w.port)
-                : (await Promise.all((await w.targets)
-                    .filter((t) => round % t.everyRounds === 0)
-                    .map((t) => tcpConnects(t.address, w.port, MAX_ROUND_MS)))).includes(true);
-            if (listening)
-                w.resolve();
-        }));
-        const used = process.cpuUsage(started);
-        const cost = (used.user + used.system) / 1000;
-        if (this.watchers.size === 0)
-            return;
-        const next = Math.min(MAX_ROUND_MS, Math.max(MIN_ROUND_MS, cost / this.budget));
-        this.timer = setTimeout(() => void this.round(), next);
-    }
-    async readProc() {
-        // node:fs's callback form: node:fs/promises would be one more module to load before the first probe
-        if (this.procReadable === false)
-            return undefined;
-        const tables = await Promise.all(PROC_TABLES.map((f) => readText(f)));
-        this.procReadable = tables[0].startsWith('  sl');
-        return this.procReadable ? listeningLoopbackPorts(tables.join('\n')) : undefined;
-    }
-}
-/** A file's text, or '' when it cannot be read. */
-const readText = (file) => new Promise((resolve) => (0,external_node_fs_namespaceObject.readFile)(file, 'latin1', (e, text) => resolve(e ? '' : text)));
-
-;// CONCATENATED MODULE: ./src/startup/eta.ts
-/**
- * Milliseconds left in a phase with progress, at `now`: tqdm's own elapsed time per item where it prints one,
- * else the rate between the first and the latest count seen. Undefined while there is no rate yet.
- */
-function phaseLeftMs(p, now) {
-    const { first, last } = p;
-    if (last.n >= last.total)
-        return 0;
-    let perItemMs;
-    if (last.elapsedS !== undefined && last.n > 0)
-        perItemMs = (last.elapsedS * 1000) / last.n;
-    else if (last.n > first.n && last.at > first.at)
-        perItemMs = (last.at - first.at) / (last.n - first.n);
-    if (perItemMs === undefined)
-        return undefined;
-    return Math.max(0, perItemMs * (last.total - last.n) - (now - last.at));
-}
-/**
- * Milliseconds until ready going by earlier runs: the rest of this phase (by its rate, else its usual length) and
- * the usual length of the phases after it; without a known phase, the usual startup minus the time so far.
- */
-function readyInMs(pos, usual) {
-    const index = pos.phase === undefined ? -1 : usual.order.indexOf(pos.phase);
-    if (index >= 0) {
-        const own = (usual.phaseSeconds.get(pos.phase) ?? 0) * 1000;
-        const rest = usual.order.slice(index + 1).reduce((sum, name) => sum + (usual.phaseSeconds.get(name) ?? 0) * 1000, 0);
-        return (pos.phaseLeftMs ?? Math.max(0, own - pos.inPhaseMs)) + rest;
-    }
-    return Math.max(0, usual.totalSeconds * 1000 - pos.elapsedMs);
-}
-function eta(pos, usual) {
-    const usualMs = usual.totalSeconds * 1000;
-    if (pos.elapsedMs > usualMs)
-        return { kind: 'slower', overMs: pos.elapsedMs - usualMs, usualMs };
-    const own = pos.phase === undefined ? undefined : usual.phaseSeconds.get(pos.phase);
-    if (own !== undefined && pos.phaseLeftMs === undefined && pos.inPhaseMs > own * 1000)
-        return { kind: 'slower', overMs: pos.inPhaseMs - own * 1000, usualMs: own * 1000, phase: pos.phase };
-    return { kind: 'ready-in', ms: readyInMs(pos, usual) ?? 0 };
-}
-
-;// CONCATENATED MODULE: ./src/startup/phases.ts
-/**
- * Follows an engine's startup through its log: fed each line with the time it was read, it knows the engine,
- * the phase the engine is in, its progress, the phases behind it with their durations, and any fatal line.
- * Pure: no I/O and no clock of its own; times are milliseconds on the caller's monotonic scale.
- */
-
-// eslint-disable-next-line no-control-regex
-const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
-/** Lines kept while the engine is not yet known, to be read again once it is. */
-const MAX_PENDING = 5000;
-const MAX_QUOTE = 500;
-const ALL_FATAL = ENGINE_LOGS.flatMap((e) => e.fatal);
-class PhaseTracker {
-    log;
-    markers = [];
-    pending = [];
-    list = [];
-    open;
-    lastIndex = -1;
-    /** The read time minus the stamp, at its smallest: maps stamps onto the read scale (a line is read after it is written). */
-    offset = Infinity;
-    lines = 0;
-    fatals = [];
-    readySeen = false;
-    /** A phase its own end marker closed, to be named when the next one begins. */
-    ended;
-    constructor(opts = {}) {
-        if (opts.startedAt !== undefined) {
-            this.open = { name: 'starting', index: -1, start: { at: opts.startedAt } };
-            this.list.push(this.open);
-        }
-        if (opts.engine !== undefined)
-            this.setEngine(opts.engine, 'log');
-    }
-    get engine() {
-        return this.log?.engine;
-    }
-    get ready() {
-        return this.readySeen;
-    }
-    /** Names the engine (from the input or the model list) and reads again the lines that came before. */
-    setEngine(engine, from = 'models') {
-        if (this.log !== undefined)
-            return [];
-        this.log = engineLog(engine);
-        this.markers = phaseMarkers(engine);
-        const events = [{ type: 'engine', engine, from }];
-        for (const p of this.pending.splice(0))
-            events.push(...this.read(p.text, p.at));
-        return events;
-    }
-    /**
-     * One line of the log (a physical line; tqdm's `\r` updates inside it are read one by one), read at `at`;
-     * `lineNumber` is its number in the file when the reader knows better than a count of the lines fed.
-     * `fatal: false` for lines from before the wait began: they tell the phases so far, not a failure now.
-     */
-    feed(rawLine, at, lineNumber = this.lines + 1, { fatal: checkFatal = true } = {}) {
-        this.lines = lineNumber;
-        const text = rawLine.replace(ANSI, '');
-        const events = [];
-        if (checkFatal)
-            this.matchFatal(text, lineNumber);
-        if (this.log === undefined) {
-            const engine = engineOfLine(text);
-            if (engine === undefined) {
-                if (this.pending.push({ text, at }) > MAX_PENDING)
-                    this.pending.shift();
-            }
-            else {
-                this.pending.push({ text, at });
-                events.push(...this.setEngine(engine, 'log'));
-            }
-        }
-        else {
-            events.push(...this.read(text, at));
-        }
-        return events;
-    }
-    /** Ends the phase under way (the wait is over). */
-    finish(at) {
-        if (this.open !== undefined)
-            this.close({ at });
-    }
-    current(now) {
-        if (this.open === undefined)
-            return undefined;
-        return {
-            name: this.open.name,
-            inPhaseMs: Math.max(0, now - this.time(this.open.start)),
-            progress: this.open.progress
-        };
-    }
-    /** The phases that have ended, in order. */
-    timings() {
-        return this.list.filter((p) => p.end !== undefined).map((p) => this.timing(p));
-    }
-    /** The fatal line to quote: the first that names a cause, else the first. */
-    fatal() {
-        return this.fatals.find((f) => f.cause) ?? this.fatals[0];
-    }
-    matchFatal(text, lineNumber) {
-        const found = (this.log?.fatal ?? ALL_FATAL).find((f) => f.pattern.test(text));
-        if (found !== undefined)
-            this.fatals.push({ line: text.trim().slice(0, MAX_QUOTE), lineNumber, cause: found.cause });
-    }
-    read(text, at) {
-        const log = this.log;
-        const stamp = stampOf(log, text);
-        if (stamp !== undefined)
-            this.offset = Math.min(this.offset, at - stamp);
-        const moment = { at, stamp };
-        const events = [];
-        for (const segment of text.split('\r')) {
-            const seg = segment.trim();
-            if (seg === '')
-                continue;
-            this.markers.forEach((marker, index) => {
-                const took = marker.took?.exec(seg)?.groups;
-                if (took !== undefined) {
-                    const phase = this.list.find((p) => p.name === marker.phase) ?? this.begin(marker, index, moment, events);
-                    if (phase !== undefined)
-                        phase.took = Math.max(phase.took ?? 0, tookSeconds(took));
-                }
-                const progress = marker.progress?.exec(seg)?.groups;
-                if (progress !== undefined) {
-                    const phase = this.open?.name === marker.phase ? this.open : this.begin(marker, index, moment, events);
-                    if (phase !== undefined)
-                        record(phase, marker.unit ?? 'steps', progress, at);
-                }
-                else if (marker.start?.test(seg)) {
-                    this.begin(marker, index, moment, events);
-                }
-                if (marker.end?.test(seg) && this.open?.name === marker.phase)
-                    this.ended = this.close(moment);
-            });
-            if (log.ready.test(seg) && !this.readySeen) {
-                this.readySeen = true;
-                if (this.open !== undefined)
-                    this.close(moment);
-            }
-        }
-        return events;
-    }
-    /** Starts a phase if it lies ahead of the current one (other ranks repeat the markers of phases already begun). */
-    begin(marker, index, moment, events) {
-        if (index <= this.lastIndex || this.readySeen)
-            return undefined;
-        const previous = this.open === undefined ? this.ended : this.close(moment);
-        this.ended = undefined;
-        const phase = { name: marker.phase, index, start: moment };
-        this.list.push(phase);
-        this.open = phase;
-        this.lastIndex = index;
-        events.push({ type: 'phase', name: marker.phase, at: moment.at, previous });
-        return phase;
-    }
-    close(moment) {
-        const phase = this.open;
-        phase.end = moment;
-        this.open = undefined;
-        return this.timing(phase);
-    }
-    timing(p) {
-        return {
-            name: p.name,
-            seconds: round1(p.took ?? this.measured(p.start, p.end) / 1000),
-            printed: p.took !== undefined
-        };
-    }
-    /** A moment on the read scale: the engine's stamp where it has one, else when the line was read. */
-    time(m) {
-        return m.stamp !== undefined && Number.isFinite(this.offset) ? m.stamp + this.offset : m.at;
-    }
-    /** Milliseconds between two moments: by the engine's stamps when both have one (and they go forward), else by reads. */
-    measured(start, end) {
-        if (start.stamp !== undefined && end.stamp !== undefined) {
-            // A stamp going back (a clock change on the server) leaves only the reads to go by.
-            return end.stamp >= start.stamp ? end.stamp - start.stamp : Math.max(0, end.at - start.at);
-        }
-        return Math.max(0, this.time(end) - this.time(start));
-    }
-}
-function record(phase, unit, g, at) {
-    const sample = {
-        n: Number(g.n),
-        total: Number(g.total),
-        at,
-        elapsedS: g.elapsed === undefined ? undefined : clockSeconds(g.elapsed)
-    };
-    const p = phase.progress;
-    if (p === undefined || p.last.total !== sample.total || sample.n < p.last.n)
-        phase.progress = { unit, first: sample, last: sample };
-    else
-        p.last = sample;
-}
-const round1 = (x) => Math.round(x * 10) / 10;
-
-;// CONCATENATED MODULE: ./src/startup/profile.ts
-/**
- * The startup profile of one wait: the server's log lines go in, the words for the log come out (the engine, each
- * new phase, a fatal line), and the still-waiting lines say where the startup is and how long it has to go.
- */
-
-
-
-
-class StartupProfile {
-    opts;
-    tracker;
-    /** When the engine's own ready line was read. */
-    readyLineAt;
-    constructor(opts = {}) {
-        this.opts = opts;
-        this.tracker = new PhaseTracker({ engine: opts.engine, startedAt: opts.startedAt });
-    }
-    /** The fatal line to quote once one is seen (the wait ends on it): the first cause, else the first failure. */
-    get fatal() {
-        return this.tracker.fatal();
-    }
-    get engine() {
-        return this.tracker.engine;
-    }
-    /** One line of the server's log (its number in the file, when known), read at `at`: returns what to say about it. */
-    line(text, at, lineNumber) {
-        return this.say(this.tracker.feed(text, at, lineNumber), at);
-    }
-    /** A line written before the wait began (a server started elsewhere): it tells the phases so far, never a failure. */
-    earlier(text, at, lineNumber) {
-        return this.say(this.tracker.feed(text, at, lineNumber, { fatal: false }), at);
-    }
-    /** A model-list body's JSON from the server: `owned_by` can name the engine. */
-    models(json) {
-        const engine = this.tracker.engine === undefined ? engineOfModelList(json) : undefined;
-        return engine === undefined ? [] : this.say(this.tracker.setEngine(engine));
-    }
-    /** Where the startup is, for a still-waiting line; undefined while neither a phase nor earlier runs tell. */
-    status(now, elapsedMs) {
-        const phase = this.tracker.current(now);
-        if (phase === undefined) {
-            return this.opts.usual && etaText(eta({ inPhaseMs: 0, elapsedMs }, this.opts.usual));
-        }
-        const left = phase.progress === undefined ? undefined : phaseLeftMs(phase.progress, now);
-        const against = this.opts.usual &&
-            eta({ phase: phase.name, inPhaseMs: phase.inPhaseMs, phaseLeftMs: left, elapsedMs }, this.opts.usual);
-        return progressText(phase, left, against);
-    }
-    /**
-     * When the server is expected ready, for the probe schedule: when its ready line was read, else going by the
-     * phase under way in its log (its progress, and what earlier runs took for it and the phases after it);
-     * undefined while neither tells (the schedule then goes by how long earlier runs answered "loading").
-     */
-    readyAt(now) {
-        if (this.readyLineAt !== undefined)
-            return this.readyLineAt;
-        const usual = this.opts.usual;
-        const phase = this.tracker.current(now);
-        if (usual === undefined || phase === undefined || !usual.order.includes(phase.name))
-            return undefined;
-        const left = phase.progress === undefined ? undefined : phaseLeftMs(phase.progress, now);
-        const ms = readyInMs({ phase: phase.name, inPhaseMs: phase.inPhaseMs, phaseLeftMs: left, elapsedMs: 0 }, usual);
-        if (ms === undefined)
-            return undefined;
-        if (ms > 0)
-            return now + ms;
-        // Past what earlier runs took for the last phase: it was expected when that ended, and the schedule backs off.
-        return Math.min(now, now - phase.inPhaseMs + (usual.phaseSeconds.get(phase.name) ?? 0) * 1000);
-    }
-    /** The engine's ready line has been read. */
-    get readyLineSeen() {
-        return this.readyLineAt !== undefined;
-    }
-    /** The wait is over: the phases, the one under way ended at `at`. */
-    finish(at) {
-        this.tracker.finish(at);
-        return this.tracker.timings();
-    }
-    /** The engine's name for people, when known. */
-    get label() {
-        return this.engine === undefined ? undefined : engineLog(this.engine).label;
-    }
-    /** `at`: when the line that gave the events was read (the ready line's moment, once the tracker has seen it). */
-    say(events, at) {
-        if (at !== undefined && this.tracker.ready)
-            this.readyLineAt ??= at;
-        const lines = [];
-        for (const e of events) {
-            if (e.type === 'engine')
-                lines.push(`engine: ${engineLog(e.engine).label} (${e.from === 'log' ? 'from its log' : 'from its model list'})`);
-            else if (e.type === 'phase')
-                lines.push(phaseChangeText(e.name, e.previous));
-        }
-        return lines;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/history/around-wait.ts
-
-
-
-/** Reads the earlier runs with `key`; `file` undefined (with `offNotice` saying why, if it is worth saying) is history off. */
-function loadHistory(file, key, offNotice) {
-    const off = (notice) => ({ key, earlier: [], notices: notice ? [notice] : [], warnings: [] });
-    if (file === undefined)
-        return off(offNotice);
-    const problem = prepareHistory(file);
-    if (problem !== undefined)
-        return off(problem);
-    try {
-        const { runs, skipped } = readHistory(file);
-        const earlier = runs.filter((r) => r.key === key);
-        const warnings = skipped
-            ? [`History: skipped ${skipped} line${skipped === 1 ? '' : 's'} of ${file} that could not be read.`]
-            : [];
-        return { file, key, earlier, usual: usualStartup(earlier), notices: [], warnings };
-    }
-    catch (e) {
-        return off(`History is off: cannot read ${file} (${e.message}).`);
-    }
-}
-/**
- * Compares the finished run with the earlier ones, then appends it, waiting for the file's lock at most
- * `lockWaitMs`. A regression is told only against at least `minRuns` earlier ready runs: against one, a cold page
- * cache beside a warm one is a regression every time. The smoke test's decode rate is held to the same `minRuns`,
- * against `throughputThresholdPercent`.
- */
-function recordRun(history, run, thresholdPercent, minRuns, lockWaitMs, throughputThresholdPercent = 15) {
-    const r = regression(history.earlier, run);
-    const slower = throughputRegression(history.earlier, run);
-    const drift = envDrift(history.earlier, run);
-    const notices = [];
-    if (history.file !== undefined) {
-        try {
-            if (!appendRun(history.file, run, undefined, lockWaitMs))
-                notices.push('History: this run was not recorded, its line is too long.');
-        }
-        catch (e) {
-            notices.push(`History: this run was not recorded (${e.message}).`);
-        }
-    }
-    return {
-        expectedSeconds: history.usual?.totalSeconds,
-        regressionPercent: r?.percent,
-        regression: r !== undefined && r.runs >= minRuns && r.percent > thresholdPercent ? regressionText(r) : undefined,
-        drift: drift.length ? driftWarning(drift) : undefined,
-        usualDecodeTokensPerSecond: slower?.usual,
-        throughputRegression: slower !== undefined && slower.runs >= minRuns && slower.percentBelow > throughputThresholdPercent
-            ? throughputRegressionText(slower)
-            : undefined,
-        notices
-    };
-}
-
-;// CONCATENATED MODULE: ./src/server/process.ts
-/**
- * The model server as a process: launched in the background by `start`, or found by `pid`; watched until it
- * exits; its start time and environment read from /proc (Linux). The gate leaves it running either way.
- */
-
-
-
-
-
-
-
-/**
- * Where the log goes with `start` and no `log-file`: a new file in the runner's temporary directory (the system's
- * outside a runner) named with this run's pid, `model-server-<pid>.log`, created now so that no other run's log is
- * ever truncated (two gates at once on one machine, or a pid reused since an earlier run: then `-2`, `-3`, \u2026).
- */
-function newLogFile(env, pid = process.pid) {
-    const dir = env.RUNNER_TEMP || (0,external_node_os_namespaceObject.tmpdir)();
-    for (let n = 1;; n++) {
-        const path = (0,external_node_path_namespaceObject.join)(dir, `model-server-${pid}${n === 1 ? '' : `-${n}`}.log`);
-        try {
-            if (n === 1)
-                (0,external_node_fs_namespaceObject.mkdirSync)(dir, { recursive: true });
-            (0,external_node_fs_namespaceObject.closeSync)((0,external_node_fs_namespaceObject.openSync)(path, 'wx'));
-            return path;
-        }
-        catch (e) {
-            const code = e.code;
-            if (code === 'EEXIST' && n < 1000)
-                continue;
-            throw new InputError('log-file', `none given, and no new log can be created in "${printable(dir)}" (${code ?? e.message})`);
-        }
-    }
-}
-/** The step's environment, without the action's own `INPUT_*` variables (which carry its api-key). */
-function serverEnv(env) {
-    return Object.fromEntries(Object.entries(env).filter((e) => e[1] !== undefined && !isInputVariable(e[0])));
-}
-const FOREGROUND_HINT = '"start" must run the server in the foreground, without & or nohup: the action puts it in the background';
-/** Like a `run:` step: bash, which also execs a lone command so that the pid is the server's own. */
-const SHELL = (0,external_node_fs_namespaceObject.existsSync)('/bin/bash') ? '/bin/bash' : '/bin/sh';
-/**
- * Runs `command` with the shell, detached in its own process group (pid = group id) so that it outlives the
- * step and a signal to the action does not reach it; stdout and stderr are appended to `logFile` (never truncated:
- * it may be a log the user keeps, or another run's).
- */
-function startServer(command, logFile, env, clock) {
-    let fd;
-    let logOffset;
-    try {
-        (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(logFile), { recursive: true });
-        fd = (0,external_node_fs_namespaceObject.openSync)(logFile, 'a');
-        logOffset = (0,external_node_fs_namespaceObject.fstatSync)(fd).size;
-    }
-    catch (e) {
-        throw new InputError('log-file', `"${printable(logFile)}" cannot be written (${e.code ?? e.message})`);
-    }
-    try {
-        // node:child_process (with node:dgram) only for `start`
-        const child = process
-            .getBuiltinModule('node:child_process')
-            .spawn(SHELL, ['-c', command], { detached: true, stdio: ['ignore', fd, fd], env });
-        const startedAt = clock.now();
-        const exited = new Promise((resolve) => {
-            child.once('error', (e) => resolve(`could not be started (${e.message})`));
-            child.once('exit', (code, signal) => resolve(signal
-                ? `was killed by ${signal}`
-                : code === 0
-                    ? `exited with code 0 (${FOREGROUND_HINT})`
-                    : `exited with code ${code}`));
-        });
-        child.unref();
-        const pid = child.pid;
-        if (pid === undefined)
-            throw new Error(`could not start ${SHELL} for "start"`);
-        return {
-            pid,
-            startedAt,
-            exited,
-            // Once the shell has exec'd the server (or if it has exited), what it was given is what it started with.
-            environ: () => readEnviron(pid) ?? env,
-            release: () => child.removeAllListeners(),
-            logOffset
-        };
-    }
-    finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
-    }
-}
-/** Watches a process started elsewhere; it is polled, since only a parent hears of its child's exit. */
-function attachServer(pid, clock, pollMs = 250) {
-    const first = procStat(pid);
-    const ageMs = first === undefined ? undefined : processAgeMs(first.startTicks);
-    let timer;
-    const exited = new Promise((resolve) => {
-        const check = () => {
-            const why = gone(pid, first?.startTicks);
-            if (why === undefined)
-                return;
-            clearInterval(timer);
-            resolve(why);
-        };
-        timer = setInterval(check, pollMs);
-        check();
-    });
-    return {
-        pid,
-        startedAt: ageMs === undefined ? undefined : clock.now() - ageMs,
-        exited,
-        environ: () => readEnviron(pid),
-        release: () => clearInterval(timer)
-    };
-}
-/** Reads `pid` when it names a file. */
-function resolvePid(spec) {
-    if ('pid' in spec)
-        return spec.pid;
-    let text;
-    try {
-        text = (0,external_node_fs_namespaceObject.readFileSync)(spec.file, 'utf8').trim();
-    }
-    catch (e) {
-        throw new InputError('pid', `could not read "${printable(spec.file)}" (${e.code ?? e.message}): give ${PID_FORM}`);
-    }
-    if (!/^\d+$/.test(text) || Number(text) < 1)
-        throw new InputError('pid', `"${printable(spec.file)}" holds "${printable(text)}", not a process id`);
-    return Number(text);
-}
-/** Why the process is no longer running, or undefined while it runs. */
-function gone(pid, startTicks) {
-    const stat = procStat(pid);
-    if (stat !== undefined) {
-        if (stat.state === 'Z')
-            return 'has exited (a zombie awaiting its parent)';
-        // the same id on a process that started at another time: ours is gone and the id was reused
-        if (startTicks !== undefined && stat.startTicks !== startTicks)
-            return 'has exited (its process id now belongs to another process)';
-        return undefined;
-    }
-    try {
-        process.kill(pid, 0);
-        return undefined;
-    }
-    catch (e) {
-        return e.code === 'EPERM' ? undefined : 'is not running';
-    }
-}
-/** USER_HZ, the unit of /proc start times: 100 on every Linux architecture GitHub runners use. */
-const TICKS_PER_SECOND = 100;
-function processAgeMs(startTicks) {
-    try {
-        const uptimeS = Number((0,external_node_fs_namespaceObject.readFileSync)('/proc/uptime', 'utf8').split(' ')[0]);
-        return Math.max(0, uptimeS * 1000 - (startTicks * 1000) / TICKS_PER_SECOND);
-    }
-    catch {
-        return undefined;
-    }
-}
-function readEnviron(pid) {
-    try {
-        const entries = (0,external_node_fs_namespaceObject.readFileSync)(`/proc/${pid}/environ`, 'utf8')
-            .split('\0')
-            .filter((e) => e.includes('='));
-        return Object.fromEntries(entries.map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]));
-    }
-    catch {
-        return undefined;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/server/watch.ts
-/** Turns what happens beside the wait into a halt: the server process exiting, a fail-pattern log line, cancellation. */
-
-
-
-/**
- * How long `fail-pattern` may run on one look's new lines: a pattern that backtracks (`(\w+\s?)+: CUDA error`
- * on an ordinary line) would otherwise hold the event loop, the deadline and the signals with it.
- */
-const FAIL_PATTERN_LIMIT_MS = 250;
-/** How long a fatal log line waits for the server's exit, to name its exit code too. */
-const EXIT_GRACE_MS = 150;
-/** The least time between two reads of the log woken by the file system. */
-const SCAN_GAP_MS = 20;
-/** Watches a file for changes; undefined where it cannot (not there yet, no inotify): the timer reads it then. */
-function watchFile(path, onChange) {
-    try {
-        const watcher = (0,external_node_fs_namespaceObject.watch)(path, { persistent: false }, onChange);
-        watcher.on('error', () => watcher.close());
-        return watcher;
-    }
-    catch {
-        return undefined;
-    }
-}
-function watchServer({ halter, server, log, failPattern, readLines, cancel, pollMs = 200 }) {
-    let closed = false;
-    // A server that exits after the wait is over (or a late fatal line) ends nothing.
-    const halt = (h) => void (closed || halter.halt(h));
-    const logError = (line, why, after = '') => ({
-        reason: 'log-error',
-        detail: `line ${line.number} of ${log?.path} ${why}: ${line.text}${after}`
-    });
-    /** Reads the new lines: a log error among them, if any. A named cause explains most, then the user's pattern. */
-    const read = (after = '') => {
-        if (log === undefined)
-            return undefined;
-        const fresh = log.poll();
-        // a log that became a directory, or cannot be read any more, ends the wait: nothing it says can be watched
-        if (log.problem !== undefined)
-            return { reason: 'log-error', detail: `${log.problem}${after}` };
-        const known = readLines?.(fresh);
-        const found = failPattern
-            ? findWithin(failPattern, fresh.map((l) => l.text), FAIL_PATTERN_LIMIT_MS)
-            : -1;
-        if (typeof found === 'object') {
-            const line = fresh[found.outOfTimeAt];
-            return {
-                reason: 'log-error',
-                detail: `fail-pattern ${String(failPattern)} ran out of time on line ${line.number} of ${log.path} ` +
-                    `(it backtracks too much: simplify "fail-pattern")${after}`
-            };
-        }
-        const matching = found === -1 ? undefined : fresh[found];
-        const knownError = (k) => logError(k.line, `is a known fatal ${k.engineLabel ?? 'model server'} line`, after);
-        if (known?.cause)
-            return knownError(known);
-        if (matching)
-            return logError(matching, 'matches fail-pattern', after);
-        return known ? knownError(known) : undefined;
-    };
-    /** Calls `f` now, or `gapMs` after its last call when that was sooner (once, however many calls came between). */
-    const spaced = (f, gapMs) => {
-        let last = -Infinity;
-        let pending;
-        return () => {
-            if (pending !== undefined || closed)
-                return;
-            const wait = last + gapMs - systemClock.now();
-            const run = () => {
-                pending = undefined;
-                last = systemClock.now();
-                if (!closed)
-                    f();
-            };
-            if (wait <= 0)
-                run();
-            else
-                pending = setTimeout(run, wait);
-        };
-    };
-    let found;
-    let grace;
-    const scan = () => {
-        // a log that was not there yet when the wait began
-        if (changes === undefined && log !== undefined && !closed)
-            changes = watchFile(log.path, onChange);
-        if (found !== undefined || (found = read()) === undefined)
-            return;
-        // A server usually exits right after its fatal line: a moment's grace lets the message give the exit code.
-        if (server === undefined)
-            halt(found);
-        else
-            grace = setTimeout(halt, EXIT_GRACE_MS, found);
-    };
-    const reads = log !== undefined && (failPattern !== undefined || readLines !== undefined);
-    const timer = reads ? setInterval(scan, pollMs) : undefined;
-    // The file system says when the log grows, so that a ready line is read within milliseconds, not a poll later;
-    // reads are spaced by SCAN_GAP_MS, so that a progress bar redrawn a thousand times a second costs little.
-    const onChange = spaced(() => scan(), SCAN_GAP_MS);
-    let changes = reads ? watchFile(log.path, onChange) : undefined;
-    void server?.exited.then((how) => {
-        if (closed)
-            return;
-        // A crash usually prints its cause just before: the fatal line explains more than the exit code.
-        const after = `; the server process ${server.pid} then ${how}`;
-        const error = found ? { ...found, detail: found.detail + after } : read(after);
-        halt(error ?? { reason: 'server-exited', detail: `the server process ${server.pid} ${how}` });
-    });
-    const onCancel = () => halt({ reason: 'cancelled', detail: `the job was cancelled (${cancel?.halted ?? 'aborted'})` });
-    if (cancel?.signal.aborted)
-        onCancel();
-    else
-        cancel?.signal.addEventListener('abort', onCancel, { once: true });
-    return {
-        close() {
-            closed = true;
-            clearInterval(timer);
-            changes?.close();
-            clearTimeout(grace);
-            cancel?.signal.removeEventListener('abort', onCancel);
-        }
-    };
-}
-
-;// CONCATENATED MODULE: ./src/wait/loop.ts
-/** The wait loop: probe, judge, report changes, until ready, a fatal answer, a halt, or the deadline. */
-
-
-
-/**
- * A timeline keeps this many first and this many last changes, and counts those between: a model list that
- * changes on every probe must not grow memory, the log and the summary without limit.
- */
-const TIMELINE_ENDS = 20;
-function addChange(timeline, entry) {
-    timeline.push(entry);
-    if (timeline.length <= 2 * TIMELINE_ENDS + 1)
-        return;
-    // the oldest of the last changes goes; the next one carries the count
-    const [gone] = timeline.splice(TIMELINE_ENDS, 1);
-    timeline[TIMELINE_ENDS] = { ...timeline[TIMELINE_ENDS], dropped: (gone.dropped ?? 0) + 1 };
-}
-async function waitForModel(opts, deps) {
-    const { clock } = deps;
-    const start = deps.startedAt ?? clock.now();
-    const deadline = start + opts.timeoutMs;
-    const timeline = [];
-    let attempts = 0;
-    let streak = 0;
-    let last;
-    let models = [];
-    let firstResponseMs;
-    let generationMs;
-    let generationFailed = false;
-    let quietSince = start;
-    let engineReadiness;
-    let listedMs;
-    /** When the server began answering HTTP without being ready: the adaptive schedule counts the load from it. */
-    let answeringSince;
-    // The log's ready line wakes the loop once: should the probe then say "not yet", the schedule takes over.
-    let readyLineWoke = false;
-    const readyLine = () => {
-        const seen = deps.readyLine;
-        if (seen === undefined || readyLineWoke)
-            return undefined;
-        return (signal) => seen(signal).then(() => void (readyLineWoke ||= !signal.aborted));
-    };
-    const finish = (reason, halt) => ({
-        ready: reason === 'ready',
-        reason,
-        elapsedMs: clock.now() - start,
-        attempts,
-        last,
-        models,
-        firstResponseMs,
-        generationMs,
-        halt,
-        ...(engineReadiness === undefined ? {} : { engineReadiness }),
-        timeline
-    });
-    const halted = () => deps.halter?.halted;
-    const signal = deps.halter?.signal;
-    for (;;) {
-        const sentAt = clock.now();
-        let halt = halted();
-        if (halt)
-            return finish(halt.reason, halt);
-        if (sentAt >= deadline)
-            return finish(generationFailed ? 'generation-failed' : 'timeout');
-        attempts++;
-        const budgetMs = Math.min(opts.requestTimeoutMs, deadline - sentAt);
-        const probed = await probeOnce(deps, opts.expect, sentAt, budgetMs, signal);
-        // An answer cut short by the halt, or one that came in as the server died, says nothing.
-        if ((halt = halted()))
-            return finish(halt.reason, halt);
-        // A probe cut short by the deadline says nothing new: the answer before it is the one worth reporting.
-        if (budgetMs < opts.requestTimeoutMs && probed.timedOut && last) {
-            return finish(generationFailed ? 'generation-failed' : 'timeout');
-        }
-        let assessment = probed.assessment;
-        if (assessment.state === 'ready' && deps.engineReady) {
-            listedMs ??= clock.now() - start;
-            const budgetMs = Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now()));
-            const check = await deps.engineReady(budgetMs, signal);
-            if ((halt = halted()))
-                return finish(halt.reason, halt);
-            if (check !== undefined) {
-                assessment = withEngineReadiness(assessment, check, opts.expect);
-                engineReadiness = { request: check.request, listedMs, readyMs: engineReadiness?.readyMs };
-                if (check.assessment.state === 'ready')
-                    engineReadiness.readyMs ??= clock.now() - start;
-            }
-        }
-        const failedBefore = generationFailed;
-        generationFailed = false;
-        if (assessment.state === 'ready' && streak + 1 >= opts.successThreshold && deps.generate) {
-            const generationBudgetMs = Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now()));
-            const check = await deps.generate(assessment.modelId, generationBudgetMs, signal);
-            if ((halt = halted()))
-                return finish(halt.reason, halt);
-            // Likewise a generation request cut short by the deadline: the failure before it explains more.
-            if (generationBudgetMs < opts.requestTimeoutMs && check.assessment.state === 'down' && last) {
-                return finish(failedBefore ? 'generation-failed' : 'timeout');
-            }
-            assessment = withGeneration(assessment, check, opts.expect);
-            if (check.assessment.state === 'ready')
-                generationMs = check.latencyMs;
-            else
-                generationFailed = assessment.state !== 'fatal';
-        }
-        const now = clock.now();
-        const elapsedMs = now - start;
-        if (assessment.status !== undefined)
-            firstResponseMs ??= elapsedMs;
-        if (assessment.models !== undefined)
-            models = assessment.models;
-        if (!sameAnswer(assessment.answer, last?.answer)) {
-            const lost = assessment.state === 'down' && last !== undefined && last.state !== 'down' && firstResponseMs !== undefined;
-            addChange(timeline, { elapsedMs, summary: assessment.summary, ...(lost ? { lost } : {}) });
-            deps.onEvent?.({ type: lost ? 'lost' : 'change', elapsedMs, attempt: attempts, assessment });
-            quietSince = now;
-        }
-        else if (now - quietSince >= opts.progressIntervalMs) {
-            deps.onEvent?.({ type: 'progress', elapsedMs, attempt: attempts, assessment });
-            quietSince = now;
-        }
-        last = assessment;
-        if (assessment.state === 'fatal')
-            return finish(assessment.fatalReason ?? 'timeout');
-        streak = assessment.state === 'ready' ? streak + 1 : 0;
-        if (streak >= opts.successThreshold)
-            return finish('ready');
-        if (opts.once)
-            return finish(generationFailed ? 'generation-failed' : 'timeout');
-        const { refused } = probed;
-        const portWatch = deps.portWatch;
-        if (refused && portWatch) {
-            // While a local port is closed the watch is the probe; HTTP probes then go out with the progress lines.
-            const spacing = portWatch.local ? Math.max(opts.intervalMs, opts.progressIntervalMs) : opts.intervalMs;
-            const untilMs = Math.min(sentAt + spacing, deadline) - clock.now();
-            await sleepUntilWoken(clock, untilMs, [(wake) => portWatch.opened(wake), readyLine()], signal);
-            // a port that shows as open yet refuses must not turn the loop into a busy one
-            const earliest = Math.min(sentAt + MIN_PROBE_GAP_MS, deadline);
-            if (clock.now() < earliest)
-                await clock.sleep(earliest - clock.now(), signal);
-        }
-        else {
-            answeringSince = probed.answered ? (answeringSince ?? sentAt) : undefined;
-            const next = nextProbeAt({
-                mode: opts.schedule ?? 'fixed',
-                intervalMs: opts.intervalMs,
-                sentAt,
-                now,
-                answeringSince,
-                readyAt: deps.readyAt?.(now),
-                usualAnsweringMs: deps.usualAnsweringMs,
-                logTellsReady: deps.logTellsReady?.(),
-                retryAfterMs: probed.retryAfterMs,
-                deadline
-            });
-            await sleepUntilWoken(clock, next - clock.now(), [readyLine()], signal);
-        }
-    }
-}
-const MIN_PROBE_GAP_MS = 50;
-/**
- * One probe, judged. Only the judgement and the few facts the schedule needs leave this function: the answer
- * itself (up to 1 MiB of text and its parsed JSON) must not stay reachable through the loop's sleep, or a fleet
- * of servers answering near the cap would hold one such answer each until its next probe.
- */
-async function probeOnce(deps, expect, sentAt, budgetMs, signal) {
-    const result = await deps.probe(budgetMs, signal);
-    return {
-        // match-regex runs within what is left of the probe's time, so a runaway pattern cannot pass the deadline
-        assessment: assess(result, expect, sentAt + budgetMs - deps.clock.now()),
-        timedOut: result.kind === 'error' && result.code === 'TIMEOUT',
-        refused: result.kind === 'error' && result.code === 'ECONNREFUSED',
-        answered: result.kind === 'http',
-        retryAfterMs: result.kind === 'http' ? result.retryAfterMs : undefined
-    };
-}
-/** Sleeps `ms`, or less: until one of `wakers` resolves, or `halt` aborts. */
-async function sleepUntilWoken(clock, ms, wakers, halt) {
-    const wake = new AbortController();
-    const signal = halt ? AbortSignal.any([wake.signal, halt]) : wake.signal;
-    await Promise.race([clock.sleep(ms, signal), ...wakers.flatMap((w) => (w ? [w(signal)] : []))]);
-    wake.abort();
-}
-/** Folds the engine's own readiness answer into the model-list assessment: listed is not ready until it says so. */
-function withEngineReadiness(listed, check, expect) {
-    const { assessment: h, request } = check;
-    const state = h.state === 'ready' ? listed.state : 'waiting';
-    const answer = { ...listed.answer, state, engineReadiness: { request, answer: h.answer } };
-    return { ...listed, state, answer, ...answerWords(answer, expect) };
-}
-/** Folds a generation check into the model-list assessment it followed. */
-function withGeneration(listed, check, expect) {
-    const { assessment: g, request } = check;
-    // Listed and ready, so the generation request's answer decides: ready, waiting, or fatal (a refused key).
-    const state = g.state === 'ready' || g.state === 'fatal' ? g.state : 'waiting';
-    const answer = { ...listed.answer, state, generation: { request, answer: g.answer } };
-    const extra = g.state === 'fatal' ? { fatalReason: g.fatalReason } : {};
-    const excerpt = g.state === 'ready' ? {} : { excerpt: g.excerpt };
-    return { ...listed, ...extra, ...excerpt, state, answer, ...answerWords(answer, expect) };
-}
-
-;// CONCATENATED MODULE: ./src/wait/outcome.ts
-/** What an answer must be for these settings to call it ready. */
-const expectation = (s) => ({
-    model: s.model,
-    match: s.match,
-    matchRegex: s.matchRegex,
-    status: s.status
-});
-
-;// CONCATENATED MODULE: ./src/wait/halt.ts
-/**
- * Ends a wait once, with a typed reason (a `Halt`; for a cancelled job, the signal the runner sent): `signal` cuts
- * short every sleep and request listening to it, `halted` says why. The first `halt` wins; later ones are
- * refused, so that whoever halted the wait can tell.
- */
-class Halter {
-    controller = new AbortController();
-    signal = this.controller.signal;
-    first;
-    get halted() {
-        return this.first;
-    }
-    /** Ends the wait with `halt`; false when it had already ended. */
-    halt(halt) {
-        if (this.first !== undefined)
-            return false;
-        this.first = halt;
-        this.controller.abort(halt);
-        return true;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/engines/streams.ts
-/**
- * How to ask each engine for a streamed generation and how to read its stream, as data: the route, the request
- * body (greedy, a fixed prompt, a number of tokens), the framing (SSE `data:` lines or one JSON object a line) and
- * what each event carries. Facts from each engine's source (see the research notes on model servers).
- */
-
-const streams_isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
-const count = (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : undefined;
-/** Greedy decoding of this prompt writes numbers until the token limit: no early end of text. */
-const streams_PROMPT = 'Count from 1 to 1000, separated by commas: 1, 2, 3,';
-/** `{"error": \u2026}` in any engine's shape, in words; undefined when the event is no error. */
-function errorText(event) {
-    const e = event.error;
-    if (e === undefined || e === null)
-        return event.object === 'error' ? String(event.message ?? 'error') : undefined;
-    if (typeof e === 'string')
-        return e;
-    if (streams_isObject(e) && typeof e.message === 'string')
-        return e.message;
-    return JSON.stringify(e).slice(0, 200);
-}
-const STREAM_ROUTES = {
-    openai: {
-        name: 'openai',
-        servers: 'vLLM, SGLang, llama.cpp, LocalAI, NIM, LM Studio, TGI and Ollama (/v1)',
-        path: '/v1/completions',
-        framing: 'sse',
-        body: (model, tokens) => ({
-            model,
-            prompt: streams_PROMPT,
-            max_tokens: tokens,
-            temperature: 0,
-            stream: true,
-            // the last event then carries `usage`, the engine's own count
-            stream_options: { include_usage: true }
-        }),
-        // an OpenAI-compatible server that predates `stream_options` may refuse it: its chunks are counted instead
-        plainBody: (model, tokens) => ({ model, prompt: streams_PROMPT, max_tokens: tokens, temperature: 0, stream: true }),
-        read(event) {
-            const error = errorText(event);
-            if (error !== undefined)
-                return { error };
-            const choices = Array.isArray(event.choices) ? event.choices.filter(streams_isObject) : [];
-            const text = choices.map((c) => (typeof c.text === 'string' ? c.text : '')).join('');
-            const completion = streams_isObject(event.usage) ? count(event.usage.completion_tokens) : undefined;
-            return {
-                text,
-                ...(completion === undefined ? {} : { tokens: { count: completion, source: 'usage.completion_tokens' } })
-            };
-        }
-    },
-    // llama.cpp's own route: its last event carries `timings` (predicted_n tokens in predicted_ms)
-    llamacpp: {
-        name: 'llamacpp',
-        servers: 'llama.cpp',
-        path: '/completion',
-        framing: 'sse',
-        // `model` picks the model of a router-mode server; a server of one model ignores it
-        body: (model, tokens) => ({
-            ...(model === undefined ? {} : { model }),
-            prompt: streams_PROMPT,
-            n_predict: tokens,
-            temperature: 0,
-            top_k: 1,
-            stream: true,
-            cache_prompt: false
-        }),
-        read(event) {
-            const error = errorText(event);
-            if (error !== undefined)
-                return { error };
-            const predicted = streams_isObject(event.timings) ? count(event.timings.predicted_n) : undefined;
-            return {
-                text: typeof event.content === 'string' ? event.content : '',
-                ...(predicted === undefined ? {} : { tokens: { count: predicted, source: 'timings.predicted_n' } }),
-                ...(event.stop === true ? { done: true } : {})
-            };
-        }
-    },
-    // TGI's `data:` lines have no space after the colon; the last event carries `details` when asked for
-    tgi: {
-        name: 'tgi',
-        servers: 'TGI',
-        path: '/generate_stream',
-        framing: 'sse',
-        body: (_model, tokens) => ({
-            inputs: streams_PROMPT,
-            parameters: { max_new_tokens: tokens, do_sample: false, details: true }
-        }),
-        read(event) {
-            const error = errorText(event);
-            if (error !== undefined)
-                return { error };
-            const token = streams_isObject(event.token) ? event.token : undefined;
-            const generated = streams_isObject(event.details) ? count(event.details.generated_tokens) : undefined;
-            return {
-                text: token !== undefined && token.special !== true && typeof token.text === 'string' ? token.text : '',
-                ...(generated === undefined ? {} : { tokens: { count: generated, source: 'details.generated_tokens' } }),
-                ...(typeof event.generated_text === 'string' ? { done: true } : {})
-            };
-        }
-    },
-    // Ollama streams by default: one JSON object a line, the last with `done: true` and `eval_count`
-    ollama: {
-        name: 'ollama',
-        servers: 'Ollama',
-        path: '/api/generate',
-        framing: 'ndjson',
-        body: (model, tokens) => ({
-            model,
-            prompt: streams_PROMPT,
-            stream: true,
-            options: { num_predict: tokens, temperature: 0, top_k: 1 }
-        }),
-        read(event) {
-            const error = errorText(event);
-            if (error !== undefined)
-                return { error };
-            const evals = event.done === true ? count(event.eval_count) : undefined;
-            return {
-                text: typeof event.response === 'string' ? event.response : '',
-                ...(evals === undefined ? {} : { tokens: { count: evals, source: 'eval_count' } }),
-                ...(event.done === true ? { done: true } : {})
-            };
-        }
-    }
+const ERROR_WORDS = {
+    ECONNREFUSED: 'connection refused',
+    ECONNRESET: 'connection reset by the server',
+    UND_ERR_SOCKET: 'connection closed by the server before a complete answer',
+    EPIPE: 'connection closed by the server',
+    ENOTFOUND: 'host not found (DNS)',
+    EAI_AGAIN: 'host name lookup failed for now (DNS)',
+    EHOSTUNREACH: 'host unreachable',
+    ENETUNREACH: 'network unreachable',
+    ETIMEDOUT: 'connection attempt timed out',
+    UND_ERR_CONNECT_TIMEOUT: 'connection attempt timed out',
+    HPE_INVALID_CONSTANT: 'the answer is not valid HTTP',
+    TOO_MANY_REDIRECTS: `more than ${_http_probe_js__WEBPACK_IMPORTED_MODULE_1__/* .MAX_REDIRECTS */ .NX} redirects (a redirect loop?)`,
+    BAD_REDIRECT: 'redirected to a URL that is not http:// or https://'
 };
-/** An engine the log or the `engine` input names, without a model-list URL that tells the route. */
-const ENGINE_STREAMS = {
-    vllm: 'openai',
-    sglang: 'openai',
-    llamacpp: 'llamacpp',
-    tgi: 'tgi',
-    ollama: 'ollama'
+/** What a proxy did when the connection to it failed (`PROXY_<code>`, see the probe). */
+const PROXY_WORDS = {
+    ECONNREFUSED: 'refused the connection',
+    ENOTFOUND: 'was not found (DNS)',
+    EAI_AGAIN: 'could not be looked up for now (DNS)',
+    EHOSTUNREACH: 'is unreachable',
+    ENETUNREACH: 'is on an unreachable network',
+    ETIMEDOUT: 'did not accept the connection in time',
+    UND_ERR_CONNECT_TIMEOUT: 'did not accept the connection in time',
+    CLOSED: 'closed the connection before the tunnel was open'
 };
 /**
- * The streamed generation for an endpoint: by its model-list path (the part before it is the server's base, a
- * proxy prefix kept), else by the engine at the URL's origin; llama.cpp, once known, by its own `/completion`.
- * `none`: why no text generation is known there (Triton, TorchServe, KServe, an unknown path and engine).
+ * The words of an error code, or of a proxy's (`viaProxy`: a `PROXY_<code>`, said after "the proxy \u2026");
+ * undefined for a code without words of its own.
  */
-function streamRoute(url, engine) {
-    const found = generationRoute(url);
-    if (found !== undefined) {
-        const name = found.route.name === 'openai' && engine === 'llamacpp' ? 'llamacpp' : found.route.name;
-        return { route: STREAM_ROUTES[name], base: found.base };
-    }
-    const name = engine === undefined ? undefined : ENGINE_STREAMS[engine];
-    if (name !== undefined)
-        return { route: STREAM_ROUTES[name], base: url.origin };
-    return engine === undefined ? { none: 'unknown-route' } : { none: 'no-text-generation', engine };
+function codeWords(code, viaProxy) {
+    if (!viaProxy)
+        return ERROR_WORDS[code];
+    const own = code.slice('PROXY_'.length);
+    return PROXY_WORDS[own] ?? (ERROR_WORDS[own] === undefined ? undefined : `failed: ${ERROR_WORDS[own]}`);
 }
-
-;// CONCATENATED MODULE: ./src/smoke/measure.ts
-/**
- * The throughput smoke test: once the server is ready, a few streamed generation requests one after another, each
- * timed from the request to its first token (TTFT) and from its first token to its last (the decode rate). Tokens
- * are counted by the engine's own figure where its stream gives one, else as the chunks that carried text.
- */
-
-
-
-
-
-/** Runs the smoke test against one endpoint, within `settings.timeoutMs` in all; `signal` ends it at once. */
-async function smokeTest(target, settings, deps) {
-    const found = streamRoute(target.url, target.engine);
-    if ('none' in found)
+/** Whether an error code has words of its own (else its message is quoted). */
+const errorHasWords = (code, viaProxy = false) => codeWords(code, viaProxy) !== undefined;
+/** The first `max` ids, then how many more of `total`. */
+function someOf(ids, max, total = ids.length) {
+    const named = ids.slice(0, max).map((id) => (0,_wait_assess_js__WEBPACK_IMPORTED_MODULE_0__/* .clip */ .$Q)(id, 200));
+    return total > named.length ? `${named.join(', ')} and ${total - named.length} more` : named.join(', ');
+}
+/** A generation request that produced a token: its arrival is the news, not its body. */
+const generatedWords = (request) => ({ summary: `${request} generated`, detail: '' });
+/** `expect`: what the answer was judged against (the words name the model, the text or the pattern it lacks). */
+function answerWords(answer, expect) {
+    if (answer.engineReadiness !== undefined)
+        return withEngineReadinessWords(answer, expect);
+    if (answer.generation !== undefined)
+        return withGenerationWords(answer, expect);
+    if (answer.error !== undefined)
+        return errorWords(answer, answer.error);
+    const status = `HTTP ${answer.status}`;
+    const said = answer.said ? ` ${answer.said}` : '';
+    if (answer.state === 'fatal' && answer.candidates === undefined) {
         return {
-            requests: settings.requests,
-            measurements: [],
-            problem: { kind: 'no-route', why: found.none, engine: found.engine, path: target.url.pathname }
+            summary: `${status}${said}`,
+            detail: `the server refused the request as ${answer.status === 401 ? 'unauthenticated' : 'forbidden'}: ` +
+                'set "api-key" to the key the server was started with (sent as "Authorization: Bearer <key>"), ' +
+                'or pass the header it expects with "headers"'
         };
-    const { route, base } = found;
-    const client = createHttpClient({ caCert: target.caCert, insecureTls: target.insecureTls, secrets: target.secrets });
-    const deadline = deps.clock.now() + settings.timeoutMs;
-    const measurements = [];
-    let problem;
-    let body = route.body;
-    try {
-        for (let i = 0; i < settings.requests && problem === undefined; i++) {
-            const left = deadline - deps.clock.now();
-            const one = left <= 0
-                ? { problem: { kind: 'timeout', timeoutMs: settings.timeoutMs } }
-                : await measureOne(client, route, body, base, target, settings, left, deps);
-            const refused = 'problem' in one && one.problem.kind === 'http' && [400, 422].includes(one.problem.status);
-            if (refused && route.plainBody !== undefined && body !== route.plainBody) {
-                // asked again, the same request without the fields the server may not know
-                body = route.plainBody;
-                i--;
-                continue;
-            }
-            if ('problem' in one) {
-                problem = one.problem.kind === 'timeout' ? { kind: 'timeout', timeoutMs: settings.timeoutMs } : one.problem;
-            }
-            else {
-                measurements.push(one);
-                deps.measured?.(i, one);
-            }
-        }
     }
-    finally {
-        await client.close();
+    if (answer.state === 'waiting' && answer.missing === undefined)
+        return { summary: `${status}${said}`, detail: `${status} is not an accepted status` };
+    if (answer.missing?.what === 'completion') {
+        return {
+            summary: `${status} ${answer.said ?? 'with an empty body'} \u2014 not a completion`,
+            detail: `the answer is not a ${answer.missing.route} completion`
+        };
     }
-    const rates = measurements.flatMap((m) => (m.decodeTokensPerSecond === undefined ? [] : [m.decodeTokensPerSecond]));
-    if (problem === undefined && rates.length === 0)
-        problem = { kind: 'not-streamed' };
+    const { models } = answer;
+    const listed = models === undefined
+        ? ''
+        : models.length === 0
+            ? ', lists no models'
+            : `, serving [${someOf(models, models.length, answer.modelCount)}]`;
+    const summary = `${status}${listed || said}`;
+    if (answer.candidates !== undefined) {
+        const words = (0,_lifecycle_report_js__WEBPACK_IMPORTED_MODULE_2__/* .ambiguousModelText */ .Bv)(expect.model ?? '', answer.candidates);
+        return { summary: `${summary} \u2014 ${words.summary}`, detail: words.detail };
+    }
+    if (answer.missing === undefined)
+        return { summary, detail: '' };
+    const why = missingWords(answer.missing, answer, expect);
+    return { summary: `${summary} \u2014 ${why}`, detail: why };
+}
+/** What a model list or body lacks (a generation answer that is no completion is told above, in its own words). */
+function missingWords(missing, answer, expect) {
+    switch (missing.what) {
+        case 'model-list':
+            return `the answer is not a model list, so "${expect.model}" cannot be found in it${missing.truncated ? ' (body over 1 MiB, cut)' : ''}`;
+        case 'model':
+            return answer.models?.length
+                ? `"${expect.model}" is not among the listed models`
+                : `"${expect.model}" is not listed yet`;
+        case 'model-loaded':
+            return `"${missing.id}" is listed but still loading (${missing.loading})`;
+        case 'model-unloaded':
+            return (0,_lifecycle_report_js__WEBPACK_IMPORTED_MODULE_2__/* .unloadedModelText */ .$y)(missing.id);
+        case 'match':
+            return `the body does not contain "${expect.match}"`;
+        case 'match-regex-in-time':
+            return `${String(expect.matchRegex)} ran out of time on the body (it backtracks too much: simplify "match-regex")`;
+        case 'match-regex':
+            return `the body does not match ${String(expect.matchRegex)}`;
+    }
+}
+function errorWords(answer, code) {
+    if (answer.plainHttp !== undefined) {
+        const to = answer.plainHttp.redirectedTo;
+        const where = to === undefined ? 'the server' : `${new URL(to).host} (where the server redirected)`;
+        return {
+            summary: 'TLS error: the server answered in plain HTTP, not TLS',
+            detail: `${where} speaks plain HTTP on this port, not HTTPS (${code}): ` +
+                (to === undefined
+                    ? 'use an http:// URL'
+                    : `its redirect to ${to} is to a port without TLS: fix the redirect, or give the final address with http://`) +
+                '; "ca-cert" and "insecure-tls" cannot help'
+        };
+    }
+    if (answer.state === 'fatal' && answer.candidates === undefined) {
+        return {
+            summary: `TLS error: ${answer.said}`,
+            detail: `the server's certificate was not accepted (${code}): ${answer.said}. ` +
+                'Give its CA certificate with "ca-cert", or set "insecure-tls: true" to skip the check'
+        };
+    }
+    if (code === 'TIMEOUT') {
+        const summary = answer.status === undefined
+            ? 'no answer (request timed out)'
+            : `HTTP ${answer.status}, but the body did not arrive in time`;
+        return { summary, detail: summary };
+    }
+    const viaProxy = answer.proxy !== undefined;
+    const known = codeWords(code, viaProxy);
+    const words = viaProxy
+        ? `the proxy ${answer.proxy} ${known ?? `failed: ${answer.said}`}`
+        : (known ?? `${answer.said} (${code})`);
+    const summary = answer.status === undefined ? words : `HTTP ${answer.status}, then ${words}`;
+    return { summary, detail: summary };
+}
+/** A listed model's answer with the engine's own readiness answer (SGLang's /health) that followed it. */
+function withEngineReadinessWords(answer, expect) {
+    const { request, answer: engine } = answer.engineReadiness;
+    const listed = answerWords({ ...answer, state: 'ready', engineReadiness: undefined }, expect).summary;
+    const said = answerWords(engine, { status: [] });
+    const summary = `${listed} \u2014 ${request}: ${said.summary}`;
     return {
-        request: `POST ${route.path}`,
-        requests: settings.requests,
-        measurements,
-        ...(measurements.length === 0 ? {} : { ttftMs: median(measurements.map((m) => m.ttftMs)) }),
-        ...(rates.length === 0 ? {} : { decodeTokensPerSecond: median(rates) }),
-        ...(measurements.length === 0 ? {} : { source: measurements[measurements.length - 1].source }),
-        ...(problem === undefined ? {} : { problem })
+        summary,
+        detail: engine.state === 'ready' ? '' : `the model is listed, but ${request} says not ready yet: ${said.summary}`
     };
 }
-/** One streamed request, read as it arrives, bounded by `timeoutMs`, the frame reader's caps and `signal`. */
-async function measureOne(client, route, body, base, target, settings, timeoutMs, deps) {
-    const { clock } = deps;
-    const frames = new FrameReader(route.framing);
-    let firstAt;
-    let lastAt = 0;
-    let chunks = 0;
-    let counted;
-    let problem;
-    /** Reads the frames; false once the stream has said all it will (its end, an error, a frame too long). */
-    const take = (list, at) => {
-        for (const frame of list) {
-            if (frame.kind === 'done')
-                return false;
-            if (frame.kind === 'too-long') {
-                problem = { kind: 'too-long', what: frame.what };
-                return false;
-            }
-            const event = route.read(frame.json);
-            if (event.error !== undefined) {
-                // the server's words on one line, as an HTTP error's are: a stream's line may be 64 KiB
-                problem = { kind: 'stream-error', said: clip(event.error, 300) };
-                return false;
-            }
-            if (event.text !== undefined && event.text !== '') {
-                firstAt ??= at;
-                lastAt = at;
-                chunks++;
-            }
-            if (event.tokens !== undefined)
-                counted = event.tokens;
-            if (event.done)
-                return false;
-        }
-        return true;
-    };
-    const sentAt = clock.now();
-    const result = await client.send({
-        url: new URL(`${base}${route.path}`),
-        method: 'POST',
-        headers: { accept: 'text/event-stream, application/x-ndjson, application/json', ...target.headers },
-        json: body(target.model, settings.tokens),
-        stream: (chunk) => take(frames.push(chunk), clock.now())
-    }, timeoutMs, deps.signal);
-    if (result.kind === 'error')
-        return {
-            problem: result.code === 'TIMEOUT'
-                ? { kind: 'timeout', timeoutMs }
-                : result.code === 'STOPPED'
-                    ? { kind: 'stopped' }
-                    : { kind: 'network', code: result.code, message: result.message }
-        };
-    if (result.status < 200 || result.status > 299) {
-        const said = describeBody(result.body, result.contentType, result.json);
-        return { problem: { kind: 'http', status: result.status, ...(said === '' ? {} : { said }) } };
-    }
-    if (problem === undefined)
-        take(frames.end(), clock.now());
-    if (problem !== undefined)
-        return { problem };
-    if (firstAt === undefined)
-        return { problem: { kind: 'no-tokens' } };
-    const tokens = counted?.count ?? chunks;
-    const decodeMs = lastAt - firstAt;
+/** A listed model's answer with the generation request that followed it. */
+function withGenerationWords(answer, expect) {
+    const { request, answer: generation } = answer.generation;
+    // The model was listed and ready when the generation request went out.
+    const listed = answerWords({ ...answer, state: 'ready', generation: undefined }, expect).summary;
+    if (generation.state === 'ready')
+        return { summary: `${listed} \u2014 ${generatedWords(request).summary}`, detail: '' };
+    // A generation request expects nothing but a 2xx answer: its words need no expectation.
+    const said = answerWords(generation, { status: [] });
     return {
-        ttftMs: firstAt - sentAt,
-        tokens,
-        source: counted?.source ?? 'chunks',
-        ...(tokens >= 2 && decodeMs > 0 ? { decodeTokensPerSecond: ((tokens - 1) * 1000) / decodeMs } : {})
+        summary: `${listed} \u2014 ${request}: ${said.summary}`,
+        detail: answer.state === 'fatal'
+            ? `${request}: ${said.detail}`
+            : `the model is listed, but ${request} failed: ${said.summary}`
     };
 }
 
-;// CONCATENATED MODULE: ./src/smoke/endpoints.ts
 
+/***/ }),
 
+/***/ 7205:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-/**
- * Each ready endpoint with its smoke test. A fleet's endpoints are measured at the same time (each its own
- * server), every one within `smoke-timeout`; `signal` (the wait's halter: a cancelled job, the server gone) ends them.
- */
-async function smokeEndpoints(results, settings, deps) {
-    const smoke = settings.smoke;
-    if (smoke === undefined)
-        return [...results];
-    return Promise.all(results.map(async (r) => {
-        if (!r.ready)
-            return r;
-        const prefix = results.length > 1 ? `[${r.url.href}] ` : '';
-        const found = streamRoute(r.url, r.engine);
-        const request = 'route' in found ? `POST ${found.route.path}` : undefined;
-        deps.log(`${prefix}${smokeLines.start(smoke.requests, smoke.tokens, request)}`);
-        const result = await smokeTest({
-            url: r.url,
-            engine: r.engine,
-            // the listed id the wait matched: the `model` input may be a part of it
-            model: r.last?.modelId ?? settings.model ?? r.models[0],
-            headers: settings.headers,
-            caCert: settings.caCert,
-            insecureTls: settings.insecureTls,
-            secrets: settings.secrets
-        }, smoke, {
-            clock: deps.clock,
-            signal: deps.signal,
-            measured: (i, m) => deps.log(`${prefix}${smokeLines.measured(i, smoke.requests, m)}`)
-        });
-        const line = smokeLines.result(result);
-        if (line !== undefined)
-            deps.log(`${prefix}${line}`);
-        return { ...r, smoke: result };
-    }));
-}
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $y: () => (/* binding */ unloadedModelText),
+/* harmony export */   BN: () => (/* binding */ gpuBusyText),
+/* harmony export */   Bv: () => (/* binding */ ambiguousModelText),
+/* harmony export */   QN: () => (/* binding */ stopLines),
+/* harmony export */   eR: () => (/* binding */ wrongServerText),
+/* harmony export */   g7: () => (/* binding */ loadAskedText),
+/* harmony export */   gu: () => (/* binding */ gpuUnavailableText),
+/* harmony export */   m: () => (/* binding */ portBusyText),
+/* harmony export */   oA: () => (/* binding */ engineReadinessRequest),
+/* harmony export */   y2: () => (/* binding */ dockerProxyText)
+/* harmony export */ });
+/* unused harmony exports NOTHING_TO_STOP, jobEndErrorText, jobEndSummaryErrorText, jobEndSummary */
+/* harmony import */ var _wait_report_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(912);
 
-;// CONCATENATED MODULE: ./src/wait/gate.ts
-/** The whole wait, from settings to outcome, shared by every front end (the action, the CLI). */
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-async function gate(settings, gateDeps) {
-    const deps = {
-        ...gateDeps,
-        warn: gateDeps.warn ?? gateDeps.log,
-        notice: gateDeps.notice ?? gateDeps.log,
-        env: gateDeps.env ?? process.env
+const list = (items) => items.map((i) => `"${i}"`).join(', ');
+/** A `model` several listed ids contain, none of them exactly: stable words, so the summary is stable. */
+function ambiguousModelText(model, candidates) {
+    return {
+        summary: `"${model}" fits ${candidates.length} listed models`,
+        detail: `"${model}" fits ${candidates.length} listed models and is none of them exactly: ${list(candidates)}. ` +
+            'Give the exact id as "model" (an id ending with /<model> or equal to it ignoring case also counts as exact)'
     };
-    const { clock } = deps;
-    // Resolved before anything starts, so that a bad pid file is an input error and nothing runs.
-    const pid = settings.pid === undefined ? undefined : resolvePid(settings.pid);
-    if (settings.start !== undefined) {
-        const refused = await beforeStart(settings, deps);
-        if (refused !== undefined)
-            return refused;
-    }
-    const logFile = settings.logFile ?? (settings.start !== undefined ? newLogFile(deps.env) : undefined);
-    setUpUndici();
-    // Everything that holds a process, a timer or a socket is released in the `finally`, whatever throws first.
-    const halter = new Halter();
-    const ports = new PortPoller();
-    let server;
-    let watch;
-    try {
-        server = launch(settings, pid, logFile, deps);
-        const facts = { pid: server?.pid, logFile };
-        const waitStart = deps.startedAt ?? clock.now();
-        const history = openHistory(settings, deps);
-        const profile = new StartupProfile({ engine: settings.engine, startedAt: server?.startedAt, usual: history.usual });
-        const { log, sayStartup, readLines, readyLine } = followLog({
-            settings,
-            logFile,
-            logOffset: server?.logOffset,
-            profile,
-            deps,
-            waitStart
+}
+/** A model the server lists but loads only when asked (llama.cpp's router mode, LM Studio). */
+const unloadedModelText = (id) => `"${id}" is listed but not loaded: the server loads it only when asked (set "load: true" to have it loaded)`;
+const s1 = (seconds) => `${seconds.toFixed(1)}s`;
+const pidList = (pids) => `${pids.length === 1 ? 'pid' : 'pids'} ${pids.join(', ')}`;
+/** How a server was stopped (`wait-for-model stop`, the job-end step): what was sent, how it exited, its GPU memory. */
+function stopLines(r) {
+    if (r.outcome === 'not-running')
+        return [{ level: 'info', text: `Process ${r.pid} is not running: nothing to stop.` }];
+    const what = r.scope === 'group'
+        ? `the server's process group ${r.pid} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
+        : `the server ${r.pid} and its child processes (${r.pids.length} in all)`;
+    const lines = [];
+    const how = r.exitCode !== undefined && r.exitCode !== null
+        ? `, exit code ${r.exitCode}`
+        : r.exitSignal
+            ? `, ended by ${r.exitSignal}`
+            : '';
+    if (r.outcome === 'exited') {
+        lines.push({
+            level: 'info',
+            text: r.signal === 'SIGKILL'
+                ? `Stopped ${what}: it did not exit after SIGTERM, so SIGKILL; gone ${s1(r.secondsToExit ?? 0)} after SIGTERM${how}.`
+                : `Stopped ${what}: SIGTERM, gone after ${s1(r.secondsToExit ?? 0)}${how}.`
         });
-        // A server started elsewhere has long since started: its environment can be read at once, while it still runs.
-        if (pid !== undefined)
-            reportEnvironment(settings, server, facts, deps);
-        deps.log(waitingLine({ url: settings.targets[0].url, expect: expectation(settings), timeoutMs: settings.timeoutMs }, {
-            endpoints: settings.targets.length,
-            generation: settings.probeGeneration,
-            intervalMs: settings.intervalMs,
-            smoke: settings.smoke
-        }));
-        watch = watchServer({ halter, server, log, failPattern: settings.failPattern, readLines, cancel: deps.cancel });
-        // Every endpoint's sleeps and requests listen to it: a fleet of 200 is not a leak.
-        (0,external_node_events_.setMaxListeners)(0, halter.signal);
-        deps.debug?.(gateLines.requestHeaders(['user-agent', 'accept', ...Object.keys(settings.headers)]));
-        // An endpoint that can no longer become ready settles the fleet's fate: the others stop waiting.
-        let fleetHalt;
-        const shared = {
-            settings,
-            collector: (0,memory/* createBodyCollector */.M)(),
-            deps,
-            halter,
-            ports,
-            log,
-            profile,
-            sayStartup,
-            progressAt: (now) => profile.status(now, now - (server?.startedAt ?? waitStart)),
-            readyLine,
-            readyAt: (now) => profile.readyAt(now),
-            usualAnsweringMs: history.usual?.answeringSeconds && history.usual.answeringSeconds * 1000,
-            haltFleet: settings.targets.length > 1 ? (halt) => void (halter.halt(halt) && (fleetHalt = halt)) : undefined
-        };
-        const waited = await Promise.all(settings.targets.map((target) => waitForTarget(target, shared)));
-        // Ready means the watched server answered: an answer on a local port from anyone else is not its readiness.
-        const wrong = server === undefined || !settings.portCheck ? undefined : foreignAnswer(settings, server.pid, deps);
-        if (wrong !== undefined)
-            waited.forEach((r, i) => {
-                if (r.ready && localPort(r.url) === wrong.port)
-                    waited[i] = { ...r, ready: false, reason: 'wrong-server', halt: wrong.halt };
-            });
-        const readyAt = clock.now();
-        const waitOutcome = representative(waited, fleetHalt);
-        if (waitOutcome.ready && server?.startedAt !== undefined)
-            facts.startupMs = readyAt - server.startedAt;
-        if (waitOutcome.ready && server !== undefined)
-            facts.gpuMemoryMiB = await gpuMemoryOf(server.pid, deps);
-        if (pid === undefined)
-            reportEnvironment(settings, server, facts, deps);
-        if (!waitOutcome.ready && log !== undefined && settings.logLines > 0) {
-            facts.logTail = log.tail();
-            if (facts.logTail === undefined)
-                deps.log(gateLines.noLog(log.path));
-        }
-        // The lines written up to now end the startup's last phase (a ready line just before the port opened).
-        if (log !== undefined)
-            readLines(log.poll());
-        // Once every endpoint is ready, and only then: a server that is not ready has no throughput to measure. The
-        // startup's figures were taken before it, so that its requests count in none of them.
-        const results = settings.smoke !== undefined && waited.every((r) => r.ready)
-            ? await smokeEndpoints(waited, settings, {
-                clock,
-                signal: halter.signal,
-                log: deps.log
-            })
-            : waited;
-        const outcome = representative(results, fleetHalt);
-        return {
-            ...outcome,
-            models: [...new Set(results.flatMap((r) => r.models))],
-            results,
-            server: server === undefined && logFile === undefined ? undefined : facts,
-            profile: settle({ settings, outcome, facts, profile, history, deps, readyAt })
-        };
     }
-    finally {
-        watch?.close();
-        ports.close();
-        server?.release();
+    else {
+        lines.push({
+            level: 'warning',
+            text: `Could not stop ${what}: still running after SIGTERM and SIGKILL: ${pidList(r.survivors ?? [])}.`
+        });
     }
+    const g = r.gpu;
+    if (g.kind === 'released')
+        lines.push({
+            level: 'info',
+            text: `Its GPU memory (${g.mib > 0 ? `${g.mib} MiB` : 'an amount nvidia-smi does not show'}) was released ${s1(g.seconds)} after SIGTERM.`
+        });
+    else if (g.kind === 'held')
+        lines.push({
+            level: 'warning',
+            text: `Its GPU memory was not released: ${g.mib > 0 ? `${g.heldMib} of ${g.mib} MiB` : 'an amount nvidia-smi does not show'} still held ${s1(g.seconds)} after SIGTERM` +
+                `${g.pids.length ? ` (${pidList(g.pids)})` : ''}; the next job on this machine may run out of GPU memory.`
+        });
+    else if (g.kind === 'none')
+        lines.push({ level: 'debug', text: 'Its processes held no GPU memory.' });
+    else
+        lines.push({ level: 'debug', text: `GPU memory not looked at (nvidia-smi: ${g.why}).` });
+    return lines;
+}
+/** `process 1234 (python -m vllm \u2026)`, or what can be said of a socket whose holder this user cannot see. */
+function listenerText(l) {
+    if (l.holders.length === 0)
+        return `a process this user cannot see (listening on ${l.address}, socket inode ${l.inode})`;
+    return l.holders.map((h) => `process ${h.pid}${h.command ? ` (${h.command})` : ''}`).join(' and ');
+}
+const holderPids = (listeners) => [
+    ...new Set(listeners.flatMap((l) => l.holders.map((h) => h.pid)))
+];
+/** Before `start`: something already listens on the URL's port (a server an earlier job left behind). */
+function portBusyText(owner) {
+    const pids = holderPids(owner.listeners);
+    return (`Port ${owner.port} is already in use by ${owner.listeners.map(listenerText).join('; ')}: the server "start" ` +
+        'would launch could not listen there, and the one already there would answer the gate. ' +
+        (pids.length
+            ? `Stop it first (wait-for-model stop --pid ${pids[0]}, or kill ${pids.join(' ')}), `
+            : 'Stop it first, ') +
+        'or give the new server another port');
+}
+/** With `start` or `pid`: the port answers, but from a process that is not the watched server or its children. */
+function wrongServerText(o, watchedPid) {
+    return (`Port ${o.port} is answered by ${o.listeners.map(listenerText).join('; ')}, not by the server being watched ` +
+        `(pid ${watchedPid}) or its child processes: an earlier server still holds the port, or the watched one ` +
+        'listens elsewhere. Its answers say nothing about the server being waited for');
+}
+/** Before `start`: other processes hold memory on the GPUs the server will use. */
+function gpuBusyText(apps, gpus) {
+    const where = (uuid) => {
+        const gpu = gpus.find((g) => g.uuid === uuid);
+        return gpu === undefined ? uuid : `GPU ${gpu.index}`;
+    };
+    const each = apps.map((a) => `pid ${a.pid} (${a.processName}) ${a.usedMiB === undefined ? 'an unknown amount' : `${a.usedMiB} MiB`} on ${where(a.gpuUuid)}`);
+    return `Other processes hold memory on the GPUs the server will use: ${each.join('; ')}`;
+}
+/** The post step, when the main step left it no server to stop (none launched by `start`, or `stop: never`). */
+const NOTHING_TO_STOP = 'No server to stop at the job end: none was launched by "start" with "stop: job-end".';
+/** The post step could not stop the server (an error of its own, never the job's failure). */
+const jobEndErrorText = (pid, message) => `Could not stop the server${pid === undefined ? '' : ` (pid ${pid})`} at the job end: ${message}`;
+/** The server was stopped, but the job summary could not be written. */
+const jobEndSummaryErrorText = (message) => `The server was stopped, but the job summary could not be written: ${message}`;
+/** The job summary's section on the job-end stop: how it stopped, how long it took, its GPU memory, and why not cleanly. */
+function jobEndSummary(end) {
+    const r = end.record;
+    const g = r.gpu;
+    const rows = [
+        ['Server process', `pid ${r.pid} (${r.scope === 'group' ? 'its process group' : 'with its child processes'})`],
+        [
+            'Result',
+            r.outcome === 'not-running'
+                ? 'already gone'
+                : r.outcome === 'survived'
+                    ? `\u26a0\ufe0f still running after SIGKILL: pid ${(r.survivors ?? []).join(', ')}`
+                    : end.clean
+                        ? '\u2705 stopped'
+                        : '\u26a0\ufe0f stopped, not cleanly'
+        ]
+    ];
+    if (r.signal !== undefined)
+        rows.push(['Last signal sent', r.signal]);
+    if (r.exitCode !== undefined && r.exitCode !== null)
+        rows.push(['Exit code', String(r.exitCode)]);
+    if (r.exitSignal)
+        rows.push(['Ended by', r.exitSignal]);
+    if (r.secondsToExit !== undefined)
+        rows.push(['Gone after SIGTERM', `${s1(r.secondsToExit)}`]);
+    if (g.kind === 'released') {
+        rows.push(['GPU memory released after SIGTERM', s1(g.seconds)]);
+        rows.push(['GPU memory released', g.mib > 0 ? `${g.mib} MiB` : 'an amount nvidia-smi does not show']);
+    }
+    else if (g.kind === 'held')
+        rows.push(['GPU memory', `\u26a0\ufe0f ${g.heldMib} of ${g.mib} MiB still held after ${s1(g.seconds)}`]);
+    else if (g.kind === 'none')
+        rows.push(['GPU memory', 'none held']);
+    else
+        rows.push(['GPU memory', `not looked at (nvidia-smi: ${g.why})`]);
+    const lines = ['### wait-for-model: server stopped at the job end', '', '| | |', '|---|---|'];
+    lines.push(...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`), '');
+    if (end.logTail !== undefined) {
+        lines.push(`#### ${logTailTitle(end.logTail, end.logFile)}`, '');
+        lines.push(fenced(end.logTail.map((l) => `${l.number}: ${l.text}`).join('\n')), '');
+    }
+    return `${lines.join('\n')}\n`;
+}
+/** A debug line: the GPU pre-flight had no reading (a machine without GPUs is no reason to say more). */
+const gpuUnavailableText = (why, detail) => `GPU check skipped: no reading from nvidia-smi (${why}${detail ? `: ${detail}` : ''}).`;
+/** A debug line: the port is a container's, published by docker-proxy; whose container cannot be told from here. */
+const dockerProxyText = (o, watchedPid) => `Port ${o.port} is held by docker-proxy (a container's published port), not by process ${watchedPid}: taken as ` +
+    "the watched server's, since a container's sockets are not in this machine's network namespace.";
+/** The engine's own readiness answer, as the log and the summary name it: `SGLang GET /health`. */
+const engineReadinessRequest = (engine, url) => `${engine} GET ${url.pathname}`;
+/** `load: true`: the request that asks the server to load the model has gone out. */
+const loadAskedText = (url, model) => `Asked the server to load "${String(model)}": POST ${url.pathname}`;
+
+
+/***/ }),
+
+/***/ 8478:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $P: () => (/* binding */ phaseMarkdown),
+/* harmony export */   De: () => (/* binding */ phaseChangeText),
+/* harmony export */   Fr: () => (/* binding */ regressionText),
+/* harmony export */   Ir: () => (/* binding */ driftWarning),
+/* harmony export */   LU: () => (/* binding */ driftText),
+/* harmony export */   Ud: () => (/* binding */ etaText),
+/* harmony export */   l_: () => (/* binding */ progressText)
+/* harmony export */ });
+/* unused harmony exports bar, phaseGantt */
+/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9842);
+
+const s1 = (seconds) => `${seconds.toFixed(1)}s`;
+const about = (ms) => (ms < 1000 ? 'almost done' : `about ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_0__/* .formatDuration */ .a3)(ms)} left`);
+/** `loading weights 45% (29/64 shards), about 1m10s left; ready in about 4m30s going by earlier runs`. */
+function progressText(phase, phaseLeftMs, against) {
+    const p = phase.progress?.last;
+    const parts = [
+        p === undefined
+            ? `${phase.name} for ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_0__/* .formatDuration */ .a3)(phase.inPhaseMs)}`
+            : `${phase.name} ${Math.floor((p.n / p.total) * 100)}% (${p.n}/${p.total} ${phase.progress?.unit})`
+    ];
+    if (phaseLeftMs !== undefined)
+        parts[0] += `, ${about(phaseLeftMs)}`;
+    if (against !== undefined)
+        parts.push(etaText(against));
+    return parts.join('; ');
 }
 /**
- * The server's log, read into the startup profile: its lines from before the wait (a server started elsewhere)
- * tell the phases so far; a log `start` has just begun afresh is read from its first line. `readLines` reads new
- * lines and returns the engine's own fatal line once seen.
+ * `ready in about 4m30s going by earlier runs`; once past that, how much slower: `1m05s slower than earlier runs,
+ * which were ready after 40.0s`, or for a phase without a count `12.0s longer than its usual 30.0s in earlier runs`.
  */
-function followLog({ settings, logFile, logOffset, profile, deps, waitStart }) {
-    const { clock } = deps;
-    const sayStartup = (lines) => lines.forEach((l) => deps.log(gateLines.startup(clock.now() - waitStart, l)));
-    const log = logFile === undefined
+function etaText(e) {
+    if (e.kind === 'ready-in')
+        return `ready in about ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_0__/* .formatDuration */ .a3)(Math.max(e.ms, 1000))} going by earlier runs`;
+    if (e.phase !== undefined)
+        return `${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_0__/* .formatDuration */ .a3)(e.overMs)} longer than its usual ${s1(e.usualMs / 1000)} in earlier runs`;
+    return `${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_0__/* .formatDuration */ .a3)(e.overMs)} slower than earlier runs, which were ready after ${s1(e.usualMs / 1000)}`;
+}
+/** `now loading weights (initializing took 12.3s)`. */
+const phaseChangeText = (name, previous) => `now ${name}${previous ? ` (${previous.name} took ${s1(previous.seconds)}${previous.printed ? ' by its own count' : ''})` : ''}`;
+const BLOCKS = ['', '\u258f', '\u258e', '\u258d', '\u258c', '\u258b', '\u258a', '\u2589'];
+const BAR_WIDTH = 24;
+/** A bar of `fraction` \u00d7 BAR_WIDTH cells, in eighths of a cell (any time at all shows as one eighth). */
+function bar(fraction) {
+    const f = Math.min(1, Math.max(0, fraction));
+    const eighths = f > 0 ? Math.max(1, Math.round(f * BAR_WIDTH * 8)) : 0;
+    return '\u2588'.repeat(Math.floor(eighths / 8)) + BLOCKS[eighths % 8];
+}
+const clock = (totalSeconds) => {
+    const t = Math.max(0, Math.round(totalSeconds));
+    return [Math.floor(t / 3600), Math.floor(t / 60) % 60, t % 60].map((n) => String(n).padStart(2, '0')).join(':');
+};
+/** A Mermaid gantt chart of the phases end to end (GitHub draws it in job summaries). */
+function phaseGantt(phases, engineLabel) {
+    const total = phases.reduce((sum, p) => sum + Math.max(1, p.seconds), 0);
+    const lines = [
+        '```mermaid',
+        'gantt',
+        `  title ${engineLabel} startup`,
+        '  dateFormat HH:mm:ss',
+        `  axisFormat ${total < 3600 ? '%M:%S' : '%H:%M'}`,
+        `  section ${engineLabel}`
+    ];
+    let at = 0;
+    for (const p of phases) {
+        // A bar is at least a second wide so that it shows; the label carries the exact figure.
+        const width = Math.max(1, p.seconds);
+        lines.push(`  ${`${p.name} ${s1(p.seconds)}`.replace(/[:;#]/g, ' ')} : ${clock(at)}, ${clock(at + width)}`);
+        at += width;
+    }
+    lines.push('```');
+    return lines.join('\n');
+}
+/**
+ * The summary's phase section: the chart, and a table of the numbers with proportional bars (and the usual
+ * figures when there is history). Figures the engine printed itself are marked.
+ */
+function phaseMarkdown(phases, engineLabel, usual) {
+    if (phases.length === 0)
+        return '';
+    const longest = Math.max(...phases.map((p) => p.seconds), 0.001);
+    const total = phases.reduce((sum, p) => sum + p.seconds, 0);
+    const withUsual = usual !== undefined && usual.size > 0;
+    // A chart of one bar (a run that failed in its first phase) shows nothing the table does not.
+    const lines = ['#### Startup phases', '', ...(phases.length > 1 ? [phaseGantt(phases, engineLabel), ''] : [])];
+    lines.push(withUsual ? '| phase | seconds | usual | share | |' : '| phase | seconds | share | |', withUsual ? '|---|---:|---:|---:|---|' : '|---|---:|---:|---|');
+    for (const p of phases) {
+        const share = `${total > 0 ? Math.round((p.seconds / total) * 100) : 0}%`;
+        const seconds = `${p.seconds.toFixed(1)}${p.printed ? ' *' : ''}`;
+        const u = usual?.get(p.name);
+        const cells = withUsual
+            ? [p.name, seconds, u === undefined ? '\u2014' : u.toFixed(1), share, bar(p.seconds / longest)]
+            : [p.name, seconds, share, bar(p.seconds / longest)];
+        lines.push(`| ${cells.join(' | ')} |`);
+    }
+    if (phases.some((p) => p.printed))
+        lines.push('', `\\* as ${engineLabel} reported it; the other figures are measured from its log.`);
+    return `${lines.join('\n')}\n`;
+}
+/** The warning for a startup slower than usual. */
+function regressionText(r) {
+    const grew = r.grewMost
+        ? `; ${r.grewMost.name} grew most: ${s1(r.grewMost.seconds)} against ${s1(r.grewMost.usual)}`
+        : '';
+    return (`Startup took ${s1(r.seconds)}, ${r.percent.toFixed(1)}% over the median of ${s1(r.expectedSeconds)} ` +
+        `of the last ${r.runs} ready run${r.runs === 1 ? '' : 's'}${grew}.`);
+}
+const value = (v) => (v === undefined ? 'unset' : JSON.stringify(v));
+/** `NCCL_PROTO was "LL" in the last 5 runs, now unset`. */
+const driftText = (d) => `${d.name} was ${value(d.was)} in the last ${d.runs === 1 ? 'run' : `${d.runs} runs`}, now ${value(d.now)}`;
+function driftWarning(drifts) {
+    return `The server's environment changed since the previous run with this history key: ${drifts.map(driftText).join('; ')}.`;
+}
+
+
+/***/ }),
+
+/***/ 1542:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   X4: () => (/* binding */ smokeRows),
+/* harmony export */   ZI: () => (/* binding */ throughputRegressionText),
+/* harmony export */   c7: () => (/* binding */ smokeProblemMessage),
+/* harmony export */   zv: () => (/* binding */ smokeLines)
+/* harmony export */ });
+/* harmony import */ var _smoke_frames_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8855);
+/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9842);
+/* harmony import */ var _profile_report_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8478);
+/* harmony import */ var _engines_log_markers_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1995);
+
+
+
+
+/** `312 ms`, as the `ttft-ms` output gives it. */
+const ttftText = (ms) => `${Math.round(ms)} ms`;
+/** `49.8 tokens/s`, as the `decode-tokens-per-second` output gives it. */
+const rateText = (perSecond) => `${perSecond.toFixed(1)} tokens/s`;
+const SOURCE_WORDS = {
+    'usage.completion_tokens': "the engine's usage.completion_tokens",
+    'timings.predicted_n': "the engine's timings.predicted_n",
+    eval_count: "the engine's eval_count",
+    'details.generated_tokens': "the engine's details.generated_tokens",
+    chunks: 'the streamed chunks (the engine gave no count)'
+};
+const sourceText = (source) => SOURCE_WORDS[source];
+const smokeLines = {
+    /** Before the first request. */
+    start: (requests, tokens, request) => `Smoke test: ${requests} streamed generation request${requests === 1 ? '' : 's'} of ${tokens} tokens` +
+        `${request === undefined ? '' : ` (${request})`}, one after another`,
+    measured: (index, requests, m) => `Smoke test ${index + 1}/${requests}: first token after ${ttftText(m.ttftMs)}; ${m.tokens} token${m.tokens === 1 ? '' : 's'}` +
+        (m.decodeTokensPerSecond === undefined ? ', all at once' : ` at ${rateText(m.decodeTokensPerSecond)}`),
+    result: (r) => r.ttftMs === undefined || r.decodeTokensPerSecond === undefined
         ? undefined
-        : new log_follower_LogFollower(logFile, settings.logLines, {
-            fromStart: settings.start !== undefined,
-            skipBytes: logOffset,
-            secrets: settings.secrets,
-            earlier: (lines) => lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number)))
-        });
-    // Aborted once the engine's own ready line is read: every endpoint's next probe goes out at once.
-    const readySeen = new AbortController();
-    (0,external_node_events_.setMaxListeners)(0, readySeen.signal);
-    const readyLine = (signal) => new Promise((resolve) => {
-        if (readySeen.signal.aborted || signal.aborted)
+        : `Smoke test: time to first token ${ttftText(r.ttftMs)}, decode ${rateText(r.decodeTokensPerSecond)} ` +
+            `(median${r.measurements.length === 1 ? '' : 's'} of ${r.measurements.length} request${r.measurements.length === 1 ? '' : 's'}; ` +
+            `tokens counted from ${sourceText(r.source ?? 'chunks')})`
+};
+const KIB = (bytes) => (bytes >= 1024 * 1024 ? `${bytes / 1024 / 1024} MiB` : `${bytes / 1024} KiB`);
+function problemText(p, request = 'the generation request') {
+    switch (p.kind) {
+        case 'no-route':
+            return p.why === 'no-text-generation'
+                ? `${p.engine === undefined ? 'the engine' : (0,_engines_log_markers_js__WEBPACK_IMPORTED_MODULE_3__/* .engineLog */ .NN)(p.engine).label} serves no streamed text generation ` +
+                    'this smoke test knows (it runs on vLLM, SGLang, TGI, llama.cpp, Ollama and OpenAI-compatible servers)'
+                : `no streamed generation route is known for ${p.path}: point "url" at the server's model list ` +
+                    '(/v1/models, /api/tags or /info) or name the engine with "engine"';
+        case 'http':
+            return `${request} answered HTTP ${p.status}${p.said === undefined ? '' : `: ${p.said}`}`;
+        case 'network':
+            return `${request} failed: ${p.code} (${p.message})`;
+        case 'timeout':
+            return `it did not finish within smoke-timeout (${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(p.timeoutMs)})`;
+        case 'stopped':
+            return 'it was stopped: the job was cancelled, or the server exited or wrote a fatal line';
+        case 'stream-error':
+            return `the engine's stream said: ${p.said}`;
+        case 'too-long':
+            return p.what === 'line'
+                ? `the stream sent a line longer than ${KIB(_smoke_frames_js__WEBPACK_IMPORTED_MODULE_0__/* .MAX_LINE_BYTES */ .Oc)}`
+                : `the stream sent more than ${KIB(_smoke_frames_js__WEBPACK_IMPORTED_MODULE_0__/* .MAX_STREAM_BYTES */ .wC)}`;
+        case 'no-tokens':
+            return `${request} answered without a token in a stream`;
+        case 'not-streamed':
+            return 'every request got its tokens in one piece: the server did not stream them, so there is no decode rate';
+    }
+}
+/** The smoke test's failure or warning, for an endpoint (`url` for a fleet's). */
+function smokeProblemMessage(r, url) {
+    const at = url === undefined ? '' : ` of ${url.href}`;
+    const done = r.measurements.length;
+    const lead = done === 0 || r.problem?.kind === 'not-streamed'
+        ? `The smoke test${at} could not measure throughput`
+        : `The smoke test${at} stopped after ${done} of ${r.requests} requests`;
+    const text = `${lead}: ${problemText(r.problem ?? { kind: 'no-tokens' }, r.request)}`;
+    // the server's words may end a sentence already
+    return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+/** `Decode rate 62.9 tokens/s, 29.2% below the median of 88.8 tokens/s of the last 5 runs; \u2026, a likely cause.` */
+function throughputRegressionText(t) {
+    const cause = t.drift.length === 0
+        ? ''
+        : `; the server's environment changed since the previous run, a likely cause: ${t.drift.map(_profile_report_js__WEBPACK_IMPORTED_MODULE_2__/* .driftText */ .LU).join('; ')}`;
+    return (`Decode rate ${rateText(t.now)}, ${t.percentBelow.toFixed(1)}% below the median of ${rateText(t.usual)} ` +
+        `of the last ${t.runs} run${t.runs === 1 ? '' : 's'} with a smoke test${cause}.`);
+}
+/** The job summary's rows for the smoke test of the endpoint the summary describes; none without one. */
+function smokeRows(outcome) {
+    const r = outcome.smoke;
+    if (r === undefined)
+        return [];
+    if (r.ttftMs === undefined || r.decodeTokensPerSecond === undefined)
+        return [['Smoke test', `\u26a0\ufe0f ${smokeProblemMessage(r)}`]];
+    const n = r.measurements.length;
+    const usual = outcome.profile?.usualDecodeTokensPerSecond;
+    return [
+        ['Time to first token (smoke test)', `${ttftText(r.ttftMs)} (median of ${n} request${n === 1 ? '' : 's'})`],
+        [
+            'Decode rate (smoke test)',
+            `${rateText(r.decodeTokensPerSecond)} (median of ${n}; tokens counted from ${sourceText(r.source ?? 'chunks')}` +
+                `${usual === undefined ? '' : `; usual ${rateText(usual)}`})`
+        ],
+        ...(r.problem === undefined ? [] : [['Smoke test', `\u26a0\ufe0f ${smokeProblemMessage(r)}`]])
+    ];
+}
+
+
+/***/ }),
+
+/***/ 912:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   E$: () => (/* reexport safe */ _inputs_secrets_js__WEBPACK_IMPORTED_MODULE_4__.E$),
+/* harmony export */   Gz: () => (/* binding */ INSECURE_TLS_WARNING),
+/* harmony export */   HN: () => (/* binding */ gateLines),
+/* harmony export */   JV: () => (/* binding */ commandSafe),
+/* harmony export */   Nn: () => (/* binding */ logTailTitle),
+/* harmony export */   R2: () => (/* binding */ finalLine),
+/* harmony export */   Sh: () => (/* binding */ waitingLine),
+/* harmony export */   V4: () => (/* binding */ outputs),
+/* harmony export */   V8: () => (/* binding */ eventLine),
+/* harmony export */   eH: () => (/* binding */ summaryMarkdown),
+/* harmony export */   oh: () => (/* binding */ failureMessage),
+/* harmony export */   tL: () => (/* binding */ probeLine)
+/* harmony export */ });
+/* unused harmony exports cell, mdText, fenced */
+/* harmony import */ var _answer_report_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6933);
+/* harmony import */ var _profile_report_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8478);
+/* harmony import */ var _smoke_report_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1542);
+/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9842);
+/* harmony import */ var _inputs_secrets_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(3332);
+
+
+
+
+const probes = (n) => `${n} probe${n === 1 ? '' : 's'}`;
+/** `startup`: where the server's own startup is, from its log (a still-waiting line leads with it). */
+function eventLine(event, startup) {
+    const at = (0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(event.elapsedMs);
+    if (event.type === 'change')
+        return `${at}: ${event.assessment.summary}`;
+    if (event.type === 'lost')
+        return `${at}: the server stopped answering (${event.assessment.summary}) after it had answered: crashed or restarting?`;
+    if (startup !== undefined)
+        return `${at}: ${startup}; the server still answers: ${event.assessment.summary} (${probes(event.attempt)} so far)`;
+    return `${at}: still waiting (${probes(event.attempt)} so far); the server still answers: ${event.assessment.summary}`;
+}
+/** A debug line for one probe: what came back, the body quoted (so its line breaks stay escaped). */
+function probeLine(result) {
+    if (result.kind === 'error')
+        return `probe: ${result.code} (${result.message})${result.status === undefined ? '' : ` after HTTP ${result.status}`}`;
+    const facts = [
+        `${Buffer.byteLength(result.body)} bytes${result.truncated ? ' (cut at 1 MiB)' : ''}`,
+        result.contentType && `content-type ${result.contentType}`,
+        result.retryAfterMs !== undefined && `Retry-After ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(result.retryAfterMs)}`,
+        result.redirectedTo && `after redirects, from ${result.redirectedTo}`
+    ].filter(Boolean);
+    return `probe: HTTP ${result.status}, ${facts.join(', ')}: ${JSON.stringify(result.body.slice(0, 200))}`;
+}
+/**
+ * What may stand before a `::` that the runner still reads as a command: it trims lines with .NET's TrimStart(),
+ * which strips every Unicode white space (JavaScript's \s misses U+0085 NEL), and the invisible format
+ * characters (zero-width spaces and joiners, word joiner, BOM, soft hyphen, Mongolian vowel separator) are
+ * defused too, as no reader can see them.
+ */
+const COMMAND_LEAD = /^([\s\u0085\u00ad\u180e\u200b-\u200d\u2060\ufeff]*)::/gmu;
+/**
+ * Makes text the runner cannot take for a workflow command: server text (a model id, an error message)
+ * could otherwise carry a line break followed by `::set-output` or `::stop-commands`, or a `##[` command,
+ * which the runner reads anywhere in a line. The runner also breaks lines at a lone carriage return.
+ */
+function commandSafe(text) {
+    return text.replace(/##\[/g, '## [').replace(COMMAND_LEAD, '$1: :');
+}
+const INSECURE_TLS_WARNING = "insecure-tls is on: the server's certificate is not checked, so anything on the way to it could answer in its place";
+/** What readiness means for these settings, in words. */
+function describeExpectation({ expect, url }, subject = url.href) {
+    const parts = [
+        `${subject} to answer with an accepted status (${expect.status.map(([lo, hi]) => (lo === hi ? lo : `${lo}-${hi}`)).join(',')})`
+    ];
+    if (expect.model !== undefined)
+        parts.push(`list model "${expect.model}"`);
+    if (expect.match !== undefined)
+        parts.push(`contain "${expect.match}"`);
+    if (expect.matchRegex !== undefined)
+        parts.push(`match ${String(expect.matchRegex)}`);
+    return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+}
+function finalLine(outcome) {
+    if (outcome.ready) {
+        const model = outcome.last?.modelId ? `; model "${outcome.last.modelId}"` : '';
+        return `Ready after ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(outcome.elapsedMs)} (${probes(outcome.attempts)})${model}: ${outcome.last?.summary ?? ''}`;
+    }
+    return `Not ready after ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(outcome.elapsedMs)} (${probes(outcome.attempts)}): ${outcome.reason}`;
+}
+/** The message a failed wait ends with: what was expected, what the server last said, how long and how often. */
+function failureMessage(outcome, ctx) {
+    const last = outcome.last;
+    const waited = `${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(outcome.elapsedMs)} and ${probes(outcome.attempts)}`;
+    if (outcome.reason === 'unauthorized' || outcome.reason === 'tls' || outcome.reason === 'ambiguous-model') {
+        return `Stopped after ${waited}: ${last?.detail ?? outcome.reason}.`;
+    }
+    if (outcome.reason === 'port-busy' || outcome.reason === 'gpu-busy') {
+        return sentence(`Did not start the server: ${outcome.halt?.detail ?? outcome.reason}`);
+    }
+    if (outcome.halt) {
+        const lines = [sentence(`Stopped after ${waited}, before the server was ready: ${outcome.halt.detail}`)];
+        if (last !== undefined)
+            lines.push(sentence(`Last answer: ${last.summary}`));
+        return lines.join('\n');
+    }
+    const lines = [
+        outcome.reason === 'generation-failed'
+            ? sentence(`Timed out after ${waited} (timeout ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(ctx.timeoutMs)}): ${last?.detail ?? 'the generation request failed'}`)
+            : `Timed out after ${waited} (timeout ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(ctx.timeoutMs)}) waiting for ${describeExpectation(ctx)}.`
+    ];
+    if (last === undefined)
+        return lines[0];
+    lines.push(sentence(`Last answer: ${last.summary}`));
+    if (last.models !== undefined && ctx.expect.model !== undefined) {
+        lines.push(last.models.length
+            ? `The server lists: ${(0,_answer_report_js__WEBPACK_IMPORTED_MODULE_0__/* .someOf */ .yU)(last.models, 50, last.modelCount)}.`
+            : 'The server lists no models.');
+    }
+    if (last.excerpt)
+        lines.push(`Body (first 200 characters): ${last.excerpt}`);
+    if (outcome.firstResponseMs === undefined)
+        lines.push('The server never answered over HTTP.');
+    return lines.join('\n');
+}
+/** Ends text with a full stop unless it already ends a sentence (server messages often do). */
+const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
+function outputs(outcome) {
+    const server = outcome.server;
+    const profile = outcome.profile;
+    return {
+        ready: String(outcome.ready),
+        'elapsed-seconds': (0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .seconds */ .YA)(outcome.elapsedMs),
+        attempts: String(outcome.attempts),
+        'status-code': outcome.last?.status === undefined ? '' : String(outcome.last.status),
+        models: JSON.stringify(outcome.models),
+        'model-id': outcome.last?.modelId ?? '',
+        'first-response-seconds': outcome.firstResponseMs === undefined ? '' : (0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .seconds */ .YA)(outcome.firstResponseMs),
+        reason: outcome.reason,
+        pid: server?.pid === undefined ? '' : String(server.pid),
+        'log-file': server?.logFile ?? '',
+        'startup-seconds': server?.startupMs === undefined ? '' : (0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .seconds */ .YA)(server.startupMs),
+        'gpu-memory-mib': server?.gpuMemoryMiB === undefined ? '' : String(server.gpuMemoryMiB),
+        'generation-seconds': outcome.generationMs === undefined ? '' : (0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .seconds */ .YA)(outcome.generationMs),
+        results: JSON.stringify(outcome.results.map(resultRecord)),
+        phases: JSON.stringify((outcome.profile?.phases ?? []).map((p) => ({ name: p.name, seconds: p.seconds }))),
+        'expected-seconds': profile?.expectedSeconds === undefined ? '' : profile.expectedSeconds.toFixed(1),
+        'regression-percent': profile?.regressionPercent === undefined ? '' : profile.regressionPercent.toFixed(1),
+        'ttft-ms': outcome.smoke?.ttftMs === undefined ? '' : String(Math.round(outcome.smoke.ttftMs)),
+        'decode-tokens-per-second': outcome.smoke?.decodeTokensPerSecond === undefined ? '' : outcome.smoke.decodeTokensPerSecond.toFixed(1)
+    };
+}
+/** One endpoint's entry in the `results` output. */
+function resultRecord(r) {
+    return {
+        url: r.url.href,
+        ready: r.ready,
+        'elapsed-seconds': Number((0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .seconds */ .YA)(r.elapsedMs)),
+        'status-code': r.last?.status ?? null,
+        'model-id': r.last?.modelId ?? null,
+        reason: r.reason,
+        // only with a smoke test: a wait without one keeps the entries it always had
+        ...(r.smoke === undefined
+            ? {}
+            : {
+                'ttft-ms': r.smoke.ttftMs === undefined ? null : Math.round(r.smoke.ttftMs),
+                'decode-tokens-per-second': r.smoke.decodeTokensPerSecond === undefined ? null : Number(r.smoke.decodeTokensPerSecond.toFixed(1))
+            })
+    };
+}
+const cell = (text) => text.replace(/\|/g, '\\|').replace(/\r?\n|\r/g, ' ');
+/**
+ * Text a server or a log wrote, as literal Markdown (before `cell`): no HTML (`<img>`), no emphasis, no code span,
+ * no link or image, no autolink (`https://\u2026`, `www.\u2026`).
+ */
+function mdText(text) {
+    return text
+        .replace(/[\\`*_~[\]]/g, '\\$&')
+        .replace(/&/g, '&amp;')
+        .replace(/</g, '&lt;')
+        .replace(/>/g, '&gt;')
+        .replace(/:\/\//g, ':\\/\\/')
+        .replace(/\b(www)\./gi, '$1\\.');
+}
+/** Text as code: a code span when it holds no backtick (nothing renders inside one), else as `mdText`. */
+const code = (text) => (text.includes('`') ? mdText(text) : `\`${text}\``);
+/** The first `max` items, then how many more: a list of 60,000 models must not make a summary of megabytes. */
+const firstOf = (items, max) => items.length > max ? [...items.slice(0, max), `and ${items.length - max} more`] : [...items];
+/** GitHub refuses a job summary over 1 MiB; each part is capped, and this is the last guard. */
+const MAX_SUMMARY_BYTES = 1024 * 1024 - 16 * 1024;
+const MAX_SUMMARY_MODELS = 50;
+const MAX_SUMMARY_ENDPOINTS = 100;
+const MAX_TAIL_CHARS = 64 * 1024;
+const MAX_ENV_VALUE_CHARS = 1000;
+/** The job summary in GitHub-flavoured Markdown. */
+function summaryMarkdown(outcome, ctx) {
+    const out = outputs(outcome);
+    const rows = [
+        ['Result', outcome.ready ? '\u2705 ready' : `\u274c not ready (${outcome.reason})`],
+        ['Endpoint', code(ctx.url.href)],
+        ['Elapsed', `${out['elapsed-seconds']} s`],
+        ['Probes', out.attempts],
+        ['First HTTP answer', out['first-response-seconds'] === '' ? 'never' : `${out['first-response-seconds']} s`],
+        [
+            'Listed models',
+            outcome.models.length
+                ? firstOf(outcome.models.map((m) => code(clipText(m, 200))), MAX_SUMMARY_MODELS).join(', ')
+                : 'none'
+        ],
+        ['Matched model', out['model-id'] === '' ? (ctx.expect.model === undefined ? '\u2014' : 'none') : code(out['model-id'])]
+    ];
+    const server = outcome.server;
+    if (out['generation-seconds'] !== '')
+        rows.push(['Generation request', `${out['generation-seconds']} s`]);
+    const er = outcome.engineReadiness;
+    if (er !== undefined) {
+        const at = (ms) => (ms === undefined ? 'never' : `at ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .seconds */ .YA)(ms)} s`);
+        rows.push(['Required answers', `the model listed (${at(er.listedMs)}); ${er.request} 200 (${at(er.readyMs)})`]);
+    }
+    if (server?.pid !== undefined)
+        rows.push(['Server process', `pid ${server.pid}`]);
+    if (server?.gpuMemoryMiB !== undefined)
+        rows.push(['GPU memory held by the server', `${server.gpuMemoryMiB} MiB`]);
+    if (out['startup-seconds'] !== '')
+        rows.push(['Startup (from the process start)', `${out['startup-seconds']} s`]);
+    if (server?.logFile !== undefined)
+        rows.push(['Server log', code(server.logFile)]);
+    if (outcome.profile?.engineLabel !== undefined)
+        rows.push(['Engine', mdText(outcome.profile.engineLabel)]);
+    if (out['expected-seconds'] !== '') {
+        const against = out['regression-percent'] === ''
+            ? ''
+            : ` (this run: ${Number(out['regression-percent']) > 0 ? '+' : ''}${out['regression-percent']}%)`;
+        rows.push(['Usual startup (median of earlier runs)', `${out['expected-seconds']} s${against}`]);
+    }
+    // the smoke test's words may quote the server
+    rows.push(...(0,_smoke_report_js__WEBPACK_IMPORTED_MODULE_2__/* .smokeRows */ .X4)(outcome).map(([k, v]) => [k, mdText(v)]));
+    const lines = ['### wait-for-model', '', '| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`), ''];
+    if (outcome.results.length > 1) {
+        lines.push(`#### Endpoints (${outcome.results.filter((r) => r.ready).length} of ${outcome.results.length} ready)`, '');
+        lines.push('| endpoint | result | elapsed | status | model |', '|---|---|---:|---:|---|');
+        for (const r of outcome.results.slice(0, MAX_SUMMARY_ENDPOINTS)) {
+            const result = r.ready ? '\u2705 ready' : `\u274c ${r.reason}`;
+            const model = r.last?.modelId === undefined ? '\u2014' : code(r.last.modelId);
+            lines.push(`| ${cell(code(r.url.href))} | ${result} | ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .seconds */ .YA)(r.elapsedMs)} s | ${r.last?.status ?? '\u2014'} | ${cell(model)} |`);
+        }
+        if (outcome.results.length > MAX_SUMMARY_ENDPOINTS)
+            lines.push(`| and ${outcome.results.length - MAX_SUMMARY_ENDPOINTS} more | | | | |`);
+        lines.push('', `The rows above describe each endpoint; the table at the top, and the timeline, describe ${outcome.url.href}.`, '');
+    }
+    lines.push('#### Timeline', '', '| at | the server answered |', '|---:|---|');
+    for (const t of outcome.timeline) {
+        if (t.dropped)
+            lines.push(`| \u2026 | *${t.dropped} change${t.dropped === 1 ? '' : 's'} left out* |`);
+        lines.push(`| ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(t.elapsedMs)} | ${t.lost ? '\u26a0\ufe0f stopped answering (crashed or restarting?): ' : ''}${cell(mdText(t.summary))} |`);
+    }
+    const profile = outcome.profile;
+    for (const warning of [profile?.regression, profile?.throughputRegression, profile?.drift])
+        if (warning !== undefined)
+            lines.push('', `> \u26a0\ufe0f ${cell(mdText(warning))}`);
+    if (profile !== undefined && profile.phases.length > 0)
+        lines.push('', (0,_profile_report_js__WEBPACK_IMPORTED_MODULE_1__/* .phaseMarkdown */ .$P)(profile.phases, profile.engineLabel ?? 'Server', profile.usualPhaseSeconds).trimEnd());
+    if (server?.env !== undefined || server?.envUnreadable) {
+        lines.push('', '#### Server environment', '');
+        if (server.envUnreadable)
+            lines.push(envUnreadableText(server));
+        else
+            lines.push('| variable | value |', '|---|---|', ...(server.env ?? []).map((e) => `| ${cell(code(e.name))} | ${e.value === undefined ? '*not set*' : cell(code(clipText(e.value, MAX_ENV_VALUE_CHARS)))} |`));
+    }
+    if (!outcome.ready)
+        lines.push('', fenced(failureMessage(outcome, ctx)));
+    if (!outcome.ready && server?.logTail !== undefined) {
+        const tail = lastChars(server.logTail.map((l) => `${l.number}: ${l.text}`), MAX_TAIL_CHARS);
+        lines.push('', `#### ${mdText(logTailTitle(server.logTail, server.logFile))}`, '', fenced(tail.join('\n')));
+    }
+    return capBytes(`${lines.join('\n')}\n`, MAX_SUMMARY_BYTES);
+}
+/** The last lines that fit in `max` characters together. */
+function lastChars(lines, max) {
+    let total = 0;
+    let i = lines.length;
+    while (i > 0 && total + lines[i - 1].length + 1 <= max)
+        total += lines[--i].length + 1;
+    return lines.slice(i);
+}
+const clipText = (text, max) => (text.length > max ? `${text.slice(0, max)}\u2026` : text);
+/** The text cut at a line to fit in `max` UTF-8 bytes, saying so. */
+function capBytes(text, max) {
+    if (Buffer.byteLength(text) <= max)
+        return text;
+    const cut = Buffer.from(text)
+        .subarray(0, max - 200)
+        .toString('utf8');
+    return `${cut.slice(0, cut.lastIndexOf('\n') + 1)}\n*(the rest of this summary is left out: GitHub takes at most 1 MiB)*\n`;
+}
+function logTailTitle(tail, file = 'the log') {
+    return tail.length === 0 ? `${file} is empty` : `Last ${tail.length} line${tail.length === 1 ? '' : 's'} of ${file}`;
+}
+/** A code block whose fence no line of the text can close. */
+function fenced(text) {
+    const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+    const fence = '`'.repeat(longest + 1);
+    return `${fence}\n${text}\n${fence}`;
+}
+const envUnreadableText = (server) => `The environment of process ${server.pid} could not be read (it has exited, or this is not Linux).`;
+/** The gate's own lines, beside the wait's events. */
+const gateLines = {
+    started: (pid, logFile) => `Started the server (pid ${pid}); its output goes to ${logFile}`,
+    watching: (pid, logFile) => `Watching the server process ${pid}${logFile === undefined ? '' : ` and its log ${logFile}`}`,
+    /** A line the startup profile says, `elapsedMs` into the wait. */
+    startup: (elapsedMs, line) => `${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(elapsedMs)}: ${line}`,
+    environment: (server) => [
+        `Server environment (process ${server.pid}):`,
+        ...envLines(server).map((line) => `  ${line}`)
+    ],
+    requestHeaders: (names) => `request headers: ${names.join(', ')} (values not shown)`,
+    noLog: (path) => `The server log ${path} does not exist.`,
+    /** Why the other endpoints of a fleet stop waiting. */
+    fleetStopped: (url, reason) => `${url.href} can no longer become ready (${reason})`
+};
+/** The line the wait begins with: how long, for what (`endpoints`: how many a fleet has), how often. */
+function waitingLine(ctx, { endpoints, generation, intervalMs, smoke }) {
+    const subject = endpoints > 1 ? `each of ${endpoints} endpoints` : undefined;
+    const then = smoke === undefined
+        ? ''
+        : `; then a smoke test of ${smoke.requests} streamed generation${smoke.requests === 1 ? '' : 's'} of ${smoke.tokens} tokens`;
+    return (`Waiting up to ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(ctx.timeoutMs)} for ${describeExpectation(ctx, subject)}` +
+        `${generation ? ' and a one-token generation to succeed' : ''}; probing every ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(intervalMs)}${then}`);
+}
+/** The `env-report` lines for the log. */
+function envLines(server) {
+    if (server.envUnreadable)
+        return [envUnreadableText(server)];
+    return (server.env ?? []).map((e) => (e.value === undefined ? `${e.name}: not set` : `${e.name}=${e.value}`));
+}
+// The front ends redact what they write with it; it lives beside the rule that says what a secret is.
+
+
+
+/***/ }),
+
+/***/ 9842:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   YA: () => (/* binding */ seconds),
+/* harmony export */   a3: () => (/* binding */ formatDuration),
+/* harmony export */   ml: () => (/* binding */ systemClock)
+/* harmony export */ });
+/**
+ * process.uptime() counts from the process's start, which is the step's start for the action, as
+ * performance.now() does; but the first read of `performance` loads nine modules of node:perf_hooks, a few
+ * milliseconds of start-up before the first probe (`npm run bench`, start-up).
+ */
+const systemClock = {
+    now: () => process.uptime() * 1000,
+    wallMs: () => Date.now(),
+    sleep: (ms, signal) => new Promise((resolve) => {
+        if (signal?.aborted)
             return resolve();
         const done = () => {
-            readySeen.signal.removeEventListener('abort', done);
-            signal.removeEventListener('abort', done);
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', done);
             resolve();
         };
-        readySeen.signal.addEventListener('abort', done, { once: true });
-        signal.addEventListener('abort', done, { once: true });
-    });
-    const readLines = (lines) => {
-        for (const l of lines)
-            sayStartup(profile.line(l.text, clock.now(), l.number));
-        if (profile.readyLineSeen)
-            readySeen.abort();
-        const f = profile.fatal;
-        return (f && {
-            line: { number: f.lineNumber, text: f.line },
-            cause: f.cause,
-            engineLabel: profile.label
-        });
-    };
-    return { log, sayStartup, readLines, readyLine: log === undefined ? undefined : readyLine };
-}
-/** Starts the server (`start`) or follows one started elsewhere (`pid`); undefined for neither. */
-function launch(settings, pid, logFile, deps) {
-    if (settings.start !== undefined && logFile !== undefined) {
-        const server = startServer(settings.start, logFile, serverEnv(deps.env), deps.clock);
-        deps.log(gateLines.started(server.pid, logFile));
-        return server;
-    }
-    if (pid === undefined)
-        return undefined;
-    const server = attachServer(pid, deps.clock);
-    deps.log(gateLines.watching(pid, logFile));
-    return server;
-}
-/** One endpoint's wait, its HTTP clients closed however it ends. */
-async function waitForTarget({ url, generation }, shared) {
-    const { settings, deps, halter, log, profile } = shared;
-    const { clock } = deps;
-    const prefix = shared.haltFleet ? `[${url.href}] ` : '';
-    // what every HTTP client of the wait shares: its TLS settings, the secrets to mask in answers as they arrive,
-    // and the collection of what their bodies leave
-    const tls = {
-        caCert: settings.caCert,
-        insecureTls: settings.insecureTls,
-        secrets: settings.secrets,
-        collector: shared.collector
-    };
-    const prober = createProber({ url, headers: settings.headers, ...tls });
-    const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls });
-    // The engine this endpoint's own model list names (`owned_by`). A fleet may mix engines: what one endpoint
-    // lists must not choose another's readiness route (SGLang's /health asked of an Ollama server never answers).
-    let listed;
-    // `engine`, else this endpoint's list, else the server's log (one server: its log speaks for its endpoints)
-    const engineOf = () => settings.engine ?? listed ?? (log !== undefined ? profile.engine : undefined);
-    const probe = async (timeoutMs, signal) => {
-        const result = await prober.probe(timeoutMs, signal);
-        deps.debug?.(`${prefix}${probeLine(result)}`);
-        // One look at each answer until its list names the engine (a list that never does is read once a probe)
-        if (result.kind === 'http' && listed === undefined) {
-            listed = engineOfModelList(result.json);
-            // and the first list to name it names it for the startup phases too, when the log has not
-            if (listed !== undefined && profile.engine === undefined) {
-                const lines = profile.models(result.json);
-                if (log !== undefined)
-                    shared.sayStartup(lines);
-            }
-        }
-        return result;
-    };
-    // the engine's own readiness answer on the same origin, for an engine that lists its model before it serves
-    let health;
-    const engineReady = async (timeoutMs, signal) => {
-        const engine = engineOf();
-        const healthUrl = readinessUrl(engine, url);
-        if (healthUrl === undefined)
-            return undefined;
-        if (health?.url.href !== healthUrl.href) {
-            await health?.prober.close();
-            health = { url: healthUrl, prober: createProber({ url: healthUrl, headers: settings.headers, ...tls }) };
-        }
-        const sentAt = clock.now();
-        const result = await health.prober.probe(timeoutMs, signal);
-        deps.debug?.(`${prefix}${healthUrl.pathname}: ${probeLine(result)}`);
-        return {
-            assessment: assess(result, { status: [[200, 200]] }),
-            request: engineReadinessRequest(profile.label ?? engine ?? 'the engine', healthUrl),
-            latencyMs: clock.now() - sentAt
-        };
-    };
-    // `load`: the first answer that shows the model waiting to be asked for sends the load request, once
-    let loading;
-    const loader = settings.load ? createHttpClient(tls) : undefined;
-    const waitStart = deps.startedAt ?? clock.now();
-    const askToLoad = (answer) => {
-        const request = loader && loading === undefined ? loadRequest(url, answer, settings.model) : undefined;
-        if (request === undefined || loader === undefined)
-            return;
-        deps.log(`${prefix}${loadAskedText(request.url, request.body.model)}`);
-        const left = Math.max(1, waitStart + settings.timeoutMs - clock.now());
-        loading = loader
-            .send({ url: request.url, method: 'POST', headers: settings.headers, json: request.body }, left, halter.signal)
-            .then((result) => deps.debug?.(`${prefix}${request.url.pathname}: ${probeLine(result)}`));
-    };
-    try {
-        const outcome = await waitForModel({
-            expect: expectation(settings),
-            intervalMs: settings.intervalMs,
-            timeoutMs: settings.timeoutMs,
-            requestTimeoutMs: settings.requestTimeoutMs,
-            successThreshold: settings.successThreshold,
-            progressIntervalMs: settings.progressIntervalMs,
-            schedule: settings.schedule,
-            once: deps.once
-        }, {
-            probe,
-            generate: generator ? generator.generate : undefined,
-            engineReady,
-            halter,
-            portWatch: deps.once ? undefined : shared.ports.watchFor(url),
-            readyLine: shared.readyLine,
-            readyAt: shared.readyAt,
-            usualAnsweringMs: shared.usualAnsweringMs,
-            logTellsReady: () => log !== undefined && profile.engine !== undefined,
-            clock,
-            startedAt: deps.startedAt,
-            onEvent: (e) => {
-                askToLoad(e.assessment);
-                const startup = e.type === 'progress' ? shared.progressAt(clock.now()) : undefined;
-                if (e.type === 'lost')
-                    deps.warn(`${prefix}${eventLine(e, startup)}`, 'server-lost');
-                else
-                    deps.log(`${prefix}${eventLine(e, startup)}`);
-            }
-        });
-        if (!outcome.ready && outcome.reason !== 'timeout' && halter.halted === undefined) {
-            shared.haltFleet?.({ reason: 'cancelled', detail: gateLines.fleetStopped(url, outcome.reason) });
-        }
-        return { ...outcome, url, engine: engineOf() };
-    }
-    finally {
-        await Promise.all([prober.close(), generator?.close(), health?.prober.close(), loader?.close()]);
-    }
-}
-/**
- * Before `start` launches anything: a port already held ends the wait at once (`port-busy`), naming the holder;
- * other processes on the server's GPUs are a warning, or with `gpu-check: fail` end it (`gpu-busy`).
- */
-async function beforeStart(settings, deps) {
-    const start = deps.startedAt ?? deps.clock.now();
-    const found = await preflight(settings.portCheck ? settings.targets.map((t) => t.url) : [], settings.gpuCheck, {
-        env: deps.env
-    });
-    const verdict = preflightVerdict(found, settings.gpuCheck);
-    const gpu = found.gpu;
-    if (gpu.kind === 'unavailable')
-        deps.debug?.(gpuUnavailableText(gpu.why, gpu.detail));
-    if (verdict.warnGpu && gpu.kind === 'busy')
-        deps.warn(gpuBusyText(gpu.apps, gpu.gpus), 'gpu-busy');
-    if (verdict.refuse === undefined)
-        return undefined;
-    const halt = {
-        reason: verdict.refuse,
-        detail: verdict.refuse === 'port-busy' && found.portBusy !== undefined
-            ? portBusyText(found.portBusy)
-            : gpu.kind === 'busy'
-                ? gpuBusyText(gpu.apps, gpu.gpus)
-                : verdict.refuse
-    };
-    const results = settings.targets.map(({ url }) => ({
-        ready: false,
-        reason: halt.reason,
-        elapsedMs: deps.clock.now() - start,
-        attempts: 0,
-        models: [],
-        halt,
-        timeline: [],
-        url
-    }));
-    // no history either: a wait that started nothing says nothing of how long the server takes
-    return { ...results[0], results };
-}
-/**
- * The first local port of the URLs whose listening socket belongs to neither the watched process nor its
- * descendants (Linux: the socket's inode among their file descriptors), as the halt that ends the wait. Unknown
- * (no /proc), a holder this user cannot see, or a docker-proxy (a container's published port: the proxy, not the
- * `docker run` the gate watches, holds it) is not held against the server.
- */
-function foreignAnswer(settings, pid, deps) {
-    for (const port of new Set(settings.targets.map((t) => localPort(t.url)))) {
-        if (port === undefined)
-            continue;
-        const o = listenerOwnership(port, pid);
-        if (o.kind !== 'foreign')
-            continue;
-        const holders = o.listeners.flatMap((l) => l.holders);
-        if (holders.length === 0)
-            continue;
-        if (holders.every((h) => isDockerProxy(h.command))) {
-            deps.debug?.(dockerProxyText(o, pid));
-            continue;
-        }
-        return { port, halt: { reason: 'wrong-server', detail: wrongServerText(o, pid) } };
-    }
-    return undefined;
-}
-/** The GPU memory the server's processes hold (nvidia-smi), or undefined without a reading. */
-async function gpuMemoryOf(pid, deps) {
-    const snapshot = await gpuSnapshot({ env: deps.env, timeoutMs: 5_000 });
-    if (snapshot.kind === 'unavailable') {
-        deps.debug?.(gpuUnavailableText(snapshot.why, snapshot.detail));
-        return undefined;
-    }
-    return memoryHeldBy(snapshot, processTree('/proc', pid)).mib;
-}
-/**
- * The endpoint the scalar outputs describe: the one ready last when all are, else the first to fail on its
- * own account (not one halted because another had failed).
- */
-function representative(results, fleetHalt) {
-    if (results.every((r) => r.ready))
-        return results.reduce((a, b) => (b.elapsedMs > a.elapsedMs ? b : a));
-    const failed = results.filter((r) => !r.ready && (fleetHalt === undefined || r.halt !== fleetHalt));
-    return failed.reduce((a, b) => (b.elapsedMs < a.elapsedMs ? b : a));
-}
-function reportEnvironment(settings, server, facts, deps) {
-    if (settings.envReport.length === 0 || server === undefined)
-        return;
-    const environ = server.environ();
-    if (environ === undefined)
-        facts.envUnreadable = true;
-    else
-        facts.env = envReport(settings.envReport, environ, settings.secrets);
-    gateLines.environment(facts).forEach((line) => deps.log(line));
-}
-function openHistory(settings, deps) {
-    const auto = settings.historyFile === HISTORY_AUTO;
-    const urls = settings.targets.map((t) => t.url.href).join('\n');
-    const file = auto ? deps.defaultHistory?.path : settings.historyFile;
-    // Hashed only for a history that is on: nothing reads the key of one that is off.
-    const key = settings.historyKey ?? (file === undefined ? '' : historyKey(urls, settings.model, settings.start));
-    const history = loadHistory(file, key, auto ? deps.defaultHistory?.notice : undefined);
-    for (const n of history.notices)
-        deps.notice(n, 'history');
-    for (const w of history.warnings)
-        deps.warn(w, 'history');
-    return history;
-}
-/** The wait is over: this run against the earlier ones (warnings for a regression and a changed environment), then recorded. */
-function settle({ settings, outcome, facts, profile, history, deps, readyAt }) {
-    const phases = profile.finish(readyAt);
-    const engineLabel = profile.label;
-    const usualPhaseSeconds = history.usual?.phaseSeconds;
-    // A cancelled wait says nothing about how long the server takes.
-    if (outcome.reason === 'cancelled')
-        return { engineLabel, phases, usualPhaseSeconds };
-    const env = facts.env && Object.fromEntries(facts.env.flatMap((e) => (e.value === undefined ? [] : [[e.name, e.value]])));
-    const run = {
-        v: 1,
-        key: history.key,
-        at: new Date(deps.clock.wallMs()).toISOString(),
-        ready: outcome.ready,
-        reason: outcome.reason,
-        elapsedSeconds: gate_round1(outcome.elapsedMs / 1000),
-        ...(facts.startupMs === undefined ? {} : { startupSeconds: gate_round1(facts.startupMs / 1000) }),
-        ...(outcome.ready && outcome.firstResponseMs !== undefined
-            ? { answeringSeconds: gate_round1((outcome.elapsedMs - outcome.firstResponseMs) / 1000) }
-            : {}),
-        ...(profile.engine === undefined ? {} : { engine: profile.engine }),
-        phases: phases.map((p) => ({ name: p.name, seconds: p.seconds })),
-        ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') }),
-        ...smokeRecord(outcome, settings)
-    };
-    // a history file another job holds locked must not keep this one past its deadline
-    const findings = recordRun(history, run, settings.regressionThresholdPercent, settings.regressionMinRuns, settings.timeoutMs - outcome.elapsedMs, settings.throughputRegressionPercent);
-    if (findings.regression !== undefined && !settings.failOnRegression)
-        deps.warn(findings.regression, 'regression');
-    if (findings.throughputRegression !== undefined && !settings.failOnRegression)
-        deps.warn(findings.throughputRegression, 'throughput-regression');
-    if (findings.drift !== undefined)
-        deps.warn(findings.drift, 'drift');
-    for (const n of findings.notices)
-        deps.notice(n, 'history');
-    return { engineLabel, phases, usualPhaseSeconds, ...findings };
-}
-const gate_round1 = (x) => Math.round(x * 10) / 10;
-/** The smoke test's medians for the history, when it measured them. */
-function smokeRecord(outcome, settings) {
-    const smoke = outcome.smoke;
-    if (smoke?.ttftMs === undefined || smoke.decodeTokensPerSecond === undefined || settings.smoke === undefined)
-        return {};
-    return {
-        ttftMs: gate_round1(smoke.ttftMs),
-        decodeTokensPerSecond: gate_round1(smoke.decodeTokensPerSecond),
-        smokeTokens: settings.smoke.tokens
-    };
-}
-
-;// CONCATENATED MODULE: ./src/server/stop.ts
-/**
- * Stops a server and everything it started: SIGTERM to its process group, up to a timeout for it to exit, then
- * SIGKILL; then waits until none of its processes remain and, where nvidia-smi tells, until none of them holds GPU
- * memory (the next job on a shared runner needs it back). The answer is a record of how it went, never words.
- */
-
-
-
-/** Stops the server `pid` and its processes; see the module comment. */
-async function stop_stopServer(options, deps) {
-    const { clock } = deps;
-    const proc = deps.proc ?? '/proc';
-    const pollMs = options.pollMs ?? 100;
-    const kill = deps.kill ?? ((pid, signal) => process.kill(pid, signal));
-    const leader = procStat(options.pid, proc);
-    const inGroup = () => procPids(proc).filter((p) => procStat(p, proc)?.pgrp === options.pid);
-    // A group outlives its leader (workers left behind by a server that crashed), and Linux reuses no pid that
-    // still names a group: with the leader gone, processes in group `pid` are that server's.
-    // never the group this process is in: that would stop the stopper (and the runner's step with it)
-    const own = options.pid === procStat(process.pid, proc)?.pgrp;
-    const scope = !own && (leader === undefined ? inGroup().length > 0 : leader.pgrp === options.pid) ? 'group' : 'tree';
-    const members = () => {
-        const tree = [...processTree(proc, options.pid)];
-        const group = scope === 'group' ? inGroup() : [];
-        return [...new Set([...tree, ...group])].flatMap((pid) => {
-            const stat = procStat(pid, proc);
-            // without /proc only the pid itself can be asked about
-            if (stat === undefined)
-                return pid === options.pid && signalled(kill, pid, 0) ? [{ pid }] : [];
-            return stat.state === 'Z' ? [] : [{ pid, startTicks: stat.startTicks }];
-        });
-    };
-    const initial = members();
-    const base = { pid: options.pid, scope, pids: initial.map((m) => m.pid) };
-    if (initial.length === 0)
-        return { ...base, outcome: 'not-running', gpu: { kind: 'none' } };
-    const before = deps.gpu ? await deps.gpu() : undefined;
-    // every process seen as the server's, by pid and start time (a reused pid is another process)
-    const tracked = new Map(initial.map((m) => [m.pid, m.startTicks]));
-    const family = () => new Set(tracked.keys());
-    const atStart = before?.kind === 'available' ? memoryHeldBy(before, family()) : undefined;
-    const heldAtStart = atStart?.mib ?? 0;
-    let exit;
-    void deps.exited?.then((e) => (exit = e));
-    const alive = () => {
-        const now = members();
-        // any process the server has started since counts too
-        for (const m of now)
-            if (!tracked.has(m.pid))
-                tracked.set(m.pid, m.startTicks);
-        return now.filter((m) => tracked.get(m.pid) === m.startTicks).map((m) => m.pid);
-    };
-    const send = (signal) => {
-        if (scope === 'group')
-            signalled(kill, -options.pid, signal);
-        else
-            for (const pid of alive())
-                signalled(kill, pid, signal);
-    };
-    const waitGone = async (ms) => {
-        const until = clock.now() + ms;
-        for (;;) {
-            if (alive().length === 0)
-                return true;
-            if (clock.now() >= until)
-                return false;
-            await clock.sleep(Math.min(pollMs, until - clock.now()));
-        }
-    };
-    const termAt = clock.now();
-    const seconds = () => Math.round((clock.now() - termAt) / 100) / 10;
-    send('SIGTERM');
-    let signal = 'SIGTERM';
-    let gone = await waitGone(options.timeoutMs);
-    if (!gone) {
-        signal = 'SIGKILL';
-        send('SIGKILL');
-        gone = await waitGone(options.killWaitMs ?? 10_000);
-    }
-    const secondsToExit = seconds();
-    // /proc loses a process a moment before its parent hears of the exit: a few polls for the code
-    for (let i = 0; gone && deps.exited !== undefined && exit === undefined && i < 10; i++)
-        await clock.sleep(pollMs);
-    const exited = {
-        signal,
-        ...(exit === undefined ? {} : { exitCode: exit.code, exitSignal: exit.signal })
-    };
-    const record = gone
-        ? { ...base, ...exited, outcome: 'exited', secondsToExit }
-        : { ...base, ...exited, outcome: 'survived', survivors: alive() };
-    if (before === undefined)
-        return { ...record, gpu: { kind: 'unavailable', why: 'not asked' } };
-    if (before.kind === 'unavailable')
-        return { ...record, gpu: { kind: 'unavailable', why: before.why } };
-    // an entry whose memory nvidia-smi cannot show ([N/A]) still holds some: waited for like the others
-    if (atStart === undefined || atStart.apps.length === 0)
-        return { ...record, gpu: { kind: 'none' } };
-    const gpuUntil = clock.now() + (options.gpuWaitMs ?? 30_000);
-    for (;;) {
-        const now = await deps.gpu();
-        const held = now.kind === 'available' ? memoryHeldBy(now, family()) : undefined;
-        if (held !== undefined && held.apps.length === 0)
-            return { ...record, gpu: { kind: 'released', mib: heldAtStart, seconds: seconds() } };
-        if (clock.now() >= gpuUntil) {
-            return {
-                ...record,
-                gpu: {
-                    kind: 'held',
-                    mib: heldAtStart,
-                    heldMib: held?.mib ?? heldAtStart,
-                    seconds: seconds(),
-                    pids: [...new Set(held?.apps.map((a) => a.pid) ?? [])]
-                }
-            };
-        }
-        await clock.sleep(Math.min(pollMs, gpuUntil - clock.now()));
-    }
-}
-/** Sends `signal` (0: only asks whether `pid` exists); false when there is no such process. */
-function signalled(kill, pid, signal) {
-    try {
-        kill(pid, signal);
-        return true;
-    }
-    catch (e) {
-        // EPERM: it exists, but belongs to someone else
-        return e.code === 'EPERM';
-    }
-}
-
-;// CONCATENATED MODULE: ./src/server/job-end.ts
-
-
-/** State names, as the runner passes them back: `STATE_<name>`. */
-const NAMES = { pid: 'server-pid', timeoutMs: 'stop-timeout-ms', logFile: 'server-log-file', logLines: 'log-lines' };
-/** The state to save after the wait, or undefined when the post step has nothing to do. */
-function jobEndState(settings, server) {
-    // only a server this step launched is this job's to stop: one given by `pid` belongs to whoever started it
-    if (settings.start === undefined || settings.stop !== 'job-end' || server?.pid === undefined)
-        return undefined;
-    return {
-        [NAMES.pid]: String(server.pid),
-        [NAMES.timeoutMs]: String(settings.stopTimeoutMs),
-        [NAMES.logFile]: server.logFile ?? '',
-        [NAMES.logLines]: String(settings.logLines)
-    };
-}
-/** Reads the state back (`get` returns '' for a name not saved); undefined when the main step saved none. */
-function readJobEndState(get) {
-    const pid = Number(get(NAMES.pid));
-    if (!Number.isInteger(pid) || pid < 2)
-        return undefined;
-    const timeoutMs = Number(get(NAMES.timeoutMs));
-    const logLines = Number(get(NAMES.logLines));
-    return {
-        pid,
-        timeoutMs: Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : 30_000,
-        logFile: get(NAMES.logFile) || undefined,
-        logLines: Number.isInteger(logLines) && logLines >= 0 ? logLines : 50
-    };
-}
-/** Stops the server the main step launched and says how it went. Never throws for a server that is already gone. */
-async function stopAtJobEnd(state, deps) {
-    const record = await stopServer({ pid: state.pid, timeoutMs: state.timeoutMs }, deps);
-    const exitedOnTerm = record.outcome !== 'survived' && record.signal !== 'SIGKILL';
-    const clean = exitedOnTerm && record.gpu.kind !== 'held';
-    // why it would not stop may be in its last lines (a hung NCCL teardown, a stuck writer)
-    const logTail = exitedOnTerm || state.logFile === undefined || state.logLines === 0
-        ? undefined
-        : new LogFollower(state.logFile, state.logLines).tail();
-    return { record, clean, logTail, logFile: state.logFile };
-}
-
-;// CONCATENATED MODULE: ./src/wait/conclusion.ts
-/**
- * What must happen once the wait is over, decided once for every front end (the action, the CLI, and later a
- * job-end step and a one-shot check): the outputs, the final line, the log tail, the diagnostics to run, fail or
- * warn, the exit code. A front end only carries it out in its medium. Pure: no I/O, nothing of GitHub or a shell.
- */
-
-
-
-
-/** The report's view of the settings, for `url` (the endpoint the outcome describes). */
-const reportContext = (s, url) => ({
-    url,
-    expect: expectation(s),
-    timeoutMs: s.timeoutMs
-});
-/** Each endpoint's smoke test that could not measure throughput, in words. */
-function smokeProblems(outcome) {
-    const fleet = outcome.results.length > 1;
-    const messages = outcome.results.flatMap((r) => r.smoke?.problem === undefined ? [] : [smokeProblemMessage(r.smoke, fleet ? r.url : undefined)]);
-    return messages.length === 0 ? undefined : messages.join('\n');
-}
-const smokeFailed = (r) => r.smoke?.problem !== undefined;
-function conclude(gateOutcome, settings) {
-    const smokeMessage = gateOutcome.ready ? smokeProblems(gateOutcome) : undefined;
-    const failSmoke = smokeMessage !== undefined && settings.smoke?.failOnError === true;
-    // Ready means ready: with fail-on-error, a server that cannot generate a measured stream is not.
-    const outcome = failSmoke
-        ? {
-            ...gateOutcome,
-            ready: false,
-            reason: 'smoke-failed',
-            results: gateOutcome.results.map((r) => (smokeFailed(r) ? { ...r, ready: false, reason: 'smoke-failed' } : r))
-        }
-        : gateOutcome;
-    const context = reportContext(settings, outcome.url);
-    const tail = outcome.ready ? undefined : outcome.server?.logTail;
-    const verdict = outcome.ready
-        ? undefined
-        : {
-            kind: outcome.reason === 'timeout' && !settings.failOnTimeout ? 'warn' : 'fail',
-            message: failSmoke ? smokeMessage : failureMessage(outcome, context)
-        };
-    const regression = outcome.profile?.regression;
-    const failedRegression = settings.failOnRegression ? regression : undefined;
-    const failedThroughput = settings.failOnRegression ? outcome.profile?.throughputRegression : undefined;
-    return {
-        outcome,
-        ready: outcome.ready,
-        outputs: Object.fromEntries(Object.entries(outputs(outcome)).map(([name, value]) => [name, redact(value, settings.secrets)])),
-        finalLine: finalLine(outcome),
-        logTail: tail && {
-            title: wait_report_logTailTitle(tail, outcome.server?.logFile),
-            lines: tail.map((line) => `${line.number}: ${line.text}`)
-        },
-        // A cancelled job must end within a second; the diagnostics could take minutes.
-        diagnostics: outcome.ready || outcome.reason === 'cancelled' ? [] : settings.diagnostics,
-        verdict,
-        failedRegression,
-        failedThroughput,
-        smokeWarning: failSmoke ? undefined : smokeMessage,
-        exitCode: verdict?.kind === 'fail' || failedRegression !== undefined || failedThroughput !== undefined ? 1 : 0,
-        context,
-        jobEndState: jobEndState(settings, outcome.server)
-    };
-}
-
-;// CONCATENATED MODULE: ./src/server/diagnostics.ts
-/** `diagnostics`: commands run after a failed wait, each in its own log group, each under a time limit. */
-/** Long enough for `nvidia-smi` on a busy machine; short enough that a wedged GPU driver cannot hold the job. */
-const DIAGNOSTIC_LIMIT_S = 60;
-async function runDiagnostics(commands, runner) {
-    for (const command of commands) {
-        if (runner.cancel?.aborted)
-            return;
-        await runner.group(`Diagnostics: ${command}`, async () => {
-            try {
-                // coreutils `timeout` limits each command; -k kills what ignores SIGTERM.
-                const code = await runner.exec('timeout', ['-k', '5', String(DIAGNOSTIC_LIMIT_S), '/bin/sh', '-c', command]);
-                if (runner.cancel?.aborted)
-                    runner.log('(stopped: the job was cancelled)');
-                else if (code === 124)
-                    runner.log(`(stopped after ${DIAGNOSTIC_LIMIT_S}s)`);
-                else if (code !== 0)
-                    runner.log(`(exit code ${code})`);
-            }
-            catch (e) {
-                runner.log(`(could not run: ${e.message})`);
-            }
-        });
-    }
-}
-/**
- * Runs a program with its output on `out`; resolves with its exit code. With `cancel`, the program leads a
- * process group of its own, and the whole group (the shell and whatever it started) is killed when `cancel`
- * aborts: a diagnostic must not hold a cancelled job. Without it, it stays in ours, so that a terminal's
- * Ctrl-C reaches it too.
- */
-function runCommand(program, args, out, cancel) {
-    // node:child_process is loaded only when diagnostics run.
-    const { spawn } = process.getBuiltinModule('node:child_process');
-    return new Promise((resolve, reject) => {
-        const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: cancel !== undefined });
-        const kill = () => {
-            // a process that left the group may still hold the pipes: stop reading them
-            child.stdout.destroy();
-            child.stderr.destroy();
-            try {
-                if (child.pid !== undefined)
-                    process.kill(-child.pid, 'SIGKILL');
-            }
-            catch {
-                // the group has ended already
-            }
-        };
-        if (cancel?.aborted)
-            kill();
-        else
-            cancel?.addEventListener('abort', kill, { once: true });
-        child.stdout.pipe(out, { end: false });
-        child.stderr.pipe(out, { end: false });
-        child.once('error', (e) => {
-            cancel?.removeEventListener('abort', kill);
-            reject(e);
-        });
-        child.once('close', (code) => {
-            cancel?.removeEventListener('abort', kill);
-            resolve(code ?? 1);
-        });
-    });
-}
-
-;// CONCATENATED MODULE: ./src/report/typed-outputs.ts
-/** Every output's JSON kind; a test holds this to action.yml's outputs, so a new output must be given one. */
-const OUTPUT_KINDS = {
-    ready: 'boolean',
-    'elapsed-seconds': 'number',
-    attempts: 'number',
-    'status-code': 'number',
-    models: 'json',
-    'model-id': 'string',
-    'first-response-seconds': 'number',
-    reason: 'string',
-    pid: 'number',
-    'log-file': 'string',
-    'startup-seconds': 'number',
-    'gpu-memory-mib': 'number',
-    'generation-seconds': 'number',
-    results: 'json',
-    phases: 'json',
-    'expected-seconds': 'number',
-    'regression-percent': 'number',
-    'ttft-ms': 'number',
-    'decode-tokens-per-second': 'number'
+        const timer = setTimeout(done, Math.max(0, ms));
+        signal?.addEventListener('abort', done, { once: true });
+    })
 };
-/**
- * An empty output (nothing to tell: no status code, no pid) is null unless it is text; a value that does not read
- * as its kind (which the outputs never make) stays the string it is rather than being lost.
- */
-function typed(kind, text) {
-    if (kind === 'string')
-        return text;
-    if (text === '')
-        return null;
-    if (kind === 'boolean')
-        return text === 'true' ? true : text === 'false' ? false : text;
-    if (kind === 'number')
-        return /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text;
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        return text;
-    }
+/** `850ms`, `12.3s`, `4m05s`, `1h02m`: short, and exact enough to read at a glance. */
+function formatDuration(ms) {
+    if (ms < 1000)
+        return `${Math.round(ms)}ms`;
+    if (ms < 59_950)
+        return `${seconds(ms)}s`;
+    const totalS = Math.floor(ms / 1000);
+    const h = Math.floor(totalS / 3600);
+    const m = Math.floor((totalS % 3600) / 60);
+    const s = totalS % 60;
+    return h > 0 ? `${h}h${String(m).padStart(2, '0')}m` : `${m}m${String(s).padStart(2, '0')}s`;
 }
-function typedOutputs(outputs) {
-    return Object.fromEntries(Object.entries(outputs).map(([name, text]) => [name, typed(OUTPUT_KINDS[name] ?? 'string', text)]));
-}
-
-;// CONCATENATED MODULE: ./src/report/check-report.ts
-/**
- * The one line `wait-for-model check` prints: what a health check's log (Docker's `docker inspect` health log,
- * a Kubernetes probe's event) shows. One line, whatever the server said, so that a probe's output stays readable.
- */
-
-const oneLine = (text) => text.replace(/\s*[\r\n]+\s*/g, ' ');
-function checkLine(outcome) {
-    const took = formatDuration(outcome.elapsedMs);
-    const endpoints = outcome.results.length > 1 ? ` (${outcome.results.length} endpoints)` : '';
-    if (outcome.ready) {
-        const model = outcome.last?.modelId ? ` model "${outcome.last.modelId}"` : '';
-        return oneLine(`ready in ${took}${endpoints}:${model} ${outcome.last?.summary ?? ''}`.trimEnd());
-    }
-    // A wait's reason "timeout" means "not ready yet" here: the one answer there was says why.
-    const why = outcome.reason === 'timeout' ? 'not ready' : `not ready (${outcome.reason})`;
-    const last = outcome.last;
-    const said = last === undefined ? 'no answer' : outcome.reason === 'timeout' ? last.summary : last.detail || last.summary;
-    const where = outcome.results.length > 1 ? `${outcome.url.href}: ` : '';
-    return oneLine(`${why} after ${took}${endpoints}: ${where}${said}`);
-}
-
-;// CONCATENATED MODULE: ./src/cli/command-line.ts
-/**
- * The command-line layer: argv and INPUT_* variables in; progress on stderr, outputs as JSON on stdout, and an
- * exit code out (0 ready, 1 not ready, 2 bad usage). Every flag of the wait comes from the action's inputs.
- */
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-/** `--help` words for each input; an input without one is still a flag, listed with its default. */
-const INPUT_HELP = {
-    url: ['URL', 'endpoint to poll, e.g. http://localhost:8000/v1/models (required; repeat the flag for a fleet)'],
-    model: ['NAME', 'expected model: a listed id equal to it, else one containing it, case-insensitively'],
-    match: ['TEXT', 'literal text the response body must contain'],
-    'match-regex': ['REGEX', 'JavaScript regular expression the body must match (source or /source/flags)'],
-    status: ['LIST', 'accepted HTTP statuses: 200, 200,204 or 200-299'],
-    interval: ['DURATION', 'the longest time between probes'],
-    schedule: ['MODE', 'adaptive: probe densely when readiness is near (the log, history); fixed: every interval'],
-    timeout: ['DURATION', 'give up after this long'],
-    'request-timeout': ['DURATION', 'limit for one probe'],
-    'success-threshold': ['N', 'consecutive ready probes required'],
-    headers: ['"NAME: VALUE"', 'extra request header (repeat the flag for more)'],
-    'api-key': ['KEY', 'sent as "Authorization: Bearer <key>"; never printed'],
-    'progress-interval': ['DURATION', 'how often a still-waiting line is printed'],
-    'fail-on-timeout': ['BOOL', 'false: on timeout, print a warning and exit 0 with ready=false'],
-    start: ['COMMAND', 'shell command that starts the server in the background; it outlives this command'],
-    pid: ['PID|FILE', 'process id of a server started elsewhere, or a file holding it'],
-    'log-file': [
-        'PATH',
-        'the server log, appended to (with --start: a new model-server-<pid>.log in $RUNNER_TEMP or the temp dir)'
-    ],
-    'log-lines': ['N', 'last lines of the log to show when the wait fails'],
-    'fail-pattern': ['REGEX', 'a new log line matching it ends the wait at once'],
-    'port-check': ['BOOL', 'false: no port-busy check before --start, nor wrong-server (a proxy in front of the server)'],
-    'gpu-check': ['MODE', 'with --start: warn, fail or off when other processes hold memory on its GPUs (nvidia-smi)'],
-    stop: ['MODE', 'the action stops the server at the job end (job-end) or not (never); the CLI never does: see "stop"'],
-    'stop-timeout': ['DURATION', "the action's job-end stop: from SIGTERM until SIGKILL"],
-    'probe-generation': ['BOOL', 'true: ready only once a one-token generation request succeeds'],
-    load: ['BOOL', 'true: ask llama.cpp (router) or Ollama (--url .../api/ps) to load an unloaded model, then wait'],
-    'smoke-test': [
-        'MODE',
-        'once ready, time streamed generations (TTFT, decode rate): false, true (warn if it cannot) or fail-on-error'
-    ],
-    'smoke-requests': ['N', 'streamed generation requests of the smoke test, one after another (1 to 100)'],
-    'smoke-tokens': ['N', 'tokens each smoke-test request asks for (2 to 4096)'],
-    'smoke-timeout': ['DURATION', 'limit for the whole smoke test'],
-    'env-report': ['NAMES', 'variables (NCCL_*,CUDA_VISIBLE_DEVICES) to report from the server environment'],
-    diagnostics: ['COMMAND', 'run when the wait fails (repeat the flag for more)'],
-    'ca-cert': ['FILE', 'PEM file of extra trusted CA certificates'],
-    'insecure-tls': ['BOOL', 'true: skip certificate checks (prints a warning)'],
-    engine: [
-        'NAME',
-        'whose log lines to read for the startup phases: auto, vllm, sglang, tgi, llama.cpp, ollama or triton'
-    ],
-    'history-file': [
-        'PATH',
-        'earlier runs, to compare with (auto: $XDG_CACHE_HOME or ~/.cache/wait-for-model/history.jsonl; "" for none)'
-    ],
-    'history-key': [
-        'KEY',
-        'which earlier runs compare with this one (by default a hash of the URL, the model and --start)'
-    ],
-    'regression-threshold': ['PERCENT', 'warn when startup is slower than the median of earlier runs by more than this'],
-    'regression-min-runs': ['N', 'earlier ready runs with the key needed before a regression is told (1 to 10)'],
-    'throughput-regression-threshold': [
-        'PERCENT',
-        "warn when the smoke test's decode rate is below the median of earlier runs by more than this"
-    ],
-    'fail-on-regression': ['BOOL', 'true: exit 1 on such a regression']
-};
-const INPUT_NAMES = Object.keys(INPUT_DEFAULTS);
-/** Inputs whose flag may be repeated, the values joined by newlines as the action's multi-line input. */
-const MULTI_LINE = new Set(['url', 'headers', 'diagnostics']);
-const SIMULATE_DEFAULTS = { load: '30s', port: '8000', host: '127.0.0.1' };
-/** The simulator's engines as the gate spells them (`llama.cpp`; `llamacpp` is accepted too). */
-const ENGINE_WORDS = Object.keys(SIMULATED_ENGINES)
-    .map((e) => (e === 'llamacpp' ? 'llama.cpp' : e))
-    .join(', ');
-async function runCli(argv, io) {
-    const paint = painter(io);
-    const say = (line) => void io.stderr.write(`${line}\n`);
-    try {
-        if (argv[0] === 'simulate')
-            return await simulateCommand(argv.slice(1), io, say);
-        if (argv[0] === 'stop')
-            return await stopCommand(argv.slice(1), io, say, paint);
-        if (argv[0] === 'check')
-            return await checkCommand(argv.slice(1), io);
-        if (argv[0] === 'history')
-            return await historyCommand(argv.slice(1), io, say);
-        if (argv[0] === 'demo')
-            return await demo((0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)((0,external_node_url_.fileURLToPath)(import.meta.url)), 'index.js'), io.stdout);
-        return await waitCommand(argv, io, say, paint);
-    }
-    catch (e) {
-        if (!(e instanceof UsageError))
-            throw e;
-        say(paint.red(`wait-for-model: ${e.message}`));
-        say('Run "wait-for-model --help" for usage.');
-        return 2;
-    }
-}
-async function waitCommand(argv, io, say, paint) {
-    const options = {
-        json: { type: 'boolean' },
-        'summary-file': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'V' }
-    };
-    for (const name of INPUT_NAMES)
-        options[name] = { type: 'string', multiple: MULTI_LINE.has(name) };
-    const { values } = parseCommandLine(argv, options);
-    if (values.help)
-        return (void io.stdout.write(helpText()), 0);
-    if (values.version)
-        return (void io.stdout.write(`${package_namespaceObject.rE}\n`), 0);
-    const settings = settingsFrom(values, io.env);
-    const summaryFile = writableSummaryFile(values['summary-file']);
-    const secrets = settings.secrets;
-    // the runner reads workflow commands from a step's stderr too
-    const log = (line) => say(commandSafe(redact(line, secrets)));
-    if (settings.insecureTls)
-        log(paint.yellow(`warning: ${INSECURE_TLS_WARNING}`));
-    const outcome = await gate(settings, {
-        clock: systemClock,
-        startedAt: 0,
-        log,
-        warn: (line) => log(paint.yellow(`warning: ${line}`)),
-        env: io.env,
-        defaultHistory: defaultHistoryFile(io.env, 'cli')
-    });
-    const next = conclude(outcome, settings);
-    log(next.ready ? paint.green(next.finalLine) : paint.red(next.finalLine));
-    if (next.logTail !== undefined) {
-        log(`${next.logTail.title}:`);
-        for (const line of next.logTail.lines)
-            log(`  ${line}`);
-    }
-    await runDiagnostics(next.diagnostics, {
-        group: async (title, body) => {
-            log(`\u2500\u2500 ${title}`);
-            await body();
-        },
-        exec: (program, args) => runCommand(program, args, io.stderr),
-        log
-    });
-    if (next.smokeWarning !== undefined)
-        log(paint.yellow(`warning: ${next.smokeWarning}`));
-    if (next.verdict !== undefined) {
-        const { kind, message } = next.verdict;
-        log(kind === 'warn' ? paint.yellow(`warning: ${message}`) : paint.red(`error: ${message}`));
-    }
-    // The job summary's Markdown, for a CI system that shows or keeps a file (an artifact, an annotation).
-    if (summaryFile !== undefined)
-        (0,external_node_fs_namespaceObject.writeFileSync)(summaryFile, redact(summaryMarkdown(next.outcome, next.context), secrets));
-    if (values.json)
-        io.stdout.write(`${JSON.stringify(typedOutputs(next.outputs))}\n`);
-    if (next.failedRegression !== undefined)
-        log(paint.red(`error: ${next.failedRegression}`));
-    if (next.failedThroughput !== undefined)
-        log(paint.red(`error: ${next.failedThroughput}`));
-    return next.exitCode;
-}
-/** The settings from the flags, else the INPUT_* variables, else the defaults; a bad value is bad usage. */
-function settingsFrom(values, env, only) {
-    const flag = (name) => {
-        const v = values[name];
-        return Array.isArray(v) ? v.join('\n') : typeof v === 'string' ? v : undefined;
-    };
-    try {
-        // Like the runner, an input not given takes its default (an empty history-file is history off).
-        return parseSettings((name) => only !== undefined && !only.has(name)
-            ? INPUT_DEFAULTS[name]
-            : (flag(name) ?? envInput(env, name) ?? INPUT_DEFAULTS[name]));
-    }
-    catch (e) {
-        if (!(e instanceof InputError))
-            throw e;
-        // Name the input as the user gave it: a flag, or the INPUT_* variable.
-        const source = flag(e.input) === undefined && envInput(env, e.input) !== undefined
-            ? shellInputVariable(e.input)
-            : `--${e.input}`;
-        throw new UsageError(e.message.replace(`Input "${e.input}"`, source));
-    }
-}
-/**
- * The inputs a one-shot check takes: what to ask and what the answer must show. The wait's own (timeout, start,
- * history, \u2026) are refused, so that a health check does not silently ignore them.
- */
-const CHECK_INPUTS = new Set([
-    'url',
-    'model',
-    'match',
-    'match-regex',
-    'status',
-    'request-timeout',
-    'headers',
-    'api-key',
-    'ca-cert',
-    'insecure-tls',
-    'probe-generation',
-    'engine'
-]);
-/**
- * `check`: one probe of each endpoint with the gate's whole judgement, within request-timeout; one line on stdout;
- * exit 0 ready, 1 not ready. For health checks (Docker HEALTHCHECK, compose, Kubernetes exec probes).
- */
-async function checkCommand(argv, io) {
-    const options = { help: { type: 'boolean', short: 'h' } };
-    for (const name of INPUT_NAMES)
-        options[name] = { type: 'string', multiple: MULTI_LINE.has(name) };
-    const { values } = parseCommandLine(argv, options);
-    if (values.help)
-        return (void io.stdout.write(checkHelpText()), 0);
-    const refused = INPUT_NAMES.find((name) => values[name] !== undefined && !CHECK_INPUTS.has(name));
-    if (refused !== undefined) {
-        throw new UsageError(`--${refused}: check probes once, within --request-timeout; it takes no --${refused}`);
-    }
-    const given = settingsFrom(values, io.env, CHECK_INPUTS);
-    const settings = {
-        ...given,
-        // one probe, due within request-timeout: nothing waits, nothing is kept
-        timeoutMs: given.requestTimeoutMs,
-        intervalMs: given.requestTimeoutMs,
-        successThreshold: 1,
-        historyFile: undefined
-    };
-    const outcome = await gate(settings, {
-        clock: systemClock,
-        log: () => { },
-        env: io.env,
-        once: true
-    });
-    io.stdout.write(`${commandSafe(redact(checkLine(outcome), settings.secrets))}\n`);
-    return conclude(outcome, settings).exitCode;
-}
-function checkHelpText() {
-    return [
-        'wait-for-model check: probe once and say whether the model server is ready now (for health checks).',
-        '',
-        'Usage: wait-for-model check --url URL [--model NAME] [options]',
-        '',
-        ...table([
-            ...[...CHECK_INPUTS].map((name) => {
-                const [metavar, text] = INPUT_HELP[name] ?? ['VALUE', ''];
-                const value = INPUT_DEFAULTS[name];
-                return [`--${name} ${metavar}`, `${text}${value === '' ? '' : ` (default: ${value})`}`];
-            }),
-            ['-h, --help', 'show this help']
-        ]),
-        '',
-        'The same judgement as the wait (status, model, match, a generation request), on the first answer; all of it',
-        'within --request-timeout. One line on stdout. Exit status: 0 ready, 1 not ready, 2 bad usage.',
-        ''
-    ].join('\n');
-}
-/** `--summary-file`: checked before the wait (created, or emptied), so that a path that cannot be written is bad usage. */
-function writableSummaryFile(given) {
-    if (typeof given !== 'string')
-        return undefined;
-    if (given.trim() === '')
-        throw new UsageError('--summary-file: give the path of a file to write the summary to');
-    try {
-        (0,external_node_fs_namespaceObject.writeFileSync)(given, '');
-    }
-    catch (e) {
-        throw new UsageError(`--summary-file: cannot write ${printable(given)} (${e.code ?? e.message})`);
-    }
-    return given;
-}
-async function simulateCommand(argv, io, say) {
-    const { values } = parseCommandLine(argv, {
-        engine: { type: 'string' },
-        model: { type: 'string' },
-        load: { type: 'string', default: SIMULATE_DEFAULTS.load },
-        port: { type: 'string', default: SIMULATE_DEFAULTS.port },
-        host: { type: 'string', default: SIMULATE_DEFAULTS.host },
-        'crash-after': { type: 'string' },
-        'generation-fails': { type: 'boolean' },
-        unloaded: { type: 'boolean' },
-        'tokens-per-second': { type: 'string', default: String(DEFAULT_PACE.tokensPerSecond) },
-        ttft: { type: 'string', default: String(DEFAULT_PACE.ttftMs) },
-        help: { type: 'boolean', short: 'h' }
-    });
-    if (values.help)
-        return (void io.stdout.write(simulateHelpText()), 0);
-    const given = String(values.engine ?? '');
-    const engine = simulatedEngine(given);
-    if (engine === undefined) {
-        throw new UsageError(`--engine: give one of ${ENGINE_WORDS}${given ? ` (not "${printable(given)}")` : ''}`);
-    }
-    const model = String(values.model ?? '').trim();
-    if (model === '')
-        throw new UsageError('--model: give the model name the engine lists, e.g. /shared/kimi-k2.5-int4');
-    const duration = (name, text) => {
-        try {
-            return parseDuration(text);
-        }
-        catch {
-            throw new UsageError(`--${name}: "${printable(text)}" is not ${DURATION_FORM}`);
-        }
-    };
-    const loadMs = duration('load', String(values.load));
-    const crashAfter = values['crash-after'];
-    const crashAfterMs = typeof crashAfter === 'string' ? duration('crash-after', crashAfter) : undefined;
-    const portText = String(values.port);
-    if (!/^\d+$/.test(portText) || Number(portText) < 1 || Number(portText) > 65535) {
-        throw new UsageError(`--port: "${printable(portText)}" is not a port number from 1 to 65535`);
-    }
-    const host = String(values.host);
-    const number = (name, max, form) => {
-        const text = String(values[name]);
-        if (!/^\d+(\.\d+)?$/.test(text.trim()) || Number(text) > max)
-            throw new UsageError(`--${name}: "${printable(text)}" is not ${form}`);
-        return Number(text);
-    };
-    const tokensPerSecond = number('tokens-per-second', 100_000, 'a number of tokens a second above 0, such as 50');
-    if (tokensPerSecond <= 0)
-        throw new UsageError('--tokens-per-second: give a number of tokens a second above 0');
-    const ttftMs = number('ttft', 600_000, 'a number of milliseconds, such as 300');
-    const prefix = `[simulated ${engine}]`;
-    let server;
-    try {
-        server = await simulate({
-            engine,
-            model,
-            loadMs,
-            port: Number(portText),
-            host,
-            crashAfterMs,
-            generationFails: values['generation-fails'] === true,
-            unloaded: values.unloaded === true,
-            pace: { tokensPerSecond, ttftMs },
-            onEvent: (event, atMs) => say(`${prefix} ${formatDuration(atMs)}: ${SIMULATOR_EVENT_WORDS[event]}`)
-        });
-    }
-    catch (e) {
-        throw new UsageError(`--port: cannot open ${host}:${portText} (${e.code ?? e.message})`);
-    }
-    const opensAt = SIMULATED_ENGINES[engine].opensAt * loadMs;
-    say(`${prefix} serving "${model}" on ${server.baseUrl}: the port ${opensAt > 0 ? `opens at ${formatDuration(opensAt)}` : 'is open now'}, ` +
-        `the model is ready at ${formatDuration(loadMs)}` +
-        (crashAfterMs === undefined ? '' : `, the engine crashes at ${formatDuration(crashAfterMs)}`) +
-        (values['generation-fails'] === true ? ', every generation request fails' : '') +
-        '. Stop it with Ctrl-C.');
-    try {
-        await server.ended;
-    }
-    catch (e) {
-        // the port was free when checked, and taken by the time the engine opened it
-        say(`${prefix} cannot open ${host}:${portText}: ${e.message}`);
-    }
-    return 1;
-}
-const STOP_DEFAULTS = { timeout: '30s' };
-/** `stop --pid N`: SIGTERM to the server's process group, SIGKILL after --timeout, then its GPU memory back. */
-async function stopCommand(argv, io, say, paint) {
-    const { values } = parseCommandLine(argv, {
-        pid: { type: 'string' },
-        timeout: { type: 'string', default: STOP_DEFAULTS.timeout },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' }
-    });
-    if (values.help)
-        return (void io.stdout.write(stopHelpText()), 0);
-    const pidText = String(values.pid ?? '').trim();
-    if (pidText === '')
-        throw new UsageError(`--pid: give ${PID_FORM}`);
-    let pid;
-    try {
-        pid = resolvePid(/^\d+$/.test(pidText) ? { pid: Number(pidText) } : { file: pidText });
-    }
-    catch (e) {
-        if (!(e instanceof InputError))
-            throw e;
-        throw new UsageError(e.message.replace('Input "pid"', '--pid'));
-    }
-    if (pid < 2 || pid > 4_194_304)
-        throw new UsageError(`--pid: "${pid}" is not ${PID_FORM}`);
-    // its own group would take this command down with it, and the shell that runs it
-    if (pid === process.pid || pid === procStat(process.pid)?.pgrp)
-        throw new UsageError(`--pid: ${pid} is this command's own process or process group`);
-    let timeoutMs;
-    try {
-        timeoutMs = parseDuration(String(values.timeout));
-    }
-    catch {
-        throw new UsageError(`--timeout: "${printable(String(values.timeout))}" is not ${DURATION_FORM}`);
-    }
-    const record = await stop_stopServer({ pid, timeoutMs }, { clock: systemClock, gpu: () => gpuSnapshot({ env: io.env, timeoutMs: 5_000 }) });
-    for (const line of stopLines(record)) {
-        if (line.level === 'warning')
-            say(paint.yellow(`warning: ${line.text}`));
-        else if (line.level === 'info')
-            say(line.text);
-    }
-    if (values.json)
-        io.stdout.write(`${JSON.stringify(record)}\n`);
-    return record.outcome === 'survived' || record.gpu.kind === 'held' ? 1 : 0;
-}
-function stopHelpText() {
-    return [
-        'wait-for-model stop: stop a model server and wait until its processes and their GPU memory are gone.',
-        '',
-        'Usage: wait-for-model stop --pid N [--timeout 30s] [--json]',
-        '',
-        ...table([
-            [
-                '--pid PID|FILE',
-                'the server: the leader of its process group (as --start launches it), or a file holding its pid'
-            ],
-            ['--timeout DURATION', `from SIGTERM until SIGKILL (default: ${STOP_DEFAULTS.timeout})`],
-            ['--json', 'print how it went as one JSON object on stdout'],
-            ['-h, --help', 'show this help']
-        ]),
-        '',
-        'SIGTERM goes to the whole process group (or, for a process that does not lead one, to it and its descendants).',
-        'Where nvidia-smi exists, waits (up to 30s) until none of its processes holds GPU memory.',
-        'Exit status: 0 stopped (or not running), 1 still running after SIGKILL or its GPU memory still held, 2 bad usage.',
-        ''
-    ].join('\n');
-}
-const SIMULATOR_EVENT_WORDS = {
-    listening: 'port open, answering HTTP',
-    ready: 'model ready',
-    crashed: 'crashed: the port is closed and the process exits'
-};
-/** The runner's form (INPUT_MATCH-REGEX) first, then the one a shell can set (INPUT_MATCH_REGEX). */
-function envInput(env, name) {
-    return env[inputVariable(name)] ?? env[shellInputVariable(name)];
-}
-function helpText() {
-    const rows = INPUT_NAMES.map((name) => {
-        const [metavar, text] = INPUT_HELP[name] ?? ['VALUE', ''];
-        const value = INPUT_DEFAULTS[name];
-        return [`--${name} ${metavar}`, `${text}${value === '' ? '' : ` (default: ${value})`}`];
-    });
-    const own = [
-        ['--json', 'print the outputs as one JSON object on stdout (numbers, booleans and lists as JSON values)'],
-        [
-            '--summary-file PATH',
-            "write the action's job summary (Markdown) to this file, for GitLab, Buildkite, Jenkins, \u2026"
-        ],
-        ['-h, --help', 'show this help'],
-        ['-V, --version', 'print the version']
-    ];
-    return [
-        `wait-for-model ${package_namespaceObject.rE}: wait until a model server is ready and lists the model you expect.`,
-        '',
-        'Usage:',
-        '  wait-for-model --url URL [options]',
-        '  wait-for-model check --url URL [--model NAME] [--request-timeout 5s]   (probe once: exit 0 ready, 1 not)',
-        '  wait-for-model simulate --engine ENGINE --model NAME [--load 30s] [--port 8000] [--crash-after 10s] [--generation-fails] [--unloaded]',
-        '                          [--tokens-per-second 100] [--ttft 50]',
-        '  wait-for-model stop --pid N [--timeout 30s]',
-        '  wait-for-model history [--key KEY] [--file PATH] [--format table|json|csv]',
-        '  wait-for-model demo',
-        '',
-        'Options (each also read from INPUT_<NAME>, e.g. INPUT_TIMEOUT=20m or INPUT_MATCH_REGEX=...):',
-        ...table(rows),
-        '',
-        'Of the command line only:',
-        ...table(own),
-        '',
-        `Durations: ${DURATION_FORM.replace(/^a duration such as /, '')}.`,
-        'Progress goes to stderr. Exit status: 0 ready, 1 not ready (timeout, unauthorized, tls), 2 bad usage.',
-        ''
-    ].join('\n');
-}
-function simulateHelpText() {
-    return [
-        'wait-for-model simulate: serve an imitation of a model server starting up (no GPU needed).',
-        '',
-        'Usage: wait-for-model simulate --engine ENGINE --model NAME [options]',
-        '',
-        ...table([
-            ['--engine ENGINE', ENGINE_WORDS],
-            ['--model NAME', 'the model the engine lists, e.g. /shared/kimi-k2.5-int4'],
-            ['--load DURATION', `time until the engine answers with the model ready (default: ${SIMULATE_DEFAULTS.load})`],
-            ['--port PORT', `port to serve on (default: ${SIMULATE_DEFAULTS.port})`],
-            ['--host HOST', `address to bind (default: ${SIMULATE_DEFAULTS.host})`],
-            ['--crash-after DURATION', 'the engine dies this long after the start: the port closes and the process exits 1'],
-            ['--generation-fails', "every generation request gets the engine's own error (to try --probe-generation)"],
-            ['--unloaded', 'llama.cpp (router mode) and Ollama: listed, loaded only when asked (to try --load true)'],
-            [
-                '--tokens-per-second N',
-                `the pace of streamed generations, for the smoke test (default: ${DEFAULT_PACE.tokensPerSecond})`
-            ],
-            ['--ttft MS', `milliseconds from a streamed request to its first token (default: ${DEFAULT_PACE.ttftMs})`],
-            ['-h, --help', 'show this help']
-        ]),
-        ''
-    ].join('\n');
-}
-/** Colour only on a terminal, and never when NO_COLOR is set to anything (https://no-color.org). */
-function painter(io) {
-    const on = io.stderr.isTTY === true && !io.env.NO_COLOR;
-    const wrap = (code) => (text) => (on ? `\u001b[${code}m${text}\u001b[0m` : text);
-    return { red: wrap(31), green: wrap(32), yellow: wrap(33) };
-}
+/** Seconds with one decimal, as the outputs give them. */
+const seconds = (ms) => (Math.round(ms / 100) / 10).toFixed(1);
 
 
 /***/ }),
@@ -24221,7 +23162,10 @@ const external_node_v8_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 /** How often a long wait collects its garbage in full. */
 const FULL_COLLECTION_MS = 30_000;
 /**
- * Called once by each entry point, before the first connection.
+ * Called once by each entry point, in the first turn of the event loop (`setImmediate`): after the first probe's
+ * connection is opened and before any answer can be read. Its node:v8 took 3-4 ms of start-up on Node 24, and
+ * nothing it sets matters before a body arrives: V8 tiers up only code that has run many times, and the young
+ * generation grows only under a large body.
  *
  * undici's HTTP parser is WebAssembly; once its functions run hot, V8's optimising compiler recompiles them,
  * which alone took 25-35 MB (Node 20 at the first connection, Node 24 after a few probes). A tiering budget
@@ -24282,6 +23226,1103 @@ function createBodyCollector(afterBytes = 256 * 1024) {
 
 /***/ }),
 
+/***/ 5568:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   p: () => (/* binding */ LogFollower)
+/* harmony export */ });
+/* unused harmony export MAX_LINE_CHARS */
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _inputs_secrets_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3332);
+/* harmony import */ var _inputs_settings_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6137);
+/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9842);
+/**
+ * Follows a server's log file: the lines appended since the last look, numbered, and the last lines kept for the
+ * tail. Each look does a bounded amount of work whatever the file holds (a 200 MB log, a server flooding its log,
+ * a log replaced by a directory), so that the wait never stalls behind it and its memory never grows with it.
+ */
+
+
+
+
+/** A line longer than this is cut (a progress bar redrawn with \r for an hour is one line). */
+const MAX_LINE_CHARS = 2000;
+/** Of a line longer than MAX_LINE_CHARS, only this many bytes are kept while it is being read (UTF-8: 4 per character). */
+const MAX_LINE_BYTES = MAX_LINE_CHARS * 4;
+/** Lines decoded per look: each then goes through the startup profile and `fail-pattern`. */
+const LINES_PER_POLL = 1000;
+/** Bytes decoded into lines per look. */
+const READ_BYTES_PER_POLL = 256 * 1024;
+/** Bytes only counted (for line numbers) per look. */
+const COUNT_BYTES_PER_POLL = 32 * 1024 * 1024;
+/**
+ * And at most this long a look, read in 64 KB chunks: the action runs without V8's optimising compilers, so
+ * counting the lines of `yes` output takes far longer per megabyte than an ordinary log's. A CPU budget, not a
+ * time the wait depends on: it bounds how long a look holds the event loop (the deadline, signals), nothing else.
+ */
+const WORK_MS_PER_POLL = 20;
+/**
+ * Of what a log held before the wait, only its last this many bytes are read as lines (the phases so far and the
+ * tail); the rest is counted. When a server writes faster than the follower reads and the backlog passes
+ * BACKLOG_BYTES, the follower likewise counts its way to the last WINDOW_BYTES.
+ */
+const WINDOW_BYTES = 256 * 1024;
+const BACKLOG_BYTES = 8 * 1024 * 1024;
+const CHUNK_BYTES = 64 * 1024;
+class LogFollower {
+    path;
+    keep;
+    /** Bytes of the file consumed: counted, or read into lines (the unfinished last line is in `pending`). */
+    offset = 0;
+    lineCount = 0;
+    pending = [];
+    pendingBytes = 0;
+    pendingCut = false;
+    /** Up to where the file is only counted, not read into lines. */
+    countUntil = 0;
+    /** The first line read after counting began before the counting ended: counted, never shown. */
+    dropPartial = false;
+    /** Lines that end before this offset were in the file before the wait: handed to `earlier`, never to `poll`. */
+    earlierUntil = 0;
+    recent = [];
+    chunk = Buffer.alloc(CHUNK_BYTES);
+    earlier;
+    secrets;
+    /** Why the log can no longer be read (it became a directory); set once, the follower then reads nothing. */
+    problem;
+    /**
+     * `keep`: how many last lines to hold for `tail`. Unless `fromStart` (the log of a server this process has
+     * just started, where every line is new however fast it came), what the file already holds is counted and its
+     * last lines are kept for the tail and handed to `earlier` (by the looks that read them), but never returned by
+     * `poll`: only lines written from now on are new. Nothing is read here, so the wait starts at once.
+     * `fromStart` with `skipBytes`: the server appends to a log that already held that much (an earlier run's),
+     * which is only counted (by the first looks), so that line numbers are the file's.
+     * `secrets` are masked in each line before it is cut to MAX_LINE_CHARS.
+     */
+    constructor(path, keep, { fromStart = false, skipBytes = 0, earlier, secrets = [] } = {}) {
+        this.path = path;
+        this.keep = keep;
+        this.earlier = earlier;
+        this.secrets = secrets;
+        if (fromStart) {
+            this.countUntil = skipBytes;
+            return;
+        }
+        const size = this.withFile((_fd, s) => s) ?? 0;
+        this.earlierUntil = size;
+        this.countUntil = Math.max(0, size - WINDOW_BYTES);
+    }
+    /** The complete lines appended since the last call (at most LINES_PER_POLL of them). */
+    poll() {
+        const fresh = [];
+        const old = [];
+        const until = _runtime_clock_js__WEBPACK_IMPORTED_MODULE_2__/* .systemClock */ .ml.now() + WORK_MS_PER_POLL;
+        this.withFile((fd, size) => {
+            // truncated or replaced (also before the first look read what it held)
+            if (size < this.offset || size < this.earlierUntil)
+                this.restart();
+            if (size - this.offset > BACKLOG_BYTES && this.offset >= this.countUntil)
+                this.countUntil = size - WINDOW_BYTES;
+            if (this.offset < this.countUntil)
+                this.count(fd, until);
+            if (this.offset >= this.countUntil)
+                this.read(fd, size, fresh, old, until);
+        });
+        if (old.length > 0)
+            this.earlier?.(old);
+        return fresh;
+    }
+    /** Whether lines already written are still unread. */
+    behind() {
+        return (this.withFile((_fd, size) => size > this.offset) ?? false) && this.problem === undefined;
+    }
+    /** Opens the file without blocking (a FIFO would) and checks it is still a regular file; undefined when it is not there. */
+    withFile(use) {
+        if (this.problem !== undefined)
+            return undefined;
+        let fd;
+        try {
+            fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.openSync)(this.path, node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_RDONLY | node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_NONBLOCK);
+        }
+        catch (e) {
+            if (e.code !== 'ENOENT')
+                this.fail(e);
+            return undefined; // not written yet
+        }
+        try {
+            const stat = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.fstatSync)(fd);
+            const what = (0,_inputs_settings_js__WEBPACK_IMPORTED_MODULE_1__/* .notRegularFile */ .s5)(stat);
+            if (what !== undefined) {
+                this.problem = `the log ${this.path} is no longer a regular file (it is ${what} now)`;
+                return undefined;
+            }
+            return use(fd, stat.size);
+        }
+        catch (e) {
+            this.fail(e);
+            return undefined;
+        }
+        finally {
+            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
+        }
+    }
+    fail(e) {
+        this.problem = `the log ${this.path} cannot be read (${e.code ?? e.message})`;
+    }
+    /** Counts the lines up to `countUntil`, within the look's budget, reading nothing into memory. */
+    count(fd, until) {
+        const end = Math.min(this.countUntil, this.offset + COUNT_BYTES_PER_POLL);
+        let last = -1;
+        while (this.offset < end && _runtime_clock_js__WEBPACK_IMPORTED_MODULE_2__/* .systemClock */ .ml.now() < until) {
+            const n = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readSync)(fd, this.chunk, 0, Math.min(CHUNK_BYTES, end - this.offset), this.offset);
+            if (n === 0)
+                break;
+            // one native pass (a loop in JavaScript, or indexOf per line, is several times slower without the optimising compilers)
+            const text = this.chunk.toString('latin1', 0, n);
+            this.lineCount += text.length - text.replaceAll('\n', '').length;
+            last = this.chunk[n - 1];
+            this.offset += n;
+        }
+        if (last === -1)
+            return;
+        // what was pending is part of a counted line now; the line under way at the end of counting is never whole
+        this.pending = [];
+        this.pendingBytes = 0;
+        this.pendingCut = false;
+        this.dropPartial = last !== 0x0a;
+    }
+    read(fd, size, fresh, old, until) {
+        const end = Math.min(size, this.offset + READ_BYTES_PER_POLL);
+        let lines = 0;
+        while (this.offset < end && lines < LINES_PER_POLL && _runtime_clock_js__WEBPACK_IMPORTED_MODULE_2__/* .systemClock */ .ml.now() < until) {
+            const n = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readSync)(fd, this.chunk, 0, Math.min(CHUNK_BYTES, end - this.offset), this.offset);
+            if (n === 0)
+                break;
+            let start = 0;
+            for (let nl = this.chunk.indexOf(0x0a, 0); nl !== -1 && nl < n; nl = this.chunk.indexOf(0x0a, start)) {
+                this.take(this.chunk.subarray(start, nl));
+                start = nl + 1;
+                const line = this.finishLine();
+                if (line !== undefined) {
+                    ;
+                    (this.offset + start <= this.earlierUntil ? old : fresh).push(line);
+                    if (++lines >= LINES_PER_POLL)
+                        break;
+                }
+            }
+            if (lines >= LINES_PER_POLL && start < n) {
+                this.offset += start; // the rest is read by the next look
+                return;
+            }
+            this.take(this.chunk.subarray(start, n));
+            this.offset += n;
+        }
+    }
+    /** Adds bytes to the unfinished line, keeping at most MAX_LINE_BYTES of it. */
+    take(bytes) {
+        const room = MAX_LINE_BYTES - this.pendingBytes;
+        if (bytes.length > room)
+            this.pendingCut = true;
+        const kept = bytes.subarray(0, Math.max(0, room));
+        if (kept.length === 0)
+            return;
+        this.pending.push(Buffer.from(kept));
+        this.pendingBytes += kept.length;
+    }
+    /** The unfinished line is finished: numbered, kept for the tail, and returned unless it was partly counted. */
+    finishLine() {
+        const text = this.pendingText();
+        this.pending = [];
+        this.pendingBytes = 0;
+        this.pendingCut = false;
+        this.lineCount++;
+        if (this.dropPartial) {
+            this.dropPartial = false;
+            return undefined;
+        }
+        const line = { number: this.lineCount, text: text.replace(/\r$/, '') };
+        if (this.keep > 0) {
+            this.recent.push(line);
+            if (this.recent.length > this.keep)
+                this.recent.shift();
+        }
+        return line;
+    }
+    pendingText() {
+        const text = (0,_inputs_secrets_js__WEBPACK_IMPORTED_MODULE_3__/* .redact */ .E$)(Buffer.concat(this.pending, this.pendingBytes).toString('utf8'), this.secrets);
+        return text.length > MAX_LINE_CHARS || this.pendingCut ? `${text.slice(0, MAX_LINE_CHARS)}\u2026` : text;
+    }
+    /**
+     * The last `keep` lines, including an unfinished last line; undefined when the file does not exist. Reads what
+     * is left (within a bounded number of looks) first, so that the tail ends where the file does.
+     */
+    tail() {
+        for (let looks = 0; looks < 20 && this.behind(); looks++)
+            this.poll();
+        if (this.problem === undefined && this.withFile(() => true) === undefined)
+            return undefined;
+        if (this.keep === 0)
+            return [];
+        const unfinished = this.pendingBytes === 0 || this.dropPartial ? [] : [{ number: this.lineCount + 1, text: this.pendingText() }];
+        return [...this.recent, ...unfinished].slice(-this.keep);
+    }
+    restart() {
+        this.offset = 0;
+        this.lineCount = 0;
+        this.pending = [];
+        this.pendingBytes = 0;
+        this.pendingCut = false;
+        this.countUntil = 0;
+        this.dropPartial = false;
+        this.earlierUntil = 0;
+    }
+}
+
+
+/***/ }),
+
+/***/ 8706:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   WZ: () => (/* binding */ processTree),
+/* harmony export */   f_: () => (/* binding */ isDockerProxy),
+/* harmony export */   kA: () => (/* binding */ listenerOwnership),
+/* harmony export */   l: () => (/* binding */ portOwner),
+/* harmony export */   yv: () => (/* binding */ localPort)
+/* harmony export */ });
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7707);
+/* harmony import */ var _http_hosts_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2327);
+/**
+ * Who listens on a local TCP port, read from Linux's /proc: the listening sockets of /proc/net/tcp and tcp6, each
+ * socket's inode found among the processes' file descriptors (/proc/<pid>/fd \u2192 `socket:[inode]`), and each
+ * holder's command line. Structured answers only; without /proc (not Linux) the answer is `unknown`.
+ *
+ * /proc/net/tcp is the table of the reader's network namespace: a server in a container with its own
+ * namespace (docker -p) shows as the proxy that forwards the port, which is what answers the gate anyway.
+ */
+
+
+
+const LISTEN = '0A';
+/** Who listens on `port` (any local address, IPv4 and IPv6). */
+function portOwner(port, { proc = '/proc' } = {}) {
+    const sockets = listeningSockets(proc, port);
+    if (sockets === undefined)
+        return { kind: 'unknown', port };
+    if (sockets.length === 0)
+        return { kind: 'free', port };
+    const holders = socketHolders(proc, new Set(sockets.map((s) => s.inode)));
+    return {
+        kind: 'listening',
+        port,
+        listeners: sockets.map((s) => ({ ...s, holders: holders.get(s.inode) ?? [] }))
+    };
+}
+/**
+ * Whether what listens on `port` belongs to the process `pid` or its descendants (a `start` shell that runs the
+ * server as its child, a server that forks workers): the listening socket's inode among their descriptors.
+ */
+function listenerOwnership(port, pid, options = {}) {
+    const owner = portOwner(port, options);
+    if (owner.kind !== 'listening')
+        return owner;
+    const family = processTree(options.proc ?? '/proc', pid);
+    for (const l of owner.listeners) {
+        const holder = l.holders.find((h) => family.has(h.pid));
+        if (holder !== undefined)
+            return { kind: 'ours', port, holder };
+    }
+    return { kind: 'foreign', port, listeners: owner.listeners };
+}
+/** `pid` and every process descended from it, from the parent ids of /proc/<pid>/stat. */
+function processTree(proc, pid) {
+    const children = new Map();
+    for (const p of (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procPids */ .bU)(proc)) {
+        const parent = (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procStat */ .jW)(p, proc)?.ppid;
+        if (parent !== undefined)
+            children.set(parent, [...(children.get(parent) ?? []), p]);
+    }
+    const family = new Set([pid]);
+    const queue = [pid];
+    while (queue.length > 0) {
+        for (const child of children.get(queue.shift()) ?? []) {
+            if (family.has(child))
+                continue;
+            family.add(child);
+            queue.push(child);
+        }
+    }
+    return family;
+}
+/** The listening sockets on `port`; undefined when neither table can be read. */
+function listeningSockets(proc, port) {
+    let read = false;
+    const found = [];
+    for (const table of ['tcp', 'tcp6']) {
+        let text;
+        try {
+            text = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(`${proc}/net/${table}`, 'utf8');
+            read = true;
+        }
+        catch {
+            continue; // tcp6 is absent on a kernel without IPv6
+        }
+        for (const line of text.split('\n').slice(1)) {
+            // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode \u2026
+            const f = line.trim().split(/\s+/);
+            if (f.length < 10 || f[3] !== LISTEN)
+                continue;
+            const [hexAddress, hexPort] = f[1].split(':');
+            if (parseInt(hexPort, 16) !== port)
+                continue;
+            found.push({ address: decodeAddress(hexAddress), port, inode: Number(f[9]) });
+        }
+    }
+    return read ? found : undefined;
+}
+/** The kernel prints each 32-bit word of the address in host order (little-endian on the runners' x86 and arm64). */
+function decodeAddress(hex) {
+    const words = hex.match(/.{8}/g) ?? [];
+    const bytes = words.flatMap((w) => (w.match(/../g) ?? []).reverse().map((b) => parseInt(b, 16)));
+    if (bytes.length === 4)
+        return bytes.join('.');
+    const groups = Array.from({ length: 8 }, (_, i) => ((bytes[2 * i] << 8) | bytes[2 * i + 1]).toString(16));
+    if (groups.slice(0, 5).every((g) => g === '0') && groups[5] === 'ffff')
+        return `::ffff:${bytes.slice(12).join('.')}`;
+    // the shortest form for the common cases (:: and ::1); other addresses in full
+    const text = groups.join(':');
+    return text === '0:0:0:0:0:0:0:0' ? '::' : text === '0:0:0:0:0:0:0:1' ? '::1' : text;
+}
+/** The processes holding each of `inodes` among their file descriptors (those this user may read). */
+function socketHolders(proc, inodes) {
+    const holders = new Map();
+    for (const pid of (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procPids */ .bU)(proc)) {
+        let fds;
+        try {
+            fds = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readdirSync)(`${proc}/${pid}/fd`);
+        }
+        catch {
+            continue; // another user's process, or gone
+        }
+        const held = new Set();
+        for (const fd of fds) {
+            let target;
+            try {
+                target = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readlinkSync)(`${proc}/${pid}/fd/${fd}`);
+            }
+            catch {
+                continue;
+            }
+            const m = /^socket:\[(\d+)\]$/.exec(target);
+            if (m && inodes.has(Number(m[1])))
+                held.add(Number(m[1]));
+        }
+        if (held.size === 0)
+            continue;
+        const info = { pid, command: (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .commandLine */ .ay)(pid, proc) };
+        for (const inode of held)
+            holders.set(inode, [...(holders.get(inode) ?? []), info]);
+    }
+    return holders;
+}
+/**
+ * The port to check when `url` names this machine (loopback, `localhost`, this host's name or one of its
+ * addresses), else undefined: a server elsewhere is probed as it is, its port is none of this machine's business.
+ */
+function localPort(url, hostName = process.getBuiltinModule('node:os').hostname()) {
+    const host = (0,_http_hosts_js__WEBPACK_IMPORTED_MODULE_2__/* .bareHost */ .n0)(url.hostname);
+    const os = process.getBuiltinModule('node:os');
+    const addresses = Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((a) => a.address.toLowerCase()));
+    const local = (0,_http_hosts_js__WEBPACK_IMPORTED_MODULE_2__/* .isLoopback */ .U9)(url.hostname) ||
+        host.endsWith('.localhost') ||
+        host === hostName.toLowerCase() ||
+        addresses.includes(host);
+    if (!local)
+        return undefined;
+    return url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+}
+/** Docker's userland proxy, which holds a container's published port on the host (`docker run -p`). */
+const isDockerProxy = (command) => /(^|\/)docker-proxy(\s|$)/.test(command);
+
+
+/***/ }),
+
+/***/ 7707:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   ay: () => (/* binding */ commandLine),
+/* harmony export */   bU: () => (/* binding */ procPids),
+/* harmony export */   jW: () => (/* binding */ procStat)
+/* harmony export */ });
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/** Reading Linux's /proc: one process's stat line, the process ids, a command line. Undefined or empty without it. */
+
+function procStat(pid, proc = '/proc') {
+    try {
+        const stat = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(`${proc}/${pid}/stat`, 'utf8');
+        // the command name in parentheses may hold spaces and parentheses: count fields from the last ')'
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return { state: f[0], ppid: Number(f[1]), pgrp: Number(f[2]), startTicks: Number(f[19]) };
+    }
+    catch {
+        return undefined;
+    }
+}
+/** Every process id /proc shows (empty without /proc). */
+function procPids(proc = '/proc') {
+    try {
+        return (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readdirSync)(proc)
+            .filter((n) => /^\d+$/.test(n))
+            .map(Number);
+    }
+    catch {
+        return [];
+    }
+}
+const MAX_COMMAND = 500;
+/** The command line of `pid`, arguments joined by spaces (its name in brackets where it has none), or "" once gone. */
+function commandLine(pid, proc = '/proc') {
+    try {
+        const args = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(`${proc}/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
+        if (args !== '')
+            return args.length > MAX_COMMAND ? `${args.slice(0, MAX_COMMAND)}\u2026` : args;
+        return `[${(0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(`${proc}/${pid}/comm`, 'utf8').trim()}]`;
+    }
+    catch {
+        return '';
+    }
+}
+
+
+/***/ }),
+
+/***/ 9898:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   NK: () => (/* binding */ serverEnv),
+/* harmony export */   QF: () => (/* binding */ resolvePid),
+/* harmony export */   UD: () => (/* binding */ startServer),
+/* harmony export */   Zd: () => (/* binding */ attachServer),
+/* harmony export */   rO: () => (/* binding */ newLogFile)
+/* harmony export */ });
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8161);
+/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_os__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var _inputs_parse_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3718);
+/* harmony import */ var _inputs_settings_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(6137);
+/* harmony import */ var _inputs_variables_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(6192);
+/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(7707);
+/**
+ * The model server as a process: launched in the background by `start`, or found by `pid`; watched until it
+ * exits; its start time and environment read from /proc (Linux). The gate leaves it running either way.
+ */
+
+
+
+
+
+
+
+/**
+ * Where the log goes with `start` and no `log-file`: a new file in the runner's temporary directory (the system's
+ * outside a runner) named with this run's pid, `model-server-<pid>.log`, created now so that no other run's log is
+ * ever truncated (two gates at once on one machine, or a pid reused since an earlier run: then `-2`, `-3`, \u2026).
+ */
+function newLogFile(env, pid = process.pid) {
+    const dir = env.RUNNER_TEMP || (0,node_os__WEBPACK_IMPORTED_MODULE_1__.tmpdir)();
+    for (let n = 1;; n++) {
+        const path = (0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)(dir, `model-server-${pid}${n === 1 ? '' : `-${n}`}.log`);
+        try {
+            if (n === 1)
+                (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.mkdirSync)(dir, { recursive: true });
+            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)((0,node_fs__WEBPACK_IMPORTED_MODULE_0__.openSync)(path, 'wx'));
+            return path;
+        }
+        catch (e) {
+            const code = e.code;
+            if (code === 'EEXIST' && n < 1000)
+                continue;
+            throw new _inputs_settings_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz('log-file', `none given, and no new log can be created in "${(0,_inputs_parse_js__WEBPACK_IMPORTED_MODULE_3__/* .printable */ .g$)(dir)}" (${code ?? e.message})`);
+        }
+    }
+}
+/** The step's environment, without the action's own `INPUT_*` variables (which carry its api-key). */
+function serverEnv(env) {
+    return Object.fromEntries(Object.entries(env).filter((e) => e[1] !== undefined && !(0,_inputs_variables_js__WEBPACK_IMPORTED_MODULE_6__/* .isInputVariable */ .lh)(e[0])));
+}
+const FOREGROUND_HINT = '"start" must run the server in the foreground, without & or nohup: the action puts it in the background';
+/** Like a `run:` step: bash, which also execs a lone command so that the pid is the server's own. */
+const SHELL = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.existsSync)('/bin/bash') ? '/bin/bash' : '/bin/sh';
+/**
+ * Runs `command` with the shell, detached in its own process group (pid = group id) so that it outlives the
+ * step and a signal to the action does not reach it; stdout and stderr are appended to `logFile` (never truncated:
+ * it may be a log the user keeps, or another run's).
+ */
+function startServer(command, logFile, env, clock) {
+    let fd;
+    let logOffset;
+    try {
+        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.mkdirSync)((0,node_path__WEBPACK_IMPORTED_MODULE_2__.dirname)(logFile), { recursive: true });
+        fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.openSync)(logFile, 'a');
+        logOffset = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.fstatSync)(fd).size;
+    }
+    catch (e) {
+        throw new _inputs_settings_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz('log-file', `"${(0,_inputs_parse_js__WEBPACK_IMPORTED_MODULE_3__/* .printable */ .g$)(logFile)}" cannot be written (${e.code ?? e.message})`);
+    }
+    try {
+        // node:child_process (with node:dgram) only for `start`
+        const child = process
+            .getBuiltinModule('node:child_process')
+            .spawn(SHELL, ['-c', command], { detached: true, stdio: ['ignore', fd, fd], env });
+        const startedAt = clock.now();
+        const exited = new Promise((resolve) => {
+            child.once('error', (e) => resolve(`could not be started (${e.message})`));
+            child.once('exit', (code, signal) => resolve(signal
+                ? `was killed by ${signal}`
+                : code === 0
+                    ? `exited with code 0 (${FOREGROUND_HINT})`
+                    : `exited with code ${code}`));
+        });
+        child.unref();
+        const pid = child.pid;
+        if (pid === undefined)
+            throw new Error(`could not start ${SHELL} for "start"`);
+        return {
+            pid,
+            startedAt,
+            exited,
+            // Once the shell has exec'd the server (or if it has exited), what it was given is what it started with.
+            environ: () => readEnviron(pid) ?? env,
+            release: () => child.removeAllListeners(),
+            logOffset
+        };
+    }
+    finally {
+        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
+    }
+}
+/** Watches a process started elsewhere; it is polled, since only a parent hears of its child's exit. */
+function attachServer(pid, clock, pollMs = 250) {
+    const first = (0,_proc_js__WEBPACK_IMPORTED_MODULE_5__/* .procStat */ .jW)(pid);
+    const ageMs = first === undefined ? undefined : processAgeMs(first.startTicks);
+    let timer;
+    const exited = new Promise((resolve) => {
+        const check = () => {
+            const why = gone(pid, first?.startTicks);
+            if (why === undefined)
+                return;
+            clearInterval(timer);
+            resolve(why);
+        };
+        timer = setInterval(check, pollMs);
+        check();
+    });
+    return {
+        pid,
+        startedAt: ageMs === undefined ? undefined : clock.now() - ageMs,
+        exited,
+        environ: () => readEnviron(pid),
+        release: () => clearInterval(timer)
+    };
+}
+/** Reads `pid` when it names a file. */
+function resolvePid(spec) {
+    if ('pid' in spec)
+        return spec.pid;
+    let text;
+    try {
+        text = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(spec.file, 'utf8').trim();
+    }
+    catch (e) {
+        throw new _inputs_settings_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz('pid', `could not read "${(0,_inputs_parse_js__WEBPACK_IMPORTED_MODULE_3__/* .printable */ .g$)(spec.file)}" (${e.code ?? e.message}): give ${_inputs_settings_js__WEBPACK_IMPORTED_MODULE_4__/* .PID_FORM */ .b5}`);
+    }
+    if (!/^\d+$/.test(text) || Number(text) < 1)
+        throw new _inputs_settings_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz('pid', `"${(0,_inputs_parse_js__WEBPACK_IMPORTED_MODULE_3__/* .printable */ .g$)(spec.file)}" holds "${(0,_inputs_parse_js__WEBPACK_IMPORTED_MODULE_3__/* .printable */ .g$)(text)}", not a process id`);
+    return Number(text);
+}
+/** Why the process is no longer running, or undefined while it runs. */
+function gone(pid, startTicks) {
+    const stat = (0,_proc_js__WEBPACK_IMPORTED_MODULE_5__/* .procStat */ .jW)(pid);
+    if (stat !== undefined) {
+        if (stat.state === 'Z')
+            return 'has exited (a zombie awaiting its parent)';
+        // the same id on a process that started at another time: ours is gone and the id was reused
+        if (startTicks !== undefined && stat.startTicks !== startTicks)
+            return 'has exited (its process id now belongs to another process)';
+        return undefined;
+    }
+    try {
+        process.kill(pid, 0);
+        return undefined;
+    }
+    catch (e) {
+        return e.code === 'EPERM' ? undefined : 'is not running';
+    }
+}
+/** USER_HZ, the unit of /proc start times: 100 on every Linux architecture GitHub runners use. */
+const TICKS_PER_SECOND = 100;
+function processAgeMs(startTicks) {
+    try {
+        const uptimeS = Number((0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)('/proc/uptime', 'utf8').split(' ')[0]);
+        return Math.max(0, uptimeS * 1000 - (startTicks * 1000) / TICKS_PER_SECOND);
+    }
+    catch {
+        return undefined;
+    }
+}
+function readEnviron(pid) {
+    try {
+        const entries = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(`/proc/${pid}/environ`, 'utf8')
+            .split('\0')
+            .filter((e) => e.includes('='));
+        return Object.fromEntries(entries.map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]));
+    }
+    catch {
+        return undefined;
+    }
+}
+
+
+/***/ }),
+
+/***/ 8855:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Oc: () => (/* binding */ MAX_LINE_BYTES),
+/* harmony export */   tS: () => (/* binding */ FrameReader),
+/* harmony export */   wC: () => (/* binding */ MAX_STREAM_BYTES)
+/* harmony export */ });
+/* harmony import */ var _http_probe_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(242);
+/**
+ * A streamed body cut into events as its bytes arrive, within bounds a hostile server cannot swell: a line longer
+ * than MAX_LINE_BYTES, or a body longer than MAX_STREAM_BYTES, ends the stream as an error rather than growing a
+ * buffer. SSE (`data:` lines, an event ends at a blank line, `data: [DONE]` ends the stream) or one JSON object a
+ * line (Ollama).
+ */
+
+/** No event of a token stream comes near this (a final event with its settings is a few KiB). */
+const MAX_LINE_BYTES = 64 * 1024;
+/** Far above any answer of a few thousand tokens, each event with its JSON around it. */
+const MAX_STREAM_BYTES = 8 * 1024 * 1024;
+const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+class FrameReader {
+    framing;
+    partial = [];
+    partialBytes = 0;
+    total = 0;
+    /** The `data:` lines of the SSE event being read. */
+    data = [];
+    dataBytes = 0;
+    decoder = new TextDecoder('utf-8', { fatal: false });
+    constructor(framing) {
+        this.framing = framing;
+    }
+    /** The frames these bytes complete; reading ends after a `too-long` one. */
+    push(chunk) {
+        this.total += chunk.length;
+        if (this.total > MAX_STREAM_BYTES)
+            return [{ kind: 'too-long', what: 'body' }];
+        const frames = [];
+        let start = 0;
+        for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
+            const piece = chunk.subarray(start, nl);
+            start = nl + 1;
+            if (this.partialBytes + piece.length > MAX_LINE_BYTES)
+                return [...frames, { kind: 'too-long', what: 'line' }];
+            const line = this.partialBytes === 0 ? piece : Buffer.concat([...this.partial, piece]);
+            this.partial = [];
+            this.partialBytes = 0;
+            frames.push(...this.line(this.decoder.decode(line).replace(/\r$/, '')));
+            if (frames.at(-1)?.kind === 'too-long')
+                return frames;
+        }
+        const rest = chunk.subarray(start);
+        if (this.partialBytes + rest.length > MAX_LINE_BYTES)
+            return [...frames, { kind: 'too-long', what: 'line' }];
+        if (rest.length > 0) {
+            // copied: the chunk's buffer may be reused by the socket
+            this.partial.push(Buffer.from(rest));
+            this.partialBytes += rest.length;
+        }
+        return frames;
+    }
+    /** What is left once the body ends: a last line without its line break, an SSE event without its blank line. */
+    end() {
+        const last = this.partialBytes === 0 ? [] : this.line(this.decoder.decode(Buffer.concat(this.partial)));
+        this.partial = [];
+        this.partialBytes = 0;
+        return [...last, ...(this.framing === 'sse' ? this.line('') : [])];
+    }
+    line(text) {
+        if (this.framing === 'ndjson')
+            return text.trim() === '' ? [] : toFrame(text);
+        if (text === '') {
+            if (this.data.length === 0)
+                return [];
+            const payload = this.data.join('\n');
+            this.data = [];
+            this.dataBytes = 0;
+            return payload.trim() === '[DONE]' ? [{ kind: 'done' }] : toFrame(payload);
+        }
+        // older llama.cpp sends a failure as an `error:` field of its own: an error event whatever follows
+        if (text.startsWith('error:')) {
+            const said = text.slice(text[6] === ' ' ? 7 : 6);
+            const json = (0,_http_probe_js__WEBPACK_IMPORTED_MODULE_0__/* .parseJson */ .qF)(said);
+            return [{ kind: 'event', json: { error: isObject(json) ? (json.error ?? json) : said || 'error' } }];
+        }
+        // `data:value` and `data: value` alike (TGI writes the first); comments (`:`) and other fields are skipped
+        if (!text.startsWith('data:'))
+            return [];
+        // an event of many `data:` lines is held whole until its blank line: it is bounded as one line is
+        this.dataBytes += text.length;
+        if (this.dataBytes > MAX_LINE_BYTES)
+            return [{ kind: 'too-long', what: 'line' }];
+        this.data.push(text.slice(text[5] === ' ' ? 6 : 5));
+        return [];
+    }
+}
+/** An event that is not a JSON object (a keep-alive, a stray word) carries nothing: it is skipped. */
+function toFrame(text) {
+    const json = (0,_http_probe_js__WEBPACK_IMPORTED_MODULE_0__/* .parseJson */ .qF)(text);
+    return isObject(json) ? [{ kind: 'event', json }] : [];
+}
+
+
+/***/ }),
+
+/***/ 7443:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $Q: () => (/* binding */ clip),
+/* harmony export */   JM: () => (/* binding */ sameAnswer),
+/* harmony export */   MP: () => (/* binding */ describeBody),
+/* harmony export */   no: () => (/* binding */ assess)
+/* harmony export */ });
+/* harmony import */ var _bounded_regex_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(6122);
+/* harmony import */ var _engines_model_lists_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9778);
+/* harmony import */ var _engines_match_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3474);
+/* harmony import */ var _inputs_parse_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3718);
+/* harmony import */ var _report_answer_report_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6933);
+/** Judges one probe's result against what the settings expect: ready, keep waiting, or stop now. */
+
+
+
+
+
+/** Whether two answers are the same answer (fields left out and fields undefined are alike). */
+function sameAnswer(a, b) {
+    return sameData(a, b);
+}
+function sameData(a, b) {
+    if (a === b)
+        return true;
+    if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null)
+        return false;
+    if (Array.isArray(a) !== Array.isArray(b))
+        return false;
+    const x = a;
+    const y = b;
+    return [...new Set([...Object.keys(x), ...Object.keys(y)])].every((k) => sameData(x[k], y[k]));
+}
+const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET|VERIFY)_|HOSTNAME_MISMATCH)/;
+/** Codes told in the same words are the same answer. */
+const SAME_ERROR = {
+    UND_ERR_CONNECT_TIMEOUT: 'ETIMEDOUT',
+    PROXY_UND_ERR_CONNECT_TIMEOUT: 'PROXY_ETIMEDOUT'
+};
+/** `regexLimitMs` bounds how long `match-regex` may run on the body (what is left of the probe's time). */
+function assess(result, expect, regexLimitMs = 1_000) {
+    if (result.kind === 'error')
+        return assessError(result);
+    const { status, body } = result;
+    const excerpt = detached(body.slice(0, 200));
+    const list = (0,_engines_model_lists_js__WEBPACK_IMPORTED_MODULE_0__/* .readModelList */ .EU)(result.json);
+    const ids = list?.models.map((m) => m.id);
+    const models = ids?.slice(0, MAX_KEPT_MODELS);
+    const modelCount = ids && ids.length > MAX_KEPT_MODELS ? { modelCount: ids.length } : {};
+    const base = { status, models, ...modelCount, excerpt };
+    const said = describeBody(result.body, result.contentType, result.json) || undefined;
+    const judged = (answer, extra = {}) => ({
+        ...base,
+        ...extra,
+        state: answer.state,
+        answer,
+        ...(0,_report_answer_report_js__WEBPACK_IMPORTED_MODULE_2__/* .answerWords */ .Gy)(answer, expect)
+    });
+    if (status === 401 || status === 403)
+        return judged({ state: 'fatal', status, said }, { fatalReason: 'unauthorized' });
+    if (!(0,_inputs_parse_js__WEBPACK_IMPORTED_MODULE_1__/* .statusAccepted */ .Kt)(expect.status, status))
+        return judged({ state: 'waiting', status, said });
+    // The summary names the listed models (the first few, and how many), or else what the body says.
+    const answered = ids === undefined
+        ? { status, said }
+        : {
+            status,
+            models: ids.slice(0, MAX_NAMED_MODELS),
+            ...(ids.length > MAX_NAMED_MODELS ? { modelCount: ids.length } : {})
+        };
+    const waiting = (missing) => judged({ state: 'waiting', ...answered, missing });
+    let modelId;
+    if (expect.model !== undefined) {
+        if (list === undefined)
+            return waiting({ what: 'model-list', truncated: result.truncated });
+        const match = (0,_engines_match_js__WEBPACK_IMPORTED_MODULE_3__/* .matchModel */ .Z)(list.models, expect.model);
+        if (match.kind === 'ambiguous') {
+            const candidates = match.candidates.map((m) => m.id);
+            return judged({ state: 'fatal', ...answered, candidates }, { fatalReason: 'ambiguous-model', candidates });
+        }
+        if (match.kind === 'missing')
+            return waiting({ what: 'model' });
+        const found = match.model;
+        if (found.unloaded)
+            return { ...waiting({ what: 'model-unloaded', id: found.id }), modelState: 'unloaded' };
+        if (found.loading !== undefined)
+            return { ...waiting({ what: 'model-loaded', id: found.id, loading: found.loading }), modelState: 'loading' };
+        modelId = found.id;
+    }
+    if (expect.match !== undefined && !body.includes(expect.match))
+        return waiting({ what: 'match' });
+    if (expect.matchRegex !== undefined) {
+        const matched = (0,_bounded_regex_js__WEBPACK_IMPORTED_MODULE_4__/* .testWithin */ .u)(expect.matchRegex, body, regexLimitMs);
+        if (matched === undefined)
+            return waiting({ what: 'match-regex-in-time' });
+        if (!matched)
+            return waiting({ what: 'match-regex' });
+    }
+    return judged({ state: 'ready', ...answered }, { modelId });
+}
+/**
+ * OpenSSL's words when the first bytes back are not TLS: a plain HTTP server answering a TLS hello with a
+ * 400 page (`wrong version number`, or `packet length too long` from some servers).
+ */
+const PLAIN_HTTP = /WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|HTTP_REQUEST/;
+function assessError(result) {
+    const judged = (answer, extra = {}) => ({
+        ...extra,
+        state: answer.state,
+        answer,
+        status: result.status,
+        ...(0,_report_answer_report_js__WEBPACK_IMPORTED_MODULE_2__/* .answerWords */ .Gy)(answer, { status: [] })
+    });
+    if (TLS_CODES.test(result.code) && PLAIN_HTTP.test(result.code)) {
+        const plainHttp = { redirectedTo: result.redirectedTo };
+        return judged({ state: 'fatal', error: result.code, plainHttp }, { fatalReason: 'tls' });
+    }
+    if (TLS_CODES.test(result.code)) {
+        // Node 24 adds advice about its own flags ("; if the root CA is installed locally, try \u2026 --use-system-ca"),
+        // which an action cannot use: the inputs that can help are named instead.
+        return judged({ state: 'fatal', error: result.code, said: result.message.split(';')[0] }, { fatalReason: 'tls' });
+    }
+    const state = result.status === undefined ? 'down' : 'waiting';
+    if (result.code === 'TIMEOUT')
+        return judged({ state, status: result.status, error: 'TIMEOUT' });
+    const error = SAME_ERROR[result.code] ?? result.code;
+    // An error met on the way through a proxy is the proxy's (`PROXY_<code>`, see the probe).
+    const proxy = result.proxy !== undefined && result.code.startsWith('PROXY_') ? result.proxy : undefined;
+    // A code without words of its own is told by its message.
+    const said = (0,_report_answer_report_js__WEBPACK_IMPORTED_MODULE_2__/* .errorHasWords */ ._U)(result.code, proxy !== undefined) ? undefined : result.message;
+    return judged({ state, status: result.status, error, proxy, said });
+}
+/** An answer names this many listed models at most: a list of 60,000 would make every line megabytes long. */
+const MAX_NAMED_MODELS = 10;
+/**
+ * An answer's model ids kept past the probe (its `models`, the `models` output): a fleet of servers listing
+ * 40,000 models each would otherwise hold hundreds of thousands of strings and write an output of megabytes.
+ */
+const MAX_KEPT_MODELS = 1000;
+/**
+ * Says what a body says in a few words: a JSON error's message (from `json`, the body already parsed), an HTML
+ * page's title, or its first line.
+ */
+function describeBody(body, contentType, json) {
+    const text = body.trimStart().slice(0, 8192).trimEnd();
+    if (text === '')
+        return '';
+    const said = jsonMessage(json);
+    if (said !== undefined)
+        return clip(said);
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text.slice(0, 4096));
+    if (title)
+        return clip(title[1].trim());
+    if (/html/i.test(contentType) || text.startsWith('<'))
+        return '(an HTML page)';
+    return clip(text.split(/\r?\n/, 1)[0]);
+}
+function jsonMessage(json) {
+    if (typeof json !== 'object' || json === null || Array.isArray(json))
+        return undefined;
+    const o = json;
+    for (const key of ['error', 'message', 'detail', 'reason', 'status']) {
+        const v = o[key];
+        if (typeof v === 'string' && v !== '')
+            return v;
+        if (typeof v === 'object' && v !== null) {
+            const inner = jsonMessage(v);
+            if (inner !== undefined)
+                return inner;
+        }
+    }
+    return undefined;
+}
+/** The server's words on one line, at most `max` characters. */
+function clip(text, max = 120) {
+    // cut before cleaning: a body can be 1 MiB on one line, and a copy of it per probe adds up
+    const clean = (0,_inputs_parse_js__WEBPACK_IMPORTED_MODULE_1__/* .controlToSpace */ .RZ)(text.slice(0, 2 * max));
+    return detached(clean.length > max ? `${clean.slice(0, max)}\u2026` : clean);
+}
+/**
+ * A copy of a short string that does not hold on to the string it was cut from. V8 makes a slice of 13
+ * characters or more a view of its parent: an excerpt or a summary kept from a 1 MiB body would keep the whole
+ * body alive for as long as the answer is kept (the last answer of each target of a fleet, the timeline).
+ */
+function detached(text) {
+    return JSON.parse(JSON.stringify(text));
+}
+
+
+/***/ }),
+
+/***/ 6122:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   d: () => (/* binding */ findWithin),
+/* harmony export */   u: () => (/* binding */ testWithin)
+/* harmony export */ });
+/** The scripts and their contexts, made at the first match: a wait with no pattern to run never pays for them. */
+let made;
+function sandboxes() {
+    if (made === undefined) {
+        // node:vm is loaded here: two contexts cost milliseconds of the action's start-up (`npm run bench`)
+        const { createContext, Script } = process.getBuiltinModule('node:vm');
+        made = {
+            script: new Script('re.test(text)'),
+            context: createContext({ re: undefined, text: '' }),
+            findScript: new Script('for (at = 0; at < texts.length; at++) if (re.test(texts[at])) break; at'),
+            findContext: createContext({ re: undefined, texts: [], at: 0 })
+        };
+    }
+    return made;
+}
+/** Whether `re` matches `text`; undefined when the match ran out of time. */
+function testWithin(re, text, limitMs) {
+    const { script, context } = sandboxes();
+    context.re = re;
+    context.text = text;
+    try {
+        return script.runInContext(context, { timeout: Math.max(1, Math.ceil(limitMs)) }) === true;
+    }
+    catch (e) {
+        if (e.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT')
+            return undefined;
+        throw e;
+    }
+    finally {
+        context.re = undefined;
+        context.text = '';
+    }
+}
+/**
+ * The index of the first of `texts` that `re` matches (-1 for none), or `{ outOfTimeAt }`: the index of the text
+ * the match was on when `limitMs` ran out. One limit for the whole batch, so that a tick of the log watch stays short.
+ */
+function findWithin(re, texts, limitMs) {
+    if (texts.length === 0)
+        return -1;
+    const { findScript, findContext } = sandboxes();
+    findContext.re = re;
+    findContext.texts = texts;
+    findContext.at = 0;
+    try {
+        const at = findScript.runInContext(findContext, { timeout: Math.max(1, Math.ceil(limitMs)) });
+        return at < texts.length ? at : -1;
+    }
+    catch (e) {
+        if (e.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT')
+            return { outOfTimeAt: findContext.at };
+        throw e;
+    }
+    finally {
+        findContext.re = undefined;
+        findContext.texts = [];
+    }
+}
+
+
+/***/ }),
+
+/***/ 620:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   X6: () => (/* binding */ SCHEDULE_MODES),
+/* harmony export */   bE: () => (/* binding */ nextProbeAt)
+/* harmony export */ });
+/* unused harmony exports DENSE_MS, LEAD_MIN_MS, BACKOFF_SHARE */
+/**
+ * When the next HTTP probe goes out while the server answers but is not ready yet (503 while loading, a list
+ * without the model, /health 503 through a warm-up). Pure: a function of the state the loop hands it, so that it is
+ * tested on a fake clock. Connections refused are not its concern: the port watch stands in for probes then.
+ */
+const SCHEDULE_MODES = ['adaptive', 'fixed'];
+/** The gap near the expected ready moment: a probe costs the server a few microseconds, a late ready a job's time. */
+const DENSE_MS = 200;
+/**
+ * How far before the expected moment dense probes begin: a share of the expected load (its length varies from run
+ * to run by about that much), and at least half a second (the estimate itself is known to a tenth of a second).
+ */
+const LEAD_MIN_MS = 500;
+const LEAD_SHARE = 0.2;
+/**
+ * Without an expected moment the gap grows with the time the server has been loading (a quarter of it): a load
+ * that has taken 2 s is probed every 500 ms, one that has taken 20 s every `interval`. The lag stays a share of
+ * the load, and the requests grow with its logarithm, not its length.
+ */
+const BACKOFF_SHARE = 0.25;
+/** The shortest gap whatever the state: a server that answers at once must not turn the loop into a busy one. */
+const MIN_GAP_MS = 50;
+/** The moment the next probe goes out (never past the deadline). */
+function nextProbeAt(s) {
+    const asked = s.retryAfterMs === undefined ? 0 : Math.min(s.retryAfterMs, s.intervalMs * 4);
+    const pace = s.mode === 'fixed' ? s.sentAt + s.intervalMs : s.sentAt + adaptiveGap(s);
+    // A 429 or 503 may ask for a longer pause: granted up to 4 intervals.
+    return Math.min(Math.max(pace, s.now + asked, s.sentAt + MIN_GAP_MS), s.deadline);
+}
+function adaptiveGap(s) {
+    const clamp = (ms) => Math.min(s.intervalMs, Math.max(DENSE_MS, ms));
+    if (s.answeringSince === undefined)
+        return s.intervalMs; // not loading: a list without the model, a 404
+    if (s.readyAt === undefined && s.logTellsReady)
+        return s.intervalMs;
+    const loadedMs = Math.max(0, s.sentAt - s.answeringSince);
+    const readyAt = s.readyAt ?? (s.usualAnsweringMs === undefined ? undefined : s.answeringSince + s.usualAnsweringMs);
+    if (readyAt === undefined)
+        return clamp(loadedMs * BACKOFF_SHARE);
+    const lead = Math.max(LEAD_MIN_MS, (readyAt - s.answeringSince) * LEAD_SHARE);
+    const denseFrom = readyAt - lead;
+    // Far from it: sparse, but the probe that opens the dense window lands on its start.
+    if (s.sentAt < denseFrom)
+        return Math.min(s.intervalMs, Math.max(DENSE_MS, denseFrom - s.sentAt));
+    // Near it, and past it: dense, then backing off with the overrun (the estimate was wrong, by how much is unknown).
+    return clamp(DENSE_MS + Math.max(0, s.sentAt - readyAt) * BACKOFF_SHARE);
+}
+
+
+/***/ }),
+
 /***/ 4589:
 /***/ ((module) => {
 
@@ -24324,6 +24365,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events"
 
 /***/ }),
 
+/***/ 3024:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+
+/***/ }),
+
 /***/ 7067:
 /***/ ((module) => {
 
@@ -24342,6 +24390,20 @@ module.exports = { constants: {} }; // scripts/no-http2.mjs
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:net");
+
+/***/ }),
+
+/***/ 8161:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+
+/***/ }),
+
+/***/ 6760:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 
 /***/ }),
 
@@ -24450,6 +24512,9 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
 /******/ 	return module.exports;
 /******/ }
 /******/ 
+/******/ // expose the modules object (__webpack_modules__)
+/******/ __nccwpck_require__.m = __webpack_modules__;
+/******/ 
 /************************************************************************/
 /******/ /* webpack/runtime/asset-relocator-loader */
 /******/ if (typeof __nccwpck_require__ !== 'undefined') __nccwpck_require__.ab = decodeURIComponent(new URL('.', import.meta.url).pathname).slice(import.meta.url.match(/^file:\/\/\/\w:/) ? 1 : 0, -1) + "/";
@@ -24547,9 +24612,42 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
 /******/ 	};
 /******/ })();
 /******/ 
+/******/ /* webpack/runtime/ensure chunk */
+/******/ (() => {
+/******/ 	__nccwpck_require__.f = {};
+/******/ 	// This file contains only the entry chunk.
+/******/ 	// The chunk loading function for additional chunks
+/******/ 	__nccwpck_require__.e = (chunkId) => {
+/******/ 		return Promise.all(Object.keys(__nccwpck_require__.f).reduce((promises, key) => {
+/******/ 			__nccwpck_require__.f[key](chunkId, promises);
+/******/ 			return promises;
+/******/ 		}, []));
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/get javascript chunk filename */
+/******/ (() => {
+/******/ 	// This function allow to reference async chunks
+/******/ 	__nccwpck_require__.u = (chunkId) => {
+/******/ 		// return url for filenames based on template
+/******/ 		return "" + chunkId + ".cli.js";
+/******/ 	};
+/******/ })();
+/******/ 
 /******/ /* webpack/runtime/hasOwnProperty shorthand */
 /******/ (() => {
 /******/ 	__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/make namespace object */
+/******/ (() => {
+/******/ 	// define __esModule on exports
+/******/ 	__nccwpck_require__.r = (exports) => {
+/******/ 		if(typeof Symbol !== 'undefined' && Symbol.toStringTag) {
+/******/ 			Object.defineProperty(exports, Symbol.toStringTag, { value: 'Module' });
+/******/ 		}
+/******/ 		Object.defineProperty(exports, '__esModule', { value: true });
+/******/ 	};
 /******/ })();
 /******/ 
 /******/ /* webpack/runtime/node module decorator */
@@ -24559,6 +24657,69 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
 /******/ 		if (!module.children) module.children = [];
 /******/ 		return module;
 /******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/import chunk loading */
+/******/ (() => {
+/******/ 	// no baseURI
+/******/ 	
+/******/ 	// object to store loaded and loading chunks
+/******/ 	// undefined = chunk not loaded, null = chunk preloaded/prefetched
+/******/ 	// [resolve, Promise] = chunk loading, 0 = chunk loaded
+/******/ 	var installedChunks = {
+/******/ 		792: 0
+/******/ 	};
+/******/ 	
+/******/ 	var installChunk = (data) => {
+/******/ 		var {ids, modules, runtime} = data;
+/******/ 		// add "modules" to the modules object,
+/******/ 		// then flag all "ids" as loaded and fire callback
+/******/ 		var moduleId, chunkId, i = 0;
+/******/ 		for(moduleId in modules) {
+/******/ 			if(__nccwpck_require__.o(modules, moduleId)) {
+/******/ 				__nccwpck_require__.m[moduleId] = modules[moduleId];
+/******/ 			}
+/******/ 		}
+/******/ 		if(runtime) runtime(__nccwpck_require__);
+/******/ 		for(;i < ids.length; i++) {
+/******/ 			chunkId = ids[i];
+/******/ 			if(__nccwpck_require__.o(installedChunks, chunkId) && installedChunks[chunkId]) {
+/******/ 				installedChunks[chunkId][0]();
+/******/ 			}
+/******/ 			installedChunks[ids[i]] = 0;
+/******/ 		}
+/******/ 	
+/******/ 	}
+/******/ 	
+/******/ 	__nccwpck_require__.f.j = (chunkId, promises) => {
+/******/ 			// import() chunk loading for javascript
+/******/ 			var installedChunkData = __nccwpck_require__.o(installedChunks, chunkId) ? installedChunks[chunkId] : undefined;
+/******/ 			if(installedChunkData !== 0) { // 0 means "already installed".
+/******/ 	
+/******/ 				// a Promise means "currently loading".
+/******/ 				if(installedChunkData) {
+/******/ 					promises.push(installedChunkData[1]);
+/******/ 				} else {
+/******/ 					if(true) { // all chunks have JS
+/******/ 						// setup Promise in chunk cache
+/******/ 						var promise = import("./" + __nccwpck_require__.u(chunkId)).then(installChunk, (e) => {
+/******/ 							if(installedChunks[chunkId] !== 0) installedChunks[chunkId] = undefined;
+/******/ 							throw e;
+/******/ 						});
+/******/ 						var promise = Promise.race([promise, new Promise((resolve) => (installedChunkData = installedChunks[chunkId] = [resolve]))])
+/******/ 						promises.push(installedChunkData[1] = promise);
+/******/ 					}
+/******/ 				}
+/******/ 			}
+/******/ 	};
+/******/ 	
+/******/ 	// no prefetching
+/******/ 	
+/******/ 	// no preloaded
+/******/ 	
+/******/ 	// no external install chunk
+/******/ 	
+/******/ 	// no on chunks loaded
 /******/ })();
 /******/ 
 /************************************************************************/

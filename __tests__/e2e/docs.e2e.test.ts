@@ -85,14 +85,20 @@ it('the npm package exposes the CLI as the wait-for-model bin and ships the CLI 
   }>
   const files = new Map(packed.files.map((f) => [f.path, f.mode]))
   // dist/cli.js is ESM: the package's own package.json ("type": "module") tells Node so, dist/package.json is not needed
-  expect([...files.keys()].sort()).toEqual([
-    'CHANGELOG.md',
-    'LICENSE',
-    'README.md',
-    'dist/cli.js',
-    'dist/licenses.txt',
-    'package.json'
-  ])
+  // and the chunks the CLI loads when a wait needs them (scripts/build.mjs)
+  const chunks = readdirSync(new URL('dist/', root)).filter((f) => /^\d+\.cli\.js$/.test(f))
+  expect(chunks.length).toBeGreaterThan(0)
+  expect([...files.keys()].sort()).toEqual(
+    [
+      'CHANGELOG.md',
+      'LICENSE',
+      'README.md',
+      ...chunks.map((c) => `dist/${c}`),
+      'dist/cli.js',
+      'dist/licenses.txt',
+      'package.json'
+    ].sort()
+  )
   // runnable through npm's bin link: executable, with a node shebang
   expect((files.get('dist/cli.js') ?? 0) & 0o111).toBe(0o111)
   expect(text('dist/cli.js').startsWith('#!/usr/bin/env node\n')).toBe(true)

@@ -46,19 +46,24 @@ beforeAll(async () => {
   })
 }, 120_000)
 
-it('installs with no dependency: the CLI, its licences and the documents, nothing else', () => {
+it('installs with no dependency: the CLI (its bundle and chunks), its licences and the documents, nothing else', () => {
   const installed = join(project, 'node_modules')
   expect(readdirSync(installed).filter((n) => !n.startsWith('.'))).toEqual(['wait-for-model'])
   const files = readdirSync(join(installed, 'wait-for-model'), { recursive: true, encoding: 'utf8' }).sort()
-  expect(files).toEqual([
-    'CHANGELOG.md',
-    'LICENSE',
-    'README.md',
-    'dist',
-    'dist/cli.js',
-    'dist/licenses.txt',
-    'package.json'
-  ])
+  expect(files).toEqual(
+    [
+      'CHANGELOG.md',
+      'LICENSE',
+      'README.md',
+      'dist',
+      ...readdirSync(join(root, 'dist'))
+        .filter((f) => /^\d+\.cli\.js$/.test(f))
+        .map((f) => `dist/${f}`),
+      'dist/cli.js',
+      'dist/licenses.txt',
+      'package.json'
+    ].sort()
+  )
   const manifest = JSON.parse(readFileSync(join(installed, 'wait-for-model', 'package.json'), 'utf8')) as Record<
     string,
     unknown

@@ -2,11 +2,19 @@
  * The GitHub layer: inputs in; outputs, summary and failure out. The wait is `gate`'s and what follows it is
  * `conclude`'s: this module only carries the conclusion out with the runner's commands.
  */
-import { runCommand, runDiagnostics } from '../server/diagnostics.js'
 import { gate } from '../wait/gate.js'
-import { conclude } from '../wait/conclusion.js'
 import { Halter } from '../wait/halt.js'
-import { annotate, group, info, saveState, setFailed, setOutputs, setSecret, summary } from './github.js'
+import {
+  annotate,
+  group,
+  info,
+  jobSummary,
+  saveState,
+  setFailed,
+  setOutputs,
+  setSecret,
+  untrustedGroup
+} from './github.js'
 import { defaultHistoryFile } from '../history/store.js'
 import { commandSafe, INSECURE_TLS_WARNING, redact, summaryMarkdown } from '../report/wait-report.js'
 import { type InputName, InputError, parseSettings } from '../inputs/settings.js'
@@ -60,6 +68,9 @@ export async function run(): Promise<void> {
       defaultHistory: defaultHistoryFile(process.env, 'action')
     })
 
+    // What follows the wait is loaded after it (a chunk of the bundle of its own): the first probe goes out
+    // without compiling it, and a long wait does not hold it.
+    const { conclude } = await import('../wait/conclusion.js')
     const next = conclude(outcome, settings)
     // The post step stops the server at the job end: it learns which one from the runner's state.
     if (next.jobEndState !== undefined) await saveState(next.jobEndState)
@@ -68,20 +79,14 @@ export async function run(): Promise<void> {
     await setOutputs(next.outputs)
     say(next.finalLine)
     const tail = next.logTail
-    if (tail !== undefined) {
-      await group(tail.title, async () => {
-        // The server wrote these lines: they must not act as workflow commands.
-        const token = process.getBuiltinModule('node:crypto').randomUUID()
-        info(`::stop-commands::${token}`)
-        for (const line of tail.lines) say(line)
-        info(`::${token}::`)
-      })
-    }
+    // The server wrote these lines: they must not act as workflow commands.
+    if (tail !== undefined) await untrustedGroup(tail.title, tail.lines, say)
     if (next.smokeWarning !== undefined) note('warning', next.smokeWarning, 'smoke')
     if (process.env.GITHUB_STEP_SUMMARY) {
-      await summary.addRaw(redact(summaryMarkdown(next.outcome, next.context), secrets)).write()
+      await (await jobSummary()).addRaw(redact(summaryMarkdown(next.outcome, next.context), secrets)).write()
     }
     if (next.diagnostics.length > 0) {
+      const { runCommand, runDiagnostics } = await import('../server/diagnostics.js')
       await runDiagnostics(next.diagnostics, {
         group: (title, body) => group(redact(title, secrets), body),
         exec: (program, args) => runCommand(program, args, process.stdout, cancel.signal),

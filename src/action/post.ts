@@ -14,7 +14,7 @@ import {
 import { logTailTitle } from '../report/wait-report.js'
 import { readJobEndState, stopAtJobEnd } from '../server/job-end.js'
 import { systemClock } from '../runtime/clock.js'
-import { annotate, info, summary, untrustedGroup } from './github.js'
+import { annotate, info, jobSummary, untrustedGroup } from './github.js'
 
 export async function post(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   // as core.getState reads what the main step saved
@@ -37,7 +37,9 @@ export async function post(env: NodeJS.ProcessEnv = process.env): Promise<void> 
       )
     // the stop is done and said: a summary that cannot be written is no failure to stop
     if (env.GITHUB_STEP_SUMMARY)
-      await summary
+      await (
+        await jobSummary()
+      )
         .addRaw(jobEndSummary(end))
         .write()
         .catch((e: Error) => annotate('warning', jobEndSummaryErrorText(e.message)))

@@ -1,14 +1,10 @@
 /** The whole wait, from settings to outcome, shared by every front end (the action, the CLI). */
 import { setMaxListeners } from 'node:events'
-import { envReport } from '../server/env-report.js'
 import { createGenerator, type GenerationCheck } from './generation-check.js'
 import { assess, type Assessment } from './assess.js'
 import { readinessUrl } from '../engines/readiness.js'
 import { engineOfModelList, type LogEngine } from '../engines/log-markers.js'
 import { loadRequest } from '../engines/load.js'
-import { preflight, preflightVerdict } from '../server/preflight.js'
-import { gpuSnapshot, memoryHeldBy } from '../gpu/nvidia-smi.js'
-import { isDockerProxy, listenerOwnership, localPort, processTree } from '../server/port-owner.js'
 import {
   dockerProxyText,
   engineReadinessRequest,
@@ -19,7 +15,7 @@ import {
   wrongServerText
 } from '../report/lifecycle-report.js'
 import { historyKey, type RunRecord } from '../history/store.js'
-import { LogFollower, type LogLine } from '../server/log-follower.js'
+import type { LogFollower, LogLine } from '../server/log-follower.js'
 import { PortPoller } from '../http/port-watch.js'
 import type { NoteKind } from '../report/annotation-titles.js'
 import { createHttpClient, createProber, type ProbeResult } from '../http/probe.js'
@@ -27,7 +23,7 @@ import { setUpUndici } from '../http/undici-parts.js'
 import { StartupProfile } from '../startup/profile.js'
 import { eventLine, gateLines, probeLine, waitingLine } from '../report/wait-report.js'
 import { loadHistory, recordRun, type RunHistory } from '../history/around-wait.js'
-import { attachServer, newLogFile, resolvePid, type ServerProcess, serverEnv, startServer } from '../server/process.js'
+import type { ServerProcess } from '../server/process.js'
 import { type KnownFatal, type ServerWatch, watchServer } from '../server/watch.js'
 import { HISTORY_AUTO, type Settings, type Target } from '../inputs/settings.js'
 import type { Clock } from '../runtime/clock.js'
@@ -35,7 +31,6 @@ import { type BodyCollector, createBodyCollector } from '../runtime/memory.js'
 import { waitForModel } from './loop.js'
 import { expectation, type GateOutcome, type ProfileFacts, type ServerFacts, type TargetOutcome } from './outcome.js'
 import { type Halt, Halter } from './halt.js'
-import { smokeEndpoints } from '../smoke/endpoints.js'
 
 export interface GateDeps {
   clock: Clock
@@ -85,6 +80,11 @@ interface Shared {
   haltFleet?(halt: Halt): void
 }
 
+type ServerSide = typeof import('./server-side.js')
+
+/** A server to start or follow, or a log to read: the wait needs the server side. */
+const usesServerSide = (s: Settings): boolean => s.start !== undefined || s.pid !== undefined || s.logFile !== undefined
+
 export async function gate(settings: Settings, gateDeps: GateDeps): Promise<GateOutcome> {
   const deps: Deps = {
     ...gateDeps,
@@ -93,13 +93,14 @@ export async function gate(settings: Settings, gateDeps: GateDeps): Promise<Gate
     env: gateDeps.env ?? process.env
   }
   const { clock } = deps
+  const side = usesServerSide(settings) ? await import('./server-side.js') : undefined
   // Resolved before anything starts, so that a bad pid file is an input error and nothing runs.
-  const pid = settings.pid === undefined ? undefined : resolvePid(settings.pid)
-  if (settings.start !== undefined) {
-    const refused = await beforeStart(settings, deps)
+  const pid = settings.pid === undefined ? undefined : side?.resolvePid(settings.pid)
+  if (settings.start !== undefined && side !== undefined) {
+    const refused = await beforeStart(settings, deps, side)
     if (refused !== undefined) return refused
   }
-  const logFile = settings.logFile ?? (settings.start !== undefined ? newLogFile(deps.env) : undefined)
+  const logFile = settings.logFile ?? (settings.start !== undefined ? side?.newLogFile(deps.env) : undefined)
   setUpUndici()
   // Everything that holds a process, a timer or a socket is released in the `finally`, whatever throws first.
   const halter = new Halter()
@@ -107,7 +108,7 @@ export async function gate(settings: Settings, gateDeps: GateDeps): Promise<Gate
   let server: ServerProcess | undefined
   let watch: ServerWatch | undefined
   try {
-    server = launch(settings, pid, logFile, deps)
+    server = side && launch(settings, pid, logFile, deps, side)
     const facts: ServerFacts = { pid: server?.pid, logFile }
     const waitStart = deps.startedAt ?? clock.now()
     const history = openHistory(settings, deps)
@@ -118,10 +119,11 @@ export async function gate(settings: Settings, gateDeps: GateDeps): Promise<Gate
       logOffset: server?.logOffset,
       profile,
       deps,
-      waitStart
+      waitStart,
+      LogFollower: side?.LogFollower
     })
     // A server started elsewhere has long since started: its environment can be read at once, while it still runs.
-    if (pid !== undefined) reportEnvironment(settings, server, facts, deps)
+    if (pid !== undefined && side !== undefined) reportEnvironment(settings, server, facts, deps, side)
     deps.log(
       waitingLine(
         { url: settings.targets[0].url, expect: expectation(settings), timeoutMs: settings.timeoutMs },
@@ -156,17 +158,21 @@ export async function gate(settings: Settings, gateDeps: GateDeps): Promise<Gate
     }
     const waited = await Promise.all(settings.targets.map((target) => waitForTarget(target, shared)))
     // Ready means the watched server answered: an answer on a local port from anyone else is not its readiness.
-    const wrong = server === undefined || !settings.portCheck ? undefined : foreignAnswer(settings, server.pid, deps)
+    const wrong =
+      server === undefined || side === undefined || !settings.portCheck
+        ? undefined
+        : foreignAnswer(settings, server.pid, deps, side)
     if (wrong !== undefined)
       waited.forEach((r, i) => {
-        if (r.ready && localPort(r.url) === wrong.port)
+        if (r.ready && side?.localPort(r.url) === wrong.port)
           waited[i] = { ...r, ready: false, reason: 'wrong-server', halt: wrong.halt }
       })
     const readyAt = clock.now()
     const waitOutcome = representative(waited, fleetHalt)
     if (waitOutcome.ready && server?.startedAt !== undefined) facts.startupMs = readyAt - server.startedAt
-    if (waitOutcome.ready && server !== undefined) facts.gpuMemoryMiB = await gpuMemoryOf(server.pid, deps)
-    if (pid === undefined) reportEnvironment(settings, server, facts, deps)
+    if (waitOutcome.ready && server !== undefined && side !== undefined)
+      facts.gpuMemoryMiB = await gpuMemoryOf(server.pid, deps, side)
+    if (pid === undefined && side !== undefined) reportEnvironment(settings, server, facts, deps, side)
     if (!waitOutcome.ready && log !== undefined && settings.logLines > 0) {
       facts.logTail = log.tail()
       if (facts.logTail === undefined) deps.log(gateLines.noLog(log.path))
@@ -177,7 +183,9 @@ export async function gate(settings: Settings, gateDeps: GateDeps): Promise<Gate
     // startup's figures were taken before it, so that its requests count in none of them.
     const results =
       settings.smoke !== undefined && waited.every((r) => r.ready)
-        ? await smokeEndpoints(waited, settings, {
+        ? await (
+            await import('../smoke/endpoints.js')
+          ).smokeEndpoints(waited, settings, {
             clock,
             signal: halter.signal,
             log: deps.log
@@ -209,7 +217,8 @@ function followLog({
   logOffset,
   profile,
   deps,
-  waitStart
+  waitStart,
+  LogFollower
 }: {
   settings: Settings
   logFile: string | undefined
@@ -218,6 +227,8 @@ function followLog({
   profile: StartupProfile
   deps: Deps
   waitStart: number
+  /** From the server side, loaded whenever there is a log to follow. */
+  LogFollower: ServerSide['LogFollower'] | undefined
 }): {
   log?: LogFollower
   sayStartup(lines: string[]): void
@@ -228,7 +239,7 @@ function followLog({
   const sayStartup = (lines: string[]): void =>
     lines.forEach((l) => deps.log(gateLines.startup(clock.now() - waitStart, l)))
   const log =
-    logFile === undefined
+    logFile === undefined || LogFollower === undefined
       ? undefined
       : new LogFollower(logFile, settings.logLines, {
           fromStart: settings.start !== undefined,
@@ -270,7 +281,8 @@ function launch(
   settings: Settings,
   pid: number | undefined,
   logFile: string | undefined,
-  deps: Deps
+  deps: Deps,
+  { startServer, serverEnv, attachServer }: ServerSide
 ): ServerProcess | undefined {
   if (settings.start !== undefined && logFile !== undefined) {
     const server = startServer(settings.start, logFile, serverEnv(deps.env), deps.clock)
@@ -395,7 +407,11 @@ async function waitForTarget({ url, generation }: Target, shared: Shared): Promi
  * Before `start` launches anything: a port already held ends the wait at once (`port-busy`), naming the holder;
  * other processes on the server's GPUs are a warning, or with `gpu-check: fail` end it (`gpu-busy`).
  */
-async function beforeStart(settings: Settings, deps: Deps): Promise<GateOutcome | undefined> {
+async function beforeStart(
+  settings: Settings,
+  deps: Deps,
+  { preflight, preflightVerdict }: ServerSide
+): Promise<GateOutcome | undefined> {
   const start = deps.startedAt ?? deps.clock.now()
   const found = await preflight(settings.portCheck ? settings.targets.map((t) => t.url) : [], settings.gpuCheck, {
     env: deps.env
@@ -434,7 +450,12 @@ async function beforeStart(settings: Settings, deps: Deps): Promise<GateOutcome 
  * (no /proc), a holder this user cannot see, or a docker-proxy (a container's published port: the proxy, not the
  * `docker run` the gate watches, holds it) is not held against the server.
  */
-function foreignAnswer(settings: Settings, pid: number, deps: Deps): { port: number; halt: Halt } | undefined {
+function foreignAnswer(
+  settings: Settings,
+  pid: number,
+  deps: Deps,
+  { localPort, listenerOwnership, isDockerProxy }: ServerSide
+): { port: number; halt: Halt } | undefined {
   for (const port of new Set(settings.targets.map((t) => localPort(t.url)))) {
     if (port === undefined) continue
     const o = listenerOwnership(port, pid)
@@ -451,7 +472,11 @@ function foreignAnswer(settings: Settings, pid: number, deps: Deps): { port: num
 }
 
 /** The GPU memory the server's processes hold (nvidia-smi), or undefined without a reading. */
-async function gpuMemoryOf(pid: number, deps: Deps): Promise<number | undefined> {
+async function gpuMemoryOf(
+  pid: number,
+  deps: Deps,
+  { gpuSnapshot, memoryHeldBy, processTree }: ServerSide
+): Promise<number | undefined> {
   const snapshot = await gpuSnapshot({ env: deps.env, timeoutMs: 5_000 })
   if (snapshot.kind === 'unavailable') {
     deps.debug?.(gpuUnavailableText(snapshot.why, snapshot.detail))
@@ -474,7 +499,8 @@ function reportEnvironment(
   settings: Settings,
   server: ServerProcess | undefined,
   facts: ServerFacts,
-  deps: Deps
+  deps: Deps,
+  { envReport }: ServerSide
 ): void {
   if (settings.envReport.length === 0 || server === undefined) return
   const environ = server.environ()

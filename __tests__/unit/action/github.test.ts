@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import * as core from '@actions/core'
-import { annotate, group, info, setFailed, setOutputs, setSecret, summary } from '../../../src/action/github.js'
+import { annotate, group, info, jobSummary, setFailed, setOutputs, setSecret } from '../../../src/action/github.js'
 import { sandbox } from '../../helpers/sandbox.js'
 
 /**
@@ -86,7 +86,7 @@ describe("the runner's commands, written through core's files", () => {
     expect(ours).toBe(theirs)
   })
 
-  it("hand out core's own summary writer", () => {
-    expect(summary).toBe(core.summary)
+  it("hand out core's own summary writer", async () => {
+    expect(await jobSummary()).toBe(core.summary)
   })
 })
