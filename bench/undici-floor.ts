@@ -1,5 +1,5 @@
 /**
- * The start-up floor the HTTP client sets by itself: load the parts of undici the probe loads (src/http.ts),
+ * The start-up floor the HTTP client sets by itself: load the parts of undici the probe loads (src/http/undici-parts.ts),
  * bundled as dist/ is (without node:http2: scripts/no-http2.mjs), send one request to $URL, exit.
  * `npm run bench` reports it beside the action.
  */

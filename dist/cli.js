@@ -16537,7 +16537,7 @@ module.exports = {
 /***/ }),
 
 /***/ 5581:
-/***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
+/***/ (function(module, __unused_webpack___webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6070);
@@ -18972,148 +18972,7 @@ function smokeRecord(outcome, settings) {
     };
 }
 
-// EXTERNAL MODULE: ./src/server/log-follower.ts
-var log_follower = __nccwpck_require__(5568);
-// EXTERNAL MODULE: ./src/gpu/nvidia-smi.ts
-var nvidia_smi = __nccwpck_require__(7777);
-// EXTERNAL MODULE: ./src/server/proc.ts
-var server_proc = __nccwpck_require__(7707);
-// EXTERNAL MODULE: ./src/server/port-owner.ts
-var port_owner = __nccwpck_require__(8706);
-;// CONCATENATED MODULE: ./src/server/stop.ts
-/**
- * Stops a server and everything it started: SIGTERM to its process group, up to a timeout for it to exit, then
- * SIGKILL; then waits until none of its processes remain and, where nvidia-smi tells, until none of them holds GPU
- * memory (the next job on a shared runner needs it back). The answer is a record of how it went, never words.
- */
-
-
-
-/** Stops the server `pid` and its processes; see the module comment. */
-async function stop_stopServer(options, deps) {
-    const { clock } = deps;
-    const proc = deps.proc ?? '/proc';
-    const pollMs = options.pollMs ?? 100;
-    const kill = deps.kill ?? ((pid, signal) => process.kill(pid, signal));
-    const leader = (0,server_proc/* procStat */.jW)(options.pid, proc);
-    const inGroup = () => (0,server_proc/* procPids */.bU)(proc).filter((p) => (0,server_proc/* procStat */.jW)(p, proc)?.pgrp === options.pid);
-    // A group outlives its leader (workers left behind by a server that crashed), and Linux reuses no pid that
-    // still names a group: with the leader gone, processes in group `pid` are that server's.
-    // never the group this process is in: that would stop the stopper (and the runner's step with it)
-    const own = options.pid === (0,server_proc/* procStat */.jW)(process.pid, proc)?.pgrp;
-    const scope = !own && (leader === undefined ? inGroup().length > 0 : leader.pgrp === options.pid) ? 'group' : 'tree';
-    const members = () => {
-        const tree = [...(0,port_owner/* processTree */.WZ)(proc, options.pid)];
-        const group = scope === 'group' ? inGroup() : [];
-        return [...new Set([...tree, ...group])].flatMap((pid) => {
-            const stat = (0,server_proc/* procStat */.jW)(pid, proc);
-            // without /proc only the pid itself can be asked about
-            if (stat === undefined)
-                return pid === options.pid && signalled(kill, pid, 0) ? [{ pid }] : [];
-            return stat.state === 'Z' ? [] : [{ pid, startTicks: stat.startTicks }];
-        });
-    };
-    const initial = members();
-    const base = { pid: options.pid, scope, pids: initial.map((m) => m.pid) };
-    if (initial.length === 0)
-        return { ...base, outcome: 'not-running', gpu: { kind: 'none' } };
-    const before = deps.gpu ? await deps.gpu() : undefined;
-    // every process seen as the server's, by pid and start time (a reused pid is another process)
-    const tracked = new Map(initial.map((m) => [m.pid, m.startTicks]));
-    const family = () => new Set(tracked.keys());
-    const atStart = before?.kind === 'available' ? (0,nvidia_smi/* memoryHeldBy */.Mv)(before, family()) : undefined;
-    const heldAtStart = atStart?.mib ?? 0;
-    let exit;
-    void deps.exited?.then((e) => (exit = e));
-    const alive = () => {
-        const now = members();
-        // any process the server has started since counts too
-        for (const m of now)
-            if (!tracked.has(m.pid))
-                tracked.set(m.pid, m.startTicks);
-        return now.filter((m) => tracked.get(m.pid) === m.startTicks).map((m) => m.pid);
-    };
-    const send = (signal) => {
-        if (scope === 'group')
-            signalled(kill, -options.pid, signal);
-        else
-            for (const pid of alive())
-                signalled(kill, pid, signal);
-    };
-    const waitGone = async (ms) => {
-        const until = clock.now() + ms;
-        for (;;) {
-            if (alive().length === 0)
-                return true;
-            if (clock.now() >= until)
-                return false;
-            await clock.sleep(Math.min(pollMs, until - clock.now()));
-        }
-    };
-    const termAt = clock.now();
-    const seconds = () => Math.round((clock.now() - termAt) / 100) / 10;
-    send('SIGTERM');
-    let signal = 'SIGTERM';
-    let gone = await waitGone(options.timeoutMs);
-    if (!gone) {
-        signal = 'SIGKILL';
-        send('SIGKILL');
-        gone = await waitGone(options.killWaitMs ?? 10_000);
-    }
-    const secondsToExit = seconds();
-    // /proc loses a process a moment before its parent hears of the exit: a few polls for the code
-    for (let i = 0; gone && deps.exited !== undefined && exit === undefined && i < 10; i++)
-        await clock.sleep(pollMs);
-    const exited = {
-        signal,
-        ...(exit === undefined ? {} : { exitCode: exit.code, exitSignal: exit.signal })
-    };
-    const record = gone
-        ? { ...base, ...exited, outcome: 'exited', secondsToExit }
-        : { ...base, ...exited, outcome: 'survived', survivors: alive() };
-    if (before === undefined)
-        return { ...record, gpu: { kind: 'unavailable', why: 'not asked' } };
-    if (before.kind === 'unavailable')
-        return { ...record, gpu: { kind: 'unavailable', why: before.why } };
-    // an entry whose memory nvidia-smi cannot show ([N/A]) still holds some: waited for like the others
-    if (atStart === undefined || atStart.apps.length === 0)
-        return { ...record, gpu: { kind: 'none' } };
-    const gpuUntil = clock.now() + (options.gpuWaitMs ?? 30_000);
-    for (;;) {
-        const now = await deps.gpu();
-        const held = now.kind === 'available' ? (0,nvidia_smi/* memoryHeldBy */.Mv)(now, family()) : undefined;
-        if (held !== undefined && held.apps.length === 0)
-            return { ...record, gpu: { kind: 'released', mib: heldAtStart, seconds: seconds() } };
-        if (clock.now() >= gpuUntil) {
-            return {
-                ...record,
-                gpu: {
-                    kind: 'held',
-                    mib: heldAtStart,
-                    heldMib: held?.mib ?? heldAtStart,
-                    seconds: seconds(),
-                    pids: [...new Set(held?.apps.map((a) => a.pid) ?? [])]
-                }
-            };
-        }
-        await clock.sleep(Math.min(pollMs, gpuUntil - clock.now()));
-    }
-}
-/** Sends `signal` (0: only asks whether `pid` exists); false when there is no such process. */
-function signalled(kill, pid, signal) {
-    try {
-        kill(pid, signal);
-        return true;
-    }
-    catch (e) {
-        // EPERM: it exists, but belongs to someone else
-        return e.code === 'EPERM';
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/server/job-end.ts
-
-
 /** State names, as the runner passes them back: `STATE_<name>`. */
 const NAMES = { pid: 'server-pid', timeoutMs: 'stop-timeout-ms', logFile: 'server-log-file', logLines: 'log-lines' };
 /** The state to save after the wait, or undefined when the post step has nothing to do. */
@@ -19141,17 +19000,6 @@ function readJobEndState(get) {
         logFile: get(NAMES.logFile) || undefined,
         logLines: Number.isInteger(logLines) && logLines >= 0 ? logLines : 50
     };
-}
-/** Stops the server the main step launched and says how it went. Never throws for a server that is already gone. */
-async function stopAtJobEnd(state, deps) {
-    const record = await stopServer({ pid: state.pid, timeoutMs: state.timeoutMs }, deps);
-    const exitedOnTerm = record.outcome !== 'survived' && record.signal !== 'SIGKILL';
-    const clean = exitedOnTerm && record.gpu.kind !== 'held';
-    // why it would not stop may be in its last lines (a hung NCCL teardown, a stuck writer)
-    const logTail = exitedOnTerm || state.logFile === undefined || state.logLines === 0
-        ? undefined
-        : new LogFollower(state.logFile, state.logLines).tail();
-    return { record, clean, logTail, logFile: state.logFile };
 }
 
 ;// CONCATENATED MODULE: ./src/wait/conclusion.ts
@@ -19284,6 +19132,157 @@ function runCommand(program, args, out, cancel) {
             resolve(code ?? 1);
         });
     });
+}
+
+// EXTERNAL MODULE: ./src/gpu/nvidia-smi.ts
+var nvidia_smi = __nccwpck_require__(7777);
+// EXTERNAL MODULE: ./src/server/proc.ts
+var server_proc = __nccwpck_require__(7707);
+// EXTERNAL MODULE: ./src/server/port-owner.ts
+var port_owner = __nccwpck_require__(8706);
+// EXTERNAL MODULE: ./src/server/log-follower.ts
+var log_follower = __nccwpck_require__(5568);
+;// CONCATENATED MODULE: ./src/server/stop.ts
+/**
+ * Stops a server and everything it started: SIGTERM to its process group, up to a timeout for it to exit, then
+ * SIGKILL; then waits until none of its processes remain and, where nvidia-smi tells, until none of them holds GPU
+ * memory (the next job on a shared runner needs it back). The answer is a record of how it went, never words.
+ */
+
+
+
+
+/** Stops the server `pid` and its processes; see the module comment. */
+async function stopServer(options, deps) {
+    const { clock } = deps;
+    const proc = deps.proc ?? '/proc';
+    const pollMs = options.pollMs ?? 100;
+    const kill = deps.kill ?? ((pid, signal) => process.kill(pid, signal));
+    const leader = (0,server_proc/* procStat */.jW)(options.pid, proc);
+    const inGroup = () => (0,server_proc/* procPids */.bU)(proc).filter((p) => (0,server_proc/* procStat */.jW)(p, proc)?.pgrp === options.pid);
+    // A group outlives its leader (workers left behind by a server that crashed), and Linux reuses no pid that
+    // still names a group: with the leader gone, processes in group `pid` are that server's.
+    // never the group this process is in: that would stop the stopper (and the runner's step with it)
+    const own = options.pid === (0,server_proc/* procStat */.jW)(process.pid, proc)?.pgrp;
+    const scope = !own && (leader === undefined ? inGroup().length > 0 : leader.pgrp === options.pid) ? 'group' : 'tree';
+    const members = () => {
+        const tree = [...(0,port_owner/* processTree */.WZ)(proc, options.pid)];
+        const group = scope === 'group' ? inGroup() : [];
+        return [...new Set([...tree, ...group])].flatMap((pid) => {
+            const stat = (0,server_proc/* procStat */.jW)(pid, proc);
+            // without /proc only the pid itself can be asked about
+            if (stat === undefined)
+                return pid === options.pid && signalled(kill, pid, 0) ? [{ pid }] : [];
+            return stat.state === 'Z' ? [] : [{ pid, startTicks: stat.startTicks }];
+        });
+    };
+    const initial = members();
+    const base = { pid: options.pid, scope, pids: initial.map((m) => m.pid) };
+    if (initial.length === 0)
+        return { ...base, outcome: 'not-running', gpu: { kind: 'none' } };
+    const before = deps.gpu ? await deps.gpu() : undefined;
+    // every process seen as the server's, by pid and start time (a reused pid is another process)
+    const tracked = new Map(initial.map((m) => [m.pid, m.startTicks]));
+    const family = () => new Set(tracked.keys());
+    const atStart = before?.kind === 'available' ? (0,nvidia_smi/* memoryHeldBy */.Mv)(before, family()) : undefined;
+    const heldAtStart = atStart?.mib ?? 0;
+    let exit;
+    void deps.exited?.then((e) => (exit = e));
+    const alive = () => {
+        const now = members();
+        // any process the server has started since counts too
+        for (const m of now)
+            if (!tracked.has(m.pid))
+                tracked.set(m.pid, m.startTicks);
+        return now.filter((m) => tracked.get(m.pid) === m.startTicks).map((m) => m.pid);
+    };
+    const send = (signal) => {
+        if (scope === 'group')
+            signalled(kill, -options.pid, signal);
+        else
+            for (const pid of alive())
+                signalled(kill, pid, signal);
+    };
+    const waitGone = async (ms) => {
+        const until = clock.now() + ms;
+        for (;;) {
+            if (alive().length === 0)
+                return true;
+            if (clock.now() >= until)
+                return false;
+            await clock.sleep(Math.min(pollMs, until - clock.now()));
+        }
+    };
+    const termAt = clock.now();
+    const seconds = () => Math.round((clock.now() - termAt) / 100) / 10;
+    send('SIGTERM');
+    let signal = 'SIGTERM';
+    let gone = await waitGone(options.timeoutMs);
+    if (!gone) {
+        signal = 'SIGKILL';
+        send('SIGKILL');
+        gone = await waitGone(options.killWaitMs ?? 10_000);
+    }
+    const secondsToExit = seconds();
+    // /proc loses a process a moment before its parent hears of the exit: a few polls for the code
+    for (let i = 0; gone && deps.exited !== undefined && exit === undefined && i < 10; i++)
+        await clock.sleep(pollMs);
+    const exited = {
+        signal,
+        ...(exit === undefined ? {} : { exitCode: exit.code, exitSignal: exit.signal })
+    };
+    const record = gone
+        ? { ...base, ...exited, outcome: 'exited', secondsToExit }
+        : { ...base, ...exited, outcome: 'survived', survivors: alive() };
+    if (before === undefined)
+        return { ...record, gpu: { kind: 'unavailable', why: 'not asked' } };
+    if (before.kind === 'unavailable')
+        return { ...record, gpu: { kind: 'unavailable', why: before.why } };
+    // an entry whose memory nvidia-smi cannot show ([N/A]) still holds some: waited for like the others
+    if (atStart === undefined || atStart.apps.length === 0)
+        return { ...record, gpu: { kind: 'none' } };
+    const gpuUntil = clock.now() + (options.gpuWaitMs ?? 30_000);
+    for (;;) {
+        const now = await deps.gpu();
+        const held = now.kind === 'available' ? (0,nvidia_smi/* memoryHeldBy */.Mv)(now, family()) : undefined;
+        if (held !== undefined && held.apps.length === 0)
+            return { ...record, gpu: { kind: 'released', mib: heldAtStart, seconds: seconds() } };
+        if (clock.now() >= gpuUntil) {
+            return {
+                ...record,
+                gpu: {
+                    kind: 'held',
+                    mib: heldAtStart,
+                    heldMib: held?.mib ?? heldAtStart,
+                    seconds: seconds(),
+                    pids: [...new Set(held?.apps.map((a) => a.pid) ?? [])]
+                }
+            };
+        }
+        await clock.sleep(Math.min(pollMs, gpuUntil - clock.now()));
+    }
+}
+/** Sends `signal` (0: only asks whether `pid` exists); false when there is no such process. */
+function signalled(kill, pid, signal) {
+    try {
+        kill(pid, signal);
+        return true;
+    }
+    catch (e) {
+        // EPERM: it exists, but belongs to someone else
+        return e.code === 'EPERM';
+    }
+}
+/** Stops the server the main step launched and says how it went. Never throws for a server that is already gone. */
+async function stopAtJobEnd(state, deps) {
+    const record = await stopServer({ pid: state.pid, timeoutMs: state.timeoutMs }, deps);
+    const exitedOnTerm = record.outcome !== 'survived' && record.signal !== 'SIGKILL';
+    const clean = exitedOnTerm && record.gpu.kind !== 'held';
+    // why it would not stop may be in its last lines (a hung NCCL teardown, a stuck writer)
+    const logTail = exitedOnTerm || state.logFile === undefined || state.logLines === 0
+        ? undefined
+        : new LogFollower(state.logFile, state.logLines).tail();
+    return { record, clean, logTail, logFile: state.logFile };
 }
 
 // EXTERNAL MODULE: ./src/server/process.ts
@@ -19767,7 +19766,7 @@ async function stopCommand(argv, io, say, paint) {
     catch {
         throw new UsageError(`--timeout: "${(0,parse/* printable */.g$)(String(values.timeout))}" is not ${parse/* DURATION_FORM */.ec}`);
     }
-    const record = await stop_stopServer({ pid, timeoutMs }, { clock: clock/* systemClock */.ml, gpu: () => (0,nvidia_smi/* gpuSnapshot */.dU)({ env: io.env, timeoutMs: 5_000 }) });
+    const record = await stopServer({ pid, timeoutMs }, { clock: clock/* systemClock */.ml, gpu: () => (0,nvidia_smi/* gpuSnapshot */.dU)({ env: io.env, timeoutMs: 5_000 }) });
     for (const line of (0,lifecycle_report/* stopLines */.QN)(record)) {
         if (line.level === 'warning')
             say(paint.yellow(`warning: ${line.text}`));
@@ -19883,7 +19882,7 @@ function painter(io) {
 /***/ }),
 
 /***/ 1995:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Dm: () => (/* binding */ LOG_ENGINE_NAMES),
@@ -20186,7 +20185,7 @@ const clockSeconds = (text) => text.split(':').reduce((acc, part) => acc * 60 + 
 /***/ }),
 
 /***/ 3474:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Z: () => (/* binding */ matchModel)
@@ -20223,7 +20222,7 @@ function matchModel(models, wanted) {
 /***/ }),
 
 /***/ 9778:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   EU: () => (/* binding */ readModelList),
@@ -20391,7 +20390,7 @@ function generationRoute(url) {
 /***/ }),
 
 /***/ 7777:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Mv: () => (/* binding */ memoryHeldBy),
@@ -20520,7 +20519,7 @@ function memoryHeldBy(snapshot, pids) {
 /***/ }),
 
 /***/ 4689:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   JZ: () => (/* binding */ median),
@@ -20878,7 +20877,7 @@ function throughputRegression(earlier, run) {
 /***/ }),
 
 /***/ 2327:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   BL: () => (/* binding */ createLookup),
@@ -21045,7 +21044,7 @@ function getentHosts(hostname, callback) {
 /***/ }),
 
 /***/ 242:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   NX: () => (/* binding */ MAX_REDIRECTS),
@@ -21353,7 +21352,7 @@ function describeError(e, proxy) {
 /***/ }),
 
 /***/ 7101:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Em: () => (/* binding */ request),
@@ -21402,7 +21401,7 @@ function request(dispatcher, options) {
 /***/ }),
 
 /***/ 3718:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   E9: () => (/* binding */ parseDuration),
@@ -21556,7 +21555,7 @@ function printable(text, max = 80) {
 /***/ }),
 
 /***/ 3332:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   E$: () => (/* binding */ redact),
@@ -21615,7 +21614,7 @@ function redact(text, secrets) {
 /***/ }),
 
 /***/ 6137:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 
 // EXPORTS
@@ -22115,7 +22114,7 @@ function parseUrl(text) {
 /***/ }),
 
 /***/ 6192:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   LO: () => (/* binding */ inputVariable),
@@ -22138,7 +22137,7 @@ const shellInputVariable = (name) => inputVariable(name).replace(/-/g, '_');
 /***/ }),
 
 /***/ 6933:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Gy: () => (/* binding */ answerWords),
@@ -22327,7 +22326,7 @@ function withGenerationWords(answer, expect) {
 /***/ }),
 
 /***/ 7205:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   $y: () => (/* binding */ unloadedModelText),
@@ -22499,7 +22498,7 @@ const loadAskedText = (url, model) => `Asked the server to load "${String(model)
 /***/ }),
 
 /***/ 8478:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   $P: () => (/* binding */ phaseMarkdown),
@@ -22620,7 +22619,7 @@ function driftWarning(drifts) {
 /***/ }),
 
 /***/ 1542:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   X4: () => (/* binding */ smokeRows),
@@ -22732,7 +22731,7 @@ function smokeRows(outcome) {
 /***/ }),
 
 /***/ 912:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   E$: () => (/* reexport safe */ _inputs_secrets_js__WEBPACK_IMPORTED_MODULE_4__.E$),
@@ -23070,7 +23069,7 @@ function envLines(server) {
 /***/ }),
 
 /***/ 9842:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   YA: () => (/* binding */ seconds),
@@ -23116,7 +23115,7 @@ const seconds = (ms) => (Math.round(ms / 100) / 10).toFixed(1);
 /***/ }),
 
 /***/ 2206:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   D: () => (/* binding */ dropOutputToClosedPipes)
@@ -23141,7 +23140,7 @@ function dropOutputToClosedPipes(streams) {
 /***/ }),
 
 /***/ 2502:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 
 // EXPORTS
@@ -23227,7 +23226,7 @@ function createBodyCollector(afterBytes = 256 * 1024) {
 /***/ }),
 
 /***/ 5568:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   p: () => (/* binding */ LogFollower)
@@ -23484,7 +23483,7 @@ class LogFollower {
 /***/ }),
 
 /***/ 8706:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   WZ: () => (/* binding */ processTree),
@@ -23653,7 +23652,7 @@ const isDockerProxy = (command) => /(^|\/)docker-proxy(\s|$)/.test(command);
 /***/ }),
 
 /***/ 7707:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   ay: () => (/* binding */ commandLine),
@@ -23704,7 +23703,7 @@ function commandLine(pid, proc = '/proc') {
 /***/ }),
 
 /***/ 9898:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   NK: () => (/* binding */ serverEnv),
@@ -23897,7 +23896,7 @@ function readEnviron(pid) {
 /***/ }),
 
 /***/ 8855:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Oc: () => (/* binding */ MAX_LINE_BYTES),
@@ -24003,7 +24002,7 @@ function toFrame(text) {
 /***/ }),
 
 /***/ 7443:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   $Q: () => (/* binding */ clip),
@@ -24196,7 +24195,7 @@ function detached(text) {
 /***/ }),
 
 /***/ 6122:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   d: () => (/* binding */ findWithin),
@@ -24265,7 +24264,7 @@ function findWithin(re, texts, limitMs) {
 /***/ }),
 
 /***/ 620:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   X6: () => (/* binding */ SCHEDULE_MODES),

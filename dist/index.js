@@ -16535,7 +16535,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4498:
+/***/ 7892:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 
@@ -17564,8 +17564,15 @@ function withGeneration(listed, check, expect) {
     return { ...listed, ...extra, ...excerpt, state, answer, ...(0,answer_report/* answerWords */.Gy)(answer, expect) };
 }
 
-// EXTERNAL MODULE: ./src/wait/outcome.ts
-var wait_outcome = __nccwpck_require__(7389);
+;// CONCATENATED MODULE: ./src/wait/outcome.ts
+/** What an answer must be for these settings to call it ready. */
+const expectation = (s) => ({
+    model: s.model,
+    match: s.match,
+    matchRegex: s.matchRegex,
+    status: s.status
+});
+
 ;// CONCATENATED MODULE: ./src/wait/halt.ts
 /**
  * Ends a wait once, with a typed reason (a `Halt`; for a cancelled job, the signal the runner sent): `signal` cuts
@@ -17621,7 +17628,7 @@ async function gate(settings, gateDeps) {
         env: gateDeps.env ?? process.env
     };
     const { clock } = deps;
-    const side = usesServerSide(settings) ? await __nccwpck_require__.e(/* import() */ 259).then(__nccwpck_require__.bind(__nccwpck_require__, 3259)) : undefined;
+    const side = usesServerSide(settings) ? await __nccwpck_require__.e(/* import() */ 842).then(__nccwpck_require__.bind(__nccwpck_require__, 3842)) : undefined;
     // Resolved before anything starts, so that a bad pid file is an input error and nothing runs.
     const pid = settings.pid === undefined ? undefined : side?.resolvePid(settings.pid);
     if (settings.start !== undefined && side !== undefined) {
@@ -17654,7 +17661,7 @@ async function gate(settings, gateDeps) {
         // A server started elsewhere has long since started: its environment can be read at once, while it still runs.
         if (pid !== undefined && side !== undefined)
             reportEnvironment(settings, server, facts, deps, side);
-        deps.log((0,wait_report/* waitingLine */.Sh)({ url: settings.targets[0].url, expect: (0,wait_outcome/* expectation */.p)(settings), timeoutMs: settings.timeoutMs }, {
+        deps.log((0,wait_report/* waitingLine */.Sh)({ url: settings.targets[0].url, expect: expectation(settings), timeoutMs: settings.timeoutMs }, {
             endpoints: settings.targets.length,
             generation: settings.probeGeneration,
             intervalMs: settings.intervalMs,
@@ -17859,7 +17866,7 @@ async function waitForTarget({ url, generation }, shared) {
     };
     try {
         const outcome = await waitForModel({
-            expect: (0,wait_outcome/* expectation */.p)(settings),
+            expect: expectation(settings),
             intervalMs: settings.intervalMs,
             timeoutMs: settings.timeoutMs,
             requestTimeoutMs: settings.requestTimeoutMs,
@@ -18048,6 +18055,103 @@ function smokeRecord(outcome, settings) {
         ttftMs: gate_round1(smoke.ttftMs),
         decodeTokensPerSecond: gate_round1(smoke.decodeTokensPerSecond),
         smokeTokens: settings.smoke.tokens
+    };
+}
+
+;// CONCATENATED MODULE: ./src/server/job-end.ts
+/** State names, as the runner passes them back: `STATE_<name>`. */
+const NAMES = { pid: 'server-pid', timeoutMs: 'stop-timeout-ms', logFile: 'server-log-file', logLines: 'log-lines' };
+/** The state to save after the wait, or undefined when the post step has nothing to do. */
+function jobEndState(settings, server) {
+    // only a server this step launched is this job's to stop: one given by `pid` belongs to whoever started it
+    if (settings.start === undefined || settings.stop !== 'job-end' || server?.pid === undefined)
+        return undefined;
+    return {
+        [NAMES.pid]: String(server.pid),
+        [NAMES.timeoutMs]: String(settings.stopTimeoutMs),
+        [NAMES.logFile]: server.logFile ?? '',
+        [NAMES.logLines]: String(settings.logLines)
+    };
+}
+/** Reads the state back (`get` returns '' for a name not saved); undefined when the main step saved none. */
+function readJobEndState(get) {
+    const pid = Number(get(NAMES.pid));
+    if (!Number.isInteger(pid) || pid < 2)
+        return undefined;
+    const timeoutMs = Number(get(NAMES.timeoutMs));
+    const logLines = Number(get(NAMES.logLines));
+    return {
+        pid,
+        timeoutMs: Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : 30_000,
+        logFile: get(NAMES.logFile) || undefined,
+        logLines: Number.isInteger(logLines) && logLines >= 0 ? logLines : 50
+    };
+}
+
+;// CONCATENATED MODULE: ./src/wait/conclusion.ts
+/**
+ * What must happen once the wait is over, decided once for every front end (the action, the CLI, and later a
+ * job-end step and a one-shot check): the outputs, the final line, the log tail, the diagnostics to run, fail or
+ * warn, the exit code. A front end only carries it out in its medium. Pure: no I/O, nothing of GitHub or a shell.
+ */
+
+
+
+
+/** The report's view of the settings, for `url` (the endpoint the outcome describes). */
+const reportContext = (s, url) => ({
+    url,
+    expect: expectation(s),
+    timeoutMs: s.timeoutMs
+});
+/** Each endpoint's smoke test that could not measure throughput, in words. */
+function smokeProblems(outcome) {
+    const fleet = outcome.results.length > 1;
+    const messages = outcome.results.flatMap((r) => r.smoke?.problem === undefined ? [] : [(0,smoke_report/* smokeProblemMessage */.c7)(r.smoke, fleet ? r.url : undefined)]);
+    return messages.length === 0 ? undefined : messages.join('\n');
+}
+const smokeFailed = (r) => r.smoke?.problem !== undefined;
+function conclude(gateOutcome, settings) {
+    const smokeMessage = gateOutcome.ready ? smokeProblems(gateOutcome) : undefined;
+    const failSmoke = smokeMessage !== undefined && settings.smoke?.failOnError === true;
+    // Ready means ready: with fail-on-error, a server that cannot generate a measured stream is not.
+    const outcome = failSmoke
+        ? {
+            ...gateOutcome,
+            ready: false,
+            reason: 'smoke-failed',
+            results: gateOutcome.results.map((r) => (smokeFailed(r) ? { ...r, ready: false, reason: 'smoke-failed' } : r))
+        }
+        : gateOutcome;
+    const context = reportContext(settings, outcome.url);
+    const tail = outcome.ready ? undefined : outcome.server?.logTail;
+    const verdict = outcome.ready
+        ? undefined
+        : {
+            kind: outcome.reason === 'timeout' && !settings.failOnTimeout ? 'warn' : 'fail',
+            message: failSmoke ? smokeMessage : (0,wait_report/* failureMessage */.oh)(outcome, context)
+        };
+    const regression = outcome.profile?.regression;
+    const failedRegression = settings.failOnRegression ? regression : undefined;
+    const failedThroughput = settings.failOnRegression ? outcome.profile?.throughputRegression : undefined;
+    return {
+        outcome,
+        ready: outcome.ready,
+        outputs: Object.fromEntries(Object.entries((0,wait_report/* outputs */.V4)(outcome)).map(([name, value]) => [name, (0,wait_report/* redact */.E$)(value, settings.secrets)])),
+        finalLine: (0,wait_report/* finalLine */.R2)(outcome),
+        logTail: tail && {
+            title: (0,wait_report/* logTailTitle */.Nn)(tail, outcome.server?.logFile),
+            lines: tail.map((line) => `${line.number}: ${line.text}`)
+        },
+        // A cancelled job must end within a second; the diagnostics could take minutes.
+        diagnostics: outcome.ready || outcome.reason === 'cancelled' ? [] : settings.diagnostics,
+        verdict,
+        failedRegression,
+        failedThroughput,
+        smokeWarning: failSmoke ? undefined : smokeMessage,
+        exitCode: verdict?.kind === 'fail' || failedRegression !== undefined || failedThroughput !== undefined ? 1 : 0,
+        context,
+        jobEndState: jobEndState(settings, outcome.server)
     };
 }
 
@@ -18260,6 +18364,7 @@ const UNEXPECTED_ERROR_TITLE = 'wait-for-model failed unexpectedly';
 
 
 
+
 /** Reads an input as @actions/core's getInput does (INPUT_<NAME>, spaces as underscores, upper case, trimmed). */
 const actionInput = (name) => (process.env[(0,variables/* inputVariable */.LO)(name)] ?? '').trim();
 async function run() {
@@ -18298,9 +18403,6 @@ async function run() {
             cancel,
             defaultHistory: (0,store/* defaultHistoryFile */.Oe)(process.env, 'action')
         });
-        // What follows the wait is loaded after it (a chunk of the bundle of its own): the first probe goes out
-        // without compiling it, and a long wait does not hold it.
-        const { conclude } = await __nccwpck_require__.e(/* import() */ 411).then(__nccwpck_require__.bind(__nccwpck_require__, 6792));
         const next = conclude(outcome, settings);
         // The post step stops the server at the job end: it learns which one from the runner's state.
         if (next.jobEndState !== undefined)
@@ -18354,7 +18456,7 @@ async function run() {
 /***/ }),
 
 /***/ 1995:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Dm: () => (/* binding */ LOG_ENGINE_NAMES),
@@ -18657,7 +18759,7 @@ const clockSeconds = (text) => text.split(':').reduce((acc, part) => acc * 60 + 
 /***/ }),
 
 /***/ 3474:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Z: () => (/* binding */ matchModel)
@@ -18694,7 +18796,7 @@ function matchModel(models, wanted) {
 /***/ }),
 
 /***/ 9778:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   EU: () => (/* binding */ readModelList),
@@ -18862,7 +18964,7 @@ function generationRoute(url) {
 /***/ }),
 
 /***/ 4689:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   JZ: () => (/* binding */ median),
@@ -19220,7 +19322,7 @@ function throughputRegression(earlier, run) {
 /***/ }),
 
 /***/ 2327:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   BL: () => (/* binding */ createLookup),
@@ -19387,7 +19489,7 @@ function getentHosts(hostname, callback) {
 /***/ }),
 
 /***/ 242:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   NX: () => (/* binding */ MAX_REDIRECTS),
@@ -19695,7 +19797,7 @@ function describeError(e, proxy) {
 /***/ }),
 
 /***/ 7101:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Em: () => (/* binding */ request),
@@ -19744,10 +19846,10 @@ function request(dispatcher, options) {
 /***/ }),
 
 /***/ 9407:
-/***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
+/***/ (function(module, __unused_webpack___webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4498);
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7892);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 
@@ -19767,7 +19869,7 @@ __webpack_async_result__();
 /***/ }),
 
 /***/ 3718:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   E9: () => (/* binding */ parseDuration),
@@ -19921,7 +20023,7 @@ function printable(text, max = 80) {
 /***/ }),
 
 /***/ 3332:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   E$: () => (/* binding */ redact),
@@ -19980,7 +20082,7 @@ function redact(text, secrets) {
 /***/ }),
 
 /***/ 6137:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 
 // EXPORTS
@@ -20479,7 +20581,7 @@ function parseUrl(text) {
 /***/ }),
 
 /***/ 6192:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   LO: () => (/* binding */ inputVariable),
@@ -20502,7 +20604,7 @@ const shellInputVariable = (name) => inputVariable(name).replace(/-/g, '_');
 /***/ }),
 
 /***/ 6933:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Gy: () => (/* binding */ answerWords),
@@ -20691,7 +20793,7 @@ function withGenerationWords(answer, expect) {
 /***/ }),
 
 /***/ 7205:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   $y: () => (/* binding */ unloadedModelText),
@@ -20862,7 +20964,7 @@ const loadAskedText = (url, model) => `Asked the server to load "${String(model)
 /***/ }),
 
 /***/ 8478:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   $P: () => (/* binding */ phaseMarkdown),
@@ -20983,7 +21085,7 @@ function driftWarning(drifts) {
 /***/ }),
 
 /***/ 1542:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   X4: () => (/* binding */ smokeRows),
@@ -21095,7 +21197,7 @@ function smokeRows(outcome) {
 /***/ }),
 
 /***/ 912:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   E$: () => (/* reexport safe */ _inputs_secrets_js__WEBPACK_IMPORTED_MODULE_4__.E$),
@@ -21433,7 +21535,7 @@ function envLines(server) {
 /***/ }),
 
 /***/ 9842:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   YA: () => (/* binding */ seconds),
@@ -21479,7 +21581,7 @@ const seconds = (ms) => (Math.round(ms / 100) / 10).toFixed(1);
 /***/ }),
 
 /***/ 2206:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   D: () => (/* binding */ dropOutputToClosedPipes)
@@ -21504,7 +21606,7 @@ function dropOutputToClosedPipes(streams) {
 /***/ }),
 
 /***/ 2502:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 
 // EXPORTS
@@ -21590,7 +21692,7 @@ function createBodyCollector(afterBytes = 256 * 1024) {
 /***/ }),
 
 /***/ 8855:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Oc: () => (/* binding */ MAX_LINE_BYTES),
@@ -21696,7 +21798,7 @@ function toFrame(text) {
 /***/ }),
 
 /***/ 7443:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   $Q: () => (/* binding */ clip),
@@ -21889,7 +21991,7 @@ function detached(text) {
 /***/ }),
 
 /***/ 6122:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   d: () => (/* binding */ findWithin),
@@ -21957,25 +22059,8 @@ function findWithin(re, texts, limitMs) {
 
 /***/ }),
 
-/***/ 7389:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   p: () => (/* binding */ expectation)
-/* harmony export */ });
-/** What an answer must be for these settings to call it ready. */
-const expectation = (s) => ({
-    model: s.model,
-    match: s.match,
-    matchRegex: s.matchRegex,
-    status: s.status
-});
-
-
-/***/ }),
-
 /***/ 620:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   X6: () => (/* binding */ SCHEDULE_MODES),

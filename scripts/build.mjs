@@ -26,13 +26,24 @@ const node = (...args) => execFileSync(execPath, args, { cwd: root, stdio: 'inhe
 
 rmSync(next, { recursive: true, force: true })
 try {
-  const stats = join(next, '.stats.json')
-  node(ncc, 'build', 'src/index.ts', '-o', 'dist.new', '--license', 'licenses.txt', '--quiet', '--stats-out', stats)
-  onlyOwnCodeInChunks(stats)
+  // ncc's account of each build (which module went into which chunk), read below, then removed
+  const stats = { index: join(next, '.stats-index.json'), cli: join(next, '.stats-cli.json') }
+  node(
+    ncc,
+    'build',
+    'src/index.ts',
+    '-o',
+    'dist.new',
+    '--license',
+    'licenses.txt',
+    '--quiet',
+    '--stats-out',
+    stats.index
+  )
   // The CLI is its own bundle; built beside the action's so that ncc's package.json for it is not kept.
-  node(ncc, 'build', 'src/cli.ts', '-o', 'dist.new/.cli', '--quiet', '--stats-out', stats)
-  onlyOwnCodeInChunks(stats)
-  rmSync(stats)
+  node(ncc, 'build', 'src/cli.ts', '-o', 'dist.new/.cli', '--quiet', '--stats-out', stats.cli)
+  onlyOwnCodeInChunks(stats.index)
+  onlyOwnCodeInChunks(stats.cli)
   renameSync(join(next, '.cli/index.js'), join(next, 'cli.js'))
   renameChunks(join(next, '.cli'), join(next, 'cli.js'), 'cli')
   rmSync(join(next, '.cli'), { recursive: true, force: true })
@@ -45,8 +56,10 @@ try {
   const bundles = [join(next, 'index.js'), join(next, 'cli.js')]
   // the post step makes no HTTP request: no undici, no http2 in it
   noHttp2(bundles)
-  // the post step is not timed: its factory is left as ncc writes it
-  eagerOwnCode(bundles)
+  // the post step is not timed: its factories are left as ncc writes them
+  eagerOwnCode(join(next, 'index.js'), stats.index)
+  eagerOwnCode(join(next, 'cli.js'), stats.cli)
+  Object.values(stats).forEach((f) => rmSync(f))
   asciiOnly([...bundles, join(next, 'post.js'), ...chunksIn(next).map((c) => join(next, c))])
 
   if (!existsSync(dist)) renameSync(next, dist)

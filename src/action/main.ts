@@ -3,6 +3,7 @@
  * `conclude`'s: this module only carries the conclusion out with the runner's commands.
  */
 import { gate } from '../wait/gate.js'
+import { conclude } from '../wait/conclusion.js'
 import { Halter } from '../wait/halt.js'
 import {
   annotate,
@@ -68,9 +69,6 @@ export async function run(): Promise<void> {
       defaultHistory: defaultHistoryFile(process.env, 'action')
     })
 
-    // What follows the wait is loaded after it (a chunk of the bundle of its own): the first probe goes out
-    // without compiling it, and a long wait does not hold it.
-    const { conclude } = await import('../wait/conclusion.js')
     const next = conclude(outcome, settings)
     // The post step stops the server at the job end: it learns which one from the runner's state.
     if (next.jobEndState !== undefined) await saveState(next.jobEndState)

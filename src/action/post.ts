@@ -12,7 +12,8 @@ import {
   stopLines
 } from '../report/lifecycle-report.js'
 import { logTailTitle } from '../report/wait-report.js'
-import { readJobEndState, stopAtJobEnd } from '../server/job-end.js'
+import { readJobEndState } from '../server/job-end.js'
+import { stopAtJobEnd } from '../server/stop.js'
 import { systemClock } from '../runtime/clock.js'
 import { annotate, info, jobSummary, untrustedGroup } from './github.js'
 

@@ -7,6 +7,8 @@ import { type GpuSnapshot, memoryHeldBy } from '../gpu/nvidia-smi.js'
 import { procPids, procStat } from './proc.js'
 import { processTree } from './port-owner.js'
 import type { Clock } from '../runtime/clock.js'
+import type { JobEndState } from './job-end.js'
+import { LogFollower, type LogLine } from './log-follower.js'
 
 export interface StopOptions {
   /** The server: the leader of its process group (as `start` launches it), or any process of it. */
@@ -179,4 +181,29 @@ function signalled(kill: NonNullable<StopDeps['kill']>, pid: number, signal: Nod
     // EPERM: it exists, but belongs to someone else
     return (e as NodeJS.ErrnoException).code === 'EPERM'
   }
+}
+
+export interface JobEnd {
+  record: StopRecord
+  /** Whether it went as it should: gone after SIGTERM, its GPU memory (if any) released. */
+  clean: boolean
+  /** The log's last lines when it did not exit on SIGTERM (or outlived SIGKILL); undefined otherwise or without a log. */
+  logTail?: LogLine[]
+  logFile?: string
+}
+
+/** Stops the server the main step launched and says how it went. Never throws for a server that is already gone. */
+export async function stopAtJobEnd(
+  state: JobEndState,
+  deps: { clock: Clock; gpu?(): Promise<GpuSnapshot>; proc?: string }
+): Promise<JobEnd> {
+  const record = await stopServer({ pid: state.pid, timeoutMs: state.timeoutMs }, deps)
+  const exitedOnTerm = record.outcome !== 'survived' && record.signal !== 'SIGKILL'
+  const clean = exitedOnTerm && record.gpu.kind !== 'held'
+  // why it would not stop may be in its last lines (a hung NCCL teardown, a stuck writer)
+  const logTail =
+    exitedOnTerm || state.logFile === undefined || state.logLines === 0
+      ? undefined
+      : new LogFollower(state.logFile, state.logLines).tail()
+  return { record, clean, logTail, logFile: state.logFile }
 }
