@@ -4,9 +4,8 @@ import { runCli } from './cli/command-line.js'
 import { dropOutputToClosedPipes } from './runtime/closed-pipes.js'
 import { keepMemoryFlat } from './runtime/memory.js'
 
+keepMemoryFlat()
 dropOutputToClosedPipes([process.stdout, process.stderr])
-// Once the first probe is on its way, as the action (src/runtime/memory.ts says why then)
-setImmediate(keepMemoryFlat)
 process.exitCode = await runCli(process.argv.slice(2), process)
 // As the action (src/index.ts): nothing left pending may hold the command once it has said its last word.
 process.exit()
