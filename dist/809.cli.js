@@ -32,7 +32,7 @@ const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v)
 const count = (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : undefined;
 /** Greedy decoding of this prompt writes numbers until the token limit: no early end of text. */
 const PROMPT = 'Count from 1 to 1000, separated by commas: 1, 2, 3,';
-/** `{"error": …}` in any engine's shape, in words; undefined when the event is no error. */
+/** `{"error": \u2026}` in any engine's shape, in words; undefined when the event is no error. */
 function errorText(event) {
     const e = event.error;
     if (e === undefined || e === null)

@@ -848,7 +848,7 @@ function readEnviron(pid) {
 /**
  * What only a wait with a server to start or follow, or a server log to read, needs. `gate` imports it then and
  * only then: it is a chunk of the bundle of its own, so a plain wait (a URL, a model) neither compiles nor holds
- * it (about a quarter of the action's own code; `npm run bench -- --only startup`).
+ * it (about 40 KB of the action's own code; `npm run bench -- --only startup`).
  */
 
 

@@ -20364,8 +20364,8 @@ function escapeProperty(s) {
 
 /**
  * Core's job summary writer, evaluated only when a summary is written ("eager" keeps it in the bundle file): its
- * module reads `fs.promises` as it loads, which brings node:fs/promises and node:readline with it (about 3 ms of
- * start-up on Node 24).
+ * module reads `fs.promises` as it loads, which brought node:fs/promises and node:readline in before the first
+ * probe.
  */
 const jobSummary = async () => (await Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 1170))).summary;
 /**

@@ -15,7 +15,7 @@ import { execPath } from 'node:process'
 import { fileURLToPath } from 'node:url'
 import { asciiOnly } from './ascii-only.mjs'
 import { noHttp2 } from './no-http2.mjs'
-import { eagerOwnCode } from './eager-own-code.mjs'
+import { eagerOwnCode, mainChunk } from './eager-own-code.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const dist = join(root, 'dist')
@@ -60,7 +60,9 @@ try {
   eagerOwnCode(join(next, 'index.js'), stats.index)
   eagerOwnCode(join(next, 'cli.js'), stats.cli)
   Object.values(stats).forEach((f) => rmSync(f))
-  asciiOnly([...bundles, join(next, 'post.js'), ...chunksIn(next).map((c) => join(next, c))])
+  // every chunk too, the CLI's (renamed above) as the action's
+  const chunks = readdirSync(next).filter((name) => /^\d+\.(index|cli)\.js$/.test(name))
+  asciiOnly([...bundles, join(next, 'post.js'), ...chunks.map((c) => join(next, c))])
 
   if (!existsSync(dist)) renameSync(next, dist)
   else {
@@ -78,8 +80,7 @@ try {
  * alone would ship without its license. The chunks must hold the action's own modules (src/) and nothing else.
  */
 function onlyOwnCodeInChunks(statsFile) {
-  const { chunks, modules } = JSON.parse(readFileSync(statsFile, 'utf8'))
-  const main = new Set(chunks.filter((c) => c.names.includes('main')).map((c) => c.id))
+  const { main, modules } = mainChunk(statsFile)
   const names = (m) => (m.modules ?? [m]).map((inner) => inner.name)
   const foreign = modules
     .filter((m) => m.chunks.length > 0 && !m.chunks.some((id) => main.has(id)))

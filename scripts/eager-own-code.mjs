@@ -14,9 +14,14 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 
-export function eagerOwnCode(file, statsFile) {
+/** ncc's account of a build (`--stats-out`): its modules, and the ids of the chunk loaded with the bundle. */
+export function mainChunk(statsFile) {
   const { chunks, modules } = JSON.parse(readFileSync(statsFile, 'utf8'))
-  const main = new Set(chunks.filter((c) => c.names.includes('main')).map((c) => c.id))
+  return { main: new Set(chunks.filter((c) => c.names.includes('main')).map((c) => c.id)), modules }
+}
+
+export function eagerOwnCode(file, statsFile) {
+  const { main, modules } = mainChunk(statsFile)
   const own = modules.filter((m) => m.name.startsWith('./src/') && m.chunks.some((id) => main.has(id)))
   let text = readFileSync(file, 'utf8')
   for (const { id, name } of own) {

@@ -33,9 +33,16 @@ it.each(bundles)('%s bundles one copy of undici', (file) => {
   expect(text(file).split("'invalid maxHeaderSize'").length - 1).toBe(1)
 })
 
-it.each(bundles)('%s is plain ASCII, so that V8 holds its source at one byte per character', (file) => {
-  expect(text(file).match(/[\u0080-\uffff]/g) ?? []).toEqual([])
-})
+const chunkFiles = readdirSync(new URL('dist/', root))
+  .filter((f) => /^\d+\.(index|cli)\.js$/.test(f))
+  .map((f) => `dist/${f}`)
+
+it.each([...bundles, ...chunkFiles])(
+  '%s is plain ASCII, so that V8 holds its source at one byte per character',
+  (file) => {
+    expect(text(file).match(/[\u0080-\uffff]/g) ?? []).toEqual([])
+  }
+)
 
 it('never asks undici for HTTP/2, which the bundles are built without (scripts/no-http2.mjs)', () => {
   const sources = readdirSync(new URL('src/', root), { recursive: true, encoding: 'utf8' })

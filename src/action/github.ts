@@ -14,8 +14,8 @@ import { issue, issueCommand } from '../../node_modules/@actions/core/lib/comman
 
 /**
  * Core's job summary writer, evaluated only when a summary is written ("eager" keeps it in the bundle file): its
- * module reads `fs.promises` as it loads, which brings node:fs/promises and node:readline with it (about 3 ms of
- * start-up on Node 24).
+ * module reads `fs.promises` as it loads, which brought node:fs/promises and node:readline in before the first
+ * probe.
  */
 export const jobSummary = async (): Promise<typeof import('../../node_modules/@actions/core/lib/summary.js').summary> =>
   (await import(/* webpackMode: "eager" */ '../../node_modules/@actions/core/lib/summary.js')).summary
