@@ -16540,7 +16540,7 @@ module.exports = {
 /***/ (function(module, __unused_webpack___webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6070);
+/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6514);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 /** The `wait-for-model` command: the same gate as the action, for shells, ssh sessions and scripts. */
@@ -16558,7 +16558,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6070:
+/***/ 6514:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 
@@ -18140,8 +18140,8 @@ function recordRun(history, run, thresholdPercent, minRuns, lockWaitMs, throughp
     };
 }
 
-// EXTERNAL MODULE: ./src/wait/bounded-regex.ts
-var bounded_regex = __nccwpck_require__(6122);
+// EXTERNAL MODULE: ./src/runtime/bounded-regex.ts
+var bounded_regex = __nccwpck_require__(9635);
 // EXTERNAL MODULE: ./src/runtime/clock.ts
 var clock = __nccwpck_require__(9842);
 ;// CONCATENATED MODULE: ./src/server/watch.ts
@@ -18477,6 +18477,71 @@ function withGeneration(listed, check, expect) {
     return { ...listed, ...extra, ...excerpt, state, answer, ...(0,answer_report/* answerWords */.Gy)(answer, expect) };
 }
 
+;// CONCATENATED MODULE: ./src/wait/first-probe.ts
+/**
+ * The first probe, sent as soon as the settings are read and before the rest of the wait is loaded. A server that
+ * is already up waits only for this request: compiling the wait loop, the port watch, the reports and the history
+ * first (most of the action's own code) held it back by as long. The action sends it, loads the gate once it is on
+ * its way, and the gate takes its answer as the wait's first attempt.
+ */
+
+
+
+/**
+ * Undici compiles and runs its request path for a few milliseconds before the first request leaves; what is
+ * loaded in that time delays it. Once the answer is in, or after this long (a server far away, or one that never
+ * answers), the probe is on its way.
+ */
+const ON_ITS_WAY_MS = 100;
+/**
+ * What every HTTP client of a wait shares: its TLS settings, the secrets to mask in answers as they arrive, and
+ * the collection of what their bodies leave.
+ */
+const clientSettings = ({ caCert, insecureTls, secrets }, collector) => ({
+    caCert,
+    insecureTls,
+    secrets,
+    collector
+});
+/** A server to start or follow, or a log to read: the wait needs the server side, and starts with it. */
+const usesServerSide = (s) => s.start !== undefined || s.pid !== undefined || s.logFile !== undefined;
+/**
+ * Sends the first probe, with the budget the wait loop would give it (the request timeout, within the overall
+ * deadline counted from `startedAt`), and resolves once it is on its way (`ON_ITS_WAY_MS`). Undefined where the
+ * wait starts otherwise:
+ * - with the server side (a server to launch or follow comes before any probe);
+ * - for a fleet, which loads the gate first: its answers, up to 1 MiB each, are then judged one by one as they
+ *   come, not held together while the gate loads (a fleet of ten 1 MiB lists peaked at 102-126 MB sent first,
+ *   under 100 MB otherwise: hostile-content.e2e.test.ts).
+ */
+async function sendFirstProbe(settings, clock, startedAt) {
+    if (usesServerSide(settings) || settings.targets.length !== 1)
+        return undefined;
+    setUpUndici();
+    const collector = createBodyCollector();
+    const cut = new AbortController();
+    const budgetMs = Math.max(1, Math.min(settings.requestTimeoutMs, startedAt + settings.timeoutMs - clock.now()));
+    const prober = createProber({
+        url: settings.targets[0].url,
+        headers: settings.headers,
+        ...clientSettings(settings, collector)
+    });
+    let answer = prober.probe(budgetMs, cut.signal);
+    const stopWaiting = new AbortController();
+    await Promise.race([answer, clock.sleep(ON_ITS_WAY_MS, stopWaiting.signal)]);
+    stopWaiting.abort();
+    return {
+        prober,
+        takeAnswer: () => {
+            const taken = answer;
+            answer = undefined;
+            return taken;
+        },
+        collector,
+        abort: () => cut.abort()
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/wait/outcome.ts
 /** What an answer must be for these settings to call it ready. */
 const expectation = (s) => ({
@@ -18531,8 +18596,7 @@ class Halter {
 
 
 
-/** A server to start or follow, or a log to read: the wait needs the server side. */
-const usesServerSide = (s) => s.start !== undefined || s.pid !== undefined || s.logFile !== undefined;
+
 async function gate(settings, gateDeps) {
     const deps = {
         ...gateDeps,
@@ -18553,6 +18617,9 @@ async function gate(settings, gateDeps) {
     (0,undici_parts/* setUpUndici */.St)();
     // Everything that holds a process, a timer or a socket is released in the `finally`, whatever throws first.
     const halter = new Halter();
+    const first = deps.firstProbe;
+    if (first !== undefined)
+        halter.signal.addEventListener('abort', first.abort, { once: true });
     const ports = new PortPoller();
     let server;
     let watch;
@@ -18588,7 +18655,8 @@ async function gate(settings, gateDeps) {
         let fleetHalt;
         const shared = {
             settings,
-            collector: (0,memory/* createBodyCollector */.M)(),
+            collector: first?.collector ?? (0,memory/* createBodyCollector */.M)(),
+            firstProbe: first,
             deps,
             halter,
             ports,
@@ -18713,15 +18781,10 @@ async function waitForTarget({ url, generation }, shared) {
     const { settings, deps, halter, log, profile } = shared;
     const { clock } = deps;
     const prefix = shared.haltFleet ? `[${url.href}] ` : '';
-    // what every HTTP client of the wait shares: its TLS settings, the secrets to mask in answers as they arrive,
-    // and the collection of what their bodies leave
-    const tls = {
-        caCert: settings.caCert,
-        insecureTls: settings.insecureTls,
-        secrets: settings.secrets,
-        collector: shared.collector
-    };
-    const prober = (0,http_probe/* createProber */.X7)({ url, headers: settings.headers, ...tls });
+    const tls = clientSettings(settings, shared.collector);
+    // the first probe, sent before the gate was loaded (one endpoint only), is the wait's first attempt
+    const prober = shared.firstProbe?.prober ?? (0,http_probe/* createProber */.X7)({ url, headers: settings.headers, ...tls });
+    let firstAnswer = shared.firstProbe?.takeAnswer();
     const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls });
     // The engine this endpoint's own model list names (`owned_by`). A fleet may mix engines: what one endpoint
     // lists must not choose another's readiness route (SGLang's /health asked of an Ollama server never answers).
@@ -18729,7 +18792,9 @@ async function waitForTarget({ url, generation }, shared) {
     // `engine`, else this endpoint's list, else the server's log (one server: its log speaks for its endpoints)
     const engineOf = () => settings.engine ?? listed ?? (log !== undefined ? profile.engine : undefined);
     const probe = async (timeoutMs, signal) => {
-        const result = await prober.probe(timeoutMs, signal);
+        const answer = firstAnswer ?? prober.probe(timeoutMs, signal);
+        firstAnswer = undefined;
+        const result = await answer;
         deps.debug?.(`${prefix}${(0,wait_report/* probeLine */.tL)(result)}`);
         // One look at each answer until its list names the engine (a list that never does is read once a probe)
         if (result.kind === 'http' && listed === undefined) {
@@ -19001,12 +19066,15 @@ function readJobEndState(get) {
     };
 }
 
+// EXTERNAL MODULE: ./src/inputs/secrets.ts
+var inputs_secrets = __nccwpck_require__(3332);
 ;// CONCATENATED MODULE: ./src/wait/conclusion.ts
 /**
  * What must happen once the wait is over, decided once for every front end (the action, the CLI, and later a
  * job-end step and a one-shot check): the outputs, the final line, the log tail, the diagnostics to run, fail or
  * warn, the exit code. A front end only carries it out in its medium. Pure: no I/O, nothing of GitHub or a shell.
  */
+
 
 
 
@@ -19050,7 +19118,7 @@ function conclude(gateOutcome, settings) {
     return {
         outcome,
         ready: outcome.ready,
-        outputs: Object.fromEntries(Object.entries((0,wait_report/* outputs */.V4)(outcome)).map(([name, value]) => [name, (0,wait_report/* redact */.E$)(value, settings.secrets)])),
+        outputs: Object.fromEntries(Object.entries((0,wait_report/* outputs */.V4)(outcome)).map(([name, value]) => [name, (0,inputs_secrets/* redact */.E$)(value, settings.secrets)])),
         finalLine: (0,wait_report/* finalLine */.R2)(outcome),
         logTail: tail && {
             title: (0,wait_report/* logTailTitle */.Nn)(tail, outcome.server?.logFile),
@@ -19132,6 +19200,43 @@ function runCommand(program, args, out, cancel) {
         });
     });
 }
+
+;// CONCATENATED MODULE: ./src/report/command-safe.ts
+/** Text the runner cannot take for a workflow command: what both front ends write goes through it. */
+/**
+ * What may stand before a `::` that the runner still reads as a command: it trims lines with .NET's TrimStart(),
+ * which strips every Unicode white space (JavaScript's \s misses U+0085 NEL), and the invisible format
+ * characters (zero-width spaces and joiners, word joiner, BOM, soft hyphen, Mongolian vowel separator) are
+ * defused too, as no reader can see them.
+ */
+const COMMAND_LEAD = /^([\s\u0085\u00ad\u180e\u200b-\u200d\u2060\ufeff]*)::/gmu;
+/**
+ * Makes text the runner cannot take for a workflow command: server text (a model id, an error message)
+ * could otherwise carry a line break followed by `::set-output` or `::stop-commands`, or a `##[` command,
+ * which the runner reads anywhere in a line. The runner also breaks lines at a lone carriage return.
+ */
+function commandSafe(text) {
+    return text.replace(/##\[/g, '## [').replace(COMMAND_LEAD, '$1: :');
+}
+
+;// CONCATENATED MODULE: ./src/report/annotation-titles.ts
+/** The warning an `insecure-tls: true` run gives (the action's annotation, the command's warning line). */
+const INSECURE_TLS_WARNING = "insecure-tls is on: the server's certificate is not checked, so anything on the way to it could answer in its place";
+const NOTE_TITLES = {
+    'server-lost': 'Model server stopped answering',
+    history: 'Startup history',
+    regression: 'Model server startup slower than usual',
+    drift: "Model server's environment changed",
+    'insecure-tls': 'TLS certificate checks are off',
+    'not-ready': 'Model server not ready',
+    'gpu-busy': 'GPU memory held by other processes',
+    smoke: 'Smoke test did not measure throughput',
+    'throughput-regression': 'Model server decodes slower than usual'
+};
+/** The failure's title: the reason the wait gives, as its output says it (no colon or comma: core escapes them). */
+const failureTitle = (reason) => `Model server not ready (${reason})`;
+const INPUT_ERROR_TITLE = 'Invalid input';
+const UNEXPECTED_ERROR_TITLE = 'wait-for-model failed unexpectedly';
 
 // EXTERNAL MODULE: ./src/gpu/nvidia-smi.ts
 var nvidia_smi = __nccwpck_require__(7777);
@@ -19385,6 +19490,9 @@ function checkLine(outcome) {
 
 
 
+
+
+
 /** `--help` words for each input; an input without one is still a flag, listed with its default. */
 const INPUT_HELP = {
     url: ['URL', 'endpoint to poll, e.g. http://localhost:8000/v1/models (required; repeat the flag for a fleet)'],
@@ -19496,9 +19604,9 @@ async function waitCommand(argv, io, say, paint) {
     const summaryFile = writableSummaryFile(values['summary-file']);
     const secrets = settings.secrets;
     // the runner reads workflow commands from a step's stderr too
-    const log = (line) => say((0,wait_report/* commandSafe */.JV)((0,wait_report/* redact */.E$)(line, secrets)));
+    const log = (line) => say(commandSafe((0,inputs_secrets/* redact */.E$)(line, secrets)));
     if (settings.insecureTls)
-        log(paint.yellow(`warning: ${wait_report/* INSECURE_TLS_WARNING */.Gz}`));
+        log(paint.yellow(`warning: ${INSECURE_TLS_WARNING}`));
     const outcome = await gate(settings, {
         clock: clock/* systemClock */.ml,
         startedAt: 0,
@@ -19530,7 +19638,7 @@ async function waitCommand(argv, io, say, paint) {
     }
     // The job summary's Markdown, for a CI system that shows or keeps a file (an artifact, an annotation).
     if (summaryFile !== undefined)
-        (0,external_node_fs_.writeFileSync)(summaryFile, (0,wait_report/* redact */.E$)((0,wait_report/* summaryMarkdown */.eH)(next.outcome, next.context), secrets));
+        (0,external_node_fs_.writeFileSync)(summaryFile, (0,inputs_secrets/* redact */.E$)((0,wait_report/* summaryMarkdown */.eH)(next.outcome, next.context), secrets));
     if (values.json)
         io.stdout.write(`${JSON.stringify(typedOutputs(next.outputs))}\n`);
     if (next.failedRegression !== undefined)
@@ -19609,7 +19717,7 @@ async function checkCommand(argv, io) {
         env: io.env,
         once: true
     });
-    io.stdout.write(`${(0,wait_report/* commandSafe */.JV)((0,wait_report/* redact */.E$)(checkLine(outcome), settings.secrets))}\n`);
+    io.stdout.write(`${commandSafe((0,inputs_secrets/* redact */.E$)(checkLine(outcome), settings.secrets))}\n`);
     return conclude(outcome, settings).exitCode;
 }
 function checkHelpText() {
@@ -22733,10 +22841,7 @@ function smokeRows(outcome) {
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   E$: () => (/* reexport safe */ _inputs_secrets_js__WEBPACK_IMPORTED_MODULE_4__.E$),
-/* harmony export */   Gz: () => (/* binding */ INSECURE_TLS_WARNING),
 /* harmony export */   HN: () => (/* binding */ gateLines),
-/* harmony export */   JV: () => (/* binding */ commandSafe),
 /* harmony export */   Nn: () => (/* binding */ logTailTitle),
 /* harmony export */   R2: () => (/* binding */ finalLine),
 /* harmony export */   Sh: () => (/* binding */ waitingLine),
@@ -22751,7 +22856,6 @@ function smokeRows(outcome) {
 /* harmony import */ var _profile_report_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8478);
 /* harmony import */ var _smoke_report_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1542);
 /* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9842);
-/* harmony import */ var _inputs_secrets_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(3332);
 
 
 
@@ -22780,22 +22884,6 @@ function probeLine(result) {
     ].filter(Boolean);
     return `probe: HTTP ${result.status}, ${facts.join(', ')}: ${JSON.stringify(result.body.slice(0, 200))}`;
 }
-/**
- * What may stand before a `::` that the runner still reads as a command: it trims lines with .NET's TrimStart(),
- * which strips every Unicode white space (JavaScript's \s misses U+0085 NEL), and the invisible format
- * characters (zero-width spaces and joiners, word joiner, BOM, soft hyphen, Mongolian vowel separator) are
- * defused too, as no reader can see them.
- */
-const COMMAND_LEAD = /^([\s\u0085\u00ad\u180e\u200b-\u200d\u2060\ufeff]*)::/gmu;
-/**
- * Makes text the runner cannot take for a workflow command: server text (a model id, an error message)
- * could otherwise carry a line break followed by `::set-output` or `::stop-commands`, or a `##[` command,
- * which the runner reads anywhere in a line. The runner also breaks lines at a lone carriage return.
- */
-function commandSafe(text) {
-    return text.replace(/##\[/g, '## [').replace(COMMAND_LEAD, '$1: :');
-}
-const INSECURE_TLS_WARNING = "insecure-tls is on: the server's certificate is not checked, so anything on the way to it could answer in its place";
 /** What readiness means for these settings, in words. */
 function describeExpectation({ expect, url }, subject = url.href) {
     const parts = [
@@ -23061,8 +23149,75 @@ function envLines(server) {
         return [envUnreadableText(server)];
     return (server.env ?? []).map((e) => (e.value === undefined ? `${e.name}: not set` : `${e.name}=${e.value}`));
 }
-// The front ends redact what they write with it; it lives beside the rule that says what a secret is.
 
+
+/***/ }),
+
+/***/ 9635:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   d: () => (/* binding */ findWithin),
+/* harmony export */   u: () => (/* binding */ testWithin)
+/* harmony export */ });
+/** The scripts and their contexts, made at the first match: a wait with no pattern to run never pays for them. */
+let made;
+function sandboxes() {
+    if (made === undefined) {
+        // node:vm is loaded here: two contexts cost milliseconds of the action's start-up (`npm run bench`)
+        const { createContext, Script } = process.getBuiltinModule('node:vm');
+        made = {
+            script: new Script('re.test(text)'),
+            context: createContext({ re: undefined, text: '' }),
+            findScript: new Script('for (at = 0; at < texts.length; at++) if (re.test(texts[at])) break; at'),
+            findContext: createContext({ re: undefined, texts: [], at: 0 })
+        };
+    }
+    return made;
+}
+/** Whether `re` matches `text`; undefined when the match ran out of time. */
+function testWithin(re, text, limitMs) {
+    const { script, context } = sandboxes();
+    context.re = re;
+    context.text = text;
+    try {
+        return script.runInContext(context, { timeout: Math.max(1, Math.ceil(limitMs)) }) === true;
+    }
+    catch (e) {
+        if (e.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT')
+            return undefined;
+        throw e;
+    }
+    finally {
+        context.re = undefined;
+        context.text = '';
+    }
+}
+/**
+ * The index of the first of `texts` that `re` matches (-1 for none), or `{ outOfTimeAt }`: the index of the text
+ * the match was on when `limitMs` ran out. One limit for the whole batch, so that a tick of the log watch stays short.
+ */
+function findWithin(re, texts, limitMs) {
+    if (texts.length === 0)
+        return -1;
+    const { findScript, findContext } = sandboxes();
+    findContext.re = re;
+    findContext.texts = texts;
+    findContext.at = 0;
+    try {
+        const at = findScript.runInContext(findContext, { timeout: Math.max(1, Math.ceil(limitMs)) });
+        return at < texts.length ? at : -1;
+    }
+    catch (e) {
+        if (e.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT')
+            return { outOfTimeAt: findContext.at };
+        throw e;
+    }
+    finally {
+        findContext.re = undefined;
+        findContext.texts = [];
+    }
+}
 
 
 /***/ }),
@@ -24009,7 +24164,7 @@ function toFrame(text) {
 /* harmony export */   MP: () => (/* binding */ describeBody),
 /* harmony export */   no: () => (/* binding */ assess)
 /* harmony export */ });
-/* harmony import */ var _bounded_regex_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(6122);
+/* harmony import */ var _runtime_bounded_regex_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9635);
 /* harmony import */ var _engines_model_lists_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9778);
 /* harmony import */ var _engines_match_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3474);
 /* harmony import */ var _inputs_parse_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3718);
@@ -24094,7 +24249,7 @@ function assess(result, expect, regexLimitMs = 1_000) {
     if (expect.match !== undefined && !body.includes(expect.match))
         return waiting({ what: 'match' });
     if (expect.matchRegex !== undefined) {
-        const matched = (0,_bounded_regex_js__WEBPACK_IMPORTED_MODULE_4__/* .testWithin */ .u)(expect.matchRegex, body, regexLimitMs);
+        const matched = (0,_runtime_bounded_regex_js__WEBPACK_IMPORTED_MODULE_4__/* .testWithin */ .u)(expect.matchRegex, body, regexLimitMs);
         if (matched === undefined)
             return waiting({ what: 'match-regex-in-time' });
         if (!matched)
@@ -24188,75 +24343,6 @@ function clip(text, max = 120) {
  */
 function detached(text) {
     return JSON.parse(JSON.stringify(text));
-}
-
-
-/***/ }),
-
-/***/ 6122:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   d: () => (/* binding */ findWithin),
-/* harmony export */   u: () => (/* binding */ testWithin)
-/* harmony export */ });
-/** The scripts and their contexts, made at the first match: a wait with no pattern to run never pays for them. */
-let made;
-function sandboxes() {
-    if (made === undefined) {
-        // node:vm is loaded here: two contexts cost milliseconds of the action's start-up (`npm run bench`)
-        const { createContext, Script } = process.getBuiltinModule('node:vm');
-        made = {
-            script: new Script('re.test(text)'),
-            context: createContext({ re: undefined, text: '' }),
-            findScript: new Script('for (at = 0; at < texts.length; at++) if (re.test(texts[at])) break; at'),
-            findContext: createContext({ re: undefined, texts: [], at: 0 })
-        };
-    }
-    return made;
-}
-/** Whether `re` matches `text`; undefined when the match ran out of time. */
-function testWithin(re, text, limitMs) {
-    const { script, context } = sandboxes();
-    context.re = re;
-    context.text = text;
-    try {
-        return script.runInContext(context, { timeout: Math.max(1, Math.ceil(limitMs)) }) === true;
-    }
-    catch (e) {
-        if (e.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT')
-            return undefined;
-        throw e;
-    }
-    finally {
-        context.re = undefined;
-        context.text = '';
-    }
-}
-/**
- * The index of the first of `texts` that `re` matches (-1 for none), or `{ outOfTimeAt }`: the index of the text
- * the match was on when `limitMs` ran out. One limit for the whole batch, so that a tick of the log watch stays short.
- */
-function findWithin(re, texts, limitMs) {
-    if (texts.length === 0)
-        return -1;
-    const { findScript, findContext } = sandboxes();
-    findContext.re = re;
-    findContext.texts = texts;
-    findContext.at = 0;
-    try {
-        const at = findScript.runInContext(findContext, { timeout: Math.max(1, Math.ceil(limitMs)) });
-        return at < texts.length ? at : -1;
-    }
-    catch (e) {
-        if (e.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT')
-            return { outOfTimeAt: findContext.at };
-        throw e;
-    }
-    finally {
-        findContext.re = undefined;
-        findContext.texts = [];
-    }
 }
 
 

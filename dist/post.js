@@ -18352,22 +18352,6 @@ function probeLine(result) {
     ].filter(Boolean);
     return `probe: HTTP ${result.status}, ${facts.join(', ')}: ${JSON.stringify(result.body.slice(0, 200))}`;
 }
-/**
- * What may stand before a `::` that the runner still reads as a command: it trims lines with .NET's TrimStart(),
- * which strips every Unicode white space (JavaScript's \s misses U+0085 NEL), and the invisible format
- * characters (zero-width spaces and joiners, word joiner, BOM, soft hyphen, Mongolian vowel separator) are
- * defused too, as no reader can see them.
- */
-const COMMAND_LEAD = /^([\s\u0085\u00ad\u180e\u200b-\u200d\u2060\ufeff]*)::/gmu;
-/**
- * Makes text the runner cannot take for a workflow command: server text (a model id, an error message)
- * could otherwise carry a line break followed by `::set-output` or `::stop-commands`, or a `##[` command,
- * which the runner reads anywhere in a line. The runner also breaks lines at a lone carriage return.
- */
-function commandSafe(text) {
-    return text.replace(/##\[/g, '## [').replace(COMMAND_LEAD, '$1: :');
-}
-const INSECURE_TLS_WARNING = "insecure-tls is on: the server's certificate is not checked, so anything on the way to it could answer in its place";
 /** What readiness means for these settings, in words. */
 function describeExpectation({ expect, url }, subject = url.href) {
     const parts = [
@@ -18633,8 +18617,6 @@ function envLines(server) {
         return [envUnreadableText(server)];
     return (server.env ?? []).map((e) => (e.value === undefined ? `${e.name}: not set` : `${e.name}=${e.value}`));
 }
-// The front ends redact what they write with it; it lives beside the rule that says what a secret is.
-
 
 ;// CONCATENATED MODULE: ./src/report/lifecycle-report.ts
 

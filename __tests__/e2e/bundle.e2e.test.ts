@@ -3,6 +3,7 @@ import { parse } from 'yaml'
 import { runAction } from '../../src/action/packaged-run.js'
 import { simulate } from '../../src/simulator/server.js'
 import { sandbox } from '../helpers/sandbox.js'
+import { loopback } from '../helpers/loopback.js'
 
 /** What `npm run build` makes of the sources: one lean, plain-ASCII file per entry point, with its licenses. */
 const root = new URL('../..', import.meta.url)
@@ -108,6 +109,37 @@ describe('what only some waits need is a chunk, loaded by those waits alone (src
       entry,
       inputs: { url: 'http://127.0.0.1:9/v1/models', start: 'sleep 1', timeout: '5s', 'port-check': 'false' }
     })
+    expect(run.code).toBe(1)
+    expect(run.stdout).toMatch(/Unexpected error: .*Cannot find module .*\d+\.index\.js/)
+  })
+})
+
+describe("a plain wait's first probe leaves before the rest of the action is loaded (src/wait/first-probe.ts)", () => {
+  const copy = sandbox('wfm-first-probe-')
+  const net = loopback()
+
+  it('the gate is a chunk of the action, not of its main file', () => {
+    expect(text('dist/index.js')).not.toMatch(/function gate\(/)
+    const chunks = readdirSync(new URL('dist/', root)).filter(
+      (f) => /^\d+\.index\.js$/.test(f) && /function gate\(/.test(text(`dist/${f}`))
+    )
+    expect(chunks).toHaveLength(1)
+  })
+
+  it('without that chunk, the server still gets the first request; then the action fails', async () => {
+    cpSync(new URL('dist/', root), copy.dir(), { recursive: true })
+    for (const f of readdirSync(copy.dir()))
+      if (/^\d+\.index\.js$/.test(f) && /function gate\(/.test(text(`dist/${f}`))) rmSync(copy.path(f))
+    let requests = 0
+    const url = await net.http((_req, res) => {
+      requests++
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"object":"list","data":[{"id":"kimi"}]}')
+    })
+    const run = await runAction({
+      entry: copy.path('index.js'),
+      inputs: { url: `${url}/v1/models`, model: 'kimi', timeout: '5s' }
+    })
+    expect(requests).toBe(1)
     expect(run.code).toBe(1)
     expect(run.stdout).toMatch(/Unexpected error: .*Cannot find module .*\d+\.index\.js/)
   })

@@ -2,9 +2,8 @@
  * The GitHub layer: inputs in; outputs, summary and failure out. The wait is `gate`'s and what follows it is
  * `conclude`'s: this module only carries the conclusion out with the runner's commands.
  */
-import { gate } from '../wait/gate.js'
-import { conclude } from '../wait/conclusion.js'
 import { Halter } from '../wait/halt.js'
+import { sendFirstProbe } from '../wait/first-probe.js'
 import {
   annotate,
   group,
@@ -16,14 +15,15 @@ import {
   setSecret,
   untrustedGroup
 } from './github.js'
-import { defaultHistoryFile } from '../history/store.js'
-import { commandSafe, INSECURE_TLS_WARNING, redact, summaryMarkdown } from '../report/wait-report.js'
+import { commandSafe } from '../report/command-safe.js'
+import { redact } from '../inputs/secrets.js'
 import { type InputName, InputError, parseSettings } from '../inputs/settings.js'
 import { inputVariable } from '../inputs/variables.js'
 import { systemClock } from '../runtime/clock.js'
 import {
   failureTitle,
   INPUT_ERROR_TITLE,
+  INSECURE_TLS_WARNING,
   NOTE_TITLES,
   type NoteKind,
   UNEXPECTED_ERROR_TITLE
@@ -56,9 +56,12 @@ export async function run(): Promise<void> {
     if (settings.insecureTls) note('warning', INSECURE_TLS_WARNING, 'insecure-tls')
 
     // The clock's zero is the process start, so elapsed-seconds counts from the step's start.
+    const firstProbe = await sendFirstProbe(settings, systemClock, 0)
+    const { gate, conclude, summaryMarkdown, defaultHistoryFile } = await import('./after-first-probe.js')
     const outcome = await gate(settings, {
       clock: systemClock,
       startedAt: 0,
+      firstProbe,
       log: say,
       // Probe lines only when the run has debug logging on, as core.isDebug() tells.
       debug:

@@ -15,7 +15,10 @@ import { conclude } from '../wait/conclusion.js'
 import { defaultHistoryFile } from '../history/store.js'
 import { DURATION_FORM, parseDuration, printable } from '../inputs/parse.js'
 import { runCommand, runDiagnostics } from '../server/diagnostics.js'
-import { commandSafe, INSECURE_TLS_WARNING, redact, summaryMarkdown } from '../report/wait-report.js'
+import { summaryMarkdown } from '../report/wait-report.js'
+import { commandSafe } from '../report/command-safe.js'
+import { INSECURE_TLS_WARNING } from '../report/annotation-titles.js'
+import { redact } from '../inputs/secrets.js'
 import {
   INPUT_DEFAULTS,
   InputError,

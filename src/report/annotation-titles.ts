@@ -21,6 +21,10 @@ export type NoteKind =
   /** The smoke test's decode rate lower than the usual one by more than throughput-regression-threshold. */
   | 'throughput-regression'
 
+/** The warning an `insecure-tls: true` run gives (the action's annotation, the command's warning line). */
+export const INSECURE_TLS_WARNING =
+  "insecure-tls is on: the server's certificate is not checked, so anything on the way to it could answer in its place"
+
 export const NOTE_TITLES: Readonly<Record<NoteKind, string>> = {
   'server-lost': 'Model server stopped answering',
   history: 'Startup history',

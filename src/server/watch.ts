@@ -3,7 +3,7 @@ import { type FSWatcher, watch } from 'node:fs'
 import type { LogFollower, LogLine } from './log-follower.js'
 import type { ServerProcess } from './process.js'
 import type { Halt, Halter } from '../wait/halt.js'
-import { findWithin } from '../wait/bounded-regex.js'
+import { findWithin } from '../runtime/bounded-regex.js'
 import { systemClock } from '../runtime/clock.js'
 
 export interface WatchOptions {

@@ -1,5 +1,5 @@
 /** Judges one probe's result against what the settings expect: ready, keep waiting, or stop now. */
-import { testWithin } from './bounded-regex.js'
+import { testWithin } from '../runtime/bounded-regex.js'
 import { readModelList } from '../engines/model-lists.js'
 import { matchModel } from '../engines/match.js'
 import { controlToSpace, statusAccepted, type StatusSet } from '../inputs/parse.js'

@@ -13,9 +13,9 @@ import {
   logTailTitle,
   type Outputs,
   outputs,
-  redact,
   type ReportContext
 } from '../report/wait-report.js'
+import { redact } from '../inputs/secrets.js'
 
 export interface Conclusion {
   ready: boolean

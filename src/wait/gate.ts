@@ -29,6 +29,7 @@ import { HISTORY_AUTO, type Settings, type Target } from '../inputs/settings.js'
 import type { Clock } from '../runtime/clock.js'
 import { type BodyCollector, createBodyCollector } from '../runtime/memory.js'
 import { waitForModel } from './loop.js'
+import { clientSettings, type FirstProbe, usesServerSide } from './first-probe.js'
 import { expectation, type GateOutcome, type ProfileFacts, type ServerFacts, type TargetOutcome } from './outcome.js'
 import { type Halt, Halter } from './halt.js'
 
@@ -51,6 +52,8 @@ export interface GateDeps {
   defaultHistory?: { path?: string; notice?: string }
   /** `wait-for-model check`: one probe per endpoint within `request-timeout`, no port watch, no second probe. */
   once?: boolean
+  /** The endpoint's client and first answer, where the caller sent the first probe (see first-probe.ts). */
+  firstProbe?: FirstProbe
 }
 
 /** The deps with their defaults resolved, once. */
@@ -61,6 +64,7 @@ interface Shared {
   settings: Settings
   /** Collects what the answers' bodies leave, for every HTTP client of every endpoint. */
   collector: BodyCollector
+  firstProbe?: FirstProbe
   deps: Deps
   halter: Halter
   ports: PortPoller
@@ -82,9 +86,6 @@ interface Shared {
 
 type ServerSide = typeof import('./server-side.js')
 
-/** A server to start or follow, or a log to read: the wait needs the server side. */
-const usesServerSide = (s: Settings): boolean => s.start !== undefined || s.pid !== undefined || s.logFile !== undefined
-
 export async function gate(settings: Settings, gateDeps: GateDeps): Promise<GateOutcome> {
   const deps: Deps = {
     ...gateDeps,
@@ -104,6 +105,8 @@ export async function gate(settings: Settings, gateDeps: GateDeps): Promise<Gate
   setUpUndici()
   // Everything that holds a process, a timer or a socket is released in the `finally`, whatever throws first.
   const halter = new Halter()
+  const first = deps.firstProbe
+  if (first !== undefined) halter.signal.addEventListener('abort', first.abort, { once: true })
   const ports = new PortPoller()
   let server: ServerProcess | undefined
   let watch: ServerWatch | undefined
@@ -143,7 +146,8 @@ export async function gate(settings: Settings, gateDeps: GateDeps): Promise<Gate
     let fleetHalt: Halt | undefined
     const shared: Shared = {
       settings,
-      collector: createBodyCollector(),
+      collector: first?.collector ?? createBodyCollector(),
+      firstProbe: first,
       deps,
       halter,
       ports,
@@ -300,15 +304,10 @@ async function waitForTarget({ url, generation }: Target, shared: Shared): Promi
   const { settings, deps, halter, log, profile } = shared
   const { clock } = deps
   const prefix = shared.haltFleet ? `[${url.href}] ` : ''
-  // what every HTTP client of the wait shares: its TLS settings, the secrets to mask in answers as they arrive,
-  // and the collection of what their bodies leave
-  const tls = {
-    caCert: settings.caCert,
-    insecureTls: settings.insecureTls,
-    secrets: settings.secrets,
-    collector: shared.collector
-  }
-  const prober = createProber({ url, headers: settings.headers, ...tls })
+  const tls = clientSettings(settings, shared.collector)
+  // the first probe, sent before the gate was loaded (one endpoint only), is the wait's first attempt
+  const prober = shared.firstProbe?.prober ?? createProber({ url, headers: settings.headers, ...tls })
+  let firstAnswer = shared.firstProbe?.takeAnswer()
   const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls })
   // The engine this endpoint's own model list names (`owned_by`). A fleet may mix engines: what one endpoint
   // lists must not choose another's readiness route (SGLang's /health asked of an Ollama server never answers).
@@ -317,7 +316,9 @@ async function waitForTarget({ url, generation }: Target, shared: Shared): Promi
   const engineOf = (): LogEngine | undefined =>
     settings.engine ?? listed ?? (log !== undefined ? profile.engine : undefined)
   const probe = async (timeoutMs: number, signal?: AbortSignal): Promise<ProbeResult> => {
-    const result = await prober.probe(timeoutMs, signal)
+    const answer = firstAnswer ?? prober.probe(timeoutMs, signal)
+    firstAnswer = undefined
+    const result = await answer
     deps.debug?.(`${prefix}${probeLine(result)}`)
     // One look at each answer until its list names the engine (a list that never does is read once a probe)
     if (result.kind === 'http' && listed === undefined) {

@@ -1,4 +1,5 @@
-import { commandSafe, mdText, probeLine, summaryMarkdown } from '../../../src/report/wait-report.js'
+import { mdText, probeLine, summaryMarkdown } from '../../../src/report/wait-report.js'
+import { commandSafe } from '../../../src/report/command-safe.js'
 import type { GateOutcome } from '../../../src/wait/outcome.js'
 
 describe('commandSafe', () => {

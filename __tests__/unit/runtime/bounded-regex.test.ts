@@ -1,4 +1,4 @@
-import { findWithin, testWithin } from '../../../src/wait/bounded-regex.js'
+import { findWithin, testWithin } from '../../../src/runtime/bounded-regex.js'
 
 describe('testWithin', () => {
   it('answers like RegExp.test when the match is quick', () => {

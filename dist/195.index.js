@@ -1,0 +1,2940 @@
+export const id = 195;
+export const ids = [195];
+export const modules = {
+
+/***/ 4195:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  conclude: () => (/* reexport */ conclude),
+  defaultHistoryFile: () => (/* reexport */ store/* defaultHistoryFile */.Oe),
+  gate: () => (/* reexport */ gate),
+  summaryMarkdown: () => (/* reexport */ wait_report/* summaryMarkdown */.eH)
+});
+
+// EXTERNAL MODULE: external "node:events"
+var external_node_events_ = __webpack_require__(8474);
+// EXTERNAL MODULE: ./src/wait/assess.ts
+var assess = __webpack_require__(7443);
+// EXTERNAL MODULE: ./src/engines/model-lists.ts
+var model_lists = __webpack_require__(9778);
+// EXTERNAL MODULE: ./src/http/probe.ts
+var http_probe = __webpack_require__(242);
+// EXTERNAL MODULE: ./src/report/answer-report.ts
+var answer_report = __webpack_require__(6933);
+;// CONCATENATED MODULE: ./src/wait/generation-check.ts
+/** `probe-generation`: one tiny generation request, proof that a listed model can actually produce a token. */
+
+
+
+
+const ANY_2XX = { status: [[200, 299]] };
+function createGenerator({ base, route, headers, clock, caCert, insecureTls, secrets }) {
+    const client = (0,http_probe/* createHttpClient */.uT)({ caCert, insecureTls, secrets });
+    // Index of the first request worth sending: moves past a route the server turns out not to have.
+    let first = 0;
+    return {
+        async generate(model, timeoutMs, signal) {
+            const deadline = clock.now() + timeoutMs;
+            for (let i = first;; i++) {
+                const { path, body } = route.requests[i];
+                const sentAt = clock.now();
+                const result = await client.send({ url: new URL(`${base}${path}`), method: 'POST', headers, json: body(model) }, deadline - sentAt, signal);
+                const latencyMs = clock.now() - sentAt;
+                const request = `POST ${path}`;
+                if (result.kind === 'http' &&
+                    (result.status === 404 || result.status === 405) &&
+                    i + 1 < route.requests.length) {
+                    first = i + 1;
+                    continue;
+                }
+                const assessment = (0,assess/* assess */.no)(result, ANY_2XX);
+                // Any 2xx is not enough: an error object, an empty body or a 202 is no token. Only a completion in the
+                // engine's own format proves the model generated.
+                if (assessment.state === 'ready' && result.kind === 'http' && !(0,model_lists/* isCompletion */.Hg)(route, result.json)) {
+                    const said = (0,assess/* describeBody */.MP)(result.body, result.contentType, result.json) || undefined;
+                    const answer = {
+                        state: 'waiting',
+                        status: result.status,
+                        said,
+                        missing: { what: 'completion', route: route.name }
+                    };
+                    return {
+                        assessment: { ...assessment, state: 'waiting', answer, ...(0,answer_report/* answerWords */.Gy)(answer, ANY_2XX) },
+                        request,
+                        latencyMs
+                    };
+                }
+                // A completion body says nothing worth a log line; its arrival is the news.
+                if (assessment.state === 'ready')
+                    return {
+                        assessment: {
+                            ...assessment,
+                            answer: { state: 'ready' },
+                            ...(0,answer_report/* generatedWords */.XY)(request),
+                            excerpt: undefined
+                        },
+                        request,
+                        latencyMs
+                    };
+                return { assessment, request, latencyMs };
+            }
+        },
+        close: () => client.close()
+    };
+}
+
+;// CONCATENATED MODULE: ./src/engines/readiness.ts
+const ENGINE_READINESS = {
+    // http_server.py: /v1/models has no status check, /health answers 503 while ServerStatus is Starting (the
+    // warm-up request runs then) since mid-2025; older SGLang answers 200 there at once, which costs nothing.
+    sglang: {
+        path: '/health',
+        because: 'SGLang lists its model during its warm-up, while its /health answers 503 until the warm-up ends'
+    }
+};
+/** The list paths whose prefix is the server's base (a proxy prefix before them is kept). */
+const LIST_PATH = /\/(v1\/models(\/[^/]*)?|models|info|api\/tags|api\/ps)\/?$/;
+/** The URL of `engine`'s readiness answer for a model-list `url`, or undefined when the engine needs none. */
+function readinessUrl(engine, url) {
+    const check = engine === undefined ? undefined : ENGINE_READINESS[engine];
+    if (check === undefined)
+        return undefined;
+    const m = LIST_PATH.exec(url.pathname);
+    const base = m ? url.pathname.slice(0, m.index) : '';
+    return new URL(`${url.origin}${base}${check.path}`);
+}
+
+// EXTERNAL MODULE: ./src/engines/log-markers.ts
+var log_markers = __webpack_require__(1995);
+// EXTERNAL MODULE: ./src/engines/match.ts
+var match = __webpack_require__(3474);
+;// CONCATENATED MODULE: ./src/engines/load.ts
+
+/** The model-list paths, after which the server's base ends (a proxy prefix before them is kept). */
+const load_LIST_PATH = /\/(v1\/models|models|api\/ps)\/?$/;
+/**
+ * What asks the server at `url` to load the model, given its last answer; undefined when the answer shows no
+ * model waiting to be asked for (loaded, loading, or not a server that loads on demand).
+ */
+function loadRequest(url, answer, model) {
+    const m = load_LIST_PATH.exec(url.pathname);
+    if (m === null || answer.status !== 200)
+        return undefined;
+    const base = `${url.origin}${url.pathname.slice(0, m.index)}`;
+    if (answer.modelState === 'unloaded' && model !== undefined && answer.models !== undefined) {
+        // the listed id the assessment found unloaded: the router loads by its own id
+        const found = (0,match/* matchModel */.Z)(answer.models.map((id) => ({ id })), model);
+        if (found.kind === 'found')
+            return { url: new URL(`${base}/models/load`), body: { model: found.model.id } };
+    }
+    // Ollama's models in memory: a model not among them is loaded by a generate request with no prompt; -1 keeps
+    // it loaded until the server stops (its default, 5 minutes, could unload it during the benchmark)
+    if (m[1] === 'api/ps' && model !== undefined && answer.state === 'waiting' && answer.models !== undefined)
+        return { url: new URL(`${base}/api/generate`), body: { model, keep_alive: -1 } };
+    return undefined;
+}
+
+// EXTERNAL MODULE: ./src/report/lifecycle-report.ts
+var lifecycle_report = __webpack_require__(7205);
+// EXTERNAL MODULE: ./src/history/store.ts
+var store = __webpack_require__(4689);
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __webpack_require__(3024);
+// EXTERNAL MODULE: external "node:net"
+var external_node_net_ = __webpack_require__(7030);
+// EXTERNAL MODULE: ./src/http/hosts.ts
+var hosts = __webpack_require__(2327);
+;// CONCATENATED MODULE: ./src/http/port-watch.ts
+/**
+ * Sees a closed port open, cheaply, so that the HTTP probe goes out the moment a server starts listening
+ * instead of up to an `interval` later. Watching a closed port costs the server nothing: a bare TCP connect
+ * is refused by the kernel before any server code runs. One poller, made by the gate, serves every URL of a
+ * fleet and keeps its own cost near a fixed share of one core by spacing its rounds by what the last round cost.
+ */
+
+
+
+const MIN_ROUND_MS = 100;
+const MAX_ROUND_MS = 400;
+/** The share of one core the poller may spend. */
+const CPU_BUDGET = 0.02;
+/**
+ * With this many loopback ports, one read of /proc/net/tcp{,6} replaces one connect per port. Not for fewer:
+ * the kernel walks its whole socket hash table for that read, which takes milliseconds on large hosts and
+ * in some VMs (about 10 ms on the machine where BENCHMARKS.md was measured), while a refused loopback connect
+ * costs about 0.1 ms.
+ */
+const PROC_MIN_PORTS = 24;
+const PROC_TABLES = ['/proc/net/tcp', '/proc/net/tcp6'];
+/** Ports in LISTEN state on a loopback or wildcard address, from the text of /proc/net/tcp or tcp6. */
+function listeningLoopbackPorts(table) {
+    const ports = new Set();
+    for (const line of table.split('\n')) {
+        const m = /^\s*\d+:\s+([0-9A-F]+):([0-9A-F]{4})\s+[0-9A-F]+:[0-9A-F]+\s+0A\s/i.exec(line);
+        if (m && isLoopbackOrAny(m[1].toUpperCase()))
+            ports.add(parseInt(m[2], 16));
+    }
+    return ports;
+}
+/** The kernel prints addresses as 32-bit words in host (little-endian) order. */
+function isLoopbackOrAny(hex) {
+    if (hex.length === 8)
+        return hex === '00000000' || hex.endsWith('7F');
+    return (/^0+$/.test(hex) ||
+        hex === '00000000000000000000000001000000' || // ::1
+        /^0000000000000000FFFF0000[0-9A-F]{6}7F$/.test(hex) // ::ffff:127.x.x.x
+    );
+}
+/** One bare TCP connect: true when accepted, false when refused or not answered within `ms`. */
+function tcpConnects(host, port, ms) {
+    return new Promise((resolve) => {
+        const socket = (0,external_node_net_.connect)({ host, port, timeout: ms });
+        const done = (open) => () => {
+            socket.destroy();
+            resolve(open);
+        };
+        socket.once('connect', done(true));
+        socket.once('error', done(false));
+        socket.once('timeout', done(false));
+    });
+}
+/**
+ * `localhost` is loopback on both families whatever /etc/hosts says (as the probe treats it): 127.0.0.1 is
+ * tried every round, ::1, where fewer servers listen alone, every fourth, which keeps a round to one connect.
+ * Other names are looked up as the probe looks them up (a resolver that never answers cannot hold the process).
+ */
+function connectTargets(host, lookup) {
+    return new Promise((resolve) => lookup(host, { all: true }, (err, found) => {
+        if (err !== null || typeof found === 'string')
+            return resolve([{ address: host, everyRounds: 1 }]);
+        const bothFamilies = (0,hosts/* loopbackAddresses */.G4)(host) !== undefined;
+        resolve(found.map((a) => ({ address: a.address, everyRounds: bothFamilies && a.family === 6 ? 4 : 1 })));
+    }));
+}
+/** Polls every watched port in rounds; runs only while someone watches. */
+class PortPoller {
+    budget;
+    watchers = new Set();
+    timer;
+    procReadable;
+    lookup = (0,hosts/* createLookup */.BL)();
+    constructor(budget = CPU_BUDGET) {
+        this.budget = budget;
+    }
+    /** The watch of one URL's port, for the wait loop. */
+    watchFor(url) {
+        return { opened: (signal) => this.watch(url, signal), local: (0,hosts/* isLoopback */.U9)(url.hostname) };
+    }
+    /** Ends every watch (each resolves) and the rounds. */
+    close() {
+        for (const watcher of [...this.watchers])
+            watcher.resolve();
+        this.idle();
+    }
+    watch(url, signal) {
+        return new Promise((resolve) => {
+            if (signal.aborted)
+                return resolve();
+            const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+            const targets = connectTargets((0,hosts/* bareHost */.n0)(url.hostname), this.lookup);
+            const watcher = { targets, port, loopback: (0,hosts/* isLoopback */.U9)(url.hostname), resolve: () => undefined };
+            watcher.resolve = () => {
+                this.watchers.delete(watcher);
+                signal.removeEventListener('abort', watcher.resolve);
+                if (this.watchers.size === 0)
+                    this.idle();
+                resolve();
+            };
+            signal.addEventListener('abort', watcher.resolve, { once: true });
+            this.watchers.add(watcher);
+            this.timer ??= setTimeout(() => void this.round(), MIN_ROUND_MS);
+        });
+    }
+    idle() {
+        clearTimeout(this.timer);
+        this.timer = undefined;
+    }
+    rounds = 0;
+    async round() {
+        const round = this.rounds++;
+        // CPU time rather than wall time: on a busy machine a round waits longer without costing more
+        const started = process.cpuUsage();
+        const watchers = [...this.watchers];
+        const loopback = watchers.filter((w) => w.loopback);
+        let open;
+        if (loopback.length >= PROC_MIN_PORTS)
+            open = await this.readProc();
+        await Promise.all(watchers.map(async (w) => {
+            const listening = open && w.loopback
+                ? open.has(w.port)
+                : (await Promise.all((await w.targets)
+                    .filter((t) => round % t.everyRounds === 0)
+                    .map((t) => tcpConnects(t.address, w.port, MAX_ROUND_MS)))).includes(true);
+            if (listening)
+                w.resolve();
+        }));
+        const used = process.cpuUsage(started);
+        const cost = (used.user + used.system) / 1000;
+        if (this.watchers.size === 0)
+            return;
+        const next = Math.min(MAX_ROUND_MS, Math.max(MIN_ROUND_MS, cost / this.budget));
+        this.timer = setTimeout(() => void this.round(), next);
+    }
+    async readProc() {
+        // node:fs's callback form: node:fs/promises would be one more module to load before the first probe
+        if (this.procReadable === false)
+            return undefined;
+        const tables = await Promise.all(PROC_TABLES.map((f) => readText(f)));
+        this.procReadable = tables[0].startsWith('  sl');
+        return this.procReadable ? listeningLoopbackPorts(tables.join('\n')) : undefined;
+    }
+}
+/** A file's text, or '' when it cannot be read. */
+const readText = (file) => new Promise((resolve) => (0,external_node_fs_.readFile)(file, 'latin1', (e, text) => resolve(e ? '' : text)));
+
+// EXTERNAL MODULE: ./src/http/undici-parts.ts
+var undici_parts = __webpack_require__(7101);
+;// CONCATENATED MODULE: ./src/startup/eta.ts
+/**
+ * Milliseconds left in a phase with progress, at `now`: tqdm's own elapsed time per item where it prints one,
+ * else the rate between the first and the latest count seen. Undefined while there is no rate yet.
+ */
+function phaseLeftMs(p, now) {
+    const { first, last } = p;
+    if (last.n >= last.total)
+        return 0;
+    let perItemMs;
+    if (last.elapsedS !== undefined && last.n > 0)
+        perItemMs = (last.elapsedS * 1000) / last.n;
+    else if (last.n > first.n && last.at > first.at)
+        perItemMs = (last.at - first.at) / (last.n - first.n);
+    if (perItemMs === undefined)
+        return undefined;
+    return Math.max(0, perItemMs * (last.total - last.n) - (now - last.at));
+}
+/**
+ * Milliseconds until ready going by earlier runs: the rest of this phase (by its rate, else its usual length) and
+ * the usual length of the phases after it; without a known phase, the usual startup minus the time so far.
+ */
+function readyInMs(pos, usual) {
+    const index = pos.phase === undefined ? -1 : usual.order.indexOf(pos.phase);
+    if (index >= 0) {
+        const own = (usual.phaseSeconds.get(pos.phase) ?? 0) * 1000;
+        const rest = usual.order.slice(index + 1).reduce((sum, name) => sum + (usual.phaseSeconds.get(name) ?? 0) * 1000, 0);
+        return (pos.phaseLeftMs ?? Math.max(0, own - pos.inPhaseMs)) + rest;
+    }
+    return Math.max(0, usual.totalSeconds * 1000 - pos.elapsedMs);
+}
+function eta(pos, usual) {
+    const usualMs = usual.totalSeconds * 1000;
+    if (pos.elapsedMs > usualMs)
+        return { kind: 'slower', overMs: pos.elapsedMs - usualMs, usualMs };
+    const own = pos.phase === undefined ? undefined : usual.phaseSeconds.get(pos.phase);
+    if (own !== undefined && pos.phaseLeftMs === undefined && pos.inPhaseMs > own * 1000)
+        return { kind: 'slower', overMs: pos.inPhaseMs - own * 1000, usualMs: own * 1000, phase: pos.phase };
+    return { kind: 'ready-in', ms: readyInMs(pos, usual) ?? 0 };
+}
+
+;// CONCATENATED MODULE: ./src/startup/phases.ts
+/**
+ * Follows an engine's startup through its log: fed each line with the time it was read, it knows the engine,
+ * the phase the engine is in, its progress, the phases behind it with their durations, and any fatal line.
+ * Pure: no I/O and no clock of its own; times are milliseconds on the caller's monotonic scale.
+ */
+
+// eslint-disable-next-line no-control-regex
+const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
+/** Lines kept while the engine is not yet known, to be read again once it is. */
+const MAX_PENDING = 5000;
+const MAX_QUOTE = 500;
+const ALL_FATAL = log_markers/* ENGINE_LOGS */.L4.flatMap((e) => e.fatal);
+class PhaseTracker {
+    log;
+    markers = [];
+    pending = [];
+    list = [];
+    open;
+    lastIndex = -1;
+    /** The read time minus the stamp, at its smallest: maps stamps onto the read scale (a line is read after it is written). */
+    offset = Infinity;
+    lines = 0;
+    fatals = [];
+    readySeen = false;
+    /** A phase its own end marker closed, to be named when the next one begins. */
+    ended;
+    constructor(opts = {}) {
+        if (opts.startedAt !== undefined) {
+            this.open = { name: 'starting', index: -1, start: { at: opts.startedAt } };
+            this.list.push(this.open);
+        }
+        if (opts.engine !== undefined)
+            this.setEngine(opts.engine, 'log');
+    }
+    get engine() {
+        return this.log?.engine;
+    }
+    get ready() {
+        return this.readySeen;
+    }
+    /** Names the engine (from the input or the model list) and reads again the lines that came before. */
+    setEngine(engine, from = 'models') {
+        if (this.log !== undefined)
+            return [];
+        this.log = (0,log_markers/* engineLog */.NN)(engine);
+        this.markers = (0,log_markers/* phaseMarkers */.LE)(engine);
+        const events = [{ type: 'engine', engine, from }];
+        for (const p of this.pending.splice(0))
+            events.push(...this.read(p.text, p.at));
+        return events;
+    }
+    /**
+     * One line of the log (a physical line; tqdm's `\r` updates inside it are read one by one), read at `at`;
+     * `lineNumber` is its number in the file when the reader knows better than a count of the lines fed.
+     * `fatal: false` for lines from before the wait began: they tell the phases so far, not a failure now.
+     */
+    feed(rawLine, at, lineNumber = this.lines + 1, { fatal: checkFatal = true } = {}) {
+        this.lines = lineNumber;
+        const text = rawLine.replace(ANSI, '');
+        const events = [];
+        if (checkFatal)
+            this.matchFatal(text, lineNumber);
+        if (this.log === undefined) {
+            const engine = (0,log_markers/* engineOfLine */.U1)(text);
+            if (engine === undefined) {
+                if (this.pending.push({ text, at }) > MAX_PENDING)
+                    this.pending.shift();
+            }
+            else {
+                this.pending.push({ text, at });
+                events.push(...this.setEngine(engine, 'log'));
+            }
+        }
+        else {
+            events.push(...this.read(text, at));
+        }
+        return events;
+    }
+    /** Ends the phase under way (the wait is over). */
+    finish(at) {
+        if (this.open !== undefined)
+            this.close({ at });
+    }
+    current(now) {
+        if (this.open === undefined)
+            return undefined;
+        return {
+            name: this.open.name,
+            inPhaseMs: Math.max(0, now - this.time(this.open.start)),
+            progress: this.open.progress
+        };
+    }
+    /** The phases that have ended, in order. */
+    timings() {
+        return this.list.filter((p) => p.end !== undefined).map((p) => this.timing(p));
+    }
+    /** The fatal line to quote: the first that names a cause, else the first. */
+    fatal() {
+        return this.fatals.find((f) => f.cause) ?? this.fatals[0];
+    }
+    matchFatal(text, lineNumber) {
+        const found = (this.log?.fatal ?? ALL_FATAL).find((f) => f.pattern.test(text));
+        if (found !== undefined)
+            this.fatals.push({ line: text.trim().slice(0, MAX_QUOTE), lineNumber, cause: found.cause });
+    }
+    read(text, at) {
+        const log = this.log;
+        const stamp = (0,log_markers/* stampOf */.Zs)(log, text);
+        if (stamp !== undefined)
+            this.offset = Math.min(this.offset, at - stamp);
+        const moment = { at, stamp };
+        const events = [];
+        for (const segment of text.split('\r')) {
+            const seg = segment.trim();
+            if (seg === '')
+                continue;
+            this.markers.forEach((marker, index) => {
+                const took = marker.took?.exec(seg)?.groups;
+                if (took !== undefined) {
+                    const phase = this.list.find((p) => p.name === marker.phase) ?? this.begin(marker, index, moment, events);
+                    if (phase !== undefined)
+                        phase.took = Math.max(phase.took ?? 0, (0,log_markers/* tookSeconds */.Jn)(took));
+                }
+                const progress = marker.progress?.exec(seg)?.groups;
+                if (progress !== undefined) {
+                    const phase = this.open?.name === marker.phase ? this.open : this.begin(marker, index, moment, events);
+                    if (phase !== undefined)
+                        record(phase, marker.unit ?? 'steps', progress, at);
+                }
+                else if (marker.start?.test(seg)) {
+                    this.begin(marker, index, moment, events);
+                }
+                if (marker.end?.test(seg) && this.open?.name === marker.phase)
+                    this.ended = this.close(moment);
+            });
+            if (log.ready.test(seg) && !this.readySeen) {
+                this.readySeen = true;
+                if (this.open !== undefined)
+                    this.close(moment);
+            }
+        }
+        return events;
+    }
+    /** Starts a phase if it lies ahead of the current one (other ranks repeat the markers of phases already begun). */
+    begin(marker, index, moment, events) {
+        if (index <= this.lastIndex || this.readySeen)
+            return undefined;
+        const previous = this.open === undefined ? this.ended : this.close(moment);
+        this.ended = undefined;
+        const phase = { name: marker.phase, index, start: moment };
+        this.list.push(phase);
+        this.open = phase;
+        this.lastIndex = index;
+        events.push({ type: 'phase', name: marker.phase, at: moment.at, previous });
+        return phase;
+    }
+    close(moment) {
+        const phase = this.open;
+        phase.end = moment;
+        this.open = undefined;
+        return this.timing(phase);
+    }
+    timing(p) {
+        return {
+            name: p.name,
+            seconds: round1(p.took ?? this.measured(p.start, p.end) / 1000),
+            printed: p.took !== undefined
+        };
+    }
+    /** A moment on the read scale: the engine's stamp where it has one, else when the line was read. */
+    time(m) {
+        return m.stamp !== undefined && Number.isFinite(this.offset) ? m.stamp + this.offset : m.at;
+    }
+    /** Milliseconds between two moments: by the engine's stamps when both have one (and they go forward), else by reads. */
+    measured(start, end) {
+        if (start.stamp !== undefined && end.stamp !== undefined) {
+            // A stamp going back (a clock change on the server) leaves only the reads to go by.
+            return end.stamp >= start.stamp ? end.stamp - start.stamp : Math.max(0, end.at - start.at);
+        }
+        return Math.max(0, this.time(end) - this.time(start));
+    }
+}
+function record(phase, unit, g, at) {
+    const sample = {
+        n: Number(g.n),
+        total: Number(g.total),
+        at,
+        elapsedS: g.elapsed === undefined ? undefined : (0,log_markers/* clockSeconds */.Ig)(g.elapsed)
+    };
+    const p = phase.progress;
+    if (p === undefined || p.last.total !== sample.total || sample.n < p.last.n)
+        phase.progress = { unit, first: sample, last: sample };
+    else
+        p.last = sample;
+}
+const round1 = (x) => Math.round(x * 10) / 10;
+
+// EXTERNAL MODULE: ./src/report/profile-report.ts
+var profile_report = __webpack_require__(8478);
+;// CONCATENATED MODULE: ./src/startup/profile.ts
+/**
+ * The startup profile of one wait: the server's log lines go in, the words for the log come out (the engine, each
+ * new phase, a fatal line), and the still-waiting lines say where the startup is and how long it has to go.
+ */
+
+
+
+
+class StartupProfile {
+    opts;
+    tracker;
+    /** When the engine's own ready line was read. */
+    readyLineAt;
+    constructor(opts = {}) {
+        this.opts = opts;
+        this.tracker = new PhaseTracker({ engine: opts.engine, startedAt: opts.startedAt });
+    }
+    /** The fatal line to quote once one is seen (the wait ends on it): the first cause, else the first failure. */
+    get fatal() {
+        return this.tracker.fatal();
+    }
+    get engine() {
+        return this.tracker.engine;
+    }
+    /** One line of the server's log (its number in the file, when known), read at `at`: returns what to say about it. */
+    line(text, at, lineNumber) {
+        return this.say(this.tracker.feed(text, at, lineNumber), at);
+    }
+    /** A line written before the wait began (a server started elsewhere): it tells the phases so far, never a failure. */
+    earlier(text, at, lineNumber) {
+        return this.say(this.tracker.feed(text, at, lineNumber, { fatal: false }), at);
+    }
+    /** A model-list body's JSON from the server: `owned_by` can name the engine. */
+    models(json) {
+        const engine = this.tracker.engine === undefined ? (0,log_markers/* engineOfModelList */.Pq)(json) : undefined;
+        return engine === undefined ? [] : this.say(this.tracker.setEngine(engine));
+    }
+    /** Where the startup is, for a still-waiting line; undefined while neither a phase nor earlier runs tell. */
+    status(now, elapsedMs) {
+        const phase = this.tracker.current(now);
+        if (phase === undefined) {
+            return this.opts.usual && (0,profile_report/* etaText */.Ud)(eta({ inPhaseMs: 0, elapsedMs }, this.opts.usual));
+        }
+        const left = phase.progress === undefined ? undefined : phaseLeftMs(phase.progress, now);
+        const against = this.opts.usual &&
+            eta({ phase: phase.name, inPhaseMs: phase.inPhaseMs, phaseLeftMs: left, elapsedMs }, this.opts.usual);
+        return (0,profile_report/* progressText */.l_)(phase, left, against);
+    }
+    /**
+     * When the server is expected ready, for the probe schedule: when its ready line was read, else going by the
+     * phase under way in its log (its progress, and what earlier runs took for it and the phases after it);
+     * undefined while neither tells (the schedule then goes by how long earlier runs answered "loading").
+     */
+    readyAt(now) {
+        if (this.readyLineAt !== undefined)
+            return this.readyLineAt;
+        const usual = this.opts.usual;
+        const phase = this.tracker.current(now);
+        if (usual === undefined || phase === undefined || !usual.order.includes(phase.name))
+            return undefined;
+        const left = phase.progress === undefined ? undefined : phaseLeftMs(phase.progress, now);
+        const ms = readyInMs({ phase: phase.name, inPhaseMs: phase.inPhaseMs, phaseLeftMs: left, elapsedMs: 0 }, usual);
+        if (ms === undefined)
+            return undefined;
+        if (ms > 0)
+            return now + ms;
+        // Past what earlier runs took for the last phase: it was expected when that ended, and the schedule backs off.
+        return Math.min(now, now - phase.inPhaseMs + (usual.phaseSeconds.get(phase.name) ?? 0) * 1000);
+    }
+    /** The engine's ready line has been read. */
+    get readyLineSeen() {
+        return this.readyLineAt !== undefined;
+    }
+    /** The wait is over: the phases, the one under way ended at `at`. */
+    finish(at) {
+        this.tracker.finish(at);
+        return this.tracker.timings();
+    }
+    /** The engine's name for people, when known. */
+    get label() {
+        return this.engine === undefined ? undefined : (0,log_markers/* engineLog */.NN)(this.engine).label;
+    }
+    /** `at`: when the line that gave the events was read (the ready line's moment, once the tracker has seen it). */
+    say(events, at) {
+        if (at !== undefined && this.tracker.ready)
+            this.readyLineAt ??= at;
+        const lines = [];
+        for (const e of events) {
+            if (e.type === 'engine')
+                lines.push(`engine: ${(0,log_markers/* engineLog */.NN)(e.engine).label} (${e.from === 'log' ? 'from its log' : 'from its model list'})`);
+            else if (e.type === 'phase')
+                lines.push((0,profile_report/* phaseChangeText */.De)(e.name, e.previous));
+        }
+        return lines;
+    }
+}
+
+// EXTERNAL MODULE: ./src/report/wait-report.ts
+var wait_report = __webpack_require__(912);
+// EXTERNAL MODULE: ./src/report/smoke-report.ts
+var smoke_report = __webpack_require__(1542);
+;// CONCATENATED MODULE: ./src/history/around-wait.ts
+
+
+
+/** Reads the earlier runs with `key`; `file` undefined (with `offNotice` saying why, if it is worth saying) is history off. */
+function loadHistory(file, key, offNotice) {
+    const off = (notice) => ({ key, earlier: [], notices: notice ? [notice] : [], warnings: [] });
+    if (file === undefined)
+        return off(offNotice);
+    const problem = (0,store/* prepareHistory */.OI)(file);
+    if (problem !== undefined)
+        return off(problem);
+    try {
+        const { runs, skipped } = (0,store/* readHistory */.Lu)(file);
+        const earlier = runs.filter((r) => r.key === key);
+        const warnings = skipped
+            ? [`History: skipped ${skipped} line${skipped === 1 ? '' : 's'} of ${file} that could not be read.`]
+            : [];
+        return { file, key, earlier, usual: (0,store/* usualStartup */.cC)(earlier), notices: [], warnings };
+    }
+    catch (e) {
+        return off(`History is off: cannot read ${file} (${e.message}).`);
+    }
+}
+/**
+ * Compares the finished run with the earlier ones, then appends it, waiting for the file's lock at most
+ * `lockWaitMs`. A regression is told only against at least `minRuns` earlier ready runs: against one, a cold page
+ * cache beside a warm one is a regression every time. The smoke test's decode rate is held to the same `minRuns`,
+ * against `throughputThresholdPercent`.
+ */
+function recordRun(history, run, thresholdPercent, minRuns, lockWaitMs, throughputThresholdPercent = 15) {
+    const r = (0,store/* regression */.y8)(history.earlier, run);
+    const slower = (0,store/* throughputRegression */.yV)(history.earlier, run);
+    const drift = (0,store/* envDrift */.pT)(history.earlier, run);
+    const notices = [];
+    if (history.file !== undefined) {
+        try {
+            if (!(0,store/* appendRun */.ah)(history.file, run, undefined, lockWaitMs))
+                notices.push('History: this run was not recorded, its line is too long.');
+        }
+        catch (e) {
+            notices.push(`History: this run was not recorded (${e.message}).`);
+        }
+    }
+    return {
+        expectedSeconds: history.usual?.totalSeconds,
+        regressionPercent: r?.percent,
+        regression: r !== undefined && r.runs >= minRuns && r.percent > thresholdPercent ? (0,profile_report/* regressionText */.Fr)(r) : undefined,
+        drift: drift.length ? (0,profile_report/* driftWarning */.Ir)(drift) : undefined,
+        usualDecodeTokensPerSecond: slower?.usual,
+        throughputRegression: slower !== undefined && slower.runs >= minRuns && slower.percentBelow > throughputThresholdPercent
+            ? (0,smoke_report/* throughputRegressionText */.ZI)(slower)
+            : undefined,
+        notices
+    };
+}
+
+// EXTERNAL MODULE: ./src/runtime/bounded-regex.ts
+var bounded_regex = __webpack_require__(9635);
+// EXTERNAL MODULE: ./src/runtime/clock.ts
+var clock = __webpack_require__(9842);
+;// CONCATENATED MODULE: ./src/server/watch.ts
+/** Turns what happens beside the wait into a halt: the server process exiting, a fail-pattern log line, cancellation. */
+
+
+
+/**
+ * How long `fail-pattern` may run on one look's new lines: a pattern that backtracks (`(\w+\s?)+: CUDA error`
+ * on an ordinary line) would otherwise hold the event loop, the deadline and the signals with it.
+ */
+const FAIL_PATTERN_LIMIT_MS = 250;
+/** How long a fatal log line waits for the server's exit, to name its exit code too. */
+const EXIT_GRACE_MS = 150;
+/** The least time between two reads of the log woken by the file system. */
+const SCAN_GAP_MS = 20;
+/** Watches a file for changes; undefined where it cannot (not there yet, no inotify): the timer reads it then. */
+function watchFile(path, onChange) {
+    try {
+        const watcher = (0,external_node_fs_.watch)(path, { persistent: false }, onChange);
+        watcher.on('error', () => watcher.close());
+        return watcher;
+    }
+    catch {
+        return undefined;
+    }
+}
+function watchServer({ halter, server, log, failPattern, readLines, cancel, pollMs = 200 }) {
+    let closed = false;
+    // A server that exits after the wait is over (or a late fatal line) ends nothing.
+    const halt = (h) => void (closed || halter.halt(h));
+    const logError = (line, why, after = '') => ({
+        reason: 'log-error',
+        detail: `line ${line.number} of ${log?.path} ${why}: ${line.text}${after}`
+    });
+    /** Reads the new lines: a log error among them, if any. A named cause explains most, then the user's pattern. */
+    const read = (after = '') => {
+        if (log === undefined)
+            return undefined;
+        const fresh = log.poll();
+        // a log that became a directory, or cannot be read any more, ends the wait: nothing it says can be watched
+        if (log.problem !== undefined)
+            return { reason: 'log-error', detail: `${log.problem}${after}` };
+        const known = readLines?.(fresh);
+        const found = failPattern
+            ? (0,bounded_regex/* findWithin */.d)(failPattern, fresh.map((l) => l.text), FAIL_PATTERN_LIMIT_MS)
+            : -1;
+        if (typeof found === 'object') {
+            const line = fresh[found.outOfTimeAt];
+            return {
+                reason: 'log-error',
+                detail: `fail-pattern ${String(failPattern)} ran out of time on line ${line.number} of ${log.path} ` +
+                    `(it backtracks too much: simplify "fail-pattern")${after}`
+            };
+        }
+        const matching = found === -1 ? undefined : fresh[found];
+        const knownError = (k) => logError(k.line, `is a known fatal ${k.engineLabel ?? 'model server'} line`, after);
+        if (known?.cause)
+            return knownError(known);
+        if (matching)
+            return logError(matching, 'matches fail-pattern', after);
+        return known ? knownError(known) : undefined;
+    };
+    /** Calls `f` now, or `gapMs` after its last call when that was sooner (once, however many calls came between). */
+    const spaced = (f, gapMs) => {
+        let last = -Infinity;
+        let pending;
+        return () => {
+            if (pending !== undefined || closed)
+                return;
+            const wait = last + gapMs - clock/* systemClock */.ml.now();
+            const run = () => {
+                pending = undefined;
+                last = clock/* systemClock */.ml.now();
+                if (!closed)
+                    f();
+            };
+            if (wait <= 0)
+                run();
+            else
+                pending = setTimeout(run, wait);
+        };
+    };
+    let found;
+    let grace;
+    const scan = () => {
+        // a log that was not there yet when the wait began
+        if (changes === undefined && log !== undefined && !closed)
+            changes = watchFile(log.path, onChange);
+        if (found !== undefined || (found = read()) === undefined)
+            return;
+        // A server usually exits right after its fatal line: a moment's grace lets the message give the exit code.
+        if (server === undefined)
+            halt(found);
+        else
+            grace = setTimeout(halt, EXIT_GRACE_MS, found);
+    };
+    const reads = log !== undefined && (failPattern !== undefined || readLines !== undefined);
+    const timer = reads ? setInterval(scan, pollMs) : undefined;
+    // The file system says when the log grows, so that a ready line is read within milliseconds, not a poll later;
+    // reads are spaced by SCAN_GAP_MS, so that a progress bar redrawn a thousand times a second costs little.
+    const onChange = spaced(() => scan(), SCAN_GAP_MS);
+    let changes = reads ? watchFile(log.path, onChange) : undefined;
+    void server?.exited.then((how) => {
+        if (closed)
+            return;
+        // A crash usually prints its cause just before: the fatal line explains more than the exit code.
+        const after = `; the server process ${server.pid} then ${how}`;
+        const error = found ? { ...found, detail: found.detail + after } : read(after);
+        halt(error ?? { reason: 'server-exited', detail: `the server process ${server.pid} ${how}` });
+    });
+    const onCancel = () => halt({ reason: 'cancelled', detail: `the job was cancelled (${cancel?.halted ?? 'aborted'})` });
+    if (cancel?.signal.aborted)
+        onCancel();
+    else
+        cancel?.signal.addEventListener('abort', onCancel, { once: true });
+    return {
+        close() {
+            closed = true;
+            clearInterval(timer);
+            changes?.close();
+            clearTimeout(grace);
+            cancel?.signal.removeEventListener('abort', onCancel);
+        }
+    };
+}
+
+// EXTERNAL MODULE: ./src/inputs/settings.ts + 1 modules
+var inputs_settings = __webpack_require__(6137);
+// EXTERNAL MODULE: ./src/runtime/memory.ts + 1 modules
+var memory = __webpack_require__(2502);
+// EXTERNAL MODULE: ./src/wait/schedule.ts
+var schedule = __webpack_require__(620);
+;// CONCATENATED MODULE: ./src/wait/loop.ts
+/** The wait loop: probe, judge, report changes, until ready, a fatal answer, a halt, or the deadline. */
+
+
+
+/**
+ * A timeline keeps this many first and this many last changes, and counts those between: a model list that
+ * changes on every probe must not grow memory, the log and the summary without limit.
+ */
+const TIMELINE_ENDS = 20;
+function addChange(timeline, entry) {
+    timeline.push(entry);
+    if (timeline.length <= 2 * TIMELINE_ENDS + 1)
+        return;
+    // the oldest of the last changes goes; the next one carries the count
+    const [gone] = timeline.splice(TIMELINE_ENDS, 1);
+    timeline[TIMELINE_ENDS] = { ...timeline[TIMELINE_ENDS], dropped: (gone.dropped ?? 0) + 1 };
+}
+async function waitForModel(opts, deps) {
+    const { clock } = deps;
+    const start = deps.startedAt ?? clock.now();
+    const deadline = start + opts.timeoutMs;
+    const timeline = [];
+    let attempts = 0;
+    let streak = 0;
+    let last;
+    let models = [];
+    let firstResponseMs;
+    let generationMs;
+    let generationFailed = false;
+    let quietSince = start;
+    let engineReadiness;
+    let listedMs;
+    /** When the server began answering HTTP without being ready: the adaptive schedule counts the load from it. */
+    let answeringSince;
+    // The log's ready line wakes the loop once: should the probe then say "not yet", the schedule takes over.
+    let readyLineWoke = false;
+    const readyLine = () => {
+        const seen = deps.readyLine;
+        if (seen === undefined || readyLineWoke)
+            return undefined;
+        return (signal) => seen(signal).then(() => void (readyLineWoke ||= !signal.aborted));
+    };
+    const finish = (reason, halt) => ({
+        ready: reason === 'ready',
+        reason,
+        elapsedMs: clock.now() - start,
+        attempts,
+        last,
+        models,
+        firstResponseMs,
+        generationMs,
+        halt,
+        ...(engineReadiness === undefined ? {} : { engineReadiness }),
+        timeline
+    });
+    const halted = () => deps.halter?.halted;
+    const signal = deps.halter?.signal;
+    for (;;) {
+        const sentAt = clock.now();
+        let halt = halted();
+        if (halt)
+            return finish(halt.reason, halt);
+        if (sentAt >= deadline)
+            return finish(generationFailed ? 'generation-failed' : 'timeout');
+        attempts++;
+        const budgetMs = Math.min(opts.requestTimeoutMs, deadline - sentAt);
+        const probed = await probeOnce(deps, opts.expect, sentAt, budgetMs, signal);
+        // An answer cut short by the halt, or one that came in as the server died, says nothing.
+        if ((halt = halted()))
+            return finish(halt.reason, halt);
+        // A probe cut short by the deadline says nothing new: the answer before it is the one worth reporting.
+        if (budgetMs < opts.requestTimeoutMs && probed.timedOut && last) {
+            return finish(generationFailed ? 'generation-failed' : 'timeout');
+        }
+        let assessment = probed.assessment;
+        if (assessment.state === 'ready' && deps.engineReady) {
+            listedMs ??= clock.now() - start;
+            const budgetMs = Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now()));
+            const check = await deps.engineReady(budgetMs, signal);
+            if ((halt = halted()))
+                return finish(halt.reason, halt);
+            if (check !== undefined) {
+                assessment = withEngineReadiness(assessment, check, opts.expect);
+                engineReadiness = { request: check.request, listedMs, readyMs: engineReadiness?.readyMs };
+                if (check.assessment.state === 'ready')
+                    engineReadiness.readyMs ??= clock.now() - start;
+            }
+        }
+        const failedBefore = generationFailed;
+        generationFailed = false;
+        if (assessment.state === 'ready' && streak + 1 >= opts.successThreshold && deps.generate) {
+            const generationBudgetMs = Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now()));
+            const check = await deps.generate(assessment.modelId, generationBudgetMs, signal);
+            if ((halt = halted()))
+                return finish(halt.reason, halt);
+            // Likewise a generation request cut short by the deadline: the failure before it explains more.
+            if (generationBudgetMs < opts.requestTimeoutMs && check.assessment.state === 'down' && last) {
+                return finish(failedBefore ? 'generation-failed' : 'timeout');
+            }
+            assessment = withGeneration(assessment, check, opts.expect);
+            if (check.assessment.state === 'ready')
+                generationMs = check.latencyMs;
+            else
+                generationFailed = assessment.state !== 'fatal';
+        }
+        const now = clock.now();
+        const elapsedMs = now - start;
+        if (assessment.status !== undefined)
+            firstResponseMs ??= elapsedMs;
+        if (assessment.models !== undefined)
+            models = assessment.models;
+        if (!(0,assess/* sameAnswer */.JM)(assessment.answer, last?.answer)) {
+            const lost = assessment.state === 'down' && last !== undefined && last.state !== 'down' && firstResponseMs !== undefined;
+            addChange(timeline, { elapsedMs, summary: assessment.summary, ...(lost ? { lost } : {}) });
+            deps.onEvent?.({ type: lost ? 'lost' : 'change', elapsedMs, attempt: attempts, assessment });
+            quietSince = now;
+        }
+        else if (now - quietSince >= opts.progressIntervalMs) {
+            deps.onEvent?.({ type: 'progress', elapsedMs, attempt: attempts, assessment });
+            quietSince = now;
+        }
+        last = assessment;
+        if (assessment.state === 'fatal')
+            return finish(assessment.fatalReason ?? 'timeout');
+        streak = assessment.state === 'ready' ? streak + 1 : 0;
+        if (streak >= opts.successThreshold)
+            return finish('ready');
+        if (opts.once)
+            return finish(generationFailed ? 'generation-failed' : 'timeout');
+        const { refused } = probed;
+        const portWatch = deps.portWatch;
+        if (refused && portWatch) {
+            // While a local port is closed the watch is the probe; HTTP probes then go out with the progress lines.
+            const spacing = portWatch.local ? Math.max(opts.intervalMs, opts.progressIntervalMs) : opts.intervalMs;
+            const untilMs = Math.min(sentAt + spacing, deadline) - clock.now();
+            await sleepUntilWoken(clock, untilMs, [(wake) => portWatch.opened(wake), readyLine()], signal);
+            // a port that shows as open yet refuses must not turn the loop into a busy one
+            const earliest = Math.min(sentAt + MIN_PROBE_GAP_MS, deadline);
+            if (clock.now() < earliest)
+                await clock.sleep(earliest - clock.now(), signal);
+        }
+        else {
+            answeringSince = probed.answered ? (answeringSince ?? sentAt) : undefined;
+            const next = (0,schedule/* nextProbeAt */.bE)({
+                mode: opts.schedule ?? 'fixed',
+                intervalMs: opts.intervalMs,
+                sentAt,
+                now,
+                answeringSince,
+                readyAt: deps.readyAt?.(now),
+                usualAnsweringMs: deps.usualAnsweringMs,
+                logTellsReady: deps.logTellsReady?.(),
+                retryAfterMs: probed.retryAfterMs,
+                deadline
+            });
+            await sleepUntilWoken(clock, next - clock.now(), [readyLine()], signal);
+        }
+    }
+}
+const MIN_PROBE_GAP_MS = 50;
+/**
+ * One probe, judged. Only the judgement and the few facts the schedule needs leave this function: the answer
+ * itself (up to 1 MiB of text and its parsed JSON) must not stay reachable through the loop's sleep, or a fleet
+ * of servers answering near the cap would hold one such answer each until its next probe.
+ */
+async function probeOnce(deps, expect, sentAt, budgetMs, signal) {
+    const result = await deps.probe(budgetMs, signal);
+    return {
+        // match-regex runs within what is left of the probe's time, so a runaway pattern cannot pass the deadline
+        assessment: (0,assess/* assess */.no)(result, expect, sentAt + budgetMs - deps.clock.now()),
+        timedOut: result.kind === 'error' && result.code === 'TIMEOUT',
+        refused: result.kind === 'error' && result.code === 'ECONNREFUSED',
+        answered: result.kind === 'http',
+        retryAfterMs: result.kind === 'http' ? result.retryAfterMs : undefined
+    };
+}
+/** Sleeps `ms`, or less: until one of `wakers` resolves, or `halt` aborts. */
+async function sleepUntilWoken(clock, ms, wakers, halt) {
+    const wake = new AbortController();
+    const signal = halt ? AbortSignal.any([wake.signal, halt]) : wake.signal;
+    await Promise.race([clock.sleep(ms, signal), ...wakers.flatMap((w) => (w ? [w(signal)] : []))]);
+    wake.abort();
+}
+/** Folds the engine's own readiness answer into the model-list assessment: listed is not ready until it says so. */
+function withEngineReadiness(listed, check, expect) {
+    const { assessment: h, request } = check;
+    const state = h.state === 'ready' ? listed.state : 'waiting';
+    const answer = { ...listed.answer, state, engineReadiness: { request, answer: h.answer } };
+    return { ...listed, state, answer, ...(0,answer_report/* answerWords */.Gy)(answer, expect) };
+}
+/** Folds a generation check into the model-list assessment it followed. */
+function withGeneration(listed, check, expect) {
+    const { assessment: g, request } = check;
+    // Listed and ready, so the generation request's answer decides: ready, waiting, or fatal (a refused key).
+    const state = g.state === 'ready' || g.state === 'fatal' ? g.state : 'waiting';
+    const answer = { ...listed.answer, state, generation: { request, answer: g.answer } };
+    const extra = g.state === 'fatal' ? { fatalReason: g.fatalReason } : {};
+    const excerpt = g.state === 'ready' ? {} : { excerpt: g.excerpt };
+    return { ...listed, ...extra, ...excerpt, state, answer, ...(0,answer_report/* answerWords */.Gy)(answer, expect) };
+}
+
+// EXTERNAL MODULE: ./src/wait/first-probe.ts
+var first_probe = __webpack_require__(7388);
+;// CONCATENATED MODULE: ./src/wait/outcome.ts
+/** What an answer must be for these settings to call it ready. */
+const expectation = (s) => ({
+    model: s.model,
+    match: s.match,
+    matchRegex: s.matchRegex,
+    status: s.status
+});
+
+// EXTERNAL MODULE: ./src/wait/halt.ts
+var halt = __webpack_require__(3106);
+;// CONCATENATED MODULE: ./src/wait/gate.ts
+/** The whole wait, from settings to outcome, shared by every front end (the action, the CLI). */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+async function gate(settings, gateDeps) {
+    const deps = {
+        ...gateDeps,
+        warn: gateDeps.warn ?? gateDeps.log,
+        notice: gateDeps.notice ?? gateDeps.log,
+        env: gateDeps.env ?? process.env
+    };
+    const { clock } = deps;
+    const side = (0,first_probe/* usesServerSide */.Vo)(settings) ? await __webpack_require__.e(/* import() */ 842).then(__webpack_require__.bind(__webpack_require__, 3842)) : undefined;
+    // Resolved before anything starts, so that a bad pid file is an input error and nothing runs.
+    const pid = settings.pid === undefined ? undefined : side?.resolvePid(settings.pid);
+    if (settings.start !== undefined && side !== undefined) {
+        const refused = await beforeStart(settings, deps, side);
+        if (refused !== undefined)
+            return refused;
+    }
+    const logFile = settings.logFile ?? (settings.start !== undefined ? side?.newLogFile(deps.env) : undefined);
+    (0,undici_parts/* setUpUndici */.St)();
+    // Everything that holds a process, a timer or a socket is released in the `finally`, whatever throws first.
+    const halter = new halt/* Halter */.x();
+    const first = deps.firstProbe;
+    if (first !== undefined)
+        halter.signal.addEventListener('abort', first.abort, { once: true });
+    const ports = new PortPoller();
+    let server;
+    let watch;
+    try {
+        server = side && launch(settings, pid, logFile, deps, side);
+        const facts = { pid: server?.pid, logFile };
+        const waitStart = deps.startedAt ?? clock.now();
+        const history = openHistory(settings, deps);
+        const profile = new StartupProfile({ engine: settings.engine, startedAt: server?.startedAt, usual: history.usual });
+        const { log, sayStartup, readLines, readyLine } = followLog({
+            settings,
+            logFile,
+            logOffset: server?.logOffset,
+            profile,
+            deps,
+            waitStart,
+            LogFollower: side?.LogFollower
+        });
+        // A server started elsewhere has long since started: its environment can be read at once, while it still runs.
+        if (pid !== undefined && side !== undefined)
+            reportEnvironment(settings, server, facts, deps, side);
+        deps.log((0,wait_report/* waitingLine */.Sh)({ url: settings.targets[0].url, expect: expectation(settings), timeoutMs: settings.timeoutMs }, {
+            endpoints: settings.targets.length,
+            generation: settings.probeGeneration,
+            intervalMs: settings.intervalMs,
+            smoke: settings.smoke
+        }));
+        watch = watchServer({ halter, server, log, failPattern: settings.failPattern, readLines, cancel: deps.cancel });
+        // Every endpoint's sleeps and requests listen to it: a fleet of 200 is not a leak.
+        (0,external_node_events_.setMaxListeners)(0, halter.signal);
+        deps.debug?.(wait_report/* gateLines */.HN.requestHeaders(['user-agent', 'accept', ...Object.keys(settings.headers)]));
+        // An endpoint that can no longer become ready settles the fleet's fate: the others stop waiting.
+        let fleetHalt;
+        const shared = {
+            settings,
+            collector: first?.collector ?? (0,memory/* createBodyCollector */.M)(),
+            firstProbe: first,
+            deps,
+            halter,
+            ports,
+            log,
+            profile,
+            sayStartup,
+            progressAt: (now) => profile.status(now, now - (server?.startedAt ?? waitStart)),
+            readyLine,
+            readyAt: (now) => profile.readyAt(now),
+            usualAnsweringMs: history.usual?.answeringSeconds && history.usual.answeringSeconds * 1000,
+            haltFleet: settings.targets.length > 1 ? (halt) => void (halter.halt(halt) && (fleetHalt = halt)) : undefined
+        };
+        const waited = await Promise.all(settings.targets.map((target) => waitForTarget(target, shared)));
+        // Ready means the watched server answered: an answer on a local port from anyone else is not its readiness.
+        const wrong = server === undefined || side === undefined || !settings.portCheck
+            ? undefined
+            : foreignAnswer(settings, server.pid, deps, side);
+        if (wrong !== undefined)
+            waited.forEach((r, i) => {
+                if (r.ready && side?.localPort(r.url) === wrong.port)
+                    waited[i] = { ...r, ready: false, reason: 'wrong-server', halt: wrong.halt };
+            });
+        const readyAt = clock.now();
+        const waitOutcome = representative(waited, fleetHalt);
+        if (waitOutcome.ready && server?.startedAt !== undefined)
+            facts.startupMs = readyAt - server.startedAt;
+        if (waitOutcome.ready && server !== undefined && side !== undefined)
+            facts.gpuMemoryMiB = await gpuMemoryOf(server.pid, deps, side);
+        if (pid === undefined && side !== undefined)
+            reportEnvironment(settings, server, facts, deps, side);
+        if (!waitOutcome.ready && log !== undefined && settings.logLines > 0) {
+            facts.logTail = log.tail();
+            if (facts.logTail === undefined)
+                deps.log(wait_report/* gateLines */.HN.noLog(log.path));
+        }
+        // The lines written up to now end the startup's last phase (a ready line just before the port opened).
+        if (log !== undefined)
+            readLines(log.poll());
+        // Once every endpoint is ready, and only then: a server that is not ready has no throughput to measure. The
+        // startup's figures were taken before it, so that its requests count in none of them.
+        const results = settings.smoke !== undefined && waited.every((r) => r.ready)
+            ? await (await __webpack_require__.e(/* import() */ 809).then(__webpack_require__.bind(__webpack_require__, 5809))).smokeEndpoints(waited, settings, {
+                clock,
+                signal: halter.signal,
+                log: deps.log
+            })
+            : waited;
+        const outcome = representative(results, fleetHalt);
+        return {
+            ...outcome,
+            models: [...new Set(results.flatMap((r) => r.models))],
+            results,
+            server: server === undefined && logFile === undefined ? undefined : facts,
+            profile: settle({ settings, outcome, facts, profile, history, deps, readyAt })
+        };
+    }
+    finally {
+        watch?.close();
+        ports.close();
+        server?.release();
+    }
+}
+/**
+ * The server's log, read into the startup profile: its lines from before the wait (a server started elsewhere)
+ * tell the phases so far; a log `start` has just begun afresh is read from its first line. `readLines` reads new
+ * lines and returns the engine's own fatal line once seen.
+ */
+function followLog({ settings, logFile, logOffset, profile, deps, waitStart, LogFollower }) {
+    const { clock } = deps;
+    const sayStartup = (lines) => lines.forEach((l) => deps.log(wait_report/* gateLines */.HN.startup(clock.now() - waitStart, l)));
+    const log = logFile === undefined || LogFollower === undefined
+        ? undefined
+        : new LogFollower(logFile, settings.logLines, {
+            fromStart: settings.start !== undefined,
+            skipBytes: logOffset,
+            secrets: settings.secrets,
+            earlier: (lines) => lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number)))
+        });
+    // Aborted once the engine's own ready line is read: every endpoint's next probe goes out at once.
+    const readySeen = new AbortController();
+    (0,external_node_events_.setMaxListeners)(0, readySeen.signal);
+    const readyLine = (signal) => new Promise((resolve) => {
+        if (readySeen.signal.aborted || signal.aborted)
+            return resolve();
+        const done = () => {
+            readySeen.signal.removeEventListener('abort', done);
+            signal.removeEventListener('abort', done);
+            resolve();
+        };
+        readySeen.signal.addEventListener('abort', done, { once: true });
+        signal.addEventListener('abort', done, { once: true });
+    });
+    const readLines = (lines) => {
+        for (const l of lines)
+            sayStartup(profile.line(l.text, clock.now(), l.number));
+        if (profile.readyLineSeen)
+            readySeen.abort();
+        const f = profile.fatal;
+        return (f && {
+            line: { number: f.lineNumber, text: f.line },
+            cause: f.cause,
+            engineLabel: profile.label
+        });
+    };
+    return { log, sayStartup, readLines, readyLine: log === undefined ? undefined : readyLine };
+}
+/** Starts the server (`start`) or follows one started elsewhere (`pid`); undefined for neither. */
+function launch(settings, pid, logFile, deps, { startServer, serverEnv, attachServer }) {
+    if (settings.start !== undefined && logFile !== undefined) {
+        const server = startServer(settings.start, logFile, serverEnv(deps.env), deps.clock);
+        deps.log(wait_report/* gateLines */.HN.started(server.pid, logFile));
+        return server;
+    }
+    if (pid === undefined)
+        return undefined;
+    const server = attachServer(pid, deps.clock);
+    deps.log(wait_report/* gateLines */.HN.watching(pid, logFile));
+    return server;
+}
+/** One endpoint's wait, its HTTP clients closed however it ends. */
+async function waitForTarget({ url, generation }, shared) {
+    const { settings, deps, halter, log, profile } = shared;
+    const { clock } = deps;
+    const prefix = shared.haltFleet ? `[${url.href}] ` : '';
+    const tls = (0,first_probe/* clientSettings */.ry)(settings, shared.collector);
+    // the first probe, sent before the gate was loaded (one endpoint only), is the wait's first attempt
+    const prober = shared.firstProbe?.prober ?? (0,http_probe/* createProber */.X7)({ url, headers: settings.headers, ...tls });
+    let firstAnswer = shared.firstProbe?.takeAnswer();
+    const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls });
+    // The engine this endpoint's own model list names (`owned_by`). A fleet may mix engines: what one endpoint
+    // lists must not choose another's readiness route (SGLang's /health asked of an Ollama server never answers).
+    let listed;
+    // `engine`, else this endpoint's list, else the server's log (one server: its log speaks for its endpoints)
+    const engineOf = () => settings.engine ?? listed ?? (log !== undefined ? profile.engine : undefined);
+    const probe = async (timeoutMs, signal) => {
+        const answer = firstAnswer ?? prober.probe(timeoutMs, signal);
+        firstAnswer = undefined;
+        const result = await answer;
+        deps.debug?.(`${prefix}${(0,wait_report/* probeLine */.tL)(result)}`);
+        // One look at each answer until its list names the engine (a list that never does is read once a probe)
+        if (result.kind === 'http' && listed === undefined) {
+            listed = (0,log_markers/* engineOfModelList */.Pq)(result.json);
+            // and the first list to name it names it for the startup phases too, when the log has not
+            if (listed !== undefined && profile.engine === undefined) {
+                const lines = profile.models(result.json);
+                if (log !== undefined)
+                    shared.sayStartup(lines);
+            }
+        }
+        return result;
+    };
+    // the engine's own readiness answer on the same origin, for an engine that lists its model before it serves
+    let health;
+    const engineReady = async (timeoutMs, signal) => {
+        const engine = engineOf();
+        const healthUrl = readinessUrl(engine, url);
+        if (healthUrl === undefined)
+            return undefined;
+        if (health?.url.href !== healthUrl.href) {
+            await health?.prober.close();
+            health = { url: healthUrl, prober: (0,http_probe/* createProber */.X7)({ url: healthUrl, headers: settings.headers, ...tls }) };
+        }
+        const sentAt = clock.now();
+        const result = await health.prober.probe(timeoutMs, signal);
+        deps.debug?.(`${prefix}${healthUrl.pathname}: ${(0,wait_report/* probeLine */.tL)(result)}`);
+        return {
+            assessment: (0,assess/* assess */.no)(result, { status: [[200, 200]] }),
+            request: (0,lifecycle_report/* engineReadinessRequest */.oA)(profile.label ?? engine ?? 'the engine', healthUrl),
+            latencyMs: clock.now() - sentAt
+        };
+    };
+    // `load`: the first answer that shows the model waiting to be asked for sends the load request, once
+    let loading;
+    const loader = settings.load ? (0,http_probe/* createHttpClient */.uT)(tls) : undefined;
+    const waitStart = deps.startedAt ?? clock.now();
+    const askToLoad = (answer) => {
+        const request = loader && loading === undefined ? loadRequest(url, answer, settings.model) : undefined;
+        if (request === undefined || loader === undefined)
+            return;
+        deps.log(`${prefix}${(0,lifecycle_report/* loadAskedText */.g7)(request.url, request.body.model)}`);
+        const left = Math.max(1, waitStart + settings.timeoutMs - clock.now());
+        loading = loader
+            .send({ url: request.url, method: 'POST', headers: settings.headers, json: request.body }, left, halter.signal)
+            .then((result) => deps.debug?.(`${prefix}${request.url.pathname}: ${(0,wait_report/* probeLine */.tL)(result)}`));
+    };
+    try {
+        const outcome = await waitForModel({
+            expect: expectation(settings),
+            intervalMs: settings.intervalMs,
+            timeoutMs: settings.timeoutMs,
+            requestTimeoutMs: settings.requestTimeoutMs,
+            successThreshold: settings.successThreshold,
+            progressIntervalMs: settings.progressIntervalMs,
+            schedule: settings.schedule,
+            once: deps.once
+        }, {
+            probe,
+            generate: generator ? generator.generate : undefined,
+            engineReady,
+            halter,
+            portWatch: deps.once ? undefined : shared.ports.watchFor(url),
+            readyLine: shared.readyLine,
+            readyAt: shared.readyAt,
+            usualAnsweringMs: shared.usualAnsweringMs,
+            logTellsReady: () => log !== undefined && profile.engine !== undefined,
+            clock,
+            startedAt: deps.startedAt,
+            onEvent: (e) => {
+                askToLoad(e.assessment);
+                const startup = e.type === 'progress' ? shared.progressAt(clock.now()) : undefined;
+                if (e.type === 'lost')
+                    deps.warn(`${prefix}${(0,wait_report/* eventLine */.V8)(e, startup)}`, 'server-lost');
+                else
+                    deps.log(`${prefix}${(0,wait_report/* eventLine */.V8)(e, startup)}`);
+            }
+        });
+        if (!outcome.ready && outcome.reason !== 'timeout' && halter.halted === undefined) {
+            shared.haltFleet?.({ reason: 'cancelled', detail: wait_report/* gateLines */.HN.fleetStopped(url, outcome.reason) });
+        }
+        return { ...outcome, url, engine: engineOf() };
+    }
+    finally {
+        await Promise.all([prober.close(), generator?.close(), health?.prober.close(), loader?.close()]);
+    }
+}
+/**
+ * Before `start` launches anything: a port already held ends the wait at once (`port-busy`), naming the holder;
+ * other processes on the server's GPUs are a warning, or with `gpu-check: fail` end it (`gpu-busy`).
+ */
+async function beforeStart(settings, deps, { preflight, preflightVerdict }) {
+    const start = deps.startedAt ?? deps.clock.now();
+    const found = await preflight(settings.portCheck ? settings.targets.map((t) => t.url) : [], settings.gpuCheck, {
+        env: deps.env
+    });
+    const verdict = preflightVerdict(found, settings.gpuCheck);
+    const gpu = found.gpu;
+    if (gpu.kind === 'unavailable')
+        deps.debug?.((0,lifecycle_report/* gpuUnavailableText */.gu)(gpu.why, gpu.detail));
+    if (verdict.warnGpu && gpu.kind === 'busy')
+        deps.warn((0,lifecycle_report/* gpuBusyText */.BN)(gpu.apps, gpu.gpus), 'gpu-busy');
+    if (verdict.refuse === undefined)
+        return undefined;
+    const halt = {
+        reason: verdict.refuse,
+        detail: verdict.refuse === 'port-busy' && found.portBusy !== undefined
+            ? (0,lifecycle_report/* portBusyText */.m)(found.portBusy)
+            : gpu.kind === 'busy'
+                ? (0,lifecycle_report/* gpuBusyText */.BN)(gpu.apps, gpu.gpus)
+                : verdict.refuse
+    };
+    const results = settings.targets.map(({ url }) => ({
+        ready: false,
+        reason: halt.reason,
+        elapsedMs: deps.clock.now() - start,
+        attempts: 0,
+        models: [],
+        halt,
+        timeline: [],
+        url
+    }));
+    // no history either: a wait that started nothing says nothing of how long the server takes
+    return { ...results[0], results };
+}
+/**
+ * The first local port of the URLs whose listening socket belongs to neither the watched process nor its
+ * descendants (Linux: the socket's inode among their file descriptors), as the halt that ends the wait. Unknown
+ * (no /proc), a holder this user cannot see, or a docker-proxy (a container's published port: the proxy, not the
+ * `docker run` the gate watches, holds it) is not held against the server.
+ */
+function foreignAnswer(settings, pid, deps, { localPort, listenerOwnership, isDockerProxy }) {
+    for (const port of new Set(settings.targets.map((t) => localPort(t.url)))) {
+        if (port === undefined)
+            continue;
+        const o = listenerOwnership(port, pid);
+        if (o.kind !== 'foreign')
+            continue;
+        const holders = o.listeners.flatMap((l) => l.holders);
+        if (holders.length === 0)
+            continue;
+        if (holders.every((h) => isDockerProxy(h.command))) {
+            deps.debug?.((0,lifecycle_report/* dockerProxyText */.y2)(o, pid));
+            continue;
+        }
+        return { port, halt: { reason: 'wrong-server', detail: (0,lifecycle_report/* wrongServerText */.eR)(o, pid) } };
+    }
+    return undefined;
+}
+/** The GPU memory the server's processes hold (nvidia-smi), or undefined without a reading. */
+async function gpuMemoryOf(pid, deps, { gpuSnapshot, memoryHeldBy, processTree }) {
+    const snapshot = await gpuSnapshot({ env: deps.env, timeoutMs: 5_000 });
+    if (snapshot.kind === 'unavailable') {
+        deps.debug?.((0,lifecycle_report/* gpuUnavailableText */.gu)(snapshot.why, snapshot.detail));
+        return undefined;
+    }
+    return memoryHeldBy(snapshot, processTree('/proc', pid)).mib;
+}
+/**
+ * The endpoint the scalar outputs describe: the one ready last when all are, else the first to fail on its
+ * own account (not one halted because another had failed).
+ */
+function representative(results, fleetHalt) {
+    if (results.every((r) => r.ready))
+        return results.reduce((a, b) => (b.elapsedMs > a.elapsedMs ? b : a));
+    const failed = results.filter((r) => !r.ready && (fleetHalt === undefined || r.halt !== fleetHalt));
+    return failed.reduce((a, b) => (b.elapsedMs < a.elapsedMs ? b : a));
+}
+function reportEnvironment(settings, server, facts, deps, { envReport }) {
+    if (settings.envReport.length === 0 || server === undefined)
+        return;
+    const environ = server.environ();
+    if (environ === undefined)
+        facts.envUnreadable = true;
+    else
+        facts.env = envReport(settings.envReport, environ, settings.secrets);
+    wait_report/* gateLines */.HN.environment(facts).forEach((line) => deps.log(line));
+}
+function openHistory(settings, deps) {
+    const auto = settings.historyFile === inputs_settings/* HISTORY_AUTO */.js;
+    const urls = settings.targets.map((t) => t.url.href).join('\n');
+    const file = auto ? deps.defaultHistory?.path : settings.historyFile;
+    // Hashed only for a history that is on: nothing reads the key of one that is off.
+    const key = settings.historyKey ?? (file === undefined ? '' : (0,store/* historyKey */.Ox)(urls, settings.model, settings.start));
+    const history = loadHistory(file, key, auto ? deps.defaultHistory?.notice : undefined);
+    for (const n of history.notices)
+        deps.notice(n, 'history');
+    for (const w of history.warnings)
+        deps.warn(w, 'history');
+    return history;
+}
+/** The wait is over: this run against the earlier ones (warnings for a regression and a changed environment), then recorded. */
+function settle({ settings, outcome, facts, profile, history, deps, readyAt }) {
+    const phases = profile.finish(readyAt);
+    const engineLabel = profile.label;
+    const usualPhaseSeconds = history.usual?.phaseSeconds;
+    // A cancelled wait says nothing about how long the server takes.
+    if (outcome.reason === 'cancelled')
+        return { engineLabel, phases, usualPhaseSeconds };
+    const env = facts.env && Object.fromEntries(facts.env.flatMap((e) => (e.value === undefined ? [] : [[e.name, e.value]])));
+    const run = {
+        v: 1,
+        key: history.key,
+        at: new Date(deps.clock.wallMs()).toISOString(),
+        ready: outcome.ready,
+        reason: outcome.reason,
+        elapsedSeconds: gate_round1(outcome.elapsedMs / 1000),
+        ...(facts.startupMs === undefined ? {} : { startupSeconds: gate_round1(facts.startupMs / 1000) }),
+        ...(outcome.ready && outcome.firstResponseMs !== undefined
+            ? { answeringSeconds: gate_round1((outcome.elapsedMs - outcome.firstResponseMs) / 1000) }
+            : {}),
+        ...(profile.engine === undefined ? {} : { engine: profile.engine }),
+        phases: phases.map((p) => ({ name: p.name, seconds: p.seconds })),
+        ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') }),
+        ...smokeRecord(outcome, settings)
+    };
+    // a history file another job holds locked must not keep this one past its deadline
+    const findings = recordRun(history, run, settings.regressionThresholdPercent, settings.regressionMinRuns, settings.timeoutMs - outcome.elapsedMs, settings.throughputRegressionPercent);
+    if (findings.regression !== undefined && !settings.failOnRegression)
+        deps.warn(findings.regression, 'regression');
+    if (findings.throughputRegression !== undefined && !settings.failOnRegression)
+        deps.warn(findings.throughputRegression, 'throughput-regression');
+    if (findings.drift !== undefined)
+        deps.warn(findings.drift, 'drift');
+    for (const n of findings.notices)
+        deps.notice(n, 'history');
+    return { engineLabel, phases, usualPhaseSeconds, ...findings };
+}
+const gate_round1 = (x) => Math.round(x * 10) / 10;
+/** The smoke test's medians for the history, when it measured them. */
+function smokeRecord(outcome, settings) {
+    const smoke = outcome.smoke;
+    if (smoke?.ttftMs === undefined || smoke.decodeTokensPerSecond === undefined || settings.smoke === undefined)
+        return {};
+    return {
+        ttftMs: gate_round1(smoke.ttftMs),
+        decodeTokensPerSecond: gate_round1(smoke.decodeTokensPerSecond),
+        smokeTokens: settings.smoke.tokens
+    };
+}
+
+;// CONCATENATED MODULE: ./src/server/job-end.ts
+/** State names, as the runner passes them back: `STATE_<name>`. */
+const NAMES = { pid: 'server-pid', timeoutMs: 'stop-timeout-ms', logFile: 'server-log-file', logLines: 'log-lines' };
+/** The state to save after the wait, or undefined when the post step has nothing to do. */
+function jobEndState(settings, server) {
+    // only a server this step launched is this job's to stop: one given by `pid` belongs to whoever started it
+    if (settings.start === undefined || settings.stop !== 'job-end' || server?.pid === undefined)
+        return undefined;
+    return {
+        [NAMES.pid]: String(server.pid),
+        [NAMES.timeoutMs]: String(settings.stopTimeoutMs),
+        [NAMES.logFile]: server.logFile ?? '',
+        [NAMES.logLines]: String(settings.logLines)
+    };
+}
+/** Reads the state back (`get` returns '' for a name not saved); undefined when the main step saved none. */
+function readJobEndState(get) {
+    const pid = Number(get(NAMES.pid));
+    if (!Number.isInteger(pid) || pid < 2)
+        return undefined;
+    const timeoutMs = Number(get(NAMES.timeoutMs));
+    const logLines = Number(get(NAMES.logLines));
+    return {
+        pid,
+        timeoutMs: Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : 30_000,
+        logFile: get(NAMES.logFile) || undefined,
+        logLines: Number.isInteger(logLines) && logLines >= 0 ? logLines : 50
+    };
+}
+
+// EXTERNAL MODULE: ./src/inputs/secrets.ts
+var secrets = __webpack_require__(3332);
+;// CONCATENATED MODULE: ./src/wait/conclusion.ts
+/**
+ * What must happen once the wait is over, decided once for every front end (the action, the CLI, and later a
+ * job-end step and a one-shot check): the outputs, the final line, the log tail, the diagnostics to run, fail or
+ * warn, the exit code. A front end only carries it out in its medium. Pure: no I/O, nothing of GitHub or a shell.
+ */
+
+
+
+
+
+/** The report's view of the settings, for `url` (the endpoint the outcome describes). */
+const reportContext = (s, url) => ({
+    url,
+    expect: expectation(s),
+    timeoutMs: s.timeoutMs
+});
+/** Each endpoint's smoke test that could not measure throughput, in words. */
+function smokeProblems(outcome) {
+    const fleet = outcome.results.length > 1;
+    const messages = outcome.results.flatMap((r) => r.smoke?.problem === undefined ? [] : [(0,smoke_report/* smokeProblemMessage */.c7)(r.smoke, fleet ? r.url : undefined)]);
+    return messages.length === 0 ? undefined : messages.join('\n');
+}
+const smokeFailed = (r) => r.smoke?.problem !== undefined;
+function conclude(gateOutcome, settings) {
+    const smokeMessage = gateOutcome.ready ? smokeProblems(gateOutcome) : undefined;
+    const failSmoke = smokeMessage !== undefined && settings.smoke?.failOnError === true;
+    // Ready means ready: with fail-on-error, a server that cannot generate a measured stream is not.
+    const outcome = failSmoke
+        ? {
+            ...gateOutcome,
+            ready: false,
+            reason: 'smoke-failed',
+            results: gateOutcome.results.map((r) => (smokeFailed(r) ? { ...r, ready: false, reason: 'smoke-failed' } : r))
+        }
+        : gateOutcome;
+    const context = reportContext(settings, outcome.url);
+    const tail = outcome.ready ? undefined : outcome.server?.logTail;
+    const verdict = outcome.ready
+        ? undefined
+        : {
+            kind: outcome.reason === 'timeout' && !settings.failOnTimeout ? 'warn' : 'fail',
+            message: failSmoke ? smokeMessage : (0,wait_report/* failureMessage */.oh)(outcome, context)
+        };
+    const regression = outcome.profile?.regression;
+    const failedRegression = settings.failOnRegression ? regression : undefined;
+    const failedThroughput = settings.failOnRegression ? outcome.profile?.throughputRegression : undefined;
+    return {
+        outcome,
+        ready: outcome.ready,
+        outputs: Object.fromEntries(Object.entries((0,wait_report/* outputs */.V4)(outcome)).map(([name, value]) => [name, (0,secrets/* redact */.E$)(value, settings.secrets)])),
+        finalLine: (0,wait_report/* finalLine */.R2)(outcome),
+        logTail: tail && {
+            title: (0,wait_report/* logTailTitle */.Nn)(tail, outcome.server?.logFile),
+            lines: tail.map((line) => `${line.number}: ${line.text}`)
+        },
+        // A cancelled job must end within a second; the diagnostics could take minutes.
+        diagnostics: outcome.ready || outcome.reason === 'cancelled' ? [] : settings.diagnostics,
+        verdict,
+        failedRegression,
+        failedThroughput,
+        smokeWarning: failSmoke ? undefined : smokeMessage,
+        exitCode: verdict?.kind === 'fail' || failedRegression !== undefined || failedThroughput !== undefined ? 1 : 0,
+        context,
+        jobEndState: jobEndState(settings, outcome.server)
+    };
+}
+
+;// CONCATENATED MODULE: ./src/action/after-first-probe.ts
+/**
+ * What the action loads once its first probe is on its way (see src/wait/first-probe.ts): the gate, the
+ * conclusion and the job summary, most of the action's own code. One module, so that the bundle has one chunk for
+ * them.
+ */
+
+
+
+
+
+
+/***/ }),
+
+/***/ 3474:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Z: () => (/* binding */ matchModel)
+/* harmony export */ });
+/**
+ * Finds `wanted` among the listed models, from the strictest fit to the loosest: an id equal to it; equal but
+ * for case; ending with `/<wanted>` (a path or an `org/name` repo id); containing it (so `kimi` finds
+ * `/shared/kimi-k2.5-int4`). The first kind of fit that finds exactly one id wins; one that finds several is
+ * ambiguous, since `llama-3.1-8b` among `llama-3.1-8b-instruct-lora-sql` and `llama-3.1-8b-instruct` would pick
+ * whichever the server lists first, and `model-id` would then point the benchmark at it.
+ */
+function matchModel(models, wanted) {
+    const exact = models.find((m) => m.id === wanted);
+    if (exact)
+        return { kind: 'found', model: exact, how: 'exact' };
+    const needle = wanted.toLowerCase();
+    const tiers = [
+        ['case-insensitive', (id) => id === needle],
+        ['path', (id) => id.endsWith(`/${needle}`)],
+        ['contains', (id) => id.includes(needle)]
+    ];
+    for (const [how, fits] of tiers) {
+        const found = models.filter((m) => fits(m.id.toLowerCase()));
+        // the same id listed twice (a list that repeats an entry) is one model, not a choice
+        if (found.length > 0 && found.every((m) => m.id === found[0].id))
+            return { kind: 'found', model: found[0], how };
+        if (found.length > 1)
+            return { kind: 'ambiguous', candidates: found };
+    }
+    return { kind: 'missing' };
+}
+
+
+/***/ }),
+
+/***/ 6933:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Gy: () => (/* binding */ answerWords),
+/* harmony export */   XY: () => (/* binding */ generatedWords),
+/* harmony export */   _U: () => (/* binding */ errorHasWords),
+/* harmony export */   yU: () => (/* binding */ someOf)
+/* harmony export */ });
+/* harmony import */ var _wait_assess_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(7443);
+/* harmony import */ var _http_probe_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(242);
+/* harmony import */ var _lifecycle_report_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(7205);
+/** An answer in words: its one-line summary (the log, the timeline) and its detail (why it is not ready). */
+
+
+
+const ERROR_WORDS = {
+    ECONNREFUSED: 'connection refused',
+    ECONNRESET: 'connection reset by the server',
+    UND_ERR_SOCKET: 'connection closed by the server before a complete answer',
+    EPIPE: 'connection closed by the server',
+    ENOTFOUND: 'host not found (DNS)',
+    EAI_AGAIN: 'host name lookup failed for now (DNS)',
+    EHOSTUNREACH: 'host unreachable',
+    ENETUNREACH: 'network unreachable',
+    ETIMEDOUT: 'connection attempt timed out',
+    UND_ERR_CONNECT_TIMEOUT: 'connection attempt timed out',
+    HPE_INVALID_CONSTANT: 'the answer is not valid HTTP',
+    TOO_MANY_REDIRECTS: `more than ${_http_probe_js__WEBPACK_IMPORTED_MODULE_1__/* .MAX_REDIRECTS */ .NX} redirects (a redirect loop?)`,
+    BAD_REDIRECT: 'redirected to a URL that is not http:// or https://'
+};
+/** What a proxy did when the connection to it failed (`PROXY_<code>`, see the probe). */
+const PROXY_WORDS = {
+    ECONNREFUSED: 'refused the connection',
+    ENOTFOUND: 'was not found (DNS)',
+    EAI_AGAIN: 'could not be looked up for now (DNS)',
+    EHOSTUNREACH: 'is unreachable',
+    ENETUNREACH: 'is on an unreachable network',
+    ETIMEDOUT: 'did not accept the connection in time',
+    UND_ERR_CONNECT_TIMEOUT: 'did not accept the connection in time',
+    CLOSED: 'closed the connection before the tunnel was open'
+};
+/**
+ * The words of an error code, or of a proxy's (`viaProxy`: a `PROXY_<code>`, said after "the proxy \u2026");
+ * undefined for a code without words of its own.
+ */
+function codeWords(code, viaProxy) {
+    if (!viaProxy)
+        return ERROR_WORDS[code];
+    const own = code.slice('PROXY_'.length);
+    return PROXY_WORDS[own] ?? (ERROR_WORDS[own] === undefined ? undefined : `failed: ${ERROR_WORDS[own]}`);
+}
+/** Whether an error code has words of its own (else its message is quoted). */
+const errorHasWords = (code, viaProxy = false) => codeWords(code, viaProxy) !== undefined;
+/** The first `max` ids, then how many more of `total`. */
+function someOf(ids, max, total = ids.length) {
+    const named = ids.slice(0, max).map((id) => (0,_wait_assess_js__WEBPACK_IMPORTED_MODULE_0__/* .clip */ .$Q)(id, 200));
+    return total > named.length ? `${named.join(', ')} and ${total - named.length} more` : named.join(', ');
+}
+/** A generation request that produced a token: its arrival is the news, not its body. */
+const generatedWords = (request) => ({ summary: `${request} generated`, detail: '' });
+/** `expect`: what the answer was judged against (the words name the model, the text or the pattern it lacks). */
+function answerWords(answer, expect) {
+    if (answer.engineReadiness !== undefined)
+        return withEngineReadinessWords(answer, expect);
+    if (answer.generation !== undefined)
+        return withGenerationWords(answer, expect);
+    if (answer.error !== undefined)
+        return errorWords(answer, answer.error);
+    const status = `HTTP ${answer.status}`;
+    const said = answer.said ? ` ${answer.said}` : '';
+    if (answer.state === 'fatal' && answer.candidates === undefined) {
+        return {
+            summary: `${status}${said}`,
+            detail: `the server refused the request as ${answer.status === 401 ? 'unauthenticated' : 'forbidden'}: ` +
+                'set "api-key" to the key the server was started with (sent as "Authorization: Bearer <key>"), ' +
+                'or pass the header it expects with "headers"'
+        };
+    }
+    if (answer.state === 'waiting' && answer.missing === undefined)
+        return { summary: `${status}${said}`, detail: `${status} is not an accepted status` };
+    if (answer.missing?.what === 'completion') {
+        return {
+            summary: `${status} ${answer.said ?? 'with an empty body'} \u2014 not a completion`,
+            detail: `the answer is not a ${answer.missing.route} completion`
+        };
+    }
+    const { models } = answer;
+    const listed = models === undefined
+        ? ''
+        : models.length === 0
+            ? ', lists no models'
+            : `, serving [${someOf(models, models.length, answer.modelCount)}]`;
+    const summary = `${status}${listed || said}`;
+    if (answer.candidates !== undefined) {
+        const words = (0,_lifecycle_report_js__WEBPACK_IMPORTED_MODULE_2__/* .ambiguousModelText */ .Bv)(expect.model ?? '', answer.candidates);
+        return { summary: `${summary} \u2014 ${words.summary}`, detail: words.detail };
+    }
+    if (answer.missing === undefined)
+        return { summary, detail: '' };
+    const why = missingWords(answer.missing, answer, expect);
+    return { summary: `${summary} \u2014 ${why}`, detail: why };
+}
+/** What a model list or body lacks (a generation answer that is no completion is told above, in its own words). */
+function missingWords(missing, answer, expect) {
+    switch (missing.what) {
+        case 'model-list':
+            return `the answer is not a model list, so "${expect.model}" cannot be found in it${missing.truncated ? ' (body over 1 MiB, cut)' : ''}`;
+        case 'model':
+            return answer.models?.length
+                ? `"${expect.model}" is not among the listed models`
+                : `"${expect.model}" is not listed yet`;
+        case 'model-loaded':
+            return `"${missing.id}" is listed but still loading (${missing.loading})`;
+        case 'model-unloaded':
+            return (0,_lifecycle_report_js__WEBPACK_IMPORTED_MODULE_2__/* .unloadedModelText */ .$y)(missing.id);
+        case 'match':
+            return `the body does not contain "${expect.match}"`;
+        case 'match-regex-in-time':
+            return `${String(expect.matchRegex)} ran out of time on the body (it backtracks too much: simplify "match-regex")`;
+        case 'match-regex':
+            return `the body does not match ${String(expect.matchRegex)}`;
+    }
+}
+function errorWords(answer, code) {
+    if (answer.plainHttp !== undefined) {
+        const to = answer.plainHttp.redirectedTo;
+        const where = to === undefined ? 'the server' : `${new URL(to).host} (where the server redirected)`;
+        return {
+            summary: 'TLS error: the server answered in plain HTTP, not TLS',
+            detail: `${where} speaks plain HTTP on this port, not HTTPS (${code}): ` +
+                (to === undefined
+                    ? 'use an http:// URL'
+                    : `its redirect to ${to} is to a port without TLS: fix the redirect, or give the final address with http://`) +
+                '; "ca-cert" and "insecure-tls" cannot help'
+        };
+    }
+    if (answer.state === 'fatal' && answer.candidates === undefined) {
+        return {
+            summary: `TLS error: ${answer.said}`,
+            detail: `the server's certificate was not accepted (${code}): ${answer.said}. ` +
+                'Give its CA certificate with "ca-cert", or set "insecure-tls: true" to skip the check'
+        };
+    }
+    if (code === 'TIMEOUT') {
+        const summary = answer.status === undefined
+            ? 'no answer (request timed out)'
+            : `HTTP ${answer.status}, but the body did not arrive in time`;
+        return { summary, detail: summary };
+    }
+    const viaProxy = answer.proxy !== undefined;
+    const known = codeWords(code, viaProxy);
+    const words = viaProxy
+        ? `the proxy ${answer.proxy} ${known ?? `failed: ${answer.said}`}`
+        : (known ?? `${answer.said} (${code})`);
+    const summary = answer.status === undefined ? words : `HTTP ${answer.status}, then ${words}`;
+    return { summary, detail: summary };
+}
+/** A listed model's answer with the engine's own readiness answer (SGLang's /health) that followed it. */
+function withEngineReadinessWords(answer, expect) {
+    const { request, answer: engine } = answer.engineReadiness;
+    const listed = answerWords({ ...answer, state: 'ready', engineReadiness: undefined }, expect).summary;
+    const said = answerWords(engine, { status: [] });
+    const summary = `${listed} \u2014 ${request}: ${said.summary}`;
+    return {
+        summary,
+        detail: engine.state === 'ready' ? '' : `the model is listed, but ${request} says not ready yet: ${said.summary}`
+    };
+}
+/** A listed model's answer with the generation request that followed it. */
+function withGenerationWords(answer, expect) {
+    const { request, answer: generation } = answer.generation;
+    // The model was listed and ready when the generation request went out.
+    const listed = answerWords({ ...answer, state: 'ready', generation: undefined }, expect).summary;
+    if (generation.state === 'ready')
+        return { summary: `${listed} \u2014 ${generatedWords(request).summary}`, detail: '' };
+    // A generation request expects nothing but a 2xx answer: its words need no expectation.
+    const said = answerWords(generation, { status: [] });
+    return {
+        summary: `${listed} \u2014 ${request}: ${said.summary}`,
+        detail: answer.state === 'fatal'
+            ? `${request}: ${said.detail}`
+            : `the model is listed, but ${request} failed: ${said.summary}`
+    };
+}
+
+
+/***/ }),
+
+/***/ 7205:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   $y: () => (/* binding */ unloadedModelText),
+/* harmony export */   BN: () => (/* binding */ gpuBusyText),
+/* harmony export */   Bv: () => (/* binding */ ambiguousModelText),
+/* harmony export */   eR: () => (/* binding */ wrongServerText),
+/* harmony export */   g7: () => (/* binding */ loadAskedText),
+/* harmony export */   gu: () => (/* binding */ gpuUnavailableText),
+/* harmony export */   m: () => (/* binding */ portBusyText),
+/* harmony export */   oA: () => (/* binding */ engineReadinessRequest),
+/* harmony export */   y2: () => (/* binding */ dockerProxyText)
+/* harmony export */ });
+/* unused harmony exports stopLines, NOTHING_TO_STOP, jobEndErrorText, jobEndSummaryErrorText, jobEndSummary */
+/* harmony import */ var _wait_report_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(912);
+
+const list = (items) => items.map((i) => `"${i}"`).join(', ');
+/** A `model` several listed ids contain, none of them exactly: stable words, so the summary is stable. */
+function ambiguousModelText(model, candidates) {
+    return {
+        summary: `"${model}" fits ${candidates.length} listed models`,
+        detail: `"${model}" fits ${candidates.length} listed models and is none of them exactly: ${list(candidates)}. ` +
+            'Give the exact id as "model" (an id ending with /<model> or equal to it ignoring case also counts as exact)'
+    };
+}
+/** A model the server lists but loads only when asked (llama.cpp's router mode, LM Studio). */
+const unloadedModelText = (id) => `"${id}" is listed but not loaded: the server loads it only when asked (set "load: true" to have it loaded)`;
+const s1 = (seconds) => `${seconds.toFixed(1)}s`;
+const pidList = (pids) => `${pids.length === 1 ? 'pid' : 'pids'} ${pids.join(', ')}`;
+/** How a server was stopped (`wait-for-model stop`, the job-end step): what was sent, how it exited, its GPU memory. */
+function stopLines(r) {
+    if (r.outcome === 'not-running')
+        return [{ level: 'info', text: `Process ${r.pid} is not running: nothing to stop.` }];
+    const what = r.scope === 'group'
+        ? `the server's process group ${r.pid} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
+        : `the server ${r.pid} and its child processes (${r.pids.length} in all)`;
+    const lines = [];
+    const how = r.exitCode !== undefined && r.exitCode !== null
+        ? `, exit code ${r.exitCode}`
+        : r.exitSignal
+            ? `, ended by ${r.exitSignal}`
+            : '';
+    if (r.outcome === 'exited') {
+        lines.push({
+            level: 'info',
+            text: r.signal === 'SIGKILL'
+                ? `Stopped ${what}: it did not exit after SIGTERM, so SIGKILL; gone ${s1(r.secondsToExit ?? 0)} after SIGTERM${how}.`
+                : `Stopped ${what}: SIGTERM, gone after ${s1(r.secondsToExit ?? 0)}${how}.`
+        });
+    }
+    else {
+        lines.push({
+            level: 'warning',
+            text: `Could not stop ${what}: still running after SIGTERM and SIGKILL: ${pidList(r.survivors ?? [])}.`
+        });
+    }
+    const g = r.gpu;
+    if (g.kind === 'released')
+        lines.push({
+            level: 'info',
+            text: `Its GPU memory (${g.mib > 0 ? `${g.mib} MiB` : 'an amount nvidia-smi does not show'}) was released ${s1(g.seconds)} after SIGTERM.`
+        });
+    else if (g.kind === 'held')
+        lines.push({
+            level: 'warning',
+            text: `Its GPU memory was not released: ${g.mib > 0 ? `${g.heldMib} of ${g.mib} MiB` : 'an amount nvidia-smi does not show'} still held ${s1(g.seconds)} after SIGTERM` +
+                `${g.pids.length ? ` (${pidList(g.pids)})` : ''}; the next job on this machine may run out of GPU memory.`
+        });
+    else if (g.kind === 'none')
+        lines.push({ level: 'debug', text: 'Its processes held no GPU memory.' });
+    else
+        lines.push({ level: 'debug', text: `GPU memory not looked at (nvidia-smi: ${g.why}).` });
+    return lines;
+}
+/** `process 1234 (python -m vllm \u2026)`, or what can be said of a socket whose holder this user cannot see. */
+function listenerText(l) {
+    if (l.holders.length === 0)
+        return `a process this user cannot see (listening on ${l.address}, socket inode ${l.inode})`;
+    return l.holders.map((h) => `process ${h.pid}${h.command ? ` (${h.command})` : ''}`).join(' and ');
+}
+const holderPids = (listeners) => [
+    ...new Set(listeners.flatMap((l) => l.holders.map((h) => h.pid)))
+];
+/** Before `start`: something already listens on the URL's port (a server an earlier job left behind). */
+function portBusyText(owner) {
+    const pids = holderPids(owner.listeners);
+    return (`Port ${owner.port} is already in use by ${owner.listeners.map(listenerText).join('; ')}: the server "start" ` +
+        'would launch could not listen there, and the one already there would answer the gate. ' +
+        (pids.length
+            ? `Stop it first (wait-for-model stop --pid ${pids[0]}, or kill ${pids.join(' ')}), `
+            : 'Stop it first, ') +
+        'or give the new server another port');
+}
+/** With `start` or `pid`: the port answers, but from a process that is not the watched server or its children. */
+function wrongServerText(o, watchedPid) {
+    return (`Port ${o.port} is answered by ${o.listeners.map(listenerText).join('; ')}, not by the server being watched ` +
+        `(pid ${watchedPid}) or its child processes: an earlier server still holds the port, or the watched one ` +
+        'listens elsewhere. Its answers say nothing about the server being waited for');
+}
+/** Before `start`: other processes hold memory on the GPUs the server will use. */
+function gpuBusyText(apps, gpus) {
+    const where = (uuid) => {
+        const gpu = gpus.find((g) => g.uuid === uuid);
+        return gpu === undefined ? uuid : `GPU ${gpu.index}`;
+    };
+    const each = apps.map((a) => `pid ${a.pid} (${a.processName}) ${a.usedMiB === undefined ? 'an unknown amount' : `${a.usedMiB} MiB`} on ${where(a.gpuUuid)}`);
+    return `Other processes hold memory on the GPUs the server will use: ${each.join('; ')}`;
+}
+/** The post step, when the main step left it no server to stop (none launched by `start`, or `stop: never`). */
+const NOTHING_TO_STOP = 'No server to stop at the job end: none was launched by "start" with "stop: job-end".';
+/** The post step could not stop the server (an error of its own, never the job's failure). */
+const jobEndErrorText = (pid, message) => `Could not stop the server${pid === undefined ? '' : ` (pid ${pid})`} at the job end: ${message}`;
+/** The server was stopped, but the job summary could not be written. */
+const jobEndSummaryErrorText = (message) => `The server was stopped, but the job summary could not be written: ${message}`;
+/** The job summary's section on the job-end stop: how it stopped, how long it took, its GPU memory, and why not cleanly. */
+function jobEndSummary(end) {
+    const r = end.record;
+    const g = r.gpu;
+    const rows = [
+        ['Server process', `pid ${r.pid} (${r.scope === 'group' ? 'its process group' : 'with its child processes'})`],
+        [
+            'Result',
+            r.outcome === 'not-running'
+                ? 'already gone'
+                : r.outcome === 'survived'
+                    ? `\u26a0\ufe0f still running after SIGKILL: pid ${(r.survivors ?? []).join(', ')}`
+                    : end.clean
+                        ? '\u2705 stopped'
+                        : '\u26a0\ufe0f stopped, not cleanly'
+        ]
+    ];
+    if (r.signal !== undefined)
+        rows.push(['Last signal sent', r.signal]);
+    if (r.exitCode !== undefined && r.exitCode !== null)
+        rows.push(['Exit code', String(r.exitCode)]);
+    if (r.exitSignal)
+        rows.push(['Ended by', r.exitSignal]);
+    if (r.secondsToExit !== undefined)
+        rows.push(['Gone after SIGTERM', `${s1(r.secondsToExit)}`]);
+    if (g.kind === 'released') {
+        rows.push(['GPU memory released after SIGTERM', s1(g.seconds)]);
+        rows.push(['GPU memory released', g.mib > 0 ? `${g.mib} MiB` : 'an amount nvidia-smi does not show']);
+    }
+    else if (g.kind === 'held')
+        rows.push(['GPU memory', `\u26a0\ufe0f ${g.heldMib} of ${g.mib} MiB still held after ${s1(g.seconds)}`]);
+    else if (g.kind === 'none')
+        rows.push(['GPU memory', 'none held']);
+    else
+        rows.push(['GPU memory', `not looked at (nvidia-smi: ${g.why})`]);
+    const lines = ['### wait-for-model: server stopped at the job end', '', '| | |', '|---|---|'];
+    lines.push(...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`), '');
+    if (end.logTail !== undefined) {
+        lines.push(`#### ${logTailTitle(end.logTail, end.logFile)}`, '');
+        lines.push(fenced(end.logTail.map((l) => `${l.number}: ${l.text}`).join('\n')), '');
+    }
+    return `${lines.join('\n')}\n`;
+}
+/** A debug line: the GPU pre-flight had no reading (a machine without GPUs is no reason to say more). */
+const gpuUnavailableText = (why, detail) => `GPU check skipped: no reading from nvidia-smi (${why}${detail ? `: ${detail}` : ''}).`;
+/** A debug line: the port is a container's, published by docker-proxy; whose container cannot be told from here. */
+const dockerProxyText = (o, watchedPid) => `Port ${o.port} is held by docker-proxy (a container's published port), not by process ${watchedPid}: taken as ` +
+    "the watched server's, since a container's sockets are not in this machine's network namespace.";
+/** The engine's own readiness answer, as the log and the summary name it: `SGLang GET /health`. */
+const engineReadinessRequest = (engine, url) => `${engine} GET ${url.pathname}`;
+/** `load: true`: the request that asks the server to load the model has gone out. */
+const loadAskedText = (url, model) => `Asked the server to load "${String(model)}": POST ${url.pathname}`;
+
+
+/***/ }),
+
+/***/ 8478:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   $P: () => (/* binding */ phaseMarkdown),
+/* harmony export */   De: () => (/* binding */ phaseChangeText),
+/* harmony export */   Fr: () => (/* binding */ regressionText),
+/* harmony export */   Ir: () => (/* binding */ driftWarning),
+/* harmony export */   LU: () => (/* binding */ driftText),
+/* harmony export */   Ud: () => (/* binding */ etaText),
+/* harmony export */   l_: () => (/* binding */ progressText)
+/* harmony export */ });
+/* unused harmony exports bar, phaseGantt */
+/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(9842);
+
+const s1 = (seconds) => `${seconds.toFixed(1)}s`;
+const about = (ms) => (ms < 1000 ? 'almost done' : `about ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_0__/* .formatDuration */ .a3)(ms)} left`);
+/** `loading weights 45% (29/64 shards), about 1m10s left; ready in about 4m30s going by earlier runs`. */
+function progressText(phase, phaseLeftMs, against) {
+    const p = phase.progress?.last;
+    const parts = [
+        p === undefined
+            ? `${phase.name} for ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_0__/* .formatDuration */ .a3)(phase.inPhaseMs)}`
+            : `${phase.name} ${Math.floor((p.n / p.total) * 100)}% (${p.n}/${p.total} ${phase.progress?.unit})`
+    ];
+    if (phaseLeftMs !== undefined)
+        parts[0] += `, ${about(phaseLeftMs)}`;
+    if (against !== undefined)
+        parts.push(etaText(against));
+    return parts.join('; ');
+}
+/**
+ * `ready in about 4m30s going by earlier runs`; once past that, how much slower: `1m05s slower than earlier runs,
+ * which were ready after 40.0s`, or for a phase without a count `12.0s longer than its usual 30.0s in earlier runs`.
+ */
+function etaText(e) {
+    if (e.kind === 'ready-in')
+        return `ready in about ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_0__/* .formatDuration */ .a3)(Math.max(e.ms, 1000))} going by earlier runs`;
+    if (e.phase !== undefined)
+        return `${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_0__/* .formatDuration */ .a3)(e.overMs)} longer than its usual ${s1(e.usualMs / 1000)} in earlier runs`;
+    return `${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_0__/* .formatDuration */ .a3)(e.overMs)} slower than earlier runs, which were ready after ${s1(e.usualMs / 1000)}`;
+}
+/** `now loading weights (initializing took 12.3s)`. */
+const phaseChangeText = (name, previous) => `now ${name}${previous ? ` (${previous.name} took ${s1(previous.seconds)}${previous.printed ? ' by its own count' : ''})` : ''}`;
+const BLOCKS = ['', '\u258f', '\u258e', '\u258d', '\u258c', '\u258b', '\u258a', '\u2589'];
+const BAR_WIDTH = 24;
+/** A bar of `fraction` \u00d7 BAR_WIDTH cells, in eighths of a cell (any time at all shows as one eighth). */
+function bar(fraction) {
+    const f = Math.min(1, Math.max(0, fraction));
+    const eighths = f > 0 ? Math.max(1, Math.round(f * BAR_WIDTH * 8)) : 0;
+    return '\u2588'.repeat(Math.floor(eighths / 8)) + BLOCKS[eighths % 8];
+}
+const clock = (totalSeconds) => {
+    const t = Math.max(0, Math.round(totalSeconds));
+    return [Math.floor(t / 3600), Math.floor(t / 60) % 60, t % 60].map((n) => String(n).padStart(2, '0')).join(':');
+};
+/** A Mermaid gantt chart of the phases end to end (GitHub draws it in job summaries). */
+function phaseGantt(phases, engineLabel) {
+    const total = phases.reduce((sum, p) => sum + Math.max(1, p.seconds), 0);
+    const lines = [
+        '```mermaid',
+        'gantt',
+        `  title ${engineLabel} startup`,
+        '  dateFormat HH:mm:ss',
+        `  axisFormat ${total < 3600 ? '%M:%S' : '%H:%M'}`,
+        `  section ${engineLabel}`
+    ];
+    let at = 0;
+    for (const p of phases) {
+        // A bar is at least a second wide so that it shows; the label carries the exact figure.
+        const width = Math.max(1, p.seconds);
+        lines.push(`  ${`${p.name} ${s1(p.seconds)}`.replace(/[:;#]/g, ' ')} : ${clock(at)}, ${clock(at + width)}`);
+        at += width;
+    }
+    lines.push('```');
+    return lines.join('\n');
+}
+/**
+ * The summary's phase section: the chart, and a table of the numbers with proportional bars (and the usual
+ * figures when there is history). Figures the engine printed itself are marked.
+ */
+function phaseMarkdown(phases, engineLabel, usual) {
+    if (phases.length === 0)
+        return '';
+    const longest = Math.max(...phases.map((p) => p.seconds), 0.001);
+    const total = phases.reduce((sum, p) => sum + p.seconds, 0);
+    const withUsual = usual !== undefined && usual.size > 0;
+    // A chart of one bar (a run that failed in its first phase) shows nothing the table does not.
+    const lines = ['#### Startup phases', '', ...(phases.length > 1 ? [phaseGantt(phases, engineLabel), ''] : [])];
+    lines.push(withUsual ? '| phase | seconds | usual | share | |' : '| phase | seconds | share | |', withUsual ? '|---|---:|---:|---:|---|' : '|---|---:|---:|---|');
+    for (const p of phases) {
+        const share = `${total > 0 ? Math.round((p.seconds / total) * 100) : 0}%`;
+        const seconds = `${p.seconds.toFixed(1)}${p.printed ? ' *' : ''}`;
+        const u = usual?.get(p.name);
+        const cells = withUsual
+            ? [p.name, seconds, u === undefined ? '\u2014' : u.toFixed(1), share, bar(p.seconds / longest)]
+            : [p.name, seconds, share, bar(p.seconds / longest)];
+        lines.push(`| ${cells.join(' | ')} |`);
+    }
+    if (phases.some((p) => p.printed))
+        lines.push('', `\\* as ${engineLabel} reported it; the other figures are measured from its log.`);
+    return `${lines.join('\n')}\n`;
+}
+/** The warning for a startup slower than usual. */
+function regressionText(r) {
+    const grew = r.grewMost
+        ? `; ${r.grewMost.name} grew most: ${s1(r.grewMost.seconds)} against ${s1(r.grewMost.usual)}`
+        : '';
+    return (`Startup took ${s1(r.seconds)}, ${r.percent.toFixed(1)}% over the median of ${s1(r.expectedSeconds)} ` +
+        `of the last ${r.runs} ready run${r.runs === 1 ? '' : 's'}${grew}.`);
+}
+const value = (v) => (v === undefined ? 'unset' : JSON.stringify(v));
+/** `NCCL_PROTO was "LL" in the last 5 runs, now unset`. */
+const driftText = (d) => `${d.name} was ${value(d.was)} in the last ${d.runs === 1 ? 'run' : `${d.runs} runs`}, now ${value(d.now)}`;
+function driftWarning(drifts) {
+    return `The server's environment changed since the previous run with this history key: ${drifts.map(driftText).join('; ')}.`;
+}
+
+
+/***/ }),
+
+/***/ 1542:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   X4: () => (/* binding */ smokeRows),
+/* harmony export */   ZI: () => (/* binding */ throughputRegressionText),
+/* harmony export */   c7: () => (/* binding */ smokeProblemMessage),
+/* harmony export */   zv: () => (/* binding */ smokeLines)
+/* harmony export */ });
+/* harmony import */ var _smoke_frames_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(8855);
+/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(9842);
+/* harmony import */ var _profile_report_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(8478);
+/* harmony import */ var _engines_log_markers_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(1995);
+
+
+
+
+/** `312 ms`, as the `ttft-ms` output gives it. */
+const ttftText = (ms) => `${Math.round(ms)} ms`;
+/** `49.8 tokens/s`, as the `decode-tokens-per-second` output gives it. */
+const rateText = (perSecond) => `${perSecond.toFixed(1)} tokens/s`;
+const SOURCE_WORDS = {
+    'usage.completion_tokens': "the engine's usage.completion_tokens",
+    'timings.predicted_n': "the engine's timings.predicted_n",
+    eval_count: "the engine's eval_count",
+    'details.generated_tokens': "the engine's details.generated_tokens",
+    chunks: 'the streamed chunks (the engine gave no count)'
+};
+const sourceText = (source) => SOURCE_WORDS[source];
+const smokeLines = {
+    /** Before the first request. */
+    start: (requests, tokens, request) => `Smoke test: ${requests} streamed generation request${requests === 1 ? '' : 's'} of ${tokens} tokens` +
+        `${request === undefined ? '' : ` (${request})`}, one after another`,
+    measured: (index, requests, m) => `Smoke test ${index + 1}/${requests}: first token after ${ttftText(m.ttftMs)}; ${m.tokens} token${m.tokens === 1 ? '' : 's'}` +
+        (m.decodeTokensPerSecond === undefined ? ', all at once' : ` at ${rateText(m.decodeTokensPerSecond)}`),
+    result: (r) => r.ttftMs === undefined || r.decodeTokensPerSecond === undefined
+        ? undefined
+        : `Smoke test: time to first token ${ttftText(r.ttftMs)}, decode ${rateText(r.decodeTokensPerSecond)} ` +
+            `(median${r.measurements.length === 1 ? '' : 's'} of ${r.measurements.length} request${r.measurements.length === 1 ? '' : 's'}; ` +
+            `tokens counted from ${sourceText(r.source ?? 'chunks')})`
+};
+const KIB = (bytes) => (bytes >= 1024 * 1024 ? `${bytes / 1024 / 1024} MiB` : `${bytes / 1024} KiB`);
+function problemText(p, request = 'the generation request') {
+    switch (p.kind) {
+        case 'no-route':
+            return p.why === 'no-text-generation'
+                ? `${p.engine === undefined ? 'the engine' : (0,_engines_log_markers_js__WEBPACK_IMPORTED_MODULE_3__/* .engineLog */ .NN)(p.engine).label} serves no streamed text generation ` +
+                    'this smoke test knows (it runs on vLLM, SGLang, TGI, llama.cpp, Ollama and OpenAI-compatible servers)'
+                : `no streamed generation route is known for ${p.path}: point "url" at the server's model list ` +
+                    '(/v1/models, /api/tags or /info) or name the engine with "engine"';
+        case 'http':
+            return `${request} answered HTTP ${p.status}${p.said === undefined ? '' : `: ${p.said}`}`;
+        case 'network':
+            return `${request} failed: ${p.code} (${p.message})`;
+        case 'timeout':
+            return `it did not finish within smoke-timeout (${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(p.timeoutMs)})`;
+        case 'stopped':
+            return 'it was stopped: the job was cancelled, or the server exited or wrote a fatal line';
+        case 'stream-error':
+            return `the engine's stream said: ${p.said}`;
+        case 'too-long':
+            return p.what === 'line'
+                ? `the stream sent a line longer than ${KIB(_smoke_frames_js__WEBPACK_IMPORTED_MODULE_0__/* .MAX_LINE_BYTES */ .Oc)}`
+                : `the stream sent more than ${KIB(_smoke_frames_js__WEBPACK_IMPORTED_MODULE_0__/* .MAX_STREAM_BYTES */ .wC)}`;
+        case 'no-tokens':
+            return `${request} answered without a token in a stream`;
+        case 'not-streamed':
+            return 'every request got its tokens in one piece: the server did not stream them, so there is no decode rate';
+    }
+}
+/** The smoke test's failure or warning, for an endpoint (`url` for a fleet's). */
+function smokeProblemMessage(r, url) {
+    const at = url === undefined ? '' : ` of ${url.href}`;
+    const done = r.measurements.length;
+    const lead = done === 0 || r.problem?.kind === 'not-streamed'
+        ? `The smoke test${at} could not measure throughput`
+        : `The smoke test${at} stopped after ${done} of ${r.requests} requests`;
+    const text = `${lead}: ${problemText(r.problem ?? { kind: 'no-tokens' }, r.request)}`;
+    // the server's words may end a sentence already
+    return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+/** `Decode rate 62.9 tokens/s, 29.2% below the median of 88.8 tokens/s of the last 5 runs; \u2026, a likely cause.` */
+function throughputRegressionText(t) {
+    const cause = t.drift.length === 0
+        ? ''
+        : `; the server's environment changed since the previous run, a likely cause: ${t.drift.map(_profile_report_js__WEBPACK_IMPORTED_MODULE_2__/* .driftText */ .LU).join('; ')}`;
+    return (`Decode rate ${rateText(t.now)}, ${t.percentBelow.toFixed(1)}% below the median of ${rateText(t.usual)} ` +
+        `of the last ${t.runs} run${t.runs === 1 ? '' : 's'} with a smoke test${cause}.`);
+}
+/** The job summary's rows for the smoke test of the endpoint the summary describes; none without one. */
+function smokeRows(outcome) {
+    const r = outcome.smoke;
+    if (r === undefined)
+        return [];
+    if (r.ttftMs === undefined || r.decodeTokensPerSecond === undefined)
+        return [['Smoke test', `\u26a0\ufe0f ${smokeProblemMessage(r)}`]];
+    const n = r.measurements.length;
+    const usual = outcome.profile?.usualDecodeTokensPerSecond;
+    return [
+        ['Time to first token (smoke test)', `${ttftText(r.ttftMs)} (median of ${n} request${n === 1 ? '' : 's'})`],
+        [
+            'Decode rate (smoke test)',
+            `${rateText(r.decodeTokensPerSecond)} (median of ${n}; tokens counted from ${sourceText(r.source ?? 'chunks')}` +
+                `${usual === undefined ? '' : `; usual ${rateText(usual)}`})`
+        ],
+        ...(r.problem === undefined ? [] : [['Smoke test', `\u26a0\ufe0f ${smokeProblemMessage(r)}`]])
+    ];
+}
+
+
+/***/ }),
+
+/***/ 912:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   HN: () => (/* binding */ gateLines),
+/* harmony export */   Nn: () => (/* binding */ logTailTitle),
+/* harmony export */   R2: () => (/* binding */ finalLine),
+/* harmony export */   Sh: () => (/* binding */ waitingLine),
+/* harmony export */   V4: () => (/* binding */ outputs),
+/* harmony export */   V8: () => (/* binding */ eventLine),
+/* harmony export */   eH: () => (/* binding */ summaryMarkdown),
+/* harmony export */   oh: () => (/* binding */ failureMessage),
+/* harmony export */   tL: () => (/* binding */ probeLine)
+/* harmony export */ });
+/* unused harmony exports cell, mdText, fenced */
+/* harmony import */ var _answer_report_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(6933);
+/* harmony import */ var _profile_report_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(8478);
+/* harmony import */ var _smoke_report_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(1542);
+/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(9842);
+
+
+
+
+const probes = (n) => `${n} probe${n === 1 ? '' : 's'}`;
+/** `startup`: where the server's own startup is, from its log (a still-waiting line leads with it). */
+function eventLine(event, startup) {
+    const at = (0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(event.elapsedMs);
+    if (event.type === 'change')
+        return `${at}: ${event.assessment.summary}`;
+    if (event.type === 'lost')
+        return `${at}: the server stopped answering (${event.assessment.summary}) after it had answered: crashed or restarting?`;
+    if (startup !== undefined)
+        return `${at}: ${startup}; the server still answers: ${event.assessment.summary} (${probes(event.attempt)} so far)`;
+    return `${at}: still waiting (${probes(event.attempt)} so far); the server still answers: ${event.assessment.summary}`;
+}
+/** A debug line for one probe: what came back, the body quoted (so its line breaks stay escaped). */
+function probeLine(result) {
+    if (result.kind === 'error')
+        return `probe: ${result.code} (${result.message})${result.status === undefined ? '' : ` after HTTP ${result.status}`}`;
+    const facts = [
+        `${Buffer.byteLength(result.body)} bytes${result.truncated ? ' (cut at 1 MiB)' : ''}`,
+        result.contentType && `content-type ${result.contentType}`,
+        result.retryAfterMs !== undefined && `Retry-After ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(result.retryAfterMs)}`,
+        result.redirectedTo && `after redirects, from ${result.redirectedTo}`
+    ].filter(Boolean);
+    return `probe: HTTP ${result.status}, ${facts.join(', ')}: ${JSON.stringify(result.body.slice(0, 200))}`;
+}
+/** What readiness means for these settings, in words. */
+function describeExpectation({ expect, url }, subject = url.href) {
+    const parts = [
+        `${subject} to answer with an accepted status (${expect.status.map(([lo, hi]) => (lo === hi ? lo : `${lo}-${hi}`)).join(',')})`
+    ];
+    if (expect.model !== undefined)
+        parts.push(`list model "${expect.model}"`);
+    if (expect.match !== undefined)
+        parts.push(`contain "${expect.match}"`);
+    if (expect.matchRegex !== undefined)
+        parts.push(`match ${String(expect.matchRegex)}`);
+    return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+}
+function finalLine(outcome) {
+    if (outcome.ready) {
+        const model = outcome.last?.modelId ? `; model "${outcome.last.modelId}"` : '';
+        return `Ready after ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(outcome.elapsedMs)} (${probes(outcome.attempts)})${model}: ${outcome.last?.summary ?? ''}`;
+    }
+    return `Not ready after ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(outcome.elapsedMs)} (${probes(outcome.attempts)}): ${outcome.reason}`;
+}
+/** The message a failed wait ends with: what was expected, what the server last said, how long and how often. */
+function failureMessage(outcome, ctx) {
+    const last = outcome.last;
+    const waited = `${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(outcome.elapsedMs)} and ${probes(outcome.attempts)}`;
+    if (outcome.reason === 'unauthorized' || outcome.reason === 'tls' || outcome.reason === 'ambiguous-model') {
+        return `Stopped after ${waited}: ${last?.detail ?? outcome.reason}.`;
+    }
+    if (outcome.reason === 'port-busy' || outcome.reason === 'gpu-busy') {
+        return sentence(`Did not start the server: ${outcome.halt?.detail ?? outcome.reason}`);
+    }
+    if (outcome.halt) {
+        const lines = [sentence(`Stopped after ${waited}, before the server was ready: ${outcome.halt.detail}`)];
+        if (last !== undefined)
+            lines.push(sentence(`Last answer: ${last.summary}`));
+        return lines.join('\n');
+    }
+    const lines = [
+        outcome.reason === 'generation-failed'
+            ? sentence(`Timed out after ${waited} (timeout ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(ctx.timeoutMs)}): ${last?.detail ?? 'the generation request failed'}`)
+            : `Timed out after ${waited} (timeout ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(ctx.timeoutMs)}) waiting for ${describeExpectation(ctx)}.`
+    ];
+    if (last === undefined)
+        return lines[0];
+    lines.push(sentence(`Last answer: ${last.summary}`));
+    if (last.models !== undefined && ctx.expect.model !== undefined) {
+        lines.push(last.models.length
+            ? `The server lists: ${(0,_answer_report_js__WEBPACK_IMPORTED_MODULE_0__/* .someOf */ .yU)(last.models, 50, last.modelCount)}.`
+            : 'The server lists no models.');
+    }
+    if (last.excerpt)
+        lines.push(`Body (first 200 characters): ${last.excerpt}`);
+    if (outcome.firstResponseMs === undefined)
+        lines.push('The server never answered over HTTP.');
+    return lines.join('\n');
+}
+/** Ends text with a full stop unless it already ends a sentence (server messages often do). */
+const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
+function outputs(outcome) {
+    const server = outcome.server;
+    const profile = outcome.profile;
+    return {
+        ready: String(outcome.ready),
+        'elapsed-seconds': (0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .seconds */ .YA)(outcome.elapsedMs),
+        attempts: String(outcome.attempts),
+        'status-code': outcome.last?.status === undefined ? '' : String(outcome.last.status),
+        models: JSON.stringify(outcome.models),
+        'model-id': outcome.last?.modelId ?? '',
+        'first-response-seconds': outcome.firstResponseMs === undefined ? '' : (0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .seconds */ .YA)(outcome.firstResponseMs),
+        reason: outcome.reason,
+        pid: server?.pid === undefined ? '' : String(server.pid),
+        'log-file': server?.logFile ?? '',
+        'startup-seconds': server?.startupMs === undefined ? '' : (0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .seconds */ .YA)(server.startupMs),
+        'gpu-memory-mib': server?.gpuMemoryMiB === undefined ? '' : String(server.gpuMemoryMiB),
+        'generation-seconds': outcome.generationMs === undefined ? '' : (0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .seconds */ .YA)(outcome.generationMs),
+        results: JSON.stringify(outcome.results.map(resultRecord)),
+        phases: JSON.stringify((outcome.profile?.phases ?? []).map((p) => ({ name: p.name, seconds: p.seconds }))),
+        'expected-seconds': profile?.expectedSeconds === undefined ? '' : profile.expectedSeconds.toFixed(1),
+        'regression-percent': profile?.regressionPercent === undefined ? '' : profile.regressionPercent.toFixed(1),
+        'ttft-ms': outcome.smoke?.ttftMs === undefined ? '' : String(Math.round(outcome.smoke.ttftMs)),
+        'decode-tokens-per-second': outcome.smoke?.decodeTokensPerSecond === undefined ? '' : outcome.smoke.decodeTokensPerSecond.toFixed(1)
+    };
+}
+/** One endpoint's entry in the `results` output. */
+function resultRecord(r) {
+    return {
+        url: r.url.href,
+        ready: r.ready,
+        'elapsed-seconds': Number((0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .seconds */ .YA)(r.elapsedMs)),
+        'status-code': r.last?.status ?? null,
+        'model-id': r.last?.modelId ?? null,
+        reason: r.reason,
+        // only with a smoke test: a wait without one keeps the entries it always had
+        ...(r.smoke === undefined
+            ? {}
+            : {
+                'ttft-ms': r.smoke.ttftMs === undefined ? null : Math.round(r.smoke.ttftMs),
+                'decode-tokens-per-second': r.smoke.decodeTokensPerSecond === undefined ? null : Number(r.smoke.decodeTokensPerSecond.toFixed(1))
+            })
+    };
+}
+const cell = (text) => text.replace(/\|/g, '\\|').replace(/\r?\n|\r/g, ' ');
+/**
+ * Text a server or a log wrote, as literal Markdown (before `cell`): no HTML (`<img>`), no emphasis, no code span,
+ * no link or image, no autolink (`https://\u2026`, `www.\u2026`).
+ */
+function mdText(text) {
+    return text
+        .replace(/[\\`*_~[\]]/g, '\\$&')
+        .replace(/&/g, '&amp;')
+        .replace(/</g, '&lt;')
+        .replace(/>/g, '&gt;')
+        .replace(/:\/\//g, ':\\/\\/')
+        .replace(/\b(www)\./gi, '$1\\.');
+}
+/** Text as code: a code span when it holds no backtick (nothing renders inside one), else as `mdText`. */
+const code = (text) => (text.includes('`') ? mdText(text) : `\`${text}\``);
+/** The first `max` items, then how many more: a list of 60,000 models must not make a summary of megabytes. */
+const firstOf = (items, max) => items.length > max ? [...items.slice(0, max), `and ${items.length - max} more`] : [...items];
+/** GitHub refuses a job summary over 1 MiB; each part is capped, and this is the last guard. */
+const MAX_SUMMARY_BYTES = 1024 * 1024 - 16 * 1024;
+const MAX_SUMMARY_MODELS = 50;
+const MAX_SUMMARY_ENDPOINTS = 100;
+const MAX_TAIL_CHARS = 64 * 1024;
+const MAX_ENV_VALUE_CHARS = 1000;
+/** The job summary in GitHub-flavoured Markdown. */
+function summaryMarkdown(outcome, ctx) {
+    const out = outputs(outcome);
+    const rows = [
+        ['Result', outcome.ready ? '\u2705 ready' : `\u274c not ready (${outcome.reason})`],
+        ['Endpoint', code(ctx.url.href)],
+        ['Elapsed', `${out['elapsed-seconds']} s`],
+        ['Probes', out.attempts],
+        ['First HTTP answer', out['first-response-seconds'] === '' ? 'never' : `${out['first-response-seconds']} s`],
+        [
+            'Listed models',
+            outcome.models.length
+                ? firstOf(outcome.models.map((m) => code(clipText(m, 200))), MAX_SUMMARY_MODELS).join(', ')
+                : 'none'
+        ],
+        ['Matched model', out['model-id'] === '' ? (ctx.expect.model === undefined ? '\u2014' : 'none') : code(out['model-id'])]
+    ];
+    const server = outcome.server;
+    if (out['generation-seconds'] !== '')
+        rows.push(['Generation request', `${out['generation-seconds']} s`]);
+    const er = outcome.engineReadiness;
+    if (er !== undefined) {
+        const at = (ms) => (ms === undefined ? 'never' : `at ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .seconds */ .YA)(ms)} s`);
+        rows.push(['Required answers', `the model listed (${at(er.listedMs)}); ${er.request} 200 (${at(er.readyMs)})`]);
+    }
+    if (server?.pid !== undefined)
+        rows.push(['Server process', `pid ${server.pid}`]);
+    if (server?.gpuMemoryMiB !== undefined)
+        rows.push(['GPU memory held by the server', `${server.gpuMemoryMiB} MiB`]);
+    if (out['startup-seconds'] !== '')
+        rows.push(['Startup (from the process start)', `${out['startup-seconds']} s`]);
+    if (server?.logFile !== undefined)
+        rows.push(['Server log', code(server.logFile)]);
+    if (outcome.profile?.engineLabel !== undefined)
+        rows.push(['Engine', mdText(outcome.profile.engineLabel)]);
+    if (out['expected-seconds'] !== '') {
+        const against = out['regression-percent'] === ''
+            ? ''
+            : ` (this run: ${Number(out['regression-percent']) > 0 ? '+' : ''}${out['regression-percent']}%)`;
+        rows.push(['Usual startup (median of earlier runs)', `${out['expected-seconds']} s${against}`]);
+    }
+    // the smoke test's words may quote the server
+    rows.push(...(0,_smoke_report_js__WEBPACK_IMPORTED_MODULE_2__/* .smokeRows */ .X4)(outcome).map(([k, v]) => [k, mdText(v)]));
+    const lines = ['### wait-for-model', '', '| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`), ''];
+    if (outcome.results.length > 1) {
+        lines.push(`#### Endpoints (${outcome.results.filter((r) => r.ready).length} of ${outcome.results.length} ready)`, '');
+        lines.push('| endpoint | result | elapsed | status | model |', '|---|---|---:|---:|---|');
+        for (const r of outcome.results.slice(0, MAX_SUMMARY_ENDPOINTS)) {
+            const result = r.ready ? '\u2705 ready' : `\u274c ${r.reason}`;
+            const model = r.last?.modelId === undefined ? '\u2014' : code(r.last.modelId);
+            lines.push(`| ${cell(code(r.url.href))} | ${result} | ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .seconds */ .YA)(r.elapsedMs)} s | ${r.last?.status ?? '\u2014'} | ${cell(model)} |`);
+        }
+        if (outcome.results.length > MAX_SUMMARY_ENDPOINTS)
+            lines.push(`| and ${outcome.results.length - MAX_SUMMARY_ENDPOINTS} more | | | | |`);
+        lines.push('', `The rows above describe each endpoint; the table at the top, and the timeline, describe ${outcome.url.href}.`, '');
+    }
+    lines.push('#### Timeline', '', '| at | the server answered |', '|---:|---|');
+    for (const t of outcome.timeline) {
+        if (t.dropped)
+            lines.push(`| \u2026 | *${t.dropped} change${t.dropped === 1 ? '' : 's'} left out* |`);
+        lines.push(`| ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(t.elapsedMs)} | ${t.lost ? '\u26a0\ufe0f stopped answering (crashed or restarting?): ' : ''}${cell(mdText(t.summary))} |`);
+    }
+    const profile = outcome.profile;
+    for (const warning of [profile?.regression, profile?.throughputRegression, profile?.drift])
+        if (warning !== undefined)
+            lines.push('', `> \u26a0\ufe0f ${cell(mdText(warning))}`);
+    if (profile !== undefined && profile.phases.length > 0)
+        lines.push('', (0,_profile_report_js__WEBPACK_IMPORTED_MODULE_1__/* .phaseMarkdown */ .$P)(profile.phases, profile.engineLabel ?? 'Server', profile.usualPhaseSeconds).trimEnd());
+    if (server?.env !== undefined || server?.envUnreadable) {
+        lines.push('', '#### Server environment', '');
+        if (server.envUnreadable)
+            lines.push(envUnreadableText(server));
+        else
+            lines.push('| variable | value |', '|---|---|', ...(server.env ?? []).map((e) => `| ${cell(code(e.name))} | ${e.value === undefined ? '*not set*' : cell(code(clipText(e.value, MAX_ENV_VALUE_CHARS)))} |`));
+    }
+    if (!outcome.ready)
+        lines.push('', fenced(failureMessage(outcome, ctx)));
+    if (!outcome.ready && server?.logTail !== undefined) {
+        const tail = lastChars(server.logTail.map((l) => `${l.number}: ${l.text}`), MAX_TAIL_CHARS);
+        lines.push('', `#### ${mdText(logTailTitle(server.logTail, server.logFile))}`, '', fenced(tail.join('\n')));
+    }
+    return capBytes(`${lines.join('\n')}\n`, MAX_SUMMARY_BYTES);
+}
+/** The last lines that fit in `max` characters together. */
+function lastChars(lines, max) {
+    let total = 0;
+    let i = lines.length;
+    while (i > 0 && total + lines[i - 1].length + 1 <= max)
+        total += lines[--i].length + 1;
+    return lines.slice(i);
+}
+const clipText = (text, max) => (text.length > max ? `${text.slice(0, max)}\u2026` : text);
+/** The text cut at a line to fit in `max` UTF-8 bytes, saying so. */
+function capBytes(text, max) {
+    if (Buffer.byteLength(text) <= max)
+        return text;
+    const cut = Buffer.from(text)
+        .subarray(0, max - 200)
+        .toString('utf8');
+    return `${cut.slice(0, cut.lastIndexOf('\n') + 1)}\n*(the rest of this summary is left out: GitHub takes at most 1 MiB)*\n`;
+}
+function logTailTitle(tail, file = 'the log') {
+    return tail.length === 0 ? `${file} is empty` : `Last ${tail.length} line${tail.length === 1 ? '' : 's'} of ${file}`;
+}
+/** A code block whose fence no line of the text can close. */
+function fenced(text) {
+    const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+    const fence = '`'.repeat(longest + 1);
+    return `${fence}\n${text}\n${fence}`;
+}
+const envUnreadableText = (server) => `The environment of process ${server.pid} could not be read (it has exited, or this is not Linux).`;
+/** The gate's own lines, beside the wait's events. */
+const gateLines = {
+    started: (pid, logFile) => `Started the server (pid ${pid}); its output goes to ${logFile}`,
+    watching: (pid, logFile) => `Watching the server process ${pid}${logFile === undefined ? '' : ` and its log ${logFile}`}`,
+    /** A line the startup profile says, `elapsedMs` into the wait. */
+    startup: (elapsedMs, line) => `${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(elapsedMs)}: ${line}`,
+    environment: (server) => [
+        `Server environment (process ${server.pid}):`,
+        ...envLines(server).map((line) => `  ${line}`)
+    ],
+    requestHeaders: (names) => `request headers: ${names.join(', ')} (values not shown)`,
+    noLog: (path) => `The server log ${path} does not exist.`,
+    /** Why the other endpoints of a fleet stop waiting. */
+    fleetStopped: (url, reason) => `${url.href} can no longer become ready (${reason})`
+};
+/** The line the wait begins with: how long, for what (`endpoints`: how many a fleet has), how often. */
+function waitingLine(ctx, { endpoints, generation, intervalMs, smoke }) {
+    const subject = endpoints > 1 ? `each of ${endpoints} endpoints` : undefined;
+    const then = smoke === undefined
+        ? ''
+        : `; then a smoke test of ${smoke.requests} streamed generation${smoke.requests === 1 ? '' : 's'} of ${smoke.tokens} tokens`;
+    return (`Waiting up to ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(ctx.timeoutMs)} for ${describeExpectation(ctx, subject)}` +
+        `${generation ? ' and a one-token generation to succeed' : ''}; probing every ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(intervalMs)}${then}`);
+}
+/** The `env-report` lines for the log. */
+function envLines(server) {
+    if (server.envUnreadable)
+        return [envUnreadableText(server)];
+    return (server.env ?? []).map((e) => (e.value === undefined ? `${e.name}: not set` : `${e.name}=${e.value}`));
+}
+
+
+/***/ }),
+
+/***/ 9635:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   d: () => (/* binding */ findWithin),
+/* harmony export */   u: () => (/* binding */ testWithin)
+/* harmony export */ });
+/** The scripts and their contexts, made at the first match: a wait with no pattern to run never pays for them. */
+let made;
+function sandboxes() {
+    if (made === undefined) {
+        // node:vm is loaded here: two contexts cost milliseconds of the action's start-up (`npm run bench`)
+        const { createContext, Script } = process.getBuiltinModule('node:vm');
+        made = {
+            script: new Script('re.test(text)'),
+            context: createContext({ re: undefined, text: '' }),
+            findScript: new Script('for (at = 0; at < texts.length; at++) if (re.test(texts[at])) break; at'),
+            findContext: createContext({ re: undefined, texts: [], at: 0 })
+        };
+    }
+    return made;
+}
+/** Whether `re` matches `text`; undefined when the match ran out of time. */
+function testWithin(re, text, limitMs) {
+    const { script, context } = sandboxes();
+    context.re = re;
+    context.text = text;
+    try {
+        return script.runInContext(context, { timeout: Math.max(1, Math.ceil(limitMs)) }) === true;
+    }
+    catch (e) {
+        if (e.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT')
+            return undefined;
+        throw e;
+    }
+    finally {
+        context.re = undefined;
+        context.text = '';
+    }
+}
+/**
+ * The index of the first of `texts` that `re` matches (-1 for none), or `{ outOfTimeAt }`: the index of the text
+ * the match was on when `limitMs` ran out. One limit for the whole batch, so that a tick of the log watch stays short.
+ */
+function findWithin(re, texts, limitMs) {
+    if (texts.length === 0)
+        return -1;
+    const { findScript, findContext } = sandboxes();
+    findContext.re = re;
+    findContext.texts = texts;
+    findContext.at = 0;
+    try {
+        const at = findScript.runInContext(findContext, { timeout: Math.max(1, Math.ceil(limitMs)) });
+        return at < texts.length ? at : -1;
+    }
+    catch (e) {
+        if (e.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT')
+            return { outOfTimeAt: findContext.at };
+        throw e;
+    }
+    finally {
+        findContext.re = undefined;
+        findContext.texts = [];
+    }
+}
+
+
+/***/ }),
+
+/***/ 8855:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Oc: () => (/* binding */ MAX_LINE_BYTES),
+/* harmony export */   tS: () => (/* binding */ FrameReader),
+/* harmony export */   wC: () => (/* binding */ MAX_STREAM_BYTES)
+/* harmony export */ });
+/* harmony import */ var _http_probe_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(242);
+/**
+ * A streamed body cut into events as its bytes arrive, within bounds a hostile server cannot swell: a line longer
+ * than MAX_LINE_BYTES, or a body longer than MAX_STREAM_BYTES, ends the stream as an error rather than growing a
+ * buffer. SSE (`data:` lines, an event ends at a blank line, `data: [DONE]` ends the stream) or one JSON object a
+ * line (Ollama).
+ */
+
+/** No event of a token stream comes near this (a final event with its settings is a few KiB). */
+const MAX_LINE_BYTES = 64 * 1024;
+/** Far above any answer of a few thousand tokens, each event with its JSON around it. */
+const MAX_STREAM_BYTES = 8 * 1024 * 1024;
+const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+class FrameReader {
+    framing;
+    partial = [];
+    partialBytes = 0;
+    total = 0;
+    /** The `data:` lines of the SSE event being read. */
+    data = [];
+    dataBytes = 0;
+    decoder = new TextDecoder('utf-8', { fatal: false });
+    constructor(framing) {
+        this.framing = framing;
+    }
+    /** The frames these bytes complete; reading ends after a `too-long` one. */
+    push(chunk) {
+        this.total += chunk.length;
+        if (this.total > MAX_STREAM_BYTES)
+            return [{ kind: 'too-long', what: 'body' }];
+        const frames = [];
+        let start = 0;
+        for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
+            const piece = chunk.subarray(start, nl);
+            start = nl + 1;
+            if (this.partialBytes + piece.length > MAX_LINE_BYTES)
+                return [...frames, { kind: 'too-long', what: 'line' }];
+            const line = this.partialBytes === 0 ? piece : Buffer.concat([...this.partial, piece]);
+            this.partial = [];
+            this.partialBytes = 0;
+            frames.push(...this.line(this.decoder.decode(line).replace(/\r$/, '')));
+            if (frames.at(-1)?.kind === 'too-long')
+                return frames;
+        }
+        const rest = chunk.subarray(start);
+        if (this.partialBytes + rest.length > MAX_LINE_BYTES)
+            return [...frames, { kind: 'too-long', what: 'line' }];
+        if (rest.length > 0) {
+            // copied: the chunk's buffer may be reused by the socket
+            this.partial.push(Buffer.from(rest));
+            this.partialBytes += rest.length;
+        }
+        return frames;
+    }
+    /** What is left once the body ends: a last line without its line break, an SSE event without its blank line. */
+    end() {
+        const last = this.partialBytes === 0 ? [] : this.line(this.decoder.decode(Buffer.concat(this.partial)));
+        this.partial = [];
+        this.partialBytes = 0;
+        return [...last, ...(this.framing === 'sse' ? this.line('') : [])];
+    }
+    line(text) {
+        if (this.framing === 'ndjson')
+            return text.trim() === '' ? [] : toFrame(text);
+        if (text === '') {
+            if (this.data.length === 0)
+                return [];
+            const payload = this.data.join('\n');
+            this.data = [];
+            this.dataBytes = 0;
+            return payload.trim() === '[DONE]' ? [{ kind: 'done' }] : toFrame(payload);
+        }
+        // older llama.cpp sends a failure as an `error:` field of its own: an error event whatever follows
+        if (text.startsWith('error:')) {
+            const said = text.slice(text[6] === ' ' ? 7 : 6);
+            const json = (0,_http_probe_js__WEBPACK_IMPORTED_MODULE_0__/* .parseJson */ .qF)(said);
+            return [{ kind: 'event', json: { error: isObject(json) ? (json.error ?? json) : said || 'error' } }];
+        }
+        // `data:value` and `data: value` alike (TGI writes the first); comments (`:`) and other fields are skipped
+        if (!text.startsWith('data:'))
+            return [];
+        // an event of many `data:` lines is held whole until its blank line: it is bounded as one line is
+        this.dataBytes += text.length;
+        if (this.dataBytes > MAX_LINE_BYTES)
+            return [{ kind: 'too-long', what: 'line' }];
+        this.data.push(text.slice(text[5] === ' ' ? 6 : 5));
+        return [];
+    }
+}
+/** An event that is not a JSON object (a keep-alive, a stray word) carries nothing: it is skipped. */
+function toFrame(text) {
+    const json = (0,_http_probe_js__WEBPACK_IMPORTED_MODULE_0__/* .parseJson */ .qF)(text);
+    return isObject(json) ? [{ kind: 'event', json }] : [];
+}
+
+
+/***/ }),
+
+/***/ 7443:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   $Q: () => (/* binding */ clip),
+/* harmony export */   JM: () => (/* binding */ sameAnswer),
+/* harmony export */   MP: () => (/* binding */ describeBody),
+/* harmony export */   no: () => (/* binding */ assess)
+/* harmony export */ });
+/* harmony import */ var _runtime_bounded_regex_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(9635);
+/* harmony import */ var _engines_model_lists_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(9778);
+/* harmony import */ var _engines_match_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(3474);
+/* harmony import */ var _inputs_parse_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(3718);
+/* harmony import */ var _report_answer_report_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(6933);
+/** Judges one probe's result against what the settings expect: ready, keep waiting, or stop now. */
+
+
+
+
+
+/** Whether two answers are the same answer (fields left out and fields undefined are alike). */
+function sameAnswer(a, b) {
+    return sameData(a, b);
+}
+function sameData(a, b) {
+    if (a === b)
+        return true;
+    if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null)
+        return false;
+    if (Array.isArray(a) !== Array.isArray(b))
+        return false;
+    const x = a;
+    const y = b;
+    return [...new Set([...Object.keys(x), ...Object.keys(y)])].every((k) => sameData(x[k], y[k]));
+}
+const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET|VERIFY)_|HOSTNAME_MISMATCH)/;
+/** Codes told in the same words are the same answer. */
+const SAME_ERROR = {
+    UND_ERR_CONNECT_TIMEOUT: 'ETIMEDOUT',
+    PROXY_UND_ERR_CONNECT_TIMEOUT: 'PROXY_ETIMEDOUT'
+};
+/** `regexLimitMs` bounds how long `match-regex` may run on the body (what is left of the probe's time). */
+function assess(result, expect, regexLimitMs = 1_000) {
+    if (result.kind === 'error')
+        return assessError(result);
+    const { status, body } = result;
+    const excerpt = detached(body.slice(0, 200));
+    const list = (0,_engines_model_lists_js__WEBPACK_IMPORTED_MODULE_0__/* .readModelList */ .EU)(result.json);
+    const ids = list?.models.map((m) => m.id);
+    const models = ids?.slice(0, MAX_KEPT_MODELS);
+    const modelCount = ids && ids.length > MAX_KEPT_MODELS ? { modelCount: ids.length } : {};
+    const base = { status, models, ...modelCount, excerpt };
+    const said = describeBody(result.body, result.contentType, result.json) || undefined;
+    const judged = (answer, extra = {}) => ({
+        ...base,
+        ...extra,
+        state: answer.state,
+        answer,
+        ...(0,_report_answer_report_js__WEBPACK_IMPORTED_MODULE_2__/* .answerWords */ .Gy)(answer, expect)
+    });
+    if (status === 401 || status === 403)
+        return judged({ state: 'fatal', status, said }, { fatalReason: 'unauthorized' });
+    if (!(0,_inputs_parse_js__WEBPACK_IMPORTED_MODULE_1__/* .statusAccepted */ .Kt)(expect.status, status))
+        return judged({ state: 'waiting', status, said });
+    // The summary names the listed models (the first few, and how many), or else what the body says.
+    const answered = ids === undefined
+        ? { status, said }
+        : {
+            status,
+            models: ids.slice(0, MAX_NAMED_MODELS),
+            ...(ids.length > MAX_NAMED_MODELS ? { modelCount: ids.length } : {})
+        };
+    const waiting = (missing) => judged({ state: 'waiting', ...answered, missing });
+    let modelId;
+    if (expect.model !== undefined) {
+        if (list === undefined)
+            return waiting({ what: 'model-list', truncated: result.truncated });
+        const match = (0,_engines_match_js__WEBPACK_IMPORTED_MODULE_3__/* .matchModel */ .Z)(list.models, expect.model);
+        if (match.kind === 'ambiguous') {
+            const candidates = match.candidates.map((m) => m.id);
+            return judged({ state: 'fatal', ...answered, candidates }, { fatalReason: 'ambiguous-model', candidates });
+        }
+        if (match.kind === 'missing')
+            return waiting({ what: 'model' });
+        const found = match.model;
+        if (found.unloaded)
+            return { ...waiting({ what: 'model-unloaded', id: found.id }), modelState: 'unloaded' };
+        if (found.loading !== undefined)
+            return { ...waiting({ what: 'model-loaded', id: found.id, loading: found.loading }), modelState: 'loading' };
+        modelId = found.id;
+    }
+    if (expect.match !== undefined && !body.includes(expect.match))
+        return waiting({ what: 'match' });
+    if (expect.matchRegex !== undefined) {
+        const matched = (0,_runtime_bounded_regex_js__WEBPACK_IMPORTED_MODULE_4__/* .testWithin */ .u)(expect.matchRegex, body, regexLimitMs);
+        if (matched === undefined)
+            return waiting({ what: 'match-regex-in-time' });
+        if (!matched)
+            return waiting({ what: 'match-regex' });
+    }
+    return judged({ state: 'ready', ...answered }, { modelId });
+}
+/**
+ * OpenSSL's words when the first bytes back are not TLS: a plain HTTP server answering a TLS hello with a
+ * 400 page (`wrong version number`, or `packet length too long` from some servers).
+ */
+const PLAIN_HTTP = /WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|HTTP_REQUEST/;
+function assessError(result) {
+    const judged = (answer, extra = {}) => ({
+        ...extra,
+        state: answer.state,
+        answer,
+        status: result.status,
+        ...(0,_report_answer_report_js__WEBPACK_IMPORTED_MODULE_2__/* .answerWords */ .Gy)(answer, { status: [] })
+    });
+    if (TLS_CODES.test(result.code) && PLAIN_HTTP.test(result.code)) {
+        const plainHttp = { redirectedTo: result.redirectedTo };
+        return judged({ state: 'fatal', error: result.code, plainHttp }, { fatalReason: 'tls' });
+    }
+    if (TLS_CODES.test(result.code)) {
+        // Node 24 adds advice about its own flags ("; if the root CA is installed locally, try \u2026 --use-system-ca"),
+        // which an action cannot use: the inputs that can help are named instead.
+        return judged({ state: 'fatal', error: result.code, said: result.message.split(';')[0] }, { fatalReason: 'tls' });
+    }
+    const state = result.status === undefined ? 'down' : 'waiting';
+    if (result.code === 'TIMEOUT')
+        return judged({ state, status: result.status, error: 'TIMEOUT' });
+    const error = SAME_ERROR[result.code] ?? result.code;
+    // An error met on the way through a proxy is the proxy's (`PROXY_<code>`, see the probe).
+    const proxy = result.proxy !== undefined && result.code.startsWith('PROXY_') ? result.proxy : undefined;
+    // A code without words of its own is told by its message.
+    const said = (0,_report_answer_report_js__WEBPACK_IMPORTED_MODULE_2__/* .errorHasWords */ ._U)(result.code, proxy !== undefined) ? undefined : result.message;
+    return judged({ state, status: result.status, error, proxy, said });
+}
+/** An answer names this many listed models at most: a list of 60,000 would make every line megabytes long. */
+const MAX_NAMED_MODELS = 10;
+/**
+ * An answer's model ids kept past the probe (its `models`, the `models` output): a fleet of servers listing
+ * 40,000 models each would otherwise hold hundreds of thousands of strings and write an output of megabytes.
+ */
+const MAX_KEPT_MODELS = 1000;
+/**
+ * Says what a body says in a few words: a JSON error's message (from `json`, the body already parsed), an HTML
+ * page's title, or its first line.
+ */
+function describeBody(body, contentType, json) {
+    const text = body.trimStart().slice(0, 8192).trimEnd();
+    if (text === '')
+        return '';
+    const said = jsonMessage(json);
+    if (said !== undefined)
+        return clip(said);
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text.slice(0, 4096));
+    if (title)
+        return clip(title[1].trim());
+    if (/html/i.test(contentType) || text.startsWith('<'))
+        return '(an HTML page)';
+    return clip(text.split(/\r?\n/, 1)[0]);
+}
+function jsonMessage(json) {
+    if (typeof json !== 'object' || json === null || Array.isArray(json))
+        return undefined;
+    const o = json;
+    for (const key of ['error', 'message', 'detail', 'reason', 'status']) {
+        const v = o[key];
+        if (typeof v === 'string' && v !== '')
+            return v;
+        if (typeof v === 'object' && v !== null) {
+            const inner = jsonMessage(v);
+            if (inner !== undefined)
+                return inner;
+        }
+    }
+    return undefined;
+}
+/** The server's words on one line, at most `max` characters. */
+function clip(text, max = 120) {
+    // cut before cleaning: a body can be 1 MiB on one line, and a copy of it per probe adds up
+    const clean = (0,_inputs_parse_js__WEBPACK_IMPORTED_MODULE_1__/* .controlToSpace */ .RZ)(text.slice(0, 2 * max));
+    return detached(clean.length > max ? `${clean.slice(0, max)}\u2026` : clean);
+}
+/**
+ * A copy of a short string that does not hold on to the string it was cut from. V8 makes a slice of 13
+ * characters or more a view of its parent: an excerpt or a summary kept from a 1 MiB body would keep the whole
+ * body alive for as long as the answer is kept (the last answer of each target of a fleet, the timeline).
+ */
+function detached(text) {
+    return JSON.parse(JSON.stringify(text));
+}
+
+
+/***/ })
+
+};
