@@ -1255,9 +1255,10 @@ async function waitForTarget({ url, generation }, shared) {
     const { clock } = deps;
     const prefix = shared.haltFleet ? `[${url.href}] ` : '';
     const tls = (0,first_probe/* clientSettings */.ry)(settings, shared.collector);
-    // the first probe, sent before the gate was loaded (one endpoint only), is the wait's first attempt
-    const prober = shared.firstProbe?.prober ?? (0,http_probe/* createProber */.X7)({ url, headers: settings.headers, ...tls });
-    let firstAnswer = shared.firstProbe?.takeAnswer();
+    // the first probe, sent for this very target before the gate was loaded, is the wait's first attempt
+    const first = shared.firstProbe?.url === url ? shared.firstProbe : undefined;
+    const prober = first?.prober ?? (0,http_probe/* createProber */.X7)({ url, headers: settings.headers, ...tls });
+    let firstAnswer = first?.takeAnswer();
     const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls });
     // The engine this endpoint's own model list names (`owned_by`). A fleet may mix engines: what one endpoint
     // lists must not choose another's readiness route (SGLang's /health asked of an Ollama server never answers).

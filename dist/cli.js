@@ -18521,16 +18521,14 @@ async function sendFirstProbe(settings, clock, startedAt) {
     const collector = createBodyCollector();
     const cut = new AbortController();
     const budgetMs = Math.max(1, Math.min(settings.requestTimeoutMs, startedAt + settings.timeoutMs - clock.now()));
-    const prober = createProber({
-        url: settings.targets[0].url,
-        headers: settings.headers,
-        ...clientSettings(settings, collector)
-    });
+    const { url } = settings.targets[0];
+    const prober = createProber({ url, headers: settings.headers, ...clientSettings(settings, collector) });
     let answer = prober.probe(budgetMs, cut.signal);
     const stopWaiting = new AbortController();
     await Promise.race([answer, clock.sleep(ON_ITS_WAY_MS, stopWaiting.signal)]);
     stopWaiting.abort();
     return {
+        url,
         prober,
         takeAnswer: () => {
             const taken = answer;
@@ -18782,9 +18780,10 @@ async function waitForTarget({ url, generation }, shared) {
     const { clock } = deps;
     const prefix = shared.haltFleet ? `[${url.href}] ` : '';
     const tls = clientSettings(settings, shared.collector);
-    // the first probe, sent before the gate was loaded (one endpoint only), is the wait's first attempt
-    const prober = shared.firstProbe?.prober ?? (0,http_probe/* createProber */.X7)({ url, headers: settings.headers, ...tls });
-    let firstAnswer = shared.firstProbe?.takeAnswer();
+    // the first probe, sent for this very target before the gate was loaded, is the wait's first attempt
+    const first = shared.firstProbe?.url === url ? shared.firstProbe : undefined;
+    const prober = first?.prober ?? (0,http_probe/* createProber */.X7)({ url, headers: settings.headers, ...tls });
+    let firstAnswer = first?.takeAnswer();
     const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls });
     // The engine this endpoint's own model list names (`owned_by`). A fleet may mix engines: what one endpoint
     // lists must not choose another's readiness route (SGLang's /health asked of an Ollama server never answers).
@@ -19202,7 +19201,7 @@ function runCommand(program, args, out, cancel) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/command-safe.ts
-/** Text the runner cannot take for a workflow command: what both front ends write goes through it. */
+// Text the runner cannot take for a workflow command: what both front ends write goes through it.
 /**
  * What may stand before a `::` that the runner still reads as a command: it trims lines with .NET's TrimStart(),
  * which strips every Unicode white space (JavaScript's \s misses U+0085 NEL), and the invisible format
@@ -23315,10 +23314,11 @@ const external_node_v8_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 /** How often a long wait collects its garbage in full. */
 const FULL_COLLECTION_MS = 30_000;
 /**
- * Called once by each entry point, before the first connection. Not later, though its node:v8 costs 3-4 ms of
- * start-up on Node 24: called in the first turn of the event loop (`setImmediate`) instead, a fleet of 200 peaked
- * at 111 MB against 97 MB and took 5.3% of a core against 4.4% (`npm run bench -- --only fleet`, Node 20): the
- * first turn, which makes every endpoint's clients, ran before any of the settings below.
+ * Called once by each entry point, before the first connection. Not later, though node:v8 and these settings
+ * cost about 1 ms of start-up on Node 24 (timed in a copy of the bundle): called in the first turn of the event
+ * loop (`setImmediate`) instead, a fleet of 200 peaked at 111 MB against 97 MB and took 5.3% of a core against
+ * 4.4% (`npm run bench -- --only fleet`, Node 20): the first turn, which makes every endpoint's clients, ran
+ * before any of the settings below.
  *
  * undici's HTTP parser is WebAssembly; once its functions run hot, V8's optimising compiler recompiles them,
  * which alone took 25-35 MB (Node 20 at the first connection, Node 24 after a few probes). A tiering budget

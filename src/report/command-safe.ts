@@ -1,4 +1,5 @@
-/** Text the runner cannot take for a workflow command: what both front ends write goes through it. */
+// Text the runner cannot take for a workflow command: what both front ends write goes through it.
+
 /**
  * What may stand before a `::` that the runner still reads as a command: it trims lines with .NET's TrimStart(),
  * which strips every Unicode white space (JavaScript's \s misses U+0085 NEL), and the invisible format

@@ -9,10 +9,11 @@ import { setFlagsFromString } from 'node:v8'
 const FULL_COLLECTION_MS = 30_000
 
 /**
- * Called once by each entry point, before the first connection. Not later, though its node:v8 costs 3-4 ms of
- * start-up on Node 24: called in the first turn of the event loop (`setImmediate`) instead, a fleet of 200 peaked
- * at 111 MB against 97 MB and took 5.3% of a core against 4.4% (`npm run bench -- --only fleet`, Node 20): the
- * first turn, which makes every endpoint's clients, ran before any of the settings below.
+ * Called once by each entry point, before the first connection. Not later, though node:v8 and these settings
+ * cost about 1 ms of start-up on Node 24 (timed in a copy of the bundle): called in the first turn of the event
+ * loop (`setImmediate`) instead, a fleet of 200 peaked at 111 MB against 97 MB and took 5.3% of a core against
+ * 4.4% (`npm run bench -- --only fleet`, Node 20): the first turn, which makes every endpoint's clients, ran
+ * before any of the settings below.
  *
  * undici's HTTP parser is WebAssembly; once its functions run hot, V8's optimising compiler recompiles them,
  * which alone took 25-35 MB (Node 20 at the first connection, Node 24 after a few probes). A tiering budget

@@ -18,6 +18,11 @@ import { type BodyCollector, createBodyCollector } from '../runtime/memory.js'
 const ON_ITS_WAY_MS = 100
 
 export interface FirstProbe {
+  /**
+   * The target it was sent for (the settings' own URL object): the gate gives its answer to that target alone,
+   * never to another endpoint.
+   */
+  url: URL
   /** The client the wait goes on probing with. */
   prober: Prober
   /**
@@ -68,16 +73,14 @@ export async function sendFirstProbe(
   const collector = createBodyCollector()
   const cut = new AbortController()
   const budgetMs = Math.max(1, Math.min(settings.requestTimeoutMs, startedAt + settings.timeoutMs - clock.now()))
-  const prober = createProber({
-    url: settings.targets[0].url,
-    headers: settings.headers,
-    ...clientSettings(settings, collector)
-  })
+  const { url } = settings.targets[0]
+  const prober = createProber({ url, headers: settings.headers, ...clientSettings(settings, collector) })
   let answer: Promise<ProbeResult> | undefined = prober.probe(budgetMs, cut.signal)
   const stopWaiting = new AbortController()
   await Promise.race([answer, clock.sleep(ON_ITS_WAY_MS, stopWaiting.signal)])
   stopWaiting.abort()
   return {
+    url,
     prober,
     takeAnswer: () => {
       const taken = answer

@@ -52,7 +52,7 @@ export interface GateDeps {
   defaultHistory?: { path?: string; notice?: string }
   /** `wait-for-model check`: one probe per endpoint within `request-timeout`, no port watch, no second probe. */
   once?: boolean
-  /** The endpoint's client and first answer, where the caller sent the first probe (see first-probe.ts). */
+  /** A target's client and first answer, where the caller sent the first probe (see first-probe.ts). */
   firstProbe?: FirstProbe
 }
 
@@ -305,9 +305,10 @@ async function waitForTarget({ url, generation }: Target, shared: Shared): Promi
   const { clock } = deps
   const prefix = shared.haltFleet ? `[${url.href}] ` : ''
   const tls = clientSettings(settings, shared.collector)
-  // the first probe, sent before the gate was loaded (one endpoint only), is the wait's first attempt
-  const prober = shared.firstProbe?.prober ?? createProber({ url, headers: settings.headers, ...tls })
-  let firstAnswer = shared.firstProbe?.takeAnswer()
+  // the first probe, sent for this very target before the gate was loaded, is the wait's first attempt
+  const first = shared.firstProbe?.url === url ? shared.firstProbe : undefined
+  const prober = first?.prober ?? createProber({ url, headers: settings.headers, ...tls })
+  let firstAnswer = first?.takeAnswer()
   const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls })
   // The engine this endpoint's own model list names (`owned_by`). A fleet may mix engines: what one endpoint
   // lists must not choose another's readiness route (SGLang's /health asked of an Ollama server never answers).

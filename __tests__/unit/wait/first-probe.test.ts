@@ -97,6 +97,23 @@ describe('the first probe', () => {
     await expect(waiting).resolves.toMatchObject({ reason: 'cancelled' })
   })
 
+  it("is never taken for another endpoint's answer", async () => {
+    // the first probe went to a ready server; the wait is for another URL, where nothing listens
+    const ready = await net.http((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(LIST))
+    const first = await sendFirstProbe(settingsOf({ url: `${ready}/v1/models`, model: 'kimi' }), heldBound(), 0)
+    const closed = await net.tcp()
+    await net.close()
+    const settings = settingsOf({ url: `${closed}/v1/models`, model: 'kimi', timeout: '300ms' })
+    const outcome = await gate(settings, {
+      clock: systemClock,
+      startedAt: systemClock.now(),
+      log: () => undefined,
+      firstProbe: first
+    })
+    expect(outcome).toMatchObject({ ready: false, reason: 'timeout' })
+    await first?.prober.close()
+  })
+
   it('none for a fleet, or where the wait starts with the server side (a process to follow, a log to read)', async () => {
     const fleet = settingsOf({ url: 'http://127.0.0.1:9/a\nhttp://127.0.0.1:9/b' })
     await expect(sendFirstProbe(fleet, systemClock, 0)).resolves.toBeUndefined()
