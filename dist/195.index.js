@@ -145,6 +145,8 @@ var store = __webpack_require__(4689);
 var external_node_fs_ = __webpack_require__(3024);
 // EXTERNAL MODULE: external "node:net"
 var external_node_net_ = __webpack_require__(7030);
+// EXTERNAL MODULE: ./src/runtime/clock.ts
+var runtime_clock = __webpack_require__(9842);
 // EXTERNAL MODULE: ./src/http/hosts.ts
 var hosts = __webpack_require__(2327);
 ;// CONCATENATED MODULE: ./src/http/port-watch.ts
@@ -157,10 +159,26 @@ var hosts = __webpack_require__(2327);
 
 
 
+
 const MIN_ROUND_MS = 100;
 const MAX_ROUND_MS = 400;
 /** The share of one core the poller may spend. */
 const CPU_BUDGET = 0.02;
+/**
+ * Rounds space out with the time a port has been closed: 100 ms for its first 10 s, then a hundredth of that
+ * time, up to 400 ms (from 40 s). The lag stays a small share of the wait (a load of 2-6 s is seen within 100 ms,
+ * one of ten minutes within 400 ms), and a long wait costs a quarter of the connects: most of the CPU of a wait
+ * on a closed port is these connects, about half a millisecond each on the machine of BENCHMARKS.md.
+ */
+const CLOSED_SHARE = 0.01;
+/**
+ * The gap before the next round: long enough for the last round to keep within `budget` of one core, and a share
+ * of the time the most recently closed port has been closed (`closedForMs`, undefined with no port watched).
+ */
+function roundGapMs(costMs, budget, closedForMs) {
+    const growth = closedForMs === undefined ? 0 : closedForMs * CLOSED_SHARE;
+    return Math.min(MAX_ROUND_MS, Math.max(MIN_ROUND_MS, costMs / budget, growth));
+}
 /**
  * With this many loopback ports, one read of /proc/net/tcp{,6} replaces one connect per port. Not for fewer:
  * the kernel walks its whole socket hash table for that read, which takes milliseconds on large hosts and
@@ -217,49 +235,68 @@ function connectTargets(host, lookup) {
 /** Polls every watched port in rounds; runs only while someone watches. */
 class PortPoller {
     budget;
+    clock;
     watchers = new Set();
-    timer;
+    /** The running chain of rounds; aborted when no one watches. */
+    rounds;
     procReadable;
     lookup = (0,hosts/* createLookup */.BL)();
-    constructor(budget = CPU_BUDGET) {
+    constructor(budget = CPU_BUDGET, clock = runtime_clock/* systemClock */.ml) {
         this.budget = budget;
+        this.clock = clock;
     }
     /** The watch of one URL's port, for the wait loop. */
     watchFor(url) {
-        return { opened: (signal) => this.watch(url, signal), local: (0,hosts/* isLoopback */.U9)(url.hostname) };
+        let closedSince;
+        return {
+            opened: async (signal) => {
+                closedSince ??= this.clock.now();
+                if (await this.watch(url, signal, closedSince))
+                    closedSince = undefined;
+            },
+            local: (0,hosts/* isLoopback */.U9)(url.hostname)
+        };
     }
     /** Ends every watch (each resolves) and the rounds. */
     close() {
         for (const watcher of [...this.watchers])
-            watcher.resolve();
+            watcher.resolve(false);
         this.idle();
     }
-    watch(url, signal) {
+    /** Resolves true once something listens on the URL's port, false when `signal` aborts or the poller closes. */
+    watch(url, signal, closedSince = this.clock.now()) {
         return new Promise((resolve) => {
             if (signal.aborted)
-                return resolve();
+                return resolve(false);
             const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
             const targets = connectTargets((0,hosts/* bareHost */.n0)(url.hostname), this.lookup);
-            const watcher = { targets, port, loopback: (0,hosts/* isLoopback */.U9)(url.hostname), resolve: () => undefined };
-            watcher.resolve = () => {
+            const loopback = (0,hosts/* isLoopback */.U9)(url.hostname);
+            const watcher = { targets, port, loopback, closedSince, resolve: () => undefined };
+            const aborted = () => watcher.resolve(false);
+            watcher.resolve = (open) => {
                 this.watchers.delete(watcher);
-                signal.removeEventListener('abort', watcher.resolve);
+                signal.removeEventListener('abort', aborted);
                 if (this.watchers.size === 0)
                     this.idle();
-                resolve();
+                resolve(open);
             };
-            signal.addEventListener('abort', watcher.resolve, { once: true });
+            signal.addEventListener('abort', aborted, { once: true });
             this.watchers.add(watcher);
-            this.timer ??= setTimeout(() => void this.round(), MIN_ROUND_MS);
+            if (this.rounds === undefined)
+                this.nextRound(new AbortController(), MIN_ROUND_MS);
         });
     }
-    idle() {
-        clearTimeout(this.timer);
-        this.timer = undefined;
+    nextRound(chain, ms) {
+        this.rounds = chain;
+        void this.clock.sleep(ms, chain.signal).then(() => (chain.signal.aborted ? undefined : this.round(chain)));
     }
-    rounds = 0;
-    async round() {
-        const round = this.rounds++;
+    idle() {
+        this.rounds?.abort();
+        this.rounds = undefined;
+    }
+    roundCount = 0;
+    async round(chain) {
+        const round = this.roundCount++;
         // CPU time rather than wall time: on a busy machine a round waits longer without costing more
         const started = process.cpuUsage();
         const watchers = [...this.watchers];
@@ -274,14 +311,15 @@ class PortPoller {
                     .filter((t) => round % t.everyRounds === 0)
                     .map((t) => tcpConnects(t.address, w.port, MAX_ROUND_MS)))).includes(true);
             if (listening)
-                w.resolve();
+                w.resolve(true);
         }));
         const used = process.cpuUsage(started);
         const cost = (used.user + used.system) / 1000;
-        if (this.watchers.size === 0)
+        // no one watches any more, or a new chain began while this round ran
+        if (this.watchers.size === 0 || chain !== this.rounds)
             return;
-        const next = Math.min(MAX_ROUND_MS, Math.max(MIN_ROUND_MS, cost / this.budget));
-        this.timer = setTimeout(() => void this.round(), next);
+        const closedFor = this.clock.now() - Math.max(...[...this.watchers].map((w) => w.closedSince));
+        this.nextRound(chain, roundGapMs(cost, this.budget, closedFor));
     }
     async readProc() {
         // node:fs's callback form: node:fs/promises would be one more module to load before the first probe
@@ -699,8 +737,6 @@ function recordRun(history, run, thresholdPercent, minRuns, lockWaitMs, throughp
 
 // EXTERNAL MODULE: ./src/runtime/bounded-regex.ts
 var bounded_regex = __webpack_require__(9635);
-// EXTERNAL MODULE: ./src/runtime/clock.ts
-var clock = __webpack_require__(9842);
 ;// CONCATENATED MODULE: ./src/server/watch.ts
 /** Turns what happens beside the wait into a halt: the server process exiting, a fail-pattern log line, cancellation. */
 
@@ -769,10 +805,10 @@ function watchServer({ halter, server, log, failPattern, readLines, cancel, poll
         return () => {
             if (pending !== undefined || closed)
                 return;
-            const wait = last + gapMs - clock/* systemClock */.ml.now();
+            const wait = last + gapMs - runtime_clock/* systemClock */.ml.now();
             const run = () => {
                 pending = undefined;
-                last = clock/* systemClock */.ml.now();
+                last = runtime_clock/* systemClock */.ml.now();
                 if (!closed)
                     f();
             };

@@ -6,10 +6,14 @@
  */
 import { readFile } from 'node:fs'
 import { connect } from 'node:net'
+import { type Clock, systemClock } from '../runtime/clock.js'
 import { bareHost, createLookup, isLoopback, type Lookup, loopbackAddresses } from './hosts.js'
 
 export interface PortWatch {
-  /** Resolves once something listens on the URL's port (or when `signal` aborts). */
+  /**
+   * Resolves once something listens on the URL's port (or when `signal` aborts). The port counts as closed from
+   * the first call until a call sees it open, so that the calls of one wait share its closed time.
+   */
   opened(signal: AbortSignal): Promise<void>
   /**
    * The host is this machine's loopback: the watch sees exactly what a connection would, so HTTP probes of a
@@ -18,10 +22,26 @@ export interface PortWatch {
   local: boolean
 }
 
-const MIN_ROUND_MS = 100
-const MAX_ROUND_MS = 400
+export const MIN_ROUND_MS = 100
+export const MAX_ROUND_MS = 400
 /** The share of one core the poller may spend. */
 const CPU_BUDGET = 0.02
+/**
+ * Rounds space out with the time a port has been closed: 100 ms for its first 10 s, then a hundredth of that
+ * time, up to 400 ms (from 40 s). The lag stays a small share of the wait (a load of 2-6 s is seen within 100 ms,
+ * one of ten minutes within 400 ms), and a long wait costs a quarter of the connects: most of the CPU of a wait
+ * on a closed port is these connects, about half a millisecond each on the machine of BENCHMARKS.md.
+ */
+export const CLOSED_SHARE = 0.01
+
+/**
+ * The gap before the next round: long enough for the last round to keep within `budget` of one core, and a share
+ * of the time the most recently closed port has been closed (`closedForMs`, undefined with no port watched).
+ */
+export function roundGapMs(costMs: number, budget: number, closedForMs: number | undefined): number {
+  const growth = closedForMs === undefined ? 0 : closedForMs * CLOSED_SHARE
+  return Math.min(MAX_ROUND_MS, Math.max(MIN_ROUND_MS, costMs / budget, growth))
+}
 /**
  * With this many loopback ports, one read of /proc/net/tcp{,6} replaces one connect per port. Not for fewer:
  * the kernel walks its whole socket hash table for that read, which takes milliseconds on large hosts and
@@ -70,7 +90,9 @@ interface Watcher {
   targets: Promise<Array<{ address: string; everyRounds: number }>>
   port: number
   loopback: boolean
-  resolve(): void
+  /** When the port was first seen closed, on the poller's clock. */
+  closedSince: number
+  resolve(open: boolean): void
 }
 
 /**
@@ -91,50 +113,69 @@ function connectTargets(host: string, lookup: Lookup): Watcher['targets'] {
 /** Polls every watched port in rounds; runs only while someone watches. */
 export class PortPoller {
   private watchers = new Set<Watcher>()
-  private timer: NodeJS.Timeout | undefined
+  /** The running chain of rounds; aborted when no one watches. */
+  private rounds: AbortController | undefined
   private procReadable: boolean | undefined
   private readonly lookup = createLookup()
 
-  constructor(private readonly budget = CPU_BUDGET) {}
+  constructor(
+    private readonly budget = CPU_BUDGET,
+    private readonly clock: Clock = systemClock
+  ) {}
 
   /** The watch of one URL's port, for the wait loop. */
   watchFor(url: URL): PortWatch {
-    return { opened: (signal) => this.watch(url, signal), local: isLoopback(url.hostname) }
+    let closedSince: number | undefined
+    return {
+      opened: async (signal) => {
+        closedSince ??= this.clock.now()
+        if (await this.watch(url, signal, closedSince)) closedSince = undefined
+      },
+      local: isLoopback(url.hostname)
+    }
   }
 
   /** Ends every watch (each resolves) and the rounds. */
   close(): void {
-    for (const watcher of [...this.watchers]) watcher.resolve()
+    for (const watcher of [...this.watchers]) watcher.resolve(false)
     this.idle()
   }
 
-  watch(url: URL, signal: AbortSignal): Promise<void> {
+  /** Resolves true once something listens on the URL's port, false when `signal` aborts or the poller closes. */
+  watch(url: URL, signal: AbortSignal, closedSince = this.clock.now()): Promise<boolean> {
     return new Promise((resolve) => {
-      if (signal.aborted) return resolve()
+      if (signal.aborted) return resolve(false)
       const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80)
       const targets = connectTargets(bareHost(url.hostname), this.lookup)
-      const watcher: Watcher = { targets, port, loopback: isLoopback(url.hostname), resolve: () => undefined }
-      watcher.resolve = (): void => {
+      const loopback = isLoopback(url.hostname)
+      const watcher: Watcher = { targets, port, loopback, closedSince, resolve: () => undefined }
+      const aborted = (): void => watcher.resolve(false)
+      watcher.resolve = (open): void => {
         this.watchers.delete(watcher)
-        signal.removeEventListener('abort', watcher.resolve)
+        signal.removeEventListener('abort', aborted)
         if (this.watchers.size === 0) this.idle()
-        resolve()
+        resolve(open)
       }
-      signal.addEventListener('abort', watcher.resolve, { once: true })
+      signal.addEventListener('abort', aborted, { once: true })
       this.watchers.add(watcher)
-      this.timer ??= setTimeout(() => void this.round(), MIN_ROUND_MS)
+      if (this.rounds === undefined) this.nextRound(new AbortController(), MIN_ROUND_MS)
     })
   }
 
-  private idle(): void {
-    clearTimeout(this.timer)
-    this.timer = undefined
+  private nextRound(chain: AbortController, ms: number): void {
+    this.rounds = chain
+    void this.clock.sleep(ms, chain.signal).then(() => (chain.signal.aborted ? undefined : this.round(chain)))
   }
 
-  private rounds = 0
+  private idle(): void {
+    this.rounds?.abort()
+    this.rounds = undefined
+  }
 
-  private async round(): Promise<void> {
-    const round = this.rounds++
+  private roundCount = 0
+
+  private async round(chain: AbortController): Promise<void> {
+    const round = this.roundCount++
     // CPU time rather than wall time: on a busy machine a round waits longer without costing more
     const started = process.cpuUsage()
     const watchers = [...this.watchers]
@@ -153,14 +194,15 @@ export class PortPoller {
                     .map((t) => tcpConnects(t.address, w.port, MAX_ROUND_MS))
                 )
               ).includes(true)
-        if (listening) w.resolve()
+        if (listening) w.resolve(true)
       })
     )
     const used = process.cpuUsage(started)
     const cost = (used.user + used.system) / 1000
-    if (this.watchers.size === 0) return
-    const next = Math.min(MAX_ROUND_MS, Math.max(MIN_ROUND_MS, cost / this.budget))
-    this.timer = setTimeout(() => void this.round(), next)
+    // no one watches any more, or a new chain began while this round ran
+    if (this.watchers.size === 0 || chain !== this.rounds) return
+    const closedFor = this.clock.now() - Math.max(...[...this.watchers].map((w) => w.closedSince))
+    this.nextRound(chain, roundGapMs(cost, this.budget, closedFor))
   }
 
   private async readProc(): Promise<Set<number> | undefined> {

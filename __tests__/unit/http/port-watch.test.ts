@@ -1,6 +1,15 @@
-import { listeningLoopbackPorts, PortPoller, PROC_MIN_PORTS, tcpConnects } from '../../../src/http/port-watch.js'
+import {
+  listeningLoopbackPorts,
+  MAX_ROUND_MS,
+  MIN_ROUND_MS,
+  PortPoller,
+  PROC_MIN_PORTS,
+  roundGapMs,
+  tcpConnects
+} from '../../../src/http/port-watch.js'
+import type { Clock } from '../../../src/runtime/clock.js'
 import { freePort } from '../../../src/simulator/server.js'
-import { loopback } from '../../helpers/loopback.js'
+import { Loopback, loopback } from '../../helpers/loopback.js'
 
 const net = loopback()
 
@@ -77,6 +86,63 @@ describe('PortPoller with many ports', () => {
     stop.abort()
     await Promise.all(watching)
     await listening
+  })
+})
+
+describe('roundGapMs', () => {
+  it('keeps 100 ms rounds for a port closed under 10 s, then a hundredth of the closed time, up to 400 ms', () => {
+    expect(roundGapMs(0.5, 0.02, 0)).toBe(MIN_ROUND_MS)
+    expect(roundGapMs(0.5, 0.02, 9_000)).toBe(MIN_ROUND_MS)
+    expect(roundGapMs(0.5, 0.02, 20_000)).toBe(200)
+    expect(roundGapMs(0.5, 0.02, 40_000)).toBe(MAX_ROUND_MS)
+    expect(roundGapMs(0.5, 0.02, 3_600_000)).toBe(MAX_ROUND_MS)
+    expect(roundGapMs(0.5, 0.02, undefined)).toBe(MIN_ROUND_MS)
+  })
+
+  it('spaces rounds that cost more so that they keep within the CPU budget, never past 400 ms', () => {
+    expect(roundGapMs(5, 0.02, 0)).toBe(250)
+    expect(roundGapMs(50, 0.02, 0)).toBe(MAX_ROUND_MS)
+  })
+})
+
+describe('a port watch closed for long', () => {
+  it('spaces its rounds by the time the port has been closed, over every call of one wait, until it opens', async () => {
+    const port = await freePort()
+    let now = 0
+    const gaps: number[] = []
+    // the rounds run at once (real connects), on a clock that says how long the port has been closed
+    const clock: Clock = {
+      now: () => now,
+      wallMs: () => now,
+      sleep: (ms, signal) => (gaps.push(ms), signal?.aborted ? Promise.resolve() : new Promise((r) => setTimeout(r, 1)))
+    }
+    const poller = new PortPoller(undefined, clock)
+    const watch = poller.watchFor(new URL(`http://127.0.0.1:${port}/`))
+    const rounds = async (n: number): Promise<number[]> => {
+      gaps.length = 0
+      while (gaps.length < n) await new Promise((r) => setTimeout(r, 1))
+      return gaps.slice(0, n)
+    }
+    // a first call that ends unopened (the loop's sleep is over), then the next call 60 s later
+    const first = new AbortController()
+    const ending = watch.opened(first.signal)
+    expect((await rounds(3)).slice(1)).toEqual([MIN_ROUND_MS, MIN_ROUND_MS])
+    first.abort()
+    await ending
+    now = 60_000
+    const opened = watch.opened(new AbortController().signal)
+    expect((await rounds(3)).slice(1)).toEqual([MAX_ROUND_MS, MAX_ROUND_MS])
+    const server = new Loopback()
+    await server.tcp(undefined, '127.0.0.1', port)
+    await opened
+    await server.close()
+    // it opened, and closed again: a new closed time begins with the next call
+    const again = new AbortController()
+    const next = watch.opened(again.signal)
+    expect((await rounds(3)).slice(1)).toEqual([MIN_ROUND_MS, MIN_ROUND_MS])
+    again.abort()
+    await next
+    poller.close()
   })
 })
 
