@@ -17605,8 +17605,11 @@ var hosts = __nccwpck_require__(2327);
 
 const MIN_ROUND_MS = 100;
 const MAX_ROUND_MS = 400;
-/** The share of one core the poller may spend. */
-const CPU_BUDGET = 0.02;
+/**
+ * The share of one core the poller may spend: for a fleet read through /proc, this sets the pace (2%: 4.5% of a
+ * core for the bench's fleet of 200, worst lag 352 ms; 1.5%: 4.2%, 307-335 ms).
+ */
+const CPU_BUDGET = 0.015;
 /**
  * Rounds space out with the time a port has been closed: 100 ms for its first 10 s, then a hundredth of that
  * time, up to 400 ms (from 40 s). The lag stays a small share of the wait (a load of 2-6 s is seen within 100 ms,
@@ -17625,8 +17628,8 @@ function roundGapMs(costMs, budget, closedForMs) {
 /**
  * With this many loopback ports, one read of /proc/net/tcp{,6} replaces one connect per port. Not for fewer:
  * the kernel walks its whole socket hash table for that read, which takes milliseconds on large hosts and
- * in some VMs (about 10 ms on the machine where BENCHMARKS.md was measured), while a refused loopback connect
- * costs about 0.1 ms.
+ * in some VMs (about 2 ms for both tables on the machine where BENCHMARKS.md was measured, read as
+ * readListening reads them), while a refused loopback connect costs about half a millisecond.
  */
 const PROC_MIN_PORTS = 24;
 const PROC_TABLES = ['/proc/net/tcp', '/proc/net/tcp6'];
@@ -17768,13 +17771,42 @@ class PortPoller {
         // node:fs's callback form: node:fs/promises would be one more module to load before the first probe
         if (this.procReadable === false)
             return undefined;
-        const tables = await Promise.all(PROC_TABLES.map((f) => readText(f)));
+        const tables = await Promise.all(PROC_TABLES.map((f) => readListening(f)));
         this.procReadable = tables[0].startsWith('  sl');
         return this.procReadable ? listeningLoopbackPorts(tables.join('\n')) : undefined;
     }
 }
-/** A file's text, or '' when it cannot be read. */
-const readText = (file) => new Promise((resolve) => (0,external_node_fs_.readFile)(file, 'latin1', (e, text) => resolve(e ? '' : text)));
+const CHUNK_BYTES = 64 * 1024;
+/** seq_file hands out at most a page per read (4 KiB or more): a read shorter than this ended the table. */
+const SHORT_READ_BYTES = 2048;
+/** A line of a state other than LISTEN (0A). */
+const NOT_LISTENING = /^\s*\d+:\s+[0-9A-F]+:[0-9A-F]+\s+[0-9A-F]+:[0-9A-F]+\s+(?!0A)[0-9A-F]{2}\s/im;
+/**
+ * The head of a /proc/net/tcp or tcp6 table, up to its last listening socket: '' when it cannot be read.
+ * The kernel prints the listening sockets first and, for every read that reaches past them, walks its whole
+ * established-connection hash (about 1.6 ms here, even with no connection in it); read to the end, a table
+ * costs that walk twice, the second time only to learn that there is nothing more. So reading stops at the first
+ * line of another state, or at a read shorter than a page.
+ */
+function readListening(file) {
+    return new Promise((resolve) => (0,external_node_fs_.open)(file, 'r', (err, fd) => {
+        if (err !== null)
+            return resolve('');
+        const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+        const chunks = [];
+        const done = (text) => (0,external_node_fs_.close)(fd, () => resolve(text));
+        const next = () => (0,external_node_fs_.read)(fd, buffer, 0, CHUNK_BYTES, null, (e, bytes) => {
+            if (e !== null)
+                return done('');
+            const chunk = buffer.toString('latin1', 0, bytes);
+            chunks.push(chunk);
+            if (bytes < SHORT_READ_BYTES || NOT_LISTENING.test(chunk))
+                return done(chunks.join(''));
+            next();
+        });
+        next();
+    }));
+}
 
 // EXTERNAL MODULE: ./src/http/undici-parts.ts
 var undici_parts = __nccwpck_require__(7101);

@@ -4,12 +4,15 @@ import {
   MIN_ROUND_MS,
   PortPoller,
   PROC_MIN_PORTS,
+  readListening,
   roundGapMs,
   tcpConnects
 } from '../../../src/http/port-watch.js'
+import { writeFileSync } from 'node:fs'
 import type { Clock } from '../../../src/runtime/clock.js'
 import { freePort } from '../../../src/simulator/server.js'
 import { Loopback, loopback } from '../../helpers/loopback.js'
+import { sandbox } from '../../helpers/sandbox.js'
 
 const net = loopback()
 
@@ -27,6 +30,34 @@ describe('listeningLoopbackPorts', () => {
     ].join('\n')
     // 8082 is an established connection and 8083 listens on 10.0.0.5 only: neither counts
     expect([...listeningLoopbackPorts(table)].sort()).toEqual([8080, 8081, 8084, 8085, 8086])
+  })
+})
+
+describe('readListening', () => {
+  const box = sandbox('proc-')
+  const header = '  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n'
+  const line = (i: number, state: string): string =>
+    `${String(i).padStart(4)}: 0100007F:${(8000 + i).toString(16).toUpperCase()} 00000000:0000 ${state} 00000000:00000000 00:00000000 00000000     0        0 ${600 + i} 1\n`
+  const table = (states: string[]): string => header + states.map((state, i) => line(i, state)).join('')
+
+  it('stops at the first line that is not LISTEN: the kernel prints listening sockets first', async () => {
+    // 160 KB: past the first 64 KiB read, lines no read needs (LISTEN lines there would be read if reading went on)
+    const file = box.path('tcp')
+    writeFileSync(file, table([...Array<string>(10).fill('0A'), '01', ...Array<string>(1_600).fill('0A')]))
+    const ports = listeningLoopbackPorts(await readListening(file))
+    expect(ports.size).toBeLessThan(1_000)
+    expect([...ports]).toEqual(expect.arrayContaining([8000, 8009]))
+  })
+
+  it('reads a table of listening sockets only to its end, over several reads', async () => {
+    const file = box.path('tcp')
+    writeFileSync(file, table(Array<string>(1_600).fill('0A')))
+    expect(listeningLoopbackPorts(await readListening(file)).size).toBe(1_600)
+  })
+
+  it("reads the machine's own tables, and gives an empty text for one that cannot be read", async () => {
+    expect(await readListening('/proc/net/tcp')).toMatch(/^\s+sl\s+local_address/)
+    expect(await readListening('/nonexistent/tcp')).toBe('')
   })
 })
 
