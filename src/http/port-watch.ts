@@ -35,7 +35,7 @@ const CPU_BUDGET = 0.015
  * one of ten minutes within 400 ms), and a long wait costs a quarter of the connects: most of the CPU of a wait
  * on a closed port is these connects, about half a millisecond each on the machine of BENCHMARKS.md.
  */
-export const CLOSED_SHARE = 0.01
+const CLOSED_SHARE = 0.01
 
 /**
  * The gap before the next round: long enough for the last round to keep within `budget` of one core, and a share
