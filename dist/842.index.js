@@ -177,8 +177,8 @@ function memoryHeldBy(snapshot, pids) {
 
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __webpack_require__(3024);
-// EXTERNAL MODULE: ./src/inputs/settings.ts + 1 modules
-var settings = __webpack_require__(6137);
+// EXTERNAL MODULE: ./src/inputs/settings.ts + 2 modules
+var settings = __webpack_require__(7168);
 // EXTERNAL MODULE: ./src/runtime/clock.ts
 var clock = __webpack_require__(9842);
 ;// CONCATENATED MODULE: ./src/server/log-follower.ts

@@ -18337,8 +18337,8 @@ function watchServer({ halter, server, log, failPattern, readLines, cancel, poll
     };
 }
 
-// EXTERNAL MODULE: ./src/inputs/settings.ts + 1 modules
-var inputs_settings = __nccwpck_require__(6137);
+// EXTERNAL MODULE: ./src/inputs/settings.ts + 2 modules
+var inputs_settings = __nccwpck_require__(7168);
 // EXTERNAL MODULE: ./src/runtime/memory.ts + 1 modules
 var memory = __nccwpck_require__(2502);
 // EXTERNAL MODULE: ./src/wait/schedule.ts
@@ -20059,7 +20059,6 @@ function painter(io) {
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Dm: () => (/* binding */ LOG_ENGINE_NAMES),
 /* harmony export */   Ig: () => (/* binding */ clockSeconds),
 /* harmony export */   Jn: () => (/* binding */ tookSeconds),
 /* harmony export */   L4: () => (/* binding */ ENGINE_LOGS),
@@ -20322,7 +20321,6 @@ const PHASE_MARKERS = [
 ];
 const engineLog = (engine) => ENGINE_LOGS.find((e) => e.engine === engine);
 const phaseMarkers = (engine) => PHASE_MARKERS.filter((m) => m.engine === engine);
-const LOG_ENGINE_NAMES = ENGINE_LOGS.map((e) => e.engine);
 /** The engine whose own lines these are, from one line; undefined when the line is not particular to one. */
 function engineOfLine(line) {
     return ENGINE_LOGS.find((e) => e.signature.test(line))?.engine;
@@ -20692,6 +20690,25 @@ function memoryHeldBy(snapshot, pids) {
 
 /***/ }),
 
+/***/ 6138:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   T: () => (/* binding */ KEEP_RUNS),
+/* harmony export */   t: () => (/* binding */ MEDIAN_OF)
+/* harmony export */ });
+/**
+ * How much the history keeps and averages over. Apart from the store, so that reading the inputs (which checks
+ * `median-of`-style bounds against these) does not load the store before the first probe.
+ */
+/** Runs kept per key. */
+const KEEP_RUNS = 100;
+/** Ready runs the expected startup is the median of. */
+const MEDIAN_OF = 10;
+
+
+/***/ }),
+
 /***/ 4689:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
@@ -20704,15 +20721,15 @@ function memoryHeldBy(snapshot, pids) {
 /* harmony export */   ah: () => (/* binding */ appendRun),
 /* harmony export */   cC: () => (/* binding */ usualStartup),
 /* harmony export */   pT: () => (/* binding */ envDrift),
-/* harmony export */   t8: () => (/* binding */ MEDIAN_OF),
 /* harmony export */   y8: () => (/* binding */ regression),
 /* harmony export */   yV: () => (/* binding */ throughputRegression)
 /* harmony export */ });
-/* unused harmony exports KEEP_RUNS, MAX_LINE_BYTES, parseHistory, runLine, trimHistory */
+/* unused harmony exports MAX_LINE_BYTES, parseHistory, runLine, trimHistory */
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var _limits_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6138);
 /**
  * Earlier runs, one JSON line per finished wait, in a file shared by every job on a runner: reading it (skipping
  * lines it cannot read), appending one line atomically, trimming each key to its last runs, and comparing a run
@@ -20721,10 +20738,7 @@ function memoryHeldBy(snapshot, pids) {
  */
 
 
-/** Runs kept per key. */
-const KEEP_RUNS = 100;
-/** Ready runs the expected startup is the median of. */
-const MEDIAN_OF = 10;
+
 /**
  * One line is written with one `write` on a file opened with O_APPEND, which the kernel appends whole; it stays
  * under PIPE_BUF (4 KiB), the size POSIX guarantees for atomic pipe writes, so it holds on any file system too.
@@ -20878,7 +20892,7 @@ function runLine(run) {
  * Returns false when the run does not fit in one line. Waits for the lock at most `lockWaitMs` in all (the time
  * left before the wait's deadline): without it, the line is appended all the same and the trim left for later.
  */
-function appendRun(path, run, keep = KEEP_RUNS, lockWaitMs = LOCK_WAIT_MS) {
+function appendRun(path, run, keep = _limits_js__WEBPACK_IMPORTED_MODULE_2__/* .KEEP_RUNS */ .T, lockWaitMs = LOCK_WAIT_MS) {
     const line = runLine(run);
     if (line === undefined)
         return false;
@@ -20902,7 +20916,7 @@ function appendRun(path, run, keep = KEEP_RUNS, lockWaitMs = LOCK_WAIT_MS) {
  * and renamed over the old one under the lock, which appenders take too, so no run appended meanwhile is lost.
  * Without the lock (another process holds it too long) it leaves the file as it is.
  */
-function trimHistory(path, keep = KEEP_RUNS, lockUntil = Date.now() + LOCK_WAIT_MS) {
+function trimHistory(path, keep = _limits_js__WEBPACK_IMPORTED_MODULE_2__/* .KEEP_RUNS */ .T, lockUntil = Date.now() + LOCK_WAIT_MS) {
     withLock(path, lockUntil, (locked) => {
         if (!locked)
             return;
@@ -20972,7 +20986,7 @@ function median(values) {
 }
 /** What the last MEDIAN_OF ready runs took; undefined without any. */
 function usualStartup(earlier) {
-    const ready = earlier.filter((r) => r.ready).slice(-MEDIAN_OF);
+    const ready = earlier.filter((r) => r.ready).slice(-_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .MEDIAN_OF */ .t);
     if (ready.length === 0)
         return undefined;
     const names = new Set(ready.flatMap((r) => r.phases.map((p) => p.name)));
@@ -21036,7 +21050,7 @@ function throughputRegression(earlier, run) {
         return undefined;
     const rates = earlier
         .filter((r) => r.ready && r.decodeTokensPerSecond !== undefined && r.smokeTokens === run.smokeTokens)
-        .slice(-MEDIAN_OF)
+        .slice(-_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .MEDIAN_OF */ .t)
         .map((r) => r.decodeTokensPerSecond);
     if (rates.length === 0)
         return undefined;
@@ -21787,7 +21801,7 @@ function redact(text, secrets) {
 
 /***/ }),
 
-/***/ 6137:
+/***/ 7168:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 
@@ -21811,12 +21825,18 @@ var wait_schedule = __nccwpck_require__(620);
 var parse = __nccwpck_require__(3718);
 // EXTERNAL MODULE: ./src/inputs/secrets.ts
 var inputs_secrets = __nccwpck_require__(3332);
-// EXTERNAL MODULE: ./src/engines/log-markers.ts
-var log_markers = __nccwpck_require__(1995);
+;// CONCATENATED MODULE: ./src/engines/log-engines.ts
+/**
+ * The engines whose start-up log the gate reads: the names the `engine` input accepts. Apart from their lines
+ * (log-markers.ts, which has one table per engine named here, in this order), so that reading the inputs does
+ * not load those tables before the first probe.
+ */
+const LOG_ENGINE_NAMES = ['vllm', 'sglang', 'tgi', 'ollama', 'llamacpp', 'triton'];
+
 // EXTERNAL MODULE: ./src/engines/model-lists.ts
 var model_lists = __nccwpck_require__(9778);
-// EXTERNAL MODULE: ./src/history/store.ts
-var store = __nccwpck_require__(4689);
+// EXTERNAL MODULE: ./src/history/limits.ts
+var limits = __nccwpck_require__(6138);
 ;// CONCATENATED MODULE: ./src/runtime/platform.ts
 /**
  * What the machine the gate runs on can do, where a feature depends on it. Inputs are checked against it, so
@@ -22087,8 +22107,8 @@ function parseSettings(get, platform = currentPlatform()) {
         throw new InputError('history-key', `is ${historyKey.length} characters long; give at most 200`);
     const regressionThresholdPercent = field('regression-threshold', parse/* parsePercent */.lo);
     const regressionMinRuns = field('regression-min-runs', (t) => {
-        if (!/^\s*\d+\s*$/.test(t) || Number(t) < 1 || Number(t) > store/* MEDIAN_OF */.t8)
-            throw new Error(`"${(0,parse/* printable */.g$)(t)}" is not a whole number from 1 to ${store/* MEDIAN_OF */.t8} (the median is of the last ${store/* MEDIAN_OF */.t8} ready runs)`);
+        if (!/^\s*\d+\s*$/.test(t) || Number(t) < 1 || Number(t) > limits/* MEDIAN_OF */.t)
+            throw new Error(`"${(0,parse/* printable */.g$)(t)}" is not a whole number from 1 to ${limits/* MEDIAN_OF */.t} (the median is of the last ${limits/* MEDIAN_OF */.t} ready runs)`);
         return Number(t);
     });
     const throughputRegressionPercent = field('throughput-regression-threshold', parse/* parsePercent */.lo);
@@ -22140,10 +22160,10 @@ function oneOf(text, words) {
         throw new Error(`"${(0,parse/* printable */.g$)(text)}" is not one of ${words.join(', ')}`);
     return word;
 }
-const ENGINE_FORM = `auto or one of ${log_markers/* LOG_ENGINE_NAMES */.Dm.map((e) => (e === 'llamacpp' ? 'llama.cpp' : e)).join(', ')}`;
+const ENGINE_FORM = `auto or one of ${LOG_ENGINE_NAMES.map((e) => (e === 'llamacpp' ? 'llama.cpp' : e)).join(', ')}`;
 function parseEngine(text) {
     const name = text === 'llama.cpp' ? 'llamacpp' : text;
-    if (!log_markers/* LOG_ENGINE_NAMES */.Dm.includes(name))
+    if (!LOG_ENGINE_NAMES.includes(name))
         throw new Error(`"${(0,parse/* printable */.g$)(text)}" is not ${ENGINE_FORM}`);
     return name;
 }
@@ -23457,7 +23477,7 @@ function createBodyCollector(afterBytes = 256 * 1024) {
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var _inputs_secrets_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3332);
-/* harmony import */ var _inputs_settings_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6137);
+/* harmony import */ var _inputs_settings_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7168);
 /* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9842);
 /**
  * Follows a server's log file: the lines appended since the last look, numbered, and the last lines kept for the
@@ -23941,7 +23961,7 @@ function commandLine(pid, proc = '/proc') {
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _inputs_parse_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3718);
-/* harmony import */ var _inputs_settings_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(6137);
+/* harmony import */ var _inputs_settings_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(7168);
 /* harmony import */ var _inputs_variables_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(6192);
 /* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(7707);
 /**

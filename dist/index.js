@@ -16744,8 +16744,8 @@ function commandSafe(text) {
 
 // EXTERNAL MODULE: ./src/inputs/secrets.ts
 var inputs_secrets = __nccwpck_require__(3332);
-// EXTERNAL MODULE: ./src/inputs/settings.ts + 1 modules
-var inputs_settings = __nccwpck_require__(6137);
+// EXTERNAL MODULE: ./src/inputs/settings.ts + 2 modules
+var inputs_settings = __nccwpck_require__(7168);
 // EXTERNAL MODULE: ./src/inputs/variables.ts
 var variables = __nccwpck_require__(6192);
 // EXTERNAL MODULE: ./src/runtime/clock.ts
@@ -16872,309 +16872,6 @@ async function run() {
         process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
     }
 }
-
-
-/***/ }),
-
-/***/ 1995:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Dm: () => (/* binding */ LOG_ENGINE_NAMES),
-/* harmony export */   Ig: () => (/* binding */ clockSeconds),
-/* harmony export */   Jn: () => (/* binding */ tookSeconds),
-/* harmony export */   L4: () => (/* binding */ ENGINE_LOGS),
-/* harmony export */   LE: () => (/* binding */ phaseMarkers),
-/* harmony export */   NN: () => (/* binding */ engineLog),
-/* harmony export */   Pq: () => (/* binding */ engineOfModelList),
-/* harmony export */   U1: () => (/* binding */ engineOfLine),
-/* harmony export */   Zs: () => (/* binding */ stampOf)
-/* harmony export */ });
-/* unused harmony export PHASE_MARKERS */
-/**
- * What model servers print while they start, as data: how each engine frames and stamps a line, the lines that
- * name it, one row per engine and startup phase, the line that says it is ready, and its known fatal lines.
- * __tests__/fixtures/logs holds a recorded startup of each engine that these rows are tested against. Line numbers
- * in `[file.py:NNN]` prefixes change every release, so no pattern here depends on them.
- */
-const cause = (pattern) => ({ pattern, cause: true });
-const failure = (pattern) => ({ pattern, cause: false });
-/** PyTorch's allocator and NCCL (through torch or the engines' own pynccl wrappers) word these alike everywhere. */
-const TORCH_FATAL = [
-    cause(/CUDA out of memory/),
-    // Not the traceback's source line `raise RuntimeError(f"NCCL error: {error_str}")`.
-    cause(/NCCL error(?:: | in: )(?!\{)/),
-    cause(/DistBackendError/)
-];
-// tqdm: "Loading safetensors checkpoint shards:  45% Completed | 29/64 [01:02<01:10,  2.15s/it]" and the default
-// bar "Capturing CUDA graphs (decode, FULL):  45%|\u2588\u2588\u2588\u2588\u258c     | 23/51 [00:05<00:06,  4.12it/s]".
-const TQDM_COUNT = String.raw `\s*\d+%(?: Completed)? ?\|[^|]*?\|?\s*(?<n>\d+)/(?<total>\d+)(?: \[(?<elapsed>\d+(?::\d\d)+)<)?`;
-const tqdm = (desc) => new RegExp(`${desc}:${TQDM_COUNT}`);
-const ENGINE_LOGS = [
-    {
-        engine: 'vllm',
-        label: 'vLLM',
-        signature: /\((?:APIServer|EngineCore\w*|Worker\w*|VllmWorker\w*) pid=\d+\)|vLLM API server version|Initializing a V1 LLM engine/,
-        ownedBy: 'vllm',
-        stamp: /\b(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) (?<M>\d\d)-(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))? \[/,
-        ready: /Application startup complete/,
-        fatal: [
-            ...TORCH_FATAL,
-            cause(/No available memory for the cache blocks/),
-            cause(/KV cache is needed, which is larger than the available KV cache memory/),
-            cause(/Free memory on device \S+ \([^)]*\) on startup is less than desired GPU memory utilization/),
-            failure(/WorkerProc hit an exception|WorkerProc failed to start/),
-            failure(/EngineCore failed to start/),
-            failure(/Engine core initialization failed/)
-        ]
-    },
-    {
-        engine: 'sglang',
-        label: 'SGLang',
-        signature: /server_args=ServerArgs\(|sglang is using nccl|^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d (?:[A-Z]{2}\d+ ?)+\]/,
-        ownedBy: 'sglang',
-        stamp: /^\[(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)[^\]]*\]/,
-        ready: /The server is fired up and ready to roll/,
-        fatal: [
-            ...TORCH_FATAL,
-            cause(/Capture cuda graph failed/),
-            cause(/but there are other ranks that didn't finish loading/),
-            failure(/Scheduler hit an exception/),
-            failure(/Received sigquit from a child process|SIGQUIT received/),
-            failure(/Initialization failed\. warmup error/),
-            failure(/Subprocess \S+ \(pid=\d+\) crashed/)
-        ]
-    },
-    {
-        engine: 'tgi',
-        label: 'TGI',
-        signature: /text_generation_(?:launcher|router)/,
-        stamp: /^(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d)T(?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))?Z/,
-        ready: /text_generation_router::server.*\bConnected\s*$/,
-        fatal: [
-            ...TORCH_FATAL,
-            cause(/Not enough memory to handle \d+ prefill tokens/),
-            cause(/Download encountered an error/),
-            cause(/Error when initializing model/),
-            cause(/text-generation-server not found in PATH/),
-            failure(/Shard \d+ failed to start|Shard \d+ crashed|Error: Shard(?:CannotStart|Failed)|Error: WarmupError/),
-            failure(/Webserver Crashed/)
-        ]
-    },
-    {
-        engine: 'ollama',
-        label: 'Ollama',
-        // Listed before llama.cpp: Ollama 0.30+ passes llama.cpp's own lines through after its own.
-        signature: /level=[A-Z]+ source=\S+ msg=|^\[GIN\] /,
-        stamp: /time=(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d)T(?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))?/,
-        ready: /(?:llama runner|llama-server) started in [\d.]+ seconds/,
-        fatal: [
-            ...TORCH_FATAL,
-            cause(/reported out-of-memory during startup/),
-            cause(/model requires more system memory than is currently available/),
-            cause(/bind: address already in use/),
-            failure(/(?:llama runner|llama-server) process has terminated/),
-            failure(/timed out waiting for (?:llama runner|llama-server) to start/)
-        ]
-    },
-    {
-        engine: 'llamacpp',
-        label: 'llama.cpp',
-        signature: /\bbuild: \d+ \(|llama_model_loader: |\bsrv\s+load_model: |\bmain: loading model|llama_context: /,
-        ownedBy: 'llamacpp',
-        // Only with --log-timestamps: minutes.seconds.milliseconds.microseconds since the start.
-        stamp: /^(?<m>\d+)\.(?<s>\d\d)\.(?<ms>\d{3})\.\d{3} [IWEDT] /,
-        ready: /server is listening on|starting the main loop/,
-        fatal: [
-            cause(/cudaMalloc failed: out of memory/),
-            cause(/failed to open GGUF file/),
-            cause(/couldn't bind HTTP server socket/),
-            cause(/error loading model/),
-            failure(/failed to load model/),
-            failure(/exiting due to (?:model loading|HTTP server) error/)
-        ]
-    },
-    {
-        engine: 'triton',
-        label: 'Triton',
-        signature: /^[IWE]\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+ [\w.]+:\d+\] |Triton Inference Server/,
-        ownedBy: 'Triton Inference Server',
-        stamp: /^[IWE](?<M>\d\d)(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)\.(?<f>\d+) /,
-        ready: /Started HTTPService at/,
-        fatal: [...TORCH_FATAL, cause(/failed to load '[^']*'/), cause(/already in use/), failure(/error: creating server/)]
-    }
-];
-const PHASE_MARKERS = [
-    // vLLM (V1 engine, 0.11\u20130.16 wordings)
-    {
-        engine: 'vllm',
-        phase: 'initializing',
-        start: /non-default args:|vLLM API server version|Initializing a V1 LLM engine/
-    },
-    {
-        engine: 'vllm',
-        phase: 'initializing distributed',
-        start: /world_size=\d+ rank=\d+ local_rank=\d+ distributed_init_method=/
-    },
-    {
-        engine: 'vllm',
-        phase: 'loading weights',
-        start: /Starting to load model/,
-        progress: tqdm('Loading (?:safetensors|pt) checkpoint shards'),
-        unit: 'shards',
-        end: /Model loading took /,
-        took: /(?:Model loading took [\d.]+ GiB(?: memory)? and|Loading weights took) (?<took>[\d.]+) seconds/
-    },
-    {
-        engine: 'vllm',
-        phase: 'compiling',
-        start: /for vLLM's torch\.compile|Dynamo bytecode transform time/,
-        end: /torch\.compile (?:takes|took|and initial profiling run took) [\d.]+ s in total/,
-        took: /torch\.compile (?:takes|took|and initial profiling run took) (?<took>[\d.]+) s in total/
-    },
-    { engine: 'vllm', phase: 'allocating KV cache', start: /Available KV cache memory/, end: /Maximum concurrency for / },
-    {
-        engine: 'vllm',
-        phase: 'capturing CUDA graphs',
-        progress: tqdm(String.raw `Capturing CUDA graphs \([^)]*\)`),
-        unit: 'graphs',
-        end: /Graph capturing finished in /,
-        took: /Graph capturing finished in (?<took>[\d.]+) secs/
-    },
-    {
-        engine: 'vllm',
-        phase: 'starting server',
-        start: /init engine \(profile, create kv cache, warmup model\) took|Supported tasks:|Starting vLLM (?:API )?server/
-    },
-    // SGLang (0.5.x)
-    { engine: 'sglang', phase: 'initializing', start: /server_args=/ },
-    {
-        engine: 'sglang',
-        phase: 'initializing distributed',
-        start: /Init torch distributed begin/,
-        end: /Init torch distributed ends/,
-        took: /Init torch distributed ends\. elapsed=(?<took>[\d.]+) s/
-    },
-    {
-        engine: 'sglang',
-        phase: 'loading weights',
-        start: /Load weight begin/,
-        progress: tqdm('Loading (?:safetensors|pt) checkpoint shards'),
-        unit: 'shards',
-        end: /Load weight end/,
-        took: /Load weight end\. elapsed=(?<took>[\d.]+) s/
-    },
-    {
-        engine: 'sglang',
-        phase: 'allocating KV cache',
-        start: /Using KV cache dtype|KV Cache is allocated/,
-        end: /Memory pool end/
-    },
-    {
-        engine: 'sglang',
-        phase: 'capturing CUDA graphs',
-        start: /Capture (?:cuda|cpu|npu) graph begin/,
-        progress: tqdm(String.raw `Capturing batches \([^)]*\)`),
-        unit: 'batch sizes',
-        end: /Capture (?:[\w ]*)(?:cuda|CUDA|cpu|npu) graph end/,
-        took: /graph end\. (?:Time elapsed: |elapsed=)(?<took>[\d.]+) s/
-    },
-    { engine: 'sglang', phase: 'starting server', start: /max_total_num_tokens=|Started server process/ },
-    { engine: 'sglang', phase: 'warming up', start: /Uvicorn running on|GET \/(?:get_)?model_info/ },
-    // TGI (launcher 3.x; 2.x wordings where they differ)
-    {
-        engine: 'tgi',
-        phase: 'downloading',
-        start: /Starting (?:check and )?download process/,
-        progress: /Download: \[(?<n>\d+)\/(?<total>\d+)\]/,
-        unit: 'files',
-        end: /Successfully downloaded weights/
-    },
-    {
-        engine: 'tgi',
-        phase: 'loading weights',
-        start: /Starting shard/,
-        end: /Shard ready in /,
-        took: /Shard ready in (?<took>[\d.]+)(?<unit>ms|\u00b5s|ns|s)/
-    },
-    { engine: 'tgi', phase: 'starting server', start: /Starting Webserver/ },
-    { engine: 'tgi', phase: 'warming up', start: /Warming up model/ },
-    // llama.cpp llama-server
-    { engine: 'llamacpp', phase: 'initializing', start: /\bbuild: \d+ \(|system info: / },
-    {
-        engine: 'llamacpp',
-        phase: 'loading weights',
-        start: /\bmain: loading model|load_model: loading model|llama_model_loader: loaded meta data/
-    },
-    {
-        engine: 'llamacpp',
-        phase: 'allocating KV cache',
-        start: /\bllama_context: |llama_kv_cache|llama_new_context_with_model/
-    },
-    { engine: 'llamacpp', phase: 'warming up', start: /warming up the model with an empty run/ },
-    { engine: 'llamacpp', phase: 'starting server', start: /initializing slots, n_slots/ },
-    // Ollama (models load lazily, on the first request for them)
-    {
-        engine: 'ollama',
-        phase: 'starting server',
-        start: /msg="server config"|msg="total blobs/,
-        end: /msg="Listening on /
-    },
-    {
-        engine: 'ollama',
-        phase: 'discovering GPUs',
-        start: /discovering available GPUs|looking for compatible GPUs/,
-        end: /msg="inference compute"/
-    },
-    {
-        engine: 'ollama',
-        phase: 'loading model',
-        start: /msg="starting (?:runner|llama-server)"|msg="loading model/,
-        took: /(?:llama runner|llama-server) started in (?<took>[\d.]+) seconds/
-    },
-    // Triton (messages JSON-quoted since r24.05)
-    { engine: 'triton', phase: 'initializing', start: /memory pool is created/ },
-    { engine: 'triton', phase: 'loading model', start: /\] "?loading: \S+:\d+/, end: /successfully loaded '/ },
-    {
-        engine: 'triton',
-        phase: 'starting server',
-        start: /Collecting (?:metrics for GPU|CPU metrics)|Started GRPCInferenceService at/
-    }
-];
-const engineLog = (engine) => ENGINE_LOGS.find((e) => e.engine === engine);
-const phaseMarkers = (engine) => PHASE_MARKERS.filter((m) => m.engine === engine);
-const LOG_ENGINE_NAMES = ENGINE_LOGS.map((e) => e.engine);
-/** The engine whose own lines these are, from one line; undefined when the line is not particular to one. */
-function engineOfLine(line) {
-    return ENGINE_LOGS.find((e) => e.signature.test(line))?.engine;
-}
-/** The engine from a `/v1/models` body's `owned_by` (vLLM, SGLang, llama.cpp and Triton's OpenAI front end say so). */
-function engineOfModelList(json) {
-    const data = json?.data;
-    if (!Array.isArray(data))
-        return undefined;
-    for (const entry of data) {
-        const owner = entry?.owned_by;
-        const found = ENGINE_LOGS.find((e) => e.ownedBy !== undefined && e.ownedBy === owner);
-        if (found)
-            return found.engine;
-    }
-    return undefined;
-}
-/** The engine's stamp in a line, as milliseconds on the stamp's own scale. */
-function stampOf(log, line) {
-    const g = log.stamp?.exec(line)?.groups;
-    if (g === undefined)
-        return undefined;
-    const n = (v) => (v === undefined ? 0 : Number(v));
-    const fraction = g.f === undefined ? n(g.ms) : Number(`0.${g.f}`) * 1000;
-    return (Date.UTC(g.Y === undefined ? 2000 : n(g.Y), g.M === undefined ? 0 : n(g.M) - 1, g.D === undefined ? 1 : n(g.D), n(g.h), n(g.m), n(g.s)) + fraction);
-}
-const UNIT_SECONDS = { s: 1, ms: 1e-3, \u00b5s: 1e-6, ns: 1e-9 };
-/** The seconds in a `took` match. */
-const tookSeconds = (groups) => Number(groups.took) * UNIT_SECONDS[groups.unit ?? 's'];
-/** tqdm's `mm:ss` or `h:mm:ss` in seconds. */
-const clockSeconds = (text) => text.split(':').reduce((acc, part) => acc * 60 + Number(part), 0);
 
 
 /***/ }),
@@ -17347,360 +17044,21 @@ function generationRoute(url) {
 
 /***/ }),
 
-/***/ 4689:
+/***/ 6138:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   JZ: () => (/* binding */ median),
-/* harmony export */   Lu: () => (/* binding */ readHistory),
-/* harmony export */   OI: () => (/* binding */ prepareHistory),
-/* harmony export */   Oe: () => (/* binding */ defaultHistoryFile),
-/* harmony export */   Ox: () => (/* binding */ historyKey),
-/* harmony export */   ah: () => (/* binding */ appendRun),
-/* harmony export */   cC: () => (/* binding */ usualStartup),
-/* harmony export */   pT: () => (/* binding */ envDrift),
-/* harmony export */   t8: () => (/* binding */ MEDIAN_OF),
-/* harmony export */   y8: () => (/* binding */ regression),
-/* harmony export */   yV: () => (/* binding */ throughputRegression)
+/* harmony export */   T: () => (/* binding */ KEEP_RUNS),
+/* harmony export */   t: () => (/* binding */ MEDIAN_OF)
 /* harmony export */ });
-/* unused harmony exports KEEP_RUNS, MAX_LINE_BYTES, parseHistory, runLine, trimHistory */
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
 /**
- * Earlier runs, one JSON line per finished wait, in a file shared by every job on a runner: reading it (skipping
- * lines it cannot read), appending one line atomically, trimming each key to its last runs, and comparing a run
- * with the runs before it (startup against the median, the environment against the previous run).
- * Imports only Node's own modules, so that tests can run it in several plain child processes at once.
+ * How much the history keeps and averages over. Apart from the store, so that reading the inputs (which checks
+ * `median-of`-style bounds against these) does not load the store before the first probe.
  */
-
-
 /** Runs kept per key. */
 const KEEP_RUNS = 100;
 /** Ready runs the expected startup is the median of. */
 const MEDIAN_OF = 10;
-/**
- * One line is written with one `write` on a file opened with O_APPEND, which the kernel appends whole; it stays
- * under PIPE_BUF (4 KiB), the size POSIX guarantees for atomic pipe writes, so it holds on any file system too.
- */
-const MAX_LINE_BYTES = 4096;
-/** Only the end of a larger file is read (several thousand runs). */
-const MAX_READ_BYTES = 8 * 1024 * 1024;
-/** A lock older than this was left by a process that died while holding it. */
-const STALE_LOCK_MS = 10_000;
-const LOCK_WAIT_MS = 2_000;
-/** Where history lives by default: under the runner's tool cache (kept between jobs on self-hosted runners) or the user's cache. */
-function defaultHistoryFile(env, frontEnd) {
-    if (frontEnd === 'action') {
-        return env.RUNNER_TOOL_CACHE
-            ? { path: (0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(env.RUNNER_TOOL_CACHE, 'wait-for-model', 'history.jsonl') }
-            : { notice: 'History is off: RUNNER_TOOL_CACHE is not set; give "history-file" to keep it elsewhere.' };
-    }
-    const base = env.XDG_CACHE_HOME || (env.HOME ? (0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(env.HOME, '.cache') : undefined);
-    return base
-        ? { path: (0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(base, 'wait-for-model', 'history.jsonl') }
-        : { notice: 'History is off: neither XDG_CACHE_HOME nor HOME is set; give --history-file to keep it elsewhere.' };
-}
-/** The default key: the endpoint, the model and the start command, hashed so that no secret in them lands in the file. */
-function historyKey(url, model, start) {
-    // node:crypto is loaded only for a history that is on: 5 ms and 3 MB on Node 24
-    return process
-        .getBuiltinModule('node:crypto')
-        .createHash('sha256')
-        .update(JSON.stringify([url, model ?? '', start ?? '']))
-        .digest('hex')
-        .slice(0, 16);
-}
-/**
- * Opens the history file, only if it is a regular file. O_NONBLOCK: opening a FIFO nobody writes to (or reads
- * from) would otherwise block the whole process, past its deadline and deaf to signals; it cannot block a
- * regular file's reads and writes.
- */
-function openRegular(path, flags) {
-    const fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.openSync)(path, flags | node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_NONBLOCK);
-    if ((0,node_fs__WEBPACK_IMPORTED_MODULE_0__.fstatSync)(fd).isFile())
-        return fd;
-    (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
-    throw new Error(`${path} is not a regular file`);
-}
-const APPEND = node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_WRONLY | node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_APPEND | node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_CREAT;
-/** Makes sure the file can be appended to; a reason in words when it cannot (history is then off). */
-function prepareHistory(path) {
-    try {
-        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.mkdirSync)((0,node_path__WEBPACK_IMPORTED_MODULE_1__.dirname)(path), { recursive: true });
-        const existing = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.statSync)(path, { throwIfNoEntry: false });
-        if (existing !== undefined && !existing.isFile())
-            throw new Error('not a regular file');
-        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(openRegular(path, APPEND));
-        return undefined;
-    }
-    catch (e) {
-        return `History is off: cannot write ${path} (${e.message}).`;
-    }
-}
-function readHistory(path) {
-    let text;
-    try {
-        text = readTail(path);
-    }
-    catch (e) {
-        if (e.code === 'ENOENT')
-            return { runs: [], skipped: 0 };
-        throw e;
-    }
-    return parseHistory(text);
-}
-function parseHistory(text) {
-    const runs = [];
-    let skipped = 0;
-    for (const line of text.split('\n')) {
-        if (line.trim() === '')
-            continue;
-        const run = parseRun(line);
-        if (run === undefined)
-            skipped++;
-        else
-            runs.push(run);
-    }
-    return { runs, skipped };
-}
-function parseRun(line) {
-    let r;
-    try {
-        r = JSON.parse(line);
-    }
-    catch {
-        return undefined;
-    }
-    const fine = typeof r === 'object' &&
-        r !== null &&
-        typeof r.key === 'string' &&
-        typeof r.ready === 'boolean' &&
-        typeof r.elapsedSeconds === 'number' &&
-        (r.startupSeconds === undefined || typeof r.startupSeconds === 'number') &&
-        (r.answeringSeconds === undefined || typeof r.answeringSeconds === 'number') &&
-        [r.ttftMs, r.decodeTokensPerSecond, r.smokeTokens].every((n) => n === undefined || typeof n === 'number') &&
-        Array.isArray(r.phases) &&
-        r.phases.every((p) => typeof p?.name === 'string' && typeof p?.seconds === 'number') &&
-        (r.env === undefined ||
-            (typeof r.env === 'object' && r.env !== null && Object.values(r.env).every((v) => typeof v === 'string')));
-    return fine ? r : undefined;
-}
-function readTail(path) {
-    const fd = openRegular(path, node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_RDONLY);
-    try {
-        const size = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.fstatSync)(fd).size;
-        const length = Math.min(size, MAX_READ_BYTES);
-        const buffer = Buffer.alloc(length);
-        let got = 0;
-        while (got < length) {
-            const n = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readSync)(fd, buffer, got, length - got, size - length + got);
-            if (n === 0)
-                break;
-            got += n;
-        }
-        const text = buffer.subarray(0, got).toString('utf8');
-        // Started mid-file: the first line is cut.
-        return length < size ? text.slice(text.indexOf('\n') + 1) : text;
-    }
-    finally {
-        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
-    }
-}
-/** The line for a run, shrunk to fit MAX_LINE_BYTES (long values cut, then phases, then the environment dropped). */
-function runLine(run) {
-    const attempts = [
-        run,
-        { ...run, env: run.env && Object.fromEntries(Object.entries(run.env).map(([k, v]) => [k, v.slice(0, 200)])) },
-        {
-            ...run,
-            env: run.env && Object.fromEntries(Object.entries(run.env).map(([k, v]) => [k, v.slice(0, 200)])),
-            phases: run.phases.slice(0, 30)
-        },
-        { ...run, env: undefined, envReport: undefined, phases: run.phases.slice(0, 30) }
-    ];
-    for (const attempt of attempts) {
-        const line = `${JSON.stringify(attempt)}\n`;
-        if (Buffer.byteLength(line) <= MAX_LINE_BYTES)
-            return line;
-    }
-    return undefined;
-}
-/**
- * Appends one run with a single write (atomic with O_APPEND), holding the file's lock so that a trim in another
- * process cannot drop it; then trims the run's key to its last `keep` runs when it has more.
- * Returns false when the run does not fit in one line. Waits for the lock at most `lockWaitMs` in all (the time
- * left before the wait's deadline): without it, the line is appended all the same and the trim left for later.
- */
-function appendRun(path, run, keep = KEEP_RUNS, lockWaitMs = LOCK_WAIT_MS) {
-    const line = runLine(run);
-    if (line === undefined)
-        return false;
-    const until = Date.now() + Math.min(lockWaitMs, LOCK_WAIT_MS);
-    withLock(path, until, () => {
-        const fd = openRegular(path, APPEND);
-        try {
-            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.writeSync)(fd, line);
-        }
-        finally {
-            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
-        }
-    });
-    const kept = readHistory(path).runs.filter((r) => r.key === run.key).length;
-    if (kept > keep)
-        trimHistory(path, keep, until);
-    return true;
-}
-/**
- * Keeps the last `keep` runs of every key (and drops unreadable lines): the file is rewritten to a temporary file
- * and renamed over the old one under the lock, which appenders take too, so no run appended meanwhile is lost.
- * Without the lock (another process holds it too long) it leaves the file as it is.
- */
-function trimHistory(path, keep = KEEP_RUNS, lockUntil = Date.now() + LOCK_WAIT_MS) {
-    withLock(path, lockUntil, (locked) => {
-        if (!locked)
-            return;
-        const { runs } = parseHistory(readTail(path));
-        const seen = new Map();
-        const kept = [];
-        for (let i = runs.length - 1; i >= 0; i--) {
-            const n = seen.get(runs[i].key) ?? 0;
-            if (n < keep)
-                kept.push(runs[i]);
-            seen.set(runs[i].key, n + 1);
-        }
-        const temp = `${path}.${process.pid}.tmp`;
-        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.writeFileSync)(temp, kept
-            .reverse()
-            .map((r) => JSON.stringify(r) + '\n')
-            .join(''), { mode: (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.statSync)(path).mode });
-        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.renameSync)(temp, path);
-    });
-}
-/**
- * Runs `fn` holding `<path>.lock` (created exclusively); still without it at `deadline`, runs `fn(false)` anyway.
- * Real time (Date.now), not the wait's clock: the lock is shared with other processes and aged by the file
- * system's modification times, which only the real clock compares with.
- */
-function withLock(path, deadline, fn) {
-    const lock = `${path}.lock`;
-    let fd;
-    while (fd === undefined) {
-        try {
-            fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.openSync)(lock, 'wx');
-        }
-        catch (e) {
-            if (e.code !== 'EEXIST' || Date.now() >= deadline)
-                break;
-            if (lockIsStale(lock))
-                continue;
-            Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
-        }
-    }
-    try {
-        return fn(fd !== undefined);
-    }
-    finally {
-        if (fd !== undefined) {
-            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
-            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.unlinkSync)(lock);
-        }
-    }
-}
-function lockIsStale(lock) {
-    try {
-        if (Date.now() - (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.statSync)(lock).mtimeMs <= STALE_LOCK_MS)
-            return false;
-        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.unlinkSync)(lock);
-    }
-    catch {
-        // Gone already: free to try again.
-    }
-    return true;
-}
-const secondsOf = (r) => r.startupSeconds ?? r.elapsedSeconds;
-function median(values) {
-    const sorted = [...values].sort((a, b) => a - b);
-    const mid = Math.floor(sorted.length / 2);
-    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-/** What the last MEDIAN_OF ready runs took; undefined without any. */
-function usualStartup(earlier) {
-    const ready = earlier.filter((r) => r.ready).slice(-MEDIAN_OF);
-    if (ready.length === 0)
-        return undefined;
-    const names = new Set(ready.flatMap((r) => r.phases.map((p) => p.name)));
-    const phaseSeconds = new Map([...names].map((name) => [
-        name,
-        median(ready.flatMap((r) => r.phases.filter((p) => p.name === name).map((p) => p.seconds)))
-    ]));
-    const answering = ready.flatMap((r) => (r.answeringSeconds === undefined ? [] : [r.answeringSeconds]));
-    return {
-        totalSeconds: median(ready.map(secondsOf)),
-        ...(answering.length === 0 ? {} : { answeringSeconds: median(answering) }),
-        phaseSeconds,
-        order: ready[ready.length - 1].phases.map((p) => p.name),
-        runs: ready.length
-    };
-}
-/** This ready run against the median of the earlier ready runs; undefined when there is nothing to compare. */
-function regression(earlier, run) {
-    const usual = usualStartup(earlier);
-    if (!run.ready || usual === undefined || usual.totalSeconds <= 0)
-        return undefined;
-    const seconds = secondsOf(run);
-    let grewMost;
-    for (const p of run.phases) {
-        const before = usual.phaseSeconds.get(p.name);
-        if (before !== undefined &&
-            p.seconds - before > 0 &&
-            p.seconds - before > (grewMost ? grewMost.seconds - grewMost.usual : 0)) {
-            grewMost = { name: p.name, seconds: p.seconds, usual: before };
-        }
-    }
-    const percent = Math.round(((seconds - usual.totalSeconds) / usual.totalSeconds) * 1000) / 10;
-    return { expectedSeconds: usual.totalSeconds, seconds, percent, runs: usual.runs, grewMost };
-}
-/** The variables whose value differs from the previous run with the same `env-report`. */
-function envDrift(earlier, run) {
-    if (run.env === undefined)
-        return [];
-    const comparable = earlier.filter((r) => r.env !== undefined && r.envReport === run.envReport);
-    const previous = comparable[comparable.length - 1]?.env;
-    if (previous === undefined)
-        return [];
-    const now = run.env;
-    const names = [...new Set([...Object.keys(previous), ...Object.keys(now)])].sort();
-    return names
-        .filter((name) => previous[name] !== now[name])
-        .map((name) => {
-        let runs = 0;
-        for (let i = comparable.length - 1; i >= 0 && comparable[i].env?.[name] === previous[name]; i--)
-            runs++;
-        return { name, was: previous[name], now: now[name], runs };
-    });
-}
-/**
- * This run's smoke-test decode rate against the median of the last MEDIAN_OF ready runs that measured one with as
- * many tokens a request; undefined when there is nothing to compare.
- */
-function throughputRegression(earlier, run) {
-    const now = run.decodeTokensPerSecond;
-    if (!run.ready || now === undefined)
-        return undefined;
-    const rates = earlier
-        .filter((r) => r.ready && r.decodeTokensPerSecond !== undefined && r.smokeTokens === run.smokeTokens)
-        .slice(-MEDIAN_OF)
-        .map((r) => r.decodeTokensPerSecond);
-    if (rates.length === 0)
-        return undefined;
-    const usual = median(rates);
-    if (usual <= 0)
-        return undefined;
-    const percentBelow = Math.round(((usual - now) / usual) * 1000) / 10;
-    return { usual, now, percentBelow, runs: rates.length, drift: envDrift(earlier, run) };
-}
 
 
 /***/ }),
@@ -18464,7 +17822,7 @@ function redact(text, secrets) {
 
 /***/ }),
 
-/***/ 6137:
+/***/ 7168:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 
@@ -18487,12 +17845,18 @@ var wait_schedule = __nccwpck_require__(620);
 var parse = __nccwpck_require__(3718);
 // EXTERNAL MODULE: ./src/inputs/secrets.ts
 var inputs_secrets = __nccwpck_require__(3332);
-// EXTERNAL MODULE: ./src/engines/log-markers.ts
-var log_markers = __nccwpck_require__(1995);
+;// CONCATENATED MODULE: ./src/engines/log-engines.ts
+/**
+ * The engines whose start-up log the gate reads: the names the `engine` input accepts. Apart from their lines
+ * (log-markers.ts, which has one table per engine named here, in this order), so that reading the inputs does
+ * not load those tables before the first probe.
+ */
+const LOG_ENGINE_NAMES = ['vllm', 'sglang', 'tgi', 'ollama', 'llamacpp', 'triton'];
+
 // EXTERNAL MODULE: ./src/engines/model-lists.ts
 var model_lists = __nccwpck_require__(9778);
-// EXTERNAL MODULE: ./src/history/store.ts
-var store = __nccwpck_require__(4689);
+// EXTERNAL MODULE: ./src/history/limits.ts
+var limits = __nccwpck_require__(6138);
 ;// CONCATENATED MODULE: ./src/runtime/platform.ts
 /**
  * What the machine the gate runs on can do, where a feature depends on it. Inputs are checked against it, so
@@ -18763,8 +18127,8 @@ function parseSettings(get, platform = currentPlatform()) {
         throw new InputError('history-key', `is ${historyKey.length} characters long; give at most 200`);
     const regressionThresholdPercent = field('regression-threshold', parse/* parsePercent */.lo);
     const regressionMinRuns = field('regression-min-runs', (t) => {
-        if (!/^\s*\d+\s*$/.test(t) || Number(t) < 1 || Number(t) > store/* MEDIAN_OF */.t8)
-            throw new Error(`"${(0,parse/* printable */.g$)(t)}" is not a whole number from 1 to ${store/* MEDIAN_OF */.t8} (the median is of the last ${store/* MEDIAN_OF */.t8} ready runs)`);
+        if (!/^\s*\d+\s*$/.test(t) || Number(t) < 1 || Number(t) > limits/* MEDIAN_OF */.t)
+            throw new Error(`"${(0,parse/* printable */.g$)(t)}" is not a whole number from 1 to ${limits/* MEDIAN_OF */.t} (the median is of the last ${limits/* MEDIAN_OF */.t} ready runs)`);
         return Number(t);
     });
     const throughputRegressionPercent = field('throughput-regression-threshold', parse/* parsePercent */.lo);
@@ -18816,10 +18180,10 @@ function oneOf(text, words) {
         throw new Error(`"${(0,parse/* printable */.g$)(text)}" is not one of ${words.join(', ')}`);
     return word;
 }
-const ENGINE_FORM = `auto or one of ${log_markers/* LOG_ENGINE_NAMES */.Dm.map((e) => (e === 'llamacpp' ? 'llama.cpp' : e)).join(', ')}`;
+const ENGINE_FORM = `auto or one of ${LOG_ENGINE_NAMES.map((e) => (e === 'llamacpp' ? 'llama.cpp' : e)).join(', ')}`;
 function parseEngine(text) {
     const name = text === 'llama.cpp' ? 'llamacpp' : text;
-    if (!log_markers/* LOG_ENGINE_NAMES */.Dm.includes(name))
+    if (!LOG_ENGINE_NAMES.includes(name))
         throw new Error(`"${(0,parse/* printable */.g$)(text)}" is not ${ENGINE_FORM}`);
     return name;
 }

@@ -5,7 +5,7 @@
  * in `[file.py:NNN]` prefixes change every release, so no pattern here depends on them.
  */
 
-export type LogEngine = 'vllm' | 'sglang' | 'tgi' | 'llamacpp' | 'ollama' | 'triton'
+import type { LogEngine } from './log-engines.js'
 
 export interface FatalLine {
   pattern: RegExp
@@ -305,8 +305,6 @@ export const PHASE_MARKERS: readonly PhaseMarker[] = [
 export const engineLog = (engine: LogEngine): EngineLog => ENGINE_LOGS.find((e) => e.engine === engine) as EngineLog
 
 export const phaseMarkers = (engine: LogEngine): PhaseMarker[] => PHASE_MARKERS.filter((m) => m.engine === engine)
-
-export const LOG_ENGINE_NAMES: readonly LogEngine[] = ENGINE_LOGS.map((e) => e.engine)
 
 /** The engine whose own lines these are, from one line; undefined when the line is not particular to one. */
 export function engineOfLine(line: string): LogEngine | undefined {

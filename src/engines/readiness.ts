@@ -4,7 +4,7 @@
  * servers). An engine absent here says "not ready" in its model list itself: vLLM, TGI and Triton open their port
  * only once ready; llama.cpp answers 503 on every route, its model list included, while it loads.
  */
-import type { LogEngine } from './log-markers.js'
+import type { LogEngine } from './log-engines.js'
 
 interface ReadinessCheck {
   /** The engine's own readiness route, after the server's base (the model-list URL without its path). */

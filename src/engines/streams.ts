@@ -4,7 +4,7 @@
  * what each event carries. Facts from each engine's source (see the research notes on model servers).
  */
 import { generationRoute } from './model-lists.js'
-import type { LogEngine } from './log-markers.js'
+import type { LogEngine } from './log-engines.js'
 
 type Entry = Record<string, unknown>
 const isObject = (v: unknown): v is Entry => typeof v === 'object' && v !== null && !Array.isArray(v)

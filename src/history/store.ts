@@ -19,6 +19,7 @@ import {
 } from 'node:fs'
 import { dirname, join } from 'node:path'
 import type { UsualStartup } from '../startup/eta.js'
+import { KEEP_RUNS, MEDIAN_OF } from './limits.js'
 
 export interface PhaseRecord {
   name: string
@@ -49,10 +50,6 @@ export interface RunRecord {
   smokeTokens?: number
 }
 
-/** Runs kept per key. */
-export const KEEP_RUNS = 100
-/** Ready runs the expected startup is the median of. */
-export const MEDIAN_OF = 10
 /**
  * One line is written with one `write` on a file opened with O_APPEND, which the kernel appends whole; it stays
  * under PIPE_BUF (4 KiB), the size POSIX guarantees for atomic pipe writes, so it holds on any file system too.

@@ -19,9 +19,9 @@ import {
   type StatusSet
 } from './parse.js'
 import { credentialParts, isCredentialName, MIN_SECRET_CHARS } from './secrets.js'
-import { LOG_ENGINE_NAMES, type LogEngine } from '../engines/log-markers.js'
+import { LOG_ENGINE_NAMES, type LogEngine } from '../engines/log-engines.js'
 import { GENERATION_ROUTES, type GenerationRoute, generationRoute } from '../engines/model-lists.js'
-import { MEDIAN_OF } from '../history/store.js'
+import { MEDIAN_OF } from '../history/limits.js'
 import type { SmokeSettings } from '../smoke/measure.js'
 import { currentPlatform, osName, type Platform } from '../runtime/platform.js'
 

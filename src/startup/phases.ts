@@ -10,12 +10,12 @@ import {
   engineOfLine,
   type EngineLog,
   type FatalLine,
-  type LogEngine,
   type PhaseMarker,
   phaseMarkers,
   stampOf,
   tookSeconds
 } from '../engines/log-markers.js'
+import type { LogEngine } from '../engines/log-engines.js'
 
 /** A moment: when the line was read and, when the engine stamps its lines, the stamp. */
 interface Moment {

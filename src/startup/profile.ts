@@ -2,7 +2,8 @@
  * The startup profile of one wait: the server's log lines go in, the words for the log come out (the engine, each
  * new phase, a fatal line), and the still-waiting lines say where the startup is and how long it has to go.
  */
-import { engineLog, engineOfModelList, type LogEngine } from '../engines/log-markers.js'
+import { engineLog, engineOfModelList } from '../engines/log-markers.js'
+import type { LogEngine } from '../engines/log-engines.js'
 import { eta, type UsualStartup, phaseLeftMs, readyInMs } from './eta.js'
 import { type FatalMatch, type PhaseTiming, PhaseTracker, type TrackerEvent } from './phases.js'
 import { etaText, phaseChangeText, progressText } from '../report/profile-report.js'

@@ -3,7 +3,8 @@ import { setMaxListeners } from 'node:events'
 import { createGenerator, type GenerationCheck } from './generation-check.js'
 import { assess, type Assessment } from './assess.js'
 import { readinessUrl } from '../engines/readiness.js'
-import { engineOfModelList, type LogEngine } from '../engines/log-markers.js'
+import { engineOfModelList } from '../engines/log-markers.js'
+import type { LogEngine } from '../engines/log-engines.js'
 import { loadRequest } from '../engines/load.js'
 import {
   dockerProxyText,

@@ -5,17 +5,21 @@ import {
   engineLog,
   engineOfLine,
   engineOfModelList,
-  type LogEngine,
   PHASE_MARKERS,
   phaseMarkers,
   stampOf,
   tookSeconds
 } from '../../../src/engines/log-markers.js'
+import { LOG_ENGINE_NAMES, type LogEngine } from '../../../src/engines/log-engines.js'
 
 const fixture = (name: string): string => new URL(`../../fixtures/logs/${name}.log`, import.meta.url).pathname
 const ENGINES: LogEngine[] = ['vllm', 'sglang', 'tgi', 'llamacpp', 'ollama', 'triton']
 
 describe('the engine log table', () => {
+  it('has one table per engine the `engine` input names, in the same order', () => {
+    expect(ENGINE_LOGS.map((e) => e.engine)).toEqual([...LOG_ENGINE_NAMES])
+  })
+
   it('has phase rows for each of the six engines, each row able to start or time its phase', () => {
     for (const engine of ENGINES) {
       expect([engine, phaseMarkers(engine).length >= 3]).toEqual([engine, true])

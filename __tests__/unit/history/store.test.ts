@@ -156,14 +156,17 @@ describe('the history file', () => {
 
 describe('appends from several processes at once', () => {
   // The module imports only Node's own modules: compiled alone, it runs in plain child processes.
+  /** The store and the one module it imports at run time, compiled beside each other. */
   function compiledModule(): string {
-    const source = readFileSync(new URL('../../../src/history/store.ts', import.meta.url), 'utf8')
-    const out = ts.transpileModule(source, {
-      compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 }
-    }).outputText
-    const path = box.path('history.mjs')
-    writeFileSync(path, out)
-    return path
+    const compile = (source: URL, as: string): string => {
+      const out = ts.transpileModule(readFileSync(source, 'utf8'), {
+        compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 }
+      }).outputText
+      writeFileSync(box.path(as), out)
+      return box.path(as)
+    }
+    compile(new URL('../../../src/history/limits.ts', import.meta.url), 'limits.js')
+    return compile(new URL('../../../src/history/store.ts', import.meta.url), 'history.mjs')
   }
   const child = (
     module: string,
