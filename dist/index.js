@@ -16805,7 +16805,7 @@ async function run() {
     const onSignal = (signal) => void cancel.halt(signal);
     process.on('SIGINT', onSignal).on('SIGTERM', onSignal);
     try {
-        const settings = (0,inputs_settings/* parseSettings */.P$)(actionInput);
+        const settings = (0,inputs_settings/* parseSettings */.P$)(actionInput, undefined, process.env);
         secrets = settings.secrets;
         if (settings.insecureTls)
             note('warning', INSECURE_TLS_WARNING, 'insecure-tls');
@@ -17769,6 +17769,7 @@ function printable(text, max = 80) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   E$: () => (/* binding */ redact),
 /* harmony export */   Sn: () => (/* binding */ MIN_SECRET_CHARS),
+/* harmony export */   Wm: () => (/* binding */ proxySecrets),
 /* harmony export */   YY: () => (/* binding */ credentialParts),
 /* harmony export */   hN: () => (/* binding */ isCredentialName),
 /* harmony export */   v5: () => (/* binding */ MASK)
@@ -17789,6 +17790,37 @@ const isCredentialName = (name) => /auth|cookie|token|key|secret|passw|credentia
  * word that holds it, and not masking it would print it. No real key is that short.
  */
 const MIN_SECRET_CHARS = 4;
+/** The variables that name a proxy, as curl, Python's requests and undici read them. */
+const PROXY_VARIABLES = ['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY', 'all_proxy', 'ALL_PROXY'];
+/**
+ * The credentials in the proxy URLs of `env` (`http://user:password@proxy:3128`): the user and password as the
+ * URL writes them, the password alone, and decoded. The action prints a proxy without them (`proxyLabel`), but
+ * `env-report`, a server's log, the history or a proxy's own error page may carry the URL or the password. A
+ * password shorter than MIN_SECRET_CHARS is masked only with its user, not alone (it would blank every word that
+ * holds it); unlike an input, a variable the job sets for every step is not refused.
+ */
+function proxySecrets(env) {
+    const found = new Set();
+    for (const name of PROXY_VARIABLES) {
+        // the authority's user information: up to its last @, as curl reads it (a password may hold a bare @)
+        const userinfo = /^(?:[a-z][a-z0-9+.-]*:\/\/)?([^/?#\s]*)@/i.exec(env[name]?.trim() ?? '')?.[1];
+        if (userinfo === undefined || userinfo === '')
+            continue;
+        const password = userinfo.includes(':') ? userinfo.slice(userinfo.indexOf(':') + 1) : userinfo;
+        for (const s of [userinfo, password, decoded(password)])
+            if (s.length >= MIN_SECRET_CHARS)
+                found.add(s);
+    }
+    return [...found];
+}
+const decoded = (text) => {
+    try {
+        return decodeURIComponent(text);
+    }
+    catch {
+        return text;
+    }
+};
 /**
  * The parts of a credential header's value a server may echo alone, beside the whole value: the token after
  * an auth scheme (`Bearer tok`, `Basic dXNl\u2026`) and each cookie's value (`a=1; session=xyz`).
@@ -17944,9 +17976,10 @@ class InputError extends Error {
 const MAX_INPUT_LENGTH = 64 * 1024;
 /**
  * Reads every input through `get` (which returns '' for an unset input) and validates it, also against what
- * `platform` can do.
+ * `platform` can do. `env` is the environment the probes and the server run in, for the proxy credentials it may
+ * hold, masked as the inputs' secrets are: the front ends pass theirs.
  */
-function parseSettings(get, platform = currentPlatform()) {
+function parseSettings(get, platform = currentPlatform(), env = {}) {
     const input = (name) => {
         const raw = get(name) ?? '';
         if (raw.length > MAX_INPUT_LENGTH)
@@ -18035,6 +18068,7 @@ function parseSettings(get, platform = currentPlatform()) {
             if (raw !== value)
                 secrets.push(raw);
         }
+    secrets.push(...(0,inputs_secrets/* proxySecrets */.Wm)(env));
     const failOnTimeout = field('fail-on-timeout', parse/* parseBoolean */.yG);
     // The server: how it starts or which process it is, its log, and what to report about it.
     const script = (name) => {

@@ -88,7 +88,27 @@ describe('proxy from the environment', () => {
     expect(run.outputs).toMatchObject({ ready: 'false', reason: 'timeout' })
     expect(run.stdout).toMatch(new RegExp(`: the proxy http://127\\.0\\.0\\.1:${closed} refused the connection$`, 'm'))
     expect(run.stdout).not.toMatch(/: connection refused$/m)
-    expect(run.stdout).not.toMatch(/secret/)
+    // the runner is told to mask the proxy's credentials (its own lines); nothing else shows them
+    expect(run.stdout.replace(/^::add-mask::.*$/gm, '')).not.toMatch(/secret/)
+  })
+
+  it('never prints the proxy password from HTTP_PROXY, even when the proxy echoes it in its answer', async () => {
+    // a proxy that reads back the credentials it was sent (Proxy-Authorization: Basic user:password), as a
+    // misconfigured or hostile one might on its error page
+    const proxy = await net.http((req, res) => {
+      const sent = Buffer.from(String(req.headers['proxy-authorization'] ?? '').replace(/^Basic /, ''), 'base64')
+      res.writeHead(503, { 'content-type': 'text/plain' }).end(`proxy: you are ${sent.toString()}; no upstream`)
+    })
+    const run = await runMeasured(
+      { url: `http://${unresolvable}:8000/v1/models`, timeout: '1500ms' },
+      { HTTP_PROXY: proxy.replace('http://', 'http://alice:hunter2-proxy-e2e@') }
+    )
+    expect(run.outputs).toMatchObject({ ready: 'false', reason: 'timeout' })
+    // the answer is shown, with the credentials masked; the runner is told to mask them too (its own lines)
+    expect(run.stdout).toMatch(/proxy: you are \*\*\*; no upstream/)
+    expect(run.stdout).toContain('::add-mask::hunter2-proxy-e2e\n')
+    const shown = [run.stdout, run.stderr, run.summary, JSON.stringify(run.outputs)].join('\n')
+    expect(shown.replace(/^::add-mask::.*$/gm, '')).not.toMatch(/hunter2|alice:/)
   })
 
   it('holds the deadline, without a busy loop, when the proxy closes the connection after CONNECT', async () => {

@@ -51,7 +51,7 @@ export async function run(): Promise<void> {
   const onSignal = (signal: NodeJS.Signals): void => void cancel.halt(signal)
   process.on('SIGINT', onSignal).on('SIGTERM', onSignal)
   try {
-    const settings = parseSettings(actionInput)
+    const settings = parseSettings(actionInput, undefined, process.env)
     secrets = settings.secrets
     if (settings.insecureTls) note('warning', INSECURE_TLS_WARNING, 'insecure-tls')
 

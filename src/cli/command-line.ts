@@ -202,10 +202,13 @@ function settingsFrom(
   }
   try {
     // Like the runner, an input not given takes its default (an empty history-file is history off).
-    return parseSettings((name) =>
-      only !== undefined && !only.has(name)
-        ? INPUT_DEFAULTS[name]
-        : (flag(name) ?? envInput(env, name) ?? INPUT_DEFAULTS[name])
+    return parseSettings(
+      (name) =>
+        only !== undefined && !only.has(name)
+          ? INPUT_DEFAULTS[name]
+          : (flag(name) ?? envInput(env, name) ?? INPUT_DEFAULTS[name]),
+      undefined,
+      env
     )
   } catch (e) {
     if (!(e instanceof InputError)) throw e

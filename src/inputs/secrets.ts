@@ -19,6 +19,36 @@ export const isCredentialName = (name: string): boolean =>
  */
 export const MIN_SECRET_CHARS = 4
 
+/** The variables that name a proxy, as curl, Python's requests and undici read them. */
+const PROXY_VARIABLES = ['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY', 'all_proxy', 'ALL_PROXY']
+
+/**
+ * The credentials in the proxy URLs of `env` (`http://user:password@proxy:3128`): the user and password as the
+ * URL writes them, the password alone, and decoded. The action prints a proxy without them (`proxyLabel`), but
+ * `env-report`, a server's log, the history or a proxy's own error page may carry the URL or the password. A
+ * password shorter than MIN_SECRET_CHARS is masked only with its user, not alone (it would blank every word that
+ * holds it); unlike an input, a variable the job sets for every step is not refused.
+ */
+export function proxySecrets(env: Readonly<Record<string, string | undefined>>): string[] {
+  const found = new Set<string>()
+  for (const name of PROXY_VARIABLES) {
+    // the authority's user information: up to its last @, as curl reads it (a password may hold a bare @)
+    const userinfo = /^(?:[a-z][a-z0-9+.-]*:\/\/)?([^/?#\s]*)@/i.exec(env[name]?.trim() ?? '')?.[1]
+    if (userinfo === undefined || userinfo === '') continue
+    const password = userinfo.includes(':') ? userinfo.slice(userinfo.indexOf(':') + 1) : userinfo
+    for (const s of [userinfo, password, decoded(password)]) if (s.length >= MIN_SECRET_CHARS) found.add(s)
+  }
+  return [...found]
+}
+
+const decoded = (text: string): string => {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text
+  }
+}
+
 /**
  * The parts of a credential header's value a server may echo alone, beside the whole value: the token after
  * an auth scheme (`Bearer tok`, `Basic dXNl…`) and each cookie's value (`a=1; session=xyz`).

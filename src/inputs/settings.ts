@@ -18,7 +18,7 @@ import {
   printable,
   type StatusSet
 } from './parse.js'
-import { credentialParts, isCredentialName, MIN_SECRET_CHARS } from './secrets.js'
+import { credentialParts, isCredentialName, MIN_SECRET_CHARS, proxySecrets } from './secrets.js'
 import { LOG_ENGINE_NAMES, type LogEngine } from '../engines/log-engines.js'
 import { GENERATION_ROUTES, type GenerationRoute, generationRoute } from '../engines/model-lists.js'
 import { MEDIAN_OF } from '../history/limits.js'
@@ -168,9 +168,14 @@ const MAX_INPUT_LENGTH = 64 * 1024
 
 /**
  * Reads every input through `get` (which returns '' for an unset input) and validates it, also against what
- * `platform` can do.
+ * `platform` can do. `env` is the environment the probes and the server run in, for the proxy credentials it may
+ * hold, masked as the inputs' secrets are: the front ends pass theirs.
  */
-export function parseSettings(get: (name: InputName) => string, platform: Platform = currentPlatform()): Settings {
+export function parseSettings(
+  get: (name: InputName) => string,
+  platform: Platform = currentPlatform(),
+  env: Readonly<Record<string, string | undefined>> = {}
+): Settings {
   const input = (name: InputName): string => {
     const raw = get(name) ?? ''
     if (raw.length > MAX_INPUT_LENGTH)
@@ -259,6 +264,7 @@ export function parseSettings(get: (name: InputName) => string, platform: Platfo
       secret('url', value, `the value of the query parameter "${printable(name)}"`)
       if (raw !== value) secrets.push(raw)
     }
+  secrets.push(...proxySecrets(env))
   const failOnTimeout = field('fail-on-timeout', parseBoolean)
 
   // The server: how it starts or which process it is, its log, and what to report about it.

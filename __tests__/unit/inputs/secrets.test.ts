@@ -1,4 +1,4 @@
-import { credentialParts, isCredentialName, redact } from '../../../src/inputs/secrets.js'
+import { credentialParts, isCredentialName, proxySecrets, redact } from '../../../src/inputs/secrets.js'
 import { parseSettings, INPUT_DEFAULTS, type InputName } from '../../../src/inputs/settings.js'
 import { envReport } from '../../../src/server/env-report.js'
 
@@ -87,5 +87,30 @@ describe('env-report', () => {
       { name: 'MODEL_CFG', value: '***' },
       { name: 'MODEL_NAME', value: 'kimi' }
     ])
+  })
+})
+
+describe('proxy credentials', () => {
+  it('finds the user and password of each proxy variable, as written, alone and decoded', () => {
+    expect(proxySecrets({ HTTPS_PROXY: 'http://alice:pa%40ss-word@proxy.corp:3128/' }).sort()).toEqual(
+      ['alice:pa%40ss-word', 'pa%40ss-word', 'pa@ss-word'].sort()
+    )
+    // no scheme (curl reads host:port as http://), a bare @ in the password, a token as the user
+    expect(proxySecrets({ http_proxy: 'bob:p@ssw0rd@10.0.0.1:8080' }).sort()).toEqual(['bob:p@ssw0rd', 'p@ssw0rd'])
+    expect(proxySecrets({ ALL_PROXY: 'socks5://tok-123456@proxy:1080' })).toEqual(['tok-123456'])
+  })
+
+  it('masks a short password only with its user, and finds nothing in a proxy without credentials', () => {
+    expect(proxySecrets({ HTTP_PROXY: 'http://carol:abc@proxy:3128' })).toEqual(['carol:abc'])
+    expect(proxySecrets({ HTTP_PROXY: 'http://proxy:3128', NO_PROXY: 'user:pass@x' })).toEqual([])
+    expect(proxySecrets({ HTTP_PROXY: 'http://u:%E0%A4%A@proxy' })).toEqual(['u:%E0%A4%A', '%E0%A4%A'])
+  })
+
+  it('are secrets of the settings: masked in every line, in env-report and in the history', () => {
+    const env = { HTTPS_PROXY: 'http://alice:hunter2-proxy@127.0.0.1:3128' }
+    const s = parseSettings((name) => (name === 'url' ? 'http://h/v1/models' : ''), undefined, env)
+    expect(s.secrets).toContain('hunter2-proxy')
+    expect(redact(`via ${env.HTTPS_PROXY}`, s.secrets)).toBe('via http://***@127.0.0.1:3128')
+    expect(envReport(['HTTPS_PROXY'], env, s.secrets)).toEqual([{ name: 'HTTPS_PROXY', value: '***' }])
   })
 })
