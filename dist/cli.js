@@ -17597,7 +17597,8 @@ var hosts = __nccwpck_require__(2327);
  * Sees a closed port open, cheaply, so that the HTTP probe goes out the moment a server starts listening
  * instead of up to an `interval` later. Watching a closed port costs the server nothing: a bare TCP connect
  * is refused by the kernel before any server code runs. One poller, made by the gate, serves every URL of a
- * fleet and keeps its own cost near a fixed share of one core by spacing its rounds by what the last round cost.
+ * fleet; it spaces its rounds by what the last round cost (a fixed share of one core at most) and by how long the
+ * most recently closed port has been closed (`roundGapMs`).
  */
 
 
