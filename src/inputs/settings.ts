@@ -24,6 +24,7 @@ import { GENERATION_ROUTES, type GenerationRoute, generationRoute } from '../eng
 import { MEDIAN_OF } from '../history/limits.js'
 import type { SmokeSettings } from '../smoke/measure.js'
 import { currentPlatform, osName, type Platform } from '../runtime/platform.js'
+import { notRegularFile } from '../runtime/file-kind.js'
 
 /** One endpoint to wait for; a fleet has several, all of which must be ready. */
 export interface Target {
@@ -499,17 +500,6 @@ function readCaCert(path: string): string {
     }
   }
   return pem
-}
-
-/** What a path is when it is not a regular file, in words; undefined for a regular file. */
-export function notRegularFile(stat: Stats): string | undefined {
-  if (stat.isFile()) return undefined
-  if (stat.isDirectory()) return 'a directory'
-  if (stat.isFIFO()) return 'a FIFO'
-  if (stat.isCharacterDevice()) return 'a character device'
-  if (stat.isBlockDevice()) return 'a block device'
-  if (stat.isSocket()) return 'a socket'
-  return 'not a regular file'
 }
 
 /**
