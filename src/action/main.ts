@@ -17,7 +17,9 @@ import {
 } from './github.js'
 import { commandSafe } from '../report/command-safe.js'
 import { redact } from '../inputs/secrets.js'
-import { type InputName, InputError, parseSettings } from '../inputs/settings.js'
+import type { InputName } from '../inputs/input-names.js'
+import { InputError } from '../inputs/input-error.js'
+import { parseSettings } from '../inputs/parse-settings.js'
 import { inputVariable } from '../inputs/variables.js'
 import { systemClock } from '../runtime/clock.js'
 import {

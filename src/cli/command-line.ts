@@ -19,14 +19,11 @@ import { summaryMarkdown } from '../report/wait-report.js'
 import { commandSafe } from '../report/command-safe.js'
 import { INSECURE_TLS_WARNING } from '../report/annotation-titles.js'
 import { redact } from '../inputs/secrets.js'
-import {
-  INPUT_DEFAULTS,
-  InputError,
-  type InputName,
-  parseSettings,
-  PID_FORM,
-  type Settings
-} from '../inputs/settings.js'
+import { INPUT_DEFAULTS, type InputName } from '../inputs/input-names.js'
+import { InputError } from '../inputs/input-error.js'
+import { parseSettings } from '../inputs/parse-settings.js'
+import { PID_FORM } from '../inputs/forms.js'
+import type { Settings } from '../inputs/settings.js'
 import { inputVariable, shellInputVariable } from '../inputs/variables.js'
 import { type EngineName, SIMULATED_ENGINES, simulate, simulatedEngine } from '../simulator/server.js'
 import { DEFAULT_PACE } from '../simulator/streams.js'

@@ -4,7 +4,7 @@
  * `stop: job-end`; the post step, a new process, knows nothing else. Nothing here loads anything: the conclusion
  * of every wait calls `jobEndState`.
  */
-import type { Settings } from '../inputs/settings.js'
+import type { ServerSettings } from '../inputs/settings.js'
 
 /** What the post step needs to stop the server. */
 export interface JobEndState {
@@ -19,7 +19,7 @@ const NAMES = { pid: 'server-pid', timeoutMs: 'stop-timeout-ms', logFile: 'serve
 
 /** The state to save after the wait, or undefined when the post step has nothing to do. */
 export function jobEndState(
-  settings: Pick<Settings, 'start' | 'stop' | 'stopTimeoutMs' | 'logLines'>,
+  settings: Pick<ServerSettings, 'start' | 'stop' | 'stopTimeoutMs' | 'logLines'>,
   server: { pid?: number; logFile?: string } | undefined
 ): Record<string, string> | undefined {
   // only a server this step launched is this job's to stop: one given by `pid` belongs to whoever started it

@@ -6,7 +6,8 @@ import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync } f
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { printable } from '../inputs/parse.js'
-import { InputError, PID_FORM } from '../inputs/settings.js'
+import { InputError } from '../inputs/input-error.js'
+import { PID_FORM } from '../inputs/forms.js'
 import { isInputVariable } from '../inputs/variables.js'
 import type { Clock } from '../runtime/clock.js'
 import { procStat } from './proc.js'
@@ -41,10 +42,9 @@ export function newLogFile(env: NodeJS.ProcessEnv, pid = process.pid): string {
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code
       if (code === 'EEXIST' && n < 1000) continue
-      throw new InputError(
-        'log-file',
-        `none given, and no new log can be created in "${printable(dir)}" (${code ?? (e as Error).message})`
-      )
+      throw new InputError('log-file', {
+        problem: `none given, and no new log can be created in "${printable(dir)}" (${code ?? (e as Error).message})`
+      })
     }
   }
 }
@@ -80,10 +80,10 @@ export function startServer(
     fd = openSync(logFile, 'a')
     logOffset = fstatSync(fd).size
   } catch (e) {
-    throw new InputError(
-      'log-file',
-      `"${printable(logFile)}" cannot be written (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`
-    )
+    throw new InputError('log-file', {
+      value: printable(logFile),
+      problem: `cannot be written (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`
+    })
   }
   try {
     // node:child_process (with node:dgram) only for `start`
@@ -151,13 +151,16 @@ export function resolvePid(spec: { pid: number } | { file: string }): number {
   try {
     text = readFileSync(spec.file, 'utf8').trim()
   } catch (e) {
-    throw new InputError(
-      'pid',
-      `could not read "${printable(spec.file)}" (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): give ${PID_FORM}`
-    )
+    throw new InputError('pid', {
+      problem: `could not read "${printable(spec.file)}" (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+      form: PID_FORM
+    })
   }
   if (!/^\d+$/.test(text) || Number(text) < 1)
-    throw new InputError('pid', `"${printable(spec.file)}" holds "${printable(text)}", not a process id`)
+    throw new InputError('pid', {
+      value: printable(spec.file),
+      problem: `holds "${printable(text)}", not a process id`
+    })
   return Number(text)
 }
 

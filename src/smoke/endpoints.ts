@@ -1,5 +1,5 @@
 /** The smoke test of every endpoint of a wait once all are ready: each endpoint's requests one after another. */
-import type { Settings } from '../inputs/settings.js'
+import type { ProbeSettings, SmokeTestSettings } from '../inputs/settings.js'
 import type { TargetOutcome } from '../wait/outcome.js'
 import type { Clock } from '../runtime/clock.js'
 import { smokeLines } from '../report/smoke-report.js'
@@ -12,7 +12,7 @@ import { streamRoute } from '../engines/streams.js'
  */
 export async function smokeEndpoints(
   results: readonly TargetOutcome[],
-  settings: Settings,
+  settings: SmokeTestSettings & ProbeSettings,
   deps: { clock: Clock; signal: AbortSignal; log(line: string): void }
 ): Promise<TargetOutcome[]> {
   const smoke = settings.smoke

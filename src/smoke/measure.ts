@@ -10,14 +10,7 @@ import type { LogEngine } from '../engines/log-engines.js'
 import { median } from '../history/store.js'
 import type { Clock } from '../runtime/clock.js'
 import { FrameReader } from './frames.js'
-
-export interface SmokeSettings {
-  /** A smoke test that cannot run fails the wait (`smoke-test: fail-on-error`); otherwise it only warns. */
-  failOnError: boolean
-  requests: number
-  tokens: number
-  timeoutMs: number
-}
+import type { SmokeSettings } from '../inputs/settings.js'
 
 /** One request's figures. */
 export interface Measurement {

@@ -6,7 +6,8 @@ import type { PortWatch } from '../http/port-watch.js'
 import type { ProbeResult } from '../http/probe.js'
 import type { Clock } from '../runtime/clock.js'
 import type { Halt, Halter } from './halt.js'
-import { nextProbeAt, type ScheduleMode } from './schedule.js'
+import { nextProbeAt } from './schedule.js'
+import type { ScheduleMode } from '../inputs/settings.js'
 
 export interface WaitOptions {
   expect: Expectation

@@ -4,9 +4,7 @@
  * tested on a fake clock. Connections refused are not its concern: the port watch stands in for probes then.
  */
 
-/** `adaptive`: dense near the expected ready moment, sparse far from it; `fixed`: one probe every `interval`. */
-export type ScheduleMode = 'adaptive' | 'fixed'
-export const SCHEDULE_MODES: readonly ScheduleMode[] = ['adaptive', 'fixed']
+import type { ScheduleMode } from '../inputs/settings.js'
 
 export interface ScheduleState {
   mode: ScheduleMode

@@ -1,5 +1,6 @@
 import { gate } from '../../../src/wait/gate.js'
-import { parseSettings, type InputName } from '../../../src/inputs/settings.js'
+import type { InputName } from '../../../src/inputs/input-names.js'
+import { parseSettings } from '../../../src/inputs/parse-settings.js'
 import { type EngineName, simulate } from '../../../src/simulator/server.js'
 import { systemClock } from '../../../src/runtime/clock.js'
 

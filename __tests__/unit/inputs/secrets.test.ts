@@ -1,5 +1,6 @@
 import { credentialParts, isCredentialName, proxySecrets, redact } from '../../../src/inputs/secrets.js'
-import { parseSettings, INPUT_DEFAULTS, type InputName } from '../../../src/inputs/settings.js'
+import { INPUT_DEFAULTS, type InputName } from '../../../src/inputs/input-names.js'
+import { parseSettings } from '../../../src/inputs/parse-settings.js'
 import { envReport } from '../../../src/server/env-report.js'
 
 const settings = (inputs: Partial<Record<InputName, string>>) =>

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs'
-import { INPUT_DEFAULTS, type InputName, InputError, parseSettings } from '../../../src/inputs/settings.js'
+import { INPUT_DEFAULTS, type InputName } from '../../../src/inputs/input-names.js'
+import { InputError } from '../../../src/inputs/input-error.js'
+import { parseSettings } from '../../../src/inputs/parse-settings.js'
 
 const settingsFrom = (inputs: Partial<Record<InputName, string>>) => parseSettings((name) => inputs[name] ?? '')
 

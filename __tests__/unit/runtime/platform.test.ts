@@ -1,4 +1,6 @@
-import { type InputName, InputError, parseSettings } from '../../../src/inputs/settings.js'
+import type { InputName } from '../../../src/inputs/input-names.js'
+import { InputError } from '../../../src/inputs/input-error.js'
+import { parseSettings } from '../../../src/inputs/parse-settings.js'
 import { currentPlatform, type Platform } from '../../../src/runtime/platform.js'
 
 /** Inputs whose features this machine cannot serve fail when read, naming the input; fake facades stand in for macOS and Windows. */

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http'
 import { type EngineName, simulate, type SimulatedServer } from '../../../src/simulator/server.js'
-import { type SmokeSettings, smokeTest } from '../../../src/smoke/measure.js'
+import { smokeTest } from '../../../src/smoke/measure.js'
+import type { SmokeSettings } from '../../../src/inputs/settings.js'
 import type { LogEngine } from '../../../src/engines/log-engines.js'
 import { systemClock } from '../../../src/runtime/clock.js'
 import { setUpUndici } from '../../../src/http/undici-parts.js'

@@ -1,7 +1,8 @@
 import { conclude, type Conclusion } from '../../../src/wait/conclusion.js'
 import type { GateOutcome } from '../../../src/wait/outcome.js'
 import type { Reason } from '../../../src/wait/assess.js'
-import { type InputName, parseSettings } from '../../../src/inputs/settings.js'
+import type { InputName } from '../../../src/inputs/input-names.js'
+import { parseSettings } from '../../../src/inputs/parse-settings.js'
 
 /** What every front end does once the wait is over, decided from the outcome and the settings alone. */
 const url = new URL('http://127.0.0.1:8000/v1/models')

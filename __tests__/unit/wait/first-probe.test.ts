@@ -1,7 +1,8 @@
 import { sendFirstProbe } from '../../../src/wait/first-probe.js'
 import { gate } from '../../../src/wait/gate.js'
 import { Halter } from '../../../src/wait/halt.js'
-import { type InputName, parseSettings } from '../../../src/inputs/settings.js'
+import type { InputName } from '../../../src/inputs/input-names.js'
+import { parseSettings } from '../../../src/inputs/parse-settings.js'
 import { type Clock, systemClock } from '../../../src/runtime/clock.js'
 import { loopback } from '../../helpers/loopback.js'
 

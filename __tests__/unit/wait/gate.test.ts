@@ -1,5 +1,6 @@
 import { gate } from '../../../src/wait/gate.js'
-import { type InputName, parseSettings } from '../../../src/inputs/settings.js'
+import type { InputName } from '../../../src/inputs/input-names.js'
+import { parseSettings } from '../../../src/inputs/parse-settings.js'
 import { systemClock } from '../../../src/runtime/clock.js'
 import { sandbox } from '../../helpers/sandbox.js'
 

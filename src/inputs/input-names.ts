@@ -1,0 +1,47 @@
+/** The inputs, by name, with their defaults: the one list the action, the CLI's flags and the parser share. */
+
+/** Input name → default, in the order action.yml declares them. */
+export const INPUT_DEFAULTS = {
+  url: '',
+  model: '',
+  match: '',
+  'match-regex': '',
+  status: '200-299',
+  interval: '5s',
+  schedule: 'adaptive',
+  timeout: '15m',
+  'request-timeout': '10s',
+  'success-threshold': '1',
+  headers: '',
+  'api-key': '',
+  'progress-interval': '30s',
+  'fail-on-timeout': 'true',
+  start: '',
+  pid: '',
+  'log-file': '',
+  'log-lines': '50',
+  'fail-pattern': '',
+  'port-check': 'true',
+  'gpu-check': 'warn',
+  stop: 'job-end',
+  'stop-timeout': '30s',
+  'probe-generation': 'false',
+  load: 'false',
+  'smoke-test': 'false',
+  'smoke-requests': '3',
+  'smoke-tokens': '64',
+  'smoke-timeout': '2m',
+  'env-report': '',
+  diagnostics: '',
+  'ca-cert': '',
+  'insecure-tls': 'false',
+  engine: 'auto',
+  'history-file': 'auto',
+  'history-key': '',
+  'regression-threshold': '25%',
+  'regression-min-runs': '3',
+  'throughput-regression-threshold': '15%',
+  'fail-on-regression': 'false'
+} as const
+
+export type InputName = keyof typeof INPUT_DEFAULTS

@@ -1,0 +1,80 @@
+/**
+ * Reads one input at a time, as text, a duration, a whole number or a script, and names the input in any error:
+ * a parser of one value throws a ProblemError (or a plain Error), which becomes the input's InputError.
+ */
+import { INPUT_DEFAULTS, type InputName } from './input-names.js'
+import { InputError, ProblemError } from './input-error.js'
+import { DURATION_FORM, hasControlChars, parseDuration, printable } from './parse.js'
+
+const MAX_INPUT_LENGTH = 64 * 1024
+
+export interface InputReader {
+  /** The raw text, or the input's default when it is blank. */
+  input(name: InputName): string
+  /** The input through `parse`; whatever it throws names the input. */
+  field<T>(name: InputName, parse: (text: string) => T): T
+  /** Trimmed one-line text; undefined when blank. */
+  text(name: InputName): string | undefined
+  /** A script, which may span lines; undefined when blank. */
+  script(name: InputName): string | undefined
+  duration(name: InputName, minMs: number): number
+  /** A whole number from `min` to `max`; `why` follows the range in the error. */
+  whole(name: InputName, min: number, max: number, why?: string): number
+}
+
+/** `get` returns '' for an unset input. */
+export function inputReader(get: (name: InputName) => string): InputReader {
+  const input = (name: InputName): string => {
+    const raw = get(name) ?? ''
+    if (raw.length > MAX_INPUT_LENGTH)
+      throw new InputError(name, { problem: `is ${raw.length} characters long; the limit is ${MAX_INPUT_LENGTH}` })
+    return raw.trim() === '' ? INPUT_DEFAULTS[name] : raw
+  }
+  const field = <T>(name: InputName, parse: (text: string) => T): T => {
+    try {
+      return parse(input(name))
+    } catch (e) {
+      if (e instanceof InputError) throw e
+      throw new InputError(name, e instanceof ProblemError ? e.problem : { problem: (e as Error).message })
+    }
+  }
+  return {
+    input,
+    field,
+    text(name) {
+      const value = input(name).trim()
+      // the api-key is never shown, not even in its own error
+      if (hasControlChars(value))
+        throw new InputError(
+          name,
+          name === 'api-key'
+            ? { problem: 'the key contains a control character' }
+            : { value: printable(value), problem: 'contains a control character' }
+        )
+      return value === '' ? undefined : value
+    },
+    script(name) {
+      const value = input(name).trim()
+      // scripts may span lines; other control characters are refused
+      if (hasControlChars(value, '\t\n')) throw new InputError(name, { problem: 'contains a control character' })
+      return value === '' ? undefined : value
+    },
+    duration: (name, minMs) =>
+      field(name, (t) => {
+        const ms = parseDuration(t)
+        if (ms < minMs)
+          throw new ProblemError({
+            value: printable(t),
+            problem: 'is too short',
+            form: `at least ${minMs}ms, as ${DURATION_FORM}`
+          })
+        return ms
+      }),
+    whole: (name, min, max, why = '') =>
+      field(name, (t) => {
+        if (!/^\s*\d+\s*$/.test(t) || Number(t) < min || Number(t) > max)
+          throw new ProblemError({ value: printable(t), form: `a whole number from ${min} to ${max}${why}` })
+        return Number(t)
+      })
+  }
+}

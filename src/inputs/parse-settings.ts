@@ -1,0 +1,206 @@
+/**
+ * Turns raw input strings (from the action's inputs or the CLI's flags) into typed, validated settings.
+ * Nothing below this module reads inputs; every error names the input and the form it accepts. The inputs are
+ * read in action.yml's order, each rule between them where the last input it involves is read.
+ */
+import { InputError } from './input-error.js'
+import type { InputName } from './input-names.js'
+import { type InputReader, inputReader } from './input-reader.js'
+import { checkLogFile, readCaCert } from './input-files.js'
+import { readCredentials } from './credentials.js'
+import {
+  checkDiagnostics,
+  checkEnvReport,
+  checkFailPattern,
+  checkPid,
+  checkStart,
+  generationFor
+} from './cross-field-rules.js'
+import { oneOf, parseEngine, parseEnvNames, parsePid, parseUrls } from './forms.js'
+import { hasControlChars, parseBoolean, parsePercent, parseRegex, parseStatusSet, printable } from './parse.js'
+import {
+  GPU_CHECKS,
+  type GpuSettings,
+  type HistorySettings,
+  type ProbeSettings,
+  SCHEDULE_MODES,
+  type ServerSettings,
+  type Settings,
+  type SmokeTestSettings,
+  STOP_MODES,
+  type WaitSettings
+} from './settings.js'
+import { MEDIAN_OF } from '../history/limits.js'
+import { currentPlatform, type Platform } from '../runtime/platform.js'
+
+/**
+ * Reads every input through `get` (which returns '' for an unset input) and validates it, also against what
+ * `platform` can do. `env` is the environment the probes and the server run in, for the proxy credentials it may
+ * hold, masked as the inputs' secrets are: the front ends pass theirs.
+ */
+export function parseSettings(
+  get: (name: InputName) => string,
+  platform: Platform = currentPlatform(),
+  env: Readonly<Record<string, string | undefined>> = {}
+): Settings {
+  const read = inputReader(get)
+  const { urls, model, match, matchRegex, status } = readRequest(read)
+  const { intervalMs, schedule, timeoutMs, requestTimeoutMs, progressIntervalMs, successThreshold } = readPace(read)
+  const { headers, secrets } = readCredentials(read, urls, env)
+  const failOnTimeout = read.field('fail-on-timeout', parseBoolean)
+  const server = readServer(read, platform)
+  const probeGeneration = read.field('probe-generation', parseBoolean)
+  const load = read.field('load', parseBoolean)
+  const { smoke } = readSmoke(read)
+  const targets = urls.map((url) => ({ url, generation: probeGeneration ? generationFor(url, model) : undefined }))
+  const caPath = read.text('ca-cert')
+  const caCert = caPath === undefined ? undefined : read.field('ca-cert', () => readCaCert(caPath))
+  const insecureTls = read.field('insecure-tls', parseBoolean)
+  // The startup profile and the history of runs.
+  const engineText = read.input('engine').trim().toLowerCase()
+  const engine = engineText === 'auto' ? undefined : read.field('engine', () => parseEngine(engineText))
+  const history = readHistory(read, get)
+  return {
+    targets,
+    model,
+    match,
+    matchRegex,
+    status,
+    intervalMs,
+    schedule,
+    timeoutMs,
+    requestTimeoutMs,
+    successThreshold,
+    headers,
+    progressIntervalMs,
+    failOnTimeout,
+    caCert,
+    insecureTls,
+    secrets,
+    start: server.start,
+    pid: server.pid,
+    logFile: server.logFile,
+    logLines: server.logLines,
+    failPattern: server.failPattern,
+    portCheck: server.portCheck,
+    gpuCheck: server.gpuCheck,
+    stop: server.stop,
+    stopTimeoutMs: server.stopTimeoutMs,
+    probeGeneration,
+    load,
+    smoke,
+    envReport: server.envReport,
+    diagnostics: server.diagnostics,
+    engine,
+    ...history
+  }
+}
+
+/** What to ask (`url`) and what the answer must show. */
+function readRequest(
+  read: InputReader
+): { urls: URL[] } & Pick<ProbeSettings, 'model' | 'match' | 'matchRegex' | 'status'> {
+  const urls = read.field('url', parseUrls)
+  const model = read.text('model')
+  const match = read.text('match')
+  const regexText = read.input('match-regex')
+  const matchRegex = regexText.trim() === '' ? undefined : read.field('match-regex', parseRegex)
+  const status = read.field('status', parseStatusSet)
+  return { urls, model, match, matchRegex, status }
+}
+
+/** How probes are spaced and timed, and how long the wait lasts. */
+function readPace(
+  read: InputReader
+): Omit<WaitSettings, 'failOnTimeout'> & Pick<ProbeSettings, 'requestTimeoutMs' | 'successThreshold'> {
+  const intervalMs = read.duration('interval', 100)
+  const schedule = read.field('schedule', (t) => oneOf(t, SCHEDULE_MODES))
+  const timeoutMs = read.duration('timeout', 1)
+  const requestTimeoutMs = read.duration('request-timeout', 1)
+  const progressIntervalMs = read.duration('progress-interval', 1000)
+  const successThreshold = read.whole('success-threshold', 1, 1000)
+  return { intervalMs, schedule, timeoutMs, requestTimeoutMs, progressIntervalMs, successThreshold }
+}
+
+/** The server: how it starts or which process it is, its log, and what to report about it. */
+function readServer(read: InputReader, platform: Platform): Omit<ServerSettings, 'engine'> & GpuSettings {
+  const start = read.script('start')
+  checkStart(start, platform)
+  const pid = read.field('pid', (t) => parsePid(t.trim()))
+  checkPid(pid, start)
+  const logFile = read.text('log-file')
+  if (logFile !== undefined) read.field('log-file', () => checkLogFile(logFile))
+  const logLines = read.whole('log-lines', 0, 1000)
+  const failPatternText = read.input('fail-pattern')
+  const failPattern = failPatternText.trim() === '' ? undefined : read.field('fail-pattern', parseRegex)
+  checkFailPattern(failPattern, logFile, start)
+  const portCheck = read.field('port-check', parseBoolean)
+  const gpuCheck = read.field('gpu-check', (t) => oneOf(t, GPU_CHECKS))
+  const stop = read.field('stop', (t) => oneOf(t, STOP_MODES))
+  const stopTimeoutMs = read.duration('stop-timeout', 1)
+  const envReport = read.field('env-report', parseEnvNames)
+  checkEnvReport(envReport, { start, pid }, platform)
+  const diagnostics = (read.script('diagnostics') ?? '')
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '')
+  checkDiagnostics(diagnostics, platform)
+  return {
+    start,
+    pid,
+    logFile,
+    logLines,
+    failPattern,
+    portCheck,
+    gpuCheck,
+    stop,
+    stopTimeoutMs,
+    envReport,
+    diagnostics
+  }
+}
+
+const SMOKE_MODES = ['false', 'true', 'fail-on-error'] as const
+
+/** `smoke-test` and its figures, read (and checked) whether the smoke test runs or not. */
+function readSmoke(read: InputReader): SmokeTestSettings {
+  const smokeMode = read.field('smoke-test', (t) => {
+    const word = t.trim().toLowerCase()
+    return /^(true|yes|on)$/.test(word) ? 'true' : /^(false|no|off)$/.test(word) ? 'false' : oneOf(t, SMOKE_MODES)
+  })
+  const requests = read.whole('smoke-requests', 1, 100)
+  // the decode rate is timed from the first token to the last: it takes two
+  const tokens = read.whole('smoke-tokens', 2, 4096, ' (the decode rate is timed from the first token to the last)')
+  const timeoutMs = read.duration('smoke-timeout', 100)
+  if (smokeMode === 'false') return { smoke: undefined }
+  return { smoke: { failOnError: smokeMode === 'fail-on-error', requests, tokens, timeoutMs } }
+}
+
+/** Where earlier runs are kept, which compare with this one, and what counts as a regression. */
+function readHistory(read: InputReader, get: (name: InputName) => string): HistorySettings {
+  // Read as given: an empty value turns history off (the runner passes the default, "auto", when it is not set).
+  const historyRaw = (get('history-file') ?? '').trim()
+  if (hasControlChars(historyRaw))
+    throw new InputError('history-file', { value: printable(historyRaw), problem: 'contains a control character' })
+  const historyFile = historyRaw === '' ? undefined : historyRaw
+  const historyKey = read.text('history-key')
+  if (historyKey !== undefined && historyKey.length > 200)
+    throw new InputError('history-key', { problem: `is ${historyKey.length} characters long; give at most 200` })
+  const regressionThresholdPercent = read.field('regression-threshold', parsePercent)
+  const regressionMinRuns = read.whole(
+    'regression-min-runs',
+    1,
+    MEDIAN_OF,
+    ` (the median is of the last ${MEDIAN_OF} ready runs)`
+  )
+  const throughputRegressionPercent = read.field('throughput-regression-threshold', parsePercent)
+  const failOnRegression = read.field('fail-on-regression', parseBoolean)
+  return {
+    historyFile,
+    historyKey,
+    regressionThresholdPercent,
+    regressionMinRuns,
+    throughputRegressionPercent,
+    failOnRegression
+  }
+}
