@@ -25,7 +25,7 @@ interface Described {
 export type InputProblem = (NotTheForm | Described) & { line?: number }
 
 /** The problem in words: `line 2: "5x" is not …`. */
-function problemText({ value, problem, form, line }: InputProblem): string {
+export function problemText({ value, problem, form, line }: InputProblem): string {
   const where = line === undefined ? '' : `line ${line}: `
   if (problem === undefined) return `${where}"${value}" is not ${form}`
   const what = value === undefined ? problem : `"${value}" ${problem}`

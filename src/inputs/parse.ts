@@ -1,4 +1,5 @@
-/** Parsers for the textual forms of inputs. Each throws a plain Error whose message names the accepted form. */
+/** Parsers for the textual forms of inputs. Each throws a ProblemError, which names the accepted form where it can. */
+import { ProblemError } from './input-error.js'
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
 /** Longer than any job may run (self-hosted jobs stop at 5 days), and below setTimeout's 2^31 ms limit. */
@@ -19,10 +20,10 @@ export function parseDuration(text: string): number {
     const [, h, m, sec, milli] = parts
     ms = [h, m, sec, milli].reduce((sum, n, i) => sum + Number(n ?? 0) * UNIT_MS[['h', 'm', 's', 'ms'][i]], 0)
   } else {
-    throw new Error(`"${printable(text)}" is not ${DURATION_FORM}`)
+    throw new ProblemError({ value: printable(text), form: DURATION_FORM })
   }
   if (!Number.isFinite(ms) || ms > MAX_DURATION_MS)
-    throw new Error(`"${printable(text)}" is longer than the 168h this accepts`)
+    throw new ProblemError({ value: printable(text), problem: 'is longer than the 168h this accepts' })
   return Math.round(ms)
 }
 
@@ -36,7 +37,7 @@ export function parseStatusSet(text: string): StatusSet {
     const m = /^\s*(\d{3})\s*(?:-\s*(\d{3})\s*)?$/.exec(part)
     const lo = m ? Number(m[1]) : NaN
     const hi = m?.[2] ? Number(m[2]) : lo
-    if (!(lo >= 100 && hi <= 599 && lo <= hi)) throw new Error(`"${printable(text)}" is not ${STATUS_FORM}`)
+    if (!(lo >= 100 && hi <= 599 && lo <= hi)) throw new ProblemError({ value: printable(text), form: STATUS_FORM })
     ranges.push([lo, hi])
   }
   return ranges
@@ -58,11 +59,14 @@ export function parseHeaders(text: string): Record<string, string> {
     const name = colon > 0 ? line.slice(0, colon).trim() : ''
     const value = colon > 0 ? line.slice(colon + 1).trim() : ''
     if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) {
-      throw new Error(`line ${i + 1} is not ${HEADER_FORM}`)
+      throw new ProblemError({ problem: `line ${i + 1} is not ${HEADER_FORM}` })
     }
-    if (hasControlChars(value)) throw new Error(`line ${i + 1} (${name}) has a control character in its value`)
+    if (hasControlChars(value))
+      throw new ProblemError({ problem: `line ${i + 1} (${name}) has a control character in its value` })
     if (!isLatin1(value))
-      throw new Error(`line ${i + 1} (${name}) has a character outside Latin-1 in its value (${LATIN1_FORM})`)
+      throw new ProblemError({
+        problem: `line ${i + 1} (${name}) has a character outside Latin-1 in its value (${LATIN1_FORM})`
+      })
     headers[name.toLowerCase()] = value
   })
   return headers
@@ -107,7 +111,10 @@ export function parseRegex(text: string): RegExp {
   try {
     return slashed ? new RegExp(slashed[1], slashed[2].replace(/[gy]/g, '')) : new RegExp(text)
   } catch (e) {
-    throw new Error(`is not a valid JavaScript regular expression (${(e as Error).message})`, { cause: e })
+    throw new ProblemError(
+      { problem: `is not a valid JavaScript regular expression (${(e as Error).message})` },
+      { cause: e }
+    )
   }
 }
 
@@ -115,7 +122,7 @@ const BOOLEAN_FORM = 'true or false'
 export function parseBoolean(text: string): boolean {
   if (/^(true|yes|on)$/i.test(text.trim())) return true
   if (/^(false|no|off)$/i.test(text.trim())) return false
-  throw new Error(`"${printable(text)}" is not ${BOOLEAN_FORM}`)
+  throw new ProblemError({ value: printable(text), form: BOOLEAN_FORM })
 }
 
 const PERCENT_FORM = 'a percentage such as 25% or 25'
@@ -123,7 +130,7 @@ const PERCENT_FORM = 'a percentage such as 25% or 25'
 /** Parses `25%` or `25` (0 to 10000). */
 export function parsePercent(text: string): number {
   const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text)
-  if (!m || Number(m[1]) > 10_000) throw new Error(`"${printable(text)}" is not ${PERCENT_FORM}`)
+  if (!m || Number(m[1]) > 10_000) throw new ProblemError({ value: printable(text), form: PERCENT_FORM })
   return Number(m[1])
 }
 
