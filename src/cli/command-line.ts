@@ -21,6 +21,7 @@ import { INSECURE_TLS_WARNING } from '../report/annotation-titles.js'
 import { redact } from '../inputs/secrets.js'
 import { INPUT_DEFAULTS, type InputName } from '../inputs/input-names.js'
 import { InputError } from '../inputs/input-error.js'
+import { cliInputMessage } from './input-error.js'
 import { parseSettings } from '../inputs/parse-settings.js'
 import { PID_FORM } from '../inputs/forms.js'
 import type { Settings } from '../inputs/settings.js'
@@ -210,11 +211,8 @@ function settingsFrom(
   } catch (e) {
     if (!(e instanceof InputError)) throw e
     // Name the input as the user gave it: a flag, or the INPUT_* variable.
-    const source =
-      flag(e.input as InputName) === undefined && envInput(env, e.input) !== undefined
-        ? shellInputVariable(e.input)
-        : `--${e.input}`
-    throw new UsageError(e.message.replace(`Input "${e.input}"`, source))
+    const given = flag(e.input) === undefined && envInput(env, e.input) !== undefined ? 'variable' : 'flag'
+    throw new UsageError(cliInputMessage(e, given))
   }
 }
 
@@ -405,7 +403,7 @@ async function stopCommand(argv: string[], io: CliIo, say: (line: string) => voi
     pid = resolvePid(/^\d+$/.test(pidText) ? { pid: Number(pidText) } : { file: pidText })
   } catch (e) {
     if (!(e instanceof InputError)) throw e
-    throw new UsageError(e.message.replace('Input "pid"', '--pid'))
+    throw new UsageError(cliInputMessage(e))
   }
   if (pid < 2 || pid > 4_194_304) throw new UsageError(`--pid: "${pid}" is not ${PID_FORM}`)
   // its own group would take this command down with it, and the shell that runs it
