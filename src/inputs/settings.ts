@@ -6,7 +6,6 @@ import { readFileSync, type Stats, statSync } from 'node:fs'
 import { SCHEDULE_MODES, type ScheduleMode } from '../wait/schedule.js'
 import {
   DURATION_FORM,
-  hasControlChars,
   isLatin1,
   LATIN1_FORM,
   parseBoolean,
@@ -15,9 +14,9 @@ import {
   parsePercent,
   parseRegex,
   parseStatusSet,
-  printable,
   type StatusSet
 } from './parse.js'
+import { hasControlChars, printable } from '../runtime/text.js'
 import { credentialParts, isCredentialName, MIN_SECRET_CHARS, proxySecrets } from './secrets.js'
 import { LOG_ENGINE_NAMES, type LogEngine } from '../engines/log-engines.js'
 import { GENERATION_ROUTES, type GenerationRoute, generationRoute } from '../engines/model-lists.js'
