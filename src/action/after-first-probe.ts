@@ -5,5 +5,5 @@
  */
 export { gate } from '../wait/gate.js'
 export { conclude } from '../wait/conclusion.js'
-export { summaryMarkdown } from '../report/wait-report.js'
+export { summaryMarkdown } from '../report/summary.js'
 export { defaultHistoryFile } from '../history/store.js'

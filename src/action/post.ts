@@ -11,7 +11,7 @@ import {
   NOTHING_TO_STOP,
   stopLines
 } from '../report/lifecycle-report.js'
-import { logTailTitle } from '../report/wait-report.js'
+import { logTailTitle } from '../report/markdown.js'
 import { readJobEndState } from '../server/job-end.js'
 import { stopAtJobEnd } from '../server/stop.js'
 import { systemClock } from '../runtime/clock.js'

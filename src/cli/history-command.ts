@@ -1,6 +1,6 @@
 /** `wait-for-model history`: the recorded runs of the history file, for people, dashboards and choosing a timeout. */
 import { defaultHistoryFile, readHistory } from '../history/store.js'
-import { printable } from '../inputs/parse.js'
+import { printable } from '../runtime/text.js'
 import { HISTORY_FORMATS, type HistoryFormat, historyNote, historyRow, historyText } from '../report/history-report.js'
 import { parseCommandLine, table, UsageError } from './usage.js'
 

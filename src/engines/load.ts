@@ -4,8 +4,17 @@
  * `POST /models/load`; Ollama's `/api/ps` lists the models in memory and a `POST /api/generate` without a prompt
  * loads one (see the research notes on model servers). Data only.
  */
-import type { Assessment } from '../wait/assess.js'
 import { matchModel } from './match.js'
+
+/** What of the server's last answer (the wait's judgement of it) tells whether to ask: the fields this reads. */
+interface LoadAnswer {
+  state: string
+  status?: number
+  /** The listed model ids. */
+  models?: string[]
+  /** `unloaded`: the matched model is listed, not loaded, and loads only when asked. */
+  modelState?: 'loading' | 'unloaded'
+}
 
 export interface LoadRequest {
   url: URL
@@ -19,7 +28,7 @@ const LIST_PATH = /\/(v1\/models|models|api\/ps)\/?$/
  * What asks the server at `url` to load the model, given its last answer; undefined when the answer shows no
  * model waiting to be asked for (loaded, loading, or not a server that loads on demand).
  */
-export function loadRequest(url: URL, answer: Assessment, model: string | undefined): LoadRequest | undefined {
+export function loadRequest(url: URL, answer: LoadAnswer, model: string | undefined): LoadRequest | undefined {
   const m = LIST_PATH.exec(url.pathname)
   if (m === null || answer.status !== 200) return undefined
   const base = `${url.origin}${url.pathname.slice(0, m.index)}`

@@ -5,7 +5,8 @@
 import { InputError } from './input-error.js'
 import type { InputName } from './input-names.js'
 import type { InputReader } from './input-reader.js'
-import { isLatin1, LATIN1_FORM, parseHeaders, printable } from './parse.js'
+import { isLatin1, LATIN1_FORM, parseHeaders } from './parse.js'
+import { printable } from '../runtime/text.js'
 import { credentialParts, isCredentialName, MIN_SECRET_CHARS, proxySecrets } from './secrets.js'
 import type { ProbeSettings } from './settings.js'
 

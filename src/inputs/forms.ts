@@ -1,6 +1,6 @@
 /** The forms of the values only the settings take: URLs, a process id, variable names, an engine, a word of a list. */
 import { ProblemError } from './input-error.js'
-import { hasControlChars, printable } from './parse.js'
+import { hasControlChars, printable } from '../runtime/text.js'
 import { LOG_ENGINE_NAMES, type LogEngine } from '../engines/log-engines.js'
 import type { ServerSettings } from './settings.js'
 

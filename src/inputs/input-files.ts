@@ -1,7 +1,7 @@
 /** The inputs that name a file, checked when the inputs are read, so that a wrong path fails before any request. */
 import { readFileSync, type Stats, statSync } from 'node:fs'
 import { ProblemError } from './input-error.js'
-import { printable } from './parse.js'
+import { printable } from '../runtime/text.js'
 import { notRegularFile } from '../runtime/file-kind.js'
 
 const CA_FORM = 'the path of a PEM file of CA certificates (-----BEGIN CERTIFICATE-----)'

@@ -4,7 +4,8 @@
  */
 import { INPUT_DEFAULTS, type InputName } from './input-names.js'
 import { InputError, ProblemError } from './input-error.js'
-import { DURATION_FORM, hasControlChars, parseDuration, printable } from './parse.js'
+import { DURATION_FORM, parseDuration } from './parse.js'
+import { hasControlChars, printable } from '../runtime/text.js'
 
 const MAX_INPUT_LENGTH = 64 * 1024
 

@@ -17,7 +17,8 @@ import {
   generationFor
 } from './cross-field-rules.js'
 import { oneOf, parseEngine, parseEnvNames, parsePid, parseUrls } from './forms.js'
-import { hasControlChars, parseBoolean, parsePercent, parseRegex, parseStatusSet, printable } from './parse.js'
+import { parseBoolean, parsePercent, parseRegex, parseStatusSet } from './parse.js'
+import { hasControlChars, printable } from '../runtime/text.js'
 import {
   GPU_CHECKS,
   type GpuSettings,

@@ -1,5 +1,6 @@
 /** Parsers for the textual forms of inputs. Each throws a ProblemError, which names the accepted form where it can. */
 import { ProblemError } from './input-error.js'
+import { hasControlChars, printable } from '../runtime/text.js'
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
 /** Longer than any job may run (self-hosted jobs stop at 5 days), and below setTimeout's 2^31 ms limit. */
@@ -89,22 +90,6 @@ export function parseRetryAfter(value: string, nowMs: number): number | undefine
 export const LATIN1_FORM = 'a header value is sent as bytes: only characters U+0000 to U+00FF'
 export const isLatin1 = (text: string): boolean => !/[\u0100-\uffff]/.test(text)
 
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/g
-
-/**
- * The one control-character rule (C0 and DEL): whether `text` holds one other than those `allowed` (a tab in a
- * value; a script's tab and line breaks).
- */
-export function hasControlChars(text: string, allowed = '\t'): boolean {
-  for (const [c] of text.matchAll(CONTROL)) if (!allowed.includes(c)) return true
-  return false
-}
-
-/** `text` with each run of control characters turned into one space, for a one-line quote of a server's words. */
-export const controlToSpace = (text: string): string => text.replace(CONTROL_RUN, ' ')
-const CONTROL_RUN = new RegExp(`${CONTROL.source}+`, 'g')
-
 /** Accepts a JavaScript regular expression as its source (`ready|up`) or in slashes with flags (`/kimi/i`). */
 export function parseRegex(text: string): RegExp {
   const slashed = /^\/(.*)\/([dgimsuvy]*)$/s.exec(text)
@@ -132,12 +117,4 @@ export function parsePercent(text: string): number {
   const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text)
   if (!m || Number(m[1]) > 10_000) throw new ProblemError({ value: printable(text), form: PERCENT_FORM })
   return Number(m[1])
-}
-
-/** Shows input text safely in a message: control characters escaped, length capped. */
-export function printable(text: string, max = 80): string {
-  const shown = JSON.stringify(text)
-    .slice(1, -1)
-    .replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
-  return shown.length > max ? `${shown.slice(0, max)}…` : shown
 }

@@ -1,5 +1,6 @@
 /** An answer in words: its one-line summary (the log, the timeline) and its detail (why it is not ready). */
-import { type Answer, clip, type Expectation } from '../wait/assess.js'
+import { type Answer, NAMED_ID_CHARS, type WORDED_ERRORS, type WORDED_PROXY_ERRORS } from '../facts/answer.js'
+import { clip } from '../runtime/text.js'
 import { MAX_REDIRECTS } from '../http/probe.js'
 import { ambiguousModelText, unloadedModelText } from './lifecycle-report.js'
 
@@ -10,7 +11,7 @@ export interface AnswerWords {
   detail: string
 }
 
-const ERROR_WORDS: Record<string, string> = {
+const ERROR_WORDS: Readonly<Record<(typeof WORDED_ERRORS)[number], string>> = {
   ECONNREFUSED: 'connection refused',
   ECONNRESET: 'connection reset by the server',
   UND_ERR_SOCKET: 'connection closed by the server before a complete answer',
@@ -27,7 +28,7 @@ const ERROR_WORDS: Record<string, string> = {
 }
 
 /** What a proxy did when the connection to it failed (`PROXY_<code>`, see the probe). */
-const PROXY_WORDS: Record<string, string> = {
+const PROXY_WORDS: Readonly<Record<(typeof WORDED_PROXY_ERRORS)[number], string>> = {
   ECONNREFUSED: 'refused the connection',
   ENOTFOUND: 'was not found (DNS)',
   EAI_AGAIN: 'could not be looked up for now (DNS)',
@@ -43,31 +44,31 @@ const PROXY_WORDS: Record<string, string> = {
  * undefined for a code without words of its own.
  */
 function codeWords(code: string, viaProxy: boolean): string | undefined {
-  if (!viaProxy) return ERROR_WORDS[code]
+  // a code the tables do not name (facts/answer.ts lists those they do) has no words of its own
+  const errors: Readonly<Record<string, string | undefined>> = ERROR_WORDS
+  const proxies: Readonly<Record<string, string | undefined>> = PROXY_WORDS
+  if (!viaProxy) return errors[code]
   const own = code.slice('PROXY_'.length)
-  return PROXY_WORDS[own] ?? (ERROR_WORDS[own] === undefined ? undefined : `failed: ${ERROR_WORDS[own]}`)
+  return proxies[own] ?? (errors[own] === undefined ? undefined : `failed: ${errors[own]}`)
 }
-
-/** Whether an error code has words of its own (else its message is quoted). */
-export const errorHasWords = (code: string, viaProxy = false): boolean => codeWords(code, viaProxy) !== undefined
 
 /** The first `max` ids, then how many more of `total`. */
 export function someOf(ids: readonly string[], max: number, total = ids.length): string {
-  const named = ids.slice(0, max).map((id) => clip(id, 200))
+  const named = ids.slice(0, max).map((id) => clip(id, NAMED_ID_CHARS))
   return total > named.length ? `${named.join(', ')} and ${total - named.length} more` : named.join(', ')
 }
 
 /** A generation request that produced a token: its arrival is the news, not its body. */
-export const generatedWords = (request: string): AnswerWords => ({ summary: `${request} generated`, detail: '' })
+const generatedWords = (request: string): AnswerWords => ({ summary: `${request} generated`, detail: '' })
 
-/** `expect`: what the answer was judged against (the words name the model, the text or the pattern it lacks). */
-export function answerWords(answer: Answer, expect: Expectation): AnswerWords {
-  if (answer.engineReadiness !== undefined) return withEngineReadinessWords(answer, expect)
-  if (answer.generation !== undefined) return withGenerationWords(answer, expect)
+/** An answer in words: the same words for the same answer (it names the model, the text or the pattern it lacks). */
+export function answerWords(answer: Answer): AnswerWords {
+  if (answer.engineReadiness !== undefined) return withEngineReadinessWords(answer)
+  if (answer.generation !== undefined) return withGenerationWords(answer)
   if (answer.error !== undefined) return errorWords(answer, answer.error)
   const status = `HTTP ${answer.status}`
   const said = answer.said ? ` ${answer.said}` : ''
-  if (answer.state === 'fatal' && answer.candidates === undefined) {
+  if (answer.state === 'fatal' && answer.ambiguous === undefined) {
     return {
       summary: `${status}${said}`,
       detail:
@@ -92,38 +93,37 @@ export function answerWords(answer: Answer, expect: Expectation): AnswerWords {
         ? ', lists no models'
         : `, serving [${someOf(models, models.length, answer.modelCount)}]`
   const summary = `${status}${listed || said}`
-  if (answer.candidates !== undefined) {
-    const words = ambiguousModelText(expect.model ?? '', answer.candidates)
+  if (answer.ambiguous !== undefined) {
+    const words = ambiguousModelText(answer.ambiguous.model, answer.ambiguous.candidates)
     return { summary: `${summary} — ${words.summary}`, detail: words.detail }
   }
   if (answer.missing === undefined) return { summary, detail: '' }
-  const why = missingWords(answer.missing, answer, expect)
+  const why = missingWords(answer.missing, answer)
   return { summary: `${summary} — ${why}`, detail: why }
 }
 
 /** What a model list or body lacks (a generation answer that is no completion is told above, in its own words). */
 function missingWords(
   missing: Exclude<NonNullable<Answer['missing']>, { what: 'completion' }>,
-  answer: Answer,
-  expect: Expectation
+  answer: Answer
 ): string {
   switch (missing.what) {
     case 'model-list':
-      return `the answer is not a model list, so "${expect.model}" cannot be found in it${missing.truncated ? ' (body over 1 MiB, cut)' : ''}`
+      return `the answer is not a model list, so "${missing.model}" cannot be found in it${missing.truncated ? ' (body over 1 MiB, cut)' : ''}`
     case 'model':
       return answer.models?.length
-        ? `"${expect.model}" is not among the listed models`
-        : `"${expect.model}" is not listed yet`
+        ? `"${missing.model}" is not among the listed models`
+        : `"${missing.model}" is not listed yet`
     case 'model-loaded':
       return `"${missing.id}" is listed but still loading (${missing.loading})`
     case 'model-unloaded':
       return unloadedModelText(missing.id)
     case 'match':
-      return `the body does not contain "${expect.match}"`
+      return `the body does not contain "${missing.match}"`
     case 'match-regex-in-time':
-      return `${String(expect.matchRegex)} ran out of time on the body (it backtracks too much: simplify "match-regex")`
+      return `${missing.pattern} ran out of time on the body (it backtracks too much: simplify "match-regex")`
     case 'match-regex':
-      return `the body does not match ${String(expect.matchRegex)}`
+      return `the body does not match ${missing.pattern}`
   }
 }
 
@@ -141,7 +141,7 @@ function errorWords(answer: Answer, code: string): AnswerWords {
         '; "ca-cert" and "insecure-tls" cannot help'
     }
   }
-  if (answer.state === 'fatal' && answer.candidates === undefined) {
+  if (answer.state === 'fatal' && answer.ambiguous === undefined) {
     return {
       summary: `TLS error: ${answer.said}`,
       detail:
@@ -166,10 +166,10 @@ function errorWords(answer: Answer, code: string): AnswerWords {
 }
 
 /** A listed model's answer with the engine's own readiness answer (SGLang's /health) that followed it. */
-function withEngineReadinessWords(answer: Answer, expect: Expectation): AnswerWords {
+function withEngineReadinessWords(answer: Answer): AnswerWords {
   const { request, answer: engine } = answer.engineReadiness as NonNullable<Answer['engineReadiness']>
-  const listed = answerWords({ ...answer, state: 'ready', engineReadiness: undefined }, expect).summary
-  const said = answerWords(engine, { status: [] })
+  const listed = answerWords({ ...answer, state: 'ready', engineReadiness: undefined }).summary
+  const said = answerWords(engine)
   const summary = `${listed} — ${request}: ${said.summary}`
   return {
     summary,
@@ -178,13 +178,12 @@ function withEngineReadinessWords(answer: Answer, expect: Expectation): AnswerWo
 }
 
 /** A listed model's answer with the generation request that followed it. */
-function withGenerationWords(answer: Answer, expect: Expectation): AnswerWords {
+function withGenerationWords(answer: Answer): AnswerWords {
   const { request, answer: generation } = answer.generation as NonNullable<Answer['generation']>
   // The model was listed and ready when the generation request went out.
-  const listed = answerWords({ ...answer, state: 'ready', generation: undefined }, expect).summary
+  const listed = answerWords({ ...answer, state: 'ready', generation: undefined }).summary
   if (generation.state === 'ready') return { summary: `${listed} — ${generatedWords(request).summary}`, detail: '' }
-  // A generation request expects nothing but a 2xx answer: its words need no expectation.
-  const said = answerWords(generation, { status: [] })
+  const said = answerWords(generation)
   return {
     summary: `${listed} — ${request}: ${said.summary}`,
     detail:

@@ -6,7 +6,7 @@ import type { StopRecord } from '../server/stop.js'
 import type { Listener, Ownership, PortOwner } from '../server/port-owner.js'
 import type { ComputeApp, Gpu } from '../gpu/nvidia-smi.js'
 import type { JobEnd } from '../server/stop.js'
-import { cell, fenced, logTailTitle } from './wait-report.js'
+import { cell, fenced, logTailTitle } from './markdown.js'
 
 const list = (items: readonly string[]): string => items.map((i) => `"${i}"`).join(', ')
 

@@ -1,11 +1,29 @@
 /** Words and pictures for the startup profile: progress lines, phase lines, the summary's phase chart, regression and drift. Text only. */
 import type { Drift, Regression } from '../history/store.js'
-import type { CurrentPhase, PhaseTiming } from '../startup/phases.js'
+import type { CurrentPhase, PhaseTiming, TrackerEvent } from '../startup/phases.js'
 import type { Eta } from '../startup/eta.js'
+import type { StartupStatus } from '../startup/profile.js'
+import { engineLog } from '../engines/log-markers.js'
 import { formatDuration } from '../runtime/clock.js'
 
 const s1 = (seconds: number): string => `${seconds.toFixed(1)}s`
 const about = (ms: number): string => (ms < 1000 ? 'almost done' : `about ${formatDuration(ms)} left`)
+
+/** What the startup profile read in the log, one line each: the engine, each new phase. */
+export function startupLines(events: readonly TrackerEvent[]): string[] {
+  return events.map((e) =>
+    e.type === 'engine'
+      ? `engine: ${engineLog(e.engine).label} (${e.from === 'log' ? 'from its log' : 'from its model list'})`
+      : phaseChangeText(e.name, e.previous)
+  )
+}
+
+/** Where the startup is, for a still-waiting line; undefined while neither a phase nor earlier runs tell. */
+export function startupStatusText(status: StartupStatus | undefined): string | undefined {
+  if (status === undefined) return undefined
+  if (status.phase === undefined) return etaText(status.eta)
+  return progressText(status.phase, status.phaseLeftMs, status.eta)
+}
 
 /** `loading weights 45% (29/64 shards), about 1m10s left; ready in about 4m30s going by earlier runs`. */
 export function progressText(phase: CurrentPhase, phaseLeftMs?: number, against?: Eta): string {

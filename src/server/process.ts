@@ -5,7 +5,7 @@
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { printable } from '../inputs/parse.js'
+import { printable } from '../runtime/text.js'
 import { InputError } from '../inputs/input-error.js'
 import { PID_FORM } from '../inputs/forms.js'
 import { isInputVariable } from '../inputs/variables.js'

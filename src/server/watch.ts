@@ -2,13 +2,19 @@
 import { type FSWatcher, watch } from 'node:fs'
 import type { LogFollower, LogLine } from './log-follower.js'
 import type { ServerProcess } from './process.js'
-import type { Halt, Halter } from '../wait/halt.js'
+import type { Halter } from '../runtime/halter.js'
 import { findWithin } from '../runtime/bounded-regex.js'
 import { systemClock } from '../runtime/clock.js'
 
+/** Why the watch ends the wait, and its explanation: the halts of the wait (src/facts/halt.ts) a server gives. */
+interface WatchHalt {
+  reason: 'server-exited' | 'log-error' | 'cancelled'
+  detail: string
+}
+
 export interface WatchOptions {
-  /** Ended, with the `Halt` that explains why, when the wait must end. */
-  halter: Halter
+  /** Ended, with the halt that explains why, when the wait must end (the wait's halter). */
+  halter: Pick<Halter<WatchHalt>, 'halt'>
   server?: ServerProcess
   log?: LogFollower
   failPattern?: RegExp
@@ -66,13 +72,13 @@ export function watchServer({
 }: WatchOptions): ServerWatch {
   let closed = false
   // A server that exits after the wait is over (or a late fatal line) ends nothing.
-  const halt = (h: Halt): void => void (closed || halter.halt(h))
-  const logError = (line: LogLine, why: string, after = ''): Halt => ({
+  const halt = (h: WatchHalt): void => void (closed || halter.halt(h))
+  const logError = (line: LogLine, why: string, after = ''): WatchHalt => ({
     reason: 'log-error',
     detail: `line ${line.number} of ${log?.path} ${why}: ${line.text}${after}`
   })
   /** Reads the new lines: a log error among them, if any. A named cause explains most, then the user's pattern. */
-  const read = (after = ''): Halt | undefined => {
+  const read = (after = ''): WatchHalt | undefined => {
     if (log === undefined) return undefined
     const fresh = log.poll()
     // a log that became a directory, or cannot be read any more, ends the wait: nothing it says can be watched
@@ -95,7 +101,7 @@ export function watchServer({
       }
     }
     const matching = found === -1 ? undefined : fresh[found]
-    const knownError = (k: KnownFatal): Halt =>
+    const knownError = (k: KnownFatal): WatchHalt =>
       logError(k.line, `is a known fatal ${k.engineLabel ?? 'model server'} line`, after)
     if (known?.cause) return knownError(known)
     if (matching) return logError(matching, 'matches fail-pattern', after)
@@ -118,7 +124,7 @@ export function watchServer({
       else pending = setTimeout(run, wait)
     }
   }
-  let found: Halt | undefined
+  let found: WatchHalt | undefined
   let grace: NodeJS.Timeout | undefined
   const scan = (): void => {
     // a log that was not there yet when the wait began

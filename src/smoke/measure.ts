@@ -3,7 +3,7 @@
  * timed from the request to its first token (TTFT) and from its first token to its last (the decode rate). Tokens
  * are counted by the engine's own figure where its stream gives one, else as the chunks that carried text.
  */
-import { clip, describeBody } from '../wait/assess.js'
+import { clip, describeBody } from '../runtime/text.js'
 import { createHttpClient, type ProbeResult } from '../http/probe.js'
 import { type StreamRoute, streamRoute, type TokenSource } from '../engines/streams.js'
 import type { LogEngine } from '../engines/log-engines.js'

@@ -1,12 +1,11 @@
 /**
- * The startup profile of one wait: the server's log lines go in, the words for the log come out (the engine, each
- * new phase, a fatal line), and the still-waiting lines say where the startup is and how long it has to go.
+ * The startup profile of one wait: the server's log lines go in, what they tell comes out as data (the engine, each
+ * new phase, a fatal line, where the startup is and how long it has to go), which src/report/profile-report.ts words.
  */
 import { engineLog, engineOfModelList } from '../engines/log-markers.js'
 import type { LogEngine } from '../engines/log-engines.js'
-import { eta, type UsualStartup, phaseLeftMs, readyInMs } from './eta.js'
-import { type FatalMatch, type PhaseTiming, PhaseTracker, type TrackerEvent } from './phases.js'
-import { etaText, phaseChangeText, progressText } from '../report/profile-report.js'
+import { type Eta, eta, type UsualStartup, phaseLeftMs, readyInMs } from './eta.js'
+import { type CurrentPhase, type FatalMatch, type PhaseTiming, PhaseTracker, type TrackerEvent } from './phases.js'
 
 export interface ProfileOptions {
   /** The `engine` input; undefined for `auto`. */
@@ -16,6 +15,12 @@ export interface ProfileOptions {
   /** What earlier runs took, when there is history. */
   usual?: UsualStartup
 }
+
+/** Where the startup is: the phase under way (and its time left) and, with history, when it should be ready. */
+export type StartupStatus =
+  | { phase: CurrentPhase; phaseLeftMs?: number; eta?: Eta }
+  /** No phase under way yet: only what earlier runs took. */
+  | { phase?: undefined; eta: Eta }
 
 export class StartupProfile {
   private readonly tracker: PhaseTracker
@@ -35,33 +40,33 @@ export class StartupProfile {
     return this.tracker.engine
   }
 
-  /** One line of the server's log (its number in the file, when known), read at `at`: returns what to say about it. */
-  line(text: string, at: number, lineNumber?: number): string[] {
+  /** One line of the server's log (its number in the file, when known), read at `at`: returns what it told. */
+  line(text: string, at: number, lineNumber?: number): TrackerEvent[] {
     return this.say(this.tracker.feed(text, at, lineNumber), at)
   }
 
   /** A line written before the wait began (a server started elsewhere): it tells the phases so far, never a failure. */
-  earlier(text: string, at: number, lineNumber: number): string[] {
+  earlier(text: string, at: number, lineNumber: number): TrackerEvent[] {
     return this.say(this.tracker.feed(text, at, lineNumber, { fatal: false }), at)
   }
 
   /** A model-list body's JSON from the server: `owned_by` can name the engine. */
-  models(json: unknown): string[] {
+  models(json: unknown): TrackerEvent[] {
     const engine = this.tracker.engine === undefined ? engineOfModelList(json) : undefined
     return engine === undefined ? [] : this.say(this.tracker.setEngine(engine))
   }
 
   /** Where the startup is, for a still-waiting line; undefined while neither a phase nor earlier runs tell. */
-  status(now: number, elapsedMs: number): string | undefined {
+  status(now: number, elapsedMs: number): StartupStatus | undefined {
     const phase = this.tracker.current(now)
     if (phase === undefined) {
-      return this.opts.usual && etaText(eta({ inPhaseMs: 0, elapsedMs }, this.opts.usual))
+      return this.opts.usual && { eta: eta({ inPhaseMs: 0, elapsedMs }, this.opts.usual) }
     }
     const left = phase.progress === undefined ? undefined : phaseLeftMs(phase.progress, now)
     const against =
       this.opts.usual &&
       eta({ phase: phase.name, inPhaseMs: phase.inPhaseMs, phaseLeftMs: left, elapsedMs }, this.opts.usual)
-    return progressText(phase, left, against)
+    return { phase, phaseLeftMs: left, eta: against }
   }
 
   /**
@@ -99,16 +104,8 @@ export class StartupProfile {
   }
 
   /** `at`: when the line that gave the events was read (the ready line's moment, once the tracker has seen it). */
-  private say(events: TrackerEvent[], at?: number): string[] {
+  private say(events: TrackerEvent[], at?: number): TrackerEvent[] {
     if (at !== undefined && this.tracker.ready) this.readyLineAt ??= at
-    const lines: string[] = []
-    for (const e of events) {
-      if (e.type === 'engine')
-        lines.push(
-          `engine: ${engineLog(e.engine).label} (${e.from === 'log' ? 'from its log' : 'from its model list'})`
-        )
-      else if (e.type === 'phase') lines.push(phaseChangeText(e.name, e.previous))
-    }
-    return lines
+    return events
   }
 }

@@ -3,18 +3,16 @@
  * job-end step and a one-shot check): the outputs, the final line, the log tail, the diagnostics to run, fail or
  * warn, the exit code. A front end only carries it out in its medium. Pure: no I/O, nothing of GitHub or a shell.
  */
-import { expectation, type GateOutcome, type TargetOutcome } from './outcome.js'
+import { expectation } from '../facts/answer.js'
+import type { GateOutcome, TargetOutcome } from '../facts/outcome.js'
 import { smokeProblemMessage } from '../report/smoke-report.js'
 import type { Settings } from '../inputs/settings.js'
 import { jobEndState } from '../server/job-end.js'
-import {
-  failureMessage,
-  finalLine,
-  logTailTitle,
-  type Outputs,
-  outputs,
-  type ReportContext
-} from '../report/wait-report.js'
+import type { ReportContext } from '../report/expectation.js'
+import { failureMessage } from '../report/failure.js'
+import { logTailTitle } from '../report/markdown.js'
+import { type Outputs, outputs } from '../report/outputs.js'
+import { finalLine } from '../report/progress.js'
 import { redact } from '../inputs/secrets.js'
 
 export interface Conclusion {
@@ -92,9 +90,10 @@ export function conclude(gateOutcome: GateOutcome, settings: Settings): Conclusi
   return {
     outcome,
     ready: outcome.ready,
+    // the same names, each value redacted
     outputs: Object.fromEntries(
       Object.entries(outputs(outcome)).map(([name, value]) => [name, redact(value, settings.secrets)])
-    ),
+    ) as Outputs,
     finalLine: finalLine(outcome),
     logTail: tail && {
       title: logTailTitle(tail, outcome.server?.logFile),

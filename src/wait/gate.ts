@@ -1,7 +1,7 @@
 /** The whole wait, from settings to outcome, shared by every front end (the action, the CLI). */
 import { setMaxListeners } from 'node:events'
 import { createGenerator, type GenerationCheck } from './generation-check.js'
-import { assess, type Assessment } from './assess.js'
+import { assess } from './assess.js'
 import { readinessUrl } from '../engines/readiness.js'
 import { engineOfModelList } from '../engines/log-markers.js'
 import type { LogEngine } from '../engines/log-engines.js'
@@ -22,7 +22,9 @@ import type { NoteKind } from '../report/annotation-titles.js'
 import { createHttpClient, createProber, type ProbeResult } from '../http/probe.js'
 import { setUpUndici } from '../http/undici-parts.js'
 import { StartupProfile } from '../startup/profile.js'
-import { eventLine, gateLines, probeLine, waitingLine } from '../report/wait-report.js'
+import type { TrackerEvent } from '../startup/phases.js'
+import { startupLines, startupStatusText } from '../report/profile-report.js'
+import { eventLine, gateLines, probeLine, waitingLine } from '../report/progress.js'
 import { loadHistory, recordRun, type RunHistory } from '../history/around-wait.js'
 import type { ServerProcess } from '../server/process.js'
 import { type KnownFatal, type ServerWatch, watchServer } from '../server/watch.js'
@@ -31,8 +33,10 @@ import type { Clock } from '../runtime/clock.js'
 import { type BodyCollector, createBodyCollector } from '../runtime/memory.js'
 import { waitForModel } from './loop.js'
 import { clientSettings, type FirstProbe, usesServerSide } from './first-probe.js'
-import { expectation, type GateOutcome, type ProfileFacts, type ServerFacts, type TargetOutcome } from './outcome.js'
-import { type Halt, Halter } from './halt.js'
+import { type Assessment, expectation } from '../facts/answer.js'
+import type { GateOutcome, ProfileFacts, ServerFacts, TargetOutcome } from '../facts/outcome.js'
+import type { Halt } from '../facts/halt.js'
+import { Halter } from '../runtime/halter.js'
 
 export interface GateDeps {
   clock: Clock
@@ -67,12 +71,12 @@ interface Shared {
   collector: BodyCollector
   firstProbe?: FirstProbe
   deps: Deps
-  halter: Halter
+  halter: Halter<Halt>
   ports: PortPoller
   log?: LogFollower
   profile: StartupProfile
   /** Says startup lines with the time since the wait began. */
-  sayStartup(lines: string[]): void
+  sayStartup(events: TrackerEvent[]): void
   /** Where the server's startup is at `now`, for a still-waiting line; undefined while nothing tells. */
   progressAt(now: number): string | undefined
   /** Resolves once the engine's own ready line is read (or when `signal` aborts); undefined without a log. */
@@ -105,7 +109,7 @@ export async function gate(settings: Settings, gateDeps: GateDeps): Promise<Gate
   const logFile = settings.logFile ?? (settings.start !== undefined ? side?.newLogFile(deps.env) : undefined)
   setUpUndici()
   // Everything that holds a process, a timer or a socket is released in the `finally`, whatever throws first.
-  const halter = new Halter()
+  const halter = new Halter<Halt>()
   const first = deps.firstProbe
   if (first !== undefined) halter.signal.addEventListener('abort', first.abort, { once: true })
   const ports = new PortPoller()
@@ -155,7 +159,7 @@ export async function gate(settings: Settings, gateDeps: GateDeps): Promise<Gate
       log,
       profile,
       sayStartup,
-      progressAt: (now) => profile.status(now, now - (server?.startedAt ?? waitStart)),
+      progressAt: (now) => startupStatusText(profile.status(now, now - (server?.startedAt ?? waitStart))),
       readyLine,
       readyAt: (now) => profile.readyAt(now),
       usualAnsweringMs: history.usual?.answeringSeconds && history.usual.answeringSeconds * 1000,
@@ -189,7 +193,7 @@ export async function gate(settings: Settings, gateDeps: GateDeps): Promise<Gate
     const results =
       settings.smoke !== undefined && waited.every((r) => r.ready)
         ? await (
-            await import('../smoke/endpoints.js')
+            await import('./smoke-endpoints.js')
           ).smokeEndpoints(waited, settings, {
             clock,
             signal: halter.signal,
@@ -236,13 +240,13 @@ function followLog({
   LogFollower: ServerSide['LogFollower'] | undefined
 }): {
   log?: LogFollower
-  sayStartup(lines: string[]): void
+  sayStartup(events: TrackerEvent[]): void
   readLines(lines: LogLine[]): KnownFatal | undefined
   readyLine?(signal: AbortSignal): Promise<void>
 } {
   const { clock } = deps
-  const sayStartup = (lines: string[]): void =>
-    lines.forEach((l) => deps.log(gateLines.startup(clock.now() - waitStart, l)))
+  const sayStartup = (events: TrackerEvent[]): void =>
+    startupLines(events).forEach((l) => deps.log(gateLines.startup(clock.now() - waitStart, l)))
   const log =
     logFile === undefined || LogFollower === undefined
       ? undefined

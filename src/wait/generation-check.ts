@@ -1,8 +1,9 @@
 /** `probe-generation`: one tiny generation request, proof that a listed model can actually produce a token. */
-import { type Answer, assess, type Assessment, describeBody } from './assess.js'
+import { assess } from './assess.js'
+import type { Answer, Assessment } from '../facts/answer.js'
 import { type GenerationRoute, isCompletion } from '../engines/model-lists.js'
 import { createHttpClient } from '../http/probe.js'
-import { answerWords, generatedWords } from '../report/answer-report.js'
+import { describeBody } from '../runtime/text.js'
 import type { Clock } from '../runtime/clock.js'
 
 export interface GenerationCheck {
@@ -76,24 +77,11 @@ export function createGenerator({
             said,
             missing: { what: 'completion', route: route.name }
           }
-          return {
-            assessment: { ...assessment, state: 'waiting', answer, ...answerWords(answer, ANY_2XX) },
-            request,
-            latencyMs
-          }
+          return { assessment: { ...assessment, state: 'waiting', answer }, request, latencyMs }
         }
         // A completion body says nothing worth a log line; its arrival is the news.
         if (assessment.state === 'ready')
-          return {
-            assessment: {
-              ...assessment,
-              answer: { state: 'ready' },
-              ...generatedWords(request),
-              excerpt: undefined
-            },
-            request,
-            latencyMs
-          }
+          return { assessment: { ...assessment, answer: { state: 'ready' }, excerpt: undefined }, request, latencyMs }
         return { assessment, request, latencyMs }
       }
     },

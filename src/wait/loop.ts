@@ -1,11 +1,14 @@
 /** The wait loop: probe, judge, report changes, until ready, a fatal answer, a halt, or the deadline. */
-import { type Answer, assess, type Assessment, type Expectation, type Reason, sameAnswer } from './assess.js'
-import { answerWords } from '../report/answer-report.js'
+import { assess, sameAnswer } from './assess.js'
+import { type Answer, type Assessment, type Expectation, NAMED_ID_CHARS, type Reason } from '../facts/answer.js'
+import type { Halt } from '../facts/halt.js'
+import type { Outcome, TimelineEntry, WaitEvent } from '../facts/wait.js'
 import type { GenerationCheck } from './generation-check.js'
 import type { PortWatch } from '../http/port-watch.js'
 import type { ProbeResult } from '../http/probe.js'
 import type { Clock } from '../runtime/clock.js'
-import type { Halt, Halter } from './halt.js'
+import type { Halter } from '../runtime/halter.js'
+import { clip } from '../runtime/text.js'
 import { nextProbeAt } from './schedule.js'
 import type { ScheduleMode } from '../inputs/settings.js'
 
@@ -32,7 +35,7 @@ export interface WaitDeps {
   /** With `probe-generation`: asked once the model is listed; ready only when it generates. */
   generate?(modelId: string | undefined, timeoutMs: number, signal?: AbortSignal): Promise<GenerationCheck>
   /** Ended when the wait must end at once: it also cuts short a sleep or a request. */
-  halter?: Halter
+  halter?: Halter<Halt>
   /** While connections are refused, wakes the loop as soon as the port opens. */
   portWatch?: PortWatch
   /** Resolves when the server's log says it is ready (or when `signal` aborts): the next probe goes out at once. */
@@ -49,23 +52,6 @@ export interface WaitDeps {
   onEvent?(event: WaitEvent): void
 }
 
-export type WaitEvent =
-  /** The server's answer differs from the previous one (the first answer is a change too). */
-  | { type: 'change'; elapsedMs: number; attempt: number; assessment: Assessment }
-  /** It had answered over HTTP and now does not: crashed or restarting. */
-  | { type: 'lost'; elapsedMs: number; attempt: number; assessment: Assessment }
-  /** Nothing changed for a `progress-interval`. */
-  | { type: 'progress'; elapsedMs: number; attempt: number; assessment: Assessment }
-
-interface TimelineEntry {
-  elapsedMs: number
-  summary: string
-  /** The server had answered before and stopped answering here. */
-  lost?: boolean
-  /** How many changes before this one were left out (see TIMELINE_ENDS). */
-  dropped?: number
-}
-
 /**
  * A timeline keeps this many first and this many last changes, and counts those between: a model list that
  * changes on every probe must not grow memory, the log and the summary without limit.
@@ -78,27 +64,6 @@ function addChange(timeline: TimelineEntry[], entry: TimelineEntry): void {
   // the oldest of the last changes goes; the next one carries the count
   const [gone] = timeline.splice(TIMELINE_ENDS, 1)
   timeline[TIMELINE_ENDS] = { ...timeline[TIMELINE_ENDS], dropped: (gone.dropped ?? 0) + 1 }
-}
-
-export interface Outcome {
-  ready: boolean
-  reason: Reason
-  elapsedMs: number
-  attempts: number
-  last?: Assessment
-  /** The model ids the server last listed. */
-  models: string[]
-  firstResponseMs?: number
-  /** Latency of the generation request that proved readiness (`probe-generation`). */
-  generationMs?: number
-  /** Set when the wait was halted (server exited, log error, cancelled). */
-  halt?: Halt
-  /**
-   * The engine's own readiness answer required beside the model list (`request`, e.g. `SGLang GET /health`), when
-   * the model was first listed and when that answer first said ready.
-   */
-  engineReadiness?: { request: string; listedMs?: number; readyMs?: number }
-  timeline: TimelineEntry[]
 }
 
 export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<Outcome> {
@@ -163,7 +128,7 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
       const check = await deps.engineReady(budgetMs, signal)
       if ((halt = halted())) return finish(halt.reason, halt)
       if (check !== undefined) {
-        assessment = withEngineReadiness(assessment, check, opts.expect)
+        assessment = withEngineReadiness(assessment, check)
         engineReadiness = { request: check.request, listedMs, readyMs: engineReadiness?.readyMs }
         if (check.assessment.state === 'ready') engineReadiness.readyMs ??= clock.now() - start
       }
@@ -178,7 +143,7 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
       if (generationBudgetMs < opts.requestTimeoutMs && check.assessment.state === 'down' && last) {
         return finish(failedBefore ? 'generation-failed' : 'timeout')
       }
-      assessment = withGeneration(assessment, check, opts.expect)
+      assessment = withGeneration(assessment, check)
       if (check.assessment.state === 'ready') generationMs = check.latencyMs
       else generationFailed = assessment.state !== 'fatal'
     }
@@ -189,7 +154,7 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
     if (!sameAnswer(assessment.answer, last?.answer)) {
       const lost =
         assessment.state === 'down' && last !== undefined && last.state !== 'down' && firstResponseMs !== undefined
-      addChange(timeline, { elapsedMs, summary: assessment.summary, ...(lost ? { lost } : {}) })
+      addChange(timeline, { elapsedMs, answer: keptAnswer(assessment.answer), ...(lost ? { lost } : {}) })
       deps.onEvent?.({ type: lost ? 'lost' : 'change', elapsedMs, attempt: attempts, assessment })
       quietSince = now
     } else if (now - quietSince >= opts.progressIntervalMs) {
@@ -235,6 +200,20 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
 const MIN_PROBE_GAP_MS = 50
 
 /**
+ * An answer as the timeline keeps it: the ids it names cut as its words cut them. The timeline keeps up to
+ * 2 × TIMELINE_ENDS + 1 answers, and a list of long ids changing on every probe must not keep each id whole in each.
+ */
+function keptAnswer(answer: Answer): Answer {
+  const nested = (n: { request: string; answer: Answer } | undefined) => n && { ...n, answer: keptAnswer(n.answer) }
+  return {
+    ...answer,
+    ...(answer.models && { models: answer.models.map((id) => clip(id, NAMED_ID_CHARS)) }),
+    ...(answer.generation && { generation: nested(answer.generation) }),
+    ...(answer.engineReadiness && { engineReadiness: nested(answer.engineReadiness) })
+  }
+}
+
+/**
  * One probe, judged. Only the judgement and the few facts the schedule needs leave this function: the answer
  * itself (up to 1 MiB of text and its parsed JSON) must not stay reachable through the loop's sleep, or a fleet
  * of servers answering near the cap would hold one such answer each until its next probe.
@@ -271,20 +250,20 @@ async function sleepUntilWoken(
 }
 
 /** Folds the engine's own readiness answer into the model-list assessment: listed is not ready until it says so. */
-function withEngineReadiness(listed: Assessment, check: GenerationCheck, expect: Expectation): Assessment {
+function withEngineReadiness(listed: Assessment, check: GenerationCheck): Assessment {
   const { assessment: h, request } = check
   const state = h.state === 'ready' ? listed.state : 'waiting'
   const answer: Answer = { ...listed.answer, state, engineReadiness: { request, answer: h.answer } }
-  return { ...listed, state, answer, ...answerWords(answer, expect) }
+  return { ...listed, state, answer }
 }
 
 /** Folds a generation check into the model-list assessment it followed. */
-function withGeneration(listed: Assessment, check: GenerationCheck, expect: Expectation): Assessment {
+function withGeneration(listed: Assessment, check: GenerationCheck): Assessment {
   const { assessment: g, request } = check
   // Listed and ready, so the generation request's answer decides: ready, waiting, or fatal (a refused key).
   const state = g.state === 'ready' || g.state === 'fatal' ? g.state : 'waiting'
   const answer: Answer = { ...listed.answer, state, generation: { request, answer: g.answer } }
   const extra = g.state === 'fatal' ? { fatalReason: g.fatalReason } : {}
   const excerpt = g.state === 'ready' ? {} : { excerpt: g.excerpt }
-  return { ...listed, ...extra, ...excerpt, state, answer, ...answerWords(answer, expect) }
+  return { ...listed, ...extra, ...excerpt, state, answer }
 }

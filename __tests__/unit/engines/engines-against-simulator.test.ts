@@ -3,6 +3,7 @@ import type { InputName } from '../../../src/inputs/input-names.js'
 import { parseSettings } from '../../../src/inputs/parse-settings.js'
 import { type EngineName, simulate } from '../../../src/simulator/server.js'
 import { systemClock } from '../../../src/runtime/clock.js'
+import { answerWords } from '../../../src/report/answer-report.js'
 
 /** Each engine's startup, replayed by the simulator on loopback, gated on as users would configure it. */
 const cases: Array<{ engine: EngineName; model: string; path: string; wanted: string; timeline: RegExp[] }> = [
@@ -84,7 +85,9 @@ describe('each engine startup', () => {
         const outcome = await gate(settings, { clock: systemClock, log: (l) => lines.push(l) })
         expect(outcome).toMatchObject({ ready: true, reason: 'ready', models: [model] })
         expect(outcome.last?.modelId).toBe(model)
-        expect(outcome.timeline.map((t) => t.summary)).toEqual(timeline.map((re) => expect.stringMatching(re)))
+        expect(outcome.timeline.map((t) => answerWords(t.answer).summary)).toEqual(
+          timeline.map((re) => expect.stringMatching(re))
+        )
         // SGLang lists its model from the moment its port opens (for warm-up); the others only once loaded
         expect(Date.now()).toBeGreaterThanOrEqual(server.readyAt)
         expect(lines[0]).toMatch(/^Waiting up to 20.0s for /)
@@ -102,7 +105,11 @@ it.concurrent('waits out the SGLang warm-up on /health, which says 503 while /v1
       (name) => ({ url: `${server.baseUrl}/health`, interval: '100ms', timeout: '20s' })[name as 'url'] ?? ''
     )
     const outcome = await gate(settings, { clock: systemClock, log: () => undefined })
-    expect(outcome.timeline.map((t) => t.summary)).toEqual(['connection refused', 'HTTP 503', 'HTTP 200'])
+    expect(outcome.timeline.map((t) => answerWords(t.answer).summary)).toEqual([
+      'connection refused',
+      'HTTP 503',
+      'HTTP 200'
+    ])
     expect(Date.now()).toBeGreaterThanOrEqual(server.readyAt)
   } finally {
     await server.close()

@@ -2,13 +2,14 @@ import { LogFollower } from '../../../src/server/log-follower.js'
 import { startServer } from '../../../src/server/process.js'
 import { watchServer } from '../../../src/server/watch.js'
 import { systemClock } from '../../../src/runtime/clock.js'
-import { type Halt, Halter } from '../../../src/wait/halt.js'
+import type { Halt } from '../../../src/facts/halt.js'
+import { Halter } from '../../../src/runtime/halter.js'
 import { sandbox } from '../../helpers/sandbox.js'
 
 /** The watch over real processes and files: which halt it gives, and why. */
 const box = sandbox('wait-for-model-watch-')
 
-const halted = (halter: Halter): Promise<Halt | undefined> =>
+const halted = (halter: Halter<Halt>): Promise<Halt | undefined> =>
   new Promise((resolve) =>
     halter.signal.aborted
       ? resolve(halter.halted)
@@ -20,7 +21,7 @@ function watchCommand(command: string, failPattern?: RegExp) {
   const server = startServer(command, file, { PATH: process.env.PATH ?? '' }, systemClock)
   box.pids.push(server.pid)
   const log = new LogFollower(file, 10, { fromStart: true })
-  const halter = new Halter()
+  const halter = new Halter<Halt>()
   return { halter, watch: watchServer({ halter, server, log, failPattern, pollMs: 50 }), server, file }
 }
 
@@ -68,7 +69,7 @@ describe('watchServer', () => {
 
   it('gives cancelled when the job is cancelled', async () => {
     const cancel = new Halter<NodeJS.Signals>()
-    const halter = new Halter()
+    const halter = new Halter<Halt>()
     const watch = watchServer({ halter, cancel })
     cancel.halt('SIGINT')
     expect(await halted(halter)).toEqual({ reason: 'cancelled', detail: 'the job was cancelled (SIGINT)' })

@@ -1,5 +1,6 @@
 import { physicalLines, readFixture } from '../../fixtures/log-fixture.mjs'
 import { StartupProfile } from '../../../src/startup/profile.js'
+import { startupLines, startupStatusText } from '../../../src/report/profile-report.js'
 
 const fixture = (name: string): string => new URL(`../../fixtures/logs/${name}.log`, import.meta.url).pathname
 const usual = {
@@ -29,7 +30,7 @@ describe('the startup profile of a wait', () => {
     const said: string[] = []
     for (const line of physicalLines(readFixture(fixture('vllm')).writes)) {
       if (line.at > 114) break
-      said.push(...profile.line(line.text, line.at * 1000))
+      said.push(...startupLines(profile.line(line.text, line.at * 1000)))
     }
     expect(said).toEqual([
       'engine: vLLM (from its log)',
@@ -38,32 +39,33 @@ describe('the startup profile of a wait', () => {
       'now loading weights (initializing distributed took 3.0s)'
     ])
     // tqdm: 95 s for 29 shards → 1m54s left; then the usual 75 + 2 + 40 + 1 s
-    expect(profile.status(114_000, 114_000)).toBe(
+    expect(startupStatusText(profile.status(114_000, 114_000))).toBe(
       'loading weights 45% (29/64 shards), about 1m54s left; ready in about 3m52s going by earlier runs'
     )
     expect(profile.label).toBe('vLLM')
   })
 
   it('before any phase, says when earlier runs were ready', () => {
-    expect(new StartupProfile({ usual }).status(0, 60_000)).toBe('ready in about 5m00s going by earlier runs')
+    expect(startupStatusText(new StartupProfile({ usual }).status(0, 60_000))).toBe(
+      'ready in about 5m00s going by earlier runs'
+    )
   })
 
   it('once past the usual startup, says how much slower it is', () => {
-    expect(new StartupProfile({ usual }).status(0, 420_000)).toBe(
+    expect(startupStatusText(new StartupProfile({ usual }).status(0, 420_000))).toBe(
       '1m00s slower than earlier runs, which were ready after 360.0s'
     )
   })
 
   it('without a phase yet, has nothing to say; an engine named by the model list', () => {
     const profile = new StartupProfile()
-    expect(profile.status(0, 0)).toBeUndefined()
+    expect(startupStatusText(profile.status(0, 0))).toBeUndefined()
     expect(profile.line('Loading safetensors checkpoint shards:   0% Completed | 0/2 [00:00<?, ?it/s]', 0)).toEqual([])
-    expect(profile.models(JSON.parse('{"object":"list","data":[{"id":"m","owned_by":"sglang"}]}'))).toEqual([
-      'engine: SGLang (from its model list)',
-      'now loading weights'
-    ])
+    expect(
+      startupLines(profile.models(JSON.parse('{"object":"list","data":[{"id":"m","owned_by":"sglang"}]}')))
+    ).toEqual(['engine: SGLang (from its model list)', 'now loading weights'])
     expect(profile.models(JSON.parse('{"object":"list","data":[{"id":"m","owned_by":"vllm"}]}'))).toEqual([])
-    expect(profile.status(1000, 1000)).toBe('loading weights 0% (0/2 shards)')
+    expect(startupStatusText(profile.status(1000, 1000))).toBe('loading weights 0% (0/2 shards)')
   })
 
   it('holds the fatal line to quote, and the phases when the wait ends', () => {

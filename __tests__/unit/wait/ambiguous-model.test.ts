@@ -1,7 +1,8 @@
 import type { ProbeResult } from '../../../src/http/probe.js'
 import type { Clock } from '../../../src/runtime/clock.js'
 import { waitForModel } from '../../../src/wait/loop.js'
-import { failureMessage, outputs } from '../../../src/report/wait-report.js'
+import { failureMessage } from '../../../src/report/failure.js'
+import { outputs } from '../../../src/report/outputs.js'
 
 /** A loose model name that fits a LoRA adapter and its base model ends the wait at the first probe. */
 const body = JSON.stringify({

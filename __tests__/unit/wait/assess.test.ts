@@ -1,5 +1,13 @@
-import { assess, describeBody, type Expectation, sameAnswer } from '../../../src/wait/assess.js'
+import { assess as judge, sameAnswer } from '../../../src/wait/assess.js'
+import type { Expectation } from '../../../src/facts/answer.js'
+import { answerWords } from '../../../src/report/answer-report.js'
 import { parseJson, type ProbeResult } from '../../../src/http/probe.js'
+
+/** The judgement with its words, as the log and the failure message give them. */
+const assess = (...args: Parameters<typeof judge>) => {
+  const a = judge(...args)
+  return { ...a, ...answerWords(a.answer) }
+}
 
 const ok: Expectation = { status: [[200, 299]] }
 const http = (status: number, body = '', contentType = 'application/json'): ProbeResult => ({
@@ -143,25 +151,6 @@ describe('assess', () => {
   it('accepts only the configured statuses', () => {
     expect(assess(http(204), { status: [[204, 204]] }).state).toBe('ready')
     expect(assess(http(200), { status: [[204, 204]] }).summary).toBe('HTTP 200')
-  })
-})
-
-describe('describeBody', () => {
-  it.each([
-    ['{"error":{"message":"Loading model"}}', 'application/json', 'Loading model'],
-    ['{"detail":"Not Found"}', 'application/json', 'Not Found'],
-    ['{"error":"unhealthy","error_type":"healthcheck"}', 'application/json', 'unhealthy'],
-    ['<html><head><title>502 Bad Gateway</title></head><body>…</body></html>', 'text/html', '502 Bad Gateway'],
-    ['<html><body>no title</body></html>', 'text/html', '(an HTML page)'],
-    ['Ollama is running', 'text/plain', 'Ollama is running'],
-    ['line one\nline two', 'text/plain', 'line one'],
-    ['', '', '']
-  ])('%p says %p', (body, type, said) => expect(describeBody(body, type, parseJson(body))).toBe(said))
-
-  it('clips long text and strips control characters', () => {
-    const said = describeBody(`a\u0007${'x'.repeat(500)}`, 'text/plain', undefined)
-    expect(said.length).toBeLessThanOrEqual(121)
-    expect(said).not.toContain('\u0007')
   })
 })
 

@@ -1,6 +1,6 @@
 import { conclude, type Conclusion } from '../../../src/wait/conclusion.js'
-import type { GateOutcome } from '../../../src/wait/outcome.js'
-import type { Reason } from '../../../src/wait/assess.js'
+import type { GateOutcome } from '../../../src/facts/outcome.js'
+import type { Reason } from '../../../src/facts/answer.js'
 import type { InputName } from '../../../src/inputs/input-names.js'
 import { parseSettings } from '../../../src/inputs/parse-settings.js'
 
@@ -87,8 +87,6 @@ describe('conclude', () => {
       last: {
         state: 'waiting',
         answer: { state: 'waiting', status: 200 },
-        summary: `HTTP 200`,
-        detail: '',
         status: 200,
         modelId: `model-${key}`
       }

@@ -1,10 +1,11 @@
 import { sendFirstProbe } from '../../../src/wait/first-probe.js'
 import { gate } from '../../../src/wait/gate.js'
-import { Halter } from '../../../src/wait/halt.js'
+import { Halter } from '../../../src/runtime/halter.js'
 import type { InputName } from '../../../src/inputs/input-names.js'
 import { parseSettings } from '../../../src/inputs/parse-settings.js'
 import { type Clock, systemClock } from '../../../src/runtime/clock.js'
 import { loopback } from '../../helpers/loopback.js'
+import { answerWords } from '../../../src/report/answer-report.js'
 
 /**
  * The action sends the first probe before it loads the gate (start-up); the gate goes on from its answer as its
@@ -60,7 +61,7 @@ describe('the first probe', () => {
     const first = await sendFirstProbe(settings, heldBound(), startedAt)
     const outcome = await gate(settings, { clock: systemClock, startedAt, log: () => undefined, firstProbe: first })
     expect(outcome).toMatchObject({ ready: true, attempts: 2 })
-    expect(outcome.timeline[0].summary).toMatch(/503/)
+    expect(answerWords(outcome.timeline[0].answer).summary).toMatch(/503/)
     expect(requests).toBe(2)
   })
 

@@ -1,10 +1,10 @@
 import { gate, representative } from '../../../src/wait/gate.js'
-import type { TargetOutcome } from '../../../src/wait/outcome.js'
+import type { TargetOutcome } from '../../../src/facts/outcome.js'
 import type { InputName } from '../../../src/inputs/input-names.js'
 import { parseSettings } from '../../../src/inputs/parse-settings.js'
 import { simulate } from '../../../src/simulator/server.js'
 import { systemClock } from '../../../src/runtime/clock.js'
-import type { Halt } from '../../../src/wait/halt.js'
+import type { Halt } from '../../../src/facts/halt.js'
 import { loopback } from '../../helpers/loopback.js'
 
 const net = loopback()

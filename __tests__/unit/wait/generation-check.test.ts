@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders, RequestListener } from 'node:http'
 import { generationRoute } from '../../../src/engines/model-lists.js'
 import { createGenerator, type Generator } from '../../../src/wait/generation-check.js'
+import { answerWords } from '../../../src/report/answer-report.js'
 import { systemClock } from '../../../src/runtime/clock.js'
 import { setUpUndici } from '../../../src/http/undici-parts.js'
 import { hostOf, loopback } from '../../helpers/loopback.js'
@@ -52,10 +53,16 @@ describe('the generation check', () => {
       '/shared/kimi-k2.5-int4',
       2_000
     )
-    expect(check).toMatchObject({
-      request: 'POST /v1/completions',
-      assessment: { state: 'ready', summary: 'POST /v1/completions generated' }
-    })
+    expect(check).toMatchObject({ request: 'POST /v1/completions', assessment: { state: 'ready' } })
+    // a completion's body says nothing: its arrival is the news, told after the listed model (see the wait loop)
+    expect(check.assessment.answer).toEqual({ state: 'ready' })
+    const listed = { state: 'ready' as const, status: 200, models: ['m'] }
+    expect(answerWords({ ...listed, generation: { request: check.request, answer: check.assessment.answer } })).toEqual(
+      {
+        summary: 'HTTP 200, serving [m] — POST /v1/completions generated',
+        detail: ''
+      }
+    )
     expect(check.latencyMs).toBeGreaterThanOrEqual(0)
     expect(seen).toMatchObject([
       {
@@ -89,11 +96,8 @@ describe('the generation check', () => {
       { error: { message: 'EngineCore encountered an issue.', type: 'InternalServerError', code: 500 } }
     ])
     const check = await generator(`http://${host}/v1/models`).generate('m', 2_000)
-    expect(check.assessment).toMatchObject({
-      state: 'waiting',
-      status: 500,
-      summary: 'HTTP 500 EngineCore encountered an issue.'
-    })
+    expect(check.assessment).toMatchObject({ state: 'waiting', status: 500 })
+    expect(answerWords(check.assessment.answer).summary).toBe('HTTP 500 EngineCore encountered an issue.')
   })
 
   it('reads 401 on the generation route as unauthorized', async () => {

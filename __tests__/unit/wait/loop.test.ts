@@ -1,7 +1,10 @@
 import { parseJson, type ProbeResult } from '../../../src/http/probe.js'
 import type { Clock } from '../../../src/runtime/clock.js'
-import { TIMELINE_ENDS, type WaitEvent, type WaitOptions, waitForModel } from '../../../src/wait/loop.js'
-import { Halter } from '../../../src/wait/halt.js'
+import { TIMELINE_ENDS, type WaitOptions, waitForModel } from '../../../src/wait/loop.js'
+import type { WaitEvent } from '../../../src/facts/wait.js'
+import type { Halt } from '../../../src/facts/halt.js'
+import { Halter } from '../../../src/runtime/halter.js'
+import { answerWords } from '../../../src/report/answer-report.js'
 import { DENSE_MS } from '../../../src/wait/schedule.js'
 
 /**
@@ -124,8 +127,8 @@ describe('waitForModel', () => {
       ['change', 20010, { state: 'ready', status: 200, models: ['/shared/kimi-k2.5-int4'] }]
     ])
     // the timeline is the changes, for the report
-    expect(outcome.timeline.map((t) => [t.elapsedMs, t.summary])).toEqual(
-      events.map((e) => [e.elapsedMs, e.assessment.summary])
+    expect(outcome.timeline.map((t) => [t.elapsedMs, t.answer])).toEqual(
+      events.map((e) => [e.elapsedMs, e.assessment.answer])
     )
     // the interval counts from each probe's start, so slow answers do not stretch it
     expect(clock.sleeps).toEqual([4_990, 4_990, 4_990, 4_990])
@@ -172,7 +175,7 @@ describe('waitForModel', () => {
       state: 'waiting',
       status: 200,
       models: ['/models/llama-3-8b'],
-      missing: { what: 'model' }
+      missing: { what: 'model', model: 'kimi' }
     })
   })
 
@@ -340,7 +343,7 @@ describe('the timeline', () => {
     const outcome = await waitForModel(options({ intervalMs: 1_000, timeoutMs: 100_000 }), { probe: s.probe, clock })
     expect(n).toBe(100)
     expect(outcome.timeline).toHaveLength(2 * TIMELINE_ENDS + 1)
-    const summaries = outcome.timeline.map((t) => t.summary)
+    const summaries = outcome.timeline.map((t) => answerWords(t.answer).summary)
     expect(summaries[0]).toMatch(/\[other-1\]/)
     expect(summaries[TIMELINE_ENDS - 1]).toMatch(/\[other-20\]/)
     expect(summaries[TIMELINE_ENDS]).toMatch(/\[other-80\]/)
@@ -355,19 +358,30 @@ describe('the timeline', () => {
     const ids = Array.from({ length: 60_000 }, (_, i) => `m${i}`)
     const s = server(clock, () => http(200, JSON.stringify({ object: 'list', data: ids.map((id) => ({ id })) })))
     const outcome = await waitForModel(options({ timeoutMs: 1_000 }), { probe: s.probe, clock })
-    expect(outcome.last?.summary).toBe(
+    expect(answerWords(outcome.last!.answer).summary).toBe(
       'HTTP 200, serving [m0, m1, m2, m3, m4, m5, m6, m7, m8, m9 and 59990 more] — "kimi" is not among the listed models'
     )
     // the first 1000 ids are kept (the models output), and how many there were
     expect(outcome.models).toHaveLength(1000)
     expect(outcome.last?.modelCount).toBe(60_000)
   })
+
+  it('keeps the ids a change names cut as its words cut them, the last answer whole', async () => {
+    const clock = new FakeClock()
+    const long = `m-${'x'.repeat(5_000)}`
+    const s = server(clock, () => listing(long))
+    const outcome = await waitForModel(options({ timeoutMs: 1_000 }), { probe: s.probe, clock })
+    const [change] = outcome.timeline
+    expect(change.answer.models?.[0]).toHaveLength(201)
+    expect(outcome.last?.answer.models?.[0]).toBe(long)
+    expect(answerWords(change.answer)).toEqual(answerWords(outcome.last!.answer))
+  })
 })
 
 describe('waitForModel halted from outside', () => {
   it('ends at the moment of the halt, mid-sleep, with its reason and detail', async () => {
     const clock = new EventfulClock()
-    const halter = new Halter()
+    const halter = new Halter<Halt>()
     clock.at(7_300, () => halter.halt({ reason: 'server-exited', detail: 'the server process 42 exited with code 1' }))
     const s = server(clock, () => refused)
     const outcome = await waitForModel(options({ intervalMs: 5_000 }), { probe: s.probe, clock, halter })
@@ -377,7 +391,7 @@ describe('waitForModel halted from outside', () => {
 
   it('does not count an answer that arrives once the halt has happened', async () => {
     const clock = new FakeClock()
-    const halter = new Halter()
+    const halter = new Halter<Halt>()
     const outcome = await waitForModel(options(), {
       clock,
       halter,
@@ -391,7 +405,7 @@ describe('waitForModel halted from outside', () => {
 
   it('passes the halt signal to the probe, so that a hung request is cut short too', async () => {
     const clock = new FakeClock()
-    const halter = new Halter()
+    const halter = new Halter<Halt>()
     let seen: AbortSignal | undefined
     await waitForModel(options(), {
       clock,
@@ -412,9 +426,7 @@ describe('waitForModel with a generation check', () => {
     latencyMs,
     assessment: {
       state: 'ready' as const,
-      answer: { state: 'ready' as const },
-      summary: 'POST /v1/completions generated',
-      detail: ''
+      answer: { state: 'ready' as const }
     }
   })
   const failed = (status: number, said: string) => async () => ({
@@ -424,9 +436,7 @@ describe('waitForModel with a generation check', () => {
       state: status === 401 ? ('fatal' as const) : ('waiting' as const),
       answer: { state: status === 401 ? ('fatal' as const) : ('waiting' as const), status, said },
       fatalReason: status === 401 ? ('unauthorized' as const) : undefined,
-      status,
-      summary: `HTTP ${status} ${said}`,
-      detail: `HTTP ${status} is not an accepted status`
+      status
     }
   })
 
@@ -509,9 +519,7 @@ describe('waitForModel with a generation check', () => {
           latencyMs: timeoutMs,
           assessment: {
             state: 'down' as const,
-            answer: { state: 'down' as const, error: 'TIMEOUT' },
-            summary: 'no answer (request timed out)',
-            detail: ''
+            answer: { state: 'down' as const, error: 'TIMEOUT' }
           }
         }
       }

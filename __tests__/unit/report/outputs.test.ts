@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { OUTPUT_KINDS, typedOutputs } from '../../../src/report/typed-outputs.js'
+import { OUTPUT_NAMES, outputs, typedOutputs } from '../../../src/report/outputs.js'
 
 const actionOutputs = [
   ...readFileSync(new URL('../../../action.yml', import.meta.url), 'utf8')
@@ -7,11 +7,19 @@ const actionOutputs = [
     .matchAll(/^ {2}([a-z-]+):$/gm)
 ].map((m) => m[1])
 
-describe('typedOutputs (--json)', () => {
-  it("gives every one of action.yml's outputs a kind, and no other name", () => {
-    expect(Object.keys(OUTPUT_KINDS).sort()).toEqual([...actionOutputs].sort())
+describe('the outputs', () => {
+  it("name every one of action.yml's outputs, in its order, and no other (OutputName is this list's union)", () => {
+    expect([...OUTPUT_NAMES]).toEqual(actionOutputs)
   })
 
+  it('are set under those names, in that order', () => {
+    const url = new URL('http://127.0.0.1:8000/v1/models')
+    const one = { url, ready: true, reason: 'ready' as const, elapsedMs: 1_000, attempts: 1, models: [], timeline: [] }
+    expect(Object.keys(outputs({ ...one, results: [one] }))).toEqual(actionOutputs)
+  })
+})
+
+describe('typedOutputs (--json)', () => {
   it('gives numbers as numbers, booleans as booleans, lists and objects as JSON values, text as text', () => {
     expect(
       typedOutputs({

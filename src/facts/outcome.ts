@@ -1,12 +1,9 @@
 /** What a wait found, as data: the gate returns it, the conclusion decides from it, the report words it. */
-import type { Expectation } from './assess.js'
-import type { Outcome } from './loop.js'
+import type { Outcome } from './wait.js'
 import type { EnvEntry } from '../server/env-report.js'
 import type { LogLine } from '../server/log-follower.js'
 import type { LogEngine } from '../engines/log-engines.js'
 import type { PhaseTiming } from '../startup/phases.js'
-import type { Settings } from '../inputs/settings.js'
-import type { RunFindings } from '../history/around-wait.js'
 import type { SmokeResult } from '../smoke/measure.js'
 
 /** What the gate knows about the server process and its log, beside the wait itself. */
@@ -23,6 +20,22 @@ export interface ServerFacts {
   envUnreadable?: boolean
   /** The last `log-lines` lines, on failure; undefined when the log does not exist. */
   logTail?: LogLine[]
+}
+
+/** This run against the earlier ones with its history key (src/history/around-wait.ts finds them). */
+export interface RunFindings {
+  /** The median startup of the last ready runs with this history key. */
+  expectedSeconds?: number
+  regressionPercent?: number
+  /** In words, when the startup was slower than the threshold allows. */
+  regression?: string
+  /** In words, when the environment differs from the previous run's. */
+  drift?: string
+  /** The median smoke-test decode rate of the earlier runs, when they measured one. */
+  usualDecodeTokensPerSecond?: number
+  /** In words, when the smoke test's decode rate was lower than the throughput threshold allows. */
+  throughputRegression?: string
+  notices: string[]
 }
 
 /** The startup profile from the server's log, and this run against earlier ones (the history's findings). */
@@ -44,11 +57,3 @@ export type TargetOutcome = Outcome & {
 
 /** The whole wait: the scalar fields describe one endpoint (see `representative`), `results` all of them. */
 export type GateOutcome = TargetOutcome & { results: TargetOutcome[]; server?: ServerFacts; profile?: ProfileFacts }
-
-/** What an answer must be for these settings to call it ready. */
-export const expectation = (s: Settings): Expectation => ({
-  model: s.model,
-  match: s.match,
-  matchRegex: s.matchRegex,
-  status: s.status
-})

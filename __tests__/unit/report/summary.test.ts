@@ -1,37 +1,5 @@
-import { mdText, probeLine, summaryMarkdown } from '../../../src/report/wait-report.js'
-import { commandSafe } from '../../../src/report/command-safe.js'
-import type { GateOutcome } from '../../../src/wait/outcome.js'
-
-describe('commandSafe', () => {
-  it('defuses workflow commands at the start of any line and ##[ anywhere', () => {
-    const text = 'HTTP 200, serving [x\n::set-output name=ready::true\r  ::stop-commands::t ##[add-mask]y]'
-    expect(commandSafe(text)).toBe(
-      'HTTP 200, serving [x\n: :set-output name=ready::true\r  : :stop-commands::t ## [add-mask]y]'
-    )
-  })
-  it('leaves ordinary lines alone', () =>
-    expect(commandSafe('12.0s: HTTP 200, serving [a::b]')).toBe('12.0s: HTTP 200, serving [a::b]'))
-})
-
-describe('probeLine', () => {
-  it('quotes the body, so that its line breaks stay escaped', () => {
-    const line = probeLine({
-      kind: 'http',
-      status: 503,
-      contentType: 'text/plain',
-      body: 'a\n::error::b',
-      json: undefined,
-      truncated: false,
-      retryAfterMs: 2_000
-    })
-    expect(line).toBe('probe: HTTP 503, 12 bytes, content-type text/plain, Retry-After 2.0s: "a\\n::error::b"')
-  })
-  it('names the error and the status it came after', () => {
-    expect(
-      probeLine({ kind: 'error', code: 'TOO_MANY_REDIRECTS', message: 'more than 5 redirects', status: 302 })
-    ).toBe('probe: TOO_MANY_REDIRECTS (more than 5 redirects) after HTTP 302')
-  })
-})
+import { summaryMarkdown } from '../../../src/report/summary.js'
+import type { GateOutcome } from '../../../src/facts/outcome.js'
 
 describe('summaryMarkdown', () => {
   it('fences the failure message so that backticks in a quoted body cannot close the fence', () => {
@@ -47,8 +15,6 @@ describe('summaryMarkdown', () => {
       last: {
         state: 'waiting',
         answer: { state: 'waiting', status: 503 },
-        summary: 'HTTP 503',
-        detail: '',
         status: 503,
         excerpt: 'x\n```\n# injected heading'
       }
@@ -61,42 +27,6 @@ describe('summaryMarkdown', () => {
   })
 })
 
-describe('commandSafe against the runner’s own trimming', () => {
-  // .NET's Char.IsWhiteSpace (what TrimStart strips) beyond JavaScript's \s, and invisible format characters
-  it.each([
-    '\u0085',
-    '\u00a0',
-    '\u1680',
-    '\u2000',
-    '\u200a',
-    '\u2028',
-    '\u2029',
-    '\u202f',
-    '\u205f',
-    '\u3000',
-    '\u200b',
-    '\u200c',
-    '\u200d',
-    '\u2060',
-    '\ufeff',
-    '\u00ad',
-    ' \u0085\u200b'
-  ])('defuses :: after %j', (lead) => {
-    const safe = commandSafe(`x\n${lead}::stop-commands::pwned`)
-    expect(safe.split('\n')[1]).toBe(`${lead}: :stop-commands::pwned`)
-  })
-})
-
-describe('mdText', () => {
-  it('shows markup from a server as text: no HTML, code span, emphasis, link, image or autolink', () => {
-    expect(mdText('a`b <img src=x> [l](https://e.example) ![i](x) **b** _i_ ~s~ www.e.example & \\')).toBe(
-      'a\\`b &lt;img src=x&gt; \\[l\\](https:\\/\\/e.example) !\\[i\\](x) \\*\\*b\\*\\* \\_i\\_ \\~s\\~ www\\.e.example &amp; \\\\'
-    )
-  })
-  it('leaves ordinary words alone', () =>
-    expect(mdText('HTTP 200, serving kimi-k2.5')).toBe('HTTP 200, serving kimi-k2.5'))
-})
-
 describe('summaryMarkdown of hostile content', () => {
   const url = new URL('http://127.0.0.1:8000/v1/models')
   const base = {
@@ -106,7 +36,7 @@ describe('summaryMarkdown of hostile content', () => {
     elapsedMs: 2_000,
     attempts: 2,
     timeline: [],
-    last: { state: 'waiting', answer: { state: 'waiting', status: 200 }, summary: 'HTTP 200', detail: '', status: 200 }
+    last: { state: 'waiting', answer: { state: 'waiting', status: 200 }, status: 200 }
   } satisfies Partial<GateOutcome>
   const ctx = { url, expect: { status: [[200, 299]] as const, model: 'kimi' }, timeoutMs: 2_000 }
 
@@ -123,13 +53,13 @@ describe('summaryMarkdown of hostile content', () => {
 
   it('says how many timeline changes were left out', () => {
     const timeline = [
-      { elapsedMs: 0, summary: 'first' },
-      { elapsedMs: 9_000, summary: 'last', dropped: 59 }
+      { elapsedMs: 0, answer: { state: 'down' as const, error: 'EFIRST', said: 'first' } },
+      { elapsedMs: 9_000, answer: { state: 'down' as const, error: 'ELAST', said: 'last' }, dropped: 59 }
     ]
     const one = { ...base, models: [], timeline }
     const outcome: GateOutcome = { ...one, reason: 'timeout', results: [{ ...one, reason: 'timeout' }] }
     expect(summaryMarkdown(outcome, ctx)).toMatch(
-      /\| first \|\n\| … \| \*59 changes left out\* \|\n\| 9\.0s \| last \|/
+      /\| first \(EFIRST\) \|\n\| … \| \*59 changes left out\* \|\n\| 9\.0s \| last \(ELAST\) \|/
     )
   })
 })

@@ -1,9 +1,9 @@
 /** The smoke test of every endpoint of a wait once all are ready: each endpoint's requests one after another. */
 import type { ProbeSettings, SmokeTestSettings } from '../inputs/settings.js'
-import type { TargetOutcome } from '../wait/outcome.js'
+import type { TargetOutcome } from '../facts/outcome.js'
 import type { Clock } from '../runtime/clock.js'
 import { smokeLines } from '../report/smoke-report.js'
-import { smokeTest } from './measure.js'
+import { smokeTest } from '../smoke/measure.js'
 import { streamRoute } from '../engines/streams.js'
 
 /**

@@ -1,0 +1,143 @@
+/**
+ * One answer of the server as data: what the settings expect, what the server said, and the judgement of it. The
+ * words for people are made from these by src/report/answer-report.ts.
+ */
+import type { StatusSet } from '../inputs/parse.js'
+import type { Settings } from '../inputs/settings.js'
+
+export interface Expectation {
+  model?: string
+  match?: string
+  matchRegex?: RegExp
+  status: StatusSet
+}
+
+/** What an answer must be for these settings to call it ready. */
+export const expectation = (s: Settings): Expectation => ({
+  model: s.model,
+  match: s.match,
+  matchRegex: s.matchRegex,
+  status: s.status
+})
+
+export type Reason =
+  | 'ready'
+  | 'timeout'
+  | 'unauthorized'
+  | 'tls'
+  /** The server process exited before it was ready. */
+  | 'server-exited'
+  /** A new line of the server's log matched `fail-pattern`. */
+  | 'log-error'
+  /** The model was listed, but the generation request kept failing until the timeout. */
+  | 'generation-failed'
+  /** Several listed ids contain `model` and none is it: the gate will not guess which one is meant. */
+  | 'ambiguous-model'
+  /** Before `start`: something already listens on the URL's port; nothing was started. */
+  | 'port-busy'
+  /** Before `start`, with `gpu-check: fail`: other processes hold memory on the server's GPUs; nothing was started. */
+  | 'gpu-busy'
+  /** With `start` or `pid`: the answer came from a process that is not the watched server or its descendants. */
+  | 'wrong-server'
+  /** Ready, and with `smoke-test: fail-on-error` the smoke test could not measure throughput. */
+  | 'smoke-failed'
+  | 'cancelled'
+
+export interface Assessment {
+  /** `down`: no HTTP answer; `waiting`: answered, not ready; `fatal`: waiting longer cannot help. */
+  state: 'down' | 'waiting' | 'ready' | 'fatal'
+  /**
+   * What the server said, as data: the wait loop compares these to tell a new answer from the same one, and the
+   * report words it (its one-line summary, and why it is not ready: the same for the same `answer`).
+   */
+  answer: Answer
+  fatalReason?: 'unauthorized' | 'tls' | 'ambiguous-model'
+  status?: number
+  /** Listed model ids, the first MAX_KEPT_MODELS of them; undefined when the body was not a model list. */
+  models?: string[]
+  /** How many models were listed, when more than `models` holds. */
+  modelCount?: number
+  modelId?: string
+  /** With `ambiguous-model`: the listed ids that contain `model`, in the server's order. */
+  candidates?: string[]
+  /**
+   * The state of the matched model when listed but not ready: `unloaded` where the server lists models it has
+   * not loaded and loads one only when asked (llama.cpp's router mode, LM Studio); `loading` while it loads.
+   */
+  modelState?: 'loading' | 'unloaded'
+  /** The first 200 characters of the body, for the failure message. */
+  excerpt?: string
+}
+
+/**
+ * An answer as data: exactly what its summary is made of (the expected model, text or pattern it lacks included),
+ * so that two answers are the same (`sameAnswer`) when, and only when, they would be told the same way.
+ */
+export interface Answer {
+  state: Assessment['state']
+  status?: number
+  /** The probe's error code: no HTTP answer, or one cut short. */
+  error?: string
+  /** The server's own words: a body's message or page title, an error's message that has no words of ours. */
+  said?: string
+  /** The listed model ids the summary names (the first MAX_NAMED_MODELS), where it names them. */
+  models?: string[]
+  /** How many models were listed, when more than `models` names. */
+  modelCount?: number
+  /** The proxy an error came from (the connection to it, or its tunnel, failed). */
+  proxy?: string
+  /** A TLS error because the server answered in plain HTTP; `redirectedTo` where it had redirected, if it had. */
+  plainHttp?: { redirectedTo?: string }
+  /** What keeps an accepted answer from being ready. */
+  missing?: Missing
+  /** Several listed ids contain the expected `model` and none is it (`ambiguous-model`): those ids. */
+  ambiguous?: { model: string; candidates: string[] }
+  /** With `probe-generation`: the generation request, and what it got. */
+  generation?: { request: string; answer: Answer }
+  /** The engine's own readiness answer required beside the model list (SGLang's /health), and what it got. */
+  engineReadiness?: { request: string; answer: Answer }
+}
+
+type Missing =
+  | { what: 'model-list'; model: string; truncated: boolean }
+  | { what: 'model'; model: string }
+  | { what: 'model-loaded'; id: string; loading: string }
+  | { what: 'model-unloaded'; id: string }
+  | { what: 'match'; match: string }
+  /** `pattern`: the `match-regex` as its words show it (`/ready/i`). */
+  | { what: 'match-regex'; pattern: string }
+  | { what: 'match-regex-in-time'; pattern: string }
+  /** A generation request's 2xx answer that is no completion in the engine's format (`route`: its name). */
+  | { what: 'completion'; route: string }
+
+/** A listed id as an answer's words name it: at most this many characters. */
+export const NAMED_ID_CHARS = 200
+
+/** The error codes told in words of their own; an error with another code is told by its message (`said`). */
+export const WORDED_ERRORS = [
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'UND_ERR_SOCKET',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ETIMEDOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'HPE_INVALID_CONSTANT',
+  'TOO_MANY_REDIRECTS',
+  'BAD_REDIRECT'
+] as const
+
+/** The codes of a proxy's failed connection (`PROXY_<code>`, see the probe) told in words of their own. */
+export const WORDED_PROXY_ERRORS = [
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ETIMEDOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'CLOSED'
+] as const

@@ -1,0 +1,45 @@
+/** The failure: the message a wait that was not ready ends with. */
+import { answerWords, someOf } from './answer-report.js'
+import { describeExpectation, probes, type ReportContext } from './expectation.js'
+import { formatDuration } from '../runtime/clock.js'
+import type { Outcome } from '../facts/wait.js'
+
+/** The message a failed wait ends with: what was expected, what the server last said, how long and how often. */
+export function failureMessage(outcome: Outcome, ctx: ReportContext): string {
+  const last = outcome.last
+  const words = last && answerWords(last.answer)
+  const waited = `${formatDuration(outcome.elapsedMs)} and ${probes(outcome.attempts)}`
+  if (outcome.reason === 'unauthorized' || outcome.reason === 'tls' || outcome.reason === 'ambiguous-model') {
+    return `Stopped after ${waited}: ${words?.detail ?? outcome.reason}.`
+  }
+  if (outcome.reason === 'port-busy' || outcome.reason === 'gpu-busy') {
+    return sentence(`Did not start the server: ${outcome.halt?.detail ?? outcome.reason}`)
+  }
+  if (outcome.halt) {
+    const lines = [sentence(`Stopped after ${waited}, before the server was ready: ${outcome.halt.detail}`)]
+    if (words !== undefined) lines.push(sentence(`Last answer: ${words.summary}`))
+    return lines.join('\n')
+  }
+  const lines = [
+    outcome.reason === 'generation-failed'
+      ? sentence(
+          `Timed out after ${waited} (timeout ${formatDuration(ctx.timeoutMs)}): ${words?.detail ?? 'the generation request failed'}`
+        )
+      : `Timed out after ${waited} (timeout ${formatDuration(ctx.timeoutMs)}) waiting for ${describeExpectation(ctx)}.`
+  ]
+  if (last === undefined || words === undefined) return lines[0]
+  lines.push(sentence(`Last answer: ${words.summary}`))
+  if (last.models !== undefined && ctx.expect.model !== undefined) {
+    lines.push(
+      last.models.length
+        ? `The server lists: ${someOf(last.models, 50, last.modelCount)}.`
+        : 'The server lists no models.'
+    )
+  }
+  if (last.excerpt) lines.push(`Body (first 200 characters): ${last.excerpt}`)
+  if (outcome.firstResponseMs === undefined) lines.push('The server never answered over HTTP.')
+  return lines.join('\n')
+}
+
+/** Ends text with a full stop unless it already ends a sentence (server messages often do). */
+const sentence = (text: string): string => (/[.!?]$/.test(text) ? text : `${text}.`)

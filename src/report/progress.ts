@@ -1,0 +1,90 @@
+/** The progress lines: the line the wait begins with, each change of answer, the gate's own lines, the last line. */
+import { answerWords } from './answer-report.js'
+import { describeExpectation, probes, type ReportContext } from './expectation.js'
+import type { ProbeResult } from '../http/probe.js'
+import { formatDuration } from '../runtime/clock.js'
+import type { Outcome, WaitEvent } from '../facts/wait.js'
+import type { ServerFacts } from '../facts/outcome.js'
+
+/** `startup`: where the server's own startup is, from its log (a still-waiting line leads with it). */
+export function eventLine(event: WaitEvent, startup?: string): string {
+  const at = formatDuration(event.elapsedMs)
+  const { summary } = answerWords(event.assessment.answer)
+  if (event.type === 'change') return `${at}: ${summary}`
+  if (event.type === 'lost')
+    return `${at}: the server stopped answering (${summary}) after it had answered: crashed or restarting?`
+  if (startup !== undefined)
+    return `${at}: ${startup}; the server still answers: ${summary} (${probes(event.attempt)} so far)`
+  return `${at}: still waiting (${probes(event.attempt)} so far); the server still answers: ${summary}`
+}
+
+/** A debug line for one probe: what came back, the body quoted (so its line breaks stay escaped). */
+export function probeLine(result: ProbeResult): string {
+  if (result.kind === 'error')
+    return `probe: ${result.code} (${result.message})${result.status === undefined ? '' : ` after HTTP ${result.status}`}`
+  const facts = [
+    `${Buffer.byteLength(result.body)} bytes${result.truncated ? ' (cut at 1 MiB)' : ''}`,
+    result.contentType && `content-type ${result.contentType}`,
+    result.retryAfterMs !== undefined && `Retry-After ${formatDuration(result.retryAfterMs)}`,
+    result.redirectedTo && `after redirects, from ${result.redirectedTo}`
+  ].filter(Boolean)
+  return `probe: HTTP ${result.status}, ${facts.join(', ')}: ${JSON.stringify(result.body.slice(0, 200))}`
+}
+
+/** The line the progress ends with. */
+export function finalLine(outcome: Outcome): string {
+  if (outcome.ready) {
+    const model = outcome.last?.modelId ? `; model "${outcome.last.modelId}"` : ''
+    const said = outcome.last === undefined ? '' : answerWords(outcome.last.answer).summary
+    return `Ready after ${formatDuration(outcome.elapsedMs)} (${probes(outcome.attempts)})${model}: ${said}`
+  }
+  return `Not ready after ${formatDuration(outcome.elapsedMs)} (${probes(outcome.attempts)}): ${outcome.reason}`
+}
+
+/** `env-report` asked for, and nothing to report: the log and the job summary say so alike. */
+export const envUnreadableText = (server: ServerFacts): string =>
+  `The environment of process ${server.pid} could not be read (it has exited, or this is not Linux).`
+
+/** The gate's own lines, beside the wait's events. */
+export const gateLines = {
+  started: (pid: number, logFile: string): string => `Started the server (pid ${pid}); its output goes to ${logFile}`,
+  watching: (pid: number, logFile: string | undefined): string =>
+    `Watching the server process ${pid}${logFile === undefined ? '' : ` and its log ${logFile}`}`,
+  /** A line the startup profile says, `elapsedMs` into the wait. */
+  startup: (elapsedMs: number, line: string): string => `${formatDuration(elapsedMs)}: ${line}`,
+  environment: (server: ServerFacts): string[] => [
+    `Server environment (process ${server.pid}):`,
+    ...envLines(server).map((line) => `  ${line}`)
+  ],
+  requestHeaders: (names: string[]): string => `request headers: ${names.join(', ')} (values not shown)`,
+  noLog: (path: string): string => `The server log ${path} does not exist.`,
+  /** Why the other endpoints of a fleet stop waiting. */
+  fleetStopped: (url: URL, reason: string): string => `${url.href} can no longer become ready (${reason})`
+}
+
+/** The line the wait begins with: how long, for what (`endpoints`: how many a fleet has), how often. */
+export function waitingLine(
+  ctx: ReportContext,
+  {
+    endpoints,
+    generation,
+    intervalMs,
+    smoke
+  }: { endpoints: number; generation: boolean; intervalMs: number; smoke?: { requests: number; tokens: number } }
+): string {
+  const subject = endpoints > 1 ? `each of ${endpoints} endpoints` : undefined
+  const then =
+    smoke === undefined
+      ? ''
+      : `; then a smoke test of ${smoke.requests} streamed generation${smoke.requests === 1 ? '' : 's'} of ${smoke.tokens} tokens`
+  return (
+    `Waiting up to ${formatDuration(ctx.timeoutMs)} for ${describeExpectation(ctx, subject)}` +
+    `${generation ? ' and a one-token generation to succeed' : ''}; probing every ${formatDuration(intervalMs)}${then}`
+  )
+}
+
+/** The `env-report` lines for the log. */
+function envLines(server: ServerFacts): string[] {
+  if (server.envUnreadable) return [envUnreadableText(server)]
+  return (server.env ?? []).map((e) => (e.value === undefined ? `${e.name}: not set` : `${e.name}=${e.value}`))
+}

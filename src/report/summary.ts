@@ -1,0 +1,140 @@
+/** The job summary in GitHub-flavoured Markdown: the wait's figures, its endpoints, its timeline, its findings. */
+import { answerWords } from './answer-report.js'
+import type { ReportContext } from './expectation.js'
+import { failureMessage } from './failure.js'
+import { cell, code, fenced, logTailTitle, mdText } from './markdown.js'
+import { outputs } from './outputs.js'
+import { envUnreadableText } from './progress.js'
+import { phaseMarkdown } from './profile-report.js'
+import { smokeRows } from './smoke-report.js'
+import { formatDuration, seconds } from '../runtime/clock.js'
+import type { GateOutcome } from '../facts/outcome.js'
+
+/** The first `max` items, then how many more: a list of 60,000 models must not make a summary of megabytes. */
+const firstOf = (items: readonly string[], max: number): string[] =>
+  items.length > max ? [...items.slice(0, max), `and ${items.length - max} more`] : [...items]
+
+/** GitHub refuses a job summary over 1 MiB; each part is capped, and this is the last guard. */
+const MAX_SUMMARY_BYTES = 1024 * 1024 - 16 * 1024
+const MAX_SUMMARY_MODELS = 50
+const MAX_SUMMARY_ENDPOINTS = 100
+const MAX_TAIL_CHARS = 64 * 1024
+const MAX_ENV_VALUE_CHARS = 1000
+
+/** The job summary in GitHub-flavoured Markdown. */
+export function summaryMarkdown(outcome: GateOutcome, ctx: ReportContext): string {
+  const out = outputs(outcome)
+  const rows: Array<[string, string]> = [
+    ['Result', outcome.ready ? '✅ ready' : `❌ not ready (${outcome.reason})`],
+    ['Endpoint', code(ctx.url.href)],
+    ['Elapsed', `${out['elapsed-seconds']} s`],
+    ['Probes', out.attempts],
+    ['First HTTP answer', out['first-response-seconds'] === '' ? 'never' : `${out['first-response-seconds']} s`],
+    [
+      'Listed models',
+      outcome.models.length
+        ? firstOf(
+            outcome.models.map((m) => code(clipText(m, 200))),
+            MAX_SUMMARY_MODELS
+          ).join(', ')
+        : 'none'
+    ],
+    ['Matched model', out['model-id'] === '' ? (ctx.expect.model === undefined ? '—' : 'none') : code(out['model-id'])]
+  ]
+  const server = outcome.server
+  if (out['generation-seconds'] !== '') rows.push(['Generation request', `${out['generation-seconds']} s`])
+  const er = outcome.engineReadiness
+  if (er !== undefined) {
+    const at = (ms: number | undefined): string => (ms === undefined ? 'never' : `at ${seconds(ms)} s`)
+    rows.push(['Required answers', `the model listed (${at(er.listedMs)}); ${er.request} 200 (${at(er.readyMs)})`])
+  }
+  if (server?.pid !== undefined) rows.push(['Server process', `pid ${server.pid}`])
+  if (server?.gpuMemoryMiB !== undefined) rows.push(['GPU memory held by the server', `${server.gpuMemoryMiB} MiB`])
+  if (out['startup-seconds'] !== '') rows.push(['Startup (from the process start)', `${out['startup-seconds']} s`])
+  if (server?.logFile !== undefined) rows.push(['Server log', code(server.logFile)])
+  if (outcome.profile?.engineLabel !== undefined) rows.push(['Engine', mdText(outcome.profile.engineLabel)])
+  if (out['expected-seconds'] !== '') {
+    const against =
+      out['regression-percent'] === ''
+        ? ''
+        : ` (this run: ${Number(out['regression-percent']) > 0 ? '+' : ''}${out['regression-percent']}%)`
+    rows.push(['Usual startup (median of earlier runs)', `${out['expected-seconds']} s${against}`])
+  }
+  // the smoke test's words may quote the server
+  rows.push(...smokeRows(outcome).map(([k, v]): [string, string] => [k, mdText(v)]))
+  const lines = ['### wait-for-model', '', '| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`), '']
+  if (outcome.results.length > 1) {
+    lines.push(
+      `#### Endpoints (${outcome.results.filter((r) => r.ready).length} of ${outcome.results.length} ready)`,
+      ''
+    )
+    lines.push('| endpoint | result | elapsed | status | model |', '|---|---|---:|---:|---|')
+    for (const r of outcome.results.slice(0, MAX_SUMMARY_ENDPOINTS)) {
+      const result = r.ready ? '✅ ready' : `❌ ${r.reason}`
+      const model = r.last?.modelId === undefined ? '—' : code(r.last.modelId)
+      lines.push(
+        `| ${cell(code(r.url.href))} | ${result} | ${seconds(r.elapsedMs)} s | ${r.last?.status ?? '—'} | ${cell(model)} |`
+      )
+    }
+    if (outcome.results.length > MAX_SUMMARY_ENDPOINTS)
+      lines.push(`| and ${outcome.results.length - MAX_SUMMARY_ENDPOINTS} more | | | | |`)
+    lines.push(
+      '',
+      `The rows above describe each endpoint; the table at the top, and the timeline, describe ${outcome.url.href}.`,
+      ''
+    )
+  }
+  lines.push('#### Timeline', '', '| at | the server answered |', '|---:|---|')
+  for (const t of outcome.timeline) {
+    if (t.dropped) lines.push(`| … | *${t.dropped} change${t.dropped === 1 ? '' : 's'} left out* |`)
+    lines.push(
+      `| ${formatDuration(t.elapsedMs)} | ${t.lost ? '⚠️ stopped answering (crashed or restarting?): ' : ''}${cell(mdText(answerWords(t.answer).summary))} |`
+    )
+  }
+  const profile = outcome.profile
+  for (const warning of [profile?.regression, profile?.throughputRegression, profile?.drift])
+    if (warning !== undefined) lines.push('', `> ⚠️ ${cell(mdText(warning))}`)
+  if (profile !== undefined && profile.phases.length > 0)
+    lines.push('', phaseMarkdown(profile.phases, profile.engineLabel ?? 'Server', profile.usualPhaseSeconds).trimEnd())
+  if (server?.env !== undefined || server?.envUnreadable) {
+    lines.push('', '#### Server environment', '')
+    if (server.envUnreadable) lines.push(envUnreadableText(server))
+    else
+      lines.push(
+        '| variable | value |',
+        '|---|---|',
+        ...(server.env ?? []).map(
+          (e) =>
+            `| ${cell(code(e.name))} | ${e.value === undefined ? '*not set*' : cell(code(clipText(e.value, MAX_ENV_VALUE_CHARS)))} |`
+        )
+      )
+  }
+  if (!outcome.ready) lines.push('', fenced(failureMessage(outcome, ctx)))
+  if (!outcome.ready && server?.logTail !== undefined) {
+    const tail = lastChars(
+      server.logTail.map((l) => `${l.number}: ${l.text}`),
+      MAX_TAIL_CHARS
+    )
+    lines.push('', `#### ${mdText(logTailTitle(server.logTail, server.logFile))}`, '', fenced(tail.join('\n')))
+  }
+  return capBytes(`${lines.join('\n')}\n`, MAX_SUMMARY_BYTES)
+}
+
+/** The last lines that fit in `max` characters together. */
+function lastChars(lines: readonly string[], max: number): string[] {
+  let total = 0
+  let i = lines.length
+  while (i > 0 && total + lines[i - 1].length + 1 <= max) total += lines[--i].length + 1
+  return lines.slice(i)
+}
+
+const clipText = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max)}…` : text)
+
+/** The text cut at a line to fit in `max` UTF-8 bytes, saying so. */
+function capBytes(text: string, max: number): string {
+  if (Buffer.byteLength(text) <= max) return text
+  const cut = Buffer.from(text)
+    .subarray(0, max - 200)
+    .toString('utf8')
+  return `${cut.slice(0, cut.lastIndexOf('\n') + 1)}\n*(the rest of this summary is left out: GitHub takes at most 1 MiB)*\n`
+}
