@@ -23,7 +23,7 @@ import { createHttpClient, createProber, type ProbeResult } from '../http/probe.
 import { setUpUndici } from '../http/undici-parts.js'
 import { StartupProfile } from '../startup/profile.js'
 import { eventLine, gateLines, probeLine, waitingLine } from '../report/wait-report.js'
-import { loadHistory, recordRun, type RunHistory } from '../history/around-wait.js'
+import { loadHistory, recordRun, type RunHistory } from './run-history.js'
 import type { ServerProcess } from '../server/process.js'
 import { type KnownFatal, type ServerWatch, watchServer } from '../server/watch.js'
 import { HISTORY_AUTO, type Settings, type Target } from '../inputs/settings.js'

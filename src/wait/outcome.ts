@@ -6,7 +6,7 @@ import type { LogLine } from '../server/log-follower.js'
 import type { LogEngine } from '../engines/log-engines.js'
 import type { PhaseTiming } from '../startup/phases.js'
 import type { Settings } from '../inputs/settings.js'
-import type { RunFindings } from '../history/around-wait.js'
+import type { RunFindings } from './run-findings.js'
 import type { SmokeResult } from '../smoke/measure.js'
 
 /** What the gate knows about the server process and its log, beside the wait itself. */

@@ -13,9 +13,10 @@ import {
   regression,
   type RunRecord,
   throughputRegression
-} from './store.js'
+} from '../history/store.js'
 import { driftWarning, regressionText } from '../report/profile-report.js'
 import { throughputRegressionText } from '../report/smoke-report.js'
+import type { RunFindings } from './run-findings.js'
 
 export interface RunHistory {
   /** undefined: history is off. */
@@ -44,21 +45,6 @@ export function loadHistory(file: string | undefined, key: string, offNotice?: s
   } catch (e) {
     return off(`History is off: cannot read ${file} (${(e as Error).message}).`)
   }
-}
-
-export interface RunFindings {
-  /** The median startup of the last ready runs with this history key. */
-  expectedSeconds?: number
-  regressionPercent?: number
-  /** In words, when the startup was slower than the threshold allows. */
-  regression?: string
-  /** In words, when the environment differs from the previous run's. */
-  drift?: string
-  /** The median smoke-test decode rate of the earlier runs, when they measured one. */
-  usualDecodeTokensPerSecond?: number
-  /** In words, when the smoke test's decode rate was lower than the throughput threshold allows. */
-  throughputRegression?: string
-  notices: string[]
 }
 
 /**
