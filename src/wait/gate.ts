@@ -1,99 +1,32 @@
 /** The whole wait, from settings to outcome, shared by every front end (the action, the CLI). */
 import { setMaxListeners } from 'node:events'
-import { createGenerator, type GenerationCheck } from './generation-check.js'
-import { assess, type Assessment } from './assess.js'
-import { readinessUrl } from '../engines/readiness.js'
-import { engineOfModelList } from '../engines/log-markers.js'
-import type { LogEngine } from '../engines/log-engines.js'
-import { loadRequest } from '../engines/load.js'
 import {
   dockerProxyText,
-  engineReadinessRequest,
   gpuBusyText,
   gpuUnavailableText,
-  loadAskedText,
   portBusyText,
   wrongServerText
 } from '../report/lifecycle-report.js'
-import { historyKey, type RunRecord } from '../history/store.js'
 import type { LogFollower, LogLine } from '../server/log-follower.js'
 import { PortPoller } from '../http/port-watch.js'
-import type { NoteKind } from '../report/annotation-titles.js'
-import { createHttpClient, createProber, type ProbeResult } from '../http/probe.js'
 import { setUpUndici } from '../http/undici-parts.js'
 import { StartupProfile } from '../startup/profile.js'
-import { eventLine, gateLines, probeLine, waitingLine } from '../report/wait-report.js'
-import { loadHistory, recordRun, type RunHistory } from './run-history.js'
+import { gateLines, waitingLine } from '../report/wait-report.js'
+import { openHistory, settle } from './run-history.js'
 import type { ServerProcess } from '../server/process.js'
 import { type KnownFatal, type ServerWatch, watchServer } from '../server/watch.js'
-import { HISTORY_AUTO, type Settings, type Target } from '../inputs/settings.js'
-import type { Clock } from '../runtime/clock.js'
-import { type BodyCollector, createBodyCollector } from '../runtime/memory.js'
-import { waitForModel } from './loop.js'
-import { clientSettings, type FirstProbe, usesServerSide } from './first-probe.js'
-import { expectation, type GateOutcome, type ProfileFacts, type ServerFacts, type TargetOutcome } from './outcome.js'
+import type { Settings } from '../inputs/settings.js'
+import { createBodyCollector } from '../runtime/memory.js'
+import { usesServerSide } from './first-probe.js'
+import { expectation, type GateOutcome, type ServerFacts, type TargetOutcome } from './outcome.js'
 import { type Halt, Halter } from './halt.js'
-
-export interface GateDeps {
-  clock: Clock
-  startedAt?: number
-  /** Receives every progress line, already in words. */
-  log(line: string): void
-  /** Receives lines that deserve attention (the server stopped answering); defaults to `log`. */
-  warn?(line: string, kind: NoteKind): void
-  /** Halting it ends the wait with reason=cancelled (the action halts it on SIGINT and SIGTERM). */
-  cancel?: Halter<NodeJS.Signals>
-  /** The step's environment: passed to the server `start` launches; RUNNER_TEMP holds its default log. */
-  env?: NodeJS.ProcessEnv
-  /** Receives one line per probe with what came back, for debugging. */
-  debug?(line: string): void
-  /** Receives notices (history is off); defaults to `log`. */
-  notice?(line: string, kind: NoteKind): void
-  /** Where `history-file: auto` keeps history for this front end, or why it cannot (see `defaultHistoryFile`). */
-  defaultHistory?: { path?: string; notice?: string }
-  /** `wait-for-model check`: one probe per endpoint within `request-timeout`, no port watch, no second probe. */
-  once?: boolean
-  /** A target's client and first answer, where the caller sent the first probe (see first-probe.ts). */
-  firstProbe?: FirstProbe
-}
-
-/** The deps with their defaults resolved, once. */
-type Deps = Required<Pick<GateDeps, 'clock' | 'log' | 'warn' | 'notice' | 'env'>> & GateDeps
-
-/** What the wait of each endpoint shares: the fleet's one halter, port poller, log and startup profile. */
-interface Shared {
-  settings: Settings
-  /** Collects what the answers' bodies leave, for every HTTP client of every endpoint. */
-  collector: BodyCollector
-  firstProbe?: FirstProbe
-  deps: Deps
-  halter: Halter
-  ports: PortPoller
-  log?: LogFollower
-  profile: StartupProfile
-  /** Says startup lines with the time since the wait began. */
-  sayStartup(lines: string[]): void
-  /** Where the server's startup is at `now`, for a still-waiting line; undefined while nothing tells. */
-  progressAt(now: number): string | undefined
-  /** Resolves once the engine's own ready line is read (or when `signal` aborts); undefined without a log. */
-  readyLine?(signal: AbortSignal): Promise<void>
-  /** When the server is expected ready, going by its log (see `StartupProfile.readyAt`). */
-  readyAt(now: number): number | undefined
-  /** How long earlier runs answered HTTP before they were ready (history). */
-  usualAnsweringMs?: number
-  /** Ends the other endpoints' waits when one can no longer become ready; undefined for one endpoint. */
-  haltFleet?(halt: Halt): void
-}
+import { type Deps, type GateDeps, type Shared, withDefaults } from './deps.js'
+import { waitForTarget } from './target-wait.js'
 
 type ServerSide = typeof import('./server-side.js')
 
 export async function gate(settings: Settings, gateDeps: GateDeps): Promise<GateOutcome> {
-  const deps: Deps = {
-    ...gateDeps,
-    warn: gateDeps.warn ?? gateDeps.log,
-    notice: gateDeps.notice ?? gateDeps.log,
-    env: gateDeps.env ?? process.env
-  }
+  const deps = withDefaults(gateDeps)
   const { clock } = deps
   const side = usesServerSide(settings) ? await import('./server-side.js') : undefined
   // Resolved before anything starts, so that a bad pid file is an input error and nothing runs.
@@ -300,112 +233,6 @@ function launch(
   return server
 }
 
-/** One endpoint's wait, its HTTP clients closed however it ends. */
-async function waitForTarget({ url, generation }: Target, shared: Shared): Promise<TargetOutcome> {
-  const { settings, deps, halter, log, profile } = shared
-  const { clock } = deps
-  const prefix = shared.haltFleet ? `[${url.href}] ` : ''
-  const tls = clientSettings(settings, shared.collector)
-  // the first probe, sent for this very target before the gate was loaded, is the wait's first attempt
-  const first = shared.firstProbe?.url === url ? shared.firstProbe : undefined
-  const prober = first?.prober ?? createProber({ url, headers: settings.headers, ...tls })
-  let firstAnswer = first?.takeAnswer()
-  const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls })
-  // The engine this endpoint's own model list names (`owned_by`). A fleet may mix engines: what one endpoint
-  // lists must not choose another's readiness route (SGLang's /health asked of an Ollama server never answers).
-  let listed: LogEngine | undefined
-  // `engine`, else this endpoint's list, else the server's log (one server: its log speaks for its endpoints)
-  const engineOf = (): LogEngine | undefined =>
-    settings.engine ?? listed ?? (log !== undefined ? profile.engine : undefined)
-  const probe = async (timeoutMs: number, signal?: AbortSignal): Promise<ProbeResult> => {
-    const answer = firstAnswer ?? prober.probe(timeoutMs, signal)
-    firstAnswer = undefined
-    const result = await answer
-    deps.debug?.(`${prefix}${probeLine(result)}`)
-    // One look at each answer until its list names the engine (a list that never does is read once a probe)
-    if (result.kind === 'http' && listed === undefined) {
-      listed = engineOfModelList(result.json)
-      // and the first list to name it names it for the startup phases too, when the log has not
-      if (listed !== undefined && profile.engine === undefined) {
-        const lines = profile.models(result.json)
-        if (log !== undefined) shared.sayStartup(lines)
-      }
-    }
-    return result
-  }
-  // the engine's own readiness answer on the same origin, for an engine that lists its model before it serves
-  let health: { url: URL; prober: ReturnType<typeof createProber> } | undefined
-  const engineReady = async (timeoutMs: number, signal?: AbortSignal): Promise<GenerationCheck | undefined> => {
-    const engine = engineOf()
-    const healthUrl = readinessUrl(engine, url)
-    if (healthUrl === undefined) return undefined
-    if (health?.url.href !== healthUrl.href) {
-      await health?.prober.close()
-      health = { url: healthUrl, prober: createProber({ url: healthUrl, headers: settings.headers, ...tls }) }
-    }
-    const sentAt = clock.now()
-    const result = await health.prober.probe(timeoutMs, signal)
-    deps.debug?.(`${prefix}${healthUrl.pathname}: ${probeLine(result)}`)
-    return {
-      assessment: assess(result, { status: [[200, 200]] }),
-      request: engineReadinessRequest(profile.label ?? engine ?? 'the engine', healthUrl),
-      latencyMs: clock.now() - sentAt
-    }
-  }
-  // `load`: the first answer that shows the model waiting to be asked for sends the load request, once
-  let loading: Promise<void> | undefined
-  const loader = settings.load ? createHttpClient(tls) : undefined
-  const waitStart = deps.startedAt ?? clock.now()
-  const askToLoad = (answer: Assessment): void => {
-    const request = loader && loading === undefined ? loadRequest(url, answer, settings.model) : undefined
-    if (request === undefined || loader === undefined) return
-    deps.log(`${prefix}${loadAskedText(request.url, request.body.model)}`)
-    const left = Math.max(1, waitStart + settings.timeoutMs - clock.now())
-    loading = loader
-      .send({ url: request.url, method: 'POST', headers: settings.headers, json: request.body }, left, halter.signal)
-      .then((result) => deps.debug?.(`${prefix}${request.url.pathname}: ${probeLine(result)}`))
-  }
-  try {
-    const outcome = await waitForModel(
-      {
-        expect: expectation(settings),
-        intervalMs: settings.intervalMs,
-        timeoutMs: settings.timeoutMs,
-        requestTimeoutMs: settings.requestTimeoutMs,
-        successThreshold: settings.successThreshold,
-        progressIntervalMs: settings.progressIntervalMs,
-        schedule: settings.schedule,
-        once: deps.once
-      },
-      {
-        probe,
-        generate: generator ? generator.generate : undefined,
-        engineReady,
-        halter,
-        portWatch: deps.once ? undefined : shared.ports.watchFor(url),
-        readyLine: shared.readyLine,
-        readyAt: shared.readyAt,
-        usualAnsweringMs: shared.usualAnsweringMs,
-        logTellsReady: () => log !== undefined && profile.engine !== undefined,
-        clock,
-        startedAt: deps.startedAt,
-        onEvent: (e) => {
-          askToLoad(e.assessment)
-          const startup = e.type === 'progress' ? shared.progressAt(clock.now()) : undefined
-          if (e.type === 'lost') deps.warn(`${prefix}${eventLine(e, startup)}`, 'server-lost')
-          else deps.log(`${prefix}${eventLine(e, startup)}`)
-        }
-      }
-    )
-    if (!outcome.ready && outcome.reason !== 'timeout' && halter.halted === undefined) {
-      shared.haltFleet?.({ reason: 'cancelled', detail: gateLines.fleetStopped(url, outcome.reason) })
-    }
-    return { ...outcome, url, engine: engineOf() }
-  } finally {
-    await Promise.all([prober.close(), generator?.close(), health?.prober.close(), loader?.close()])
-  }
-}
-
 /**
  * Before `start` launches anything: a port already held ends the wait at once (`port-busy`), naming the holder;
  * other processes on the server's GPUs are a warning, or with `gpu-check: fail` end it (`gpu-busy`).
@@ -510,83 +337,4 @@ function reportEnvironment(
   if (environ === undefined) facts.envUnreadable = true
   else facts.env = envReport(settings.envReport, environ, settings.secrets)
   gateLines.environment(facts).forEach((line) => deps.log(line))
-}
-
-function openHistory(settings: Settings, deps: Deps): RunHistory {
-  const auto = settings.historyFile === HISTORY_AUTO
-  const urls = settings.targets.map((t) => t.url.href).join('\n')
-  const file = auto ? deps.defaultHistory?.path : settings.historyFile
-  // Hashed only for a history that is on: nothing reads the key of one that is off.
-  const key = settings.historyKey ?? (file === undefined ? '' : historyKey(urls, settings.model, settings.start))
-  const history = loadHistory(file, key, auto ? deps.defaultHistory?.notice : undefined)
-  for (const n of history.notices) deps.notice(n, 'history')
-  for (const w of history.warnings) deps.warn(w, 'history')
-  return history
-}
-
-interface Settling {
-  settings: Settings
-  outcome: TargetOutcome
-  facts: ServerFacts
-  profile: StartupProfile
-  history: RunHistory
-  deps: Deps
-  /** When the wait ended (before any smoke test): the startup's last phase ends there. */
-  readyAt: number
-}
-
-/** The wait is over: this run against the earlier ones (warnings for a regression and a changed environment), then recorded. */
-function settle({ settings, outcome, facts, profile, history, deps, readyAt }: Settling): ProfileFacts {
-  const phases = profile.finish(readyAt)
-  const engineLabel = profile.label
-  const usualPhaseSeconds = history.usual?.phaseSeconds
-  // A cancelled wait says nothing about how long the server takes.
-  if (outcome.reason === 'cancelled') return { engineLabel, phases, usualPhaseSeconds }
-  const env =
-    facts.env && Object.fromEntries(facts.env.flatMap((e) => (e.value === undefined ? [] : [[e.name, e.value]])))
-  const run: RunRecord = {
-    v: 1,
-    key: history.key,
-    at: new Date(deps.clock.wallMs()).toISOString(),
-    ready: outcome.ready,
-    reason: outcome.reason,
-    elapsedSeconds: round1(outcome.elapsedMs / 1000),
-    ...(facts.startupMs === undefined ? {} : { startupSeconds: round1(facts.startupMs / 1000) }),
-    ...(outcome.ready && outcome.firstResponseMs !== undefined
-      ? { answeringSeconds: round1((outcome.elapsedMs - outcome.firstResponseMs) / 1000) }
-      : {}),
-    ...(profile.engine === undefined ? {} : { engine: profile.engine }),
-    phases: phases.map((p) => ({ name: p.name, seconds: p.seconds })),
-    ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') }),
-    ...smokeRecord(outcome, settings)
-  }
-  // a history file another job holds locked must not keep this one past its deadline
-  const findings = recordRun(
-    history,
-    run,
-    settings.regressionThresholdPercent,
-    settings.regressionMinRuns,
-    settings.timeoutMs - outcome.elapsedMs,
-    settings.throughputRegressionPercent
-  )
-  if (findings.regression !== undefined && !settings.failOnRegression) deps.warn(findings.regression, 'regression')
-  if (findings.throughputRegression !== undefined && !settings.failOnRegression)
-    deps.warn(findings.throughputRegression, 'throughput-regression')
-  if (findings.drift !== undefined) deps.warn(findings.drift, 'drift')
-  for (const n of findings.notices) deps.notice(n, 'history')
-  return { engineLabel, phases, usualPhaseSeconds, ...findings }
-}
-
-const round1 = (x: number): number => Math.round(x * 10) / 10
-
-/** The smoke test's medians for the history, when it measured them. */
-function smokeRecord(outcome: TargetOutcome, settings: Settings): Partial<RunRecord> {
-  const smoke = outcome.smoke
-  if (smoke?.ttftMs === undefined || smoke.decodeTokensPerSecond === undefined || settings.smoke === undefined)
-    return {}
-  return {
-    ttftMs: round1(smoke.ttftMs),
-    decodeTokensPerSecond: round1(smoke.decodeTokensPerSecond),
-    smokeTokens: settings.smoke.tokens
-  }
 }
