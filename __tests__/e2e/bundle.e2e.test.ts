@@ -75,7 +75,7 @@ it('a wait on an http:// address loads neither node:http2, tls, dns, vm nor perf
   }
 })
 
-describe('what only some waits need is a chunk, loaded by those waits alone (src/wait/server-side.ts)', () => {
+describe('what only some waits need is a chunk, loaded by those waits alone (src/wait/servers/process.ts)', () => {
   const copy = sandbox('wfm-bundle-')
   // dist/ less the chunks of the server side and of the smoke test: a wait that loaded either could not run
   const withoutLazyChunks = (): { entry: string; removed: string[] } => {

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs'
 import { type RunRecord, throughputRegression } from '../../../src/history/store.js'
-import { loadHistory, recordRun } from '../../../src/history/around-wait.js'
+import { loadHistory, recordRun } from '../../../src/wait/run-history.js'
 import { sandbox } from '../../helpers/sandbox.js'
 
 /** The smoke test's decode rate against earlier runs: injected history, no clock involved. */

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import type { RunRecord } from '../../../src/history/store.js'
-import { loadHistory, recordRun } from '../../../src/history/around-wait.js'
+import { loadHistory, recordRun } from '../../../src/wait/run-history.js'
 import { sandbox } from '../../helpers/sandbox.js'
 
 const box = sandbox('wfm-run-history-')

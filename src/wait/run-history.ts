@@ -1,0 +1,173 @@
+/**
+ * History around one wait (the run's history): before it, the earlier runs with this key (and what they lead us to
+ * expect); after it, this run against them (regression, environment drift) and this run appended. History never
+ * fails a wait: a location that cannot be used turns it off with a notice.
+ */
+import type { UsualStartup } from '../startup/eta.js'
+import {
+  appendRun,
+  envDrift,
+  usualStartup,
+  prepareHistory,
+  readHistory,
+  regression,
+  type RunRecord,
+  historyKey,
+  throughputRegression
+} from '../history/store.js'
+import { driftWarning, regressionText } from '../report/profile-report.js'
+import { throughputRegressionText } from '../report/smoke-report.js'
+import { HISTORY_AUTO, type Settings } from '../inputs/settings.js'
+import type { StartupProfile } from '../startup/profile.js'
+import type { ProfileFacts, RunFindings, ServerFacts, TargetOutcome } from '../facts/outcome.js'
+import type { Deps } from './deps.js'
+
+export interface RunHistory {
+  /** undefined: history is off. */
+  file?: string
+  key: string
+  /** This key's earlier runs, oldest first. */
+  earlier: RunRecord[]
+  usual?: UsualStartup
+  notices: string[]
+  warnings: string[]
+}
+
+/** Reads the earlier runs with `key`; `file` undefined (with `offNotice` saying why, if it is worth saying) is history off. */
+export function loadHistory(file: string | undefined, key: string, offNotice?: string): RunHistory {
+  const off = (notice?: string): RunHistory => ({ key, earlier: [], notices: notice ? [notice] : [], warnings: [] })
+  if (file === undefined) return off(offNotice)
+  const problem = prepareHistory(file)
+  if (problem !== undefined) return off(problem)
+  try {
+    const { runs, skipped } = readHistory(file)
+    const earlier = runs.filter((r) => r.key === key)
+    const warnings = skipped
+      ? [`History: skipped ${skipped} line${skipped === 1 ? '' : 's'} of ${file} that could not be read.`]
+      : []
+    return { file, key, earlier, usual: usualStartup(earlier), notices: [], warnings }
+  } catch (e) {
+    return off(`History is off: cannot read ${file} (${(e as Error).message}).`)
+  }
+}
+
+/**
+ * Compares the finished run with the earlier ones, then appends it, waiting for the file's lock at most
+ * `lockWaitMs`. A regression is told only against at least `minRuns` earlier ready runs: against one, a cold page
+ * cache beside a warm one is a regression every time. The smoke test's decode rate is held to the same `minRuns`,
+ * against `throughputThresholdPercent`.
+ */
+export function recordRun(
+  history: RunHistory,
+  run: RunRecord,
+  thresholdPercent: number,
+  minRuns: number,
+  lockWaitMs?: number,
+  throughputThresholdPercent = 15
+): RunFindings {
+  const r = regression(history.earlier, run)
+  const slower = throughputRegression(history.earlier, run)
+  const drift = envDrift(history.earlier, run)
+  const notices: string[] = []
+  if (history.file !== undefined) {
+    try {
+      if (!appendRun(history.file, run, undefined, lockWaitMs))
+        notices.push('History: this run was not recorded, its line is too long.')
+    } catch (e) {
+      notices.push(`History: this run was not recorded (${(e as Error).message}).`)
+    }
+  }
+  return {
+    expectedSeconds: history.usual?.totalSeconds,
+    regressionPercent: r?.percent,
+    regression: r !== undefined && r.runs >= minRuns && r.percent > thresholdPercent ? regressionText(r) : undefined,
+    drift: drift.length ? driftWarning(drift) : undefined,
+    usualDecodeTokensPerSecond: slower?.usual,
+    throughputRegression:
+      slower !== undefined && slower.runs >= minRuns && slower.percentBelow > throughputThresholdPercent
+        ? throughputRegressionText(slower)
+        : undefined,
+    notices
+  }
+}
+
+/** The earlier runs of this wait's key, its notices and warnings said. */
+export function openHistory(settings: Settings, deps: Deps): RunHistory {
+  const auto = settings.historyFile === HISTORY_AUTO
+  const urls = settings.targets.map((t) => t.url.href).join('\n')
+  const file = auto ? deps.defaultHistory?.path : settings.historyFile
+  // Hashed only for a history that is on: nothing reads the key of one that is off.
+  const key = settings.historyKey ?? (file === undefined ? '' : historyKey(urls, settings.model, settings.start))
+  const history = loadHistory(file, key, auto ? deps.defaultHistory?.notice : undefined)
+  for (const n of history.notices) deps.notice(n, 'history')
+  for (const w of history.warnings) deps.warn(w, 'history')
+  return history
+}
+
+interface Settling {
+  settings: Settings
+  outcome: TargetOutcome
+  /** undefined: no server and no log to tell of. */
+  facts: ServerFacts | undefined
+  profile: StartupProfile
+  history: RunHistory
+  deps: Deps
+  /** When the wait ended (before any smoke test): the startup's last phase ends there. */
+  readyAt: number
+}
+
+/** The wait is over: this run against the earlier ones (warnings for a regression and a changed environment), then recorded. */
+export function settle({ settings, outcome, facts, profile, history, deps, readyAt }: Settling): ProfileFacts {
+  const phases = profile.finish(readyAt)
+  const engineLabel = profile.label
+  const usualPhaseSeconds = history.usual?.phaseSeconds
+  // A cancelled wait says nothing about how long the server takes.
+  if (outcome.reason === 'cancelled') return { engineLabel, phases, usualPhaseSeconds }
+  const env =
+    facts?.env && Object.fromEntries(facts.env.flatMap((e) => (e.value === undefined ? [] : [[e.name, e.value]])))
+  const run: RunRecord = {
+    v: 1,
+    key: history.key,
+    at: new Date(deps.clock.wallMs()).toISOString(),
+    ready: outcome.ready,
+    reason: outcome.reason,
+    elapsedSeconds: round1(outcome.elapsedMs / 1000),
+    ...(facts?.startupMs === undefined ? {} : { startupSeconds: round1(facts.startupMs / 1000) }),
+    ...(outcome.ready && outcome.firstResponseMs !== undefined
+      ? { answeringSeconds: round1((outcome.elapsedMs - outcome.firstResponseMs) / 1000) }
+      : {}),
+    ...(profile.engine === undefined ? {} : { engine: profile.engine }),
+    phases: phases.map((p) => ({ name: p.name, seconds: p.seconds })),
+    ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') }),
+    ...smokeRecord(outcome, settings)
+  }
+  // a history file another job holds locked must not keep this one past its deadline
+  const findings = recordRun(
+    history,
+    run,
+    settings.regressionThresholdPercent,
+    settings.regressionMinRuns,
+    settings.timeoutMs - outcome.elapsedMs,
+    settings.throughputRegressionPercent
+  )
+  if (findings.regression !== undefined && !settings.failOnRegression) deps.warn(findings.regression, 'regression')
+  if (findings.throughputRegression !== undefined && !settings.failOnRegression)
+    deps.warn(findings.throughputRegression, 'throughput-regression')
+  if (findings.drift !== undefined) deps.warn(findings.drift, 'drift')
+  for (const n of findings.notices) deps.notice(n, 'history')
+  return { engineLabel, phases, usualPhaseSeconds, ...findings }
+}
+
+const round1 = (x: number): number => Math.round(x * 10) / 10
+
+/** The smoke test's medians for the history, when it measured them. */
+function smokeRecord(outcome: TargetOutcome, settings: Settings): Partial<RunRecord> {
+  const smoke = outcome.smoke
+  if (smoke?.ttftMs === undefined || smoke.decodeTokensPerSecond === undefined || settings.smoke === undefined)
+    return {}
+  return {
+    ttftMs: round1(smoke.ttftMs),
+    decodeTokensPerSecond: round1(smoke.decodeTokensPerSecond),
+    smokeTokens: settings.smoke.tokens
+  }
+}

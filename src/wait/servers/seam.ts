@@ -1,0 +1,58 @@
+/**
+ * What the gate does for a server, behind one seam, with one implementation per kind of server: a process
+ * (`start` launches it or `pid` names it, or only its `log-file` is given: process.ts, imported only by such a
+ * wait) and none at all (a URL and a model: none.ts, which does nothing). A container fits the same seam: it
+ * checks its ports and GPUs before it starts, streams its log into a file the gate follows, has a set of
+ * processes (who answers, the GPU memory they hold), a start time and an environment, and the facts the job-end
+ * step stops it by.
+ */
+import type { LogFollower, LogLine } from '../../server/log-follower.js'
+import type { ServerProcess } from '../../server/process.js'
+import type { GateOutcome, ServerFacts, TargetOutcome } from '../../facts/outcome.js'
+
+/** One kind of server, for one wait's settings, before anything has started. */
+export interface ServerSeam {
+  /**
+   * Before anything launches (a server `start` would launch): the outcome that refuses the wait (`port-busy`,
+   * `gpu-busy`), having said what it found; undefined to go on.
+   */
+  preflight(): Promise<GateOutcome | undefined>
+  /** Starts the server or attaches to it, and says so: what the wait follows from then on. */
+  launch(): LaunchedServer
+}
+
+/** The server as the wait follows it, from `launch` until `release`. */
+export interface LaunchedServer {
+  /**
+   * What the outcome tells of the server, filled in as the wait goes (`beforeWait`, `afterWait`); the conclusion
+   * reads the job-end step's state from it (`jobEndState`: the pid to stop, the log). Undefined: neither a server
+   * nor a log to tell of.
+   */
+  readonly facts?: ServerFacts
+  /** When the server itself started, on the clock's scale (not when the wait began); undefined when unknown. */
+  readonly startedAt?: number
+  /** The process whose exit ends the wait (`watchServer`); undefined when none is watched. */
+  readonly watched?: ServerProcess
+  /**
+   * Its log, followed from this run's first line (a server just launched) or from now on (one started elsewhere,
+   * whose lines so far go to `earlier`); undefined without a log. Called once, before `beforeWait`.
+   */
+  followLog(earlier: (lines: LogLine[]) => void): LogFollower | undefined
+  /**
+   * The log is open, and the waiting line comes next: what is read while a server started elsewhere still runs (a
+   * process attached by `pid`: its environment, `env-report`, said here rather than after the wait).
+   */
+  beforeWait(): void
+  /**
+   * Every endpoint has settled: each ready one whose local port a process other than the server holds (with
+   * `port-check`) is not ready but `wrong-server`. The others as they were.
+   */
+  whoAnswered(results: TargetOutcome[]): TargetOutcome[]
+  /**
+   * The wait is over (at `readyAt`, before any smoke test): once ready, the startup time and the GPU memory the
+   * server holds; a launched server's environment (`env-report`); the log's tail of a wait that was not ready.
+   */
+  afterWait(ready: boolean, readyAt: number): Promise<void>
+  /** Stops following the server (its process, its timers); the server keeps running. */
+  release(): void
+}

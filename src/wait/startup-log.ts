@@ -1,0 +1,65 @@
+/**
+ * The server's log, read into the startup profile: its lines from before the wait (a server started elsewhere)
+ * tell the phases so far; a log `start` has just begun afresh is read from its first line. `readLines` reads new
+ * lines and returns the engine's own fatal line once seen.
+ */
+import { setMaxListeners } from 'node:events'
+import type { LogFollower, LogLine } from '../server/log-follower.js'
+import type { KnownFatal } from '../server/watch.js'
+import type { StartupProfile } from '../startup/profile.js'
+import { gateLines } from '../report/progress.js'
+import { startupLines } from '../report/profile-report.js'
+import type { TrackerEvent } from '../startup/phases.js'
+import type { Deps } from './deps.js'
+import type { LaunchedServer } from './servers/seam.js'
+
+export function followLog({
+  server,
+  profile,
+  deps,
+  waitStart
+}: {
+  server: LaunchedServer
+  profile: StartupProfile
+  deps: Deps
+  waitStart: number
+}): {
+  log?: LogFollower
+  sayStartup(events: TrackerEvent[]): void
+  readLines(lines: LogLine[]): KnownFatal | undefined
+  readyLine?(signal: AbortSignal): Promise<void>
+} {
+  const { clock } = deps
+  const sayStartup = (events: TrackerEvent[]): void =>
+    startupLines(events).forEach((l) => deps.log(gateLines.startup(clock.now() - waitStart, l)))
+  const log = server.followLog((lines) =>
+    lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number)))
+  )
+  // Aborted once the engine's own ready line is read: every endpoint's next probe goes out at once.
+  const readySeen = new AbortController()
+  setMaxListeners(0, readySeen.signal)
+  const readyLine = (signal: AbortSignal): Promise<void> =>
+    new Promise((resolve) => {
+      if (readySeen.signal.aborted || signal.aborted) return resolve()
+      const done = (): void => {
+        readySeen.signal.removeEventListener('abort', done)
+        signal.removeEventListener('abort', done)
+        resolve()
+      }
+      readySeen.signal.addEventListener('abort', done, { once: true })
+      signal.addEventListener('abort', done, { once: true })
+    })
+  const readLines = (lines: LogLine[]): KnownFatal | undefined => {
+    for (const l of lines) sayStartup(profile.line(l.text, clock.now(), l.number))
+    if (profile.readyLineSeen) readySeen.abort()
+    const f = profile.fatal
+    return (
+      f && {
+        line: { number: f.lineNumber, text: f.line },
+        cause: f.cause,
+        engineLabel: profile.label
+      }
+    )
+  }
+  return { log, sayStartup, readLines, readyLine: log === undefined ? undefined : readyLine }
+}
