@@ -28,7 +28,8 @@ import {
   type Settings
 } from '../inputs/settings.js'
 import { inputVariable, shellInputVariable } from '../inputs/variables.js'
-import { type EngineName, SIMULATED_ENGINES, simulate, simulatedEngine } from '../simulator/server.js'
+import { type EngineName, SIMULATED_ENGINES, simulatedEngine } from '../simulator/engines.js'
+import { simulate } from '../simulator/server.js'
 import { DEFAULT_PACE } from '../simulator/streams.js'
 import { formatDuration, systemClock } from '../runtime/clock.js'
 import { stopServer } from '../server/stop.js'

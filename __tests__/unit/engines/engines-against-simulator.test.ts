@@ -1,6 +1,7 @@
 import { gate } from '../../../src/wait/gate.js'
 import { parseSettings, type InputName } from '../../../src/inputs/settings.js'
-import { type EngineName, simulate } from '../../../src/simulator/server.js'
+import type { EngineName } from '../../../src/simulator/engines.js'
+import { simulate } from '../../../src/simulator/server.js'
 import { systemClock } from '../../../src/runtime/clock.js'
 
 /** Each engine's startup, replayed by the simulator on loopback, gated on as users would configure it. */
