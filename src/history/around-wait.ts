@@ -4,16 +4,9 @@
  * location that cannot be used turns it off with a notice.
  */
 import type { UsualStartup } from '../startup/eta.js'
-import {
-  appendRun,
-  envDrift,
-  usualStartup,
-  prepareHistory,
-  readHistory,
-  regression,
-  type RunRecord,
-  throughputRegression
-} from './store.js'
+import type { RunRecord } from './record.js'
+import { envDrift, usualStartup, regression, throughputRegression } from './stats.js'
+import { appendRun, prepareHistory, readHistory } from './store.js'
 import { driftWarning, regressionText } from '../report/profile-report.js'
 import { throughputRegressionText } from '../report/smoke-report.js'
 

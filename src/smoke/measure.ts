@@ -7,7 +7,7 @@ import { clip, describeBody } from '../wait/assess.js'
 import { createHttpClient, type ProbeResult } from '../http/probe.js'
 import { type StreamRoute, streamRoute, type TokenSource } from '../engines/streams.js'
 import type { LogEngine } from '../engines/log-engines.js'
-import { median } from '../history/store.js'
+import { median } from '../history/stats.js'
 import type { Clock } from '../runtime/clock.js'
 import { FrameReader } from './frames.js'
 

@@ -15,7 +15,8 @@ import {
   portBusyText,
   wrongServerText
 } from '../report/lifecycle-report.js'
-import { historyKey, type RunRecord } from '../history/store.js'
+import type { RunRecord } from '../history/record.js'
+import { historyKey } from '../history/store.js'
 import type { LogFollower, LogLine } from '../server/log-follower.js'
 import { PortPoller } from '../http/port-watch.js'
 import type { NoteKind } from '../report/annotation-titles.js'
