@@ -14,8 +14,9 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { type EngineName, freePort, simulate } from '../src/simulator/server.js'
-import { runAction } from '../src/action/packaged-run.js'
+import type { EngineName } from '../src/simulator/engines.js'
+import { freePort, simulate } from '../src/simulator/server.js'
+import { runAction } from '../src/simulator/runner.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
 const action = join(root, 'dist', 'index.js')

@@ -1,5 +1,5 @@
 import type { RequestListener } from 'node:http'
-import { runAction } from '../../src/action/packaged-run.js'
+import { runAction } from '../../src/simulator/runner.js'
 import { simulate } from '../../src/simulator/server.js'
 import { loopback } from '../helpers/loopback.js'
 import { entry, errors } from '../helpers/support.js'

@@ -1,6 +1,6 @@
 import { cpSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { parse } from 'yaml'
-import { runAction } from '../../src/action/packaged-run.js'
+import { runAction } from '../../src/simulator/runner.js'
 import { simulate } from '../../src/simulator/server.js'
 import { sandbox } from '../helpers/sandbox.js'
 import { loopback } from '../helpers/loopback.js'

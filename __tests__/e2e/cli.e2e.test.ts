@@ -6,7 +6,7 @@ import { freePort, simulate } from '../../src/simulator/server.js'
 import { loopback } from '../helpers/loopback.js'
 import { sandbox } from '../helpers/sandbox.js'
 import { entry, fakeServer, type ProcessRun, runProcess } from '../helpers/support.js'
-import { runAction } from '../../src/action/packaged-run.js'
+import { runAction } from '../../src/simulator/runner.js'
 
 /** End to end: `node dist/cli.js` as a person or a script runs it, against real servers on loopback. */
 const cli = new URL('../../dist/cli.js', import.meta.url).pathname

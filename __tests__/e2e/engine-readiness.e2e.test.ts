@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { runAction } from '../../src/action/packaged-run.js'
+import { runAction } from '../../src/simulator/runner.js'
 import { simulate } from '../../src/simulator/server.js'
 import { entry, errors } from '../helpers/support.js'
 

@@ -1,4 +1,4 @@
-import { runAction } from '../../src/action/packaged-run.js'
+import { runAction } from '../../src/simulator/runner.js'
 import { simulate } from '../../src/simulator/server.js'
 import { entry } from '../helpers/support.js'
 

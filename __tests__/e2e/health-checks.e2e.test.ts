@@ -7,7 +7,8 @@ import { Pod } from 'kubernetes-models/v1'
 import ts from 'typescript'
 import { parse } from 'yaml'
 import { parseDuration } from '../../src/inputs/parse.js'
-import { simulate, type SimulatedServer } from '../../src/simulator/server.js'
+import type { SimulatedServer } from '../../src/simulator/options.js'
+import { simulate } from '../../src/simulator/server.js'
 import { codeBlocks } from '../helpers/recipes.js'
 
 /**

@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs'
-import type { ActionRun } from '../../src/action/packaged-run.js'
+import type { ActionRun } from '../../src/simulator/runner.js'
 import { loopback } from '../helpers/loopback.js'
 import { sandbox } from '../helpers/sandbox.js'
 import { errors, runMeasured } from '../helpers/support.js'

@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs'
-import { runAction } from '../../src/action/packaged-run.js'
+import { runAction } from '../../src/simulator/runner.js'
 import { procStat } from '../../src/server/proc.js'
 import { freePort } from '../../src/simulator/server.js'
 import { sandbox } from '../helpers/sandbox.js'

@@ -1,6 +1,7 @@
 import { tmpdir } from 'node:os'
-import { runAction } from '../../src/action/packaged-run.js'
-import { simulate, type SimulatedServer } from '../../src/simulator/server.js'
+import { runAction } from '../../src/simulator/runner.js'
+import type { SimulatedServer } from '../../src/simulator/options.js'
+import { simulate } from '../../src/simulator/server.js'
 import { sandbox } from '../helpers/sandbox.js'
 import { entry, type ProcessRun, runProcess } from '../helpers/support.js'
 

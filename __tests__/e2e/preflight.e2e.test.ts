@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { existsSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
-import { runAction } from '../../src/action/packaged-run.js'
+import { runAction } from '../../src/simulator/runner.js'
 import { freePort } from '../../src/simulator/server.js'
 import { sandbox } from '../helpers/sandbox.js'
 import { entry, errors, fakeServer } from '../helpers/support.js'

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { openSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
-import { type ActionRun, runAction } from '../../src/action/packaged-run.js'
+import { type ActionRun, runAction } from '../../src/simulator/runner.js'
 import { freePort } from '../../src/simulator/server.js'
 import { loopback } from '../helpers/loopback.js'
 import { sandbox } from '../helpers/sandbox.js'

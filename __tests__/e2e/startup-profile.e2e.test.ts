@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs'
-import { type ActionRun, runAction } from '../../src/action/packaged-run.js'
+import { type ActionRun, runAction } from '../../src/simulator/runner.js'
 import { freePort } from '../../src/simulator/server.js'
 import { sandbox } from '../helpers/sandbox.js'
 import { entry, errors } from '../helpers/support.js'

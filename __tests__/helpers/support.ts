@@ -1,6 +1,6 @@
 /** Shared by the end-to-end suites: the packaged action and what to read from a run (servers: loopback.ts). */
 import { spawn } from 'node:child_process'
-import { type ActionRun, runAction } from '../../src/action/packaged-run.js'
+import { type ActionRun, runAction } from '../../src/simulator/runner.js'
 
 export const entry = new URL('../../dist/index.js', import.meta.url).pathname
 /** A server process that loads, crashes, exits or hangs, as its arguments say. */

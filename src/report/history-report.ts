@@ -2,7 +2,7 @@
  * The recorded runs as `wait-for-model history` prints them: a table for people, JSON and CSV for dashboards and
  * for choosing a `timeout`. One row per run, oldest first, as the file holds them.
  */
-import type { RunRecord } from '../history/store.js'
+import type { RunRecord } from '../history/record.js'
 
 export const HISTORY_FORMATS = ['table', 'json', 'csv'] as const
 export type HistoryFormat = (typeof HISTORY_FORMATS)[number]

@@ -1,5 +1,5 @@
 /** Words and pictures for the startup profile: progress lines, phase lines, the summary's phase chart, regression and drift. Text only. */
-import type { Drift, Regression } from '../history/store.js'
+import type { Drift, Regression } from '../history/stats.js'
 import type { CurrentPhase, PhaseTiming, TrackerEvent } from '../startup/phases.js'
 import type { Eta } from '../startup/eta.js'
 import type { StartupStatus } from '../startup/profile.js'

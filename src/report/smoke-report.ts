@@ -1,5 +1,5 @@
 /** Words for the throughput smoke test: its progress lines, its result, why it could not run, a slower decode rate. */
-import type { ThroughputRegression } from '../history/store.js'
+import type { ThroughputRegression } from '../history/stats.js'
 import type { TokenSource } from '../engines/streams.js'
 import { MAX_LINE_BYTES, MAX_STREAM_BYTES } from '../smoke/frames.js'
 import type { Measurement, SmokeProblem, SmokeResult } from '../smoke/measure.js'

@@ -4,17 +4,9 @@
  * fails a wait: a location that cannot be used turns it off with a notice.
  */
 import type { UsualStartup } from '../startup/eta.js'
-import {
-  appendRun,
-  envDrift,
-  usualStartup,
-  prepareHistory,
-  readHistory,
-  regression,
-  type RunRecord,
-  historyKey,
-  throughputRegression
-} from '../history/store.js'
+import type { RunRecord } from '../history/record.js'
+import { envDrift, regression, throughputRegression, usualStartup } from '../history/stats.js'
+import { appendRun, historyKey, prepareHistory, readHistory } from '../history/store.js'
 import { driftWarning, regressionText } from '../report/profile-report.js'
 import { throughputRegressionText } from '../report/smoke-report.js'
 import { HISTORY_AUTO, type Settings } from '../inputs/settings.js'

@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs'
-import { appendRun, prepareHistory, type RunRecord } from '../../../src/history/store.js'
+import type { RunRecord } from '../../../src/history/record.js'
+import { appendRun, prepareHistory } from '../../../src/history/store.js'
 import { runInProcess as run } from '../../helpers/in-process-cli.js'
 import { sandbox } from '../../helpers/sandbox.js'
 

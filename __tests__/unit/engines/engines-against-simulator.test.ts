@@ -1,7 +1,8 @@
 import { gate } from '../../../src/wait/gate.js'
 import type { InputName } from '../../../src/inputs/input-names.js'
 import { parseSettings } from '../../../src/inputs/parse-settings.js'
-import { type EngineName, simulate } from '../../../src/simulator/server.js'
+import type { EngineName } from '../../../src/simulator/engines.js'
+import { simulate } from '../../../src/simulator/server.js'
 import { systemClock } from '../../../src/runtime/clock.js'
 import { answerWords } from '../../../src/report/answer-report.js'
 

@@ -1,5 +1,6 @@
 import { readinessUrl } from '../../../src/engines/readiness.js'
-import { simulate, type SimulatedServer } from '../../../src/simulator/server.js'
+import type { SimulatedServer } from '../../../src/simulator/options.js'
+import { simulate } from '../../../src/simulator/server.js'
 
 const started: SimulatedServer[] = []
 afterEach(async () => {

@@ -1,22 +1,17 @@
 import { spawn } from 'node:child_process'
 import { appendFileSync, existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs'
 import ts from 'typescript'
+import type { RunRecord } from '../../../src/history/record.js'
 import {
   appendRun,
   defaultHistoryFile,
-  envDrift,
-  usualStartup,
   historyKey,
   MAX_LINE_BYTES,
-  median,
   prepareHistory,
   readHistory,
-  regression,
-  type RunRecord,
   runLine,
   trimHistory
 } from '../../../src/history/store.js'
-import { driftText, driftWarning, regressionText } from '../../../src/report/profile-report.js'
 import { sandbox } from '../../helpers/sandbox.js'
 
 const box = sandbox('wfm-history-')
@@ -217,94 +212,5 @@ describe('appends from several processes at once', () => {
     expect(runs.filter((r) => r.key === 'busy')).toHaveLength(30)
     for (const id of [4, 5, 6]) expect(byProcess(runs, id)).toEqual([...Array(10).keys()])
     expect(existsSync(`${file}.lock`)).toBe(false)
-  })
-})
-
-describe('comparing a run with earlier ones', () => {
-  it('expects the median of the last 10 ready runs, and its phases', () => {
-    expect(median([3, 1, 2])).toBe(2)
-    expect(median([4, 1, 2, 3])).toBe(2.5)
-    const earlier = [
-      run({ startupSeconds: 1000 }),
-      ...[300, 310, 290, 305, 295, 320, 280, 300, 310, 290].map((s) => run({ startupSeconds: s })),
-      run({ ready: false, reason: 'timeout', startupSeconds: 900 })
-    ]
-    const e = usualStartup(earlier)!
-    expect(e.totalSeconds).toBe(300)
-    expect(e.runs).toBe(10)
-    expect(e.phaseSeconds.get('loading weights')).toBe(200)
-    expect(e.order).toEqual(['loading weights', 'capturing CUDA graphs'])
-    expect(usualStartup([run({ ready: false })])).toBeUndefined()
-  })
-
-  it('expects how long the server answers before it is ready, from the runs that recorded it', () => {
-    const earlier = [
-      run(),
-      run({ answeringSeconds: 3 }),
-      run({ answeringSeconds: 2.9 }),
-      run({ answeringSeconds: 3.1 })
-    ]
-    expect(usualStartup(earlier)?.answeringSeconds).toBe(3)
-    expect(usualStartup([run()])).not.toHaveProperty('answeringSeconds')
-  })
-
-  it('reports the regression in percent and the phase that grew most', () => {
-    const earlier = [300, 300, 300].map((s) => run({ startupSeconds: s }))
-    const slow = run({
-      startupSeconds: 390,
-      phases: [
-        { name: 'loading weights', seconds: 230 },
-        { name: 'capturing CUDA graphs', seconds: 100 }
-      ]
-    })
-    const r = regression(earlier, slow)!
-    expect(r).toMatchObject({
-      expectedSeconds: 300,
-      seconds: 390,
-      percent: 30,
-      runs: 3,
-      grewMost: { name: 'capturing CUDA graphs', seconds: 100, usual: 40 }
-    })
-    expect(regressionText(r)).toBe(
-      'Startup took 390.0s, 30.0% over the median of 300.0s of the last 3 ready runs; capturing CUDA graphs grew most: 100.0s against 40.0s.'
-    )
-    expect(regression(earlier, run({ startupSeconds: 270 }))?.percent).toBe(-10)
-    expect(regression(earlier, run({ ready: false, startupSeconds: 900 }))).toBeUndefined()
-    expect(regression([], slow)).toBeUndefined()
-    // without a process start, the wait's own elapsed time is compared
-    expect(
-      regression(
-        [run({ startupSeconds: undefined, elapsedSeconds: 50 })],
-        run({ startupSeconds: undefined, elapsedSeconds: 60 })
-      )?.percent
-    ).toBe(20)
-  })
-
-  it('names the variables that changed since the previous run with the same env-report', () => {
-    const env = (e: Record<string, string>): Partial<RunRecord> => ({
-      env: e,
-      envReport: 'NCCL_*,CUDA_VISIBLE_DEVICES'
-    })
-    const earlier = [
-      run(env({ NCCL_PROTO: 'Simple', CUDA_VISIBLE_DEVICES: '0,1' })),
-      ...Array.from({ length: 5 }, () => run(env({ NCCL_PROTO: 'LL', CUDA_VISIBLE_DEVICES: '0,1', HF_TOKEN: '***' }))),
-      run({ env: { NCCL_PROTO: 'other report' }, envReport: 'NCCL_PROTO' }),
-      run()
-    ]
-    const drift = envDrift(
-      earlier,
-      run(env({ CUDA_VISIBLE_DEVICES: '0,1,2,3', NCCL_IB_HCA: 'mlx5_0', HF_TOKEN: '***' }))
-    )
-    expect(drift.map(driftText)).toEqual([
-      'CUDA_VISIBLE_DEVICES was "0,1" in the last 6 runs, now "0,1,2,3"',
-      'NCCL_IB_HCA was unset in the last 6 runs, now "mlx5_0"',
-      'NCCL_PROTO was "LL" in the last 5 runs, now unset'
-    ])
-    expect(driftWarning(drift.slice(2))).toBe(
-      'The server\'s environment changed since the previous run with this history key: NCCL_PROTO was "LL" in the last 5 runs, now unset.'
-    )
-    expect(envDrift(earlier, run(env({ NCCL_PROTO: 'LL', CUDA_VISIBLE_DEVICES: '0,1', HF_TOKEN: '***' })))).toEqual([])
-    expect(envDrift([], run(env({ A: '1' })))).toEqual([])
-    expect(envDrift(earlier, run())).toEqual([])
   })
 })

@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs'
-import { type RunRecord, throughputRegression } from '../../../src/history/store.js'
+import type { RunRecord } from '../../../src/history/record.js'
+import { throughputRegression } from '../../../src/history/stats.js'
 import { loadHistory, recordRun } from '../../../src/wait/run-history.js'
 import { sandbox } from '../../helpers/sandbox.js'
 

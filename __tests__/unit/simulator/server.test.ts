@@ -1,11 +1,6 @@
-import {
-  type EngineName,
-  SIMULATED_ENGINES,
-  type SimulatedServer,
-  type SimulatorEvent,
-  simulate,
-  simulatedEngine
-} from '../../../src/simulator/server.js'
+import { type EngineName, SIMULATED_ENGINES, simulatedEngine } from '../../../src/simulator/engines.js'
+import type { SimulatedServer, SimulatorEvent } from '../../../src/simulator/options.js'
+import { simulate } from '../../../src/simulator/server.js'
 import { loopback, portOf } from '../../helpers/loopback.js'
 import { generationRoute } from '../../../src/engines/model-lists.js'
 import { createGenerator } from '../../../src/wait/generation-check.js'

@@ -1,5 +1,7 @@
 import type { ServerResponse } from 'node:http'
-import { type EngineName, simulate, type SimulatedServer } from '../../../src/simulator/server.js'
+import type { EngineName } from '../../../src/simulator/engines.js'
+import type { SimulatedServer } from '../../../src/simulator/options.js'
+import { simulate } from '../../../src/simulator/server.js'
 import { smokeTest } from '../../../src/smoke/measure.js'
 import type { SmokeSettings } from '../../../src/inputs/settings.js'
 import type { LogEngine } from '../../../src/engines/log-engines.js'

@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs'
-import type { RunRecord } from '../../../src/history/store.js'
+import type { RunRecord } from '../../../src/history/record.js'
 import { loadHistory, recordRun } from '../../../src/wait/run-history.js'
 import { sandbox } from '../../helpers/sandbox.js'
 

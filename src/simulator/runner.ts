@@ -6,7 +6,13 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { inputVariable } from '../inputs/variables.js'
+
+/**
+ * The variable the runner sets for an input: INPUT_, then the name upper-cased with spaces as underscores and
+ * hyphens kept (`match-regex` → INPUT_MATCH-REGEX). The runner's own rule, kept here since this file stands in for
+ * the runner; a unit test holds it equal to the action's reading of it (inputs/variables.ts).
+ */
+export const runnerInputVariable = (name: string): string => `INPUT_${name.replace(/ /g, '_').toUpperCase()}`
 
 export interface ActionRun {
   code: number | null
@@ -50,7 +56,7 @@ export async function runAction(options: RunActionOptions): Promise<ActionRun> {
     GITHUB_STATE: stateFile,
     ...options.env
   }
-  for (const [name, value] of Object.entries(options.inputs)) env[inputVariable(name)] = value
+  for (const [name, value] of Object.entries(options.inputs)) env[runnerInputVariable(name)] = value
   const started = performance.now()
   try {
     const child = spawn(options.node ?? process.execPath, [options.entry], { env, stdio: ['ignore', 'pipe', 'pipe'] })

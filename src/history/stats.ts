@@ -1,0 +1,121 @@
+/**
+ * Comparing a run with the runs before it, from records alone (no file): startup against the median of the earlier
+ * ready runs, the environment against the previous run, the smoke test's decode rate against its median.
+ */
+import type { UsualStartup } from '../startup/eta.js'
+import { MEDIAN_OF } from './limits.js'
+import type { RunRecord } from './record.js'
+
+const secondsOf = (r: RunRecord): number => r.startupSeconds ?? r.elapsedSeconds
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+}
+
+/** What the last MEDIAN_OF ready runs took; undefined without any. */
+export function usualStartup(earlier: readonly RunRecord[]): (UsualStartup & { runs: number }) | undefined {
+  const ready = earlier.filter((r) => r.ready).slice(-MEDIAN_OF)
+  if (ready.length === 0) return undefined
+  const names = new Set(ready.flatMap((r) => r.phases.map((p) => p.name)))
+  const phaseSeconds = new Map(
+    [...names].map((name) => [
+      name,
+      median(ready.flatMap((r) => r.phases.filter((p) => p.name === name).map((p) => p.seconds)))
+    ])
+  )
+  const answering = ready.flatMap((r) => (r.answeringSeconds === undefined ? [] : [r.answeringSeconds]))
+  return {
+    totalSeconds: median(ready.map(secondsOf)),
+    ...(answering.length === 0 ? {} : { answeringSeconds: median(answering) }),
+    phaseSeconds,
+    order: ready[ready.length - 1].phases.map((p) => p.name),
+    runs: ready.length
+  }
+}
+
+export interface Regression {
+  expectedSeconds: number
+  seconds: number
+  /** This run against the median, in percent (negative: faster). */
+  percent: number
+  runs: number
+  /** The phase that took the most seconds more than its median. */
+  grewMost?: { name: string; seconds: number; usual: number }
+}
+
+/** This ready run against the median of the earlier ready runs; undefined when there is nothing to compare. */
+export function regression(earlier: readonly RunRecord[], run: RunRecord): Regression | undefined {
+  const usual = usualStartup(earlier)
+  if (!run.ready || usual === undefined || usual.totalSeconds <= 0) return undefined
+  const seconds = secondsOf(run)
+  let grewMost: Regression['grewMost']
+  for (const p of run.phases) {
+    const before = usual.phaseSeconds.get(p.name)
+    if (
+      before !== undefined &&
+      p.seconds - before > 0 &&
+      p.seconds - before > (grewMost ? grewMost.seconds - grewMost.usual : 0)
+    ) {
+      grewMost = { name: p.name, seconds: p.seconds, usual: before }
+    }
+  }
+  const percent = Math.round(((seconds - usual.totalSeconds) / usual.totalSeconds) * 1000) / 10
+  return { expectedSeconds: usual.totalSeconds, seconds, percent, runs: usual.runs, grewMost }
+}
+
+export interface Drift {
+  name: string
+  /** undefined: unset. */
+  was?: string
+  now?: string
+  /** How many runs in a row, back from the previous one, had the old value. */
+  runs: number
+}
+
+/** The variables whose value differs from the previous run with the same `env-report`. */
+export function envDrift(earlier: readonly RunRecord[], run: RunRecord): Drift[] {
+  if (run.env === undefined) return []
+  const comparable = earlier.filter((r) => r.env !== undefined && r.envReport === run.envReport)
+  const previous = comparable[comparable.length - 1]?.env
+  if (previous === undefined) return []
+  const now = run.env
+  const names = [...new Set([...Object.keys(previous), ...Object.keys(now)])].sort()
+  return names
+    .filter((name) => previous[name] !== now[name])
+    .map((name) => {
+      let runs = 0
+      for (let i = comparable.length - 1; i >= 0 && comparable[i].env?.[name] === previous[name]; i--) runs++
+      return { name, was: previous[name], now: now[name], runs }
+    })
+}
+
+export interface ThroughputRegression {
+  /** The median decode rate of the earlier runs, tokens per second. */
+  usual: number
+  now: number
+  /** How far below the median, in percent (negative: faster). */
+  percentBelow: number
+  runs: number
+  /** The `env-report` variables changed since the previous run: the likely cause. */
+  drift: Drift[]
+}
+
+/**
+ * This run's smoke-test decode rate against the median of the last MEDIAN_OF ready runs that measured one with as
+ * many tokens a request; undefined when there is nothing to compare.
+ */
+export function throughputRegression(earlier: readonly RunRecord[], run: RunRecord): ThroughputRegression | undefined {
+  const now = run.decodeTokensPerSecond
+  if (!run.ready || now === undefined) return undefined
+  const rates = earlier
+    .filter((r) => r.ready && r.decodeTokensPerSecond !== undefined && r.smokeTokens === run.smokeTokens)
+    .slice(-MEDIAN_OF)
+    .map((r) => r.decodeTokensPerSecond as number)
+  if (rates.length === 0) return undefined
+  const usual = median(rates)
+  if (usual <= 0) return undefined
+  const percentBelow = Math.round(((usual - now) / usual) * 1000) / 10
+  return { usual, now, percentBelow, runs: rates.length, drift: envDrift(earlier, run) }
+}

@@ -1,0 +1,313 @@
+/**
+ * Each engine's own answers, while loading and once ready, as its source shapes them (see the research notes on
+ * model servers): its routes, its model list, its one-token generations and its errors, and when its port opens.
+ */
+import { CREATED, empty, json, type Phase, type Reply } from './reply.js'
+
+export interface SimulatedEngine {
+  /** When the port opens, as a fraction of the load time: 1 = only once ready. */
+  opensAt: number
+  reply(path: string, phase: Phase, model: string): Reply | undefined
+  /**
+   * A POST to a generation route, with its JSON body (`{}` when it is not JSON); undefined: not a generation
+   * route, or not served in this phase (then `reply` answers, as for any other path). `fails`: the engine
+   * answers every generation with its own error, as a wedged engine does while its model list still answers.
+   */
+  generate?(
+    path: string,
+    phase: Phase,
+    model: string,
+    request: Record<string, unknown>,
+    fails: boolean
+  ): Reply | undefined
+  /** The answer to a path the engine does not serve (FastAPI's when not given). */
+  notFound?: Reply
+}
+
+const openAiList = (model: string, ownedBy: string, extra: Record<string, unknown> = {}): Reply =>
+  json({
+    object: 'list',
+    data: [{ id: model, object: 'model', created: 1767225600, owned_by: ownedBy, root: model, ...extra }]
+  })
+
+const USAGE = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 }
+const OPENAI_ROUTES = new Set(['/v1/completions', '/v1/chat/completions'])
+
+/** vLLM's and SGLang's one-token answers (`max_tokens: 1` stops at the length). */
+function openAiCompletion(path: string, model: string): Reply {
+  return path === '/v1/completions'
+    ? json({
+        id: 'cmpl-simulated',
+        object: 'text_completion',
+        created: CREATED,
+        model,
+        choices: [{ index: 0, text: ' there', logprobs: null, finish_reason: 'length' }],
+        usage: USAGE
+      })
+    : json({
+        id: 'chatcmpl-simulated',
+        object: 'chat.completion',
+        created: CREATED,
+        model,
+        choices: [{ index: 0, message: { role: 'assistant', content: 'Hello' }, finish_reason: 'length' }],
+        usage: USAGE
+      })
+}
+
+/**
+ * The OpenAI routes of an engine: the completion when ready (and in `servesIn` phases), its own error for a
+ * model it does not serve and, with `fails`, for every generation.
+ */
+function openAiGenerate(
+  failure: Reply,
+  unknown: (name: string) => Reply,
+  servesWhileLoading = false
+): NonNullable<SimulatedEngine['generate']> {
+  return (path, phase, model, request, fails) => {
+    if (!OPENAI_ROUTES.has(path) || (phase === 'loading' && !servesWhileLoading)) return undefined
+    if (request.model !== model) return unknown(String(request.model))
+    return fails ? failure : openAiCompletion(path, model)
+  }
+}
+
+// Each engine's error for a failing generation, as its source shapes it (model-servers.md).
+const VLLM_DEAD = json(
+  {
+    error: {
+      message: 'EngineCore encountered an issue. See stack trace (above) for the root cause.',
+      type: 'InternalServerError',
+      param: null,
+      code: 500
+    }
+  },
+  500
+)
+const vllmUnknown = (name: string): Reply =>
+  json(
+    { error: { message: `The model \`${name}\` does not exist.`, type: 'NotFoundError', param: 'model', code: 404 } },
+    404
+  )
+const SGLANG_FAILED = json(
+  {
+    object: 'error',
+    message: 'Internal server error: the scheduler is not responding',
+    type: 'InternalServerError',
+    param: null,
+    code: 500
+  },
+  500
+)
+const sglangUnknown = (name: string): Reply =>
+  json(
+    {
+      object: 'error',
+      message: `The model '${name}' does not exist`,
+      type: 'NotFoundError',
+      param: 'model',
+      code: 404
+    },
+    404
+  )
+const LLAMACPP_FAILED = json(
+  { error: { code: 500, message: 'Compute error: failed to decode the batch', type: 'server_error' } },
+  500
+)
+const llamacppUnknown = (name: string): Reply =>
+  json({ error: { code: 400, message: `model '${name}' not found`, type: 'invalid_request_error' } }, 400)
+const TGI_FAILED = json(
+  { error: 'Request failed during generation: Server error: CUDA out of memory', error_type: 'generation' },
+  424
+)
+const OLLAMA_FAILED = json({ error: 'llama runner process has terminated: exit status 2' }, 500)
+const ollamaUnknown = (name: string): Reply => json({ error: `model '${name}' not found` }, 404)
+const OPENAI_FAILED = json({ error: { message: 'Internal server error', type: 'server_error', code: 500 } }, 500)
+const openaiUnknown = (name: string): Reply =>
+  json({ error: { message: `model '${name}' not found`, type: 'invalid_request_error', code: 404 } }, 404)
+
+export const SIMULATED_ENGINES = {
+  // vLLM binds its socket without listening until the engine is built: refused for the whole load.
+  vllm: {
+    opensAt: 1,
+    reply: (path, _phase, model) =>
+      path === '/health' || path === '/ping'
+        ? empty(200)
+        : path === '/v1/models'
+          ? openAiList(model, 'vllm', { max_model_len: 262144 })
+          : path === '/version'
+            ? json({ version: '0.11.0' })
+            : undefined,
+    generate: openAiGenerate(VLLM_DEAD, vllmUnknown)
+  },
+  // SGLang opens the port for its warm-up request: /health says 503 while /v1/models already lists.
+  sglang: {
+    opensAt: 0.9,
+    reply(path, phase, model) {
+      if (path === '/health' || path === '/health_generate') return empty(phase === 'ready' ? 200 : 503)
+      if (path === '/ping') return empty(200)
+      if (path === '/v1/models') return openAiList(model, 'sglang', { max_model_len: 262144 })
+      // what its own warm-up thread polls before it sends the warm-up request
+      if (path === '/model_info' || path === '/get_model_info')
+        return json({ model_path: model, tokenizer_path: model, is_generation: true })
+      if (path.startsWith('/v1/models/')) {
+        const wanted = decodeURIComponent(path.slice('/v1/models/'.length))
+        return wanted === model
+          ? json({
+              id: model,
+              object: 'model',
+              created: 1767225600,
+              owned_by: 'sglang',
+              root: model,
+              max_model_len: 262144
+            })
+          : json(
+              {
+                error: {
+                  message: `The model '${wanted}' does not exist`,
+                  type: 'invalid_request_error',
+                  param: 'model',
+                  code: 'model_not_found'
+                }
+              },
+              404
+            )
+      }
+      return undefined
+    },
+    // The warm-up is a generation request the server sends itself: generation is served during it.
+    generate(path, phase, model, request, fails) {
+      if (path === '/generate') return fails ? SGLANG_FAILED : json({ text: ' Paris', meta_info: { id: 'simulated' } })
+      return openAiGenerate(SGLANG_FAILED, sglangUnknown, true)(path, phase, model, request, fails)
+    }
+  },
+  // llama.cpp serves HTTP before loading; /v1/models lists the model with "meta": null until it is loaded.
+  llamacpp: {
+    opensAt: 0,
+    reply(path, phase, model) {
+      if (path === '/v1/models' || path === '/models') {
+        const meta = phase === 'ready' ? { vocab_type: 2, n_vocab: 151936, n_ctx_train: 262144 } : null
+        return json({
+          models: [{ name: model, model }],
+          object: 'list',
+          data: [{ id: model, object: 'model', created: 1767225600, owned_by: 'llamacpp', meta }]
+        })
+      }
+      if (phase === 'loading') {
+        return path === '/'
+          ? { status: 503, body: '<html><head><title>Loading model</title></head></html>', type: 'text/html' }
+          : json({ error: { message: 'Loading model', type: 'unavailable_error', code: 503 } }, 503)
+      }
+      return path === '/health' || path === '/v1/health' ? json({ status: 'ok' }) : undefined
+    },
+    // while loading, generation gets the same 503 as every other route
+    generate: openAiGenerate(LLAMACPP_FAILED, llamacppUnknown)
+  },
+  // TGI binds only after warm-up; `/` and `/ping` are its health route too.
+  tgi: {
+    opensAt: 1,
+    reply: (path, _phase, model) =>
+      path === '/health' || path === '/' || path === '/ping'
+        ? empty(200)
+        : path === '/info'
+          ? json({
+              model_id: model,
+              model_sha: null,
+              max_input_tokens: 4095,
+              max_total_tokens: 4096,
+              router: 'text-generation-router',
+              version: '3.3.6'
+            })
+          : path === '/v1/models'
+            ? json({ object: 'list', data: [{ id: model, object: 'model', created: 0, owned_by: model }] })
+            : undefined,
+    // TGI serves its one model whatever the request names
+    generate(path, _phase, model, _request, fails) {
+      if (path === '/generate') return fails ? TGI_FAILED : json({ generated_text: ' there' })
+      return OPENAI_ROUTES.has(path) ? (fails ? TGI_FAILED : openAiCompletion(path, model)) : undefined
+    },
+    notFound: empty(404)
+  },
+  // Ollama answers at once and lists a model only once it is pulled; it loads models lazily, so /api/ps
+  // (models in memory) stays empty until a request asks for one.
+  ollama: {
+    opensAt: 0,
+    reply(path, phase, model) {
+      const ready = phase === 'ready'
+      if (path === '/') return { status: 200, body: 'Ollama is running', type: 'text/plain; charset=utf-8' }
+      if (path === '/api/version') return json({ version: '0.12.6' })
+      if (path === '/api/tags') return json({ models: ready ? [{ name: model, model, size: 2019393189 }] : [] })
+      if (path === '/api/ps') return json({ models: [] })
+      if (path === '/v1/models') {
+        // json.Encoder: `data` is null with no models, and the body ends with a newline
+        const data = ready ? [{ id: model, object: 'model', created: 1767225600, owned_by: 'library' }] : null
+        return { status: 200, body: `${JSON.stringify({ object: 'list', data })}\n`, type: 'application/json' }
+      }
+      return undefined
+    },
+    // a model not pulled yet is not found; a pulled one is loaded by the request itself
+    generate(path, phase, model, request, fails) {
+      if (path !== '/api/generate' && !OPENAI_ROUTES.has(path)) return undefined
+      const name = String(request.model)
+      // Ollama resolves a bare name to its :latest tag
+      const wanted = name.includes(':') ? name : `${name}:latest`
+      if (phase === 'loading' || (wanted !== model && name !== model)) return ollamaUnknown(name)
+      if (fails) return OLLAMA_FAILED
+      if (path !== '/api/generate') return openAiCompletion(path, model)
+      return json({
+        model,
+        created_at: '2026-01-01T00:00:00.000000000Z',
+        response: 'Hi',
+        done: true,
+        done_reason: 'length'
+      })
+    },
+    notFound: { status: 404, body: '404 page not found', type: 'text/plain' }
+  },
+  // Triton loads its startup models before it opens any endpoint.
+  triton: {
+    opensAt: 1,
+    reply(path, _phase, model) {
+      if (path === '/v2/health/ready' || path === '/v2/health/live') return empty(200)
+      const m = /^\/v2\/models\/([^/]+)(?:\/versions\/([^/]+))?(\/ready)?$/.exec(path)
+      if (!m) return undefined
+      const name = decodeURIComponent(m[1])
+      if (name !== model)
+        return { status: 400, body: JSON.stringify({ error: `Request for unknown model: '${name}' is not found` }) }
+      if (m[2] !== undefined && m[2] !== '1') {
+        return {
+          status: 400,
+          body: JSON.stringify({ error: `Request for unknown model: '${name}' version ${m[2]} is not found` })
+        }
+      }
+      if (m[3]) return empty(200)
+      return json({ name: model, versions: ['1'], platform: 'onnxruntime_onnx', inputs: [], outputs: [] })
+    },
+    // the generate extension: POST /v2/models/<name>/generate
+    generate(path, _phase, model, _request, fails) {
+      const m = /^\/v2\/models\/([^/]+)\/generate$/.exec(path)
+      if (!m) return undefined
+      const name = decodeURIComponent(m[1])
+      if (name !== model)
+        return { status: 400, body: JSON.stringify({ error: `Request for unknown model: '${name}' is not found` }) }
+      if (fails) return { status: 400, body: JSON.stringify({ error: 'Failed to process the request(s) for model' }) }
+      return json({ model_name: model, model_version: '1', text_output: 'Hi' })
+    }
+  },
+  // A generic OpenAI-compatible server: refused, then 503 "Loading model" everywhere, then the list.
+  openai: {
+    opensAt: 0.4,
+    reply(path, phase, model) {
+      if (phase === 'loading')
+        return json({ error: { message: 'Loading model', type: 'unavailable_error', code: 503 } }, 503)
+      return path === '/health' ? empty(200) : path === '/v1/models' ? openAiList(model, 'system') : undefined
+    },
+    generate: openAiGenerate(OPENAI_FAILED, openaiUnknown)
+  }
+} satisfies Record<string, SimulatedEngine>
+
+export type EngineName = keyof typeof SIMULATED_ENGINES
+
+/** The engine a name gives: its key, or the gate's own spelling (`llama.cpp`), in any case; undefined if none. */
+export function simulatedEngine(name: string): EngineName | undefined {
+  const key = name.toLowerCase() === 'llama.cpp' ? 'llamacpp' : name.toLowerCase()
+  return Object.hasOwn(SIMULATED_ENGINES, key) ? (key as EngineName) : undefined
+}
