@@ -5,7 +5,7 @@
  * in `[file.py:NNN]` prefixes change every release, so no pattern here depends on them.
  */
 
-import type { LogEngine } from './log-engines.js'
+import type { Engine } from './engine-names.js'
 
 export interface FatalLine {
   pattern: RegExp
@@ -14,7 +14,7 @@ export interface FatalLine {
 }
 
 export interface EngineLog {
-  engine: LogEngine
+  engine: Engine
   label: string
   /** Lines only this engine prints; the first such line names the engine when `engine` is `auto`. */
   signature: RegExp
@@ -32,7 +32,7 @@ export interface EngineLog {
 
 /** One startup phase of one engine. Rows of an engine are in the order the engine goes through its phases. */
 export interface PhaseMarker {
-  engine: LogEngine
+  engine: Engine
   phase: string
   /** A line that starts the phase. */
   start?: RegExp
@@ -302,17 +302,17 @@ export const PHASE_MARKERS: readonly PhaseMarker[] = [
   }
 ]
 
-export const engineLog = (engine: LogEngine): EngineLog => ENGINE_LOGS.find((e) => e.engine === engine) as EngineLog
+export const engineLog = (engine: Engine): EngineLog => ENGINE_LOGS.find((e) => e.engine === engine) as EngineLog
 
-export const phaseMarkers = (engine: LogEngine): PhaseMarker[] => PHASE_MARKERS.filter((m) => m.engine === engine)
+export const phaseMarkers = (engine: Engine): PhaseMarker[] => PHASE_MARKERS.filter((m) => m.engine === engine)
 
 /** The engine whose own lines these are, from one line; undefined when the line is not particular to one. */
-export function engineOfLine(line: string): LogEngine | undefined {
+export function engineOfLine(line: string): Engine | undefined {
   return ENGINE_LOGS.find((e) => e.signature.test(line))?.engine
 }
 
 /** The engine from a `/v1/models` body's `owned_by` (vLLM, SGLang, llama.cpp and Triton's OpenAI front end say so). */
-export function engineOfModelList(json: unknown): LogEngine | undefined {
+export function engineOfModelList(json: unknown): Engine | undefined {
   const data = (json as { data?: unknown } | null)?.data
   if (!Array.isArray(data)) return undefined
   for (const entry of data) {

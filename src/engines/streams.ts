@@ -4,7 +4,7 @@
  * what each event carries. Facts from each engine's source (see the research notes on model servers).
  */
 import { generationRoute } from './model-lists.js'
-import type { LogEngine } from './log-engines.js'
+import type { Engine } from './engine-names.js'
 
 type Entry = Record<string, unknown>
 const isObject = (v: unknown): v is Entry => typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -156,12 +156,14 @@ const STREAM_ROUTES: Readonly<Record<StreamRoute['name'], StreamRoute>> = {
 }
 
 /** An engine the log or the `engine` input names, without a model-list URL that tells the route. */
-const ENGINE_STREAMS: Readonly<Partial<Record<LogEngine, StreamRoute['name']>>> = {
+/** One entry per engine (the compiler holds the table to ENGINE_NAMES); undefined: it generates no text (Triton). */
+export const ENGINE_STREAMS: Readonly<Record<Engine, StreamRoute['name'] | undefined>> = {
   vllm: 'openai',
   sglang: 'openai',
-  llamacpp: 'llamacpp',
   tgi: 'tgi',
-  ollama: 'ollama'
+  ollama: 'ollama',
+  llamacpp: 'llamacpp',
+  triton: undefined
 }
 
 /**
@@ -171,8 +173,8 @@ const ENGINE_STREAMS: Readonly<Partial<Record<LogEngine, StreamRoute['name']>>> 
  */
 export function streamRoute(
   url: URL,
-  engine: LogEngine | undefined
-): { route: StreamRoute; base: string } | { none: 'no-text-generation' | 'unknown-route'; engine?: LogEngine } {
+  engine: Engine | undefined
+): { route: StreamRoute; base: string } | { none: 'no-text-generation' | 'unknown-route'; engine?: Engine } {
   const found = generationRoute(url)
   if (found !== undefined) {
     const name = found.route.name === 'openai' && engine === 'llamacpp' ? 'llamacpp' : found.route.name

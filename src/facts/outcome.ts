@@ -2,7 +2,7 @@
 import type { Outcome } from './wait.js'
 import type { EnvEntry } from '../server/env-report.js'
 import type { LogLine } from '../server/log-follower.js'
-import type { LogEngine } from '../engines/log-engines.js'
+import type { Engine } from '../engines/engine-names.js'
 import type { PhaseTiming } from '../startup/phases.js'
 import type { SmokeResult } from '../smoke/measure.js'
 
@@ -51,7 +51,7 @@ export type ProfileFacts = Omit<RunFindings, 'notices'> & {
 export type TargetOutcome = Outcome & {
   url: URL
   /** The engine this endpoint was judged as (`engine`, its own model list, or the server's log), when known. */
-  engine?: LogEngine
+  engine?: Engine
   smoke?: SmokeResult
 }
 

@@ -1,7 +1,7 @@
 /** The forms of the values only the settings take: URLs, a process id, variable names, an engine, a word of a list. */
 import { ProblemError } from './input-error.js'
 import { hasControlChars, printable } from '../runtime/text.js'
-import { LOG_ENGINE_NAMES, type LogEngine } from '../engines/log-engines.js'
+import { ENGINE_NAMES, type Engine, engineInputName } from '../engines/engine-names.js'
 import type { ServerSettings } from './settings.js'
 
 /** `text` as one of `words`, case-insensitively. */
@@ -12,13 +12,13 @@ export function oneOf<T extends string>(text: string, words: readonly T[]): T {
   return word as T
 }
 
-const ENGINE_FORM = `auto or one of ${LOG_ENGINE_NAMES.map((e) => (e === 'llamacpp' ? 'llama.cpp' : e)).join(', ')}`
+const ENGINE_FORM = `auto or one of ${ENGINE_NAMES.map(engineInputName).join(', ')}`
 
-export function parseEngine(text: string): LogEngine {
+export function parseEngine(text: string): Engine {
   const name = text === 'llama.cpp' ? 'llamacpp' : text
-  if (!(LOG_ENGINE_NAMES as readonly string[]).includes(name))
+  if (!(ENGINE_NAMES as readonly string[]).includes(name))
     throw new ProblemError({ value: printable(text), form: ENGINE_FORM })
-  return name as LogEngine
+  return name as Engine
 }
 
 export const PID_FORM = 'a process id (12345) or the path of a file holding one'

@@ -5,7 +5,7 @@
  */
 import type { StatusSet } from './parse.js'
 import type { GenerationRoute } from '../engines/model-lists.js'
-import type { LogEngine } from '../engines/log-engines.js'
+import type { Engine } from '../engines/engine-names.js'
 
 /** One endpoint to wait for; a fleet has several, all of which must be ready. */
 export interface Target {
@@ -93,7 +93,7 @@ export interface ServerSettings {
   /** Commands run when the wait fails, one per entry. */
   diagnostics: string[]
   /** The engine whose log lines to read; undefined: recognised from the log or the model list. */
-  engine?: LogEngine
+  engine?: Engine
 }
 
 /** The GPUs the server is to run on. */

@@ -6,7 +6,7 @@
 import { clip, describeBody } from '../runtime/text.js'
 import { createHttpClient, type ProbeResult } from '../http/probe.js'
 import { type StreamRoute, streamRoute, type TokenSource } from '../engines/streams.js'
-import type { LogEngine } from '../engines/log-engines.js'
+import type { Engine } from '../engines/engine-names.js'
 import { median } from '../history/stats.js'
 import type { Clock } from '../runtime/clock.js'
 import { FrameReader } from './frames.js'
@@ -23,7 +23,7 @@ export interface Measurement {
 
 /** Why the smoke test could not run, or stopped before its last request: data, worded in src/report. */
 export type SmokeProblem =
-  | { kind: 'no-route'; why: 'no-text-generation' | 'unknown-route'; engine?: LogEngine; path: string }
+  | { kind: 'no-route'; why: 'no-text-generation' | 'unknown-route'; engine?: Engine; path: string }
   | { kind: 'http'; status: number; said?: string }
   | { kind: 'network'; code: string; message: string }
   | { kind: 'timeout'; timeoutMs: number }
@@ -51,7 +51,7 @@ export interface SmokeResult {
 
 export interface SmokeTarget {
   url: URL
-  engine: LogEngine | undefined
+  engine: Engine | undefined
   /** The model to ask for (the listed id the wait matched). */
   model: string | undefined
   headers: Record<string, string>

@@ -15,7 +15,7 @@ import {
   stampOf,
   tookSeconds
 } from '../engines/log-markers.js'
-import type { LogEngine } from '../engines/log-engines.js'
+import type { Engine } from '../engines/engine-names.js'
 
 /** A moment: when the line was read and, when the engine stamps its lines, the stamp. */
 interface Moment {
@@ -68,12 +68,12 @@ export interface CurrentPhase {
 }
 
 export type TrackerEvent =
-  | { type: 'engine'; engine: LogEngine; from: 'log' | 'models' }
+  | { type: 'engine'; engine: Engine; from: 'log' | 'models' }
   | { type: 'phase'; name: string; at: number; previous?: PhaseTiming }
 
 export interface TrackerOptions {
   /** A known engine; otherwise it is recognised from the log (or `setEngine` from the model list). */
-  engine?: LogEngine
+  engine?: Engine
   /** When the server process started, if known: the time before its first phase marker is phase `starting`. */
   startedAt?: number
 }
@@ -108,7 +108,7 @@ export class PhaseTracker {
     if (opts.engine !== undefined) this.setEngine(opts.engine, 'log')
   }
 
-  get engine(): LogEngine | undefined {
+  get engine(): Engine | undefined {
     return this.log?.engine
   }
 
@@ -117,7 +117,7 @@ export class PhaseTracker {
   }
 
   /** Names the engine (from the input or the model list) and reads again the lines that came before. */
-  setEngine(engine: LogEngine, from: 'log' | 'models' = 'models'): TrackerEvent[] {
+  setEngine(engine: Engine, from: 'log' | 'models' = 'models'): TrackerEvent[] {
     if (this.log !== undefined) return []
     this.log = engineLog(engine)
     this.markers = phaseMarkers(engine)

@@ -3,13 +3,13 @@
  * new phase, a fatal line, where the startup is and how long it has to go), which src/report/profile-report.ts words.
  */
 import { engineLog, engineOfModelList } from '../engines/log-markers.js'
-import type { LogEngine } from '../engines/log-engines.js'
+import type { Engine } from '../engines/engine-names.js'
 import { type Eta, eta, type UsualStartup, phaseLeftMs, readyInMs } from './eta.js'
 import { type CurrentPhase, type FatalMatch, type PhaseTiming, PhaseTracker, type TrackerEvent } from './phases.js'
 
 export interface ProfileOptions {
   /** The `engine` input; undefined for `auto`. */
-  engine?: LogEngine
+  engine?: Engine
   /** When the server process started, on the clock's scale, when known. */
   startedAt?: number
   /** What earlier runs took, when there is history. */
@@ -36,7 +36,7 @@ export class StartupProfile {
     return this.tracker.fatal()
   }
 
-  get engine(): LogEngine | undefined {
+  get engine(): Engine | undefined {
     return this.tracker.engine
   }
 

@@ -3,7 +3,7 @@ import { createGenerator, type GenerationCheck } from './generation-check.js'
 import { assess } from './assess.js'
 import { readinessUrl } from '../engines/readiness.js'
 import { engineOfModelList } from '../engines/log-markers.js'
-import type { LogEngine } from '../engines/log-engines.js'
+import type { Engine } from '../engines/engine-names.js'
 import { loadRequest } from '../engines/load.js'
 import { engineReadinessRequest, loadAskedText } from '../report/lifecycle-report.js'
 import { createHttpClient, createProber, type ProbeResult } from '../http/probe.js'
@@ -28,9 +28,9 @@ export async function waitForTarget({ url, generation }: Target, shared: Shared)
   const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls })
   // The engine this endpoint's own model list names (`owned_by`). A fleet may mix engines: what one endpoint
   // lists must not choose another's readiness route (SGLang's /health asked of an Ollama server never answers).
-  let listed: LogEngine | undefined
+  let listed: Engine | undefined
   // `engine`, else this endpoint's list, else the server's log (one server: its log speaks for its endpoints)
-  const engineOf = (): LogEngine | undefined =>
+  const engineOf = (): Engine | undefined =>
     settings.engine ?? listed ?? (log !== undefined ? profile.engine : undefined)
   const probe = async (timeoutMs: number, signal?: AbortSignal): Promise<ProbeResult> => {
     const answer = firstAnswer ?? prober.probe(timeoutMs, signal)

@@ -10,14 +10,14 @@ import {
   stampOf,
   tookSeconds
 } from '../../../src/engines/log-markers.js'
-import { LOG_ENGINE_NAMES, type LogEngine } from '../../../src/engines/log-engines.js'
+import { ENGINE_NAMES, type Engine } from '../../../src/engines/engine-names.js'
 
 const fixture = (name: string): string => new URL(`../../fixtures/logs/${name}.log`, import.meta.url).pathname
-const ENGINES: LogEngine[] = ['vllm', 'sglang', 'tgi', 'llamacpp', 'ollama', 'triton']
+const ENGINES: Engine[] = ['vllm', 'sglang', 'tgi', 'llamacpp', 'ollama', 'triton']
 
 describe('the engine log table', () => {
   it('has one table per engine the `engine` input names, in the same order', () => {
-    expect(ENGINE_LOGS.map((e) => e.engine)).toEqual([...LOG_ENGINE_NAMES])
+    expect(ENGINE_LOGS.map((e) => e.engine)).toEqual([...ENGINE_NAMES])
   })
 
   it('has phase rows for each of the six engines, each row able to start or time its phase', () => {
@@ -58,8 +58,8 @@ describe('the engine log table', () => {
   })
 
   it("reads each engine's stamp; differences are what count", () => {
-    const at = (engine: LogEngine, line: string): number | undefined => stampOf(engineLog(engine), line)
-    const diff = (engine: LogEngine, a: string, b: string): number =>
+    const at = (engine: Engine, line: string): number | undefined => stampOf(engineLog(engine), line)
+    const diff = (engine: Engine, a: string, b: string): number =>
       (at(engine, b) as number) - (at(engine, a) as number)
     expect(
       diff(
@@ -95,7 +95,7 @@ describe('the engine log table', () => {
 })
 
 /** Fatal lines as the research notes quote them from the engines' source and real logs. */
-const FATAL: Array<[LogEngine, string, boolean]> = [
+const FATAL: Array<[Engine, string, boolean]> = [
   ['vllm', '(Worker_TP3 pid=9) ERROR 03-09 10:12:13 [multiproc_executor.py:743] WorkerProc hit an exception.', false],
   [
     'vllm',

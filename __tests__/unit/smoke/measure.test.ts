@@ -4,7 +4,7 @@ import type { SimulatedServer } from '../../../src/simulator/options.js'
 import { simulate } from '../../../src/simulator/server.js'
 import { smokeTest } from '../../../src/smoke/measure.js'
 import type { SmokeSettings } from '../../../src/inputs/settings.js'
-import type { LogEngine } from '../../../src/engines/log-engines.js'
+import type { Engine } from '../../../src/engines/engine-names.js'
 import { systemClock } from '../../../src/runtime/clock.js'
 import { setUpUndici } from '../../../src/http/undici-parts.js'
 import { loopback } from '../../helpers/loopback.js'
@@ -33,7 +33,7 @@ async function simulated(engine: EngineName, generationFails = false): Promise<s
   return server.baseUrl
 }
 
-const smoke = (url: string, engine?: LogEngine, settings: Partial<SmokeSettings> = {}, model = MODEL) =>
+const smoke = (url: string, engine?: Engine, settings: Partial<SmokeSettings> = {}, model = MODEL) =>
   smokeTest({ url: new URL(url), engine, model, headers: {} }, { ...SETTINGS, ...settings }, { clock: systemClock })
 
 describe('the smoke test against each engine’s stream', () => {
