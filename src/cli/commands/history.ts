@@ -1,15 +1,23 @@
 /** `wait-for-model history`: the recorded runs of the history file, for people, dashboards and choosing a timeout. */
-import { defaultHistoryFile, readHistory } from '../history/store.js'
-import { printable } from '../runtime/text.js'
-import { HISTORY_FORMATS, type HistoryFormat, historyNote, historyRow, historyText } from '../report/history-report.js'
-import { parseCommandLine, table, UsageError } from './usage.js'
+import { defaultHistoryFile, readHistory } from '../../history/store.js'
+import { printable } from '../../runtime/text.js'
+import {
+  HISTORY_FORMATS,
+  type HistoryFormat,
+  historyNote,
+  historyRow,
+  historyText
+} from '../../report/history-report.js'
+import { historyHelpText } from '../help.js'
+import type { Say } from '../io.js'
+import { parseCommandLine, UsageError } from '../usage.js'
 
 interface HistoryIo {
   env: NodeJS.ProcessEnv
   stdout: NodeJS.WritableStream
 }
 
-export async function historyCommand(argv: string[], io: HistoryIo, say: (line: string) => void): Promise<number> {
+export async function historyCommand(argv: string[], io: HistoryIo, say: Say): Promise<number> {
   const { values } = parseCommandLine(argv, {
     key: { type: 'string' },
     file: { type: 'string' },
@@ -39,23 +47,4 @@ export async function historyCommand(argv: string[], io: HistoryIo, say: (line: 
   io.stdout.write(historyText(runs.map(historyRow), format as HistoryFormat))
   say(historyNote(file, runs.length, read.runs.length, read.skipped, key === undefined ? undefined : printable(key)))
   return 0
-}
-
-function historyHelpText(): string {
-  return [
-    'wait-for-model history: print the runs recorded in the history file (outcome, startup seconds, phases).',
-    '',
-    'Usage: wait-for-model history [--key KEY] [--file PATH] [--format table|json|csv]',
-    '',
-    ...table([
-      ['--key KEY', 'only the runs with this history key (the key a wait was given with --history-key, or its hash)'],
-      ['--file PATH', 'the history file (default: $XDG_CACHE_HOME or ~/.cache/wait-for-model/history.jsonl)'],
-      ['--format FORMAT', 'table (default), json (one array) or csv (RFC 4180, with a header row)'],
-      ['-h, --help', 'show this help']
-    ]),
-    '',
-    'The runs go to stdout, oldest first; a count goes to stderr. Exit status: 0 printed (none recorded included),',
-    '1 the file cannot be read, 2 bad usage.',
-    ''
-  ].join('\n')
 }

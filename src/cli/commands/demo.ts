@@ -2,8 +2,8 @@
  * `npm run demo` (`wait-for-model demo`): a simulated OpenAI-compatible server refuses connections, then answers
  * 503 "Loading model", then lists /shared/kimi-k2.5-int4; the packaged action waits for `model: kimi`.
  */
-import { runAction } from '../simulator/runner.js'
-import { simulate } from '../simulator/server.js'
+import { runAction } from '../../simulator/runner.js'
+import { simulate } from '../../simulator/server.js'
 
 const LOAD_MS = 12_000
 

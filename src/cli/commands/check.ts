@@ -1,0 +1,42 @@
+/**
+ * `wait-for-model check`: one probe of each endpoint with the gate's whole judgement, within request-timeout; one
+ * line on stdout; exit 0 ready, 1 not ready. For health checks (Docker HEALTHCHECK, compose, Kubernetes exec probes).
+ */
+import { gate } from '../../wait/gate.js'
+import { conclude } from '../../wait/conclusion.js'
+import { commandSafe } from '../../report/command-safe.js'
+import { checkLine } from '../../report/check-report.js'
+import { redact } from '../../inputs/secrets.js'
+import type { Settings } from '../../inputs/settings.js'
+import { systemClock } from '../../runtime/clock.js'
+import { checkHelpText } from '../help.js'
+import { CHECK_INPUTS, INPUT_NAMES, inputOptions } from '../input-table.js'
+import type { CliIo } from '../io.js'
+import { settingsFrom } from '../settings-from.js'
+import { parseCommandLine, UsageError } from '../usage.js'
+
+export async function checkCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parseCommandLine(argv, { help: { type: 'boolean', short: 'h' }, ...inputOptions() })
+  if (values.help) return (void io.stdout.write(checkHelpText()), 0)
+  const refused = INPUT_NAMES.find((name) => values[name] !== undefined && !CHECK_INPUTS.has(name))
+  if (refused !== undefined) {
+    throw new UsageError(`--${refused}: check probes once, within --request-timeout; it takes no --${refused}`)
+  }
+  const given = settingsFrom(values, io.env, CHECK_INPUTS)
+  const settings: Settings = {
+    ...given,
+    // one probe, due within request-timeout: nothing waits, nothing is kept
+    timeoutMs: given.requestTimeoutMs,
+    intervalMs: given.requestTimeoutMs,
+    successThreshold: 1,
+    historyFile: undefined
+  }
+  const outcome = await gate(settings, {
+    clock: systemClock,
+    log: () => {},
+    env: io.env,
+    once: true
+  })
+  io.stdout.write(`${commandSafe(redact(checkLine(outcome), settings.secrets))}\n`)
+  return conclude(outcome, settings).exitCode
+}

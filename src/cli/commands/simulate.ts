@@ -1,0 +1,102 @@
+/** `wait-for-model simulate`: serve an imitation of a model server starting up, until Ctrl-C (or its crash). */
+import { DURATION_FORM, parseDuration } from '../../inputs/parse.js'
+import { printable } from '../../runtime/text.js'
+import { SIMULATED_ENGINES, simulatedEngine } from '../../simulator/engines.js'
+import { simulate } from '../../simulator/server.js'
+import { DEFAULT_PACE } from '../../simulator/streams.js'
+import { formatDuration } from '../../runtime/clock.js'
+import { SIMULATED_ENGINE_WORDS } from '../engine-words.js'
+import { SIMULATE_DEFAULTS, simulateHelpText } from '../help.js'
+import type { CliIo, Say } from '../io.js'
+import { parseCommandLine, UsageError } from '../usage.js'
+
+const SIMULATOR_EVENT_WORDS = {
+  listening: 'port open, answering HTTP',
+  ready: 'model ready',
+  crashed: 'crashed: the port is closed and the process exits'
+} as const
+
+export async function simulateCommand(argv: string[], io: CliIo, say: Say): Promise<number> {
+  const { values } = parseCommandLine(argv, {
+    engine: { type: 'string' },
+    model: { type: 'string' },
+    load: { type: 'string', default: SIMULATE_DEFAULTS.load },
+    port: { type: 'string', default: SIMULATE_DEFAULTS.port },
+    host: { type: 'string', default: SIMULATE_DEFAULTS.host },
+    'crash-after': { type: 'string' },
+    'generation-fails': { type: 'boolean' },
+    unloaded: { type: 'boolean' },
+    'tokens-per-second': { type: 'string', default: String(DEFAULT_PACE.tokensPerSecond) },
+    ttft: { type: 'string', default: String(DEFAULT_PACE.ttftMs) },
+    help: { type: 'boolean', short: 'h' }
+  })
+  if (values.help) return (void io.stdout.write(simulateHelpText()), 0)
+  const given = String(values.engine ?? '')
+  const engine = simulatedEngine(given)
+  if (engine === undefined) {
+    throw new UsageError(
+      `--engine: give one of ${SIMULATED_ENGINE_WORDS}${given ? ` (not "${printable(given)}")` : ''}`
+    )
+  }
+  const model = String(values.model ?? '').trim()
+  if (model === '') throw new UsageError('--model: give the model name the engine lists, e.g. /shared/kimi-k2.5-int4')
+  const duration = (name: string, text: string): number => {
+    try {
+      return parseDuration(text)
+    } catch {
+      throw new UsageError(`--${name}: "${printable(text)}" is not ${DURATION_FORM}`)
+    }
+  }
+  const loadMs = duration('load', String(values.load))
+  const crashAfter = values['crash-after']
+  const crashAfterMs = typeof crashAfter === 'string' ? duration('crash-after', crashAfter) : undefined
+  const portText = String(values.port)
+  if (!/^\d+$/.test(portText) || Number(portText) < 1 || Number(portText) > 65535) {
+    throw new UsageError(`--port: "${printable(portText)}" is not a port number from 1 to 65535`)
+  }
+  const host = String(values.host)
+  const number = (name: string, max: number, form: string): number => {
+    const text = String(values[name])
+    if (!/^\d+(\.\d+)?$/.test(text.trim()) || Number(text) > max)
+      throw new UsageError(`--${name}: "${printable(text)}" is not ${form}`)
+    return Number(text)
+  }
+  const tokensPerSecond = number('tokens-per-second', 100_000, 'a number of tokens a second above 0, such as 50')
+  if (tokensPerSecond <= 0) throw new UsageError('--tokens-per-second: give a number of tokens a second above 0')
+  const ttftMs = number('ttft', 600_000, 'a number of milliseconds, such as 300')
+  const prefix = `[simulated ${engine}]`
+  let server
+  try {
+    server = await simulate({
+      engine,
+      model,
+      loadMs,
+      port: Number(portText),
+      host,
+      crashAfterMs,
+      generationFails: values['generation-fails'] === true,
+      unloaded: values.unloaded === true,
+      pace: { tokensPerSecond, ttftMs },
+      onEvent: (event, atMs) => say(`${prefix} ${formatDuration(atMs)}: ${SIMULATOR_EVENT_WORDS[event]}`)
+    })
+  } catch (e) {
+    throw new UsageError(
+      `--port: cannot open ${host}:${portText} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`
+    )
+  }
+  const opensAt = SIMULATED_ENGINES[engine].opensAt * loadMs
+  say(
+    `${prefix} serving "${model}" on ${server.baseUrl}: the port ${opensAt > 0 ? `opens at ${formatDuration(opensAt)}` : 'is open now'}, ` +
+      `the model is ready at ${formatDuration(loadMs)}` +
+      (crashAfterMs === undefined ? '' : `, the engine crashes at ${formatDuration(crashAfterMs)}`) +
+      (values['generation-fails'] === true ? ', every generation request fails' : '') +
+      '. Stop it with Ctrl-C.'
+  )
+  try {
+    await server.ended
+  } catch (e) {
+    // the port was free when checked, and taken by the time the engine opened it
+    say(`${prefix} cannot open ${host}:${portText}: ${(e as Error).message}`)
+  }
+  return 1
+}

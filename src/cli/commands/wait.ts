@@ -1,0 +1,91 @@
+/**
+ * `wait-for-model --url URL …`: the wait, the action's gate for a shell. Progress on stderr, the outputs as JSON
+ * on stdout (`--json`), the job summary's Markdown in a file (`--summary-file`); exit 0 ready, 1 not ready.
+ */
+import { writeFileSync } from 'node:fs'
+import pkg from '../../../package.json' with { type: 'json' }
+import { gate } from '../../wait/gate.js'
+import { conclude } from '../../wait/conclusion.js'
+import { defaultHistoryFile } from '../../history/store.js'
+import { printable } from '../../runtime/text.js'
+import { runCommand, runDiagnostics } from '../../server/diagnostics.js'
+import { summaryMarkdown } from '../../report/summary.js'
+import { commandSafe } from '../../report/command-safe.js'
+import { INSECURE_TLS_WARNING } from '../../report/annotation-titles.js'
+import { redact } from '../../inputs/secrets.js'
+import { systemClock } from '../../runtime/clock.js'
+import { typedOutputs } from '../../report/outputs.js'
+import { waitHelpText } from '../help.js'
+import { inputOptions } from '../input-table.js'
+import type { CliIo, Say } from '../io.js'
+import type { Painter } from '../paint.js'
+import { settingsFrom } from '../settings-from.js'
+import { parseCommandLine, UsageError } from '../usage.js'
+
+export async function waitCommand(argv: string[], io: CliIo, say: Say, paint: Painter): Promise<number> {
+  const { values } = parseCommandLine(argv, {
+    json: { type: 'boolean' },
+    'summary-file': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+    version: { type: 'boolean', short: 'V' },
+    ...inputOptions()
+  })
+  if (values.help) return (void io.stdout.write(waitHelpText()), 0)
+  if (values.version) return (void io.stdout.write(`${pkg.version}\n`), 0)
+
+  const settings = settingsFrom(values, io.env)
+  const summaryFile = writableSummaryFile(values['summary-file'])
+  const secrets = settings.secrets
+  // the runner reads workflow commands from a step's stderr too
+  const log = (line: string): void => say(commandSafe(redact(line, secrets)))
+  if (settings.insecureTls) log(paint.yellow(`warning: ${INSECURE_TLS_WARNING}`))
+
+  const outcome = await gate(settings, {
+    clock: systemClock,
+    startedAt: 0,
+    log,
+    warn: (line) => log(paint.yellow(`warning: ${line}`)),
+    env: io.env,
+    defaultHistory: defaultHistoryFile(io.env, 'cli')
+  })
+  const next = conclude(outcome, settings)
+  log(next.ready ? paint.green(next.finalLine) : paint.red(next.finalLine))
+  if (next.logTail !== undefined) {
+    log(`${next.logTail.title}:`)
+    for (const line of next.logTail.lines) log(`  ${line}`)
+  }
+  await runDiagnostics(next.diagnostics, {
+    group: async (title, body) => {
+      log(`── ${title}`)
+      await body()
+    },
+    exec: (program, args) => runCommand(program, args, io.stderr),
+    log
+  })
+  if (next.smokeWarning !== undefined) log(paint.yellow(`warning: ${next.smokeWarning}`))
+  if (next.verdict !== undefined) {
+    const { kind, message } = next.verdict
+    log(kind === 'warn' ? paint.yellow(`warning: ${message}`) : paint.red(`error: ${message}`))
+  }
+  // The job summary's Markdown, for a CI system that shows or keeps a file (an artifact, an annotation).
+  if (summaryFile !== undefined)
+    writeFileSync(summaryFile, redact(summaryMarkdown(next.outcome, next.context), secrets))
+  if (values.json) io.stdout.write(`${JSON.stringify(typedOutputs(next.outputs))}\n`)
+  if (next.failedRegression !== undefined) log(paint.red(`error: ${next.failedRegression}`))
+  if (next.failedThroughput !== undefined) log(paint.red(`error: ${next.failedThroughput}`))
+  return next.exitCode
+}
+
+/** `--summary-file`: checked before the wait (created, or emptied), so that a path that cannot be written is bad usage. */
+function writableSummaryFile(given: unknown): string | undefined {
+  if (typeof given !== 'string') return undefined
+  if (given.trim() === '') throw new UsageError('--summary-file: give the path of a file to write the summary to')
+  try {
+    writeFileSync(given, '')
+  } catch (e) {
+    throw new UsageError(
+      `--summary-file: cannot write ${printable(given)} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`
+    )
+  }
+  return given
+}

@@ -1,0 +1,15 @@
+/** The colours of the CLI's lines for people: red fails, green is ready, yellow warns. */
+import type { CliIo } from './io.js'
+
+export interface Painter {
+  red(text: string): string
+  green(text: string): string
+  yellow(text: string): string
+}
+
+/** Colour only on a terminal, and never when NO_COLOR is set to anything (https://no-color.org). */
+export function painter(io: Pick<CliIo, 'env' | 'stderr'>): Painter {
+  const on = io.stderr.isTTY === true && !io.env.NO_COLOR
+  const wrap = (code: number) => (text: string) => (on ? `\u001b[${code}m${text}\u001b[0m` : text)
+  return { red: wrap(31), green: wrap(32), yellow: wrap(33) }
+}

@@ -1,0 +1,39 @@
+/** The settings of a wait or a check: from the flags, else the INPUT_* variables, else the defaults. */
+import { INPUT_DEFAULTS, type InputName } from '../inputs/input-names.js'
+import { parseSettings } from '../inputs/parse-settings.js'
+import { type Settings } from '../inputs/settings.js'
+import { inputVariable, shellInputVariable } from '../inputs/variables.js'
+import { asUsageError } from './input-error.js'
+
+/** `only`: the inputs read; the others take their defaults. A bad value is bad usage. */
+export function settingsFrom(
+  values: Record<string, unknown>,
+  env: NodeJS.ProcessEnv,
+  only?: ReadonlySet<InputName>
+): Settings {
+  const flag = (name: InputName): string | undefined => {
+    const v = values[name]
+    return Array.isArray(v) ? v.join('\n') : typeof v === 'string' ? v : undefined
+  }
+  try {
+    // Like the runner, an input not given takes its default (an empty history-file is history off).
+    return parseSettings(
+      (name) =>
+        only !== undefined && !only.has(name)
+          ? INPUT_DEFAULTS[name]
+          : (flag(name) ?? envInput(env, name) ?? INPUT_DEFAULTS[name]),
+      undefined,
+      env
+    )
+  } catch (e) {
+    // Name the input as the user gave it: a flag, or the INPUT_* variable.
+    throw asUsageError(e, (input) =>
+      flag(input) === undefined && envInput(env, input) !== undefined ? 'variable' : 'flag'
+    )
+  }
+}
+
+/** The runner's form (INPUT_MATCH-REGEX) first, then the one a shell can set (INPUT_MATCH_REGEX). */
+function envInput(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  return env[inputVariable(name)] ?? env[shellInputVariable(name)]
+}
