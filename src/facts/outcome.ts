@@ -22,7 +22,7 @@ export interface ServerFacts {
   logTail?: LogLine[]
 }
 
-/** This run against the earlier ones with its history key (src/history/around-wait.ts finds them). */
+/** This run against the earlier ones with its history key (src/wait/run-history.ts finds them). */
 export interface RunFindings {
   /** The median startup of the last ready runs with this history key. */
   expectedSeconds?: number
