@@ -104,13 +104,31 @@ export function portBusyText(owner: Extract<PortOwner, { kind: 'listening' }>): 
 }
 
 /** With `start` or `pid`: the port answers, but from a process that is not the watched server or its children. */
-export function wrongServerText(o: Extract<Ownership, { kind: 'foreign' }>, watchedPid: number): string {
+export function wrongServerText(
+  o: Extract<Ownership, { kind: 'foreign' }>,
+  watchedPid: number,
+  redirect?: Redirect
+): string {
   return (
-    `Port ${o.port} is answered by ${o.listeners.map(listenerText).join('; ')}, not by the server being watched ` +
+    `${redirect === undefined ? '' : `${redirectText(redirect)}: `}Port ${o.port} is answered by ${o.listeners.map(listenerText).join('; ')}, not by the server being watched ` +
     `(pid ${watchedPid}) or its child processes: an earlier server still holds the port, or the watched one ` +
     'listens elsewhere. Its answers say nothing about the server being waited for'
   )
 }
+
+/** A redirect the ready answer followed: from the endpoint's URL to the origin that answered. */
+interface Redirect {
+  from: URL
+  to: URL
+}
+
+/** The origins only: a Location's path and query are the server's words, of any length. */
+const redirectText = ({ from, to }: Redirect): string => `${from.origin} redirected to ${to.origin}`
+
+/** With `start` or `pid`: a local endpoint redirected to another machine, whose answer is not the watched server's. */
+export const elsewhereText = (redirect: Redirect, watchedPid: number): string =>
+  `${redirectText(redirect)}, which is not this machine: its answers say nothing about the server being watched ` +
+  `(pid ${watchedPid}). Give the URL the server itself answers on, or set "port-check: false" for a proxy`
 
 /** Before `start`: other processes hold memory on the GPUs the server will use. */
 export function gpuBusyText(apps: readonly ComputeApp[], gpus: readonly Gpu[]): string {
