@@ -52,7 +52,9 @@ export function stopLines(r: StopRecord): ReportLine[] {
       level: 'info',
       text:
         r.signal === 'SIGKILL'
-          ? `Stopped ${what}: it did not exit after SIGTERM, so SIGKILL; gone ${s1(r.secondsToExit ?? 0)} after SIGTERM${how}.`
+          ? r.cancelled
+            ? `Stopped ${what}: SIGTERM, then SIGKILL at once (the stop was cancelled); gone ${s1(r.secondsToExit ?? 0)} after SIGTERM${how}.`
+            : `Stopped ${what}: it did not exit after SIGTERM, so SIGKILL; gone ${s1(r.secondsToExit ?? 0)} after SIGTERM${how}.`
           : `Stopped ${what}: SIGTERM, gone after ${s1(r.secondsToExit ?? 0)}${how}.`
     })
   } else {
@@ -154,11 +156,17 @@ export const jobEndErrorText = (pid: number | undefined, message: string): strin
 export const jobEndSummaryErrorText = (message: string): string =>
   `The server was stopped, but the job summary could not be written: ${message}`
 
+/** The job-end step was signalled (the runner cancelling it): it stopped the server without waiting any longer. */
+export const jobEndCancelledText = (signal: string): string =>
+  `The job-end step was cancelled (${signal}): the server was sent SIGKILL at once if still running, ` +
+  'and its GPU memory was not waited for.'
+
 /** The job summary's section on the job-end stop: how it stopped, how long it took, its GPU memory, and why not cleanly. */
-export function jobEndSummary(end: JobEnd): string {
+export function jobEndSummary(end: JobEnd, cancelledBy?: string): string {
   const r = end.record
   const g = r.gpu
   const rows: Array<[string, string]> = [
+    ...(cancelledBy === undefined ? [] : [['Cancelled', jobEndCancelledText(cancelledBy)] as [string, string]]),
     ['Server process', `pid ${r.pid} (${r.scope === 'group' ? 'its process group' : 'with its child processes'})`],
     [
       'Result',
