@@ -5,6 +5,7 @@
  */
 import { gpuSnapshot } from '../gpu/nvidia-smi.js'
 import {
+  jobEndCancelledText,
   jobEndErrorText,
   jobEndSummary,
   jobEndSummaryErrorText,
@@ -15,21 +16,28 @@ import { logTailTitle } from '../report/markdown.js'
 import { readJobEndState } from '../server/job-end.js'
 import { stopAtJobEnd } from '../server/stop.js'
 import { systemClock } from '../runtime/clock.js'
+import { cancelOnSignals } from '../runtime/cancel-signals.js'
 import { annotate, info, jobSummary, untrustedGroup } from './github.js'
 
 export async function post(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   // as core.getState reads what the main step saved
   const state = readJobEndState((name) => (env[`STATE_${name}`] ?? '').trim())
   if (state === undefined) return void annotate('debug', NOTHING_TO_STOP)
+  // A cancel must not leave the server running (Node's default on SIGTERM, SIGINT or SIGHUP is to die at once): the
+  // stop goes on without waiting, SIGKILL at once, and says so.
+  const { cancel, release } = cancelOnSignals()
   try {
     const end = await stopAtJobEnd(state, {
       clock: systemClock,
-      gpu: () => gpuSnapshot({ env, timeoutMs: 5_000 })
+      gpu: () => gpuSnapshot({ env, timeoutMs: 5_000 }),
+      cancel: cancel.signal
     })
     for (const line of stopLines(end.record)) {
       if (line.level === 'info') info(line.text)
       else annotate(line.level, line.text)
     }
+    const cancelledBy = cancel.halted
+    if (cancelledBy !== undefined) annotate('warning', jobEndCancelledText(cancelledBy))
     if (end.logTail !== undefined)
       await untrustedGroup(
         logTailTitle(end.logTail, end.logFile),
@@ -41,10 +49,12 @@ export async function post(env: NodeJS.ProcessEnv = process.env): Promise<void> 
       await (
         await jobSummary()
       )
-        .addRaw(jobEndSummary(end))
+        .addRaw(jobEndSummary(end, cancelledBy))
         .write()
         .catch((e: Error) => annotate('warning', jobEndSummaryErrorText(e.message)))
   } catch (e) {
     annotate('warning', jobEndErrorText(state.pid, (e as Error).message))
+  } finally {
+    release()
   }
 }

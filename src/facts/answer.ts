@@ -67,6 +67,11 @@ export interface Assessment {
   modelState?: 'loading' | 'unloaded'
   /** The first 200 characters of the body, for the failure message. */
   excerpt?: string
+  /**
+   * The URL that answered, when redirects led elsewhere: the ownership check (`wrong-server`) asks who holds
+   * that URL's port, not the first URL's, so that a redirect to another local server is not the watched one's answer.
+   */
+  answeredBy?: string
 }
 
 /**

@@ -16,7 +16,9 @@ export function failureMessage(outcome: Outcome, ctx: ReportContext): string {
     return sentence(`Did not start the server: ${outcome.halt?.detail ?? outcome.reason}`)
   }
   if (outcome.halt) {
-    const lines = [sentence(`Stopped after ${waited}, before the server was ready: ${outcome.halt.detail}`)]
+    // a cancel after the wait had found it ready (its smoke test cut short): it was ready, the run is not
+    const before = last?.state === 'ready' ? '' : ', before the server was ready'
+    const lines = [sentence(`Stopped after ${waited}${before}: ${outcome.halt.detail}`)]
     if (words !== undefined) lines.push(sentence(`Last answer: ${words.summary}`))
     return lines.join('\n')
   }

@@ -52,7 +52,9 @@ export function stopLines(r: StopRecord): ReportLine[] {
       level: 'info',
       text:
         r.signal === 'SIGKILL'
-          ? `Stopped ${what}: it did not exit after SIGTERM, so SIGKILL; gone ${s1(r.secondsToExit ?? 0)} after SIGTERM${how}.`
+          ? r.cancelled
+            ? `Stopped ${what}: SIGTERM, then SIGKILL at once (the stop was cancelled); gone ${s1(r.secondsToExit ?? 0)} after SIGTERM${how}.`
+            : `Stopped ${what}: it did not exit after SIGTERM, so SIGKILL; gone ${s1(r.secondsToExit ?? 0)} after SIGTERM${how}.`
           : `Stopped ${what}: SIGTERM, gone after ${s1(r.secondsToExit ?? 0)}${how}.`
     })
   } else {
@@ -104,13 +106,31 @@ export function portBusyText(owner: Extract<PortOwner, { kind: 'listening' }>): 
 }
 
 /** With `start` or `pid`: the port answers, but from a process that is not the watched server or its children. */
-export function wrongServerText(o: Extract<Ownership, { kind: 'foreign' }>, watchedPid: number): string {
+export function wrongServerText(
+  o: Extract<Ownership, { kind: 'foreign' }>,
+  watchedPid: number,
+  redirect?: Redirect
+): string {
   return (
-    `Port ${o.port} is answered by ${o.listeners.map(listenerText).join('; ')}, not by the server being watched ` +
+    `${redirect === undefined ? '' : `${redirectText(redirect)}: `}Port ${o.port} is answered by ${o.listeners.map(listenerText).join('; ')}, not by the server being watched ` +
     `(pid ${watchedPid}) or its child processes: an earlier server still holds the port, or the watched one ` +
     'listens elsewhere. Its answers say nothing about the server being waited for'
   )
 }
+
+/** A redirect the ready answer followed: from the endpoint's URL to the origin that answered. */
+interface Redirect {
+  from: URL
+  to: URL
+}
+
+/** The origins only: a Location's path and query are the server's words, of any length. */
+const redirectText = ({ from, to }: Redirect): string => `${from.origin} redirected to ${to.origin}`
+
+/** With `start` or `pid`: a local endpoint redirected to another machine, whose answer is not the watched server's. */
+export const elsewhereText = (redirect: Redirect, watchedPid: number): string =>
+  `${redirectText(redirect)}, which is not this machine: its answers say nothing about the server being watched ` +
+  `(pid ${watchedPid}). Give the URL the server itself answers on, or set "port-check: false" for a proxy`
 
 /** Before `start`: other processes hold memory on the GPUs the server will use. */
 export function gpuBusyText(apps: readonly ComputeApp[], gpus: readonly Gpu[]): string {
@@ -136,11 +156,17 @@ export const jobEndErrorText = (pid: number | undefined, message: string): strin
 export const jobEndSummaryErrorText = (message: string): string =>
   `The server was stopped, but the job summary could not be written: ${message}`
 
+/** The job-end step was signalled (the runner cancelling it): it stopped the server without waiting any longer. */
+export const jobEndCancelledText = (signal: string): string =>
+  `The job-end step was cancelled (${signal}): the server was sent SIGKILL at once if still running, ` +
+  'and its GPU memory was not waited for.'
+
 /** The job summary's section on the job-end stop: how it stopped, how long it took, its GPU memory, and why not cleanly. */
-export function jobEndSummary(end: JobEnd): string {
+export function jobEndSummary(end: JobEnd, cancelledBy?: string): string {
   const r = end.record
   const g = r.gpu
   const rows: Array<[string, string]> = [
+    ...(cancelledBy === undefined ? [] : [['Cancelled', jobEndCancelledText(cancelledBy)] as [string, string]]),
     ['Server process', `pid ${r.pid} (${r.scope === 'group' ? 'its process group' : 'with its child processes'})`],
     [
       'Result',

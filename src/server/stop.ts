@@ -32,6 +32,11 @@ export interface StopDeps {
   exited?: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
   /** Where procfs is mounted. */
   proc?: string
+  /**
+   * Aborted when the stopper itself is cancelled (the job-end step, signalled): no more waiting, SIGKILL at once,
+   * the GPU memory read once and not waited for.
+   */
+  cancel?: AbortSignal
 }
 
 type GpuRelease =
@@ -63,6 +68,8 @@ export interface StopRecord {
   /** Still running after SIGKILL. */
   survivors?: number[]
   gpu: GpuRelease
+  /** The stop was cancelled (see `StopDeps.cancel`): what it skipped was skipped for that. */
+  cancelled?: boolean
 }
 
 interface Member {
@@ -116,12 +123,13 @@ export async function stopServer(options: StopOptions, deps: StopDeps): Promise<
     if (scope === 'group') signalled(kill, -options.pid, signal)
     else for (const pid of alive()) signalled(kill, pid, signal)
   }
-  const waitGone = async (ms: number): Promise<boolean> => {
+  const cancelled = (): boolean => deps.cancel?.aborted === true
+  const waitGone = async (ms: number, cancellable: boolean): Promise<boolean> => {
     const until = clock.now() + ms
     for (;;) {
       if (alive().length === 0) return true
-      if (clock.now() >= until) return false
-      await clock.sleep(Math.min(pollMs, until - clock.now()))
+      if (clock.now() >= until || (cancellable && cancelled())) return false
+      await clock.sleep(Math.min(pollMs, until - clock.now()), cancellable ? deps.cancel : undefined)
     }
   }
 
@@ -129,17 +137,23 @@ export async function stopServer(options: StopOptions, deps: StopDeps): Promise<
   const seconds = (): number => Math.round((clock.now() - termAt) / 100) / 10
   send('SIGTERM')
   let signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'
-  let gone = await waitGone(options.timeoutMs)
+  let gone = await waitGone(options.timeoutMs, true)
   if (!gone) {
     signal = 'SIGKILL'
     send('SIGKILL')
-    gone = await waitGone(options.killWaitMs ?? 10_000)
+    // SIGKILL'd processes go within milliseconds unless stuck in the kernel: a cancelled stop waits a second for them
+    gone = await waitGone(
+      cancelled() ? Math.min(1_000, options.killWaitMs ?? 1_000) : (options.killWaitMs ?? 10_000),
+      false
+    )
   }
   const secondsToExit = seconds()
   // /proc loses a process a moment before its parent hears of the exit: a few polls for the code
-  for (let i = 0; gone && deps.exited !== undefined && exit === undefined && i < 10; i++) await clock.sleep(pollMs)
+  for (let i = 0; gone && deps.exited !== undefined && exit === undefined && i < 10 && !cancelled(); i++)
+    await clock.sleep(pollMs)
   const exited = {
     signal,
+    ...(cancelled() ? { cancelled: true } : {}),
     ...(exit === undefined ? {} : { exitCode: exit.code, exitSignal: exit.signal })
   }
   const record = gone
@@ -156,7 +170,7 @@ export async function stopServer(options: StopOptions, deps: StopDeps): Promise<
     const held = now.kind === 'available' ? memoryHeldBy(now, family()) : undefined
     if (held !== undefined && held.apps.length === 0)
       return { ...record, gpu: { kind: 'released', mib: heldAtStart, seconds: seconds() } }
-    if (clock.now() >= gpuUntil) {
+    if (clock.now() >= gpuUntil || cancelled()) {
       return {
         ...record,
         gpu: {
@@ -168,7 +182,7 @@ export async function stopServer(options: StopOptions, deps: StopDeps): Promise<
         }
       }
     }
-    await clock.sleep(Math.min(pollMs, gpuUntil - clock.now()))
+    await clock.sleep(Math.min(pollMs, gpuUntil - clock.now()), deps.cancel)
   }
 }
 
@@ -195,7 +209,7 @@ export interface JobEnd {
 /** Stops the server the main step launched and says how it went. Never throws for a server that is already gone. */
 export async function stopAtJobEnd(
   state: JobEndState,
-  deps: { clock: Clock; gpu?(): Promise<GpuSnapshot>; proc?: string }
+  deps: { clock: Clock; gpu?(): Promise<GpuSnapshot>; proc?: string; cancel?: AbortSignal }
 ): Promise<JobEnd> {
   const record = await stopServer({ pid: state.pid, timeoutMs: state.timeoutMs }, deps)
   const exitedOnTerm = record.outcome !== 'survived' && record.signal !== 'SIGKILL'

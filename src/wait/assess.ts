@@ -45,7 +45,8 @@ export function assess(result: ProbeResult, expect: Expectation, regexLimitMs = 
   const ids = list?.models.map((m) => m.id)
   const models = ids?.slice(0, MAX_KEPT_MODELS)
   const modelCount = ids && ids.length > MAX_KEPT_MODELS ? { modelCount: ids.length } : {}
-  const base = { status, models, ...modelCount, excerpt }
+  const answeredBy = result.redirectedTo === undefined ? {} : { answeredBy: result.redirectedTo }
+  const base = { status, models, ...modelCount, excerpt, ...answeredBy }
   const said = describeBody(result.body, result.contentType, result.json) || undefined
   const judged = (answer: Answer, extra: Partial<Assessment> = {}): Assessment => ({
     ...base,

@@ -18,6 +18,7 @@ import {
 } from '../../server/process.js'
 import {
   dockerProxyText,
+  elsewhereText,
   gpuBusyText,
   gpuUnavailableText,
   portBusyText,
@@ -100,15 +101,19 @@ function launched(settings: Settings, pid: number | undefined, deps: Deps): Laun
     beforeWait: () => {
       if (pid !== undefined) reportEnvironment(settings, server, facts, deps)
     },
-    // Ready means the watched server answered: an answer on a local port from anyone else is not its readiness.
+    // Ready means the watched server answered: an answer from anyone else is not its readiness, whether it came on
+    // the URL's own port or at the end of a redirect (the origin that answered is the one checked).
     whoAnswered: (results) => {
-      const wrong = server === undefined || !settings.portCheck ? undefined : foreignAnswer(settings, server.pid, deps)
-      if (wrong === undefined) return results
-      return results.map((r): TargetOutcome =>
-        r.ready && localPort(r.url) === wrong.port
-          ? { ...r, ready: false, reason: 'wrong-server', halt: wrong.halt }
-          : r
-      )
+      if (server === undefined || !settings.portCheck) return results
+      const verdicts = new Map<string, Halt | undefined>()
+      return results.map((r): TargetOutcome => {
+        if (!r.ready) return r
+        const answered = answeredUrl(r)
+        const key = answered.origin
+        if (!verdicts.has(key)) verdicts.set(key, foreignAnswer(r.url, answered, server.pid, deps))
+        const halt = verdicts.get(key)
+        return halt === undefined ? r : { ...r, ready: false, reason: 'wrong-server', halt }
+      })
     },
     afterWait: async (ready, readyAt) => {
       if (ready && server?.startedAt !== undefined) facts.startupMs = readyAt - server.startedAt
@@ -140,26 +145,40 @@ function launch(
   return server
 }
 
-/**
- * The first local port of the URLs whose listening socket belongs to neither the watched process nor its
- * descendants (Linux: the socket's inode among their file descriptors), as the halt that ends the wait. Unknown
- * (no /proc), a holder this user cannot see, or a docker-proxy (a container's published port: the proxy, not the
- * `docker run` the gate watches, holds it) is not held against the server.
- */
-function foreignAnswer(settings: Settings, pid: number, deps: Deps): { port: number; halt: Halt } | undefined {
-  for (const port of new Set(settings.targets.map((t) => localPort(t.url)))) {
-    if (port === undefined) continue
-    const o = listenerOwnership(port, pid)
-    if (o.kind !== 'foreign') continue
-    const holders = o.listeners.flatMap((l) => l.holders)
-    if (holders.length === 0) continue
-    if (holders.every((h) => isDockerProxy(h.command))) {
-      deps.debug?.(dockerProxyText(o, pid))
-      continue
-    }
-    return { port, halt: { reason: 'wrong-server', detail: wrongServerText(o, pid) } }
+/** The URL whose answer made `r` ready: the last one a redirect led to, else the endpoint's own. */
+function answeredUrl(r: TargetOutcome): URL {
+  const to = r.last?.answeredBy
+  if (to === undefined) return r.url
+  try {
+    return new URL(to)
+  } catch {
+    return r.url
   }
-  return undefined
+}
+
+/**
+ * Whether the answer at `answered` (the endpoint `url`, or where its redirects led) came from someone other than
+ * the watched process and its descendants, as the halt that ends the wait: its local port's listening socket held
+ * by another process (Linux: the socket's inode among their file descriptors), or, from a local endpoint, another
+ * machine altogether. Unknown (no /proc), a holder this user cannot see, or a docker-proxy (a container's published
+ * port: the proxy, not the `docker run` the gate watches, holds it) is not held against the server.
+ */
+function foreignAnswer(url: URL, answered: URL, pid: number, deps: Deps): Halt | undefined {
+  const redirect = answered.origin === url.origin ? undefined : { from: url, to: answered }
+  const port = localPort(answered)
+  if (port === undefined) {
+    if (redirect === undefined || localPort(url) === undefined) return undefined
+    return { reason: 'wrong-server', detail: elsewhereText(redirect, pid) }
+  }
+  const o = listenerOwnership(port, pid)
+  if (o.kind !== 'foreign') return undefined
+  const holders = o.listeners.flatMap((l) => l.holders)
+  if (holders.length === 0) return undefined
+  if (holders.every((h) => isDockerProxy(h.command))) {
+    deps.debug?.(dockerProxyText(o, pid))
+    return undefined
+  }
+  return { reason: 'wrong-server', detail: wrongServerText(o, pid, redirect) }
 }
 
 /** The GPU memory the server's processes hold (nvidia-smi), or undefined without a reading. */
