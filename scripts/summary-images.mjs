@@ -3,8 +3,8 @@
  * `npm run images` (after `npm run build`): the pictures of the job summary in the README, docs/images/*.png.
  * Each is a real run of the packaged action: dist/index.js and then its post step dist/post.js, run as the runner
  * runs them (INPUT_* variables, the GITHUB_OUTPUT / GITHUB_STATE / GITHUB_STEP_SUMMARY files), the action
- * starting a stand-in vLLM that replays a recorded start-up log (__tests__/fixtures/replay-log.mjs, 20 times the
- * recorded pace). The summary Markdown they wrote is rendered as GitHub renders it (marked for GitHub's Markdown,
+ * starting a stand-in vLLM that replays a recorded start-up log at its recorded pace (__tests__/fixtures/
+ * replay-log.mjs), then serves the model as vLLM does. The summary Markdown they wrote is rendered as GitHub renders it (marked for GitHub's Markdown,
  * github-markdown-css for its look, Mermaid's own bundle for the chart, all loaded from node_modules by file URL)
  * and photographed by headless Chromium (Debian's `chromium`). Nothing comes from the network.
  *
@@ -52,7 +52,9 @@ function chromium() {
       // not this one
     }
   }
-  throw new Error('no Chromium on PATH: apt-get install -y chromium')
+  throw new Error(
+    'no Chromium on PATH: apt-get install -y chromium fonts-noto-color-emoji (the ✅ and ❌ of the summary)'
+  )
 }
 
 /** vLLM's port 8000 when it is free here (as on a runner), else any free one. */
