@@ -20,6 +20,11 @@ export function ambiguousModelText(model: string, candidates: readonly string[])
   }
 }
 
+/** A `model` matched by a listed id that only contains it (`model-match: partial`): it may be another version. */
+export const partialMatchText = (model: string, id: string): string =>
+  `"${model}" matched the listed id "${id}" only partly (the id contains it): make sure it is the model meant, ` +
+  'give the exact id as "model", or set "model-match: exact" to refuse partial matches'
+
 /** A model the server lists but loads only when asked (llama.cpp's router mode, LM Studio). */
 export const unloadedModelText = (id: string): string =>
   `"${id}" is listed but not loaded: the server loads it only when asked (set "load: true" to have it loaded)`
