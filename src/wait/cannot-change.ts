@@ -35,7 +35,9 @@ export function wrongModelWatch(afterMs: number, servesOneModel: () => boolean):
       const forMs = now - since.at
       if (forMs < afterMs) return a
       const serving = a.answer.models ?? a.models
-      const wrongModel = { model: missing.model, serving, nearest: nearestModel(a.models, missing.model), forMs }
+      // the nearest of several names; one listed name is named already
+      const nearest = a.models.length > 1 ? nearestModel(a.models, missing.model) : undefined
+      const wrongModel = { model: missing.model, serving, nearest, forMs }
       const answer = { ...a.answer, state: 'fatal' as const, missing: undefined, wrongModel }
       return { ...a, state: 'fatal', fatalReason: 'wrong-model', answer }
     }

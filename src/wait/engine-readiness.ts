@@ -168,8 +168,8 @@ export function engineReadiness(o: EngineReadinessOptions): EngineReadiness {
       const failed = result.kind === 'http' && result.status === 200 ? loadFailureIn(result.json, model) : undefined
       if (failed === undefined) return undefined
       const request = `${o.label(engine)} POST ${url.pathname}`
-      const answer = { state: 'fatal' as const, status: 200, loadFailed: { request, ...failed } }
-      return { state: 'fatal', fatalReason: 'load-failed', status: 200, answer }
+      const answer = { state: 'fatal' as const, loadFailed: { request, ...failed } }
+      return { state: 'fatal', fatalReason: 'load-failed', answer }
     },
     deadAnswer(engine, answer) {
       const pattern = engine === undefined ? undefined : DEAD_ENGINE_ANSWERS[engine]

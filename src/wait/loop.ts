@@ -170,7 +170,8 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
         signal
       )
       if ((halt = halted())) return finish(halt.reason, halt)
-      if (failed !== undefined) assessment = { ...failed, models: assessment.models }
+      // the probe's own status and list stay the answer's: the index only says why it will not change
+      if (failed !== undefined) assessment = { ...failed, status: assessment.status, models: assessment.models }
     }
     const now = clock.now()
     assessment = wrongModel.see(assessment, now)
