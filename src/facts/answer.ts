@@ -53,7 +53,7 @@ export type Reason =
   | 'cancelled'
 
 /** The reasons an answer itself gives for stopping at once (the assessment's `fatalReason`). */
-export type FatalReason = 'unauthorized' | 'tls' | 'ambiguous-model' | 'load-failed' | 'wrong-model' | 'engine-dead'
+type FatalReason = 'unauthorized' | 'tls' | 'ambiguous-model' | 'load-failed' | 'wrong-model' | 'engine-dead'
 
 export interface Assessment {
   /** `down`: no HTTP answer; `waiting`: answered, not ready; `fatal`: waiting longer cannot help. */

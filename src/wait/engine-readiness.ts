@@ -148,13 +148,12 @@ export function engineReadiness(o: EngineReadinessOptions): EngineReadiness {
     async check(engine, model, timeoutMs, signal) {
       const checks = engine === undefined ? [] : ENGINE_READINESS[engine]
       if (checks.length === 0) return undefined
-      const deadline = o.clock.now() + timeoutMs
-      let last: GenerationCheck | undefined
-      for (const c of checks) {
-        last = await ask(c, engine, model, Math.max(1, deadline - o.clock.now()), signal)
-        if (last.assessment.state !== 'ready') return last
-      }
-      return last
+      // side by side, not one after the other: each is a flag check (or paced alone), and a remote server's
+      // round trips must not add up before a ready answer is seen
+      const answers = await Promise.all(checks.map((c) => ask(c, engine, model, timeoutMs, signal)))
+      // the one that decides: a dead engine first, then the first not ready, else the last (all ready)
+      const state = (a: GenerationCheck): string => a.assessment.state
+      return answers.find((a) => state(a) === 'fatal') ?? answers.find((a) => state(a) !== 'ready') ?? answers.at(-1)
     },
     async loadFailure(engine, model, timeoutMs, signal) {
       const c = engine === undefined ? undefined : ENGINE_LOAD_FAILURES[engine]
