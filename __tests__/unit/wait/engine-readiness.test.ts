@@ -59,8 +59,9 @@ describe('paced readiness routes', () => {
     expect(maxInFlight).toBe(1)
     expect(starts.length).toBeGreaterThanOrEqual(3)
     const gaps = starts.slice(1).map((t, i) => t - starts[i])
-    // the gap is kept from one request's start to the next's, as the client sends them (the server sees them a
-    // few milliseconds later or earlier)
-    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(980)
+    // the gap is kept from one request's start to the next's as the client sends them; the server sees a request
+    // on a new connection later than one on a kept-alive one (tens of ms). Unpaced, the gaps would be the
+    // answer's 300 ms.
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(900)
   })
 })
