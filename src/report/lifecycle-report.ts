@@ -190,6 +190,9 @@ export const dockerProxyText = (o: Extract<Ownership, { kind: 'foreign' }>, watc
 /** The engine's own readiness answer, as the log and the summary name it: `SGLang GET /health`. */
 export const engineReadinessRequest = (engine: string, url: URL): string => `${engine} GET ${url.pathname}`
 
+/** `load: true` and a sleeping engine (vLLM's sleep mode): the request that wakes it has gone out. */
+export const wakeAskedText = (engine: string, url: URL): string => `Asked ${engine} to wake up: POST ${url.pathname}`
+
 /** `load: true`: the request that asks the server to load the model has gone out. */
 export const loadAskedText = (url: URL, model: unknown): string =>
   `Asked the server to load "${String(model)}": POST ${url.pathname}`

@@ -42,10 +42,12 @@ export interface EngineReadinessOptions {
   owner: object
   /** `load: true`: a sleeping engine is woken once. */
   load: boolean
+  /** What is left of the wait: the wake-up request may take it all (the weights go back to the GPU meanwhile). */
+  leftMs(): number
   label(engine: Engine | undefined): string
   debug?(line: string): void
-  /** Told of the wake-up request sent. */
-  said(line: string): void
+  /** Told of the wake-up request sent (its engine's label, its URL). */
+  wokeUp(label: string, url: URL): void
 }
 
 export interface EngineReadiness {
@@ -135,9 +137,9 @@ export function engineReadiness(o: EngineReadinessOptions): EngineReadiness {
     if (!ready && c.wake !== undefined && o.load && !woke && status !== undefined) {
       woke = true
       const wake = new URL(`${serverBase(o.url)}${c.wake}`)
-      o.said(`Asked ${o.label(engine)} to wake up: POST ${wake.pathname}`)
+      o.wokeUp(o.label(engine), wake)
       void client
-        .send({ url: wake, method: 'POST', headers: o.headers }, timeoutMs, signal)
+        .send({ url: wake, method: 'POST', headers: o.headers }, Math.max(1, o.leftMs()), signal)
         .then((r) => o.debug?.(`${wake.pathname}: ${r.kind === 'http' ? `HTTP ${r.status}` : r.code}`))
     }
     // a ready answer other than 200 (vLLM's /is_sleeping 404 without dev mode) is told as the status it is

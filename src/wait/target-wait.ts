@@ -5,7 +5,7 @@ import { engineReadiness } from './engine-readiness.js'
 import { engineOfModelList, knowsReadyLine } from '../engines/log-markers.js'
 import type { Engine } from '../engines/engine-names.js'
 import { loadRequest } from '../engines/load.js'
-import { loadAskedText, partialMatchText } from '../report/lifecycle-report.js'
+import { loadAskedText, partialMatchText, wakeAskedText } from '../report/lifecycle-report.js'
 import { createHttpClient, createProber, type ProbeResult } from '../http/probe.js'
 import { eventLine, gateLines, probeLine } from '../report/progress.js'
 import type { Target } from '../inputs/settings.js'
@@ -21,6 +21,7 @@ export async function waitForTarget({ url, generation }: Target, shared: Shared)
   const { clock } = deps
   const prefix = shared.haltFleet ? `[${url.href}] ` : ''
   const tls = clientSettings(settings, shared.collector)
+  const waitStart = deps.startedAt ?? clock.now()
   // the first probe, sent for this very target before the gate was loaded, is the wait's first attempt
   const first = shared.firstProbe?.url === url ? shared.firstProbe : undefined
   const prober = first?.prober ?? createProber({ url, headers: settings.headers, ...tls })
@@ -61,14 +62,14 @@ export async function waitForTarget({ url, generation }: Target, shared: Shared)
     load: settings.load,
     label: (engine) => profile.label ?? engine ?? 'the engine',
     debug: deps.debug && ((line) => deps.debug?.(`${prefix}${line}`)),
-    said: (line) => deps.log(`${prefix}${line}`)
+    leftMs: () => waitStart + settings.timeoutMs - clock.now(),
+    wokeUp: (label, wakeUrl) => deps.log(`${prefix}${wakeAskedText(label, wakeUrl)}`)
   })
   const engineReady = (modelId: string | undefined, timeoutMs: number, signal?: AbortSignal) =>
     readiness.check(engineOf(), modelId ?? settings.model, timeoutMs, signal)
   // `load`: the first answer that shows the model waiting to be asked for sends the load request, once
   let loading: Promise<void> | undefined
   const loader = settings.load ? createHttpClient(tls) : undefined
-  const waitStart = deps.startedAt ?? clock.now()
   const askToLoad = (answer: Assessment): void => {
     const request = loader && loading === undefined ? loadRequest(url, answer, settings.model) : undefined
     if (request === undefined || loader === undefined) return

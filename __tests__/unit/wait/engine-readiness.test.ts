@@ -43,7 +43,8 @@ describe('paced readiness routes', () => {
         owner,
         load: false,
         label: () => 'SGLang',
-        said: () => undefined
+        leftMs: () => 60_000,
+        wokeUp: () => undefined
       })
     const endpoints = [make('/v1/models'), make('/v1/models/m')]
     const until = Date.now() + 3_200
