@@ -106,6 +106,20 @@ describe('what waiting cannot change ends the wait at once', () => {
       }
     ))
 
+  it("Triton's reason is quoted on one line: a newline and a workflow command in it stay text", () =>
+    withServer(
+      { engine: 'triton', model: 'm', loadMs: 100, failsToLoad: 'bad\n::error title=pwned::injected\r\nmore' },
+      async (base) => {
+        const run = await runAction({
+          entry,
+          inputs: { url: `${base}/v2/health/ready`, engine: 'triton', timeout: '1m', 'history-file': '' }
+        })
+        expect(run.outputs).toMatchObject({ ready: 'false', reason: 'load-failed' })
+        expect(run.stdout).not.toMatch(/^::error title=pwned/m)
+        expect(run.stdout).toContain('bad ::error title=pwned::injected more')
+      }
+    ))
+
   it('a one-model engine listing another model ends it within wrong-model-after + 15 s, naming what it serves', () =>
     withServer({ engine: 'vllm', model: 'Qwen/Qwen3-8B', loadMs: 300 }, async (base) => {
       const r = await runCli([

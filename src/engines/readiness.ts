@@ -8,6 +8,7 @@
  * is asked of an engine it does not know (an unknown engine costs nothing, and is never waited on longer).
  */
 import type { Engine } from './engine-names.js'
+import { clip } from '../runtime/text.js'
 
 /** What a ready answer of a readiness route is. */
 export interface ReadyAnswer {
@@ -181,7 +182,8 @@ export function loadFailureIn(json: unknown, model: string | undefined): LoadFai
     // an unloaded model is UNAVAILABLE too, with the reason "unloaded": not a failure
     const reason = typeof e.reason === 'string' ? e.reason : ''
     if (reason === '' || reason === 'unloaded') continue
-    if (model === undefined || e.name === model) return { model: e.name, reason }
+    // the engine's words on one line, bounded, and apart from the body they came in
+    if (model === undefined || e.name === model) return { model: clip(e.name, 200), reason: clip(reason, 1000) }
   }
   return undefined
 }
