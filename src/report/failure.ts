@@ -9,7 +9,7 @@ export function failureMessage(outcome: Outcome, ctx: ReportContext): string {
   const last = outcome.last
   const words = last && answerWords(last.answer)
   const waited = `${formatDuration(outcome.elapsedMs)} and ${probes(outcome.attempts)}`
-  if (outcome.reason === 'unauthorized' || outcome.reason === 'tls' || outcome.reason === 'ambiguous-model') {
+  if (STOPPED_BY_ANSWER.includes(outcome.reason)) {
     return `Stopped after ${waited}: ${words?.detail ?? outcome.reason}.`
   }
   if (outcome.reason === 'port-busy' || outcome.reason === 'gpu-busy') {
@@ -42,6 +42,16 @@ export function failureMessage(outcome: Outcome, ctx: ReportContext): string {
   if (outcome.firstResponseMs === undefined) lines.push('The server never answered over HTTP.')
   return lines.join('\n')
 }
+
+/** Reasons an answer gives at once: the failure says what to do, not how long it waited for what. */
+const STOPPED_BY_ANSWER: readonly Outcome['reason'][] = [
+  'unauthorized',
+  'tls',
+  'ambiguous-model',
+  'load-failed',
+  'wrong-model',
+  'engine-dead'
+]
 
 /** Ends text with a full stop unless it already ends a sentence (server messages often do). */
 const sentence = (text: string): string => (/[.!?]$/.test(text) ? text : `${text}.`)

@@ -20,6 +20,11 @@ export function ambiguousModelText(model: string, candidates: readonly string[])
   }
 }
 
+/** A `model` matched by a listed id that only contains it (`model-match: partial`): it may be another version. */
+export const partialMatchText = (model: string, id: string): string =>
+  `"${model}" matched the listed id "${id}" only partly (the id contains it): make sure it is the model meant, ` +
+  'give the exact id as "model", or set "model-match: exact" to refuse partial matches'
+
 /** A model the server lists but loads only when asked (llama.cpp's router mode, LM Studio). */
 export const unloadedModelText = (id: string): string =>
   `"${id}" is listed but not loaded: the server loads it only when asked (set "load: true" to have it loaded)`
@@ -210,6 +215,9 @@ export const dockerProxyText = (o: Extract<Ownership, { kind: 'foreign' }>, watc
 
 /** The engine's own readiness answer, as the log and the summary name it: `SGLang GET /health`. */
 export const engineReadinessRequest = (engine: string, url: URL): string => `${engine} GET ${url.pathname}`
+
+/** `load: true` and a sleeping engine (vLLM's sleep mode): the request that wakes it has gone out. */
+export const wakeAskedText = (engine: string, url: URL): string => `Asked ${engine} to wake up: POST ${url.pathname}`
 
 /** `load: true`: the request that asks the server to load the model has gone out. */
 export const loadAskedText = (url: URL, model: unknown): string =>
