@@ -9,17 +9,25 @@ import {
   jobEndSummary,
   jobEndSummaryErrorText,
   NOTHING_TO_STOP,
+  refusedStateText,
   stopLines
 } from '../report/lifecycle-report.js'
 import { logTailTitle } from '../report/markdown.js'
-import { readJobEndState } from '../server/job-end.js'
+import { JobEndStateError, readJobEndState } from '../server/job-end.js'
 import { stopAtJobEnd } from '../server/stop.js'
 import { systemClock } from '../runtime/clock.js'
 import { annotate, info, jobSummary, untrustedGroup } from './github.js'
 
 export async function post(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   // as core.getState reads what the main step saved
-  const state = readJobEndState((name) => (env[`STATE_${name}`] ?? '').trim())
+  let state: ReturnType<typeof readJobEndState>
+  try {
+    state = readJobEndState((name) => (env[`STATE_${name}`] ?? '').trim())
+  } catch (e) {
+    // a value the main step did not write: refused whole, nothing signalled, and still no failure of the job
+    if (e instanceof JobEndStateError) return void annotate('warning', refusedStateText(e))
+    throw e
+  }
   if (state === undefined) return void annotate('debug', NOTHING_TO_STOP)
   try {
     const end = await stopAtJobEnd(state, {
