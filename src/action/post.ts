@@ -10,10 +10,11 @@ import {
   jobEndSummary,
   jobEndSummaryErrorText,
   NOTHING_TO_STOP,
+  refusedStateText,
   stopLines
 } from '../report/lifecycle-report.js'
 import { logTailTitle } from '../report/markdown.js'
-import { readJobEndState } from '../server/job-end.js'
+import { JobEndStateError, readJobEndState } from '../server/job-end.js'
 import { stopAtJobEnd } from '../server/stop.js'
 import { systemClock } from '../runtime/clock.js'
 import { cancelOnSignals } from '../runtime/cancel-signals.js'
@@ -21,7 +22,14 @@ import { annotate, info, jobSummary, untrustedGroup } from './github.js'
 
 export async function post(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   // as core.getState reads what the main step saved
-  const state = readJobEndState((name) => (env[`STATE_${name}`] ?? '').trim())
+  let state: ReturnType<typeof readJobEndState>
+  try {
+    state = readJobEndState((name) => (env[`STATE_${name}`] ?? '').trim())
+  } catch (e) {
+    // a value the main step did not write: refused whole, nothing signalled, and still no failure of the job
+    if (e instanceof JobEndStateError) return void annotate('warning', refusedStateText(e))
+    throw e
+  }
   if (state === undefined) return void annotate('debug', NOTHING_TO_STOP)
   // A cancel must not leave the server running (Node's default on SIGTERM, SIGINT or SIGHUP is to die at once): the
   // stop goes on without waiting, SIGKILL at once, and says so.

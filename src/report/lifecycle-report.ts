@@ -3,6 +3,9 @@
  * loaded, who holds a port, what holds GPU memory, and how a server was stopped. Text only.
  */
 import type { StopRecord } from '../server/stop.js'
+import type { Spared } from '../server/guard.js'
+import type { JobEndStateError } from '../server/job-end.js'
+import { printable } from '../runtime/text.js'
 import type { Listener, Ownership, PortOwner } from '../server/port-owner.js'
 import type { ComputeApp, Gpu } from '../gpu/nvidia-smi.js'
 import type { JobEnd } from '../server/stop.js'
@@ -40,18 +43,32 @@ const pidList = (pids: readonly number[]): string => `${pids.length === 1 ? 'pid
 
 /** How a server was stopped (`wait-for-model stop`, the job-end step): what was sent, how it exited, its GPU memory. */
 export function stopLines(r: StopRecord): ReportLine[] {
-  if (r.outcome === 'not-running') return [{ level: 'info', text: `Process ${r.pid} is not running: nothing to stop.` }]
+  if (r.outcome === 'refused') return [{ level: 'warning', text: refusedText(r.pid, r.refused) }]
+  const lines: ReportLine[] = []
+  if (r.notOurs !== undefined) lines.push({ level: 'info', text: notOursText(r.pid, r.notOurs) })
+  if (r.spared !== undefined)
+    lines.push({ level: 'warning', text: `Left alone, as no stop may signal them: ${pidList(r.spared)}.` })
+  if (r.outcome === 'not-running')
+    return r.notOurs === undefined
+      ? [...lines, { level: 'info', text: `Process ${r.pid} is not running: nothing to stop.` }]
+      : lines
   const what =
     r.scope === 'group'
       ? `the server's process group ${r.pid} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
-      : `the server ${r.pid} and its child processes (${r.pids.length} in all)`
-  const lines: ReportLine[] = []
+      : r.notOurs === undefined
+        ? `the server ${r.pid} and its child processes (${r.pids.length} in all)`
+        : `the server's processes that carry its run marker (${r.pids.length} in all)`
   const how =
     r.exitCode !== undefined && r.exitCode !== null
       ? `, exit code ${r.exitCode}`
       : r.exitSignal
         ? `, ended by ${r.exitSignal}`
         : ''
+  if (r.escaped !== undefined && r.notOurs === undefined)
+    lines.push({
+      level: 'info',
+      text: `Also the server's processes that had left its process group (they carry its run marker): ${pidList(r.escaped)}.`
+    })
   if (r.outcome === 'exited') {
     lines.push({
       level: 'info',
@@ -85,6 +102,33 @@ export function stopLines(r: StopRecord): ReportLine[] {
   else lines.push({ level: 'debug', text: `GPU memory not looked at (nvidia-smi: ${g.why}).` })
   return lines
 }
+
+const SPARED_WORDS: Record<Spared, string> = {
+  self: "is this step's own process",
+  ancestor: "is an ancestor of this step's process (the runner's step, or the runner)",
+  init: 'is pid 1 (init)',
+  runner: "is one of the runner's own processes"
+}
+
+/** The pid to stop is one no stop may signal. */
+const refusedText = (pid: number, why: Spared | undefined): string =>
+  `Refused to stop process ${pid}: it ${SPARED_WORDS[why ?? 'self']}. Nothing was signalled.`
+
+/** The pid the state names is no longer the server's. */
+function notOursText(pid: number, id: NonNullable<StopRecord['notOurs']>): string {
+  const why =
+    id.kind === 'rebooted'
+      ? 'the machine has booted since the server started'
+      : id.kind === 'unchecked'
+        ? 'there is no start time to check it by (no /proc where it started, or here)'
+        : `it started at ${id.startTicks ?? '?'} clock ticks after boot, the server at ${id.expectedTicks}: the server has exited and its pid was reused`
+  return `Process ${pid} is not the server this job started (${why}): left alone, with its process group.`
+}
+
+/** The job-end state holds a value the main step did not write. */
+export const refusedStateText = (e: JobEndStateError): string =>
+  `Refused the job-end state, and signalled nothing: STATE_${e.stateName} is "${printable(e.value).slice(0, 80)}", ` +
+  `not ${e.form} as the main step writes it.`
 
 /** `process 1234 (python -m vllm …)`, or what can be said of a socket whose holder this user cannot see. */
 function listenerText(l: Listener): string {
@@ -175,13 +219,17 @@ export function jobEndSummary(end: JobEnd, cancelledBy?: string): string {
     ['Server process', `pid ${r.pid} (${r.scope === 'group' ? 'its process group' : 'with its child processes'})`],
     [
       'Result',
-      r.outcome === 'not-running'
-        ? 'already gone'
-        : r.outcome === 'survived'
-          ? `⚠️ still running after SIGKILL: pid ${(r.survivors ?? []).join(', ')}`
-          : end.clean
-            ? '✅ stopped'
-            : '⚠️ stopped, not cleanly'
+      r.outcome === 'refused'
+        ? `⚠️ refused: ${refusedText(r.pid, r.refused)}`
+        : r.notOurs !== undefined && r.outcome === 'not-running'
+          ? `left alone: ${notOursText(r.pid, r.notOurs)}`
+          : r.outcome === 'not-running'
+            ? 'already gone'
+            : r.outcome === 'survived'
+              ? `⚠️ still running after SIGKILL: pid ${(r.survivors ?? []).join(', ')}`
+              : end.clean
+                ? '✅ stopped'
+                : '⚠️ stopped, not cleanly'
     ]
   ]
   if (r.signal !== undefined) rows.push(['Last signal sent', r.signal])

@@ -118,16 +118,17 @@ describe('stopServer', () => {
     expect(procStat(process.pid)?.state).not.toBe('Z')
   })
 
-  it("never signals the group it runs in itself: its own group's leader is stopped as a tree", async () => {
+  it("never signals the group it runs in itself, nor an ancestor: its own group's leader is refused", async () => {
     const sent: Array<[number, string]> = []
     const ownGroup = procStat(process.pid)?.pgrp as number
-    // the kill is a stand-in: nothing is signalled for real, and nothing exits, so this ends as survived
-    const record = await stopServer(
-      { pid: ownGroup, timeoutMs: 100, killWaitMs: 100 },
-      { clock: steppingClock(), kill: (p, s) => void sent.push([p, s]) }
-    )
-    expect(record.scope).toBe('tree')
-    expect(sent.every(([p]) => p > 0)).toBe(true)
+    for (const pid of [ownGroup, process.pid, process.ppid, 1]) {
+      const record = await stopServer(
+        { pid, timeoutMs: 100, killWaitMs: 100 },
+        { clock: steppingClock(), kill: (p, s) => void sent.push([p, s]) }
+      )
+      expect(record).toMatchObject({ outcome: 'refused', pids: [] })
+    }
+    expect(sent).toEqual([])
   })
 
   it('has nothing to do for a process that is not running', async () => {

@@ -4,13 +4,16 @@
  * neither compiles nor holds it (about 40 KB of the action's own code; `npm run bench -- --only startup`).
  */
 import { envReport } from '../../server/env-report.js'
+import { envDifferences, servingProcess } from '../../server/serving-env.js'
 import { gpuSnapshot, memoryHeldBy } from '../../gpu/nvidia-smi.js'
 import { LogFollower } from '../../server/log-follower.js'
 import { isDockerProxy, listenerOwnership, localPort, processTree } from '../../server/port-owner.js'
 import { preflight, preflightVerdict } from '../../server/preflight.js'
+import { bootId, RUN_MARKER } from '../../server/guard.js'
 import {
   attachServer,
   newLogFile,
+  newRunMarker,
   resolvePid,
   serverEnv,
   type ServerProcess,
@@ -80,8 +83,11 @@ async function beforeStart(settings: Settings, deps: Deps): Promise<GateOutcome 
 /** Starts the server (`start`) or follows one started elsewhere (`pid`); without either, only its log. */
 function launched(settings: Settings, pid: number | undefined, deps: Deps): LaunchedServer {
   const logFile = settings.logFile ?? (settings.start !== undefined ? newLogFile(deps.env) : undefined)
-  const server = launch(settings, pid, logFile, deps)
+  const runMarker = settings.start === undefined ? undefined : newRunMarker()
+  const server = launch(settings, pid, logFile, runMarker, deps)
   const facts: ServerFacts = { pid: server?.pid, logFile }
+  // what the job-end step stops by: this process, as it started, and whatever carries the marker
+  if (runMarker !== undefined) Object.assign(facts, { startTicks: server?.startTicks, bootId: bootId(), runMarker })
   let log: LogFollower | undefined
   return {
     facts,
@@ -118,7 +124,7 @@ function launched(settings: Settings, pid: number | undefined, deps: Deps): Laun
     afterWait: async (ready, readyAt) => {
       if (ready && server?.startedAt !== undefined) facts.startupMs = readyAt - server.startedAt
       if (ready && server !== undefined) facts.gpuMemoryMiB = await gpuMemoryOf(server.pid, deps)
-      if (pid === undefined) reportEnvironment(settings, server, facts, deps)
+      reportEnvironment(settings, server, facts, deps, pid !== undefined)
       if (!ready && log !== undefined && settings.logLines > 0) {
         facts.logTail = log.tail()
         if (facts.logTail === undefined) deps.log(gateLines.noLog(log.path))
@@ -132,10 +138,13 @@ function launch(
   settings: Settings,
   pid: number | undefined,
   logFile: string | undefined,
+  runMarker: string | undefined,
   deps: Deps
 ): ServerProcess | undefined {
   if (settings.start !== undefined && logFile !== undefined) {
-    const server = startServer(settings.start, logFile, serverEnv(deps.env), deps.clock)
+    // tagged, so that every process it starts is known as its own, also one that leaves its process group
+    const env = { ...serverEnv(deps.env), ...(runMarker === undefined ? {} : { [RUN_MARKER]: runMarker }) }
+    const server = startServer(settings.start, logFile, env, deps.clock)
     deps.log(gateLines.started(server.pid, logFile))
     return server
   }
@@ -191,15 +200,41 @@ async function gpuMemoryOf(pid: number, deps: Deps): Promise<number | undefined>
   return memoryHeldBy(snapshot, processTree('/proc', pid)).mib
 }
 
+/**
+ * `env-report`, of the process that serves: the server's process that listens on the URL's port where one does,
+ * beside the launched one's where that is another process; else the launched (or watched) one's. Said once, or
+ * again after the wait for a process watched by `pid` whose listener has turned out to be another process.
+ */
 function reportEnvironment(
   settings: Settings,
   server: ServerProcess | undefined,
   facts: ServerFacts,
-  deps: Deps
+  deps: Deps,
+  again = false
 ): void {
   if (settings.envReport.length === 0 || server === undefined) return
-  const environ = server.environ()
-  if (environ === undefined) facts.envUnreadable = true
-  else facts.env = envReport(settings.envReport, environ, settings.secrets)
+  const ports = [...new Set(settings.targets.flatMap((t) => localPort(t.url) ?? []))]
+  const serving = servingProcess(server.pid, ports)
+  const listener = serving?.pid === server.pid ? undefined : serving
+  if (again && (listener === undefined || listener.pid === facts.envPid)) return
+  const launched = server.environ()
+  const environ = listener === undefined ? launched : listener.environ
+  Object.assign(facts, {
+    env: environ === undefined ? undefined : envReport(settings.envReport, environ, settings.secrets),
+    envUnreadable: environ === undefined ? true : undefined,
+    envPid: serving?.pid ?? server.pid,
+    envPort: serving?.port,
+    launchedEnv:
+      listener === undefined
+        ? undefined
+        : {
+            pid: server.pid,
+            env: launched === undefined ? undefined : envReport(settings.envReport, launched, settings.secrets),
+            differs:
+              launched === undefined || environ === undefined
+                ? []
+                : envDifferences(settings.envReport, launched, environ)
+          }
+  })
   gateLines.environment(facts).forEach((line) => deps.log(line))
 }
