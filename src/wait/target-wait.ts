@@ -101,7 +101,7 @@ export async function waitForTarget({ url, generation }: Target, shared: Shared)
         readyLine: shared.readyLine,
         readyAt: shared.readyAt,
         usualAnsweringMs: shared.usualAnsweringMs,
-        logTellsReady: () => log !== undefined && profile.engine !== undefined,
+        logLines: shared.logLines,
         clock,
         startedAt: deps.startedAt,
         onEvent: (e) => {
