@@ -197,8 +197,9 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
         deadline
       })
       const woke = await sleepUntilWoken(clock, next - clock.now(), [readyLine(), deps.logLines], signal)
-      // New lines in the log: the server is moving on, perhaps to ready in words we do not know. A probe soon.
-      if (woke === 1) {
+      // New lines in the log: the server is moving on, perhaps to ready in words we do not know. A probe soon;
+      // at once when the same lines held the ready line (both wakers fire, and this one may win the race).
+      if (woke === 1 && !readyLineWoke) {
         const sooner = probeOnLogLines(sentAt, clock.now(), next)
         await sleepUntilWoken(clock, sooner - clock.now(), [readyLine()], signal)
       }

@@ -682,4 +682,25 @@ describe('the schedule and the log', () => {
     expect(outcome.elapsedMs - 3_000).toBeLessThanOrEqual(LOG_BURST_GAP_MS + 10)
     expect(sent.slice(1).every((t, i) => t - sent[i] >= LOG_BURST_GAP_MS)).toBe(true)
   })
+
+  it('the ready line among new lines: a probe at once, not LOG_BURST_GAP_MS after the last', async () => {
+    const clock = new FakeClock()
+    const sent: number[] = []
+    const s = server(clock, (t) => (sent.push(t), t < 3_000 ? loading : listing('kimi')))
+    // lines at 2,950 (a probe then), and at 3,000 one read gives more lines and the ready line, told in that order
+    const read: Array<() => void> = []
+    const at = (t: number, first: boolean) => (signal: AbortSignal) =>
+      new Promise<void>((resolve) => {
+        read.push(() => (first ? resolve() : queueMicrotask(resolve)))
+        void clock.until(t, signal).then(() => read.splice(0).forEach((f) => f()))
+      })
+    const outcome = await waitForModel(options({ schedule: 'fixed' }), {
+      probe: s.probe,
+      clock,
+      logLines: (signal) => at(clock.t < 2_950 ? 2_950 : 3_000, true)(signal),
+      readyLine: at(3_000, false)
+    })
+    expect(outcome.ready).toBe(true)
+    expect(sent).toEqual([0, 2_950, 3_000])
+  })
 })
