@@ -437,7 +437,14 @@ if (ONLY.includes('smoke')) await smokeAccuracy()
 if (ONLY.includes('llamacpp')) {
   // a 1 GiB model: in the temporary directory, not beside the bench's small files
   const dir = mkdtempSync(join((await import('node:os')).tmpdir(), 'wait-for-model-llamacpp-'))
-  await llamacppBench({ runs: RUNS, root, scratch: dir, entry: action, node: NODE }).finally(() =>
-    rmSync(dir, { recursive: true, force: true })
-  )
+  // the checkout npm runs the bench in (`root` is where the bundle's node_modules really is: another checkout's
+  // where node_modules is a link to it)
+  const here = process.cwd()
+  await llamacppBench({
+    runs: RUNS,
+    root: here,
+    scratch: dir,
+    entry: join(here, 'dist', 'index.js'),
+    node: NODE
+  }).finally(() => rmSync(dir, { recursive: true, force: true }))
 }
