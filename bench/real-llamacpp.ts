@@ -126,7 +126,7 @@ export async function realRun({
       url,
       model: 'wfm-random',
       timeout: '2m',
-      'history-file': 'off',
+      'history-file': '',
       ...(withLog ? { start: [real.server, ...args].join(' '), 'log-file': logFile } : {})
     },
     onStart: (child) => {

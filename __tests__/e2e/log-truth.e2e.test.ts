@@ -30,7 +30,7 @@ async function started(fixture: string) {
       'log-file': box.path('server.log'),
       interval: '10s',
       timeout: '40s',
-      'history-file': 'off'
+      'history-file': ''
     }
   })
   if (run.outputs.pid) box.pids.push(Number(run.outputs.pid))
