@@ -2,14 +2,17 @@
  * `npm run bench`: compares this action with the shell loop it replaces and with wait-on, on the same
  * simulated startups, on this machine, with no network. Prints Markdown tables (copied into BENCHMARKS.md).
  *
- *   npm run bench -- [--runs 10] [--startup-runs 40] [--idle-seconds 120] [--only lag,startup,idle,fleet,smoke]
+ *   npm run bench -- [--runs 10] [--startup-runs 40] [--idle-seconds 120] [--only lag,startup,idle,fleet,smoke,llamacpp]
  *                    [--fleet 200] [--bare-env] [--node PATH] [--smoke-runs 5]
+ *
+ * `llamacpp`: a real llama.cpp server (bench/real-llamacpp.ts), once `eval "$(scripts/real-llamacpp.sh)"` has
+ * built it; not in the default set (it needs the build).
  *
  * `--node` runs every Node process measured (the action, wait-on, the empty `node -e ''`) with that binary:
  * GitHub runs the action on Node 24.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
-import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { dirname, join } from 'node:path'
@@ -17,6 +20,7 @@ import { fileURLToPath } from 'node:url'
 import type { EngineName } from '../src/simulator/engines.js'
 import { freePort, simulate } from '../src/simulator/server.js'
 import { runAction } from '../src/simulator/runner.js'
+import { llamacppBench } from './real-llamacpp.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
 const action = join(root, 'dist', 'index.js')
@@ -430,3 +434,17 @@ if (ONLY.includes('lag')) for (const shape of SHAPES) await lagScenario(shape)
 if (ONLY.includes('idle')) await idle()
 if (ONLY.includes('fleet')) await fleet()
 if (ONLY.includes('smoke')) await smokeAccuracy()
+if (ONLY.includes('llamacpp')) {
+  // a 1 GiB model: in the temporary directory, not beside the bench's small files
+  const dir = mkdtempSync(join((await import('node:os')).tmpdir(), 'wait-for-model-llamacpp-'))
+  // the checkout npm runs the bench in (`root` is where the bundle's node_modules really is: another checkout's
+  // where node_modules is a link to it)
+  const here = process.cwd()
+  await llamacppBench({
+    runs: RUNS,
+    root: here,
+    scratch: dir,
+    entry: join(here, 'dist', 'index.js'),
+    node: NODE
+  }).finally(() => rmSync(dir, { recursive: true, force: true }))
+}

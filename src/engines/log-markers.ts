@@ -21,7 +21,7 @@ export interface EngineLog {
   /** The `owned_by` of its `/v1/models` entries. */
   ownedBy?: string
   /**
-   * The time stamp in a line, with named groups: Y M D h m s, f (fraction digits) or ms. Absent parts count as
+   * The time stamp in a line, with named groups: Y M D h m s, f (fraction digits) or ms (and us). Absent parts count as
    * zero (vLLM and Triton print no year); only differences between stamps are used, so the time zone does not matter.
    */
   stamp?: RegExp
@@ -137,11 +137,17 @@ export const ENGINE_LOGS: readonly EngineLog[] = [
   {
     engine: 'llamacpp',
     label: 'llama.cpp',
-    signature: /\bbuild: \d+ \(|llama_model_loader: |\bsrv\s+load_model: |\bmain: loading model|llama_context: /,
+    signature:
+      /\bbuild: \d+ \(|llama_model_loader: |\bsrv\s+(?:load_model|llama_server): |\bmain: loading model|llama_context: /,
     ownedBy: 'llamacpp',
-    // Only with --log-timestamps: minutes.seconds.milliseconds.microseconds since the start.
-    stamp: /^(?<m>\d+)\.(?<s>\d\d)\.(?<ms>\d{3})\.\d{3} [IWEDT] /,
-    ready: /server is listening on|starting the main loop/,
+    // minutes.seconds.milliseconds.microseconds since the start: the default since v0.5.0 (node-llama-cpp 3.22),
+    // before it only with --log-timestamps. Anchored: in router mode a child's lines come through as
+    // `[ 8081] 0.00.056.085 I …`, stamped from the child's own start, which says nothing on the router's scale.
+    stamp: /^(?<m>\d+)\.(?<s>\d\d)\.(?<ms>\d{3})\.(?<us>\d{3}) [IWEDT] /,
+    // v0.5.0: `srv  llama_server: model loaded` (printed once it serves: the server sets itself ready just before),
+    // then `listening on http://…`, which in router mode comes before any model is loaded, so it is no ready line.
+    // Older: `main: model loaded`, `main: server is listening on …` and `starting the main loop`.
+    ready: /server is listening on|starting the main loop|\b(?:llama_server|main): model loaded\b/,
     fatal: [
       cause(/cudaMalloc failed: out of memory/),
       cause(/failed to open GGUF file/),
@@ -271,7 +277,7 @@ export const PHASE_MARKERS: readonly PhaseMarker[] = [
   { engine: 'tgi', phase: 'warming up', start: /Warming up model/ },
 
   // llama.cpp llama-server
-  { engine: 'llamacpp', phase: 'initializing', start: /\bbuild: \d+ \(|system info: / },
+  { engine: 'llamacpp', phase: 'initializing', start: /\bbuild: \d+ \(|system info: |\bllama_server: initializing/ },
   {
     engine: 'llamacpp',
     phase: 'loading weights',
@@ -283,7 +289,8 @@ export const PHASE_MARKERS: readonly PhaseMarker[] = [
     start: /\bllama_context: |llama_kv_cache|llama_new_context_with_model/
   },
   { engine: 'llamacpp', phase: 'warming up', start: /warming up the model with an empty run/ },
-  { engine: 'llamacpp', phase: 'starting server', start: /initializing slots, n_slots/ },
+  // older `initializing slots, n_slots = 4`; v0.5.0 `srv    load_model: initializing, n_slots = 4, n_ctx_slot = …`
+  { engine: 'llamacpp', phase: 'starting server', start: /initializing(?: slots)?, n_slots/ },
 
   // Ollama (models load lazily, on the first request for them)
   {
@@ -341,7 +348,7 @@ export function stampOf(log: EngineLog, line: string): number | undefined {
   const g = log.stamp?.exec(line)?.groups
   if (g === undefined) return undefined
   const n = (v: string | undefined): number => (v === undefined ? 0 : Number(v))
-  const fraction = g.f === undefined ? n(g.ms) : Number(`0.${g.f}`) * 1000
+  const fraction = g.f === undefined ? n(g.ms) + n(g.us) / 1000 : Number(`0.${g.f}`) * 1000
   return (
     Date.UTC(
       g.Y === undefined ? 2000 : n(g.Y),

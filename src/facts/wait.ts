@@ -39,4 +39,10 @@ export interface Outcome {
    */
   engineReadiness?: { request: string; listedMs?: number; readyMs?: number }
   timeline: TimelineEntry[]
+  /**
+   * On the clock's scale: when the answers first said ready (the first of the `success-threshold` in a row), and
+   * when the last answer that said not ready was asked for. The server turned ready between the two.
+   */
+  readySeenAt?: number
+  notReadySentAt?: number
 }

@@ -97,6 +97,8 @@ export class PhaseTracker {
   private lines = 0
   private readonly fatals: FatalMatch[] = []
   private readySeen = false
+  /** When the ready line was written (its stamp) or read. */
+  private readyMoment?: Moment
   /** A phase its own end marker closed, to be named when the next one begins. */
   private ended?: PhaseTiming
 
@@ -114,6 +116,11 @@ export class PhaseTracker {
 
   get ready(): boolean {
     return this.readySeen
+  }
+
+  /** When the ready line was written, on the read scale: by the engine's stamp where it has one, else when read. */
+  readyTime(): number | undefined {
+    return this.readyMoment && this.time(this.readyMoment)
   }
 
   /** Names the engine (from the input or the model list) and reads again the lines that came before. */
@@ -205,6 +212,7 @@ export class PhaseTracker {
       })
       if (log.ready.test(seg) && !this.readySeen) {
         this.readySeen = true
+        this.readyMoment = moment
         if (this.open !== undefined) this.close(moment)
       }
     }

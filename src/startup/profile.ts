@@ -87,6 +87,14 @@ export class StartupProfile {
     return Math.min(now, now - phase.inPhaseMs + (usual.phaseSeconds.get(phase.name) ?? 0) * 1000)
   }
 
+  /**
+   * When the engine's ready line was written, on the clock's scale: its own stamp where its lines have one (mapped
+   * by the earliest read, so never later than the read), else when it was read; undefined while not seen.
+   */
+  readyLineTime(): number | undefined {
+    return this.tracker.readyTime()
+  }
+
   /** The engine's ready line has been read. */
   get readyLineSeen(): boolean {
     return this.readyLineAt !== undefined

@@ -61,6 +61,8 @@ export interface Shared {
   progressAt(now: number): string | undefined
   /** Resolves once the engine's own ready line is read (or when `signal` aborts); undefined without a log. */
   readyLine?(signal: AbortSignal): Promise<void>
+  /** Resolves at the next new lines of the log (or when `signal` aborts); undefined without a log. */
+  logLines?(signal: AbortSignal): Promise<void>
   /** When the server is expected ready, going by its log (see `StartupProfile.readyAt`). */
   readyAt(now: number): number | undefined
   /** How long earlier runs answered HTTP before they were ready (history). */

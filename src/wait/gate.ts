@@ -16,6 +16,7 @@ import { Halter } from '../runtime/halter.js'
 import { type Deps, type GateDeps, type Shared, withDefaults } from './deps.js'
 import { openHistory, settle } from './run-history.js'
 import { followLog } from './startup-log.js'
+import { readyMoment } from './ready-moment.js'
 import { waitForTarget } from './target-wait.js'
 import { noServer } from './servers/none.js'
 import type { LaunchedServer } from './servers/seam.js'
@@ -47,7 +48,7 @@ export async function gate(settings: Settings, gateDeps: GateDeps): Promise<Gate
     const waitStart = deps.startedAt ?? clock.now()
     const history = openHistory(settings, deps)
     const profile = new StartupProfile({ engine: settings.engine, startedAt: server.startedAt, usual: history.usual })
-    const { log, sayStartup, readLines, readyLine } = followLog({ server, profile, deps, waitStart })
+    const { log, sayStartup, readLines, readyLine, logLines } = followLog({ server, profile, deps, waitStart })
     server.beforeWait()
     deps.log(waiting(settings))
     const { failPattern } = settings
@@ -70,15 +71,17 @@ export async function gate(settings: Settings, gateDeps: GateDeps): Promise<Gate
       sayStartup,
       progressAt: (now) => startupStatusText(profile.status(now, now - startedAt)),
       readyLine,
+      logLines,
       readyAt: (now) => profile.readyAt(now),
       usualAnsweringMs: history.usual?.answeringSeconds && history.usual.answeringSeconds * 1000,
       haltFleet: settings.targets.length > 1 ? (halt) => void (halter.halt(halt) && (fleetHalt = halt)) : undefined
     }
     const waited = server.whoAnswered(await Promise.all(settings.targets.map((t) => waitForTarget(t, shared))))
-    const readyAt = clock.now()
-    await server.afterWait(representative(waited, fleetHalt).ready, readyAt)
     // The lines written up to now end the startup's last phase (a ready line just before the port opened).
     if (log !== undefined) readLines(log.poll())
+    const last = representative(waited, fleetHalt)
+    const readyAt = readyMoment({ ...(last.ready ? last : {}), readyLineAt: profile.readyLineTime(), now: clock.now() })
+    await server.afterWait(last.ready, readyAt)
     // Once every endpoint is ready, and only then: a server that is not ready has no throughput to measure. The
     // startup's figures were taken before it, so that its requests count in none of them.
     const smoke = settings.smoke !== undefined && waited.every((r) => r.ready)

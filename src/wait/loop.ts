@@ -9,7 +9,7 @@ import type { ProbeResult } from '../http/probe.js'
 import type { Clock } from '../runtime/clock.js'
 import type { Halter } from '../runtime/halter.js'
 import { clip } from '../runtime/text.js'
-import { nextProbeAt } from './schedule.js'
+import { nextProbeAt, probeOnLogLines } from './schedule.js'
 import { deadEngineStreak, wrongModelWatch } from './cannot-change.js'
 import type { ScheduleMode } from '../inputs/settings.js'
 
@@ -57,8 +57,8 @@ export interface WaitDeps {
   readyAt?(now: number): number | undefined
   /** How long earlier runs answered HTTP before they were ready (history), when known. */
   usualAnsweringMs?: number
-  /** The log will say when the server is ready (followed, its engine known): see `ScheduleState.logTellsReady`. */
-  logTellsReady?(): boolean
+  /** Resolves when the server's log has new lines (or when `signal` aborts): the next probe goes out soon. */
+  logLines?(signal: AbortSignal): Promise<void>
   clock: Clock
   /** When the wait counts from (defaults to now): the action passes its process start. */
   startedAt?: number
@@ -96,6 +96,8 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
   let listedMs: number | undefined
   /** When the server began answering HTTP without being ready: the adaptive schedule counts the load from it. */
   let answeringSince: number | undefined
+  let readySeenAt: number | undefined
+  let notReadySentAt: number | undefined
   // The log's ready line wakes the loop once: should the probe then say "not yet", the schedule takes over.
   let readyLineWoke = false
   const readyLine = (): ((signal: AbortSignal) => Promise<void>) | undefined => {
@@ -115,7 +117,8 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
     generationMs,
     halt,
     ...(engineReadiness === undefined ? {} : { engineReadiness }),
-    timeline
+    timeline,
+    ...(reason === 'ready' ? { readySeenAt, notReadySentAt } : {})
   })
   const wrongModel = wrongModelWatch(opts.wrongModelAfterMs ?? 0, () => deps.servesOneModel?.() ?? false)
   const deadStreak = deadEngineStreak()
@@ -192,6 +195,8 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
 
     if (assessment.state === 'fatal') return finish(assessment.fatalReason ?? 'timeout')
     streak = assessment.state === 'ready' ? streak + 1 : 0
+    if (streak === 1) readySeenAt = now
+    if (streak === 0) notReadySentAt = sentAt
     if (streak >= opts.successThreshold) return finish('ready')
     if (opts.once) return finish(generationFailed ? 'generation-failed' : 'timeout')
 
@@ -215,11 +220,16 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
         answeringSince,
         readyAt: deps.readyAt?.(now),
         usualAnsweringMs: deps.usualAnsweringMs,
-        logTellsReady: deps.logTellsReady?.(),
         retryAfterMs: probed.retryAfterMs,
         deadline
       })
-      await sleepUntilWoken(clock, next - clock.now(), [readyLine()], signal)
+      const woke = await sleepUntilWoken(clock, next - clock.now(), [readyLine(), deps.logLines], signal)
+      // New lines in the log: the server is moving on, perhaps to ready in words we do not know. A probe soon;
+      // at once when the same lines held the ready line (both wakers fire, and this one may win the race).
+      if (woke === 1 && !readyLineWoke) {
+        const sooner = probeOnLogLines(sentAt, clock.now(), next)
+        await sleepUntilWoken(clock, sooner - clock.now(), [readyLine()], signal)
+      }
     }
   }
 }
@@ -263,17 +273,19 @@ async function probeOnce(
   }
 }
 
-/** Sleeps `ms`, or less: until one of `wakers` resolves, or `halt` aborts. */
+/** Sleeps `ms`, or less: until one of `wakers` resolves (its index is returned), or `halt` aborts (-1, as the sleep). */
 async function sleepUntilWoken(
   clock: Clock,
   ms: number,
   wakers: Array<((signal: AbortSignal) => Promise<void>) | undefined>,
   halt: AbortSignal | undefined
-): Promise<void> {
+): Promise<number> {
   const wake = new AbortController()
   const signal = halt ? AbortSignal.any([wake.signal, halt]) : wake.signal
-  await Promise.race([clock.sleep(ms, signal), ...wakers.flatMap((w) => (w ? [w(signal)] : []))])
+  const woken = wakers.flatMap((w, i) => (w ? [w(signal).then(() => i)] : []))
+  const which = await Promise.race([clock.sleep(ms, signal).then(() => -1), ...woken])
   wake.abort()
+  return which
 }
 
 /** Folds the engine's own readiness answer into the model-list assessment: listed is not ready until it says so. */

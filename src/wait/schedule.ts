@@ -15,15 +15,13 @@ export interface ScheduleState {
   now: number
   /** When the server first answered over HTTP without being ready, undefined while it has not. */
   answeringSince?: number
-  /** When it is expected to be ready (its log's ready line, its progress by earlier runs), undefined: unknown. */
+  /**
+   * When its log says it is expected ready (its ready line, its phase's progress against earlier runs), undefined:
+   * unknown. It may bring probes forward, never put them off (see `adaptiveGap`).
+   */
   readyAt?: number
   /** How long earlier runs answered before they were ready (history): the estimate when `readyAt` is unknown. */
   usualAnsweringMs?: number
-  /**
-   * The server's log is followed and its engine known: its ready line will wake the loop at once, so until then
-   * probes need only keep to `interval` (they still see a server that turns ready without the line).
-   */
-  logTellsReady?: boolean
   /** The server's own Retry-After on a 429 or 503. */
   retryAfterMs?: number
   deadline: number
@@ -55,16 +53,39 @@ export function nextProbeAt(s: ScheduleState): number {
 }
 
 function adaptiveGap(s: ScheduleState): number {
+  const since = s.answeringSince
+  if (since === undefined) return s.intervalMs // not loading: a list without the model, a 404
+  // A followed log changes nothing here for the worse: its ready line wakes the loop at once, new lines wake it
+  // soon (see `probeOnLogLines`), and what its phases tell may bring probes forward, never put them off: a ready
+  // line not (yet) recognised must not leave the server less probed than without a log (a line whose wording had
+  // changed once went unseen for 5 s, `interval`, and the startup time recorded with it).
+  const plain = gapBy(s, since, s.usualAnsweringMs === undefined ? undefined : since + s.usualAnsweringMs)
+  return s.readyAt === undefined ? plain : Math.min(plain, gapBy(s, since, s.readyAt))
+}
+
+/** The gap when the server is expected ready at `readyAt` (undefined: unknown). */
+function gapBy(s: ScheduleState, answeringSince: number, readyAt: number | undefined): number {
   const clamp = (ms: number): number => Math.min(s.intervalMs, Math.max(DENSE_MS, ms))
-  if (s.answeringSince === undefined) return s.intervalMs // not loading: a list without the model, a 404
-  if (s.readyAt === undefined && s.logTellsReady) return s.intervalMs
-  const loadedMs = Math.max(0, s.sentAt - s.answeringSince)
-  const readyAt = s.readyAt ?? (s.usualAnsweringMs === undefined ? undefined : s.answeringSince + s.usualAnsweringMs)
+  const loadedMs = Math.max(0, s.sentAt - answeringSince)
   if (readyAt === undefined) return clamp(loadedMs * BACKOFF_SHARE)
-  const lead = Math.max(LEAD_MIN_MS, (readyAt - s.answeringSince) * LEAD_SHARE)
+  const lead = Math.max(LEAD_MIN_MS, (readyAt - answeringSince) * LEAD_SHARE)
   const denseFrom = readyAt - lead
   // Far from it: sparse, but the probe that opens the dense window lands on its start.
   if (s.sentAt < denseFrom) return Math.min(s.intervalMs, Math.max(DENSE_MS, denseFrom - s.sentAt))
   // Near it, and past it: dense, then backing off with the overrun (the estimate was wrong, by how much is unknown).
   return clamp(DENSE_MS + Math.max(0, s.sentAt - readyAt) * BACKOFF_SHARE)
+}
+
+/**
+ * The least time between a probe and the next one a burst of new log lines brings forward. Lines come in bursts
+ * as an engine moves from one step to the next, and the last step's burst is its ready line, whatever its words:
+ * a probe soon after each sees a server that turned ready without a line we recognise within this time. Spaced so
+ * that a progress bar redrawn all through a long load costs at most five requests a second, each a few
+ * microseconds' work for the server.
+ */
+export const LOG_BURST_GAP_MS = 200
+
+/** The next probe, brought forward by new log lines read at `now` (never later than it was, never past it). */
+export function probeOnLogLines(sentAt: number, now: number, nextAt: number): number {
+  return Math.min(nextAt, Math.max(now, sentAt + LOG_BURST_GAP_MS))
 }

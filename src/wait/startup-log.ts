@@ -1,7 +1,8 @@
 /**
  * The server's log, read into the startup profile: its lines from before the wait (a server started elsewhere)
  * tell the phases so far; a log `start` has just begun afresh is read from its first line. `readLines` reads new
- * lines and returns the engine's own fatal line once seen.
+ * lines and returns the engine's own fatal line once seen; `readyLine` resolves once the engine's ready line is
+ * read, `logLines` at the next new lines (the probe schedule brings a probe forward on either).
  */
 import { setMaxListeners } from 'node:events'
 import type { LogFollower, LogLine } from '../server/log-follower.js'
@@ -28,6 +29,7 @@ export function followLog({
   sayStartup(events: TrackerEvent[]): void
   readLines(lines: LogLine[]): KnownFatal | undefined
   readyLine?(signal: AbortSignal): Promise<void>
+  logLines?(signal: AbortSignal): Promise<void>
 } {
   const { clock } = deps
   const sayStartup = (events: TrackerEvent[]): void =>
@@ -49,9 +51,23 @@ export function followLog({
       readySeen.signal.addEventListener('abort', done, { once: true })
       signal.addEventListener('abort', done, { once: true })
     })
+  // Waiting for the next new lines: each wait's resolver, called (and dropped) when lines come or its signal aborts.
+  const waiting = new Set<() => void>()
+  const logLines = (signal: AbortSignal): Promise<void> =>
+    new Promise((resolve) => {
+      if (signal.aborted) return resolve()
+      const done = (): void => {
+        waiting.delete(done)
+        signal.removeEventListener('abort', done)
+        resolve()
+      }
+      waiting.add(done)
+      signal.addEventListener('abort', done, { once: true })
+    })
   const readLines = (lines: LogLine[]): KnownFatal | undefined => {
     for (const l of lines) sayStartup(profile.line(l.text, clock.now(), l.number))
     if (profile.readyLineSeen) readySeen.abort()
+    if (lines.length > 0) [...waiting].forEach((done) => done())
     const f = profile.fatal
     return (
       f && {
@@ -61,5 +77,5 @@ export function followLog({
       }
     )
   }
-  return { log, sayStartup, readLines, readyLine: log === undefined ? undefined : readyLine }
+  return log === undefined ? { log, sayStartup, readLines } : { log, sayStartup, readLines, readyLine, logLines }
 }

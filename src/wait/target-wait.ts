@@ -2,7 +2,7 @@
 import { createGenerator } from './generation-check.js'
 import { listsAsRouter, SERVES_ONE_MODEL } from '../engines/readiness.js'
 import { engineReadiness } from './engine-readiness.js'
-import { engineOfModelList, knowsReadyLine } from '../engines/log-markers.js'
+import { engineOfModelList } from '../engines/log-markers.js'
 import type { Engine } from '../engines/engine-names.js'
 import { loadRequest } from '../engines/load.js'
 import { loadAskedText, partialMatchText, wakeAskedText } from '../report/lifecycle-report.js'
@@ -107,7 +107,7 @@ export async function waitForTarget({ url, generation }: Target, shared: Shared)
         readyLine: shared.readyLine,
         readyAt: shared.readyAt,
         usualAnsweringMs: shared.usualAnsweringMs,
-        logTellsReady: () => log !== undefined && profile.engine !== undefined && knowsReadyLine(profile.engine),
+        logLines: shared.logLines,
         clock,
         startedAt: deps.startedAt,
         onEvent: (e) => {

@@ -5,7 +5,7 @@ import type { WaitEvent } from '../../../src/facts/wait.js'
 import type { Halt } from '../../../src/facts/halt.js'
 import { Halter } from '../../../src/runtime/halter.js'
 import { answerWords } from '../../../src/report/answer-report.js'
-import { DENSE_MS } from '../../../src/wait/schedule.js'
+import { DENSE_MS, LOG_BURST_GAP_MS } from '../../../src/wait/schedule.js'
 
 /**
  * A clock that moves only when the code under test waits or a fake probe takes time: every pending wait
@@ -648,7 +648,59 @@ describe('the schedule and the log', () => {
     })
     expect(outcome.ready).toBe(true)
     expect(outcome.elapsedMs - 30_000).toBeLessThanOrEqual(DENSE_MS + 10)
-    // five probes every interval up to 24 s (the dense window opens 6 s before), then every 200 ms
-    expect(outcome.attempts).toBeLessThan(5 + 6_000 / DENSE_MS + 3)
+    // up to 24 s (the dense window opens 6 s before) as without an estimate, its gap growing with the load to
+    // interval (about 20 probes), then every 200 ms
+    expect(outcome.attempts).toBeLessThan(20 + 6_000 / DENSE_MS + 3)
+  })
+
+  // Lines written at these moments (the last one the ready line, in words the tables do not know).
+  const writes = (at: number[]) => (clock: FakeClock) => (signal: AbortSignal) =>
+    clock.until(at.find((t) => t > clock.t) ?? Infinity, signal)
+
+  it('new log lines bring a probe forward: a ready line in words we do not know is seen at once', async () => {
+    const clock = new FakeClock()
+    const s = server(clock, (t) => (t < 3_000 ? loading : listing('kimi')))
+    const outcome = await waitForModel(options({ schedule: 'fixed' }), {
+      probe: s.probe,
+      clock,
+      logLines: writes([1_000, 2_000, 3_000])(clock)
+    })
+    // without the lines: at 5 s (interval); with them, a probe at each burst
+    expect(outcome).toMatchObject({ ready: true, attempts: 4, elapsedMs: 3_010 })
+  })
+
+  it('a log that writes all the time: probes LOG_BURST_GAP_MS apart, and ready seen within that', async () => {
+    const clock = new FakeClock()
+    const sent: number[] = []
+    const s = server(clock, (t) => (sent.push(t), t < 3_000 ? loading : listing('kimi')))
+    const outcome = await waitForModel(options({ schedule: 'adaptive' }), {
+      probe: s.probe,
+      clock,
+      logLines: writes(Array.from({ length: 1_000 }, (_, i) => i * 10))(clock)
+    })
+    expect(outcome.ready).toBe(true)
+    expect(outcome.elapsedMs - 3_000).toBeLessThanOrEqual(LOG_BURST_GAP_MS + 10)
+    expect(sent.slice(1).every((t, i) => t - sent[i] >= LOG_BURST_GAP_MS)).toBe(true)
+  })
+
+  it('the ready line among new lines: a probe at once, not LOG_BURST_GAP_MS after the last', async () => {
+    const clock = new FakeClock()
+    const sent: number[] = []
+    const s = server(clock, (t) => (sent.push(t), t < 3_000 ? loading : listing('kimi')))
+    // lines at 2,950 (a probe then), and at 3,000 one read gives more lines and the ready line, told in that order
+    const read: Array<() => void> = []
+    const at = (t: number, first: boolean) => (signal: AbortSignal) =>
+      new Promise<void>((resolve) => {
+        read.push(() => (first ? resolve() : queueMicrotask(resolve)))
+        void clock.until(t, signal).then(() => read.splice(0).forEach((f) => f()))
+      })
+    const outcome = await waitForModel(options({ schedule: 'fixed' }), {
+      probe: s.probe,
+      clock,
+      logLines: (signal) => at(clock.t < 2_950 ? 2_950 : 3_000, true)(signal),
+      readyLine: at(3_000, false)
+    })
+    expect(outcome.ready).toBe(true)
+    expect(sent).toEqual([0, 2_950, 3_000])
   })
 })

@@ -1,0 +1,42 @@
+/**
+ * A real llama.cpp server (llama-server v0.5.0, built for CPU by scripts/real-llamacpp.sh) started by the action,
+ * a random-weight model (scripts/tiny-gguf.py `small`, loaded in about a second). Correctness against the real
+ * engine: ready, the right model, and `startup-seconds` within 0.3 s of the server's own `model loaded` stamp
+ * (with the log; without it, no startup is measured). The lag itself is measured by `npm run bench -- --only
+ * llamacpp`, not here. Skipped, saying why, unless WAIT_FOR_MODEL_LLAMA_SERVER and WAIT_FOR_MODEL_GGUF_PY are
+ * set: `eval "$(scripts/real-llamacpp.sh)" && npm run test:real`.
+ */
+import { makeModel, realLlamacpp, realRun } from '../../bench/real-llamacpp.js'
+import { sandbox } from '../helpers/sandbox.js'
+import { entry } from '../helpers/support.js'
+
+const root = new URL('../..', import.meta.url).pathname
+const real = realLlamacpp()
+if (typeof real === 'string') {
+  it.skip(`the real llama.cpp suite: ${real}`, () => undefined)
+  console.warn(`__tests__/real/llamacpp.real.test.ts skipped: ${real}`)
+} else {
+  const box = sandbox('wait-for-model-real-', 'file')
+  const models = box.path('small.gguf')
+  beforeAll(() => makeModel(real, models, 'small', root), 120_000)
+
+  const run = (withLog: boolean) =>
+    realRun({ real, model: models, withLog, dir: box.dir(), entry, kill: (pid) => box.pids.push(pid) })
+
+  describe('a real llama.cpp server', () => {
+    it('started by the action, its log followed: ready, its model, and startup-seconds by its own stamp', async () => {
+      for (let i = 0; i < 3; i++) {
+        const r = await run(true)
+        expect([r.ready, r.reason, r.modelId]).toEqual([true, 'ready', 'wfm-random'])
+        expect(r.loadedStampS).toBeGreaterThan(0)
+        expect(Math.abs((r.startupSeconds as number) - (r.loadedStampS as number))).toBeLessThanOrEqual(0.3)
+      }
+    }, 120_000)
+
+    it('started apart, the URL alone: ready, its model', async () => {
+      const r = await run(false)
+      expect([r.ready, r.reason, r.modelId]).toEqual([true, 'ready', 'wfm-random'])
+      expect(r.startupSeconds).toBeUndefined()
+    }, 60_000)
+  })
+}

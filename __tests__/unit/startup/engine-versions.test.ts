@@ -1,0 +1,85 @@
+/**
+ * The recorded startups named with the engine version they came from (`<engine>-v<version>….log`): each version
+ * stays recognised when a newer one changes its lines, and a new format is a new fixture beside the old one.
+ */
+import { readdirSync } from 'node:fs'
+import { physicalLines, readFixture } from '../../fixtures/log-fixture.mjs'
+import { PhaseTracker } from '../../../src/startup/phases.js'
+import { StartupProfile } from '../../../src/startup/profile.js'
+
+const dir = new URL('../../fixtures/logs/', import.meta.url).pathname
+const fixture = (name: string): string => `${dir}${name}.log`
+const VERSIONED = readdirSync(dir)
+  .filter((f) => /^[a-z]+-v\d/.test(f))
+  .map((f) => f.slice(0, -'.log'.length))
+
+/** The tracker fed a recorded startup, each line read `lateMs` after its own moment. */
+function replay(name: string, lateMs = 0): PhaseTracker {
+  const tracker = new PhaseTracker()
+  for (const line of physicalLines(readFixture(fixture(name)).writes)) tracker.feed(line.text, line.at * 1000 + lateMs)
+  return tracker
+}
+const names = (tracker: PhaseTracker): Array<[string, number]> => tracker.timings().map((t) => [t.name, t.seconds])
+
+describe('recorded startups, one per engine version', () => {
+  it('there are some, each naming its engine', () => {
+    expect(VERSIONED).toEqual(expect.arrayContaining(['llamacpp-v0.5.0-node-llama-cpp-3.22.1']))
+    for (const name of VERSIONED) {
+      expect([name, replay(name).engine]).toEqual([name, readFixture(fixture(name)).engine])
+    }
+  })
+
+  it('a healthy start says it is ready and nothing fatal; a failed one names its fatal line', () => {
+    for (const name of VERSIONED) {
+      const tracker = replay(name)
+      const failed = name.endsWith('-fail')
+      expect([name, tracker.ready, tracker.fatal() !== undefined]).toEqual([name, !failed, failed])
+    }
+  })
+})
+
+describe('llama.cpp v0.5.0 (node-llama-cpp 3.22.1), captured from the real server', () => {
+  const name = 'llamacpp-v0.5.0-node-llama-cpp-3.22.1'
+
+  it('its phases, timed by its own m.ss.mmm.uuu stamps, however late the lines are read', () => {
+    const expected = [
+      ['initializing', 0],
+      ['loading weights', 0.6],
+      ['allocating KV cache', 3.1],
+      ['starting server', 0]
+    ]
+    expect(names(replay(name))).toEqual(expected)
+    expect(names(replay(name, 4_000))).toEqual(expected)
+    expect(
+      replay(name)
+        .timings()
+        .every((t) => !t.printed)
+    ).toBe(true)
+  })
+
+  it('ready at `srv  llama_server: model loaded`, by its stamp, even when read seconds later', () => {
+    // the first line is read as it is written, the rest in one burst 4 s later: the stamps still say when
+    const profile = new StartupProfile()
+    const lines = physicalLines(readFixture(fixture(name)).writes)
+    lines.forEach((l, i) => profile.line(l.text, i === 0 ? l.at * 1000 : 10_000))
+    expect(profile.readyLineSeen).toBe(true)
+    expect(profile.readyLineTime()).toBeCloseTo(3_704.099, 3)
+  })
+
+  it('a missing model file: the cause quoted, not the "exiting" line after it', () => {
+    expect(replay(`${name}-fail`).fatal()).toMatchObject({
+      line: expect.stringMatching(/E gguf_init_from_file: failed to open GGUF file 'nothere\.gguf' \(No such file/),
+      cause: true
+    })
+  })
+
+  it("router mode: `listening on` comes before any model is loaded, so ready is a child's `model loaded`", () => {
+    const profile = new StartupProfile()
+    for (const l of physicalLines(readFixture(fixture(`${name}-router`)).writes)) {
+      profile.line(l.text, l.at * 1000)
+      if (/listening on http:\/\/127\.0\.0\.1:18614/.test(l.text)) expect(profile.readyLineSeen).toBe(false)
+    }
+    expect(profile.engine).toBe('llamacpp')
+    expect(profile.readyLineSeen).toBe(true)
+  })
+})
