@@ -92,26 +92,28 @@ describe('the packaged action', () => {
 
   it('titles every annotation, and a server that keeps going away is one warning, not one per time', async () => {
     let requests = 0
-    // it answers "loading", then drops the connection, over and over: each drop is a "stopped answering"
+    // it answers "loading", then drops the connection, three times over (each drop a "stopped answering"), then
+    // lists a model: bound by what the server did, not by how many drops fit in a timeout on a busy machine
     const host = await serve((req, res) => {
-      if (requests++ % 2 === 1) return void req.socket.destroy()
-      res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"Loading model"}')
+      const n = requests++
+      if (n < 6 && n % 2 === 1) return void req.socket.destroy()
+      if (n < 6) return void res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"Loading model"}')
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"object":"list","data":[{"id":"m"}]}')
     })
     const run = await runAction({
       entry,
-      inputs: { url: `http://${host}/v1/models`, interval: '100ms', timeout: '2s', 'insecure-tls': 'true' }
+      inputs: { url: `http://${host}/v1/models`, interval: '100ms', timeout: '60s', 'insecure-tls': 'true' }
     })
-    expect(run.code).toBe(1)
+    expect(run.code).toBe(0)
     const annotations = run.stdout.split('\n').filter((l) => /^::(warning|error|notice)\b/.test(l))
     expect(annotations.filter((l) => !/^::(warning|error|notice) title=[^:]+::\S/.test(l))).toEqual([])
     expect(annotations.map((l) => /title=([^:]+)::/.exec(l)?.[1])).toEqual([
       'TLS certificate checks are off',
-      'Model server stopped answering',
-      'Model server not ready (timeout)'
+      'Model server stopped answering'
     ])
     // the later drops are in the log, as warnings that are not annotations
     const later = run.stdout.match(/^warning: \d+ms: the server stopped answering/gm) ?? []
-    expect(later.length).toBeGreaterThanOrEqual(2)
+    expect(later).toHaveLength(2)
   })
 
   it('stops at once on 401, never printing the api-key', async () => {
