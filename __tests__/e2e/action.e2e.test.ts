@@ -1,7 +1,7 @@
 import type { RequestListener } from 'node:http'
 import { runAction } from '../../src/simulator/runner.js'
 import { simulate } from '../../src/simulator/server.js'
-import { loopback } from '../helpers/loopback.js'
+import { loopback, ownPath } from '../helpers/loopback.js'
 import { entry, errors } from '../helpers/support.js'
 
 /** End to end: `node dist/index.js` as the runner starts it, against real servers on loopback. */
@@ -118,13 +118,14 @@ describe('the packaged action', () => {
 
   it('stops at once on 401, never printing the api-key', async () => {
     let requests = 0
-    const host = await serve((_req, res) => {
-      requests++
+    const own = ownPath()
+    const host = await serve((req, res) => {
+      if (req.url?.startsWith(own)) requests++
       res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"Unauthorized"}')
     })
     const run = await runAction({
       entry,
-      inputs: { url: `http://${host}/v1/models`, 'api-key': 'sk-very-secret-1', timeout: '30s' }
+      inputs: { url: `http://${host}${own}/v1/models`, 'api-key': 'sk-very-secret-1', timeout: '30s' }
     })
     expect(run.code).toBe(1)
     expect(requests).toBe(1)
@@ -166,11 +167,12 @@ describe('the packaged action', () => {
     ['headers', 'Authorization Bearer x']
   ])('rejects %s=%p before any request, with one error naming the input', async (name, value) => {
     let requests = 0
-    const host = await serve((_req, res) => {
-      requests++
+    const own = ownPath()
+    const host = await serve((req, res) => {
+      if (req.url?.startsWith(own)) requests++
       res.end()
     })
-    const run = await runAction({ entry, inputs: { url: `http://${host}/v1/models`, [name]: value } })
+    const run = await runAction({ entry, inputs: { url: `http://${host}${own}/v1/models`, [name]: value } })
     expect(run.code).toBe(1)
     expect(requests).toBe(0)
     const found = errors(run.stdout)

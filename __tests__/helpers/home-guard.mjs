@@ -4,7 +4,7 @@ import { lstatSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 
 /** The folders the CLI keeps its default history in for this environment: under XDG_CACHE_HOME, and under HOME. */
-export function homeHistoryFolders(env) {
+function homeHistoryFolders(env) {
   const folders = []
   if (env.XDG_CACHE_HOME) folders.push(join(env.XDG_CACHE_HOME, 'wait-for-model'))
   if (env.HOME) folders.push(join(env.HOME, '.cache', 'wait-for-model'))

@@ -7,7 +7,15 @@ import { systemClock } from '../../../src/runtime/clock.js'
 import { answerWords } from '../../../src/report/answer-report.js'
 
 /** Each engine's startup, replayed by the simulator on loopback, gated on as users would configure it. */
-const cases: Array<{ engine: EngineName; model: string; path: string; wanted: string; timeline: RegExp[] }> = [
+const cases: Array<{
+  engine: EngineName
+  model: string
+  path: string
+  wanted: string
+  timeline: RegExp[]
+  /** When the port opens, where the engine's own moment (a share of the load) leaves a window too short to see. */
+  opensAfterMs?: number
+}> = [
   {
     engine: 'vllm',
     model: '/shared/kimi-k2.5-int4',
@@ -20,6 +28,9 @@ const cases: Array<{ engine: EngineName; model: string; path: string; wanted: st
     model: '/shared/kimi-k2.5-int4',
     path: '/v1/models',
     wanted: 'kimi',
+    // SGLang opens its port at 90% of the load: 150 ms of warm-up, which probes 100 ms apart may all miss on a
+    // busy machine; opened at 300 ms, the warm-up lasts 1.2 s
+    opensAfterMs: 300,
     // listed during the warm-up, ready only once its own /health says so
     timeline: [
       /^connection refused$/,
@@ -71,9 +82,9 @@ const cases: Array<{ engine: EngineName; model: string; path: string; wanted: st
 describe('each engine startup', () => {
   it.concurrent.each(cases)(
     '$engine: gates on $path until "$wanted" is ready',
-    async ({ engine, model, path, wanted, timeline }) => {
+    async ({ engine, model, path, wanted, timeline, opensAfterMs }) => {
       const loadMs = 1_500
-      const server = await simulate({ engine, model, loadMs })
+      const server = await simulate({ engine, model, loadMs, opensAfterMs })
       try {
         const inputs: Partial<Record<InputName, string>> = {
           url: `${server.baseUrl}${path}`,
@@ -100,7 +111,8 @@ describe('each engine startup', () => {
 })
 
 it.concurrent('waits out the SGLang warm-up on /health, which says 503 while /v1/models already lists', async () => {
-  const server = await simulate({ engine: 'sglang', model: '/shared/kimi-k2.5-int4', loadMs: 2_000 })
+  // the port opens at 300 ms (SGLang's own moment, 90% of the load, leaves 200 ms of 503s): 1.7 s of warm-up
+  const server = await simulate({ engine: 'sglang', model: '/shared/kimi-k2.5-int4', loadMs: 2_000, opensAfterMs: 300 })
   try {
     const settings = parseSettings(
       (name) => ({ url: `${server.baseUrl}/health`, interval: '100ms', timeout: '20s' })[name as 'url'] ?? ''
