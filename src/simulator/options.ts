@@ -22,6 +22,11 @@ export interface SimulatorOptions {
    * only once loaded.
    */
   unloaded?: boolean
+  /**
+   * Told each line of the engine's own start-up log as the engine would print it (SIMULATED_LOGS: its phases, its
+   * ready line at `loadMs`, and with `crashAfterMs` its fatal lines as it dies); no log without it.
+   */
+  onLog?(line: string): void
   /** Told when the port opens, when the model becomes ready, and when the engine crashes. */
   onEvent?(event: SimulatorEvent, atMs: number): void
   /** The pace of streamed generations (the smoke test's requests). */
