@@ -16,6 +16,8 @@ export function answerRequests(
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const engine: SimulatedEngine = SIMULATED_ENGINES[options.engine]
   const lazy = options.unloaded ? lazyLoading(options.engine, options.model, options.loadMs) : undefined
+  let loadingAnswers = 0
+  const isReady = (): boolean => Date.now() >= readyAt && loadingAnswers >= (options.loadingAnswers ?? 0)
   return (req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname
     const answer = (request?: Record<string, unknown>): void => {
@@ -23,7 +25,8 @@ export function answerRequests(
         const reply = lazy(req.method ?? 'GET', path, request)
         if (reply !== undefined) return void Promise.resolve(reply).then((r) => send(r))
       }
-      const phase: Phase = Date.now() >= readyAt ? 'ready' : 'loading'
+      const phase: Phase = isReady() ? 'ready' : 'loading'
+      if (phase === 'loading') loadingAnswers++
       const format = request && phase === 'ready' ? streamFormat(options.engine, path, request) : undefined
       if (format !== undefined && request !== undefined && servesModel(options.engine, request, options.model))
         return void writeStream(

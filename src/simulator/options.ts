@@ -8,6 +8,12 @@ export interface SimulatorOptions {
   loadMs: number
   /** When the port opens, overriding the engine's own `opensAt` (the benchmark sets the refused phase exactly). */
   opensAfterMs?: number
+  /**
+   * Once its port is open, the engine stays loading until it has given this many answers (as well as until
+   * `loadMs`): a test that must see the loading answers bounds them by requests, not by a window of time that a
+   * busy machine may sleep through.
+   */
+  loadingAnswers?: number
   /** 0 picks a free port. */
   port?: number
   host?: string
