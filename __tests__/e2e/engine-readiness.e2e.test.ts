@@ -44,7 +44,7 @@ describe("SGLang's warm-up", () => {
       expect(out).toMatchObject({ ready: true, 'model-id': 'Qwen/Qwen3-8B' })
       // not before the warm-up ended, whatever the model list said
       expect(Number(out['elapsed-seconds'])).toBeGreaterThanOrEqual(1.9)
-      expect(r.stderr).toMatch(/\n\d+ms: HTTP 200, serving \[Qwen\/Qwen3-8B\] — SGLang GET \/health: HTTP 503\n/)
+      expect(r.stderr).toMatch(/\n[\d.]+m?s: HTTP 200, serving \[Qwen\/Qwen3-8B\] — SGLang GET \/health: HTTP 503\n/)
       expect(r.stderr.trimEnd().split('\n').at(-1)).toMatch(
         /^Ready after \d\.\ds \(\d+ probes\); model "Qwen\/Qwen3-8B": HTTP 200, serving \[Qwen\/Qwen3-8B\] — SGLang GET \/health: HTTP 200$/
       )
