@@ -25,8 +25,15 @@ function runCli(args: string[]): Promise<{ code: number | null; stdout: string; 
 
 describe("SGLang's warm-up", () => {
   it('the CLI (engine auto, from owned_by): listed during the warm-up is not ready; ready once /health is 200', async () => {
-    // the port opens at 0.3s and lists the model; the warm-up ends, /health 200, at 2s
-    const server = await simulate({ engine: 'sglang', model: 'Qwen/Qwen3-8B', loadMs: 2_000, opensAfterMs: 300 })
+    // the port opens at 0.3s and lists the model; the warm-up ends, /health 200, at 2s and not before the gate's first
+    // probe has seen it (both its requests), however busy the machine
+    const server = await simulate({
+      engine: 'sglang',
+      model: 'Qwen/Qwen3-8B',
+      loadMs: 2_000,
+      opensAfterMs: 300,
+      loadingAnswers: 2
+    })
     try {
       const r = await runCli([
         '--url',
@@ -54,7 +61,13 @@ describe("SGLang's warm-up", () => {
   })
 
   it('the action with engine: sglang: the summary says which answers were required and when each came', async () => {
-    const server = await simulate({ engine: 'sglang', model: 'Qwen/Qwen3-8B', loadMs: 1_500, opensAfterMs: 200 })
+    const server = await simulate({
+      engine: 'sglang',
+      model: 'Qwen/Qwen3-8B',
+      loadMs: 1_500,
+      opensAfterMs: 200,
+      loadingAnswers: 2
+    })
     try {
       const run = await runAction({
         entry,
