@@ -112,7 +112,7 @@ describe('the packaged action', () => {
       'Model server stopped answering'
     ])
     // the later drops are in the log, as warnings that are not annotations
-    const later = run.stdout.match(/^warning: \d+ms: the server stopped answering/gm) ?? []
+    const later = run.stdout.match(/^warning: [\d.]+m?s: the server stopped answering/gm) ?? []
     expect(later).toHaveLength(2)
   })
 
