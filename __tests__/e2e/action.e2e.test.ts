@@ -61,7 +61,7 @@ describe('the packaged action', () => {
       })
       const lines = run.stdout.split('\n')
       expect(lines[1]).toMatch(
-        /^\d+ms: HTTP 200, serving \[\/shared\/kimi-k2.5-int4\] — "llama" is not among the listed models$/
+        /^[\d.]+m?s: HTTP 200, serving \[\/shared\/kimi-k2.5-int4\] — "llama" is not among the listed models$/
       )
       const [error] = errors(run.stdout)
       expect(error).toMatch(
