@@ -6,6 +6,11 @@ export default {
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
   testMatch: ['**/__tests__/**/*.test.ts'],
   testTimeout: 30000,
+  // Four files at a time, whatever the cores: the end-to-end files mostly wait (on servers that load, on timeouts),
+  // and jest's default (one worker fewer than the cores: one on a 2-core machine) ran them one by one, 7 to 10
+  // minutes. They share no port (each server asks the kernel for a free one; tests that count requests count their
+  // own path, helpers/loopback.ts ownPath) and no file (each test's sandbox; the history under the run's cache).
+  maxWorkers: 4,
   // The run's temporary files go under a directory of its own (a short name: error messages quote some paths whole), which must be empty at the end (helpers/tmp-*.mjs);
   // jest's own cache stays out of the temporary directory.
   globalSetup: '<rootDir>/__tests__/helpers/tmp-setup.mjs',

@@ -1,7 +1,7 @@
 import type { RequestListener } from 'node:http'
 import { runAction } from '../../src/simulator/runner.js'
 import { simulate } from '../../src/simulator/server.js'
-import { loopback } from '../helpers/loopback.js'
+import { loopback, ownPath } from '../helpers/loopback.js'
 import { entry, errors } from '../helpers/support.js'
 
 /** End to end: `node dist/index.js` as the runner starts it, against real servers on loopback. */
@@ -61,7 +61,7 @@ describe('the packaged action', () => {
       })
       const lines = run.stdout.split('\n')
       expect(lines[1]).toMatch(
-        /^\d+ms: HTTP 200, serving \[\/shared\/kimi-k2.5-int4\] — "llama" is not among the listed models$/
+        /^[\d.]+m?s: HTTP 200, serving \[\/shared\/kimi-k2.5-int4\] — "llama" is not among the listed models$/
       )
       const [error] = errors(run.stdout)
       expect(error).toMatch(
@@ -92,37 +92,40 @@ describe('the packaged action', () => {
 
   it('titles every annotation, and a server that keeps going away is one warning, not one per time', async () => {
     let requests = 0
-    // it answers "loading", then drops the connection, over and over: each drop is a "stopped answering"
+    // it answers "loading", then drops the connection, three times over (each drop a "stopped answering"), then
+    // lists a model: bound by what the server did, not by how many drops fit in a timeout on a busy machine
     const host = await serve((req, res) => {
-      if (requests++ % 2 === 1) return void req.socket.destroy()
-      res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"Loading model"}')
+      const n = requests++
+      if (n < 6 && n % 2 === 1) return void req.socket.destroy()
+      if (n < 6) return void res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"Loading model"}')
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"object":"list","data":[{"id":"m"}]}')
     })
     const run = await runAction({
       entry,
-      inputs: { url: `http://${host}/v1/models`, interval: '100ms', timeout: '2s', 'insecure-tls': 'true' }
+      inputs: { url: `http://${host}/v1/models`, interval: '100ms', timeout: '60s', 'insecure-tls': 'true' }
     })
-    expect(run.code).toBe(1)
+    expect(run.code).toBe(0)
     const annotations = run.stdout.split('\n').filter((l) => /^::(warning|error|notice)\b/.test(l))
     expect(annotations.filter((l) => !/^::(warning|error|notice) title=[^:]+::\S/.test(l))).toEqual([])
     expect(annotations.map((l) => /title=([^:]+)::/.exec(l)?.[1])).toEqual([
       'TLS certificate checks are off',
-      'Model server stopped answering',
-      'Model server not ready (timeout)'
+      'Model server stopped answering'
     ])
     // the later drops are in the log, as warnings that are not annotations
-    const later = run.stdout.match(/^warning: \d+ms: the server stopped answering/gm) ?? []
-    expect(later.length).toBeGreaterThanOrEqual(2)
+    const later = run.stdout.match(/^warning: [\d.]+m?s: the server stopped answering/gm) ?? []
+    expect(later).toHaveLength(2)
   })
 
   it('stops at once on 401, never printing the api-key', async () => {
     let requests = 0
-    const host = await serve((_req, res) => {
-      requests++
+    const own = ownPath()
+    const host = await serve((req, res) => {
+      if (req.url?.startsWith(own)) requests++
       res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"Unauthorized"}')
     })
     const run = await runAction({
       entry,
-      inputs: { url: `http://${host}/v1/models`, 'api-key': 'sk-very-secret-1', timeout: '30s' }
+      inputs: { url: `http://${host}${own}/v1/models`, 'api-key': 'sk-very-secret-1', timeout: '30s' }
     })
     expect(run.code).toBe(1)
     expect(requests).toBe(1)
@@ -164,11 +167,12 @@ describe('the packaged action', () => {
     ['headers', 'Authorization Bearer x']
   ])('rejects %s=%p before any request, with one error naming the input', async (name, value) => {
     let requests = 0
-    const host = await serve((_req, res) => {
-      requests++
+    const own = ownPath()
+    const host = await serve((req, res) => {
+      if (req.url?.startsWith(own)) requests++
       res.end()
     })
-    const run = await runAction({ entry, inputs: { url: `http://${host}/v1/models`, [name]: value } })
+    const run = await runAction({ entry, inputs: { url: `http://${host}${own}/v1/models`, [name]: value } })
     expect(run.code).toBe(1)
     expect(requests).toBe(0)
     const found = errors(run.stdout)

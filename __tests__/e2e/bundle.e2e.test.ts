@@ -3,7 +3,7 @@ import { parse } from 'yaml'
 import { runAction } from '../../src/simulator/runner.js'
 import { simulate } from '../../src/simulator/server.js'
 import { sandbox } from '../helpers/sandbox.js'
-import { loopback } from '../helpers/loopback.js'
+import { loopback, ownPath } from '../helpers/loopback.js'
 
 /** What `npm run build` makes of the sources: one lean, plain-ASCII file per entry point, with its licenses. */
 const root = new URL('../..', import.meta.url)
@@ -131,13 +131,14 @@ describe("a plain wait's first probe leaves before the rest of the action is loa
     for (const f of readdirSync(copy.dir()))
       if (/^\d+\.index\.js$/.test(f) && /function gate\(/.test(text(`dist/${f}`))) rmSync(copy.path(f))
     let requests = 0
-    const url = await net.http((_req, res) => {
-      requests++
+    const own = ownPath()
+    const url = await net.http((req, res) => {
+      if (req.url?.startsWith(own)) requests++
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"object":"list","data":[{"id":"kimi"}]}')
     })
     const run = await runAction({
       entry: copy.path('index.js'),
-      inputs: { url: `${url}/v1/models`, model: 'kimi', timeout: '5s' }
+      inputs: { url: `${url}${own}/v1/models`, model: 'kimi', timeout: '5s' }
     })
     expect(requests).toBe(1)
     expect(run.code).toBe(1)

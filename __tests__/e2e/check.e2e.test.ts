@@ -1,5 +1,5 @@
 import { simulate } from '../../src/simulator/server.js'
-import { loopback } from '../helpers/loopback.js'
+import { loopback, ownPath } from '../helpers/loopback.js'
 import { type ProcessRun, runProcess } from '../helpers/support.js'
 
 /** `wait-for-model check` through dist/cli.js: one probe, one line, the exit status a health check reads. */
@@ -32,11 +32,12 @@ describe('wait-for-model check', () => {
 
   it('sends one request, however the server answers, and does not wait for a better one', async () => {
     let requests = 0
-    const url = await net.http((_req, res) => {
-      requests++
+    const own = ownPath()
+    const url = await net.http((req, res) => {
+      if (req.url?.startsWith(own)) requests++
       res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' }).end('{"error":"Loading model"}')
     })
-    const r = await check(['--url', `${url}/v1/models`, '--request-timeout', '10s'])
+    const r = await check(['--url', `${url}${own}/v1/models`, '--request-timeout', '10s'])
     expect(r.code).toBe(1)
     expect(r.stdout).toMatch(/^not ready after \d+ms: HTTP 503 Loading model\n$/)
     expect(requests).toBe(1)
@@ -69,7 +70,9 @@ describe('wait-for-model check', () => {
 
   it("refuses the wait's own flags and bad values with status 2, before any request", async () => {
     let requests = 0
-    const url = `${await net.http((_req, res) => (requests++, res.end('{}')))}/v1/models`
+    // only requests for this test's own path count (see ownPath): counting all failed 2 runs in 3 ("got 3")
+    const own = `${ownPath()}/v1/models`
+    const url = `${await net.http((req, res) => (req.url === own && requests++, res.end('{}')))}${own}`
     for (const [args, message] of [
       [
         ['--url', url, '--timeout', '5m'],

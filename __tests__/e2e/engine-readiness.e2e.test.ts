@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import { tmpdir } from 'node:os'
 import { runAction } from '../../src/simulator/runner.js'
 import { simulate } from '../../src/simulator/server.js'
 import { entry, errors } from '../helpers/support.js'
@@ -10,7 +11,11 @@ import { entry, errors } from '../helpers/support.js'
 const cli = new URL('../../dist/cli.js', import.meta.url).pathname
 
 function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+  // in an environment of its own: no HOME, so no history in the user's cache
+  const child = spawn(process.execPath, [cli, ...args], {
+    env: { PATH: process.env.PATH ?? '', TMPDIR: tmpdir() },
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
@@ -20,8 +25,15 @@ function runCli(args: string[]): Promise<{ code: number | null; stdout: string; 
 
 describe("SGLang's warm-up", () => {
   it('the CLI (engine auto, from owned_by): listed during the warm-up is not ready; ready once /health is 200', async () => {
-    // the port opens at 0.3s and lists the model; the warm-up ends, /health 200, at 2s
-    const server = await simulate({ engine: 'sglang', model: 'Qwen/Qwen3-8B', loadMs: 2_000, opensAfterMs: 300 })
+    // the port opens at 0.3s and lists the model; the warm-up ends, /health 200, at 2s and not before the gate's first
+    // probe has seen it (both its requests), however busy the machine
+    const server = await simulate({
+      engine: 'sglang',
+      model: 'Qwen/Qwen3-8B',
+      loadMs: 2_000,
+      opensAfterMs: 300,
+      loadingAnswers: 2
+    })
     try {
       const r = await runCli([
         '--url',
@@ -39,7 +51,7 @@ describe("SGLang's warm-up", () => {
       expect(out).toMatchObject({ ready: true, 'model-id': 'Qwen/Qwen3-8B' })
       // not before the warm-up ended, whatever the model list said
       expect(Number(out['elapsed-seconds'])).toBeGreaterThanOrEqual(1.9)
-      expect(r.stderr).toMatch(/\n\d+ms: HTTP 200, serving \[Qwen\/Qwen3-8B\] — SGLang GET \/health: HTTP 503\n/)
+      expect(r.stderr).toMatch(/\n[\d.]+m?s: HTTP 200, serving \[Qwen\/Qwen3-8B\] — SGLang GET \/health: HTTP 503\n/)
       expect(r.stderr.trimEnd().split('\n').at(-1)).toMatch(
         /^Ready after \d\.\ds \(\d+ probes\); model "Qwen\/Qwen3-8B": HTTP 200, serving \[Qwen\/Qwen3-8B\] — SGLang GET \/health: HTTP 200$/
       )
@@ -49,7 +61,13 @@ describe("SGLang's warm-up", () => {
   })
 
   it('the action with engine: sglang: the summary says which answers were required and when each came', async () => {
-    const server = await simulate({ engine: 'sglang', model: 'Qwen/Qwen3-8B', loadMs: 1_500, opensAfterMs: 200 })
+    const server = await simulate({
+      engine: 'sglang',
+      model: 'Qwen/Qwen3-8B',
+      loadMs: 1_500,
+      opensAfterMs: 200,
+      loadingAnswers: 2
+    })
     try {
       const run = await runAction({
         entry,

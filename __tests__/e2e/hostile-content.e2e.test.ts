@@ -3,7 +3,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, rmSync, symlinkSync, writ
 import type { ServerResponse } from 'node:http'
 import { join } from 'node:path'
 import { type ActionRun, runAction } from '../../src/simulator/runner.js'
-import { loopback } from '../helpers/loopback.js'
+import { loopback, ownPath } from '../helpers/loopback.js'
 import { sandbox } from '../helpers/sandbox.js'
 import { entry, errors, type MeasuredRun } from '../helpers/support.js'
 
@@ -79,8 +79,9 @@ describe('a log-file that is not a regular file', () => {
     ['a directory', directory, /is a directory/]
   ])('%s is an input error before anything runs', async (_what, path, says) => {
     let requests = 0
-    const url = await net.http((_req, res) => (requests++, send(res, 200, list(['kimi']))))
-    const r = await run({ url: `${url}/v1/models`, 'log-file': path, 'fail-pattern': 'Error', timeout: '3s' })
+    const own = ownPath()
+    const url = await net.http((req, res) => (req.url?.startsWith(own) && requests++, send(res, 200, list(['kimi']))))
+    const r = await run({ url: `${url}${own}/v1/models`, 'log-file': path, 'fail-pattern': 'Error', timeout: '3s' })
     expect(r.killed).toBe(false)
     expect(requests).toBe(0)
     const found = errors(r.stdout)

@@ -1,11 +1,16 @@
 import { spawn } from 'node:child_process'
+import { tmpdir } from 'node:os'
 import { simulate } from '../../src/simulator/server.js'
 
 /** `load: true` through dist/cli.js against the simulator's llama.cpp router and Ollama, which load only when asked. */
 const cli = new URL('../../dist/cli.js', import.meta.url).pathname
 
 function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+  // in an environment of its own: no HOME, so no history in the user's cache
+  const child = spawn(process.execPath, [cli, ...args], {
+    env: { PATH: process.env.PATH ?? '', TMPDIR: tmpdir() },
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))

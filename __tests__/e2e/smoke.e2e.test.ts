@@ -218,7 +218,7 @@ describe('bad usage of the smoke-test flags', () => {
     ],
     [
       ['simulate', '--engine', 'vllm', '--model', 'm', '--ttft', 'soon'],
-      /^wait-for-model: --ttft: "soon" is not a number of milliseconds, such as 300/
+      /^wait-for-model: --ttft: "soon" is not a duration such as 250ms/
     ]
   ])('exits 2 before any request: %j', async (args, message) => {
     const r = await runCli(args)

@@ -92,7 +92,7 @@ describe('the startup profile from a replayed engine log', () => {
     }
     expect(run.summary).toContain('#### Startup phases')
     expect(run.summary).toMatch(
-      /```mermaid\ngantt\n {2}title vLLM startup\n[\s\S]* {2}loading weights 213\.4s : \d\d:\d\d:\d\d, \d\d:\d\d:\d\d\n/
+      /```mermaid\ngantt\n {2}title vLLM startup\n[\s\S]* {2}loading weights 213\.4s : \d\d:\d\d:\d\d\.\d00, \d\d:\d\d:\d\d\.\d00\n/
     )
     expect(run.summary).toMatch(/\| loading weights \| 213\.4 \* \| \d+% \| █+ \|/)
     expect(run.summary).toMatch(/\| Engine \| vLLM \|/)

@@ -8,6 +8,13 @@ const fixtures = new URL('../fixtures/', import.meta.url)
 /** The path of the certificate `https()` servers present: self-signed, for 127.0.0.1 (and so a CA of its own). */
 export const selfSignedCert = new URL('self-signed.crt', fixtures).pathname
 
+/**
+ * A path no other test's wait asks for: a test that counts its server's requests counts those for this path only.
+ * The kernel may give a new server a port that another test's server had a moment ago, and that test's wait, in
+ * another jest worker, may still be probing it.
+ */
+export const ownPath = (): string => `/t-${process.pid}-${Math.random().toString(36).slice(2)}`
+
 /** A set of servers one test (or one suite) starts on loopback and closes when it is done. */
 export class Loopback {
   private readonly open: Array<Server | NetServer> = []

@@ -17,7 +17,7 @@ import {
 } from './github.js'
 import { commandSafe } from '../report/command-safe.js'
 import { redact } from '../inputs/secrets.js'
-import type { InputName } from '../inputs/input-names.js'
+import { INPUT_DEFAULTS, type InputName } from '../inputs/input-names.js'
 import { InputError } from '../inputs/input-error.js'
 import { parseSettings } from '../inputs/parse-settings.js'
 import { inputVariable } from '../inputs/variables.js'
@@ -32,7 +32,9 @@ import {
 } from '../report/annotation-titles.js'
 
 /** Reads an input as @actions/core's getInput does (INPUT_<NAME>, spaces as underscores, upper case, trimmed). */
-const actionInput = (name: InputName): string => (process.env[inputVariable(name)] ?? '').trim()
+// An input missing from the environment (run outside a runner) takes its action.yml default, as the runner would
+// give it; one set to '' stays '' (history-file '' is history off).
+const actionInput = (name: InputName): string => (process.env[inputVariable(name)] ?? INPUT_DEFAULTS[name]).trim()
 
 export async function run(): Promise<void> {
   let secrets: string[] = []

@@ -36,7 +36,7 @@ export function waitHelpText(): string {
     '  wait-for-model --url URL [options]',
     '  wait-for-model check --url URL [--model NAME] [--request-timeout 5s]   (probe once: exit 0 ready, 1 not)',
     '  wait-for-model simulate --engine ENGINE --model NAME [--load 30s] [--port 8000] [--crash-after 10s] [--generation-fails] [--unloaded]',
-    '                          [--tokens-per-second 100] [--ttft 50]',
+    '                          [--tokens-per-second 100] [--ttft 50ms] [--log-file PATH]',
     '  wait-for-model stop --pid N [--timeout 30s]',
     '  wait-for-model history [--key KEY] [--file PATH] [--format table|json|csv]',
     '  wait-for-model demo',
@@ -88,7 +88,14 @@ export function simulateHelpText(): string {
         '--tokens-per-second N',
         `the pace of streamed generations, for the smoke test (default: ${DEFAULT_PACE.tokensPerSecond})`
       ],
-      ['--ttft MS', `milliseconds from a streamed request to its first token (default: ${DEFAULT_PACE.ttftMs})`],
+      [
+        '--ttft DURATION',
+        `from a streamed request to its first token; a bare number is milliseconds (default: ${DEFAULT_PACE.ttftMs})`
+      ],
+      [
+        '--log-file PATH',
+        "append the engine's own start-up log (its phases; its fatal lines with --crash-after) here, not to stdout"
+      ],
       ['-h, --help', 'show this help']
     ]),
     ''

@@ -63,28 +63,37 @@ export function bar(fraction: number): string {
   return '█'.repeat(Math.floor(eighths / 8)) + BLOCKS[eighths % 8]
 }
 
-const clock = (totalSeconds: number): string => {
-  const t = Math.max(0, Math.round(totalSeconds))
-  return [Math.floor(t / 3600), Math.floor(t / 60) % 60, t % 60].map((n) => String(n).padStart(2, '0')).join(':')
+/** `00:05:03.400`: a time from the start, in the chart's date format (Mermaid reads it as a time of day). */
+const clock = (ms: number): string => {
+  // HH stops at 23: a startup of a day is past any timeout worth waiting for
+  const t = Math.min(Math.max(0, Math.round(ms)), 24 * 3600_000 - 1)
+  const hms = [Math.floor(t / 3600_000), Math.floor(t / 60_000) % 60, Math.floor(t / 1000) % 60]
+  return `${hms.map((n) => String(n).padStart(2, '0')).join(':')}.${String(t % 1000).padStart(3, '0')}`
 }
 
-/** A Mermaid gantt chart of the phases end to end (GitHub draws it in job summaries). */
+/** Seconds as whole tenths, in milliseconds: the chart's resolution, that of the figures in its labels. */
+const tenths = (seconds: number): number => Math.round(seconds * 10) * 100
+
+/**
+ * A Mermaid gantt chart of the phases end to end (GitHub draws it in job summaries). Each bar runs from the sum of
+ * the phases before it to the sum with it, to the tenth of a second (Mermaid's gantt parses `dateFormat` with
+ * dayjs, whose `SSS` reads milliseconds), so a 0.0 s phase is no wider than it took and the bars end at the total.
+ */
 export function phaseGantt(phases: readonly PhaseTiming[], engineLabel: string): string {
-  const total = phases.reduce((sum, p) => sum + Math.max(1, p.seconds), 0)
+  const total = phases.reduce((sum, p) => sum + p.seconds, 0)
   const lines = [
     '```mermaid',
     'gantt',
     `  title ${engineLabel} startup`,
-    '  dateFormat HH:mm:ss',
+    '  dateFormat HH:mm:ss.SSS',
     `  axisFormat ${total < 3600 ? '%M:%S' : '%H:%M'}`,
     `  section ${engineLabel}`
   ]
-  let at = 0
+  let sum = 0
   for (const p of phases) {
-    // A bar is at least a second wide so that it shows; the label carries the exact figure.
-    const width = Math.max(1, p.seconds)
-    lines.push(`  ${`${p.name} ${s1(p.seconds)}`.replace(/[:;#]/g, ' ')} : ${clock(at)}, ${clock(at + width)}`)
-    at += width
+    const start = tenths(sum)
+    sum += p.seconds
+    lines.push(`  ${`${p.name} ${s1(p.seconds)}`.replace(/[:;#]/g, ' ')} : ${clock(start)}, ${clock(tenths(sum))}`)
   }
   lines.push('```')
   return lines.join('\n')

@@ -63,7 +63,10 @@ export function summaryMarkdown(outcome: GateOutcome, ctx: ReportContext): strin
   }
   // the smoke test's words may quote the server
   rows.push(...smokeRows(outcome).map(([k, v]): [string, string] => [k, mdText(v)]))
-  const lines = ['### wait-for-model', '', '| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`), '']
+  // A failure leads with its cause, the reason, the fatal line or last answer and the server's last lines; the
+  // figures and the charts come after it, for whoever wants more than why.
+  const lines = ['### wait-for-model', '', ...causeLines(outcome, ctx)]
+  lines.push('| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`), '')
   if (outcome.results.length > 1) {
     lines.push(
       `#### Endpoints (${outcome.results.filter((r) => r.ready).length} of ${outcome.results.length} ready)`,
@@ -125,15 +128,22 @@ export function summaryMarkdown(outcome: GateOutcome, ctx: ReportContext): strin
     if (launched !== undefined)
       lines.push('', mdText(envDiffersText(server).replace(/ The launched process has:$/, '')))
   }
-  if (!outcome.ready) lines.push('', fenced(failureMessage(outcome, ctx)))
-  if (!outcome.ready && server?.logTail !== undefined) {
+  return capBytes(`${lines.join('\n')}\n`, MAX_SUMMARY_BYTES)
+}
+
+/** A failure's cause, first in its summary: the reason, the failure message (fatal line, last answer), the log's tail. */
+function causeLines(outcome: GateOutcome, ctx: ReportContext): string[] {
+  if (outcome.ready) return []
+  const lines = [`**❌ Not ready (${outcome.reason})**`, '', fenced(failureMessage(outcome, ctx)), '']
+  const server = outcome.server
+  if (server?.logTail !== undefined) {
     const tail = lastChars(
       server.logTail.map((l) => `${l.number}: ${l.text}`),
       MAX_TAIL_CHARS
     )
-    lines.push('', `#### ${mdText(logTailTitle(server.logTail, server.logFile))}`, '', fenced(tail.join('\n')))
+    lines.push(`#### ${mdText(logTailTitle(server.logTail, server.logFile))}`, '', fenced(tail.join('\n')), '')
   }
-  return capBytes(`${lines.join('\n')}\n`, MAX_SUMMARY_BYTES)
+  return lines
 }
 
 /** The last lines that fit in `max` characters together. */

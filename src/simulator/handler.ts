@@ -18,6 +18,8 @@ export function answerRequests(
   const engine: SimulatedEngine = SIMULATED_ENGINES[options.engine]
   const lazy = options.unloaded ? lazyLoading(options.engine, options.model, options.loadMs) : undefined
   const states = engineStates(options, readyAt - options.loadMs)
+  let loadingAnswers = 0
+  const isReady = (): boolean => Date.now() >= readyAt && loadingAnswers >= (options.loadingAnswers ?? 0)
   return (req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname
     const answer = (request?: Record<string, unknown>): void => {
@@ -25,7 +27,8 @@ export function answerRequests(
         const reply = lazy(req.method ?? 'GET', path, request)
         if (reply !== undefined) return void Promise.resolve(reply).then((r) => send(r))
       }
-      const phase: Phase = Date.now() >= readyAt ? 'ready' : 'loading'
+      const phase: Phase = isReady() ? 'ready' : 'loading'
+      if (phase === 'loading') loadingAnswers++
       const state = states(req.method ?? 'GET', path, phase)
       if (state !== undefined) return void Promise.resolve(state).then((r) => send(r))
       const format = request && phase === 'ready' ? streamFormat(options.engine, path, request) : undefined

@@ -8,6 +8,12 @@ export interface SimulatorOptions {
   loadMs: number
   /** When the port opens, overriding the engine's own `opensAt` (the benchmark sets the refused phase exactly). */
   opensAfterMs?: number
+  /**
+   * Once its port is open, the engine stays loading until it has given this many answers (as well as until
+   * `loadMs`): a test that must see the loading answers bounds them by requests, not by a window of time that a
+   * busy machine may sleep through.
+   */
+  loadingAnswers?: number
   /** 0 picks a free port. */
   port?: number
   host?: string
@@ -31,6 +37,11 @@ export interface SimulatorOptions {
   diesAfterMs?: number
   /** Triton (--exit-on-error=false): the model failed to load, with this reason in the repository index. */
   failsToLoad?: string
+  /**
+   * Told each line of the engine's own start-up log as the engine would print it (SIMULATED_LOGS: its phases, its
+   * ready line at `loadMs`, and with `crashAfterMs` its fatal lines as it dies); no log without it.
+   */
+  onLog?(line: string): void
   /** Told when the port opens, when the model becomes ready, and when the engine crashes. */
   onEvent?(event: SimulatorEvent, atMs: number): void
   /** The pace of streamed generations (the smoke test's requests). */

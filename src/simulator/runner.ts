@@ -49,6 +49,8 @@ export async function runAction(options: RunActionOptions): Promise<ActionRun> {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? dir,
     RUNNER_TEMP: dir,
+    // a runner's tool cache, where the action keeps its history by default: this run's own, removed after it
+    RUNNER_TOOL_CACHE: join(dir, 'tool-cache'),
     // where this process keeps its temporary files, so the action's stay beside them (the tests check none are left)
     TMPDIR: tmpdir(),
     GITHUB_OUTPUT: outputFile,

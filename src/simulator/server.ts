@@ -6,6 +6,7 @@
 import { createServer, type Server } from 'node:http'
 import { createServer as createNetServer } from 'node:net'
 import { SIMULATED_ENGINES, type SimulatedEngine } from './engines.js'
+import { SIMULATED_LOGS, logLine } from './engine-logs.js'
 import { answerRequests } from './handler.js'
 import type { SimulatedServer, SimulatorEvent, SimulatorOptions } from './options.js'
 
@@ -34,12 +35,30 @@ export async function simulate(options: SimulatorOptions): Promise<SimulatedServ
       if (server.listening) server.close(() => resolve())
       else resolve()
     })
+  const log = SIMULATED_LOGS[options.engine]
+  const print = (text: string): void => {
+    if (!closed) {
+      const at = new Date()
+      options.onLog?.(
+        logLine(log, text, { model: options.model, at, sinceMs: at.getTime() - startedAt, loadMs: options.loadMs })
+      )
+    }
+  }
   const ended = new Promise<'crashed'>((resolve, reject) => {
     server.once('error', (e) => void stop().then(() => reject(e)))
     if (options.crashAfterMs !== undefined) {
-      timers.push(setTimeout(() => void stop().then(() => (tell('crashed'), resolve('crashed'))), options.crashAfterMs))
+      const crash = (): void => {
+        log.fatal.forEach(print)
+        void stop().then(() => (tell('crashed'), resolve('crashed')))
+      }
+      timers.push(setTimeout(crash, options.crashAfterMs))
     }
   })
+  if (options.onLog) {
+    // A model loaded only when asked (`unloaded`) has no start-up of its own to show: the first lines only.
+    for (const [share, text] of log.lines)
+      if (!options.unloaded || share === 0) timers.push(setTimeout(() => print(text), share * options.loadMs))
+  }
   // Callers that never crash the engine need not await this.
   ended.catch(() => undefined)
   const listen = (): void => {

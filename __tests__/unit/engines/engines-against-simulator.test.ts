@@ -7,7 +7,15 @@ import { systemClock } from '../../../src/runtime/clock.js'
 import { answerWords } from '../../../src/report/answer-report.js'
 
 /** Each engine's startup, replayed by the simulator on loopback, gated on as users would configure it. */
-const cases: Array<{ engine: EngineName; model: string; path: string; wanted: string; timeline: RegExp[] }> = [
+const cases: Array<{
+  engine: EngineName
+  model: string
+  path: string
+  wanted: string
+  timeline: RegExp[]
+  /** Loading answers the engine gives once its port is open, before it may be ready (see SimulatorOptions). */
+  loadingAnswers?: number
+}> = [
   {
     engine: 'vllm',
     model: '/shared/kimi-k2.5-int4',
@@ -21,6 +29,10 @@ const cases: Array<{ engine: EngineName; model: string; path: string; wanted: st
     model: '/shared/kimi-k2.5-int4',
     path: '/v1/models',
     wanted: 'kimi',
+    // SGLang opens its port at 90% of the load: 150 ms of warm-up, which probes 100 ms apart missed on a busy
+    // machine (even 1.2 s did, the gate and the simulator sharing one stalled process); so the warm-up lasts until
+    // it has answered the gate's first probe, both its requests (the model list, /health), as well as 1.5 s
+    loadingAnswers: 2,
     // listed during the warm-up, ready only once its own /health says so
     timeline: [
       /^connection refused$/,
@@ -72,9 +84,9 @@ const cases: Array<{ engine: EngineName; model: string; path: string; wanted: st
 describe('each engine startup', () => {
   it.concurrent.each(cases)(
     '$engine: gates on $path until "$wanted" is ready',
-    async ({ engine, model, path, wanted, timeline }) => {
+    async ({ engine, model, path, wanted, timeline, loadingAnswers }) => {
       const loadMs = 1_500
-      const server = await simulate({ engine, model, loadMs })
+      const server = await simulate({ engine, model, loadMs, loadingAnswers })
       try {
         const inputs: Partial<Record<InputName, string>> = {
           url: `${server.baseUrl}${path}`,
@@ -101,7 +113,8 @@ describe('each engine startup', () => {
 })
 
 it.concurrent('waits out the SGLang warm-up on /health, which says 503 while /v1/models already lists', async () => {
-  const server = await simulate({ engine: 'sglang', model: '/shared/kimi-k2.5-int4', loadMs: 2_000 })
+  // it answers 503 on /health until it has answered one probe so, as well as for 2 s: bound by the probe, not a window
+  const server = await simulate({ engine: 'sglang', model: '/shared/kimi-k2.5-int4', loadMs: 2_000, loadingAnswers: 1 })
   try {
     const settings = parseSettings(
       (name) => ({ url: `${server.baseUrl}/health`, interval: '100ms', timeout: '20s' })[name as 'url'] ?? ''

@@ -62,25 +62,44 @@ describe('the picture of the phases', () => {
     expect(bar(0)).toBe('')
   })
 
-  it('a Mermaid gantt chart of the phases end to end, each at least a second wide', () => {
+  it('a Mermaid gantt chart of the phases end to end, each bar as wide as its phase to the tenth of a second', () => {
     expect(phaseGantt(phases, 'vLLM')).toBe(
       [
         '```mermaid',
         'gantt',
         '  title vLLM startup',
-        '  dateFormat HH:mm:ss',
+        '  dateFormat HH:mm:ss.SSS',
         '  axisFormat %M:%S',
         '  section vLLM',
-        '  initializing 14.0s : 00:00:00, 00:00:14',
-        '  loading weights 213.4s : 00:00:14, 00:03:47',
-        '  compiling 74.5s : 00:03:47, 00:05:02',
-        '  allocating KV cache 0.4s : 00:05:02, 00:05:03',
+        '  initializing 14.0s : 00:00:00.000, 00:00:14.000',
+        '  loading weights 213.4s : 00:00:14.000, 00:03:47.400',
+        '  compiling 74.5s : 00:03:47.400, 00:05:01.900',
+        '  allocating KV cache 0.4s : 00:05:01.900, 00:05:02.300',
         '```'
       ].join('\n')
     )
     expect(phaseGantt([{ name: 'loading model', seconds: 4000, printed: false }], 'Triton')).toMatch(
-      /axisFormat %H:%M\n.*\n {2}loading model 4000\.0s : 00:00:00, 01:06:40/
+      /axisFormat %H:%M\n.*\n {2}loading model 4000\.0s : 00:00:00\.000, 01:06:40\.000/
     )
+    // a phase of no time is drawn as none (it was a second wide), and a 5.3 s start-up ends at 5.3 s (it ended at 8)
+    const short = [
+      { name: 'initializing', seconds: 0.04, printed: false },
+      { name: 'loading weights', seconds: 2.26, printed: false },
+      { name: 'compiling', seconds: 3.0, printed: false }
+    ]
+    expect(phaseGantt(short, 'vLLM').split('\n').slice(6, 9)).toEqual([
+      '  initializing 0.0s : 00:00:00.000, 00:00:00.000',
+      '  loading weights 2.3s : 00:00:00.000, 00:00:02.300',
+      '  compiling 3.0s : 00:00:02.300, 00:00:05.300'
+    ])
+  })
+
+  it("the chart's times are what Mermaid's date format reads: each bar's two times, in HH:mm:ss.SSS", () => {
+    const times = phaseGantt(phases, 'vLLM')
+      .split('\n')
+      .flatMap((l) => /: (\S+), (\S+)$/.exec(l)?.slice(1) ?? [])
+    expect(times).toHaveLength(8)
+    for (const t of times) expect(t).toMatch(/^([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}$/)
   })
 
   it('a table of the numbers with bars, and the usual figures when there is history', () => {

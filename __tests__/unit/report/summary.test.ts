@@ -22,7 +22,7 @@ describe('summaryMarkdown', () => {
     const outcome: GateOutcome = { ...one, reason: 'timeout', results: [{ ...one, reason: 'timeout' }] }
     const md = summaryMarkdown(outcome, { url, expect: { status: [[200, 299]] }, timeoutMs: 2_000 })
     expect(md).toMatch(
-      /\n````\nTimed out after[\s\S]*# injected heading\nThe server never answered over HTTP.\n````\n$/
+      /\n````\nTimed out after[\s\S]*# injected heading\nThe server never answered over HTTP.\n````\n\n\| \| \|\n/
     )
   })
 })

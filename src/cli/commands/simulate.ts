@@ -1,4 +1,9 @@
-/** `wait-for-model simulate`: serve an imitation of a model server starting up, until Ctrl-C (or its crash). */
+/**
+ * `wait-for-model simulate`: serve an imitation of a model server starting up, until Ctrl-C (or its crash),
+ * printing the engine's own start-up log (its phases, its ready line, its fatal lines as it dies) on stdout or to
+ * `--log-file`; this command's own lines go to stderr.
+ */
+import { closeSync, constants, openSync, writeSync } from 'node:fs'
 import { DURATION_FORM, parseDuration } from '../../inputs/parse.js'
 import { printable } from '../../runtime/text.js'
 import { SIMULATED_ENGINES, simulatedEngine } from '../../simulator/engines.js'
@@ -28,6 +33,7 @@ export async function simulateCommand(argv: string[], io: CliIo, say: Say): Prom
     unloaded: { type: 'boolean' },
     'tokens-per-second': { type: 'string', default: String(DEFAULT_PACE.tokensPerSecond) },
     ttft: { type: 'string', default: String(DEFAULT_PACE.ttftMs) },
+    'log-file': { type: 'string' },
     help: { type: 'boolean', short: 'h' }
   })
   if (values.help) return (void io.stdout.write(simulateHelpText()), 0)
@@ -63,7 +69,11 @@ export async function simulateCommand(argv: string[], io: CliIo, say: Say): Prom
   }
   const tokensPerSecond = number('tokens-per-second', 100_000, 'a number of tokens a second above 0, such as 50')
   if (tokensPerSecond <= 0) throw new UsageError('--tokens-per-second: give a number of tokens a second above 0')
-  const ttftMs = number('ttft', 600_000, 'a number of milliseconds, such as 300')
+  // a bare number is milliseconds, as it always was; any other duration form as the inputs take it
+  const ttftText = String(values.ttft).trim()
+  const ttftMs = /^\d+(\.\d+)?$/.test(ttftText) ? Number(ttftText) : duration('ttft', ttftText)
+  if (ttftMs > 600_000) throw new UsageError(`--ttft: "${printable(ttftText)}" is over 10 minutes`)
+  const log = engineLogOut(values['log-file'], io)
   const prefix = `[simulated ${engine}]`
   let server
   try {
@@ -77,9 +87,11 @@ export async function simulateCommand(argv: string[], io: CliIo, say: Say): Prom
       generationFails: values['generation-fails'] === true,
       unloaded: values.unloaded === true,
       pace: { tokensPerSecond, ttftMs },
+      onLog: log.write,
       onEvent: (event, atMs) => say(`${prefix} ${formatDuration(atMs)}: ${SIMULATOR_EVENT_WORDS[event]}`)
     })
   } catch (e) {
+    log.close()
     throw new UsageError(
       `--port: cannot open ${host}:${portText} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`
     )
@@ -98,5 +110,33 @@ export async function simulateCommand(argv: string[], io: CliIo, say: Say): Prom
     // the port was free when checked, and taken by the time the engine opened it
     say(`${prefix} cannot open ${host}:${portText}: ${(e as Error).message}`)
   }
+  log.close()
   return 1
+}
+
+/**
+ * Where the engine's log goes: stdout, or appended to `--log-file` (never through a symlink: the file is the
+ * user's to name, not a link's to redirect).
+ */
+function engineLogOut(file: unknown, io: CliIo): { write(line: string): void; close(): void } {
+  if (typeof file !== 'string') return { write: (line) => void io.stdout.write(`${line}\n`), close: () => undefined }
+  if (file.trim() === '') throw new UsageError('--log-file: give a path')
+  let fd: number
+  try {
+    fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | constants.O_NOFOLLOW, 0o644)
+  } catch (e) {
+    throw new UsageError(
+      `--log-file: cannot open "${printable(file)}" (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`
+    )
+  }
+  let open = true
+  return {
+    write: (line) => {
+      if (open) writeSync(fd, `${line}\n`)
+    },
+    close: () => {
+      if (open) closeSync(fd)
+      open = false
+    }
+  }
 }
