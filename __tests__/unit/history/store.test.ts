@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
-import { appendFileSync, existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs'
+import { appendFileSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
 import ts from 'typescript'
 import type { RunRecord } from '../../../src/history/record.js'
 import {
@@ -151,17 +152,20 @@ describe('the history file', () => {
 
 describe('appends from several processes at once', () => {
   // The module imports only Node's own modules: compiled alone, it runs in plain child processes.
-  /** The store and the one module it imports at run time, compiled beside each other. */
+  /** The store and the modules it imports at run time, compiled beside each other as in src/. */
   function compiledModule(): string {
-    const compile = (source: URL, as: string): string => {
-      const out = ts.transpileModule(readFileSync(source, 'utf8'), {
+    const compile = (source: string, as: string): string => {
+      const out = ts.transpileModule(readFileSync(new URL(`../../../src/${source}`, import.meta.url), 'utf8'), {
         compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 }
       }).outputText
+      mkdirSync(dirname(box.path(as)), { recursive: true })
       writeFileSync(box.path(as), out)
       return box.path(as)
     }
-    compile(new URL('../../../src/history/limits.ts', import.meta.url), 'limits.js')
-    return compile(new URL('../../../src/history/store.ts', import.meta.url), 'history.mjs')
+    compile('history/limits.ts', 'history/limits.js')
+    compile('runtime/file-kind.ts', 'runtime/file-kind.js')
+    compile('runtime/own-files.ts', 'runtime/own-files.js')
+    return compile('history/store.ts', 'history/history.mjs')
   }
   const child = (
     module: string,
