@@ -82,7 +82,7 @@ export function prepareHistory(path: string): string | undefined {
 
 export interface HistoryRead {
   runs: RunRecord[]
-  /** Lines that could not be read and were skipped. */
+  /** Lines that could not be read, or held a figure that is not plausible (parseRun), and were skipped. */
   skipped: number
 }
 
@@ -109,6 +109,17 @@ export function parseHistory(text: string): HistoryRead {
   return { runs, skipped }
 }
 
+/**
+ * A figure the history may use: a finite number, not negative, and not beyond what any wait can take (a line
+ * holding 1e309 reads as Infinity, -1e308 as a negative time: either would make every median and regression
+ * check that uses it Infinity or NaN, and so switch the check off without a word). Such a line is skipped like
+ * an unreadable one, and the skip is warned of.
+ */
+const MAX_SECONDS = 366 * 24 * 3600
+const plausibleSeconds = (n: unknown): boolean =>
+  typeof n === 'number' && Number.isFinite(n) && n >= 0 && n <= MAX_SECONDS
+const plausibleFigure = (n: unknown): boolean => typeof n === 'number' && Number.isFinite(n) && n >= 0 && n <= 1e12
+
 function parseRun(line: string): RunRecord | undefined {
   let r: Partial<RunRecord>
   try {
@@ -121,12 +132,11 @@ function parseRun(line: string): RunRecord | undefined {
     r !== null &&
     typeof r.key === 'string' &&
     typeof r.ready === 'boolean' &&
-    typeof r.elapsedSeconds === 'number' &&
-    (r.startupSeconds === undefined || typeof r.startupSeconds === 'number') &&
-    (r.answeringSeconds === undefined || typeof r.answeringSeconds === 'number') &&
-    [r.ttftMs, r.decodeTokensPerSecond, r.smokeTokens].every((n) => n === undefined || typeof n === 'number') &&
+    plausibleSeconds(r.elapsedSeconds) &&
+    [r.startupSeconds, r.answeringSeconds].every((n) => n === undefined || plausibleSeconds(n)) &&
+    [r.ttftMs, r.decodeTokensPerSecond, r.smokeTokens].every((n) => n === undefined || plausibleFigure(n)) &&
     Array.isArray(r.phases) &&
-    r.phases.every((p) => typeof p?.name === 'string' && typeof p?.seconds === 'number') &&
+    r.phases.every((p) => typeof p?.name === 'string' && plausibleSeconds(p?.seconds)) &&
     (r.env === undefined ||
       (typeof r.env === 'object' && r.env !== null && Object.values(r.env).every((v) => typeof v === 'string')))
   return fine ? (r as RunRecord) : undefined

@@ -37,7 +37,10 @@ export function loadHistory(file: string | undefined, key: string, offNotice?: s
     const { runs, skipped } = readHistory(file)
     const earlier = runs.filter((r) => r.key === key)
     const warnings = skipped
-      ? [`History: skipped ${skipped} line${skipped === 1 ? '' : 's'} of ${file} that could not be read.`]
+      ? [
+          `History: skipped ${skipped} line${skipped === 1 ? '' : 's'} of ${file} that could not be read ` +
+            '(not a run, or a time that is not a finite number of seconds, or negative).'
+        ]
       : []
     return { file, key, earlier, usual: usualStartup(earlier), notices: [], warnings }
   } catch (e) {
