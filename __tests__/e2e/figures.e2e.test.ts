@@ -68,7 +68,8 @@ describe('figures that are numbers (issue 26 item 6)', () => {
     const history = box.path('history.jsonl')
     const line = (seconds: string): string =>
       `{"v":1,"key":"k","at":"2026-01-01T00:00:00Z","ready":true,"reason":"ready","elapsedSeconds":${seconds},"phases":[]}\n`
-    writeFileSync(history, line('1e309') + line('-1e308') + line('2') + line('2') + line('2'))
+    // before: the median of [-1e308, 2, Infinity, Infinity] was Infinity, and the regression percent NaN
+    writeFileSync(history, line('1e309') + line('-1e308') + line('1e309') + line('2'))
     const r = await runAction({
       entry,
       inputs: {
@@ -80,7 +81,7 @@ describe('figures that are numbers (issue 26 item 6)', () => {
       }
     })
     expect(r.outputs.ready).toBe('true')
-    expect(r.stdout).toMatch(/::warning[^\n]*History: skipped 2 lines of [^\n]* that could not be read/)
+    expect(r.stdout).toMatch(/::warning[^\n]*History: skipped 3 lines of [^\n]* that could not be read/)
     expect(Number(r.outputs['expected-seconds'])).toBe(2)
     expect(Number.isFinite(Number(r.outputs['regression-percent']))).toBe(true)
     expect(JSON.stringify(r.outputs)).not.toMatch(/Infinity|NaN/)
