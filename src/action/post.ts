@@ -41,7 +41,7 @@ export async function runPost(env: NodeJS.ProcessEnv = process.env): Promise<voi
   process.exitCode = 0
 }
 
-export async function post(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+async function post(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   // as core.getState reads what the main step saved
   const state = readJobEndState((name) => (env[`STATE_${name}`] ?? '').trim())
   if (state === undefined) return void annotate('debug', NOTHING_TO_STOP)

@@ -50,7 +50,7 @@ const APPS_QUERY = ['--query-compute-apps=pid,process_name,used_memory,gpu_uuid'
 type Run = { kind: 'ok'; stdout: string } | Extract<GpuSnapshot, { kind: 'unavailable' }>
 
 /** What nvidia-smi may write per query: an H200 node's answer is a few hundred bytes; more is not its answer. */
-export const MAX_OUTPUT_BYTES = 1024 * 1024
+const MAX_OUTPUT_BYTES = 1024 * 1024
 
 /** The GPUs and the compute processes on them, in two calls of nvidia-smi, both within `timeoutMs`. */
 export async function gpuSnapshot(options: NvidiaSmiOptions = {}): Promise<GpuSnapshot> {

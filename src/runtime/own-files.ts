@@ -18,9 +18,13 @@ export class SymlinkRefused extends Error {
   }
 }
 
-/** True when `path` is itself a symbolic link (a missing path is not). */
+/** True when `path` is itself a symbolic link (a missing path, or one under a file, is not: opening it says why). */
 export function isSymlink(path: string): boolean {
-  return lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true
+  try {
+    return lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true
+  } catch {
+    return false
+  }
 }
 
 /**
