@@ -1,5 +1,5 @@
-import { post } from './action/post.js'
+import { runPost } from './action/post.js'
 import { dropOutputToClosedPipes } from './runtime/closed-pipes.js'
 
 dropOutputToClosedPipes([process.stdout, process.stderr])
-await post()
+await runPost()

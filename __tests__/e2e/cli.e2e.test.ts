@@ -286,10 +286,10 @@ describe('wait-for-model (the CLI)', () => {
       ready: false,
       pid: expect.any(Number),
       reason: 'log-error',
-      'log-file': expect.stringMatching(new RegExp(`/model-server-\\d+\\.log$`))
+      'log-file': expect.stringMatching(new RegExp(`/model-server-\\d+-[0-9a-f]{12}\\.log$`))
     })
     expect(r.stderr).toMatch(
-      /Last 2 lines of .*model-server-\d+\.log:\n {2}\d+: event at \d+\n {2}\d+: ERROR .* EngineCore failed to start\.\n/
+      /Last 2 lines of .*model-server-\d+-[0-9a-f]{12}\.log:\n {2}\d+: event at \d+\n {2}\d+: ERROR .* EngineCore failed to start\.\n/
     )
     expect(r.stderr).toMatch(
       /── Diagnostics: echo first-diag\nfirst-diag\n── Diagnostics: echo second-diag\nsecond-diag\n/

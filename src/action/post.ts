@@ -20,7 +20,31 @@ import { systemClock } from '../runtime/clock.js'
 import { cancelOnSignals } from '../runtime/cancel-signals.js'
 import { annotate, info, jobSummary, untrustedGroup } from './github.js'
 
-export async function post(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+/**
+ * The post step as its entry runs it: whatever goes wrong, in `post` or in a callback of its own (an exception
+ * thrown from an event, a rejection no one awaited), is a warning, and the step exits 0: the job-end step never
+ * fails the job.
+ */
+export async function runPost(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const warn = (e: unknown): void => {
+    process.exitCode = 0
+    try {
+      annotate('warning', jobEndErrorText(undefined, e instanceof Error ? e.message : String(e)))
+    } catch {
+      // nothing left to say it with
+    }
+  }
+  process.on('uncaughtException', warn)
+  process.on('unhandledRejection', warn)
+  try {
+    await post(env)
+  } catch (e) {
+    warn(e)
+  }
+  process.exitCode = 0
+}
+
+async function post(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   // as core.getState reads what the main step saved
   let state: ReturnType<typeof readJobEndState>
   try {

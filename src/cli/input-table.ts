@@ -31,7 +31,7 @@ export const INPUT_HELP: Partial<Record<InputName, [metavar: string, text: strin
   pid: ['PID|FILE', 'process id of a server started elsewhere, or a file holding it'],
   'log-file': [
     'PATH',
-    'the server log, appended to (with --start: a new model-server-<pid>.log in $RUNNER_TEMP or the temp dir)'
+    'the server log, appended to (with --start: a new model-server-<pid>-<random>.log in $RUNNER_TEMP or the temp dir)'
   ],
   'log-lines': ['N', 'last lines of the log to show when the wait fails'],
   'fail-pattern': ['REGEX', 'a new log line matching it ends the wait at once'],

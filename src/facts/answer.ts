@@ -72,8 +72,10 @@ export interface Assessment {
   modelId?: string
   /** How `modelId` fits `model`: `exact` (equal, but for case, or the id ends with `/<model>`), `partial` (contains it). */
   modelMatch?: 'exact' | 'partial'
-  /** With `ambiguous-model`: the listed ids that contain `model`, in the server's order. */
+  /** With `ambiguous-model`: the first 20 listed ids that contain `model`, in the server's order. */
   candidates?: string[]
+  /** How many listed ids contain `model`, when more than `candidates` holds. */
+  candidateCount?: number
   /**
    * The state of the matched model when listed but not ready: `unloaded` where the server lists models it has
    * not loaded and loads one only when asked (llama.cpp's router mode, LM Studio); `loading` while it loads.
@@ -110,7 +112,7 @@ export interface Answer {
   /** What keeps an accepted answer from being ready. */
   missing?: Missing
   /** Several listed ids contain the expected `model` and none is it (`ambiguous-model`): those ids. */
-  ambiguous?: { model: string; candidates: string[] }
+  ambiguous?: { model: string; candidates: string[]; count: number }
   /** With `probe-generation`: the generation request, and what it got. */
   generation?: { request: string; answer: Answer }
   /** The engine's own readiness answer required beside the model list (SGLang's /health), and what it got. */

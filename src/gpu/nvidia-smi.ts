@@ -1,7 +1,8 @@
 /**
  * The GPUs and what holds their memory, from `nvidia-smi`: its CSV queries (formats as seen on an H200; see the
- * research notes), run with a time limit. Where nvidia-smi is missing, fails or hangs the answer is a structured
- * `unavailable`, never an error: a machine without a GPU is no reason to fail a wait.
+ * research notes), run within one time limit for the whole snapshot, ended at once by a signal (a cancelled job),
+ * its output read up to 1 MiB. Where nvidia-smi is missing, fails, hangs, floods or is cancelled the answer is a
+ * structured `unavailable`, never an error: a machine without a GPU is no reason to fail a wait.
  */
 
 export interface Gpu {
@@ -24,15 +25,21 @@ export type GpuSnapshot =
   | { kind: 'available'; gpus: Gpu[]; apps: ComputeApp[] }
   /**
    * `not-found`: no nvidia-smi on PATH; `failed`: it exited non-zero (no driver, no device), `detail` its first
-   * line of output; `timeout`: no answer within the limit; `unreadable`: output not in the CSV form expected.
+   * line of output; `timeout`: no answer within the limit; `unreadable`: output not in the CSV form expected, or
+   * over MAX_OUTPUT_BYTES; `cancelled`: the signal ended it.
    */
-  | { kind: 'unavailable'; why: 'not-found' | 'failed' | 'timeout' | 'unreadable'; detail?: string }
+  | { kind: 'unavailable'; why: 'not-found' | 'failed' | 'timeout' | 'unreadable' | 'cancelled'; detail?: string }
 
 export interface NvidiaSmiOptions {
   /** The environment to find and run nvidia-smi with (its PATH). */
   env?: NodeJS.ProcessEnv
-  /** For each call: nvidia-smi answers in about 50 ms, but a wedged driver can make it hang. */
+  /**
+   * For the whole snapshot (both queries): nvidia-smi answers in about 50 ms, but a wedged driver can make it hang.
+   * A caller with a deadline gives at most the time left before it.
+   */
   timeoutMs?: number
+  /** Ends the snapshot at once (`cancelled`), nvidia-smi and whatever it started killed. */
+  signal?: AbortSignal
   /** The program: `nvidia-smi` from PATH unless given. */
   command?: string
 }
@@ -42,11 +49,16 @@ const APPS_QUERY = ['--query-compute-apps=pid,process_name,used_memory,gpu_uuid'
 
 type Run = { kind: 'ok'; stdout: string } | Extract<GpuSnapshot, { kind: 'unavailable' }>
 
-/** The GPUs and the compute processes on them, in two calls of nvidia-smi. */
+/** What nvidia-smi may write per query: an H200 node's answer is a few hundred bytes; more is not its answer. */
+const MAX_OUTPUT_BYTES = 1024 * 1024
+
+/** The GPUs and the compute processes on them, in two calls of nvidia-smi, both within `timeoutMs`. */
 export async function gpuSnapshot(options: NvidiaSmiOptions = {}): Promise<GpuSnapshot> {
-  const gpuRun = await runNvidiaSmi(GPU_QUERY, options)
+  const until = performance.now() + (options.timeoutMs ?? 10_000)
+  const left = (): number => Math.max(0, until - performance.now())
+  const gpuRun = await runNvidiaSmi(GPU_QUERY, options, left())
   if (gpuRun.kind !== 'ok') return gpuRun
-  const appsRun = await runNvidiaSmi(APPS_QUERY, options)
+  const appsRun = await runNvidiaSmi(APPS_QUERY, options, left())
   if (appsRun.kind !== 'ok') return appsRun
   const gpus = parseGpus(gpuRun.stdout)
   const apps = parseApps(appsRun.stdout)
@@ -59,37 +71,81 @@ export async function gpuSnapshot(options: NvidiaSmiOptions = {}): Promise<GpuSn
   return { kind: 'available', gpus, apps }
 }
 
+/**
+ * One query. nvidia-smi runs in a process group of its own, so that a timeout, a flood or a cancel kills it and
+ * anything it started (a wrapper script's children would otherwise hold its output open); the answer is settled
+ * then, without waiting for the pipes to close.
+ */
 function runNvidiaSmi(
   args: string[],
-  { env = process.env, timeoutMs = 10_000, command = 'nvidia-smi' }: NvidiaSmiOptions
+  { env = process.env, command = 'nvidia-smi', signal }: NvidiaSmiOptions,
+  timeoutMs: number
 ): Promise<Run> {
   return new Promise((resolve) => {
+    if (signal?.aborted) return resolve({ kind: 'unavailable', why: 'cancelled' })
+    if (timeoutMs <= 0) return resolve({ kind: 'unavailable', why: 'timeout' })
     // node:child_process is loaded only when nvidia-smi is asked: a wait without a GPU check starts without it.
     const { spawn } = process.getBuiltinModule('node:child_process')
-    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL')
-      resolve({ kind: 'unavailable', why: 'timeout' })
-    }, timeoutMs)
-    child.once('error', (e: NodeJS.ErrnoException) => {
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+    const out = new BoundedText()
+    const err = new BoundedText()
+    let settled = false
+    const settle = (run: Run): void => {
+      if (settled) return
+      settled = true
       clearTimeout(timer)
-      resolve(
+      signal?.removeEventListener('abort', onAbort)
+      // the group, even once nvidia-smi itself has exited: what it started may still hold the pipes
+      killGroup(child.pid)
+      child.stdout.destroy()
+      child.stderr.destroy()
+      resolve(run)
+    }
+    const over = (): void => settle({ kind: 'unavailable', why: 'unreadable', detail: 'output over 1 MiB' })
+    child.stdout.on('data', (d: Buffer) => out.add(d) || over())
+    child.stderr.on('data', (d: Buffer) => err.add(d) || over())
+    const timer = setTimeout(() => settle({ kind: 'unavailable', why: 'timeout' }), timeoutMs)
+    const onAbort = (): void => settle({ kind: 'unavailable', why: 'cancelled' })
+    signal?.addEventListener('abort', onAbort, { once: true })
+    child.once('error', (e: NodeJS.ErrnoException) =>
+      settle(
         e.code === 'ENOENT'
           ? { kind: 'unavailable', why: 'not-found' }
           : { kind: 'unavailable', why: 'failed', detail: e.message }
       )
-    })
+    )
     child.once('close', (code) => {
-      clearTimeout(timer)
+      const stdout = out.text()
       // nvidia-smi prints its own failure ("NVIDIA-SMI has failed because it couldn't communicate …") on stdout
-      if (code === 0) resolve({ kind: 'ok', stdout })
-      else resolve({ kind: 'unavailable', why: 'failed', detail: firstLine(stdout.trim() === '' ? stderr : stdout) })
+      if (code === 0) settle({ kind: 'ok', stdout })
+      else settle({ kind: 'unavailable', why: 'failed', detail: firstLine(stdout.trim() === '' ? err.text() : stdout) })
     })
   })
+}
+
+/** Output kept as chunks up to MAX_OUTPUT_BYTES: a flood of hundreds of MB never becomes one string. */
+class BoundedText {
+  private readonly chunks: Buffer[] = []
+  private bytes = 0
+  /** False once the output is over the bound. */
+  add(chunk: Buffer): boolean {
+    this.bytes += chunk.length
+    if (this.bytes > MAX_OUTPUT_BYTES) return false
+    this.chunks.push(chunk)
+    return true
+  }
+  text(): string {
+    return Buffer.concat(this.chunks).toString('utf8')
+  }
+}
+
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return
+  try {
+    process.kill(-pid, 'SIGKILL')
+  } catch {
+    // gone already
+  }
 }
 
 const firstLine = (text: string): string => text.trim().split('\n', 1)[0].slice(0, 300)

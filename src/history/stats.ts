@@ -3,6 +3,7 @@
  * ready runs, the environment against the previous run, the smoke test's decode rate against its median.
  */
 import type { UsualStartup } from '../startup/eta.js'
+import { isMasked, MASKED } from './fingerprint.js'
 import { MEDIAN_OF } from './limits.js'
 import type { RunRecord } from './record.js'
 
@@ -72,6 +73,8 @@ export interface Drift {
   now?: string
   /** How many runs in a row, back from the previous one, had the old value. */
   runs: number
+  /** A credential: `was` and `now` are keyed hashes, never to be shown; only that it changed is said. */
+  secret?: true
 }
 
 /** The variables whose value differs from the previous run with the same `env-report`. */
@@ -82,12 +85,15 @@ export function envDrift(earlier: readonly RunRecord[], run: RunRecord): Drift[]
   if (previous === undefined) return []
   const now = run.env
   const names = [...new Set([...Object.keys(previous), ...Object.keys(now)])].sort()
+  // a credential masked without a hash (no key, or an older record) cannot be compared: no drift is told for it
+  const unknown = (v: string | undefined): boolean => v === MASKED
   return names
-    .filter((name) => previous[name] !== now[name])
+    .filter((name) => previous[name] !== now[name] && !unknown(previous[name]) && !unknown(now[name]))
     .map((name) => {
       let runs = 0
       for (let i = comparable.length - 1; i >= 0 && comparable[i].env?.[name] === previous[name]; i--) runs++
-      return { name, was: previous[name], now: now[name], runs }
+      const secret = isMasked(previous[name]) || isMasked(now[name])
+      return { name, was: previous[name], now: now[name], runs, ...(secret ? { secret: true as const } : {}) }
     })
 }
 

@@ -2,22 +2,23 @@
  * Earlier runs, one JSON line per finished wait, in a file shared by every job on a runner: reading it (skipping
  * lines it cannot read), appending one line atomically, and trimming each key to its last runs (comparing a run
  * with the runs before it is stats.ts's).
- * Imports only Node's own modules, so that tests can run it in several plain child processes at once.
+ * Imports only Node's own modules and runtime/own-files.ts, so that tests can run it in several plain child
+ * processes at once. Every write is to our own file only: no symbolic link is followed (the history, its lock, the
+ * trim's temporary file), and the temporary file has a random name, created exclusively.
  */
 import {
   closeSync,
   constants,
   fstatSync,
+  lstatSync,
   mkdirSync,
-  openSync,
   readSync,
   renameSync,
-  statSync,
   unlinkSync,
-  writeFileSync,
   writeSync
 } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { createOwn, createTempBeside, openOwn, SymlinkRefused } from '../runtime/own-files.js'
 import { KEEP_RUNS } from './limits.js'
 import type { RunRecord } from './record.js'
 
@@ -59,35 +60,29 @@ export function historyKey(url: string, model: string | undefined, start: string
     .slice(0, 16)
 }
 
-/**
- * Opens the history file, only if it is a regular file. O_NONBLOCK: opening a FIFO nobody writes to (or reads
- * from) would otherwise block the whole process, past its deadline and deaf to signals; it cannot block a
- * regular file's reads and writes.
- */
-function openRegular(path: string, flags: number): number {
-  const fd = openSync(path, flags | constants.O_NONBLOCK)
-  if (fstatSync(fd).isFile()) return fd
-  closeSync(fd)
-  throw new Error(`${path} is not a regular file`)
-}
+/** Opens the history file, only if it is a regular file and not a symbolic link (runtime/own-files.ts). */
+const openRegular = (path: string, flags: number): number => openOwn(path, flags)
 const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT
 
 /** Makes sure the file can be appended to; a reason in words when it cannot (history is then off). */
 export function prepareHistory(path: string): string | undefined {
   try {
     mkdirSync(dirname(path), { recursive: true })
-    const existing = statSync(path, { throwIfNoEntry: false })
+    const existing = lstatSync(path, { throwIfNoEntry: false })
+    if (existing?.isSymbolicLink()) throw new SymlinkRefused(path)
     if (existing !== undefined && !existing.isFile()) throw new Error('not a regular file')
     closeSync(openRegular(path, APPEND))
     return undefined
   } catch (e) {
+    // the message of a refused symbolic link names the path already
+    if (e instanceof SymlinkRefused) return `History is off: ${e.message}.`
     return `History is off: cannot write ${path} (${(e as Error).message}).`
   }
 }
 
 export interface HistoryRead {
   runs: RunRecord[]
-  /** Lines that could not be read and were skipped. */
+  /** Lines that could not be read, or held a figure that is not plausible (parseRun), and were skipped. */
   skipped: number
 }
 
@@ -114,6 +109,17 @@ export function parseHistory(text: string): HistoryRead {
   return { runs, skipped }
 }
 
+/**
+ * A figure the history may use: a finite number, not negative, and not beyond what any wait can take (a line
+ * holding 1e309 reads as Infinity, -1e308 as a negative time: either would make every median and regression
+ * check that uses it Infinity or NaN, and so switch the check off without a word). Such a line is skipped like
+ * an unreadable one, and the skip is warned of.
+ */
+const MAX_SECONDS = 366 * 24 * 3600
+const plausibleSeconds = (n: unknown): boolean =>
+  typeof n === 'number' && Number.isFinite(n) && n >= 0 && n <= MAX_SECONDS
+const plausibleFigure = (n: unknown): boolean => typeof n === 'number' && Number.isFinite(n) && n >= 0 && n <= 1e12
+
 function parseRun(line: string): RunRecord | undefined {
   let r: Partial<RunRecord>
   try {
@@ -126,12 +132,11 @@ function parseRun(line: string): RunRecord | undefined {
     r !== null &&
     typeof r.key === 'string' &&
     typeof r.ready === 'boolean' &&
-    typeof r.elapsedSeconds === 'number' &&
-    (r.startupSeconds === undefined || typeof r.startupSeconds === 'number') &&
-    (r.answeringSeconds === undefined || typeof r.answeringSeconds === 'number') &&
-    [r.ttftMs, r.decodeTokensPerSecond, r.smokeTokens].every((n) => n === undefined || typeof n === 'number') &&
+    plausibleSeconds(r.elapsedSeconds) &&
+    [r.startupSeconds, r.answeringSeconds].every((n) => n === undefined || plausibleSeconds(n)) &&
+    [r.ttftMs, r.decodeTokensPerSecond, r.smokeTokens].every((n) => n === undefined || plausibleFigure(n)) &&
     Array.isArray(r.phases) &&
-    r.phases.every((p) => typeof p?.name === 'string' && typeof p?.seconds === 'number') &&
+    r.phases.every((p) => typeof p?.name === 'string' && plausibleSeconds(p?.seconds)) &&
     (r.env === undefined ||
       (typeof r.env === 'object' && r.env !== null && Object.values(r.env).every((v) => typeof v === 'string')))
   return fine ? (r as RunRecord) : undefined
@@ -215,16 +220,27 @@ export function trimHistory(path: string, keep = KEEP_RUNS, lockUntil = Date.now
       if (n < keep) kept.push(runs[i])
       seen.set(runs[i].key, n + 1)
     }
-    const temp = `${path}.${process.pid}.tmp`
-    writeFileSync(
-      temp,
-      kept
-        .reverse()
-        .map((r) => JSON.stringify(r) + '\n')
-        .join(''),
-      { mode: statSync(path).mode }
-    )
-    renameSync(temp, path)
+    const text = kept
+      .reverse()
+      .map((r) => JSON.stringify(r) + '\n')
+      .join('')
+    // Under a random name, created exclusively: a name another user can guess is a name they can plant a link at.
+    const old = openRegular(path, constants.O_RDONLY)
+    const mode = fstatSync(old).mode & 0o777
+    closeSync(old)
+    const { temp, fd } = createTempBeside(path, mode)
+    try {
+      try {
+        const bytes = Buffer.from(text)
+        for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at)
+      } finally {
+        closeSync(fd)
+      }
+      renameSync(temp, path)
+    } catch (e) {
+      unlinkSync(temp)
+      throw e
+    }
   })
 }
 
@@ -238,7 +254,7 @@ function withLock<T>(path: string, deadline: number, fn: (locked: boolean) => T)
   let fd: number | undefined
   while (fd === undefined) {
     try {
-      fd = openSync(lock, 'wx')
+      fd = createOwn(lock)
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || Date.now() >= deadline) break
       if (lockIsStale(lock)) continue
@@ -257,7 +273,8 @@ function withLock<T>(path: string, deadline: number, fn: (locked: boolean) => T)
 
 function lockIsStale(lock: string): boolean {
   try {
-    if (Date.now() - statSync(lock).mtimeMs <= STALE_LOCK_MS) return false
+    // lstat: the age of a planted link's target says nothing; unlinking removes the link itself, never its target
+    if (Date.now() - lstatSync(lock).mtimeMs <= STALE_LOCK_MS) return false
     unlinkSync(lock)
   } catch {
     // Gone already: free to try again.

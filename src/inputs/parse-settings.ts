@@ -19,10 +19,12 @@ import {
 import { oneOf, parseEngine, parseEnvNames, parsePid, parseUrls } from './forms.js'
 import { parseBoolean, parsePercent, parseRegex, parseStatusSet } from './parse.js'
 import { hasControlChars, printable } from '../runtime/text.js'
+import { isSymlink } from '../runtime/own-files.js'
 import {
   GPU_CHECKS,
   type GpuSettings,
   MODEL_MATCH_MODES,
+  HISTORY_AUTO,
   type HistorySettings,
   type ProbeSettings,
   SCHEDULE_MODES,
@@ -139,6 +141,13 @@ function readServer(read: InputReader, platform: Platform): Omit<ServerSettings,
   checkPid(pid, start)
   const logFile = read.text('log-file')
   if (logFile !== undefined) read.field('log-file', () => checkLogFile(logFile))
+  // the server's output is appended to it: through a link, to wherever it points
+  if (logFile !== undefined && start !== undefined && isSymlink(logFile))
+    throw new InputError('log-file', {
+      value: printable(logFile),
+      problem: 'is a symbolic link, and "start" writes the server\'s output to it; a link is never followed',
+      form: 'the path of a regular file (or of one to create), not a link to it'
+    })
   const logLines = read.whole('log-lines', 0, 1000)
   const failPatternText = read.input('fail-pattern')
   const failPattern = failPatternText.trim() === '' ? undefined : read.field('fail-pattern', parseRegex)
@@ -192,6 +201,13 @@ function readHistory(read: InputReader, get: (name: InputName) => string): Histo
   if (hasControlChars(historyRaw))
     throw new InputError('history-file', { value: printable(historyRaw), problem: 'contains a control character' })
   const historyFile = historyRaw === '' ? undefined : historyRaw
+  // written to and renamed over: a link would send the writes, and then the rename, wherever it points
+  if (historyFile !== undefined && historyFile !== HISTORY_AUTO && isSymlink(historyFile))
+    throw new InputError('history-file', {
+      value: printable(historyFile),
+      problem: 'is a symbolic link, which is never followed',
+      form: 'the path of a regular file (or of one to create), not a link to it'
+    })
   const historyKey = read.text('history-key')
   if (historyKey !== undefined && historyKey.length > 200)
     throw new InputError('history-key', { problem: `is ${historyKey.length} characters long; give at most 200` })

@@ -8,10 +8,38 @@ export const MASK = '***'
 
 /**
  * Names that say their value is a credential: one rule for request headers (masked in output, never forwarded to
- * another origin on a redirect), `env-report` variables (masked) and URL query parameters (masked).
+ * another origin on a redirect), `env-report` variables (masked) and URL query parameters (masked). Short words
+ * (PAT, PWD, PASS, DSN, JWT) count as a word of the name only (GH_PAT, MYSQL_PWD, PGPASS), so that PATH and the
+ * shell's own PWD/OLDPWD (the working directory) are not taken for one.
  */
 export const isCredentialName = (name: string): boolean =>
-  /auth|cookie|token|key|secret|passw|credential|signature|^sig$/i.test(name)
+  /auth|cookie|token|key|secret|passw|credential|signature|private|netrc|jwt|dsn/i.test(name) ||
+  (/^sig$|(?:^|[_-])(?:pat|pass|pwd)(?:$|[_-])|pass$/i.test(name) && !/^(?:old)?pwd$/i.test(name))
+
+/**
+ * Credential shapes found by value, whatever the name: a URL's user information (`postgres://app:pw@db/x`, a
+ * Sentry DSN, `https://ghp_…@github.com`), a `password`/`passwd`/`pwd` field (`password=…`, `.netrc`'s
+ * `password …`), a PEM block, and the token forms of GitHub (`ghp_`, `gho_`, `ghs_`, `ghu_`, `ghr_`,
+ * `github_pat_`), GitLab (`glpat-`), Hugging Face (`hf_`), OpenAI-style keys (`sk-`), Slack (`xoxa-`, `xoxb-`,
+ * `xoxp-`), npm (`npm_`), AWS access key ids (`AKIA…`, `ASIA…`) and JWTs (`eyJ….eyJ….…`). Each is linear (no
+ * nested quantifier, and a scheme starts only where a word starts), so that a hostile text of any length is
+ * scanned in linear time.
+ */
+const CREDENTIAL_SHAPES: readonly RegExp[] = [
+  /(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/[^\s/?#@]+@/i,
+  /\b(?:password|passwd|pwd)\b["']?\s*[=:]\s*\S|\blogin\s+\S+\s+password\s+\S/i,
+  /-----BEGIN [A-Z0-9 ]*-----/,
+  /\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{16,}|hf_[A-Za-z0-9]{16,})/,
+  /\b(?:sk-[A-Za-z0-9_-]{16,}|xox[abprs]-[A-Za-z0-9-]{10,}|npm_[A-Za-z0-9]{30,}|(?:AKIA|ASIA)[0-9A-Z]{16})/,
+  /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/
+]
+
+/** A value that holds a credential by its shape (CREDENTIAL_SHAPES), whatever it is called. */
+export const holdsCredential = (value: string): boolean => CREDENTIAL_SHAPES.some((shape) => shape.test(value))
+
+/** The one rule for a named value (an `env-report` variable): a credential by its name, its shape, or a known secret. */
+export const isSecretValue = (name: string, value: string, secrets: readonly string[] = []): boolean =>
+  isCredentialName(name) || holdsCredential(value) || secrets.some((s) => s !== '' && value.includes(s))
 
 /**
  * Secrets shorter than this are refused: masking a one- to three-character string would blank it in every
@@ -68,6 +96,28 @@ export function credentialParts(name: string, value: string): string[] {
  * line): the CLI has no runner to mask for it, and the action masks before the runner does.
  */
 export function redact(text: string, secrets: readonly string[]): string {
+  return redactShapes(redactKnown(text, secrets))
+}
+
+/**
+ * Text as it may be shown: each credential shape of CREDENTIAL_SHAPES masked where it stands (a URL keeps its
+ * scheme and host, a password field its name). A PEM block's body lines are not recognisable one by one; its
+ * BEGIN line is masked, and `env-report` masks such a value whole.
+ */
+function redactShapes(text: string): string {
+  return text
+    .replace(/(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi, `$1${MASK}@`)
+    .replace(/(\b(?:password|passwd|pwd)\b["']?\s*[=:]\s*["']?)[^\s"',;&]+/gi, `$1${MASK}`)
+    .replace(/(\blogin\s+\S+\s+password\s+)\S+/gi, `$1${MASK}`)
+    .replace(/-----BEGIN [A-Z0-9 ]*-----/g, MASK)
+    .replace(
+      /\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{16,}|hf_[A-Za-z0-9]{16,}|sk-[A-Za-z0-9_-]{16,}|xox[abprs]-[A-Za-z0-9-]{10,}|npm_[A-Za-z0-9]{30,}|(?:AKIA|ASIA)[0-9A-Z]{16})/g,
+      MASK
+    )
+    .replace(/\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g, MASK)
+}
+
+function redactKnown(text: string, secrets: readonly string[]): string {
   const forms = new Set<string>()
   for (const s of secrets) {
     const once = JSON.stringify(s).slice(1, -1)

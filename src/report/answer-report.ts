@@ -97,7 +97,7 @@ export function answerWords(answer: Answer): AnswerWords {
         : `, serving [${someOf(models, models.length, answer.modelCount)}]`
   const summary = `${status}${listed || said}`
   if (answer.ambiguous !== undefined) {
-    const words = ambiguousModelText(answer.ambiguous.model, answer.ambiguous.candidates)
+    const words = ambiguousModelText(answer.ambiguous.model, answer.ambiguous.candidates, answer.ambiguous.count)
     return { summary: `${summary} — ${words.summary}`, detail: words.detail }
   }
   if (answer.missing === undefined) return { summary, detail: '' }

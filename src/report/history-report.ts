@@ -37,7 +37,8 @@ const COLUMNS = [
 
 export function historyRow(run: RunRecord): HistoryRow {
   return {
-    at: typeof run.at === 'string' ? run.at : '',
+    // the first column starts each line of the CSV and the table: only a time, never `::error::…` from the file
+    at: typeof run.at === 'string' && /^\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:\d\d)?$/.test(run.at) ? run.at : '',
     key: run.key,
     ready: run.ready,
     reason: typeof run.reason === 'string' ? run.reason : '',
@@ -66,15 +67,28 @@ const cells = (row: HistoryRow): string[] => [
   phaseCell(row.phases)
 ]
 
-/** A CSV field as RFC 4180 quotes it; a leading =, +, - or @ is kept from being read as a spreadsheet formula. */
+/**
+ * A CSV field as RFC 4180 quotes it, with every control character written as an escape (`\n`, `\r`, `\t`,
+ * `\u001b`…) and a backslash doubled: no field holds a raw line break, so a key or phase name holding
+ * `\n::error::x` in a shared history stays inside its row and is no workflow command when the CSV is printed in a
+ * `run:` step. A leading =, +, - or @ is kept from being read as a spreadsheet formula.
+ */
 function csvField(text: string): string {
-  const safe = /^[=+\-@\t\r]/.test(text) && !/^-?\d/.test(text) ? `'${text}` : text
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe
+  const escaped = escapeControls(text)
+  const safe = /^[=+\-@]/.test(escaped) && !/^-?\d/.test(escaped) ? `'${escaped}` : escaped
+  return /[",]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe
 }
 
+const ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\\': '\\\\' }
+const escapeControls = (text: string): string =>
+  text.replace(
+    // eslint-disable-next-line no-control-regex
+    /[\u0000-\u001f\u007f-\u009f\u2028\u2029\\]/g,
+    (c) => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`
+  )
+
 /** Table cells on one line each: a value that came from the file cannot start a new row or move the cursor. */
-// eslint-disable-next-line no-control-regex
-const tableCell = (text: string): string => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
+const tableCell = (text: string): string => escapeControls(text)
 
 export function historyText(rows: readonly HistoryRow[], format: HistoryFormat): string {
   if (format === 'json') return `${JSON.stringify(rows)}\n`

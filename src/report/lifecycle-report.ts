@@ -14,11 +14,16 @@ import { cell, fenced, logTailTitle } from './markdown.js'
 const list = (items: readonly string[]): string => items.map((i) => `"${i}"`).join(', ')
 
 /** A `model` several listed ids contain, none of them exactly: stable words, so the summary is stable. */
-export function ambiguousModelText(model: string, candidates: readonly string[]): { summary: string; detail: string } {
+export function ambiguousModelText(
+  model: string,
+  candidates: readonly string[],
+  count = candidates.length
+): { summary: string; detail: string } {
+  const more = count > candidates.length ? ` and ${count - candidates.length} more` : ''
   return {
-    summary: `"${model}" fits ${candidates.length} listed models`,
+    summary: `"${model}" fits ${count} listed models`,
     detail:
-      `"${model}" fits ${candidates.length} listed models and is none of them exactly: ${list(candidates)}. ` +
+      `"${model}" fits ${count} listed models and is none of them exactly: ${list(candidates)}${more}. ` +
       'Give the exact id as "model" (an id ending with /<model> or equal to it ignoring case also counts as exact)'
   }
 }

@@ -28,8 +28,11 @@ export interface PreflightDeps {
   /** The step's environment: CUDA_VISIBLE_DEVICES (the GPUs the server will use) and PATH (nvidia-smi). */
   env: NodeJS.ProcessEnv
   proc?: string
-  /** Reads the GPUs; nvidia-smi by default. */
+  /** Reads the GPUs; nvidia-smi by default, within `gpuTimeoutMs` and ended by `signal`. */
   gpu?(): Promise<GpuSnapshot>
+  /** The most the GPU reading may take: 5 s, or the time left before the wait's deadline. */
+  gpuTimeoutMs?: number
+  signal?: AbortSignal
   hostName?: string
 }
 
@@ -50,7 +53,8 @@ export async function preflight(urls: readonly URL[], gpuCheck: GpuCheck, deps: 
 
 async function gpuFinding(gpuCheck: GpuCheck, deps: PreflightDeps): Promise<GpuFinding> {
   if (gpuCheck === 'off') return { kind: 'off' }
-  const snapshot = await (deps.gpu ?? (() => gpuSnapshot({ env: deps.env, timeoutMs: 5_000 })))()
+  const timeoutMs = Math.min(5_000, deps.gpuTimeoutMs ?? 5_000)
+  const snapshot = await (deps.gpu ?? (() => gpuSnapshot({ env: deps.env, timeoutMs, signal: deps.signal })))()
   if (snapshot.kind === 'unavailable') return { kind: 'unavailable', why: snapshot.why, detail: snapshot.detail }
   const apps = appsOnVisibleGpus(snapshot, deps.env.CUDA_VISIBLE_DEVICES)
   // a process nvidia-smi shows with 0 MiB holds nothing to speak of; one it cannot measure ([N/A]) may hold much

@@ -2,7 +2,8 @@
  * The model server as a process: launched in the background by `start`, or found by `pid`; watched until it
  * exits; its start time and environment read from /proc (Linux). The gate leaves it running either way.
  */
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs'
+import { closeSync, constants, existsSync, fstatSync, mkdirSync, readFileSync } from 'node:fs'
+import { createOwn, openOwn } from '../runtime/own-files.js'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { printable } from '../runtime/text.js'
@@ -29,22 +30,26 @@ export interface ServerProcess {
   startTicks?: number
 }
 
+const randomPart = (): string => process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex')
+
 /**
  * Where the log goes with `start` and no `log-file`: a new file in the runner's temporary directory (the system's
- * outside a runner) named with this run's pid, `model-server-<pid>.log`, created now so that no other run's log is
- * ever truncated (two gates at once on one machine, or a pid reused since an earlier run: then `-2`, `-3`, …).
+ * outside a runner) named with this run's pid and a random part, `model-server-<pid>-<12 hex>.log`, created now
+ * and exclusively, so that no other run's log is ever truncated and no link planted at a name we would use is
+ * followed (a name taken: another random one).
  */
 export function newLogFile(env: NodeJS.ProcessEnv, pid = process.pid): string {
   const dir = env.RUNNER_TEMP || tmpdir()
   for (let n = 1; ; n++) {
-    const path = join(dir, `model-server-${pid}${n === 1 ? '' : `-${n}`}.log`)
+    // a random part: a name another user of a shared folder can guess is one they can plant a link at
+    const path = join(dir, `model-server-${pid}-${randomPart()}.log`)
     try {
       if (n === 1) mkdirSync(dir, { recursive: true })
-      closeSync(openSync(path, 'wx'))
+      closeSync(createOwn(path))
       return path
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code
-      if (code === 'EEXIST' && n < 1000) continue
+      if (code === 'EEXIST' && n < 10) continue
       throw new InputError('log-file', {
         problem: `none given, and no new log can be created in "${printable(dir)}" (${code ?? (e as Error).message})`
       })
@@ -89,7 +94,8 @@ export function startServer(
   let logOffset: number
   try {
     mkdirSync(dirname(logFile), { recursive: true })
-    fd = openSync(logFile, 'a')
+    // never through a symbolic link: the server's output would go wherever it points
+    fd = openOwn(logFile, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT)
     logOffset = fstatSync(fd).size
   } catch (e) {
     throw new InputError('log-file', {

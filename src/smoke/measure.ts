@@ -188,12 +188,34 @@ async function measureOne(
   if (problem === undefined) take(frames.end(), clock.now())
   if (problem !== undefined) return { problem }
   if (firstAt === undefined) return { problem: { kind: 'no-tokens' } }
-  const tokens = counted?.count ?? chunks
+  const { tokens, source } = plausibleTokens(counted, chunks, settings.tokens)
   const decodeMs = lastAt - firstAt
   return {
     ttftMs: firstAt - sentAt,
     tokens,
-    source: counted?.source ?? 'chunks',
-    ...(tokens >= 2 && decodeMs > 0 ? { decodeTokensPerSecond: ((tokens - 1) * 1000) / decodeMs } : {})
+    source,
+    // under a millisecond between the first and the last text is no time to divide by: every token came at once
+    ...(tokens >= 2 && decodeMs >= MIN_DECODE_MS ? { decodeTokensPerSecond: ((tokens - 1) * 1000) / decodeMs } : {})
   }
+}
+
+/**
+ * A server may count a token or two more than asked for (an end-of-sequence token, a stop string), no more: an
+ * engine's count above `smoke-tokens` + TOKEN_MARGIN, below the chunks that carried text, or not a whole number
+ * (1e308, 2^53) is not believed, and the chunks are counted instead.
+ */
+const TOKEN_MARGIN = 8
+/** The clock's smallest span a decode rate is divided by. */
+const MIN_DECODE_MS = 1
+
+export function plausibleTokens(
+  counted: { count: number; source: TokenSource } | undefined,
+  chunks: number,
+  requested: number
+): { tokens: number; source: TokenSource } {
+  const most = requested + TOKEN_MARGIN
+  if (counted !== undefined && Number.isSafeInteger(counted.count) && counted.count >= chunks && counted.count <= most)
+    return { tokens: counted.count, source: counted.source }
+  // each chunk carried at least one token, and the server was asked for `requested`: more are not counted
+  return { tokens: Math.min(chunks, most), source: 'chunks' }
 }

@@ -7,7 +7,7 @@ import { readModelList } from '../engines/model-lists.js'
 import { matchKind, matchModel } from '../engines/match.js'
 import { statusAccepted } from '../inputs/parse.js'
 import type { ProbeResult } from '../http/probe.js'
-import { describeBody, detached } from '../runtime/text.js'
+import { clip, describeBody, detached } from '../runtime/text.js'
 import { type Answer, type Assessment, type Expectation, WORDED_ERRORS, WORDED_PROXY_ERRORS } from '../facts/answer.js'
 
 type Missing = NonNullable<Answer['missing']>
@@ -75,9 +75,14 @@ export function assess(result: ProbeResult, expect: Expectation, regexLimitMs = 
     if (list === undefined) return waiting({ what: 'model-list', model: expect.model, truncated: result.truncated })
     const match = matchModel(list.models, expect.model)
     if (match.kind === 'ambiguous') {
-      const candidates = match.candidates.map((m) => m.id)
-      const ambiguous = { model: expect.model, candidates }
-      return judged({ state: 'fatal', ...answered, ambiguous }, { fatalReason: 'ambiguous-model', candidates })
+      // the first MAX_CANDIDATES, each clipped, and how many: 4000 long ids are not one 855 KB annotation
+      const candidates = match.candidates.slice(0, MAX_CANDIDATES).map((m) => clip(m.id, MAX_ID_CHARS))
+      const count = match.candidates.length
+      const ambiguous = { model: expect.model, candidates, count }
+      return judged(
+        { state: 'fatal', ...answered, ambiguous },
+        { fatalReason: 'ambiguous-model', candidates, ...(count > candidates.length ? { candidateCount: count } : {}) }
+      )
     }
     if (match.kind === 'missing') return waiting({ what: 'model', model: expect.model })
     const found = match.model
@@ -145,6 +150,9 @@ function hasWords(code: string, viaProxy: boolean): boolean {
 
 /** An answer names this many listed models at most: a list of 60,000 would make every line megabytes long. */
 const MAX_NAMED_MODELS = 10
+/** Ambiguous-model candidates named (annotation, summary, `check`, `--json`); the rest are counted. */
+const MAX_CANDIDATES = 20
+const MAX_ID_CHARS = 200
 
 /**
  * An answer's model ids kept past the probe (its `models`, the `models` output): a fleet of servers listing

@@ -6,6 +6,8 @@
 import type { UsualStartup } from '../startup/eta.js'
 import type { RunRecord } from '../history/record.js'
 import { envDrift, regression, throughputRegression, usualStartup } from '../history/stats.js'
+import { historySecretKey, MASKED, maskedRecord } from '../history/fingerprint.js'
+import { type EnvEntry, secretValueOf } from '../server/env-report.js'
 import { appendRun, historyKey, prepareHistory, readHistory } from '../history/store.js'
 import { driftWarning, regressionText } from '../report/profile-report.js'
 import { throughputRegressionText } from '../report/smoke-report.js'
@@ -35,7 +37,10 @@ export function loadHistory(file: string | undefined, key: string, offNotice?: s
     const { runs, skipped } = readHistory(file)
     const earlier = runs.filter((r) => r.key === key)
     const warnings = skipped
-      ? [`History: skipped ${skipped} line${skipped === 1 ? '' : 's'} of ${file} that could not be read.`]
+      ? [
+          `History: skipped ${skipped} line${skipped === 1 ? '' : 's'} of ${file} that could not be read ` +
+            '(not a run, or a time that is not a finite number of seconds, or negative).'
+        ]
       : []
     return { file, key, earlier, usual: usualStartup(earlier), notices: [], warnings }
   } catch (e) {
@@ -115,8 +120,7 @@ export function settle({ settings, outcome, facts, profile, history, deps, ready
   const usualPhaseSeconds = history.usual?.phaseSeconds
   // A cancelled wait says nothing about how long the server takes.
   if (outcome.reason === 'cancelled') return { engineLabel, phases, usualPhaseSeconds }
-  const env =
-    facts?.env && Object.fromEntries(facts.env.flatMap((e) => (e.value === undefined ? [] : [[e.name, e.value]])))
+  const env = facts?.env && envRecord(facts.env, history)
   const run: RunRecord = {
     v: 1,
     key: history.key,
@@ -151,6 +155,23 @@ export function settle({ settings, outcome, facts, profile, history, deps, ready
 }
 
 const round1 = (x: number): number => Math.round(x * 10) / 10
+
+/**
+ * The `env-report` snapshot as the history keeps it: a credential never as its value, but as a keyed hash
+ * (history/fingerprint.ts), so that a changed one is still told; unset variables are absent.
+ */
+function envRecord(entries: readonly EnvEntry[], history: RunHistory): Record<string, string> {
+  let key: Buffer | undefined | null = null
+  const masked = (e: EnvEntry): string => {
+    const value = secretValueOf(e)
+    if (value === undefined || history.file === undefined) return MASKED
+    if (key === null) key = historySecretKey(history.file)
+    return maskedRecord(value, key)
+  }
+  return Object.fromEntries(
+    entries.flatMap((e) => (e.value === undefined ? [] : [[e.name, e.secret ? masked(e) : e.value]]))
+  )
+}
 
 /** The smoke test's medians for the history, when it measured them. */
 function smokeRecord(outcome: TargetOutcome, settings: Settings): Partial<RunRecord> {

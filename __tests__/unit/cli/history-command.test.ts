@@ -124,7 +124,7 @@ describe('wait-for-model history', () => {
     const dir = await run(['history', '--file', box.dir()], {})
     expect(dir.code).toBe(1)
     expect(dir.stdout).toBe('')
-    expect(dir.stderr).toMatch(/^wait-for-model: cannot read (.*) \(\1 is not a regular file\)\n$/)
+    expect(dir.stderr).toMatch(/^wait-for-model: cannot read (.*) \(\1 is a directory, not a regular file\)\n$/)
   })
 
   it('refuses a format it does not know, and a missing file setting, before reading anything', async () => {

@@ -82,6 +82,26 @@ describe('gpuSnapshot', () => {
     })
   })
 
+  it('is bounded: one limit for both queries, a cancel at once, output over 1 MiB unreadable (issue 26 item 5)', async () => {
+    // each query answers after 400 ms: the second has only what is left of the one limit
+    writeState({ gpus, apps: [], hangMs: 400 })
+    expect(await gpuSnapshot({ env: env(), timeoutMs: 600 })).toEqual({ kind: 'unavailable', why: 'timeout' })
+    writeState({ gpus, hangMs: 30_000 })
+    const cancel = new AbortController()
+    setTimeout(() => cancel.abort(), 100)
+    expect(await gpuSnapshot({ env: env(), timeoutMs: 30_000, signal: cancel.signal })).toEqual({
+      kind: 'unavailable',
+      why: 'cancelled'
+    })
+    expect(await gpuSnapshot({ env: env(), signal: cancel.signal })).toEqual({ kind: 'unavailable', why: 'cancelled' })
+    writeState({ gpus, floodMb: 50 })
+    expect(await gpuSnapshot({ env: env(), timeoutMs: 30_000 })).toEqual({
+      kind: 'unavailable',
+      why: 'unreadable',
+      detail: 'output over 1 MiB'
+    })
+  })
+
   it('sees memory held only while the process runs (and lingering as the fake is told)', async () => {
     const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' })
     const pid = child.pid as number

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
-import { appendFileSync, existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs'
+import { appendFileSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
 import ts from 'typescript'
 import type { RunRecord } from '../../../src/history/record.js'
 import {
@@ -7,6 +8,7 @@ import {
   defaultHistoryFile,
   historyKey,
   MAX_LINE_BYTES,
+  parseHistory,
   prepareHistory,
   readHistory,
   runLine,
@@ -77,7 +79,7 @@ describe('the history file', () => {
   it('trims each key to its last 100 runs, keeping other keys and dropping unreadable lines', () => {
     const file = box.path('history.jsonl')
     const lines = Array.from({ length: 103 }, (_, i) => JSON.stringify(run({ startupSeconds: i })))
-    lines.splice(50, 0, JSON.stringify(run({ key: 'other', startupSeconds: -1 })), 'garbage')
+    lines.splice(50, 0, JSON.stringify(run({ key: 'other', startupSeconds: 999 })), 'garbage')
     writeFileSync(file, lines.join('\n') + '\n')
     appendRun(file, run({ startupSeconds: 103 }))
     const { runs, skipped } = readHistory(file)
@@ -151,17 +153,20 @@ describe('the history file', () => {
 
 describe('appends from several processes at once', () => {
   // The module imports only Node's own modules: compiled alone, it runs in plain child processes.
-  /** The store and the one module it imports at run time, compiled beside each other. */
+  /** The store and the modules it imports at run time, compiled beside each other as in src/. */
   function compiledModule(): string {
-    const compile = (source: URL, as: string): string => {
-      const out = ts.transpileModule(readFileSync(source, 'utf8'), {
+    const compile = (source: string, as: string): string => {
+      const out = ts.transpileModule(readFileSync(new URL(`../../../src/${source}`, import.meta.url), 'utf8'), {
         compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 }
       }).outputText
+      mkdirSync(dirname(box.path(as)), { recursive: true })
       writeFileSync(box.path(as), out)
       return box.path(as)
     }
-    compile(new URL('../../../src/history/limits.ts', import.meta.url), 'limits.js')
-    return compile(new URL('../../../src/history/store.ts', import.meta.url), 'history.mjs')
+    compile('history/limits.ts', 'history/limits.js')
+    compile('runtime/file-kind.ts', 'runtime/file-kind.js')
+    compile('runtime/own-files.ts', 'runtime/own-files.js')
+    return compile('history/store.ts', 'history/history.mjs')
   }
   const child = (
     module: string,
@@ -212,5 +217,25 @@ describe('appends from several processes at once', () => {
     expect(runs.filter((r) => r.key === 'busy')).toHaveLength(30)
     for (const id of [4, 5, 6]) expect(byProcess(runs, id)).toEqual([...Array(10).keys()])
     expect(existsSync(`${file}.lock`)).toBe(false)
+  })
+})
+
+describe('figures that are not numbers (issue 26 item 6)', () => {
+  const line = (fields: Record<string, unknown>): string =>
+    JSON.stringify({ v: 1, key: 'k', at: 'x', ready: true, reason: 'ready', elapsedSeconds: 1, phases: [], ...fields })
+  it.each([
+    ['1e309 (Infinity)', '{"v":1,"key":"k","at":"x","ready":true,"reason":"ready","elapsedSeconds":1e309,"phases":[]}'],
+    ['-1e308', line({ elapsedSeconds: -1e308 })],
+    ['a negative startup', line({ startupSeconds: -5 })],
+    [
+      'an infinite phase',
+      '{"v":1,"key":"k","at":"x","ready":true,"reason":"ready","elapsedSeconds":1,"phases":[{"name":"p","seconds":1e999}]}'
+    ],
+    ['a rate of 1e308', line({ decodeTokensPerSecond: 1e308 })],
+    ['a startup of a thousand years', line({ startupSeconds: 3.2e10 })]
+  ])('a line with %s is skipped, never used', (_what, text) => {
+    const { runs, skipped } = parseHistory(`${line({ elapsedSeconds: 2 })}\n${text}\n`)
+    expect(runs.map((r) => r.elapsedSeconds)).toEqual([2])
+    expect(skipped).toBe(1)
   })
 })

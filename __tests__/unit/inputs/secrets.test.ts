@@ -1,4 +1,10 @@
-import { credentialParts, isCredentialName, proxySecrets, redact } from '../../../src/inputs/secrets.js'
+import {
+  credentialParts,
+  holdsCredential,
+  isCredentialName,
+  proxySecrets,
+  redact
+} from '../../../src/inputs/secrets.js'
 import { INPUT_DEFAULTS, type InputName } from '../../../src/inputs/input-names.js'
 import { parseSettings } from '../../../src/inputs/parse-settings.js'
 import { envReport } from '../../../src/server/env-report.js'
@@ -29,7 +35,7 @@ describe('one credential-name rule', () => {
     expect(s.secrets).toEqual(expect.arrayContaining(['htok-1234', 'qtok-1234']))
     expect(s.secrets).not.toContain('trace-1234')
     expect(envReport(['X_AUTH_TOKEN', 'TRACE'], { X_AUTH_TOKEN: 'e', TRACE: 't' })).toEqual([
-      { name: 'X_AUTH_TOKEN', value: '***' },
+      { name: 'X_AUTH_TOKEN', value: '***', secret: true },
       { name: 'TRACE', value: 't' }
     ])
   })
@@ -85,7 +91,7 @@ describe('redact', () => {
 describe('env-report', () => {
   it('masks any value holding a known secret, whatever the name', () => {
     expect(envReport(['MODEL_*'], { MODEL_CFG: 'x sk-1234 y', MODEL_NAME: 'kimi' }, ['sk-1234'])).toEqual([
-      { name: 'MODEL_CFG', value: '***' },
+      { name: 'MODEL_CFG', value: '***', secret: true },
       { name: 'MODEL_NAME', value: 'kimi' }
     ])
   })
@@ -112,6 +118,55 @@ describe('proxy credentials', () => {
     const s = parseSettings((name) => (name === 'url' ? 'http://h/v1/models' : ''), undefined, env)
     expect(s.secrets).toContain('hunter2-proxy')
     expect(redact(`via ${env.HTTPS_PROXY}`, s.secrets)).toBe('via http://***@127.0.0.1:3128')
-    expect(envReport(['HTTPS_PROXY'], env, s.secrets)).toEqual([{ name: 'HTTPS_PROXY', value: '***' }])
+    expect(envReport(['HTTPS_PROXY'], env, s.secrets)).toEqual([{ name: 'HTTPS_PROXY', value: '***', secret: true }])
+  })
+})
+
+describe('credentials by name and by value (issue 26)', () => {
+  it.each([
+    'MYSQL_PWD',
+    'PGPASS',
+    'CI_JOB_JWT',
+    'SENTRY_DSN',
+    'GH_PAT',
+    'NETRC',
+    'AWS_CREDENTIALS',
+    'SSH_PRIVATE',
+    'PASS'
+  ])('%s is a credential name', (name) => expect(isCredentialName(name)).toBe(true))
+  it.each(['PATH', 'PWD', 'OLDPWD', 'PATCH_LEVEL', 'COMPASS_DIR', 'DATABASE_URL'])('%s is not', (name) =>
+    expect(isCredentialName(name)).toBe(false)
+  )
+  it.each([
+    ['a URL with a password', 'postgres://app:s3cr3t-pw@db/x'],
+    ['a URL with a user alone (a token)', 'https://abcdef0123456789@o1.ingest.sentry.io/5'],
+    ['a password field', 'host=db user=app password=s3cr3t-pw'],
+    ['.netrc text', 'machine api.example.com login app password s3cr3t-pw'],
+    ['a PEM block', '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\n-----END OPENSSH PRIVATE KEY-----'],
+    ['a GitHub token', `ghp_${'a1'.repeat(18)}`],
+    ['a fine-grained GitHub token', `github_pat_${'B2'.repeat(20)}`],
+    ['a Hugging Face token', `hf_${'c3'.repeat(17)}`],
+    ['an OpenAI-style key', 'sk-proj-0123456789abcdef'],
+    ['a Slack token', 'xoxb-1234567890-abcdefgh'],
+    ['an AWS access key id', 'AKIAIOSFODNN7EXAMPLE'],
+    ['a JWT', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl']
+  ])('%s is a credential by its value, and masked in text', (_what, value) => {
+    expect(holdsCredential(value)).toBe(true)
+    expect(envReport(['HARMLESS'], { HARMLESS: value })).toEqual([{ name: 'HARMLESS', value: '***', secret: true }])
+    const secretPart = value.includes('s3cr3t-pw') ? 's3cr3t-pw' : value.includes('BEGIN') ? 'BEGIN OPENSSH' : value
+    expect(redact(`config: ${value}`, [])).not.toContain(secretPart.split('\n')[0].slice(0, 24))
+  })
+  it.each(['/usr/bin:/bin', 'http://proxy:3128', '0,1', 'meta-llama/Llama-3.1-8B', 'password-less mode'])(
+    '%s is no credential',
+    (value) => {
+      expect(holdsCredential(value)).toBe(false)
+      expect(redact(value, [])).toBe(value)
+    }
+  )
+  it('scans a hostile text in linear time (a 2 MB run of scheme letters, of "login ", of "a://")', () => {
+    for (const text of ['a'.repeat(2e6), 'login '.repeat(3e5), 'a://'.repeat(5e5)]) {
+      expect(holdsCredential(text)).toBe(false)
+      expect(redact(text, [])).toBe(text)
+    }
   })
 })

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http'
 import type { EngineName } from '../../../src/simulator/engines.js'
 import type { SimulatedServer } from '../../../src/simulator/options.js'
 import { simulate } from '../../../src/simulator/server.js'
-import { smokeTest } from '../../../src/smoke/measure.js'
+import { plausibleTokens, smokeTest } from '../../../src/smoke/measure.js'
 import type { SmokeSettings } from '../../../src/inputs/settings.js'
 import type { Engine } from '../../../src/engines/engine-names.js'
 import { systemClock } from '../../../src/runtime/clock.js'
@@ -234,5 +234,28 @@ describe('a hostile stream', () => {
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"choices":[]}')
     )
     expect((await smoke(`${plain}/v1/models`)).problem).toEqual({ kind: 'no-tokens' })
+  })
+})
+
+describe('a token count that is not plausible (issue 26 item 6)', () => {
+  it.each([
+    ['1e308', 1e308],
+    ['2^53', 2 ** 53],
+    ['more than asked for', 16 + 9],
+    ['fewer than the chunks seen', 3],
+    ['not whole', 7.5],
+    ['negative', -1]
+  ])('%s: the chunks are counted instead', (_what, count) => {
+    expect(plausibleTokens({ count, source: 'usage.completion_tokens' }, 4, 16)).toEqual({
+      tokens: 4,
+      source: 'chunks'
+    })
+  })
+  it('believes an engine that counts what was asked for, or a few more', () => {
+    expect(plausibleTokens({ count: 16, source: 'eval_count' }, 4, 16)).toEqual({ tokens: 16, source: 'eval_count' })
+    expect(plausibleTokens({ count: 24, source: 'eval_count' }, 24, 16)).toEqual({ tokens: 24, source: 'eval_count' })
+  })
+  it('counts no more chunks than asked for and the margin', () => {
+    expect(plausibleTokens(undefined, 5000, 16)).toEqual({ tokens: 24, source: 'chunks' })
   })
 })

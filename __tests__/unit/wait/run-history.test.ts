@@ -108,7 +108,10 @@ describe('history around a wait', () => {
     writeFileSync(file, `${JSON.stringify(run())}\n{"key":\n\u0000\u0000garbage\n${JSON.stringify(run())}\n`)
     const h = loadHistory(file, 'k')
     expect(h.earlier).toHaveLength(2)
-    expect(h.warnings).toEqual([`History: skipped 2 lines of ${file} that could not be read.`])
+    expect(h.warnings).toEqual([
+      `History: skipped 2 lines of ${file} that could not be read ` +
+        '(not a run, or a time that is not a finite number of seconds, or negative).'
+    ])
   })
 
   it('is off, with a notice and never a failure, when it is not set or cannot be written', () => {

@@ -2,7 +2,7 @@
  * `wait-for-model --url URL …`: the wait, the action's gate for a shell. Progress on stderr, the outputs as JSON
  * on stdout (`--json`), the job summary's Markdown in a file (`--summary-file`); exit 0 ready, 1 not ready.
  */
-import { writeFileSync } from 'node:fs'
+import { writeOwnFile } from '../../runtime/own-files.js'
 import pkg from '../../../package.json' with { type: 'json' }
 import { gate } from '../../wait/gate.js'
 import { conclude } from '../../wait/conclusion.js'
@@ -98,8 +98,7 @@ async function waitAndReport(
     log(kind === 'warn' ? paint.yellow(`warning: ${message}`) : paint.red(`error: ${message}`))
   }
   // The job summary's Markdown, for a CI system that shows or keeps a file (an artifact, an annotation).
-  if (summaryFile !== undefined)
-    writeFileSync(summaryFile, redact(summaryMarkdown(next.outcome, next.context), secrets))
+  if (summaryFile !== undefined) writeOwnFile(summaryFile, redact(summaryMarkdown(next.outcome, next.context), secrets))
   if (json) io.stdout.write(`${JSON.stringify(typedOutputs(next.outputs))}\n`)
   if (next.failedRegression !== undefined) log(paint.red(`error: ${next.failedRegression}`))
   if (next.failedThroughput !== undefined) log(paint.red(`error: ${next.failedThroughput}`))
@@ -111,7 +110,7 @@ function writableSummaryFile(given: unknown): string | undefined {
   if (typeof given !== 'string') return undefined
   if (given.trim() === '') throw new UsageError('--summary-file: give the path of a file to write the summary to')
   try {
-    writeFileSync(given, '')
+    writeOwnFile(given, '')
   } catch (e) {
     throw new UsageError(
       `--summary-file: cannot write ${printable(given)} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`

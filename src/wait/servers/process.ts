@@ -50,7 +50,9 @@ export function processServer(settings: Settings, deps: Deps): ServerSeam {
 async function beforeStart(settings: Settings, deps: Deps): Promise<GateOutcome | undefined> {
   const start = deps.startedAt ?? deps.clock.now()
   const found = await preflight(settings.portCheck ? settings.targets.map((t) => t.url) : [], settings.gpuCheck, {
-    env: deps.env
+    env: deps.env,
+    gpuTimeoutMs: timeLeft(settings, deps, start),
+    signal: deps.cancel?.signal
   })
   const verdict = preflightVerdict(found, settings.gpuCheck)
   const gpu = found.gpu
@@ -123,7 +125,7 @@ function launched(settings: Settings, pid: number | undefined, deps: Deps): Laun
     },
     afterWait: async (ready, readyAt) => {
       if (ready && server?.startedAt !== undefined) facts.startupMs = readyAt - server.startedAt
-      if (ready && server !== undefined) facts.gpuMemoryMiB = await gpuMemoryOf(server.pid, deps)
+      if (ready && server !== undefined) facts.gpuMemoryMiB = await gpuMemoryOf(settings, server.pid, deps)
       reportEnvironment(settings, server, facts, deps, pid !== undefined)
       if (!ready && log !== undefined && settings.logLines > 0) {
         facts.logTail = log.tail()
@@ -190,9 +192,15 @@ function foreignAnswer(url: URL, answered: URL, pid: number, deps: Deps): Halt |
   return { reason: 'wrong-server', detail: wrongServerText(o, pid, redirect) }
 }
 
+/** The time left before the wait's deadline (`timeout` from `start`), in ms. */
+const timeLeft = (settings: Settings, deps: Deps, start: number): number =>
+  Math.max(0, settings.timeoutMs - (deps.clock.now() - start))
+
 /** The GPU memory the server's processes hold (nvidia-smi), or undefined without a reading. */
-async function gpuMemoryOf(pid: number, deps: Deps): Promise<number | undefined> {
-  const snapshot = await gpuSnapshot({ env: deps.env, timeoutMs: 5_000 })
+async function gpuMemoryOf(settings: Settings, pid: number, deps: Deps): Promise<number | undefined> {
+  // within the wait's deadline, and ended by a cancel: a hung or slow nvidia-smi holds no step past its timeout
+  const timeoutMs = Math.min(5_000, timeLeft(settings, deps, deps.startedAt ?? deps.clock.now()))
+  const snapshot = await gpuSnapshot({ env: deps.env, timeoutMs, signal: deps.cancel?.signal })
   if (snapshot.kind === 'unavailable') {
     deps.debug?.(gpuUnavailableText(snapshot.why, snapshot.detail))
     return undefined
