@@ -16540,7 +16540,7 @@ module.exports = {
 /***/ (function(module, __unused_webpack___webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6514);
+/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6013);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 /** The `wait-for-model` command: the same gate as the action, for shells, ssh sessions and scripts. */
@@ -16558,7 +16558,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6514:
+/***/ 6013:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 
@@ -16567,101 +16567,3171 @@ __nccwpck_require__.d(__webpack_exports__, {
   a: () => (/* binding */ runCli)
 });
 
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(3024);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
 // EXTERNAL MODULE: external "node:url"
 var external_node_url_ = __nccwpck_require__(3136);
-;// CONCATENATED MODULE: ./package.json
-const package_namespaceObject = {"rE":"0.1.0"};
-;// CONCATENATED MODULE: external "node:child_process"
-const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
-// EXTERNAL MODULE: external "node:os"
-var external_node_os_ = __nccwpck_require__(8161);
-// EXTERNAL MODULE: ./src/inputs/variables.ts
-var variables = __nccwpck_require__(6192);
-;// CONCATENATED MODULE: ./src/action/packaged-run.ts
+// EXTERNAL MODULE: external "node:events"
+var external_node_events_ = __nccwpck_require__(8474);
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+// EXTERNAL MODULE: external "node:net"
+var external_node_net_ = __nccwpck_require__(7030);
+// EXTERNAL MODULE: ./src/runtime/clock.ts
+var runtime_clock = __nccwpck_require__(9842);
+// EXTERNAL MODULE: ./src/http/hosts.ts
+var hosts = __nccwpck_require__(2327);
+;// CONCATENATED MODULE: ./src/http/port-watch.ts
 /**
- * Runs the packaged action the way a GitHub runner does: `node dist/index.js` with `INPUT_*` variables and
- * real GITHUB_OUTPUT / GITHUB_STATE / GITHUB_STEP_SUMMARY files. Used by `npm run demo` and the end-to-end tests.
+ * Sees a closed port open, cheaply, so that the HTTP probe goes out the moment a server starts listening
+ * instead of up to an `interval` later. Watching a closed port costs the server nothing: a bare TCP connect
+ * is refused by the kernel before any server code runs. One poller, made by the gate, serves every URL of a
+ * fleet; it spaces its rounds by what the last round cost (a fixed share of one core at most) and by how long the
+ * most recently closed port has been closed (`roundGapMs`).
+ */
+
+
+
+
+const MIN_ROUND_MS = 100;
+const MAX_ROUND_MS = 400;
+/**
+ * The share of one core the poller may spend: for a fleet read through /proc, this sets the pace (2%: 4.5% of a
+ * core for the bench's fleet of 200, worst lag 352 ms; 1.5%: 4.2%, 307-335 ms).
+ */
+const CPU_BUDGET = 0.015;
+/**
+ * Rounds space out with the time a port has been closed: 100 ms for its first 10 s, then a hundredth of that
+ * time, up to 400 ms (from 40 s). The lag stays a small share of the wait (a load of 2-6 s is seen within 100 ms,
+ * one of ten minutes within 400 ms), and a long wait costs a quarter of the connects: most of the CPU of a wait
+ * on a closed port is these connects, about half a millisecond each on the machine of BENCHMARKS.md.
+ */
+const CLOSED_SHARE = 0.01;
+/**
+ * The gap before the next round: long enough for the last round to keep within `budget` of one core, and a share
+ * of the time the most recently closed port has been closed (`closedForMs`, undefined with no port watched).
+ */
+function roundGapMs(costMs, budget, closedForMs) {
+    const growth = closedForMs === undefined ? 0 : closedForMs * CLOSED_SHARE;
+    return Math.min(MAX_ROUND_MS, Math.max(MIN_ROUND_MS, costMs / budget, growth));
+}
+/**
+ * With this many loopback ports, one read of /proc/net/tcp{,6} replaces one connect per port. Not for fewer:
+ * the kernel walks its whole socket hash table for that read, which takes milliseconds on large hosts and
+ * in some VMs (about 2 ms for both tables on the machine where BENCHMARKS.md was measured, read as
+ * readListening reads them), while a refused loopback connect costs about half a millisecond.
+ */
+const PROC_MIN_PORTS = 24;
+const PROC_TABLES = ['/proc/net/tcp', '/proc/net/tcp6'];
+/** Ports in LISTEN state on a loopback or wildcard address, from the text of /proc/net/tcp or tcp6. */
+function listeningLoopbackPorts(table) {
+    const ports = new Set();
+    for (const line of table.split('\n')) {
+        const m = /^\s*\d+:\s+([0-9A-F]+):([0-9A-F]{4})\s+[0-9A-F]+:[0-9A-F]+\s+0A\s/i.exec(line);
+        if (m && isLoopbackOrAny(m[1].toUpperCase()))
+            ports.add(parseInt(m[2], 16));
+    }
+    return ports;
+}
+/** The kernel prints addresses as 32-bit words in host (little-endian) order. */
+function isLoopbackOrAny(hex) {
+    if (hex.length === 8)
+        return hex === '00000000' || hex.endsWith('7F');
+    return (/^0+$/.test(hex) ||
+        hex === '00000000000000000000000001000000' || // ::1
+        /^0000000000000000FFFF0000[0-9A-F]{6}7F$/.test(hex) // ::ffff:127.x.x.x
+    );
+}
+/** One bare TCP connect: true when accepted, false when refused or not answered within `ms`. */
+function tcpConnects(host, port, ms) {
+    return new Promise((resolve) => {
+        const socket = (0,external_node_net_.connect)({ host, port, timeout: ms });
+        const done = (open) => () => {
+            socket.destroy();
+            resolve(open);
+        };
+        socket.once('connect', done(true));
+        socket.once('error', done(false));
+        socket.once('timeout', done(false));
+    });
+}
+/**
+ * `localhost` is loopback on both families whatever /etc/hosts says (as the probe treats it): 127.0.0.1 is
+ * tried every round, ::1, where fewer servers listen alone, every fourth, which keeps a round to one connect.
+ * Other names are looked up as the probe looks them up (a resolver that never answers cannot hold the process).
+ */
+function connectTargets(host, lookup) {
+    return new Promise((resolve) => lookup(host, { all: true }, (err, found) => {
+        if (err !== null || typeof found === 'string')
+            return resolve([{ address: host, everyRounds: 1 }]);
+        const bothFamilies = (0,hosts/* loopbackAddresses */.G4)(host) !== undefined;
+        resolve(found.map((a) => ({ address: a.address, everyRounds: bothFamilies && a.family === 6 ? 4 : 1 })));
+    }));
+}
+/** Polls every watched port in rounds; runs only while someone watches. */
+class PortPoller {
+    budget;
+    clock;
+    watchers = new Set();
+    /** The running chain of rounds; aborted when no one watches. */
+    rounds;
+    procReadable;
+    lookup = (0,hosts/* createLookup */.BL)();
+    constructor(budget = CPU_BUDGET, clock = runtime_clock/* systemClock */.ml) {
+        this.budget = budget;
+        this.clock = clock;
+    }
+    /** The watch of one URL's port, for the wait loop. */
+    watchFor(url) {
+        let closedSince;
+        return {
+            opened: async (signal) => {
+                closedSince ??= this.clock.now();
+                if (await this.watch(url, signal, closedSince))
+                    closedSince = undefined;
+            },
+            local: (0,hosts/* isLoopback */.U9)(url.hostname)
+        };
+    }
+    /** Ends every watch (each resolves) and the rounds. */
+    close() {
+        for (const watcher of [...this.watchers])
+            watcher.resolve(false);
+        this.idle();
+    }
+    /** Resolves true once something listens on the URL's port, false when `signal` aborts or the poller closes. */
+    watch(url, signal, closedSince = this.clock.now()) {
+        return new Promise((resolve) => {
+            if (signal.aborted)
+                return resolve(false);
+            const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+            const targets = connectTargets((0,hosts/* bareHost */.n0)(url.hostname), this.lookup);
+            const loopback = (0,hosts/* isLoopback */.U9)(url.hostname);
+            const watcher = { targets, port, loopback, closedSince, resolve: () => undefined };
+            const aborted = () => watcher.resolve(false);
+            watcher.resolve = (open) => {
+                this.watchers.delete(watcher);
+                signal.removeEventListener('abort', aborted);
+                if (this.watchers.size === 0)
+                    this.idle();
+                resolve(open);
+            };
+            signal.addEventListener('abort', aborted, { once: true });
+            this.watchers.add(watcher);
+            if (this.rounds === undefined)
+                this.nextRound(new AbortController(), MIN_ROUND_MS);
+        });
+    }
+    nextRound(chain, ms) {
+        this.rounds = chain;
+        void this.clock.sleep(ms, chain.signal).then(() => (chain.signal.aborted ? undefined : this.round(chain)));
+    }
+    idle() {
+        this.rounds?.abort();
+        this.rounds = undefined;
+    }
+    roundCount = 0;
+    async round(chain) {
+        const round = this.roundCount++;
+        // CPU time rather than wall time: on a busy machine a round waits longer without costing more
+        const started = process.cpuUsage();
+        const watchers = [...this.watchers];
+        const loopback = watchers.filter((w) => w.loopback);
+        let open;
+        if (loopback.length >= PROC_MIN_PORTS)
+            open = await this.readProc();
+        await Promise.all(watchers.map(async (w) => {
+            const listening = open && w.loopback
+                ? open.has(w.port)
+                : (await Promise.all((await w.targets)
+                    .filter((t) => round % t.everyRounds === 0)
+                    .map((t) => tcpConnects(t.address, w.port, MAX_ROUND_MS)))).includes(true);
+            if (listening)
+                w.resolve(true);
+        }));
+        const used = process.cpuUsage(started);
+        const cost = (used.user + used.system) / 1000;
+        // no one watches any more, or a new chain began while this round ran
+        if (this.watchers.size === 0 || chain !== this.rounds)
+            return;
+        const closedFor = this.clock.now() - Math.max(...[...this.watchers].map((w) => w.closedSince));
+        this.nextRound(chain, roundGapMs(cost, this.budget, closedFor));
+    }
+    async readProc() {
+        // node:fs's callback form: node:fs/promises would be one more module to load before the first probe
+        if (this.procReadable === false)
+            return undefined;
+        const tables = await Promise.all(PROC_TABLES.map((f) => readListening(f)));
+        this.procReadable = tables[0].startsWith('  sl');
+        return this.procReadable ? listeningLoopbackPorts(tables.join('\n')) : undefined;
+    }
+}
+const CHUNK_BYTES = 64 * 1024;
+/** seq_file hands out at most a page per read (4 KiB or more): a read shorter than this ended the table. */
+const SHORT_READ_BYTES = 2048;
+/** A line of a state other than LISTEN (0A). */
+const NOT_LISTENING = /^\s*\d+:\s+[0-9A-F]+:[0-9A-F]+\s+[0-9A-F]+:[0-9A-F]+\s+(?!0A)[0-9A-F]{2}\s/im;
+/**
+ * The head of a /proc/net/tcp or tcp6 table, up to its last listening socket: '' when it cannot be read.
+ * The kernel prints the listening sockets first and, for every read that reaches past them, walks its whole
+ * established-connection hash (about 1.6 ms here, even with no connection in it); read to the end, a table
+ * costs that walk twice, the second time only to learn that there is nothing more. So reading stops at the first
+ * line of another state, or at a read shorter than a page.
+ */
+function readListening(file) {
+    return new Promise((resolve) => (0,external_node_fs_.open)(file, 'r', (err, fd) => {
+        if (err !== null)
+            return resolve('');
+        const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+        const chunks = [];
+        const done = (text) => (0,external_node_fs_.close)(fd, () => resolve(text));
+        const next = () => (0,external_node_fs_.read)(fd, buffer, 0, CHUNK_BYTES, null, (e, bytes) => {
+            if (e !== null)
+                return done('');
+            const chunk = buffer.toString('latin1', 0, bytes);
+            chunks.push(chunk);
+            if (bytes < SHORT_READ_BYTES || NOT_LISTENING.test(chunk))
+                return done(chunks.join(''));
+            next();
+        });
+        next();
+    }));
+}
+
+// EXTERNAL MODULE: ./src/http/undici-parts.ts
+var undici_parts = __nccwpck_require__(7101);
+// EXTERNAL MODULE: ./src/engines/log-markers.ts
+var log_markers = __nccwpck_require__(1995);
+;// CONCATENATED MODULE: ./src/startup/eta.ts
+/**
+ * Milliseconds left in a phase with progress, at `now`: tqdm's own elapsed time per item where it prints one,
+ * else the rate between the first and the latest count seen. Undefined while there is no rate yet.
+ */
+function phaseLeftMs(p, now) {
+    const { first, last } = p;
+    if (last.n >= last.total)
+        return 0;
+    let perItemMs;
+    if (last.elapsedS !== undefined && last.n > 0)
+        perItemMs = (last.elapsedS * 1000) / last.n;
+    else if (last.n > first.n && last.at > first.at)
+        perItemMs = (last.at - first.at) / (last.n - first.n);
+    if (perItemMs === undefined)
+        return undefined;
+    return Math.max(0, perItemMs * (last.total - last.n) - (now - last.at));
+}
+/**
+ * Milliseconds until ready going by earlier runs: the rest of this phase (by its rate, else its usual length) and
+ * the usual length of the phases after it; without a known phase, the usual startup minus the time so far.
+ */
+function readyInMs(pos, usual) {
+    const index = pos.phase === undefined ? -1 : usual.order.indexOf(pos.phase);
+    if (index >= 0) {
+        const own = (usual.phaseSeconds.get(pos.phase) ?? 0) * 1000;
+        const rest = usual.order.slice(index + 1).reduce((sum, name) => sum + (usual.phaseSeconds.get(name) ?? 0) * 1000, 0);
+        return (pos.phaseLeftMs ?? Math.max(0, own - pos.inPhaseMs)) + rest;
+    }
+    return Math.max(0, usual.totalSeconds * 1000 - pos.elapsedMs);
+}
+function eta(pos, usual) {
+    const usualMs = usual.totalSeconds * 1000;
+    if (pos.elapsedMs > usualMs)
+        return { kind: 'slower', overMs: pos.elapsedMs - usualMs, usualMs };
+    const own = pos.phase === undefined ? undefined : usual.phaseSeconds.get(pos.phase);
+    if (own !== undefined && pos.phaseLeftMs === undefined && pos.inPhaseMs > own * 1000)
+        return { kind: 'slower', overMs: pos.inPhaseMs - own * 1000, usualMs: own * 1000, phase: pos.phase };
+    return { kind: 'ready-in', ms: readyInMs(pos, usual) ?? 0 };
+}
+
+;// CONCATENATED MODULE: ./src/startup/phases.ts
+/**
+ * Follows an engine's startup through its log: fed each line with the time it was read, it knows the engine,
+ * the phase the engine is in, its progress, the phases behind it with their durations, and any fatal line.
+ * Pure: no I/O and no clock of its own; times are milliseconds on the caller's monotonic scale.
+ */
+
+// eslint-disable-next-line no-control-regex
+const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
+/** Lines kept while the engine is not yet known, to be read again once it is. */
+const MAX_PENDING = 5000;
+const MAX_QUOTE = 500;
+const ALL_FATAL = log_markers/* ENGINE_LOGS */.L4.flatMap((e) => e.fatal);
+class PhaseTracker {
+    log;
+    markers = [];
+    pending = [];
+    list = [];
+    open;
+    lastIndex = -1;
+    /** The read time minus the stamp, at its smallest: maps stamps onto the read scale (a line is read after it is written). */
+    offset = Infinity;
+    lines = 0;
+    fatals = [];
+    readySeen = false;
+    /** When the ready line was written (its stamp) or read. */
+    readyMoment;
+    /** A phase its own end marker closed, to be named when the next one begins. */
+    ended;
+    constructor(opts = {}) {
+        if (opts.startedAt !== undefined) {
+            this.open = { name: 'starting', index: -1, start: { at: opts.startedAt } };
+            this.list.push(this.open);
+        }
+        if (opts.engine !== undefined)
+            this.setEngine(opts.engine, 'log');
+    }
+    get engine() {
+        return this.log?.engine;
+    }
+    get ready() {
+        return this.readySeen;
+    }
+    /** When the ready line was written, on the read scale: by the engine's stamp where it has one, else when read. */
+    readyTime() {
+        return this.readyMoment && this.time(this.readyMoment);
+    }
+    /** Names the engine (from the input or the model list) and reads again the lines that came before. */
+    setEngine(engine, from = 'models') {
+        if (this.log !== undefined)
+            return [];
+        this.log = (0,log_markers/* engineLog */.NN)(engine);
+        this.markers = (0,log_markers/* phaseMarkers */.LE)(engine);
+        const events = [{ type: 'engine', engine, from }];
+        for (const p of this.pending.splice(0))
+            events.push(...this.read(p.text, p.at));
+        return events;
+    }
+    /**
+     * One line of the log (a physical line; tqdm's `\r` updates inside it are read one by one), read at `at`;
+     * `lineNumber` is its number in the file when the reader knows better than a count of the lines fed.
+     * `fatal: false` for lines from before the wait began: they tell the phases so far, not a failure now.
+     */
+    feed(rawLine, at, lineNumber = this.lines + 1, { fatal: checkFatal = true } = {}) {
+        this.lines = lineNumber;
+        const text = rawLine.replace(ANSI, '');
+        const events = [];
+        if (checkFatal)
+            this.matchFatal(text, lineNumber);
+        if (this.log === undefined) {
+            const engine = (0,log_markers/* engineOfLine */.U1)(text);
+            if (engine === undefined) {
+                if (this.pending.push({ text, at }) > MAX_PENDING)
+                    this.pending.shift();
+            }
+            else {
+                this.pending.push({ text, at });
+                events.push(...this.setEngine(engine, 'log'));
+            }
+        }
+        else {
+            events.push(...this.read(text, at));
+        }
+        return events;
+    }
+    /** Ends the phase under way (the wait is over). */
+    finish(at) {
+        if (this.open !== undefined)
+            this.close({ at });
+    }
+    current(now) {
+        if (this.open === undefined)
+            return undefined;
+        return {
+            name: this.open.name,
+            inPhaseMs: Math.max(0, now - this.time(this.open.start)),
+            progress: this.open.progress
+        };
+    }
+    /** The phases that have ended, in order. */
+    timings() {
+        return this.list.filter((p) => p.end !== undefined).map((p) => this.timing(p));
+    }
+    /** The fatal line to quote: the first that names a cause, else the first. */
+    fatal() {
+        return this.fatals.find((f) => f.cause) ?? this.fatals[0];
+    }
+    matchFatal(text, lineNumber) {
+        const found = (this.log?.fatal ?? ALL_FATAL).find((f) => f.pattern.test(text));
+        if (found !== undefined)
+            this.fatals.push({ line: text.trim().slice(0, MAX_QUOTE), lineNumber, cause: found.cause });
+    }
+    read(text, at) {
+        const log = this.log;
+        const stamp = (0,log_markers/* stampOf */.Zs)(log, text);
+        if (stamp !== undefined)
+            this.offset = Math.min(this.offset, at - stamp);
+        const moment = { at, stamp };
+        const events = [];
+        for (const segment of text.split('\r')) {
+            const seg = segment.trim();
+            if (seg === '')
+                continue;
+            this.markers.forEach((marker, index) => {
+                const took = marker.took?.exec(seg)?.groups;
+                if (took !== undefined) {
+                    const phase = this.list.find((p) => p.name === marker.phase) ?? this.begin(marker, index, moment, events);
+                    if (phase !== undefined)
+                        phase.took = Math.max(phase.took ?? 0, (0,log_markers/* tookSeconds */.Jn)(took));
+                }
+                const progress = marker.progress?.exec(seg)?.groups;
+                if (progress !== undefined) {
+                    const phase = this.open?.name === marker.phase ? this.open : this.begin(marker, index, moment, events);
+                    if (phase !== undefined)
+                        record(phase, marker.unit ?? 'steps', progress, at);
+                }
+                else if (marker.start?.test(seg)) {
+                    this.begin(marker, index, moment, events);
+                }
+                if (marker.end?.test(seg) && this.open?.name === marker.phase)
+                    this.ended = this.close(moment);
+            });
+            if (log.ready.test(seg) && !this.readySeen) {
+                this.readySeen = true;
+                this.readyMoment = moment;
+                if (this.open !== undefined)
+                    this.close(moment);
+            }
+        }
+        return events;
+    }
+    /** Starts a phase if it lies ahead of the current one (other ranks repeat the markers of phases already begun). */
+    begin(marker, index, moment, events) {
+        if (index <= this.lastIndex || this.readySeen)
+            return undefined;
+        const previous = this.open === undefined ? this.ended : this.close(moment);
+        this.ended = undefined;
+        const phase = { name: marker.phase, index, start: moment };
+        this.list.push(phase);
+        this.open = phase;
+        this.lastIndex = index;
+        events.push({ type: 'phase', name: marker.phase, at: moment.at, previous });
+        return phase;
+    }
+    close(moment) {
+        const phase = this.open;
+        phase.end = moment;
+        this.open = undefined;
+        return this.timing(phase);
+    }
+    timing(p) {
+        return {
+            name: p.name,
+            seconds: round1(p.took ?? this.measured(p.start, p.end) / 1000),
+            printed: p.took !== undefined
+        };
+    }
+    /** A moment on the read scale: the engine's stamp where it has one, else when the line was read. */
+    time(m) {
+        return m.stamp !== undefined && Number.isFinite(this.offset) ? m.stamp + this.offset : m.at;
+    }
+    /** Milliseconds between two moments: by the engine's stamps when both have one (and they go forward), else by reads. */
+    measured(start, end) {
+        if (start.stamp !== undefined && end.stamp !== undefined) {
+            // A stamp going back (a clock change on the server) leaves only the reads to go by.
+            return end.stamp >= start.stamp ? end.stamp - start.stamp : Math.max(0, end.at - start.at);
+        }
+        return Math.max(0, this.time(end) - this.time(start));
+    }
+}
+function record(phase, unit, g, at) {
+    const sample = {
+        n: Number(g.n),
+        total: Number(g.total),
+        at,
+        elapsedS: g.elapsed === undefined ? undefined : (0,log_markers/* clockSeconds */.Ig)(g.elapsed)
+    };
+    const p = phase.progress;
+    if (p === undefined || p.last.total !== sample.total || sample.n < p.last.n)
+        phase.progress = { unit, first: sample, last: sample };
+    else
+        p.last = sample;
+}
+const round1 = (x) => Math.round(x * 10) / 10;
+
+;// CONCATENATED MODULE: ./src/startup/profile.ts
+/**
+ * The startup profile of one wait: the server's log lines go in, what they tell comes out as data (the engine, each
+ * new phase, a fatal line, where the startup is and how long it has to go), which src/report/profile-report.ts words.
+ */
+
+
+
+class StartupProfile {
+    opts;
+    tracker;
+    /** When the engine's own ready line was read. */
+    readyLineAt;
+    constructor(opts = {}) {
+        this.opts = opts;
+        this.tracker = new PhaseTracker({ engine: opts.engine, startedAt: opts.startedAt });
+    }
+    /** The fatal line to quote once one is seen (the wait ends on it): the first cause, else the first failure. */
+    get fatal() {
+        return this.tracker.fatal();
+    }
+    get engine() {
+        return this.tracker.engine;
+    }
+    /** One line of the server's log (its number in the file, when known), read at `at`: returns what it told. */
+    line(text, at, lineNumber) {
+        return this.say(this.tracker.feed(text, at, lineNumber), at);
+    }
+    /** A line written before the wait began (a server started elsewhere): it tells the phases so far, never a failure. */
+    earlier(text, at, lineNumber) {
+        return this.say(this.tracker.feed(text, at, lineNumber, { fatal: false }), at);
+    }
+    /** A model-list body's JSON from the server: `owned_by` can name the engine. */
+    models(json) {
+        const engine = this.tracker.engine === undefined ? (0,log_markers/* engineOfModelList */.Pq)(json) : undefined;
+        return engine === undefined ? [] : this.say(this.tracker.setEngine(engine));
+    }
+    /** Where the startup is, for a still-waiting line; undefined while neither a phase nor earlier runs tell. */
+    status(now, elapsedMs) {
+        const phase = this.tracker.current(now);
+        if (phase === undefined) {
+            return this.opts.usual && { eta: eta({ inPhaseMs: 0, elapsedMs }, this.opts.usual) };
+        }
+        const left = phase.progress === undefined ? undefined : phaseLeftMs(phase.progress, now);
+        const against = this.opts.usual &&
+            eta({ phase: phase.name, inPhaseMs: phase.inPhaseMs, phaseLeftMs: left, elapsedMs }, this.opts.usual);
+        return { phase, phaseLeftMs: left, eta: against };
+    }
+    /**
+     * When the server is expected ready, for the probe schedule: when its ready line was read, else going by the
+     * phase under way in its log (its progress, and what earlier runs took for it and the phases after it);
+     * undefined while neither tells (the schedule then goes by how long earlier runs answered "loading").
+     */
+    readyAt(now) {
+        if (this.readyLineAt !== undefined)
+            return this.readyLineAt;
+        const usual = this.opts.usual;
+        const phase = this.tracker.current(now);
+        if (usual === undefined || phase === undefined || !usual.order.includes(phase.name))
+            return undefined;
+        const left = phase.progress === undefined ? undefined : phaseLeftMs(phase.progress, now);
+        const ms = readyInMs({ phase: phase.name, inPhaseMs: phase.inPhaseMs, phaseLeftMs: left, elapsedMs: 0 }, usual);
+        if (ms === undefined)
+            return undefined;
+        if (ms > 0)
+            return now + ms;
+        // Past what earlier runs took for the last phase: it was expected when that ended, and the schedule backs off.
+        return Math.min(now, now - phase.inPhaseMs + (usual.phaseSeconds.get(phase.name) ?? 0) * 1000);
+    }
+    /**
+     * When the engine's ready line was written, on the clock's scale: its own stamp where its lines have one (mapped
+     * by the earliest read, so never later than the read), else when it was read; undefined while not seen.
+     */
+    readyLineTime() {
+        return this.tracker.readyTime();
+    }
+    /** The engine's ready line has been read. */
+    get readyLineSeen() {
+        return this.readyLineAt !== undefined;
+    }
+    /** The wait is over: the phases, the one under way ended at `at`. */
+    finish(at) {
+        this.tracker.finish(at);
+        return this.tracker.timings();
+    }
+    /** The engine's name for people, when known. */
+    get label() {
+        return this.engine === undefined ? undefined : (0,log_markers/* engineLog */.NN)(this.engine).label;
+    }
+    /** `at`: when the line that gave the events was read (the ready line's moment, once the tracker has seen it). */
+    say(events, at) {
+        if (at !== undefined && this.tracker.ready)
+            this.readyLineAt ??= at;
+        return events;
+    }
+}
+
+// EXTERNAL MODULE: ./src/report/progress.ts
+var progress = __nccwpck_require__(8991);
+// EXTERNAL MODULE: ./src/report/profile-report.ts
+var profile_report = __nccwpck_require__(8478);
+;// CONCATENATED MODULE: ./src/runtime/bounded-regex.ts
+/** The scripts and their contexts, made at the first match: a wait with no pattern to run never pays for them. */
+let made;
+function sandboxes() {
+    if (made === undefined) {
+        // node:vm is loaded here: two contexts cost milliseconds of the action's start-up (`npm run bench`)
+        const { createContext, Script } = process.getBuiltinModule('node:vm');
+        made = {
+            script: new Script('re.test(text)'),
+            context: createContext({ re: undefined, text: '' }),
+            findScript: new Script('for (at = 0; at < texts.length; at++) if (re.test(texts[at])) break; at'),
+            findContext: createContext({ re: undefined, texts: [], at: 0 })
+        };
+    }
+    return made;
+}
+/** Whether `re` matches `text`; undefined when the match ran out of time. */
+function testWithin(re, text, limitMs) {
+    const { script, context } = sandboxes();
+    context.re = re;
+    context.text = text;
+    try {
+        return script.runInContext(context, { timeout: Math.max(1, Math.ceil(limitMs)) }) === true;
+    }
+    catch (e) {
+        if (e.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT')
+            return undefined;
+        throw e;
+    }
+    finally {
+        context.re = undefined;
+        context.text = '';
+    }
+}
+/**
+ * The index of the first of `texts` that `re` matches (-1 for none), or `{ outOfTimeAt }`: the index of the text
+ * the match was on when `limitMs` ran out. One limit for the whole batch, so that a tick of the log watch stays short.
+ */
+function findWithin(re, texts, limitMs) {
+    if (texts.length === 0)
+        return -1;
+    const { findScript, findContext } = sandboxes();
+    findContext.re = re;
+    findContext.texts = texts;
+    findContext.at = 0;
+    try {
+        const at = findScript.runInContext(findContext, { timeout: Math.max(1, Math.ceil(limitMs)) });
+        return at < texts.length ? at : -1;
+    }
+    catch (e) {
+        if (e.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT')
+            return { outOfTimeAt: findContext.at };
+        throw e;
+    }
+    finally {
+        findContext.re = undefined;
+        findContext.texts = [];
+    }
+}
+
+;// CONCATENATED MODULE: ./src/server/watch.ts
+/** Turns what happens beside the wait into a halt: the server process exiting, a fail-pattern log line, cancellation. */
+
+
+
+/**
+ * How long `fail-pattern` may run on one look's new lines: a pattern that backtracks (`(\w+\s?)+: CUDA error`
+ * on an ordinary line) would otherwise hold the event loop, the deadline and the signals with it.
+ */
+const FAIL_PATTERN_LIMIT_MS = 250;
+/** How long a fatal log line waits for the server's exit, to name its exit code too. */
+const EXIT_GRACE_MS = 150;
+/** The least time between two reads of the log woken by the file system. */
+const SCAN_GAP_MS = 20;
+/** Watches a file for changes; undefined where it cannot (not there yet, no inotify): the timer reads it then. */
+function watchFile(path, onChange) {
+    try {
+        const watcher = (0,external_node_fs_.watch)(path, { persistent: false }, onChange);
+        watcher.on('error', () => watcher.close());
+        return watcher;
+    }
+    catch {
+        return undefined;
+    }
+}
+function watchServer({ halter, server, log, failPattern, readLines, cancel, pollMs = 200 }) {
+    let closed = false;
+    // A server that exits after the wait is over (or a late fatal line) ends nothing.
+    const halt = (h) => void (closed || halter.halt(h));
+    const logError = (line, why, after = '') => ({
+        reason: 'log-error',
+        detail: `line ${line.number} of ${log?.path} ${why}: ${line.text}${after}`
+    });
+    /** Reads the new lines: a log error among them, if any. A named cause explains most, then the user's pattern. */
+    const read = (after = '') => {
+        if (log === undefined)
+            return undefined;
+        const fresh = log.poll();
+        // a log that became a directory, or cannot be read any more, ends the wait: nothing it says can be watched
+        if (log.problem !== undefined)
+            return { reason: 'log-error', detail: `${log.problem}${after}` };
+        const known = readLines?.(fresh);
+        const found = failPattern
+            ? findWithin(failPattern, fresh.map((l) => l.text), FAIL_PATTERN_LIMIT_MS)
+            : -1;
+        if (typeof found === 'object') {
+            const line = fresh[found.outOfTimeAt];
+            return {
+                reason: 'log-error',
+                detail: `fail-pattern ${String(failPattern)} ran out of time on line ${line.number} of ${log.path} ` +
+                    `(it backtracks too much: simplify "fail-pattern")${after}`
+            };
+        }
+        const matching = found === -1 ? undefined : fresh[found];
+        const knownError = (k) => logError(k.line, `is a known fatal ${k.engineLabel ?? 'model server'} line`, after);
+        if (known?.cause)
+            return knownError(known);
+        if (matching)
+            return logError(matching, 'matches fail-pattern', after);
+        return known ? knownError(known) : undefined;
+    };
+    /** Calls `f` now, or `gapMs` after its last call when that was sooner (once, however many calls came between). */
+    const spaced = (f, gapMs) => {
+        let last = -Infinity;
+        let pending;
+        return () => {
+            if (pending !== undefined || closed)
+                return;
+            const wait = last + gapMs - runtime_clock/* systemClock */.ml.now();
+            const run = () => {
+                pending = undefined;
+                last = runtime_clock/* systemClock */.ml.now();
+                if (!closed)
+                    f();
+            };
+            if (wait <= 0)
+                run();
+            else
+                pending = setTimeout(run, wait);
+        };
+    };
+    let found;
+    let grace;
+    const scan = () => {
+        // a log that was not there yet when the wait began
+        if (changes === undefined && log !== undefined && !closed)
+            changes = watchFile(log.path, onChange);
+        if (found !== undefined || (found = read()) === undefined)
+            return;
+        // A server usually exits right after its fatal line: a moment's grace lets the message give the exit code.
+        if (server === undefined)
+            halt(found);
+        else
+            grace = setTimeout(halt, EXIT_GRACE_MS, found);
+    };
+    const reads = log !== undefined && (failPattern !== undefined || readLines !== undefined);
+    const timer = reads ? setInterval(scan, pollMs) : undefined;
+    // The file system says when the log grows, so that a ready line is read within milliseconds, not a poll later;
+    // reads are spaced by SCAN_GAP_MS, so that a progress bar redrawn a thousand times a second costs little.
+    const onChange = spaced(() => scan(), SCAN_GAP_MS);
+    let changes = reads ? watchFile(log.path, onChange) : undefined;
+    void server?.exited.then((how) => {
+        if (closed)
+            return;
+        // A crash usually prints its cause just before: the fatal line explains more than the exit code.
+        const after = `; the server process ${server.pid} then ${how}`;
+        const error = found ? { ...found, detail: found.detail + after } : read(after);
+        halt(error ?? { reason: 'server-exited', detail: `the server process ${server.pid} ${how}` });
+    });
+    const onCancel = () => halt({ reason: 'cancelled', detail: `the job was cancelled (${cancel?.halted ?? 'aborted'})` });
+    if (cancel?.signal.aborted)
+        onCancel();
+    else
+        cancel?.signal.addEventListener('abort', onCancel, { once: true });
+    return {
+        close() {
+            closed = true;
+            clearInterval(timer);
+            changes?.close();
+            clearTimeout(grace);
+            cancel?.signal.removeEventListener('abort', onCancel);
+        }
+    };
+}
+
+// EXTERNAL MODULE: ./src/runtime/memory.ts + 1 modules
+var memory = __nccwpck_require__(2502);
+// EXTERNAL MODULE: ./src/http/probe.ts
+var http_probe = __nccwpck_require__(242);
+;// CONCATENATED MODULE: ./src/wait/first-probe.ts
+/**
+ * The first probe, sent as soon as the settings are read and before the rest of the wait is loaded. A server that
+ * is already up waits only for this request: compiling the wait loop, the port watch, the reports and the history
+ * first (most of the action's own code) held it back by as long. The action sends it, loads the gate once it is on
+ * its way, and the gate takes its answer as the wait's first attempt.
+ */
+
+
+
+/**
+ * Undici compiles and runs its request path for a few milliseconds before the first request leaves; what is
+ * loaded in that time delays it. Once the answer is in, or after this long (a server far away, or one that never
+ * answers), the probe is on its way.
+ */
+const ON_ITS_WAY_MS = 100;
+/**
+ * What every HTTP client of a wait shares: its TLS settings, the secrets to mask in answers as they arrive, and
+ * the collection of what their bodies leave.
+ */
+const clientSettings = ({ caCert, insecureTls, secrets }, collector) => ({
+    caCert,
+    insecureTls,
+    secrets,
+    collector
+});
+/** A server to start or follow, or a log to read: the wait needs the server side, and starts with it. */
+const usesServerSide = (s) => s.start !== undefined || s.pid !== undefined || s.logFile !== undefined;
+/**
+ * Sends the first probe, with the budget the wait loop would give it (the request timeout, within the overall
+ * deadline counted from `startedAt`), and resolves once it is on its way (`ON_ITS_WAY_MS`). Undefined where the
+ * wait starts otherwise:
+ * - with the server side (a server to launch or follow comes before any probe);
+ * - for a fleet, which loads the gate first: its answers, up to 1 MiB each, are then judged one by one as they
+ *   come, not held together while the gate loads (a fleet of ten 1 MiB lists peaked at 102-126 MB sent first,
+ *   under 100 MB otherwise: hostile-content.e2e.test.ts).
+ */
+async function sendFirstProbe(settings, clock, startedAt) {
+    if (usesServerSide(settings) || settings.targets.length !== 1)
+        return undefined;
+    setUpUndici();
+    const collector = createBodyCollector();
+    const cut = new AbortController();
+    const budgetMs = Math.max(1, Math.min(settings.requestTimeoutMs, startedAt + settings.timeoutMs - clock.now()));
+    const { url } = settings.targets[0];
+    const prober = createProber({ url, headers: settings.headers, ...clientSettings(settings, collector) });
+    let answer = prober.probe(budgetMs, cut.signal);
+    const stopWaiting = new AbortController();
+    await Promise.race([answer, clock.sleep(ON_ITS_WAY_MS, stopWaiting.signal)]);
+    stopWaiting.abort();
+    return {
+        url,
+        prober,
+        takeAnswer: () => {
+            const taken = answer;
+            answer = undefined;
+            return taken;
+        },
+        collector,
+        abort: () => cut.abort()
+    };
+}
+
+// EXTERNAL MODULE: ./src/facts/answer.ts
+var facts_answer = __nccwpck_require__(2285);
+;// CONCATENATED MODULE: ./src/runtime/halter.ts
+/**
+ * Ends something once, with a typed reason (the wait's `Halt`; for a cancelled job, the signal the runner sent):
+ * `signal` cuts short every sleep and request listening to it, `halted` says why. The first `halt` wins; later
+ * ones are refused, so that whoever halted it can tell.
+ */
+class Halter {
+    controller = new AbortController();
+    signal = this.controller.signal;
+    first;
+    get halted() {
+        return this.first;
+    }
+    /** Ends it with `halt`; false when it had already ended. */
+    halt(halt) {
+        if (this.first !== undefined)
+            return false;
+        this.first = halt;
+        this.controller.abort(halt);
+        return true;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/wait/deps.ts
+const withDefaults = (gateDeps) => ({
+    ...gateDeps,
+    warn: gateDeps.warn ?? gateDeps.log,
+    notice: gateDeps.notice ?? gateDeps.log,
+    env: gateDeps.env ?? process.env
+});
+
+// EXTERNAL MODULE: ./src/history/stats.ts
+var stats = __nccwpck_require__(2899);
+// EXTERNAL MODULE: ./src/history/fingerprint.ts
+var fingerprint = __nccwpck_require__(5464);
+// EXTERNAL MODULE: ./src/server/env-report.ts
+var env_report = __nccwpck_require__(5791);
+// EXTERNAL MODULE: ./src/runtime/own-files.ts
+var own_files = __nccwpck_require__(730);
+// EXTERNAL MODULE: ./src/history/limits.ts
+var limits = __nccwpck_require__(6138);
+;// CONCATENATED MODULE: ./src/history/store.ts
+/**
+ * Earlier runs, one JSON line per finished wait, in a file shared by every job on a runner: reading it (skipping
+ * lines it cannot read), appending one line atomically, and trimming each key to its last runs (comparing a run
+ * with the runs before it is stats.ts's).
+ * Imports only Node's own modules and runtime/own-files.ts, so that tests can run it in several plain child
+ * processes at once. Every write is to our own file only: no symbolic link is followed (the history, its lock, the
+ * trim's temporary file), and the temporary file has a random name, created exclusively.
+ */
+
+
+
+
+/**
+ * One line is written with one `write` on a file opened with O_APPEND, which the kernel appends whole; it stays
+ * under PIPE_BUF (4 KiB), the size POSIX guarantees for atomic pipe writes, so it holds on any file system too.
+ */
+const MAX_LINE_BYTES = 4096;
+/** Only the end of a larger file is read (several thousand runs). */
+const MAX_READ_BYTES = 8 * 1024 * 1024;
+/** A lock older than this was left by a process that died while holding it. */
+const STALE_LOCK_MS = 10_000;
+const LOCK_WAIT_MS = 2_000;
+/** Where history lives by default: under the runner's tool cache (kept between jobs on self-hosted runners) or the user's cache. */
+function defaultHistoryFile(env, frontEnd) {
+    if (frontEnd === 'action') {
+        return env.RUNNER_TOOL_CACHE
+            ? { path: (0,external_node_path_.join)(env.RUNNER_TOOL_CACHE, 'wait-for-model', 'history.jsonl') }
+            : { notice: 'History is off: RUNNER_TOOL_CACHE is not set; give "history-file" to keep it elsewhere.' };
+    }
+    const base = env.XDG_CACHE_HOME || (env.HOME ? (0,external_node_path_.join)(env.HOME, '.cache') : undefined);
+    return base
+        ? { path: (0,external_node_path_.join)(base, 'wait-for-model', 'history.jsonl') }
+        : { notice: 'History is off: neither XDG_CACHE_HOME nor HOME is set; give --history-file to keep it elsewhere.' };
+}
+/** The default key: the endpoint, the model and the start command, hashed so that no secret in them lands in the file. */
+function historyKey(url, model, start) {
+    // node:crypto is loaded only for a history that is on: 5 ms and 3 MB on Node 24
+    return process
+        .getBuiltinModule('node:crypto')
+        .createHash('sha256')
+        .update(JSON.stringify([url, model ?? '', start ?? '']))
+        .digest('hex')
+        .slice(0, 16);
+}
+/** Opens the history file, only if it is a regular file and not a symbolic link (runtime/own-files.ts). */
+const openRegular = (path, flags) => (0,own_files/* openOwn */.$U)(path, flags);
+const APPEND = external_node_fs_.constants.O_WRONLY | external_node_fs_.constants.O_APPEND | external_node_fs_.constants.O_CREAT;
+/** Makes sure the file can be appended to; a reason in words when it cannot (history is then off). */
+function prepareHistory(path) {
+    try {
+        (0,external_node_fs_.mkdirSync)((0,external_node_path_.dirname)(path), { recursive: true });
+        const existing = (0,external_node_fs_.lstatSync)(path, { throwIfNoEntry: false });
+        if (existing?.isSymbolicLink())
+            throw new own_files/* SymlinkRefused */.CK(path);
+        if (existing !== undefined && !existing.isFile())
+            throw new Error('not a regular file');
+        (0,external_node_fs_.closeSync)(openRegular(path, APPEND));
+        return undefined;
+    }
+    catch (e) {
+        // the message of a refused symbolic link names the path already
+        if (e instanceof own_files/* SymlinkRefused */.CK)
+            return `History is off: ${e.message}.`;
+        return `History is off: cannot write ${path} (${e.message}).`;
+    }
+}
+function readHistory(path) {
+    let text;
+    try {
+        text = readTail(path);
+    }
+    catch (e) {
+        if (e.code === 'ENOENT')
+            return { runs: [], skipped: 0 };
+        throw e;
+    }
+    return parseHistory(text);
+}
+function parseHistory(text) {
+    const runs = [];
+    let skipped = 0;
+    for (const line of text.split('\n')) {
+        if (line.trim() === '')
+            continue;
+        const run = parseRun(line);
+        if (run === undefined)
+            skipped++;
+        else
+            runs.push(run);
+    }
+    return { runs, skipped };
+}
+/**
+ * A figure the history may use: a finite number, not negative, and not beyond what any wait can take (a line
+ * holding 1e309 reads as Infinity, -1e308 as a negative time: either would make every median and regression
+ * check that uses it Infinity or NaN, and so switch the check off without a word). Such a line is skipped like
+ * an unreadable one, and the skip is warned of.
+ */
+const MAX_SECONDS = 366 * 24 * 3600;
+const plausibleSeconds = (n) => typeof n === 'number' && Number.isFinite(n) && n >= 0 && n <= MAX_SECONDS;
+const plausibleFigure = (n) => typeof n === 'number' && Number.isFinite(n) && n >= 0 && n <= 1e12;
+function parseRun(line) {
+    let r;
+    try {
+        r = JSON.parse(line);
+    }
+    catch {
+        return undefined;
+    }
+    const fine = typeof r === 'object' &&
+        r !== null &&
+        typeof r.key === 'string' &&
+        typeof r.ready === 'boolean' &&
+        plausibleSeconds(r.elapsedSeconds) &&
+        [r.startupSeconds, r.answeringSeconds].every((n) => n === undefined || plausibleSeconds(n)) &&
+        [r.ttftMs, r.decodeTokensPerSecond, r.smokeTokens].every((n) => n === undefined || plausibleFigure(n)) &&
+        Array.isArray(r.phases) &&
+        r.phases.every((p) => typeof p?.name === 'string' && plausibleSeconds(p?.seconds)) &&
+        (r.env === undefined ||
+            (typeof r.env === 'object' && r.env !== null && Object.values(r.env).every((v) => typeof v === 'string')));
+    return fine ? r : undefined;
+}
+function readTail(path) {
+    const fd = openRegular(path, external_node_fs_.constants.O_RDONLY);
+    try {
+        const size = (0,external_node_fs_.fstatSync)(fd).size;
+        const length = Math.min(size, MAX_READ_BYTES);
+        const buffer = Buffer.alloc(length);
+        let got = 0;
+        while (got < length) {
+            const n = (0,external_node_fs_.readSync)(fd, buffer, got, length - got, size - length + got);
+            if (n === 0)
+                break;
+            got += n;
+        }
+        const text = buffer.subarray(0, got).toString('utf8');
+        // Started mid-file: the first line is cut.
+        return length < size ? text.slice(text.indexOf('\n') + 1) : text;
+    }
+    finally {
+        (0,external_node_fs_.closeSync)(fd);
+    }
+}
+/** The line for a run, shrunk to fit MAX_LINE_BYTES (long values cut, then phases, then the environment dropped). */
+function runLine(run) {
+    const attempts = [
+        run,
+        { ...run, env: run.env && Object.fromEntries(Object.entries(run.env).map(([k, v]) => [k, v.slice(0, 200)])) },
+        {
+            ...run,
+            env: run.env && Object.fromEntries(Object.entries(run.env).map(([k, v]) => [k, v.slice(0, 200)])),
+            phases: run.phases.slice(0, 30)
+        },
+        { ...run, env: undefined, envReport: undefined, phases: run.phases.slice(0, 30) }
+    ];
+    for (const attempt of attempts) {
+        const line = `${JSON.stringify(attempt)}\n`;
+        if (Buffer.byteLength(line) <= MAX_LINE_BYTES)
+            return line;
+    }
+    return undefined;
+}
+/**
+ * Appends one run with a single write (atomic with O_APPEND), holding the file's lock so that a trim in another
+ * process cannot drop it; then trims the run's key to its last `keep` runs when it has more.
+ * Returns false when the run does not fit in one line. Waits for the lock at most `lockWaitMs` in all (the time
+ * left before the wait's deadline): without it, the line is appended all the same and the trim left for later.
+ */
+function appendRun(path, run, keep = limits/* KEEP_RUNS */.T, lockWaitMs = LOCK_WAIT_MS) {
+    const line = runLine(run);
+    if (line === undefined)
+        return false;
+    const until = Date.now() + Math.min(lockWaitMs, LOCK_WAIT_MS);
+    withLock(path, until, () => {
+        const fd = openRegular(path, APPEND);
+        try {
+            (0,external_node_fs_.writeSync)(fd, line);
+        }
+        finally {
+            (0,external_node_fs_.closeSync)(fd);
+        }
+    });
+    const kept = readHistory(path).runs.filter((r) => r.key === run.key).length;
+    if (kept > keep)
+        trimHistory(path, keep, until);
+    return true;
+}
+/**
+ * Keeps the last `keep` runs of every key (and drops unreadable lines): the file is rewritten to a temporary file
+ * and renamed over the old one under the lock, which appenders take too, so no run appended meanwhile is lost.
+ * Without the lock (another process holds it too long) it leaves the file as it is.
+ */
+function trimHistory(path, keep = limits/* KEEP_RUNS */.T, lockUntil = Date.now() + LOCK_WAIT_MS) {
+    withLock(path, lockUntil, (locked) => {
+        if (!locked)
+            return;
+        const { runs } = parseHistory(readTail(path));
+        const seen = new Map();
+        const kept = [];
+        for (let i = runs.length - 1; i >= 0; i--) {
+            const n = seen.get(runs[i].key) ?? 0;
+            if (n < keep)
+                kept.push(runs[i]);
+            seen.set(runs[i].key, n + 1);
+        }
+        const text = kept
+            .reverse()
+            .map((r) => JSON.stringify(r) + '\n')
+            .join('');
+        // Under a random name, created exclusively: a name another user can guess is a name they can plant a link at.
+        const old = openRegular(path, external_node_fs_.constants.O_RDONLY);
+        const mode = (0,external_node_fs_.fstatSync)(old).mode & 0o777;
+        (0,external_node_fs_.closeSync)(old);
+        const { temp, fd } = (0,own_files/* createTempBeside */.F)(path, mode);
+        try {
+            try {
+                const bytes = Buffer.from(text);
+                for (let at = 0; at < bytes.length;)
+                    at += (0,external_node_fs_.writeSync)(fd, bytes, at);
+            }
+            finally {
+                (0,external_node_fs_.closeSync)(fd);
+            }
+            (0,external_node_fs_.renameSync)(temp, path);
+        }
+        catch (e) {
+            (0,external_node_fs_.unlinkSync)(temp);
+            throw e;
+        }
+    });
+}
+/**
+ * Runs `fn` holding `<path>.lock` (created exclusively); still without it at `deadline`, runs `fn(false)` anyway.
+ * Real time (Date.now), not the wait's clock: the lock is shared with other processes and aged by the file
+ * system's modification times, which only the real clock compares with.
+ */
+function withLock(path, deadline, fn) {
+    const lock = `${path}.lock`;
+    let fd;
+    while (fd === undefined) {
+        try {
+            fd = (0,own_files/* createOwn */.pP)(lock);
+        }
+        catch (e) {
+            if (e.code !== 'EEXIST' || Date.now() >= deadline)
+                break;
+            if (lockIsStale(lock))
+                continue;
+            Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
+        }
+    }
+    try {
+        return fn(fd !== undefined);
+    }
+    finally {
+        if (fd !== undefined) {
+            (0,external_node_fs_.closeSync)(fd);
+            (0,external_node_fs_.unlinkSync)(lock);
+        }
+    }
+}
+function lockIsStale(lock) {
+    try {
+        // lstat: the age of a planted link's target says nothing; unlinking removes the link itself, never its target
+        if (Date.now() - (0,external_node_fs_.lstatSync)(lock).mtimeMs <= STALE_LOCK_MS)
+            return false;
+        (0,external_node_fs_.unlinkSync)(lock);
+    }
+    catch {
+        // Gone already: free to try again.
+    }
+    return true;
+}
+
+// EXTERNAL MODULE: ./src/report/smoke-report.ts
+var smoke_report = __nccwpck_require__(1542);
+;// CONCATENATED MODULE: ./src/inputs/settings.ts
+const SCHEDULE_MODES = ['adaptive', 'fixed'];
+/** `model-match`: `auto` takes a listed id that contains `model` when no closer one fits; `exact` does not. */
+const MODEL_MATCH_MODES = ['auto', 'exact'];
+const GPU_CHECKS = ['warn', 'fail', 'off'];
+const STOP_MODES = ['job-end', 'never'];
+/** `history-file: auto`: the runner's tool cache for the action, the user's cache directory for the CLI. */
+const HISTORY_AUTO = 'auto';
+
+;// CONCATENATED MODULE: ./src/wait/run-history.ts
+
+
+
+
+
+
+
+/** Reads the earlier runs with `key`; `file` undefined (with `offNotice` saying why, if it is worth saying) is history off. */
+function loadHistory(file, key, offNotice) {
+    const off = (notice) => ({ key, earlier: [], notices: notice ? [notice] : [], warnings: [] });
+    if (file === undefined)
+        return off(offNotice);
+    const problem = prepareHistory(file);
+    if (problem !== undefined)
+        return off(problem);
+    try {
+        const { runs, skipped } = readHistory(file);
+        const earlier = runs.filter((r) => r.key === key);
+        const warnings = skipped
+            ? [
+                `History: skipped ${skipped} line${skipped === 1 ? '' : 's'} of ${file} that could not be read ` +
+                    '(not a run, or a time that is not a finite number of seconds, or negative).'
+            ]
+            : [];
+        return { file, key, earlier, usual: (0,stats/* usualStartup */.cC)(earlier), notices: [], warnings };
+    }
+    catch (e) {
+        return off(`History is off: cannot read ${file} (${e.message}).`);
+    }
+}
+/**
+ * Compares the finished run with the earlier ones, then appends it, waiting for the file's lock at most
+ * `lockWaitMs`. A regression is told only against at least `minRuns` earlier ready runs: against one, a cold page
+ * cache beside a warm one is a regression every time. The smoke test's decode rate is held to the same `minRuns`,
+ * against `throughputThresholdPercent`.
+ */
+function recordRun(history, run, thresholdPercent, minRuns, lockWaitMs, throughputThresholdPercent = 15) {
+    const r = (0,stats/* regression */.y8)(history.earlier, run);
+    const slower = (0,stats/* throughputRegression */.yV)(history.earlier, run);
+    const drift = (0,stats/* envDrift */.pT)(history.earlier, run);
+    const notices = [];
+    if (history.file !== undefined) {
+        try {
+            if (!appendRun(history.file, run, undefined, lockWaitMs))
+                notices.push('History: this run was not recorded, its line is too long.');
+        }
+        catch (e) {
+            notices.push(`History: this run was not recorded (${e.message}).`);
+        }
+    }
+    return {
+        expectedSeconds: history.usual?.totalSeconds,
+        regressionPercent: r?.percent,
+        regression: r !== undefined && r.runs >= minRuns && r.percent > thresholdPercent ? (0,profile_report/* regressionText */.Fr)(r) : undefined,
+        drift: drift.length ? (0,profile_report/* driftWarning */.Ir)(drift) : undefined,
+        usualDecodeTokensPerSecond: slower?.usual,
+        throughputRegression: slower !== undefined && slower.runs >= minRuns && slower.percentBelow > throughputThresholdPercent
+            ? (0,smoke_report/* throughputRegressionText */.ZI)(slower)
+            : undefined,
+        notices
+    };
+}
+/** The earlier runs of this wait's key, its notices and warnings said. */
+function openHistory(settings, deps) {
+    const auto = settings.historyFile === HISTORY_AUTO;
+    const urls = settings.targets.map((t) => t.url.href).join('\n');
+    const file = auto ? deps.defaultHistory?.path : settings.historyFile;
+    // Hashed only for a history that is on: nothing reads the key of one that is off.
+    const key = settings.historyKey ?? (file === undefined ? '' : historyKey(urls, settings.model, settings.start));
+    const history = loadHistory(file, key, auto ? deps.defaultHistory?.notice : undefined);
+    for (const n of history.notices)
+        deps.notice(n, 'history');
+    for (const w of history.warnings)
+        deps.warn(w, 'history');
+    return history;
+}
+/** The wait is over: this run against the earlier ones (warnings for a regression and a changed environment), then recorded. */
+function settle({ settings, outcome, facts, profile, history, deps, readyAt }) {
+    const phases = profile.finish(readyAt);
+    const engineLabel = profile.label;
+    const usualPhaseSeconds = history.usual?.phaseSeconds;
+    // A cancelled wait says nothing about how long the server takes.
+    if (outcome.reason === 'cancelled')
+        return { engineLabel, phases, usualPhaseSeconds };
+    const env = facts?.env && envRecord(facts.env, history);
+    const run = {
+        v: 1,
+        key: history.key,
+        at: new Date(deps.clock.wallMs()).toISOString(),
+        ready: outcome.ready,
+        reason: outcome.reason,
+        elapsedSeconds: run_history_round1(outcome.elapsedMs / 1000),
+        ...(facts?.startupMs === undefined ? {} : { startupSeconds: run_history_round1(facts.startupMs / 1000) }),
+        ...(outcome.ready && outcome.firstResponseMs !== undefined
+            ? { answeringSeconds: run_history_round1((outcome.elapsedMs - outcome.firstResponseMs) / 1000) }
+            : {}),
+        ...(profile.engine === undefined ? {} : { engine: profile.engine }),
+        phases: phases.map((p) => ({ name: p.name, seconds: p.seconds })),
+        ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') }),
+        ...smokeRecord(outcome, settings)
+    };
+    // a history file another job holds locked must not keep this one past its deadline
+    const findings = recordRun(history, run, settings.regressionThresholdPercent, settings.regressionMinRuns, settings.timeoutMs - outcome.elapsedMs, settings.throughputRegressionPercent);
+    if (findings.regression !== undefined && !settings.failOnRegression)
+        deps.warn(findings.regression, 'regression');
+    if (findings.throughputRegression !== undefined && !settings.failOnRegression)
+        deps.warn(findings.throughputRegression, 'throughput-regression');
+    if (findings.drift !== undefined)
+        deps.warn(findings.drift, 'drift');
+    for (const n of findings.notices)
+        deps.notice(n, 'history');
+    return { engineLabel, phases, usualPhaseSeconds, ...findings };
+}
+const run_history_round1 = (x) => Math.round(x * 10) / 10;
+/**
+ * The `env-report` snapshot as the history keeps it: a credential never as its value, but as a keyed hash
+ * (history/fingerprint.ts), so that a changed one is still told; unset variables are absent.
+ */
+function envRecord(entries, history) {
+    let key = null;
+    const masked = (e) => {
+        const value = (0,env_report/* secretValueOf */.X)(e);
+        if (value === undefined || history.file === undefined)
+            return fingerprint/* MASKED */.uA;
+        if (key === null)
+            key = (0,fingerprint/* historySecretKey */.YS)(history.file);
+        return (0,fingerprint/* maskedRecord */.rT)(value, key);
+    };
+    return Object.fromEntries(entries.flatMap((e) => (e.value === undefined ? [] : [[e.name, e.secret ? masked(e) : e.value]])));
+}
+/** The smoke test's medians for the history, when it measured them. */
+function smokeRecord(outcome, settings) {
+    const smoke = outcome.smoke;
+    if (smoke?.ttftMs === undefined || smoke.decodeTokensPerSecond === undefined || settings.smoke === undefined)
+        return {};
+    return {
+        ttftMs: run_history_round1(smoke.ttftMs),
+        decodeTokensPerSecond: run_history_round1(smoke.decodeTokensPerSecond),
+        smokeTokens: settings.smoke.tokens
+    };
+}
+
+;// CONCATENATED MODULE: ./src/wait/startup-log.ts
+/**
+ * The server's log, read into the startup profile: its lines from before the wait (a server started elsewhere)
+ * tell the phases so far; a log `start` has just begun afresh is read from its first line. `readLines` reads new
+ * lines and returns the engine's own fatal line once seen; `readyLine` resolves once the engine's ready line is
+ * read, `logLines` at the next new lines (the probe schedule brings a probe forward on either).
+ */
+
+
+
+function followLog({ server, profile, deps, waitStart }) {
+    const { clock } = deps;
+    const sayStartup = (events) => (0,profile_report/* startupLines */.VU)(events).forEach((l) => deps.log(progress/* gateLines */.HN.startup(clock.now() - waitStart, l)));
+    const log = server.followLog((lines) => lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number))));
+    // Aborted once the engine's own ready line is read: every endpoint's next probe goes out at once.
+    const readySeen = new AbortController();
+    (0,external_node_events_.setMaxListeners)(0, readySeen.signal);
+    const readyLine = (signal) => new Promise((resolve) => {
+        if (readySeen.signal.aborted || signal.aborted)
+            return resolve();
+        const done = () => {
+            readySeen.signal.removeEventListener('abort', done);
+            signal.removeEventListener('abort', done);
+            resolve();
+        };
+        readySeen.signal.addEventListener('abort', done, { once: true });
+        signal.addEventListener('abort', done, { once: true });
+    });
+    // Waiting for the next new lines: each wait's resolver, called (and dropped) when lines come or its signal aborts.
+    const waiting = new Set();
+    const logLines = (signal) => new Promise((resolve) => {
+        if (signal.aborted)
+            return resolve();
+        const done = () => {
+            waiting.delete(done);
+            signal.removeEventListener('abort', done);
+            resolve();
+        };
+        waiting.add(done);
+        signal.addEventListener('abort', done, { once: true });
+    });
+    const readLines = (lines) => {
+        for (const l of lines)
+            sayStartup(profile.line(l.text, clock.now(), l.number));
+        if (profile.readyLineSeen)
+            readySeen.abort();
+        if (lines.length > 0)
+            [...waiting].forEach((done) => done());
+        const f = profile.fatal;
+        return (f && {
+            line: { number: f.lineNumber, text: f.line },
+            cause: f.cause,
+            engineLabel: profile.label
+        });
+    };
+    return log === undefined ? { log, sayStartup, readLines } : { log, sayStartup, readLines, readyLine, logLines };
+}
+
+;// CONCATENATED MODULE: ./src/wait/ready-moment.ts
+/**
+ * When the server turned ready, for `startup-seconds` and the end of the startup's last phase: the truth, not the
+ * moment a probe happened to go out. The answers bound it: after the last probe that was told "not ready" went
+ * out, and by the first answer that said ready. Within those bounds the engine's ready line says when (by its own
+ * stamp where it has one); a line from outside them (written before a probe was still told "not ready", a server
+ * that says it is ready before it is) yields to the answers.
+ */
+function readyMoment({ readySeenAt, notReadySentAt, readyLineAt, now }) {
+    if (readySeenAt === undefined)
+        return now;
+    if (readyLineAt === undefined)
+        return readySeenAt;
+    return Math.min(readySeenAt, Math.max(notReadySentAt ?? -Infinity, readyLineAt));
+}
+
+// EXTERNAL MODULE: ./src/engines/model-lists.ts
+var model_lists = __nccwpck_require__(9778);
+;// CONCATENATED MODULE: ./src/engines/match.ts
+/**
+ * Finds `wanted` among the listed models, from the strictest fit to the loosest: an id equal to it; equal but
+ * for case; ending with `/<wanted>` (a path or an `org/name` repo id); containing it (so `kimi` finds
+ * `/shared/kimi-k2.5-int4`). The first kind of fit that finds exactly one id wins; one that finds several is
+ * ambiguous, since `llama-3.1-8b` among `llama-3.1-8b-instruct-lora-sql` and `llama-3.1-8b-instruct` would pick
+ * whichever the server lists first, and `model-id` would then point the benchmark at it.
+ */
+function matchModel(models, wanted) {
+    const exact = models.find((m) => m.id === wanted);
+    if (exact)
+        return { kind: 'found', model: exact, how: 'exact' };
+    const needle = wanted.toLowerCase();
+    const tiers = [
+        ['case-insensitive', (id) => id === needle],
+        ['path', (id) => id.endsWith(`/${needle}`)],
+        ['contains', (id) => id.includes(needle)]
+    ];
+    for (const [how, fits] of tiers) {
+        const found = models.filter((m) => fits(m.id.toLowerCase()));
+        // the same id listed twice (a list that repeats an entry) is one model, not a choice
+        if (found.length > 0 && found.every((m) => m.id === found[0].id))
+            return { kind: 'found', model: found[0], how };
+        if (found.length > 1)
+            return { kind: 'ambiguous', candidates: found };
+    }
+    return { kind: 'missing' };
+}
+/** How a found model fits: `exact` for an id equal to it, but for case, or ending with `/<wanted>`; else `partial`. */
+const matchKind = (how) => how === 'contains' ? 'partial' : 'exact';
+/**
+ * The listed id nearest to `wanted` (the fewest single-character edits, ignoring case), for a message that says
+ * what the server serves instead: "kimi-k2" against ["Qwen/Qwen3-8B", "kimi-k2.5"] names "kimi-k2.5". Ids and
+ * `wanted` are cut to 200 characters, so a hostile list cannot make this slow: 50 ids at most are compared.
+ */
+function nearestModel(ids, wanted) {
+    let best;
+    const w = wanted.toLowerCase().slice(0, 200);
+    for (const id of ids.slice(0, 50)) {
+        const d = editDistance(id.toLowerCase().slice(0, 200), w);
+        if (best === undefined || d < best.d)
+            best = { id, d };
+    }
+    return best?.id;
+}
+function editDistance(a, b) {
+    let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+        const row = [i];
+        for (let j = 1; j <= b.length; j++)
+            row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        prev = row;
+    }
+    return prev[b.length];
+}
+
+// EXTERNAL MODULE: ./src/inputs/parse.ts
+var parse = __nccwpck_require__(3718);
+// EXTERNAL MODULE: ./src/runtime/text.ts
+var runtime_text = __nccwpck_require__(5369);
+;// CONCATENATED MODULE: ./src/wait/assess.ts
+/**
+ * Judges one probe's result against what the settings expect: ready, keep waiting, or stop now. The judgement is
+ * data (src/facts/answer.ts); src/report/answer-report.ts words it.
  */
 
 
 
 
 
-async function runAction(options) {
-    const dir = (0,external_node_fs_.mkdtempSync)((0,external_node_path_.join)((0,external_node_os_.tmpdir)(), 'wait-for-model-run-'));
-    const outputFile = (0,external_node_path_.join)(dir, 'output');
-    const summaryFile = (0,external_node_path_.join)(dir, 'summary');
-    const stateFile = (0,external_node_path_.join)(dir, 'state');
-    (0,external_node_fs_.writeFileSync)(outputFile, '');
-    (0,external_node_fs_.writeFileSync)(stateFile, '');
-    (0,external_node_fs_.writeFileSync)(summaryFile, '');
-    const env = {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? dir,
-        RUNNER_TEMP: dir,
-        // where this process keeps its temporary files, so the action's stay beside them (the tests check none are left)
-        TMPDIR: (0,external_node_os_.tmpdir)(),
-        GITHUB_OUTPUT: outputFile,
-        GITHUB_STEP_SUMMARY: summaryFile,
-        GITHUB_STATE: stateFile,
-        ...options.env
+
+/** Whether two answers are the same answer (fields left out and fields undefined are alike). */
+function sameAnswer(a, b) {
+    return sameData(a, b);
+}
+function sameData(a, b) {
+    if (a === b)
+        return true;
+    if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null)
+        return false;
+    if (Array.isArray(a) !== Array.isArray(b))
+        return false;
+    const x = a;
+    const y = b;
+    return [...new Set([...Object.keys(x), ...Object.keys(y)])].every((k) => sameData(x[k], y[k]));
+}
+const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET|VERIFY)_|HOSTNAME_MISMATCH)/;
+/** Codes told in the same words are the same answer. */
+const SAME_ERROR = {
+    UND_ERR_CONNECT_TIMEOUT: 'ETIMEDOUT',
+    PROXY_UND_ERR_CONNECT_TIMEOUT: 'PROXY_ETIMEDOUT'
+};
+/** `regexLimitMs` bounds how long `match-regex` may run on the body (what is left of the probe's time). */
+function assess(result, expect, regexLimitMs = 1_000) {
+    if (result.kind === 'error')
+        return assessError(result);
+    const { status, body } = result;
+    const excerpt = (0,runtime_text/* detached */.ht)(body.slice(0, 200));
+    const list = (0,model_lists/* readModelList */.EU)(result.json);
+    const ids = list?.models.map((m) => m.id);
+    const models = ids?.slice(0, MAX_KEPT_MODELS);
+    const modelCount = ids && ids.length > MAX_KEPT_MODELS ? { modelCount: ids.length } : {};
+    const answeredBy = result.redirectedTo === undefined ? {} : { answeredBy: result.redirectedTo };
+    const base = { status, models, ...modelCount, excerpt, ...answeredBy };
+    const said = (0,runtime_text/* describeBody */.MP)(result.body, result.contentType, result.json) || undefined;
+    const judged = (answer, extra = {}) => ({
+        ...base,
+        ...extra,
+        state: answer.state,
+        answer
+    });
+    if (status === 401 || status === 403)
+        return judged({ state: 'fatal', status, said }, { fatalReason: 'unauthorized' });
+    if (!(0,parse/* statusAccepted */.Kt)(expect.status, status))
+        return judged({ state: 'waiting', status, said });
+    // The summary names the listed models (the first few, and how many), or else what the body says.
+    const answered = ids === undefined
+        ? { status, said }
+        : {
+            status,
+            models: ids.slice(0, MAX_NAMED_MODELS),
+            ...(ids.length > MAX_NAMED_MODELS ? { modelCount: ids.length } : {})
+        };
+    const waiting = (missing) => judged({ state: 'waiting', ...answered, missing });
+    let modelId;
+    let modelMatch;
+    if (expect.model !== undefined) {
+        if (list === undefined)
+            return waiting({ what: 'model-list', model: expect.model, truncated: result.truncated });
+        const match = matchModel(list.models, expect.model);
+        if (match.kind === 'ambiguous') {
+            // the first MAX_CANDIDATES, each clipped, and how many: 4000 long ids are not one 855 KB annotation
+            const candidates = match.candidates.slice(0, MAX_CANDIDATES).map((m) => (0,runtime_text/* clip */.$Q)(m.id, MAX_ID_CHARS));
+            const count = match.candidates.length;
+            const ambiguous = { model: expect.model, candidates, count };
+            return judged({ state: 'fatal', ...answered, ambiguous }, { fatalReason: 'ambiguous-model', candidates, ...(count > candidates.length ? { candidateCount: count } : {}) });
+        }
+        if (match.kind === 'missing')
+            return waiting({ what: 'model', model: expect.model });
+        const found = match.model;
+        // `model-match: exact`: an id that only contains the name is some other model (kimi-k2 in kimi-k2.5-int4)
+        if (matchKind(match.how) === 'partial' && expect.modelMatch === 'exact')
+            return waiting({ what: 'model', model: expect.model, partial: found.id });
+        if (found.unloaded)
+            return { ...waiting({ what: 'model-unloaded', id: found.id }), modelState: 'unloaded' };
+        if (found.loading !== undefined)
+            return { ...waiting({ what: 'model-loaded', id: found.id, loading: found.loading }), modelState: 'loading' };
+        modelId = found.id;
+        modelMatch = matchKind(match.how);
+    }
+    if (expect.match !== undefined && !body.includes(expect.match))
+        return waiting({ what: 'match', match: expect.match });
+    if (expect.matchRegex !== undefined) {
+        const pattern = String(expect.matchRegex);
+        const matched = testWithin(expect.matchRegex, body, regexLimitMs);
+        if (matched === undefined)
+            return waiting({ what: 'match-regex-in-time', pattern });
+        if (!matched)
+            return waiting({ what: 'match-regex', pattern });
+    }
+    return judged({ state: 'ready', ...answered }, { modelId, modelMatch });
+}
+/**
+ * OpenSSL's words when the first bytes back are not TLS: a plain HTTP server answering a TLS hello with a
+ * 400 page (`wrong version number`, or `packet length too long` from some servers).
+ */
+const PLAIN_HTTP = /WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|HTTP_REQUEST/;
+function assessError(result) {
+    const judged = (answer, extra = {}) => ({
+        ...extra,
+        state: answer.state,
+        answer,
+        status: result.status
+    });
+    if (TLS_CODES.test(result.code) && PLAIN_HTTP.test(result.code)) {
+        const plainHttp = { redirectedTo: result.redirectedTo };
+        return judged({ state: 'fatal', error: result.code, plainHttp }, { fatalReason: 'tls' });
+    }
+    if (TLS_CODES.test(result.code)) {
+        // Node 24 adds advice about its own flags ("; if the root CA is installed locally, try \u2026 --use-system-ca"),
+        // which an action cannot use: the inputs that can help are named instead.
+        return judged({ state: 'fatal', error: result.code, said: result.message.split(';')[0] }, { fatalReason: 'tls' });
+    }
+    const state = result.status === undefined ? 'down' : 'waiting';
+    if (result.code === 'TIMEOUT')
+        return judged({ state, status: result.status, error: 'TIMEOUT' });
+    const error = SAME_ERROR[result.code] ?? result.code;
+    // An error met on the way through a proxy is the proxy's (`PROXY_<code>`, see the probe).
+    const proxy = result.proxy !== undefined && result.code.startsWith('PROXY_') ? result.proxy : undefined;
+    // A code without words of its own is told by its message.
+    const said = hasWords(result.code, proxy !== undefined) ? undefined : result.message;
+    return judged({ state, status: result.status, error, proxy, said });
+}
+/**
+ * Whether the report tells an error code in words of its own (else the answer quotes its message): a proxy's
+ * (`viaProxy`: a `PROXY_<code>`) by what the proxy did, or failing that by the code's own words.
+ */
+function hasWords(code, viaProxy) {
+    const worded = (codes, c) => codes.includes(c);
+    if (!viaProxy)
+        return worded(facts_answer/* WORDED_ERRORS */.Eu, code);
+    const own = code.slice('PROXY_'.length);
+    return worded(facts_answer/* WORDED_PROXY_ERRORS */.Rh, own) || worded(facts_answer/* WORDED_ERRORS */.Eu, own);
+}
+/** An answer names this many listed models at most: a list of 60,000 would make every line megabytes long. */
+const MAX_NAMED_MODELS = 10;
+/** Ambiguous-model candidates named (annotation, summary, `check`, `--json`); the rest are counted. */
+const MAX_CANDIDATES = 20;
+const MAX_ID_CHARS = 200;
+/**
+ * An answer's model ids kept past the probe (its `models`, the `models` output): a fleet of servers listing
+ * 40,000 models each would otherwise hold hundreds of thousands of strings and write an output of megabytes.
+ */
+const MAX_KEPT_MODELS = 1000;
+
+;// CONCATENATED MODULE: ./src/wait/generation-check.ts
+/** `probe-generation`: one tiny generation request, proof that a listed model can actually produce a token. */
+
+
+
+
+const ANY_2XX = { status: [[200, 299]] };
+function createGenerator({ base, route, headers, clock, caCert, insecureTls, secrets }) {
+    const client = (0,http_probe/* createHttpClient */.uT)({ caCert, insecureTls, secrets });
+    // Index of the first request worth sending: moves past a route the server turns out not to have.
+    let first = 0;
+    return {
+        async generate(model, timeoutMs, signal) {
+            const deadline = clock.now() + timeoutMs;
+            for (let i = first;; i++) {
+                const { path, body } = route.requests[i];
+                const sentAt = clock.now();
+                const result = await client.send({ url: new URL(`${base}${path}`), method: 'POST', headers, json: body(model) }, deadline - sentAt, signal);
+                const latencyMs = clock.now() - sentAt;
+                const request = `POST ${path}`;
+                if (result.kind === 'http' &&
+                    (result.status === 404 || result.status === 405) &&
+                    i + 1 < route.requests.length) {
+                    first = i + 1;
+                    continue;
+                }
+                const assessment = assess(result, ANY_2XX);
+                // Any 2xx is not enough: an error object, an empty body or a 202 is no token. Only a completion in the
+                // engine's own format proves the model generated.
+                if (assessment.state === 'ready' && result.kind === 'http' && !(0,model_lists/* isCompletion */.Hg)(route, result.json)) {
+                    const said = (0,runtime_text/* describeBody */.MP)(result.body, result.contentType, result.json) || undefined;
+                    const answer = {
+                        state: 'waiting',
+                        status: result.status,
+                        said,
+                        missing: { what: 'completion', route: route.name }
+                    };
+                    return { assessment: { ...assessment, state: 'waiting', answer }, request, latencyMs };
+                }
+                // A completion body says nothing worth a log line; its arrival is the news.
+                if (assessment.state === 'ready')
+                    return { assessment: { ...assessment, answer: { state: 'ready' }, excerpt: undefined }, request, latencyMs };
+                return { assessment, request, latencyMs };
+            }
+        },
+        close: () => client.close()
     };
-    for (const [name, value] of Object.entries(options.inputs))
-        env[(0,variables/* inputVariable */.LO)(name)] = value;
-    const started = performance.now();
+}
+
+;// CONCATENATED MODULE: ./src/engines/readiness.ts
+
+const OK = { statuses: [200] };
+/** One list per engine (the compiler holds the table to ENGINE_NAMES), asked in order once the model is listed. */
+const ENGINE_READINESS = {
+    vllm: [
+        // api_server.py / serve/sleep: `/is_sleeping` \u2192 {"is_sleeping": bool}, a route only with VLLM_SERVER_DEV_MODE=1
+        // (404 without it: such a vLLM cannot sleep). A sleeping vLLM lists its model and /health says 200.
+        // `POST /wake_up` wakes it (its `tags` query left out: all of it).
+        {
+            path: '/is_sleeping',
+            method: 'GET',
+            ready: { statuses: [200, 404], notReadyWhen: { field: 'is_sleeping', value: true } },
+            minGapMs: 0,
+            oneAtATime: false,
+            wake: '/wake_up',
+            because: 'a sleeping vLLM (sleep mode) lists its model and its /health says 200'
+        },
+        // serve/instrumentator/health.py: `check_health()` raises EngineDeadError once the engine core died: 503
+        // since PR #24897 (2025-09), 500 in earlier V1 builds (launcher's runtime_exception_handler). It is a flag
+        // check, no forward pass: cheap.
+        {
+            path: '/health',
+            method: 'GET',
+            ready: OK,
+            minGapMs: 0,
+            oneAtATime: false,
+            deadAfterReady: [500, 503],
+            because: "vLLM's /health turns 503 when its engine core dies, while /v1/models keeps listing the model"
+        }
+    ],
+    // http_server.py: /v1/models has no status check; /health answers 503 while ServerStatus is Starting (the
+    // warm-up request runs then) since PR #8444 (2025-07); older SGLang answers 200 there at once, which costs
+    // nothing. Past Starting, /health and /health_generate are one handler that runs a one-token generation and
+    // waits for it in 1 s sleeps: every call costs about a second of the engine's time, so never two at once and
+    // never more often than once a second.
+    sglang: [
+        {
+            path: '/health',
+            method: 'GET',
+            ready: OK,
+            minGapMs: 1_000,
+            oneAtATime: true,
+            because: 'SGLang lists its model during its warm-up, while its /health answers 503 until the warm-up ends'
+        }
+    ],
+    tgi: [],
+    ollama: [],
+    llamacpp: [],
+    // http_server.cc: GET /v2/models/{m}/ready \u2192 200 once a version is READY, 400 "Model version not ready" or
+    // 404 "... has no available versions" while loading; /v2/health/ready \u2192 200, or 400 while any model is not.
+    triton: [
+        {
+            path: '/v2/models/{model}/ready',
+            withoutModel: '/v2/health/ready',
+            method: 'GET',
+            ready: OK,
+            minGapMs: 0,
+            oneAtATime: false,
+            because: 'Triton loads models at run time in explicit mode, and answers before they are ready'
+        }
+    ],
+    // NIM for LLMs docs ("Health checks"): /v1/health/live is nginx's and 200 at once; /v1/health/ready answers
+    // 503 during the model's download and initialisation, 200 once the backend's health passes.
+    nim: [
+        {
+            path: '/v1/health/ready',
+            method: 'GET',
+            ready: OK,
+            minGapMs: 0,
+            oneAtATime: false,
+            because: 'NIM answers (nginx) before its model is downloaded and initialised; /v1/health/ready says 503 until then'
+        }
+    ],
+    // core/http/routes/health.go (PR #10989, 2026-07): /readyz \u2192 503 {"status":"starting"} until the startup
+    // preload ends, then 200; /v1/models lists configured models, loaded or not. Before that PR /readyz was 200
+    // always, which costs nothing.
+    localai: [
+        {
+            path: '/readyz',
+            method: 'GET',
+            ready: OK,
+            minGapMs: 0,
+            oneAtATime: false,
+            because: 'LocalAI lists its configured models while its startup preload still runs; /readyz says 503 until then'
+        }
+    ],
+    // kserve/protocol/rest/v2_endpoints.py: /v2/models/{name}/ready \u2192 {"name":..,"ready":true}, or 503 while
+    // not ready; /v2/health/ready is unconditional in the Python server (asked only when no model is named).
+    kserve: [
+        {
+            path: '/v2/models/{model}/ready',
+            withoutModel: '/v2/health/ready',
+            method: 'GET',
+            ready: { statuses: [200], notReadyWhen: { field: 'ready', value: false } },
+            minGapMs: 0,
+            oneAtATime: false,
+            because: "KServe's Open Inference Protocol says a model is ready in /v2/models/{name}/ready"
+        }
+    ]
+};
+/**
+ * Triton's repository index (model_repository_manager / http_server.cc `HandleRepositoryIndex`): `POST
+ * /v2/repository/index` \u2192 [{"name","version","state":"READY"|"UNAVAILABLE"|"LOADING"\u2026,"reason"}]; UNAVAILABLE
+ * with a reason is a failed load (with --exit-on-error=false, or a load asked at run time). Asked while the
+ * answer is not ready, at most once a second.
+ */
+const ENGINE_LOAD_FAILURES = {
+    triton: {
+        path: '/v2/repository/index',
+        method: 'POST',
+        minGapMs: 1_000,
+        because: "Triton's repository index names a model that failed to load as UNAVAILABLE, with the reason"
+    }
+};
+/**
+ * The failed load in a Triton repository index: of `model` when given (any version), else of any model (a
+ * server with no model named is not ready while any failed). Undefined: none failed, or not an index.
+ */
+function loadFailureIn(json, model) {
+    if (!Array.isArray(json))
+        return undefined;
+    for (const entry of json) {
+        const e = entry;
+        if (e === null || typeof e !== 'object' || e.state !== 'UNAVAILABLE' || typeof e.name !== 'string')
+            continue;
+        // an unloaded model is UNAVAILABLE too, with the reason "unloaded": not a failure
+        const reason = typeof e.reason === 'string' ? e.reason : '';
+        if (reason === '' || reason === 'unloaded')
+            continue;
+        // the engine's words on one line, bounded, and apart from the body they came in
+        if (model === undefined || e.name === model)
+            return { model: (0,runtime_text/* clip */.$Q)(e.name, 200), reason: (0,runtime_text/* clip */.$Q)(reason, 1000) };
+    }
+    return undefined;
+}
+/**
+ * The words of an engine's generation answers once its engine died: three in a row end the wait
+ * (`reason=engine-dead`). vLLM (v1/engine/exceptions.py): EngineDeadError, "EngineCore encountered an issue. See
+ * stack trace (above) for the root cause.", in a 500 from every generation route. SGLang has none: a scheduler or
+ * detokenizer that dies sends SIGQUIT to the server, which kills its process tree ("Received sigquit from a child
+ * process", entrypoints/engine.py): the port closes, and `start` sees the exit.
+ */
+const DEAD_ENGINE_ANSWERS = {
+    vllm: /EngineCore encountered an issue|EngineDeadError/
+};
+/** How many dead-engine answers in a row end the wait: one could be a single request's failure. */
+const DEAD_ANSWERS_IN_A_ROW = 3;
+/**
+ * Engines that serve the models they were started with and no other (vLLM, SGLang, TGI, llama.cpp outside its
+ * router mode): a list without the expected model will not change. Ollama, LocalAI, Triton, KServe, NIM's
+ * LoRA and llama.cpp's router mode list what is pulled or loaded, which changes.
+ */
+const SERVES_ONE_MODEL = {
+    vllm: true,
+    sglang: true,
+    tgi: true,
+    ollama: false,
+    llamacpp: true,
+    triton: false,
+    nim: false,
+    localai: false,
+    kserve: false
+};
+/**
+ * Whether a model list is llama.cpp's router mode's (tools/server/server-models.cpp: each entry has a `status`
+ * object, unloaded \u2192 loading \u2192 loaded): it loads other models when asked, so a list without the model may change.
+ */
+function listsAsRouter(json) {
+    const data = json?.data;
+    return Array.isArray(data) && data.some((e) => typeof e?.status === 'object');
+}
+/** The list paths whose prefix is the server's base (a proxy prefix before them is kept). */
+const LIST_PATH = /\/(v1\/models(\/[^/]*)?|models|info|api\/tags|api\/ps|v2\/health\/ready|v2\/models\/[^/]+(\/ready)?)\/?$/;
+/** The server's base for a model-list (or health) `url`: its origin and any proxy prefix before the known path. */
+function serverBase(url) {
+    const m = LIST_PATH.exec(url.pathname);
+    return `${url.origin}${m ? url.pathname.slice(0, m.index) : ''}`;
+}
+/** The URL of one readiness `check` for a model-list `url`, naming `model` where the route names one. */
+function readinessCheckUrl(check, url, model) {
+    const path = model === undefined ? (check.withoutModel ?? check.path) : check.path.replace('{model}', encodeURIComponent(model));
+    return new URL(`${serverBase(url)}${path}`);
+}
+/** Whether a readiness answer (`status`, its JSON body) says ready. */
+function saysReady(ready, status, json) {
+    if (!ready.statuses.includes(status))
+        return false;
+    const not = ready.notReadyWhen;
+    if (not === undefined || json === null || typeof json !== 'object')
+        return true;
+    return json[not.field] !== not.value;
+}
+
+// EXTERNAL MODULE: ./src/report/lifecycle-report.ts
+var lifecycle_report = __nccwpck_require__(7205);
+;// CONCATENATED MODULE: ./src/wait/engine-readiness.ts
+/**
+ * An endpoint's engine's own word on readiness (src/engines/readiness.ts): its readiness routes asked in order
+ * once the model is listed, paced as each route needs (SGLang's /health: one at a time, once a second at most, for
+ * all the endpoints of one server); `load: true` waking a sleeping engine; a failed load (Triton's repository
+ * index) and a dead engine core told as fatal answers.
+ */
+
+
+
+
+const paces = new WeakMap();
+/** The pace the endpoints of one gate share (`owner`: the gate's shared state). */
+const paceOf = (owner) => {
+    let pace = paces.get(owner);
+    if (pace === undefined)
+        paces.set(owner, (pace = new Map()));
+    return pace;
+};
+function engineReadiness(o) {
+    const client = (0,http_probe/* createHttpClient */.uT)(o.tls);
+    const pace = paceOf(o.owner);
+    /** Routes that have said ready in this wait: a dead-after-ready status counts only after one. */
+    const saidReady = new Set();
+    let woke = false;
+    /** Sends one request, waiting out the route's gap and any request to it in flight (bounded by `timeoutMs`). */
+    const paced = async (url, method, gapMs, oneAtATime, timeoutMs, signal) => {
+        const deadline = o.clock.now() + timeoutMs;
+        const key = `${method} ${url.href}`;
+        for (;;) {
+            const p = pace.get(key);
+            if (p?.inFlight !== undefined && oneAtATime)
+                await p.inFlight.catch(() => undefined);
+            const waitMs = p === undefined ? 0 : p.lastSentAt + gapMs - o.clock.now();
+            if (waitMs > 0)
+                await o.clock.sleep(Math.min(waitMs, Math.max(0, deadline - o.clock.now())), signal);
+            if (signal?.aborted)
+                return { kind: 'error', code: 'ABORTED', message: 'aborted' };
+            // another endpoint may have taken the turn meanwhile
+            const now = pace.get(key);
+            if (oneAtATime && now?.inFlight !== undefined && o.clock.now() < deadline)
+                continue;
+            break;
+        }
+        const sent = client.send({ url, method, headers: o.headers }, Math.max(1, deadline - o.clock.now()), signal);
+        const entry = { lastSentAt: o.clock.now(), inFlight: sent };
+        pace.set(key, entry);
+        try {
+            return await sent;
+        }
+        finally {
+            if (entry.inFlight === sent)
+                entry.inFlight = undefined;
+        }
+    };
+    const ask = async (c, engine, model, timeoutMs, signal) => {
+        const url = readinessCheckUrl(c, o.url, model);
+        const sentAt = o.clock.now();
+        const result = await paced(url, c.method, c.minGapMs, c.oneAtATime, timeoutMs, signal);
+        o.debug?.(`${url.pathname}: ${result.kind === 'http' ? `HTTP ${result.status}` : result.code}`);
+        const request = (0,lifecycle_report/* engineReadinessRequest */.oA)(o.label(engine), url);
+        const latencyMs = o.clock.now() - sentAt;
+        const base = assess(result, { status: [[200, 200]] });
+        // 401, 403 and TLS errors end the wait as they do on the model list
+        if (base.state === 'fatal')
+            return { assessment: base, request, latencyMs };
+        const status = result.kind === 'http' ? result.status : undefined;
+        const ready = status !== undefined && result.kind === 'http' && saysReady(c.ready, status, result.json);
+        const key = url.href;
+        if (status !== undefined && saidReady.has(key) && c.deadAfterReady?.includes(status)) {
+            const answer = { ...base.answer, state: 'fatal', engineDead: { request, by: 'health', status } };
+            return { assessment: { ...base, state: 'fatal', fatalReason: 'engine-dead', answer }, request, latencyMs };
+        }
+        if (ready)
+            saidReady.add(key);
+        const state = ready ? 'ready' : base.state === 'down' ? 'down' : 'waiting';
+        if (!ready && c.wake !== undefined && o.load && !woke && status !== undefined) {
+            woke = true;
+            const wake = new URL(`${serverBase(o.url)}${c.wake}`);
+            o.wokeUp(o.label(engine), wake);
+            void client
+                .send({ url: wake, method: 'POST', headers: o.headers }, Math.max(1, o.leftMs()), signal)
+                .then((r) => o.debug?.(`${wake.pathname}: ${r.kind === 'http' ? `HTTP ${r.status}` : r.code}`));
+        }
+        // a ready answer other than 200 (vLLM's /is_sleeping 404 without dev mode) is told as the status it is
+        return { assessment: { ...base, state, answer: { ...base.answer, state } }, request, latencyMs };
+    };
+    return {
+        async check(engine, model, timeoutMs, signal) {
+            const checks = engine === undefined ? [] : ENGINE_READINESS[engine];
+            if (checks.length === 0)
+                return undefined;
+            // side by side, not one after the other: each is a flag check (or paced alone), and a remote server's
+            // round trips must not add up before a ready answer is seen
+            const answers = await Promise.all(checks.map((c) => ask(c, engine, model, timeoutMs, signal)));
+            // the one that decides: a dead engine first, then the first not ready, else the last (all ready)
+            const state = (a) => a.assessment.state;
+            return answers.find((a) => state(a) === 'fatal') ?? answers.find((a) => state(a) !== 'ready') ?? answers.at(-1);
+        },
+        async loadFailure(engine, model, timeoutMs, signal) {
+            const c = engine === undefined ? undefined : ENGINE_LOAD_FAILURES[engine];
+            if (c === undefined)
+                return undefined;
+            const url = new URL(`${serverBase(o.url)}${c.path}`);
+            // asked beside the probes, never in their way: skipped while too soon since the last, or one in flight
+            const p = pace.get(`${c.method} ${url.href}`);
+            if (p !== undefined && (p.inFlight !== undefined || o.clock.now() - p.lastSentAt < c.minGapMs))
+                return undefined;
+            const result = await paced(url, c.method, c.minGapMs, true, timeoutMs, signal);
+            o.debug?.(`${url.pathname}: ${result.kind === 'http' ? `HTTP ${result.status}` : result.code}`);
+            const failed = result.kind === 'http' && result.status === 200 ? loadFailureIn(result.json, model) : undefined;
+            if (failed === undefined)
+                return undefined;
+            const request = `${o.label(engine)} POST ${url.pathname}`;
+            const answer = { state: 'fatal', loadFailed: { request, ...failed } };
+            return { state: 'fatal', fatalReason: 'load-failed', answer };
+        },
+        deadAnswer(engine, answer) {
+            const pattern = engine === undefined ? undefined : DEAD_ENGINE_ANSWERS[engine];
+            if (pattern === undefined || answer.state === 'ready')
+                return false;
+            return pattern.test(`${answer.excerpt ?? ''}\n${answer.answer.said ?? ''}`);
+        },
+        close: () => client.close()
+    };
+}
+
+;// CONCATENATED MODULE: ./src/engines/load.ts
+/**
+ * Load on demand (`load: true`): servers that list models they have not loaded, and the request that asks one to
+ * load. llama.cpp's router mode lists every model file with `status.value` "unloaded" and loads one on
+ * `POST /models/load`; Ollama's `/api/ps` lists the models in memory and a `POST /api/generate` without a prompt
+ * loads one (see the research notes on model servers). Data only.
+ */
+
+/** The model-list paths, after which the server's base ends (a proxy prefix before them is kept). */
+const load_LIST_PATH = /\/(v1\/models|models|api\/ps)\/?$/;
+/**
+ * What asks the server at `url` to load the model, given its last answer; undefined when the answer shows no
+ * model waiting to be asked for (loaded, loading, or not a server that loads on demand).
+ */
+function loadRequest(url, answer, model) {
+    const m = load_LIST_PATH.exec(url.pathname);
+    if (m === null || answer.status !== 200)
+        return undefined;
+    const base = `${url.origin}${url.pathname.slice(0, m.index)}`;
+    if (answer.modelState === 'unloaded' && model !== undefined && answer.models !== undefined) {
+        // the listed id the assessment found unloaded: the router loads by its own id
+        const found = matchModel(answer.models.map((id) => ({ id })), model);
+        if (found.kind === 'found')
+            return { url: new URL(`${base}/models/load`), body: { model: found.model.id } };
+    }
+    // Ollama's models in memory: a model not among them is loaded by a generate request with no prompt; -1 keeps
+    // it loaded until the server stops (its default, 5 minutes, could unload it during the benchmark)
+    if (m[1] === 'api/ps' && model !== undefined && answer.state === 'waiting' && answer.models !== undefined)
+        return { url: new URL(`${base}/api/generate`), body: { model, keep_alive: -1 } };
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/wait/schedule.ts
+/**
+ * When the next HTTP probe goes out while the server answers but is not ready yet (503 while loading, a list
+ * without the model, /health 503 through a warm-up). Pure: a function of the state the loop hands it, so that it is
+ * tested on a fake clock. Connections refused are not its concern: the port watch stands in for probes then.
+ */
+/** The gap near the expected ready moment: a probe costs the server a few microseconds, a late ready a job's time. */
+const DENSE_MS = 200;
+/**
+ * How far before the expected moment dense probes begin: a share of the expected load (its length varies from run
+ * to run by about that much), and at least half a second (the estimate itself is known to a tenth of a second).
+ */
+const LEAD_MIN_MS = 500;
+const LEAD_SHARE = 0.2;
+/**
+ * Without an expected moment the gap grows with the time the server has been loading (a quarter of it): a load
+ * that has taken 2 s is probed every 500 ms, one that has taken 20 s every `interval`. The lag stays a share of
+ * the load, and the requests grow with its logarithm, not its length.
+ */
+const BACKOFF_SHARE = 0.25;
+/** The shortest gap whatever the state: a server that answers at once must not turn the loop into a busy one. */
+const MIN_GAP_MS = 50;
+/** The moment the next probe goes out (never past the deadline). */
+function nextProbeAt(s) {
+    const asked = s.retryAfterMs === undefined ? 0 : Math.min(s.retryAfterMs, s.intervalMs * 4);
+    const pace = s.mode === 'fixed' ? s.sentAt + s.intervalMs : s.sentAt + adaptiveGap(s);
+    // A 429 or 503 may ask for a longer pause: granted up to 4 intervals.
+    return Math.min(Math.max(pace, s.now + asked, s.sentAt + MIN_GAP_MS), s.deadline);
+}
+function adaptiveGap(s) {
+    const since = s.answeringSince;
+    if (since === undefined)
+        return s.intervalMs; // not loading: a list without the model, a 404
+    // A followed log changes nothing here for the worse: its ready line wakes the loop at once, new lines wake it
+    // soon (see `probeOnLogLines`), and what its phases tell may bring probes forward, never put them off: a ready
+    // line not (yet) recognised must not leave the server less probed than without a log (a line whose wording had
+    // changed once went unseen for 5 s, `interval`, and the startup time recorded with it).
+    const plain = gapBy(s, since, s.usualAnsweringMs === undefined ? undefined : since + s.usualAnsweringMs);
+    return s.readyAt === undefined ? plain : Math.min(plain, gapBy(s, since, s.readyAt));
+}
+/** The gap when the server is expected ready at `readyAt` (undefined: unknown). */
+function gapBy(s, answeringSince, readyAt) {
+    const clamp = (ms) => Math.min(s.intervalMs, Math.max(DENSE_MS, ms));
+    const loadedMs = Math.max(0, s.sentAt - answeringSince);
+    if (readyAt === undefined)
+        return clamp(loadedMs * BACKOFF_SHARE);
+    const lead = Math.max(LEAD_MIN_MS, (readyAt - answeringSince) * LEAD_SHARE);
+    const denseFrom = readyAt - lead;
+    // Far from it: sparse, but the probe that opens the dense window lands on its start.
+    if (s.sentAt < denseFrom)
+        return Math.min(s.intervalMs, Math.max(DENSE_MS, denseFrom - s.sentAt));
+    // Near it, and past it: dense, then backing off with the overrun (the estimate was wrong, by how much is unknown).
+    return clamp(DENSE_MS + Math.max(0, s.sentAt - readyAt) * BACKOFF_SHARE);
+}
+/**
+ * The least time between a probe and the next one a burst of new log lines brings forward. Lines come in bursts
+ * as an engine moves from one step to the next, and the last step's burst is its ready line, whatever its words:
+ * a probe soon after each sees a server that turned ready without a line we recognise within this time. Spaced so
+ * that a progress bar redrawn all through a long load costs at most five requests a second, each a few
+ * microseconds' work for the server.
+ */
+const LOG_BURST_GAP_MS = 200;
+/** The next probe, brought forward by new log lines read at `now` (never later than it was, never past it). */
+function probeOnLogLines(sentAt, now, nextAt) {
+    return Math.min(nextAt, Math.max(now, sentAt + LOG_BURST_GAP_MS));
+}
+
+;// CONCATENATED MODULE: ./src/wait/cannot-change.ts
+/**
+ * States that waiting cannot change, as decisions on the loop's answers: a one-model engine listing another model
+ * (`wrong-model`), and an engine whose generations keep answering its own dead-engine error (`engine-dead`).
+ * Each turns the answer that settles it into a fatal one; the loop then ends with its reason.
+ */
+
+
+/**
+ * `afterMs` (`wrong-model-after`; 0: never) of the same list without `model`, counted from its first such answer,
+ * from an engine that `servesOneModel()` says serves the models it was started with (vLLM, SGLang, TGI,
+ * llama.cpp outside router mode). A list that changes, or an engine not known to serve one model, starts over.
+ */
+function wrongModelWatch(afterMs, servesOneModel) {
+    let since;
+    return {
+        see(a, now) {
+            const missing = a.answer.missing;
+            if (afterMs <= 0 || a.state !== 'waiting' || missing?.what !== 'model' || a.models === undefined) {
+                since = undefined;
+                return a;
+            }
+            if (missing.partial !== undefined || a.models.length === 0 || !servesOneModel()) {
+                since = undefined;
+                return a;
+            }
+            const list = JSON.stringify(a.models);
+            if (since?.list !== list)
+                since = { at: now, list };
+            const forMs = now - since.at;
+            if (forMs < afterMs)
+                return a;
+            const serving = a.answer.models ?? a.models;
+            // the nearest of several names; one listed name is named already
+            const nearest = a.models.length > 1 ? nearestModel(a.models, missing.model) : undefined;
+            const wrongModel = { model: missing.model, serving, nearest, forMs };
+            const answer = { ...a.answer, state: 'fatal', missing: undefined, wrongModel };
+            return { ...a, state: 'fatal', fatalReason: 'wrong-model', answer };
+        }
+    };
+}
+function deadEngineStreak() {
+    let count = 0;
+    return {
+        see(a, dead, request) {
+            count = dead ? count + 1 : 0;
+            if (count < DEAD_ANSWERS_IN_A_ROW)
+                return a;
+            const engineDead = { request, by: 'generations', status: a.answer.generation?.answer.status, count };
+            return { ...a, state: 'fatal', fatalReason: 'engine-dead', answer: { ...a.answer, state: 'fatal', engineDead } };
+        }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/wait/loop.ts
+/** The wait loop: probe, judge, report changes, until ready, a fatal answer, a halt, or the deadline. */
+
+
+
+
+
+/**
+ * A timeline keeps this many first and this many last changes, and counts those between: a model list that
+ * changes on every probe must not grow memory, the log and the summary without limit.
+ */
+const TIMELINE_ENDS = 20;
+function addChange(timeline, entry) {
+    timeline.push(entry);
+    if (timeline.length <= 2 * TIMELINE_ENDS + 1)
+        return;
+    // the oldest of the last changes goes; the next one carries the count
+    const [gone] = timeline.splice(TIMELINE_ENDS, 1);
+    timeline[TIMELINE_ENDS] = { ...timeline[TIMELINE_ENDS], dropped: (gone.dropped ?? 0) + 1 };
+}
+async function waitForModel(opts, deps) {
+    const { clock } = deps;
+    const start = deps.startedAt ?? clock.now();
+    const deadline = start + opts.timeoutMs;
+    const timeline = [];
+    let attempts = 0;
+    let streak = 0;
+    let last;
+    let models = [];
+    let firstResponseMs;
+    let generationMs;
+    let generationFailed = false;
+    let quietSince = start;
+    let engineReadiness;
+    let listedMs;
+    /** When the server began answering HTTP without being ready: the adaptive schedule counts the load from it. */
+    let answeringSince;
+    let readySeenAt;
+    let notReadySentAt;
+    // The log's ready line wakes the loop once: should the probe then say "not yet", the schedule takes over.
+    let readyLineWoke = false;
+    const readyLine = () => {
+        const seen = deps.readyLine;
+        if (seen === undefined || readyLineWoke)
+            return undefined;
+        return (signal) => seen(signal).then(() => void (readyLineWoke ||= !signal.aborted));
+    };
+    const finish = (reason, halt) => ({
+        ready: reason === 'ready',
+        reason,
+        elapsedMs: clock.now() - start,
+        attempts,
+        last,
+        models,
+        firstResponseMs,
+        generationMs,
+        halt,
+        ...(engineReadiness === undefined ? {} : { engineReadiness }),
+        timeline,
+        ...(reason === 'ready' ? { readySeenAt, notReadySentAt } : {})
+    });
+    const wrongModel = wrongModelWatch(opts.wrongModelAfterMs ?? 0, () => deps.servesOneModel?.() ?? false);
+    const deadStreak = deadEngineStreak();
+    const halted = () => deps.halter?.halted;
+    const signal = deps.halter?.signal;
+    for (;;) {
+        const sentAt = clock.now();
+        let halt = halted();
+        if (halt)
+            return finish(halt.reason, halt);
+        if (sentAt >= deadline)
+            return finish(generationFailed ? 'generation-failed' : 'timeout');
+        attempts++;
+        const budgetMs = Math.min(opts.requestTimeoutMs, deadline - sentAt);
+        const probed = await probeOnce(deps, opts.expect, sentAt, budgetMs, signal);
+        // An answer cut short by the halt, or one that came in as the server died, says nothing.
+        if ((halt = halted()))
+            return finish(halt.reason, halt);
+        // A probe cut short by the deadline says nothing new: the answer before it is the one worth reporting.
+        if (budgetMs < opts.requestTimeoutMs && probed.timedOut && last) {
+            return finish(generationFailed ? 'generation-failed' : 'timeout');
+        }
+        let assessment = probed.assessment;
+        if (assessment.state === 'ready' && deps.engineReady) {
+            listedMs ??= clock.now() - start;
+            const budgetMs = Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now()));
+            const check = await deps.engineReady(assessment.modelId, budgetMs, signal);
+            if ((halt = halted()))
+                return finish(halt.reason, halt);
+            if (check !== undefined) {
+                assessment = withEngineReadiness(assessment, check);
+                engineReadiness = { request: check.request, listedMs, readyMs: engineReadiness?.readyMs };
+                if (check.assessment.state === 'ready')
+                    engineReadiness.readyMs ??= clock.now() - start;
+            }
+        }
+        const failedBefore = generationFailed;
+        generationFailed = false;
+        if (assessment.state === 'ready' && streak + 1 >= opts.successThreshold && deps.generate) {
+            const generationBudgetMs = Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now()));
+            const check = await deps.generate(assessment.modelId, generationBudgetMs, signal);
+            if ((halt = halted()))
+                return finish(halt.reason, halt);
+            // Likewise a generation request cut short by the deadline: the failure before it explains more.
+            if (generationBudgetMs < opts.requestTimeoutMs && check.assessment.state === 'down' && last) {
+                return finish(failedBefore ? 'generation-failed' : 'timeout');
+            }
+            assessment = withGeneration(assessment, check);
+            if (check.assessment.state === 'ready')
+                generationMs = check.latencyMs;
+            else
+                generationFailed = assessment.state !== 'fatal';
+            const dead = check.assessment.state !== 'ready' && (deps.deadGeneration?.(check.assessment) ?? false);
+            assessment = deadStreak.see(assessment, dead, check.request);
+        }
+        if (assessment.state === 'waiting' && probed.answered && deps.loadFailure) {
+            const failed = await deps.loadFailure(Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now())), signal);
+            if ((halt = halted()))
+                return finish(halt.reason, halt);
+            // the probe's own status and list stay the answer's: the index only says why it will not change
+            if (failed !== undefined)
+                assessment = { ...failed, status: assessment.status, models: assessment.models };
+        }
+        const now = clock.now();
+        assessment = wrongModel.see(assessment, now);
+        const elapsedMs = now - start;
+        if (assessment.status !== undefined)
+            firstResponseMs ??= elapsedMs;
+        if (assessment.models !== undefined)
+            models = assessment.models;
+        if (!sameAnswer(assessment.answer, last?.answer)) {
+            const lost = assessment.state === 'down' && last !== undefined && last.state !== 'down' && firstResponseMs !== undefined;
+            addChange(timeline, { elapsedMs, answer: keptAnswer(assessment.answer), ...(lost ? { lost } : {}) });
+            deps.onEvent?.({ type: lost ? 'lost' : 'change', elapsedMs, attempt: attempts, assessment });
+            quietSince = now;
+        }
+        else if (now - quietSince >= opts.progressIntervalMs) {
+            deps.onEvent?.({ type: 'progress', elapsedMs, attempt: attempts, assessment });
+            quietSince = now;
+        }
+        last = assessment;
+        if (assessment.state === 'fatal')
+            return finish(assessment.fatalReason ?? 'timeout');
+        streak = assessment.state === 'ready' ? streak + 1 : 0;
+        if (streak === 1)
+            readySeenAt = now;
+        if (streak === 0)
+            notReadySentAt = sentAt;
+        if (streak >= opts.successThreshold)
+            return finish('ready');
+        if (opts.once)
+            return finish(generationFailed ? 'generation-failed' : 'timeout');
+        const { refused } = probed;
+        const portWatch = deps.portWatch;
+        if (refused && portWatch) {
+            // While a local port is closed the watch is the probe; HTTP probes then go out with the progress lines.
+            const spacing = portWatch.local ? Math.max(opts.intervalMs, opts.progressIntervalMs) : opts.intervalMs;
+            const untilMs = Math.min(sentAt + spacing, deadline) - clock.now();
+            await sleepUntilWoken(clock, untilMs, [(wake) => portWatch.opened(wake), readyLine()], signal);
+            // a port that shows as open yet refuses must not turn the loop into a busy one
+            const earliest = Math.min(sentAt + MIN_PROBE_GAP_MS, deadline);
+            if (clock.now() < earliest)
+                await clock.sleep(earliest - clock.now(), signal);
+        }
+        else {
+            answeringSince = probed.answered ? (answeringSince ?? sentAt) : undefined;
+            const next = nextProbeAt({
+                mode: opts.schedule ?? 'fixed',
+                intervalMs: opts.intervalMs,
+                sentAt,
+                now,
+                answeringSince,
+                readyAt: deps.readyAt?.(now),
+                usualAnsweringMs: deps.usualAnsweringMs,
+                retryAfterMs: probed.retryAfterMs,
+                deadline
+            });
+            const woke = await sleepUntilWoken(clock, next - clock.now(), [readyLine(), deps.logLines], signal);
+            // New lines in the log: the server is moving on, perhaps to ready in words we do not know. A probe soon;
+            // at once when the same lines held the ready line (both wakers fire, and this one may win the race).
+            if (woke === 1 && !readyLineWoke) {
+                const sooner = probeOnLogLines(sentAt, clock.now(), next);
+                await sleepUntilWoken(clock, sooner - clock.now(), [readyLine()], signal);
+            }
+        }
+    }
+}
+const MIN_PROBE_GAP_MS = 50;
+/**
+ * An answer as the timeline keeps it: the ids it names cut as its words cut them. The timeline keeps up to
+ * 2 \u00d7 TIMELINE_ENDS + 1 answers, and a list of long ids changing on every probe must not keep each id whole in each.
+ */
+function keptAnswer(answer) {
+    const nested = (n) => n && { ...n, answer: keptAnswer(n.answer) };
+    return {
+        ...answer,
+        ...(answer.models && { models: answer.models.map((id) => (0,runtime_text/* clip */.$Q)(id, facts_answer/* NAMED_ID_CHARS */.eA)) }),
+        ...(answer.generation && { generation: nested(answer.generation) }),
+        ...(answer.engineReadiness && { engineReadiness: nested(answer.engineReadiness) })
+    };
+}
+/**
+ * One probe, judged. Only the judgement and the few facts the schedule needs leave this function: the answer
+ * itself (up to 1 MiB of text and its parsed JSON) must not stay reachable through the loop's sleep, or a fleet
+ * of servers answering near the cap would hold one such answer each until its next probe.
+ */
+async function probeOnce(deps, expect, sentAt, budgetMs, signal) {
+    const result = await deps.probe(budgetMs, signal);
+    return {
+        // match-regex runs within what is left of the probe's time, so a runaway pattern cannot pass the deadline
+        assessment: assess(result, expect, sentAt + budgetMs - deps.clock.now()),
+        timedOut: result.kind === 'error' && result.code === 'TIMEOUT',
+        refused: result.kind === 'error' && result.code === 'ECONNREFUSED',
+        answered: result.kind === 'http',
+        retryAfterMs: result.kind === 'http' ? result.retryAfterMs : undefined
+    };
+}
+/** Sleeps `ms`, or less: until one of `wakers` resolves (its index is returned), or `halt` aborts (-1, as the sleep). */
+async function sleepUntilWoken(clock, ms, wakers, halt) {
+    const wake = new AbortController();
+    const signal = halt ? AbortSignal.any([wake.signal, halt]) : wake.signal;
+    const woken = wakers.flatMap((w, i) => (w ? [w(signal).then(() => i)] : []));
+    const which = await Promise.race([clock.sleep(ms, signal).then(() => -1), ...woken]);
+    wake.abort();
+    return which;
+}
+/** Folds the engine's own readiness answer into the model-list assessment: listed is not ready until it says so. */
+function withEngineReadiness(listed, check) {
+    const { assessment: h, request } = check;
+    if (h.state === 'fatal') {
+        // a dead engine core (vLLM's /health 503 after 200), a refused key: waiting cannot help
+        const answer = { ...listed.answer, state: 'fatal', engineReadiness: { request, answer: h.answer } };
+        if (h.answer.engineDead)
+            answer.engineDead = h.answer.engineDead;
+        return { ...listed, state: 'fatal', fatalReason: h.fatalReason, answer };
+    }
+    const state = h.state === 'ready' ? listed.state : 'waiting';
+    const answer = { ...listed.answer, state, engineReadiness: { request, answer: h.answer } };
+    return { ...listed, state, answer };
+}
+/** Folds a generation check into the model-list assessment it followed. */
+function withGeneration(listed, check) {
+    const { assessment: g, request } = check;
+    // Listed and ready, so the generation request's answer decides: ready, waiting, or fatal (a refused key).
+    const state = g.state === 'ready' || g.state === 'fatal' ? g.state : 'waiting';
+    const answer = { ...listed.answer, state, generation: { request, answer: g.answer } };
+    const extra = g.state === 'fatal' ? { fatalReason: g.fatalReason } : {};
+    const excerpt = g.state === 'ready' ? {} : { excerpt: g.excerpt };
+    return { ...listed, ...extra, ...excerpt, state, answer };
+}
+
+;// CONCATENATED MODULE: ./src/wait/target-wait.ts
+/** One endpoint's wait: its probes, its engine's readiness route, `load`, and its generation check. */
+
+
+
+
+
+
+
+
+
+
+
+/** One endpoint's wait, its HTTP clients closed however it ends. */
+async function waitForTarget({ url, generation }, shared) {
+    const { settings, deps, halter, log, profile } = shared;
+    const { clock } = deps;
+    const prefix = shared.haltFleet ? `[${url.href}] ` : '';
+    const tls = clientSettings(settings, shared.collector);
+    const waitStart = deps.startedAt ?? clock.now();
+    // the first probe, sent for this very target before the gate was loaded, is the wait's first attempt
+    const first = shared.firstProbe?.url === url ? shared.firstProbe : undefined;
+    const prober = first?.prober ?? (0,http_probe/* createProber */.X7)({ url, headers: settings.headers, ...tls });
+    let firstAnswer = first?.takeAnswer();
+    const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls });
+    // The engine this endpoint's own model list names (`owned_by`). A fleet may mix engines: what one endpoint
+    // lists must not choose another's readiness route (SGLang's /health asked of an Ollama server never answers).
+    let listed;
+    // llama.cpp's router mode loads other models when asked: its list may change (see SERVES_ONE_MODEL)
+    let router = false;
+    // `engine`, else this endpoint's list, else the server's log (one server: its log speaks for its endpoints)
+    const engineOf = () => settings.engine ?? listed ?? (log !== undefined ? profile.engine : undefined);
+    const probe = async (timeoutMs, signal) => {
+        const answer = firstAnswer ?? prober.probe(timeoutMs, signal);
+        firstAnswer = undefined;
+        const result = await answer;
+        deps.debug?.(`${prefix}${(0,progress/* probeLine */.tL)(result)}`);
+        // One look at each answer until its list names the engine (a list that never does is read once a probe)
+        if (result.kind === 'http')
+            router ||= listsAsRouter(result.json);
+        if (result.kind === 'http' && listed === undefined) {
+            listed = (0,log_markers/* engineOfModelList */.Pq)(result.json);
+            // and the first list to name it names it for the startup phases too, when the log has not
+            if (listed !== undefined && profile.engine === undefined) {
+                const lines = profile.models(result.json);
+                if (log !== undefined)
+                    shared.sayStartup(lines);
+            }
+        }
+        return result;
+    };
+    // the engine's own readiness answers on the same origin, for an engine that lists its model before it serves
+    const readiness = engineReadiness({
+        url,
+        headers: settings.headers,
+        tls,
+        clock,
+        owner: shared,
+        load: settings.load,
+        label: (engine) => profile.label ?? engine ?? 'the engine',
+        debug: deps.debug && ((line) => deps.debug?.(`${prefix}${line}`)),
+        leftMs: () => waitStart + settings.timeoutMs - clock.now(),
+        wokeUp: (label, wakeUrl) => deps.log(`${prefix}${(0,lifecycle_report/* wakeAskedText */.sB)(label, wakeUrl)}`)
+    });
+    const engineReady = (modelId, timeoutMs, signal) => readiness.check(engineOf(), modelId ?? settings.model, timeoutMs, signal);
+    // `load`: the first answer that shows the model waiting to be asked for sends the load request, once
+    let loading;
+    const loader = settings.load ? (0,http_probe/* createHttpClient */.uT)(tls) : undefined;
+    const askToLoad = (answer) => {
+        const request = loader && loading === undefined ? loadRequest(url, answer, settings.model) : undefined;
+        if (request === undefined || loader === undefined)
+            return;
+        deps.log(`${prefix}${(0,lifecycle_report/* loadAskedText */.g7)(request.url, request.body.model)}`);
+        const left = Math.max(1, waitStart + settings.timeoutMs - clock.now());
+        loading = loader
+            .send({ url: request.url, method: 'POST', headers: settings.headers, json: request.body }, left, halter.signal)
+            .then((result) => deps.debug?.(`${prefix}${request.url.pathname}: ${(0,progress/* probeLine */.tL)(result)}`));
+    };
     try {
-        const child = (0,external_node_child_process_namespaceObject.spawn)(options.node ?? process.execPath, [options.entry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (d) => {
-            stdout += d.toString();
-            options.echo?.write(d);
+        const outcome = await waitForModel({
+            expect: (0,facts_answer/* expectation */.pG)(settings),
+            intervalMs: settings.intervalMs,
+            timeoutMs: settings.timeoutMs,
+            requestTimeoutMs: settings.requestTimeoutMs,
+            successThreshold: settings.successThreshold,
+            progressIntervalMs: settings.progressIntervalMs,
+            schedule: settings.schedule,
+            once: deps.once,
+            wrongModelAfterMs: settings.wrongModelAfterMs
+        }, {
+            probe,
+            generate: generator ? generator.generate : undefined,
+            engineReady,
+            servesOneModel: () => {
+                const engine = engineOf();
+                return engine !== undefined && SERVES_ONE_MODEL[engine] && !(engine === 'llamacpp' && router);
+            },
+            loadFailure: (timeoutMs, signal) => readiness.loadFailure(engineOf(), settings.model, timeoutMs, signal),
+            deadGeneration: (answer) => readiness.deadAnswer(engineOf(), answer),
+            halter,
+            portWatch: deps.once ? undefined : shared.ports.watchFor(url),
+            readyLine: shared.readyLine,
+            readyAt: shared.readyAt,
+            usualAnsweringMs: shared.usualAnsweringMs,
+            logLines: shared.logLines,
+            clock,
+            startedAt: deps.startedAt,
+            onEvent: (e) => {
+                askToLoad(e.assessment);
+                const startup = e.type === 'progress' ? shared.progressAt(clock.now()) : undefined;
+                if (e.type === 'lost')
+                    deps.warn(`${prefix}${(0,progress/* eventLine */.V8)(e, startup)}`, 'server-lost');
+                else
+                    deps.log(`${prefix}${(0,progress/* eventLine */.V8)(e, startup)}`);
+            }
         });
-        child.stderr.on('data', (d) => (stderr += d.toString()));
-        options.onStart?.(child);
-        const code = await new Promise((resolve, reject) => {
-            child.on('error', reject);
-            child.on('close', resolve);
-        });
+        if (!outcome.ready && outcome.reason !== 'timeout' && halter.halted === undefined) {
+            shared.haltFleet?.({ reason: 'cancelled', detail: progress/* gateLines */.HN.fleetStopped(url, outcome.reason) });
+        }
+        const matched = outcome.ready ? outcome.last : undefined;
+        if (matched?.modelMatch === 'partial' && settings.model !== undefined && matched.modelId !== undefined)
+            deps.warn(`${prefix}${(0,lifecycle_report/* partialMatchText */.MT)(settings.model, matched.modelId)}`, 'model-match');
+        return { ...outcome, url, engine: engineOf() };
+    }
+    finally {
+        await Promise.all([prober.close(), generator?.close(), readiness.close(), loader?.close()]);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/wait/servers/none.ts
+const nothing = {
+    followLog: () => undefined,
+    beforeWait: () => undefined,
+    whoAnswered: (results) => results,
+    afterWait: async () => undefined,
+    release: () => undefined
+};
+const noServer = {
+    preflight: async () => undefined,
+    launch: () => nothing
+};
+
+;// CONCATENATED MODULE: ./src/report/cancel-report.ts
+/** The words of a cancelled run: which signal came, and at what point of the run. Text only. */
+const AT = {
+    'before-wait': 'before the wait began (nothing was started)',
+    'after-wait': 'as the wait ended',
+    'smoke-test': 'during the smoke test',
+    diagnostics: 'while the diagnostics ran'
+};
+/** `the job was cancelled (SIGTERM) during the smoke test`: the halt's detail, as the watch words a cancelled wait. */
+const cancelledText = (signal, stage) => `the job was cancelled (${signal}) ${AT[stage]}`;
+
+;// CONCATENATED MODULE: ./src/server/job-end.ts
+/** State names, as the runner passes them back: `STATE_<name>`. */
+const NAMES = {
+    pid: 'server-pid',
+    startTicks: 'server-start-ticks',
+    bootId: 'boot-id',
+    runMarker: 'run-marker',
+    timeoutMs: 'stop-timeout-ms',
+    logFile: 'server-log-file',
+    logLines: 'log-lines'
+};
+/** The state to save after the wait, or undefined when the post step has nothing to do. */
+function jobEndState(settings, server) {
+    // only a server this step launched is this job's to stop: one given by `pid` belongs to whoever started it
+    if (settings.start === undefined || settings.stop !== 'job-end' || server?.pid === undefined)
+        return undefined;
+    return {
+        [NAMES.pid]: String(server.pid),
+        [NAMES.startTicks]: server.startTicks === undefined ? '' : String(server.startTicks),
+        [NAMES.bootId]: server.bootId ?? '',
+        [NAMES.runMarker]: server.runMarker ?? '',
+        [NAMES.timeoutMs]: String(settings.stopTimeoutMs),
+        [NAMES.logFile]: server.logFile ?? '',
+        [NAMES.logLines]: String(settings.logLines)
+    };
+}
+/** A state value not in the form the main step writes: the whole state is refused, and nothing is signalled. */
+class JobEndStateError extends Error {
+    stateName;
+    value;
+    form;
+    constructor(
+    /** The state's name (the variable is `STATE_<name>`). */
+    stateName, value, 
+    /** The form the main step writes. */
+    form) {
+        super(`STATE_${stateName}: not ${form}`);
+        this.stateName = stateName;
+        this.value = value;
+        this.form = form;
+        this.name = 'JobEndStateError';
+    }
+}
+/** Linux's largest pid (PID_MAX_LIMIT); pid 1 is init, never a server this step launched. */
+const PID_MAX = 4_194_304;
+const BOOT_ID_FORM = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const MARKER_FORM = /^[0-9a-f]{32}$/;
+/** A path as `log-file` takes it (relative to the workspace, as the post step runs there too): no control character, at most PATH_MAX. */
+// eslint-disable-next-line no-control-regex
+const PATH_FORM = /^[^\0-\x1f\x7f]{1,4095}$/;
+/**
+ * Reads the state back (`get` returns '' for a name not saved); undefined when the main step saved none. A value
+ * in any other form than the one `jobEndState` writes throws JobEndStateError.
+ */
+function readJobEndState(get) {
+    const pidText = get(NAMES.pid);
+    if (pidText === '')
+        return undefined;
+    const whole = (name, min, max, form, optional = false) => {
+        const text = get(name);
+        if (optional && text === '')
+            return undefined;
+        if (!/^\d{1,16}$/.test(text) || Number(text) < min || Number(text) > max)
+            throw new JobEndStateError(name, text, form);
+        return Number(text);
+    };
+    const matching = (name, pattern, form) => {
+        const text = get(name);
+        if (text === '')
+            return undefined;
+        if (!pattern.test(text))
+            throw new JobEndStateError(name, text, form);
+        return text;
+    };
+    const pid = whole(NAMES.pid, 2, PID_MAX, `a process id from 2 to ${PID_MAX}`);
+    return {
+        pid,
+        startTicks: whole(NAMES.startTicks, 0, Number.MAX_SAFE_INTEGER, 'a start time in clock ticks, or empty', true),
+        bootId: matching(NAMES.bootId, BOOT_ID_FORM, 'a boot id (a UUID in lower case), or empty'),
+        runMarker: matching(NAMES.runMarker, MARKER_FORM, 'a run marker (32 hexadecimal digits), or empty'),
+        timeoutMs: whole(NAMES.timeoutMs, 1, 2_147_483_647, 'milliseconds from 1 to 2147483647'),
+        logFile: matching(NAMES.logFile, PATH_FORM, 'a path without control characters, or empty'),
+        logLines: whole(NAMES.logLines, 0, 1000, 'a whole number from 0 to 1000')
+    };
+}
+
+// EXTERNAL MODULE: ./src/report/answer-report.ts + 1 modules
+var answer_report = __nccwpck_require__(9823);
+// EXTERNAL MODULE: ./src/report/expectation.ts
+var expectation = __nccwpck_require__(2060);
+;// CONCATENATED MODULE: ./src/report/failure.ts
+/** The failure: the message a wait that was not ready ends with. */
+
+
+
+/** The message a failed wait ends with: what was expected, what the server last said, how long and how often. */
+function failureMessage(outcome, ctx) {
+    const last = outcome.last;
+    const words = last && (0,answer_report/* answerWords */.G)(last.answer);
+    const waited = `${(0,runtime_clock/* formatDuration */.a3)(outcome.elapsedMs)} and ${(0,expectation/* probes */.K)(outcome.attempts)}`;
+    if (STOPPED_BY_ANSWER.includes(outcome.reason)) {
+        return `Stopped after ${waited}: ${words?.detail ?? outcome.reason}.`;
+    }
+    if (outcome.reason === 'port-busy' || outcome.reason === 'gpu-busy') {
+        return sentence(`Did not start the server: ${outcome.halt?.detail ?? outcome.reason}`);
+    }
+    if (outcome.halt) {
+        // a cancel after the wait had found it ready (its smoke test cut short): it was ready, the run is not
+        const before = last?.state === 'ready' ? '' : ', before the server was ready';
+        const lines = [sentence(`Stopped after ${waited}${before}: ${outcome.halt.detail}`)];
+        if (words !== undefined)
+            lines.push(sentence(`Last answer: ${words.summary}`));
+        return lines.join('\n');
+    }
+    const lines = [
+        outcome.reason === 'generation-failed'
+            ? sentence(`Timed out after ${waited} (timeout ${(0,runtime_clock/* formatDuration */.a3)(ctx.timeoutMs)}): ${words?.detail ?? 'the generation request failed'}`)
+            : `Timed out after ${waited} (timeout ${(0,runtime_clock/* formatDuration */.a3)(ctx.timeoutMs)}) waiting for ${(0,expectation/* describeExpectation */.u)(ctx)}.`
+    ];
+    if (last === undefined || words === undefined)
+        return lines[0];
+    lines.push(sentence(`Last answer: ${words.summary}`));
+    if (last.models !== undefined && ctx.expect.model !== undefined) {
+        lines.push(last.models.length
+            ? `The server lists: ${(0,answer_report/* someOf */.y)(last.models, 50, last.modelCount)}.`
+            : 'The server lists no models.');
+    }
+    if (last.excerpt)
+        lines.push(`Body (first 200 characters): ${last.excerpt}`);
+    if (outcome.firstResponseMs === undefined)
+        lines.push('The server never answered over HTTP.');
+    return lines.join('\n');
+}
+/** Reasons an answer gives at once: the failure says what to do, not how long it waited for what. */
+const STOPPED_BY_ANSWER = [
+    'unauthorized',
+    'tls',
+    'ambiguous-model',
+    'load-failed',
+    'wrong-model',
+    'engine-dead'
+];
+/** Ends text with a full stop unless it already ends a sentence (server messages often do). */
+const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
+
+;// CONCATENATED MODULE: ./src/report/markdown.ts
+const cell = (text) => text.replace(/\|/g, '\\|').replace(/\r?\n|\r/g, ' ');
+/**
+ * Text a server or a log wrote, as literal Markdown (before `cell`): no HTML (`<img>`), no emphasis, no code span,
+ * no link or image, no autolink (`https://\u2026`, `www.\u2026`).
+ */
+function mdText(text) {
+    return text
+        .replace(/[\\`*_~[\]]/g, '\\$&')
+        .replace(/&/g, '&amp;')
+        .replace(/</g, '&lt;')
+        .replace(/>/g, '&gt;')
+        .replace(/:\/\//g, ':\\/\\/')
+        .replace(/\b(www)\./gi, '$1\\.');
+}
+/** Text as code: a code span when it holds no backtick (nothing renders inside one), else as `mdText`. */
+const code = (text) => (text.includes('`') ? mdText(text) : `\`${text}\``);
+/** The title of a server log's last lines (the log, both job summaries). */
+function logTailTitle(tail, file = 'the log') {
+    return tail.length === 0 ? `${file} is empty` : `Last ${tail.length} line${tail.length === 1 ? '' : 's'} of ${file}`;
+}
+/** A code block whose fence no line of the text can close. */
+function fenced(text) {
+    const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+    const fence = '`'.repeat(longest + 1);
+    return `${fence}\n${text}\n${fence}`;
+}
+
+;// CONCATENATED MODULE: ./src/report/outputs.ts
+/**
+ * The outputs: every one of action.yml's outputs as the action sets it (a string: GitHub has no other kind), and as
+ * `--json` prints them: a script reading JSON should get `"attempts": 3`, `"ready": true` and
+ * `"models": ["a", "b"]`, not strings to parse again. The keys stay the output names.
+ */
+
+/** action.yml's outputs, in its order; a test holds the two together. */
+const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
+    'ready',
+    'elapsed-seconds',
+    'attempts',
+    'status-code',
+    'models',
+    'model-id',
+    'model-match',
+    'first-response-seconds',
+    'reason',
+    'pid',
+    'log-file',
+    'startup-seconds',
+    'gpu-memory-mib',
+    'generation-seconds',
+    'results',
+    'phases',
+    'expected-seconds',
+    'regression-percent',
+    'ttft-ms',
+    'decode-tokens-per-second'
+]));
+function outputs(outcome) {
+    const server = outcome.server;
+    const profile = outcome.profile;
+    return {
+        ready: String(outcome.ready),
+        'elapsed-seconds': (0,runtime_clock/* seconds */.YA)(outcome.elapsedMs),
+        attempts: String(outcome.attempts),
+        'status-code': outcome.last?.status === undefined ? '' : String(outcome.last.status),
+        models: JSON.stringify(outcome.models),
+        'model-id': outcome.last?.modelId ?? '',
+        'model-match': outcome.ready ? (outcome.last?.modelMatch ?? '') : '',
+        'first-response-seconds': outcome.firstResponseMs === undefined ? '' : (0,runtime_clock/* seconds */.YA)(outcome.firstResponseMs),
+        reason: outcome.reason,
+        pid: server?.pid === undefined ? '' : String(server.pid),
+        'log-file': server?.logFile ?? '',
+        'startup-seconds': server?.startupMs === undefined ? '' : (0,runtime_clock/* seconds */.YA)(server.startupMs),
+        'gpu-memory-mib': server?.gpuMemoryMiB === undefined ? '' : String(server.gpuMemoryMiB),
+        'generation-seconds': outcome.generationMs === undefined ? '' : (0,runtime_clock/* seconds */.YA)(outcome.generationMs),
+        results: JSON.stringify(outcome.results.map(resultRecord)),
+        phases: JSON.stringify((outcome.profile?.phases ?? []).map((p) => ({ name: p.name, seconds: p.seconds }))),
+        'expected-seconds': profile?.expectedSeconds === undefined ? '' : profile.expectedSeconds.toFixed(1),
+        'regression-percent': profile?.regressionPercent === undefined ? '' : profile.regressionPercent.toFixed(1),
+        'ttft-ms': outcome.smoke?.ttftMs === undefined ? '' : String(Math.round(outcome.smoke.ttftMs)),
+        'decode-tokens-per-second': outcome.smoke?.decodeTokensPerSecond === undefined ? '' : outcome.smoke.decodeTokensPerSecond.toFixed(1)
+    };
+}
+/** One endpoint's entry in the `results` output. */
+function resultRecord(r) {
+    return {
+        url: r.url.href,
+        ready: r.ready,
+        'elapsed-seconds': Number((0,runtime_clock/* seconds */.YA)(r.elapsedMs)),
+        'status-code': r.last?.status ?? null,
+        'model-id': r.last?.modelId ?? null,
+        reason: r.reason,
+        // only with a smoke test: a wait without one keeps the entries it always had
+        ...(r.smoke === undefined
+            ? {}
+            : {
+                'ttft-ms': r.smoke.ttftMs === undefined ? null : Math.round(r.smoke.ttftMs),
+                'decode-tokens-per-second': r.smoke.decodeTokensPerSecond === undefined ? null : Number(r.smoke.decodeTokensPerSecond.toFixed(1))
+            })
+    };
+}
+/** Every output's JSON kind: a new output must be given one. */
+const OUTPUT_KINDS = {
+    ready: 'boolean',
+    'elapsed-seconds': 'number',
+    attempts: 'number',
+    'status-code': 'number',
+    models: 'json',
+    'model-id': 'string',
+    'model-match': 'string',
+    'first-response-seconds': 'number',
+    reason: 'string',
+    pid: 'number',
+    'log-file': 'string',
+    'startup-seconds': 'number',
+    'gpu-memory-mib': 'number',
+    'generation-seconds': 'number',
+    results: 'json',
+    phases: 'json',
+    'expected-seconds': 'number',
+    'regression-percent': 'number',
+    'ttft-ms': 'number',
+    'decode-tokens-per-second': 'number'
+};
+/**
+ * An empty output (nothing to tell: no status code, no pid) is null unless it is text; a value that does not read
+ * as its kind (which the outputs never make) stays the string it is rather than being lost.
+ */
+function typed(kind, text) {
+    if (kind === 'string')
+        return text;
+    if (text === '')
+        return null;
+    if (kind === 'boolean')
+        return text === 'true' ? true : text === 'false' ? false : text;
+    if (kind === 'number')
+        return /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text;
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return text;
+    }
+}
+/** The outputs as `--json` prints them; a name that is no output (none is) stays text. */
+function typedOutputs(outputs) {
+    const kinds = OUTPUT_KINDS;
+    return Object.fromEntries(Object.entries(outputs).map(([name, text]) => [name, typed(kinds[name] ?? 'string', text)]));
+}
+
+// EXTERNAL MODULE: ./src/inputs/secrets.ts
+var inputs_secrets = __nccwpck_require__(3332);
+;// CONCATENATED MODULE: ./src/wait/conclusion.ts
+/**
+ * What must happen once the wait is over, decided once for every front end (the action, the CLI, and later a
+ * job-end step and a one-shot check): the outputs, the final line, the log tail, the diagnostics to run, fail or
+ * warn, the exit code. A front end only carries it out in its medium. Pure: no I/O, nothing of GitHub or a shell.
+ */
+
+
+
+
+
+
+
+
+/** The report's view of the settings, for `url` (the endpoint the outcome describes). */
+const reportContext = (s, url) => ({
+    url,
+    expect: (0,facts_answer/* expectation */.pG)(s),
+    timeoutMs: s.timeoutMs
+});
+/** Each endpoint's smoke test that could not measure throughput, in words. */
+function smokeProblems(outcome) {
+    const fleet = outcome.results.length > 1;
+    const messages = outcome.results.flatMap((r) => r.smoke?.problem === undefined ? [] : [(0,smoke_report/* smokeProblemMessage */.c7)(r.smoke, fleet ? r.url : undefined)]);
+    return messages.length === 0 ? undefined : messages.join('\n');
+}
+const smokeFailed = (r) => r.smoke?.problem !== undefined;
+function conclude(gateOutcome, settings) {
+    const smokeMessage = gateOutcome.ready ? smokeProblems(gateOutcome) : undefined;
+    const failSmoke = smokeMessage !== undefined && settings.smoke?.failOnError === true;
+    // Ready means ready: with fail-on-error, a server that cannot generate a measured stream is not.
+    const outcome = failSmoke
+        ? {
+            ...gateOutcome,
+            ready: false,
+            reason: 'smoke-failed',
+            results: gateOutcome.results.map((r) => (smokeFailed(r) ? { ...r, ready: false, reason: 'smoke-failed' } : r))
+        }
+        : gateOutcome;
+    const context = reportContext(settings, outcome.url);
+    const tail = outcome.ready ? undefined : outcome.server?.logTail;
+    const verdict = outcome.ready
+        ? undefined
+        : {
+            kind: outcome.reason === 'timeout' && !settings.failOnTimeout ? 'warn' : 'fail',
+            message: failSmoke ? smokeMessage : failureMessage(outcome, context)
+        };
+    const regression = outcome.profile?.regression;
+    const failedRegression = settings.failOnRegression ? regression : undefined;
+    const failedThroughput = settings.failOnRegression ? outcome.profile?.throughputRegression : undefined;
+    return {
+        outcome,
+        ready: outcome.ready,
+        // the same names, each value redacted
+        outputs: Object.fromEntries(Object.entries(outputs(outcome)).map(([name, value]) => [name, (0,inputs_secrets/* redact */.E$)(value, settings.secrets)])),
+        finalLine: (0,progress/* finalLine */.R2)(outcome),
+        logTail: tail && {
+            title: logTailTitle(tail, outcome.server?.logFile),
+            lines: tail.map((line) => `${line.number}: ${line.text}`)
+        },
+        // A cancelled job must end within a second; the diagnostics could take minutes.
+        diagnostics: outcome.ready || outcome.reason === 'cancelled' ? [] : settings.diagnostics,
+        verdict,
+        failedRegression,
+        failedThroughput,
+        smokeWarning: failSmoke ? undefined : smokeMessage,
+        exitCode: verdict?.kind === 'fail' || failedRegression !== undefined || failedThroughput !== undefined ? 1 : 0,
+        context,
+        jobEndState: jobEndState(settings, outcome.server)
+    };
+}
+
+;// CONCATENATED MODULE: ./src/wait/cancelled.ts
+
+
+const cancelHalt = (signal, stage) => ({
+    reason: 'cancelled',
+    detail: cancelledText(signal, stage)
+});
+/** The outcome as a cancel at `elapsedMs` leaves it: every endpoint not already cancelled is, from then. */
+function asCancelled(outcome, signal, stage, elapsedMs) {
+    if (outcome.reason === 'cancelled')
+        return outcome;
+    const halt = cancelHalt(signal, stage);
+    const cut = (r) => r.reason === 'cancelled' ? r : { ...r, ready: false, reason: 'cancelled', halt, elapsedMs };
+    return { ...cut(outcome), results: outcome.results.map(cut) };
+}
+/** A run cancelled before its wait began: no endpoint was probed, no server started. */
+function cancelledBeforeWait(settings, signal, elapsedMs) {
+    const halt = cancelHalt(signal, 'before-wait');
+    const results = settings.targets.map(({ url }) => ({
+        ready: false,
+        reason: 'cancelled',
+        elapsedMs,
+        attempts: 0,
+        models: [],
+        halt,
+        timeline: [],
+        url
+    }));
+    return { ...results[0], results };
+}
+/**
+ * The conclusion once the front end's own work after the wait is done (the diagnostics): concluded again as
+ * cancelled when `cancel` came meanwhile, so that the outputs and the summary, written next, say so.
+ */
+function concludedSince(next, settings, cancel, stage, elapsedMs) {
+    const signal = cancel.halted;
+    if (signal === undefined || next.outcome.reason === 'cancelled')
+        return next;
+    return conclude(asCancelled(next.outcome, signal, stage, elapsedMs), settings);
+}
+
+;// CONCATENATED MODULE: ./src/wait/gate.ts
+/** The whole wait, from settings to outcome, shared by every front end (the action, the CLI). */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+async function gate(settings, gateDeps) {
+    const deps = withDefaults(gateDeps);
+    const { clock } = deps;
+    const began = clock.now();
+    // The process side is loaded only for a server to start or follow, or a log to read (see servers/process.ts).
+    const seam = usesServerSide(settings)
+        ? (await __nccwpck_require__.e(/* import() */ 359).then(__nccwpck_require__.bind(__nccwpck_require__, 359))).processServer(settings, deps)
+        : noServer;
+    const refused = await seam.preflight();
+    // A cancel while the pre-flight looked (nvidia-smi may take seconds): nothing is started, nothing probed.
+    const early = deps.cancel?.halted;
+    if (early !== undefined)
+        return cancelledBeforeWait(settings, early, clock.now() - (deps.startedAt ?? began));
+    if (refused !== undefined)
+        return refused;
+    (0,undici_parts/* setUpUndici */.St)();
+    // Everything that holds a process, a timer or a socket is released in the `finally`, whatever throws first.
+    const halter = new Halter();
+    const first = deps.firstProbe;
+    if (first !== undefined)
+        halter.signal.addEventListener('abort', first.abort, { once: true });
+    const ports = new PortPoller();
+    let server;
+    let watch;
+    try {
+        server = seam.launch();
+        const waitStart = deps.startedAt ?? clock.now();
+        const history = openHistory(settings, deps);
+        const profile = new StartupProfile({ engine: settings.engine, startedAt: server.startedAt, usual: history.usual });
+        const { log, sayStartup, readLines, readyLine, logLines } = followLog({ server, profile, deps, waitStart });
+        server.beforeWait();
+        deps.log(waiting(settings));
+        const { failPattern } = settings;
+        watch = watchServer({ halter, server: server.watched, log, failPattern, readLines, cancel: deps.cancel });
+        // Every endpoint's sleeps and requests listen to it: a fleet of 200 is not a leak.
+        (0,external_node_events_.setMaxListeners)(0, halter.signal);
+        deps.debug?.(progress/* gateLines */.HN.requestHeaders(['user-agent', 'accept', ...Object.keys(settings.headers)]));
+        // An endpoint that can no longer become ready settles the fleet's fate: the others stop waiting.
+        let fleetHalt;
+        const startedAt = server.startedAt ?? waitStart;
+        const shared = {
+            settings,
+            collector: first?.collector ?? (0,memory/* createBodyCollector */.M)(),
+            firstProbe: first,
+            deps,
+            halter,
+            ports,
+            log,
+            profile,
+            sayStartup,
+            progressAt: (now) => (0,profile_report/* startupStatusText */.Zb)(profile.status(now, now - startedAt)),
+            readyLine,
+            logLines,
+            readyAt: (now) => profile.readyAt(now),
+            usualAnsweringMs: history.usual?.answeringSeconds && history.usual.answeringSeconds * 1000,
+            haltFleet: settings.targets.length > 1 ? (halt) => void (halter.halt(halt) && (fleetHalt = halt)) : undefined
+        };
+        const waited = server.whoAnswered(await Promise.all(settings.targets.map((t) => waitForTarget(t, shared))));
+        // The lines written up to now end the startup's last phase (a ready line just before the port opened).
+        if (log !== undefined)
+            readLines(log.poll());
+        const last = representative(waited, fleetHalt);
+        const readyAt = readyMoment({ ...(last.ready ? last : {}), readyLineAt: profile.readyLineTime(), now: clock.now() });
+        await server.afterWait(last.ready, readyAt);
+        // Once every endpoint is ready, and only then: a server that is not ready has no throughput to measure. The
+        // startup's figures were taken before it, so that its requests count in none of them.
+        const smoke = settings.smoke !== undefined && waited.every((r) => r.ready);
+        const results = smoke ? await smokeTest(waited, settings, deps, halter.signal) : waited;
+        const outcome = cancelledSince({ ...representative(results, fleetHalt), results }, deps, smoke, waitStart);
+        const facts = server.facts;
         return {
-            code,
-            stdout,
-            stderr,
-            outputs: parseFileCommand((0,external_node_fs_.readFileSync)(outputFile, 'utf8')),
-            state: parseFileCommand((0,external_node_fs_.readFileSync)(stateFile, 'utf8')),
-            summary: (0,external_node_fs_.readFileSync)(summaryFile, 'utf8'),
-            wallMs: performance.now() - started
+            ...outcome,
+            models: [...new Set(results.flatMap((r) => r.models))],
+            server: facts,
+            profile: settle({ settings, outcome, facts, profile, history, deps, readyAt })
         };
     }
     finally {
-        (0,external_node_fs_.rmSync)(dir, { recursive: true, force: true });
+        watch?.close();
+        ports.close();
+        server?.release();
     }
 }
-/** Reads the `name<<delimiter` / value / `delimiter` records that @actions/core appends to GITHUB_OUTPUT. */
-function parseFileCommand(text) {
-    const result = {};
-    const lines = text.split('\n');
-    for (let i = 0; i < lines.length; i++) {
-        const m = /^([^<]+)<<(.+)$/.exec(lines[i]);
-        if (!m)
-            continue;
-        const end = lines.indexOf(m[2], i + 1);
-        if (end < 0)
-            break;
-        result[m[1]] = lines.slice(i + 1, end).join('\n');
-        i = end;
-    }
-    return result;
+/**
+ * The endpoint the scalar outputs describe: the one ready last when all are, else the first to fail on its
+ * own account (not one halted because another had failed).
+ */
+function representative(results, fleetHalt) {
+    if (results.every((r) => r.ready))
+        return results.reduce((a, b) => (b.elapsedMs > a.elapsedMs ? b : a));
+    const failed = results.filter((r) => !r.ready && (fleetHalt === undefined || r.halt !== fleetHalt));
+    return failed.reduce((a, b) => (b.elapsedMs < a.elapsedMs ? b : a));
+}
+/**
+ * A cancel after the wait had ended (during the smoke test, the GPU reading, the environment report) ends the run
+ * cancelled all the same: the smoke test sees it as a request stopped, which must read neither as `smoke-failed`
+ * nor as a ready server.
+ */
+function cancelledSince(outcome, deps, smoke, waitStart) {
+    const signal = deps.cancel?.halted;
+    if (signal === undefined)
+        return outcome;
+    return asCancelled(outcome, signal, smoke ? 'smoke-test' : 'after-wait', deps.clock.now() - waitStart);
+}
+/** The line the wait begins with: what it waits for, how long, and how. */
+const waiting = (settings) => (0,progress/* waitingLine */.Sh)({ url: settings.targets[0].url, expect: (0,facts_answer/* expectation */.pG)(settings), timeoutMs: settings.timeoutMs }, {
+    endpoints: settings.targets.length,
+    generation: settings.probeGeneration,
+    intervalMs: settings.intervalMs,
+    smoke: settings.smoke
+});
+/** The smoke test of every endpoint (`smoke-test`), loaded only then: a chunk of its own. */
+async function smokeTest(waited, settings, { clock, log }, signal) {
+    return (await __nccwpck_require__.e(/* import() */ 679).then(__nccwpck_require__.bind(__nccwpck_require__, 5679))).smokeEndpoints(waited, settings, { clock, signal, log });
 }
 
-// EXTERNAL MODULE: external "node:http"
-var external_node_http_ = __nccwpck_require__(7067);
-// EXTERNAL MODULE: external "node:net"
-var external_node_net_ = __nccwpck_require__(7030);
+;// CONCATENATED MODULE: ./src/report/command-safe.ts
+// Text the runner cannot take for a workflow command: what both front ends write goes through it.
+/**
+ * What may stand before a `::` that the runner still reads as a command: it trims lines with .NET's TrimStart(),
+ * which strips every Unicode white space (JavaScript's \s misses U+0085 NEL), and the invisible format
+ * characters (zero-width spaces and joiners, word joiner, BOM, soft hyphen, Mongolian vowel separator) are
+ * defused too, as no reader can see them.
+ */
+const COMMAND_LEAD = /^([\s\u0085\u00ad\u180e\u200b-\u200d\u2060\ufeff]*)::/gmu;
+/**
+ * Makes text the runner cannot take for a workflow command: server text (a model id, an error message)
+ * could otherwise carry a line break followed by `::set-output` or `::stop-commands`, or a `##[` command,
+ * which the runner reads anywhere in a line. The runner also breaks lines at a lone carriage return.
+ */
+function commandSafe(text) {
+    return text.replace(/##\[/g, '## [').replace(COMMAND_LEAD, '$1: :');
+}
+
+;// CONCATENATED MODULE: ./src/report/check-report.ts
+/**
+ * The one line `wait-for-model check` prints: what a health check's log (Docker's `docker inspect` health log,
+ * a Kubernetes probe's event) shows. One line, whatever the server said, so that a probe's output stays readable.
+ */
+
+
+const oneLine = (text) => text.replace(/\s*[\r\n]+\s*/g, ' ');
+function checkLine(outcome) {
+    const took = (0,runtime_clock/* formatDuration */.a3)(outcome.elapsedMs);
+    const endpoints = outcome.results.length > 1 ? ` (${outcome.results.length} endpoints)` : '';
+    if (outcome.ready) {
+        const model = outcome.last?.modelId ? ` model "${outcome.last.modelId}"` : '';
+        const said = outcome.last === undefined ? '' : (0,answer_report/* answerWords */.G)(outcome.last.answer).summary;
+        return oneLine(`ready in ${took}${endpoints}:${model} ${said}`.trimEnd());
+    }
+    // A wait's reason "timeout" means "not ready yet" here: the one answer there was says why.
+    const why = outcome.reason === 'timeout' ? 'not ready' : `not ready (${outcome.reason})`;
+    const last = outcome.last && (0,answer_report/* answerWords */.G)(outcome.last.answer);
+    const said = last === undefined ? 'no answer' : outcome.reason === 'timeout' ? last.summary : last.detail || last.summary;
+    const where = outcome.results.length > 1 ? `${outcome.url.href}: ` : '';
+    return oneLine(`${why} after ${took}${endpoints}: ${where}${said}`);
+}
+
+;// CONCATENATED MODULE: ./package.json
+const package_namespaceObject = {"rE":"1.0.0-dev"};
+;// CONCATENATED MODULE: ./src/inputs/input-names.ts
+/** The inputs, by name, with their defaults: the one list the action, the CLI's flags and the parser share. */
+/** Input name \u2192 default, in the order action.yml declares them. */
+const INPUT_DEFAULTS = {
+    url: '',
+    model: '',
+    'model-match': 'auto',
+    'wrong-model-after': '30s',
+    match: '',
+    'match-regex': '',
+    status: '200-299',
+    interval: '5s',
+    schedule: 'adaptive',
+    timeout: '15m',
+    'request-timeout': '10s',
+    'success-threshold': '1',
+    headers: '',
+    'api-key': '',
+    'progress-interval': '30s',
+    'fail-on-timeout': 'true',
+    start: '',
+    pid: '',
+    'log-file': '',
+    'log-lines': '50',
+    'fail-pattern': '',
+    'port-check': 'true',
+    'gpu-check': 'warn',
+    stop: 'job-end',
+    'stop-timeout': '30s',
+    'probe-generation': 'false',
+    load: 'false',
+    'smoke-test': 'false',
+    'smoke-requests': '3',
+    'smoke-tokens': '64',
+    'smoke-timeout': '2m',
+    'env-report': '',
+    diagnostics: '',
+    'ca-cert': '',
+    'insecure-tls': 'false',
+    engine: 'auto',
+    'history-file': 'auto',
+    'history-key': '',
+    'regression-threshold': '25%',
+    'regression-min-runs': '3',
+    'throughput-regression-threshold': '15%',
+    'fail-on-regression': 'false'
+};
+
 ;// CONCATENATED MODULE: ./src/simulator/streams.ts
 const DEFAULT_PACE = { tokensPerSecond: 100, ttftMs: 50 };
 const CREATED = 1767225600;
@@ -16835,22 +19905,24 @@ async function writeStream(res, format, model, request, pace, fails) {
     res.end(e.end(performance.now() - first));
 }
 
-;// CONCATENATED MODULE: ./src/simulator/server.ts
-/**
- * A stand-in for a model server's startup, faithful to each engine's own answers (see the research notes on
- * model servers): the port stays closed while the engine does, then the engine's loading answers, then ready.
- * Serves `npm run demo` and the project's own test fixtures.
- */
-
-
-
+// EXTERNAL MODULE: ./src/engines/engine-names.ts
+var engine_names = __nccwpck_require__(6284);
+;// CONCATENATED MODULE: ./src/simulator/reply.ts
+/** What the simulated engines answer with: a status, a body and its type, and the phase the engine is in. */
 const json = (body, status = 200) => ({ status, body, type: 'application/json' });
 const empty = (status) => ({ status });
+const reply_CREATED = 1767225600;
+
+;// CONCATENATED MODULE: ./src/simulator/engines.ts
+/**
+ * Each engine's own answers, while loading and once ready, as its source shapes them (see the research notes on
+ * model servers): its routes, its model list, its one-token generations and its errors, and when its port opens.
+ */
+
 const openAiList = (model, ownedBy, extra = {}) => json({
     object: 'list',
     data: [{ id: model, object: 'model', created: 1767225600, owned_by: ownedBy, root: model, ...extra }]
 });
-const server_CREATED = 1767225600;
 const USAGE = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
 const OPENAI_ROUTES = new Set(['/v1/completions', '/v1/chat/completions']);
 /** vLLM's and SGLang's one-token answers (`max_tokens: 1` stops at the length). */
@@ -16859,7 +19931,7 @@ function openAiCompletion(path, model) {
         ? json({
             id: 'cmpl-simulated',
             object: 'text_completion',
-            created: server_CREATED,
+            created: reply_CREATED,
             model,
             choices: [{ index: 0, text: ' there', logprobs: null, finish_reason: 'length' }],
             usage: USAGE
@@ -16867,7 +19939,7 @@ function openAiCompletion(path, model) {
         : json({
             id: 'chatcmpl-simulated',
             object: 'chat.completion',
-            created: server_CREATED,
+            created: reply_CREATED,
             model,
             choices: [{ index: 0, message: { role: 'assistant', content: 'Hello' }, finish_reason: 'length' }],
             usage: USAGE
@@ -17098,6 +20170,74 @@ const SIMULATED_ENGINES = {
             return json({ model_name: model, model_version: '1', text_output: 'Hi' });
         }
     },
+    // NIM for LLMs (docs: "Health checks"): nginx answers at once; /v1/health/live is 200 from the start,
+    // /v1/health/ready 503 during the model's download and initialisation; its list is vLLM's, owned_by "system".
+    nim: {
+        opensAt: 0,
+        reply(path, phase, model) {
+            if (path === '/v1/health/live')
+                return json({ message: 'Service is live.', object: 'health.response' });
+            if (path === '/v1/health/ready')
+                return phase === 'ready'
+                    ? json({ message: 'Service is ready.', object: 'health.response' })
+                    : json({ message: 'Service is not ready.', object: 'health.response' }, 503);
+            if (path === '/v1/models')
+                return openAiList(model, 'system', { max_model_len: 131072 });
+            return undefined;
+        },
+        generate: openAiGenerate(VLLM_DEAD, vllmUnknown)
+    },
+    // LocalAI (core/http/routes/health.go, endpoints/openai/list.go): lists its configured models at once; /readyz
+    // says 503 until the startup preload ends (json.Encoder: a newline ends the body).
+    localai: {
+        opensAt: 0,
+        reply(path, phase, model) {
+            if (path === '/healthz')
+                return empty(200);
+            if (path === '/readyz')
+                return phase === 'ready'
+                    ? empty(200)
+                    : {
+                        status: 503,
+                        body: `${JSON.stringify({ reason: 'startup preload in progress', status: 'starting' })}\n`,
+                        type: 'application/json'
+                    };
+            if (path === '/v1/models' || path === '/models')
+                return {
+                    status: 200,
+                    body: `${JSON.stringify({ object: 'list', data: [{ id: model, object: 'model' }] })}\n`,
+                    type: 'application/json'
+                };
+            return undefined;
+        },
+        generate: openAiGenerate(OPENAI_FAILED, openaiUnknown)
+    },
+    // KServe's model server (protocol/rest/v1_endpoints.py, v2_endpoints.py): the v1 list names its models, the
+    // v2 /health/ready says true unconditionally, /v2/models/{name}/ready says whether the model is. Its Python
+    // server opens the port once load() returned; a model loaded later (or a runtime behind it) answers as here.
+    kserve: {
+        opensAt: 0,
+        reply(path, phase, model) {
+            const notReady = json({ error: `Model with name ${model} is not ready.` }, 503);
+            if (path === '/v1/models')
+                return json({ models: [model] });
+            if (path === '/v2/health/live')
+                return json({ live: true });
+            if (path === '/v2/health/ready')
+                return json({ ready: true });
+            const m = /^\/v(1|2)\/models\/([^/]+?)(\/ready)?$/.exec(path);
+            if (!m)
+                return path === '/' ? json({ status: 'alive' }) : undefined;
+            const name = decodeURIComponent(m[2]);
+            if (name !== model)
+                return json({ error: `Model with name ${name} does not exist.` }, 404);
+            if (phase !== 'ready' && (m[1] === '1' || m[3] !== undefined))
+                return notReady;
+            return m[1] === '1' || m[3] !== undefined
+                ? json({ name: model, ready: phase === 'ready' })
+                : json({ name: model, versions: [], platform: '', inputs: [], outputs: [] });
+        }
+    },
     // A generic OpenAI-compatible server: refused, then 503 "Loading model" everywhere, then the list.
     openai: {
         opensAt: 0.4,
@@ -17114,94 +20254,1090 @@ function simulatedEngine(name) {
     const key = name.toLowerCase() === 'llama.cpp' ? 'llamacpp' : name.toLowerCase();
     return Object.hasOwn(SIMULATED_ENGINES, key) ? key : undefined;
 }
-/** Starts the simulated startup now: the port opens at `opensAt \u00d7 loadMs`, the model is ready at `loadMs`. */
-async function simulate(options) {
-    const engine = SIMULATED_ENGINES[options.engine];
-    const host = options.host ?? '127.0.0.1';
-    // A busy port is reported now rather than when the simulated engine would open it.
-    const port = await freePort(host, options.port ?? 0);
-    const startedAt = Date.now();
-    const readyAt = startedAt + options.loadMs;
-    const tell = (event) => options.onEvent?.(event, Date.now() - startedAt);
-    let requests = 0;
-    const lazy = options.unloaded ? lazyLoading(options.engine, options.model, options.loadMs) : undefined;
-    const server = (0,external_node_http_.createServer)((req, res) => {
-        requests++;
-        const path = new URL(req.url ?? '/', 'http://x').pathname;
-        const answer = (request) => {
-            if (lazy !== undefined) {
-                const reply = lazy(req.method ?? 'GET', path, request);
-                if (reply !== undefined)
-                    return void Promise.resolve(reply).then((r) => send(r));
-            }
-            const phase = Date.now() >= readyAt ? 'ready' : 'loading';
-            const format = request && phase === 'ready' ? streamFormat(options.engine, path, request) : undefined;
-            if (format !== undefined && request !== undefined && servesModel(options.engine, request, options.model))
-                return void writeStream(res, format, options.model, request, options.pace ?? DEFAULT_PACE, options.generationFails === true);
-            const reply = (request && engine.generate?.(path, phase, options.model, request, options.generationFails === true)) ??
-                engine.reply(path, phase, options.model) ??
-                engine.notFound ??
-                json({ detail: 'Not Found' }, 404);
-            send(reply);
-        };
-        const send = (reply) => {
-            const body = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
-            res.writeHead(reply.status, reply.type ? { 'content-type': reply.type } : {});
-            res.end(body);
-        };
-        if (req.method !== 'POST')
-            return answer();
-        const chunks = [];
-        let size = 0;
-        req.on('data', (c) => {
-            // a generation request is a few hundred bytes; more is not kept
-            if ((size += c.length) <= 64 * 1024)
-                chunks.push(c);
-        });
-        req.on('end', () => answer(parseObject(Buffer.concat(chunks).toString('utf8'))));
-    });
-    let closed = false;
-    const timers = [];
-    const stop = () => new Promise((resolve) => {
-        closed = true;
-        timers.forEach(clearTimeout);
-        server.closeAllConnections();
-        if (server.listening)
-            server.close(() => resolve());
-        else
-            resolve();
-    });
-    const ended = new Promise((resolve, reject) => {
-        server.once('error', (e) => void stop().then(() => reject(e)));
-        if (options.crashAfterMs !== undefined) {
-            timers.push(setTimeout(() => void stop().then(() => (tell('crashed'), resolve('crashed'))), options.crashAfterMs));
-        }
-    });
-    // Callers that never crash the engine need not await this.
-    ended.catch(() => undefined);
-    const listen = () => {
-        if (!closed)
-            server.listen(port, host, () => tell('listening'));
+
+;// CONCATENATED MODULE: ./src/cli/engine-words.ts
+/** The engines' names as the CLI's words list them, taken from the tables that hold them (none is typed here). */
+
+
+/** As people spell it: the tables' `llamacpp` is llama.cpp (which the inputs and the simulator accept too). */
+const spelled = (engine) => (engine === 'llamacpp' ? 'llama.cpp' : engine);
+/** The simulator's engines, in its table's order: "vllm, sglang, llama.cpp, \u2026". */
+const SIMULATED_ENGINE_WORDS = Object.keys(SIMULATED_ENGINES).map(spelled).join(', ');
+/**
+ * The `engine` input's names (src/engines/engine-names.ts) as `--help` lists them: "vllm, sglang, tgi, llama.cpp,
+ * ollama or triton". The table's order, but for Ollama, which the table puts before llama.cpp only so that its
+ * log (which passes llama.cpp's lines through) is recognised first: the help lists them as the README and
+ * action.yml do, llama.cpp first.
+ */
+const LOG_ENGINE_WORDS = listed(helpOrder(engine_names/* ENGINE_NAMES */.Gw).map(spelled));
+/** "a, b or c". */
+function listed(words) {
+    return `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
+}
+/** Ollama after llama.cpp, the others in the table's order. */
+function helpOrder(names) {
+    const llamacpp = names.indexOf('llamacpp');
+    const ollama = names.indexOf('ollama');
+    if (llamacpp < 0 || ollama < 0 || ollama > llamacpp)
+        return [...names];
+    const rest = names.filter((name) => name !== 'ollama');
+    rest.splice(rest.indexOf('llamacpp') + 1, 0, 'ollama');
+    return rest;
+}
+
+;// CONCATENATED MODULE: ./src/cli/input-table.ts
+
+
+/** `--help` words for each input; an input without one is still a flag, listed with its default. */
+const INPUT_HELP = {
+    url: ['URL', 'endpoint to poll, e.g. http://localhost:8000/v1/models (required; repeat the flag for a fleet)'],
+    model: ['NAME', 'expected model: a listed id equal to it, else one containing it, case-insensitively'],
+    'model-match': ['MODE', 'auto: take an id that only contains --model (with a warning); exact: refuse such ids'],
+    'wrong-model-after': [
+        'DURATION',
+        'a one-model engine (vLLM, SGLang, TGI, llama.cpp) listing another model this long ends it (0: never)'
+    ],
+    match: ['TEXT', 'literal text the response body must contain'],
+    'match-regex': ['REGEX', 'JavaScript regular expression the body must match (source or /source/flags)'],
+    status: ['LIST', 'accepted HTTP statuses: 200, 200,204 or 200-299'],
+    interval: ['DURATION', 'the longest time between probes'],
+    schedule: ['MODE', 'adaptive: probe densely when readiness is near (the log, history); fixed: every interval'],
+    timeout: ['DURATION', 'give up after this long'],
+    'request-timeout': ['DURATION', 'limit for one probe'],
+    'success-threshold': ['N', 'consecutive ready probes required'],
+    headers: ['"NAME: VALUE"', 'extra request header (repeat the flag for more)'],
+    'api-key': ['KEY', 'sent as "Authorization: Bearer <key>"; never printed'],
+    'progress-interval': ['DURATION', 'how often a still-waiting line is printed'],
+    'fail-on-timeout': ['BOOL', 'false: on timeout, print a warning and exit 0 with ready=false'],
+    start: ['COMMAND', 'shell command that starts the server in the background; it outlives this command'],
+    pid: ['PID|FILE', 'process id of a server started elsewhere, or a file holding it'],
+    'log-file': [
+        'PATH',
+        'the server log, appended to (with --start: a new model-server-<pid>-<random>.log in $RUNNER_TEMP or the temp dir)'
+    ],
+    'log-lines': ['N', 'last lines of the log to show when the wait fails'],
+    'fail-pattern': ['REGEX', 'a new log line matching it ends the wait at once'],
+    'port-check': ['BOOL', 'false: no port-busy check before --start, nor wrong-server (a proxy in front of the server)'],
+    'gpu-check': ['MODE', 'with --start: warn, fail or off when other processes hold memory on its GPUs (nvidia-smi)'],
+    stop: ['MODE', 'the action stops the server at the job end (job-end) or not (never); the CLI never does: see "stop"'],
+    'stop-timeout': ['DURATION', "the action's job-end stop: from SIGTERM until SIGKILL"],
+    'probe-generation': ['BOOL', 'true: ready only once a one-token generation request succeeds'],
+    load: ['BOOL', 'true: ask llama.cpp (router) or Ollama (--url .../api/ps) to load an unloaded model, then wait'],
+    'smoke-test': [
+        'MODE',
+        'once ready, time streamed generations (TTFT, decode rate): false, true (warn if it cannot) or fail-on-error'
+    ],
+    'smoke-requests': ['N', 'streamed generation requests of the smoke test, one after another (1 to 100)'],
+    'smoke-tokens': ['N', 'tokens each smoke-test request asks for (2 to 4096)'],
+    'smoke-timeout': ['DURATION', 'limit for the whole smoke test'],
+    'env-report': ['NAMES', 'variables (NCCL_*,CUDA_VISIBLE_DEVICES) to report from the server environment'],
+    diagnostics: ['COMMAND', 'run when the wait fails (repeat the flag for more)'],
+    'ca-cert': ['FILE', 'PEM file of extra trusted CA certificates'],
+    'insecure-tls': ['BOOL', 'true: skip certificate checks (prints a warning)'],
+    engine: ['NAME', `whose log lines and readiness routes to use: auto, ${LOG_ENGINE_WORDS}`],
+    'history-file': [
+        'PATH',
+        'earlier runs, to compare with (auto: $XDG_CACHE_HOME or ~/.cache/wait-for-model/history.jsonl; "" for none)'
+    ],
+    'history-key': [
+        'KEY',
+        'which earlier runs compare with this one (by default a hash of the URL, the model and --start)'
+    ],
+    'regression-threshold': ['PERCENT', 'warn when startup is slower than the median of earlier runs by more than this'],
+    'regression-min-runs': ['N', 'earlier ready runs with the key needed before a regression is told (1 to 10)'],
+    'throughput-regression-threshold': [
+        'PERCENT',
+        "warn when the smoke test's decode rate is below the median of earlier runs by more than this"
+    ],
+    'fail-on-regression': ['BOOL', 'true: exit 1 on such a regression']
+};
+const INPUT_NAMES = Object.keys(INPUT_DEFAULTS);
+/** Inputs whose flag may be repeated, the values joined by newlines as the action's multi-line input. */
+const MULTI_LINE = new Set(['url', 'headers', 'diagnostics']);
+/** Every input as a flag, for parseArgs. */
+function inputOptions() {
+    const options = {};
+    for (const name of INPUT_NAMES)
+        options[name] = { type: 'string', multiple: MULTI_LINE.has(name) };
+    return options;
+}
+/**
+ * The inputs a one-shot check takes: what to ask and what the answer must show. The wait's own (timeout, start,
+ * history, \u2026) are refused, so that a health check does not silently ignore them.
+ */
+const CHECK_INPUTS = new Set([
+    'url',
+    'model',
+    'model-match',
+    'match',
+    'match-regex',
+    'status',
+    'request-timeout',
+    'headers',
+    'api-key',
+    'ca-cert',
+    'insecure-tls',
+    'probe-generation',
+    'engine'
+]);
+
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(7975);
+;// CONCATENATED MODULE: ./src/cli/usage.ts
+/** Bad usage, shared by the commands: an error that ends the CLI with status 2 and a pointer to `--help`. */
+
+class UsageError extends Error {
+}
+function parseCommandLine(argv, options) {
+    try {
+        return (0,external_node_util_.parseArgs)({ args: argv, options, strict: true, allowPositionals: false });
+    }
+    catch (e) {
+        throw new UsageError(e.message);
+    }
+}
+const table = (rows) => {
+    const width = Math.max(...rows.map(([left]) => left.length)) + 2;
+    return rows.map(([left, right]) => `  ${left.padEnd(width)}${right}`.trimEnd());
+};
+
+;// CONCATENATED MODULE: ./src/cli/help.ts
+/** The `--help` of each command, and the defaults it states that are the CLI's own (the inputs' are the action's). */
+
+
+
+
+
+
+
+const SIMULATE_DEFAULTS = { load: '30s', port: '8000', host: '127.0.0.1' };
+const STOP_DEFAULTS = { timeout: '30s' };
+/** A row for each input: its flag, its words and its default. */
+const inputRows = (names) => [...names].map((name) => {
+    const [metavar, text] = INPUT_HELP[name] ?? ['VALUE', ''];
+    const value = INPUT_DEFAULTS[name];
+    return [`--${name} ${metavar}`, `${text}${value === '' ? '' : ` (default: ${value})`}`];
+});
+/** `wait-for-model --help`: the wait, and the other commands' usage. */
+function waitHelpText() {
+    const own = [
+        ['--json', 'print the outputs as one JSON object on stdout (numbers, booleans and lists as JSON values)'],
+        [
+            '--summary-file PATH',
+            "write the action's job summary (Markdown) to this file, for GitLab, Buildkite, Jenkins, \u2026"
+        ],
+        ['-h, --help', 'show this help'],
+        ['-V, --version', 'print the version']
+    ];
+    return [
+        `wait-for-model ${package_namespaceObject.rE}: wait until a model server is ready and lists the model you expect.`,
+        '',
+        'Usage:',
+        '  wait-for-model --url URL [options]',
+        '  wait-for-model check --url URL [--model NAME] [--request-timeout 5s]   (probe once: exit 0 ready, 1 not)',
+        '  wait-for-model simulate --engine ENGINE --model NAME [--load 30s] [--port 8000] [--crash-after 10s] [--generation-fails] [--unloaded]',
+        '                          [--tokens-per-second 100] [--ttft 50ms] [--log-file PATH]',
+        '  wait-for-model stop --pid N [--timeout 30s]',
+        '  wait-for-model history [--key KEY] [--file PATH] [--format table|json|csv]',
+        '  wait-for-model demo',
+        '',
+        'Options (each also read from INPUT_<NAME>, e.g. INPUT_TIMEOUT=20m or INPUT_MATCH_REGEX=...):',
+        ...table(inputRows(INPUT_NAMES)),
+        '',
+        'Of the command line only:',
+        ...table(own),
+        '',
+        `Durations: ${parse/* DURATION_FORM */.ec.replace(/^a duration such as /, '')}.`,
+        'Progress goes to stderr. Exit status: 0 ready, 1 not ready (timeout, unauthorized, tls), 2 bad usage.',
+        ''
+    ].join('\n');
+}
+/** `wait-for-model check --help`. */
+function checkHelpText() {
+    return [
+        'wait-for-model check: probe once and say whether the model server is ready now (for health checks).',
+        '',
+        'Usage: wait-for-model check --url URL [--model NAME] [options]',
+        '',
+        ...table([...inputRows(CHECK_INPUTS), ['-h, --help', 'show this help']]),
+        '',
+        'The same judgement as the wait (status, model, match, a generation request), on the first answer; all of it',
+        'within --request-timeout. One line on stdout. Exit status: 0 ready, 1 not ready, 2 bad usage.',
+        ''
+    ].join('\n');
+}
+/** `wait-for-model simulate --help`. */
+function simulateHelpText() {
+    return [
+        'wait-for-model simulate: serve an imitation of a model server starting up (no GPU needed).',
+        '',
+        'Usage: wait-for-model simulate --engine ENGINE --model NAME [options]',
+        '',
+        ...table([
+            ['--engine ENGINE', SIMULATED_ENGINE_WORDS],
+            ['--model NAME', 'the model the engine lists, e.g. /shared/kimi-k2.5-int4'],
+            ['--load DURATION', `time until the engine answers with the model ready (default: ${SIMULATE_DEFAULTS.load})`],
+            ['--port PORT', `port to serve on (default: ${SIMULATE_DEFAULTS.port})`],
+            ['--host HOST', `address to bind (default: ${SIMULATE_DEFAULTS.host})`],
+            ['--crash-after DURATION', 'the engine dies this long after the start: the port closes and the process exits 1'],
+            ['--generation-fails', "every generation request gets the engine's own error (to try --probe-generation)"],
+            ['--unloaded', 'llama.cpp (router mode) and Ollama: listed, loaded only when asked (to try --load true)'],
+            [
+                '--tokens-per-second N',
+                `the pace of streamed generations, for the smoke test (default: ${DEFAULT_PACE.tokensPerSecond})`
+            ],
+            [
+                '--ttft DURATION',
+                `from a streamed request to its first token; a bare number is milliseconds (default: ${DEFAULT_PACE.ttftMs})`
+            ],
+            [
+                '--log-file PATH',
+                "append the engine's own start-up log (its phases; its fatal lines with --crash-after) here, not to stdout"
+            ],
+            ['-h, --help', 'show this help']
+        ]),
+        ''
+    ].join('\n');
+}
+/** `wait-for-model stop --help`. */
+function stopHelpText() {
+    return [
+        'wait-for-model stop: stop a model server and wait until its processes and their GPU memory are gone.',
+        '',
+        'Usage: wait-for-model stop --pid N [--timeout 30s] [--json]',
+        '',
+        ...table([
+            [
+                '--pid PID|FILE',
+                'the server: the leader of its process group (as --start launches it), or a file holding its pid'
+            ],
+            ['--timeout DURATION', `from SIGTERM until SIGKILL (default: ${STOP_DEFAULTS.timeout})`],
+            ['--json', 'print how it went as one JSON object on stdout'],
+            ['-h, --help', 'show this help']
+        ]),
+        '',
+        'SIGTERM goes to the whole process group (or, for a process that does not lead one, to it and its descendants).',
+        'Where nvidia-smi exists, waits (up to 30s) until none of its processes holds GPU memory.',
+        'Never signals itself, an ancestor (its shell, the runner), pid 1, the runner, or a process group one of them is in.',
+        'Exit status: 0 stopped (or not running), 1 still running after SIGKILL or its GPU memory still held, 2 bad usage',
+        '(such a pid included: nothing is signalled).',
+        ''
+    ].join('\n');
+}
+/** `wait-for-model history --help`. */
+function historyHelpText() {
+    return [
+        'wait-for-model history: print the runs recorded in the history file (outcome, startup seconds, phases).',
+        '',
+        'Usage: wait-for-model history [--key KEY] [--file PATH] [--format table|json|csv]',
+        '',
+        ...table([
+            ['--key KEY', 'only the runs with this history key (the key a wait was given with --history-key, or its hash)'],
+            ['--file PATH', 'the history file (default: $XDG_CACHE_HOME or ~/.cache/wait-for-model/history.jsonl)'],
+            ['--format FORMAT', 'table (default), json (one array) or csv (RFC 4180, with a header row)'],
+            ['-h, --help', 'show this help']
+        ]),
+        '',
+        'The runs go to stdout, oldest first; a count goes to stderr. Exit status: 0 printed (none recorded included),',
+        '1 the file cannot be read, 2 bad usage.',
+        ''
+    ].join('\n');
+}
+
+// EXTERNAL MODULE: ./src/inputs/input-error.ts
+var input_error = __nccwpck_require__(9354);
+;// CONCATENATED MODULE: ./src/inputs/input-reader.ts
+/**
+ * Reads one input at a time, as text, a duration, a whole number or a script, and names the input in any error:
+ * a parser of one value throws a ProblemError (or a plain Error), which becomes the input's InputError.
+ */
+
+
+
+
+const MAX_INPUT_LENGTH = 64 * 1024;
+/** `get` returns '' for an unset input. */
+function inputReader(get) {
+    const input = (name) => {
+        const raw = get(name) ?? '';
+        if (raw.length > MAX_INPUT_LENGTH)
+            throw new input_error/* InputError */.dz(name, { problem: `is ${raw.length} characters long; the limit is ${MAX_INPUT_LENGTH}` });
+        return raw.trim() === '' ? INPUT_DEFAULTS[name] : raw;
     };
-    const opensInMs = options.opensAfterMs ?? engine.opensAt * options.loadMs;
-    // An engine that serves from the start is listening before this returns, so no probe sees it refuse.
-    if (opensInMs <= 0)
-        await new Promise((resolve) => server.listen(port, host, () => (tell('listening'), resolve())));
-    else
-        timers.push(setTimeout(listen, opensInMs));
-    if (options.onEvent)
-        timers.push(setTimeout(() => tell('ready'), options.loadMs));
+    const field = (name, parse) => {
+        try {
+            return parse(input(name));
+        }
+        catch (e) {
+            if (e instanceof input_error/* InputError */.dz)
+                throw e;
+            throw new input_error/* InputError */.dz(name, e instanceof input_error/* ProblemError */.Mm ? e.problem : { problem: e.message });
+        }
+    };
     return {
-        port,
-        baseUrl: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
-        readyAt,
-        ended,
-        get requests() {
-            return requests;
+        input,
+        field,
+        text(name) {
+            const value = input(name).trim();
+            // the api-key is never shown, not even in its own error
+            if ((0,runtime_text/* hasControlChars */.jt)(value))
+                throw new input_error/* InputError */.dz(name, name === 'api-key'
+                    ? { problem: 'the key contains a control character' }
+                    : { value: (0,runtime_text/* printable */.g$)(value), problem: 'contains a control character' });
+            return value === '' ? undefined : value;
         },
-        close: stop
+        script(name) {
+            const value = input(name).trim();
+            // scripts may span lines; other control characters are refused
+            if ((0,runtime_text/* hasControlChars */.jt)(value, '\t\n'))
+                throw new input_error/* InputError */.dz(name, { problem: 'contains a control character' });
+            return value === '' ? undefined : value;
+        },
+        duration: (name, minMs) => field(name, (t) => {
+            const ms = (0,parse/* parseDuration */.E9)(t);
+            if (ms < minMs)
+                throw new input_error/* ProblemError */.Mm({
+                    value: (0,runtime_text/* printable */.g$)(t),
+                    problem: 'is too short',
+                    form: `at least ${minMs}ms, as ${parse/* DURATION_FORM */.ec}`
+                });
+            return ms;
+        }),
+        whole: (name, min, max, why = '') => field(name, (t) => {
+            if (!/^\s*\d+\s*$/.test(t) || Number(t) < min || Number(t) > max)
+                throw new input_error/* ProblemError */.Mm({ value: (0,runtime_text/* printable */.g$)(t), form: `a whole number from ${min} to ${max}${why}` });
+            return Number(t);
+        })
     };
 }
+
+// EXTERNAL MODULE: ./src/runtime/file-kind.ts
+var file_kind = __nccwpck_require__(2607);
+;// CONCATENATED MODULE: ./src/inputs/input-files.ts
+/** The inputs that name a file, checked when the inputs are read, so that a wrong path fails before any request. */
+
+
+
+
+const CA_FORM = 'the path of a PEM file of CA certificates (-----BEGIN CERTIFICATE-----)';
+/** `ca-cert`: reads and checks the PEM file now. */
+function readCaCert(path) {
+    const value = (0,runtime_text/* printable */.g$)(path);
+    let pem;
+    try {
+        pem = (0,external_node_fs_.readFileSync)(path, 'utf8');
+    }
+    catch (e) {
+        const code = e.code ?? e.message;
+        throw new input_error/* ProblemError */.Mm({ problem: `cannot read "${value}" (${code})`, form: CA_FORM }, { cause: e });
+    }
+    const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+    if (blocks.length === 0)
+        throw new input_error/* ProblemError */.Mm({ value, problem: 'holds no certificate', form: CA_FORM });
+    for (const block of blocks) {
+        try {
+            // node:crypto only here, for a ca-cert: loading it costs 5 ms and 3 MB on Node 24
+            new (process.getBuiltinModule('node:crypto').X509Certificate)(block);
+        }
+        catch {
+            throw new input_error/* ProblemError */.Mm({ value, problem: 'holds a certificate that cannot be read', form: CA_FORM });
+        }
+    }
+    return pem;
+}
+/**
+ * `log-file`: a log that exists must be a regular file (followed through symlinks): a FIFO blocks whoever opens it,
+ * and a device such as /dev/zero never ends. One not written yet is fine: the server writes it.
+ */
+function checkLogFile(path) {
+    let stat;
+    try {
+        stat = (0,external_node_fs_.statSync)(path);
+    }
+    catch {
+        return;
+    }
+    const what = (0,file_kind/* notRegularFile */.s)(stat);
+    if (what !== undefined)
+        throw new input_error/* ProblemError */.Mm({
+            value: (0,runtime_text/* printable */.g$)(path),
+            problem: `is ${what}`,
+            form: "the path of a regular file (the server's log)"
+        });
+}
+
+;// CONCATENATED MODULE: ./src/inputs/credentials.ts
+/**
+ * The credentials the probes carry (credential headers, `api-key`, a token in a URL's query string) and those of a
+ * proxy in the environment: each a secret, registered whole and in the parts a server may echo alone.
+ */
+
+
+
+
+/** `headers` and `api-key` (as an authorization header), and every secret of them, of `urls` and of `env`. */
+function readCredentials(read, urls, env) {
+    const headers = read.field('headers', parse/* parseHeaders */.QG);
+    // One too short to mask is refused.
+    const secrets = [];
+    const secret = (input, value, what) => {
+        if (value.length < inputs_secrets/* MIN_SECRET_CHARS */.Sn)
+            throw new input_error/* InputError */.dz(input, {
+                problem: `${what} has fewer than ${inputs_secrets/* MIN_SECRET_CHARS */.Sn} characters, too short to be kept out of the logs`
+            });
+        secrets.push(value);
+    };
+    for (const [name, value] of Object.entries(headers).filter(([n]) => (0,inputs_secrets/* isCredentialName */.hN)(n))) {
+        secret('headers', value, `the ${name} value`);
+        for (const part of (0,inputs_secrets/* credentialParts */.YY)(name, value)) {
+            // a cookie that is not a credential (lang=en) may be short; the header's whole value is still masked
+            if (/cookie/i.test(name) && part.length < inputs_secrets/* MIN_SECRET_CHARS */.Sn)
+                continue;
+            secret('headers', part, `the ${name} credential`);
+        }
+    }
+    const apiKey = read.text('api-key');
+    if (apiKey !== undefined) {
+        if (/\s/.test(apiKey))
+            throw new input_error/* InputError */.dz('api-key', { problem: 'contains white space; give the key alone, without "Bearer"' });
+        // never shown: only where it goes wrong
+        if (!(0,parse/* isLatin1 */.uQ)(apiKey))
+            throw new input_error/* InputError */.dz('api-key', { problem: `contains a character outside Latin-1 (${parse/* LATIN1_FORM */.J3})` });
+        secret('api-key', apiKey, 'the key');
+        headers.authorization = `Bearer ${apiKey}`;
+    }
+    // A token in a URL's query string (?api_key=\u2026) is masked everywhere the URL is written (logs, summary, results):
+    // as url.href writes it and as decoded.
+    for (const url of urls)
+        for (const pair of url.search.slice(1).split('&')) {
+            const [[name, value] = ['', '']] = new URLSearchParams(pair);
+            const raw = pair.slice(pair.indexOf('=') + 1);
+            if (!pair.includes('=') || !(0,inputs_secrets/* isCredentialName */.hN)(name) || value === '')
+                continue;
+            secret('url', value, `the value of the query parameter "${(0,runtime_text/* printable */.g$)(name)}"`);
+            if (raw !== value)
+                secrets.push(raw);
+        }
+    secrets.push(...(0,inputs_secrets/* proxySecrets */.Wm)(env));
+    return { headers, secrets: secrets.filter((s) => s.length > 0) };
+}
+
+;// CONCATENATED MODULE: ./src/runtime/platform.ts
+/**
+ * What the machine the gate runs on can do, where a feature depends on it. Inputs are checked against it, so
+ * that a feature this runner cannot serve fails before anything runs, naming the input, rather than during the
+ * wait. Tests pass a fake one for macOS and Windows.
+ */
+
+/** The machine this process runs on. */
+function currentPlatform() {
+    return { os: process.platform, hasProc: (0,external_node_fs_.existsSync)('/proc/self/stat') };
+}
+const OS_NAMES = { darwin: 'macOS', win32: 'Windows', linux: 'Linux' };
+/** For messages: "macOS", "Windows", else the platform's own name. */
+const osName = (platform) => OS_NAMES[platform.os] ?? platform.os;
+
+;// CONCATENATED MODULE: ./src/inputs/cross-field-rules.ts
+/**
+ * The rules between inputs, and between an input and the machine: each is checked where the parser has read the
+ * inputs it involves, so that the first bad input read is the one an error names.
+ */
+
+
+
+const needsShell = (platform) => `needs a POSIX shell (/bin/sh), which this machine (${osName(platform)}) does not have`;
+/** The server runs under `sh -c`, in its own process group: POSIX only (Windows runners have no /bin/sh). */
+function checkStart(start, platform) {
+    if (start !== undefined && platform.os === 'win32')
+        throw new input_error/* InputError */.dz('start', {
+            problem: `${needsShell(platform)}: start the server in an earlier step and give its process id with "pid"`
+        });
+}
+function checkPid(pid, start) {
+    if (start !== undefined && pid !== undefined)
+        throw new input_error/* InputError */.dz('pid', {
+            problem: 'cannot be used with "start": the server "start" launches is the one watched'
+        });
+}
+function checkFailPattern(failPattern, logFile, start) {
+    if (failPattern !== undefined && logFile === undefined && start === undefined)
+        throw new input_error/* InputError */.dz('fail-pattern', {
+            problem: 'needs a log to watch: set "log-file", or "start" (which writes one)'
+        });
+}
+function checkEnvReport(envReport, { start, pid }, platform) {
+    if (envReport.length > 0 && start === undefined && pid === undefined)
+        throw new input_error/* InputError */.dz('env-report', { problem: 'needs the server process: set "start" or "pid"' });
+    // A process started elsewhere shows its environment only in /proc/<pid>/environ; one that `start` launches
+    // is reported with the environment the gate gave it.
+    if (envReport.length > 0 && start === undefined && !platform.hasProc) {
+        const orStart = platform.os === 'win32' ? '' : ', or launch the server with "start" (then its environment is the one given to it)';
+        throw new input_error/* InputError */.dz('env-report', {
+            problem: `with "pid", reads the server's environment from /proc, which this machine (${osName(platform)}) does not ` +
+                `have: remove "env-report"${orStart}`
+        });
+    }
+}
+/** Each command runs as `timeout \u2026 /bin/sh -c command`. */
+function checkDiagnostics(diagnostics, platform) {
+    if (diagnostics.length > 0 && platform.os === 'win32')
+        throw new input_error/* InputError */.dz('diagnostics', {
+            problem: `${needsShell(platform)}: run them in a later step with "if: failure()"`
+        });
+}
+/** `probe-generation`: the generation request for `url`, which the URL's model list and `model` decide. */
+function generationFor(url, model) {
+    const found = (0,model_lists/* generationRoute */.wf)(url);
+    if (found === undefined) {
+        throw new input_error/* InputError */.dz('probe-generation', {
+            problem: `no generation request is known for ${url.pathname}: point "url" at the server's model list, ` +
+                model_lists/* GENERATION_ROUTES */.w.map((r) => `${r.listPathText} (${r.servers})`).join(', ')
+        });
+    }
+    if (found.route.needsModel && model === undefined) {
+        throw new input_error/* InputError */.dz('probe-generation', {
+            problem: `needs "model": the request to ${found.route.requests[0].path} names the model to generate with`
+        });
+    }
+    return found;
+}
+
+// EXTERNAL MODULE: ./src/inputs/forms.ts
+var inputs_forms = __nccwpck_require__(2198);
+;// CONCATENATED MODULE: ./src/inputs/parse-settings.ts
+/**
+ * Turns raw input strings (from the action's inputs or the CLI's flags) into typed, validated settings.
+ * Nothing below this module reads inputs; every error names the input and the form it accepts. The inputs are
+ * read in action.yml's order, each rule between them where the last input it involves is read.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+/**
+ * Reads every input through `get` (which returns '' for an unset input) and validates it, also against what
+ * `platform` can do. `env` is the environment the probes and the server run in, for the proxy credentials it may
+ * hold, masked as the inputs' secrets are: the front ends pass theirs.
+ */
+function parseSettings(get, platform = currentPlatform(), env = {}) {
+    const read = inputReader(get);
+    const { urls, model, modelMatch, wrongModelAfterMs, match, matchRegex, status } = readRequest(read);
+    const { intervalMs, schedule, timeoutMs, requestTimeoutMs, progressIntervalMs, successThreshold } = readPace(read);
+    const { headers, secrets } = readCredentials(read, urls, env);
+    const failOnTimeout = read.field('fail-on-timeout', parse/* parseBoolean */.yG);
+    const server = readServer(read, platform);
+    const probeGeneration = read.field('probe-generation', parse/* parseBoolean */.yG);
+    const load = read.field('load', parse/* parseBoolean */.yG);
+    const { smoke } = readSmoke(read);
+    const targets = urls.map((url) => ({ url, generation: probeGeneration ? generationFor(url, model) : undefined }));
+    const caPath = read.text('ca-cert');
+    const caCert = caPath === undefined ? undefined : read.field('ca-cert', () => readCaCert(caPath));
+    const insecureTls = read.field('insecure-tls', parse/* parseBoolean */.yG);
+    // The startup profile and the history of runs.
+    const engineText = read.input('engine').trim().toLowerCase();
+    const engine = engineText === 'auto' ? undefined : read.field('engine', () => (0,inputs_forms/* parseEngine */.s4)(engineText));
+    const history = parse_settings_readHistory(read, get);
+    return {
+        targets,
+        model,
+        modelMatch,
+        wrongModelAfterMs,
+        match,
+        matchRegex,
+        status,
+        intervalMs,
+        schedule,
+        timeoutMs,
+        requestTimeoutMs,
+        successThreshold,
+        headers,
+        progressIntervalMs,
+        failOnTimeout,
+        caCert,
+        insecureTls,
+        secrets,
+        start: server.start,
+        pid: server.pid,
+        logFile: server.logFile,
+        logLines: server.logLines,
+        failPattern: server.failPattern,
+        portCheck: server.portCheck,
+        gpuCheck: server.gpuCheck,
+        stop: server.stop,
+        stopTimeoutMs: server.stopTimeoutMs,
+        probeGeneration,
+        load,
+        smoke,
+        envReport: server.envReport,
+        diagnostics: server.diagnostics,
+        engine,
+        ...history
+    };
+}
+/** What to ask (`url`) and what the answer must show. */
+function readRequest(read) {
+    const urls = read.field('url', inputs_forms/* parseUrls */.S$);
+    const model = read.text('model');
+    const modelMatch = read.field('model-match', (t) => (0,inputs_forms/* oneOf */.yL)(t, MODEL_MATCH_MODES));
+    const wrongModelAfterMs = read.duration('wrong-model-after', 0);
+    const match = read.text('match');
+    const regexText = read.input('match-regex');
+    const matchRegex = regexText.trim() === '' ? undefined : read.field('match-regex', parse/* parseRegex */.K3);
+    const status = read.field('status', parse/* parseStatusSet */.oY);
+    return { urls, model, modelMatch, wrongModelAfterMs, match, matchRegex, status };
+}
+/** How probes are spaced and timed, and how long the wait lasts. */
+function readPace(read) {
+    const intervalMs = read.duration('interval', 100);
+    const schedule = read.field('schedule', (t) => (0,inputs_forms/* oneOf */.yL)(t, SCHEDULE_MODES));
+    const timeoutMs = read.duration('timeout', 1);
+    const requestTimeoutMs = read.duration('request-timeout', 1);
+    const progressIntervalMs = read.duration('progress-interval', 1000);
+    const successThreshold = read.whole('success-threshold', 1, 1000);
+    return { intervalMs, schedule, timeoutMs, requestTimeoutMs, progressIntervalMs, successThreshold };
+}
+/** The server: how it starts or which process it is, its log, and what to report about it. */
+function readServer(read, platform) {
+    const start = read.script('start');
+    checkStart(start, platform);
+    const pid = read.field('pid', (t) => (0,inputs_forms/* parsePid */.Ng)(t.trim()));
+    checkPid(pid, start);
+    const logFile = read.text('log-file');
+    if (logFile !== undefined)
+        read.field('log-file', () => checkLogFile(logFile));
+    // the server's output is appended to it: through a link, to wherever it points
+    if (logFile !== undefined && start !== undefined && (0,own_files/* isSymlink */.wP)(logFile))
+        throw new input_error/* InputError */.dz('log-file', {
+            value: (0,runtime_text/* printable */.g$)(logFile),
+            problem: 'is a symbolic link, and "start" writes the server\'s output to it; a link is never followed',
+            form: 'the path of a regular file (or of one to create), not a link to it'
+        });
+    const logLines = read.whole('log-lines', 0, 1000);
+    const failPatternText = read.input('fail-pattern');
+    const failPattern = failPatternText.trim() === '' ? undefined : read.field('fail-pattern', parse/* parseRegex */.K3);
+    checkFailPattern(failPattern, logFile, start);
+    const portCheck = read.field('port-check', parse/* parseBoolean */.yG);
+    const gpuCheck = read.field('gpu-check', (t) => (0,inputs_forms/* oneOf */.yL)(t, GPU_CHECKS));
+    const stop = read.field('stop', (t) => (0,inputs_forms/* oneOf */.yL)(t, STOP_MODES));
+    const stopTimeoutMs = read.duration('stop-timeout', 1);
+    const envReport = read.field('env-report', inputs_forms/* parseEnvNames */.xE);
+    checkEnvReport(envReport, { start, pid }, platform);
+    const diagnostics = (read.script('diagnostics') ?? '')
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter((l) => l !== '');
+    checkDiagnostics(diagnostics, platform);
+    return {
+        start,
+        pid,
+        logFile,
+        logLines,
+        failPattern,
+        portCheck,
+        gpuCheck,
+        stop,
+        stopTimeoutMs,
+        envReport,
+        diagnostics
+    };
+}
+const SMOKE_MODES = ['false', 'true', 'fail-on-error'];
+/** `smoke-test` and its figures, read (and checked) whether the smoke test runs or not. */
+function readSmoke(read) {
+    const smokeMode = read.field('smoke-test', (t) => {
+        const word = t.trim().toLowerCase();
+        return /^(true|yes|on)$/.test(word) ? 'true' : /^(false|no|off)$/.test(word) ? 'false' : (0,inputs_forms/* oneOf */.yL)(t, SMOKE_MODES);
+    });
+    const requests = read.whole('smoke-requests', 1, 100);
+    // the decode rate is timed from the first token to the last: it takes two
+    const tokens = read.whole('smoke-tokens', 2, 4096, ' (the decode rate is timed from the first token to the last)');
+    const timeoutMs = read.duration('smoke-timeout', 100);
+    if (smokeMode === 'false')
+        return { smoke: undefined };
+    return { smoke: { failOnError: smokeMode === 'fail-on-error', requests, tokens, timeoutMs } };
+}
+/** Where earlier runs are kept, which compare with this one, and what counts as a regression. */
+function parse_settings_readHistory(read, get) {
+    // Read as given: an empty value turns history off (the runner passes the default, "auto", when it is not set).
+    const historyRaw = (get('history-file') ?? '').trim();
+    if ((0,runtime_text/* hasControlChars */.jt)(historyRaw))
+        throw new input_error/* InputError */.dz('history-file', { value: (0,runtime_text/* printable */.g$)(historyRaw), problem: 'contains a control character' });
+    const historyFile = historyRaw === '' ? undefined : historyRaw;
+    // written to and renamed over: a link would send the writes, and then the rename, wherever it points
+    if (historyFile !== undefined && historyFile !== HISTORY_AUTO && (0,own_files/* isSymlink */.wP)(historyFile))
+        throw new input_error/* InputError */.dz('history-file', {
+            value: (0,runtime_text/* printable */.g$)(historyFile),
+            problem: 'is a symbolic link, which is never followed',
+            form: 'the path of a regular file (or of one to create), not a link to it'
+        });
+    const historyKey = read.text('history-key');
+    if (historyKey !== undefined && historyKey.length > 200)
+        throw new input_error/* InputError */.dz('history-key', { problem: `is ${historyKey.length} characters long; give at most 200` });
+    const regressionThresholdPercent = read.field('regression-threshold', parse/* parsePercent */.lo);
+    const regressionMinRuns = read.whole('regression-min-runs', 1, limits/* MEDIAN_OF */.t, ` (the median is of the last ${limits/* MEDIAN_OF */.t} ready runs)`);
+    const throughputRegressionPercent = read.field('throughput-regression-threshold', parse/* parsePercent */.lo);
+    const failOnRegression = read.field('fail-on-regression', parse/* parseBoolean */.yG);
+    return {
+        historyFile,
+        historyKey,
+        regressionThresholdPercent,
+        regressionMinRuns,
+        throughputRegressionPercent,
+        failOnRegression
+    };
+}
+
+// EXTERNAL MODULE: ./src/inputs/variables.ts
+var variables = __nccwpck_require__(6192);
+;// CONCATENATED MODULE: ./src/cli/input-error.ts
+/**
+ * The one place where the CLI reads an InputError (src/inputs/): a bad input is bad usage, the input named as the
+ * user gave it, a flag (`--url`) or a variable (`INPUT_URL`), and worded from the error's fields.
+ */
+
+
+
+/** `--timeout: "5x" is not a duration such as \u2026`; `given`: where the bad value came from. */
+function cliInputMessage(e, given = 'flag') {
+    const name = given === 'variable' ? (0,variables/* shellInputVariable */.zS)(e.input) : `--${e.input}`;
+    return `${name}: ${(0,input_error/* problemText */.fI)(e.problem)}`;
+}
+/** `e` as bad usage when it is an InputError, its input named by `given` (a flag, an INPUT_* variable); else `e`. */
+function asUsageError(e, given = () => 'flag') {
+    if (!(e instanceof input_error/* InputError */.dz))
+        return e;
+    return new UsageError(cliInputMessage(e, given(e.input)));
+}
+
+;// CONCATENATED MODULE: ./src/cli/settings-from.ts
+/** The settings of a wait or a check: from the flags, else the INPUT_* variables, else the defaults. */
+
+
+
+
+/** `only`: the inputs read; the others take their defaults. A bad value is bad usage. */
+function settingsFrom(values, env, only) {
+    const flag = (name) => {
+        const v = values[name];
+        return Array.isArray(v) ? v.join('\n') : typeof v === 'string' ? v : undefined;
+    };
+    try {
+        // Like the runner, an input not given takes its default (an empty history-file is history off).
+        return parseSettings((name) => only !== undefined && !only.has(name)
+            ? INPUT_DEFAULTS[name]
+            : (flag(name) ?? envInput(env, name) ?? INPUT_DEFAULTS[name]), undefined, env);
+    }
+    catch (e) {
+        // Name the input as the user gave it: a flag, or the INPUT_* variable.
+        throw asUsageError(e, (input) => flag(input) === undefined && envInput(env, input) !== undefined ? 'variable' : 'flag');
+    }
+}
+/** The runner's form (INPUT_MATCH-REGEX) first, then the one a shell can set (INPUT_MATCH_REGEX). */
+function envInput(env, name) {
+    return env[(0,variables/* inputVariable */.LO)(name)] ?? env[(0,variables/* shellInputVariable */.zS)(name)];
+}
+
+;// CONCATENATED MODULE: ./src/cli/commands/check.ts
+/**
+ * `wait-for-model check`: one probe of each endpoint with the gate's whole judgement, within request-timeout; one
+ * line on stdout; exit 0 ready, 1 not ready. For health checks (Docker HEALTHCHECK, compose, Kubernetes exec probes).
+ */
+
+
+
+
+
+
+
+
+
+
+async function checkCommand(argv, io) {
+    const { values } = parseCommandLine(argv, { help: { type: 'boolean', short: 'h' }, ...inputOptions() });
+    if (values.help)
+        return (void io.stdout.write(checkHelpText()), 0);
+    const refused = INPUT_NAMES.find((name) => values[name] !== undefined && !CHECK_INPUTS.has(name));
+    if (refused !== undefined) {
+        throw new UsageError(`--${refused}: check probes once, within --request-timeout; it takes no --${refused}`);
+    }
+    const given = settingsFrom(values, io.env, CHECK_INPUTS);
+    const settings = {
+        ...given,
+        // one probe, due within request-timeout: nothing waits, nothing is kept
+        timeoutMs: given.requestTimeoutMs,
+        intervalMs: given.requestTimeoutMs,
+        successThreshold: 1,
+        historyFile: undefined
+    };
+    const outcome = await gate(settings, {
+        clock: runtime_clock/* systemClock */.ml,
+        log: () => { },
+        env: io.env,
+        once: true
+    });
+    io.stdout.write(`${commandSafe((0,inputs_secrets/* redact */.E$)(checkLine(outcome), settings.secrets))}\n`);
+    return conclude(outcome, settings).exitCode;
+}
+
+;// CONCATENATED MODULE: external "node:child_process"
+const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __nccwpck_require__(8161);
+;// CONCATENATED MODULE: ./src/simulator/runner.ts
+/**
+ * Runs the packaged action the way a GitHub runner does: `node dist/index.js` with `INPUT_*` variables and
+ * real GITHUB_OUTPUT / GITHUB_STATE / GITHUB_STEP_SUMMARY files. Used by `npm run demo` and the end-to-end tests.
+ */
+
+
+
+
+/**
+ * The variable the runner sets for an input: INPUT_, then the name upper-cased with spaces as underscores and
+ * hyphens kept (`match-regex` \u2192 INPUT_MATCH-REGEX). The runner's own rule, kept here since this file stands in for
+ * the runner; a unit test holds it equal to the action's reading of it (inputs/variables.ts).
+ */
+const runnerInputVariable = (name) => `INPUT_${name.replace(/ /g, '_').toUpperCase()}`;
+async function runAction(options) {
+    const dir = (0,external_node_fs_.mkdtempSync)((0,external_node_path_.join)((0,external_node_os_.tmpdir)(), 'wait-for-model-run-'));
+    const outputFile = (0,external_node_path_.join)(dir, 'output');
+    const summaryFile = (0,external_node_path_.join)(dir, 'summary');
+    const stateFile = (0,external_node_path_.join)(dir, 'state');
+    (0,external_node_fs_.writeFileSync)(outputFile, '');
+    (0,external_node_fs_.writeFileSync)(stateFile, '');
+    (0,external_node_fs_.writeFileSync)(summaryFile, '');
+    const env = {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? dir,
+        RUNNER_TEMP: dir,
+        // a runner's tool cache, where the action keeps its history by default: this run's own, removed after it
+        RUNNER_TOOL_CACHE: (0,external_node_path_.join)(dir, 'tool-cache'),
+        // where this process keeps its temporary files, so the action's stay beside them (the tests check none are left)
+        TMPDIR: (0,external_node_os_.tmpdir)(),
+        GITHUB_OUTPUT: outputFile,
+        GITHUB_STEP_SUMMARY: summaryFile,
+        GITHUB_STATE: stateFile,
+        ...options.env
+    };
+    for (const [name, value] of Object.entries(options.inputs))
+        env[runnerInputVariable(name)] = value;
+    const started = performance.now();
+    try {
+        const child = (0,external_node_child_process_namespaceObject.spawn)(options.node ?? process.execPath, [options.entry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d) => {
+            stdout += d.toString();
+            options.echo?.write(d);
+        });
+        child.stderr.on('data', (d) => (stderr += d.toString()));
+        options.onStart?.(child);
+        const code = await new Promise((resolve, reject) => {
+            child.on('error', reject);
+            child.on('close', resolve);
+        });
+        return {
+            code,
+            stdout,
+            stderr,
+            outputs: parseFileCommand((0,external_node_fs_.readFileSync)(outputFile, 'utf8')),
+            state: parseFileCommand((0,external_node_fs_.readFileSync)(stateFile, 'utf8')),
+            summary: (0,external_node_fs_.readFileSync)(summaryFile, 'utf8'),
+            wallMs: performance.now() - started
+        };
+    }
+    finally {
+        (0,external_node_fs_.rmSync)(dir, { recursive: true, force: true });
+    }
+}
+/** Reads the `name<<delimiter` / value / `delimiter` records that @actions/core appends to GITHUB_OUTPUT. */
+function parseFileCommand(text) {
+    const result = {};
+    const lines = text.split('\n');
+    for (let i = 0; i < lines.length; i++) {
+        const m = /^([^<]+)<<(.+)$/.exec(lines[i]);
+        if (!m)
+            continue;
+        const end = lines.indexOf(m[2], i + 1);
+        if (end < 0)
+            break;
+        result[m[1]] = lines.slice(i + 1, end).join('\n');
+        i = end;
+    }
+    return result;
+}
+
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __nccwpck_require__(7067);
+;// CONCATENATED MODULE: ./src/simulator/engine-logs.ts
+const pad = (n, width = 2) => String(n).padStart(width, '0');
+const parts = (d) => ({
+    Y: d.getUTCFullYear(),
+    M: pad(d.getUTCMonth() + 1),
+    D: pad(d.getUTCDate()),
+    h: pad(d.getUTCHours()),
+    m: pad(d.getUTCMinutes()),
+    s: pad(d.getUTCSeconds()),
+    ms: pad(d.getUTCMilliseconds(), 3)
+});
+const VLLM_OOM = '(Worker_TP0 pid=452) ERROR {T} [multiproc_executor.py:743] torch.OutOfMemoryError: CUDA out of memory. ' +
+    'Tried to allocate 816.82 MiB. GPU 0 has a total capacity of 139.81 GiB of which 601.94 MiB is free.';
+const TORCH_OOM = 'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 816.82 MiB. GPU 0 has a total capacity of ' +
+    '139.81 GiB of which 601.94 MiB is free.';
+// an OpenAI-compatible server of no known engine: uvicorn's lines, and PyTorch's error when it dies
+const NO_KNOWN_ENGINE = {
+    stamp: () => '',
+    lines: [
+        [0, 'INFO:     Started server process [1]'],
+        [0.4, 'INFO:     Waiting for application startup.'],
+        [1, 'INFO:     Application startup complete.']
+    ],
+    fatal: [TORCH_OOM]
+};
+const SIMULATED_LOGS = {
+    vllm: {
+        stamp: (at) => {
+            const p = parts(at);
+            return `${p.M}-${p.D} ${p.h}:${p.m}:${p.s}`;
+        },
+        lines: [
+            [0, '(APIServer pid=1) INFO {T} [utils.py:302] vLLM (simulated) model {M}'],
+            [0.001, "(APIServer pid=1) INFO {T} [utils.py:238] non-default args: {'model_tag': '{M}', 'model': '{M}'}"],
+            [
+                0.04,
+                '(Worker_TP0 pid=452) INFO {T} [parallel_state.py:1208] world_size=1 rank=0 local_rank=0 ' +
+                    'distributed_init_method=tcp://127.0.0.1:45123 backend=nccl'
+            ],
+            [0.05, '(Worker_TP0 pid=452) INFO {T} [gpu_model_runner.py:4261] Starting to load model {M}...'],
+            [
+                0.66,
+                "(Worker_TP0 pid=452) INFO {T} [backends.py:743] Using cache directory: /tmp/vllm/torch_compile_cache/rank_0_0/backbone for vLLM's torch.compile"
+            ],
+            [0.88, '(Worker_TP0 pid=452) INFO {T} [gpu_worker.py:424] Available KV cache memory: 43.27 GiB'],
+            [
+                0.94,
+                '(Worker_TP0 pid=452) Capturing CUDA graphs (mixed prefill-decode, PIECEWISE): 100%|\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588| 51/51 [00:20<00:00,  2.44it/s]'
+            ],
+            [
+                0.99,
+                '(EngineCore_DP0 pid=311) INFO {T} [core.py:282] init engine (profile, create kv cache, warmup model) took {SINCE:0.88} seconds'
+            ],
+            [1, '(APIServer pid=1) INFO:     Application startup complete.']
+        ],
+        fatal: [VLLM_OOM, '(Worker_TP0 pid=452) ERROR {T} [multiproc_executor.py:743] WorkerProc hit an exception.']
+    },
+    sglang: {
+        stamp: (at) => {
+            const p = parts(at);
+            return `${p.Y}-${p.M}-${p.D} ${p.h}:${p.m}:${p.s}`;
+        },
+        lines: [
+            [0, "[{T}] server_args=ServerArgs(model_path='{M}', tokenizer_path='{M}', tokenizer_mode='auto')"],
+            [0.03, '[{T} TP0] Init torch distributed begin.'],
+            [0.05, '[{T} TP0] Load weight begin. avail mem=138.20 GB'],
+            [0.8, '[{T} TP0] Using KV cache dtype: torch.bfloat16'],
+            [0.82, '[{T} TP0] Capture cuda graph begin. This can take up to several minutes. avail mem=23.80 GB'],
+            [0.95, '[{T} TP0] max_total_num_tokens=1234567, chunked_prefill_size=8192, max_running_requests=2048'],
+            [0.96, '[{T}] INFO:     Uvicorn running on http://0.0.0.0:30000 (Press CTRL+C to quit)'],
+            [1, '[{T}] The server is fired up and ready to roll!']
+        ],
+        fatal: [`[{T} TP0] ${TORCH_OOM}`, '[{T} TP0] Scheduler hit an exception: torch.OutOfMemoryError']
+    },
+    llamacpp: {
+        // with --log-timestamps: minutes.seconds.milliseconds.microseconds since the start
+        stamp: (_at, sinceMs) => `${pad(Math.floor(sinceMs / 60_000))}.${pad(Math.floor(sinceMs / 1000) % 60)}.${pad(Math.floor(sinceMs) % 1000, 3)}.000`,
+        lines: [
+            [0, 'build: 6428 (aa6192d3) with cc (Ubuntu 13.3.0-6ubuntu2~24.04) 13.3.0 for x86_64-linux-gnu'],
+            [0.005, 'main: loading model'],
+            [0.92, 'llama_context: constructing llama_context'],
+            [
+                0.95,
+                'common_init_from_params: warming up the model with an empty run - please wait ... (--no-warmup to disable)'
+            ],
+            [0.99, 'srv          init: initializing slots, n_slots = 4'],
+            [1, 'main: server is listening on http://0.0.0.0:8080']
+        ],
+        fatal: [
+            'ggml_backend_cuda_buffer_type_alloc_buffer: allocating 18432.00 MiB on device 0: cudaMalloc failed: out of memory',
+            'llama_model_load: error loading model: unable to allocate CUDA0 buffer',
+            'main: exiting due to model loading error'
+        ]
+    },
+    tgi: {
+        stamp: (at) => {
+            const p = parts(at);
+            return `${p.Y}-${p.M}-${p.D}T${p.h}:${p.m}:${p.s}.${p.ms}000Z`;
+        },
+        lines: [
+            [0, '{T}  INFO text_generation_launcher: Args { model_id: "{M}" }'],
+            [0.002, '{T}  INFO download: text_generation_launcher: Starting check and download process for {M}'],
+            [0.75, '{T}  INFO shard-manager: text_generation_launcher: Starting shard rank=0'],
+            [0.92, '{T}  INFO text_generation_launcher: Starting Webserver'],
+            [0.93, '{T}  INFO text_generation_router_v3: backends/v3/src/lib.rs:125: Warming up model'],
+            [1, '{T}  INFO text_generation_router::server: router/src/server.rs:2302: Connected']
+        ],
+        fatal: [
+            `{T} ERROR shard-manager: text_generation_launcher: Shard complete standard error output: ${TORCH_OOM}`,
+            '{T} ERROR text_generation_launcher: Shard 0 failed to start'
+        ]
+    },
+    ollama: {
+        stamp: (at) => {
+            const p = parts(at);
+            return `${p.Y}-${p.M}-${p.D}T${p.h}:${p.m}:${p.s}.${p.ms}Z`;
+        },
+        lines: [
+            [0, 'time={T} level=INFO source=routes.go:1802 msg="server config" env="map[OLLAMA_HOST:http://0.0.0.0:11434]"'],
+            [0.005, 'time={T} level=INFO source=runner.go:67 msg="discovering available GPUs..."'],
+            [0.56, 'time={T} level=INFO source=server.go:433 msg="starting runner" cmd="/usr/bin/ollama runner --model {M}"'],
+            [1, 'time={T} level=INFO source=server.go:1432 msg="llama runner started in {SINCE:0.56} seconds"']
+        ],
+        fatal: [
+            'time={T} level=ERROR source=server.go:1316 msg="llama runner reported out-of-memory during startup"',
+            'time={T} level=ERROR source=sched.go:489 msg="error loading llama server" error="llama runner process has terminated: exit status 2"'
+        ]
+    },
+    triton: {
+        stamp: (at) => {
+            const p = parts(at);
+            return `${p.M}${p.D} ${p.h}:${p.m}:${p.s}.${p.ms}000`;
+        },
+        lines: [
+            [
+                0,
+                'I{T} 1 pinned_memory_manager.cc:277] "Pinned memory pool is created at \'0x7f3a40000000\' with size 268435456"'
+            ],
+            [0.04, 'I{T} 1 model_lifecycle.cc:473] "loading: {M}:1"'],
+            [0.97, 'I{T} 1 metrics.cc:889] "Collecting metrics for GPU 0: NVIDIA H200"'],
+            [1, 'I{T} 1 http_server.cc:4971] "Started HTTPService at 0.0.0.0:8000"']
+        ],
+        fatal: [`E{T} 1 model_lifecycle.cc:654] "failed to load '{M}' version 1: ${TORCH_OOM}"`]
+    },
+    // NIM, LocalAI and KServe: no start-up log of theirs has been recorded (src/engines/log-markers.ts knows none), so
+    // they print the lines of a server of no known engine rather than lines made up for them
+    nim: NO_KNOWN_ENGINE,
+    localai: NO_KNOWN_ENGINE,
+    kserve: NO_KNOWN_ENGINE,
+    openai: NO_KNOWN_ENGINE
+};
+/** The line as the engine prints it at `at`, `sinceMs` after its start, for a load of `loadMs`. */
+function logLine(log, text, { model, at, sinceMs, loadMs }) {
+    return text
+        .replaceAll('{T}', () => log.stamp(at, sinceMs))
+        .replaceAll('{M}', () => model)
+        .replace(/\{SINCE:([\d.]+)\}/g, (_, share) => ((sinceMs - Number(share) * loadMs) / 1000).toFixed(2));
+}
+
+;// CONCATENATED MODULE: ./src/simulator/lazy-loading.ts
+
 /**
  * The routes of a server that lists a model it has not loaded (`unloaded`), answered from when the load was asked
  * for; undefined for a route the engine answers as usual (as ready). A promise: Ollama answers the load request
@@ -17219,7 +21355,7 @@ function lazyLoading(engine, model, loadMs) {
             if (path === '/v1/models' || path === '/models')
                 return json({
                     object: 'list',
-                    data: [{ id: model, object: 'model', owned_by: 'llamacpp', created: server_CREATED, status: { value: state() } }]
+                    data: [{ id: model, object: 'model', owned_by: 'llamacpp', created: reply_CREATED, status: { value: state() } }]
                 });
             if (method === 'POST' && path === '/models/load') {
                 if (request?.model !== model)
@@ -17248,6 +21384,112 @@ function lazyLoading(engine, model, loadMs) {
         };
     return undefined;
 }
+
+;// CONCATENATED MODULE: ./src/simulator/states.ts
+/**
+ * Engine states beyond loading and ready, as the engines' source shapes them (see the research notes on model
+ * servers, section 14): a sleeping vLLM (sleep mode, dev-mode routes), a vLLM whose engine core died, a Triton
+ * model that failed to load, and Triton's repository index.
+ */
+
+
+/** How long vLLM's `POST /wake_up` takes to answer (it answers once the weights are back on the GPU). */
+const WAKE_MS = 200;
+/** The answers these states give, before the engine's own; undefined: the engine answers. */
+function engineStates(options, startedAt) {
+    const { engine, model } = options;
+    let wokenAt;
+    const asleep = () => options.sleepsUntilMs !== undefined && wokenAt === undefined && Date.now() < startedAt + options.sleepsUntilMs;
+    const dead = () => options.diesAfterMs !== undefined && Date.now() >= startedAt + options.diesAfterMs;
+    return (method, path, phase) => {
+        if (engine === 'vllm') {
+            // api_server.py (VLLM_SERVER_DEV_MODE=1): the sleep routes; without dev mode they are 404
+            if (options.sleepsUntilMs !== undefined && path === '/is_sleeping')
+                return json({ is_sleeping: asleep() });
+            if (options.sleepsUntilMs !== undefined && path === '/wake_up' && method === 'POST') {
+                return new Promise((resolve) => setTimeout(() => {
+                    wokenAt ??= Date.now();
+                    resolve(empty(200));
+                }, WAKE_MS));
+            }
+            // check_health() raises EngineDeadError: /health 503, generations 500 (v1/engine/exceptions.py)
+            if (dead() && (path === '/health' || path === '/ping'))
+                return empty(503);
+            if (dead() && method === 'POST' && path.startsWith('/v1/'))
+                return VLLM_DEAD;
+        }
+        if (engine === 'triton') {
+            // model_repository_manager: a failed load is UNAVAILABLE with the backend's reason
+            const failed = options.failsToLoad;
+            if (path === '/v2/repository/index' && method === 'POST') {
+                const state = failed !== undefined ? 'UNAVAILABLE' : phase === 'ready' ? 'READY' : 'LOADING';
+                return json([{ name: model, version: '1', state, ...(failed !== undefined ? { reason: failed } : {}) }]);
+            }
+            if (failed !== undefined && path === '/v2/health/ready')
+                return empty(400);
+            if (failed !== undefined && path.startsWith(`/v2/models/${encodeURIComponent(model)}`))
+                return {
+                    status: 404,
+                    body: JSON.stringify({ error: `Request for unknown model: '${model}' has no available versions` })
+                };
+        }
+        return undefined;
+    };
+}
+
+;// CONCATENATED MODULE: ./src/simulator/handler.ts
+
+
+
+
+
+/** The request listener of one simulated server, whose model is ready at `readyAt` (milliseconds since the epoch). */
+function answerRequests(options, readyAt) {
+    const engine = SIMULATED_ENGINES[options.engine];
+    const lazy = options.unloaded ? lazyLoading(options.engine, options.model, options.loadMs) : undefined;
+    const states = engineStates(options, readyAt - options.loadMs);
+    let loadingAnswers = 0;
+    const isReady = () => Date.now() >= readyAt && loadingAnswers >= (options.loadingAnswers ?? 0);
+    return (req, res) => {
+        const path = new URL(req.url ?? '/', 'http://x').pathname;
+        const answer = (request) => {
+            if (lazy !== undefined) {
+                const reply = lazy(req.method ?? 'GET', path, request);
+                if (reply !== undefined)
+                    return void Promise.resolve(reply).then((r) => send(r));
+            }
+            const phase = isReady() ? 'ready' : 'loading';
+            if (phase === 'loading')
+                loadingAnswers++;
+            const state = states(req.method ?? 'GET', path, phase);
+            if (state !== undefined)
+                return void Promise.resolve(state).then((r) => send(r));
+            const format = request && phase === 'ready' ? streamFormat(options.engine, path, request) : undefined;
+            if (format !== undefined && request !== undefined && servesModel(options.engine, request, options.model))
+                return void writeStream(res, format, options.model, request, options.pace ?? DEFAULT_PACE, options.generationFails === true);
+            const reply = (request && engine.generate?.(path, phase, options.model, request, options.generationFails === true)) ??
+                engine.reply(path, phase, options.model) ??
+                engine.notFound ??
+                json({ detail: 'Not Found' }, 404);
+            send(reply);
+        };
+        const send = (reply) => {
+            const body = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
+            res.writeHead(reply.status, reply.type ? { 'content-type': reply.type } : {});
+            res.end(body);
+        };
+        if (req.method !== 'POST')
+            return answer();
+        const chunks = [];
+        let size = 0;
+        req.on('data', (c) => {
+            // a generation request is a few hundred bytes; more is not kept
+            if ((size += c.length) <= 64 * 1024)
+                chunks.push(c);
+        });
+        req.on('end', () => answer(parseObject(Buffer.concat(chunks).toString('utf8'))));
+    };
+}
 /** Whether a generation request names the model the engine serves (TGI serves its one model, whatever is named). */
 function servesModel(engine, request, model) {
     const name = request.model;
@@ -17267,6 +21509,92 @@ function parseObject(text) {
         return {};
     }
 }
+
+;// CONCATENATED MODULE: ./src/simulator/server.ts
+/**
+ * A stand-in for a model server's startup, faithful to each engine's own answers (see the research notes on
+ * model servers): the port stays closed while the engine does, then the engine's loading answers, then ready.
+ * Serves `npm run demo` and the project's own test fixtures.
+ */
+
+
+
+
+
+/** Starts the simulated startup now: the port opens at `opensAt \u00d7 loadMs`, the model is ready at `loadMs`. */
+async function simulate(options) {
+    const engine = SIMULATED_ENGINES[options.engine];
+    const host = options.host ?? '127.0.0.1';
+    // A busy port is reported now rather than when the simulated engine would open it.
+    const port = await freePort(host, options.port ?? 0);
+    const startedAt = Date.now();
+    const readyAt = startedAt + options.loadMs;
+    const tell = (event) => options.onEvent?.(event, Date.now() - startedAt);
+    let requests = 0;
+    const listener = answerRequests(options, readyAt);
+    const server = (0,external_node_http_.createServer)((req, res) => {
+        requests++;
+        listener(req, res);
+    });
+    let closed = false;
+    const timers = [];
+    const stop = () => new Promise((resolve) => {
+        closed = true;
+        timers.forEach(clearTimeout);
+        server.closeAllConnections();
+        if (server.listening)
+            server.close(() => resolve());
+        else
+            resolve();
+    });
+    const log = SIMULATED_LOGS[options.engine];
+    const print = (text) => {
+        if (!closed) {
+            const at = new Date();
+            options.onLog?.(logLine(log, text, { model: options.model, at, sinceMs: at.getTime() - startedAt, loadMs: options.loadMs }));
+        }
+    };
+    const ended = new Promise((resolve, reject) => {
+        server.once('error', (e) => void stop().then(() => reject(e)));
+        if (options.crashAfterMs !== undefined) {
+            const crash = () => {
+                log.fatal.forEach(print);
+                void stop().then(() => (tell('crashed'), resolve('crashed')));
+            };
+            timers.push(setTimeout(crash, options.crashAfterMs));
+        }
+    });
+    if (options.onLog) {
+        // A model loaded only when asked (`unloaded`) has no start-up of its own to show: the first lines only.
+        for (const [share, text] of log.lines)
+            if (!options.unloaded || share === 0)
+                timers.push(setTimeout(() => print(text), share * options.loadMs));
+    }
+    // Callers that never crash the engine need not await this.
+    ended.catch(() => undefined);
+    const listen = () => {
+        if (!closed)
+            server.listen(port, host, () => tell('listening'));
+    };
+    const opensInMs = options.opensAfterMs ?? engine.opensAt * options.loadMs;
+    // An engine that serves from the start is listening before this returns, so no probe sees it refuse.
+    if (opensInMs <= 0)
+        await new Promise((resolve) => server.listen(port, host, () => (tell('listening'), resolve())));
+    else
+        timers.push(setTimeout(listen, opensInMs));
+    if (options.onEvent)
+        timers.push(setTimeout(() => tell('ready'), options.loadMs));
+    return {
+        port,
+        baseUrl: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+        readyAt,
+        ended,
+        get requests() {
+            return requests;
+        },
+        close: stop
+    };
+}
 /** Checks that `port` can be opened on `host` (0: asks the kernel for a free one), then releases it. */
 function freePort(host = '127.0.0.1', port = 0) {
     return new Promise((resolve, reject) => {
@@ -17279,43 +21607,76 @@ function freePort(host = '127.0.0.1', port = 0) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/cli/demo.ts
+;// CONCATENATED MODULE: ./src/cli/commands/demo.ts
 /**
- * `npm run demo` (`wait-for-model demo`): a simulated OpenAI-compatible server refuses connections, then answers
- * 503 "Loading model", then lists /shared/kimi-k2.5-int4; the packaged action waits for `model: kimi`.
+ * `npm run demo` (`wait-for-model demo`): the packaged action starts a simulated vLLM (`start: wait-for-model
+ * simulate \u2026`), follows its log through its phases and waits for `model: kimi`; its job-end step stops it. Then a
+ * start-up that dies of CUDA out of memory (`--crash-after`): the action stops on the fatal line, and its summary
+ * leads with it.
  */
 
 
-const LOAD_MS = 12_000;
-/** Runs the action bundle `actionEntry` against the simulated server, printing to `out`; returns its exit code. */
+
+const LOAD = '12s';
+const MODEL = '/shared/kimi-k2.5-int4';
+/** Runs the action bundle `actionEntry` (its cli.js and post.js beside it) against simulated engines, printing to `out`. */
 async function demo(actionEntry, out) {
     const say = (text) => out.write(`${text}\n`);
-    const server = await simulate({ engine: 'openai', model: '/shared/kimi-k2.5-int4', loadMs: LOAD_MS });
-    const url = `${server.baseUrl}/v1/models`;
-    say(`Simulated server on ${url}: refuses connections for ${(LOAD_MS * 0.4) / 1000}s, answers 503 until ${LOAD_MS / 1000}s, then lists the model.\n`);
-    say('Running dist/index.js as the runner would, with inputs: url, model: kimi, interval: 1s, timeout: 60s\n');
-    try {
-        const run = await runAction({
-            entry: actionEntry,
-            inputs: { url, model: 'kimi', interval: '1s', timeout: '60s', 'progress-interval': '3s' },
-            echo: out
-        });
-        say('\nOutputs:');
-        for (const [name, value] of Object.entries(run.outputs))
-            say(`  ${name} = ${value}`);
-        say('\nJob summary:\n');
-        say(run.summary);
-        return run.code ?? 1;
-    }
-    finally {
-        await server.close();
-    }
+    const dir = (0,external_node_path_.dirname)(actionEntry);
+    const simulate = (port, extra) => `${JSON.stringify(process.execPath)} ${JSON.stringify((0,external_node_path_.join)(dir, 'cli.js'))} simulate --engine vllm ` +
+        `--model ${MODEL} --port ${port} ${extra}`.trimEnd();
+    const port = await freePort();
+    const start = simulate(port, `--load ${LOAD}`);
+    say(`1. A simulated vLLM that takes ${LOAD} to start, printing its own log. Running dist/index.js as the runner would:`);
+    say(`   start: ${start.replace(/"[^"]*\/(node|cli\.js)"/g, '$1')}`);
+    say(`   url: http://127.0.0.1:${port}/v1/models, model: kimi, interval: 1s, timeout: 60s\n`);
+    const ready = await runAction({
+        entry: actionEntry,
+        inputs: {
+            url: `http://127.0.0.1:${port}/v1/models`,
+            model: 'kimi',
+            start,
+            interval: '1s',
+            timeout: '60s',
+            'progress-interval': '3s'
+        },
+        echo: out
+    });
+    say('\nOutputs:');
+    for (const [name, value] of Object.entries(ready.outputs))
+        say(`  ${name} = ${value}`);
+    say('\nJob summary:\n');
+    say(ready.summary);
+    await jobEnd(dir, ready, out);
+    const crashPort = await freePort();
+    const crash = simulate(crashPort, '--load 60s --crash-after 4s');
+    say('\n2. The same engine, dying of CUDA out of memory 4s into its start-up (--crash-after 4s):\n');
+    const failed = await runAction({
+        entry: actionEntry,
+        inputs: {
+            url: `http://127.0.0.1:${crashPort}/v1/models`,
+            model: 'kimi',
+            start: crash,
+            interval: '1s',
+            timeout: '60s'
+        },
+        echo: out
+    });
+    say('\nJob summary:\n');
+    say(failed.summary);
+    await jobEnd(dir, failed, out);
+    // the demo went as it should: the first wait ready, the second stopped by the fatal line
+    return ready.code === 0 && failed.code === 1 ? 0 : 1;
+}
+/** The job-end step (post.js) with the state the step saved, as the runner passes it: it stops the server. */
+async function jobEnd(dir, run, out) {
+    if (Object.keys(run.state).length === 0)
+        return;
+    out.write('\nThe job-end step (dist/post.js):\n');
+    const env = Object.fromEntries(Object.entries(run.state).map(([name, value]) => [`STATE_${name}`, value]));
+    await runAction({ entry: (0,external_node_path_.join)(dir, 'post.js'), inputs: {}, env, echo: out });
 }
 
-// EXTERNAL MODULE: ./src/history/store.ts
-var store = __nccwpck_require__(4689);
-// EXTERNAL MODULE: ./src/inputs/parse.ts
-var parse = __nccwpck_require__(3718);
 ;// CONCATENATED MODULE: ./src/report/history-report.ts
 const HISTORY_FORMATS = ['table', 'json', 'csv'];
 const COLUMNS = [
@@ -17332,7 +21693,8 @@ const COLUMNS = [
 ];
 function historyRow(run) {
     return {
-        at: typeof run.at === 'string' ? run.at : '',
+        // the first column starts each line of the CSV and the table: only a time, never `::error::\u2026` from the file
+        at: typeof run.at === 'string' && /^\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:\d\d)?$/.test(run.at) ? run.at : '',
         key: run.key,
         ready: run.ready,
         reason: typeof run.reason === 'string' ? run.reason : '',
@@ -17358,14 +21720,23 @@ const cells = (row) => [
     row['decode-tokens-per-second'] === null ? '' : String(row['decode-tokens-per-second']),
     phaseCell(row.phases)
 ];
-/** A CSV field as RFC 4180 quotes it; a leading =, +, - or @ is kept from being read as a spreadsheet formula. */
+/**
+ * A CSV field as RFC 4180 quotes it, with every control character written as an escape (`\n`, `\r`, `\t`,
+ * `\u001b`\u2026) and a backslash doubled: no field holds a raw line break, so a key or phase name holding
+ * `\n::error::x` in a shared history stays inside its row and is no workflow command when the CSV is printed in a
+ * `run:` step. A leading =, +, - or @ is kept from being read as a spreadsheet formula.
+ */
 function csvField(text) {
-    const safe = /^[=+\-@\t\r]/.test(text) && !/^-?\d/.test(text) ? `'${text}` : text;
-    return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+    const escaped = escapeControls(text);
+    const safe = /^[=+\-@]/.test(escaped) && !/^-?\d/.test(escaped) ? `'${escaped}` : escaped;
+    return /[",]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
-/** Table cells on one line each: a value that came from the file cannot start a new row or move the cursor. */
+const ESCAPES = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\\': '\\\\' };
+const escapeControls = (text) => text.replace(
 // eslint-disable-next-line no-control-regex
-const tableCell = (text) => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
+/[\u0000-\u001f\u007f-\u009f\u2028\u2029\\]/g, (c) => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+/** Table cells on one line each: a value that came from the file cannot start a new row or move the cursor. */
+const tableCell = (text) => escapeControls(text);
 function historyText(rows, format) {
     if (format === 'json')
         return `${JSON.stringify(rows)}\n`;
@@ -17384,28 +21755,9 @@ function historyNote(file, shown, total, skipped, key) {
     return `${runs(shown)}${which} in ${file}${unread}.`;
 }
 
-// EXTERNAL MODULE: external "node:util"
-var external_node_util_ = __nccwpck_require__(7975);
-;// CONCATENATED MODULE: ./src/cli/usage.ts
-/** Bad usage, shared by the commands: an error that ends the CLI with status 2 and a pointer to `--help`. */
-
-class UsageError extends Error {
-}
-function parseCommandLine(argv, options) {
-    try {
-        return (0,external_node_util_.parseArgs)({ args: argv, options, strict: true, allowPositionals: false });
-    }
-    catch (e) {
-        throw new UsageError(e.message);
-    }
-}
-const table = (rows) => {
-    const width = Math.max(...rows.map(([left]) => left.length)) + 2;
-    return rows.map(([left, right]) => `  ${left.padEnd(width)}${right}`.trimEnd());
-};
-
-;// CONCATENATED MODULE: ./src/cli/history-command.ts
+;// CONCATENATED MODULE: ./src/cli/commands/history.ts
 /** `wait-for-model history`: the recorded runs of the history file, for people, dashboards and choosing a timeout. */
+
 
 
 
@@ -17421,19 +21773,19 @@ async function historyCommand(argv, io, say) {
         return (void io.stdout.write(historyHelpText()), 0);
     const format = String(values.format);
     if (!HISTORY_FORMATS.includes(format)) {
-        throw new UsageError(`--format: give one of ${HISTORY_FORMATS.join(', ')} (not "${(0,parse/* printable */.g$)(format)}")`);
+        throw new UsageError(`--format: give one of ${HISTORY_FORMATS.join(', ')} (not "${(0,runtime_text/* printable */.g$)(format)}")`);
     }
     const given = typeof values.file === 'string' ? values.file : undefined;
     if (given?.trim() === '')
         throw new UsageError('--file: give the path of a history file');
-    const fallback = (0,store/* defaultHistoryFile */.Oe)(io.env, 'cli');
+    const fallback = defaultHistoryFile(io.env, 'cli');
     const file = given ?? fallback.path;
     if (file === undefined)
         throw new UsageError(`--file: ${fallback.notice ?? 'give the path of a history file'}`);
     const key = typeof values.key === 'string' ? values.key : undefined;
     let read;
     try {
-        read = (0,store/* readHistory */.Lu)(file);
+        read = readHistory(file);
     }
     catch (e) {
         say(`wait-for-model: cannot read ${file} (${e.message})`);
@@ -17441,1767 +21793,431 @@ async function historyCommand(argv, io, say) {
     }
     const runs = read.runs.filter((run) => key === undefined || run.key === key);
     io.stdout.write(historyText(runs.map(historyRow), format));
-    say(historyNote(file, runs.length, read.runs.length, read.skipped, key === undefined ? undefined : (0,parse/* printable */.g$)(key)));
+    say(historyNote(file, runs.length, read.runs.length, read.skipped, key === undefined ? undefined : (0,runtime_text/* printable */.g$)(key)));
     return 0;
 }
-function historyHelpText() {
-    return [
-        'wait-for-model history: print the runs recorded in the history file (outcome, startup seconds, phases).',
-        '',
-        'Usage: wait-for-model history [--key KEY] [--file PATH] [--format table|json|csv]',
-        '',
-        ...table([
-            ['--key KEY', 'only the runs with this history key (the key a wait was given with --history-key, or its hash)'],
-            ['--file PATH', 'the history file (default: $XDG_CACHE_HOME or ~/.cache/wait-for-model/history.jsonl)'],
-            ['--format FORMAT', 'table (default), json (one array) or csv (RFC 4180, with a header row)'],
-            ['-h, --help', 'show this help']
-        ]),
-        '',
-        'The runs go to stdout, oldest first; a count goes to stderr. Exit status: 0 printed (none recorded included),',
-        '1 the file cannot be read, 2 bad usage.',
-        ''
-    ].join('\n');
-}
 
-// EXTERNAL MODULE: external "node:events"
-var external_node_events_ = __nccwpck_require__(8474);
-// EXTERNAL MODULE: ./src/wait/assess.ts
-var assess = __nccwpck_require__(7443);
-// EXTERNAL MODULE: ./src/engines/model-lists.ts
-var model_lists = __nccwpck_require__(9778);
-// EXTERNAL MODULE: ./src/http/probe.ts
-var http_probe = __nccwpck_require__(242);
-// EXTERNAL MODULE: ./src/report/answer-report.ts
-var answer_report = __nccwpck_require__(6933);
-;// CONCATENATED MODULE: ./src/wait/generation-check.ts
-/** `probe-generation`: one tiny generation request, proof that a listed model can actually produce a token. */
+;// CONCATENATED MODULE: ./src/cli/commands/simulate.ts
+/**
+ * `wait-for-model simulate`: serve an imitation of a model server starting up, until Ctrl-C (or its crash),
+ * printing the engine's own start-up log (its phases, its ready line, its fatal lines as it dies) on stdout or to
+ * `--log-file`; this command's own lines go to stderr.
+ */
 
 
 
 
-const ANY_2XX = { status: [[200, 299]] };
-function createGenerator({ base, route, headers, clock, caCert, insecureTls, secrets }) {
-    const client = (0,http_probe/* createHttpClient */.uT)({ caCert, insecureTls, secrets });
-    // Index of the first request worth sending: moves past a route the server turns out not to have.
-    let first = 0;
-    return {
-        async generate(model, timeoutMs, signal) {
-            const deadline = clock.now() + timeoutMs;
-            for (let i = first;; i++) {
-                const { path, body } = route.requests[i];
-                const sentAt = clock.now();
-                const result = await client.send({ url: new URL(`${base}${path}`), method: 'POST', headers, json: body(model) }, deadline - sentAt, signal);
-                const latencyMs = clock.now() - sentAt;
-                const request = `POST ${path}`;
-                if (result.kind === 'http' &&
-                    (result.status === 404 || result.status === 405) &&
-                    i + 1 < route.requests.length) {
-                    first = i + 1;
-                    continue;
-                }
-                const assessment = (0,assess/* assess */.no)(result, ANY_2XX);
-                // Any 2xx is not enough: an error object, an empty body or a 202 is no token. Only a completion in the
-                // engine's own format proves the model generated.
-                if (assessment.state === 'ready' && result.kind === 'http' && !(0,model_lists/* isCompletion */.Hg)(route, result.json)) {
-                    const said = (0,assess/* describeBody */.MP)(result.body, result.contentType, result.json) || undefined;
-                    const answer = {
-                        state: 'waiting',
-                        status: result.status,
-                        said,
-                        missing: { what: 'completion', route: route.name }
-                    };
-                    return {
-                        assessment: { ...assessment, state: 'waiting', answer, ...(0,answer_report/* answerWords */.Gy)(answer, ANY_2XX) },
-                        request,
-                        latencyMs
-                    };
-                }
-                // A completion body says nothing worth a log line; its arrival is the news.
-                if (assessment.state === 'ready')
-                    return {
-                        assessment: {
-                            ...assessment,
-                            answer: { state: 'ready' },
-                            ...(0,answer_report/* generatedWords */.XY)(request),
-                            excerpt: undefined
-                        },
-                        request,
-                        latencyMs
-                    };
-                return { assessment, request, latencyMs };
-            }
-        },
-        close: () => client.close()
-    };
-}
 
-;// CONCATENATED MODULE: ./src/engines/readiness.ts
-const ENGINE_READINESS = {
-    // http_server.py: /v1/models has no status check, /health answers 503 while ServerStatus is Starting (the
-    // warm-up request runs then) since mid-2025; older SGLang answers 200 there at once, which costs nothing.
-    sglang: {
-        path: '/health',
-        because: 'SGLang lists its model during its warm-up, while its /health answers 503 until the warm-up ends'
-    }
+
+
+
+
+
+const SIMULATOR_EVENT_WORDS = {
+    listening: 'port open, answering HTTP',
+    ready: 'model ready',
+    crashed: 'crashed: the port is closed and the process exits'
 };
-/** The list paths whose prefix is the server's base (a proxy prefix before them is kept). */
-const LIST_PATH = /\/(v1\/models(\/[^/]*)?|models|info|api\/tags|api\/ps)\/?$/;
-/** The URL of `engine`'s readiness answer for a model-list `url`, or undefined when the engine needs none. */
-function readinessUrl(engine, url) {
-    const check = engine === undefined ? undefined : ENGINE_READINESS[engine];
-    if (check === undefined)
-        return undefined;
-    const m = LIST_PATH.exec(url.pathname);
-    const base = m ? url.pathname.slice(0, m.index) : '';
-    return new URL(`${url.origin}${base}${check.path}`);
-}
-
-// EXTERNAL MODULE: ./src/engines/log-markers.ts
-var log_markers = __nccwpck_require__(1995);
-// EXTERNAL MODULE: ./src/engines/match.ts
-var match = __nccwpck_require__(3474);
-;// CONCATENATED MODULE: ./src/engines/load.ts
-
-/** The model-list paths, after which the server's base ends (a proxy prefix before them is kept). */
-const load_LIST_PATH = /\/(v1\/models|models|api\/ps)\/?$/;
-/**
- * What asks the server at `url` to load the model, given its last answer; undefined when the answer shows no
- * model waiting to be asked for (loaded, loading, or not a server that loads on demand).
- */
-function loadRequest(url, answer, model) {
-    const m = load_LIST_PATH.exec(url.pathname);
-    if (m === null || answer.status !== 200)
-        return undefined;
-    const base = `${url.origin}${url.pathname.slice(0, m.index)}`;
-    if (answer.modelState === 'unloaded' && model !== undefined && answer.models !== undefined) {
-        // the listed id the assessment found unloaded: the router loads by its own id
-        const found = (0,match/* matchModel */.Z)(answer.models.map((id) => ({ id })), model);
-        if (found.kind === 'found')
-            return { url: new URL(`${base}/models/load`), body: { model: found.model.id } };
-    }
-    // Ollama's models in memory: a model not among them is loaded by a generate request with no prompt; -1 keeps
-    // it loaded until the server stops (its default, 5 minutes, could unload it during the benchmark)
-    if (m[1] === 'api/ps' && model !== undefined && answer.state === 'waiting' && answer.models !== undefined)
-        return { url: new URL(`${base}/api/generate`), body: { model, keep_alive: -1 } };
-    return undefined;
-}
-
-// EXTERNAL MODULE: ./src/report/lifecycle-report.ts
-var lifecycle_report = __nccwpck_require__(7205);
-// EXTERNAL MODULE: ./src/runtime/clock.ts
-var runtime_clock = __nccwpck_require__(9842);
-// EXTERNAL MODULE: ./src/http/hosts.ts
-var hosts = __nccwpck_require__(2327);
-;// CONCATENATED MODULE: ./src/http/port-watch.ts
-/**
- * Sees a closed port open, cheaply, so that the HTTP probe goes out the moment a server starts listening
- * instead of up to an `interval` later. Watching a closed port costs the server nothing: a bare TCP connect
- * is refused by the kernel before any server code runs. One poller, made by the gate, serves every URL of a
- * fleet; it spaces its rounds by what the last round cost (a fixed share of one core at most) and by how long the
- * most recently closed port has been closed (`roundGapMs`).
- */
-
-
-
-
-const MIN_ROUND_MS = 100;
-const MAX_ROUND_MS = 400;
-/**
- * The share of one core the poller may spend: for a fleet read through /proc, this sets the pace (2%: 4.5% of a
- * core for the bench's fleet of 200, worst lag 352 ms; 1.5%: 4.2%, 307-335 ms).
- */
-const CPU_BUDGET = 0.015;
-/**
- * Rounds space out with the time a port has been closed: 100 ms for its first 10 s, then a hundredth of that
- * time, up to 400 ms (from 40 s). The lag stays a small share of the wait (a load of 2-6 s is seen within 100 ms,
- * one of ten minutes within 400 ms), and a long wait costs a quarter of the connects: most of the CPU of a wait
- * on a closed port is these connects, about half a millisecond each on the machine of BENCHMARKS.md.
- */
-const CLOSED_SHARE = 0.01;
-/**
- * The gap before the next round: long enough for the last round to keep within `budget` of one core, and a share
- * of the time the most recently closed port has been closed (`closedForMs`, undefined with no port watched).
- */
-function roundGapMs(costMs, budget, closedForMs) {
-    const growth = closedForMs === undefined ? 0 : closedForMs * CLOSED_SHARE;
-    return Math.min(MAX_ROUND_MS, Math.max(MIN_ROUND_MS, costMs / budget, growth));
-}
-/**
- * With this many loopback ports, one read of /proc/net/tcp{,6} replaces one connect per port. Not for fewer:
- * the kernel walks its whole socket hash table for that read, which takes milliseconds on large hosts and
- * in some VMs (about 2 ms for both tables on the machine where BENCHMARKS.md was measured, read as
- * readListening reads them), while a refused loopback connect costs about half a millisecond.
- */
-const PROC_MIN_PORTS = 24;
-const PROC_TABLES = ['/proc/net/tcp', '/proc/net/tcp6'];
-/** Ports in LISTEN state on a loopback or wildcard address, from the text of /proc/net/tcp or tcp6. */
-function listeningLoopbackPorts(table) {
-    const ports = new Set();
-    for (const line of table.split('\n')) {
-        const m = /^\s*\d+:\s+([0-9A-F]+):([0-9A-F]{4})\s+[0-9A-F]+:[0-9A-F]+\s+0A\s/i.exec(line);
-        if (m && isLoopbackOrAny(m[1].toUpperCase()))
-            ports.add(parseInt(m[2], 16));
-    }
-    return ports;
-}
-/** The kernel prints addresses as 32-bit words in host (little-endian) order. */
-function isLoopbackOrAny(hex) {
-    if (hex.length === 8)
-        return hex === '00000000' || hex.endsWith('7F');
-    return (/^0+$/.test(hex) ||
-        hex === '00000000000000000000000001000000' || // ::1
-        /^0000000000000000FFFF0000[0-9A-F]{6}7F$/.test(hex) // ::ffff:127.x.x.x
-    );
-}
-/** One bare TCP connect: true when accepted, false when refused or not answered within `ms`. */
-function tcpConnects(host, port, ms) {
-    return new Promise((resolve) => {
-        const socket = (0,external_node_net_.connect)({ host, port, timeout: ms });
-        const done = (open) => () => {
-            socket.destroy();
-            resolve(open);
-        };
-        socket.once('connect', done(true));
-        socket.once('error', done(false));
-        socket.once('timeout', done(false));
+async function simulateCommand(argv, io, say) {
+    const { values } = parseCommandLine(argv, {
+        engine: { type: 'string' },
+        model: { type: 'string' },
+        load: { type: 'string', default: SIMULATE_DEFAULTS.load },
+        port: { type: 'string', default: SIMULATE_DEFAULTS.port },
+        host: { type: 'string', default: SIMULATE_DEFAULTS.host },
+        'crash-after': { type: 'string' },
+        'generation-fails': { type: 'boolean' },
+        unloaded: { type: 'boolean' },
+        'tokens-per-second': { type: 'string', default: String(DEFAULT_PACE.tokensPerSecond) },
+        ttft: { type: 'string', default: String(DEFAULT_PACE.ttftMs) },
+        'log-file': { type: 'string' },
+        help: { type: 'boolean', short: 'h' }
     });
-}
-/**
- * `localhost` is loopback on both families whatever /etc/hosts says (as the probe treats it): 127.0.0.1 is
- * tried every round, ::1, where fewer servers listen alone, every fourth, which keeps a round to one connect.
- * Other names are looked up as the probe looks them up (a resolver that never answers cannot hold the process).
- */
-function connectTargets(host, lookup) {
-    return new Promise((resolve) => lookup(host, { all: true }, (err, found) => {
-        if (err !== null || typeof found === 'string')
-            return resolve([{ address: host, everyRounds: 1 }]);
-        const bothFamilies = (0,hosts/* loopbackAddresses */.G4)(host) !== undefined;
-        resolve(found.map((a) => ({ address: a.address, everyRounds: bothFamilies && a.family === 6 ? 4 : 1 })));
-    }));
-}
-/** Polls every watched port in rounds; runs only while someone watches. */
-class PortPoller {
-    budget;
-    clock;
-    watchers = new Set();
-    /** The running chain of rounds; aborted when no one watches. */
-    rounds;
-    procReadable;
-    lookup = (0,hosts/* createLookup */.BL)();
-    constructor(budget = CPU_BUDGET, clock = runtime_clock/* systemClock */.ml) {
-        this.budget = budget;
-        this.clock = clock;
+    if (values.help)
+        return (void io.stdout.write(simulateHelpText()), 0);
+    const given = String(values.engine ?? '');
+    const engine = simulatedEngine(given);
+    if (engine === undefined) {
+        throw new UsageError(`--engine: give one of ${SIMULATED_ENGINE_WORDS}${given ? ` (not "${(0,runtime_text/* printable */.g$)(given)}")` : ''}`);
     }
-    /** The watch of one URL's port, for the wait loop. */
-    watchFor(url) {
-        let closedSince;
-        return {
-            opened: async (signal) => {
-                closedSince ??= this.clock.now();
-                if (await this.watch(url, signal, closedSince))
-                    closedSince = undefined;
-            },
-            local: (0,hosts/* isLoopback */.U9)(url.hostname)
-        };
-    }
-    /** Ends every watch (each resolves) and the rounds. */
-    close() {
-        for (const watcher of [...this.watchers])
-            watcher.resolve(false);
-        this.idle();
-    }
-    /** Resolves true once something listens on the URL's port, false when `signal` aborts or the poller closes. */
-    watch(url, signal, closedSince = this.clock.now()) {
-        return new Promise((resolve) => {
-            if (signal.aborted)
-                return resolve(false);
-            const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
-            const targets = connectTargets((0,hosts/* bareHost */.n0)(url.hostname), this.lookup);
-            const loopback = (0,hosts/* isLoopback */.U9)(url.hostname);
-            const watcher = { targets, port, loopback, closedSince, resolve: () => undefined };
-            const aborted = () => watcher.resolve(false);
-            watcher.resolve = (open) => {
-                this.watchers.delete(watcher);
-                signal.removeEventListener('abort', aborted);
-                if (this.watchers.size === 0)
-                    this.idle();
-                resolve(open);
-            };
-            signal.addEventListener('abort', aborted, { once: true });
-            this.watchers.add(watcher);
-            if (this.rounds === undefined)
-                this.nextRound(new AbortController(), MIN_ROUND_MS);
-        });
-    }
-    nextRound(chain, ms) {
-        this.rounds = chain;
-        void this.clock.sleep(ms, chain.signal).then(() => (chain.signal.aborted ? undefined : this.round(chain)));
-    }
-    idle() {
-        this.rounds?.abort();
-        this.rounds = undefined;
-    }
-    roundCount = 0;
-    async round(chain) {
-        const round = this.roundCount++;
-        // CPU time rather than wall time: on a busy machine a round waits longer without costing more
-        const started = process.cpuUsage();
-        const watchers = [...this.watchers];
-        const loopback = watchers.filter((w) => w.loopback);
-        let open;
-        if (loopback.length >= PROC_MIN_PORTS)
-            open = await this.readProc();
-        await Promise.all(watchers.map(async (w) => {
-            const listening = open && w.loopback
-                ? open.has(w.port)
-                : (await Promise.all((await w.targets)
-                    .filter((t) => round % t.everyRounds === 0)
-                    .map((t) => tcpConnects(t.address, w.port, MAX_ROUND_MS)))).includes(true);
-            if (listening)
-                w.resolve(true);
-        }));
-        const used = process.cpuUsage(started);
-        const cost = (used.user + used.system) / 1000;
-        // no one watches any more, or a new chain began while this round ran
-        if (this.watchers.size === 0 || chain !== this.rounds)
-            return;
-        const closedFor = this.clock.now() - Math.max(...[...this.watchers].map((w) => w.closedSince));
-        this.nextRound(chain, roundGapMs(cost, this.budget, closedFor));
-    }
-    async readProc() {
-        // node:fs's callback form: node:fs/promises would be one more module to load before the first probe
-        if (this.procReadable === false)
-            return undefined;
-        const tables = await Promise.all(PROC_TABLES.map((f) => readListening(f)));
-        this.procReadable = tables[0].startsWith('  sl');
-        return this.procReadable ? listeningLoopbackPorts(tables.join('\n')) : undefined;
-    }
-}
-const CHUNK_BYTES = 64 * 1024;
-/** seq_file hands out at most a page per read (4 KiB or more): a read shorter than this ended the table. */
-const SHORT_READ_BYTES = 2048;
-/** A line of a state other than LISTEN (0A). */
-const NOT_LISTENING = /^\s*\d+:\s+[0-9A-F]+:[0-9A-F]+\s+[0-9A-F]+:[0-9A-F]+\s+(?!0A)[0-9A-F]{2}\s/im;
-/**
- * The head of a /proc/net/tcp or tcp6 table, up to its last listening socket: '' when it cannot be read.
- * The kernel prints the listening sockets first and, for every read that reaches past them, walks its whole
- * established-connection hash (about 1.6 ms here, even with no connection in it); read to the end, a table
- * costs that walk twice, the second time only to learn that there is nothing more. So reading stops at the first
- * line of another state, or at a read shorter than a page.
- */
-function readListening(file) {
-    return new Promise((resolve) => (0,external_node_fs_.open)(file, 'r', (err, fd) => {
-        if (err !== null)
-            return resolve('');
-        const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
-        const chunks = [];
-        const done = (text) => (0,external_node_fs_.close)(fd, () => resolve(text));
-        const next = () => (0,external_node_fs_.read)(fd, buffer, 0, CHUNK_BYTES, null, (e, bytes) => {
-            if (e !== null)
-                return done('');
-            const chunk = buffer.toString('latin1', 0, bytes);
-            chunks.push(chunk);
-            if (bytes < SHORT_READ_BYTES || NOT_LISTENING.test(chunk))
-                return done(chunks.join(''));
-            next();
-        });
-        next();
-    }));
-}
-
-// EXTERNAL MODULE: ./src/http/undici-parts.ts
-var undici_parts = __nccwpck_require__(7101);
-;// CONCATENATED MODULE: ./src/startup/eta.ts
-/**
- * Milliseconds left in a phase with progress, at `now`: tqdm's own elapsed time per item where it prints one,
- * else the rate between the first and the latest count seen. Undefined while there is no rate yet.
- */
-function phaseLeftMs(p, now) {
-    const { first, last } = p;
-    if (last.n >= last.total)
-        return 0;
-    let perItemMs;
-    if (last.elapsedS !== undefined && last.n > 0)
-        perItemMs = (last.elapsedS * 1000) / last.n;
-    else if (last.n > first.n && last.at > first.at)
-        perItemMs = (last.at - first.at) / (last.n - first.n);
-    if (perItemMs === undefined)
-        return undefined;
-    return Math.max(0, perItemMs * (last.total - last.n) - (now - last.at));
-}
-/**
- * Milliseconds until ready going by earlier runs: the rest of this phase (by its rate, else its usual length) and
- * the usual length of the phases after it; without a known phase, the usual startup minus the time so far.
- */
-function readyInMs(pos, usual) {
-    const index = pos.phase === undefined ? -1 : usual.order.indexOf(pos.phase);
-    if (index >= 0) {
-        const own = (usual.phaseSeconds.get(pos.phase) ?? 0) * 1000;
-        const rest = usual.order.slice(index + 1).reduce((sum, name) => sum + (usual.phaseSeconds.get(name) ?? 0) * 1000, 0);
-        return (pos.phaseLeftMs ?? Math.max(0, own - pos.inPhaseMs)) + rest;
-    }
-    return Math.max(0, usual.totalSeconds * 1000 - pos.elapsedMs);
-}
-function eta(pos, usual) {
-    const usualMs = usual.totalSeconds * 1000;
-    if (pos.elapsedMs > usualMs)
-        return { kind: 'slower', overMs: pos.elapsedMs - usualMs, usualMs };
-    const own = pos.phase === undefined ? undefined : usual.phaseSeconds.get(pos.phase);
-    if (own !== undefined && pos.phaseLeftMs === undefined && pos.inPhaseMs > own * 1000)
-        return { kind: 'slower', overMs: pos.inPhaseMs - own * 1000, usualMs: own * 1000, phase: pos.phase };
-    return { kind: 'ready-in', ms: readyInMs(pos, usual) ?? 0 };
-}
-
-;// CONCATENATED MODULE: ./src/startup/phases.ts
-/**
- * Follows an engine's startup through its log: fed each line with the time it was read, it knows the engine,
- * the phase the engine is in, its progress, the phases behind it with their durations, and any fatal line.
- * Pure: no I/O and no clock of its own; times are milliseconds on the caller's monotonic scale.
- */
-
-// eslint-disable-next-line no-control-regex
-const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
-/** Lines kept while the engine is not yet known, to be read again once it is. */
-const MAX_PENDING = 5000;
-const MAX_QUOTE = 500;
-const ALL_FATAL = log_markers/* ENGINE_LOGS */.L4.flatMap((e) => e.fatal);
-class PhaseTracker {
-    log;
-    markers = [];
-    pending = [];
-    list = [];
-    open;
-    lastIndex = -1;
-    /** The read time minus the stamp, at its smallest: maps stamps onto the read scale (a line is read after it is written). */
-    offset = Infinity;
-    lines = 0;
-    fatals = [];
-    readySeen = false;
-    /** A phase its own end marker closed, to be named when the next one begins. */
-    ended;
-    constructor(opts = {}) {
-        if (opts.startedAt !== undefined) {
-            this.open = { name: 'starting', index: -1, start: { at: opts.startedAt } };
-            this.list.push(this.open);
+    const model = String(values.model ?? '').trim();
+    if (model === '')
+        throw new UsageError('--model: give the model name the engine lists, e.g. /shared/kimi-k2.5-int4');
+    const duration = (name, text) => {
+        try {
+            return (0,parse/* parseDuration */.E9)(text);
         }
-        if (opts.engine !== undefined)
-            this.setEngine(opts.engine, 'log');
-    }
-    get engine() {
-        return this.log?.engine;
-    }
-    get ready() {
-        return this.readySeen;
-    }
-    /** Names the engine (from the input or the model list) and reads again the lines that came before. */
-    setEngine(engine, from = 'models') {
-        if (this.log !== undefined)
-            return [];
-        this.log = (0,log_markers/* engineLog */.NN)(engine);
-        this.markers = (0,log_markers/* phaseMarkers */.LE)(engine);
-        const events = [{ type: 'engine', engine, from }];
-        for (const p of this.pending.splice(0))
-            events.push(...this.read(p.text, p.at));
-        return events;
-    }
-    /**
-     * One line of the log (a physical line; tqdm's `\r` updates inside it are read one by one), read at `at`;
-     * `lineNumber` is its number in the file when the reader knows better than a count of the lines fed.
-     * `fatal: false` for lines from before the wait began: they tell the phases so far, not a failure now.
-     */
-    feed(rawLine, at, lineNumber = this.lines + 1, { fatal: checkFatal = true } = {}) {
-        this.lines = lineNumber;
-        const text = rawLine.replace(ANSI, '');
-        const events = [];
-        if (checkFatal)
-            this.matchFatal(text, lineNumber);
-        if (this.log === undefined) {
-            const engine = (0,log_markers/* engineOfLine */.U1)(text);
-            if (engine === undefined) {
-                if (this.pending.push({ text, at }) > MAX_PENDING)
-                    this.pending.shift();
-            }
-            else {
-                this.pending.push({ text, at });
-                events.push(...this.setEngine(engine, 'log'));
-            }
+        catch {
+            throw new UsageError(`--${name}: "${(0,runtime_text/* printable */.g$)(text)}" is not ${parse/* DURATION_FORM */.ec}`);
         }
-        else {
-            events.push(...this.read(text, at));
-        }
-        return events;
-    }
-    /** Ends the phase under way (the wait is over). */
-    finish(at) {
-        if (this.open !== undefined)
-            this.close({ at });
-    }
-    current(now) {
-        if (this.open === undefined)
-            return undefined;
-        return {
-            name: this.open.name,
-            inPhaseMs: Math.max(0, now - this.time(this.open.start)),
-            progress: this.open.progress
-        };
-    }
-    /** The phases that have ended, in order. */
-    timings() {
-        return this.list.filter((p) => p.end !== undefined).map((p) => this.timing(p));
-    }
-    /** The fatal line to quote: the first that names a cause, else the first. */
-    fatal() {
-        return this.fatals.find((f) => f.cause) ?? this.fatals[0];
-    }
-    matchFatal(text, lineNumber) {
-        const found = (this.log?.fatal ?? ALL_FATAL).find((f) => f.pattern.test(text));
-        if (found !== undefined)
-            this.fatals.push({ line: text.trim().slice(0, MAX_QUOTE), lineNumber, cause: found.cause });
-    }
-    read(text, at) {
-        const log = this.log;
-        const stamp = (0,log_markers/* stampOf */.Zs)(log, text);
-        if (stamp !== undefined)
-            this.offset = Math.min(this.offset, at - stamp);
-        const moment = { at, stamp };
-        const events = [];
-        for (const segment of text.split('\r')) {
-            const seg = segment.trim();
-            if (seg === '')
-                continue;
-            this.markers.forEach((marker, index) => {
-                const took = marker.took?.exec(seg)?.groups;
-                if (took !== undefined) {
-                    const phase = this.list.find((p) => p.name === marker.phase) ?? this.begin(marker, index, moment, events);
-                    if (phase !== undefined)
-                        phase.took = Math.max(phase.took ?? 0, (0,log_markers/* tookSeconds */.Jn)(took));
-                }
-                const progress = marker.progress?.exec(seg)?.groups;
-                if (progress !== undefined) {
-                    const phase = this.open?.name === marker.phase ? this.open : this.begin(marker, index, moment, events);
-                    if (phase !== undefined)
-                        record(phase, marker.unit ?? 'steps', progress, at);
-                }
-                else if (marker.start?.test(seg)) {
-                    this.begin(marker, index, moment, events);
-                }
-                if (marker.end?.test(seg) && this.open?.name === marker.phase)
-                    this.ended = this.close(moment);
-            });
-            if (log.ready.test(seg) && !this.readySeen) {
-                this.readySeen = true;
-                if (this.open !== undefined)
-                    this.close(moment);
-            }
-        }
-        return events;
-    }
-    /** Starts a phase if it lies ahead of the current one (other ranks repeat the markers of phases already begun). */
-    begin(marker, index, moment, events) {
-        if (index <= this.lastIndex || this.readySeen)
-            return undefined;
-        const previous = this.open === undefined ? this.ended : this.close(moment);
-        this.ended = undefined;
-        const phase = { name: marker.phase, index, start: moment };
-        this.list.push(phase);
-        this.open = phase;
-        this.lastIndex = index;
-        events.push({ type: 'phase', name: marker.phase, at: moment.at, previous });
-        return phase;
-    }
-    close(moment) {
-        const phase = this.open;
-        phase.end = moment;
-        this.open = undefined;
-        return this.timing(phase);
-    }
-    timing(p) {
-        return {
-            name: p.name,
-            seconds: round1(p.took ?? this.measured(p.start, p.end) / 1000),
-            printed: p.took !== undefined
-        };
-    }
-    /** A moment on the read scale: the engine's stamp where it has one, else when the line was read. */
-    time(m) {
-        return m.stamp !== undefined && Number.isFinite(this.offset) ? m.stamp + this.offset : m.at;
-    }
-    /** Milliseconds between two moments: by the engine's stamps when both have one (and they go forward), else by reads. */
-    measured(start, end) {
-        if (start.stamp !== undefined && end.stamp !== undefined) {
-            // A stamp going back (a clock change on the server) leaves only the reads to go by.
-            return end.stamp >= start.stamp ? end.stamp - start.stamp : Math.max(0, end.at - start.at);
-        }
-        return Math.max(0, this.time(end) - this.time(start));
-    }
-}
-function record(phase, unit, g, at) {
-    const sample = {
-        n: Number(g.n),
-        total: Number(g.total),
-        at,
-        elapsedS: g.elapsed === undefined ? undefined : (0,log_markers/* clockSeconds */.Ig)(g.elapsed)
     };
-    const p = phase.progress;
-    if (p === undefined || p.last.total !== sample.total || sample.n < p.last.n)
-        phase.progress = { unit, first: sample, last: sample };
-    else
-        p.last = sample;
-}
-const round1 = (x) => Math.round(x * 10) / 10;
-
-// EXTERNAL MODULE: ./src/report/profile-report.ts
-var profile_report = __nccwpck_require__(8478);
-;// CONCATENATED MODULE: ./src/startup/profile.ts
-/**
- * The startup profile of one wait: the server's log lines go in, the words for the log come out (the engine, each
- * new phase, a fatal line), and the still-waiting lines say where the startup is and how long it has to go.
- */
-
-
-
-
-class StartupProfile {
-    opts;
-    tracker;
-    /** When the engine's own ready line was read. */
-    readyLineAt;
-    constructor(opts = {}) {
-        this.opts = opts;
-        this.tracker = new PhaseTracker({ engine: opts.engine, startedAt: opts.startedAt });
+    const loadMs = duration('load', String(values.load));
+    const crashAfter = values['crash-after'];
+    const crashAfterMs = typeof crashAfter === 'string' ? duration('crash-after', crashAfter) : undefined;
+    const portText = String(values.port);
+    if (!/^\d+$/.test(portText) || Number(portText) < 1 || Number(portText) > 65535) {
+        throw new UsageError(`--port: "${(0,runtime_text/* printable */.g$)(portText)}" is not a port number from 1 to 65535`);
     }
-    /** The fatal line to quote once one is seen (the wait ends on it): the first cause, else the first failure. */
-    get fatal() {
-        return this.tracker.fatal();
-    }
-    get engine() {
-        return this.tracker.engine;
-    }
-    /** One line of the server's log (its number in the file, when known), read at `at`: returns what to say about it. */
-    line(text, at, lineNumber) {
-        return this.say(this.tracker.feed(text, at, lineNumber), at);
-    }
-    /** A line written before the wait began (a server started elsewhere): it tells the phases so far, never a failure. */
-    earlier(text, at, lineNumber) {
-        return this.say(this.tracker.feed(text, at, lineNumber, { fatal: false }), at);
-    }
-    /** A model-list body's JSON from the server: `owned_by` can name the engine. */
-    models(json) {
-        const engine = this.tracker.engine === undefined ? (0,log_markers/* engineOfModelList */.Pq)(json) : undefined;
-        return engine === undefined ? [] : this.say(this.tracker.setEngine(engine));
-    }
-    /** Where the startup is, for a still-waiting line; undefined while neither a phase nor earlier runs tell. */
-    status(now, elapsedMs) {
-        const phase = this.tracker.current(now);
-        if (phase === undefined) {
-            return this.opts.usual && (0,profile_report/* etaText */.Ud)(eta({ inPhaseMs: 0, elapsedMs }, this.opts.usual));
-        }
-        const left = phase.progress === undefined ? undefined : phaseLeftMs(phase.progress, now);
-        const against = this.opts.usual &&
-            eta({ phase: phase.name, inPhaseMs: phase.inPhaseMs, phaseLeftMs: left, elapsedMs }, this.opts.usual);
-        return (0,profile_report/* progressText */.l_)(phase, left, against);
-    }
-    /**
-     * When the server is expected ready, for the probe schedule: when its ready line was read, else going by the
-     * phase under way in its log (its progress, and what earlier runs took for it and the phases after it);
-     * undefined while neither tells (the schedule then goes by how long earlier runs answered "loading").
-     */
-    readyAt(now) {
-        if (this.readyLineAt !== undefined)
-            return this.readyLineAt;
-        const usual = this.opts.usual;
-        const phase = this.tracker.current(now);
-        if (usual === undefined || phase === undefined || !usual.order.includes(phase.name))
-            return undefined;
-        const left = phase.progress === undefined ? undefined : phaseLeftMs(phase.progress, now);
-        const ms = readyInMs({ phase: phase.name, inPhaseMs: phase.inPhaseMs, phaseLeftMs: left, elapsedMs: 0 }, usual);
-        if (ms === undefined)
-            return undefined;
-        if (ms > 0)
-            return now + ms;
-        // Past what earlier runs took for the last phase: it was expected when that ended, and the schedule backs off.
-        return Math.min(now, now - phase.inPhaseMs + (usual.phaseSeconds.get(phase.name) ?? 0) * 1000);
-    }
-    /** The engine's ready line has been read. */
-    get readyLineSeen() {
-        return this.readyLineAt !== undefined;
-    }
-    /** The wait is over: the phases, the one under way ended at `at`. */
-    finish(at) {
-        this.tracker.finish(at);
-        return this.tracker.timings();
-    }
-    /** The engine's name for people, when known. */
-    get label() {
-        return this.engine === undefined ? undefined : (0,log_markers/* engineLog */.NN)(this.engine).label;
-    }
-    /** `at`: when the line that gave the events was read (the ready line's moment, once the tracker has seen it). */
-    say(events, at) {
-        if (at !== undefined && this.tracker.ready)
-            this.readyLineAt ??= at;
-        const lines = [];
-        for (const e of events) {
-            if (e.type === 'engine')
-                lines.push(`engine: ${(0,log_markers/* engineLog */.NN)(e.engine).label} (${e.from === 'log' ? 'from its log' : 'from its model list'})`);
-            else if (e.type === 'phase')
-                lines.push((0,profile_report/* phaseChangeText */.De)(e.name, e.previous));
-        }
-        return lines;
-    }
-}
-
-// EXTERNAL MODULE: ./src/report/wait-report.ts
-var wait_report = __nccwpck_require__(912);
-// EXTERNAL MODULE: ./src/report/smoke-report.ts
-var smoke_report = __nccwpck_require__(1542);
-;// CONCATENATED MODULE: ./src/history/around-wait.ts
-
-
-
-/** Reads the earlier runs with `key`; `file` undefined (with `offNotice` saying why, if it is worth saying) is history off. */
-function loadHistory(file, key, offNotice) {
-    const off = (notice) => ({ key, earlier: [], notices: notice ? [notice] : [], warnings: [] });
-    if (file === undefined)
-        return off(offNotice);
-    const problem = (0,store/* prepareHistory */.OI)(file);
-    if (problem !== undefined)
-        return off(problem);
+    const host = String(values.host);
+    const number = (name, max, form) => {
+        const text = String(values[name]);
+        if (!/^\d+(\.\d+)?$/.test(text.trim()) || Number(text) > max)
+            throw new UsageError(`--${name}: "${(0,runtime_text/* printable */.g$)(text)}" is not ${form}`);
+        return Number(text);
+    };
+    const tokensPerSecond = number('tokens-per-second', 100_000, 'a number of tokens a second above 0, such as 50');
+    if (tokensPerSecond <= 0)
+        throw new UsageError('--tokens-per-second: give a number of tokens a second above 0');
+    // a bare number is milliseconds, as it always was; any other duration form as the inputs take it
+    const ttftText = String(values.ttft).trim();
+    const ttftMs = /^\d+(\.\d+)?$/.test(ttftText) ? Number(ttftText) : duration('ttft', ttftText);
+    if (ttftMs > 600_000)
+        throw new UsageError(`--ttft: "${(0,runtime_text/* printable */.g$)(ttftText)}" is over 10 minutes`);
+    const log = engineLogOut(values['log-file'], io);
+    const prefix = `[simulated ${engine}]`;
+    let server;
     try {
-        const { runs, skipped } = (0,store/* readHistory */.Lu)(file);
-        const earlier = runs.filter((r) => r.key === key);
-        const warnings = skipped
-            ? [`History: skipped ${skipped} line${skipped === 1 ? '' : 's'} of ${file} that could not be read.`]
-            : [];
-        return { file, key, earlier, usual: (0,store/* usualStartup */.cC)(earlier), notices: [], warnings };
+        server = await simulate({
+            engine,
+            model,
+            loadMs,
+            port: Number(portText),
+            host,
+            crashAfterMs,
+            generationFails: values['generation-fails'] === true,
+            unloaded: values.unloaded === true,
+            pace: { tokensPerSecond, ttftMs },
+            onLog: log.write,
+            onEvent: (event, atMs) => say(`${prefix} ${(0,runtime_clock/* formatDuration */.a3)(atMs)}: ${SIMULATOR_EVENT_WORDS[event]}`)
+        });
     }
     catch (e) {
-        return off(`History is off: cannot read ${file} (${e.message}).`);
+        log.close();
+        throw new UsageError(`--port: cannot open ${host}:${portText} (${e.code ?? e.message})`);
     }
-}
-/**
- * Compares the finished run with the earlier ones, then appends it, waiting for the file's lock at most
- * `lockWaitMs`. A regression is told only against at least `minRuns` earlier ready runs: against one, a cold page
- * cache beside a warm one is a regression every time. The smoke test's decode rate is held to the same `minRuns`,
- * against `throughputThresholdPercent`.
- */
-function recordRun(history, run, thresholdPercent, minRuns, lockWaitMs, throughputThresholdPercent = 15) {
-    const r = (0,store/* regression */.y8)(history.earlier, run);
-    const slower = (0,store/* throughputRegression */.yV)(history.earlier, run);
-    const drift = (0,store/* envDrift */.pT)(history.earlier, run);
-    const notices = [];
-    if (history.file !== undefined) {
-        try {
-            if (!(0,store/* appendRun */.ah)(history.file, run, undefined, lockWaitMs))
-                notices.push('History: this run was not recorded, its line is too long.');
-        }
-        catch (e) {
-            notices.push(`History: this run was not recorded (${e.message}).`);
-        }
-    }
-    return {
-        expectedSeconds: history.usual?.totalSeconds,
-        regressionPercent: r?.percent,
-        regression: r !== undefined && r.runs >= minRuns && r.percent > thresholdPercent ? (0,profile_report/* regressionText */.Fr)(r) : undefined,
-        drift: drift.length ? (0,profile_report/* driftWarning */.Ir)(drift) : undefined,
-        usualDecodeTokensPerSecond: slower?.usual,
-        throughputRegression: slower !== undefined && slower.runs >= minRuns && slower.percentBelow > throughputThresholdPercent
-            ? (0,smoke_report/* throughputRegressionText */.ZI)(slower)
-            : undefined,
-        notices
-    };
-}
-
-// EXTERNAL MODULE: ./src/runtime/bounded-regex.ts
-var bounded_regex = __nccwpck_require__(9635);
-;// CONCATENATED MODULE: ./src/server/watch.ts
-/** Turns what happens beside the wait into a halt: the server process exiting, a fail-pattern log line, cancellation. */
-
-
-
-/**
- * How long `fail-pattern` may run on one look's new lines: a pattern that backtracks (`(\w+\s?)+: CUDA error`
- * on an ordinary line) would otherwise hold the event loop, the deadline and the signals with it.
- */
-const FAIL_PATTERN_LIMIT_MS = 250;
-/** How long a fatal log line waits for the server's exit, to name its exit code too. */
-const EXIT_GRACE_MS = 150;
-/** The least time between two reads of the log woken by the file system. */
-const SCAN_GAP_MS = 20;
-/** Watches a file for changes; undefined where it cannot (not there yet, no inotify): the timer reads it then. */
-function watchFile(path, onChange) {
+    const opensAt = SIMULATED_ENGINES[engine].opensAt * loadMs;
+    say(`${prefix} serving "${model}" on ${server.baseUrl}: the port ${opensAt > 0 ? `opens at ${(0,runtime_clock/* formatDuration */.a3)(opensAt)}` : 'is open now'}, ` +
+        `the model is ready at ${(0,runtime_clock/* formatDuration */.a3)(loadMs)}` +
+        (crashAfterMs === undefined ? '' : `, the engine crashes at ${(0,runtime_clock/* formatDuration */.a3)(crashAfterMs)}`) +
+        (values['generation-fails'] === true ? ', every generation request fails' : '') +
+        '. Stop it with Ctrl-C.');
     try {
-        const watcher = (0,external_node_fs_.watch)(path, { persistent: false }, onChange);
-        watcher.on('error', () => watcher.close());
-        return watcher;
+        await server.ended;
     }
-    catch {
-        return undefined;
+    catch (e) {
+        // the port was free when checked, and taken by the time the engine opened it
+        say(`${prefix} cannot open ${host}:${portText}: ${e.message}`);
     }
+    log.close();
+    return 1;
 }
-function watchServer({ halter, server, log, failPattern, readLines, cancel, pollMs = 200 }) {
-    let closed = false;
-    // A server that exits after the wait is over (or a late fatal line) ends nothing.
-    const halt = (h) => void (closed || halter.halt(h));
-    const logError = (line, why, after = '') => ({
-        reason: 'log-error',
-        detail: `line ${line.number} of ${log?.path} ${why}: ${line.text}${after}`
-    });
-    /** Reads the new lines: a log error among them, if any. A named cause explains most, then the user's pattern. */
-    const read = (after = '') => {
-        if (log === undefined)
-            return undefined;
-        const fresh = log.poll();
-        // a log that became a directory, or cannot be read any more, ends the wait: nothing it says can be watched
-        if (log.problem !== undefined)
-            return { reason: 'log-error', detail: `${log.problem}${after}` };
-        const known = readLines?.(fresh);
-        const found = failPattern
-            ? (0,bounded_regex/* findWithin */.d)(failPattern, fresh.map((l) => l.text), FAIL_PATTERN_LIMIT_MS)
-            : -1;
-        if (typeof found === 'object') {
-            const line = fresh[found.outOfTimeAt];
-            return {
-                reason: 'log-error',
-                detail: `fail-pattern ${String(failPattern)} ran out of time on line ${line.number} of ${log.path} ` +
-                    `(it backtracks too much: simplify "fail-pattern")${after}`
-            };
-        }
-        const matching = found === -1 ? undefined : fresh[found];
-        const knownError = (k) => logError(k.line, `is a known fatal ${k.engineLabel ?? 'model server'} line`, after);
-        if (known?.cause)
-            return knownError(known);
-        if (matching)
-            return logError(matching, 'matches fail-pattern', after);
-        return known ? knownError(known) : undefined;
-    };
-    /** Calls `f` now, or `gapMs` after its last call when that was sooner (once, however many calls came between). */
-    const spaced = (f, gapMs) => {
-        let last = -Infinity;
-        let pending;
-        return () => {
-            if (pending !== undefined || closed)
-                return;
-            const wait = last + gapMs - runtime_clock/* systemClock */.ml.now();
-            const run = () => {
-                pending = undefined;
-                last = runtime_clock/* systemClock */.ml.now();
-                if (!closed)
-                    f();
-            };
-            if (wait <= 0)
-                run();
-            else
-                pending = setTimeout(run, wait);
-        };
-    };
-    let found;
-    let grace;
-    const scan = () => {
-        // a log that was not there yet when the wait began
-        if (changes === undefined && log !== undefined && !closed)
-            changes = watchFile(log.path, onChange);
-        if (found !== undefined || (found = read()) === undefined)
-            return;
-        // A server usually exits right after its fatal line: a moment's grace lets the message give the exit code.
-        if (server === undefined)
-            halt(found);
-        else
-            grace = setTimeout(halt, EXIT_GRACE_MS, found);
-    };
-    const reads = log !== undefined && (failPattern !== undefined || readLines !== undefined);
-    const timer = reads ? setInterval(scan, pollMs) : undefined;
-    // The file system says when the log grows, so that a ready line is read within milliseconds, not a poll later;
-    // reads are spaced by SCAN_GAP_MS, so that a progress bar redrawn a thousand times a second costs little.
-    const onChange = spaced(() => scan(), SCAN_GAP_MS);
-    let changes = reads ? watchFile(log.path, onChange) : undefined;
-    void server?.exited.then((how) => {
-        if (closed)
-            return;
-        // A crash usually prints its cause just before: the fatal line explains more than the exit code.
-        const after = `; the server process ${server.pid} then ${how}`;
-        const error = found ? { ...found, detail: found.detail + after } : read(after);
-        halt(error ?? { reason: 'server-exited', detail: `the server process ${server.pid} ${how}` });
-    });
-    const onCancel = () => halt({ reason: 'cancelled', detail: `the job was cancelled (${cancel?.halted ?? 'aborted'})` });
-    if (cancel?.signal.aborted)
-        onCancel();
-    else
-        cancel?.signal.addEventListener('abort', onCancel, { once: true });
-    return {
-        close() {
-            closed = true;
-            clearInterval(timer);
-            changes?.close();
-            clearTimeout(grace);
-            cancel?.signal.removeEventListener('abort', onCancel);
-        }
-    };
-}
-
-// EXTERNAL MODULE: ./src/inputs/settings.ts + 2 modules
-var inputs_settings = __nccwpck_require__(7168);
-// EXTERNAL MODULE: ./src/runtime/memory.ts + 1 modules
-var memory = __nccwpck_require__(2502);
-// EXTERNAL MODULE: ./src/wait/schedule.ts
-var schedule = __nccwpck_require__(620);
-;// CONCATENATED MODULE: ./src/wait/loop.ts
-/** The wait loop: probe, judge, report changes, until ready, a fatal answer, a halt, or the deadline. */
-
-
-
 /**
- * A timeline keeps this many first and this many last changes, and counts those between: a model list that
- * changes on every probe must not grow memory, the log and the summary without limit.
+ * Where the engine's log goes: stdout, or appended to `--log-file` (never through a symlink: the file is the
+ * user's to name, not a link's to redirect).
  */
-const TIMELINE_ENDS = 20;
-function addChange(timeline, entry) {
-    timeline.push(entry);
-    if (timeline.length <= 2 * TIMELINE_ENDS + 1)
-        return;
-    // the oldest of the last changes goes; the next one carries the count
-    const [gone] = timeline.splice(TIMELINE_ENDS, 1);
-    timeline[TIMELINE_ENDS] = { ...timeline[TIMELINE_ENDS], dropped: (gone.dropped ?? 0) + 1 };
-}
-async function waitForModel(opts, deps) {
-    const { clock } = deps;
-    const start = deps.startedAt ?? clock.now();
-    const deadline = start + opts.timeoutMs;
-    const timeline = [];
-    let attempts = 0;
-    let streak = 0;
-    let last;
-    let models = [];
-    let firstResponseMs;
-    let generationMs;
-    let generationFailed = false;
-    let quietSince = start;
-    let engineReadiness;
-    let listedMs;
-    /** When the server began answering HTTP without being ready: the adaptive schedule counts the load from it. */
-    let answeringSince;
-    // The log's ready line wakes the loop once: should the probe then say "not yet", the schedule takes over.
-    let readyLineWoke = false;
-    const readyLine = () => {
-        const seen = deps.readyLine;
-        if (seen === undefined || readyLineWoke)
-            return undefined;
-        return (signal) => seen(signal).then(() => void (readyLineWoke ||= !signal.aborted));
-    };
-    const finish = (reason, halt) => ({
-        ready: reason === 'ready',
-        reason,
-        elapsedMs: clock.now() - start,
-        attempts,
-        last,
-        models,
-        firstResponseMs,
-        generationMs,
-        halt,
-        ...(engineReadiness === undefined ? {} : { engineReadiness }),
-        timeline
-    });
-    const halted = () => deps.halter?.halted;
-    const signal = deps.halter?.signal;
-    for (;;) {
-        const sentAt = clock.now();
-        let halt = halted();
-        if (halt)
-            return finish(halt.reason, halt);
-        if (sentAt >= deadline)
-            return finish(generationFailed ? 'generation-failed' : 'timeout');
-        attempts++;
-        const budgetMs = Math.min(opts.requestTimeoutMs, deadline - sentAt);
-        const probed = await probeOnce(deps, opts.expect, sentAt, budgetMs, signal);
-        // An answer cut short by the halt, or one that came in as the server died, says nothing.
-        if ((halt = halted()))
-            return finish(halt.reason, halt);
-        // A probe cut short by the deadline says nothing new: the answer before it is the one worth reporting.
-        if (budgetMs < opts.requestTimeoutMs && probed.timedOut && last) {
-            return finish(generationFailed ? 'generation-failed' : 'timeout');
-        }
-        let assessment = probed.assessment;
-        if (assessment.state === 'ready' && deps.engineReady) {
-            listedMs ??= clock.now() - start;
-            const budgetMs = Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now()));
-            const check = await deps.engineReady(budgetMs, signal);
-            if ((halt = halted()))
-                return finish(halt.reason, halt);
-            if (check !== undefined) {
-                assessment = withEngineReadiness(assessment, check, opts.expect);
-                engineReadiness = { request: check.request, listedMs, readyMs: engineReadiness?.readyMs };
-                if (check.assessment.state === 'ready')
-                    engineReadiness.readyMs ??= clock.now() - start;
-            }
-        }
-        const failedBefore = generationFailed;
-        generationFailed = false;
-        if (assessment.state === 'ready' && streak + 1 >= opts.successThreshold && deps.generate) {
-            const generationBudgetMs = Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now()));
-            const check = await deps.generate(assessment.modelId, generationBudgetMs, signal);
-            if ((halt = halted()))
-                return finish(halt.reason, halt);
-            // Likewise a generation request cut short by the deadline: the failure before it explains more.
-            if (generationBudgetMs < opts.requestTimeoutMs && check.assessment.state === 'down' && last) {
-                return finish(failedBefore ? 'generation-failed' : 'timeout');
-            }
-            assessment = withGeneration(assessment, check, opts.expect);
-            if (check.assessment.state === 'ready')
-                generationMs = check.latencyMs;
-            else
-                generationFailed = assessment.state !== 'fatal';
-        }
-        const now = clock.now();
-        const elapsedMs = now - start;
-        if (assessment.status !== undefined)
-            firstResponseMs ??= elapsedMs;
-        if (assessment.models !== undefined)
-            models = assessment.models;
-        if (!(0,assess/* sameAnswer */.JM)(assessment.answer, last?.answer)) {
-            const lost = assessment.state === 'down' && last !== undefined && last.state !== 'down' && firstResponseMs !== undefined;
-            addChange(timeline, { elapsedMs, summary: assessment.summary, ...(lost ? { lost } : {}) });
-            deps.onEvent?.({ type: lost ? 'lost' : 'change', elapsedMs, attempt: attempts, assessment });
-            quietSince = now;
-        }
-        else if (now - quietSince >= opts.progressIntervalMs) {
-            deps.onEvent?.({ type: 'progress', elapsedMs, attempt: attempts, assessment });
-            quietSince = now;
-        }
-        last = assessment;
-        if (assessment.state === 'fatal')
-            return finish(assessment.fatalReason ?? 'timeout');
-        streak = assessment.state === 'ready' ? streak + 1 : 0;
-        if (streak >= opts.successThreshold)
-            return finish('ready');
-        if (opts.once)
-            return finish(generationFailed ? 'generation-failed' : 'timeout');
-        const { refused } = probed;
-        const portWatch = deps.portWatch;
-        if (refused && portWatch) {
-            // While a local port is closed the watch is the probe; HTTP probes then go out with the progress lines.
-            const spacing = portWatch.local ? Math.max(opts.intervalMs, opts.progressIntervalMs) : opts.intervalMs;
-            const untilMs = Math.min(sentAt + spacing, deadline) - clock.now();
-            await sleepUntilWoken(clock, untilMs, [(wake) => portWatch.opened(wake), readyLine()], signal);
-            // a port that shows as open yet refuses must not turn the loop into a busy one
-            const earliest = Math.min(sentAt + MIN_PROBE_GAP_MS, deadline);
-            if (clock.now() < earliest)
-                await clock.sleep(earliest - clock.now(), signal);
-        }
-        else {
-            answeringSince = probed.answered ? (answeringSince ?? sentAt) : undefined;
-            const next = (0,schedule/* nextProbeAt */.bE)({
-                mode: opts.schedule ?? 'fixed',
-                intervalMs: opts.intervalMs,
-                sentAt,
-                now,
-                answeringSince,
-                readyAt: deps.readyAt?.(now),
-                usualAnsweringMs: deps.usualAnsweringMs,
-                logTellsReady: deps.logTellsReady?.(),
-                retryAfterMs: probed.retryAfterMs,
-                deadline
-            });
-            await sleepUntilWoken(clock, next - clock.now(), [readyLine()], signal);
-        }
+function engineLogOut(file, io) {
+    if (typeof file !== 'string')
+        return { write: (line) => void io.stdout.write(`${line}\n`), close: () => undefined };
+    if (file.trim() === '')
+        throw new UsageError('--log-file: give a path');
+    let fd;
+    try {
+        fd = (0,external_node_fs_.openSync)(file, external_node_fs_.constants.O_WRONLY | external_node_fs_.constants.O_CREAT | external_node_fs_.constants.O_APPEND | external_node_fs_.constants.O_NOFOLLOW, 0o644);
     }
-}
-const MIN_PROBE_GAP_MS = 50;
-/**
- * One probe, judged. Only the judgement and the few facts the schedule needs leave this function: the answer
- * itself (up to 1 MiB of text and its parsed JSON) must not stay reachable through the loop's sleep, or a fleet
- * of servers answering near the cap would hold one such answer each until its next probe.
- */
-async function probeOnce(deps, expect, sentAt, budgetMs, signal) {
-    const result = await deps.probe(budgetMs, signal);
+    catch (e) {
+        throw new UsageError(`--log-file: cannot open "${(0,runtime_text/* printable */.g$)(file)}" (${e.code ?? e.message})`);
+    }
+    let open = true;
     return {
-        // match-regex runs within what is left of the probe's time, so a runaway pattern cannot pass the deadline
-        assessment: (0,assess/* assess */.no)(result, expect, sentAt + budgetMs - deps.clock.now()),
-        timedOut: result.kind === 'error' && result.code === 'TIMEOUT',
-        refused: result.kind === 'error' && result.code === 'ECONNREFUSED',
-        answered: result.kind === 'http',
-        retryAfterMs: result.kind === 'http' ? result.retryAfterMs : undefined
-    };
-}
-/** Sleeps `ms`, or less: until one of `wakers` resolves, or `halt` aborts. */
-async function sleepUntilWoken(clock, ms, wakers, halt) {
-    const wake = new AbortController();
-    const signal = halt ? AbortSignal.any([wake.signal, halt]) : wake.signal;
-    await Promise.race([clock.sleep(ms, signal), ...wakers.flatMap((w) => (w ? [w(signal)] : []))]);
-    wake.abort();
-}
-/** Folds the engine's own readiness answer into the model-list assessment: listed is not ready until it says so. */
-function withEngineReadiness(listed, check, expect) {
-    const { assessment: h, request } = check;
-    const state = h.state === 'ready' ? listed.state : 'waiting';
-    const answer = { ...listed.answer, state, engineReadiness: { request, answer: h.answer } };
-    return { ...listed, state, answer, ...(0,answer_report/* answerWords */.Gy)(answer, expect) };
-}
-/** Folds a generation check into the model-list assessment it followed. */
-function withGeneration(listed, check, expect) {
-    const { assessment: g, request } = check;
-    // Listed and ready, so the generation request's answer decides: ready, waiting, or fatal (a refused key).
-    const state = g.state === 'ready' || g.state === 'fatal' ? g.state : 'waiting';
-    const answer = { ...listed.answer, state, generation: { request, answer: g.answer } };
-    const extra = g.state === 'fatal' ? { fatalReason: g.fatalReason } : {};
-    const excerpt = g.state === 'ready' ? {} : { excerpt: g.excerpt };
-    return { ...listed, ...extra, ...excerpt, state, answer, ...(0,answer_report/* answerWords */.Gy)(answer, expect) };
-}
-
-;// CONCATENATED MODULE: ./src/wait/first-probe.ts
-/**
- * The first probe, sent as soon as the settings are read and before the rest of the wait is loaded. A server that
- * is already up waits only for this request: compiling the wait loop, the port watch, the reports and the history
- * first (most of the action's own code) held it back by as long. The action sends it, loads the gate once it is on
- * its way, and the gate takes its answer as the wait's first attempt.
- */
-
-
-
-/**
- * Undici compiles and runs its request path for a few milliseconds before the first request leaves; what is
- * loaded in that time delays it. Once the answer is in, or after this long (a server far away, or one that never
- * answers), the probe is on its way.
- */
-const ON_ITS_WAY_MS = 100;
-/**
- * What every HTTP client of a wait shares: its TLS settings, the secrets to mask in answers as they arrive, and
- * the collection of what their bodies leave.
- */
-const clientSettings = ({ caCert, insecureTls, secrets }, collector) => ({
-    caCert,
-    insecureTls,
-    secrets,
-    collector
-});
-/** A server to start or follow, or a log to read: the wait needs the server side, and starts with it. */
-const usesServerSide = (s) => s.start !== undefined || s.pid !== undefined || s.logFile !== undefined;
-/**
- * Sends the first probe, with the budget the wait loop would give it (the request timeout, within the overall
- * deadline counted from `startedAt`), and resolves once it is on its way (`ON_ITS_WAY_MS`). Undefined where the
- * wait starts otherwise:
- * - with the server side (a server to launch or follow comes before any probe);
- * - for a fleet, which loads the gate first: its answers, up to 1 MiB each, are then judged one by one as they
- *   come, not held together while the gate loads (a fleet of ten 1 MiB lists peaked at 102-126 MB sent first,
- *   under 100 MB otherwise: hostile-content.e2e.test.ts).
- */
-async function sendFirstProbe(settings, clock, startedAt) {
-    if (usesServerSide(settings) || settings.targets.length !== 1)
-        return undefined;
-    setUpUndici();
-    const collector = createBodyCollector();
-    const cut = new AbortController();
-    const budgetMs = Math.max(1, Math.min(settings.requestTimeoutMs, startedAt + settings.timeoutMs - clock.now()));
-    const { url } = settings.targets[0];
-    const prober = createProber({ url, headers: settings.headers, ...clientSettings(settings, collector) });
-    let answer = prober.probe(budgetMs, cut.signal);
-    const stopWaiting = new AbortController();
-    await Promise.race([answer, clock.sleep(ON_ITS_WAY_MS, stopWaiting.signal)]);
-    stopWaiting.abort();
-    return {
-        url,
-        prober,
-        takeAnswer: () => {
-            const taken = answer;
-            answer = undefined;
-            return taken;
+        write: (line) => {
+            if (open)
+                (0,external_node_fs_.writeSync)(fd, `${line}\n`);
         },
-        collector,
-        abort: () => cut.abort()
+        close: () => {
+            if (open)
+                (0,external_node_fs_.closeSync)(fd);
+            open = false;
+        }
     };
 }
 
-;// CONCATENATED MODULE: ./src/wait/outcome.ts
-/** What an answer must be for these settings to call it ready. */
-const expectation = (s) => ({
-    model: s.model,
-    match: s.match,
-    matchRegex: s.matchRegex,
-    status: s.status
-});
-
-;// CONCATENATED MODULE: ./src/wait/halt.ts
+// EXTERNAL MODULE: ./src/gpu/nvidia-smi.ts
+var nvidia_smi = __nccwpck_require__(7777);
+// EXTERNAL MODULE: ./src/server/proc.ts
+var server_proc = __nccwpck_require__(7707);
+// EXTERNAL MODULE: ./src/server/port-owner.ts
+var port_owner = __nccwpck_require__(8706);
+// EXTERNAL MODULE: ./src/server/log-follower.ts
+var log_follower = __nccwpck_require__(5568);
+// EXTERNAL MODULE: ./src/server/guard.ts
+var server_guard = __nccwpck_require__(2686);
+;// CONCATENATED MODULE: ./src/server/stop.ts
 /**
- * Ends a wait once, with a typed reason (a `Halt`; for a cancelled job, the signal the runner sent): `signal` cuts
- * short every sleep and request listening to it, `halted` says why. The first `halt` wins; later ones are
- * refused, so that whoever halted the wait can tell.
+ * Stops a server and everything it started: SIGTERM to its process group, up to a timeout for it to exit, then
+ * SIGKILL; then waits until none of its processes remain and, where nvidia-smi tells, until none of them holds GPU
+ * memory (the next job on a shared runner needs it back). The answer is a record of how it went, never words.
  */
-class Halter {
-    controller = new AbortController();
-    signal = this.controller.signal;
-    first;
-    get halted() {
-        return this.first;
+
+
+
+
+
+/** Stops the server `pid` and its processes; see the module comment. */
+async function stopServer(options, deps) {
+    const { clock } = deps;
+    const proc = deps.proc ?? '/proc';
+    const pollMs = options.pollMs ?? 100;
+    const kill = deps.kill ?? ((pid, signal) => process.kill(pid, signal));
+    const guard = (0,server_guard/* processGuard */.B9)(proc);
+    const refused = guard.spared(options.pid);
+    if (refused !== undefined)
+        return { pid: options.pid, scope: 'tree', outcome: 'refused', refused, pids: [], gpu: { kind: 'none' } };
+    const { launch } = options;
+    const identity = launch === undefined ? undefined : (0,server_guard/* identify */.ls)(options.pid, launch, proc);
+    const notOurs = identity === undefined || identity.kind === 'same' || identity.kind === 'gone' ? undefined : identity;
+    // after a reboot nothing running can be the server's; a reused pid is a stranger's, and so is its group; a pid
+    // that cannot be checked is left alone like one that failed the check
+    const leader = notOurs === undefined ? (0,server_proc/* procStat */.jW)(options.pid, proc) : undefined;
+    const inGroup = () => (0,server_proc/* procPids */.bU)(proc).filter((p) => (0,server_proc/* procStat */.jW)(p, proc)?.pgrp === options.pid);
+    // A group outlives its leader (workers left behind by a server that crashed), and Linux reuses no pid that
+    // still names a group: with the leader gone, processes in group `pid` are that server's. With a launch
+    // record, only those that carry its marker are: the group may be a stranger's that took the pid and left.
+    const leaderless = notOurs === undefined && (leader === undefined || leader.state === 'Z');
+    const marker = notOurs?.kind === 'rebooted' ? undefined : launch?.marker;
+    const seen = new Map();
+    const marked = () => marker === undefined ? [] : (0,server_guard/* markedProcesses */.KT)(marker, launch?.startTicks ?? 0, seen, proc);
+    // never a group a spared process is in: that would stop the stopper (and the runner's step with it)
+    const groupScope = notOurs === undefined &&
+        !guard.groupSpared(options.pid) &&
+        (leaderless ? launch === undefined && inGroup().length > 0 : leader?.pgrp === options.pid);
+    const scope = groupScope ? 'group' : 'tree';
+    const spared = new Set();
+    const members = () => {
+        // a pid checked as gone may be taken by a stranger any moment: with a launch record, it is not looked at again
+        const tree = notOurs === undefined && !(leaderless && launch !== undefined) ? [...(0,port_owner/* processTree */.WZ)(proc, options.pid)] : [];
+        const group = groupScope ? inGroup() : [];
+        // with the leader gone, its group's processes that carry the marker are among these
+        const tagged = marked();
+        const found = new Set([...tree, ...group, ...(tagged.length > 0 ? (0,server_guard/* descendantsOf */.gO)(tagged, proc) : [])]);
+        return [...found].flatMap((pid) => {
+            if (guard.spared(pid) !== undefined) {
+                spared.add(pid);
+                return [];
+            }
+            const stat = (0,server_proc/* procStat */.jW)(pid, proc);
+            // without /proc only the pid itself can be asked about (and, with a launch record, not even that)
+            if (stat === undefined)
+                return pid === options.pid && launch === undefined && signalled(kill, pid, 0) ? [{ pid }] : [];
+            return stat.state === 'Z' ? [] : [{ pid, startTicks: stat.startTicks }];
+        });
+    };
+    const initial = members();
+    const inside = new Set(notOurs === undefined ? [...(0,port_owner/* processTree */.WZ)(proc, options.pid), ...inGroup()] : []);
+    const escaped = initial.map((m) => m.pid).filter((p) => !inside.has(p));
+    const base = {
+        pid: options.pid,
+        scope,
+        pids: initial.map((m) => m.pid),
+        ...(notOurs === undefined ? {} : { notOurs }),
+        ...(escaped.length > 0 ? { escaped } : {}),
+        ...(spared.size > 0 ? { spared: [...spared] } : {})
+    };
+    if (initial.length === 0)
+        return { ...base, outcome: 'not-running', gpu: { kind: 'none' } };
+    const before = deps.gpu ? await deps.gpu() : undefined;
+    // every process seen as the server's, by pid and start time (a reused pid is another process)
+    const tracked = new Map(initial.map((m) => [m.pid, m.startTicks]));
+    const family = () => new Set(tracked.keys());
+    const atStart = before?.kind === 'available' ? (0,nvidia_smi/* memoryHeldBy */.Mv)(before, family()) : undefined;
+    const heldAtStart = atStart?.mib ?? 0;
+    let exit;
+    void deps.exited?.then((e) => (exit = e));
+    const alive = () => {
+        const now = members();
+        // any process the server has started since counts too
+        for (const m of now)
+            if (!tracked.has(m.pid))
+                tracked.set(m.pid, m.startTicks);
+        return now.filter((m) => tracked.get(m.pid) === m.startTicks).map((m) => m.pid);
+    };
+    const send = (signal) => {
+        if (scope === 'group') {
+            signalled(kill, -options.pid, signal);
+            // the group had them all, but for those that left it
+            for (const pid of alive())
+                if ((0,server_proc/* procStat */.jW)(pid, proc)?.pgrp !== options.pid)
+                    signalled(kill, pid, signal);
+        }
+        else
+            for (const pid of alive())
+                signalled(kill, pid, signal);
+    };
+    const cancelled = () => deps.cancel?.aborted === true;
+    const waitGone = async (ms, cancellable) => {
+        const until = clock.now() + ms;
+        for (;;) {
+            if (alive().length === 0)
+                return true;
+            if (clock.now() >= until || (cancellable && cancelled()))
+                return false;
+            await clock.sleep(Math.min(pollMs, until - clock.now()), cancellable ? deps.cancel : undefined);
+        }
+    };
+    const termAt = clock.now();
+    const seconds = () => Math.round((clock.now() - termAt) / 100) / 10;
+    send('SIGTERM');
+    let signal = 'SIGTERM';
+    let gone = await waitGone(options.timeoutMs, true);
+    if (!gone) {
+        signal = 'SIGKILL';
+        send('SIGKILL');
+        // SIGKILL'd processes go within milliseconds unless stuck in the kernel: a cancelled stop waits a second for them
+        gone = await waitGone(cancelled() ? Math.min(1_000, options.killWaitMs ?? 1_000) : (options.killWaitMs ?? 10_000), false);
     }
-    /** Ends the wait with `halt`; false when it had already ended. */
-    halt(halt) {
-        if (this.first !== undefined)
-            return false;
-        this.first = halt;
-        this.controller.abort(halt);
+    const secondsToExit = seconds();
+    // /proc loses a process a moment before its parent hears of the exit: a few polls for the code
+    for (let i = 0; gone && deps.exited !== undefined && exit === undefined && i < 10 && !cancelled(); i++)
+        await clock.sleep(pollMs);
+    const exited = {
+        signal,
+        ...(cancelled() ? { cancelled: true } : {}),
+        ...(exit === undefined ? {} : { exitCode: exit.code, exitSignal: exit.signal })
+    };
+    const record = gone
+        ? { ...base, ...exited, outcome: 'exited', secondsToExit }
+        : { ...base, ...exited, outcome: 'survived', survivors: alive() };
+    if (before === undefined)
+        return { ...record, gpu: { kind: 'unavailable', why: 'not asked' } };
+    if (before.kind === 'unavailable')
+        return { ...record, gpu: { kind: 'unavailable', why: before.why } };
+    // an entry whose memory nvidia-smi cannot show ([N/A]) still holds some: waited for like the others
+    if (atStart === undefined || atStart.apps.length === 0)
+        return { ...record, gpu: { kind: 'none' } };
+    const gpuUntil = clock.now() + (options.gpuWaitMs ?? 30_000);
+    for (;;) {
+        const now = await deps.gpu();
+        const held = now.kind === 'available' ? (0,nvidia_smi/* memoryHeldBy */.Mv)(now, family()) : undefined;
+        if (held !== undefined && held.apps.length === 0)
+            return { ...record, gpu: { kind: 'released', mib: heldAtStart, seconds: seconds() } };
+        if (clock.now() >= gpuUntil || cancelled()) {
+            return {
+                ...record,
+                gpu: {
+                    kind: 'held',
+                    mib: heldAtStart,
+                    heldMib: held?.mib ?? heldAtStart,
+                    seconds: seconds(),
+                    pids: [...new Set(held?.apps.map((a) => a.pid) ?? [])]
+                }
+            };
+        }
+        await clock.sleep(Math.min(pollMs, gpuUntil - clock.now()), deps.cancel);
+    }
+}
+/** Sends `signal` (0: only asks whether `pid` exists); false when there is no such process. */
+function signalled(kill, pid, signal) {
+    try {
+        kill(pid, signal);
         return true;
     }
-}
-
-;// CONCATENATED MODULE: ./src/wait/gate.ts
-/** The whole wait, from settings to outcome, shared by every front end (the action, the CLI). */
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-async function gate(settings, gateDeps) {
-    const deps = {
-        ...gateDeps,
-        warn: gateDeps.warn ?? gateDeps.log,
-        notice: gateDeps.notice ?? gateDeps.log,
-        env: gateDeps.env ?? process.env
-    };
-    const { clock } = deps;
-    const side = usesServerSide(settings) ? await __nccwpck_require__.e(/* import() */ 188).then(__nccwpck_require__.bind(__nccwpck_require__, 7188)) : undefined;
-    // Resolved before anything starts, so that a bad pid file is an input error and nothing runs.
-    const pid = settings.pid === undefined ? undefined : side?.resolvePid(settings.pid);
-    if (settings.start !== undefined && side !== undefined) {
-        const refused = await beforeStart(settings, deps, side);
-        if (refused !== undefined)
-            return refused;
-    }
-    const logFile = settings.logFile ?? (settings.start !== undefined ? side?.newLogFile(deps.env) : undefined);
-    (0,undici_parts/* setUpUndici */.St)();
-    // Everything that holds a process, a timer or a socket is released in the `finally`, whatever throws first.
-    const halter = new Halter();
-    const first = deps.firstProbe;
-    if (first !== undefined)
-        halter.signal.addEventListener('abort', first.abort, { once: true });
-    const ports = new PortPoller();
-    let server;
-    let watch;
-    try {
-        server = side && launch(settings, pid, logFile, deps, side);
-        const facts = { pid: server?.pid, logFile };
-        const waitStart = deps.startedAt ?? clock.now();
-        const history = openHistory(settings, deps);
-        const profile = new StartupProfile({ engine: settings.engine, startedAt: server?.startedAt, usual: history.usual });
-        const { log, sayStartup, readLines, readyLine } = followLog({
-            settings,
-            logFile,
-            logOffset: server?.logOffset,
-            profile,
-            deps,
-            waitStart,
-            LogFollower: side?.LogFollower
-        });
-        // A server started elsewhere has long since started: its environment can be read at once, while it still runs.
-        if (pid !== undefined && side !== undefined)
-            reportEnvironment(settings, server, facts, deps, side);
-        deps.log((0,wait_report/* waitingLine */.Sh)({ url: settings.targets[0].url, expect: expectation(settings), timeoutMs: settings.timeoutMs }, {
-            endpoints: settings.targets.length,
-            generation: settings.probeGeneration,
-            intervalMs: settings.intervalMs,
-            smoke: settings.smoke
-        }));
-        watch = watchServer({ halter, server, log, failPattern: settings.failPattern, readLines, cancel: deps.cancel });
-        // Every endpoint's sleeps and requests listen to it: a fleet of 200 is not a leak.
-        (0,external_node_events_.setMaxListeners)(0, halter.signal);
-        deps.debug?.(wait_report/* gateLines */.HN.requestHeaders(['user-agent', 'accept', ...Object.keys(settings.headers)]));
-        // An endpoint that can no longer become ready settles the fleet's fate: the others stop waiting.
-        let fleetHalt;
-        const shared = {
-            settings,
-            collector: first?.collector ?? (0,memory/* createBodyCollector */.M)(),
-            firstProbe: first,
-            deps,
-            halter,
-            ports,
-            log,
-            profile,
-            sayStartup,
-            progressAt: (now) => profile.status(now, now - (server?.startedAt ?? waitStart)),
-            readyLine,
-            readyAt: (now) => profile.readyAt(now),
-            usualAnsweringMs: history.usual?.answeringSeconds && history.usual.answeringSeconds * 1000,
-            haltFleet: settings.targets.length > 1 ? (halt) => void (halter.halt(halt) && (fleetHalt = halt)) : undefined
-        };
-        const waited = await Promise.all(settings.targets.map((target) => waitForTarget(target, shared)));
-        // Ready means the watched server answered: an answer on a local port from anyone else is not its readiness.
-        const wrong = server === undefined || side === undefined || !settings.portCheck
-            ? undefined
-            : foreignAnswer(settings, server.pid, deps, side);
-        if (wrong !== undefined)
-            waited.forEach((r, i) => {
-                if (r.ready && side?.localPort(r.url) === wrong.port)
-                    waited[i] = { ...r, ready: false, reason: 'wrong-server', halt: wrong.halt };
-            });
-        const readyAt = clock.now();
-        const waitOutcome = representative(waited, fleetHalt);
-        if (waitOutcome.ready && server?.startedAt !== undefined)
-            facts.startupMs = readyAt - server.startedAt;
-        if (waitOutcome.ready && server !== undefined && side !== undefined)
-            facts.gpuMemoryMiB = await gpuMemoryOf(server.pid, deps, side);
-        if (pid === undefined && side !== undefined)
-            reportEnvironment(settings, server, facts, deps, side);
-        if (!waitOutcome.ready && log !== undefined && settings.logLines > 0) {
-            facts.logTail = log.tail();
-            if (facts.logTail === undefined)
-                deps.log(wait_report/* gateLines */.HN.noLog(log.path));
-        }
-        // The lines written up to now end the startup's last phase (a ready line just before the port opened).
-        if (log !== undefined)
-            readLines(log.poll());
-        // Once every endpoint is ready, and only then: a server that is not ready has no throughput to measure. The
-        // startup's figures were taken before it, so that its requests count in none of them.
-        const results = settings.smoke !== undefined && waited.every((r) => r.ready)
-            ? await (await __nccwpck_require__.e(/* import() */ 809).then(__nccwpck_require__.bind(__nccwpck_require__, 5809))).smokeEndpoints(waited, settings, {
-                clock,
-                signal: halter.signal,
-                log: deps.log
-            })
-            : waited;
-        const outcome = representative(results, fleetHalt);
-        return {
-            ...outcome,
-            models: [...new Set(results.flatMap((r) => r.models))],
-            results,
-            server: server === undefined && logFile === undefined ? undefined : facts,
-            profile: settle({ settings, outcome, facts, profile, history, deps, readyAt })
-        };
-    }
-    finally {
-        watch?.close();
-        ports.close();
-        server?.release();
+    catch (e) {
+        // EPERM: it exists, but belongs to someone else
+        return e.code === 'EPERM';
     }
 }
-/**
- * The server's log, read into the startup profile: its lines from before the wait (a server started elsewhere)
- * tell the phases so far; a log `start` has just begun afresh is read from its first line. `readLines` reads new
- * lines and returns the engine's own fatal line once seen.
- */
-function followLog({ settings, logFile, logOffset, profile, deps, waitStart, LogFollower }) {
-    const { clock } = deps;
-    const sayStartup = (lines) => lines.forEach((l) => deps.log(wait_report/* gateLines */.HN.startup(clock.now() - waitStart, l)));
-    const log = logFile === undefined || LogFollower === undefined
+/** Stops the server the main step launched and says how it went. Never throws for a server that is already gone. */
+async function stopAtJobEnd(state, deps) {
+    const launch = { startTicks: state.startTicks, bootId: state.bootId, marker: state.runMarker };
+    const record = await stopServer({ pid: state.pid, timeoutMs: state.timeoutMs, launch }, deps);
+    const exitedOnTerm = record.outcome !== 'survived' && record.signal !== 'SIGKILL';
+    const clean = exitedOnTerm && record.gpu.kind !== 'held' && record.outcome !== 'refused';
+    // why it would not stop may be in its last lines (a hung NCCL teardown, a stuck writer)
+    const logTail = exitedOnTerm || state.logFile === undefined || state.logLines === 0
         ? undefined
-        : new LogFollower(logFile, settings.logLines, {
-            fromStart: settings.start !== undefined,
-            skipBytes: logOffset,
-            secrets: settings.secrets,
-            earlier: (lines) => lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number)))
-        });
-    // Aborted once the engine's own ready line is read: every endpoint's next probe goes out at once.
-    const readySeen = new AbortController();
-    (0,external_node_events_.setMaxListeners)(0, readySeen.signal);
-    const readyLine = (signal) => new Promise((resolve) => {
-        if (readySeen.signal.aborted || signal.aborted)
-            return resolve();
-        const done = () => {
-            readySeen.signal.removeEventListener('abort', done);
-            signal.removeEventListener('abort', done);
-            resolve();
-        };
-        readySeen.signal.addEventListener('abort', done, { once: true });
-        signal.addEventListener('abort', done, { once: true });
+        : new LogFollower(state.logFile, state.logLines).tail();
+    return { record, clean, logTail, logFile: state.logFile };
+}
+
+// EXTERNAL MODULE: ./src/server/process.ts + 1 modules
+var server_process = __nccwpck_require__(5361);
+;// CONCATENATED MODULE: ./src/cli/commands/stop.ts
+/** `wait-for-model stop --pid N`: SIGTERM to the server's process group, SIGKILL after --timeout, then its GPU memory back. */
+
+
+
+
+
+
+
+
+
+
+
+
+async function stopCommand(argv, io, say, paint) {
+    const { values } = parseCommandLine(argv, {
+        pid: { type: 'string' },
+        timeout: { type: 'string', default: STOP_DEFAULTS.timeout },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' }
     });
-    const readLines = (lines) => {
-        for (const l of lines)
-            sayStartup(profile.line(l.text, clock.now(), l.number));
-        if (profile.readyLineSeen)
-            readySeen.abort();
-        const f = profile.fatal;
-        return (f && {
-            line: { number: f.lineNumber, text: f.line },
-            cause: f.cause,
-            engineLabel: profile.label
-        });
-    };
-    return { log, sayStartup, readLines, readyLine: log === undefined ? undefined : readyLine };
-}
-/** Starts the server (`start`) or follows one started elsewhere (`pid`); undefined for neither. */
-function launch(settings, pid, logFile, deps, { startServer, serverEnv, attachServer }) {
-    if (settings.start !== undefined && logFile !== undefined) {
-        const server = startServer(settings.start, logFile, serverEnv(deps.env), deps.clock);
-        deps.log(wait_report/* gateLines */.HN.started(server.pid, logFile));
-        return server;
-    }
-    if (pid === undefined)
-        return undefined;
-    const server = attachServer(pid, deps.clock);
-    deps.log(wait_report/* gateLines */.HN.watching(pid, logFile));
-    return server;
-}
-/** One endpoint's wait, its HTTP clients closed however it ends. */
-async function waitForTarget({ url, generation }, shared) {
-    const { settings, deps, halter, log, profile } = shared;
-    const { clock } = deps;
-    const prefix = shared.haltFleet ? `[${url.href}] ` : '';
-    const tls = clientSettings(settings, shared.collector);
-    // the first probe, sent for this very target before the gate was loaded, is the wait's first attempt
-    const first = shared.firstProbe?.url === url ? shared.firstProbe : undefined;
-    const prober = first?.prober ?? (0,http_probe/* createProber */.X7)({ url, headers: settings.headers, ...tls });
-    let firstAnswer = first?.takeAnswer();
-    const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls });
-    // The engine this endpoint's own model list names (`owned_by`). A fleet may mix engines: what one endpoint
-    // lists must not choose another's readiness route (SGLang's /health asked of an Ollama server never answers).
-    let listed;
-    // `engine`, else this endpoint's list, else the server's log (one server: its log speaks for its endpoints)
-    const engineOf = () => settings.engine ?? listed ?? (log !== undefined ? profile.engine : undefined);
-    const probe = async (timeoutMs, signal) => {
-        const answer = firstAnswer ?? prober.probe(timeoutMs, signal);
-        firstAnswer = undefined;
-        const result = await answer;
-        deps.debug?.(`${prefix}${(0,wait_report/* probeLine */.tL)(result)}`);
-        // One look at each answer until its list names the engine (a list that never does is read once a probe)
-        if (result.kind === 'http' && listed === undefined) {
-            listed = (0,log_markers/* engineOfModelList */.Pq)(result.json);
-            // and the first list to name it names it for the startup phases too, when the log has not
-            if (listed !== undefined && profile.engine === undefined) {
-                const lines = profile.models(result.json);
-                if (log !== undefined)
-                    shared.sayStartup(lines);
-            }
-        }
-        return result;
-    };
-    // the engine's own readiness answer on the same origin, for an engine that lists its model before it serves
-    let health;
-    const engineReady = async (timeoutMs, signal) => {
-        const engine = engineOf();
-        const healthUrl = readinessUrl(engine, url);
-        if (healthUrl === undefined)
-            return undefined;
-        if (health?.url.href !== healthUrl.href) {
-            await health?.prober.close();
-            health = { url: healthUrl, prober: (0,http_probe/* createProber */.X7)({ url: healthUrl, headers: settings.headers, ...tls }) };
-        }
-        const sentAt = clock.now();
-        const result = await health.prober.probe(timeoutMs, signal);
-        deps.debug?.(`${prefix}${healthUrl.pathname}: ${(0,wait_report/* probeLine */.tL)(result)}`);
-        return {
-            assessment: (0,assess/* assess */.no)(result, { status: [[200, 200]] }),
-            request: (0,lifecycle_report/* engineReadinessRequest */.oA)(profile.label ?? engine ?? 'the engine', healthUrl),
-            latencyMs: clock.now() - sentAt
-        };
-    };
-    // `load`: the first answer that shows the model waiting to be asked for sends the load request, once
-    let loading;
-    const loader = settings.load ? (0,http_probe/* createHttpClient */.uT)(tls) : undefined;
-    const waitStart = deps.startedAt ?? clock.now();
-    const askToLoad = (answer) => {
-        const request = loader && loading === undefined ? loadRequest(url, answer, settings.model) : undefined;
-        if (request === undefined || loader === undefined)
-            return;
-        deps.log(`${prefix}${(0,lifecycle_report/* loadAskedText */.g7)(request.url, request.body.model)}`);
-        const left = Math.max(1, waitStart + settings.timeoutMs - clock.now());
-        loading = loader
-            .send({ url: request.url, method: 'POST', headers: settings.headers, json: request.body }, left, halter.signal)
-            .then((result) => deps.debug?.(`${prefix}${request.url.pathname}: ${(0,wait_report/* probeLine */.tL)(result)}`));
-    };
+    if (values.help)
+        return (void io.stdout.write(stopHelpText()), 0);
+    const pidText = String(values.pid ?? '').trim();
+    if (pidText === '')
+        throw new UsageError(`--pid: give ${inputs_forms/* PID_FORM */.b5}`);
+    let pid;
     try {
-        const outcome = await waitForModel({
-            expect: expectation(settings),
-            intervalMs: settings.intervalMs,
-            timeoutMs: settings.timeoutMs,
-            requestTimeoutMs: settings.requestTimeoutMs,
-            successThreshold: settings.successThreshold,
-            progressIntervalMs: settings.progressIntervalMs,
-            schedule: settings.schedule,
-            once: deps.once
-        }, {
-            probe,
-            generate: generator ? generator.generate : undefined,
-            engineReady,
-            halter,
-            portWatch: deps.once ? undefined : shared.ports.watchFor(url),
-            readyLine: shared.readyLine,
-            readyAt: shared.readyAt,
-            usualAnsweringMs: shared.usualAnsweringMs,
-            logTellsReady: () => log !== undefined && profile.engine !== undefined,
-            clock,
-            startedAt: deps.startedAt,
-            onEvent: (e) => {
-                askToLoad(e.assessment);
-                const startup = e.type === 'progress' ? shared.progressAt(clock.now()) : undefined;
-                if (e.type === 'lost')
-                    deps.warn(`${prefix}${(0,wait_report/* eventLine */.V8)(e, startup)}`, 'server-lost');
-                else
-                    deps.log(`${prefix}${(0,wait_report/* eventLine */.V8)(e, startup)}`);
-            }
-        });
-        if (!outcome.ready && outcome.reason !== 'timeout' && halter.halted === undefined) {
-            shared.haltFleet?.({ reason: 'cancelled', detail: wait_report/* gateLines */.HN.fleetStopped(url, outcome.reason) });
-        }
-        return { ...outcome, url, engine: engineOf() };
+        pid = (0,server_process/* resolvePid */.QF)(/^\d+$/.test(pidText) ? { pid: Number(pidText) } : { file: pidText });
     }
-    finally {
-        await Promise.all([prober.close(), generator?.close(), health?.prober.close(), loader?.close()]);
+    catch (e) {
+        throw asUsageError(e);
     }
-}
-/**
- * Before `start` launches anything: a port already held ends the wait at once (`port-busy`), naming the holder;
- * other processes on the server's GPUs are a warning, or with `gpu-check: fail` end it (`gpu-busy`).
- */
-async function beforeStart(settings, deps, { preflight, preflightVerdict }) {
-    const start = deps.startedAt ?? deps.clock.now();
-    const found = await preflight(settings.portCheck ? settings.targets.map((t) => t.url) : [], settings.gpuCheck, {
-        env: deps.env
-    });
-    const verdict = preflightVerdict(found, settings.gpuCheck);
-    const gpu = found.gpu;
-    if (gpu.kind === 'unavailable')
-        deps.debug?.((0,lifecycle_report/* gpuUnavailableText */.gu)(gpu.why, gpu.detail));
-    if (verdict.warnGpu && gpu.kind === 'busy')
-        deps.warn((0,lifecycle_report/* gpuBusyText */.BN)(gpu.apps, gpu.gpus), 'gpu-busy');
-    if (verdict.refuse === undefined)
-        return undefined;
-    const halt = {
-        reason: verdict.refuse,
-        detail: verdict.refuse === 'port-busy' && found.portBusy !== undefined
-            ? (0,lifecycle_report/* portBusyText */.m)(found.portBusy)
-            : gpu.kind === 'busy'
-                ? (0,lifecycle_report/* gpuBusyText */.BN)(gpu.apps, gpu.gpus)
-                : verdict.refuse
-    };
-    const results = settings.targets.map(({ url }) => ({
-        ready: false,
-        reason: halt.reason,
-        elapsedMs: deps.clock.now() - start,
-        attempts: 0,
-        models: [],
-        halt,
-        timeline: [],
-        url
-    }));
-    // no history either: a wait that started nothing says nothing of how long the server takes
-    return { ...results[0], results };
-}
-/**
- * The first local port of the URLs whose listening socket belongs to neither the watched process nor its
- * descendants (Linux: the socket's inode among their file descriptors), as the halt that ends the wait. Unknown
- * (no /proc), a holder this user cannot see, or a docker-proxy (a container's published port: the proxy, not the
- * `docker run` the gate watches, holds it) is not held against the server.
- */
-function foreignAnswer(settings, pid, deps, { localPort, listenerOwnership, isDockerProxy }) {
-    for (const port of new Set(settings.targets.map((t) => localPort(t.url)))) {
-        if (port === undefined)
-            continue;
-        const o = listenerOwnership(port, pid);
-        if (o.kind !== 'foreign')
-            continue;
-        const holders = o.listeners.flatMap((l) => l.holders);
-        if (holders.length === 0)
-            continue;
-        if (holders.every((h) => isDockerProxy(h.command))) {
-            deps.debug?.((0,lifecycle_report/* dockerProxyText */.y2)(o, pid));
-            continue;
-        }
-        return { port, halt: { reason: 'wrong-server', detail: (0,lifecycle_report/* wrongServerText */.eR)(o, pid) } };
+    if (pid < 2 || pid > 4_194_304)
+        throw new UsageError(`--pid: "${pid}" is not ${inputs_forms/* PID_FORM */.b5}`);
+    // its own group would take this command down with it, and the shell that runs it
+    if (pid === process.pid || pid === (0,server_proc/* procStat */.jW)(process.pid)?.pgrp)
+        throw new UsageError(`--pid: ${pid} is this command's own process or process group`);
+    let timeoutMs;
+    try {
+        timeoutMs = (0,parse/* parseDuration */.E9)(String(values.timeout));
     }
-    return undefined;
-}
-/** The GPU memory the server's processes hold (nvidia-smi), or undefined without a reading. */
-async function gpuMemoryOf(pid, deps, { gpuSnapshot, memoryHeldBy, processTree }) {
-    const snapshot = await gpuSnapshot({ env: deps.env, timeoutMs: 5_000 });
-    if (snapshot.kind === 'unavailable') {
-        deps.debug?.((0,lifecycle_report/* gpuUnavailableText */.gu)(snapshot.why, snapshot.detail));
-        return undefined;
+    catch {
+        throw new UsageError(`--timeout: "${(0,runtime_text/* printable */.g$)(String(values.timeout))}" is not ${parse/* DURATION_FORM */.ec}`);
     }
-    return memoryHeldBy(snapshot, processTree('/proc', pid)).mib;
-}
-/**
- * The endpoint the scalar outputs describe: the one ready last when all are, else the first to fail on its
- * own account (not one halted because another had failed).
- */
-function representative(results, fleetHalt) {
-    if (results.every((r) => r.ready))
-        return results.reduce((a, b) => (b.elapsedMs > a.elapsedMs ? b : a));
-    const failed = results.filter((r) => !r.ready && (fleetHalt === undefined || r.halt !== fleetHalt));
-    return failed.reduce((a, b) => (b.elapsedMs < a.elapsedMs ? b : a));
-}
-function reportEnvironment(settings, server, facts, deps, { envReport }) {
-    if (settings.envReport.length === 0 || server === undefined)
-        return;
-    const environ = server.environ();
-    if (environ === undefined)
-        facts.envUnreadable = true;
-    else
-        facts.env = envReport(settings.envReport, environ, settings.secrets);
-    wait_report/* gateLines */.HN.environment(facts).forEach((line) => deps.log(line));
-}
-function openHistory(settings, deps) {
-    const auto = settings.historyFile === inputs_settings/* HISTORY_AUTO */.js;
-    const urls = settings.targets.map((t) => t.url.href).join('\n');
-    const file = auto ? deps.defaultHistory?.path : settings.historyFile;
-    // Hashed only for a history that is on: nothing reads the key of one that is off.
-    const key = settings.historyKey ?? (file === undefined ? '' : (0,store/* historyKey */.Ox)(urls, settings.model, settings.start));
-    const history = loadHistory(file, key, auto ? deps.defaultHistory?.notice : undefined);
-    for (const n of history.notices)
-        deps.notice(n, 'history');
-    for (const w of history.warnings)
-        deps.warn(w, 'history');
-    return history;
-}
-/** The wait is over: this run against the earlier ones (warnings for a regression and a changed environment), then recorded. */
-function settle({ settings, outcome, facts, profile, history, deps, readyAt }) {
-    const phases = profile.finish(readyAt);
-    const engineLabel = profile.label;
-    const usualPhaseSeconds = history.usual?.phaseSeconds;
-    // A cancelled wait says nothing about how long the server takes.
-    if (outcome.reason === 'cancelled')
-        return { engineLabel, phases, usualPhaseSeconds };
-    const env = facts.env && Object.fromEntries(facts.env.flatMap((e) => (e.value === undefined ? [] : [[e.name, e.value]])));
-    const run = {
-        v: 1,
-        key: history.key,
-        at: new Date(deps.clock.wallMs()).toISOString(),
-        ready: outcome.ready,
-        reason: outcome.reason,
-        elapsedSeconds: gate_round1(outcome.elapsedMs / 1000),
-        ...(facts.startupMs === undefined ? {} : { startupSeconds: gate_round1(facts.startupMs / 1000) }),
-        ...(outcome.ready && outcome.firstResponseMs !== undefined
-            ? { answeringSeconds: gate_round1((outcome.elapsedMs - outcome.firstResponseMs) / 1000) }
-            : {}),
-        ...(profile.engine === undefined ? {} : { engine: profile.engine }),
-        phases: phases.map((p) => ({ name: p.name, seconds: p.seconds })),
-        ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') }),
-        ...smokeRecord(outcome, settings)
-    };
-    // a history file another job holds locked must not keep this one past its deadline
-    const findings = recordRun(history, run, settings.regressionThresholdPercent, settings.regressionMinRuns, settings.timeoutMs - outcome.elapsedMs, settings.throughputRegressionPercent);
-    if (findings.regression !== undefined && !settings.failOnRegression)
-        deps.warn(findings.regression, 'regression');
-    if (findings.throughputRegression !== undefined && !settings.failOnRegression)
-        deps.warn(findings.throughputRegression, 'throughput-regression');
-    if (findings.drift !== undefined)
-        deps.warn(findings.drift, 'drift');
-    for (const n of findings.notices)
-        deps.notice(n, 'history');
-    return { engineLabel, phases, usualPhaseSeconds, ...findings };
-}
-const gate_round1 = (x) => Math.round(x * 10) / 10;
-/** The smoke test's medians for the history, when it measured them. */
-function smokeRecord(outcome, settings) {
-    const smoke = outcome.smoke;
-    if (smoke?.ttftMs === undefined || smoke.decodeTokensPerSecond === undefined || settings.smoke === undefined)
-        return {};
-    return {
-        ttftMs: gate_round1(smoke.ttftMs),
-        decodeTokensPerSecond: gate_round1(smoke.decodeTokensPerSecond),
-        smokeTokens: settings.smoke.tokens
-    };
+    const record = await stopServer({ pid, timeoutMs }, { clock: runtime_clock/* systemClock */.ml, gpu: () => (0,nvidia_smi/* gpuSnapshot */.dU)({ env: io.env, timeoutMs: 5_000 }) });
+    for (const line of (0,lifecycle_report/* stopLines */.QN)(record)) {
+        if (line.level === 'warning')
+            say(paint.yellow(`warning: ${line.text}`));
+        else if (line.level === 'info')
+            say(line.text);
+    }
+    if (values.json)
+        io.stdout.write(`${JSON.stringify(record)}\n`);
+    // an ancestor of this command, pid 1 or the runner: refused like its own group, and nothing signalled
+    if (record.outcome === 'refused')
+        return 2;
+    return record.outcome === 'survived' || record.gpu.kind === 'held' ? 1 : 0;
 }
 
-;// CONCATENATED MODULE: ./src/server/job-end.ts
-/** State names, as the runner passes them back: `STATE_<name>`. */
-const NAMES = { pid: 'server-pid', timeoutMs: 'stop-timeout-ms', logFile: 'server-log-file', logLines: 'log-lines' };
-/** The state to save after the wait, or undefined when the post step has nothing to do. */
-function jobEndState(settings, server) {
-    // only a server this step launched is this job's to stop: one given by `pid` belongs to whoever started it
-    if (settings.start === undefined || settings.stop !== 'job-end' || server?.pid === undefined)
-        return undefined;
-    return {
-        [NAMES.pid]: String(server.pid),
-        [NAMES.timeoutMs]: String(settings.stopTimeoutMs),
-        [NAMES.logFile]: server.logFile ?? '',
-        [NAMES.logLines]: String(settings.logLines)
-    };
-}
-/** Reads the state back (`get` returns '' for a name not saved); undefined when the main step saved none. */
-function readJobEndState(get) {
-    const pid = Number(get(NAMES.pid));
-    if (!Number.isInteger(pid) || pid < 2)
-        return undefined;
-    const timeoutMs = Number(get(NAMES.timeoutMs));
-    const logLines = Number(get(NAMES.logLines));
-    return {
-        pid,
-        timeoutMs: Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : 30_000,
-        logFile: get(NAMES.logFile) || undefined,
-        logLines: Number.isInteger(logLines) && logLines >= 0 ? logLines : 50
-    };
-}
-
-// EXTERNAL MODULE: ./src/inputs/secrets.ts
-var inputs_secrets = __nccwpck_require__(3332);
-;// CONCATENATED MODULE: ./src/wait/conclusion.ts
+;// CONCATENATED MODULE: ./src/runtime/cancel-signals.ts
 /**
- * What must happen once the wait is over, decided once for every front end (the action, the CLI, and later a
- * job-end step and a one-shot check): the outputs, the final line, the log tail, the diagnostics to run, fail or
- * warn, the exit code. A front end only carries it out in its medium. Pure: no I/O, nothing of GitHub or a shell.
+ * The signals that cancel a run, and the one way every entry point listens to them. Node's default for each is to
+ * die at once: no outputs, no summary, no error, and at the job end a server never stopped.
  */
 
-
-
-
-
-/** The report's view of the settings, for `url` (the endpoint the outcome describes). */
-const reportContext = (s, url) => ({
-    url,
-    expect: expectation(s),
-    timeoutMs: s.timeoutMs
-});
-/** Each endpoint's smoke test that could not measure throughput, in words. */
-function smokeProblems(outcome) {
-    const fleet = outcome.results.length > 1;
-    const messages = outcome.results.flatMap((r) => r.smoke?.problem === undefined ? [] : [(0,smoke_report/* smokeProblemMessage */.c7)(r.smoke, fleet ? r.url : undefined)]);
-    return messages.length === 0 ? undefined : messages.join('\n');
-}
-const smokeFailed = (r) => r.smoke?.problem !== undefined;
-function conclude(gateOutcome, settings) {
-    const smokeMessage = gateOutcome.ready ? smokeProblems(gateOutcome) : undefined;
-    const failSmoke = smokeMessage !== undefined && settings.smoke?.failOnError === true;
-    // Ready means ready: with fail-on-error, a server that cannot generate a measured stream is not.
-    const outcome = failSmoke
-        ? {
-            ...gateOutcome,
-            ready: false,
-            reason: 'smoke-failed',
-            results: gateOutcome.results.map((r) => (smokeFailed(r) ? { ...r, ready: false, reason: 'smoke-failed' } : r))
-        }
-        : gateOutcome;
-    const context = reportContext(settings, outcome.url);
-    const tail = outcome.ready ? undefined : outcome.server?.logTail;
-    const verdict = outcome.ready
-        ? undefined
-        : {
-            kind: outcome.reason === 'timeout' && !settings.failOnTimeout ? 'warn' : 'fail',
-            message: failSmoke ? smokeMessage : (0,wait_report/* failureMessage */.oh)(outcome, context)
-        };
-    const regression = outcome.profile?.regression;
-    const failedRegression = settings.failOnRegression ? regression : undefined;
-    const failedThroughput = settings.failOnRegression ? outcome.profile?.throughputRegression : undefined;
-    return {
-        outcome,
-        ready: outcome.ready,
-        outputs: Object.fromEntries(Object.entries((0,wait_report/* outputs */.V4)(outcome)).map(([name, value]) => [name, (0,inputs_secrets/* redact */.E$)(value, settings.secrets)])),
-        finalLine: (0,wait_report/* finalLine */.R2)(outcome),
-        logTail: tail && {
-            title: (0,wait_report/* logTailTitle */.Nn)(tail, outcome.server?.logFile),
-            lines: tail.map((line) => `${line.number}: ${line.text}`)
-        },
-        // A cancelled job must end within a second; the diagnostics could take minutes.
-        diagnostics: outcome.ready || outcome.reason === 'cancelled' ? [] : settings.diagnostics,
-        verdict,
-        failedRegression,
-        failedThroughput,
-        smokeWarning: failSmoke ? undefined : smokeMessage,
-        exitCode: verdict?.kind === 'fail' || failedRegression !== undefined || failedThroughput !== undefined ? 1 : 0,
-        context,
-        jobEndState: jobEndState(settings, outcome.server)
-    };
+/**
+ * The runner sends SIGINT, then SIGTERM, to a cancelled job's step (or one past its `timeout-minutes`); a terminal
+ * sends SIGINT on Ctrl-C; SIGHUP comes when the terminal or ssh session goes, or the runner's service is stopped.
+ */
+const CANCEL_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+/** Listens to the cancelling signals until `release`: each halts `cancel` instead of ending the process. */
+function cancelOnSignals() {
+    const cancel = new Halter();
+    const onSignal = (signal) => void cancel.halt(signal);
+    for (const signal of CANCEL_SIGNALS)
+        process.on(signal, onSignal);
+    return { cancel, release: () => CANCEL_SIGNALS.forEach((signal) => process.off(signal, onSignal)) };
 }
 
 ;// CONCATENATED MODULE: ./src/server/diagnostics.ts
@@ -19269,22 +22285,143 @@ function runCommand(program, args, out, cancel) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/report/command-safe.ts
-// Text the runner cannot take for a workflow command: what both front ends write goes through it.
-/**
- * What may stand before a `::` that the runner still reads as a command: it trims lines with .NET's TrimStart(),
- * which strips every Unicode white space (JavaScript's \s misses U+0085 NEL), and the invisible format
- * characters (zero-width spaces and joiners, word joiner, BOM, soft hyphen, Mongolian vowel separator) are
- * defused too, as no reader can see them.
- */
-const COMMAND_LEAD = /^([\s\u0085\u00ad\u180e\u200b-\u200d\u2060\ufeff]*)::/gmu;
-/**
- * Makes text the runner cannot take for a workflow command: server text (a model id, an error message)
- * could otherwise carry a line break followed by `::set-output` or `::stop-commands`, or a `##[` command,
- * which the runner reads anywhere in a line. The runner also breaks lines at a lone carriage return.
- */
-function commandSafe(text) {
-    return text.replace(/##\[/g, '## [').replace(COMMAND_LEAD, '$1: :');
+;// CONCATENATED MODULE: ./src/report/summary.ts
+/** The job summary in GitHub-flavoured Markdown: the wait's figures, its endpoints, its timeline, its findings. */
+
+
+
+
+
+
+
+
+/** The first `max` items, then how many more: a list of 60,000 models must not make a summary of megabytes. */
+const firstOf = (items, max) => items.length > max ? [...items.slice(0, max), `and ${items.length - max} more`] : [...items];
+/** GitHub refuses a job summary over 1 MiB; each part is capped, and this is the last guard. */
+const MAX_SUMMARY_BYTES = 1024 * 1024 - 16 * 1024;
+const MAX_SUMMARY_MODELS = 50;
+const MAX_SUMMARY_ENDPOINTS = 100;
+const MAX_TAIL_CHARS = 64 * 1024;
+const MAX_ENV_VALUE_CHARS = 1000;
+/** The job summary in GitHub-flavoured Markdown. */
+function summaryMarkdown(outcome, ctx) {
+    const out = outputs(outcome);
+    const rows = [
+        ['Result', outcome.ready ? '\u2705 ready' : `\u274c not ready (${outcome.reason})`],
+        ['Endpoint', code(ctx.url.href)],
+        ['Elapsed', `${out['elapsed-seconds']} s`],
+        ['Probes', out.attempts],
+        ['First HTTP answer', out['first-response-seconds'] === '' ? 'never' : `${out['first-response-seconds']} s`],
+        [
+            'Listed models',
+            outcome.models.length
+                ? firstOf(outcome.models.map((m) => code(clipText(m, 200))), MAX_SUMMARY_MODELS).join(', ')
+                : 'none'
+        ],
+        ['Matched model', out['model-id'] === '' ? (ctx.expect.model === undefined ? '\u2014' : 'none') : code(out['model-id'])]
+    ];
+    const server = outcome.server;
+    if (out['generation-seconds'] !== '')
+        rows.push(['Generation request', `${out['generation-seconds']} s`]);
+    const er = outcome.engineReadiness;
+    if (er !== undefined) {
+        const at = (ms) => (ms === undefined ? 'never' : `at ${(0,runtime_clock/* seconds */.YA)(ms)} s`);
+        rows.push(['Required answers', `the model listed (${at(er.listedMs)}); ${er.request} 200 (${at(er.readyMs)})`]);
+    }
+    if (server?.pid !== undefined)
+        rows.push(['Server process', `pid ${server.pid}`]);
+    if (server?.gpuMemoryMiB !== undefined)
+        rows.push(['GPU memory held by the server', `${server.gpuMemoryMiB} MiB`]);
+    if (out['startup-seconds'] !== '')
+        rows.push(['Startup (from the process start)', `${out['startup-seconds']} s`]);
+    if (server?.logFile !== undefined)
+        rows.push(['Server log', code(server.logFile)]);
+    if (outcome.profile?.engineLabel !== undefined)
+        rows.push(['Engine', mdText(outcome.profile.engineLabel)]);
+    if (out['expected-seconds'] !== '') {
+        const against = out['regression-percent'] === ''
+            ? ''
+            : ` (this run: ${Number(out['regression-percent']) > 0 ? '+' : ''}${out['regression-percent']}%)`;
+        rows.push(['Usual startup (median of earlier runs)', `${out['expected-seconds']} s${against}`]);
+    }
+    // the smoke test's words may quote the server
+    rows.push(...(0,smoke_report/* smokeRows */.X4)(outcome).map(([k, v]) => [k, mdText(v)]));
+    // A failure leads with its cause, the reason, the fatal line or last answer and the server's last lines; the
+    // figures and the charts come after it, for whoever wants more than why.
+    const lines = ['### wait-for-model', '', ...causeLines(outcome, ctx)];
+    lines.push('| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`), '');
+    if (outcome.results.length > 1) {
+        lines.push(`#### Endpoints (${outcome.results.filter((r) => r.ready).length} of ${outcome.results.length} ready)`, '');
+        lines.push('| endpoint | result | elapsed | status | model |', '|---|---|---:|---:|---|');
+        for (const r of outcome.results.slice(0, MAX_SUMMARY_ENDPOINTS)) {
+            const result = r.ready ? '\u2705 ready' : `\u274c ${r.reason}`;
+            const model = r.last?.modelId === undefined ? '\u2014' : code(r.last.modelId);
+            lines.push(`| ${cell(code(r.url.href))} | ${result} | ${(0,runtime_clock/* seconds */.YA)(r.elapsedMs)} s | ${r.last?.status ?? '\u2014'} | ${cell(model)} |`);
+        }
+        if (outcome.results.length > MAX_SUMMARY_ENDPOINTS)
+            lines.push(`| and ${outcome.results.length - MAX_SUMMARY_ENDPOINTS} more | | | | |`);
+        lines.push('', `The rows above describe each endpoint; the table at the top, and the timeline, describe ${outcome.url.href}.`, '');
+    }
+    lines.push('#### Timeline', '', '| at | the server answered |', '|---:|---|');
+    for (const t of outcome.timeline) {
+        if (t.dropped)
+            lines.push(`| \u2026 | *${t.dropped} change${t.dropped === 1 ? '' : 's'} left out* |`);
+        lines.push(`| ${(0,runtime_clock/* formatDuration */.a3)(t.elapsedMs)} | ${t.lost ? '\u26a0\ufe0f stopped answering (crashed or restarting?): ' : ''}${cell(mdText((0,answer_report/* answerWords */.G)(t.answer).summary))} |`);
+    }
+    const profile = outcome.profile;
+    for (const warning of [profile?.regression, profile?.throughputRegression, profile?.drift])
+        if (warning !== undefined)
+            lines.push('', `> \u26a0\ufe0f ${cell(mdText(warning))}`);
+    if (profile !== undefined && profile.phases.length > 0)
+        lines.push('', (0,profile_report/* phaseMarkdown */.$P)(profile.phases, profile.engineLabel ?? 'Server', profile.usualPhaseSeconds).trimEnd());
+    if (server?.env !== undefined || server?.envUnreadable) {
+        lines.push('', '#### Server environment', '', `Of ${mdText((0,progress/* envWhose */.Gq)(server))}.`, '');
+        const value = (e) => e === undefined || e.value === undefined ? '*not set*' : cell(code(clipText(e.value, MAX_ENV_VALUE_CHARS)));
+        const launched = server.launchedEnv;
+        if (server.envUnreadable)
+            lines.push((0,progress/* envUnreadableText */._s)(server));
+        else if (launched?.env === undefined || launched.differs.length === 0)
+            lines.push('| variable | value |', '|---|---|', ...(server.env ?? []).map((e) => `| ${cell(code(e.name))} | ${value(e)} |`));
+        else
+            lines.push(`| variable | the server (${server.envPid}) | the launched process (${launched.pid}) |`, '|---|---|---|', ...(server.env ?? []).map((e) => `| ${launched.differs.includes(e.name) ? '\u26a0\ufe0f ' : ''}${cell(code(e.name))} | ${value(e)} | ${value(launched.env?.find((l) => l.name === e.name))} |`), 
+            // set in the launched process only: no row of the server's report names it
+            ...launched.env
+                .filter((l) => l.value !== undefined && !(server.env ?? []).some((e) => e.name === l.name))
+                .map((l) => `| \u26a0\ufe0f ${cell(code(l.name))} | *not set* | ${value(l)} |`));
+        if (launched !== undefined)
+            lines.push('', mdText((0,progress/* envDiffersText */.Or)(server).replace(/ The launched process has:$/, '')));
+    }
+    return capBytes(`${lines.join('\n')}\n`, MAX_SUMMARY_BYTES);
+}
+/** A failure's cause, first in its summary: the reason, the failure message (fatal line, last answer), the log's tail. */
+function causeLines(outcome, ctx) {
+    if (outcome.ready)
+        return [];
+    const lines = [`**\u274c Not ready (${outcome.reason})**`, '', fenced(failureMessage(outcome, ctx)), ''];
+    const server = outcome.server;
+    if (server?.logTail !== undefined) {
+        const tail = lastChars(server.logTail.map((l) => `${l.number}: ${l.text}`), MAX_TAIL_CHARS);
+        lines.push(`#### ${mdText(logTailTitle(server.logTail, server.logFile))}`, '', fenced(tail.join('\n')), '');
+    }
+    return lines;
+}
+/** The last lines that fit in `max` characters together. */
+function lastChars(lines, max) {
+    let total = 0;
+    let i = lines.length;
+    while (i > 0 && total + lines[i - 1].length + 1 <= max)
+        total += lines[--i].length + 1;
+    return lines.slice(i);
+}
+const clipText = (text, max) => (text.length > max ? `${text.slice(0, max)}\u2026` : text);
+/** The text cut at a line to fit in `max` UTF-8 bytes, saying so. */
+function capBytes(text, max) {
+    if (Buffer.byteLength(text) <= max)
+        return text;
+    const cut = Buffer.from(text)
+        .subarray(0, max - 200)
+        .toString('utf8');
+    return `${cut.slice(0, cut.lastIndexOf('\n') + 1)}\n*(the rest of this summary is left out: GitHub takes at most 1 MiB)*\n`;
 }
 
 ;// CONCATENATED MODULE: ./src/report/annotation-titles.ts
@@ -19299,239 +22436,144 @@ const NOTE_TITLES = {
     'not-ready': 'Model server not ready',
     'gpu-busy': 'GPU memory held by other processes',
     smoke: 'Smoke test did not measure throughput',
-    'throughput-regression': 'Model server decodes slower than usual'
+    'throughput-regression': 'Model server decodes slower than usual',
+    'model-match': 'Model matched only partly'
 };
 /** The failure's title: the reason the wait gives, as its output says it (no colon or comma: core escapes them). */
 const failureTitle = (reason) => `Model server not ready (${reason})`;
 const INPUT_ERROR_TITLE = 'Invalid input';
 const UNEXPECTED_ERROR_TITLE = 'wait-for-model failed unexpectedly';
 
-// EXTERNAL MODULE: ./src/gpu/nvidia-smi.ts
-var nvidia_smi = __nccwpck_require__(7777);
-// EXTERNAL MODULE: ./src/server/proc.ts
-var server_proc = __nccwpck_require__(7707);
-// EXTERNAL MODULE: ./src/server/port-owner.ts
-var port_owner = __nccwpck_require__(8706);
-// EXTERNAL MODULE: ./src/server/log-follower.ts
-var log_follower = __nccwpck_require__(5568);
-;// CONCATENATED MODULE: ./src/server/stop.ts
+;// CONCATENATED MODULE: ./src/cli/commands/wait.ts
 /**
- * Stops a server and everything it started: SIGTERM to its process group, up to a timeout for it to exit, then
- * SIGKILL; then waits until none of its processes remain and, where nvidia-smi tells, until none of them holds GPU
- * memory (the next job on a shared runner needs it back). The answer is a record of how it went, never words.
+ * `wait-for-model --url URL \u2026`: the wait, the action's gate for a shell. Progress on stderr, the outputs as JSON
+ * on stdout (`--json`), the job summary's Markdown in a file (`--summary-file`); exit 0 ready, 1 not ready.
  */
 
 
 
 
-/** Stops the server `pid` and its processes; see the module comment. */
-async function stopServer(options, deps) {
-    const { clock } = deps;
-    const proc = deps.proc ?? '/proc';
-    const pollMs = options.pollMs ?? 100;
-    const kill = deps.kill ?? ((pid, signal) => process.kill(pid, signal));
-    const leader = (0,server_proc/* procStat */.jW)(options.pid, proc);
-    const inGroup = () => (0,server_proc/* procPids */.bU)(proc).filter((p) => (0,server_proc/* procStat */.jW)(p, proc)?.pgrp === options.pid);
-    // A group outlives its leader (workers left behind by a server that crashed), and Linux reuses no pid that
-    // still names a group: with the leader gone, processes in group `pid` are that server's.
-    // never the group this process is in: that would stop the stopper (and the runner's step with it)
-    const own = options.pid === (0,server_proc/* procStat */.jW)(process.pid, proc)?.pgrp;
-    const scope = !own && (leader === undefined ? inGroup().length > 0 : leader.pgrp === options.pid) ? 'group' : 'tree';
-    const members = () => {
-        const tree = [...(0,port_owner/* processTree */.WZ)(proc, options.pid)];
-        const group = scope === 'group' ? inGroup() : [];
-        return [...new Set([...tree, ...group])].flatMap((pid) => {
-            const stat = (0,server_proc/* procStat */.jW)(pid, proc);
-            // without /proc only the pid itself can be asked about
-            if (stat === undefined)
-                return pid === options.pid && signalled(kill, pid, 0) ? [{ pid }] : [];
-            return stat.state === 'Z' ? [] : [{ pid, startTicks: stat.startTicks }];
-        });
-    };
-    const initial = members();
-    const base = { pid: options.pid, scope, pids: initial.map((m) => m.pid) };
-    if (initial.length === 0)
-        return { ...base, outcome: 'not-running', gpu: { kind: 'none' } };
-    const before = deps.gpu ? await deps.gpu() : undefined;
-    // every process seen as the server's, by pid and start time (a reused pid is another process)
-    const tracked = new Map(initial.map((m) => [m.pid, m.startTicks]));
-    const family = () => new Set(tracked.keys());
-    const atStart = before?.kind === 'available' ? (0,nvidia_smi/* memoryHeldBy */.Mv)(before, family()) : undefined;
-    const heldAtStart = atStart?.mib ?? 0;
-    let exit;
-    void deps.exited?.then((e) => (exit = e));
-    const alive = () => {
-        const now = members();
-        // any process the server has started since counts too
-        for (const m of now)
-            if (!tracked.has(m.pid))
-                tracked.set(m.pid, m.startTicks);
-        return now.filter((m) => tracked.get(m.pid) === m.startTicks).map((m) => m.pid);
-    };
-    const send = (signal) => {
-        if (scope === 'group')
-            signalled(kill, -options.pid, signal);
-        else
-            for (const pid of alive())
-                signalled(kill, pid, signal);
-    };
-    const waitGone = async (ms) => {
-        const until = clock.now() + ms;
-        for (;;) {
-            if (alive().length === 0)
-                return true;
-            if (clock.now() >= until)
-                return false;
-            await clock.sleep(Math.min(pollMs, until - clock.now()));
-        }
-    };
-    const termAt = clock.now();
-    const seconds = () => Math.round((clock.now() - termAt) / 100) / 10;
-    send('SIGTERM');
-    let signal = 'SIGTERM';
-    let gone = await waitGone(options.timeoutMs);
-    if (!gone) {
-        signal = 'SIGKILL';
-        send('SIGKILL');
-        gone = await waitGone(options.killWaitMs ?? 10_000);
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+async function waitCommand(argv, io, say, paint) {
+    const { values } = parseCommandLine(argv, {
+        json: { type: 'boolean' },
+        'summary-file': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'V' },
+        ...inputOptions()
+    });
+    if (values.help)
+        return (void io.stdout.write(waitHelpText()), 0);
+    if (values.version)
+        return (void io.stdout.write(`${package_namespaceObject.rE}\n`), 0);
+    const settings = settingsFrom(values, io.env);
+    const summaryFile = writableSummaryFile(values['summary-file']);
+    const secrets = settings.secrets;
+    // the runner reads workflow commands from a step's stderr too
+    const log = (line) => say(commandSafe((0,inputs_secrets/* redact */.E$)(line, secrets)));
+    if (settings.insecureTls)
+        log(paint.yellow(`warning: ${INSECURE_TLS_WARNING}`));
+    // Ctrl-C, a CI system's SIGTERM, a closed ssh session's SIGHUP: the wait ends cancelled, and still reports.
+    const { cancel, release } = cancelOnSignals();
+    try {
+        return await waitAndReport(settings, io, log, paint, cancel, values.json === true, summaryFile);
     }
-    const secondsToExit = seconds();
-    // /proc loses a process a moment before its parent hears of the exit: a few polls for the code
-    for (let i = 0; gone && deps.exited !== undefined && exit === undefined && i < 10; i++)
-        await clock.sleep(pollMs);
-    const exited = {
-        signal,
-        ...(exit === undefined ? {} : { exitCode: exit.code, exitSignal: exit.signal })
-    };
-    const record = gone
-        ? { ...base, ...exited, outcome: 'exited', secondsToExit }
-        : { ...base, ...exited, outcome: 'survived', survivors: alive() };
-    if (before === undefined)
-        return { ...record, gpu: { kind: 'unavailable', why: 'not asked' } };
-    if (before.kind === 'unavailable')
-        return { ...record, gpu: { kind: 'unavailable', why: before.why } };
-    // an entry whose memory nvidia-smi cannot show ([N/A]) still holds some: waited for like the others
-    if (atStart === undefined || atStart.apps.length === 0)
-        return { ...record, gpu: { kind: 'none' } };
-    const gpuUntil = clock.now() + (options.gpuWaitMs ?? 30_000);
-    for (;;) {
-        const now = await deps.gpu();
-        const held = now.kind === 'available' ? (0,nvidia_smi/* memoryHeldBy */.Mv)(now, family()) : undefined;
-        if (held !== undefined && held.apps.length === 0)
-            return { ...record, gpu: { kind: 'released', mib: heldAtStart, seconds: seconds() } };
-        if (clock.now() >= gpuUntil) {
-            return {
-                ...record,
-                gpu: {
-                    kind: 'held',
-                    mib: heldAtStart,
-                    heldMib: held?.mib ?? heldAtStart,
-                    seconds: seconds(),
-                    pids: [...new Set(held?.apps.map((a) => a.pid) ?? [])]
-                }
-            };
-        }
-        await clock.sleep(Math.min(pollMs, gpuUntil - clock.now()));
+    finally {
+        release();
     }
 }
-/** Sends `signal` (0: only asks whether `pid` exists); false when there is no such process. */
-function signalled(kill, pid, signal) {
+/** The wait and what it found: the progress, the diagnostics, then the summary file and the JSON. */
+async function waitAndReport(settings, io, log, paint, cancel, json, summaryFile) {
+    const secrets = settings.secrets;
+    const outcome = await gate(settings, {
+        clock: runtime_clock/* systemClock */.ml,
+        startedAt: 0,
+        log,
+        warn: (line) => log(paint.yellow(`warning: ${line}`)),
+        env: io.env,
+        cancel,
+        defaultHistory: defaultHistoryFile(io.env, 'cli')
+    });
+    const concluded = conclude(outcome, settings);
+    log(concluded.ready ? paint.green(concluded.finalLine) : paint.red(concluded.finalLine));
+    if (concluded.logTail !== undefined) {
+        log(`${concluded.logTail.title}:`);
+        for (const line of concluded.logTail.lines)
+            log(`  ${line}`);
+    }
+    await runDiagnostics(concluded.diagnostics, {
+        group: async (title, body) => {
+            log(`\u2500\u2500 ${title}`);
+            await body();
+        },
+        // in a group of their own, killed whole on a cancel (a terminal's Ctrl-C no longer reaches them by itself)
+        exec: (program, args) => runCommand(program, args, io.stderr, cancel.signal),
+        log,
+        cancel: cancel.signal
+    });
+    const stage = concluded.diagnostics.length > 0 ? 'diagnostics' : 'after-wait';
+    const next = concludedSince(concluded, settings, cancel, stage, runtime_clock/* systemClock */.ml.now());
+    if (next !== concluded)
+        log(paint.red(next.finalLine));
+    if (next.smokeWarning !== undefined)
+        log(paint.yellow(`warning: ${next.smokeWarning}`));
+    if (next.verdict !== undefined) {
+        const { kind, message } = next.verdict;
+        log(kind === 'warn' ? paint.yellow(`warning: ${message}`) : paint.red(`error: ${message}`));
+    }
+    // The job summary's Markdown, for a CI system that shows or keeps a file (an artifact, an annotation).
+    if (summaryFile !== undefined)
+        (0,own_files/* writeOwnFile */.OP)(summaryFile, (0,inputs_secrets/* redact */.E$)(summaryMarkdown(next.outcome, next.context), secrets));
+    if (json)
+        io.stdout.write(`${JSON.stringify(typedOutputs(next.outputs))}\n`);
+    if (next.failedRegression !== undefined)
+        log(paint.red(`error: ${next.failedRegression}`));
+    if (next.failedThroughput !== undefined)
+        log(paint.red(`error: ${next.failedThroughput}`));
+    return next.exitCode;
+}
+/** `--summary-file`: checked before the wait (created, or emptied), so that a path that cannot be written is bad usage. */
+function writableSummaryFile(given) {
+    if (typeof given !== 'string')
+        return undefined;
+    if (given.trim() === '')
+        throw new UsageError('--summary-file: give the path of a file to write the summary to');
     try {
-        kill(pid, signal);
-        return true;
+        (0,own_files/* writeOwnFile */.OP)(given, '');
     }
     catch (e) {
-        // EPERM: it exists, but belongs to someone else
-        return e.code === 'EPERM';
+        throw new UsageError(`--summary-file: cannot write ${(0,runtime_text/* printable */.g$)(given)} (${e.code ?? e.message})`);
     }
-}
-/** Stops the server the main step launched and says how it went. Never throws for a server that is already gone. */
-async function stopAtJobEnd(state, deps) {
-    const record = await stopServer({ pid: state.pid, timeoutMs: state.timeoutMs }, deps);
-    const exitedOnTerm = record.outcome !== 'survived' && record.signal !== 'SIGKILL';
-    const clean = exitedOnTerm && record.gpu.kind !== 'held';
-    // why it would not stop may be in its last lines (a hung NCCL teardown, a stuck writer)
-    const logTail = exitedOnTerm || state.logFile === undefined || state.logLines === 0
-        ? undefined
-        : new LogFollower(state.logFile, state.logLines).tail();
-    return { record, clean, logTail, logFile: state.logFile };
+    return given;
 }
 
-// EXTERNAL MODULE: ./src/server/process.ts
-var server_process = __nccwpck_require__(9898);
-;// CONCATENATED MODULE: ./src/report/typed-outputs.ts
-/** Every output's JSON kind; a test holds this to action.yml's outputs, so a new output must be given one. */
-const OUTPUT_KINDS = {
-    ready: 'boolean',
-    'elapsed-seconds': 'number',
-    attempts: 'number',
-    'status-code': 'number',
-    models: 'json',
-    'model-id': 'string',
-    'first-response-seconds': 'number',
-    reason: 'string',
-    pid: 'number',
-    'log-file': 'string',
-    'startup-seconds': 'number',
-    'gpu-memory-mib': 'number',
-    'generation-seconds': 'number',
-    results: 'json',
-    phases: 'json',
-    'expected-seconds': 'number',
-    'regression-percent': 'number',
-    'ttft-ms': 'number',
-    'decode-tokens-per-second': 'number'
-};
-/**
- * An empty output (nothing to tell: no status code, no pid) is null unless it is text; a value that does not read
- * as its kind (which the outputs never make) stays the string it is rather than being lost.
- */
-function typed(kind, text) {
-    if (kind === 'string')
-        return text;
-    if (text === '')
-        return null;
-    if (kind === 'boolean')
-        return text === 'true' ? true : text === 'false' ? false : text;
-    if (kind === 'number')
-        return /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text;
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        return text;
-    }
-}
-function typedOutputs(outputs) {
-    return Object.fromEntries(Object.entries(outputs).map(([name, text]) => [name, typed(OUTPUT_KINDS[name] ?? 'string', text)]));
-}
-
-;// CONCATENATED MODULE: ./src/report/check-report.ts
-/**
- * The one line `wait-for-model check` prints: what a health check's log (Docker's `docker inspect` health log,
- * a Kubernetes probe's event) shows. One line, whatever the server said, so that a probe's output stays readable.
- */
-
-const oneLine = (text) => text.replace(/\s*[\r\n]+\s*/g, ' ');
-function checkLine(outcome) {
-    const took = (0,runtime_clock/* formatDuration */.a3)(outcome.elapsedMs);
-    const endpoints = outcome.results.length > 1 ? ` (${outcome.results.length} endpoints)` : '';
-    if (outcome.ready) {
-        const model = outcome.last?.modelId ? ` model "${outcome.last.modelId}"` : '';
-        return oneLine(`ready in ${took}${endpoints}:${model} ${outcome.last?.summary ?? ''}`.trimEnd());
-    }
-    // A wait's reason "timeout" means "not ready yet" here: the one answer there was says why.
-    const why = outcome.reason === 'timeout' ? 'not ready' : `not ready (${outcome.reason})`;
-    const last = outcome.last;
-    const said = last === undefined ? 'no answer' : outcome.reason === 'timeout' ? last.summary : last.detail || last.summary;
-    const where = outcome.results.length > 1 ? `${outcome.url.href}: ` : '';
-    return oneLine(`${why} after ${took}${endpoints}: ${where}${said}`);
+;// CONCATENATED MODULE: ./src/cli/paint.ts
+/** Colour only on a terminal, and never when NO_COLOR is set to anything (https://no-color.org). */
+function painter(io) {
+    const on = io.stderr.isTTY === true && !io.env.NO_COLOR;
+    const wrap = (code) => (text) => (on ? `\u001b[${code}m${text}\u001b[0m` : text);
+    return { red: wrap(31), green: wrap(32), yellow: wrap(33) };
 }
 
 ;// CONCATENATED MODULE: ./src/cli/command-line.ts
 /**
  * The command-line layer: argv and INPUT_* variables in; progress on stderr, outputs as JSON on stdout, and an
- * exit code out (0 ready, 1 not ready, 2 bad usage). Every flag of the wait comes from the action's inputs.
+ * exit code out (0 ready, 1 not ready, 2 bad usage). The first word names the command (commands/), none the wait;
+ * every flag of the wait comes from the action's inputs.
  */
 
 
@@ -19543,93 +22585,6 @@ function checkLine(outcome) {
 
 
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-/** `--help` words for each input; an input without one is still a flag, listed with its default. */
-const INPUT_HELP = {
-    url: ['URL', 'endpoint to poll, e.g. http://localhost:8000/v1/models (required; repeat the flag for a fleet)'],
-    model: ['NAME', 'expected model: a listed id equal to it, else one containing it, case-insensitively'],
-    match: ['TEXT', 'literal text the response body must contain'],
-    'match-regex': ['REGEX', 'JavaScript regular expression the body must match (source or /source/flags)'],
-    status: ['LIST', 'accepted HTTP statuses: 200, 200,204 or 200-299'],
-    interval: ['DURATION', 'the longest time between probes'],
-    schedule: ['MODE', 'adaptive: probe densely when readiness is near (the log, history); fixed: every interval'],
-    timeout: ['DURATION', 'give up after this long'],
-    'request-timeout': ['DURATION', 'limit for one probe'],
-    'success-threshold': ['N', 'consecutive ready probes required'],
-    headers: ['"NAME: VALUE"', 'extra request header (repeat the flag for more)'],
-    'api-key': ['KEY', 'sent as "Authorization: Bearer <key>"; never printed'],
-    'progress-interval': ['DURATION', 'how often a still-waiting line is printed'],
-    'fail-on-timeout': ['BOOL', 'false: on timeout, print a warning and exit 0 with ready=false'],
-    start: ['COMMAND', 'shell command that starts the server in the background; it outlives this command'],
-    pid: ['PID|FILE', 'process id of a server started elsewhere, or a file holding it'],
-    'log-file': [
-        'PATH',
-        'the server log, appended to (with --start: a new model-server-<pid>.log in $RUNNER_TEMP or the temp dir)'
-    ],
-    'log-lines': ['N', 'last lines of the log to show when the wait fails'],
-    'fail-pattern': ['REGEX', 'a new log line matching it ends the wait at once'],
-    'port-check': ['BOOL', 'false: no port-busy check before --start, nor wrong-server (a proxy in front of the server)'],
-    'gpu-check': ['MODE', 'with --start: warn, fail or off when other processes hold memory on its GPUs (nvidia-smi)'],
-    stop: ['MODE', 'the action stops the server at the job end (job-end) or not (never); the CLI never does: see "stop"'],
-    'stop-timeout': ['DURATION', "the action's job-end stop: from SIGTERM until SIGKILL"],
-    'probe-generation': ['BOOL', 'true: ready only once a one-token generation request succeeds'],
-    load: ['BOOL', 'true: ask llama.cpp (router) or Ollama (--url .../api/ps) to load an unloaded model, then wait'],
-    'smoke-test': [
-        'MODE',
-        'once ready, time streamed generations (TTFT, decode rate): false, true (warn if it cannot) or fail-on-error'
-    ],
-    'smoke-requests': ['N', 'streamed generation requests of the smoke test, one after another (1 to 100)'],
-    'smoke-tokens': ['N', 'tokens each smoke-test request asks for (2 to 4096)'],
-    'smoke-timeout': ['DURATION', 'limit for the whole smoke test'],
-    'env-report': ['NAMES', 'variables (NCCL_*,CUDA_VISIBLE_DEVICES) to report from the server environment'],
-    diagnostics: ['COMMAND', 'run when the wait fails (repeat the flag for more)'],
-    'ca-cert': ['FILE', 'PEM file of extra trusted CA certificates'],
-    'insecure-tls': ['BOOL', 'true: skip certificate checks (prints a warning)'],
-    engine: [
-        'NAME',
-        'whose log lines to read for the startup phases: auto, vllm, sglang, tgi, llama.cpp, ollama or triton'
-    ],
-    'history-file': [
-        'PATH',
-        'earlier runs, to compare with (auto: $XDG_CACHE_HOME or ~/.cache/wait-for-model/history.jsonl; "" for none)'
-    ],
-    'history-key': [
-        'KEY',
-        'which earlier runs compare with this one (by default a hash of the URL, the model and --start)'
-    ],
-    'regression-threshold': ['PERCENT', 'warn when startup is slower than the median of earlier runs by more than this'],
-    'regression-min-runs': ['N', 'earlier ready runs with the key needed before a regression is told (1 to 10)'],
-    'throughput-regression-threshold': [
-        'PERCENT',
-        "warn when the smoke test's decode rate is below the median of earlier runs by more than this"
-    ],
-    'fail-on-regression': ['BOOL', 'true: exit 1 on such a regression']
-};
-const INPUT_NAMES = Object.keys(inputs_settings/* INPUT_DEFAULTS */.WJ);
-/** Inputs whose flag may be repeated, the values joined by newlines as the action's multi-line input. */
-const MULTI_LINE = new Set(['url', 'headers', 'diagnostics']);
-const SIMULATE_DEFAULTS = { load: '30s', port: '8000', host: '127.0.0.1' };
-/** The simulator's engines as the gate spells them (`llama.cpp`; `llamacpp` is accepted too). */
-const ENGINE_WORDS = Object.keys(SIMULATED_ENGINES)
-    .map((e) => (e === 'llamacpp' ? 'llama.cpp' : e))
-    .join(', ');
 async function runCli(argv, io) {
     const paint = painter(io);
     const say = (line) => void io.stderr.write(`${line}\n`);
@@ -19654,404 +22609,49 @@ async function runCli(argv, io) {
         return 2;
     }
 }
-async function waitCommand(argv, io, say, paint) {
-    const options = {
-        json: { type: 'boolean' },
-        'summary-file': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'V' }
-    };
-    for (const name of INPUT_NAMES)
-        options[name] = { type: 'string', multiple: MULTI_LINE.has(name) };
-    const { values } = parseCommandLine(argv, options);
-    if (values.help)
-        return (void io.stdout.write(helpText()), 0);
-    if (values.version)
-        return (void io.stdout.write(`${package_namespaceObject.rE}\n`), 0);
-    const settings = settingsFrom(values, io.env);
-    const summaryFile = writableSummaryFile(values['summary-file']);
-    const secrets = settings.secrets;
-    // the runner reads workflow commands from a step's stderr too
-    const log = (line) => say(commandSafe((0,inputs_secrets/* redact */.E$)(line, secrets)));
-    if (settings.insecureTls)
-        log(paint.yellow(`warning: ${INSECURE_TLS_WARNING}`));
-    const outcome = await gate(settings, {
-        clock: runtime_clock/* systemClock */.ml,
-        startedAt: 0,
-        log,
-        warn: (line) => log(paint.yellow(`warning: ${line}`)),
-        env: io.env,
-        defaultHistory: (0,store/* defaultHistoryFile */.Oe)(io.env, 'cli')
-    });
-    const next = conclude(outcome, settings);
-    log(next.ready ? paint.green(next.finalLine) : paint.red(next.finalLine));
-    if (next.logTail !== undefined) {
-        log(`${next.logTail.title}:`);
-        for (const line of next.logTail.lines)
-            log(`  ${line}`);
-    }
-    await runDiagnostics(next.diagnostics, {
-        group: async (title, body) => {
-            log(`\u2500\u2500 ${title}`);
-            await body();
-        },
-        exec: (program, args) => runCommand(program, args, io.stderr),
-        log
-    });
-    if (next.smokeWarning !== undefined)
-        log(paint.yellow(`warning: ${next.smokeWarning}`));
-    if (next.verdict !== undefined) {
-        const { kind, message } = next.verdict;
-        log(kind === 'warn' ? paint.yellow(`warning: ${message}`) : paint.red(`error: ${message}`));
-    }
-    // The job summary's Markdown, for a CI system that shows or keeps a file (an artifact, an annotation).
-    if (summaryFile !== undefined)
-        (0,external_node_fs_.writeFileSync)(summaryFile, (0,inputs_secrets/* redact */.E$)((0,wait_report/* summaryMarkdown */.eH)(next.outcome, next.context), secrets));
-    if (values.json)
-        io.stdout.write(`${JSON.stringify(typedOutputs(next.outputs))}\n`);
-    if (next.failedRegression !== undefined)
-        log(paint.red(`error: ${next.failedRegression}`));
-    if (next.failedThroughput !== undefined)
-        log(paint.red(`error: ${next.failedThroughput}`));
-    return next.exitCode;
-}
-/** The settings from the flags, else the INPUT_* variables, else the defaults; a bad value is bad usage. */
-function settingsFrom(values, env, only) {
-    const flag = (name) => {
-        const v = values[name];
-        return Array.isArray(v) ? v.join('\n') : typeof v === 'string' ? v : undefined;
-    };
-    try {
-        // Like the runner, an input not given takes its default (an empty history-file is history off).
-        return (0,inputs_settings/* parseSettings */.P$)((name) => only !== undefined && !only.has(name)
-            ? inputs_settings/* INPUT_DEFAULTS */.WJ[name]
-            : (flag(name) ?? envInput(env, name) ?? inputs_settings/* INPUT_DEFAULTS */.WJ[name]), undefined, env);
-    }
-    catch (e) {
-        if (!(e instanceof inputs_settings/* InputError */.dz))
-            throw e;
-        // Name the input as the user gave it: a flag, or the INPUT_* variable.
-        const source = flag(e.input) === undefined && envInput(env, e.input) !== undefined
-            ? (0,variables/* shellInputVariable */.zS)(e.input)
-            : `--${e.input}`;
-        throw new UsageError(e.message.replace(`Input "${e.input}"`, source));
-    }
-}
+
+
+/***/ }),
+
+/***/ 6284:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Eu: () => (/* binding */ engineInputName),
+/* harmony export */   Gw: () => (/* binding */ ENGINE_NAMES)
+/* harmony export */ });
+/* unused harmony export ENGINE_LABELS */
 /**
- * The inputs a one-shot check takes: what to ask and what the answer must show. The wait's own (timeout, start,
- * history, \u2026) are refused, so that a health check does not silently ignore them.
+ * The engines the gate knows: the master list, the names the `engine` input accepts, in the order every engine
+ * table follows. Apart from the tables themselves (log-markers.ts, readiness.ts, streams.ts), so that reading the
+ * inputs does not load those tables before the first probe. Adding an engine starts here: see README.md beside
+ * this file.
  */
-const CHECK_INPUTS = new Set([
-    'url',
-    'model',
-    'match',
-    'match-regex',
-    'status',
-    'request-timeout',
-    'headers',
-    'api-key',
-    'ca-cert',
-    'insecure-tls',
-    'probe-generation',
-    'engine'
-]);
-/**
- * `check`: one probe of each endpoint with the gate's whole judgement, within request-timeout; one line on stdout;
- * exit 0 ready, 1 not ready. For health checks (Docker HEALTHCHECK, compose, Kubernetes exec probes).
- */
-async function checkCommand(argv, io) {
-    const options = { help: { type: 'boolean', short: 'h' } };
-    for (const name of INPUT_NAMES)
-        options[name] = { type: 'string', multiple: MULTI_LINE.has(name) };
-    const { values } = parseCommandLine(argv, options);
-    if (values.help)
-        return (void io.stdout.write(checkHelpText()), 0);
-    const refused = INPUT_NAMES.find((name) => values[name] !== undefined && !CHECK_INPUTS.has(name));
-    if (refused !== undefined) {
-        throw new UsageError(`--${refused}: check probes once, within --request-timeout; it takes no --${refused}`);
-    }
-    const given = settingsFrom(values, io.env, CHECK_INPUTS);
-    const settings = {
-        ...given,
-        // one probe, due within request-timeout: nothing waits, nothing is kept
-        timeoutMs: given.requestTimeoutMs,
-        intervalMs: given.requestTimeoutMs,
-        successThreshold: 1,
-        historyFile: undefined
-    };
-    const outcome = await gate(settings, {
-        clock: runtime_clock/* systemClock */.ml,
-        log: () => { },
-        env: io.env,
-        once: true
-    });
-    io.stdout.write(`${commandSafe((0,inputs_secrets/* redact */.E$)(checkLine(outcome), settings.secrets))}\n`);
-    return conclude(outcome, settings).exitCode;
-}
-function checkHelpText() {
-    return [
-        'wait-for-model check: probe once and say whether the model server is ready now (for health checks).',
-        '',
-        'Usage: wait-for-model check --url URL [--model NAME] [options]',
-        '',
-        ...table([
-            ...[...CHECK_INPUTS].map((name) => {
-                const [metavar, text] = INPUT_HELP[name] ?? ['VALUE', ''];
-                const value = inputs_settings/* INPUT_DEFAULTS */.WJ[name];
-                return [`--${name} ${metavar}`, `${text}${value === '' ? '' : ` (default: ${value})`}`];
-            }),
-            ['-h, --help', 'show this help']
-        ]),
-        '',
-        'The same judgement as the wait (status, model, match, a generation request), on the first answer; all of it',
-        'within --request-timeout. One line on stdout. Exit status: 0 ready, 1 not ready, 2 bad usage.',
-        ''
-    ].join('\n');
-}
-/** `--summary-file`: checked before the wait (created, or emptied), so that a path that cannot be written is bad usage. */
-function writableSummaryFile(given) {
-    if (typeof given !== 'string')
-        return undefined;
-    if (given.trim() === '')
-        throw new UsageError('--summary-file: give the path of a file to write the summary to');
-    try {
-        (0,external_node_fs_.writeFileSync)(given, '');
-    }
-    catch (e) {
-        throw new UsageError(`--summary-file: cannot write ${(0,parse/* printable */.g$)(given)} (${e.code ?? e.message})`);
-    }
-    return given;
-}
-async function simulateCommand(argv, io, say) {
-    const { values } = parseCommandLine(argv, {
-        engine: { type: 'string' },
-        model: { type: 'string' },
-        load: { type: 'string', default: SIMULATE_DEFAULTS.load },
-        port: { type: 'string', default: SIMULATE_DEFAULTS.port },
-        host: { type: 'string', default: SIMULATE_DEFAULTS.host },
-        'crash-after': { type: 'string' },
-        'generation-fails': { type: 'boolean' },
-        unloaded: { type: 'boolean' },
-        'tokens-per-second': { type: 'string', default: String(DEFAULT_PACE.tokensPerSecond) },
-        ttft: { type: 'string', default: String(DEFAULT_PACE.ttftMs) },
-        help: { type: 'boolean', short: 'h' }
-    });
-    if (values.help)
-        return (void io.stdout.write(simulateHelpText()), 0);
-    const given = String(values.engine ?? '');
-    const engine = simulatedEngine(given);
-    if (engine === undefined) {
-        throw new UsageError(`--engine: give one of ${ENGINE_WORDS}${given ? ` (not "${(0,parse/* printable */.g$)(given)}")` : ''}`);
-    }
-    const model = String(values.model ?? '').trim();
-    if (model === '')
-        throw new UsageError('--model: give the model name the engine lists, e.g. /shared/kimi-k2.5-int4');
-    const duration = (name, text) => {
-        try {
-            return (0,parse/* parseDuration */.E9)(text);
-        }
-        catch {
-            throw new UsageError(`--${name}: "${(0,parse/* printable */.g$)(text)}" is not ${parse/* DURATION_FORM */.ec}`);
-        }
-    };
-    const loadMs = duration('load', String(values.load));
-    const crashAfter = values['crash-after'];
-    const crashAfterMs = typeof crashAfter === 'string' ? duration('crash-after', crashAfter) : undefined;
-    const portText = String(values.port);
-    if (!/^\d+$/.test(portText) || Number(portText) < 1 || Number(portText) > 65535) {
-        throw new UsageError(`--port: "${(0,parse/* printable */.g$)(portText)}" is not a port number from 1 to 65535`);
-    }
-    const host = String(values.host);
-    const number = (name, max, form) => {
-        const text = String(values[name]);
-        if (!/^\d+(\.\d+)?$/.test(text.trim()) || Number(text) > max)
-            throw new UsageError(`--${name}: "${(0,parse/* printable */.g$)(text)}" is not ${form}`);
-        return Number(text);
-    };
-    const tokensPerSecond = number('tokens-per-second', 100_000, 'a number of tokens a second above 0, such as 50');
-    if (tokensPerSecond <= 0)
-        throw new UsageError('--tokens-per-second: give a number of tokens a second above 0');
-    const ttftMs = number('ttft', 600_000, 'a number of milliseconds, such as 300');
-    const prefix = `[simulated ${engine}]`;
-    let server;
-    try {
-        server = await simulate({
-            engine,
-            model,
-            loadMs,
-            port: Number(portText),
-            host,
-            crashAfterMs,
-            generationFails: values['generation-fails'] === true,
-            unloaded: values.unloaded === true,
-            pace: { tokensPerSecond, ttftMs },
-            onEvent: (event, atMs) => say(`${prefix} ${(0,runtime_clock/* formatDuration */.a3)(atMs)}: ${SIMULATOR_EVENT_WORDS[event]}`)
-        });
-    }
-    catch (e) {
-        throw new UsageError(`--port: cannot open ${host}:${portText} (${e.code ?? e.message})`);
-    }
-    const opensAt = SIMULATED_ENGINES[engine].opensAt * loadMs;
-    say(`${prefix} serving "${model}" on ${server.baseUrl}: the port ${opensAt > 0 ? `opens at ${(0,runtime_clock/* formatDuration */.a3)(opensAt)}` : 'is open now'}, ` +
-        `the model is ready at ${(0,runtime_clock/* formatDuration */.a3)(loadMs)}` +
-        (crashAfterMs === undefined ? '' : `, the engine crashes at ${(0,runtime_clock/* formatDuration */.a3)(crashAfterMs)}`) +
-        (values['generation-fails'] === true ? ', every generation request fails' : '') +
-        '. Stop it with Ctrl-C.');
-    try {
-        await server.ended;
-    }
-    catch (e) {
-        // the port was free when checked, and taken by the time the engine opened it
-        say(`${prefix} cannot open ${host}:${portText}: ${e.message}`);
-    }
-    return 1;
-}
-const STOP_DEFAULTS = { timeout: '30s' };
-/** `stop --pid N`: SIGTERM to the server's process group, SIGKILL after --timeout, then its GPU memory back. */
-async function stopCommand(argv, io, say, paint) {
-    const { values } = parseCommandLine(argv, {
-        pid: { type: 'string' },
-        timeout: { type: 'string', default: STOP_DEFAULTS.timeout },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' }
-    });
-    if (values.help)
-        return (void io.stdout.write(stopHelpText()), 0);
-    const pidText = String(values.pid ?? '').trim();
-    if (pidText === '')
-        throw new UsageError(`--pid: give ${inputs_settings/* PID_FORM */.b5}`);
-    let pid;
-    try {
-        pid = (0,server_process/* resolvePid */.QF)(/^\d+$/.test(pidText) ? { pid: Number(pidText) } : { file: pidText });
-    }
-    catch (e) {
-        if (!(e instanceof inputs_settings/* InputError */.dz))
-            throw e;
-        throw new UsageError(e.message.replace('Input "pid"', '--pid'));
-    }
-    if (pid < 2 || pid > 4_194_304)
-        throw new UsageError(`--pid: "${pid}" is not ${inputs_settings/* PID_FORM */.b5}`);
-    // its own group would take this command down with it, and the shell that runs it
-    if (pid === process.pid || pid === (0,server_proc/* procStat */.jW)(process.pid)?.pgrp)
-        throw new UsageError(`--pid: ${pid} is this command's own process or process group`);
-    let timeoutMs;
-    try {
-        timeoutMs = (0,parse/* parseDuration */.E9)(String(values.timeout));
-    }
-    catch {
-        throw new UsageError(`--timeout: "${(0,parse/* printable */.g$)(String(values.timeout))}" is not ${parse/* DURATION_FORM */.ec}`);
-    }
-    const record = await stopServer({ pid, timeoutMs }, { clock: runtime_clock/* systemClock */.ml, gpu: () => (0,nvidia_smi/* gpuSnapshot */.dU)({ env: io.env, timeoutMs: 5_000 }) });
-    for (const line of (0,lifecycle_report/* stopLines */.QN)(record)) {
-        if (line.level === 'warning')
-            say(paint.yellow(`warning: ${line.text}`));
-        else if (line.level === 'info')
-            say(line.text);
-    }
-    if (values.json)
-        io.stdout.write(`${JSON.stringify(record)}\n`);
-    return record.outcome === 'survived' || record.gpu.kind === 'held' ? 1 : 0;
-}
-function stopHelpText() {
-    return [
-        'wait-for-model stop: stop a model server and wait until its processes and their GPU memory are gone.',
-        '',
-        'Usage: wait-for-model stop --pid N [--timeout 30s] [--json]',
-        '',
-        ...table([
-            [
-                '--pid PID|FILE',
-                'the server: the leader of its process group (as --start launches it), or a file holding its pid'
-            ],
-            ['--timeout DURATION', `from SIGTERM until SIGKILL (default: ${STOP_DEFAULTS.timeout})`],
-            ['--json', 'print how it went as one JSON object on stdout'],
-            ['-h, --help', 'show this help']
-        ]),
-        '',
-        'SIGTERM goes to the whole process group (or, for a process that does not lead one, to it and its descendants).',
-        'Where nvidia-smi exists, waits (up to 30s) until none of its processes holds GPU memory.',
-        'Exit status: 0 stopped (or not running), 1 still running after SIGKILL or its GPU memory still held, 2 bad usage.',
-        ''
-    ].join('\n');
-}
-const SIMULATOR_EVENT_WORDS = {
-    listening: 'port open, answering HTTP',
-    ready: 'model ready',
-    crashed: 'crashed: the port is closed and the process exits'
+const ENGINE_NAMES = [
+    'vllm',
+    'sglang',
+    'tgi',
+    'ollama',
+    'llamacpp',
+    'triton',
+    'nim',
+    'localai',
+    'kserve'
+];
+/** How people write each engine's name, in messages and in the docs. */
+const ENGINE_LABELS = {
+    vllm: 'vLLM',
+    sglang: 'SGLang',
+    tgi: 'TGI',
+    ollama: 'Ollama',
+    llamacpp: 'llama.cpp',
+    triton: 'Triton',
+    nim: 'NVIDIA NIM',
+    localai: 'LocalAI',
+    kserve: 'KServe'
 };
-/** The runner's form (INPUT_MATCH-REGEX) first, then the one a shell can set (INPUT_MATCH_REGEX). */
-function envInput(env, name) {
-    return env[(0,variables/* inputVariable */.LO)(name)] ?? env[(0,variables/* shellInputVariable */.zS)(name)];
-}
-function helpText() {
-    const rows = INPUT_NAMES.map((name) => {
-        const [metavar, text] = INPUT_HELP[name] ?? ['VALUE', ''];
-        const value = inputs_settings/* INPUT_DEFAULTS */.WJ[name];
-        return [`--${name} ${metavar}`, `${text}${value === '' ? '' : ` (default: ${value})`}`];
-    });
-    const own = [
-        ['--json', 'print the outputs as one JSON object on stdout (numbers, booleans and lists as JSON values)'],
-        [
-            '--summary-file PATH',
-            "write the action's job summary (Markdown) to this file, for GitLab, Buildkite, Jenkins, \u2026"
-        ],
-        ['-h, --help', 'show this help'],
-        ['-V, --version', 'print the version']
-    ];
-    return [
-        `wait-for-model ${package_namespaceObject.rE}: wait until a model server is ready and lists the model you expect.`,
-        '',
-        'Usage:',
-        '  wait-for-model --url URL [options]',
-        '  wait-for-model check --url URL [--model NAME] [--request-timeout 5s]   (probe once: exit 0 ready, 1 not)',
-        '  wait-for-model simulate --engine ENGINE --model NAME [--load 30s] [--port 8000] [--crash-after 10s] [--generation-fails] [--unloaded]',
-        '                          [--tokens-per-second 100] [--ttft 50]',
-        '  wait-for-model stop --pid N [--timeout 30s]',
-        '  wait-for-model history [--key KEY] [--file PATH] [--format table|json|csv]',
-        '  wait-for-model demo',
-        '',
-        'Options (each also read from INPUT_<NAME>, e.g. INPUT_TIMEOUT=20m or INPUT_MATCH_REGEX=...):',
-        ...table(rows),
-        '',
-        'Of the command line only:',
-        ...table(own),
-        '',
-        `Durations: ${parse/* DURATION_FORM */.ec.replace(/^a duration such as /, '')}.`,
-        'Progress goes to stderr. Exit status: 0 ready, 1 not ready (timeout, unauthorized, tls), 2 bad usage.',
-        ''
-    ].join('\n');
-}
-function simulateHelpText() {
-    return [
-        'wait-for-model simulate: serve an imitation of a model server starting up (no GPU needed).',
-        '',
-        'Usage: wait-for-model simulate --engine ENGINE --model NAME [options]',
-        '',
-        ...table([
-            ['--engine ENGINE', ENGINE_WORDS],
-            ['--model NAME', 'the model the engine lists, e.g. /shared/kimi-k2.5-int4'],
-            ['--load DURATION', `time until the engine answers with the model ready (default: ${SIMULATE_DEFAULTS.load})`],
-            ['--port PORT', `port to serve on (default: ${SIMULATE_DEFAULTS.port})`],
-            ['--host HOST', `address to bind (default: ${SIMULATE_DEFAULTS.host})`],
-            ['--crash-after DURATION', 'the engine dies this long after the start: the port closes and the process exits 1'],
-            ['--generation-fails', "every generation request gets the engine's own error (to try --probe-generation)"],
-            ['--unloaded', 'llama.cpp (router mode) and Ollama: listed, loaded only when asked (to try --load true)'],
-            [
-                '--tokens-per-second N',
-                `the pace of streamed generations, for the smoke test (default: ${DEFAULT_PACE.tokensPerSecond})`
-            ],
-            ['--ttft MS', `milliseconds from a streamed request to its first token (default: ${DEFAULT_PACE.ttftMs})`],
-            ['-h, --help', 'show this help']
-        ]),
-        ''
-    ].join('\n');
-}
-/** Colour only on a terminal, and never when NO_COLOR is set to anything (https://no-color.org). */
-function painter(io) {
-    const on = io.stderr.isTTY === true && !io.env.NO_COLOR;
-    const wrap = (code) => (text) => (on ? `\u001b[${code}m${text}\u001b[0m` : text);
-    return { red: wrap(31), green: wrap(32), yellow: wrap(33) };
-}
+/** The name the `engine` input and the CLI's help give an engine (`llama.cpp` for `llamacpp`). */
+const engineInputName = (engine) => (engine === 'llamacpp' ? 'llama.cpp' : engine);
 
 
 /***/ }),
@@ -20069,13 +22669,15 @@ function painter(io) {
 /* harmony export */   U1: () => (/* binding */ engineOfLine),
 /* harmony export */   Zs: () => (/* binding */ stampOf)
 /* harmony export */ });
-/* unused harmony export PHASE_MARKERS */
+/* unused harmony exports knowsReadyLine, PHASE_MARKERS */
 /**
  * What model servers print while they start, as data: how each engine frames and stamps a line, the lines that
  * name it, one row per engine and startup phase, the line that says it is ready, and its known fatal lines.
  * __tests__/fixtures/logs holds a recorded startup of each engine that these rows are tested against. Line numbers
  * in `[file.py:NNN]` prefixes change every release, so no pattern here depends on them.
  */
+/** A pattern no line matches: an engine whose log lines are not known (see the entries it stands in). */
+const NO_LINE = /(?!)/;
 const cause = (pattern) => ({ pattern, cause: true });
 const failure = (pattern) => ({ pattern, cause: false });
 /** PyTorch's allocator and NCCL (through torch or the engines' own pynccl wrappers) word these alike everywhere. */
@@ -20159,11 +22761,16 @@ const ENGINE_LOGS = [
     {
         engine: 'llamacpp',
         label: 'llama.cpp',
-        signature: /\bbuild: \d+ \(|llama_model_loader: |\bsrv\s+load_model: |\bmain: loading model|llama_context: /,
+        signature: /\bbuild: \d+ \(|llama_model_loader: |\bsrv\s+(?:load_model|llama_server): |\bmain: loading model|llama_context: /,
         ownedBy: 'llamacpp',
-        // Only with --log-timestamps: minutes.seconds.milliseconds.microseconds since the start.
-        stamp: /^(?<m>\d+)\.(?<s>\d\d)\.(?<ms>\d{3})\.\d{3} [IWEDT] /,
-        ready: /server is listening on|starting the main loop/,
+        // minutes.seconds.milliseconds.microseconds since the start: the default since v0.5.0 (node-llama-cpp 3.22),
+        // before it only with --log-timestamps. Anchored: in router mode a child's lines come through as
+        // `[ 8081] 0.00.056.085 I \u2026`, stamped from the child's own start, which says nothing on the router's scale.
+        stamp: /^(?<m>\d+)\.(?<s>\d\d)\.(?<ms>\d{3})\.(?<us>\d{3}) [IWEDT] /,
+        // v0.5.0: `srv  llama_server: model loaded` (printed once it serves: the server sets itself ready just before),
+        // then `listening on http://\u2026`, which in router mode comes before any model is loaded, so it is no ready line.
+        // Older: `main: model loaded`, `main: server is listening on \u2026` and `starting the main loop`.
+        ready: /server is listening on|starting the main loop|\b(?:llama_server|main): model loaded\b/,
         fatal: [
             cause(/cudaMalloc failed: out of memory/),
             cause(/failed to open GGUF file/),
@@ -20181,8 +22788,17 @@ const ENGINE_LOGS = [
         stamp: /^[IWE](?<M>\d\d)(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)\.(?<f>\d+) /,
         ready: /Started HTTPService at/,
         fatal: [...TORCH_FATAL, cause(/failed to load '[^']*'/), cause(/already in use/), failure(/error: creating server/)]
-    }
+    },
+    // NIM (closed source), LocalAI and KServe: no recorded startup of theirs has been read, so their log names
+    // nothing and says nothing of readiness (NO_LINE); their own readiness routes do (readiness.ts). The `engine`
+    // input names them. NIM runs vLLM or SGLang underneath, KServe's model servers and LocalAI's backends run
+    // PyTorch: its fatal lines are theirs too.
+    { engine: 'nim', label: 'NVIDIA NIM', signature: NO_LINE, ready: NO_LINE, fatal: TORCH_FATAL },
+    { engine: 'localai', label: 'LocalAI', signature: NO_LINE, ready: NO_LINE, fatal: TORCH_FATAL },
+    { engine: 'kserve', label: 'KServe', signature: NO_LINE, ready: NO_LINE, fatal: TORCH_FATAL }
 ];
+/** Whether the engine's log has a known ready line: without one, the log cannot tell the schedule when to probe. */
+const knowsReadyLine = (engine) => engineLog(engine).ready !== NO_LINE;
 const PHASE_MARKERS = [
     // vLLM (V1 engine, 0.11\u20130.16 wordings)
     {
@@ -20279,7 +22895,7 @@ const PHASE_MARKERS = [
     { engine: 'tgi', phase: 'starting server', start: /Starting Webserver/ },
     { engine: 'tgi', phase: 'warming up', start: /Warming up model/ },
     // llama.cpp llama-server
-    { engine: 'llamacpp', phase: 'initializing', start: /\bbuild: \d+ \(|system info: / },
+    { engine: 'llamacpp', phase: 'initializing', start: /\bbuild: \d+ \(|system info: |\bllama_server: initializing/ },
     {
         engine: 'llamacpp',
         phase: 'loading weights',
@@ -20291,7 +22907,8 @@ const PHASE_MARKERS = [
         start: /\bllama_context: |llama_kv_cache|llama_new_context_with_model/
     },
     { engine: 'llamacpp', phase: 'warming up', start: /warming up the model with an empty run/ },
-    { engine: 'llamacpp', phase: 'starting server', start: /initializing slots, n_slots/ },
+    // older `initializing slots, n_slots = 4`; v0.5.0 `srv    load_model: initializing, n_slots = 4, n_ctx_slot = \u2026`
+    { engine: 'llamacpp', phase: 'starting server', start: /initializing(?: slots)?, n_slots/ },
     // Ollama (models load lazily, on the first request for them)
     {
         engine: 'ollama',
@@ -20345,7 +22962,7 @@ function stampOf(log, line) {
     if (g === undefined)
         return undefined;
     const n = (v) => (v === undefined ? 0 : Number(v));
-    const fraction = g.f === undefined ? n(g.ms) : Number(`0.${g.f}`) * 1000;
+    const fraction = g.f === undefined ? n(g.ms) + n(g.us) / 1000 : Number(`0.${g.f}`) * 1000;
     return (Date.UTC(g.Y === undefined ? 2000 : n(g.Y), g.M === undefined ? 0 : n(g.M) - 1, g.D === undefined ? 1 : n(g.D), n(g.h), n(g.m), n(g.s)) + fraction);
 }
 const UNIT_SECONDS = { s: 1, ms: 1e-3, \u00b5s: 1e-6, ns: 1e-9 };
@@ -20353,43 +22970,6 @@ const UNIT_SECONDS = { s: 1, ms: 1e-3, \u00b5s: 1e-6, ns: 1e-9 };
 const tookSeconds = (groups) => Number(groups.took) * UNIT_SECONDS[groups.unit ?? 's'];
 /** tqdm's `mm:ss` or `h:mm:ss` in seconds. */
 const clockSeconds = (text) => text.split(':').reduce((acc, part) => acc * 60 + Number(part), 0);
-
-
-/***/ }),
-
-/***/ 3474:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Z: () => (/* binding */ matchModel)
-/* harmony export */ });
-/**
- * Finds `wanted` among the listed models, from the strictest fit to the loosest: an id equal to it; equal but
- * for case; ending with `/<wanted>` (a path or an `org/name` repo id); containing it (so `kimi` finds
- * `/shared/kimi-k2.5-int4`). The first kind of fit that finds exactly one id wins; one that finds several is
- * ambiguous, since `llama-3.1-8b` among `llama-3.1-8b-instruct-lora-sql` and `llama-3.1-8b-instruct` would pick
- * whichever the server lists first, and `model-id` would then point the benchmark at it.
- */
-function matchModel(models, wanted) {
-    const exact = models.find((m) => m.id === wanted);
-    if (exact)
-        return { kind: 'found', model: exact, how: 'exact' };
-    const needle = wanted.toLowerCase();
-    const tiers = [
-        ['case-insensitive', (id) => id === needle],
-        ['path', (id) => id.endsWith(`/${needle}`)],
-        ['contains', (id) => id.includes(needle)]
-    ];
-    for (const [how, fits] of tiers) {
-        const found = models.filter((m) => fits(m.id.toLowerCase()));
-        // the same id listed twice (a list that repeats an entry) is one model, not a choice
-        if (found.length > 0 && found.every((m) => m.id === found[0].id))
-            return { kind: 'found', model: found[0], how };
-        if (found.length > 1)
-            return { kind: 'ambiguous', candidates: found };
-    }
-    return { kind: 'missing' };
-}
 
 
 /***/ }),
@@ -20562,6 +23142,56 @@ function generationRoute(url) {
 
 /***/ }),
 
+/***/ 2285:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Eu: () => (/* binding */ WORDED_ERRORS),
+/* harmony export */   Rh: () => (/* binding */ WORDED_PROXY_ERRORS),
+/* harmony export */   eA: () => (/* binding */ NAMED_ID_CHARS),
+/* harmony export */   pG: () => (/* binding */ expectation)
+/* harmony export */ });
+/** What an answer must be for these settings to call it ready. */
+const expectation = (s) => ({
+    model: s.model,
+    match: s.match,
+    matchRegex: s.matchRegex,
+    status: s.status,
+    modelMatch: s.modelMatch
+});
+/** A listed id as an answer's words name it: at most this many characters. */
+const NAMED_ID_CHARS = 200;
+/** The error codes told in words of their own; an error with another code is told by its message (`said`). */
+const WORDED_ERRORS = [
+    'ECONNREFUSED',
+    'ECONNRESET',
+    'UND_ERR_SOCKET',
+    'EPIPE',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    'EHOSTUNREACH',
+    'ENETUNREACH',
+    'ETIMEDOUT',
+    'UND_ERR_CONNECT_TIMEOUT',
+    'HPE_INVALID_CONSTANT',
+    'TOO_MANY_REDIRECTS',
+    'BAD_REDIRECT'
+];
+/** The codes of a proxy's failed connection (`PROXY_<code>`, see the probe) told in words of their own. */
+const WORDED_PROXY_ERRORS = [
+    'ECONNREFUSED',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    'EHOSTUNREACH',
+    'ENETUNREACH',
+    'ETIMEDOUT',
+    'UND_ERR_CONNECT_TIMEOUT',
+    'CLOSED'
+];
+
+
+/***/ }),
+
 /***/ 7777:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
@@ -20573,17 +23203,22 @@ function generationRoute(url) {
 /* unused harmony exports parseGpus, parseApps, visibleGpus */
 /**
  * The GPUs and what holds their memory, from `nvidia-smi`: its CSV queries (formats as seen on an H200; see the
- * research notes), run with a time limit. Where nvidia-smi is missing, fails or hangs the answer is a structured
- * `unavailable`, never an error: a machine without a GPU is no reason to fail a wait.
+ * research notes), run within one time limit for the whole snapshot, ended at once by a signal (a cancelled job),
+ * its output read up to 1 MiB. Where nvidia-smi is missing, fails, hangs, floods or is cancelled the answer is a
+ * structured `unavailable`, never an error: a machine without a GPU is no reason to fail a wait.
  */
 const GPU_QUERY = ['--query-gpu=index,uuid,name,memory.used,memory.total', '--format=csv,noheader,nounits'];
 const APPS_QUERY = ['--query-compute-apps=pid,process_name,used_memory,gpu_uuid', '--format=csv,noheader,nounits'];
-/** The GPUs and the compute processes on them, in two calls of nvidia-smi. */
+/** What nvidia-smi may write per query: an H200 node's answer is a few hundred bytes; more is not its answer. */
+const MAX_OUTPUT_BYTES = 1024 * 1024;
+/** The GPUs and the compute processes on them, in two calls of nvidia-smi, both within `timeoutMs`. */
 async function gpuSnapshot(options = {}) {
-    const gpuRun = await runNvidiaSmi(GPU_QUERY, options);
+    const until = performance.now() + (options.timeoutMs ?? 10_000);
+    const left = () => Math.max(0, until - performance.now());
+    const gpuRun = await runNvidiaSmi(GPU_QUERY, options, left());
     if (gpuRun.kind !== 'ok')
         return gpuRun;
-    const appsRun = await runNvidiaSmi(APPS_QUERY, options);
+    const appsRun = await runNvidiaSmi(APPS_QUERY, options, left());
     if (appsRun.kind !== 'ok')
         return appsRun;
     const gpus = parseGpus(gpuRun.stdout);
@@ -20596,34 +23231,79 @@ async function gpuSnapshot(options = {}) {
         };
     return { kind: 'available', gpus, apps };
 }
-function runNvidiaSmi(args, { env = process.env, timeoutMs = 10_000, command = 'nvidia-smi' }) {
+/**
+ * One query. nvidia-smi runs in a process group of its own, so that a timeout, a flood or a cancel kills it and
+ * anything it started (a wrapper script's children would otherwise hold its output open); the answer is settled
+ * then, without waiting for the pipes to close.
+ */
+function runNvidiaSmi(args, { env = process.env, command = 'nvidia-smi', signal }, timeoutMs) {
     return new Promise((resolve) => {
+        if (signal?.aborted)
+            return resolve({ kind: 'unavailable', why: 'cancelled' });
+        if (timeoutMs <= 0)
+            return resolve({ kind: 'unavailable', why: 'timeout' });
         // node:child_process is loaded only when nvidia-smi is asked: a wait without a GPU check starts without it.
         const { spawn } = process.getBuiltinModule('node:child_process');
-        const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (d) => (stdout += d.toString()));
-        child.stderr.on('data', (d) => (stderr += d.toString()));
-        const timer = setTimeout(() => {
-            child.kill('SIGKILL');
-            resolve({ kind: 'unavailable', why: 'timeout' });
-        }, timeoutMs);
-        child.once('error', (e) => {
+        const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+        const out = new BoundedText();
+        const err = new BoundedText();
+        let settled = false;
+        const settle = (run) => {
+            if (settled)
+                return;
+            settled = true;
             clearTimeout(timer);
-            resolve(e.code === 'ENOENT'
-                ? { kind: 'unavailable', why: 'not-found' }
-                : { kind: 'unavailable', why: 'failed', detail: e.message });
-        });
+            signal?.removeEventListener('abort', onAbort);
+            // the group, even once nvidia-smi itself has exited: what it started may still hold the pipes
+            killGroup(child.pid);
+            child.stdout.destroy();
+            child.stderr.destroy();
+            resolve(run);
+        };
+        const over = () => settle({ kind: 'unavailable', why: 'unreadable', detail: 'output over 1 MiB' });
+        child.stdout.on('data', (d) => out.add(d) || over());
+        child.stderr.on('data', (d) => err.add(d) || over());
+        const timer = setTimeout(() => settle({ kind: 'unavailable', why: 'timeout' }), timeoutMs);
+        const onAbort = () => settle({ kind: 'unavailable', why: 'cancelled' });
+        signal?.addEventListener('abort', onAbort, { once: true });
+        child.once('error', (e) => settle(e.code === 'ENOENT'
+            ? { kind: 'unavailable', why: 'not-found' }
+            : { kind: 'unavailable', why: 'failed', detail: e.message }));
         child.once('close', (code) => {
-            clearTimeout(timer);
+            const stdout = out.text();
             // nvidia-smi prints its own failure ("NVIDIA-SMI has failed because it couldn't communicate \u2026") on stdout
             if (code === 0)
-                resolve({ kind: 'ok', stdout });
+                settle({ kind: 'ok', stdout });
             else
-                resolve({ kind: 'unavailable', why: 'failed', detail: firstLine(stdout.trim() === '' ? stderr : stdout) });
+                settle({ kind: 'unavailable', why: 'failed', detail: firstLine(stdout.trim() === '' ? err.text() : stdout) });
         });
     });
+}
+/** Output kept as chunks up to MAX_OUTPUT_BYTES: a flood of hundreds of MB never becomes one string. */
+class BoundedText {
+    chunks = [];
+    bytes = 0;
+    /** False once the output is over the bound. */
+    add(chunk) {
+        this.bytes += chunk.length;
+        if (this.bytes > MAX_OUTPUT_BYTES)
+            return false;
+        this.chunks.push(chunk);
+        return true;
+    }
+    text() {
+        return Buffer.concat(this.chunks).toString('utf8');
+    }
+}
+function killGroup(pid) {
+    if (pid === undefined)
+        return;
+    try {
+        process.kill(-pid, 'SIGKILL');
+    }
+    catch {
+        // gone already
+    }
 }
 const firstLine = (text) => text.trim().split('\n', 1)[0].slice(0, 300);
 /** `[N/A]` and the like are no number. */
@@ -20691,6 +23371,80 @@ function memoryHeldBy(snapshot, pids) {
 
 /***/ }),
 
+/***/ 5464:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   So: () => (/* binding */ isMasked),
+/* harmony export */   YS: () => (/* binding */ historySecretKey),
+/* harmony export */   rT: () => (/* binding */ maskedRecord),
+/* harmony export */   uA: () => (/* binding */ MASKED)
+/* harmony export */ });
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _runtime_own_files_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(730);
+/**
+ * A credential in the history is never its value: `env-report` masks it, and where the history must tell that it
+ * changed between runs (drift), it keeps a keyed hash of it, HMAC-SHA-256 under a random key of this history's own
+ * (`<history>.key`, 32 random bytes, mode 0600, created exclusively beside it on first use). Without the key a
+ * hash cannot be tested against guesses (a short password would otherwise fall to a dictionary), and one history
+ * copied elsewhere (an artifact, a CSV export) says nothing about the same password in another.
+ */
+
+
+/** How a masked value starts in the history: `***` alone (no key), or `*** hmac:<16 hex>`. */
+const MASKED = '***';
+const KEY_HEX = 64;
+/** This history's key, made on first use; undefined when it cannot be made or read (a hash is then not kept). */
+function historySecretKey(historyPath) {
+    const path = `${historyPath}.key`;
+    const { randomBytes } = process.getBuiltinModule('node:crypto');
+    try {
+        const fd = (0,_runtime_own_files_js__WEBPACK_IMPORTED_MODULE_1__/* .createOwn */ .pP)(path, 0o600);
+        const hex = randomBytes(KEY_HEX / 2).toString('hex');
+        try {
+            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.writeSync)(fd, hex);
+        }
+        finally {
+            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
+        }
+        return Buffer.from(hex, 'hex');
+    }
+    catch (e) {
+        if (e.code !== 'EEXIST')
+            return undefined;
+    }
+    try {
+        const fd = (0,_runtime_own_files_js__WEBPACK_IMPORTED_MODULE_1__/* .openOwn */ .$U)(path, node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_RDONLY);
+        const buffer = Buffer.alloc(KEY_HEX + 1);
+        let got;
+        try {
+            got = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readSync)(fd, buffer, 0, buffer.length, 0);
+        }
+        finally {
+            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
+        }
+        const hex = buffer.subarray(0, got).toString('latin1');
+        // one being written by another process right now, or not ours: no hash this run
+        return /^[0-9a-f]{64}$/.test(hex) ? Buffer.from(hex, 'hex') : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+/** What the history keeps of a credential: the mask, and its keyed hash when there is a key. */
+function maskedRecord(value, key) {
+    if (key === undefined)
+        return MASKED;
+    const hash = process.getBuiltinModule('node:crypto').createHmac('sha256', key).update(value).digest('hex');
+    return `${MASKED} hmac:${hash.slice(0, 16)}`;
+}
+/** A value the history keeps masked (a credential): compared by its hash, never shown. */
+const isMasked = (value) => value !== undefined && value.startsWith(MASKED);
+
+
+/***/ }),
+
 /***/ 6138:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
@@ -20710,275 +23464,20 @@ const MEDIAN_OF = 10;
 
 /***/ }),
 
-/***/ 4689:
+/***/ 2899:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   JZ: () => (/* binding */ median),
-/* harmony export */   Lu: () => (/* binding */ readHistory),
-/* harmony export */   OI: () => (/* binding */ prepareHistory),
-/* harmony export */   Oe: () => (/* binding */ defaultHistoryFile),
-/* harmony export */   Ox: () => (/* binding */ historyKey),
-/* harmony export */   ah: () => (/* binding */ appendRun),
 /* harmony export */   cC: () => (/* binding */ usualStartup),
 /* harmony export */   pT: () => (/* binding */ envDrift),
 /* harmony export */   y8: () => (/* binding */ regression),
 /* harmony export */   yV: () => (/* binding */ throughputRegression)
 /* harmony export */ });
-/* unused harmony exports MAX_LINE_BYTES, parseHistory, runLine, trimHistory */
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _limits_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6138);
-/**
- * Earlier runs, one JSON line per finished wait, in a file shared by every job on a runner: reading it (skipping
- * lines it cannot read), appending one line atomically, trimming each key to its last runs, and comparing a run
- * with the runs before it (startup against the median, the environment against the previous run).
- * Imports only Node's own modules, so that tests can run it in several plain child processes at once.
- */
+/* harmony import */ var _fingerprint_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5464);
+/* harmony import */ var _limits_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6138);
 
 
-
-/**
- * One line is written with one `write` on a file opened with O_APPEND, which the kernel appends whole; it stays
- * under PIPE_BUF (4 KiB), the size POSIX guarantees for atomic pipe writes, so it holds on any file system too.
- */
-const MAX_LINE_BYTES = 4096;
-/** Only the end of a larger file is read (several thousand runs). */
-const MAX_READ_BYTES = 8 * 1024 * 1024;
-/** A lock older than this was left by a process that died while holding it. */
-const STALE_LOCK_MS = 10_000;
-const LOCK_WAIT_MS = 2_000;
-/** Where history lives by default: under the runner's tool cache (kept between jobs on self-hosted runners) or the user's cache. */
-function defaultHistoryFile(env, frontEnd) {
-    if (frontEnd === 'action') {
-        return env.RUNNER_TOOL_CACHE
-            ? { path: (0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(env.RUNNER_TOOL_CACHE, 'wait-for-model', 'history.jsonl') }
-            : { notice: 'History is off: RUNNER_TOOL_CACHE is not set; give "history-file" to keep it elsewhere.' };
-    }
-    const base = env.XDG_CACHE_HOME || (env.HOME ? (0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(env.HOME, '.cache') : undefined);
-    return base
-        ? { path: (0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(base, 'wait-for-model', 'history.jsonl') }
-        : { notice: 'History is off: neither XDG_CACHE_HOME nor HOME is set; give --history-file to keep it elsewhere.' };
-}
-/** The default key: the endpoint, the model and the start command, hashed so that no secret in them lands in the file. */
-function historyKey(url, model, start) {
-    // node:crypto is loaded only for a history that is on: 5 ms and 3 MB on Node 24
-    return process
-        .getBuiltinModule('node:crypto')
-        .createHash('sha256')
-        .update(JSON.stringify([url, model ?? '', start ?? '']))
-        .digest('hex')
-        .slice(0, 16);
-}
-/**
- * Opens the history file, only if it is a regular file. O_NONBLOCK: opening a FIFO nobody writes to (or reads
- * from) would otherwise block the whole process, past its deadline and deaf to signals; it cannot block a
- * regular file's reads and writes.
- */
-function openRegular(path, flags) {
-    const fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.openSync)(path, flags | node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_NONBLOCK);
-    if ((0,node_fs__WEBPACK_IMPORTED_MODULE_0__.fstatSync)(fd).isFile())
-        return fd;
-    (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
-    throw new Error(`${path} is not a regular file`);
-}
-const APPEND = node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_WRONLY | node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_APPEND | node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_CREAT;
-/** Makes sure the file can be appended to; a reason in words when it cannot (history is then off). */
-function prepareHistory(path) {
-    try {
-        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.mkdirSync)((0,node_path__WEBPACK_IMPORTED_MODULE_1__.dirname)(path), { recursive: true });
-        const existing = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.statSync)(path, { throwIfNoEntry: false });
-        if (existing !== undefined && !existing.isFile())
-            throw new Error('not a regular file');
-        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(openRegular(path, APPEND));
-        return undefined;
-    }
-    catch (e) {
-        return `History is off: cannot write ${path} (${e.message}).`;
-    }
-}
-function readHistory(path) {
-    let text;
-    try {
-        text = readTail(path);
-    }
-    catch (e) {
-        if (e.code === 'ENOENT')
-            return { runs: [], skipped: 0 };
-        throw e;
-    }
-    return parseHistory(text);
-}
-function parseHistory(text) {
-    const runs = [];
-    let skipped = 0;
-    for (const line of text.split('\n')) {
-        if (line.trim() === '')
-            continue;
-        const run = parseRun(line);
-        if (run === undefined)
-            skipped++;
-        else
-            runs.push(run);
-    }
-    return { runs, skipped };
-}
-function parseRun(line) {
-    let r;
-    try {
-        r = JSON.parse(line);
-    }
-    catch {
-        return undefined;
-    }
-    const fine = typeof r === 'object' &&
-        r !== null &&
-        typeof r.key === 'string' &&
-        typeof r.ready === 'boolean' &&
-        typeof r.elapsedSeconds === 'number' &&
-        (r.startupSeconds === undefined || typeof r.startupSeconds === 'number') &&
-        (r.answeringSeconds === undefined || typeof r.answeringSeconds === 'number') &&
-        [r.ttftMs, r.decodeTokensPerSecond, r.smokeTokens].every((n) => n === undefined || typeof n === 'number') &&
-        Array.isArray(r.phases) &&
-        r.phases.every((p) => typeof p?.name === 'string' && typeof p?.seconds === 'number') &&
-        (r.env === undefined ||
-            (typeof r.env === 'object' && r.env !== null && Object.values(r.env).every((v) => typeof v === 'string')));
-    return fine ? r : undefined;
-}
-function readTail(path) {
-    const fd = openRegular(path, node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_RDONLY);
-    try {
-        const size = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.fstatSync)(fd).size;
-        const length = Math.min(size, MAX_READ_BYTES);
-        const buffer = Buffer.alloc(length);
-        let got = 0;
-        while (got < length) {
-            const n = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readSync)(fd, buffer, got, length - got, size - length + got);
-            if (n === 0)
-                break;
-            got += n;
-        }
-        const text = buffer.subarray(0, got).toString('utf8');
-        // Started mid-file: the first line is cut.
-        return length < size ? text.slice(text.indexOf('\n') + 1) : text;
-    }
-    finally {
-        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
-    }
-}
-/** The line for a run, shrunk to fit MAX_LINE_BYTES (long values cut, then phases, then the environment dropped). */
-function runLine(run) {
-    const attempts = [
-        run,
-        { ...run, env: run.env && Object.fromEntries(Object.entries(run.env).map(([k, v]) => [k, v.slice(0, 200)])) },
-        {
-            ...run,
-            env: run.env && Object.fromEntries(Object.entries(run.env).map(([k, v]) => [k, v.slice(0, 200)])),
-            phases: run.phases.slice(0, 30)
-        },
-        { ...run, env: undefined, envReport: undefined, phases: run.phases.slice(0, 30) }
-    ];
-    for (const attempt of attempts) {
-        const line = `${JSON.stringify(attempt)}\n`;
-        if (Buffer.byteLength(line) <= MAX_LINE_BYTES)
-            return line;
-    }
-    return undefined;
-}
-/**
- * Appends one run with a single write (atomic with O_APPEND), holding the file's lock so that a trim in another
- * process cannot drop it; then trims the run's key to its last `keep` runs when it has more.
- * Returns false when the run does not fit in one line. Waits for the lock at most `lockWaitMs` in all (the time
- * left before the wait's deadline): without it, the line is appended all the same and the trim left for later.
- */
-function appendRun(path, run, keep = _limits_js__WEBPACK_IMPORTED_MODULE_2__/* .KEEP_RUNS */ .T, lockWaitMs = LOCK_WAIT_MS) {
-    const line = runLine(run);
-    if (line === undefined)
-        return false;
-    const until = Date.now() + Math.min(lockWaitMs, LOCK_WAIT_MS);
-    withLock(path, until, () => {
-        const fd = openRegular(path, APPEND);
-        try {
-            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.writeSync)(fd, line);
-        }
-        finally {
-            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
-        }
-    });
-    const kept = readHistory(path).runs.filter((r) => r.key === run.key).length;
-    if (kept > keep)
-        trimHistory(path, keep, until);
-    return true;
-}
-/**
- * Keeps the last `keep` runs of every key (and drops unreadable lines): the file is rewritten to a temporary file
- * and renamed over the old one under the lock, which appenders take too, so no run appended meanwhile is lost.
- * Without the lock (another process holds it too long) it leaves the file as it is.
- */
-function trimHistory(path, keep = _limits_js__WEBPACK_IMPORTED_MODULE_2__/* .KEEP_RUNS */ .T, lockUntil = Date.now() + LOCK_WAIT_MS) {
-    withLock(path, lockUntil, (locked) => {
-        if (!locked)
-            return;
-        const { runs } = parseHistory(readTail(path));
-        const seen = new Map();
-        const kept = [];
-        for (let i = runs.length - 1; i >= 0; i--) {
-            const n = seen.get(runs[i].key) ?? 0;
-            if (n < keep)
-                kept.push(runs[i]);
-            seen.set(runs[i].key, n + 1);
-        }
-        const temp = `${path}.${process.pid}.tmp`;
-        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.writeFileSync)(temp, kept
-            .reverse()
-            .map((r) => JSON.stringify(r) + '\n')
-            .join(''), { mode: (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.statSync)(path).mode });
-        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.renameSync)(temp, path);
-    });
-}
-/**
- * Runs `fn` holding `<path>.lock` (created exclusively); still without it at `deadline`, runs `fn(false)` anyway.
- * Real time (Date.now), not the wait's clock: the lock is shared with other processes and aged by the file
- * system's modification times, which only the real clock compares with.
- */
-function withLock(path, deadline, fn) {
-    const lock = `${path}.lock`;
-    let fd;
-    while (fd === undefined) {
-        try {
-            fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.openSync)(lock, 'wx');
-        }
-        catch (e) {
-            if (e.code !== 'EEXIST' || Date.now() >= deadline)
-                break;
-            if (lockIsStale(lock))
-                continue;
-            Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
-        }
-    }
-    try {
-        return fn(fd !== undefined);
-    }
-    finally {
-        if (fd !== undefined) {
-            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
-            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.unlinkSync)(lock);
-        }
-    }
-}
-function lockIsStale(lock) {
-    try {
-        if (Date.now() - (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.statSync)(lock).mtimeMs <= STALE_LOCK_MS)
-            return false;
-        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.unlinkSync)(lock);
-    }
-    catch {
-        // Gone already: free to try again.
-    }
-    return true;
-}
 const secondsOf = (r) => r.startupSeconds ?? r.elapsedSeconds;
 function median(values) {
     const sorted = [...values].sort((a, b) => a - b);
@@ -20987,7 +23486,7 @@ function median(values) {
 }
 /** What the last MEDIAN_OF ready runs took; undefined without any. */
 function usualStartup(earlier) {
-    const ready = earlier.filter((r) => r.ready).slice(-_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .MEDIAN_OF */ .t);
+    const ready = earlier.filter((r) => r.ready).slice(-_limits_js__WEBPACK_IMPORTED_MODULE_1__/* .MEDIAN_OF */ .t);
     if (ready.length === 0)
         return undefined;
     const names = new Set(ready.flatMap((r) => r.phases.map((p) => p.name)));
@@ -21032,13 +23531,16 @@ function envDrift(earlier, run) {
         return [];
     const now = run.env;
     const names = [...new Set([...Object.keys(previous), ...Object.keys(now)])].sort();
+    // a credential masked without a hash (no key, or an older record) cannot be compared: no drift is told for it
+    const unknown = (v) => v === _fingerprint_js__WEBPACK_IMPORTED_MODULE_0__/* .MASKED */ .uA;
     return names
-        .filter((name) => previous[name] !== now[name])
+        .filter((name) => previous[name] !== now[name] && !unknown(previous[name]) && !unknown(now[name]))
         .map((name) => {
         let runs = 0;
         for (let i = comparable.length - 1; i >= 0 && comparable[i].env?.[name] === previous[name]; i--)
             runs++;
-        return { name, was: previous[name], now: now[name], runs };
+        const secret = (0,_fingerprint_js__WEBPACK_IMPORTED_MODULE_0__/* .isMasked */ .So)(previous[name]) || (0,_fingerprint_js__WEBPACK_IMPORTED_MODULE_0__/* .isMasked */ .So)(now[name]);
+        return { name, was: previous[name], now: now[name], runs, ...(secret ? { secret: true } : {}) };
     });
 }
 /**
@@ -21051,7 +23553,7 @@ function throughputRegression(earlier, run) {
         return undefined;
     const rates = earlier
         .filter((r) => r.ready && r.decodeTokensPerSecond !== undefined && r.smokeTokens === run.smokeTokens)
-        .slice(-_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .MEDIAN_OF */ .t)
+        .slice(-_limits_js__WEBPACK_IMPORTED_MODULE_1__/* .MEDIAN_OF */ .t)
         .map((r) => r.decodeTokensPerSecond);
     if (rates.length === 0)
         return undefined;
@@ -21589,6 +24091,156 @@ function request(dispatcher, options) {
 
 /***/ }),
 
+/***/ 2198:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Ng: () => (/* binding */ parsePid),
+/* harmony export */   S$: () => (/* binding */ parseUrls),
+/* harmony export */   b5: () => (/* binding */ PID_FORM),
+/* harmony export */   s4: () => (/* binding */ parseEngine),
+/* harmony export */   xE: () => (/* binding */ parseEnvNames),
+/* harmony export */   yL: () => (/* binding */ oneOf)
+/* harmony export */ });
+/* unused harmony export parseUrl */
+/* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9354);
+/* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5369);
+/* harmony import */ var _engines_engine_names_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6284);
+/** The forms of the values only the settings take: URLs, a process id, variable names, an engine, a word of a list. */
+
+
+
+/** `text` as one of `words`, case-insensitively. */
+function oneOf(text, words) {
+    const word = text.trim().toLowerCase();
+    if (!words.includes(word))
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: `one of ${words.join(', ')}` });
+    return word;
+}
+const ENGINE_FORM = `auto or one of ${_engines_engine_names_js__WEBPACK_IMPORTED_MODULE_2__/* .ENGINE_NAMES */ .Gw.map(_engines_engine_names_js__WEBPACK_IMPORTED_MODULE_2__/* .engineInputName */ .Eu).join(', ')}`;
+function parseEngine(text) {
+    const name = text === 'llama.cpp' ? 'llamacpp' : text;
+    if (!_engines_engine_names_js__WEBPACK_IMPORTED_MODULE_2__/* .ENGINE_NAMES */ .Gw.includes(name))
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: ENGINE_FORM });
+    return name;
+}
+const PID_FORM = 'a process id (12345) or the path of a file holding one';
+function parsePid(text) {
+    if (text === '')
+        return undefined;
+    if (!/^\d+$/.test(text))
+        return { file: text };
+    const pid = Number(text);
+    // Linux caps pid_max at 2^22.
+    if (pid < 1 || pid > 4_194_304)
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: PID_FORM });
+    return { pid };
+}
+const ENV_NAME_FORM = 'comma-separated variable names or globs such as NCCL_*,CUDA_VISIBLE_DEVICES';
+function parseEnvNames(text) {
+    const names = text
+        .split(/[,\n]/)
+        .map((n) => n.trim())
+        .filter((n) => n !== '');
+    const bad = names.find((n) => !/^[A-Za-z_*?][A-Za-z0-9_*?]*$/.test(n));
+    if (bad !== undefined)
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(bad), problem: 'is not a variable name or glob', form: ENV_NAME_FORM });
+    return names;
+}
+const URL_FORM = 'an http:// or https:// URL such as http://localhost:8000/v1/models';
+/** A fleet larger than this is more likely a mistake than a deployment. */
+const MAX_URLS = 1000;
+/** One URL per line (blank lines skipped); a fleet's lines are named by number in errors. */
+function parseUrls(text) {
+    const lines = text
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter((l) => l !== '');
+    if (lines.length > MAX_URLS)
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ problem: `lists ${lines.length} URLs; the limit is ${MAX_URLS}` });
+    if (lines.length <= 1)
+        return [parseUrl(lines[0] ?? '')];
+    return lines.map((line, i) => {
+        try {
+            return parseUrl(line);
+        }
+        catch (e) {
+            if (!(e instanceof _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm))
+                throw e;
+            throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ ...e.problem, line: i + 1 }, { cause: e });
+        }
+    });
+}
+function parseUrl(text) {
+    const s = text.trim();
+    if (s === '')
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ problem: 'is required', form: URL_FORM });
+    // Messages show the text without any user:password@ part, even when it is not a valid URL.
+    const shown = (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(s.replace(/^([a-z][a-z\d+.-]*:\/\/)?.*@/is, '$1***@'));
+    // The URL parser would silently drop tabs and line breaks; a URL with them is a mistake or an injection.
+    if ((0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .hasControlChars */ .jt)(s) || s.includes('\t'))
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: shown, problem: 'contains a control character', form: URL_FORM });
+    let url;
+    try {
+        url = new URL(s);
+    }
+    catch {
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: shown, form: URL_FORM });
+    }
+    // Checked first so that a password never reaches a message.
+    if (url.username || url.password) {
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({
+            problem: 'must not carry credentials (user:password@); pass them with "api-key" or "headers"'
+        });
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: shown, form: URL_FORM });
+    return url;
+}
+
+
+/***/ }),
+
+/***/ 9354:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Mm: () => (/* binding */ ProblemError),
+/* harmony export */   dz: () => (/* binding */ InputError),
+/* harmony export */   fI: () => (/* binding */ problemText)
+/* harmony export */ });
+/** The problem in words: `line 2: "5x" is not \u2026`. */
+function problemText({ value, problem, form, line }) {
+    const where = line === undefined ? '' : `line ${line}: `;
+    if (problem === undefined)
+        return `${where}"${value}" is not ${form}`;
+    const what = value === undefined ? problem : `"${value}" ${problem}`;
+    return `${where}${what}${form === undefined ? '' : `: give ${form}`}`;
+}
+/** A problem found by a parser of one value, which knows no input's name: the parser's caller adds it. */
+class ProblemError extends Error {
+    problem;
+    constructor(problem, options) {
+        super(problemText(problem), options);
+        this.problem = problem;
+        this.name = 'ProblemError';
+    }
+}
+/** Its message is the action's wording: `Input "timeout": "5x" is not a duration such as \u2026`. */
+class InputError extends Error {
+    input;
+    problem;
+    constructor(input, problem) {
+        super(`Input "${input}": ${problemText(problem)}`);
+        this.input = input;
+        this.problem = problem;
+        this.name = 'InputError';
+    }
+}
+
+
+/***/ }),
+
 /***/ 3718:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
@@ -21598,10 +24250,7 @@ function request(dispatcher, options) {
 /* harmony export */   K3: () => (/* binding */ parseRegex),
 /* harmony export */   Kt: () => (/* binding */ statusAccepted),
 /* harmony export */   QG: () => (/* binding */ parseHeaders),
-/* harmony export */   RZ: () => (/* binding */ controlToSpace),
 /* harmony export */   ec: () => (/* binding */ DURATION_FORM),
-/* harmony export */   g$: () => (/* binding */ printable),
-/* harmony export */   jt: () => (/* binding */ hasControlChars),
 /* harmony export */   lo: () => (/* binding */ parsePercent),
 /* harmony export */   mu: () => (/* binding */ parseRetryAfter),
 /* harmony export */   oY: () => (/* binding */ parseStatusSet),
@@ -21609,7 +24258,11 @@ function request(dispatcher, options) {
 /* harmony export */   yG: () => (/* binding */ parseBoolean)
 /* harmony export */ });
 /* unused harmony export MAX_DURATION_MS */
-/** Parsers for the textual forms of inputs. Each throws a plain Error whose message names the accepted form. */
+/* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9354);
+/* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5369);
+/** Parsers for the textual forms of inputs. Each throws a ProblemError, which names the accepted form where it can. */
+
+
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 /** Longer than any job may run (self-hosted jobs stop at 5 days), and below setTimeout's 2^31 ms limit. */
 const MAX_DURATION_MS = 7 * 24 * 3_600_000;
@@ -21629,10 +24282,10 @@ function parseDuration(text) {
         ms = [h, m, sec, milli].reduce((sum, n, i) => sum + Number(n ?? 0) * UNIT_MS[['h', 'm', 's', 'ms'][i]], 0);
     }
     else {
-        throw new Error(`"${printable(text)}" is not ${DURATION_FORM}`);
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: DURATION_FORM });
     }
     if (!Number.isFinite(ms) || ms > MAX_DURATION_MS)
-        throw new Error(`"${printable(text)}" is longer than the 168h this accepts`);
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), problem: 'is longer than the 168h this accepts' });
     return Math.round(ms);
 }
 const STATUS_FORM = 'HTTP status codes (100-599) as a code (200), a list (200,204) or a range (200-299)';
@@ -21644,7 +24297,7 @@ function parseStatusSet(text) {
         const lo = m ? Number(m[1]) : NaN;
         const hi = m?.[2] ? Number(m[2]) : lo;
         if (!(lo >= 100 && hi <= 599 && lo <= hi))
-            throw new Error(`"${printable(text)}" is not ${STATUS_FORM}`);
+            throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: STATUS_FORM });
         ranges.push([lo, hi]);
     }
     return ranges;
@@ -21664,12 +24317,14 @@ function parseHeaders(text) {
         const name = colon > 0 ? line.slice(0, colon).trim() : '';
         const value = colon > 0 ? line.slice(colon + 1).trim() : '';
         if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) {
-            throw new Error(`line ${i + 1} is not ${HEADER_FORM}`);
+            throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ problem: `line ${i + 1} is not ${HEADER_FORM}` });
         }
-        if (hasControlChars(value))
-            throw new Error(`line ${i + 1} (${name}) has a control character in its value`);
+        if ((0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .hasControlChars */ .jt)(value))
+            throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ problem: `line ${i + 1} (${name}) has a control character in its value` });
         if (!isLatin1(value))
-            throw new Error(`line ${i + 1} (${name}) has a character outside Latin-1 in its value (${LATIN1_FORM})`);
+            throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({
+                problem: `line ${i + 1} (${name}) has a character outside Latin-1 in its value (${LATIN1_FORM})`
+            });
         headers[name.toLowerCase()] = value;
     });
     return headers;
@@ -21691,21 +24346,6 @@ function parseRetryAfter(value, nowMs) {
 /** HTTP sends a header value as bytes, one per character: a character above U+00FF cannot be sent. */
 const LATIN1_FORM = 'a header value is sent as bytes: only characters U+0000 to U+00FF';
 const isLatin1 = (text) => !/[\u0100-\uffff]/.test(text);
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/g;
-/**
- * The one control-character rule (C0 and DEL): whether `text` holds one other than those `allowed` (a tab in a
- * value; a script's tab and line breaks).
- */
-function hasControlChars(text, allowed = '\t') {
-    for (const [c] of text.matchAll(CONTROL))
-        if (!allowed.includes(c))
-            return true;
-    return false;
-}
-/** `text` with each run of control characters turned into one space, for a one-line quote of a server's words. */
-const controlToSpace = (text) => text.replace(CONTROL_RUN, ' ');
-const CONTROL_RUN = new RegExp(`${CONTROL.source}+`, 'g');
 /** Accepts a JavaScript regular expression as its source (`ready|up`) or in slashes with flags (`/kimi/i`). */
 function parseRegex(text) {
     const slashed = /^\/(.*)\/([dgimsuvy]*)$/s.exec(text);
@@ -21713,7 +24353,7 @@ function parseRegex(text) {
         return slashed ? new RegExp(slashed[1], slashed[2].replace(/[gy]/g, '')) : new RegExp(text);
     }
     catch (e) {
-        throw new Error(`is not a valid JavaScript regular expression (${e.message})`, { cause: e });
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ problem: `is not a valid JavaScript regular expression (${e.message})` }, { cause: e });
     }
 }
 const BOOLEAN_FORM = 'true or false';
@@ -21722,22 +24362,15 @@ function parseBoolean(text) {
         return true;
     if (/^(false|no|off)$/i.test(text.trim()))
         return false;
-    throw new Error(`"${printable(text)}" is not ${BOOLEAN_FORM}`);
+    throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: BOOLEAN_FORM });
 }
 const PERCENT_FORM = 'a percentage such as 25% or 25';
 /** Parses `25%` or `25` (0 to 10000). */
 function parsePercent(text) {
     const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text);
     if (!m || Number(m[1]) > 10_000)
-        throw new Error(`"${printable(text)}" is not ${PERCENT_FORM}`);
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: PERCENT_FORM });
     return Number(m[1]);
-}
-/** Shows input text safely in a message: control characters escaped, length capped. */
-function printable(text, max = 80) {
-    const shown = JSON.stringify(text)
-        .slice(1, -1)
-        .replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-    return shown.length > max ? `${shown.slice(0, max)}\u2026` : shown;
 }
 
 
@@ -21752,8 +24385,10 @@ function printable(text, max = 80) {
 /* harmony export */   Wm: () => (/* binding */ proxySecrets),
 /* harmony export */   YY: () => (/* binding */ credentialParts),
 /* harmony export */   hN: () => (/* binding */ isCredentialName),
-/* harmony export */   v5: () => (/* binding */ MASK)
+/* harmony export */   v5: () => (/* binding */ MASK),
+/* harmony export */   w2: () => (/* binding */ isSecretValue)
 /* harmony export */ });
+/* unused harmony export holdsCredential */
 /**
  * Secrets: which names hold credentials, the parts of a credential a server may echo alone, and redaction of every
  * form a secret may take in text. One rule for headers, `env-report`, URL query parameters and masking.
@@ -21762,9 +24397,33 @@ function printable(text, max = 80) {
 const MASK = '***';
 /**
  * Names that say their value is a credential: one rule for request headers (masked in output, never forwarded to
- * another origin on a redirect), `env-report` variables (masked) and URL query parameters (masked).
+ * another origin on a redirect), `env-report` variables (masked) and URL query parameters (masked). Short words
+ * (PAT, PWD, PASS, DSN, JWT) count as a word of the name only (GH_PAT, MYSQL_PWD, PGPASS), so that PATH and the
+ * shell's own PWD/OLDPWD (the working directory) are not taken for one.
  */
-const isCredentialName = (name) => /auth|cookie|token|key|secret|passw|credential|signature|^sig$/i.test(name);
+const isCredentialName = (name) => /auth|cookie|token|key|secret|passw|credential|signature|private|netrc|jwt|dsn/i.test(name) ||
+    (/^sig$|(?:^|[_-])(?:pat|pass|pwd)(?:$|[_-])|pass$/i.test(name) && !/^(?:old)?pwd$/i.test(name));
+/**
+ * Credential shapes found by value, whatever the name: a URL's user information (`postgres://app:pw@db/x`, a
+ * Sentry DSN, `https://ghp_\u2026@github.com`), a `password`/`passwd`/`pwd` field (`password=\u2026`, `.netrc`'s
+ * `password \u2026`), a PEM block, and the token forms of GitHub (`ghp_`, `gho_`, `ghs_`, `ghu_`, `ghr_`,
+ * `github_pat_`), GitLab (`glpat-`), Hugging Face (`hf_`), OpenAI-style keys (`sk-`), Slack (`xoxa-`, `xoxb-`,
+ * `xoxp-`), npm (`npm_`), AWS access key ids (`AKIA\u2026`, `ASIA\u2026`) and JWTs (`eyJ\u2026.eyJ\u2026.\u2026`). Each is linear (no
+ * nested quantifier, and a scheme starts only where a word starts), so that a hostile text of any length is
+ * scanned in linear time.
+ */
+const CREDENTIAL_SHAPES = [
+    /(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/[^\s/?#@]+@/i,
+    /\b(?:password|passwd|pwd)\b["']?\s*[=:]\s*\S|\blogin\s+\S+\s+password\s+\S/i,
+    /-----BEGIN [A-Z0-9 ]*-----/,
+    /\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{16,}|hf_[A-Za-z0-9]{16,})/,
+    /\b(?:sk-[A-Za-z0-9_-]{16,}|xox[abprs]-[A-Za-z0-9-]{10,}|npm_[A-Za-z0-9]{30,}|(?:AKIA|ASIA)[0-9A-Z]{16})/,
+    /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/
+];
+/** A value that holds a credential by its shape (CREDENTIAL_SHAPES), whatever it is called. */
+const holdsCredential = (value) => CREDENTIAL_SHAPES.some((shape) => shape.test(value));
+/** The one rule for a named value (an `env-report` variable): a credential by its name, its shape, or a known secret. */
+const isSecretValue = (name, value, secrets = []) => isCredentialName(name) || holdsCredential(value) || secrets.some((s) => s !== '' && value.includes(s));
 /**
  * Secrets shorter than this are refused: masking a one- to three-character string would blank it in every
  * word that holds it, and not masking it would print it. No real key is that short.
@@ -21819,6 +24478,23 @@ function credentialParts(name, value) {
  * line): the CLI has no runner to mask for it, and the action masks before the runner does.
  */
 function redact(text, secrets) {
+    return redactShapes(redactKnown(text, secrets));
+}
+/**
+ * Text as it may be shown: each credential shape of CREDENTIAL_SHAPES masked where it stands (a URL keeps its
+ * scheme and host, a password field its name). A PEM block's body lines are not recognisable one by one; its
+ * BEGIN line is masked, and `env-report` masks such a value whole.
+ */
+function redactShapes(text) {
+    return text
+        .replace(/(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi, `$1${MASK}@`)
+        .replace(/(\b(?:password|passwd|pwd)\b["']?\s*[=:]\s*["']?)[^\s"',;&]+/gi, `$1${MASK}`)
+        .replace(/(\blogin\s+\S+\s+password\s+)\S+/gi, `$1${MASK}`)
+        .replace(/-----BEGIN [A-Z0-9 ]*-----/g, MASK)
+        .replace(/\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{16,}|hf_[A-Za-z0-9]{16,}|sk-[A-Za-z0-9_-]{16,}|xox[abprs]-[A-Za-z0-9-]{10,}|npm_[A-Za-z0-9]{30,}|(?:AKIA|ASIA)[0-9A-Z]{16})/g, MASK)
+        .replace(/\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g, MASK);
+}
+function redactKnown(text, secrets) {
     const forms = new Set();
     for (const s of secrets) {
         const once = JSON.stringify(s).slice(1, -1);
@@ -21829,514 +24505,6 @@ function redact(text, secrets) {
         .filter((s) => s !== '')
         .sort((a, b) => b.length - a.length)
         .reduce((t, s) => (t.includes(s) ? t.split(s).join(MASK) : t), text);
-}
-
-
-/***/ }),
-
-/***/ 7168:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  js: () => (/* binding */ HISTORY_AUTO),
-  WJ: () => (/* binding */ INPUT_DEFAULTS),
-  dz: () => (/* binding */ InputError),
-  b5: () => (/* binding */ PID_FORM),
-  s5: () => (/* binding */ notRegularFile),
-  P$: () => (/* binding */ parseSettings)
-});
-
-// UNUSED EXPORTS: parseUrl
-
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(3024);
-// EXTERNAL MODULE: ./src/wait/schedule.ts
-var wait_schedule = __nccwpck_require__(620);
-// EXTERNAL MODULE: ./src/inputs/parse.ts
-var parse = __nccwpck_require__(3718);
-// EXTERNAL MODULE: ./src/inputs/secrets.ts
-var inputs_secrets = __nccwpck_require__(3332);
-;// CONCATENATED MODULE: ./src/engines/log-engines.ts
-/**
- * The engines whose start-up log the gate reads: the names the `engine` input accepts. Apart from their lines
- * (log-markers.ts, which has one table per engine named here, in this order), so that reading the inputs does
- * not load those tables before the first probe.
- */
-const LOG_ENGINE_NAMES = ['vllm', 'sglang', 'tgi', 'ollama', 'llamacpp', 'triton'];
-
-// EXTERNAL MODULE: ./src/engines/model-lists.ts
-var model_lists = __nccwpck_require__(9778);
-// EXTERNAL MODULE: ./src/history/limits.ts
-var limits = __nccwpck_require__(6138);
-;// CONCATENATED MODULE: ./src/runtime/platform.ts
-/**
- * What the machine the gate runs on can do, where a feature depends on it. Inputs are checked against it, so
- * that a feature this runner cannot serve fails before anything runs, naming the input, rather than during the
- * wait. Tests pass a fake one for macOS and Windows.
- */
-
-/** The machine this process runs on. */
-function currentPlatform() {
-    return { os: process.platform, hasProc: (0,external_node_fs_.existsSync)('/proc/self/stat') };
-}
-const OS_NAMES = { darwin: 'macOS', win32: 'Windows', linux: 'Linux' };
-/** For messages: "macOS", "Windows", else the platform's own name. */
-const osName = (platform) => OS_NAMES[platform.os] ?? platform.os;
-
-;// CONCATENATED MODULE: ./src/inputs/settings.ts
-/**
- * Turns raw input strings (from the action's inputs or the CLI's flags) into typed, validated settings.
- * Nothing below this module reads inputs; every error names the input and the form it accepts.
- */
-
-
-
-
-
-
-
-
-/** Input name \u2192 default, in the order action.yml declares them. */
-const INPUT_DEFAULTS = {
-    url: '',
-    model: '',
-    match: '',
-    'match-regex': '',
-    status: '200-299',
-    interval: '5s',
-    schedule: 'adaptive',
-    timeout: '15m',
-    'request-timeout': '10s',
-    'success-threshold': '1',
-    headers: '',
-    'api-key': '',
-    'progress-interval': '30s',
-    'fail-on-timeout': 'true',
-    start: '',
-    pid: '',
-    'log-file': '',
-    'log-lines': '50',
-    'fail-pattern': '',
-    'port-check': 'true',
-    'gpu-check': 'warn',
-    stop: 'job-end',
-    'stop-timeout': '30s',
-    'probe-generation': 'false',
-    load: 'false',
-    'smoke-test': 'false',
-    'smoke-requests': '3',
-    'smoke-tokens': '64',
-    'smoke-timeout': '2m',
-    'env-report': '',
-    diagnostics: '',
-    'ca-cert': '',
-    'insecure-tls': 'false',
-    engine: 'auto',
-    'history-file': 'auto',
-    'history-key': '',
-    'regression-threshold': '25%',
-    'regression-min-runs': '3',
-    'throughput-regression-threshold': '15%',
-    'fail-on-regression': 'false'
-};
-/** `history-file: auto`: the runner's tool cache for the action, the user's cache directory for the CLI. */
-const HISTORY_AUTO = 'auto';
-const GPU_CHECKS = ['warn', 'fail', 'off'];
-const STOP_MODES = ['job-end', 'never'];
-const SMOKE_MODES = ['false', 'true', 'fail-on-error'];
-class InputError extends Error {
-    input;
-    constructor(input, detail) {
-        super(`Input "${input}": ${detail}`);
-        this.input = input;
-        this.name = 'InputError';
-    }
-}
-const MAX_INPUT_LENGTH = 64 * 1024;
-/**
- * Reads every input through `get` (which returns '' for an unset input) and validates it, also against what
- * `platform` can do. `env` is the environment the probes and the server run in, for the proxy credentials it may
- * hold, masked as the inputs' secrets are: the front ends pass theirs.
- */
-function parseSettings(get, platform = currentPlatform(), env = {}) {
-    const input = (name) => {
-        const raw = get(name) ?? '';
-        if (raw.length > MAX_INPUT_LENGTH)
-            throw new InputError(name, `is ${raw.length} characters long; the limit is ${MAX_INPUT_LENGTH}`);
-        return raw.trim() === '' ? INPUT_DEFAULTS[name] : raw;
-    };
-    const field = (name, parse) => {
-        try {
-            return parse(input(name));
-        }
-        catch (e) {
-            throw e instanceof InputError ? e : new InputError(name, e.message);
-        }
-    };
-    const text = (name) => {
-        const value = input(name).trim();
-        // the api-key is never shown, not even in its own error
-        if ((0,parse/* hasControlChars */.jt)(value))
-            throw new InputError(name, `${name === 'api-key' ? 'the key' : `"${(0,parse/* printable */.g$)(value)}"`} contains a control character`);
-        return value === '' ? undefined : value;
-    };
-    const duration = (name, minMs) => field(name, (t) => {
-        const ms = (0,parse/* parseDuration */.E9)(t);
-        if (ms < minMs)
-            throw new Error(`"${(0,parse/* printable */.g$)(t)}" is too short: give at least ${minMs}ms, as ${parse/* DURATION_FORM */.ec}`);
-        return ms;
-    });
-    const urls = field('url', parseUrls);
-    const model = text('model');
-    const match = text('match');
-    const regexText = input('match-regex');
-    const matchRegex = regexText.trim() === '' ? undefined : field('match-regex', parse/* parseRegex */.K3);
-    const status = field('status', parse/* parseStatusSet */.oY);
-    const intervalMs = duration('interval', 100);
-    const schedule = field('schedule', (t) => {
-        const mode = wait_schedule/* SCHEDULE_MODES */.X6.find((m) => m === t.trim().toLowerCase());
-        if (mode === undefined)
-            throw new Error(`"${(0,parse/* printable */.g$)(t)}" is not one of ${wait_schedule/* SCHEDULE_MODES */.X6.join(', ')}`);
-        return mode;
-    });
-    const timeoutMs = duration('timeout', 1);
-    const requestTimeoutMs = duration('request-timeout', 1);
-    const progressIntervalMs = duration('progress-interval', 1000);
-    const successThreshold = field('success-threshold', (t) => {
-        if (!/^\s*\d+\s*$/.test(t) || Number(t) < 1 || Number(t) > 1000) {
-            throw new Error(`"${(0,parse/* printable */.g$)(t)}" is not a whole number from 1 to 1000`);
-        }
-        return Number(t);
-    });
-    const headers = field('headers', parse/* parseHeaders */.QG);
-    // Each credential is registered whole and in the parts a server may echo alone; one too short to mask is refused.
-    const secrets = [];
-    const secret = (input, value, what) => {
-        if (value.length < inputs_secrets/* MIN_SECRET_CHARS */.Sn)
-            throw new InputError(input, `${what} has fewer than ${inputs_secrets/* MIN_SECRET_CHARS */.Sn} characters, too short to be kept out of the logs`);
-        secrets.push(value);
-    };
-    for (const [name, value] of Object.entries(headers).filter(([n]) => (0,inputs_secrets/* isCredentialName */.hN)(n))) {
-        secret('headers', value, `the ${name} value`);
-        for (const part of (0,inputs_secrets/* credentialParts */.YY)(name, value)) {
-            // a cookie that is not a credential (lang=en) may be short; the header's whole value is still masked
-            if (/cookie/i.test(name) && part.length < inputs_secrets/* MIN_SECRET_CHARS */.Sn)
-                continue;
-            secret('headers', part, `the ${name} credential`);
-        }
-    }
-    const apiKey = text('api-key');
-    if (apiKey !== undefined) {
-        if (/\s/.test(apiKey))
-            throw new InputError('api-key', 'contains white space; give the key alone, without "Bearer"');
-        // never shown: only where it goes wrong
-        if (!(0,parse/* isLatin1 */.uQ)(apiKey))
-            throw new InputError('api-key', `contains a character outside Latin-1 (${parse/* LATIN1_FORM */.J3})`);
-        secret('api-key', apiKey, 'the key');
-        headers.authorization = `Bearer ${apiKey}`;
-    }
-    // A token in a URL's query string (?api_key=\u2026) is masked everywhere the URL is written (logs, summary, results):
-    // as url.href writes it and as decoded.
-    for (const url of urls)
-        for (const pair of url.search.slice(1).split('&')) {
-            const [[name, value] = ['', '']] = new URLSearchParams(pair);
-            const raw = pair.slice(pair.indexOf('=') + 1);
-            if (!pair.includes('=') || !(0,inputs_secrets/* isCredentialName */.hN)(name) || value === '')
-                continue;
-            secret('url', value, `the value of the query parameter "${(0,parse/* printable */.g$)(name)}"`);
-            if (raw !== value)
-                secrets.push(raw);
-        }
-    secrets.push(...(0,inputs_secrets/* proxySecrets */.Wm)(env));
-    const failOnTimeout = field('fail-on-timeout', parse/* parseBoolean */.yG);
-    // The server: how it starts or which process it is, its log, and what to report about it.
-    const script = (name) => {
-        const value = input(name).trim();
-        // scripts may span lines; other control characters are refused
-        if ((0,parse/* hasControlChars */.jt)(value, '\t\n'))
-            throw new InputError(name, 'contains a control character');
-        return value === '' ? undefined : value;
-    };
-    const start = script('start');
-    // The server runs under `sh -c`, in its own process group: POSIX only (Windows runners have no /bin/sh).
-    if (start !== undefined && platform.os === 'win32')
-        throw new InputError('start', `${needsShell(platform)}: start the server in an earlier step and give its process id with "pid"`);
-    const pid = field('pid', (t) => parsePid(t.trim()));
-    if (start !== undefined && pid !== undefined) {
-        throw new InputError('pid', 'cannot be used with "start": the server "start" launches is the one watched');
-    }
-    const logFile = text('log-file');
-    if (logFile !== undefined)
-        field('log-file', () => checkLogFile(logFile));
-    const logLines = field('log-lines', (t) => {
-        if (!/^\s*\d+\s*$/.test(t) || Number(t) > 1000)
-            throw new Error(`"${(0,parse/* printable */.g$)(t)}" is not a whole number from 0 to 1000`);
-        return Number(t);
-    });
-    const failPatternText = input('fail-pattern');
-    const failPattern = failPatternText.trim() === '' ? undefined : field('fail-pattern', parse/* parseRegex */.K3);
-    if (failPattern !== undefined && logFile === undefined && start === undefined) {
-        throw new InputError('fail-pattern', 'needs a log to watch: set "log-file", or "start" (which writes one)');
-    }
-    const portCheck = field('port-check', parse/* parseBoolean */.yG);
-    const gpuCheck = field('gpu-check', (t) => oneOf(t, GPU_CHECKS));
-    const stop = field('stop', (t) => oneOf(t, STOP_MODES));
-    const stopTimeoutMs = duration('stop-timeout', 1);
-    const envReport = field('env-report', parseEnvNames);
-    if (envReport.length > 0 && start === undefined && pid === undefined) {
-        throw new InputError('env-report', 'needs the server process: set "start" or "pid"');
-    }
-    // A process started elsewhere shows its environment only in /proc/<pid>/environ; one that `start` launches
-    // is reported with the environment the gate gave it.
-    if (envReport.length > 0 && start === undefined && !platform.hasProc) {
-        const orStart = platform.os === 'win32' ? '' : ', or launch the server with "start" (then its environment is the one given to it)';
-        throw new InputError('env-report', `with "pid", reads the server's environment from /proc, which this machine (${osName(platform)}) does not ` +
-            `have: remove "env-report"${orStart}`);
-    }
-    const diagnostics = (script('diagnostics') ?? '')
-        .split(/\r?\n/)
-        .map((l) => l.trim())
-        .filter((l) => l !== '');
-    // each command runs as `timeout \u2026 /bin/sh -c command`
-    if (diagnostics.length > 0 && platform.os === 'win32')
-        throw new InputError('diagnostics', `${needsShell(platform)}: run them in a later step with "if: failure()"`);
-    const probeGeneration = field('probe-generation', parse/* parseBoolean */.yG);
-    const load = field('load', parse/* parseBoolean */.yG);
-    const smokeMode = field('smoke-test', (t) => {
-        const word = t.trim().toLowerCase();
-        return /^(true|yes|on)$/.test(word) ? 'true' : /^(false|no|off)$/.test(word) ? 'false' : oneOf(t, SMOKE_MODES);
-    });
-    const whole = (name, min, max, why = '') => field(name, (t) => {
-        if (!/^\s*\d+\s*$/.test(t) || Number(t) < min || Number(t) > max)
-            throw new Error(`"${(0,parse/* printable */.g$)(t)}" is not a whole number from ${min} to ${max}${why}`);
-        return Number(t);
-    });
-    const smokeRequests = whole('smoke-requests', 1, 100);
-    // the decode rate is timed from the first token to the last: it takes two
-    const smokeTokens = whole('smoke-tokens', 2, 4096, ' (the decode rate is timed from the first token to the last)');
-    const smokeTimeoutMs = duration('smoke-timeout', 100);
-    const smoke = smokeMode === 'false'
-        ? undefined
-        : {
-            failOnError: smokeMode === 'fail-on-error',
-            requests: smokeRequests,
-            tokens: smokeTokens,
-            timeoutMs: smokeTimeoutMs
-        };
-    const targets = urls.map((url) => ({ url, generation: probeGeneration ? generationFor(url, model) : undefined }));
-    const caPath = text('ca-cert');
-    const caCert = caPath === undefined ? undefined : field('ca-cert', () => readCaCert(caPath));
-    const insecureTls = field('insecure-tls', parse/* parseBoolean */.yG);
-    // The startup profile and the history of runs.
-    const engineText = input('engine').trim().toLowerCase();
-    const engine = engineText === 'auto' ? undefined : field('engine', () => parseEngine(engineText));
-    // Read as given: an empty value turns history off (the runner passes the default, "auto", when it is not set).
-    const historyRaw = (get('history-file') ?? '').trim();
-    if ((0,parse/* hasControlChars */.jt)(historyRaw))
-        throw new InputError('history-file', `"${(0,parse/* printable */.g$)(historyRaw)}" contains a control character`);
-    const historyFile = historyRaw === '' ? undefined : historyRaw;
-    const historyKey = text('history-key');
-    if (historyKey !== undefined && historyKey.length > 200)
-        throw new InputError('history-key', `is ${historyKey.length} characters long; give at most 200`);
-    const regressionThresholdPercent = field('regression-threshold', parse/* parsePercent */.lo);
-    const regressionMinRuns = field('regression-min-runs', (t) => {
-        if (!/^\s*\d+\s*$/.test(t) || Number(t) < 1 || Number(t) > limits/* MEDIAN_OF */.t)
-            throw new Error(`"${(0,parse/* printable */.g$)(t)}" is not a whole number from 1 to ${limits/* MEDIAN_OF */.t} (the median is of the last ${limits/* MEDIAN_OF */.t} ready runs)`);
-        return Number(t);
-    });
-    const throughputRegressionPercent = field('throughput-regression-threshold', parse/* parsePercent */.lo);
-    const failOnRegression = field('fail-on-regression', parse/* parseBoolean */.yG);
-    return {
-        targets,
-        model,
-        match,
-        matchRegex,
-        status,
-        intervalMs,
-        schedule,
-        timeoutMs,
-        requestTimeoutMs,
-        successThreshold,
-        headers,
-        progressIntervalMs,
-        failOnTimeout,
-        caCert,
-        insecureTls,
-        secrets: secrets.filter((s) => s.length > 0),
-        start,
-        pid,
-        logFile,
-        logLines,
-        failPattern,
-        portCheck,
-        gpuCheck,
-        stop,
-        stopTimeoutMs,
-        probeGeneration,
-        load,
-        smoke,
-        envReport,
-        diagnostics,
-        engine,
-        historyFile,
-        historyKey,
-        regressionThresholdPercent,
-        regressionMinRuns,
-        throughputRegressionPercent,
-        failOnRegression
-    };
-}
-const needsShell = (platform) => `needs a POSIX shell (/bin/sh), which this machine (${osName(platform)}) does not have`;
-function oneOf(text, words) {
-    const word = text.trim().toLowerCase();
-    if (!words.includes(word))
-        throw new Error(`"${(0,parse/* printable */.g$)(text)}" is not one of ${words.join(', ')}`);
-    return word;
-}
-const ENGINE_FORM = `auto or one of ${LOG_ENGINE_NAMES.map((e) => (e === 'llamacpp' ? 'llama.cpp' : e)).join(', ')}`;
-function parseEngine(text) {
-    const name = text === 'llama.cpp' ? 'llamacpp' : text;
-    if (!LOG_ENGINE_NAMES.includes(name))
-        throw new Error(`"${(0,parse/* printable */.g$)(text)}" is not ${ENGINE_FORM}`);
-    return name;
-}
-const PID_FORM = 'a process id (12345) or the path of a file holding one';
-function parsePid(text) {
-    if (text === '')
-        return undefined;
-    if (!/^\d+$/.test(text))
-        return { file: text };
-    const pid = Number(text);
-    // Linux caps pid_max at 2^22.
-    if (pid < 1 || pid > 4_194_304)
-        throw new Error(`"${(0,parse/* printable */.g$)(text)}" is not ${PID_FORM}`);
-    return { pid };
-}
-const ENV_NAME_FORM = 'comma-separated variable names or globs such as NCCL_*,CUDA_VISIBLE_DEVICES';
-function parseEnvNames(text) {
-    const names = text
-        .split(/[,\n]/)
-        .map((n) => n.trim())
-        .filter((n) => n !== '');
-    const bad = names.find((n) => !/^[A-Za-z_*?][A-Za-z0-9_*?]*$/.test(n));
-    if (bad !== undefined)
-        throw new Error(`"${(0,parse/* printable */.g$)(bad)}" is not a variable name or glob: give ${ENV_NAME_FORM}`);
-    return names;
-}
-function generationFor(url, model) {
-    const found = (0,model_lists/* generationRoute */.wf)(url);
-    if (found === undefined) {
-        throw new InputError('probe-generation', `no generation request is known for ${url.pathname}: point "url" at the server's model list, ` +
-            model_lists/* GENERATION_ROUTES */.w.map((r) => `${r.listPathText} (${r.servers})`).join(', '));
-    }
-    if (found.route.needsModel && model === undefined) {
-        throw new InputError('probe-generation', `needs "model": the request to ${found.route.requests[0].path} names the model to generate with`);
-    }
-    return found;
-}
-const CA_FORM = 'the path of a PEM file of CA certificates (-----BEGIN CERTIFICATE-----)';
-/** Reads and checks the PEM file now, so that a wrong path fails before any request. */
-function readCaCert(path) {
-    let pem;
-    try {
-        pem = (0,external_node_fs_.readFileSync)(path, 'utf8');
-    }
-    catch (e) {
-        throw new Error(`cannot read "${(0,parse/* printable */.g$)(path)}" (${e.code ?? e.message}): give ${CA_FORM}`, { cause: e });
-    }
-    const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
-    if (blocks.length === 0)
-        throw new Error(`"${(0,parse/* printable */.g$)(path)}" holds no certificate: give ${CA_FORM}`);
-    for (const block of blocks) {
-        try {
-            // node:crypto only here, for a ca-cert: loading it costs 5 ms and 3 MB on Node 24
-            new (process.getBuiltinModule('node:crypto').X509Certificate)(block);
-        }
-        catch {
-            throw new Error(`"${(0,parse/* printable */.g$)(path)}" holds a certificate that cannot be read: give ${CA_FORM}`);
-        }
-    }
-    return pem;
-}
-/** What a path is when it is not a regular file, in words; undefined for a regular file. */
-function notRegularFile(stat) {
-    if (stat.isFile())
-        return undefined;
-    if (stat.isDirectory())
-        return 'a directory';
-    if (stat.isFIFO())
-        return 'a FIFO';
-    if (stat.isCharacterDevice())
-        return 'a character device';
-    if (stat.isBlockDevice())
-        return 'a block device';
-    if (stat.isSocket())
-        return 'a socket';
-    return 'not a regular file';
-}
-/**
- * A log that exists must be a regular file (followed through symlinks): a FIFO blocks whoever opens it, and a
- * device such as /dev/zero never ends. One not written yet is fine: the server writes it.
- */
-function checkLogFile(path) {
-    let stat;
-    try {
-        stat = (0,external_node_fs_.statSync)(path);
-    }
-    catch {
-        return;
-    }
-    const what = notRegularFile(stat);
-    if (what !== undefined)
-        throw new Error(`"${(0,parse/* printable */.g$)(path)}" is ${what}: give the path of a regular file (the server's log)`);
-}
-const URL_FORM = 'an http:// or https:// URL such as http://localhost:8000/v1/models';
-/** A fleet larger than this is more likely a mistake than a deployment. */
-const MAX_URLS = 1000;
-/** One URL per line (blank lines skipped); a fleet's lines are named by number in errors. */
-function parseUrls(text) {
-    const lines = text
-        .split(/\r?\n/)
-        .map((l) => l.trim())
-        .filter((l) => l !== '');
-    if (lines.length > MAX_URLS)
-        throw new Error(`lists ${lines.length} URLs; the limit is ${MAX_URLS}`);
-    if (lines.length <= 1)
-        return [parseUrl(lines[0] ?? '')];
-    return lines.map((line, i) => {
-        try {
-            return parseUrl(line);
-        }
-        catch (e) {
-            throw new Error(`line ${i + 1}: ${e.message}`, { cause: e });
-        }
-    });
-}
-function parseUrl(text) {
-    const s = text.trim();
-    if (s === '')
-        throw new Error(`is required: give ${URL_FORM}`);
-    // Messages show the text without any user:password@ part, even when it is not a valid URL.
-    const shown = (0,parse/* printable */.g$)(s.replace(/^([a-z][a-z\d+.-]*:\/\/)?.*@/is, '$1***@'));
-    // The URL parser would silently drop tabs and line breaks; a URL with them is a mistake or an injection.
-    if ((0,parse/* hasControlChars */.jt)(s) || s.includes('\t'))
-        throw new Error(`"${shown}" contains a control character: give ${URL_FORM}`);
-    let url;
-    try {
-        url = new URL(s);
-    }
-    catch {
-        throw new Error(`"${shown}" is not ${URL_FORM}`);
-    }
-    // Checked first so that a password never reaches a message.
-    if (url.username || url.password) {
-        throw new Error('must not carry credentials (user:password@); pass them with "api-key" or "headers"');
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:')
-        throw new Error(`"${shown}" is not ${URL_FORM}`);
-    return url;
 }
 
 
@@ -22365,19 +24533,71 @@ const shellInputVariable = (name) => inputVariable(name).replace(/-/g, '_');
 
 /***/ }),
 
-/***/ 6933:
+/***/ 9823:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Gy: () => (/* binding */ answerWords),
-/* harmony export */   XY: () => (/* binding */ generatedWords),
-/* harmony export */   _U: () => (/* binding */ errorHasWords),
-/* harmony export */   yU: () => (/* binding */ someOf)
-/* harmony export */ });
-/* harmony import */ var _wait_assess_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7443);
-/* harmony import */ var _http_probe_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(242);
-/* harmony import */ var _lifecycle_report_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7205);
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  G: () => (/* binding */ answerWords),
+  y: () => (/* binding */ someOf)
+});
+
+// EXTERNAL MODULE: ./src/facts/answer.ts
+var facts_answer = __nccwpck_require__(2285);
+// EXTERNAL MODULE: ./src/runtime/text.ts
+var runtime_text = __nccwpck_require__(5369);
+// EXTERNAL MODULE: ./src/http/probe.ts
+var probe = __nccwpck_require__(242);
+// EXTERNAL MODULE: ./src/report/lifecycle-report.ts
+var lifecycle_report = __nccwpck_require__(7205);
+// EXTERNAL MODULE: ./src/runtime/clock.ts
+var clock = __nccwpck_require__(9842);
+;// CONCATENATED MODULE: ./src/report/cannot-change-report.ts
+
+
+const quoted = (ids) => ids
+    .slice(0, 10)
+    .map((id) => `"${(0,runtime_text/* clip */.$Q)(id, 200)}"`)
+    .join(', ');
+/** The words of a `load-failed`, `wrong-model` or `engine-dead` answer; undefined for any other answer. */
+function cannotChangeWords(answer, listed) {
+    if (answer.loadFailed !== undefined) {
+        const { request, model, reason } = answer.loadFailed;
+        const said = (0,runtime_text/* clip */.$Q)(reason, 500);
+        return {
+            summary: `${request}: "${model}" UNAVAILABLE: ${said}`,
+            detail: `the engine says "${model}" failed to load (${request}: UNAVAILABLE): ${said}. Waiting will not load it`
+        };
+    }
+    if (answer.wrongModel !== undefined) {
+        const { model, serving, nearest, forMs } = answer.wrongModel;
+        const near = nearest === undefined ? '' : ` (the nearest listed name is "${(0,runtime_text/* clip */.$Q)(nearest, 200)}")`;
+        return {
+            summary: `${listed()} \u2014 serves another model, not "${model}"`,
+            detail: `the server serves ${quoted(serving)}, not "${model}"${near}, unchanged for ${(0,clock/* formatDuration */.a3)(forMs)}, ` +
+                'and this engine serves only the models it was started with. Fix "model", or the model the server starts ' +
+                'with ("wrong-model-after: 0" waits for the timeout instead)'
+        };
+    }
+    if (answer.engineDead !== undefined) {
+        const { request, by, status, count } = answer.engineDead;
+        const what = by === 'health'
+            ? `${request} answered ${status ?? 'an error'} after it had said ready`
+            : `${request} answered the engine's own dead-engine error ${count ?? 3} times in a row` +
+                (status === undefined ? '' : ` (HTTP ${status})`);
+        return {
+            summary: `${listed()} \u2014 the engine died: ${what}`,
+            detail: `the engine's core died: ${what}. It will not recover by waiting: see the server's log, and restart it`
+        };
+    }
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/report/answer-report.ts
 /** An answer in words: its one-line summary (the log, the timeline) and its detail (why it is not ready). */
+
+
 
 
 
@@ -22393,7 +24613,7 @@ const ERROR_WORDS = {
     ETIMEDOUT: 'connection attempt timed out',
     UND_ERR_CONNECT_TIMEOUT: 'connection attempt timed out',
     HPE_INVALID_CONSTANT: 'the answer is not valid HTTP',
-    TOO_MANY_REDIRECTS: `more than ${_http_probe_js__WEBPACK_IMPORTED_MODULE_1__/* .MAX_REDIRECTS */ .NX} redirects (a redirect loop?)`,
+    TOO_MANY_REDIRECTS: `more than ${probe/* MAX_REDIRECTS */.NX} redirects (a redirect loop?)`,
     BAD_REDIRECT: 'redirected to a URL that is not http:// or https://'
 };
 /** What a proxy did when the connection to it failed (`PROXY_<code>`, see the probe). */
@@ -22412,31 +24632,35 @@ const PROXY_WORDS = {
  * undefined for a code without words of its own.
  */
 function codeWords(code, viaProxy) {
+    // a code the tables do not name (facts/answer.ts lists those they do) has no words of its own
+    const errors = ERROR_WORDS;
+    const proxies = PROXY_WORDS;
     if (!viaProxy)
-        return ERROR_WORDS[code];
+        return errors[code];
     const own = code.slice('PROXY_'.length);
-    return PROXY_WORDS[own] ?? (ERROR_WORDS[own] === undefined ? undefined : `failed: ${ERROR_WORDS[own]}`);
+    return proxies[own] ?? (errors[own] === undefined ? undefined : `failed: ${errors[own]}`);
 }
-/** Whether an error code has words of its own (else its message is quoted). */
-const errorHasWords = (code, viaProxy = false) => codeWords(code, viaProxy) !== undefined;
 /** The first `max` ids, then how many more of `total`. */
 function someOf(ids, max, total = ids.length) {
-    const named = ids.slice(0, max).map((id) => (0,_wait_assess_js__WEBPACK_IMPORTED_MODULE_0__/* .clip */ .$Q)(id, 200));
+    const named = ids.slice(0, max).map((id) => (0,runtime_text/* clip */.$Q)(id, facts_answer/* NAMED_ID_CHARS */.eA));
     return total > named.length ? `${named.join(', ')} and ${total - named.length} more` : named.join(', ');
 }
 /** A generation request that produced a token: its arrival is the news, not its body. */
 const generatedWords = (request) => ({ summary: `${request} generated`, detail: '' });
-/** `expect`: what the answer was judged against (the words name the model, the text or the pattern it lacks). */
-function answerWords(answer, expect) {
+/** An answer in words: the same words for the same answer (it names the model, the text or the pattern it lacks). */
+function answerWords(answer) {
+    const stopped = cannotChangeWords(answer, () => listedWords(answer));
+    if (stopped !== undefined)
+        return stopped;
     if (answer.engineReadiness !== undefined)
-        return withEngineReadinessWords(answer, expect);
+        return withEngineReadinessWords(answer);
     if (answer.generation !== undefined)
-        return withGenerationWords(answer, expect);
+        return withGenerationWords(answer);
     if (answer.error !== undefined)
         return errorWords(answer, answer.error);
     const status = `HTTP ${answer.status}`;
     const said = answer.said ? ` ${answer.said}` : '';
-    if (answer.state === 'fatal' && answer.candidates === undefined) {
+    if (answer.state === 'fatal' && answer.ambiguous === undefined) {
         return {
             summary: `${status}${said}`,
             detail: `the server refused the request as ${answer.status === 401 ? 'unauthenticated' : 'forbidden'}: ` +
@@ -22459,34 +24683,45 @@ function answerWords(answer, expect) {
             ? ', lists no models'
             : `, serving [${someOf(models, models.length, answer.modelCount)}]`;
     const summary = `${status}${listed || said}`;
-    if (answer.candidates !== undefined) {
-        const words = (0,_lifecycle_report_js__WEBPACK_IMPORTED_MODULE_2__/* .ambiguousModelText */ .Bv)(expect.model ?? '', answer.candidates);
+    if (answer.ambiguous !== undefined) {
+        const words = (0,lifecycle_report/* ambiguousModelText */.Bv)(answer.ambiguous.model, answer.ambiguous.candidates, answer.ambiguous.count);
         return { summary: `${summary} \u2014 ${words.summary}`, detail: words.detail };
     }
     if (answer.missing === undefined)
         return { summary, detail: '' };
-    const why = missingWords(answer.missing, answer, expect);
+    const why = missingWords(answer.missing, answer);
     return { summary: `${summary} \u2014 ${why}`, detail: why };
 }
+/** The one-line summary of the model list under a fatal answer built on it. */
+const listedWords = (answer) => answerWords({
+    ...answer,
+    state: 'ready',
+    wrongModel: undefined,
+    engineDead: undefined,
+    engineReadiness: undefined,
+    generation: undefined
+}).summary;
 /** What a model list or body lacks (a generation answer that is no completion is told above, in its own words). */
-function missingWords(missing, answer, expect) {
+function missingWords(missing, answer) {
     switch (missing.what) {
         case 'model-list':
-            return `the answer is not a model list, so "${expect.model}" cannot be found in it${missing.truncated ? ' (body over 1 MiB, cut)' : ''}`;
+            return `the answer is not a model list, so "${missing.model}" cannot be found in it${missing.truncated ? ' (body over 1 MiB, cut)' : ''}`;
         case 'model':
+            if (missing.partial !== undefined)
+                return `"${missing.model}" is not among the listed models ("${(0,runtime_text/* clip */.$Q)(missing.partial, facts_answer/* NAMED_ID_CHARS */.eA)}" contains it, which "model-match: exact" refuses)`;
             return answer.models?.length
-                ? `"${expect.model}" is not among the listed models`
-                : `"${expect.model}" is not listed yet`;
+                ? `"${missing.model}" is not among the listed models`
+                : `"${missing.model}" is not listed yet`;
         case 'model-loaded':
             return `"${missing.id}" is listed but still loading (${missing.loading})`;
         case 'model-unloaded':
-            return (0,_lifecycle_report_js__WEBPACK_IMPORTED_MODULE_2__/* .unloadedModelText */ .$y)(missing.id);
+            return (0,lifecycle_report/* unloadedModelText */.$y)(missing.id);
         case 'match':
-            return `the body does not contain "${expect.match}"`;
+            return `the body does not contain "${missing.match}"`;
         case 'match-regex-in-time':
-            return `${String(expect.matchRegex)} ran out of time on the body (it backtracks too much: simplify "match-regex")`;
+            return `${missing.pattern} ran out of time on the body (it backtracks too much: simplify "match-regex")`;
         case 'match-regex':
-            return `the body does not match ${String(expect.matchRegex)}`;
+            return `the body does not match ${missing.pattern}`;
     }
 }
 function errorWords(answer, code) {
@@ -22502,7 +24737,7 @@ function errorWords(answer, code) {
                 '; "ca-cert" and "insecure-tls" cannot help'
         };
     }
-    if (answer.state === 'fatal' && answer.candidates === undefined) {
+    if (answer.state === 'fatal' && answer.ambiguous === undefined) {
         return {
             summary: `TLS error: ${answer.said}`,
             detail: `the server's certificate was not accepted (${code}): ${answer.said}. ` +
@@ -22524,10 +24759,10 @@ function errorWords(answer, code) {
     return { summary, detail: summary };
 }
 /** A listed model's answer with the engine's own readiness answer (SGLang's /health) that followed it. */
-function withEngineReadinessWords(answer, expect) {
+function withEngineReadinessWords(answer) {
     const { request, answer: engine } = answer.engineReadiness;
-    const listed = answerWords({ ...answer, state: 'ready', engineReadiness: undefined }, expect).summary;
-    const said = answerWords(engine, { status: [] });
+    const listed = answerWords({ ...answer, state: 'ready', engineReadiness: undefined }).summary;
+    const said = answerWords(engine);
     const summary = `${listed} \u2014 ${request}: ${said.summary}`;
     return {
         summary,
@@ -22535,20 +24770,44 @@ function withEngineReadinessWords(answer, expect) {
     };
 }
 /** A listed model's answer with the generation request that followed it. */
-function withGenerationWords(answer, expect) {
+function withGenerationWords(answer) {
     const { request, answer: generation } = answer.generation;
     // The model was listed and ready when the generation request went out.
-    const listed = answerWords({ ...answer, state: 'ready', generation: undefined }, expect).summary;
+    const listed = answerWords({ ...answer, state: 'ready', generation: undefined }).summary;
     if (generation.state === 'ready')
         return { summary: `${listed} \u2014 ${generatedWords(request).summary}`, detail: '' };
-    // A generation request expects nothing but a 2xx answer: its words need no expectation.
-    const said = answerWords(generation, { status: [] });
+    const said = answerWords(generation);
     return {
         summary: `${listed} \u2014 ${request}: ${said.summary}`,
         detail: answer.state === 'fatal'
             ? `${request}: ${said.detail}`
             : `the model is listed, but ${request} failed: ${said.summary}`
     };
+}
+
+
+/***/ }),
+
+/***/ 2060:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   K: () => (/* binding */ probes),
+/* harmony export */   u: () => (/* binding */ describeExpectation)
+/* harmony export */ });
+const probes = (n) => `${n} probe${n === 1 ? '' : 's'}`;
+/** What readiness means for these settings, in words. */
+function describeExpectation({ expect, url }, subject = url.href) {
+    const parts = [
+        `${subject} to answer with an accepted status (${expect.status.map(([lo, hi]) => (lo === hi ? lo : `${lo}-${hi}`)).join(',')})`
+    ];
+    if (expect.model !== undefined)
+        parts.push(`list model "${expect.model}"`);
+    if (expect.match !== undefined)
+        parts.push(`contain "${expect.match}"`);
+    if (expect.matchRegex !== undefined)
+        parts.push(`match ${String(expect.matchRegex)}`);
+    return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
 }
 
 
@@ -22561,48 +24820,73 @@ function withGenerationWords(answer, expect) {
 /* harmony export */   $y: () => (/* binding */ unloadedModelText),
 /* harmony export */   BN: () => (/* binding */ gpuBusyText),
 /* harmony export */   Bv: () => (/* binding */ ambiguousModelText),
+/* harmony export */   Kq: () => (/* binding */ elsewhereText),
+/* harmony export */   MT: () => (/* binding */ partialMatchText),
 /* harmony export */   QN: () => (/* binding */ stopLines),
 /* harmony export */   eR: () => (/* binding */ wrongServerText),
 /* harmony export */   g7: () => (/* binding */ loadAskedText),
 /* harmony export */   gu: () => (/* binding */ gpuUnavailableText),
 /* harmony export */   m: () => (/* binding */ portBusyText),
 /* harmony export */   oA: () => (/* binding */ engineReadinessRequest),
+/* harmony export */   sB: () => (/* binding */ wakeAskedText),
 /* harmony export */   y2: () => (/* binding */ dockerProxyText)
 /* harmony export */ });
-/* unused harmony exports NOTHING_TO_STOP, jobEndErrorText, jobEndSummaryErrorText, jobEndSummary */
-/* harmony import */ var _wait_report_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(912);
+/* unused harmony exports refusedStateText, NOTHING_TO_STOP, jobEndErrorText, jobEndSummaryErrorText, jobEndCancelledText, jobEndSummary */
+/* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5369);
+
 
 const list = (items) => items.map((i) => `"${i}"`).join(', ');
 /** A `model` several listed ids contain, none of them exactly: stable words, so the summary is stable. */
-function ambiguousModelText(model, candidates) {
+function ambiguousModelText(model, candidates, count = candidates.length) {
+    const more = count > candidates.length ? ` and ${count - candidates.length} more` : '';
     return {
-        summary: `"${model}" fits ${candidates.length} listed models`,
-        detail: `"${model}" fits ${candidates.length} listed models and is none of them exactly: ${list(candidates)}. ` +
+        summary: `"${model}" fits ${count} listed models`,
+        detail: `"${model}" fits ${count} listed models and is none of them exactly: ${list(candidates)}${more}. ` +
             'Give the exact id as "model" (an id ending with /<model> or equal to it ignoring case also counts as exact)'
     };
 }
+/** A `model` matched by a listed id that only contains it (`model-match: partial`): it may be another version. */
+const partialMatchText = (model, id) => `"${model}" matched the listed id "${id}" only partly (the id contains it): make sure it is the model meant, ` +
+    'give the exact id as "model", or set "model-match: exact" to refuse partial matches';
 /** A model the server lists but loads only when asked (llama.cpp's router mode, LM Studio). */
 const unloadedModelText = (id) => `"${id}" is listed but not loaded: the server loads it only when asked (set "load: true" to have it loaded)`;
 const s1 = (seconds) => `${seconds.toFixed(1)}s`;
 const pidList = (pids) => `${pids.length === 1 ? 'pid' : 'pids'} ${pids.join(', ')}`;
 /** How a server was stopped (`wait-for-model stop`, the job-end step): what was sent, how it exited, its GPU memory. */
 function stopLines(r) {
+    if (r.outcome === 'refused')
+        return [{ level: 'warning', text: refusedText(r.pid, r.refused) }];
+    const lines = [];
+    if (r.notOurs !== undefined)
+        lines.push({ level: 'info', text: notOursText(r.pid, r.notOurs) });
+    if (r.spared !== undefined)
+        lines.push({ level: 'warning', text: `Left alone, as no stop may signal them: ${pidList(r.spared)}.` });
     if (r.outcome === 'not-running')
-        return [{ level: 'info', text: `Process ${r.pid} is not running: nothing to stop.` }];
+        return r.notOurs === undefined
+            ? [...lines, { level: 'info', text: `Process ${r.pid} is not running: nothing to stop.` }]
+            : lines;
     const what = r.scope === 'group'
         ? `the server's process group ${r.pid} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
-        : `the server ${r.pid} and its child processes (${r.pids.length} in all)`;
-    const lines = [];
+        : r.notOurs === undefined
+            ? `the server ${r.pid} and its child processes (${r.pids.length} in all)`
+            : `the server's processes that carry its run marker (${r.pids.length} in all)`;
     const how = r.exitCode !== undefined && r.exitCode !== null
         ? `, exit code ${r.exitCode}`
         : r.exitSignal
             ? `, ended by ${r.exitSignal}`
             : '';
+    if (r.escaped !== undefined && r.notOurs === undefined)
+        lines.push({
+            level: 'info',
+            text: `Also the server's processes that had left its process group (they carry its run marker): ${pidList(r.escaped)}.`
+        });
     if (r.outcome === 'exited') {
         lines.push({
             level: 'info',
             text: r.signal === 'SIGKILL'
-                ? `Stopped ${what}: it did not exit after SIGTERM, so SIGKILL; gone ${s1(r.secondsToExit ?? 0)} after SIGTERM${how}.`
+                ? r.cancelled
+                    ? `Stopped ${what}: SIGTERM, then SIGKILL at once (the stop was cancelled); gone ${s1(r.secondsToExit ?? 0)} after SIGTERM${how}.`
+                    : `Stopped ${what}: it did not exit after SIGTERM, so SIGKILL; gone ${s1(r.secondsToExit ?? 0)} after SIGTERM${how}.`
                 : `Stopped ${what}: SIGTERM, gone after ${s1(r.secondsToExit ?? 0)}${how}.`
         });
     }
@@ -22630,6 +24914,26 @@ function stopLines(r) {
         lines.push({ level: 'debug', text: `GPU memory not looked at (nvidia-smi: ${g.why}).` });
     return lines;
 }
+const SPARED_WORDS = {
+    self: "is this step's own process",
+    ancestor: "is an ancestor of this step's process (the runner's step, or the runner)",
+    init: 'is pid 1 (init)',
+    runner: "is one of the runner's own processes"
+};
+/** The pid to stop is one no stop may signal. */
+const refusedText = (pid, why) => `Refused to stop process ${pid}: it ${SPARED_WORDS[why ?? 'self']}. Nothing was signalled.`;
+/** The pid the state names is no longer the server's. */
+function notOursText(pid, id) {
+    const why = id.kind === 'rebooted'
+        ? 'the machine has booted since the server started'
+        : id.kind === 'unchecked'
+            ? 'there is no start time to check it by (no /proc where it started, or here)'
+            : `it started at ${id.startTicks ?? '?'} clock ticks after boot, the server at ${id.expectedTicks}: the server has exited and its pid was reused`;
+    return `Process ${pid} is not the server this job started (${why}): left alone, with its process group.`;
+}
+/** The job-end state holds a value the main step did not write. */
+const refusedStateText = (e) => `Refused the job-end state, and signalled nothing: STATE_${e.stateName} is "${printable(e.value).slice(0, 80)}", ` +
+    `not ${e.form} as the main step writes it.`;
 /** `process 1234 (python -m vllm \u2026)`, or what can be said of a socket whose holder this user cannot see. */
 function listenerText(l) {
     if (l.holders.length === 0)
@@ -22650,11 +24954,16 @@ function portBusyText(owner) {
         'or give the new server another port');
 }
 /** With `start` or `pid`: the port answers, but from a process that is not the watched server or its children. */
-function wrongServerText(o, watchedPid) {
-    return (`Port ${o.port} is answered by ${o.listeners.map(listenerText).join('; ')}, not by the server being watched ` +
+function wrongServerText(o, watchedPid, redirect) {
+    return (`${redirect === undefined ? '' : `${redirectText(redirect)}: `}Port ${o.port} is answered by ${o.listeners.map(listenerText).join('; ')}, not by the server being watched ` +
         `(pid ${watchedPid}) or its child processes: an earlier server still holds the port, or the watched one ` +
         'listens elsewhere. Its answers say nothing about the server being waited for');
 }
+/** The origins only: a Location's path and query are the server's words, of any length. */
+const redirectText = ({ from, to }) => `${from.origin} redirected to ${to.origin}`;
+/** With `start` or `pid`: a local endpoint redirected to another machine, whose answer is not the watched server's. */
+const elsewhereText = (redirect, watchedPid) => `${redirectText(redirect)}, which is not this machine: its answers say nothing about the server being watched ` +
+    `(pid ${watchedPid}). Give the URL the server itself answers on, or set "port-check: false" for a proxy`;
 /** Before `start`: other processes hold memory on the GPUs the server will use. */
 function gpuBusyText(apps, gpus) {
     const where = (uuid) => {
@@ -22670,21 +24979,29 @@ const NOTHING_TO_STOP = 'No server to stop at the job end: none was launched by 
 const jobEndErrorText = (pid, message) => `Could not stop the server${pid === undefined ? '' : ` (pid ${pid})`} at the job end: ${message}`;
 /** The server was stopped, but the job summary could not be written. */
 const jobEndSummaryErrorText = (message) => `The server was stopped, but the job summary could not be written: ${message}`;
+/** The job-end step was signalled (the runner cancelling it): it stopped the server without waiting any longer. */
+const jobEndCancelledText = (signal) => `The job-end step was cancelled (${signal}): the server was sent SIGKILL at once if still running, ` +
+    'and its GPU memory was not waited for.';
 /** The job summary's section on the job-end stop: how it stopped, how long it took, its GPU memory, and why not cleanly. */
-function jobEndSummary(end) {
+function jobEndSummary(end, cancelledBy) {
     const r = end.record;
     const g = r.gpu;
     const rows = [
+        ...(cancelledBy === undefined ? [] : [['Cancelled', jobEndCancelledText(cancelledBy)]]),
         ['Server process', `pid ${r.pid} (${r.scope === 'group' ? 'its process group' : 'with its child processes'})`],
         [
             'Result',
-            r.outcome === 'not-running'
-                ? 'already gone'
-                : r.outcome === 'survived'
-                    ? `\u26a0\ufe0f still running after SIGKILL: pid ${(r.survivors ?? []).join(', ')}`
-                    : end.clean
-                        ? '\u2705 stopped'
-                        : '\u26a0\ufe0f stopped, not cleanly'
+            r.outcome === 'refused'
+                ? `\u26a0\ufe0f refused: ${refusedText(r.pid, r.refused)}`
+                : r.notOurs !== undefined && r.outcome === 'not-running'
+                    ? `left alone: ${notOursText(r.pid, r.notOurs)}`
+                    : r.outcome === 'not-running'
+                        ? 'already gone'
+                        : r.outcome === 'survived'
+                            ? `\u26a0\ufe0f still running after SIGKILL: pid ${(r.survivors ?? []).join(', ')}`
+                            : end.clean
+                                ? '\u2705 stopped'
+                                : '\u26a0\ufe0f stopped, not cleanly'
         ]
     ];
     if (r.signal !== undefined)
@@ -22720,6 +25037,8 @@ const dockerProxyText = (o, watchedPid) => `Port ${o.port} is held by docker-pro
     "the watched server's, since a container's sockets are not in this machine's network namespace.";
 /** The engine's own readiness answer, as the log and the summary name it: `SGLang GET /health`. */
 const engineReadinessRequest = (engine, url) => `${engine} GET ${url.pathname}`;
+/** `load: true` and a sleeping engine (vLLM's sleep mode): the request that wakes it has gone out. */
+const wakeAskedText = (engine, url) => `Asked ${engine} to wake up: POST ${url.pathname}`;
 /** `load: true`: the request that asks the server to load the model has gone out. */
 const loadAskedText = (url, model) => `Asked the server to load "${String(model)}": POST ${url.pathname}`;
 
@@ -22731,24 +25050,39 @@ const loadAskedText = (url, model) => `Asked the server to load "${String(model)
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   $P: () => (/* binding */ phaseMarkdown),
-/* harmony export */   De: () => (/* binding */ phaseChangeText),
 /* harmony export */   Fr: () => (/* binding */ regressionText),
 /* harmony export */   Ir: () => (/* binding */ driftWarning),
 /* harmony export */   LU: () => (/* binding */ driftText),
-/* harmony export */   Ud: () => (/* binding */ etaText),
-/* harmony export */   l_: () => (/* binding */ progressText)
+/* harmony export */   VU: () => (/* binding */ startupLines),
+/* harmony export */   Zb: () => (/* binding */ startupStatusText)
 /* harmony export */ });
-/* unused harmony exports bar, phaseGantt */
-/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9842);
+/* unused harmony exports progressText, etaText, phaseChangeText, bar, phaseGantt */
+/* harmony import */ var _engines_log_markers_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1995);
+/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9842);
+
 
 const s1 = (seconds) => `${seconds.toFixed(1)}s`;
-const about = (ms) => (ms < 1000 ? 'almost done' : `about ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_0__/* .formatDuration */ .a3)(ms)} left`);
+const about = (ms) => (ms < 1000 ? 'almost done' : `about ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(ms)} left`);
+/** What the startup profile read in the log, one line each: the engine, each new phase. */
+function startupLines(events) {
+    return events.map((e) => e.type === 'engine'
+        ? `engine: ${(0,_engines_log_markers_js__WEBPACK_IMPORTED_MODULE_0__/* .engineLog */ .NN)(e.engine).label} (${e.from === 'log' ? 'from its log' : 'from its model list'})`
+        : phaseChangeText(e.name, e.previous));
+}
+/** Where the startup is, for a still-waiting line; undefined while neither a phase nor earlier runs tell. */
+function startupStatusText(status) {
+    if (status === undefined)
+        return undefined;
+    if (status.phase === undefined)
+        return etaText(status.eta);
+    return progressText(status.phase, status.phaseLeftMs, status.eta);
+}
 /** `loading weights 45% (29/64 shards), about 1m10s left; ready in about 4m30s going by earlier runs`. */
 function progressText(phase, phaseLeftMs, against) {
     const p = phase.progress?.last;
     const parts = [
         p === undefined
-            ? `${phase.name} for ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_0__/* .formatDuration */ .a3)(phase.inPhaseMs)}`
+            ? `${phase.name} for ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(phase.inPhaseMs)}`
             : `${phase.name} ${Math.floor((p.n / p.total) * 100)}% (${p.n}/${p.total} ${phase.progress?.unit})`
     ];
     if (phaseLeftMs !== undefined)
@@ -22763,10 +25097,10 @@ function progressText(phase, phaseLeftMs, against) {
  */
 function etaText(e) {
     if (e.kind === 'ready-in')
-        return `ready in about ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_0__/* .formatDuration */ .a3)(Math.max(e.ms, 1000))} going by earlier runs`;
+        return `ready in about ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(Math.max(e.ms, 1000))} going by earlier runs`;
     if (e.phase !== undefined)
-        return `${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_0__/* .formatDuration */ .a3)(e.overMs)} longer than its usual ${s1(e.usualMs / 1000)} in earlier runs`;
-    return `${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_0__/* .formatDuration */ .a3)(e.overMs)} slower than earlier runs, which were ready after ${s1(e.usualMs / 1000)}`;
+        return `${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(e.overMs)} longer than its usual ${s1(e.usualMs / 1000)} in earlier runs`;
+    return `${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(e.overMs)} slower than earlier runs, which were ready after ${s1(e.usualMs / 1000)}`;
 }
 /** `now loading weights (initializing took 12.3s)`. */
 const phaseChangeText = (name, previous) => `now ${name}${previous ? ` (${previous.name} took ${s1(previous.seconds)}${previous.printed ? ' by its own count' : ''})` : ''}`;
@@ -22778,27 +25112,35 @@ function bar(fraction) {
     const eighths = f > 0 ? Math.max(1, Math.round(f * BAR_WIDTH * 8)) : 0;
     return '\u2588'.repeat(Math.floor(eighths / 8)) + BLOCKS[eighths % 8];
 }
-const clock = (totalSeconds) => {
-    const t = Math.max(0, Math.round(totalSeconds));
-    return [Math.floor(t / 3600), Math.floor(t / 60) % 60, t % 60].map((n) => String(n).padStart(2, '0')).join(':');
+/** `00:05:03.400`: a time from the start, in the chart's date format (Mermaid reads it as a time of day). */
+const clock = (ms) => {
+    // HH stops at 23: a startup of a day is past any timeout worth waiting for
+    const t = Math.min(Math.max(0, Math.round(ms)), 24 * 3600_000 - 1);
+    const hms = [Math.floor(t / 3600_000), Math.floor(t / 60_000) % 60, Math.floor(t / 1000) % 60];
+    return `${hms.map((n) => String(n).padStart(2, '0')).join(':')}.${String(t % 1000).padStart(3, '0')}`;
 };
-/** A Mermaid gantt chart of the phases end to end (GitHub draws it in job summaries). */
+/** Seconds as whole tenths, in milliseconds: the chart's resolution, that of the figures in its labels. */
+const tenths = (seconds) => Math.round(seconds * 10) * 100;
+/**
+ * A Mermaid gantt chart of the phases end to end (GitHub draws it in job summaries). Each bar runs from the sum of
+ * the phases before it to the sum with it, to the tenth of a second (Mermaid's gantt parses `dateFormat` with
+ * dayjs, whose `SSS` reads milliseconds), so a 0.0 s phase is no wider than it took and the bars end at the total.
+ */
 function phaseGantt(phases, engineLabel) {
-    const total = phases.reduce((sum, p) => sum + Math.max(1, p.seconds), 0);
+    const total = phases.reduce((sum, p) => sum + p.seconds, 0);
     const lines = [
         '```mermaid',
         'gantt',
         `  title ${engineLabel} startup`,
-        '  dateFormat HH:mm:ss',
+        '  dateFormat HH:mm:ss.SSS',
         `  axisFormat ${total < 3600 ? '%M:%S' : '%H:%M'}`,
         `  section ${engineLabel}`
     ];
-    let at = 0;
+    let sum = 0;
     for (const p of phases) {
-        // A bar is at least a second wide so that it shows; the label carries the exact figure.
-        const width = Math.max(1, p.seconds);
-        lines.push(`  ${`${p.name} ${s1(p.seconds)}`.replace(/[:;#]/g, ' ')} : ${clock(at)}, ${clock(at + width)}`);
-        at += width;
+        const start = tenths(sum);
+        sum += p.seconds;
+        lines.push(`  ${`${p.name} ${s1(p.seconds)}`.replace(/[:;#]/g, ' ')} : ${clock(start)}, ${clock(tenths(sum))}`);
     }
     lines.push('```');
     return lines.join('\n');
@@ -22839,9 +25181,140 @@ function regressionText(r) {
 }
 const value = (v) => (v === undefined ? 'unset' : JSON.stringify(v));
 /** `NCCL_PROTO was "LL" in the last 5 runs, now unset`. */
-const driftText = (d) => `${d.name} was ${value(d.was)} in the last ${d.runs === 1 ? 'run' : `${d.runs} runs`}, now ${value(d.now)}`;
+const driftText = (d) => {
+    const last = `in the last ${d.runs === 1 ? 'run' : `${d.runs} runs`}`;
+    // a credential's record is a keyed hash: whether it changed is all there is to say
+    if (d.secret) {
+        const set = (v) => (v === undefined ? 'unset' : 'set');
+        return d.was !== undefined && d.now !== undefined
+            ? `${d.name} (a credential) changed: the same value ${last}, another now`
+            : `${d.name} (a credential) was ${set(d.was)} ${last}, now ${set(d.now)}`;
+    }
+    return `${d.name} was ${value(d.was)} ${last}, now ${value(d.now)}`;
+};
 function driftWarning(drifts) {
     return `The server's environment changed since the previous run with this history key: ${drifts.map(driftText).join('; ')}.`;
+}
+
+
+/***/ }),
+
+/***/ 8991:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Gq: () => (/* binding */ envWhose),
+/* harmony export */   HN: () => (/* binding */ gateLines),
+/* harmony export */   Or: () => (/* binding */ envDiffersText),
+/* harmony export */   R2: () => (/* binding */ finalLine),
+/* harmony export */   Sh: () => (/* binding */ waitingLine),
+/* harmony export */   V8: () => (/* binding */ eventLine),
+/* harmony export */   _s: () => (/* binding */ envUnreadableText),
+/* harmony export */   tL: () => (/* binding */ probeLine)
+/* harmony export */ });
+/* harmony import */ var _answer_report_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9823);
+/* harmony import */ var _expectation_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2060);
+/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9842);
+/** The progress lines: the line the wait begins with, each change of answer, the gate's own lines, the last line. */
+
+
+
+/** `startup`: where the server's own startup is, from its log (a still-waiting line leads with it). */
+function eventLine(event, startup) {
+    const at = (0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(event.elapsedMs);
+    const { summary } = (0,_answer_report_js__WEBPACK_IMPORTED_MODULE_0__/* .answerWords */ .G)(event.assessment.answer);
+    if (event.type === 'change')
+        return `${at}: ${summary}`;
+    if (event.type === 'lost')
+        return `${at}: the server stopped answering (${summary}) after it had answered: crashed or restarting?`;
+    if (startup !== undefined)
+        return `${at}: ${startup}; the server still answers: ${summary} (${(0,_expectation_js__WEBPACK_IMPORTED_MODULE_2__/* .probes */ .K)(event.attempt)} so far)`;
+    return `${at}: still waiting (${(0,_expectation_js__WEBPACK_IMPORTED_MODULE_2__/* .probes */ .K)(event.attempt)} so far); the server still answers: ${summary}`;
+}
+/** A debug line for one probe: what came back, the body quoted (so its line breaks stay escaped). */
+function probeLine(result) {
+    if (result.kind === 'error')
+        return `probe: ${result.code} (${result.message})${result.status === undefined ? '' : ` after HTTP ${result.status}`}`;
+    const facts = [
+        `${Buffer.byteLength(result.body)} bytes${result.truncated ? ' (cut at 1 MiB)' : ''}`,
+        result.contentType && `content-type ${result.contentType}`,
+        result.retryAfterMs !== undefined && `Retry-After ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(result.retryAfterMs)}`,
+        result.redirectedTo && `after redirects, from ${result.redirectedTo}`
+    ].filter(Boolean);
+    return `probe: HTTP ${result.status}, ${facts.join(', ')}: ${JSON.stringify(result.body.slice(0, 200))}`;
+}
+/** The line the progress ends with. */
+function finalLine(outcome) {
+    if (outcome.ready) {
+        const model = outcome.last?.modelId ? `; model "${outcome.last.modelId}"` : '';
+        const said = outcome.last === undefined ? '' : (0,_answer_report_js__WEBPACK_IMPORTED_MODULE_0__/* .answerWords */ .G)(outcome.last.answer).summary;
+        return `Ready after ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(outcome.elapsedMs)} (${(0,_expectation_js__WEBPACK_IMPORTED_MODULE_2__/* .probes */ .K)(outcome.attempts)})${model}: ${said}`;
+    }
+    return `Not ready after ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(outcome.elapsedMs)} (${(0,_expectation_js__WEBPACK_IMPORTED_MODULE_2__/* .probes */ .K)(outcome.attempts)}): ${outcome.reason}`;
+}
+/** `env-report` asked for, and nothing to report: the log and the job summary say so alike. */
+const envUnreadableText = (server) => `The environment of process ${server.envPid ?? server.pid} could not be read (it has exited, or this is not Linux).`;
+/** Whose environment the report is: `process 1235, which listens on port 8000` (the launched one named where it is another). */
+const envWhose = (server) => server.envPort === undefined
+    ? `process ${server.envPid ?? server.pid}`
+    : `process ${server.envPid ?? server.pid}, which listens on port ${server.envPort}` +
+        (server.launchedEnv === undefined ? '' : `; the launched process is ${server.launchedEnv.pid}`);
+/** The listener is not the launched process: whether, and in which variables, their environments differ. */
+function envDiffersText(server) {
+    const launched = server.launchedEnv;
+    if (launched === undefined)
+        return '';
+    if (launched.env === undefined)
+        return `The environment of the launched process ${launched.pid} could not be read.`;
+    if (launched.differs.length === 0)
+        return `The launched process ${launched.pid} has the same values.`;
+    const n = launched.differs.length;
+    return (`The launched process ${launched.pid} has other values for ${n === 1 ? 'one variable' : `${n} variables`} ` +
+        `(${launched.differs.join(', ')}): the server did not get what the step set. The launched process has:`);
+}
+/** The gate's own lines, beside the wait's events. */
+const gateLines = {
+    started: (pid, logFile) => `Started the server (pid ${pid}); its output goes to ${logFile}`,
+    watching: (pid, logFile) => `Watching the server process ${pid}${logFile === undefined ? '' : ` and its log ${logFile}`}`,
+    /** A line the startup profile says, `elapsedMs` into the wait. */
+    startup: (elapsedMs, line) => `${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(elapsedMs)}: ${line}`,
+    environment: (server) => {
+        const launched = server.launchedEnv;
+        if (launched === undefined)
+            return [`Server environment (${envWhose(server)}):`, ...envLines(server).map((l) => `  ${l}`)];
+        return [
+            `Server environment (${envWhose(server)}):`,
+            ...envLines(server).map((l) => `  ${l}`),
+            envDiffersText(server),
+            ...(launched.differs.length === 0
+                ? []
+                : envLines({
+                    ...server,
+                    env: launched.env,
+                    envPid: launched.pid,
+                    envUnreadable: launched.env === undefined
+                }).map((l) => `  ${l}`))
+        ];
+    },
+    requestHeaders: (names) => `request headers: ${names.join(', ')} (values not shown)`,
+    noLog: (path) => `The server log ${path} does not exist.`,
+    /** Why the other endpoints of a fleet stop waiting. */
+    fleetStopped: (url, reason) => `${url.href} can no longer become ready (${reason})`
+};
+/** The line the wait begins with: how long, for what (`endpoints`: how many a fleet has), how often. */
+function waitingLine(ctx, { endpoints, generation, intervalMs, smoke }) {
+    const subject = endpoints > 1 ? `each of ${endpoints} endpoints` : undefined;
+    const then = smoke === undefined
+        ? ''
+        : `; then a smoke test of ${smoke.requests} streamed generation${smoke.requests === 1 ? '' : 's'} of ${smoke.tokens} tokens`;
+    return (`Waiting up to ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(ctx.timeoutMs)} for ${(0,_expectation_js__WEBPACK_IMPORTED_MODULE_2__/* .describeExpectation */ .u)(ctx, subject)}` +
+        `${generation ? ' and a one-token generation to succeed' : ''}; probing every ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(intervalMs)}${then}`);
+}
+/** The `env-report` lines for the log. */
+function envLines(server) {
+    if (server.envUnreadable)
+        return [envUnreadableText(server)];
+    return (server.env ?? []).map((e) => (e.value === undefined ? `${e.name}: not set` : `${e.name}=${e.value}`));
 }
 
 
@@ -22959,391 +25432,6 @@ function smokeRows(outcome) {
 
 /***/ }),
 
-/***/ 912:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   HN: () => (/* binding */ gateLines),
-/* harmony export */   Nn: () => (/* binding */ logTailTitle),
-/* harmony export */   R2: () => (/* binding */ finalLine),
-/* harmony export */   Sh: () => (/* binding */ waitingLine),
-/* harmony export */   V4: () => (/* binding */ outputs),
-/* harmony export */   V8: () => (/* binding */ eventLine),
-/* harmony export */   eH: () => (/* binding */ summaryMarkdown),
-/* harmony export */   oh: () => (/* binding */ failureMessage),
-/* harmony export */   tL: () => (/* binding */ probeLine)
-/* harmony export */ });
-/* unused harmony exports cell, mdText, fenced */
-/* harmony import */ var _answer_report_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6933);
-/* harmony import */ var _profile_report_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8478);
-/* harmony import */ var _smoke_report_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1542);
-/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9842);
-
-
-
-
-const probes = (n) => `${n} probe${n === 1 ? '' : 's'}`;
-/** `startup`: where the server's own startup is, from its log (a still-waiting line leads with it). */
-function eventLine(event, startup) {
-    const at = (0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(event.elapsedMs);
-    if (event.type === 'change')
-        return `${at}: ${event.assessment.summary}`;
-    if (event.type === 'lost')
-        return `${at}: the server stopped answering (${event.assessment.summary}) after it had answered: crashed or restarting?`;
-    if (startup !== undefined)
-        return `${at}: ${startup}; the server still answers: ${event.assessment.summary} (${probes(event.attempt)} so far)`;
-    return `${at}: still waiting (${probes(event.attempt)} so far); the server still answers: ${event.assessment.summary}`;
-}
-/** A debug line for one probe: what came back, the body quoted (so its line breaks stay escaped). */
-function probeLine(result) {
-    if (result.kind === 'error')
-        return `probe: ${result.code} (${result.message})${result.status === undefined ? '' : ` after HTTP ${result.status}`}`;
-    const facts = [
-        `${Buffer.byteLength(result.body)} bytes${result.truncated ? ' (cut at 1 MiB)' : ''}`,
-        result.contentType && `content-type ${result.contentType}`,
-        result.retryAfterMs !== undefined && `Retry-After ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(result.retryAfterMs)}`,
-        result.redirectedTo && `after redirects, from ${result.redirectedTo}`
-    ].filter(Boolean);
-    return `probe: HTTP ${result.status}, ${facts.join(', ')}: ${JSON.stringify(result.body.slice(0, 200))}`;
-}
-/** What readiness means for these settings, in words. */
-function describeExpectation({ expect, url }, subject = url.href) {
-    const parts = [
-        `${subject} to answer with an accepted status (${expect.status.map(([lo, hi]) => (lo === hi ? lo : `${lo}-${hi}`)).join(',')})`
-    ];
-    if (expect.model !== undefined)
-        parts.push(`list model "${expect.model}"`);
-    if (expect.match !== undefined)
-        parts.push(`contain "${expect.match}"`);
-    if (expect.matchRegex !== undefined)
-        parts.push(`match ${String(expect.matchRegex)}`);
-    return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
-}
-function finalLine(outcome) {
-    if (outcome.ready) {
-        const model = outcome.last?.modelId ? `; model "${outcome.last.modelId}"` : '';
-        return `Ready after ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(outcome.elapsedMs)} (${probes(outcome.attempts)})${model}: ${outcome.last?.summary ?? ''}`;
-    }
-    return `Not ready after ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(outcome.elapsedMs)} (${probes(outcome.attempts)}): ${outcome.reason}`;
-}
-/** The message a failed wait ends with: what was expected, what the server last said, how long and how often. */
-function failureMessage(outcome, ctx) {
-    const last = outcome.last;
-    const waited = `${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(outcome.elapsedMs)} and ${probes(outcome.attempts)}`;
-    if (outcome.reason === 'unauthorized' || outcome.reason === 'tls' || outcome.reason === 'ambiguous-model') {
-        return `Stopped after ${waited}: ${last?.detail ?? outcome.reason}.`;
-    }
-    if (outcome.reason === 'port-busy' || outcome.reason === 'gpu-busy') {
-        return sentence(`Did not start the server: ${outcome.halt?.detail ?? outcome.reason}`);
-    }
-    if (outcome.halt) {
-        const lines = [sentence(`Stopped after ${waited}, before the server was ready: ${outcome.halt.detail}`)];
-        if (last !== undefined)
-            lines.push(sentence(`Last answer: ${last.summary}`));
-        return lines.join('\n');
-    }
-    const lines = [
-        outcome.reason === 'generation-failed'
-            ? sentence(`Timed out after ${waited} (timeout ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(ctx.timeoutMs)}): ${last?.detail ?? 'the generation request failed'}`)
-            : `Timed out after ${waited} (timeout ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(ctx.timeoutMs)}) waiting for ${describeExpectation(ctx)}.`
-    ];
-    if (last === undefined)
-        return lines[0];
-    lines.push(sentence(`Last answer: ${last.summary}`));
-    if (last.models !== undefined && ctx.expect.model !== undefined) {
-        lines.push(last.models.length
-            ? `The server lists: ${(0,_answer_report_js__WEBPACK_IMPORTED_MODULE_0__/* .someOf */ .yU)(last.models, 50, last.modelCount)}.`
-            : 'The server lists no models.');
-    }
-    if (last.excerpt)
-        lines.push(`Body (first 200 characters): ${last.excerpt}`);
-    if (outcome.firstResponseMs === undefined)
-        lines.push('The server never answered over HTTP.');
-    return lines.join('\n');
-}
-/** Ends text with a full stop unless it already ends a sentence (server messages often do). */
-const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
-function outputs(outcome) {
-    const server = outcome.server;
-    const profile = outcome.profile;
-    return {
-        ready: String(outcome.ready),
-        'elapsed-seconds': (0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .seconds */ .YA)(outcome.elapsedMs),
-        attempts: String(outcome.attempts),
-        'status-code': outcome.last?.status === undefined ? '' : String(outcome.last.status),
-        models: JSON.stringify(outcome.models),
-        'model-id': outcome.last?.modelId ?? '',
-        'first-response-seconds': outcome.firstResponseMs === undefined ? '' : (0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .seconds */ .YA)(outcome.firstResponseMs),
-        reason: outcome.reason,
-        pid: server?.pid === undefined ? '' : String(server.pid),
-        'log-file': server?.logFile ?? '',
-        'startup-seconds': server?.startupMs === undefined ? '' : (0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .seconds */ .YA)(server.startupMs),
-        'gpu-memory-mib': server?.gpuMemoryMiB === undefined ? '' : String(server.gpuMemoryMiB),
-        'generation-seconds': outcome.generationMs === undefined ? '' : (0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .seconds */ .YA)(outcome.generationMs),
-        results: JSON.stringify(outcome.results.map(resultRecord)),
-        phases: JSON.stringify((outcome.profile?.phases ?? []).map((p) => ({ name: p.name, seconds: p.seconds }))),
-        'expected-seconds': profile?.expectedSeconds === undefined ? '' : profile.expectedSeconds.toFixed(1),
-        'regression-percent': profile?.regressionPercent === undefined ? '' : profile.regressionPercent.toFixed(1),
-        'ttft-ms': outcome.smoke?.ttftMs === undefined ? '' : String(Math.round(outcome.smoke.ttftMs)),
-        'decode-tokens-per-second': outcome.smoke?.decodeTokensPerSecond === undefined ? '' : outcome.smoke.decodeTokensPerSecond.toFixed(1)
-    };
-}
-/** One endpoint's entry in the `results` output. */
-function resultRecord(r) {
-    return {
-        url: r.url.href,
-        ready: r.ready,
-        'elapsed-seconds': Number((0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .seconds */ .YA)(r.elapsedMs)),
-        'status-code': r.last?.status ?? null,
-        'model-id': r.last?.modelId ?? null,
-        reason: r.reason,
-        // only with a smoke test: a wait without one keeps the entries it always had
-        ...(r.smoke === undefined
-            ? {}
-            : {
-                'ttft-ms': r.smoke.ttftMs === undefined ? null : Math.round(r.smoke.ttftMs),
-                'decode-tokens-per-second': r.smoke.decodeTokensPerSecond === undefined ? null : Number(r.smoke.decodeTokensPerSecond.toFixed(1))
-            })
-    };
-}
-const cell = (text) => text.replace(/\|/g, '\\|').replace(/\r?\n|\r/g, ' ');
-/**
- * Text a server or a log wrote, as literal Markdown (before `cell`): no HTML (`<img>`), no emphasis, no code span,
- * no link or image, no autolink (`https://\u2026`, `www.\u2026`).
- */
-function mdText(text) {
-    return text
-        .replace(/[\\`*_~[\]]/g, '\\$&')
-        .replace(/&/g, '&amp;')
-        .replace(/</g, '&lt;')
-        .replace(/>/g, '&gt;')
-        .replace(/:\/\//g, ':\\/\\/')
-        .replace(/\b(www)\./gi, '$1\\.');
-}
-/** Text as code: a code span when it holds no backtick (nothing renders inside one), else as `mdText`. */
-const code = (text) => (text.includes('`') ? mdText(text) : `\`${text}\``);
-/** The first `max` items, then how many more: a list of 60,000 models must not make a summary of megabytes. */
-const firstOf = (items, max) => items.length > max ? [...items.slice(0, max), `and ${items.length - max} more`] : [...items];
-/** GitHub refuses a job summary over 1 MiB; each part is capped, and this is the last guard. */
-const MAX_SUMMARY_BYTES = 1024 * 1024 - 16 * 1024;
-const MAX_SUMMARY_MODELS = 50;
-const MAX_SUMMARY_ENDPOINTS = 100;
-const MAX_TAIL_CHARS = 64 * 1024;
-const MAX_ENV_VALUE_CHARS = 1000;
-/** The job summary in GitHub-flavoured Markdown. */
-function summaryMarkdown(outcome, ctx) {
-    const out = outputs(outcome);
-    const rows = [
-        ['Result', outcome.ready ? '\u2705 ready' : `\u274c not ready (${outcome.reason})`],
-        ['Endpoint', code(ctx.url.href)],
-        ['Elapsed', `${out['elapsed-seconds']} s`],
-        ['Probes', out.attempts],
-        ['First HTTP answer', out['first-response-seconds'] === '' ? 'never' : `${out['first-response-seconds']} s`],
-        [
-            'Listed models',
-            outcome.models.length
-                ? firstOf(outcome.models.map((m) => code(clipText(m, 200))), MAX_SUMMARY_MODELS).join(', ')
-                : 'none'
-        ],
-        ['Matched model', out['model-id'] === '' ? (ctx.expect.model === undefined ? '\u2014' : 'none') : code(out['model-id'])]
-    ];
-    const server = outcome.server;
-    if (out['generation-seconds'] !== '')
-        rows.push(['Generation request', `${out['generation-seconds']} s`]);
-    const er = outcome.engineReadiness;
-    if (er !== undefined) {
-        const at = (ms) => (ms === undefined ? 'never' : `at ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .seconds */ .YA)(ms)} s`);
-        rows.push(['Required answers', `the model listed (${at(er.listedMs)}); ${er.request} 200 (${at(er.readyMs)})`]);
-    }
-    if (server?.pid !== undefined)
-        rows.push(['Server process', `pid ${server.pid}`]);
-    if (server?.gpuMemoryMiB !== undefined)
-        rows.push(['GPU memory held by the server', `${server.gpuMemoryMiB} MiB`]);
-    if (out['startup-seconds'] !== '')
-        rows.push(['Startup (from the process start)', `${out['startup-seconds']} s`]);
-    if (server?.logFile !== undefined)
-        rows.push(['Server log', code(server.logFile)]);
-    if (outcome.profile?.engineLabel !== undefined)
-        rows.push(['Engine', mdText(outcome.profile.engineLabel)]);
-    if (out['expected-seconds'] !== '') {
-        const against = out['regression-percent'] === ''
-            ? ''
-            : ` (this run: ${Number(out['regression-percent']) > 0 ? '+' : ''}${out['regression-percent']}%)`;
-        rows.push(['Usual startup (median of earlier runs)', `${out['expected-seconds']} s${against}`]);
-    }
-    // the smoke test's words may quote the server
-    rows.push(...(0,_smoke_report_js__WEBPACK_IMPORTED_MODULE_2__/* .smokeRows */ .X4)(outcome).map(([k, v]) => [k, mdText(v)]));
-    const lines = ['### wait-for-model', '', '| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`), ''];
-    if (outcome.results.length > 1) {
-        lines.push(`#### Endpoints (${outcome.results.filter((r) => r.ready).length} of ${outcome.results.length} ready)`, '');
-        lines.push('| endpoint | result | elapsed | status | model |', '|---|---|---:|---:|---|');
-        for (const r of outcome.results.slice(0, MAX_SUMMARY_ENDPOINTS)) {
-            const result = r.ready ? '\u2705 ready' : `\u274c ${r.reason}`;
-            const model = r.last?.modelId === undefined ? '\u2014' : code(r.last.modelId);
-            lines.push(`| ${cell(code(r.url.href))} | ${result} | ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .seconds */ .YA)(r.elapsedMs)} s | ${r.last?.status ?? '\u2014'} | ${cell(model)} |`);
-        }
-        if (outcome.results.length > MAX_SUMMARY_ENDPOINTS)
-            lines.push(`| and ${outcome.results.length - MAX_SUMMARY_ENDPOINTS} more | | | | |`);
-        lines.push('', `The rows above describe each endpoint; the table at the top, and the timeline, describe ${outcome.url.href}.`, '');
-    }
-    lines.push('#### Timeline', '', '| at | the server answered |', '|---:|---|');
-    for (const t of outcome.timeline) {
-        if (t.dropped)
-            lines.push(`| \u2026 | *${t.dropped} change${t.dropped === 1 ? '' : 's'} left out* |`);
-        lines.push(`| ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(t.elapsedMs)} | ${t.lost ? '\u26a0\ufe0f stopped answering (crashed or restarting?): ' : ''}${cell(mdText(t.summary))} |`);
-    }
-    const profile = outcome.profile;
-    for (const warning of [profile?.regression, profile?.throughputRegression, profile?.drift])
-        if (warning !== undefined)
-            lines.push('', `> \u26a0\ufe0f ${cell(mdText(warning))}`);
-    if (profile !== undefined && profile.phases.length > 0)
-        lines.push('', (0,_profile_report_js__WEBPACK_IMPORTED_MODULE_1__/* .phaseMarkdown */ .$P)(profile.phases, profile.engineLabel ?? 'Server', profile.usualPhaseSeconds).trimEnd());
-    if (server?.env !== undefined || server?.envUnreadable) {
-        lines.push('', '#### Server environment', '');
-        if (server.envUnreadable)
-            lines.push(envUnreadableText(server));
-        else
-            lines.push('| variable | value |', '|---|---|', ...(server.env ?? []).map((e) => `| ${cell(code(e.name))} | ${e.value === undefined ? '*not set*' : cell(code(clipText(e.value, MAX_ENV_VALUE_CHARS)))} |`));
-    }
-    if (!outcome.ready)
-        lines.push('', fenced(failureMessage(outcome, ctx)));
-    if (!outcome.ready && server?.logTail !== undefined) {
-        const tail = lastChars(server.logTail.map((l) => `${l.number}: ${l.text}`), MAX_TAIL_CHARS);
-        lines.push('', `#### ${mdText(logTailTitle(server.logTail, server.logFile))}`, '', fenced(tail.join('\n')));
-    }
-    return capBytes(`${lines.join('\n')}\n`, MAX_SUMMARY_BYTES);
-}
-/** The last lines that fit in `max` characters together. */
-function lastChars(lines, max) {
-    let total = 0;
-    let i = lines.length;
-    while (i > 0 && total + lines[i - 1].length + 1 <= max)
-        total += lines[--i].length + 1;
-    return lines.slice(i);
-}
-const clipText = (text, max) => (text.length > max ? `${text.slice(0, max)}\u2026` : text);
-/** The text cut at a line to fit in `max` UTF-8 bytes, saying so. */
-function capBytes(text, max) {
-    if (Buffer.byteLength(text) <= max)
-        return text;
-    const cut = Buffer.from(text)
-        .subarray(0, max - 200)
-        .toString('utf8');
-    return `${cut.slice(0, cut.lastIndexOf('\n') + 1)}\n*(the rest of this summary is left out: GitHub takes at most 1 MiB)*\n`;
-}
-function logTailTitle(tail, file = 'the log') {
-    return tail.length === 0 ? `${file} is empty` : `Last ${tail.length} line${tail.length === 1 ? '' : 's'} of ${file}`;
-}
-/** A code block whose fence no line of the text can close. */
-function fenced(text) {
-    const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-    const fence = '`'.repeat(longest + 1);
-    return `${fence}\n${text}\n${fence}`;
-}
-const envUnreadableText = (server) => `The environment of process ${server.pid} could not be read (it has exited, or this is not Linux).`;
-/** The gate's own lines, beside the wait's events. */
-const gateLines = {
-    started: (pid, logFile) => `Started the server (pid ${pid}); its output goes to ${logFile}`,
-    watching: (pid, logFile) => `Watching the server process ${pid}${logFile === undefined ? '' : ` and its log ${logFile}`}`,
-    /** A line the startup profile says, `elapsedMs` into the wait. */
-    startup: (elapsedMs, line) => `${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(elapsedMs)}: ${line}`,
-    environment: (server) => [
-        `Server environment (process ${server.pid}):`,
-        ...envLines(server).map((line) => `  ${line}`)
-    ],
-    requestHeaders: (names) => `request headers: ${names.join(', ')} (values not shown)`,
-    noLog: (path) => `The server log ${path} does not exist.`,
-    /** Why the other endpoints of a fleet stop waiting. */
-    fleetStopped: (url, reason) => `${url.href} can no longer become ready (${reason})`
-};
-/** The line the wait begins with: how long, for what (`endpoints`: how many a fleet has), how often. */
-function waitingLine(ctx, { endpoints, generation, intervalMs, smoke }) {
-    const subject = endpoints > 1 ? `each of ${endpoints} endpoints` : undefined;
-    const then = smoke === undefined
-        ? ''
-        : `; then a smoke test of ${smoke.requests} streamed generation${smoke.requests === 1 ? '' : 's'} of ${smoke.tokens} tokens`;
-    return (`Waiting up to ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(ctx.timeoutMs)} for ${describeExpectation(ctx, subject)}` +
-        `${generation ? ' and a one-token generation to succeed' : ''}; probing every ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(intervalMs)}${then}`);
-}
-/** The `env-report` lines for the log. */
-function envLines(server) {
-    if (server.envUnreadable)
-        return [envUnreadableText(server)];
-    return (server.env ?? []).map((e) => (e.value === undefined ? `${e.name}: not set` : `${e.name}=${e.value}`));
-}
-
-
-/***/ }),
-
-/***/ 9635:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   d: () => (/* binding */ findWithin),
-/* harmony export */   u: () => (/* binding */ testWithin)
-/* harmony export */ });
-/** The scripts and their contexts, made at the first match: a wait with no pattern to run never pays for them. */
-let made;
-function sandboxes() {
-    if (made === undefined) {
-        // node:vm is loaded here: two contexts cost milliseconds of the action's start-up (`npm run bench`)
-        const { createContext, Script } = process.getBuiltinModule('node:vm');
-        made = {
-            script: new Script('re.test(text)'),
-            context: createContext({ re: undefined, text: '' }),
-            findScript: new Script('for (at = 0; at < texts.length; at++) if (re.test(texts[at])) break; at'),
-            findContext: createContext({ re: undefined, texts: [], at: 0 })
-        };
-    }
-    return made;
-}
-/** Whether `re` matches `text`; undefined when the match ran out of time. */
-function testWithin(re, text, limitMs) {
-    const { script, context } = sandboxes();
-    context.re = re;
-    context.text = text;
-    try {
-        return script.runInContext(context, { timeout: Math.max(1, Math.ceil(limitMs)) }) === true;
-    }
-    catch (e) {
-        if (e.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT')
-            return undefined;
-        throw e;
-    }
-    finally {
-        context.re = undefined;
-        context.text = '';
-    }
-}
-/**
- * The index of the first of `texts` that `re` matches (-1 for none), or `{ outOfTimeAt }`: the index of the text
- * the match was on when `limitMs` ran out. One limit for the whole batch, so that a tick of the log watch stays short.
- */
-function findWithin(re, texts, limitMs) {
-    if (texts.length === 0)
-        return -1;
-    const { findScript, findContext } = sandboxes();
-    findContext.re = re;
-    findContext.texts = texts;
-    findContext.at = 0;
-    try {
-        const at = findScript.runInContext(findContext, { timeout: Math.max(1, Math.ceil(limitMs)) });
-        return at < texts.length ? at : -1;
-    }
-    catch (e) {
-        if (e.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT')
-            return { outOfTimeAt: findContext.at };
-        throw e;
-    }
-    finally {
-        findContext.re = undefined;
-        findContext.texts = [];
-    }
-}
-
-
-/***/ }),
-
 /***/ 9842:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
@@ -23410,6 +25498,32 @@ function dropOutputToClosedPipes(streams) {
             if (e.code !== 'EPIPE')
                 throw e;
         });
+}
+
+
+/***/ }),
+
+/***/ 2607:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   s: () => (/* binding */ notRegularFile)
+/* harmony export */ });
+/** What a path is when it is not a regular file, in words; undefined for a regular file. */
+function notRegularFile(stat) {
+    if (stat.isFile())
+        return undefined;
+    if (stat.isDirectory())
+        return 'a directory';
+    if (stat.isFIFO())
+        return 'a FIFO';
+    if (stat.isCharacterDevice())
+        return 'a character device';
+    if (stat.isBlockDevice())
+        return 'a block device';
+    if (stat.isSocket())
+        return 'a socket';
+    return 'not a regular file';
 }
 
 
@@ -23502,6 +25616,378 @@ function createBodyCollector(afterBytes = 256 * 1024) {
 
 /***/ }),
 
+/***/ 730:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $U: () => (/* binding */ openOwn),
+/* harmony export */   CK: () => (/* binding */ SymlinkRefused),
+/* harmony export */   F: () => (/* binding */ createTempBeside),
+/* harmony export */   OP: () => (/* binding */ writeOwnFile),
+/* harmony export */   pP: () => (/* binding */ createOwn),
+/* harmony export */   wP: () => (/* binding */ isSymlink)
+/* harmony export */ });
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var _file_kind_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2607);
+/**
+ * Writing only our own files: every file the action or the CLI creates or rewrites (the history, its lock and key,
+ * a temporary file, the server's log, a summary file) is opened without following a symbolic link (O_NOFOLLOW) and
+ * must be a regular file; a new one is created exclusively (O_EXCL) under a random name where its name would
+ * otherwise be predictable. A symbolic link planted at one of our paths in a shared folder (a self-hosted runner's
+ * tool cache, /tmp) makes the open fail instead of writing wherever the link points.
+ */
+
+
+
+const { O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_WRONLY } = node_fs__WEBPACK_IMPORTED_MODULE_0__.constants;
+/** Thrown for a path that is a symbolic link: the message names it. */
+class SymlinkRefused extends Error {
+    path;
+    constructor(path) {
+        super(`${path} is a symbolic link; it is not followed (give the file itself)`);
+        this.path = path;
+    }
+}
+/** True when `path` is itself a symbolic link (a missing path, or one under a file, is not: opening it says why). */
+function isSymlink(path) {
+    try {
+        return (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.lstatSync)(path, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+    }
+    catch {
+        return false;
+    }
+}
+/**
+ * Opens `path` without following a symbolic link, only if it is a regular file. O_NONBLOCK: opening a FIFO nobody
+ * writes to would otherwise block the whole process, past its deadline and deaf to signals; it cannot block a
+ * regular file's reads and writes. A symbolic link is SymlinkRefused.
+ */
+function openOwn(path, flags, mode = 0o644) {
+    let fd;
+    try {
+        fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.openSync)(path, flags | O_NOFOLLOW | O_NONBLOCK, mode);
+    }
+    catch (e) {
+        // Linux says ELOOP for a link at the last component; macOS says EMLINK or ELOOP.
+        const code = e.code;
+        if ((code === 'ELOOP' || code === 'EMLINK') && isSymlink(path))
+            throw new SymlinkRefused(path);
+        throw e;
+    }
+    const kind = (0,_file_kind_js__WEBPACK_IMPORTED_MODULE_2__/* .notRegularFile */ .s)((0,node_fs__WEBPACK_IMPORTED_MODULE_0__.fstatSync)(fd));
+    if (kind === undefined)
+        return fd;
+    (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
+    throw new Error(`${path} is ${kind}, not a regular file`);
+}
+/** Creates `path` exclusively (it must not exist, a symbolic link included) and opens it for writing. */
+const createOwn = (path, mode = 0o644) => openOwn(path, O_WRONLY | O_CREAT | O_EXCL, mode);
+/**
+ * A fresh temporary file beside `path` (same folder, so that a rename over `path` stays on one file system), under
+ * a name no one can guess (`.<name>.<16 random hex>.tmp`), created exclusively: its name and its descriptor.
+ */
+function createTempBeside(path, mode = 0o644) {
+    const { randomBytes } = process.getBuiltinModule('node:crypto');
+    const temp = (0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)((0,node_path__WEBPACK_IMPORTED_MODULE_1__.dirname)(path), `.${(0,node_path__WEBPACK_IMPORTED_MODULE_1__.basename)(path)}.${randomBytes(8).toString('hex')}.tmp`);
+    return { temp, fd: createOwn(temp, mode) };
+}
+/** Writes `text` as the whole of `path` (created, or emptied), a regular file and not a symbolic link. */
+function writeOwnFile(path, text) {
+    const fd = openOwn(path, O_WRONLY | O_CREAT);
+    try {
+        // truncated once open: O_TRUNC would empty a FIFO's or a device's writer before the check refused it
+        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.ftruncateSync)(fd, 0);
+        const bytes = Buffer.from(text);
+        for (let at = 0; at < bytes.length;)
+            at += (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.writeSync)(fd, bytes, at, bytes.length - at, at);
+    }
+    finally {
+        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
+    }
+}
+
+
+/***/ }),
+
+/***/ 5369:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $Q: () => (/* binding */ clip),
+/* harmony export */   MP: () => (/* binding */ describeBody),
+/* harmony export */   g$: () => (/* binding */ printable),
+/* harmony export */   ht: () => (/* binding */ detached),
+/* harmony export */   jt: () => (/* binding */ hasControlChars)
+/* harmony export */ });
+/**
+ * Text helpers for the words of others (a server's body, an input's value): one line, no control characters, a
+ * bounded length, and never a view that keeps the whole text it was cut from alive.
+ */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/g;
+/**
+ * The one control-character rule (C0 and DEL): whether `text` holds one other than those `allowed` (a tab in a
+ * value; a script's tab and line breaks).
+ */
+function hasControlChars(text, allowed = '\t') {
+    for (const [c] of text.matchAll(CONTROL))
+        if (!allowed.includes(c))
+            return true;
+    return false;
+}
+/** `text` with each run of control characters turned into one space, for a one-line quote of a server's words. */
+const controlToSpace = (text) => text.replace(CONTROL_RUN, ' ');
+const CONTROL_RUN = new RegExp(`${CONTROL.source}+`, 'g');
+/** Shows input text safely in a message: control characters escaped, length capped. */
+function printable(text, max = 80) {
+    const shown = JSON.stringify(text)
+        .slice(1, -1)
+        .replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    return shown.length > max ? `${shown.slice(0, max)}\u2026` : shown;
+}
+/** The server's words on one line, at most `max` characters. */
+function clip(text, max = 120) {
+    // cut before cleaning: a body can be 1 MiB on one line, and a copy of it per probe adds up
+    const clean = controlToSpace(text.slice(0, 2 * max));
+    return detached(clean.length > max ? `${clean.slice(0, max)}\u2026` : clean);
+}
+/**
+ * A copy of a short string that does not hold on to the string it was cut from. V8 makes a slice of 13
+ * characters or more a view of its parent: an excerpt or a summary kept from a 1 MiB body would keep the whole
+ * body alive for as long as the answer is kept (the last answer of each target of a fleet, the timeline).
+ */
+function detached(text) {
+    return JSON.parse(JSON.stringify(text));
+}
+/**
+ * Says what a body says in a few words: a JSON error's message (from `json`, the body already parsed), an HTML
+ * page's title, or its first line.
+ */
+function describeBody(body, contentType, json) {
+    const text = body.trimStart().slice(0, 8192).trimEnd();
+    if (text === '')
+        return '';
+    const said = jsonMessage(json);
+    if (said !== undefined)
+        return clip(said);
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text.slice(0, 4096));
+    if (title)
+        return clip(title[1].trim());
+    if (/html/i.test(contentType) || text.startsWith('<'))
+        return '(an HTML page)';
+    return clip(text.split(/\r?\n/, 1)[0]);
+}
+function jsonMessage(json) {
+    if (typeof json !== 'object' || json === null || Array.isArray(json))
+        return undefined;
+    const o = json;
+    for (const key of ['error', 'message', 'detail', 'reason', 'status']) {
+        const v = o[key];
+        if (typeof v === 'string' && v !== '')
+            return v;
+        if (typeof v === 'object' && v !== null) {
+            const inner = jsonMessage(v);
+            if (inner !== undefined)
+                return inner;
+        }
+    }
+    return undefined;
+}
+
+
+/***/ }),
+
+/***/ 5791:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   X: () => (/* binding */ secretValueOf),
+/* harmony export */   q: () => (/* binding */ envReport)
+/* harmony export */ });
+/* harmony import */ var _inputs_secrets_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3332);
+/** `env-report`: the chosen variables from a process's environment, with credential-like values masked. */
+
+/**
+ * A credential's own value, held apart from its entry so that no serialisation of the facts (the log, the summary,
+ * `--json`) can carry it: only the history reads it, to store a keyed hash of it (history/fingerprint.ts).
+ */
+const secretValues = new WeakMap();
+/** The value a masked entry stands for; undefined for an entry that is not a credential. */
+const secretValueOf = (entry) => secretValues.get(entry);
+/**
+ * Each name or glob (`*` any run of characters, `?` one) in order; a glob gives every matching variable, sorted.
+ * A value is masked by the one credential rule (inputs/secrets.ts): its name says it is a credential, its value
+ * has a credential's shape (a URL's password, a token), or it holds one of `secrets` (the api-key in a variable
+ * called MODEL_AUTH is still the api-key): the report also goes into the history file.
+ */
+function envReport(patterns, environ, secrets = []) {
+    const entries = [];
+    const seen = new Set();
+    for (const pattern of patterns) {
+        const glob = new RegExp(`^${pattern.replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+        const names = Object.keys(environ)
+            .filter((n) => glob.test(n))
+            .sort();
+        if (names.length === 0)
+            entries.push({ name: pattern });
+        for (const name of names.filter((n) => !seen.has(n))) {
+            seen.add(name);
+            const value = environ[name];
+            if (!(0,_inputs_secrets_js__WEBPACK_IMPORTED_MODULE_0__/* .isSecretValue */ .w2)(name, value, secrets)) {
+                entries.push({ name, value });
+                continue;
+            }
+            const entry = { name, value: _inputs_secrets_js__WEBPACK_IMPORTED_MODULE_0__/* .MASK */ .v5, secret: true };
+            secretValues.set(entry, value);
+            entries.push(entry);
+        }
+    }
+    return entries;
+}
+
+
+/***/ }),
+
+/***/ 2686:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   B9: () => (/* binding */ processGuard),
+/* harmony export */   KT: () => (/* binding */ markedProcesses),
+/* harmony export */   aW: () => (/* binding */ bootId),
+/* harmony export */   gO: () => (/* binding */ descendantsOf),
+/* harmony export */   ls: () => (/* binding */ identify),
+/* harmony export */   xO: () => (/* binding */ RUN_MARKER)
+/* harmony export */ });
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7707);
+/**
+ * Which processes a stop may signal, read from Linux's /proc. Never this process, one of its ancestors (the
+ * runner's step, the runner itself), pid 1, a runner's own processes (`Runner.Worker`, `Runner.Listener`, its
+ * service scripts), nor a process group any of them is in. A pid recorded at launch is the server only while it
+ * names the process that started then (`/proc/<pid>/stat` field 22, on the same boot): Linux reuses pids, and a
+ * server that died early leaves its pid to a stranger. A process that carries the run's marker in its
+ * environment (`WAIT_FOR_MODEL_RUN=<id>`, set at launch and inherited by whatever the server starts) is the
+ * server's, wherever it went: a worker that double-forked out of the group, an orphaned engine core.
+ */
+
+
+/** The variable `start` tags the server's environment with. */
+const RUN_MARKER = 'WAIT_FOR_MODEL_RUN';
+/** The runner's own programs, by their command line (the hosted runners' and a self-hosted one's, as installed). */
+const RUNNER_COMMAND = /(^|\/)(Runner\.Worker|Runner\.Listener|runsvc\.sh|run-helper\.sh)(\s|$)/;
+/** An ancestor chain longer than this is a loop in a hostile or broken /proc: stop walking. */
+const MAX_DEPTH = 4096;
+/** The processes and groups a stop must leave alone, as seen now from `self` (this process). */
+function processGuard(proc = '/proc', self = process.pid) {
+    const spared = new Map([[1, 'init']]);
+    const groups = new Set();
+    const selfStat = (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procStat */ .jW)(self, proc);
+    spared.set(self, 'self');
+    if (selfStat !== undefined)
+        groups.add(selfStat.pgrp);
+    // without /proc only the parent is known
+    let parent = selfStat?.ppid ?? (self === process.pid ? process.ppid : 0);
+    for (let depth = 0; parent > 1 && depth < MAX_DEPTH && !spared.has(parent); depth++) {
+        spared.set(parent, 'ancestor');
+        const stat = (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procStat */ .jW)(parent, proc);
+        if (stat !== undefined)
+            groups.add(stat.pgrp);
+        parent = stat?.ppid ?? 0;
+    }
+    for (const pid of (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procPids */ .bU)(proc)) {
+        if (spared.has(pid) || !RUNNER_COMMAND.test((0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .commandLine */ .ay)(pid, proc)))
+            continue;
+        spared.set(pid, 'runner');
+        const stat = (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procStat */ .jW)(pid, proc);
+        if (stat !== undefined)
+            groups.add(stat.pgrp);
+    }
+    return { spared: (pid) => spared.get(pid), groupSpared: (pgid) => groups.has(pgid) || spared.has(pgid) };
+}
+/** Whether `pid` still names the process `recorded` describes. */
+function identify(pid, recorded, proc = '/proc') {
+    if (recorded.startTicks === undefined || (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procStat */ .jW)(process.pid, proc) === undefined)
+        return { kind: 'unchecked' };
+    const boot = bootId(proc);
+    if (recorded.bootId !== undefined && boot !== undefined && boot !== recorded.bootId)
+        return { kind: 'rebooted' };
+    const stat = (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procStat */ .jW)(pid, proc);
+    if (stat === undefined || stat.state === 'Z')
+        return { kind: 'gone' };
+    if (stat.startTicks !== recorded.startTicks)
+        return { kind: 'reused', startTicks: stat.startTicks, expectedTicks: recorded.startTicks };
+    return { kind: 'same' };
+}
+/** This boot's id, or undefined without /proc. */
+function bootId(proc = '/proc') {
+    try {
+        return (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(`${proc}/sys/kernel/random/boot_id`, 'utf8').trim() || undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * The processes whose environment carries `RUN_MARKER=<marker>`, among those this user may read, that started no
+ * earlier than `sinceTicks`. `seen` caches each answer by pid and start time: an environment is fixed at exec, and
+ * reading every process's on every poll would cost the stop more than the stop itself.
+ */
+function markedProcesses(marker, sinceTicks, seen, proc = '/proc') {
+    const needle = `\0${RUN_MARKER}=${marker}\0`;
+    const found = [];
+    for (const pid of (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procPids */ .bU)(proc)) {
+        const stat = (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procStat */ .jW)(pid, proc);
+        if (stat === undefined || stat.state === 'Z' || stat.startTicks < sinceTicks)
+            continue;
+        const key = `${pid}:${stat.startTicks}`;
+        let marked = seen.get(key);
+        if (marked === undefined) {
+            marked = environHas(pid, needle, proc);
+            seen.set(key, marked);
+        }
+        if (marked)
+            found.push(pid);
+    }
+    return found;
+}
+function environHas(pid, needle, proc) {
+    try {
+        // latin1 maps each byte to one character: a byte search, whatever the encoding of the other variables
+        return `\0${(0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(`${proc}/${pid}/environ`, 'latin1')}\0`.includes(needle);
+    }
+    catch {
+        return false; // another user's process, or gone
+    }
+}
+/** `roots` and every process descended from them, from the parent ids of /proc/<pid>/stat. */
+function descendantsOf(roots, proc = '/proc') {
+    const children = new Map();
+    for (const p of (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procPids */ .bU)(proc)) {
+        const parent = (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procStat */ .jW)(p, proc)?.ppid;
+        if (parent !== undefined)
+            children.set(parent, [...(children.get(parent) ?? []), p]);
+    }
+    const family = new Set(roots);
+    const queue = [...family];
+    while (queue.length > 0) {
+        for (const child of children.get(queue.shift()) ?? []) {
+            if (family.has(child))
+                continue;
+            family.add(child);
+            queue.push(child);
+        }
+    }
+    return family;
+}
+
+
+/***/ }),
+
 /***/ 5568:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
@@ -23512,8 +25998,8 @@ function createBodyCollector(afterBytes = 256 * 1024) {
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var _inputs_secrets_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3332);
-/* harmony import */ var _inputs_settings_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7168);
-/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9842);
+/* harmony import */ var _runtime_file_kind_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2607);
+/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9842);
 /**
  * Follows a server's log file: the lines appended since the last look, numbered, and the last lines kept for the
  * tail. Each look does a bounded amount of work whatever the file holds (a 200 MB log, a server flooding its log,
@@ -23594,7 +26080,7 @@ class LogFollower {
     poll() {
         const fresh = [];
         const old = [];
-        const until = _runtime_clock_js__WEBPACK_IMPORTED_MODULE_2__/* .systemClock */ .ml.now() + WORK_MS_PER_POLL;
+        const until = _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .systemClock */ .ml.now() + WORK_MS_PER_POLL;
         this.withFile((fd, size) => {
             // truncated or replaced (also before the first look read what it held)
             if (size < this.offset || size < this.earlierUntil)
@@ -23629,7 +26115,7 @@ class LogFollower {
         }
         try {
             const stat = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.fstatSync)(fd);
-            const what = (0,_inputs_settings_js__WEBPACK_IMPORTED_MODULE_1__/* .notRegularFile */ .s5)(stat);
+            const what = (0,_runtime_file_kind_js__WEBPACK_IMPORTED_MODULE_2__/* .notRegularFile */ .s)(stat);
             if (what !== undefined) {
                 this.problem = `the log ${this.path} is no longer a regular file (it is ${what} now)`;
                 return undefined;
@@ -23651,7 +26137,7 @@ class LogFollower {
     count(fd, until) {
         const end = Math.min(this.countUntil, this.offset + COUNT_BYTES_PER_POLL);
         let last = -1;
-        while (this.offset < end && _runtime_clock_js__WEBPACK_IMPORTED_MODULE_2__/* .systemClock */ .ml.now() < until) {
+        while (this.offset < end && _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .systemClock */ .ml.now() < until) {
             const n = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readSync)(fd, this.chunk, 0, Math.min(CHUNK_BYTES, end - this.offset), this.offset);
             if (n === 0)
                 break;
@@ -23672,7 +26158,7 @@ class LogFollower {
     read(fd, size, fresh, old, until) {
         const end = Math.min(size, this.offset + READ_BYTES_PER_POLL);
         let lines = 0;
-        while (this.offset < end && lines < LINES_PER_POLL && _runtime_clock_js__WEBPACK_IMPORTED_MODULE_2__/* .systemClock */ .ml.now() < until) {
+        while (this.offset < end && lines < LINES_PER_POLL && _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .systemClock */ .ml.now() < until) {
             const n = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readSync)(fd, this.chunk, 0, Math.min(CHUNK_BYTES, end - this.offset), this.offset);
             if (n === 0)
                 break;
@@ -23934,11 +26420,12 @@ const isDockerProxy = (command) => /(^|\/)docker-proxy(\s|$)/.test(command);
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   ay: () => (/* binding */ commandLine),
 /* harmony export */   bU: () => (/* binding */ procPids),
-/* harmony export */   jW: () => (/* binding */ procStat)
+/* harmony export */   jW: () => (/* binding */ procStat),
+/* harmony export */   mX: () => (/* binding */ procEnviron)
 /* harmony export */ });
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/** Reading Linux's /proc: one process's stat line, the process ids, a command line. Undefined or empty without it. */
+/** Reading Linux's /proc: one process's stat line, the process ids, a command line, an environment. Undefined or empty without it. */
 
 function procStat(pid, proc = '/proc') {
     try {
@@ -23975,30 +26462,76 @@ function commandLine(pid, proc = '/proc') {
         return '';
     }
 }
+/** The environment `pid` started with (`/proc/<pid>/environ`), or undefined when it cannot be read (gone, another user's, no /proc). */
+function procEnviron(pid, proc = '/proc') {
+    try {
+        const entries = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(`${proc}/${pid}/environ`, 'utf8')
+            .split('\0')
+            .filter((e) => e.includes('='));
+        return Object.fromEntries(entries.map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]));
+    }
+    catch {
+        return undefined;
+    }
+}
 
 
 /***/ }),
 
-/***/ 9898:
+/***/ 5361:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   NK: () => (/* binding */ serverEnv),
-/* harmony export */   QF: () => (/* binding */ resolvePid),
-/* harmony export */   UD: () => (/* binding */ startServer),
-/* harmony export */   Zd: () => (/* binding */ attachServer),
-/* harmony export */   rO: () => (/* binding */ newLogFile)
-/* harmony export */ });
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8161);
-/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_os__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var _inputs_parse_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3718);
-/* harmony import */ var _inputs_settings_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(7168);
-/* harmony import */ var _inputs_variables_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(6192);
-/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(7707);
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  Zd: () => (/* binding */ attachServer),
+  rO: () => (/* binding */ newLogFile),
+  um: () => (/* binding */ newRunMarker),
+  QF: () => (/* binding */ resolvePid),
+  NK: () => (/* binding */ serverEnv),
+  UD: () => (/* binding */ startServer)
+});
+
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+// EXTERNAL MODULE: ./src/runtime/own-files.ts
+var own_files = __nccwpck_require__(730);
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __nccwpck_require__(8161);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+// EXTERNAL MODULE: ./src/runtime/text.ts
+var runtime_text = __nccwpck_require__(5369);
+// EXTERNAL MODULE: ./src/inputs/input-error.ts
+var input_error = __nccwpck_require__(9354);
+// EXTERNAL MODULE: ./src/inputs/forms.ts
+var inputs_forms = __nccwpck_require__(2198);
+// EXTERNAL MODULE: ./src/inputs/variables.ts
+var variables = __nccwpck_require__(6192);
+// EXTERNAL MODULE: ./src/server/proc.ts
+var proc = __nccwpck_require__(7707);
+;// CONCATENATED MODULE: ./src/server/runner-internals.ts
+/**
+ * What the runner gives the action's own process and no `run:` step, kept from the server `start` launches: a
+ * detached server outlives the step and may run code the job did not write (a model's own code, a plugin), so it
+ * gets the step's environment as a `run:` step would, not the action's. From the runner's
+ * `NodeScriptActionHandler` (actions/runner, src/Runner.Worker/Handlers/): the Actions runtime's URL and token
+ * (the job's cache and artifact credential), the cache and results services, and the OIDC token request (which
+ * mints cloud credentials where `id-token: write` is set). The list is docs/server.md's; a user who needs one
+ * passes it explicitly, in the `env:` of a later `run:` step.
+ */
+/** Every variable whose name starts with one of these (`ACTIONS_CACHE_URL`, a cache proxy's `ACTIONS_RESULTS_URL_ORIGINAL`, \u2026). */
+const RUNNER_PREFIXES = ['ACTIONS_RUNTIME_', 'ACTIONS_ID_TOKEN_', 'ACTIONS_CACHE_', 'ACTIONS_RESULTS_'];
+/**
+ * This step's own file commands: the action's outputs, the post step's state (the pid it stops), the next steps'
+ * environment and PATH, the job summary. A server writing to them during the step would forge what the action
+ * tells the runner.
+ */
+const STEP_FILES = ['GITHUB_OUTPUT', 'GITHUB_STATE', 'GITHUB_ENV', 'GITHUB_PATH', 'GITHUB_STEP_SUMMARY'];
+/** Whether the variable is one of the runner's internals (see the module comment). */
+const isRunnerInternal = (name) => RUNNER_PREFIXES.some((p) => name.startsWith(p)) || STEP_FILES.includes(name);
+
+;// CONCATENATED MODULE: ./src/server/process.ts
 /**
  * The model server as a process: launched in the background by `start`, or found by `pid`; watched until it
  * exits; its start time and environment read from /proc (Linux). The gate leaves it running either way.
@@ -24010,36 +26543,50 @@ function commandLine(pid, proc = '/proc') {
 
 
 
+
+
+
+const randomPart = () => process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex');
 /**
  * Where the log goes with `start` and no `log-file`: a new file in the runner's temporary directory (the system's
- * outside a runner) named with this run's pid, `model-server-<pid>.log`, created now so that no other run's log is
- * ever truncated (two gates at once on one machine, or a pid reused since an earlier run: then `-2`, `-3`, \u2026).
+ * outside a runner) named with this run's pid and a random part, `model-server-<pid>-<12 hex>.log`, created now
+ * and exclusively, so that no other run's log is ever truncated and no link planted at a name we would use is
+ * followed (a name taken: another random one).
  */
 function newLogFile(env, pid = process.pid) {
-    const dir = env.RUNNER_TEMP || (0,node_os__WEBPACK_IMPORTED_MODULE_1__.tmpdir)();
+    const dir = env.RUNNER_TEMP || (0,external_node_os_.tmpdir)();
     for (let n = 1;; n++) {
-        const path = (0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)(dir, `model-server-${pid}${n === 1 ? '' : `-${n}`}.log`);
+        // a random part: a name another user of a shared folder can guess is one they can plant a link at
+        const path = (0,external_node_path_.join)(dir, `model-server-${pid}-${randomPart()}.log`);
         try {
             if (n === 1)
-                (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.mkdirSync)(dir, { recursive: true });
-            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)((0,node_fs__WEBPACK_IMPORTED_MODULE_0__.openSync)(path, 'wx'));
+                (0,external_node_fs_.mkdirSync)(dir, { recursive: true });
+            (0,external_node_fs_.closeSync)((0,own_files/* createOwn */.pP)(path));
             return path;
         }
         catch (e) {
             const code = e.code;
-            if (code === 'EEXIST' && n < 1000)
+            if (code === 'EEXIST' && n < 10)
                 continue;
-            throw new _inputs_settings_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz('log-file', `none given, and no new log can be created in "${(0,_inputs_parse_js__WEBPACK_IMPORTED_MODULE_3__/* .printable */ .g$)(dir)}" (${code ?? e.message})`);
+            throw new input_error/* InputError */.dz('log-file', {
+                problem: `none given, and no new log can be created in "${(0,runtime_text/* printable */.g$)(dir)}" (${code ?? e.message})`
+            });
         }
     }
 }
-/** The step's environment, without the action's own `INPUT_*` variables (which carry its api-key). */
+/**
+ * The step's environment, without the action's own `INPUT_*` variables (which carry its api-key) and without the
+ * runner's internals (`isRunnerInternal`: the tokens it gives the action's process and no `run:` step, and this
+ * step's own file commands).
+ */
 function serverEnv(env) {
-    return Object.fromEntries(Object.entries(env).filter((e) => e[1] !== undefined && !(0,_inputs_variables_js__WEBPACK_IMPORTED_MODULE_6__/* .isInputVariable */ .lh)(e[0])));
+    return Object.fromEntries(Object.entries(env).filter((e) => e[1] !== undefined && !(0,variables/* isInputVariable */.lh)(e[0]) && !isRunnerInternal(e[0])));
 }
+/** A run marker for the server's environment: 128 random bits, so that no other process carries it by chance. */
+const newRunMarker = () => process.getBuiltinModule('node:crypto').randomBytes(16).toString('hex');
 const FOREGROUND_HINT = '"start" must run the server in the foreground, without & or nohup: the action puts it in the background';
 /** Like a `run:` step: bash, which also execs a lone command so that the pid is the server's own. */
-const SHELL = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.existsSync)('/bin/bash') ? '/bin/bash' : '/bin/sh';
+const SHELL = (0,external_node_fs_.existsSync)('/bin/bash') ? '/bin/bash' : '/bin/sh';
 /**
  * Runs `command` with the shell, detached in its own process group (pid = group id) so that it outlives the
  * step and a signal to the action does not reach it; stdout and stderr are appended to `logFile` (never truncated:
@@ -24049,12 +26596,16 @@ function startServer(command, logFile, env, clock) {
     let fd;
     let logOffset;
     try {
-        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.mkdirSync)((0,node_path__WEBPACK_IMPORTED_MODULE_2__.dirname)(logFile), { recursive: true });
-        fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.openSync)(logFile, 'a');
-        logOffset = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.fstatSync)(fd).size;
+        (0,external_node_fs_.mkdirSync)((0,external_node_path_.dirname)(logFile), { recursive: true });
+        // never through a symbolic link: the server's output would go wherever it points
+        fd = (0,own_files/* openOwn */.$U)(logFile, external_node_fs_.constants.O_WRONLY | external_node_fs_.constants.O_APPEND | external_node_fs_.constants.O_CREAT);
+        logOffset = (0,external_node_fs_.fstatSync)(fd).size;
     }
     catch (e) {
-        throw new _inputs_settings_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz('log-file', `"${(0,_inputs_parse_js__WEBPACK_IMPORTED_MODULE_3__/* .printable */ .g$)(logFile)}" cannot be written (${e.code ?? e.message})`);
+        throw new input_error/* InputError */.dz('log-file', {
+            value: (0,runtime_text/* printable */.g$)(logFile),
+            problem: `cannot be written (${e.code ?? e.message})`
+        });
     }
     try {
         // node:child_process (with node:dgram) only for `start`
@@ -24077,20 +26628,22 @@ function startServer(command, logFile, env, clock) {
         return {
             pid,
             startedAt,
+            // read at once: the fork has happened, and an exec (bash running a lone command) keeps the pid and the time
+            startTicks: (0,proc/* procStat */.jW)(pid)?.startTicks,
             exited,
             // Once the shell has exec'd the server (or if it has exited), what it was given is what it started with.
-            environ: () => readEnviron(pid) ?? env,
+            environ: () => (0,proc/* procEnviron */.mX)(pid) ?? env,
             release: () => child.removeAllListeners(),
             logOffset
         };
     }
     finally {
-        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
+        (0,external_node_fs_.closeSync)(fd);
     }
 }
 /** Watches a process started elsewhere; it is polled, since only a parent hears of its child's exit. */
 function attachServer(pid, clock, pollMs = 250) {
-    const first = (0,_proc_js__WEBPACK_IMPORTED_MODULE_5__/* .procStat */ .jW)(pid);
+    const first = (0,proc/* procStat */.jW)(pid);
     const ageMs = first === undefined ? undefined : processAgeMs(first.startTicks);
     let timer;
     const exited = new Promise((resolve) => {
@@ -24108,7 +26661,7 @@ function attachServer(pid, clock, pollMs = 250) {
         pid,
         startedAt: ageMs === undefined ? undefined : clock.now() - ageMs,
         exited,
-        environ: () => readEnviron(pid),
+        environ: () => (0,proc/* procEnviron */.mX)(pid),
         release: () => clearInterval(timer)
     };
 }
@@ -24118,18 +26671,24 @@ function resolvePid(spec) {
         return spec.pid;
     let text;
     try {
-        text = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(spec.file, 'utf8').trim();
+        text = (0,external_node_fs_.readFileSync)(spec.file, 'utf8').trim();
     }
     catch (e) {
-        throw new _inputs_settings_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz('pid', `could not read "${(0,_inputs_parse_js__WEBPACK_IMPORTED_MODULE_3__/* .printable */ .g$)(spec.file)}" (${e.code ?? e.message}): give ${_inputs_settings_js__WEBPACK_IMPORTED_MODULE_4__/* .PID_FORM */ .b5}`);
+        throw new input_error/* InputError */.dz('pid', {
+            problem: `could not read "${(0,runtime_text/* printable */.g$)(spec.file)}" (${e.code ?? e.message})`,
+            form: inputs_forms/* PID_FORM */.b5
+        });
     }
     if (!/^\d+$/.test(text) || Number(text) < 1)
-        throw new _inputs_settings_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz('pid', `"${(0,_inputs_parse_js__WEBPACK_IMPORTED_MODULE_3__/* .printable */ .g$)(spec.file)}" holds "${(0,_inputs_parse_js__WEBPACK_IMPORTED_MODULE_3__/* .printable */ .g$)(text)}", not a process id`);
+        throw new input_error/* InputError */.dz('pid', {
+            value: (0,runtime_text/* printable */.g$)(spec.file),
+            problem: `holds "${(0,runtime_text/* printable */.g$)(text)}", not a process id`
+        });
     return Number(text);
 }
 /** Why the process is no longer running, or undefined while it runs. */
 function gone(pid, startTicks) {
-    const stat = (0,_proc_js__WEBPACK_IMPORTED_MODULE_5__/* .procStat */ .jW)(pid);
+    const stat = (0,proc/* procStat */.jW)(pid);
     if (stat !== undefined) {
         if (stat.state === 'Z')
             return 'has exited (a zombie awaiting its parent)';
@@ -24150,19 +26709,8 @@ function gone(pid, startTicks) {
 const TICKS_PER_SECOND = 100;
 function processAgeMs(startTicks) {
     try {
-        const uptimeS = Number((0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)('/proc/uptime', 'utf8').split(' ')[0]);
+        const uptimeS = Number((0,external_node_fs_.readFileSync)('/proc/uptime', 'utf8').split(' ')[0]);
         return Math.max(0, uptimeS * 1000 - (startTicks * 1000) / TICKS_PER_SECOND);
-    }
-    catch {
-        return undefined;
-    }
-}
-function readEnviron(pid) {
-    try {
-        const entries = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(`/proc/${pid}/environ`, 'utf8')
-            .split('\0')
-            .filter((e) => e.includes('='));
-        return Object.fromEntries(entries.map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]));
     }
     catch {
         return undefined;
@@ -24273,258 +26821,6 @@ class FrameReader {
 function toFrame(text) {
     const json = (0,_http_probe_js__WEBPACK_IMPORTED_MODULE_0__/* .parseJson */ .qF)(text);
     return isObject(json) ? [{ kind: 'event', json }] : [];
-}
-
-
-/***/ }),
-
-/***/ 7443:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   $Q: () => (/* binding */ clip),
-/* harmony export */   JM: () => (/* binding */ sameAnswer),
-/* harmony export */   MP: () => (/* binding */ describeBody),
-/* harmony export */   no: () => (/* binding */ assess)
-/* harmony export */ });
-/* harmony import */ var _runtime_bounded_regex_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9635);
-/* harmony import */ var _engines_model_lists_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9778);
-/* harmony import */ var _engines_match_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3474);
-/* harmony import */ var _inputs_parse_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3718);
-/* harmony import */ var _report_answer_report_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6933);
-/** Judges one probe's result against what the settings expect: ready, keep waiting, or stop now. */
-
-
-
-
-
-/** Whether two answers are the same answer (fields left out and fields undefined are alike). */
-function sameAnswer(a, b) {
-    return sameData(a, b);
-}
-function sameData(a, b) {
-    if (a === b)
-        return true;
-    if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null)
-        return false;
-    if (Array.isArray(a) !== Array.isArray(b))
-        return false;
-    const x = a;
-    const y = b;
-    return [...new Set([...Object.keys(x), ...Object.keys(y)])].every((k) => sameData(x[k], y[k]));
-}
-const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET|VERIFY)_|HOSTNAME_MISMATCH)/;
-/** Codes told in the same words are the same answer. */
-const SAME_ERROR = {
-    UND_ERR_CONNECT_TIMEOUT: 'ETIMEDOUT',
-    PROXY_UND_ERR_CONNECT_TIMEOUT: 'PROXY_ETIMEDOUT'
-};
-/** `regexLimitMs` bounds how long `match-regex` may run on the body (what is left of the probe's time). */
-function assess(result, expect, regexLimitMs = 1_000) {
-    if (result.kind === 'error')
-        return assessError(result);
-    const { status, body } = result;
-    const excerpt = detached(body.slice(0, 200));
-    const list = (0,_engines_model_lists_js__WEBPACK_IMPORTED_MODULE_0__/* .readModelList */ .EU)(result.json);
-    const ids = list?.models.map((m) => m.id);
-    const models = ids?.slice(0, MAX_KEPT_MODELS);
-    const modelCount = ids && ids.length > MAX_KEPT_MODELS ? { modelCount: ids.length } : {};
-    const base = { status, models, ...modelCount, excerpt };
-    const said = describeBody(result.body, result.contentType, result.json) || undefined;
-    const judged = (answer, extra = {}) => ({
-        ...base,
-        ...extra,
-        state: answer.state,
-        answer,
-        ...(0,_report_answer_report_js__WEBPACK_IMPORTED_MODULE_2__/* .answerWords */ .Gy)(answer, expect)
-    });
-    if (status === 401 || status === 403)
-        return judged({ state: 'fatal', status, said }, { fatalReason: 'unauthorized' });
-    if (!(0,_inputs_parse_js__WEBPACK_IMPORTED_MODULE_1__/* .statusAccepted */ .Kt)(expect.status, status))
-        return judged({ state: 'waiting', status, said });
-    // The summary names the listed models (the first few, and how many), or else what the body says.
-    const answered = ids === undefined
-        ? { status, said }
-        : {
-            status,
-            models: ids.slice(0, MAX_NAMED_MODELS),
-            ...(ids.length > MAX_NAMED_MODELS ? { modelCount: ids.length } : {})
-        };
-    const waiting = (missing) => judged({ state: 'waiting', ...answered, missing });
-    let modelId;
-    if (expect.model !== undefined) {
-        if (list === undefined)
-            return waiting({ what: 'model-list', truncated: result.truncated });
-        const match = (0,_engines_match_js__WEBPACK_IMPORTED_MODULE_3__/* .matchModel */ .Z)(list.models, expect.model);
-        if (match.kind === 'ambiguous') {
-            const candidates = match.candidates.map((m) => m.id);
-            return judged({ state: 'fatal', ...answered, candidates }, { fatalReason: 'ambiguous-model', candidates });
-        }
-        if (match.kind === 'missing')
-            return waiting({ what: 'model' });
-        const found = match.model;
-        if (found.unloaded)
-            return { ...waiting({ what: 'model-unloaded', id: found.id }), modelState: 'unloaded' };
-        if (found.loading !== undefined)
-            return { ...waiting({ what: 'model-loaded', id: found.id, loading: found.loading }), modelState: 'loading' };
-        modelId = found.id;
-    }
-    if (expect.match !== undefined && !body.includes(expect.match))
-        return waiting({ what: 'match' });
-    if (expect.matchRegex !== undefined) {
-        const matched = (0,_runtime_bounded_regex_js__WEBPACK_IMPORTED_MODULE_4__/* .testWithin */ .u)(expect.matchRegex, body, regexLimitMs);
-        if (matched === undefined)
-            return waiting({ what: 'match-regex-in-time' });
-        if (!matched)
-            return waiting({ what: 'match-regex' });
-    }
-    return judged({ state: 'ready', ...answered }, { modelId });
-}
-/**
- * OpenSSL's words when the first bytes back are not TLS: a plain HTTP server answering a TLS hello with a
- * 400 page (`wrong version number`, or `packet length too long` from some servers).
- */
-const PLAIN_HTTP = /WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|HTTP_REQUEST/;
-function assessError(result) {
-    const judged = (answer, extra = {}) => ({
-        ...extra,
-        state: answer.state,
-        answer,
-        status: result.status,
-        ...(0,_report_answer_report_js__WEBPACK_IMPORTED_MODULE_2__/* .answerWords */ .Gy)(answer, { status: [] })
-    });
-    if (TLS_CODES.test(result.code) && PLAIN_HTTP.test(result.code)) {
-        const plainHttp = { redirectedTo: result.redirectedTo };
-        return judged({ state: 'fatal', error: result.code, plainHttp }, { fatalReason: 'tls' });
-    }
-    if (TLS_CODES.test(result.code)) {
-        // Node 24 adds advice about its own flags ("; if the root CA is installed locally, try \u2026 --use-system-ca"),
-        // which an action cannot use: the inputs that can help are named instead.
-        return judged({ state: 'fatal', error: result.code, said: result.message.split(';')[0] }, { fatalReason: 'tls' });
-    }
-    const state = result.status === undefined ? 'down' : 'waiting';
-    if (result.code === 'TIMEOUT')
-        return judged({ state, status: result.status, error: 'TIMEOUT' });
-    const error = SAME_ERROR[result.code] ?? result.code;
-    // An error met on the way through a proxy is the proxy's (`PROXY_<code>`, see the probe).
-    const proxy = result.proxy !== undefined && result.code.startsWith('PROXY_') ? result.proxy : undefined;
-    // A code without words of its own is told by its message.
-    const said = (0,_report_answer_report_js__WEBPACK_IMPORTED_MODULE_2__/* .errorHasWords */ ._U)(result.code, proxy !== undefined) ? undefined : result.message;
-    return judged({ state, status: result.status, error, proxy, said });
-}
-/** An answer names this many listed models at most: a list of 60,000 would make every line megabytes long. */
-const MAX_NAMED_MODELS = 10;
-/**
- * An answer's model ids kept past the probe (its `models`, the `models` output): a fleet of servers listing
- * 40,000 models each would otherwise hold hundreds of thousands of strings and write an output of megabytes.
- */
-const MAX_KEPT_MODELS = 1000;
-/**
- * Says what a body says in a few words: a JSON error's message (from `json`, the body already parsed), an HTML
- * page's title, or its first line.
- */
-function describeBody(body, contentType, json) {
-    const text = body.trimStart().slice(0, 8192).trimEnd();
-    if (text === '')
-        return '';
-    const said = jsonMessage(json);
-    if (said !== undefined)
-        return clip(said);
-    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text.slice(0, 4096));
-    if (title)
-        return clip(title[1].trim());
-    if (/html/i.test(contentType) || text.startsWith('<'))
-        return '(an HTML page)';
-    return clip(text.split(/\r?\n/, 1)[0]);
-}
-function jsonMessage(json) {
-    if (typeof json !== 'object' || json === null || Array.isArray(json))
-        return undefined;
-    const o = json;
-    for (const key of ['error', 'message', 'detail', 'reason', 'status']) {
-        const v = o[key];
-        if (typeof v === 'string' && v !== '')
-            return v;
-        if (typeof v === 'object' && v !== null) {
-            const inner = jsonMessage(v);
-            if (inner !== undefined)
-                return inner;
-        }
-    }
-    return undefined;
-}
-/** The server's words on one line, at most `max` characters. */
-function clip(text, max = 120) {
-    // cut before cleaning: a body can be 1 MiB on one line, and a copy of it per probe adds up
-    const clean = (0,_inputs_parse_js__WEBPACK_IMPORTED_MODULE_1__/* .controlToSpace */ .RZ)(text.slice(0, 2 * max));
-    return detached(clean.length > max ? `${clean.slice(0, max)}\u2026` : clean);
-}
-/**
- * A copy of a short string that does not hold on to the string it was cut from. V8 makes a slice of 13
- * characters or more a view of its parent: an excerpt or a summary kept from a 1 MiB body would keep the whole
- * body alive for as long as the answer is kept (the last answer of each target of a fleet, the timeline).
- */
-function detached(text) {
-    return JSON.parse(JSON.stringify(text));
-}
-
-
-/***/ }),
-
-/***/ 620:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   X6: () => (/* binding */ SCHEDULE_MODES),
-/* harmony export */   bE: () => (/* binding */ nextProbeAt)
-/* harmony export */ });
-/* unused harmony exports DENSE_MS, LEAD_MIN_MS, BACKOFF_SHARE */
-/**
- * When the next HTTP probe goes out while the server answers but is not ready yet (503 while loading, a list
- * without the model, /health 503 through a warm-up). Pure: a function of the state the loop hands it, so that it is
- * tested on a fake clock. Connections refused are not its concern: the port watch stands in for probes then.
- */
-const SCHEDULE_MODES = ['adaptive', 'fixed'];
-/** The gap near the expected ready moment: a probe costs the server a few microseconds, a late ready a job's time. */
-const DENSE_MS = 200;
-/**
- * How far before the expected moment dense probes begin: a share of the expected load (its length varies from run
- * to run by about that much), and at least half a second (the estimate itself is known to a tenth of a second).
- */
-const LEAD_MIN_MS = 500;
-const LEAD_SHARE = 0.2;
-/**
- * Without an expected moment the gap grows with the time the server has been loading (a quarter of it): a load
- * that has taken 2 s is probed every 500 ms, one that has taken 20 s every `interval`. The lag stays a share of
- * the load, and the requests grow with its logarithm, not its length.
- */
-const BACKOFF_SHARE = 0.25;
-/** The shortest gap whatever the state: a server that answers at once must not turn the loop into a busy one. */
-const MIN_GAP_MS = 50;
-/** The moment the next probe goes out (never past the deadline). */
-function nextProbeAt(s) {
-    const asked = s.retryAfterMs === undefined ? 0 : Math.min(s.retryAfterMs, s.intervalMs * 4);
-    const pace = s.mode === 'fixed' ? s.sentAt + s.intervalMs : s.sentAt + adaptiveGap(s);
-    // A 429 or 503 may ask for a longer pause: granted up to 4 intervals.
-    return Math.min(Math.max(pace, s.now + asked, s.sentAt + MIN_GAP_MS), s.deadline);
-}
-function adaptiveGap(s) {
-    const clamp = (ms) => Math.min(s.intervalMs, Math.max(DENSE_MS, ms));
-    if (s.answeringSince === undefined)
-        return s.intervalMs; // not loading: a list without the model, a 404
-    if (s.readyAt === undefined && s.logTellsReady)
-        return s.intervalMs;
-    const loadedMs = Math.max(0, s.sentAt - s.answeringSince);
-    const readyAt = s.readyAt ?? (s.usualAnsweringMs === undefined ? undefined : s.answeringSince + s.usualAnsweringMs);
-    if (readyAt === undefined)
-        return clamp(loadedMs * BACKOFF_SHARE);
-    const lead = Math.max(LEAD_MIN_MS, (readyAt - s.answeringSince) * LEAD_SHARE);
-    const denseFrom = readyAt - lead;
-    // Far from it: sparse, but the probe that opens the dense window lands on its start.
-    if (s.sentAt < denseFrom)
-        return Math.min(s.intervalMs, Math.max(DENSE_MS, denseFrom - s.sentAt));
-    // Near it, and past it: dense, then backing off with the overrun (the estimate was wrong, by how much is unknown).
-    return clamp(DENSE_MS + Math.max(0, s.sentAt - readyAt) * BACKOFF_SHARE);
 }
 
 

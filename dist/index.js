@@ -16535,7 +16535,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 140:
+/***/ 2462:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 
@@ -16544,8 +16544,28 @@ __nccwpck_require__.d(__webpack_exports__, {
   e: () => (/* binding */ run)
 });
 
-// EXTERNAL MODULE: ./src/wait/halt.ts
-var halt = __nccwpck_require__(3106);
+// EXTERNAL MODULE: ./src/runtime/halter.ts
+var halter = __nccwpck_require__(1906);
+;// CONCATENATED MODULE: ./src/runtime/cancel-signals.ts
+/**
+ * The signals that cancel a run, and the one way every entry point listens to them. Node's default for each is to
+ * die at once: no outputs, no summary, no error, and at the job end a server never stopped.
+ */
+
+/**
+ * The runner sends SIGINT, then SIGTERM, to a cancelled job's step (or one past its `timeout-minutes`); a terminal
+ * sends SIGINT on Ctrl-C; SIGHUP comes when the terminal or ssh session goes, or the runner's service is stopped.
+ */
+const CANCEL_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+/** Listens to the cancelling signals until `release`: each halts `cancel` instead of ending the process. */
+function cancelOnSignals() {
+    const cancel = new halter/* Halter */.x();
+    const onSignal = (signal) => void cancel.halt(signal);
+    for (const signal of CANCEL_SIGNALS)
+        process.on(signal, onSignal);
+    return { cancel, release: () => CANCEL_SIGNALS.forEach((signal) => process.off(signal, onSignal)) };
+}
+
 // EXTERNAL MODULE: ./src/wait/first-probe.ts
 var first_probe = __nccwpck_require__(7388);
 // EXTERNAL MODULE: external "node:os"
@@ -16744,8 +16764,519 @@ function commandSafe(text) {
 
 // EXTERNAL MODULE: ./src/inputs/secrets.ts
 var inputs_secrets = __nccwpck_require__(3332);
-// EXTERNAL MODULE: ./src/inputs/settings.ts + 2 modules
-var inputs_settings = __nccwpck_require__(7168);
+;// CONCATENATED MODULE: ./src/inputs/input-names.ts
+/** The inputs, by name, with their defaults: the one list the action, the CLI's flags and the parser share. */
+/** Input name \u2192 default, in the order action.yml declares them. */
+const INPUT_DEFAULTS = {
+    url: '',
+    model: '',
+    'model-match': 'auto',
+    'wrong-model-after': '30s',
+    match: '',
+    'match-regex': '',
+    status: '200-299',
+    interval: '5s',
+    schedule: 'adaptive',
+    timeout: '15m',
+    'request-timeout': '10s',
+    'success-threshold': '1',
+    headers: '',
+    'api-key': '',
+    'progress-interval': '30s',
+    'fail-on-timeout': 'true',
+    start: '',
+    pid: '',
+    'log-file': '',
+    'log-lines': '50',
+    'fail-pattern': '',
+    'port-check': 'true',
+    'gpu-check': 'warn',
+    stop: 'job-end',
+    'stop-timeout': '30s',
+    'probe-generation': 'false',
+    load: 'false',
+    'smoke-test': 'false',
+    'smoke-requests': '3',
+    'smoke-tokens': '64',
+    'smoke-timeout': '2m',
+    'env-report': '',
+    diagnostics: '',
+    'ca-cert': '',
+    'insecure-tls': 'false',
+    engine: 'auto',
+    'history-file': 'auto',
+    'history-key': '',
+    'regression-threshold': '25%',
+    'regression-min-runs': '3',
+    'throughput-regression-threshold': '15%',
+    'fail-on-regression': 'false'
+};
+
+// EXTERNAL MODULE: ./src/inputs/input-error.ts
+var input_error = __nccwpck_require__(9354);
+// EXTERNAL MODULE: ./src/inputs/parse.ts
+var parse = __nccwpck_require__(3718);
+// EXTERNAL MODULE: ./src/runtime/text.ts
+var runtime_text = __nccwpck_require__(5369);
+;// CONCATENATED MODULE: ./src/inputs/input-reader.ts
+/**
+ * Reads one input at a time, as text, a duration, a whole number or a script, and names the input in any error:
+ * a parser of one value throws a ProblemError (or a plain Error), which becomes the input's InputError.
+ */
+
+
+
+
+const MAX_INPUT_LENGTH = 64 * 1024;
+/** `get` returns '' for an unset input. */
+function inputReader(get) {
+    const input = (name) => {
+        const raw = get(name) ?? '';
+        if (raw.length > MAX_INPUT_LENGTH)
+            throw new input_error/* InputError */.dz(name, { problem: `is ${raw.length} characters long; the limit is ${MAX_INPUT_LENGTH}` });
+        return raw.trim() === '' ? INPUT_DEFAULTS[name] : raw;
+    };
+    const field = (name, parse) => {
+        try {
+            return parse(input(name));
+        }
+        catch (e) {
+            if (e instanceof input_error/* InputError */.dz)
+                throw e;
+            throw new input_error/* InputError */.dz(name, e instanceof input_error/* ProblemError */.Mm ? e.problem : { problem: e.message });
+        }
+    };
+    return {
+        input,
+        field,
+        text(name) {
+            const value = input(name).trim();
+            // the api-key is never shown, not even in its own error
+            if ((0,runtime_text/* hasControlChars */.jt)(value))
+                throw new input_error/* InputError */.dz(name, name === 'api-key'
+                    ? { problem: 'the key contains a control character' }
+                    : { value: (0,runtime_text/* printable */.g$)(value), problem: 'contains a control character' });
+            return value === '' ? undefined : value;
+        },
+        script(name) {
+            const value = input(name).trim();
+            // scripts may span lines; other control characters are refused
+            if ((0,runtime_text/* hasControlChars */.jt)(value, '\t\n'))
+                throw new input_error/* InputError */.dz(name, { problem: 'contains a control character' });
+            return value === '' ? undefined : value;
+        },
+        duration: (name, minMs) => field(name, (t) => {
+            const ms = (0,parse/* parseDuration */.E9)(t);
+            if (ms < minMs)
+                throw new input_error/* ProblemError */.Mm({
+                    value: (0,runtime_text/* printable */.g$)(t),
+                    problem: 'is too short',
+                    form: `at least ${minMs}ms, as ${parse/* DURATION_FORM */.ec}`
+                });
+            return ms;
+        }),
+        whole: (name, min, max, why = '') => field(name, (t) => {
+            if (!/^\s*\d+\s*$/.test(t) || Number(t) < min || Number(t) > max)
+                throw new input_error/* ProblemError */.Mm({ value: (0,runtime_text/* printable */.g$)(t), form: `a whole number from ${min} to ${max}${why}` });
+            return Number(t);
+        })
+    };
+}
+
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+// EXTERNAL MODULE: ./src/runtime/file-kind.ts
+var file_kind = __nccwpck_require__(2607);
+;// CONCATENATED MODULE: ./src/inputs/input-files.ts
+/** The inputs that name a file, checked when the inputs are read, so that a wrong path fails before any request. */
+
+
+
+
+const CA_FORM = 'the path of a PEM file of CA certificates (-----BEGIN CERTIFICATE-----)';
+/** `ca-cert`: reads and checks the PEM file now. */
+function readCaCert(path) {
+    const value = (0,runtime_text/* printable */.g$)(path);
+    let pem;
+    try {
+        pem = (0,external_node_fs_.readFileSync)(path, 'utf8');
+    }
+    catch (e) {
+        const code = e.code ?? e.message;
+        throw new input_error/* ProblemError */.Mm({ problem: `cannot read "${value}" (${code})`, form: CA_FORM }, { cause: e });
+    }
+    const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+    if (blocks.length === 0)
+        throw new input_error/* ProblemError */.Mm({ value, problem: 'holds no certificate', form: CA_FORM });
+    for (const block of blocks) {
+        try {
+            // node:crypto only here, for a ca-cert: loading it costs 5 ms and 3 MB on Node 24
+            new (process.getBuiltinModule('node:crypto').X509Certificate)(block);
+        }
+        catch {
+            throw new input_error/* ProblemError */.Mm({ value, problem: 'holds a certificate that cannot be read', form: CA_FORM });
+        }
+    }
+    return pem;
+}
+/**
+ * `log-file`: a log that exists must be a regular file (followed through symlinks): a FIFO blocks whoever opens it,
+ * and a device such as /dev/zero never ends. One not written yet is fine: the server writes it.
+ */
+function checkLogFile(path) {
+    let stat;
+    try {
+        stat = (0,external_node_fs_.statSync)(path);
+    }
+    catch {
+        return;
+    }
+    const what = (0,file_kind/* notRegularFile */.s)(stat);
+    if (what !== undefined)
+        throw new input_error/* ProblemError */.Mm({
+            value: (0,runtime_text/* printable */.g$)(path),
+            problem: `is ${what}`,
+            form: "the path of a regular file (the server's log)"
+        });
+}
+
+;// CONCATENATED MODULE: ./src/inputs/credentials.ts
+/**
+ * The credentials the probes carry (credential headers, `api-key`, a token in a URL's query string) and those of a
+ * proxy in the environment: each a secret, registered whole and in the parts a server may echo alone.
+ */
+
+
+
+
+/** `headers` and `api-key` (as an authorization header), and every secret of them, of `urls` and of `env`. */
+function readCredentials(read, urls, env) {
+    const headers = read.field('headers', parse/* parseHeaders */.QG);
+    // One too short to mask is refused.
+    const secrets = [];
+    const secret = (input, value, what) => {
+        if (value.length < inputs_secrets/* MIN_SECRET_CHARS */.Sn)
+            throw new input_error/* InputError */.dz(input, {
+                problem: `${what} has fewer than ${inputs_secrets/* MIN_SECRET_CHARS */.Sn} characters, too short to be kept out of the logs`
+            });
+        secrets.push(value);
+    };
+    for (const [name, value] of Object.entries(headers).filter(([n]) => (0,inputs_secrets/* isCredentialName */.hN)(n))) {
+        secret('headers', value, `the ${name} value`);
+        for (const part of (0,inputs_secrets/* credentialParts */.YY)(name, value)) {
+            // a cookie that is not a credential (lang=en) may be short; the header's whole value is still masked
+            if (/cookie/i.test(name) && part.length < inputs_secrets/* MIN_SECRET_CHARS */.Sn)
+                continue;
+            secret('headers', part, `the ${name} credential`);
+        }
+    }
+    const apiKey = read.text('api-key');
+    if (apiKey !== undefined) {
+        if (/\s/.test(apiKey))
+            throw new input_error/* InputError */.dz('api-key', { problem: 'contains white space; give the key alone, without "Bearer"' });
+        // never shown: only where it goes wrong
+        if (!(0,parse/* isLatin1 */.uQ)(apiKey))
+            throw new input_error/* InputError */.dz('api-key', { problem: `contains a character outside Latin-1 (${parse/* LATIN1_FORM */.J3})` });
+        secret('api-key', apiKey, 'the key');
+        headers.authorization = `Bearer ${apiKey}`;
+    }
+    // A token in a URL's query string (?api_key=\u2026) is masked everywhere the URL is written (logs, summary, results):
+    // as url.href writes it and as decoded.
+    for (const url of urls)
+        for (const pair of url.search.slice(1).split('&')) {
+            const [[name, value] = ['', '']] = new URLSearchParams(pair);
+            const raw = pair.slice(pair.indexOf('=') + 1);
+            if (!pair.includes('=') || !(0,inputs_secrets/* isCredentialName */.hN)(name) || value === '')
+                continue;
+            secret('url', value, `the value of the query parameter "${(0,runtime_text/* printable */.g$)(name)}"`);
+            if (raw !== value)
+                secrets.push(raw);
+        }
+    secrets.push(...(0,inputs_secrets/* proxySecrets */.Wm)(env));
+    return { headers, secrets: secrets.filter((s) => s.length > 0) };
+}
+
+// EXTERNAL MODULE: ./src/engines/model-lists.ts
+var model_lists = __nccwpck_require__(9778);
+;// CONCATENATED MODULE: ./src/runtime/platform.ts
+/**
+ * What the machine the gate runs on can do, where a feature depends on it. Inputs are checked against it, so
+ * that a feature this runner cannot serve fails before anything runs, naming the input, rather than during the
+ * wait. Tests pass a fake one for macOS and Windows.
+ */
+
+/** The machine this process runs on. */
+function currentPlatform() {
+    return { os: process.platform, hasProc: (0,external_node_fs_.existsSync)('/proc/self/stat') };
+}
+const OS_NAMES = { darwin: 'macOS', win32: 'Windows', linux: 'Linux' };
+/** For messages: "macOS", "Windows", else the platform's own name. */
+const osName = (platform) => OS_NAMES[platform.os] ?? platform.os;
+
+;// CONCATENATED MODULE: ./src/inputs/cross-field-rules.ts
+/**
+ * The rules between inputs, and between an input and the machine: each is checked where the parser has read the
+ * inputs it involves, so that the first bad input read is the one an error names.
+ */
+
+
+
+const needsShell = (platform) => `needs a POSIX shell (/bin/sh), which this machine (${osName(platform)}) does not have`;
+/** The server runs under `sh -c`, in its own process group: POSIX only (Windows runners have no /bin/sh). */
+function checkStart(start, platform) {
+    if (start !== undefined && platform.os === 'win32')
+        throw new input_error/* InputError */.dz('start', {
+            problem: `${needsShell(platform)}: start the server in an earlier step and give its process id with "pid"`
+        });
+}
+function checkPid(pid, start) {
+    if (start !== undefined && pid !== undefined)
+        throw new input_error/* InputError */.dz('pid', {
+            problem: 'cannot be used with "start": the server "start" launches is the one watched'
+        });
+}
+function checkFailPattern(failPattern, logFile, start) {
+    if (failPattern !== undefined && logFile === undefined && start === undefined)
+        throw new input_error/* InputError */.dz('fail-pattern', {
+            problem: 'needs a log to watch: set "log-file", or "start" (which writes one)'
+        });
+}
+function checkEnvReport(envReport, { start, pid }, platform) {
+    if (envReport.length > 0 && start === undefined && pid === undefined)
+        throw new input_error/* InputError */.dz('env-report', { problem: 'needs the server process: set "start" or "pid"' });
+    // A process started elsewhere shows its environment only in /proc/<pid>/environ; one that `start` launches
+    // is reported with the environment the gate gave it.
+    if (envReport.length > 0 && start === undefined && !platform.hasProc) {
+        const orStart = platform.os === 'win32' ? '' : ', or launch the server with "start" (then its environment is the one given to it)';
+        throw new input_error/* InputError */.dz('env-report', {
+            problem: `with "pid", reads the server's environment from /proc, which this machine (${osName(platform)}) does not ` +
+                `have: remove "env-report"${orStart}`
+        });
+    }
+}
+/** Each command runs as `timeout \u2026 /bin/sh -c command`. */
+function checkDiagnostics(diagnostics, platform) {
+    if (diagnostics.length > 0 && platform.os === 'win32')
+        throw new input_error/* InputError */.dz('diagnostics', {
+            problem: `${needsShell(platform)}: run them in a later step with "if: failure()"`
+        });
+}
+/** `probe-generation`: the generation request for `url`, which the URL's model list and `model` decide. */
+function generationFor(url, model) {
+    const found = (0,model_lists/* generationRoute */.wf)(url);
+    if (found === undefined) {
+        throw new input_error/* InputError */.dz('probe-generation', {
+            problem: `no generation request is known for ${url.pathname}: point "url" at the server's model list, ` +
+                model_lists/* GENERATION_ROUTES */.w.map((r) => `${r.listPathText} (${r.servers})`).join(', ')
+        });
+    }
+    if (found.route.needsModel && model === undefined) {
+        throw new input_error/* InputError */.dz('probe-generation', {
+            problem: `needs "model": the request to ${found.route.requests[0].path} names the model to generate with`
+        });
+    }
+    return found;
+}
+
+// EXTERNAL MODULE: ./src/inputs/forms.ts + 1 modules
+var inputs_forms = __nccwpck_require__(9035);
+// EXTERNAL MODULE: ./src/runtime/own-files.ts
+var own_files = __nccwpck_require__(730);
+// EXTERNAL MODULE: ./src/inputs/settings.ts
+var settings = __nccwpck_require__(900);
+// EXTERNAL MODULE: ./src/history/limits.ts
+var limits = __nccwpck_require__(6138);
+;// CONCATENATED MODULE: ./src/inputs/parse-settings.ts
+/**
+ * Turns raw input strings (from the action's inputs or the CLI's flags) into typed, validated settings.
+ * Nothing below this module reads inputs; every error names the input and the form it accepts. The inputs are
+ * read in action.yml's order, each rule between them where the last input it involves is read.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+/**
+ * Reads every input through `get` (which returns '' for an unset input) and validates it, also against what
+ * `platform` can do. `env` is the environment the probes and the server run in, for the proxy credentials it may
+ * hold, masked as the inputs' secrets are: the front ends pass theirs.
+ */
+function parseSettings(get, platform = currentPlatform(), env = {}) {
+    const read = inputReader(get);
+    const { urls, model, modelMatch, wrongModelAfterMs, match, matchRegex, status } = readRequest(read);
+    const { intervalMs, schedule, timeoutMs, requestTimeoutMs, progressIntervalMs, successThreshold } = readPace(read);
+    const { headers, secrets } = readCredentials(read, urls, env);
+    const failOnTimeout = read.field('fail-on-timeout', parse/* parseBoolean */.yG);
+    const server = readServer(read, platform);
+    const probeGeneration = read.field('probe-generation', parse/* parseBoolean */.yG);
+    const load = read.field('load', parse/* parseBoolean */.yG);
+    const { smoke } = readSmoke(read);
+    const targets = urls.map((url) => ({ url, generation: probeGeneration ? generationFor(url, model) : undefined }));
+    const caPath = read.text('ca-cert');
+    const caCert = caPath === undefined ? undefined : read.field('ca-cert', () => readCaCert(caPath));
+    const insecureTls = read.field('insecure-tls', parse/* parseBoolean */.yG);
+    // The startup profile and the history of runs.
+    const engineText = read.input('engine').trim().toLowerCase();
+    const engine = engineText === 'auto' ? undefined : read.field('engine', () => (0,inputs_forms/* parseEngine */.s4)(engineText));
+    const history = readHistory(read, get);
+    return {
+        targets,
+        model,
+        modelMatch,
+        wrongModelAfterMs,
+        match,
+        matchRegex,
+        status,
+        intervalMs,
+        schedule,
+        timeoutMs,
+        requestTimeoutMs,
+        successThreshold,
+        headers,
+        progressIntervalMs,
+        failOnTimeout,
+        caCert,
+        insecureTls,
+        secrets,
+        start: server.start,
+        pid: server.pid,
+        logFile: server.logFile,
+        logLines: server.logLines,
+        failPattern: server.failPattern,
+        portCheck: server.portCheck,
+        gpuCheck: server.gpuCheck,
+        stop: server.stop,
+        stopTimeoutMs: server.stopTimeoutMs,
+        probeGeneration,
+        load,
+        smoke,
+        envReport: server.envReport,
+        diagnostics: server.diagnostics,
+        engine,
+        ...history
+    };
+}
+/** What to ask (`url`) and what the answer must show. */
+function readRequest(read) {
+    const urls = read.field('url', inputs_forms/* parseUrls */.S$);
+    const model = read.text('model');
+    const modelMatch = read.field('model-match', (t) => (0,inputs_forms/* oneOf */.yL)(t, settings/* MODEL_MATCH_MODES */.jq));
+    const wrongModelAfterMs = read.duration('wrong-model-after', 0);
+    const match = read.text('match');
+    const regexText = read.input('match-regex');
+    const matchRegex = regexText.trim() === '' ? undefined : read.field('match-regex', parse/* parseRegex */.K3);
+    const status = read.field('status', parse/* parseStatusSet */.oY);
+    return { urls, model, modelMatch, wrongModelAfterMs, match, matchRegex, status };
+}
+/** How probes are spaced and timed, and how long the wait lasts. */
+function readPace(read) {
+    const intervalMs = read.duration('interval', 100);
+    const schedule = read.field('schedule', (t) => (0,inputs_forms/* oneOf */.yL)(t, settings/* SCHEDULE_MODES */.X6));
+    const timeoutMs = read.duration('timeout', 1);
+    const requestTimeoutMs = read.duration('request-timeout', 1);
+    const progressIntervalMs = read.duration('progress-interval', 1000);
+    const successThreshold = read.whole('success-threshold', 1, 1000);
+    return { intervalMs, schedule, timeoutMs, requestTimeoutMs, progressIntervalMs, successThreshold };
+}
+/** The server: how it starts or which process it is, its log, and what to report about it. */
+function readServer(read, platform) {
+    const start = read.script('start');
+    checkStart(start, platform);
+    const pid = read.field('pid', (t) => (0,inputs_forms/* parsePid */.Ng)(t.trim()));
+    checkPid(pid, start);
+    const logFile = read.text('log-file');
+    if (logFile !== undefined)
+        read.field('log-file', () => checkLogFile(logFile));
+    // the server's output is appended to it: through a link, to wherever it points
+    if (logFile !== undefined && start !== undefined && (0,own_files/* isSymlink */.wP)(logFile))
+        throw new input_error/* InputError */.dz('log-file', {
+            value: (0,runtime_text/* printable */.g$)(logFile),
+            problem: 'is a symbolic link, and "start" writes the server\'s output to it; a link is never followed',
+            form: 'the path of a regular file (or of one to create), not a link to it'
+        });
+    const logLines = read.whole('log-lines', 0, 1000);
+    const failPatternText = read.input('fail-pattern');
+    const failPattern = failPatternText.trim() === '' ? undefined : read.field('fail-pattern', parse/* parseRegex */.K3);
+    checkFailPattern(failPattern, logFile, start);
+    const portCheck = read.field('port-check', parse/* parseBoolean */.yG);
+    const gpuCheck = read.field('gpu-check', (t) => (0,inputs_forms/* oneOf */.yL)(t, settings/* GPU_CHECKS */.r2));
+    const stop = read.field('stop', (t) => (0,inputs_forms/* oneOf */.yL)(t, settings/* STOP_MODES */.OT));
+    const stopTimeoutMs = read.duration('stop-timeout', 1);
+    const envReport = read.field('env-report', inputs_forms/* parseEnvNames */.xE);
+    checkEnvReport(envReport, { start, pid }, platform);
+    const diagnostics = (read.script('diagnostics') ?? '')
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter((l) => l !== '');
+    checkDiagnostics(diagnostics, platform);
+    return {
+        start,
+        pid,
+        logFile,
+        logLines,
+        failPattern,
+        portCheck,
+        gpuCheck,
+        stop,
+        stopTimeoutMs,
+        envReport,
+        diagnostics
+    };
+}
+const SMOKE_MODES = ['false', 'true', 'fail-on-error'];
+/** `smoke-test` and its figures, read (and checked) whether the smoke test runs or not. */
+function readSmoke(read) {
+    const smokeMode = read.field('smoke-test', (t) => {
+        const word = t.trim().toLowerCase();
+        return /^(true|yes|on)$/.test(word) ? 'true' : /^(false|no|off)$/.test(word) ? 'false' : (0,inputs_forms/* oneOf */.yL)(t, SMOKE_MODES);
+    });
+    const requests = read.whole('smoke-requests', 1, 100);
+    // the decode rate is timed from the first token to the last: it takes two
+    const tokens = read.whole('smoke-tokens', 2, 4096, ' (the decode rate is timed from the first token to the last)');
+    const timeoutMs = read.duration('smoke-timeout', 100);
+    if (smokeMode === 'false')
+        return { smoke: undefined };
+    return { smoke: { failOnError: smokeMode === 'fail-on-error', requests, tokens, timeoutMs } };
+}
+/** Where earlier runs are kept, which compare with this one, and what counts as a regression. */
+function readHistory(read, get) {
+    // Read as given: an empty value turns history off (the runner passes the default, "auto", when it is not set).
+    const historyRaw = (get('history-file') ?? '').trim();
+    if ((0,runtime_text/* hasControlChars */.jt)(historyRaw))
+        throw new input_error/* InputError */.dz('history-file', { value: (0,runtime_text/* printable */.g$)(historyRaw), problem: 'contains a control character' });
+    const historyFile = historyRaw === '' ? undefined : historyRaw;
+    // written to and renamed over: a link would send the writes, and then the rename, wherever it points
+    if (historyFile !== undefined && historyFile !== settings/* HISTORY_AUTO */.js && (0,own_files/* isSymlink */.wP)(historyFile))
+        throw new input_error/* InputError */.dz('history-file', {
+            value: (0,runtime_text/* printable */.g$)(historyFile),
+            problem: 'is a symbolic link, which is never followed',
+            form: 'the path of a regular file (or of one to create), not a link to it'
+        });
+    const historyKey = read.text('history-key');
+    if (historyKey !== undefined && historyKey.length > 200)
+        throw new input_error/* InputError */.dz('history-key', { problem: `is ${historyKey.length} characters long; give at most 200` });
+    const regressionThresholdPercent = read.field('regression-threshold', parse/* parsePercent */.lo);
+    const regressionMinRuns = read.whole('regression-min-runs', 1, limits/* MEDIAN_OF */.t, ` (the median is of the last ${limits/* MEDIAN_OF */.t} ready runs)`);
+    const throughputRegressionPercent = read.field('throughput-regression-threshold', parse/* parsePercent */.lo);
+    const failOnRegression = read.field('fail-on-regression', parse/* parseBoolean */.yG);
+    return {
+        historyFile,
+        historyKey,
+        regressionThresholdPercent,
+        regressionMinRuns,
+        throughputRegressionPercent,
+        failOnRegression
+    };
+}
+
 // EXTERNAL MODULE: ./src/inputs/variables.ts
 var variables = __nccwpck_require__(6192);
 // EXTERNAL MODULE: ./src/runtime/clock.ts
@@ -16762,7 +17293,8 @@ const NOTE_TITLES = {
     'not-ready': 'Model server not ready',
     'gpu-busy': 'GPU memory held by other processes',
     smoke: 'Smoke test did not measure throughput',
-    'throughput-regression': 'Model server decodes slower than usual'
+    'throughput-regression': 'Model server decodes slower than usual',
+    'model-match': 'Model matched only partly'
 };
 /** The failure's title: the reason the wait gives, as its output says it (no colon or comma: core escapes them). */
 const failureTitle = (reason) => `Model server not ready (${reason})`;
@@ -16783,8 +17315,12 @@ const UNEXPECTED_ERROR_TITLE = 'wait-for-model failed unexpectedly';
 
 
 
+
+
 /** Reads an input as @actions/core's getInput does (INPUT_<NAME>, spaces as underscores, upper case, trimmed). */
-const actionInput = (name) => (process.env[(0,variables/* inputVariable */.LO)(name)] ?? '').trim();
+// An input missing from the environment (run outside a runner) takes its action.yml default, as the runner would
+// give it; one set to '' stays '' (history-file '' is history off).
+const actionInput = (name) => (process.env[(0,variables/* inputVariable */.LO)(name)] ?? INPUT_DEFAULTS[name]).trim();
 async function run() {
     let secrets = [];
     // A progress line, written as core.info writes it: redacted and defused, so no secret and no workflow
@@ -16800,18 +17336,17 @@ async function run() {
         annotated.add(what);
         annotate(kind, commandSafe((0,inputs_secrets/* redact */.E$)(line, secrets)), NOTE_TITLES[what]);
     };
-    // The runner sends SIGINT, then SIGTERM, when the job is cancelled: end the wait and still report.
-    const cancel = new halt/* Halter */.x();
-    const onSignal = (signal) => void cancel.halt(signal);
-    process.on('SIGINT', onSignal).on('SIGTERM', onSignal);
+    // The runner sends SIGINT, then SIGTERM, when the job is cancelled (SIGHUP when its service goes): whatever the
+    // step is doing then, it ends the wait and still reports, reason=cancelled.
+    const { cancel, release } = cancelOnSignals();
     try {
-        const settings = (0,inputs_settings/* parseSettings */.P$)(actionInput, undefined, process.env);
+        const settings = parseSettings(actionInput, undefined, process.env);
         secrets = settings.secrets;
         if (settings.insecureTls)
             note('warning', INSECURE_TLS_WARNING, 'insecure-tls');
         // The clock's zero is the process start, so elapsed-seconds counts from the step's start.
         const firstProbe = await (0,first_probe/* sendFirstProbe */.Hs)(settings, clock/* systemClock */.ml, 0);
-        const { gate, conclude, summaryMarkdown, defaultHistoryFile } = await __nccwpck_require__.e(/* import() */ 195).then(__nccwpck_require__.bind(__nccwpck_require__, 4195));
+        const { gate, conclude, concludedSince, summaryMarkdown, defaultHistoryFile } = await __nccwpck_require__.e(/* import() */ 889).then(__nccwpck_require__.bind(__nccwpck_require__, 3889));
         const outcome = await gate(settings, {
             clock: clock/* systemClock */.ml,
             startedAt: 0,
@@ -16824,31 +17359,33 @@ async function run() {
             cancel,
             defaultHistory: defaultHistoryFile(process.env, 'action')
         });
-        const next = conclude(outcome, settings);
+        const concluded = conclude(outcome, settings);
         // The post step stops the server at the job end: it learns which one from the runner's state.
-        if (next.jobEndState !== undefined)
-            await saveState(next.jobEndState);
-        // Registered for the steps after this one; this step's own lines were redacted as they were written.
-        secrets.forEach(setSecret);
-        await setOutputs(next.outputs);
-        say(next.finalLine);
-        const tail = next.logTail;
+        if (concluded.jobEndState !== undefined)
+            await saveState(concluded.jobEndState);
+        say(concluded.finalLine);
+        const tail = concluded.logTail;
         // The server wrote these lines: they must not act as workflow commands.
         if (tail !== undefined)
             await untrustedGroup(tail.title, tail.lines, say);
-        if (next.smokeWarning !== undefined)
-            note('warning', next.smokeWarning, 'smoke');
-        if (process.env.GITHUB_STEP_SUMMARY) {
-            await (await jobSummary()).addRaw((0,inputs_secrets/* redact */.E$)(summaryMarkdown(next.outcome, next.context), secrets)).write();
-        }
-        if (next.diagnostics.length > 0) {
+        if (concluded.diagnostics.length > 0) {
             const { runCommand, runDiagnostics } = await __nccwpck_require__.e(/* import() */ 951).then(__nccwpck_require__.bind(__nccwpck_require__, 1951));
-            await runDiagnostics(next.diagnostics, {
+            await runDiagnostics(concluded.diagnostics, {
                 group: (title, body) => group((0,inputs_secrets/* redact */.E$)(title, secrets), body),
                 exec: (program, args) => runCommand(program, args, process.stdout, cancel.signal),
                 log: say,
                 cancel: cancel.signal
             });
+        }
+        // Outputs and summary come last, so that a cancel at any moment before them (the diagnostics) is what they say.
+        const next = concludedSince(concluded, settings, cancel, concluded.diagnostics.length > 0 ? 'diagnostics' : 'after-wait', clock/* systemClock */.ml.now());
+        // Registered for the steps after this one; this step's own lines were redacted as they were written.
+        secrets.forEach(setSecret);
+        await setOutputs(next.outputs);
+        if (next.smokeWarning !== undefined)
+            note('warning', next.smokeWarning, 'smoke');
+        if (process.env.GITHUB_STEP_SUMMARY) {
+            await (await jobSummary()).addRaw((0,inputs_secrets/* redact */.E$)(summaryMarkdown(next.outcome, next.context), secrets)).write();
         }
         if (next.failedRegression !== undefined)
             setFailed((0,inputs_secrets/* redact */.E$)(next.failedRegression, secrets), NOTE_TITLES.regression);
@@ -16863,13 +17400,13 @@ async function run() {
         }
     }
     catch (e) {
-        if (e instanceof inputs_settings/* InputError */.dz)
+        if (e instanceof input_error/* InputError */.dz)
             setFailed(e.message, INPUT_ERROR_TITLE);
         else
             setFailed((0,inputs_secrets/* redact */.E$)(`Unexpected error: ${e.stack ?? String(e)}`, secrets), UNEXPECTED_ERROR_TITLE);
     }
     finally {
-        process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
+        release();
     }
 }
 
@@ -17591,7 +18128,7 @@ function request(dispatcher, options) {
 /***/ (function(module, __unused_webpack___webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(140);
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2462);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 
@@ -17609,6 +18146,195 @@ __webpack_async_result__();
 
 /***/ }),
 
+/***/ 9035:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  b5: () => (/* binding */ PID_FORM),
+  yL: () => (/* binding */ oneOf),
+  s4: () => (/* binding */ parseEngine),
+  xE: () => (/* binding */ parseEnvNames),
+  Ng: () => (/* binding */ parsePid),
+  S$: () => (/* binding */ parseUrls)
+});
+
+// UNUSED EXPORTS: parseUrl
+
+// EXTERNAL MODULE: ./src/inputs/input-error.ts
+var input_error = __nccwpck_require__(9354);
+// EXTERNAL MODULE: ./src/runtime/text.ts
+var runtime_text = __nccwpck_require__(5369);
+;// CONCATENATED MODULE: ./src/engines/engine-names.ts
+/**
+ * The engines the gate knows: the master list, the names the `engine` input accepts, in the order every engine
+ * table follows. Apart from the tables themselves (log-markers.ts, readiness.ts, streams.ts), so that reading the
+ * inputs does not load those tables before the first probe. Adding an engine starts here: see README.md beside
+ * this file.
+ */
+const ENGINE_NAMES = [
+    'vllm',
+    'sglang',
+    'tgi',
+    'ollama',
+    'llamacpp',
+    'triton',
+    'nim',
+    'localai',
+    'kserve'
+];
+/** How people write each engine's name, in messages and in the docs. */
+const ENGINE_LABELS = {
+    vllm: 'vLLM',
+    sglang: 'SGLang',
+    tgi: 'TGI',
+    ollama: 'Ollama',
+    llamacpp: 'llama.cpp',
+    triton: 'Triton',
+    nim: 'NVIDIA NIM',
+    localai: 'LocalAI',
+    kserve: 'KServe'
+};
+/** The name the `engine` input and the CLI's help give an engine (`llama.cpp` for `llamacpp`). */
+const engineInputName = (engine) => (engine === 'llamacpp' ? 'llama.cpp' : engine);
+
+;// CONCATENATED MODULE: ./src/inputs/forms.ts
+/** The forms of the values only the settings take: URLs, a process id, variable names, an engine, a word of a list. */
+
+
+
+/** `text` as one of `words`, case-insensitively. */
+function oneOf(text, words) {
+    const word = text.trim().toLowerCase();
+    if (!words.includes(word))
+        throw new input_error/* ProblemError */.Mm({ value: (0,runtime_text/* printable */.g$)(text), form: `one of ${words.join(', ')}` });
+    return word;
+}
+const ENGINE_FORM = `auto or one of ${ENGINE_NAMES.map(engineInputName).join(', ')}`;
+function parseEngine(text) {
+    const name = text === 'llama.cpp' ? 'llamacpp' : text;
+    if (!ENGINE_NAMES.includes(name))
+        throw new input_error/* ProblemError */.Mm({ value: (0,runtime_text/* printable */.g$)(text), form: ENGINE_FORM });
+    return name;
+}
+const PID_FORM = 'a process id (12345) or the path of a file holding one';
+function parsePid(text) {
+    if (text === '')
+        return undefined;
+    if (!/^\d+$/.test(text))
+        return { file: text };
+    const pid = Number(text);
+    // Linux caps pid_max at 2^22.
+    if (pid < 1 || pid > 4_194_304)
+        throw new input_error/* ProblemError */.Mm({ value: (0,runtime_text/* printable */.g$)(text), form: PID_FORM });
+    return { pid };
+}
+const ENV_NAME_FORM = 'comma-separated variable names or globs such as NCCL_*,CUDA_VISIBLE_DEVICES';
+function parseEnvNames(text) {
+    const names = text
+        .split(/[,\n]/)
+        .map((n) => n.trim())
+        .filter((n) => n !== '');
+    const bad = names.find((n) => !/^[A-Za-z_*?][A-Za-z0-9_*?]*$/.test(n));
+    if (bad !== undefined)
+        throw new input_error/* ProblemError */.Mm({ value: (0,runtime_text/* printable */.g$)(bad), problem: 'is not a variable name or glob', form: ENV_NAME_FORM });
+    return names;
+}
+const URL_FORM = 'an http:// or https:// URL such as http://localhost:8000/v1/models';
+/** A fleet larger than this is more likely a mistake than a deployment. */
+const MAX_URLS = 1000;
+/** One URL per line (blank lines skipped); a fleet's lines are named by number in errors. */
+function parseUrls(text) {
+    const lines = text
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter((l) => l !== '');
+    if (lines.length > MAX_URLS)
+        throw new input_error/* ProblemError */.Mm({ problem: `lists ${lines.length} URLs; the limit is ${MAX_URLS}` });
+    if (lines.length <= 1)
+        return [parseUrl(lines[0] ?? '')];
+    return lines.map((line, i) => {
+        try {
+            return parseUrl(line);
+        }
+        catch (e) {
+            if (!(e instanceof input_error/* ProblemError */.Mm))
+                throw e;
+            throw new input_error/* ProblemError */.Mm({ ...e.problem, line: i + 1 }, { cause: e });
+        }
+    });
+}
+function parseUrl(text) {
+    const s = text.trim();
+    if (s === '')
+        throw new input_error/* ProblemError */.Mm({ problem: 'is required', form: URL_FORM });
+    // Messages show the text without any user:password@ part, even when it is not a valid URL.
+    const shown = (0,runtime_text/* printable */.g$)(s.replace(/^([a-z][a-z\d+.-]*:\/\/)?.*@/is, '$1***@'));
+    // The URL parser would silently drop tabs and line breaks; a URL with them is a mistake or an injection.
+    if ((0,runtime_text/* hasControlChars */.jt)(s) || s.includes('\t'))
+        throw new input_error/* ProblemError */.Mm({ value: shown, problem: 'contains a control character', form: URL_FORM });
+    let url;
+    try {
+        url = new URL(s);
+    }
+    catch {
+        throw new input_error/* ProblemError */.Mm({ value: shown, form: URL_FORM });
+    }
+    // Checked first so that a password never reaches a message.
+    if (url.username || url.password) {
+        throw new input_error/* ProblemError */.Mm({
+            problem: 'must not carry credentials (user:password@); pass them with "api-key" or "headers"'
+        });
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        throw new input_error/* ProblemError */.Mm({ value: shown, form: URL_FORM });
+    return url;
+}
+
+
+/***/ }),
+
+/***/ 9354:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Mm: () => (/* binding */ ProblemError),
+/* harmony export */   dz: () => (/* binding */ InputError)
+/* harmony export */ });
+/* unused harmony export problemText */
+/** The problem in words: `line 2: "5x" is not \u2026`. */
+function problemText({ value, problem, form, line }) {
+    const where = line === undefined ? '' : `line ${line}: `;
+    if (problem === undefined)
+        return `${where}"${value}" is not ${form}`;
+    const what = value === undefined ? problem : `"${value}" ${problem}`;
+    return `${where}${what}${form === undefined ? '' : `: give ${form}`}`;
+}
+/** A problem found by a parser of one value, which knows no input's name: the parser's caller adds it. */
+class ProblemError extends Error {
+    problem;
+    constructor(problem, options) {
+        super(problemText(problem), options);
+        this.problem = problem;
+        this.name = 'ProblemError';
+    }
+}
+/** Its message is the action's wording: `Input "timeout": "5x" is not a duration such as \u2026`. */
+class InputError extends Error {
+    input;
+    problem;
+    constructor(input, problem) {
+        super(`Input "${input}": ${problemText(problem)}`);
+        this.input = input;
+        this.problem = problem;
+        this.name = 'InputError';
+    }
+}
+
+
+/***/ }),
+
 /***/ 3718:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
@@ -17618,10 +18344,7 @@ __webpack_async_result__();
 /* harmony export */   K3: () => (/* binding */ parseRegex),
 /* harmony export */   Kt: () => (/* binding */ statusAccepted),
 /* harmony export */   QG: () => (/* binding */ parseHeaders),
-/* harmony export */   RZ: () => (/* binding */ controlToSpace),
 /* harmony export */   ec: () => (/* binding */ DURATION_FORM),
-/* harmony export */   g$: () => (/* binding */ printable),
-/* harmony export */   jt: () => (/* binding */ hasControlChars),
 /* harmony export */   lo: () => (/* binding */ parsePercent),
 /* harmony export */   mu: () => (/* binding */ parseRetryAfter),
 /* harmony export */   oY: () => (/* binding */ parseStatusSet),
@@ -17629,7 +18352,11 @@ __webpack_async_result__();
 /* harmony export */   yG: () => (/* binding */ parseBoolean)
 /* harmony export */ });
 /* unused harmony export MAX_DURATION_MS */
-/** Parsers for the textual forms of inputs. Each throws a plain Error whose message names the accepted form. */
+/* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9354);
+/* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5369);
+/** Parsers for the textual forms of inputs. Each throws a ProblemError, which names the accepted form where it can. */
+
+
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 /** Longer than any job may run (self-hosted jobs stop at 5 days), and below setTimeout's 2^31 ms limit. */
 const MAX_DURATION_MS = 7 * 24 * 3_600_000;
@@ -17649,10 +18376,10 @@ function parseDuration(text) {
         ms = [h, m, sec, milli].reduce((sum, n, i) => sum + Number(n ?? 0) * UNIT_MS[['h', 'm', 's', 'ms'][i]], 0);
     }
     else {
-        throw new Error(`"${printable(text)}" is not ${DURATION_FORM}`);
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: DURATION_FORM });
     }
     if (!Number.isFinite(ms) || ms > MAX_DURATION_MS)
-        throw new Error(`"${printable(text)}" is longer than the 168h this accepts`);
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), problem: 'is longer than the 168h this accepts' });
     return Math.round(ms);
 }
 const STATUS_FORM = 'HTTP status codes (100-599) as a code (200), a list (200,204) or a range (200-299)';
@@ -17664,7 +18391,7 @@ function parseStatusSet(text) {
         const lo = m ? Number(m[1]) : NaN;
         const hi = m?.[2] ? Number(m[2]) : lo;
         if (!(lo >= 100 && hi <= 599 && lo <= hi))
-            throw new Error(`"${printable(text)}" is not ${STATUS_FORM}`);
+            throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: STATUS_FORM });
         ranges.push([lo, hi]);
     }
     return ranges;
@@ -17684,12 +18411,14 @@ function parseHeaders(text) {
         const name = colon > 0 ? line.slice(0, colon).trim() : '';
         const value = colon > 0 ? line.slice(colon + 1).trim() : '';
         if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) {
-            throw new Error(`line ${i + 1} is not ${HEADER_FORM}`);
+            throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ problem: `line ${i + 1} is not ${HEADER_FORM}` });
         }
-        if (hasControlChars(value))
-            throw new Error(`line ${i + 1} (${name}) has a control character in its value`);
+        if ((0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .hasControlChars */ .jt)(value))
+            throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ problem: `line ${i + 1} (${name}) has a control character in its value` });
         if (!isLatin1(value))
-            throw new Error(`line ${i + 1} (${name}) has a character outside Latin-1 in its value (${LATIN1_FORM})`);
+            throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({
+                problem: `line ${i + 1} (${name}) has a character outside Latin-1 in its value (${LATIN1_FORM})`
+            });
         headers[name.toLowerCase()] = value;
     });
     return headers;
@@ -17711,21 +18440,6 @@ function parseRetryAfter(value, nowMs) {
 /** HTTP sends a header value as bytes, one per character: a character above U+00FF cannot be sent. */
 const LATIN1_FORM = 'a header value is sent as bytes: only characters U+0000 to U+00FF';
 const isLatin1 = (text) => !/[\u0100-\uffff]/.test(text);
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/g;
-/**
- * The one control-character rule (C0 and DEL): whether `text` holds one other than those `allowed` (a tab in a
- * value; a script's tab and line breaks).
- */
-function hasControlChars(text, allowed = '\t') {
-    for (const [c] of text.matchAll(CONTROL))
-        if (!allowed.includes(c))
-            return true;
-    return false;
-}
-/** `text` with each run of control characters turned into one space, for a one-line quote of a server's words. */
-const controlToSpace = (text) => text.replace(CONTROL_RUN, ' ');
-const CONTROL_RUN = new RegExp(`${CONTROL.source}+`, 'g');
 /** Accepts a JavaScript regular expression as its source (`ready|up`) or in slashes with flags (`/kimi/i`). */
 function parseRegex(text) {
     const slashed = /^\/(.*)\/([dgimsuvy]*)$/s.exec(text);
@@ -17733,7 +18447,7 @@ function parseRegex(text) {
         return slashed ? new RegExp(slashed[1], slashed[2].replace(/[gy]/g, '')) : new RegExp(text);
     }
     catch (e) {
-        throw new Error(`is not a valid JavaScript regular expression (${e.message})`, { cause: e });
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ problem: `is not a valid JavaScript regular expression (${e.message})` }, { cause: e });
     }
 }
 const BOOLEAN_FORM = 'true or false';
@@ -17742,22 +18456,15 @@ function parseBoolean(text) {
         return true;
     if (/^(false|no|off)$/i.test(text.trim()))
         return false;
-    throw new Error(`"${printable(text)}" is not ${BOOLEAN_FORM}`);
+    throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: BOOLEAN_FORM });
 }
 const PERCENT_FORM = 'a percentage such as 25% or 25';
 /** Parses `25%` or `25` (0 to 10000). */
 function parsePercent(text) {
     const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text);
     if (!m || Number(m[1]) > 10_000)
-        throw new Error(`"${printable(text)}" is not ${PERCENT_FORM}`);
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: PERCENT_FORM });
     return Number(m[1]);
-}
-/** Shows input text safely in a message: control characters escaped, length capped. */
-function printable(text, max = 80) {
-    const shown = JSON.stringify(text)
-        .slice(1, -1)
-        .replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-    return shown.length > max ? `${shown.slice(0, max)}\u2026` : shown;
 }
 
 
@@ -17772,8 +18479,10 @@ function printable(text, max = 80) {
 /* harmony export */   Wm: () => (/* binding */ proxySecrets),
 /* harmony export */   YY: () => (/* binding */ credentialParts),
 /* harmony export */   hN: () => (/* binding */ isCredentialName),
-/* harmony export */   v5: () => (/* binding */ MASK)
+/* harmony export */   v5: () => (/* binding */ MASK),
+/* harmony export */   w2: () => (/* binding */ isSecretValue)
 /* harmony export */ });
+/* unused harmony export holdsCredential */
 /**
  * Secrets: which names hold credentials, the parts of a credential a server may echo alone, and redaction of every
  * form a secret may take in text. One rule for headers, `env-report`, URL query parameters and masking.
@@ -17782,9 +18491,33 @@ function printable(text, max = 80) {
 const MASK = '***';
 /**
  * Names that say their value is a credential: one rule for request headers (masked in output, never forwarded to
- * another origin on a redirect), `env-report` variables (masked) and URL query parameters (masked).
+ * another origin on a redirect), `env-report` variables (masked) and URL query parameters (masked). Short words
+ * (PAT, PWD, PASS, DSN, JWT) count as a word of the name only (GH_PAT, MYSQL_PWD, PGPASS), so that PATH and the
+ * shell's own PWD/OLDPWD (the working directory) are not taken for one.
  */
-const isCredentialName = (name) => /auth|cookie|token|key|secret|passw|credential|signature|^sig$/i.test(name);
+const isCredentialName = (name) => /auth|cookie|token|key|secret|passw|credential|signature|private|netrc|jwt|dsn/i.test(name) ||
+    (/^sig$|(?:^|[_-])(?:pat|pass|pwd)(?:$|[_-])|pass$/i.test(name) && !/^(?:old)?pwd$/i.test(name));
+/**
+ * Credential shapes found by value, whatever the name: a URL's user information (`postgres://app:pw@db/x`, a
+ * Sentry DSN, `https://ghp_\u2026@github.com`), a `password`/`passwd`/`pwd` field (`password=\u2026`, `.netrc`'s
+ * `password \u2026`), a PEM block, and the token forms of GitHub (`ghp_`, `gho_`, `ghs_`, `ghu_`, `ghr_`,
+ * `github_pat_`), GitLab (`glpat-`), Hugging Face (`hf_`), OpenAI-style keys (`sk-`), Slack (`xoxa-`, `xoxb-`,
+ * `xoxp-`), npm (`npm_`), AWS access key ids (`AKIA\u2026`, `ASIA\u2026`) and JWTs (`eyJ\u2026.eyJ\u2026.\u2026`). Each is linear (no
+ * nested quantifier, and a scheme starts only where a word starts), so that a hostile text of any length is
+ * scanned in linear time.
+ */
+const CREDENTIAL_SHAPES = [
+    /(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/[^\s/?#@]+@/i,
+    /\b(?:password|passwd|pwd)\b["']?\s*[=:]\s*\S|\blogin\s+\S+\s+password\s+\S/i,
+    /-----BEGIN [A-Z0-9 ]*-----/,
+    /\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{16,}|hf_[A-Za-z0-9]{16,})/,
+    /\b(?:sk-[A-Za-z0-9_-]{16,}|xox[abprs]-[A-Za-z0-9-]{10,}|npm_[A-Za-z0-9]{30,}|(?:AKIA|ASIA)[0-9A-Z]{16})/,
+    /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/
+];
+/** A value that holds a credential by its shape (CREDENTIAL_SHAPES), whatever it is called. */
+const holdsCredential = (value) => CREDENTIAL_SHAPES.some((shape) => shape.test(value));
+/** The one rule for a named value (an `env-report` variable): a credential by its name, its shape, or a known secret. */
+const isSecretValue = (name, value, secrets = []) => isCredentialName(name) || holdsCredential(value) || secrets.some((s) => s !== '' && value.includes(s));
 /**
  * Secrets shorter than this are refused: masking a one- to three-character string would blank it in every
  * word that holds it, and not masking it would print it. No real key is that short.
@@ -17839,6 +18572,23 @@ function credentialParts(name, value) {
  * line): the CLI has no runner to mask for it, and the action masks before the runner does.
  */
 function redact(text, secrets) {
+    return redactShapes(redactKnown(text, secrets));
+}
+/**
+ * Text as it may be shown: each credential shape of CREDENTIAL_SHAPES masked where it stands (a URL keeps its
+ * scheme and host, a password field its name). A PEM block's body lines are not recognisable one by one; its
+ * BEGIN line is masked, and `env-report` masks such a value whole.
+ */
+function redactShapes(text) {
+    return text
+        .replace(/(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi, `$1${MASK}@`)
+        .replace(/(\b(?:password|passwd|pwd)\b["']?\s*[=:]\s*["']?)[^\s"',;&]+/gi, `$1${MASK}`)
+        .replace(/(\blogin\s+\S+\s+password\s+)\S+/gi, `$1${MASK}`)
+        .replace(/-----BEGIN [A-Z0-9 ]*-----/g, MASK)
+        .replace(/\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{16,}|hf_[A-Za-z0-9]{16,}|sk-[A-Za-z0-9_-]{16,}|xox[abprs]-[A-Za-z0-9-]{10,}|npm_[A-Za-z0-9]{30,}|(?:AKIA|ASIA)[0-9A-Z]{16})/g, MASK)
+        .replace(/\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g, MASK);
+}
+function redactKnown(text, secrets) {
     const forms = new Set();
     for (const s of secrets) {
         const once = JSON.stringify(s).slice(1, -1);
@@ -17854,509 +18604,23 @@ function redact(text, secrets) {
 
 /***/ }),
 
-/***/ 7168:
+/***/ 900:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  js: () => (/* binding */ HISTORY_AUTO),
-  dz: () => (/* binding */ InputError),
-  b5: () => (/* binding */ PID_FORM),
-  s5: () => (/* binding */ notRegularFile),
-  P$: () => (/* binding */ parseSettings)
-});
-
-// UNUSED EXPORTS: INPUT_DEFAULTS, parseUrl
-
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(3024);
-// EXTERNAL MODULE: ./src/wait/schedule.ts
-var wait_schedule = __nccwpck_require__(620);
-// EXTERNAL MODULE: ./src/inputs/parse.ts
-var parse = __nccwpck_require__(3718);
-// EXTERNAL MODULE: ./src/inputs/secrets.ts
-var inputs_secrets = __nccwpck_require__(3332);
-;// CONCATENATED MODULE: ./src/engines/log-engines.ts
-/**
- * The engines whose start-up log the gate reads: the names the `engine` input accepts. Apart from their lines
- * (log-markers.ts, which has one table per engine named here, in this order), so that reading the inputs does
- * not load those tables before the first probe.
- */
-const LOG_ENGINE_NAMES = ['vllm', 'sglang', 'tgi', 'ollama', 'llamacpp', 'triton'];
-
-// EXTERNAL MODULE: ./src/engines/model-lists.ts
-var model_lists = __nccwpck_require__(9778);
-// EXTERNAL MODULE: ./src/history/limits.ts
-var limits = __nccwpck_require__(6138);
-;// CONCATENATED MODULE: ./src/runtime/platform.ts
-/**
- * What the machine the gate runs on can do, where a feature depends on it. Inputs are checked against it, so
- * that a feature this runner cannot serve fails before anything runs, naming the input, rather than during the
- * wait. Tests pass a fake one for macOS and Windows.
- */
-
-/** The machine this process runs on. */
-function currentPlatform() {
-    return { os: process.platform, hasProc: (0,external_node_fs_.existsSync)('/proc/self/stat') };
-}
-const OS_NAMES = { darwin: 'macOS', win32: 'Windows', linux: 'Linux' };
-/** For messages: "macOS", "Windows", else the platform's own name. */
-const osName = (platform) => OS_NAMES[platform.os] ?? platform.os;
-
-;// CONCATENATED MODULE: ./src/inputs/settings.ts
-/**
- * Turns raw input strings (from the action's inputs or the CLI's flags) into typed, validated settings.
- * Nothing below this module reads inputs; every error names the input and the form it accepts.
- */
-
-
-
-
-
-
-
-
-/** Input name \u2192 default, in the order action.yml declares them. */
-const INPUT_DEFAULTS = {
-    url: '',
-    model: '',
-    match: '',
-    'match-regex': '',
-    status: '200-299',
-    interval: '5s',
-    schedule: 'adaptive',
-    timeout: '15m',
-    'request-timeout': '10s',
-    'success-threshold': '1',
-    headers: '',
-    'api-key': '',
-    'progress-interval': '30s',
-    'fail-on-timeout': 'true',
-    start: '',
-    pid: '',
-    'log-file': '',
-    'log-lines': '50',
-    'fail-pattern': '',
-    'port-check': 'true',
-    'gpu-check': 'warn',
-    stop: 'job-end',
-    'stop-timeout': '30s',
-    'probe-generation': 'false',
-    load: 'false',
-    'smoke-test': 'false',
-    'smoke-requests': '3',
-    'smoke-tokens': '64',
-    'smoke-timeout': '2m',
-    'env-report': '',
-    diagnostics: '',
-    'ca-cert': '',
-    'insecure-tls': 'false',
-    engine: 'auto',
-    'history-file': 'auto',
-    'history-key': '',
-    'regression-threshold': '25%',
-    'regression-min-runs': '3',
-    'throughput-regression-threshold': '15%',
-    'fail-on-regression': 'false'
-};
-/** `history-file: auto`: the runner's tool cache for the action, the user's cache directory for the CLI. */
-const HISTORY_AUTO = 'auto';
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   OT: () => (/* binding */ STOP_MODES),
+/* harmony export */   X6: () => (/* binding */ SCHEDULE_MODES),
+/* harmony export */   jq: () => (/* binding */ MODEL_MATCH_MODES),
+/* harmony export */   js: () => (/* binding */ HISTORY_AUTO),
+/* harmony export */   r2: () => (/* binding */ GPU_CHECKS)
+/* harmony export */ });
+const SCHEDULE_MODES = ['adaptive', 'fixed'];
+/** `model-match`: `auto` takes a listed id that contains `model` when no closer one fits; `exact` does not. */
+const MODEL_MATCH_MODES = ['auto', 'exact'];
 const GPU_CHECKS = ['warn', 'fail', 'off'];
 const STOP_MODES = ['job-end', 'never'];
-const SMOKE_MODES = ['false', 'true', 'fail-on-error'];
-class InputError extends Error {
-    input;
-    constructor(input, detail) {
-        super(`Input "${input}": ${detail}`);
-        this.input = input;
-        this.name = 'InputError';
-    }
-}
-const MAX_INPUT_LENGTH = 64 * 1024;
-/**
- * Reads every input through `get` (which returns '' for an unset input) and validates it, also against what
- * `platform` can do. `env` is the environment the probes and the server run in, for the proxy credentials it may
- * hold, masked as the inputs' secrets are: the front ends pass theirs.
- */
-function parseSettings(get, platform = currentPlatform(), env = {}) {
-    const input = (name) => {
-        const raw = get(name) ?? '';
-        if (raw.length > MAX_INPUT_LENGTH)
-            throw new InputError(name, `is ${raw.length} characters long; the limit is ${MAX_INPUT_LENGTH}`);
-        return raw.trim() === '' ? INPUT_DEFAULTS[name] : raw;
-    };
-    const field = (name, parse) => {
-        try {
-            return parse(input(name));
-        }
-        catch (e) {
-            throw e instanceof InputError ? e : new InputError(name, e.message);
-        }
-    };
-    const text = (name) => {
-        const value = input(name).trim();
-        // the api-key is never shown, not even in its own error
-        if ((0,parse/* hasControlChars */.jt)(value))
-            throw new InputError(name, `${name === 'api-key' ? 'the key' : `"${(0,parse/* printable */.g$)(value)}"`} contains a control character`);
-        return value === '' ? undefined : value;
-    };
-    const duration = (name, minMs) => field(name, (t) => {
-        const ms = (0,parse/* parseDuration */.E9)(t);
-        if (ms < minMs)
-            throw new Error(`"${(0,parse/* printable */.g$)(t)}" is too short: give at least ${minMs}ms, as ${parse/* DURATION_FORM */.ec}`);
-        return ms;
-    });
-    const urls = field('url', parseUrls);
-    const model = text('model');
-    const match = text('match');
-    const regexText = input('match-regex');
-    const matchRegex = regexText.trim() === '' ? undefined : field('match-regex', parse/* parseRegex */.K3);
-    const status = field('status', parse/* parseStatusSet */.oY);
-    const intervalMs = duration('interval', 100);
-    const schedule = field('schedule', (t) => {
-        const mode = wait_schedule/* SCHEDULE_MODES */.X6.find((m) => m === t.trim().toLowerCase());
-        if (mode === undefined)
-            throw new Error(`"${(0,parse/* printable */.g$)(t)}" is not one of ${wait_schedule/* SCHEDULE_MODES */.X6.join(', ')}`);
-        return mode;
-    });
-    const timeoutMs = duration('timeout', 1);
-    const requestTimeoutMs = duration('request-timeout', 1);
-    const progressIntervalMs = duration('progress-interval', 1000);
-    const successThreshold = field('success-threshold', (t) => {
-        if (!/^\s*\d+\s*$/.test(t) || Number(t) < 1 || Number(t) > 1000) {
-            throw new Error(`"${(0,parse/* printable */.g$)(t)}" is not a whole number from 1 to 1000`);
-        }
-        return Number(t);
-    });
-    const headers = field('headers', parse/* parseHeaders */.QG);
-    // Each credential is registered whole and in the parts a server may echo alone; one too short to mask is refused.
-    const secrets = [];
-    const secret = (input, value, what) => {
-        if (value.length < inputs_secrets/* MIN_SECRET_CHARS */.Sn)
-            throw new InputError(input, `${what} has fewer than ${inputs_secrets/* MIN_SECRET_CHARS */.Sn} characters, too short to be kept out of the logs`);
-        secrets.push(value);
-    };
-    for (const [name, value] of Object.entries(headers).filter(([n]) => (0,inputs_secrets/* isCredentialName */.hN)(n))) {
-        secret('headers', value, `the ${name} value`);
-        for (const part of (0,inputs_secrets/* credentialParts */.YY)(name, value)) {
-            // a cookie that is not a credential (lang=en) may be short; the header's whole value is still masked
-            if (/cookie/i.test(name) && part.length < inputs_secrets/* MIN_SECRET_CHARS */.Sn)
-                continue;
-            secret('headers', part, `the ${name} credential`);
-        }
-    }
-    const apiKey = text('api-key');
-    if (apiKey !== undefined) {
-        if (/\s/.test(apiKey))
-            throw new InputError('api-key', 'contains white space; give the key alone, without "Bearer"');
-        // never shown: only where it goes wrong
-        if (!(0,parse/* isLatin1 */.uQ)(apiKey))
-            throw new InputError('api-key', `contains a character outside Latin-1 (${parse/* LATIN1_FORM */.J3})`);
-        secret('api-key', apiKey, 'the key');
-        headers.authorization = `Bearer ${apiKey}`;
-    }
-    // A token in a URL's query string (?api_key=\u2026) is masked everywhere the URL is written (logs, summary, results):
-    // as url.href writes it and as decoded.
-    for (const url of urls)
-        for (const pair of url.search.slice(1).split('&')) {
-            const [[name, value] = ['', '']] = new URLSearchParams(pair);
-            const raw = pair.slice(pair.indexOf('=') + 1);
-            if (!pair.includes('=') || !(0,inputs_secrets/* isCredentialName */.hN)(name) || value === '')
-                continue;
-            secret('url', value, `the value of the query parameter "${(0,parse/* printable */.g$)(name)}"`);
-            if (raw !== value)
-                secrets.push(raw);
-        }
-    secrets.push(...(0,inputs_secrets/* proxySecrets */.Wm)(env));
-    const failOnTimeout = field('fail-on-timeout', parse/* parseBoolean */.yG);
-    // The server: how it starts or which process it is, its log, and what to report about it.
-    const script = (name) => {
-        const value = input(name).trim();
-        // scripts may span lines; other control characters are refused
-        if ((0,parse/* hasControlChars */.jt)(value, '\t\n'))
-            throw new InputError(name, 'contains a control character');
-        return value === '' ? undefined : value;
-    };
-    const start = script('start');
-    // The server runs under `sh -c`, in its own process group: POSIX only (Windows runners have no /bin/sh).
-    if (start !== undefined && platform.os === 'win32')
-        throw new InputError('start', `${needsShell(platform)}: start the server in an earlier step and give its process id with "pid"`);
-    const pid = field('pid', (t) => parsePid(t.trim()));
-    if (start !== undefined && pid !== undefined) {
-        throw new InputError('pid', 'cannot be used with "start": the server "start" launches is the one watched');
-    }
-    const logFile = text('log-file');
-    if (logFile !== undefined)
-        field('log-file', () => checkLogFile(logFile));
-    const logLines = field('log-lines', (t) => {
-        if (!/^\s*\d+\s*$/.test(t) || Number(t) > 1000)
-            throw new Error(`"${(0,parse/* printable */.g$)(t)}" is not a whole number from 0 to 1000`);
-        return Number(t);
-    });
-    const failPatternText = input('fail-pattern');
-    const failPattern = failPatternText.trim() === '' ? undefined : field('fail-pattern', parse/* parseRegex */.K3);
-    if (failPattern !== undefined && logFile === undefined && start === undefined) {
-        throw new InputError('fail-pattern', 'needs a log to watch: set "log-file", or "start" (which writes one)');
-    }
-    const portCheck = field('port-check', parse/* parseBoolean */.yG);
-    const gpuCheck = field('gpu-check', (t) => oneOf(t, GPU_CHECKS));
-    const stop = field('stop', (t) => oneOf(t, STOP_MODES));
-    const stopTimeoutMs = duration('stop-timeout', 1);
-    const envReport = field('env-report', parseEnvNames);
-    if (envReport.length > 0 && start === undefined && pid === undefined) {
-        throw new InputError('env-report', 'needs the server process: set "start" or "pid"');
-    }
-    // A process started elsewhere shows its environment only in /proc/<pid>/environ; one that `start` launches
-    // is reported with the environment the gate gave it.
-    if (envReport.length > 0 && start === undefined && !platform.hasProc) {
-        const orStart = platform.os === 'win32' ? '' : ', or launch the server with "start" (then its environment is the one given to it)';
-        throw new InputError('env-report', `with "pid", reads the server's environment from /proc, which this machine (${osName(platform)}) does not ` +
-            `have: remove "env-report"${orStart}`);
-    }
-    const diagnostics = (script('diagnostics') ?? '')
-        .split(/\r?\n/)
-        .map((l) => l.trim())
-        .filter((l) => l !== '');
-    // each command runs as `timeout \u2026 /bin/sh -c command`
-    if (diagnostics.length > 0 && platform.os === 'win32')
-        throw new InputError('diagnostics', `${needsShell(platform)}: run them in a later step with "if: failure()"`);
-    const probeGeneration = field('probe-generation', parse/* parseBoolean */.yG);
-    const load = field('load', parse/* parseBoolean */.yG);
-    const smokeMode = field('smoke-test', (t) => {
-        const word = t.trim().toLowerCase();
-        return /^(true|yes|on)$/.test(word) ? 'true' : /^(false|no|off)$/.test(word) ? 'false' : oneOf(t, SMOKE_MODES);
-    });
-    const whole = (name, min, max, why = '') => field(name, (t) => {
-        if (!/^\s*\d+\s*$/.test(t) || Number(t) < min || Number(t) > max)
-            throw new Error(`"${(0,parse/* printable */.g$)(t)}" is not a whole number from ${min} to ${max}${why}`);
-        return Number(t);
-    });
-    const smokeRequests = whole('smoke-requests', 1, 100);
-    // the decode rate is timed from the first token to the last: it takes two
-    const smokeTokens = whole('smoke-tokens', 2, 4096, ' (the decode rate is timed from the first token to the last)');
-    const smokeTimeoutMs = duration('smoke-timeout', 100);
-    const smoke = smokeMode === 'false'
-        ? undefined
-        : {
-            failOnError: smokeMode === 'fail-on-error',
-            requests: smokeRequests,
-            tokens: smokeTokens,
-            timeoutMs: smokeTimeoutMs
-        };
-    const targets = urls.map((url) => ({ url, generation: probeGeneration ? generationFor(url, model) : undefined }));
-    const caPath = text('ca-cert');
-    const caCert = caPath === undefined ? undefined : field('ca-cert', () => readCaCert(caPath));
-    const insecureTls = field('insecure-tls', parse/* parseBoolean */.yG);
-    // The startup profile and the history of runs.
-    const engineText = input('engine').trim().toLowerCase();
-    const engine = engineText === 'auto' ? undefined : field('engine', () => parseEngine(engineText));
-    // Read as given: an empty value turns history off (the runner passes the default, "auto", when it is not set).
-    const historyRaw = (get('history-file') ?? '').trim();
-    if ((0,parse/* hasControlChars */.jt)(historyRaw))
-        throw new InputError('history-file', `"${(0,parse/* printable */.g$)(historyRaw)}" contains a control character`);
-    const historyFile = historyRaw === '' ? undefined : historyRaw;
-    const historyKey = text('history-key');
-    if (historyKey !== undefined && historyKey.length > 200)
-        throw new InputError('history-key', `is ${historyKey.length} characters long; give at most 200`);
-    const regressionThresholdPercent = field('regression-threshold', parse/* parsePercent */.lo);
-    const regressionMinRuns = field('regression-min-runs', (t) => {
-        if (!/^\s*\d+\s*$/.test(t) || Number(t) < 1 || Number(t) > limits/* MEDIAN_OF */.t)
-            throw new Error(`"${(0,parse/* printable */.g$)(t)}" is not a whole number from 1 to ${limits/* MEDIAN_OF */.t} (the median is of the last ${limits/* MEDIAN_OF */.t} ready runs)`);
-        return Number(t);
-    });
-    const throughputRegressionPercent = field('throughput-regression-threshold', parse/* parsePercent */.lo);
-    const failOnRegression = field('fail-on-regression', parse/* parseBoolean */.yG);
-    return {
-        targets,
-        model,
-        match,
-        matchRegex,
-        status,
-        intervalMs,
-        schedule,
-        timeoutMs,
-        requestTimeoutMs,
-        successThreshold,
-        headers,
-        progressIntervalMs,
-        failOnTimeout,
-        caCert,
-        insecureTls,
-        secrets: secrets.filter((s) => s.length > 0),
-        start,
-        pid,
-        logFile,
-        logLines,
-        failPattern,
-        portCheck,
-        gpuCheck,
-        stop,
-        stopTimeoutMs,
-        probeGeneration,
-        load,
-        smoke,
-        envReport,
-        diagnostics,
-        engine,
-        historyFile,
-        historyKey,
-        regressionThresholdPercent,
-        regressionMinRuns,
-        throughputRegressionPercent,
-        failOnRegression
-    };
-}
-const needsShell = (platform) => `needs a POSIX shell (/bin/sh), which this machine (${osName(platform)}) does not have`;
-function oneOf(text, words) {
-    const word = text.trim().toLowerCase();
-    if (!words.includes(word))
-        throw new Error(`"${(0,parse/* printable */.g$)(text)}" is not one of ${words.join(', ')}`);
-    return word;
-}
-const ENGINE_FORM = `auto or one of ${LOG_ENGINE_NAMES.map((e) => (e === 'llamacpp' ? 'llama.cpp' : e)).join(', ')}`;
-function parseEngine(text) {
-    const name = text === 'llama.cpp' ? 'llamacpp' : text;
-    if (!LOG_ENGINE_NAMES.includes(name))
-        throw new Error(`"${(0,parse/* printable */.g$)(text)}" is not ${ENGINE_FORM}`);
-    return name;
-}
-const PID_FORM = 'a process id (12345) or the path of a file holding one';
-function parsePid(text) {
-    if (text === '')
-        return undefined;
-    if (!/^\d+$/.test(text))
-        return { file: text };
-    const pid = Number(text);
-    // Linux caps pid_max at 2^22.
-    if (pid < 1 || pid > 4_194_304)
-        throw new Error(`"${(0,parse/* printable */.g$)(text)}" is not ${PID_FORM}`);
-    return { pid };
-}
-const ENV_NAME_FORM = 'comma-separated variable names or globs such as NCCL_*,CUDA_VISIBLE_DEVICES';
-function parseEnvNames(text) {
-    const names = text
-        .split(/[,\n]/)
-        .map((n) => n.trim())
-        .filter((n) => n !== '');
-    const bad = names.find((n) => !/^[A-Za-z_*?][A-Za-z0-9_*?]*$/.test(n));
-    if (bad !== undefined)
-        throw new Error(`"${(0,parse/* printable */.g$)(bad)}" is not a variable name or glob: give ${ENV_NAME_FORM}`);
-    return names;
-}
-function generationFor(url, model) {
-    const found = (0,model_lists/* generationRoute */.wf)(url);
-    if (found === undefined) {
-        throw new InputError('probe-generation', `no generation request is known for ${url.pathname}: point "url" at the server's model list, ` +
-            model_lists/* GENERATION_ROUTES */.w.map((r) => `${r.listPathText} (${r.servers})`).join(', '));
-    }
-    if (found.route.needsModel && model === undefined) {
-        throw new InputError('probe-generation', `needs "model": the request to ${found.route.requests[0].path} names the model to generate with`);
-    }
-    return found;
-}
-const CA_FORM = 'the path of a PEM file of CA certificates (-----BEGIN CERTIFICATE-----)';
-/** Reads and checks the PEM file now, so that a wrong path fails before any request. */
-function readCaCert(path) {
-    let pem;
-    try {
-        pem = (0,external_node_fs_.readFileSync)(path, 'utf8');
-    }
-    catch (e) {
-        throw new Error(`cannot read "${(0,parse/* printable */.g$)(path)}" (${e.code ?? e.message}): give ${CA_FORM}`, { cause: e });
-    }
-    const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
-    if (blocks.length === 0)
-        throw new Error(`"${(0,parse/* printable */.g$)(path)}" holds no certificate: give ${CA_FORM}`);
-    for (const block of blocks) {
-        try {
-            // node:crypto only here, for a ca-cert: loading it costs 5 ms and 3 MB on Node 24
-            new (process.getBuiltinModule('node:crypto').X509Certificate)(block);
-        }
-        catch {
-            throw new Error(`"${(0,parse/* printable */.g$)(path)}" holds a certificate that cannot be read: give ${CA_FORM}`);
-        }
-    }
-    return pem;
-}
-/** What a path is when it is not a regular file, in words; undefined for a regular file. */
-function notRegularFile(stat) {
-    if (stat.isFile())
-        return undefined;
-    if (stat.isDirectory())
-        return 'a directory';
-    if (stat.isFIFO())
-        return 'a FIFO';
-    if (stat.isCharacterDevice())
-        return 'a character device';
-    if (stat.isBlockDevice())
-        return 'a block device';
-    if (stat.isSocket())
-        return 'a socket';
-    return 'not a regular file';
-}
-/**
- * A log that exists must be a regular file (followed through symlinks): a FIFO blocks whoever opens it, and a
- * device such as /dev/zero never ends. One not written yet is fine: the server writes it.
- */
-function checkLogFile(path) {
-    let stat;
-    try {
-        stat = (0,external_node_fs_.statSync)(path);
-    }
-    catch {
-        return;
-    }
-    const what = notRegularFile(stat);
-    if (what !== undefined)
-        throw new Error(`"${(0,parse/* printable */.g$)(path)}" is ${what}: give the path of a regular file (the server's log)`);
-}
-const URL_FORM = 'an http:// or https:// URL such as http://localhost:8000/v1/models';
-/** A fleet larger than this is more likely a mistake than a deployment. */
-const MAX_URLS = 1000;
-/** One URL per line (blank lines skipped); a fleet's lines are named by number in errors. */
-function parseUrls(text) {
-    const lines = text
-        .split(/\r?\n/)
-        .map((l) => l.trim())
-        .filter((l) => l !== '');
-    if (lines.length > MAX_URLS)
-        throw new Error(`lists ${lines.length} URLs; the limit is ${MAX_URLS}`);
-    if (lines.length <= 1)
-        return [parseUrl(lines[0] ?? '')];
-    return lines.map((line, i) => {
-        try {
-            return parseUrl(line);
-        }
-        catch (e) {
-            throw new Error(`line ${i + 1}: ${e.message}`, { cause: e });
-        }
-    });
-}
-function parseUrl(text) {
-    const s = text.trim();
-    if (s === '')
-        throw new Error(`is required: give ${URL_FORM}`);
-    // Messages show the text without any user:password@ part, even when it is not a valid URL.
-    const shown = (0,parse/* printable */.g$)(s.replace(/^([a-z][a-z\d+.-]*:\/\/)?.*@/is, '$1***@'));
-    // The URL parser would silently drop tabs and line breaks; a URL with them is a mistake or an injection.
-    if ((0,parse/* hasControlChars */.jt)(s) || s.includes('\t'))
-        throw new Error(`"${shown}" contains a control character: give ${URL_FORM}`);
-    let url;
-    try {
-        url = new URL(s);
-    }
-    catch {
-        throw new Error(`"${shown}" is not ${URL_FORM}`);
-    }
-    // Checked first so that a password never reaches a message.
-    if (url.username || url.password) {
-        throw new Error('must not carry credentials (user:password@); pass them with "api-key" or "headers"');
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:')
-        throw new Error(`"${shown}" is not ${URL_FORM}`);
-    return url;
-}
+/** `history-file: auto`: the runner's tool cache for the action, the user's cache directory for the CLI. */
+const HISTORY_AUTO = 'auto';
 
 
 /***/ }),
@@ -18455,6 +18719,63 @@ function dropOutputToClosedPipes(streams) {
 
 /***/ }),
 
+/***/ 2607:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   s: () => (/* binding */ notRegularFile)
+/* harmony export */ });
+/** What a path is when it is not a regular file, in words; undefined for a regular file. */
+function notRegularFile(stat) {
+    if (stat.isFile())
+        return undefined;
+    if (stat.isDirectory())
+        return 'a directory';
+    if (stat.isFIFO())
+        return 'a FIFO';
+    if (stat.isCharacterDevice())
+        return 'a character device';
+    if (stat.isBlockDevice())
+        return 'a block device';
+    if (stat.isSocket())
+        return 'a socket';
+    return 'not a regular file';
+}
+
+
+/***/ }),
+
+/***/ 1906:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   x: () => (/* binding */ Halter)
+/* harmony export */ });
+/**
+ * Ends something once, with a typed reason (the wait's `Halt`; for a cancelled job, the signal the runner sent):
+ * `signal` cuts short every sleep and request listening to it, `halted` says why. The first `halt` wins; later
+ * ones are refused, so that whoever halted it can tell.
+ */
+class Halter {
+    controller = new AbortController();
+    signal = this.controller.signal;
+    first;
+    get halted() {
+        return this.first;
+    }
+    /** Ends it with `halt`; false when it had already ended. */
+    halt(halt) {
+        if (this.first !== undefined)
+            return false;
+        this.first = halt;
+        this.controller.abort(halt);
+        return true;
+    }
+}
+
+
+/***/ }),
+
 /***/ 2502:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
@@ -18542,6 +18863,190 @@ function createBodyCollector(afterBytes = 256 * 1024) {
 
 /***/ }),
 
+/***/ 730:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $U: () => (/* binding */ openOwn),
+/* harmony export */   CK: () => (/* binding */ SymlinkRefused),
+/* harmony export */   F: () => (/* binding */ createTempBeside),
+/* harmony export */   pP: () => (/* binding */ createOwn),
+/* harmony export */   wP: () => (/* binding */ isSymlink)
+/* harmony export */ });
+/* unused harmony export writeOwnFile */
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var _file_kind_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2607);
+/**
+ * Writing only our own files: every file the action or the CLI creates or rewrites (the history, its lock and key,
+ * a temporary file, the server's log, a summary file) is opened without following a symbolic link (O_NOFOLLOW) and
+ * must be a regular file; a new one is created exclusively (O_EXCL) under a random name where its name would
+ * otherwise be predictable. A symbolic link planted at one of our paths in a shared folder (a self-hosted runner's
+ * tool cache, /tmp) makes the open fail instead of writing wherever the link points.
+ */
+
+
+
+const { O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_WRONLY } = node_fs__WEBPACK_IMPORTED_MODULE_0__.constants;
+/** Thrown for a path that is a symbolic link: the message names it. */
+class SymlinkRefused extends Error {
+    path;
+    constructor(path) {
+        super(`${path} is a symbolic link; it is not followed (give the file itself)`);
+        this.path = path;
+    }
+}
+/** True when `path` is itself a symbolic link (a missing path, or one under a file, is not: opening it says why). */
+function isSymlink(path) {
+    try {
+        return (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.lstatSync)(path, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+    }
+    catch {
+        return false;
+    }
+}
+/**
+ * Opens `path` without following a symbolic link, only if it is a regular file. O_NONBLOCK: opening a FIFO nobody
+ * writes to would otherwise block the whole process, past its deadline and deaf to signals; it cannot block a
+ * regular file's reads and writes. A symbolic link is SymlinkRefused.
+ */
+function openOwn(path, flags, mode = 0o644) {
+    let fd;
+    try {
+        fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.openSync)(path, flags | O_NOFOLLOW | O_NONBLOCK, mode);
+    }
+    catch (e) {
+        // Linux says ELOOP for a link at the last component; macOS says EMLINK or ELOOP.
+        const code = e.code;
+        if ((code === 'ELOOP' || code === 'EMLINK') && isSymlink(path))
+            throw new SymlinkRefused(path);
+        throw e;
+    }
+    const kind = (0,_file_kind_js__WEBPACK_IMPORTED_MODULE_2__/* .notRegularFile */ .s)((0,node_fs__WEBPACK_IMPORTED_MODULE_0__.fstatSync)(fd));
+    if (kind === undefined)
+        return fd;
+    (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
+    throw new Error(`${path} is ${kind}, not a regular file`);
+}
+/** Creates `path` exclusively (it must not exist, a symbolic link included) and opens it for writing. */
+const createOwn = (path, mode = 0o644) => openOwn(path, O_WRONLY | O_CREAT | O_EXCL, mode);
+/**
+ * A fresh temporary file beside `path` (same folder, so that a rename over `path` stays on one file system), under
+ * a name no one can guess (`.<name>.<16 random hex>.tmp`), created exclusively: its name and its descriptor.
+ */
+function createTempBeside(path, mode = 0o644) {
+    const { randomBytes } = process.getBuiltinModule('node:crypto');
+    const temp = (0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)((0,node_path__WEBPACK_IMPORTED_MODULE_1__.dirname)(path), `.${(0,node_path__WEBPACK_IMPORTED_MODULE_1__.basename)(path)}.${randomBytes(8).toString('hex')}.tmp`);
+    return { temp, fd: createOwn(temp, mode) };
+}
+/** Writes `text` as the whole of `path` (created, or emptied), a regular file and not a symbolic link. */
+function writeOwnFile(path, text) {
+    const fd = openOwn(path, O_WRONLY | O_CREAT);
+    try {
+        // truncated once open: O_TRUNC would empty a FIFO's or a device's writer before the check refused it
+        ftruncateSync(fd, 0);
+        const bytes = Buffer.from(text);
+        for (let at = 0; at < bytes.length;)
+            at += writeSync(fd, bytes, at, bytes.length - at, at);
+    }
+    finally {
+        closeSync(fd);
+    }
+}
+
+
+/***/ }),
+
+/***/ 5369:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $Q: () => (/* binding */ clip),
+/* harmony export */   MP: () => (/* binding */ describeBody),
+/* harmony export */   g$: () => (/* binding */ printable),
+/* harmony export */   ht: () => (/* binding */ detached),
+/* harmony export */   jt: () => (/* binding */ hasControlChars)
+/* harmony export */ });
+/**
+ * Text helpers for the words of others (a server's body, an input's value): one line, no control characters, a
+ * bounded length, and never a view that keeps the whole text it was cut from alive.
+ */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/g;
+/**
+ * The one control-character rule (C0 and DEL): whether `text` holds one other than those `allowed` (a tab in a
+ * value; a script's tab and line breaks).
+ */
+function hasControlChars(text, allowed = '\t') {
+    for (const [c] of text.matchAll(CONTROL))
+        if (!allowed.includes(c))
+            return true;
+    return false;
+}
+/** `text` with each run of control characters turned into one space, for a one-line quote of a server's words. */
+const controlToSpace = (text) => text.replace(CONTROL_RUN, ' ');
+const CONTROL_RUN = new RegExp(`${CONTROL.source}+`, 'g');
+/** Shows input text safely in a message: control characters escaped, length capped. */
+function printable(text, max = 80) {
+    const shown = JSON.stringify(text)
+        .slice(1, -1)
+        .replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    return shown.length > max ? `${shown.slice(0, max)}\u2026` : shown;
+}
+/** The server's words on one line, at most `max` characters. */
+function clip(text, max = 120) {
+    // cut before cleaning: a body can be 1 MiB on one line, and a copy of it per probe adds up
+    const clean = controlToSpace(text.slice(0, 2 * max));
+    return detached(clean.length > max ? `${clean.slice(0, max)}\u2026` : clean);
+}
+/**
+ * A copy of a short string that does not hold on to the string it was cut from. V8 makes a slice of 13
+ * characters or more a view of its parent: an excerpt or a summary kept from a 1 MiB body would keep the whole
+ * body alive for as long as the answer is kept (the last answer of each target of a fleet, the timeline).
+ */
+function detached(text) {
+    return JSON.parse(JSON.stringify(text));
+}
+/**
+ * Says what a body says in a few words: a JSON error's message (from `json`, the body already parsed), an HTML
+ * page's title, or its first line.
+ */
+function describeBody(body, contentType, json) {
+    const text = body.trimStart().slice(0, 8192).trimEnd();
+    if (text === '')
+        return '';
+    const said = jsonMessage(json);
+    if (said !== undefined)
+        return clip(said);
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text.slice(0, 4096));
+    if (title)
+        return clip(title[1].trim());
+    if (/html/i.test(contentType) || text.startsWith('<'))
+        return '(an HTML page)';
+    return clip(text.split(/\r?\n/, 1)[0]);
+}
+function jsonMessage(json) {
+    if (typeof json !== 'object' || json === null || Array.isArray(json))
+        return undefined;
+    const o = json;
+    for (const key of ['error', 'message', 'detail', 'reason', 'status']) {
+        const v = o[key];
+        if (typeof v === 'string' && v !== '')
+            return v;
+        if (typeof v === 'object' && v !== null) {
+            const inner = jsonMessage(v);
+            if (inner !== undefined)
+                return inner;
+        }
+    }
+    return undefined;
+}
+
+
+/***/ }),
+
 /***/ 7388:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
@@ -18613,96 +19118,6 @@ async function sendFirstProbe(settings, clock, startedAt) {
         collector,
         abort: () => cut.abort()
     };
-}
-
-
-/***/ }),
-
-/***/ 3106:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   x: () => (/* binding */ Halter)
-/* harmony export */ });
-/**
- * Ends a wait once, with a typed reason (a `Halt`; for a cancelled job, the signal the runner sent): `signal` cuts
- * short every sleep and request listening to it, `halted` says why. The first `halt` wins; later ones are
- * refused, so that whoever halted the wait can tell.
- */
-class Halter {
-    controller = new AbortController();
-    signal = this.controller.signal;
-    first;
-    get halted() {
-        return this.first;
-    }
-    /** Ends the wait with `halt`; false when it had already ended. */
-    halt(halt) {
-        if (this.first !== undefined)
-            return false;
-        this.first = halt;
-        this.controller.abort(halt);
-        return true;
-    }
-}
-
-
-/***/ }),
-
-/***/ 620:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   X6: () => (/* binding */ SCHEDULE_MODES),
-/* harmony export */   bE: () => (/* binding */ nextProbeAt)
-/* harmony export */ });
-/* unused harmony exports DENSE_MS, LEAD_MIN_MS, BACKOFF_SHARE */
-/**
- * When the next HTTP probe goes out while the server answers but is not ready yet (503 while loading, a list
- * without the model, /health 503 through a warm-up). Pure: a function of the state the loop hands it, so that it is
- * tested on a fake clock. Connections refused are not its concern: the port watch stands in for probes then.
- */
-const SCHEDULE_MODES = ['adaptive', 'fixed'];
-/** The gap near the expected ready moment: a probe costs the server a few microseconds, a late ready a job's time. */
-const DENSE_MS = 200;
-/**
- * How far before the expected moment dense probes begin: a share of the expected load (its length varies from run
- * to run by about that much), and at least half a second (the estimate itself is known to a tenth of a second).
- */
-const LEAD_MIN_MS = 500;
-const LEAD_SHARE = 0.2;
-/**
- * Without an expected moment the gap grows with the time the server has been loading (a quarter of it): a load
- * that has taken 2 s is probed every 500 ms, one that has taken 20 s every `interval`. The lag stays a share of
- * the load, and the requests grow with its logarithm, not its length.
- */
-const BACKOFF_SHARE = 0.25;
-/** The shortest gap whatever the state: a server that answers at once must not turn the loop into a busy one. */
-const MIN_GAP_MS = 50;
-/** The moment the next probe goes out (never past the deadline). */
-function nextProbeAt(s) {
-    const asked = s.retryAfterMs === undefined ? 0 : Math.min(s.retryAfterMs, s.intervalMs * 4);
-    const pace = s.mode === 'fixed' ? s.sentAt + s.intervalMs : s.sentAt + adaptiveGap(s);
-    // A 429 or 503 may ask for a longer pause: granted up to 4 intervals.
-    return Math.min(Math.max(pace, s.now + asked, s.sentAt + MIN_GAP_MS), s.deadline);
-}
-function adaptiveGap(s) {
-    const clamp = (ms) => Math.min(s.intervalMs, Math.max(DENSE_MS, ms));
-    if (s.answeringSince === undefined)
-        return s.intervalMs; // not loading: a list without the model, a 404
-    if (s.readyAt === undefined && s.logTellsReady)
-        return s.intervalMs;
-    const loadedMs = Math.max(0, s.sentAt - s.answeringSince);
-    const readyAt = s.readyAt ?? (s.usualAnsweringMs === undefined ? undefined : s.answeringSince + s.usualAnsweringMs);
-    if (readyAt === undefined)
-        return clamp(loadedMs * BACKOFF_SHARE);
-    const lead = Math.max(LEAD_MIN_MS, (readyAt - s.answeringSince) * LEAD_SHARE);
-    const denseFrom = readyAt - lead;
-    // Far from it: sparse, but the probe that opens the dense window lands on its start.
-    if (s.sentAt < denseFrom)
-        return Math.min(s.intervalMs, Math.max(DENSE_MS, denseFrom - s.sentAt));
-    // Near it, and past it: dense, then backing off with the overrun (the estimate was wrong, by how much is unknown).
-    return clamp(DENSE_MS + Math.max(0, s.sentAt - readyAt) * BACKOFF_SHARE);
 }
 
 

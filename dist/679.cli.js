@@ -1,8 +1,8 @@
-export const id = 809;
-export const ids = [809];
+export const id = 679;
+export const ids = [679];
 export const modules = {
 
-/***/ 5809:
+/***/ 5679:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -15,8 +15,8 @@ __webpack_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: ./src/report/smoke-report.ts
 var smoke_report = __webpack_require__(1542);
-// EXTERNAL MODULE: ./src/wait/assess.ts
-var assess = __webpack_require__(7443);
+// EXTERNAL MODULE: ./src/runtime/text.ts
+var runtime_text = __webpack_require__(5369);
 // EXTERNAL MODULE: ./src/http/probe.ts
 var probe = __webpack_require__(242);
 // EXTERNAL MODULE: ./src/engines/model-lists.ts
@@ -150,12 +150,18 @@ const STREAM_ROUTES = {
     }
 };
 /** An engine the log or the `engine` input names, without a model-list URL that tells the route. */
+/** One entry per engine (the compiler holds the table to ENGINE_NAMES); undefined: it generates no text (Triton). */
 const ENGINE_STREAMS = {
     vllm: 'openai',
     sglang: 'openai',
-    llamacpp: 'llamacpp',
     tgi: 'tgi',
-    ollama: 'ollama'
+    ollama: 'ollama',
+    llamacpp: 'llamacpp',
+    triton: undefined,
+    // NIM for LLMs and LocalAI serve OpenAI's routes; KServe's protocols (v1 predict, v2 infer) generate no text
+    nim: 'openai',
+    localai: 'openai',
+    kserve: undefined
 };
 /**
  * The streamed generation for an endpoint: by its model-list path (the part before it is the server's base, a
@@ -174,8 +180,8 @@ function streamRoute(url, engine) {
     return engine === undefined ? { none: 'unknown-route' } : { none: 'no-text-generation', engine };
 }
 
-// EXTERNAL MODULE: ./src/history/store.ts
-var store = __webpack_require__(4689);
+// EXTERNAL MODULE: ./src/history/stats.ts
+var stats = __webpack_require__(2899);
 // EXTERNAL MODULE: ./src/smoke/frames.ts
 var smoke_frames = __webpack_require__(8855);
 ;// CONCATENATED MODULE: ./src/smoke/measure.ts
@@ -236,8 +242,8 @@ async function smokeTest(target, settings, deps) {
         request: `POST ${route.path}`,
         requests: settings.requests,
         measurements,
-        ...(measurements.length === 0 ? {} : { ttftMs: (0,store/* median */.JZ)(measurements.map((m) => m.ttftMs)) }),
-        ...(rates.length === 0 ? {} : { decodeTokensPerSecond: (0,store/* median */.JZ)(rates) }),
+        ...(measurements.length === 0 ? {} : { ttftMs: (0,stats/* median */.JZ)(measurements.map((m) => m.ttftMs)) }),
+        ...(rates.length === 0 ? {} : { decodeTokensPerSecond: (0,stats/* median */.JZ)(rates) }),
         ...(measurements.length === 0 ? {} : { source: measurements[measurements.length - 1].source }),
         ...(problem === undefined ? {} : { problem })
     };
@@ -263,7 +269,7 @@ async function measureOne(client, route, body, base, target, settings, timeoutMs
             const event = route.read(frame.json);
             if (event.error !== undefined) {
                 // the server's words on one line, as an HTTP error's are: a stream's line may be 64 KiB
-                problem = { kind: 'stream-error', said: (0,assess/* clip */.$Q)(event.error, 300) };
+                problem = { kind: 'stream-error', said: (0,runtime_text/* clip */.$Q)(event.error, 300) };
                 return false;
             }
             if (event.text !== undefined && event.text !== '') {
@@ -295,7 +301,7 @@ async function measureOne(client, route, body, base, target, settings, timeoutMs
                     : { kind: 'network', code: result.code, message: result.message }
         };
     if (result.status < 200 || result.status > 299) {
-        const said = (0,assess/* describeBody */.MP)(result.body, result.contentType, result.json);
+        const said = (0,runtime_text/* describeBody */.MP)(result.body, result.contentType, result.json);
         return { problem: { kind: 'http', status: result.status, ...(said === '' ? {} : { said }) } };
     }
     if (problem === undefined)
@@ -304,17 +310,33 @@ async function measureOne(client, route, body, base, target, settings, timeoutMs
         return { problem };
     if (firstAt === undefined)
         return { problem: { kind: 'no-tokens' } };
-    const tokens = counted?.count ?? chunks;
+    const { tokens, source } = plausibleTokens(counted, chunks, settings.tokens);
     const decodeMs = lastAt - firstAt;
     return {
         ttftMs: firstAt - sentAt,
         tokens,
-        source: counted?.source ?? 'chunks',
-        ...(tokens >= 2 && decodeMs > 0 ? { decodeTokensPerSecond: ((tokens - 1) * 1000) / decodeMs } : {})
+        source,
+        // under a millisecond between the first and the last text is no time to divide by: every token came at once
+        ...(tokens >= 2 && decodeMs >= MIN_DECODE_MS ? { decodeTokensPerSecond: ((tokens - 1) * 1000) / decodeMs } : {})
     };
 }
+/**
+ * A server may count a token or two more than asked for (an end-of-sequence token, a stop string), no more: an
+ * engine's count above `smoke-tokens` + TOKEN_MARGIN, below the chunks that carried text, or not a whole number
+ * (1e308, 2^53) is not believed, and the chunks are counted instead.
+ */
+const TOKEN_MARGIN = 8;
+/** The clock's smallest span a decode rate is divided by. */
+const MIN_DECODE_MS = 1;
+function plausibleTokens(counted, chunks, requested) {
+    const most = requested + TOKEN_MARGIN;
+    if (counted !== undefined && Number.isSafeInteger(counted.count) && counted.count >= chunks && counted.count <= most)
+        return { tokens: counted.count, source: counted.source };
+    // each chunk carried at least one token, and the server was asked for `requested`: more are not counted
+    return { tokens: Math.min(chunks, most), source: 'chunks' };
+}
 
-;// CONCATENATED MODULE: ./src/smoke/endpoints.ts
+;// CONCATENATED MODULE: ./src/wait/smoke-endpoints.ts
 
 
 

@@ -1,0 +1,345 @@
+export const id = 359;
+export const ids = [359];
+export const modules = {
+
+/***/ 359:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+// ESM COMPAT FLAG
+__webpack_require__.r(__webpack_exports__);
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  processServer: () => (/* binding */ processServer)
+});
+
+// EXTERNAL MODULE: ./src/server/env-report.ts
+var env_report = __webpack_require__(5791);
+// EXTERNAL MODULE: ./src/server/port-owner.ts
+var port_owner = __webpack_require__(8706);
+// EXTERNAL MODULE: ./src/server/proc.ts
+var server_proc = __webpack_require__(7707);
+;// CONCATENATED MODULE: ./src/server/serving-env.ts
+/**
+ * `env-report` of the process that serves: the one holding the URL's listening port, found among the launched
+ * process and its descendants as the wrong-server check finds it (port-owner.ts). What `start` launched may not be
+ * it: a shell running `env -u NCCL_IB_HCA vllm serve \u2026; echo exited` as its child, a wrapper script, `srun`: the
+ * launched process then holds variables the server never got, and reporting those is false reassurance.
+ */
+
+
+/**
+ * The first of the server's processes (`pid` and its descendants) that listens on one of `ports`, or undefined
+ * when none does (not yet, no /proc, or a holder this user cannot see).
+ */
+function servingProcess(pid, ports, proc = '/proc') {
+    for (const port of ports) {
+        const o = (0,port_owner/* listenerOwnership */.kA)(port, pid, { proc });
+        if (o.kind === 'ours')
+            return { pid: o.holder.pid, port, environ: (0,server_proc/* procEnviron */.mX)(o.holder.pid, proc) };
+    }
+    return undefined;
+}
+/** `*` any run of characters, `?` one: as `env-report` reads its names. */
+const glob = (pattern) => new RegExp(`^${pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.')}$`);
+/**
+ * The variables `patterns` names whose value differs between the two environments (set in one and not the other
+ * included), sorted. Compared on the real values, so that a masked credential that differs is named too (its
+ * value is not shown anywhere).
+ */
+function envDifferences(patterns, a, b) {
+    const globs = patterns.map(glob);
+    const names = new Set([...Object.keys(a), ...Object.keys(b)].filter((n) => globs.some((g) => g.test(n))));
+    return [...names].filter((n) => a[n] !== b[n]).sort();
+}
+
+// EXTERNAL MODULE: ./src/gpu/nvidia-smi.ts
+var nvidia_smi = __webpack_require__(7777);
+// EXTERNAL MODULE: ./src/server/log-follower.ts
+var log_follower = __webpack_require__(5568);
+;// CONCATENATED MODULE: ./src/server/preflight.ts
+/**
+ * Before `start` launches anything: is the port the server will listen on free, and what else holds memory on the
+ * GPUs it will use? A server an earlier job left behind would answer the gate in the new one's place, or make it
+ * fail on "address in use"; a foreign process on its GPUs can make it run out of memory. Structured answers only;
+ * the words are in report/lifecycle-report.ts, the decision (fail, warn) in the conclusion.
+ */
+
+
+/** Checks the ports of `urls` that name this machine, and the GPUs as `gpuCheck` asks. */
+async function preflight(urls, gpuCheck, deps) {
+    let portBusy;
+    for (const port of new Set(urls.map((u) => (0,port_owner/* localPort */.yv)(u, deps.hostName)))) {
+        // a host elsewhere is probed as before: its port is not this machine's to check
+        if (port === undefined)
+            continue;
+        const owner = (0,port_owner/* portOwner */.l)(port, { proc: deps.proc });
+        if (owner.kind === 'listening') {
+            portBusy = owner;
+            break;
+        }
+    }
+    return { portBusy, gpu: await gpuFinding(gpuCheck, deps) };
+}
+async function gpuFinding(gpuCheck, deps) {
+    if (gpuCheck === 'off')
+        return { kind: 'off' };
+    const timeoutMs = Math.min(5_000, deps.gpuTimeoutMs ?? 5_000);
+    const snapshot = await (deps.gpu ?? (() => (0,nvidia_smi/* gpuSnapshot */.dU)({ env: deps.env, timeoutMs, signal: deps.signal })))();
+    if (snapshot.kind === 'unavailable')
+        return { kind: 'unavailable', why: snapshot.why, detail: snapshot.detail };
+    const apps = (0,nvidia_smi/* appsOnVisibleGpus */.v5)(snapshot, deps.env.CUDA_VISIBLE_DEVICES);
+    // a process nvidia-smi shows with 0 MiB holds nothing to speak of; one it cannot measure ([N/A]) may hold much
+    const holding = apps.filter((a) => a.usedMiB === undefined || a.usedMiB > 0);
+    return holding.length > 0
+        ? { kind: 'busy', apps: holding, gpus: snapshot.gpus }
+        : { kind: 'clear', gpus: snapshot.gpus };
+}
+/** What the pre-flight means for the wait: `refuse` ends it before anything starts; `warnGpu` says so and goes on. */
+function preflightVerdict(p, gpuCheck) {
+    const gpuBusy = p.gpu.kind === 'busy';
+    if (p.portBusy !== undefined)
+        return { refuse: 'port-busy', warnGpu: gpuBusy };
+    if (gpuBusy && gpuCheck === 'fail')
+        return { refuse: 'gpu-busy', warnGpu: false };
+    return { warnGpu: gpuBusy };
+}
+
+// EXTERNAL MODULE: ./src/server/guard.ts
+var guard = __webpack_require__(2686);
+// EXTERNAL MODULE: ./src/server/process.ts + 1 modules
+var process = __webpack_require__(5361);
+// EXTERNAL MODULE: ./src/report/lifecycle-report.ts
+var lifecycle_report = __webpack_require__(7205);
+// EXTERNAL MODULE: ./src/report/progress.ts
+var progress = __webpack_require__(8991);
+;// CONCATENATED MODULE: ./src/wait/servers/process.ts
+/**
+ * The server as a process: launched by `start`, followed by `pid`, or known only by its `log-file`. The gate
+ * imports this module then and only then: it is a chunk of the bundle of its own, so a plain wait (a URL, a model)
+ * neither compiles nor holds it (about 40 KB of the action's own code; `npm run bench -- --only startup`).
+ */
+
+
+
+
+
+
+
+
+
+
+/** The process seam for these settings; a `pid` file is read now, so that a bad one is an input error and nothing runs. */
+function processServer(settings, deps) {
+    const pid = settings.pid === undefined ? undefined : (0,process/* resolvePid */.QF)(settings.pid);
+    return {
+        preflight: async () => (settings.start === undefined ? undefined : beforeStart(settings, deps)),
+        launch: () => launched(settings, pid, deps)
+    };
+}
+/**
+ * Before `start` launches anything: a port already held ends the wait at once (`port-busy`), naming the holder;
+ * other processes on the server's GPUs are a warning, or with `gpu-check: fail` end it (`gpu-busy`).
+ */
+async function beforeStart(settings, deps) {
+    const start = deps.startedAt ?? deps.clock.now();
+    const found = await preflight(settings.portCheck ? settings.targets.map((t) => t.url) : [], settings.gpuCheck, {
+        env: deps.env,
+        gpuTimeoutMs: timeLeft(settings, deps, start),
+        signal: deps.cancel?.signal
+    });
+    const verdict = preflightVerdict(found, settings.gpuCheck);
+    const gpu = found.gpu;
+    if (gpu.kind === 'unavailable')
+        deps.debug?.((0,lifecycle_report/* gpuUnavailableText */.gu)(gpu.why, gpu.detail));
+    if (verdict.warnGpu && gpu.kind === 'busy')
+        deps.warn((0,lifecycle_report/* gpuBusyText */.BN)(gpu.apps, gpu.gpus), 'gpu-busy');
+    if (verdict.refuse === undefined)
+        return undefined;
+    const halt = {
+        reason: verdict.refuse,
+        detail: verdict.refuse === 'port-busy' && found.portBusy !== undefined
+            ? (0,lifecycle_report/* portBusyText */.m)(found.portBusy)
+            : gpu.kind === 'busy'
+                ? (0,lifecycle_report/* gpuBusyText */.BN)(gpu.apps, gpu.gpus)
+                : verdict.refuse
+    };
+    const results = settings.targets.map(({ url }) => ({
+        ready: false,
+        reason: halt.reason,
+        elapsedMs: deps.clock.now() - start,
+        attempts: 0,
+        models: [],
+        halt,
+        timeline: [],
+        url
+    }));
+    // no history either: a wait that started nothing says nothing of how long the server takes
+    return { ...results[0], results };
+}
+/** Starts the server (`start`) or follows one started elsewhere (`pid`); without either, only its log. */
+function launched(settings, pid, deps) {
+    const logFile = settings.logFile ?? (settings.start !== undefined ? (0,process/* newLogFile */.rO)(deps.env) : undefined);
+    const runMarker = settings.start === undefined ? undefined : (0,process/* newRunMarker */.um)();
+    const server = launch(settings, pid, logFile, runMarker, deps);
+    const facts = { pid: server?.pid, logFile };
+    // what the job-end step stops by: this process, as it started, and whatever carries the marker
+    if (runMarker !== undefined)
+        Object.assign(facts, { startTicks: server?.startTicks, bootId: (0,guard/* bootId */.aW)(), runMarker });
+    let log;
+    return {
+        facts,
+        startedAt: server?.startedAt,
+        watched: server,
+        followLog: (earlier) => (log =
+            logFile === undefined
+                ? undefined
+                : new log_follower/* LogFollower */.p(logFile, settings.logLines, {
+                    fromStart: settings.start !== undefined,
+                    skipBytes: server?.logOffset,
+                    secrets: settings.secrets,
+                    earlier
+                })),
+        // A server started elsewhere has long since started: its environment can be read at once, while it still runs.
+        beforeWait: () => {
+            if (pid !== undefined)
+                reportEnvironment(settings, server, facts, deps);
+        },
+        // Ready means the watched server answered: an answer from anyone else is not its readiness, whether it came on
+        // the URL's own port or at the end of a redirect (the origin that answered is the one checked).
+        whoAnswered: (results) => {
+            if (server === undefined || !settings.portCheck)
+                return results;
+            const verdicts = new Map();
+            return results.map((r) => {
+                if (!r.ready)
+                    return r;
+                const answered = answeredUrl(r);
+                const key = answered.origin;
+                if (!verdicts.has(key))
+                    verdicts.set(key, foreignAnswer(r.url, answered, server.pid, deps));
+                const halt = verdicts.get(key);
+                return halt === undefined ? r : { ...r, ready: false, reason: 'wrong-server', halt };
+            });
+        },
+        afterWait: async (ready, readyAt) => {
+            if (ready && server?.startedAt !== undefined)
+                facts.startupMs = readyAt - server.startedAt;
+            if (ready && server !== undefined)
+                facts.gpuMemoryMiB = await gpuMemoryOf(settings, server.pid, deps);
+            reportEnvironment(settings, server, facts, deps, pid !== undefined);
+            if (!ready && log !== undefined && settings.logLines > 0) {
+                facts.logTail = log.tail();
+                if (facts.logTail === undefined)
+                    deps.log(progress/* gateLines */.HN.noLog(log.path));
+            }
+        },
+        release: () => server?.release()
+    };
+}
+function launch(settings, pid, logFile, runMarker, deps) {
+    if (settings.start !== undefined && logFile !== undefined) {
+        // tagged, so that every process it starts is known as its own, also one that leaves its process group
+        const env = { ...(0,process/* serverEnv */.NK)(deps.env), ...(runMarker === undefined ? {} : { [guard/* RUN_MARKER */.xO]: runMarker }) };
+        const server = (0,process/* startServer */.UD)(settings.start, logFile, env, deps.clock);
+        deps.log(progress/* gateLines */.HN.started(server.pid, logFile));
+        return server;
+    }
+    if (pid === undefined)
+        return undefined;
+    const server = (0,process/* attachServer */.Zd)(pid, deps.clock);
+    deps.log(progress/* gateLines */.HN.watching(pid, logFile));
+    return server;
+}
+/** The URL whose answer made `r` ready: the last one a redirect led to, else the endpoint's own. */
+function answeredUrl(r) {
+    const to = r.last?.answeredBy;
+    if (to === undefined)
+        return r.url;
+    try {
+        return new URL(to);
+    }
+    catch {
+        return r.url;
+    }
+}
+/**
+ * Whether the answer at `answered` (the endpoint `url`, or where its redirects led) came from someone other than
+ * the watched process and its descendants, as the halt that ends the wait: its local port's listening socket held
+ * by another process (Linux: the socket's inode among their file descriptors), or, from a local endpoint, another
+ * machine altogether. Unknown (no /proc), a holder this user cannot see, or a docker-proxy (a container's published
+ * port: the proxy, not the `docker run` the gate watches, holds it) is not held against the server.
+ */
+function foreignAnswer(url, answered, pid, deps) {
+    const redirect = answered.origin === url.origin ? undefined : { from: url, to: answered };
+    const port = (0,port_owner/* localPort */.yv)(answered);
+    if (port === undefined) {
+        if (redirect === undefined || (0,port_owner/* localPort */.yv)(url) === undefined)
+            return undefined;
+        return { reason: 'wrong-server', detail: (0,lifecycle_report/* elsewhereText */.Kq)(redirect, pid) };
+    }
+    const o = (0,port_owner/* listenerOwnership */.kA)(port, pid);
+    if (o.kind !== 'foreign')
+        return undefined;
+    const holders = o.listeners.flatMap((l) => l.holders);
+    if (holders.length === 0)
+        return undefined;
+    if (holders.every((h) => (0,port_owner/* isDockerProxy */.f_)(h.command))) {
+        deps.debug?.((0,lifecycle_report/* dockerProxyText */.y2)(o, pid));
+        return undefined;
+    }
+    return { reason: 'wrong-server', detail: (0,lifecycle_report/* wrongServerText */.eR)(o, pid, redirect) };
+}
+/** The time left before the wait's deadline (`timeout` from `start`), in ms. */
+const timeLeft = (settings, deps, start) => Math.max(0, settings.timeoutMs - (deps.clock.now() - start));
+/** The GPU memory the server's processes hold (nvidia-smi), or undefined without a reading. */
+async function gpuMemoryOf(settings, pid, deps) {
+    // within the wait's deadline, and ended by a cancel: a hung or slow nvidia-smi holds no step past its timeout
+    const timeoutMs = Math.min(5_000, timeLeft(settings, deps, deps.startedAt ?? deps.clock.now()));
+    const snapshot = await (0,nvidia_smi/* gpuSnapshot */.dU)({ env: deps.env, timeoutMs, signal: deps.cancel?.signal });
+    if (snapshot.kind === 'unavailable') {
+        deps.debug?.((0,lifecycle_report/* gpuUnavailableText */.gu)(snapshot.why, snapshot.detail));
+        return undefined;
+    }
+    return (0,nvidia_smi/* memoryHeldBy */.Mv)(snapshot, (0,port_owner/* processTree */.WZ)('/proc', pid)).mib;
+}
+/**
+ * `env-report`, of the process that serves: the server's process that listens on the URL's port where one does,
+ * beside the launched one's where that is another process; else the launched (or watched) one's. Said once, or
+ * again after the wait for a process watched by `pid` whose listener has turned out to be another process.
+ */
+function reportEnvironment(settings, server, facts, deps, again = false) {
+    if (settings.envReport.length === 0 || server === undefined)
+        return;
+    const ports = [...new Set(settings.targets.flatMap((t) => (0,port_owner/* localPort */.yv)(t.url) ?? []))];
+    const serving = servingProcess(server.pid, ports);
+    const listener = serving?.pid === server.pid ? undefined : serving;
+    if (again && (listener === undefined || listener.pid === facts.envPid))
+        return;
+    const launched = server.environ();
+    const environ = listener === undefined ? launched : listener.environ;
+    Object.assign(facts, {
+        env: environ === undefined ? undefined : (0,env_report/* envReport */.q)(settings.envReport, environ, settings.secrets),
+        envUnreadable: environ === undefined ? true : undefined,
+        envPid: serving?.pid ?? server.pid,
+        envPort: serving?.port,
+        launchedEnv: listener === undefined
+            ? undefined
+            : {
+                pid: server.pid,
+                env: launched === undefined ? undefined : (0,env_report/* envReport */.q)(settings.envReport, launched, settings.secrets),
+                differs: launched === undefined || environ === undefined
+                    ? []
+                    : envDifferences(settings.envReport, launched, environ)
+            }
+    });
+    progress/* gateLines */.HN.environment(facts).forEach((line) => deps.log(line));
+}
+
+
+/***/ })
+
+};
