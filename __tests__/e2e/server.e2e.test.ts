@@ -166,24 +166,24 @@ describe('the packaged action with a server process', () => {
     expect(errors(run.stdout)[0]).toMatch(/^::error title=Model server not ready \(timeout\)::Timed out after 2\.\ds/)
   })
 
-  it('keeps waiting while generation fails, then says generation-failed with the server error', async () => {
-    // 6 s: room for a few generation failures on a loaded machine (one cut short by the deadline is not reported)
+  it("ends with engine-dead once generations answer vLLM's dead-engine error three times in a row (issue 24)", async () => {
+    // Before, a dead engine core was waited out to the timeout as generation-failed; its error cannot heal. 60 s: a
+    // bound that only a wait for the timeout would reach, on a loaded machine too.
     const { run } = await startAction('no-generate 300', {
       'probe-generation': 'true',
-      timeout: '6s',
+      timeout: '60s',
       interval: '500ms'
     })
     expect(run.code).toBe(1)
     expect(run.outputs).toMatchObject({
       ready: 'false',
-      reason: 'generation-failed',
+      reason: 'engine-dead',
       'model-id': '/shared/kimi-k2.5-int4',
       'generation-seconds': ''
     })
-    expect(Number(run.outputs.attempts)).toBeGreaterThan(2)
-    expect(errors(run.stdout)[0]).toMatch(
-      /the model is listed, but POST \/v1\/completions failed: HTTP 500 EngineCore encountered an issue/
-    )
+    expect(Number(run.outputs.attempts)).toBeGreaterThanOrEqual(3)
+    expect(Number(run.outputs['elapsed-seconds'])).toBeLessThan(20)
+    expect(errors(run.stdout)[0]).toMatch(/dead-engine error 3 times in a row/)
   })
 
   it.each(['SIGTERM', 'SIGINT'] as const)(

@@ -58,11 +58,12 @@ export const ENGINE_READINESS: Readonly<Record<Engine, readonly ReadinessCheck[]
     },
     // serve/instrumentator/health.py: `check_health()` raises EngineDeadError once the engine core died: 503
     // since PR #24897 (2025-09), 500 in earlier V1 builds (launcher's runtime_exception_handler). It is a flag
-    // check, no forward pass: cheap.
+    // check, no forward pass: cheap. A 404 is no word either way (a proxy that passes only /v1, a server that is
+    // vLLM-like but not vLLM): the wait then goes by the model list alone, as it would knowing nothing.
     {
       path: '/health',
       method: 'GET',
-      ready: OK,
+      ready: { statuses: [200, 404] },
       minGapMs: 0,
       oneAtATime: false,
       deadAfterReady: [500, 503],
