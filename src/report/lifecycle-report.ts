@@ -112,7 +112,8 @@ const SPARED_WORDS: Record<Spared, string> = {
   self: "is this step's own process",
   ancestor: "is an ancestor of this step's process (the runner's step, or the runner)",
   init: 'is pid 1 (init)',
-  runner: "is one of the runner's own processes"
+  runner: "is one of the runner's own processes",
+  'group-leader': 'leads the process group this step (or the runner) runs in'
 }
 
 /** The pid to stop is one no stop may signal. */

@@ -14,7 +14,7 @@ import { commandLine, procPids, procStat } from './proc.js'
 export const RUN_MARKER = 'WAIT_FOR_MODEL_RUN'
 
 /** Why a process must not be signalled. */
-export type Spared = 'self' | 'ancestor' | 'init' | 'runner'
+export type Spared = 'self' | 'ancestor' | 'init' | 'runner' | 'group-leader'
 
 export interface Guard {
   /** Why `pid` must not be signalled, or undefined when it may be. */
@@ -50,7 +50,12 @@ export function processGuard(proc = '/proc', self = process.pid): Guard {
     const stat = procStat(pid, proc)
     if (stat !== undefined) groups.add(stat.pgrp)
   }
-  return { spared: (pid) => spared.get(pid), groupSpared: (pgid) => groups.has(pgid) || spared.has(pgid) }
+  // The leader of a group this process, an ancestor or the runner is in need not be an ancestor (the shell of a
+  // pipeline, a job-control wrapper): signalling it would stop the stopper's own job all the same.
+  return {
+    spared: (pid) => spared.get(pid) ?? (groups.has(pid) ? 'group-leader' : undefined),
+    groupSpared: (pgid) => groups.has(pgid) || spared.has(pgid)
+  }
 }
 
 /** What a pid recorded at launch names now. */
