@@ -129,7 +129,9 @@ describe('the smoke test', () => {
     const startup = Number(run.outputs['startup-seconds'])
     const phases = JSON.parse(run.outputs.phases) as Array<{ seconds: number }>
     expect(startup).toBeLessThan(Number(run.outputs['elapsed-seconds']) + 0.5)
-    expect(phases.reduce((sum, p) => sum + p.seconds, 0)).toBeLessThan(startup + 0.5)
+    // the simulated vLLM's log stamps whole seconds (as vLLM does), so its phases are known to a second; the smoke
+    // test's 2 s and more would still show
+    expect(phases.reduce((sum, p) => sum + p.seconds, 0)).toBeLessThan(startup + 1.5)
     expect(run.wallMs).toBeGreaterThan((startup + 2) * 1000)
   })
 
