@@ -1,4 +1,4 @@
-import { readFixture } from '../../fixtures/log-fixture.mjs'
+import { fixturePath, readFixture } from '../../fixtures/log-fixture.mjs'
 import {
   clockSeconds,
   ENGINE_LOGS,
@@ -12,7 +12,7 @@ import {
 } from '../../../src/engines/log-markers.js'
 import { ENGINE_NAMES, type Engine } from '../../../src/engines/engine-names.js'
 
-const fixture = (name: string): string => new URL(`../../fixtures/logs/${name}.log`, import.meta.url).pathname
+const fixture = fixturePath
 const ENGINES: Engine[] = ['vllm', 'sglang', 'tgi', 'llamacpp', 'ollama', 'triton']
 
 describe('the engine log table', () => {

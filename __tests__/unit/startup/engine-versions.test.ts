@@ -1,5 +1,5 @@
 /**
- * The recorded startups named with the engine version they came from (`<engine>-v<version>….log`): each version
+ * The recorded startups named with the engine version they came from (`<engine>-v<version>….log`, llama.cpp's `<engine>-b<build>….log`): each version
  * stays recognised when a newer one changes its lines, and a new format is a new fixture beside the old one.
  */
 import { readdirSync } from 'node:fs'
@@ -10,7 +10,7 @@ import { StartupProfile } from '../../../src/startup/profile.js'
 const dir = new URL('../../fixtures/logs/', import.meta.url).pathname
 const fixture = (name: string): string => `${dir}${name}.log`
 const VERSIONED = readdirSync(dir)
-  .filter((f) => /^[a-z]+-v\d/.test(f))
+  .filter((f) => /^[a-z]+-[vb]\d/.test(f))
   .map((f) => f.slice(0, -'.log'.length))
 
 /** The tracker fed a recorded startup, each line read `lateMs` after its own moment. */
