@@ -83,3 +83,16 @@ describe('llama.cpp v0.5.0 (node-llama-cpp 3.22.1), captured from the real serve
     expect(profile.readyLineSeen).toBe(true)
   })
 })
+
+describe('Ollama: v0.25.0 (the llama runner) and v0.33.0-rc2 (llama-server) time the same start alike', () => {
+  it.each(['ollama-v0.25.0', 'ollama-v0.33.0-rc2'])('%s', (name) => {
+    const tracker = replay(name)
+    expect(names(tracker)).toEqual([
+      ['starting server', 0.1],
+      ['discovering GPUs', 1.8],
+      ['loading model', 9.5]
+    ])
+    expect(tracker.timings()[2].printed).toBe(true)
+    expect([tracker.ready, tracker.fatal()]).toEqual([true, undefined])
+  })
+})
