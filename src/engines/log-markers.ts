@@ -81,7 +81,7 @@ export const ENGINE_LOGS: readonly EngineLog[] = [
       cause(/KV cache is needed, which is larger than the available KV cache memory/),
       cause(/Free memory on device \S+ \([^)]*\) on startup is less than desired GPU memory utilization/),
       failure(/WorkerProc hit an exception|WorkerProc failed to start/),
-      failure(/EngineCore failed to start/),
+      failure(/EngineCore failed to start|EngineCore encountered a fatal error/),
       failure(/Engine core initialization failed/)
     ]
   },
@@ -98,7 +98,8 @@ export const ENGINE_LOGS: readonly EngineLog[] = [
       cause(/but there are other ranks that didn't finish loading/),
       failure(/Scheduler hit an exception/),
       failure(/Received sigquit from a child process|SIGQUIT received/),
-      failure(/Initialization failed\. warmup error/),
+      // newer: `Server warmup failed; aborting startup: %s` (entrypoints/http_server.py), then SIGTERM to itself
+      failure(/Initialization failed\. warmup error|Server warmup failed; aborting startup/),
       failure(/Subprocess \S+ \(pid=\d+\) crashed/)
     ]
   },

@@ -152,6 +152,12 @@ const FATAL: Array<[Engine, string, boolean]> = [
   ],
   ['triton', 'error: creating server: Internal - failed to load all models', false],
   // Lines of the engines' current source (the commits in __tests__/fixtures/logs/README.md), as they print them
+  ['vllm', '(EngineCore_DP0 pid=2) ERROR 03-09 10:12:13 [core.py:1012] EngineCore encountered a fatal error.', false],
+  [
+    'sglang',
+    '[2026-07-08 10:12:13] Server warmup failed; aborting startup: CUDA error: an illegal memory access',
+    false
+  ],
   [
     'tgi',
     '2026-07-08T10:12:01.118734Z ERROR text_generation_router: Not enough memory to handle `max_total_tokens=8192`',
