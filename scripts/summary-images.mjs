@@ -38,8 +38,8 @@ const WIDTH = 860
  * one that runs out of GPU memory while loading its weights (its summary shows the last 12 lines of its log).
  */
 const RUNS = [
-  { image: 'summary-ready.png', log: 'vllm.log', inputs: {} },
-  { image: 'summary-failure.png', log: 'vllm-oom.log', inputs: { 'log-lines': '12' } }
+  { image: 'summary-ready.png', log: 'vllm-v0.16.1rc1.log', inputs: {} },
+  { image: 'summary-failure.png', log: 'vllm-v0.16.1rc1-oom-fail.log', inputs: { 'log-lines': '12' } }
 ]
 /** The job's name, which GitHub shows above its summary. */
 const JOB = 'model-tests'

@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs'
+import { fixturePath } from '../fixtures/log-fixture.mjs'
 import { type ActionRun, runAction } from '../../src/simulator/runner.js'
 import { freePort } from '../../src/simulator/server.js'
 import { sandbox } from '../helpers/sandbox.js'
@@ -10,7 +11,7 @@ import { entry, errors } from '../helpers/support.js'
  * `/v1/models`. The action reads the log while it waits: phases, progress lines with the time left, the summary.
  */
 const replay = new URL('../fixtures/replay-log.mjs', import.meta.url).pathname
-const fixture = (name: string): string => new URL(`../fixtures/logs/${name}.log`, import.meta.url).pathname
+const fixture = fixturePath
 const warnings = (stdout: string): string[] => stdout.split('\n').filter((l) => l.startsWith('::warning'))
 
 const box = sandbox('wait-for-model-profile-')

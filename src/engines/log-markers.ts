@@ -81,7 +81,7 @@ export const ENGINE_LOGS: readonly EngineLog[] = [
       cause(/KV cache is needed, which is larger than the available KV cache memory/),
       cause(/Free memory on device \S+ \([^)]*\) on startup is less than desired GPU memory utilization/),
       failure(/WorkerProc hit an exception|WorkerProc failed to start/),
-      failure(/EngineCore failed to start/),
+      failure(/EngineCore failed to start|EngineCore encountered a fatal error/),
       failure(/Engine core initialization failed/)
     ]
   },
@@ -98,7 +98,8 @@ export const ENGINE_LOGS: readonly EngineLog[] = [
       cause(/but there are other ranks that didn't finish loading/),
       failure(/Scheduler hit an exception/),
       failure(/Received sigquit from a child process|SIGQUIT received/),
-      failure(/Initialization failed\. warmup error/),
+      // newer: `Server warmup failed; aborting startup: %s` (entrypoints/http_server.py), then SIGTERM to itself
+      failure(/Initialization failed\. warmup error|Server warmup failed; aborting startup/),
       failure(/Subprocess \S+ \(pid=\d+\) crashed/)
     ]
   },
@@ -111,11 +112,18 @@ export const ENGINE_LOGS: readonly EngineLog[] = [
     fatal: [
       ...TORCH_FATAL,
       cause(/Not enough memory to handle \d+ prefill tokens/),
+      // v3.3.7 backends/v3/src/lib.rs V3Error::NotEnoughMemory
+      cause(/Not enough memory to handle `max_total_tokens=\d+`/),
       cause(/Download encountered an error/),
       cause(/Error when initializing model/),
-      cause(/text-generation-server not found in PATH/),
-      failure(/Shard \d+ failed to start|Shard \d+ crashed|Error: Shard(?:CannotStart|Failed)|Error: WarmupError/),
-      failure(/Webserver Crashed/)
+      cause(/text-generation-(?:server|router) not found in PATH/),
+      // v3.3.7 launcher/src/main.rs LauncherError: printed as `Error: <variant>` when the launcher exits
+      cause(/not enough cuda devices: |Error: NotEnoughCUDADevices/),
+      failure(
+        /Shard \d+ failed to start|Shard \d+ crashed|Error: (?:Shard(?:CannotStart|Failed|Disconnected)|WarmupError|DownloadError|Webserver(?:Failed|CannotStart))/
+      ),
+      failure(/Webserver Crashed|Failed to start webserver: /),
+      failure(/Unable to (?:warmup|connect to) the Python model shards/)
     ]
   },
   {
@@ -129,8 +137,10 @@ export const ENGINE_LOGS: readonly EngineLog[] = [
       ...TORCH_FATAL,
       cause(/reported out-of-memory during startup/),
       cause(/model requires more system memory than is currently available/),
+      // v0.33.0-rc2 server/sched.go, llm/llama_server.go
+      cause(/msg="model is too large for system memory"/),
       cause(/bind: address already in use/),
-      failure(/(?:llama runner|llama-server) process has terminated/),
+      failure(/(?:llama runner|llama-server) process has terminated|llama-server process no longer running/),
       failure(/timed out waiting for (?:llama runner|llama-server) to start/)
     ]
   },
@@ -164,7 +174,14 @@ export const ENGINE_LOGS: readonly EngineLog[] = [
     ownedBy: 'Triton Inference Server',
     stamp: /^[IWE](?<M>\d\d)(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)\.(?<f>\d+) /,
     ready: /Started HTTPService at/,
-    fatal: [...TORCH_FATAL, cause(/failed to load '[^']*'/), cause(/already in use/), failure(/error: creating server/)]
+    fatal: [
+      ...TORCH_FATAL,
+      cause(/failed to load '[^']*'/),
+      cause(/already in use/),
+      failure(/error: creating server/),
+      // server e1db8a60 src/main.cc: LOG_TRITONSERVER_ERROR(err, "failed to start HTTP service") and the others
+      failure(/failed to start (?:GRPC|HTTP|Sagemaker|Vertex AI) service/)
+    ]
   },
   // NIM (closed source), LocalAI and KServe: no recorded startup of theirs has been read, so their log names
   // nothing and says nothing of readiness (NO_LINE); their own readiness routes do (readiness.ts). The `engine`
@@ -193,7 +210,8 @@ export const PHASE_MARKERS: readonly PhaseMarker[] = [
   {
     engine: 'vllm',
     phase: 'loading weights',
-    start: /Starting to load model/,
+    // the model runner v2 (vllm/v1/worker/gpu/model_runner.py, 4e179065) says only `Loading model from scratch...`
+    start: /Starting to load model|Loading model from scratch/,
     progress: tqdm('Loading (?:safetensors|pt) checkpoint shards'),
     unit: 'shards',
     end: /Model loading took /,
@@ -210,7 +228,8 @@ export const PHASE_MARKERS: readonly PhaseMarker[] = [
   {
     engine: 'vllm',
     phase: 'capturing CUDA graphs',
-    progress: tqdm(String.raw`Capturing CUDA graphs \([^)]*\)`),
+    // before the V1 engine's `(decode, FULL)` bars: `Capturing CUDA graph shapes`
+    progress: tqdm(String.raw`Capturing CUDA graph(?:s \([^)]*\)| shapes)`),
     unit: 'graphs',
     end: /Graph capturing finished in /,
     took: /Graph capturing finished in (?<took>[\d.]+) secs/
@@ -248,7 +267,8 @@ export const PHASE_MARKERS: readonly PhaseMarker[] = [
   {
     engine: 'sglang',
     phase: 'capturing CUDA graphs',
-    start: /Capture (?:cuda|cpu|npu) graph begin/,
+    // newer: `Capture target decode CUDA graph begin`, `Capture piecewise CUDA graph begin`, `Capture draft …`
+    start: /Capture (?:[\w ]*)(?:cuda|CUDA|cpu|npu) graph begin/,
     progress: tqdm(String.raw`Capturing batches \([^)]*\)`),
     unit: 'batch sizes',
     end: /Capture (?:[\w ]*)(?:cuda|CUDA|cpu|npu) graph end/,

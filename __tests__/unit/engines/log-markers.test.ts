@@ -1,4 +1,5 @@
-import { readFixture } from '../../fixtures/log-fixture.mjs'
+import { readdirSync } from 'node:fs'
+import { fixturePath, readFixture } from '../../fixtures/log-fixture.mjs'
 import {
   clockSeconds,
   ENGINE_LOGS,
@@ -12,8 +13,12 @@ import {
 } from '../../../src/engines/log-markers.js'
 import { ENGINE_NAMES, type Engine } from '../../../src/engines/engine-names.js'
 
-const fixture = (name: string): string => new URL(`../../fixtures/logs/${name}.log`, import.meta.url).pathname
+const fixture = fixturePath
 const ENGINES: Engine[] = ['vllm', 'sglang', 'tgi', 'llamacpp', 'ollama', 'triton']
+/** Every recorded startup of every engine version that starts well. */
+const HEALTHY = readdirSync(new URL('../../fixtures/logs/', import.meta.url))
+  .filter((f) => f.endsWith('.log') && !f.endsWith('-fail.log'))
+  .map((f) => f.slice(0, -'.log'.length))
 
 describe('the engine log table', () => {
   it('has one table per engine the `engine` input names, in the same order', () => {
@@ -145,7 +150,42 @@ const FATAL: Array<[Engine, string, boolean]> = [
     `E0708 10:12:01.118734 1 model_lifecycle.cc:654] "failed to load 'resnet50' version 1: Internal: unable to create TensorRT engine"`,
     true
   ],
-  ['triton', 'error: creating server: Internal - failed to load all models', false]
+  ['triton', 'error: creating server: Internal - failed to load all models', false],
+  // Lines of the engines' current source (the commits in __tests__/fixtures/logs/README.md), as they print them
+  ['vllm', '(EngineCore_DP0 pid=2) ERROR 03-09 10:12:13 [core.py:1012] EngineCore encountered a fatal error.', false],
+  [
+    'sglang',
+    '[2026-07-08 10:12:13] Server warmup failed; aborting startup: CUDA error: an illegal memory access',
+    false
+  ],
+  [
+    'tgi',
+    '2026-07-08T10:12:01.118734Z ERROR text_generation_router: Not enough memory to handle `max_total_tokens=8192`',
+    true
+  ],
+  ['tgi', '2026-07-08T10:12:01.118734Z ERROR text_generation_launcher: text-generation-router not found in PATH', true],
+  ['tgi', 'Error: NotEnoughCUDADevices("`sharded` is true but `num_shard` <= 1")', true],
+  ['tgi', 'Error: WebserverFailed', false],
+  [
+    'tgi',
+    '2026-07-08T10:12:01.118734Z ERROR text_generation_launcher: Failed to start webserver: Permission denied',
+    false
+  ],
+  [
+    'ollama',
+    'time=2026-07-08T10:12:13.118Z level=INFO source=sched.go:632 msg="model is too large for system memory" requireFull=false',
+    true
+  ],
+  [
+    'ollama',
+    'time=2026-07-08T10:12:13.118Z level=INFO source=sched.go:641 msg="Load failed" model=/m error="llama-server process no longer running: exit status 1 "',
+    false
+  ],
+  [
+    'triton',
+    'E0708 10:12:01.118734 1 main.cc:282] "failed to start HTTP service: Unavailable - Socket \'0.0.0.0:8000\' already in use "',
+    true
+  ]
 ]
 
 describe('fatal lines', () => {
@@ -156,10 +196,83 @@ describe('fatal lines', () => {
 
   it("no benign line of any recorded startup matches any engine's fatal lines", () => {
     const all = ENGINE_LOGS.flatMap((e) => e.fatal)
-    for (const engine of ENGINES) {
-      for (const w of readFixture(fixture(engine)).writes) {
+    for (const name of HEALTHY) {
+      for (const w of readFixture(fixture(name)).writes) {
         if (w.text !== undefined) expect([w.text, all.some((f) => f.pattern.test(w.text))]).toEqual([w.text, false])
       }
     }
+  })
+})
+
+describe('Ollama v0.33.0-rc2 (the llama-server runner), built from its source', () => {
+  const lines = readFixture(fixture('ollama-v0.33.0-rc2'))
+    .writes.map((w) => w.text)
+    .filter((t): t is string => t !== undefined)
+  const matching = (pattern: RegExp | undefined): string[] => lines.filter((l) => pattern?.test(l) === true)
+
+  it('its ready line is `llama-server started in`, not the passed-through llama.cpp `model loaded`', () => {
+    expect(matching(engineLog('ollama').ready)).toEqual([
+      expect.stringContaining('msg="llama-server started in 9.47 seconds"')
+    ])
+    expect(lines.some((l) => l.includes('llama_server: model loaded'))).toBe(true)
+  })
+
+  it('each of its phases starts at its own line, and its load took what it says', () => {
+    const starts = phaseMarkers('ollama').map((m) => [m.phase, matching(m.start).length > 0])
+    expect(starts).toEqual([
+      ['starting server', true],
+      ['discovering GPUs', true],
+      ['loading model', true]
+    ])
+    const took = lines.map((l) => phaseMarkers('ollama')[2].took?.exec(l)?.groups).find((g) => g !== undefined)
+    expect(tookSeconds(took ?? {})).toBe(9.47)
+  })
+
+  it('names Ollama from its first line, and nothing in it is fatal', () => {
+    expect(lines.map((l) => engineOfLine(l)).find((e) => e !== undefined)).toBe('ollama')
+    expect(lines.filter((l) => engineLog('ollama').fatal.some((f) => f.pattern.test(l)))).toEqual([])
+  })
+})
+
+/** Phase lines of the engines' current source that earlier ones did not print (commits in fixtures/logs/README.md). */
+const PHASE_LINES: Array<[Engine, string, string]> = [
+  // vLLM's model runner v2 (vllm/v1/worker/gpu/model_runner.py)
+  [
+    'vllm',
+    '(EngineCore_DP0 pid=2) INFO 03-09 10:12:13 [model_runner.py:214] Loading model from scratch...',
+    'loading weights'
+  ],
+  ['vllm', 'Capturing CUDA graph shapes:  57%|█████▋    | 20/35 [00:05<00:04,  3.55it/s]', 'capturing CUDA graphs'],
+  [
+    'sglang',
+    '[2026-07-08 10:12:13] Capture target decode CUDA graph begin. avail mem=24.14 GB',
+    'capturing CUDA graphs'
+  ],
+  [
+    'sglang',
+    '[2026-07-08 10:12:13 TP0] Capture cuda graph begin. This can take up to several minutes.',
+    'capturing CUDA graphs'
+  ]
+]
+
+describe('phase lines of the current sources', () => {
+  it.each(PHASE_LINES)('%s: %s', (engine, line, phase) => {
+    const rows = phaseMarkers(engine).filter((m) => m.start?.test(line) === true || m.progress?.test(line) === true)
+    expect(rows.map((m) => m.phase)).toEqual([phase])
+  })
+
+  it('vLLM v2 runner: `Model loading took 17.32 GiB and 35.89 seconds` ends and times the load', () => {
+    const row = phaseMarkers('vllm').find((m) => m.phase === 'loading weights')
+    const line =
+      '(Worker pid=3) INFO 03-09 10:12:13 [model_runner.py:232] Model loading took 17.32 GiB and 35.894027 seconds'
+    expect(row?.end?.test(line)).toBe(true)
+    expect(tookSeconds(row?.took?.exec(line)?.groups ?? {})).toBeCloseTo(35.894, 3)
+  })
+
+  it('vLLM: `init engine … took 212.68 s (compilation: 13.01 s)` starts the server phase', () => {
+    const line =
+      '(EngineCore_DP0 pid=2) INFO 03-09 10:12:13 [core.py:349] init engine (profile, create kv cache, warmup model) took 212.68 s (compilation: 13.01 s)'
+    const rows = phaseMarkers('vllm').filter((m) => m.start?.test(line) === true)
+    expect(rows.map((m) => m.phase)).toEqual(['starting server'])
   })
 })

@@ -1,4 +1,4 @@
-import { physicalLines, readFixture } from '../../fixtures/log-fixture.mjs'
+import { fixturePath, physicalLines, readFixture } from '../../fixtures/log-fixture.mjs'
 import { SIMULATED_LOGS, logLine } from '../../../src/simulator/engine-logs.js'
 import type { EngineName } from '../../../src/simulator/engines.js'
 import { simulate } from '../../../src/simulator/server.js'
@@ -8,7 +8,7 @@ import { PhaseTracker } from '../../../src/startup/phases.js'
  * The simulator's start-up logs, read by the product's own log reader: each engine's phases as its recorded
  * start-up shows them (__tests__/fixtures/logs/), its ready line, and its fatal lines as it dies.
  */
-const fixture = (name: string): string => new URL(`../../fixtures/logs/${name}.log`, import.meta.url).pathname
+const fixture = fixturePath
 const START = new Date(Date.UTC(2026, 11, 2, 10, 0, 0))
 
 /** The simulated log of `engine` for a load of `loadMs`, read line by line at the moment each is printed. */

@@ -1,5 +1,5 @@
 /**
- * The recorded startups named with the engine version they came from (`<engine>-v<version>….log`): each version
+ * The recorded startups named with the engine version they came from (`<engine>-v<version>….log`, llama.cpp's `<engine>-b<build>….log`): each version
  * stays recognised when a newer one changes its lines, and a new format is a new fixture beside the old one.
  */
 import { readdirSync } from 'node:fs'
@@ -10,7 +10,7 @@ import { StartupProfile } from '../../../src/startup/profile.js'
 const dir = new URL('../../fixtures/logs/', import.meta.url).pathname
 const fixture = (name: string): string => `${dir}${name}.log`
 const VERSIONED = readdirSync(dir)
-  .filter((f) => /^[a-z]+-v\d/.test(f))
+  .filter((f) => /^[a-z]+-[vb]\d/.test(f))
   .map((f) => f.slice(0, -'.log'.length))
 
 /** The tracker fed a recorded startup, each line read `lateMs` after its own moment. */
@@ -81,5 +81,18 @@ describe('llama.cpp v0.5.0 (node-llama-cpp 3.22.1), captured from the real serve
     }
     expect(profile.engine).toBe('llamacpp')
     expect(profile.readyLineSeen).toBe(true)
+  })
+})
+
+describe('Ollama: v0.25.0 (the llama runner) and v0.33.0-rc2 (llama-server) time the same start alike', () => {
+  it.each(['ollama-v0.25.0', 'ollama-v0.33.0-rc2'])('%s', (name) => {
+    const tracker = replay(name)
+    expect(names(tracker)).toEqual([
+      ['starting server', 0.1],
+      ['discovering GPUs', 1.8],
+      ['loading model', 9.5]
+    ])
+    expect(tracker.timings()[2].printed).toBe(true)
+    expect([tracker.ready, tracker.fatal()]).toEqual([true, undefined])
   })
 })

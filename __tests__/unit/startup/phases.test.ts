@@ -1,10 +1,10 @@
-import { physicalLines, readFixture } from '../../fixtures/log-fixture.mjs'
+import { fixturePath, physicalLines, readFixture } from '../../fixtures/log-fixture.mjs'
 import { phaseLeftMs } from '../../../src/startup/eta.js'
 import { PhaseTracker, type TrackerEvent } from '../../../src/startup/phases.js'
 import { progressText } from '../../../src/report/profile-report.js'
 
 /** The tracker fed a recorded startup, each line read the moment its newline was written (speedup 1: seconds × 1000). */
-const fixture = (name: string): string => new URL(`../../fixtures/logs/${name}.log`, import.meta.url).pathname
+const fixture = fixturePath
 function replay(
   name: string,
   opts: { until?: number; startedAt?: number } = {}

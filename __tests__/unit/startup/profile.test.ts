@@ -1,8 +1,8 @@
-import { physicalLines, readFixture } from '../../fixtures/log-fixture.mjs'
+import { fixturePath, physicalLines, readFixture } from '../../fixtures/log-fixture.mjs'
 import { StartupProfile } from '../../../src/startup/profile.js'
 import { startupLines, startupStatusText } from '../../../src/report/profile-report.js'
 
-const fixture = (name: string): string => new URL(`../../fixtures/logs/${name}.log`, import.meta.url).pathname
+const fixture = fixturePath
 const usual = {
   totalSeconds: 360,
   phaseSeconds: new Map([
