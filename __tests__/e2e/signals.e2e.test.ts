@@ -113,11 +113,27 @@ const notReady = async (): Promise<string> =>
 
 const base = { model: 'kimi', interval: '200ms', 'history-file': '' }
 
-/** How long the fake nvidia-smi takes to answer the pre-flight's each query. */
-const HANG_MS = 1_000
+/**
+ * How long the fake nvidia-smi takes to answer each query: past the pre-flight's own 5 s limit, so that only the
+ * cancel can end the call as soon as the bound says.
+ */
+const HANG_MS = 30_000
+
+/** A second process holding the history's lock as the store takes it (`<file>.lock`, created exclusively), kept fresh. */
+async function lockHolder(file: string): Promise<ChildProcess> {
+  const script =
+    "const fs = require('node:fs'); const lock = process.argv[1] + '.lock'; fs.closeSync(fs.openSync(lock, 'wx'));" +
+    "setInterval(() => fs.utimesSync(lock, new Date(), new Date()), 1000); console.log('held')"
+  const holder = spawn(process.execPath, ['-e', script, file], { stdio: ['ignore', 'pipe', 'inherit'] })
+  await new Promise<void>((resolve, reject) => {
+    holder.stdout?.once('data', () => resolve())
+    holder.once('exit', (code) => reject(new Error(`the lock holder exited (${code})`)))
+  })
+  return holder
+}
 
 describe.each(SIGNALS)('%s', (signal) => {
-  it('while the pre-flight looks (nvidia-smi slow): cancelled, nothing started', async () => {
+  it('while the pre-flight looks (nvidia-smi slow): cancelled at once, its call ended, nothing started', async () => {
     const gpu = box.path(`gpu-${signal}.json`)
     writeFileSync(gpu, JSON.stringify({ gpus: [], apps: [], hangMs: HANG_MS }))
     const marker = box.path(`started-${signal}`)
@@ -137,13 +153,36 @@ describe.each(SIGNALS)('%s', (signal) => {
       signal,
       () => existsSync(`${gpu}.calls`)
     )
-    // the pre-flight's nvidia-smi calls (two a snapshot) are not cut short by a cancel (each has its own 5 s limit):
-    // the bound is their hang, then a second
-    expect(result.afterSignalMs).toBeLessThan(2 * HANG_MS + CANCEL_MS)
-    expectCancelled({ ...result, afterSignalMs: 0 }, signal)
+    // the cancel ends the hanging call (its 5 s limit would be past the bound): the snapshot's second query is never
+    // run, the server never started
+    expectCancelled(result, signal)
+    expect(readFileSync(`${gpu}.calls`, 'utf8').trim().split('\n')).toHaveLength(1)
     expect(errors(result.run.stdout)[0]).toContain('before the wait began (nothing was started)')
     expect(result.run.outputs.pid).toBe('')
     expect(existsSync(marker)).toBe(false)
+  })
+
+  it('while the history waits for a lock another process holds: cancelled at once, the run not recorded', async () => {
+    const history = box.path(`history-${signal}.jsonl`)
+    const holder = await lockHolder(history)
+    let answered = false
+    const url = await net.http((_req, res) => {
+      res.on('finish', () => (answered = true))
+      json(res, { data: [{ id: 'kimi' }] })
+    })
+    try {
+      // the lock wait begins as soon as the ready answer is in; it lasts up to 2 s without a cancel
+      const result = await signalled(
+        { entry, inputs: { ...base, url: `${url}/v1/models`, timeout: '30s', 'history-file': history } },
+        signal,
+        () => answered,
+        300
+      )
+      expectCancelled(result, signal)
+      expect(readFileSync(history, 'utf8')).toBe('')
+    } finally {
+      holder.kill('SIGKILL')
+    }
   })
 
   it('while the server started by "start" is launching', async () => {

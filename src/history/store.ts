@@ -181,27 +181,43 @@ export function runLine(run: RunRecord): string | undefined {
   return undefined
 }
 
+/** What became of a run to append: `cancelled` when the cancel came while it waited for the lock (nothing written). */
+export type Appended = 'appended' | 'too-long' | 'cancelled'
+
 /**
  * Appends one run with a single write (atomic with O_APPEND), holding the file's lock so that a trim in another
- * process cannot drop it; then trims the run's key to its last `keep` runs when it has more.
- * Returns false when the run does not fit in one line. Waits for the lock at most `lockWaitMs` in all (the time
- * left before the wait's deadline): without it, the line is appended all the same and the trim left for later.
+ * process cannot drop it; then trims the run's key to its last `keep` runs when it has more, under the same lock.
+ * Waits for the lock at most `lockWaitMs` (the time left before the wait's deadline, and never over 2 s): without
+ * it, the line is appended all the same and the trim left for later. The wait sleeps on timers, not blocking the
+ * process, and `signal` ends it at once: a cancelled run is not recorded (a job given up on is no run to learn from).
  */
-export function appendRun(path: string, run: RunRecord, keep = KEEP_RUNS, lockWaitMs = LOCK_WAIT_MS): boolean {
+export async function appendRun(
+  path: string,
+  run: RunRecord,
+  {
+    keep = KEEP_RUNS,
+    lockWaitMs = LOCK_WAIT_MS,
+    signal
+  }: { keep?: number; lockWaitMs?: number; signal?: AbortSignal } = {}
+): Promise<Appended> {
   const line = runLine(run)
-  if (line === undefined) return false
-  const until = Date.now() + Math.min(lockWaitMs, LOCK_WAIT_MS)
-  withLock(path, until, () => {
+  if (line === undefined) return 'too-long'
+  const lock = await takeLock(path, Date.now() + Math.min(lockWaitMs, LOCK_WAIT_MS), signal)
+  try {
+    if (lock === 'cancelled' || signal?.aborted) return 'cancelled'
     const fd = openRegular(path, APPEND)
     try {
       writeSync(fd, line)
     } finally {
       closeSync(fd)
     }
-  })
-  const kept = readHistory(path).runs.filter((r) => r.key === run.key).length
-  if (kept > keep) trimHistory(path, keep, until)
-  return true
+    if (lock === undefined) return 'appended'
+    const kept = readHistory(path).runs.filter((r) => r.key === run.key).length
+    if (kept > keep) trimLocked(path, keep)
+    return 'appended'
+  } finally {
+    if (typeof lock === 'number') releaseLock(path, lock)
+  }
 }
 
 /**
@@ -211,64 +227,112 @@ export function appendRun(path: string, run: RunRecord, keep = KEEP_RUNS, lockWa
  */
 export function trimHistory(path: string, keep = KEEP_RUNS, lockUntil = Date.now() + LOCK_WAIT_MS): void {
   withLock(path, lockUntil, (locked) => {
-    if (!locked) return
-    const { runs } = parseHistory(readTail(path))
-    const seen = new Map<string, number>()
-    const kept: RunRecord[] = []
-    for (let i = runs.length - 1; i >= 0; i--) {
-      const n = seen.get(runs[i].key) ?? 0
-      if (n < keep) kept.push(runs[i])
-      seen.set(runs[i].key, n + 1)
-    }
-    const text = kept
-      .reverse()
-      .map((r) => JSON.stringify(r) + '\n')
-      .join('')
-    // Under a random name, created exclusively: a name another user can guess is a name they can plant a link at.
-    const old = openRegular(path, constants.O_RDONLY)
-    const mode = fstatSync(old).mode & 0o777
-    closeSync(old)
-    const { temp, fd } = createTempBeside(path, mode)
-    try {
-      try {
-        const bytes = Buffer.from(text)
-        for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at)
-      } finally {
-        closeSync(fd)
-      }
-      renameSync(temp, path)
-    } catch (e) {
-      unlinkSync(temp)
-      throw e
-    }
+    if (locked) trimLocked(path, keep)
   })
+}
+
+/** The trim itself, the lock held by the caller. */
+function trimLocked(path: string, keep: number): void {
+  const { runs } = parseHistory(readTail(path))
+  const seen = new Map<string, number>()
+  const kept: RunRecord[] = []
+  for (let i = runs.length - 1; i >= 0; i--) {
+    const n = seen.get(runs[i].key) ?? 0
+    if (n < keep) kept.push(runs[i])
+    seen.set(runs[i].key, n + 1)
+  }
+  const text = kept
+    .reverse()
+    .map((r) => JSON.stringify(r) + '\n')
+    .join('')
+  // Under a random name, created exclusively: a name another user can guess is a name they can plant a link at.
+  const old = openRegular(path, constants.O_RDONLY)
+  const mode = fstatSync(old).mode & 0o777
+  closeSync(old)
+  const { temp, fd } = createTempBeside(path, mode)
+  try {
+    try {
+      const bytes = Buffer.from(text)
+      for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at)
+    } finally {
+      closeSync(fd)
+    }
+    renameSync(temp, path)
+  } catch (e) {
+    unlinkSync(temp)
+    throw e
+  }
 }
 
 /**
  * Runs `fn` holding `<path>.lock` (created exclusively); still without it at `deadline`, runs `fn(false)` anyway.
  * Real time (Date.now), not the wait's clock: the lock is shared with other processes and aged by the file
- * system's modification times, which only the real clock compares with.
+ * system's modification times, which only the real clock compares with. Synchronous (`history trim` and tests);
+ * the wait's own append takes the lock with takeLock, which a cancel can end.
  */
 function withLock<T>(path: string, deadline: number, fn: (locked: boolean) => T): T {
-  const lock = `${path}.lock`
-  let fd: number | undefined
-  while (fd === undefined) {
-    try {
-      fd = createOwn(lock)
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || Date.now() >= deadline) break
-      if (lockIsStale(lock)) continue
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2)
-    }
-  }
+  let fd: number | 'busy' | undefined
+  while ((fd = tryLock(path)) === 'busy' && Date.now() < deadline)
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, LOCK_POLL_MS)
+  const held = typeof fd === 'number' ? fd : undefined
   try {
-    return fn(fd !== undefined)
+    return fn(held !== undefined)
   } finally {
-    if (fd !== undefined) {
-      closeSync(fd)
-      unlinkSync(lock)
+    if (held !== undefined) releaseLock(path, held)
+  }
+}
+
+/** How often a held lock is looked at again. */
+const LOCK_POLL_MS = 2
+
+/**
+ * Takes `<path>.lock`, trying again every LOCK_POLL_MS on timers until `deadline` (then undefined: not held), or
+ * until `signal` aborts (then `cancelled`, at once: the abort wakes the sleep).
+ */
+async function takeLock(
+  path: string,
+  deadline: number,
+  signal?: AbortSignal
+): Promise<number | undefined | 'cancelled'> {
+  for (;;) {
+    if (signal?.aborted) return 'cancelled'
+    const fd = tryLock(path)
+    if (fd !== 'busy') return fd
+    const left = deadline - Date.now()
+    if (left <= 0) return undefined
+    await sleep(Math.min(LOCK_POLL_MS, left), signal)
+  }
+}
+
+/** The lock's descriptor; `busy` while another process holds it; undefined when it cannot be taken at all. */
+function tryLock(path: string): number | 'busy' | undefined {
+  const lock = `${path}.lock`
+  for (;;) {
+    try {
+      return createOwn(lock)
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return undefined
+      if (!lockIsStale(lock)) return 'busy'
     }
   }
+}
+
+function releaseLock(path: string, fd: number): void {
+  closeSync(fd)
+  unlinkSync(`${path}.lock`)
+}
+
+/** A timer sleep that `signal` cuts short. */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer)
+      signal?.removeEventListener('abort', done)
+      resolve()
+    }
+    const timer = setTimeout(done, ms)
+    signal?.addEventListener('abort', done, { once: true })
+  })
 }
 
 function lockIsStale(lock: string): boolean {

@@ -88,11 +88,13 @@ export async function gate(settings: Settings, gateDeps: GateDeps): Promise<Gate
     const results = smoke ? await smokeTest(waited, settings, deps, halter.signal) : waited
     const outcome = cancelledSince({ ...representative(results, fleetHalt), results }, deps, smoke, waitStart)
     const facts = server.facts
+    const settled = await settle({ settings, outcome, facts, profile, history, deps, readyAt })
+    // a cancel while the history's lock was waited for ends the run cancelled too (and it was not recorded)
     return {
-      ...outcome,
+      ...cancelledSince(outcome, deps, smoke, waitStart),
       models: [...new Set(results.flatMap((r) => r.models))],
       server: facts,
-      profile: settle({ settings, outcome, facts, profile, history, deps, readyAt })
+      profile: settled
     }
   } finally {
     watch?.close()

@@ -52,24 +52,26 @@ export function loadHistory(file: string | undefined, key: string, offNotice?: s
  * Compares the finished run with the earlier ones, then appends it, waiting for the file's lock at most
  * `lockWaitMs`. A regression is told only against at least `minRuns` earlier ready runs: against one, a cold page
  * cache beside a warm one is a regression every time. The smoke test's decode rate is held to the same `minRuns`,
- * against `throughputThresholdPercent`.
+ * against `throughputThresholdPercent`. A cancel (`signal`) while it waits for the lock ends the wait at once, and the
+ * run is not recorded: the gate then ends the run cancelled, and a ready line for it would be a false one.
  */
-export function recordRun(
+export async function recordRun(
   history: RunHistory,
   run: RunRecord,
   thresholdPercent: number,
   minRuns: number,
   lockWaitMs?: number,
-  throughputThresholdPercent = 15
-): RunFindings {
+  throughputThresholdPercent = 15,
+  signal?: AbortSignal
+): Promise<RunFindings> {
   const r = regression(history.earlier, run)
   const slower = throughputRegression(history.earlier, run)
   const drift = envDrift(history.earlier, run)
   const notices: string[] = []
   if (history.file !== undefined) {
     try {
-      if (!appendRun(history.file, run, undefined, lockWaitMs))
-        notices.push('History: this run was not recorded, its line is too long.')
+      const appended = await appendRun(history.file, run, { lockWaitMs, signal })
+      if (appended === 'too-long') notices.push('History: this run was not recorded, its line is too long.')
     } catch (e) {
       notices.push(`History: this run was not recorded (${(e as Error).message}).`)
     }
@@ -113,8 +115,19 @@ interface Settling {
   readyAt: number
 }
 
-/** The wait is over: this run against the earlier ones (warnings for a regression and a changed environment), then recorded. */
-export function settle({ settings, outcome, facts, profile, history, deps, readyAt }: Settling): ProfileFacts {
+/**
+ * The wait is over: this run against the earlier ones (warnings for a regression and a changed environment), then
+ * recorded, unless a cancel comes first (`deps.cancel`, also while the history's lock is waited for).
+ */
+export async function settle({
+  settings,
+  outcome,
+  facts,
+  profile,
+  history,
+  deps,
+  readyAt
+}: Settling): Promise<ProfileFacts> {
   const phases = profile.finish(readyAt)
   const engineLabel = profile.label
   const usualPhaseSeconds = history.usual?.phaseSeconds
@@ -138,13 +151,14 @@ export function settle({ settings, outcome, facts, profile, history, deps, ready
     ...smokeRecord(outcome, settings)
   }
   // a history file another job holds locked must not keep this one past its deadline
-  const findings = recordRun(
+  const findings = await recordRun(
     history,
     run,
     settings.regressionThresholdPercent,
     settings.regressionMinRuns,
     settings.timeoutMs - outcome.elapsedMs,
-    settings.throughputRegressionPercent
+    settings.throughputRegressionPercent,
+    deps.cancel?.signal
   )
   if (findings.regression !== undefined && !settings.failOnRegression) deps.warn(findings.regression, 'regression')
   if (findings.throughputRegression !== undefined && !settings.failOnRegression)

@@ -35,16 +35,16 @@ const timedOut: RunRecord = {
   phases: []
 }
 
-function historyFile(): string {
+async function historyFile(): Promise<string> {
   const file = box.path('history.jsonl')
-  appendRun(file, ready)
-  appendRun(file, timedOut)
+  await appendRun(file, ready)
+  await appendRun(file, timedOut)
   return file
 }
 
 describe('wait-for-model history', () => {
   it('prints every run as a table, oldest first, with the count on stderr', async () => {
-    const file = historyFile()
+    const file = await historyFile()
     const r = await run(['history', '--file', file], {})
     expect(r.code).toBe(0)
     const lines = r.stdout.trimEnd().split('\n')
@@ -72,7 +72,7 @@ describe('wait-for-model history', () => {
   })
 
   it('gives JSON with numbers, booleans and phases as values, and keeps the environment out', async () => {
-    const r = await run(['history', '--file', historyFile(), '--format', 'json', '--key', 'vllm-kimi'], {})
+    const r = await run(['history', '--file', await historyFile(), '--format', 'json', '--key', 'vllm-kimi'], {})
     expect(r.code).toBe(0)
     expect(JSON.parse(r.stdout)).toEqual([
       {
@@ -95,7 +95,7 @@ describe('wait-for-model history', () => {
   })
 
   it('gives CSV as RFC 4180 quotes it, a header row first', async () => {
-    const r = await run(['history', '--file', historyFile(), '--format', 'csv'], {})
+    const r = await run(['history', '--file', await historyFile(), '--format', 'csv'], {})
     expect(r.code).toBe(0)
     expect(r.stdout).toBe(
       'at,key,ready,reason,elapsed-seconds,startup-seconds,engine,ttft-ms,decode-tokens-per-second,phases\r\n' +
@@ -108,7 +108,7 @@ describe('wait-for-model history', () => {
     const dir = box.dir()
     const file = box.path('wait-for-model', 'history.jsonl')
     prepareHistory(file)
-    appendRun(file, ready)
+    await appendRun(file, ready)
     writeFileSync(file, `not json\n${JSON.stringify(timedOut)}\n`, { flag: 'a' })
     const r = await run(['history', '--format', 'json'], { XDG_CACHE_HOME: dir })
     expect(r.code).toBe(0)
@@ -138,7 +138,7 @@ describe('wait-for-model history', () => {
 
   it('keeps a value from the file from breaking a table row or becoming a spreadsheet formula', async () => {
     const file = box.path('h.jsonl')
-    appendRun(file, { ...timedOut, key: '=HYPERLINK("x")\u001b[2J\nfake' })
+    await appendRun(file, { ...timedOut, key: '=HYPERLINK("x")\u001b[2J\nfake' })
     const table = await run(['history', '--file', file], {})
     expect(table.stdout.trimEnd().split('\n')).toHaveLength(2)
     expect(table.stdout).not.toContain('\u001b')

@@ -36,10 +36,10 @@ const run = (over: Partial<RunRecord> = {}): RunRecord => ({
 })
 
 describe('the history file', () => {
-  it('appends one line per run and reads them back in order', () => {
+  it('appends one line per run and reads them back in order', async () => {
     const file = box.path('history.jsonl')
-    expect(appendRun(file, run({ startupSeconds: 1 }))).toBe(true)
-    expect(appendRun(file, run({ startupSeconds: 2, key: 'other' }))).toBe(true)
+    expect(await appendRun(file, run({ startupSeconds: 1 }))).toBe('appended')
+    expect(await appendRun(file, run({ startupSeconds: 2, key: 'other' }))).toBe('appended')
     const text = readFileSync(file, 'utf8')
     expect(text.split('\n')).toHaveLength(3)
     expect(readHistory(file).runs.map((r) => [r.key, r.startupSeconds])).toEqual([
@@ -53,7 +53,7 @@ describe('the history file', () => {
     expect(readHistory(box.path('none.jsonl'))).toEqual({ runs: [], skipped: 0 })
   })
 
-  it('skips lines it cannot read and counts them (a torn line, a foreign line, a wrong shape)', () => {
+  it('skips lines it cannot read and counts them (a torn line, a foreign line, a wrong shape)', async () => {
     const file = box.path('history.jsonl')
     writeFileSync(
       file,
@@ -71,17 +71,17 @@ describe('the history file', () => {
     expect(h.runs.map((r) => r.startupSeconds)).toEqual([1, 2])
     // appending after a torn last line without a newline still gives readable lines after it
     appendFileSync(file, '{"torn":')
-    appendRun(file, run({ startupSeconds: 3 }))
+    await appendRun(file, run({ startupSeconds: 3 }))
     expect(readHistory(file).runs.map((r) => r.startupSeconds)).toEqual([1, 2])
     expect(readHistory(file).skipped).toBe(4)
   })
 
-  it('trims each key to its last 100 runs, keeping other keys and dropping unreadable lines', () => {
+  it('trims each key to its last 100 runs, keeping other keys and dropping unreadable lines', async () => {
     const file = box.path('history.jsonl')
     const lines = Array.from({ length: 103 }, (_, i) => JSON.stringify(run({ startupSeconds: i })))
     lines.splice(50, 0, JSON.stringify(run({ key: 'other', startupSeconds: 999 })), 'garbage')
     writeFileSync(file, lines.join('\n') + '\n')
-    appendRun(file, run({ startupSeconds: 103 }))
+    await appendRun(file, run({ startupSeconds: 103 }))
     const { runs, skipped } = readHistory(file)
     expect(skipped).toBe(0)
     const mine = runs.filter((r) => r.key === 'k').map((r) => r.startupSeconds)
@@ -105,6 +105,28 @@ describe('the history file', () => {
     trimHistory(file, 2)
     expect(readHistory(file).runs.map((r) => r.startupSeconds)).toEqual([3, 4])
     expect(existsSync(`${file}.lock`)).toBe(false)
+  })
+
+  it('a cancel while the lock is held elsewhere ends the wait for it at once, and nothing is recorded (issue 26 item 7)', async () => {
+    const file = box.path('history.jsonl')
+    writeFileSync(file, '')
+    writeFileSync(`${file}.lock`, '')
+    const cancel = new AbortController()
+    // the wait sleeps on timers: this timer runs during it, which a blocking wait would not let it do
+    setTimeout(() => cancel.abort(), 20)
+    const appended = appendRun(file, run({ startupSeconds: 1 }), { lockWaitMs: 60_000, signal: cancel.signal })
+    await expect(appended).resolves.toBe('cancelled')
+    expect(readFileSync(file, 'utf8')).toBe('')
+    // the other process's lock is left as it is
+    expect(existsSync(`${file}.lock`)).toBe(true)
+  })
+
+  it('a lock held past the lock wait: the line is appended all the same, the trim left for later', async () => {
+    const file = box.path('history.jsonl')
+    writeFileSync(`${file}.lock`, '')
+    expect(await appendRun(file, run({ startupSeconds: 1 }), { lockWaitMs: 0 })).toBe('appended')
+    expect(readHistory(file).runs).toHaveLength(1)
+    expect(existsSync(`${file}.lock`)).toBe(true)
   })
 
   it('keeps a line under PIPE_BUF: long values are cut, then the environment is left out', () => {
@@ -177,9 +199,9 @@ describe('appends from several processes at once', () => {
       const script = `
         const { appendRun } = await import(${JSON.stringify(module)})
         for (let i = 0; i < ${opts.count}; i++) {
-          appendRun(${JSON.stringify(file)}, { v: 1, key: ${JSON.stringify(opts.key)}, at: new Date().toISOString(), ready: true,
+          await appendRun(${JSON.stringify(file)}, { v: 1, key: ${JSON.stringify(opts.key)}, at: new Date().toISOString(), ready: true,
             reason: 'ready', elapsedSeconds: i, startupSeconds: ${opts.id} * 1000 + i, phases: [{ name: 'loading weights', seconds: i }],
-            env: { NCCL_PROTO: 'LL', PAD: 'x'.repeat(${opts.id * 300}) }, envReport: 'NCCL_*' }, ${opts.keep})
+            env: { NCCL_PROTO: 'LL', PAD: 'x'.repeat(${opts.id * 300}) }, envReport: 'NCCL_*' }, { keep: ${opts.keep} })
         }`
       const p = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: 'inherit' })
       p.on('exit', resolve)

@@ -23,11 +23,11 @@ const run = (over: Partial<RunRecord> = {}): RunRecord => ({
 })
 
 describe('history around a wait', () => {
-  it('the first run: nothing to compare, recorded; the next ones compared with it', () => {
+  it('the first run: nothing to compare, recorded; the next ones compared with it', async () => {
     const file = box.path('sub', 'history.jsonl')
     const first = loadHistory(file, 'k')
     expect(first).toMatchObject({ file, earlier: [], usual: undefined, notices: [], warnings: [] })
-    expect(recordRun(first, run(), 25, 1)).toEqual({
+    expect(await recordRun(first, run(), 25, 1)).toEqual({
       expectedSeconds: undefined,
       regressionPercent: undefined,
       regression: undefined,
@@ -37,7 +37,7 @@ describe('history around a wait', () => {
 
     const second = loadHistory(file, 'k')
     expect(second.usual?.totalSeconds).toBe(300)
-    const findings = recordRun(second, run({ startupSeconds: 330 }), 25, 1)
+    const findings = await recordRun(second, run({ startupSeconds: 330 }), 25, 1)
     expect(findings).toEqual({
       expectedSeconds: 300,
       regressionPercent: 10,
@@ -48,10 +48,10 @@ describe('history around a wait', () => {
     expect(readFileSync(file, 'utf8').trim().split('\n')).toHaveLength(2)
   })
 
-  it('warns of a slower startup past the threshold, naming the phase that grew most, and of a lost NCCL variable', () => {
+  it('warns of a slower startup past the threshold, naming the phase that grew most, and of a lost NCCL variable', async () => {
     const file = box.path('history.jsonl')
     writeFileSync(file, [1, 2, 3, 4, 5].map(() => JSON.stringify(run())).join('\n') + '\n')
-    const findings = recordRun(
+    const findings = await recordRun(
       loadHistory(file, 'k'),
       run({
         startupSeconds: 420,
@@ -72,14 +72,14 @@ describe('history around a wait', () => {
       'The server\'s environment changed since the previous run with this history key: NCCL_PROTO was "LL" in the last 5 runs, now unset.'
     )
     // 40% is within a 50% threshold; the variable is back, after one run without it
-    expect(recordRun(loadHistory(file, 'k'), run({ startupSeconds: 420 }), 50, 3)).toMatchObject({
+    expect(await recordRun(loadHistory(file, 'k'), run({ startupSeconds: 420 }), 50, 3)).toMatchObject({
       regression: undefined,
       drift:
         'The server\'s environment changed since the previous run with this history key: NCCL_PROTO was unset in the last run, now "LL".'
     })
   })
 
-  it('tells no regression before regression-min-runs earlier ready runs (a cold cache against one warm run)', () => {
+  it('tells no regression before regression-min-runs earlier ready runs (a cold cache against one warm run)', async () => {
     const file = box.path('history.jsonl')
     // two ready runs and a failed one: the failed run does not count
     writeFileSync(
@@ -87,12 +87,14 @@ describe('history around a wait', () => {
       [run(), run({ ready: false, reason: 'timeout' }), run()].map((r) => JSON.stringify(r)).join('\n') + '\n'
     )
     const slow = run({ startupSeconds: 600 })
-    const two = recordRun(loadHistory(file, 'k'), slow, 25, 3)
+    const two = await recordRun(loadHistory(file, 'k'), slow, 25, 3)
     // the figures are still given; only the warning (and fail-on-regression, which follows it) waits
     expect(two).toMatchObject({ expectedSeconds: 300, regressionPercent: 100, regression: undefined })
-    expect(recordRun(loadHistory(file, 'k'), slow, 25, 2).regression).toMatch(/^Startup took 600\.0s, 100\.0% over/)
+    expect((await recordRun(loadHistory(file, 'k'), slow, 25, 2)).regression).toMatch(
+      /^Startup took 600\.0s, 100\.0% over/
+    )
     // both slow runs were recorded: four earlier ready runs now, enough for 3
-    expect(recordRun(loadHistory(file, 'k'), run({ startupSeconds: 900 }), 25, 3).regression).toMatch(
+    expect((await recordRun(loadHistory(file, 'k'), run({ startupSeconds: 900 }), 25, 3)).regression).toMatch(
       /^Startup took 900\.0s, .* of the last 4 ready runs/
     )
   })
@@ -114,7 +116,7 @@ describe('history around a wait', () => {
     ])
   })
 
-  it('is off, with a notice and never a failure, when it is not set or cannot be written', () => {
+  it('is off, with a notice and never a failure, when it is not set or cannot be written', async () => {
     const unset = loadHistory(undefined, 'k', 'History is off: RUNNER_TOOL_CACHE is not set.')
     expect(unset.file).toBeUndefined()
     expect(unset.notices).toEqual(['History is off: RUNNER_TOOL_CACHE is not set.'])
@@ -123,7 +125,7 @@ describe('history around a wait', () => {
     const off = loadHistory(box.path('f', 'history.jsonl'), 'k')
     expect(off.file).toBeUndefined()
     expect(off.notices[0]).toMatch(/^History is off: cannot write /)
-    expect(recordRun(off, run(), 25, 3)).toEqual({
+    expect(await recordRun(off, run(), 25, 3)).toEqual({
       expectedSeconds: undefined,
       regressionPercent: undefined,
       regression: undefined,

@@ -8,7 +8,9 @@ import { commandSafe } from '../../report/command-safe.js'
 import { checkLine } from '../../report/check-report.js'
 import { redact } from '../../inputs/secrets.js'
 import type { Settings } from '../../inputs/settings.js'
+import type { GateOutcome } from '../../facts/outcome.js'
 import { systemClock } from '../../runtime/clock.js'
+import { cancelOnSignals } from '../../runtime/cancel-signals.js'
 import { checkHelpText } from '../help.js'
 import { CHECK_INPUTS, INPUT_NAMES, inputOptions } from '../input-table.js'
 import type { CliIo } from '../io.js'
@@ -31,12 +33,14 @@ export async function checkCommand(argv: string[], io: CliIo): Promise<number> {
     successThreshold: 1,
     historyFile: undefined
   }
-  const outcome = await gate(settings, {
-    clock: systemClock,
-    log: () => {},
-    env: io.env,
-    once: true
-  })
+  // a health check's runner (Docker, Kubernetes, a CI step) may signal it: the probe ends, and says cancelled
+  const { cancel, release } = cancelOnSignals()
+  let outcome: GateOutcome
+  try {
+    outcome = await gate(settings, { clock: systemClock, log: () => {}, env: io.env, once: true, cancel })
+  } finally {
+    release()
+  }
   io.stdout.write(`${commandSafe(redact(checkLine(outcome), settings.secrets))}\n`)
   return conclude(outcome, settings).exitCode
 }

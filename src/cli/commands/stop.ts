@@ -3,7 +3,8 @@ import { DURATION_FORM, parseDuration } from '../../inputs/parse.js'
 import { printable } from '../../runtime/text.js'
 import { PID_FORM } from '../../inputs/forms.js'
 import { systemClock } from '../../runtime/clock.js'
-import { stopServer } from '../../server/stop.js'
+import { cancelOnSignals } from '../../runtime/cancel-signals.js'
+import { type StopRecord, stopServer } from '../../server/stop.js'
 import { gpuSnapshot } from '../../gpu/nvidia-smi.js'
 import { resolvePid } from '../../server/process.js'
 import { procStat } from '../../server/proc.js'
@@ -40,10 +41,22 @@ export async function stopCommand(argv: string[], io: CliIo, say: Say, paint: Pa
   } catch {
     throw new UsageError(`--timeout: "${printable(String(values.timeout))}" is not ${DURATION_FORM}`)
   }
-  const record = await stopServer(
-    { pid, timeoutMs },
-    { clock: systemClock, gpu: () => gpuSnapshot({ env: io.env, timeoutMs: 5_000 }) }
-  )
+  // Ctrl-C or a CI system's SIGTERM mid-stop must not leave the server running (Node's default is to die at once,
+  // the server that ignores SIGTERM left behind): the stop goes on without waiting, SIGKILL at once, and says so.
+  const { cancel, release } = cancelOnSignals()
+  let record: StopRecord
+  try {
+    record = await stopServer(
+      { pid, timeoutMs },
+      {
+        clock: systemClock,
+        gpu: () => gpuSnapshot({ env: io.env, timeoutMs: 5_000, signal: cancel.signal }),
+        cancel: cancel.signal
+      }
+    )
+  } finally {
+    release()
+  }
   for (const line of stopLines(record)) {
     if (line.level === 'warning') say(paint.yellow(`warning: ${line.text}`))
     else if (line.level === 'info') say(line.text)
