@@ -2,7 +2,8 @@
  * `npm run bench`: compares this action with the shell loop it replaces and with wait-on, on the same
  * simulated startups, on this machine, with no network. Prints Markdown tables (copied into BENCHMARKS.md).
  *
- *   npm run bench -- [--runs 10] [--startup-runs 40] [--idle-seconds 120] [--only lag,startup,idle,fleet,smoke,llamacpp]
+ *   npm run bench -- [--runs 10] [--startup-runs 40] [--idle-seconds 120]
+ *                    [--only lag,startup,idle,fleet,bounds,smoke,llamacpp]
  *                    [--fleet 200] [--bare-env] [--node PATH] [--smoke-runs 5]
  *
  * `llamacpp`: a real llama.cpp server (bench/real-llamacpp.ts), once `eval "$(scripts/real-llamacpp.sh)"` has
@@ -20,6 +21,7 @@ import { fileURLToPath } from 'node:url'
 import type { EngineName } from '../src/simulator/engines.js'
 import { freePort, simulate } from '../src/simulator/server.js'
 import { runAction } from '../src/simulator/runner.js'
+import { boundsBench } from './bounds.js'
 import { llamacppBench } from './real-llamacpp.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
@@ -38,7 +40,7 @@ const RUNS = Number(arg('runs', '10'))
 // of 10 moved by up to 4% from one run of the bench to the next, as much as the targets' margins.
 const STARTUP_RUNS = Number(arg('startup-runs', '40'))
 const IDLE_S = Number(arg('idle-seconds', '120'))
-const ONLY = arg('only', 'startup,lag,idle,fleet').split(',')
+const ONLY = arg('only', 'startup,lag,idle,fleet,bounds').split(',')
 const FLEET = Number(arg('fleet', '200'))
 const SMOKE_RUNS = Number(arg('smoke-runs', '5'))
 const NODE = arg('node', process.execPath)
@@ -433,6 +435,7 @@ if (ONLY.includes('startup')) await startup()
 if (ONLY.includes('lag')) for (const shape of SHAPES) await lagScenario(shape)
 if (ONLY.includes('idle')) await idle()
 if (ONLY.includes('fleet')) await fleet()
+if (ONLY.includes('bounds')) await boundsBench({ action, node: NODE, env: BASE_ENV, runs: Math.min(RUNS, 5) })
 if (ONLY.includes('smoke')) await smokeAccuracy()
 if (ONLY.includes('llamacpp')) {
   // a 1 GiB model: in the temporary directory, not beside the bench's small files

@@ -25,14 +25,31 @@ const exec = promisify(execFile)
 /** Node started for each check, and TypeScript's compiler for the manifest: slow on a loaded two-core machine. */
 const RECIPE_MS = 90_000
 
-let server: SimulatedServer
+/**
+ * Two servers of the same engine and model: one still loading for the whole test (its load ends long after any
+ * check, however slowly a loaded machine starts node), one that has loaded (awaited by its own "ready" event). Each
+ * check's state is then set by events, not by a check ending within a load window of a few seconds.
+ */
+let loading: SimulatedServer
+let loaded: SimulatedServer
+const LOADING_FOREVER_MS = 10 * 60_000
 beforeEach(async () => {
-  server = await simulate({ engine: 'vllm', model: 'Qwen/Qwen3-0.6B', loadMs: 2500 })
+  // vLLM opens its port once loaded: the check meets a closed port for the whole test, as during a real load
+  loading = await simulate({ engine: 'vllm', model: 'Qwen/Qwen3-0.6B', loadMs: LOADING_FOREVER_MS })
+  let isReady: () => void = () => undefined
+  const ready = new Promise<void>((resolve) => (isReady = resolve))
+  loaded = await simulate({
+    engine: 'vllm',
+    model: 'Qwen/Qwen3-0.6B',
+    loadMs: 0,
+    onEvent: (event) => event === 'ready' && isReady()
+  })
+  await ready
 })
-afterEach(() => server.close())
+afterEach(() => Promise.all([loading.close(), loaded.close()]))
 
-/** Runs a check's argv as the runtime would (exec form: no shell), here: exit code and output. */
-async function runCheck(argv: string[]): Promise<{ code: number; stdout: string }> {
+/** Runs a check's argv as the runtime would (exec form: no shell) against `server`: exit code and output. */
+async function runCheck(argv: string[], server: SimulatedServer): Promise<{ code: number; stdout: string }> {
   expect(argv.slice(0, 3)).toEqual(['node', inImage, 'check'])
   const args = argv
     .slice(1)
@@ -50,12 +67,10 @@ async function runCheck(argv: string[]): Promise<{ code: number; stdout: string 
 
 /** Not healthy while the model loads, healthy once it is listed: one line each. */
 async function expectHealthOverLoading(argv: string[]): Promise<void> {
-  const early = await runCheck(argv)
-  if (Date.now() >= server.readyAt) throw new Error('the simulator was ready before the first check ended')
+  const early = await runCheck(argv, loading)
   expect(early.code).toBe(1)
   expect(early.stdout).toMatch(/^not ready after .*\n$/)
-  await new Promise((resolve) => setTimeout(resolve, server.readyAt - Date.now() + 100))
-  const late = await runCheck(argv)
+  const late = await runCheck(argv, loaded)
   expect(late).toEqual({
     code: 0,
     stdout: expect.stringMatching(/^ready in \d+ms: model "Qwen\/Qwen3-0.6B" HTTP 200.*\n$/)

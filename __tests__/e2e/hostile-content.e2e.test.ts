@@ -53,7 +53,13 @@ async function run(
   // a server `start` launched outlives the action by design: the suite ends it
   if (result.outputs.pid) box.pids.push(Number(result.outputs.pid))
   const kb = /peak-rss-kb=(\d+)/.exec(result.stderr)
-  return { ...result, killed, peakRssMb: kb ? Number(kb[1]) / 1024 : Infinity }
+  const exitAt = /exit-at-ms=(\d+)/.exec(result.stderr)
+  return {
+    ...result,
+    killed,
+    peakRssMb: kb ? Number(kb[1]) / 1024 : Infinity,
+    exitAtMs: exitAt ? Number(exitAt[1]) : Infinity
+  }
 }
 
 const list = (ids: string[]): string => JSON.stringify({ object: 'list', data: ids.map((id) => ({ id })) })

@@ -2,11 +2,13 @@ import { writeFileSync } from 'node:fs'
 import type { ActionRun } from '../../src/simulator/runner.js'
 import { loopback } from '../helpers/loopback.js'
 import { sandbox } from '../helpers/sandbox.js'
+import { ANSWER_TIMEOUT_MS, expectEndedByDeadline, HANG_MS } from '../helpers/bounds.js'
 import { errors, runMeasured } from '../helpers/support.js'
 
 /**
- * Wrong and hostile input through the packaged action: each fails before any request, within a second,
- * with exactly one error naming the input; no secret reaches any output; a server's body cannot issue
+ * Wrong and hostile input through the packaged action: each fails before any request (the server counts them),
+ * with exactly one error naming the input (how soon on an idle machine, under a second: `npm run bench -- --only
+ * bounds`; here only a hang fails it, helpers/bounds.ts); no secret reaches any output; a server's body cannot issue
  * workflow commands; a backtracking `match-regex` cannot hold the action past its deadline.
  */
 const net = loopback('file')
@@ -90,7 +92,7 @@ describe('bad input', () => {
   const shown = (value: string): string =>
     value.length > 60 ? `${JSON.stringify(value.slice(0, 30))}… (${value.length} characters)` : JSON.stringify(value)
   it.each(bad.map(([name, value, says]) => [name, shown(value), value, says] as const))(
-    '%s=%s fails before any request, within a second, with one error naming it',
+    '%s=%s fails before any request, with one error naming it',
     async (name, _shown, value, says) => {
       const before = requests
       const run = await runMeasured({ url: `${server}/v1/models`, [name]: value })
@@ -101,7 +103,7 @@ describe('bad input', () => {
       expect(found[0]).toMatch(new RegExp(`^::error title=Invalid input::Input "${name}": `))
       expect(found[0]).toMatch(says)
       expect(run.outputs).toEqual({})
-      expect(run.wallMs).toBeLessThan(1_000)
+      expect(run.wallMs).toBeLessThan(HANG_MS)
     }
   )
 })
@@ -112,14 +114,15 @@ describe('match-regex that backtracks exponentially', () => {
     const run = await runMeasured({
       url: `${server}/health`,
       'match-regex': '^(a+)+$',
-      timeout: '2s',
+      // long enough for a late-starting process to probe: the point is the line about the regex
+      timeout: `${ANSWER_TIMEOUT_MS}ms`,
       'request-timeout': '1m'
     })
     expect(run.outputs).toMatchObject({ ready: 'false', reason: 'timeout', 'status-code': '200' })
     expect(run.stdout).toMatch(
       /: HTTP 200 a+b — \/\^\(a\+\)\+\$\/ ran out of time on the body \(it backtracks too much: simplify "match-regex"\)$/m
     )
-    expect(run.wallMs).toBeLessThanOrEqual(2_000 + 1_000)
+    expectEndedByDeadline(run, ANSWER_TIMEOUT_MS)
   })
 })
 
@@ -147,7 +150,8 @@ describe('secrets', () => {
           ...inputs,
           url: `${server}/v1/models`,
           model: 'kimi',
-          timeout: '2500ms',
+          // probes and a progress line need a window that a late start on a loaded machine cannot use up
+          timeout: `${ANSWER_TIMEOUT_MS}ms`,
           interval: '200ms',
           'progress-interval': '1s'
         },
@@ -160,22 +164,24 @@ describe('secrets', () => {
     expect(runs[0].stdout).toMatch(/^::debug::probe: HTTP 503/m)
     // ready, with the secret in the model id the server lists
     echo = (h) => ({ status: 200, body: JSON.stringify({ object: 'list', data: [{ id: `kimi ${echoed(h)}` }] }) })
-    runs.push(await runMeasured({ ...inputs, url: `${server}/v1/models`, model: 'kimi', timeout: '5s' }, debug))
+    runs.push(await runMeasured({ ...inputs, url: `${server}/v1/models`, model: 'kimi', timeout: '30s' }, debug))
     expect(runs[1].outputs.ready).toBe('true')
     // stopped at once by a 401 that quotes the credentials
     echo = (h) => ({ status: 401, body: JSON.stringify({ error: `bad credentials: ${echoed(h)}` }) })
-    runs.push(await runMeasured({ ...inputs, url: `${server}/v1/models`, timeout: '5s' }, debug))
+    runs.push(await runMeasured({ ...inputs, url: `${server}/v1/models`, timeout: '30s' }, debug))
     expect(runs[2].outputs.reason).toBe('unauthorized')
     // a password in the URL, and a bad input while secrets are set
-    runs.push(await runMeasured({ url: server.replace('http://', `http://user:${secrets[5]}@`), timeout: '5s' }, debug))
-    runs.push(await runMeasured({ url: `http://user:${secrets[5]}@[::1/`, timeout: '5s' }, debug))
+    runs.push(
+      await runMeasured({ url: server.replace('http://', `http://user:${secrets[5]}@`), timeout: '30s' }, debug)
+    )
+    runs.push(await runMeasured({ url: `http://user:${secrets[5]}@[::1/`, timeout: '30s' }, debug))
     runs.push(await runMeasured({ ...inputs, url: `${server}/v1/models`, status: 'two hundred' }, debug))
     for (const run of runs) {
       // the runs did reach the paths that print: each has a progress line or an error
       expect(run.stdout.length).toBeGreaterThan(0)
       for (const secret of secrets) expect(everything(run)).not.toContain(secret)
     }
-  })
+  }, 60_000)
 })
 
 describe("a server's body", () => {
@@ -185,12 +191,15 @@ describe("a server's body", () => {
     // an error message, then a model list (a body with an `error` is never read as a model list)
     echo = () => ({ status: 503, body: JSON.stringify({ error: injection }) })
     const runs = [
-      await runMeasured({ url: `${server}/v1/models`, timeout: '1500ms', interval: '200ms' }, { RUNNER_DEBUG: '1' })
+      await runMeasured(
+        { url: `${server}/v1/models`, timeout: `${ANSWER_TIMEOUT_MS}ms`, interval: '200ms' },
+        { RUNNER_DEBUG: '1' }
+      )
     ]
     echo = () => ({ status: 503, body: JSON.stringify({ object: 'list', data: [{ id: injection }] }) })
     runs.push(
       await runMeasured(
-        { url: `${server}/v1/models`, status: '503', model: 'kimi', timeout: '1500ms' },
+        { url: `${server}/v1/models`, status: '503', model: 'kimi', timeout: `${ANSWER_TIMEOUT_MS}ms` },
         { RUNNER_DEBUG: '1' }
       )
     )
@@ -205,5 +214,5 @@ describe("a server's body", () => {
     }
     // the model id reached a log line, its line breaks turned into spaces
     expect(runs[1].stdout).toContain('serving [x ::set-output name=ready::true ::add-mask::wait')
-  })
+  }, 60_000)
 })

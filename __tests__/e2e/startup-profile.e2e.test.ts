@@ -67,7 +67,7 @@ describe('the startup profile from a replayed engine log', () => {
     const run = await replayed('vllm', 80)
     expect(errors(run.stdout)).toEqual([])
     expect(run.outputs).toMatchObject({ ready: 'true', reason: 'ready' })
-    expect(run.stdout).toMatch(/\n\d+ms: engine: vLLM \(from its log\)\n/)
+    expect(run.stdout).toMatch(/\n[\d.]+m?s: engine: vLLM \(from its log\)\n/)
     expect(run.stdout).toMatch(/: now loading weights \(initializing distributed took 3\.0s\)\n/)
     expect(run.stdout).toMatch(/: now compiling \(loading weights took 21\d\.\ds by its own count\)\n/)
     expectPhases(run, [

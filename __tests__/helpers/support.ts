@@ -13,6 +13,8 @@ export const errors = (stdout: string): string[] => stdout.split('\n').filter((l
 export interface MeasuredRun extends ActionRun {
   /** Peak resident memory of the action's process, in MB. */
   peakRssMb: number
+  /** When the process exited, on its own clock (from its start): what the step itself took. */
+  exitAtMs: number
 }
 
 /** Runs dist/index.js with these inputs and measures the process's peak memory. */
@@ -23,7 +25,9 @@ export async function runMeasured(
   const run = await runAction({ entry, inputs, env: { NODE_OPTIONS: `--import ${peakRssHook}`, ...env } })
   const kb = /peak-rss-kb=(\d+)/.exec(run.stderr)
   if (!kb) throw new Error(`no peak-rss line in stderr: ${run.stderr}`)
-  return { ...run, peakRssMb: Number(kb[1]) / 1024 }
+  const exitAt = /exit-at-ms=(\d+)/.exec(run.stderr)
+  if (!exitAt) throw new Error(`no exit-at line in stderr: ${run.stderr}`)
+  return { ...run, peakRssMb: Number(kb[1]) / 1024, exitAtMs: Number(exitAt[1]) }
 }
 
 export interface ProcessRun {

@@ -77,12 +77,17 @@ export function watchServer({
     reason: 'log-error',
     detail: `line ${line.number} of ${log?.path} ${why}: ${line.text}${after}`
   })
-  /** Reads the new lines: a log error among them, if any. A named cause explains most, then the user's pattern. */
-  const read = (after = ''): WatchHalt | undefined => {
+  /**
+   * Reads the new lines: a log error among them, if any. A named cause explains most, then the user's pattern.
+   * `settled`: nothing later can explain it better (a known line that names no cause, such as vLLM's "EngineCore
+   * failed to start", may be followed by the one that does).
+   */
+  const read = (after = ''): { halt: WatchHalt; settled: boolean } | undefined => {
     if (log === undefined) return undefined
     const fresh = log.poll()
     // a log that became a directory, or cannot be read any more, ends the wait: nothing it says can be watched
-    if (log.problem !== undefined) return { reason: 'log-error', detail: `${log.problem}${after}` }
+    if (log.problem !== undefined)
+      return { halt: { reason: 'log-error', detail: `${log.problem}${after}` }, settled: true }
     const known = readLines?.(fresh)
     const found = failPattern
       ? findWithin(
@@ -94,18 +99,21 @@ export function watchServer({
     if (typeof found === 'object') {
       const line = fresh[found.outOfTimeAt]
       return {
-        reason: 'log-error',
-        detail:
-          `fail-pattern ${String(failPattern)} ran out of time on line ${line.number} of ${log.path} ` +
-          `(it backtracks too much: simplify "fail-pattern")${after}`
+        halt: {
+          reason: 'log-error',
+          detail:
+            `fail-pattern ${String(failPattern)} ran out of time on line ${line.number} of ${log.path} ` +
+            `(it backtracks too much: simplify "fail-pattern")${after}`
+        },
+        settled: true
       }
     }
     const matching = found === -1 ? undefined : fresh[found]
     const knownError = (k: KnownFatal): WatchHalt =>
       logError(k.line, `is a known fatal ${k.engineLabel ?? 'model server'} line`, after)
-    if (known?.cause) return knownError(known)
-    if (matching) return logError(matching, 'matches fail-pattern', after)
-    return known ? knownError(known) : undefined
+    if (known?.cause) return { halt: knownError(known), settled: true }
+    if (matching) return { halt: logError(matching, 'matches fail-pattern', after), settled: true }
+    return known ? { halt: knownError(known), settled: false } : undefined
   }
 
   /** Calls `f` now, or `gapMs` after its last call when that was sooner (once, however many calls came between). */
@@ -124,15 +132,24 @@ export function watchServer({
       else pending = setTimeout(run, wait)
     }
   }
-  let found: WatchHalt | undefined
+  let found: { halt: WatchHalt; settled: boolean } | undefined
   let grace: NodeJS.Timeout | undefined
   const scan = (): void => {
     // a log that was not there yet when the wait began
     if (changes === undefined && log !== undefined && !closed) changes = watchFile(log.path, onChange)
-    if (found !== undefined || (found = read()) === undefined) return
+    if (found?.settled) return
+    const next = read()
+    if (next === undefined) return
+    // Within the grace, a cause read after a bare failure line is the one quoted: the lines of one crash come
+    // within milliseconds, and how the reads split them must not decide whether the user learns why it failed.
+    if (found !== undefined) {
+      if (next.settled) found = next
+      return
+    }
+    found = next
     // A server usually exits right after its fatal line: a moment's grace lets the message give the exit code.
-    if (server === undefined) halt(found)
-    else grace = setTimeout(halt, EXIT_GRACE_MS, found)
+    if (server === undefined) halt(found.halt)
+    else grace = setTimeout(() => found && halt(found.halt), EXIT_GRACE_MS)
   }
   const reads = log !== undefined && (failPattern !== undefined || readLines !== undefined)
   const timer = reads ? setInterval(scan, pollMs) : undefined
@@ -145,7 +162,9 @@ export function watchServer({
     if (closed) return
     // A crash usually prints its cause just before: the fatal line explains more than the exit code.
     const after = `; the server process ${server.pid} then ${how}`
-    const error = found ? { ...found, detail: found.detail + after } : read(after)
+    // its last lines may hold the cause of a failure line already read
+    const last = found?.settled ? undefined : read(after)
+    const error = found && !last?.settled ? { ...found.halt, detail: found.halt.detail + after } : last?.halt
     halt(error ?? { reason: 'server-exited', detail: `the server process ${server.pid} ${how}` })
   })
 

@@ -76,3 +76,37 @@ describe('watchServer', () => {
     watch.close()
   })
 })
+
+describe('watchServer with the engine’s known fatal lines', () => {
+  it('quotes the cause that follows a bare failure line within the exit grace, whatever the reads split', async () => {
+    const file = box.path('cause.log')
+    // the failure line, then (after a read has surely seen it alone) the line that says why, then the exit
+    const server = startServer(
+      'echo "EngineCore failed to start."; sleep 0.08; echo "torch.OutOfMemoryError: CUDA out of memory."; exit 1',
+      file,
+      { PATH: process.env.PATH ?? '' },
+      systemClock
+    )
+    box.pids.push(server.pid)
+    const log = new LogFollower(file, 10, { fromStart: true })
+    const seen: Array<{ number: number; text: string; cause: boolean }> = []
+    // as the startup profile does: the first line that names a cause, else the first failure
+    const readLines = (lines: Array<{ number: number; text: string }>) => {
+      for (const l of lines) {
+        if (/CUDA out of memory/.test(l.text)) seen.push({ ...l, cause: true })
+        else if (/EngineCore failed to start/.test(l.text)) seen.push({ ...l, cause: false })
+      }
+      const f = seen.find((x) => x.cause) ?? seen[0]
+      return f && { line: { number: f.number, text: f.text }, cause: f.cause, engineLabel: 'vLLM' }
+    }
+    const halter = new Halter<Halt>()
+    const watch = watchServer({ halter, server, log, readLines, pollMs: 20 })
+    try {
+      expect((await halted(halter))?.detail).toMatch(
+        /^line 2 of .* is a known fatal vLLM line: torch\.OutOfMemoryError: CUDA out of memory\./
+      )
+    } finally {
+      watch.close()
+    }
+  })
+})
