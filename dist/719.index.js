@@ -768,7 +768,12 @@ function processGuard(proc = '/proc', self = process.pid) {
         if (stat !== undefined)
             groups.add(stat.pgrp);
     }
-    return { spared: (pid) => spared.get(pid), groupSpared: (pgid) => groups.has(pgid) || spared.has(pgid) };
+    // The leader of a group this process, an ancestor or the runner is in need not be an ancestor (the shell of a
+    // pipeline, a job-control wrapper): signalling it would stop the stopper's own job all the same.
+    return {
+        spared: (pid) => spared.get(pid) ?? (groups.has(pid) ? 'group-leader' : undefined),
+        groupSpared: (pgid) => groups.has(pgid) || spared.has(pgid)
+    };
 }
 /** Whether `pid` still names the process `recorded` describes. */
 function identify(pid, recorded, proc = '/proc') {

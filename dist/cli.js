@@ -17242,14 +17242,18 @@ function watchServer({ halter, server, log, failPattern, readLines, cancel, poll
         reason: 'log-error',
         detail: `line ${line.number} of ${log?.path} ${why}: ${line.text}${after}`
     });
-    /** Reads the new lines: a log error among them, if any. A named cause explains most, then the user's pattern. */
+    /**
+     * Reads the new lines: a log error among them, if any. A named cause explains most, then the user's pattern.
+     * `settled`: nothing later can explain it better (a known line that names no cause, such as vLLM's "EngineCore
+     * failed to start", may be followed by the one that does).
+     */
     const read = (after = '') => {
         if (log === undefined)
             return undefined;
         const fresh = log.poll();
         // a log that became a directory, or cannot be read any more, ends the wait: nothing it says can be watched
         if (log.problem !== undefined)
-            return { reason: 'log-error', detail: `${log.problem}${after}` };
+            return { halt: { reason: 'log-error', detail: `${log.problem}${after}` }, settled: true };
         const known = readLines?.(fresh);
         const found = failPattern
             ? findWithin(failPattern, fresh.map((l) => l.text), FAIL_PATTERN_LIMIT_MS)
@@ -17257,18 +17261,21 @@ function watchServer({ halter, server, log, failPattern, readLines, cancel, poll
         if (typeof found === 'object') {
             const line = fresh[found.outOfTimeAt];
             return {
-                reason: 'log-error',
-                detail: `fail-pattern ${String(failPattern)} ran out of time on line ${line.number} of ${log.path} ` +
-                    `(it backtracks too much: simplify "fail-pattern")${after}`
+                halt: {
+                    reason: 'log-error',
+                    detail: `fail-pattern ${String(failPattern)} ran out of time on line ${line.number} of ${log.path} ` +
+                        `(it backtracks too much: simplify "fail-pattern")${after}`
+                },
+                settled: true
             };
         }
         const matching = found === -1 ? undefined : fresh[found];
         const knownError = (k) => logError(k.line, `is a known fatal ${k.engineLabel ?? 'model server'} line`, after);
         if (known?.cause)
-            return knownError(known);
+            return { halt: knownError(known), settled: true };
         if (matching)
-            return logError(matching, 'matches fail-pattern', after);
-        return known ? knownError(known) : undefined;
+            return { halt: logError(matching, 'matches fail-pattern', after), settled: true };
+        return known ? { halt: knownError(known), settled: false } : undefined;
     };
     /** Calls `f` now, or `gapMs` after its last call when that was sooner (once, however many calls came between). */
     const spaced = (f, gapMs) => {
@@ -17296,13 +17303,24 @@ function watchServer({ halter, server, log, failPattern, readLines, cancel, poll
         // a log that was not there yet when the wait began
         if (changes === undefined && log !== undefined && !closed)
             changes = watchFile(log.path, onChange);
-        if (found !== undefined || (found = read()) === undefined)
+        if (found?.settled)
             return;
+        const next = read();
+        if (next === undefined)
+            return;
+        // Within the grace, a cause read after a bare failure line is the one quoted: the lines of one crash come
+        // within milliseconds, and how the reads split them must not decide whether the user learns why it failed.
+        if (found !== undefined) {
+            if (next.settled)
+                found = next;
+            return;
+        }
+        found = next;
         // A server usually exits right after its fatal line: a moment's grace lets the message give the exit code.
         if (server === undefined)
-            halt(found);
+            halt(found.halt);
         else
-            grace = setTimeout(halt, EXIT_GRACE_MS, found);
+            grace = setTimeout(() => found && halt(found.halt), EXIT_GRACE_MS);
     };
     const reads = log !== undefined && (failPattern !== undefined || readLines !== undefined);
     const timer = reads ? setInterval(scan, pollMs) : undefined;
@@ -17315,7 +17333,9 @@ function watchServer({ halter, server, log, failPattern, readLines, cancel, poll
             return;
         // A crash usually prints its cause just before: the fatal line explains more than the exit code.
         const after = `; the server process ${server.pid} then ${how}`;
-        const error = found ? { ...found, detail: found.detail + after } : read(after);
+        // its last lines may hold the cause of a failure line already read
+        const last = found?.settled ? undefined : read(after);
+        const error = found && !last?.settled ? { ...found.halt, detail: found.halt.detail + after } : last?.halt;
         halt(error ?? { reason: 'server-exited', detail: `the server process ${server.pid} ${how}` });
     });
     const onCancel = () => halt({ reason: 'cancelled', detail: `the job was cancelled (${cancel?.halted ?? 'aborted'})` });
@@ -17609,16 +17629,19 @@ function runLine(run) {
 }
 /**
  * Appends one run with a single write (atomic with O_APPEND), holding the file's lock so that a trim in another
- * process cannot drop it; then trims the run's key to its last `keep` runs when it has more.
- * Returns false when the run does not fit in one line. Waits for the lock at most `lockWaitMs` in all (the time
- * left before the wait's deadline): without it, the line is appended all the same and the trim left for later.
+ * process cannot drop it; then trims the run's key to its last `keep` runs when it has more, under the same lock.
+ * Waits for the lock at most `lockWaitMs` (the time left before the wait's deadline, and never over 2 s): without
+ * it, the line is appended all the same and the trim left for later. The wait sleeps on timers, not blocking the
+ * process, and `signal` ends it at once: a cancelled run is not recorded (a job given up on is no run to learn from).
  */
-function appendRun(path, run, keep = limits/* KEEP_RUNS */.T, lockWaitMs = LOCK_WAIT_MS) {
+async function appendRun(path, run, { keep = limits/* KEEP_RUNS */.T, lockWaitMs = LOCK_WAIT_MS, signal } = {}) {
     const line = runLine(run);
     if (line === undefined)
-        return false;
-    const until = Date.now() + Math.min(lockWaitMs, LOCK_WAIT_MS);
-    withLock(path, until, () => {
+        return 'too-long';
+    const lock = await takeLock(path, Date.now() + Math.min(lockWaitMs, LOCK_WAIT_MS), signal);
+    try {
+        if (lock === 'cancelled' || signal?.aborted)
+            return 'cancelled';
         const fd = openRegular(path, APPEND);
         try {
             (0,external_node_fs_.writeSync)(fd, line);
@@ -17626,85 +17649,133 @@ function appendRun(path, run, keep = limits/* KEEP_RUNS */.T, lockWaitMs = LOCK_
         finally {
             (0,external_node_fs_.closeSync)(fd);
         }
-    });
-    const kept = readHistory(path).runs.filter((r) => r.key === run.key).length;
-    if (kept > keep)
-        trimHistory(path, keep, until);
-    return true;
+        if (lock === undefined)
+            return 'appended';
+        const kept = readHistory(path).runs.filter((r) => r.key === run.key).length;
+        if (kept > keep)
+            trimLocked(path, keep);
+        return 'appended';
+    }
+    finally {
+        if (typeof lock === 'number')
+            releaseLock(path, lock);
+    }
 }
 /**
  * Keeps the last `keep` runs of every key (and drops unreadable lines): the file is rewritten to a temporary file
  * and renamed over the old one under the lock, which appenders take too, so no run appended meanwhile is lost.
  * Without the lock (another process holds it too long) it leaves the file as it is.
  */
-function trimHistory(path, keep = limits/* KEEP_RUNS */.T, lockUntil = Date.now() + LOCK_WAIT_MS) {
+function trimHistory(path, keep = KEEP_RUNS, lockUntil = Date.now() + LOCK_WAIT_MS) {
     withLock(path, lockUntil, (locked) => {
-        if (!locked)
-            return;
-        const { runs } = parseHistory(readTail(path));
-        const seen = new Map();
-        const kept = [];
-        for (let i = runs.length - 1; i >= 0; i--) {
-            const n = seen.get(runs[i].key) ?? 0;
-            if (n < keep)
-                kept.push(runs[i]);
-            seen.set(runs[i].key, n + 1);
-        }
-        const text = kept
-            .reverse()
-            .map((r) => JSON.stringify(r) + '\n')
-            .join('');
-        // Under a random name, created exclusively: a name another user can guess is a name they can plant a link at.
-        const old = openRegular(path, external_node_fs_.constants.O_RDONLY);
-        const mode = (0,external_node_fs_.fstatSync)(old).mode & 0o777;
-        (0,external_node_fs_.closeSync)(old);
-        const { temp, fd } = (0,own_files/* createTempBeside */.F)(path, mode);
-        try {
-            try {
-                const bytes = Buffer.from(text);
-                for (let at = 0; at < bytes.length;)
-                    at += (0,external_node_fs_.writeSync)(fd, bytes, at);
-            }
-            finally {
-                (0,external_node_fs_.closeSync)(fd);
-            }
-            (0,external_node_fs_.renameSync)(temp, path);
-        }
-        catch (e) {
-            (0,external_node_fs_.unlinkSync)(temp);
-            throw e;
-        }
+        if (locked)
+            trimLocked(path, keep);
     });
+}
+/** The trim itself, the lock held by the caller. */
+function trimLocked(path, keep) {
+    const { runs } = parseHistory(readTail(path));
+    const seen = new Map();
+    const kept = [];
+    for (let i = runs.length - 1; i >= 0; i--) {
+        const n = seen.get(runs[i].key) ?? 0;
+        if (n < keep)
+            kept.push(runs[i]);
+        seen.set(runs[i].key, n + 1);
+    }
+    const text = kept
+        .reverse()
+        .map((r) => JSON.stringify(r) + '\n')
+        .join('');
+    // Under a random name, created exclusively: a name another user can guess is a name they can plant a link at.
+    const old = openRegular(path, external_node_fs_.constants.O_RDONLY);
+    const mode = (0,external_node_fs_.fstatSync)(old).mode & 0o777;
+    (0,external_node_fs_.closeSync)(old);
+    const { temp, fd } = (0,own_files/* createTempBeside */.F)(path, mode);
+    try {
+        try {
+            const bytes = Buffer.from(text);
+            for (let at = 0; at < bytes.length;)
+                at += (0,external_node_fs_.writeSync)(fd, bytes, at);
+        }
+        finally {
+            (0,external_node_fs_.closeSync)(fd);
+        }
+        (0,external_node_fs_.renameSync)(temp, path);
+    }
+    catch (e) {
+        (0,external_node_fs_.unlinkSync)(temp);
+        throw e;
+    }
 }
 /**
  * Runs `fn` holding `<path>.lock` (created exclusively); still without it at `deadline`, runs `fn(false)` anyway.
  * Real time (Date.now), not the wait's clock: the lock is shared with other processes and aged by the file
- * system's modification times, which only the real clock compares with.
+ * system's modification times, which only the real clock compares with. Synchronous (`history trim` and tests);
+ * the wait's own append takes the lock with takeLock, which a cancel can end.
  */
 function withLock(path, deadline, fn) {
-    const lock = `${path}.lock`;
     let fd;
-    while (fd === undefined) {
-        try {
-            fd = (0,own_files/* createOwn */.pP)(lock);
-        }
-        catch (e) {
-            if (e.code !== 'EEXIST' || Date.now() >= deadline)
-                break;
-            if (lockIsStale(lock))
-                continue;
-            Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
-        }
-    }
+    while ((fd = tryLock(path)) === 'busy' && Date.now() < deadline)
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, LOCK_POLL_MS);
+    const held = typeof fd === 'number' ? fd : undefined;
     try {
-        return fn(fd !== undefined);
+        return fn(held !== undefined);
     }
     finally {
-        if (fd !== undefined) {
-            (0,external_node_fs_.closeSync)(fd);
-            (0,external_node_fs_.unlinkSync)(lock);
+        if (held !== undefined)
+            releaseLock(path, held);
+    }
+}
+/** How often a held lock is looked at again. */
+const LOCK_POLL_MS = 2;
+/**
+ * Takes `<path>.lock`, trying again every LOCK_POLL_MS on timers until `deadline` (then undefined: not held), or
+ * until `signal` aborts (then `cancelled`, at once: the abort wakes the sleep).
+ */
+async function takeLock(path, deadline, signal) {
+    for (;;) {
+        if (signal?.aborted)
+            return 'cancelled';
+        const fd = tryLock(path);
+        if (fd !== 'busy')
+            return fd;
+        const left = deadline - Date.now();
+        if (left <= 0)
+            return undefined;
+        await sleep(Math.min(LOCK_POLL_MS, left), signal);
+    }
+}
+/** The lock's descriptor; `busy` while another process holds it; undefined when it cannot be taken at all. */
+function tryLock(path) {
+    const lock = `${path}.lock`;
+    for (;;) {
+        try {
+            return (0,own_files/* createOwn */.pP)(lock);
+        }
+        catch (e) {
+            if (e.code !== 'EEXIST')
+                return undefined;
+            if (!lockIsStale(lock))
+                return 'busy';
         }
     }
+}
+function releaseLock(path, fd) {
+    (0,external_node_fs_.closeSync)(fd);
+    (0,external_node_fs_.unlinkSync)(`${path}.lock`);
+}
+/** A timer sleep that `signal` cuts short. */
+function sleep(ms, signal) {
+    return new Promise((resolve) => {
+        const done = () => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', done);
+            resolve();
+        };
+        const timer = setTimeout(done, ms);
+        signal?.addEventListener('abort', done, { once: true });
+    });
 }
 function lockIsStale(lock) {
     try {
@@ -17765,16 +17836,18 @@ function loadHistory(file, key, offNotice) {
  * Compares the finished run with the earlier ones, then appends it, waiting for the file's lock at most
  * `lockWaitMs`. A regression is told only against at least `minRuns` earlier ready runs: against one, a cold page
  * cache beside a warm one is a regression every time. The smoke test's decode rate is held to the same `minRuns`,
- * against `throughputThresholdPercent`.
+ * against `throughputThresholdPercent`. A cancel (`signal`) while it waits for the lock ends the wait at once, and the
+ * run is not recorded: the gate then ends the run cancelled, and a ready line for it would be a false one.
  */
-function recordRun(history, run, thresholdPercent, minRuns, lockWaitMs, throughputThresholdPercent = 15) {
+async function recordRun(history, run, thresholdPercent, minRuns, lockWaitMs, throughputThresholdPercent = 15, signal) {
     const r = (0,stats/* regression */.y8)(history.earlier, run);
     const slower = (0,stats/* throughputRegression */.yV)(history.earlier, run);
     const drift = (0,stats/* envDrift */.pT)(history.earlier, run);
     const notices = [];
     if (history.file !== undefined) {
         try {
-            if (!appendRun(history.file, run, undefined, lockWaitMs))
+            const appended = await appendRun(history.file, run, { lockWaitMs, signal });
+            if (appended === 'too-long')
                 notices.push('History: this run was not recorded, its line is too long.');
         }
         catch (e) {
@@ -17807,8 +17880,11 @@ function openHistory(settings, deps) {
         deps.warn(w, 'history');
     return history;
 }
-/** The wait is over: this run against the earlier ones (warnings for a regression and a changed environment), then recorded. */
-function settle({ settings, outcome, facts, profile, history, deps, readyAt }) {
+/**
+ * The wait is over: this run against the earlier ones (warnings for a regression and a changed environment), then
+ * recorded, unless a cancel comes first (`deps.cancel`, also while the history's lock is waited for).
+ */
+async function settle({ settings, outcome, facts, profile, history, deps, readyAt }) {
     const phases = profile.finish(readyAt);
     const engineLabel = profile.label;
     const usualPhaseSeconds = history.usual?.phaseSeconds;
@@ -17833,7 +17909,7 @@ function settle({ settings, outcome, facts, profile, history, deps, readyAt }) {
         ...smokeRecord(outcome, settings)
     };
     // a history file another job holds locked must not keep this one past its deadline
-    const findings = recordRun(history, run, settings.regressionThresholdPercent, settings.regressionMinRuns, settings.timeoutMs - outcome.elapsedMs, settings.throughputRegressionPercent);
+    const findings = await recordRun(history, run, settings.regressionThresholdPercent, settings.regressionMinRuns, settings.timeoutMs - outcome.elapsedMs, settings.throughputRegressionPercent, deps.cancel?.signal);
     if (findings.regression !== undefined && !settings.failOnRegression)
         deps.warn(findings.regression, 'regression');
     if (findings.throughputRegression !== undefined && !settings.failOnRegression)
@@ -18233,11 +18309,12 @@ const ENGINE_READINESS = {
         },
         // serve/instrumentator/health.py: `check_health()` raises EngineDeadError once the engine core died: 503
         // since PR #24897 (2025-09), 500 in earlier V1 builds (launcher's runtime_exception_handler). It is a flag
-        // check, no forward pass: cheap.
+        // check, no forward pass: cheap. A 404 is no word either way (a proxy that passes only /v1, a server that is
+        // vLLM-like but not vLLM): the wait then goes by the model list alone, as it would knowing nothing.
         {
             path: '/health',
             method: 'GET',
-            ready: OK,
+            ready: { statuses: [200, 404] },
             minGapMs: 0,
             oneAtATime: false,
             deadAfterReady: [500, 503],
@@ -19594,11 +19671,13 @@ async function gate(settings, gateDeps) {
         const results = smoke ? await smokeTest(waited, settings, deps, halter.signal) : waited;
         const outcome = cancelledSince({ ...representative(results, fleetHalt), results }, deps, smoke, waitStart);
         const facts = server.facts;
+        const settled = await settle({ settings, outcome, facts, profile, history, deps, readyAt });
+        // a cancel while the history's lock was waited for ends the run cancelled too (and it was not recorded)
         return {
-            ...outcome,
+            ...cancelledSince(outcome, deps, smoke, waitStart),
             models: [...new Set(results.flatMap((r) => r.models))],
             server: facts,
-            profile: settle({ settings, outcome, facts, profile, history, deps, readyAt })
+            profile: settled
         };
     }
     finally {
@@ -19680,6 +19759,26 @@ function checkLine(outcome) {
     const said = last === undefined ? 'no answer' : outcome.reason === 'timeout' ? last.summary : last.detail || last.summary;
     const where = outcome.results.length > 1 ? `${outcome.url.href}: ` : '';
     return oneLine(`${why} after ${took}${endpoints}: ${where}${said}`);
+}
+
+;// CONCATENATED MODULE: ./src/runtime/cancel-signals.ts
+/**
+ * The signals that cancel a run, and the one way every entry point listens to them. Node's default for each is to
+ * die at once: no outputs, no summary, no error, and at the job end a server never stopped.
+ */
+
+/**
+ * The runner sends SIGINT, then SIGTERM, to a cancelled job's step (or one past its `timeout-minutes`); a terminal
+ * sends SIGINT on Ctrl-C; SIGHUP comes when the terminal or ssh session goes, or the runner's service is stopped.
+ */
+const CANCEL_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+/** Listens to the cancelling signals until `release`: each halts `cancel` instead of ending the process. */
+function cancelOnSignals() {
+    const cancel = new Halter();
+    const onSignal = (signal) => void cancel.halt(signal);
+    for (const signal of CANCEL_SIGNALS)
+        process.on(signal, onSignal);
+    return { cancel, release: () => CANCEL_SIGNALS.forEach((signal) => process.off(signal, onSignal)) };
 }
 
 ;// CONCATENATED MODULE: ./package.json
@@ -21060,6 +21159,7 @@ function envInput(env, name) {
 
 
 
+
 async function checkCommand(argv, io) {
     const { values } = parseCommandLine(argv, { help: { type: 'boolean', short: 'h' }, ...inputOptions() });
     if (values.help)
@@ -21077,12 +21177,15 @@ async function checkCommand(argv, io) {
         successThreshold: 1,
         historyFile: undefined
     };
-    const outcome = await gate(settings, {
-        clock: runtime_clock/* systemClock */.ml,
-        log: () => { },
-        env: io.env,
-        once: true
-    });
+    // a health check's runner (Docker, Kubernetes, a CI step) may signal it: the probe ends, and says cancelled
+    const { cancel, release } = cancelOnSignals();
+    let outcome;
+    try {
+        outcome = await gate(settings, { clock: runtime_clock/* systemClock */.ml, log: () => { }, env: io.env, once: true, cancel });
+    }
+    finally {
+        release();
+    }
     io.stdout.write(`${commandSafe((0,inputs_secrets/* redact */.E$)(checkLine(outcome), settings.secrets))}\n`);
     return conclude(outcome, settings).exitCode;
 }
@@ -22154,6 +22257,7 @@ var server_process = __nccwpck_require__(5361);
 
 
 
+
 async function stopCommand(argv, io, say, paint) {
     const { values } = parseCommandLine(argv, {
         pid: { type: 'string' },
@@ -22185,7 +22289,20 @@ async function stopCommand(argv, io, say, paint) {
     catch {
         throw new UsageError(`--timeout: "${(0,runtime_text/* printable */.g$)(String(values.timeout))}" is not ${parse/* DURATION_FORM */.ec}`);
     }
-    const record = await stopServer({ pid, timeoutMs }, { clock: runtime_clock/* systemClock */.ml, gpu: () => (0,nvidia_smi/* gpuSnapshot */.dU)({ env: io.env, timeoutMs: 5_000 }) });
+    // Ctrl-C or a CI system's SIGTERM mid-stop must not leave the server running (Node's default is to die at once,
+    // the server that ignores SIGTERM left behind): the stop goes on without waiting, SIGKILL at once, and says so.
+    const { cancel, release } = cancelOnSignals();
+    let record;
+    try {
+        record = await stopServer({ pid, timeoutMs }, {
+            clock: runtime_clock/* systemClock */.ml,
+            gpu: () => (0,nvidia_smi/* gpuSnapshot */.dU)({ env: io.env, timeoutMs: 5_000, signal: cancel.signal }),
+            cancel: cancel.signal
+        });
+    }
+    finally {
+        release();
+    }
     for (const line of (0,lifecycle_report/* stopLines */.QN)(record)) {
         if (line.level === 'warning')
             say(paint.yellow(`warning: ${line.text}`));
@@ -22198,26 +22315,6 @@ async function stopCommand(argv, io, say, paint) {
     if (record.outcome === 'refused')
         return 2;
     return record.outcome === 'survived' || record.gpu.kind === 'held' ? 1 : 0;
-}
-
-;// CONCATENATED MODULE: ./src/runtime/cancel-signals.ts
-/**
- * The signals that cancel a run, and the one way every entry point listens to them. Node's default for each is to
- * die at once: no outputs, no summary, no error, and at the job end a server never stopped.
- */
-
-/**
- * The runner sends SIGINT, then SIGTERM, to a cancelled job's step (or one past its `timeout-minutes`); a terminal
- * sends SIGINT on Ctrl-C; SIGHUP comes when the terminal or ssh session goes, or the runner's service is stopped.
- */
-const CANCEL_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-/** Listens to the cancelling signals until `release`: each halts `cancel` instead of ending the process. */
-function cancelOnSignals() {
-    const cancel = new Halter();
-    const onSignal = (signal) => void cancel.halt(signal);
-    for (const signal of CANCEL_SIGNALS)
-        process.on(signal, onSignal);
-    return { cancel, release: () => CANCEL_SIGNALS.forEach((signal) => process.off(signal, onSignal)) };
 }
 
 ;// CONCATENATED MODULE: ./src/server/diagnostics.ts
@@ -22705,7 +22802,7 @@ const ENGINE_LOGS = [
             cause(/KV cache is needed, which is larger than the available KV cache memory/),
             cause(/Free memory on device \S+ \([^)]*\) on startup is less than desired GPU memory utilization/),
             failure(/WorkerProc hit an exception|WorkerProc failed to start/),
-            failure(/EngineCore failed to start/),
+            failure(/EngineCore failed to start|EngineCore encountered a fatal error/),
             failure(/Engine core initialization failed/)
         ]
     },
@@ -22722,7 +22819,8 @@ const ENGINE_LOGS = [
             cause(/but there are other ranks that didn't finish loading/),
             failure(/Scheduler hit an exception/),
             failure(/Received sigquit from a child process|SIGQUIT received/),
-            failure(/Initialization failed\. warmup error/),
+            // newer: `Server warmup failed; aborting startup: %s` (entrypoints/http_server.py), then SIGTERM to itself
+            failure(/Initialization failed\. warmup error|Server warmup failed; aborting startup/),
             failure(/Subprocess \S+ \(pid=\d+\) crashed/)
         ]
     },
@@ -22735,11 +22833,16 @@ const ENGINE_LOGS = [
         fatal: [
             ...TORCH_FATAL,
             cause(/Not enough memory to handle \d+ prefill tokens/),
+            // v3.3.7 backends/v3/src/lib.rs V3Error::NotEnoughMemory
+            cause(/Not enough memory to handle `max_total_tokens=\d+`/),
             cause(/Download encountered an error/),
             cause(/Error when initializing model/),
-            cause(/text-generation-server not found in PATH/),
-            failure(/Shard \d+ failed to start|Shard \d+ crashed|Error: Shard(?:CannotStart|Failed)|Error: WarmupError/),
-            failure(/Webserver Crashed/)
+            cause(/text-generation-(?:server|router) not found in PATH/),
+            // v3.3.7 launcher/src/main.rs LauncherError: printed as `Error: <variant>` when the launcher exits
+            cause(/not enough cuda devices: |Error: NotEnoughCUDADevices/),
+            failure(/Shard \d+ failed to start|Shard \d+ crashed|Error: (?:Shard(?:CannotStart|Failed|Disconnected)|WarmupError|DownloadError|Webserver(?:Failed|CannotStart))/),
+            failure(/Webserver Crashed|Failed to start webserver: /),
+            failure(/Unable to (?:warmup|connect to) the Python model shards/)
         ]
     },
     {
@@ -22753,8 +22856,10 @@ const ENGINE_LOGS = [
             ...TORCH_FATAL,
             cause(/reported out-of-memory during startup/),
             cause(/model requires more system memory than is currently available/),
+            // v0.33.0-rc2 server/sched.go, llm/llama_server.go
+            cause(/msg="model is too large for system memory"/),
             cause(/bind: address already in use/),
-            failure(/(?:llama runner|llama-server) process has terminated/),
+            failure(/(?:llama runner|llama-server) process has terminated|llama-server process no longer running/),
             failure(/timed out waiting for (?:llama runner|llama-server) to start/)
         ]
     },
@@ -22787,7 +22892,14 @@ const ENGINE_LOGS = [
         ownedBy: 'Triton Inference Server',
         stamp: /^[IWE](?<M>\d\d)(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)\.(?<f>\d+) /,
         ready: /Started HTTPService at/,
-        fatal: [...TORCH_FATAL, cause(/failed to load '[^']*'/), cause(/already in use/), failure(/error: creating server/)]
+        fatal: [
+            ...TORCH_FATAL,
+            cause(/failed to load '[^']*'/),
+            cause(/already in use/),
+            failure(/error: creating server/),
+            // server e1db8a60 src/main.cc: LOG_TRITONSERVER_ERROR(err, "failed to start HTTP service") and the others
+            failure(/failed to start (?:GRPC|HTTP|Sagemaker|Vertex AI) service/)
+        ]
     },
     // NIM (closed source), LocalAI and KServe: no recorded startup of theirs has been read, so their log names
     // nothing and says nothing of readiness (NO_LINE); their own readiness routes do (readiness.ts). The `engine`
@@ -22814,7 +22926,8 @@ const PHASE_MARKERS = [
     {
         engine: 'vllm',
         phase: 'loading weights',
-        start: /Starting to load model/,
+        // the model runner v2 (vllm/v1/worker/gpu/model_runner.py, 4e179065) says only `Loading model from scratch...`
+        start: /Starting to load model|Loading model from scratch/,
         progress: tqdm('Loading (?:safetensors|pt) checkpoint shards'),
         unit: 'shards',
         end: /Model loading took /,
@@ -22831,7 +22944,8 @@ const PHASE_MARKERS = [
     {
         engine: 'vllm',
         phase: 'capturing CUDA graphs',
-        progress: tqdm(String.raw `Capturing CUDA graphs \([^)]*\)`),
+        // before the V1 engine's `(decode, FULL)` bars: `Capturing CUDA graph shapes`
+        progress: tqdm(String.raw `Capturing CUDA graph(?:s \([^)]*\)| shapes)`),
         unit: 'graphs',
         end: /Graph capturing finished in /,
         took: /Graph capturing finished in (?<took>[\d.]+) secs/
@@ -22868,7 +22982,8 @@ const PHASE_MARKERS = [
     {
         engine: 'sglang',
         phase: 'capturing CUDA graphs',
-        start: /Capture (?:cuda|cpu|npu) graph begin/,
+        // newer: `Capture target decode CUDA graph begin`, `Capture piecewise CUDA graph begin`, `Capture draft \u2026`
+        start: /Capture (?:[\w ]*)(?:cuda|CUDA|cpu|npu) graph begin/,
         progress: tqdm(String.raw `Capturing batches \([^)]*\)`),
         unit: 'batch sizes',
         end: /Capture (?:[\w ]*)(?:cuda|CUDA|cpu|npu) graph end/,
@@ -24918,7 +25033,8 @@ const SPARED_WORDS = {
     self: "is this step's own process",
     ancestor: "is an ancestor of this step's process (the runner's step, or the runner)",
     init: 'is pid 1 (init)',
-    runner: "is one of the runner's own processes"
+    runner: "is one of the runner's own processes",
+    'group-leader': 'leads the process group this step (or the runner) runs in'
 };
 /** The pid to stop is one no stop may signal. */
 const refusedText = (pid, why) => `Refused to stop process ${pid}: it ${SPARED_WORDS[why ?? 'self']}. Nothing was signalled.`;
@@ -25907,7 +26023,12 @@ function processGuard(proc = '/proc', self = process.pid) {
         if (stat !== undefined)
             groups.add(stat.pgrp);
     }
-    return { spared: (pid) => spared.get(pid), groupSpared: (pgid) => groups.has(pgid) || spared.has(pgid) };
+    // The leader of a group this process, an ancestor or the runner is in need not be an ancestor (the shell of a
+    // pipeline, a job-control wrapper): signalling it would stop the stopper's own job all the same.
+    return {
+        spared: (pid) => spared.get(pid) ?? (groups.has(pid) ? 'group-leader' : undefined),
+        groupSpared: (pgid) => groups.has(pgid) || spared.has(pgid)
+    };
 }
 /** Whether `pid` still names the process `recorded` describes. */
 function identify(pid, recorded, proc = '/proc') {

@@ -368,7 +368,8 @@ const SPARED_WORDS = {
     self: "is this step's own process",
     ancestor: "is an ancestor of this step's process (the runner's step, or the runner)",
     init: 'is pid 1 (init)',
-    runner: "is one of the runner's own processes"
+    runner: "is one of the runner's own processes",
+    'group-leader': 'leads the process group this step (or the runner) runs in'
 };
 /** The pid to stop is one no stop may signal. */
 const refusedText = (pid, why) => `Refused to stop process ${pid}: it ${SPARED_WORDS[why ?? 'self']}. Nothing was signalled.`;
@@ -1243,7 +1244,12 @@ function processGuard(proc = '/proc', self = process.pid) {
         if (stat !== undefined)
             groups.add(stat.pgrp);
     }
-    return { spared: (pid) => spared.get(pid), groupSpared: (pgid) => groups.has(pgid) || spared.has(pgid) };
+    // The leader of a group this process, an ancestor or the runner is in need not be an ancestor (the shell of a
+    // pipeline, a job-control wrapper): signalling it would stop the stopper's own job all the same.
+    return {
+        spared: (pid) => spared.get(pid) ?? (groups.has(pid) ? 'group-leader' : undefined),
+        groupSpared: (pgid) => groups.has(pgid) || spared.has(pgid)
+    };
 }
 /** Whether `pid` still names the process `recorded` describes. */
 function identify(pid, recorded, proc = '/proc') {
