@@ -13,19 +13,25 @@ import {
 } from '../report/lifecycle-report.js'
 import { logTailTitle } from '../report/markdown.js'
 import { readJobEndState } from '../server/job-end.js'
+import { readContainerEndState } from '../server/container-state.js'
+import { stopContainerAtJobEnd } from '../server/container-stop.js'
 import { stopAtJobEnd } from '../server/stop.js'
 import { systemClock } from '../runtime/clock.js'
 import { annotate, info, jobSummary, untrustedGroup } from './github.js'
 
 export async function post(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   // as core.getState reads what the main step saved
-  const state = readJobEndState((name) => (env[`STATE_${name}`] ?? '').trim())
-  if (state === undefined) return void annotate('debug', NOTHING_TO_STOP)
+  const get = (name: string): string => (env[`STATE_${name}`] ?? '').trim()
+  const state = readJobEndState(get)
+  const container = readContainerEndState(get)
+  if (state === undefined && container === undefined) return void annotate('debug', NOTHING_TO_STOP)
   try {
-    const end = await stopAtJobEnd(state, {
-      clock: systemClock,
-      gpu: () => gpuSnapshot({ env, timeoutMs: 5_000 })
-    })
+    const deps = { clock: systemClock, gpu: () => gpuSnapshot({ env, timeoutMs: 5_000 }) }
+    // a container through its engine; a process by its pid
+    const end =
+      container !== undefined
+        ? await stopContainerAtJobEnd(container, deps)
+        : await stopAtJobEnd(state as NonNullable<typeof state>, deps)
     for (const line of stopLines(end.record)) {
       if (line.level === 'info') info(line.text)
       else annotate(line.level, line.text)
@@ -45,6 +51,6 @@ export async function post(env: NodeJS.ProcessEnv = process.env): Promise<void> 
         .write()
         .catch((e: Error) => annotate('warning', jobEndSummaryErrorText(e.message)))
   } catch (e) {
-    annotate('warning', jobEndErrorText(state.pid, (e as Error).message))
+    annotate('warning', jobEndErrorText(state?.pid, (e as Error).message))
   }
 }

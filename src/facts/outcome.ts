@@ -9,6 +9,10 @@ import type { SmokeResult } from '../smoke/measure.js'
 /** What the gate knows about the server process and its log, beside the wait itself. */
 export interface ServerFacts {
   pid?: number
+  /** With `container`: the container's id (its name until the engine has it). */
+  container?: string
+  /** With `container`: the engine's socket, for the job-end step. */
+  dockerSocket?: string
   logFile?: string
   /** From the process's own start to readiness. */
   startupMs?: number

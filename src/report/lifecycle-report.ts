@@ -35,11 +35,19 @@ const pidList = (pids: readonly number[]): string => `${pids.length === 1 ? 'pid
 
 /** How a server was stopped (`wait-for-model stop`, the job-end step): what was sent, how it exited, its GPU memory. */
 export function stopLines(r: StopRecord): ReportLine[] {
-  if (r.outcome === 'not-running') return [{ level: 'info', text: `Process ${r.pid} is not running: nothing to stop.` }]
+  if (r.outcome === 'not-running')
+    return [
+      {
+        level: 'info',
+        text: `${r.container === undefined ? `Process ${r.pid}` : `The container ${r.container}`} is not running: nothing to stop.`
+      }
+    ]
   const what =
-    r.scope === 'group'
-      ? `the server's process group ${r.pid} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
-      : `the server ${r.pid} and its child processes (${r.pids.length} in all)`
+    r.container !== undefined
+      ? `the container ${r.container} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
+      : r.scope === 'group'
+        ? `the server's process group ${r.pid} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
+        : `the server ${r.pid} and its child processes (${r.pids.length} in all)`
   const lines: ReportLine[] = []
   const how =
     r.exitCode !== undefined && r.exitCode !== null

@@ -5,6 +5,7 @@
  * of every wait calls `jobEndState`.
  */
 import type { ServerSettings } from '../inputs/settings.js'
+import { containerEndState } from './container-state.js'
 
 /** What the post step needs to stop the server. */
 export interface JobEndState {
@@ -19,9 +20,11 @@ const NAMES = { pid: 'server-pid', timeoutMs: 'stop-timeout-ms', logFile: 'serve
 
 /** The state to save after the wait, or undefined when the post step has nothing to do. */
 export function jobEndState(
-  settings: Pick<ServerSettings, 'start' | 'stop' | 'stopTimeoutMs' | 'logLines'>,
-  server: { pid?: number; logFile?: string } | undefined
+  settings: Pick<ServerSettings, 'start' | 'stop' | 'stopTimeoutMs' | 'logLines'> & Pick<ServerSettings, 'container'>,
+  server: { pid?: number; logFile?: string; container?: string; dockerSocket?: string } | undefined
 ): Record<string, string> | undefined {
+  // a container is stopped through its engine (container-end.ts), never by the pid of its process
+  if (settings.container !== undefined) return containerEndState(settings, server, server?.dockerSocket ?? '')
   // only a server this step launched is this job's to stop: one given by `pid` belongs to whoever started it
   if (settings.start === undefined || settings.stop !== 'job-end' || server?.pid === undefined) return undefined
   return {

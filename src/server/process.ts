@@ -14,6 +14,8 @@ import { procStat } from './proc.js'
 
 export interface ServerProcess {
   pid: number
+  /** What the exit is said of, where not `the server process <pid>` (`container srv`). */
+  label?: string
   /** When the process started, on the clock's scale; undefined when unknown (no /proc). */
   startedAt?: number
   /** Settles once the process has exited, saying how ("exited with code 1", "was killed by SIGKILL"). */
@@ -194,7 +196,7 @@ function processAgeMs(startTicks: number): number | undefined {
   }
 }
 
-function readEnviron(pid: number): Record<string, string> | undefined {
+export function readEnviron(pid: number): Record<string, string> | undefined {
   try {
     const entries = readFileSync(`/proc/${pid}/environ`, 'utf8')
       .split('\0')

@@ -144,9 +144,10 @@ export function watchServer({
   void server?.exited.then((how) => {
     if (closed) return
     // A crash usually prints its cause just before: the fatal line explains more than the exit code.
-    const after = `; the server process ${server.pid} then ${how}`
+    const who = server.label ?? `the server process ${server.pid}`
+    const after = `; ${who} then ${how}`
     const error = found ? { ...found, detail: found.detail + after } : read(after)
-    halt(error ?? { reason: 'server-exited', detail: `the server process ${server.pid} ${how}` })
+    halt(error ?? { reason: 'server-exited', detail: `${who} ${how}` })
   })
 
   const onCancel = (): void =>

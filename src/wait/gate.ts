@@ -24,9 +24,12 @@ export async function gate(settings: Settings, gateDeps: GateDeps): Promise<Gate
   const deps = withDefaults(gateDeps)
   const { clock } = deps
   // The process side is loaded only for a server to start or follow, or a log to read (see servers/process.ts).
-  const seam = usesServerSide(settings)
-    ? (await import('./servers/process.js')).processServer(settings, deps)
-    : noServer
+  const seam =
+    settings.container !== undefined
+      ? (await import('./servers/container.js')).containerServer(settings, deps)
+      : usesServerSide(settings)
+        ? (await import('./servers/process.js')).processServer(settings, deps)
+        : noServer
   const refused = await seam.preflight()
   if (refused !== undefined) return refused
   setUpUndici()

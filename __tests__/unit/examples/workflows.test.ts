@@ -224,6 +224,12 @@ describe.each(workflows.filter((w) => w.startsWith('examples/')))('%s launches i
         (s) => typeof s.uses === 'string' && isThisAction(s.uses) && s.with?.start !== undefined
       )
       if (!started) continue
+      // a container (`container`) is stopped by the job-end step, through its engine: a pid is not how it stops
+      const gate = (job.steps ?? []).find((s) => typeof s.uses === 'string' && isThisAction(s.uses))
+      if (gate?.with?.container !== undefined) {
+        expect(gate.with.stop ?? 'job-end').not.toBe('never')
+        continue
+      }
       const stops = (job.steps ?? []).filter(
         (s) => typeof s.run === 'string' && /kill -TERM -- "-\$SERVER_PID"/.test(s.run)
       )
