@@ -41,8 +41,8 @@ async function mainStep(port: number, inputs: Record<string, string>, env: Recor
   })
 }
 
-async function postStep(state: Record<string, string>) {
-  const env: Record<string, string> = { DOCKER_HOST: engine.host }
+async function postStep(state: Record<string, string>, more: Record<string, string> = {}) {
+  const env: Record<string, string> = { DOCKER_HOST: engine.host, ...more }
   for (const [name, value] of Object.entries(state)) env[`STATE_${name}`] = value
   const started = performance.now()
   const run = await runAction({ entry: post, inputs: {}, env })
@@ -141,8 +141,10 @@ suite('servers in containers, with a real Docker engine', () => {
     expect(run.state).toEqual({})
     const always = await mainStep(port, { container: name, stop: 'always' })
     expect(always.outputs.ready).toBe('true')
-    const p = await postStep(always.state)
-    expect(p.stdout).toMatch(/^Stopped the container /m)
+    const p = await postStep(always.state, gpuEnv)
+    expect(p.stdout).toMatch(/^Stopped the container \S+ \(\d+ process(es)?\): SIGTERM, gone after \d+\.\ds/m)
+    // the host pid nvidia-smi showed holding memory is gone, and so is its memory
+    expect(p.stdout).toMatch(/^Its GPU memory \(20480 MiB\) was released \d+\.\ds after SIGTERM\.$/m)
     expect((await inspect(name))?.Running).toBe(false)
   }, 120_000)
 

@@ -49,15 +49,21 @@ export async function stopContainerAtJobEnd(state: ContainerEndState, deps: Cont
     await engine.stop(state.container, state.timeoutMs / 1000)
     // the engine answers once the main process is gone; its other processes go with the container's cgroup
     for (let i = 0; alive().length > 0 && i < 50; i++) await clock.sleep(pollMs)
-    const after = await engine.inspect(state.container)
     const secondsToExit = seconds()
+    let after = await engine.inspect(state.container)
+    const exitCode = after?.exitCode
+    // `docker run --rm`: the engine removes it a moment after the stop; gone, as its run asked, before it is told
+    for (let i = 0; after !== undefined && !after.running && before.autoRemove && i < 50; i++) {
+      await clock.sleep(pollMs)
+      after = await engine.inspect(state.container)
+    }
     const survivors = alive()
-    const killed = secondsToExit * 1000 >= state.timeoutMs || after?.exitCode === 137
+    const killed = secondsToExit * 1000 >= state.timeoutMs || exitCode === 137
     const record: StopRecord = {
       ...base,
       pids,
       signal: killed ? 'SIGKILL' : 'SIGTERM',
-      ...(after === undefined ? {} : { exitCode: after.exitCode }),
+      ...(exitCode === undefined ? {} : { exitCode }),
       ...(after?.running === true || survivors.length > 0
         ? { outcome: 'survived' as const, survivors: survivors.length > 0 ? survivors : [before.pid] }
         : { outcome: 'exited' as const, secondsToExit }),

@@ -33,6 +33,8 @@ export interface ContainerState {
   healthLog?: string
   tty: boolean
   env: string[]
+  /** `docker run --rm`: the engine removes it once it has stopped. */
+  autoRemove: boolean
 }
 
 /** The engine's socket from DOCKER_HOST (`unix://` only: a TCP engine would be another host's), else the default. */
@@ -158,6 +160,7 @@ interface Inspected {
     Health?: { Status?: string; Log?: { Output?: string }[] }
   }
   Config?: { Tty?: boolean; Env?: string[] | null }
+  HostConfig?: { AutoRemove?: boolean }
 }
 
 function containerState(c: Inspected): ContainerState {
@@ -178,7 +181,8 @@ function containerState(c: Inspected): ContainerState {
     health: s.Health?.Status === undefined || s.Health.Status === 'none' ? undefined : s.Health.Status,
     healthLog: checks.at(-1)?.Output?.trim().slice(0, 500),
     tty: c.Config?.Tty === true,
-    env: c.Config?.Env ?? []
+    env: c.Config?.Env ?? [],
+    autoRemove: c.HostConfig?.AutoRemove === true
   }
 }
 
