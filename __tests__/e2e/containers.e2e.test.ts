@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { runAction } from '../../src/simulator/runner.js'
 import { freePort } from '../../src/simulator/server.js'
@@ -134,9 +134,19 @@ suite('servers in containers, with a real Docker engine', () => {
       })
     )
     const gpuEnv = { PATH: `${fakeDir}:${process.env.PATH}`, FAKE_NVIDIA_SMI: gpuState }
-    const run = await mainStep(port, { container: name }, gpuEnv)
+    // a log-file an earlier run left, its fatal line not this container's
+    const logFile = box.path('server.log')
+    writeFileSync(logFile, 'torch.OutOfMemoryError: CUDA out of memory.\n')
+    const run = await mainStep(
+      port,
+      { container: name, 'log-file': logFile, 'fail-pattern': 'CUDA out of memory' },
+      gpuEnv
+    )
     expect(errors(run.stdout)).toEqual([])
     expect(run.outputs).toMatchObject({ ready: 'true', pid: String(pid), 'gpu-memory-mib': '20480' })
+    expect(readFileSync(logFile, 'utf8')).toMatch(
+      /^torch.OutOfMemoryError: CUDA out of memory\.\n\[simulated vllm\] serving "kimi"/
+    )
     // not this job's: the job-end step has nothing to do
     expect(run.state).toEqual({})
     const always = await mainStep(port, { container: name, stop: 'always' })

@@ -4,7 +4,10 @@
  * gate follows like any other, its state polled so that an exit (its code, OOMKilled, the engine's error) or an
  * `unhealthy` HEALTHCHECK ends the wait within a poll. The container keeps running when the wait is over.
  */
-import { closeSync, openSync, writeSync } from 'node:fs'
+import { closeSync, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { InputError } from '../inputs/input-error.js'
+import { printable } from '../runtime/text.js'
 import type { Clock } from '../runtime/clock.js'
 import { type ContainerState, DockerEngine } from './docker.js'
 import { readEnviron, type ServerProcess } from './process.js'
@@ -35,12 +38,32 @@ export interface ContainerWatchOptions {
   starter?: ServerProcess
   /** Where `start`'s own output goes: its last line says why a container was never created. */
   starterLog?: string
-  /** Where the container's output is appended. */
-  logFile: string
+  /** Where the container's output is appended (`openContainerLog`). */
+  log: ContainerLog
   clock: Clock
   /** Says a change of the container's health (`starting` → `healthy`). */
   onHealth?(health: string, state: ContainerState): void
   proc?: string
+}
+
+export interface ContainerLog {
+  fd: number
+  /** Its size when opened: a `log-file` given may hold an earlier run's lines, which are not this container's. */
+  offset: number
+}
+
+/** Opens the log the container's output is appended to; before anything starts, so that a bad one runs nothing. */
+export function openContainerLog(path: string): ContainerLog {
+  try {
+    mkdirSync(dirname(path), { recursive: true })
+    const fd = openSync(path, 'a')
+    return { fd, offset: fstatSync(fd).size }
+  } catch (e) {
+    throw new InputError('log-file', {
+      value: printable(path),
+      problem: `cannot be written (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`
+    })
+  }
 }
 
 /** Watches the container `ref`; see the module comment. */
@@ -83,7 +106,7 @@ export function watchContainer(o: ContainerWatchOptions): WatchedContainer {
     return undefined
   }
 
-  const fd = openSync(o.logFile, 'a')
+  const { fd, offset: logOffset } = o.log
   let fdOpen = true
   const write = (chunk: Buffer): void => {
     if (fdOpen) writeSync(fd, chunk)
@@ -138,6 +161,7 @@ export function watchContainer(o: ContainerWatchOptions): WatchedContainer {
       return state?.pid ?? 0
     },
     label: `the container ${o.ref}`,
+    logOffset,
     exited,
     state: () => state,
     found,

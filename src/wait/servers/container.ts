@@ -8,7 +8,7 @@ import { gpuSnapshot, memoryHeldBy } from '../../gpu/nvidia-smi.js'
 import { InputError } from '../../inputs/input-error.js'
 import { CONTAINER_FORM } from '../../inputs/forms.js'
 import { type ContainerState, DockerEngine, dockerSocket } from '../../server/docker.js'
-import { startedOnClock, type WatchedContainer, watchContainer } from '../../server/container.js'
+import { openContainerLog, startedOnClock, type WatchedContainer, watchContainer } from '../../server/container.js'
 import { envReport } from '../../server/env-report.js'
 import { LogFollower } from '../../server/log-follower.js'
 import { isDockerProxy, localPort, portOwner } from '../../server/port-owner.js'
@@ -31,7 +31,9 @@ export function containerServer(settings: Settings, deps: Deps): ServerSeam {
   return {
     preflight: async () => {
       engine = new DockerEngine(socket)
-      const why = await engine.ping()
+      // within the wait's own deadline and the job's cancellation, as every request
+      const call = { timeoutMs: Math.min(5_000, settings.timeoutMs), signal: deps.cancel?.signal }
+      const why = await engine.ping(call)
       if (why !== undefined) {
         engine.close()
         throw new InputError('container', {
@@ -40,7 +42,7 @@ export function containerServer(settings: Settings, deps: Deps): ServerSeam {
         })
       }
       if (settings.start !== undefined) return beforeStart(settings, deps)
-      initial = await engine.inspect(ref)
+      initial = await engine.inspect(ref, call)
       if (initial === undefined) {
         engine.close()
         throw new InputError('container', {
@@ -63,6 +65,7 @@ function launched(
 ): LaunchedServer {
   const ref = settings.container as string
   const logFile = settings.logFile ?? newLogFile(deps.env)
+  const containerLog = openContainerLog(logFile)
   // `start`'s own output (the client's: a pull, an error before the container exists) apart from the container's
   const starterLog = settings.start === undefined ? undefined : newLogFile(deps.env)
   const starter =
@@ -75,7 +78,7 @@ function launched(
     initial,
     starter,
     starterLog,
-    logFile,
+    log: containerLog,
     clock: deps.clock,
     onHealth: (health) => deps.log(containerLines.health(ref, health))
   })
@@ -89,7 +92,7 @@ function launched(
   }
   void container.found.then((s) => {
     if (s === undefined) return
-    facts.pid = s.pid
+    if (s.pid > 0) facts.pid = s.pid
     facts.container = s.id
   })
   let log: LogFollower | undefined
@@ -102,6 +105,7 @@ function launched(
       (log = new LogFollower(logFile, settings.logLines, {
         // the engine hands over the container's output from its start: every line of it is the startup's
         fromStart: true,
+        skipBytes: container.logOffset,
         secrets: settings.secrets,
         earlier
       })),
