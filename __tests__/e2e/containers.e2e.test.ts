@@ -187,6 +187,21 @@ suite('servers in containers, with a real Docker engine', () => {
     120_000
   )
 
+  it("a container the runtime cannot start ends the wait at once, with the engine's error", async () => {
+    const port = await freePort()
+    const name = newName()
+    const run = await mainStep(port, {
+      container: name,
+      start: `docker run --name ${name} --network host ${IMAGE} /bin/no-such-server --port ${port}`,
+      'fail-on-timeout': 'false'
+    })
+    expect(run.outputs).toMatchObject({ ready: 'false', reason: 'server-exited' })
+    expect(run.stdout).toMatch(
+      new RegExp(`the container ${name} could not be started \\(exit code 127; the engine: .*no such file`)
+    )
+    expect(Number(run.outputs['elapsed-seconds'])).toBeLessThan(10)
+  }, 120_000)
+
   it("a listener that is not the container's is wrong-server", async () => {
     const port = await freePort()
     const other = await freePort()

@@ -117,25 +117,36 @@ export function watchContainer(o: ContainerWatchOptions): WatchedContainer {
   }
 
   const why = (s: ContainerState): string =>
-    s.oomKilled
-      ? `was killed for lack of memory (OOMKilled, exit code ${s.exitCode})`
-      : `exited with code ${s.exitCode}${s.error ? ` (the engine: ${s.error})` : ''}`
+    s.status === 'created'
+      ? `could not be started (exit code ${s.exitCode}${s.error ? `; the engine: ${s.error}` : ''})`
+      : s.oomKilled
+        ? `was killed for lack of memory (OOMKilled, exit code ${s.exitCode})`
+        : `exited with code ${s.exitCode}${s.error ? ` (the engine: ${s.error})` : ''}`
 
   let health = state?.health
   let lastTop = -Infinity
-  /** Reads the state once: false once the watch has ended (the container is gone, or unhealthy). */
+  /** Why the watch ends with the container in this state (it exited, it is unhealthy); undefined while it serves. */
+  const ending = (now: ContainerState): string | undefined => {
+    // `created` and no more: not started yet, unless the runtime failed to start it (an error, an exit code)
+    const neverStarted = now.status === 'created' && now.error === '' && now.exitCode === 0
+    if (!now.running && !neverStarted) return why(now)
+    if (now.health === health || now.health === undefined) return undefined
+    health = now.health
+    o.onHealth?.(now.health, now)
+    if (now.health === 'unhealthy')
+      return `is unhealthy (its HEALTHCHECK${now.healthLog ? `: ${now.healthLog}` : ' failed'})`
+    return undefined
+  }
+  /** Reads the state once: false once the watch has ended. */
   const check = async (): Promise<boolean> => {
     const now = await engine.inspect(o.ref, { signal }).catch(() => 'unreadable' as const)
     if (signal.aborted || ended) return false
-    if (now === undefined) return (void end('was removed'), false)
+    // an engine that does not answer this once says nothing of the container: read again
     if (now === 'unreadable') return true
-    state = now
-    if (!now.running && now.status !== 'created') return (void end(why(now)), false)
-    if (now.health !== health && now.health !== undefined) {
-      health = now.health
-      o.onHealth?.(now.health, now)
-      if (now.health === 'unhealthy')
-        return (void end(`is unhealthy (its HEALTHCHECK${now.healthLog ? `: ${now.healthLog}` : ' failed'})`), false)
+    const over = now === undefined ? 'was removed' : ending((state = now))
+    if (over !== undefined) {
+      end(over)
+      return false
     }
     if (clock.now() - lastTop >= 1_000) {
       lastTop = clock.now()
