@@ -1,8 +1,10 @@
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { NoOperationTraceWriter } from '@actions/workflow-parser'
 import { convertActionTemplate, parseAction } from '@actions/workflow-parser/actions/index'
+import { freePort } from '../../src/simulator/server.js'
 import { sandbox } from '../helpers/sandbox.js'
+import { runProcess } from '../helpers/support.js'
 
 /**
  * The README, `--help` and the package's manifest against action.yml, the one list of inputs and outputs; the
@@ -70,9 +72,14 @@ it('docs/examples.md quotes every example whole', () => {
 it('the npm package exposes the CLI as the wait-for-model bin and ships the CLI alone (the action is used from git)', () => {
   const pkg = JSON.parse(text('package.json')) as { bin: Record<string, string>; version: string; type: string }
   expect(pkg.bin).toEqual({ 'wait-for-model': 'dist/cli.js' })
-  expect(pkg.version).toMatch(/^\d+\.\d+\.\d+$/)
+  // X.Y.Z once released, with its dated CHANGELOG section; X.Y.Z-dev before: the next release, still [Unreleased]
+  const [, next, dev] = /^(\d+\.\d+\.\d+)(-dev)?$/.exec(pkg.version) ?? []
+  expect(next).toBeDefined()
   expect(pkg.type).toBe('module')
-  expect(text('CHANGELOG.md')).toContain(`## [${pkg.version}]`)
+  const changelog = text('CHANGELOG.md')
+  expect(changelog).toMatch(/^## \[Unreleased\]$/m)
+  const section = new RegExp(`^## \\[${escape(next)}\\] - \\d{4}-\\d{2}-\\d{2}$`, 'm')
+  expect({ version: pkg.version, section: section.test(changelog) }).toEqual({ version: pkg.version, section: !dev })
   const [packed] = JSON.parse(
     // npm keeps a compile cache under the temporary directory: a sandbox's, removed after the test
     execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
@@ -103,3 +110,69 @@ it('the npm package exposes the CLI as the wait-for-model bin and ships the CLI 
   expect((files.get('dist/cli.js') ?? 0) & 0o111).toBe(0o111)
   expect(text('dist/cli.js').startsWith('#!/usr/bin/env node\n')).toBe(true)
 })
+
+/** The quick start's console block: its commands (`$ …`) and the lines each source prints, in order. */
+function quickStart(): { commands: string[]; simulator: string[]; gate: string[] } {
+  const section = readme.slice(readme.indexOf('\n## Quick start\n'))
+  const block = /^```console\n([\s\S]*?)^```$/m.exec(section)?.[1] ?? ''
+  const lines = block.split('\n').filter(Boolean)
+  return {
+    commands: lines.filter((l) => l.startsWith('$ ')).map((l) => l.slice(2)),
+    simulator: lines.filter((l) => l.startsWith('[simulated ')),
+    gate: lines.filter((l) => !l.startsWith('$ ') && !l.startsWith('[simulated '))
+  }
+}
+
+/** A line without what depends on timing: durations (`780ms`, `18.8s`, `5m58s`) and the count of probes. */
+const untimed = (line: string): string =>
+  line.replace(/\b\d+m\d+s\b|\b\d+(\.\d+)?(ms|s)\b/g, '<t>').replace(/\(\d+ probes?\)/, '(<n> probes)')
+
+/** Whether `lines` appear in `within` in the same order (others may come between them). */
+const inOrder = (lines: string[], within: string[]): boolean => {
+  let at = 0
+  for (const line of lines) {
+    at = within.indexOf(line, at)
+    if (at < 0) return false
+    at++
+  }
+  return true
+}
+
+const quickBox = sandbox('wfm-docs-quick-')
+
+it("the README's quick start prints what the README shows, times and counts aside", async () => {
+  const { commands, simulator, gate } = quickStart()
+  expect(commands).toEqual([
+    expect.stringMatching(/^node dist\/cli\.js simulate .* &$/),
+    expect.stringMatching(/^node dist\/cli\.js --url /),
+    'kill %1'
+  ])
+  // as written, but on a free port: port 8000 may be taken here, and other suites run beside this one
+  const port = await freePort()
+  const args = (command: string): string[] =>
+    command.replace(/ &$/, ` --port ${port}`).replace('localhost:8000', `localhost:${port}`).split(' ').slice(1)
+  const env = { PATH: process.env.PATH ?? '', HOME: quickBox.dir(), TMPDIR: quickBox.dir() }
+  const server = spawn(process.execPath, args(commands[0]), {
+    cwd: root.pathname,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
+  quickBox.pids.push(server.pid!)
+  let served = ''
+  server.stdout.on('data', (d: Buffer) => (served += d.toString()))
+  server.stderr.on('data', (d: Buffer) => (served += d.toString()))
+  const run = await runProcess(process.execPath, args(commands[1]), { cwd: root.pathname, env })
+  server.kill()
+  await new Promise((resolve) => server.once('close', resolve))
+  const printed = (text: string): string[] =>
+    text.replaceAll(`:${port}`, ':8000').split('\n').filter(Boolean).map(untimed)
+  expect(run.code).toBe(0)
+  expect(printed(served)).toEqual(simulator.map(untimed))
+  const shown = gate.map(untimed)
+  const got = printed(run.stdout + run.stderr)
+  // the first and the last lines are always printed; each line the run printed is one the README shows, in its
+  // order (an answer that lasts 2s, SGLang's /health 503 during its warm-up, may fall between two probes)
+  expect([got[0], got.at(-1)]).toEqual([shown[0], shown.at(-1)])
+  expect({ got, inOrder: inOrder(got, shown) }).toEqual({ got, inOrder: true })
+  expect(got.length).toBeGreaterThanOrEqual(shown.length - 1)
+}, 60_000)

@@ -76,12 +76,14 @@ describe("SGLang's warm-up", () => {
     }
   })
 
-  it('vLLM (which opens its port only once ready) is asked nothing more', async () => {
+  it('vLLM (which opens its port only once ready) is asked only its cheap /is_sleeping and /health, once listed', async () => {
     const server = await simulate({ engine: 'vllm', model: 'm', loadMs: 300 })
     try {
       const r = await runCli(['--url', `${server.baseUrl}/v1/models`, '--model', 'm', '--interval', '200ms'])
       expect(r.code).toBe(0)
-      expect(r.stderr).not.toContain('/health')
+      // one probe once the port opens: the list, then vLLM's two flag checks (no generation)
+      expect(server.requests).toBeLessThanOrEqual(3 * 2)
+      expect(r.stderr).toContain('vLLM GET /health: HTTP 200')
     } finally {
       await server.close()
     }

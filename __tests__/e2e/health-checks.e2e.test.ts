@@ -66,7 +66,7 @@ const requestTimeoutMs = (argv: string[]): number => parseDuration(argv[argv.ind
 
 describe('docs/health-checks.md', () => {
   it(
-    'the Dockerfile HEALTHCHECK runs the check, in exec form, within its --timeout',
+    'the Dockerfile HEALTHCHECK runs the check, in exec form, within its --timeout, often during the start period',
     async () => {
       const [{ body: dockerfile }] = codeBlocks('health-checks.md', 'Dockerfile `HEALTHCHECK`')
       expect(dockerfile).toContain(
@@ -77,17 +77,29 @@ describe('docs/health-checks.md', () => {
       const argv = JSON.parse(cmd) as string[]
       const timeout = /--timeout=(\S+)/.exec(options)?.[1] ?? ''
       expect(requestTimeoutMs(argv)).toBeLessThan(parseDuration(timeout))
+      // healthy within seconds of the model being served, not at the next --interval
+      const option = (name: string): number => parseDuration(new RegExp(`--${name}=(\\S+)`).exec(options)?.[1] ?? '')
+      expect(option('start-interval')).toBeLessThan(option('interval'))
       await expectHealthOverLoading(argv)
     },
     RECIPE_MS
   )
 
   it(
-    'the compose file is valid by the compose specification, and its healthcheck gates depends_on',
+    'the compose file is valid by the compose specification, gives the server the GPUs and shared memory, and its healthcheck gates depends_on',
     async () => {
       const [block] = codeBlocks('health-checks.md', 'docker compose: `depends_on` a healthy server')
       const compose = parse(block.body) as {
-        services: Record<string, { healthcheck?: { test: string[]; timeout: string }; depends_on?: unknown }>
+        services: Record<
+          string,
+          {
+            healthcheck?: { test: string[]; timeout: string }
+            depends_on?: unknown
+            deploy?: { resources?: { reservations?: { devices?: Array<Record<string, unknown>> } } }
+            ipc?: string
+            shm_size?: string
+          }
+        >
       }
       // its $schema names draft 2019-09 with a trailing '#', which Ajv does not take for the one it has built in
       // and its definitions carry draft-04's "id", which Ajv refuses; neither says anything about a compose file
@@ -108,6 +120,12 @@ describe('docs/health-checks.md', () => {
       expect(valid(misspelt)).toBe(false)
 
       expect(compose.services.tests.depends_on).toEqual({ vllm: { condition: 'service_healthy' } })
+      // copied as written, the server sees the GPUs, and more than Docker's 64 MB of /dev/shm
+      const { deploy, ipc, shm_size } = compose.services.vllm
+      expect(deploy?.resources?.reservations?.devices).toEqual([
+        expect.objectContaining({ driver: 'nvidia', capabilities: ['gpu'] })
+      ])
+      expect({ ipc, shm_size }).toEqual(shm_size === undefined ? { ipc: 'host' } : { shm_size: expect.any(String) })
       const { test, timeout } = compose.services.vllm.healthcheck!
       expect(test[0]).toBe('CMD')
       expect(requestTimeoutMs(test)).toBeLessThan(parseDuration(timeout))
@@ -117,7 +135,7 @@ describe('docs/health-checks.md', () => {
   )
 
   it(
-    'the Kubernetes manifest is a valid Pod whose startup and readiness probes run the check',
+    'the Kubernetes manifest is a valid Pod with a GPU and a memory /dev/shm, whose startup and readiness probes run the check',
     async () => {
       const [block] = codeBlocks('health-checks.md', 'Kubernetes `startupProbe` and `readinessProbe`')
       const manifest = parse(block.body) as ConstructorParameters<typeof Pod>[0]
@@ -130,6 +148,11 @@ describe('docs/health-checks.md', () => {
         expect(requestTimeoutMs(argv)).toBeLessThan(probe.timeoutSeconds! * 1000)
       }
       expect(readinessProbe!.exec!.command).toEqual(startupProbe!.exec!.command)
+      // copied as written, the server gets a GPU, and a /dev/shm in memory rather than the runtime's 64 MB
+      expect(Number(container.resources?.limits?.['nvidia.com/gpu'])).toBeGreaterThanOrEqual(1)
+      const shm = container.volumeMounts?.find((m) => m.mountPath === '/dev/shm')
+      const volume = manifest!.spec!.volumes?.find((v) => v.name === shm?.name)
+      expect(volume?.emptyDir?.medium).toBe('Memory')
       await expectHealthOverLoading(startupProbe!.exec!.command!)
       // values and required fields: the API's schema, as kubernetes-models compiles it
       expect(() => new Pod(manifest).validate()).not.toThrow()

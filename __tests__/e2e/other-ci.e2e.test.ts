@@ -1,14 +1,16 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { parse } from 'yaml'
 import { freePort } from '../../src/simulator/server.js'
-import { codeBlocks, fakeTools, localised, pidsIn } from '../helpers/recipes.js'
+import { codeBlocks, fakeTools, leftBehind, localised, pidsIn } from '../helpers/recipes.js'
 import { sandbox } from '../helpers/sandbox.js'
 import { type ProcessRun, runProcess } from '../helpers/support.js'
 
 /**
  * docs/other-ci.md's recipes, run as written against the simulator: GitLab CI's script and after_script, the
- * Buildkite step's command (with a fake buildkite-agent) and the Jenkinsfile's sh steps, each as its CI system runs it.
+ * Buildkite step's command (with a fake buildkite-agent) and the Jenkinsfile's sh steps, each as its CI system runs it;
+ * each leaves no server running and nothing listening on its port once its always-run block has run.
  */
+const stopped = { running: [], listening: false }
 const box = sandbox('wfm-other-ci-')
 // each recipe starts Node three or four times: on a loaded two-core machine, more than jest's default 30s
 const RECIPE_MS = 90_000
@@ -26,6 +28,9 @@ async function shell(args: string[], script: string): Promise<ProcessRun> {
 
 const summary = (): string => readFileSync(box.path('wait-for-model.md'), 'utf8')
 
+/** A Buildkite step's commands as the agent runs them: `$$` is `$` once `buildkite-agent pipeline upload` read the file. */
+const uploaded = (commands: string[]): string => commands.join('\n').replace(/\$\$/g, '$')
+
 /** The summary of a ready wait for the simulated vLLM: the action's heading and table, and the model it matched. */
 function expectReadySummary(markdown: string): void {
   expect(markdown).toMatch(/^### wait-for-model\n\n\| \| \|\n\|---\|---\|\n\| Result \| ✅ ready \|\n/)
@@ -36,7 +41,7 @@ function expectReadySummary(markdown: string): void {
 
 describe('docs/other-ci.md', () => {
   it(
-    'GitLab CI: the script waits and writes the summary, after_script prints it, the artifacts keep it',
+    'GitLab CI: the script waits and writes the summary, after_script prints it and stops the server, the artifacts keep it',
     async () => {
       const [block] = codeBlocks('other-ci.md', 'GitLab CI')
       expect(block.lang).toBe('yaml')
@@ -49,29 +54,30 @@ describe('docs/other-ci.md', () => {
       const main = await shell(['bash', '-e', '-c'], `${lines('before_script')}\n${lines('script')}`)
       expect({ code: main.code, stderr: main.code === 0 ? '' : main.stderr }).toEqual({ code: 0, stderr: '' })
       expect(main.stderr).toMatch(/^Ready after \d+\.\ds/m)
+      // the server outlived the script, for the tests in it; after_script (its own shell) stops it
+      expect(await leftBehind(box.path('pids'), port)).toEqual({ running: pidsIn(box.path('pids')), listening: true })
       const after = await shell(['bash', '-e', '-c'], lines('after_script'))
-      expect(after.code).toBe(0)
+      expect({ code: after.code, stderr: after.code === 0 ? '' : after.stderr }).toEqual({ code: 0, stderr: '' })
       expect(after.stdout).toBe(summary())
       expectReadySummary(summary())
       expect(existsSync(box.path('vllm.log'))).toBe(true)
+      expect(await leftBehind(box.path('pids'), port)).toEqual(stopped)
     },
     RECIPE_MS
   )
 
   it(
-    'Buildkite: a ready wait annotates the build with the summary in green and the step passes',
+    'Buildkite: a ready wait annotates the build with the summary in green, the step passes, its trap stops the server',
     async () => {
       const [block] = codeBlocks('other-ci.md', 'Buildkite')
       const step = (parse(block.body) as { steps: Array<Record<string, unknown>> }).steps[0]
       expect(step.artifact_paths).toEqual(['wait-for-model.md', 'vllm.log'])
       const port = await freePort()
       // the agent's default shell: bash -e -c, the commands joined by newlines
-      const r = await shell(
-        ['bash', '-e', '-c'],
-        localised((step.command as string[]).join('\n'), port, box.path('pids'))
-      )
-      expect(r.code).toBe(0)
+      const r = await shell(['bash', '-e', '-c'], localised(uploaded(step.command as string[]), port, box.path('pids')))
+      expect({ code: r.code, stderr: r.code === 0 ? '' : r.stderr }).toEqual({ code: 0, stderr: '' })
       expectReadySummary(summary())
+      expect(await leftBehind(box.path('pids'), port)).toEqual(stopped)
       expect(readFileSync(box.path('calls.log'), 'utf8')).toBe(
         `buildkite-agent annotate --style success --context wait-for-model\n${summary()}\n--end--\n`
       )
@@ -80,13 +86,13 @@ describe('docs/other-ci.md', () => {
   )
 
   it(
-    'Buildkite: a wait that fails annotates in red with the reason, and the step fails with its status',
+    'Buildkite: a wait that fails annotates in red with the reason, the step fails with its status, the server is stopped',
     async () => {
       const [block] = codeBlocks('other-ci.md', 'Buildkite')
       const step = (parse(block.body) as { steps: Array<{ command: string[] }> }).steps[0]
       const port = await freePort()
       // the server lists another model: the wait times out (in 2s, not 20m)
-      const script = localised(step.command.join('\n'), port, box.path('pids'), [
+      const script = localised(uploaded(step.command), port, box.path('pids'), [
         [/--model Qwen\/Qwen3-0.6B --port/, '--model other/model --port'],
         ['--timeout 20m', '--timeout 2s']
       ])
@@ -94,6 +100,7 @@ describe('docs/other-ci.md', () => {
       expect(r.code).toBe(1)
       expect(summary()).toMatch(/\| Result \| ❌ not ready \(timeout\) \|/)
       expect(summary()).toMatch(/Timed out after 2\.\ds/)
+      expect(await leftBehind(box.path('pids'), port)).toEqual(stopped)
       expect(readFileSync(box.path('calls.log'), 'utf8')).toBe(
         `buildkite-agent annotate --style error --context wait-for-model\n${summary()}\n--end--\n`
       )
@@ -102,22 +109,28 @@ describe('docs/other-ci.md', () => {
   )
 
   it(
-    "Jenkins: each sh step in its own shell, the server outliving its step; post's artifacts keep the summary",
+    'Jenkins: each sh step in its own shell, the server outliving its step; post stops it and keeps the summary',
     async () => {
       const [block] = codeBlocks('other-ci.md', 'Jenkins')
       expect(block.lang).toBe('groovy')
-      const steps = [...block.body.matchAll(/^\s*sh '([^']*)'$/gm)].map(([, command]) => command)
-      expect(steps).toHaveLength(3)
-      expect(block.body).toMatch(
-        /post \{\n\s+always \{\n\s+archiveArtifacts artifacts: 'wait-for-model\.md, vllm\.log', allowEmptyArchive: true/
+      const sh = (text: string): string[] =>
+        [...text.matchAll(/^\s*sh '([^']*)'(?: *\/\/.*)?$/gm)].map(([, command]) => command)
+      const [stages, post] = block.body.split(/^ {2}post \{$/m)
+      expect(sh(stages)).toHaveLength(3)
+      expect(post).toMatch(
+        /^\n\s+always \{\n\s+sh '[^']*'\n\s+archiveArtifacts artifacts: 'wait-for-model\.md, vllm\.log', allowEmptyArchive: true/
       )
       const port = await freePort()
-      for (const step of steps) {
-        // Jenkins runs each sh step as `sh -xe` with the step's text as a script
+      // Jenkins runs each sh step as `sh -xe` with the step's text as a script
+      const run = async (step: string): Promise<void> => {
         const r = await shell(['sh', '-xe', '-c'], localised(step, port, box.path('pids')))
         expect({ step, code: r.code, stderr: r.code === 0 ? '' : r.stderr }).toEqual({ step, code: 0, stderr: '' })
       }
+      for (const step of sh(stages)) await run(step)
       expectReadySummary(summary())
+      expect((await leftBehind(box.path('pids'), port)).listening).toBe(true)
+      for (const step of sh(post)) await run(step)
+      expect(await leftBehind(box.path('pids'), port)).toEqual(stopped)
     },
     RECIPE_MS
   )

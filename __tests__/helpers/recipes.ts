@@ -4,6 +4,7 @@
  * CI agents (buildkite-agent) by fakes that record what they were asked.
  */
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { connect } from 'node:net'
 import { join } from 'node:path'
 
 const root = new URL('../..', import.meta.url).pathname
@@ -57,7 +58,7 @@ export function localised(
   let out = text
     .replace(
       /(?:JENKINS_NODE_COOKIE=\S+ )?(?:nohup )?vllm serve (\S+) --port 8000 (> \S+ 2>&1) &/g,
-      `wait-for-model simulate --engine vllm --model $1 --port ${port} --load 1500ms $2 & echo $! >> "${pidFile}"`
+      `wait-for-model simulate --engine vllm --model $1 --port ${port} --load 1500ms $2 & echo $! >> "${pidFile}";`
     )
     .replace(/localhost:8000/g, `127.0.0.1:${port}`)
   for (const [from, to] of extra) out = out.replace(from, to)
@@ -71,4 +72,32 @@ export function pidsIn(pidFile: string): number[] {
   } catch {
     return []
   }
+}
+
+/** Whether `pid` still runs (a zombie counts as gone: it holds no port and no memory). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+  } catch {
+    return false
+  }
+  try {
+    return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))
+  } catch {
+    return false
+  }
+}
+
+/**
+ * What a recipe left behind once its always-run block has run: the servers it started that still run, and whether
+ * anything still accepts connections on its port. A recipe that stops its server leaves `{ running: [], listening:
+ * false }`, so that the next job on the machine does not meet `port-busy`.
+ */
+export async function leftBehind(pidFile: string, port: number): Promise<{ running: number[]; listening: boolean }> {
+  const listening = await new Promise<boolean>((resolve) => {
+    const socket = connect(port, '127.0.0.1')
+    socket.once('connect', () => (socket.destroy(), resolve(true)))
+    socket.once('error', () => resolve(false))
+  })
+  return { running: pidsIn(pidFile).filter(running), listening }
 }

@@ -5,5 +5,6 @@
  */
 export { gate } from '../wait/gate.js'
 export { conclude } from '../wait/conclusion.js'
+export { concludedSince } from '../wait/cancelled.js'
 export { summaryMarkdown } from '../report/summary.js'
 export { defaultHistoryFile } from '../history/store.js'

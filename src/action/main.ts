@@ -2,7 +2,7 @@
  * The GitHub layer: inputs in; outputs, summary and failure out. The wait is `gate`'s and what follows it is
  * `conclude`'s: this module only carries the conclusion out with the runner's commands.
  */
-import { Halter } from '../runtime/halter.js'
+import { cancelOnSignals } from '../runtime/cancel-signals.js'
 import { sendFirstProbe } from '../wait/first-probe.js'
 import {
   annotate,
@@ -48,10 +48,9 @@ export async function run(): Promise<void> {
     annotated.add(what)
     annotate(kind, commandSafe(redact(line, secrets)), NOTE_TITLES[what])
   }
-  // The runner sends SIGINT, then SIGTERM, when the job is cancelled: end the wait and still report.
-  const cancel = new Halter<NodeJS.Signals>()
-  const onSignal = (signal: NodeJS.Signals): void => void cancel.halt(signal)
-  process.on('SIGINT', onSignal).on('SIGTERM', onSignal)
+  // The runner sends SIGINT, then SIGTERM, when the job is cancelled (SIGHUP when its service goes): whatever the
+  // step is doing then, it ends the wait and still reports, reason=cancelled.
+  const { cancel, release } = cancelOnSignals()
   try {
     const settings = parseSettings(actionInput, undefined, process.env)
     secrets = settings.secrets
@@ -59,7 +58,8 @@ export async function run(): Promise<void> {
 
     // The clock's zero is the process start, so elapsed-seconds counts from the step's start.
     const firstProbe = await sendFirstProbe(settings, systemClock, 0)
-    const { gate, conclude, summaryMarkdown, defaultHistoryFile } = await import('./after-first-probe.js')
+    const { gate, conclude, concludedSince, summaryMarkdown, defaultHistoryFile } =
+      await import('./after-first-probe.js')
     const outcome = await gate(settings, {
       clock: systemClock,
       startedAt: 0,
@@ -74,28 +74,36 @@ export async function run(): Promise<void> {
       defaultHistory: defaultHistoryFile(process.env, 'action')
     })
 
-    const next = conclude(outcome, settings)
+    const concluded = conclude(outcome, settings)
     // The post step stops the server at the job end: it learns which one from the runner's state.
-    if (next.jobEndState !== undefined) await saveState(next.jobEndState)
-    // Registered for the steps after this one; this step's own lines were redacted as they were written.
-    secrets.forEach(setSecret)
-    await setOutputs(next.outputs)
-    say(next.finalLine)
-    const tail = next.logTail
+    if (concluded.jobEndState !== undefined) await saveState(concluded.jobEndState)
+    say(concluded.finalLine)
+    const tail = concluded.logTail
     // The server wrote these lines: they must not act as workflow commands.
     if (tail !== undefined) await untrustedGroup(tail.title, tail.lines, say)
-    if (next.smokeWarning !== undefined) note('warning', next.smokeWarning, 'smoke')
-    if (process.env.GITHUB_STEP_SUMMARY) {
-      await (await jobSummary()).addRaw(redact(summaryMarkdown(next.outcome, next.context), secrets)).write()
-    }
-    if (next.diagnostics.length > 0) {
+    if (concluded.diagnostics.length > 0) {
       const { runCommand, runDiagnostics } = await import('../server/diagnostics.js')
-      await runDiagnostics(next.diagnostics, {
+      await runDiagnostics(concluded.diagnostics, {
         group: (title, body) => group(redact(title, secrets), body),
         exec: (program, args) => runCommand(program, args, process.stdout, cancel.signal),
         log: say,
         cancel: cancel.signal
       })
+    }
+    // Outputs and summary come last, so that a cancel at any moment before them (the diagnostics) is what they say.
+    const next = concludedSince(
+      concluded,
+      settings,
+      cancel,
+      concluded.diagnostics.length > 0 ? 'diagnostics' : 'after-wait',
+      systemClock.now()
+    )
+    // Registered for the steps after this one; this step's own lines were redacted as they were written.
+    secrets.forEach(setSecret)
+    await setOutputs(next.outputs)
+    if (next.smokeWarning !== undefined) note('warning', next.smokeWarning, 'smoke')
+    if (process.env.GITHUB_STEP_SUMMARY) {
+      await (await jobSummary()).addRaw(redact(summaryMarkdown(next.outcome, next.context), secrets)).write()
     }
     if (next.failedRegression !== undefined) setFailed(redact(next.failedRegression, secrets), NOTE_TITLES.regression)
     if (next.failedThroughput !== undefined)
@@ -109,6 +117,6 @@ export async function run(): Promise<void> {
     if (e instanceof InputError) setFailed(e.message, INPUT_ERROR_TITLE)
     else setFailed(redact(`Unexpected error: ${(e as Error).stack ?? String(e)}`, secrets), UNEXPECTED_ERROR_TITLE)
   } finally {
-    process.off('SIGINT', onSignal).off('SIGTERM', onSignal)
+    release()
   }
 }

@@ -5,52 +5,87 @@
  */
 import { gpuSnapshot } from '../gpu/nvidia-smi.js'
 import {
+  jobEndCancelledText,
   jobEndErrorText,
   jobEndSummary,
   jobEndSummaryErrorText,
   NOTHING_TO_STOP,
+  refusedStateText,
   stopLines
 } from '../report/lifecycle-report.js'
 import { logTailTitle } from '../report/markdown.js'
-import { readJobEndState } from '../server/job-end.js'
-import { readContainerEndState } from '../server/container-state.js'
+import { JobEndStateError, readJobEndState } from '../server/job-end.js'
+import { type ContainerEndState, readContainerEndState } from '../server/container-state.js'
 import { stopContainerAtJobEnd } from '../server/container-stop.js'
-import { stopAtJobEnd } from '../server/stop.js'
+import { type JobEnd, stopAtJobEnd } from '../server/stop.js'
 import { systemClock } from '../runtime/clock.js'
+import { cancelOnSignals } from '../runtime/cancel-signals.js'
 import { annotate, info, jobSummary, untrustedGroup } from './github.js'
 
 export async function post(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   // as core.getState reads what the main step saved
   const get = (name: string): string => (env[`STATE_${name}`] ?? '').trim()
-  const state = readJobEndState(get)
+  // a container is stopped through its engine, not by a pid (container-stop.ts)
   const container = readContainerEndState(get)
-  if (state === undefined && container === undefined) return void annotate('debug', NOTHING_TO_STOP)
+  if (container !== undefined) return stopContainer(container, env)
+  let state: ReturnType<typeof readJobEndState>
   try {
-    const deps = { clock: systemClock, gpu: () => gpuSnapshot({ env, timeoutMs: 5_000 }) }
-    // a container through its engine; a process by its pid
-    const end =
-      container !== undefined
-        ? await stopContainerAtJobEnd(container, deps)
-        : await stopAtJobEnd(state as NonNullable<typeof state>, deps)
-    for (const line of stopLines(end.record)) {
-      if (line.level === 'info') info(line.text)
-      else annotate(line.level, line.text)
-    }
-    if (end.logTail !== undefined)
-      await untrustedGroup(
-        logTailTitle(end.logTail, end.logFile),
-        end.logTail.map((l) => `${l.number}: ${l.text}`),
-        info
-      )
-    // the stop is done and said: a summary that cannot be written is no failure to stop
-    if (env.GITHUB_STEP_SUMMARY)
-      await (
-        await jobSummary()
-      )
-        .addRaw(jobEndSummary(end))
-        .write()
-        .catch((e: Error) => annotate('warning', jobEndSummaryErrorText(e.message)))
+    state = readJobEndState(get)
   } catch (e) {
-    annotate('warning', jobEndErrorText(state?.pid, (e as Error).message))
+    // a value the main step did not write: refused whole, nothing signalled, and still no failure of the job
+    if (e instanceof JobEndStateError) return void annotate('warning', refusedStateText(e))
+    throw e
   }
+  if (state === undefined) return void annotate('debug', NOTHING_TO_STOP)
+  // A cancel must not leave the server running (Node's default on SIGTERM, SIGINT or SIGHUP is to die at once): the
+  // stop goes on without waiting, SIGKILL at once, and says so.
+  const { cancel, release } = cancelOnSignals()
+  try {
+    const end = await stopAtJobEnd(state, {
+      clock: systemClock,
+      gpu: () => gpuSnapshot({ env, timeoutMs: 5_000 }),
+      cancel: cancel.signal
+    })
+    await tell(end, env, cancel.halted)
+  } catch (e) {
+    annotate('warning', jobEndErrorText(state.pid, (e as Error).message))
+  } finally {
+    release()
+  }
+}
+
+/** A container, through its engine (`docker stop`); said as the stop of a process is. */
+async function stopContainer(state: ContainerEndState, env: NodeJS.ProcessEnv): Promise<void> {
+  try {
+    const end = await stopContainerAtJobEnd(state, {
+      clock: systemClock,
+      gpu: () => gpuSnapshot({ env, timeoutMs: 5_000 })
+    })
+    await tell(end, env)
+  } catch (e) {
+    annotate('warning', jobEndErrorText(undefined, (e as Error).message))
+  }
+}
+
+/** How the stop went, in the log and the job summary. */
+async function tell(end: JobEnd, env: NodeJS.ProcessEnv, cancelledBy?: NodeJS.Signals): Promise<void> {
+  for (const line of stopLines(end.record)) {
+    if (line.level === 'info') info(line.text)
+    else annotate(line.level, line.text)
+  }
+  if (cancelledBy !== undefined) annotate('warning', jobEndCancelledText(cancelledBy))
+  if (end.logTail !== undefined)
+    await untrustedGroup(
+      logTailTitle(end.logTail, end.logFile),
+      end.logTail.map((l) => `${l.number}: ${l.text}`),
+      info
+    )
+  // the stop is done and said: a summary that cannot be written is no failure to stop
+  if (env.GITHUB_STEP_SUMMARY)
+    await (
+      await jobSummary()
+    )
+      .addRaw(jobEndSummary(end, cancelledBy))
+      .write()
+      .catch((e: Error) => annotate('warning', jobEndSummaryErrorText(e.message)))
 }

@@ -114,7 +114,9 @@ export function stopHelpText(): string {
     '',
     'SIGTERM goes to the whole process group (or, for a process that does not lead one, to it and its descendants).',
     'Where nvidia-smi exists, waits (up to 30s) until none of its processes holds GPU memory.',
-    'Exit status: 0 stopped (or not running), 1 still running after SIGKILL or its GPU memory still held, 2 bad usage.',
+    'Never signals itself, an ancestor (its shell, the runner), pid 1, the runner, or a process group one of them is in.',
+    'Exit status: 0 stopped (or not running), 1 still running after SIGKILL or its GPU memory still held, 2 bad usage',
+    '(such a pid included: nothing is signalled).',
     ''
   ].join('\n')
 }

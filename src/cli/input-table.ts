@@ -10,6 +10,11 @@ import { LOG_ENGINE_WORDS } from './engine-words.js'
 export const INPUT_HELP: Partial<Record<InputName, [metavar: string, text: string]>> = {
   url: ['URL', 'endpoint to poll, e.g. http://localhost:8000/v1/models (required; repeat the flag for a fleet)'],
   model: ['NAME', 'expected model: a listed id equal to it, else one containing it, case-insensitively'],
+  'model-match': ['MODE', 'auto: take an id that only contains --model (with a warning); exact: refuse such ids'],
+  'wrong-model-after': [
+    'DURATION',
+    'a one-model engine (vLLM, SGLang, TGI, llama.cpp) listing another model this long ends it (0: never)'
+  ],
   match: ['TEXT', 'literal text the response body must contain'],
   'match-regex': ['REGEX', 'JavaScript regular expression the body must match (source or /source/flags)'],
   status: ['LIST', 'accepted HTTP statuses: 200, 200,204 or 200-299'],
@@ -54,7 +59,7 @@ export const INPUT_HELP: Partial<Record<InputName, [metavar: string, text: strin
   diagnostics: ['COMMAND', 'run when the wait fails (repeat the flag for more)'],
   'ca-cert': ['FILE', 'PEM file of extra trusted CA certificates'],
   'insecure-tls': ['BOOL', 'true: skip certificate checks (prints a warning)'],
-  engine: ['NAME', `whose log lines to read for the startup phases: auto, ${LOG_ENGINE_WORDS}`],
+  engine: ['NAME', `whose log lines and readiness routes to use: auto, ${LOG_ENGINE_WORDS}`],
   'history-file': [
     'PATH',
     'earlier runs, to compare with (auto: $XDG_CACHE_HOME or ~/.cache/wait-for-model/history.jsonl; "" for none)'
@@ -90,6 +95,7 @@ export function inputOptions(): NonNullable<ParseArgsConfig['options']> {
 export const CHECK_INPUTS: ReadonlySet<InputName> = new Set<InputName>([
   'url',
   'model',
+  'model-match',
   'match',
   'match-regex',
   'status',

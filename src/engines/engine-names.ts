@@ -4,7 +4,17 @@
  * inputs does not load those tables before the first probe. Adding an engine starts here: see README.md beside
  * this file.
  */
-export const ENGINE_NAMES = ['vllm', 'sglang', 'tgi', 'ollama', 'llamacpp', 'triton'] as const
+export const ENGINE_NAMES = [
+  'vllm',
+  'sglang',
+  'tgi',
+  'ollama',
+  'llamacpp',
+  'triton',
+  'nim',
+  'localai',
+  'kserve'
+] as const
 
 export type Engine = (typeof ENGINE_NAMES)[number]
 
@@ -15,7 +25,10 @@ export const ENGINE_LABELS: Readonly<Record<Engine, string>> = {
   tgi: 'TGI',
   ollama: 'Ollama',
   llamacpp: 'llama.cpp',
-  triton: 'Triton'
+  triton: 'Triton',
+  nim: 'NVIDIA NIM',
+  localai: 'LocalAI',
+  kserve: 'KServe'
 }
 
 /** The name the `engine` input and the CLI's help give an engine (`llama.cpp` for `llamacpp`). */

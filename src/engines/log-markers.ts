@@ -46,6 +46,9 @@ export interface PhaseMarker {
   took?: RegExp
 }
 
+/** A pattern no line matches: an engine whose log lines are not known (see the entries it stands in). */
+const NO_LINE = /(?!)/
+
 const cause = (pattern: RegExp): FatalLine => ({ pattern, cause: true })
 const failure = (pattern: RegExp): FatalLine => ({ pattern, cause: false })
 
@@ -156,8 +159,18 @@ export const ENGINE_LOGS: readonly EngineLog[] = [
     stamp: /^[IWE](?<M>\d\d)(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)\.(?<f>\d+) /,
     ready: /Started HTTPService at/,
     fatal: [...TORCH_FATAL, cause(/failed to load '[^']*'/), cause(/already in use/), failure(/error: creating server/)]
-  }
+  },
+  // NIM (closed source), LocalAI and KServe: no recorded startup of theirs has been read, so their log names
+  // nothing and says nothing of readiness (NO_LINE); their own readiness routes do (readiness.ts). The `engine`
+  // input names them. NIM runs vLLM or SGLang underneath, KServe's model servers and LocalAI's backends run
+  // PyTorch: its fatal lines are theirs too.
+  { engine: 'nim', label: 'NVIDIA NIM', signature: NO_LINE, ready: NO_LINE, fatal: TORCH_FATAL },
+  { engine: 'localai', label: 'LocalAI', signature: NO_LINE, ready: NO_LINE, fatal: TORCH_FATAL },
+  { engine: 'kserve', label: 'KServe', signature: NO_LINE, ready: NO_LINE, fatal: TORCH_FATAL }
 ]
+
+/** Whether the engine's log has a known ready line: without one, the log cannot tell the schedule when to probe. */
+export const knowsReadyLine = (engine: Engine): boolean => engineLog(engine).ready !== NO_LINE
 
 export const PHASE_MARKERS: readonly PhaseMarker[] = [
   // vLLM (V1 engine, 0.11–0.16 wordings)

@@ -31,3 +31,33 @@ export function matchModel(models: readonly ListedModel[], wanted: string): Mode
   }
   return { kind: 'missing' }
 }
+
+/** How a found model fits: `exact` for an id equal to it, but for case, or ending with `/<wanted>`; else `partial`. */
+export const matchKind = (how: Extract<ModelMatch, { kind: 'found' }>['how']): 'exact' | 'partial' =>
+  how === 'contains' ? 'partial' : 'exact'
+
+/**
+ * The listed id nearest to `wanted` (the fewest single-character edits, ignoring case), for a message that says
+ * what the server serves instead: "kimi-k2" against ["Qwen/Qwen3-8B", "kimi-k2.5"] names "kimi-k2.5". Ids and
+ * `wanted` are cut to 200 characters, so a hostile list cannot make this slow: 50 ids at most are compared.
+ */
+export function nearestModel(ids: readonly string[], wanted: string): string | undefined {
+  let best: { id: string; d: number } | undefined
+  const w = wanted.toLowerCase().slice(0, 200)
+  for (const id of ids.slice(0, 50)) {
+    const d = editDistance(id.toLowerCase().slice(0, 200), w)
+    if (best === undefined || d < best.d) best = { id, d }
+  }
+  return best?.id
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i]
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1))
+    prev = row
+  }
+  return prev[b.length]
+}

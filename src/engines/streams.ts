@@ -163,7 +163,11 @@ export const ENGINE_STREAMS: Readonly<Record<Engine, StreamRoute['name'] | undef
   tgi: 'tgi',
   ollama: 'ollama',
   llamacpp: 'llamacpp',
-  triton: undefined
+  triton: undefined,
+  // NIM for LLMs and LocalAI serve OpenAI's routes; KServe's protocols (v1 predict, v2 infer) generate no text
+  nim: 'openai',
+  localai: 'openai',
+  kserve: undefined
 }
 
 /**

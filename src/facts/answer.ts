@@ -3,13 +3,15 @@
  * words for people are made from these by src/report/answer-report.ts.
  */
 import type { StatusSet } from '../inputs/parse.js'
-import type { Settings } from '../inputs/settings.js'
+import type { ModelMatchMode, Settings } from '../inputs/settings.js'
 
 export interface Expectation {
   model?: string
   match?: string
   matchRegex?: RegExp
   status: StatusSet
+  /** `exact`: a listed id that only contains `model` is not it (`model-match`); `auto` when not given. */
+  modelMatch?: ModelMatchMode
 }
 
 /** What an answer must be for these settings to call it ready. */
@@ -17,7 +19,8 @@ export const expectation = (s: Settings): Expectation => ({
   model: s.model,
   match: s.match,
   matchRegex: s.matchRegex,
-  status: s.status
+  status: s.status,
+  modelMatch: s.modelMatch
 })
 
 export type Reason =
@@ -41,7 +44,16 @@ export type Reason =
   | 'wrong-server'
   /** Ready, and with `smoke-test: fail-on-error` the smoke test could not measure throughput. */
   | 'smoke-failed'
+  /** The engine says a model failed to load (Triton's repository index: UNAVAILABLE, with its reason). */
+  | 'load-failed'
+  /** An engine that serves one model lists another, unchanged for `wrong-model-after`. */
+  | 'wrong-model'
+  /** The engine's core died: vLLM's /health 503 after 200, or generations answering its dead-engine error. */
+  | 'engine-dead'
   | 'cancelled'
+
+/** The reasons an answer itself gives for stopping at once (the assessment's `fatalReason`). */
+type FatalReason = 'unauthorized' | 'tls' | 'ambiguous-model' | 'load-failed' | 'wrong-model' | 'engine-dead'
 
 export interface Assessment {
   /** `down`: no HTTP answer; `waiting`: answered, not ready; `fatal`: waiting longer cannot help. */
@@ -51,13 +63,15 @@ export interface Assessment {
    * report words it (its one-line summary, and why it is not ready: the same for the same `answer`).
    */
   answer: Answer
-  fatalReason?: 'unauthorized' | 'tls' | 'ambiguous-model'
+  fatalReason?: FatalReason
   status?: number
   /** Listed model ids, the first MAX_KEPT_MODELS of them; undefined when the body was not a model list. */
   models?: string[]
   /** How many models were listed, when more than `models` holds. */
   modelCount?: number
   modelId?: string
+  /** How `modelId` fits `model`: `exact` (equal, but for case, or the id ends with `/<model>`), `partial` (contains it). */
+  modelMatch?: 'exact' | 'partial'
   /** With `ambiguous-model`: the listed ids that contain `model`, in the server's order. */
   candidates?: string[]
   /**
@@ -67,6 +81,11 @@ export interface Assessment {
   modelState?: 'loading' | 'unloaded'
   /** The first 200 characters of the body, for the failure message. */
   excerpt?: string
+  /**
+   * The URL that answered, when redirects led elsewhere: the ownership check (`wrong-server`) asks who holds
+   * that URL's port, not the first URL's, so that a redirect to another local server is not the watched one's answer.
+   */
+  answeredBy?: string
 }
 
 /**
@@ -96,11 +115,18 @@ export interface Answer {
   generation?: { request: string; answer: Answer }
   /** The engine's own readiness answer required beside the model list (SGLang's /health), and what it got. */
   engineReadiness?: { request: string; answer: Answer }
+  /** `load-failed`: the model the engine says failed to load, in the engine's own words (`reason`). */
+  loadFailed?: { request: string; model: string; reason: string }
+  /** `wrong-model`: what a one-model engine serves instead of `model`, and the nearest listed name. */
+  wrongModel?: { model: string; serving: string[]; nearest?: string; forMs: number }
+  /** `engine-dead`: the answer that says so (`health`: the readiness route after it said ready; `generations`). */
+  engineDead?: { request: string; by: 'health' | 'generations'; status?: number; count?: number }
 }
 
 type Missing =
   | { what: 'model-list'; model: string; truncated: boolean }
-  | { what: 'model'; model: string }
+  /** `partial`: a listed id that contains `model`, refused by `model-match: exact`. */
+  | { what: 'model'; model: string; partial?: string }
   | { what: 'model-loaded'; id: string; loading: string }
   | { what: 'model-unloaded'; id: string }
   | { what: 'match'; match: string }

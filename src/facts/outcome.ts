@@ -13,6 +13,13 @@ export interface ServerFacts {
   container?: string
   /** With `container`: the engine's socket, for the job-end step. */
   dockerSocket?: string
+  /**
+   * With `start`: the launched process's start time (`/proc/<pid>/stat` field 22), the boot it started in, and
+   * the run marker its environment carries (`WAIT_FOR_MODEL_RUN`): the job-end step stops by them, and only them.
+   */
+  startTicks?: number
+  bootId?: string
+  runMarker?: string
   logFile?: string
   /** From the process's own start to readiness. */
   startupMs?: number
@@ -22,11 +29,22 @@ export interface ServerFacts {
   env?: EnvEntry[]
   /** `env-report` was asked for, and the server's environment could not be read (it had exited, or no /proc). */
   envUnreadable?: boolean
+  /**
+   * `env-report`: the process whose environment `env` is. The one listening on the URL's port (`envPort`) where
+   * one of the server's processes does; else the launched (or watched) process, as `pid`.
+   */
+  envPid?: number
+  envPort?: number
+  /**
+   * The listener is another process than the one launched (a shell, a wrapper, `srun`): the launched one's
+   * report, and the variables `env-report` names whose values differ between the two (none: the same).
+   */
+  launchedEnv?: { pid: number; env?: EnvEntry[]; differs: string[] }
   /** The last `log-lines` lines, on failure; undefined when the log does not exist. */
   logTail?: LogLine[]
 }
 
-/** This run against the earlier ones with its history key (src/history/around-wait.ts finds them). */
+/** This run against the earlier ones with its history key (src/wait/run-history.ts finds them). */
 export interface RunFindings {
   /** The median startup of the last ready runs with this history key. */
   expectedSeconds?: number

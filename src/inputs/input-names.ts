@@ -4,6 +4,8 @@
 export const INPUT_DEFAULTS = {
   url: '',
   model: '',
+  'model-match': 'auto',
+  'wrong-model-after': '30s',
   match: '',
   'match-regex': '',
   status: '200-299',

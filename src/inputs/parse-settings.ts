@@ -23,6 +23,7 @@ import { hasControlChars, printable } from '../runtime/text.js'
 import {
   GPU_CHECKS,
   type GpuSettings,
+  MODEL_MATCH_MODES,
   type HistorySettings,
   type ProbeSettings,
   SCHEDULE_MODES,
@@ -46,7 +47,7 @@ export function parseSettings(
   env: Readonly<Record<string, string | undefined>> = {}
 ): Settings {
   const read = inputReader(get)
-  const { urls, model, match, matchRegex, status } = readRequest(read)
+  const { urls, model, modelMatch, wrongModelAfterMs, match, matchRegex, status } = readRequest(read)
   const { intervalMs, schedule, timeoutMs, requestTimeoutMs, progressIntervalMs, successThreshold } = readPace(read)
   const { headers, secrets } = readCredentials(read, urls, env)
   const failOnTimeout = read.field('fail-on-timeout', parseBoolean)
@@ -65,6 +66,8 @@ export function parseSettings(
   return {
     targets,
     model,
+    modelMatch,
+    wrongModelAfterMs,
     match,
     matchRegex,
     status,
@@ -102,14 +105,19 @@ export function parseSettings(
 /** What to ask (`url`) and what the answer must show. */
 function readRequest(
   read: InputReader
-): { urls: URL[] } & Pick<ProbeSettings, 'model' | 'match' | 'matchRegex' | 'status'> {
+): { urls: URL[] } & Pick<
+  ProbeSettings,
+  'model' | 'modelMatch' | 'wrongModelAfterMs' | 'match' | 'matchRegex' | 'status'
+> {
   const urls = read.field('url', parseUrls)
   const model = read.text('model')
+  const modelMatch = read.field('model-match', (t) => oneOf(t, MODEL_MATCH_MODES))
+  const wrongModelAfterMs = read.duration('wrong-model-after', 0)
   const match = read.text('match')
   const regexText = read.input('match-regex')
   const matchRegex = regexText.trim() === '' ? undefined : read.field('match-regex', parseRegex)
   const status = read.field('status', parseStatusSet)
-  return { urls, model, match, matchRegex, status }
+  return { urls, model, modelMatch, wrongModelAfterMs, match, matchRegex, status }
 }
 
 /** How probes are spaced and timed, and how long the wait lasts. */

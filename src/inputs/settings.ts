@@ -18,6 +18,10 @@ export interface Target {
 export type ScheduleMode = 'adaptive' | 'fixed'
 export const SCHEDULE_MODES: readonly ScheduleMode[] = ['adaptive', 'fixed']
 
+/** `model-match`: `auto` takes a listed id that contains `model` when no closer one fits; `exact` does not. */
+export const MODEL_MATCH_MODES = ['auto', 'exact'] as const
+export type ModelMatchMode = (typeof MODEL_MATCH_MODES)[number]
+
 export const GPU_CHECKS = ['warn', 'fail', 'off'] as const
 export type GpuCheck = (typeof GPU_CHECKS)[number]
 export const STOP_MODES = ['job-end', 'always', 'never'] as const
@@ -40,6 +44,9 @@ export interface ProbeSettings {
   /** One per line of the `url` input, in order. */
   targets: Target[]
   model?: string
+  modelMatch: ModelMatchMode
+  /** A one-model engine listing another model this long, unchanged, ends the wait; 0: never (`wrong-model-after`). */
+  wrongModelAfterMs: number
   match?: string
   matchRegex?: RegExp
   status: StatusSet

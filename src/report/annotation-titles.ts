@@ -20,6 +20,8 @@ export type NoteKind =
   | 'smoke'
   /** The smoke test's decode rate lower than the usual one by more than throughput-regression-threshold. */
   | 'throughput-regression'
+  /** `model` matched a listed id that only contains it. */
+  | 'model-match'
 
 /** The warning an `insecure-tls: true` run gives (the action's annotation, the command's warning line). */
 export const INSECURE_TLS_WARNING =
@@ -34,7 +36,8 @@ export const NOTE_TITLES: Readonly<Record<NoteKind, string>> = {
   'not-ready': 'Model server not ready',
   'gpu-busy': 'GPU memory held by other processes',
   smoke: 'Smoke test did not measure throughput',
-  'throughput-regression': 'Model server decodes slower than usual'
+  'throughput-regression': 'Model server decodes slower than usual',
+  'model-match': 'Model matched only partly'
 }
 
 /** The failure's title: the reason the wait gives, as its output says it (no colon or comma: core escapes them). */

@@ -3,6 +3,7 @@ import { type Answer, NAMED_ID_CHARS, type WORDED_ERRORS, type WORDED_PROXY_ERRO
 import { clip } from '../runtime/text.js'
 import { MAX_REDIRECTS } from '../http/probe.js'
 import { ambiguousModelText, unloadedModelText } from './lifecycle-report.js'
+import { cannotChangeWords } from './cannot-change-report.js'
 
 export interface AnswerWords {
   /** One line, the same for the same answer. */
@@ -63,6 +64,8 @@ const generatedWords = (request: string): AnswerWords => ({ summary: `${request}
 
 /** An answer in words: the same words for the same answer (it names the model, the text or the pattern it lacks). */
 export function answerWords(answer: Answer): AnswerWords {
+  const stopped = cannotChangeWords(answer, () => listedWords(answer))
+  if (stopped !== undefined) return stopped
   if (answer.engineReadiness !== undefined) return withEngineReadinessWords(answer)
   if (answer.generation !== undefined) return withGenerationWords(answer)
   if (answer.error !== undefined) return errorWords(answer, answer.error)
@@ -102,6 +105,17 @@ export function answerWords(answer: Answer): AnswerWords {
   return { summary: `${summary} — ${why}`, detail: why }
 }
 
+/** The one-line summary of the model list under a fatal answer built on it. */
+const listedWords = (answer: Answer): string =>
+  answerWords({
+    ...answer,
+    state: 'ready',
+    wrongModel: undefined,
+    engineDead: undefined,
+    engineReadiness: undefined,
+    generation: undefined
+  }).summary
+
 /** What a model list or body lacks (a generation answer that is no completion is told above, in its own words). */
 function missingWords(
   missing: Exclude<NonNullable<Answer['missing']>, { what: 'completion' }>,
@@ -111,6 +125,8 @@ function missingWords(
     case 'model-list':
       return `the answer is not a model list, so "${missing.model}" cannot be found in it${missing.truncated ? ' (body over 1 MiB, cut)' : ''}`
     case 'model':
+      if (missing.partial !== undefined)
+        return `"${missing.model}" is not among the listed models ("${clip(missing.partial, NAMED_ID_CHARS)}" contains it, which "model-match: exact" refuses)`
       return answer.models?.length
         ? `"${missing.model}" is not among the listed models`
         : `"${missing.model}" is not listed yet`

@@ -9,14 +9,16 @@ export function failureMessage(outcome: Outcome, ctx: ReportContext): string {
   const last = outcome.last
   const words = last && answerWords(last.answer)
   const waited = `${formatDuration(outcome.elapsedMs)} and ${probes(outcome.attempts)}`
-  if (outcome.reason === 'unauthorized' || outcome.reason === 'tls' || outcome.reason === 'ambiguous-model') {
+  if (STOPPED_BY_ANSWER.includes(outcome.reason)) {
     return `Stopped after ${waited}: ${words?.detail ?? outcome.reason}.`
   }
   if (outcome.reason === 'port-busy' || outcome.reason === 'gpu-busy') {
     return sentence(`Did not start the server: ${outcome.halt?.detail ?? outcome.reason}`)
   }
   if (outcome.halt) {
-    const lines = [sentence(`Stopped after ${waited}, before the server was ready: ${outcome.halt.detail}`)]
+    // a cancel after the wait had found it ready (its smoke test cut short): it was ready, the run is not
+    const before = last?.state === 'ready' ? '' : ', before the server was ready'
+    const lines = [sentence(`Stopped after ${waited}${before}: ${outcome.halt.detail}`)]
     if (words !== undefined) lines.push(sentence(`Last answer: ${words.summary}`))
     return lines.join('\n')
   }
@@ -40,6 +42,16 @@ export function failureMessage(outcome: Outcome, ctx: ReportContext): string {
   if (outcome.firstResponseMs === undefined) lines.push('The server never answered over HTTP.')
   return lines.join('\n')
 }
+
+/** Reasons an answer gives at once: the failure says what to do, not how long it waited for what. */
+const STOPPED_BY_ANSWER: readonly Outcome['reason'][] = [
+  'unauthorized',
+  'tls',
+  'ambiguous-model',
+  'load-failed',
+  'wrong-model',
+  'engine-dead'
+]
 
 /** Ends text with a full stop unless it already ends a sentence (server messages often do). */
 const sentence = (text: string): string => (/[.!?]$/.test(text) ? text : `${text}.`)

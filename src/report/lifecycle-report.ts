@@ -3,6 +3,9 @@
  * loaded, who holds a port, what holds GPU memory, and how a server was stopped. Text only.
  */
 import type { StopRecord } from '../server/stop.js'
+import type { Spared } from '../server/guard.js'
+import type { JobEndStateError } from '../server/job-end.js'
+import { printable } from '../runtime/text.js'
 import type { Listener, Ownership, PortOwner } from '../server/port-owner.js'
 import type { ComputeApp, Gpu } from '../gpu/nvidia-smi.js'
 import type { JobEnd } from '../server/stop.js'
@@ -20,6 +23,11 @@ export function ambiguousModelText(model: string, candidates: readonly string[])
   }
 }
 
+/** A `model` matched by a listed id that only contains it (`model-match: partial`): it may be another version. */
+export const partialMatchText = (model: string, id: string): string =>
+  `"${model}" matched the listed id "${id}" only partly (the id contains it): make sure it is the model meant, ` +
+  'give the exact id as "model", or set "model-match: exact" to refuse partial matches'
+
 /** A model the server lists but loads only when asked (llama.cpp's router mode, LM Studio). */
 export const unloadedModelText = (id: string): string =>
   `"${id}" is listed but not loaded: the server loads it only when asked (set "load: true" to have it loaded)`
@@ -35,32 +43,48 @@ const pidList = (pids: readonly number[]): string => `${pids.length === 1 ? 'pid
 
 /** How a server was stopped (`wait-for-model stop`, the job-end step): what was sent, how it exited, its GPU memory. */
 export function stopLines(r: StopRecord): ReportLine[] {
+  if (r.outcome === 'refused') return [{ level: 'warning', text: refusedText(r.pid, r.refused) }]
+  const lines: ReportLine[] = []
+  if (r.notOurs !== undefined) lines.push({ level: 'info', text: notOursText(r.pid, r.notOurs) })
+  if (r.spared !== undefined)
+    lines.push({ level: 'warning', text: `Left alone, as no stop may signal them: ${pidList(r.spared)}.` })
   if (r.outcome === 'not-running')
-    return [
-      {
-        level: 'info',
-        text: `${r.container === undefined ? `Process ${r.pid}` : `The container ${r.container}`} is not running: nothing to stop.`
-      }
-    ]
+    return r.notOurs === undefined
+      ? [
+          ...lines,
+          {
+            level: 'info',
+            text: `${r.container === undefined ? `Process ${r.pid}` : `The container ${r.container}`} is not running: nothing to stop.`
+          }
+        ]
+      : lines
   const what =
     r.container !== undefined
       ? `the container ${r.container} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
       : r.scope === 'group'
         ? `the server's process group ${r.pid} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
-        : `the server ${r.pid} and its child processes (${r.pids.length} in all)`
-  const lines: ReportLine[] = []
+        : r.notOurs === undefined
+          ? `the server ${r.pid} and its child processes (${r.pids.length} in all)`
+          : `the server's processes that carry its run marker (${r.pids.length} in all)`
   const how =
     r.exitCode !== undefined && r.exitCode !== null
       ? `, exit code ${r.exitCode}`
       : r.exitSignal
         ? `, ended by ${r.exitSignal}`
         : ''
+  if (r.escaped !== undefined && r.notOurs === undefined)
+    lines.push({
+      level: 'info',
+      text: `Also the server's processes that had left its process group (they carry its run marker): ${pidList(r.escaped)}.`
+    })
   if (r.outcome === 'exited') {
     lines.push({
       level: 'info',
       text:
         r.signal === 'SIGKILL'
-          ? `Stopped ${what}: it did not exit after SIGTERM, so SIGKILL; gone ${s1(r.secondsToExit ?? 0)} after SIGTERM${how}.`
+          ? r.cancelled
+            ? `Stopped ${what}: SIGTERM, then SIGKILL at once (the stop was cancelled); gone ${s1(r.secondsToExit ?? 0)} after SIGTERM${how}.`
+            : `Stopped ${what}: it did not exit after SIGTERM, so SIGKILL; gone ${s1(r.secondsToExit ?? 0)} after SIGTERM${how}.`
           : `Stopped ${what}: SIGTERM, gone after ${s1(r.secondsToExit ?? 0)}${how}.`
     })
   } else {
@@ -87,6 +111,33 @@ export function stopLines(r: StopRecord): ReportLine[] {
   return lines
 }
 
+const SPARED_WORDS: Record<Spared, string> = {
+  self: "is this step's own process",
+  ancestor: "is an ancestor of this step's process (the runner's step, or the runner)",
+  init: 'is pid 1 (init)',
+  runner: "is one of the runner's own processes"
+}
+
+/** The pid to stop is one no stop may signal. */
+const refusedText = (pid: number, why: Spared | undefined): string =>
+  `Refused to stop process ${pid}: it ${SPARED_WORDS[why ?? 'self']}. Nothing was signalled.`
+
+/** The pid the state names is no longer the server's. */
+function notOursText(pid: number, id: NonNullable<StopRecord['notOurs']>): string {
+  const why =
+    id.kind === 'rebooted'
+      ? 'the machine has booted since the server started'
+      : id.kind === 'unchecked'
+        ? 'there is no start time to check it by (no /proc where it started, or here)'
+        : `it started at ${id.startTicks ?? '?'} clock ticks after boot, the server at ${id.expectedTicks}: the server has exited and its pid was reused`
+  return `Process ${pid} is not the server this job started (${why}): left alone, with its process group.`
+}
+
+/** The job-end state holds a value the main step did not write. */
+export const refusedStateText = (e: JobEndStateError): string =>
+  `Refused the job-end state, and signalled nothing: STATE_${e.stateName} is "${printable(e.value).slice(0, 80)}", ` +
+  `not ${e.form} as the main step writes it.`
+
 /** `process 1234 (python -m vllm …)`, or what can be said of a socket whose holder this user cannot see. */
 function listenerText(l: Listener): string {
   if (l.holders.length === 0)
@@ -112,13 +163,31 @@ export function portBusyText(owner: Extract<PortOwner, { kind: 'listening' }>): 
 }
 
 /** With `start` or `pid`: the port answers, but from a process that is not the watched server or its children. */
-export function wrongServerText(o: Extract<Ownership, { kind: 'foreign' }>, watchedPid: number): string {
+export function wrongServerText(
+  o: Extract<Ownership, { kind: 'foreign' }>,
+  watchedPid: number,
+  redirect?: Redirect
+): string {
   return (
-    `Port ${o.port} is answered by ${o.listeners.map(listenerText).join('; ')}, not by the server being watched ` +
+    `${redirect === undefined ? '' : `${redirectText(redirect)}: `}Port ${o.port} is answered by ${o.listeners.map(listenerText).join('; ')}, not by the server being watched ` +
     `(pid ${watchedPid}) or its child processes: an earlier server still holds the port, or the watched one ` +
     'listens elsewhere. Its answers say nothing about the server being waited for'
   )
 }
+
+/** A redirect the ready answer followed: from the endpoint's URL to the origin that answered. */
+interface Redirect {
+  from: URL
+  to: URL
+}
+
+/** The origins only: a Location's path and query are the server's words, of any length. */
+const redirectText = ({ from, to }: Redirect): string => `${from.origin} redirected to ${to.origin}`
+
+/** With `start` or `pid`: a local endpoint redirected to another machine, whose answer is not the watched server's. */
+export const elsewhereText = (redirect: Redirect, watchedPid: number): string =>
+  `${redirectText(redirect)}, which is not this machine: its answers say nothing about the server being watched ` +
+  `(pid ${watchedPid}). Give the URL the server itself answers on, or set "port-check: false" for a proxy`
 
 /** Before `start`: other processes hold memory on the GPUs the server will use. */
 export function gpuBusyText(apps: readonly ComputeApp[], gpus: readonly Gpu[]): string {
@@ -144,21 +213,31 @@ export const jobEndErrorText = (pid: number | undefined, message: string): strin
 export const jobEndSummaryErrorText = (message: string): string =>
   `The server was stopped, but the job summary could not be written: ${message}`
 
+/** The job-end step was signalled (the runner cancelling it): it stopped the server without waiting any longer. */
+export const jobEndCancelledText = (signal: string): string =>
+  `The job-end step was cancelled (${signal}): the server was sent SIGKILL at once if still running, ` +
+  'and its GPU memory was not waited for.'
+
 /** The job summary's section on the job-end stop: how it stopped, how long it took, its GPU memory, and why not cleanly. */
-export function jobEndSummary(end: JobEnd): string {
+export function jobEndSummary(end: JobEnd, cancelledBy?: string): string {
   const r = end.record
   const g = r.gpu
   const rows: Array<[string, string]> = [
+    ...(cancelledBy === undefined ? [] : [['Cancelled', jobEndCancelledText(cancelledBy)] as [string, string]]),
     ['Server process', `pid ${r.pid} (${r.scope === 'group' ? 'its process group' : 'with its child processes'})`],
     [
       'Result',
-      r.outcome === 'not-running'
-        ? 'already gone'
-        : r.outcome === 'survived'
-          ? `⚠️ still running after SIGKILL: pid ${(r.survivors ?? []).join(', ')}`
-          : end.clean
-            ? '✅ stopped'
-            : '⚠️ stopped, not cleanly'
+      r.outcome === 'refused'
+        ? `⚠️ refused: ${refusedText(r.pid, r.refused)}`
+        : r.notOurs !== undefined && r.outcome === 'not-running'
+          ? `left alone: ${notOursText(r.pid, r.notOurs)}`
+          : r.outcome === 'not-running'
+            ? 'already gone'
+            : r.outcome === 'survived'
+              ? `⚠️ still running after SIGKILL: pid ${(r.survivors ?? []).join(', ')}`
+              : end.clean
+                ? '✅ stopped'
+                : '⚠️ stopped, not cleanly'
     ]
   ]
   if (r.signal !== undefined) rows.push(['Last signal sent', r.signal])
@@ -192,6 +271,9 @@ export const dockerProxyText = (o: Extract<Ownership, { kind: 'foreign' }>, watc
 
 /** The engine's own readiness answer, as the log and the summary name it: `SGLang GET /health`. */
 export const engineReadinessRequest = (engine: string, url: URL): string => `${engine} GET ${url.pathname}`
+
+/** `load: true` and a sleeping engine (vLLM's sleep mode): the request that wakes it has gone out. */
+export const wakeAskedText = (engine: string, url: URL): string => `Asked ${engine} to wake up: POST ${url.pathname}`
 
 /** `load: true`: the request that asks the server to load the model has gone out. */
 export const loadAskedText = (url: URL, model: unknown): string =>

@@ -43,7 +43,27 @@ export function finalLine(outcome: Outcome): string {
 
 /** `env-report` asked for, and nothing to report: the log and the job summary say so alike. */
 export const envUnreadableText = (server: ServerFacts): string =>
-  `The environment of process ${server.pid} could not be read (it has exited, or this is not Linux).`
+  `The environment of process ${server.envPid ?? server.pid} could not be read (it has exited, or this is not Linux).`
+
+/** Whose environment the report is: `process 1235, which listens on port 8000` (the launched one named where it is another). */
+export const envWhose = (server: ServerFacts): string =>
+  server.envPort === undefined
+    ? `process ${server.envPid ?? server.pid}`
+    : `process ${server.envPid ?? server.pid}, which listens on port ${server.envPort}` +
+      (server.launchedEnv === undefined ? '' : `; the launched process is ${server.launchedEnv.pid}`)
+
+/** The listener is not the launched process: whether, and in which variables, their environments differ. */
+export function envDiffersText(server: ServerFacts): string {
+  const launched = server.launchedEnv
+  if (launched === undefined) return ''
+  if (launched.env === undefined) return `The environment of the launched process ${launched.pid} could not be read.`
+  if (launched.differs.length === 0) return `The launched process ${launched.pid} has the same values.`
+  const n = launched.differs.length
+  return (
+    `The launched process ${launched.pid} has other values for ${n === 1 ? 'one variable' : `${n} variables`} ` +
+    `(${launched.differs.join(', ')}): the server did not get what the step set. The launched process has:`
+  )
+}
 
 /** The gate's own lines, beside the wait's events. */
 export const gateLines = {
@@ -52,10 +72,24 @@ export const gateLines = {
     `Watching the server process ${pid}${logFile === undefined ? '' : ` and its log ${logFile}`}`,
   /** A line the startup profile says, `elapsedMs` into the wait. */
   startup: (elapsedMs: number, line: string): string => `${formatDuration(elapsedMs)}: ${line}`,
-  environment: (server: ServerFacts): string[] => [
-    `Server environment (process ${server.pid}):`,
-    ...envLines(server).map((line) => `  ${line}`)
-  ],
+  environment: (server: ServerFacts): string[] => {
+    const launched = server.launchedEnv
+    if (launched === undefined)
+      return [`Server environment (${envWhose(server)}):`, ...envLines(server).map((l) => `  ${l}`)]
+    return [
+      `Server environment (${envWhose(server)}):`,
+      ...envLines(server).map((l) => `  ${l}`),
+      envDiffersText(server),
+      ...(launched.differs.length === 0
+        ? []
+        : envLines({
+            ...server,
+            env: launched.env,
+            envPid: launched.pid,
+            envUnreadable: launched.env === undefined
+          }).map((l) => `  ${l}`))
+    ]
+  },
   requestHeaders: (names: string[]): string => `request headers: ${names.join(', ')} (values not shown)`,
   noLog: (path: string): string => `The server log ${path} does not exist.`,
   /** Why the other endpoints of a fleet stop waiting. */

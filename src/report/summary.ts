@@ -4,11 +4,12 @@ import type { ReportContext } from './expectation.js'
 import { failureMessage } from './failure.js'
 import { cell, code, fenced, logTailTitle, mdText } from './markdown.js'
 import { outputs } from './outputs.js'
-import { envUnreadableText } from './progress.js'
+import { envDiffersText, envUnreadableText, envWhose } from './progress.js'
 import { phaseMarkdown } from './profile-report.js'
 import { smokeRows } from './smoke-report.js'
 import { formatDuration, seconds } from '../runtime/clock.js'
 import type { GateOutcome } from '../facts/outcome.js'
+import type { EnvEntry } from '../server/env-report.js'
 
 /** The first `max` items, then how many more: a list of 60,000 models must not make a summary of megabytes. */
 const firstOf = (items: readonly string[], max: number): string[] =>
@@ -97,17 +98,32 @@ export function summaryMarkdown(outcome: GateOutcome, ctx: ReportContext): strin
   if (profile !== undefined && profile.phases.length > 0)
     lines.push('', phaseMarkdown(profile.phases, profile.engineLabel ?? 'Server', profile.usualPhaseSeconds).trimEnd())
   if (server?.env !== undefined || server?.envUnreadable) {
-    lines.push('', '#### Server environment', '')
+    lines.push('', '#### Server environment', '', `Of ${mdText(envWhose(server))}.`, '')
+    const value = (e: EnvEntry | undefined): string =>
+      e === undefined || e.value === undefined ? '*not set*' : cell(code(clipText(e.value, MAX_ENV_VALUE_CHARS)))
+    const launched = server.launchedEnv
     if (server.envUnreadable) lines.push(envUnreadableText(server))
-    else
+    else if (launched?.env === undefined || launched.differs.length === 0)
       lines.push(
         '| variable | value |',
         '|---|---|',
+        ...(server.env ?? []).map((e) => `| ${cell(code(e.name))} | ${value(e)} |`)
+      )
+    else
+      lines.push(
+        `| variable | the server (${server.envPid}) | the launched process (${launched.pid}) |`,
+        '|---|---|---|',
         ...(server.env ?? []).map(
           (e) =>
-            `| ${cell(code(e.name))} | ${e.value === undefined ? '*not set*' : cell(code(clipText(e.value, MAX_ENV_VALUE_CHARS)))} |`
-        )
+            `| ${launched.differs.includes(e.name) ? '⚠️ ' : ''}${cell(code(e.name))} | ${value(e)} | ${value(launched.env?.find((l) => l.name === e.name))} |`
+        ),
+        // set in the launched process only: no row of the server's report names it
+        ...launched.env
+          .filter((l) => l.value !== undefined && !(server.env ?? []).some((e) => e.name === l.name))
+          .map((l) => `| ⚠️ ${cell(code(l.name))} | *not set* | ${value(l)} |`)
       )
+    if (launched !== undefined)
+      lines.push('', mdText(envDiffersText(server).replace(/ The launched process has:$/, '')))
   }
   if (!outcome.ready) lines.push('', fenced(failureMessage(outcome, ctx)))
   if (!outcome.ready && server?.logTail !== undefined) {

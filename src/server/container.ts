@@ -10,7 +10,8 @@ import { InputError } from '../inputs/input-error.js'
 import { printable } from '../runtime/text.js'
 import type { Clock } from '../runtime/clock.js'
 import { type ContainerState, DockerEngine } from './docker.js'
-import { readEnviron, type ServerProcess } from './process.js'
+import type { ServerProcess } from './process.js'
+import { procEnviron } from './proc.js'
 import { processTree } from './port-owner.js'
 import { LogFollower } from './log-follower.js'
 
@@ -185,7 +186,7 @@ export function watchContainer(o: ContainerWatchOptions): WatchedContainer {
       const s = state
       if (s === undefined) return undefined
       return (
-        (s.pid > 0 ? readEnviron(s.pid) : undefined) ??
+        (s.pid > 0 ? procEnviron(s.pid) : undefined) ??
         Object.fromEntries(
           s.env.filter((e) => e.includes('=')).map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)])
         )

@@ -1,4 +1,4 @@
-/** Reading Linux's /proc: one process's stat line, the process ids, a command line. Undefined or empty without it. */
+/** Reading Linux's /proc: one process's stat line, the process ids, a command line, an environment. Undefined or empty without it. */
 import { readdirSync, readFileSync } from 'node:fs'
 
 export interface ProcStat {
@@ -43,5 +43,17 @@ export function commandLine(pid: number, proc = '/proc'): string {
     return `[${readFileSync(`${proc}/${pid}/comm`, 'utf8').trim()}]`
   } catch {
     return ''
+  }
+}
+
+/** The environment `pid` started with (`/proc/<pid>/environ`), or undefined when it cannot be read (gone, another user's, no /proc). */
+export function procEnviron(pid: number, proc = '/proc'): Record<string, string> | undefined {
+  try {
+    const entries = readFileSync(`${proc}/${pid}/environ`, 'utf8')
+      .split('\0')
+      .filter((e) => e.includes('='))
+    return Object.fromEntries(entries.map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]))
+  } catch {
+    return undefined
   }
 }

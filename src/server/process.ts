@@ -10,11 +10,12 @@ import { InputError } from '../inputs/input-error.js'
 import { PID_FORM } from '../inputs/forms.js'
 import { isInputVariable } from '../inputs/variables.js'
 import type { Clock } from '../runtime/clock.js'
-import { procStat } from './proc.js'
+import { procEnviron, procStat } from './proc.js'
+import { isRunnerInternal } from './runner-internals.js'
 
 export interface ServerProcess {
   pid: number
-  /** What the exit is said of, where not `the server process <pid>` (`container srv`). */
+  /** What the exit is said of, where not `the server process <pid>` (`the container srv`). */
   label?: string
   /** When the process started, on the clock's scale; undefined when unknown (no /proc). */
   startedAt?: number
@@ -26,6 +27,8 @@ export interface ServerProcess {
   release(): void
   /** With `start`: the size of the log before the server began to append to it (0 for a new one). */
   logOffset?: number
+  /** With `start`: its start time in clock ticks since boot (`/proc/<pid>/stat` field 22); undefined without /proc. */
+  startTicks?: number
 }
 
 /**
@@ -51,12 +54,21 @@ export function newLogFile(env: NodeJS.ProcessEnv, pid = process.pid): string {
   }
 }
 
-/** The step's environment, without the action's own `INPUT_*` variables (which carry its api-key). */
+/**
+ * The step's environment, without the action's own `INPUT_*` variables (which carry its api-key) and without the
+ * runner's internals (`isRunnerInternal`: the tokens it gives the action's process and no `run:` step, and this
+ * step's own file commands).
+ */
 export function serverEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   return Object.fromEntries(
-    Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && !isInputVariable(e[0]))
+    Object.entries(env).filter(
+      (e): e is [string, string] => e[1] !== undefined && !isInputVariable(e[0]) && !isRunnerInternal(e[0])
+    )
   )
 }
+
+/** A run marker for the server's environment: 128 random bits, so that no other process carries it by chance. */
+export const newRunMarker = (): string => process.getBuiltinModule('node:crypto').randomBytes(16).toString('hex')
 
 const FOREGROUND_HINT =
   '"start" must run the server in the foreground, without & or nohup: the action puts it in the background'
@@ -111,9 +123,11 @@ export function startServer(
     return {
       pid,
       startedAt,
+      // read at once: the fork has happened, and an exec (bash running a lone command) keeps the pid and the time
+      startTicks: procStat(pid)?.startTicks,
       exited,
       // Once the shell has exec'd the server (or if it has exited), what it was given is what it started with.
-      environ: () => readEnviron(pid) ?? env,
+      environ: () => procEnviron(pid) ?? env,
       release: () => child.removeAllListeners(),
       logOffset
     }
@@ -141,7 +155,7 @@ export function attachServer(pid: number, clock: Clock, pollMs = 250): ServerPro
     pid,
     startedAt: ageMs === undefined ? undefined : clock.now() - ageMs,
     exited,
-    environ: () => readEnviron(pid),
+    environ: () => procEnviron(pid),
     release: () => clearInterval(timer)
   }
 }
@@ -191,17 +205,6 @@ function processAgeMs(startTicks: number): number | undefined {
   try {
     const uptimeS = Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0])
     return Math.max(0, uptimeS * 1000 - (startTicks * 1000) / TICKS_PER_SECOND)
-  } catch {
-    return undefined
-  }
-}
-
-export function readEnviron(pid: number): Record<string, string> | undefined {
-  try {
-    const entries = readFileSync(`/proc/${pid}/environ`, 'utf8')
-      .split('\0')
-      .filter((e) => e.includes('='))
-    return Object.fromEntries(entries.map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]))
   } catch {
     return undefined
   }

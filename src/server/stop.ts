@@ -9,6 +9,15 @@ import { processTree } from './port-owner.js'
 import type { Clock } from '../runtime/clock.js'
 import type { JobEndState } from './job-end.js'
 import { LogFollower, type LogLine } from './log-follower.js'
+import {
+  descendantsOf,
+  identify,
+  type Identity,
+  markedProcesses,
+  processGuard,
+  type Recorded,
+  type Spared
+} from './guard.js'
 
 export interface StopOptions {
   /** The server: the leader of its process group (as `start` launches it), or any process of it. */
@@ -20,8 +29,13 @@ export interface StopOptions {
   /** After the processes have gone, how long to wait for their GPU memory to be released. */
   gpuWaitMs?: number
   pollMs?: number
+  /**
+   * The server as recorded at launch (the job-end state): `pid` is signalled only while it is still that process,
+   * and the processes that carry `marker` in their environment are the server's too. Without it (`wait-for-model
+   * stop --pid`, the user's own word) the pid is taken as given.
+   */
+  launch?: Recorded & { marker?: string }
 }
-
 export interface StopDeps {
   clock: Clock
   /** Reads the GPUs (nvidia-smi); without it, GPU memory is not looked at. */
@@ -32,6 +46,11 @@ export interface StopDeps {
   exited?: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
   /** Where procfs is mounted. */
   proc?: string
+  /**
+   * Aborted when the stopper itself is cancelled (the job-end step, signalled): no more waiting, SIGKILL at once,
+   * the GPU memory read once and not waited for.
+   */
+  cancel?: AbortSignal
 }
 
 type GpuRelease =
@@ -51,10 +70,21 @@ export interface StopRecord {
   /** `group`: `pid` leads its process group, which was signalled whole; `tree`: it does not, so `pid` and its
    * descendants were signalled one by one (a group it merely belongs to may hold the runner itself). */
   scope: 'group' | 'tree'
-  /** `not-running`: nothing to stop; `exited`: all its processes are gone; `survived`: some outlived SIGKILL. */
-  outcome: 'not-running' | 'exited' | 'survived'
+  /**
+   * `not-running`: nothing to stop; `exited`: all its processes are gone; `survived`: some outlived SIGKILL;
+   * `refused`: `pid` is a process no stop may signal (`refused` says which), nothing was signalled.
+   */
+  outcome: 'not-running' | 'exited' | 'survived' | 'refused'
   /** The processes of the server when the stop began. */
   pids: number[]
+  /** Why `pid` itself was not signalled: this process, an ancestor of it, pid 1, the runner. */
+  refused?: Spared
+  /** `pid` is no longer the process launched then (`launch`): left alone, with its group. */
+  notOurs?: Exclude<Identity, { kind: 'same' | 'gone' }>
+  /** Processes that carry the run's marker outside the server's group and tree (an escaped worker): stopped too. */
+  escaped?: number[]
+  /** Processes of its group or tree that no stop may signal (this process, an ancestor, the runner): left alone. */
+  spared?: number[]
   /** The last signal sent: SIGTERM, or SIGKILL once the timeout passed. */
   signal?: 'SIGTERM' | 'SIGKILL'
   /** The leader's exit, where known (only its parent can know). */
@@ -65,6 +95,8 @@ export interface StopRecord {
   /** Still running after SIGKILL. */
   survivors?: number[]
   gpu: GpuRelease
+  /** The stop was cancelled (see `StopDeps.cancel`): what it skipped was skipped for that. */
+  cancelled?: boolean
 }
 
 interface Member {
@@ -78,25 +110,63 @@ export async function stopServer(options: StopOptions, deps: StopDeps): Promise<
   const proc = deps.proc ?? '/proc'
   const pollMs = options.pollMs ?? 100
   const kill = deps.kill ?? ((pid, signal) => process.kill(pid, signal))
-  const leader = procStat(options.pid, proc)
+  const guard = processGuard(proc)
+  const refused = guard.spared(options.pid)
+  if (refused !== undefined)
+    return { pid: options.pid, scope: 'tree', outcome: 'refused', refused, pids: [], gpu: { kind: 'none' } }
+  const { launch } = options
+  const identity = launch === undefined ? undefined : identify(options.pid, launch, proc)
+  const notOurs = identity === undefined || identity.kind === 'same' || identity.kind === 'gone' ? undefined : identity
+  // after a reboot nothing running can be the server's; a reused pid is a stranger's, and so is its group; a pid
+  // that cannot be checked is left alone like one that failed the check
+  const leader = notOurs === undefined ? procStat(options.pid, proc) : undefined
   const inGroup = (): number[] => procPids(proc).filter((p) => procStat(p, proc)?.pgrp === options.pid)
   // A group outlives its leader (workers left behind by a server that crashed), and Linux reuses no pid that
-  // still names a group: with the leader gone, processes in group `pid` are that server's.
-  // never the group this process is in: that would stop the stopper (and the runner's step with it)
-  const own = options.pid === procStat(process.pid, proc)?.pgrp
-  const scope = !own && (leader === undefined ? inGroup().length > 0 : leader.pgrp === options.pid) ? 'group' : 'tree'
+  // still names a group: with the leader gone, processes in group `pid` are that server's. With a launch
+  // record, only those that carry its marker are: the group may be a stranger's that took the pid and left.
+  const leaderless = notOurs === undefined && (leader === undefined || leader.state === 'Z')
+  const marker = notOurs?.kind === 'rebooted' ? undefined : launch?.marker
+  const seen = new Map<string, boolean>()
+  const marked = (): number[] =>
+    marker === undefined ? [] : markedProcesses(marker, launch?.startTicks ?? 0, seen, proc)
+  // never a group a spared process is in: that would stop the stopper (and the runner's step with it)
+  const groupScope =
+    notOurs === undefined &&
+    !guard.groupSpared(options.pid) &&
+    (leaderless ? launch === undefined && inGroup().length > 0 : leader?.pgrp === options.pid)
+  const scope = groupScope ? 'group' : 'tree'
+  const spared = new Set<number>()
   const members = (): Member[] => {
-    const tree = [...processTree(proc, options.pid)]
-    const group = scope === 'group' ? inGroup() : []
-    return [...new Set([...tree, ...group])].flatMap((pid) => {
+    // a pid checked as gone may be taken by a stranger any moment: with a launch record, it is not looked at again
+    const tree =
+      notOurs === undefined && !(leaderless && launch !== undefined) ? [...processTree(proc, options.pid)] : []
+    const group = groupScope ? inGroup() : []
+    // with the leader gone, its group's processes that carry the marker are among these
+    const tagged = marked()
+    const found = new Set([...tree, ...group, ...(tagged.length > 0 ? descendantsOf(tagged, proc) : [])])
+    return [...found].flatMap((pid) => {
+      if (guard.spared(pid) !== undefined) {
+        spared.add(pid)
+        return []
+      }
       const stat = procStat(pid, proc)
-      // without /proc only the pid itself can be asked about
-      if (stat === undefined) return pid === options.pid && signalled(kill, pid, 0) ? [{ pid }] : []
+      // without /proc only the pid itself can be asked about (and, with a launch record, not even that)
+      if (stat === undefined)
+        return pid === options.pid && launch === undefined && signalled(kill, pid, 0) ? [{ pid }] : []
       return stat.state === 'Z' ? [] : [{ pid, startTicks: stat.startTicks }]
     })
   }
   const initial = members()
-  const base = { pid: options.pid, scope, pids: initial.map((m) => m.pid) } as const
+  const inside = new Set(notOurs === undefined ? [...processTree(proc, options.pid), ...inGroup()] : [])
+  const escaped = initial.map((m) => m.pid).filter((p) => !inside.has(p))
+  const base = {
+    pid: options.pid,
+    scope,
+    pids: initial.map((m) => m.pid),
+    ...(notOurs === undefined ? {} : { notOurs }),
+    ...(escaped.length > 0 ? { escaped } : {}),
+    ...(spared.size > 0 ? { spared: [...spared] } : {})
+  } as const
   if (initial.length === 0) return { ...base, outcome: 'not-running', gpu: { kind: 'none' } }
 
   const before = deps.gpu ? await deps.gpu() : undefined
@@ -115,15 +185,19 @@ export async function stopServer(options: StopOptions, deps: StopDeps): Promise<
     return now.filter((m) => tracked.get(m.pid) === m.startTicks).map((m) => m.pid)
   }
   const send = (signal: NodeJS.Signals): void => {
-    if (scope === 'group') signalled(kill, -options.pid, signal)
-    else for (const pid of alive()) signalled(kill, pid, signal)
+    if (scope === 'group') {
+      signalled(kill, -options.pid, signal)
+      // the group had them all, but for those that left it
+      for (const pid of alive()) if (procStat(pid, proc)?.pgrp !== options.pid) signalled(kill, pid, signal)
+    } else for (const pid of alive()) signalled(kill, pid, signal)
   }
-  const waitGone = async (ms: number): Promise<boolean> => {
+  const cancelled = (): boolean => deps.cancel?.aborted === true
+  const waitGone = async (ms: number, cancellable: boolean): Promise<boolean> => {
     const until = clock.now() + ms
     for (;;) {
       if (alive().length === 0) return true
-      if (clock.now() >= until) return false
-      await clock.sleep(Math.min(pollMs, until - clock.now()))
+      if (clock.now() >= until || (cancellable && cancelled())) return false
+      await clock.sleep(Math.min(pollMs, until - clock.now()), cancellable ? deps.cancel : undefined)
     }
   }
 
@@ -131,17 +205,23 @@ export async function stopServer(options: StopOptions, deps: StopDeps): Promise<
   const seconds = (): number => Math.round((clock.now() - termAt) / 100) / 10
   send('SIGTERM')
   let signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'
-  let gone = await waitGone(options.timeoutMs)
+  let gone = await waitGone(options.timeoutMs, true)
   if (!gone) {
     signal = 'SIGKILL'
     send('SIGKILL')
-    gone = await waitGone(options.killWaitMs ?? 10_000)
+    // SIGKILL'd processes go within milliseconds unless stuck in the kernel: a cancelled stop waits a second for them
+    gone = await waitGone(
+      cancelled() ? Math.min(1_000, options.killWaitMs ?? 1_000) : (options.killWaitMs ?? 10_000),
+      false
+    )
   }
   const secondsToExit = seconds()
   // /proc loses a process a moment before its parent hears of the exit: a few polls for the code
-  for (let i = 0; gone && deps.exited !== undefined && exit === undefined && i < 10; i++) await clock.sleep(pollMs)
+  for (let i = 0; gone && deps.exited !== undefined && exit === undefined && i < 10 && !cancelled(); i++)
+    await clock.sleep(pollMs)
   const exited = {
     signal,
+    ...(cancelled() ? { cancelled: true } : {}),
     ...(exit === undefined ? {} : { exitCode: exit.code, exitSignal: exit.signal })
   }
   const record = gone
@@ -158,7 +238,7 @@ export async function stopServer(options: StopOptions, deps: StopDeps): Promise<
     const held = now.kind === 'available' ? memoryHeldBy(now, family()) : undefined
     if (held !== undefined && held.apps.length === 0)
       return { ...record, gpu: { kind: 'released', mib: heldAtStart, seconds: seconds() } }
-    if (clock.now() >= gpuUntil) {
+    if (clock.now() >= gpuUntil || cancelled()) {
       return {
         ...record,
         gpu: {
@@ -170,7 +250,7 @@ export async function stopServer(options: StopOptions, deps: StopDeps): Promise<
         }
       }
     }
-    await clock.sleep(Math.min(pollMs, gpuUntil - clock.now()))
+    await clock.sleep(Math.min(pollMs, gpuUntil - clock.now()), deps.cancel)
   }
 }
 
@@ -197,11 +277,12 @@ export interface JobEnd {
 /** Stops the server the main step launched and says how it went. Never throws for a server that is already gone. */
 export async function stopAtJobEnd(
   state: JobEndState,
-  deps: { clock: Clock; gpu?(): Promise<GpuSnapshot>; proc?: string }
+  deps: { clock: Clock; gpu?(): Promise<GpuSnapshot>; proc?: string; cancel?: AbortSignal }
 ): Promise<JobEnd> {
-  const record = await stopServer({ pid: state.pid, timeoutMs: state.timeoutMs }, deps)
+  const launch = { startTicks: state.startTicks, bootId: state.bootId, marker: state.runMarker }
+  const record = await stopServer({ pid: state.pid, timeoutMs: state.timeoutMs, launch }, deps)
   const exitedOnTerm = record.outcome !== 'survived' && record.signal !== 'SIGKILL'
-  const clean = exitedOnTerm && record.gpu.kind !== 'held'
+  const clean = exitedOnTerm && record.gpu.kind !== 'held' && record.outcome !== 'refused'
   // why it would not stop may be in its last lines (a hung NCCL teardown, a stuck writer)
   const logTail =
     exitedOnTerm || state.logFile === undefined || state.logLines === 0

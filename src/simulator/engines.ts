@@ -71,7 +71,7 @@ function openAiGenerate(
 }
 
 // Each engine's error for a failing generation, as its source shapes it (model-servers.md).
-const VLLM_DEAD = json(
+export const VLLM_DEAD = json(
   {
     error: {
       message: 'EngineCore encountered an issue. See stack trace (above) for the root cause.',
@@ -290,6 +290,65 @@ export const SIMULATED_ENGINES = {
         return { status: 400, body: JSON.stringify({ error: `Request for unknown model: '${name}' is not found` }) }
       if (fails) return { status: 400, body: JSON.stringify({ error: 'Failed to process the request(s) for model' }) }
       return json({ model_name: model, model_version: '1', text_output: 'Hi' })
+    }
+  },
+  // NIM for LLMs (docs: "Health checks"): nginx answers at once; /v1/health/live is 200 from the start,
+  // /v1/health/ready 503 during the model's download and initialisation; its list is vLLM's, owned_by "system".
+  nim: {
+    opensAt: 0,
+    reply(path, phase, model) {
+      if (path === '/v1/health/live') return json({ message: 'Service is live.', object: 'health.response' })
+      if (path === '/v1/health/ready')
+        return phase === 'ready'
+          ? json({ message: 'Service is ready.', object: 'health.response' })
+          : json({ message: 'Service is not ready.', object: 'health.response' }, 503)
+      if (path === '/v1/models') return openAiList(model, 'system', { max_model_len: 131072 })
+      return undefined
+    },
+    generate: openAiGenerate(VLLM_DEAD, vllmUnknown)
+  },
+  // LocalAI (core/http/routes/health.go, endpoints/openai/list.go): lists its configured models at once; /readyz
+  // says 503 until the startup preload ends (json.Encoder: a newline ends the body).
+  localai: {
+    opensAt: 0,
+    reply(path, phase, model) {
+      if (path === '/healthz') return empty(200)
+      if (path === '/readyz')
+        return phase === 'ready'
+          ? empty(200)
+          : {
+              status: 503,
+              body: `${JSON.stringify({ reason: 'startup preload in progress', status: 'starting' })}\n`,
+              type: 'application/json'
+            }
+      if (path === '/v1/models' || path === '/models')
+        return {
+          status: 200,
+          body: `${JSON.stringify({ object: 'list', data: [{ id: model, object: 'model' }] })}\n`,
+          type: 'application/json'
+        }
+      return undefined
+    },
+    generate: openAiGenerate(OPENAI_FAILED, openaiUnknown)
+  },
+  // KServe's model server (protocol/rest/v1_endpoints.py, v2_endpoints.py): the v1 list names its models, the
+  // v2 /health/ready says true unconditionally, /v2/models/{name}/ready says whether the model is. Its Python
+  // server opens the port once load() returned; a model loaded later (or a runtime behind it) answers as here.
+  kserve: {
+    opensAt: 0,
+    reply(path, phase, model) {
+      const notReady = json({ error: `Model with name ${model} is not ready.` }, 503)
+      if (path === '/v1/models') return json({ models: [model] })
+      if (path === '/v2/health/live') return json({ live: true })
+      if (path === '/v2/health/ready') return json({ ready: true })
+      const m = /^\/v(1|2)\/models\/([^/]+?)(\/ready)?$/.exec(path)
+      if (!m) return path === '/' ? json({ status: 'alive' }) : undefined
+      const name = decodeURIComponent(m[2])
+      if (name !== model) return json({ error: `Model with name ${name} does not exist.` }, 404)
+      if (phase !== 'ready' && (m[1] === '1' || m[3] !== undefined)) return notReady
+      return m[1] === '1' || m[3] !== undefined
+        ? json({ name: model, ready: phase === 'ready' })
+        : json({ name: model, versions: [], platform: '', inputs: [], outputs: [] })
     }
   },
   // A generic OpenAI-compatible server: refused, then 503 "Loading model" everywhere, then the list.

@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { type EngineName, SIMULATED_ENGINES, type SimulatedEngine } from './engines.js'
 import { lazyLoading } from './lazy-loading.js'
+import { engineStates } from './states.js'
 import type { SimulatorOptions } from './options.js'
 import { json, type Phase, type Reply } from './reply.js'
 import { DEFAULT_PACE, streamFormat, writeStream } from './streams.js'
@@ -16,6 +17,7 @@ export function answerRequests(
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const engine: SimulatedEngine = SIMULATED_ENGINES[options.engine]
   const lazy = options.unloaded ? lazyLoading(options.engine, options.model, options.loadMs) : undefined
+  const states = engineStates(options, readyAt - options.loadMs)
   return (req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname
     const answer = (request?: Record<string, unknown>): void => {
@@ -24,6 +26,8 @@ export function answerRequests(
         if (reply !== undefined) return void Promise.resolve(reply).then((r) => send(r))
       }
       const phase: Phase = Date.now() >= readyAt ? 'ready' : 'loading'
+      const state = states(req.method ?? 'GET', path, phase)
+      if (state !== undefined) return void Promise.resolve(state).then((r) => send(r))
       const format = request && phase === 'ready' ? streamFormat(options.engine, path, request) : undefined
       if (format !== undefined && request !== undefined && servesModel(options.engine, request, options.model))
         return void writeStream(

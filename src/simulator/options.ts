@@ -22,6 +22,15 @@ export interface SimulatorOptions {
    * only once loaded.
    */
   unloaded?: boolean
+  /**
+   * vLLM in dev mode (`VLLM_SERVER_DEV_MODE=1`, its sleep routes served): asleep until this long after the start,
+   * or until `POST /wake_up`: its list and /health answer as when awake, `/is_sleeping` says true.
+   */
+  sleepsUntilMs?: number
+  /** vLLM: its engine core dies this long after the start: /health 503, generations 500 EngineDeadError. */
+  diesAfterMs?: number
+  /** Triton (--exit-on-error=false): the model failed to load, with this reason in the repository index. */
+  failsToLoad?: string
   /** Told when the port opens, when the model becomes ready, and when the engine crashes. */
   onEvent?(event: SimulatorEvent, atMs: number): void
   /** The pace of streamed generations (the smoke test's requests). */

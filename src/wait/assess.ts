@@ -4,7 +4,7 @@
  */
 import { testWithin } from '../runtime/bounded-regex.js'
 import { readModelList } from '../engines/model-lists.js'
-import { matchModel } from '../engines/match.js'
+import { matchKind, matchModel } from '../engines/match.js'
 import { statusAccepted } from '../inputs/parse.js'
 import type { ProbeResult } from '../http/probe.js'
 import { describeBody, detached } from '../runtime/text.js'
@@ -45,7 +45,8 @@ export function assess(result: ProbeResult, expect: Expectation, regexLimitMs = 
   const ids = list?.models.map((m) => m.id)
   const models = ids?.slice(0, MAX_KEPT_MODELS)
   const modelCount = ids && ids.length > MAX_KEPT_MODELS ? { modelCount: ids.length } : {}
-  const base = { status, models, ...modelCount, excerpt }
+  const answeredBy = result.redirectedTo === undefined ? {} : { answeredBy: result.redirectedTo }
+  const base = { status, models, ...modelCount, excerpt, ...answeredBy }
   const said = describeBody(result.body, result.contentType, result.json) || undefined
   const judged = (answer: Answer, extra: Partial<Assessment> = {}): Assessment => ({
     ...base,
@@ -69,6 +70,7 @@ export function assess(result: ProbeResult, expect: Expectation, regexLimitMs = 
   const waiting = (missing: Missing): Assessment => judged({ state: 'waiting', ...answered, missing })
 
   let modelId: string | undefined
+  let modelMatch: Assessment['modelMatch']
   if (expect.model !== undefined) {
     if (list === undefined) return waiting({ what: 'model-list', model: expect.model, truncated: result.truncated })
     const match = matchModel(list.models, expect.model)
@@ -79,10 +81,14 @@ export function assess(result: ProbeResult, expect: Expectation, regexLimitMs = 
     }
     if (match.kind === 'missing') return waiting({ what: 'model', model: expect.model })
     const found = match.model
+    // `model-match: exact`: an id that only contains the name is some other model (kimi-k2 in kimi-k2.5-int4)
+    if (matchKind(match.how) === 'partial' && expect.modelMatch === 'exact')
+      return waiting({ what: 'model', model: expect.model, partial: found.id })
     if (found.unloaded) return { ...waiting({ what: 'model-unloaded', id: found.id }), modelState: 'unloaded' }
     if (found.loading !== undefined)
       return { ...waiting({ what: 'model-loaded', id: found.id, loading: found.loading }), modelState: 'loading' }
     modelId = found.id
+    modelMatch = matchKind(match.how)
   }
   if (expect.match !== undefined && !body.includes(expect.match)) return waiting({ what: 'match', match: expect.match })
   if (expect.matchRegex !== undefined) {
@@ -91,7 +97,7 @@ export function assess(result: ProbeResult, expect: Expectation, regexLimitMs = 
     if (matched === undefined) return waiting({ what: 'match-regex-in-time', pattern })
     if (!matched) return waiting({ what: 'match-regex', pattern })
   }
-  return judged({ state: 'ready', ...answered }, { modelId })
+  return judged({ state: 'ready', ...answered }, { modelId, modelMatch })
 }
 
 /**

@@ -18,7 +18,7 @@ export interface GateDeps {
   log(line: string): void
   /** Receives lines that deserve attention (the server stopped answering); defaults to `log`. */
   warn?(line: string, kind: NoteKind): void
-  /** Halting it ends the wait with reason=cancelled (the action halts it on SIGINT and SIGTERM). */
+  /** Halting it ends the run with reason=cancelled (the action and the CLI halt it on SIGINT, SIGTERM and SIGHUP). */
   cancel?: Halter<NodeJS.Signals>
   /** The step's environment: passed to the server `start` launches; RUNNER_TEMP holds its default log. */
   env?: NodeJS.ProcessEnv

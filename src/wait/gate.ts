@@ -19,10 +19,12 @@ import { followLog } from './startup-log.js'
 import { waitForTarget } from './target-wait.js'
 import { noServer } from './servers/none.js'
 import type { LaunchedServer } from './servers/seam.js'
+import { asCancelled, cancelledBeforeWait } from './cancelled.js'
 
 export async function gate(settings: Settings, gateDeps: GateDeps): Promise<GateOutcome> {
   const deps = withDefaults(gateDeps)
   const { clock } = deps
+  const began = clock.now()
   // The process side is loaded only for a server to start or follow, or a log to read (see servers/process.ts).
   const seam =
     settings.container !== undefined
@@ -31,6 +33,9 @@ export async function gate(settings: Settings, gateDeps: GateDeps): Promise<Gate
         ? (await import('./servers/process.js')).processServer(settings, deps)
         : noServer
   const refused = await seam.preflight()
+  // A cancel while the pre-flight looked (nvidia-smi may take seconds): nothing is started, nothing probed.
+  const early = deps.cancel?.halted
+  if (early !== undefined) return cancelledBeforeWait(settings, early, clock.now() - (deps.startedAt ?? began))
   if (refused !== undefined) return refused
   setUpUndici()
   // Everything that holds a process, a timer or a socket is released in the `finally`, whatever throws first.
@@ -81,12 +86,11 @@ export async function gate(settings: Settings, gateDeps: GateDeps): Promise<Gate
     // startup's figures were taken before it, so that its requests count in none of them.
     const smoke = settings.smoke !== undefined && waited.every((r) => r.ready)
     const results = smoke ? await smokeTest(waited, settings, deps, halter.signal) : waited
-    const outcome = representative(results, fleetHalt)
+    const outcome = cancelledSince({ ...representative(results, fleetHalt), results }, deps, smoke, waitStart)
     const facts = server.facts
     return {
       ...outcome,
       models: [...new Set(results.flatMap((r) => r.models))],
-      results,
       server: facts,
       profile: settle({ settings, outcome, facts, profile, history, deps, readyAt })
     }
@@ -105,6 +109,17 @@ export function representative(results: TargetOutcome[], fleetHalt: Halt | undef
   if (results.every((r) => r.ready)) return results.reduce((a, b) => (b.elapsedMs > a.elapsedMs ? b : a))
   const failed = results.filter((r) => !r.ready && (fleetHalt === undefined || r.halt !== fleetHalt))
   return failed.reduce((a, b) => (b.elapsedMs < a.elapsedMs ? b : a))
+}
+
+/**
+ * A cancel after the wait had ended (during the smoke test, the GPU reading, the environment report) ends the run
+ * cancelled all the same: the smoke test sees it as a request stopped, which must read neither as `smoke-failed`
+ * nor as a ready server.
+ */
+function cancelledSince(outcome: GateOutcome, deps: Deps, smoke: boolean, waitStart: number): GateOutcome {
+  const signal = deps.cancel?.halted
+  if (signal === undefined) return outcome
+  return asCancelled(outcome, signal, smoke ? 'smoke-test' : 'after-wait', deps.clock.now() - waitStart)
 }
 
 /** The line the wait begins with: what it waits for, how long, and how. */

@@ -10,6 +10,7 @@ import type { Clock } from '../runtime/clock.js'
 import type { Halter } from '../runtime/halter.js'
 import { clip } from '../runtime/text.js'
 import { nextProbeAt } from './schedule.js'
+import { deadEngineStreak, wrongModelWatch } from './cannot-change.js'
 import type { ScheduleMode } from '../inputs/settings.js'
 
 export interface WaitOptions {
@@ -23,6 +24,8 @@ export interface WaitOptions {
   schedule?: ScheduleMode
   /** A one-shot check: the first answer decides (no second probe, no sleep); not ready ends it with reason=timeout. */
   once?: boolean
+  /** `wrong-model-after`: a one-model engine listing another model this long ends the wait; 0 or absent: never. */
+  wrongModelAfterMs?: number
 }
 
 export interface WaitDeps {
@@ -31,7 +34,17 @@ export interface WaitDeps {
    * The engine's own readiness answer (SGLang's /health), asked once the model is listed, before any generation:
    * ready only when it says so. Undefined from it: this engine needs none (or is not known yet).
    */
-  engineReady?(timeoutMs: number, signal?: AbortSignal): Promise<GenerationCheck | undefined>
+  engineReady?(
+    modelId: string | undefined,
+    timeoutMs: number,
+    signal?: AbortSignal
+  ): Promise<GenerationCheck | undefined>
+  /** Whether the engine serves only the models it was started with (see `wrongModelWatch`). */
+  servesOneModel?(): boolean
+  /** Asked when an answer is not ready: a failed load the engine reports, as a fatal answer (`load-failed`). */
+  loadFailure?(timeoutMs: number, signal?: AbortSignal): Promise<Assessment | undefined>
+  /** Whether a failed generation's answer is the engine's own dead-engine error (three in a row: `engine-dead`). */
+  deadGeneration?(answer: Assessment): boolean
   /** With `probe-generation`: asked once the model is listed; ready only when it generates. */
   generate?(modelId: string | undefined, timeoutMs: number, signal?: AbortSignal): Promise<GenerationCheck>
   /** Ended when the wait must end at once: it also cuts short a sleep or a request. */
@@ -104,6 +117,8 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
     ...(engineReadiness === undefined ? {} : { engineReadiness }),
     timeline
   })
+  const wrongModel = wrongModelWatch(opts.wrongModelAfterMs ?? 0, () => deps.servesOneModel?.() ?? false)
+  const deadStreak = deadEngineStreak()
   const halted = (): Halt | undefined => deps.halter?.halted
   const signal = deps.halter?.signal
 
@@ -125,7 +140,7 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
     if (assessment.state === 'ready' && deps.engineReady) {
       listedMs ??= clock.now() - start
       const budgetMs = Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now()))
-      const check = await deps.engineReady(budgetMs, signal)
+      const check = await deps.engineReady(assessment.modelId, budgetMs, signal)
       if ((halt = halted())) return finish(halt.reason, halt)
       if (check !== undefined) {
         assessment = withEngineReadiness(assessment, check)
@@ -146,8 +161,20 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
       assessment = withGeneration(assessment, check)
       if (check.assessment.state === 'ready') generationMs = check.latencyMs
       else generationFailed = assessment.state !== 'fatal'
+      const dead = check.assessment.state !== 'ready' && (deps.deadGeneration?.(check.assessment) ?? false)
+      assessment = deadStreak.see(assessment, dead, check.request)
+    }
+    if (assessment.state === 'waiting' && probed.answered && deps.loadFailure) {
+      const failed = await deps.loadFailure(
+        Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now())),
+        signal
+      )
+      if ((halt = halted())) return finish(halt.reason, halt)
+      // the probe's own status and list stay the answer's: the index only says why it will not change
+      if (failed !== undefined) assessment = { ...failed, status: assessment.status, models: assessment.models }
     }
     const now = clock.now()
+    assessment = wrongModel.see(assessment, now)
     const elapsedMs = now - start
     if (assessment.status !== undefined) firstResponseMs ??= elapsedMs
     if (assessment.models !== undefined) models = assessment.models
@@ -252,6 +279,12 @@ async function sleepUntilWoken(
 /** Folds the engine's own readiness answer into the model-list assessment: listed is not ready until it says so. */
 function withEngineReadiness(listed: Assessment, check: GenerationCheck): Assessment {
   const { assessment: h, request } = check
+  if (h.state === 'fatal') {
+    // a dead engine core (vLLM's /health 503 after 200), a refused key: waiting cannot help
+    const answer: Answer = { ...listed.answer, state: 'fatal', engineReadiness: { request, answer: h.answer } }
+    if (h.answer.engineDead) answer.engineDead = h.answer.engineDead
+    return { ...listed, state: 'fatal', fatalReason: h.fatalReason, answer }
+  }
   const state = h.state === 'ready' ? listed.state : 'waiting'
   const answer: Answer = { ...listed.answer, state, engineReadiness: { request, answer: h.answer } }
   return { ...listed, state, answer }

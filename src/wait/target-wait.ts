@@ -1,11 +1,11 @@
 /** One endpoint's wait: its probes, its engine's readiness route, `load`, and its generation check. */
-import { createGenerator, type GenerationCheck } from './generation-check.js'
-import { assess } from './assess.js'
-import { readinessUrl } from '../engines/readiness.js'
-import { engineOfModelList } from '../engines/log-markers.js'
+import { createGenerator } from './generation-check.js'
+import { listsAsRouter, SERVES_ONE_MODEL } from '../engines/readiness.js'
+import { engineReadiness } from './engine-readiness.js'
+import { engineOfModelList, knowsReadyLine } from '../engines/log-markers.js'
 import type { Engine } from '../engines/engine-names.js'
 import { loadRequest } from '../engines/load.js'
-import { engineReadinessRequest, loadAskedText } from '../report/lifecycle-report.js'
+import { loadAskedText, partialMatchText, wakeAskedText } from '../report/lifecycle-report.js'
 import { createHttpClient, createProber, type ProbeResult } from '../http/probe.js'
 import { eventLine, gateLines, probeLine } from '../report/progress.js'
 import type { Target } from '../inputs/settings.js'
@@ -21,6 +21,7 @@ export async function waitForTarget({ url, generation }: Target, shared: Shared)
   const { clock } = deps
   const prefix = shared.haltFleet ? `[${url.href}] ` : ''
   const tls = clientSettings(settings, shared.collector)
+  const waitStart = deps.startedAt ?? clock.now()
   // the first probe, sent for this very target before the gate was loaded, is the wait's first attempt
   const first = shared.firstProbe?.url === url ? shared.firstProbe : undefined
   const prober = first?.prober ?? createProber({ url, headers: settings.headers, ...tls })
@@ -29,6 +30,8 @@ export async function waitForTarget({ url, generation }: Target, shared: Shared)
   // The engine this endpoint's own model list names (`owned_by`). A fleet may mix engines: what one endpoint
   // lists must not choose another's readiness route (SGLang's /health asked of an Ollama server never answers).
   let listed: Engine | undefined
+  // llama.cpp's router mode loads other models when asked: its list may change (see SERVES_ONE_MODEL)
+  let router = false
   // `engine`, else this endpoint's list, else the server's log (one server: its log speaks for its endpoints)
   const engineOf = (): Engine | undefined =>
     settings.engine ?? listed ?? (log !== undefined ? profile.engine : undefined)
@@ -38,6 +41,7 @@ export async function waitForTarget({ url, generation }: Target, shared: Shared)
     const result = await answer
     deps.debug?.(`${prefix}${probeLine(result)}`)
     // One look at each answer until its list names the engine (a list that never does is read once a probe)
+    if (result.kind === 'http') router ||= listsAsRouter(result.json)
     if (result.kind === 'http' && listed === undefined) {
       listed = engineOfModelList(result.json)
       // and the first list to name it names it for the startup phases too, when the log has not
@@ -48,29 +52,24 @@ export async function waitForTarget({ url, generation }: Target, shared: Shared)
     }
     return result
   }
-  // the engine's own readiness answer on the same origin, for an engine that lists its model before it serves
-  let health: { url: URL; prober: ReturnType<typeof createProber> } | undefined
-  const engineReady = async (timeoutMs: number, signal?: AbortSignal): Promise<GenerationCheck | undefined> => {
-    const engine = engineOf()
-    const healthUrl = readinessUrl(engine, url)
-    if (healthUrl === undefined) return undefined
-    if (health?.url.href !== healthUrl.href) {
-      await health?.prober.close()
-      health = { url: healthUrl, prober: createProber({ url: healthUrl, headers: settings.headers, ...tls }) }
-    }
-    const sentAt = clock.now()
-    const result = await health.prober.probe(timeoutMs, signal)
-    deps.debug?.(`${prefix}${healthUrl.pathname}: ${probeLine(result)}`)
-    return {
-      assessment: assess(result, { status: [[200, 200]] }),
-      request: engineReadinessRequest(profile.label ?? engine ?? 'the engine', healthUrl),
-      latencyMs: clock.now() - sentAt
-    }
-  }
+  // the engine's own readiness answers on the same origin, for an engine that lists its model before it serves
+  const readiness = engineReadiness({
+    url,
+    headers: settings.headers,
+    tls,
+    clock,
+    owner: shared,
+    load: settings.load,
+    label: (engine) => profile.label ?? engine ?? 'the engine',
+    debug: deps.debug && ((line) => deps.debug?.(`${prefix}${line}`)),
+    leftMs: () => waitStart + settings.timeoutMs - clock.now(),
+    wokeUp: (label, wakeUrl) => deps.log(`${prefix}${wakeAskedText(label, wakeUrl)}`)
+  })
+  const engineReady = (modelId: string | undefined, timeoutMs: number, signal?: AbortSignal) =>
+    readiness.check(engineOf(), modelId ?? settings.model, timeoutMs, signal)
   // `load`: the first answer that shows the model waiting to be asked for sends the load request, once
   let loading: Promise<void> | undefined
   const loader = settings.load ? createHttpClient(tls) : undefined
-  const waitStart = deps.startedAt ?? clock.now()
   const askToLoad = (answer: Assessment): void => {
     const request = loader && loading === undefined ? loadRequest(url, answer, settings.model) : undefined
     if (request === undefined || loader === undefined) return
@@ -90,18 +89,25 @@ export async function waitForTarget({ url, generation }: Target, shared: Shared)
         successThreshold: settings.successThreshold,
         progressIntervalMs: settings.progressIntervalMs,
         schedule: settings.schedule,
-        once: deps.once
+        once: deps.once,
+        wrongModelAfterMs: settings.wrongModelAfterMs
       },
       {
         probe,
         generate: generator ? generator.generate : undefined,
         engineReady,
+        servesOneModel: () => {
+          const engine = engineOf()
+          return engine !== undefined && SERVES_ONE_MODEL[engine] && !(engine === 'llamacpp' && router)
+        },
+        loadFailure: (timeoutMs, signal) => readiness.loadFailure(engineOf(), settings.model, timeoutMs, signal),
+        deadGeneration: (answer) => readiness.deadAnswer(engineOf(), answer),
         halter,
         portWatch: deps.once ? undefined : shared.ports.watchFor(url),
         readyLine: shared.readyLine,
         readyAt: shared.readyAt,
         usualAnsweringMs: shared.usualAnsweringMs,
-        logTellsReady: () => log !== undefined && profile.engine !== undefined,
+        logTellsReady: () => log !== undefined && profile.engine !== undefined && knowsReadyLine(profile.engine),
         clock,
         startedAt: deps.startedAt,
         onEvent: (e) => {
@@ -115,8 +121,11 @@ export async function waitForTarget({ url, generation }: Target, shared: Shared)
     if (!outcome.ready && outcome.reason !== 'timeout' && halter.halted === undefined) {
       shared.haltFleet?.({ reason: 'cancelled', detail: gateLines.fleetStopped(url, outcome.reason) })
     }
+    const matched = outcome.ready ? outcome.last : undefined
+    if (matched?.modelMatch === 'partial' && settings.model !== undefined && matched.modelId !== undefined)
+      deps.warn(`${prefix}${partialMatchText(settings.model, matched.modelId)}`, 'model-match')
     return { ...outcome, url, engine: engineOf() }
   } finally {
-    await Promise.all([prober.close(), generator?.close(), health?.prober.close(), loader?.close()])
+    await Promise.all([prober.close(), generator?.close(), readiness.close(), loader?.close()])
   }
 }

@@ -125,6 +125,12 @@ describe('the floors of src/', () => {
     expect(long).toEqual([])
   })
 
+  it('has every file named in docs/development.md, which lists the folders floor by floor', () => {
+    const doc = readFileSync(join(ROOT, 'docs/development.md'), 'utf8')
+    const unnamed = files.map(nameOf).filter((name) => !doc.includes(`${name.split('/').pop()}.ts`))
+    expect(unnamed).toEqual([])
+  })
+
   it('keeps gate() a sequence of at most 80 lines', () => {
     const file = join(SRC, 'wait/gate.ts')
     const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true)

@@ -11,7 +11,7 @@ it.each([
   ['check', checkHelpText()]
 ])('the %s help lists every engine the engine input accepts, llama.cpp before Ollama as the README does', (_, help) => {
   const listed = /: (auto, .*) \(default: auto\)$/.exec(row(help, '--engine NAME'))?.[1]
-  expect(listed).toBe('auto, vllm, sglang, tgi, llama.cpp, ollama or triton')
+  expect(listed).toBe('auto, vllm, sglang, tgi, llama.cpp, ollama, triton, nim, localai or kserve')
   expect(listed?.split(/, | or /).sort()).toEqual(['auto', ...ENGINE_NAMES.map(spelled)].sort())
 })
 

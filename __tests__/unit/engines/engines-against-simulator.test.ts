@@ -13,7 +13,8 @@ const cases: Array<{ engine: EngineName; model: string; path: string; wanted: st
     model: '/shared/kimi-k2.5-int4',
     path: '/v1/models',
     wanted: 'kimi',
-    timeline: [/^connection refused$/, /^HTTP 200, serving \[\/shared\/kimi-k2.5-int4\]$/]
+    // vLLM's /is_sleeping (404 without dev mode) and /health, asked once listed: the last said is the news
+    timeline: [/^connection refused$/, /^HTTP 200, serving \[\/shared\/kimi-k2.5-int4\] — vLLM GET \/health: HTTP 200$/]
   },
   {
     engine: 'sglang',

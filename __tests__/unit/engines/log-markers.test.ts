@@ -59,8 +59,7 @@ describe('the engine log table', () => {
 
   it("reads each engine's stamp; differences are what count", () => {
     const at = (engine: Engine, line: string): number | undefined => stampOf(engineLog(engine), line)
-    const diff = (engine: Engine, a: string, b: string): number =>
-      (at(engine, b) as number) - (at(engine, a) as number)
+    const diff = (engine: Engine, a: string, b: string): number => (at(engine, b) as number) - (at(engine, a) as number)
     expect(
       diff(
         'vllm',

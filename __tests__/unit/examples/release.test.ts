@@ -6,11 +6,20 @@ import { sandbox } from '../../helpers/sandbox.js'
 
 /**
  * The shell steps of .github/workflows/release.yml, run as the runner runs them (bash -eo pipefail) in a real git
- * repository with a real `origin`; only GitHub's own `gh` is a fake on PATH, which records what it was asked.
+ * repository with a real `origin`; only GitHub's own `gh` is a fake on PATH, which records what it was asked. The
+ * repository holds this checkout's package.json and CHANGELOG.md as step 1 of docs/releases.md leaves them for the
+ * next release: the version without its `-dev`, the `## [Unreleased]` entries moved under `## [X.Y.Z] - date`.
  */
 const root = new URL('../../..', import.meta.url)
+interface Step {
+  name?: string
+  run?: string
+}
 const release = parse(readFileSync(new URL('.github/workflows/release.yml', root), 'utf8')) as {
-  jobs: { release: { steps: Array<{ name?: string; run?: string }> } }
+  jobs: {
+    release: { steps: Step[] }
+    npm: { needs: string; if?: string; permissions: Record<string, string>; steps: Step[] }
+  }
 }
 const script = (name: string): string => {
   const step = release.jobs.release.steps.find((s) => s.name === name)
@@ -49,7 +58,9 @@ beforeEach(() => {
   mkdirSync(work)
   git('init', '-q', '-b', 'main')
   git('remote', 'add', 'origin', join(dir, 'origin.git'))
-  for (const file of ['package.json', 'CHANGELOG.md']) copyFileSync(new URL(file, root), join(work, file))
+  const pkg = JSON.parse(text('package.json')) as { version: string }
+  writeFileSync(join(work, 'package.json'), `${JSON.stringify({ ...pkg, version }, null, 2)}\n`)
+  writeFileSync(join(work, 'CHANGELOG.md'), releaseChangelog(text('CHANGELOG.md'), version))
   git('add', '.')
   git('commit', '-qm', 'Release')
   git('push', '-q', 'origin', 'main')
@@ -59,7 +70,14 @@ beforeEach(() => {
   chmodSync(join(dir, 'bin', 'gh'), 0o755)
 })
 
-const version = (JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { version: string }).version
+const text = (file: string): string => readFileSync(new URL(file, root), 'utf8')
+/** The version the next release will have: package.json's, without a pre-release part (`1.0.0-dev`). */
+const version = (JSON.parse(text('package.json')) as { version: string }).version.replace(/-.*$/, '')
+/** Step 1 of docs/releases.md: the entries under [Unreleased] moved to a dated section of `v`, above the last one. */
+function releaseChangelog(changelog: string, v: string): string {
+  expect(changelog).toContain('\n## [Unreleased]\n')
+  return changelog.replace('\n## [Unreleased]\n', `\n## [Unreleased]\n\n## [${v}] - 2026-12-02\n`)
+}
 
 describe('The tag, package.json and CHANGELOG.md agree', () => {
   const check = 'The tag, package.json and CHANGELOG.md agree'
@@ -73,10 +91,19 @@ describe('The tag, package.json and CHANGELOG.md agree', () => {
     expect(r).toEqual({ code: 1, output: `::error::package.json says ${version}, the tag v99.0.0\n` })
   })
 
-  it('refuses a version without its CHANGELOG section', () => {
-    writeFileSync(join(work, 'CHANGELOG.md'), '# Changelog\n\n## [Unreleased]\n')
+  it('refuses a version without its CHANGELOG section, or with one not dated', () => {
+    for (const changelog of ['# Changelog\n\n## [Unreleased]\n', `# Changelog\n\n## [${version}] - unreleased\n`]) {
+      writeFileSync(join(work, 'CHANGELOG.md'), changelog)
+      const r = step(check, { TAG: `v${version}`, GITHUB_SHA: git('rev-parse', 'HEAD') })
+      expect(r).toEqual({ code: 1, output: `::error::CHANGELOG.md has no '## [${version}] - YYYY-MM-DD' section\n` })
+    }
+  })
+
+  it('refuses this checkout as it is, before step 1 of the release: nothing is released by mistake', () => {
+    for (const file of ['package.json', 'CHANGELOG.md']) copyFileSync(new URL(file, root), join(work, file))
     const r = step(check, { TAG: `v${version}`, GITHUB_SHA: git('rev-parse', 'HEAD') })
-    expect(r).toEqual({ code: 1, output: `::error::CHANGELOG.md has no '## [${version}]' section\n` })
+    expect(r.code).toBe(1)
+    expect(r.output).toMatch(/^::error::(package\.json says .*-dev, the tag|CHANGELOG\.md has no)/)
   })
 
   it('refuses a commit that is not on main', () => {
@@ -93,7 +120,7 @@ it("creates the release from the version's CHANGELOG section, without other sect
     `release create v${version} --verify-tag --title v${version} --notes-file notes.md\n`
   )
   const notes = readFileSync(join(dir, 'gh-notes'), 'utf8')
-  const changelog = readFileSync(new URL('CHANGELOG.md', root), 'utf8')
+  const changelog = releaseChangelog(text('CHANGELOG.md'), version)
   const section = changelog.split(`## [${version}]`)[1].split(/^## \[|^\[[^\]]+\]: /m)[0]
   expect(notes).toBe(section.slice(section.indexOf('\n') + 1))
   expect(notes).toMatch(/^\n?### /)
@@ -111,4 +138,15 @@ it('moves the major tag on origin to each new release', () => {
   const patch = `v${version.replace(/\d+$/, (p) => String(Number(p) + 1))}`
   expect(step('Move the major tag to this release', { TAG: patch, GITHUB_SHA: next }).code).toBe(0)
   expect(git('ls-remote', 'origin', `refs/tags/${major}`)).toBe(`${next}\trefs/tags/${major}`)
+})
+
+it('publishes the npm package on every release, after the GitHub release, with provenance and no install scripts', () => {
+  const { npm } = release.jobs
+  // no `if:` — a release that could not publish fails, so `npx wait-for-model` follows `@vX` from the first tag
+  expect(npm.if).toBeUndefined()
+  expect(npm.needs).toBe('release')
+  expect(npm.permissions).toEqual({ contents: 'read', 'id-token': 'write' })
+  expect(npm.steps.map((s) => s.run).filter(Boolean)).toEqual(['npm publish --ignore-scripts'])
+  const pkg = JSON.parse(text('package.json')) as { publishConfig: Record<string, unknown> }
+  expect(pkg.publishConfig).toEqual({ access: 'public', provenance: true })
 })

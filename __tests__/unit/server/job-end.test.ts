@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { gpuSnapshot } from '../../../src/gpu/nvidia-smi.js'
 import { jobEndSummary } from '../../../src/report/lifecycle-report.js'
-import { jobEndState, readJobEndState } from '../../../src/server/job-end.js'
+import { JobEndStateError, jobEndState, readJobEndState } from '../../../src/server/job-end.js'
+import { procStat } from '../../../src/server/proc.js'
 import { stopAtJobEnd } from '../../../src/server/stop.js'
 import { systemClock } from '../../../src/runtime/clock.js'
 import { sandbox } from '../../helpers/sandbox.js'
@@ -24,16 +25,32 @@ function serve(args: string[] = []): Promise<number> {
 }
 
 describe('job-end state', () => {
+  const marker = '0123456789abcdef0123456789abcdef'
+  const boot = '5e0ad9a4-3c55-4b7e-9a3f-0d6f1c2b3a4e'
+  const launched = {
+    pid: 4321,
+    logFile: '/tmp/model-server-1.log',
+    startTicks: 987654,
+    bootId: boot,
+    runMarker: marker
+  }
+  const saved = jobEndState(settings, launched) as Record<string, string>
+
   it('is saved only for a server "start" launched with stop: job-end, and read back as saved', () => {
-    const saved = jobEndState(settings, { pid: 4321, logFile: '/tmp/model-server-1.log' })
     expect(saved).toEqual({
       'server-pid': '4321',
+      'server-start-ticks': '987654',
+      'boot-id': boot,
+      'run-marker': marker,
       'stop-timeout-ms': '30000',
       'server-log-file': '/tmp/model-server-1.log',
       'log-lines': '20'
     })
-    expect(readJobEndState((n) => saved?.[n] ?? '')).toEqual({
+    expect(readJobEndState((n) => saved[n] ?? '')).toEqual({
       pid: 4321,
+      startTicks: 987654,
+      bootId: boot,
+      runMarker: marker,
       timeoutMs: 30_000,
       logFile: '/tmp/model-server-1.log',
       logLines: 20
@@ -43,6 +60,45 @@ describe('job-end state', () => {
     expect(jobEndState({ ...settings, start: undefined }, { pid: 4321 })).toBeUndefined()
     expect(jobEndState(settings, undefined)).toBeUndefined()
     expect(readJobEndState(() => '')).toBeUndefined()
+    // where /proc could not be read at launch: empty, and read back as unknown
+    const bare = jobEndState(settings, { pid: 4321 }) as Record<string, string>
+    expect(readJobEndState((n) => bare[n] ?? '')).toMatchObject({
+      pid: 4321,
+      startTicks: undefined,
+      runMarker: undefined
+    })
+  })
+
+  it.each([
+    ['server-pid', '1', 'a process id from 2 to 4194304'],
+    ['server-pid', '0', 'a process id'],
+    ['server-pid', '-1', 'a process id'],
+    ['server-pid', '4194305', 'a process id'],
+    ['server-pid', '12 34', 'a process id'],
+    ['server-pid', '1e3', 'a process id'],
+    ['server-pid', '0x1f', 'a process id'],
+    ['server-pid', '$(id)', 'a process id'],
+    ['server-start-ticks', '-5', 'a start time'],
+    ['server-start-ticks', '99999999999999999', 'a start time'],
+    ['boot-id', '../../etc/passwd', 'a boot id'],
+    ['run-marker', 'x'.repeat(32), 'a run marker'],
+    ['run-marker', '0123', 'a run marker'],
+    ['stop-timeout-ms', '0', 'milliseconds'],
+    ['stop-timeout-ms', 'Infinity', 'milliseconds'],
+    ['stop-timeout-ms', '', 'milliseconds'],
+    ['log-lines', '1001', 'a whole number'],
+    ['server-log-file', '/tmp/x\n::error::forged', 'a path without control characters']
+  ])('refuses STATE_%s = %j, naming it and the form the main step writes', (name, value, form) => {
+    const hostile = { ...saved, [name]: value }
+    let thrown: unknown
+    try {
+      readJobEndState((n) => hostile[n] ?? '')
+    } catch (e) {
+      thrown = e
+    }
+    expect(thrown).toBeInstanceOf(JobEndStateError)
+    expect(thrown).toMatchObject({ stateName: name, value })
+    expect((thrown as JobEndStateError).form).toContain(form)
   })
 })
 
@@ -61,7 +117,7 @@ describe('stopAtJobEnd', () => {
     const log = box.path('server.log')
     writeFileSync(log, 'INFO: serving\n')
     const end = await stopAtJobEnd(
-      { pid, timeoutMs: 20_000, logFile: log, logLines: 5 },
+      { pid, startTicks: procStat(pid)?.startTicks, timeoutMs: 20_000, logFile: log, logLines: 5 },
       { clock: systemClock, gpu: () => gpuSnapshot({ env }) }
     )
     expect(end).toMatchObject({ clean: true, logTail: undefined })
@@ -77,7 +133,7 @@ describe('stopAtJobEnd', () => {
     const log = box.path('server.log')
     writeFileSync(log, 'line one\nNCCL teardown hung\n')
     const end = await stopAtJobEnd(
-      { pid, timeoutMs: 300, logFile: log, logLines: 5 },
+      { pid, startTicks: procStat(pid)?.startTicks, timeoutMs: 300, logFile: log, logLines: 5 },
       { clock: systemClock, gpu: () => gpuSnapshot({ env: { PATH: box.dir() } }) }
     )
     expect(end.clean).toBe(false)

@@ -79,6 +79,17 @@ describe('stopServer', () => {
     expect(record.secondsToExit).toBeGreaterThanOrEqual(2)
   })
 
+  it('cancelled (the job-end step signalled): SIGKILL at once, not after the timeout, and says it was cancelled', async () => {
+    const { child, pid } = await serve(['--ignore-term'])
+    const cancel = new AbortController()
+    // the cancel comes with the first wait after SIGTERM
+    const clock = steppingClock(() => cancel.abort())
+    const record = await stopServer({ pid, timeoutMs: 30_000 }, { clock, exited: exitOf(child), cancel: cancel.signal })
+    // the exit code is not waited for either (the job-end step is not the server's parent: it cannot know it)
+    expect(record).toMatchObject({ outcome: 'exited', signal: 'SIGKILL', cancelled: true })
+    expect(record.secondsToExit).toBeLessThan(30)
+  })
+
   it('says survived, naming them, when the processes outlive SIGKILL', async () => {
     const { pid } = await serve(['--ignore-term'])
     const sent: Array<[number, string]> = []
@@ -107,16 +118,17 @@ describe('stopServer', () => {
     expect(procStat(process.pid)?.state).not.toBe('Z')
   })
 
-  it("never signals the group it runs in itself: its own group's leader is stopped as a tree", async () => {
+  it("never signals the group it runs in itself, nor an ancestor: its own group's leader is refused", async () => {
     const sent: Array<[number, string]> = []
     const ownGroup = procStat(process.pid)?.pgrp as number
-    // the kill is a stand-in: nothing is signalled for real, and nothing exits, so this ends as survived
-    const record = await stopServer(
-      { pid: ownGroup, timeoutMs: 100, killWaitMs: 100 },
-      { clock: steppingClock(), kill: (p, s) => void sent.push([p, s]) }
-    )
-    expect(record.scope).toBe('tree')
-    expect(sent.every(([p]) => p > 0)).toBe(true)
+    for (const pid of [ownGroup, process.pid, process.ppid, 1]) {
+      const record = await stopServer(
+        { pid, timeoutMs: 100, killWaitMs: 100 },
+        { clock: steppingClock(), kill: (p, s) => void sent.push([p, s]) }
+      )
+      expect(record).toMatchObject({ outcome: 'refused', pids: [] })
+    }
+    expect(sent).toEqual([])
   })
 
   it('has nothing to do for a process that is not running', async () => {
@@ -194,6 +206,21 @@ describe('stopServer and the GPU memory', () => {
     )
     expect(record.gpu).toEqual({ kind: 'held', mib: 20480, heldMib: 20480, seconds: expect.any(Number), pids: [pid] })
     expect((record.gpu as { seconds: number }).seconds).toBeGreaterThanOrEqual(1)
+  })
+
+  it('cancelled: reads the memory once after the processes are gone, and does not wait for it', async () => {
+    const { pid } = await serve([])
+    const state = box.path('gpu.json')
+    writeState(state, pid)
+    writeFileSync(`${state}.linger-${pid}`, '')
+    const cancel = new AbortController()
+    cancel.abort()
+    const record = await stopServer(
+      { pid, timeoutMs: 30_000, gpuWaitMs: 30_000 },
+      { clock: steppingClock(), gpu: gpuOf(state), cancel: cancel.signal }
+    )
+    expect(record).toMatchObject({ cancelled: true, gpu: { kind: 'held', heldMib: 20480 } })
+    expect((record.gpu as { seconds: number }).seconds).toBeLessThan(30)
   })
 
   it('says none when its processes held no GPU memory, and unavailable without nvidia-smi', async () => {

@@ -31,6 +31,17 @@ describe('assess', () => {
     })
   })
 
+  it('keeps the URL that answered after redirects (the ownership check asks who holds its port), and only then', () => {
+    const redirected = { ...http(200, list), redirectedTo: 'http://127.0.0.1:9001/v1/models' }
+    expect(judge(redirected, { ...ok, model: 'kimi' })).toMatchObject({
+      state: 'ready',
+      answeredBy: 'http://127.0.0.1:9001/v1/models'
+    })
+    expect(judge(http(200, list), { ...ok, model: 'kimi' })).not.toHaveProperty('answeredBy')
+    // the same answer from elsewhere is the same answer to the timeline: where it came from is no words of it
+    expect(judge(redirected, ok).answer).toEqual(judge(http(200, list), ok).answer)
+  })
+
   it('says which models are served when the wanted one is not', () => {
     const a = assess(http(200, list), { ...ok, model: 'llama' })
     expect(a.state).toBe('waiting')

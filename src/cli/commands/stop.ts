@@ -49,5 +49,7 @@ export async function stopCommand(argv: string[], io: CliIo, say: Say, paint: Pa
     else if (line.level === 'info') say(line.text)
   }
   if (values.json) io.stdout.write(`${JSON.stringify(record)}\n`)
+  // an ancestor of this command, pid 1 or the runner: refused like its own group, and nothing signalled
+  if (record.outcome === 'refused') return 2
   return record.outcome === 'survived' || record.gpu.kind === 'held' ? 1 : 0
 }

@@ -6,6 +6,10 @@ import { writeFileSync } from 'node:fs'
 import pkg from '../../../package.json' with { type: 'json' }
 import { gate } from '../../wait/gate.js'
 import { conclude } from '../../wait/conclusion.js'
+import { concludedSince } from '../../wait/cancelled.js'
+import { cancelOnSignals } from '../../runtime/cancel-signals.js'
+import type { Halter } from '../../runtime/halter.js'
+import type { Settings } from '../../inputs/settings.js'
 import { defaultHistoryFile } from '../../history/store.js'
 import { printable } from '../../runtime/text.js'
 import { runCommand, runDiagnostics } from '../../server/diagnostics.js'
@@ -40,28 +44,54 @@ export async function waitCommand(argv: string[], io: CliIo, say: Say, paint: Pa
   const log = (line: string): void => say(commandSafe(redact(line, secrets)))
   if (settings.insecureTls) log(paint.yellow(`warning: ${INSECURE_TLS_WARNING}`))
 
+  // Ctrl-C, a CI system's SIGTERM, a closed ssh session's SIGHUP: the wait ends cancelled, and still reports.
+  const { cancel, release } = cancelOnSignals()
+  try {
+    return await waitAndReport(settings, io, log, paint, cancel, values.json === true, summaryFile)
+  } finally {
+    release()
+  }
+}
+
+/** The wait and what it found: the progress, the diagnostics, then the summary file and the JSON. */
+async function waitAndReport(
+  settings: Settings,
+  io: CliIo,
+  log: Say,
+  paint: Painter,
+  cancel: Halter<NodeJS.Signals>,
+  json: boolean,
+  summaryFile: string | undefined
+): Promise<number> {
+  const secrets = settings.secrets
   const outcome = await gate(settings, {
     clock: systemClock,
     startedAt: 0,
     log,
     warn: (line) => log(paint.yellow(`warning: ${line}`)),
     env: io.env,
+    cancel,
     defaultHistory: defaultHistoryFile(io.env, 'cli')
   })
-  const next = conclude(outcome, settings)
-  log(next.ready ? paint.green(next.finalLine) : paint.red(next.finalLine))
-  if (next.logTail !== undefined) {
-    log(`${next.logTail.title}:`)
-    for (const line of next.logTail.lines) log(`  ${line}`)
+  const concluded = conclude(outcome, settings)
+  log(concluded.ready ? paint.green(concluded.finalLine) : paint.red(concluded.finalLine))
+  if (concluded.logTail !== undefined) {
+    log(`${concluded.logTail.title}:`)
+    for (const line of concluded.logTail.lines) log(`  ${line}`)
   }
-  await runDiagnostics(next.diagnostics, {
+  await runDiagnostics(concluded.diagnostics, {
     group: async (title, body) => {
       log(`── ${title}`)
       await body()
     },
-    exec: (program, args) => runCommand(program, args, io.stderr),
-    log
+    // in a group of their own, killed whole on a cancel (a terminal's Ctrl-C no longer reaches them by itself)
+    exec: (program, args) => runCommand(program, args, io.stderr, cancel.signal),
+    log,
+    cancel: cancel.signal
   })
+  const stage = concluded.diagnostics.length > 0 ? 'diagnostics' : 'after-wait'
+  const next = concludedSince(concluded, settings, cancel, stage, systemClock.now())
+  if (next !== concluded) log(paint.red(next.finalLine))
   if (next.smokeWarning !== undefined) log(paint.yellow(`warning: ${next.smokeWarning}`))
   if (next.verdict !== undefined) {
     const { kind, message } = next.verdict
@@ -70,7 +100,7 @@ export async function waitCommand(argv: string[], io: CliIo, say: Say, paint: Pa
   // The job summary's Markdown, for a CI system that shows or keeps a file (an artifact, an annotation).
   if (summaryFile !== undefined)
     writeFileSync(summaryFile, redact(summaryMarkdown(next.outcome, next.context), secrets))
-  if (values.json) io.stdout.write(`${JSON.stringify(typedOutputs(next.outputs))}\n`)
+  if (json) io.stdout.write(`${JSON.stringify(typedOutputs(next.outputs))}\n`)
   if (next.failedRegression !== undefined) log(paint.red(`error: ${next.failedRegression}`))
   if (next.failedThroughput !== undefined) log(paint.red(`error: ${next.failedThroughput}`))
   return next.exitCode

@@ -4,13 +4,16 @@
  * neither compiles nor holds it (about 40 KB of the action's own code; `npm run bench -- --only startup`).
  */
 import { envReport } from '../../server/env-report.js'
+import { envDifferences, servingProcess } from '../../server/serving-env.js'
 import { gpuSnapshot, memoryHeldBy } from '../../gpu/nvidia-smi.js'
 import { LogFollower } from '../../server/log-follower.js'
 import { isDockerProxy, listenerOwnership, localPort, processTree } from '../../server/port-owner.js'
 import { preflight, preflightVerdict } from '../../server/preflight.js'
+import { bootId, RUN_MARKER } from '../../server/guard.js'
 import {
   attachServer,
   newLogFile,
+  newRunMarker,
   resolvePid,
   serverEnv,
   type ServerProcess,
@@ -18,6 +21,7 @@ import {
 } from '../../server/process.js'
 import {
   dockerProxyText,
+  elsewhereText,
   gpuBusyText,
   gpuUnavailableText,
   portBusyText,
@@ -79,8 +83,11 @@ export async function beforeStart(settings: Settings, deps: Deps): Promise<GateO
 /** Starts the server (`start`) or follows one started elsewhere (`pid`); without either, only its log. */
 function launched(settings: Settings, pid: number | undefined, deps: Deps): LaunchedServer {
   const logFile = settings.logFile ?? (settings.start !== undefined ? newLogFile(deps.env) : undefined)
-  const server = launch(settings, pid, logFile, deps)
+  const runMarker = settings.start === undefined ? undefined : newRunMarker()
+  const server = launch(settings, pid, logFile, runMarker, deps)
   const facts: ServerFacts = { pid: server?.pid, logFile }
+  // what the job-end step stops by: this process, as it started, and whatever carries the marker
+  if (runMarker !== undefined) Object.assign(facts, { startTicks: server?.startTicks, bootId: bootId(), runMarker })
   let log: LogFollower | undefined
   return {
     facts,
@@ -100,20 +107,24 @@ function launched(settings: Settings, pid: number | undefined, deps: Deps): Laun
     beforeWait: () => {
       if (pid !== undefined) reportEnvironment(settings, server, facts, deps)
     },
-    // Ready means the watched server answered: an answer on a local port from anyone else is not its readiness.
+    // Ready means the watched server answered: an answer from anyone else is not its readiness, whether it came on
+    // the URL's own port or at the end of a redirect (the origin that answered is the one checked).
     whoAnswered: (results) => {
-      const wrong = server === undefined || !settings.portCheck ? undefined : foreignAnswer(settings, server.pid, deps)
-      if (wrong === undefined) return results
-      return results.map((r): TargetOutcome =>
-        r.ready && localPort(r.url) === wrong.port
-          ? { ...r, ready: false, reason: 'wrong-server', halt: wrong.halt }
-          : r
-      )
+      if (server === undefined || !settings.portCheck) return results
+      const verdicts = new Map<string, Halt | undefined>()
+      return results.map((r): TargetOutcome => {
+        if (!r.ready) return r
+        const answered = answeredUrl(r)
+        const key = answered.origin
+        if (!verdicts.has(key)) verdicts.set(key, foreignAnswer(r.url, answered, server.pid, deps))
+        const halt = verdicts.get(key)
+        return halt === undefined ? r : { ...r, ready: false, reason: 'wrong-server', halt }
+      })
     },
     afterWait: async (ready, readyAt) => {
       if (ready && server?.startedAt !== undefined) facts.startupMs = readyAt - server.startedAt
       if (ready && server !== undefined) facts.gpuMemoryMiB = await gpuMemoryOf(server.pid, deps)
-      if (pid === undefined) reportEnvironment(settings, server, facts, deps)
+      reportEnvironment(settings, server, facts, deps, pid !== undefined)
       if (!ready && log !== undefined && settings.logLines > 0) {
         facts.logTail = log.tail()
         if (facts.logTail === undefined) deps.log(gateLines.noLog(log.path))
@@ -127,10 +138,13 @@ function launch(
   settings: Settings,
   pid: number | undefined,
   logFile: string | undefined,
+  runMarker: string | undefined,
   deps: Deps
 ): ServerProcess | undefined {
   if (settings.start !== undefined && logFile !== undefined) {
-    const server = startServer(settings.start, logFile, serverEnv(deps.env), deps.clock)
+    // tagged, so that every process it starts is known as its own, also one that leaves its process group
+    const env = { ...serverEnv(deps.env), ...(runMarker === undefined ? {} : { [RUN_MARKER]: runMarker }) }
+    const server = startServer(settings.start, logFile, env, deps.clock)
     deps.log(gateLines.started(server.pid, logFile))
     return server
   }
@@ -140,26 +154,40 @@ function launch(
   return server
 }
 
-/**
- * The first local port of the URLs whose listening socket belongs to neither the watched process nor its
- * descendants (Linux: the socket's inode among their file descriptors), as the halt that ends the wait. Unknown
- * (no /proc), a holder this user cannot see, or a docker-proxy (a container's published port: the proxy, not the
- * `docker run` the gate watches, holds it) is not held against the server.
- */
-function foreignAnswer(settings: Settings, pid: number, deps: Deps): { port: number; halt: Halt } | undefined {
-  for (const port of new Set(settings.targets.map((t) => localPort(t.url)))) {
-    if (port === undefined) continue
-    const o = listenerOwnership(port, pid)
-    if (o.kind !== 'foreign') continue
-    const holders = o.listeners.flatMap((l) => l.holders)
-    if (holders.length === 0) continue
-    if (holders.every((h) => isDockerProxy(h.command))) {
-      deps.debug?.(dockerProxyText(o, pid))
-      continue
-    }
-    return { port, halt: { reason: 'wrong-server', detail: wrongServerText(o, pid) } }
+/** The URL whose answer made `r` ready: the last one a redirect led to, else the endpoint's own. */
+function answeredUrl(r: TargetOutcome): URL {
+  const to = r.last?.answeredBy
+  if (to === undefined) return r.url
+  try {
+    return new URL(to)
+  } catch {
+    return r.url
   }
-  return undefined
+}
+
+/**
+ * Whether the answer at `answered` (the endpoint `url`, or where its redirects led) came from someone other than
+ * the watched process and its descendants, as the halt that ends the wait: its local port's listening socket held
+ * by another process (Linux: the socket's inode among their file descriptors), or, from a local endpoint, another
+ * machine altogether. Unknown (no /proc), a holder this user cannot see, or a docker-proxy (a container's published
+ * port: the proxy, not the `docker run` the gate watches, holds it) is not held against the server.
+ */
+function foreignAnswer(url: URL, answered: URL, pid: number, deps: Deps): Halt | undefined {
+  const redirect = answered.origin === url.origin ? undefined : { from: url, to: answered }
+  const port = localPort(answered)
+  if (port === undefined) {
+    if (redirect === undefined || localPort(url) === undefined) return undefined
+    return { reason: 'wrong-server', detail: elsewhereText(redirect, pid) }
+  }
+  const o = listenerOwnership(port, pid)
+  if (o.kind !== 'foreign') return undefined
+  const holders = o.listeners.flatMap((l) => l.holders)
+  if (holders.length === 0) return undefined
+  if (holders.every((h) => isDockerProxy(h.command))) {
+    deps.debug?.(dockerProxyText(o, pid))
+    return undefined
+  }
+  return { reason: 'wrong-server', detail: wrongServerText(o, pid, redirect) }
 }
 
 /** The GPU memory the server's processes hold (nvidia-smi), or undefined without a reading. */
@@ -172,15 +200,41 @@ async function gpuMemoryOf(pid: number, deps: Deps): Promise<number | undefined>
   return memoryHeldBy(snapshot, processTree('/proc', pid)).mib
 }
 
+/**
+ * `env-report`, of the process that serves: the server's process that listens on the URL's port where one does,
+ * beside the launched one's where that is another process; else the launched (or watched) one's. Said once, or
+ * again after the wait for a process watched by `pid` whose listener has turned out to be another process.
+ */
 function reportEnvironment(
   settings: Settings,
   server: ServerProcess | undefined,
   facts: ServerFacts,
-  deps: Deps
+  deps: Deps,
+  again = false
 ): void {
   if (settings.envReport.length === 0 || server === undefined) return
-  const environ = server.environ()
-  if (environ === undefined) facts.envUnreadable = true
-  else facts.env = envReport(settings.envReport, environ, settings.secrets)
+  const ports = [...new Set(settings.targets.flatMap((t) => localPort(t.url) ?? []))]
+  const serving = servingProcess(server.pid, ports)
+  const listener = serving?.pid === server.pid ? undefined : serving
+  if (again && (listener === undefined || listener.pid === facts.envPid)) return
+  const launched = server.environ()
+  const environ = listener === undefined ? launched : listener.environ
+  Object.assign(facts, {
+    env: environ === undefined ? undefined : envReport(settings.envReport, environ, settings.secrets),
+    envUnreadable: environ === undefined ? true : undefined,
+    envPid: serving?.pid ?? server.pid,
+    envPort: serving?.port,
+    launchedEnv:
+      listener === undefined
+        ? undefined
+        : {
+            pid: server.pid,
+            env: launched === undefined ? undefined : envReport(settings.envReport, launched, settings.secrets),
+            differs:
+              launched === undefined || environ === undefined
+                ? []
+                : envDifferences(settings.envReport, launched, environ)
+          }
+  })
   gateLines.environment(facts).forEach((line) => deps.log(line))
 }

@@ -1,0 +1,62 @@
+/**
+ * A cancel is a cancel: a job cancelled at any moment before its outputs are written ends `reason=cancelled`,
+ * whatever the wait had found by then (a ready server whose smoke test was cut short, a timeout whose diagnostics
+ * were running). Ready means ready, and a run the job gave up on is not one a later step may trust.
+ */
+import type { Settings } from '../inputs/settings.js'
+import type { Halt } from '../facts/halt.js'
+import type { GateOutcome, TargetOutcome } from '../facts/outcome.js'
+import type { Halter } from '../runtime/halter.js'
+import { type CancelStage, cancelledText } from '../report/cancel-report.js'
+import { type Conclusion, conclude } from './conclusion.js'
+
+const cancelHalt = (signal: NodeJS.Signals, stage: CancelStage): Halt => ({
+  reason: 'cancelled',
+  detail: cancelledText(signal, stage)
+})
+
+/** The outcome as a cancel at `elapsedMs` leaves it: every endpoint not already cancelled is, from then. */
+export function asCancelled(
+  outcome: GateOutcome,
+  signal: NodeJS.Signals,
+  stage: CancelStage,
+  elapsedMs: number
+): GateOutcome {
+  if (outcome.reason === 'cancelled') return outcome
+  const halt = cancelHalt(signal, stage)
+  const cut = <T extends TargetOutcome>(r: T): T =>
+    r.reason === 'cancelled' ? r : { ...r, ready: false, reason: 'cancelled', halt, elapsedMs }
+  return { ...cut(outcome), results: outcome.results.map(cut) }
+}
+
+/** A run cancelled before its wait began: no endpoint was probed, no server started. */
+export function cancelledBeforeWait(settings: Settings, signal: NodeJS.Signals, elapsedMs: number): GateOutcome {
+  const halt = cancelHalt(signal, 'before-wait')
+  const results = settings.targets.map(({ url }): TargetOutcome => ({
+    ready: false,
+    reason: 'cancelled',
+    elapsedMs,
+    attempts: 0,
+    models: [],
+    halt,
+    timeline: [],
+    url
+  }))
+  return { ...results[0], results }
+}
+
+/**
+ * The conclusion once the front end's own work after the wait is done (the diagnostics): concluded again as
+ * cancelled when `cancel` came meanwhile, so that the outputs and the summary, written next, say so.
+ */
+export function concludedSince(
+  next: Conclusion,
+  settings: Settings,
+  cancel: Pick<Halter<NodeJS.Signals>, 'halted'>,
+  stage: CancelStage,
+  elapsedMs: number
+): Conclusion {
+  const signal = cancel.halted
+  if (signal === undefined || next.outcome.reason === 'cancelled') return next
+  return conclude(asCancelled(next.outcome, signal, stage, elapsedMs), settings)
+}

@@ -1,0 +1,62 @@
+/**
+ * States that waiting cannot change, as decisions on the loop's answers: a one-model engine listing another model
+ * (`wrong-model`), and an engine whose generations keep answering its own dead-engine error (`engine-dead`).
+ * Each turns the answer that settles it into a fatal one; the loop then ends with its reason.
+ */
+import { nearestModel } from '../engines/match.js'
+import { DEAD_ANSWERS_IN_A_ROW } from '../engines/readiness.js'
+import type { Assessment } from '../facts/answer.js'
+
+export interface WrongModelWatch {
+  /** The answer as it stands, or the fatal `wrong-model` one once the list has not changed for long enough. */
+  see(assessment: Assessment, now: number): Assessment
+}
+
+/**
+ * `afterMs` (`wrong-model-after`; 0: never) of the same list without `model`, counted from its first such answer,
+ * from an engine that `servesOneModel()` says serves the models it was started with (vLLM, SGLang, TGI,
+ * llama.cpp outside router mode). A list that changes, or an engine not known to serve one model, starts over.
+ */
+export function wrongModelWatch(afterMs: number, servesOneModel: () => boolean): WrongModelWatch {
+  let since: { at: number; list: string } | undefined
+  return {
+    see(a, now) {
+      const missing = a.answer.missing
+      if (afterMs <= 0 || a.state !== 'waiting' || missing?.what !== 'model' || a.models === undefined) {
+        since = undefined
+        return a
+      }
+      if (missing.partial !== undefined || a.models.length === 0 || !servesOneModel()) {
+        since = undefined
+        return a
+      }
+      const list = JSON.stringify(a.models)
+      if (since?.list !== list) since = { at: now, list }
+      const forMs = now - since.at
+      if (forMs < afterMs) return a
+      const serving = a.answer.models ?? a.models
+      // the nearest of several names; one listed name is named already
+      const nearest = a.models.length > 1 ? nearestModel(a.models, missing.model) : undefined
+      const wrongModel = { model: missing.model, serving, nearest, forMs }
+      const answer = { ...a.answer, state: 'fatal' as const, missing: undefined, wrongModel }
+      return { ...a, state: 'fatal', fatalReason: 'wrong-model', answer }
+    }
+  }
+}
+
+export interface DeadEngineStreak {
+  /** After a generation check: the fatal `engine-dead` answer on the third dead-engine error in a row. */
+  see(assessment: Assessment, dead: boolean, request: string): Assessment
+}
+
+export function deadEngineStreak(): DeadEngineStreak {
+  let count = 0
+  return {
+    see(a, dead, request) {
+      count = dead ? count + 1 : 0
+      if (count < DEAD_ANSWERS_IN_A_ROW) return a
+      const engineDead = { request, by: 'generations' as const, status: a.answer.generation?.answer.status, count }
+      return { ...a, state: 'fatal', fatalReason: 'engine-dead', answer: { ...a.answer, state: 'fatal', engineDead } }
+    }
+  }
+}
