@@ -15,7 +15,9 @@ import {
 } from '../report/lifecycle-report.js'
 import { logTailTitle } from '../report/markdown.js'
 import { JobEndStateError, readJobEndState } from '../server/job-end.js'
-import { stopAtJobEnd } from '../server/stop.js'
+import { type ContainerEndState, readContainerEndState } from '../server/container-state.js'
+import { stopContainerAtJobEnd } from '../server/container-stop.js'
+import { type JobEnd, stopAtJobEnd } from '../server/stop.js'
 import { systemClock } from '../runtime/clock.js'
 import { cancelOnSignals } from '../runtime/cancel-signals.js'
 import { annotate, info, jobSummary, untrustedGroup } from './github.js'
@@ -46,9 +48,13 @@ export async function runPost(env: NodeJS.ProcessEnv = process.env): Promise<voi
 
 async function post(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   // as core.getState reads what the main step saved
+  const get = (name: string): string => (env[`STATE_${name}`] ?? '').trim()
+  // a container is stopped through its engine, not by a pid (container-stop.ts)
+  const container = readContainerEndState(get)
+  if (container !== undefined) return stopContainer(container, env)
   let state: ReturnType<typeof readJobEndState>
   try {
-    state = readJobEndState((name) => (env[`STATE_${name}`] ?? '').trim())
+    state = readJobEndState(get)
   } catch (e) {
     // a value the main step did not write: refused whole, nothing signalled, and still no failure of the job
     if (e instanceof JobEndStateError) return void annotate('warning', refusedStateText(e))
@@ -64,29 +70,46 @@ async function post(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       gpu: () => gpuSnapshot({ env, timeoutMs: 5_000 }),
       cancel: cancel.signal
     })
-    for (const line of stopLines(end.record)) {
-      if (line.level === 'info') info(line.text)
-      else annotate(line.level, line.text)
-    }
-    const cancelledBy = cancel.halted
-    if (cancelledBy !== undefined) annotate('warning', jobEndCancelledText(cancelledBy))
-    if (end.logTail !== undefined)
-      await untrustedGroup(
-        logTailTitle(end.logTail, end.logFile),
-        end.logTail.map((l) => `${l.number}: ${l.text}`),
-        info
-      )
-    // the stop is done and said: a summary that cannot be written is no failure to stop
-    if (env.GITHUB_STEP_SUMMARY)
-      await (
-        await jobSummary()
-      )
-        .addRaw(jobEndSummary(end, cancelledBy))
-        .write()
-        .catch((e: Error) => annotate('warning', jobEndSummaryErrorText(e.message)))
+    await tell(end, env, cancel.halted)
   } catch (e) {
     annotate('warning', jobEndErrorText(state.pid, (e as Error).message))
   } finally {
     release()
   }
+}
+
+/** A container, through its engine (`docker stop`); said as the stop of a process is. */
+async function stopContainer(state: ContainerEndState, env: NodeJS.ProcessEnv): Promise<void> {
+  try {
+    const end = await stopContainerAtJobEnd(state, {
+      clock: systemClock,
+      gpu: () => gpuSnapshot({ env, timeoutMs: 5_000 })
+    })
+    await tell(end, env)
+  } catch (e) {
+    annotate('warning', jobEndErrorText(undefined, (e as Error).message))
+  }
+}
+
+/** How the stop went, in the log and the job summary. */
+async function tell(end: JobEnd, env: NodeJS.ProcessEnv, cancelledBy?: NodeJS.Signals): Promise<void> {
+  for (const line of stopLines(end.record)) {
+    if (line.level === 'info') info(line.text)
+    else annotate(line.level, line.text)
+  }
+  if (cancelledBy !== undefined) annotate('warning', jobEndCancelledText(cancelledBy))
+  if (end.logTail !== undefined)
+    await untrustedGroup(
+      logTailTitle(end.logTail, end.logFile),
+      end.logTail.map((l) => `${l.number}: ${l.text}`),
+      info
+    )
+  // the stop is done and said: a summary that cannot be written is no failure to stop
+  if (env.GITHUB_STEP_SUMMARY)
+    await (
+      await jobSummary()
+    )
+      .addRaw(jobEndSummary(end, cancelledBy))
+      .write()
+      .catch((e: Error) => annotate('warning', jobEndSummaryErrorText(e.message)))
 }

@@ -29,6 +29,10 @@ export const INPUT_HELP: Partial<Record<InputName, [metavar: string, text: strin
   'fail-on-timeout': ['BOOL', 'false: on timeout, print a warning and exit 0 with ready=false'],
   start: ['COMMAND', 'shell command that starts the server in the background; it outlives this command'],
   pid: ['PID|FILE', 'process id of a server started elsewhere, or a file holding it'],
+  container: [
+    'NAME|ID',
+    'the container that is the server (Docker Engine API at $DOCKER_HOST or /var/run/docker.sock): --start runs it, or it runs already'
+  ],
   'log-file': [
     'PATH',
     'the server log, appended to (with --start: a new model-server-<pid>-<random>.log in $RUNNER_TEMP or the temp dir)'
@@ -37,7 +41,10 @@ export const INPUT_HELP: Partial<Record<InputName, [metavar: string, text: strin
   'fail-pattern': ['REGEX', 'a new log line matching it ends the wait at once'],
   'port-check': ['BOOL', 'false: no port-busy check before --start, nor wrong-server (a proxy in front of the server)'],
   'gpu-check': ['MODE', 'with --start: warn, fail or off when other processes hold memory on its GPUs (nvidia-smi)'],
-  stop: ['MODE', 'the action stops the server at the job end (job-end) or not (never); the CLI never does: see "stop"'],
+  stop: [
+    'MODE',
+    'the action stops the server --start ran at the job end (job-end; always: also a --container it did not start) or not (never); the CLI never does'
+  ],
   'stop-timeout': ['DURATION', "the action's job-end stop: from SIGTERM until SIGKILL"],
   'probe-generation': ['BOOL', 'true: ready only once a one-token generation request succeeds'],
   load: ['BOOL', 'true: ask llama.cpp (router) or Ollama (--url .../api/ps) to load an unloaded model, then wait'],

@@ -9,6 +9,10 @@ import type { SmokeResult } from '../smoke/measure.js'
 /** What the gate knows about the server process and its log, beside the wait itself. */
 export interface ServerFacts {
   pid?: number
+  /** With `container`: the container's id (its name until the engine has it). */
+  container?: string
+  /** With `container`: the engine's socket, for the job-end step. */
+  dockerSocket?: string
   /**
    * With `start`: the launched process's start time (`/proc/<pid>/stat` field 22), the boot it started in, and
    * the run marker its environment carries (`WAIT_FOR_MODEL_RUN`): the job-end step stops by them, and only them.

@@ -18,6 +18,14 @@ export function checkStart(start: string | undefined, platform: Platform): void 
     })
 }
 
+/** A container and a process id name two servers; `stop: always` is for a container only. */
+export function checkContainer(container: string | undefined, pid: ServerSettings['pid']): void {
+  if (container !== undefined && pid !== undefined)
+    throw new InputError('container', {
+      problem: 'names the server, and so does "pid": give one (a container\'s processes are its own)'
+    })
+}
+
 export function checkPid(pid: ServerSettings['pid'], start: string | undefined): void {
   if (start !== undefined && pid !== undefined)
     throw new InputError('pid', {
@@ -42,7 +50,7 @@ export function checkEnvReport(
   platform: Platform
 ): void {
   if (envReport.length > 0 && start === undefined && pid === undefined)
-    throw new InputError('env-report', { problem: 'needs the server process: set "start" or "pid"' })
+    throw new InputError('env-report', { problem: 'needs the server process: set "start", "pid" or "container"' })
   // A process started elsewhere shows its environment only in /proc/<pid>/environ; one that `start` launches
   // is reported with the environment the gate gave it.
   if (envReport.length > 0 && start === undefined && !platform.hasProc) {

@@ -21,6 +21,17 @@ export function parseEngine(text: string): Engine {
   return name as Engine
 }
 
+export const CONTAINER_FORM =
+  "a container's name or id, as `docker ps` shows it (srv, 3f2c9a…; a service container: ${{ job.services.<id>.id }})"
+
+/** A container's name or id, as the engine accepts them: nothing that could be more of a request's path. */
+export function parseContainer(text: string): string | undefined {
+  if (text === '') return undefined
+  if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$/.test(text))
+    throw new ProblemError({ value: printable(text), form: CONTAINER_FORM })
+  return text
+}
+
 export const PID_FORM = 'a process id (12345) or the path of a file holding one'
 
 export function parsePid(text: string): ServerSettings['pid'] {

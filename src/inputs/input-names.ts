@@ -20,6 +20,7 @@ export const INPUT_DEFAULTS = {
   'fail-on-timeout': 'true',
   start: '',
   pid: '',
+  container: '',
   'log-file': '',
   'log-lines': '50',
   'fail-pattern': '',

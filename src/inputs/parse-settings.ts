@@ -9,6 +9,7 @@ import { type InputReader, inputReader } from './input-reader.js'
 import { checkLogFile, readCaCert } from './input-files.js'
 import { readCredentials } from './credentials.js'
 import {
+  checkContainer,
   checkDiagnostics,
   checkEnvReport,
   checkFailPattern,
@@ -16,7 +17,7 @@ import {
   checkStart,
   generationFor
 } from './cross-field-rules.js'
-import { oneOf, parseEngine, parseEnvNames, parsePid, parseUrls } from './forms.js'
+import { oneOf, parseContainer, parseEngine, parseEnvNames, parsePid, parseUrls } from './forms.js'
 import { parseBoolean, parsePercent, parseRegex, parseStatusSet } from './parse.js'
 import { hasControlChars, printable } from '../runtime/text.js'
 import { isSymlink } from '../runtime/own-files.js'
@@ -85,6 +86,7 @@ export function parseSettings(
     secrets,
     start: server.start,
     pid: server.pid,
+    container: server.container,
     logFile: server.logFile,
     logLines: server.logLines,
     failPattern: server.failPattern,
@@ -139,6 +141,8 @@ function readServer(read: InputReader, platform: Platform): Omit<ServerSettings,
   checkStart(start, platform)
   const pid = read.field('pid', (t) => parsePid(t.trim()))
   checkPid(pid, start)
+  const container = read.field('container', (t) => parseContainer(t.trim()))
+  checkContainer(container, pid)
   const logFile = read.text('log-file')
   if (logFile !== undefined) read.field('log-file', () => checkLogFile(logFile))
   // the server's output is appended to it: through a link, to wherever it points
@@ -151,13 +155,14 @@ function readServer(read: InputReader, platform: Platform): Omit<ServerSettings,
   const logLines = read.whole('log-lines', 0, 1000)
   const failPatternText = read.input('fail-pattern')
   const failPattern = failPatternText.trim() === '' ? undefined : read.field('fail-pattern', parseRegex)
-  checkFailPattern(failPattern, logFile, start)
+  checkFailPattern(failPattern, logFile ?? container, start)
   const portCheck = read.field('port-check', parseBoolean)
   const gpuCheck = read.field('gpu-check', (t) => oneOf(t, GPU_CHECKS))
   const stop = read.field('stop', (t) => oneOf(t, STOP_MODES))
   const stopTimeoutMs = read.duration('stop-timeout', 1)
   const envReport = read.field('env-report', parseEnvNames)
-  checkEnvReport(envReport, { start, pid }, platform)
+  // a container's environment is the engine's to tell (Config.Env) where /proc cannot
+  checkEnvReport(envReport, { start: start ?? container, pid }, platform)
   const diagnostics = (read.script('diagnostics') ?? '')
     .split(/\r?\n/)
     .map((l) => l.trim())
@@ -166,6 +171,7 @@ function readServer(read: InputReader, platform: Platform): Omit<ServerSettings,
   return {
     start,
     pid,
+    container,
     logFile,
     logLines,
     failPattern,

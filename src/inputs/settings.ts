@@ -24,7 +24,7 @@ export type ModelMatchMode = (typeof MODEL_MATCH_MODES)[number]
 
 export const GPU_CHECKS = ['warn', 'fail', 'off'] as const
 export type GpuCheck = (typeof GPU_CHECKS)[number]
-export const STOP_MODES = ['job-end', 'never'] as const
+export const STOP_MODES = ['job-end', 'always', 'never'] as const
 type StopMode = (typeof STOP_MODES)[number]
 
 /** `smoke-test` and its figures. */
@@ -82,7 +82,12 @@ export interface ServerSettings {
   start?: string
   /** A server started elsewhere: its process id, or a file holding it (read when the wait begins). */
   pid?: { pid: number } | { file: string }
-  /** The server's log; with `start` and none given, the gate picks one. */
+  /**
+   * The container that is the server (a name or id): started by `start` or before the step; its exit, log,
+   * processes and environment are the server's.
+   */
+  container?: string
+  /** The server's log; with `start` and none given, the gate picks one (with `container`: its output's copy). */
   logFile?: string
   logLines: number
   failPattern?: RegExp
@@ -91,7 +96,10 @@ export interface ServerSettings {
    * port from another process ends it (`wrong-server`). false: a proxy in front of the server answers there.
    */
   portCheck: boolean
-  /** `job-end`: the action's post step stops the server `start` launched; `never`: left to the runner. */
+  /**
+   * `job-end`: the action's post step stops the server (or container) `start` launched; `always`: also a
+   * `container` that ran before the step; `never`: left to the runner.
+   */
   stop: StopMode
   /** At the job's end, from SIGTERM until SIGKILL. */
   stopTimeoutMs: number

@@ -55,14 +55,22 @@ export function stopLines(r: StopRecord): ReportLine[] {
     lines.push({ level: 'warning', text: `Left alone, as no stop may signal them: ${pidList(r.spared)}.` })
   if (r.outcome === 'not-running')
     return r.notOurs === undefined
-      ? [...lines, { level: 'info', text: `Process ${r.pid} is not running: nothing to stop.` }]
+      ? [
+          ...lines,
+          {
+            level: 'info',
+            text: `${r.container === undefined ? `Process ${r.pid}` : `The container ${r.container}`} is not running: nothing to stop.`
+          }
+        ]
       : lines
   const what =
-    r.scope === 'group'
-      ? `the server's process group ${r.pid} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
-      : r.notOurs === undefined
-        ? `the server ${r.pid} and its child processes (${r.pids.length} in all)`
-        : `the server's processes that carry its run marker (${r.pids.length} in all)`
+    r.container !== undefined
+      ? `the container ${r.container} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
+      : r.scope === 'group'
+        ? `the server's process group ${r.pid} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
+        : r.notOurs === undefined
+          ? `the server ${r.pid} and its child processes (${r.pids.length} in all)`
+          : `the server's processes that carry its run marker (${r.pids.length} in all)`
   const how =
     r.exitCode !== undefined && r.exitCode !== null
       ? `, exit code ${r.exitCode}`

@@ -9,6 +9,7 @@
  * ran may have written there.
  */
 import type { ServerSettings } from '../inputs/settings.js'
+import { containerEndState } from './container-state.js'
 
 /** What the post step needs to stop the server. */
 export interface JobEndState {
@@ -42,13 +43,18 @@ export interface LaunchedFacts {
   startTicks?: number
   bootId?: string
   runMarker?: string
+  /** With `container`: the container's id, and the engine's socket (container-state.ts). */
+  container?: string
+  dockerSocket?: string
 }
 
 /** The state to save after the wait, or undefined when the post step has nothing to do. */
 export function jobEndState(
-  settings: Pick<ServerSettings, 'start' | 'stop' | 'stopTimeoutMs' | 'logLines'>,
+  settings: Pick<ServerSettings, 'start' | 'stop' | 'stopTimeoutMs' | 'logLines'> & Pick<ServerSettings, 'container'>,
   server: LaunchedFacts | undefined
 ): Record<string, string> | undefined {
+  // a container is stopped through its engine (container-stop.ts), never by the pid of its process
+  if (settings.container !== undefined) return containerEndState(settings, server, server?.dockerSocket ?? '')
   // only a server this step launched is this job's to stop: one given by `pid` belongs to whoever started it
   if (settings.start === undefined || settings.stop !== 'job-end' || server?.pid === undefined) return undefined
   return {

@@ -16,6 +16,8 @@ import { isRunnerInternal } from './runner-internals.js'
 
 export interface ServerProcess {
   pid: number
+  /** What the exit is said of, where not `the server process <pid>` (`the container srv`). */
+  label?: string
   /** When the process started, on the clock's scale; undefined when unknown (no /proc). */
   startedAt?: number
   /** Settles once the process has exited, saying how ("exited with code 1", "was killed by SIGKILL"). */

@@ -65,6 +65,8 @@ type GpuRelease =
 
 export interface StopRecord {
   pid: number
+  /** A container stopped through its engine (its name or id); `pid` is then its main process. */
+  container?: string
   /** `group`: `pid` leads its process group, which was signalled whole; `tree`: it does not, so `pid` and its
    * descendants were signalled one by one (a group it merely belongs to may hold the runner itself). */
   scope: 'group' | 'tree'

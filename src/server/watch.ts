@@ -161,11 +161,12 @@ export function watchServer({
   void server?.exited.then((how) => {
     if (closed) return
     // A crash usually prints its cause just before: the fatal line explains more than the exit code.
-    const after = `; the server process ${server.pid} then ${how}`
+    const who = server.label ?? `the server process ${server.pid}`
+    const after = `; ${who} then ${how}`
     // its last lines may hold the cause of a failure line already read
     const last = found?.settled ? undefined : read(after)
     const error = found && !last?.settled ? { ...found.halt, detail: found.halt.detail + after } : last?.halt
-    halt(error ?? { reason: 'server-exited', detail: `the server process ${server.pid} ${how}` })
+    halt(error ?? { reason: 'server-exited', detail: `${who} ${how}` })
   })
 
   const onCancel = (): void =>

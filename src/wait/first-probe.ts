@@ -52,7 +52,7 @@ export const clientSettings = (
 
 /** A server to start or follow, or a log to read: the wait needs the server side, and starts with it. */
 export const usesServerSide = (s: Settings): boolean =>
-  s.start !== undefined || s.pid !== undefined || s.logFile !== undefined
+  s.start !== undefined || s.pid !== undefined || s.logFile !== undefined || s.container !== undefined
 
 /**
  * Sends the first probe, with the budget the wait loop would give it (the request timeout, within the overall

@@ -19,17 +19,24 @@ import { followLog } from './startup-log.js'
 import { readyMoment } from './ready-moment.js'
 import { waitForTarget } from './target-wait.js'
 import { noServer } from './servers/none.js'
-import type { LaunchedServer } from './servers/seam.js'
+import type { LaunchedServer, ServerSeam } from './servers/seam.js'
 import { asCancelled, cancelledBeforeWait } from './cancelled.js'
+
+/**
+ * The seam for this wait's kind of server. Each kind is a chunk loaded only when a wait needs it: a container, a
+ * process to start or follow (or a log to read, see servers/process.ts), else none.
+ */
+async function serverSeam(settings: Settings, deps: Deps): Promise<ServerSeam> {
+  if (settings.container !== undefined) return (await import('./servers/container.js')).containerServer(settings, deps)
+  if (usesServerSide(settings)) return (await import('./servers/process.js')).processServer(settings, deps)
+  return noServer
+}
 
 export async function gate(settings: Settings, gateDeps: GateDeps): Promise<GateOutcome> {
   const deps = withDefaults(gateDeps)
   const { clock } = deps
   const began = clock.now()
-  // The process side is loaded only for a server to start or follow, or a log to read (see servers/process.ts).
-  const seam = usesServerSide(settings)
-    ? (await import('./servers/process.js')).processServer(settings, deps)
-    : noServer
+  const seam = await serverSeam(settings, deps)
   const refused = await seam.preflight()
   // A cancel while the pre-flight looked (nvidia-smi may take seconds): nothing is started, nothing probed.
   const early = deps.cancel?.halted

@@ -64,10 +64,13 @@ describe('parseSettings', () => {
     ['fail-on-timeout', 'sometimes', /true or false/],
     ['match', 'x'.repeat(70_000), /limit is/],
     ['pid', '0', /process id \(12345\) or the path of a file/],
+    ['container', 'srv/../../containers/x', /is not a container's name or id/],
+    ['container', '-v', /is not a container's name or id/],
+    ['container', 'srv?all=1', /is not a container's name or id/],
     ['log-lines', '1001', /whole number from 0 to 1000/],
     ['log-lines', 'all', /whole number from 0 to 1000/],
     ['fail-pattern', 'CUDA out of memory', /needs a log to watch: set "log-file", or "start"/],
-    ['env-report', 'NCCL_*', /needs the server process: set "start" or "pid"/],
+    ['env-report', 'NCCL_*', /needs the server process: set "start", "pid" or "container"/],
     ['probe-generation', 'maybe', /true or false/],
     ['probe-generation', 'true', /needs "model": the request to \/v1\/completions names the model/],
     ['start', 'vllm serve x\u0007', /control character/],
@@ -150,6 +153,17 @@ describe('parseSettings', () => {
     expect(started.failPattern?.test('torch.OutOfMemoryError: CUDA out of memory.')).toBe(true)
     expect(started.targets[0].generation).toMatchObject({ base: 'http://localhost:30000', route: { name: 'openai' } })
     expect(settingsFrom({ url: 'http://h/', pid: ' 4242 ' }).pid).toEqual({ pid: 4242 })
+    expect(settingsFrom({ url: 'http://h/', container: ' vllm-1 ', stop: 'always' })).toMatchObject({
+      container: 'vllm-1',
+      stop: 'always'
+    })
+    // a container's environment comes from its engine, and its output is its log
+    expect(
+      settingsFrom({ url: 'http://h/', container: 'c', 'env-report': 'NCCL_*', 'fail-pattern': 'CUDA' })
+    ).toMatchObject({ envReport: ['NCCL_*'] })
+    expect(() => settingsFrom({ url: 'http://h/', container: 'c', pid: '42' })).toThrow(
+      /Input "container": names the server, and so does "pid"/
+    )
     expect(settingsFrom({ url: 'http://h/', pid: 'server.pid', 'log-file': '/tmp/s.log' })).toMatchObject({
       pid: { file: 'server.pid' },
       logFile: '/tmp/s.log'

@@ -47,7 +47,7 @@ export function processServer(settings: Settings, deps: Deps): ServerSeam {
  * Before `start` launches anything: a port already held ends the wait at once (`port-busy`), naming the holder;
  * other processes on the server's GPUs are a warning, or with `gpu-check: fail` end it (`gpu-busy`).
  */
-async function beforeStart(settings: Settings, deps: Deps): Promise<GateOutcome | undefined> {
+export async function beforeStart(settings: Settings, deps: Deps): Promise<GateOutcome | undefined> {
   const start = deps.startedAt ?? deps.clock.now()
   const found = await preflight(settings.portCheck ? settings.targets.map((t) => t.url) : [], settings.gpuCheck, {
     env: deps.env,

@@ -1,0 +1,206 @@
+/**
+ * The model server as a container (`container`): found on the Docker engine (at once, or once `start` has
+ * created it), its output followed through the engine from the container's start and appended to a log file the
+ * gate follows like any other, its state polled so that an exit (its code, OOMKilled, the engine's error) or an
+ * `unhealthy` HEALTHCHECK ends the wait within a poll. The container keeps running when the wait is over.
+ */
+import { closeSync, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { InputError } from '../inputs/input-error.js'
+import { printable } from '../runtime/text.js'
+import type { Clock } from '../runtime/clock.js'
+import { type ContainerState, DockerEngine } from './docker.js'
+import type { ServerProcess } from './process.js'
+import { procEnviron } from './proc.js'
+import { processTree } from './port-owner.js'
+import { LogFollower } from './log-follower.js'
+
+/** How often the container's state is read: an exit is seen within this, plus one inspect (milliseconds). */
+const STATE_POLL_MS = 250
+/** With `start`: how long after its process exits (`docker run -d` exits at once) the container may still appear. */
+const APPEAR_AFTER_START_MS = 5_000
+
+export interface WatchedContainer extends ServerProcess {
+  /** The container's state as last read; undefined until it is found. */
+  readonly state: () => ContainerState | undefined
+  /** Every host pid seen in the container (its main process's tree, and `top`'s), for who answers and the GPU. */
+  readonly family: () => Set<number>
+  /** Resolves once the container is found (or the watch has ended without it). */
+  readonly found: Promise<ContainerState | undefined>
+}
+
+export interface ContainerWatchOptions {
+  engine: DockerEngine
+  /** The name or id the user gave. */
+  ref: string
+  /** Found already (a container that ran before the step), or to be found (one `start` is creating). */
+  initial?: ContainerState
+  /** The process of `start`, whose exit before the container exists ends the watch. */
+  starter?: ServerProcess
+  /** Where `start`'s own output goes: its last line says why a container was never created. */
+  starterLog?: string
+  /** Where the container's output is appended (`openContainerLog`). */
+  log: ContainerLog
+  clock: Clock
+  /** Says a change of the container's health (`starting` → `healthy`). */
+  onHealth?(health: string, state: ContainerState): void
+  proc?: string
+}
+
+export interface ContainerLog {
+  fd: number
+  /** Its size when opened: a `log-file` given may hold an earlier run's lines, which are not this container's. */
+  offset: number
+}
+
+/** Opens the log the container's output is appended to; before anything starts, so that a bad one runs nothing. */
+export function openContainerLog(path: string): ContainerLog {
+  try {
+    mkdirSync(dirname(path), { recursive: true })
+    const fd = openSync(path, 'a')
+    return { fd, offset: fstatSync(fd).size }
+  } catch (e) {
+    throw new InputError('log-file', {
+      value: printable(path),
+      problem: `cannot be written (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`
+    })
+  }
+}
+
+/** Watches the container `ref`; see the module comment. */
+export function watchContainer(o: ContainerWatchOptions): WatchedContainer {
+  const { engine, clock } = o
+  const proc = o.proc ?? '/proc'
+  const stopped = new AbortController()
+  const signal = stopped.signal
+  let state = o.initial
+  const topPids = new Set<number>()
+  let resolveExit: (how: string) => void = () => undefined
+  const exited = new Promise<string>((resolve) => (resolveExit = resolve))
+  let ended = false
+  const end = (how: string): void => {
+    if (ended) return
+    ended = true
+    resolveExit(how)
+  }
+  let starterExit: string | undefined
+  void o.starter?.exited.then((how) => (starterExit = how))
+
+  const find = async (): Promise<ContainerState | undefined> => {
+    if (state !== undefined) return state
+    let starterGoneAt: number | undefined
+    while (!signal.aborted) {
+      const found = await engine.inspect(o.ref, { signal }).catch(() => undefined)
+      if (found !== undefined) return (state = found)
+      if (starterExit !== undefined) {
+        starterGoneAt ??= clock.now()
+        // `docker run` that failed (no such image, a name in use) never creates it
+        if (!/code 0\b/.test(starterExit) || clock.now() - starterGoneAt > APPEAR_AFTER_START_MS) {
+          const last = o.starterLog === undefined ? undefined : new LogFollower(o.starterLog, 1).tail()?.at(-1)
+          const said = last === undefined ? '' : `: ${last.text}`
+          end(`was never created: "start" ${starterExit.replace(/ \(.*\)$/, '')} first${said}`)
+          return undefined
+        }
+      }
+      await clock.sleep(100, signal)
+    }
+    return undefined
+  }
+
+  const { fd, offset: logOffset } = o.log
+  let fdOpen = true
+  const write = (chunk: Buffer): void => {
+    if (fdOpen) writeSync(fd, chunk)
+  }
+  const closeLog = (): void => {
+    if (fdOpen) closeSync(fd)
+    fdOpen = false
+  }
+
+  const why = (s: ContainerState): string =>
+    s.status === 'created'
+      ? `could not be started (exit code ${s.exitCode}${s.error ? `; the engine: ${s.error}` : ''})`
+      : s.oomKilled
+        ? `was killed for lack of memory (OOMKilled, exit code ${s.exitCode})`
+        : `exited with code ${s.exitCode}${s.error ? ` (the engine: ${s.error})` : ''}`
+
+  let health = state?.health
+  let lastTop = -Infinity
+  /** Why the watch ends with the container in this state (it exited, it is unhealthy); undefined while it serves. */
+  const ending = (now: ContainerState): string | undefined => {
+    // `created` and no more: not started yet, unless the runtime failed to start it (an error, an exit code)
+    const neverStarted = now.status === 'created' && now.error === '' && now.exitCode === 0
+    if (!now.running && !neverStarted) return why(now)
+    if (now.health === health || now.health === undefined) return undefined
+    health = now.health
+    o.onHealth?.(now.health, now)
+    if (now.health === 'unhealthy')
+      return `is unhealthy (its HEALTHCHECK${now.healthLog ? `: ${now.healthLog}` : ' failed'})`
+    return undefined
+  }
+  /** Reads the state once: false once the watch has ended. */
+  const check = async (): Promise<boolean> => {
+    const now = await engine.inspect(o.ref, { signal }).catch(() => 'unreadable' as const)
+    if (signal.aborted || ended) return false
+    // an engine that does not answer this once says nothing of the container: read again
+    if (now === 'unreadable') return true
+    const over = now === undefined ? 'was removed' : ending((state = now))
+    if (over !== undefined) {
+      end(over)
+      return false
+    }
+    if (clock.now() - lastTop >= 1_000) {
+      lastTop = clock.now()
+      for (const p of await engine.pids(o.ref, { signal }).catch(() => [])) topPids.add(p)
+    }
+    return true
+  }
+  const poll = async (): Promise<void> => {
+    while (await check()) await clock.sleep(STATE_POLL_MS, signal)
+  }
+
+  const found = (async () => {
+    const s = await find()
+    if (s === undefined || signal.aborted) return s
+    // the log stream ends when the container does: its state is read at once then, not a poll later
+    void engine.follow(s.id, s.tty, write, signal).then(() => check())
+    void poll()
+    return s
+  })()
+
+  return {
+    get pid() {
+      return state?.pid ?? 0
+    },
+    label: `the container ${o.ref}`,
+    logOffset,
+    exited,
+    state: () => state,
+    found,
+    family: () => {
+      const main = state?.pid ?? 0
+      return new Set([...(main > 0 ? processTree(proc, main) : []), ...topPids])
+    },
+    // the serving process's own environment where /proc shows it, else the one the container was created with
+    environ: () => {
+      const s = state
+      if (s === undefined) return undefined
+      return (
+        (s.pid > 0 ? procEnviron(s.pid) : undefined) ??
+        Object.fromEntries(
+          s.env.filter((e) => e.includes('=')).map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)])
+        )
+      )
+    },
+    release: () => {
+      stopped.abort()
+      o.starter?.release()
+      engine.close()
+      closeLog()
+    }
+  }
+}
+
+/** The container's start on the clock's scale, from the engine's wall-clock StartedAt. */
+export const startedOnClock = (s: ContainerState | undefined, clock: Clock): number | undefined =>
+  s?.startedAtMs === undefined ? undefined : clock.now() - Math.max(0, clock.wallMs() - s.startedAtMs)

@@ -1,0 +1,182 @@
+/**
+ * The server as a container (`container`), whether `start` runs it (`docker run`, in the foreground or with `-d`)
+ * or it ran before the step (a `services:` container, an earlier `docker run -d`). The container, not the `docker`
+ * client, is the server: its exit, its output (through the engine), its processes (host pids: who answers, the
+ * GPU memory), its environment and its start. Imported by the gate only then, as process.ts is.
+ */
+import { gpuSnapshot, memoryHeldBy } from '../../gpu/nvidia-smi.js'
+import { InputError } from '../../inputs/input-error.js'
+import { CONTAINER_FORM } from '../../inputs/forms.js'
+import { type ContainerState, DockerEngine, dockerSocket } from '../../server/docker.js'
+import { openContainerLog, startedOnClock, type WatchedContainer, watchContainer } from '../../server/container.js'
+import { envReport } from '../../server/env-report.js'
+import { LogFollower } from '../../server/log-follower.js'
+import { isDockerProxy, localPort, portOwner } from '../../server/port-owner.js'
+import { newLogFile, serverEnv, startServer } from '../../server/process.js'
+import { printable } from '../../runtime/text.js'
+import { containerLines } from '../../report/container-report.js'
+import { gateLines } from '../../report/progress.js'
+import { dockerProxyText, gpuUnavailableText } from '../../report/lifecycle-report.js'
+import type { Settings } from '../../inputs/settings.js'
+import type { ServerFacts, TargetOutcome } from '../../facts/outcome.js'
+import type { Deps } from '../deps.js'
+import { beforeStart } from './process.js'
+import type { LaunchedServer, ServerSeam } from './seam.js'
+
+export function containerServer(settings: Settings, deps: Deps): ServerSeam {
+  const ref = settings.container as string
+  const socket = dockerSocket(deps.env)
+  let engine: DockerEngine | undefined
+  let initial: ContainerState | undefined
+  return {
+    preflight: async () => {
+      engine = new DockerEngine(socket)
+      // within the wait's own deadline and the job's cancellation, as every request
+      const call = { timeoutMs: Math.min(5_000, settings.timeoutMs), signal: deps.cancel?.signal }
+      const why = await engine.ping(call)
+      if (why !== undefined) {
+        engine.close()
+        throw new InputError('container', {
+          problem: `needs a Docker engine, and none answers at "${printable(socket)}" (${printable(why)})`,
+          form: 'a running engine (Docker, or Podman\'s "podman system service"), at DOCKER_HOST=unix://… or /var/run/docker.sock'
+        })
+      }
+      if (settings.start !== undefined) return beforeStart(settings, deps)
+      initial = await engine.inspect(ref, call)
+      if (initial === undefined) {
+        engine.close()
+        throw new InputError('container', {
+          value: printable(ref),
+          problem: `is no container of the engine at "${printable(socket)}" (start it before this step, or with "start")`,
+          form: CONTAINER_FORM
+        })
+      }
+      return undefined
+    },
+    launch: () => launched(settings, engine as DockerEngine, initial, deps)
+  }
+}
+
+function launched(
+  settings: Settings,
+  engine: DockerEngine,
+  initial: ContainerState | undefined,
+  deps: Deps
+): LaunchedServer {
+  const ref = settings.container as string
+  const logFile = settings.logFile ?? newLogFile(deps.env)
+  const containerLog = openContainerLog(logFile)
+  // `start`'s own output (the client's: a pull, an error before the container exists) apart from the container's
+  const starterLog = settings.start === undefined ? undefined : newLogFile(deps.env)
+  const starter =
+    settings.start === undefined || starterLog === undefined
+      ? undefined
+      : startServer(settings.start, starterLog, serverEnv(deps.env), deps.clock)
+  const container = watchContainer({
+    engine,
+    ref,
+    initial,
+    starter,
+    starterLog,
+    log: containerLog,
+    clock: deps.clock,
+    onHealth: (health) => deps.log(containerLines.health(ref, health))
+  })
+  if (starter !== undefined && starterLog !== undefined) deps.log(containerLines.started(starter.pid, starterLog))
+  deps.log(containerLines.watching(ref, initial?.id, logFile))
+  const facts: ServerFacts = {
+    pid: initial?.pid,
+    logFile,
+    container: initial?.id ?? ref,
+    dockerSocket: engine.socketPath
+  }
+  void container.found.then((s) => {
+    if (s === undefined) return
+    if (s.pid > 0) facts.pid = s.pid
+    facts.container = s.id
+  })
+  let log: LogFollower | undefined
+  return {
+    facts,
+    // a container that ran before the step started when the engine says; one `start` runs, about when it did
+    startedAt: startedOnClock(initial, deps.clock) ?? starter?.startedAt,
+    watched: container,
+    followLog: (earlier) =>
+      (log = new LogFollower(logFile, settings.logLines, {
+        // the engine hands over the container's output from its start: every line of it is the startup's
+        fromStart: true,
+        skipBytes: container.logOffset,
+        secrets: settings.secrets,
+        earlier
+      })),
+    beforeWait: () => {
+      if (initial !== undefined) reportEnvironment(settings, container, facts, deps)
+    },
+    whoAnswered: (results) => {
+      const wrong = settings.portCheck ? foreignAnswer(settings, container, deps) : undefined
+      if (wrong === undefined) return results
+      return results.map((r): TargetOutcome =>
+        r.ready && localPort(r.url) === wrong.port
+          ? { ...r, ready: false, reason: 'wrong-server', halt: { reason: 'wrong-server', detail: wrong.detail } }
+          : r
+      )
+    },
+    afterWait: async (ready, readyAt) => {
+      // found while `created` (no process yet), it has one now
+      const now = container.state()
+      if (now !== undefined && now.pid > 0) facts.pid = now.pid
+      if (now !== undefined) facts.container = now.id
+      const started = startedOnClock(now, deps.clock)
+      if (ready && started !== undefined) facts.startupMs = Math.max(0, readyAt - started)
+      if (ready) facts.gpuMemoryMiB = await gpuMemoryOf(container, deps)
+      if (initial === undefined) reportEnvironment(settings, container, facts, deps)
+      if (!ready && settings.logLines > 0 && log !== undefined) {
+        facts.logTail = log.tail()
+        if (facts.logTail === undefined) deps.log(gateLines.noLog(log.path))
+      }
+    },
+    release: () => container.release()
+  }
+}
+
+/**
+ * The first local port of the URLs whose listener no process of the container holds (host networking), nor a
+ * docker-proxy (a published port): someone else answers there. Nothing listening, or no /proc: not held against it.
+ */
+function foreignAnswer(
+  settings: Settings,
+  container: WatchedContainer,
+  deps: Deps
+): { port: number; detail: string } | undefined {
+  const family = container.family()
+  for (const port of new Set(settings.targets.map((t) => localPort(t.url)))) {
+    if (port === undefined) continue
+    const owner = portOwner(port)
+    if (owner.kind !== 'listening') continue
+    const holders = owner.listeners.flatMap((l) => l.holders)
+    if (holders.length === 0 || holders.some((h) => family.has(h.pid))) continue
+    if (holders.every((h) => isDockerProxy(h.command))) {
+      deps.debug?.(dockerProxyText({ kind: 'foreign', port, listeners: owner.listeners }, container.pid))
+      continue
+    }
+    return { port, detail: containerLines.wrongServer(settings.container as string, port, holders) }
+  }
+  return undefined
+}
+
+async function gpuMemoryOf(container: WatchedContainer, deps: Deps): Promise<number | undefined> {
+  const snapshot = await gpuSnapshot({ env: deps.env, timeoutMs: 5_000 })
+  if (snapshot.kind === 'unavailable') {
+    deps.debug?.(gpuUnavailableText(snapshot.why, snapshot.detail))
+    return undefined
+  }
+  return memoryHeldBy(snapshot, container.family()).mib
+}
+
+function reportEnvironment(settings: Settings, container: WatchedContainer, facts: ServerFacts, deps: Deps): void {
+  if (settings.envReport.length === 0) return
+  const environ = container.environ()
+  if (environ === undefined) facts.envUnreadable = true
+  else facts.env = envReport(settings.envReport, environ, settings.secrets)
+  gateLines.environment(facts).forEach((line) => deps.log(line))
+}
