@@ -10,6 +10,7 @@ __webpack_require__.r(__webpack_exports__);
 
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
+  beforeStart: () => (/* binding */ beforeStart),
   processServer: () => (/* binding */ processServer)
 });
 

@@ -16540,7 +16540,7 @@ module.exports = {
 /***/ (function(module, __unused_webpack___webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6013);
+/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8672);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 /** The `wait-for-model` command: the same gate as the action, for shells, ssh sessions and scripts. */
@@ -16558,7 +16558,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6013:
+/***/ 8672:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 
@@ -17332,11 +17332,12 @@ function watchServer({ halter, server, log, failPattern, readLines, cancel, poll
         if (closed)
             return;
         // A crash usually prints its cause just before: the fatal line explains more than the exit code.
-        const after = `; the server process ${server.pid} then ${how}`;
+        const who = server.label ?? `the server process ${server.pid}`;
+        const after = `; ${who} then ${how}`;
         // its last lines may hold the cause of a failure line already read
         const last = found?.settled ? undefined : read(after);
         const error = found && !last?.settled ? { ...found.halt, detail: found.halt.detail + after } : last?.halt;
-        halt(error ?? { reason: 'server-exited', detail: `the server process ${server.pid} ${how}` });
+        halt(error ?? { reason: 'server-exited', detail: `${who} ${how}` });
     });
     const onCancel = () => halt({ reason: 'cancelled', detail: `the job was cancelled (${cancel?.halted ?? 'aborted'})` });
     if (cancel?.signal.aborted)
@@ -17385,7 +17386,7 @@ const clientSettings = ({ caCert, insecureTls, secrets }, collector) => ({
     collector
 });
 /** A server to start or follow, or a log to read: the wait needs the server side, and starts with it. */
-const usesServerSide = (s) => s.start !== undefined || s.pid !== undefined || s.logFile !== undefined;
+const usesServerSide = (s) => s.start !== undefined || s.pid !== undefined || s.logFile !== undefined || s.container !== undefined;
 /**
  * Sends the first probe, with the budget the wait loop would give it (the request timeout, within the overall
  * deadline counted from `startedAt`), and resolves once it is on its way (`ON_ITS_WAY_MS`). Undefined where the
@@ -17797,7 +17798,7 @@ const SCHEDULE_MODES = ['adaptive', 'fixed'];
 /** `model-match`: `auto` takes a listed id that contains `model` when no closer one fits; `exact` does not. */
 const MODEL_MATCH_MODES = ['auto', 'exact'];
 const GPU_CHECKS = ['warn', 'fail', 'off'];
-const STOP_MODES = ['job-end', 'never'];
+const STOP_MODES = ['job-end', 'always', 'never'];
 /** `history-file: auto`: the runner's tool cache for the action, the user's cache directory for the CLI. */
 const HISTORY_AUTO = 'auto';
 
@@ -19170,9 +19171,47 @@ const AT = {
 /** `the job was cancelled (SIGTERM) during the smoke test`: the halt's detail, as the watch words a cancelled wait. */
 const cancelledText = (signal, stage) => `the job was cancelled (${signal}) ${AT[stage]}`;
 
-;// CONCATENATED MODULE: ./src/server/job-end.ts
-/** State names, as the runner passes them back: `STATE_<name>`. */
+;// CONCATENATED MODULE: ./src/server/container-state.ts
 const NAMES = {
+    container: 'server-container',
+    socket: 'docker-socket',
+    timeoutMs: 'container-stop-timeout-ms',
+    logFile: 'container-log-file',
+    logLines: 'container-log-lines'
+};
+/** The state to save for a container the job-end step stops, or undefined when it is not this job's to stop. */
+function containerEndState(settings, server, socket) {
+    const ours = (settings.start !== undefined && settings.stop === 'job-end') || settings.stop === 'always';
+    if (!ours || settings.container === undefined || server?.container === undefined)
+        return undefined;
+    return {
+        [NAMES.container]: server.container,
+        [NAMES.socket]: socket,
+        [NAMES.timeoutMs]: String(settings.stopTimeoutMs),
+        [NAMES.logFile]: server.logFile ?? '',
+        [NAMES.logLines]: String(settings.logLines)
+    };
+}
+function readContainerEndState(get) {
+    const container = get(NAMES.container);
+    const socket = get(NAMES.socket);
+    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$/.test(container) || socket === '')
+        return undefined;
+    const timeoutMs = Number(get(NAMES.timeoutMs));
+    const logLines = Number(get(NAMES.logLines));
+    return {
+        container,
+        socket,
+        timeoutMs: Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : 30_000,
+        logFile: get(NAMES.logFile) || undefined,
+        logLines: Number.isInteger(logLines) && logLines >= 0 ? logLines : 50
+    };
+}
+
+;// CONCATENATED MODULE: ./src/server/job-end.ts
+
+/** State names, as the runner passes them back: `STATE_<name>`. */
+const job_end_NAMES = {
     pid: 'server-pid',
     startTicks: 'server-start-ticks',
     bootId: 'boot-id',
@@ -19183,17 +19222,20 @@ const NAMES = {
 };
 /** The state to save after the wait, or undefined when the post step has nothing to do. */
 function jobEndState(settings, server) {
+    // a container is stopped through its engine (container-stop.ts), never by the pid of its process
+    if (settings.container !== undefined)
+        return containerEndState(settings, server, server?.dockerSocket ?? '');
     // only a server this step launched is this job's to stop: one given by `pid` belongs to whoever started it
     if (settings.start === undefined || settings.stop !== 'job-end' || server?.pid === undefined)
         return undefined;
     return {
-        [NAMES.pid]: String(server.pid),
-        [NAMES.startTicks]: server.startTicks === undefined ? '' : String(server.startTicks),
-        [NAMES.bootId]: server.bootId ?? '',
-        [NAMES.runMarker]: server.runMarker ?? '',
-        [NAMES.timeoutMs]: String(settings.stopTimeoutMs),
-        [NAMES.logFile]: server.logFile ?? '',
-        [NAMES.logLines]: String(settings.logLines)
+        [job_end_NAMES.pid]: String(server.pid),
+        [job_end_NAMES.startTicks]: server.startTicks === undefined ? '' : String(server.startTicks),
+        [job_end_NAMES.bootId]: server.bootId ?? '',
+        [job_end_NAMES.runMarker]: server.runMarker ?? '',
+        [job_end_NAMES.timeoutMs]: String(settings.stopTimeoutMs),
+        [job_end_NAMES.logFile]: server.logFile ?? '',
+        [job_end_NAMES.logLines]: String(settings.logLines)
     };
 }
 /** A state value not in the form the main step writes: the whole state is refused, and nothing is signalled. */
@@ -19225,7 +19267,7 @@ const PATH_FORM = /^[^\0-\x1f\x7f]{1,4095}$/;
  * in any other form than the one `jobEndState` writes throws JobEndStateError.
  */
 function readJobEndState(get) {
-    const pidText = get(NAMES.pid);
+    const pidText = get(job_end_NAMES.pid);
     if (pidText === '')
         return undefined;
     const whole = (name, min, max, form, optional = false) => {
@@ -19244,15 +19286,15 @@ function readJobEndState(get) {
             throw new JobEndStateError(name, text, form);
         return text;
     };
-    const pid = whole(NAMES.pid, 2, PID_MAX, `a process id from 2 to ${PID_MAX}`);
+    const pid = whole(job_end_NAMES.pid, 2, PID_MAX, `a process id from 2 to ${PID_MAX}`);
     return {
         pid,
-        startTicks: whole(NAMES.startTicks, 0, Number.MAX_SAFE_INTEGER, 'a start time in clock ticks, or empty', true),
-        bootId: matching(NAMES.bootId, BOOT_ID_FORM, 'a boot id (a UUID in lower case), or empty'),
-        runMarker: matching(NAMES.runMarker, MARKER_FORM, 'a run marker (32 hexadecimal digits), or empty'),
-        timeoutMs: whole(NAMES.timeoutMs, 1, 2_147_483_647, 'milliseconds from 1 to 2147483647'),
-        logFile: matching(NAMES.logFile, PATH_FORM, 'a path without control characters, or empty'),
-        logLines: whole(NAMES.logLines, 0, 1000, 'a whole number from 0 to 1000')
+        startTicks: whole(job_end_NAMES.startTicks, 0, Number.MAX_SAFE_INTEGER, 'a start time in clock ticks, or empty', true),
+        bootId: matching(job_end_NAMES.bootId, BOOT_ID_FORM, 'a boot id (a UUID in lower case), or empty'),
+        runMarker: matching(job_end_NAMES.runMarker, MARKER_FORM, 'a run marker (32 hexadecimal digits), or empty'),
+        timeoutMs: whole(job_end_NAMES.timeoutMs, 1, 2_147_483_647, 'milliseconds from 1 to 2147483647'),
+        logFile: matching(job_end_NAMES.logFile, PATH_FORM, 'a path without control characters, or empty'),
+        logLines: whole(job_end_NAMES.logLines, 0, 1000, 'a whole number from 0 to 1000')
     };
 }
 
@@ -19601,14 +19643,22 @@ function concludedSince(next, settings, cancel, stage, elapsedMs) {
 
 
 
+/**
+ * The seam for this wait's kind of server. Each kind is a chunk loaded only when a wait needs it: a container, a
+ * process to start or follow (or a log to read, see servers/process.ts), else none.
+ */
+async function serverSeam(settings, deps) {
+    if (settings.container !== undefined)
+        return (await __nccwpck_require__.e(/* import() */ 910).then(__nccwpck_require__.bind(__nccwpck_require__, 6910))).containerServer(settings, deps);
+    if (usesServerSide(settings))
+        return (await __nccwpck_require__.e(/* import() */ 359).then(__nccwpck_require__.bind(__nccwpck_require__, 359))).processServer(settings, deps);
+    return noServer;
+}
 async function gate(settings, gateDeps) {
     const deps = withDefaults(gateDeps);
     const { clock } = deps;
     const began = clock.now();
-    // The process side is loaded only for a server to start or follow, or a log to read (see servers/process.ts).
-    const seam = usesServerSide(settings)
-        ? (await __nccwpck_require__.e(/* import() */ 359).then(__nccwpck_require__.bind(__nccwpck_require__, 359))).processServer(settings, deps)
-        : noServer;
+    const seam = await serverSeam(settings, deps);
     const refused = await seam.preflight();
     // A cancel while the pre-flight looked (nvidia-smi may take seconds): nothing is started, nothing probed.
     const early = deps.cancel?.halted;
@@ -19805,6 +19855,7 @@ const INPUT_DEFAULTS = {
     'fail-on-timeout': 'true',
     start: '',
     pid: '',
+    container: '',
     'log-file': '',
     'log-lines': '50',
     'fail-pattern': '',
@@ -20410,6 +20461,10 @@ const INPUT_HELP = {
     'fail-on-timeout': ['BOOL', 'false: on timeout, print a warning and exit 0 with ready=false'],
     start: ['COMMAND', 'shell command that starts the server in the background; it outlives this command'],
     pid: ['PID|FILE', 'process id of a server started elsewhere, or a file holding it'],
+    container: [
+        'NAME|ID',
+        'the container that is the server (Docker Engine API at $DOCKER_HOST or /var/run/docker.sock): --start runs it, or it runs already'
+    ],
     'log-file': [
         'PATH',
         'the server log, appended to (with --start: a new model-server-<pid>-<random>.log in $RUNNER_TEMP or the temp dir)'
@@ -20418,7 +20473,10 @@ const INPUT_HELP = {
     'fail-pattern': ['REGEX', 'a new log line matching it ends the wait at once'],
     'port-check': ['BOOL', 'false: no port-busy check before --start, nor wrong-server (a proxy in front of the server)'],
     'gpu-check': ['MODE', 'with --start: warn, fail or off when other processes hold memory on its GPUs (nvidia-smi)'],
-    stop: ['MODE', 'the action stops the server at the job end (job-end) or not (never); the CLI never does: see "stop"'],
+    stop: [
+        'MODE',
+        'the action stops the server --start ran at the job end (job-end; always: also a --container it did not start) or not (never); the CLI never does'
+    ],
     'stop-timeout': ['DURATION', "the action's job-end stop: from SIGTERM until SIGKILL"],
     'probe-generation': ['BOOL', 'true: ready only once a one-token generation request succeeds'],
     load: ['BOOL', 'true: ask llama.cpp (router) or Ollama (--url .../api/ps) to load an unloaded model, then wait'],
@@ -20852,6 +20910,13 @@ function checkStart(start, platform) {
             problem: `${needsShell(platform)}: start the server in an earlier step and give its process id with "pid"`
         });
 }
+/** A container and a process id name two servers; `stop: always` is for a container only. */
+function checkContainer(container, pid) {
+    if (container !== undefined && pid !== undefined)
+        throw new input_error/* InputError */.dz('container', {
+            problem: 'names the server, and so does "pid": give one (a container\'s processes are its own)'
+        });
+}
 function checkPid(pid, start) {
     if (start !== undefined && pid !== undefined)
         throw new input_error/* InputError */.dz('pid', {
@@ -20866,7 +20931,7 @@ function checkFailPattern(failPattern, logFile, start) {
 }
 function checkEnvReport(envReport, { start, pid }, platform) {
     if (envReport.length > 0 && start === undefined && pid === undefined)
-        throw new input_error/* InputError */.dz('env-report', { problem: 'needs the server process: set "start" or "pid"' });
+        throw new input_error/* InputError */.dz('env-report', { problem: 'needs the server process: set "start", "pid" or "container"' });
     // A process started elsewhere shows its environment only in /proc/<pid>/environ; one that `start` launches
     // is reported with the environment the gate gave it.
     if (envReport.length > 0 && start === undefined && !platform.hasProc) {
@@ -20965,6 +21030,7 @@ function parseSettings(get, platform = currentPlatform(), env = {}) {
         secrets,
         start: server.start,
         pid: server.pid,
+        container: server.container,
         logFile: server.logFile,
         logLines: server.logLines,
         failPattern: server.failPattern,
@@ -21009,6 +21075,8 @@ function readServer(read, platform) {
     checkStart(start, platform);
     const pid = read.field('pid', (t) => (0,inputs_forms/* parsePid */.Ng)(t.trim()));
     checkPid(pid, start);
+    const container = read.field('container', (t) => (0,inputs_forms/* parseContainer */.NJ)(t.trim()));
+    checkContainer(container, pid);
     const logFile = read.text('log-file');
     if (logFile !== undefined)
         read.field('log-file', () => checkLogFile(logFile));
@@ -21022,13 +21090,14 @@ function readServer(read, platform) {
     const logLines = read.whole('log-lines', 0, 1000);
     const failPatternText = read.input('fail-pattern');
     const failPattern = failPatternText.trim() === '' ? undefined : read.field('fail-pattern', parse/* parseRegex */.K3);
-    checkFailPattern(failPattern, logFile, start);
+    checkFailPattern(failPattern, logFile ?? container, start);
     const portCheck = read.field('port-check', parse/* parseBoolean */.yG);
     const gpuCheck = read.field('gpu-check', (t) => (0,inputs_forms/* oneOf */.yL)(t, GPU_CHECKS));
     const stop = read.field('stop', (t) => (0,inputs_forms/* oneOf */.yL)(t, STOP_MODES));
     const stopTimeoutMs = read.duration('stop-timeout', 1);
     const envReport = read.field('env-report', inputs_forms/* parseEnvNames */.xE);
-    checkEnvReport(envReport, { start, pid }, platform);
+    // a container's environment is the engine's to tell (Config.Env) where /proc cannot
+    checkEnvReport(envReport, { start: start ?? container, pid }, platform);
     const diagnostics = (read.script('diagnostics') ?? '')
         .split(/\r?\n/)
         .map((l) => l.trim())
@@ -21037,6 +21106,7 @@ function readServer(read, platform) {
     return {
         start,
         pid,
+        container,
         logFile,
         logLines,
         failPattern,
@@ -24210,9 +24280,11 @@ function request(dispatcher, options) {
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   NJ: () => (/* binding */ parseContainer),
 /* harmony export */   Ng: () => (/* binding */ parsePid),
 /* harmony export */   S$: () => (/* binding */ parseUrls),
 /* harmony export */   b5: () => (/* binding */ PID_FORM),
+/* harmony export */   fy: () => (/* binding */ CONTAINER_FORM),
 /* harmony export */   s4: () => (/* binding */ parseEngine),
 /* harmony export */   xE: () => (/* binding */ parseEnvNames),
 /* harmony export */   yL: () => (/* binding */ oneOf)
@@ -24238,6 +24310,15 @@ function parseEngine(text) {
     if (!_engines_engine_names_js__WEBPACK_IMPORTED_MODULE_2__/* .ENGINE_NAMES */ .Gw.includes(name))
         throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: ENGINE_FORM });
     return name;
+}
+const CONTAINER_FORM = "a container's name or id, as `docker ps` shows it (srv, 3f2c9a\u2026; a service container: ${{ job.services.<id>.id }})";
+/** A container's name or id, as the engine accepts them: nothing that could be more of a request's path. */
+function parseContainer(text) {
+    if (text === '')
+        return undefined;
+    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$/.test(text))
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: CONTAINER_FORM });
+    return text;
 }
 const PID_FORM = 'a process id (12345) or the path of a file holding one';
 function parsePid(text) {
@@ -24978,13 +25059,21 @@ function stopLines(r) {
         lines.push({ level: 'warning', text: `Left alone, as no stop may signal them: ${pidList(r.spared)}.` });
     if (r.outcome === 'not-running')
         return r.notOurs === undefined
-            ? [...lines, { level: 'info', text: `Process ${r.pid} is not running: nothing to stop.` }]
+            ? [
+                ...lines,
+                {
+                    level: 'info',
+                    text: `${r.container === undefined ? `Process ${r.pid}` : `The container ${r.container}`} is not running: nothing to stop.`
+                }
+            ]
             : lines;
-    const what = r.scope === 'group'
-        ? `the server's process group ${r.pid} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
-        : r.notOurs === undefined
-            ? `the server ${r.pid} and its child processes (${r.pids.length} in all)`
-            : `the server's processes that carry its run marker (${r.pids.length} in all)`;
+    const what = r.container !== undefined
+        ? `the container ${r.container} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
+        : r.scope === 'group'
+            ? `the server's process group ${r.pid} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
+            : r.notOurs === undefined
+                ? `the server ${r.pid} and its child processes (${r.pids.length} in all)`
+                : `the server's processes that carry its run marker (${r.pids.length} in all)`;
     const how = r.exitCode !== undefined && r.exitCode !== null
         ? `, exit code ${r.exitCode}`
         : r.exitSignal

@@ -16786,6 +16786,7 @@ const INPUT_DEFAULTS = {
     'fail-on-timeout': 'true',
     start: '',
     pid: '',
+    container: '',
     'log-file': '',
     'log-lines': '50',
     'fail-pattern': '',
@@ -17029,6 +17030,13 @@ function checkStart(start, platform) {
             problem: `${needsShell(platform)}: start the server in an earlier step and give its process id with "pid"`
         });
 }
+/** A container and a process id name two servers; `stop: always` is for a container only. */
+function checkContainer(container, pid) {
+    if (container !== undefined && pid !== undefined)
+        throw new input_error/* InputError */.dz('container', {
+            problem: 'names the server, and so does "pid": give one (a container\'s processes are its own)'
+        });
+}
 function checkPid(pid, start) {
     if (start !== undefined && pid !== undefined)
         throw new input_error/* InputError */.dz('pid', {
@@ -17043,7 +17051,7 @@ function checkFailPattern(failPattern, logFile, start) {
 }
 function checkEnvReport(envReport, { start, pid }, platform) {
     if (envReport.length > 0 && start === undefined && pid === undefined)
-        throw new input_error/* InputError */.dz('env-report', { problem: 'needs the server process: set "start" or "pid"' });
+        throw new input_error/* InputError */.dz('env-report', { problem: 'needs the server process: set "start", "pid" or "container"' });
     // A process started elsewhere shows its environment only in /proc/<pid>/environ; one that `start` launches
     // is reported with the environment the gate gave it.
     if (envReport.length > 0 && start === undefined && !platform.hasProc) {
@@ -17148,6 +17156,7 @@ function parseSettings(get, platform = currentPlatform(), env = {}) {
         secrets,
         start: server.start,
         pid: server.pid,
+        container: server.container,
         logFile: server.logFile,
         logLines: server.logLines,
         failPattern: server.failPattern,
@@ -17192,6 +17201,8 @@ function readServer(read, platform) {
     checkStart(start, platform);
     const pid = read.field('pid', (t) => (0,inputs_forms/* parsePid */.Ng)(t.trim()));
     checkPid(pid, start);
+    const container = read.field('container', (t) => (0,inputs_forms/* parseContainer */.NJ)(t.trim()));
+    checkContainer(container, pid);
     const logFile = read.text('log-file');
     if (logFile !== undefined)
         read.field('log-file', () => checkLogFile(logFile));
@@ -17205,13 +17216,14 @@ function readServer(read, platform) {
     const logLines = read.whole('log-lines', 0, 1000);
     const failPatternText = read.input('fail-pattern');
     const failPattern = failPatternText.trim() === '' ? undefined : read.field('fail-pattern', parse/* parseRegex */.K3);
-    checkFailPattern(failPattern, logFile, start);
+    checkFailPattern(failPattern, logFile ?? container, start);
     const portCheck = read.field('port-check', parse/* parseBoolean */.yG);
     const gpuCheck = read.field('gpu-check', (t) => (0,inputs_forms/* oneOf */.yL)(t, settings/* GPU_CHECKS */.r2));
     const stop = read.field('stop', (t) => (0,inputs_forms/* oneOf */.yL)(t, settings/* STOP_MODES */.OT));
     const stopTimeoutMs = read.duration('stop-timeout', 1);
     const envReport = read.field('env-report', inputs_forms/* parseEnvNames */.xE);
-    checkEnvReport(envReport, { start, pid }, platform);
+    // a container's environment is the engine's to tell (Config.Env) where /proc cannot
+    checkEnvReport(envReport, { start: start ?? container, pid }, platform);
     const diagnostics = (read.script('diagnostics') ?? '')
         .split(/\r?\n/)
         .map((l) => l.trim())
@@ -17220,6 +17232,7 @@ function readServer(read, platform) {
     return {
         start,
         pid,
+        container,
         logFile,
         logLines,
         failPattern,
@@ -17346,7 +17359,7 @@ async function run() {
             note('warning', INSECURE_TLS_WARNING, 'insecure-tls');
         // The clock's zero is the process start, so elapsed-seconds counts from the step's start.
         const firstProbe = await (0,first_probe/* sendFirstProbe */.Hs)(settings, clock/* systemClock */.ml, 0);
-        const { gate, conclude, concludedSince, summaryMarkdown, defaultHistoryFile } = await __nccwpck_require__.e(/* import() */ 889).then(__nccwpck_require__.bind(__nccwpck_require__, 3889));
+        const { gate, conclude, concludedSince, summaryMarkdown, defaultHistoryFile } = await __nccwpck_require__.e(/* import() */ 86).then(__nccwpck_require__.bind(__nccwpck_require__, 6086));
         const outcome = await gate(settings, {
             clock: clock/* systemClock */.ml,
             startedAt: 0,
@@ -18152,8 +18165,10 @@ __webpack_async_result__();
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
+  fy: () => (/* binding */ CONTAINER_FORM),
   b5: () => (/* binding */ PID_FORM),
   yL: () => (/* binding */ oneOf),
+  NJ: () => (/* binding */ parseContainer),
   s4: () => (/* binding */ parseEngine),
   xE: () => (/* binding */ parseEnvNames),
   Ng: () => (/* binding */ parsePid),
@@ -18217,6 +18232,15 @@ function parseEngine(text) {
     if (!ENGINE_NAMES.includes(name))
         throw new input_error/* ProblemError */.Mm({ value: (0,runtime_text/* printable */.g$)(text), form: ENGINE_FORM });
     return name;
+}
+const CONTAINER_FORM = "a container's name or id, as `docker ps` shows it (srv, 3f2c9a\u2026; a service container: ${{ job.services.<id>.id }})";
+/** A container's name or id, as the engine accepts them: nothing that could be more of a request's path. */
+function parseContainer(text) {
+    if (text === '')
+        return undefined;
+    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$/.test(text))
+        throw new input_error/* ProblemError */.Mm({ value: (0,runtime_text/* printable */.g$)(text), form: CONTAINER_FORM });
+    return text;
 }
 const PID_FORM = 'a process id (12345) or the path of a file holding one';
 function parsePid(text) {
@@ -18618,7 +18642,7 @@ const SCHEDULE_MODES = ['adaptive', 'fixed'];
 /** `model-match`: `auto` takes a listed id that contains `model` when no closer one fits; `exact` does not. */
 const MODEL_MATCH_MODES = ['auto', 'exact'];
 const GPU_CHECKS = ['warn', 'fail', 'off'];
-const STOP_MODES = ['job-end', 'never'];
+const STOP_MODES = ['job-end', 'always', 'never'];
 /** `history-file: auto`: the runner's tool cache for the action, the user's cache directory for the CLI. */
 const HISTORY_AUTO = 'auto';
 
@@ -19084,7 +19108,7 @@ const clientSettings = ({ caCert, insecureTls, secrets }, collector) => ({
     collector
 });
 /** A server to start or follow, or a log to read: the wait needs the server side, and starts with it. */
-const usesServerSide = (s) => s.start !== undefined || s.pid !== undefined || s.logFile !== undefined;
+const usesServerSide = (s) => s.start !== undefined || s.pid !== undefined || s.logFile !== undefined || s.container !== undefined;
 /**
  * Sends the first probe, with the budget the wait loop would give it (the request timeout, within the overall
  * deadline counted from `startedAt`), and resolves once it is on its way (`ON_ITS_WAY_MS`). Undefined where the

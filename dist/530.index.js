@@ -1,266 +1,16 @@
-export const id = 719;
-export const ids = [719];
+export const id = 530;
+export const ids = [530];
 export const modules = {
 
-/***/ 5719:
+/***/ 7777:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
-// ESM COMPAT FLAG
-__webpack_require__.r(__webpack_exports__);
-
-// EXPORTS
-__webpack_require__.d(__webpack_exports__, {
-  processServer: () => (/* binding */ processServer)
-});
-
-// EXTERNAL MODULE: ./src/server/env-report.ts
-var env_report = __webpack_require__(5791);
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __webpack_require__(3024);
-;// CONCATENATED MODULE: ./src/server/proc.ts
-/** Reading Linux's /proc: one process's stat line, the process ids, a command line, an environment. Undefined or empty without it. */
-
-function proc_procStat(pid, proc = '/proc') {
-    try {
-        const stat = (0,external_node_fs_.readFileSync)(`${proc}/${pid}/stat`, 'utf8');
-        // the command name in parentheses may hold spaces and parentheses: count fields from the last ')'
-        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        return { state: f[0], ppid: Number(f[1]), pgrp: Number(f[2]), startTicks: Number(f[19]) };
-    }
-    catch {
-        return undefined;
-    }
-}
-/** Every process id /proc shows (empty without /proc). */
-function proc_procPids(proc = '/proc') {
-    try {
-        return (0,external_node_fs_.readdirSync)(proc)
-            .filter((n) => /^\d+$/.test(n))
-            .map(Number);
-    }
-    catch {
-        return [];
-    }
-}
-const MAX_COMMAND = 500;
-/** The command line of `pid`, arguments joined by spaces (its name in brackets where it has none), or "" once gone. */
-function proc_commandLine(pid, proc = '/proc') {
-    try {
-        const args = (0,external_node_fs_.readFileSync)(`${proc}/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
-        if (args !== '')
-            return args.length > MAX_COMMAND ? `${args.slice(0, MAX_COMMAND)}\u2026` : args;
-        return `[${(0,external_node_fs_.readFileSync)(`${proc}/${pid}/comm`, 'utf8').trim()}]`;
-    }
-    catch {
-        return '';
-    }
-}
-/** The environment `pid` started with (`/proc/<pid>/environ`), or undefined when it cannot be read (gone, another user's, no /proc). */
-function procEnviron(pid, proc = '/proc') {
-    try {
-        const entries = (0,external_node_fs_.readFileSync)(`${proc}/${pid}/environ`, 'utf8')
-            .split('\0')
-            .filter((e) => e.includes('='));
-        return Object.fromEntries(entries.map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]));
-    }
-    catch {
-        return undefined;
-    }
-}
-
-// EXTERNAL MODULE: ./src/http/hosts.ts
-var hosts = __webpack_require__(2327);
-;// CONCATENATED MODULE: ./src/server/port-owner.ts
-/**
- * Who listens on a local TCP port, read from Linux's /proc: the listening sockets of /proc/net/tcp and tcp6, each
- * socket's inode found among the processes' file descriptors (/proc/<pid>/fd \u2192 `socket:[inode]`), and each
- * holder's command line. Structured answers only; without /proc (not Linux) the answer is `unknown`.
- *
- * /proc/net/tcp is the table of the reader's network namespace: a server in a container with its own
- * namespace (docker -p) shows as the proxy that forwards the port, which is what answers the gate anyway.
- */
-
-
-
-const LISTEN = '0A';
-/** Who listens on `port` (any local address, IPv4 and IPv6). */
-function portOwner(port, { proc = '/proc' } = {}) {
-    const sockets = listeningSockets(proc, port);
-    if (sockets === undefined)
-        return { kind: 'unknown', port };
-    if (sockets.length === 0)
-        return { kind: 'free', port };
-    const holders = socketHolders(proc, new Set(sockets.map((s) => s.inode)));
-    return {
-        kind: 'listening',
-        port,
-        listeners: sockets.map((s) => ({ ...s, holders: holders.get(s.inode) ?? [] }))
-    };
-}
-/**
- * Whether what listens on `port` belongs to the process `pid` or its descendants (a `start` shell that runs the
- * server as its child, a server that forks workers): the listening socket's inode among their descriptors.
- */
-function listenerOwnership(port, pid, options = {}) {
-    const owner = portOwner(port, options);
-    if (owner.kind !== 'listening')
-        return owner;
-    const family = processTree(options.proc ?? '/proc', pid);
-    for (const l of owner.listeners) {
-        const holder = l.holders.find((h) => family.has(h.pid));
-        if (holder !== undefined)
-            return { kind: 'ours', port, holder };
-    }
-    return { kind: 'foreign', port, listeners: owner.listeners };
-}
-/** `pid` and every process descended from it, from the parent ids of /proc/<pid>/stat. */
-function processTree(proc, pid) {
-    const children = new Map();
-    for (const p of proc_procPids(proc)) {
-        const parent = proc_procStat(p, proc)?.ppid;
-        if (parent !== undefined)
-            children.set(parent, [...(children.get(parent) ?? []), p]);
-    }
-    const family = new Set([pid]);
-    const queue = [pid];
-    while (queue.length > 0) {
-        for (const child of children.get(queue.shift()) ?? []) {
-            if (family.has(child))
-                continue;
-            family.add(child);
-            queue.push(child);
-        }
-    }
-    return family;
-}
-/** The listening sockets on `port`; undefined when neither table can be read. */
-function listeningSockets(proc, port) {
-    let read = false;
-    const found = [];
-    for (const table of ['tcp', 'tcp6']) {
-        let text;
-        try {
-            text = (0,external_node_fs_.readFileSync)(`${proc}/net/${table}`, 'utf8');
-            read = true;
-        }
-        catch {
-            continue; // tcp6 is absent on a kernel without IPv6
-        }
-        for (const line of text.split('\n').slice(1)) {
-            // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode \u2026
-            const f = line.trim().split(/\s+/);
-            if (f.length < 10 || f[3] !== LISTEN)
-                continue;
-            const [hexAddress, hexPort] = f[1].split(':');
-            if (parseInt(hexPort, 16) !== port)
-                continue;
-            found.push({ address: decodeAddress(hexAddress), port, inode: Number(f[9]) });
-        }
-    }
-    return read ? found : undefined;
-}
-/** The kernel prints each 32-bit word of the address in host order (little-endian on the runners' x86 and arm64). */
-function decodeAddress(hex) {
-    const words = hex.match(/.{8}/g) ?? [];
-    const bytes = words.flatMap((w) => (w.match(/../g) ?? []).reverse().map((b) => parseInt(b, 16)));
-    if (bytes.length === 4)
-        return bytes.join('.');
-    const groups = Array.from({ length: 8 }, (_, i) => ((bytes[2 * i] << 8) | bytes[2 * i + 1]).toString(16));
-    if (groups.slice(0, 5).every((g) => g === '0') && groups[5] === 'ffff')
-        return `::ffff:${bytes.slice(12).join('.')}`;
-    // the shortest form for the common cases (:: and ::1); other addresses in full
-    const text = groups.join(':');
-    return text === '0:0:0:0:0:0:0:0' ? '::' : text === '0:0:0:0:0:0:0:1' ? '::1' : text;
-}
-/** The processes holding each of `inodes` among their file descriptors (those this user may read). */
-function socketHolders(proc, inodes) {
-    const holders = new Map();
-    for (const pid of proc_procPids(proc)) {
-        let fds;
-        try {
-            fds = (0,external_node_fs_.readdirSync)(`${proc}/${pid}/fd`);
-        }
-        catch {
-            continue; // another user's process, or gone
-        }
-        const held = new Set();
-        for (const fd of fds) {
-            let target;
-            try {
-                target = (0,external_node_fs_.readlinkSync)(`${proc}/${pid}/fd/${fd}`);
-            }
-            catch {
-                continue;
-            }
-            const m = /^socket:\[(\d+)\]$/.exec(target);
-            if (m && inodes.has(Number(m[1])))
-                held.add(Number(m[1]));
-        }
-        if (held.size === 0)
-            continue;
-        const info = { pid, command: proc_commandLine(pid, proc) };
-        for (const inode of held)
-            holders.set(inode, [...(holders.get(inode) ?? []), info]);
-    }
-    return holders;
-}
-/**
- * The port to check when `url` names this machine (loopback, `localhost`, this host's name or one of its
- * addresses), else undefined: a server elsewhere is probed as it is, its port is none of this machine's business.
- */
-function localPort(url, hostName = process.getBuiltinModule('node:os').hostname()) {
-    const host = (0,hosts/* bareHost */.n0)(url.hostname);
-    const os = process.getBuiltinModule('node:os');
-    const addresses = Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((a) => a.address.toLowerCase()));
-    const local = (0,hosts/* isLoopback */.U9)(url.hostname) ||
-        host.endsWith('.localhost') ||
-        host === hostName.toLowerCase() ||
-        addresses.includes(host);
-    if (!local)
-        return undefined;
-    return url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
-}
-/** Docker's userland proxy, which holds a container's published port on the host (`docker run -p`). */
-const isDockerProxy = (command) => /(^|\/)docker-proxy(\s|$)/.test(command);
-
-;// CONCATENATED MODULE: ./src/server/serving-env.ts
-/**
- * `env-report` of the process that serves: the one holding the URL's listening port, found among the launched
- * process and its descendants as the wrong-server check finds it (port-owner.ts). What `start` launched may not be
- * it: a shell running `env -u NCCL_IB_HCA vllm serve \u2026; echo exited` as its child, a wrapper script, `srun`: the
- * launched process then holds variables the server never got, and reporting those is false reassurance.
- */
-
-
-/**
- * The first of the server's processes (`pid` and its descendants) that listens on one of `ports`, or undefined
- * when none does (not yet, no /proc, or a holder this user cannot see).
- */
-function servingProcess(pid, ports, proc = '/proc') {
-    for (const port of ports) {
-        const o = listenerOwnership(port, pid, { proc });
-        if (o.kind === 'ours')
-            return { pid: o.holder.pid, port, environ: procEnviron(o.holder.pid, proc) };
-    }
-    return undefined;
-}
-/** `*` any run of characters, `?` one: as `env-report` reads its names. */
-const glob = (pattern) => new RegExp(`^${pattern
-    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-    .replace(/\*/g, '.*')
-    .replace(/\?/g, '.')}$`);
-/**
- * The variables `patterns` names whose value differs between the two environments (set in one and not the other
- * included), sorted. Compared on the real values, so that a masked credential that differs is named too (its
- * value is not shown anywhere).
- */
-function envDifferences(patterns, a, b) {
-    const globs = patterns.map(glob);
-    const names = new Set([...Object.keys(a), ...Object.keys(b)].filter((n) => globs.some((g) => g.test(n))));
-    return [...names].filter((n) => a[n] !== b[n]).sort();
-}
-
-;// CONCATENATED MODULE: ./src/gpu/nvidia-smi.ts
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Mv: () => (/* binding */ memoryHeldBy),
+/* harmony export */   dU: () => (/* binding */ gpuSnapshot),
+/* harmony export */   v5: () => (/* binding */ appsOnVisibleGpus)
+/* harmony export */ });
+/* unused harmony exports parseGpus, parseApps, visibleGpus */
 /**
  * The GPUs and what holds their memory, from `nvidia-smi`: its CSV queries (formats as seen on an H200; see the
  * research notes), run within one time limit for the whole snapshot, ended at once by a signal (a cancelled job),
@@ -428,13 +178,21 @@ function memoryHeldBy(snapshot, pids) {
     return { mib: apps.reduce((sum, a) => sum + (a.usedMiB ?? 0), 0), apps };
 }
 
-// EXTERNAL MODULE: ./src/inputs/secrets.ts
-var secrets = __webpack_require__(3332);
-// EXTERNAL MODULE: ./src/runtime/file-kind.ts
-var file_kind = __webpack_require__(2607);
-// EXTERNAL MODULE: ./src/runtime/clock.ts
-var clock = __webpack_require__(9842);
-;// CONCATENATED MODULE: ./src/server/log-follower.ts
+
+/***/ }),
+
+/***/ 5568:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   p: () => (/* binding */ LogFollower)
+/* harmony export */ });
+/* unused harmony export MAX_LINE_CHARS */
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _inputs_secrets_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(3332);
+/* harmony import */ var _runtime_file_kind_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(2607);
+/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(9842);
 /**
  * Follows a server's log file: the lines appended since the last look, numbered, and the last lines kept for the
  * tail. Each look does a bounded amount of work whatever the file holds (a 200 MB log, a server flooding its log,
@@ -515,7 +273,7 @@ class LogFollower {
     poll() {
         const fresh = [];
         const old = [];
-        const until = clock/* systemClock */.ml.now() + WORK_MS_PER_POLL;
+        const until = _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .systemClock */ .ml.now() + WORK_MS_PER_POLL;
         this.withFile((fd, size) => {
             // truncated or replaced (also before the first look read what it held)
             if (size < this.offset || size < this.earlierUntil)
@@ -541,7 +299,7 @@ class LogFollower {
             return undefined;
         let fd;
         try {
-            fd = (0,external_node_fs_.openSync)(this.path, external_node_fs_.constants.O_RDONLY | external_node_fs_.constants.O_NONBLOCK);
+            fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.openSync)(this.path, node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_RDONLY | node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_NONBLOCK);
         }
         catch (e) {
             if (e.code !== 'ENOENT')
@@ -549,8 +307,8 @@ class LogFollower {
             return undefined; // not written yet
         }
         try {
-            const stat = (0,external_node_fs_.fstatSync)(fd);
-            const what = (0,file_kind/* notRegularFile */.s)(stat);
+            const stat = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.fstatSync)(fd);
+            const what = (0,_runtime_file_kind_js__WEBPACK_IMPORTED_MODULE_2__/* .notRegularFile */ .s)(stat);
             if (what !== undefined) {
                 this.problem = `the log ${this.path} is no longer a regular file (it is ${what} now)`;
                 return undefined;
@@ -562,7 +320,7 @@ class LogFollower {
             return undefined;
         }
         finally {
-            (0,external_node_fs_.closeSync)(fd);
+            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
         }
     }
     fail(e) {
@@ -572,8 +330,8 @@ class LogFollower {
     count(fd, until) {
         const end = Math.min(this.countUntil, this.offset + COUNT_BYTES_PER_POLL);
         let last = -1;
-        while (this.offset < end && clock/* systemClock */.ml.now() < until) {
-            const n = (0,external_node_fs_.readSync)(fd, this.chunk, 0, Math.min(CHUNK_BYTES, end - this.offset), this.offset);
+        while (this.offset < end && _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .systemClock */ .ml.now() < until) {
+            const n = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readSync)(fd, this.chunk, 0, Math.min(CHUNK_BYTES, end - this.offset), this.offset);
             if (n === 0)
                 break;
             // one native pass (a loop in JavaScript, or indexOf per line, is several times slower without the optimising compilers)
@@ -593,8 +351,8 @@ class LogFollower {
     read(fd, size, fresh, old, until) {
         const end = Math.min(size, this.offset + READ_BYTES_PER_POLL);
         let lines = 0;
-        while (this.offset < end && lines < LINES_PER_POLL && clock/* systemClock */.ml.now() < until) {
-            const n = (0,external_node_fs_.readSync)(fd, this.chunk, 0, Math.min(CHUNK_BYTES, end - this.offset), this.offset);
+        while (this.offset < end && lines < LINES_PER_POLL && _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .systemClock */ .ml.now() < until) {
+            const n = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readSync)(fd, this.chunk, 0, Math.min(CHUNK_BYTES, end - this.offset), this.offset);
             if (n === 0)
                 break;
             let start = 0;
@@ -648,7 +406,7 @@ class LogFollower {
         return line;
     }
     pendingText() {
-        const text = (0,secrets/* redact */.E$)(Buffer.concat(this.pending, this.pendingBytes).toString('utf8'), this.secrets);
+        const text = (0,_inputs_secrets_js__WEBPACK_IMPORTED_MODULE_3__/* .redact */ .E$)(Buffer.concat(this.pending, this.pendingBytes).toString('utf8'), this.secrets);
         return text.length > MAX_LINE_CHARS || this.pendingCut ? `${text.slice(0, MAX_LINE_CHARS)}\u2026` : text;
     }
     /**
@@ -677,6 +435,543 @@ class LogFollower {
     }
 }
 
+
+/***/ }),
+
+/***/ 8706:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   WZ: () => (/* binding */ processTree),
+/* harmony export */   f_: () => (/* binding */ isDockerProxy),
+/* harmony export */   kA: () => (/* binding */ listenerOwnership),
+/* harmony export */   l: () => (/* binding */ portOwner),
+/* harmony export */   yv: () => (/* binding */ localPort)
+/* harmony export */ });
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(7707);
+/* harmony import */ var _http_hosts_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(2327);
+/**
+ * Who listens on a local TCP port, read from Linux's /proc: the listening sockets of /proc/net/tcp and tcp6, each
+ * socket's inode found among the processes' file descriptors (/proc/<pid>/fd \u2192 `socket:[inode]`), and each
+ * holder's command line. Structured answers only; without /proc (not Linux) the answer is `unknown`.
+ *
+ * /proc/net/tcp is the table of the reader's network namespace: a server in a container with its own
+ * namespace (docker -p) shows as the proxy that forwards the port, which is what answers the gate anyway.
+ */
+
+
+
+const LISTEN = '0A';
+/** Who listens on `port` (any local address, IPv4 and IPv6). */
+function portOwner(port, { proc = '/proc' } = {}) {
+    const sockets = listeningSockets(proc, port);
+    if (sockets === undefined)
+        return { kind: 'unknown', port };
+    if (sockets.length === 0)
+        return { kind: 'free', port };
+    const holders = socketHolders(proc, new Set(sockets.map((s) => s.inode)));
+    return {
+        kind: 'listening',
+        port,
+        listeners: sockets.map((s) => ({ ...s, holders: holders.get(s.inode) ?? [] }))
+    };
+}
+/**
+ * Whether what listens on `port` belongs to the process `pid` or its descendants (a `start` shell that runs the
+ * server as its child, a server that forks workers): the listening socket's inode among their descriptors.
+ */
+function listenerOwnership(port, pid, options = {}) {
+    const owner = portOwner(port, options);
+    if (owner.kind !== 'listening')
+        return owner;
+    const family = processTree(options.proc ?? '/proc', pid);
+    for (const l of owner.listeners) {
+        const holder = l.holders.find((h) => family.has(h.pid));
+        if (holder !== undefined)
+            return { kind: 'ours', port, holder };
+    }
+    return { kind: 'foreign', port, listeners: owner.listeners };
+}
+/** `pid` and every process descended from it, from the parent ids of /proc/<pid>/stat. */
+function processTree(proc, pid) {
+    const children = new Map();
+    for (const p of (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procPids */ .bU)(proc)) {
+        const parent = (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procStat */ .jW)(p, proc)?.ppid;
+        if (parent !== undefined)
+            children.set(parent, [...(children.get(parent) ?? []), p]);
+    }
+    const family = new Set([pid]);
+    const queue = [pid];
+    while (queue.length > 0) {
+        for (const child of children.get(queue.shift()) ?? []) {
+            if (family.has(child))
+                continue;
+            family.add(child);
+            queue.push(child);
+        }
+    }
+    return family;
+}
+/** The listening sockets on `port`; undefined when neither table can be read. */
+function listeningSockets(proc, port) {
+    let read = false;
+    const found = [];
+    for (const table of ['tcp', 'tcp6']) {
+        let text;
+        try {
+            text = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(`${proc}/net/${table}`, 'utf8');
+            read = true;
+        }
+        catch {
+            continue; // tcp6 is absent on a kernel without IPv6
+        }
+        for (const line of text.split('\n').slice(1)) {
+            // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode \u2026
+            const f = line.trim().split(/\s+/);
+            if (f.length < 10 || f[3] !== LISTEN)
+                continue;
+            const [hexAddress, hexPort] = f[1].split(':');
+            if (parseInt(hexPort, 16) !== port)
+                continue;
+            found.push({ address: decodeAddress(hexAddress), port, inode: Number(f[9]) });
+        }
+    }
+    return read ? found : undefined;
+}
+/** The kernel prints each 32-bit word of the address in host order (little-endian on the runners' x86 and arm64). */
+function decodeAddress(hex) {
+    const words = hex.match(/.{8}/g) ?? [];
+    const bytes = words.flatMap((w) => (w.match(/../g) ?? []).reverse().map((b) => parseInt(b, 16)));
+    if (bytes.length === 4)
+        return bytes.join('.');
+    const groups = Array.from({ length: 8 }, (_, i) => ((bytes[2 * i] << 8) | bytes[2 * i + 1]).toString(16));
+    if (groups.slice(0, 5).every((g) => g === '0') && groups[5] === 'ffff')
+        return `::ffff:${bytes.slice(12).join('.')}`;
+    // the shortest form for the common cases (:: and ::1); other addresses in full
+    const text = groups.join(':');
+    return text === '0:0:0:0:0:0:0:0' ? '::' : text === '0:0:0:0:0:0:0:1' ? '::1' : text;
+}
+/** The processes holding each of `inodes` among their file descriptors (those this user may read). */
+function socketHolders(proc, inodes) {
+    const holders = new Map();
+    for (const pid of (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procPids */ .bU)(proc)) {
+        let fds;
+        try {
+            fds = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readdirSync)(`${proc}/${pid}/fd`);
+        }
+        catch {
+            continue; // another user's process, or gone
+        }
+        const held = new Set();
+        for (const fd of fds) {
+            let target;
+            try {
+                target = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readlinkSync)(`${proc}/${pid}/fd/${fd}`);
+            }
+            catch {
+                continue;
+            }
+            const m = /^socket:\[(\d+)\]$/.exec(target);
+            if (m && inodes.has(Number(m[1])))
+                held.add(Number(m[1]));
+        }
+        if (held.size === 0)
+            continue;
+        const info = { pid, command: (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .commandLine */ .ay)(pid, proc) };
+        for (const inode of held)
+            holders.set(inode, [...(holders.get(inode) ?? []), info]);
+    }
+    return holders;
+}
+/**
+ * The port to check when `url` names this machine (loopback, `localhost`, this host's name or one of its
+ * addresses), else undefined: a server elsewhere is probed as it is, its port is none of this machine's business.
+ */
+function localPort(url, hostName = process.getBuiltinModule('node:os').hostname()) {
+    const host = (0,_http_hosts_js__WEBPACK_IMPORTED_MODULE_2__/* .bareHost */ .n0)(url.hostname);
+    const os = process.getBuiltinModule('node:os');
+    const addresses = Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((a) => a.address.toLowerCase()));
+    const local = (0,_http_hosts_js__WEBPACK_IMPORTED_MODULE_2__/* .isLoopback */ .U9)(url.hostname) ||
+        host.endsWith('.localhost') ||
+        host === hostName.toLowerCase() ||
+        addresses.includes(host);
+    if (!local)
+        return undefined;
+    return url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+}
+/** Docker's userland proxy, which holds a container's published port on the host (`docker run -p`). */
+const isDockerProxy = (command) => /(^|\/)docker-proxy(\s|$)/.test(command);
+
+
+/***/ }),
+
+/***/ 7707:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   ay: () => (/* binding */ commandLine),
+/* harmony export */   bU: () => (/* binding */ procPids),
+/* harmony export */   jW: () => (/* binding */ procStat),
+/* harmony export */   mX: () => (/* binding */ procEnviron)
+/* harmony export */ });
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/** Reading Linux's /proc: one process's stat line, the process ids, a command line, an environment. Undefined or empty without it. */
+
+function procStat(pid, proc = '/proc') {
+    try {
+        const stat = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(`${proc}/${pid}/stat`, 'utf8');
+        // the command name in parentheses may hold spaces and parentheses: count fields from the last ')'
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return { state: f[0], ppid: Number(f[1]), pgrp: Number(f[2]), startTicks: Number(f[19]) };
+    }
+    catch {
+        return undefined;
+    }
+}
+/** Every process id /proc shows (empty without /proc). */
+function procPids(proc = '/proc') {
+    try {
+        return (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readdirSync)(proc)
+            .filter((n) => /^\d+$/.test(n))
+            .map(Number);
+    }
+    catch {
+        return [];
+    }
+}
+const MAX_COMMAND = 500;
+/** The command line of `pid`, arguments joined by spaces (its name in brackets where it has none), or "" once gone. */
+function commandLine(pid, proc = '/proc') {
+    try {
+        const args = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(`${proc}/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
+        if (args !== '')
+            return args.length > MAX_COMMAND ? `${args.slice(0, MAX_COMMAND)}\u2026` : args;
+        return `[${(0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(`${proc}/${pid}/comm`, 'utf8').trim()}]`;
+    }
+    catch {
+        return '';
+    }
+}
+/** The environment `pid` started with (`/proc/<pid>/environ`), or undefined when it cannot be read (gone, another user's, no /proc). */
+function procEnviron(pid, proc = '/proc') {
+    try {
+        const entries = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(`${proc}/${pid}/environ`, 'utf8')
+            .split('\0')
+            .filter((e) => e.includes('='));
+        return Object.fromEntries(entries.map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]));
+    }
+    catch {
+        return undefined;
+    }
+}
+
+
+/***/ }),
+
+/***/ 5361:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  Zd: () => (/* binding */ attachServer),
+  rO: () => (/* binding */ newLogFile),
+  um: () => (/* binding */ newRunMarker),
+  QF: () => (/* binding */ resolvePid),
+  NK: () => (/* binding */ serverEnv),
+  UD: () => (/* binding */ startServer)
+});
+
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __webpack_require__(3024);
+// EXTERNAL MODULE: ./src/runtime/own-files.ts
+var own_files = __webpack_require__(730);
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __webpack_require__(8161);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __webpack_require__(6760);
+// EXTERNAL MODULE: ./src/runtime/text.ts
+var runtime_text = __webpack_require__(5369);
+// EXTERNAL MODULE: ./src/inputs/input-error.ts
+var input_error = __webpack_require__(9354);
+// EXTERNAL MODULE: ./src/inputs/forms.ts + 1 modules
+var inputs_forms = __webpack_require__(9035);
+// EXTERNAL MODULE: ./src/inputs/variables.ts
+var variables = __webpack_require__(6192);
+// EXTERNAL MODULE: ./src/server/proc.ts
+var proc = __webpack_require__(7707);
+;// CONCATENATED MODULE: ./src/server/runner-internals.ts
+/**
+ * What the runner gives the action's own process and no `run:` step, kept from the server `start` launches: a
+ * detached server outlives the step and may run code the job did not write (a model's own code, a plugin), so it
+ * gets the step's environment as a `run:` step would, not the action's. From the runner's
+ * `NodeScriptActionHandler` (actions/runner, src/Runner.Worker/Handlers/): the Actions runtime's URL and token
+ * (the job's cache and artifact credential), the cache and results services, and the OIDC token request (which
+ * mints cloud credentials where `id-token: write` is set). The list is docs/server.md's; a user who needs one
+ * passes it explicitly, in the `env:` of a later `run:` step.
+ */
+/** Every variable whose name starts with one of these (`ACTIONS_CACHE_URL`, a cache proxy's `ACTIONS_RESULTS_URL_ORIGINAL`, \u2026). */
+const RUNNER_PREFIXES = ['ACTIONS_RUNTIME_', 'ACTIONS_ID_TOKEN_', 'ACTIONS_CACHE_', 'ACTIONS_RESULTS_'];
+/**
+ * This step's own file commands: the action's outputs, the post step's state (the pid it stops), the next steps'
+ * environment and PATH, the job summary. A server writing to them during the step would forge what the action
+ * tells the runner.
+ */
+const STEP_FILES = ['GITHUB_OUTPUT', 'GITHUB_STATE', 'GITHUB_ENV', 'GITHUB_PATH', 'GITHUB_STEP_SUMMARY'];
+/** Whether the variable is one of the runner's internals (see the module comment). */
+const isRunnerInternal = (name) => RUNNER_PREFIXES.some((p) => name.startsWith(p)) || STEP_FILES.includes(name);
+
+;// CONCATENATED MODULE: ./src/server/process.ts
+/**
+ * The model server as a process: launched in the background by `start`, or found by `pid`; watched until it
+ * exits; its start time and environment read from /proc (Linux). The gate leaves it running either way.
+ */
+
+
+
+
+
+
+
+
+
+
+const randomPart = () => process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex');
+/**
+ * Where the log goes with `start` and no `log-file`: a new file in the runner's temporary directory (the system's
+ * outside a runner) named with this run's pid and a random part, `model-server-<pid>-<12 hex>.log`, created now
+ * and exclusively, so that no other run's log is ever truncated and no link planted at a name we would use is
+ * followed (a name taken: another random one).
+ */
+function newLogFile(env, pid = process.pid) {
+    const dir = env.RUNNER_TEMP || (0,external_node_os_.tmpdir)();
+    for (let n = 1;; n++) {
+        // a random part: a name another user of a shared folder can guess is one they can plant a link at
+        const path = (0,external_node_path_.join)(dir, `model-server-${pid}-${randomPart()}.log`);
+        try {
+            if (n === 1)
+                (0,external_node_fs_.mkdirSync)(dir, { recursive: true });
+            (0,external_node_fs_.closeSync)((0,own_files/* createOwn */.pP)(path));
+            return path;
+        }
+        catch (e) {
+            const code = e.code;
+            if (code === 'EEXIST' && n < 10)
+                continue;
+            throw new input_error/* InputError */.dz('log-file', {
+                problem: `none given, and no new log can be created in "${(0,runtime_text/* printable */.g$)(dir)}" (${code ?? e.message})`
+            });
+        }
+    }
+}
+/**
+ * The step's environment, without the action's own `INPUT_*` variables (which carry its api-key) and without the
+ * runner's internals (`isRunnerInternal`: the tokens it gives the action's process and no `run:` step, and this
+ * step's own file commands).
+ */
+function serverEnv(env) {
+    return Object.fromEntries(Object.entries(env).filter((e) => e[1] !== undefined && !(0,variables/* isInputVariable */.lh)(e[0]) && !isRunnerInternal(e[0])));
+}
+/** A run marker for the server's environment: 128 random bits, so that no other process carries it by chance. */
+const newRunMarker = () => process.getBuiltinModule('node:crypto').randomBytes(16).toString('hex');
+const FOREGROUND_HINT = '"start" must run the server in the foreground, without & or nohup: the action puts it in the background';
+/** Like a `run:` step: bash, which also execs a lone command so that the pid is the server's own. */
+const SHELL = (0,external_node_fs_.existsSync)('/bin/bash') ? '/bin/bash' : '/bin/sh';
+/**
+ * Runs `command` with the shell, detached in its own process group (pid = group id) so that it outlives the
+ * step and a signal to the action does not reach it; stdout and stderr are appended to `logFile` (never truncated:
+ * it may be a log the user keeps, or another run's).
+ */
+function startServer(command, logFile, env, clock) {
+    let fd;
+    let logOffset;
+    try {
+        (0,external_node_fs_.mkdirSync)((0,external_node_path_.dirname)(logFile), { recursive: true });
+        // never through a symbolic link: the server's output would go wherever it points
+        fd = (0,own_files/* openOwn */.$U)(logFile, external_node_fs_.constants.O_WRONLY | external_node_fs_.constants.O_APPEND | external_node_fs_.constants.O_CREAT);
+        logOffset = (0,external_node_fs_.fstatSync)(fd).size;
+    }
+    catch (e) {
+        throw new input_error/* InputError */.dz('log-file', {
+            value: (0,runtime_text/* printable */.g$)(logFile),
+            problem: `cannot be written (${e.code ?? e.message})`
+        });
+    }
+    try {
+        // node:child_process (with node:dgram) only for `start`
+        const child = process
+            .getBuiltinModule('node:child_process')
+            .spawn(SHELL, ['-c', command], { detached: true, stdio: ['ignore', fd, fd], env });
+        const startedAt = clock.now();
+        const exited = new Promise((resolve) => {
+            child.once('error', (e) => resolve(`could not be started (${e.message})`));
+            child.once('exit', (code, signal) => resolve(signal
+                ? `was killed by ${signal}`
+                : code === 0
+                    ? `exited with code 0 (${FOREGROUND_HINT})`
+                    : `exited with code ${code}`));
+        });
+        child.unref();
+        const pid = child.pid;
+        if (pid === undefined)
+            throw new Error(`could not start ${SHELL} for "start"`);
+        return {
+            pid,
+            startedAt,
+            // read at once: the fork has happened, and an exec (bash running a lone command) keeps the pid and the time
+            startTicks: (0,proc/* procStat */.jW)(pid)?.startTicks,
+            exited,
+            // Once the shell has exec'd the server (or if it has exited), what it was given is what it started with.
+            environ: () => (0,proc/* procEnviron */.mX)(pid) ?? env,
+            release: () => child.removeAllListeners(),
+            logOffset
+        };
+    }
+    finally {
+        (0,external_node_fs_.closeSync)(fd);
+    }
+}
+/** Watches a process started elsewhere; it is polled, since only a parent hears of its child's exit. */
+function attachServer(pid, clock, pollMs = 250) {
+    const first = (0,proc/* procStat */.jW)(pid);
+    const ageMs = first === undefined ? undefined : processAgeMs(first.startTicks);
+    let timer;
+    const exited = new Promise((resolve) => {
+        const check = () => {
+            const why = gone(pid, first?.startTicks);
+            if (why === undefined)
+                return;
+            clearInterval(timer);
+            resolve(why);
+        };
+        timer = setInterval(check, pollMs);
+        check();
+    });
+    return {
+        pid,
+        startedAt: ageMs === undefined ? undefined : clock.now() - ageMs,
+        exited,
+        environ: () => (0,proc/* procEnviron */.mX)(pid),
+        release: () => clearInterval(timer)
+    };
+}
+/** Reads `pid` when it names a file. */
+function resolvePid(spec) {
+    if ('pid' in spec)
+        return spec.pid;
+    let text;
+    try {
+        text = (0,external_node_fs_.readFileSync)(spec.file, 'utf8').trim();
+    }
+    catch (e) {
+        throw new input_error/* InputError */.dz('pid', {
+            problem: `could not read "${(0,runtime_text/* printable */.g$)(spec.file)}" (${e.code ?? e.message})`,
+            form: inputs_forms/* PID_FORM */.b5
+        });
+    }
+    if (!/^\d+$/.test(text) || Number(text) < 1)
+        throw new input_error/* InputError */.dz('pid', {
+            value: (0,runtime_text/* printable */.g$)(spec.file),
+            problem: `holds "${(0,runtime_text/* printable */.g$)(text)}", not a process id`
+        });
+    return Number(text);
+}
+/** Why the process is no longer running, or undefined while it runs. */
+function gone(pid, startTicks) {
+    const stat = (0,proc/* procStat */.jW)(pid);
+    if (stat !== undefined) {
+        if (stat.state === 'Z')
+            return 'has exited (a zombie awaiting its parent)';
+        // the same id on a process that started at another time: ours is gone and the id was reused
+        if (startTicks !== undefined && stat.startTicks !== startTicks)
+            return 'has exited (its process id now belongs to another process)';
+        return undefined;
+    }
+    try {
+        process.kill(pid, 0);
+        return undefined;
+    }
+    catch (e) {
+        return e.code === 'EPERM' ? undefined : 'is not running';
+    }
+}
+/** USER_HZ, the unit of /proc start times: 100 on every Linux architecture GitHub runners use. */
+const TICKS_PER_SECOND = 100;
+function processAgeMs(startTicks) {
+    try {
+        const uptimeS = Number((0,external_node_fs_.readFileSync)('/proc/uptime', 'utf8').split(' ')[0]);
+        return Math.max(0, uptimeS * 1000 - (startTicks * 1000) / TICKS_PER_SECOND);
+    }
+    catch {
+        return undefined;
+    }
+}
+
+
+/***/ }),
+
+/***/ 9530:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+// ESM COMPAT FLAG
+__webpack_require__.r(__webpack_exports__);
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  beforeStart: () => (/* binding */ beforeStart),
+  processServer: () => (/* binding */ processServer)
+});
+
+// EXTERNAL MODULE: ./src/server/env-report.ts
+var env_report = __webpack_require__(5791);
+// EXTERNAL MODULE: ./src/server/port-owner.ts
+var port_owner = __webpack_require__(8706);
+// EXTERNAL MODULE: ./src/server/proc.ts
+var server_proc = __webpack_require__(7707);
+;// CONCATENATED MODULE: ./src/server/serving-env.ts
+/**
+ * `env-report` of the process that serves: the one holding the URL's listening port, found among the launched
+ * process and its descendants as the wrong-server check finds it (port-owner.ts). What `start` launched may not be
+ * it: a shell running `env -u NCCL_IB_HCA vllm serve \u2026; echo exited` as its child, a wrapper script, `srun`: the
+ * launched process then holds variables the server never got, and reporting those is false reassurance.
+ */
+
+
+/**
+ * The first of the server's processes (`pid` and its descendants) that listens on one of `ports`, or undefined
+ * when none does (not yet, no /proc, or a holder this user cannot see).
+ */
+function servingProcess(pid, ports, proc = '/proc') {
+    for (const port of ports) {
+        const o = (0,port_owner/* listenerOwnership */.kA)(port, pid, { proc });
+        if (o.kind === 'ours')
+            return { pid: o.holder.pid, port, environ: (0,server_proc/* procEnviron */.mX)(o.holder.pid, proc) };
+    }
+    return undefined;
+}
+/** `*` any run of characters, `?` one: as `env-report` reads its names. */
+const glob = (pattern) => new RegExp(`^${pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.')}$`);
+/**
+ * The variables `patterns` names whose value differs between the two environments (set in one and not the other
+ * included), sorted. Compared on the real values, so that a masked credential that differs is named too (its
+ * value is not shown anywhere).
+ */
+function envDifferences(patterns, a, b) {
+    const globs = patterns.map(glob);
+    const names = new Set([...Object.keys(a), ...Object.keys(b)].filter((n) => globs.some((g) => g.test(n))));
+    return [...names].filter((n) => a[n] !== b[n]).sort();
+}
+
+// EXTERNAL MODULE: ./src/gpu/nvidia-smi.ts
+var nvidia_smi = __webpack_require__(7777);
+// EXTERNAL MODULE: ./src/server/log-follower.ts
+var log_follower = __webpack_require__(5568);
 ;// CONCATENATED MODULE: ./src/server/preflight.ts
 /**
  * Before `start` launches anything: is the port the server will listen on free, and what else holds memory on the
@@ -689,11 +984,11 @@ class LogFollower {
 /** Checks the ports of `urls` that name this machine, and the GPUs as `gpuCheck` asks. */
 async function preflight(urls, gpuCheck, deps) {
     let portBusy;
-    for (const port of new Set(urls.map((u) => localPort(u, deps.hostName)))) {
+    for (const port of new Set(urls.map((u) => (0,port_owner/* localPort */.yv)(u, deps.hostName)))) {
         // a host elsewhere is probed as before: its port is not this machine's to check
         if (port === undefined)
             continue;
-        const owner = portOwner(port, { proc: deps.proc });
+        const owner = (0,port_owner/* portOwner */.l)(port, { proc: deps.proc });
         if (owner.kind === 'listening') {
             portBusy = owner;
             break;
@@ -705,10 +1000,10 @@ async function gpuFinding(gpuCheck, deps) {
     if (gpuCheck === 'off')
         return { kind: 'off' };
     const timeoutMs = Math.min(5_000, deps.gpuTimeoutMs ?? 5_000);
-    const snapshot = await (deps.gpu ?? (() => gpuSnapshot({ env: deps.env, timeoutMs, signal: deps.signal })))();
+    const snapshot = await (deps.gpu ?? (() => (0,nvidia_smi/* gpuSnapshot */.dU)({ env: deps.env, timeoutMs, signal: deps.signal })))();
     if (snapshot.kind === 'unavailable')
         return { kind: 'unavailable', why: snapshot.why, detail: snapshot.detail };
-    const apps = appsOnVisibleGpus(snapshot, deps.env.CUDA_VISIBLE_DEVICES);
+    const apps = (0,nvidia_smi/* appsOnVisibleGpus */.v5)(snapshot, deps.env.CUDA_VISIBLE_DEVICES);
     // a process nvidia-smi shows with 0 MiB holds nothing to speak of; one it cannot measure ([N/A]) may hold much
     const holding = apps.filter((a) => a.usedMiB === undefined || a.usedMiB > 0);
     return holding.length > 0
@@ -725,6 +1020,8 @@ function preflightVerdict(p, gpuCheck) {
     return { warnGpu: gpuBusy };
 }
 
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __webpack_require__(3024);
 ;// CONCATENATED MODULE: ./src/server/guard.ts
 /**
  * Which processes a stop may signal, read from Linux's /proc. Never this process, one of its ancestors (the
@@ -851,227 +1148,8 @@ function descendantsOf(roots, proc = '/proc') {
     return family;
 }
 
-// EXTERNAL MODULE: ./src/runtime/own-files.ts
-var own_files = __webpack_require__(730);
-// EXTERNAL MODULE: external "node:os"
-var external_node_os_ = __webpack_require__(8161);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __webpack_require__(6760);
-// EXTERNAL MODULE: ./src/runtime/text.ts
-var runtime_text = __webpack_require__(5369);
-// EXTERNAL MODULE: ./src/inputs/input-error.ts
-var input_error = __webpack_require__(9354);
-// EXTERNAL MODULE: ./src/inputs/forms.ts + 1 modules
-var inputs_forms = __webpack_require__(9035);
-// EXTERNAL MODULE: ./src/inputs/variables.ts
-var variables = __webpack_require__(6192);
-;// CONCATENATED MODULE: ./src/server/runner-internals.ts
-/**
- * What the runner gives the action's own process and no `run:` step, kept from the server `start` launches: a
- * detached server outlives the step and may run code the job did not write (a model's own code, a plugin), so it
- * gets the step's environment as a `run:` step would, not the action's. From the runner's
- * `NodeScriptActionHandler` (actions/runner, src/Runner.Worker/Handlers/): the Actions runtime's URL and token
- * (the job's cache and artifact credential), the cache and results services, and the OIDC token request (which
- * mints cloud credentials where `id-token: write` is set). The list is docs/server.md's; a user who needs one
- * passes it explicitly, in the `env:` of a later `run:` step.
- */
-/** Every variable whose name starts with one of these (`ACTIONS_CACHE_URL`, a cache proxy's `ACTIONS_RESULTS_URL_ORIGINAL`, \u2026). */
-const RUNNER_PREFIXES = ['ACTIONS_RUNTIME_', 'ACTIONS_ID_TOKEN_', 'ACTIONS_CACHE_', 'ACTIONS_RESULTS_'];
-/**
- * This step's own file commands: the action's outputs, the post step's state (the pid it stops), the next steps'
- * environment and PATH, the job summary. A server writing to them during the step would forge what the action
- * tells the runner.
- */
-const STEP_FILES = ['GITHUB_OUTPUT', 'GITHUB_STATE', 'GITHUB_ENV', 'GITHUB_PATH', 'GITHUB_STEP_SUMMARY'];
-/** Whether the variable is one of the runner's internals (see the module comment). */
-const isRunnerInternal = (name) => RUNNER_PREFIXES.some((p) => name.startsWith(p)) || STEP_FILES.includes(name);
-
-;// CONCATENATED MODULE: ./src/server/process.ts
-/**
- * The model server as a process: launched in the background by `start`, or found by `pid`; watched until it
- * exits; its start time and environment read from /proc (Linux). The gate leaves it running either way.
- */
-
-
-
-
-
-
-
-
-
-
-const randomPart = () => process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex');
-/**
- * Where the log goes with `start` and no `log-file`: a new file in the runner's temporary directory (the system's
- * outside a runner) named with this run's pid and a random part, `model-server-<pid>-<12 hex>.log`, created now
- * and exclusively, so that no other run's log is ever truncated and no link planted at a name we would use is
- * followed (a name taken: another random one).
- */
-function newLogFile(env, pid = process.pid) {
-    const dir = env.RUNNER_TEMP || (0,external_node_os_.tmpdir)();
-    for (let n = 1;; n++) {
-        // a random part: a name another user of a shared folder can guess is one they can plant a link at
-        const path = (0,external_node_path_.join)(dir, `model-server-${pid}-${randomPart()}.log`);
-        try {
-            if (n === 1)
-                (0,external_node_fs_.mkdirSync)(dir, { recursive: true });
-            (0,external_node_fs_.closeSync)((0,own_files/* createOwn */.pP)(path));
-            return path;
-        }
-        catch (e) {
-            const code = e.code;
-            if (code === 'EEXIST' && n < 10)
-                continue;
-            throw new input_error/* InputError */.dz('log-file', {
-                problem: `none given, and no new log can be created in "${(0,runtime_text/* printable */.g$)(dir)}" (${code ?? e.message})`
-            });
-        }
-    }
-}
-/**
- * The step's environment, without the action's own `INPUT_*` variables (which carry its api-key) and without the
- * runner's internals (`isRunnerInternal`: the tokens it gives the action's process and no `run:` step, and this
- * step's own file commands).
- */
-function serverEnv(env) {
-    return Object.fromEntries(Object.entries(env).filter((e) => e[1] !== undefined && !(0,variables/* isInputVariable */.lh)(e[0]) && !isRunnerInternal(e[0])));
-}
-/** A run marker for the server's environment: 128 random bits, so that no other process carries it by chance. */
-const newRunMarker = () => process.getBuiltinModule('node:crypto').randomBytes(16).toString('hex');
-const FOREGROUND_HINT = '"start" must run the server in the foreground, without & or nohup: the action puts it in the background';
-/** Like a `run:` step: bash, which also execs a lone command so that the pid is the server's own. */
-const SHELL = (0,external_node_fs_.existsSync)('/bin/bash') ? '/bin/bash' : '/bin/sh';
-/**
- * Runs `command` with the shell, detached in its own process group (pid = group id) so that it outlives the
- * step and a signal to the action does not reach it; stdout and stderr are appended to `logFile` (never truncated:
- * it may be a log the user keeps, or another run's).
- */
-function startServer(command, logFile, env, clock) {
-    let fd;
-    let logOffset;
-    try {
-        (0,external_node_fs_.mkdirSync)((0,external_node_path_.dirname)(logFile), { recursive: true });
-        // never through a symbolic link: the server's output would go wherever it points
-        fd = (0,own_files/* openOwn */.$U)(logFile, external_node_fs_.constants.O_WRONLY | external_node_fs_.constants.O_APPEND | external_node_fs_.constants.O_CREAT);
-        logOffset = (0,external_node_fs_.fstatSync)(fd).size;
-    }
-    catch (e) {
-        throw new input_error/* InputError */.dz('log-file', {
-            value: (0,runtime_text/* printable */.g$)(logFile),
-            problem: `cannot be written (${e.code ?? e.message})`
-        });
-    }
-    try {
-        // node:child_process (with node:dgram) only for `start`
-        const child = process
-            .getBuiltinModule('node:child_process')
-            .spawn(SHELL, ['-c', command], { detached: true, stdio: ['ignore', fd, fd], env });
-        const startedAt = clock.now();
-        const exited = new Promise((resolve) => {
-            child.once('error', (e) => resolve(`could not be started (${e.message})`));
-            child.once('exit', (code, signal) => resolve(signal
-                ? `was killed by ${signal}`
-                : code === 0
-                    ? `exited with code 0 (${FOREGROUND_HINT})`
-                    : `exited with code ${code}`));
-        });
-        child.unref();
-        const pid = child.pid;
-        if (pid === undefined)
-            throw new Error(`could not start ${SHELL} for "start"`);
-        return {
-            pid,
-            startedAt,
-            // read at once: the fork has happened, and an exec (bash running a lone command) keeps the pid and the time
-            startTicks: proc_procStat(pid)?.startTicks,
-            exited,
-            // Once the shell has exec'd the server (or if it has exited), what it was given is what it started with.
-            environ: () => procEnviron(pid) ?? env,
-            release: () => child.removeAllListeners(),
-            logOffset
-        };
-    }
-    finally {
-        (0,external_node_fs_.closeSync)(fd);
-    }
-}
-/** Watches a process started elsewhere; it is polled, since only a parent hears of its child's exit. */
-function attachServer(pid, clock, pollMs = 250) {
-    const first = proc_procStat(pid);
-    const ageMs = first === undefined ? undefined : processAgeMs(first.startTicks);
-    let timer;
-    const exited = new Promise((resolve) => {
-        const check = () => {
-            const why = gone(pid, first?.startTicks);
-            if (why === undefined)
-                return;
-            clearInterval(timer);
-            resolve(why);
-        };
-        timer = setInterval(check, pollMs);
-        check();
-    });
-    return {
-        pid,
-        startedAt: ageMs === undefined ? undefined : clock.now() - ageMs,
-        exited,
-        environ: () => procEnviron(pid),
-        release: () => clearInterval(timer)
-    };
-}
-/** Reads `pid` when it names a file. */
-function resolvePid(spec) {
-    if ('pid' in spec)
-        return spec.pid;
-    let text;
-    try {
-        text = (0,external_node_fs_.readFileSync)(spec.file, 'utf8').trim();
-    }
-    catch (e) {
-        throw new input_error/* InputError */.dz('pid', {
-            problem: `could not read "${(0,runtime_text/* printable */.g$)(spec.file)}" (${e.code ?? e.message})`,
-            form: inputs_forms/* PID_FORM */.b5
-        });
-    }
-    if (!/^\d+$/.test(text) || Number(text) < 1)
-        throw new input_error/* InputError */.dz('pid', {
-            value: (0,runtime_text/* printable */.g$)(spec.file),
-            problem: `holds "${(0,runtime_text/* printable */.g$)(text)}", not a process id`
-        });
-    return Number(text);
-}
-/** Why the process is no longer running, or undefined while it runs. */
-function gone(pid, startTicks) {
-    const stat = proc_procStat(pid);
-    if (stat !== undefined) {
-        if (stat.state === 'Z')
-            return 'has exited (a zombie awaiting its parent)';
-        // the same id on a process that started at another time: ours is gone and the id was reused
-        if (startTicks !== undefined && stat.startTicks !== startTicks)
-            return 'has exited (its process id now belongs to another process)';
-        return undefined;
-    }
-    try {
-        process.kill(pid, 0);
-        return undefined;
-    }
-    catch (e) {
-        return e.code === 'EPERM' ? undefined : 'is not running';
-    }
-}
-/** USER_HZ, the unit of /proc start times: 100 on every Linux architecture GitHub runners use. */
-const TICKS_PER_SECOND = 100;
-function processAgeMs(startTicks) {
-    try {
-        const uptimeS = Number((0,external_node_fs_.readFileSync)('/proc/uptime', 'utf8').split(' ')[0]);
-        return Math.max(0, uptimeS * 1000 - (startTicks * 1000) / TICKS_PER_SECOND);
-    }
-    catch {
-        return undefined;
-    }
-}
-
+// EXTERNAL MODULE: ./src/server/process.ts + 1 modules
+var server_process = __webpack_require__(5361);
 // EXTERNAL MODULE: ./src/report/lifecycle-report.ts
 var lifecycle_report = __webpack_require__(7205);
 // EXTERNAL MODULE: ./src/report/progress.ts
@@ -1094,7 +1172,7 @@ var progress = __webpack_require__(8991);
 
 /** The process seam for these settings; a `pid` file is read now, so that a bad one is an input error and nothing runs. */
 function processServer(settings, deps) {
-    const pid = settings.pid === undefined ? undefined : resolvePid(settings.pid);
+    const pid = settings.pid === undefined ? undefined : (0,server_process/* resolvePid */.QF)(settings.pid);
     return {
         preflight: async () => (settings.start === undefined ? undefined : beforeStart(settings, deps)),
         launch: () => launched(settings, pid, deps)
@@ -1142,8 +1220,8 @@ async function beforeStart(settings, deps) {
 }
 /** Starts the server (`start`) or follows one started elsewhere (`pid`); without either, only its log. */
 function launched(settings, pid, deps) {
-    const logFile = settings.logFile ?? (settings.start !== undefined ? newLogFile(deps.env) : undefined);
-    const runMarker = settings.start === undefined ? undefined : newRunMarker();
+    const logFile = settings.logFile ?? (settings.start !== undefined ? (0,server_process/* newLogFile */.rO)(deps.env) : undefined);
+    const runMarker = settings.start === undefined ? undefined : (0,server_process/* newRunMarker */.um)();
     const server = launch(settings, pid, logFile, runMarker, deps);
     const facts = { pid: server?.pid, logFile };
     // what the job-end step stops by: this process, as it started, and whatever carries the marker
@@ -1157,7 +1235,7 @@ function launched(settings, pid, deps) {
         followLog: (earlier) => (log =
             logFile === undefined
                 ? undefined
-                : new LogFollower(logFile, settings.logLines, {
+                : new log_follower/* LogFollower */.p(logFile, settings.logLines, {
                     fromStart: settings.start !== undefined,
                     skipBytes: server?.logOffset,
                     secrets: settings.secrets,
@@ -1203,14 +1281,14 @@ function launched(settings, pid, deps) {
 function launch(settings, pid, logFile, runMarker, deps) {
     if (settings.start !== undefined && logFile !== undefined) {
         // tagged, so that every process it starts is known as its own, also one that leaves its process group
-        const env = { ...serverEnv(deps.env), ...(runMarker === undefined ? {} : { [RUN_MARKER]: runMarker }) };
-        const server = startServer(settings.start, logFile, env, deps.clock);
+        const env = { ...(0,server_process/* serverEnv */.NK)(deps.env), ...(runMarker === undefined ? {} : { [RUN_MARKER]: runMarker }) };
+        const server = (0,server_process/* startServer */.UD)(settings.start, logFile, env, deps.clock);
         deps.log(progress/* gateLines */.HN.started(server.pid, logFile));
         return server;
     }
     if (pid === undefined)
         return undefined;
-    const server = attachServer(pid, deps.clock);
+    const server = (0,server_process/* attachServer */.Zd)(pid, deps.clock);
     deps.log(progress/* gateLines */.HN.watching(pid, logFile));
     return server;
 }
@@ -1235,19 +1313,19 @@ function answeredUrl(r) {
  */
 function foreignAnswer(url, answered, pid, deps) {
     const redirect = answered.origin === url.origin ? undefined : { from: url, to: answered };
-    const port = localPort(answered);
+    const port = (0,port_owner/* localPort */.yv)(answered);
     if (port === undefined) {
-        if (redirect === undefined || localPort(url) === undefined)
+        if (redirect === undefined || (0,port_owner/* localPort */.yv)(url) === undefined)
             return undefined;
         return { reason: 'wrong-server', detail: (0,lifecycle_report/* elsewhereText */.Kq)(redirect, pid) };
     }
-    const o = listenerOwnership(port, pid);
+    const o = (0,port_owner/* listenerOwnership */.kA)(port, pid);
     if (o.kind !== 'foreign')
         return undefined;
     const holders = o.listeners.flatMap((l) => l.holders);
     if (holders.length === 0)
         return undefined;
-    if (holders.every((h) => isDockerProxy(h.command))) {
+    if (holders.every((h) => (0,port_owner/* isDockerProxy */.f_)(h.command))) {
         deps.debug?.((0,lifecycle_report/* dockerProxyText */.y2)(o, pid));
         return undefined;
     }
@@ -1259,12 +1337,12 @@ const timeLeft = (settings, deps, start) => Math.max(0, settings.timeoutMs - (de
 async function gpuMemoryOf(settings, pid, deps) {
     // within the wait's deadline, and ended by a cancel: a hung or slow nvidia-smi holds no step past its timeout
     const timeoutMs = Math.min(5_000, timeLeft(settings, deps, deps.startedAt ?? deps.clock.now()));
-    const snapshot = await gpuSnapshot({ env: deps.env, timeoutMs, signal: deps.cancel?.signal });
+    const snapshot = await (0,nvidia_smi/* gpuSnapshot */.dU)({ env: deps.env, timeoutMs, signal: deps.cancel?.signal });
     if (snapshot.kind === 'unavailable') {
         deps.debug?.((0,lifecycle_report/* gpuUnavailableText */.gu)(snapshot.why, snapshot.detail));
         return undefined;
     }
-    return memoryHeldBy(snapshot, processTree('/proc', pid)).mib;
+    return (0,nvidia_smi/* memoryHeldBy */.Mv)(snapshot, (0,port_owner/* processTree */.WZ)('/proc', pid)).mib;
 }
 /**
  * `env-report`, of the process that serves: the server's process that listens on the URL's port where one does,
@@ -1274,7 +1352,7 @@ async function gpuMemoryOf(settings, pid, deps) {
 function reportEnvironment(settings, server, facts, deps, again = false) {
     if (settings.envReport.length === 0 || server === undefined)
         return;
-    const ports = [...new Set(settings.targets.flatMap((t) => localPort(t.url) ?? []))];
+    const ports = [...new Set(settings.targets.flatMap((t) => (0,port_owner/* localPort */.yv)(t.url) ?? []))];
     const serving = servingProcess(server.pid, ports);
     const listener = serving?.pid === server.pid ? undefined : serving;
     if (again && (listener === undefined || listener.pid === facts.envPid))

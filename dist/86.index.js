@@ -1,8 +1,8 @@
-export const id = 889;
-export const ids = [889];
+export const id = 86;
+export const ids = [86];
 export const modules = {
 
-/***/ 3889:
+/***/ 6086:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -776,11 +776,12 @@ function watchServer({ halter, server, log, failPattern, readLines, cancel, poll
         if (closed)
             return;
         // A crash usually prints its cause just before: the fatal line explains more than the exit code.
-        const after = `; the server process ${server.pid} then ${how}`;
+        const who = server.label ?? `the server process ${server.pid}`;
+        const after = `; ${who} then ${how}`;
         // its last lines may hold the cause of a failure line already read
         const last = found?.settled ? undefined : read(after);
         const error = found && !last?.settled ? { ...found.halt, detail: found.halt.detail + after } : last?.halt;
-        halt(error ?? { reason: 'server-exited', detail: `the server process ${server.pid} ${how}` });
+        halt(error ?? { reason: 'server-exited', detail: `${who} ${how}` });
     });
     const onCancel = () => halt({ reason: 'cancelled', detail: `the job was cancelled (${cancel?.halted ?? 'aborted'})` });
     if (cancel?.signal.aborted)
@@ -2527,9 +2528,47 @@ const AT = {
 /** `the job was cancelled (SIGTERM) during the smoke test`: the halt's detail, as the watch words a cancelled wait. */
 const cancelledText = (signal, stage) => `the job was cancelled (${signal}) ${AT[stage]}`;
 
-;// CONCATENATED MODULE: ./src/server/job-end.ts
-/** State names, as the runner passes them back: `STATE_<name>`. */
+;// CONCATENATED MODULE: ./src/server/container-state.ts
 const NAMES = {
+    container: 'server-container',
+    socket: 'docker-socket',
+    timeoutMs: 'container-stop-timeout-ms',
+    logFile: 'container-log-file',
+    logLines: 'container-log-lines'
+};
+/** The state to save for a container the job-end step stops, or undefined when it is not this job's to stop. */
+function containerEndState(settings, server, socket) {
+    const ours = (settings.start !== undefined && settings.stop === 'job-end') || settings.stop === 'always';
+    if (!ours || settings.container === undefined || server?.container === undefined)
+        return undefined;
+    return {
+        [NAMES.container]: server.container,
+        [NAMES.socket]: socket,
+        [NAMES.timeoutMs]: String(settings.stopTimeoutMs),
+        [NAMES.logFile]: server.logFile ?? '',
+        [NAMES.logLines]: String(settings.logLines)
+    };
+}
+function readContainerEndState(get) {
+    const container = get(NAMES.container);
+    const socket = get(NAMES.socket);
+    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$/.test(container) || socket === '')
+        return undefined;
+    const timeoutMs = Number(get(NAMES.timeoutMs));
+    const logLines = Number(get(NAMES.logLines));
+    return {
+        container,
+        socket,
+        timeoutMs: Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : 30_000,
+        logFile: get(NAMES.logFile) || undefined,
+        logLines: Number.isInteger(logLines) && logLines >= 0 ? logLines : 50
+    };
+}
+
+;// CONCATENATED MODULE: ./src/server/job-end.ts
+
+/** State names, as the runner passes them back: `STATE_<name>`. */
+const job_end_NAMES = {
     pid: 'server-pid',
     startTicks: 'server-start-ticks',
     bootId: 'boot-id',
@@ -2540,17 +2579,20 @@ const NAMES = {
 };
 /** The state to save after the wait, or undefined when the post step has nothing to do. */
 function jobEndState(settings, server) {
+    // a container is stopped through its engine (container-stop.ts), never by the pid of its process
+    if (settings.container !== undefined)
+        return containerEndState(settings, server, server?.dockerSocket ?? '');
     // only a server this step launched is this job's to stop: one given by `pid` belongs to whoever started it
     if (settings.start === undefined || settings.stop !== 'job-end' || server?.pid === undefined)
         return undefined;
     return {
-        [NAMES.pid]: String(server.pid),
-        [NAMES.startTicks]: server.startTicks === undefined ? '' : String(server.startTicks),
-        [NAMES.bootId]: server.bootId ?? '',
-        [NAMES.runMarker]: server.runMarker ?? '',
-        [NAMES.timeoutMs]: String(settings.stopTimeoutMs),
-        [NAMES.logFile]: server.logFile ?? '',
-        [NAMES.logLines]: String(settings.logLines)
+        [job_end_NAMES.pid]: String(server.pid),
+        [job_end_NAMES.startTicks]: server.startTicks === undefined ? '' : String(server.startTicks),
+        [job_end_NAMES.bootId]: server.bootId ?? '',
+        [job_end_NAMES.runMarker]: server.runMarker ?? '',
+        [job_end_NAMES.timeoutMs]: String(settings.stopTimeoutMs),
+        [job_end_NAMES.logFile]: server.logFile ?? '',
+        [job_end_NAMES.logLines]: String(settings.logLines)
     };
 }
 /** A state value not in the form the main step writes: the whole state is refused, and nothing is signalled. */
@@ -2582,7 +2624,7 @@ const PATH_FORM = /^[^\0-\x1f\x7f]{1,4095}$/;
  * in any other form than the one `jobEndState` writes throws JobEndStateError.
  */
 function readJobEndState(get) {
-    const pidText = get(NAMES.pid);
+    const pidText = get(job_end_NAMES.pid);
     if (pidText === '')
         return undefined;
     const whole = (name, min, max, form, optional = false) => {
@@ -2601,15 +2643,15 @@ function readJobEndState(get) {
             throw new JobEndStateError(name, text, form);
         return text;
     };
-    const pid = whole(NAMES.pid, 2, PID_MAX, `a process id from 2 to ${PID_MAX}`);
+    const pid = whole(job_end_NAMES.pid, 2, PID_MAX, `a process id from 2 to ${PID_MAX}`);
     return {
         pid,
-        startTicks: whole(NAMES.startTicks, 0, Number.MAX_SAFE_INTEGER, 'a start time in clock ticks, or empty', true),
-        bootId: matching(NAMES.bootId, BOOT_ID_FORM, 'a boot id (a UUID in lower case), or empty'),
-        runMarker: matching(NAMES.runMarker, MARKER_FORM, 'a run marker (32 hexadecimal digits), or empty'),
-        timeoutMs: whole(NAMES.timeoutMs, 1, 2_147_483_647, 'milliseconds from 1 to 2147483647'),
-        logFile: matching(NAMES.logFile, PATH_FORM, 'a path without control characters, or empty'),
-        logLines: whole(NAMES.logLines, 0, 1000, 'a whole number from 0 to 1000')
+        startTicks: whole(job_end_NAMES.startTicks, 0, Number.MAX_SAFE_INTEGER, 'a start time in clock ticks, or empty', true),
+        bootId: matching(job_end_NAMES.bootId, BOOT_ID_FORM, 'a boot id (a UUID in lower case), or empty'),
+        runMarker: matching(job_end_NAMES.runMarker, MARKER_FORM, 'a run marker (32 hexadecimal digits), or empty'),
+        timeoutMs: whole(job_end_NAMES.timeoutMs, 1, 2_147_483_647, 'milliseconds from 1 to 2147483647'),
+        logFile: matching(job_end_NAMES.logFile, PATH_FORM, 'a path without control characters, or empty'),
+        logLines: whole(job_end_NAMES.logLines, 0, 1000, 'a whole number from 0 to 1000')
     };
 }
 
@@ -2958,14 +3000,22 @@ function concludedSince(next, settings, cancel, stage, elapsedMs) {
 
 
 
+/**
+ * The seam for this wait's kind of server. Each kind is a chunk loaded only when a wait needs it: a container, a
+ * process to start or follow (or a log to read, see servers/process.ts), else none.
+ */
+async function serverSeam(settings, deps) {
+    if (settings.container !== undefined)
+        return (await Promise.all(/* import() */[__webpack_require__.e(530), __webpack_require__.e(910)]).then(__webpack_require__.bind(__webpack_require__, 6910))).containerServer(settings, deps);
+    if ((0,first_probe/* usesServerSide */.Vo)(settings))
+        return (await __webpack_require__.e(/* import() */ 530).then(__webpack_require__.bind(__webpack_require__, 9530))).processServer(settings, deps);
+    return noServer;
+}
 async function gate(settings, gateDeps) {
     const deps = withDefaults(gateDeps);
     const { clock } = deps;
     const began = clock.now();
-    // The process side is loaded only for a server to start or follow, or a log to read (see servers/process.ts).
-    const seam = (0,first_probe/* usesServerSide */.Vo)(settings)
-        ? (await __webpack_require__.e(/* import() */ 719).then(__webpack_require__.bind(__webpack_require__, 5719))).processServer(settings, deps)
-        : noServer;
+    const seam = await serverSeam(settings, deps);
     const refused = await seam.preflight();
     // A cancel while the pre-flight looked (nvidia-smi may take seconds): nothing is started, nothing probed.
     const early = deps.cancel?.halted;
@@ -4122,13 +4172,21 @@ function stopLines(r) {
         lines.push({ level: 'warning', text: `Left alone, as no stop may signal them: ${pidList(r.spared)}.` });
     if (r.outcome === 'not-running')
         return r.notOurs === undefined
-            ? [...lines, { level: 'info', text: `Process ${r.pid} is not running: nothing to stop.` }]
+            ? [
+                ...lines,
+                {
+                    level: 'info',
+                    text: `${r.container === undefined ? `Process ${r.pid}` : `The container ${r.container}`} is not running: nothing to stop.`
+                }
+            ]
             : lines;
-    const what = r.scope === 'group'
-        ? `the server's process group ${r.pid} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
-        : r.notOurs === undefined
-            ? `the server ${r.pid} and its child processes (${r.pids.length} in all)`
-            : `the server's processes that carry its run marker (${r.pids.length} in all)`;
+    const what = r.container !== undefined
+        ? `the container ${r.container} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
+        : r.scope === 'group'
+            ? `the server's process group ${r.pid} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
+            : r.notOurs === undefined
+                ? `the server ${r.pid} and its child processes (${r.pids.length} in all)`
+                : `the server's processes that carry its run marker (${r.pids.length} in all)`;
     const how = r.exitCode !== undefined && r.exitCode !== null
         ? `, exit code ${r.exitCode}`
         : r.exitSignal
