@@ -3,9 +3,10 @@
  * simulator on a free port, `npm install -g wait-for-model` by the package already built (dist/cli.js), and
  * CI agents (buildkite-agent) by fakes that record what they were asked.
  */
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, readFileSync, readlinkSync, renameSync, writeFileSync } from 'node:fs'
 import { connect } from 'node:net'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
+import { portOwner } from '../../src/server/port-owner.js'
 
 const root = new URL('../..', import.meta.url).pathname
 const cli = join(root, 'dist', 'cli.js')
@@ -90,14 +91,27 @@ function running(pid: number): boolean {
 
 /**
  * What a recipe left behind once its always-run block has run: the servers it started that still run, and whether
- * anything still accepts connections on its port. A recipe that stops its server leaves `{ running: [], listening:
- * false }`, so that the next job on the machine does not meet `port-busy`.
+ * anything of the recipe's still accepts connections on its port. A recipe that stops its server leaves `{ running:
+ * [], listening: false }`, so that the next job on the machine does not meet `port-busy`. A listener counts as the
+ * recipe's unless /proc shows every holder working elsewhere than the recipe's folder (the pid file's): jest runs
+ * several files at once, and another file's server may take the port a moment after this recipe freed it.
  */
 export async function leftBehind(pidFile: string, port: number): Promise<{ running: number[]; listening: boolean }> {
-  const listening = await new Promise<boolean>((resolve) => {
+  const accepts = await new Promise<boolean>((resolve) => {
     const socket = connect(port, '127.0.0.1')
     socket.once('connect', () => (socket.destroy(), resolve(true)))
     socket.once('error', () => resolve(false))
   })
-  return { running: pidsIn(pidFile).filter(running), listening }
+  const root = dirname(pidFile)
+  const owner = portOwner(port)
+  const holders = owner.kind === 'listening' ? owner.listeners.flatMap((l) => l.holders) : []
+  const elsewhere = (pid: number): boolean => {
+    try {
+      return !readlinkSync(`/proc/${pid}/cwd`).startsWith(root)
+    } catch {
+      return false
+    }
+  }
+  const foreign = holders.length > 0 && holders.every((h) => elsewhere(h.pid))
+  return { running: pidsIn(pidFile).filter(running), listening: accepts && !foreign }
 }
