@@ -16550,6 +16550,13 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 (0,_runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__/* .keepMemoryFlat */ .o)();
 (0,_runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__/* .dropOutputToClosedPipes */ .D)([process.stdout, process.stderr]);
 process.exitCode = await (0,_cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__/* .runCli */ .a)(process.argv.slice(2), process);
+// A pipe's reader may lag behind a long `--json` (a thousand model ids): exiting with writes still queued cut it
+// short. Wait until both streams have handed everything to the kernel, at most 5 s (a reader that never reads must
+// not hold the command).
+await Promise.race([
+    Promise.all([process.stdout, process.stderr].map((s) => new Promise((r) => s.write('', () => r())))),
+    new Promise((r) => setTimeout(r, 5_000).unref())
+]);
 // As the action (src/index.ts): nothing left pending may hold the command once it has said its last word.
 process.exit();
 
