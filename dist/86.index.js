@@ -3006,9 +3006,9 @@ function concludedSince(next, settings, cancel, stage, elapsedMs) {
  */
 async function serverSeam(settings, deps) {
     if (settings.container !== undefined)
-        return (await Promise.all(/* import() */[__webpack_require__.e(530), __webpack_require__.e(910)]).then(__webpack_require__.bind(__webpack_require__, 6910))).containerServer(settings, deps);
+        return (await Promise.all(/* import() */[__webpack_require__.e(359), __webpack_require__.e(910)]).then(__webpack_require__.bind(__webpack_require__, 6910))).containerServer(settings, deps);
     if ((0,first_probe/* usesServerSide */.Vo)(settings))
-        return (await __webpack_require__.e(/* import() */ 530).then(__webpack_require__.bind(__webpack_require__, 9530))).processServer(settings, deps);
+        return (await __webpack_require__.e(/* import() */ 359).then(__webpack_require__.bind(__webpack_require__, 359))).processServer(settings, deps);
     return noServer;
 }
 async function gate(settings, gateDeps) {

@@ -26472,10 +26472,11 @@ class LogFollower {
 /* harmony export */   l: () => (/* binding */ portOwner),
 /* harmony export */   yv: () => (/* binding */ localPort)
 /* harmony export */ });
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7707);
-/* harmony import */ var _http_hosts_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2327);
+/* harmony import */ var _guard_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2686);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7707);
+/* harmony import */ var _http_hosts_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2327);
 /**
  * Who listens on a local TCP port, read from Linux's /proc: the listening sockets of /proc/net/tcp and tcp6, each
  * socket's inode found among the processes' file descriptors (/proc/<pid>/fd \u2192 `socket:[inode]`), and each
@@ -26484,6 +26485,7 @@ class LogFollower {
  * /proc/net/tcp is the table of the reader's network namespace: a server in a container with its own
  * namespace (docker -p) shows as the proxy that forwards the port, which is what answers the gate anyway.
  */
+
 
 
 
@@ -26519,25 +26521,7 @@ function listenerOwnership(port, pid, options = {}) {
     return { kind: 'foreign', port, listeners: owner.listeners };
 }
 /** `pid` and every process descended from it, from the parent ids of /proc/<pid>/stat. */
-function processTree(proc, pid) {
-    const children = new Map();
-    for (const p of (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procPids */ .bU)(proc)) {
-        const parent = (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procStat */ .jW)(p, proc)?.ppid;
-        if (parent !== undefined)
-            children.set(parent, [...(children.get(parent) ?? []), p]);
-    }
-    const family = new Set([pid]);
-    const queue = [pid];
-    while (queue.length > 0) {
-        for (const child of children.get(queue.shift()) ?? []) {
-            if (family.has(child))
-                continue;
-            family.add(child);
-            queue.push(child);
-        }
-    }
-    return family;
-}
+const processTree = (proc, pid) => (0,_guard_js__WEBPACK_IMPORTED_MODULE_0__/* .descendantsOf */ .gO)([pid], proc);
 /** The listening sockets on `port`; undefined when neither table can be read. */
 function listeningSockets(proc, port) {
     let read = false;
@@ -26545,7 +26529,7 @@ function listeningSockets(proc, port) {
     for (const table of ['tcp', 'tcp6']) {
         let text;
         try {
-            text = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(`${proc}/net/${table}`, 'utf8');
+            text = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.readFileSync)(`${proc}/net/${table}`, 'utf8');
             read = true;
         }
         catch {
@@ -26580,10 +26564,10 @@ function decodeAddress(hex) {
 /** The processes holding each of `inodes` among their file descriptors (those this user may read). */
 function socketHolders(proc, inodes) {
     const holders = new Map();
-    for (const pid of (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procPids */ .bU)(proc)) {
+    for (const pid of (0,_proc_js__WEBPACK_IMPORTED_MODULE_2__/* .procPids */ .bU)(proc)) {
         let fds;
         try {
-            fds = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readdirSync)(`${proc}/${pid}/fd`);
+            fds = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.readdirSync)(`${proc}/${pid}/fd`);
         }
         catch {
             continue; // another user's process, or gone
@@ -26592,7 +26576,7 @@ function socketHolders(proc, inodes) {
         for (const fd of fds) {
             let target;
             try {
-                target = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readlinkSync)(`${proc}/${pid}/fd/${fd}`);
+                target = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.readlinkSync)(`${proc}/${pid}/fd/${fd}`);
             }
             catch {
                 continue;
@@ -26603,7 +26587,7 @@ function socketHolders(proc, inodes) {
         }
         if (held.size === 0)
             continue;
-        const info = { pid, command: (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .commandLine */ .ay)(pid, proc) };
+        const info = { pid, command: (0,_proc_js__WEBPACK_IMPORTED_MODULE_2__/* .commandLine */ .ay)(pid, proc) };
         for (const inode of held)
             holders.set(inode, [...(holders.get(inode) ?? []), info]);
     }
@@ -26614,10 +26598,10 @@ function socketHolders(proc, inodes) {
  * addresses), else undefined: a server elsewhere is probed as it is, its port is none of this machine's business.
  */
 function localPort(url, hostName = process.getBuiltinModule('node:os').hostname()) {
-    const host = (0,_http_hosts_js__WEBPACK_IMPORTED_MODULE_2__/* .bareHost */ .n0)(url.hostname);
+    const host = (0,_http_hosts_js__WEBPACK_IMPORTED_MODULE_3__/* .bareHost */ .n0)(url.hostname);
     const os = process.getBuiltinModule('node:os');
     const addresses = Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((a) => a.address.toLowerCase()));
-    const local = (0,_http_hosts_js__WEBPACK_IMPORTED_MODULE_2__/* .isLoopback */ .U9)(url.hostname) ||
+    const local = (0,_http_hosts_js__WEBPACK_IMPORTED_MODULE_3__/* .isLoopback */ .U9)(url.hostname) ||
         host.endsWith('.localhost') ||
         host === hostName.toLowerCase() ||
         addresses.includes(host);

@@ -6,8 +6,9 @@
  * /proc/net/tcp is the table of the reader's network namespace: a server in a container with its own
  * namespace (docker -p) shows as the proxy that forwards the port, which is what answers the gate anyway.
  */
+import { descendantsOf } from './guard.js'
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs'
-import { commandLine, procPids, procStat } from './proc.js'
+import { commandLine, procPids } from './proc.js'
 import { bareHost, isLoopback } from '../http/hosts.js'
 
 interface ProcessInfo {
@@ -76,23 +77,7 @@ export function listenerOwnership(port: number, pid: number, options: ProcOption
 }
 
 /** `pid` and every process descended from it, from the parent ids of /proc/<pid>/stat. */
-export function processTree(proc: string, pid: number): Set<number> {
-  const children = new Map<number, number[]>()
-  for (const p of procPids(proc)) {
-    const parent = procStat(p, proc)?.ppid
-    if (parent !== undefined) children.set(parent, [...(children.get(parent) ?? []), p])
-  }
-  const family = new Set([pid])
-  const queue = [pid]
-  while (queue.length > 0) {
-    for (const child of children.get(queue.shift() as number) ?? []) {
-      if (family.has(child)) continue
-      family.add(child)
-      queue.push(child)
-    }
-  }
-  return family
-}
+export const processTree = (proc: string, pid: number): Set<number> => descendantsOf([pid], proc)
 
 /** The listening sockets on `port`; undefined when neither table can be read. */
 function listeningSockets(proc: string, port: number): Array<Omit<Listener, 'holders'>> | undefined {

@@ -1,5 +1,5 @@
-export const id = 530;
-export const ids = [530];
+export const id = 359;
+export const ids = [359];
 export const modules = {
 
 /***/ 7777:
@@ -176,6 +176,146 @@ function appsOnVisibleGpus(snapshot, cudaVisibleDevices) {
 function memoryHeldBy(snapshot, pids) {
     const apps = snapshot.apps.filter((a) => pids.has(a.pid));
     return { mib: apps.reduce((sum, a) => sum + (a.usedMiB ?? 0), 0), apps };
+}
+
+
+/***/ }),
+
+/***/ 2686:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   aW: () => (/* binding */ bootId),
+/* harmony export */   gO: () => (/* binding */ descendantsOf),
+/* harmony export */   xO: () => (/* binding */ RUN_MARKER)
+/* harmony export */ });
+/* unused harmony exports processGuard, identify, markedProcesses */
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(7707);
+/**
+ * Which processes a stop may signal, read from Linux's /proc. Never this process, one of its ancestors (the
+ * runner's step, the runner itself), pid 1, a runner's own processes (`Runner.Worker`, `Runner.Listener`, its
+ * service scripts), nor a process group any of them is in. A pid recorded at launch is the server only while it
+ * names the process that started then (`/proc/<pid>/stat` field 22, on the same boot): Linux reuses pids, and a
+ * server that died early leaves its pid to a stranger. A process that carries the run's marker in its
+ * environment (`WAIT_FOR_MODEL_RUN=<id>`, set at launch and inherited by whatever the server starts) is the
+ * server's, wherever it went: a worker that double-forked out of the group, an orphaned engine core.
+ */
+
+
+/** The variable `start` tags the server's environment with. */
+const RUN_MARKER = 'WAIT_FOR_MODEL_RUN';
+/** The runner's own programs, by their command line (the hosted runners' and a self-hosted one's, as installed). */
+const RUNNER_COMMAND = /(^|\/)(Runner\.Worker|Runner\.Listener|runsvc\.sh|run-helper\.sh)(\s|$)/;
+/** An ancestor chain longer than this is a loop in a hostile or broken /proc: stop walking. */
+const MAX_DEPTH = 4096;
+/** The processes and groups a stop must leave alone, as seen now from `self` (this process). */
+function processGuard(proc = '/proc', self = process.pid) {
+    const spared = new Map([[1, 'init']]);
+    const groups = new Set();
+    const selfStat = procStat(self, proc);
+    spared.set(self, 'self');
+    if (selfStat !== undefined)
+        groups.add(selfStat.pgrp);
+    // without /proc only the parent is known
+    let parent = selfStat?.ppid ?? (self === process.pid ? process.ppid : 0);
+    for (let depth = 0; parent > 1 && depth < MAX_DEPTH && !spared.has(parent); depth++) {
+        spared.set(parent, 'ancestor');
+        const stat = procStat(parent, proc);
+        if (stat !== undefined)
+            groups.add(stat.pgrp);
+        parent = stat?.ppid ?? 0;
+    }
+    for (const pid of procPids(proc)) {
+        if (spared.has(pid) || !RUNNER_COMMAND.test(commandLine(pid, proc)))
+            continue;
+        spared.set(pid, 'runner');
+        const stat = procStat(pid, proc);
+        if (stat !== undefined)
+            groups.add(stat.pgrp);
+    }
+    // The leader of a group this process, an ancestor or the runner is in need not be an ancestor (the shell of a
+    // pipeline, a job-control wrapper): signalling it would stop the stopper's own job all the same.
+    return {
+        spared: (pid) => spared.get(pid) ?? (groups.has(pid) ? 'group-leader' : undefined),
+        groupSpared: (pgid) => groups.has(pgid) || spared.has(pgid)
+    };
+}
+/** Whether `pid` still names the process `recorded` describes. */
+function identify(pid, recorded, proc = '/proc') {
+    if (recorded.startTicks === undefined || procStat(process.pid, proc) === undefined)
+        return { kind: 'unchecked' };
+    const boot = bootId(proc);
+    if (recorded.bootId !== undefined && boot !== undefined && boot !== recorded.bootId)
+        return { kind: 'rebooted' };
+    const stat = procStat(pid, proc);
+    if (stat === undefined || stat.state === 'Z')
+        return { kind: 'gone' };
+    if (stat.startTicks !== recorded.startTicks)
+        return { kind: 'reused', startTicks: stat.startTicks, expectedTicks: recorded.startTicks };
+    return { kind: 'same' };
+}
+/** This boot's id, or undefined without /proc. */
+function bootId(proc = '/proc') {
+    try {
+        return (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(`${proc}/sys/kernel/random/boot_id`, 'utf8').trim() || undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * The processes whose environment carries `RUN_MARKER=<marker>`, among those this user may read, that started no
+ * earlier than `sinceTicks`. `seen` caches each answer by pid and start time: an environment is fixed at exec, and
+ * reading every process's on every poll would cost the stop more than the stop itself.
+ */
+function markedProcesses(marker, sinceTicks, seen, proc = '/proc') {
+    const needle = `\0${RUN_MARKER}=${marker}\0`;
+    const found = [];
+    for (const pid of procPids(proc)) {
+        const stat = procStat(pid, proc);
+        if (stat === undefined || stat.state === 'Z' || stat.startTicks < sinceTicks)
+            continue;
+        const key = `${pid}:${stat.startTicks}`;
+        let marked = seen.get(key);
+        if (marked === undefined) {
+            marked = environHas(pid, needle, proc);
+            seen.set(key, marked);
+        }
+        if (marked)
+            found.push(pid);
+    }
+    return found;
+}
+function environHas(pid, needle, proc) {
+    try {
+        // latin1 maps each byte to one character: a byte search, whatever the encoding of the other variables
+        return `\0${readFileSync(`${proc}/${pid}/environ`, 'latin1')}\0`.includes(needle);
+    }
+    catch {
+        return false; // another user's process, or gone
+    }
+}
+/** `roots` and every process descended from them, from the parent ids of /proc/<pid>/stat. */
+function descendantsOf(roots, proc = '/proc') {
+    const children = new Map();
+    for (const p of (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procPids */ .bU)(proc)) {
+        const parent = (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procStat */ .jW)(p, proc)?.ppid;
+        if (parent !== undefined)
+            children.set(parent, [...(children.get(parent) ?? []), p]);
+    }
+    const family = new Set(roots);
+    const queue = [...family];
+    while (queue.length > 0) {
+        for (const child of children.get(queue.shift()) ?? []) {
+            if (family.has(child))
+                continue;
+            family.add(child);
+            queue.push(child);
+        }
+    }
+    return family;
 }
 
 
@@ -448,10 +588,11 @@ class LogFollower {
 /* harmony export */   l: () => (/* binding */ portOwner),
 /* harmony export */   yv: () => (/* binding */ localPort)
 /* harmony export */ });
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3024);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(7707);
-/* harmony import */ var _http_hosts_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(2327);
+/* harmony import */ var _guard_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(2686);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(7707);
+/* harmony import */ var _http_hosts_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(2327);
 /**
  * Who listens on a local TCP port, read from Linux's /proc: the listening sockets of /proc/net/tcp and tcp6, each
  * socket's inode found among the processes' file descriptors (/proc/<pid>/fd \u2192 `socket:[inode]`), and each
@@ -460,6 +601,7 @@ class LogFollower {
  * /proc/net/tcp is the table of the reader's network namespace: a server in a container with its own
  * namespace (docker -p) shows as the proxy that forwards the port, which is what answers the gate anyway.
  */
+
 
 
 
@@ -495,25 +637,7 @@ function listenerOwnership(port, pid, options = {}) {
     return { kind: 'foreign', port, listeners: owner.listeners };
 }
 /** `pid` and every process descended from it, from the parent ids of /proc/<pid>/stat. */
-function processTree(proc, pid) {
-    const children = new Map();
-    for (const p of (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procPids */ .bU)(proc)) {
-        const parent = (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procStat */ .jW)(p, proc)?.ppid;
-        if (parent !== undefined)
-            children.set(parent, [...(children.get(parent) ?? []), p]);
-    }
-    const family = new Set([pid]);
-    const queue = [pid];
-    while (queue.length > 0) {
-        for (const child of children.get(queue.shift()) ?? []) {
-            if (family.has(child))
-                continue;
-            family.add(child);
-            queue.push(child);
-        }
-    }
-    return family;
-}
+const processTree = (proc, pid) => (0,_guard_js__WEBPACK_IMPORTED_MODULE_0__/* .descendantsOf */ .gO)([pid], proc);
 /** The listening sockets on `port`; undefined when neither table can be read. */
 function listeningSockets(proc, port) {
     let read = false;
@@ -521,7 +645,7 @@ function listeningSockets(proc, port) {
     for (const table of ['tcp', 'tcp6']) {
         let text;
         try {
-            text = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(`${proc}/net/${table}`, 'utf8');
+            text = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.readFileSync)(`${proc}/net/${table}`, 'utf8');
             read = true;
         }
         catch {
@@ -556,10 +680,10 @@ function decodeAddress(hex) {
 /** The processes holding each of `inodes` among their file descriptors (those this user may read). */
 function socketHolders(proc, inodes) {
     const holders = new Map();
-    for (const pid of (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procPids */ .bU)(proc)) {
+    for (const pid of (0,_proc_js__WEBPACK_IMPORTED_MODULE_2__/* .procPids */ .bU)(proc)) {
         let fds;
         try {
-            fds = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readdirSync)(`${proc}/${pid}/fd`);
+            fds = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.readdirSync)(`${proc}/${pid}/fd`);
         }
         catch {
             continue; // another user's process, or gone
@@ -568,7 +692,7 @@ function socketHolders(proc, inodes) {
         for (const fd of fds) {
             let target;
             try {
-                target = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readlinkSync)(`${proc}/${pid}/fd/${fd}`);
+                target = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.readlinkSync)(`${proc}/${pid}/fd/${fd}`);
             }
             catch {
                 continue;
@@ -579,7 +703,7 @@ function socketHolders(proc, inodes) {
         }
         if (held.size === 0)
             continue;
-        const info = { pid, command: (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .commandLine */ .ay)(pid, proc) };
+        const info = { pid, command: (0,_proc_js__WEBPACK_IMPORTED_MODULE_2__/* .commandLine */ .ay)(pid, proc) };
         for (const inode of held)
             holders.set(inode, [...(holders.get(inode) ?? []), info]);
     }
@@ -590,10 +714,10 @@ function socketHolders(proc, inodes) {
  * addresses), else undefined: a server elsewhere is probed as it is, its port is none of this machine's business.
  */
 function localPort(url, hostName = process.getBuiltinModule('node:os').hostname()) {
-    const host = (0,_http_hosts_js__WEBPACK_IMPORTED_MODULE_2__/* .bareHost */ .n0)(url.hostname);
+    const host = (0,_http_hosts_js__WEBPACK_IMPORTED_MODULE_3__/* .bareHost */ .n0)(url.hostname);
     const os = process.getBuiltinModule('node:os');
     const addresses = Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((a) => a.address.toLowerCase()));
-    const local = (0,_http_hosts_js__WEBPACK_IMPORTED_MODULE_2__/* .isLoopback */ .U9)(url.hostname) ||
+    const local = (0,_http_hosts_js__WEBPACK_IMPORTED_MODULE_3__/* .isLoopback */ .U9)(url.hostname) ||
         host.endsWith('.localhost') ||
         host === hostName.toLowerCase() ||
         addresses.includes(host);
@@ -913,7 +1037,7 @@ function processAgeMs(startTicks) {
 
 /***/ }),
 
-/***/ 9530:
+/***/ 359:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -1020,136 +1144,10 @@ function preflightVerdict(p, gpuCheck) {
     return { warnGpu: gpuBusy };
 }
 
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __webpack_require__(3024);
-;// CONCATENATED MODULE: ./src/server/guard.ts
-/**
- * Which processes a stop may signal, read from Linux's /proc. Never this process, one of its ancestors (the
- * runner's step, the runner itself), pid 1, a runner's own processes (`Runner.Worker`, `Runner.Listener`, its
- * service scripts), nor a process group any of them is in. A pid recorded at launch is the server only while it
- * names the process that started then (`/proc/<pid>/stat` field 22, on the same boot): Linux reuses pids, and a
- * server that died early leaves its pid to a stranger. A process that carries the run's marker in its
- * environment (`WAIT_FOR_MODEL_RUN=<id>`, set at launch and inherited by whatever the server starts) is the
- * server's, wherever it went: a worker that double-forked out of the group, an orphaned engine core.
- */
-
-
-/** The variable `start` tags the server's environment with. */
-const RUN_MARKER = 'WAIT_FOR_MODEL_RUN';
-/** The runner's own programs, by their command line (the hosted runners' and a self-hosted one's, as installed). */
-const RUNNER_COMMAND = /(^|\/)(Runner\.Worker|Runner\.Listener|runsvc\.sh|run-helper\.sh)(\s|$)/;
-/** An ancestor chain longer than this is a loop in a hostile or broken /proc: stop walking. */
-const MAX_DEPTH = 4096;
-/** The processes and groups a stop must leave alone, as seen now from `self` (this process). */
-function processGuard(proc = '/proc', self = process.pid) {
-    const spared = new Map([[1, 'init']]);
-    const groups = new Set();
-    const selfStat = procStat(self, proc);
-    spared.set(self, 'self');
-    if (selfStat !== undefined)
-        groups.add(selfStat.pgrp);
-    // without /proc only the parent is known
-    let parent = selfStat?.ppid ?? (self === process.pid ? process.ppid : 0);
-    for (let depth = 0; parent > 1 && depth < MAX_DEPTH && !spared.has(parent); depth++) {
-        spared.set(parent, 'ancestor');
-        const stat = procStat(parent, proc);
-        if (stat !== undefined)
-            groups.add(stat.pgrp);
-        parent = stat?.ppid ?? 0;
-    }
-    for (const pid of procPids(proc)) {
-        if (spared.has(pid) || !RUNNER_COMMAND.test(commandLine(pid, proc)))
-            continue;
-        spared.set(pid, 'runner');
-        const stat = procStat(pid, proc);
-        if (stat !== undefined)
-            groups.add(stat.pgrp);
-    }
-    // The leader of a group this process, an ancestor or the runner is in need not be an ancestor (the shell of a
-    // pipeline, a job-control wrapper): signalling it would stop the stopper's own job all the same.
-    return {
-        spared: (pid) => spared.get(pid) ?? (groups.has(pid) ? 'group-leader' : undefined),
-        groupSpared: (pgid) => groups.has(pgid) || spared.has(pgid)
-    };
-}
-/** Whether `pid` still names the process `recorded` describes. */
-function identify(pid, recorded, proc = '/proc') {
-    if (recorded.startTicks === undefined || procStat(process.pid, proc) === undefined)
-        return { kind: 'unchecked' };
-    const boot = bootId(proc);
-    if (recorded.bootId !== undefined && boot !== undefined && boot !== recorded.bootId)
-        return { kind: 'rebooted' };
-    const stat = procStat(pid, proc);
-    if (stat === undefined || stat.state === 'Z')
-        return { kind: 'gone' };
-    if (stat.startTicks !== recorded.startTicks)
-        return { kind: 'reused', startTicks: stat.startTicks, expectedTicks: recorded.startTicks };
-    return { kind: 'same' };
-}
-/** This boot's id, or undefined without /proc. */
-function bootId(proc = '/proc') {
-    try {
-        return (0,external_node_fs_.readFileSync)(`${proc}/sys/kernel/random/boot_id`, 'utf8').trim() || undefined;
-    }
-    catch {
-        return undefined;
-    }
-}
-/**
- * The processes whose environment carries `RUN_MARKER=<marker>`, among those this user may read, that started no
- * earlier than `sinceTicks`. `seen` caches each answer by pid and start time: an environment is fixed at exec, and
- * reading every process's on every poll would cost the stop more than the stop itself.
- */
-function markedProcesses(marker, sinceTicks, seen, proc = '/proc') {
-    const needle = `\0${RUN_MARKER}=${marker}\0`;
-    const found = [];
-    for (const pid of procPids(proc)) {
-        const stat = procStat(pid, proc);
-        if (stat === undefined || stat.state === 'Z' || stat.startTicks < sinceTicks)
-            continue;
-        const key = `${pid}:${stat.startTicks}`;
-        let marked = seen.get(key);
-        if (marked === undefined) {
-            marked = environHas(pid, needle, proc);
-            seen.set(key, marked);
-        }
-        if (marked)
-            found.push(pid);
-    }
-    return found;
-}
-function environHas(pid, needle, proc) {
-    try {
-        // latin1 maps each byte to one character: a byte search, whatever the encoding of the other variables
-        return `\0${readFileSync(`${proc}/${pid}/environ`, 'latin1')}\0`.includes(needle);
-    }
-    catch {
-        return false; // another user's process, or gone
-    }
-}
-/** `roots` and every process descended from them, from the parent ids of /proc/<pid>/stat. */
-function descendantsOf(roots, proc = '/proc') {
-    const children = new Map();
-    for (const p of procPids(proc)) {
-        const parent = procStat(p, proc)?.ppid;
-        if (parent !== undefined)
-            children.set(parent, [...(children.get(parent) ?? []), p]);
-    }
-    const family = new Set(roots);
-    const queue = [...family];
-    while (queue.length > 0) {
-        for (const child of children.get(queue.shift()) ?? []) {
-            if (family.has(child))
-                continue;
-            family.add(child);
-            queue.push(child);
-        }
-    }
-    return family;
-}
-
+// EXTERNAL MODULE: ./src/server/guard.ts
+var guard = __webpack_require__(2686);
 // EXTERNAL MODULE: ./src/server/process.ts + 1 modules
-var server_process = __webpack_require__(5361);
+var process = __webpack_require__(5361);
 // EXTERNAL MODULE: ./src/report/lifecycle-report.ts
 var lifecycle_report = __webpack_require__(7205);
 // EXTERNAL MODULE: ./src/report/progress.ts
@@ -1172,7 +1170,7 @@ var progress = __webpack_require__(8991);
 
 /** The process seam for these settings; a `pid` file is read now, so that a bad one is an input error and nothing runs. */
 function processServer(settings, deps) {
-    const pid = settings.pid === undefined ? undefined : (0,server_process/* resolvePid */.QF)(settings.pid);
+    const pid = settings.pid === undefined ? undefined : (0,process/* resolvePid */.QF)(settings.pid);
     return {
         preflight: async () => (settings.start === undefined ? undefined : beforeStart(settings, deps)),
         launch: () => launched(settings, pid, deps)
@@ -1220,13 +1218,13 @@ async function beforeStart(settings, deps) {
 }
 /** Starts the server (`start`) or follows one started elsewhere (`pid`); without either, only its log. */
 function launched(settings, pid, deps) {
-    const logFile = settings.logFile ?? (settings.start !== undefined ? (0,server_process/* newLogFile */.rO)(deps.env) : undefined);
-    const runMarker = settings.start === undefined ? undefined : (0,server_process/* newRunMarker */.um)();
+    const logFile = settings.logFile ?? (settings.start !== undefined ? (0,process/* newLogFile */.rO)(deps.env) : undefined);
+    const runMarker = settings.start === undefined ? undefined : (0,process/* newRunMarker */.um)();
     const server = launch(settings, pid, logFile, runMarker, deps);
     const facts = { pid: server?.pid, logFile };
     // what the job-end step stops by: this process, as it started, and whatever carries the marker
     if (runMarker !== undefined)
-        Object.assign(facts, { startTicks: server?.startTicks, bootId: bootId(), runMarker });
+        Object.assign(facts, { startTicks: server?.startTicks, bootId: (0,guard/* bootId */.aW)(), runMarker });
     let log;
     return {
         facts,
@@ -1281,14 +1279,14 @@ function launched(settings, pid, deps) {
 function launch(settings, pid, logFile, runMarker, deps) {
     if (settings.start !== undefined && logFile !== undefined) {
         // tagged, so that every process it starts is known as its own, also one that leaves its process group
-        const env = { ...(0,server_process/* serverEnv */.NK)(deps.env), ...(runMarker === undefined ? {} : { [RUN_MARKER]: runMarker }) };
-        const server = (0,server_process/* startServer */.UD)(settings.start, logFile, env, deps.clock);
+        const env = { ...(0,process/* serverEnv */.NK)(deps.env), ...(runMarker === undefined ? {} : { [guard/* RUN_MARKER */.xO]: runMarker }) };
+        const server = (0,process/* startServer */.UD)(settings.start, logFile, env, deps.clock);
         deps.log(progress/* gateLines */.HN.started(server.pid, logFile));
         return server;
     }
     if (pid === undefined)
         return undefined;
-    const server = (0,server_process/* attachServer */.Zd)(pid, deps.clock);
+    const server = (0,process/* attachServer */.Zd)(pid, deps.clock);
     deps.log(progress/* gateLines */.HN.watching(pid, logFile));
     return server;
 }
