@@ -52,10 +52,12 @@ describe('figures that are numbers (issue 26 item 6)', () => {
     })
     expect(r.outputs.ready).toBe('true')
     for (const n of numbers(r)) expect(Number.isFinite(n)).toBe(true)
-    // 4 chunks over about 90 ms: 3 tokens after the first in at least 90 ms is at most 34 tokens/s
+    // 4 chunks sent 30 ms apart: 3 tokens after the first over about 90 ms, about 34 tokens/s. The gaps are measured
+    // on arrival, where the first chunk may come late and close up on the next (89.3 ms seen in a CI run): a bound
+    // of 60 tokens/s still tells a counted rate from the claimed 1e308's
     const rate = Number(r.outputs['decode-tokens-per-second'])
     expect(rate).toBeGreaterThan(0)
-    expect(rate).toBeLessThanOrEqual(3 / 0.09 + 0.1)
+    expect(rate).toBeLessThanOrEqual(60)
     expect(r.stdout).toMatch(/Smoke test 1\/1: first token after \d+ ms; 4 tokens at/)
     expect(JSON.stringify(r.outputs)).not.toMatch(/Infinity|NaN|e\+/)
     const record = JSON.parse(readFileSync(history, 'utf8').trim())
