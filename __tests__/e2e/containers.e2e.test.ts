@@ -144,9 +144,11 @@ suite('servers in containers, with a real Docker engine', () => {
     )
     expect(errors(run.stdout)).toEqual([])
     expect(run.outputs).toMatchObject({ ready: 'true', pid: String(pid), 'gpu-memory-mib': '20480' })
-    expect(readFileSync(logFile, 'utf8')).toMatch(
-      /^torch.OutOfMemoryError: CUDA out of memory\.\n\[simulated vllm\] serving "kimi"/
-    )
+    // the earlier run's line stays first, this container's output follows it (its engine log, then its own line)
+    const kept = readFileSync(logFile, 'utf8')
+    expect(kept).toMatch(/^torch.OutOfMemoryError: CUDA out of memory\.\n/)
+    expect(kept.slice(kept.indexOf('\n') + 1)).toMatch(/\[simulated vllm\] serving "kimi"/)
+    expect(kept.match(/CUDA out of memory/g)).toHaveLength(1)
     // not this job's: the job-end step has nothing to do
     expect(run.state).toEqual({})
     const always = await mainStep(port, { container: name, stop: 'always' })
