@@ -389,8 +389,8 @@ const containerLines = {
 var progress = __webpack_require__(8991);
 // EXTERNAL MODULE: ./src/report/lifecycle-report.ts
 var lifecycle_report = __webpack_require__(7205);
-// EXTERNAL MODULE: ./src/wait/servers/process.ts + 2 modules
-var servers_process = __webpack_require__(359);
+// EXTERNAL MODULE: ./src/wait/servers/process.ts + 3 modules
+var servers_process = __webpack_require__(1415);
 ;// CONCATENATED MODULE: ./src/wait/servers/container.ts
 /**
  * The server as a container (`container`), whether `start` runs it (`docker run`, in the foreground or with `-d`)

@@ -16540,7 +16540,7 @@ module.exports = {
 /***/ (function(module, __unused_webpack___webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8672);
+/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4496);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 /** The `wait-for-model` command: the same gate as the action, for shells, ssh sessions and scripts. */
@@ -16565,7 +16565,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8672:
+/***/ 4496:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 
@@ -16578,6 +16578,8696 @@ __nccwpck_require__.d(__webpack_exports__, {
 var external_node_path_ = __nccwpck_require__(6760);
 // EXTERNAL MODULE: external "node:url"
 var external_node_url_ = __nccwpck_require__(3136);
+;// CONCATENATED MODULE: ./src/wait/deps.ts
+const withDefaults = (gateDeps) => ({
+    ...gateDeps,
+    warn: gateDeps.warn ?? gateDeps.log,
+    notice: gateDeps.notice ?? gateDeps.log,
+    env: gateDeps.env ?? process.env
+});
+
+// EXTERNAL MODULE: ./src/wait/sequence.ts + 21 modules
+var sequence = __nccwpck_require__(5644);
+// EXTERNAL MODULE: ./src/wait/cancelled.ts + 1 modules
+var cancelled = __nccwpck_require__(5165);
+;// CONCATENATED MODULE: ./src/wait/gate.ts
+
+
+
+async function gate(settings, gateDeps) {
+    const deps = withDefaults(gateDeps);
+    const { clock } = deps;
+    const began = clock.now();
+    // A fleet of servers, one per endpoint: each endpoint's own wait, loaded only then (a chunk of its own).
+    if (settings.servers !== undefined)
+        return (await __nccwpck_require__.e(/* import() */ 749).then(__nccwpck_require__.bind(__nccwpck_require__, 4749))).fleetGate(settings, deps);
+    const seam = await (0,sequence/* serverSeam */.m)(settings, deps);
+    const refused = await seam.preflight();
+    // A cancel while the pre-flight looked (nvidia-smi may take seconds): nothing is started, nothing probed.
+    const early = deps.cancel?.halted;
+    if (early !== undefined)
+        return (0,cancelled/* cancelledBeforeWait */.yl)(settings, early, clock.now() - (deps.startedAt ?? began));
+    if (refused !== undefined)
+        return refused;
+    return (0,sequence/* waitWith */.O)(seam, settings, deps);
+}
+
+// EXTERNAL MODULE: ./src/wait/conclusion.ts + 2 modules
+var conclusion = __nccwpck_require__(6100);
+;// CONCATENATED MODULE: ./src/report/command-safe.ts
+// Text the runner cannot take for a workflow command: what both front ends write goes through it.
+/**
+ * What may stand before a `::` that the runner still reads as a command: it trims lines with .NET's TrimStart(),
+ * which strips every Unicode white space (JavaScript's \s misses U+0085 NEL), and the invisible format
+ * characters (zero-width spaces and joiners, word joiner, BOM, soft hyphen, Mongolian vowel separator) are
+ * defused too, as no reader can see them.
+ */
+const COMMAND_LEAD = /^([\s\u0085\u00ad\u180e\u200b-\u200d\u2060\ufeff]*)::/gmu;
+/**
+ * Makes text the runner cannot take for a workflow command: server text (a model id, an error message)
+ * could otherwise carry a line break followed by `::set-output` or `::stop-commands`, or a `##[` command,
+ * which the runner reads anywhere in a line. The runner also breaks lines at a lone carriage return.
+ */
+function commandSafe(text) {
+    return text.replace(/##\[/g, '## [').replace(COMMAND_LEAD, '$1: :');
+}
+
+// EXTERNAL MODULE: ./src/runtime/clock.ts
+var clock = __nccwpck_require__(9842);
+// EXTERNAL MODULE: ./src/report/answer-report.ts + 1 modules
+var answer_report = __nccwpck_require__(9823);
+;// CONCATENATED MODULE: ./src/report/check-report.ts
+/**
+ * The one line `wait-for-model check` prints: what a health check's log (Docker's `docker inspect` health log,
+ * a Kubernetes probe's event) shows. One line, whatever the server said, so that a probe's output stays readable.
+ */
+
+
+const oneLine = (text) => text.replace(/\s*[\r\n]+\s*/g, ' ');
+function checkLine(outcome) {
+    const took = (0,clock/* formatDuration */.a3)(outcome.elapsedMs);
+    const endpoints = outcome.results.length > 1 ? ` (${outcome.results.length} endpoints)` : '';
+    if (outcome.ready) {
+        const model = outcome.last?.modelId ? ` model "${outcome.last.modelId}"` : '';
+        const said = outcome.last === undefined ? '' : (0,answer_report/* answerWords */.G)(outcome.last.answer).summary;
+        return oneLine(`ready in ${took}${endpoints}:${model} ${said}`.trimEnd());
+    }
+    // A wait's reason "timeout" means "not ready yet" here: the one answer there was says why.
+    const why = outcome.reason === 'timeout' ? 'not ready' : `not ready (${outcome.reason})`;
+    const last = outcome.last && (0,answer_report/* answerWords */.G)(outcome.last.answer);
+    const said = last === undefined ? 'no answer' : outcome.reason === 'timeout' ? last.summary : last.detail || last.summary;
+    const where = outcome.results.length > 1 ? `${outcome.url.href}: ` : '';
+    return oneLine(`${why} after ${took}${endpoints}: ${where}${said}`);
+}
+
+// EXTERNAL MODULE: ./src/inputs/secrets.ts
+var inputs_secrets = __nccwpck_require__(3332);
+// EXTERNAL MODULE: ./src/runtime/halter.ts
+var halter = __nccwpck_require__(1906);
+;// CONCATENATED MODULE: ./src/runtime/cancel-signals.ts
+/**
+ * The signals that cancel a run, and the one way every entry point listens to them. Node's default for each is to
+ * die at once: no outputs, no summary, no error, and at the job end a server never stopped.
+ */
+
+/**
+ * The runner sends SIGINT, then SIGTERM, to a cancelled job's step (or one past its `timeout-minutes`); a terminal
+ * sends SIGINT on Ctrl-C; SIGHUP comes when the terminal or ssh session goes, or the runner's service is stopped.
+ */
+const CANCEL_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+/** Listens to the cancelling signals until `release`: each halts `cancel` instead of ending the process. */
+function cancelOnSignals() {
+    const cancel = new halter/* Halter */.x();
+    const onSignal = (signal) => void cancel.halt(signal);
+    for (const signal of CANCEL_SIGNALS)
+        process.on(signal, onSignal);
+    return { cancel, release: () => CANCEL_SIGNALS.forEach((signal) => process.off(signal, onSignal)) };
+}
+
+;// CONCATENATED MODULE: ./package.json
+const package_namespaceObject = {"rE":"1.0.0-dev"};
+// EXTERNAL MODULE: ./src/inputs/parse.ts
+var parse = __nccwpck_require__(3718);
+;// CONCATENATED MODULE: ./src/inputs/input-names.ts
+/** The inputs, by name, with their defaults: the one list the action, the CLI's flags and the parser share. */
+/** Input name \u2192 default, in the order action.yml declares them. */
+const INPUT_DEFAULTS = {
+    url: '',
+    model: '',
+    'model-match': 'auto',
+    'wrong-model-after': '30s',
+    match: '',
+    'match-regex': '',
+    status: '200-299',
+    interval: '5s',
+    schedule: 'adaptive',
+    timeout: '15m',
+    'request-timeout': '10s',
+    'success-threshold': '1',
+    headers: '',
+    'api-key': '',
+    'progress-interval': '30s',
+    'fail-on-timeout': 'true',
+    'fleet-min-ready': 'all',
+    start: '',
+    pid: '',
+    container: '',
+    'log-file': '',
+    'log-lines': '50',
+    'fail-pattern': '',
+    'port-check': 'true',
+    'gpu-check': 'warn',
+    stop: 'job-end',
+    'stop-timeout': '30s',
+    'probe-generation': 'false',
+    load: 'false',
+    'smoke-test': 'false',
+    'smoke-requests': '3',
+    'smoke-tokens': '64',
+    'smoke-timeout': '2m',
+    'env-report': '',
+    diagnostics: '',
+    'ca-cert': '',
+    'insecure-tls': 'false',
+    engine: 'auto',
+    'history-file': 'auto',
+    'history-key': '',
+    'regression-threshold': '25%',
+    'regression-min-runs': '3',
+    'throughput-regression-threshold': '15%',
+    'fail-on-regression': 'false'
+};
+
+;// CONCATENATED MODULE: ./src/simulator/streams.ts
+const DEFAULT_PACE = { tokensPerSecond: 100, ttftMs: 50 };
+const CREATED = 1767225600;
+const PROMPT_TOKENS = 12;
+const DEFAULT_TOKENS = 16;
+const MAX_TOKENS = 4096;
+/** The stream a POST asks this engine for; undefined when it asks for none the engine serves. */
+function streamFormat(engine, path, request) {
+    if (engine === 'triton')
+        return undefined;
+    if (path === '/v1/completions' && request.stream === true)
+        return 'openai';
+    if (engine === 'llamacpp' && path === '/completion' && request.stream === true)
+        return 'llamacpp';
+    if (engine === 'tgi' && path === '/generate_stream')
+        return 'tgi';
+    // Ollama streams unless told not to; a request without a prompt only loads the model
+    if (engine === 'ollama' && path === '/api/generate' && request.prompt !== undefined && request.stream !== false)
+        return 'ollama';
+    return undefined;
+}
+const asked = (v) => typeof v === 'number' && Number.isInteger(v) && v > 0 ? Math.min(v, MAX_TOKENS) : DEFAULT_TOKENS;
+const field = (o, key) => typeof o === 'object' && o !== null ? o[key] : undefined;
+function tokensAsked(format, request) {
+    if (format === 'openai')
+        return asked(request.max_tokens);
+    if (format === 'llamacpp')
+        return asked(request.n_predict);
+    if (format === 'tgi')
+        return asked(field(request.parameters, 'max_new_tokens'));
+    return asked(field(request.options, 'num_predict'));
+}
+const sse = (body, space = true) => `data:${space ? ' ' : ''}${JSON.stringify(body)}\n\n`;
+const streams_text = (i) => ` ${i + 4},`;
+/** What each format writes: a token's event, the events after the last token, a generation that fails. */
+function events(format, model, request, n) {
+    if (format === 'openai') {
+        const chunk = (choiceText, finish) => sse({
+            id: 'cmpl-simulated',
+            object: 'text_completion',
+            created: CREATED,
+            model,
+            choices: [{ index: 0, text: choiceText, logprobs: null, finish_reason: finish, stop_reason: null }]
+        });
+        const usage = field(request.stream_options, 'include_usage') === true;
+        return {
+            type: 'text/event-stream; charset=utf-8',
+            token: (i) => chunk(streams_text(i), i === n - 1 ? 'length' : null),
+            end: () => (usage
+                ? sse({
+                    id: 'cmpl-simulated',
+                    object: 'text_completion',
+                    created: CREATED,
+                    model,
+                    choices: [],
+                    usage: { prompt_tokens: PROMPT_TOKENS, completion_tokens: n, total_tokens: PROMPT_TOKENS + n }
+                })
+                : '') + 'data: [DONE]\n\n',
+            // vLLM's error in the stream, then its end
+            failure: () => sse({ error: { message: 'EngineCore encountered an issue.', type: 'InternalServerError', code: 500 } }) +
+                'data: [DONE]\n\n'
+        };
+    }
+    if (format === 'llamacpp')
+        return {
+            type: 'text/event-stream',
+            token: (i) => sse({
+                index: 0,
+                content: streams_text(i),
+                tokens: [1000 + i],
+                stop: false,
+                id_slot: 0,
+                tokens_predicted: i + 1,
+                tokens_evaluated: PROMPT_TOKENS
+            }),
+            end: (decodeMs) => sse({
+                index: 0,
+                content: '',
+                tokens: [],
+                id_slot: 0,
+                stop: true,
+                model,
+                tokens_predicted: n,
+                tokens_evaluated: PROMPT_TOKENS,
+                stop_type: 'limit',
+                timings: {
+                    prompt_n: PROMPT_TOKENS,
+                    prompt_ms: 10,
+                    predicted_n: n,
+                    predicted_ms: decodeMs,
+                    predicted_per_token_ms: decodeMs / n,
+                    predicted_per_second: (n * 1000) / Math.max(1, decodeMs)
+                }
+            }),
+            failure: () => sse({ error: { code: 500, message: 'Compute error: failed to decode the batch', type: 'server_error' } })
+        };
+    if (format === 'tgi') {
+        const details = field(request.parameters, 'details') === true;
+        return {
+            type: 'text/event-stream',
+            // TGI writes `data:` without a space
+            token: (i) => sse({
+                index: i + 1,
+                token: { id: 1000 + i, text: streams_text(i), logprob: -0.01, special: false },
+                generated_text: i === n - 1 ? Array.from({ length: n }, (_, j) => streams_text(j)).join('') : null,
+                details: i === n - 1 && details
+                    ? { finish_reason: 'length', generated_tokens: n, seed: null, input_length: PROMPT_TOKENS }
+                    : null
+            }, false),
+            end: () => '',
+            failure: () => sse({ error: 'Request failed during generation: Server error: CUDA out of memory', error_type: 'generation' }, false)
+        };
+    }
+    const at = '2026-01-01T00:00:00.000000000Z';
+    return {
+        type: 'application/x-ndjson',
+        token: (i) => `${JSON.stringify({ model, created_at: at, response: streams_text(i), done: false })}\n`,
+        end: (decodeMs) => `${JSON.stringify({
+            model,
+            created_at: at,
+            response: '',
+            done: true,
+            done_reason: 'length',
+            context: [1, 2, 3],
+            total_duration: Math.round(decodeMs * 1e6) + 60_000_000,
+            load_duration: 1_000_000,
+            prompt_eval_count: PROMPT_TOKENS,
+            prompt_eval_duration: 50_000_000,
+            eval_count: n,
+            eval_duration: Math.round(decodeMs * 1e6)
+        })}\n`,
+        failure: () => `${JSON.stringify({ error: 'llama runner process has terminated: exit status 2' })}\n`
+    };
+}
+/**
+ * Writes the stream `format` asks for at `pace`, `fails`: the engine's own error event in place of the first
+ * token. Ends early when the client goes away (or the simulator closes its connections).
+ */
+async function writeStream(res, format, model, request, pace, fails) {
+    const start = performance.now();
+    const n = tokensAsked(format, request);
+    const e = events(format, model, request, n);
+    let gone = false;
+    let wake = () => undefined;
+    res.once('close', () => {
+        gone = true;
+        wake();
+    });
+    const until = (at) => new Promise((resolve) => {
+        const timer = setTimeout(resolve, Math.max(0, at - performance.now()));
+        wake = () => {
+            clearTimeout(timer);
+            resolve();
+        };
+    });
+    res.writeHead(200, { 'content-type': e.type, 'cache-control': 'no-cache' });
+    res.flushHeaders();
+    const first = start + pace.ttftMs;
+    if (fails) {
+        await until(first);
+        if (!gone)
+            res.end(e.failure());
+        return;
+    }
+    for (let i = 0; i < n; i++) {
+        await until(first + (i * 1000) / pace.tokensPerSecond);
+        if (gone)
+            return;
+        res.write(e.token(i));
+    }
+    res.end(e.end(performance.now() - first));
+}
+
+// EXTERNAL MODULE: ./src/engines/engine-names.ts
+var engine_names = __nccwpck_require__(6284);
+;// CONCATENATED MODULE: ./src/simulator/reply.ts
+/** What the simulated engines answer with: a status, a body and its type, and the phase the engine is in. */
+const json = (body, status = 200) => ({ status, body, type: 'application/json' });
+const empty = (status) => ({ status });
+const reply_CREATED = 1767225600;
+
+;// CONCATENATED MODULE: ./src/simulator/engines.ts
+/**
+ * Each engine's own answers, while loading and once ready, as its source shapes them (see the research notes on
+ * model servers): its routes, its model list, its one-token generations and its errors, and when its port opens.
+ */
+
+const openAiList = (model, ownedBy, extra = {}) => json({
+    object: 'list',
+    data: [{ id: model, object: 'model', created: 1767225600, owned_by: ownedBy, root: model, ...extra }]
+});
+const USAGE = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
+const OPENAI_ROUTES = new Set(['/v1/completions', '/v1/chat/completions']);
+/** vLLM's and SGLang's one-token answers (`max_tokens: 1` stops at the length). */
+function openAiCompletion(path, model) {
+    return path === '/v1/completions'
+        ? json({
+            id: 'cmpl-simulated',
+            object: 'text_completion',
+            created: reply_CREATED,
+            model,
+            choices: [{ index: 0, text: ' there', logprobs: null, finish_reason: 'length' }],
+            usage: USAGE
+        })
+        : json({
+            id: 'chatcmpl-simulated',
+            object: 'chat.completion',
+            created: reply_CREATED,
+            model,
+            choices: [{ index: 0, message: { role: 'assistant', content: 'Hello' }, finish_reason: 'length' }],
+            usage: USAGE
+        });
+}
+/**
+ * The OpenAI routes of an engine: the completion when ready (and in `servesIn` phases), its own error for a
+ * model it does not serve and, with `fails`, for every generation.
+ */
+function openAiGenerate(failure, unknown, servesWhileLoading = false) {
+    return (path, phase, model, request, fails) => {
+        if (!OPENAI_ROUTES.has(path) || (phase === 'loading' && !servesWhileLoading))
+            return undefined;
+        if (request.model !== model)
+            return unknown(String(request.model));
+        return fails ? failure : openAiCompletion(path, model);
+    };
+}
+// Each engine's error for a failing generation, as its source shapes it (model-servers.md).
+const VLLM_DEAD = json({
+    error: {
+        message: 'EngineCore encountered an issue. See stack trace (above) for the root cause.',
+        type: 'InternalServerError',
+        param: null,
+        code: 500
+    }
+}, 500);
+const vllmUnknown = (name) => json({ error: { message: `The model \`${name}\` does not exist.`, type: 'NotFoundError', param: 'model', code: 404 } }, 404);
+const SGLANG_FAILED = json({
+    object: 'error',
+    message: 'Internal server error: the scheduler is not responding',
+    type: 'InternalServerError',
+    param: null,
+    code: 500
+}, 500);
+const sglangUnknown = (name) => json({
+    object: 'error',
+    message: `The model '${name}' does not exist`,
+    type: 'NotFoundError',
+    param: 'model',
+    code: 404
+}, 404);
+const LLAMACPP_FAILED = json({ error: { code: 500, message: 'Compute error: failed to decode the batch', type: 'server_error' } }, 500);
+const llamacppUnknown = (name) => json({ error: { code: 400, message: `model '${name}' not found`, type: 'invalid_request_error' } }, 400);
+const TGI_FAILED = json({ error: 'Request failed during generation: Server error: CUDA out of memory', error_type: 'generation' }, 424);
+const OLLAMA_FAILED = json({ error: 'llama runner process has terminated: exit status 2' }, 500);
+const ollamaUnknown = (name) => json({ error: `model '${name}' not found` }, 404);
+const OPENAI_FAILED = json({ error: { message: 'Internal server error', type: 'server_error', code: 500 } }, 500);
+const openaiUnknown = (name) => json({ error: { message: `model '${name}' not found`, type: 'invalid_request_error', code: 404 } }, 404);
+const SIMULATED_ENGINES = {
+    // vLLM binds its socket without listening until the engine is built: refused for the whole load.
+    vllm: {
+        opensAt: 1,
+        reply: (path, _phase, model) => path === '/health' || path === '/ping'
+            ? empty(200)
+            : path === '/v1/models'
+                ? openAiList(model, 'vllm', { max_model_len: 262144 })
+                : path === '/version'
+                    ? json({ version: '0.11.0' })
+                    : undefined,
+        generate: openAiGenerate(VLLM_DEAD, vllmUnknown)
+    },
+    // SGLang opens the port for its warm-up request: /health says 503 while /v1/models already lists.
+    sglang: {
+        opensAt: 0.9,
+        reply(path, phase, model) {
+            if (path === '/health' || path === '/health_generate')
+                return empty(phase === 'ready' ? 200 : 503);
+            if (path === '/ping')
+                return empty(200);
+            if (path === '/v1/models')
+                return openAiList(model, 'sglang', { max_model_len: 262144 });
+            // what its own warm-up thread polls before it sends the warm-up request
+            if (path === '/model_info' || path === '/get_model_info')
+                return json({ model_path: model, tokenizer_path: model, is_generation: true });
+            if (path.startsWith('/v1/models/')) {
+                const wanted = decodeURIComponent(path.slice('/v1/models/'.length));
+                return wanted === model
+                    ? json({
+                        id: model,
+                        object: 'model',
+                        created: 1767225600,
+                        owned_by: 'sglang',
+                        root: model,
+                        max_model_len: 262144
+                    })
+                    : json({
+                        error: {
+                            message: `The model '${wanted}' does not exist`,
+                            type: 'invalid_request_error',
+                            param: 'model',
+                            code: 'model_not_found'
+                        }
+                    }, 404);
+            }
+            return undefined;
+        },
+        // The warm-up is a generation request the server sends itself: generation is served during it.
+        generate(path, phase, model, request, fails) {
+            if (path === '/generate')
+                return fails ? SGLANG_FAILED : json({ text: ' Paris', meta_info: { id: 'simulated' } });
+            return openAiGenerate(SGLANG_FAILED, sglangUnknown, true)(path, phase, model, request, fails);
+        }
+    },
+    // llama.cpp serves HTTP before loading; /v1/models lists the model with "meta": null until it is loaded.
+    llamacpp: {
+        opensAt: 0,
+        reply(path, phase, model) {
+            if (path === '/v1/models' || path === '/models') {
+                const meta = phase === 'ready' ? { vocab_type: 2, n_vocab: 151936, n_ctx_train: 262144 } : null;
+                return json({
+                    models: [{ name: model, model }],
+                    object: 'list',
+                    data: [{ id: model, object: 'model', created: 1767225600, owned_by: 'llamacpp', meta }]
+                });
+            }
+            if (phase === 'loading') {
+                return path === '/'
+                    ? { status: 503, body: '<html><head><title>Loading model</title></head></html>', type: 'text/html' }
+                    : json({ error: { message: 'Loading model', type: 'unavailable_error', code: 503 } }, 503);
+            }
+            return path === '/health' || path === '/v1/health' ? json({ status: 'ok' }) : undefined;
+        },
+        // while loading, generation gets the same 503 as every other route
+        generate: openAiGenerate(LLAMACPP_FAILED, llamacppUnknown)
+    },
+    // TGI binds only after warm-up; `/` and `/ping` are its health route too.
+    tgi: {
+        opensAt: 1,
+        reply: (path, _phase, model) => path === '/health' || path === '/' || path === '/ping'
+            ? empty(200)
+            : path === '/info'
+                ? json({
+                    model_id: model,
+                    model_sha: null,
+                    max_input_tokens: 4095,
+                    max_total_tokens: 4096,
+                    router: 'text-generation-router',
+                    version: '3.3.6'
+                })
+                : path === '/v1/models'
+                    ? json({ object: 'list', data: [{ id: model, object: 'model', created: 0, owned_by: model }] })
+                    : undefined,
+        // TGI serves its one model whatever the request names
+        generate(path, _phase, model, _request, fails) {
+            if (path === '/generate')
+                return fails ? TGI_FAILED : json({ generated_text: ' there' });
+            return OPENAI_ROUTES.has(path) ? (fails ? TGI_FAILED : openAiCompletion(path, model)) : undefined;
+        },
+        notFound: empty(404)
+    },
+    // Ollama answers at once and lists a model only once it is pulled; it loads models lazily, so /api/ps
+    // (models in memory) stays empty until a request asks for one.
+    ollama: {
+        opensAt: 0,
+        reply(path, phase, model) {
+            const ready = phase === 'ready';
+            if (path === '/')
+                return { status: 200, body: 'Ollama is running', type: 'text/plain; charset=utf-8' };
+            if (path === '/api/version')
+                return json({ version: '0.12.6' });
+            if (path === '/api/tags')
+                return json({ models: ready ? [{ name: model, model, size: 2019393189 }] : [] });
+            if (path === '/api/ps')
+                return json({ models: [] });
+            if (path === '/v1/models') {
+                // json.Encoder: `data` is null with no models, and the body ends with a newline
+                const data = ready ? [{ id: model, object: 'model', created: 1767225600, owned_by: 'library' }] : null;
+                return { status: 200, body: `${JSON.stringify({ object: 'list', data })}\n`, type: 'application/json' };
+            }
+            return undefined;
+        },
+        // a model not pulled yet is not found; a pulled one is loaded by the request itself
+        generate(path, phase, model, request, fails) {
+            if (path !== '/api/generate' && !OPENAI_ROUTES.has(path))
+                return undefined;
+            const name = String(request.model);
+            // Ollama resolves a bare name to its :latest tag
+            const wanted = name.includes(':') ? name : `${name}:latest`;
+            if (phase === 'loading' || (wanted !== model && name !== model))
+                return ollamaUnknown(name);
+            if (fails)
+                return OLLAMA_FAILED;
+            if (path !== '/api/generate')
+                return openAiCompletion(path, model);
+            return json({
+                model,
+                created_at: '2026-01-01T00:00:00.000000000Z',
+                response: 'Hi',
+                done: true,
+                done_reason: 'length'
+            });
+        },
+        notFound: { status: 404, body: '404 page not found', type: 'text/plain' }
+    },
+    // Triton loads its startup models before it opens any endpoint.
+    triton: {
+        opensAt: 1,
+        reply(path, _phase, model) {
+            if (path === '/v2/health/ready' || path === '/v2/health/live')
+                return empty(200);
+            const m = /^\/v2\/models\/([^/]+)(?:\/versions\/([^/]+))?(\/ready)?$/.exec(path);
+            if (!m)
+                return undefined;
+            const name = decodeURIComponent(m[1]);
+            if (name !== model)
+                return { status: 400, body: JSON.stringify({ error: `Request for unknown model: '${name}' is not found` }) };
+            if (m[2] !== undefined && m[2] !== '1') {
+                return {
+                    status: 400,
+                    body: JSON.stringify({ error: `Request for unknown model: '${name}' version ${m[2]} is not found` })
+                };
+            }
+            if (m[3])
+                return empty(200);
+            return json({ name: model, versions: ['1'], platform: 'onnxruntime_onnx', inputs: [], outputs: [] });
+        },
+        // the generate extension: POST /v2/models/<name>/generate
+        generate(path, _phase, model, _request, fails) {
+            const m = /^\/v2\/models\/([^/]+)\/generate$/.exec(path);
+            if (!m)
+                return undefined;
+            const name = decodeURIComponent(m[1]);
+            if (name !== model)
+                return { status: 400, body: JSON.stringify({ error: `Request for unknown model: '${name}' is not found` }) };
+            if (fails)
+                return { status: 400, body: JSON.stringify({ error: 'Failed to process the request(s) for model' }) };
+            return json({ model_name: model, model_version: '1', text_output: 'Hi' });
+        }
+    },
+    // NIM for LLMs (docs: "Health checks"): nginx answers at once; /v1/health/live is 200 from the start,
+    // /v1/health/ready 503 during the model's download and initialisation; its list is vLLM's, owned_by "system".
+    nim: {
+        opensAt: 0,
+        reply(path, phase, model) {
+            if (path === '/v1/health/live')
+                return json({ message: 'Service is live.', object: 'health.response' });
+            if (path === '/v1/health/ready')
+                return phase === 'ready'
+                    ? json({ message: 'Service is ready.', object: 'health.response' })
+                    : json({ message: 'Service is not ready.', object: 'health.response' }, 503);
+            if (path === '/v1/models')
+                return openAiList(model, 'system', { max_model_len: 131072 });
+            return undefined;
+        },
+        generate: openAiGenerate(VLLM_DEAD, vllmUnknown)
+    },
+    // LocalAI (core/http/routes/health.go, endpoints/openai/list.go): lists its configured models at once; /readyz
+    // says 503 until the startup preload ends (json.Encoder: a newline ends the body).
+    localai: {
+        opensAt: 0,
+        reply(path, phase, model) {
+            if (path === '/healthz')
+                return empty(200);
+            if (path === '/readyz')
+                return phase === 'ready'
+                    ? empty(200)
+                    : {
+                        status: 503,
+                        body: `${JSON.stringify({ reason: 'startup preload in progress', status: 'starting' })}\n`,
+                        type: 'application/json'
+                    };
+            if (path === '/v1/models' || path === '/models')
+                return {
+                    status: 200,
+                    body: `${JSON.stringify({ object: 'list', data: [{ id: model, object: 'model' }] })}\n`,
+                    type: 'application/json'
+                };
+            return undefined;
+        },
+        generate: openAiGenerate(OPENAI_FAILED, openaiUnknown)
+    },
+    // KServe's model server (protocol/rest/v1_endpoints.py, v2_endpoints.py): the v1 list names its models, the
+    // v2 /health/ready says true unconditionally, /v2/models/{name}/ready says whether the model is. Its Python
+    // server opens the port once load() returned; a model loaded later (or a runtime behind it) answers as here.
+    kserve: {
+        opensAt: 0,
+        reply(path, phase, model) {
+            const notReady = json({ error: `Model with name ${model} is not ready.` }, 503);
+            if (path === '/v1/models')
+                return json({ models: [model] });
+            if (path === '/v2/health/live')
+                return json({ live: true });
+            if (path === '/v2/health/ready')
+                return json({ ready: true });
+            const m = /^\/v(1|2)\/models\/([^/]+?)(\/ready)?$/.exec(path);
+            if (!m)
+                return path === '/' ? json({ status: 'alive' }) : undefined;
+            const name = decodeURIComponent(m[2]);
+            if (name !== model)
+                return json({ error: `Model with name ${name} does not exist.` }, 404);
+            if (phase !== 'ready' && (m[1] === '1' || m[3] !== undefined))
+                return notReady;
+            return m[1] === '1' || m[3] !== undefined
+                ? json({ name: model, ready: phase === 'ready' })
+                : json({ name: model, versions: [], platform: '', inputs: [], outputs: [] });
+        }
+    },
+    // A generic OpenAI-compatible server: refused, then 503 "Loading model" everywhere, then the list.
+    openai: {
+        opensAt: 0.4,
+        reply(path, phase, model) {
+            if (phase === 'loading')
+                return json({ error: { message: 'Loading model', type: 'unavailable_error', code: 503 } }, 503);
+            return path === '/health' ? empty(200) : path === '/v1/models' ? openAiList(model, 'system') : undefined;
+        },
+        generate: openAiGenerate(OPENAI_FAILED, openaiUnknown)
+    }
+};
+/** The engine a name gives: its key, or the gate's own spelling (`llama.cpp`), in any case; undefined if none. */
+function simulatedEngine(name) {
+    const key = name.toLowerCase() === 'llama.cpp' ? 'llamacpp' : name.toLowerCase();
+    return Object.hasOwn(SIMULATED_ENGINES, key) ? key : undefined;
+}
+
+;// CONCATENATED MODULE: ./src/cli/engine-words.ts
+/** The engines' names as the CLI's words list them, taken from the tables that hold them (none is typed here). */
+
+
+/** As people spell it: the tables' `llamacpp` is llama.cpp (which the inputs and the simulator accept too). */
+const spelled = (engine) => (engine === 'llamacpp' ? 'llama.cpp' : engine);
+/** The simulator's engines, in its table's order: "vllm, sglang, llama.cpp, \u2026". */
+const SIMULATED_ENGINE_WORDS = Object.keys(SIMULATED_ENGINES).map(spelled).join(', ');
+/**
+ * The `engine` input's names (src/engines/engine-names.ts) as `--help` lists them: "vllm, sglang, tgi, llama.cpp,
+ * ollama or triton". The table's order, but for Ollama, which the table puts before llama.cpp only so that its
+ * log (which passes llama.cpp's lines through) is recognised first: the help lists them as the README and
+ * action.yml do, llama.cpp first.
+ */
+const LOG_ENGINE_WORDS = listed(helpOrder(engine_names/* ENGINE_NAMES */.Gw).map(spelled));
+/** "a, b or c". */
+function listed(words) {
+    return `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
+}
+/** Ollama after llama.cpp, the others in the table's order. */
+function helpOrder(names) {
+    const llamacpp = names.indexOf('llamacpp');
+    const ollama = names.indexOf('ollama');
+    if (llamacpp < 0 || ollama < 0 || ollama > llamacpp)
+        return [...names];
+    const rest = names.filter((name) => name !== 'ollama');
+    rest.splice(rest.indexOf('llamacpp') + 1, 0, 'ollama');
+    return rest;
+}
+
+;// CONCATENATED MODULE: ./src/cli/input-table.ts
+
+
+/** `--help` words for each input; an input without one is still a flag, listed with its default. */
+const INPUT_HELP = {
+    url: ['URL', 'endpoint to poll, e.g. http://localhost:8000/v1/models (required; repeat the flag for a fleet)'],
+    model: ['NAME', 'expected model: a listed id equal to it, else one containing it, case-insensitively'],
+    'model-match': ['MODE', 'auto: take an id that only contains --model (with a warning); exact: refuse such ids'],
+    'wrong-model-after': [
+        'DURATION',
+        'a one-model engine (vLLM, SGLang, TGI, llama.cpp) listing another model this long ends it (0: never)'
+    ],
+    match: ['TEXT', 'literal text the response body must contain'],
+    'match-regex': ['REGEX', 'JavaScript regular expression the body must match (source or /source/flags)'],
+    status: ['LIST', 'accepted HTTP statuses: 200, 200,204 or 200-299'],
+    interval: ['DURATION', 'the longest time between probes'],
+    schedule: ['MODE', 'adaptive: probe densely when readiness is near (the log, history); fixed: every interval'],
+    timeout: ['DURATION', 'give up after this long'],
+    'request-timeout': ['DURATION', 'limit for one probe'],
+    'success-threshold': ['N', 'consecutive ready probes required'],
+    headers: ['"NAME: VALUE"', 'extra request header (repeat the flag for more)'],
+    'api-key': ['KEY', 'sent as "Authorization: Bearer <key>"; never printed'],
+    'progress-interval': ['DURATION', 'how often a still-waiting line is printed'],
+    'fail-on-timeout': ['BOOL', 'false: on timeout, print a warning and exit 0 with ready=false'],
+    'fleet-min-ready': [
+        'N',
+        'with several --url: all, or how many must be ready; it ends once that many are, or too many have failed'
+    ],
+    start: [
+        'COMMAND',
+        'shell command that starts the server in the background; it outlives this command (one --start per --url: a server each)'
+    ],
+    pid: ['PID|FILE', 'process id of a server started elsewhere, or a file holding it (one per --url: a server each)'],
+    container: [
+        'NAME|ID',
+        'the container that is the server (Docker Engine API at $DOCKER_HOST or /var/run/docker.sock): --start runs it, or it runs already (one per --url: a container each)'
+    ],
+    'log-file': [
+        'PATH',
+        "the server log, appended to (with --start: a new model-server-<pid>-<random>.log in $RUNNER_TEMP or the temp dir; one per --url: each server's)"
+    ],
+    'log-lines': ['N', 'last lines of the log to show when the wait fails'],
+    'fail-pattern': ['REGEX', 'a new log line matching it ends the wait at once'],
+    'port-check': ['BOOL', 'false: no port-busy check before --start, nor wrong-server (a proxy in front of the server)'],
+    'gpu-check': ['MODE', 'with --start: warn, fail or off when other processes hold memory on its GPUs (nvidia-smi)'],
+    stop: [
+        'MODE',
+        'the action stops the server --start ran at the job end (job-end; always: also a --container it did not start) or not (never); the CLI never does'
+    ],
+    'stop-timeout': ['DURATION', "the action's job-end stop: from SIGTERM until SIGKILL"],
+    'probe-generation': ['BOOL', 'true: ready only once a one-token generation request succeeds'],
+    load: ['BOOL', 'true: ask llama.cpp (router) or Ollama (--url .../api/ps) to load an unloaded model, then wait'],
+    'smoke-test': [
+        'MODE',
+        'once ready, time streamed generations (TTFT, decode rate): false, true (warn if it cannot) or fail-on-error'
+    ],
+    'smoke-requests': ['N', 'streamed generation requests of the smoke test, one after another (1 to 100)'],
+    'smoke-tokens': ['N', 'tokens each smoke-test request asks for (2 to 4096)'],
+    'smoke-timeout': ['DURATION', 'limit for the whole smoke test'],
+    'env-report': ['NAMES', 'variables (NCCL_*,CUDA_VISIBLE_DEVICES) to report from the server environment'],
+    diagnostics: ['COMMAND', 'run when the wait fails (repeat the flag for more)'],
+    'ca-cert': ['FILE', 'PEM file of extra trusted CA certificates'],
+    'insecure-tls': ['BOOL', 'true: skip certificate checks (prints a warning)'],
+    engine: ['NAME', `whose log lines and readiness routes to use: auto, ${LOG_ENGINE_WORDS}`],
+    'history-file': [
+        'PATH',
+        'earlier runs, to compare with (auto: $XDG_CACHE_HOME or ~/.cache/wait-for-model/history.jsonl; "" for none)'
+    ],
+    'history-key': [
+        'KEY',
+        'which earlier runs compare with this one (by default a hash of the URL, the model and --start)'
+    ],
+    'regression-threshold': ['PERCENT', 'warn when startup is slower than the median of earlier runs by more than this'],
+    'regression-min-runs': ['N', 'earlier ready runs with the key needed before a regression is told (1 to 10)'],
+    'throughput-regression-threshold': [
+        'PERCENT',
+        "warn when the smoke test's decode rate is below the median of earlier runs by more than this"
+    ],
+    'fail-on-regression': ['BOOL', 'true: exit 1 on such a regression']
+};
+const INPUT_NAMES = Object.keys(INPUT_DEFAULTS);
+/**
+ * Inputs whose flag may be repeated, the values joined by newlines as the action's multi-line input: `--start`,
+ * `--pid`, `--container` and `--log-file` once per `--url` are a fleet of servers, in the same order.
+ */
+const MULTI_LINE = new Set([
+    'url',
+    'headers',
+    'diagnostics',
+    'start',
+    'pid',
+    'container',
+    'log-file'
+]);
+/** Every input as a flag, for parseArgs. */
+function inputOptions() {
+    const options = {};
+    for (const name of INPUT_NAMES)
+        options[name] = { type: 'string', multiple: MULTI_LINE.has(name) };
+    return options;
+}
+/**
+ * The inputs a one-shot check takes: what to ask and what the answer must show. The wait's own (timeout, start,
+ * history, \u2026) are refused, so that a health check does not silently ignore them.
+ */
+const CHECK_INPUTS = new Set([
+    'url',
+    'model',
+    'model-match',
+    'match',
+    'match-regex',
+    'status',
+    'request-timeout',
+    'headers',
+    'api-key',
+    'ca-cert',
+    'insecure-tls',
+    'probe-generation',
+    'engine'
+]);
+
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(7975);
+;// CONCATENATED MODULE: ./src/cli/usage.ts
+/** Bad usage, shared by the commands: an error that ends the CLI with status 2 and a pointer to `--help`. */
+
+class UsageError extends Error {
+}
+function parseCommandLine(argv, options) {
+    try {
+        return (0,external_node_util_.parseArgs)({ args: argv, options, strict: true, allowPositionals: false });
+    }
+    catch (e) {
+        throw new UsageError(e.message);
+    }
+}
+const table = (rows) => {
+    const width = Math.max(...rows.map(([left]) => left.length)) + 2;
+    return rows.map(([left, right]) => `  ${left.padEnd(width)}${right}`.trimEnd());
+};
+
+;// CONCATENATED MODULE: ./src/cli/help.ts
+/** The `--help` of each command, and the defaults it states that are the CLI's own (the inputs' are the action's). */
+
+
+
+
+
+
+
+const SIMULATE_DEFAULTS = { load: '30s', port: '8000', host: '127.0.0.1' };
+const STOP_DEFAULTS = { timeout: '30s' };
+/** A row for each input: its flag, its words and its default. */
+const inputRows = (names) => [...names].map((name) => {
+    const [metavar, text] = INPUT_HELP[name] ?? ['VALUE', ''];
+    const value = INPUT_DEFAULTS[name];
+    return [`--${name} ${metavar}`, `${text}${value === '' ? '' : ` (default: ${value})`}`];
+});
+/** `wait-for-model --help`: the wait, and the other commands' usage. */
+function waitHelpText() {
+    const own = [
+        ['--json', 'print the outputs as one JSON object on stdout (numbers, booleans and lists as JSON values)'],
+        [
+            '--summary-file PATH',
+            "write the action's job summary (Markdown) to this file, for GitLab, Buildkite, Jenkins, \u2026"
+        ],
+        ['-h, --help', 'show this help'],
+        ['-V, --version', 'print the version']
+    ];
+    return [
+        `wait-for-model ${package_namespaceObject.rE}: wait until a model server is ready and lists the model you expect.`,
+        '',
+        'Usage:',
+        '  wait-for-model --url URL [options]',
+        '  wait-for-model check --url URL [--model NAME] [--request-timeout 5s]   (probe once: exit 0 ready, 1 not)',
+        '  wait-for-model simulate --engine ENGINE --model NAME [--load 30s] [--port 8000] [--crash-after 10s] [--generation-fails] [--unloaded]',
+        '                          [--tokens-per-second 100] [--ttft 50ms] [--log-file PATH]',
+        '  wait-for-model stop --pid N [--timeout 30s]',
+        '  wait-for-model history [--key KEY] [--file PATH] [--format table|json|csv]',
+        '  wait-for-model demo',
+        '',
+        'Options (each also read from INPUT_<NAME>, e.g. INPUT_TIMEOUT=20m or INPUT_MATCH_REGEX=...):',
+        ...table(inputRows(INPUT_NAMES)),
+        '',
+        'Of the command line only:',
+        ...table(own),
+        '',
+        `Durations: ${parse/* DURATION_FORM */.ec.replace(/^a duration such as /, '')}.`,
+        'Progress goes to stderr. Exit status: 0 ready, 1 not ready (timeout, unauthorized, tls), 2 bad usage.',
+        ''
+    ].join('\n');
+}
+/** `wait-for-model check --help`. */
+function checkHelpText() {
+    return [
+        'wait-for-model check: probe once and say whether the model server is ready now (for health checks).',
+        '',
+        'Usage: wait-for-model check --url URL [--model NAME] [options]',
+        '',
+        ...table([...inputRows(CHECK_INPUTS), ['-h, --help', 'show this help']]),
+        '',
+        'The same judgement as the wait (status, model, match, a generation request), on the first answer; all of it',
+        'within --request-timeout. One line on stdout. Exit status: 0 ready, 1 not ready, 2 bad usage.',
+        ''
+    ].join('\n');
+}
+/** `wait-for-model simulate --help`. */
+function simulateHelpText() {
+    return [
+        'wait-for-model simulate: serve an imitation of a model server starting up (no GPU needed).',
+        '',
+        'Usage: wait-for-model simulate --engine ENGINE --model NAME [options]',
+        '',
+        ...table([
+            ['--engine ENGINE', SIMULATED_ENGINE_WORDS],
+            ['--model NAME', 'the model the engine lists, e.g. /shared/kimi-k2.5-int4'],
+            ['--load DURATION', `time until the engine answers with the model ready (default: ${SIMULATE_DEFAULTS.load})`],
+            ['--port PORT', `port to serve on (default: ${SIMULATE_DEFAULTS.port})`],
+            ['--host HOST', `address to bind (default: ${SIMULATE_DEFAULTS.host})`],
+            ['--crash-after DURATION', 'the engine dies this long after the start: the port closes and the process exits 1'],
+            ['--generation-fails', "every generation request gets the engine's own error (to try --probe-generation)"],
+            ['--unloaded', 'llama.cpp (router mode) and Ollama: listed, loaded only when asked (to try --load true)'],
+            [
+                '--tokens-per-second N',
+                `the pace of streamed generations, for the smoke test (default: ${DEFAULT_PACE.tokensPerSecond})`
+            ],
+            [
+                '--ttft DURATION',
+                `from a streamed request to its first token; a bare number is milliseconds (default: ${DEFAULT_PACE.ttftMs})`
+            ],
+            [
+                '--log-file PATH',
+                "append the engine's own start-up log (its phases; its fatal lines with --crash-after) here, not to stdout"
+            ],
+            ['-h, --help', 'show this help']
+        ]),
+        ''
+    ].join('\n');
+}
+/** `wait-for-model stop --help`. */
+function stopHelpText() {
+    return [
+        'wait-for-model stop: stop a model server and wait until its processes and their GPU memory are gone.',
+        '',
+        'Usage: wait-for-model stop --pid N [--timeout 30s] [--json]',
+        '',
+        ...table([
+            [
+                '--pid PID|FILE',
+                'the server: the leader of its process group (as --start launches it), or a file holding its pid'
+            ],
+            ['--timeout DURATION', `from SIGTERM until SIGKILL (default: ${STOP_DEFAULTS.timeout})`],
+            ['--json', 'print how it went as one JSON object on stdout'],
+            ['-h, --help', 'show this help']
+        ]),
+        '',
+        'SIGTERM goes to the whole process group (or, for a process that does not lead one, to it and its descendants).',
+        'Where nvidia-smi exists, waits (up to 30s) until none of its processes holds GPU memory.',
+        'Never signals itself, an ancestor (its shell, the runner), pid 1, the runner, or a process group one of them is in.',
+        'Exit status: 0 stopped (or not running), 1 still running after SIGKILL or its GPU memory still held, 2 bad usage',
+        '(such a pid included: nothing is signalled).',
+        ''
+    ].join('\n');
+}
+/** `wait-for-model history --help`. */
+function historyHelpText() {
+    return [
+        'wait-for-model history: print the runs recorded in the history file (outcome, startup seconds, phases).',
+        '',
+        'Usage: wait-for-model history [--key KEY] [--file PATH] [--format table|json|csv]',
+        '',
+        ...table([
+            ['--key KEY', 'only the runs with this history key (the key a wait was given with --history-key, or its hash)'],
+            ['--file PATH', 'the history file (default: $XDG_CACHE_HOME or ~/.cache/wait-for-model/history.jsonl)'],
+            ['--format FORMAT', 'table (default), json (one array) or csv (RFC 4180, with a header row)'],
+            ['-h, --help', 'show this help']
+        ]),
+        '',
+        'The runs go to stdout, oldest first; a count goes to stderr. Exit status: 0 printed (none recorded included),',
+        '1 the file cannot be read, 2 bad usage.',
+        ''
+    ].join('\n');
+}
+
+// EXTERNAL MODULE: ./src/inputs/input-error.ts
+var input_error = __nccwpck_require__(9354);
+// EXTERNAL MODULE: ./src/runtime/text.ts
+var runtime_text = __nccwpck_require__(5369);
+;// CONCATENATED MODULE: ./src/inputs/input-reader.ts
+/**
+ * Reads one input at a time, as text, a duration, a whole number or a script, and names the input in any error:
+ * a parser of one value throws a ProblemError (or a plain Error), which becomes the input's InputError.
+ */
+
+
+
+
+const MAX_INPUT_LENGTH = 64 * 1024;
+/** `get` returns '' for an unset input. */
+function inputReader(get) {
+    const input = (name) => {
+        const raw = get(name) ?? '';
+        if (raw.length > MAX_INPUT_LENGTH)
+            throw new input_error/* InputError */.dz(name, { problem: `is ${raw.length} characters long; the limit is ${MAX_INPUT_LENGTH}` });
+        return raw.trim() === '' ? INPUT_DEFAULTS[name] : raw;
+    };
+    const field = (name, parse) => {
+        try {
+            return parse(input(name));
+        }
+        catch (e) {
+            if (e instanceof input_error/* InputError */.dz)
+                throw e;
+            throw new input_error/* InputError */.dz(name, e instanceof input_error/* ProblemError */.Mm ? e.problem : { problem: e.message });
+        }
+    };
+    return {
+        input,
+        field,
+        text(name) {
+            const value = input(name).trim();
+            // the api-key is never shown, not even in its own error
+            if ((0,runtime_text/* hasControlChars */.jt)(value))
+                throw new input_error/* InputError */.dz(name, name === 'api-key'
+                    ? { problem: 'the key contains a control character' }
+                    : { value: (0,runtime_text/* printable */.g$)(value), problem: 'contains a control character' });
+            return value === '' ? undefined : value;
+        },
+        script(name) {
+            const value = input(name).trim();
+            // scripts may span lines; other control characters are refused
+            if ((0,runtime_text/* hasControlChars */.jt)(value, '\t\n'))
+                throw new input_error/* InputError */.dz(name, { problem: 'contains a control character' });
+            return value === '' ? undefined : value;
+        },
+        duration: (name, minMs) => field(name, (t) => {
+            const ms = (0,parse/* parseDuration */.E9)(t);
+            if (ms < minMs)
+                throw new input_error/* ProblemError */.Mm({
+                    value: (0,runtime_text/* printable */.g$)(t),
+                    problem: 'is too short',
+                    form: `at least ${minMs}ms, as ${parse/* DURATION_FORM */.ec}`
+                });
+            return ms;
+        }),
+        whole: (name, min, max, why = '') => field(name, (t) => {
+            if (!/^\s*\d+\s*$/.test(t) || Number(t) < min || Number(t) > max)
+                throw new input_error/* ProblemError */.Mm({ value: (0,runtime_text/* printable */.g$)(t), form: `a whole number from ${min} to ${max}${why}` });
+            return Number(t);
+        })
+    };
+}
+
+// EXTERNAL MODULE: ./src/inputs/input-files.ts
+var input_files = __nccwpck_require__(6731);
+// EXTERNAL MODULE: ./src/inputs/fleet.ts
+var fleet = __nccwpck_require__(8405);
+;// CONCATENATED MODULE: ./src/inputs/credentials.ts
+/**
+ * The credentials the probes carry (credential headers, `api-key`, a token in a URL's query string) and those of a
+ * proxy in the environment: each a secret, registered whole and in the parts a server may echo alone.
+ */
+
+
+
+
+/** `headers` and `api-key` (as an authorization header), and every secret of them, of `urls` and of `env`. */
+function readCredentials(read, urls, env) {
+    const headers = read.field('headers', parse/* parseHeaders */.QG);
+    // One too short to mask is refused.
+    const secrets = [];
+    const secret = (input, value, what) => {
+        if (value.length < inputs_secrets/* MIN_SECRET_CHARS */.Sn)
+            throw new input_error/* InputError */.dz(input, {
+                problem: `${what} has fewer than ${inputs_secrets/* MIN_SECRET_CHARS */.Sn} characters, too short to be kept out of the logs`
+            });
+        secrets.push(value);
+    };
+    for (const [name, value] of Object.entries(headers).filter(([n]) => (0,inputs_secrets/* isCredentialName */.hN)(n))) {
+        secret('headers', value, `the ${name} value`);
+        for (const part of (0,inputs_secrets/* credentialParts */.YY)(name, value)) {
+            // a cookie that is not a credential (lang=en) may be short; the header's whole value is still masked
+            if (/cookie/i.test(name) && part.length < inputs_secrets/* MIN_SECRET_CHARS */.Sn)
+                continue;
+            secret('headers', part, `the ${name} credential`);
+        }
+    }
+    const apiKey = read.text('api-key');
+    if (apiKey !== undefined) {
+        if (/\s/.test(apiKey))
+            throw new input_error/* InputError */.dz('api-key', { problem: 'contains white space; give the key alone, without "Bearer"' });
+        // never shown: only where it goes wrong
+        if (!(0,parse/* isLatin1 */.uQ)(apiKey))
+            throw new input_error/* InputError */.dz('api-key', { problem: `contains a character outside Latin-1 (${parse/* LATIN1_FORM */.J3})` });
+        secret('api-key', apiKey, 'the key');
+        headers.authorization = `Bearer ${apiKey}`;
+    }
+    // A token in a URL's query string (?api_key=\u2026) is masked everywhere the URL is written (logs, summary, results):
+    // as url.href writes it and as decoded.
+    for (const url of urls)
+        for (const pair of url.search.slice(1).split('&')) {
+            const [[name, value] = ['', '']] = new URLSearchParams(pair);
+            const raw = pair.slice(pair.indexOf('=') + 1);
+            if (!pair.includes('=') || !(0,inputs_secrets/* isCredentialName */.hN)(name) || value === '')
+                continue;
+            secret('url', value, `the value of the query parameter "${(0,runtime_text/* printable */.g$)(name)}"`);
+            if (raw !== value)
+                secrets.push(raw);
+        }
+    secrets.push(...(0,inputs_secrets/* proxySecrets */.Wm)(env));
+    return { headers, secrets: secrets.filter((s) => s.length > 0) };
+}
+
+// EXTERNAL MODULE: ./src/inputs/cross-field-rules.ts
+var cross_field_rules = __nccwpck_require__(2322);
+// EXTERNAL MODULE: ./src/inputs/forms.ts
+var inputs_forms = __nccwpck_require__(2198);
+// EXTERNAL MODULE: ./src/runtime/own-files.ts
+var own_files = __nccwpck_require__(730);
+// EXTERNAL MODULE: ./src/inputs/settings.ts
+var settings = __nccwpck_require__(900);
+// EXTERNAL MODULE: ./src/history/limits.ts
+var limits = __nccwpck_require__(6138);
+// EXTERNAL MODULE: ./src/runtime/platform.ts
+var runtime_platform = __nccwpck_require__(5937);
+;// CONCATENATED MODULE: ./src/inputs/parse-settings.ts
+/**
+ * Turns raw input strings (from the action's inputs or the CLI's flags) into typed, validated settings.
+ * Nothing below this module reads inputs; every error names the input and the form it accepts. The inputs are
+ * read in action.yml's order, each rule between them where the last input it involves is read.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+/**
+ * Reads every input through `get` (which returns '' for an unset input) and validates it, also against what
+ * `platform` can do. `env` is the environment the probes and the server run in, for the proxy credentials it may
+ * hold, masked as the inputs' secrets are: the front ends pass theirs.
+ */
+function parseSettings(get, platform = (0,runtime_platform/* currentPlatform */.j)(), env = {}) {
+    const read = inputReader(get);
+    const { urls, model, modelMatch, wrongModelAfterMs, match, matchRegex, status } = readRequest(read);
+    const { intervalMs, schedule, timeoutMs, requestTimeoutMs, progressIntervalMs, successThreshold } = readPace(read);
+    const { headers, secrets } = readCredentials(read, urls, env);
+    const failOnTimeout = read.field('fail-on-timeout', parse/* parseBoolean */.yG);
+    const fleetMinReady = read.field('fleet-min-ready', (t) => parseMinReady(t, urls.length));
+    const server = readServer(read, platform, urls.length);
+    const probeGeneration = read.field('probe-generation', parse/* parseBoolean */.yG);
+    const load = read.field('load', parse/* parseBoolean */.yG);
+    const { smoke } = readSmoke(read);
+    const targets = urls.map((url) => ({ url, generation: probeGeneration ? (0,cross_field_rules/* generationFor */.el)(url, model) : undefined }));
+    const caPath = read.text('ca-cert');
+    const caCert = caPath === undefined ? undefined : read.field('ca-cert', () => (0,input_files/* readCaCert */.Z)(caPath));
+    const insecureTls = read.field('insecure-tls', parse/* parseBoolean */.yG);
+    // The startup profile and the history of runs.
+    const engineText = read.input('engine').trim().toLowerCase();
+    const engine = engineText === 'auto' ? undefined : read.field('engine', () => (0,inputs_forms/* parseEngine */.s4)(engineText));
+    const history = readHistory(read, get);
+    return {
+        targets,
+        model,
+        modelMatch,
+        wrongModelAfterMs,
+        match,
+        matchRegex,
+        status,
+        intervalMs,
+        schedule,
+        timeoutMs,
+        requestTimeoutMs,
+        successThreshold,
+        headers,
+        progressIntervalMs,
+        failOnTimeout,
+        fleetMinReady,
+        caCert,
+        insecureTls,
+        secrets,
+        servers: server.servers,
+        start: server.start,
+        pid: server.pid,
+        container: server.container,
+        logFile: server.logFile,
+        logLines: server.logLines,
+        failPattern: server.failPattern,
+        portCheck: server.portCheck,
+        gpuCheck: server.gpuCheck,
+        stop: server.stop,
+        stopTimeoutMs: server.stopTimeoutMs,
+        probeGeneration,
+        load,
+        smoke,
+        envReport: server.envReport,
+        diagnostics: server.diagnostics,
+        engine,
+        ...history
+    };
+}
+/** What to ask (`url`) and what the answer must show. */
+function readRequest(read) {
+    const urls = read.field('url', inputs_forms/* parseUrls */.S$);
+    const model = read.text('model');
+    const modelMatch = read.field('model-match', (t) => (0,inputs_forms/* oneOf */.yL)(t, settings/* MODEL_MATCH_MODES */.jq));
+    const wrongModelAfterMs = read.duration('wrong-model-after', 0);
+    const match = read.text('match');
+    const regexText = read.input('match-regex');
+    const matchRegex = regexText.trim() === '' ? undefined : read.field('match-regex', parse/* parseRegex */.K3);
+    const status = read.field('status', parse/* parseStatusSet */.oY);
+    return { urls, model, modelMatch, wrongModelAfterMs, match, matchRegex, status };
+}
+/** How probes are spaced and timed, and how long the wait lasts. */
+function readPace(read) {
+    const intervalMs = read.duration('interval', 100);
+    const schedule = read.field('schedule', (t) => (0,inputs_forms/* oneOf */.yL)(t, settings/* SCHEDULE_MODES */.X6));
+    const timeoutMs = read.duration('timeout', 1);
+    const requestTimeoutMs = read.duration('request-timeout', 1);
+    const progressIntervalMs = read.duration('progress-interval', 1000);
+    const successThreshold = read.whole('success-threshold', 1, 1000);
+    return { intervalMs, schedule, timeoutMs, requestTimeoutMs, progressIntervalMs, successThreshold };
+}
+/** The server: how it starts or which process it is, its log, and what to report about it. */
+function readServer(read, platform, endpoints) {
+    // a fleet of servers, one per url line; else one server (or none) for every endpoint
+    const servers = (0,fleet/* readEndpointServers */.Gk)(read, endpoints, platform);
+    const { start, pid, container, logFile } = servers === undefined ? readOneServer(read, platform) : {};
+    // what a server needs is the same for each of a fleet's: the first one's kind speaks for all
+    const kind = servers?.[0] ?? { start, pid, container, logFile };
+    const logLines = read.whole('log-lines', 0, 1000);
+    const failPatternText = read.input('fail-pattern');
+    const failPattern = failPatternText.trim() === '' ? undefined : read.field('fail-pattern', parse/* parseRegex */.K3);
+    (0,cross_field_rules/* checkFailPattern */.VJ)(failPattern, kind.logFile ?? kind.container, kind.start);
+    const portCheck = read.field('port-check', parse/* parseBoolean */.yG);
+    const gpuCheck = read.field('gpu-check', (t) => (0,inputs_forms/* oneOf */.yL)(t, settings/* GPU_CHECKS */.r2));
+    const stop = read.field('stop', (t) => (0,inputs_forms/* oneOf */.yL)(t, settings/* STOP_MODES */.OT));
+    const stopTimeoutMs = read.duration('stop-timeout', 1);
+    const envReport = read.field('env-report', inputs_forms/* parseEnvNames */.xE);
+    // a container's environment is the engine's to tell (Config.Env) where /proc cannot
+    (0,cross_field_rules/* checkEnvReport */.IT)(envReport, { start: kind.start ?? kind.container, pid: kind.pid }, platform);
+    const diagnostics = (read.script('diagnostics') ?? '')
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter((l) => l !== '');
+    (0,cross_field_rules/* checkDiagnostics */.BY)(diagnostics, platform);
+    return {
+        servers,
+        start,
+        pid,
+        container,
+        logFile,
+        logLines,
+        failPattern,
+        portCheck,
+        gpuCheck,
+        stop,
+        stopTimeoutMs,
+        envReport,
+        diagnostics
+    };
+}
+/** One server (or none) for every endpoint: `start`, `pid`, `container` and `log-file` as one value each. */
+function readOneServer(read, platform) {
+    const start = read.script('start');
+    (0,cross_field_rules/* checkStart */.Nq)(start, platform);
+    const pid = read.field('pid', (t) => (0,inputs_forms/* parsePid */.Ng)(t.trim()));
+    (0,cross_field_rules/* checkPid */.K6)(pid, start);
+    const container = read.field('container', (t) => (0,inputs_forms/* parseContainer */.NJ)(t.trim()));
+    (0,cross_field_rules/* checkContainer */.iT)(container, pid);
+    const logFile = read.text('log-file');
+    if (logFile !== undefined)
+        read.field('log-file', () => (0,input_files/* checkLogFile */.x)(logFile));
+    // the server's output is appended to it: through a link, to wherever it points
+    if (logFile !== undefined && start !== undefined && (0,own_files/* isSymlink */.wP)(logFile))
+        throw new input_error/* InputError */.dz('log-file', {
+            value: (0,runtime_text/* printable */.g$)(logFile),
+            problem: 'is a symbolic link, and "start" writes the server\'s output to it; a link is never followed',
+            form: 'the path of a regular file (or of one to create), not a link to it'
+        });
+    return { start, pid, container, logFile };
+}
+/** `fleet-min-ready`: `all`, or how many of the `endpoints` must be ready (1 to all of them). */
+function parseMinReady(text, endpoints) {
+    const word = text.trim().toLowerCase();
+    if (word === 'all')
+        return endpoints;
+    if (/^\d+$/.test(word) && Number(word) >= 1 && Number(word) <= endpoints)
+        return Number(word);
+    throw new input_error/* ProblemError */.Mm({
+        value: (0,runtime_text/* printable */.g$)(text.trim()),
+        form: `"all" or a whole number from 1 to ${endpoints} (the number of "url" lines)`
+    });
+}
+const SMOKE_MODES = ['false', 'true', 'fail-on-error'];
+/** `smoke-test` and its figures, read (and checked) whether the smoke test runs or not. */
+function readSmoke(read) {
+    const smokeMode = read.field('smoke-test', (t) => {
+        const word = t.trim().toLowerCase();
+        return /^(true|yes|on)$/.test(word) ? 'true' : /^(false|no|off)$/.test(word) ? 'false' : (0,inputs_forms/* oneOf */.yL)(t, SMOKE_MODES);
+    });
+    const requests = read.whole('smoke-requests', 1, 100);
+    // the decode rate is timed from the first token to the last: it takes two
+    const tokens = read.whole('smoke-tokens', 2, 4096, ' (the decode rate is timed from the first token to the last)');
+    const timeoutMs = read.duration('smoke-timeout', 100);
+    if (smokeMode === 'false')
+        return { smoke: undefined };
+    return { smoke: { failOnError: smokeMode === 'fail-on-error', requests, tokens, timeoutMs } };
+}
+/** Where earlier runs are kept, which compare with this one, and what counts as a regression. */
+function readHistory(read, get) {
+    // Read as given: an empty value turns history off (the runner passes the default, "auto", when it is not set).
+    const historyRaw = (get('history-file') ?? '').trim();
+    if ((0,runtime_text/* hasControlChars */.jt)(historyRaw))
+        throw new input_error/* InputError */.dz('history-file', { value: (0,runtime_text/* printable */.g$)(historyRaw), problem: 'contains a control character' });
+    const historyFile = historyRaw === '' ? undefined : historyRaw;
+    // written to and renamed over: a link would send the writes, and then the rename, wherever it points
+    if (historyFile !== undefined && historyFile !== settings/* HISTORY_AUTO */.js && (0,own_files/* isSymlink */.wP)(historyFile))
+        throw new input_error/* InputError */.dz('history-file', {
+            value: (0,runtime_text/* printable */.g$)(historyFile),
+            problem: 'is a symbolic link, which is never followed',
+            form: 'the path of a regular file (or of one to create), not a link to it'
+        });
+    const historyKey = read.text('history-key');
+    if (historyKey !== undefined && historyKey.length > 200)
+        throw new input_error/* InputError */.dz('history-key', { problem: `is ${historyKey.length} characters long; give at most 200` });
+    const regressionThresholdPercent = read.field('regression-threshold', parse/* parsePercent */.lo);
+    const regressionMinRuns = read.whole('regression-min-runs', 1, limits/* MEDIAN_OF */.t, ` (the median is of the last ${limits/* MEDIAN_OF */.t} ready runs)`);
+    const throughputRegressionPercent = read.field('throughput-regression-threshold', parse/* parsePercent */.lo);
+    const failOnRegression = read.field('fail-on-regression', parse/* parseBoolean */.yG);
+    return {
+        historyFile,
+        historyKey,
+        regressionThresholdPercent,
+        regressionMinRuns,
+        throughputRegressionPercent,
+        failOnRegression
+    };
+}
+
+// EXTERNAL MODULE: ./src/inputs/variables.ts
+var variables = __nccwpck_require__(6192);
+;// CONCATENATED MODULE: ./src/cli/input-error.ts
+/**
+ * The one place where the CLI reads an InputError (src/inputs/): a bad input is bad usage, the input named as the
+ * user gave it, a flag (`--url`) or a variable (`INPUT_URL`), and worded from the error's fields.
+ */
+
+
+
+/** `--timeout: "5x" is not a duration such as \u2026`; `given`: where the bad value came from. */
+function cliInputMessage(e, given = 'flag') {
+    const name = given === 'variable' ? (0,variables/* shellInputVariable */.zS)(e.input) : `--${e.input}`;
+    return `${name}: ${(0,input_error/* problemText */.fI)(e.problem)}`;
+}
+/** `e` as bad usage when it is an InputError, its input named by `given` (a flag, an INPUT_* variable); else `e`. */
+function asUsageError(e, given = () => 'flag') {
+    if (!(e instanceof input_error/* InputError */.dz))
+        return e;
+    return new UsageError(cliInputMessage(e, given(e.input)));
+}
+
+;// CONCATENATED MODULE: ./src/cli/settings-from.ts
+/** The settings of a wait or a check: from the flags, else the INPUT_* variables, else the defaults. */
+
+
+
+
+/** `only`: the inputs read; the others take their defaults. A bad value is bad usage. */
+function settingsFrom(values, env, only) {
+    const flag = (name) => {
+        const v = values[name];
+        return Array.isArray(v) ? v.join('\n') : typeof v === 'string' ? v : undefined;
+    };
+    try {
+        // Like the runner, an input not given takes its default (an empty history-file is history off).
+        return parseSettings((name) => only !== undefined && !only.has(name)
+            ? INPUT_DEFAULTS[name]
+            : (flag(name) ?? envInput(env, name) ?? INPUT_DEFAULTS[name]), undefined, env);
+    }
+    catch (e) {
+        // Name the input as the user gave it: a flag, or the INPUT_* variable.
+        throw asUsageError(e, (input) => flag(input) === undefined && envInput(env, input) !== undefined ? 'variable' : 'flag');
+    }
+}
+/** The runner's form (INPUT_MATCH-REGEX) first, then the one a shell can set (INPUT_MATCH_REGEX). */
+function envInput(env, name) {
+    return env[(0,variables/* inputVariable */.LO)(name)] ?? env[(0,variables/* shellInputVariable */.zS)(name)];
+}
+
+;// CONCATENATED MODULE: ./src/cli/commands/check.ts
+/**
+ * `wait-for-model check`: one probe of each endpoint with the gate's whole judgement, within request-timeout; one
+ * line on stdout; exit 0 ready, 1 not ready. For health checks (Docker HEALTHCHECK, compose, Kubernetes exec probes).
+ */
+
+
+
+
+
+
+
+
+
+
+
+async function checkCommand(argv, io) {
+    const { values } = parseCommandLine(argv, { help: { type: 'boolean', short: 'h' }, ...inputOptions() });
+    if (values.help)
+        return (void io.stdout.write(checkHelpText()), 0);
+    const refused = INPUT_NAMES.find((name) => values[name] !== undefined && !CHECK_INPUTS.has(name));
+    if (refused !== undefined) {
+        throw new UsageError(`--${refused}: check probes once, within --request-timeout; it takes no --${refused}`);
+    }
+    const given = settingsFrom(values, io.env, CHECK_INPUTS);
+    const settings = {
+        ...given,
+        // one probe, due within request-timeout: nothing waits, nothing is kept
+        timeoutMs: given.requestTimeoutMs,
+        intervalMs: given.requestTimeoutMs,
+        successThreshold: 1,
+        historyFile: undefined
+    };
+    // a health check's runner (Docker, Kubernetes, a CI step) may signal it: the probe ends, and says cancelled
+    const { cancel, release } = cancelOnSignals();
+    let outcome;
+    try {
+        outcome = await gate(settings, { clock: clock/* systemClock */.ml, log: () => { }, env: io.env, once: true, cancel });
+    }
+    finally {
+        release();
+    }
+    io.stdout.write(`${commandSafe((0,inputs_secrets/* redact */.E$)(checkLine(outcome), settings.secrets))}\n`);
+    return (0,conclusion/* conclude */.E)(outcome, settings).exitCode;
+}
+
+;// CONCATENATED MODULE: external "node:child_process"
+const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __nccwpck_require__(8161);
+;// CONCATENATED MODULE: ./src/simulator/runner.ts
+/**
+ * Runs the packaged action the way a GitHub runner does: `node dist/index.js` with `INPUT_*` variables and
+ * real GITHUB_OUTPUT / GITHUB_STATE / GITHUB_STEP_SUMMARY files. Used by `npm run demo` and the end-to-end tests.
+ */
+
+
+
+
+/**
+ * The variable the runner sets for an input: INPUT_, then the name upper-cased with spaces as underscores and
+ * hyphens kept (`match-regex` \u2192 INPUT_MATCH-REGEX). The runner's own rule, kept here since this file stands in for
+ * the runner; a unit test holds it equal to the action's reading of it (inputs/variables.ts).
+ */
+const runnerInputVariable = (name) => `INPUT_${name.replace(/ /g, '_').toUpperCase()}`;
+async function runAction(options) {
+    const dir = (0,external_node_fs_.mkdtempSync)((0,external_node_path_.join)((0,external_node_os_.tmpdir)(), 'wait-for-model-run-'));
+    const outputFile = (0,external_node_path_.join)(dir, 'output');
+    const summaryFile = (0,external_node_path_.join)(dir, 'summary');
+    const stateFile = (0,external_node_path_.join)(dir, 'state');
+    (0,external_node_fs_.writeFileSync)(outputFile, '');
+    (0,external_node_fs_.writeFileSync)(stateFile, '');
+    (0,external_node_fs_.writeFileSync)(summaryFile, '');
+    const env = {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? dir,
+        RUNNER_TEMP: dir,
+        // a runner's tool cache, where the action keeps its history by default: this run's own, removed after it
+        RUNNER_TOOL_CACHE: (0,external_node_path_.join)(dir, 'tool-cache'),
+        // where this process keeps its temporary files, so the action's stay beside them (the tests check none are left)
+        TMPDIR: (0,external_node_os_.tmpdir)(),
+        GITHUB_OUTPUT: outputFile,
+        GITHUB_STEP_SUMMARY: summaryFile,
+        GITHUB_STATE: stateFile,
+        ...options.env
+    };
+    for (const [name, value] of Object.entries(options.inputs))
+        env[runnerInputVariable(name)] = value;
+    const started = performance.now();
+    try {
+        const child = (0,external_node_child_process_namespaceObject.spawn)(options.node ?? process.execPath, [options.entry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d) => {
+            stdout += d.toString();
+            options.echo?.write(d);
+        });
+        child.stderr.on('data', (d) => (stderr += d.toString()));
+        options.onStart?.(child);
+        const code = await new Promise((resolve, reject) => {
+            child.on('error', reject);
+            child.on('close', resolve);
+        });
+        return {
+            code,
+            stdout,
+            stderr,
+            outputs: parseFileCommand((0,external_node_fs_.readFileSync)(outputFile, 'utf8')),
+            state: parseFileCommand((0,external_node_fs_.readFileSync)(stateFile, 'utf8')),
+            summary: (0,external_node_fs_.readFileSync)(summaryFile, 'utf8'),
+            wallMs: performance.now() - started
+        };
+    }
+    finally {
+        (0,external_node_fs_.rmSync)(dir, { recursive: true, force: true });
+    }
+}
+/** Reads the `name<<delimiter` / value / `delimiter` records that @actions/core appends to GITHUB_OUTPUT. */
+function parseFileCommand(text) {
+    const result = {};
+    const lines = text.split('\n');
+    for (let i = 0; i < lines.length; i++) {
+        const m = /^([^<]+)<<(.+)$/.exec(lines[i]);
+        if (!m)
+            continue;
+        const end = lines.indexOf(m[2], i + 1);
+        if (end < 0)
+            break;
+        result[m[1]] = lines.slice(i + 1, end).join('\n');
+        i = end;
+    }
+    return result;
+}
+
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __nccwpck_require__(7067);
+// EXTERNAL MODULE: external "node:net"
+var external_node_net_ = __nccwpck_require__(7030);
+;// CONCATENATED MODULE: ./src/simulator/engine-logs.ts
+const pad = (n, width = 2) => String(n).padStart(width, '0');
+const parts = (d) => ({
+    Y: d.getUTCFullYear(),
+    M: pad(d.getUTCMonth() + 1),
+    D: pad(d.getUTCDate()),
+    h: pad(d.getUTCHours()),
+    m: pad(d.getUTCMinutes()),
+    s: pad(d.getUTCSeconds()),
+    ms: pad(d.getUTCMilliseconds(), 3)
+});
+const VLLM_OOM = '(Worker_TP0 pid=452) ERROR {T} [multiproc_executor.py:743] torch.OutOfMemoryError: CUDA out of memory. ' +
+    'Tried to allocate 816.82 MiB. GPU 0 has a total capacity of 139.81 GiB of which 601.94 MiB is free.';
+const TORCH_OOM = 'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 816.82 MiB. GPU 0 has a total capacity of ' +
+    '139.81 GiB of which 601.94 MiB is free.';
+// an OpenAI-compatible server of no known engine: uvicorn's lines, and PyTorch's error when it dies
+const NO_KNOWN_ENGINE = {
+    stamp: () => '',
+    lines: [
+        [0, 'INFO:     Started server process [1]'],
+        [0.4, 'INFO:     Waiting for application startup.'],
+        [1, 'INFO:     Application startup complete.']
+    ],
+    fatal: [TORCH_OOM]
+};
+const SIMULATED_LOGS = {
+    vllm: {
+        stamp: (at) => {
+            const p = parts(at);
+            return `${p.M}-${p.D} ${p.h}:${p.m}:${p.s}`;
+        },
+        lines: [
+            [0, '(APIServer pid=1) INFO {T} [utils.py:302] vLLM (simulated) model {M}'],
+            [0.001, "(APIServer pid=1) INFO {T} [utils.py:238] non-default args: {'model_tag': '{M}', 'model': '{M}'}"],
+            [
+                0.04,
+                '(Worker_TP0 pid=452) INFO {T} [parallel_state.py:1208] world_size=1 rank=0 local_rank=0 ' +
+                    'distributed_init_method=tcp://127.0.0.1:45123 backend=nccl'
+            ],
+            [0.05, '(Worker_TP0 pid=452) INFO {T} [gpu_model_runner.py:4261] Starting to load model {M}...'],
+            [
+                0.66,
+                "(Worker_TP0 pid=452) INFO {T} [backends.py:743] Using cache directory: /tmp/vllm/torch_compile_cache/rank_0_0/backbone for vLLM's torch.compile"
+            ],
+            [0.88, '(Worker_TP0 pid=452) INFO {T} [gpu_worker.py:424] Available KV cache memory: 43.27 GiB'],
+            [
+                0.94,
+                '(Worker_TP0 pid=452) Capturing CUDA graphs (mixed prefill-decode, PIECEWISE): 100%|\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588| 51/51 [00:20<00:00,  2.44it/s]'
+            ],
+            [
+                0.99,
+                '(EngineCore_DP0 pid=311) INFO {T} [core.py:282] init engine (profile, create kv cache, warmup model) took {SINCE:0.88} seconds'
+            ],
+            [1, '(APIServer pid=1) INFO:     Application startup complete.']
+        ],
+        fatal: [VLLM_OOM, '(Worker_TP0 pid=452) ERROR {T} [multiproc_executor.py:743] WorkerProc hit an exception.']
+    },
+    sglang: {
+        stamp: (at) => {
+            const p = parts(at);
+            return `${p.Y}-${p.M}-${p.D} ${p.h}:${p.m}:${p.s}`;
+        },
+        lines: [
+            [0, "[{T}] server_args=ServerArgs(model_path='{M}', tokenizer_path='{M}', tokenizer_mode='auto')"],
+            [0.03, '[{T} TP0] Init torch distributed begin.'],
+            [0.05, '[{T} TP0] Load weight begin. avail mem=138.20 GB'],
+            [0.8, '[{T} TP0] Using KV cache dtype: torch.bfloat16'],
+            [0.82, '[{T} TP0] Capture cuda graph begin. This can take up to several minutes. avail mem=23.80 GB'],
+            [0.95, '[{T} TP0] max_total_num_tokens=1234567, chunked_prefill_size=8192, max_running_requests=2048'],
+            [0.96, '[{T}] INFO:     Uvicorn running on http://0.0.0.0:30000 (Press CTRL+C to quit)'],
+            [1, '[{T}] The server is fired up and ready to roll!']
+        ],
+        fatal: [`[{T} TP0] ${TORCH_OOM}`, '[{T} TP0] Scheduler hit an exception: torch.OutOfMemoryError']
+    },
+    llamacpp: {
+        // with --log-timestamps: minutes.seconds.milliseconds.microseconds since the start
+        stamp: (_at, sinceMs) => `${pad(Math.floor(sinceMs / 60_000))}.${pad(Math.floor(sinceMs / 1000) % 60)}.${pad(Math.floor(sinceMs) % 1000, 3)}.000`,
+        lines: [
+            [0, 'build: 6428 (aa6192d3) with cc (Ubuntu 13.3.0-6ubuntu2~24.04) 13.3.0 for x86_64-linux-gnu'],
+            [0.005, 'main: loading model'],
+            [0.92, 'llama_context: constructing llama_context'],
+            [
+                0.95,
+                'common_init_from_params: warming up the model with an empty run - please wait ... (--no-warmup to disable)'
+            ],
+            [0.99, 'srv          init: initializing slots, n_slots = 4'],
+            [1, 'main: server is listening on http://0.0.0.0:8080']
+        ],
+        fatal: [
+            'ggml_backend_cuda_buffer_type_alloc_buffer: allocating 18432.00 MiB on device 0: cudaMalloc failed: out of memory',
+            'llama_model_load: error loading model: unable to allocate CUDA0 buffer',
+            'main: exiting due to model loading error'
+        ]
+    },
+    tgi: {
+        stamp: (at) => {
+            const p = parts(at);
+            return `${p.Y}-${p.M}-${p.D}T${p.h}:${p.m}:${p.s}.${p.ms}000Z`;
+        },
+        lines: [
+            [0, '{T}  INFO text_generation_launcher: Args { model_id: "{M}" }'],
+            [0.002, '{T}  INFO download: text_generation_launcher: Starting check and download process for {M}'],
+            [0.75, '{T}  INFO shard-manager: text_generation_launcher: Starting shard rank=0'],
+            [0.92, '{T}  INFO text_generation_launcher: Starting Webserver'],
+            [0.93, '{T}  INFO text_generation_router_v3: backends/v3/src/lib.rs:125: Warming up model'],
+            [1, '{T}  INFO text_generation_router::server: router/src/server.rs:2302: Connected']
+        ],
+        fatal: [
+            `{T} ERROR shard-manager: text_generation_launcher: Shard complete standard error output: ${TORCH_OOM}`,
+            '{T} ERROR text_generation_launcher: Shard 0 failed to start'
+        ]
+    },
+    ollama: {
+        stamp: (at) => {
+            const p = parts(at);
+            return `${p.Y}-${p.M}-${p.D}T${p.h}:${p.m}:${p.s}.${p.ms}Z`;
+        },
+        lines: [
+            [0, 'time={T} level=INFO source=routes.go:1802 msg="server config" env="map[OLLAMA_HOST:http://0.0.0.0:11434]"'],
+            [0.005, 'time={T} level=INFO source=runner.go:67 msg="discovering available GPUs..."'],
+            [0.56, 'time={T} level=INFO source=server.go:433 msg="starting runner" cmd="/usr/bin/ollama runner --model {M}"'],
+            [1, 'time={T} level=INFO source=server.go:1432 msg="llama runner started in {SINCE:0.56} seconds"']
+        ],
+        fatal: [
+            'time={T} level=ERROR source=server.go:1316 msg="llama runner reported out-of-memory during startup"',
+            'time={T} level=ERROR source=sched.go:489 msg="error loading llama server" error="llama runner process has terminated: exit status 2"'
+        ]
+    },
+    triton: {
+        stamp: (at) => {
+            const p = parts(at);
+            return `${p.M}${p.D} ${p.h}:${p.m}:${p.s}.${p.ms}000`;
+        },
+        lines: [
+            [
+                0,
+                'I{T} 1 pinned_memory_manager.cc:277] "Pinned memory pool is created at \'0x7f3a40000000\' with size 268435456"'
+            ],
+            [0.04, 'I{T} 1 model_lifecycle.cc:473] "loading: {M}:1"'],
+            [0.97, 'I{T} 1 metrics.cc:889] "Collecting metrics for GPU 0: NVIDIA H200"'],
+            [1, 'I{T} 1 http_server.cc:4971] "Started HTTPService at 0.0.0.0:8000"']
+        ],
+        fatal: [`E{T} 1 model_lifecycle.cc:654] "failed to load '{M}' version 1: ${TORCH_OOM}"`]
+    },
+    // NIM, LocalAI and KServe: no start-up log of theirs has been recorded (src/engines/log-markers.ts knows none), so
+    // they print the lines of a server of no known engine rather than lines made up for them
+    nim: NO_KNOWN_ENGINE,
+    localai: NO_KNOWN_ENGINE,
+    kserve: NO_KNOWN_ENGINE,
+    openai: NO_KNOWN_ENGINE
+};
+/** The line as the engine prints it at `at`, `sinceMs` after its start, for a load of `loadMs`. */
+function logLine(log, text, { model, at, sinceMs, loadMs }) {
+    return text
+        .replaceAll('{T}', () => log.stamp(at, sinceMs))
+        .replaceAll('{M}', () => model)
+        .replace(/\{SINCE:([\d.]+)\}/g, (_, share) => ((sinceMs - Number(share) * loadMs) / 1000).toFixed(2));
+}
+
+;// CONCATENATED MODULE: ./src/simulator/lazy-loading.ts
+
+/**
+ * The routes of a server that lists a model it has not loaded (`unloaded`), answered from when the load was asked
+ * for; undefined for a route the engine answers as usual (as ready). A promise: Ollama answers the load request
+ * only once the model is loaded.
+ */
+function lazyLoading(engine, model, loadMs) {
+    let loadedAt;
+    const state = () => loadedAt === undefined ? 'unloaded' : Date.now() >= loadedAt ? 'loaded' : 'loading';
+    const askLoad = () => (loadedAt ??= Date.now() + loadMs);
+    if (engine === 'llamacpp')
+        return (method, path, request) => {
+            // router mode: /health is 200 at once whatever the models do
+            if (path === '/health')
+                return json({ status: 'ok' });
+            if (path === '/v1/models' || path === '/models')
+                return json({
+                    object: 'list',
+                    data: [{ id: model, object: 'model', owned_by: 'llamacpp', created: reply_CREATED, status: { value: state() } }]
+                });
+            if (method === 'POST' && path === '/models/load') {
+                if (request?.model !== model)
+                    return json({ error: { code: 400, message: 'model not found' } }, 400);
+                askLoad();
+                return json({ success: true });
+            }
+            return undefined;
+        };
+    if (engine === 'ollama')
+        return (method, path, request) => {
+            if (path === '/api/tags')
+                return json({ models: [{ name: model, model, size: 2019393189 }] });
+            if (path === '/api/ps')
+                return json({ models: state() === 'loaded' ? [{ name: model, model, size_vram: 2019393189 }] : [] });
+            // a generate request without a prompt only loads the model, and answers once it is loaded
+            if (method === 'POST' && path === '/api/generate' && request?.prompt === undefined) {
+                const wanted = String(request?.model);
+                if ((wanted.includes(':') ? wanted : `${wanted}:latest`) !== model && wanted !== model)
+                    return json({ error: `model '${wanted}' not found` }, 404);
+                const at = askLoad();
+                const done = json({ model, created_at: '2026-01-01T00:00:00Z', response: '', done: true, done_reason: 'load' });
+                return new Promise((resolve) => setTimeout(() => resolve(done), Math.max(0, at - Date.now())));
+            }
+            return undefined;
+        };
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/simulator/states.ts
+/**
+ * Engine states beyond loading and ready, as the engines' source shapes them (see the research notes on model
+ * servers, section 14): a sleeping vLLM (sleep mode, dev-mode routes), a vLLM whose engine core died, a Triton
+ * model that failed to load, and Triton's repository index.
+ */
+
+
+/** How long vLLM's `POST /wake_up` takes to answer (it answers once the weights are back on the GPU). */
+const WAKE_MS = 200;
+/** The answers these states give, before the engine's own; undefined: the engine answers. */
+function engineStates(options, startedAt) {
+    const { engine, model } = options;
+    let wokenAt;
+    const asleep = () => options.sleepsUntilMs !== undefined && wokenAt === undefined && Date.now() < startedAt + options.sleepsUntilMs;
+    const dead = () => options.diesAfterMs !== undefined && Date.now() >= startedAt + options.diesAfterMs;
+    return (method, path, phase) => {
+        if (engine === 'vllm') {
+            // api_server.py (VLLM_SERVER_DEV_MODE=1): the sleep routes; without dev mode they are 404
+            if (options.sleepsUntilMs !== undefined && path === '/is_sleeping')
+                return json({ is_sleeping: asleep() });
+            if (options.sleepsUntilMs !== undefined && path === '/wake_up' && method === 'POST') {
+                return new Promise((resolve) => setTimeout(() => {
+                    wokenAt ??= Date.now();
+                    resolve(empty(200));
+                }, WAKE_MS));
+            }
+            // check_health() raises EngineDeadError: /health 503, generations 500 (v1/engine/exceptions.py)
+            if (dead() && (path === '/health' || path === '/ping'))
+                return empty(503);
+            if (dead() && method === 'POST' && path.startsWith('/v1/'))
+                return VLLM_DEAD;
+        }
+        if (engine === 'triton') {
+            // model_repository_manager: a failed load is UNAVAILABLE with the backend's reason
+            const failed = options.failsToLoad;
+            if (path === '/v2/repository/index' && method === 'POST') {
+                const state = failed !== undefined ? 'UNAVAILABLE' : phase === 'ready' ? 'READY' : 'LOADING';
+                return json([{ name: model, version: '1', state, ...(failed !== undefined ? { reason: failed } : {}) }]);
+            }
+            if (failed !== undefined && path === '/v2/health/ready')
+                return empty(400);
+            if (failed !== undefined && path.startsWith(`/v2/models/${encodeURIComponent(model)}`))
+                return {
+                    status: 404,
+                    body: JSON.stringify({ error: `Request for unknown model: '${model}' has no available versions` })
+                };
+        }
+        return undefined;
+    };
+}
+
+;// CONCATENATED MODULE: ./src/simulator/handler.ts
+
+
+
+
+
+/** The request listener of one simulated server, whose model is ready at `readyAt` (milliseconds since the epoch). */
+function answerRequests(options, readyAt) {
+    const engine = SIMULATED_ENGINES[options.engine];
+    const lazy = options.unloaded ? lazyLoading(options.engine, options.model, options.loadMs) : undefined;
+    const states = engineStates(options, readyAt - options.loadMs);
+    let loadingAnswers = 0;
+    const isReady = () => Date.now() >= readyAt && loadingAnswers >= (options.loadingAnswers ?? 0);
+    return (req, res) => {
+        const path = new URL(req.url ?? '/', 'http://x').pathname;
+        const answer = (request) => {
+            if (lazy !== undefined) {
+                const reply = lazy(req.method ?? 'GET', path, request);
+                if (reply !== undefined)
+                    return void Promise.resolve(reply).then((r) => send(r));
+            }
+            const phase = isReady() ? 'ready' : 'loading';
+            if (phase === 'loading')
+                loadingAnswers++;
+            const state = states(req.method ?? 'GET', path, phase);
+            if (state !== undefined)
+                return void Promise.resolve(state).then((r) => send(r));
+            const format = request && phase === 'ready' ? streamFormat(options.engine, path, request) : undefined;
+            if (format !== undefined && request !== undefined && servesModel(options.engine, request, options.model))
+                return void writeStream(res, format, options.model, request, options.pace ?? DEFAULT_PACE, options.generationFails === true);
+            const reply = (request && engine.generate?.(path, phase, options.model, request, options.generationFails === true)) ??
+                engine.reply(path, phase, options.model) ??
+                engine.notFound ??
+                json({ detail: 'Not Found' }, 404);
+            send(reply);
+        };
+        const send = (reply) => {
+            const body = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
+            res.writeHead(reply.status, reply.type ? { 'content-type': reply.type } : {});
+            res.end(body);
+        };
+        if (req.method !== 'POST')
+            return answer();
+        const chunks = [];
+        let size = 0;
+        req.on('data', (c) => {
+            // a generation request is a few hundred bytes; more is not kept
+            if ((size += c.length) <= 64 * 1024)
+                chunks.push(c);
+        });
+        req.on('end', () => answer(parseObject(Buffer.concat(chunks).toString('utf8'))));
+    };
+}
+/** Whether a generation request names the model the engine serves (TGI serves its one model, whatever is named). */
+function servesModel(engine, request, model) {
+    const name = request.model;
+    if (engine === 'tgi' || (engine === 'llamacpp' && name === undefined))
+        return true;
+    // Ollama resolves a bare name to its :latest tag
+    if (engine === 'ollama')
+        return name === model || `${String(name)}:latest` === model;
+    return name === model;
+}
+function parseObject(text) {
+    try {
+        const v = JSON.parse(text);
+        return typeof v === 'object' && v !== null && !Array.isArray(v) ? v : {};
+    }
+    catch {
+        return {};
+    }
+}
+
+;// CONCATENATED MODULE: ./src/simulator/server.ts
+/**
+ * A stand-in for a model server's startup, faithful to each engine's own answers (see the research notes on
+ * model servers): the port stays closed while the engine does, then the engine's loading answers, then ready.
+ * Serves `npm run demo` and the project's own test fixtures.
+ */
+
+
+
+
+
+/** Starts the simulated startup now: the port opens at `opensAt \u00d7 loadMs`, the model is ready at `loadMs`. */
+async function simulate(options) {
+    const engine = SIMULATED_ENGINES[options.engine];
+    const host = options.host ?? '127.0.0.1';
+    // A busy port is reported now rather than when the simulated engine would open it.
+    const port = await freePort(host, options.port ?? 0);
+    const startedAt = Date.now();
+    const readyAt = startedAt + options.loadMs;
+    const tell = (event) => options.onEvent?.(event, Date.now() - startedAt);
+    let requests = 0;
+    const listener = answerRequests(options, readyAt);
+    const server = (0,external_node_http_.createServer)((req, res) => {
+        requests++;
+        listener(req, res);
+    });
+    let closed = false;
+    const timers = [];
+    const stop = () => new Promise((resolve) => {
+        closed = true;
+        timers.forEach(clearTimeout);
+        server.closeAllConnections();
+        if (server.listening)
+            server.close(() => resolve());
+        else
+            resolve();
+    });
+    const log = SIMULATED_LOGS[options.engine];
+    const print = (text) => {
+        if (!closed) {
+            const at = new Date();
+            options.onLog?.(logLine(log, text, { model: options.model, at, sinceMs: at.getTime() - startedAt, loadMs: options.loadMs }));
+        }
+    };
+    const ended = new Promise((resolve, reject) => {
+        server.once('error', (e) => void stop().then(() => reject(e)));
+        if (options.crashAfterMs !== undefined) {
+            const crash = () => {
+                log.fatal.forEach(print);
+                void stop().then(() => (tell('crashed'), resolve('crashed')));
+            };
+            timers.push(setTimeout(crash, options.crashAfterMs));
+        }
+    });
+    if (options.onLog) {
+        // A model loaded only when asked (`unloaded`) has no start-up of its own to show: the first lines only.
+        for (const [share, text] of log.lines)
+            if (!options.unloaded || share === 0)
+                timers.push(setTimeout(() => print(text), share * options.loadMs));
+    }
+    // Callers that never crash the engine need not await this.
+    ended.catch(() => undefined);
+    const listen = () => {
+        if (!closed)
+            server.listen(port, host, () => tell('listening'));
+    };
+    const opensInMs = options.opensAfterMs ?? engine.opensAt * options.loadMs;
+    // An engine that serves from the start is listening before this returns, so no probe sees it refuse.
+    if (opensInMs <= 0)
+        await new Promise((resolve) => server.listen(port, host, () => (tell('listening'), resolve())));
+    else
+        timers.push(setTimeout(listen, opensInMs));
+    if (options.onEvent)
+        timers.push(setTimeout(() => tell('ready'), options.loadMs));
+    return {
+        port,
+        baseUrl: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+        readyAt,
+        ended,
+        get requests() {
+            return requests;
+        },
+        close: stop
+    };
+}
+/** Checks that `port` can be opened on `host` (0: asks the kernel for a free one), then releases it. */
+function freePort(host = '127.0.0.1', port = 0) {
+    return new Promise((resolve, reject) => {
+        const probe = (0,external_node_net_.createServer)();
+        probe.once('error', reject);
+        probe.listen(port, host, () => {
+            const { port } = probe.address();
+            probe.close(() => resolve(port));
+        });
+    });
+}
+
+;// CONCATENATED MODULE: ./src/cli/commands/demo.ts
+/**
+ * `npm run demo` (`wait-for-model demo`): the packaged action starts a simulated vLLM (`start: wait-for-model
+ * simulate \u2026`), follows its log through its phases and waits for `model: kimi`; its job-end step stops it. Then a
+ * start-up that dies of CUDA out of memory (`--crash-after`): the action stops on the fatal line, and its summary
+ * leads with it.
+ */
+
+
+
+const LOAD = '12s';
+const MODEL = '/shared/kimi-k2.5-int4';
+/** Runs the action bundle `actionEntry` (its cli.js and post.js beside it) against simulated engines, printing to `out`. */
+async function demo(actionEntry, out) {
+    const say = (text) => out.write(`${text}\n`);
+    const dir = (0,external_node_path_.dirname)(actionEntry);
+    const simulate = (port, extra) => `${JSON.stringify(process.execPath)} ${JSON.stringify((0,external_node_path_.join)(dir, 'cli.js'))} simulate --engine vllm ` +
+        `--model ${MODEL} --port ${port} ${extra}`.trimEnd();
+    const port = await freePort();
+    const start = simulate(port, `--load ${LOAD}`);
+    say(`1. A simulated vLLM that takes ${LOAD} to start, printing its own log. Running dist/index.js as the runner would:`);
+    say(`   start: ${start.replace(/"[^"]*\/(node|cli\.js)"/g, '$1')}`);
+    say(`   url: http://127.0.0.1:${port}/v1/models, model: kimi, interval: 1s, timeout: 60s\n`);
+    const ready = await runAction({
+        entry: actionEntry,
+        inputs: {
+            url: `http://127.0.0.1:${port}/v1/models`,
+            model: 'kimi',
+            start,
+            interval: '1s',
+            timeout: '60s',
+            'progress-interval': '3s'
+        },
+        echo: out
+    });
+    say('\nOutputs:');
+    for (const [name, value] of Object.entries(ready.outputs))
+        say(`  ${name} = ${value}`);
+    say('\nJob summary:\n');
+    say(ready.summary);
+    await jobEnd(dir, ready, out);
+    const crashPort = await freePort();
+    const crash = simulate(crashPort, '--load 60s --crash-after 4s');
+    say('\n2. The same engine, dying of CUDA out of memory 4s into its start-up (--crash-after 4s):\n');
+    const failed = await runAction({
+        entry: actionEntry,
+        inputs: {
+            url: `http://127.0.0.1:${crashPort}/v1/models`,
+            model: 'kimi',
+            start: crash,
+            interval: '1s',
+            timeout: '60s'
+        },
+        echo: out
+    });
+    say('\nJob summary:\n');
+    say(failed.summary);
+    await jobEnd(dir, failed, out);
+    // the demo went as it should: the first wait ready, the second stopped by the fatal line
+    return ready.code === 0 && failed.code === 1 ? 0 : 1;
+}
+/** The job-end step (post.js) with the state the step saved, as the runner passes it: it stops the server. */
+async function jobEnd(dir, run, out) {
+    if (Object.keys(run.state).length === 0)
+        return;
+    out.write('\nThe job-end step (dist/post.js):\n');
+    const env = Object.fromEntries(Object.entries(run.state).map(([name, value]) => [`STATE_${name}`, value]));
+    await runAction({ entry: (0,external_node_path_.join)(dir, 'post.js'), inputs: {}, env, echo: out });
+}
+
+// EXTERNAL MODULE: ./src/history/store.ts
+var store = __nccwpck_require__(4689);
+;// CONCATENATED MODULE: ./src/report/history-report.ts
+const HISTORY_FORMATS = ['table', 'json', 'csv'];
+const COLUMNS = [
+    'at',
+    'key',
+    'ready',
+    'reason',
+    'elapsed-seconds',
+    'startup-seconds',
+    'engine',
+    'ttft-ms',
+    'decode-tokens-per-second',
+    'phases'
+];
+function historyRow(run) {
+    return {
+        // the first column starts each line of the CSV and the table: only a time, never `::error::\u2026` from the file
+        at: typeof run.at === 'string' && /^\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:\d\d)?$/.test(run.at) ? run.at : '',
+        key: run.key,
+        ready: run.ready,
+        reason: typeof run.reason === 'string' ? run.reason : '',
+        'elapsed-seconds': run.elapsedSeconds,
+        'startup-seconds': run.startupSeconds ?? null,
+        engine: run.engine ?? null,
+        'ttft-ms': run.ttftMs ?? null,
+        'decode-tokens-per-second': run.decodeTokensPerSecond ?? null,
+        phases: run.phases.map((p) => ({ name: p.name, seconds: p.seconds }))
+    };
+}
+/** `weights=412.0s; graphs=30.5s`: the phases in one cell. */
+const phaseCell = (phases) => phases.map((p) => `${p.name}=${p.seconds}s`).join('; ');
+const cells = (row) => [
+    row.at,
+    row.key,
+    String(row.ready),
+    row.reason,
+    String(row['elapsed-seconds']),
+    row['startup-seconds'] === null ? '' : String(row['startup-seconds']),
+    row.engine ?? '',
+    row['ttft-ms'] === null ? '' : String(row['ttft-ms']),
+    row['decode-tokens-per-second'] === null ? '' : String(row['decode-tokens-per-second']),
+    phaseCell(row.phases)
+];
+/**
+ * A CSV field as RFC 4180 quotes it, with every control character written as an escape (`\n`, `\r`, `\t`,
+ * `\u001b`\u2026) and a backslash doubled: no field holds a raw line break, so a key or phase name holding
+ * `\n::error::x` in a shared history stays inside its row and is no workflow command when the CSV is printed in a
+ * `run:` step. A leading =, +, - or @ is kept from being read as a spreadsheet formula.
+ */
+function csvField(text) {
+    const escaped = escapeControls(text);
+    const safe = /^[=+\-@]/.test(escaped) && !/^-?\d/.test(escaped) ? `'${escaped}` : escaped;
+    return /[",]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+const ESCAPES = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\\': '\\\\' };
+const escapeControls = (text) => text.replace(
+// eslint-disable-next-line no-control-regex
+/[\u0000-\u001f\u007f-\u009f\u2028\u2029\\]/g, (c) => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+/** Table cells on one line each: a value that came from the file cannot start a new row or move the cursor. */
+const tableCell = (text) => escapeControls(text);
+function historyText(rows, format) {
+    if (format === 'json')
+        return `${JSON.stringify(rows)}\n`;
+    if (format === 'csv') {
+        return [COLUMNS.join(','), ...rows.map((r) => cells(r).map(csvField).join(','))].map((l) => `${l}\r\n`).join('');
+    }
+    const table = [[...COLUMNS], ...rows.map((r) => cells(r).map(tableCell))];
+    const widths = COLUMNS.map((_, i) => Math.max(...table.map((row) => row[i].length)));
+    return table.map((row) => `${row.map((c, i) => c.padEnd(widths[i])).join('  ')}`.trimEnd() + '\n').join('');
+}
+/** The note on stderr beside the rows: how many, and what was skipped or filtered away. */
+function historyNote(file, shown, total, skipped, key) {
+    const runs = (n) => `${n} run${n === 1 ? '' : 's'}`;
+    const which = key === undefined ? '' : ` with key "${key}" (of ${runs(total)})`;
+    const unread = skipped > 0 ? `; ${skipped} unreadable line${skipped === 1 ? '' : 's'} skipped` : '';
+    return `${runs(shown)}${which} in ${file}${unread}.`;
+}
+
+;// CONCATENATED MODULE: ./src/cli/commands/history.ts
+/** `wait-for-model history`: the recorded runs of the history file, for people, dashboards and choosing a timeout. */
+
+
+
+
+
+async function historyCommand(argv, io, say) {
+    const { values } = parseCommandLine(argv, {
+        key: { type: 'string' },
+        file: { type: 'string' },
+        format: { type: 'string', default: 'table' },
+        help: { type: 'boolean', short: 'h' }
+    });
+    if (values.help)
+        return (void io.stdout.write(historyHelpText()), 0);
+    const format = String(values.format);
+    if (!HISTORY_FORMATS.includes(format)) {
+        throw new UsageError(`--format: give one of ${HISTORY_FORMATS.join(', ')} (not "${(0,runtime_text/* printable */.g$)(format)}")`);
+    }
+    const given = typeof values.file === 'string' ? values.file : undefined;
+    if (given?.trim() === '')
+        throw new UsageError('--file: give the path of a history file');
+    const fallback = (0,store/* defaultHistoryFile */.Oe)(io.env, 'cli');
+    const file = given ?? fallback.path;
+    if (file === undefined)
+        throw new UsageError(`--file: ${fallback.notice ?? 'give the path of a history file'}`);
+    const key = typeof values.key === 'string' ? values.key : undefined;
+    let read;
+    try {
+        read = (0,store/* readHistory */.Lu)(file);
+    }
+    catch (e) {
+        say(`wait-for-model: cannot read ${file} (${e.message})`);
+        return 1;
+    }
+    const runs = read.runs.filter((run) => key === undefined || run.key === key);
+    io.stdout.write(historyText(runs.map(historyRow), format));
+    say(historyNote(file, runs.length, read.runs.length, read.skipped, key === undefined ? undefined : (0,runtime_text/* printable */.g$)(key)));
+    return 0;
+}
+
+;// CONCATENATED MODULE: ./src/cli/commands/simulate.ts
+/**
+ * `wait-for-model simulate`: serve an imitation of a model server starting up, until Ctrl-C (or its crash),
+ * printing the engine's own start-up log (its phases, its ready line, its fatal lines as it dies) on stdout or to
+ * `--log-file`; this command's own lines go to stderr.
+ */
+
+
+
+
+
+
+
+
+
+
+const SIMULATOR_EVENT_WORDS = {
+    listening: 'port open, answering HTTP',
+    ready: 'model ready',
+    crashed: 'crashed: the port is closed and the process exits'
+};
+async function simulateCommand(argv, io, say) {
+    const { values } = parseCommandLine(argv, {
+        engine: { type: 'string' },
+        model: { type: 'string' },
+        load: { type: 'string', default: SIMULATE_DEFAULTS.load },
+        port: { type: 'string', default: SIMULATE_DEFAULTS.port },
+        host: { type: 'string', default: SIMULATE_DEFAULTS.host },
+        'crash-after': { type: 'string' },
+        'generation-fails': { type: 'boolean' },
+        unloaded: { type: 'boolean' },
+        'tokens-per-second': { type: 'string', default: String(DEFAULT_PACE.tokensPerSecond) },
+        ttft: { type: 'string', default: String(DEFAULT_PACE.ttftMs) },
+        'log-file': { type: 'string' },
+        help: { type: 'boolean', short: 'h' }
+    });
+    if (values.help)
+        return (void io.stdout.write(simulateHelpText()), 0);
+    const given = String(values.engine ?? '');
+    const engine = simulatedEngine(given);
+    if (engine === undefined) {
+        throw new UsageError(`--engine: give one of ${SIMULATED_ENGINE_WORDS}${given ? ` (not "${(0,runtime_text/* printable */.g$)(given)}")` : ''}`);
+    }
+    const model = String(values.model ?? '').trim();
+    if (model === '')
+        throw new UsageError('--model: give the model name the engine lists, e.g. /shared/kimi-k2.5-int4');
+    const duration = (name, text) => {
+        try {
+            return (0,parse/* parseDuration */.E9)(text);
+        }
+        catch {
+            throw new UsageError(`--${name}: "${(0,runtime_text/* printable */.g$)(text)}" is not ${parse/* DURATION_FORM */.ec}`);
+        }
+    };
+    const loadMs = duration('load', String(values.load));
+    const crashAfter = values['crash-after'];
+    const crashAfterMs = typeof crashAfter === 'string' ? duration('crash-after', crashAfter) : undefined;
+    const portText = String(values.port);
+    if (!/^\d+$/.test(portText) || Number(portText) < 1 || Number(portText) > 65535) {
+        throw new UsageError(`--port: "${(0,runtime_text/* printable */.g$)(portText)}" is not a port number from 1 to 65535`);
+    }
+    const host = String(values.host);
+    const number = (name, max, form) => {
+        const text = String(values[name]);
+        if (!/^\d+(\.\d+)?$/.test(text.trim()) || Number(text) > max)
+            throw new UsageError(`--${name}: "${(0,runtime_text/* printable */.g$)(text)}" is not ${form}`);
+        return Number(text);
+    };
+    const tokensPerSecond = number('tokens-per-second', 100_000, 'a number of tokens a second above 0, such as 50');
+    if (tokensPerSecond <= 0)
+        throw new UsageError('--tokens-per-second: give a number of tokens a second above 0');
+    // a bare number is milliseconds, as it always was; any other duration form as the inputs take it
+    const ttftText = String(values.ttft).trim();
+    const ttftMs = /^\d+(\.\d+)?$/.test(ttftText) ? Number(ttftText) : duration('ttft', ttftText);
+    if (ttftMs > 600_000)
+        throw new UsageError(`--ttft: "${(0,runtime_text/* printable */.g$)(ttftText)}" is over 10 minutes`);
+    const log = engineLogOut(values['log-file'], io);
+    const prefix = `[simulated ${engine}]`;
+    let server;
+    try {
+        server = await simulate({
+            engine,
+            model,
+            loadMs,
+            port: Number(portText),
+            host,
+            crashAfterMs,
+            generationFails: values['generation-fails'] === true,
+            unloaded: values.unloaded === true,
+            pace: { tokensPerSecond, ttftMs },
+            onLog: log.write,
+            onEvent: (event, atMs) => say(`${prefix} ${(0,clock/* formatDuration */.a3)(atMs)}: ${SIMULATOR_EVENT_WORDS[event]}`)
+        });
+    }
+    catch (e) {
+        log.close();
+        throw new UsageError(`--port: cannot open ${host}:${portText} (${e.code ?? e.message})`);
+    }
+    const opensAt = SIMULATED_ENGINES[engine].opensAt * loadMs;
+    say(`${prefix} serving "${model}" on ${server.baseUrl}: the port ${opensAt > 0 ? `opens at ${(0,clock/* formatDuration */.a3)(opensAt)}` : 'is open now'}, ` +
+        `the model is ready at ${(0,clock/* formatDuration */.a3)(loadMs)}` +
+        (crashAfterMs === undefined ? '' : `, the engine crashes at ${(0,clock/* formatDuration */.a3)(crashAfterMs)}`) +
+        (values['generation-fails'] === true ? ', every generation request fails' : '') +
+        '. Stop it with Ctrl-C.');
+    try {
+        await server.ended;
+    }
+    catch (e) {
+        // the port was free when checked, and taken by the time the engine opened it
+        say(`${prefix} cannot open ${host}:${portText}: ${e.message}`);
+    }
+    log.close();
+    return 1;
+}
+/**
+ * Where the engine's log goes: stdout, or appended to `--log-file` (never through a symlink: the file is the
+ * user's to name, not a link's to redirect).
+ */
+function engineLogOut(file, io) {
+    if (typeof file !== 'string')
+        return { write: (line) => void io.stdout.write(`${line}\n`), close: () => undefined };
+    if (file.trim() === '')
+        throw new UsageError('--log-file: give a path');
+    let fd;
+    try {
+        fd = (0,external_node_fs_.openSync)(file, external_node_fs_.constants.O_WRONLY | external_node_fs_.constants.O_CREAT | external_node_fs_.constants.O_APPEND | external_node_fs_.constants.O_NOFOLLOW, 0o644);
+    }
+    catch (e) {
+        throw new UsageError(`--log-file: cannot open "${(0,runtime_text/* printable */.g$)(file)}" (${e.code ?? e.message})`);
+    }
+    let open = true;
+    return {
+        write: (line) => {
+            if (open)
+                (0,external_node_fs_.writeSync)(fd, `${line}\n`);
+        },
+        close: () => {
+            if (open)
+                (0,external_node_fs_.closeSync)(fd);
+            open = false;
+        }
+    };
+}
+
+// EXTERNAL MODULE: ./src/gpu/nvidia-smi.ts
+var nvidia_smi = __nccwpck_require__(7777);
+// EXTERNAL MODULE: ./src/server/proc.ts
+var server_proc = __nccwpck_require__(7707);
+// EXTERNAL MODULE: ./src/server/port-owner.ts
+var port_owner = __nccwpck_require__(8706);
+// EXTERNAL MODULE: ./src/server/log-follower.ts
+var log_follower = __nccwpck_require__(5568);
+// EXTERNAL MODULE: ./src/server/guard.ts
+var server_guard = __nccwpck_require__(2686);
+;// CONCATENATED MODULE: ./src/server/stop.ts
+/**
+ * Stops a server and everything it started: SIGTERM to its process group, up to a timeout for it to exit, then
+ * SIGKILL; then waits until none of its processes remain and, where nvidia-smi tells, until none of them holds GPU
+ * memory (the next job on a shared runner needs it back). The answer is a record of how it went, never words.
+ */
+
+
+
+
+
+/** Stops the server `pid` and its processes; see the module comment. */
+async function stopServer(options, deps) {
+    const { clock } = deps;
+    const proc = deps.proc ?? '/proc';
+    const pollMs = options.pollMs ?? 100;
+    const kill = deps.kill ?? ((pid, signal) => process.kill(pid, signal));
+    const guard = (0,server_guard/* processGuard */.B9)(proc);
+    const refused = guard.spared(options.pid);
+    if (refused !== undefined)
+        return { pid: options.pid, scope: 'tree', outcome: 'refused', refused, pids: [], gpu: { kind: 'none' } };
+    const { launch } = options;
+    const identity = launch === undefined ? undefined : (0,server_guard/* identify */.ls)(options.pid, launch, proc);
+    const notOurs = identity === undefined || identity.kind === 'same' || identity.kind === 'gone' ? undefined : identity;
+    // after a reboot nothing running can be the server's; a reused pid is a stranger's, and so is its group; a pid
+    // that cannot be checked is left alone like one that failed the check
+    const leader = notOurs === undefined ? (0,server_proc/* procStat */.jW)(options.pid, proc) : undefined;
+    const inGroup = () => (0,server_proc/* procPids */.bU)(proc).filter((p) => (0,server_proc/* procStat */.jW)(p, proc)?.pgrp === options.pid);
+    // A group outlives its leader (workers left behind by a server that crashed), and Linux reuses no pid that
+    // still names a group: with the leader gone, processes in group `pid` are that server's. With a launch
+    // record, only those that carry its marker are: the group may be a stranger's that took the pid and left.
+    const leaderless = notOurs === undefined && (leader === undefined || leader.state === 'Z');
+    const marker = notOurs?.kind === 'rebooted' ? undefined : launch?.marker;
+    const seen = new Map();
+    const marked = () => marker === undefined ? [] : (0,server_guard/* markedProcesses */.KT)(marker, launch?.startTicks ?? 0, seen, proc);
+    // never a group a spared process is in: that would stop the stopper (and the runner's step with it)
+    const groupScope = notOurs === undefined &&
+        !guard.groupSpared(options.pid) &&
+        (leaderless ? launch === undefined && inGroup().length > 0 : leader?.pgrp === options.pid);
+    const scope = groupScope ? 'group' : 'tree';
+    const spared = new Set();
+    const members = () => {
+        // a pid checked as gone may be taken by a stranger any moment: with a launch record, it is not looked at again
+        const tree = notOurs === undefined && !(leaderless && launch !== undefined) ? [...(0,port_owner/* processTree */.WZ)(proc, options.pid)] : [];
+        const group = groupScope ? inGroup() : [];
+        // with the leader gone, its group's processes that carry the marker are among these
+        const tagged = marked();
+        const found = new Set([...tree, ...group, ...(tagged.length > 0 ? (0,server_guard/* descendantsOf */.gO)(tagged, proc) : [])]);
+        return [...found].flatMap((pid) => {
+            if (guard.spared(pid) !== undefined) {
+                spared.add(pid);
+                return [];
+            }
+            const stat = (0,server_proc/* procStat */.jW)(pid, proc);
+            // without /proc only the pid itself can be asked about (and, with a launch record, not even that)
+            if (stat === undefined)
+                return pid === options.pid && launch === undefined && signalled(kill, pid, 0) ? [{ pid }] : [];
+            return stat.state === 'Z' ? [] : [{ pid, startTicks: stat.startTicks }];
+        });
+    };
+    const initial = members();
+    const inside = new Set(notOurs === undefined ? [...(0,port_owner/* processTree */.WZ)(proc, options.pid), ...inGroup()] : []);
+    const escaped = initial.map((m) => m.pid).filter((p) => !inside.has(p));
+    const base = {
+        pid: options.pid,
+        scope,
+        pids: initial.map((m) => m.pid),
+        ...(notOurs === undefined ? {} : { notOurs }),
+        ...(escaped.length > 0 ? { escaped } : {}),
+        ...(spared.size > 0 ? { spared: [...spared] } : {})
+    };
+    if (initial.length === 0)
+        return { ...base, outcome: 'not-running', gpu: { kind: 'none' } };
+    const before = deps.gpu ? await deps.gpu() : undefined;
+    // every process seen as the server's, by pid and start time (a reused pid is another process)
+    const tracked = new Map(initial.map((m) => [m.pid, m.startTicks]));
+    const family = () => new Set(tracked.keys());
+    const atStart = before?.kind === 'available' ? (0,nvidia_smi/* memoryHeldBy */.Mv)(before, family()) : undefined;
+    const heldAtStart = atStart?.mib ?? 0;
+    let exit;
+    void deps.exited?.then((e) => (exit = e));
+    const alive = () => {
+        const now = members();
+        // any process the server has started since counts too
+        for (const m of now)
+            if (!tracked.has(m.pid))
+                tracked.set(m.pid, m.startTicks);
+        return now.filter((m) => tracked.get(m.pid) === m.startTicks).map((m) => m.pid);
+    };
+    const send = (signal) => {
+        if (scope === 'group') {
+            signalled(kill, -options.pid, signal);
+            // the group had them all, but for those that left it
+            for (const pid of alive())
+                if ((0,server_proc/* procStat */.jW)(pid, proc)?.pgrp !== options.pid)
+                    signalled(kill, pid, signal);
+        }
+        else
+            for (const pid of alive())
+                signalled(kill, pid, signal);
+    };
+    const cancelled = () => deps.cancel?.aborted === true;
+    const waitGone = async (ms, cancellable) => {
+        const until = clock.now() + ms;
+        for (;;) {
+            if (alive().length === 0)
+                return true;
+            if (clock.now() >= until || (cancellable && cancelled()))
+                return false;
+            await clock.sleep(Math.min(pollMs, until - clock.now()), cancellable ? deps.cancel : undefined);
+        }
+    };
+    const termAt = clock.now();
+    const seconds = () => Math.round((clock.now() - termAt) / 100) / 10;
+    send('SIGTERM');
+    let signal = 'SIGTERM';
+    let gone = await waitGone(options.timeoutMs, true);
+    if (!gone) {
+        signal = 'SIGKILL';
+        send('SIGKILL');
+        // SIGKILL'd processes go within milliseconds unless stuck in the kernel: a cancelled stop waits a second for them
+        gone = await waitGone(cancelled() ? Math.min(1_000, options.killWaitMs ?? 1_000) : (options.killWaitMs ?? 10_000), false);
+    }
+    const secondsToExit = seconds();
+    // /proc loses a process a moment before its parent hears of the exit: a few polls for the code
+    for (let i = 0; gone && deps.exited !== undefined && exit === undefined && i < 10 && !cancelled(); i++)
+        await clock.sleep(pollMs);
+    const exited = {
+        signal,
+        ...(cancelled() ? { cancelled: true } : {}),
+        ...(exit === undefined ? {} : { exitCode: exit.code, exitSignal: exit.signal })
+    };
+    const record = gone
+        ? { ...base, ...exited, outcome: 'exited', secondsToExit }
+        : { ...base, ...exited, outcome: 'survived', survivors: alive() };
+    if (before === undefined)
+        return { ...record, gpu: { kind: 'unavailable', why: 'not asked' } };
+    if (before.kind === 'unavailable')
+        return { ...record, gpu: { kind: 'unavailable', why: before.why } };
+    // an entry whose memory nvidia-smi cannot show ([N/A]) still holds some: waited for like the others
+    if (atStart === undefined || atStart.apps.length === 0)
+        return { ...record, gpu: { kind: 'none' } };
+    const gpuUntil = clock.now() + (options.gpuWaitMs ?? 30_000);
+    for (;;) {
+        const now = await deps.gpu();
+        const held = now.kind === 'available' ? (0,nvidia_smi/* memoryHeldBy */.Mv)(now, family()) : undefined;
+        if (held !== undefined && held.apps.length === 0)
+            return { ...record, gpu: { kind: 'released', mib: heldAtStart, seconds: seconds() } };
+        if (clock.now() >= gpuUntil || cancelled()) {
+            return {
+                ...record,
+                gpu: {
+                    kind: 'held',
+                    mib: heldAtStart,
+                    heldMib: held?.mib ?? heldAtStart,
+                    seconds: seconds(),
+                    pids: [...new Set(held?.apps.map((a) => a.pid) ?? [])]
+                }
+            };
+        }
+        await clock.sleep(Math.min(pollMs, gpuUntil - clock.now()), deps.cancel);
+    }
+}
+/** Sends `signal` (0: only asks whether `pid` exists); false when there is no such process. */
+function signalled(kill, pid, signal) {
+    try {
+        kill(pid, signal);
+        return true;
+    }
+    catch (e) {
+        // EPERM: it exists, but belongs to someone else
+        return e.code === 'EPERM';
+    }
+}
+/** Stops the server the main step launched and says how it went. Never throws for a server that is already gone. */
+async function stopAtJobEnd(state, deps) {
+    const launch = { startTicks: state.startTicks, bootId: state.bootId, marker: state.runMarker };
+    const record = await stopServer({ pid: state.pid, timeoutMs: state.timeoutMs, launch }, deps);
+    const exitedOnTerm = record.outcome !== 'survived' && record.signal !== 'SIGKILL';
+    const clean = exitedOnTerm && record.gpu.kind !== 'held' && record.outcome !== 'refused';
+    // why it would not stop may be in its last lines (a hung NCCL teardown, a stuck writer)
+    const logTail = exitedOnTerm || state.logFile === undefined || state.logLines === 0
+        ? undefined
+        : new LogFollower(state.logFile, state.logLines).tail();
+    return { record, clean, logTail, logFile: state.logFile };
+}
+
+// EXTERNAL MODULE: ./src/server/process.ts + 1 modules
+var server_process = __nccwpck_require__(5361);
+// EXTERNAL MODULE: ./src/report/lifecycle-report.ts
+var lifecycle_report = __nccwpck_require__(7205);
+;// CONCATENATED MODULE: ./src/cli/commands/stop.ts
+/** `wait-for-model stop --pid N`: SIGTERM to the server's process group, SIGKILL after --timeout, then its GPU memory back. */
+
+
+
+
+
+
+
+
+
+
+
+
+
+async function stopCommand(argv, io, say, paint) {
+    const { values } = parseCommandLine(argv, {
+        pid: { type: 'string' },
+        timeout: { type: 'string', default: STOP_DEFAULTS.timeout },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' }
+    });
+    if (values.help)
+        return (void io.stdout.write(stopHelpText()), 0);
+    const pidText = String(values.pid ?? '').trim();
+    if (pidText === '')
+        throw new UsageError(`--pid: give ${inputs_forms/* PID_FORM */.b5}`);
+    let pid;
+    try {
+        pid = (0,server_process/* resolvePid */.QF)(/^\d+$/.test(pidText) ? { pid: Number(pidText) } : { file: pidText });
+    }
+    catch (e) {
+        throw asUsageError(e);
+    }
+    if (pid < 2 || pid > 4_194_304)
+        throw new UsageError(`--pid: "${pid}" is not ${inputs_forms/* PID_FORM */.b5}`);
+    // its own group would take this command down with it, and the shell that runs it
+    if (pid === process.pid || pid === (0,server_proc/* procStat */.jW)(process.pid)?.pgrp)
+        throw new UsageError(`--pid: ${pid} is this command's own process or process group`);
+    let timeoutMs;
+    try {
+        timeoutMs = (0,parse/* parseDuration */.E9)(String(values.timeout));
+    }
+    catch {
+        throw new UsageError(`--timeout: "${(0,runtime_text/* printable */.g$)(String(values.timeout))}" is not ${parse/* DURATION_FORM */.ec}`);
+    }
+    // Ctrl-C or a CI system's SIGTERM mid-stop must not leave the server running (Node's default is to die at once,
+    // the server that ignores SIGTERM left behind): the stop goes on without waiting, SIGKILL at once, and says so.
+    const { cancel, release } = cancelOnSignals();
+    let record;
+    try {
+        record = await stopServer({ pid, timeoutMs }, {
+            clock: clock/* systemClock */.ml,
+            gpu: () => (0,nvidia_smi/* gpuSnapshot */.dU)({ env: io.env, timeoutMs: 5_000, signal: cancel.signal }),
+            cancel: cancel.signal
+        });
+    }
+    finally {
+        release();
+    }
+    for (const line of (0,lifecycle_report/* stopLines */.QN)(record)) {
+        if (line.level === 'warning')
+            say(paint.yellow(`warning: ${line.text}`));
+        else if (line.level === 'info')
+            say(line.text);
+    }
+    if (values.json)
+        io.stdout.write(`${JSON.stringify(record)}\n`);
+    // an ancestor of this command, pid 1 or the runner: refused like its own group, and nothing signalled
+    if (record.outcome === 'refused')
+        return 2;
+    return record.outcome === 'survived' || record.gpu.kind === 'held' ? 1 : 0;
+}
+
+;// CONCATENATED MODULE: ./src/server/diagnostics.ts
+/** `diagnostics`: commands run after a failed wait, each in its own log group, each under a time limit. */
+/** Long enough for `nvidia-smi` on a busy machine; short enough that a wedged GPU driver cannot hold the job. */
+const DIAGNOSTIC_LIMIT_S = 60;
+async function runDiagnostics(commands, runner) {
+    for (const command of commands) {
+        if (runner.cancel?.aborted)
+            return;
+        await runner.group(`Diagnostics: ${command}`, async () => {
+            try {
+                // coreutils `timeout` limits each command; -k kills what ignores SIGTERM.
+                const code = await runner.exec('timeout', ['-k', '5', String(DIAGNOSTIC_LIMIT_S), '/bin/sh', '-c', command]);
+                if (runner.cancel?.aborted)
+                    runner.log('(stopped: the job was cancelled)');
+                else if (code === 124)
+                    runner.log(`(stopped after ${DIAGNOSTIC_LIMIT_S}s)`);
+                else if (code !== 0)
+                    runner.log(`(exit code ${code})`);
+            }
+            catch (e) {
+                runner.log(`(could not run: ${e.message})`);
+            }
+        });
+    }
+}
+/**
+ * Runs a program with its output on `out`; resolves with its exit code. With `cancel`, the program leads a
+ * process group of its own, and the whole group (the shell and whatever it started) is killed when `cancel`
+ * aborts: a diagnostic must not hold a cancelled job. Without it, it stays in ours, so that a terminal's
+ * Ctrl-C reaches it too.
+ */
+function runCommand(program, args, out, cancel) {
+    // node:child_process is loaded only when diagnostics run.
+    const { spawn } = process.getBuiltinModule('node:child_process');
+    return new Promise((resolve, reject) => {
+        const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: cancel !== undefined });
+        const kill = () => {
+            // a process that left the group may still hold the pipes: stop reading them
+            child.stdout.destroy();
+            child.stderr.destroy();
+            try {
+                if (child.pid !== undefined)
+                    process.kill(-child.pid, 'SIGKILL');
+            }
+            catch {
+                // the group has ended already
+            }
+        };
+        if (cancel?.aborted)
+            kill();
+        else
+            cancel?.addEventListener('abort', kill, { once: true });
+        child.stdout.pipe(out, { end: false });
+        child.stderr.pipe(out, { end: false });
+        child.once('error', (e) => {
+            cancel?.removeEventListener('abort', kill);
+            reject(e);
+        });
+        child.once('close', (code) => {
+            cancel?.removeEventListener('abort', kill);
+            resolve(code ?? 1);
+        });
+    });
+}
+
+// EXTERNAL MODULE: ./src/report/failure.ts
+var failure = __nccwpck_require__(3304);
+// EXTERNAL MODULE: ./src/report/markdown.ts
+var markdown = __nccwpck_require__(4285);
+// EXTERNAL MODULE: ./src/report/outputs.ts
+var outputs = __nccwpck_require__(5468);
+// EXTERNAL MODULE: ./src/report/progress.ts
+var progress = __nccwpck_require__(8991);
+// EXTERNAL MODULE: ./src/report/profile-report.ts
+var profile_report = __nccwpck_require__(8478);
+// EXTERNAL MODULE: ./src/report/smoke-report.ts
+var smoke_report = __nccwpck_require__(1542);
+;// CONCATENATED MODULE: ./src/report/endpoints-summary.ts
+/**
+ * A fleet's endpoints in the job summary: a row each, and for a fleet of servers (one per endpoint) each one's own
+ * server, startup and GPU memory, and with a smoke test its figures.
+ */
+
+
+const MAX_SUMMARY_ENDPOINTS = 100;
+const dash = (text) => (text === undefined || text === '' ? '\u2014' : text);
+const BASE = [
+    ['endpoint', '---', (r) => (0,markdown/* code */.aY)(r.url.href)],
+    ['result', '---', (r) => (r.ready ? '\u2705 ready' : `\u274c ${r.reason}`)],
+    ['elapsed', '---:', (r) => `${(0,clock/* seconds */.YA)(r.elapsedMs)} s`],
+    ['status', '---:', (r) => dash(r.last?.status?.toString())],
+    ['model', '---', (r) => (r.last?.modelId === undefined ? '\u2014' : (0,markdown/* code */.aY)(r.last.modelId))]
+];
+const SERVER = [
+    [
+        'server',
+        '---',
+        (r) => r.server?.container !== undefined
+            ? `container ${(0,markdown/* code */.aY)(r.server.container.slice(0, 12))}`
+            : r.server?.pid !== undefined
+                ? `pid ${r.server.pid}`
+                : '\u2014'
+    ],
+    ['startup', '---:', (r) => (r.server?.startupMs === undefined ? '\u2014' : `${(0,clock/* seconds */.YA)(r.server.startupMs)} s`)],
+    ['GPU memory', '---:', (r) => (r.server?.gpuMemoryMiB === undefined ? '\u2014' : `${r.server.gpuMemoryMiB} MiB`)]
+];
+const SMOKE = [
+    ['TTFT', '---:', (r) => (r.smoke?.ttftMs === undefined ? '\u2014' : `${Math.round(r.smoke.ttftMs)} ms`)],
+    [
+        'decode',
+        '---:',
+        (r) => (r.smoke?.decodeTokensPerSecond === undefined ? '\u2014' : `${r.smoke.decodeTokensPerSecond.toFixed(1)} tok/s`)
+    ]
+];
+/** The endpoints' section of a fleet's summary (more than one endpoint), as Markdown lines. */
+function endpointLines(outcome) {
+    const results = outcome.results;
+    const columns = [
+        ...BASE,
+        ...(results.some((r) => r.server !== undefined) ? SERVER : []),
+        ...(results.some((r) => r.smoke !== undefined) ? SMOKE : [])
+    ];
+    const lines = [
+        `#### Endpoints (${results.filter((r) => r.ready).length} of ${results.length} ready)`,
+        '',
+        `| ${columns.map(([h]) => h).join(' | ')} |`,
+        `|${columns.map(([, a]) => a).join('|')}|`
+    ];
+    for (const r of results.slice(0, MAX_SUMMARY_ENDPOINTS))
+        lines.push(`| ${columns.map(([, , value]) => (0,markdown/* cell */.Hn)(value(r))).join(' | ')} |`);
+    if (results.length > MAX_SUMMARY_ENDPOINTS)
+        lines.push(`| and ${results.length - MAX_SUMMARY_ENDPOINTS} more |${' |'.repeat(columns.length - 1)}`);
+    lines.push('', `The rows above describe each endpoint; the table at the top, and the timeline, describe ${outcome.url.href}.`, '');
+    return lines;
+}
+
+;// CONCATENATED MODULE: ./src/report/summary.ts
+/** The job summary in GitHub-flavoured Markdown: the wait's figures, its endpoints, its timeline, its findings. */
+
+
+
+
+
+
+
+
+
+/** The first `max` items, then how many more: a list of 60,000 models must not make a summary of megabytes. */
+const firstOf = (items, max) => items.length > max ? [...items.slice(0, max), `and ${items.length - max} more`] : [...items];
+/** GitHub refuses a job summary over 1 MiB; each part is capped, and this is the last guard. */
+const MAX_SUMMARY_BYTES = 1024 * 1024 - 16 * 1024;
+const MAX_SUMMARY_MODELS = 50;
+const MAX_TAIL_CHARS = 64 * 1024;
+const MAX_ENV_VALUE_CHARS = 1000;
+/** The job summary in GitHub-flavoured Markdown. */
+function summaryMarkdown(outcome, ctx) {
+    const out = (0,outputs/* outputs */.V4)(outcome);
+    const rows = [
+        ['Result', outcome.ready ? '\u2705 ready' : `\u274c not ready (${outcome.reason})`],
+        ['Endpoint', (0,markdown/* code */.aY)(ctx.url.href)],
+        ['Elapsed', `${out['elapsed-seconds']} s`],
+        ['Probes', out.attempts],
+        ['First HTTP answer', out['first-response-seconds'] === '' ? 'never' : `${out['first-response-seconds']} s`],
+        [
+            'Listed models',
+            outcome.models.length
+                ? firstOf(outcome.models.map((m) => (0,markdown/* code */.aY)(clipText(m, 200))), MAX_SUMMARY_MODELS).join(', ')
+                : 'none'
+        ],
+        ['Matched model', out['model-id'] === '' ? (ctx.expect.model === undefined ? '\u2014' : 'none') : (0,markdown/* code */.aY)(out['model-id'])]
+    ];
+    const server = outcome.server;
+    if (out['generation-seconds'] !== '')
+        rows.push(['Generation request', `${out['generation-seconds']} s`]);
+    const er = outcome.engineReadiness;
+    if (er !== undefined) {
+        const at = (ms) => (ms === undefined ? 'never' : `at ${(0,clock/* seconds */.YA)(ms)} s`);
+        rows.push(['Required answers', `the model listed (${at(er.listedMs)}); ${er.request} 200 (${at(er.readyMs)})`]);
+    }
+    if (server?.pid !== undefined)
+        rows.push(['Server process', `pid ${server.pid}`]);
+    if (server?.gpuMemoryMiB !== undefined)
+        rows.push(['GPU memory held by the server', `${server.gpuMemoryMiB} MiB`]);
+    if (out['startup-seconds'] !== '')
+        rows.push(['Startup (from the process start)', `${out['startup-seconds']} s`]);
+    if (server?.logFile !== undefined)
+        rows.push(['Server log', (0,markdown/* code */.aY)(server.logFile)]);
+    if (outcome.profile?.engineLabel !== undefined)
+        rows.push(['Engine', (0,markdown/* mdText */.bC)(outcome.profile.engineLabel)]);
+    if (out['expected-seconds'] !== '') {
+        const against = out['regression-percent'] === ''
+            ? ''
+            : ` (this run: ${Number(out['regression-percent']) > 0 ? '+' : ''}${out['regression-percent']}%)`;
+        rows.push(['Usual startup (median of earlier runs)', `${out['expected-seconds']} s${against}`]);
+    }
+    // the smoke test's words may quote the server
+    rows.push(...(0,smoke_report/* smokeRows */.X4)(outcome).map(([k, v]) => [k, (0,markdown/* mdText */.bC)(v)]));
+    // A failure leads with its cause, the reason, the fatal line or last answer and the server's last lines; the
+    // figures and the charts come after it, for whoever wants more than why.
+    const lines = ['### wait-for-model', '', ...causeLines(outcome, ctx)];
+    lines.push('| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${(0,markdown/* cell */.Hn)(v)} |`), '');
+    if (outcome.results.length > 1)
+        lines.push(...endpointLines(outcome));
+    lines.push('#### Timeline', '', '| at | the server answered |', '|---:|---|');
+    for (const t of outcome.timeline) {
+        if (t.dropped)
+            lines.push(`| \u2026 | *${t.dropped} change${t.dropped === 1 ? '' : 's'} left out* |`);
+        lines.push(`| ${(0,clock/* formatDuration */.a3)(t.elapsedMs)} | ${t.lost ? '\u26a0\ufe0f stopped answering (crashed or restarting?): ' : ''}${(0,markdown/* cell */.Hn)((0,markdown/* mdText */.bC)((0,answer_report/* answerWords */.G)(t.answer).summary))} |`);
+    }
+    const profile = outcome.profile;
+    for (const warning of [profile?.regression, profile?.throughputRegression, profile?.drift])
+        if (warning !== undefined)
+            lines.push('', `> \u26a0\ufe0f ${(0,markdown/* cell */.Hn)((0,markdown/* mdText */.bC)(warning))}`);
+    if (profile !== undefined && profile.phases.length > 0)
+        lines.push('', (0,profile_report/* phaseMarkdown */.$P)(profile.phases, profile.engineLabel ?? 'Server', profile.usualPhaseSeconds).trimEnd());
+    if (server?.env !== undefined || server?.envUnreadable) {
+        lines.push('', '#### Server environment', '', `Of ${(0,markdown/* mdText */.bC)((0,progress/* envWhose */.Gq)(server))}.`, '');
+        const value = (e) => e === undefined || e.value === undefined ? '*not set*' : (0,markdown/* cell */.Hn)((0,markdown/* code */.aY)(clipText(e.value, MAX_ENV_VALUE_CHARS)));
+        const launched = server.launchedEnv;
+        if (server.envUnreadable)
+            lines.push((0,progress/* envUnreadableText */._s)(server));
+        else if (launched?.env === undefined || launched.differs.length === 0)
+            lines.push('| variable | value |', '|---|---|', ...(server.env ?? []).map((e) => `| ${(0,markdown/* cell */.Hn)((0,markdown/* code */.aY)(e.name))} | ${value(e)} |`));
+        else
+            lines.push(`| variable | the server (${server.envPid}) | the launched process (${launched.pid}) |`, '|---|---|---|', ...(server.env ?? []).map((e) => `| ${launched.differs.includes(e.name) ? '\u26a0\ufe0f ' : ''}${(0,markdown/* cell */.Hn)((0,markdown/* code */.aY)(e.name))} | ${value(e)} | ${value(launched.env?.find((l) => l.name === e.name))} |`), 
+            // set in the launched process only: no row of the server's report names it
+            ...launched.env
+                .filter((l) => l.value !== undefined && !(server.env ?? []).some((e) => e.name === l.name))
+                .map((l) => `| \u26a0\ufe0f ${(0,markdown/* cell */.Hn)((0,markdown/* code */.aY)(l.name))} | *not set* | ${value(l)} |`));
+        if (launched !== undefined)
+            lines.push('', (0,markdown/* mdText */.bC)((0,progress/* envDiffersText */.Or)(server).replace(/ The launched process has:$/, '')));
+    }
+    return capBytes(`${lines.join('\n')}\n`, MAX_SUMMARY_BYTES);
+}
+/** A failure's cause, first in its summary: the reason, the failure message (fatal line, last answer), the log's tail. */
+function causeLines(outcome, ctx) {
+    if (outcome.ready)
+        return [];
+    const lines = [`**\u274c Not ready (${outcome.reason})**`, '', (0,markdown/* fenced */.OF)((0,failure/* failureMessage */.o)(outcome, ctx)), ''];
+    const server = outcome.server;
+    if (server?.logTail !== undefined) {
+        const tail = lastChars(server.logTail.map((l) => `${l.number}: ${l.text}`), MAX_TAIL_CHARS);
+        lines.push(`#### ${(0,markdown/* mdText */.bC)((0,markdown/* logTailTitle */.Nn)(server.logTail, server.logFile))}`, '', (0,markdown/* fenced */.OF)(tail.join('\n')), '');
+    }
+    return lines;
+}
+/** The last lines that fit in `max` characters together. */
+function lastChars(lines, max) {
+    let total = 0;
+    let i = lines.length;
+    while (i > 0 && total + lines[i - 1].length + 1 <= max)
+        total += lines[--i].length + 1;
+    return lines.slice(i);
+}
+const clipText = (text, max) => (text.length > max ? `${text.slice(0, max)}\u2026` : text);
+/** The text cut at a line to fit in `max` UTF-8 bytes, saying so. */
+function capBytes(text, max) {
+    if (Buffer.byteLength(text) <= max)
+        return text;
+    const cut = Buffer.from(text)
+        .subarray(0, max - 200)
+        .toString('utf8');
+    return `${cut.slice(0, cut.lastIndexOf('\n') + 1)}\n*(the rest of this summary is left out: GitHub takes at most 1 MiB)*\n`;
+}
+
+;// CONCATENATED MODULE: ./src/report/annotation-titles.ts
+/** The warning an `insecure-tls: true` run gives (the action's annotation, the command's warning line). */
+const INSECURE_TLS_WARNING = "insecure-tls is on: the server's certificate is not checked, so anything on the way to it could answer in its place";
+const NOTE_TITLES = {
+    'server-lost': 'Model server stopped answering',
+    history: 'Startup history',
+    regression: 'Model server startup slower than usual',
+    drift: "Model server's environment changed",
+    'insecure-tls': 'TLS certificate checks are off',
+    'not-ready': 'Model server not ready',
+    'gpu-busy': 'GPU memory held by other processes',
+    smoke: 'Smoke test did not measure throughput',
+    'throughput-regression': 'Model server decodes slower than usual',
+    'model-match': 'Model matched only partly'
+};
+/** The failure's title: the reason the wait gives, as its output says it (no colon or comma: core escapes them). */
+const failureTitle = (reason) => `Model server not ready (${reason})`;
+const INPUT_ERROR_TITLE = 'Invalid input';
+const UNEXPECTED_ERROR_TITLE = 'wait-for-model failed unexpectedly';
+
+;// CONCATENATED MODULE: ./src/cli/commands/wait.ts
+/**
+ * `wait-for-model --url URL \u2026`: the wait, the action's gate for a shell. Progress on stderr, the outputs as JSON
+ * on stdout (`--json`), the job summary's Markdown in a file (`--summary-file`); exit 0 ready, 1 not ready.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+async function waitCommand(argv, io, say, paint) {
+    const { values } = parseCommandLine(argv, {
+        json: { type: 'boolean' },
+        'summary-file': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'V' },
+        ...inputOptions()
+    });
+    if (values.help)
+        return (void io.stdout.write(waitHelpText()), 0);
+    if (values.version)
+        return (void io.stdout.write(`${package_namespaceObject.rE}\n`), 0);
+    const settings = settingsFrom(values, io.env);
+    const summaryFile = writableSummaryFile(values['summary-file']);
+    const secrets = settings.secrets;
+    // the runner reads workflow commands from a step's stderr too
+    const log = (line) => say(commandSafe((0,inputs_secrets/* redact */.E$)(line, secrets)));
+    if (settings.insecureTls)
+        log(paint.yellow(`warning: ${INSECURE_TLS_WARNING}`));
+    // Ctrl-C, a CI system's SIGTERM, a closed ssh session's SIGHUP: the wait ends cancelled, and still reports.
+    const { cancel, release } = cancelOnSignals();
+    try {
+        return await waitAndReport(settings, io, log, paint, cancel, values.json === true, summaryFile);
+    }
+    finally {
+        release();
+    }
+}
+/** The wait and what it found: the progress, the diagnostics, then the summary file and the JSON. */
+async function waitAndReport(settings, io, log, paint, cancel, json, summaryFile) {
+    const secrets = settings.secrets;
+    const outcome = await gate(settings, {
+        clock: clock/* systemClock */.ml,
+        startedAt: 0,
+        log,
+        warn: (line) => log(paint.yellow(`warning: ${line}`)),
+        env: io.env,
+        cancel,
+        defaultHistory: (0,store/* defaultHistoryFile */.Oe)(io.env, 'cli')
+    });
+    const concluded = (0,conclusion/* conclude */.E)(outcome, settings);
+    log(concluded.ready ? paint.green(concluded.finalLine) : paint.red(concluded.finalLine));
+    if (concluded.logTail !== undefined) {
+        log(`${concluded.logTail.title}:`);
+        for (const line of concluded.logTail.lines)
+            log(`  ${line}`);
+    }
+    await runDiagnostics(concluded.diagnostics, {
+        group: async (title, body) => {
+            log(`\u2500\u2500 ${title}`);
+            await body();
+        },
+        // in a group of their own, killed whole on a cancel (a terminal's Ctrl-C no longer reaches them by itself)
+        exec: (program, args) => runCommand(program, args, io.stderr, cancel.signal),
+        log,
+        cancel: cancel.signal
+    });
+    const stage = concluded.diagnostics.length > 0 ? 'diagnostics' : 'after-wait';
+    const next = (0,cancelled/* concludedSince */.uT)(concluded, settings, cancel, stage, clock/* systemClock */.ml.now());
+    if (next !== concluded)
+        log(paint.red(next.finalLine));
+    if (next.smokeWarning !== undefined)
+        log(paint.yellow(`warning: ${next.smokeWarning}`));
+    if (next.verdict !== undefined) {
+        const { kind, message } = next.verdict;
+        log(kind === 'warn' ? paint.yellow(`warning: ${message}`) : paint.red(`error: ${message}`));
+    }
+    // The job summary's Markdown, for a CI system that shows or keeps a file (an artifact, an annotation).
+    if (summaryFile !== undefined)
+        (0,own_files/* writeOwnFile */.OP)(summaryFile, (0,inputs_secrets/* redact */.E$)(summaryMarkdown(next.outcome, next.context), secrets));
+    if (json)
+        io.stdout.write(`${JSON.stringify((0,outputs/* typedOutputs */.bA)(next.outputs))}\n`);
+    if (next.failedRegression !== undefined)
+        log(paint.red(`error: ${next.failedRegression}`));
+    if (next.failedThroughput !== undefined)
+        log(paint.red(`error: ${next.failedThroughput}`));
+    return next.exitCode;
+}
+/** `--summary-file`: checked before the wait (created, or emptied), so that a path that cannot be written is bad usage. */
+function writableSummaryFile(given) {
+    if (typeof given !== 'string')
+        return undefined;
+    if (given.trim() === '')
+        throw new UsageError('--summary-file: give the path of a file to write the summary to');
+    try {
+        (0,own_files/* writeOwnFile */.OP)(given, '');
+    }
+    catch (e) {
+        throw new UsageError(`--summary-file: cannot write ${(0,runtime_text/* printable */.g$)(given)} (${e.code ?? e.message})`);
+    }
+    return given;
+}
+
+;// CONCATENATED MODULE: ./src/cli/paint.ts
+/** Colour only on a terminal, and never when NO_COLOR is set to anything (https://no-color.org). */
+function painter(io) {
+    const on = io.stderr.isTTY === true && !io.env.NO_COLOR;
+    const wrap = (code) => (text) => (on ? `\u001b[${code}m${text}\u001b[0m` : text);
+    return { red: wrap(31), green: wrap(32), yellow: wrap(33) };
+}
+
+;// CONCATENATED MODULE: ./src/cli/command-line.ts
+/**
+ * The command-line layer: argv and INPUT_* variables in; progress on stderr, outputs as JSON on stdout, and an
+ * exit code out (0 ready, 1 not ready, 2 bad usage). The first word names the command (commands/), none the wait;
+ * every flag of the wait comes from the action's inputs.
+ */
+
+
+
+
+
+
+
+
+
+
+async function runCli(argv, io) {
+    const paint = painter(io);
+    const say = (line) => void io.stderr.write(`${line}\n`);
+    try {
+        if (argv[0] === 'simulate')
+            return await simulateCommand(argv.slice(1), io, say);
+        if (argv[0] === 'stop')
+            return await stopCommand(argv.slice(1), io, say, paint);
+        if (argv[0] === 'check')
+            return await checkCommand(argv.slice(1), io);
+        if (argv[0] === 'history')
+            return await historyCommand(argv.slice(1), io, say);
+        if (argv[0] === 'demo')
+            return await demo((0,external_node_path_.join)((0,external_node_path_.dirname)((0,external_node_url_.fileURLToPath)(import.meta.url)), 'index.js'), io.stdout);
+        return await waitCommand(argv, io, say, paint);
+    }
+    catch (e) {
+        if (!(e instanceof UsageError))
+            throw e;
+        say(paint.red(`wait-for-model: ${e.message}`));
+        say('Run "wait-for-model --help" for usage.');
+        return 2;
+    }
+}
+
+
+/***/ }),
+
+/***/ 6284:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Eu: () => (/* binding */ engineInputName),
+/* harmony export */   Gw: () => (/* binding */ ENGINE_NAMES)
+/* harmony export */ });
+/* unused harmony export ENGINE_LABELS */
+/**
+ * The engines the gate knows: the master list, the names the `engine` input accepts, in the order every engine
+ * table follows. Apart from the tables themselves (log-markers.ts, readiness.ts, streams.ts), so that reading the
+ * inputs does not load those tables before the first probe. Adding an engine starts here: see README.md beside
+ * this file.
+ */
+const ENGINE_NAMES = [
+    'vllm',
+    'sglang',
+    'tgi',
+    'ollama',
+    'llamacpp',
+    'triton',
+    'nim',
+    'localai',
+    'kserve'
+];
+/** How people write each engine's name, in messages and in the docs. */
+const ENGINE_LABELS = {
+    vllm: 'vLLM',
+    sglang: 'SGLang',
+    tgi: 'TGI',
+    ollama: 'Ollama',
+    llamacpp: 'llama.cpp',
+    triton: 'Triton',
+    nim: 'NVIDIA NIM',
+    localai: 'LocalAI',
+    kserve: 'KServe'
+};
+/** The name the `engine` input and the CLI's help give an engine (`llama.cpp` for `llamacpp`). */
+const engineInputName = (engine) => (engine === 'llamacpp' ? 'llama.cpp' : engine);
+
+
+/***/ }),
+
+/***/ 1995:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Ig: () => (/* binding */ clockSeconds),
+/* harmony export */   Jn: () => (/* binding */ tookSeconds),
+/* harmony export */   L4: () => (/* binding */ ENGINE_LOGS),
+/* harmony export */   LE: () => (/* binding */ phaseMarkers),
+/* harmony export */   NN: () => (/* binding */ engineLog),
+/* harmony export */   Pq: () => (/* binding */ engineOfModelList),
+/* harmony export */   U1: () => (/* binding */ engineOfLine),
+/* harmony export */   Zs: () => (/* binding */ stampOf)
+/* harmony export */ });
+/* unused harmony exports knowsReadyLine, PHASE_MARKERS */
+/**
+ * What model servers print while they start, as data: how each engine frames and stamps a line, the lines that
+ * name it, one row per engine and startup phase, the line that says it is ready, and its known fatal lines.
+ * __tests__/fixtures/logs holds a recorded startup of each engine that these rows are tested against. Line numbers
+ * in `[file.py:NNN]` prefixes change every release, so no pattern here depends on them.
+ */
+/** A pattern no line matches: an engine whose log lines are not known (see the entries it stands in). */
+const NO_LINE = /(?!)/;
+const cause = (pattern) => ({ pattern, cause: true });
+const failure = (pattern) => ({ pattern, cause: false });
+/** PyTorch's allocator and NCCL (through torch or the engines' own pynccl wrappers) word these alike everywhere. */
+const TORCH_FATAL = [
+    cause(/CUDA out of memory/),
+    // Not the traceback's source line `raise RuntimeError(f"NCCL error: {error_str}")`.
+    cause(/NCCL error(?:: | in: )(?!\{)/),
+    cause(/DistBackendError/)
+];
+// tqdm: "Loading safetensors checkpoint shards:  45% Completed | 29/64 [01:02<01:10,  2.15s/it]" and the default
+// bar "Capturing CUDA graphs (decode, FULL):  45%|\u2588\u2588\u2588\u2588\u258c     | 23/51 [00:05<00:06,  4.12it/s]".
+const TQDM_COUNT = String.raw `\s*\d+%(?: Completed)? ?\|[^|]*?\|?\s*(?<n>\d+)/(?<total>\d+)(?: \[(?<elapsed>\d+(?::\d\d)+)<)?`;
+const tqdm = (desc) => new RegExp(`${desc}:${TQDM_COUNT}`);
+const ENGINE_LOGS = [
+    {
+        engine: 'vllm',
+        label: 'vLLM',
+        signature: /\((?:APIServer|EngineCore\w*|Worker\w*|VllmWorker\w*) pid=\d+\)|vLLM API server version|Initializing a V1 LLM engine/,
+        ownedBy: 'vllm',
+        stamp: /\b(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) (?<M>\d\d)-(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))? \[/,
+        ready: /Application startup complete/,
+        fatal: [
+            ...TORCH_FATAL,
+            cause(/No available memory for the cache blocks/),
+            cause(/KV cache is needed, which is larger than the available KV cache memory/),
+            cause(/Free memory on device \S+ \([^)]*\) on startup is less than desired GPU memory utilization/),
+            failure(/WorkerProc hit an exception|WorkerProc failed to start/),
+            failure(/EngineCore failed to start|EngineCore encountered a fatal error/),
+            failure(/Engine core initialization failed/)
+        ]
+    },
+    {
+        engine: 'sglang',
+        label: 'SGLang',
+        signature: /server_args=ServerArgs\(|sglang is using nccl|^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d (?:[A-Z]{2}\d+ ?)+\]/,
+        ownedBy: 'sglang',
+        stamp: /^\[(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)[^\]]*\]/,
+        ready: /The server is fired up and ready to roll/,
+        fatal: [
+            ...TORCH_FATAL,
+            cause(/Capture cuda graph failed/),
+            cause(/but there are other ranks that didn't finish loading/),
+            failure(/Scheduler hit an exception/),
+            failure(/Received sigquit from a child process|SIGQUIT received/),
+            // newer: `Server warmup failed; aborting startup: %s` (entrypoints/http_server.py), then SIGTERM to itself
+            failure(/Initialization failed\. warmup error|Server warmup failed; aborting startup/),
+            failure(/Subprocess \S+ \(pid=\d+\) crashed/)
+        ]
+    },
+    {
+        engine: 'tgi',
+        label: 'TGI',
+        signature: /text_generation_(?:launcher|router)/,
+        stamp: /^(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d)T(?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))?Z/,
+        ready: /text_generation_router::server.*\bConnected\s*$/,
+        fatal: [
+            ...TORCH_FATAL,
+            cause(/Not enough memory to handle \d+ prefill tokens/),
+            // v3.3.7 backends/v3/src/lib.rs V3Error::NotEnoughMemory
+            cause(/Not enough memory to handle `max_total_tokens=\d+`/),
+            cause(/Download encountered an error/),
+            cause(/Error when initializing model/),
+            cause(/text-generation-(?:server|router) not found in PATH/),
+            // v3.3.7 launcher/src/main.rs LauncherError: printed as `Error: <variant>` when the launcher exits
+            cause(/not enough cuda devices: |Error: NotEnoughCUDADevices/),
+            failure(/Shard \d+ failed to start|Shard \d+ crashed|Error: (?:Shard(?:CannotStart|Failed|Disconnected)|WarmupError|DownloadError|Webserver(?:Failed|CannotStart))/),
+            failure(/Webserver Crashed|Failed to start webserver: /),
+            failure(/Unable to (?:warmup|connect to) the Python model shards/)
+        ]
+    },
+    {
+        engine: 'ollama',
+        label: 'Ollama',
+        // Listed before llama.cpp: Ollama 0.30+ passes llama.cpp's own lines through after its own.
+        signature: /level=[A-Z]+ source=\S+ msg=|^\[GIN\] /,
+        stamp: /time=(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d)T(?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))?/,
+        ready: /(?:llama runner|llama-server) started in [\d.]+ seconds/,
+        fatal: [
+            ...TORCH_FATAL,
+            cause(/reported out-of-memory during startup/),
+            cause(/model requires more system memory than is currently available/),
+            // v0.33.0-rc2 server/sched.go, llm/llama_server.go
+            cause(/msg="model is too large for system memory"/),
+            cause(/bind: address already in use/),
+            failure(/(?:llama runner|llama-server) process has terminated|llama-server process no longer running/),
+            failure(/timed out waiting for (?:llama runner|llama-server) to start/)
+        ]
+    },
+    {
+        engine: 'llamacpp',
+        label: 'llama.cpp',
+        signature: /\bbuild: \d+ \(|llama_model_loader: |\bsrv\s+(?:load_model|llama_server): |\bmain: loading model|llama_context: /,
+        ownedBy: 'llamacpp',
+        // minutes.seconds.milliseconds.microseconds since the start: the default since v0.5.0 (node-llama-cpp 3.22),
+        // before it only with --log-timestamps. Anchored: in router mode a child's lines come through as
+        // `[ 8081] 0.00.056.085 I \u2026`, stamped from the child's own start, which says nothing on the router's scale.
+        stamp: /^(?<m>\d+)\.(?<s>\d\d)\.(?<ms>\d{3})\.(?<us>\d{3}) [IWEDT] /,
+        // v0.5.0: `srv  llama_server: model loaded` (printed once it serves: the server sets itself ready just before),
+        // then `listening on http://\u2026`, which in router mode comes before any model is loaded, so it is no ready line.
+        // Older: `main: model loaded`, `main: server is listening on \u2026` and `starting the main loop`.
+        ready: /server is listening on|starting the main loop|\b(?:llama_server|main): model loaded\b/,
+        fatal: [
+            cause(/cudaMalloc failed: out of memory/),
+            cause(/failed to open GGUF file/),
+            cause(/couldn't bind HTTP server socket/),
+            cause(/error loading model/),
+            failure(/failed to load model/),
+            failure(/exiting due to (?:model loading|HTTP server) error/)
+        ]
+    },
+    {
+        engine: 'triton',
+        label: 'Triton',
+        signature: /^[IWE]\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+ [\w.]+:\d+\] |Triton Inference Server/,
+        ownedBy: 'Triton Inference Server',
+        stamp: /^[IWE](?<M>\d\d)(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)\.(?<f>\d+) /,
+        ready: /Started HTTPService at/,
+        fatal: [
+            ...TORCH_FATAL,
+            cause(/failed to load '[^']*'/),
+            cause(/already in use/),
+            failure(/error: creating server/),
+            // server e1db8a60 src/main.cc: LOG_TRITONSERVER_ERROR(err, "failed to start HTTP service") and the others
+            failure(/failed to start (?:GRPC|HTTP|Sagemaker|Vertex AI) service/)
+        ]
+    },
+    // NIM (closed source), LocalAI and KServe: no recorded startup of theirs has been read, so their log names
+    // nothing and says nothing of readiness (NO_LINE); their own readiness routes do (readiness.ts). The `engine`
+    // input names them. NIM runs vLLM or SGLang underneath, KServe's model servers and LocalAI's backends run
+    // PyTorch: its fatal lines are theirs too.
+    { engine: 'nim', label: 'NVIDIA NIM', signature: NO_LINE, ready: NO_LINE, fatal: TORCH_FATAL },
+    { engine: 'localai', label: 'LocalAI', signature: NO_LINE, ready: NO_LINE, fatal: TORCH_FATAL },
+    { engine: 'kserve', label: 'KServe', signature: NO_LINE, ready: NO_LINE, fatal: TORCH_FATAL }
+];
+/** Whether the engine's log has a known ready line: without one, the log cannot tell the schedule when to probe. */
+const knowsReadyLine = (engine) => engineLog(engine).ready !== NO_LINE;
+const PHASE_MARKERS = [
+    // vLLM (V1 engine, 0.11\u20130.16 wordings)
+    {
+        engine: 'vllm',
+        phase: 'initializing',
+        start: /non-default args:|vLLM API server version|Initializing a V1 LLM engine/
+    },
+    {
+        engine: 'vllm',
+        phase: 'initializing distributed',
+        start: /world_size=\d+ rank=\d+ local_rank=\d+ distributed_init_method=/
+    },
+    {
+        engine: 'vllm',
+        phase: 'loading weights',
+        // the model runner v2 (vllm/v1/worker/gpu/model_runner.py, 4e179065) says only `Loading model from scratch...`
+        start: /Starting to load model|Loading model from scratch/,
+        progress: tqdm('Loading (?:safetensors|pt) checkpoint shards'),
+        unit: 'shards',
+        end: /Model loading took /,
+        took: /(?:Model loading took [\d.]+ GiB(?: memory)? and|Loading weights took) (?<took>[\d.]+) seconds/
+    },
+    {
+        engine: 'vllm',
+        phase: 'compiling',
+        start: /for vLLM's torch\.compile|Dynamo bytecode transform time/,
+        end: /torch\.compile (?:takes|took|and initial profiling run took) [\d.]+ s in total/,
+        took: /torch\.compile (?:takes|took|and initial profiling run took) (?<took>[\d.]+) s in total/
+    },
+    { engine: 'vllm', phase: 'allocating KV cache', start: /Available KV cache memory/, end: /Maximum concurrency for / },
+    {
+        engine: 'vllm',
+        phase: 'capturing CUDA graphs',
+        // before the V1 engine's `(decode, FULL)` bars: `Capturing CUDA graph shapes`
+        progress: tqdm(String.raw `Capturing CUDA graph(?:s \([^)]*\)| shapes)`),
+        unit: 'graphs',
+        end: /Graph capturing finished in /,
+        took: /Graph capturing finished in (?<took>[\d.]+) secs/
+    },
+    {
+        engine: 'vllm',
+        phase: 'starting server',
+        start: /init engine \(profile, create kv cache, warmup model\) took|Supported tasks:|Starting vLLM (?:API )?server/
+    },
+    // SGLang (0.5.x)
+    { engine: 'sglang', phase: 'initializing', start: /server_args=/ },
+    {
+        engine: 'sglang',
+        phase: 'initializing distributed',
+        start: /Init torch distributed begin/,
+        end: /Init torch distributed ends/,
+        took: /Init torch distributed ends\. elapsed=(?<took>[\d.]+) s/
+    },
+    {
+        engine: 'sglang',
+        phase: 'loading weights',
+        start: /Load weight begin/,
+        progress: tqdm('Loading (?:safetensors|pt) checkpoint shards'),
+        unit: 'shards',
+        end: /Load weight end/,
+        took: /Load weight end\. elapsed=(?<took>[\d.]+) s/
+    },
+    {
+        engine: 'sglang',
+        phase: 'allocating KV cache',
+        start: /Using KV cache dtype|KV Cache is allocated/,
+        end: /Memory pool end/
+    },
+    {
+        engine: 'sglang',
+        phase: 'capturing CUDA graphs',
+        // newer: `Capture target decode CUDA graph begin`, `Capture piecewise CUDA graph begin`, `Capture draft \u2026`
+        start: /Capture (?:[\w ]*)(?:cuda|CUDA|cpu|npu) graph begin/,
+        progress: tqdm(String.raw `Capturing batches \([^)]*\)`),
+        unit: 'batch sizes',
+        end: /Capture (?:[\w ]*)(?:cuda|CUDA|cpu|npu) graph end/,
+        took: /graph end\. (?:Time elapsed: |elapsed=)(?<took>[\d.]+) s/
+    },
+    { engine: 'sglang', phase: 'starting server', start: /max_total_num_tokens=|Started server process/ },
+    { engine: 'sglang', phase: 'warming up', start: /Uvicorn running on|GET \/(?:get_)?model_info/ },
+    // TGI (launcher 3.x; 2.x wordings where they differ)
+    {
+        engine: 'tgi',
+        phase: 'downloading',
+        start: /Starting (?:check and )?download process/,
+        progress: /Download: \[(?<n>\d+)\/(?<total>\d+)\]/,
+        unit: 'files',
+        end: /Successfully downloaded weights/
+    },
+    {
+        engine: 'tgi',
+        phase: 'loading weights',
+        start: /Starting shard/,
+        end: /Shard ready in /,
+        took: /Shard ready in (?<took>[\d.]+)(?<unit>ms|\u00b5s|ns|s)/
+    },
+    { engine: 'tgi', phase: 'starting server', start: /Starting Webserver/ },
+    { engine: 'tgi', phase: 'warming up', start: /Warming up model/ },
+    // llama.cpp llama-server
+    { engine: 'llamacpp', phase: 'initializing', start: /\bbuild: \d+ \(|system info: |\bllama_server: initializing/ },
+    {
+        engine: 'llamacpp',
+        phase: 'loading weights',
+        start: /\bmain: loading model|load_model: loading model|llama_model_loader: loaded meta data/
+    },
+    {
+        engine: 'llamacpp',
+        phase: 'allocating KV cache',
+        start: /\bllama_context: |llama_kv_cache|llama_new_context_with_model/
+    },
+    { engine: 'llamacpp', phase: 'warming up', start: /warming up the model with an empty run/ },
+    // older `initializing slots, n_slots = 4`; v0.5.0 `srv    load_model: initializing, n_slots = 4, n_ctx_slot = \u2026`
+    { engine: 'llamacpp', phase: 'starting server', start: /initializing(?: slots)?, n_slots/ },
+    // Ollama (models load lazily, on the first request for them)
+    {
+        engine: 'ollama',
+        phase: 'starting server',
+        start: /msg="server config"|msg="total blobs/,
+        end: /msg="Listening on /
+    },
+    {
+        engine: 'ollama',
+        phase: 'discovering GPUs',
+        start: /discovering available GPUs|looking for compatible GPUs/,
+        end: /msg="inference compute"/
+    },
+    {
+        engine: 'ollama',
+        phase: 'loading model',
+        start: /msg="starting (?:runner|llama-server)"|msg="loading model/,
+        took: /(?:llama runner|llama-server) started in (?<took>[\d.]+) seconds/
+    },
+    // Triton (messages JSON-quoted since r24.05)
+    { engine: 'triton', phase: 'initializing', start: /memory pool is created/ },
+    { engine: 'triton', phase: 'loading model', start: /\] "?loading: \S+:\d+/, end: /successfully loaded '/ },
+    {
+        engine: 'triton',
+        phase: 'starting server',
+        start: /Collecting (?:metrics for GPU|CPU metrics)|Started GRPCInferenceService at/
+    }
+];
+const engineLog = (engine) => ENGINE_LOGS.find((e) => e.engine === engine);
+const phaseMarkers = (engine) => PHASE_MARKERS.filter((m) => m.engine === engine);
+/** The engine whose own lines these are, from one line; undefined when the line is not particular to one. */
+function engineOfLine(line) {
+    return ENGINE_LOGS.find((e) => e.signature.test(line))?.engine;
+}
+/** The engine from a `/v1/models` body's `owned_by` (vLLM, SGLang, llama.cpp and Triton's OpenAI front end say so). */
+function engineOfModelList(json) {
+    const data = json?.data;
+    if (!Array.isArray(data))
+        return undefined;
+    for (const entry of data) {
+        const owner = entry?.owned_by;
+        const found = ENGINE_LOGS.find((e) => e.ownedBy !== undefined && e.ownedBy === owner);
+        if (found)
+            return found.engine;
+    }
+    return undefined;
+}
+/** The engine's stamp in a line, as milliseconds on the stamp's own scale. */
+function stampOf(log, line) {
+    const g = log.stamp?.exec(line)?.groups;
+    if (g === undefined)
+        return undefined;
+    const n = (v) => (v === undefined ? 0 : Number(v));
+    const fraction = g.f === undefined ? n(g.ms) + n(g.us) / 1000 : Number(`0.${g.f}`) * 1000;
+    return (Date.UTC(g.Y === undefined ? 2000 : n(g.Y), g.M === undefined ? 0 : n(g.M) - 1, g.D === undefined ? 1 : n(g.D), n(g.h), n(g.m), n(g.s)) + fraction);
+}
+const UNIT_SECONDS = { s: 1, ms: 1e-3, \u00b5s: 1e-6, ns: 1e-9 };
+/** The seconds in a `took` match. */
+const tookSeconds = (groups) => Number(groups.took) * UNIT_SECONDS[groups.unit ?? 's'];
+/** tqdm's `mm:ss` or `h:mm:ss` in seconds. */
+const clockSeconds = (text) => text.split(':').reduce((acc, part) => acc * 60 + Number(part), 0);
+
+
+/***/ }),
+
+/***/ 9778:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   EU: () => (/* binding */ readModelList),
+/* harmony export */   Hg: () => (/* binding */ isCompletion),
+/* harmony export */   w: () => (/* binding */ GENERATION_ROUTES),
+/* harmony export */   wf: () => (/* binding */ generationRoute)
+/* harmony export */ });
+/**
+ * What model servers say about their models, as data: one row per answer shape, naming the servers that
+ * use it and how each listed entry says it is still loading. Facts from each engine's source code.
+ */
+const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const objects = (v) => (Array.isArray(v) ? v.filter(isObject) : undefined);
+const str = (v) => (typeof v === 'string' && v !== '' ? v : undefined);
+/** An entry's own loading signals: llama.cpp (`meta: null`, router `status.value`), LM Studio (`state`). */
+function openAiLoading(entry) {
+    if ('meta' in entry && entry.meta === null)
+        return 'listed with "meta": null while the weights load';
+    const routerStatus = isObject(entry.status) ? str(entry.status.value) : undefined;
+    if (routerStatus !== undefined && routerStatus !== 'loaded')
+        return `status "${routerStatus}"`;
+    const state = str(entry.state);
+    if (state !== undefined && state !== 'loaded')
+        return `state "${state}"`;
+    return undefined;
+}
+/** Router `status.value` "unloaded" and LM Studio's `state` "not-loaded": nothing is loading it. */
+const openAiUnloaded = (entry) => (isObject(entry.status) && entry.status.value === 'unloaded') || entry.state === 'not-loaded';
+const MODEL_LIST_SHAPES = [
+    {
+        name: 'openai',
+        servers: 'vLLM, SGLang, TGI, llama.cpp, LocalAI, NIM, LM Studio, Infinity, Ollama /v1/models',
+        read(body) {
+            // Ollama's /v1/models says `"data": null` when nothing is pulled yet.
+            if (body.data === null && body.object === 'list')
+                return [];
+            return objects(body.data)?.flatMap((e) => {
+                const id = str(e.id);
+                if (id === undefined)
+                    return [];
+                const loading = openAiLoading(e);
+                return [loading === undefined ? { id } : { id, loading, ...(openAiUnloaded(e) ? { unloaded: true } : {}) }];
+            });
+        }
+    },
+    {
+        name: 'ollama',
+        servers: 'Ollama /api/tags and /api/ps',
+        read: (body) => namedEntries(body.models, 'name')
+    },
+    {
+        name: 'torchserve',
+        servers: 'TorchServe /models',
+        read: (body) => namedEntries(body.models, 'modelName')
+    },
+    {
+        name: 'kserve-v1-list',
+        servers: 'KServe v1 /v1/models',
+        read: (body) => Array.isArray(body.models) && body.models.every((m) => typeof m === 'string')
+            ? body.models.map((id) => ({ id }))
+            : undefined
+    },
+    {
+        name: 'tgi-info',
+        servers: 'TGI and TEI /info',
+        read(body) {
+            const ids = [str(body.model_id), str(body.served_model_name)].filter((id) => id !== undefined);
+            return ids.length === 0 ? undefined : [...new Set(ids)].map((id) => ({ id }));
+        }
+    },
+    {
+        name: 'model-status',
+        servers: 'KServe v1/v2 /v2/models/<name>/ready, Triton and KServe v2 model metadata',
+        read(body) {
+            const id = str(body.name);
+            // A `name` alone says nothing (error objects carry one too): these endpoints also say `ready` or describe the model.
+            const describes = typeof body.ready === 'boolean' ||
+                typeof body.platform === 'string' ||
+                Array.isArray(body.versions) ||
+                Array.isArray(body.inputs);
+            if (id === undefined || !describes)
+                return undefined;
+            return [{ id, loading: body.ready === false ? '"ready": false' : undefined }];
+        }
+    }
+];
+function namedEntries(list, key) {
+    const entries = objects(list);
+    if (entries === undefined || entries.length === 0 || !entries.some((e) => str(e[key]) !== undefined))
+        return undefined;
+    return entries.flatMap((e) => (str(e[key]) === undefined ? [] : [{ id: str(e[key]) }]));
+}
+/**
+ * An error in a 200's clothing: OpenAI-style `{"object": "error", \u2026}` (vLLM, SGLang) or any object with an
+ * `error` (Ollama, TGI, llama.cpp). Never a model list nor a completion, whatever else it carries.
+ */
+const isErrorObject = (o) => o.object === 'error' || (o.error !== undefined && o.error !== null);
+/** Reads the model list from a body's JSON, trying each known shape in turn; undefined when none fits. */
+function readModelList(json) {
+    if (!isObject(json) || isErrorObject(json))
+        return undefined;
+    for (const shape of MODEL_LIST_SHAPES) {
+        const models = shape.read(json);
+        if (models !== undefined)
+            return { shape: shape.name, models };
+    }
+    return undefined;
+}
+/** Whether the body's JSON is a completion in `route`'s format: only that proves the model generated. */
+const isCompletion = (route, json) => isObject(json) && !isErrorObject(json) && route.completed(json);
+const PROMPT = 'Hi';
+const GENERATION_ROUTES = [
+    {
+        name: 'openai',
+        servers: 'vLLM, SGLang, TGI, llama.cpp, LocalAI, NIM, LM Studio, Ollama (/v1)',
+        listPath: /\/v1\/models\/?$/,
+        listPathText: '/v1/models',
+        needsModel: true,
+        requests: [
+            { path: '/v1/completions', body: (model) => ({ model, prompt: PROMPT, max_tokens: 1 }) },
+            // chat-only servers (some NIM and LM Studio builds) have no completions route
+            {
+                path: '/v1/chat/completions',
+                body: (model) => ({ model, messages: [{ role: 'user', content: PROMPT }], max_tokens: 1 })
+            }
+        ],
+        // a completion's choice has `text`, a chat completion's a `message`
+        completed: (json) => objects(json.choices)?.some((c) => typeof c.text === 'string' || isObject(c.message)) === true
+    },
+    {
+        name: 'ollama',
+        servers: 'Ollama',
+        listPath: /\/api\/(tags|ps)\/?$/,
+        listPathText: '/api/tags or /api/ps',
+        needsModel: true,
+        requests: [
+            {
+                path: '/api/generate',
+                body: (model) => ({ model, prompt: PROMPT, stream: false, options: { num_predict: 1 } })
+            }
+        ],
+        completed: (json) => typeof json.response === 'string'
+    },
+    {
+        name: 'tgi',
+        servers: 'TGI',
+        listPath: /\/info\/?$/,
+        listPathText: '/info',
+        needsModel: false,
+        requests: [{ path: '/generate', body: () => ({ inputs: PROMPT, parameters: { max_new_tokens: 1 } }) }],
+        completed: (json) => typeof json.generated_text === 'string'
+    }
+];
+/** The generation route for a model-list URL and the server's base URL, or undefined when none is known. */
+function generationRoute(url) {
+    for (const route of GENERATION_ROUTES) {
+        const m = route.listPath.exec(url.pathname);
+        if (m)
+            return { route, base: `${url.origin}${url.pathname.slice(0, m.index)}` };
+    }
+    return undefined;
+}
+
+
+/***/ }),
+
+/***/ 2285:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Eu: () => (/* binding */ WORDED_ERRORS),
+/* harmony export */   Rh: () => (/* binding */ WORDED_PROXY_ERRORS),
+/* harmony export */   eA: () => (/* binding */ NAMED_ID_CHARS),
+/* harmony export */   pG: () => (/* binding */ expectation)
+/* harmony export */ });
+/** What an answer must be for these settings to call it ready. */
+const expectation = (s) => ({
+    model: s.model,
+    match: s.match,
+    matchRegex: s.matchRegex,
+    status: s.status,
+    modelMatch: s.modelMatch
+});
+/** A listed id as an answer's words name it: at most this many characters. */
+const NAMED_ID_CHARS = 200;
+/** The error codes told in words of their own; an error with another code is told by its message (`said`). */
+const WORDED_ERRORS = [
+    'ECONNREFUSED',
+    'ECONNRESET',
+    'UND_ERR_SOCKET',
+    'EPIPE',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    'EHOSTUNREACH',
+    'ENETUNREACH',
+    'ETIMEDOUT',
+    'UND_ERR_CONNECT_TIMEOUT',
+    'HPE_INVALID_CONSTANT',
+    'TOO_MANY_REDIRECTS',
+    'BAD_REDIRECT'
+];
+/** The codes of a proxy's failed connection (`PROXY_<code>`, see the probe) told in words of their own. */
+const WORDED_PROXY_ERRORS = [
+    'ECONNREFUSED',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    'EHOSTUNREACH',
+    'ENETUNREACH',
+    'ETIMEDOUT',
+    'UND_ERR_CONNECT_TIMEOUT',
+    'CLOSED'
+];
+
+
+/***/ }),
+
+/***/ 7777:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Mv: () => (/* binding */ memoryHeldBy),
+/* harmony export */   dU: () => (/* binding */ gpuSnapshot),
+/* harmony export */   v5: () => (/* binding */ appsOnVisibleGpus)
+/* harmony export */ });
+/* unused harmony exports parseGpus, parseApps, visibleGpus */
+/**
+ * The GPUs and what holds their memory, from `nvidia-smi`: its CSV queries (formats as seen on an H200; see the
+ * research notes), run within one time limit for the whole snapshot, ended at once by a signal (a cancelled job),
+ * its output read up to 1 MiB. Where nvidia-smi is missing, fails, hangs, floods or is cancelled the answer is a
+ * structured `unavailable`, never an error: a machine without a GPU is no reason to fail a wait.
+ */
+const GPU_QUERY = ['--query-gpu=index,uuid,name,memory.used,memory.total', '--format=csv,noheader,nounits'];
+const APPS_QUERY = ['--query-compute-apps=pid,process_name,used_memory,gpu_uuid', '--format=csv,noheader,nounits'];
+/** What nvidia-smi may write per query: an H200 node's answer is a few hundred bytes; more is not its answer. */
+const MAX_OUTPUT_BYTES = 1024 * 1024;
+/** The GPUs and the compute processes on them, in two calls of nvidia-smi, both within `timeoutMs`. */
+async function gpuSnapshot(options = {}) {
+    const until = performance.now() + (options.timeoutMs ?? 10_000);
+    const left = () => Math.max(0, until - performance.now());
+    const gpuRun = await runNvidiaSmi(GPU_QUERY, options, left());
+    if (gpuRun.kind !== 'ok')
+        return gpuRun;
+    const appsRun = await runNvidiaSmi(APPS_QUERY, options, left());
+    if (appsRun.kind !== 'ok')
+        return appsRun;
+    const gpus = parseGpus(gpuRun.stdout);
+    const apps = parseApps(appsRun.stdout);
+    if (gpus === undefined || apps === undefined)
+        return {
+            kind: 'unavailable',
+            why: 'unreadable',
+            detail: firstLine(gpus === undefined ? gpuRun.stdout : appsRun.stdout)
+        };
+    return { kind: 'available', gpus, apps };
+}
+/**
+ * One query. nvidia-smi runs in a process group of its own, so that a timeout, a flood or a cancel kills it and
+ * anything it started (a wrapper script's children would otherwise hold its output open); the answer is settled
+ * then, without waiting for the pipes to close.
+ */
+function runNvidiaSmi(args, { env = process.env, command = 'nvidia-smi', signal }, timeoutMs) {
+    return new Promise((resolve) => {
+        if (signal?.aborted)
+            return resolve({ kind: 'unavailable', why: 'cancelled' });
+        if (timeoutMs <= 0)
+            return resolve({ kind: 'unavailable', why: 'timeout' });
+        // node:child_process is loaded only when nvidia-smi is asked: a wait without a GPU check starts without it.
+        const { spawn } = process.getBuiltinModule('node:child_process');
+        const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+        const out = new BoundedText();
+        const err = new BoundedText();
+        let settled = false;
+        const settle = (run) => {
+            if (settled)
+                return;
+            settled = true;
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', onAbort);
+            // the group, even once nvidia-smi itself has exited: what it started may still hold the pipes
+            killGroup(child.pid);
+            child.stdout.destroy();
+            child.stderr.destroy();
+            resolve(run);
+        };
+        const over = () => settle({ kind: 'unavailable', why: 'unreadable', detail: 'output over 1 MiB' });
+        child.stdout.on('data', (d) => out.add(d) || over());
+        child.stderr.on('data', (d) => err.add(d) || over());
+        const timer = setTimeout(() => settle({ kind: 'unavailable', why: 'timeout' }), timeoutMs);
+        const onAbort = () => settle({ kind: 'unavailable', why: 'cancelled' });
+        signal?.addEventListener('abort', onAbort, { once: true });
+        child.once('error', (e) => settle(e.code === 'ENOENT'
+            ? { kind: 'unavailable', why: 'not-found' }
+            : { kind: 'unavailable', why: 'failed', detail: e.message }));
+        child.once('close', (code) => {
+            const stdout = out.text();
+            // nvidia-smi prints its own failure ("NVIDIA-SMI has failed because it couldn't communicate \u2026") on stdout
+            if (code === 0)
+                settle({ kind: 'ok', stdout });
+            else
+                settle({ kind: 'unavailable', why: 'failed', detail: firstLine(stdout.trim() === '' ? err.text() : stdout) });
+        });
+    });
+}
+/** Output kept as chunks up to MAX_OUTPUT_BYTES: a flood of hundreds of MB never becomes one string. */
+class BoundedText {
+    chunks = [];
+    bytes = 0;
+    /** False once the output is over the bound. */
+    add(chunk) {
+        this.bytes += chunk.length;
+        if (this.bytes > MAX_OUTPUT_BYTES)
+            return false;
+        this.chunks.push(chunk);
+        return true;
+    }
+    text() {
+        return Buffer.concat(this.chunks).toString('utf8');
+    }
+}
+function killGroup(pid) {
+    if (pid === undefined)
+        return;
+    try {
+        process.kill(-pid, 'SIGKILL');
+    }
+    catch {
+        // gone already
+    }
+}
+const firstLine = (text) => text.trim().split('\n', 1)[0].slice(0, 300);
+/** `[N/A]` and the like are no number. */
+const mib = (text) => (/^\d+$/.test(text.trim()) ? Number(text.trim()) : undefined);
+/** The lines of a `noheader` CSV answer, split into fields; undefined unless each has `fields` and starts with a number. */
+function csvRows(csv, fields) {
+    const rows = csv
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => l.split(',').map((x) => x.trim()));
+    return rows.every((f) => f.length >= fields && /^\d+$/.test(f[0])) ? rows : undefined;
+}
+/** `0, GPU-24f1\u2026, NVIDIA H200, 21099, 143771` per line; the name (which may hold a comma) is what lies between. */
+function parseGpus(csv) {
+    return csvRows(csv, 5)?.map((f) => ({
+        index: Number(f[0]),
+        uuid: f[1],
+        name: f.slice(2, -2).join(','),
+        memoryUsedMiB: mib(f[f.length - 2]),
+        memoryTotalMiB: mib(f[f.length - 1])
+    }));
+}
+/** `430, python3, 21090, GPU-24f1\u2026` per line (nothing at all when no process computes). */
+function parseApps(csv) {
+    return csvRows(csv, 4)?.map((f) => ({
+        pid: Number(f[0]),
+        processName: f.slice(1, -2).join(','),
+        usedMiB: mib(f[f.length - 2]),
+        gpuUuid: f[f.length - 1]
+    }));
+}
+/**
+ * The GPUs `CUDA_VISIBLE_DEVICES` names (indices, UUIDs or UUID prefixes such as `GPU-24f17f1b`), in its order;
+ * all of them when it is unset. Like CUDA, the list ends at the first entry that names no GPU (`-1`, a MIG id
+ * nvidia-smi does not list here), and an empty value hides every GPU. `unmatched` is that entry, if any.
+ */
+function visibleGpus(gpus, cudaVisibleDevices) {
+    if (cudaVisibleDevices === undefined)
+        return { gpus: [...gpus] };
+    const chosen = [];
+    for (const entry of cudaVisibleDevices.split(',').map((e) => e.trim())) {
+        if (entry === '')
+            break;
+        const gpu = /^\d+$/.test(entry)
+            ? gpus.find((g) => g.index === Number(entry))
+            : gpus.find((g) => g.uuid.toLowerCase().startsWith(entry.toLowerCase()) && /^gpu-/i.test(entry));
+        if (gpu === undefined)
+            return { gpus: chosen, unmatched: entry };
+        if (!chosen.includes(gpu))
+            chosen.push(gpu);
+    }
+    return { gpus: chosen };
+}
+/** The compute processes on the GPUs `CUDA_VISIBLE_DEVICES` names (all GPUs when unset). */
+function appsOnVisibleGpus(snapshot, cudaVisibleDevices) {
+    const uuids = new Set(visibleGpus(snapshot.gpus, cudaVisibleDevices).gpus.map((g) => g.uuid));
+    return snapshot.apps.filter((a) => uuids.has(a.gpuUuid));
+}
+/** The GPU memory held by any of `pids` (a server and its workers). */
+function memoryHeldBy(snapshot, pids) {
+    const apps = snapshot.apps.filter((a) => pids.has(a.pid));
+    return { mib: apps.reduce((sum, a) => sum + (a.usedMiB ?? 0), 0), apps };
+}
+
+
+/***/ }),
+
+/***/ 5464:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   So: () => (/* binding */ isMasked),
+/* harmony export */   YS: () => (/* binding */ historySecretKey),
+/* harmony export */   rT: () => (/* binding */ maskedRecord),
+/* harmony export */   uA: () => (/* binding */ MASKED)
+/* harmony export */ });
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _runtime_own_files_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(730);
+/**
+ * A credential in the history is never its value: `env-report` masks it, and where the history must tell that it
+ * changed between runs (drift), it keeps a keyed hash of it, HMAC-SHA-256 under a random key of this history's own
+ * (`<history>.key`, 32 random bytes, mode 0600, created exclusively beside it on first use). Without the key a
+ * hash cannot be tested against guesses (a short password would otherwise fall to a dictionary), and one history
+ * copied elsewhere (an artifact, a CSV export) says nothing about the same password in another.
+ */
+
+
+/** How a masked value starts in the history: `***` alone (no key), or `*** hmac:<16 hex>`. */
+const MASKED = '***';
+const KEY_HEX = 64;
+/** This history's key, made on first use; undefined when it cannot be made or read (a hash is then not kept). */
+function historySecretKey(historyPath) {
+    const path = `${historyPath}.key`;
+    const { randomBytes } = process.getBuiltinModule('node:crypto');
+    try {
+        const fd = (0,_runtime_own_files_js__WEBPACK_IMPORTED_MODULE_1__/* .createOwn */ .pP)(path, 0o600);
+        const hex = randomBytes(KEY_HEX / 2).toString('hex');
+        try {
+            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.writeSync)(fd, hex);
+        }
+        finally {
+            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
+        }
+        return Buffer.from(hex, 'hex');
+    }
+    catch (e) {
+        if (e.code !== 'EEXIST')
+            return undefined;
+    }
+    try {
+        const fd = (0,_runtime_own_files_js__WEBPACK_IMPORTED_MODULE_1__/* .openOwn */ .$U)(path, node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_RDONLY);
+        const buffer = Buffer.alloc(KEY_HEX + 1);
+        let got;
+        try {
+            got = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readSync)(fd, buffer, 0, buffer.length, 0);
+        }
+        finally {
+            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
+        }
+        const hex = buffer.subarray(0, got).toString('latin1');
+        // one being written by another process right now, or not ours: no hash this run
+        return /^[0-9a-f]{64}$/.test(hex) ? Buffer.from(hex, 'hex') : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+/** What the history keeps of a credential: the mask, and its keyed hash when there is a key. */
+function maskedRecord(value, key) {
+    if (key === undefined)
+        return MASKED;
+    const hash = process.getBuiltinModule('node:crypto').createHmac('sha256', key).update(value).digest('hex');
+    return `${MASKED} hmac:${hash.slice(0, 16)}`;
+}
+/** A value the history keeps masked (a credential): compared by its hash, never shown. */
+const isMasked = (value) => value !== undefined && value.startsWith(MASKED);
+
+
+/***/ }),
+
+/***/ 6138:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   T: () => (/* binding */ KEEP_RUNS),
+/* harmony export */   t: () => (/* binding */ MEDIAN_OF)
+/* harmony export */ });
+/**
+ * How much the history keeps and averages over. Apart from the store, so that reading the inputs (which checks
+ * `median-of`-style bounds against these) does not load the store before the first probe.
+ */
+/** Runs kept per key. */
+const KEEP_RUNS = 100;
+/** Ready runs the expected startup is the median of. */
+const MEDIAN_OF = 10;
+
+
+/***/ }),
+
+/***/ 2899:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   JZ: () => (/* binding */ median),
+/* harmony export */   cC: () => (/* binding */ usualStartup),
+/* harmony export */   pT: () => (/* binding */ envDrift),
+/* harmony export */   y8: () => (/* binding */ regression),
+/* harmony export */   yV: () => (/* binding */ throughputRegression)
+/* harmony export */ });
+/* harmony import */ var _fingerprint_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5464);
+/* harmony import */ var _limits_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6138);
+
+
+const secondsOf = (r) => r.startupSeconds ?? r.elapsedSeconds;
+function median(values) {
+    const sorted = [...values].sort((a, b) => a - b);
+    const mid = Math.floor(sorted.length / 2);
+    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+/** What the last MEDIAN_OF ready runs took; undefined without any. */
+function usualStartup(earlier) {
+    const ready = earlier.filter((r) => r.ready).slice(-_limits_js__WEBPACK_IMPORTED_MODULE_1__/* .MEDIAN_OF */ .t);
+    if (ready.length === 0)
+        return undefined;
+    const names = new Set(ready.flatMap((r) => r.phases.map((p) => p.name)));
+    const phaseSeconds = new Map([...names].map((name) => [
+        name,
+        median(ready.flatMap((r) => r.phases.filter((p) => p.name === name).map((p) => p.seconds)))
+    ]));
+    const answering = ready.flatMap((r) => (r.answeringSeconds === undefined ? [] : [r.answeringSeconds]));
+    return {
+        totalSeconds: median(ready.map(secondsOf)),
+        ...(answering.length === 0 ? {} : { answeringSeconds: median(answering) }),
+        phaseSeconds,
+        order: ready[ready.length - 1].phases.map((p) => p.name),
+        runs: ready.length
+    };
+}
+/** This ready run against the median of the earlier ready runs; undefined when there is nothing to compare. */
+function regression(earlier, run) {
+    const usual = usualStartup(earlier);
+    if (!run.ready || usual === undefined || usual.totalSeconds <= 0)
+        return undefined;
+    const seconds = secondsOf(run);
+    let grewMost;
+    for (const p of run.phases) {
+        const before = usual.phaseSeconds.get(p.name);
+        if (before !== undefined &&
+            p.seconds - before > 0 &&
+            p.seconds - before > (grewMost ? grewMost.seconds - grewMost.usual : 0)) {
+            grewMost = { name: p.name, seconds: p.seconds, usual: before };
+        }
+    }
+    const percent = Math.round(((seconds - usual.totalSeconds) / usual.totalSeconds) * 1000) / 10;
+    return { expectedSeconds: usual.totalSeconds, seconds, percent, runs: usual.runs, grewMost };
+}
+/** The variables whose value differs from the previous run with the same `env-report`. */
+function envDrift(earlier, run) {
+    if (run.env === undefined)
+        return [];
+    const comparable = earlier.filter((r) => r.env !== undefined && r.envReport === run.envReport);
+    const previous = comparable[comparable.length - 1]?.env;
+    if (previous === undefined)
+        return [];
+    const now = run.env;
+    const names = [...new Set([...Object.keys(previous), ...Object.keys(now)])].sort();
+    // a credential masked without a hash (no key, or an older record) cannot be compared: no drift is told for it
+    const unknown = (v) => v === _fingerprint_js__WEBPACK_IMPORTED_MODULE_0__/* .MASKED */ .uA;
+    return names
+        .filter((name) => previous[name] !== now[name] && !unknown(previous[name]) && !unknown(now[name]))
+        .map((name) => {
+        let runs = 0;
+        for (let i = comparable.length - 1; i >= 0 && comparable[i].env?.[name] === previous[name]; i--)
+            runs++;
+        const secret = (0,_fingerprint_js__WEBPACK_IMPORTED_MODULE_0__/* .isMasked */ .So)(previous[name]) || (0,_fingerprint_js__WEBPACK_IMPORTED_MODULE_0__/* .isMasked */ .So)(now[name]);
+        return { name, was: previous[name], now: now[name], runs, ...(secret ? { secret: true } : {}) };
+    });
+}
+/**
+ * This run's smoke-test decode rate against the median of the last MEDIAN_OF ready runs that measured one with as
+ * many tokens a request; undefined when there is nothing to compare.
+ */
+function throughputRegression(earlier, run) {
+    const now = run.decodeTokensPerSecond;
+    if (!run.ready || now === undefined)
+        return undefined;
+    const rates = earlier
+        .filter((r) => r.ready && r.decodeTokensPerSecond !== undefined && r.smokeTokens === run.smokeTokens)
+        .slice(-_limits_js__WEBPACK_IMPORTED_MODULE_1__/* .MEDIAN_OF */ .t)
+        .map((r) => r.decodeTokensPerSecond);
+    if (rates.length === 0)
+        return undefined;
+    const usual = median(rates);
+    if (usual <= 0)
+        return undefined;
+    const percentBelow = Math.round(((usual - now) / usual) * 1000) / 10;
+    return { usual, now, percentBelow, runs: rates.length, drift: envDrift(earlier, run) };
+}
+
+
+/***/ }),
+
+/***/ 4689:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Lu: () => (/* binding */ readHistory),
+/* harmony export */   OI: () => (/* binding */ prepareHistory),
+/* harmony export */   Oe: () => (/* binding */ defaultHistoryFile),
+/* harmony export */   Ox: () => (/* binding */ historyKey),
+/* harmony export */   ah: () => (/* binding */ appendRun)
+/* harmony export */ });
+/* unused harmony exports MAX_LINE_BYTES, parseHistory, runLine, trimHistory */
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var _runtime_own_files_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(730);
+/* harmony import */ var _limits_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6138);
+/**
+ * Earlier runs, one JSON line per finished wait, in a file shared by every job on a runner: reading it (skipping
+ * lines it cannot read), appending one line atomically, and trimming each key to its last runs (comparing a run
+ * with the runs before it is stats.ts's).
+ * Imports only Node's own modules and runtime/own-files.ts, so that tests can run it in several plain child
+ * processes at once. Every write is to our own file only: no symbolic link is followed (the history, its lock, the
+ * trim's temporary file), and the temporary file has a random name, created exclusively.
+ */
+
+
+
+
+/**
+ * One line is written with one `write` on a file opened with O_APPEND, which the kernel appends whole; it stays
+ * under PIPE_BUF (4 KiB), the size POSIX guarantees for atomic pipe writes, so it holds on any file system too.
+ */
+const MAX_LINE_BYTES = 4096;
+/** Only the end of a larger file is read (several thousand runs). */
+const MAX_READ_BYTES = 8 * 1024 * 1024;
+/** A lock older than this was left by a process that died while holding it. */
+const STALE_LOCK_MS = 10_000;
+const LOCK_WAIT_MS = 2_000;
+/** Where history lives by default: under the runner's tool cache (kept between jobs on self-hosted runners) or the user's cache. */
+function defaultHistoryFile(env, frontEnd) {
+    if (frontEnd === 'action') {
+        return env.RUNNER_TOOL_CACHE
+            ? { path: (0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(env.RUNNER_TOOL_CACHE, 'wait-for-model', 'history.jsonl') }
+            : { notice: 'History is off: RUNNER_TOOL_CACHE is not set; give "history-file" to keep it elsewhere.' };
+    }
+    const base = env.XDG_CACHE_HOME || (env.HOME ? (0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(env.HOME, '.cache') : undefined);
+    return base
+        ? { path: (0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(base, 'wait-for-model', 'history.jsonl') }
+        : { notice: 'History is off: neither XDG_CACHE_HOME nor HOME is set; give --history-file to keep it elsewhere.' };
+}
+/** The default key: the endpoint, the model and the start command, hashed so that no secret in them lands in the file. */
+function historyKey(url, model, start) {
+    // node:crypto is loaded only for a history that is on: 5 ms and 3 MB on Node 24
+    return process
+        .getBuiltinModule('node:crypto')
+        .createHash('sha256')
+        .update(JSON.stringify([url, model ?? '', start ?? '']))
+        .digest('hex')
+        .slice(0, 16);
+}
+/** Opens the history file, only if it is a regular file and not a symbolic link (runtime/own-files.ts). */
+const openRegular = (path, flags) => (0,_runtime_own_files_js__WEBPACK_IMPORTED_MODULE_2__/* .openOwn */ .$U)(path, flags);
+const APPEND = node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_WRONLY | node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_APPEND | node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_CREAT;
+/** Makes sure the file can be appended to; a reason in words when it cannot (history is then off). */
+function prepareHistory(path) {
+    try {
+        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.mkdirSync)((0,node_path__WEBPACK_IMPORTED_MODULE_1__.dirname)(path), { recursive: true });
+        const existing = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.lstatSync)(path, { throwIfNoEntry: false });
+        if (existing?.isSymbolicLink())
+            throw new _runtime_own_files_js__WEBPACK_IMPORTED_MODULE_2__/* .SymlinkRefused */ .CK(path);
+        if (existing !== undefined && !existing.isFile())
+            throw new Error('not a regular file');
+        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(openRegular(path, APPEND));
+        return undefined;
+    }
+    catch (e) {
+        // the message of a refused symbolic link names the path already
+        if (e instanceof _runtime_own_files_js__WEBPACK_IMPORTED_MODULE_2__/* .SymlinkRefused */ .CK)
+            return `History is off: ${e.message}.`;
+        return `History is off: cannot write ${path} (${e.message}).`;
+    }
+}
+function readHistory(path) {
+    let text;
+    try {
+        text = readTail(path);
+    }
+    catch (e) {
+        if (e.code === 'ENOENT')
+            return { runs: [], skipped: 0 };
+        throw e;
+    }
+    return parseHistory(text);
+}
+function parseHistory(text) {
+    const runs = [];
+    let skipped = 0;
+    for (const line of text.split('\n')) {
+        if (line.trim() === '')
+            continue;
+        const run = parseRun(line);
+        if (run === undefined)
+            skipped++;
+        else
+            runs.push(run);
+    }
+    return { runs, skipped };
+}
+/**
+ * A figure the history may use: a finite number, not negative, and not beyond what any wait can take (a line
+ * holding 1e309 reads as Infinity, -1e308 as a negative time: either would make every median and regression
+ * check that uses it Infinity or NaN, and so switch the check off without a word). Such a line is skipped like
+ * an unreadable one, and the skip is warned of.
+ */
+const MAX_SECONDS = 366 * 24 * 3600;
+const plausibleSeconds = (n) => typeof n === 'number' && Number.isFinite(n) && n >= 0 && n <= MAX_SECONDS;
+const plausibleFigure = (n) => typeof n === 'number' && Number.isFinite(n) && n >= 0 && n <= 1e12;
+function parseRun(line) {
+    let r;
+    try {
+        r = JSON.parse(line);
+    }
+    catch {
+        return undefined;
+    }
+    const fine = typeof r === 'object' &&
+        r !== null &&
+        typeof r.key === 'string' &&
+        typeof r.ready === 'boolean' &&
+        plausibleSeconds(r.elapsedSeconds) &&
+        [r.startupSeconds, r.answeringSeconds].every((n) => n === undefined || plausibleSeconds(n)) &&
+        [r.ttftMs, r.decodeTokensPerSecond, r.smokeTokens].every((n) => n === undefined || plausibleFigure(n)) &&
+        Array.isArray(r.phases) &&
+        r.phases.every((p) => typeof p?.name === 'string' && plausibleSeconds(p?.seconds)) &&
+        (r.env === undefined ||
+            (typeof r.env === 'object' && r.env !== null && Object.values(r.env).every((v) => typeof v === 'string')));
+    return fine ? r : undefined;
+}
+function readTail(path) {
+    const fd = openRegular(path, node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_RDONLY);
+    try {
+        const size = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.fstatSync)(fd).size;
+        const length = Math.min(size, MAX_READ_BYTES);
+        const buffer = Buffer.alloc(length);
+        let got = 0;
+        while (got < length) {
+            const n = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readSync)(fd, buffer, got, length - got, size - length + got);
+            if (n === 0)
+                break;
+            got += n;
+        }
+        const text = buffer.subarray(0, got).toString('utf8');
+        // Started mid-file: the first line is cut.
+        return length < size ? text.slice(text.indexOf('\n') + 1) : text;
+    }
+    finally {
+        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
+    }
+}
+/** The line for a run, shrunk to fit MAX_LINE_BYTES (long values cut, then phases, then the environment dropped). */
+function runLine(run) {
+    const attempts = [
+        run,
+        { ...run, env: run.env && Object.fromEntries(Object.entries(run.env).map(([k, v]) => [k, v.slice(0, 200)])) },
+        {
+            ...run,
+            env: run.env && Object.fromEntries(Object.entries(run.env).map(([k, v]) => [k, v.slice(0, 200)])),
+            phases: run.phases.slice(0, 30)
+        },
+        { ...run, env: undefined, envReport: undefined, phases: run.phases.slice(0, 30) }
+    ];
+    for (const attempt of attempts) {
+        const line = `${JSON.stringify(attempt)}\n`;
+        if (Buffer.byteLength(line) <= MAX_LINE_BYTES)
+            return line;
+    }
+    return undefined;
+}
+/**
+ * Appends one run with a single write (atomic with O_APPEND), holding the file's lock so that a trim in another
+ * process cannot drop it; then trims the run's key to its last `keep` runs when it has more, under the same lock.
+ * Waits for the lock at most `lockWaitMs` (the time left before the wait's deadline, and never over 2 s): without
+ * it, the line is appended all the same and the trim left for later. The wait sleeps on timers, not blocking the
+ * process, and `signal` ends it at once: a cancelled run is not recorded (a job given up on is no run to learn from).
+ */
+async function appendRun(path, run, { keep = _limits_js__WEBPACK_IMPORTED_MODULE_3__/* .KEEP_RUNS */ .T, lockWaitMs = LOCK_WAIT_MS, signal } = {}) {
+    const line = runLine(run);
+    if (line === undefined)
+        return 'too-long';
+    const lock = await takeLock(path, Date.now() + Math.min(lockWaitMs, LOCK_WAIT_MS), signal);
+    try {
+        if (lock === 'cancelled' || signal?.aborted)
+            return 'cancelled';
+        const fd = openRegular(path, APPEND);
+        try {
+            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.writeSync)(fd, line);
+        }
+        finally {
+            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
+        }
+        if (lock === undefined)
+            return 'appended';
+        const kept = readHistory(path).runs.filter((r) => r.key === run.key).length;
+        if (kept > keep)
+            trimLocked(path, keep);
+        return 'appended';
+    }
+    finally {
+        if (typeof lock === 'number')
+            releaseLock(path, lock);
+    }
+}
+/**
+ * Keeps the last `keep` runs of every key (and drops unreadable lines): the file is rewritten to a temporary file
+ * and renamed over the old one under the lock, which appenders take too, so no run appended meanwhile is lost.
+ * Without the lock (another process holds it too long) it leaves the file as it is.
+ */
+function trimHistory(path, keep = KEEP_RUNS, lockUntil = Date.now() + LOCK_WAIT_MS) {
+    withLock(path, lockUntil, (locked) => {
+        if (locked)
+            trimLocked(path, keep);
+    });
+}
+/** The trim itself, the lock held by the caller. */
+function trimLocked(path, keep) {
+    const { runs } = parseHistory(readTail(path));
+    const seen = new Map();
+    const kept = [];
+    for (let i = runs.length - 1; i >= 0; i--) {
+        const n = seen.get(runs[i].key) ?? 0;
+        if (n < keep)
+            kept.push(runs[i]);
+        seen.set(runs[i].key, n + 1);
+    }
+    const text = kept
+        .reverse()
+        .map((r) => JSON.stringify(r) + '\n')
+        .join('');
+    // Under a random name, created exclusively: a name another user can guess is a name they can plant a link at.
+    const old = openRegular(path, node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_RDONLY);
+    const mode = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.fstatSync)(old).mode & 0o777;
+    (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(old);
+    const { temp, fd } = (0,_runtime_own_files_js__WEBPACK_IMPORTED_MODULE_2__/* .createTempBeside */ .F)(path, mode);
+    try {
+        try {
+            const bytes = Buffer.from(text);
+            for (let at = 0; at < bytes.length;)
+                at += (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.writeSync)(fd, bytes, at);
+        }
+        finally {
+            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
+        }
+        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.renameSync)(temp, path);
+    }
+    catch (e) {
+        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.unlinkSync)(temp);
+        throw e;
+    }
+}
+/**
+ * Runs `fn` holding `<path>.lock` (created exclusively); still without it at `deadline`, runs `fn(false)` anyway.
+ * Real time (Date.now), not the wait's clock: the lock is shared with other processes and aged by the file
+ * system's modification times, which only the real clock compares with. Synchronous (`history trim` and tests);
+ * the wait's own append takes the lock with takeLock, which a cancel can end.
+ */
+function withLock(path, deadline, fn) {
+    let fd;
+    while ((fd = tryLock(path)) === 'busy' && Date.now() < deadline)
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, LOCK_POLL_MS);
+    const held = typeof fd === 'number' ? fd : undefined;
+    try {
+        return fn(held !== undefined);
+    }
+    finally {
+        if (held !== undefined)
+            releaseLock(path, held);
+    }
+}
+/** How often a held lock is looked at again. */
+const LOCK_POLL_MS = 2;
+/**
+ * Takes `<path>.lock`, trying again every LOCK_POLL_MS on timers until `deadline` (then undefined: not held), or
+ * until `signal` aborts (then `cancelled`, at once: the abort wakes the sleep).
+ */
+async function takeLock(path, deadline, signal) {
+    for (;;) {
+        if (signal?.aborted)
+            return 'cancelled';
+        const fd = tryLock(path);
+        if (fd !== 'busy')
+            return fd;
+        const left = deadline - Date.now();
+        if (left <= 0)
+            return undefined;
+        await sleep(Math.min(LOCK_POLL_MS, left), signal);
+    }
+}
+/** The lock's descriptor; `busy` while another process holds it; undefined when it cannot be taken at all. */
+function tryLock(path) {
+    const lock = `${path}.lock`;
+    for (;;) {
+        try {
+            return (0,_runtime_own_files_js__WEBPACK_IMPORTED_MODULE_2__/* .createOwn */ .pP)(lock);
+        }
+        catch (e) {
+            if (e.code !== 'EEXIST')
+                return undefined;
+            if (!lockIsStale(lock))
+                return 'busy';
+        }
+    }
+}
+function releaseLock(path, fd) {
+    (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
+    (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.unlinkSync)(`${path}.lock`);
+}
+/** A timer sleep that `signal` cuts short. */
+function sleep(ms, signal) {
+    return new Promise((resolve) => {
+        const done = () => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', done);
+            resolve();
+        };
+        const timer = setTimeout(done, ms);
+        signal?.addEventListener('abort', done, { once: true });
+    });
+}
+function lockIsStale(lock) {
+    try {
+        // lstat: the age of a planted link's target says nothing; unlinking removes the link itself, never its target
+        if (Date.now() - (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.lstatSync)(lock).mtimeMs <= STALE_LOCK_MS)
+            return false;
+        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.unlinkSync)(lock);
+    }
+    catch {
+        // Gone already: free to try again.
+    }
+    return true;
+}
+
+
+/***/ }),
+
+/***/ 2327:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   BL: () => (/* binding */ createLookup),
+/* harmony export */   G4: () => (/* binding */ loopbackAddresses),
+/* harmony export */   LE: () => (/* binding */ proxyLabel),
+/* harmony export */   U9: () => (/* binding */ isLoopback),
+/* harmony export */   iJ: () => (/* binding */ proxyFor),
+/* harmony export */   n0: () => (/* binding */ bareHost)
+/* harmony export */ });
+/**
+ * What a URL's host means for where a request goes: this machine (never through a proxy; `localhost` on both
+ * families), or elsewhere, directly or through the proxy the environment names, as curl decides.
+ * The probe, the port watch and the proxy choice all ask here, so they cannot disagree.
+ */
+/** A host as URL.hostname writes it, made comparable: lower case, no IPv6 brackets, no final dot. */
+const bareHost = (hostname) => hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
+/**
+ * This machine: `localhost`, 127.0.0.0/8, ::1, the same as IPv4-mapped IPv6 (`[::ffff:127.0.0.1]`, which
+ * URL writes `[::ffff:7f00:1]`), and the wildcard addresses 0.0.0.0 and :: (vLLM prints
+ * `http://0.0.0.0:8000` as its address; a connection to it reaches this machine on Linux).
+ */
+function isLoopback(hostname) {
+    const h = bareHost(hostname);
+    if (h === 'localhost' || h === '::1' || h === '::' || h === '0.0.0.0')
+        return true;
+    if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h))
+        return true;
+    // ::ffff:7fxx:xxxx is 127.x.x.x mapped into IPv6
+    return /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(h);
+}
+/**
+ * The addresses to try for a name that is loopback by definition: `localhost` on both families whatever
+ * /etc/hosts says (RFC 6761), since model servers listen on either; undefined for any other host.
+ */
+function loopbackAddresses(hostname) {
+    if (bareHost(hostname) !== 'localhost')
+        return undefined;
+    return [
+        { address: '127.0.0.1', family: 4 },
+        { address: '::1', family: 6 }
+    ];
+}
+/**
+ * The proxy a request to `url` goes through, from the environment as undici and curl read it (`http_proxy`,
+ * `HTTP_PROXY`; `https_proxy`, `HTTPS_PROXY`, else the http one; `NO_PROXY`/`no_proxy` entries as host,
+ * `.domain`, `*.domain` or `host:port`, `*` for none), or undefined to go direct. Loopback is always direct.
+ */
+function proxyFor(url, env) {
+    if (isLoopback(url.hostname))
+        return undefined;
+    const http = env.http_proxy ?? env.HTTP_PROXY;
+    const chosen = url.protocol === 'https:' ? (env.https_proxy ?? env.HTTPS_PROXY ?? http) : http;
+    if (!chosen)
+        return undefined;
+    const noProxy = env.no_proxy ?? env.NO_PROXY ?? '';
+    if (noProxy.trim() === '*')
+        return undefined;
+    const host = bareHost(url.hostname);
+    const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+    for (const entry of noProxy.split(/[,\s]/)) {
+        if (entry === '')
+            continue;
+        const m = /^(.+):(\d+)$/.exec(entry);
+        if (m && Number(m[2]) !== port)
+            continue;
+        const name = bareHost((m ? m[1] : entry).replace(/^\*?\./, ''));
+        if (host === name || host.endsWith(`.${name}`))
+            return undefined;
+    }
+    // curl reads a bare `host:port` as an http:// proxy
+    return new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(chosen) ? chosen : `http://${chosen}`);
+}
+/** A proxy as it may be printed: scheme, host and port, never the user and password it may carry. */
+const proxyLabel = (proxy) => `${proxy.protocol}//${proxy.host}`;
+/**
+ * Name resolution for the connections a client makes. `localhost` is answered here (see `loopbackAddresses`).
+ * Other names are asked of the system resolver (/etc/hosts, DNS, as nsswitch says) through `getent ahosts`,
+ * which calls the same getaddrinfo as Node's `dns.lookup`, in a child process: a lookup the resolver never
+ * answers cannot be cancelled, and inside Node it would hold one of libuv's four threads, and then the
+ * process itself, which waits at exit for that thread however long the resolver takes. A child is left to
+ * finish on its own. One question per name and options is in flight at a time: probes that gave up on one
+ * join it rather than start another. Where there is no `getent` (macOS, Windows), `dns.lookup` it is.
+ */
+function createLookup() {
+    const pending = new Map();
+    let noGetent = false;
+    return (hostname, options, callback) => {
+        const loopback = loopbackAddresses(hostname);
+        if (loopback !== undefined)
+            return void answer(loopback, options, callback);
+        const key = JSON.stringify([hostname, options.all === true, options.family ?? 0]);
+        const waiting = pending.get(key);
+        if (waiting !== undefined)
+            return void waiting.push(callback);
+        pending.set(key, [callback]);
+        const done = (err, found) => {
+            const callbacks = pending.get(key) ?? [];
+            pending.delete(key);
+            for (const cb of callbacks) {
+                if (err)
+                    cb(err, options.all ? [] : '');
+                else
+                    answer(found, options, cb);
+            }
+        };
+        // node:dns is loaded only for a name: a wait on an address (the usual `127.0.0.1`) starts without it
+        const viaNode = () => process
+            .getBuiltinModule('node:dns')
+            .lookup(hostname, { family: options.family, hints: options.hints, all: true }, (e, all) => done(e, all ?? []));
+        if (noGetent)
+            return viaNode();
+        getentHosts(hostname, (err, found) => {
+            if (err?.code !== 'ENOENT')
+                return done(err, ofFamily(found ?? [], options.family));
+            noGetent = true;
+            viaNode();
+        });
+    };
+}
+function answer(found, options, callback) {
+    if (found.length === 0) {
+        const err = Object.assign(new Error('no address of the requested family'), { code: 'ENOTFOUND' });
+        return void callback(err, options.all ? [] : '');
+    }
+    if (options.all)
+        callback(null, found);
+    else
+        callback(null, found[0].address, found[0].family);
+}
+const ofFamily = (found, family) => {
+    const wanted = family === 'IPv4' ? 4 : family === 'IPv6' ? 6 : family;
+    return wanted === 4 || wanted === 6 ? found.filter((a) => a.family === wanted) : found;
+};
+/** `getent ahosts NAME`: each address on its own line (three times, one per socket type), in getaddrinfo's order. */
+function getentHosts(hostname, callback) {
+    const { execFile } = process.getBuiltinModule('node:child_process');
+    const child = execFile('getent', ['ahosts', '--', hostname], { encoding: 'latin1' }, (err, stdout) => {
+        const code = err?.code;
+        if (code === 'ENOENT')
+            return callback(err);
+        if (err !== null) {
+            // getent's 2 is "not found"; anything else a failure of the resolver itself
+            const failure = code === 2 ? 'ENOTFOUND' : 'EAI_AGAIN';
+            return callback(Object.assign(new Error(`getaddrinfo ${failure} ${hostname}`), { code: failure }));
+        }
+        const addresses = [
+            ...new Set(stdout
+                .split('\n')
+                .map((line) => line.split(/\s+/)[0])
+                .filter(Boolean))
+        ];
+        callback(null, addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })));
+    });
+    // A resolver that never answers must not keep the process alive.
+    child.unref();
+    for (const stream of [child.stdout, child.stderr])
+        stream?.unref?.();
+}
+
+
+/***/ }),
+
+/***/ 242:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   NX: () => (/* binding */ MAX_REDIRECTS),
+/* harmony export */   X7: () => (/* binding */ createProber),
+/* harmony export */   qF: () => (/* binding */ parseJson),
+/* harmony export */   uT: () => (/* binding */ createHttpClient)
+/* harmony export */ });
+/* unused harmony export BODY_CAP_BYTES */
+/* harmony import */ var _undici_parts_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7101);
+/* harmony import */ var _hosts_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2327);
+/* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
+/* harmony import */ var _inputs_parse_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3718);
+/* harmony import */ var _inputs_secrets_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(3332);
+/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9842);
+
+
+
+
+
+
+/** Enough for any model list; a larger body is cut here so that a hostile server cannot flood memory. */
+const BODY_CAP_BYTES = 1024 * 1024;
+const MAX_REDIRECTS = 5;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+function createProber({ url, headers, ...options }) {
+    const client = createHttpClient(options);
+    return {
+        probe: (timeoutMs, signal) => client.send({ url, method: 'GET', headers }, timeoutMs, signal),
+        close: () => client.close()
+    };
+}
+/** One exchange at a time with a hard time limit and a capped body: shared by the probe and the generation check. */
+function createHttpClient({ caCert, insecureTls, secrets = [], collector = (0,_runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__/* .createBodyCollector */ .M)(), env = process.env } = {}) {
+    // node:tls is loaded only here: a plain http:// wait never needs it (nor its memory, 6 MB on Node 24).
+    const ca = caCert === undefined ? {} : { ca: [...process.getBuiltinModule('node:tls').rootCertificates, caCert] };
+    const tls = { ...ca, ...(insecureTls ? { rejectUnauthorized: false } : {}) };
+    // Our own AbortSignal bounds each request; undici's timeouts are left wide so they never fire first.
+    const limits = { headersTimeout: 0, bodyTimeout: 0 };
+    const lookupHost = (0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .createLookup */ .BL)();
+    const connections = () => ({
+        direct: new _undici_parts_js__WEBPACK_IMPORTED_MODULE_0__/* .Agent */ .g6({ ...limits, connect: { ...tls, lookup: lookupHost, autoSelectFamily: true } }),
+        proxies: new Map()
+    });
+    let live = connections();
+    const viaProxy = (proxy) => {
+        let agent = live.proxies.get(proxy.href);
+        if (agent === undefined) {
+            agent = new _undici_parts_js__WEBPACK_IMPORTED_MODULE_0__/* .ProxyAgent */ .kT({
+                ...limits,
+                uri: proxy.href,
+                // As curl: an http:// URL is sent to the proxy in absolute form; only https:// is tunnelled (CONNECT).
+                proxyTunnel: false,
+                proxyTls: { ...tls, lookup: lookupHost },
+                requestTls: tls,
+                factory: (origin, options) => new _undici_parts_js__WEBPACK_IMPORTED_MODULE_0__/* .Client */ .Kj(origin, withFinalConnectErrors(options))
+            });
+            live.proxies.set(proxy.href, agent);
+        }
+        return agent;
+    };
+    const discard = (old) => {
+        for (const d of [old.direct, ...old.proxies.values()])
+            void d.destroy().catch(() => undefined);
+    };
+    return {
+        async send({ url, method, headers, json, stream }, timeoutMs, signal) {
+            const controller = new AbortController();
+            const timer = setTimeout(() => controller.abort(new ProbeTimeout(timeoutMs)), Math.max(1, timeoutMs));
+            const onStop = () => controller.abort(new ProbeStopped());
+            if (signal?.aborted)
+                onStop();
+            else
+                signal?.addEventListener('abort', onStop, { once: true });
+            // Settles the moment the exchange is cut short, in whatever state it is (connecting included).
+            let onCut = () => undefined;
+            const cut = new Promise((_resolve, reject) => {
+                onCut = () => reject(controller.signal.reason);
+                controller.signal.addEventListener('abort', onCut, { once: true });
+            });
+            let status;
+            let target = url;
+            let proxy;
+            let sent = {
+                'user-agent': 'wait-for-model',
+                accept: 'application/json, */*;q=0.5',
+                ...(json === undefined ? {} : { 'content-type': 'application/json' }),
+                ...headers
+            };
+            const exchange = async () => {
+                for (let hop = 0;; hop++) {
+                    proxy = (0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .proxyFor */ .iJ)(target, env);
+                    // `reset` closes the connection after each request: a kept-alive socket the server has just
+                    // dropped would otherwise read as a reset, and each probe should test that connections are accepted.
+                    const res = await (0,_undici_parts_js__WEBPACK_IMPORTED_MODULE_0__/* .request */ .Em)(proxy === undefined ? live.direct : viaProxy(proxy), {
+                        origin: target.origin,
+                        path: `${target.pathname}${target.search}`,
+                        method,
+                        headers: sent,
+                        body: json === undefined ? undefined : JSON.stringify(json),
+                        signal: controller.signal,
+                        reset: true
+                    });
+                    status = res.statusCode;
+                    const location = [res.headers.location].flat()[0];
+                    // Only a GET is followed: a generation request that is redirected reports the redirect.
+                    if (method === 'GET' && REDIRECT_STATUSES.has(status) && location !== undefined) {
+                        await res.body.dump();
+                        if (hop === MAX_REDIRECTS)
+                            return {
+                                kind: 'error',
+                                code: 'TOO_MANY_REDIRECTS',
+                                message: `more than ${MAX_REDIRECTS} redirects`,
+                                status
+                            };
+                        const next = new URL(location, target);
+                        if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+                            return { kind: 'error', code: 'BAD_REDIRECT', message: `redirected to a ${next.protocol} URL`, status };
+                        }
+                        // Credentials are for the origin they were configured for, like a browser's fetch does.
+                        if (next.origin !== target.origin)
+                            sent = withoutCredentials(sent);
+                        target = next;
+                        continue;
+                    }
+                    const contentType = String(res.headers['content-type'] ?? '');
+                    if (stream !== undefined && status >= 200 && status < 300) {
+                        let streamed = 0;
+                        for await (const chunk of res.body) {
+                            streamed += chunk.length;
+                            if (stream(chunk))
+                                continue;
+                            res.body.destroy();
+                            break;
+                        }
+                        collector.arrived(streamed);
+                        return { kind: 'http', status, contentType, body: '', json: undefined, truncated: false };
+                    }
+                    const { text: raw, truncated } = await readCapped(res.body);
+                    collector.arrived(raw.length);
+                    const text = secrets.length === 0 ? raw : (0,_inputs_secrets_js__WEBPACK_IMPORTED_MODULE_5__/* .redact */ .E$)(raw, secrets);
+                    const retryAfter = [res.headers['retry-after']].flat()[0];
+                    return {
+                        kind: 'http',
+                        status,
+                        contentType,
+                        body: text,
+                        json: parseJson(text),
+                        truncated,
+                        ...((status === 429 || status === 503) && retryAfter !== undefined
+                            ? { retryAfterMs: (0,_inputs_parse_js__WEBPACK_IMPORTED_MODULE_2__/* .parseRetryAfter */ .mu)(retryAfter, Date.now()) }
+                            : {}),
+                        ...(target === url ? {} : { redirectedTo: target.href })
+                    };
+                }
+            };
+            const inFlight = exchange();
+            try {
+                return await Promise.race([inFlight, cut]);
+            }
+            catch (e) {
+                const error = describeError(controller.signal.aborted ? controller.signal.reason : e, proxy);
+                return {
+                    ...error,
+                    message: (0,_inputs_secrets_js__WEBPACK_IMPORTED_MODULE_5__/* .redact */ .E$)(error.message, secrets),
+                    status,
+                    ...(target === url ? {} : { redirectedTo: target.href })
+                };
+            }
+            finally {
+                clearTimeout(timer);
+                signal?.removeEventListener('abort', onStop);
+                controller.signal.removeEventListener('abort', onCut);
+                if (controller.signal.aborted) {
+                    // What was cut short may still be connecting or retrying: end it, and start the next exchange afresh.
+                    inFlight.catch(() => undefined);
+                    discard(live);
+                    live = connections();
+                }
+            }
+        },
+        close: async () => {
+            discard(live);
+        }
+    };
+}
+/**
+ * A connection that fails before any request ran is retried at once by undici when the error is a socket's
+ * (`UND_ERR_SOCKET`): a proxy that closes the connection after CONNECT would make that a busy loop. Such an
+ * error is passed on as the proxy's, which ends the request instead.
+ */
+function withFinalConnectErrors(options) {
+    const { connect } = options;
+    if (typeof connect !== 'function')
+        return options;
+    return {
+        ...options,
+        connect: (opts, callback) => connect(opts, (err, socket) => callback(err?.code === 'UND_ERR_SOCKET'
+            ? Object.assign(new Error(`the proxy closed the connection (${err.message})`), { code: 'PROXY_CLOSED' })
+            : err, socket))
+    };
+}
+const withoutCredentials = (headers) => Object.fromEntries(Object.entries(headers).filter(([name]) => !(0,_inputs_secrets_js__WEBPACK_IMPORTED_MODULE_5__/* .isCredentialName */ .hN)(name)));
+/** The wait was told to stop (the server exited, a log line matched, the job was cancelled). */
+class ProbeStopped extends Error {
+    code = 'STOPPED';
+    constructor() {
+        super('stopped');
+    }
+}
+class ProbeTimeout extends Error {
+    ms;
+    code = 'TIMEOUT';
+    constructor(ms) {
+        super(`no answer within ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(ms)}`);
+        this.ms = ms;
+    }
+}
+async function readCapped(body) {
+    const chunks = [];
+    let size = 0;
+    for await (const chunk of body) {
+        if (size + chunk.length > BODY_CAP_BYTES) {
+            chunks.push(chunk.subarray(0, BODY_CAP_BYTES - size));
+            body.destroy();
+            return { text: decode(chunks), truncated: true };
+        }
+        chunks.push(chunk);
+        size += chunk.length;
+    }
+    return { text: decode(chunks), truncated: false };
+}
+const decode = (chunks) => new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
+/**
+ * No model list or completion nests deeper than this; a body that does is not parsed, since JSON.parse of a
+ * 1 MiB `[[[\u2026]]]` builds half a million arrays (about 150 MB).
+ */
+const MAX_JSON_DEPTH = 64;
+/** The body as JSON when it is an object or an array no deeper than MAX_JSON_DEPTH; undefined otherwise. */
+function parseJson(text) {
+    const first = /\S/.exec(text.slice(0, 4096))?.[0];
+    if ((first !== '{' && first !== '[') || nestsDeeperThan(text, MAX_JSON_DEPTH))
+        return undefined;
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return undefined;
+    }
+}
+/** One pass over the text, strings skipped: whether brackets open deeper than `max`. */
+function nestsDeeperThan(text, max) {
+    let depth = 0;
+    let inString = false;
+    for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (inString) {
+            if (c === 0x5c)
+                i++;
+            else if (c === 0x22)
+                inString = false;
+        }
+        else if (c === 0x22)
+            inString = true;
+        else if (c === 0x7b || c === 0x5b) {
+            if (++depth > max)
+                return true;
+        }
+        else if (c === 0x7d || c === 0x5d)
+            depth--;
+    }
+    return false;
+}
+/** Errors of the connection itself: through a proxy, they are the proxy's (it connects to the server). */
+const CONNECT_CODES = new Set([
+    'ECONNREFUSED',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    'EHOSTUNREACH',
+    'ENETUNREACH',
+    'ETIMEDOUT',
+    'UND_ERR_CONNECT_TIMEOUT'
+]);
+/** Reduces whatever undici or the socket threw to a stable code and its message; `proxy`: the one it went through. */
+function describeError(e, proxy) {
+    let err = e;
+    // undici wraps socket and TLS errors; the innermost coded error is the informative one.
+    while (err?.cause && typeof err.cause.code === 'string')
+        err = err.cause;
+    if (err && Array.isArray(err.errors)) {
+        // happy-eyeballs (localhost \u2192 ::1 and 127.0.0.1) reports an AggregateError of both attempts
+        const inner = err.errors.find((x) => x?.code);
+        if (inner)
+            err = inner;
+    }
+    const code = err?.code ?? 'UNKNOWN';
+    const message = err?.message ?? String(e);
+    if (proxy === undefined || code === 'TIMEOUT' || code === 'STOPPED')
+        return { kind: 'error', code, message };
+    // `PROXY_` keeps a refused proxy from reading as a refused server (nor waking the server's port watch).
+    const proxied = CONNECT_CODES.has(code) ? `PROXY_${code}` : code;
+    return { kind: 'error', code: proxied, message, proxy: (0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .proxyLabel */ .LE)(proxy) };
+}
+
+
+/***/ }),
+
+/***/ 7101:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Em: () => (/* binding */ request),
+/* harmony export */   Kj: () => (/* binding */ Client),
+/* harmony export */   St: () => (/* binding */ setUpUndici),
+/* harmony export */   g6: () => (/* binding */ Agent),
+/* harmony export */   kT: () => (/* binding */ ProxyAgent)
+/* harmony export */ });
+/* harmony import */ var undici_lib_dispatcher_agent_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7405);
+/* harmony import */ var undici_lib_dispatcher_agent_js__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(undici_lib_dispatcher_agent_js__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var undici_lib_dispatcher_dispatcher_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(883);
+/* harmony import */ var undici_lib_dispatcher_dispatcher_js__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(undici_lib_dispatcher_dispatcher_js__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var undici_lib_dispatcher_client_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3701);
+/* harmony import */ var undici_lib_dispatcher_client_js__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(undici_lib_dispatcher_client_js__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var undici_lib_dispatcher_proxy_agent_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6672);
+/* harmony import */ var undici_lib_dispatcher_proxy_agent_js__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(undici_lib_dispatcher_proxy_agent_js__WEBPACK_IMPORTED_MODULE_3__);
+/* harmony import */ var undici_lib_api_index_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(6615);
+// @ts-expect-error -- undici ships no declarations for its internal paths; typed below
+
+// @ts-expect-error -- as above
+
+// @ts-expect-error -- as above
+
+// @ts-expect-error -- as above
+
+// @ts-expect-error -- as above
+
+/**
+ * What undici's index does on import: every dispatcher gets request(), connect() (the proxy agent tunnels with
+ * it) and the other API methods. Done here, once, by whoever sends requests (the gate, the floor bench, tests
+ * of the HTTP client), rather than as a side effect of importing this module. Safe to call again.
+ */
+function setUpUndici() {
+    const prototype = (undici_lib_dispatcher_dispatcher_js__WEBPACK_IMPORTED_MODULE_1___default().prototype);
+    if (prototype.request !== undici_lib_api_index_js__WEBPACK_IMPORTED_MODULE_4__.request)
+        Object.assign(prototype, undici_lib_api_index_js__WEBPACK_IMPORTED_MODULE_4__);
+}
+const Agent = (undici_lib_dispatcher_agent_js__WEBPACK_IMPORTED_MODULE_0___default());
+const Client = (undici_lib_dispatcher_client_js__WEBPACK_IMPORTED_MODULE_2___default());
+const ProxyAgent = (undici_lib_dispatcher_proxy_agent_js__WEBPACK_IMPORTED_MODULE_3___default());
+function request(dispatcher, options) {
+    return dispatcher.request(options);
+}
+
+
+/***/ }),
+
+/***/ 2322:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   BY: () => (/* binding */ checkDiagnostics),
+/* harmony export */   IT: () => (/* binding */ checkEnvReport),
+/* harmony export */   K6: () => (/* binding */ checkPid),
+/* harmony export */   Nq: () => (/* binding */ checkStart),
+/* harmony export */   VJ: () => (/* binding */ checkFailPattern),
+/* harmony export */   el: () => (/* binding */ generationFor),
+/* harmony export */   iT: () => (/* binding */ checkContainer)
+/* harmony export */ });
+/* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9354);
+/* harmony import */ var _engines_model_lists_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9778);
+/* harmony import */ var _runtime_platform_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5937);
+/**
+ * The rules between inputs, and between an input and the machine: each is checked where the parser has read the
+ * inputs it involves, so that the first bad input read is the one an error names.
+ */
+
+
+
+const needsShell = (platform) => `needs a POSIX shell (/bin/sh), which this machine (${(0,_runtime_platform_js__WEBPACK_IMPORTED_MODULE_2__/* .osName */ .w)(platform)}) does not have`;
+/** The server runs under `sh -c`, in its own process group: POSIX only (Windows runners have no /bin/sh). */
+function checkStart(start, platform) {
+    if (start !== undefined && platform.os === 'win32')
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz('start', {
+            problem: `${needsShell(platform)}: start the server in an earlier step and give its process id with "pid"`
+        });
+}
+/** A container and a process id name two servers; `stop: always` is for a container only. */
+function checkContainer(container, pid) {
+    if (container !== undefined && pid !== undefined)
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz('container', {
+            problem: 'names the server, and so does "pid": give one (a container\'s processes are its own)'
+        });
+}
+function checkPid(pid, start) {
+    if (start !== undefined && pid !== undefined)
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz('pid', {
+            problem: 'cannot be used with "start": the server "start" launches is the one watched'
+        });
+}
+function checkFailPattern(failPattern, logFile, start) {
+    if (failPattern !== undefined && logFile === undefined && start === undefined)
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz('fail-pattern', {
+            problem: 'needs a log to watch: set "log-file", or "start" (which writes one)'
+        });
+}
+function checkEnvReport(envReport, { start, pid }, platform) {
+    if (envReport.length > 0 && start === undefined && pid === undefined)
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz('env-report', { problem: 'needs the server process: set "start", "pid" or "container"' });
+    // A process started elsewhere shows its environment only in /proc/<pid>/environ; one that `start` launches
+    // is reported with the environment the gate gave it.
+    if (envReport.length > 0 && start === undefined && !platform.hasProc) {
+        const orStart = platform.os === 'win32' ? '' : ', or launch the server with "start" (then its environment is the one given to it)';
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz('env-report', {
+            problem: `with "pid", reads the server's environment from /proc, which this machine (${(0,_runtime_platform_js__WEBPACK_IMPORTED_MODULE_2__/* .osName */ .w)(platform)}) does not ` +
+                `have: remove "env-report"${orStart}`
+        });
+    }
+}
+/** Each command runs as `timeout \u2026 /bin/sh -c command`. */
+function checkDiagnostics(diagnostics, platform) {
+    if (diagnostics.length > 0 && platform.os === 'win32')
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz('diagnostics', {
+            problem: `${needsShell(platform)}: run them in a later step with "if: failure()"`
+        });
+}
+/** `probe-generation`: the generation request for `url`, which the URL's model list and `model` decide. */
+function generationFor(url, model) {
+    const found = (0,_engines_model_lists_js__WEBPACK_IMPORTED_MODULE_1__/* .generationRoute */ .wf)(url);
+    if (found === undefined) {
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz('probe-generation', {
+            problem: `no generation request is known for ${url.pathname}: point "url" at the server's model list, ` +
+                _engines_model_lists_js__WEBPACK_IMPORTED_MODULE_1__/* .GENERATION_ROUTES */ .w.map((r) => `${r.listPathText} (${r.servers})`).join(', ')
+        });
+    }
+    if (found.route.needsModel && model === undefined) {
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz('probe-generation', {
+            problem: `needs "model": the request to ${found.route.requests[0].path} names the model to generate with`
+        });
+    }
+    return found;
+}
+
+
+/***/ }),
+
+/***/ 8405:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Gk: () => (/* binding */ readEndpointServers),
+/* harmony export */   h6: () => (/* binding */ endpointSettings)
+/* harmony export */ });
+/* unused harmony export entryLines */
+/* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9354);
+/* harmony import */ var _input_files_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6731);
+/* harmony import */ var _cross_field_rules_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2322);
+/* harmony import */ var _forms_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2198);
+/* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5369);
+/* harmony import */ var _runtime_own_files_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(730);
+/**
+ * A fleet of servers: `start`, `pid`, `container` and `log-file` with one line per `url` line, in order, each
+ * endpoint's own server. One value (or none) keeps its meaning of one server (or none) for every endpoint, and a
+ * single `url` takes `start` whole, a script of as many lines as it likes.
+ */
+
+
+
+
+
+
+/** The inputs that may name each endpoint's own server, in action.yml's order. */
+const PER_ENDPOINT = ['start', 'pid', 'container', 'log-file'];
+/**
+ * A shell statement that starts nothing: a line of a script for one server, not a server of its own (`export A=1`,
+ * `cd /srv`, `A=1` alone, a comment).
+ */
+const STATEMENT = /^(?:(?:export|cd|set|source|unset|ulimit|umask|trap|\.)(?:\s|$)|#|[A-Za-z_][A-Za-z0-9_]*=\S*$)/;
+/**
+ * The entries of an input given one per line: its non-blank lines, trimmed; a line that ends in `\`, `&&`, `||`
+ * or `|` goes on to the next one, as in a shell.
+ */
+function entryLines(text) {
+    const lines = [];
+    let open = false;
+    for (const raw of text.split(/\r?\n/)) {
+        const line = raw.trim();
+        if (line === '' && !open)
+            continue;
+        if (open)
+            lines[lines.length - 1] = `${lines[lines.length - 1]}\n${line}`;
+        else
+            lines.push(line);
+        open = /(?:\\|&&|\|\||\|)$/.test(line);
+    }
+    return lines;
+}
+/**
+ * Each endpoint's server, where `start`, `pid`, `container` or `log-file` has one line per `url` line (more than
+ * one); undefined for one server (or none) behind every endpoint. Every line is checked as its input checks one
+ * value, and an error names its line.
+ */
+function readEndpointServers(read, endpoints, platform) {
+    if (endpoints < 2)
+        return undefined;
+    const given = new Map();
+    for (const name of PER_ENDPOINT) {
+        const text = read.script(name);
+        const lines = text === undefined ? [] : entryLines(text);
+        if (lines.length > 0)
+            given.set(name, lines);
+    }
+    const per = [...given].filter(([, lines]) => lines.length > 1);
+    if (per.length === 0)
+        return undefined;
+    for (const [name, lines] of per)
+        if (lines.length !== endpoints)
+            throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(name, {
+                problem: `has ${lines.length} lines and "url" has ${endpoints}: give one line per "url" line, in the same order ` +
+                    "(each endpoint's own server), or one value for every endpoint"
+            });
+    const [first] = per[0];
+    for (const [name] of given)
+        if (given.get(name)?.length === 1)
+            throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(name, {
+                problem: `is one value, and "${first}" has one line per "url" line (a server for each endpoint): give "${name}" ` +
+                    'one line per "url" line too, or leave it out'
+            });
+    const starts = given.get('start');
+    starts?.forEach((line, i) => {
+        if (STATEMENT.test(line))
+            throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz('start', {
+                line: i + 1,
+                value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_4__/* .printable */ .g$)(line),
+                problem: `starts no server: with one line per "url" line, each line of "start" is one endpoint's server ` +
+                    `(${endpoints} lines, ${endpoints} servers)`,
+                form: 'one command per line (join a script\'s lines with && or ;, or run a script file), or "start" on one ' +
+                    'line for one server behind every url'
+            });
+    });
+    (0,_cross_field_rules_js__WEBPACK_IMPORTED_MODULE_2__/* .checkStart */ .Nq)(starts?.[0], platform);
+    return Array.from({ length: endpoints }, (_, i) => {
+        const entry = (name, parse) => {
+            const line = given.get(name)?.[i];
+            if (line === undefined)
+                return undefined;
+            try {
+                return parse(line);
+            }
+            catch (e) {
+                const problem = e instanceof _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm ? e.problem : { problem: e.message };
+                throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(name, { ...problem, line: i + 1 });
+            }
+        };
+        const start = starts?.[i];
+        const logFile = entry('log-file', (line) => {
+            (0,_input_files_js__WEBPACK_IMPORTED_MODULE_1__/* .checkLogFile */ .x)(line);
+            // the server's output is appended to it: through a link, to wherever it points
+            if (start !== undefined && (0,_runtime_own_files_js__WEBPACK_IMPORTED_MODULE_5__/* .isSymlink */ .wP)(line))
+                throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({
+                    value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_4__/* .printable */ .g$)(line),
+                    problem: 'is a symbolic link, and "start" writes the server\'s output to it; a link is never followed',
+                    form: 'the path of a regular file (or of one to create), not a link to it'
+                });
+            return line;
+        });
+        return {
+            start,
+            pid: entry('pid', _forms_js__WEBPACK_IMPORTED_MODULE_3__/* .parsePid */ .Ng),
+            container: entry('container', _forms_js__WEBPACK_IMPORTED_MODULE_3__/* .parseContainer */ .NJ),
+            logFile
+        };
+    });
+}
+/**
+ * The settings of endpoint `i` of a fleet of servers, as a wait of that endpoint alone with its own server; the
+ * settings as they are without one. A `history-key` that was given is each endpoint's own, by its URL.
+ */
+function endpointSettings(settings, i) {
+    const own = settings.servers?.[i];
+    if (own === undefined)
+        return settings;
+    const target = settings.targets[i];
+    return {
+        ...settings,
+        targets: [target],
+        servers: undefined,
+        fleetMinReady: 1,
+        start: own.start,
+        pid: own.pid,
+        container: own.container,
+        logFile: own.logFile,
+        historyKey: settings.historyKey === undefined ? undefined : `${settings.historyKey} ${target.url.href}`
+    };
+}
+
+
+/***/ }),
+
+/***/ 2198:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   NJ: () => (/* binding */ parseContainer),
+/* harmony export */   Ng: () => (/* binding */ parsePid),
+/* harmony export */   S$: () => (/* binding */ parseUrls),
+/* harmony export */   b5: () => (/* binding */ PID_FORM),
+/* harmony export */   fy: () => (/* binding */ CONTAINER_FORM),
+/* harmony export */   s4: () => (/* binding */ parseEngine),
+/* harmony export */   xE: () => (/* binding */ parseEnvNames),
+/* harmony export */   yL: () => (/* binding */ oneOf)
+/* harmony export */ });
+/* unused harmony export parseUrl */
+/* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9354);
+/* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5369);
+/* harmony import */ var _engines_engine_names_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6284);
+/** The forms of the values only the settings take: URLs, a process id, variable names, an engine, a word of a list. */
+
+
+
+/** `text` as one of `words`, case-insensitively. */
+function oneOf(text, words) {
+    const word = text.trim().toLowerCase();
+    if (!words.includes(word))
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: `one of ${words.join(', ')}` });
+    return word;
+}
+const ENGINE_FORM = `auto or one of ${_engines_engine_names_js__WEBPACK_IMPORTED_MODULE_2__/* .ENGINE_NAMES */ .Gw.map(_engines_engine_names_js__WEBPACK_IMPORTED_MODULE_2__/* .engineInputName */ .Eu).join(', ')}`;
+function parseEngine(text) {
+    const name = text === 'llama.cpp' ? 'llamacpp' : text;
+    if (!_engines_engine_names_js__WEBPACK_IMPORTED_MODULE_2__/* .ENGINE_NAMES */ .Gw.includes(name))
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: ENGINE_FORM });
+    return name;
+}
+const CONTAINER_FORM = "a container's name or id, as `docker ps` shows it (srv, 3f2c9a\u2026; a service container: ${{ job.services.<id>.id }})";
+/** A container's name or id, as the engine accepts them: nothing that could be more of a request's path. */
+function parseContainer(text) {
+    if (text === '')
+        return undefined;
+    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$/.test(text))
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: CONTAINER_FORM });
+    return text;
+}
+const PID_FORM = 'a process id (12345) or the path of a file holding one';
+function parsePid(text) {
+    if (text === '')
+        return undefined;
+    if (!/^\d+$/.test(text))
+        return { file: text };
+    const pid = Number(text);
+    // Linux caps pid_max at 2^22.
+    if (pid < 1 || pid > 4_194_304)
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: PID_FORM });
+    return { pid };
+}
+const ENV_NAME_FORM = 'comma-separated variable names or globs such as NCCL_*,CUDA_VISIBLE_DEVICES';
+function parseEnvNames(text) {
+    const names = text
+        .split(/[,\n]/)
+        .map((n) => n.trim())
+        .filter((n) => n !== '');
+    const bad = names.find((n) => !/^[A-Za-z_*?][A-Za-z0-9_*?]*$/.test(n));
+    if (bad !== undefined)
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(bad), problem: 'is not a variable name or glob', form: ENV_NAME_FORM });
+    return names;
+}
+const URL_FORM = 'an http:// or https:// URL such as http://localhost:8000/v1/models';
+/** A fleet larger than this is more likely a mistake than a deployment. */
+const MAX_URLS = 1000;
+/** One URL per line (blank lines skipped); a fleet's lines are named by number in errors. */
+function parseUrls(text) {
+    const lines = text
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter((l) => l !== '');
+    if (lines.length > MAX_URLS)
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ problem: `lists ${lines.length} URLs; the limit is ${MAX_URLS}` });
+    if (lines.length <= 1)
+        return [parseUrl(lines[0] ?? '')];
+    return lines.map((line, i) => {
+        try {
+            return parseUrl(line);
+        }
+        catch (e) {
+            if (!(e instanceof _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm))
+                throw e;
+            throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ ...e.problem, line: i + 1 }, { cause: e });
+        }
+    });
+}
+function parseUrl(text) {
+    const s = text.trim();
+    if (s === '')
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ problem: 'is required', form: URL_FORM });
+    // Messages show the text without any user:password@ part, even when it is not a valid URL.
+    const shown = (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(s.replace(/^([a-z][a-z\d+.-]*:\/\/)?.*@/is, '$1***@'));
+    // The URL parser would silently drop tabs and line breaks; a URL with them is a mistake or an injection.
+    if ((0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .hasControlChars */ .jt)(s) || s.includes('\t'))
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: shown, problem: 'contains a control character', form: URL_FORM });
+    let url;
+    try {
+        url = new URL(s);
+    }
+    catch {
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: shown, form: URL_FORM });
+    }
+    // Checked first so that a password never reaches a message.
+    if (url.username || url.password) {
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({
+            problem: 'must not carry credentials (user:password@); pass them with "api-key" or "headers"'
+        });
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: shown, form: URL_FORM });
+    return url;
+}
+
+
+/***/ }),
+
+/***/ 9354:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Mm: () => (/* binding */ ProblemError),
+/* harmony export */   dz: () => (/* binding */ InputError),
+/* harmony export */   fI: () => (/* binding */ problemText)
+/* harmony export */ });
+/** The problem in words: `line 2: "5x" is not \u2026`. */
+function problemText({ value, problem, form, line }) {
+    const where = line === undefined ? '' : `line ${line}: `;
+    if (problem === undefined)
+        return `${where}"${value}" is not ${form}`;
+    const what = value === undefined ? problem : `"${value}" ${problem}`;
+    return `${where}${what}${form === undefined ? '' : `: give ${form}`}`;
+}
+/** A problem found by a parser of one value, which knows no input's name: the parser's caller adds it. */
+class ProblemError extends Error {
+    problem;
+    constructor(problem, options) {
+        super(problemText(problem), options);
+        this.problem = problem;
+        this.name = 'ProblemError';
+    }
+}
+/** Its message is the action's wording: `Input "timeout": "5x" is not a duration such as \u2026`. */
+class InputError extends Error {
+    input;
+    problem;
+    constructor(input, problem) {
+        super(`Input "${input}": ${problemText(problem)}`);
+        this.input = input;
+        this.problem = problem;
+        this.name = 'InputError';
+    }
+}
+
+
+/***/ }),
+
+/***/ 6731:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Z: () => (/* binding */ readCaCert),
+/* harmony export */   x: () => (/* binding */ checkLogFile)
+/* harmony export */ });
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9354);
+/* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5369);
+/* harmony import */ var _runtime_file_kind_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2607);
+/** The inputs that name a file, checked when the inputs are read, so that a wrong path fails before any request. */
+
+
+
+
+const CA_FORM = 'the path of a PEM file of CA certificates (-----BEGIN CERTIFICATE-----)';
+/** `ca-cert`: reads and checks the PEM file now. */
+function readCaCert(path) {
+    const value = (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_2__/* .printable */ .g$)(path);
+    let pem;
+    try {
+        pem = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(path, 'utf8');
+    }
+    catch (e) {
+        const code = e.code ?? e.message;
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .ProblemError */ .Mm({ problem: `cannot read "${value}" (${code})`, form: CA_FORM }, { cause: e });
+    }
+    const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+    if (blocks.length === 0)
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .ProblemError */ .Mm({ value, problem: 'holds no certificate', form: CA_FORM });
+    for (const block of blocks) {
+        try {
+            // node:crypto only here, for a ca-cert: loading it costs 5 ms and 3 MB on Node 24
+            new (process.getBuiltinModule('node:crypto').X509Certificate)(block);
+        }
+        catch {
+            throw new _input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .ProblemError */ .Mm({ value, problem: 'holds a certificate that cannot be read', form: CA_FORM });
+        }
+    }
+    return pem;
+}
+/**
+ * `log-file`: a log that exists must be a regular file (followed through symlinks): a FIFO blocks whoever opens it,
+ * and a device such as /dev/zero never ends. One not written yet is fine: the server writes it.
+ */
+function checkLogFile(path) {
+    let stat;
+    try {
+        stat = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.statSync)(path);
+    }
+    catch {
+        return;
+    }
+    const what = (0,_runtime_file_kind_js__WEBPACK_IMPORTED_MODULE_3__/* .notRegularFile */ .s)(stat);
+    if (what !== undefined)
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .ProblemError */ .Mm({
+            value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_2__/* .printable */ .g$)(path),
+            problem: `is ${what}`,
+            form: "the path of a regular file (the server's log)"
+        });
+}
+
+
+/***/ }),
+
+/***/ 3718:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   E9: () => (/* binding */ parseDuration),
+/* harmony export */   J3: () => (/* binding */ LATIN1_FORM),
+/* harmony export */   K3: () => (/* binding */ parseRegex),
+/* harmony export */   Kt: () => (/* binding */ statusAccepted),
+/* harmony export */   QG: () => (/* binding */ parseHeaders),
+/* harmony export */   ec: () => (/* binding */ DURATION_FORM),
+/* harmony export */   lo: () => (/* binding */ parsePercent),
+/* harmony export */   mu: () => (/* binding */ parseRetryAfter),
+/* harmony export */   oY: () => (/* binding */ parseStatusSet),
+/* harmony export */   uQ: () => (/* binding */ isLatin1),
+/* harmony export */   yG: () => (/* binding */ parseBoolean)
+/* harmony export */ });
+/* unused harmony export MAX_DURATION_MS */
+/* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9354);
+/* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5369);
+/** Parsers for the textual forms of inputs. Each throws a ProblemError, which names the accepted form where it can. */
+
+
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+/** Longer than any job may run (self-hosted jobs stop at 5 days), and below setTimeout's 2^31 ms limit. */
+const MAX_DURATION_MS = 7 * 24 * 3_600_000;
+const DURATION_FORM = 'a duration such as 250ms, 15s, 2m, 1h, 1m30s (each unit once, largest first) or a number of seconds (0.5, 15)';
+/** Each unit at most once, largest first, as Go's durations and systemd's: `1m1m1m` is a typo, not 3m. */
+const DURATION_PARTS = /^(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m)?(?:(\d+(?:\.\d+)?)s)?(?:(\d+(?:\.\d+)?)ms)?$/;
+/** Parses `250ms`, `15s`, `2m`, `1h`, `1m30s` or a plain number of seconds into milliseconds. */
+function parseDuration(text) {
+    const s = text.trim();
+    let ms;
+    const parts = DURATION_PARTS.exec(s);
+    if (/^\d+(\.\d+)?$/.test(s)) {
+        ms = Number(s) * 1000;
+    }
+    else if (s !== '' && parts !== null) {
+        const [, h, m, sec, milli] = parts;
+        ms = [h, m, sec, milli].reduce((sum, n, i) => sum + Number(n ?? 0) * UNIT_MS[['h', 'm', 's', 'ms'][i]], 0);
+    }
+    else {
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: DURATION_FORM });
+    }
+    if (!Number.isFinite(ms) || ms > MAX_DURATION_MS)
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), problem: 'is longer than the 168h this accepts' });
+    return Math.round(ms);
+}
+const STATUS_FORM = 'HTTP status codes (100-599) as a code (200), a list (200,204) or a range (200-299)';
+/** Parses `200`, `200,204`, `200-299` (and mixes such as `200-204,301`). */
+function parseStatusSet(text) {
+    const ranges = [];
+    for (const part of text.split(',')) {
+        const m = /^\s*(\d{3})\s*(?:-\s*(\d{3})\s*)?$/.exec(part);
+        const lo = m ? Number(m[1]) : NaN;
+        const hi = m?.[2] ? Number(m[2]) : lo;
+        if (!(lo >= 100 && hi <= 599 && lo <= hi))
+            throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: STATUS_FORM });
+        ranges.push([lo, hi]);
+    }
+    return ranges;
+}
+function statusAccepted(set, status) {
+    return set.some(([lo, hi]) => status >= lo && status <= hi);
+}
+const HEADER_FORM = 'one "Name: value" per line, the name made of letters, digits and !#$%&\'*+-.^_`|~';
+/** Parses one `Name: value` per line; blank lines are skipped. */
+function parseHeaders(text) {
+    // no prototype: a header named __proto__ is a header like any other (found by the property test)
+    const headers = Object.create(null);
+    text.split(/\r?\n/).forEach((line, i) => {
+        if (line.trim() === '')
+            return;
+        const colon = line.indexOf(':');
+        const name = colon > 0 ? line.slice(0, colon).trim() : '';
+        const value = colon > 0 ? line.slice(colon + 1).trim() : '';
+        if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) {
+            throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ problem: `line ${i + 1} is not ${HEADER_FORM}` });
+        }
+        if ((0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .hasControlChars */ .jt)(value))
+            throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ problem: `line ${i + 1} (${name}) has a control character in its value` });
+        if (!isLatin1(value))
+            throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({
+                problem: `line ${i + 1} (${name}) has a character outside Latin-1 in its value (${LATIN1_FORM})`
+            });
+        headers[name.toLowerCase()] = value;
+    });
+    return headers;
+}
+/**
+ * Reads a `Retry-After` value, delta-seconds (`120`) or an HTTP date, as milliseconds from `nowMs`;
+ * undefined when it is neither. A date in the past means "now" (0).
+ */
+function parseRetryAfter(value, nowMs) {
+    const s = value.trim();
+    if (/^\d+$/.test(s))
+        return Number(s) * 1000;
+    // only the IMF-fixdate form HTTP uses (`Wed, 21 Oct 2015 07:28:00 GMT`), not whatever Date.parse accepts
+    if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(s))
+        return undefined;
+    const at = Date.parse(s);
+    return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
+}
+/** HTTP sends a header value as bytes, one per character: a character above U+00FF cannot be sent. */
+const LATIN1_FORM = 'a header value is sent as bytes: only characters U+0000 to U+00FF';
+const isLatin1 = (text) => !/[\u0100-\uffff]/.test(text);
+/** Accepts a JavaScript regular expression as its source (`ready|up`) or in slashes with flags (`/kimi/i`). */
+function parseRegex(text) {
+    const slashed = /^\/(.*)\/([dgimsuvy]*)$/s.exec(text);
+    try {
+        return slashed ? new RegExp(slashed[1], slashed[2].replace(/[gy]/g, '')) : new RegExp(text);
+    }
+    catch (e) {
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ problem: `is not a valid JavaScript regular expression (${e.message})` }, { cause: e });
+    }
+}
+const BOOLEAN_FORM = 'true or false';
+function parseBoolean(text) {
+    if (/^(true|yes|on)$/i.test(text.trim()))
+        return true;
+    if (/^(false|no|off)$/i.test(text.trim()))
+        return false;
+    throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: BOOLEAN_FORM });
+}
+const PERCENT_FORM = 'a percentage such as 25% or 25';
+/** Parses `25%` or `25` (0 to 10000). */
+function parsePercent(text) {
+    const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text);
+    if (!m || Number(m[1]) > 10_000)
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: PERCENT_FORM });
+    return Number(m[1]);
+}
+
+
+/***/ }),
+
+/***/ 3332:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   E$: () => (/* binding */ redact),
+/* harmony export */   Sn: () => (/* binding */ MIN_SECRET_CHARS),
+/* harmony export */   Wm: () => (/* binding */ proxySecrets),
+/* harmony export */   YY: () => (/* binding */ credentialParts),
+/* harmony export */   hN: () => (/* binding */ isCredentialName),
+/* harmony export */   v5: () => (/* binding */ MASK),
+/* harmony export */   w2: () => (/* binding */ isSecretValue)
+/* harmony export */ });
+/* unused harmony export holdsCredential */
+/**
+ * Secrets: which names hold credentials, the parts of a credential a server may echo alone, and redaction of every
+ * form a secret may take in text. One rule for headers, `env-report`, URL query parameters and masking.
+ */
+/** What a secret is replaced with. */
+const MASK = '***';
+/**
+ * Names that say their value is a credential: one rule for request headers (masked in output, never forwarded to
+ * another origin on a redirect), `env-report` variables (masked) and URL query parameters (masked). Short words
+ * (PAT, PWD, PASS, DSN, JWT) count as a word of the name only (GH_PAT, MYSQL_PWD, PGPASS), so that PATH and the
+ * shell's own PWD/OLDPWD (the working directory) are not taken for one.
+ */
+const isCredentialName = (name) => /auth|cookie|token|key|secret|passw|credential|signature|private|netrc|jwt|dsn/i.test(name) ||
+    (/^sig$|(?:^|[_-])(?:pat|pass|pwd)(?:$|[_-])|pass$/i.test(name) && !/^(?:old)?pwd$/i.test(name));
+/**
+ * Credential shapes found by value, whatever the name: a URL's user information (`postgres://app:pw@db/x`, a
+ * Sentry DSN, `https://ghp_\u2026@github.com`), a `password`/`passwd`/`pwd` field (`password=\u2026`, `.netrc`'s
+ * `password \u2026`), a PEM block, and the token forms of GitHub (`ghp_`, `gho_`, `ghs_`, `ghu_`, `ghr_`,
+ * `github_pat_`), GitLab (`glpat-`), Hugging Face (`hf_`), OpenAI-style keys (`sk-`), Slack (`xoxa-`, `xoxb-`,
+ * `xoxp-`), npm (`npm_`), AWS access key ids (`AKIA\u2026`, `ASIA\u2026`) and JWTs (`eyJ\u2026.eyJ\u2026.\u2026`). Each is linear (no
+ * nested quantifier, and a scheme starts only where a word starts), so that a hostile text of any length is
+ * scanned in linear time.
+ */
+const CREDENTIAL_SHAPES = [
+    /(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/[^\s/?#@]+@/i,
+    /\b(?:password|passwd|pwd)\b["']?\s*[=:]\s*\S|\blogin\s+\S+\s+password\s+\S/i,
+    /-----BEGIN [A-Z0-9 ]*-----/,
+    /\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{16,}|hf_[A-Za-z0-9]{16,})/,
+    /\b(?:sk-[A-Za-z0-9_-]{16,}|xox[abprs]-[A-Za-z0-9-]{10,}|npm_[A-Za-z0-9]{30,}|(?:AKIA|ASIA)[0-9A-Z]{16})/,
+    /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/
+];
+/** A value that holds a credential by its shape (CREDENTIAL_SHAPES), whatever it is called. */
+const holdsCredential = (value) => CREDENTIAL_SHAPES.some((shape) => shape.test(value));
+/** The one rule for a named value (an `env-report` variable): a credential by its name, its shape, or a known secret. */
+const isSecretValue = (name, value, secrets = []) => isCredentialName(name) || holdsCredential(value) || secrets.some((s) => s !== '' && value.includes(s));
+/**
+ * Secrets shorter than this are refused: masking a one- to three-character string would blank it in every
+ * word that holds it, and not masking it would print it. No real key is that short.
+ */
+const MIN_SECRET_CHARS = 4;
+/** The variables that name a proxy, as curl, Python's requests and undici read them. */
+const PROXY_VARIABLES = ['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY', 'all_proxy', 'ALL_PROXY'];
+/**
+ * The credentials in the proxy URLs of `env` (`http://user:password@proxy:3128`): the user and password as the
+ * URL writes them, the password alone, and decoded. The action prints a proxy without them (`proxyLabel`), but
+ * `env-report`, a server's log, the history or a proxy's own error page may carry the URL or the password. A
+ * password shorter than MIN_SECRET_CHARS is masked only with its user, not alone (it would blank every word that
+ * holds it); unlike an input, a variable the job sets for every step is not refused.
+ */
+function proxySecrets(env) {
+    const found = new Set();
+    for (const name of PROXY_VARIABLES) {
+        // the authority's user information: up to its last @, as curl reads it (a password may hold a bare @)
+        const userinfo = /^(?:[a-z][a-z0-9+.-]*:\/\/)?([^/?#\s]*)@/i.exec(env[name]?.trim() ?? '')?.[1];
+        if (userinfo === undefined || userinfo === '')
+            continue;
+        const password = userinfo.includes(':') ? userinfo.slice(userinfo.indexOf(':') + 1) : userinfo;
+        for (const s of [userinfo, password, decoded(password)])
+            if (s.length >= MIN_SECRET_CHARS)
+                found.add(s);
+    }
+    return [...found];
+}
+const decoded = (text) => {
+    try {
+        return decodeURIComponent(text);
+    }
+    catch {
+        return text;
+    }
+};
+/**
+ * The parts of a credential header's value a server may echo alone, beside the whole value: the token after
+ * an auth scheme (`Bearer tok`, `Basic dXNl\u2026`) and each cookie's value (`a=1; session=xyz`).
+ */
+function credentialParts(name, value) {
+    if (/cookie/i.test(name))
+        return value
+            .split(';')
+            .map((c) => c.slice(c.indexOf('=') + 1).trim())
+            .filter((v) => v !== '');
+    const scheme = /authorization/i.test(name) ? /^[A-Za-z][\w-]*\s+(\S.*)$/.exec(value) : null;
+    return scheme ? [scheme[1].trim()] : [];
+}
+/**
+ * Replaces every secret in `text`, as written and as JSON escapes it once and twice (a body quoted in a debug
+ * line): the CLI has no runner to mask for it, and the action masks before the runner does.
+ */
+function redact(text, secrets) {
+    return redactShapes(redactKnown(text, secrets));
+}
+/**
+ * Text as it may be shown: each credential shape of CREDENTIAL_SHAPES masked where it stands (a URL keeps its
+ * scheme and host, a password field its name). A PEM block's body lines are not recognisable one by one; its
+ * BEGIN line is masked, and `env-report` masks such a value whole.
+ */
+function redactShapes(text) {
+    return text
+        .replace(/(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi, `$1${MASK}@`)
+        .replace(/(\b(?:password|passwd|pwd)\b["']?\s*[=:]\s*["']?)[^\s"',;&]+/gi, `$1${MASK}`)
+        .replace(/(\blogin\s+\S+\s+password\s+)\S+/gi, `$1${MASK}`)
+        .replace(/-----BEGIN [A-Z0-9 ]*-----/g, MASK)
+        .replace(/\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{16,}|hf_[A-Za-z0-9]{16,}|sk-[A-Za-z0-9_-]{16,}|xox[abprs]-[A-Za-z0-9-]{10,}|npm_[A-Za-z0-9]{30,}|(?:AKIA|ASIA)[0-9A-Z]{16})/g, MASK)
+        .replace(/\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g, MASK);
+}
+function redactKnown(text, secrets) {
+    const forms = new Set();
+    for (const s of secrets) {
+        const once = JSON.stringify(s).slice(1, -1);
+        forms.add(s).add(once).add(JSON.stringify(once).slice(1, -1));
+    }
+    // longest first, so that a part (the token) never splits the whole (`Bearer token`) before it is masked
+    return [...forms]
+        .filter((s) => s !== '')
+        .sort((a, b) => b.length - a.length)
+        .reduce((t, s) => (t.includes(s) ? t.split(s).join(MASK) : t), text);
+}
+
+
+/***/ }),
+
+/***/ 900:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   OT: () => (/* binding */ STOP_MODES),
+/* harmony export */   X6: () => (/* binding */ SCHEDULE_MODES),
+/* harmony export */   jq: () => (/* binding */ MODEL_MATCH_MODES),
+/* harmony export */   js: () => (/* binding */ HISTORY_AUTO),
+/* harmony export */   r2: () => (/* binding */ GPU_CHECKS)
+/* harmony export */ });
+const SCHEDULE_MODES = ['adaptive', 'fixed'];
+/** `model-match`: `auto` takes a listed id that contains `model` when no closer one fits; `exact` does not. */
+const MODEL_MATCH_MODES = ['auto', 'exact'];
+const GPU_CHECKS = ['warn', 'fail', 'off'];
+const STOP_MODES = ['job-end', 'always', 'never'];
+/** `history-file: auto`: the runner's tool cache for the action, the user's cache directory for the CLI. */
+const HISTORY_AUTO = 'auto';
+
+
+/***/ }),
+
+/***/ 6192:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   LO: () => (/* binding */ inputVariable),
+/* harmony export */   lh: () => (/* binding */ isInputVariable),
+/* harmony export */   zS: () => (/* binding */ shellInputVariable)
+/* harmony export */ });
+/** Where an input's value comes from in the environment: the one mapping from input names to variable names. */
+const PREFIX = 'INPUT_';
+/** Whether an environment variable carries an input (the runner's or a shell's form). */
+const isInputVariable = (variable) => variable.startsWith(PREFIX);
+/**
+ * The variable the runner sets for an input, as @actions/core's getInput reads it: INPUT_, then the name upper-cased
+ * with spaces as underscores and hyphens kept (`match-regex` \u2192 INPUT_MATCH-REGEX).
+ */
+const inputVariable = (name) => `${PREFIX}${name.replace(/ /g, '_').toUpperCase()}`;
+/** The form a shell can set, hyphens as underscores (INPUT_MATCH_REGEX): the CLI reads it too. */
+const shellInputVariable = (name) => inputVariable(name).replace(/-/g, '_');
+
+
+/***/ }),
+
+/***/ 9823:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  G: () => (/* binding */ answerWords),
+  y: () => (/* binding */ someOf)
+});
+
+// EXTERNAL MODULE: ./src/facts/answer.ts
+var facts_answer = __nccwpck_require__(2285);
+// EXTERNAL MODULE: ./src/runtime/text.ts
+var runtime_text = __nccwpck_require__(5369);
+// EXTERNAL MODULE: ./src/http/probe.ts
+var probe = __nccwpck_require__(242);
+// EXTERNAL MODULE: ./src/report/lifecycle-report.ts
+var lifecycle_report = __nccwpck_require__(7205);
+// EXTERNAL MODULE: ./src/runtime/clock.ts
+var clock = __nccwpck_require__(9842);
+;// CONCATENATED MODULE: ./src/report/cannot-change-report.ts
+
+
+const quoted = (ids) => ids
+    .slice(0, 10)
+    .map((id) => `"${(0,runtime_text/* clip */.$Q)(id, 200)}"`)
+    .join(', ');
+/** The words of a `load-failed`, `wrong-model` or `engine-dead` answer; undefined for any other answer. */
+function cannotChangeWords(answer, listed) {
+    if (answer.loadFailed !== undefined) {
+        const { request, model, reason } = answer.loadFailed;
+        const said = (0,runtime_text/* clip */.$Q)(reason, 500);
+        return {
+            summary: `${request}: "${model}" UNAVAILABLE: ${said}`,
+            detail: `the engine says "${model}" failed to load (${request}: UNAVAILABLE): ${said}. Waiting will not load it`
+        };
+    }
+    if (answer.wrongModel !== undefined) {
+        const { model, serving, nearest, forMs } = answer.wrongModel;
+        const near = nearest === undefined ? '' : ` (the nearest listed name is "${(0,runtime_text/* clip */.$Q)(nearest, 200)}")`;
+        return {
+            summary: `${listed()} \u2014 serves another model, not "${model}"`,
+            detail: `the server serves ${quoted(serving)}, not "${model}"${near}, unchanged for ${(0,clock/* formatDuration */.a3)(forMs)}, ` +
+                'and this engine serves only the models it was started with. Fix "model", or the model the server starts ' +
+                'with ("wrong-model-after: 0" waits for the timeout instead)'
+        };
+    }
+    if (answer.engineDead !== undefined) {
+        const { request, by, status, count } = answer.engineDead;
+        const what = by === 'health'
+            ? `${request} answered ${status ?? 'an error'} after it had said ready`
+            : `${request} answered the engine's own dead-engine error ${count ?? 3} times in a row` +
+                (status === undefined ? '' : ` (HTTP ${status})`);
+        return {
+            summary: `${listed()} \u2014 the engine died: ${what}`,
+            detail: `the engine's core died: ${what}. It will not recover by waiting: see the server's log, and restart it`
+        };
+    }
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/report/answer-report.ts
+/** An answer in words: its one-line summary (the log, the timeline) and its detail (why it is not ready). */
+
+
+
+
+
+const ERROR_WORDS = {
+    ECONNREFUSED: 'connection refused',
+    ECONNRESET: 'connection reset by the server',
+    UND_ERR_SOCKET: 'connection closed by the server before a complete answer',
+    EPIPE: 'connection closed by the server',
+    ENOTFOUND: 'host not found (DNS)',
+    EAI_AGAIN: 'host name lookup failed for now (DNS)',
+    EHOSTUNREACH: 'host unreachable',
+    ENETUNREACH: 'network unreachable',
+    ETIMEDOUT: 'connection attempt timed out',
+    UND_ERR_CONNECT_TIMEOUT: 'connection attempt timed out',
+    HPE_INVALID_CONSTANT: 'the answer is not valid HTTP',
+    TOO_MANY_REDIRECTS: `more than ${probe/* MAX_REDIRECTS */.NX} redirects (a redirect loop?)`,
+    BAD_REDIRECT: 'redirected to a URL that is not http:// or https://'
+};
+/** What a proxy did when the connection to it failed (`PROXY_<code>`, see the probe). */
+const PROXY_WORDS = {
+    ECONNREFUSED: 'refused the connection',
+    ENOTFOUND: 'was not found (DNS)',
+    EAI_AGAIN: 'could not be looked up for now (DNS)',
+    EHOSTUNREACH: 'is unreachable',
+    ENETUNREACH: 'is on an unreachable network',
+    ETIMEDOUT: 'did not accept the connection in time',
+    UND_ERR_CONNECT_TIMEOUT: 'did not accept the connection in time',
+    CLOSED: 'closed the connection before the tunnel was open'
+};
+/**
+ * The words of an error code, or of a proxy's (`viaProxy`: a `PROXY_<code>`, said after "the proxy \u2026");
+ * undefined for a code without words of its own.
+ */
+function codeWords(code, viaProxy) {
+    // a code the tables do not name (facts/answer.ts lists those they do) has no words of its own
+    const errors = ERROR_WORDS;
+    const proxies = PROXY_WORDS;
+    if (!viaProxy)
+        return errors[code];
+    const own = code.slice('PROXY_'.length);
+    return proxies[own] ?? (errors[own] === undefined ? undefined : `failed: ${errors[own]}`);
+}
+/** The first `max` ids, then how many more of `total`. */
+function someOf(ids, max, total = ids.length) {
+    const named = ids.slice(0, max).map((id) => (0,runtime_text/* clip */.$Q)(id, facts_answer/* NAMED_ID_CHARS */.eA));
+    return total > named.length ? `${named.join(', ')} and ${total - named.length} more` : named.join(', ');
+}
+/** A generation request that produced a token: its arrival is the news, not its body. */
+const generatedWords = (request) => ({ summary: `${request} generated`, detail: '' });
+/** An answer in words: the same words for the same answer (it names the model, the text or the pattern it lacks). */
+function answerWords(answer) {
+    const stopped = cannotChangeWords(answer, () => listedWords(answer));
+    if (stopped !== undefined)
+        return stopped;
+    if (answer.engineReadiness !== undefined)
+        return withEngineReadinessWords(answer);
+    if (answer.generation !== undefined)
+        return withGenerationWords(answer);
+    if (answer.error !== undefined)
+        return errorWords(answer, answer.error);
+    const status = `HTTP ${answer.status}`;
+    const said = answer.said ? ` ${answer.said}` : '';
+    if (answer.state === 'fatal' && answer.ambiguous === undefined) {
+        return {
+            summary: `${status}${said}`,
+            detail: `the server refused the request as ${answer.status === 401 ? 'unauthenticated' : 'forbidden'}: ` +
+                'set "api-key" to the key the server was started with (sent as "Authorization: Bearer <key>"), ' +
+                'or pass the header it expects with "headers"'
+        };
+    }
+    if (answer.state === 'waiting' && answer.missing === undefined)
+        return { summary: `${status}${said}`, detail: `${status} is not an accepted status` };
+    if (answer.missing?.what === 'completion') {
+        return {
+            summary: `${status} ${answer.said ?? 'with an empty body'} \u2014 not a completion`,
+            detail: `the answer is not a ${answer.missing.route} completion`
+        };
+    }
+    const { models } = answer;
+    const listed = models === undefined
+        ? ''
+        : models.length === 0
+            ? ', lists no models'
+            : `, serving [${someOf(models, models.length, answer.modelCount)}]`;
+    const summary = `${status}${listed || said}`;
+    if (answer.ambiguous !== undefined) {
+        const words = (0,lifecycle_report/* ambiguousModelText */.Bv)(answer.ambiguous.model, answer.ambiguous.candidates, answer.ambiguous.count);
+        return { summary: `${summary} \u2014 ${words.summary}`, detail: words.detail };
+    }
+    if (answer.missing === undefined)
+        return { summary, detail: '' };
+    const why = missingWords(answer.missing, answer);
+    return { summary: `${summary} \u2014 ${why}`, detail: why };
+}
+/** The one-line summary of the model list under a fatal answer built on it. */
+const listedWords = (answer) => answerWords({
+    ...answer,
+    state: 'ready',
+    wrongModel: undefined,
+    engineDead: undefined,
+    engineReadiness: undefined,
+    generation: undefined
+}).summary;
+/** What a model list or body lacks (a generation answer that is no completion is told above, in its own words). */
+function missingWords(missing, answer) {
+    switch (missing.what) {
+        case 'model-list':
+            return `the answer is not a model list, so "${missing.model}" cannot be found in it${missing.truncated ? ' (body over 1 MiB, cut)' : ''}`;
+        case 'model':
+            if (missing.partial !== undefined)
+                return `"${missing.model}" is not among the listed models ("${(0,runtime_text/* clip */.$Q)(missing.partial, facts_answer/* NAMED_ID_CHARS */.eA)}" contains it, which "model-match: exact" refuses)`;
+            return answer.models?.length
+                ? `"${missing.model}" is not among the listed models`
+                : `"${missing.model}" is not listed yet`;
+        case 'model-loaded':
+            return `"${missing.id}" is listed but still loading (${missing.loading})`;
+        case 'model-unloaded':
+            return (0,lifecycle_report/* unloadedModelText */.$y)(missing.id);
+        case 'match':
+            return `the body does not contain "${missing.match}"`;
+        case 'match-regex-in-time':
+            return `${missing.pattern} ran out of time on the body (it backtracks too much: simplify "match-regex")`;
+        case 'match-regex':
+            return `the body does not match ${missing.pattern}`;
+    }
+}
+function errorWords(answer, code) {
+    if (answer.plainHttp !== undefined) {
+        const to = answer.plainHttp.redirectedTo;
+        const where = to === undefined ? 'the server' : `${new URL(to).host} (where the server redirected)`;
+        return {
+            summary: 'TLS error: the server answered in plain HTTP, not TLS',
+            detail: `${where} speaks plain HTTP on this port, not HTTPS (${code}): ` +
+                (to === undefined
+                    ? 'use an http:// URL'
+                    : `its redirect to ${to} is to a port without TLS: fix the redirect, or give the final address with http://`) +
+                '; "ca-cert" and "insecure-tls" cannot help'
+        };
+    }
+    if (answer.state === 'fatal' && answer.ambiguous === undefined) {
+        return {
+            summary: `TLS error: ${answer.said}`,
+            detail: `the server's certificate was not accepted (${code}): ${answer.said}. ` +
+                'Give its CA certificate with "ca-cert", or set "insecure-tls: true" to skip the check'
+        };
+    }
+    if (code === 'TIMEOUT') {
+        const summary = answer.status === undefined
+            ? 'no answer (request timed out)'
+            : `HTTP ${answer.status}, but the body did not arrive in time`;
+        return { summary, detail: summary };
+    }
+    const viaProxy = answer.proxy !== undefined;
+    const known = codeWords(code, viaProxy);
+    const words = viaProxy
+        ? `the proxy ${answer.proxy} ${known ?? `failed: ${answer.said}`}`
+        : (known ?? `${answer.said} (${code})`);
+    const summary = answer.status === undefined ? words : `HTTP ${answer.status}, then ${words}`;
+    return { summary, detail: summary };
+}
+/** A listed model's answer with the engine's own readiness answer (SGLang's /health) that followed it. */
+function withEngineReadinessWords(answer) {
+    const { request, answer: engine } = answer.engineReadiness;
+    const listed = answerWords({ ...answer, state: 'ready', engineReadiness: undefined }).summary;
+    const said = answerWords(engine);
+    const summary = `${listed} \u2014 ${request}: ${said.summary}`;
+    return {
+        summary,
+        detail: engine.state === 'ready' ? '' : `the model is listed, but ${request} says not ready yet: ${said.summary}`
+    };
+}
+/** A listed model's answer with the generation request that followed it. */
+function withGenerationWords(answer) {
+    const { request, answer: generation } = answer.generation;
+    // The model was listed and ready when the generation request went out.
+    const listed = answerWords({ ...answer, state: 'ready', generation: undefined }).summary;
+    if (generation.state === 'ready')
+        return { summary: `${listed} \u2014 ${generatedWords(request).summary}`, detail: '' };
+    const said = answerWords(generation);
+    return {
+        summary: `${listed} \u2014 ${request}: ${said.summary}`,
+        detail: answer.state === 'fatal'
+            ? `${request}: ${said.detail}`
+            : `the model is listed, but ${request} failed: ${said.summary}`
+    };
+}
+
+
+/***/ }),
+
+/***/ 2060:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   K: () => (/* binding */ probes),
+/* harmony export */   u: () => (/* binding */ describeExpectation)
+/* harmony export */ });
+const probes = (n) => `${n} probe${n === 1 ? '' : 's'}`;
+/** What readiness means for these settings, in words. */
+function describeExpectation({ expect, url }, subject = url.href) {
+    const parts = [
+        `${subject} to answer with an accepted status (${expect.status.map(([lo, hi]) => (lo === hi ? lo : `${lo}-${hi}`)).join(',')})`
+    ];
+    if (expect.model !== undefined)
+        parts.push(`list model "${expect.model}"`);
+    if (expect.match !== undefined)
+        parts.push(`contain "${expect.match}"`);
+    if (expect.matchRegex !== undefined)
+        parts.push(`match ${String(expect.matchRegex)}`);
+    return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+}
+
+
+/***/ }),
+
+/***/ 3304:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   o: () => (/* binding */ failureMessage)
+/* harmony export */ });
+/* harmony import */ var _answer_report_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9823);
+/* harmony import */ var _expectation_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2060);
+/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9842);
+/** The failure: the message a wait that was not ready ends with. */
+
+
+
+/** The message a failed wait ends with: what was expected, what the server last said, how long and how often. */
+function failureMessage(outcome, ctx) {
+    const last = outcome.last;
+    const words = last && (0,_answer_report_js__WEBPACK_IMPORTED_MODULE_0__/* .answerWords */ .G)(last.answer);
+    const waited = `${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(outcome.elapsedMs)} and ${(0,_expectation_js__WEBPACK_IMPORTED_MODULE_2__/* .probes */ .K)(outcome.attempts)}`;
+    if (STOPPED_BY_ANSWER.includes(outcome.reason)) {
+        return `Stopped after ${waited}: ${words?.detail ?? outcome.reason}.`;
+    }
+    if (outcome.reason === 'port-busy' || outcome.reason === 'gpu-busy') {
+        return sentence(`Did not start the server: ${outcome.halt?.detail ?? outcome.reason}`);
+    }
+    if (outcome.halt) {
+        // a cancel after the wait had found it ready (its smoke test cut short): it was ready, the run is not
+        const before = last?.state === 'ready' ? '' : ', before the server was ready';
+        const lines = [sentence(`Stopped after ${waited}${before}: ${outcome.halt.detail}`)];
+        if (words !== undefined)
+            lines.push(sentence(`Last answer: ${words.summary}`));
+        return lines.join('\n');
+    }
+    const lines = [
+        outcome.reason === 'generation-failed'
+            ? sentence(`Timed out after ${waited} (timeout ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(ctx.timeoutMs)}): ${words?.detail ?? 'the generation request failed'}`)
+            : `Timed out after ${waited} (timeout ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(ctx.timeoutMs)}) waiting for ${(0,_expectation_js__WEBPACK_IMPORTED_MODULE_2__/* .describeExpectation */ .u)(ctx)}.`
+    ];
+    if (last === undefined || words === undefined)
+        return lines[0];
+    lines.push(sentence(`Last answer: ${words.summary}`));
+    if (last.models !== undefined && ctx.expect.model !== undefined) {
+        lines.push(last.models.length
+            ? `The server lists: ${(0,_answer_report_js__WEBPACK_IMPORTED_MODULE_0__/* .someOf */ .y)(last.models, 50, last.modelCount)}.`
+            : 'The server lists no models.');
+    }
+    if (last.excerpt)
+        lines.push(`Body (first 200 characters): ${last.excerpt}`);
+    if (outcome.firstResponseMs === undefined)
+        lines.push('The server never answered over HTTP.');
+    return lines.join('\n');
+}
+/** Reasons an answer gives at once: the failure says what to do, not how long it waited for what. */
+const STOPPED_BY_ANSWER = [
+    'unauthorized',
+    'tls',
+    'ambiguous-model',
+    'load-failed',
+    'wrong-model',
+    'engine-dead'
+];
+/** Ends text with a full stop unless it already ends a sentence (server messages often do). */
+const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
+
+
+/***/ }),
+
+/***/ 7205:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $y: () => (/* binding */ unloadedModelText),
+/* harmony export */   BN: () => (/* binding */ gpuBusyText),
+/* harmony export */   Bv: () => (/* binding */ ambiguousModelText),
+/* harmony export */   Kq: () => (/* binding */ elsewhereText),
+/* harmony export */   MT: () => (/* binding */ partialMatchText),
+/* harmony export */   QN: () => (/* binding */ stopLines),
+/* harmony export */   eR: () => (/* binding */ wrongServerText),
+/* harmony export */   g7: () => (/* binding */ loadAskedText),
+/* harmony export */   gu: () => (/* binding */ gpuUnavailableText),
+/* harmony export */   m: () => (/* binding */ portBusyText),
+/* harmony export */   oA: () => (/* binding */ engineReadinessRequest),
+/* harmony export */   sB: () => (/* binding */ wakeAskedText),
+/* harmony export */   y2: () => (/* binding */ dockerProxyText)
+/* harmony export */ });
+/* unused harmony exports refusedStateText, NOTHING_TO_STOP, jobEndErrorText, jobEndSummaryErrorText, jobEndCancelledText, jobEndSummary */
+/* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5369);
+
+
+const list = (items) => items.map((i) => `"${i}"`).join(', ');
+/** A `model` several listed ids contain, none of them exactly: stable words, so the summary is stable. */
+function ambiguousModelText(model, candidates, count = candidates.length) {
+    const more = count > candidates.length ? ` and ${count - candidates.length} more` : '';
+    return {
+        summary: `"${model}" fits ${count} listed models`,
+        detail: `"${model}" fits ${count} listed models and is none of them exactly: ${list(candidates)}${more}. ` +
+            'Give the exact id as "model" (an id ending with /<model> or equal to it ignoring case also counts as exact)'
+    };
+}
+/** A `model` matched by a listed id that only contains it (`model-match: partial`): it may be another version. */
+const partialMatchText = (model, id) => `"${model}" matched the listed id "${id}" only partly (the id contains it): make sure it is the model meant, ` +
+    'give the exact id as "model", or set "model-match: exact" to refuse partial matches';
+/** A model the server lists but loads only when asked (llama.cpp's router mode, LM Studio). */
+const unloadedModelText = (id) => `"${id}" is listed but not loaded: the server loads it only when asked (set "load: true" to have it loaded)`;
+const s1 = (seconds) => `${seconds.toFixed(1)}s`;
+const pidList = (pids) => `${pids.length === 1 ? 'pid' : 'pids'} ${pids.join(', ')}`;
+/** How a server was stopped (`wait-for-model stop`, the job-end step): what was sent, how it exited, its GPU memory. */
+function stopLines(r) {
+    if (r.outcome === 'refused')
+        return [{ level: 'warning', text: refusedText(r.pid, r.refused) }];
+    const lines = [];
+    if (r.notOurs !== undefined)
+        lines.push({ level: 'info', text: notOursText(r.pid, r.notOurs) });
+    if (r.spared !== undefined)
+        lines.push({ level: 'warning', text: `Left alone, as no stop may signal them: ${pidList(r.spared)}.` });
+    if (r.outcome === 'not-running')
+        return r.notOurs === undefined
+            ? [
+                ...lines,
+                {
+                    level: 'info',
+                    text: `${r.container === undefined ? `Process ${r.pid}` : `The container ${r.container}`} is not running: nothing to stop.`
+                }
+            ]
+            : lines;
+    const what = r.container !== undefined
+        ? `the container ${r.container} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
+        : r.scope === 'group'
+            ? `the server's process group ${r.pid} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
+            : r.notOurs === undefined
+                ? `the server ${r.pid} and its child processes (${r.pids.length} in all)`
+                : `the server's processes that carry its run marker (${r.pids.length} in all)`;
+    const how = r.exitCode !== undefined && r.exitCode !== null
+        ? `, exit code ${r.exitCode}`
+        : r.exitSignal
+            ? `, ended by ${r.exitSignal}`
+            : '';
+    if (r.escaped !== undefined && r.notOurs === undefined)
+        lines.push({
+            level: 'info',
+            text: `Also the server's processes that had left its process group (they carry its run marker): ${pidList(r.escaped)}.`
+        });
+    if (r.outcome === 'exited') {
+        lines.push({
+            level: 'info',
+            text: r.signal === 'SIGKILL'
+                ? r.cancelled
+                    ? `Stopped ${what}: SIGTERM, then SIGKILL at once (the stop was cancelled); gone ${s1(r.secondsToExit ?? 0)} after SIGTERM${how}.`
+                    : `Stopped ${what}: it did not exit after SIGTERM, so SIGKILL; gone ${s1(r.secondsToExit ?? 0)} after SIGTERM${how}.`
+                : `Stopped ${what}: SIGTERM, gone after ${s1(r.secondsToExit ?? 0)}${how}.`
+        });
+    }
+    else {
+        lines.push({
+            level: 'warning',
+            text: `Could not stop ${what}: still running after SIGTERM and SIGKILL: ${pidList(r.survivors ?? [])}.`
+        });
+    }
+    const g = r.gpu;
+    if (g.kind === 'released')
+        lines.push({
+            level: 'info',
+            text: `Its GPU memory (${g.mib > 0 ? `${g.mib} MiB` : 'an amount nvidia-smi does not show'}) was released ${s1(g.seconds)} after SIGTERM.`
+        });
+    else if (g.kind === 'held')
+        lines.push({
+            level: 'warning',
+            text: `Its GPU memory was not released: ${g.mib > 0 ? `${g.heldMib} of ${g.mib} MiB` : 'an amount nvidia-smi does not show'} still held ${s1(g.seconds)} after SIGTERM` +
+                `${g.pids.length ? ` (${pidList(g.pids)})` : ''}; the next job on this machine may run out of GPU memory.`
+        });
+    else if (g.kind === 'none')
+        lines.push({ level: 'debug', text: 'Its processes held no GPU memory.' });
+    else
+        lines.push({ level: 'debug', text: `GPU memory not looked at (nvidia-smi: ${g.why}).` });
+    return lines;
+}
+const SPARED_WORDS = {
+    self: "is this step's own process",
+    ancestor: "is an ancestor of this step's process (the runner's step, or the runner)",
+    init: 'is pid 1 (init)',
+    runner: "is one of the runner's own processes",
+    'group-leader': 'leads the process group this step (or the runner) runs in'
+};
+/** The pid to stop is one no stop may signal. */
+const refusedText = (pid, why) => `Refused to stop process ${pid}: it ${SPARED_WORDS[why ?? 'self']}. Nothing was signalled.`;
+/** The pid the state names is no longer the server's. */
+function notOursText(pid, id) {
+    const why = id.kind === 'rebooted'
+        ? 'the machine has booted since the server started'
+        : id.kind === 'unchecked'
+            ? 'there is no start time to check it by (no /proc where it started, or here)'
+            : `it started at ${id.startTicks ?? '?'} clock ticks after boot, the server at ${id.expectedTicks}: the server has exited and its pid was reused`;
+    return `Process ${pid} is not the server this job started (${why}): left alone, with its process group.`;
+}
+/** The job-end state holds a value the main step did not write. */
+const refusedStateText = (e) => `Refused the job-end state, and signalled nothing: STATE_${e.stateName} is "${printable(e.value).slice(0, 80)}", ` +
+    `not ${e.form} as the main step writes it.`;
+/** `process 1234 (python -m vllm \u2026)`, or what can be said of a socket whose holder this user cannot see. */
+function listenerText(l) {
+    if (l.holders.length === 0)
+        return `a process this user cannot see (listening on ${l.address}, socket inode ${l.inode})`;
+    return l.holders.map((h) => `process ${h.pid}${h.command ? ` (${h.command})` : ''}`).join(' and ');
+}
+const holderPids = (listeners) => [
+    ...new Set(listeners.flatMap((l) => l.holders.map((h) => h.pid)))
+];
+/** Before `start`: something already listens on the URL's port (a server an earlier job left behind). */
+function portBusyText(owner) {
+    const pids = holderPids(owner.listeners);
+    return (`Port ${owner.port} is already in use by ${owner.listeners.map(listenerText).join('; ')}: the server "start" ` +
+        'would launch could not listen there, and the one already there would answer the gate. ' +
+        (pids.length
+            ? `Stop it first (wait-for-model stop --pid ${pids[0]}, or kill ${pids.join(' ')}), `
+            : 'Stop it first, ') +
+        'or give the new server another port');
+}
+/** With `start` or `pid`: the port answers, but from a process that is not the watched server or its children. */
+function wrongServerText(o, watchedPid, redirect) {
+    return (`${redirect === undefined ? '' : `${redirectText(redirect)}: `}Port ${o.port} is answered by ${o.listeners.map(listenerText).join('; ')}, not by the server being watched ` +
+        `(pid ${watchedPid}) or its child processes: an earlier server still holds the port, or the watched one ` +
+        'listens elsewhere. Its answers say nothing about the server being waited for');
+}
+/** The origins only: a Location's path and query are the server's words, of any length. */
+const redirectText = ({ from, to }) => `${from.origin} redirected to ${to.origin}`;
+/** With `start` or `pid`: a local endpoint redirected to another machine, whose answer is not the watched server's. */
+const elsewhereText = (redirect, watchedPid) => `${redirectText(redirect)}, which is not this machine: its answers say nothing about the server being watched ` +
+    `(pid ${watchedPid}). Give the URL the server itself answers on, or set "port-check: false" for a proxy`;
+/** Before `start`: other processes hold memory on the GPUs the server will use. */
+function gpuBusyText(apps, gpus) {
+    const where = (uuid) => {
+        const gpu = gpus.find((g) => g.uuid === uuid);
+        return gpu === undefined ? uuid : `GPU ${gpu.index}`;
+    };
+    const each = apps.map((a) => `pid ${a.pid} (${a.processName}) ${a.usedMiB === undefined ? 'an unknown amount' : `${a.usedMiB} MiB`} on ${where(a.gpuUuid)}`);
+    return `Other processes hold memory on the GPUs the server will use: ${each.join('; ')}`;
+}
+/** The post step, when the main step left it no server to stop (none launched by `start`, or `stop: never`). */
+const NOTHING_TO_STOP = 'No server to stop at the job end: none was launched by "start" with "stop: job-end".';
+/** The post step could not stop the server (an error of its own, never the job's failure). */
+const jobEndErrorText = (pid, message) => `Could not stop the server${pid === undefined ? '' : ` (pid ${pid})`} at the job end: ${message}`;
+/** The server was stopped, but the job summary could not be written. */
+const jobEndSummaryErrorText = (message) => `The server was stopped, but the job summary could not be written: ${message}`;
+/** The job-end step was signalled (the runner cancelling it): it stopped the server without waiting any longer. */
+const jobEndCancelledText = (signal) => `The job-end step was cancelled (${signal}): the server was sent SIGKILL at once if still running, ` +
+    'and its GPU memory was not waited for.';
+/** The job summary's section on the job-end stop: how it stopped, how long it took, its GPU memory, and why not cleanly. */
+function jobEndSummary(end, cancelledBy) {
+    const r = end.record;
+    const g = r.gpu;
+    const rows = [
+        ...(cancelledBy === undefined ? [] : [['Cancelled', jobEndCancelledText(cancelledBy)]]),
+        ['Server process', `pid ${r.pid} (${r.scope === 'group' ? 'its process group' : 'with its child processes'})`],
+        [
+            'Result',
+            r.outcome === 'refused'
+                ? `\u26a0\ufe0f refused: ${refusedText(r.pid, r.refused)}`
+                : r.notOurs !== undefined && r.outcome === 'not-running'
+                    ? `left alone: ${notOursText(r.pid, r.notOurs)}`
+                    : r.outcome === 'not-running'
+                        ? 'already gone'
+                        : r.outcome === 'survived'
+                            ? `\u26a0\ufe0f still running after SIGKILL: pid ${(r.survivors ?? []).join(', ')}`
+                            : end.clean
+                                ? '\u2705 stopped'
+                                : '\u26a0\ufe0f stopped, not cleanly'
+        ]
+    ];
+    if (r.signal !== undefined)
+        rows.push(['Last signal sent', r.signal]);
+    if (r.exitCode !== undefined && r.exitCode !== null)
+        rows.push(['Exit code', String(r.exitCode)]);
+    if (r.exitSignal)
+        rows.push(['Ended by', r.exitSignal]);
+    if (r.secondsToExit !== undefined)
+        rows.push(['Gone after SIGTERM', `${s1(r.secondsToExit)}`]);
+    if (g.kind === 'released') {
+        rows.push(['GPU memory released after SIGTERM', s1(g.seconds)]);
+        rows.push(['GPU memory released', g.mib > 0 ? `${g.mib} MiB` : 'an amount nvidia-smi does not show']);
+    }
+    else if (g.kind === 'held')
+        rows.push(['GPU memory', `\u26a0\ufe0f ${g.heldMib} of ${g.mib} MiB still held after ${s1(g.seconds)}`]);
+    else if (g.kind === 'none')
+        rows.push(['GPU memory', 'none held']);
+    else
+        rows.push(['GPU memory', `not looked at (nvidia-smi: ${g.why})`]);
+    const lines = ['### wait-for-model: server stopped at the job end', '', '| | |', '|---|---|'];
+    lines.push(...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`), '');
+    if (end.logTail !== undefined) {
+        lines.push(`#### ${logTailTitle(end.logTail, end.logFile)}`, '');
+        lines.push(fenced(end.logTail.map((l) => `${l.number}: ${l.text}`).join('\n')), '');
+    }
+    return `${lines.join('\n')}\n`;
+}
+/** A debug line: the GPU pre-flight had no reading (a machine without GPUs is no reason to say more). */
+const gpuUnavailableText = (why, detail) => `GPU check skipped: no reading from nvidia-smi (${why}${detail ? `: ${detail}` : ''}).`;
+/** A debug line: the port is a container's, published by docker-proxy; whose container cannot be told from here. */
+const dockerProxyText = (o, watchedPid) => `Port ${o.port} is held by docker-proxy (a container's published port), not by process ${watchedPid}: taken as ` +
+    "the watched server's, since a container's sockets are not in this machine's network namespace.";
+/** The engine's own readiness answer, as the log and the summary name it: `SGLang GET /health`. */
+const engineReadinessRequest = (engine, url) => `${engine} GET ${url.pathname}`;
+/** `load: true` and a sleeping engine (vLLM's sleep mode): the request that wakes it has gone out. */
+const wakeAskedText = (engine, url) => `Asked ${engine} to wake up: POST ${url.pathname}`;
+/** `load: true`: the request that asks the server to load the model has gone out. */
+const loadAskedText = (url, model) => `Asked the server to load "${String(model)}": POST ${url.pathname}`;
+
+
+/***/ }),
+
+/***/ 4285:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Hn: () => (/* binding */ cell),
+/* harmony export */   Nn: () => (/* binding */ logTailTitle),
+/* harmony export */   OF: () => (/* binding */ fenced),
+/* harmony export */   aY: () => (/* binding */ code),
+/* harmony export */   bC: () => (/* binding */ mdText)
+/* harmony export */ });
+const cell = (text) => text.replace(/\|/g, '\\|').replace(/\r?\n|\r/g, ' ');
+/**
+ * Text a server or a log wrote, as literal Markdown (before `cell`): no HTML (`<img>`), no emphasis, no code span,
+ * no link or image, no autolink (`https://\u2026`, `www.\u2026`).
+ */
+function mdText(text) {
+    return text
+        .replace(/[\\`*_~[\]]/g, '\\$&')
+        .replace(/&/g, '&amp;')
+        .replace(/</g, '&lt;')
+        .replace(/>/g, '&gt;')
+        .replace(/:\/\//g, ':\\/\\/')
+        .replace(/\b(www)\./gi, '$1\\.');
+}
+/** Text as code: a code span when it holds no backtick (nothing renders inside one), else as `mdText`. */
+const code = (text) => (text.includes('`') ? mdText(text) : `\`${text}\``);
+/** The title of a server log's last lines (the log, both job summaries). */
+function logTailTitle(tail, file = 'the log') {
+    return tail.length === 0 ? `${file} is empty` : `Last ${tail.length} line${tail.length === 1 ? '' : 's'} of ${file}`;
+}
+/** A code block whose fence no line of the text can close. */
+function fenced(text) {
+    const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+    const fence = '`'.repeat(longest + 1);
+    return `${fence}\n${text}\n${fence}`;
+}
+
+
+/***/ }),
+
+/***/ 5468:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   V4: () => (/* binding */ outputs),
+/* harmony export */   bA: () => (/* binding */ typedOutputs)
+/* harmony export */ });
+/* unused harmony export OUTPUT_NAMES */
+/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9842);
+/**
+ * The outputs: every one of action.yml's outputs as the action sets it (a string: GitHub has no other kind), and as
+ * `--json` prints them: a script reading JSON should get `"attempts": 3`, `"ready": true` and
+ * `"models": ["a", "b"]`, not strings to parse again. The keys stay the output names.
+ */
+
+/** action.yml's outputs, in its order; a test holds the two together. */
+const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
+    'ready',
+    'elapsed-seconds',
+    'attempts',
+    'status-code',
+    'models',
+    'model-id',
+    'model-match',
+    'first-response-seconds',
+    'reason',
+    'pid',
+    'log-file',
+    'startup-seconds',
+    'gpu-memory-mib',
+    'generation-seconds',
+    'results',
+    'phases',
+    'expected-seconds',
+    'regression-percent',
+    'ttft-ms',
+    'decode-tokens-per-second'
+]));
+function outputs(outcome) {
+    const server = outcome.server;
+    const profile = outcome.profile;
+    return {
+        ready: String(outcome.ready),
+        'elapsed-seconds': (0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_0__/* .seconds */ .YA)(outcome.elapsedMs),
+        attempts: String(outcome.attempts),
+        'status-code': outcome.last?.status === undefined ? '' : String(outcome.last.status),
+        models: JSON.stringify(outcome.models),
+        'model-id': outcome.last?.modelId ?? '',
+        'model-match': outcome.ready ? (outcome.last?.modelMatch ?? '') : '',
+        'first-response-seconds': outcome.firstResponseMs === undefined ? '' : (0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_0__/* .seconds */ .YA)(outcome.firstResponseMs),
+        reason: outcome.reason,
+        pid: server?.pid === undefined ? '' : String(server.pid),
+        'log-file': server?.logFile ?? '',
+        'startup-seconds': server?.startupMs === undefined ? '' : (0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_0__/* .seconds */ .YA)(server.startupMs),
+        'gpu-memory-mib': server?.gpuMemoryMiB === undefined ? '' : String(server.gpuMemoryMiB),
+        'generation-seconds': outcome.generationMs === undefined ? '' : (0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_0__/* .seconds */ .YA)(outcome.generationMs),
+        results: JSON.stringify(outcome.results.map(resultRecord)),
+        phases: JSON.stringify((outcome.profile?.phases ?? []).map((p) => ({ name: p.name, seconds: p.seconds }))),
+        'expected-seconds': profile?.expectedSeconds === undefined ? '' : profile.expectedSeconds.toFixed(1),
+        'regression-percent': profile?.regressionPercent === undefined ? '' : profile.regressionPercent.toFixed(1),
+        'ttft-ms': outcome.smoke?.ttftMs === undefined ? '' : String(Math.round(outcome.smoke.ttftMs)),
+        'decode-tokens-per-second': outcome.smoke?.decodeTokensPerSecond === undefined ? '' : outcome.smoke.decodeTokensPerSecond.toFixed(1)
+    };
+}
+/** One endpoint's entry in the `results` output. */
+function resultRecord(r) {
+    return {
+        url: r.url.href,
+        ready: r.ready,
+        'elapsed-seconds': Number((0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_0__/* .seconds */ .YA)(r.elapsedMs)),
+        'status-code': r.last?.status ?? null,
+        'model-id': r.last?.modelId ?? null,
+        reason: r.reason,
+        // a fleet of servers: each endpoint's own (one server for all has them in the outputs beside `results`)
+        ...(r.server === undefined
+            ? {}
+            : {
+                pid: r.server.pid ?? null,
+                container: r.server.container ?? null,
+                'log-file': r.server.logFile ?? null,
+                'startup-seconds': r.server.startupMs === undefined ? null : Number((0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_0__/* .seconds */ .YA)(r.server.startupMs)),
+                'gpu-memory-mib': r.server.gpuMemoryMiB ?? null
+            }),
+        ...(r.profile === undefined ? {} : { phases: r.profile.phases.map((p) => ({ name: p.name, seconds: p.seconds })) }),
+        // only with a smoke test: a wait without one keeps the entries it always had
+        ...(r.smoke === undefined
+            ? {}
+            : {
+                'ttft-ms': r.smoke.ttftMs === undefined ? null : Math.round(r.smoke.ttftMs),
+                'decode-tokens-per-second': r.smoke.decodeTokensPerSecond === undefined ? null : Number(r.smoke.decodeTokensPerSecond.toFixed(1))
+            })
+    };
+}
+/** Every output's JSON kind: a new output must be given one. */
+const OUTPUT_KINDS = {
+    ready: 'boolean',
+    'elapsed-seconds': 'number',
+    attempts: 'number',
+    'status-code': 'number',
+    models: 'json',
+    'model-id': 'string',
+    'model-match': 'string',
+    'first-response-seconds': 'number',
+    reason: 'string',
+    pid: 'number',
+    'log-file': 'string',
+    'startup-seconds': 'number',
+    'gpu-memory-mib': 'number',
+    'generation-seconds': 'number',
+    results: 'json',
+    phases: 'json',
+    'expected-seconds': 'number',
+    'regression-percent': 'number',
+    'ttft-ms': 'number',
+    'decode-tokens-per-second': 'number'
+};
+/**
+ * An empty output (nothing to tell: no status code, no pid) is null unless it is text; a value that does not read
+ * as its kind (which the outputs never make) stays the string it is rather than being lost.
+ */
+function typed(kind, text) {
+    if (kind === 'string')
+        return text;
+    if (text === '')
+        return null;
+    if (kind === 'boolean')
+        return text === 'true' ? true : text === 'false' ? false : text;
+    if (kind === 'number')
+        return /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text;
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return text;
+    }
+}
+/** The outputs as `--json` prints them; a name that is no output (none is) stays text. */
+function typedOutputs(outputs) {
+    const kinds = OUTPUT_KINDS;
+    return Object.fromEntries(Object.entries(outputs).map(([name, text]) => [name, typed(kinds[name] ?? 'string', text)]));
+}
+
+
+/***/ }),
+
+/***/ 8478:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $P: () => (/* binding */ phaseMarkdown),
+/* harmony export */   Fr: () => (/* binding */ regressionText),
+/* harmony export */   Ir: () => (/* binding */ driftWarning),
+/* harmony export */   LU: () => (/* binding */ driftText),
+/* harmony export */   VU: () => (/* binding */ startupLines),
+/* harmony export */   Zb: () => (/* binding */ startupStatusText)
+/* harmony export */ });
+/* unused harmony exports progressText, etaText, phaseChangeText, bar, phaseGantt */
+/* harmony import */ var _engines_log_markers_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1995);
+/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9842);
+
+
+const s1 = (seconds) => `${seconds.toFixed(1)}s`;
+const about = (ms) => (ms < 1000 ? 'almost done' : `about ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(ms)} left`);
+/** What the startup profile read in the log, one line each: the engine, each new phase. */
+function startupLines(events) {
+    return events.map((e) => e.type === 'engine'
+        ? `engine: ${(0,_engines_log_markers_js__WEBPACK_IMPORTED_MODULE_0__/* .engineLog */ .NN)(e.engine).label} (${e.from === 'log' ? 'from its log' : 'from its model list'})`
+        : phaseChangeText(e.name, e.previous));
+}
+/** Where the startup is, for a still-waiting line; undefined while neither a phase nor earlier runs tell. */
+function startupStatusText(status) {
+    if (status === undefined)
+        return undefined;
+    if (status.phase === undefined)
+        return etaText(status.eta);
+    return progressText(status.phase, status.phaseLeftMs, status.eta);
+}
+/** `loading weights 45% (29/64 shards), about 1m10s left; ready in about 4m30s going by earlier runs`. */
+function progressText(phase, phaseLeftMs, against) {
+    const p = phase.progress?.last;
+    const parts = [
+        p === undefined
+            ? `${phase.name} for ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(phase.inPhaseMs)}`
+            : `${phase.name} ${Math.floor((p.n / p.total) * 100)}% (${p.n}/${p.total} ${phase.progress?.unit})`
+    ];
+    if (phaseLeftMs !== undefined)
+        parts[0] += `, ${about(phaseLeftMs)}`;
+    if (against !== undefined)
+        parts.push(etaText(against));
+    return parts.join('; ');
+}
+/**
+ * `ready in about 4m30s going by earlier runs`; once past that, how much slower: `1m05s slower than earlier runs,
+ * which were ready after 40.0s`, or for a phase without a count `12.0s longer than its usual 30.0s in earlier runs`.
+ */
+function etaText(e) {
+    if (e.kind === 'ready-in')
+        return `ready in about ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(Math.max(e.ms, 1000))} going by earlier runs`;
+    if (e.phase !== undefined)
+        return `${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(e.overMs)} longer than its usual ${s1(e.usualMs / 1000)} in earlier runs`;
+    return `${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(e.overMs)} slower than earlier runs, which were ready after ${s1(e.usualMs / 1000)}`;
+}
+/** `now loading weights (initializing took 12.3s)`. */
+const phaseChangeText = (name, previous) => `now ${name}${previous ? ` (${previous.name} took ${s1(previous.seconds)}${previous.printed ? ' by its own count' : ''})` : ''}`;
+const BLOCKS = ['', '\u258f', '\u258e', '\u258d', '\u258c', '\u258b', '\u258a', '\u2589'];
+const BAR_WIDTH = 24;
+/** A bar of `fraction` \u00d7 BAR_WIDTH cells, in eighths of a cell (any time at all shows as one eighth). */
+function bar(fraction) {
+    const f = Math.min(1, Math.max(0, fraction));
+    const eighths = f > 0 ? Math.max(1, Math.round(f * BAR_WIDTH * 8)) : 0;
+    return '\u2588'.repeat(Math.floor(eighths / 8)) + BLOCKS[eighths % 8];
+}
+/** `00:05:03.400`: a time from the start, in the chart's date format (Mermaid reads it as a time of day). */
+const clock = (ms) => {
+    // HH stops at 23: a startup of a day is past any timeout worth waiting for
+    const t = Math.min(Math.max(0, Math.round(ms)), 24 * 3600_000 - 1);
+    const hms = [Math.floor(t / 3600_000), Math.floor(t / 60_000) % 60, Math.floor(t / 1000) % 60];
+    return `${hms.map((n) => String(n).padStart(2, '0')).join(':')}.${String(t % 1000).padStart(3, '0')}`;
+};
+/** Seconds as whole tenths, in milliseconds: the chart's resolution, that of the figures in its labels. */
+const tenths = (seconds) => Math.round(seconds * 10) * 100;
+/**
+ * A Mermaid gantt chart of the phases end to end (GitHub draws it in job summaries). Each bar runs from the sum of
+ * the phases before it to the sum with it, to the tenth of a second (Mermaid's gantt parses `dateFormat` with
+ * dayjs, whose `SSS` reads milliseconds), so a 0.0 s phase is no wider than it took and the bars end at the total.
+ */
+function phaseGantt(phases, engineLabel) {
+    const total = phases.reduce((sum, p) => sum + p.seconds, 0);
+    const lines = [
+        '```mermaid',
+        'gantt',
+        `  title ${engineLabel} startup`,
+        '  dateFormat HH:mm:ss.SSS',
+        `  axisFormat ${total < 3600 ? '%M:%S' : '%H:%M'}`,
+        `  section ${engineLabel}`
+    ];
+    let sum = 0;
+    for (const p of phases) {
+        const start = tenths(sum);
+        sum += p.seconds;
+        lines.push(`  ${`${p.name} ${s1(p.seconds)}`.replace(/[:;#]/g, ' ')} : ${clock(start)}, ${clock(tenths(sum))}`);
+    }
+    lines.push('```');
+    return lines.join('\n');
+}
+/**
+ * The summary's phase section: the chart, and a table of the numbers with proportional bars (and the usual
+ * figures when there is history). Figures the engine printed itself are marked.
+ */
+function phaseMarkdown(phases, engineLabel, usual) {
+    if (phases.length === 0)
+        return '';
+    const longest = Math.max(...phases.map((p) => p.seconds), 0.001);
+    const total = phases.reduce((sum, p) => sum + p.seconds, 0);
+    const withUsual = usual !== undefined && usual.size > 0;
+    // A chart of one bar (a run that failed in its first phase) shows nothing the table does not.
+    const lines = ['#### Startup phases', '', ...(phases.length > 1 ? [phaseGantt(phases, engineLabel), ''] : [])];
+    lines.push(withUsual ? '| phase | seconds | usual | share | |' : '| phase | seconds | share | |', withUsual ? '|---|---:|---:|---:|---|' : '|---|---:|---:|---|');
+    for (const p of phases) {
+        const share = `${total > 0 ? Math.round((p.seconds / total) * 100) : 0}%`;
+        const seconds = `${p.seconds.toFixed(1)}${p.printed ? ' *' : ''}`;
+        const u = usual?.get(p.name);
+        const cells = withUsual
+            ? [p.name, seconds, u === undefined ? '\u2014' : u.toFixed(1), share, bar(p.seconds / longest)]
+            : [p.name, seconds, share, bar(p.seconds / longest)];
+        lines.push(`| ${cells.join(' | ')} |`);
+    }
+    if (phases.some((p) => p.printed))
+        lines.push('', `\\* as ${engineLabel} reported it; the other figures are measured from its log.`);
+    return `${lines.join('\n')}\n`;
+}
+/** The warning for a startup slower than usual. */
+function regressionText(r) {
+    const grew = r.grewMost
+        ? `; ${r.grewMost.name} grew most: ${s1(r.grewMost.seconds)} against ${s1(r.grewMost.usual)}`
+        : '';
+    return (`Startup took ${s1(r.seconds)}, ${r.percent.toFixed(1)}% over the median of ${s1(r.expectedSeconds)} ` +
+        `of the last ${r.runs} ready run${r.runs === 1 ? '' : 's'}${grew}.`);
+}
+const value = (v) => (v === undefined ? 'unset' : JSON.stringify(v));
+/** `NCCL_PROTO was "LL" in the last 5 runs, now unset`. */
+const driftText = (d) => {
+    const last = `in the last ${d.runs === 1 ? 'run' : `${d.runs} runs`}`;
+    // a credential's record is a keyed hash: whether it changed is all there is to say
+    if (d.secret) {
+        const set = (v) => (v === undefined ? 'unset' : 'set');
+        return d.was !== undefined && d.now !== undefined
+            ? `${d.name} (a credential) changed: the same value ${last}, another now`
+            : `${d.name} (a credential) was ${set(d.was)} ${last}, now ${set(d.now)}`;
+    }
+    return `${d.name} was ${value(d.was)} ${last}, now ${value(d.now)}`;
+};
+function driftWarning(drifts) {
+    return `The server's environment changed since the previous run with this history key: ${drifts.map(driftText).join('; ')}.`;
+}
+
+
+/***/ }),
+
+/***/ 8991:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Gq: () => (/* binding */ envWhose),
+/* harmony export */   HN: () => (/* binding */ gateLines),
+/* harmony export */   OJ: () => (/* binding */ fleetRefusedText),
+/* harmony export */   Or: () => (/* binding */ envDiffersText),
+/* harmony export */   R2: () => (/* binding */ finalLine),
+/* harmony export */   Sh: () => (/* binding */ waitingLine),
+/* harmony export */   V8: () => (/* binding */ eventLine),
+/* harmony export */   _s: () => (/* binding */ envUnreadableText),
+/* harmony export */   tL: () => (/* binding */ probeLine)
+/* harmony export */ });
+/* harmony import */ var _answer_report_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9823);
+/* harmony import */ var _expectation_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2060);
+/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9842);
+/** The progress lines: the line the wait begins with, each change of answer, the gate's own lines, the last line. */
+
+
+
+/** `startup`: where the server's own startup is, from its log (a still-waiting line leads with it). */
+function eventLine(event, startup) {
+    const at = (0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(event.elapsedMs);
+    const { summary } = (0,_answer_report_js__WEBPACK_IMPORTED_MODULE_0__/* .answerWords */ .G)(event.assessment.answer);
+    if (event.type === 'change')
+        return `${at}: ${summary}`;
+    if (event.type === 'lost')
+        return `${at}: the server stopped answering (${summary}) after it had answered: crashed or restarting?`;
+    if (startup !== undefined)
+        return `${at}: ${startup}; the server still answers: ${summary} (${(0,_expectation_js__WEBPACK_IMPORTED_MODULE_2__/* .probes */ .K)(event.attempt)} so far)`;
+    return `${at}: still waiting (${(0,_expectation_js__WEBPACK_IMPORTED_MODULE_2__/* .probes */ .K)(event.attempt)} so far); the server still answers: ${summary}`;
+}
+/** A debug line for one probe: what came back, the body quoted (so its line breaks stay escaped). */
+function probeLine(result) {
+    if (result.kind === 'error')
+        return `probe: ${result.code} (${result.message})${result.status === undefined ? '' : ` after HTTP ${result.status}`}`;
+    const facts = [
+        `${Buffer.byteLength(result.body)} bytes${result.truncated ? ' (cut at 1 MiB)' : ''}`,
+        result.contentType && `content-type ${result.contentType}`,
+        result.retryAfterMs !== undefined && `Retry-After ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(result.retryAfterMs)}`,
+        result.redirectedTo && `after redirects, from ${result.redirectedTo}`
+    ].filter(Boolean);
+    return `probe: HTTP ${result.status}, ${facts.join(', ')}: ${JSON.stringify(result.body.slice(0, 200))}`;
+}
+/** The line the progress ends with. */
+function finalLine(outcome) {
+    // a fleet: how many are ready, and which endpoint the line's figures are
+    const results = outcome.results ?? [];
+    const fleet = results.length > 1
+        ? ` (${outcome.url?.href ?? 'an endpoint'}; ${results.filter((r) => r.ready).length} of ${results.length} endpoints ready)`
+        : '';
+    if (outcome.ready) {
+        const model = outcome.last?.modelId ? `; model "${outcome.last.modelId}"` : '';
+        const said = outcome.last === undefined ? '' : (0,_answer_report_js__WEBPACK_IMPORTED_MODULE_0__/* .answerWords */ .G)(outcome.last.answer).summary;
+        return `Ready after ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(outcome.elapsedMs)} (${(0,_expectation_js__WEBPACK_IMPORTED_MODULE_2__/* .probes */ .K)(outcome.attempts)})${model}: ${said}${fleet}`;
+    }
+    return `Not ready after ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(outcome.elapsedMs)} (${(0,_expectation_js__WEBPACK_IMPORTED_MODULE_2__/* .probes */ .K)(outcome.attempts)}): ${outcome.reason}${fleet}`;
+}
+/** `env-report` asked for, and nothing to report: the log and the job summary say so alike. */
+const envUnreadableText = (server) => `The environment of process ${server.envPid ?? server.pid} could not be read (it has exited, or this is not Linux).`;
+/** Whose environment the report is: `process 1235, which listens on port 8000` (the launched one named where it is another). */
+const envWhose = (server) => server.envPort === undefined
+    ? `process ${server.envPid ?? server.pid}`
+    : `process ${server.envPid ?? server.pid}, which listens on port ${server.envPort}` +
+        (server.launchedEnv === undefined ? '' : `; the launched process is ${server.launchedEnv.pid}`);
+/** The listener is not the launched process: whether, and in which variables, their environments differ. */
+function envDiffersText(server) {
+    const launched = server.launchedEnv;
+    if (launched === undefined)
+        return '';
+    if (launched.env === undefined)
+        return `The environment of the launched process ${launched.pid} could not be read.`;
+    if (launched.differs.length === 0)
+        return `The launched process ${launched.pid} has the same values.`;
+    const n = launched.differs.length;
+    return (`The launched process ${launched.pid} has other values for ${n === 1 ? 'one variable' : `${n} variables`} ` +
+        `(${launched.differs.join(', ')}): the server did not get what the step set. The launched process has:`);
+}
+/** The gate's own lines, beside the wait's events. */
+const gateLines = {
+    started: (pid, logFile) => `Started the server (pid ${pid}); its output goes to ${logFile}`,
+    watching: (pid, logFile) => `Watching the server process ${pid}${logFile === undefined ? '' : ` and its log ${logFile}`}`,
+    /** A line the startup profile says, `elapsedMs` into the wait. */
+    startup: (elapsedMs, line) => `${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(elapsedMs)}: ${line}`,
+    environment: (server) => {
+        const launched = server.launchedEnv;
+        if (launched === undefined)
+            return [`Server environment (${envWhose(server)}):`, ...envLines(server).map((l) => `  ${l}`)];
+        return [
+            `Server environment (${envWhose(server)}):`,
+            ...envLines(server).map((l) => `  ${l}`),
+            envDiffersText(server),
+            ...(launched.differs.length === 0
+                ? []
+                : envLines({
+                    ...server,
+                    env: launched.env,
+                    envPid: launched.pid,
+                    envUnreadable: launched.env === undefined
+                }).map((l) => `  ${l}`))
+        ];
+    },
+    requestHeaders: (names) => `request headers: ${names.join(', ')} (values not shown)`,
+    noLog: (path) => `The server log ${path} does not exist.`,
+    /** Why the other endpoints of a fleet stop waiting. */
+    fleetStopped: (url, reason) => `${url.href} can no longer become ready (${reason})`,
+    /** Why a fleet with `fleet-min-ready` stops waiting for the endpoints not yet ready. */
+    fleetEnough: (ready, size, minReady) => `not waited for any longer: ${ready} of ${size} endpoints are ready (fleet-min-ready: ${minReady})`,
+    /** Why the others stop when failures leave too few endpoints to be ready (`fleet-min-ready`). */
+    fleetShort: (url, reason, failed, size, minReady) => `${url.href} can no longer become ready (${reason}): ${failed} of ${size} endpoints have failed, ` +
+        `so fewer than fleet-min-ready (${minReady}) can be ready`
+};
+/** Why an endpoint of a fleet of servers started nothing: another endpoint's pre-flight refused its server. */
+const fleetRefusedText = (by, reason) => `nothing was started: the server of ${by.href} was refused (${reason}), and a fleet starts whole or not at all`;
+/** The line the wait begins with: how long, for what (`endpoints`: how many a fleet has), how often. */
+function waitingLine(ctx, { endpoints, generation, intervalMs, smoke }) {
+    const subject = endpoints > 1 ? `each of ${endpoints} endpoints` : undefined;
+    const then = smoke === undefined
+        ? ''
+        : `; then a smoke test of ${smoke.requests} streamed generation${smoke.requests === 1 ? '' : 's'} of ${smoke.tokens} tokens`;
+    return (`Waiting up to ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(ctx.timeoutMs)} for ${(0,_expectation_js__WEBPACK_IMPORTED_MODULE_2__/* .describeExpectation */ .u)(ctx, subject)}` +
+        `${generation ? ' and a one-token generation to succeed' : ''}; probing every ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(intervalMs)}${then}`);
+}
+/** The `env-report` lines for the log. */
+function envLines(server) {
+    if (server.envUnreadable)
+        return [envUnreadableText(server)];
+    return (server.env ?? []).map((e) => (e.value === undefined ? `${e.name}: not set` : `${e.name}=${e.value}`));
+}
+
+
+/***/ }),
+
+/***/ 1542:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   X4: () => (/* binding */ smokeRows),
+/* harmony export */   ZI: () => (/* binding */ throughputRegressionText),
+/* harmony export */   c7: () => (/* binding */ smokeProblemMessage),
+/* harmony export */   zv: () => (/* binding */ smokeLines)
+/* harmony export */ });
+/* harmony import */ var _smoke_frames_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8855);
+/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9842);
+/* harmony import */ var _profile_report_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8478);
+/* harmony import */ var _engines_log_markers_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1995);
+
+
+
+
+/** `312 ms`, as the `ttft-ms` output gives it. */
+const ttftText = (ms) => `${Math.round(ms)} ms`;
+/** `49.8 tokens/s`, as the `decode-tokens-per-second` output gives it. */
+const rateText = (perSecond) => `${perSecond.toFixed(1)} tokens/s`;
+const SOURCE_WORDS = {
+    'usage.completion_tokens': "the engine's usage.completion_tokens",
+    'timings.predicted_n': "the engine's timings.predicted_n",
+    eval_count: "the engine's eval_count",
+    'details.generated_tokens': "the engine's details.generated_tokens",
+    chunks: 'the streamed chunks (the engine gave no count)'
+};
+const sourceText = (source) => SOURCE_WORDS[source];
+const smokeLines = {
+    /** Before the first request. */
+    start: (requests, tokens, request) => `Smoke test: ${requests} streamed generation request${requests === 1 ? '' : 's'} of ${tokens} tokens` +
+        `${request === undefined ? '' : ` (${request})`}, one after another`,
+    measured: (index, requests, m) => `Smoke test ${index + 1}/${requests}: first token after ${ttftText(m.ttftMs)}; ${m.tokens} token${m.tokens === 1 ? '' : 's'}` +
+        (m.decodeTokensPerSecond === undefined ? ', all at once' : ` at ${rateText(m.decodeTokensPerSecond)}`),
+    result: (r) => r.ttftMs === undefined || r.decodeTokensPerSecond === undefined
+        ? undefined
+        : `Smoke test: time to first token ${ttftText(r.ttftMs)}, decode ${rateText(r.decodeTokensPerSecond)} ` +
+            `(median${r.measurements.length === 1 ? '' : 's'} of ${r.measurements.length} request${r.measurements.length === 1 ? '' : 's'}; ` +
+            `tokens counted from ${sourceText(r.source ?? 'chunks')})`
+};
+const KIB = (bytes) => (bytes >= 1024 * 1024 ? `${bytes / 1024 / 1024} MiB` : `${bytes / 1024} KiB`);
+function problemText(p, request = 'the generation request') {
+    switch (p.kind) {
+        case 'no-route':
+            return p.why === 'no-text-generation'
+                ? `${p.engine === undefined ? 'the engine' : (0,_engines_log_markers_js__WEBPACK_IMPORTED_MODULE_3__/* .engineLog */ .NN)(p.engine).label} serves no streamed text generation ` +
+                    'this smoke test knows (it runs on vLLM, SGLang, TGI, llama.cpp, Ollama and OpenAI-compatible servers)'
+                : `no streamed generation route is known for ${p.path}: point "url" at the server's model list ` +
+                    '(/v1/models, /api/tags or /info) or name the engine with "engine"';
+        case 'http':
+            return `${request} answered HTTP ${p.status}${p.said === undefined ? '' : `: ${p.said}`}`;
+        case 'network':
+            return `${request} failed: ${p.code} (${p.message})`;
+        case 'timeout':
+            return `it did not finish within smoke-timeout (${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(p.timeoutMs)})`;
+        case 'stopped':
+            return 'it was stopped: the job was cancelled, or the server exited or wrote a fatal line';
+        case 'stream-error':
+            return `the engine's stream said: ${p.said}`;
+        case 'too-long':
+            return p.what === 'line'
+                ? `the stream sent a line longer than ${KIB(_smoke_frames_js__WEBPACK_IMPORTED_MODULE_0__/* .MAX_LINE_BYTES */ .Oc)}`
+                : `the stream sent more than ${KIB(_smoke_frames_js__WEBPACK_IMPORTED_MODULE_0__/* .MAX_STREAM_BYTES */ .wC)}`;
+        case 'no-tokens':
+            return `${request} answered without a token in a stream`;
+        case 'not-streamed':
+            return 'every request got its tokens in one piece: the server did not stream them, so there is no decode rate';
+    }
+}
+/** The smoke test's failure or warning, for an endpoint (`url` for a fleet's). */
+function smokeProblemMessage(r, url) {
+    const at = url === undefined ? '' : ` of ${url.href}`;
+    const done = r.measurements.length;
+    const lead = done === 0 || r.problem?.kind === 'not-streamed'
+        ? `The smoke test${at} could not measure throughput`
+        : `The smoke test${at} stopped after ${done} of ${r.requests} requests`;
+    const text = `${lead}: ${problemText(r.problem ?? { kind: 'no-tokens' }, r.request)}`;
+    // the server's words may end a sentence already
+    return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+/** `Decode rate 62.9 tokens/s, 29.2% below the median of 88.8 tokens/s of the last 5 runs; \u2026, a likely cause.` */
+function throughputRegressionText(t) {
+    const cause = t.drift.length === 0
+        ? ''
+        : `; the server's environment changed since the previous run, a likely cause: ${t.drift.map(_profile_report_js__WEBPACK_IMPORTED_MODULE_2__/* .driftText */ .LU).join('; ')}`;
+    return (`Decode rate ${rateText(t.now)}, ${t.percentBelow.toFixed(1)}% below the median of ${rateText(t.usual)} ` +
+        `of the last ${t.runs} run${t.runs === 1 ? '' : 's'} with a smoke test${cause}.`);
+}
+/** The job summary's rows for the smoke test of the endpoint the summary describes; none without one. */
+function smokeRows(outcome) {
+    const r = outcome.smoke;
+    if (r === undefined)
+        return [];
+    if (r.ttftMs === undefined || r.decodeTokensPerSecond === undefined)
+        return [['Smoke test', `\u26a0\ufe0f ${smokeProblemMessage(r)}`]];
+    const n = r.measurements.length;
+    const usual = outcome.profile?.usualDecodeTokensPerSecond;
+    return [
+        ['Time to first token (smoke test)', `${ttftText(r.ttftMs)} (median of ${n} request${n === 1 ? '' : 's'})`],
+        [
+            'Decode rate (smoke test)',
+            `${rateText(r.decodeTokensPerSecond)} (median of ${n}; tokens counted from ${sourceText(r.source ?? 'chunks')}` +
+                `${usual === undefined ? '' : `; usual ${rateText(usual)}`})`
+        ],
+        ...(r.problem === undefined ? [] : [['Smoke test', `\u26a0\ufe0f ${smokeProblemMessage(r)}`]])
+    ];
+}
+
+
+/***/ }),
+
+/***/ 9842:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   YA: () => (/* binding */ seconds),
+/* harmony export */   a3: () => (/* binding */ formatDuration),
+/* harmony export */   ml: () => (/* binding */ systemClock)
+/* harmony export */ });
+/**
+ * process.uptime() counts from the process's start, which is the step's start for the action, as
+ * performance.now() does; but the first read of `performance` loads nine modules of node:perf_hooks, a few
+ * milliseconds of start-up before the first probe (`npm run bench`, start-up).
+ */
+const systemClock = {
+    now: () => process.uptime() * 1000,
+    wallMs: () => Date.now(),
+    sleep: (ms, signal) => new Promise((resolve) => {
+        if (signal?.aborted)
+            return resolve();
+        const done = () => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', done);
+            resolve();
+        };
+        const timer = setTimeout(done, Math.max(0, ms));
+        signal?.addEventListener('abort', done, { once: true });
+    })
+};
+/** `850ms`, `12.3s`, `4m05s`, `1h02m`: short, and exact enough to read at a glance. */
+function formatDuration(ms) {
+    if (ms < 1000)
+        return `${Math.round(ms)}ms`;
+    if (ms < 59_950)
+        return `${seconds(ms)}s`;
+    const totalS = Math.floor(ms / 1000);
+    const h = Math.floor(totalS / 3600);
+    const m = Math.floor((totalS % 3600) / 60);
+    const s = totalS % 60;
+    return h > 0 ? `${h}h${String(m).padStart(2, '0')}m` : `${m}m${String(s).padStart(2, '0')}s`;
+}
+/** Seconds with one decimal, as the outputs give them. */
+const seconds = (ms) => (Math.round(ms / 100) / 10).toFixed(1);
+
+
+/***/ }),
+
+/***/ 2206:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   D: () => (/* binding */ dropOutputToClosedPipes)
+/* harmony export */ });
+/**
+ * A reader that leaves early (`wait-for-model \u2026 2>&1 | head -1`) closes the pipe under stdout or stderr. The
+ * next write then fails with EPIPE, which Node reports as an 'error' event on the stream: with no listener,
+ * an uncaught exception that prints a stack trace and ends the process with status 1, although the server may
+ * be ready. The reader has what it wanted, so the rest of that stream's output is dropped (a destroyed stream
+ * discards later writes without another event) and the run ends with its own exit status.
+ */
+function dropOutputToClosedPipes(streams) {
+    for (const stream of streams)
+        stream.on('error', (e) => {
+            // anything else is a real fault, left to fail the run as before
+            if (e.code !== 'EPIPE')
+                throw e;
+        });
+}
+
+
+/***/ }),
+
+/***/ 2607:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   s: () => (/* binding */ notRegularFile)
+/* harmony export */ });
+/** What a path is when it is not a regular file, in words; undefined for a regular file. */
+function notRegularFile(stat) {
+    if (stat.isFile())
+        return undefined;
+    if (stat.isDirectory())
+        return 'a directory';
+    if (stat.isFIFO())
+        return 'a FIFO';
+    if (stat.isCharacterDevice())
+        return 'a character device';
+    if (stat.isBlockDevice())
+        return 'a block device';
+    if (stat.isSocket())
+        return 'a socket';
+    return 'not a regular file';
+}
+
+
+/***/ }),
+
+/***/ 1906:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   x: () => (/* binding */ Halter)
+/* harmony export */ });
+/**
+ * Ends something once, with a typed reason (the wait's `Halt`; for a cancelled job, the signal the runner sent):
+ * `signal` cuts short every sleep and request listening to it, `halted` says why. The first `halt` wins; later
+ * ones are refused, so that whoever halted it can tell.
+ */
+class Halter {
+    controller = new AbortController();
+    signal = this.controller.signal;
+    first;
+    get halted() {
+        return this.first;
+    }
+    /** Ends it with `halt`; false when it had already ended. */
+    halt(halt) {
+        if (this.first !== undefined)
+            return false;
+        this.first = halt;
+        this.controller.abort(halt);
+        return true;
+    }
+    /**
+     * A halter of its own that also ends when this one does, with this one's halt: one endpoint of a fleet can be
+     * stopped alone, and all of them with the fleet.
+     */
+    child() {
+        const child = new Halter();
+        const follow = () => void (this.first !== undefined && child.halt(this.first));
+        if (this.first !== undefined)
+            follow();
+        else
+            this.signal.addEventListener('abort', follow, { once: true });
+        return child;
+    }
+}
+
+
+/***/ }),
+
+/***/ 2502:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  M: () => (/* binding */ createBodyCollector),
+  o: () => (/* binding */ keepMemoryFlat)
+});
+
+;// CONCATENATED MODULE: external "node:v8"
+const external_node_v8_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:v8");
+;// CONCATENATED MODULE: ./src/runtime/memory.ts
+/**
+ * Keeps the action's memory flat whatever a server sends. V8's own heuristics are tuned for throughput: they
+ * let garbage pile up for tens of megabytes before collecting it, and recompile hot code at a cost of tens of
+ * megabytes more. A wait loop does little work and can afford to be frugal.
+ */
+
+/** How often a long wait collects its garbage in full. */
+const FULL_COLLECTION_MS = 30_000;
+/**
+ * Called once by each entry point, before the first connection. Not later, though node:v8 and these settings
+ * cost about 1 ms of start-up on Node 24 (timed in a copy of the bundle): called in the first turn of the event
+ * loop (`setImmediate`) instead, a fleet of 200 peaked at 111 MB against 97 MB and took 5.3% of a core against
+ * 4.4% (`npm run bench -- --only fleet`, Node 20): the first turn, which makes every endpoint's clients, ran
+ * before any of the settings below.
+ *
+ * undici's HTTP parser is WebAssembly; once its functions run hot, V8's optimising compiler recompiles them,
+ * which alone took 25-35 MB (Node 20 at the first connection, Node 24 after a few probes). A tiering budget
+ * no wait reaches keeps the baseline compiler, fast enough for a body capped at 1 MiB. (The budget is read at
+ * each tier-up; `--liftoff-only` set at run time works on Node 20 but not on 24.)
+ *
+ * The same holds for JavaScript: a 10-minute wait runs the port watch 6,000 times, and once V8's optimising
+ * compilers took up its functions, RSS rose by 8 MB (the compilers' own code paged in, their working memory,
+ * the code they make) to save a fraction of a millisecond per round. Without them the wait costs the same CPU
+ * (about 0.8% of a core either way in `npm run bench`).
+ *
+ * And each young-generation collection (every few seconds) moves a little garbage into the old generation,
+ * which V8 collects only once it has grown past a limit: RSS crept up by a megabyte a minute. A full
+ * collection every 30 s, a few milliseconds each, keeps it flat. The timer does not hold the process open.
+ *
+ * The young generation starts at 1 MB and V8 doubles it, up to 16 MB a half, each time a scavenge finds most of
+ * it alive: a 1 MiB body read into 60,000 model entries does that in one probe, and the grown space stays. Kept
+ * at its first size (growth factor 1), a 60,000-model list peaked at 80 MB instead of 109 MB; a fleet of ten
+ * 1 MiB lists or a list that changes on every probe likewise (measured in hostile-content.e2e.test.ts).
+ */
+function keepMemoryFlat() {
+    (0,external_node_v8_namespaceObject.setFlagsFromString)('--wasm-tiering-budget=1000000000');
+    (0,external_node_v8_namespaceObject.setFlagsFromString)('--no-turbofan');
+    (0,external_node_v8_namespaceObject.setFlagsFromString)('--no-maglev');
+    (0,external_node_v8_namespaceObject.setFlagsFromString)('--semi-space-growth-factor=1');
+    setInterval(collectGarbage, FULL_COLLECTION_MS).unref();
+}
+let gc;
+/** A full garbage collection now. */
+function collectGarbage() {
+    if (gc === undefined) {
+        (0,external_node_v8_namespaceObject.setFlagsFromString)('--expose-gc');
+        // node:vm only now: a wait whose answers stay small never collects, nor loads it
+        gc = process.getBuiltinModule('node:vm').runInNewContext('gc');
+    }
+    gc();
+}
+/**
+ * One per wait, shared by every HTTP client of it. Once earlier bodies total `afterBytes`, a full collection
+ * runs before the next one is parsed: a body near the 1 MiB cap leaves several megabytes (its text, its
+ * buffers, its parsed JSON) that V8 would otherwise keep until its next full collection, tens of probes later.
+ * Shared, because ten servers of a fleet answering at once would each leave theirs before any client's own
+ * count came round (the fleet of 10 hostile answers in hostile-content.e2e.test.ts).
+ */
+function createBodyCollector(afterBytes = 256 * 1024) {
+    let pending = 0;
+    return {
+        arrived(bytes) {
+            if (pending >= afterBytes) {
+                collectGarbage();
+                pending = 0;
+            }
+            pending += bytes;
+        }
+    };
+}
+
+
+/***/ }),
+
+/***/ 730:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $U: () => (/* binding */ openOwn),
+/* harmony export */   CK: () => (/* binding */ SymlinkRefused),
+/* harmony export */   F: () => (/* binding */ createTempBeside),
+/* harmony export */   OP: () => (/* binding */ writeOwnFile),
+/* harmony export */   pP: () => (/* binding */ createOwn),
+/* harmony export */   wP: () => (/* binding */ isSymlink)
+/* harmony export */ });
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var _file_kind_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2607);
+/**
+ * Writing only our own files: every file the action or the CLI creates or rewrites (the history, its lock and key,
+ * a temporary file, the server's log, a summary file) is opened without following a symbolic link (O_NOFOLLOW) and
+ * must be a regular file; a new one is created exclusively (O_EXCL) under a random name where its name would
+ * otherwise be predictable. A symbolic link planted at one of our paths in a shared folder (a self-hosted runner's
+ * tool cache, /tmp) makes the open fail instead of writing wherever the link points.
+ */
+
+
+
+const { O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_WRONLY } = node_fs__WEBPACK_IMPORTED_MODULE_0__.constants;
+/** Thrown for a path that is a symbolic link: the message names it. */
+class SymlinkRefused extends Error {
+    path;
+    constructor(path) {
+        super(`${path} is a symbolic link; it is not followed (give the file itself)`);
+        this.path = path;
+    }
+}
+/** True when `path` is itself a symbolic link (a missing path, or one under a file, is not: opening it says why). */
+function isSymlink(path) {
+    try {
+        return (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.lstatSync)(path, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+    }
+    catch {
+        return false;
+    }
+}
+/**
+ * Opens `path` without following a symbolic link, only if it is a regular file. O_NONBLOCK: opening a FIFO nobody
+ * writes to would otherwise block the whole process, past its deadline and deaf to signals; it cannot block a
+ * regular file's reads and writes. A symbolic link is SymlinkRefused.
+ */
+function openOwn(path, flags, mode = 0o644) {
+    let fd;
+    try {
+        fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.openSync)(path, flags | O_NOFOLLOW | O_NONBLOCK, mode);
+    }
+    catch (e) {
+        // Linux says ELOOP for a link at the last component; macOS says EMLINK or ELOOP.
+        const code = e.code;
+        if ((code === 'ELOOP' || code === 'EMLINK') && isSymlink(path))
+            throw new SymlinkRefused(path);
+        throw e;
+    }
+    const kind = (0,_file_kind_js__WEBPACK_IMPORTED_MODULE_2__/* .notRegularFile */ .s)((0,node_fs__WEBPACK_IMPORTED_MODULE_0__.fstatSync)(fd));
+    if (kind === undefined)
+        return fd;
+    (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
+    throw new Error(`${path} is ${kind}, not a regular file`);
+}
+/** Creates `path` exclusively (it must not exist, a symbolic link included) and opens it for writing. */
+const createOwn = (path, mode = 0o644) => openOwn(path, O_WRONLY | O_CREAT | O_EXCL, mode);
+/**
+ * A fresh temporary file beside `path` (same folder, so that a rename over `path` stays on one file system), under
+ * a name no one can guess (`.<name>.<16 random hex>.tmp`), created exclusively: its name and its descriptor.
+ */
+function createTempBeside(path, mode = 0o644) {
+    const { randomBytes } = process.getBuiltinModule('node:crypto');
+    const temp = (0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)((0,node_path__WEBPACK_IMPORTED_MODULE_1__.dirname)(path), `.${(0,node_path__WEBPACK_IMPORTED_MODULE_1__.basename)(path)}.${randomBytes(8).toString('hex')}.tmp`);
+    return { temp, fd: createOwn(temp, mode) };
+}
+/** Writes `text` as the whole of `path` (created, or emptied), a regular file and not a symbolic link. */
+function writeOwnFile(path, text) {
+    const fd = openOwn(path, O_WRONLY | O_CREAT);
+    try {
+        // truncated once open: O_TRUNC would empty a FIFO's or a device's writer before the check refused it
+        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.ftruncateSync)(fd, 0);
+        const bytes = Buffer.from(text);
+        for (let at = 0; at < bytes.length;)
+            at += (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.writeSync)(fd, bytes, at, bytes.length - at, at);
+    }
+    finally {
+        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
+    }
+}
+
+
+/***/ }),
+
+/***/ 5937:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   j: () => (/* binding */ currentPlatform),
+/* harmony export */   w: () => (/* binding */ osName)
+/* harmony export */ });
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/**
+ * What the machine the gate runs on can do, where a feature depends on it. Inputs are checked against it, so
+ * that a feature this runner cannot serve fails before anything runs, naming the input, rather than during the
+ * wait. Tests pass a fake one for macOS and Windows.
+ */
+
+/** The machine this process runs on. */
+function currentPlatform() {
+    return { os: process.platform, hasProc: (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.existsSync)('/proc/self/stat') };
+}
+const OS_NAMES = { darwin: 'macOS', win32: 'Windows', linux: 'Linux' };
+/** For messages: "macOS", "Windows", else the platform's own name. */
+const osName = (platform) => OS_NAMES[platform.os] ?? platform.os;
+
+
+/***/ }),
+
+/***/ 5369:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $Q: () => (/* binding */ clip),
+/* harmony export */   MP: () => (/* binding */ describeBody),
+/* harmony export */   g$: () => (/* binding */ printable),
+/* harmony export */   ht: () => (/* binding */ detached),
+/* harmony export */   jt: () => (/* binding */ hasControlChars)
+/* harmony export */ });
+/**
+ * Text helpers for the words of others (a server's body, an input's value): one line, no control characters, a
+ * bounded length, and never a view that keeps the whole text it was cut from alive.
+ */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/g;
+/**
+ * The one control-character rule (C0 and DEL): whether `text` holds one other than those `allowed` (a tab in a
+ * value; a script's tab and line breaks).
+ */
+function hasControlChars(text, allowed = '\t') {
+    for (const [c] of text.matchAll(CONTROL))
+        if (!allowed.includes(c))
+            return true;
+    return false;
+}
+/** `text` with each run of control characters turned into one space, for a one-line quote of a server's words. */
+const controlToSpace = (text) => text.replace(CONTROL_RUN, ' ');
+const CONTROL_RUN = new RegExp(`${CONTROL.source}+`, 'g');
+/** Shows input text safely in a message: control characters escaped, length capped. */
+function printable(text, max = 80) {
+    const shown = JSON.stringify(text)
+        .slice(1, -1)
+        .replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    return shown.length > max ? `${shown.slice(0, max)}\u2026` : shown;
+}
+/** The server's words on one line, at most `max` characters. */
+function clip(text, max = 120) {
+    // cut before cleaning: a body can be 1 MiB on one line, and a copy of it per probe adds up
+    const clean = controlToSpace(text.slice(0, 2 * max));
+    return detached(clean.length > max ? `${clean.slice(0, max)}\u2026` : clean);
+}
+/**
+ * A copy of a short string that does not hold on to the string it was cut from. V8 makes a slice of 13
+ * characters or more a view of its parent: an excerpt or a summary kept from a 1 MiB body would keep the whole
+ * body alive for as long as the answer is kept (the last answer of each target of a fleet, the timeline).
+ */
+function detached(text) {
+    return JSON.parse(JSON.stringify(text));
+}
+/**
+ * Says what a body says in a few words: a JSON error's message (from `json`, the body already parsed), an HTML
+ * page's title, or its first line.
+ */
+function describeBody(body, contentType, json) {
+    const text = body.trimStart().slice(0, 8192).trimEnd();
+    if (text === '')
+        return '';
+    const said = jsonMessage(json);
+    if (said !== undefined)
+        return clip(said);
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text.slice(0, 4096));
+    if (title)
+        return clip(title[1].trim());
+    if (/html/i.test(contentType) || text.startsWith('<'))
+        return '(an HTML page)';
+    return clip(text.split(/\r?\n/, 1)[0]);
+}
+function jsonMessage(json) {
+    if (typeof json !== 'object' || json === null || Array.isArray(json))
+        return undefined;
+    const o = json;
+    for (const key of ['error', 'message', 'detail', 'reason', 'status']) {
+        const v = o[key];
+        if (typeof v === 'string' && v !== '')
+            return v;
+        if (typeof v === 'object' && v !== null) {
+            const inner = jsonMessage(v);
+            if (inner !== undefined)
+                return inner;
+        }
+    }
+    return undefined;
+}
+
+
+/***/ }),
+
+/***/ 5791:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   X: () => (/* binding */ secretValueOf),
+/* harmony export */   q: () => (/* binding */ envReport)
+/* harmony export */ });
+/* harmony import */ var _inputs_secrets_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3332);
+/** `env-report`: the chosen variables from a process's environment, with credential-like values masked. */
+
+/**
+ * A credential's own value, held apart from its entry so that no serialisation of the facts (the log, the summary,
+ * `--json`) can carry it: only the history reads it, to store a keyed hash of it (history/fingerprint.ts).
+ */
+const secretValues = new WeakMap();
+/** The value a masked entry stands for; undefined for an entry that is not a credential. */
+const secretValueOf = (entry) => secretValues.get(entry);
+/**
+ * Each name or glob (`*` any run of characters, `?` one) in order; a glob gives every matching variable, sorted.
+ * A value is masked by the one credential rule (inputs/secrets.ts): its name says it is a credential, its value
+ * has a credential's shape (a URL's password, a token), or it holds one of `secrets` (the api-key in a variable
+ * called MODEL_AUTH is still the api-key): the report also goes into the history file.
+ */
+function envReport(patterns, environ, secrets = []) {
+    const entries = [];
+    const seen = new Set();
+    for (const pattern of patterns) {
+        const glob = new RegExp(`^${pattern.replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+        const names = Object.keys(environ)
+            .filter((n) => glob.test(n))
+            .sort();
+        if (names.length === 0)
+            entries.push({ name: pattern });
+        for (const name of names.filter((n) => !seen.has(n))) {
+            seen.add(name);
+            const value = environ[name];
+            if (!(0,_inputs_secrets_js__WEBPACK_IMPORTED_MODULE_0__/* .isSecretValue */ .w2)(name, value, secrets)) {
+                entries.push({ name, value });
+                continue;
+            }
+            const entry = { name, value: _inputs_secrets_js__WEBPACK_IMPORTED_MODULE_0__/* .MASK */ .v5, secret: true };
+            secretValues.set(entry, value);
+            entries.push(entry);
+        }
+    }
+    return entries;
+}
+
+
+/***/ }),
+
+/***/ 2686:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   B9: () => (/* binding */ processGuard),
+/* harmony export */   KT: () => (/* binding */ markedProcesses),
+/* harmony export */   aW: () => (/* binding */ bootId),
+/* harmony export */   gO: () => (/* binding */ descendantsOf),
+/* harmony export */   ls: () => (/* binding */ identify),
+/* harmony export */   xO: () => (/* binding */ RUN_MARKER)
+/* harmony export */ });
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7707);
+/**
+ * Which processes a stop may signal, read from Linux's /proc. Never this process, one of its ancestors (the
+ * runner's step, the runner itself), pid 1, a runner's own processes (`Runner.Worker`, `Runner.Listener`, its
+ * service scripts), nor a process group any of them is in. A pid recorded at launch is the server only while it
+ * names the process that started then (`/proc/<pid>/stat` field 22, on the same boot): Linux reuses pids, and a
+ * server that died early leaves its pid to a stranger. A process that carries the run's marker in its
+ * environment (`WAIT_FOR_MODEL_RUN=<id>`, set at launch and inherited by whatever the server starts) is the
+ * server's, wherever it went: a worker that double-forked out of the group, an orphaned engine core.
+ */
+
+
+/** The variable `start` tags the server's environment with. */
+const RUN_MARKER = 'WAIT_FOR_MODEL_RUN';
+/** The runner's own programs, by their command line (the hosted runners' and a self-hosted one's, as installed). */
+const RUNNER_COMMAND = /(^|\/)(Runner\.Worker|Runner\.Listener|runsvc\.sh|run-helper\.sh)(\s|$)/;
+/** An ancestor chain longer than this is a loop in a hostile or broken /proc: stop walking. */
+const MAX_DEPTH = 4096;
+/** The processes and groups a stop must leave alone, as seen now from `self` (this process). */
+function processGuard(proc = '/proc', self = process.pid) {
+    const spared = new Map([[1, 'init']]);
+    const groups = new Set();
+    const selfStat = (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procStat */ .jW)(self, proc);
+    spared.set(self, 'self');
+    if (selfStat !== undefined)
+        groups.add(selfStat.pgrp);
+    // without /proc only the parent is known
+    let parent = selfStat?.ppid ?? (self === process.pid ? process.ppid : 0);
+    for (let depth = 0; parent > 1 && depth < MAX_DEPTH && !spared.has(parent); depth++) {
+        spared.set(parent, 'ancestor');
+        const stat = (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procStat */ .jW)(parent, proc);
+        if (stat !== undefined)
+            groups.add(stat.pgrp);
+        parent = stat?.ppid ?? 0;
+    }
+    for (const pid of (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procPids */ .bU)(proc)) {
+        if (spared.has(pid) || !RUNNER_COMMAND.test((0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .commandLine */ .ay)(pid, proc)))
+            continue;
+        spared.set(pid, 'runner');
+        const stat = (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procStat */ .jW)(pid, proc);
+        if (stat !== undefined)
+            groups.add(stat.pgrp);
+    }
+    // The leader of a group this process, an ancestor or the runner is in need not be an ancestor (the shell of a
+    // pipeline, a job-control wrapper): signalling it would stop the stopper's own job all the same.
+    return {
+        spared: (pid) => spared.get(pid) ?? (groups.has(pid) ? 'group-leader' : undefined),
+        groupSpared: (pgid) => groups.has(pgid) || spared.has(pgid)
+    };
+}
+/** Whether `pid` still names the process `recorded` describes. */
+function identify(pid, recorded, proc = '/proc') {
+    if (recorded.startTicks === undefined || (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procStat */ .jW)(process.pid, proc) === undefined)
+        return { kind: 'unchecked' };
+    const boot = bootId(proc);
+    if (recorded.bootId !== undefined && boot !== undefined && boot !== recorded.bootId)
+        return { kind: 'rebooted' };
+    const stat = (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procStat */ .jW)(pid, proc);
+    if (stat === undefined || stat.state === 'Z')
+        return { kind: 'gone' };
+    if (stat.startTicks !== recorded.startTicks)
+        return { kind: 'reused', startTicks: stat.startTicks, expectedTicks: recorded.startTicks };
+    return { kind: 'same' };
+}
+/** This boot's id, or undefined without /proc. */
+function bootId(proc = '/proc') {
+    try {
+        return (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(`${proc}/sys/kernel/random/boot_id`, 'utf8').trim() || undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * The processes whose environment carries `RUN_MARKER=<marker>`, among those this user may read, that started no
+ * earlier than `sinceTicks`. `seen` caches each answer by pid and start time: an environment is fixed at exec, and
+ * reading every process's on every poll would cost the stop more than the stop itself.
+ */
+function markedProcesses(marker, sinceTicks, seen, proc = '/proc') {
+    const needle = `\0${RUN_MARKER}=${marker}\0`;
+    const found = [];
+    for (const pid of (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procPids */ .bU)(proc)) {
+        const stat = (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procStat */ .jW)(pid, proc);
+        if (stat === undefined || stat.state === 'Z' || stat.startTicks < sinceTicks)
+            continue;
+        const key = `${pid}:${stat.startTicks}`;
+        let marked = seen.get(key);
+        if (marked === undefined) {
+            marked = environHas(pid, needle, proc);
+            seen.set(key, marked);
+        }
+        if (marked)
+            found.push(pid);
+    }
+    return found;
+}
+function environHas(pid, needle, proc) {
+    try {
+        // latin1 maps each byte to one character: a byte search, whatever the encoding of the other variables
+        return `\0${(0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(`${proc}/${pid}/environ`, 'latin1')}\0`.includes(needle);
+    }
+    catch {
+        return false; // another user's process, or gone
+    }
+}
+/** `roots` and every process descended from them, from the parent ids of /proc/<pid>/stat. */
+function descendantsOf(roots, proc = '/proc') {
+    const children = new Map();
+    for (const p of (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procPids */ .bU)(proc)) {
+        const parent = (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procStat */ .jW)(p, proc)?.ppid;
+        if (parent !== undefined)
+            children.set(parent, [...(children.get(parent) ?? []), p]);
+    }
+    const family = new Set(roots);
+    const queue = [...family];
+    while (queue.length > 0) {
+        for (const child of children.get(queue.shift()) ?? []) {
+            if (family.has(child))
+                continue;
+            family.add(child);
+            queue.push(child);
+        }
+    }
+    return family;
+}
+
+
+/***/ }),
+
+/***/ 5568:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   p: () => (/* binding */ LogFollower)
+/* harmony export */ });
+/* unused harmony export MAX_LINE_CHARS */
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _inputs_secrets_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3332);
+/* harmony import */ var _runtime_file_kind_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2607);
+/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9842);
+/**
+ * Follows a server's log file: the lines appended since the last look, numbered, and the last lines kept for the
+ * tail. Each look does a bounded amount of work whatever the file holds (a 200 MB log, a server flooding its log,
+ * a log replaced by a directory), so that the wait never stalls behind it and its memory never grows with it.
+ */
+
+
+
+
+/** A line longer than this is cut (a progress bar redrawn with \r for an hour is one line). */
+const MAX_LINE_CHARS = 2000;
+/** Of a line longer than MAX_LINE_CHARS, only this many bytes are kept while it is being read (UTF-8: 4 per character). */
+const MAX_LINE_BYTES = MAX_LINE_CHARS * 4;
+/** Lines decoded per look: each then goes through the startup profile and `fail-pattern`. */
+const LINES_PER_POLL = 1000;
+/** Bytes decoded into lines per look. */
+const READ_BYTES_PER_POLL = 256 * 1024;
+/** Bytes only counted (for line numbers) per look. */
+const COUNT_BYTES_PER_POLL = 32 * 1024 * 1024;
+/**
+ * And at most this long a look, read in 64 KB chunks: the action runs without V8's optimising compilers, so
+ * counting the lines of `yes` output takes far longer per megabyte than an ordinary log's. A CPU budget, not a
+ * time the wait depends on: it bounds how long a look holds the event loop (the deadline, signals), nothing else.
+ */
+const WORK_MS_PER_POLL = 20;
+/**
+ * Of what a log held before the wait, only its last this many bytes are read as lines (the phases so far and the
+ * tail); the rest is counted. When a server writes faster than the follower reads and the backlog passes
+ * BACKLOG_BYTES, the follower likewise counts its way to the last WINDOW_BYTES.
+ */
+const WINDOW_BYTES = 256 * 1024;
+const BACKLOG_BYTES = 8 * 1024 * 1024;
+const CHUNK_BYTES = 64 * 1024;
+class LogFollower {
+    path;
+    keep;
+    /** Bytes of the file consumed: counted, or read into lines (the unfinished last line is in `pending`). */
+    offset = 0;
+    lineCount = 0;
+    pending = [];
+    pendingBytes = 0;
+    pendingCut = false;
+    /** Up to where the file is only counted, not read into lines. */
+    countUntil = 0;
+    /** The first line read after counting began before the counting ended: counted, never shown. */
+    dropPartial = false;
+    /** Lines that end before this offset were in the file before the wait: handed to `earlier`, never to `poll`. */
+    earlierUntil = 0;
+    recent = [];
+    chunk = Buffer.alloc(CHUNK_BYTES);
+    earlier;
+    secrets;
+    /** Why the log can no longer be read (it became a directory); set once, the follower then reads nothing. */
+    problem;
+    /**
+     * `keep`: how many last lines to hold for `tail`. Unless `fromStart` (the log of a server this process has
+     * just started, where every line is new however fast it came), what the file already holds is counted and its
+     * last lines are kept for the tail and handed to `earlier` (by the looks that read them), but never returned by
+     * `poll`: only lines written from now on are new. Nothing is read here, so the wait starts at once.
+     * `fromStart` with `skipBytes`: the server appends to a log that already held that much (an earlier run's),
+     * which is only counted (by the first looks), so that line numbers are the file's.
+     * `secrets` are masked in each line before it is cut to MAX_LINE_CHARS.
+     */
+    constructor(path, keep, { fromStart = false, skipBytes = 0, earlier, secrets = [] } = {}) {
+        this.path = path;
+        this.keep = keep;
+        this.earlier = earlier;
+        this.secrets = secrets;
+        if (fromStart) {
+            this.countUntil = skipBytes;
+            return;
+        }
+        const size = this.withFile((_fd, s) => s) ?? 0;
+        this.earlierUntil = size;
+        this.countUntil = Math.max(0, size - WINDOW_BYTES);
+    }
+    /** The complete lines appended since the last call (at most LINES_PER_POLL of them). */
+    poll() {
+        const fresh = [];
+        const old = [];
+        const until = _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .systemClock */ .ml.now() + WORK_MS_PER_POLL;
+        this.withFile((fd, size) => {
+            // truncated or replaced (also before the first look read what it held)
+            if (size < this.offset || size < this.earlierUntil)
+                this.restart();
+            if (size - this.offset > BACKLOG_BYTES && this.offset >= this.countUntil)
+                this.countUntil = size - WINDOW_BYTES;
+            if (this.offset < this.countUntil)
+                this.count(fd, until);
+            if (this.offset >= this.countUntil)
+                this.read(fd, size, fresh, old, until);
+        });
+        if (old.length > 0)
+            this.earlier?.(old);
+        return fresh;
+    }
+    /** Whether lines already written are still unread. */
+    behind() {
+        return (this.withFile((_fd, size) => size > this.offset) ?? false) && this.problem === undefined;
+    }
+    /** Opens the file without blocking (a FIFO would) and checks it is still a regular file; undefined when it is not there. */
+    withFile(use) {
+        if (this.problem !== undefined)
+            return undefined;
+        let fd;
+        try {
+            fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.openSync)(this.path, node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_RDONLY | node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_NONBLOCK);
+        }
+        catch (e) {
+            if (e.code !== 'ENOENT')
+                this.fail(e);
+            return undefined; // not written yet
+        }
+        try {
+            const stat = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.fstatSync)(fd);
+            const what = (0,_runtime_file_kind_js__WEBPACK_IMPORTED_MODULE_2__/* .notRegularFile */ .s)(stat);
+            if (what !== undefined) {
+                this.problem = `the log ${this.path} is no longer a regular file (it is ${what} now)`;
+                return undefined;
+            }
+            return use(fd, stat.size);
+        }
+        catch (e) {
+            this.fail(e);
+            return undefined;
+        }
+        finally {
+            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
+        }
+    }
+    fail(e) {
+        this.problem = `the log ${this.path} cannot be read (${e.code ?? e.message})`;
+    }
+    /** Counts the lines up to `countUntil`, within the look's budget, reading nothing into memory. */
+    count(fd, until) {
+        const end = Math.min(this.countUntil, this.offset + COUNT_BYTES_PER_POLL);
+        let last = -1;
+        while (this.offset < end && _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .systemClock */ .ml.now() < until) {
+            const n = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readSync)(fd, this.chunk, 0, Math.min(CHUNK_BYTES, end - this.offset), this.offset);
+            if (n === 0)
+                break;
+            // one native pass (a loop in JavaScript, or indexOf per line, is several times slower without the optimising compilers)
+            const text = this.chunk.toString('latin1', 0, n);
+            this.lineCount += text.length - text.replaceAll('\n', '').length;
+            last = this.chunk[n - 1];
+            this.offset += n;
+        }
+        if (last === -1)
+            return;
+        // what was pending is part of a counted line now; the line under way at the end of counting is never whole
+        this.pending = [];
+        this.pendingBytes = 0;
+        this.pendingCut = false;
+        this.dropPartial = last !== 0x0a;
+    }
+    read(fd, size, fresh, old, until) {
+        const end = Math.min(size, this.offset + READ_BYTES_PER_POLL);
+        let lines = 0;
+        while (this.offset < end && lines < LINES_PER_POLL && _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .systemClock */ .ml.now() < until) {
+            const n = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readSync)(fd, this.chunk, 0, Math.min(CHUNK_BYTES, end - this.offset), this.offset);
+            if (n === 0)
+                break;
+            let start = 0;
+            for (let nl = this.chunk.indexOf(0x0a, 0); nl !== -1 && nl < n; nl = this.chunk.indexOf(0x0a, start)) {
+                this.take(this.chunk.subarray(start, nl));
+                start = nl + 1;
+                const line = this.finishLine();
+                if (line !== undefined) {
+                    ;
+                    (this.offset + start <= this.earlierUntil ? old : fresh).push(line);
+                    if (++lines >= LINES_PER_POLL)
+                        break;
+                }
+            }
+            if (lines >= LINES_PER_POLL && start < n) {
+                this.offset += start; // the rest is read by the next look
+                return;
+            }
+            this.take(this.chunk.subarray(start, n));
+            this.offset += n;
+        }
+    }
+    /** Adds bytes to the unfinished line, keeping at most MAX_LINE_BYTES of it. */
+    take(bytes) {
+        const room = MAX_LINE_BYTES - this.pendingBytes;
+        if (bytes.length > room)
+            this.pendingCut = true;
+        const kept = bytes.subarray(0, Math.max(0, room));
+        if (kept.length === 0)
+            return;
+        this.pending.push(Buffer.from(kept));
+        this.pendingBytes += kept.length;
+    }
+    /** The unfinished line is finished: numbered, kept for the tail, and returned unless it was partly counted. */
+    finishLine() {
+        const text = this.pendingText();
+        this.pending = [];
+        this.pendingBytes = 0;
+        this.pendingCut = false;
+        this.lineCount++;
+        if (this.dropPartial) {
+            this.dropPartial = false;
+            return undefined;
+        }
+        const line = { number: this.lineCount, text: text.replace(/\r$/, '') };
+        if (this.keep > 0) {
+            this.recent.push(line);
+            if (this.recent.length > this.keep)
+                this.recent.shift();
+        }
+        return line;
+    }
+    pendingText() {
+        const text = (0,_inputs_secrets_js__WEBPACK_IMPORTED_MODULE_3__/* .redact */ .E$)(Buffer.concat(this.pending, this.pendingBytes).toString('utf8'), this.secrets);
+        return text.length > MAX_LINE_CHARS || this.pendingCut ? `${text.slice(0, MAX_LINE_CHARS)}\u2026` : text;
+    }
+    /**
+     * The last `keep` lines, including an unfinished last line; undefined when the file does not exist. Reads what
+     * is left (within a bounded number of looks) first, so that the tail ends where the file does.
+     */
+    tail() {
+        for (let looks = 0; looks < 20 && this.behind(); looks++)
+            this.poll();
+        if (this.problem === undefined && this.withFile(() => true) === undefined)
+            return undefined;
+        if (this.keep === 0)
+            return [];
+        const unfinished = this.pendingBytes === 0 || this.dropPartial ? [] : [{ number: this.lineCount + 1, text: this.pendingText() }];
+        return [...this.recent, ...unfinished].slice(-this.keep);
+    }
+    restart() {
+        this.offset = 0;
+        this.lineCount = 0;
+        this.pending = [];
+        this.pendingBytes = 0;
+        this.pendingCut = false;
+        this.countUntil = 0;
+        this.dropPartial = false;
+        this.earlierUntil = 0;
+    }
+}
+
+
+/***/ }),
+
+/***/ 8706:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   WZ: () => (/* binding */ processTree),
+/* harmony export */   f_: () => (/* binding */ isDockerProxy),
+/* harmony export */   kA: () => (/* binding */ listenerOwnership),
+/* harmony export */   l: () => (/* binding */ portOwner),
+/* harmony export */   yv: () => (/* binding */ localPort)
+/* harmony export */ });
+/* harmony import */ var _guard_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2686);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7707);
+/* harmony import */ var _http_hosts_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2327);
+/**
+ * Who listens on a local TCP port, read from Linux's /proc: the listening sockets of /proc/net/tcp and tcp6, each
+ * socket's inode found among the processes' file descriptors (/proc/<pid>/fd \u2192 `socket:[inode]`), and each
+ * holder's command line. Structured answers only; without /proc (not Linux) the answer is `unknown`.
+ *
+ * /proc/net/tcp is the table of the reader's network namespace: a server in a container with its own
+ * namespace (docker -p) shows as the proxy that forwards the port, which is what answers the gate anyway.
+ */
+
+
+
+
+const LISTEN = '0A';
+/** Who listens on `port` (any local address, IPv4 and IPv6). */
+function portOwner(port, { proc = '/proc' } = {}) {
+    const sockets = listeningSockets(proc, port);
+    if (sockets === undefined)
+        return { kind: 'unknown', port };
+    if (sockets.length === 0)
+        return { kind: 'free', port };
+    const holders = socketHolders(proc, new Set(sockets.map((s) => s.inode)));
+    return {
+        kind: 'listening',
+        port,
+        listeners: sockets.map((s) => ({ ...s, holders: holders.get(s.inode) ?? [] }))
+    };
+}
+/**
+ * Whether what listens on `port` belongs to the process `pid` or its descendants (a `start` shell that runs the
+ * server as its child, a server that forks workers): the listening socket's inode among their descriptors.
+ */
+function listenerOwnership(port, pid, options = {}) {
+    const owner = portOwner(port, options);
+    if (owner.kind !== 'listening')
+        return owner;
+    const family = processTree(options.proc ?? '/proc', pid);
+    for (const l of owner.listeners) {
+        const holder = l.holders.find((h) => family.has(h.pid));
+        if (holder !== undefined)
+            return { kind: 'ours', port, holder };
+    }
+    return { kind: 'foreign', port, listeners: owner.listeners };
+}
+/** `pid` and every process descended from it, from the parent ids of /proc/<pid>/stat. */
+const processTree = (proc, pid) => (0,_guard_js__WEBPACK_IMPORTED_MODULE_0__/* .descendantsOf */ .gO)([pid], proc);
+/** The listening sockets on `port`; undefined when neither table can be read. */
+function listeningSockets(proc, port) {
+    let read = false;
+    const found = [];
+    for (const table of ['tcp', 'tcp6']) {
+        let text;
+        try {
+            text = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.readFileSync)(`${proc}/net/${table}`, 'utf8');
+            read = true;
+        }
+        catch {
+            continue; // tcp6 is absent on a kernel without IPv6
+        }
+        for (const line of text.split('\n').slice(1)) {
+            // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode \u2026
+            const f = line.trim().split(/\s+/);
+            if (f.length < 10 || f[3] !== LISTEN)
+                continue;
+            const [hexAddress, hexPort] = f[1].split(':');
+            if (parseInt(hexPort, 16) !== port)
+                continue;
+            found.push({ address: decodeAddress(hexAddress), port, inode: Number(f[9]) });
+        }
+    }
+    return read ? found : undefined;
+}
+/** The kernel prints each 32-bit word of the address in host order (little-endian on the runners' x86 and arm64). */
+function decodeAddress(hex) {
+    const words = hex.match(/.{8}/g) ?? [];
+    const bytes = words.flatMap((w) => (w.match(/../g) ?? []).reverse().map((b) => parseInt(b, 16)));
+    if (bytes.length === 4)
+        return bytes.join('.');
+    const groups = Array.from({ length: 8 }, (_, i) => ((bytes[2 * i] << 8) | bytes[2 * i + 1]).toString(16));
+    if (groups.slice(0, 5).every((g) => g === '0') && groups[5] === 'ffff')
+        return `::ffff:${bytes.slice(12).join('.')}`;
+    // the shortest form for the common cases (:: and ::1); other addresses in full
+    const text = groups.join(':');
+    return text === '0:0:0:0:0:0:0:0' ? '::' : text === '0:0:0:0:0:0:0:1' ? '::1' : text;
+}
+/** The processes holding each of `inodes` among their file descriptors (those this user may read). */
+function socketHolders(proc, inodes) {
+    const holders = new Map();
+    for (const pid of (0,_proc_js__WEBPACK_IMPORTED_MODULE_2__/* .procPids */ .bU)(proc)) {
+        let fds;
+        try {
+            fds = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.readdirSync)(`${proc}/${pid}/fd`);
+        }
+        catch {
+            continue; // another user's process, or gone
+        }
+        const held = new Set();
+        for (const fd of fds) {
+            let target;
+            try {
+                target = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.readlinkSync)(`${proc}/${pid}/fd/${fd}`);
+            }
+            catch {
+                continue;
+            }
+            const m = /^socket:\[(\d+)\]$/.exec(target);
+            if (m && inodes.has(Number(m[1])))
+                held.add(Number(m[1]));
+        }
+        if (held.size === 0)
+            continue;
+        const info = { pid, command: (0,_proc_js__WEBPACK_IMPORTED_MODULE_2__/* .commandLine */ .ay)(pid, proc) };
+        for (const inode of held)
+            holders.set(inode, [...(holders.get(inode) ?? []), info]);
+    }
+    return holders;
+}
+/**
+ * The port to check when `url` names this machine (loopback, `localhost`, this host's name or one of its
+ * addresses), else undefined: a server elsewhere is probed as it is, its port is none of this machine's business.
+ */
+function localPort(url, hostName = process.getBuiltinModule('node:os').hostname()) {
+    const host = (0,_http_hosts_js__WEBPACK_IMPORTED_MODULE_3__/* .bareHost */ .n0)(url.hostname);
+    const os = process.getBuiltinModule('node:os');
+    const addresses = Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((a) => a.address.toLowerCase()));
+    const local = (0,_http_hosts_js__WEBPACK_IMPORTED_MODULE_3__/* .isLoopback */ .U9)(url.hostname) ||
+        host.endsWith('.localhost') ||
+        host === hostName.toLowerCase() ||
+        addresses.includes(host);
+    if (!local)
+        return undefined;
+    return url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+}
+/** Docker's userland proxy, which holds a container's published port on the host (`docker run -p`). */
+const isDockerProxy = (command) => /(^|\/)docker-proxy(\s|$)/.test(command);
+
+
+/***/ }),
+
+/***/ 7707:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   ay: () => (/* binding */ commandLine),
+/* harmony export */   bU: () => (/* binding */ procPids),
+/* harmony export */   jW: () => (/* binding */ procStat),
+/* harmony export */   mX: () => (/* binding */ procEnviron)
+/* harmony export */ });
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/** Reading Linux's /proc: one process's stat line, the process ids, a command line, an environment. Undefined or empty without it. */
+
+function procStat(pid, proc = '/proc') {
+    try {
+        const stat = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(`${proc}/${pid}/stat`, 'utf8');
+        // the command name in parentheses may hold spaces and parentheses: count fields from the last ')'
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return { state: f[0], ppid: Number(f[1]), pgrp: Number(f[2]), startTicks: Number(f[19]) };
+    }
+    catch {
+        return undefined;
+    }
+}
+/** Every process id /proc shows (empty without /proc). */
+function procPids(proc = '/proc') {
+    try {
+        return (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readdirSync)(proc)
+            .filter((n) => /^\d+$/.test(n))
+            .map(Number);
+    }
+    catch {
+        return [];
+    }
+}
+const MAX_COMMAND = 500;
+/** The command line of `pid`, arguments joined by spaces (its name in brackets where it has none), or "" once gone. */
+function commandLine(pid, proc = '/proc') {
+    try {
+        const args = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(`${proc}/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
+        if (args !== '')
+            return args.length > MAX_COMMAND ? `${args.slice(0, MAX_COMMAND)}\u2026` : args;
+        return `[${(0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(`${proc}/${pid}/comm`, 'utf8').trim()}]`;
+    }
+    catch {
+        return '';
+    }
+}
+/** The environment `pid` started with (`/proc/<pid>/environ`), or undefined when it cannot be read (gone, another user's, no /proc). */
+function procEnviron(pid, proc = '/proc') {
+    try {
+        const entries = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(`${proc}/${pid}/environ`, 'utf8')
+            .split('\0')
+            .filter((e) => e.includes('='));
+        return Object.fromEntries(entries.map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]));
+    }
+    catch {
+        return undefined;
+    }
+}
+
+
+/***/ }),
+
+/***/ 5361:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  Zd: () => (/* binding */ attachServer),
+  rO: () => (/* binding */ newLogFile),
+  um: () => (/* binding */ newRunMarker),
+  QF: () => (/* binding */ resolvePid),
+  NK: () => (/* binding */ serverEnv),
+  UD: () => (/* binding */ startServer)
+});
+
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+// EXTERNAL MODULE: ./src/runtime/own-files.ts
+var own_files = __nccwpck_require__(730);
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __nccwpck_require__(8161);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+// EXTERNAL MODULE: ./src/runtime/text.ts
+var runtime_text = __nccwpck_require__(5369);
+// EXTERNAL MODULE: ./src/inputs/input-error.ts
+var input_error = __nccwpck_require__(9354);
+// EXTERNAL MODULE: ./src/inputs/forms.ts
+var inputs_forms = __nccwpck_require__(2198);
+// EXTERNAL MODULE: ./src/inputs/variables.ts
+var variables = __nccwpck_require__(6192);
+// EXTERNAL MODULE: ./src/server/proc.ts
+var proc = __nccwpck_require__(7707);
+;// CONCATENATED MODULE: ./src/server/runner-internals.ts
+/**
+ * What the runner gives the action's own process and no `run:` step, kept from the server `start` launches: a
+ * detached server outlives the step and may run code the job did not write (a model's own code, a plugin), so it
+ * gets the step's environment as a `run:` step would, not the action's. From the runner's
+ * `NodeScriptActionHandler` (actions/runner, src/Runner.Worker/Handlers/): the Actions runtime's URL and token
+ * (the job's cache and artifact credential), the cache and results services, and the OIDC token request (which
+ * mints cloud credentials where `id-token: write` is set). The list is docs/server.md's; a user who needs one
+ * passes it explicitly, in the `env:` of a later `run:` step.
+ */
+/** Every variable whose name starts with one of these (`ACTIONS_CACHE_URL`, a cache proxy's `ACTIONS_RESULTS_URL_ORIGINAL`, \u2026). */
+const RUNNER_PREFIXES = ['ACTIONS_RUNTIME_', 'ACTIONS_ID_TOKEN_', 'ACTIONS_CACHE_', 'ACTIONS_RESULTS_'];
+/**
+ * This step's own file commands: the action's outputs, the post step's state (the pid it stops), the next steps'
+ * environment and PATH, the job summary. A server writing to them during the step would forge what the action
+ * tells the runner.
+ */
+const STEP_FILES = ['GITHUB_OUTPUT', 'GITHUB_STATE', 'GITHUB_ENV', 'GITHUB_PATH', 'GITHUB_STEP_SUMMARY'];
+/** Whether the variable is one of the runner's internals (see the module comment). */
+const isRunnerInternal = (name) => RUNNER_PREFIXES.some((p) => name.startsWith(p)) || STEP_FILES.includes(name);
+
+;// CONCATENATED MODULE: ./src/server/process.ts
+/**
+ * The model server as a process: launched in the background by `start`, or found by `pid`; watched until it
+ * exits; its start time and environment read from /proc (Linux). The gate leaves it running either way.
+ */
+
+
+
+
+
+
+
+
+
+
+const randomPart = () => process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex');
+/**
+ * Where the log goes with `start` and no `log-file`: a new file in the runner's temporary directory (the system's
+ * outside a runner) named with this run's pid and a random part, `model-server-<pid>-<12 hex>.log`, created now
+ * and exclusively, so that no other run's log is ever truncated and no link planted at a name we would use is
+ * followed (a name taken: another random one).
+ */
+function newLogFile(env, pid = process.pid) {
+    const dir = env.RUNNER_TEMP || (0,external_node_os_.tmpdir)();
+    for (let n = 1;; n++) {
+        // a random part: a name another user of a shared folder can guess is one they can plant a link at
+        const path = (0,external_node_path_.join)(dir, `model-server-${pid}-${randomPart()}.log`);
+        try {
+            if (n === 1)
+                (0,external_node_fs_.mkdirSync)(dir, { recursive: true });
+            (0,external_node_fs_.closeSync)((0,own_files/* createOwn */.pP)(path));
+            return path;
+        }
+        catch (e) {
+            const code = e.code;
+            if (code === 'EEXIST' && n < 10)
+                continue;
+            throw new input_error/* InputError */.dz('log-file', {
+                problem: `none given, and no new log can be created in "${(0,runtime_text/* printable */.g$)(dir)}" (${code ?? e.message})`
+            });
+        }
+    }
+}
+/**
+ * The step's environment, without the action's own `INPUT_*` variables (which carry its api-key) and without the
+ * runner's internals (`isRunnerInternal`: the tokens it gives the action's process and no `run:` step, and this
+ * step's own file commands).
+ */
+function serverEnv(env) {
+    return Object.fromEntries(Object.entries(env).filter((e) => e[1] !== undefined && !(0,variables/* isInputVariable */.lh)(e[0]) && !isRunnerInternal(e[0])));
+}
+/** A run marker for the server's environment: 128 random bits, so that no other process carries it by chance. */
+const newRunMarker = () => process.getBuiltinModule('node:crypto').randomBytes(16).toString('hex');
+const FOREGROUND_HINT = '"start" must run the server in the foreground, without & or nohup: the action puts it in the background';
+/** Like a `run:` step: bash, which also execs a lone command so that the pid is the server's own. */
+const SHELL = (0,external_node_fs_.existsSync)('/bin/bash') ? '/bin/bash' : '/bin/sh';
+/**
+ * Runs `command` with the shell, detached in its own process group (pid = group id) so that it outlives the
+ * step and a signal to the action does not reach it; stdout and stderr are appended to `logFile` (never truncated:
+ * it may be a log the user keeps, or another run's).
+ */
+function startServer(command, logFile, env, clock) {
+    let fd;
+    let logOffset;
+    try {
+        (0,external_node_fs_.mkdirSync)((0,external_node_path_.dirname)(logFile), { recursive: true });
+        // never through a symbolic link: the server's output would go wherever it points
+        fd = (0,own_files/* openOwn */.$U)(logFile, external_node_fs_.constants.O_WRONLY | external_node_fs_.constants.O_APPEND | external_node_fs_.constants.O_CREAT);
+        logOffset = (0,external_node_fs_.fstatSync)(fd).size;
+    }
+    catch (e) {
+        throw new input_error/* InputError */.dz('log-file', {
+            value: (0,runtime_text/* printable */.g$)(logFile),
+            problem: `cannot be written (${e.code ?? e.message})`
+        });
+    }
+    try {
+        // node:child_process (with node:dgram) only for `start`
+        const child = process
+            .getBuiltinModule('node:child_process')
+            .spawn(SHELL, ['-c', command], { detached: true, stdio: ['ignore', fd, fd], env });
+        const startedAt = clock.now();
+        const exited = new Promise((resolve) => {
+            child.once('error', (e) => resolve(`could not be started (${e.message})`));
+            child.once('exit', (code, signal) => resolve(signal
+                ? `was killed by ${signal}`
+                : code === 0
+                    ? `exited with code 0 (${FOREGROUND_HINT})`
+                    : `exited with code ${code}`));
+        });
+        child.unref();
+        const pid = child.pid;
+        if (pid === undefined)
+            throw new Error(`could not start ${SHELL} for "start"`);
+        return {
+            pid,
+            startedAt,
+            // read at once: the fork has happened, and an exec (bash running a lone command) keeps the pid and the time
+            startTicks: (0,proc/* procStat */.jW)(pid)?.startTicks,
+            exited,
+            // Once the shell has exec'd the server (or if it has exited), what it was given is what it started with.
+            environ: () => (0,proc/* procEnviron */.mX)(pid) ?? env,
+            release: () => child.removeAllListeners(),
+            logOffset
+        };
+    }
+    finally {
+        (0,external_node_fs_.closeSync)(fd);
+    }
+}
+/** Watches a process started elsewhere; it is polled, since only a parent hears of its child's exit. */
+function attachServer(pid, clock, pollMs = 250) {
+    const first = (0,proc/* procStat */.jW)(pid);
+    const ageMs = first === undefined ? undefined : processAgeMs(first.startTicks);
+    let timer;
+    const exited = new Promise((resolve) => {
+        const check = () => {
+            const why = gone(pid, first?.startTicks);
+            if (why === undefined)
+                return;
+            clearInterval(timer);
+            resolve(why);
+        };
+        timer = setInterval(check, pollMs);
+        check();
+    });
+    return {
+        pid,
+        startedAt: ageMs === undefined ? undefined : clock.now() - ageMs,
+        exited,
+        environ: () => (0,proc/* procEnviron */.mX)(pid),
+        release: () => clearInterval(timer)
+    };
+}
+/** Reads `pid` when it names a file. */
+function resolvePid(spec) {
+    if ('pid' in spec)
+        return spec.pid;
+    let text;
+    try {
+        text = (0,external_node_fs_.readFileSync)(spec.file, 'utf8').trim();
+    }
+    catch (e) {
+        throw new input_error/* InputError */.dz('pid', {
+            problem: `could not read "${(0,runtime_text/* printable */.g$)(spec.file)}" (${e.code ?? e.message})`,
+            form: inputs_forms/* PID_FORM */.b5
+        });
+    }
+    if (!/^\d+$/.test(text) || Number(text) < 1)
+        throw new input_error/* InputError */.dz('pid', {
+            value: (0,runtime_text/* printable */.g$)(spec.file),
+            problem: `holds "${(0,runtime_text/* printable */.g$)(text)}", not a process id`
+        });
+    return Number(text);
+}
+/** Why the process is no longer running, or undefined while it runs. */
+function gone(pid, startTicks) {
+    const stat = (0,proc/* procStat */.jW)(pid);
+    if (stat !== undefined) {
+        if (stat.state === 'Z')
+            return 'has exited (a zombie awaiting its parent)';
+        // the same id on a process that started at another time: ours is gone and the id was reused
+        if (startTicks !== undefined && stat.startTicks !== startTicks)
+            return 'has exited (its process id now belongs to another process)';
+        return undefined;
+    }
+    try {
+        process.kill(pid, 0);
+        return undefined;
+    }
+    catch (e) {
+        return e.code === 'EPERM' ? undefined : 'is not running';
+    }
+}
+/** USER_HZ, the unit of /proc start times: 100 on every Linux architecture GitHub runners use. */
+const TICKS_PER_SECOND = 100;
+function processAgeMs(startTicks) {
+    try {
+        const uptimeS = Number((0,external_node_fs_.readFileSync)('/proc/uptime', 'utf8').split(' ')[0]);
+        return Math.max(0, uptimeS * 1000 - (startTicks * 1000) / TICKS_PER_SECOND);
+    }
+    catch {
+        return undefined;
+    }
+}
+
+
+/***/ }),
+
+/***/ 8855:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Oc: () => (/* binding */ MAX_LINE_BYTES),
+/* harmony export */   tS: () => (/* binding */ FrameReader),
+/* harmony export */   wC: () => (/* binding */ MAX_STREAM_BYTES)
+/* harmony export */ });
+/* harmony import */ var _http_probe_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(242);
+/**
+ * A streamed body cut into events as its bytes arrive, within bounds a hostile server cannot swell: a line longer
+ * than MAX_LINE_BYTES, or a body longer than MAX_STREAM_BYTES, ends the stream as an error rather than growing a
+ * buffer. SSE (`data:` lines, an event ends at a blank line, `data: [DONE]` ends the stream) or one JSON object a
+ * line (Ollama).
+ */
+
+/** No event of a token stream comes near this (a final event with its settings is a few KiB). */
+const MAX_LINE_BYTES = 64 * 1024;
+/** Far above any answer of a few thousand tokens, each event with its JSON around it. */
+const MAX_STREAM_BYTES = 8 * 1024 * 1024;
+const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+class FrameReader {
+    framing;
+    partial = [];
+    partialBytes = 0;
+    total = 0;
+    /** The `data:` lines of the SSE event being read. */
+    data = [];
+    dataBytes = 0;
+    decoder = new TextDecoder('utf-8', { fatal: false });
+    constructor(framing) {
+        this.framing = framing;
+    }
+    /** The frames these bytes complete; reading ends after a `too-long` one. */
+    push(chunk) {
+        this.total += chunk.length;
+        if (this.total > MAX_STREAM_BYTES)
+            return [{ kind: 'too-long', what: 'body' }];
+        const frames = [];
+        let start = 0;
+        for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
+            const piece = chunk.subarray(start, nl);
+            start = nl + 1;
+            if (this.partialBytes + piece.length > MAX_LINE_BYTES)
+                return [...frames, { kind: 'too-long', what: 'line' }];
+            const line = this.partialBytes === 0 ? piece : Buffer.concat([...this.partial, piece]);
+            this.partial = [];
+            this.partialBytes = 0;
+            frames.push(...this.line(this.decoder.decode(line).replace(/\r$/, '')));
+            if (frames.at(-1)?.kind === 'too-long')
+                return frames;
+        }
+        const rest = chunk.subarray(start);
+        if (this.partialBytes + rest.length > MAX_LINE_BYTES)
+            return [...frames, { kind: 'too-long', what: 'line' }];
+        if (rest.length > 0) {
+            // copied: the chunk's buffer may be reused by the socket
+            this.partial.push(Buffer.from(rest));
+            this.partialBytes += rest.length;
+        }
+        return frames;
+    }
+    /** What is left once the body ends: a last line without its line break, an SSE event without its blank line. */
+    end() {
+        const last = this.partialBytes === 0 ? [] : this.line(this.decoder.decode(Buffer.concat(this.partial)));
+        this.partial = [];
+        this.partialBytes = 0;
+        return [...last, ...(this.framing === 'sse' ? this.line('') : [])];
+    }
+    line(text) {
+        if (this.framing === 'ndjson')
+            return text.trim() === '' ? [] : toFrame(text);
+        if (text === '') {
+            if (this.data.length === 0)
+                return [];
+            const payload = this.data.join('\n');
+            this.data = [];
+            this.dataBytes = 0;
+            return payload.trim() === '[DONE]' ? [{ kind: 'done' }] : toFrame(payload);
+        }
+        // older llama.cpp sends a failure as an `error:` field of its own: an error event whatever follows
+        if (text.startsWith('error:')) {
+            const said = text.slice(text[6] === ' ' ? 7 : 6);
+            const json = (0,_http_probe_js__WEBPACK_IMPORTED_MODULE_0__/* .parseJson */ .qF)(said);
+            return [{ kind: 'event', json: { error: isObject(json) ? (json.error ?? json) : said || 'error' } }];
+        }
+        // `data:value` and `data: value` alike (TGI writes the first); comments (`:`) and other fields are skipped
+        if (!text.startsWith('data:'))
+            return [];
+        // an event of many `data:` lines is held whole until its blank line: it is bounded as one line is
+        this.dataBytes += text.length;
+        if (this.dataBytes > MAX_LINE_BYTES)
+            return [{ kind: 'too-long', what: 'line' }];
+        this.data.push(text.slice(text[5] === ' ' ? 6 : 5));
+        return [];
+    }
+}
+/** An event that is not a JSON object (a keep-alive, a stray word) carries nothing: it is skipped. */
+function toFrame(text) {
+    const json = (0,_http_probe_js__WEBPACK_IMPORTED_MODULE_0__/* .parseJson */ .qF)(text);
+    return isObject(json) ? [{ kind: 'event', json }] : [];
+}
+
+
+/***/ }),
+
+/***/ 5165:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  Ke: () => (/* binding */ asCancelled),
+  yl: () => (/* binding */ cancelledBeforeWait),
+  uT: () => (/* binding */ concludedSince)
+});
+
+;// CONCATENATED MODULE: ./src/report/cancel-report.ts
+/** The words of a cancelled run: which signal came, and at what point of the run. Text only. */
+const AT = {
+    'before-wait': 'before the wait began (nothing was started)',
+    'after-wait': 'as the wait ended',
+    'smoke-test': 'during the smoke test',
+    diagnostics: 'while the diagnostics ran'
+};
+/** `the job was cancelled (SIGTERM) during the smoke test`: the halt's detail, as the watch words a cancelled wait. */
+const cancelledText = (signal, stage) => `the job was cancelled (${signal}) ${AT[stage]}`;
+
+// EXTERNAL MODULE: ./src/wait/conclusion.ts + 2 modules
+var conclusion = __nccwpck_require__(6100);
+;// CONCATENATED MODULE: ./src/wait/cancelled.ts
+
+
+const cancelHalt = (signal, stage) => ({
+    reason: 'cancelled',
+    detail: cancelledText(signal, stage)
+});
+/** The outcome as a cancel at `elapsedMs` leaves it: every endpoint not already cancelled is, from then. */
+function asCancelled(outcome, signal, stage, elapsedMs) {
+    if (outcome.reason === 'cancelled')
+        return outcome;
+    const halt = cancelHalt(signal, stage);
+    const cut = (r) => r.reason === 'cancelled' ? r : { ...r, ready: false, reason: 'cancelled', halt, elapsedMs };
+    return { ...cut(outcome), results: outcome.results.map(cut) };
+}
+/** A run cancelled before its wait began: no endpoint was probed, no server started. */
+function cancelledBeforeWait(settings, signal, elapsedMs) {
+    const halt = cancelHalt(signal, 'before-wait');
+    const results = settings.targets.map(({ url }) => ({
+        ready: false,
+        reason: 'cancelled',
+        elapsedMs,
+        attempts: 0,
+        models: [],
+        halt,
+        timeline: [],
+        url
+    }));
+    return { ...results[0], results };
+}
+/**
+ * The conclusion once the front end's own work after the wait is done (the diagnostics): concluded again as
+ * cancelled when `cancel` came meanwhile, so that the outputs and the summary, written next, say so.
+ */
+function concludedSince(next, settings, cancel, stage, elapsedMs) {
+    const signal = cancel.halted;
+    if (signal === undefined || next.outcome.reason === 'cancelled')
+        return next;
+    return (0,conclusion/* conclude */.E)(asCancelled(next.outcome, signal, stage, elapsedMs), settings);
+}
+
+
+/***/ }),
+
+/***/ 6100:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  E: () => (/* binding */ conclude)
+});
+
+// EXTERNAL MODULE: ./src/facts/answer.ts
+var answer = __nccwpck_require__(2285);
+// EXTERNAL MODULE: ./src/report/smoke-report.ts
+var smoke_report = __nccwpck_require__(1542);
+;// CONCATENATED MODULE: ./src/server/container-state.ts
+const NAMES = {
+    container: 'server-container',
+    socket: 'docker-socket',
+    timeoutMs: 'container-stop-timeout-ms',
+    logFile: 'container-log-file',
+    logLines: 'container-log-lines'
+};
+/** The state to save for a container the job-end step stops, or undefined when it is not this job's to stop. */
+function containerEndState(settings, server, socket) {
+    const ours = (settings.start !== undefined && settings.stop === 'job-end') || settings.stop === 'always';
+    if (!ours || settings.container === undefined || server?.container === undefined)
+        return undefined;
+    return {
+        [NAMES.container]: server.container,
+        [NAMES.socket]: socket,
+        [NAMES.timeoutMs]: String(settings.stopTimeoutMs),
+        [NAMES.logFile]: server.logFile ?? '',
+        [NAMES.logLines]: String(settings.logLines)
+    };
+}
+function readContainerEndState(get) {
+    const container = get(NAMES.container);
+    const socket = get(NAMES.socket);
+    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$/.test(container) || socket === '')
+        return undefined;
+    const timeoutMs = Number(get(NAMES.timeoutMs));
+    const logLines = Number(get(NAMES.logLines));
+    return {
+        container,
+        socket,
+        timeoutMs: Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : 30_000,
+        logFile: get(NAMES.logFile) || undefined,
+        logLines: Number.isInteger(logLines) && logLines >= 0 ? logLines : 50
+    };
+}
+
+;// CONCATENATED MODULE: ./src/server/job-end.ts
+
+/** State names, as the runner passes them back: `STATE_<name>`. */
+const job_end_NAMES = {
+    pid: 'server-pid',
+    startTicks: 'server-start-ticks',
+    bootId: 'boot-id',
+    runMarker: 'run-marker',
+    timeoutMs: 'stop-timeout-ms',
+    logFile: 'server-log-file',
+    logLines: 'log-lines'
+};
+/** The state to save after the wait, or undefined when the post step has nothing to do. */
+function jobEndState(settings, server) {
+    // a container is stopped through its engine (container-stop.ts), never by the pid of its process
+    if (settings.container !== undefined)
+        return containerEndState(settings, server, server?.dockerSocket ?? '');
+    // only a server this step launched is this job's to stop: one given by `pid` belongs to whoever started it
+    if (settings.start === undefined || settings.stop !== 'job-end' || server?.pid === undefined)
+        return undefined;
+    return {
+        [job_end_NAMES.pid]: String(server.pid),
+        [job_end_NAMES.startTicks]: server.startTicks === undefined ? '' : String(server.startTicks),
+        [job_end_NAMES.bootId]: server.bootId ?? '',
+        [job_end_NAMES.runMarker]: server.runMarker ?? '',
+        [job_end_NAMES.timeoutMs]: String(settings.stopTimeoutMs),
+        [job_end_NAMES.logFile]: server.logFile ?? '',
+        [job_end_NAMES.logLines]: String(settings.logLines)
+    };
+}
+/** How many servers a fleet's state holds; each one's own names end in `-<n>`, from 1 (fleetEndState). */
+const FLEET_SIZE = 'fleet-size';
+/** As many as `url` may have lines. */
+const MAX_FLEET = 1000;
+/**
+ * The state of a fleet of servers (one per endpoint), each endpoint's own state (jobEndState, or the container's)
+ * under its names with `-<n>` added, n from 1 in the order of the `url` lines; undefined when none has a server to
+ * stop.
+ */
+function fleetEndState(states) {
+    if (states.every((s) => s === undefined))
+        return undefined;
+    const state = { [FLEET_SIZE]: String(states.length) };
+    states.forEach((own, i) => {
+        for (const [name, value] of Object.entries(own ?? {}))
+            state[`${name}-${i + 1}`] = value;
+    });
+    return state;
+}
+/**
+ * The state as each server's stop reads it: one `get` for the one server, or one per server of a fleet (which
+ * reads that server's names); refused whole (JobEndStateError) when the fleet's size is not the form it is written in.
+ */
+function serverStates(get) {
+    const text = get(FLEET_SIZE);
+    if (text === '')
+        return [get];
+    if (!/^\d{1,4}$/.test(text) || Number(text) < 2 || Number(text) > MAX_FLEET)
+        throw new JobEndStateError(FLEET_SIZE, text, `a whole number from 2 to ${MAX_FLEET}`);
+    return Array.from({ length: Number(text) }, (_, i) => (name) => get(`${name}-${i + 1}`));
+}
+/** A state value not in the form the main step writes: the whole state is refused, and nothing is signalled. */
+class JobEndStateError extends Error {
+    stateName;
+    value;
+    form;
+    constructor(
+    /** The state's name (the variable is `STATE_<name>`). */
+    stateName, value, 
+    /** The form the main step writes. */
+    form) {
+        super(`STATE_${stateName}: not ${form}`);
+        this.stateName = stateName;
+        this.value = value;
+        this.form = form;
+        this.name = 'JobEndStateError';
+    }
+}
+/** Linux's largest pid (PID_MAX_LIMIT); pid 1 is init, never a server this step launched. */
+const PID_MAX = 4_194_304;
+const BOOT_ID_FORM = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const MARKER_FORM = /^[0-9a-f]{32}$/;
+/** A path as `log-file` takes it (relative to the workspace, as the post step runs there too): no control character, at most PATH_MAX. */
+// eslint-disable-next-line no-control-regex
+const PATH_FORM = /^[^\0-\x1f\x7f]{1,4095}$/;
+/**
+ * Reads the state back (`get` returns '' for a name not saved); undefined when the main step saved none. A value
+ * in any other form than the one `jobEndState` writes throws JobEndStateError.
+ */
+function readJobEndState(get) {
+    const pidText = get(job_end_NAMES.pid);
+    if (pidText === '')
+        return undefined;
+    const whole = (name, min, max, form, optional = false) => {
+        const text = get(name);
+        if (optional && text === '')
+            return undefined;
+        if (!/^\d{1,16}$/.test(text) || Number(text) < min || Number(text) > max)
+            throw new JobEndStateError(name, text, form);
+        return Number(text);
+    };
+    const matching = (name, pattern, form) => {
+        const text = get(name);
+        if (text === '')
+            return undefined;
+        if (!pattern.test(text))
+            throw new JobEndStateError(name, text, form);
+        return text;
+    };
+    const pid = whole(job_end_NAMES.pid, 2, PID_MAX, `a process id from 2 to ${PID_MAX}`);
+    return {
+        pid,
+        startTicks: whole(job_end_NAMES.startTicks, 0, Number.MAX_SAFE_INTEGER, 'a start time in clock ticks, or empty', true),
+        bootId: matching(job_end_NAMES.bootId, BOOT_ID_FORM, 'a boot id (a UUID in lower case), or empty'),
+        runMarker: matching(job_end_NAMES.runMarker, MARKER_FORM, 'a run marker (32 hexadecimal digits), or empty'),
+        timeoutMs: whole(job_end_NAMES.timeoutMs, 1, 2_147_483_647, 'milliseconds from 1 to 2147483647'),
+        logFile: matching(job_end_NAMES.logFile, PATH_FORM, 'a path without control characters, or empty'),
+        logLines: whole(job_end_NAMES.logLines, 0, 1000, 'a whole number from 0 to 1000')
+    };
+}
+
+// EXTERNAL MODULE: ./src/inputs/fleet.ts
+var fleet = __nccwpck_require__(8405);
+// EXTERNAL MODULE: ./src/report/failure.ts
+var failure = __nccwpck_require__(3304);
+// EXTERNAL MODULE: ./src/report/markdown.ts
+var markdown = __nccwpck_require__(4285);
+// EXTERNAL MODULE: ./src/report/outputs.ts
+var outputs = __nccwpck_require__(5468);
+// EXTERNAL MODULE: ./src/report/progress.ts
+var progress = __nccwpck_require__(8991);
+// EXTERNAL MODULE: ./src/inputs/secrets.ts
+var secrets = __nccwpck_require__(3332);
+;// CONCATENATED MODULE: ./src/wait/conclusion.ts
+/**
+ * What must happen once the wait is over, decided once for every front end (the action, the CLI, and later a
+ * job-end step and a one-shot check): the outputs, the final line, the log tail, the diagnostics to run, fail or
+ * warn, the exit code. A front end only carries it out in its medium. Pure: no I/O, nothing of GitHub or a shell.
+ */
+
+
+
+
+
+
+
+
+
+/** The report's view of the settings, for `url` (the endpoint the outcome describes). */
+const reportContext = (s, url) => ({
+    url,
+    expect: (0,answer/* expectation */.pG)(s),
+    timeoutMs: s.timeoutMs
+});
+/** Each endpoint's smoke test that could not measure throughput, in words. */
+function smokeProblems(outcome) {
+    const fleet = outcome.results.length > 1;
+    const messages = outcome.results.flatMap((r) => r.smoke?.problem === undefined ? [] : [(0,smoke_report/* smokeProblemMessage */.c7)(r.smoke, fleet ? r.url : undefined)]);
+    return messages.length === 0 ? undefined : messages.join('\n');
+}
+const smokeFailed = (r) => r.smoke?.problem !== undefined;
+function conclude(gateOutcome, settings) {
+    const smokeMessage = gateOutcome.ready ? smokeProblems(gateOutcome) : undefined;
+    const failSmoke = smokeMessage !== undefined && settings.smoke?.failOnError === true;
+    // Ready means ready: with fail-on-error, a server that cannot generate a measured stream is not.
+    const outcome = failSmoke
+        ? {
+            ...gateOutcome,
+            ready: false,
+            reason: 'smoke-failed',
+            results: gateOutcome.results.map((r) => (smokeFailed(r) ? { ...r, ready: false, reason: 'smoke-failed' } : r))
+        }
+        : gateOutcome;
+    const context = reportContext(settings, outcome.url);
+    const tail = outcome.ready ? undefined : outcome.server?.logTail;
+    const verdict = outcome.ready
+        ? undefined
+        : {
+            kind: outcome.reason === 'timeout' && !settings.failOnTimeout ? 'warn' : 'fail',
+            // a fleet's failure names its endpoint
+            message: failSmoke
+                ? smokeMessage
+                : `${outcome.results.length > 1 ? `${outcome.url.href}: ` : ''}${(0,failure/* failureMessage */.o)(outcome, context)}`
+        };
+    const regression = outcome.profile?.regression;
+    const failedRegression = settings.failOnRegression ? regression : undefined;
+    const failedThroughput = settings.failOnRegression ? outcome.profile?.throughputRegression : undefined;
+    return {
+        outcome,
+        ready: outcome.ready,
+        // the same names, each value redacted
+        outputs: Object.fromEntries(Object.entries((0,outputs/* outputs */.V4)(outcome)).map(([name, value]) => [name, (0,secrets/* redact */.E$)(value, settings.secrets)])),
+        finalLine: (0,progress/* finalLine */.R2)(outcome),
+        logTail: tail && {
+            title: (0,markdown/* logTailTitle */.Nn)(tail, outcome.server?.logFile),
+            lines: tail.map((line) => `${line.number}: ${line.text}`)
+        },
+        // A cancelled job must end within a second; the diagnostics could take minutes.
+        diagnostics: outcome.ready || outcome.reason === 'cancelled' ? [] : settings.diagnostics,
+        verdict,
+        failedRegression,
+        failedThroughput,
+        smokeWarning: failSmoke ? undefined : smokeMessage,
+        exitCode: verdict?.kind === 'fail' || failedRegression !== undefined || failedThroughput !== undefined ? 1 : 0,
+        context,
+        jobEndState: settings.servers === undefined
+            ? jobEndState(settings, outcome.server)
+            : fleetEndState(outcome.results.map((r, i) => jobEndState((0,fleet/* endpointSettings */.h6)(settings, i), r.server)))
+    };
+}
+
+
+/***/ }),
+
+/***/ 4750:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   X: () => (/* binding */ fleetTally),
+/* harmony export */   w: () => (/* binding */ representative)
+/* harmony export */ });
+/* harmony import */ var _report_progress_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8991);
+
+function fleetTally(size, minReady) {
+    let ready = 0;
+    let failed = 0;
+    return {
+        settled(url, isReady, reason) {
+            if (isReady) {
+                ready++;
+                // all of them: the last one settles nothing that is still waiting
+                return minReady < size && ready === minReady
+                    ? { reason: 'cancelled', detail: _report_progress_js__WEBPACK_IMPORTED_MODULE_0__/* .gateLines */ .HN.fleetEnough(ready, size, minReady) }
+                    : undefined;
+            }
+            failed++;
+            // a timeout is every endpoint's deadline at once: it ends nobody else's wait sooner
+            if (reason === 'timeout' || failed <= size - minReady)
+                return undefined;
+            return {
+                reason: 'cancelled',
+                detail: minReady === size
+                    ? _report_progress_js__WEBPACK_IMPORTED_MODULE_0__/* .gateLines */ .HN.fleetStopped(url, reason)
+                    : _report_progress_js__WEBPACK_IMPORTED_MODULE_0__/* .gateLines */ .HN.fleetShort(url, reason, failed, size, minReady)
+            };
+        },
+        get ready() {
+            return ready >= minReady;
+        }
+    };
+}
+/**
+ * The endpoint the scalar outputs describe: once the fleet is ready (`minReady` of its endpoints; all of them
+ * unless told), the one ready last; else the first to fail on its own account, not one `halted` because another
+ * had failed or enough were ready.
+ */
+function representative(results, halted = () => false, minReady = results.length) {
+    const ready = results.filter((r) => r.ready);
+    if (ready.length >= Math.min(minReady, results.length))
+        return ready.reduce((a, b) => (b.elapsedMs > a.elapsedMs ? b : a));
+    const failed = results.filter((r) => !r.ready && !halted(r));
+    const candidates = failed.length > 0 ? failed : results.filter((r) => !r.ready);
+    return candidates.reduce((a, b) => (b.elapsedMs < a.elapsedMs ? b : a));
+}
+
+
+/***/ }),
+
+/***/ 5644:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  m: () => (/* binding */ serverSeam),
+  O: () => (/* binding */ waitWith)
+});
+
 // EXTERNAL MODULE: external "node:events"
 var external_node_events_ = __nccwpck_require__(8474);
 // EXTERNAL MODULE: external "node:fs"
@@ -17431,384 +26121,20 @@ async function sendFirstProbe(settings, clock, startedAt) {
 
 // EXTERNAL MODULE: ./src/facts/answer.ts
 var facts_answer = __nccwpck_require__(2285);
-;// CONCATENATED MODULE: ./src/runtime/halter.ts
-/**
- * Ends something once, with a typed reason (the wait's `Halt`; for a cancelled job, the signal the runner sent):
- * `signal` cuts short every sleep and request listening to it, `halted` says why. The first `halt` wins; later
- * ones are refused, so that whoever halted it can tell.
- */
-class Halter {
-    controller = new AbortController();
-    signal = this.controller.signal;
-    first;
-    get halted() {
-        return this.first;
-    }
-    /** Ends it with `halt`; false when it had already ended. */
-    halt(halt) {
-        if (this.first !== undefined)
-            return false;
-        this.first = halt;
-        this.controller.abort(halt);
-        return true;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/wait/deps.ts
-const withDefaults = (gateDeps) => ({
-    ...gateDeps,
-    warn: gateDeps.warn ?? gateDeps.log,
-    notice: gateDeps.notice ?? gateDeps.log,
-    env: gateDeps.env ?? process.env
-});
-
+// EXTERNAL MODULE: ./src/runtime/halter.ts
+var runtime_halter = __nccwpck_require__(1906);
 // EXTERNAL MODULE: ./src/history/stats.ts
 var stats = __nccwpck_require__(2899);
 // EXTERNAL MODULE: ./src/history/fingerprint.ts
 var fingerprint = __nccwpck_require__(5464);
 // EXTERNAL MODULE: ./src/server/env-report.ts
 var env_report = __nccwpck_require__(5791);
-// EXTERNAL MODULE: ./src/runtime/own-files.ts
-var own_files = __nccwpck_require__(730);
-// EXTERNAL MODULE: ./src/history/limits.ts
-var limits = __nccwpck_require__(6138);
-;// CONCATENATED MODULE: ./src/history/store.ts
-/**
- * Earlier runs, one JSON line per finished wait, in a file shared by every job on a runner: reading it (skipping
- * lines it cannot read), appending one line atomically, and trimming each key to its last runs (comparing a run
- * with the runs before it is stats.ts's).
- * Imports only Node's own modules and runtime/own-files.ts, so that tests can run it in several plain child
- * processes at once. Every write is to our own file only: no symbolic link is followed (the history, its lock, the
- * trim's temporary file), and the temporary file has a random name, created exclusively.
- */
-
-
-
-
-/**
- * One line is written with one `write` on a file opened with O_APPEND, which the kernel appends whole; it stays
- * under PIPE_BUF (4 KiB), the size POSIX guarantees for atomic pipe writes, so it holds on any file system too.
- */
-const MAX_LINE_BYTES = 4096;
-/** Only the end of a larger file is read (several thousand runs). */
-const MAX_READ_BYTES = 8 * 1024 * 1024;
-/** A lock older than this was left by a process that died while holding it. */
-const STALE_LOCK_MS = 10_000;
-const LOCK_WAIT_MS = 2_000;
-/** Where history lives by default: under the runner's tool cache (kept between jobs on self-hosted runners) or the user's cache. */
-function defaultHistoryFile(env, frontEnd) {
-    if (frontEnd === 'action') {
-        return env.RUNNER_TOOL_CACHE
-            ? { path: (0,external_node_path_.join)(env.RUNNER_TOOL_CACHE, 'wait-for-model', 'history.jsonl') }
-            : { notice: 'History is off: RUNNER_TOOL_CACHE is not set; give "history-file" to keep it elsewhere.' };
-    }
-    const base = env.XDG_CACHE_HOME || (env.HOME ? (0,external_node_path_.join)(env.HOME, '.cache') : undefined);
-    return base
-        ? { path: (0,external_node_path_.join)(base, 'wait-for-model', 'history.jsonl') }
-        : { notice: 'History is off: neither XDG_CACHE_HOME nor HOME is set; give --history-file to keep it elsewhere.' };
-}
-/** The default key: the endpoint, the model and the start command, hashed so that no secret in them lands in the file. */
-function historyKey(url, model, start) {
-    // node:crypto is loaded only for a history that is on: 5 ms and 3 MB on Node 24
-    return process
-        .getBuiltinModule('node:crypto')
-        .createHash('sha256')
-        .update(JSON.stringify([url, model ?? '', start ?? '']))
-        .digest('hex')
-        .slice(0, 16);
-}
-/** Opens the history file, only if it is a regular file and not a symbolic link (runtime/own-files.ts). */
-const openRegular = (path, flags) => (0,own_files/* openOwn */.$U)(path, flags);
-const APPEND = external_node_fs_.constants.O_WRONLY | external_node_fs_.constants.O_APPEND | external_node_fs_.constants.O_CREAT;
-/** Makes sure the file can be appended to; a reason in words when it cannot (history is then off). */
-function prepareHistory(path) {
-    try {
-        (0,external_node_fs_.mkdirSync)((0,external_node_path_.dirname)(path), { recursive: true });
-        const existing = (0,external_node_fs_.lstatSync)(path, { throwIfNoEntry: false });
-        if (existing?.isSymbolicLink())
-            throw new own_files/* SymlinkRefused */.CK(path);
-        if (existing !== undefined && !existing.isFile())
-            throw new Error('not a regular file');
-        (0,external_node_fs_.closeSync)(openRegular(path, APPEND));
-        return undefined;
-    }
-    catch (e) {
-        // the message of a refused symbolic link names the path already
-        if (e instanceof own_files/* SymlinkRefused */.CK)
-            return `History is off: ${e.message}.`;
-        return `History is off: cannot write ${path} (${e.message}).`;
-    }
-}
-function readHistory(path) {
-    let text;
-    try {
-        text = readTail(path);
-    }
-    catch (e) {
-        if (e.code === 'ENOENT')
-            return { runs: [], skipped: 0 };
-        throw e;
-    }
-    return parseHistory(text);
-}
-function parseHistory(text) {
-    const runs = [];
-    let skipped = 0;
-    for (const line of text.split('\n')) {
-        if (line.trim() === '')
-            continue;
-        const run = parseRun(line);
-        if (run === undefined)
-            skipped++;
-        else
-            runs.push(run);
-    }
-    return { runs, skipped };
-}
-/**
- * A figure the history may use: a finite number, not negative, and not beyond what any wait can take (a line
- * holding 1e309 reads as Infinity, -1e308 as a negative time: either would make every median and regression
- * check that uses it Infinity or NaN, and so switch the check off without a word). Such a line is skipped like
- * an unreadable one, and the skip is warned of.
- */
-const MAX_SECONDS = 366 * 24 * 3600;
-const plausibleSeconds = (n) => typeof n === 'number' && Number.isFinite(n) && n >= 0 && n <= MAX_SECONDS;
-const plausibleFigure = (n) => typeof n === 'number' && Number.isFinite(n) && n >= 0 && n <= 1e12;
-function parseRun(line) {
-    let r;
-    try {
-        r = JSON.parse(line);
-    }
-    catch {
-        return undefined;
-    }
-    const fine = typeof r === 'object' &&
-        r !== null &&
-        typeof r.key === 'string' &&
-        typeof r.ready === 'boolean' &&
-        plausibleSeconds(r.elapsedSeconds) &&
-        [r.startupSeconds, r.answeringSeconds].every((n) => n === undefined || plausibleSeconds(n)) &&
-        [r.ttftMs, r.decodeTokensPerSecond, r.smokeTokens].every((n) => n === undefined || plausibleFigure(n)) &&
-        Array.isArray(r.phases) &&
-        r.phases.every((p) => typeof p?.name === 'string' && plausibleSeconds(p?.seconds)) &&
-        (r.env === undefined ||
-            (typeof r.env === 'object' && r.env !== null && Object.values(r.env).every((v) => typeof v === 'string')));
-    return fine ? r : undefined;
-}
-function readTail(path) {
-    const fd = openRegular(path, external_node_fs_.constants.O_RDONLY);
-    try {
-        const size = (0,external_node_fs_.fstatSync)(fd).size;
-        const length = Math.min(size, MAX_READ_BYTES);
-        const buffer = Buffer.alloc(length);
-        let got = 0;
-        while (got < length) {
-            const n = (0,external_node_fs_.readSync)(fd, buffer, got, length - got, size - length + got);
-            if (n === 0)
-                break;
-            got += n;
-        }
-        const text = buffer.subarray(0, got).toString('utf8');
-        // Started mid-file: the first line is cut.
-        return length < size ? text.slice(text.indexOf('\n') + 1) : text;
-    }
-    finally {
-        (0,external_node_fs_.closeSync)(fd);
-    }
-}
-/** The line for a run, shrunk to fit MAX_LINE_BYTES (long values cut, then phases, then the environment dropped). */
-function runLine(run) {
-    const attempts = [
-        run,
-        { ...run, env: run.env && Object.fromEntries(Object.entries(run.env).map(([k, v]) => [k, v.slice(0, 200)])) },
-        {
-            ...run,
-            env: run.env && Object.fromEntries(Object.entries(run.env).map(([k, v]) => [k, v.slice(0, 200)])),
-            phases: run.phases.slice(0, 30)
-        },
-        { ...run, env: undefined, envReport: undefined, phases: run.phases.slice(0, 30) }
-    ];
-    for (const attempt of attempts) {
-        const line = `${JSON.stringify(attempt)}\n`;
-        if (Buffer.byteLength(line) <= MAX_LINE_BYTES)
-            return line;
-    }
-    return undefined;
-}
-/**
- * Appends one run with a single write (atomic with O_APPEND), holding the file's lock so that a trim in another
- * process cannot drop it; then trims the run's key to its last `keep` runs when it has more, under the same lock.
- * Waits for the lock at most `lockWaitMs` (the time left before the wait's deadline, and never over 2 s): without
- * it, the line is appended all the same and the trim left for later. The wait sleeps on timers, not blocking the
- * process, and `signal` ends it at once: a cancelled run is not recorded (a job given up on is no run to learn from).
- */
-async function appendRun(path, run, { keep = limits/* KEEP_RUNS */.T, lockWaitMs = LOCK_WAIT_MS, signal } = {}) {
-    const line = runLine(run);
-    if (line === undefined)
-        return 'too-long';
-    const lock = await takeLock(path, Date.now() + Math.min(lockWaitMs, LOCK_WAIT_MS), signal);
-    try {
-        if (lock === 'cancelled' || signal?.aborted)
-            return 'cancelled';
-        const fd = openRegular(path, APPEND);
-        try {
-            (0,external_node_fs_.writeSync)(fd, line);
-        }
-        finally {
-            (0,external_node_fs_.closeSync)(fd);
-        }
-        if (lock === undefined)
-            return 'appended';
-        const kept = readHistory(path).runs.filter((r) => r.key === run.key).length;
-        if (kept > keep)
-            trimLocked(path, keep);
-        return 'appended';
-    }
-    finally {
-        if (typeof lock === 'number')
-            releaseLock(path, lock);
-    }
-}
-/**
- * Keeps the last `keep` runs of every key (and drops unreadable lines): the file is rewritten to a temporary file
- * and renamed over the old one under the lock, which appenders take too, so no run appended meanwhile is lost.
- * Without the lock (another process holds it too long) it leaves the file as it is.
- */
-function trimHistory(path, keep = KEEP_RUNS, lockUntil = Date.now() + LOCK_WAIT_MS) {
-    withLock(path, lockUntil, (locked) => {
-        if (locked)
-            trimLocked(path, keep);
-    });
-}
-/** The trim itself, the lock held by the caller. */
-function trimLocked(path, keep) {
-    const { runs } = parseHistory(readTail(path));
-    const seen = new Map();
-    const kept = [];
-    for (let i = runs.length - 1; i >= 0; i--) {
-        const n = seen.get(runs[i].key) ?? 0;
-        if (n < keep)
-            kept.push(runs[i]);
-        seen.set(runs[i].key, n + 1);
-    }
-    const text = kept
-        .reverse()
-        .map((r) => JSON.stringify(r) + '\n')
-        .join('');
-    // Under a random name, created exclusively: a name another user can guess is a name they can plant a link at.
-    const old = openRegular(path, external_node_fs_.constants.O_RDONLY);
-    const mode = (0,external_node_fs_.fstatSync)(old).mode & 0o777;
-    (0,external_node_fs_.closeSync)(old);
-    const { temp, fd } = (0,own_files/* createTempBeside */.F)(path, mode);
-    try {
-        try {
-            const bytes = Buffer.from(text);
-            for (let at = 0; at < bytes.length;)
-                at += (0,external_node_fs_.writeSync)(fd, bytes, at);
-        }
-        finally {
-            (0,external_node_fs_.closeSync)(fd);
-        }
-        (0,external_node_fs_.renameSync)(temp, path);
-    }
-    catch (e) {
-        (0,external_node_fs_.unlinkSync)(temp);
-        throw e;
-    }
-}
-/**
- * Runs `fn` holding `<path>.lock` (created exclusively); still without it at `deadline`, runs `fn(false)` anyway.
- * Real time (Date.now), not the wait's clock: the lock is shared with other processes and aged by the file
- * system's modification times, which only the real clock compares with. Synchronous (`history trim` and tests);
- * the wait's own append takes the lock with takeLock, which a cancel can end.
- */
-function withLock(path, deadline, fn) {
-    let fd;
-    while ((fd = tryLock(path)) === 'busy' && Date.now() < deadline)
-        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, LOCK_POLL_MS);
-    const held = typeof fd === 'number' ? fd : undefined;
-    try {
-        return fn(held !== undefined);
-    }
-    finally {
-        if (held !== undefined)
-            releaseLock(path, held);
-    }
-}
-/** How often a held lock is looked at again. */
-const LOCK_POLL_MS = 2;
-/**
- * Takes `<path>.lock`, trying again every LOCK_POLL_MS on timers until `deadline` (then undefined: not held), or
- * until `signal` aborts (then `cancelled`, at once: the abort wakes the sleep).
- */
-async function takeLock(path, deadline, signal) {
-    for (;;) {
-        if (signal?.aborted)
-            return 'cancelled';
-        const fd = tryLock(path);
-        if (fd !== 'busy')
-            return fd;
-        const left = deadline - Date.now();
-        if (left <= 0)
-            return undefined;
-        await sleep(Math.min(LOCK_POLL_MS, left), signal);
-    }
-}
-/** The lock's descriptor; `busy` while another process holds it; undefined when it cannot be taken at all. */
-function tryLock(path) {
-    const lock = `${path}.lock`;
-    for (;;) {
-        try {
-            return (0,own_files/* createOwn */.pP)(lock);
-        }
-        catch (e) {
-            if (e.code !== 'EEXIST')
-                return undefined;
-            if (!lockIsStale(lock))
-                return 'busy';
-        }
-    }
-}
-function releaseLock(path, fd) {
-    (0,external_node_fs_.closeSync)(fd);
-    (0,external_node_fs_.unlinkSync)(`${path}.lock`);
-}
-/** A timer sleep that `signal` cuts short. */
-function sleep(ms, signal) {
-    return new Promise((resolve) => {
-        const done = () => {
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', done);
-            resolve();
-        };
-        const timer = setTimeout(done, ms);
-        signal?.addEventListener('abort', done, { once: true });
-    });
-}
-function lockIsStale(lock) {
-    try {
-        // lstat: the age of a planted link's target says nothing; unlinking removes the link itself, never its target
-        if (Date.now() - (0,external_node_fs_.lstatSync)(lock).mtimeMs <= STALE_LOCK_MS)
-            return false;
-        (0,external_node_fs_.unlinkSync)(lock);
-    }
-    catch {
-        // Gone already: free to try again.
-    }
-    return true;
-}
-
+// EXTERNAL MODULE: ./src/history/store.ts
+var store = __nccwpck_require__(4689);
 // EXTERNAL MODULE: ./src/report/smoke-report.ts
 var smoke_report = __nccwpck_require__(1542);
-;// CONCATENATED MODULE: ./src/inputs/settings.ts
-const SCHEDULE_MODES = ['adaptive', 'fixed'];
-/** `model-match`: `auto` takes a listed id that contains `model` when no closer one fits; `exact` does not. */
-const MODEL_MATCH_MODES = ['auto', 'exact'];
-const GPU_CHECKS = ['warn', 'fail', 'off'];
-const STOP_MODES = ['job-end', 'always', 'never'];
-/** `history-file: auto`: the runner's tool cache for the action, the user's cache directory for the CLI. */
-const HISTORY_AUTO = 'auto';
-
+// EXTERNAL MODULE: ./src/inputs/settings.ts
+var inputs_settings = __nccwpck_require__(900);
 ;// CONCATENATED MODULE: ./src/wait/run-history.ts
 
 
@@ -17822,11 +26148,11 @@ function loadHistory(file, key, offNotice) {
     const off = (notice) => ({ key, earlier: [], notices: notice ? [notice] : [], warnings: [] });
     if (file === undefined)
         return off(offNotice);
-    const problem = prepareHistory(file);
+    const problem = (0,store/* prepareHistory */.OI)(file);
     if (problem !== undefined)
         return off(problem);
     try {
-        const { runs, skipped } = readHistory(file);
+        const { runs, skipped } = (0,store/* readHistory */.Lu)(file);
         const earlier = runs.filter((r) => r.key === key);
         const warnings = skipped
             ? [
@@ -17854,7 +26180,7 @@ async function recordRun(history, run, thresholdPercent, minRuns, lockWaitMs, th
     const notices = [];
     if (history.file !== undefined) {
         try {
-            const appended = await appendRun(history.file, run, { lockWaitMs, signal });
+            const appended = await (0,store/* appendRun */.ah)(history.file, run, { lockWaitMs, signal });
             if (appended === 'too-long')
                 notices.push('History: this run was not recorded, its line is too long.');
         }
@@ -17876,11 +26202,11 @@ async function recordRun(history, run, thresholdPercent, minRuns, lockWaitMs, th
 }
 /** The earlier runs of this wait's key, its notices and warnings said. */
 function openHistory(settings, deps) {
-    const auto = settings.historyFile === HISTORY_AUTO;
+    const auto = settings.historyFile === inputs_settings/* HISTORY_AUTO */.js;
     const urls = settings.targets.map((t) => t.url.href).join('\n');
     const file = auto ? deps.defaultHistory?.path : settings.historyFile;
     // Hashed only for a history that is on: nothing reads the key of one that is off.
-    const key = settings.historyKey ?? (file === undefined ? '' : historyKey(urls, settings.model, settings.start));
+    const key = settings.historyKey ?? (file === undefined ? '' : (0,store/* historyKey */.Ox)(urls, settings.model, settings.start));
     const history = loadHistory(file, key, auto ? deps.defaultHistory?.notice : undefined);
     for (const n of history.notices)
         deps.notice(n, 'history');
@@ -19042,7 +27368,7 @@ function withGeneration(listed, check) {
 async function waitForTarget({ url, generation }, shared) {
     const { settings, deps, halter, log, profile } = shared;
     const { clock } = deps;
-    const prefix = shared.haltFleet ? `[${url.href}] ` : '';
+    const prefix = shared.prefix ?? '';
     const tls = clientSettings(settings, shared.collector);
     const waitStart = deps.startedAt ?? clock.now();
     // the first probe, sent for this very target before the gate was loaded, is the wait's first attempt
@@ -19141,9 +27467,9 @@ async function waitForTarget({ url, generation }, shared) {
                     deps.log(`${prefix}${(0,progress/* eventLine */.V8)(e, startup)}`);
             }
         });
-        if (!outcome.ready && outcome.reason !== 'timeout' && halter.halted === undefined) {
-            shared.haltFleet?.({ reason: 'cancelled', detail: progress/* gateLines */.HN.fleetStopped(url, outcome.reason) });
-        }
+        // its own end, not a halt's: the fleet may end the others' waits for it
+        if (halter.halted === undefined)
+            shared.settled?.(url, outcome);
         const matched = outcome.ready ? outcome.last : undefined;
         if (matched?.modelMatch === 'partial' && settings.model !== undefined && matched.modelId !== undefined)
             deps.warn(`${prefix}${(0,lifecycle_report/* partialMatchText */.MT)(settings.model, matched.modelId)}`, 'model-match');
@@ -19154,6 +27480,8 @@ async function waitForTarget({ url, generation }, shared) {
     }
 }
 
+// EXTERNAL MODULE: ./src/wait/fleet-tally.ts
+var fleet_tally = __nccwpck_require__(4750);
 ;// CONCATENATED MODULE: ./src/wait/servers/none.ts
 const nothing = {
     followLog: () => undefined,
@@ -19167,471 +27495,14 @@ const noServer = {
     launch: () => nothing
 };
 
-;// CONCATENATED MODULE: ./src/report/cancel-report.ts
-/** The words of a cancelled run: which signal came, and at what point of the run. Text only. */
-const AT = {
-    'before-wait': 'before the wait began (nothing was started)',
-    'after-wait': 'as the wait ended',
-    'smoke-test': 'during the smoke test',
-    diagnostics: 'while the diagnostics ran'
-};
-/** `the job was cancelled (SIGTERM) during the smoke test`: the halt's detail, as the watch words a cancelled wait. */
-const cancelledText = (signal, stage) => `the job was cancelled (${signal}) ${AT[stage]}`;
-
-;// CONCATENATED MODULE: ./src/server/container-state.ts
-const NAMES = {
-    container: 'server-container',
-    socket: 'docker-socket',
-    timeoutMs: 'container-stop-timeout-ms',
-    logFile: 'container-log-file',
-    logLines: 'container-log-lines'
-};
-/** The state to save for a container the job-end step stops, or undefined when it is not this job's to stop. */
-function containerEndState(settings, server, socket) {
-    const ours = (settings.start !== undefined && settings.stop === 'job-end') || settings.stop === 'always';
-    if (!ours || settings.container === undefined || server?.container === undefined)
-        return undefined;
-    return {
-        [NAMES.container]: server.container,
-        [NAMES.socket]: socket,
-        [NAMES.timeoutMs]: String(settings.stopTimeoutMs),
-        [NAMES.logFile]: server.logFile ?? '',
-        [NAMES.logLines]: String(settings.logLines)
-    };
-}
-function readContainerEndState(get) {
-    const container = get(NAMES.container);
-    const socket = get(NAMES.socket);
-    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$/.test(container) || socket === '')
-        return undefined;
-    const timeoutMs = Number(get(NAMES.timeoutMs));
-    const logLines = Number(get(NAMES.logLines));
-    return {
-        container,
-        socket,
-        timeoutMs: Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : 30_000,
-        logFile: get(NAMES.logFile) || undefined,
-        logLines: Number.isInteger(logLines) && logLines >= 0 ? logLines : 50
-    };
-}
-
-;// CONCATENATED MODULE: ./src/server/job-end.ts
-
-/** State names, as the runner passes them back: `STATE_<name>`. */
-const job_end_NAMES = {
-    pid: 'server-pid',
-    startTicks: 'server-start-ticks',
-    bootId: 'boot-id',
-    runMarker: 'run-marker',
-    timeoutMs: 'stop-timeout-ms',
-    logFile: 'server-log-file',
-    logLines: 'log-lines'
-};
-/** The state to save after the wait, or undefined when the post step has nothing to do. */
-function jobEndState(settings, server) {
-    // a container is stopped through its engine (container-stop.ts), never by the pid of its process
-    if (settings.container !== undefined)
-        return containerEndState(settings, server, server?.dockerSocket ?? '');
-    // only a server this step launched is this job's to stop: one given by `pid` belongs to whoever started it
-    if (settings.start === undefined || settings.stop !== 'job-end' || server?.pid === undefined)
-        return undefined;
-    return {
-        [job_end_NAMES.pid]: String(server.pid),
-        [job_end_NAMES.startTicks]: server.startTicks === undefined ? '' : String(server.startTicks),
-        [job_end_NAMES.bootId]: server.bootId ?? '',
-        [job_end_NAMES.runMarker]: server.runMarker ?? '',
-        [job_end_NAMES.timeoutMs]: String(settings.stopTimeoutMs),
-        [job_end_NAMES.logFile]: server.logFile ?? '',
-        [job_end_NAMES.logLines]: String(settings.logLines)
-    };
-}
-/** A state value not in the form the main step writes: the whole state is refused, and nothing is signalled. */
-class JobEndStateError extends Error {
-    stateName;
-    value;
-    form;
-    constructor(
-    /** The state's name (the variable is `STATE_<name>`). */
-    stateName, value, 
-    /** The form the main step writes. */
-    form) {
-        super(`STATE_${stateName}: not ${form}`);
-        this.stateName = stateName;
-        this.value = value;
-        this.form = form;
-        this.name = 'JobEndStateError';
-    }
-}
-/** Linux's largest pid (PID_MAX_LIMIT); pid 1 is init, never a server this step launched. */
-const PID_MAX = 4_194_304;
-const BOOT_ID_FORM = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const MARKER_FORM = /^[0-9a-f]{32}$/;
-/** A path as `log-file` takes it (relative to the workspace, as the post step runs there too): no control character, at most PATH_MAX. */
-// eslint-disable-next-line no-control-regex
-const PATH_FORM = /^[^\0-\x1f\x7f]{1,4095}$/;
+// EXTERNAL MODULE: ./src/wait/cancelled.ts + 1 modules
+var cancelled = __nccwpck_require__(5165);
+;// CONCATENATED MODULE: ./src/wait/sequence.ts
 /**
- * Reads the state back (`get` returns '' for a name not saved); undefined when the main step saved none. A value
- * in any other form than the one `jobEndState` writes throws JobEndStateError.
+ * The wait of one server's endpoints (or of no server's), from its seam to the outcome: launch, follow, wait,
+ * smoke-test, settle. gate.ts runs it once; a fleet of servers (fleet.ts) runs it once per endpoint, each with a
+ * server of its own.
  */
-function readJobEndState(get) {
-    const pidText = get(job_end_NAMES.pid);
-    if (pidText === '')
-        return undefined;
-    const whole = (name, min, max, form, optional = false) => {
-        const text = get(name);
-        if (optional && text === '')
-            return undefined;
-        if (!/^\d{1,16}$/.test(text) || Number(text) < min || Number(text) > max)
-            throw new JobEndStateError(name, text, form);
-        return Number(text);
-    };
-    const matching = (name, pattern, form) => {
-        const text = get(name);
-        if (text === '')
-            return undefined;
-        if (!pattern.test(text))
-            throw new JobEndStateError(name, text, form);
-        return text;
-    };
-    const pid = whole(job_end_NAMES.pid, 2, PID_MAX, `a process id from 2 to ${PID_MAX}`);
-    return {
-        pid,
-        startTicks: whole(job_end_NAMES.startTicks, 0, Number.MAX_SAFE_INTEGER, 'a start time in clock ticks, or empty', true),
-        bootId: matching(job_end_NAMES.bootId, BOOT_ID_FORM, 'a boot id (a UUID in lower case), or empty'),
-        runMarker: matching(job_end_NAMES.runMarker, MARKER_FORM, 'a run marker (32 hexadecimal digits), or empty'),
-        timeoutMs: whole(job_end_NAMES.timeoutMs, 1, 2_147_483_647, 'milliseconds from 1 to 2147483647'),
-        logFile: matching(job_end_NAMES.logFile, PATH_FORM, 'a path without control characters, or empty'),
-        logLines: whole(job_end_NAMES.logLines, 0, 1000, 'a whole number from 0 to 1000')
-    };
-}
-
-// EXTERNAL MODULE: ./src/report/answer-report.ts + 1 modules
-var answer_report = __nccwpck_require__(9823);
-// EXTERNAL MODULE: ./src/report/expectation.ts
-var expectation = __nccwpck_require__(2060);
-;// CONCATENATED MODULE: ./src/report/failure.ts
-/** The failure: the message a wait that was not ready ends with. */
-
-
-
-/** The message a failed wait ends with: what was expected, what the server last said, how long and how often. */
-function failureMessage(outcome, ctx) {
-    const last = outcome.last;
-    const words = last && (0,answer_report/* answerWords */.G)(last.answer);
-    const waited = `${(0,runtime_clock/* formatDuration */.a3)(outcome.elapsedMs)} and ${(0,expectation/* probes */.K)(outcome.attempts)}`;
-    if (STOPPED_BY_ANSWER.includes(outcome.reason)) {
-        return `Stopped after ${waited}: ${words?.detail ?? outcome.reason}.`;
-    }
-    if (outcome.reason === 'port-busy' || outcome.reason === 'gpu-busy') {
-        return sentence(`Did not start the server: ${outcome.halt?.detail ?? outcome.reason}`);
-    }
-    if (outcome.halt) {
-        // a cancel after the wait had found it ready (its smoke test cut short): it was ready, the run is not
-        const before = last?.state === 'ready' ? '' : ', before the server was ready';
-        const lines = [sentence(`Stopped after ${waited}${before}: ${outcome.halt.detail}`)];
-        if (words !== undefined)
-            lines.push(sentence(`Last answer: ${words.summary}`));
-        return lines.join('\n');
-    }
-    const lines = [
-        outcome.reason === 'generation-failed'
-            ? sentence(`Timed out after ${waited} (timeout ${(0,runtime_clock/* formatDuration */.a3)(ctx.timeoutMs)}): ${words?.detail ?? 'the generation request failed'}`)
-            : `Timed out after ${waited} (timeout ${(0,runtime_clock/* formatDuration */.a3)(ctx.timeoutMs)}) waiting for ${(0,expectation/* describeExpectation */.u)(ctx)}.`
-    ];
-    if (last === undefined || words === undefined)
-        return lines[0];
-    lines.push(sentence(`Last answer: ${words.summary}`));
-    if (last.models !== undefined && ctx.expect.model !== undefined) {
-        lines.push(last.models.length
-            ? `The server lists: ${(0,answer_report/* someOf */.y)(last.models, 50, last.modelCount)}.`
-            : 'The server lists no models.');
-    }
-    if (last.excerpt)
-        lines.push(`Body (first 200 characters): ${last.excerpt}`);
-    if (outcome.firstResponseMs === undefined)
-        lines.push('The server never answered over HTTP.');
-    return lines.join('\n');
-}
-/** Reasons an answer gives at once: the failure says what to do, not how long it waited for what. */
-const STOPPED_BY_ANSWER = [
-    'unauthorized',
-    'tls',
-    'ambiguous-model',
-    'load-failed',
-    'wrong-model',
-    'engine-dead'
-];
-/** Ends text with a full stop unless it already ends a sentence (server messages often do). */
-const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
-
-;// CONCATENATED MODULE: ./src/report/markdown.ts
-const cell = (text) => text.replace(/\|/g, '\\|').replace(/\r?\n|\r/g, ' ');
-/**
- * Text a server or a log wrote, as literal Markdown (before `cell`): no HTML (`<img>`), no emphasis, no code span,
- * no link or image, no autolink (`https://\u2026`, `www.\u2026`).
- */
-function mdText(text) {
-    return text
-        .replace(/[\\`*_~[\]]/g, '\\$&')
-        .replace(/&/g, '&amp;')
-        .replace(/</g, '&lt;')
-        .replace(/>/g, '&gt;')
-        .replace(/:\/\//g, ':\\/\\/')
-        .replace(/\b(www)\./gi, '$1\\.');
-}
-/** Text as code: a code span when it holds no backtick (nothing renders inside one), else as `mdText`. */
-const code = (text) => (text.includes('`') ? mdText(text) : `\`${text}\``);
-/** The title of a server log's last lines (the log, both job summaries). */
-function logTailTitle(tail, file = 'the log') {
-    return tail.length === 0 ? `${file} is empty` : `Last ${tail.length} line${tail.length === 1 ? '' : 's'} of ${file}`;
-}
-/** A code block whose fence no line of the text can close. */
-function fenced(text) {
-    const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-    const fence = '`'.repeat(longest + 1);
-    return `${fence}\n${text}\n${fence}`;
-}
-
-;// CONCATENATED MODULE: ./src/report/outputs.ts
-/**
- * The outputs: every one of action.yml's outputs as the action sets it (a string: GitHub has no other kind), and as
- * `--json` prints them: a script reading JSON should get `"attempts": 3`, `"ready": true` and
- * `"models": ["a", "b"]`, not strings to parse again. The keys stay the output names.
- */
-
-/** action.yml's outputs, in its order; a test holds the two together. */
-const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
-    'ready',
-    'elapsed-seconds',
-    'attempts',
-    'status-code',
-    'models',
-    'model-id',
-    'model-match',
-    'first-response-seconds',
-    'reason',
-    'pid',
-    'log-file',
-    'startup-seconds',
-    'gpu-memory-mib',
-    'generation-seconds',
-    'results',
-    'phases',
-    'expected-seconds',
-    'regression-percent',
-    'ttft-ms',
-    'decode-tokens-per-second'
-]));
-function outputs(outcome) {
-    const server = outcome.server;
-    const profile = outcome.profile;
-    return {
-        ready: String(outcome.ready),
-        'elapsed-seconds': (0,runtime_clock/* seconds */.YA)(outcome.elapsedMs),
-        attempts: String(outcome.attempts),
-        'status-code': outcome.last?.status === undefined ? '' : String(outcome.last.status),
-        models: JSON.stringify(outcome.models),
-        'model-id': outcome.last?.modelId ?? '',
-        'model-match': outcome.ready ? (outcome.last?.modelMatch ?? '') : '',
-        'first-response-seconds': outcome.firstResponseMs === undefined ? '' : (0,runtime_clock/* seconds */.YA)(outcome.firstResponseMs),
-        reason: outcome.reason,
-        pid: server?.pid === undefined ? '' : String(server.pid),
-        'log-file': server?.logFile ?? '',
-        'startup-seconds': server?.startupMs === undefined ? '' : (0,runtime_clock/* seconds */.YA)(server.startupMs),
-        'gpu-memory-mib': server?.gpuMemoryMiB === undefined ? '' : String(server.gpuMemoryMiB),
-        'generation-seconds': outcome.generationMs === undefined ? '' : (0,runtime_clock/* seconds */.YA)(outcome.generationMs),
-        results: JSON.stringify(outcome.results.map(resultRecord)),
-        phases: JSON.stringify((outcome.profile?.phases ?? []).map((p) => ({ name: p.name, seconds: p.seconds }))),
-        'expected-seconds': profile?.expectedSeconds === undefined ? '' : profile.expectedSeconds.toFixed(1),
-        'regression-percent': profile?.regressionPercent === undefined ? '' : profile.regressionPercent.toFixed(1),
-        'ttft-ms': outcome.smoke?.ttftMs === undefined ? '' : String(Math.round(outcome.smoke.ttftMs)),
-        'decode-tokens-per-second': outcome.smoke?.decodeTokensPerSecond === undefined ? '' : outcome.smoke.decodeTokensPerSecond.toFixed(1)
-    };
-}
-/** One endpoint's entry in the `results` output. */
-function resultRecord(r) {
-    return {
-        url: r.url.href,
-        ready: r.ready,
-        'elapsed-seconds': Number((0,runtime_clock/* seconds */.YA)(r.elapsedMs)),
-        'status-code': r.last?.status ?? null,
-        'model-id': r.last?.modelId ?? null,
-        reason: r.reason,
-        // only with a smoke test: a wait without one keeps the entries it always had
-        ...(r.smoke === undefined
-            ? {}
-            : {
-                'ttft-ms': r.smoke.ttftMs === undefined ? null : Math.round(r.smoke.ttftMs),
-                'decode-tokens-per-second': r.smoke.decodeTokensPerSecond === undefined ? null : Number(r.smoke.decodeTokensPerSecond.toFixed(1))
-            })
-    };
-}
-/** Every output's JSON kind: a new output must be given one. */
-const OUTPUT_KINDS = {
-    ready: 'boolean',
-    'elapsed-seconds': 'number',
-    attempts: 'number',
-    'status-code': 'number',
-    models: 'json',
-    'model-id': 'string',
-    'model-match': 'string',
-    'first-response-seconds': 'number',
-    reason: 'string',
-    pid: 'number',
-    'log-file': 'string',
-    'startup-seconds': 'number',
-    'gpu-memory-mib': 'number',
-    'generation-seconds': 'number',
-    results: 'json',
-    phases: 'json',
-    'expected-seconds': 'number',
-    'regression-percent': 'number',
-    'ttft-ms': 'number',
-    'decode-tokens-per-second': 'number'
-};
-/**
- * An empty output (nothing to tell: no status code, no pid) is null unless it is text; a value that does not read
- * as its kind (which the outputs never make) stays the string it is rather than being lost.
- */
-function typed(kind, text) {
-    if (kind === 'string')
-        return text;
-    if (text === '')
-        return null;
-    if (kind === 'boolean')
-        return text === 'true' ? true : text === 'false' ? false : text;
-    if (kind === 'number')
-        return /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text;
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        return text;
-    }
-}
-/** The outputs as `--json` prints them; a name that is no output (none is) stays text. */
-function typedOutputs(outputs) {
-    const kinds = OUTPUT_KINDS;
-    return Object.fromEntries(Object.entries(outputs).map(([name, text]) => [name, typed(kinds[name] ?? 'string', text)]));
-}
-
-// EXTERNAL MODULE: ./src/inputs/secrets.ts
-var inputs_secrets = __nccwpck_require__(3332);
-;// CONCATENATED MODULE: ./src/wait/conclusion.ts
-/**
- * What must happen once the wait is over, decided once for every front end (the action, the CLI, and later a
- * job-end step and a one-shot check): the outputs, the final line, the log tail, the diagnostics to run, fail or
- * warn, the exit code. A front end only carries it out in its medium. Pure: no I/O, nothing of GitHub or a shell.
- */
-
-
-
-
-
-
-
-
-/** The report's view of the settings, for `url` (the endpoint the outcome describes). */
-const reportContext = (s, url) => ({
-    url,
-    expect: (0,facts_answer/* expectation */.pG)(s),
-    timeoutMs: s.timeoutMs
-});
-/** Each endpoint's smoke test that could not measure throughput, in words. */
-function smokeProblems(outcome) {
-    const fleet = outcome.results.length > 1;
-    const messages = outcome.results.flatMap((r) => r.smoke?.problem === undefined ? [] : [(0,smoke_report/* smokeProblemMessage */.c7)(r.smoke, fleet ? r.url : undefined)]);
-    return messages.length === 0 ? undefined : messages.join('\n');
-}
-const smokeFailed = (r) => r.smoke?.problem !== undefined;
-function conclude(gateOutcome, settings) {
-    const smokeMessage = gateOutcome.ready ? smokeProblems(gateOutcome) : undefined;
-    const failSmoke = smokeMessage !== undefined && settings.smoke?.failOnError === true;
-    // Ready means ready: with fail-on-error, a server that cannot generate a measured stream is not.
-    const outcome = failSmoke
-        ? {
-            ...gateOutcome,
-            ready: false,
-            reason: 'smoke-failed',
-            results: gateOutcome.results.map((r) => (smokeFailed(r) ? { ...r, ready: false, reason: 'smoke-failed' } : r))
-        }
-        : gateOutcome;
-    const context = reportContext(settings, outcome.url);
-    const tail = outcome.ready ? undefined : outcome.server?.logTail;
-    const verdict = outcome.ready
-        ? undefined
-        : {
-            kind: outcome.reason === 'timeout' && !settings.failOnTimeout ? 'warn' : 'fail',
-            message: failSmoke ? smokeMessage : failureMessage(outcome, context)
-        };
-    const regression = outcome.profile?.regression;
-    const failedRegression = settings.failOnRegression ? regression : undefined;
-    const failedThroughput = settings.failOnRegression ? outcome.profile?.throughputRegression : undefined;
-    return {
-        outcome,
-        ready: outcome.ready,
-        // the same names, each value redacted
-        outputs: Object.fromEntries(Object.entries(outputs(outcome)).map(([name, value]) => [name, (0,inputs_secrets/* redact */.E$)(value, settings.secrets)])),
-        finalLine: (0,progress/* finalLine */.R2)(outcome),
-        logTail: tail && {
-            title: logTailTitle(tail, outcome.server?.logFile),
-            lines: tail.map((line) => `${line.number}: ${line.text}`)
-        },
-        // A cancelled job must end within a second; the diagnostics could take minutes.
-        diagnostics: outcome.ready || outcome.reason === 'cancelled' ? [] : settings.diagnostics,
-        verdict,
-        failedRegression,
-        failedThroughput,
-        smokeWarning: failSmoke ? undefined : smokeMessage,
-        exitCode: verdict?.kind === 'fail' || failedRegression !== undefined || failedThroughput !== undefined ? 1 : 0,
-        context,
-        jobEndState: jobEndState(settings, outcome.server)
-    };
-}
-
-;// CONCATENATED MODULE: ./src/wait/cancelled.ts
-
-
-const cancelHalt = (signal, stage) => ({
-    reason: 'cancelled',
-    detail: cancelledText(signal, stage)
-});
-/** The outcome as a cancel at `elapsedMs` leaves it: every endpoint not already cancelled is, from then. */
-function asCancelled(outcome, signal, stage, elapsedMs) {
-    if (outcome.reason === 'cancelled')
-        return outcome;
-    const halt = cancelHalt(signal, stage);
-    const cut = (r) => r.reason === 'cancelled' ? r : { ...r, ready: false, reason: 'cancelled', halt, elapsedMs };
-    return { ...cut(outcome), results: outcome.results.map(cut) };
-}
-/** A run cancelled before its wait began: no endpoint was probed, no server started. */
-function cancelledBeforeWait(settings, signal, elapsedMs) {
-    const halt = cancelHalt(signal, 'before-wait');
-    const results = settings.targets.map(({ url }) => ({
-        ready: false,
-        reason: 'cancelled',
-        elapsedMs,
-        attempts: 0,
-        models: [],
-        halt,
-        timeline: [],
-        url
-    }));
-    return { ...results[0], results };
-}
-/**
- * The conclusion once the front end's own work after the wait is done (the diagnostics): concluded again as
- * cancelled when `cancel` came meanwhile, so that the outputs and the summary, written next, say so.
- */
-function concludedSince(next, settings, cancel, stage, elapsedMs) {
-    const signal = cancel.halted;
-    if (signal === undefined || next.outcome.reason === 'cancelled')
-        return next;
-    return conclude(asCancelled(next.outcome, signal, stage, elapsedMs), settings);
-}
-
-;// CONCATENATED MODULE: ./src/wait/gate.ts
-/** The whole wait, from settings to outcome, shared by every front end (the action, the CLI). */
 
 
 
@@ -19658,27 +27529,18 @@ async function serverSeam(settings, deps) {
     if (settings.container !== undefined)
         return (await __nccwpck_require__.e(/* import() */ 910).then(__nccwpck_require__.bind(__nccwpck_require__, 6910))).containerServer(settings, deps);
     if (usesServerSide(settings))
-        return (await __nccwpck_require__.e(/* import() */ 359).then(__nccwpck_require__.bind(__nccwpck_require__, 359))).processServer(settings, deps);
+        return (await __nccwpck_require__.e(/* import() */ 415).then(__nccwpck_require__.bind(__nccwpck_require__, 1415))).processServer(settings, deps);
     return noServer;
 }
-async function gate(settings, gateDeps) {
-    const deps = withDefaults(gateDeps);
+/** The wait itself, once the seam's pre-flight let it go on. */
+async function waitWith(seam, settings, deps) {
     const { clock } = deps;
-    const began = clock.now();
-    const seam = await serverSeam(settings, deps);
-    const refused = await seam.preflight();
-    // A cancel while the pre-flight looked (nvidia-smi may take seconds): nothing is started, nothing probed.
-    const early = deps.cancel?.halted;
-    if (early !== undefined)
-        return cancelledBeforeWait(settings, early, clock.now() - (deps.startedAt ?? began));
-    if (refused !== undefined)
-        return refused;
     (0,undici_parts/* setUpUndici */.St)();
     // Everything that holds a process, a timer or a socket is released in the `finally`, whatever throws first.
-    const halter = new Halter();
-    const first = deps.firstProbe;
-    if (first !== undefined)
-        halter.signal.addEventListener('abort', first.abort, { once: true });
+    const halter = new runtime_halter/* Halter */.x();
+    // one endpoint of a fleet of servers: the fleet may end this wait (enough are ready, or too many failed)
+    const member = deps.member;
+    member?.stop.signal.addEventListener('abort', () => halter.halt(member.stop.halted), { once: true });
     const ports = new PortPoller();
     let server;
     let watch;
@@ -19695,13 +27557,11 @@ async function gate(settings, gateDeps) {
         // Every endpoint's sleeps and requests listen to it: a fleet of 200 is not a leak.
         (0,external_node_events_.setMaxListeners)(0, halter.signal);
         deps.debug?.(progress/* gateLines */.HN.requestHeaders(['user-agent', 'accept', ...Object.keys(settings.headers)]));
-        // An endpoint that can no longer become ready settles the fleet's fate: the others stop waiting.
-        let fleetHalt;
         const startedAt = server.startedAt ?? waitStart;
         const shared = {
             settings,
-            collector: first?.collector ?? (0,memory/* createBodyCollector */.M)(),
-            firstProbe: first,
+            collector: deps.firstProbe?.collector ?? (0,memory/* createBodyCollector */.M)(),
+            firstProbe: deps.firstProbe,
             deps,
             halter,
             ports,
@@ -19712,21 +27572,22 @@ async function gate(settings, gateDeps) {
             readyLine,
             logLines,
             readyAt: (now) => profile.readyAt(now),
-            usualAnsweringMs: history.usual?.answeringSeconds && history.usual.answeringSeconds * 1000,
-            haltFleet: settings.targets.length > 1 ? (halt) => void (halter.halt(halt) && (fleetHalt = halt)) : undefined
+            usualAnsweringMs: history.usual?.answeringSeconds && history.usual.answeringSeconds * 1000
         };
-        const waited = server.whoAnswered(await Promise.all(settings.targets.map((t) => waitForTarget(t, shared))));
+        const fleet = endpoints(settings, shared);
+        const waited = server.whoAnswered(await Promise.all(settings.targets.map((t, i) => waitForTarget(t, fleet.of(i)))));
         // The lines written up to now end the startup's last phase (a ready line just before the port opened).
         if (log !== undefined)
             readLines(log.poll());
-        const last = representative(waited, fleetHalt);
+        const last = (0,fleet_tally/* representative */.w)(waited, fleet.halted, settings.fleetMinReady);
+        member?.settled(last);
         const readyAt = readyMoment({ ...(last.ready ? last : {}), readyLineAt: profile.readyLineTime(), now: clock.now() });
         await server.afterWait(last.ready, readyAt);
-        // Once every endpoint is ready, and only then: a server that is not ready has no throughput to measure. The
+        // Once the fleet is ready, and only then: a server that is not ready has no throughput to measure. The
         // startup's figures were taken before it, so that its requests count in none of them.
-        const smoke = settings.smoke !== undefined && waited.every((r) => r.ready);
+        const smoke = settings.smoke !== undefined && last.ready;
         const results = smoke ? await smokeTest(waited, settings, deps, halter.signal) : waited;
-        const outcome = cancelledSince({ ...representative(results, fleetHalt), results }, deps, smoke, waitStart);
+        const outcome = cancelledSince({ ...(0,fleet_tally/* representative */.w)(results, fleet.halted, settings.fleetMinReady), results }, deps, smoke, waitStart);
         const facts = server.facts;
         const settled = await settle({ settings, outcome, facts, profile, history, deps, readyAt });
         // a cancel while the history's lock was waited for ends the run cancelled too (and it was not recorded)
@@ -19744,14 +27605,39 @@ async function gate(settings, gateDeps) {
     }
 }
 /**
- * The endpoint the scalar outputs describe: the one ready last when all are, else the first to fail on its
- * own account (not one halted because another had failed).
+ * Each endpoint's share of the wait. A fleet's endpoints each have a halter of their own under the wait's: an
+ * endpoint that can no longer become ready, or enough ready ones (`fleet-min-ready`), end the others' waits, and
+ * `halted` tells an endpoint halted so from one that failed on its own account.
  */
-function representative(results, fleetHalt) {
-    if (results.every((r) => r.ready))
-        return results.reduce((a, b) => (b.elapsedMs > a.elapsedMs ? b : a));
-    const failed = results.filter((r) => !r.ready && (fleetHalt === undefined || r.halt !== fleetHalt));
-    return failed.reduce((a, b) => (b.elapsedMs < a.elapsedMs ? b : a));
+function endpoints(settings, shared) {
+    if (settings.targets.length === 1) {
+        const first = shared.firstProbe;
+        if (first !== undefined)
+            shared.halter.signal.addEventListener('abort', first.abort, { once: true });
+        return { of: () => shared, halted: () => false };
+    }
+    const tally = (0,fleet_tally/* fleetTally */.X)(settings.targets.length, settings.fleetMinReady);
+    const halters = settings.targets.map(() => shared.halter.child());
+    const fleetHalts = new Set();
+    const first = shared.firstProbe;
+    const own = settings.targets.map((t, i) => ({
+        ...shared,
+        halter: halters[i],
+        prefix: `[${t.url.href}] `,
+        settled: (url, outcome) => {
+            const halt = tally.settled(url, outcome.ready, outcome.reason);
+            if (halt === undefined)
+                return;
+            fleetHalts.add(halt);
+            for (const h of halters)
+                h.halt(halt);
+        }
+    }));
+    // the first probe, in flight for its endpoint, ends with that endpoint's wait
+    const firstAt = first === undefined ? -1 : settings.targets.findIndex((t) => t.url === first.url);
+    if (first !== undefined && firstAt >= 0)
+        halters[firstAt].signal.addEventListener('abort', first.abort, { once: true });
+    return { of: (i) => own[i], halted: (r) => r.halt !== undefined && fleetHalts.has(r.halt) };
 }
 /**
  * A cancel after the wait had ended (during the smoke test, the GPU reading, the environment report) ends the run
@@ -19762,7 +27648,7 @@ function cancelledSince(outcome, deps, smoke, waitStart) {
     const signal = deps.cancel?.halted;
     if (signal === undefined)
         return outcome;
-    return asCancelled(outcome, signal, smoke ? 'smoke-test' : 'after-wait', deps.clock.now() - waitStart);
+    return (0,cancelled/* asCancelled */.Ke)(outcome, signal, smoke ? 'smoke-test' : 'after-wait', deps.clock.now() - waitStart);
 }
 /** The line the wait begins with: what it waits for, how long, and how. */
 const waiting = (settings) => (0,progress/* waitingLine */.Sh)({ url: settings.targets[0].url, expect: (0,facts_answer/* expectation */.pG)(settings), timeoutMs: settings.timeoutMs }, {
@@ -19774,7254 +27660,6 @@ const waiting = (settings) => (0,progress/* waitingLine */.Sh)({ url: settings.t
 /** The smoke test of every endpoint (`smoke-test`), loaded only then: a chunk of its own. */
 async function smokeTest(waited, settings, { clock, log }, signal) {
     return (await __nccwpck_require__.e(/* import() */ 679).then(__nccwpck_require__.bind(__nccwpck_require__, 5679))).smokeEndpoints(waited, settings, { clock, signal, log });
-}
-
-;// CONCATENATED MODULE: ./src/report/command-safe.ts
-// Text the runner cannot take for a workflow command: what both front ends write goes through it.
-/**
- * What may stand before a `::` that the runner still reads as a command: it trims lines with .NET's TrimStart(),
- * which strips every Unicode white space (JavaScript's \s misses U+0085 NEL), and the invisible format
- * characters (zero-width spaces and joiners, word joiner, BOM, soft hyphen, Mongolian vowel separator) are
- * defused too, as no reader can see them.
- */
-const COMMAND_LEAD = /^([\s\u0085\u00ad\u180e\u200b-\u200d\u2060\ufeff]*)::/gmu;
-/**
- * Makes text the runner cannot take for a workflow command: server text (a model id, an error message)
- * could otherwise carry a line break followed by `::set-output` or `::stop-commands`, or a `##[` command,
- * which the runner reads anywhere in a line. The runner also breaks lines at a lone carriage return.
- */
-function commandSafe(text) {
-    return text.replace(/##\[/g, '## [').replace(COMMAND_LEAD, '$1: :');
-}
-
-;// CONCATENATED MODULE: ./src/report/check-report.ts
-/**
- * The one line `wait-for-model check` prints: what a health check's log (Docker's `docker inspect` health log,
- * a Kubernetes probe's event) shows. One line, whatever the server said, so that a probe's output stays readable.
- */
-
-
-const oneLine = (text) => text.replace(/\s*[\r\n]+\s*/g, ' ');
-function checkLine(outcome) {
-    const took = (0,runtime_clock/* formatDuration */.a3)(outcome.elapsedMs);
-    const endpoints = outcome.results.length > 1 ? ` (${outcome.results.length} endpoints)` : '';
-    if (outcome.ready) {
-        const model = outcome.last?.modelId ? ` model "${outcome.last.modelId}"` : '';
-        const said = outcome.last === undefined ? '' : (0,answer_report/* answerWords */.G)(outcome.last.answer).summary;
-        return oneLine(`ready in ${took}${endpoints}:${model} ${said}`.trimEnd());
-    }
-    // A wait's reason "timeout" means "not ready yet" here: the one answer there was says why.
-    const why = outcome.reason === 'timeout' ? 'not ready' : `not ready (${outcome.reason})`;
-    const last = outcome.last && (0,answer_report/* answerWords */.G)(outcome.last.answer);
-    const said = last === undefined ? 'no answer' : outcome.reason === 'timeout' ? last.summary : last.detail || last.summary;
-    const where = outcome.results.length > 1 ? `${outcome.url.href}: ` : '';
-    return oneLine(`${why} after ${took}${endpoints}: ${where}${said}`);
-}
-
-;// CONCATENATED MODULE: ./src/runtime/cancel-signals.ts
-/**
- * The signals that cancel a run, and the one way every entry point listens to them. Node's default for each is to
- * die at once: no outputs, no summary, no error, and at the job end a server never stopped.
- */
-
-/**
- * The runner sends SIGINT, then SIGTERM, to a cancelled job's step (or one past its `timeout-minutes`); a terminal
- * sends SIGINT on Ctrl-C; SIGHUP comes when the terminal or ssh session goes, or the runner's service is stopped.
- */
-const CANCEL_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-/** Listens to the cancelling signals until `release`: each halts `cancel` instead of ending the process. */
-function cancelOnSignals() {
-    const cancel = new Halter();
-    const onSignal = (signal) => void cancel.halt(signal);
-    for (const signal of CANCEL_SIGNALS)
-        process.on(signal, onSignal);
-    return { cancel, release: () => CANCEL_SIGNALS.forEach((signal) => process.off(signal, onSignal)) };
-}
-
-;// CONCATENATED MODULE: ./package.json
-const package_namespaceObject = {"rE":"1.0.0-dev"};
-;// CONCATENATED MODULE: ./src/inputs/input-names.ts
-/** The inputs, by name, with their defaults: the one list the action, the CLI's flags and the parser share. */
-/** Input name \u2192 default, in the order action.yml declares them. */
-const INPUT_DEFAULTS = {
-    url: '',
-    model: '',
-    'model-match': 'auto',
-    'wrong-model-after': '30s',
-    match: '',
-    'match-regex': '',
-    status: '200-299',
-    interval: '5s',
-    schedule: 'adaptive',
-    timeout: '15m',
-    'request-timeout': '10s',
-    'success-threshold': '1',
-    headers: '',
-    'api-key': '',
-    'progress-interval': '30s',
-    'fail-on-timeout': 'true',
-    start: '',
-    pid: '',
-    container: '',
-    'log-file': '',
-    'log-lines': '50',
-    'fail-pattern': '',
-    'port-check': 'true',
-    'gpu-check': 'warn',
-    stop: 'job-end',
-    'stop-timeout': '30s',
-    'probe-generation': 'false',
-    load: 'false',
-    'smoke-test': 'false',
-    'smoke-requests': '3',
-    'smoke-tokens': '64',
-    'smoke-timeout': '2m',
-    'env-report': '',
-    diagnostics: '',
-    'ca-cert': '',
-    'insecure-tls': 'false',
-    engine: 'auto',
-    'history-file': 'auto',
-    'history-key': '',
-    'regression-threshold': '25%',
-    'regression-min-runs': '3',
-    'throughput-regression-threshold': '15%',
-    'fail-on-regression': 'false'
-};
-
-;// CONCATENATED MODULE: ./src/simulator/streams.ts
-const DEFAULT_PACE = { tokensPerSecond: 100, ttftMs: 50 };
-const CREATED = 1767225600;
-const PROMPT_TOKENS = 12;
-const DEFAULT_TOKENS = 16;
-const MAX_TOKENS = 4096;
-/** The stream a POST asks this engine for; undefined when it asks for none the engine serves. */
-function streamFormat(engine, path, request) {
-    if (engine === 'triton')
-        return undefined;
-    if (path === '/v1/completions' && request.stream === true)
-        return 'openai';
-    if (engine === 'llamacpp' && path === '/completion' && request.stream === true)
-        return 'llamacpp';
-    if (engine === 'tgi' && path === '/generate_stream')
-        return 'tgi';
-    // Ollama streams unless told not to; a request without a prompt only loads the model
-    if (engine === 'ollama' && path === '/api/generate' && request.prompt !== undefined && request.stream !== false)
-        return 'ollama';
-    return undefined;
-}
-const asked = (v) => typeof v === 'number' && Number.isInteger(v) && v > 0 ? Math.min(v, MAX_TOKENS) : DEFAULT_TOKENS;
-const field = (o, key) => typeof o === 'object' && o !== null ? o[key] : undefined;
-function tokensAsked(format, request) {
-    if (format === 'openai')
-        return asked(request.max_tokens);
-    if (format === 'llamacpp')
-        return asked(request.n_predict);
-    if (format === 'tgi')
-        return asked(field(request.parameters, 'max_new_tokens'));
-    return asked(field(request.options, 'num_predict'));
-}
-const sse = (body, space = true) => `data:${space ? ' ' : ''}${JSON.stringify(body)}\n\n`;
-const streams_text = (i) => ` ${i + 4},`;
-/** What each format writes: a token's event, the events after the last token, a generation that fails. */
-function events(format, model, request, n) {
-    if (format === 'openai') {
-        const chunk = (choiceText, finish) => sse({
-            id: 'cmpl-simulated',
-            object: 'text_completion',
-            created: CREATED,
-            model,
-            choices: [{ index: 0, text: choiceText, logprobs: null, finish_reason: finish, stop_reason: null }]
-        });
-        const usage = field(request.stream_options, 'include_usage') === true;
-        return {
-            type: 'text/event-stream; charset=utf-8',
-            token: (i) => chunk(streams_text(i), i === n - 1 ? 'length' : null),
-            end: () => (usage
-                ? sse({
-                    id: 'cmpl-simulated',
-                    object: 'text_completion',
-                    created: CREATED,
-                    model,
-                    choices: [],
-                    usage: { prompt_tokens: PROMPT_TOKENS, completion_tokens: n, total_tokens: PROMPT_TOKENS + n }
-                })
-                : '') + 'data: [DONE]\n\n',
-            // vLLM's error in the stream, then its end
-            failure: () => sse({ error: { message: 'EngineCore encountered an issue.', type: 'InternalServerError', code: 500 } }) +
-                'data: [DONE]\n\n'
-        };
-    }
-    if (format === 'llamacpp')
-        return {
-            type: 'text/event-stream',
-            token: (i) => sse({
-                index: 0,
-                content: streams_text(i),
-                tokens: [1000 + i],
-                stop: false,
-                id_slot: 0,
-                tokens_predicted: i + 1,
-                tokens_evaluated: PROMPT_TOKENS
-            }),
-            end: (decodeMs) => sse({
-                index: 0,
-                content: '',
-                tokens: [],
-                id_slot: 0,
-                stop: true,
-                model,
-                tokens_predicted: n,
-                tokens_evaluated: PROMPT_TOKENS,
-                stop_type: 'limit',
-                timings: {
-                    prompt_n: PROMPT_TOKENS,
-                    prompt_ms: 10,
-                    predicted_n: n,
-                    predicted_ms: decodeMs,
-                    predicted_per_token_ms: decodeMs / n,
-                    predicted_per_second: (n * 1000) / Math.max(1, decodeMs)
-                }
-            }),
-            failure: () => sse({ error: { code: 500, message: 'Compute error: failed to decode the batch', type: 'server_error' } })
-        };
-    if (format === 'tgi') {
-        const details = field(request.parameters, 'details') === true;
-        return {
-            type: 'text/event-stream',
-            // TGI writes `data:` without a space
-            token: (i) => sse({
-                index: i + 1,
-                token: { id: 1000 + i, text: streams_text(i), logprob: -0.01, special: false },
-                generated_text: i === n - 1 ? Array.from({ length: n }, (_, j) => streams_text(j)).join('') : null,
-                details: i === n - 1 && details
-                    ? { finish_reason: 'length', generated_tokens: n, seed: null, input_length: PROMPT_TOKENS }
-                    : null
-            }, false),
-            end: () => '',
-            failure: () => sse({ error: 'Request failed during generation: Server error: CUDA out of memory', error_type: 'generation' }, false)
-        };
-    }
-    const at = '2026-01-01T00:00:00.000000000Z';
-    return {
-        type: 'application/x-ndjson',
-        token: (i) => `${JSON.stringify({ model, created_at: at, response: streams_text(i), done: false })}\n`,
-        end: (decodeMs) => `${JSON.stringify({
-            model,
-            created_at: at,
-            response: '',
-            done: true,
-            done_reason: 'length',
-            context: [1, 2, 3],
-            total_duration: Math.round(decodeMs * 1e6) + 60_000_000,
-            load_duration: 1_000_000,
-            prompt_eval_count: PROMPT_TOKENS,
-            prompt_eval_duration: 50_000_000,
-            eval_count: n,
-            eval_duration: Math.round(decodeMs * 1e6)
-        })}\n`,
-        failure: () => `${JSON.stringify({ error: 'llama runner process has terminated: exit status 2' })}\n`
-    };
-}
-/**
- * Writes the stream `format` asks for at `pace`, `fails`: the engine's own error event in place of the first
- * token. Ends early when the client goes away (or the simulator closes its connections).
- */
-async function writeStream(res, format, model, request, pace, fails) {
-    const start = performance.now();
-    const n = tokensAsked(format, request);
-    const e = events(format, model, request, n);
-    let gone = false;
-    let wake = () => undefined;
-    res.once('close', () => {
-        gone = true;
-        wake();
-    });
-    const until = (at) => new Promise((resolve) => {
-        const timer = setTimeout(resolve, Math.max(0, at - performance.now()));
-        wake = () => {
-            clearTimeout(timer);
-            resolve();
-        };
-    });
-    res.writeHead(200, { 'content-type': e.type, 'cache-control': 'no-cache' });
-    res.flushHeaders();
-    const first = start + pace.ttftMs;
-    if (fails) {
-        await until(first);
-        if (!gone)
-            res.end(e.failure());
-        return;
-    }
-    for (let i = 0; i < n; i++) {
-        await until(first + (i * 1000) / pace.tokensPerSecond);
-        if (gone)
-            return;
-        res.write(e.token(i));
-    }
-    res.end(e.end(performance.now() - first));
-}
-
-// EXTERNAL MODULE: ./src/engines/engine-names.ts
-var engine_names = __nccwpck_require__(6284);
-;// CONCATENATED MODULE: ./src/simulator/reply.ts
-/** What the simulated engines answer with: a status, a body and its type, and the phase the engine is in. */
-const json = (body, status = 200) => ({ status, body, type: 'application/json' });
-const empty = (status) => ({ status });
-const reply_CREATED = 1767225600;
-
-;// CONCATENATED MODULE: ./src/simulator/engines.ts
-/**
- * Each engine's own answers, while loading and once ready, as its source shapes them (see the research notes on
- * model servers): its routes, its model list, its one-token generations and its errors, and when its port opens.
- */
-
-const openAiList = (model, ownedBy, extra = {}) => json({
-    object: 'list',
-    data: [{ id: model, object: 'model', created: 1767225600, owned_by: ownedBy, root: model, ...extra }]
-});
-const USAGE = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
-const OPENAI_ROUTES = new Set(['/v1/completions', '/v1/chat/completions']);
-/** vLLM's and SGLang's one-token answers (`max_tokens: 1` stops at the length). */
-function openAiCompletion(path, model) {
-    return path === '/v1/completions'
-        ? json({
-            id: 'cmpl-simulated',
-            object: 'text_completion',
-            created: reply_CREATED,
-            model,
-            choices: [{ index: 0, text: ' there', logprobs: null, finish_reason: 'length' }],
-            usage: USAGE
-        })
-        : json({
-            id: 'chatcmpl-simulated',
-            object: 'chat.completion',
-            created: reply_CREATED,
-            model,
-            choices: [{ index: 0, message: { role: 'assistant', content: 'Hello' }, finish_reason: 'length' }],
-            usage: USAGE
-        });
-}
-/**
- * The OpenAI routes of an engine: the completion when ready (and in `servesIn` phases), its own error for a
- * model it does not serve and, with `fails`, for every generation.
- */
-function openAiGenerate(failure, unknown, servesWhileLoading = false) {
-    return (path, phase, model, request, fails) => {
-        if (!OPENAI_ROUTES.has(path) || (phase === 'loading' && !servesWhileLoading))
-            return undefined;
-        if (request.model !== model)
-            return unknown(String(request.model));
-        return fails ? failure : openAiCompletion(path, model);
-    };
-}
-// Each engine's error for a failing generation, as its source shapes it (model-servers.md).
-const VLLM_DEAD = json({
-    error: {
-        message: 'EngineCore encountered an issue. See stack trace (above) for the root cause.',
-        type: 'InternalServerError',
-        param: null,
-        code: 500
-    }
-}, 500);
-const vllmUnknown = (name) => json({ error: { message: `The model \`${name}\` does not exist.`, type: 'NotFoundError', param: 'model', code: 404 } }, 404);
-const SGLANG_FAILED = json({
-    object: 'error',
-    message: 'Internal server error: the scheduler is not responding',
-    type: 'InternalServerError',
-    param: null,
-    code: 500
-}, 500);
-const sglangUnknown = (name) => json({
-    object: 'error',
-    message: `The model '${name}' does not exist`,
-    type: 'NotFoundError',
-    param: 'model',
-    code: 404
-}, 404);
-const LLAMACPP_FAILED = json({ error: { code: 500, message: 'Compute error: failed to decode the batch', type: 'server_error' } }, 500);
-const llamacppUnknown = (name) => json({ error: { code: 400, message: `model '${name}' not found`, type: 'invalid_request_error' } }, 400);
-const TGI_FAILED = json({ error: 'Request failed during generation: Server error: CUDA out of memory', error_type: 'generation' }, 424);
-const OLLAMA_FAILED = json({ error: 'llama runner process has terminated: exit status 2' }, 500);
-const ollamaUnknown = (name) => json({ error: `model '${name}' not found` }, 404);
-const OPENAI_FAILED = json({ error: { message: 'Internal server error', type: 'server_error', code: 500 } }, 500);
-const openaiUnknown = (name) => json({ error: { message: `model '${name}' not found`, type: 'invalid_request_error', code: 404 } }, 404);
-const SIMULATED_ENGINES = {
-    // vLLM binds its socket without listening until the engine is built: refused for the whole load.
-    vllm: {
-        opensAt: 1,
-        reply: (path, _phase, model) => path === '/health' || path === '/ping'
-            ? empty(200)
-            : path === '/v1/models'
-                ? openAiList(model, 'vllm', { max_model_len: 262144 })
-                : path === '/version'
-                    ? json({ version: '0.11.0' })
-                    : undefined,
-        generate: openAiGenerate(VLLM_DEAD, vllmUnknown)
-    },
-    // SGLang opens the port for its warm-up request: /health says 503 while /v1/models already lists.
-    sglang: {
-        opensAt: 0.9,
-        reply(path, phase, model) {
-            if (path === '/health' || path === '/health_generate')
-                return empty(phase === 'ready' ? 200 : 503);
-            if (path === '/ping')
-                return empty(200);
-            if (path === '/v1/models')
-                return openAiList(model, 'sglang', { max_model_len: 262144 });
-            // what its own warm-up thread polls before it sends the warm-up request
-            if (path === '/model_info' || path === '/get_model_info')
-                return json({ model_path: model, tokenizer_path: model, is_generation: true });
-            if (path.startsWith('/v1/models/')) {
-                const wanted = decodeURIComponent(path.slice('/v1/models/'.length));
-                return wanted === model
-                    ? json({
-                        id: model,
-                        object: 'model',
-                        created: 1767225600,
-                        owned_by: 'sglang',
-                        root: model,
-                        max_model_len: 262144
-                    })
-                    : json({
-                        error: {
-                            message: `The model '${wanted}' does not exist`,
-                            type: 'invalid_request_error',
-                            param: 'model',
-                            code: 'model_not_found'
-                        }
-                    }, 404);
-            }
-            return undefined;
-        },
-        // The warm-up is a generation request the server sends itself: generation is served during it.
-        generate(path, phase, model, request, fails) {
-            if (path === '/generate')
-                return fails ? SGLANG_FAILED : json({ text: ' Paris', meta_info: { id: 'simulated' } });
-            return openAiGenerate(SGLANG_FAILED, sglangUnknown, true)(path, phase, model, request, fails);
-        }
-    },
-    // llama.cpp serves HTTP before loading; /v1/models lists the model with "meta": null until it is loaded.
-    llamacpp: {
-        opensAt: 0,
-        reply(path, phase, model) {
-            if (path === '/v1/models' || path === '/models') {
-                const meta = phase === 'ready' ? { vocab_type: 2, n_vocab: 151936, n_ctx_train: 262144 } : null;
-                return json({
-                    models: [{ name: model, model }],
-                    object: 'list',
-                    data: [{ id: model, object: 'model', created: 1767225600, owned_by: 'llamacpp', meta }]
-                });
-            }
-            if (phase === 'loading') {
-                return path === '/'
-                    ? { status: 503, body: '<html><head><title>Loading model</title></head></html>', type: 'text/html' }
-                    : json({ error: { message: 'Loading model', type: 'unavailable_error', code: 503 } }, 503);
-            }
-            return path === '/health' || path === '/v1/health' ? json({ status: 'ok' }) : undefined;
-        },
-        // while loading, generation gets the same 503 as every other route
-        generate: openAiGenerate(LLAMACPP_FAILED, llamacppUnknown)
-    },
-    // TGI binds only after warm-up; `/` and `/ping` are its health route too.
-    tgi: {
-        opensAt: 1,
-        reply: (path, _phase, model) => path === '/health' || path === '/' || path === '/ping'
-            ? empty(200)
-            : path === '/info'
-                ? json({
-                    model_id: model,
-                    model_sha: null,
-                    max_input_tokens: 4095,
-                    max_total_tokens: 4096,
-                    router: 'text-generation-router',
-                    version: '3.3.6'
-                })
-                : path === '/v1/models'
-                    ? json({ object: 'list', data: [{ id: model, object: 'model', created: 0, owned_by: model }] })
-                    : undefined,
-        // TGI serves its one model whatever the request names
-        generate(path, _phase, model, _request, fails) {
-            if (path === '/generate')
-                return fails ? TGI_FAILED : json({ generated_text: ' there' });
-            return OPENAI_ROUTES.has(path) ? (fails ? TGI_FAILED : openAiCompletion(path, model)) : undefined;
-        },
-        notFound: empty(404)
-    },
-    // Ollama answers at once and lists a model only once it is pulled; it loads models lazily, so /api/ps
-    // (models in memory) stays empty until a request asks for one.
-    ollama: {
-        opensAt: 0,
-        reply(path, phase, model) {
-            const ready = phase === 'ready';
-            if (path === '/')
-                return { status: 200, body: 'Ollama is running', type: 'text/plain; charset=utf-8' };
-            if (path === '/api/version')
-                return json({ version: '0.12.6' });
-            if (path === '/api/tags')
-                return json({ models: ready ? [{ name: model, model, size: 2019393189 }] : [] });
-            if (path === '/api/ps')
-                return json({ models: [] });
-            if (path === '/v1/models') {
-                // json.Encoder: `data` is null with no models, and the body ends with a newline
-                const data = ready ? [{ id: model, object: 'model', created: 1767225600, owned_by: 'library' }] : null;
-                return { status: 200, body: `${JSON.stringify({ object: 'list', data })}\n`, type: 'application/json' };
-            }
-            return undefined;
-        },
-        // a model not pulled yet is not found; a pulled one is loaded by the request itself
-        generate(path, phase, model, request, fails) {
-            if (path !== '/api/generate' && !OPENAI_ROUTES.has(path))
-                return undefined;
-            const name = String(request.model);
-            // Ollama resolves a bare name to its :latest tag
-            const wanted = name.includes(':') ? name : `${name}:latest`;
-            if (phase === 'loading' || (wanted !== model && name !== model))
-                return ollamaUnknown(name);
-            if (fails)
-                return OLLAMA_FAILED;
-            if (path !== '/api/generate')
-                return openAiCompletion(path, model);
-            return json({
-                model,
-                created_at: '2026-01-01T00:00:00.000000000Z',
-                response: 'Hi',
-                done: true,
-                done_reason: 'length'
-            });
-        },
-        notFound: { status: 404, body: '404 page not found', type: 'text/plain' }
-    },
-    // Triton loads its startup models before it opens any endpoint.
-    triton: {
-        opensAt: 1,
-        reply(path, _phase, model) {
-            if (path === '/v2/health/ready' || path === '/v2/health/live')
-                return empty(200);
-            const m = /^\/v2\/models\/([^/]+)(?:\/versions\/([^/]+))?(\/ready)?$/.exec(path);
-            if (!m)
-                return undefined;
-            const name = decodeURIComponent(m[1]);
-            if (name !== model)
-                return { status: 400, body: JSON.stringify({ error: `Request for unknown model: '${name}' is not found` }) };
-            if (m[2] !== undefined && m[2] !== '1') {
-                return {
-                    status: 400,
-                    body: JSON.stringify({ error: `Request for unknown model: '${name}' version ${m[2]} is not found` })
-                };
-            }
-            if (m[3])
-                return empty(200);
-            return json({ name: model, versions: ['1'], platform: 'onnxruntime_onnx', inputs: [], outputs: [] });
-        },
-        // the generate extension: POST /v2/models/<name>/generate
-        generate(path, _phase, model, _request, fails) {
-            const m = /^\/v2\/models\/([^/]+)\/generate$/.exec(path);
-            if (!m)
-                return undefined;
-            const name = decodeURIComponent(m[1]);
-            if (name !== model)
-                return { status: 400, body: JSON.stringify({ error: `Request for unknown model: '${name}' is not found` }) };
-            if (fails)
-                return { status: 400, body: JSON.stringify({ error: 'Failed to process the request(s) for model' }) };
-            return json({ model_name: model, model_version: '1', text_output: 'Hi' });
-        }
-    },
-    // NIM for LLMs (docs: "Health checks"): nginx answers at once; /v1/health/live is 200 from the start,
-    // /v1/health/ready 503 during the model's download and initialisation; its list is vLLM's, owned_by "system".
-    nim: {
-        opensAt: 0,
-        reply(path, phase, model) {
-            if (path === '/v1/health/live')
-                return json({ message: 'Service is live.', object: 'health.response' });
-            if (path === '/v1/health/ready')
-                return phase === 'ready'
-                    ? json({ message: 'Service is ready.', object: 'health.response' })
-                    : json({ message: 'Service is not ready.', object: 'health.response' }, 503);
-            if (path === '/v1/models')
-                return openAiList(model, 'system', { max_model_len: 131072 });
-            return undefined;
-        },
-        generate: openAiGenerate(VLLM_DEAD, vllmUnknown)
-    },
-    // LocalAI (core/http/routes/health.go, endpoints/openai/list.go): lists its configured models at once; /readyz
-    // says 503 until the startup preload ends (json.Encoder: a newline ends the body).
-    localai: {
-        opensAt: 0,
-        reply(path, phase, model) {
-            if (path === '/healthz')
-                return empty(200);
-            if (path === '/readyz')
-                return phase === 'ready'
-                    ? empty(200)
-                    : {
-                        status: 503,
-                        body: `${JSON.stringify({ reason: 'startup preload in progress', status: 'starting' })}\n`,
-                        type: 'application/json'
-                    };
-            if (path === '/v1/models' || path === '/models')
-                return {
-                    status: 200,
-                    body: `${JSON.stringify({ object: 'list', data: [{ id: model, object: 'model' }] })}\n`,
-                    type: 'application/json'
-                };
-            return undefined;
-        },
-        generate: openAiGenerate(OPENAI_FAILED, openaiUnknown)
-    },
-    // KServe's model server (protocol/rest/v1_endpoints.py, v2_endpoints.py): the v1 list names its models, the
-    // v2 /health/ready says true unconditionally, /v2/models/{name}/ready says whether the model is. Its Python
-    // server opens the port once load() returned; a model loaded later (or a runtime behind it) answers as here.
-    kserve: {
-        opensAt: 0,
-        reply(path, phase, model) {
-            const notReady = json({ error: `Model with name ${model} is not ready.` }, 503);
-            if (path === '/v1/models')
-                return json({ models: [model] });
-            if (path === '/v2/health/live')
-                return json({ live: true });
-            if (path === '/v2/health/ready')
-                return json({ ready: true });
-            const m = /^\/v(1|2)\/models\/([^/]+?)(\/ready)?$/.exec(path);
-            if (!m)
-                return path === '/' ? json({ status: 'alive' }) : undefined;
-            const name = decodeURIComponent(m[2]);
-            if (name !== model)
-                return json({ error: `Model with name ${name} does not exist.` }, 404);
-            if (phase !== 'ready' && (m[1] === '1' || m[3] !== undefined))
-                return notReady;
-            return m[1] === '1' || m[3] !== undefined
-                ? json({ name: model, ready: phase === 'ready' })
-                : json({ name: model, versions: [], platform: '', inputs: [], outputs: [] });
-        }
-    },
-    // A generic OpenAI-compatible server: refused, then 503 "Loading model" everywhere, then the list.
-    openai: {
-        opensAt: 0.4,
-        reply(path, phase, model) {
-            if (phase === 'loading')
-                return json({ error: { message: 'Loading model', type: 'unavailable_error', code: 503 } }, 503);
-            return path === '/health' ? empty(200) : path === '/v1/models' ? openAiList(model, 'system') : undefined;
-        },
-        generate: openAiGenerate(OPENAI_FAILED, openaiUnknown)
-    }
-};
-/** The engine a name gives: its key, or the gate's own spelling (`llama.cpp`), in any case; undefined if none. */
-function simulatedEngine(name) {
-    const key = name.toLowerCase() === 'llama.cpp' ? 'llamacpp' : name.toLowerCase();
-    return Object.hasOwn(SIMULATED_ENGINES, key) ? key : undefined;
-}
-
-;// CONCATENATED MODULE: ./src/cli/engine-words.ts
-/** The engines' names as the CLI's words list them, taken from the tables that hold them (none is typed here). */
-
-
-/** As people spell it: the tables' `llamacpp` is llama.cpp (which the inputs and the simulator accept too). */
-const spelled = (engine) => (engine === 'llamacpp' ? 'llama.cpp' : engine);
-/** The simulator's engines, in its table's order: "vllm, sglang, llama.cpp, \u2026". */
-const SIMULATED_ENGINE_WORDS = Object.keys(SIMULATED_ENGINES).map(spelled).join(', ');
-/**
- * The `engine` input's names (src/engines/engine-names.ts) as `--help` lists them: "vllm, sglang, tgi, llama.cpp,
- * ollama or triton". The table's order, but for Ollama, which the table puts before llama.cpp only so that its
- * log (which passes llama.cpp's lines through) is recognised first: the help lists them as the README and
- * action.yml do, llama.cpp first.
- */
-const LOG_ENGINE_WORDS = listed(helpOrder(engine_names/* ENGINE_NAMES */.Gw).map(spelled));
-/** "a, b or c". */
-function listed(words) {
-    return `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
-}
-/** Ollama after llama.cpp, the others in the table's order. */
-function helpOrder(names) {
-    const llamacpp = names.indexOf('llamacpp');
-    const ollama = names.indexOf('ollama');
-    if (llamacpp < 0 || ollama < 0 || ollama > llamacpp)
-        return [...names];
-    const rest = names.filter((name) => name !== 'ollama');
-    rest.splice(rest.indexOf('llamacpp') + 1, 0, 'ollama');
-    return rest;
-}
-
-;// CONCATENATED MODULE: ./src/cli/input-table.ts
-
-
-/** `--help` words for each input; an input without one is still a flag, listed with its default. */
-const INPUT_HELP = {
-    url: ['URL', 'endpoint to poll, e.g. http://localhost:8000/v1/models (required; repeat the flag for a fleet)'],
-    model: ['NAME', 'expected model: a listed id equal to it, else one containing it, case-insensitively'],
-    'model-match': ['MODE', 'auto: take an id that only contains --model (with a warning); exact: refuse such ids'],
-    'wrong-model-after': [
-        'DURATION',
-        'a one-model engine (vLLM, SGLang, TGI, llama.cpp) listing another model this long ends it (0: never)'
-    ],
-    match: ['TEXT', 'literal text the response body must contain'],
-    'match-regex': ['REGEX', 'JavaScript regular expression the body must match (source or /source/flags)'],
-    status: ['LIST', 'accepted HTTP statuses: 200, 200,204 or 200-299'],
-    interval: ['DURATION', 'the longest time between probes'],
-    schedule: ['MODE', 'adaptive: probe densely when readiness is near (the log, history); fixed: every interval'],
-    timeout: ['DURATION', 'give up after this long'],
-    'request-timeout': ['DURATION', 'limit for one probe'],
-    'success-threshold': ['N', 'consecutive ready probes required'],
-    headers: ['"NAME: VALUE"', 'extra request header (repeat the flag for more)'],
-    'api-key': ['KEY', 'sent as "Authorization: Bearer <key>"; never printed'],
-    'progress-interval': ['DURATION', 'how often a still-waiting line is printed'],
-    'fail-on-timeout': ['BOOL', 'false: on timeout, print a warning and exit 0 with ready=false'],
-    start: ['COMMAND', 'shell command that starts the server in the background; it outlives this command'],
-    pid: ['PID|FILE', 'process id of a server started elsewhere, or a file holding it'],
-    container: [
-        'NAME|ID',
-        'the container that is the server (Docker Engine API at $DOCKER_HOST or /var/run/docker.sock): --start runs it, or it runs already'
-    ],
-    'log-file': [
-        'PATH',
-        'the server log, appended to (with --start: a new model-server-<pid>-<random>.log in $RUNNER_TEMP or the temp dir)'
-    ],
-    'log-lines': ['N', 'last lines of the log to show when the wait fails'],
-    'fail-pattern': ['REGEX', 'a new log line matching it ends the wait at once'],
-    'port-check': ['BOOL', 'false: no port-busy check before --start, nor wrong-server (a proxy in front of the server)'],
-    'gpu-check': ['MODE', 'with --start: warn, fail or off when other processes hold memory on its GPUs (nvidia-smi)'],
-    stop: [
-        'MODE',
-        'the action stops the server --start ran at the job end (job-end; always: also a --container it did not start) or not (never); the CLI never does'
-    ],
-    'stop-timeout': ['DURATION', "the action's job-end stop: from SIGTERM until SIGKILL"],
-    'probe-generation': ['BOOL', 'true: ready only once a one-token generation request succeeds'],
-    load: ['BOOL', 'true: ask llama.cpp (router) or Ollama (--url .../api/ps) to load an unloaded model, then wait'],
-    'smoke-test': [
-        'MODE',
-        'once ready, time streamed generations (TTFT, decode rate): false, true (warn if it cannot) or fail-on-error'
-    ],
-    'smoke-requests': ['N', 'streamed generation requests of the smoke test, one after another (1 to 100)'],
-    'smoke-tokens': ['N', 'tokens each smoke-test request asks for (2 to 4096)'],
-    'smoke-timeout': ['DURATION', 'limit for the whole smoke test'],
-    'env-report': ['NAMES', 'variables (NCCL_*,CUDA_VISIBLE_DEVICES) to report from the server environment'],
-    diagnostics: ['COMMAND', 'run when the wait fails (repeat the flag for more)'],
-    'ca-cert': ['FILE', 'PEM file of extra trusted CA certificates'],
-    'insecure-tls': ['BOOL', 'true: skip certificate checks (prints a warning)'],
-    engine: ['NAME', `whose log lines and readiness routes to use: auto, ${LOG_ENGINE_WORDS}`],
-    'history-file': [
-        'PATH',
-        'earlier runs, to compare with (auto: $XDG_CACHE_HOME or ~/.cache/wait-for-model/history.jsonl; "" for none)'
-    ],
-    'history-key': [
-        'KEY',
-        'which earlier runs compare with this one (by default a hash of the URL, the model and --start)'
-    ],
-    'regression-threshold': ['PERCENT', 'warn when startup is slower than the median of earlier runs by more than this'],
-    'regression-min-runs': ['N', 'earlier ready runs with the key needed before a regression is told (1 to 10)'],
-    'throughput-regression-threshold': [
-        'PERCENT',
-        "warn when the smoke test's decode rate is below the median of earlier runs by more than this"
-    ],
-    'fail-on-regression': ['BOOL', 'true: exit 1 on such a regression']
-};
-const INPUT_NAMES = Object.keys(INPUT_DEFAULTS);
-/** Inputs whose flag may be repeated, the values joined by newlines as the action's multi-line input. */
-const MULTI_LINE = new Set(['url', 'headers', 'diagnostics']);
-/** Every input as a flag, for parseArgs. */
-function inputOptions() {
-    const options = {};
-    for (const name of INPUT_NAMES)
-        options[name] = { type: 'string', multiple: MULTI_LINE.has(name) };
-    return options;
-}
-/**
- * The inputs a one-shot check takes: what to ask and what the answer must show. The wait's own (timeout, start,
- * history, \u2026) are refused, so that a health check does not silently ignore them.
- */
-const CHECK_INPUTS = new Set([
-    'url',
-    'model',
-    'model-match',
-    'match',
-    'match-regex',
-    'status',
-    'request-timeout',
-    'headers',
-    'api-key',
-    'ca-cert',
-    'insecure-tls',
-    'probe-generation',
-    'engine'
-]);
-
-// EXTERNAL MODULE: external "node:util"
-var external_node_util_ = __nccwpck_require__(7975);
-;// CONCATENATED MODULE: ./src/cli/usage.ts
-/** Bad usage, shared by the commands: an error that ends the CLI with status 2 and a pointer to `--help`. */
-
-class UsageError extends Error {
-}
-function parseCommandLine(argv, options) {
-    try {
-        return (0,external_node_util_.parseArgs)({ args: argv, options, strict: true, allowPositionals: false });
-    }
-    catch (e) {
-        throw new UsageError(e.message);
-    }
-}
-const table = (rows) => {
-    const width = Math.max(...rows.map(([left]) => left.length)) + 2;
-    return rows.map(([left, right]) => `  ${left.padEnd(width)}${right}`.trimEnd());
-};
-
-;// CONCATENATED MODULE: ./src/cli/help.ts
-/** The `--help` of each command, and the defaults it states that are the CLI's own (the inputs' are the action's). */
-
-
-
-
-
-
-
-const SIMULATE_DEFAULTS = { load: '30s', port: '8000', host: '127.0.0.1' };
-const STOP_DEFAULTS = { timeout: '30s' };
-/** A row for each input: its flag, its words and its default. */
-const inputRows = (names) => [...names].map((name) => {
-    const [metavar, text] = INPUT_HELP[name] ?? ['VALUE', ''];
-    const value = INPUT_DEFAULTS[name];
-    return [`--${name} ${metavar}`, `${text}${value === '' ? '' : ` (default: ${value})`}`];
-});
-/** `wait-for-model --help`: the wait, and the other commands' usage. */
-function waitHelpText() {
-    const own = [
-        ['--json', 'print the outputs as one JSON object on stdout (numbers, booleans and lists as JSON values)'],
-        [
-            '--summary-file PATH',
-            "write the action's job summary (Markdown) to this file, for GitLab, Buildkite, Jenkins, \u2026"
-        ],
-        ['-h, --help', 'show this help'],
-        ['-V, --version', 'print the version']
-    ];
-    return [
-        `wait-for-model ${package_namespaceObject.rE}: wait until a model server is ready and lists the model you expect.`,
-        '',
-        'Usage:',
-        '  wait-for-model --url URL [options]',
-        '  wait-for-model check --url URL [--model NAME] [--request-timeout 5s]   (probe once: exit 0 ready, 1 not)',
-        '  wait-for-model simulate --engine ENGINE --model NAME [--load 30s] [--port 8000] [--crash-after 10s] [--generation-fails] [--unloaded]',
-        '                          [--tokens-per-second 100] [--ttft 50ms] [--log-file PATH]',
-        '  wait-for-model stop --pid N [--timeout 30s]',
-        '  wait-for-model history [--key KEY] [--file PATH] [--format table|json|csv]',
-        '  wait-for-model demo',
-        '',
-        'Options (each also read from INPUT_<NAME>, e.g. INPUT_TIMEOUT=20m or INPUT_MATCH_REGEX=...):',
-        ...table(inputRows(INPUT_NAMES)),
-        '',
-        'Of the command line only:',
-        ...table(own),
-        '',
-        `Durations: ${parse/* DURATION_FORM */.ec.replace(/^a duration such as /, '')}.`,
-        'Progress goes to stderr. Exit status: 0 ready, 1 not ready (timeout, unauthorized, tls), 2 bad usage.',
-        ''
-    ].join('\n');
-}
-/** `wait-for-model check --help`. */
-function checkHelpText() {
-    return [
-        'wait-for-model check: probe once and say whether the model server is ready now (for health checks).',
-        '',
-        'Usage: wait-for-model check --url URL [--model NAME] [options]',
-        '',
-        ...table([...inputRows(CHECK_INPUTS), ['-h, --help', 'show this help']]),
-        '',
-        'The same judgement as the wait (status, model, match, a generation request), on the first answer; all of it',
-        'within --request-timeout. One line on stdout. Exit status: 0 ready, 1 not ready, 2 bad usage.',
-        ''
-    ].join('\n');
-}
-/** `wait-for-model simulate --help`. */
-function simulateHelpText() {
-    return [
-        'wait-for-model simulate: serve an imitation of a model server starting up (no GPU needed).',
-        '',
-        'Usage: wait-for-model simulate --engine ENGINE --model NAME [options]',
-        '',
-        ...table([
-            ['--engine ENGINE', SIMULATED_ENGINE_WORDS],
-            ['--model NAME', 'the model the engine lists, e.g. /shared/kimi-k2.5-int4'],
-            ['--load DURATION', `time until the engine answers with the model ready (default: ${SIMULATE_DEFAULTS.load})`],
-            ['--port PORT', `port to serve on (default: ${SIMULATE_DEFAULTS.port})`],
-            ['--host HOST', `address to bind (default: ${SIMULATE_DEFAULTS.host})`],
-            ['--crash-after DURATION', 'the engine dies this long after the start: the port closes and the process exits 1'],
-            ['--generation-fails', "every generation request gets the engine's own error (to try --probe-generation)"],
-            ['--unloaded', 'llama.cpp (router mode) and Ollama: listed, loaded only when asked (to try --load true)'],
-            [
-                '--tokens-per-second N',
-                `the pace of streamed generations, for the smoke test (default: ${DEFAULT_PACE.tokensPerSecond})`
-            ],
-            [
-                '--ttft DURATION',
-                `from a streamed request to its first token; a bare number is milliseconds (default: ${DEFAULT_PACE.ttftMs})`
-            ],
-            [
-                '--log-file PATH',
-                "append the engine's own start-up log (its phases; its fatal lines with --crash-after) here, not to stdout"
-            ],
-            ['-h, --help', 'show this help']
-        ]),
-        ''
-    ].join('\n');
-}
-/** `wait-for-model stop --help`. */
-function stopHelpText() {
-    return [
-        'wait-for-model stop: stop a model server and wait until its processes and their GPU memory are gone.',
-        '',
-        'Usage: wait-for-model stop --pid N [--timeout 30s] [--json]',
-        '',
-        ...table([
-            [
-                '--pid PID|FILE',
-                'the server: the leader of its process group (as --start launches it), or a file holding its pid'
-            ],
-            ['--timeout DURATION', `from SIGTERM until SIGKILL (default: ${STOP_DEFAULTS.timeout})`],
-            ['--json', 'print how it went as one JSON object on stdout'],
-            ['-h, --help', 'show this help']
-        ]),
-        '',
-        'SIGTERM goes to the whole process group (or, for a process that does not lead one, to it and its descendants).',
-        'Where nvidia-smi exists, waits (up to 30s) until none of its processes holds GPU memory.',
-        'Never signals itself, an ancestor (its shell, the runner), pid 1, the runner, or a process group one of them is in.',
-        'Exit status: 0 stopped (or not running), 1 still running after SIGKILL or its GPU memory still held, 2 bad usage',
-        '(such a pid included: nothing is signalled).',
-        ''
-    ].join('\n');
-}
-/** `wait-for-model history --help`. */
-function historyHelpText() {
-    return [
-        'wait-for-model history: print the runs recorded in the history file (outcome, startup seconds, phases).',
-        '',
-        'Usage: wait-for-model history [--key KEY] [--file PATH] [--format table|json|csv]',
-        '',
-        ...table([
-            ['--key KEY', 'only the runs with this history key (the key a wait was given with --history-key, or its hash)'],
-            ['--file PATH', 'the history file (default: $XDG_CACHE_HOME or ~/.cache/wait-for-model/history.jsonl)'],
-            ['--format FORMAT', 'table (default), json (one array) or csv (RFC 4180, with a header row)'],
-            ['-h, --help', 'show this help']
-        ]),
-        '',
-        'The runs go to stdout, oldest first; a count goes to stderr. Exit status: 0 printed (none recorded included),',
-        '1 the file cannot be read, 2 bad usage.',
-        ''
-    ].join('\n');
-}
-
-// EXTERNAL MODULE: ./src/inputs/input-error.ts
-var input_error = __nccwpck_require__(9354);
-;// CONCATENATED MODULE: ./src/inputs/input-reader.ts
-/**
- * Reads one input at a time, as text, a duration, a whole number or a script, and names the input in any error:
- * a parser of one value throws a ProblemError (or a plain Error), which becomes the input's InputError.
- */
-
-
-
-
-const MAX_INPUT_LENGTH = 64 * 1024;
-/** `get` returns '' for an unset input. */
-function inputReader(get) {
-    const input = (name) => {
-        const raw = get(name) ?? '';
-        if (raw.length > MAX_INPUT_LENGTH)
-            throw new input_error/* InputError */.dz(name, { problem: `is ${raw.length} characters long; the limit is ${MAX_INPUT_LENGTH}` });
-        return raw.trim() === '' ? INPUT_DEFAULTS[name] : raw;
-    };
-    const field = (name, parse) => {
-        try {
-            return parse(input(name));
-        }
-        catch (e) {
-            if (e instanceof input_error/* InputError */.dz)
-                throw e;
-            throw new input_error/* InputError */.dz(name, e instanceof input_error/* ProblemError */.Mm ? e.problem : { problem: e.message });
-        }
-    };
-    return {
-        input,
-        field,
-        text(name) {
-            const value = input(name).trim();
-            // the api-key is never shown, not even in its own error
-            if ((0,runtime_text/* hasControlChars */.jt)(value))
-                throw new input_error/* InputError */.dz(name, name === 'api-key'
-                    ? { problem: 'the key contains a control character' }
-                    : { value: (0,runtime_text/* printable */.g$)(value), problem: 'contains a control character' });
-            return value === '' ? undefined : value;
-        },
-        script(name) {
-            const value = input(name).trim();
-            // scripts may span lines; other control characters are refused
-            if ((0,runtime_text/* hasControlChars */.jt)(value, '\t\n'))
-                throw new input_error/* InputError */.dz(name, { problem: 'contains a control character' });
-            return value === '' ? undefined : value;
-        },
-        duration: (name, minMs) => field(name, (t) => {
-            const ms = (0,parse/* parseDuration */.E9)(t);
-            if (ms < minMs)
-                throw new input_error/* ProblemError */.Mm({
-                    value: (0,runtime_text/* printable */.g$)(t),
-                    problem: 'is too short',
-                    form: `at least ${minMs}ms, as ${parse/* DURATION_FORM */.ec}`
-                });
-            return ms;
-        }),
-        whole: (name, min, max, why = '') => field(name, (t) => {
-            if (!/^\s*\d+\s*$/.test(t) || Number(t) < min || Number(t) > max)
-                throw new input_error/* ProblemError */.Mm({ value: (0,runtime_text/* printable */.g$)(t), form: `a whole number from ${min} to ${max}${why}` });
-            return Number(t);
-        })
-    };
-}
-
-// EXTERNAL MODULE: ./src/runtime/file-kind.ts
-var file_kind = __nccwpck_require__(2607);
-;// CONCATENATED MODULE: ./src/inputs/input-files.ts
-/** The inputs that name a file, checked when the inputs are read, so that a wrong path fails before any request. */
-
-
-
-
-const CA_FORM = 'the path of a PEM file of CA certificates (-----BEGIN CERTIFICATE-----)';
-/** `ca-cert`: reads and checks the PEM file now. */
-function readCaCert(path) {
-    const value = (0,runtime_text/* printable */.g$)(path);
-    let pem;
-    try {
-        pem = (0,external_node_fs_.readFileSync)(path, 'utf8');
-    }
-    catch (e) {
-        const code = e.code ?? e.message;
-        throw new input_error/* ProblemError */.Mm({ problem: `cannot read "${value}" (${code})`, form: CA_FORM }, { cause: e });
-    }
-    const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
-    if (blocks.length === 0)
-        throw new input_error/* ProblemError */.Mm({ value, problem: 'holds no certificate', form: CA_FORM });
-    for (const block of blocks) {
-        try {
-            // node:crypto only here, for a ca-cert: loading it costs 5 ms and 3 MB on Node 24
-            new (process.getBuiltinModule('node:crypto').X509Certificate)(block);
-        }
-        catch {
-            throw new input_error/* ProblemError */.Mm({ value, problem: 'holds a certificate that cannot be read', form: CA_FORM });
-        }
-    }
-    return pem;
-}
-/**
- * `log-file`: a log that exists must be a regular file (followed through symlinks): a FIFO blocks whoever opens it,
- * and a device such as /dev/zero never ends. One not written yet is fine: the server writes it.
- */
-function checkLogFile(path) {
-    let stat;
-    try {
-        stat = (0,external_node_fs_.statSync)(path);
-    }
-    catch {
-        return;
-    }
-    const what = (0,file_kind/* notRegularFile */.s)(stat);
-    if (what !== undefined)
-        throw new input_error/* ProblemError */.Mm({
-            value: (0,runtime_text/* printable */.g$)(path),
-            problem: `is ${what}`,
-            form: "the path of a regular file (the server's log)"
-        });
-}
-
-;// CONCATENATED MODULE: ./src/inputs/credentials.ts
-/**
- * The credentials the probes carry (credential headers, `api-key`, a token in a URL's query string) and those of a
- * proxy in the environment: each a secret, registered whole and in the parts a server may echo alone.
- */
-
-
-
-
-/** `headers` and `api-key` (as an authorization header), and every secret of them, of `urls` and of `env`. */
-function readCredentials(read, urls, env) {
-    const headers = read.field('headers', parse/* parseHeaders */.QG);
-    // One too short to mask is refused.
-    const secrets = [];
-    const secret = (input, value, what) => {
-        if (value.length < inputs_secrets/* MIN_SECRET_CHARS */.Sn)
-            throw new input_error/* InputError */.dz(input, {
-                problem: `${what} has fewer than ${inputs_secrets/* MIN_SECRET_CHARS */.Sn} characters, too short to be kept out of the logs`
-            });
-        secrets.push(value);
-    };
-    for (const [name, value] of Object.entries(headers).filter(([n]) => (0,inputs_secrets/* isCredentialName */.hN)(n))) {
-        secret('headers', value, `the ${name} value`);
-        for (const part of (0,inputs_secrets/* credentialParts */.YY)(name, value)) {
-            // a cookie that is not a credential (lang=en) may be short; the header's whole value is still masked
-            if (/cookie/i.test(name) && part.length < inputs_secrets/* MIN_SECRET_CHARS */.Sn)
-                continue;
-            secret('headers', part, `the ${name} credential`);
-        }
-    }
-    const apiKey = read.text('api-key');
-    if (apiKey !== undefined) {
-        if (/\s/.test(apiKey))
-            throw new input_error/* InputError */.dz('api-key', { problem: 'contains white space; give the key alone, without "Bearer"' });
-        // never shown: only where it goes wrong
-        if (!(0,parse/* isLatin1 */.uQ)(apiKey))
-            throw new input_error/* InputError */.dz('api-key', { problem: `contains a character outside Latin-1 (${parse/* LATIN1_FORM */.J3})` });
-        secret('api-key', apiKey, 'the key');
-        headers.authorization = `Bearer ${apiKey}`;
-    }
-    // A token in a URL's query string (?api_key=\u2026) is masked everywhere the URL is written (logs, summary, results):
-    // as url.href writes it and as decoded.
-    for (const url of urls)
-        for (const pair of url.search.slice(1).split('&')) {
-            const [[name, value] = ['', '']] = new URLSearchParams(pair);
-            const raw = pair.slice(pair.indexOf('=') + 1);
-            if (!pair.includes('=') || !(0,inputs_secrets/* isCredentialName */.hN)(name) || value === '')
-                continue;
-            secret('url', value, `the value of the query parameter "${(0,runtime_text/* printable */.g$)(name)}"`);
-            if (raw !== value)
-                secrets.push(raw);
-        }
-    secrets.push(...(0,inputs_secrets/* proxySecrets */.Wm)(env));
-    return { headers, secrets: secrets.filter((s) => s.length > 0) };
-}
-
-;// CONCATENATED MODULE: ./src/runtime/platform.ts
-/**
- * What the machine the gate runs on can do, where a feature depends on it. Inputs are checked against it, so
- * that a feature this runner cannot serve fails before anything runs, naming the input, rather than during the
- * wait. Tests pass a fake one for macOS and Windows.
- */
-
-/** The machine this process runs on. */
-function currentPlatform() {
-    return { os: process.platform, hasProc: (0,external_node_fs_.existsSync)('/proc/self/stat') };
-}
-const OS_NAMES = { darwin: 'macOS', win32: 'Windows', linux: 'Linux' };
-/** For messages: "macOS", "Windows", else the platform's own name. */
-const osName = (platform) => OS_NAMES[platform.os] ?? platform.os;
-
-;// CONCATENATED MODULE: ./src/inputs/cross-field-rules.ts
-/**
- * The rules between inputs, and between an input and the machine: each is checked where the parser has read the
- * inputs it involves, so that the first bad input read is the one an error names.
- */
-
-
-
-const needsShell = (platform) => `needs a POSIX shell (/bin/sh), which this machine (${osName(platform)}) does not have`;
-/** The server runs under `sh -c`, in its own process group: POSIX only (Windows runners have no /bin/sh). */
-function checkStart(start, platform) {
-    if (start !== undefined && platform.os === 'win32')
-        throw new input_error/* InputError */.dz('start', {
-            problem: `${needsShell(platform)}: start the server in an earlier step and give its process id with "pid"`
-        });
-}
-/** A container and a process id name two servers; `stop: always` is for a container only. */
-function checkContainer(container, pid) {
-    if (container !== undefined && pid !== undefined)
-        throw new input_error/* InputError */.dz('container', {
-            problem: 'names the server, and so does "pid": give one (a container\'s processes are its own)'
-        });
-}
-function checkPid(pid, start) {
-    if (start !== undefined && pid !== undefined)
-        throw new input_error/* InputError */.dz('pid', {
-            problem: 'cannot be used with "start": the server "start" launches is the one watched'
-        });
-}
-function checkFailPattern(failPattern, logFile, start) {
-    if (failPattern !== undefined && logFile === undefined && start === undefined)
-        throw new input_error/* InputError */.dz('fail-pattern', {
-            problem: 'needs a log to watch: set "log-file", or "start" (which writes one)'
-        });
-}
-function checkEnvReport(envReport, { start, pid }, platform) {
-    if (envReport.length > 0 && start === undefined && pid === undefined)
-        throw new input_error/* InputError */.dz('env-report', { problem: 'needs the server process: set "start", "pid" or "container"' });
-    // A process started elsewhere shows its environment only in /proc/<pid>/environ; one that `start` launches
-    // is reported with the environment the gate gave it.
-    if (envReport.length > 0 && start === undefined && !platform.hasProc) {
-        const orStart = platform.os === 'win32' ? '' : ', or launch the server with "start" (then its environment is the one given to it)';
-        throw new input_error/* InputError */.dz('env-report', {
-            problem: `with "pid", reads the server's environment from /proc, which this machine (${osName(platform)}) does not ` +
-                `have: remove "env-report"${orStart}`
-        });
-    }
-}
-/** Each command runs as `timeout \u2026 /bin/sh -c command`. */
-function checkDiagnostics(diagnostics, platform) {
-    if (diagnostics.length > 0 && platform.os === 'win32')
-        throw new input_error/* InputError */.dz('diagnostics', {
-            problem: `${needsShell(platform)}: run them in a later step with "if: failure()"`
-        });
-}
-/** `probe-generation`: the generation request for `url`, which the URL's model list and `model` decide. */
-function generationFor(url, model) {
-    const found = (0,model_lists/* generationRoute */.wf)(url);
-    if (found === undefined) {
-        throw new input_error/* InputError */.dz('probe-generation', {
-            problem: `no generation request is known for ${url.pathname}: point "url" at the server's model list, ` +
-                model_lists/* GENERATION_ROUTES */.w.map((r) => `${r.listPathText} (${r.servers})`).join(', ')
-        });
-    }
-    if (found.route.needsModel && model === undefined) {
-        throw new input_error/* InputError */.dz('probe-generation', {
-            problem: `needs "model": the request to ${found.route.requests[0].path} names the model to generate with`
-        });
-    }
-    return found;
-}
-
-// EXTERNAL MODULE: ./src/inputs/forms.ts
-var inputs_forms = __nccwpck_require__(2198);
-;// CONCATENATED MODULE: ./src/inputs/parse-settings.ts
-/**
- * Turns raw input strings (from the action's inputs or the CLI's flags) into typed, validated settings.
- * Nothing below this module reads inputs; every error names the input and the form it accepts. The inputs are
- * read in action.yml's order, each rule between them where the last input it involves is read.
- */
-
-
-
-
-
-
-
-
-
-
-
-
-/**
- * Reads every input through `get` (which returns '' for an unset input) and validates it, also against what
- * `platform` can do. `env` is the environment the probes and the server run in, for the proxy credentials it may
- * hold, masked as the inputs' secrets are: the front ends pass theirs.
- */
-function parseSettings(get, platform = currentPlatform(), env = {}) {
-    const read = inputReader(get);
-    const { urls, model, modelMatch, wrongModelAfterMs, match, matchRegex, status } = readRequest(read);
-    const { intervalMs, schedule, timeoutMs, requestTimeoutMs, progressIntervalMs, successThreshold } = readPace(read);
-    const { headers, secrets } = readCredentials(read, urls, env);
-    const failOnTimeout = read.field('fail-on-timeout', parse/* parseBoolean */.yG);
-    const server = readServer(read, platform);
-    const probeGeneration = read.field('probe-generation', parse/* parseBoolean */.yG);
-    const load = read.field('load', parse/* parseBoolean */.yG);
-    const { smoke } = readSmoke(read);
-    const targets = urls.map((url) => ({ url, generation: probeGeneration ? generationFor(url, model) : undefined }));
-    const caPath = read.text('ca-cert');
-    const caCert = caPath === undefined ? undefined : read.field('ca-cert', () => readCaCert(caPath));
-    const insecureTls = read.field('insecure-tls', parse/* parseBoolean */.yG);
-    // The startup profile and the history of runs.
-    const engineText = read.input('engine').trim().toLowerCase();
-    const engine = engineText === 'auto' ? undefined : read.field('engine', () => (0,inputs_forms/* parseEngine */.s4)(engineText));
-    const history = parse_settings_readHistory(read, get);
-    return {
-        targets,
-        model,
-        modelMatch,
-        wrongModelAfterMs,
-        match,
-        matchRegex,
-        status,
-        intervalMs,
-        schedule,
-        timeoutMs,
-        requestTimeoutMs,
-        successThreshold,
-        headers,
-        progressIntervalMs,
-        failOnTimeout,
-        caCert,
-        insecureTls,
-        secrets,
-        start: server.start,
-        pid: server.pid,
-        container: server.container,
-        logFile: server.logFile,
-        logLines: server.logLines,
-        failPattern: server.failPattern,
-        portCheck: server.portCheck,
-        gpuCheck: server.gpuCheck,
-        stop: server.stop,
-        stopTimeoutMs: server.stopTimeoutMs,
-        probeGeneration,
-        load,
-        smoke,
-        envReport: server.envReport,
-        diagnostics: server.diagnostics,
-        engine,
-        ...history
-    };
-}
-/** What to ask (`url`) and what the answer must show. */
-function readRequest(read) {
-    const urls = read.field('url', inputs_forms/* parseUrls */.S$);
-    const model = read.text('model');
-    const modelMatch = read.field('model-match', (t) => (0,inputs_forms/* oneOf */.yL)(t, MODEL_MATCH_MODES));
-    const wrongModelAfterMs = read.duration('wrong-model-after', 0);
-    const match = read.text('match');
-    const regexText = read.input('match-regex');
-    const matchRegex = regexText.trim() === '' ? undefined : read.field('match-regex', parse/* parseRegex */.K3);
-    const status = read.field('status', parse/* parseStatusSet */.oY);
-    return { urls, model, modelMatch, wrongModelAfterMs, match, matchRegex, status };
-}
-/** How probes are spaced and timed, and how long the wait lasts. */
-function readPace(read) {
-    const intervalMs = read.duration('interval', 100);
-    const schedule = read.field('schedule', (t) => (0,inputs_forms/* oneOf */.yL)(t, SCHEDULE_MODES));
-    const timeoutMs = read.duration('timeout', 1);
-    const requestTimeoutMs = read.duration('request-timeout', 1);
-    const progressIntervalMs = read.duration('progress-interval', 1000);
-    const successThreshold = read.whole('success-threshold', 1, 1000);
-    return { intervalMs, schedule, timeoutMs, requestTimeoutMs, progressIntervalMs, successThreshold };
-}
-/** The server: how it starts or which process it is, its log, and what to report about it. */
-function readServer(read, platform) {
-    const start = read.script('start');
-    checkStart(start, platform);
-    const pid = read.field('pid', (t) => (0,inputs_forms/* parsePid */.Ng)(t.trim()));
-    checkPid(pid, start);
-    const container = read.field('container', (t) => (0,inputs_forms/* parseContainer */.NJ)(t.trim()));
-    checkContainer(container, pid);
-    const logFile = read.text('log-file');
-    if (logFile !== undefined)
-        read.field('log-file', () => checkLogFile(logFile));
-    // the server's output is appended to it: through a link, to wherever it points
-    if (logFile !== undefined && start !== undefined && (0,own_files/* isSymlink */.wP)(logFile))
-        throw new input_error/* InputError */.dz('log-file', {
-            value: (0,runtime_text/* printable */.g$)(logFile),
-            problem: 'is a symbolic link, and "start" writes the server\'s output to it; a link is never followed',
-            form: 'the path of a regular file (or of one to create), not a link to it'
-        });
-    const logLines = read.whole('log-lines', 0, 1000);
-    const failPatternText = read.input('fail-pattern');
-    const failPattern = failPatternText.trim() === '' ? undefined : read.field('fail-pattern', parse/* parseRegex */.K3);
-    checkFailPattern(failPattern, logFile ?? container, start);
-    const portCheck = read.field('port-check', parse/* parseBoolean */.yG);
-    const gpuCheck = read.field('gpu-check', (t) => (0,inputs_forms/* oneOf */.yL)(t, GPU_CHECKS));
-    const stop = read.field('stop', (t) => (0,inputs_forms/* oneOf */.yL)(t, STOP_MODES));
-    const stopTimeoutMs = read.duration('stop-timeout', 1);
-    const envReport = read.field('env-report', inputs_forms/* parseEnvNames */.xE);
-    // a container's environment is the engine's to tell (Config.Env) where /proc cannot
-    checkEnvReport(envReport, { start: start ?? container, pid }, platform);
-    const diagnostics = (read.script('diagnostics') ?? '')
-        .split(/\r?\n/)
-        .map((l) => l.trim())
-        .filter((l) => l !== '');
-    checkDiagnostics(diagnostics, platform);
-    return {
-        start,
-        pid,
-        container,
-        logFile,
-        logLines,
-        failPattern,
-        portCheck,
-        gpuCheck,
-        stop,
-        stopTimeoutMs,
-        envReport,
-        diagnostics
-    };
-}
-const SMOKE_MODES = ['false', 'true', 'fail-on-error'];
-/** `smoke-test` and its figures, read (and checked) whether the smoke test runs or not. */
-function readSmoke(read) {
-    const smokeMode = read.field('smoke-test', (t) => {
-        const word = t.trim().toLowerCase();
-        return /^(true|yes|on)$/.test(word) ? 'true' : /^(false|no|off)$/.test(word) ? 'false' : (0,inputs_forms/* oneOf */.yL)(t, SMOKE_MODES);
-    });
-    const requests = read.whole('smoke-requests', 1, 100);
-    // the decode rate is timed from the first token to the last: it takes two
-    const tokens = read.whole('smoke-tokens', 2, 4096, ' (the decode rate is timed from the first token to the last)');
-    const timeoutMs = read.duration('smoke-timeout', 100);
-    if (smokeMode === 'false')
-        return { smoke: undefined };
-    return { smoke: { failOnError: smokeMode === 'fail-on-error', requests, tokens, timeoutMs } };
-}
-/** Where earlier runs are kept, which compare with this one, and what counts as a regression. */
-function parse_settings_readHistory(read, get) {
-    // Read as given: an empty value turns history off (the runner passes the default, "auto", when it is not set).
-    const historyRaw = (get('history-file') ?? '').trim();
-    if ((0,runtime_text/* hasControlChars */.jt)(historyRaw))
-        throw new input_error/* InputError */.dz('history-file', { value: (0,runtime_text/* printable */.g$)(historyRaw), problem: 'contains a control character' });
-    const historyFile = historyRaw === '' ? undefined : historyRaw;
-    // written to and renamed over: a link would send the writes, and then the rename, wherever it points
-    if (historyFile !== undefined && historyFile !== HISTORY_AUTO && (0,own_files/* isSymlink */.wP)(historyFile))
-        throw new input_error/* InputError */.dz('history-file', {
-            value: (0,runtime_text/* printable */.g$)(historyFile),
-            problem: 'is a symbolic link, which is never followed',
-            form: 'the path of a regular file (or of one to create), not a link to it'
-        });
-    const historyKey = read.text('history-key');
-    if (historyKey !== undefined && historyKey.length > 200)
-        throw new input_error/* InputError */.dz('history-key', { problem: `is ${historyKey.length} characters long; give at most 200` });
-    const regressionThresholdPercent = read.field('regression-threshold', parse/* parsePercent */.lo);
-    const regressionMinRuns = read.whole('regression-min-runs', 1, limits/* MEDIAN_OF */.t, ` (the median is of the last ${limits/* MEDIAN_OF */.t} ready runs)`);
-    const throughputRegressionPercent = read.field('throughput-regression-threshold', parse/* parsePercent */.lo);
-    const failOnRegression = read.field('fail-on-regression', parse/* parseBoolean */.yG);
-    return {
-        historyFile,
-        historyKey,
-        regressionThresholdPercent,
-        regressionMinRuns,
-        throughputRegressionPercent,
-        failOnRegression
-    };
-}
-
-// EXTERNAL MODULE: ./src/inputs/variables.ts
-var variables = __nccwpck_require__(6192);
-;// CONCATENATED MODULE: ./src/cli/input-error.ts
-/**
- * The one place where the CLI reads an InputError (src/inputs/): a bad input is bad usage, the input named as the
- * user gave it, a flag (`--url`) or a variable (`INPUT_URL`), and worded from the error's fields.
- */
-
-
-
-/** `--timeout: "5x" is not a duration such as \u2026`; `given`: where the bad value came from. */
-function cliInputMessage(e, given = 'flag') {
-    const name = given === 'variable' ? (0,variables/* shellInputVariable */.zS)(e.input) : `--${e.input}`;
-    return `${name}: ${(0,input_error/* problemText */.fI)(e.problem)}`;
-}
-/** `e` as bad usage when it is an InputError, its input named by `given` (a flag, an INPUT_* variable); else `e`. */
-function asUsageError(e, given = () => 'flag') {
-    if (!(e instanceof input_error/* InputError */.dz))
-        return e;
-    return new UsageError(cliInputMessage(e, given(e.input)));
-}
-
-;// CONCATENATED MODULE: ./src/cli/settings-from.ts
-/** The settings of a wait or a check: from the flags, else the INPUT_* variables, else the defaults. */
-
-
-
-
-/** `only`: the inputs read; the others take their defaults. A bad value is bad usage. */
-function settingsFrom(values, env, only) {
-    const flag = (name) => {
-        const v = values[name];
-        return Array.isArray(v) ? v.join('\n') : typeof v === 'string' ? v : undefined;
-    };
-    try {
-        // Like the runner, an input not given takes its default (an empty history-file is history off).
-        return parseSettings((name) => only !== undefined && !only.has(name)
-            ? INPUT_DEFAULTS[name]
-            : (flag(name) ?? envInput(env, name) ?? INPUT_DEFAULTS[name]), undefined, env);
-    }
-    catch (e) {
-        // Name the input as the user gave it: a flag, or the INPUT_* variable.
-        throw asUsageError(e, (input) => flag(input) === undefined && envInput(env, input) !== undefined ? 'variable' : 'flag');
-    }
-}
-/** The runner's form (INPUT_MATCH-REGEX) first, then the one a shell can set (INPUT_MATCH_REGEX). */
-function envInput(env, name) {
-    return env[(0,variables/* inputVariable */.LO)(name)] ?? env[(0,variables/* shellInputVariable */.zS)(name)];
-}
-
-;// CONCATENATED MODULE: ./src/cli/commands/check.ts
-/**
- * `wait-for-model check`: one probe of each endpoint with the gate's whole judgement, within request-timeout; one
- * line on stdout; exit 0 ready, 1 not ready. For health checks (Docker HEALTHCHECK, compose, Kubernetes exec probes).
- */
-
-
-
-
-
-
-
-
-
-
-
-async function checkCommand(argv, io) {
-    const { values } = parseCommandLine(argv, { help: { type: 'boolean', short: 'h' }, ...inputOptions() });
-    if (values.help)
-        return (void io.stdout.write(checkHelpText()), 0);
-    const refused = INPUT_NAMES.find((name) => values[name] !== undefined && !CHECK_INPUTS.has(name));
-    if (refused !== undefined) {
-        throw new UsageError(`--${refused}: check probes once, within --request-timeout; it takes no --${refused}`);
-    }
-    const given = settingsFrom(values, io.env, CHECK_INPUTS);
-    const settings = {
-        ...given,
-        // one probe, due within request-timeout: nothing waits, nothing is kept
-        timeoutMs: given.requestTimeoutMs,
-        intervalMs: given.requestTimeoutMs,
-        successThreshold: 1,
-        historyFile: undefined
-    };
-    // a health check's runner (Docker, Kubernetes, a CI step) may signal it: the probe ends, and says cancelled
-    const { cancel, release } = cancelOnSignals();
-    let outcome;
-    try {
-        outcome = await gate(settings, { clock: runtime_clock/* systemClock */.ml, log: () => { }, env: io.env, once: true, cancel });
-    }
-    finally {
-        release();
-    }
-    io.stdout.write(`${commandSafe((0,inputs_secrets/* redact */.E$)(checkLine(outcome), settings.secrets))}\n`);
-    return conclude(outcome, settings).exitCode;
-}
-
-;// CONCATENATED MODULE: external "node:child_process"
-const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
-// EXTERNAL MODULE: external "node:os"
-var external_node_os_ = __nccwpck_require__(8161);
-;// CONCATENATED MODULE: ./src/simulator/runner.ts
-/**
- * Runs the packaged action the way a GitHub runner does: `node dist/index.js` with `INPUT_*` variables and
- * real GITHUB_OUTPUT / GITHUB_STATE / GITHUB_STEP_SUMMARY files. Used by `npm run demo` and the end-to-end tests.
- */
-
-
-
-
-/**
- * The variable the runner sets for an input: INPUT_, then the name upper-cased with spaces as underscores and
- * hyphens kept (`match-regex` \u2192 INPUT_MATCH-REGEX). The runner's own rule, kept here since this file stands in for
- * the runner; a unit test holds it equal to the action's reading of it (inputs/variables.ts).
- */
-const runnerInputVariable = (name) => `INPUT_${name.replace(/ /g, '_').toUpperCase()}`;
-async function runAction(options) {
-    const dir = (0,external_node_fs_.mkdtempSync)((0,external_node_path_.join)((0,external_node_os_.tmpdir)(), 'wait-for-model-run-'));
-    const outputFile = (0,external_node_path_.join)(dir, 'output');
-    const summaryFile = (0,external_node_path_.join)(dir, 'summary');
-    const stateFile = (0,external_node_path_.join)(dir, 'state');
-    (0,external_node_fs_.writeFileSync)(outputFile, '');
-    (0,external_node_fs_.writeFileSync)(stateFile, '');
-    (0,external_node_fs_.writeFileSync)(summaryFile, '');
-    const env = {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? dir,
-        RUNNER_TEMP: dir,
-        // a runner's tool cache, where the action keeps its history by default: this run's own, removed after it
-        RUNNER_TOOL_CACHE: (0,external_node_path_.join)(dir, 'tool-cache'),
-        // where this process keeps its temporary files, so the action's stay beside them (the tests check none are left)
-        TMPDIR: (0,external_node_os_.tmpdir)(),
-        GITHUB_OUTPUT: outputFile,
-        GITHUB_STEP_SUMMARY: summaryFile,
-        GITHUB_STATE: stateFile,
-        ...options.env
-    };
-    for (const [name, value] of Object.entries(options.inputs))
-        env[runnerInputVariable(name)] = value;
-    const started = performance.now();
-    try {
-        const child = (0,external_node_child_process_namespaceObject.spawn)(options.node ?? process.execPath, [options.entry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (d) => {
-            stdout += d.toString();
-            options.echo?.write(d);
-        });
-        child.stderr.on('data', (d) => (stderr += d.toString()));
-        options.onStart?.(child);
-        const code = await new Promise((resolve, reject) => {
-            child.on('error', reject);
-            child.on('close', resolve);
-        });
-        return {
-            code,
-            stdout,
-            stderr,
-            outputs: parseFileCommand((0,external_node_fs_.readFileSync)(outputFile, 'utf8')),
-            state: parseFileCommand((0,external_node_fs_.readFileSync)(stateFile, 'utf8')),
-            summary: (0,external_node_fs_.readFileSync)(summaryFile, 'utf8'),
-            wallMs: performance.now() - started
-        };
-    }
-    finally {
-        (0,external_node_fs_.rmSync)(dir, { recursive: true, force: true });
-    }
-}
-/** Reads the `name<<delimiter` / value / `delimiter` records that @actions/core appends to GITHUB_OUTPUT. */
-function parseFileCommand(text) {
-    const result = {};
-    const lines = text.split('\n');
-    for (let i = 0; i < lines.length; i++) {
-        const m = /^([^<]+)<<(.+)$/.exec(lines[i]);
-        if (!m)
-            continue;
-        const end = lines.indexOf(m[2], i + 1);
-        if (end < 0)
-            break;
-        result[m[1]] = lines.slice(i + 1, end).join('\n');
-        i = end;
-    }
-    return result;
-}
-
-// EXTERNAL MODULE: external "node:http"
-var external_node_http_ = __nccwpck_require__(7067);
-;// CONCATENATED MODULE: ./src/simulator/engine-logs.ts
-const pad = (n, width = 2) => String(n).padStart(width, '0');
-const parts = (d) => ({
-    Y: d.getUTCFullYear(),
-    M: pad(d.getUTCMonth() + 1),
-    D: pad(d.getUTCDate()),
-    h: pad(d.getUTCHours()),
-    m: pad(d.getUTCMinutes()),
-    s: pad(d.getUTCSeconds()),
-    ms: pad(d.getUTCMilliseconds(), 3)
-});
-const VLLM_OOM = '(Worker_TP0 pid=452) ERROR {T} [multiproc_executor.py:743] torch.OutOfMemoryError: CUDA out of memory. ' +
-    'Tried to allocate 816.82 MiB. GPU 0 has a total capacity of 139.81 GiB of which 601.94 MiB is free.';
-const TORCH_OOM = 'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 816.82 MiB. GPU 0 has a total capacity of ' +
-    '139.81 GiB of which 601.94 MiB is free.';
-// an OpenAI-compatible server of no known engine: uvicorn's lines, and PyTorch's error when it dies
-const NO_KNOWN_ENGINE = {
-    stamp: () => '',
-    lines: [
-        [0, 'INFO:     Started server process [1]'],
-        [0.4, 'INFO:     Waiting for application startup.'],
-        [1, 'INFO:     Application startup complete.']
-    ],
-    fatal: [TORCH_OOM]
-};
-const SIMULATED_LOGS = {
-    vllm: {
-        stamp: (at) => {
-            const p = parts(at);
-            return `${p.M}-${p.D} ${p.h}:${p.m}:${p.s}`;
-        },
-        lines: [
-            [0, '(APIServer pid=1) INFO {T} [utils.py:302] vLLM (simulated) model {M}'],
-            [0.001, "(APIServer pid=1) INFO {T} [utils.py:238] non-default args: {'model_tag': '{M}', 'model': '{M}'}"],
-            [
-                0.04,
-                '(Worker_TP0 pid=452) INFO {T} [parallel_state.py:1208] world_size=1 rank=0 local_rank=0 ' +
-                    'distributed_init_method=tcp://127.0.0.1:45123 backend=nccl'
-            ],
-            [0.05, '(Worker_TP0 pid=452) INFO {T} [gpu_model_runner.py:4261] Starting to load model {M}...'],
-            [
-                0.66,
-                "(Worker_TP0 pid=452) INFO {T} [backends.py:743] Using cache directory: /tmp/vllm/torch_compile_cache/rank_0_0/backbone for vLLM's torch.compile"
-            ],
-            [0.88, '(Worker_TP0 pid=452) INFO {T} [gpu_worker.py:424] Available KV cache memory: 43.27 GiB'],
-            [
-                0.94,
-                '(Worker_TP0 pid=452) Capturing CUDA graphs (mixed prefill-decode, PIECEWISE): 100%|\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588| 51/51 [00:20<00:00,  2.44it/s]'
-            ],
-            [
-                0.99,
-                '(EngineCore_DP0 pid=311) INFO {T} [core.py:282] init engine (profile, create kv cache, warmup model) took {SINCE:0.88} seconds'
-            ],
-            [1, '(APIServer pid=1) INFO:     Application startup complete.']
-        ],
-        fatal: [VLLM_OOM, '(Worker_TP0 pid=452) ERROR {T} [multiproc_executor.py:743] WorkerProc hit an exception.']
-    },
-    sglang: {
-        stamp: (at) => {
-            const p = parts(at);
-            return `${p.Y}-${p.M}-${p.D} ${p.h}:${p.m}:${p.s}`;
-        },
-        lines: [
-            [0, "[{T}] server_args=ServerArgs(model_path='{M}', tokenizer_path='{M}', tokenizer_mode='auto')"],
-            [0.03, '[{T} TP0] Init torch distributed begin.'],
-            [0.05, '[{T} TP0] Load weight begin. avail mem=138.20 GB'],
-            [0.8, '[{T} TP0] Using KV cache dtype: torch.bfloat16'],
-            [0.82, '[{T} TP0] Capture cuda graph begin. This can take up to several minutes. avail mem=23.80 GB'],
-            [0.95, '[{T} TP0] max_total_num_tokens=1234567, chunked_prefill_size=8192, max_running_requests=2048'],
-            [0.96, '[{T}] INFO:     Uvicorn running on http://0.0.0.0:30000 (Press CTRL+C to quit)'],
-            [1, '[{T}] The server is fired up and ready to roll!']
-        ],
-        fatal: [`[{T} TP0] ${TORCH_OOM}`, '[{T} TP0] Scheduler hit an exception: torch.OutOfMemoryError']
-    },
-    llamacpp: {
-        // with --log-timestamps: minutes.seconds.milliseconds.microseconds since the start
-        stamp: (_at, sinceMs) => `${pad(Math.floor(sinceMs / 60_000))}.${pad(Math.floor(sinceMs / 1000) % 60)}.${pad(Math.floor(sinceMs) % 1000, 3)}.000`,
-        lines: [
-            [0, 'build: 6428 (aa6192d3) with cc (Ubuntu 13.3.0-6ubuntu2~24.04) 13.3.0 for x86_64-linux-gnu'],
-            [0.005, 'main: loading model'],
-            [0.92, 'llama_context: constructing llama_context'],
-            [
-                0.95,
-                'common_init_from_params: warming up the model with an empty run - please wait ... (--no-warmup to disable)'
-            ],
-            [0.99, 'srv          init: initializing slots, n_slots = 4'],
-            [1, 'main: server is listening on http://0.0.0.0:8080']
-        ],
-        fatal: [
-            'ggml_backend_cuda_buffer_type_alloc_buffer: allocating 18432.00 MiB on device 0: cudaMalloc failed: out of memory',
-            'llama_model_load: error loading model: unable to allocate CUDA0 buffer',
-            'main: exiting due to model loading error'
-        ]
-    },
-    tgi: {
-        stamp: (at) => {
-            const p = parts(at);
-            return `${p.Y}-${p.M}-${p.D}T${p.h}:${p.m}:${p.s}.${p.ms}000Z`;
-        },
-        lines: [
-            [0, '{T}  INFO text_generation_launcher: Args { model_id: "{M}" }'],
-            [0.002, '{T}  INFO download: text_generation_launcher: Starting check and download process for {M}'],
-            [0.75, '{T}  INFO shard-manager: text_generation_launcher: Starting shard rank=0'],
-            [0.92, '{T}  INFO text_generation_launcher: Starting Webserver'],
-            [0.93, '{T}  INFO text_generation_router_v3: backends/v3/src/lib.rs:125: Warming up model'],
-            [1, '{T}  INFO text_generation_router::server: router/src/server.rs:2302: Connected']
-        ],
-        fatal: [
-            `{T} ERROR shard-manager: text_generation_launcher: Shard complete standard error output: ${TORCH_OOM}`,
-            '{T} ERROR text_generation_launcher: Shard 0 failed to start'
-        ]
-    },
-    ollama: {
-        stamp: (at) => {
-            const p = parts(at);
-            return `${p.Y}-${p.M}-${p.D}T${p.h}:${p.m}:${p.s}.${p.ms}Z`;
-        },
-        lines: [
-            [0, 'time={T} level=INFO source=routes.go:1802 msg="server config" env="map[OLLAMA_HOST:http://0.0.0.0:11434]"'],
-            [0.005, 'time={T} level=INFO source=runner.go:67 msg="discovering available GPUs..."'],
-            [0.56, 'time={T} level=INFO source=server.go:433 msg="starting runner" cmd="/usr/bin/ollama runner --model {M}"'],
-            [1, 'time={T} level=INFO source=server.go:1432 msg="llama runner started in {SINCE:0.56} seconds"']
-        ],
-        fatal: [
-            'time={T} level=ERROR source=server.go:1316 msg="llama runner reported out-of-memory during startup"',
-            'time={T} level=ERROR source=sched.go:489 msg="error loading llama server" error="llama runner process has terminated: exit status 2"'
-        ]
-    },
-    triton: {
-        stamp: (at) => {
-            const p = parts(at);
-            return `${p.M}${p.D} ${p.h}:${p.m}:${p.s}.${p.ms}000`;
-        },
-        lines: [
-            [
-                0,
-                'I{T} 1 pinned_memory_manager.cc:277] "Pinned memory pool is created at \'0x7f3a40000000\' with size 268435456"'
-            ],
-            [0.04, 'I{T} 1 model_lifecycle.cc:473] "loading: {M}:1"'],
-            [0.97, 'I{T} 1 metrics.cc:889] "Collecting metrics for GPU 0: NVIDIA H200"'],
-            [1, 'I{T} 1 http_server.cc:4971] "Started HTTPService at 0.0.0.0:8000"']
-        ],
-        fatal: [`E{T} 1 model_lifecycle.cc:654] "failed to load '{M}' version 1: ${TORCH_OOM}"`]
-    },
-    // NIM, LocalAI and KServe: no start-up log of theirs has been recorded (src/engines/log-markers.ts knows none), so
-    // they print the lines of a server of no known engine rather than lines made up for them
-    nim: NO_KNOWN_ENGINE,
-    localai: NO_KNOWN_ENGINE,
-    kserve: NO_KNOWN_ENGINE,
-    openai: NO_KNOWN_ENGINE
-};
-/** The line as the engine prints it at `at`, `sinceMs` after its start, for a load of `loadMs`. */
-function logLine(log, text, { model, at, sinceMs, loadMs }) {
-    return text
-        .replaceAll('{T}', () => log.stamp(at, sinceMs))
-        .replaceAll('{M}', () => model)
-        .replace(/\{SINCE:([\d.]+)\}/g, (_, share) => ((sinceMs - Number(share) * loadMs) / 1000).toFixed(2));
-}
-
-;// CONCATENATED MODULE: ./src/simulator/lazy-loading.ts
-
-/**
- * The routes of a server that lists a model it has not loaded (`unloaded`), answered from when the load was asked
- * for; undefined for a route the engine answers as usual (as ready). A promise: Ollama answers the load request
- * only once the model is loaded.
- */
-function lazyLoading(engine, model, loadMs) {
-    let loadedAt;
-    const state = () => loadedAt === undefined ? 'unloaded' : Date.now() >= loadedAt ? 'loaded' : 'loading';
-    const askLoad = () => (loadedAt ??= Date.now() + loadMs);
-    if (engine === 'llamacpp')
-        return (method, path, request) => {
-            // router mode: /health is 200 at once whatever the models do
-            if (path === '/health')
-                return json({ status: 'ok' });
-            if (path === '/v1/models' || path === '/models')
-                return json({
-                    object: 'list',
-                    data: [{ id: model, object: 'model', owned_by: 'llamacpp', created: reply_CREATED, status: { value: state() } }]
-                });
-            if (method === 'POST' && path === '/models/load') {
-                if (request?.model !== model)
-                    return json({ error: { code: 400, message: 'model not found' } }, 400);
-                askLoad();
-                return json({ success: true });
-            }
-            return undefined;
-        };
-    if (engine === 'ollama')
-        return (method, path, request) => {
-            if (path === '/api/tags')
-                return json({ models: [{ name: model, model, size: 2019393189 }] });
-            if (path === '/api/ps')
-                return json({ models: state() === 'loaded' ? [{ name: model, model, size_vram: 2019393189 }] : [] });
-            // a generate request without a prompt only loads the model, and answers once it is loaded
-            if (method === 'POST' && path === '/api/generate' && request?.prompt === undefined) {
-                const wanted = String(request?.model);
-                if ((wanted.includes(':') ? wanted : `${wanted}:latest`) !== model && wanted !== model)
-                    return json({ error: `model '${wanted}' not found` }, 404);
-                const at = askLoad();
-                const done = json({ model, created_at: '2026-01-01T00:00:00Z', response: '', done: true, done_reason: 'load' });
-                return new Promise((resolve) => setTimeout(() => resolve(done), Math.max(0, at - Date.now())));
-            }
-            return undefined;
-        };
-    return undefined;
-}
-
-;// CONCATENATED MODULE: ./src/simulator/states.ts
-/**
- * Engine states beyond loading and ready, as the engines' source shapes them (see the research notes on model
- * servers, section 14): a sleeping vLLM (sleep mode, dev-mode routes), a vLLM whose engine core died, a Triton
- * model that failed to load, and Triton's repository index.
- */
-
-
-/** How long vLLM's `POST /wake_up` takes to answer (it answers once the weights are back on the GPU). */
-const WAKE_MS = 200;
-/** The answers these states give, before the engine's own; undefined: the engine answers. */
-function engineStates(options, startedAt) {
-    const { engine, model } = options;
-    let wokenAt;
-    const asleep = () => options.sleepsUntilMs !== undefined && wokenAt === undefined && Date.now() < startedAt + options.sleepsUntilMs;
-    const dead = () => options.diesAfterMs !== undefined && Date.now() >= startedAt + options.diesAfterMs;
-    return (method, path, phase) => {
-        if (engine === 'vllm') {
-            // api_server.py (VLLM_SERVER_DEV_MODE=1): the sleep routes; without dev mode they are 404
-            if (options.sleepsUntilMs !== undefined && path === '/is_sleeping')
-                return json({ is_sleeping: asleep() });
-            if (options.sleepsUntilMs !== undefined && path === '/wake_up' && method === 'POST') {
-                return new Promise((resolve) => setTimeout(() => {
-                    wokenAt ??= Date.now();
-                    resolve(empty(200));
-                }, WAKE_MS));
-            }
-            // check_health() raises EngineDeadError: /health 503, generations 500 (v1/engine/exceptions.py)
-            if (dead() && (path === '/health' || path === '/ping'))
-                return empty(503);
-            if (dead() && method === 'POST' && path.startsWith('/v1/'))
-                return VLLM_DEAD;
-        }
-        if (engine === 'triton') {
-            // model_repository_manager: a failed load is UNAVAILABLE with the backend's reason
-            const failed = options.failsToLoad;
-            if (path === '/v2/repository/index' && method === 'POST') {
-                const state = failed !== undefined ? 'UNAVAILABLE' : phase === 'ready' ? 'READY' : 'LOADING';
-                return json([{ name: model, version: '1', state, ...(failed !== undefined ? { reason: failed } : {}) }]);
-            }
-            if (failed !== undefined && path === '/v2/health/ready')
-                return empty(400);
-            if (failed !== undefined && path.startsWith(`/v2/models/${encodeURIComponent(model)}`))
-                return {
-                    status: 404,
-                    body: JSON.stringify({ error: `Request for unknown model: '${model}' has no available versions` })
-                };
-        }
-        return undefined;
-    };
-}
-
-;// CONCATENATED MODULE: ./src/simulator/handler.ts
-
-
-
-
-
-/** The request listener of one simulated server, whose model is ready at `readyAt` (milliseconds since the epoch). */
-function answerRequests(options, readyAt) {
-    const engine = SIMULATED_ENGINES[options.engine];
-    const lazy = options.unloaded ? lazyLoading(options.engine, options.model, options.loadMs) : undefined;
-    const states = engineStates(options, readyAt - options.loadMs);
-    let loadingAnswers = 0;
-    const isReady = () => Date.now() >= readyAt && loadingAnswers >= (options.loadingAnswers ?? 0);
-    return (req, res) => {
-        const path = new URL(req.url ?? '/', 'http://x').pathname;
-        const answer = (request) => {
-            if (lazy !== undefined) {
-                const reply = lazy(req.method ?? 'GET', path, request);
-                if (reply !== undefined)
-                    return void Promise.resolve(reply).then((r) => send(r));
-            }
-            const phase = isReady() ? 'ready' : 'loading';
-            if (phase === 'loading')
-                loadingAnswers++;
-            const state = states(req.method ?? 'GET', path, phase);
-            if (state !== undefined)
-                return void Promise.resolve(state).then((r) => send(r));
-            const format = request && phase === 'ready' ? streamFormat(options.engine, path, request) : undefined;
-            if (format !== undefined && request !== undefined && servesModel(options.engine, request, options.model))
-                return void writeStream(res, format, options.model, request, options.pace ?? DEFAULT_PACE, options.generationFails === true);
-            const reply = (request && engine.generate?.(path, phase, options.model, request, options.generationFails === true)) ??
-                engine.reply(path, phase, options.model) ??
-                engine.notFound ??
-                json({ detail: 'Not Found' }, 404);
-            send(reply);
-        };
-        const send = (reply) => {
-            const body = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
-            res.writeHead(reply.status, reply.type ? { 'content-type': reply.type } : {});
-            res.end(body);
-        };
-        if (req.method !== 'POST')
-            return answer();
-        const chunks = [];
-        let size = 0;
-        req.on('data', (c) => {
-            // a generation request is a few hundred bytes; more is not kept
-            if ((size += c.length) <= 64 * 1024)
-                chunks.push(c);
-        });
-        req.on('end', () => answer(parseObject(Buffer.concat(chunks).toString('utf8'))));
-    };
-}
-/** Whether a generation request names the model the engine serves (TGI serves its one model, whatever is named). */
-function servesModel(engine, request, model) {
-    const name = request.model;
-    if (engine === 'tgi' || (engine === 'llamacpp' && name === undefined))
-        return true;
-    // Ollama resolves a bare name to its :latest tag
-    if (engine === 'ollama')
-        return name === model || `${String(name)}:latest` === model;
-    return name === model;
-}
-function parseObject(text) {
-    try {
-        const v = JSON.parse(text);
-        return typeof v === 'object' && v !== null && !Array.isArray(v) ? v : {};
-    }
-    catch {
-        return {};
-    }
-}
-
-;// CONCATENATED MODULE: ./src/simulator/server.ts
-/**
- * A stand-in for a model server's startup, faithful to each engine's own answers (see the research notes on
- * model servers): the port stays closed while the engine does, then the engine's loading answers, then ready.
- * Serves `npm run demo` and the project's own test fixtures.
- */
-
-
-
-
-
-/** Starts the simulated startup now: the port opens at `opensAt \u00d7 loadMs`, the model is ready at `loadMs`. */
-async function simulate(options) {
-    const engine = SIMULATED_ENGINES[options.engine];
-    const host = options.host ?? '127.0.0.1';
-    // A busy port is reported now rather than when the simulated engine would open it.
-    const port = await freePort(host, options.port ?? 0);
-    const startedAt = Date.now();
-    const readyAt = startedAt + options.loadMs;
-    const tell = (event) => options.onEvent?.(event, Date.now() - startedAt);
-    let requests = 0;
-    const listener = answerRequests(options, readyAt);
-    const server = (0,external_node_http_.createServer)((req, res) => {
-        requests++;
-        listener(req, res);
-    });
-    let closed = false;
-    const timers = [];
-    const stop = () => new Promise((resolve) => {
-        closed = true;
-        timers.forEach(clearTimeout);
-        server.closeAllConnections();
-        if (server.listening)
-            server.close(() => resolve());
-        else
-            resolve();
-    });
-    const log = SIMULATED_LOGS[options.engine];
-    const print = (text) => {
-        if (!closed) {
-            const at = new Date();
-            options.onLog?.(logLine(log, text, { model: options.model, at, sinceMs: at.getTime() - startedAt, loadMs: options.loadMs }));
-        }
-    };
-    const ended = new Promise((resolve, reject) => {
-        server.once('error', (e) => void stop().then(() => reject(e)));
-        if (options.crashAfterMs !== undefined) {
-            const crash = () => {
-                log.fatal.forEach(print);
-                void stop().then(() => (tell('crashed'), resolve('crashed')));
-            };
-            timers.push(setTimeout(crash, options.crashAfterMs));
-        }
-    });
-    if (options.onLog) {
-        // A model loaded only when asked (`unloaded`) has no start-up of its own to show: the first lines only.
-        for (const [share, text] of log.lines)
-            if (!options.unloaded || share === 0)
-                timers.push(setTimeout(() => print(text), share * options.loadMs));
-    }
-    // Callers that never crash the engine need not await this.
-    ended.catch(() => undefined);
-    const listen = () => {
-        if (!closed)
-            server.listen(port, host, () => tell('listening'));
-    };
-    const opensInMs = options.opensAfterMs ?? engine.opensAt * options.loadMs;
-    // An engine that serves from the start is listening before this returns, so no probe sees it refuse.
-    if (opensInMs <= 0)
-        await new Promise((resolve) => server.listen(port, host, () => (tell('listening'), resolve())));
-    else
-        timers.push(setTimeout(listen, opensInMs));
-    if (options.onEvent)
-        timers.push(setTimeout(() => tell('ready'), options.loadMs));
-    return {
-        port,
-        baseUrl: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
-        readyAt,
-        ended,
-        get requests() {
-            return requests;
-        },
-        close: stop
-    };
-}
-/** Checks that `port` can be opened on `host` (0: asks the kernel for a free one), then releases it. */
-function freePort(host = '127.0.0.1', port = 0) {
-    return new Promise((resolve, reject) => {
-        const probe = (0,external_node_net_.createServer)();
-        probe.once('error', reject);
-        probe.listen(port, host, () => {
-            const { port } = probe.address();
-            probe.close(() => resolve(port));
-        });
-    });
-}
-
-;// CONCATENATED MODULE: ./src/cli/commands/demo.ts
-/**
- * `npm run demo` (`wait-for-model demo`): the packaged action starts a simulated vLLM (`start: wait-for-model
- * simulate \u2026`), follows its log through its phases and waits for `model: kimi`; its job-end step stops it. Then a
- * start-up that dies of CUDA out of memory (`--crash-after`): the action stops on the fatal line, and its summary
- * leads with it.
- */
-
-
-
-const LOAD = '12s';
-const MODEL = '/shared/kimi-k2.5-int4';
-/** Runs the action bundle `actionEntry` (its cli.js and post.js beside it) against simulated engines, printing to `out`. */
-async function demo(actionEntry, out) {
-    const say = (text) => out.write(`${text}\n`);
-    const dir = (0,external_node_path_.dirname)(actionEntry);
-    const simulate = (port, extra) => `${JSON.stringify(process.execPath)} ${JSON.stringify((0,external_node_path_.join)(dir, 'cli.js'))} simulate --engine vllm ` +
-        `--model ${MODEL} --port ${port} ${extra}`.trimEnd();
-    const port = await freePort();
-    const start = simulate(port, `--load ${LOAD}`);
-    say(`1. A simulated vLLM that takes ${LOAD} to start, printing its own log. Running dist/index.js as the runner would:`);
-    say(`   start: ${start.replace(/"[^"]*\/(node|cli\.js)"/g, '$1')}`);
-    say(`   url: http://127.0.0.1:${port}/v1/models, model: kimi, interval: 1s, timeout: 60s\n`);
-    const ready = await runAction({
-        entry: actionEntry,
-        inputs: {
-            url: `http://127.0.0.1:${port}/v1/models`,
-            model: 'kimi',
-            start,
-            interval: '1s',
-            timeout: '60s',
-            'progress-interval': '3s'
-        },
-        echo: out
-    });
-    say('\nOutputs:');
-    for (const [name, value] of Object.entries(ready.outputs))
-        say(`  ${name} = ${value}`);
-    say('\nJob summary:\n');
-    say(ready.summary);
-    await jobEnd(dir, ready, out);
-    const crashPort = await freePort();
-    const crash = simulate(crashPort, '--load 60s --crash-after 4s');
-    say('\n2. The same engine, dying of CUDA out of memory 4s into its start-up (--crash-after 4s):\n');
-    const failed = await runAction({
-        entry: actionEntry,
-        inputs: {
-            url: `http://127.0.0.1:${crashPort}/v1/models`,
-            model: 'kimi',
-            start: crash,
-            interval: '1s',
-            timeout: '60s'
-        },
-        echo: out
-    });
-    say('\nJob summary:\n');
-    say(failed.summary);
-    await jobEnd(dir, failed, out);
-    // the demo went as it should: the first wait ready, the second stopped by the fatal line
-    return ready.code === 0 && failed.code === 1 ? 0 : 1;
-}
-/** The job-end step (post.js) with the state the step saved, as the runner passes it: it stops the server. */
-async function jobEnd(dir, run, out) {
-    if (Object.keys(run.state).length === 0)
-        return;
-    out.write('\nThe job-end step (dist/post.js):\n');
-    const env = Object.fromEntries(Object.entries(run.state).map(([name, value]) => [`STATE_${name}`, value]));
-    await runAction({ entry: (0,external_node_path_.join)(dir, 'post.js'), inputs: {}, env, echo: out });
-}
-
-;// CONCATENATED MODULE: ./src/report/history-report.ts
-const HISTORY_FORMATS = ['table', 'json', 'csv'];
-const COLUMNS = [
-    'at',
-    'key',
-    'ready',
-    'reason',
-    'elapsed-seconds',
-    'startup-seconds',
-    'engine',
-    'ttft-ms',
-    'decode-tokens-per-second',
-    'phases'
-];
-function historyRow(run) {
-    return {
-        // the first column starts each line of the CSV and the table: only a time, never `::error::\u2026` from the file
-        at: typeof run.at === 'string' && /^\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:\d\d)?$/.test(run.at) ? run.at : '',
-        key: run.key,
-        ready: run.ready,
-        reason: typeof run.reason === 'string' ? run.reason : '',
-        'elapsed-seconds': run.elapsedSeconds,
-        'startup-seconds': run.startupSeconds ?? null,
-        engine: run.engine ?? null,
-        'ttft-ms': run.ttftMs ?? null,
-        'decode-tokens-per-second': run.decodeTokensPerSecond ?? null,
-        phases: run.phases.map((p) => ({ name: p.name, seconds: p.seconds }))
-    };
-}
-/** `weights=412.0s; graphs=30.5s`: the phases in one cell. */
-const phaseCell = (phases) => phases.map((p) => `${p.name}=${p.seconds}s`).join('; ');
-const cells = (row) => [
-    row.at,
-    row.key,
-    String(row.ready),
-    row.reason,
-    String(row['elapsed-seconds']),
-    row['startup-seconds'] === null ? '' : String(row['startup-seconds']),
-    row.engine ?? '',
-    row['ttft-ms'] === null ? '' : String(row['ttft-ms']),
-    row['decode-tokens-per-second'] === null ? '' : String(row['decode-tokens-per-second']),
-    phaseCell(row.phases)
-];
-/**
- * A CSV field as RFC 4180 quotes it, with every control character written as an escape (`\n`, `\r`, `\t`,
- * `\u001b`\u2026) and a backslash doubled: no field holds a raw line break, so a key or phase name holding
- * `\n::error::x` in a shared history stays inside its row and is no workflow command when the CSV is printed in a
- * `run:` step. A leading =, +, - or @ is kept from being read as a spreadsheet formula.
- */
-function csvField(text) {
-    const escaped = escapeControls(text);
-    const safe = /^[=+\-@]/.test(escaped) && !/^-?\d/.test(escaped) ? `'${escaped}` : escaped;
-    return /[",]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-const ESCAPES = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\\': '\\\\' };
-const escapeControls = (text) => text.replace(
-// eslint-disable-next-line no-control-regex
-/[\u0000-\u001f\u007f-\u009f\u2028\u2029\\]/g, (c) => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-/** Table cells on one line each: a value that came from the file cannot start a new row or move the cursor. */
-const tableCell = (text) => escapeControls(text);
-function historyText(rows, format) {
-    if (format === 'json')
-        return `${JSON.stringify(rows)}\n`;
-    if (format === 'csv') {
-        return [COLUMNS.join(','), ...rows.map((r) => cells(r).map(csvField).join(','))].map((l) => `${l}\r\n`).join('');
-    }
-    const table = [[...COLUMNS], ...rows.map((r) => cells(r).map(tableCell))];
-    const widths = COLUMNS.map((_, i) => Math.max(...table.map((row) => row[i].length)));
-    return table.map((row) => `${row.map((c, i) => c.padEnd(widths[i])).join('  ')}`.trimEnd() + '\n').join('');
-}
-/** The note on stderr beside the rows: how many, and what was skipped or filtered away. */
-function historyNote(file, shown, total, skipped, key) {
-    const runs = (n) => `${n} run${n === 1 ? '' : 's'}`;
-    const which = key === undefined ? '' : ` with key "${key}" (of ${runs(total)})`;
-    const unread = skipped > 0 ? `; ${skipped} unreadable line${skipped === 1 ? '' : 's'} skipped` : '';
-    return `${runs(shown)}${which} in ${file}${unread}.`;
-}
-
-;// CONCATENATED MODULE: ./src/cli/commands/history.ts
-/** `wait-for-model history`: the recorded runs of the history file, for people, dashboards and choosing a timeout. */
-
-
-
-
-
-async function historyCommand(argv, io, say) {
-    const { values } = parseCommandLine(argv, {
-        key: { type: 'string' },
-        file: { type: 'string' },
-        format: { type: 'string', default: 'table' },
-        help: { type: 'boolean', short: 'h' }
-    });
-    if (values.help)
-        return (void io.stdout.write(historyHelpText()), 0);
-    const format = String(values.format);
-    if (!HISTORY_FORMATS.includes(format)) {
-        throw new UsageError(`--format: give one of ${HISTORY_FORMATS.join(', ')} (not "${(0,runtime_text/* printable */.g$)(format)}")`);
-    }
-    const given = typeof values.file === 'string' ? values.file : undefined;
-    if (given?.trim() === '')
-        throw new UsageError('--file: give the path of a history file');
-    const fallback = defaultHistoryFile(io.env, 'cli');
-    const file = given ?? fallback.path;
-    if (file === undefined)
-        throw new UsageError(`--file: ${fallback.notice ?? 'give the path of a history file'}`);
-    const key = typeof values.key === 'string' ? values.key : undefined;
-    let read;
-    try {
-        read = readHistory(file);
-    }
-    catch (e) {
-        say(`wait-for-model: cannot read ${file} (${e.message})`);
-        return 1;
-    }
-    const runs = read.runs.filter((run) => key === undefined || run.key === key);
-    io.stdout.write(historyText(runs.map(historyRow), format));
-    say(historyNote(file, runs.length, read.runs.length, read.skipped, key === undefined ? undefined : (0,runtime_text/* printable */.g$)(key)));
-    return 0;
-}
-
-;// CONCATENATED MODULE: ./src/cli/commands/simulate.ts
-/**
- * `wait-for-model simulate`: serve an imitation of a model server starting up, until Ctrl-C (or its crash),
- * printing the engine's own start-up log (its phases, its ready line, its fatal lines as it dies) on stdout or to
- * `--log-file`; this command's own lines go to stderr.
- */
-
-
-
-
-
-
-
-
-
-
-const SIMULATOR_EVENT_WORDS = {
-    listening: 'port open, answering HTTP',
-    ready: 'model ready',
-    crashed: 'crashed: the port is closed and the process exits'
-};
-async function simulateCommand(argv, io, say) {
-    const { values } = parseCommandLine(argv, {
-        engine: { type: 'string' },
-        model: { type: 'string' },
-        load: { type: 'string', default: SIMULATE_DEFAULTS.load },
-        port: { type: 'string', default: SIMULATE_DEFAULTS.port },
-        host: { type: 'string', default: SIMULATE_DEFAULTS.host },
-        'crash-after': { type: 'string' },
-        'generation-fails': { type: 'boolean' },
-        unloaded: { type: 'boolean' },
-        'tokens-per-second': { type: 'string', default: String(DEFAULT_PACE.tokensPerSecond) },
-        ttft: { type: 'string', default: String(DEFAULT_PACE.ttftMs) },
-        'log-file': { type: 'string' },
-        help: { type: 'boolean', short: 'h' }
-    });
-    if (values.help)
-        return (void io.stdout.write(simulateHelpText()), 0);
-    const given = String(values.engine ?? '');
-    const engine = simulatedEngine(given);
-    if (engine === undefined) {
-        throw new UsageError(`--engine: give one of ${SIMULATED_ENGINE_WORDS}${given ? ` (not "${(0,runtime_text/* printable */.g$)(given)}")` : ''}`);
-    }
-    const model = String(values.model ?? '').trim();
-    if (model === '')
-        throw new UsageError('--model: give the model name the engine lists, e.g. /shared/kimi-k2.5-int4');
-    const duration = (name, text) => {
-        try {
-            return (0,parse/* parseDuration */.E9)(text);
-        }
-        catch {
-            throw new UsageError(`--${name}: "${(0,runtime_text/* printable */.g$)(text)}" is not ${parse/* DURATION_FORM */.ec}`);
-        }
-    };
-    const loadMs = duration('load', String(values.load));
-    const crashAfter = values['crash-after'];
-    const crashAfterMs = typeof crashAfter === 'string' ? duration('crash-after', crashAfter) : undefined;
-    const portText = String(values.port);
-    if (!/^\d+$/.test(portText) || Number(portText) < 1 || Number(portText) > 65535) {
-        throw new UsageError(`--port: "${(0,runtime_text/* printable */.g$)(portText)}" is not a port number from 1 to 65535`);
-    }
-    const host = String(values.host);
-    const number = (name, max, form) => {
-        const text = String(values[name]);
-        if (!/^\d+(\.\d+)?$/.test(text.trim()) || Number(text) > max)
-            throw new UsageError(`--${name}: "${(0,runtime_text/* printable */.g$)(text)}" is not ${form}`);
-        return Number(text);
-    };
-    const tokensPerSecond = number('tokens-per-second', 100_000, 'a number of tokens a second above 0, such as 50');
-    if (tokensPerSecond <= 0)
-        throw new UsageError('--tokens-per-second: give a number of tokens a second above 0');
-    // a bare number is milliseconds, as it always was; any other duration form as the inputs take it
-    const ttftText = String(values.ttft).trim();
-    const ttftMs = /^\d+(\.\d+)?$/.test(ttftText) ? Number(ttftText) : duration('ttft', ttftText);
-    if (ttftMs > 600_000)
-        throw new UsageError(`--ttft: "${(0,runtime_text/* printable */.g$)(ttftText)}" is over 10 minutes`);
-    const log = engineLogOut(values['log-file'], io);
-    const prefix = `[simulated ${engine}]`;
-    let server;
-    try {
-        server = await simulate({
-            engine,
-            model,
-            loadMs,
-            port: Number(portText),
-            host,
-            crashAfterMs,
-            generationFails: values['generation-fails'] === true,
-            unloaded: values.unloaded === true,
-            pace: { tokensPerSecond, ttftMs },
-            onLog: log.write,
-            onEvent: (event, atMs) => say(`${prefix} ${(0,runtime_clock/* formatDuration */.a3)(atMs)}: ${SIMULATOR_EVENT_WORDS[event]}`)
-        });
-    }
-    catch (e) {
-        log.close();
-        throw new UsageError(`--port: cannot open ${host}:${portText} (${e.code ?? e.message})`);
-    }
-    const opensAt = SIMULATED_ENGINES[engine].opensAt * loadMs;
-    say(`${prefix} serving "${model}" on ${server.baseUrl}: the port ${opensAt > 0 ? `opens at ${(0,runtime_clock/* formatDuration */.a3)(opensAt)}` : 'is open now'}, ` +
-        `the model is ready at ${(0,runtime_clock/* formatDuration */.a3)(loadMs)}` +
-        (crashAfterMs === undefined ? '' : `, the engine crashes at ${(0,runtime_clock/* formatDuration */.a3)(crashAfterMs)}`) +
-        (values['generation-fails'] === true ? ', every generation request fails' : '') +
-        '. Stop it with Ctrl-C.');
-    try {
-        await server.ended;
-    }
-    catch (e) {
-        // the port was free when checked, and taken by the time the engine opened it
-        say(`${prefix} cannot open ${host}:${portText}: ${e.message}`);
-    }
-    log.close();
-    return 1;
-}
-/**
- * Where the engine's log goes: stdout, or appended to `--log-file` (never through a symlink: the file is the
- * user's to name, not a link's to redirect).
- */
-function engineLogOut(file, io) {
-    if (typeof file !== 'string')
-        return { write: (line) => void io.stdout.write(`${line}\n`), close: () => undefined };
-    if (file.trim() === '')
-        throw new UsageError('--log-file: give a path');
-    let fd;
-    try {
-        fd = (0,external_node_fs_.openSync)(file, external_node_fs_.constants.O_WRONLY | external_node_fs_.constants.O_CREAT | external_node_fs_.constants.O_APPEND | external_node_fs_.constants.O_NOFOLLOW, 0o644);
-    }
-    catch (e) {
-        throw new UsageError(`--log-file: cannot open "${(0,runtime_text/* printable */.g$)(file)}" (${e.code ?? e.message})`);
-    }
-    let open = true;
-    return {
-        write: (line) => {
-            if (open)
-                (0,external_node_fs_.writeSync)(fd, `${line}\n`);
-        },
-        close: () => {
-            if (open)
-                (0,external_node_fs_.closeSync)(fd);
-            open = false;
-        }
-    };
-}
-
-// EXTERNAL MODULE: ./src/gpu/nvidia-smi.ts
-var nvidia_smi = __nccwpck_require__(7777);
-// EXTERNAL MODULE: ./src/server/proc.ts
-var server_proc = __nccwpck_require__(7707);
-// EXTERNAL MODULE: ./src/server/port-owner.ts
-var port_owner = __nccwpck_require__(8706);
-// EXTERNAL MODULE: ./src/server/log-follower.ts
-var log_follower = __nccwpck_require__(5568);
-// EXTERNAL MODULE: ./src/server/guard.ts
-var server_guard = __nccwpck_require__(2686);
-;// CONCATENATED MODULE: ./src/server/stop.ts
-/**
- * Stops a server and everything it started: SIGTERM to its process group, up to a timeout for it to exit, then
- * SIGKILL; then waits until none of its processes remain and, where nvidia-smi tells, until none of them holds GPU
- * memory (the next job on a shared runner needs it back). The answer is a record of how it went, never words.
- */
-
-
-
-
-
-/** Stops the server `pid` and its processes; see the module comment. */
-async function stopServer(options, deps) {
-    const { clock } = deps;
-    const proc = deps.proc ?? '/proc';
-    const pollMs = options.pollMs ?? 100;
-    const kill = deps.kill ?? ((pid, signal) => process.kill(pid, signal));
-    const guard = (0,server_guard/* processGuard */.B9)(proc);
-    const refused = guard.spared(options.pid);
-    if (refused !== undefined)
-        return { pid: options.pid, scope: 'tree', outcome: 'refused', refused, pids: [], gpu: { kind: 'none' } };
-    const { launch } = options;
-    const identity = launch === undefined ? undefined : (0,server_guard/* identify */.ls)(options.pid, launch, proc);
-    const notOurs = identity === undefined || identity.kind === 'same' || identity.kind === 'gone' ? undefined : identity;
-    // after a reboot nothing running can be the server's; a reused pid is a stranger's, and so is its group; a pid
-    // that cannot be checked is left alone like one that failed the check
-    const leader = notOurs === undefined ? (0,server_proc/* procStat */.jW)(options.pid, proc) : undefined;
-    const inGroup = () => (0,server_proc/* procPids */.bU)(proc).filter((p) => (0,server_proc/* procStat */.jW)(p, proc)?.pgrp === options.pid);
-    // A group outlives its leader (workers left behind by a server that crashed), and Linux reuses no pid that
-    // still names a group: with the leader gone, processes in group `pid` are that server's. With a launch
-    // record, only those that carry its marker are: the group may be a stranger's that took the pid and left.
-    const leaderless = notOurs === undefined && (leader === undefined || leader.state === 'Z');
-    const marker = notOurs?.kind === 'rebooted' ? undefined : launch?.marker;
-    const seen = new Map();
-    const marked = () => marker === undefined ? [] : (0,server_guard/* markedProcesses */.KT)(marker, launch?.startTicks ?? 0, seen, proc);
-    // never a group a spared process is in: that would stop the stopper (and the runner's step with it)
-    const groupScope = notOurs === undefined &&
-        !guard.groupSpared(options.pid) &&
-        (leaderless ? launch === undefined && inGroup().length > 0 : leader?.pgrp === options.pid);
-    const scope = groupScope ? 'group' : 'tree';
-    const spared = new Set();
-    const members = () => {
-        // a pid checked as gone may be taken by a stranger any moment: with a launch record, it is not looked at again
-        const tree = notOurs === undefined && !(leaderless && launch !== undefined) ? [...(0,port_owner/* processTree */.WZ)(proc, options.pid)] : [];
-        const group = groupScope ? inGroup() : [];
-        // with the leader gone, its group's processes that carry the marker are among these
-        const tagged = marked();
-        const found = new Set([...tree, ...group, ...(tagged.length > 0 ? (0,server_guard/* descendantsOf */.gO)(tagged, proc) : [])]);
-        return [...found].flatMap((pid) => {
-            if (guard.spared(pid) !== undefined) {
-                spared.add(pid);
-                return [];
-            }
-            const stat = (0,server_proc/* procStat */.jW)(pid, proc);
-            // without /proc only the pid itself can be asked about (and, with a launch record, not even that)
-            if (stat === undefined)
-                return pid === options.pid && launch === undefined && signalled(kill, pid, 0) ? [{ pid }] : [];
-            return stat.state === 'Z' ? [] : [{ pid, startTicks: stat.startTicks }];
-        });
-    };
-    const initial = members();
-    const inside = new Set(notOurs === undefined ? [...(0,port_owner/* processTree */.WZ)(proc, options.pid), ...inGroup()] : []);
-    const escaped = initial.map((m) => m.pid).filter((p) => !inside.has(p));
-    const base = {
-        pid: options.pid,
-        scope,
-        pids: initial.map((m) => m.pid),
-        ...(notOurs === undefined ? {} : { notOurs }),
-        ...(escaped.length > 0 ? { escaped } : {}),
-        ...(spared.size > 0 ? { spared: [...spared] } : {})
-    };
-    if (initial.length === 0)
-        return { ...base, outcome: 'not-running', gpu: { kind: 'none' } };
-    const before = deps.gpu ? await deps.gpu() : undefined;
-    // every process seen as the server's, by pid and start time (a reused pid is another process)
-    const tracked = new Map(initial.map((m) => [m.pid, m.startTicks]));
-    const family = () => new Set(tracked.keys());
-    const atStart = before?.kind === 'available' ? (0,nvidia_smi/* memoryHeldBy */.Mv)(before, family()) : undefined;
-    const heldAtStart = atStart?.mib ?? 0;
-    let exit;
-    void deps.exited?.then((e) => (exit = e));
-    const alive = () => {
-        const now = members();
-        // any process the server has started since counts too
-        for (const m of now)
-            if (!tracked.has(m.pid))
-                tracked.set(m.pid, m.startTicks);
-        return now.filter((m) => tracked.get(m.pid) === m.startTicks).map((m) => m.pid);
-    };
-    const send = (signal) => {
-        if (scope === 'group') {
-            signalled(kill, -options.pid, signal);
-            // the group had them all, but for those that left it
-            for (const pid of alive())
-                if ((0,server_proc/* procStat */.jW)(pid, proc)?.pgrp !== options.pid)
-                    signalled(kill, pid, signal);
-        }
-        else
-            for (const pid of alive())
-                signalled(kill, pid, signal);
-    };
-    const cancelled = () => deps.cancel?.aborted === true;
-    const waitGone = async (ms, cancellable) => {
-        const until = clock.now() + ms;
-        for (;;) {
-            if (alive().length === 0)
-                return true;
-            if (clock.now() >= until || (cancellable && cancelled()))
-                return false;
-            await clock.sleep(Math.min(pollMs, until - clock.now()), cancellable ? deps.cancel : undefined);
-        }
-    };
-    const termAt = clock.now();
-    const seconds = () => Math.round((clock.now() - termAt) / 100) / 10;
-    send('SIGTERM');
-    let signal = 'SIGTERM';
-    let gone = await waitGone(options.timeoutMs, true);
-    if (!gone) {
-        signal = 'SIGKILL';
-        send('SIGKILL');
-        // SIGKILL'd processes go within milliseconds unless stuck in the kernel: a cancelled stop waits a second for them
-        gone = await waitGone(cancelled() ? Math.min(1_000, options.killWaitMs ?? 1_000) : (options.killWaitMs ?? 10_000), false);
-    }
-    const secondsToExit = seconds();
-    // /proc loses a process a moment before its parent hears of the exit: a few polls for the code
-    for (let i = 0; gone && deps.exited !== undefined && exit === undefined && i < 10 && !cancelled(); i++)
-        await clock.sleep(pollMs);
-    const exited = {
-        signal,
-        ...(cancelled() ? { cancelled: true } : {}),
-        ...(exit === undefined ? {} : { exitCode: exit.code, exitSignal: exit.signal })
-    };
-    const record = gone
-        ? { ...base, ...exited, outcome: 'exited', secondsToExit }
-        : { ...base, ...exited, outcome: 'survived', survivors: alive() };
-    if (before === undefined)
-        return { ...record, gpu: { kind: 'unavailable', why: 'not asked' } };
-    if (before.kind === 'unavailable')
-        return { ...record, gpu: { kind: 'unavailable', why: before.why } };
-    // an entry whose memory nvidia-smi cannot show ([N/A]) still holds some: waited for like the others
-    if (atStart === undefined || atStart.apps.length === 0)
-        return { ...record, gpu: { kind: 'none' } };
-    const gpuUntil = clock.now() + (options.gpuWaitMs ?? 30_000);
-    for (;;) {
-        const now = await deps.gpu();
-        const held = now.kind === 'available' ? (0,nvidia_smi/* memoryHeldBy */.Mv)(now, family()) : undefined;
-        if (held !== undefined && held.apps.length === 0)
-            return { ...record, gpu: { kind: 'released', mib: heldAtStart, seconds: seconds() } };
-        if (clock.now() >= gpuUntil || cancelled()) {
-            return {
-                ...record,
-                gpu: {
-                    kind: 'held',
-                    mib: heldAtStart,
-                    heldMib: held?.mib ?? heldAtStart,
-                    seconds: seconds(),
-                    pids: [...new Set(held?.apps.map((a) => a.pid) ?? [])]
-                }
-            };
-        }
-        await clock.sleep(Math.min(pollMs, gpuUntil - clock.now()), deps.cancel);
-    }
-}
-/** Sends `signal` (0: only asks whether `pid` exists); false when there is no such process. */
-function signalled(kill, pid, signal) {
-    try {
-        kill(pid, signal);
-        return true;
-    }
-    catch (e) {
-        // EPERM: it exists, but belongs to someone else
-        return e.code === 'EPERM';
-    }
-}
-/** Stops the server the main step launched and says how it went. Never throws for a server that is already gone. */
-async function stopAtJobEnd(state, deps) {
-    const launch = { startTicks: state.startTicks, bootId: state.bootId, marker: state.runMarker };
-    const record = await stopServer({ pid: state.pid, timeoutMs: state.timeoutMs, launch }, deps);
-    const exitedOnTerm = record.outcome !== 'survived' && record.signal !== 'SIGKILL';
-    const clean = exitedOnTerm && record.gpu.kind !== 'held' && record.outcome !== 'refused';
-    // why it would not stop may be in its last lines (a hung NCCL teardown, a stuck writer)
-    const logTail = exitedOnTerm || state.logFile === undefined || state.logLines === 0
-        ? undefined
-        : new LogFollower(state.logFile, state.logLines).tail();
-    return { record, clean, logTail, logFile: state.logFile };
-}
-
-// EXTERNAL MODULE: ./src/server/process.ts + 1 modules
-var server_process = __nccwpck_require__(5361);
-;// CONCATENATED MODULE: ./src/cli/commands/stop.ts
-/** `wait-for-model stop --pid N`: SIGTERM to the server's process group, SIGKILL after --timeout, then its GPU memory back. */
-
-
-
-
-
-
-
-
-
-
-
-
-
-async function stopCommand(argv, io, say, paint) {
-    const { values } = parseCommandLine(argv, {
-        pid: { type: 'string' },
-        timeout: { type: 'string', default: STOP_DEFAULTS.timeout },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' }
-    });
-    if (values.help)
-        return (void io.stdout.write(stopHelpText()), 0);
-    const pidText = String(values.pid ?? '').trim();
-    if (pidText === '')
-        throw new UsageError(`--pid: give ${inputs_forms/* PID_FORM */.b5}`);
-    let pid;
-    try {
-        pid = (0,server_process/* resolvePid */.QF)(/^\d+$/.test(pidText) ? { pid: Number(pidText) } : { file: pidText });
-    }
-    catch (e) {
-        throw asUsageError(e);
-    }
-    if (pid < 2 || pid > 4_194_304)
-        throw new UsageError(`--pid: "${pid}" is not ${inputs_forms/* PID_FORM */.b5}`);
-    // its own group would take this command down with it, and the shell that runs it
-    if (pid === process.pid || pid === (0,server_proc/* procStat */.jW)(process.pid)?.pgrp)
-        throw new UsageError(`--pid: ${pid} is this command's own process or process group`);
-    let timeoutMs;
-    try {
-        timeoutMs = (0,parse/* parseDuration */.E9)(String(values.timeout));
-    }
-    catch {
-        throw new UsageError(`--timeout: "${(0,runtime_text/* printable */.g$)(String(values.timeout))}" is not ${parse/* DURATION_FORM */.ec}`);
-    }
-    // Ctrl-C or a CI system's SIGTERM mid-stop must not leave the server running (Node's default is to die at once,
-    // the server that ignores SIGTERM left behind): the stop goes on without waiting, SIGKILL at once, and says so.
-    const { cancel, release } = cancelOnSignals();
-    let record;
-    try {
-        record = await stopServer({ pid, timeoutMs }, {
-            clock: runtime_clock/* systemClock */.ml,
-            gpu: () => (0,nvidia_smi/* gpuSnapshot */.dU)({ env: io.env, timeoutMs: 5_000, signal: cancel.signal }),
-            cancel: cancel.signal
-        });
-    }
-    finally {
-        release();
-    }
-    for (const line of (0,lifecycle_report/* stopLines */.QN)(record)) {
-        if (line.level === 'warning')
-            say(paint.yellow(`warning: ${line.text}`));
-        else if (line.level === 'info')
-            say(line.text);
-    }
-    if (values.json)
-        io.stdout.write(`${JSON.stringify(record)}\n`);
-    // an ancestor of this command, pid 1 or the runner: refused like its own group, and nothing signalled
-    if (record.outcome === 'refused')
-        return 2;
-    return record.outcome === 'survived' || record.gpu.kind === 'held' ? 1 : 0;
-}
-
-;// CONCATENATED MODULE: ./src/server/diagnostics.ts
-/** `diagnostics`: commands run after a failed wait, each in its own log group, each under a time limit. */
-/** Long enough for `nvidia-smi` on a busy machine; short enough that a wedged GPU driver cannot hold the job. */
-const DIAGNOSTIC_LIMIT_S = 60;
-async function runDiagnostics(commands, runner) {
-    for (const command of commands) {
-        if (runner.cancel?.aborted)
-            return;
-        await runner.group(`Diagnostics: ${command}`, async () => {
-            try {
-                // coreutils `timeout` limits each command; -k kills what ignores SIGTERM.
-                const code = await runner.exec('timeout', ['-k', '5', String(DIAGNOSTIC_LIMIT_S), '/bin/sh', '-c', command]);
-                if (runner.cancel?.aborted)
-                    runner.log('(stopped: the job was cancelled)');
-                else if (code === 124)
-                    runner.log(`(stopped after ${DIAGNOSTIC_LIMIT_S}s)`);
-                else if (code !== 0)
-                    runner.log(`(exit code ${code})`);
-            }
-            catch (e) {
-                runner.log(`(could not run: ${e.message})`);
-            }
-        });
-    }
-}
-/**
- * Runs a program with its output on `out`; resolves with its exit code. With `cancel`, the program leads a
- * process group of its own, and the whole group (the shell and whatever it started) is killed when `cancel`
- * aborts: a diagnostic must not hold a cancelled job. Without it, it stays in ours, so that a terminal's
- * Ctrl-C reaches it too.
- */
-function runCommand(program, args, out, cancel) {
-    // node:child_process is loaded only when diagnostics run.
-    const { spawn } = process.getBuiltinModule('node:child_process');
-    return new Promise((resolve, reject) => {
-        const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: cancel !== undefined });
-        const kill = () => {
-            // a process that left the group may still hold the pipes: stop reading them
-            child.stdout.destroy();
-            child.stderr.destroy();
-            try {
-                if (child.pid !== undefined)
-                    process.kill(-child.pid, 'SIGKILL');
-            }
-            catch {
-                // the group has ended already
-            }
-        };
-        if (cancel?.aborted)
-            kill();
-        else
-            cancel?.addEventListener('abort', kill, { once: true });
-        child.stdout.pipe(out, { end: false });
-        child.stderr.pipe(out, { end: false });
-        child.once('error', (e) => {
-            cancel?.removeEventListener('abort', kill);
-            reject(e);
-        });
-        child.once('close', (code) => {
-            cancel?.removeEventListener('abort', kill);
-            resolve(code ?? 1);
-        });
-    });
-}
-
-;// CONCATENATED MODULE: ./src/report/summary.ts
-/** The job summary in GitHub-flavoured Markdown: the wait's figures, its endpoints, its timeline, its findings. */
-
-
-
-
-
-
-
-
-/** The first `max` items, then how many more: a list of 60,000 models must not make a summary of megabytes. */
-const firstOf = (items, max) => items.length > max ? [...items.slice(0, max), `and ${items.length - max} more`] : [...items];
-/** GitHub refuses a job summary over 1 MiB; each part is capped, and this is the last guard. */
-const MAX_SUMMARY_BYTES = 1024 * 1024 - 16 * 1024;
-const MAX_SUMMARY_MODELS = 50;
-const MAX_SUMMARY_ENDPOINTS = 100;
-const MAX_TAIL_CHARS = 64 * 1024;
-const MAX_ENV_VALUE_CHARS = 1000;
-/** The job summary in GitHub-flavoured Markdown. */
-function summaryMarkdown(outcome, ctx) {
-    const out = outputs(outcome);
-    const rows = [
-        ['Result', outcome.ready ? '\u2705 ready' : `\u274c not ready (${outcome.reason})`],
-        ['Endpoint', code(ctx.url.href)],
-        ['Elapsed', `${out['elapsed-seconds']} s`],
-        ['Probes', out.attempts],
-        ['First HTTP answer', out['first-response-seconds'] === '' ? 'never' : `${out['first-response-seconds']} s`],
-        [
-            'Listed models',
-            outcome.models.length
-                ? firstOf(outcome.models.map((m) => code(clipText(m, 200))), MAX_SUMMARY_MODELS).join(', ')
-                : 'none'
-        ],
-        ['Matched model', out['model-id'] === '' ? (ctx.expect.model === undefined ? '\u2014' : 'none') : code(out['model-id'])]
-    ];
-    const server = outcome.server;
-    if (out['generation-seconds'] !== '')
-        rows.push(['Generation request', `${out['generation-seconds']} s`]);
-    const er = outcome.engineReadiness;
-    if (er !== undefined) {
-        const at = (ms) => (ms === undefined ? 'never' : `at ${(0,runtime_clock/* seconds */.YA)(ms)} s`);
-        rows.push(['Required answers', `the model listed (${at(er.listedMs)}); ${er.request} 200 (${at(er.readyMs)})`]);
-    }
-    if (server?.pid !== undefined)
-        rows.push(['Server process', `pid ${server.pid}`]);
-    if (server?.gpuMemoryMiB !== undefined)
-        rows.push(['GPU memory held by the server', `${server.gpuMemoryMiB} MiB`]);
-    if (out['startup-seconds'] !== '')
-        rows.push(['Startup (from the process start)', `${out['startup-seconds']} s`]);
-    if (server?.logFile !== undefined)
-        rows.push(['Server log', code(server.logFile)]);
-    if (outcome.profile?.engineLabel !== undefined)
-        rows.push(['Engine', mdText(outcome.profile.engineLabel)]);
-    if (out['expected-seconds'] !== '') {
-        const against = out['regression-percent'] === ''
-            ? ''
-            : ` (this run: ${Number(out['regression-percent']) > 0 ? '+' : ''}${out['regression-percent']}%)`;
-        rows.push(['Usual startup (median of earlier runs)', `${out['expected-seconds']} s${against}`]);
-    }
-    // the smoke test's words may quote the server
-    rows.push(...(0,smoke_report/* smokeRows */.X4)(outcome).map(([k, v]) => [k, mdText(v)]));
-    // A failure leads with its cause, the reason, the fatal line or last answer and the server's last lines; the
-    // figures and the charts come after it, for whoever wants more than why.
-    const lines = ['### wait-for-model', '', ...causeLines(outcome, ctx)];
-    lines.push('| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`), '');
-    if (outcome.results.length > 1) {
-        lines.push(`#### Endpoints (${outcome.results.filter((r) => r.ready).length} of ${outcome.results.length} ready)`, '');
-        lines.push('| endpoint | result | elapsed | status | model |', '|---|---|---:|---:|---|');
-        for (const r of outcome.results.slice(0, MAX_SUMMARY_ENDPOINTS)) {
-            const result = r.ready ? '\u2705 ready' : `\u274c ${r.reason}`;
-            const model = r.last?.modelId === undefined ? '\u2014' : code(r.last.modelId);
-            lines.push(`| ${cell(code(r.url.href))} | ${result} | ${(0,runtime_clock/* seconds */.YA)(r.elapsedMs)} s | ${r.last?.status ?? '\u2014'} | ${cell(model)} |`);
-        }
-        if (outcome.results.length > MAX_SUMMARY_ENDPOINTS)
-            lines.push(`| and ${outcome.results.length - MAX_SUMMARY_ENDPOINTS} more | | | | |`);
-        lines.push('', `The rows above describe each endpoint; the table at the top, and the timeline, describe ${outcome.url.href}.`, '');
-    }
-    lines.push('#### Timeline', '', '| at | the server answered |', '|---:|---|');
-    for (const t of outcome.timeline) {
-        if (t.dropped)
-            lines.push(`| \u2026 | *${t.dropped} change${t.dropped === 1 ? '' : 's'} left out* |`);
-        lines.push(`| ${(0,runtime_clock/* formatDuration */.a3)(t.elapsedMs)} | ${t.lost ? '\u26a0\ufe0f stopped answering (crashed or restarting?): ' : ''}${cell(mdText((0,answer_report/* answerWords */.G)(t.answer).summary))} |`);
-    }
-    const profile = outcome.profile;
-    for (const warning of [profile?.regression, profile?.throughputRegression, profile?.drift])
-        if (warning !== undefined)
-            lines.push('', `> \u26a0\ufe0f ${cell(mdText(warning))}`);
-    if (profile !== undefined && profile.phases.length > 0)
-        lines.push('', (0,profile_report/* phaseMarkdown */.$P)(profile.phases, profile.engineLabel ?? 'Server', profile.usualPhaseSeconds).trimEnd());
-    if (server?.env !== undefined || server?.envUnreadable) {
-        lines.push('', '#### Server environment', '', `Of ${mdText((0,progress/* envWhose */.Gq)(server))}.`, '');
-        const value = (e) => e === undefined || e.value === undefined ? '*not set*' : cell(code(clipText(e.value, MAX_ENV_VALUE_CHARS)));
-        const launched = server.launchedEnv;
-        if (server.envUnreadable)
-            lines.push((0,progress/* envUnreadableText */._s)(server));
-        else if (launched?.env === undefined || launched.differs.length === 0)
-            lines.push('| variable | value |', '|---|---|', ...(server.env ?? []).map((e) => `| ${cell(code(e.name))} | ${value(e)} |`));
-        else
-            lines.push(`| variable | the server (${server.envPid}) | the launched process (${launched.pid}) |`, '|---|---|---|', ...(server.env ?? []).map((e) => `| ${launched.differs.includes(e.name) ? '\u26a0\ufe0f ' : ''}${cell(code(e.name))} | ${value(e)} | ${value(launched.env?.find((l) => l.name === e.name))} |`), 
-            // set in the launched process only: no row of the server's report names it
-            ...launched.env
-                .filter((l) => l.value !== undefined && !(server.env ?? []).some((e) => e.name === l.name))
-                .map((l) => `| \u26a0\ufe0f ${cell(code(l.name))} | *not set* | ${value(l)} |`));
-        if (launched !== undefined)
-            lines.push('', mdText((0,progress/* envDiffersText */.Or)(server).replace(/ The launched process has:$/, '')));
-    }
-    return capBytes(`${lines.join('\n')}\n`, MAX_SUMMARY_BYTES);
-}
-/** A failure's cause, first in its summary: the reason, the failure message (fatal line, last answer), the log's tail. */
-function causeLines(outcome, ctx) {
-    if (outcome.ready)
-        return [];
-    const lines = [`**\u274c Not ready (${outcome.reason})**`, '', fenced(failureMessage(outcome, ctx)), ''];
-    const server = outcome.server;
-    if (server?.logTail !== undefined) {
-        const tail = lastChars(server.logTail.map((l) => `${l.number}: ${l.text}`), MAX_TAIL_CHARS);
-        lines.push(`#### ${mdText(logTailTitle(server.logTail, server.logFile))}`, '', fenced(tail.join('\n')), '');
-    }
-    return lines;
-}
-/** The last lines that fit in `max` characters together. */
-function lastChars(lines, max) {
-    let total = 0;
-    let i = lines.length;
-    while (i > 0 && total + lines[i - 1].length + 1 <= max)
-        total += lines[--i].length + 1;
-    return lines.slice(i);
-}
-const clipText = (text, max) => (text.length > max ? `${text.slice(0, max)}\u2026` : text);
-/** The text cut at a line to fit in `max` UTF-8 bytes, saying so. */
-function capBytes(text, max) {
-    if (Buffer.byteLength(text) <= max)
-        return text;
-    const cut = Buffer.from(text)
-        .subarray(0, max - 200)
-        .toString('utf8');
-    return `${cut.slice(0, cut.lastIndexOf('\n') + 1)}\n*(the rest of this summary is left out: GitHub takes at most 1 MiB)*\n`;
-}
-
-;// CONCATENATED MODULE: ./src/report/annotation-titles.ts
-/** The warning an `insecure-tls: true` run gives (the action's annotation, the command's warning line). */
-const INSECURE_TLS_WARNING = "insecure-tls is on: the server's certificate is not checked, so anything on the way to it could answer in its place";
-const NOTE_TITLES = {
-    'server-lost': 'Model server stopped answering',
-    history: 'Startup history',
-    regression: 'Model server startup slower than usual',
-    drift: "Model server's environment changed",
-    'insecure-tls': 'TLS certificate checks are off',
-    'not-ready': 'Model server not ready',
-    'gpu-busy': 'GPU memory held by other processes',
-    smoke: 'Smoke test did not measure throughput',
-    'throughput-regression': 'Model server decodes slower than usual',
-    'model-match': 'Model matched only partly'
-};
-/** The failure's title: the reason the wait gives, as its output says it (no colon or comma: core escapes them). */
-const failureTitle = (reason) => `Model server not ready (${reason})`;
-const INPUT_ERROR_TITLE = 'Invalid input';
-const UNEXPECTED_ERROR_TITLE = 'wait-for-model failed unexpectedly';
-
-;// CONCATENATED MODULE: ./src/cli/commands/wait.ts
-/**
- * `wait-for-model --url URL \u2026`: the wait, the action's gate for a shell. Progress on stderr, the outputs as JSON
- * on stdout (`--json`), the job summary's Markdown in a file (`--summary-file`); exit 0 ready, 1 not ready.
- */
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-async function waitCommand(argv, io, say, paint) {
-    const { values } = parseCommandLine(argv, {
-        json: { type: 'boolean' },
-        'summary-file': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'V' },
-        ...inputOptions()
-    });
-    if (values.help)
-        return (void io.stdout.write(waitHelpText()), 0);
-    if (values.version)
-        return (void io.stdout.write(`${package_namespaceObject.rE}\n`), 0);
-    const settings = settingsFrom(values, io.env);
-    const summaryFile = writableSummaryFile(values['summary-file']);
-    const secrets = settings.secrets;
-    // the runner reads workflow commands from a step's stderr too
-    const log = (line) => say(commandSafe((0,inputs_secrets/* redact */.E$)(line, secrets)));
-    if (settings.insecureTls)
-        log(paint.yellow(`warning: ${INSECURE_TLS_WARNING}`));
-    // Ctrl-C, a CI system's SIGTERM, a closed ssh session's SIGHUP: the wait ends cancelled, and still reports.
-    const { cancel, release } = cancelOnSignals();
-    try {
-        return await waitAndReport(settings, io, log, paint, cancel, values.json === true, summaryFile);
-    }
-    finally {
-        release();
-    }
-}
-/** The wait and what it found: the progress, the diagnostics, then the summary file and the JSON. */
-async function waitAndReport(settings, io, log, paint, cancel, json, summaryFile) {
-    const secrets = settings.secrets;
-    const outcome = await gate(settings, {
-        clock: runtime_clock/* systemClock */.ml,
-        startedAt: 0,
-        log,
-        warn: (line) => log(paint.yellow(`warning: ${line}`)),
-        env: io.env,
-        cancel,
-        defaultHistory: defaultHistoryFile(io.env, 'cli')
-    });
-    const concluded = conclude(outcome, settings);
-    log(concluded.ready ? paint.green(concluded.finalLine) : paint.red(concluded.finalLine));
-    if (concluded.logTail !== undefined) {
-        log(`${concluded.logTail.title}:`);
-        for (const line of concluded.logTail.lines)
-            log(`  ${line}`);
-    }
-    await runDiagnostics(concluded.diagnostics, {
-        group: async (title, body) => {
-            log(`\u2500\u2500 ${title}`);
-            await body();
-        },
-        // in a group of their own, killed whole on a cancel (a terminal's Ctrl-C no longer reaches them by itself)
-        exec: (program, args) => runCommand(program, args, io.stderr, cancel.signal),
-        log,
-        cancel: cancel.signal
-    });
-    const stage = concluded.diagnostics.length > 0 ? 'diagnostics' : 'after-wait';
-    const next = concludedSince(concluded, settings, cancel, stage, runtime_clock/* systemClock */.ml.now());
-    if (next !== concluded)
-        log(paint.red(next.finalLine));
-    if (next.smokeWarning !== undefined)
-        log(paint.yellow(`warning: ${next.smokeWarning}`));
-    if (next.verdict !== undefined) {
-        const { kind, message } = next.verdict;
-        log(kind === 'warn' ? paint.yellow(`warning: ${message}`) : paint.red(`error: ${message}`));
-    }
-    // The job summary's Markdown, for a CI system that shows or keeps a file (an artifact, an annotation).
-    if (summaryFile !== undefined)
-        (0,own_files/* writeOwnFile */.OP)(summaryFile, (0,inputs_secrets/* redact */.E$)(summaryMarkdown(next.outcome, next.context), secrets));
-    if (json)
-        io.stdout.write(`${JSON.stringify(typedOutputs(next.outputs))}\n`);
-    if (next.failedRegression !== undefined)
-        log(paint.red(`error: ${next.failedRegression}`));
-    if (next.failedThroughput !== undefined)
-        log(paint.red(`error: ${next.failedThroughput}`));
-    return next.exitCode;
-}
-/** `--summary-file`: checked before the wait (created, or emptied), so that a path that cannot be written is bad usage. */
-function writableSummaryFile(given) {
-    if (typeof given !== 'string')
-        return undefined;
-    if (given.trim() === '')
-        throw new UsageError('--summary-file: give the path of a file to write the summary to');
-    try {
-        (0,own_files/* writeOwnFile */.OP)(given, '');
-    }
-    catch (e) {
-        throw new UsageError(`--summary-file: cannot write ${(0,runtime_text/* printable */.g$)(given)} (${e.code ?? e.message})`);
-    }
-    return given;
-}
-
-;// CONCATENATED MODULE: ./src/cli/paint.ts
-/** Colour only on a terminal, and never when NO_COLOR is set to anything (https://no-color.org). */
-function painter(io) {
-    const on = io.stderr.isTTY === true && !io.env.NO_COLOR;
-    const wrap = (code) => (text) => (on ? `\u001b[${code}m${text}\u001b[0m` : text);
-    return { red: wrap(31), green: wrap(32), yellow: wrap(33) };
-}
-
-;// CONCATENATED MODULE: ./src/cli/command-line.ts
-/**
- * The command-line layer: argv and INPUT_* variables in; progress on stderr, outputs as JSON on stdout, and an
- * exit code out (0 ready, 1 not ready, 2 bad usage). The first word names the command (commands/), none the wait;
- * every flag of the wait comes from the action's inputs.
- */
-
-
-
-
-
-
-
-
-
-
-async function runCli(argv, io) {
-    const paint = painter(io);
-    const say = (line) => void io.stderr.write(`${line}\n`);
-    try {
-        if (argv[0] === 'simulate')
-            return await simulateCommand(argv.slice(1), io, say);
-        if (argv[0] === 'stop')
-            return await stopCommand(argv.slice(1), io, say, paint);
-        if (argv[0] === 'check')
-            return await checkCommand(argv.slice(1), io);
-        if (argv[0] === 'history')
-            return await historyCommand(argv.slice(1), io, say);
-        if (argv[0] === 'demo')
-            return await demo((0,external_node_path_.join)((0,external_node_path_.dirname)((0,external_node_url_.fileURLToPath)(import.meta.url)), 'index.js'), io.stdout);
-        return await waitCommand(argv, io, say, paint);
-    }
-    catch (e) {
-        if (!(e instanceof UsageError))
-            throw e;
-        say(paint.red(`wait-for-model: ${e.message}`));
-        say('Run "wait-for-model --help" for usage.');
-        return 2;
-    }
-}
-
-
-/***/ }),
-
-/***/ 6284:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Eu: () => (/* binding */ engineInputName),
-/* harmony export */   Gw: () => (/* binding */ ENGINE_NAMES)
-/* harmony export */ });
-/* unused harmony export ENGINE_LABELS */
-/**
- * The engines the gate knows: the master list, the names the `engine` input accepts, in the order every engine
- * table follows. Apart from the tables themselves (log-markers.ts, readiness.ts, streams.ts), so that reading the
- * inputs does not load those tables before the first probe. Adding an engine starts here: see README.md beside
- * this file.
- */
-const ENGINE_NAMES = [
-    'vllm',
-    'sglang',
-    'tgi',
-    'ollama',
-    'llamacpp',
-    'triton',
-    'nim',
-    'localai',
-    'kserve'
-];
-/** How people write each engine's name, in messages and in the docs. */
-const ENGINE_LABELS = {
-    vllm: 'vLLM',
-    sglang: 'SGLang',
-    tgi: 'TGI',
-    ollama: 'Ollama',
-    llamacpp: 'llama.cpp',
-    triton: 'Triton',
-    nim: 'NVIDIA NIM',
-    localai: 'LocalAI',
-    kserve: 'KServe'
-};
-/** The name the `engine` input and the CLI's help give an engine (`llama.cpp` for `llamacpp`). */
-const engineInputName = (engine) => (engine === 'llamacpp' ? 'llama.cpp' : engine);
-
-
-/***/ }),
-
-/***/ 1995:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Ig: () => (/* binding */ clockSeconds),
-/* harmony export */   Jn: () => (/* binding */ tookSeconds),
-/* harmony export */   L4: () => (/* binding */ ENGINE_LOGS),
-/* harmony export */   LE: () => (/* binding */ phaseMarkers),
-/* harmony export */   NN: () => (/* binding */ engineLog),
-/* harmony export */   Pq: () => (/* binding */ engineOfModelList),
-/* harmony export */   U1: () => (/* binding */ engineOfLine),
-/* harmony export */   Zs: () => (/* binding */ stampOf)
-/* harmony export */ });
-/* unused harmony exports knowsReadyLine, PHASE_MARKERS */
-/**
- * What model servers print while they start, as data: how each engine frames and stamps a line, the lines that
- * name it, one row per engine and startup phase, the line that says it is ready, and its known fatal lines.
- * __tests__/fixtures/logs holds a recorded startup of each engine that these rows are tested against. Line numbers
- * in `[file.py:NNN]` prefixes change every release, so no pattern here depends on them.
- */
-/** A pattern no line matches: an engine whose log lines are not known (see the entries it stands in). */
-const NO_LINE = /(?!)/;
-const cause = (pattern) => ({ pattern, cause: true });
-const failure = (pattern) => ({ pattern, cause: false });
-/** PyTorch's allocator and NCCL (through torch or the engines' own pynccl wrappers) word these alike everywhere. */
-const TORCH_FATAL = [
-    cause(/CUDA out of memory/),
-    // Not the traceback's source line `raise RuntimeError(f"NCCL error: {error_str}")`.
-    cause(/NCCL error(?:: | in: )(?!\{)/),
-    cause(/DistBackendError/)
-];
-// tqdm: "Loading safetensors checkpoint shards:  45% Completed | 29/64 [01:02<01:10,  2.15s/it]" and the default
-// bar "Capturing CUDA graphs (decode, FULL):  45%|\u2588\u2588\u2588\u2588\u258c     | 23/51 [00:05<00:06,  4.12it/s]".
-const TQDM_COUNT = String.raw `\s*\d+%(?: Completed)? ?\|[^|]*?\|?\s*(?<n>\d+)/(?<total>\d+)(?: \[(?<elapsed>\d+(?::\d\d)+)<)?`;
-const tqdm = (desc) => new RegExp(`${desc}:${TQDM_COUNT}`);
-const ENGINE_LOGS = [
-    {
-        engine: 'vllm',
-        label: 'vLLM',
-        signature: /\((?:APIServer|EngineCore\w*|Worker\w*|VllmWorker\w*) pid=\d+\)|vLLM API server version|Initializing a V1 LLM engine/,
-        ownedBy: 'vllm',
-        stamp: /\b(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) (?<M>\d\d)-(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))? \[/,
-        ready: /Application startup complete/,
-        fatal: [
-            ...TORCH_FATAL,
-            cause(/No available memory for the cache blocks/),
-            cause(/KV cache is needed, which is larger than the available KV cache memory/),
-            cause(/Free memory on device \S+ \([^)]*\) on startup is less than desired GPU memory utilization/),
-            failure(/WorkerProc hit an exception|WorkerProc failed to start/),
-            failure(/EngineCore failed to start|EngineCore encountered a fatal error/),
-            failure(/Engine core initialization failed/)
-        ]
-    },
-    {
-        engine: 'sglang',
-        label: 'SGLang',
-        signature: /server_args=ServerArgs\(|sglang is using nccl|^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d (?:[A-Z]{2}\d+ ?)+\]/,
-        ownedBy: 'sglang',
-        stamp: /^\[(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)[^\]]*\]/,
-        ready: /The server is fired up and ready to roll/,
-        fatal: [
-            ...TORCH_FATAL,
-            cause(/Capture cuda graph failed/),
-            cause(/but there are other ranks that didn't finish loading/),
-            failure(/Scheduler hit an exception/),
-            failure(/Received sigquit from a child process|SIGQUIT received/),
-            // newer: `Server warmup failed; aborting startup: %s` (entrypoints/http_server.py), then SIGTERM to itself
-            failure(/Initialization failed\. warmup error|Server warmup failed; aborting startup/),
-            failure(/Subprocess \S+ \(pid=\d+\) crashed/)
-        ]
-    },
-    {
-        engine: 'tgi',
-        label: 'TGI',
-        signature: /text_generation_(?:launcher|router)/,
-        stamp: /^(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d)T(?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))?Z/,
-        ready: /text_generation_router::server.*\bConnected\s*$/,
-        fatal: [
-            ...TORCH_FATAL,
-            cause(/Not enough memory to handle \d+ prefill tokens/),
-            // v3.3.7 backends/v3/src/lib.rs V3Error::NotEnoughMemory
-            cause(/Not enough memory to handle `max_total_tokens=\d+`/),
-            cause(/Download encountered an error/),
-            cause(/Error when initializing model/),
-            cause(/text-generation-(?:server|router) not found in PATH/),
-            // v3.3.7 launcher/src/main.rs LauncherError: printed as `Error: <variant>` when the launcher exits
-            cause(/not enough cuda devices: |Error: NotEnoughCUDADevices/),
-            failure(/Shard \d+ failed to start|Shard \d+ crashed|Error: (?:Shard(?:CannotStart|Failed|Disconnected)|WarmupError|DownloadError|Webserver(?:Failed|CannotStart))/),
-            failure(/Webserver Crashed|Failed to start webserver: /),
-            failure(/Unable to (?:warmup|connect to) the Python model shards/)
-        ]
-    },
-    {
-        engine: 'ollama',
-        label: 'Ollama',
-        // Listed before llama.cpp: Ollama 0.30+ passes llama.cpp's own lines through after its own.
-        signature: /level=[A-Z]+ source=\S+ msg=|^\[GIN\] /,
-        stamp: /time=(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d)T(?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))?/,
-        ready: /(?:llama runner|llama-server) started in [\d.]+ seconds/,
-        fatal: [
-            ...TORCH_FATAL,
-            cause(/reported out-of-memory during startup/),
-            cause(/model requires more system memory than is currently available/),
-            // v0.33.0-rc2 server/sched.go, llm/llama_server.go
-            cause(/msg="model is too large for system memory"/),
-            cause(/bind: address already in use/),
-            failure(/(?:llama runner|llama-server) process has terminated|llama-server process no longer running/),
-            failure(/timed out waiting for (?:llama runner|llama-server) to start/)
-        ]
-    },
-    {
-        engine: 'llamacpp',
-        label: 'llama.cpp',
-        signature: /\bbuild: \d+ \(|llama_model_loader: |\bsrv\s+(?:load_model|llama_server): |\bmain: loading model|llama_context: /,
-        ownedBy: 'llamacpp',
-        // minutes.seconds.milliseconds.microseconds since the start: the default since v0.5.0 (node-llama-cpp 3.22),
-        // before it only with --log-timestamps. Anchored: in router mode a child's lines come through as
-        // `[ 8081] 0.00.056.085 I \u2026`, stamped from the child's own start, which says nothing on the router's scale.
-        stamp: /^(?<m>\d+)\.(?<s>\d\d)\.(?<ms>\d{3})\.(?<us>\d{3}) [IWEDT] /,
-        // v0.5.0: `srv  llama_server: model loaded` (printed once it serves: the server sets itself ready just before),
-        // then `listening on http://\u2026`, which in router mode comes before any model is loaded, so it is no ready line.
-        // Older: `main: model loaded`, `main: server is listening on \u2026` and `starting the main loop`.
-        ready: /server is listening on|starting the main loop|\b(?:llama_server|main): model loaded\b/,
-        fatal: [
-            cause(/cudaMalloc failed: out of memory/),
-            cause(/failed to open GGUF file/),
-            cause(/couldn't bind HTTP server socket/),
-            cause(/error loading model/),
-            failure(/failed to load model/),
-            failure(/exiting due to (?:model loading|HTTP server) error/)
-        ]
-    },
-    {
-        engine: 'triton',
-        label: 'Triton',
-        signature: /^[IWE]\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+ [\w.]+:\d+\] |Triton Inference Server/,
-        ownedBy: 'Triton Inference Server',
-        stamp: /^[IWE](?<M>\d\d)(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)\.(?<f>\d+) /,
-        ready: /Started HTTPService at/,
-        fatal: [
-            ...TORCH_FATAL,
-            cause(/failed to load '[^']*'/),
-            cause(/already in use/),
-            failure(/error: creating server/),
-            // server e1db8a60 src/main.cc: LOG_TRITONSERVER_ERROR(err, "failed to start HTTP service") and the others
-            failure(/failed to start (?:GRPC|HTTP|Sagemaker|Vertex AI) service/)
-        ]
-    },
-    // NIM (closed source), LocalAI and KServe: no recorded startup of theirs has been read, so their log names
-    // nothing and says nothing of readiness (NO_LINE); their own readiness routes do (readiness.ts). The `engine`
-    // input names them. NIM runs vLLM or SGLang underneath, KServe's model servers and LocalAI's backends run
-    // PyTorch: its fatal lines are theirs too.
-    { engine: 'nim', label: 'NVIDIA NIM', signature: NO_LINE, ready: NO_LINE, fatal: TORCH_FATAL },
-    { engine: 'localai', label: 'LocalAI', signature: NO_LINE, ready: NO_LINE, fatal: TORCH_FATAL },
-    { engine: 'kserve', label: 'KServe', signature: NO_LINE, ready: NO_LINE, fatal: TORCH_FATAL }
-];
-/** Whether the engine's log has a known ready line: without one, the log cannot tell the schedule when to probe. */
-const knowsReadyLine = (engine) => engineLog(engine).ready !== NO_LINE;
-const PHASE_MARKERS = [
-    // vLLM (V1 engine, 0.11\u20130.16 wordings)
-    {
-        engine: 'vllm',
-        phase: 'initializing',
-        start: /non-default args:|vLLM API server version|Initializing a V1 LLM engine/
-    },
-    {
-        engine: 'vllm',
-        phase: 'initializing distributed',
-        start: /world_size=\d+ rank=\d+ local_rank=\d+ distributed_init_method=/
-    },
-    {
-        engine: 'vllm',
-        phase: 'loading weights',
-        // the model runner v2 (vllm/v1/worker/gpu/model_runner.py, 4e179065) says only `Loading model from scratch...`
-        start: /Starting to load model|Loading model from scratch/,
-        progress: tqdm('Loading (?:safetensors|pt) checkpoint shards'),
-        unit: 'shards',
-        end: /Model loading took /,
-        took: /(?:Model loading took [\d.]+ GiB(?: memory)? and|Loading weights took) (?<took>[\d.]+) seconds/
-    },
-    {
-        engine: 'vllm',
-        phase: 'compiling',
-        start: /for vLLM's torch\.compile|Dynamo bytecode transform time/,
-        end: /torch\.compile (?:takes|took|and initial profiling run took) [\d.]+ s in total/,
-        took: /torch\.compile (?:takes|took|and initial profiling run took) (?<took>[\d.]+) s in total/
-    },
-    { engine: 'vllm', phase: 'allocating KV cache', start: /Available KV cache memory/, end: /Maximum concurrency for / },
-    {
-        engine: 'vllm',
-        phase: 'capturing CUDA graphs',
-        // before the V1 engine's `(decode, FULL)` bars: `Capturing CUDA graph shapes`
-        progress: tqdm(String.raw `Capturing CUDA graph(?:s \([^)]*\)| shapes)`),
-        unit: 'graphs',
-        end: /Graph capturing finished in /,
-        took: /Graph capturing finished in (?<took>[\d.]+) secs/
-    },
-    {
-        engine: 'vllm',
-        phase: 'starting server',
-        start: /init engine \(profile, create kv cache, warmup model\) took|Supported tasks:|Starting vLLM (?:API )?server/
-    },
-    // SGLang (0.5.x)
-    { engine: 'sglang', phase: 'initializing', start: /server_args=/ },
-    {
-        engine: 'sglang',
-        phase: 'initializing distributed',
-        start: /Init torch distributed begin/,
-        end: /Init torch distributed ends/,
-        took: /Init torch distributed ends\. elapsed=(?<took>[\d.]+) s/
-    },
-    {
-        engine: 'sglang',
-        phase: 'loading weights',
-        start: /Load weight begin/,
-        progress: tqdm('Loading (?:safetensors|pt) checkpoint shards'),
-        unit: 'shards',
-        end: /Load weight end/,
-        took: /Load weight end\. elapsed=(?<took>[\d.]+) s/
-    },
-    {
-        engine: 'sglang',
-        phase: 'allocating KV cache',
-        start: /Using KV cache dtype|KV Cache is allocated/,
-        end: /Memory pool end/
-    },
-    {
-        engine: 'sglang',
-        phase: 'capturing CUDA graphs',
-        // newer: `Capture target decode CUDA graph begin`, `Capture piecewise CUDA graph begin`, `Capture draft \u2026`
-        start: /Capture (?:[\w ]*)(?:cuda|CUDA|cpu|npu) graph begin/,
-        progress: tqdm(String.raw `Capturing batches \([^)]*\)`),
-        unit: 'batch sizes',
-        end: /Capture (?:[\w ]*)(?:cuda|CUDA|cpu|npu) graph end/,
-        took: /graph end\. (?:Time elapsed: |elapsed=)(?<took>[\d.]+) s/
-    },
-    { engine: 'sglang', phase: 'starting server', start: /max_total_num_tokens=|Started server process/ },
-    { engine: 'sglang', phase: 'warming up', start: /Uvicorn running on|GET \/(?:get_)?model_info/ },
-    // TGI (launcher 3.x; 2.x wordings where they differ)
-    {
-        engine: 'tgi',
-        phase: 'downloading',
-        start: /Starting (?:check and )?download process/,
-        progress: /Download: \[(?<n>\d+)\/(?<total>\d+)\]/,
-        unit: 'files',
-        end: /Successfully downloaded weights/
-    },
-    {
-        engine: 'tgi',
-        phase: 'loading weights',
-        start: /Starting shard/,
-        end: /Shard ready in /,
-        took: /Shard ready in (?<took>[\d.]+)(?<unit>ms|\u00b5s|ns|s)/
-    },
-    { engine: 'tgi', phase: 'starting server', start: /Starting Webserver/ },
-    { engine: 'tgi', phase: 'warming up', start: /Warming up model/ },
-    // llama.cpp llama-server
-    { engine: 'llamacpp', phase: 'initializing', start: /\bbuild: \d+ \(|system info: |\bllama_server: initializing/ },
-    {
-        engine: 'llamacpp',
-        phase: 'loading weights',
-        start: /\bmain: loading model|load_model: loading model|llama_model_loader: loaded meta data/
-    },
-    {
-        engine: 'llamacpp',
-        phase: 'allocating KV cache',
-        start: /\bllama_context: |llama_kv_cache|llama_new_context_with_model/
-    },
-    { engine: 'llamacpp', phase: 'warming up', start: /warming up the model with an empty run/ },
-    // older `initializing slots, n_slots = 4`; v0.5.0 `srv    load_model: initializing, n_slots = 4, n_ctx_slot = \u2026`
-    { engine: 'llamacpp', phase: 'starting server', start: /initializing(?: slots)?, n_slots/ },
-    // Ollama (models load lazily, on the first request for them)
-    {
-        engine: 'ollama',
-        phase: 'starting server',
-        start: /msg="server config"|msg="total blobs/,
-        end: /msg="Listening on /
-    },
-    {
-        engine: 'ollama',
-        phase: 'discovering GPUs',
-        start: /discovering available GPUs|looking for compatible GPUs/,
-        end: /msg="inference compute"/
-    },
-    {
-        engine: 'ollama',
-        phase: 'loading model',
-        start: /msg="starting (?:runner|llama-server)"|msg="loading model/,
-        took: /(?:llama runner|llama-server) started in (?<took>[\d.]+) seconds/
-    },
-    // Triton (messages JSON-quoted since r24.05)
-    { engine: 'triton', phase: 'initializing', start: /memory pool is created/ },
-    { engine: 'triton', phase: 'loading model', start: /\] "?loading: \S+:\d+/, end: /successfully loaded '/ },
-    {
-        engine: 'triton',
-        phase: 'starting server',
-        start: /Collecting (?:metrics for GPU|CPU metrics)|Started GRPCInferenceService at/
-    }
-];
-const engineLog = (engine) => ENGINE_LOGS.find((e) => e.engine === engine);
-const phaseMarkers = (engine) => PHASE_MARKERS.filter((m) => m.engine === engine);
-/** The engine whose own lines these are, from one line; undefined when the line is not particular to one. */
-function engineOfLine(line) {
-    return ENGINE_LOGS.find((e) => e.signature.test(line))?.engine;
-}
-/** The engine from a `/v1/models` body's `owned_by` (vLLM, SGLang, llama.cpp and Triton's OpenAI front end say so). */
-function engineOfModelList(json) {
-    const data = json?.data;
-    if (!Array.isArray(data))
-        return undefined;
-    for (const entry of data) {
-        const owner = entry?.owned_by;
-        const found = ENGINE_LOGS.find((e) => e.ownedBy !== undefined && e.ownedBy === owner);
-        if (found)
-            return found.engine;
-    }
-    return undefined;
-}
-/** The engine's stamp in a line, as milliseconds on the stamp's own scale. */
-function stampOf(log, line) {
-    const g = log.stamp?.exec(line)?.groups;
-    if (g === undefined)
-        return undefined;
-    const n = (v) => (v === undefined ? 0 : Number(v));
-    const fraction = g.f === undefined ? n(g.ms) + n(g.us) / 1000 : Number(`0.${g.f}`) * 1000;
-    return (Date.UTC(g.Y === undefined ? 2000 : n(g.Y), g.M === undefined ? 0 : n(g.M) - 1, g.D === undefined ? 1 : n(g.D), n(g.h), n(g.m), n(g.s)) + fraction);
-}
-const UNIT_SECONDS = { s: 1, ms: 1e-3, \u00b5s: 1e-6, ns: 1e-9 };
-/** The seconds in a `took` match. */
-const tookSeconds = (groups) => Number(groups.took) * UNIT_SECONDS[groups.unit ?? 's'];
-/** tqdm's `mm:ss` or `h:mm:ss` in seconds. */
-const clockSeconds = (text) => text.split(':').reduce((acc, part) => acc * 60 + Number(part), 0);
-
-
-/***/ }),
-
-/***/ 9778:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   EU: () => (/* binding */ readModelList),
-/* harmony export */   Hg: () => (/* binding */ isCompletion),
-/* harmony export */   w: () => (/* binding */ GENERATION_ROUTES),
-/* harmony export */   wf: () => (/* binding */ generationRoute)
-/* harmony export */ });
-/**
- * What model servers say about their models, as data: one row per answer shape, naming the servers that
- * use it and how each listed entry says it is still loading. Facts from each engine's source code.
- */
-const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
-const objects = (v) => (Array.isArray(v) ? v.filter(isObject) : undefined);
-const str = (v) => (typeof v === 'string' && v !== '' ? v : undefined);
-/** An entry's own loading signals: llama.cpp (`meta: null`, router `status.value`), LM Studio (`state`). */
-function openAiLoading(entry) {
-    if ('meta' in entry && entry.meta === null)
-        return 'listed with "meta": null while the weights load';
-    const routerStatus = isObject(entry.status) ? str(entry.status.value) : undefined;
-    if (routerStatus !== undefined && routerStatus !== 'loaded')
-        return `status "${routerStatus}"`;
-    const state = str(entry.state);
-    if (state !== undefined && state !== 'loaded')
-        return `state "${state}"`;
-    return undefined;
-}
-/** Router `status.value` "unloaded" and LM Studio's `state` "not-loaded": nothing is loading it. */
-const openAiUnloaded = (entry) => (isObject(entry.status) && entry.status.value === 'unloaded') || entry.state === 'not-loaded';
-const MODEL_LIST_SHAPES = [
-    {
-        name: 'openai',
-        servers: 'vLLM, SGLang, TGI, llama.cpp, LocalAI, NIM, LM Studio, Infinity, Ollama /v1/models',
-        read(body) {
-            // Ollama's /v1/models says `"data": null` when nothing is pulled yet.
-            if (body.data === null && body.object === 'list')
-                return [];
-            return objects(body.data)?.flatMap((e) => {
-                const id = str(e.id);
-                if (id === undefined)
-                    return [];
-                const loading = openAiLoading(e);
-                return [loading === undefined ? { id } : { id, loading, ...(openAiUnloaded(e) ? { unloaded: true } : {}) }];
-            });
-        }
-    },
-    {
-        name: 'ollama',
-        servers: 'Ollama /api/tags and /api/ps',
-        read: (body) => namedEntries(body.models, 'name')
-    },
-    {
-        name: 'torchserve',
-        servers: 'TorchServe /models',
-        read: (body) => namedEntries(body.models, 'modelName')
-    },
-    {
-        name: 'kserve-v1-list',
-        servers: 'KServe v1 /v1/models',
-        read: (body) => Array.isArray(body.models) && body.models.every((m) => typeof m === 'string')
-            ? body.models.map((id) => ({ id }))
-            : undefined
-    },
-    {
-        name: 'tgi-info',
-        servers: 'TGI and TEI /info',
-        read(body) {
-            const ids = [str(body.model_id), str(body.served_model_name)].filter((id) => id !== undefined);
-            return ids.length === 0 ? undefined : [...new Set(ids)].map((id) => ({ id }));
-        }
-    },
-    {
-        name: 'model-status',
-        servers: 'KServe v1/v2 /v2/models/<name>/ready, Triton and KServe v2 model metadata',
-        read(body) {
-            const id = str(body.name);
-            // A `name` alone says nothing (error objects carry one too): these endpoints also say `ready` or describe the model.
-            const describes = typeof body.ready === 'boolean' ||
-                typeof body.platform === 'string' ||
-                Array.isArray(body.versions) ||
-                Array.isArray(body.inputs);
-            if (id === undefined || !describes)
-                return undefined;
-            return [{ id, loading: body.ready === false ? '"ready": false' : undefined }];
-        }
-    }
-];
-function namedEntries(list, key) {
-    const entries = objects(list);
-    if (entries === undefined || entries.length === 0 || !entries.some((e) => str(e[key]) !== undefined))
-        return undefined;
-    return entries.flatMap((e) => (str(e[key]) === undefined ? [] : [{ id: str(e[key]) }]));
-}
-/**
- * An error in a 200's clothing: OpenAI-style `{"object": "error", \u2026}` (vLLM, SGLang) or any object with an
- * `error` (Ollama, TGI, llama.cpp). Never a model list nor a completion, whatever else it carries.
- */
-const isErrorObject = (o) => o.object === 'error' || (o.error !== undefined && o.error !== null);
-/** Reads the model list from a body's JSON, trying each known shape in turn; undefined when none fits. */
-function readModelList(json) {
-    if (!isObject(json) || isErrorObject(json))
-        return undefined;
-    for (const shape of MODEL_LIST_SHAPES) {
-        const models = shape.read(json);
-        if (models !== undefined)
-            return { shape: shape.name, models };
-    }
-    return undefined;
-}
-/** Whether the body's JSON is a completion in `route`'s format: only that proves the model generated. */
-const isCompletion = (route, json) => isObject(json) && !isErrorObject(json) && route.completed(json);
-const PROMPT = 'Hi';
-const GENERATION_ROUTES = [
-    {
-        name: 'openai',
-        servers: 'vLLM, SGLang, TGI, llama.cpp, LocalAI, NIM, LM Studio, Ollama (/v1)',
-        listPath: /\/v1\/models\/?$/,
-        listPathText: '/v1/models',
-        needsModel: true,
-        requests: [
-            { path: '/v1/completions', body: (model) => ({ model, prompt: PROMPT, max_tokens: 1 }) },
-            // chat-only servers (some NIM and LM Studio builds) have no completions route
-            {
-                path: '/v1/chat/completions',
-                body: (model) => ({ model, messages: [{ role: 'user', content: PROMPT }], max_tokens: 1 })
-            }
-        ],
-        // a completion's choice has `text`, a chat completion's a `message`
-        completed: (json) => objects(json.choices)?.some((c) => typeof c.text === 'string' || isObject(c.message)) === true
-    },
-    {
-        name: 'ollama',
-        servers: 'Ollama',
-        listPath: /\/api\/(tags|ps)\/?$/,
-        listPathText: '/api/tags or /api/ps',
-        needsModel: true,
-        requests: [
-            {
-                path: '/api/generate',
-                body: (model) => ({ model, prompt: PROMPT, stream: false, options: { num_predict: 1 } })
-            }
-        ],
-        completed: (json) => typeof json.response === 'string'
-    },
-    {
-        name: 'tgi',
-        servers: 'TGI',
-        listPath: /\/info\/?$/,
-        listPathText: '/info',
-        needsModel: false,
-        requests: [{ path: '/generate', body: () => ({ inputs: PROMPT, parameters: { max_new_tokens: 1 } }) }],
-        completed: (json) => typeof json.generated_text === 'string'
-    }
-];
-/** The generation route for a model-list URL and the server's base URL, or undefined when none is known. */
-function generationRoute(url) {
-    for (const route of GENERATION_ROUTES) {
-        const m = route.listPath.exec(url.pathname);
-        if (m)
-            return { route, base: `${url.origin}${url.pathname.slice(0, m.index)}` };
-    }
-    return undefined;
-}
-
-
-/***/ }),
-
-/***/ 2285:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Eu: () => (/* binding */ WORDED_ERRORS),
-/* harmony export */   Rh: () => (/* binding */ WORDED_PROXY_ERRORS),
-/* harmony export */   eA: () => (/* binding */ NAMED_ID_CHARS),
-/* harmony export */   pG: () => (/* binding */ expectation)
-/* harmony export */ });
-/** What an answer must be for these settings to call it ready. */
-const expectation = (s) => ({
-    model: s.model,
-    match: s.match,
-    matchRegex: s.matchRegex,
-    status: s.status,
-    modelMatch: s.modelMatch
-});
-/** A listed id as an answer's words name it: at most this many characters. */
-const NAMED_ID_CHARS = 200;
-/** The error codes told in words of their own; an error with another code is told by its message (`said`). */
-const WORDED_ERRORS = [
-    'ECONNREFUSED',
-    'ECONNRESET',
-    'UND_ERR_SOCKET',
-    'EPIPE',
-    'ENOTFOUND',
-    'EAI_AGAIN',
-    'EHOSTUNREACH',
-    'ENETUNREACH',
-    'ETIMEDOUT',
-    'UND_ERR_CONNECT_TIMEOUT',
-    'HPE_INVALID_CONSTANT',
-    'TOO_MANY_REDIRECTS',
-    'BAD_REDIRECT'
-];
-/** The codes of a proxy's failed connection (`PROXY_<code>`, see the probe) told in words of their own. */
-const WORDED_PROXY_ERRORS = [
-    'ECONNREFUSED',
-    'ENOTFOUND',
-    'EAI_AGAIN',
-    'EHOSTUNREACH',
-    'ENETUNREACH',
-    'ETIMEDOUT',
-    'UND_ERR_CONNECT_TIMEOUT',
-    'CLOSED'
-];
-
-
-/***/ }),
-
-/***/ 7777:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Mv: () => (/* binding */ memoryHeldBy),
-/* harmony export */   dU: () => (/* binding */ gpuSnapshot),
-/* harmony export */   v5: () => (/* binding */ appsOnVisibleGpus)
-/* harmony export */ });
-/* unused harmony exports parseGpus, parseApps, visibleGpus */
-/**
- * The GPUs and what holds their memory, from `nvidia-smi`: its CSV queries (formats as seen on an H200; see the
- * research notes), run within one time limit for the whole snapshot, ended at once by a signal (a cancelled job),
- * its output read up to 1 MiB. Where nvidia-smi is missing, fails, hangs, floods or is cancelled the answer is a
- * structured `unavailable`, never an error: a machine without a GPU is no reason to fail a wait.
- */
-const GPU_QUERY = ['--query-gpu=index,uuid,name,memory.used,memory.total', '--format=csv,noheader,nounits'];
-const APPS_QUERY = ['--query-compute-apps=pid,process_name,used_memory,gpu_uuid', '--format=csv,noheader,nounits'];
-/** What nvidia-smi may write per query: an H200 node's answer is a few hundred bytes; more is not its answer. */
-const MAX_OUTPUT_BYTES = 1024 * 1024;
-/** The GPUs and the compute processes on them, in two calls of nvidia-smi, both within `timeoutMs`. */
-async function gpuSnapshot(options = {}) {
-    const until = performance.now() + (options.timeoutMs ?? 10_000);
-    const left = () => Math.max(0, until - performance.now());
-    const gpuRun = await runNvidiaSmi(GPU_QUERY, options, left());
-    if (gpuRun.kind !== 'ok')
-        return gpuRun;
-    const appsRun = await runNvidiaSmi(APPS_QUERY, options, left());
-    if (appsRun.kind !== 'ok')
-        return appsRun;
-    const gpus = parseGpus(gpuRun.stdout);
-    const apps = parseApps(appsRun.stdout);
-    if (gpus === undefined || apps === undefined)
-        return {
-            kind: 'unavailable',
-            why: 'unreadable',
-            detail: firstLine(gpus === undefined ? gpuRun.stdout : appsRun.stdout)
-        };
-    return { kind: 'available', gpus, apps };
-}
-/**
- * One query. nvidia-smi runs in a process group of its own, so that a timeout, a flood or a cancel kills it and
- * anything it started (a wrapper script's children would otherwise hold its output open); the answer is settled
- * then, without waiting for the pipes to close.
- */
-function runNvidiaSmi(args, { env = process.env, command = 'nvidia-smi', signal }, timeoutMs) {
-    return new Promise((resolve) => {
-        if (signal?.aborted)
-            return resolve({ kind: 'unavailable', why: 'cancelled' });
-        if (timeoutMs <= 0)
-            return resolve({ kind: 'unavailable', why: 'timeout' });
-        // node:child_process is loaded only when nvidia-smi is asked: a wait without a GPU check starts without it.
-        const { spawn } = process.getBuiltinModule('node:child_process');
-        const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-        const out = new BoundedText();
-        const err = new BoundedText();
-        let settled = false;
-        const settle = (run) => {
-            if (settled)
-                return;
-            settled = true;
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', onAbort);
-            // the group, even once nvidia-smi itself has exited: what it started may still hold the pipes
-            killGroup(child.pid);
-            child.stdout.destroy();
-            child.stderr.destroy();
-            resolve(run);
-        };
-        const over = () => settle({ kind: 'unavailable', why: 'unreadable', detail: 'output over 1 MiB' });
-        child.stdout.on('data', (d) => out.add(d) || over());
-        child.stderr.on('data', (d) => err.add(d) || over());
-        const timer = setTimeout(() => settle({ kind: 'unavailable', why: 'timeout' }), timeoutMs);
-        const onAbort = () => settle({ kind: 'unavailable', why: 'cancelled' });
-        signal?.addEventListener('abort', onAbort, { once: true });
-        child.once('error', (e) => settle(e.code === 'ENOENT'
-            ? { kind: 'unavailable', why: 'not-found' }
-            : { kind: 'unavailable', why: 'failed', detail: e.message }));
-        child.once('close', (code) => {
-            const stdout = out.text();
-            // nvidia-smi prints its own failure ("NVIDIA-SMI has failed because it couldn't communicate \u2026") on stdout
-            if (code === 0)
-                settle({ kind: 'ok', stdout });
-            else
-                settle({ kind: 'unavailable', why: 'failed', detail: firstLine(stdout.trim() === '' ? err.text() : stdout) });
-        });
-    });
-}
-/** Output kept as chunks up to MAX_OUTPUT_BYTES: a flood of hundreds of MB never becomes one string. */
-class BoundedText {
-    chunks = [];
-    bytes = 0;
-    /** False once the output is over the bound. */
-    add(chunk) {
-        this.bytes += chunk.length;
-        if (this.bytes > MAX_OUTPUT_BYTES)
-            return false;
-        this.chunks.push(chunk);
-        return true;
-    }
-    text() {
-        return Buffer.concat(this.chunks).toString('utf8');
-    }
-}
-function killGroup(pid) {
-    if (pid === undefined)
-        return;
-    try {
-        process.kill(-pid, 'SIGKILL');
-    }
-    catch {
-        // gone already
-    }
-}
-const firstLine = (text) => text.trim().split('\n', 1)[0].slice(0, 300);
-/** `[N/A]` and the like are no number. */
-const mib = (text) => (/^\d+$/.test(text.trim()) ? Number(text.trim()) : undefined);
-/** The lines of a `noheader` CSV answer, split into fields; undefined unless each has `fields` and starts with a number. */
-function csvRows(csv, fields) {
-    const rows = csv
-        .split('\n')
-        .filter((l) => l.trim() !== '')
-        .map((l) => l.split(',').map((x) => x.trim()));
-    return rows.every((f) => f.length >= fields && /^\d+$/.test(f[0])) ? rows : undefined;
-}
-/** `0, GPU-24f1\u2026, NVIDIA H200, 21099, 143771` per line; the name (which may hold a comma) is what lies between. */
-function parseGpus(csv) {
-    return csvRows(csv, 5)?.map((f) => ({
-        index: Number(f[0]),
-        uuid: f[1],
-        name: f.slice(2, -2).join(','),
-        memoryUsedMiB: mib(f[f.length - 2]),
-        memoryTotalMiB: mib(f[f.length - 1])
-    }));
-}
-/** `430, python3, 21090, GPU-24f1\u2026` per line (nothing at all when no process computes). */
-function parseApps(csv) {
-    return csvRows(csv, 4)?.map((f) => ({
-        pid: Number(f[0]),
-        processName: f.slice(1, -2).join(','),
-        usedMiB: mib(f[f.length - 2]),
-        gpuUuid: f[f.length - 1]
-    }));
-}
-/**
- * The GPUs `CUDA_VISIBLE_DEVICES` names (indices, UUIDs or UUID prefixes such as `GPU-24f17f1b`), in its order;
- * all of them when it is unset. Like CUDA, the list ends at the first entry that names no GPU (`-1`, a MIG id
- * nvidia-smi does not list here), and an empty value hides every GPU. `unmatched` is that entry, if any.
- */
-function visibleGpus(gpus, cudaVisibleDevices) {
-    if (cudaVisibleDevices === undefined)
-        return { gpus: [...gpus] };
-    const chosen = [];
-    for (const entry of cudaVisibleDevices.split(',').map((e) => e.trim())) {
-        if (entry === '')
-            break;
-        const gpu = /^\d+$/.test(entry)
-            ? gpus.find((g) => g.index === Number(entry))
-            : gpus.find((g) => g.uuid.toLowerCase().startsWith(entry.toLowerCase()) && /^gpu-/i.test(entry));
-        if (gpu === undefined)
-            return { gpus: chosen, unmatched: entry };
-        if (!chosen.includes(gpu))
-            chosen.push(gpu);
-    }
-    return { gpus: chosen };
-}
-/** The compute processes on the GPUs `CUDA_VISIBLE_DEVICES` names (all GPUs when unset). */
-function appsOnVisibleGpus(snapshot, cudaVisibleDevices) {
-    const uuids = new Set(visibleGpus(snapshot.gpus, cudaVisibleDevices).gpus.map((g) => g.uuid));
-    return snapshot.apps.filter((a) => uuids.has(a.gpuUuid));
-}
-/** The GPU memory held by any of `pids` (a server and its workers). */
-function memoryHeldBy(snapshot, pids) {
-    const apps = snapshot.apps.filter((a) => pids.has(a.pid));
-    return { mib: apps.reduce((sum, a) => sum + (a.usedMiB ?? 0), 0), apps };
-}
-
-
-/***/ }),
-
-/***/ 5464:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   So: () => (/* binding */ isMasked),
-/* harmony export */   YS: () => (/* binding */ historySecretKey),
-/* harmony export */   rT: () => (/* binding */ maskedRecord),
-/* harmony export */   uA: () => (/* binding */ MASKED)
-/* harmony export */ });
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _runtime_own_files_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(730);
-/**
- * A credential in the history is never its value: `env-report` masks it, and where the history must tell that it
- * changed between runs (drift), it keeps a keyed hash of it, HMAC-SHA-256 under a random key of this history's own
- * (`<history>.key`, 32 random bytes, mode 0600, created exclusively beside it on first use). Without the key a
- * hash cannot be tested against guesses (a short password would otherwise fall to a dictionary), and one history
- * copied elsewhere (an artifact, a CSV export) says nothing about the same password in another.
- */
-
-
-/** How a masked value starts in the history: `***` alone (no key), or `*** hmac:<16 hex>`. */
-const MASKED = '***';
-const KEY_HEX = 64;
-/** This history's key, made on first use; undefined when it cannot be made or read (a hash is then not kept). */
-function historySecretKey(historyPath) {
-    const path = `${historyPath}.key`;
-    const { randomBytes } = process.getBuiltinModule('node:crypto');
-    try {
-        const fd = (0,_runtime_own_files_js__WEBPACK_IMPORTED_MODULE_1__/* .createOwn */ .pP)(path, 0o600);
-        const hex = randomBytes(KEY_HEX / 2).toString('hex');
-        try {
-            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.writeSync)(fd, hex);
-        }
-        finally {
-            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
-        }
-        return Buffer.from(hex, 'hex');
-    }
-    catch (e) {
-        if (e.code !== 'EEXIST')
-            return undefined;
-    }
-    try {
-        const fd = (0,_runtime_own_files_js__WEBPACK_IMPORTED_MODULE_1__/* .openOwn */ .$U)(path, node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_RDONLY);
-        const buffer = Buffer.alloc(KEY_HEX + 1);
-        let got;
-        try {
-            got = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readSync)(fd, buffer, 0, buffer.length, 0);
-        }
-        finally {
-            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
-        }
-        const hex = buffer.subarray(0, got).toString('latin1');
-        // one being written by another process right now, or not ours: no hash this run
-        return /^[0-9a-f]{64}$/.test(hex) ? Buffer.from(hex, 'hex') : undefined;
-    }
-    catch {
-        return undefined;
-    }
-}
-/** What the history keeps of a credential: the mask, and its keyed hash when there is a key. */
-function maskedRecord(value, key) {
-    if (key === undefined)
-        return MASKED;
-    const hash = process.getBuiltinModule('node:crypto').createHmac('sha256', key).update(value).digest('hex');
-    return `${MASKED} hmac:${hash.slice(0, 16)}`;
-}
-/** A value the history keeps masked (a credential): compared by its hash, never shown. */
-const isMasked = (value) => value !== undefined && value.startsWith(MASKED);
-
-
-/***/ }),
-
-/***/ 6138:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   T: () => (/* binding */ KEEP_RUNS),
-/* harmony export */   t: () => (/* binding */ MEDIAN_OF)
-/* harmony export */ });
-/**
- * How much the history keeps and averages over. Apart from the store, so that reading the inputs (which checks
- * `median-of`-style bounds against these) does not load the store before the first probe.
- */
-/** Runs kept per key. */
-const KEEP_RUNS = 100;
-/** Ready runs the expected startup is the median of. */
-const MEDIAN_OF = 10;
-
-
-/***/ }),
-
-/***/ 2899:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   JZ: () => (/* binding */ median),
-/* harmony export */   cC: () => (/* binding */ usualStartup),
-/* harmony export */   pT: () => (/* binding */ envDrift),
-/* harmony export */   y8: () => (/* binding */ regression),
-/* harmony export */   yV: () => (/* binding */ throughputRegression)
-/* harmony export */ });
-/* harmony import */ var _fingerprint_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5464);
-/* harmony import */ var _limits_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6138);
-
-
-const secondsOf = (r) => r.startupSeconds ?? r.elapsedSeconds;
-function median(values) {
-    const sorted = [...values].sort((a, b) => a - b);
-    const mid = Math.floor(sorted.length / 2);
-    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-/** What the last MEDIAN_OF ready runs took; undefined without any. */
-function usualStartup(earlier) {
-    const ready = earlier.filter((r) => r.ready).slice(-_limits_js__WEBPACK_IMPORTED_MODULE_1__/* .MEDIAN_OF */ .t);
-    if (ready.length === 0)
-        return undefined;
-    const names = new Set(ready.flatMap((r) => r.phases.map((p) => p.name)));
-    const phaseSeconds = new Map([...names].map((name) => [
-        name,
-        median(ready.flatMap((r) => r.phases.filter((p) => p.name === name).map((p) => p.seconds)))
-    ]));
-    const answering = ready.flatMap((r) => (r.answeringSeconds === undefined ? [] : [r.answeringSeconds]));
-    return {
-        totalSeconds: median(ready.map(secondsOf)),
-        ...(answering.length === 0 ? {} : { answeringSeconds: median(answering) }),
-        phaseSeconds,
-        order: ready[ready.length - 1].phases.map((p) => p.name),
-        runs: ready.length
-    };
-}
-/** This ready run against the median of the earlier ready runs; undefined when there is nothing to compare. */
-function regression(earlier, run) {
-    const usual = usualStartup(earlier);
-    if (!run.ready || usual === undefined || usual.totalSeconds <= 0)
-        return undefined;
-    const seconds = secondsOf(run);
-    let grewMost;
-    for (const p of run.phases) {
-        const before = usual.phaseSeconds.get(p.name);
-        if (before !== undefined &&
-            p.seconds - before > 0 &&
-            p.seconds - before > (grewMost ? grewMost.seconds - grewMost.usual : 0)) {
-            grewMost = { name: p.name, seconds: p.seconds, usual: before };
-        }
-    }
-    const percent = Math.round(((seconds - usual.totalSeconds) / usual.totalSeconds) * 1000) / 10;
-    return { expectedSeconds: usual.totalSeconds, seconds, percent, runs: usual.runs, grewMost };
-}
-/** The variables whose value differs from the previous run with the same `env-report`. */
-function envDrift(earlier, run) {
-    if (run.env === undefined)
-        return [];
-    const comparable = earlier.filter((r) => r.env !== undefined && r.envReport === run.envReport);
-    const previous = comparable[comparable.length - 1]?.env;
-    if (previous === undefined)
-        return [];
-    const now = run.env;
-    const names = [...new Set([...Object.keys(previous), ...Object.keys(now)])].sort();
-    // a credential masked without a hash (no key, or an older record) cannot be compared: no drift is told for it
-    const unknown = (v) => v === _fingerprint_js__WEBPACK_IMPORTED_MODULE_0__/* .MASKED */ .uA;
-    return names
-        .filter((name) => previous[name] !== now[name] && !unknown(previous[name]) && !unknown(now[name]))
-        .map((name) => {
-        let runs = 0;
-        for (let i = comparable.length - 1; i >= 0 && comparable[i].env?.[name] === previous[name]; i--)
-            runs++;
-        const secret = (0,_fingerprint_js__WEBPACK_IMPORTED_MODULE_0__/* .isMasked */ .So)(previous[name]) || (0,_fingerprint_js__WEBPACK_IMPORTED_MODULE_0__/* .isMasked */ .So)(now[name]);
-        return { name, was: previous[name], now: now[name], runs, ...(secret ? { secret: true } : {}) };
-    });
-}
-/**
- * This run's smoke-test decode rate against the median of the last MEDIAN_OF ready runs that measured one with as
- * many tokens a request; undefined when there is nothing to compare.
- */
-function throughputRegression(earlier, run) {
-    const now = run.decodeTokensPerSecond;
-    if (!run.ready || now === undefined)
-        return undefined;
-    const rates = earlier
-        .filter((r) => r.ready && r.decodeTokensPerSecond !== undefined && r.smokeTokens === run.smokeTokens)
-        .slice(-_limits_js__WEBPACK_IMPORTED_MODULE_1__/* .MEDIAN_OF */ .t)
-        .map((r) => r.decodeTokensPerSecond);
-    if (rates.length === 0)
-        return undefined;
-    const usual = median(rates);
-    if (usual <= 0)
-        return undefined;
-    const percentBelow = Math.round(((usual - now) / usual) * 1000) / 10;
-    return { usual, now, percentBelow, runs: rates.length, drift: envDrift(earlier, run) };
-}
-
-
-/***/ }),
-
-/***/ 2327:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   BL: () => (/* binding */ createLookup),
-/* harmony export */   G4: () => (/* binding */ loopbackAddresses),
-/* harmony export */   LE: () => (/* binding */ proxyLabel),
-/* harmony export */   U9: () => (/* binding */ isLoopback),
-/* harmony export */   iJ: () => (/* binding */ proxyFor),
-/* harmony export */   n0: () => (/* binding */ bareHost)
-/* harmony export */ });
-/**
- * What a URL's host means for where a request goes: this machine (never through a proxy; `localhost` on both
- * families), or elsewhere, directly or through the proxy the environment names, as curl decides.
- * The probe, the port watch and the proxy choice all ask here, so they cannot disagree.
- */
-/** A host as URL.hostname writes it, made comparable: lower case, no IPv6 brackets, no final dot. */
-const bareHost = (hostname) => hostname
-    .toLowerCase()
-    .replace(/^\[|\]$/g, '')
-    .replace(/\.$/, '');
-/**
- * This machine: `localhost`, 127.0.0.0/8, ::1, the same as IPv4-mapped IPv6 (`[::ffff:127.0.0.1]`, which
- * URL writes `[::ffff:7f00:1]`), and the wildcard addresses 0.0.0.0 and :: (vLLM prints
- * `http://0.0.0.0:8000` as its address; a connection to it reaches this machine on Linux).
- */
-function isLoopback(hostname) {
-    const h = bareHost(hostname);
-    if (h === 'localhost' || h === '::1' || h === '::' || h === '0.0.0.0')
-        return true;
-    if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h))
-        return true;
-    // ::ffff:7fxx:xxxx is 127.x.x.x mapped into IPv6
-    return /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(h);
-}
-/**
- * The addresses to try for a name that is loopback by definition: `localhost` on both families whatever
- * /etc/hosts says (RFC 6761), since model servers listen on either; undefined for any other host.
- */
-function loopbackAddresses(hostname) {
-    if (bareHost(hostname) !== 'localhost')
-        return undefined;
-    return [
-        { address: '127.0.0.1', family: 4 },
-        { address: '::1', family: 6 }
-    ];
-}
-/**
- * The proxy a request to `url` goes through, from the environment as undici and curl read it (`http_proxy`,
- * `HTTP_PROXY`; `https_proxy`, `HTTPS_PROXY`, else the http one; `NO_PROXY`/`no_proxy` entries as host,
- * `.domain`, `*.domain` or `host:port`, `*` for none), or undefined to go direct. Loopback is always direct.
- */
-function proxyFor(url, env) {
-    if (isLoopback(url.hostname))
-        return undefined;
-    const http = env.http_proxy ?? env.HTTP_PROXY;
-    const chosen = url.protocol === 'https:' ? (env.https_proxy ?? env.HTTPS_PROXY ?? http) : http;
-    if (!chosen)
-        return undefined;
-    const noProxy = env.no_proxy ?? env.NO_PROXY ?? '';
-    if (noProxy.trim() === '*')
-        return undefined;
-    const host = bareHost(url.hostname);
-    const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
-    for (const entry of noProxy.split(/[,\s]/)) {
-        if (entry === '')
-            continue;
-        const m = /^(.+):(\d+)$/.exec(entry);
-        if (m && Number(m[2]) !== port)
-            continue;
-        const name = bareHost((m ? m[1] : entry).replace(/^\*?\./, ''));
-        if (host === name || host.endsWith(`.${name}`))
-            return undefined;
-    }
-    // curl reads a bare `host:port` as an http:// proxy
-    return new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(chosen) ? chosen : `http://${chosen}`);
-}
-/** A proxy as it may be printed: scheme, host and port, never the user and password it may carry. */
-const proxyLabel = (proxy) => `${proxy.protocol}//${proxy.host}`;
-/**
- * Name resolution for the connections a client makes. `localhost` is answered here (see `loopbackAddresses`).
- * Other names are asked of the system resolver (/etc/hosts, DNS, as nsswitch says) through `getent ahosts`,
- * which calls the same getaddrinfo as Node's `dns.lookup`, in a child process: a lookup the resolver never
- * answers cannot be cancelled, and inside Node it would hold one of libuv's four threads, and then the
- * process itself, which waits at exit for that thread however long the resolver takes. A child is left to
- * finish on its own. One question per name and options is in flight at a time: probes that gave up on one
- * join it rather than start another. Where there is no `getent` (macOS, Windows), `dns.lookup` it is.
- */
-function createLookup() {
-    const pending = new Map();
-    let noGetent = false;
-    return (hostname, options, callback) => {
-        const loopback = loopbackAddresses(hostname);
-        if (loopback !== undefined)
-            return void answer(loopback, options, callback);
-        const key = JSON.stringify([hostname, options.all === true, options.family ?? 0]);
-        const waiting = pending.get(key);
-        if (waiting !== undefined)
-            return void waiting.push(callback);
-        pending.set(key, [callback]);
-        const done = (err, found) => {
-            const callbacks = pending.get(key) ?? [];
-            pending.delete(key);
-            for (const cb of callbacks) {
-                if (err)
-                    cb(err, options.all ? [] : '');
-                else
-                    answer(found, options, cb);
-            }
-        };
-        // node:dns is loaded only for a name: a wait on an address (the usual `127.0.0.1`) starts without it
-        const viaNode = () => process
-            .getBuiltinModule('node:dns')
-            .lookup(hostname, { family: options.family, hints: options.hints, all: true }, (e, all) => done(e, all ?? []));
-        if (noGetent)
-            return viaNode();
-        getentHosts(hostname, (err, found) => {
-            if (err?.code !== 'ENOENT')
-                return done(err, ofFamily(found ?? [], options.family));
-            noGetent = true;
-            viaNode();
-        });
-    };
-}
-function answer(found, options, callback) {
-    if (found.length === 0) {
-        const err = Object.assign(new Error('no address of the requested family'), { code: 'ENOTFOUND' });
-        return void callback(err, options.all ? [] : '');
-    }
-    if (options.all)
-        callback(null, found);
-    else
-        callback(null, found[0].address, found[0].family);
-}
-const ofFamily = (found, family) => {
-    const wanted = family === 'IPv4' ? 4 : family === 'IPv6' ? 6 : family;
-    return wanted === 4 || wanted === 6 ? found.filter((a) => a.family === wanted) : found;
-};
-/** `getent ahosts NAME`: each address on its own line (three times, one per socket type), in getaddrinfo's order. */
-function getentHosts(hostname, callback) {
-    const { execFile } = process.getBuiltinModule('node:child_process');
-    const child = execFile('getent', ['ahosts', '--', hostname], { encoding: 'latin1' }, (err, stdout) => {
-        const code = err?.code;
-        if (code === 'ENOENT')
-            return callback(err);
-        if (err !== null) {
-            // getent's 2 is "not found"; anything else a failure of the resolver itself
-            const failure = code === 2 ? 'ENOTFOUND' : 'EAI_AGAIN';
-            return callback(Object.assign(new Error(`getaddrinfo ${failure} ${hostname}`), { code: failure }));
-        }
-        const addresses = [
-            ...new Set(stdout
-                .split('\n')
-                .map((line) => line.split(/\s+/)[0])
-                .filter(Boolean))
-        ];
-        callback(null, addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })));
-    });
-    // A resolver that never answers must not keep the process alive.
-    child.unref();
-    for (const stream of [child.stdout, child.stderr])
-        stream?.unref?.();
-}
-
-
-/***/ }),
-
-/***/ 242:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   NX: () => (/* binding */ MAX_REDIRECTS),
-/* harmony export */   X7: () => (/* binding */ createProber),
-/* harmony export */   qF: () => (/* binding */ parseJson),
-/* harmony export */   uT: () => (/* binding */ createHttpClient)
-/* harmony export */ });
-/* unused harmony export BODY_CAP_BYTES */
-/* harmony import */ var _undici_parts_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7101);
-/* harmony import */ var _hosts_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2327);
-/* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
-/* harmony import */ var _inputs_parse_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3718);
-/* harmony import */ var _inputs_secrets_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(3332);
-/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9842);
-
-
-
-
-
-
-/** Enough for any model list; a larger body is cut here so that a hostile server cannot flood memory. */
-const BODY_CAP_BYTES = 1024 * 1024;
-const MAX_REDIRECTS = 5;
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-function createProber({ url, headers, ...options }) {
-    const client = createHttpClient(options);
-    return {
-        probe: (timeoutMs, signal) => client.send({ url, method: 'GET', headers }, timeoutMs, signal),
-        close: () => client.close()
-    };
-}
-/** One exchange at a time with a hard time limit and a capped body: shared by the probe and the generation check. */
-function createHttpClient({ caCert, insecureTls, secrets = [], collector = (0,_runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__/* .createBodyCollector */ .M)(), env = process.env } = {}) {
-    // node:tls is loaded only here: a plain http:// wait never needs it (nor its memory, 6 MB on Node 24).
-    const ca = caCert === undefined ? {} : { ca: [...process.getBuiltinModule('node:tls').rootCertificates, caCert] };
-    const tls = { ...ca, ...(insecureTls ? { rejectUnauthorized: false } : {}) };
-    // Our own AbortSignal bounds each request; undici's timeouts are left wide so they never fire first.
-    const limits = { headersTimeout: 0, bodyTimeout: 0 };
-    const lookupHost = (0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .createLookup */ .BL)();
-    const connections = () => ({
-        direct: new _undici_parts_js__WEBPACK_IMPORTED_MODULE_0__/* .Agent */ .g6({ ...limits, connect: { ...tls, lookup: lookupHost, autoSelectFamily: true } }),
-        proxies: new Map()
-    });
-    let live = connections();
-    const viaProxy = (proxy) => {
-        let agent = live.proxies.get(proxy.href);
-        if (agent === undefined) {
-            agent = new _undici_parts_js__WEBPACK_IMPORTED_MODULE_0__/* .ProxyAgent */ .kT({
-                ...limits,
-                uri: proxy.href,
-                // As curl: an http:// URL is sent to the proxy in absolute form; only https:// is tunnelled (CONNECT).
-                proxyTunnel: false,
-                proxyTls: { ...tls, lookup: lookupHost },
-                requestTls: tls,
-                factory: (origin, options) => new _undici_parts_js__WEBPACK_IMPORTED_MODULE_0__/* .Client */ .Kj(origin, withFinalConnectErrors(options))
-            });
-            live.proxies.set(proxy.href, agent);
-        }
-        return agent;
-    };
-    const discard = (old) => {
-        for (const d of [old.direct, ...old.proxies.values()])
-            void d.destroy().catch(() => undefined);
-    };
-    return {
-        async send({ url, method, headers, json, stream }, timeoutMs, signal) {
-            const controller = new AbortController();
-            const timer = setTimeout(() => controller.abort(new ProbeTimeout(timeoutMs)), Math.max(1, timeoutMs));
-            const onStop = () => controller.abort(new ProbeStopped());
-            if (signal?.aborted)
-                onStop();
-            else
-                signal?.addEventListener('abort', onStop, { once: true });
-            // Settles the moment the exchange is cut short, in whatever state it is (connecting included).
-            let onCut = () => undefined;
-            const cut = new Promise((_resolve, reject) => {
-                onCut = () => reject(controller.signal.reason);
-                controller.signal.addEventListener('abort', onCut, { once: true });
-            });
-            let status;
-            let target = url;
-            let proxy;
-            let sent = {
-                'user-agent': 'wait-for-model',
-                accept: 'application/json, */*;q=0.5',
-                ...(json === undefined ? {} : { 'content-type': 'application/json' }),
-                ...headers
-            };
-            const exchange = async () => {
-                for (let hop = 0;; hop++) {
-                    proxy = (0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .proxyFor */ .iJ)(target, env);
-                    // `reset` closes the connection after each request: a kept-alive socket the server has just
-                    // dropped would otherwise read as a reset, and each probe should test that connections are accepted.
-                    const res = await (0,_undici_parts_js__WEBPACK_IMPORTED_MODULE_0__/* .request */ .Em)(proxy === undefined ? live.direct : viaProxy(proxy), {
-                        origin: target.origin,
-                        path: `${target.pathname}${target.search}`,
-                        method,
-                        headers: sent,
-                        body: json === undefined ? undefined : JSON.stringify(json),
-                        signal: controller.signal,
-                        reset: true
-                    });
-                    status = res.statusCode;
-                    const location = [res.headers.location].flat()[0];
-                    // Only a GET is followed: a generation request that is redirected reports the redirect.
-                    if (method === 'GET' && REDIRECT_STATUSES.has(status) && location !== undefined) {
-                        await res.body.dump();
-                        if (hop === MAX_REDIRECTS)
-                            return {
-                                kind: 'error',
-                                code: 'TOO_MANY_REDIRECTS',
-                                message: `more than ${MAX_REDIRECTS} redirects`,
-                                status
-                            };
-                        const next = new URL(location, target);
-                        if (next.protocol !== 'http:' && next.protocol !== 'https:') {
-                            return { kind: 'error', code: 'BAD_REDIRECT', message: `redirected to a ${next.protocol} URL`, status };
-                        }
-                        // Credentials are for the origin they were configured for, like a browser's fetch does.
-                        if (next.origin !== target.origin)
-                            sent = withoutCredentials(sent);
-                        target = next;
-                        continue;
-                    }
-                    const contentType = String(res.headers['content-type'] ?? '');
-                    if (stream !== undefined && status >= 200 && status < 300) {
-                        let streamed = 0;
-                        for await (const chunk of res.body) {
-                            streamed += chunk.length;
-                            if (stream(chunk))
-                                continue;
-                            res.body.destroy();
-                            break;
-                        }
-                        collector.arrived(streamed);
-                        return { kind: 'http', status, contentType, body: '', json: undefined, truncated: false };
-                    }
-                    const { text: raw, truncated } = await readCapped(res.body);
-                    collector.arrived(raw.length);
-                    const text = secrets.length === 0 ? raw : (0,_inputs_secrets_js__WEBPACK_IMPORTED_MODULE_5__/* .redact */ .E$)(raw, secrets);
-                    const retryAfter = [res.headers['retry-after']].flat()[0];
-                    return {
-                        kind: 'http',
-                        status,
-                        contentType,
-                        body: text,
-                        json: parseJson(text),
-                        truncated,
-                        ...((status === 429 || status === 503) && retryAfter !== undefined
-                            ? { retryAfterMs: (0,_inputs_parse_js__WEBPACK_IMPORTED_MODULE_2__/* .parseRetryAfter */ .mu)(retryAfter, Date.now()) }
-                            : {}),
-                        ...(target === url ? {} : { redirectedTo: target.href })
-                    };
-                }
-            };
-            const inFlight = exchange();
-            try {
-                return await Promise.race([inFlight, cut]);
-            }
-            catch (e) {
-                const error = describeError(controller.signal.aborted ? controller.signal.reason : e, proxy);
-                return {
-                    ...error,
-                    message: (0,_inputs_secrets_js__WEBPACK_IMPORTED_MODULE_5__/* .redact */ .E$)(error.message, secrets),
-                    status,
-                    ...(target === url ? {} : { redirectedTo: target.href })
-                };
-            }
-            finally {
-                clearTimeout(timer);
-                signal?.removeEventListener('abort', onStop);
-                controller.signal.removeEventListener('abort', onCut);
-                if (controller.signal.aborted) {
-                    // What was cut short may still be connecting or retrying: end it, and start the next exchange afresh.
-                    inFlight.catch(() => undefined);
-                    discard(live);
-                    live = connections();
-                }
-            }
-        },
-        close: async () => {
-            discard(live);
-        }
-    };
-}
-/**
- * A connection that fails before any request ran is retried at once by undici when the error is a socket's
- * (`UND_ERR_SOCKET`): a proxy that closes the connection after CONNECT would make that a busy loop. Such an
- * error is passed on as the proxy's, which ends the request instead.
- */
-function withFinalConnectErrors(options) {
-    const { connect } = options;
-    if (typeof connect !== 'function')
-        return options;
-    return {
-        ...options,
-        connect: (opts, callback) => connect(opts, (err, socket) => callback(err?.code === 'UND_ERR_SOCKET'
-            ? Object.assign(new Error(`the proxy closed the connection (${err.message})`), { code: 'PROXY_CLOSED' })
-            : err, socket))
-    };
-}
-const withoutCredentials = (headers) => Object.fromEntries(Object.entries(headers).filter(([name]) => !(0,_inputs_secrets_js__WEBPACK_IMPORTED_MODULE_5__/* .isCredentialName */ .hN)(name)));
-/** The wait was told to stop (the server exited, a log line matched, the job was cancelled). */
-class ProbeStopped extends Error {
-    code = 'STOPPED';
-    constructor() {
-        super('stopped');
-    }
-}
-class ProbeTimeout extends Error {
-    ms;
-    code = 'TIMEOUT';
-    constructor(ms) {
-        super(`no answer within ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(ms)}`);
-        this.ms = ms;
-    }
-}
-async function readCapped(body) {
-    const chunks = [];
-    let size = 0;
-    for await (const chunk of body) {
-        if (size + chunk.length > BODY_CAP_BYTES) {
-            chunks.push(chunk.subarray(0, BODY_CAP_BYTES - size));
-            body.destroy();
-            return { text: decode(chunks), truncated: true };
-        }
-        chunks.push(chunk);
-        size += chunk.length;
-    }
-    return { text: decode(chunks), truncated: false };
-}
-const decode = (chunks) => new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
-/**
- * No model list or completion nests deeper than this; a body that does is not parsed, since JSON.parse of a
- * 1 MiB `[[[\u2026]]]` builds half a million arrays (about 150 MB).
- */
-const MAX_JSON_DEPTH = 64;
-/** The body as JSON when it is an object or an array no deeper than MAX_JSON_DEPTH; undefined otherwise. */
-function parseJson(text) {
-    const first = /\S/.exec(text.slice(0, 4096))?.[0];
-    if ((first !== '{' && first !== '[') || nestsDeeperThan(text, MAX_JSON_DEPTH))
-        return undefined;
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        return undefined;
-    }
-}
-/** One pass over the text, strings skipped: whether brackets open deeper than `max`. */
-function nestsDeeperThan(text, max) {
-    let depth = 0;
-    let inString = false;
-    for (let i = 0; i < text.length; i++) {
-        const c = text.charCodeAt(i);
-        if (inString) {
-            if (c === 0x5c)
-                i++;
-            else if (c === 0x22)
-                inString = false;
-        }
-        else if (c === 0x22)
-            inString = true;
-        else if (c === 0x7b || c === 0x5b) {
-            if (++depth > max)
-                return true;
-        }
-        else if (c === 0x7d || c === 0x5d)
-            depth--;
-    }
-    return false;
-}
-/** Errors of the connection itself: through a proxy, they are the proxy's (it connects to the server). */
-const CONNECT_CODES = new Set([
-    'ECONNREFUSED',
-    'ENOTFOUND',
-    'EAI_AGAIN',
-    'EHOSTUNREACH',
-    'ENETUNREACH',
-    'ETIMEDOUT',
-    'UND_ERR_CONNECT_TIMEOUT'
-]);
-/** Reduces whatever undici or the socket threw to a stable code and its message; `proxy`: the one it went through. */
-function describeError(e, proxy) {
-    let err = e;
-    // undici wraps socket and TLS errors; the innermost coded error is the informative one.
-    while (err?.cause && typeof err.cause.code === 'string')
-        err = err.cause;
-    if (err && Array.isArray(err.errors)) {
-        // happy-eyeballs (localhost \u2192 ::1 and 127.0.0.1) reports an AggregateError of both attempts
-        const inner = err.errors.find((x) => x?.code);
-        if (inner)
-            err = inner;
-    }
-    const code = err?.code ?? 'UNKNOWN';
-    const message = err?.message ?? String(e);
-    if (proxy === undefined || code === 'TIMEOUT' || code === 'STOPPED')
-        return { kind: 'error', code, message };
-    // `PROXY_` keeps a refused proxy from reading as a refused server (nor waking the server's port watch).
-    const proxied = CONNECT_CODES.has(code) ? `PROXY_${code}` : code;
-    return { kind: 'error', code: proxied, message, proxy: (0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .proxyLabel */ .LE)(proxy) };
-}
-
-
-/***/ }),
-
-/***/ 7101:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Em: () => (/* binding */ request),
-/* harmony export */   Kj: () => (/* binding */ Client),
-/* harmony export */   St: () => (/* binding */ setUpUndici),
-/* harmony export */   g6: () => (/* binding */ Agent),
-/* harmony export */   kT: () => (/* binding */ ProxyAgent)
-/* harmony export */ });
-/* harmony import */ var undici_lib_dispatcher_agent_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7405);
-/* harmony import */ var undici_lib_dispatcher_agent_js__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(undici_lib_dispatcher_agent_js__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var undici_lib_dispatcher_dispatcher_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(883);
-/* harmony import */ var undici_lib_dispatcher_dispatcher_js__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(undici_lib_dispatcher_dispatcher_js__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var undici_lib_dispatcher_client_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3701);
-/* harmony import */ var undici_lib_dispatcher_client_js__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(undici_lib_dispatcher_client_js__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var undici_lib_dispatcher_proxy_agent_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6672);
-/* harmony import */ var undici_lib_dispatcher_proxy_agent_js__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(undici_lib_dispatcher_proxy_agent_js__WEBPACK_IMPORTED_MODULE_3__);
-/* harmony import */ var undici_lib_api_index_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(6615);
-// @ts-expect-error -- undici ships no declarations for its internal paths; typed below
-
-// @ts-expect-error -- as above
-
-// @ts-expect-error -- as above
-
-// @ts-expect-error -- as above
-
-// @ts-expect-error -- as above
-
-/**
- * What undici's index does on import: every dispatcher gets request(), connect() (the proxy agent tunnels with
- * it) and the other API methods. Done here, once, by whoever sends requests (the gate, the floor bench, tests
- * of the HTTP client), rather than as a side effect of importing this module. Safe to call again.
- */
-function setUpUndici() {
-    const prototype = (undici_lib_dispatcher_dispatcher_js__WEBPACK_IMPORTED_MODULE_1___default().prototype);
-    if (prototype.request !== undici_lib_api_index_js__WEBPACK_IMPORTED_MODULE_4__.request)
-        Object.assign(prototype, undici_lib_api_index_js__WEBPACK_IMPORTED_MODULE_4__);
-}
-const Agent = (undici_lib_dispatcher_agent_js__WEBPACK_IMPORTED_MODULE_0___default());
-const Client = (undici_lib_dispatcher_client_js__WEBPACK_IMPORTED_MODULE_2___default());
-const ProxyAgent = (undici_lib_dispatcher_proxy_agent_js__WEBPACK_IMPORTED_MODULE_3___default());
-function request(dispatcher, options) {
-    return dispatcher.request(options);
-}
-
-
-/***/ }),
-
-/***/ 2198:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   NJ: () => (/* binding */ parseContainer),
-/* harmony export */   Ng: () => (/* binding */ parsePid),
-/* harmony export */   S$: () => (/* binding */ parseUrls),
-/* harmony export */   b5: () => (/* binding */ PID_FORM),
-/* harmony export */   fy: () => (/* binding */ CONTAINER_FORM),
-/* harmony export */   s4: () => (/* binding */ parseEngine),
-/* harmony export */   xE: () => (/* binding */ parseEnvNames),
-/* harmony export */   yL: () => (/* binding */ oneOf)
-/* harmony export */ });
-/* unused harmony export parseUrl */
-/* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9354);
-/* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5369);
-/* harmony import */ var _engines_engine_names_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6284);
-/** The forms of the values only the settings take: URLs, a process id, variable names, an engine, a word of a list. */
-
-
-
-/** `text` as one of `words`, case-insensitively. */
-function oneOf(text, words) {
-    const word = text.trim().toLowerCase();
-    if (!words.includes(word))
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: `one of ${words.join(', ')}` });
-    return word;
-}
-const ENGINE_FORM = `auto or one of ${_engines_engine_names_js__WEBPACK_IMPORTED_MODULE_2__/* .ENGINE_NAMES */ .Gw.map(_engines_engine_names_js__WEBPACK_IMPORTED_MODULE_2__/* .engineInputName */ .Eu).join(', ')}`;
-function parseEngine(text) {
-    const name = text === 'llama.cpp' ? 'llamacpp' : text;
-    if (!_engines_engine_names_js__WEBPACK_IMPORTED_MODULE_2__/* .ENGINE_NAMES */ .Gw.includes(name))
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: ENGINE_FORM });
-    return name;
-}
-const CONTAINER_FORM = "a container's name or id, as `docker ps` shows it (srv, 3f2c9a\u2026; a service container: ${{ job.services.<id>.id }})";
-/** A container's name or id, as the engine accepts them: nothing that could be more of a request's path. */
-function parseContainer(text) {
-    if (text === '')
-        return undefined;
-    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$/.test(text))
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: CONTAINER_FORM });
-    return text;
-}
-const PID_FORM = 'a process id (12345) or the path of a file holding one';
-function parsePid(text) {
-    if (text === '')
-        return undefined;
-    if (!/^\d+$/.test(text))
-        return { file: text };
-    const pid = Number(text);
-    // Linux caps pid_max at 2^22.
-    if (pid < 1 || pid > 4_194_304)
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: PID_FORM });
-    return { pid };
-}
-const ENV_NAME_FORM = 'comma-separated variable names or globs such as NCCL_*,CUDA_VISIBLE_DEVICES';
-function parseEnvNames(text) {
-    const names = text
-        .split(/[,\n]/)
-        .map((n) => n.trim())
-        .filter((n) => n !== '');
-    const bad = names.find((n) => !/^[A-Za-z_*?][A-Za-z0-9_*?]*$/.test(n));
-    if (bad !== undefined)
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(bad), problem: 'is not a variable name or glob', form: ENV_NAME_FORM });
-    return names;
-}
-const URL_FORM = 'an http:// or https:// URL such as http://localhost:8000/v1/models';
-/** A fleet larger than this is more likely a mistake than a deployment. */
-const MAX_URLS = 1000;
-/** One URL per line (blank lines skipped); a fleet's lines are named by number in errors. */
-function parseUrls(text) {
-    const lines = text
-        .split(/\r?\n/)
-        .map((l) => l.trim())
-        .filter((l) => l !== '');
-    if (lines.length > MAX_URLS)
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ problem: `lists ${lines.length} URLs; the limit is ${MAX_URLS}` });
-    if (lines.length <= 1)
-        return [parseUrl(lines[0] ?? '')];
-    return lines.map((line, i) => {
-        try {
-            return parseUrl(line);
-        }
-        catch (e) {
-            if (!(e instanceof _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm))
-                throw e;
-            throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ ...e.problem, line: i + 1 }, { cause: e });
-        }
-    });
-}
-function parseUrl(text) {
-    const s = text.trim();
-    if (s === '')
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ problem: 'is required', form: URL_FORM });
-    // Messages show the text without any user:password@ part, even when it is not a valid URL.
-    const shown = (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(s.replace(/^([a-z][a-z\d+.-]*:\/\/)?.*@/is, '$1***@'));
-    // The URL parser would silently drop tabs and line breaks; a URL with them is a mistake or an injection.
-    if ((0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .hasControlChars */ .jt)(s) || s.includes('\t'))
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: shown, problem: 'contains a control character', form: URL_FORM });
-    let url;
-    try {
-        url = new URL(s);
-    }
-    catch {
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: shown, form: URL_FORM });
-    }
-    // Checked first so that a password never reaches a message.
-    if (url.username || url.password) {
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({
-            problem: 'must not carry credentials (user:password@); pass them with "api-key" or "headers"'
-        });
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:')
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: shown, form: URL_FORM });
-    return url;
-}
-
-
-/***/ }),
-
-/***/ 9354:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Mm: () => (/* binding */ ProblemError),
-/* harmony export */   dz: () => (/* binding */ InputError),
-/* harmony export */   fI: () => (/* binding */ problemText)
-/* harmony export */ });
-/** The problem in words: `line 2: "5x" is not \u2026`. */
-function problemText({ value, problem, form, line }) {
-    const where = line === undefined ? '' : `line ${line}: `;
-    if (problem === undefined)
-        return `${where}"${value}" is not ${form}`;
-    const what = value === undefined ? problem : `"${value}" ${problem}`;
-    return `${where}${what}${form === undefined ? '' : `: give ${form}`}`;
-}
-/** A problem found by a parser of one value, which knows no input's name: the parser's caller adds it. */
-class ProblemError extends Error {
-    problem;
-    constructor(problem, options) {
-        super(problemText(problem), options);
-        this.problem = problem;
-        this.name = 'ProblemError';
-    }
-}
-/** Its message is the action's wording: `Input "timeout": "5x" is not a duration such as \u2026`. */
-class InputError extends Error {
-    input;
-    problem;
-    constructor(input, problem) {
-        super(`Input "${input}": ${problemText(problem)}`);
-        this.input = input;
-        this.problem = problem;
-        this.name = 'InputError';
-    }
-}
-
-
-/***/ }),
-
-/***/ 3718:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   E9: () => (/* binding */ parseDuration),
-/* harmony export */   J3: () => (/* binding */ LATIN1_FORM),
-/* harmony export */   K3: () => (/* binding */ parseRegex),
-/* harmony export */   Kt: () => (/* binding */ statusAccepted),
-/* harmony export */   QG: () => (/* binding */ parseHeaders),
-/* harmony export */   ec: () => (/* binding */ DURATION_FORM),
-/* harmony export */   lo: () => (/* binding */ parsePercent),
-/* harmony export */   mu: () => (/* binding */ parseRetryAfter),
-/* harmony export */   oY: () => (/* binding */ parseStatusSet),
-/* harmony export */   uQ: () => (/* binding */ isLatin1),
-/* harmony export */   yG: () => (/* binding */ parseBoolean)
-/* harmony export */ });
-/* unused harmony export MAX_DURATION_MS */
-/* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9354);
-/* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5369);
-/** Parsers for the textual forms of inputs. Each throws a ProblemError, which names the accepted form where it can. */
-
-
-const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-/** Longer than any job may run (self-hosted jobs stop at 5 days), and below setTimeout's 2^31 ms limit. */
-const MAX_DURATION_MS = 7 * 24 * 3_600_000;
-const DURATION_FORM = 'a duration such as 250ms, 15s, 2m, 1h, 1m30s (each unit once, largest first) or a number of seconds (0.5, 15)';
-/** Each unit at most once, largest first, as Go's durations and systemd's: `1m1m1m` is a typo, not 3m. */
-const DURATION_PARTS = /^(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m)?(?:(\d+(?:\.\d+)?)s)?(?:(\d+(?:\.\d+)?)ms)?$/;
-/** Parses `250ms`, `15s`, `2m`, `1h`, `1m30s` or a plain number of seconds into milliseconds. */
-function parseDuration(text) {
-    const s = text.trim();
-    let ms;
-    const parts = DURATION_PARTS.exec(s);
-    if (/^\d+(\.\d+)?$/.test(s)) {
-        ms = Number(s) * 1000;
-    }
-    else if (s !== '' && parts !== null) {
-        const [, h, m, sec, milli] = parts;
-        ms = [h, m, sec, milli].reduce((sum, n, i) => sum + Number(n ?? 0) * UNIT_MS[['h', 'm', 's', 'ms'][i]], 0);
-    }
-    else {
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: DURATION_FORM });
-    }
-    if (!Number.isFinite(ms) || ms > MAX_DURATION_MS)
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), problem: 'is longer than the 168h this accepts' });
-    return Math.round(ms);
-}
-const STATUS_FORM = 'HTTP status codes (100-599) as a code (200), a list (200,204) or a range (200-299)';
-/** Parses `200`, `200,204`, `200-299` (and mixes such as `200-204,301`). */
-function parseStatusSet(text) {
-    const ranges = [];
-    for (const part of text.split(',')) {
-        const m = /^\s*(\d{3})\s*(?:-\s*(\d{3})\s*)?$/.exec(part);
-        const lo = m ? Number(m[1]) : NaN;
-        const hi = m?.[2] ? Number(m[2]) : lo;
-        if (!(lo >= 100 && hi <= 599 && lo <= hi))
-            throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: STATUS_FORM });
-        ranges.push([lo, hi]);
-    }
-    return ranges;
-}
-function statusAccepted(set, status) {
-    return set.some(([lo, hi]) => status >= lo && status <= hi);
-}
-const HEADER_FORM = 'one "Name: value" per line, the name made of letters, digits and !#$%&\'*+-.^_`|~';
-/** Parses one `Name: value` per line; blank lines are skipped. */
-function parseHeaders(text) {
-    // no prototype: a header named __proto__ is a header like any other (found by the property test)
-    const headers = Object.create(null);
-    text.split(/\r?\n/).forEach((line, i) => {
-        if (line.trim() === '')
-            return;
-        const colon = line.indexOf(':');
-        const name = colon > 0 ? line.slice(0, colon).trim() : '';
-        const value = colon > 0 ? line.slice(colon + 1).trim() : '';
-        if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) {
-            throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ problem: `line ${i + 1} is not ${HEADER_FORM}` });
-        }
-        if ((0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .hasControlChars */ .jt)(value))
-            throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ problem: `line ${i + 1} (${name}) has a control character in its value` });
-        if (!isLatin1(value))
-            throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({
-                problem: `line ${i + 1} (${name}) has a character outside Latin-1 in its value (${LATIN1_FORM})`
-            });
-        headers[name.toLowerCase()] = value;
-    });
-    return headers;
-}
-/**
- * Reads a `Retry-After` value, delta-seconds (`120`) or an HTTP date, as milliseconds from `nowMs`;
- * undefined when it is neither. A date in the past means "now" (0).
- */
-function parseRetryAfter(value, nowMs) {
-    const s = value.trim();
-    if (/^\d+$/.test(s))
-        return Number(s) * 1000;
-    // only the IMF-fixdate form HTTP uses (`Wed, 21 Oct 2015 07:28:00 GMT`), not whatever Date.parse accepts
-    if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(s))
-        return undefined;
-    const at = Date.parse(s);
-    return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
-}
-/** HTTP sends a header value as bytes, one per character: a character above U+00FF cannot be sent. */
-const LATIN1_FORM = 'a header value is sent as bytes: only characters U+0000 to U+00FF';
-const isLatin1 = (text) => !/[\u0100-\uffff]/.test(text);
-/** Accepts a JavaScript regular expression as its source (`ready|up`) or in slashes with flags (`/kimi/i`). */
-function parseRegex(text) {
-    const slashed = /^\/(.*)\/([dgimsuvy]*)$/s.exec(text);
-    try {
-        return slashed ? new RegExp(slashed[1], slashed[2].replace(/[gy]/g, '')) : new RegExp(text);
-    }
-    catch (e) {
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ problem: `is not a valid JavaScript regular expression (${e.message})` }, { cause: e });
-    }
-}
-const BOOLEAN_FORM = 'true or false';
-function parseBoolean(text) {
-    if (/^(true|yes|on)$/i.test(text.trim()))
-        return true;
-    if (/^(false|no|off)$/i.test(text.trim()))
-        return false;
-    throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: BOOLEAN_FORM });
-}
-const PERCENT_FORM = 'a percentage such as 25% or 25';
-/** Parses `25%` or `25` (0 to 10000). */
-function parsePercent(text) {
-    const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text);
-    if (!m || Number(m[1]) > 10_000)
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: PERCENT_FORM });
-    return Number(m[1]);
-}
-
-
-/***/ }),
-
-/***/ 3332:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   E$: () => (/* binding */ redact),
-/* harmony export */   Sn: () => (/* binding */ MIN_SECRET_CHARS),
-/* harmony export */   Wm: () => (/* binding */ proxySecrets),
-/* harmony export */   YY: () => (/* binding */ credentialParts),
-/* harmony export */   hN: () => (/* binding */ isCredentialName),
-/* harmony export */   v5: () => (/* binding */ MASK),
-/* harmony export */   w2: () => (/* binding */ isSecretValue)
-/* harmony export */ });
-/* unused harmony export holdsCredential */
-/**
- * Secrets: which names hold credentials, the parts of a credential a server may echo alone, and redaction of every
- * form a secret may take in text. One rule for headers, `env-report`, URL query parameters and masking.
- */
-/** What a secret is replaced with. */
-const MASK = '***';
-/**
- * Names that say their value is a credential: one rule for request headers (masked in output, never forwarded to
- * another origin on a redirect), `env-report` variables (masked) and URL query parameters (masked). Short words
- * (PAT, PWD, PASS, DSN, JWT) count as a word of the name only (GH_PAT, MYSQL_PWD, PGPASS), so that PATH and the
- * shell's own PWD/OLDPWD (the working directory) are not taken for one.
- */
-const isCredentialName = (name) => /auth|cookie|token|key|secret|passw|credential|signature|private|netrc|jwt|dsn/i.test(name) ||
-    (/^sig$|(?:^|[_-])(?:pat|pass|pwd)(?:$|[_-])|pass$/i.test(name) && !/^(?:old)?pwd$/i.test(name));
-/**
- * Credential shapes found by value, whatever the name: a URL's user information (`postgres://app:pw@db/x`, a
- * Sentry DSN, `https://ghp_\u2026@github.com`), a `password`/`passwd`/`pwd` field (`password=\u2026`, `.netrc`'s
- * `password \u2026`), a PEM block, and the token forms of GitHub (`ghp_`, `gho_`, `ghs_`, `ghu_`, `ghr_`,
- * `github_pat_`), GitLab (`glpat-`), Hugging Face (`hf_`), OpenAI-style keys (`sk-`), Slack (`xoxa-`, `xoxb-`,
- * `xoxp-`), npm (`npm_`), AWS access key ids (`AKIA\u2026`, `ASIA\u2026`) and JWTs (`eyJ\u2026.eyJ\u2026.\u2026`). Each is linear (no
- * nested quantifier, and a scheme starts only where a word starts), so that a hostile text of any length is
- * scanned in linear time.
- */
-const CREDENTIAL_SHAPES = [
-    /(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/[^\s/?#@]+@/i,
-    /\b(?:password|passwd|pwd)\b["']?\s*[=:]\s*\S|\blogin\s+\S+\s+password\s+\S/i,
-    /-----BEGIN [A-Z0-9 ]*-----/,
-    /\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{16,}|hf_[A-Za-z0-9]{16,})/,
-    /\b(?:sk-[A-Za-z0-9_-]{16,}|xox[abprs]-[A-Za-z0-9-]{10,}|npm_[A-Za-z0-9]{30,}|(?:AKIA|ASIA)[0-9A-Z]{16})/,
-    /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/
-];
-/** A value that holds a credential by its shape (CREDENTIAL_SHAPES), whatever it is called. */
-const holdsCredential = (value) => CREDENTIAL_SHAPES.some((shape) => shape.test(value));
-/** The one rule for a named value (an `env-report` variable): a credential by its name, its shape, or a known secret. */
-const isSecretValue = (name, value, secrets = []) => isCredentialName(name) || holdsCredential(value) || secrets.some((s) => s !== '' && value.includes(s));
-/**
- * Secrets shorter than this are refused: masking a one- to three-character string would blank it in every
- * word that holds it, and not masking it would print it. No real key is that short.
- */
-const MIN_SECRET_CHARS = 4;
-/** The variables that name a proxy, as curl, Python's requests and undici read them. */
-const PROXY_VARIABLES = ['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY', 'all_proxy', 'ALL_PROXY'];
-/**
- * The credentials in the proxy URLs of `env` (`http://user:password@proxy:3128`): the user and password as the
- * URL writes them, the password alone, and decoded. The action prints a proxy without them (`proxyLabel`), but
- * `env-report`, a server's log, the history or a proxy's own error page may carry the URL or the password. A
- * password shorter than MIN_SECRET_CHARS is masked only with its user, not alone (it would blank every word that
- * holds it); unlike an input, a variable the job sets for every step is not refused.
- */
-function proxySecrets(env) {
-    const found = new Set();
-    for (const name of PROXY_VARIABLES) {
-        // the authority's user information: up to its last @, as curl reads it (a password may hold a bare @)
-        const userinfo = /^(?:[a-z][a-z0-9+.-]*:\/\/)?([^/?#\s]*)@/i.exec(env[name]?.trim() ?? '')?.[1];
-        if (userinfo === undefined || userinfo === '')
-            continue;
-        const password = userinfo.includes(':') ? userinfo.slice(userinfo.indexOf(':') + 1) : userinfo;
-        for (const s of [userinfo, password, decoded(password)])
-            if (s.length >= MIN_SECRET_CHARS)
-                found.add(s);
-    }
-    return [...found];
-}
-const decoded = (text) => {
-    try {
-        return decodeURIComponent(text);
-    }
-    catch {
-        return text;
-    }
-};
-/**
- * The parts of a credential header's value a server may echo alone, beside the whole value: the token after
- * an auth scheme (`Bearer tok`, `Basic dXNl\u2026`) and each cookie's value (`a=1; session=xyz`).
- */
-function credentialParts(name, value) {
-    if (/cookie/i.test(name))
-        return value
-            .split(';')
-            .map((c) => c.slice(c.indexOf('=') + 1).trim())
-            .filter((v) => v !== '');
-    const scheme = /authorization/i.test(name) ? /^[A-Za-z][\w-]*\s+(\S.*)$/.exec(value) : null;
-    return scheme ? [scheme[1].trim()] : [];
-}
-/**
- * Replaces every secret in `text`, as written and as JSON escapes it once and twice (a body quoted in a debug
- * line): the CLI has no runner to mask for it, and the action masks before the runner does.
- */
-function redact(text, secrets) {
-    return redactShapes(redactKnown(text, secrets));
-}
-/**
- * Text as it may be shown: each credential shape of CREDENTIAL_SHAPES masked where it stands (a URL keeps its
- * scheme and host, a password field its name). A PEM block's body lines are not recognisable one by one; its
- * BEGIN line is masked, and `env-report` masks such a value whole.
- */
-function redactShapes(text) {
-    return text
-        .replace(/(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi, `$1${MASK}@`)
-        .replace(/(\b(?:password|passwd|pwd)\b["']?\s*[=:]\s*["']?)[^\s"',;&]+/gi, `$1${MASK}`)
-        .replace(/(\blogin\s+\S+\s+password\s+)\S+/gi, `$1${MASK}`)
-        .replace(/-----BEGIN [A-Z0-9 ]*-----/g, MASK)
-        .replace(/\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{16,}|hf_[A-Za-z0-9]{16,}|sk-[A-Za-z0-9_-]{16,}|xox[abprs]-[A-Za-z0-9-]{10,}|npm_[A-Za-z0-9]{30,}|(?:AKIA|ASIA)[0-9A-Z]{16})/g, MASK)
-        .replace(/\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g, MASK);
-}
-function redactKnown(text, secrets) {
-    const forms = new Set();
-    for (const s of secrets) {
-        const once = JSON.stringify(s).slice(1, -1);
-        forms.add(s).add(once).add(JSON.stringify(once).slice(1, -1));
-    }
-    // longest first, so that a part (the token) never splits the whole (`Bearer token`) before it is masked
-    return [...forms]
-        .filter((s) => s !== '')
-        .sort((a, b) => b.length - a.length)
-        .reduce((t, s) => (t.includes(s) ? t.split(s).join(MASK) : t), text);
-}
-
-
-/***/ }),
-
-/***/ 6192:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   LO: () => (/* binding */ inputVariable),
-/* harmony export */   lh: () => (/* binding */ isInputVariable),
-/* harmony export */   zS: () => (/* binding */ shellInputVariable)
-/* harmony export */ });
-/** Where an input's value comes from in the environment: the one mapping from input names to variable names. */
-const PREFIX = 'INPUT_';
-/** Whether an environment variable carries an input (the runner's or a shell's form). */
-const isInputVariable = (variable) => variable.startsWith(PREFIX);
-/**
- * The variable the runner sets for an input, as @actions/core's getInput reads it: INPUT_, then the name upper-cased
- * with spaces as underscores and hyphens kept (`match-regex` \u2192 INPUT_MATCH-REGEX).
- */
-const inputVariable = (name) => `${PREFIX}${name.replace(/ /g, '_').toUpperCase()}`;
-/** The form a shell can set, hyphens as underscores (INPUT_MATCH_REGEX): the CLI reads it too. */
-const shellInputVariable = (name) => inputVariable(name).replace(/-/g, '_');
-
-
-/***/ }),
-
-/***/ 9823:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  G: () => (/* binding */ answerWords),
-  y: () => (/* binding */ someOf)
-});
-
-// EXTERNAL MODULE: ./src/facts/answer.ts
-var facts_answer = __nccwpck_require__(2285);
-// EXTERNAL MODULE: ./src/runtime/text.ts
-var runtime_text = __nccwpck_require__(5369);
-// EXTERNAL MODULE: ./src/http/probe.ts
-var probe = __nccwpck_require__(242);
-// EXTERNAL MODULE: ./src/report/lifecycle-report.ts
-var lifecycle_report = __nccwpck_require__(7205);
-// EXTERNAL MODULE: ./src/runtime/clock.ts
-var clock = __nccwpck_require__(9842);
-;// CONCATENATED MODULE: ./src/report/cannot-change-report.ts
-
-
-const quoted = (ids) => ids
-    .slice(0, 10)
-    .map((id) => `"${(0,runtime_text/* clip */.$Q)(id, 200)}"`)
-    .join(', ');
-/** The words of a `load-failed`, `wrong-model` or `engine-dead` answer; undefined for any other answer. */
-function cannotChangeWords(answer, listed) {
-    if (answer.loadFailed !== undefined) {
-        const { request, model, reason } = answer.loadFailed;
-        const said = (0,runtime_text/* clip */.$Q)(reason, 500);
-        return {
-            summary: `${request}: "${model}" UNAVAILABLE: ${said}`,
-            detail: `the engine says "${model}" failed to load (${request}: UNAVAILABLE): ${said}. Waiting will not load it`
-        };
-    }
-    if (answer.wrongModel !== undefined) {
-        const { model, serving, nearest, forMs } = answer.wrongModel;
-        const near = nearest === undefined ? '' : ` (the nearest listed name is "${(0,runtime_text/* clip */.$Q)(nearest, 200)}")`;
-        return {
-            summary: `${listed()} \u2014 serves another model, not "${model}"`,
-            detail: `the server serves ${quoted(serving)}, not "${model}"${near}, unchanged for ${(0,clock/* formatDuration */.a3)(forMs)}, ` +
-                'and this engine serves only the models it was started with. Fix "model", or the model the server starts ' +
-                'with ("wrong-model-after: 0" waits for the timeout instead)'
-        };
-    }
-    if (answer.engineDead !== undefined) {
-        const { request, by, status, count } = answer.engineDead;
-        const what = by === 'health'
-            ? `${request} answered ${status ?? 'an error'} after it had said ready`
-            : `${request} answered the engine's own dead-engine error ${count ?? 3} times in a row` +
-                (status === undefined ? '' : ` (HTTP ${status})`);
-        return {
-            summary: `${listed()} \u2014 the engine died: ${what}`,
-            detail: `the engine's core died: ${what}. It will not recover by waiting: see the server's log, and restart it`
-        };
-    }
-    return undefined;
-}
-
-;// CONCATENATED MODULE: ./src/report/answer-report.ts
-/** An answer in words: its one-line summary (the log, the timeline) and its detail (why it is not ready). */
-
-
-
-
-
-const ERROR_WORDS = {
-    ECONNREFUSED: 'connection refused',
-    ECONNRESET: 'connection reset by the server',
-    UND_ERR_SOCKET: 'connection closed by the server before a complete answer',
-    EPIPE: 'connection closed by the server',
-    ENOTFOUND: 'host not found (DNS)',
-    EAI_AGAIN: 'host name lookup failed for now (DNS)',
-    EHOSTUNREACH: 'host unreachable',
-    ENETUNREACH: 'network unreachable',
-    ETIMEDOUT: 'connection attempt timed out',
-    UND_ERR_CONNECT_TIMEOUT: 'connection attempt timed out',
-    HPE_INVALID_CONSTANT: 'the answer is not valid HTTP',
-    TOO_MANY_REDIRECTS: `more than ${probe/* MAX_REDIRECTS */.NX} redirects (a redirect loop?)`,
-    BAD_REDIRECT: 'redirected to a URL that is not http:// or https://'
-};
-/** What a proxy did when the connection to it failed (`PROXY_<code>`, see the probe). */
-const PROXY_WORDS = {
-    ECONNREFUSED: 'refused the connection',
-    ENOTFOUND: 'was not found (DNS)',
-    EAI_AGAIN: 'could not be looked up for now (DNS)',
-    EHOSTUNREACH: 'is unreachable',
-    ENETUNREACH: 'is on an unreachable network',
-    ETIMEDOUT: 'did not accept the connection in time',
-    UND_ERR_CONNECT_TIMEOUT: 'did not accept the connection in time',
-    CLOSED: 'closed the connection before the tunnel was open'
-};
-/**
- * The words of an error code, or of a proxy's (`viaProxy`: a `PROXY_<code>`, said after "the proxy \u2026");
- * undefined for a code without words of its own.
- */
-function codeWords(code, viaProxy) {
-    // a code the tables do not name (facts/answer.ts lists those they do) has no words of its own
-    const errors = ERROR_WORDS;
-    const proxies = PROXY_WORDS;
-    if (!viaProxy)
-        return errors[code];
-    const own = code.slice('PROXY_'.length);
-    return proxies[own] ?? (errors[own] === undefined ? undefined : `failed: ${errors[own]}`);
-}
-/** The first `max` ids, then how many more of `total`. */
-function someOf(ids, max, total = ids.length) {
-    const named = ids.slice(0, max).map((id) => (0,runtime_text/* clip */.$Q)(id, facts_answer/* NAMED_ID_CHARS */.eA));
-    return total > named.length ? `${named.join(', ')} and ${total - named.length} more` : named.join(', ');
-}
-/** A generation request that produced a token: its arrival is the news, not its body. */
-const generatedWords = (request) => ({ summary: `${request} generated`, detail: '' });
-/** An answer in words: the same words for the same answer (it names the model, the text or the pattern it lacks). */
-function answerWords(answer) {
-    const stopped = cannotChangeWords(answer, () => listedWords(answer));
-    if (stopped !== undefined)
-        return stopped;
-    if (answer.engineReadiness !== undefined)
-        return withEngineReadinessWords(answer);
-    if (answer.generation !== undefined)
-        return withGenerationWords(answer);
-    if (answer.error !== undefined)
-        return errorWords(answer, answer.error);
-    const status = `HTTP ${answer.status}`;
-    const said = answer.said ? ` ${answer.said}` : '';
-    if (answer.state === 'fatal' && answer.ambiguous === undefined) {
-        return {
-            summary: `${status}${said}`,
-            detail: `the server refused the request as ${answer.status === 401 ? 'unauthenticated' : 'forbidden'}: ` +
-                'set "api-key" to the key the server was started with (sent as "Authorization: Bearer <key>"), ' +
-                'or pass the header it expects with "headers"'
-        };
-    }
-    if (answer.state === 'waiting' && answer.missing === undefined)
-        return { summary: `${status}${said}`, detail: `${status} is not an accepted status` };
-    if (answer.missing?.what === 'completion') {
-        return {
-            summary: `${status} ${answer.said ?? 'with an empty body'} \u2014 not a completion`,
-            detail: `the answer is not a ${answer.missing.route} completion`
-        };
-    }
-    const { models } = answer;
-    const listed = models === undefined
-        ? ''
-        : models.length === 0
-            ? ', lists no models'
-            : `, serving [${someOf(models, models.length, answer.modelCount)}]`;
-    const summary = `${status}${listed || said}`;
-    if (answer.ambiguous !== undefined) {
-        const words = (0,lifecycle_report/* ambiguousModelText */.Bv)(answer.ambiguous.model, answer.ambiguous.candidates, answer.ambiguous.count);
-        return { summary: `${summary} \u2014 ${words.summary}`, detail: words.detail };
-    }
-    if (answer.missing === undefined)
-        return { summary, detail: '' };
-    const why = missingWords(answer.missing, answer);
-    return { summary: `${summary} \u2014 ${why}`, detail: why };
-}
-/** The one-line summary of the model list under a fatal answer built on it. */
-const listedWords = (answer) => answerWords({
-    ...answer,
-    state: 'ready',
-    wrongModel: undefined,
-    engineDead: undefined,
-    engineReadiness: undefined,
-    generation: undefined
-}).summary;
-/** What a model list or body lacks (a generation answer that is no completion is told above, in its own words). */
-function missingWords(missing, answer) {
-    switch (missing.what) {
-        case 'model-list':
-            return `the answer is not a model list, so "${missing.model}" cannot be found in it${missing.truncated ? ' (body over 1 MiB, cut)' : ''}`;
-        case 'model':
-            if (missing.partial !== undefined)
-                return `"${missing.model}" is not among the listed models ("${(0,runtime_text/* clip */.$Q)(missing.partial, facts_answer/* NAMED_ID_CHARS */.eA)}" contains it, which "model-match: exact" refuses)`;
-            return answer.models?.length
-                ? `"${missing.model}" is not among the listed models`
-                : `"${missing.model}" is not listed yet`;
-        case 'model-loaded':
-            return `"${missing.id}" is listed but still loading (${missing.loading})`;
-        case 'model-unloaded':
-            return (0,lifecycle_report/* unloadedModelText */.$y)(missing.id);
-        case 'match':
-            return `the body does not contain "${missing.match}"`;
-        case 'match-regex-in-time':
-            return `${missing.pattern} ran out of time on the body (it backtracks too much: simplify "match-regex")`;
-        case 'match-regex':
-            return `the body does not match ${missing.pattern}`;
-    }
-}
-function errorWords(answer, code) {
-    if (answer.plainHttp !== undefined) {
-        const to = answer.plainHttp.redirectedTo;
-        const where = to === undefined ? 'the server' : `${new URL(to).host} (where the server redirected)`;
-        return {
-            summary: 'TLS error: the server answered in plain HTTP, not TLS',
-            detail: `${where} speaks plain HTTP on this port, not HTTPS (${code}): ` +
-                (to === undefined
-                    ? 'use an http:// URL'
-                    : `its redirect to ${to} is to a port without TLS: fix the redirect, or give the final address with http://`) +
-                '; "ca-cert" and "insecure-tls" cannot help'
-        };
-    }
-    if (answer.state === 'fatal' && answer.ambiguous === undefined) {
-        return {
-            summary: `TLS error: ${answer.said}`,
-            detail: `the server's certificate was not accepted (${code}): ${answer.said}. ` +
-                'Give its CA certificate with "ca-cert", or set "insecure-tls: true" to skip the check'
-        };
-    }
-    if (code === 'TIMEOUT') {
-        const summary = answer.status === undefined
-            ? 'no answer (request timed out)'
-            : `HTTP ${answer.status}, but the body did not arrive in time`;
-        return { summary, detail: summary };
-    }
-    const viaProxy = answer.proxy !== undefined;
-    const known = codeWords(code, viaProxy);
-    const words = viaProxy
-        ? `the proxy ${answer.proxy} ${known ?? `failed: ${answer.said}`}`
-        : (known ?? `${answer.said} (${code})`);
-    const summary = answer.status === undefined ? words : `HTTP ${answer.status}, then ${words}`;
-    return { summary, detail: summary };
-}
-/** A listed model's answer with the engine's own readiness answer (SGLang's /health) that followed it. */
-function withEngineReadinessWords(answer) {
-    const { request, answer: engine } = answer.engineReadiness;
-    const listed = answerWords({ ...answer, state: 'ready', engineReadiness: undefined }).summary;
-    const said = answerWords(engine);
-    const summary = `${listed} \u2014 ${request}: ${said.summary}`;
-    return {
-        summary,
-        detail: engine.state === 'ready' ? '' : `the model is listed, but ${request} says not ready yet: ${said.summary}`
-    };
-}
-/** A listed model's answer with the generation request that followed it. */
-function withGenerationWords(answer) {
-    const { request, answer: generation } = answer.generation;
-    // The model was listed and ready when the generation request went out.
-    const listed = answerWords({ ...answer, state: 'ready', generation: undefined }).summary;
-    if (generation.state === 'ready')
-        return { summary: `${listed} \u2014 ${generatedWords(request).summary}`, detail: '' };
-    const said = answerWords(generation);
-    return {
-        summary: `${listed} \u2014 ${request}: ${said.summary}`,
-        detail: answer.state === 'fatal'
-            ? `${request}: ${said.detail}`
-            : `the model is listed, but ${request} failed: ${said.summary}`
-    };
-}
-
-
-/***/ }),
-
-/***/ 2060:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   K: () => (/* binding */ probes),
-/* harmony export */   u: () => (/* binding */ describeExpectation)
-/* harmony export */ });
-const probes = (n) => `${n} probe${n === 1 ? '' : 's'}`;
-/** What readiness means for these settings, in words. */
-function describeExpectation({ expect, url }, subject = url.href) {
-    const parts = [
-        `${subject} to answer with an accepted status (${expect.status.map(([lo, hi]) => (lo === hi ? lo : `${lo}-${hi}`)).join(',')})`
-    ];
-    if (expect.model !== undefined)
-        parts.push(`list model "${expect.model}"`);
-    if (expect.match !== undefined)
-        parts.push(`contain "${expect.match}"`);
-    if (expect.matchRegex !== undefined)
-        parts.push(`match ${String(expect.matchRegex)}`);
-    return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
-}
-
-
-/***/ }),
-
-/***/ 7205:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   $y: () => (/* binding */ unloadedModelText),
-/* harmony export */   BN: () => (/* binding */ gpuBusyText),
-/* harmony export */   Bv: () => (/* binding */ ambiguousModelText),
-/* harmony export */   Kq: () => (/* binding */ elsewhereText),
-/* harmony export */   MT: () => (/* binding */ partialMatchText),
-/* harmony export */   QN: () => (/* binding */ stopLines),
-/* harmony export */   eR: () => (/* binding */ wrongServerText),
-/* harmony export */   g7: () => (/* binding */ loadAskedText),
-/* harmony export */   gu: () => (/* binding */ gpuUnavailableText),
-/* harmony export */   m: () => (/* binding */ portBusyText),
-/* harmony export */   oA: () => (/* binding */ engineReadinessRequest),
-/* harmony export */   sB: () => (/* binding */ wakeAskedText),
-/* harmony export */   y2: () => (/* binding */ dockerProxyText)
-/* harmony export */ });
-/* unused harmony exports refusedStateText, NOTHING_TO_STOP, jobEndErrorText, jobEndSummaryErrorText, jobEndCancelledText, jobEndSummary */
-/* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5369);
-
-
-const list = (items) => items.map((i) => `"${i}"`).join(', ');
-/** A `model` several listed ids contain, none of them exactly: stable words, so the summary is stable. */
-function ambiguousModelText(model, candidates, count = candidates.length) {
-    const more = count > candidates.length ? ` and ${count - candidates.length} more` : '';
-    return {
-        summary: `"${model}" fits ${count} listed models`,
-        detail: `"${model}" fits ${count} listed models and is none of them exactly: ${list(candidates)}${more}. ` +
-            'Give the exact id as "model" (an id ending with /<model> or equal to it ignoring case also counts as exact)'
-    };
-}
-/** A `model` matched by a listed id that only contains it (`model-match: partial`): it may be another version. */
-const partialMatchText = (model, id) => `"${model}" matched the listed id "${id}" only partly (the id contains it): make sure it is the model meant, ` +
-    'give the exact id as "model", or set "model-match: exact" to refuse partial matches';
-/** A model the server lists but loads only when asked (llama.cpp's router mode, LM Studio). */
-const unloadedModelText = (id) => `"${id}" is listed but not loaded: the server loads it only when asked (set "load: true" to have it loaded)`;
-const s1 = (seconds) => `${seconds.toFixed(1)}s`;
-const pidList = (pids) => `${pids.length === 1 ? 'pid' : 'pids'} ${pids.join(', ')}`;
-/** How a server was stopped (`wait-for-model stop`, the job-end step): what was sent, how it exited, its GPU memory. */
-function stopLines(r) {
-    if (r.outcome === 'refused')
-        return [{ level: 'warning', text: refusedText(r.pid, r.refused) }];
-    const lines = [];
-    if (r.notOurs !== undefined)
-        lines.push({ level: 'info', text: notOursText(r.pid, r.notOurs) });
-    if (r.spared !== undefined)
-        lines.push({ level: 'warning', text: `Left alone, as no stop may signal them: ${pidList(r.spared)}.` });
-    if (r.outcome === 'not-running')
-        return r.notOurs === undefined
-            ? [
-                ...lines,
-                {
-                    level: 'info',
-                    text: `${r.container === undefined ? `Process ${r.pid}` : `The container ${r.container}`} is not running: nothing to stop.`
-                }
-            ]
-            : lines;
-    const what = r.container !== undefined
-        ? `the container ${r.container} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
-        : r.scope === 'group'
-            ? `the server's process group ${r.pid} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
-            : r.notOurs === undefined
-                ? `the server ${r.pid} and its child processes (${r.pids.length} in all)`
-                : `the server's processes that carry its run marker (${r.pids.length} in all)`;
-    const how = r.exitCode !== undefined && r.exitCode !== null
-        ? `, exit code ${r.exitCode}`
-        : r.exitSignal
-            ? `, ended by ${r.exitSignal}`
-            : '';
-    if (r.escaped !== undefined && r.notOurs === undefined)
-        lines.push({
-            level: 'info',
-            text: `Also the server's processes that had left its process group (they carry its run marker): ${pidList(r.escaped)}.`
-        });
-    if (r.outcome === 'exited') {
-        lines.push({
-            level: 'info',
-            text: r.signal === 'SIGKILL'
-                ? r.cancelled
-                    ? `Stopped ${what}: SIGTERM, then SIGKILL at once (the stop was cancelled); gone ${s1(r.secondsToExit ?? 0)} after SIGTERM${how}.`
-                    : `Stopped ${what}: it did not exit after SIGTERM, so SIGKILL; gone ${s1(r.secondsToExit ?? 0)} after SIGTERM${how}.`
-                : `Stopped ${what}: SIGTERM, gone after ${s1(r.secondsToExit ?? 0)}${how}.`
-        });
-    }
-    else {
-        lines.push({
-            level: 'warning',
-            text: `Could not stop ${what}: still running after SIGTERM and SIGKILL: ${pidList(r.survivors ?? [])}.`
-        });
-    }
-    const g = r.gpu;
-    if (g.kind === 'released')
-        lines.push({
-            level: 'info',
-            text: `Its GPU memory (${g.mib > 0 ? `${g.mib} MiB` : 'an amount nvidia-smi does not show'}) was released ${s1(g.seconds)} after SIGTERM.`
-        });
-    else if (g.kind === 'held')
-        lines.push({
-            level: 'warning',
-            text: `Its GPU memory was not released: ${g.mib > 0 ? `${g.heldMib} of ${g.mib} MiB` : 'an amount nvidia-smi does not show'} still held ${s1(g.seconds)} after SIGTERM` +
-                `${g.pids.length ? ` (${pidList(g.pids)})` : ''}; the next job on this machine may run out of GPU memory.`
-        });
-    else if (g.kind === 'none')
-        lines.push({ level: 'debug', text: 'Its processes held no GPU memory.' });
-    else
-        lines.push({ level: 'debug', text: `GPU memory not looked at (nvidia-smi: ${g.why}).` });
-    return lines;
-}
-const SPARED_WORDS = {
-    self: "is this step's own process",
-    ancestor: "is an ancestor of this step's process (the runner's step, or the runner)",
-    init: 'is pid 1 (init)',
-    runner: "is one of the runner's own processes",
-    'group-leader': 'leads the process group this step (or the runner) runs in'
-};
-/** The pid to stop is one no stop may signal. */
-const refusedText = (pid, why) => `Refused to stop process ${pid}: it ${SPARED_WORDS[why ?? 'self']}. Nothing was signalled.`;
-/** The pid the state names is no longer the server's. */
-function notOursText(pid, id) {
-    const why = id.kind === 'rebooted'
-        ? 'the machine has booted since the server started'
-        : id.kind === 'unchecked'
-            ? 'there is no start time to check it by (no /proc where it started, or here)'
-            : `it started at ${id.startTicks ?? '?'} clock ticks after boot, the server at ${id.expectedTicks}: the server has exited and its pid was reused`;
-    return `Process ${pid} is not the server this job started (${why}): left alone, with its process group.`;
-}
-/** The job-end state holds a value the main step did not write. */
-const refusedStateText = (e) => `Refused the job-end state, and signalled nothing: STATE_${e.stateName} is "${printable(e.value).slice(0, 80)}", ` +
-    `not ${e.form} as the main step writes it.`;
-/** `process 1234 (python -m vllm \u2026)`, or what can be said of a socket whose holder this user cannot see. */
-function listenerText(l) {
-    if (l.holders.length === 0)
-        return `a process this user cannot see (listening on ${l.address}, socket inode ${l.inode})`;
-    return l.holders.map((h) => `process ${h.pid}${h.command ? ` (${h.command})` : ''}`).join(' and ');
-}
-const holderPids = (listeners) => [
-    ...new Set(listeners.flatMap((l) => l.holders.map((h) => h.pid)))
-];
-/** Before `start`: something already listens on the URL's port (a server an earlier job left behind). */
-function portBusyText(owner) {
-    const pids = holderPids(owner.listeners);
-    return (`Port ${owner.port} is already in use by ${owner.listeners.map(listenerText).join('; ')}: the server "start" ` +
-        'would launch could not listen there, and the one already there would answer the gate. ' +
-        (pids.length
-            ? `Stop it first (wait-for-model stop --pid ${pids[0]}, or kill ${pids.join(' ')}), `
-            : 'Stop it first, ') +
-        'or give the new server another port');
-}
-/** With `start` or `pid`: the port answers, but from a process that is not the watched server or its children. */
-function wrongServerText(o, watchedPid, redirect) {
-    return (`${redirect === undefined ? '' : `${redirectText(redirect)}: `}Port ${o.port} is answered by ${o.listeners.map(listenerText).join('; ')}, not by the server being watched ` +
-        `(pid ${watchedPid}) or its child processes: an earlier server still holds the port, or the watched one ` +
-        'listens elsewhere. Its answers say nothing about the server being waited for');
-}
-/** The origins only: a Location's path and query are the server's words, of any length. */
-const redirectText = ({ from, to }) => `${from.origin} redirected to ${to.origin}`;
-/** With `start` or `pid`: a local endpoint redirected to another machine, whose answer is not the watched server's. */
-const elsewhereText = (redirect, watchedPid) => `${redirectText(redirect)}, which is not this machine: its answers say nothing about the server being watched ` +
-    `(pid ${watchedPid}). Give the URL the server itself answers on, or set "port-check: false" for a proxy`;
-/** Before `start`: other processes hold memory on the GPUs the server will use. */
-function gpuBusyText(apps, gpus) {
-    const where = (uuid) => {
-        const gpu = gpus.find((g) => g.uuid === uuid);
-        return gpu === undefined ? uuid : `GPU ${gpu.index}`;
-    };
-    const each = apps.map((a) => `pid ${a.pid} (${a.processName}) ${a.usedMiB === undefined ? 'an unknown amount' : `${a.usedMiB} MiB`} on ${where(a.gpuUuid)}`);
-    return `Other processes hold memory on the GPUs the server will use: ${each.join('; ')}`;
-}
-/** The post step, when the main step left it no server to stop (none launched by `start`, or `stop: never`). */
-const NOTHING_TO_STOP = 'No server to stop at the job end: none was launched by "start" with "stop: job-end".';
-/** The post step could not stop the server (an error of its own, never the job's failure). */
-const jobEndErrorText = (pid, message) => `Could not stop the server${pid === undefined ? '' : ` (pid ${pid})`} at the job end: ${message}`;
-/** The server was stopped, but the job summary could not be written. */
-const jobEndSummaryErrorText = (message) => `The server was stopped, but the job summary could not be written: ${message}`;
-/** The job-end step was signalled (the runner cancelling it): it stopped the server without waiting any longer. */
-const jobEndCancelledText = (signal) => `The job-end step was cancelled (${signal}): the server was sent SIGKILL at once if still running, ` +
-    'and its GPU memory was not waited for.';
-/** The job summary's section on the job-end stop: how it stopped, how long it took, its GPU memory, and why not cleanly. */
-function jobEndSummary(end, cancelledBy) {
-    const r = end.record;
-    const g = r.gpu;
-    const rows = [
-        ...(cancelledBy === undefined ? [] : [['Cancelled', jobEndCancelledText(cancelledBy)]]),
-        ['Server process', `pid ${r.pid} (${r.scope === 'group' ? 'its process group' : 'with its child processes'})`],
-        [
-            'Result',
-            r.outcome === 'refused'
-                ? `\u26a0\ufe0f refused: ${refusedText(r.pid, r.refused)}`
-                : r.notOurs !== undefined && r.outcome === 'not-running'
-                    ? `left alone: ${notOursText(r.pid, r.notOurs)}`
-                    : r.outcome === 'not-running'
-                        ? 'already gone'
-                        : r.outcome === 'survived'
-                            ? `\u26a0\ufe0f still running after SIGKILL: pid ${(r.survivors ?? []).join(', ')}`
-                            : end.clean
-                                ? '\u2705 stopped'
-                                : '\u26a0\ufe0f stopped, not cleanly'
-        ]
-    ];
-    if (r.signal !== undefined)
-        rows.push(['Last signal sent', r.signal]);
-    if (r.exitCode !== undefined && r.exitCode !== null)
-        rows.push(['Exit code', String(r.exitCode)]);
-    if (r.exitSignal)
-        rows.push(['Ended by', r.exitSignal]);
-    if (r.secondsToExit !== undefined)
-        rows.push(['Gone after SIGTERM', `${s1(r.secondsToExit)}`]);
-    if (g.kind === 'released') {
-        rows.push(['GPU memory released after SIGTERM', s1(g.seconds)]);
-        rows.push(['GPU memory released', g.mib > 0 ? `${g.mib} MiB` : 'an amount nvidia-smi does not show']);
-    }
-    else if (g.kind === 'held')
-        rows.push(['GPU memory', `\u26a0\ufe0f ${g.heldMib} of ${g.mib} MiB still held after ${s1(g.seconds)}`]);
-    else if (g.kind === 'none')
-        rows.push(['GPU memory', 'none held']);
-    else
-        rows.push(['GPU memory', `not looked at (nvidia-smi: ${g.why})`]);
-    const lines = ['### wait-for-model: server stopped at the job end', '', '| | |', '|---|---|'];
-    lines.push(...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`), '');
-    if (end.logTail !== undefined) {
-        lines.push(`#### ${logTailTitle(end.logTail, end.logFile)}`, '');
-        lines.push(fenced(end.logTail.map((l) => `${l.number}: ${l.text}`).join('\n')), '');
-    }
-    return `${lines.join('\n')}\n`;
-}
-/** A debug line: the GPU pre-flight had no reading (a machine without GPUs is no reason to say more). */
-const gpuUnavailableText = (why, detail) => `GPU check skipped: no reading from nvidia-smi (${why}${detail ? `: ${detail}` : ''}).`;
-/** A debug line: the port is a container's, published by docker-proxy; whose container cannot be told from here. */
-const dockerProxyText = (o, watchedPid) => `Port ${o.port} is held by docker-proxy (a container's published port), not by process ${watchedPid}: taken as ` +
-    "the watched server's, since a container's sockets are not in this machine's network namespace.";
-/** The engine's own readiness answer, as the log and the summary name it: `SGLang GET /health`. */
-const engineReadinessRequest = (engine, url) => `${engine} GET ${url.pathname}`;
-/** `load: true` and a sleeping engine (vLLM's sleep mode): the request that wakes it has gone out. */
-const wakeAskedText = (engine, url) => `Asked ${engine} to wake up: POST ${url.pathname}`;
-/** `load: true`: the request that asks the server to load the model has gone out. */
-const loadAskedText = (url, model) => `Asked the server to load "${String(model)}": POST ${url.pathname}`;
-
-
-/***/ }),
-
-/***/ 8478:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   $P: () => (/* binding */ phaseMarkdown),
-/* harmony export */   Fr: () => (/* binding */ regressionText),
-/* harmony export */   Ir: () => (/* binding */ driftWarning),
-/* harmony export */   LU: () => (/* binding */ driftText),
-/* harmony export */   VU: () => (/* binding */ startupLines),
-/* harmony export */   Zb: () => (/* binding */ startupStatusText)
-/* harmony export */ });
-/* unused harmony exports progressText, etaText, phaseChangeText, bar, phaseGantt */
-/* harmony import */ var _engines_log_markers_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1995);
-/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9842);
-
-
-const s1 = (seconds) => `${seconds.toFixed(1)}s`;
-const about = (ms) => (ms < 1000 ? 'almost done' : `about ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(ms)} left`);
-/** What the startup profile read in the log, one line each: the engine, each new phase. */
-function startupLines(events) {
-    return events.map((e) => e.type === 'engine'
-        ? `engine: ${(0,_engines_log_markers_js__WEBPACK_IMPORTED_MODULE_0__/* .engineLog */ .NN)(e.engine).label} (${e.from === 'log' ? 'from its log' : 'from its model list'})`
-        : phaseChangeText(e.name, e.previous));
-}
-/** Where the startup is, for a still-waiting line; undefined while neither a phase nor earlier runs tell. */
-function startupStatusText(status) {
-    if (status === undefined)
-        return undefined;
-    if (status.phase === undefined)
-        return etaText(status.eta);
-    return progressText(status.phase, status.phaseLeftMs, status.eta);
-}
-/** `loading weights 45% (29/64 shards), about 1m10s left; ready in about 4m30s going by earlier runs`. */
-function progressText(phase, phaseLeftMs, against) {
-    const p = phase.progress?.last;
-    const parts = [
-        p === undefined
-            ? `${phase.name} for ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(phase.inPhaseMs)}`
-            : `${phase.name} ${Math.floor((p.n / p.total) * 100)}% (${p.n}/${p.total} ${phase.progress?.unit})`
-    ];
-    if (phaseLeftMs !== undefined)
-        parts[0] += `, ${about(phaseLeftMs)}`;
-    if (against !== undefined)
-        parts.push(etaText(against));
-    return parts.join('; ');
-}
-/**
- * `ready in about 4m30s going by earlier runs`; once past that, how much slower: `1m05s slower than earlier runs,
- * which were ready after 40.0s`, or for a phase without a count `12.0s longer than its usual 30.0s in earlier runs`.
- */
-function etaText(e) {
-    if (e.kind === 'ready-in')
-        return `ready in about ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(Math.max(e.ms, 1000))} going by earlier runs`;
-    if (e.phase !== undefined)
-        return `${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(e.overMs)} longer than its usual ${s1(e.usualMs / 1000)} in earlier runs`;
-    return `${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(e.overMs)} slower than earlier runs, which were ready after ${s1(e.usualMs / 1000)}`;
-}
-/** `now loading weights (initializing took 12.3s)`. */
-const phaseChangeText = (name, previous) => `now ${name}${previous ? ` (${previous.name} took ${s1(previous.seconds)}${previous.printed ? ' by its own count' : ''})` : ''}`;
-const BLOCKS = ['', '\u258f', '\u258e', '\u258d', '\u258c', '\u258b', '\u258a', '\u2589'];
-const BAR_WIDTH = 24;
-/** A bar of `fraction` \u00d7 BAR_WIDTH cells, in eighths of a cell (any time at all shows as one eighth). */
-function bar(fraction) {
-    const f = Math.min(1, Math.max(0, fraction));
-    const eighths = f > 0 ? Math.max(1, Math.round(f * BAR_WIDTH * 8)) : 0;
-    return '\u2588'.repeat(Math.floor(eighths / 8)) + BLOCKS[eighths % 8];
-}
-/** `00:05:03.400`: a time from the start, in the chart's date format (Mermaid reads it as a time of day). */
-const clock = (ms) => {
-    // HH stops at 23: a startup of a day is past any timeout worth waiting for
-    const t = Math.min(Math.max(0, Math.round(ms)), 24 * 3600_000 - 1);
-    const hms = [Math.floor(t / 3600_000), Math.floor(t / 60_000) % 60, Math.floor(t / 1000) % 60];
-    return `${hms.map((n) => String(n).padStart(2, '0')).join(':')}.${String(t % 1000).padStart(3, '0')}`;
-};
-/** Seconds as whole tenths, in milliseconds: the chart's resolution, that of the figures in its labels. */
-const tenths = (seconds) => Math.round(seconds * 10) * 100;
-/**
- * A Mermaid gantt chart of the phases end to end (GitHub draws it in job summaries). Each bar runs from the sum of
- * the phases before it to the sum with it, to the tenth of a second (Mermaid's gantt parses `dateFormat` with
- * dayjs, whose `SSS` reads milliseconds), so a 0.0 s phase is no wider than it took and the bars end at the total.
- */
-function phaseGantt(phases, engineLabel) {
-    const total = phases.reduce((sum, p) => sum + p.seconds, 0);
-    const lines = [
-        '```mermaid',
-        'gantt',
-        `  title ${engineLabel} startup`,
-        '  dateFormat HH:mm:ss.SSS',
-        `  axisFormat ${total < 3600 ? '%M:%S' : '%H:%M'}`,
-        `  section ${engineLabel}`
-    ];
-    let sum = 0;
-    for (const p of phases) {
-        const start = tenths(sum);
-        sum += p.seconds;
-        lines.push(`  ${`${p.name} ${s1(p.seconds)}`.replace(/[:;#]/g, ' ')} : ${clock(start)}, ${clock(tenths(sum))}`);
-    }
-    lines.push('```');
-    return lines.join('\n');
-}
-/**
- * The summary's phase section: the chart, and a table of the numbers with proportional bars (and the usual
- * figures when there is history). Figures the engine printed itself are marked.
- */
-function phaseMarkdown(phases, engineLabel, usual) {
-    if (phases.length === 0)
-        return '';
-    const longest = Math.max(...phases.map((p) => p.seconds), 0.001);
-    const total = phases.reduce((sum, p) => sum + p.seconds, 0);
-    const withUsual = usual !== undefined && usual.size > 0;
-    // A chart of one bar (a run that failed in its first phase) shows nothing the table does not.
-    const lines = ['#### Startup phases', '', ...(phases.length > 1 ? [phaseGantt(phases, engineLabel), ''] : [])];
-    lines.push(withUsual ? '| phase | seconds | usual | share | |' : '| phase | seconds | share | |', withUsual ? '|---|---:|---:|---:|---|' : '|---|---:|---:|---|');
-    for (const p of phases) {
-        const share = `${total > 0 ? Math.round((p.seconds / total) * 100) : 0}%`;
-        const seconds = `${p.seconds.toFixed(1)}${p.printed ? ' *' : ''}`;
-        const u = usual?.get(p.name);
-        const cells = withUsual
-            ? [p.name, seconds, u === undefined ? '\u2014' : u.toFixed(1), share, bar(p.seconds / longest)]
-            : [p.name, seconds, share, bar(p.seconds / longest)];
-        lines.push(`| ${cells.join(' | ')} |`);
-    }
-    if (phases.some((p) => p.printed))
-        lines.push('', `\\* as ${engineLabel} reported it; the other figures are measured from its log.`);
-    return `${lines.join('\n')}\n`;
-}
-/** The warning for a startup slower than usual. */
-function regressionText(r) {
-    const grew = r.grewMost
-        ? `; ${r.grewMost.name} grew most: ${s1(r.grewMost.seconds)} against ${s1(r.grewMost.usual)}`
-        : '';
-    return (`Startup took ${s1(r.seconds)}, ${r.percent.toFixed(1)}% over the median of ${s1(r.expectedSeconds)} ` +
-        `of the last ${r.runs} ready run${r.runs === 1 ? '' : 's'}${grew}.`);
-}
-const value = (v) => (v === undefined ? 'unset' : JSON.stringify(v));
-/** `NCCL_PROTO was "LL" in the last 5 runs, now unset`. */
-const driftText = (d) => {
-    const last = `in the last ${d.runs === 1 ? 'run' : `${d.runs} runs`}`;
-    // a credential's record is a keyed hash: whether it changed is all there is to say
-    if (d.secret) {
-        const set = (v) => (v === undefined ? 'unset' : 'set');
-        return d.was !== undefined && d.now !== undefined
-            ? `${d.name} (a credential) changed: the same value ${last}, another now`
-            : `${d.name} (a credential) was ${set(d.was)} ${last}, now ${set(d.now)}`;
-    }
-    return `${d.name} was ${value(d.was)} ${last}, now ${value(d.now)}`;
-};
-function driftWarning(drifts) {
-    return `The server's environment changed since the previous run with this history key: ${drifts.map(driftText).join('; ')}.`;
-}
-
-
-/***/ }),
-
-/***/ 8991:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Gq: () => (/* binding */ envWhose),
-/* harmony export */   HN: () => (/* binding */ gateLines),
-/* harmony export */   Or: () => (/* binding */ envDiffersText),
-/* harmony export */   R2: () => (/* binding */ finalLine),
-/* harmony export */   Sh: () => (/* binding */ waitingLine),
-/* harmony export */   V8: () => (/* binding */ eventLine),
-/* harmony export */   _s: () => (/* binding */ envUnreadableText),
-/* harmony export */   tL: () => (/* binding */ probeLine)
-/* harmony export */ });
-/* harmony import */ var _answer_report_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9823);
-/* harmony import */ var _expectation_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2060);
-/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9842);
-/** The progress lines: the line the wait begins with, each change of answer, the gate's own lines, the last line. */
-
-
-
-/** `startup`: where the server's own startup is, from its log (a still-waiting line leads with it). */
-function eventLine(event, startup) {
-    const at = (0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(event.elapsedMs);
-    const { summary } = (0,_answer_report_js__WEBPACK_IMPORTED_MODULE_0__/* .answerWords */ .G)(event.assessment.answer);
-    if (event.type === 'change')
-        return `${at}: ${summary}`;
-    if (event.type === 'lost')
-        return `${at}: the server stopped answering (${summary}) after it had answered: crashed or restarting?`;
-    if (startup !== undefined)
-        return `${at}: ${startup}; the server still answers: ${summary} (${(0,_expectation_js__WEBPACK_IMPORTED_MODULE_2__/* .probes */ .K)(event.attempt)} so far)`;
-    return `${at}: still waiting (${(0,_expectation_js__WEBPACK_IMPORTED_MODULE_2__/* .probes */ .K)(event.attempt)} so far); the server still answers: ${summary}`;
-}
-/** A debug line for one probe: what came back, the body quoted (so its line breaks stay escaped). */
-function probeLine(result) {
-    if (result.kind === 'error')
-        return `probe: ${result.code} (${result.message})${result.status === undefined ? '' : ` after HTTP ${result.status}`}`;
-    const facts = [
-        `${Buffer.byteLength(result.body)} bytes${result.truncated ? ' (cut at 1 MiB)' : ''}`,
-        result.contentType && `content-type ${result.contentType}`,
-        result.retryAfterMs !== undefined && `Retry-After ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(result.retryAfterMs)}`,
-        result.redirectedTo && `after redirects, from ${result.redirectedTo}`
-    ].filter(Boolean);
-    return `probe: HTTP ${result.status}, ${facts.join(', ')}: ${JSON.stringify(result.body.slice(0, 200))}`;
-}
-/** The line the progress ends with. */
-function finalLine(outcome) {
-    if (outcome.ready) {
-        const model = outcome.last?.modelId ? `; model "${outcome.last.modelId}"` : '';
-        const said = outcome.last === undefined ? '' : (0,_answer_report_js__WEBPACK_IMPORTED_MODULE_0__/* .answerWords */ .G)(outcome.last.answer).summary;
-        return `Ready after ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(outcome.elapsedMs)} (${(0,_expectation_js__WEBPACK_IMPORTED_MODULE_2__/* .probes */ .K)(outcome.attempts)})${model}: ${said}`;
-    }
-    return `Not ready after ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(outcome.elapsedMs)} (${(0,_expectation_js__WEBPACK_IMPORTED_MODULE_2__/* .probes */ .K)(outcome.attempts)}): ${outcome.reason}`;
-}
-/** `env-report` asked for, and nothing to report: the log and the job summary say so alike. */
-const envUnreadableText = (server) => `The environment of process ${server.envPid ?? server.pid} could not be read (it has exited, or this is not Linux).`;
-/** Whose environment the report is: `process 1235, which listens on port 8000` (the launched one named where it is another). */
-const envWhose = (server) => server.envPort === undefined
-    ? `process ${server.envPid ?? server.pid}`
-    : `process ${server.envPid ?? server.pid}, which listens on port ${server.envPort}` +
-        (server.launchedEnv === undefined ? '' : `; the launched process is ${server.launchedEnv.pid}`);
-/** The listener is not the launched process: whether, and in which variables, their environments differ. */
-function envDiffersText(server) {
-    const launched = server.launchedEnv;
-    if (launched === undefined)
-        return '';
-    if (launched.env === undefined)
-        return `The environment of the launched process ${launched.pid} could not be read.`;
-    if (launched.differs.length === 0)
-        return `The launched process ${launched.pid} has the same values.`;
-    const n = launched.differs.length;
-    return (`The launched process ${launched.pid} has other values for ${n === 1 ? 'one variable' : `${n} variables`} ` +
-        `(${launched.differs.join(', ')}): the server did not get what the step set. The launched process has:`);
-}
-/** The gate's own lines, beside the wait's events. */
-const gateLines = {
-    started: (pid, logFile) => `Started the server (pid ${pid}); its output goes to ${logFile}`,
-    watching: (pid, logFile) => `Watching the server process ${pid}${logFile === undefined ? '' : ` and its log ${logFile}`}`,
-    /** A line the startup profile says, `elapsedMs` into the wait. */
-    startup: (elapsedMs, line) => `${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(elapsedMs)}: ${line}`,
-    environment: (server) => {
-        const launched = server.launchedEnv;
-        if (launched === undefined)
-            return [`Server environment (${envWhose(server)}):`, ...envLines(server).map((l) => `  ${l}`)];
-        return [
-            `Server environment (${envWhose(server)}):`,
-            ...envLines(server).map((l) => `  ${l}`),
-            envDiffersText(server),
-            ...(launched.differs.length === 0
-                ? []
-                : envLines({
-                    ...server,
-                    env: launched.env,
-                    envPid: launched.pid,
-                    envUnreadable: launched.env === undefined
-                }).map((l) => `  ${l}`))
-        ];
-    },
-    requestHeaders: (names) => `request headers: ${names.join(', ')} (values not shown)`,
-    noLog: (path) => `The server log ${path} does not exist.`,
-    /** Why the other endpoints of a fleet stop waiting. */
-    fleetStopped: (url, reason) => `${url.href} can no longer become ready (${reason})`
-};
-/** The line the wait begins with: how long, for what (`endpoints`: how many a fleet has), how often. */
-function waitingLine(ctx, { endpoints, generation, intervalMs, smoke }) {
-    const subject = endpoints > 1 ? `each of ${endpoints} endpoints` : undefined;
-    const then = smoke === undefined
-        ? ''
-        : `; then a smoke test of ${smoke.requests} streamed generation${smoke.requests === 1 ? '' : 's'} of ${smoke.tokens} tokens`;
-    return (`Waiting up to ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(ctx.timeoutMs)} for ${(0,_expectation_js__WEBPACK_IMPORTED_MODULE_2__/* .describeExpectation */ .u)(ctx, subject)}` +
-        `${generation ? ' and a one-token generation to succeed' : ''}; probing every ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(intervalMs)}${then}`);
-}
-/** The `env-report` lines for the log. */
-function envLines(server) {
-    if (server.envUnreadable)
-        return [envUnreadableText(server)];
-    return (server.env ?? []).map((e) => (e.value === undefined ? `${e.name}: not set` : `${e.name}=${e.value}`));
-}
-
-
-/***/ }),
-
-/***/ 1542:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   X4: () => (/* binding */ smokeRows),
-/* harmony export */   ZI: () => (/* binding */ throughputRegressionText),
-/* harmony export */   c7: () => (/* binding */ smokeProblemMessage),
-/* harmony export */   zv: () => (/* binding */ smokeLines)
-/* harmony export */ });
-/* harmony import */ var _smoke_frames_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8855);
-/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9842);
-/* harmony import */ var _profile_report_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8478);
-/* harmony import */ var _engines_log_markers_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1995);
-
-
-
-
-/** `312 ms`, as the `ttft-ms` output gives it. */
-const ttftText = (ms) => `${Math.round(ms)} ms`;
-/** `49.8 tokens/s`, as the `decode-tokens-per-second` output gives it. */
-const rateText = (perSecond) => `${perSecond.toFixed(1)} tokens/s`;
-const SOURCE_WORDS = {
-    'usage.completion_tokens': "the engine's usage.completion_tokens",
-    'timings.predicted_n': "the engine's timings.predicted_n",
-    eval_count: "the engine's eval_count",
-    'details.generated_tokens': "the engine's details.generated_tokens",
-    chunks: 'the streamed chunks (the engine gave no count)'
-};
-const sourceText = (source) => SOURCE_WORDS[source];
-const smokeLines = {
-    /** Before the first request. */
-    start: (requests, tokens, request) => `Smoke test: ${requests} streamed generation request${requests === 1 ? '' : 's'} of ${tokens} tokens` +
-        `${request === undefined ? '' : ` (${request})`}, one after another`,
-    measured: (index, requests, m) => `Smoke test ${index + 1}/${requests}: first token after ${ttftText(m.ttftMs)}; ${m.tokens} token${m.tokens === 1 ? '' : 's'}` +
-        (m.decodeTokensPerSecond === undefined ? ', all at once' : ` at ${rateText(m.decodeTokensPerSecond)}`),
-    result: (r) => r.ttftMs === undefined || r.decodeTokensPerSecond === undefined
-        ? undefined
-        : `Smoke test: time to first token ${ttftText(r.ttftMs)}, decode ${rateText(r.decodeTokensPerSecond)} ` +
-            `(median${r.measurements.length === 1 ? '' : 's'} of ${r.measurements.length} request${r.measurements.length === 1 ? '' : 's'}; ` +
-            `tokens counted from ${sourceText(r.source ?? 'chunks')})`
-};
-const KIB = (bytes) => (bytes >= 1024 * 1024 ? `${bytes / 1024 / 1024} MiB` : `${bytes / 1024} KiB`);
-function problemText(p, request = 'the generation request') {
-    switch (p.kind) {
-        case 'no-route':
-            return p.why === 'no-text-generation'
-                ? `${p.engine === undefined ? 'the engine' : (0,_engines_log_markers_js__WEBPACK_IMPORTED_MODULE_3__/* .engineLog */ .NN)(p.engine).label} serves no streamed text generation ` +
-                    'this smoke test knows (it runs on vLLM, SGLang, TGI, llama.cpp, Ollama and OpenAI-compatible servers)'
-                : `no streamed generation route is known for ${p.path}: point "url" at the server's model list ` +
-                    '(/v1/models, /api/tags or /info) or name the engine with "engine"';
-        case 'http':
-            return `${request} answered HTTP ${p.status}${p.said === undefined ? '' : `: ${p.said}`}`;
-        case 'network':
-            return `${request} failed: ${p.code} (${p.message})`;
-        case 'timeout':
-            return `it did not finish within smoke-timeout (${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(p.timeoutMs)})`;
-        case 'stopped':
-            return 'it was stopped: the job was cancelled, or the server exited or wrote a fatal line';
-        case 'stream-error':
-            return `the engine's stream said: ${p.said}`;
-        case 'too-long':
-            return p.what === 'line'
-                ? `the stream sent a line longer than ${KIB(_smoke_frames_js__WEBPACK_IMPORTED_MODULE_0__/* .MAX_LINE_BYTES */ .Oc)}`
-                : `the stream sent more than ${KIB(_smoke_frames_js__WEBPACK_IMPORTED_MODULE_0__/* .MAX_STREAM_BYTES */ .wC)}`;
-        case 'no-tokens':
-            return `${request} answered without a token in a stream`;
-        case 'not-streamed':
-            return 'every request got its tokens in one piece: the server did not stream them, so there is no decode rate';
-    }
-}
-/** The smoke test's failure or warning, for an endpoint (`url` for a fleet's). */
-function smokeProblemMessage(r, url) {
-    const at = url === undefined ? '' : ` of ${url.href}`;
-    const done = r.measurements.length;
-    const lead = done === 0 || r.problem?.kind === 'not-streamed'
-        ? `The smoke test${at} could not measure throughput`
-        : `The smoke test${at} stopped after ${done} of ${r.requests} requests`;
-    const text = `${lead}: ${problemText(r.problem ?? { kind: 'no-tokens' }, r.request)}`;
-    // the server's words may end a sentence already
-    return /[.!?]$/.test(text) ? text : `${text}.`;
-}
-/** `Decode rate 62.9 tokens/s, 29.2% below the median of 88.8 tokens/s of the last 5 runs; \u2026, a likely cause.` */
-function throughputRegressionText(t) {
-    const cause = t.drift.length === 0
-        ? ''
-        : `; the server's environment changed since the previous run, a likely cause: ${t.drift.map(_profile_report_js__WEBPACK_IMPORTED_MODULE_2__/* .driftText */ .LU).join('; ')}`;
-    return (`Decode rate ${rateText(t.now)}, ${t.percentBelow.toFixed(1)}% below the median of ${rateText(t.usual)} ` +
-        `of the last ${t.runs} run${t.runs === 1 ? '' : 's'} with a smoke test${cause}.`);
-}
-/** The job summary's rows for the smoke test of the endpoint the summary describes; none without one. */
-function smokeRows(outcome) {
-    const r = outcome.smoke;
-    if (r === undefined)
-        return [];
-    if (r.ttftMs === undefined || r.decodeTokensPerSecond === undefined)
-        return [['Smoke test', `\u26a0\ufe0f ${smokeProblemMessage(r)}`]];
-    const n = r.measurements.length;
-    const usual = outcome.profile?.usualDecodeTokensPerSecond;
-    return [
-        ['Time to first token (smoke test)', `${ttftText(r.ttftMs)} (median of ${n} request${n === 1 ? '' : 's'})`],
-        [
-            'Decode rate (smoke test)',
-            `${rateText(r.decodeTokensPerSecond)} (median of ${n}; tokens counted from ${sourceText(r.source ?? 'chunks')}` +
-                `${usual === undefined ? '' : `; usual ${rateText(usual)}`})`
-        ],
-        ...(r.problem === undefined ? [] : [['Smoke test', `\u26a0\ufe0f ${smokeProblemMessage(r)}`]])
-    ];
-}
-
-
-/***/ }),
-
-/***/ 9842:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   YA: () => (/* binding */ seconds),
-/* harmony export */   a3: () => (/* binding */ formatDuration),
-/* harmony export */   ml: () => (/* binding */ systemClock)
-/* harmony export */ });
-/**
- * process.uptime() counts from the process's start, which is the step's start for the action, as
- * performance.now() does; but the first read of `performance` loads nine modules of node:perf_hooks, a few
- * milliseconds of start-up before the first probe (`npm run bench`, start-up).
- */
-const systemClock = {
-    now: () => process.uptime() * 1000,
-    wallMs: () => Date.now(),
-    sleep: (ms, signal) => new Promise((resolve) => {
-        if (signal?.aborted)
-            return resolve();
-        const done = () => {
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', done);
-            resolve();
-        };
-        const timer = setTimeout(done, Math.max(0, ms));
-        signal?.addEventListener('abort', done, { once: true });
-    })
-};
-/** `850ms`, `12.3s`, `4m05s`, `1h02m`: short, and exact enough to read at a glance. */
-function formatDuration(ms) {
-    if (ms < 1000)
-        return `${Math.round(ms)}ms`;
-    if (ms < 59_950)
-        return `${seconds(ms)}s`;
-    const totalS = Math.floor(ms / 1000);
-    const h = Math.floor(totalS / 3600);
-    const m = Math.floor((totalS % 3600) / 60);
-    const s = totalS % 60;
-    return h > 0 ? `${h}h${String(m).padStart(2, '0')}m` : `${m}m${String(s).padStart(2, '0')}s`;
-}
-/** Seconds with one decimal, as the outputs give them. */
-const seconds = (ms) => (Math.round(ms / 100) / 10).toFixed(1);
-
-
-/***/ }),
-
-/***/ 2206:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   D: () => (/* binding */ dropOutputToClosedPipes)
-/* harmony export */ });
-/**
- * A reader that leaves early (`wait-for-model \u2026 2>&1 | head -1`) closes the pipe under stdout or stderr. The
- * next write then fails with EPIPE, which Node reports as an 'error' event on the stream: with no listener,
- * an uncaught exception that prints a stack trace and ends the process with status 1, although the server may
- * be ready. The reader has what it wanted, so the rest of that stream's output is dropped (a destroyed stream
- * discards later writes without another event) and the run ends with its own exit status.
- */
-function dropOutputToClosedPipes(streams) {
-    for (const stream of streams)
-        stream.on('error', (e) => {
-            // anything else is a real fault, left to fail the run as before
-            if (e.code !== 'EPIPE')
-                throw e;
-        });
-}
-
-
-/***/ }),
-
-/***/ 2607:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   s: () => (/* binding */ notRegularFile)
-/* harmony export */ });
-/** What a path is when it is not a regular file, in words; undefined for a regular file. */
-function notRegularFile(stat) {
-    if (stat.isFile())
-        return undefined;
-    if (stat.isDirectory())
-        return 'a directory';
-    if (stat.isFIFO())
-        return 'a FIFO';
-    if (stat.isCharacterDevice())
-        return 'a character device';
-    if (stat.isBlockDevice())
-        return 'a block device';
-    if (stat.isSocket())
-        return 'a socket';
-    return 'not a regular file';
-}
-
-
-/***/ }),
-
-/***/ 2502:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  M: () => (/* binding */ createBodyCollector),
-  o: () => (/* binding */ keepMemoryFlat)
-});
-
-;// CONCATENATED MODULE: external "node:v8"
-const external_node_v8_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:v8");
-;// CONCATENATED MODULE: ./src/runtime/memory.ts
-/**
- * Keeps the action's memory flat whatever a server sends. V8's own heuristics are tuned for throughput: they
- * let garbage pile up for tens of megabytes before collecting it, and recompile hot code at a cost of tens of
- * megabytes more. A wait loop does little work and can afford to be frugal.
- */
-
-/** How often a long wait collects its garbage in full. */
-const FULL_COLLECTION_MS = 30_000;
-/**
- * Called once by each entry point, before the first connection. Not later, though node:v8 and these settings
- * cost about 1 ms of start-up on Node 24 (timed in a copy of the bundle): called in the first turn of the event
- * loop (`setImmediate`) instead, a fleet of 200 peaked at 111 MB against 97 MB and took 5.3% of a core against
- * 4.4% (`npm run bench -- --only fleet`, Node 20): the first turn, which makes every endpoint's clients, ran
- * before any of the settings below.
- *
- * undici's HTTP parser is WebAssembly; once its functions run hot, V8's optimising compiler recompiles them,
- * which alone took 25-35 MB (Node 20 at the first connection, Node 24 after a few probes). A tiering budget
- * no wait reaches keeps the baseline compiler, fast enough for a body capped at 1 MiB. (The budget is read at
- * each tier-up; `--liftoff-only` set at run time works on Node 20 but not on 24.)
- *
- * The same holds for JavaScript: a 10-minute wait runs the port watch 6,000 times, and once V8's optimising
- * compilers took up its functions, RSS rose by 8 MB (the compilers' own code paged in, their working memory,
- * the code they make) to save a fraction of a millisecond per round. Without them the wait costs the same CPU
- * (about 0.8% of a core either way in `npm run bench`).
- *
- * And each young-generation collection (every few seconds) moves a little garbage into the old generation,
- * which V8 collects only once it has grown past a limit: RSS crept up by a megabyte a minute. A full
- * collection every 30 s, a few milliseconds each, keeps it flat. The timer does not hold the process open.
- *
- * The young generation starts at 1 MB and V8 doubles it, up to 16 MB a half, each time a scavenge finds most of
- * it alive: a 1 MiB body read into 60,000 model entries does that in one probe, and the grown space stays. Kept
- * at its first size (growth factor 1), a 60,000-model list peaked at 80 MB instead of 109 MB; a fleet of ten
- * 1 MiB lists or a list that changes on every probe likewise (measured in hostile-content.e2e.test.ts).
- */
-function keepMemoryFlat() {
-    (0,external_node_v8_namespaceObject.setFlagsFromString)('--wasm-tiering-budget=1000000000');
-    (0,external_node_v8_namespaceObject.setFlagsFromString)('--no-turbofan');
-    (0,external_node_v8_namespaceObject.setFlagsFromString)('--no-maglev');
-    (0,external_node_v8_namespaceObject.setFlagsFromString)('--semi-space-growth-factor=1');
-    setInterval(collectGarbage, FULL_COLLECTION_MS).unref();
-}
-let gc;
-/** A full garbage collection now. */
-function collectGarbage() {
-    if (gc === undefined) {
-        (0,external_node_v8_namespaceObject.setFlagsFromString)('--expose-gc');
-        // node:vm only now: a wait whose answers stay small never collects, nor loads it
-        gc = process.getBuiltinModule('node:vm').runInNewContext('gc');
-    }
-    gc();
-}
-/**
- * One per wait, shared by every HTTP client of it. Once earlier bodies total `afterBytes`, a full collection
- * runs before the next one is parsed: a body near the 1 MiB cap leaves several megabytes (its text, its
- * buffers, its parsed JSON) that V8 would otherwise keep until its next full collection, tens of probes later.
- * Shared, because ten servers of a fleet answering at once would each leave theirs before any client's own
- * count came round (the fleet of 10 hostile answers in hostile-content.e2e.test.ts).
- */
-function createBodyCollector(afterBytes = 256 * 1024) {
-    let pending = 0;
-    return {
-        arrived(bytes) {
-            if (pending >= afterBytes) {
-                collectGarbage();
-                pending = 0;
-            }
-            pending += bytes;
-        }
-    };
-}
-
-
-/***/ }),
-
-/***/ 730:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   $U: () => (/* binding */ openOwn),
-/* harmony export */   CK: () => (/* binding */ SymlinkRefused),
-/* harmony export */   F: () => (/* binding */ createTempBeside),
-/* harmony export */   OP: () => (/* binding */ writeOwnFile),
-/* harmony export */   pP: () => (/* binding */ createOwn),
-/* harmony export */   wP: () => (/* binding */ isSymlink)
-/* harmony export */ });
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _file_kind_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2607);
-/**
- * Writing only our own files: every file the action or the CLI creates or rewrites (the history, its lock and key,
- * a temporary file, the server's log, a summary file) is opened without following a symbolic link (O_NOFOLLOW) and
- * must be a regular file; a new one is created exclusively (O_EXCL) under a random name where its name would
- * otherwise be predictable. A symbolic link planted at one of our paths in a shared folder (a self-hosted runner's
- * tool cache, /tmp) makes the open fail instead of writing wherever the link points.
- */
-
-
-
-const { O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_WRONLY } = node_fs__WEBPACK_IMPORTED_MODULE_0__.constants;
-/** Thrown for a path that is a symbolic link: the message names it. */
-class SymlinkRefused extends Error {
-    path;
-    constructor(path) {
-        super(`${path} is a symbolic link; it is not followed (give the file itself)`);
-        this.path = path;
-    }
-}
-/** True when `path` is itself a symbolic link (a missing path, or one under a file, is not: opening it says why). */
-function isSymlink(path) {
-    try {
-        return (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.lstatSync)(path, { throwIfNoEntry: false })?.isSymbolicLink() === true;
-    }
-    catch {
-        return false;
-    }
-}
-/**
- * Opens `path` without following a symbolic link, only if it is a regular file. O_NONBLOCK: opening a FIFO nobody
- * writes to would otherwise block the whole process, past its deadline and deaf to signals; it cannot block a
- * regular file's reads and writes. A symbolic link is SymlinkRefused.
- */
-function openOwn(path, flags, mode = 0o644) {
-    let fd;
-    try {
-        fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.openSync)(path, flags | O_NOFOLLOW | O_NONBLOCK, mode);
-    }
-    catch (e) {
-        // Linux says ELOOP for a link at the last component; macOS says EMLINK or ELOOP.
-        const code = e.code;
-        if ((code === 'ELOOP' || code === 'EMLINK') && isSymlink(path))
-            throw new SymlinkRefused(path);
-        throw e;
-    }
-    const kind = (0,_file_kind_js__WEBPACK_IMPORTED_MODULE_2__/* .notRegularFile */ .s)((0,node_fs__WEBPACK_IMPORTED_MODULE_0__.fstatSync)(fd));
-    if (kind === undefined)
-        return fd;
-    (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
-    throw new Error(`${path} is ${kind}, not a regular file`);
-}
-/** Creates `path` exclusively (it must not exist, a symbolic link included) and opens it for writing. */
-const createOwn = (path, mode = 0o644) => openOwn(path, O_WRONLY | O_CREAT | O_EXCL, mode);
-/**
- * A fresh temporary file beside `path` (same folder, so that a rename over `path` stays on one file system), under
- * a name no one can guess (`.<name>.<16 random hex>.tmp`), created exclusively: its name and its descriptor.
- */
-function createTempBeside(path, mode = 0o644) {
-    const { randomBytes } = process.getBuiltinModule('node:crypto');
-    const temp = (0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)((0,node_path__WEBPACK_IMPORTED_MODULE_1__.dirname)(path), `.${(0,node_path__WEBPACK_IMPORTED_MODULE_1__.basename)(path)}.${randomBytes(8).toString('hex')}.tmp`);
-    return { temp, fd: createOwn(temp, mode) };
-}
-/** Writes `text` as the whole of `path` (created, or emptied), a regular file and not a symbolic link. */
-function writeOwnFile(path, text) {
-    const fd = openOwn(path, O_WRONLY | O_CREAT);
-    try {
-        // truncated once open: O_TRUNC would empty a FIFO's or a device's writer before the check refused it
-        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.ftruncateSync)(fd, 0);
-        const bytes = Buffer.from(text);
-        for (let at = 0; at < bytes.length;)
-            at += (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.writeSync)(fd, bytes, at, bytes.length - at, at);
-    }
-    finally {
-        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
-    }
-}
-
-
-/***/ }),
-
-/***/ 5369:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   $Q: () => (/* binding */ clip),
-/* harmony export */   MP: () => (/* binding */ describeBody),
-/* harmony export */   g$: () => (/* binding */ printable),
-/* harmony export */   ht: () => (/* binding */ detached),
-/* harmony export */   jt: () => (/* binding */ hasControlChars)
-/* harmony export */ });
-/**
- * Text helpers for the words of others (a server's body, an input's value): one line, no control characters, a
- * bounded length, and never a view that keeps the whole text it was cut from alive.
- */
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/g;
-/**
- * The one control-character rule (C0 and DEL): whether `text` holds one other than those `allowed` (a tab in a
- * value; a script's tab and line breaks).
- */
-function hasControlChars(text, allowed = '\t') {
-    for (const [c] of text.matchAll(CONTROL))
-        if (!allowed.includes(c))
-            return true;
-    return false;
-}
-/** `text` with each run of control characters turned into one space, for a one-line quote of a server's words. */
-const controlToSpace = (text) => text.replace(CONTROL_RUN, ' ');
-const CONTROL_RUN = new RegExp(`${CONTROL.source}+`, 'g');
-/** Shows input text safely in a message: control characters escaped, length capped. */
-function printable(text, max = 80) {
-    const shown = JSON.stringify(text)
-        .slice(1, -1)
-        .replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-    return shown.length > max ? `${shown.slice(0, max)}\u2026` : shown;
-}
-/** The server's words on one line, at most `max` characters. */
-function clip(text, max = 120) {
-    // cut before cleaning: a body can be 1 MiB on one line, and a copy of it per probe adds up
-    const clean = controlToSpace(text.slice(0, 2 * max));
-    return detached(clean.length > max ? `${clean.slice(0, max)}\u2026` : clean);
-}
-/**
- * A copy of a short string that does not hold on to the string it was cut from. V8 makes a slice of 13
- * characters or more a view of its parent: an excerpt or a summary kept from a 1 MiB body would keep the whole
- * body alive for as long as the answer is kept (the last answer of each target of a fleet, the timeline).
- */
-function detached(text) {
-    return JSON.parse(JSON.stringify(text));
-}
-/**
- * Says what a body says in a few words: a JSON error's message (from `json`, the body already parsed), an HTML
- * page's title, or its first line.
- */
-function describeBody(body, contentType, json) {
-    const text = body.trimStart().slice(0, 8192).trimEnd();
-    if (text === '')
-        return '';
-    const said = jsonMessage(json);
-    if (said !== undefined)
-        return clip(said);
-    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text.slice(0, 4096));
-    if (title)
-        return clip(title[1].trim());
-    if (/html/i.test(contentType) || text.startsWith('<'))
-        return '(an HTML page)';
-    return clip(text.split(/\r?\n/, 1)[0]);
-}
-function jsonMessage(json) {
-    if (typeof json !== 'object' || json === null || Array.isArray(json))
-        return undefined;
-    const o = json;
-    for (const key of ['error', 'message', 'detail', 'reason', 'status']) {
-        const v = o[key];
-        if (typeof v === 'string' && v !== '')
-            return v;
-        if (typeof v === 'object' && v !== null) {
-            const inner = jsonMessage(v);
-            if (inner !== undefined)
-                return inner;
-        }
-    }
-    return undefined;
-}
-
-
-/***/ }),
-
-/***/ 5791:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   X: () => (/* binding */ secretValueOf),
-/* harmony export */   q: () => (/* binding */ envReport)
-/* harmony export */ });
-/* harmony import */ var _inputs_secrets_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3332);
-/** `env-report`: the chosen variables from a process's environment, with credential-like values masked. */
-
-/**
- * A credential's own value, held apart from its entry so that no serialisation of the facts (the log, the summary,
- * `--json`) can carry it: only the history reads it, to store a keyed hash of it (history/fingerprint.ts).
- */
-const secretValues = new WeakMap();
-/** The value a masked entry stands for; undefined for an entry that is not a credential. */
-const secretValueOf = (entry) => secretValues.get(entry);
-/**
- * Each name or glob (`*` any run of characters, `?` one) in order; a glob gives every matching variable, sorted.
- * A value is masked by the one credential rule (inputs/secrets.ts): its name says it is a credential, its value
- * has a credential's shape (a URL's password, a token), or it holds one of `secrets` (the api-key in a variable
- * called MODEL_AUTH is still the api-key): the report also goes into the history file.
- */
-function envReport(patterns, environ, secrets = []) {
-    const entries = [];
-    const seen = new Set();
-    for (const pattern of patterns) {
-        const glob = new RegExp(`^${pattern.replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
-        const names = Object.keys(environ)
-            .filter((n) => glob.test(n))
-            .sort();
-        if (names.length === 0)
-            entries.push({ name: pattern });
-        for (const name of names.filter((n) => !seen.has(n))) {
-            seen.add(name);
-            const value = environ[name];
-            if (!(0,_inputs_secrets_js__WEBPACK_IMPORTED_MODULE_0__/* .isSecretValue */ .w2)(name, value, secrets)) {
-                entries.push({ name, value });
-                continue;
-            }
-            const entry = { name, value: _inputs_secrets_js__WEBPACK_IMPORTED_MODULE_0__/* .MASK */ .v5, secret: true };
-            secretValues.set(entry, value);
-            entries.push(entry);
-        }
-    }
-    return entries;
-}
-
-
-/***/ }),
-
-/***/ 2686:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   B9: () => (/* binding */ processGuard),
-/* harmony export */   KT: () => (/* binding */ markedProcesses),
-/* harmony export */   aW: () => (/* binding */ bootId),
-/* harmony export */   gO: () => (/* binding */ descendantsOf),
-/* harmony export */   ls: () => (/* binding */ identify),
-/* harmony export */   xO: () => (/* binding */ RUN_MARKER)
-/* harmony export */ });
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7707);
-/**
- * Which processes a stop may signal, read from Linux's /proc. Never this process, one of its ancestors (the
- * runner's step, the runner itself), pid 1, a runner's own processes (`Runner.Worker`, `Runner.Listener`, its
- * service scripts), nor a process group any of them is in. A pid recorded at launch is the server only while it
- * names the process that started then (`/proc/<pid>/stat` field 22, on the same boot): Linux reuses pids, and a
- * server that died early leaves its pid to a stranger. A process that carries the run's marker in its
- * environment (`WAIT_FOR_MODEL_RUN=<id>`, set at launch and inherited by whatever the server starts) is the
- * server's, wherever it went: a worker that double-forked out of the group, an orphaned engine core.
- */
-
-
-/** The variable `start` tags the server's environment with. */
-const RUN_MARKER = 'WAIT_FOR_MODEL_RUN';
-/** The runner's own programs, by their command line (the hosted runners' and a self-hosted one's, as installed). */
-const RUNNER_COMMAND = /(^|\/)(Runner\.Worker|Runner\.Listener|runsvc\.sh|run-helper\.sh)(\s|$)/;
-/** An ancestor chain longer than this is a loop in a hostile or broken /proc: stop walking. */
-const MAX_DEPTH = 4096;
-/** The processes and groups a stop must leave alone, as seen now from `self` (this process). */
-function processGuard(proc = '/proc', self = process.pid) {
-    const spared = new Map([[1, 'init']]);
-    const groups = new Set();
-    const selfStat = (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procStat */ .jW)(self, proc);
-    spared.set(self, 'self');
-    if (selfStat !== undefined)
-        groups.add(selfStat.pgrp);
-    // without /proc only the parent is known
-    let parent = selfStat?.ppid ?? (self === process.pid ? process.ppid : 0);
-    for (let depth = 0; parent > 1 && depth < MAX_DEPTH && !spared.has(parent); depth++) {
-        spared.set(parent, 'ancestor');
-        const stat = (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procStat */ .jW)(parent, proc);
-        if (stat !== undefined)
-            groups.add(stat.pgrp);
-        parent = stat?.ppid ?? 0;
-    }
-    for (const pid of (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procPids */ .bU)(proc)) {
-        if (spared.has(pid) || !RUNNER_COMMAND.test((0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .commandLine */ .ay)(pid, proc)))
-            continue;
-        spared.set(pid, 'runner');
-        const stat = (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procStat */ .jW)(pid, proc);
-        if (stat !== undefined)
-            groups.add(stat.pgrp);
-    }
-    // The leader of a group this process, an ancestor or the runner is in need not be an ancestor (the shell of a
-    // pipeline, a job-control wrapper): signalling it would stop the stopper's own job all the same.
-    return {
-        spared: (pid) => spared.get(pid) ?? (groups.has(pid) ? 'group-leader' : undefined),
-        groupSpared: (pgid) => groups.has(pgid) || spared.has(pgid)
-    };
-}
-/** Whether `pid` still names the process `recorded` describes. */
-function identify(pid, recorded, proc = '/proc') {
-    if (recorded.startTicks === undefined || (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procStat */ .jW)(process.pid, proc) === undefined)
-        return { kind: 'unchecked' };
-    const boot = bootId(proc);
-    if (recorded.bootId !== undefined && boot !== undefined && boot !== recorded.bootId)
-        return { kind: 'rebooted' };
-    const stat = (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procStat */ .jW)(pid, proc);
-    if (stat === undefined || stat.state === 'Z')
-        return { kind: 'gone' };
-    if (stat.startTicks !== recorded.startTicks)
-        return { kind: 'reused', startTicks: stat.startTicks, expectedTicks: recorded.startTicks };
-    return { kind: 'same' };
-}
-/** This boot's id, or undefined without /proc. */
-function bootId(proc = '/proc') {
-    try {
-        return (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(`${proc}/sys/kernel/random/boot_id`, 'utf8').trim() || undefined;
-    }
-    catch {
-        return undefined;
-    }
-}
-/**
- * The processes whose environment carries `RUN_MARKER=<marker>`, among those this user may read, that started no
- * earlier than `sinceTicks`. `seen` caches each answer by pid and start time: an environment is fixed at exec, and
- * reading every process's on every poll would cost the stop more than the stop itself.
- */
-function markedProcesses(marker, sinceTicks, seen, proc = '/proc') {
-    const needle = `\0${RUN_MARKER}=${marker}\0`;
-    const found = [];
-    for (const pid of (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procPids */ .bU)(proc)) {
-        const stat = (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procStat */ .jW)(pid, proc);
-        if (stat === undefined || stat.state === 'Z' || stat.startTicks < sinceTicks)
-            continue;
-        const key = `${pid}:${stat.startTicks}`;
-        let marked = seen.get(key);
-        if (marked === undefined) {
-            marked = environHas(pid, needle, proc);
-            seen.set(key, marked);
-        }
-        if (marked)
-            found.push(pid);
-    }
-    return found;
-}
-function environHas(pid, needle, proc) {
-    try {
-        // latin1 maps each byte to one character: a byte search, whatever the encoding of the other variables
-        return `\0${(0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(`${proc}/${pid}/environ`, 'latin1')}\0`.includes(needle);
-    }
-    catch {
-        return false; // another user's process, or gone
-    }
-}
-/** `roots` and every process descended from them, from the parent ids of /proc/<pid>/stat. */
-function descendantsOf(roots, proc = '/proc') {
-    const children = new Map();
-    for (const p of (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procPids */ .bU)(proc)) {
-        const parent = (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procStat */ .jW)(p, proc)?.ppid;
-        if (parent !== undefined)
-            children.set(parent, [...(children.get(parent) ?? []), p]);
-    }
-    const family = new Set(roots);
-    const queue = [...family];
-    while (queue.length > 0) {
-        for (const child of children.get(queue.shift()) ?? []) {
-            if (family.has(child))
-                continue;
-            family.add(child);
-            queue.push(child);
-        }
-    }
-    return family;
-}
-
-
-/***/ }),
-
-/***/ 5568:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   p: () => (/* binding */ LogFollower)
-/* harmony export */ });
-/* unused harmony export MAX_LINE_CHARS */
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _inputs_secrets_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3332);
-/* harmony import */ var _runtime_file_kind_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2607);
-/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9842);
-/**
- * Follows a server's log file: the lines appended since the last look, numbered, and the last lines kept for the
- * tail. Each look does a bounded amount of work whatever the file holds (a 200 MB log, a server flooding its log,
- * a log replaced by a directory), so that the wait never stalls behind it and its memory never grows with it.
- */
-
-
-
-
-/** A line longer than this is cut (a progress bar redrawn with \r for an hour is one line). */
-const MAX_LINE_CHARS = 2000;
-/** Of a line longer than MAX_LINE_CHARS, only this many bytes are kept while it is being read (UTF-8: 4 per character). */
-const MAX_LINE_BYTES = MAX_LINE_CHARS * 4;
-/** Lines decoded per look: each then goes through the startup profile and `fail-pattern`. */
-const LINES_PER_POLL = 1000;
-/** Bytes decoded into lines per look. */
-const READ_BYTES_PER_POLL = 256 * 1024;
-/** Bytes only counted (for line numbers) per look. */
-const COUNT_BYTES_PER_POLL = 32 * 1024 * 1024;
-/**
- * And at most this long a look, read in 64 KB chunks: the action runs without V8's optimising compilers, so
- * counting the lines of `yes` output takes far longer per megabyte than an ordinary log's. A CPU budget, not a
- * time the wait depends on: it bounds how long a look holds the event loop (the deadline, signals), nothing else.
- */
-const WORK_MS_PER_POLL = 20;
-/**
- * Of what a log held before the wait, only its last this many bytes are read as lines (the phases so far and the
- * tail); the rest is counted. When a server writes faster than the follower reads and the backlog passes
- * BACKLOG_BYTES, the follower likewise counts its way to the last WINDOW_BYTES.
- */
-const WINDOW_BYTES = 256 * 1024;
-const BACKLOG_BYTES = 8 * 1024 * 1024;
-const CHUNK_BYTES = 64 * 1024;
-class LogFollower {
-    path;
-    keep;
-    /** Bytes of the file consumed: counted, or read into lines (the unfinished last line is in `pending`). */
-    offset = 0;
-    lineCount = 0;
-    pending = [];
-    pendingBytes = 0;
-    pendingCut = false;
-    /** Up to where the file is only counted, not read into lines. */
-    countUntil = 0;
-    /** The first line read after counting began before the counting ended: counted, never shown. */
-    dropPartial = false;
-    /** Lines that end before this offset were in the file before the wait: handed to `earlier`, never to `poll`. */
-    earlierUntil = 0;
-    recent = [];
-    chunk = Buffer.alloc(CHUNK_BYTES);
-    earlier;
-    secrets;
-    /** Why the log can no longer be read (it became a directory); set once, the follower then reads nothing. */
-    problem;
-    /**
-     * `keep`: how many last lines to hold for `tail`. Unless `fromStart` (the log of a server this process has
-     * just started, where every line is new however fast it came), what the file already holds is counted and its
-     * last lines are kept for the tail and handed to `earlier` (by the looks that read them), but never returned by
-     * `poll`: only lines written from now on are new. Nothing is read here, so the wait starts at once.
-     * `fromStart` with `skipBytes`: the server appends to a log that already held that much (an earlier run's),
-     * which is only counted (by the first looks), so that line numbers are the file's.
-     * `secrets` are masked in each line before it is cut to MAX_LINE_CHARS.
-     */
-    constructor(path, keep, { fromStart = false, skipBytes = 0, earlier, secrets = [] } = {}) {
-        this.path = path;
-        this.keep = keep;
-        this.earlier = earlier;
-        this.secrets = secrets;
-        if (fromStart) {
-            this.countUntil = skipBytes;
-            return;
-        }
-        const size = this.withFile((_fd, s) => s) ?? 0;
-        this.earlierUntil = size;
-        this.countUntil = Math.max(0, size - WINDOW_BYTES);
-    }
-    /** The complete lines appended since the last call (at most LINES_PER_POLL of them). */
-    poll() {
-        const fresh = [];
-        const old = [];
-        const until = _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .systemClock */ .ml.now() + WORK_MS_PER_POLL;
-        this.withFile((fd, size) => {
-            // truncated or replaced (also before the first look read what it held)
-            if (size < this.offset || size < this.earlierUntil)
-                this.restart();
-            if (size - this.offset > BACKLOG_BYTES && this.offset >= this.countUntil)
-                this.countUntil = size - WINDOW_BYTES;
-            if (this.offset < this.countUntil)
-                this.count(fd, until);
-            if (this.offset >= this.countUntil)
-                this.read(fd, size, fresh, old, until);
-        });
-        if (old.length > 0)
-            this.earlier?.(old);
-        return fresh;
-    }
-    /** Whether lines already written are still unread. */
-    behind() {
-        return (this.withFile((_fd, size) => size > this.offset) ?? false) && this.problem === undefined;
-    }
-    /** Opens the file without blocking (a FIFO would) and checks it is still a regular file; undefined when it is not there. */
-    withFile(use) {
-        if (this.problem !== undefined)
-            return undefined;
-        let fd;
-        try {
-            fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.openSync)(this.path, node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_RDONLY | node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_NONBLOCK);
-        }
-        catch (e) {
-            if (e.code !== 'ENOENT')
-                this.fail(e);
-            return undefined; // not written yet
-        }
-        try {
-            const stat = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.fstatSync)(fd);
-            const what = (0,_runtime_file_kind_js__WEBPACK_IMPORTED_MODULE_2__/* .notRegularFile */ .s)(stat);
-            if (what !== undefined) {
-                this.problem = `the log ${this.path} is no longer a regular file (it is ${what} now)`;
-                return undefined;
-            }
-            return use(fd, stat.size);
-        }
-        catch (e) {
-            this.fail(e);
-            return undefined;
-        }
-        finally {
-            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
-        }
-    }
-    fail(e) {
-        this.problem = `the log ${this.path} cannot be read (${e.code ?? e.message})`;
-    }
-    /** Counts the lines up to `countUntil`, within the look's budget, reading nothing into memory. */
-    count(fd, until) {
-        const end = Math.min(this.countUntil, this.offset + COUNT_BYTES_PER_POLL);
-        let last = -1;
-        while (this.offset < end && _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .systemClock */ .ml.now() < until) {
-            const n = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readSync)(fd, this.chunk, 0, Math.min(CHUNK_BYTES, end - this.offset), this.offset);
-            if (n === 0)
-                break;
-            // one native pass (a loop in JavaScript, or indexOf per line, is several times slower without the optimising compilers)
-            const text = this.chunk.toString('latin1', 0, n);
-            this.lineCount += text.length - text.replaceAll('\n', '').length;
-            last = this.chunk[n - 1];
-            this.offset += n;
-        }
-        if (last === -1)
-            return;
-        // what was pending is part of a counted line now; the line under way at the end of counting is never whole
-        this.pending = [];
-        this.pendingBytes = 0;
-        this.pendingCut = false;
-        this.dropPartial = last !== 0x0a;
-    }
-    read(fd, size, fresh, old, until) {
-        const end = Math.min(size, this.offset + READ_BYTES_PER_POLL);
-        let lines = 0;
-        while (this.offset < end && lines < LINES_PER_POLL && _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .systemClock */ .ml.now() < until) {
-            const n = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readSync)(fd, this.chunk, 0, Math.min(CHUNK_BYTES, end - this.offset), this.offset);
-            if (n === 0)
-                break;
-            let start = 0;
-            for (let nl = this.chunk.indexOf(0x0a, 0); nl !== -1 && nl < n; nl = this.chunk.indexOf(0x0a, start)) {
-                this.take(this.chunk.subarray(start, nl));
-                start = nl + 1;
-                const line = this.finishLine();
-                if (line !== undefined) {
-                    ;
-                    (this.offset + start <= this.earlierUntil ? old : fresh).push(line);
-                    if (++lines >= LINES_PER_POLL)
-                        break;
-                }
-            }
-            if (lines >= LINES_PER_POLL && start < n) {
-                this.offset += start; // the rest is read by the next look
-                return;
-            }
-            this.take(this.chunk.subarray(start, n));
-            this.offset += n;
-        }
-    }
-    /** Adds bytes to the unfinished line, keeping at most MAX_LINE_BYTES of it. */
-    take(bytes) {
-        const room = MAX_LINE_BYTES - this.pendingBytes;
-        if (bytes.length > room)
-            this.pendingCut = true;
-        const kept = bytes.subarray(0, Math.max(0, room));
-        if (kept.length === 0)
-            return;
-        this.pending.push(Buffer.from(kept));
-        this.pendingBytes += kept.length;
-    }
-    /** The unfinished line is finished: numbered, kept for the tail, and returned unless it was partly counted. */
-    finishLine() {
-        const text = this.pendingText();
-        this.pending = [];
-        this.pendingBytes = 0;
-        this.pendingCut = false;
-        this.lineCount++;
-        if (this.dropPartial) {
-            this.dropPartial = false;
-            return undefined;
-        }
-        const line = { number: this.lineCount, text: text.replace(/\r$/, '') };
-        if (this.keep > 0) {
-            this.recent.push(line);
-            if (this.recent.length > this.keep)
-                this.recent.shift();
-        }
-        return line;
-    }
-    pendingText() {
-        const text = (0,_inputs_secrets_js__WEBPACK_IMPORTED_MODULE_3__/* .redact */ .E$)(Buffer.concat(this.pending, this.pendingBytes).toString('utf8'), this.secrets);
-        return text.length > MAX_LINE_CHARS || this.pendingCut ? `${text.slice(0, MAX_LINE_CHARS)}\u2026` : text;
-    }
-    /**
-     * The last `keep` lines, including an unfinished last line; undefined when the file does not exist. Reads what
-     * is left (within a bounded number of looks) first, so that the tail ends where the file does.
-     */
-    tail() {
-        for (let looks = 0; looks < 20 && this.behind(); looks++)
-            this.poll();
-        if (this.problem === undefined && this.withFile(() => true) === undefined)
-            return undefined;
-        if (this.keep === 0)
-            return [];
-        const unfinished = this.pendingBytes === 0 || this.dropPartial ? [] : [{ number: this.lineCount + 1, text: this.pendingText() }];
-        return [...this.recent, ...unfinished].slice(-this.keep);
-    }
-    restart() {
-        this.offset = 0;
-        this.lineCount = 0;
-        this.pending = [];
-        this.pendingBytes = 0;
-        this.pendingCut = false;
-        this.countUntil = 0;
-        this.dropPartial = false;
-        this.earlierUntil = 0;
-    }
-}
-
-
-/***/ }),
-
-/***/ 8706:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   WZ: () => (/* binding */ processTree),
-/* harmony export */   f_: () => (/* binding */ isDockerProxy),
-/* harmony export */   kA: () => (/* binding */ listenerOwnership),
-/* harmony export */   l: () => (/* binding */ portOwner),
-/* harmony export */   yv: () => (/* binding */ localPort)
-/* harmony export */ });
-/* harmony import */ var _guard_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2686);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3024);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7707);
-/* harmony import */ var _http_hosts_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2327);
-/**
- * Who listens on a local TCP port, read from Linux's /proc: the listening sockets of /proc/net/tcp and tcp6, each
- * socket's inode found among the processes' file descriptors (/proc/<pid>/fd \u2192 `socket:[inode]`), and each
- * holder's command line. Structured answers only; without /proc (not Linux) the answer is `unknown`.
- *
- * /proc/net/tcp is the table of the reader's network namespace: a server in a container with its own
- * namespace (docker -p) shows as the proxy that forwards the port, which is what answers the gate anyway.
- */
-
-
-
-
-const LISTEN = '0A';
-/** Who listens on `port` (any local address, IPv4 and IPv6). */
-function portOwner(port, { proc = '/proc' } = {}) {
-    const sockets = listeningSockets(proc, port);
-    if (sockets === undefined)
-        return { kind: 'unknown', port };
-    if (sockets.length === 0)
-        return { kind: 'free', port };
-    const holders = socketHolders(proc, new Set(sockets.map((s) => s.inode)));
-    return {
-        kind: 'listening',
-        port,
-        listeners: sockets.map((s) => ({ ...s, holders: holders.get(s.inode) ?? [] }))
-    };
-}
-/**
- * Whether what listens on `port` belongs to the process `pid` or its descendants (a `start` shell that runs the
- * server as its child, a server that forks workers): the listening socket's inode among their descriptors.
- */
-function listenerOwnership(port, pid, options = {}) {
-    const owner = portOwner(port, options);
-    if (owner.kind !== 'listening')
-        return owner;
-    const family = processTree(options.proc ?? '/proc', pid);
-    for (const l of owner.listeners) {
-        const holder = l.holders.find((h) => family.has(h.pid));
-        if (holder !== undefined)
-            return { kind: 'ours', port, holder };
-    }
-    return { kind: 'foreign', port, listeners: owner.listeners };
-}
-/** `pid` and every process descended from it, from the parent ids of /proc/<pid>/stat. */
-const processTree = (proc, pid) => (0,_guard_js__WEBPACK_IMPORTED_MODULE_0__/* .descendantsOf */ .gO)([pid], proc);
-/** The listening sockets on `port`; undefined when neither table can be read. */
-function listeningSockets(proc, port) {
-    let read = false;
-    const found = [];
-    for (const table of ['tcp', 'tcp6']) {
-        let text;
-        try {
-            text = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.readFileSync)(`${proc}/net/${table}`, 'utf8');
-            read = true;
-        }
-        catch {
-            continue; // tcp6 is absent on a kernel without IPv6
-        }
-        for (const line of text.split('\n').slice(1)) {
-            // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode \u2026
-            const f = line.trim().split(/\s+/);
-            if (f.length < 10 || f[3] !== LISTEN)
-                continue;
-            const [hexAddress, hexPort] = f[1].split(':');
-            if (parseInt(hexPort, 16) !== port)
-                continue;
-            found.push({ address: decodeAddress(hexAddress), port, inode: Number(f[9]) });
-        }
-    }
-    return read ? found : undefined;
-}
-/** The kernel prints each 32-bit word of the address in host order (little-endian on the runners' x86 and arm64). */
-function decodeAddress(hex) {
-    const words = hex.match(/.{8}/g) ?? [];
-    const bytes = words.flatMap((w) => (w.match(/../g) ?? []).reverse().map((b) => parseInt(b, 16)));
-    if (bytes.length === 4)
-        return bytes.join('.');
-    const groups = Array.from({ length: 8 }, (_, i) => ((bytes[2 * i] << 8) | bytes[2 * i + 1]).toString(16));
-    if (groups.slice(0, 5).every((g) => g === '0') && groups[5] === 'ffff')
-        return `::ffff:${bytes.slice(12).join('.')}`;
-    // the shortest form for the common cases (:: and ::1); other addresses in full
-    const text = groups.join(':');
-    return text === '0:0:0:0:0:0:0:0' ? '::' : text === '0:0:0:0:0:0:0:1' ? '::1' : text;
-}
-/** The processes holding each of `inodes` among their file descriptors (those this user may read). */
-function socketHolders(proc, inodes) {
-    const holders = new Map();
-    for (const pid of (0,_proc_js__WEBPACK_IMPORTED_MODULE_2__/* .procPids */ .bU)(proc)) {
-        let fds;
-        try {
-            fds = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.readdirSync)(`${proc}/${pid}/fd`);
-        }
-        catch {
-            continue; // another user's process, or gone
-        }
-        const held = new Set();
-        for (const fd of fds) {
-            let target;
-            try {
-                target = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.readlinkSync)(`${proc}/${pid}/fd/${fd}`);
-            }
-            catch {
-                continue;
-            }
-            const m = /^socket:\[(\d+)\]$/.exec(target);
-            if (m && inodes.has(Number(m[1])))
-                held.add(Number(m[1]));
-        }
-        if (held.size === 0)
-            continue;
-        const info = { pid, command: (0,_proc_js__WEBPACK_IMPORTED_MODULE_2__/* .commandLine */ .ay)(pid, proc) };
-        for (const inode of held)
-            holders.set(inode, [...(holders.get(inode) ?? []), info]);
-    }
-    return holders;
-}
-/**
- * The port to check when `url` names this machine (loopback, `localhost`, this host's name or one of its
- * addresses), else undefined: a server elsewhere is probed as it is, its port is none of this machine's business.
- */
-function localPort(url, hostName = process.getBuiltinModule('node:os').hostname()) {
-    const host = (0,_http_hosts_js__WEBPACK_IMPORTED_MODULE_3__/* .bareHost */ .n0)(url.hostname);
-    const os = process.getBuiltinModule('node:os');
-    const addresses = Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((a) => a.address.toLowerCase()));
-    const local = (0,_http_hosts_js__WEBPACK_IMPORTED_MODULE_3__/* .isLoopback */ .U9)(url.hostname) ||
-        host.endsWith('.localhost') ||
-        host === hostName.toLowerCase() ||
-        addresses.includes(host);
-    if (!local)
-        return undefined;
-    return url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
-}
-/** Docker's userland proxy, which holds a container's published port on the host (`docker run -p`). */
-const isDockerProxy = (command) => /(^|\/)docker-proxy(\s|$)/.test(command);
-
-
-/***/ }),
-
-/***/ 7707:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   ay: () => (/* binding */ commandLine),
-/* harmony export */   bU: () => (/* binding */ procPids),
-/* harmony export */   jW: () => (/* binding */ procStat),
-/* harmony export */   mX: () => (/* binding */ procEnviron)
-/* harmony export */ });
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/** Reading Linux's /proc: one process's stat line, the process ids, a command line, an environment. Undefined or empty without it. */
-
-function procStat(pid, proc = '/proc') {
-    try {
-        const stat = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(`${proc}/${pid}/stat`, 'utf8');
-        // the command name in parentheses may hold spaces and parentheses: count fields from the last ')'
-        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        return { state: f[0], ppid: Number(f[1]), pgrp: Number(f[2]), startTicks: Number(f[19]) };
-    }
-    catch {
-        return undefined;
-    }
-}
-/** Every process id /proc shows (empty without /proc). */
-function procPids(proc = '/proc') {
-    try {
-        return (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readdirSync)(proc)
-            .filter((n) => /^\d+$/.test(n))
-            .map(Number);
-    }
-    catch {
-        return [];
-    }
-}
-const MAX_COMMAND = 500;
-/** The command line of `pid`, arguments joined by spaces (its name in brackets where it has none), or "" once gone. */
-function commandLine(pid, proc = '/proc') {
-    try {
-        const args = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(`${proc}/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
-        if (args !== '')
-            return args.length > MAX_COMMAND ? `${args.slice(0, MAX_COMMAND)}\u2026` : args;
-        return `[${(0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(`${proc}/${pid}/comm`, 'utf8').trim()}]`;
-    }
-    catch {
-        return '';
-    }
-}
-/** The environment `pid` started with (`/proc/<pid>/environ`), or undefined when it cannot be read (gone, another user's, no /proc). */
-function procEnviron(pid, proc = '/proc') {
-    try {
-        const entries = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(`${proc}/${pid}/environ`, 'utf8')
-            .split('\0')
-            .filter((e) => e.includes('='));
-        return Object.fromEntries(entries.map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]));
-    }
-    catch {
-        return undefined;
-    }
-}
-
-
-/***/ }),
-
-/***/ 5361:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  Zd: () => (/* binding */ attachServer),
-  rO: () => (/* binding */ newLogFile),
-  um: () => (/* binding */ newRunMarker),
-  QF: () => (/* binding */ resolvePid),
-  NK: () => (/* binding */ serverEnv),
-  UD: () => (/* binding */ startServer)
-});
-
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(3024);
-// EXTERNAL MODULE: ./src/runtime/own-files.ts
-var own_files = __nccwpck_require__(730);
-// EXTERNAL MODULE: external "node:os"
-var external_node_os_ = __nccwpck_require__(8161);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
-// EXTERNAL MODULE: ./src/runtime/text.ts
-var runtime_text = __nccwpck_require__(5369);
-// EXTERNAL MODULE: ./src/inputs/input-error.ts
-var input_error = __nccwpck_require__(9354);
-// EXTERNAL MODULE: ./src/inputs/forms.ts
-var inputs_forms = __nccwpck_require__(2198);
-// EXTERNAL MODULE: ./src/inputs/variables.ts
-var variables = __nccwpck_require__(6192);
-// EXTERNAL MODULE: ./src/server/proc.ts
-var proc = __nccwpck_require__(7707);
-;// CONCATENATED MODULE: ./src/server/runner-internals.ts
-/**
- * What the runner gives the action's own process and no `run:` step, kept from the server `start` launches: a
- * detached server outlives the step and may run code the job did not write (a model's own code, a plugin), so it
- * gets the step's environment as a `run:` step would, not the action's. From the runner's
- * `NodeScriptActionHandler` (actions/runner, src/Runner.Worker/Handlers/): the Actions runtime's URL and token
- * (the job's cache and artifact credential), the cache and results services, and the OIDC token request (which
- * mints cloud credentials where `id-token: write` is set). The list is docs/server.md's; a user who needs one
- * passes it explicitly, in the `env:` of a later `run:` step.
- */
-/** Every variable whose name starts with one of these (`ACTIONS_CACHE_URL`, a cache proxy's `ACTIONS_RESULTS_URL_ORIGINAL`, \u2026). */
-const RUNNER_PREFIXES = ['ACTIONS_RUNTIME_', 'ACTIONS_ID_TOKEN_', 'ACTIONS_CACHE_', 'ACTIONS_RESULTS_'];
-/**
- * This step's own file commands: the action's outputs, the post step's state (the pid it stops), the next steps'
- * environment and PATH, the job summary. A server writing to them during the step would forge what the action
- * tells the runner.
- */
-const STEP_FILES = ['GITHUB_OUTPUT', 'GITHUB_STATE', 'GITHUB_ENV', 'GITHUB_PATH', 'GITHUB_STEP_SUMMARY'];
-/** Whether the variable is one of the runner's internals (see the module comment). */
-const isRunnerInternal = (name) => RUNNER_PREFIXES.some((p) => name.startsWith(p)) || STEP_FILES.includes(name);
-
-;// CONCATENATED MODULE: ./src/server/process.ts
-/**
- * The model server as a process: launched in the background by `start`, or found by `pid`; watched until it
- * exits; its start time and environment read from /proc (Linux). The gate leaves it running either way.
- */
-
-
-
-
-
-
-
-
-
-
-const randomPart = () => process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex');
-/**
- * Where the log goes with `start` and no `log-file`: a new file in the runner's temporary directory (the system's
- * outside a runner) named with this run's pid and a random part, `model-server-<pid>-<12 hex>.log`, created now
- * and exclusively, so that no other run's log is ever truncated and no link planted at a name we would use is
- * followed (a name taken: another random one).
- */
-function newLogFile(env, pid = process.pid) {
-    const dir = env.RUNNER_TEMP || (0,external_node_os_.tmpdir)();
-    for (let n = 1;; n++) {
-        // a random part: a name another user of a shared folder can guess is one they can plant a link at
-        const path = (0,external_node_path_.join)(dir, `model-server-${pid}-${randomPart()}.log`);
-        try {
-            if (n === 1)
-                (0,external_node_fs_.mkdirSync)(dir, { recursive: true });
-            (0,external_node_fs_.closeSync)((0,own_files/* createOwn */.pP)(path));
-            return path;
-        }
-        catch (e) {
-            const code = e.code;
-            if (code === 'EEXIST' && n < 10)
-                continue;
-            throw new input_error/* InputError */.dz('log-file', {
-                problem: `none given, and no new log can be created in "${(0,runtime_text/* printable */.g$)(dir)}" (${code ?? e.message})`
-            });
-        }
-    }
-}
-/**
- * The step's environment, without the action's own `INPUT_*` variables (which carry its api-key) and without the
- * runner's internals (`isRunnerInternal`: the tokens it gives the action's process and no `run:` step, and this
- * step's own file commands).
- */
-function serverEnv(env) {
-    return Object.fromEntries(Object.entries(env).filter((e) => e[1] !== undefined && !(0,variables/* isInputVariable */.lh)(e[0]) && !isRunnerInternal(e[0])));
-}
-/** A run marker for the server's environment: 128 random bits, so that no other process carries it by chance. */
-const newRunMarker = () => process.getBuiltinModule('node:crypto').randomBytes(16).toString('hex');
-const FOREGROUND_HINT = '"start" must run the server in the foreground, without & or nohup: the action puts it in the background';
-/** Like a `run:` step: bash, which also execs a lone command so that the pid is the server's own. */
-const SHELL = (0,external_node_fs_.existsSync)('/bin/bash') ? '/bin/bash' : '/bin/sh';
-/**
- * Runs `command` with the shell, detached in its own process group (pid = group id) so that it outlives the
- * step and a signal to the action does not reach it; stdout and stderr are appended to `logFile` (never truncated:
- * it may be a log the user keeps, or another run's).
- */
-function startServer(command, logFile, env, clock) {
-    let fd;
-    let logOffset;
-    try {
-        (0,external_node_fs_.mkdirSync)((0,external_node_path_.dirname)(logFile), { recursive: true });
-        // never through a symbolic link: the server's output would go wherever it points
-        fd = (0,own_files/* openOwn */.$U)(logFile, external_node_fs_.constants.O_WRONLY | external_node_fs_.constants.O_APPEND | external_node_fs_.constants.O_CREAT);
-        logOffset = (0,external_node_fs_.fstatSync)(fd).size;
-    }
-    catch (e) {
-        throw new input_error/* InputError */.dz('log-file', {
-            value: (0,runtime_text/* printable */.g$)(logFile),
-            problem: `cannot be written (${e.code ?? e.message})`
-        });
-    }
-    try {
-        // node:child_process (with node:dgram) only for `start`
-        const child = process
-            .getBuiltinModule('node:child_process')
-            .spawn(SHELL, ['-c', command], { detached: true, stdio: ['ignore', fd, fd], env });
-        const startedAt = clock.now();
-        const exited = new Promise((resolve) => {
-            child.once('error', (e) => resolve(`could not be started (${e.message})`));
-            child.once('exit', (code, signal) => resolve(signal
-                ? `was killed by ${signal}`
-                : code === 0
-                    ? `exited with code 0 (${FOREGROUND_HINT})`
-                    : `exited with code ${code}`));
-        });
-        child.unref();
-        const pid = child.pid;
-        if (pid === undefined)
-            throw new Error(`could not start ${SHELL} for "start"`);
-        return {
-            pid,
-            startedAt,
-            // read at once: the fork has happened, and an exec (bash running a lone command) keeps the pid and the time
-            startTicks: (0,proc/* procStat */.jW)(pid)?.startTicks,
-            exited,
-            // Once the shell has exec'd the server (or if it has exited), what it was given is what it started with.
-            environ: () => (0,proc/* procEnviron */.mX)(pid) ?? env,
-            release: () => child.removeAllListeners(),
-            logOffset
-        };
-    }
-    finally {
-        (0,external_node_fs_.closeSync)(fd);
-    }
-}
-/** Watches a process started elsewhere; it is polled, since only a parent hears of its child's exit. */
-function attachServer(pid, clock, pollMs = 250) {
-    const first = (0,proc/* procStat */.jW)(pid);
-    const ageMs = first === undefined ? undefined : processAgeMs(first.startTicks);
-    let timer;
-    const exited = new Promise((resolve) => {
-        const check = () => {
-            const why = gone(pid, first?.startTicks);
-            if (why === undefined)
-                return;
-            clearInterval(timer);
-            resolve(why);
-        };
-        timer = setInterval(check, pollMs);
-        check();
-    });
-    return {
-        pid,
-        startedAt: ageMs === undefined ? undefined : clock.now() - ageMs,
-        exited,
-        environ: () => (0,proc/* procEnviron */.mX)(pid),
-        release: () => clearInterval(timer)
-    };
-}
-/** Reads `pid` when it names a file. */
-function resolvePid(spec) {
-    if ('pid' in spec)
-        return spec.pid;
-    let text;
-    try {
-        text = (0,external_node_fs_.readFileSync)(spec.file, 'utf8').trim();
-    }
-    catch (e) {
-        throw new input_error/* InputError */.dz('pid', {
-            problem: `could not read "${(0,runtime_text/* printable */.g$)(spec.file)}" (${e.code ?? e.message})`,
-            form: inputs_forms/* PID_FORM */.b5
-        });
-    }
-    if (!/^\d+$/.test(text) || Number(text) < 1)
-        throw new input_error/* InputError */.dz('pid', {
-            value: (0,runtime_text/* printable */.g$)(spec.file),
-            problem: `holds "${(0,runtime_text/* printable */.g$)(text)}", not a process id`
-        });
-    return Number(text);
-}
-/** Why the process is no longer running, or undefined while it runs. */
-function gone(pid, startTicks) {
-    const stat = (0,proc/* procStat */.jW)(pid);
-    if (stat !== undefined) {
-        if (stat.state === 'Z')
-            return 'has exited (a zombie awaiting its parent)';
-        // the same id on a process that started at another time: ours is gone and the id was reused
-        if (startTicks !== undefined && stat.startTicks !== startTicks)
-            return 'has exited (its process id now belongs to another process)';
-        return undefined;
-    }
-    try {
-        process.kill(pid, 0);
-        return undefined;
-    }
-    catch (e) {
-        return e.code === 'EPERM' ? undefined : 'is not running';
-    }
-}
-/** USER_HZ, the unit of /proc start times: 100 on every Linux architecture GitHub runners use. */
-const TICKS_PER_SECOND = 100;
-function processAgeMs(startTicks) {
-    try {
-        const uptimeS = Number((0,external_node_fs_.readFileSync)('/proc/uptime', 'utf8').split(' ')[0]);
-        return Math.max(0, uptimeS * 1000 - (startTicks * 1000) / TICKS_PER_SECOND);
-    }
-    catch {
-        return undefined;
-    }
-}
-
-
-/***/ }),
-
-/***/ 8855:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Oc: () => (/* binding */ MAX_LINE_BYTES),
-/* harmony export */   tS: () => (/* binding */ FrameReader),
-/* harmony export */   wC: () => (/* binding */ MAX_STREAM_BYTES)
-/* harmony export */ });
-/* harmony import */ var _http_probe_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(242);
-/**
- * A streamed body cut into events as its bytes arrive, within bounds a hostile server cannot swell: a line longer
- * than MAX_LINE_BYTES, or a body longer than MAX_STREAM_BYTES, ends the stream as an error rather than growing a
- * buffer. SSE (`data:` lines, an event ends at a blank line, `data: [DONE]` ends the stream) or one JSON object a
- * line (Ollama).
- */
-
-/** No event of a token stream comes near this (a final event with its settings is a few KiB). */
-const MAX_LINE_BYTES = 64 * 1024;
-/** Far above any answer of a few thousand tokens, each event with its JSON around it. */
-const MAX_STREAM_BYTES = 8 * 1024 * 1024;
-const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
-class FrameReader {
-    framing;
-    partial = [];
-    partialBytes = 0;
-    total = 0;
-    /** The `data:` lines of the SSE event being read. */
-    data = [];
-    dataBytes = 0;
-    decoder = new TextDecoder('utf-8', { fatal: false });
-    constructor(framing) {
-        this.framing = framing;
-    }
-    /** The frames these bytes complete; reading ends after a `too-long` one. */
-    push(chunk) {
-        this.total += chunk.length;
-        if (this.total > MAX_STREAM_BYTES)
-            return [{ kind: 'too-long', what: 'body' }];
-        const frames = [];
-        let start = 0;
-        for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
-            const piece = chunk.subarray(start, nl);
-            start = nl + 1;
-            if (this.partialBytes + piece.length > MAX_LINE_BYTES)
-                return [...frames, { kind: 'too-long', what: 'line' }];
-            const line = this.partialBytes === 0 ? piece : Buffer.concat([...this.partial, piece]);
-            this.partial = [];
-            this.partialBytes = 0;
-            frames.push(...this.line(this.decoder.decode(line).replace(/\r$/, '')));
-            if (frames.at(-1)?.kind === 'too-long')
-                return frames;
-        }
-        const rest = chunk.subarray(start);
-        if (this.partialBytes + rest.length > MAX_LINE_BYTES)
-            return [...frames, { kind: 'too-long', what: 'line' }];
-        if (rest.length > 0) {
-            // copied: the chunk's buffer may be reused by the socket
-            this.partial.push(Buffer.from(rest));
-            this.partialBytes += rest.length;
-        }
-        return frames;
-    }
-    /** What is left once the body ends: a last line without its line break, an SSE event without its blank line. */
-    end() {
-        const last = this.partialBytes === 0 ? [] : this.line(this.decoder.decode(Buffer.concat(this.partial)));
-        this.partial = [];
-        this.partialBytes = 0;
-        return [...last, ...(this.framing === 'sse' ? this.line('') : [])];
-    }
-    line(text) {
-        if (this.framing === 'ndjson')
-            return text.trim() === '' ? [] : toFrame(text);
-        if (text === '') {
-            if (this.data.length === 0)
-                return [];
-            const payload = this.data.join('\n');
-            this.data = [];
-            this.dataBytes = 0;
-            return payload.trim() === '[DONE]' ? [{ kind: 'done' }] : toFrame(payload);
-        }
-        // older llama.cpp sends a failure as an `error:` field of its own: an error event whatever follows
-        if (text.startsWith('error:')) {
-            const said = text.slice(text[6] === ' ' ? 7 : 6);
-            const json = (0,_http_probe_js__WEBPACK_IMPORTED_MODULE_0__/* .parseJson */ .qF)(said);
-            return [{ kind: 'event', json: { error: isObject(json) ? (json.error ?? json) : said || 'error' } }];
-        }
-        // `data:value` and `data: value` alike (TGI writes the first); comments (`:`) and other fields are skipped
-        if (!text.startsWith('data:'))
-            return [];
-        // an event of many `data:` lines is held whole until its blank line: it is bounded as one line is
-        this.dataBytes += text.length;
-        if (this.dataBytes > MAX_LINE_BYTES)
-            return [{ kind: 'too-long', what: 'line' }];
-        this.data.push(text.slice(text[5] === ' ' ? 6 : 5));
-        return [];
-    }
-}
-/** An event that is not a JSON object (a keep-alive, a stray word) carries nothing: it is skipped. */
-function toFrame(text) {
-    const json = (0,_http_probe_js__WEBPACK_IMPORTED_MODULE_0__/* .parseJson */ .qF)(text);
-    return isObject(json) ? [{ kind: 'event', json }] : [];
 }
 
 

@@ -16535,7 +16535,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 2462:
+/***/ 4821:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 
@@ -16784,6 +16784,7 @@ const INPUT_DEFAULTS = {
     'api-key': '',
     'progress-interval': '30s',
     'fail-on-timeout': 'true',
+    'fleet-min-ready': 'all',
     start: '',
     pid: '',
     container: '',
@@ -16884,63 +16885,10 @@ function inputReader(get) {
     };
 }
 
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(3024);
-// EXTERNAL MODULE: ./src/runtime/file-kind.ts
-var file_kind = __nccwpck_require__(2607);
-;// CONCATENATED MODULE: ./src/inputs/input-files.ts
-/** The inputs that name a file, checked when the inputs are read, so that a wrong path fails before any request. */
-
-
-
-
-const CA_FORM = 'the path of a PEM file of CA certificates (-----BEGIN CERTIFICATE-----)';
-/** `ca-cert`: reads and checks the PEM file now. */
-function readCaCert(path) {
-    const value = (0,runtime_text/* printable */.g$)(path);
-    let pem;
-    try {
-        pem = (0,external_node_fs_.readFileSync)(path, 'utf8');
-    }
-    catch (e) {
-        const code = e.code ?? e.message;
-        throw new input_error/* ProblemError */.Mm({ problem: `cannot read "${value}" (${code})`, form: CA_FORM }, { cause: e });
-    }
-    const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
-    if (blocks.length === 0)
-        throw new input_error/* ProblemError */.Mm({ value, problem: 'holds no certificate', form: CA_FORM });
-    for (const block of blocks) {
-        try {
-            // node:crypto only here, for a ca-cert: loading it costs 5 ms and 3 MB on Node 24
-            new (process.getBuiltinModule('node:crypto').X509Certificate)(block);
-        }
-        catch {
-            throw new input_error/* ProblemError */.Mm({ value, problem: 'holds a certificate that cannot be read', form: CA_FORM });
-        }
-    }
-    return pem;
-}
-/**
- * `log-file`: a log that exists must be a regular file (followed through symlinks): a FIFO blocks whoever opens it,
- * and a device such as /dev/zero never ends. One not written yet is fine: the server writes it.
- */
-function checkLogFile(path) {
-    let stat;
-    try {
-        stat = (0,external_node_fs_.statSync)(path);
-    }
-    catch {
-        return;
-    }
-    const what = (0,file_kind/* notRegularFile */.s)(stat);
-    if (what !== undefined)
-        throw new input_error/* ProblemError */.Mm({
-            value: (0,runtime_text/* printable */.g$)(path),
-            problem: `is ${what}`,
-            form: "the path of a regular file (the server's log)"
-        });
-}
-
+// EXTERNAL MODULE: ./src/inputs/input-files.ts
+var input_files = __nccwpck_require__(6731);
+// EXTERNAL MODULE: ./src/inputs/fleet.ts
+var fleet = __nccwpck_require__(8405);
 ;// CONCATENATED MODULE: ./src/inputs/credentials.ts
 /**
  * The credentials the probes carry (credential headers, `api-key`, a token in a URL's query string) and those of a
@@ -16997,95 +16945,8 @@ function readCredentials(read, urls, env) {
     return { headers, secrets: secrets.filter((s) => s.length > 0) };
 }
 
-// EXTERNAL MODULE: ./src/engines/model-lists.ts
-var model_lists = __nccwpck_require__(9778);
-;// CONCATENATED MODULE: ./src/runtime/platform.ts
-/**
- * What the machine the gate runs on can do, where a feature depends on it. Inputs are checked against it, so
- * that a feature this runner cannot serve fails before anything runs, naming the input, rather than during the
- * wait. Tests pass a fake one for macOS and Windows.
- */
-
-/** The machine this process runs on. */
-function currentPlatform() {
-    return { os: process.platform, hasProc: (0,external_node_fs_.existsSync)('/proc/self/stat') };
-}
-const OS_NAMES = { darwin: 'macOS', win32: 'Windows', linux: 'Linux' };
-/** For messages: "macOS", "Windows", else the platform's own name. */
-const osName = (platform) => OS_NAMES[platform.os] ?? platform.os;
-
-;// CONCATENATED MODULE: ./src/inputs/cross-field-rules.ts
-/**
- * The rules between inputs, and between an input and the machine: each is checked where the parser has read the
- * inputs it involves, so that the first bad input read is the one an error names.
- */
-
-
-
-const needsShell = (platform) => `needs a POSIX shell (/bin/sh), which this machine (${osName(platform)}) does not have`;
-/** The server runs under `sh -c`, in its own process group: POSIX only (Windows runners have no /bin/sh). */
-function checkStart(start, platform) {
-    if (start !== undefined && platform.os === 'win32')
-        throw new input_error/* InputError */.dz('start', {
-            problem: `${needsShell(platform)}: start the server in an earlier step and give its process id with "pid"`
-        });
-}
-/** A container and a process id name two servers; `stop: always` is for a container only. */
-function checkContainer(container, pid) {
-    if (container !== undefined && pid !== undefined)
-        throw new input_error/* InputError */.dz('container', {
-            problem: 'names the server, and so does "pid": give one (a container\'s processes are its own)'
-        });
-}
-function checkPid(pid, start) {
-    if (start !== undefined && pid !== undefined)
-        throw new input_error/* InputError */.dz('pid', {
-            problem: 'cannot be used with "start": the server "start" launches is the one watched'
-        });
-}
-function checkFailPattern(failPattern, logFile, start) {
-    if (failPattern !== undefined && logFile === undefined && start === undefined)
-        throw new input_error/* InputError */.dz('fail-pattern', {
-            problem: 'needs a log to watch: set "log-file", or "start" (which writes one)'
-        });
-}
-function checkEnvReport(envReport, { start, pid }, platform) {
-    if (envReport.length > 0 && start === undefined && pid === undefined)
-        throw new input_error/* InputError */.dz('env-report', { problem: 'needs the server process: set "start", "pid" or "container"' });
-    // A process started elsewhere shows its environment only in /proc/<pid>/environ; one that `start` launches
-    // is reported with the environment the gate gave it.
-    if (envReport.length > 0 && start === undefined && !platform.hasProc) {
-        const orStart = platform.os === 'win32' ? '' : ', or launch the server with "start" (then its environment is the one given to it)';
-        throw new input_error/* InputError */.dz('env-report', {
-            problem: `with "pid", reads the server's environment from /proc, which this machine (${osName(platform)}) does not ` +
-                `have: remove "env-report"${orStart}`
-        });
-    }
-}
-/** Each command runs as `timeout \u2026 /bin/sh -c command`. */
-function checkDiagnostics(diagnostics, platform) {
-    if (diagnostics.length > 0 && platform.os === 'win32')
-        throw new input_error/* InputError */.dz('diagnostics', {
-            problem: `${needsShell(platform)}: run them in a later step with "if: failure()"`
-        });
-}
-/** `probe-generation`: the generation request for `url`, which the URL's model list and `model` decide. */
-function generationFor(url, model) {
-    const found = (0,model_lists/* generationRoute */.wf)(url);
-    if (found === undefined) {
-        throw new input_error/* InputError */.dz('probe-generation', {
-            problem: `no generation request is known for ${url.pathname}: point "url" at the server's model list, ` +
-                model_lists/* GENERATION_ROUTES */.w.map((r) => `${r.listPathText} (${r.servers})`).join(', ')
-        });
-    }
-    if (found.route.needsModel && model === undefined) {
-        throw new input_error/* InputError */.dz('probe-generation', {
-            problem: `needs "model": the request to ${found.route.requests[0].path} names the model to generate with`
-        });
-    }
-    return found;
-}
-
+// EXTERNAL MODULE: ./src/inputs/cross-field-rules.ts
+var cross_field_rules = __nccwpck_require__(2322);
 // EXTERNAL MODULE: ./src/inputs/forms.ts + 1 modules
 var inputs_forms = __nccwpck_require__(9035);
 // EXTERNAL MODULE: ./src/runtime/own-files.ts
@@ -17094,6 +16955,8 @@ var own_files = __nccwpck_require__(730);
 var settings = __nccwpck_require__(900);
 // EXTERNAL MODULE: ./src/history/limits.ts
 var limits = __nccwpck_require__(6138);
+// EXTERNAL MODULE: ./src/runtime/platform.ts
+var runtime_platform = __nccwpck_require__(5937);
 ;// CONCATENATED MODULE: ./src/inputs/parse-settings.ts
 /**
  * Turns raw input strings (from the action's inputs or the CLI's flags) into typed, validated settings.
@@ -17112,24 +16975,26 @@ var limits = __nccwpck_require__(6138);
 
 
 
+
 /**
  * Reads every input through `get` (which returns '' for an unset input) and validates it, also against what
  * `platform` can do. `env` is the environment the probes and the server run in, for the proxy credentials it may
  * hold, masked as the inputs' secrets are: the front ends pass theirs.
  */
-function parseSettings(get, platform = currentPlatform(), env = {}) {
+function parseSettings(get, platform = (0,runtime_platform/* currentPlatform */.j)(), env = {}) {
     const read = inputReader(get);
     const { urls, model, modelMatch, wrongModelAfterMs, match, matchRegex, status } = readRequest(read);
     const { intervalMs, schedule, timeoutMs, requestTimeoutMs, progressIntervalMs, successThreshold } = readPace(read);
     const { headers, secrets } = readCredentials(read, urls, env);
     const failOnTimeout = read.field('fail-on-timeout', parse/* parseBoolean */.yG);
-    const server = readServer(read, platform);
+    const fleetMinReady = read.field('fleet-min-ready', (t) => parseMinReady(t, urls.length));
+    const server = readServer(read, platform, urls.length);
     const probeGeneration = read.field('probe-generation', parse/* parseBoolean */.yG);
     const load = read.field('load', parse/* parseBoolean */.yG);
     const { smoke } = readSmoke(read);
-    const targets = urls.map((url) => ({ url, generation: probeGeneration ? generationFor(url, model) : undefined }));
+    const targets = urls.map((url) => ({ url, generation: probeGeneration ? (0,cross_field_rules/* generationFor */.el)(url, model) : undefined }));
     const caPath = read.text('ca-cert');
-    const caCert = caPath === undefined ? undefined : read.field('ca-cert', () => readCaCert(caPath));
+    const caCert = caPath === undefined ? undefined : read.field('ca-cert', () => (0,input_files/* readCaCert */.Z)(caPath));
     const insecureTls = read.field('insecure-tls', parse/* parseBoolean */.yG);
     // The startup profile and the history of runs.
     const engineText = read.input('engine').trim().toLowerCase();
@@ -17151,9 +17016,11 @@ function parseSettings(get, platform = currentPlatform(), env = {}) {
         headers,
         progressIntervalMs,
         failOnTimeout,
+        fleetMinReady,
         caCert,
         insecureTls,
         secrets,
+        servers: server.servers,
         start: server.start,
         pid: server.pid,
         container: server.container,
@@ -17196,40 +17063,30 @@ function readPace(read) {
     return { intervalMs, schedule, timeoutMs, requestTimeoutMs, progressIntervalMs, successThreshold };
 }
 /** The server: how it starts or which process it is, its log, and what to report about it. */
-function readServer(read, platform) {
-    const start = read.script('start');
-    checkStart(start, platform);
-    const pid = read.field('pid', (t) => (0,inputs_forms/* parsePid */.Ng)(t.trim()));
-    checkPid(pid, start);
-    const container = read.field('container', (t) => (0,inputs_forms/* parseContainer */.NJ)(t.trim()));
-    checkContainer(container, pid);
-    const logFile = read.text('log-file');
-    if (logFile !== undefined)
-        read.field('log-file', () => checkLogFile(logFile));
-    // the server's output is appended to it: through a link, to wherever it points
-    if (logFile !== undefined && start !== undefined && (0,own_files/* isSymlink */.wP)(logFile))
-        throw new input_error/* InputError */.dz('log-file', {
-            value: (0,runtime_text/* printable */.g$)(logFile),
-            problem: 'is a symbolic link, and "start" writes the server\'s output to it; a link is never followed',
-            form: 'the path of a regular file (or of one to create), not a link to it'
-        });
+function readServer(read, platform, endpoints) {
+    // a fleet of servers, one per url line; else one server (or none) for every endpoint
+    const servers = (0,fleet/* readEndpointServers */.Gk)(read, endpoints, platform);
+    const { start, pid, container, logFile } = servers === undefined ? readOneServer(read, platform) : {};
+    // what a server needs is the same for each of a fleet's: the first one's kind speaks for all
+    const kind = servers?.[0] ?? { start, pid, container, logFile };
     const logLines = read.whole('log-lines', 0, 1000);
     const failPatternText = read.input('fail-pattern');
     const failPattern = failPatternText.trim() === '' ? undefined : read.field('fail-pattern', parse/* parseRegex */.K3);
-    checkFailPattern(failPattern, logFile ?? container, start);
+    (0,cross_field_rules/* checkFailPattern */.VJ)(failPattern, kind.logFile ?? kind.container, kind.start);
     const portCheck = read.field('port-check', parse/* parseBoolean */.yG);
     const gpuCheck = read.field('gpu-check', (t) => (0,inputs_forms/* oneOf */.yL)(t, settings/* GPU_CHECKS */.r2));
     const stop = read.field('stop', (t) => (0,inputs_forms/* oneOf */.yL)(t, settings/* STOP_MODES */.OT));
     const stopTimeoutMs = read.duration('stop-timeout', 1);
     const envReport = read.field('env-report', inputs_forms/* parseEnvNames */.xE);
     // a container's environment is the engine's to tell (Config.Env) where /proc cannot
-    checkEnvReport(envReport, { start: start ?? container, pid }, platform);
+    (0,cross_field_rules/* checkEnvReport */.IT)(envReport, { start: kind.start ?? kind.container, pid: kind.pid }, platform);
     const diagnostics = (read.script('diagnostics') ?? '')
         .split(/\r?\n/)
         .map((l) => l.trim())
         .filter((l) => l !== '');
-    checkDiagnostics(diagnostics, platform);
+    (0,cross_field_rules/* checkDiagnostics */.BY)(diagnostics, platform);
     return {
+        servers,
         start,
         pid,
         container,
@@ -17243,6 +17100,38 @@ function readServer(read, platform) {
         envReport,
         diagnostics
     };
+}
+/** One server (or none) for every endpoint: `start`, `pid`, `container` and `log-file` as one value each. */
+function readOneServer(read, platform) {
+    const start = read.script('start');
+    (0,cross_field_rules/* checkStart */.Nq)(start, platform);
+    const pid = read.field('pid', (t) => (0,inputs_forms/* parsePid */.Ng)(t.trim()));
+    (0,cross_field_rules/* checkPid */.K6)(pid, start);
+    const container = read.field('container', (t) => (0,inputs_forms/* parseContainer */.NJ)(t.trim()));
+    (0,cross_field_rules/* checkContainer */.iT)(container, pid);
+    const logFile = read.text('log-file');
+    if (logFile !== undefined)
+        read.field('log-file', () => (0,input_files/* checkLogFile */.x)(logFile));
+    // the server's output is appended to it: through a link, to wherever it points
+    if (logFile !== undefined && start !== undefined && (0,own_files/* isSymlink */.wP)(logFile))
+        throw new input_error/* InputError */.dz('log-file', {
+            value: (0,runtime_text/* printable */.g$)(logFile),
+            problem: 'is a symbolic link, and "start" writes the server\'s output to it; a link is never followed',
+            form: 'the path of a regular file (or of one to create), not a link to it'
+        });
+    return { start, pid, container, logFile };
+}
+/** `fleet-min-ready`: `all`, or how many of the `endpoints` must be ready (1 to all of them). */
+function parseMinReady(text, endpoints) {
+    const word = text.trim().toLowerCase();
+    if (word === 'all')
+        return endpoints;
+    if (/^\d+$/.test(word) && Number(word) >= 1 && Number(word) <= endpoints)
+        return Number(word);
+    throw new input_error/* ProblemError */.Mm({
+        value: (0,runtime_text/* printable */.g$)(text.trim()),
+        form: `"all" or a whole number from 1 to ${endpoints} (the number of "url" lines)`
+    });
 }
 const SMOKE_MODES = ['false', 'true', 'fail-on-error'];
 /** `smoke-test` and its figures, read (and checked) whether the smoke test runs or not. */
@@ -17359,7 +17248,7 @@ async function run() {
             note('warning', INSECURE_TLS_WARNING, 'insecure-tls');
         // The clock's zero is the process start, so elapsed-seconds counts from the step's start.
         const firstProbe = await (0,first_probe/* sendFirstProbe */.Hs)(settings, clock/* systemClock */.ml, 0);
-        const { gate, conclude, concludedSince, summaryMarkdown, defaultHistoryFile } = await __nccwpck_require__.e(/* import() */ 86).then(__nccwpck_require__.bind(__nccwpck_require__, 6086));
+        const { gate, conclude, concludedSince, summaryMarkdown, defaultHistoryFile } = await __nccwpck_require__.e(/* import() */ 279).then(__nccwpck_require__.bind(__nccwpck_require__, 6279));
         const outcome = await gate(settings, {
             clock: clock/* systemClock */.ml,
             startedAt: 0,
@@ -18141,7 +18030,7 @@ function request(dispatcher, options) {
 /***/ (function(module, __unused_webpack___webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2462);
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4821);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 
@@ -18156,6 +18045,248 @@ process.exit();
 
 __webpack_async_result__();
 } catch(e) { __webpack_async_result__(e); } }, 1);
+
+/***/ }),
+
+/***/ 2322:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   BY: () => (/* binding */ checkDiagnostics),
+/* harmony export */   IT: () => (/* binding */ checkEnvReport),
+/* harmony export */   K6: () => (/* binding */ checkPid),
+/* harmony export */   Nq: () => (/* binding */ checkStart),
+/* harmony export */   VJ: () => (/* binding */ checkFailPattern),
+/* harmony export */   el: () => (/* binding */ generationFor),
+/* harmony export */   iT: () => (/* binding */ checkContainer)
+/* harmony export */ });
+/* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9354);
+/* harmony import */ var _engines_model_lists_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9778);
+/* harmony import */ var _runtime_platform_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5937);
+/**
+ * The rules between inputs, and between an input and the machine: each is checked where the parser has read the
+ * inputs it involves, so that the first bad input read is the one an error names.
+ */
+
+
+
+const needsShell = (platform) => `needs a POSIX shell (/bin/sh), which this machine (${(0,_runtime_platform_js__WEBPACK_IMPORTED_MODULE_2__/* .osName */ .w)(platform)}) does not have`;
+/** The server runs under `sh -c`, in its own process group: POSIX only (Windows runners have no /bin/sh). */
+function checkStart(start, platform) {
+    if (start !== undefined && platform.os === 'win32')
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz('start', {
+            problem: `${needsShell(platform)}: start the server in an earlier step and give its process id with "pid"`
+        });
+}
+/** A container and a process id name two servers; `stop: always` is for a container only. */
+function checkContainer(container, pid) {
+    if (container !== undefined && pid !== undefined)
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz('container', {
+            problem: 'names the server, and so does "pid": give one (a container\'s processes are its own)'
+        });
+}
+function checkPid(pid, start) {
+    if (start !== undefined && pid !== undefined)
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz('pid', {
+            problem: 'cannot be used with "start": the server "start" launches is the one watched'
+        });
+}
+function checkFailPattern(failPattern, logFile, start) {
+    if (failPattern !== undefined && logFile === undefined && start === undefined)
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz('fail-pattern', {
+            problem: 'needs a log to watch: set "log-file", or "start" (which writes one)'
+        });
+}
+function checkEnvReport(envReport, { start, pid }, platform) {
+    if (envReport.length > 0 && start === undefined && pid === undefined)
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz('env-report', { problem: 'needs the server process: set "start", "pid" or "container"' });
+    // A process started elsewhere shows its environment only in /proc/<pid>/environ; one that `start` launches
+    // is reported with the environment the gate gave it.
+    if (envReport.length > 0 && start === undefined && !platform.hasProc) {
+        const orStart = platform.os === 'win32' ? '' : ', or launch the server with "start" (then its environment is the one given to it)';
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz('env-report', {
+            problem: `with "pid", reads the server's environment from /proc, which this machine (${(0,_runtime_platform_js__WEBPACK_IMPORTED_MODULE_2__/* .osName */ .w)(platform)}) does not ` +
+                `have: remove "env-report"${orStart}`
+        });
+    }
+}
+/** Each command runs as `timeout \u2026 /bin/sh -c command`. */
+function checkDiagnostics(diagnostics, platform) {
+    if (diagnostics.length > 0 && platform.os === 'win32')
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz('diagnostics', {
+            problem: `${needsShell(platform)}: run them in a later step with "if: failure()"`
+        });
+}
+/** `probe-generation`: the generation request for `url`, which the URL's model list and `model` decide. */
+function generationFor(url, model) {
+    const found = (0,_engines_model_lists_js__WEBPACK_IMPORTED_MODULE_1__/* .generationRoute */ .wf)(url);
+    if (found === undefined) {
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz('probe-generation', {
+            problem: `no generation request is known for ${url.pathname}: point "url" at the server's model list, ` +
+                _engines_model_lists_js__WEBPACK_IMPORTED_MODULE_1__/* .GENERATION_ROUTES */ .w.map((r) => `${r.listPathText} (${r.servers})`).join(', ')
+        });
+    }
+    if (found.route.needsModel && model === undefined) {
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz('probe-generation', {
+            problem: `needs "model": the request to ${found.route.requests[0].path} names the model to generate with`
+        });
+    }
+    return found;
+}
+
+
+/***/ }),
+
+/***/ 8405:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Gk: () => (/* binding */ readEndpointServers),
+/* harmony export */   h6: () => (/* binding */ endpointSettings)
+/* harmony export */ });
+/* unused harmony export entryLines */
+/* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9354);
+/* harmony import */ var _input_files_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6731);
+/* harmony import */ var _cross_field_rules_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2322);
+/* harmony import */ var _forms_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9035);
+/* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5369);
+/* harmony import */ var _runtime_own_files_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(730);
+/**
+ * A fleet of servers: `start`, `pid`, `container` and `log-file` with one line per `url` line, in order, each
+ * endpoint's own server. One value (or none) keeps its meaning of one server (or none) for every endpoint, and a
+ * single `url` takes `start` whole, a script of as many lines as it likes.
+ */
+
+
+
+
+
+
+/** The inputs that may name each endpoint's own server, in action.yml's order. */
+const PER_ENDPOINT = ['start', 'pid', 'container', 'log-file'];
+/**
+ * A shell statement that starts nothing: a line of a script for one server, not a server of its own (`export A=1`,
+ * `cd /srv`, `A=1` alone, a comment).
+ */
+const STATEMENT = /^(?:(?:export|cd|set|source|unset|ulimit|umask|trap|\.)(?:\s|$)|#|[A-Za-z_][A-Za-z0-9_]*=\S*$)/;
+/**
+ * The entries of an input given one per line: its non-blank lines, trimmed; a line that ends in `\`, `&&`, `||`
+ * or `|` goes on to the next one, as in a shell.
+ */
+function entryLines(text) {
+    const lines = [];
+    let open = false;
+    for (const raw of text.split(/\r?\n/)) {
+        const line = raw.trim();
+        if (line === '' && !open)
+            continue;
+        if (open)
+            lines[lines.length - 1] = `${lines[lines.length - 1]}\n${line}`;
+        else
+            lines.push(line);
+        open = /(?:\\|&&|\|\||\|)$/.test(line);
+    }
+    return lines;
+}
+/**
+ * Each endpoint's server, where `start`, `pid`, `container` or `log-file` has one line per `url` line (more than
+ * one); undefined for one server (or none) behind every endpoint. Every line is checked as its input checks one
+ * value, and an error names its line.
+ */
+function readEndpointServers(read, endpoints, platform) {
+    if (endpoints < 2)
+        return undefined;
+    const given = new Map();
+    for (const name of PER_ENDPOINT) {
+        const text = read.script(name);
+        const lines = text === undefined ? [] : entryLines(text);
+        if (lines.length > 0)
+            given.set(name, lines);
+    }
+    const per = [...given].filter(([, lines]) => lines.length > 1);
+    if (per.length === 0)
+        return undefined;
+    for (const [name, lines] of per)
+        if (lines.length !== endpoints)
+            throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(name, {
+                problem: `has ${lines.length} lines and "url" has ${endpoints}: give one line per "url" line, in the same order ` +
+                    "(each endpoint's own server), or one value for every endpoint"
+            });
+    const [first] = per[0];
+    for (const [name] of given)
+        if (given.get(name)?.length === 1)
+            throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(name, {
+                problem: `is one value, and "${first}" has one line per "url" line (a server for each endpoint): give "${name}" ` +
+                    'one line per "url" line too, or leave it out'
+            });
+    const starts = given.get('start');
+    starts?.forEach((line, i) => {
+        if (STATEMENT.test(line))
+            throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz('start', {
+                line: i + 1,
+                value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_4__/* .printable */ .g$)(line),
+                problem: `starts no server: with one line per "url" line, each line of "start" is one endpoint's server ` +
+                    `(${endpoints} lines, ${endpoints} servers)`,
+                form: 'one command per line (join a script\'s lines with && or ;, or run a script file), or "start" on one ' +
+                    'line for one server behind every url'
+            });
+    });
+    (0,_cross_field_rules_js__WEBPACK_IMPORTED_MODULE_2__/* .checkStart */ .Nq)(starts?.[0], platform);
+    return Array.from({ length: endpoints }, (_, i) => {
+        const entry = (name, parse) => {
+            const line = given.get(name)?.[i];
+            if (line === undefined)
+                return undefined;
+            try {
+                return parse(line);
+            }
+            catch (e) {
+                const problem = e instanceof _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm ? e.problem : { problem: e.message };
+                throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(name, { ...problem, line: i + 1 });
+            }
+        };
+        const start = starts?.[i];
+        const logFile = entry('log-file', (line) => {
+            (0,_input_files_js__WEBPACK_IMPORTED_MODULE_1__/* .checkLogFile */ .x)(line);
+            // the server's output is appended to it: through a link, to wherever it points
+            if (start !== undefined && (0,_runtime_own_files_js__WEBPACK_IMPORTED_MODULE_5__/* .isSymlink */ .wP)(line))
+                throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({
+                    value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_4__/* .printable */ .g$)(line),
+                    problem: 'is a symbolic link, and "start" writes the server\'s output to it; a link is never followed',
+                    form: 'the path of a regular file (or of one to create), not a link to it'
+                });
+            return line;
+        });
+        return {
+            start,
+            pid: entry('pid', _forms_js__WEBPACK_IMPORTED_MODULE_3__/* .parsePid */ .Ng),
+            container: entry('container', _forms_js__WEBPACK_IMPORTED_MODULE_3__/* .parseContainer */ .NJ),
+            logFile
+        };
+    });
+}
+/**
+ * The settings of endpoint `i` of a fleet of servers, as a wait of that endpoint alone with its own server; the
+ * settings as they are without one. A `history-key` that was given is each endpoint's own, by its URL.
+ */
+function endpointSettings(settings, i) {
+    const own = settings.servers?.[i];
+    if (own === undefined)
+        return settings;
+    const target = settings.targets[i];
+    return {
+        ...settings,
+        targets: [target],
+        servers: undefined,
+        fleetMinReady: 1,
+        start: own.start,
+        pid: own.pid,
+        container: own.container,
+        logFile: own.logFile,
+        historyKey: settings.historyKey === undefined ? undefined : `${settings.historyKey} ${target.url.href}`
+    };
+}
+
 
 /***/ }),
 
@@ -18354,6 +18485,73 @@ class InputError extends Error {
         this.problem = problem;
         this.name = 'InputError';
     }
+}
+
+
+/***/ }),
+
+/***/ 6731:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Z: () => (/* binding */ readCaCert),
+/* harmony export */   x: () => (/* binding */ checkLogFile)
+/* harmony export */ });
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9354);
+/* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5369);
+/* harmony import */ var _runtime_file_kind_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2607);
+/** The inputs that name a file, checked when the inputs are read, so that a wrong path fails before any request. */
+
+
+
+
+const CA_FORM = 'the path of a PEM file of CA certificates (-----BEGIN CERTIFICATE-----)';
+/** `ca-cert`: reads and checks the PEM file now. */
+function readCaCert(path) {
+    const value = (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_2__/* .printable */ .g$)(path);
+    let pem;
+    try {
+        pem = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(path, 'utf8');
+    }
+    catch (e) {
+        const code = e.code ?? e.message;
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .ProblemError */ .Mm({ problem: `cannot read "${value}" (${code})`, form: CA_FORM }, { cause: e });
+    }
+    const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+    if (blocks.length === 0)
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .ProblemError */ .Mm({ value, problem: 'holds no certificate', form: CA_FORM });
+    for (const block of blocks) {
+        try {
+            // node:crypto only here, for a ca-cert: loading it costs 5 ms and 3 MB on Node 24
+            new (process.getBuiltinModule('node:crypto').X509Certificate)(block);
+        }
+        catch {
+            throw new _input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .ProblemError */ .Mm({ value, problem: 'holds a certificate that cannot be read', form: CA_FORM });
+        }
+    }
+    return pem;
+}
+/**
+ * `log-file`: a log that exists must be a regular file (followed through symlinks): a FIFO blocks whoever opens it,
+ * and a device such as /dev/zero never ends. One not written yet is fine: the server writes it.
+ */
+function checkLogFile(path) {
+    let stat;
+    try {
+        stat = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.statSync)(path);
+    }
+    catch {
+        return;
+    }
+    const what = (0,_runtime_file_kind_js__WEBPACK_IMPORTED_MODULE_3__/* .notRegularFile */ .s)(stat);
+    if (what !== undefined)
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .ProblemError */ .Mm({
+            value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_2__/* .printable */ .g$)(path),
+            problem: `is ${what}`,
+            form: "the path of a regular file (the server's log)"
+        });
 }
 
 
@@ -18795,6 +18993,19 @@ class Halter {
         this.controller.abort(halt);
         return true;
     }
+    /**
+     * A halter of its own that also ends when this one does, with this one's halt: one endpoint of a fleet can be
+     * stopped alone, and all of them with the fleet.
+     */
+    child() {
+        const child = new Halter();
+        const follow = () => void (this.first !== undefined && child.halt(this.first));
+        if (this.first !== undefined)
+            follow();
+        else
+            this.signal.addEventListener('abort', follow, { once: true });
+        return child;
+    }
 }
 
 
@@ -18979,6 +19190,32 @@ function writeOwnFile(path, text) {
         closeSync(fd);
     }
 }
+
+
+/***/ }),
+
+/***/ 5937:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   j: () => (/* binding */ currentPlatform),
+/* harmony export */   w: () => (/* binding */ osName)
+/* harmony export */ });
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/**
+ * What the machine the gate runs on can do, where a feature depends on it. Inputs are checked against it, so
+ * that a feature this runner cannot serve fails before anything runs, naming the input, rather than during the
+ * wait. Tests pass a fake one for macOS and Windows.
+ */
+
+/** The machine this process runs on. */
+function currentPlatform() {
+    return { os: process.platform, hasProc: (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.existsSync)('/proc/self/stat') };
+}
+const OS_NAMES = { darwin: 'macOS', win32: 'Windows', linux: 'Linux' };
+/** For messages: "macOS", "Windows", else the platform's own name. */
+const osName = (platform) => OS_NAMES[platform.os] ?? platform.os;
 
 
 /***/ }),

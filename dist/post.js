@@ -17102,6 +17102,37 @@ function jobEndState(settings, server) {
         [job_end_NAMES.logLines]: String(settings.logLines)
     };
 }
+/** How many servers a fleet's state holds; each one's own names end in `-<n>`, from 1 (fleetEndState). */
+const FLEET_SIZE = 'fleet-size';
+/** As many as `url` may have lines. */
+const MAX_FLEET = 1000;
+/**
+ * The state of a fleet of servers (one per endpoint), each endpoint's own state (jobEndState, or the container's)
+ * under its names with `-<n>` added, n from 1 in the order of the `url` lines; undefined when none has a server to
+ * stop.
+ */
+function fleetEndState(states) {
+    if (states.every((s) => s === undefined))
+        return undefined;
+    const state = { [FLEET_SIZE]: String(states.length) };
+    states.forEach((own, i) => {
+        for (const [name, value] of Object.entries(own ?? {}))
+            state[`${name}-${i + 1}`] = value;
+    });
+    return state;
+}
+/**
+ * The state as each server's stop reads it: one `get` for the one server, or one per server of a fleet (which
+ * reads that server's names); refused whole (JobEndStateError) when the fleet's size is not the form it is written in.
+ */
+function serverStates(get) {
+    const text = get(FLEET_SIZE);
+    if (text === '')
+        return [get];
+    if (!/^\d{1,4}$/.test(text) || Number(text) < 2 || Number(text) > MAX_FLEET)
+        throw new JobEndStateError(FLEET_SIZE, text, `a whole number from 2 to ${MAX_FLEET}`);
+    return Array.from({ length: Number(text) }, (_, i) => (name) => get(`${name}-${i + 1}`));
+}
 /** A state value not in the form the main step writes: the whole state is refused, and nothing is signalled. */
 class JobEndStateError extends Error {
     stateName;
@@ -18431,6 +18462,19 @@ class Halter {
         this.controller.abort(halt);
         return true;
     }
+    /**
+     * A halter of its own that also ends when this one does, with this one's halt: one endpoint of a fleet can be
+     * stopped alone, and all of them with the fleet.
+     */
+    child() {
+        const child = new Halter();
+        const follow = () => void (this.first !== undefined && child.halt(this.first));
+        if (this.first !== undefined)
+            follow();
+        else
+            this.signal.addEventListener('abort', follow, { once: true });
+        return child;
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/runtime/cancel-signals.ts
@@ -18673,10 +18717,36 @@ async function runPost(env = process.env) {
 async function post(env = process.env) {
     // as core.getState reads what the main step saved
     const get = (name) => (env[`STATE_${name}`] ?? '').trim();
+    let states;
+    try {
+        states = serverStates(get);
+    }
+    catch (e) {
+        if (e instanceof JobEndStateError)
+            return void annotate('warning', refusedStateText(e));
+        throw e;
+    }
+    // A cancel must not leave a server running (Node's default on SIGTERM, SIGINT or SIGHUP is to die at once): the
+    // stop goes on without waiting, SIGKILL at once, and says so.
+    const { cancel, release } = cancelOnSignals();
+    // Each server's stop is said whole, one after another, as it ends: the log's lines and the summary's sections
+    // of two servers never mix.
+    let said = Promise.resolve();
+    const say = (telling) => (said = said.then(telling));
+    try {
+        // a fleet's servers are stopped at the same time: one after another, eight stop-timeouts would add up
+        await Promise.all(states.map((own) => stopOne(own, env, cancel, say)));
+    }
+    finally {
+        release();
+    }
+}
+/** One server: the main step's state for it, read back (`get`), and the stop it asks for. */
+async function stopOne(get, env, cancel, say) {
     // a container is stopped through its engine, not by a pid (container-stop.ts)
     const container = readContainerEndState(get);
     if (container !== undefined)
-        return stopContainer(container, env);
+        return stopContainer(container, env, say);
     let state;
     try {
         state = readJobEndState(get);
@@ -18689,32 +18759,26 @@ async function post(env = process.env) {
     }
     if (state === undefined)
         return void annotate('debug', NOTHING_TO_STOP);
-    // A cancel must not leave the server running (Node's default on SIGTERM, SIGINT or SIGHUP is to die at once): the
-    // stop goes on without waiting, SIGKILL at once, and says so.
-    const { cancel, release } = cancelOnSignals();
     try {
         const end = await stopAtJobEnd(state, {
             clock: systemClock,
             gpu: () => gpuSnapshot({ env, timeoutMs: 5_000 }),
             cancel: cancel.signal
         });
-        await tell(end, env, cancel.halted);
+        await say(() => tell(end, env, cancel.halted));
     }
     catch (e) {
         annotate('warning', jobEndErrorText(state.pid, e.message));
     }
-    finally {
-        release();
-    }
 }
 /** A container, through its engine (`docker stop`); said as the stop of a process is. */
-async function stopContainer(state, env) {
+async function stopContainer(state, env, say) {
     try {
         const end = await stopContainerAtJobEnd(state, {
             clock: systemClock,
             gpu: () => gpuSnapshot({ env, timeoutMs: 5_000 })
         });
-        await tell(end, env);
+        await say(() => tell(end, env));
     }
     catch (e) {
         annotate('warning', jobEndErrorText(undefined, e.message));

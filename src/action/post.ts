@@ -14,12 +14,13 @@ import {
   stopLines
 } from '../report/lifecycle-report.js'
 import { logTailTitle } from '../report/markdown.js'
-import { JobEndStateError, readJobEndState } from '../server/job-end.js'
+import { JobEndStateError, readJobEndState, serverStates } from '../server/job-end.js'
 import { type ContainerEndState, readContainerEndState } from '../server/container-state.js'
 import { stopContainerAtJobEnd } from '../server/container-stop.js'
 import { type JobEnd, stopAtJobEnd } from '../server/stop.js'
 import { systemClock } from '../runtime/clock.js'
 import { cancelOnSignals } from '../runtime/cancel-signals.js'
+import type { Halter } from '../runtime/halter.js'
 import { annotate, info, jobSummary, untrustedGroup } from './github.js'
 
 /**
@@ -49,9 +50,40 @@ export async function runPost(env: NodeJS.ProcessEnv = process.env): Promise<voi
 async function post(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   // as core.getState reads what the main step saved
   const get = (name: string): string => (env[`STATE_${name}`] ?? '').trim()
+  let states: Array<(name: string) => string>
+  try {
+    states = serverStates(get)
+  } catch (e) {
+    if (e instanceof JobEndStateError) return void annotate('warning', refusedStateText(e))
+    throw e
+  }
+  // A cancel must not leave a server running (Node's default on SIGTERM, SIGINT or SIGHUP is to die at once): the
+  // stop goes on without waiting, SIGKILL at once, and says so.
+  const { cancel, release } = cancelOnSignals()
+  // Each server's stop is said whole, one after another, as it ends: the log's lines and the summary's sections
+  // of two servers never mix.
+  let said = Promise.resolve()
+  const say = (telling: () => Promise<void>): Promise<void> => (said = said.then(telling))
+  try {
+    // a fleet's servers are stopped at the same time: one after another, eight stop-timeouts would add up
+    await Promise.all(states.map((own) => stopOne(own, env, cancel, say)))
+  } finally {
+    release()
+  }
+}
+
+type Say = (telling: () => Promise<void>) => Promise<void>
+
+/** One server: the main step's state for it, read back (`get`), and the stop it asks for. */
+async function stopOne(
+  get: (name: string) => string,
+  env: NodeJS.ProcessEnv,
+  cancel: Halter<NodeJS.Signals>,
+  say: Say
+): Promise<void> {
   // a container is stopped through its engine, not by a pid (container-stop.ts)
   const container = readContainerEndState(get)
-  if (container !== undefined) return stopContainer(container, env)
+  if (container !== undefined) return stopContainer(container, env, say)
   let state: ReturnType<typeof readJobEndState>
   try {
     state = readJobEndState(get)
@@ -61,31 +93,26 @@ async function post(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     throw e
   }
   if (state === undefined) return void annotate('debug', NOTHING_TO_STOP)
-  // A cancel must not leave the server running (Node's default on SIGTERM, SIGINT or SIGHUP is to die at once): the
-  // stop goes on without waiting, SIGKILL at once, and says so.
-  const { cancel, release } = cancelOnSignals()
   try {
     const end = await stopAtJobEnd(state, {
       clock: systemClock,
       gpu: () => gpuSnapshot({ env, timeoutMs: 5_000 }),
       cancel: cancel.signal
     })
-    await tell(end, env, cancel.halted)
+    await say(() => tell(end, env, cancel.halted))
   } catch (e) {
     annotate('warning', jobEndErrorText(state.pid, (e as Error).message))
-  } finally {
-    release()
   }
 }
 
 /** A container, through its engine (`docker stop`); said as the stop of a process is. */
-async function stopContainer(state: ContainerEndState, env: NodeJS.ProcessEnv): Promise<void> {
+async function stopContainer(state: ContainerEndState, env: NodeJS.ProcessEnv, say: Say): Promise<void> {
   try {
     const end = await stopContainerAtJobEnd(state, {
       clock: systemClock,
       gpu: () => gpuSnapshot({ env, timeoutMs: 5_000 })
     })
-    await tell(end, env)
+    await say(() => tell(end, env))
   } catch (e) {
     annotate('warning', jobEndErrorText(undefined, (e as Error).message))
   }

@@ -27,15 +27,22 @@ export const INPUT_HELP: Partial<Record<InputName, [metavar: string, text: strin
   'api-key': ['KEY', 'sent as "Authorization: Bearer <key>"; never printed'],
   'progress-interval': ['DURATION', 'how often a still-waiting line is printed'],
   'fail-on-timeout': ['BOOL', 'false: on timeout, print a warning and exit 0 with ready=false'],
-  start: ['COMMAND', 'shell command that starts the server in the background; it outlives this command'],
-  pid: ['PID|FILE', 'process id of a server started elsewhere, or a file holding it'],
+  'fleet-min-ready': [
+    'N',
+    'with several --url: all, or how many must be ready; it ends once that many are, or too many have failed'
+  ],
+  start: [
+    'COMMAND',
+    'shell command that starts the server in the background; it outlives this command (one --start per --url: a server each)'
+  ],
+  pid: ['PID|FILE', 'process id of a server started elsewhere, or a file holding it (one per --url: a server each)'],
   container: [
     'NAME|ID',
-    'the container that is the server (Docker Engine API at $DOCKER_HOST or /var/run/docker.sock): --start runs it, or it runs already'
+    'the container that is the server (Docker Engine API at $DOCKER_HOST or /var/run/docker.sock): --start runs it, or it runs already (one per --url: a container each)'
   ],
   'log-file': [
     'PATH',
-    'the server log, appended to (with --start: a new model-server-<pid>-<random>.log in $RUNNER_TEMP or the temp dir)'
+    "the server log, appended to (with --start: a new model-server-<pid>-<random>.log in $RUNNER_TEMP or the temp dir; one per --url: each server's)"
   ],
   'log-lines': ['N', 'last lines of the log to show when the wait fails'],
   'fail-pattern': ['REGEX', 'a new log line matching it ends the wait at once'],
@@ -78,8 +85,19 @@ export const INPUT_HELP: Partial<Record<InputName, [metavar: string, text: strin
 }
 
 export const INPUT_NAMES = Object.keys(INPUT_DEFAULTS) as InputName[]
-/** Inputs whose flag may be repeated, the values joined by newlines as the action's multi-line input. */
-const MULTI_LINE: ReadonlySet<string> = new Set<string>(['url', 'headers', 'diagnostics'])
+/**
+ * Inputs whose flag may be repeated, the values joined by newlines as the action's multi-line input: `--start`,
+ * `--pid`, `--container` and `--log-file` once per `--url` are a fleet of servers, in the same order.
+ */
+const MULTI_LINE: ReadonlySet<string> = new Set<string>([
+  'url',
+  'headers',
+  'diagnostics',
+  'start',
+  'pid',
+  'container',
+  'log-file'
+])
 
 /** Every input as a flag, for parseArgs. */
 export function inputOptions(): NonNullable<ParseArgsConfig['options']> {

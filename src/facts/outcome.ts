@@ -75,7 +75,10 @@ export type TargetOutcome = Outcome & {
   /** The engine this endpoint was judged as (`engine`, its own model list, or the server's log), when known. */
   engine?: Engine
   smoke?: SmokeResult
+  /** In a fleet of servers (one per endpoint): this endpoint's own server, and its own startup profile. */
+  server?: ServerFacts
+  profile?: ProfileFacts
 }
 
 /** The whole wait: the scalar fields describe one endpoint (see `representative`), `results` all of them. */
-export type GateOutcome = TargetOutcome & { results: TargetOutcome[]; server?: ServerFacts; profile?: ProfileFacts }
+export type GateOutcome = TargetOutcome & { results: TargetOutcome[] }

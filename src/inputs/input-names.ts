@@ -18,6 +18,7 @@ export const INPUT_DEFAULTS = {
   'api-key': '',
   'progress-interval': '30s',
   'fail-on-timeout': 'true',
+  'fleet-min-ready': 'all',
   start: '',
   pid: '',
   container: '',

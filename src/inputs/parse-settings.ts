@@ -3,10 +3,11 @@
  * Nothing below this module reads inputs; every error names the input and the form it accepts. The inputs are
  * read in action.yml's order, each rule between them where the last input it involves is read.
  */
-import { InputError } from './input-error.js'
+import { InputError, ProblemError } from './input-error.js'
 import type { InputName } from './input-names.js'
 import { type InputReader, inputReader } from './input-reader.js'
 import { checkLogFile, readCaCert } from './input-files.js'
+import { readEndpointServers } from './fleet.js'
 import { readCredentials } from './credentials.js'
 import {
   checkContainer,
@@ -53,7 +54,8 @@ export function parseSettings(
   const { intervalMs, schedule, timeoutMs, requestTimeoutMs, progressIntervalMs, successThreshold } = readPace(read)
   const { headers, secrets } = readCredentials(read, urls, env)
   const failOnTimeout = read.field('fail-on-timeout', parseBoolean)
-  const server = readServer(read, platform)
+  const fleetMinReady = read.field('fleet-min-ready', (t) => parseMinReady(t, urls.length))
+  const server = readServer(read, platform, urls.length)
   const probeGeneration = read.field('probe-generation', parseBoolean)
   const load = read.field('load', parseBoolean)
   const { smoke } = readSmoke(read)
@@ -81,9 +83,11 @@ export function parseSettings(
     headers,
     progressIntervalMs,
     failOnTimeout,
+    fleetMinReady,
     caCert,
     insecureTls,
     secrets,
+    servers: server.servers,
     start: server.start,
     pid: server.pid,
     container: server.container,
@@ -125,7 +129,8 @@ function readRequest(
 /** How probes are spaced and timed, and how long the wait lasts. */
 function readPace(
   read: InputReader
-): Omit<WaitSettings, 'failOnTimeout'> & Pick<ProbeSettings, 'requestTimeoutMs' | 'successThreshold'> {
+): Omit<WaitSettings, 'failOnTimeout' | 'fleetMinReady'> &
+  Pick<ProbeSettings, 'requestTimeoutMs' | 'successThreshold'> {
   const intervalMs = read.duration('interval', 100)
   const schedule = read.field('schedule', (t) => oneOf(t, SCHEDULE_MODES))
   const timeoutMs = read.duration('timeout', 1)
@@ -136,7 +141,54 @@ function readPace(
 }
 
 /** The server: how it starts or which process it is, its log, and what to report about it. */
-function readServer(read: InputReader, platform: Platform): Omit<ServerSettings, 'engine'> & GpuSettings {
+function readServer(
+  read: InputReader,
+  platform: Platform,
+  endpoints: number
+): Omit<ServerSettings, 'engine'> & GpuSettings {
+  // a fleet of servers, one per url line; else one server (or none) for every endpoint
+  const servers = readEndpointServers(read, endpoints, platform)
+  const { start, pid, container, logFile } = servers === undefined ? readOneServer(read, platform) : {}
+  // what a server needs is the same for each of a fleet's: the first one's kind speaks for all
+  const kind = servers?.[0] ?? { start, pid, container, logFile }
+  const logLines = read.whole('log-lines', 0, 1000)
+  const failPatternText = read.input('fail-pattern')
+  const failPattern = failPatternText.trim() === '' ? undefined : read.field('fail-pattern', parseRegex)
+  checkFailPattern(failPattern, kind.logFile ?? kind.container, kind.start)
+  const portCheck = read.field('port-check', parseBoolean)
+  const gpuCheck = read.field('gpu-check', (t) => oneOf(t, GPU_CHECKS))
+  const stop = read.field('stop', (t) => oneOf(t, STOP_MODES))
+  const stopTimeoutMs = read.duration('stop-timeout', 1)
+  const envReport = read.field('env-report', parseEnvNames)
+  // a container's environment is the engine's to tell (Config.Env) where /proc cannot
+  checkEnvReport(envReport, { start: kind.start ?? kind.container, pid: kind.pid }, platform)
+  const diagnostics = (read.script('diagnostics') ?? '')
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '')
+  checkDiagnostics(diagnostics, platform)
+  return {
+    servers,
+    start,
+    pid,
+    container,
+    logFile,
+    logLines,
+    failPattern,
+    portCheck,
+    gpuCheck,
+    stop,
+    stopTimeoutMs,
+    envReport,
+    diagnostics
+  }
+}
+
+/** One server (or none) for every endpoint: `start`, `pid`, `container` and `log-file` as one value each. */
+function readOneServer(
+  read: InputReader,
+  platform: Platform
+): Pick<ServerSettings, 'start' | 'pid' | 'container' | 'logFile'> {
   const start = read.script('start')
   checkStart(start, platform)
   const pid = read.field('pid', (t) => parsePid(t.trim()))
@@ -152,36 +204,18 @@ function readServer(read: InputReader, platform: Platform): Omit<ServerSettings,
       problem: 'is a symbolic link, and "start" writes the server\'s output to it; a link is never followed',
       form: 'the path of a regular file (or of one to create), not a link to it'
     })
-  const logLines = read.whole('log-lines', 0, 1000)
-  const failPatternText = read.input('fail-pattern')
-  const failPattern = failPatternText.trim() === '' ? undefined : read.field('fail-pattern', parseRegex)
-  checkFailPattern(failPattern, logFile ?? container, start)
-  const portCheck = read.field('port-check', parseBoolean)
-  const gpuCheck = read.field('gpu-check', (t) => oneOf(t, GPU_CHECKS))
-  const stop = read.field('stop', (t) => oneOf(t, STOP_MODES))
-  const stopTimeoutMs = read.duration('stop-timeout', 1)
-  const envReport = read.field('env-report', parseEnvNames)
-  // a container's environment is the engine's to tell (Config.Env) where /proc cannot
-  checkEnvReport(envReport, { start: start ?? container, pid }, platform)
-  const diagnostics = (read.script('diagnostics') ?? '')
-    .split(/\r?\n/)
-    .map((l) => l.trim())
-    .filter((l) => l !== '')
-  checkDiagnostics(diagnostics, platform)
-  return {
-    start,
-    pid,
-    container,
-    logFile,
-    logLines,
-    failPattern,
-    portCheck,
-    gpuCheck,
-    stop,
-    stopTimeoutMs,
-    envReport,
-    diagnostics
-  }
+  return { start, pid, container, logFile }
+}
+
+/** `fleet-min-ready`: `all`, or how many of the `endpoints` must be ready (1 to all of them). */
+function parseMinReady(text: string, endpoints: number): number {
+  const word = text.trim().toLowerCase()
+  if (word === 'all') return endpoints
+  if (/^\d+$/.test(word) && Number(word) >= 1 && Number(word) <= endpoints) return Number(word)
+  throw new ProblemError({
+    value: printable(text.trim()),
+    form: `"all" or a whole number from 1 to ${endpoints} (the number of "url" lines)`
+  })
 }
 
 const SMOKE_MODES = ['false', 'true', 'fail-on-error'] as const

@@ -68,6 +68,11 @@ export interface ProbeSettings {
 
 /** How long the wait lasts, how its probes are spaced and how often it tells its progress. */
 export interface WaitSettings {
+  /**
+   * `fleet-min-ready`: how many of the endpoints must be ready (all of them unless told); the wait ends as soon as
+   * that many are, or as soon as more have failed than the rest could make up for.
+   */
+  fleetMinReady: number
   intervalMs: number
   /** How probes are spaced while the server answers but is not ready. */
   schedule: ScheduleMode
@@ -76,8 +81,24 @@ export interface WaitSettings {
   failOnTimeout: boolean
 }
 
+/**
+ * One endpoint's own server, in a fleet of servers: the line of `start`, `pid`, `container` and `log-file` that
+ * goes with its `url` line (inputs/fleet.ts). Inputs given as one value (or not at all) are the same for every one.
+ */
+export interface EndpointServer {
+  start?: string
+  pid?: { pid: number } | { file: string }
+  container?: string
+  logFile?: string
+}
+
 /** The server: how it starts or which process it is, its log, how it is stopped and what to report about it. */
 export interface ServerSettings {
+  /**
+   * A fleet of servers: one per `url` line, in order (given when `start`, `pid`, `container` or `log-file` has one
+   * line per `url` line); undefined: one server, or none, for every endpoint (the fields below).
+   */
+  servers?: EndpointServer[]
   /** Shell command that launches the server in the background. */
   start?: string
   /** A server started elsewhere: its process id, or a file holding it (read when the wait begins). */

@@ -64,7 +64,7 @@ export function outputs(outcome: GateOutcome): Outputs {
 }
 
 /** One endpoint's entry in the `results` output. */
-function resultRecord(r: TargetOutcome): Record<string, string | boolean | number | null> {
+function resultRecord(r: TargetOutcome): Record<string, JsonValue> {
   return {
     url: r.url.href,
     ready: r.ready,
@@ -72,6 +72,17 @@ function resultRecord(r: TargetOutcome): Record<string, string | boolean | numbe
     'status-code': r.last?.status ?? null,
     'model-id': r.last?.modelId ?? null,
     reason: r.reason,
+    // a fleet of servers: each endpoint's own (one server for all has them in the outputs beside `results`)
+    ...(r.server === undefined
+      ? {}
+      : {
+          pid: r.server.pid ?? null,
+          container: r.server.container ?? null,
+          'log-file': r.server.logFile ?? null,
+          'startup-seconds': r.server.startupMs === undefined ? null : Number(seconds(r.server.startupMs)),
+          'gpu-memory-mib': r.server.gpuMemoryMiB ?? null
+        }),
+    ...(r.profile === undefined ? {} : { phases: r.profile.phases.map((p) => ({ name: p.name, seconds: p.seconds })) }),
     // only with a smoke test: a wait without one keeps the entries it always had
     ...(r.smoke === undefined
       ? {}

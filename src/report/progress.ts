@@ -32,13 +32,19 @@ export function probeLine(result: ProbeResult): string {
 }
 
 /** The line the progress ends with. */
-export function finalLine(outcome: Outcome): string {
+export function finalLine(outcome: Outcome & { url?: URL; results?: readonly Outcome[] }): string {
+  // a fleet: how many are ready, and which endpoint the line's figures are
+  const results = outcome.results ?? []
+  const fleet =
+    results.length > 1
+      ? ` (${outcome.url?.href ?? 'an endpoint'}; ${results.filter((r) => r.ready).length} of ${results.length} endpoints ready)`
+      : ''
   if (outcome.ready) {
     const model = outcome.last?.modelId ? `; model "${outcome.last.modelId}"` : ''
     const said = outcome.last === undefined ? '' : answerWords(outcome.last.answer).summary
-    return `Ready after ${formatDuration(outcome.elapsedMs)} (${probes(outcome.attempts)})${model}: ${said}`
+    return `Ready after ${formatDuration(outcome.elapsedMs)} (${probes(outcome.attempts)})${model}: ${said}${fleet}`
   }
-  return `Not ready after ${formatDuration(outcome.elapsedMs)} (${probes(outcome.attempts)}): ${outcome.reason}`
+  return `Not ready after ${formatDuration(outcome.elapsedMs)} (${probes(outcome.attempts)}): ${outcome.reason}${fleet}`
 }
 
 /** `env-report` asked for, and nothing to report: the log and the job summary say so alike. */
@@ -93,8 +99,19 @@ export const gateLines = {
   requestHeaders: (names: string[]): string => `request headers: ${names.join(', ')} (values not shown)`,
   noLog: (path: string): string => `The server log ${path} does not exist.`,
   /** Why the other endpoints of a fleet stop waiting. */
-  fleetStopped: (url: URL, reason: string): string => `${url.href} can no longer become ready (${reason})`
+  fleetStopped: (url: URL, reason: string): string => `${url.href} can no longer become ready (${reason})`,
+  /** Why a fleet with `fleet-min-ready` stops waiting for the endpoints not yet ready. */
+  fleetEnough: (ready: number, size: number, minReady: number): string =>
+    `not waited for any longer: ${ready} of ${size} endpoints are ready (fleet-min-ready: ${minReady})`,
+  /** Why the others stop when failures leave too few endpoints to be ready (`fleet-min-ready`). */
+  fleetShort: (url: URL, reason: string, failed: number, size: number, minReady: number): string =>
+    `${url.href} can no longer become ready (${reason}): ${failed} of ${size} endpoints have failed, ` +
+    `so fewer than fleet-min-ready (${minReady}) can be ready`
 }
+
+/** Why an endpoint of a fleet of servers started nothing: another endpoint's pre-flight refused its server. */
+export const fleetRefusedText = (by: URL, reason: string): string =>
+  `nothing was started: the server of ${by.href} was refused (${reason}), and a fleet starts whole or not at all`
 
 /** The line the wait begins with: how long, for what (`endpoints`: how many a fleet has), how often. */
 export function waitingLine(

@@ -7,6 +7,7 @@ import { outputs } from './outputs.js'
 import { envDiffersText, envUnreadableText, envWhose } from './progress.js'
 import { phaseMarkdown } from './profile-report.js'
 import { smokeRows } from './smoke-report.js'
+import { endpointLines } from './endpoints-summary.js'
 import { formatDuration, seconds } from '../runtime/clock.js'
 import type { GateOutcome } from '../facts/outcome.js'
 import type { EnvEntry } from '../server/env-report.js'
@@ -18,7 +19,6 @@ const firstOf = (items: readonly string[], max: number): string[] =>
 /** GitHub refuses a job summary over 1 MiB; each part is capped, and this is the last guard. */
 const MAX_SUMMARY_BYTES = 1024 * 1024 - 16 * 1024
 const MAX_SUMMARY_MODELS = 50
-const MAX_SUMMARY_ENDPOINTS = 100
 const MAX_TAIL_CHARS = 64 * 1024
 const MAX_ENV_VALUE_CHARS = 1000
 
@@ -67,27 +67,7 @@ export function summaryMarkdown(outcome: GateOutcome, ctx: ReportContext): strin
   // figures and the charts come after it, for whoever wants more than why.
   const lines = ['### wait-for-model', '', ...causeLines(outcome, ctx)]
   lines.push('| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`), '')
-  if (outcome.results.length > 1) {
-    lines.push(
-      `#### Endpoints (${outcome.results.filter((r) => r.ready).length} of ${outcome.results.length} ready)`,
-      ''
-    )
-    lines.push('| endpoint | result | elapsed | status | model |', '|---|---|---:|---:|---|')
-    for (const r of outcome.results.slice(0, MAX_SUMMARY_ENDPOINTS)) {
-      const result = r.ready ? '✅ ready' : `❌ ${r.reason}`
-      const model = r.last?.modelId === undefined ? '—' : code(r.last.modelId)
-      lines.push(
-        `| ${cell(code(r.url.href))} | ${result} | ${seconds(r.elapsedMs)} s | ${r.last?.status ?? '—'} | ${cell(model)} |`
-      )
-    }
-    if (outcome.results.length > MAX_SUMMARY_ENDPOINTS)
-      lines.push(`| and ${outcome.results.length - MAX_SUMMARY_ENDPOINTS} more | | | | |`)
-    lines.push(
-      '',
-      `The rows above describe each endpoint; the table at the top, and the timeline, describe ${outcome.url.href}.`,
-      ''
-    )
-  }
+  if (outcome.results.length > 1) lines.push(...endpointLines(outcome))
   lines.push('#### Timeline', '', '| at | the server answered |', '|---:|---|')
   for (const t of outcome.timeline) {
     if (t.dropped) lines.push(`| … | *${t.dropped} change${t.dropped === 1 ? '' : 's'} left out* |`)

@@ -19,4 +19,16 @@ export class Halter<T> {
     this.controller.abort(halt)
     return true
   }
+
+  /**
+   * A halter of its own that also ends when this one does, with this one's halt: one endpoint of a fleet can be
+   * stopped alone, and all of them with the fleet.
+   */
+  child(): Halter<T> {
+    const child = new Halter<T>()
+    const follow = (): void => void (this.first !== undefined && child.halt(this.first))
+    if (this.first !== undefined) follow()
+    else this.signal.addEventListener('abort', follow, { once: true })
+    return child
+  }
 }

@@ -68,6 +68,39 @@ export function jobEndState(
   }
 }
 
+/** How many servers a fleet's state holds; each one's own names end in `-<n>`, from 1 (fleetEndState). */
+const FLEET_SIZE = 'fleet-size'
+/** As many as `url` may have lines. */
+const MAX_FLEET = 1000
+
+/**
+ * The state of a fleet of servers (one per endpoint), each endpoint's own state (jobEndState, or the container's)
+ * under its names with `-<n>` added, n from 1 in the order of the `url` lines; undefined when none has a server to
+ * stop.
+ */
+export function fleetEndState(
+  states: ReadonlyArray<Record<string, string> | undefined>
+): Record<string, string> | undefined {
+  if (states.every((s) => s === undefined)) return undefined
+  const state: Record<string, string> = { [FLEET_SIZE]: String(states.length) }
+  states.forEach((own, i) => {
+    for (const [name, value] of Object.entries(own ?? {})) state[`${name}-${i + 1}`] = value
+  })
+  return state
+}
+
+/**
+ * The state as each server's stop reads it: one `get` for the one server, or one per server of a fleet (which
+ * reads that server's names); refused whole (JobEndStateError) when the fleet's size is not the form it is written in.
+ */
+export function serverStates(get: (name: string) => string): Array<(name: string) => string> {
+  const text = get(FLEET_SIZE)
+  if (text === '') return [get]
+  if (!/^\d{1,4}$/.test(text) || Number(text) < 2 || Number(text) > MAX_FLEET)
+    throw new JobEndStateError(FLEET_SIZE, text, `a whole number from 2 to ${MAX_FLEET}`)
+  return Array.from({ length: Number(text) }, (_, i) => (name: string) => get(`${name}-${i + 1}`))
+}
+
 /** A state value not in the form the main step writes: the whole state is refused, and nothing is signalled. */
 export class JobEndStateError extends Error {
   constructor(

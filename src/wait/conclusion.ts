@@ -7,7 +7,8 @@ import { expectation } from '../facts/answer.js'
 import type { GateOutcome, TargetOutcome } from '../facts/outcome.js'
 import { smokeProblemMessage } from '../report/smoke-report.js'
 import type { Settings } from '../inputs/settings.js'
-import { jobEndState } from '../server/job-end.js'
+import { fleetEndState, jobEndState } from '../server/job-end.js'
+import { endpointSettings } from '../inputs/fleet.js'
 import type { ReportContext } from '../report/expectation.js'
 import { failureMessage } from '../report/failure.js'
 import { logTailTitle } from '../report/markdown.js'
@@ -82,7 +83,10 @@ export function conclude(gateOutcome: GateOutcome, settings: Settings): Conclusi
     ? undefined
     : {
         kind: outcome.reason === 'timeout' && !settings.failOnTimeout ? 'warn' : 'fail',
-        message: failSmoke ? smokeMessage : failureMessage(outcome, context)
+        // a fleet's failure names its endpoint
+        message: failSmoke
+          ? smokeMessage
+          : `${outcome.results.length > 1 ? `${outcome.url.href}: ` : ''}${failureMessage(outcome, context)}`
       }
   const regression = outcome.profile?.regression
   const failedRegression = settings.failOnRegression ? regression : undefined
@@ -107,6 +111,9 @@ export function conclude(gateOutcome: GateOutcome, settings: Settings): Conclusi
     smokeWarning: failSmoke ? undefined : smokeMessage,
     exitCode: verdict?.kind === 'fail' || failedRegression !== undefined || failedThroughput !== undefined ? 1 : 0,
     context,
-    jobEndState: jobEndState(settings, outcome.server)
+    jobEndState:
+      settings.servers === undefined
+        ? jobEndState(settings, outcome.server)
+        : fleetEndState(outcome.results.map((r, i) => jobEndState(endpointSettings(settings, i), r.server)))
   }
 }

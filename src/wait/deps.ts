@@ -10,6 +10,8 @@ import type { FirstProbe } from './first-probe.js'
 import type { Halt } from '../facts/halt.js'
 import type { TrackerEvent } from '../startup/phases.js'
 import type { Halter } from '../runtime/halter.js'
+import type { TargetOutcome } from '../facts/outcome.js'
+import type { Outcome } from '../facts/wait.js'
 
 export interface GateDeps {
   clock: Clock
@@ -32,6 +34,11 @@ export interface GateDeps {
   once?: boolean
   /** A target's client and first answer, where the caller sent the first probe (see first-probe.ts). */
   firstProbe?: FirstProbe
+  /**
+   * One endpoint of a fleet of servers (fleet.ts), each with its own wait: halting `stop` ends this one as the
+   * fleet decides, and `settled` hears how it ended, before any smoke test.
+   */
+  member?: { stop: Halter<Halt>; settled(outcome: TargetOutcome): void }
 }
 
 /** The deps with their defaults resolved, once. */
@@ -67,6 +74,11 @@ export interface Shared {
   readyAt(now: number): number | undefined
   /** How long earlier runs answered HTTP before they were ready (history). */
   usualAnsweringMs?: number
-  /** Ends the other endpoints' waits when one can no longer become ready; undefined for one endpoint. */
-  haltFleet?(halt: Halt): void
+  /** A fleet's endpoint: what starts each of its lines (`[url] `); undefined for one endpoint. */
+  prefix?: string
+  /**
+   * A fleet's endpoint: told its own end (not one the fleet halted), so that the fleet can end the others' waits
+   * (one can no longer become ready, or enough are: `fleet-min-ready`); undefined for one endpoint.
+   */
+  settled?(url: URL, outcome: Outcome): void
 }

@@ -7,7 +7,7 @@ import type { Engine } from '../engines/engine-names.js'
 import { loadRequest } from '../engines/load.js'
 import { loadAskedText, partialMatchText, wakeAskedText } from '../report/lifecycle-report.js'
 import { createHttpClient, createProber, type ProbeResult } from '../http/probe.js'
-import { eventLine, gateLines, probeLine } from '../report/progress.js'
+import { eventLine, probeLine } from '../report/progress.js'
 import type { Target } from '../inputs/settings.js'
 import { waitForModel } from './loop.js'
 import { clientSettings } from './first-probe.js'
@@ -19,7 +19,7 @@ import type { Shared } from './deps.js'
 export async function waitForTarget({ url, generation }: Target, shared: Shared): Promise<TargetOutcome> {
   const { settings, deps, halter, log, profile } = shared
   const { clock } = deps
-  const prefix = shared.haltFleet ? `[${url.href}] ` : ''
+  const prefix = shared.prefix ?? ''
   const tls = clientSettings(settings, shared.collector)
   const waitStart = deps.startedAt ?? clock.now()
   // the first probe, sent for this very target before the gate was loaded, is the wait's first attempt
@@ -118,9 +118,8 @@ export async function waitForTarget({ url, generation }: Target, shared: Shared)
         }
       }
     )
-    if (!outcome.ready && outcome.reason !== 'timeout' && halter.halted === undefined) {
-      shared.haltFleet?.({ reason: 'cancelled', detail: gateLines.fleetStopped(url, outcome.reason) })
-    }
+    // its own end, not a halt's: the fleet may end the others' waits for it
+    if (halter.halted === undefined) shared.settled?.(url, outcome)
     const matched = outcome.ready ? outcome.last : undefined
     if (matched?.modelMatch === 'partial' && settings.model !== undefined && matched.modelId !== undefined)
       deps.warn(`${prefix}${partialMatchText(settings.model, matched.modelId)}`, 'model-match')

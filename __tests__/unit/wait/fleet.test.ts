@@ -1,4 +1,5 @@
-import { gate, representative } from '../../../src/wait/gate.js'
+import { gate } from '../../../src/wait/gate.js'
+import { representative } from '../../../src/wait/fleet-tally.js'
 import type { TargetOutcome } from '../../../src/facts/outcome.js'
 import type { InputName } from '../../../src/inputs/input-names.js'
 import { parseSettings } from '../../../src/inputs/parse-settings.js'
@@ -24,8 +25,7 @@ describe('representative', () => {
   it('is the endpoint ready last when all are ready', () => {
     expect(
       representative(
-        [result('http://a/', true, 300), result('http://b/', true, 900), result('http://c/', true, 500)],
-        undefined
+        [result('http://a/', true, 300), result('http://b/', true, 900), result('http://c/', true, 500)]
       ).url.host
     ).toBe('b')
   })
@@ -36,7 +36,7 @@ describe('representative', () => {
       result('http://b/', false, 150, { reason: 'unauthorized' }),
       result('http://c/', true, 90)
     ]
-    expect(representative(results, fleetHalt).url.host).toBe('b')
+    expect(representative(results, (r) => r.halt === fleetHalt).url.host).toBe('b')
   })
 })
 

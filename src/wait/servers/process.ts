@@ -10,6 +10,7 @@ import { LogFollower } from '../../server/log-follower.js'
 import { isDockerProxy, listenerOwnership, localPort, processTree } from '../../server/port-owner.js'
 import { preflight, preflightVerdict } from '../../server/preflight.js'
 import { bootId, RUN_MARKER } from '../../server/guard.js'
+import { withStartGpus } from '../../server/start-gpus.js'
 import {
   attachServer,
   newLogFile,
@@ -50,7 +51,8 @@ export function processServer(settings: Settings, deps: Deps): ServerSeam {
 export async function beforeStart(settings: Settings, deps: Deps): Promise<GateOutcome | undefined> {
   const start = deps.startedAt ?? deps.clock.now()
   const found = await preflight(settings.portCheck ? settings.targets.map((t) => t.url) : [], settings.gpuCheck, {
-    env: deps.env,
+    // the GPUs the command pins its server to (CUDA_VISIBLE_DEVICES=N …, docker run --gpus device=N), else the step's
+    env: withStartGpus(deps.env, settings.start),
     gpuTimeoutMs: timeLeft(settings, deps, start),
     signal: deps.cancel?.signal
   })

@@ -1,8 +1,8 @@
-export const id = 359;
-export const ids = [359];
+export const id = 415;
+export const ids = [415];
 export const modules = {
 
-/***/ 359:
+/***/ 1415:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -111,6 +111,33 @@ function preflightVerdict(p, gpuCheck) {
 
 // EXTERNAL MODULE: ./src/server/guard.ts
 var guard = __webpack_require__(2686);
+;// CONCATENATED MODULE: ./src/server/start-gpus.ts
+/**
+ * The GPUs a `start` command pins its server to, read from the command itself, for the pre-flight's `gpu-check`:
+ * a fleet of one server per GPU starts each with its own `CUDA_VISIBLE_DEVICES=N` (or `docker run --gpus
+ * device=N`), and each server's check is of its GPUs, not of the step's. Undefined: the command does not say (the
+ * step's CUDA_VISIBLE_DEVICES, else every GPU, as before).
+ */
+/** `CUDA_VISIBLE_DEVICES=\u2026` among the assignments that begin a command (after `env` and its options, or `export`). */
+const ASSIGNED = /(?:^|[;&|(]\s*|\n\s*)(?:export\s+|env\s+(?:-\S+\s+)*)?(?:[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"[^"]*"|\S*)\s+)*CUDA_VISIBLE_DEVICES=('[^']*'|"[^"]*"|[^\s;&|]*)/;
+/** `docker run \u2026 --gpus device=1,2` (also `--gpus=\u2026`, `'"device=1,2"'`), the engine's own way to pin a container. */
+const DOCKER_GPUS = /\s--gpus(?:=|\s+)(?:'"?|"'?)?device=([0-9A-Za-z,-]+)/;
+const unquoted = (text) => text.replace(/^(['"])(.*)\1$/, '$2');
+function startGpus(start) {
+    if (start === undefined)
+        return undefined;
+    const assigned = ASSIGNED.exec(start);
+    if (assigned !== null)
+        return unquoted(assigned[1]);
+    const docker = DOCKER_GPUS.exec(start);
+    return docker === null ? undefined : docker[1];
+}
+/** The environment the pre-flight reads the server's GPUs from: the step's, with the command's own pin where it has one. */
+function withStartGpus(env, start) {
+    const gpus = startGpus(start);
+    return gpus === undefined ? env : { ...env, CUDA_VISIBLE_DEVICES: gpus };
+}
+
 // EXTERNAL MODULE: ./src/server/process.ts + 1 modules
 var process = __webpack_require__(5361);
 // EXTERNAL MODULE: ./src/report/lifecycle-report.ts
@@ -123,6 +150,7 @@ var progress = __webpack_require__(8991);
  * imports this module then and only then: it is a chunk of the bundle of its own, so a plain wait (a URL, a model)
  * neither compiles nor holds it (about 40 KB of the action's own code; `npm run bench -- --only startup`).
  */
+
 
 
 
@@ -148,7 +176,8 @@ function processServer(settings, deps) {
 async function beforeStart(settings, deps) {
     const start = deps.startedAt ?? deps.clock.now();
     const found = await preflight(settings.portCheck ? settings.targets.map((t) => t.url) : [], settings.gpuCheck, {
-        env: deps.env,
+        // the GPUs the command pins its server to (CUDA_VISIBLE_DEVICES=N \u2026, docker run --gpus device=N), else the step's
+        env: withStartGpus(deps.env, settings.start),
         gpuTimeoutMs: timeLeft(settings, deps, start),
         signal: deps.cancel?.signal
     });

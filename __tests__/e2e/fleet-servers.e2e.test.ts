@@ -1,0 +1,176 @@
+import { readFileSync } from 'node:fs'
+import { runAction } from '../../src/simulator/runner.js'
+import { procStat } from '../../src/server/proc.js'
+import { freePort } from '../../src/simulator/server.js'
+import { sandbox } from '../helpers/sandbox.js'
+import { errors, runMeasured } from '../helpers/support.js'
+import { HANG_MS } from '../helpers/bounds.js'
+
+/**
+ * A fleet of servers as a runner runs it: dist/index.js with one `start` line per `url` line (eight simulated
+ * vLLM servers started by the CLI's `simulate`, each pinned to its own GPU by CUDA_VISIBLE_DEVICES), then
+ * dist/post.js with the state the main step saved.
+ */
+const cli = new URL('../../dist/cli.js', import.meta.url).pathname
+const post = new URL('../../dist/post.js', import.meta.url).pathname
+const box = sandbox('wfm-fleet-servers-e2e-')
+
+interface Result {
+  url: string
+  ready: boolean
+  reason: string
+  pid: number | null
+  'log-file': string | null
+  'startup-seconds': number | null
+  'elapsed-seconds': number
+  phases: Array<{ name: string; seconds: number }>
+}
+
+const alive = (pid: number): boolean => {
+  const state = procStat(pid)?.state
+  return state !== undefined && state !== 'Z'
+}
+
+/** Eight ports, and a `start` line for each: `simulate` on that port, pinned to GPU i, with its own arguments. */
+async function fleet(args: (i: number) => string, n = 8) {
+  const ports = await Promise.all(Array.from({ length: n }, () => freePort()))
+  return {
+    ports,
+    url: ports.map((p) => `http://127.0.0.1:${p}/v1/models`).join('\n'),
+    start: ports
+      .map((p, i) => `CUDA_VISIBLE_DEVICES=${i} node ${cli} simulate --engine vllm --model kimi --port ${p} ${args(i)}`)
+      .join('\n')
+  }
+}
+
+const resultsOf = (outputs: Record<string, string>): Result[] => JSON.parse(outputs.results) as Result[]
+
+describe('a fleet of servers, one per endpoint', () => {
+  it('eight servers started by eight start lines: ready, each with its own figures, and each stopped at the job end', async () => {
+    const { url, start, ports } = await fleet((i) => `--load ${300 + 150 * i}ms`)
+    const run = await runMeasured({
+      url,
+      start,
+      model: 'kimi',
+      timeout: '60s',
+      'env-report': 'CUDA_VISIBLE_DEVICES',
+      // each its own log, one line per url line (the runner's RUNNER_TEMP, the default's folder, goes with the step)
+      'log-file': ports.map((p) => box.path(`server-${p}.log`)).join('\n'),
+      'history-file': box.path('history.jsonl')
+    })
+    const results = resultsOf(run.outputs)
+    for (const r of results) if (r.pid !== null) box.pids.push(r.pid)
+    expect(errors(run.stdout)).toEqual([])
+    expect(run.outputs.ready).toBe('true')
+    expect(results).toHaveLength(8)
+    for (const [i, r] of results.entries()) {
+      expect(r).toMatchObject({ url: `http://127.0.0.1:${ports[i]}/v1/models`, ready: true, reason: 'ready' })
+      expect(r.pid).toEqual(expect.any(Number))
+      expect(r['startup-seconds']).toEqual(expect.any(Number))
+      // each its own log, its own phases (vLLM's, read from that server's own log)
+      expect(readFileSync(r['log-file'] as string, 'utf8')).toContain(`on http://127.0.0.1:${ports[i]}`)
+      expect(r.phases.map((p) => p.name)).toContain('loading weights')
+      // each server's environment, its own GPU
+      expect(run.stdout).toContain(`[${r.url}] Server environment (process`)
+      expect(run.stdout).toMatch(
+        new RegExp(`^\\[${r.url.replace(/[.?]/g, '\\$&')}\\]   CUDA_VISIBLE_DEVICES=${i}$`, 'm')
+      )
+    }
+    expect(new Set(results.map((r) => r.pid)).size).toBe(8)
+    expect(new Set(results.map((r) => r['log-file'])).size).toBe(8)
+    // the summary: a row per endpoint with its server and its startup
+    expect(run.summary).toMatch(/#### Endpoints \(8 of 8 ready\)/)
+    expect(run.summary).toMatch(
+      /\| endpoint \| result \| elapsed \| status \| model \| server \| startup \| GPU memory \|/
+    )
+    for (const r of results) expect(run.summary).toContain(`| pid ${r.pid} | ${r['startup-seconds']?.toFixed(1)} s |`)
+    // the history: one run recorded per endpoint, each under its own key
+    const history = readFileSync(box.path('history.jsonl'), 'utf8').trim().split('\n')
+    expect(history).toHaveLength(8)
+    expect(new Set(history.map((l) => (JSON.parse(l) as { key: string }).key)).size).toBe(8)
+
+    // the job-end step stops every one of them
+    const env: Record<string, string> = {}
+    for (const [name, value] of Object.entries(run.state)) env[`STATE_${name}`] = value
+    const p = await runAction({ entry: post, inputs: {}, env })
+    expect(p.code).toBe(0)
+    expect(p.stdout.match(/^Stopped the server's process group \d+ .*: SIGTERM, gone after/gm) ?? []).toHaveLength(8)
+    for (const r of results) {
+      expect(p.stdout).toContain(`Stopped the server's process group ${r.pid} `)
+      expect(alive(r.pid as number)).toBe(false)
+    }
+  }, 120_000)
+
+  it('one that crashes during its load ends the wait at once, naming its URL, with its log tail', async () => {
+    const { url, start, ports } = await fleet((i) => (i === 5 ? '--load 30s --crash-after 1s' : '--load 30s'))
+    const run = await runMeasured({ url, start, model: 'kimi', timeout: '60s', 'history-file': '' })
+    const results = resultsOf(run.outputs)
+    for (const r of results) if (r.pid !== null) box.pids.push(r.pid)
+    const crashed = `http://127.0.0.1:${ports[5]}/v1/models`
+    expect(run.code).toBe(1)
+    expect(run.outputs.ready).toBe('false')
+    // the fatal line the engine printed as it died, else its exit
+    expect(run.outputs.reason).toMatch(/^(log-error|server-exited)$/)
+    expect(results[5]).toMatchObject({ url: crashed, ready: false, reason: run.outputs.reason })
+    // the scalar outputs are the crashed one's: its pid, its log
+    expect(run.outputs.pid).toBe(String(results[5].pid))
+    const error = errors(run.stdout).join('\n')
+    expect(error).toContain(crashed)
+    expect(error).toMatch(/CUDA out of memory|exited/)
+    expect(run.stdout).toContain(`Last `)
+    expect(run.stdout).toContain(results[5]['log-file'] as string)
+    // The others were stopped waiting for as soon as it failed (events, not wall time: each ended within a
+    // moment of it on the step's own clock, and long before their 30 s loads), and none of them is ready.
+    for (const [i, r] of results.entries()) {
+      if (i === 5) continue
+      expect(r).toMatchObject({ ready: false, reason: 'cancelled' })
+      expect(r['elapsed-seconds']).toBeLessThan(results[5]['elapsed-seconds'] + 1)
+    }
+    expect(Number(run.outputs['elapsed-seconds'])).toBeLessThan(30)
+    expect(run.exitAtMs).toBeLessThan(Number(run.outputs['elapsed-seconds']) * 1000 + HANG_MS)
+    expect(run.summary).toMatch(/#### Endpoints \(0 of 8 ready\)/)
+  }, 120_000)
+
+  it('with fleet-min-ready: 7, one that crashes leaves the wait ready, and results say which failed', async () => {
+    const { url, start, ports } = await fleet((i) => (i === 2 ? '--load 30s --crash-after 500ms' : '--load 1500ms'))
+    const run = await runMeasured({
+      url,
+      start,
+      model: 'kimi',
+      timeout: '60s',
+      'history-file': '',
+      'fleet-min-ready': '7'
+    })
+    const results = resultsOf(run.outputs)
+    for (const r of results) if (r.pid !== null) box.pids.push(r.pid)
+    expect(errors(run.stdout)).toEqual([])
+    expect(run.code).toBe(0)
+    expect(run.outputs.ready).toBe('true')
+    expect(results.filter((r) => r.ready)).toHaveLength(7)
+    expect(results[2]).toMatchObject({ url: `http://127.0.0.1:${ports[2]}/v1/models`, ready: false })
+    expect(results[2].reason).toMatch(/^(log-error|server-exited)$/)
+    expect(run.summary).toMatch(/#### Endpoints \(7 of 8 ready\)/)
+  }, 120_000)
+
+  it('a mismatch in the number of lines is an input error naming the counts, before anything runs', async () => {
+    const { url } = await fleet(() => '', 3)
+    const run = await runAction({
+      entry: new URL('../../dist/index.js', import.meta.url).pathname,
+      inputs: { url, start: 'node a.js\nnode b.js', model: 'kimi', 'history-file': '' }
+    })
+    expect(run.code).toBe(1)
+    expect(errors(run.stdout).join('\n')).toMatch(/Input "start": has 2 lines and "url" has 3/)
+    expect(run.stdout).not.toMatch(/Started the server/)
+  })
+
+  it('a script of several lines with several url lines is refused, not taken as a server per line', async () => {
+    const { url } = await fleet(() => '', 2)
+    const run = await runAction({
+      entry: new URL('../../dist/index.js', import.meta.url).pathname,
+      inputs: { url, start: 'export NCCL_DEBUG=INFO\nvllm serve kimi', model: 'kimi', 'history-file': '' }
+    })
+    expect(run.code).toBe(1)
+    expect(errors(run.stdout).join('\n')).toMatch(/Input "start": line 1: "export NCCL_DEBUG=INFO" starts no server/)
+    expect(run.stdout).not.toMatch(/Started the server/)
+  })
+})

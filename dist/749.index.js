@@ -1,0 +1,94 @@
+export const id = 749;
+export const ids = [749];
+export const modules = {
+
+/***/ 4749:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+__webpack_require__.r(__webpack_exports__);
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   fleetGate: () => (/* binding */ fleetGate)
+/* harmony export */ });
+/* harmony import */ var _inputs_fleet_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(8405);
+/* harmony import */ var _report_progress_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(8991);
+/* harmony import */ var _runtime_halter_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(1906);
+/* harmony import */ var _cancelled_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(5165);
+/* harmony import */ var _fleet_tally_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(4750);
+/* harmony import */ var _sequence_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(3757);
+
+
+
+
+
+
+async function fleetGate(settings, deps) {
+    const began = deps.clock.now();
+    const members = settings.targets.map((_, i) => (0,_inputs_fleet_js__WEBPACK_IMPORTED_MODULE_0__/* .endpointSettings */ .h6)(settings, i));
+    const memberDeps = members.map((m) => endpointDeps(deps, m.targets[0].url));
+    const seams = await Promise.all(members.map((m, i) => (0,_sequence_js__WEBPACK_IMPORTED_MODULE_4__/* .serverSeam */ .m)(m, memberDeps[i])));
+    // Every endpoint's pre-flight before any server starts: a port already held, or GPUs taken with `gpu-check:
+    // fail`, refuses the whole fleet, and nothing is started.
+    const refusals = await Promise.all(seams.map((seam) => seam.preflight()));
+    const early = deps.cancel?.halted;
+    if (early !== undefined)
+        return (0,_cancelled_js__WEBPACK_IMPORTED_MODULE_2__/* .cancelledBeforeWait */ .yl)(settings, early, deps.clock.now() - (deps.startedAt ?? began));
+    const refused = refusals.findIndex((r) => r !== undefined);
+    if (refused >= 0)
+        return refusedFleet(settings, refusals[refused]);
+    const tally = (0,_fleet_tally_js__WEBPACK_IMPORTED_MODULE_3__/* .fleetTally */ .X)(members.length, settings.fleetMinReady);
+    const stops = members.map(() => new _runtime_halter_js__WEBPACK_IMPORTED_MODULE_5__/* .Halter */ .x());
+    const done = members.map(() => false);
+    const fleetHalts = new Set();
+    const settled = (i, outcome) => {
+        done[i] = true;
+        // halted by the fleet: its end is the fleet's doing, not its own
+        if (stops[i].halted !== undefined)
+            return;
+        const halt = tally.settled(outcome.url, outcome.ready, outcome.reason);
+        if (halt === undefined)
+            return;
+        fleetHalts.add(halt);
+        // only those still waiting: a ready one's smoke test and report go on
+        stops.forEach((stop, j) => void (done[j] || stop.halt(halt)));
+    };
+    const outcomes = await Promise.all(members.map((m, i) => (0,_sequence_js__WEBPACK_IMPORTED_MODULE_4__/* .waitWith */ .O)(seams[i], m, { ...memberDeps[i], member: { stop: stops[i], settled: (o) => settled(i, o) } })));
+    const results = outcomes.map(({ results: _, ...own }) => ({
+        ...own,
+        url: own.url,
+        server: own.server,
+        profile: own.profile
+    }));
+    const last = (0,_fleet_tally_js__WEBPACK_IMPORTED_MODULE_3__/* .representative */ .w)(results, (r) => r.halt !== undefined && fleetHalts.has(r.halt), settings.fleetMinReady);
+    return { ...last, results, models: [...new Set(results.flatMap((r) => r.models))] };
+}
+/**
+ * The deps of one endpoint's own wait: its lines start with its URL, and the first probe, sent before the gate
+ * was loaded, is its own only when it was sent to its URL.
+ */
+function endpointDeps(deps, url) {
+    const prefix = `[${url.href}] `;
+    const first = deps.firstProbe?.url === url ? deps.firstProbe : undefined;
+    const debug = deps.debug;
+    return {
+        ...deps,
+        firstProbe: first,
+        log: (line) => deps.log(`${prefix}${line}`),
+        warn: (line, kind) => deps.warn(`${prefix}${line}`, kind),
+        notice: (line, kind) => deps.notice(`${prefix}${line}`, kind),
+        debug: debug && ((line) => debug(`${prefix}${line}`))
+    };
+}
+/** One endpoint's pre-flight refused its start: the fleet's outcome is that refusal, and no other server started. */
+function refusedFleet(settings, refusal) {
+    const by = refusal.results[0];
+    const halt = { reason: by.halt?.reason ?? 'port-busy', detail: (0,_report_progress_js__WEBPACK_IMPORTED_MODULE_1__/* .fleetRefusedText */ .OJ)(by.url, by.reason) };
+    const results = settings.targets.map(({ url }) => url === by.url
+        ? by
+        : { ready: false, reason: by.reason, elapsedMs: by.elapsedMs, attempts: 0, models: [], halt, timeline: [], url });
+    return { ...by, results };
+}
+
+
+/***/ })
+
+};

@@ -1,0 +1,87 @@
+/**
+ * A fleet of servers: one server per endpoint (`start`, `pid`, `container` or `log-file` with a line per `url`
+ * line), each with a wait of its own (sequence.ts): launched, followed, watched, reported and recorded as if it were
+ * alone, its lines told with its URL. The fleet decides when the others need no longer be waited for: one that can
+ * no longer become ready (or, with `fleet-min-ready`, too many such) ends them at once, and so do enough ready ones.
+ */
+import type { GateOutcome, TargetOutcome } from '../facts/outcome.js'
+import type { Halt } from '../facts/halt.js'
+import { endpointSettings } from '../inputs/fleet.js'
+import type { Settings } from '../inputs/settings.js'
+import { fleetRefusedText } from '../report/progress.js'
+import { Halter } from '../runtime/halter.js'
+import type { Deps } from './deps.js'
+import { cancelledBeforeWait } from './cancelled.js'
+import { fleetTally, representative } from './fleet-tally.js'
+import { serverSeam, waitWith } from './sequence.js'
+
+export async function fleetGate(settings: Settings, deps: Deps): Promise<GateOutcome> {
+  const began = deps.clock.now()
+  const members = settings.targets.map((_, i) => endpointSettings(settings, i))
+  const memberDeps = members.map((m) => endpointDeps(deps, m.targets[0].url))
+  const seams = await Promise.all(members.map((m, i) => serverSeam(m, memberDeps[i])))
+  // Every endpoint's pre-flight before any server starts: a port already held, or GPUs taken with `gpu-check:
+  // fail`, refuses the whole fleet, and nothing is started.
+  const refusals = await Promise.all(seams.map((seam) => seam.preflight()))
+  const early = deps.cancel?.halted
+  if (early !== undefined) return cancelledBeforeWait(settings, early, deps.clock.now() - (deps.startedAt ?? began))
+  const refused = refusals.findIndex((r) => r !== undefined)
+  if (refused >= 0) return refusedFleet(settings, refusals[refused] as GateOutcome)
+  const tally = fleetTally(members.length, settings.fleetMinReady)
+  const stops = members.map(() => new Halter<Halt>())
+  const done = members.map(() => false)
+  const fleetHalts = new Set<Halt>()
+  const settled = (i: number, outcome: TargetOutcome): void => {
+    done[i] = true
+    // halted by the fleet: its end is the fleet's doing, not its own
+    if (stops[i].halted !== undefined) return
+    const halt = tally.settled(outcome.url, outcome.ready, outcome.reason)
+    if (halt === undefined) return
+    fleetHalts.add(halt)
+    // only those still waiting: a ready one's smoke test and report go on
+    stops.forEach((stop, j) => void (done[j] || stop.halt(halt)))
+  }
+  const outcomes = await Promise.all(
+    members.map((m, i) =>
+      waitWith(seams[i], m, { ...memberDeps[i], member: { stop: stops[i], settled: (o) => settled(i, o) } })
+    )
+  )
+  const results = outcomes.map(({ results: _, ...own }): TargetOutcome => ({
+    ...own,
+    url: own.url,
+    server: own.server,
+    profile: own.profile
+  }))
+  const last = representative(results, (r) => r.halt !== undefined && fleetHalts.has(r.halt), settings.fleetMinReady)
+  return { ...last, results, models: [...new Set(results.flatMap((r) => r.models))] }
+}
+
+/**
+ * The deps of one endpoint's own wait: its lines start with its URL, and the first probe, sent before the gate
+ * was loaded, is its own only when it was sent to its URL.
+ */
+function endpointDeps(deps: Deps, url: URL): Deps {
+  const prefix = `[${url.href}] `
+  const first = deps.firstProbe?.url === url ? deps.firstProbe : undefined
+  const debug = deps.debug
+  return {
+    ...deps,
+    firstProbe: first,
+    log: (line) => deps.log(`${prefix}${line}`),
+    warn: (line, kind) => deps.warn(`${prefix}${line}`, kind),
+    notice: (line, kind) => deps.notice(`${prefix}${line}`, kind),
+    debug: debug && ((line) => debug(`${prefix}${line}`))
+  }
+}
+
+/** One endpoint's pre-flight refused its start: the fleet's outcome is that refusal, and no other server started. */
+function refusedFleet(settings: Settings, refusal: GateOutcome): GateOutcome {
+  const by = refusal.results[0]
+  const halt: Halt = { reason: by.halt?.reason ?? 'port-busy', detail: fleetRefusedText(by.url, by.reason) }
+  const results = settings.targets.map(({ url }): TargetOutcome =>
+    url === by.url
+      ? by
+      : { ready: false, reason: by.reason, elapsedMs: by.elapsedMs, attempts: 0, models: [], halt, timeline: [], url }
+  )
+  return { ...by, results }
+}
