@@ -1154,7 +1154,7 @@ var guard = __webpack_require__(2686);
  * step's CUDA_VISIBLE_DEVICES, else every GPU, as before).
  */
 /** `CUDA_VISIBLE_DEVICES=\u2026` among the assignments that begin a command (after `env` and its options, or `export`). */
-const ASSIGNED = /(?:^|[;&|(]\s*|\n\s*)(?:export\s+|env\s+(?:-\S+\s+)*)?(?:[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"[^"]*"|\S*)\s+)*CUDA_VISIBLE_DEVICES=('[^']*'|"[^"]*"|[^\s;&|]*)/;
+const ASSIGNED = /(?:^|[;&|(]\s*|\n\s*)(?:export\s+|env\s+(?:(?:-u\s+|--unset[=\s])\S+\s+|-\S+\s+)*)?(?:[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"[^"]*"|\S*)\s+)*CUDA_VISIBLE_DEVICES=('[^']*'|"[^"]*"|[^\s;&|]*)/;
 /** `docker run \u2026 --gpus device=1,2` (also `--gpus=\u2026`, `'"device=1,2"'`), the engine's own way to pin a container. */
 const DOCKER_GPUS = /\s--gpus(?:=|\s+)(?:'"?|"'?)?device=([0-9A-Za-z,-]+)/;
 const unquoted = (text) => text.replace(/^(['"])(.*)\1$/, '$2');

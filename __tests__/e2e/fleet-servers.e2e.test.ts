@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { runAction } from '../../src/simulator/runner.js'
 import { procStat } from '../../src/server/proc.js'
 import { freePort } from '../../src/simulator/server.js'
 import { sandbox } from '../helpers/sandbox.js'
-import { errors, runMeasured } from '../helpers/support.js'
+import { entry, errors, runMeasured } from '../helpers/support.js'
 import { HANG_MS } from '../helpers/bounds.js'
 
 /**
@@ -14,6 +14,7 @@ import { HANG_MS } from '../helpers/bounds.js'
 const cli = new URL('../../dist/cli.js', import.meta.url).pathname
 const post = new URL('../../dist/post.js', import.meta.url).pathname
 const box = sandbox('wfm-fleet-servers-e2e-')
+const fakeDir = new URL('../fixtures/gpu/', import.meta.url).pathname
 
 interface Result {
   url: string
@@ -152,10 +153,42 @@ describe('a fleet of servers, one per endpoint', () => {
     expect(run.summary).toMatch(/#### Endpoints \(7 of 8 ready\)/)
   }, 120_000)
 
+  it("gpu-check reads each server's own GPUs from its start line: another's process on GPU 1 refuses the fleet, nothing starts", async () => {
+    const { url, start, ports } = await fleet(() => '--load 1s', 2)
+    const gpuState = box.path('gpu.json')
+    writeFileSync(
+      gpuState,
+      JSON.stringify({
+        gpus: [
+          { index: 0, uuid: 'GPU-0000aaaa-0000-0000-0000-000000000000', name: 'NVIDIA H200', total: 143771 },
+          { index: 1, uuid: 'GPU-1111bbbb-0000-0000-0000-000000000000', name: 'NVIDIA H200', total: 143771 }
+        ],
+        apps: [
+          { pid: 4242, name: 'python3', mib: 70000, gpu: 'GPU-1111bbbb-0000-0000-0000-000000000000', always: true }
+        ]
+      })
+    )
+    const run = await runAction({
+      entry,
+      inputs: { url, start, model: 'kimi', 'gpu-check': 'fail', 'history-file': '' },
+      env: { PATH: `${fakeDir}:${process.env.PATH}`, FAKE_NVIDIA_SMI: gpuState, CUDA_VISIBLE_DEVICES: '0,1' }
+    })
+    expect(run.code).toBe(1)
+    expect(run.outputs.reason).toBe('gpu-busy')
+    const results = resultsOf(run.outputs)
+    // the refusal is the second server's (GPU 1), and the first, on a free GPU 0, was not started either
+    expect(run.outputs.results).toContain(`http://127.0.0.1:${ports[1]}/v1/models`)
+    expect(errors(run.stdout).join('\n')).toContain(`http://127.0.0.1:${ports[1]}/v1/models`)
+    expect(errors(run.stdout).join('\n')).toMatch(/4242/)
+    expect(results[0].ready).toBe(false)
+    expect(results[0].pid ?? null).toBeNull()
+    expect(run.stdout).not.toMatch(/Started the server/)
+  })
+
   it('a mismatch in the number of lines is an input error naming the counts, before anything runs', async () => {
     const { url } = await fleet(() => '', 3)
     const run = await runAction({
-      entry: new URL('../../dist/index.js', import.meta.url).pathname,
+      entry,
       inputs: { url, start: 'node a.js\nnode b.js', model: 'kimi', 'history-file': '' }
     })
     expect(run.code).toBe(1)
@@ -166,7 +199,7 @@ describe('a fleet of servers, one per endpoint', () => {
   it('a script of several lines with several url lines is refused, not taken as a server per line', async () => {
     const { url } = await fleet(() => '', 2)
     const run = await runAction({
-      entry: new URL('../../dist/index.js', import.meta.url).pathname,
+      entry,
       inputs: { url, start: 'export NCCL_DEBUG=INFO\nvllm serve kimi', model: 'kimi', 'history-file': '' }
     })
     expect(run.code).toBe(1)

@@ -7,7 +7,7 @@
 
 /** `CUDA_VISIBLE_DEVICES=…` among the assignments that begin a command (after `env` and its options, or `export`). */
 const ASSIGNED =
-  /(?:^|[;&|(]\s*|\n\s*)(?:export\s+|env\s+(?:-\S+\s+)*)?(?:[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"[^"]*"|\S*)\s+)*CUDA_VISIBLE_DEVICES=('[^']*'|"[^"]*"|[^\s;&|]*)/
+  /(?:^|[;&|(]\s*|\n\s*)(?:export\s+|env\s+(?:(?:-u\s+|--unset[=\s])\S+\s+|-\S+\s+)*)?(?:[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"[^"]*"|\S*)\s+)*CUDA_VISIBLE_DEVICES=('[^']*'|"[^"]*"|[^\s;&|]*)/
 
 /** `docker run … --gpus device=1,2` (also `--gpus=…`, `'"device=1,2"'`), the engine's own way to pin a container. */
 const DOCKER_GPUS = /\s--gpus(?:=|\s+)(?:'"?|"'?)?device=([0-9A-Za-z,-]+)/

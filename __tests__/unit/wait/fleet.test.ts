@@ -24,9 +24,8 @@ const result = (url: string, ready: boolean, elapsedMs: number, extra: Partial<T
 describe('representative', () => {
   it('is the endpoint ready last when all are ready', () => {
     expect(
-      representative(
-        [result('http://a/', true, 300), result('http://b/', true, 900), result('http://c/', true, 500)]
-      ).url.host
+      representative([result('http://a/', true, 300), result('http://b/', true, 900), result('http://c/', true, 500)])
+        .url.host
     ).toBe('b')
   })
   it('is the first to fail on its own account, not one halted because of it', () => {

@@ -1,0 +1,82 @@
+import { endpointSettings, entryLines } from '../../../src/inputs/fleet.js'
+import type { InputName } from '../../../src/inputs/input-names.js'
+import { parseSettings } from '../../../src/inputs/parse-settings.js'
+
+const linux = { os: 'linux', hasProc: true } as const
+const settingsFrom = (inputs: Partial<Record<InputName, string>>) => parseSettings((name) => inputs[name] ?? '', linux)
+const urls = (n: number): string =>
+  Array.from({ length: n }, (_, i) => `http://127.0.0.1:${8001 + i}/v1/models`).join('\n')
+
+describe('entryLines', () => {
+  it('takes non-blank lines, trimmed, and a line ending in \\, &&, || or | on to the next one, as a shell does', () => {
+    expect(entryLines('  a  \n\n b\n')).toEqual(['a', 'b'])
+    expect(entryLines('export X=1 &&\n  vllm serve a\nvllm serve b \\\n  --port 2')).toEqual([
+      'export X=1 &&\nvllm serve a',
+      'vllm serve b \\\n--port 2'
+    ])
+    expect(entryLines('a ||\nb\nc |\nd')).toEqual(['a ||\nb', 'c |\nd'])
+  })
+})
+
+describe('a fleet of servers in the inputs', () => {
+  it('one start line per url line: each endpoint its own server, in order', () => {
+    const s = settingsFrom({ url: urls(3), start: 'serve 1\nserve 2\nserve 3', model: 'kimi' })
+    expect(s.servers).toEqual([{ start: 'serve 1' }, { start: 'serve 2' }, { start: 'serve 3' }])
+    expect(s.start).toBeUndefined()
+    expect(s.fleetMinReady).toBe(3)
+  })
+  it('a single start (also a script of several lines) with one url keeps its meaning: one server', () => {
+    const s = settingsFrom({ url: urls(1), start: 'export A=1\nserve', model: 'kimi' })
+    expect(s.servers).toBeUndefined()
+    expect(s.start).toBe('export A=1\nserve')
+    expect(settingsFrom({ url: urls(2), start: 'serve', model: 'kimi' }).servers).toBeUndefined()
+  })
+  it('pid, container and log-file lines, each read as its input reads one value', () => {
+    const s = settingsFrom({ url: urls(2), pid: '123\n/run/b.pid', 'log-file': '/tmp/a.log\n/tmp/b.log' })
+    expect(s.servers).toEqual([
+      { pid: { pid: 123 }, logFile: '/tmp/a.log' },
+      { pid: { file: '/run/b.pid' }, logFile: '/tmp/b.log' }
+    ])
+    expect(settingsFrom({ url: urls(2), container: 'vllm-0\nvllm-1' }).servers).toEqual([
+      { container: 'vllm-0' },
+      { container: 'vllm-1' }
+    ])
+  })
+  it.each([
+    [{ url: urls(3), start: 'a\nb' }, /^Input "start": has 2 lines and "url" has 3: give one line per "url" line/],
+    [
+      { url: urls(2), start: 'a\nb', 'log-file': '/tmp/x.log' },
+      /^Input "log-file": is one value, and "start" has one line per "url" line/
+    ],
+    [
+      { url: urls(2), container: 'a\nb', start: 'docker compose up' },
+      /^Input "start": is one value, and "container" has one line per/
+    ],
+    [{ url: urls(2), start: 'export A=1\nserve' }, /^Input "start": line 1: "export A=1" starts no server/],
+    [{ url: urls(2), start: 'serve\n# the second' }, /^Input "start": line 2: "# the second" starts no server/],
+    [{ url: urls(2), start: 'A=1\nserve' }, /^Input "start": line 1: "A=1" starts no server/],
+    [{ url: urls(2), pid: '12\n0' }, /^Input "pid": line 2: "0" is not a process id/],
+    [{ url: urls(2), container: 'ok\nno way' }, /^Input "container": line 2: "no way" is not/],
+    [
+      { url: urls(2), 'fleet-min-ready': '3' },
+      /^Input "fleet-min-ready": "3" is not "all" or a whole number from 1 to 2/
+    ],
+    [{ url: urls(2), 'fleet-min-ready': '0' }, /^Input "fleet-min-ready": "0" is not/],
+    [{ url: urls(2), 'fleet-min-ready': 'most' }, /^Input "fleet-min-ready": "most" is not/]
+  ])('refuses %j', (inputs, message) => {
+    expect(() => settingsFrom({ model: 'kimi', ...inputs })).toThrow(message)
+  })
+  it('fleet-min-ready: all, or a number of the endpoints', () => {
+    expect(settingsFrom({ url: urls(8), 'fleet-min-ready': 'ALL' }).fleetMinReady).toBe(8)
+    expect(settingsFrom({ url: urls(8), 'fleet-min-ready': ' 7 ' }).fleetMinReady).toBe(7)
+    expect(settingsFrom({ url: urls(1) }).fleetMinReady).toBe(1)
+  })
+  it('gives each endpoint its own settings: its url, its server, and a given history-key made its own', () => {
+    const s = settingsFrom({ url: urls(2), start: 'serve 1\nserve 2', 'history-key': 'bench', model: 'kimi' })
+    const second = endpointSettings(s, 1)
+    expect(second.targets.map((t) => t.url.href)).toEqual(['http://127.0.0.1:8002/v1/models'])
+    expect(second).toMatchObject({ start: 'serve 2', servers: undefined, fleetMinReady: 1 })
+    expect(second.historyKey).toBe('bench http://127.0.0.1:8002/v1/models')
+    expect(endpointSettings(settingsFrom({ url: urls(2) }), 1).targets).toHaveLength(2)
+  })
+})
