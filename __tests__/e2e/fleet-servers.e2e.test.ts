@@ -3,7 +3,7 @@ import { runAction } from '../../src/simulator/runner.js'
 import { procStat } from '../../src/server/proc.js'
 import { freePort } from '../../src/simulator/server.js'
 import { sandbox } from '../helpers/sandbox.js'
-import { entry, errors, runMeasured } from '../helpers/support.js'
+import { entry, errors, runMeasured, runProcess } from '../helpers/support.js'
 import { HANG_MS } from '../helpers/bounds.js'
 
 /**
@@ -184,6 +184,33 @@ describe('a fleet of servers, one per endpoint', () => {
     expect(results[0].pid ?? null).toBeNull()
     expect(run.stdout).not.toMatch(/Started the server/)
   })
+
+  it('the CLI the same: --start once per --url, paired in order', async () => {
+    const { ports } = await fleet(() => '', 3)
+    const args = ports.flatMap((p, i) => [
+      '--url',
+      `http://127.0.0.1:${p}/v1/models`,
+      '--start',
+      `node ${cli} simulate --engine vllm --model kimi --port ${p} --load ${200 * (i + 1)}ms`,
+      '--log-file',
+      box.path(`cli-${p}.log`)
+    ])
+    const run = await runProcess(
+      process.execPath,
+      [cli, ...args, '--model', 'kimi', '--timeout', '60s', '--history-file', '', '--json'],
+      { env: { PATH: process.env.PATH ?? '', HOME: box.dir() } }
+    )
+    const out = JSON.parse(run.stdout) as { ready: boolean; results: Result[] }
+    for (const r of out.results) if (r.pid !== null) box.pids.push(r.pid)
+    expect(run.code).toBe(0)
+    expect(out.ready).toBe(true)
+    out.results.forEach((r, i) => {
+      expect(r).toMatchObject({ url: `http://127.0.0.1:${ports[i]}/v1/models`, ready: true })
+      expect(r['log-file']).toBe(box.path(`cli-${ports[i]}.log`))
+      expect(readFileSync(r['log-file'] as string, 'utf8')).toContain(`on http://127.0.0.1:${ports[i]}`)
+    })
+    expect(run.stderr).toMatch(/3 of 3 endpoints ready/)
+  }, 60_000)
 
   it('a mismatch in the number of lines is an input error naming the counts, before anything runs', async () => {
     const { url } = await fleet(() => '', 3)
