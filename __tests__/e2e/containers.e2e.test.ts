@@ -92,6 +92,55 @@ suite('servers in containers, with a real Docker engine', () => {
     console.log(`time to stop (post step, whole process): ${Math.round(p.ms)} ms`)
   }, 120_000)
 
+  it('a fleet of containers, one per url line: each its own, one that exits ends the wait naming it, each stopped at the job end', async () => {
+    const ports = await Promise.all([freePort(), freePort(), freePort()])
+    const names3 = ports.map(() => newName())
+    const url = ports.map((p) => `http://127.0.0.1:${p}/v1/models`).join('\n')
+    const start = (load: (i: number) => string) =>
+      ports
+        .map((p, i) => `docker run -d --init --name ${names3[i]} --network host ${IMAGE} ${simulate(p, load(i))}`)
+        .join('\n')
+    const run = await mainStep(ports[0], {
+      url,
+      container: names3.join('\n'),
+      start: start((i) => `--load ${500 + 300 * i}ms`),
+      'stop-timeout': '10s'
+    })
+    expect(errors(run.stdout)).toEqual([])
+    expect(run.outputs.ready).toBe('true')
+    const results = JSON.parse(run.outputs.results) as Array<{ ready: boolean; pid: number; container: string }>
+    for (const [i, r] of results.entries()) {
+      const state = await inspect(names3[i])
+      expect(r.ready).toBe(true)
+      // each endpoint's own container, by its host pid
+      expect(r.pid).toBe(state?.Pid)
+      expect(r.container).toMatch(/^[0-9a-f]{64}$/)
+    }
+    expect(new Set(results.map((r) => r.container)).size).toBe(3)
+    const p = await postStep(run.state)
+    expect(p.code).toBe(0)
+    for (const r of results) expect(p.stdout).toMatch(new RegExp(`^Stopped the container ${r.container} `, 'm'))
+    for (const name of names3) expect((await inspect(name))?.Running ?? false).toBe(false)
+
+    // one that exits during its load ends the others' waits at once, naming its URL
+    const again = ports.map(() => newName())
+    names3.splice(0, 3, ...again)
+    const crash = await mainStep(ports[0], {
+      url,
+      container: again.join('\n'),
+      start: start((i) => (i === 1 ? '--load 30s --crash-after 1s' : '--load 30s')),
+      'stop-timeout': '10s'
+    })
+    const crashed = JSON.parse(crash.outputs.results) as Array<{ ready: boolean; reason: string; url: string }>
+    expect(crash.outputs.ready).toBe('false')
+    expect(crashed[1].reason).toMatch(/^(log-error|server-exited)$/)
+    expect(errors(crash.stdout).join('\n')).toContain(`http://127.0.0.1:${ports[1]}/v1/models`)
+    expect(crashed.filter((r) => r.reason === 'cancelled')).toHaveLength(2)
+    expect(Number(crash.outputs['elapsed-seconds'])).toBeLessThan(30)
+    await postStep(crash.state)
+    for (const name of again) expect((await inspect(name))?.Running ?? false).toBe(false)
+  }, 180_000)
+
   it('docker run -d in "start": the client exits at once, the container is the server', async () => {
     const port = await freePort()
     const name = newName()
