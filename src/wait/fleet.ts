@@ -22,11 +22,16 @@ export async function fleetGate(settings: Settings, deps: Deps): Promise<GateOut
   const seams = await Promise.all(members.map((m, i) => serverSeam(m, memberDeps[i])))
   // Every endpoint's pre-flight before any server starts: a port already held, or GPUs taken with `gpu-check:
   // fail`, refuses the whole fleet, and nothing is started.
-  const refusals = await Promise.all(seams.map((seam) => seam.preflight()))
+  const looked = await Promise.allSettled(seams.map((seam) => seam.preflight()))
   const early = deps.cancel?.halted
+  const refused = looked.findIndex((r) => r.status === 'rejected' || r.value !== undefined)
+  // nothing is launched: whatever every pre-flight opened (an engine's socket) is closed
+  if (early !== undefined || refused >= 0) seams.forEach((seam) => seam.abandon())
   if (early !== undefined) return cancelledBeforeWait(settings, early, deps.clock.now() - (deps.startedAt ?? began))
-  const refused = refusals.findIndex((r) => r !== undefined)
-  if (refused >= 0) return refusedFleet(settings, refusals[refused] as GateOutcome)
+  const failed = looked[refused]
+  // an input error of one endpoint's (no such container) is the fleet's
+  if (failed?.status === 'rejected') throw failed.reason
+  if (failed !== undefined) return refusedFleet(settings, failed.value as GateOutcome)
   const tally = fleetTally(members.length, settings.fleetMinReady)
   const stops = members.map(() => new Halter<Halt>())
   const done = members.map(() => false)

@@ -15,6 +15,7 @@ export async function gate(settings: Settings, gateDeps: GateDeps): Promise<Gate
   const refused = await seam.preflight()
   // A cancel while the pre-flight looked (nvidia-smi may take seconds): nothing is started, nothing probed.
   const early = deps.cancel?.halted
+  if (early !== undefined || refused !== undefined) seam.abandon()
   if (early !== undefined) return cancelledBeforeWait(settings, early, clock.now() - (deps.startedAt ?? began))
   if (refused !== undefined) return refused
   return waitWith(seam, settings, deps)

@@ -126,4 +126,60 @@ describe('a fleet of simulated servers on loopback', () => {
       await slow.close()
     }
   })
+
+  it('fleet-min-ready: one endpoint that can no longer become ready is borne, and enough ready ones end the wait', async () => {
+    const locked = await net.http((_req, res) =>
+      res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"Unauthorized"}')
+    )
+    const quick = await Promise.all([0, 1].map(() => simulate({ engine: 'vllm', model: 'kimi', loadMs: 300 })))
+    const slow = await simulate({ engine: 'vllm', model: 'kimi', loadMs: 60_000 })
+    try {
+      const lockedUrl = `${locked}/v1/models`
+      const inputs: Partial<Record<InputName, string>> = {
+        url: [...quick.map((q) => `${q.baseUrl}/v1/models`), lockedUrl, `${slow.baseUrl}/v1/models`].join('\n'),
+        'fleet-min-ready': '2',
+        timeout: '30s'
+      }
+      const outcome = await gate(
+        parseSettings((name) => inputs[name] ?? ''),
+        { clock: systemClock, log: () => undefined }
+      )
+      // two of four ready: ready, the scalars the one ready last; the locked one failed on its own account, the
+      // slow one was no longer waited for once two were ready (not after its 60 s load)
+      expect(outcome.ready).toBe(true)
+      expect(outcome.results.map((r) => r.reason)).toEqual(['ready', 'ready', 'unauthorized', 'cancelled'])
+      expect(outcome.results[3].halt?.detail).toBe(
+        'not waited for any longer: 2 of 4 endpoints are ready (fleet-min-ready: 2)'
+      )
+      expect(outcome.results[3].elapsedMs).toBeLessThan(30_000)
+      expect([quick[0].baseUrl, quick[1].baseUrl].map((b) => `${b}/v1/models`)).toContain(outcome.url.href)
+    } finally {
+      await Promise.all([...quick, slow].map((s) => s.close()))
+    }
+  })
+
+  it('fleet-min-ready: a second endpoint that cannot become ready leaves too few, and ends the wait at once', async () => {
+    const locked = await net.http((_req, res) =>
+      res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"Unauthorized"}')
+    )
+    const slow = await simulate({ engine: 'vllm', model: 'kimi', loadMs: 60_000 })
+    try {
+      const inputs: Partial<Record<InputName, string>> = {
+        url: [`${locked}/a/v1/models`, `${locked}/b/v1/models`, `${slow.baseUrl}/v1/models`].join('\n'),
+        'fleet-min-ready': '2',
+        timeout: '30s'
+      }
+      const outcome = await gate(
+        parseSettings((name) => inputs[name] ?? ''),
+        { clock: systemClock, log: () => undefined }
+      )
+      expect(outcome).toMatchObject({ ready: false, reason: 'unauthorized' })
+      expect(outcome.results.map((r) => r.reason)).toEqual(['unauthorized', 'unauthorized', 'cancelled'])
+      expect(outcome.results[2].halt?.detail).toMatch(
+        /can no longer become ready \(unauthorized\): 2 of 3 endpoints have failed, so fewer than fleet-min-ready \(2\)/
+      )
+    } finally {
+      await slow.close()
+    }
+  })
 })

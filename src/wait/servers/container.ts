@@ -53,7 +53,8 @@ export function containerServer(settings: Settings, deps: Deps): ServerSeam {
       }
       return undefined
     },
-    launch: () => launched(settings, engine as DockerEngine, initial, deps)
+    launch: () => launched(settings, engine as DockerEngine, initial, deps),
+    abandon: () => engine?.close()
   }
 }
 

@@ -11,5 +11,6 @@ const nothing: LaunchedServer = {
 
 export const noServer: ServerSeam = {
   preflight: async () => undefined,
-  launch: () => nothing
+  launch: () => nothing,
+  abandon: () => undefined
 }

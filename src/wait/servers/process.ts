@@ -40,7 +40,8 @@ export function processServer(settings: Settings, deps: Deps): ServerSeam {
   const pid = settings.pid === undefined ? undefined : resolvePid(settings.pid)
   return {
     preflight: async () => (settings.start === undefined ? undefined : beforeStart(settings, deps)),
-    launch: () => launched(settings, pid, deps)
+    launch: () => launched(settings, pid, deps),
+    abandon: () => undefined
   }
 }
 

@@ -19,6 +19,8 @@ export interface ServerSeam {
   preflight(): Promise<GateOutcome | undefined>
   /** Starts the server or attaches to it, and says so: what the wait follows from then on. */
   launch(): LaunchedServer
+  /** Nothing will be launched (a refusal, a cancel, another endpoint's refusal): what the pre-flight opened is closed. */
+  abandon(): void
 }
 
 /** The server as the wait follows it, from `launch` until `release`. */
