@@ -1,4 +1,5 @@
-import { readFileSync, writeFileSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { openSync, readFileSync, writeFileSync } from 'node:fs'
 import { runAction } from '../../src/simulator/runner.js'
 import { procStat } from '../../src/server/proc.js'
 import { freePort } from '../../src/simulator/server.js'
@@ -184,6 +185,47 @@ describe('a fleet of servers, one per endpoint', () => {
     expect(results[0].pid ?? null).toBeNull()
     expect(run.stdout).not.toMatch(/Started the server/)
   })
+
+  it('servers started elsewhere, a pid line and a log-file line each: one that is killed ends the wait naming its URL', async () => {
+    const ports = await Promise.all([freePort(), freePort()])
+    const logs = ports.map((p) => box.path(`elsewhere-${p}.log`))
+    const servers = ports.map((p, i) =>
+      spawn(
+        process.execPath,
+        [cli, 'simulate', '--engine', 'vllm', '--model', 'kimi', '--port', String(p), '--load', '60s'],
+        {
+          detached: true,
+          stdio: ['ignore', openSync(logs[i], 'a'), openSync(logs[i], 'a')]
+        }
+      )
+    )
+    const pids = servers.map((c) => c.pid as number)
+    box.pids.push(...pids)
+    // the second one dies once it has begun to load (its first line is in its log)
+    const killer = (async () => {
+      while (!readFileSync(logs[1], 'utf8').includes('serving')) await new Promise((r) => setTimeout(r, 50))
+      process.kill(pids[1], 'SIGKILL')
+    })()
+    const run = await runMeasured({
+      url: ports.map((p) => `http://127.0.0.1:${p}/v1/models`).join('\n'),
+      pid: pids.join('\n'),
+      'log-file': logs.join('\n'),
+      model: 'kimi',
+      timeout: '60s',
+      'history-file': ''
+    })
+    await killer
+    const results = resultsOf(run.outputs)
+    expect(run.outputs).toMatchObject({ ready: 'false', reason: 'server-exited', pid: String(pids[1]) })
+    expect(results.map((r) => [r.pid, r.reason])).toEqual([
+      [pids[0], 'cancelled'],
+      [pids[1], 'server-exited']
+    ])
+    expect(errors(run.stdout).join('\n')).toContain(`http://127.0.0.1:${ports[1]}/v1/models: `)
+    // one given by pid is whoever started it's to stop: the job-end step has nothing to do
+    expect(run.state).toEqual({})
+    expect(alive(pids[0])).toBe(true)
+  }, 120_000)
 
   it('the CLI the same: --start once per --url, paired in order', async () => {
     const { ports } = await fleet(() => '', 3)
