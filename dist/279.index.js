@@ -42,6 +42,8 @@ async function gate(settings, gateDeps) {
     const refused = await seam.preflight();
     // A cancel while the pre-flight looked (nvidia-smi may take seconds): nothing is started, nothing probed.
     const early = deps.cancel?.halted;
+    if (early !== undefined || refused !== undefined)
+        seam.abandon();
     if (early !== undefined)
         return (0,cancelled/* cancelledBeforeWait */.yl)(settings, early, clock.now() - (deps.startedAt ?? began));
     if (refused !== undefined)
@@ -123,7 +125,36 @@ function endpointLines(outcome) {
     if (results.length > MAX_SUMMARY_ENDPOINTS)
         lines.push(`| and ${results.length - MAX_SUMMARY_ENDPOINTS} more |${' |'.repeat(columns.length - 1)}`);
     lines.push('', `The rows above describe each endpoint; the table at the top, and the timeline, describe ${outcome.url.href}.`, '');
-    return lines;
+    return [...lines, ...environments(results)];
+}
+/** The longest value a cell of the environments' table shows. */
+const MAX_VALUE_CHARS = 200;
+/**
+ * A fleet of servers with `env-report`: each server's values side by side, a row per endpoint, so that the one
+ * server whose tuning did not reach it stands out (a value that differs from the first server's is marked).
+ */
+function environments(results) {
+    const reported = results.slice(0, MAX_SUMMARY_ENDPOINTS).filter((r) => r.server?.env !== undefined);
+    if (reported.length === 0)
+        return [];
+    const names = [...new Set(reported.flatMap((r) => (r.server?.env ?? []).map((e) => e.name)))];
+    const valueOf = (r, name) => r.server?.env?.find((e) => e.name === name)?.value;
+    const first = reported[0];
+    const shown = (r, name) => {
+        const value = valueOf(r, name);
+        const text = value === undefined
+            ? '*not set*'
+            : (0,markdown/* code */.aY)(value.length > MAX_VALUE_CHARS ? `${value.slice(0, MAX_VALUE_CHARS)}\u2026` : value);
+        return r !== first && value !== valueOf(first, name) ? `\u26a0\ufe0f ${text}` : text;
+    };
+    return [
+        '#### Server environments',
+        '',
+        `| endpoint | process | ${names.map((n) => (0,markdown/* cell */.Hn)((0,markdown/* code */.aY)(n))).join(' | ')} |`,
+        `|---|---:|${names.map(() => '---').join('|')}|`,
+        ...reported.map((r) => `| ${(0,markdown/* cell */.Hn)((0,markdown/* code */.aY)(r.url.href))} | ${r.server?.envPid ?? r.server?.pid ?? '\u2014'} | ${names.map((n) => (0,markdown/* cell */.Hn)(shown(r, n))).join(' | ')} |`),
+        ''
+    ];
 }
 
 ;// CONCATENATED MODULE: ./src/report/summary.ts
@@ -5066,7 +5097,8 @@ const nothing = {
 };
 const noServer = {
     preflight: async () => undefined,
-    launch: () => nothing
+    launch: () => nothing,
+    abandon: () => undefined
 };
 
 // EXTERNAL MODULE: ./src/wait/cancelled.ts + 1 modules

@@ -166,7 +166,8 @@ function processServer(settings, deps) {
     const pid = settings.pid === undefined ? undefined : (0,process/* resolvePid */.QF)(settings.pid);
     return {
         preflight: async () => (settings.start === undefined ? undefined : beforeStart(settings, deps)),
-        launch: () => launched(settings, pid, deps)
+        launch: () => launched(settings, pid, deps),
+        abandon: () => undefined
     };
 }
 /**

@@ -28,13 +28,20 @@ async function fleetGate(settings, deps) {
     const seams = await Promise.all(members.map((m, i) => (0,_sequence_js__WEBPACK_IMPORTED_MODULE_4__/* .serverSeam */ .m)(m, memberDeps[i])));
     // Every endpoint's pre-flight before any server starts: a port already held, or GPUs taken with `gpu-check:
     // fail`, refuses the whole fleet, and nothing is started.
-    const refusals = await Promise.all(seams.map((seam) => seam.preflight()));
+    const looked = await Promise.allSettled(seams.map((seam) => seam.preflight()));
     const early = deps.cancel?.halted;
+    const refused = looked.findIndex((r) => r.status === 'rejected' || r.value !== undefined);
+    // nothing is launched: whatever every pre-flight opened (an engine's socket) is closed
+    if (early !== undefined || refused >= 0)
+        seams.forEach((seam) => seam.abandon());
     if (early !== undefined)
         return (0,_cancelled_js__WEBPACK_IMPORTED_MODULE_2__/* .cancelledBeforeWait */ .yl)(settings, early, deps.clock.now() - (deps.startedAt ?? began));
-    const refused = refusals.findIndex((r) => r !== undefined);
-    if (refused >= 0)
-        return refusedFleet(settings, refusals[refused]);
+    const failed = looked[refused];
+    // an input error of one endpoint's (no such container) is the fleet's
+    if (failed?.status === 'rejected')
+        throw failed.reason;
+    if (failed !== undefined)
+        return refusedFleet(settings, failed.value);
     const tally = (0,_fleet_tally_js__WEBPACK_IMPORTED_MODULE_3__/* .fleetTally */ .X)(members.length, settings.fleetMinReady);
     const stops = members.map(() => new _runtime_halter_js__WEBPACK_IMPORTED_MODULE_5__/* .Halter */ .x());
     const done = members.map(() => false);

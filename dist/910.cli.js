@@ -443,7 +443,8 @@ function containerServer(settings, deps) {
             }
             return undefined;
         },
-        launch: () => launched(settings, engine, initial, deps)
+        launch: () => launched(settings, engine, initial, deps),
+        abandon: () => engine?.close()
     };
 }
 function launched(settings, engine, initial, deps) {
@@ -738,7 +739,8 @@ function processServer(settings, deps) {
     const pid = settings.pid === undefined ? undefined : (0,process/* resolvePid */.QF)(settings.pid);
     return {
         preflight: async () => (settings.start === undefined ? undefined : beforeStart(settings, deps)),
-        launch: () => launched(settings, pid, deps)
+        launch: () => launched(settings, pid, deps),
+        abandon: () => undefined
     };
 }
 /**

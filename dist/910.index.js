@@ -443,7 +443,8 @@ function containerServer(settings, deps) {
             }
             return undefined;
         },
-        launch: () => launched(settings, engine, initial, deps)
+        launch: () => launched(settings, engine, initial, deps),
+        abandon: () => engine?.close()
     };
 }
 function launched(settings, engine, initial, deps) {

@@ -86,6 +86,13 @@ describe('a fleet of servers, one per endpoint', () => {
       /\| endpoint \| result \| elapsed \| status \| model \| server \| startup \| GPU memory \|/
     )
     for (const r of results) expect(run.summary).toContain(`| pid ${r.pid} | ${r['startup-seconds']?.toFixed(1)} s |`)
+    // each server's environment, side by side: every GPU but the first differs from the first server's
+    expect(run.summary).toContain('#### Server environments')
+    results.forEach((r, i) =>
+      expect(run.summary).toMatch(
+        new RegExp(`^\\| \`${r.url.replace(/[.?]/g, '\\$&')}\` \\| \\d+ \\| ${i === 0 ? '' : '⚠️ '}\`${i}\` \\|$`, 'm')
+      )
+    )
     // the history: one run recorded per endpoint, each under its own key
     const history = readFileSync(box.path('history.jsonl'), 'utf8').trim().split('\n')
     expect(history).toHaveLength(8)

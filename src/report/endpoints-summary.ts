@@ -67,5 +67,40 @@ export function endpointLines(outcome: GateOutcome): string[] {
     `The rows above describe each endpoint; the table at the top, and the timeline, describe ${outcome.url.href}.`,
     ''
   )
-  return lines
+  return [...lines, ...environments(results)]
+}
+
+/** The longest value a cell of the environments' table shows. */
+const MAX_VALUE_CHARS = 200
+
+/**
+ * A fleet of servers with `env-report`: each server's values side by side, a row per endpoint, so that the one
+ * server whose tuning did not reach it stands out (a value that differs from the first server's is marked).
+ */
+function environments(results: readonly TargetOutcome[]): string[] {
+  const reported = results.slice(0, MAX_SUMMARY_ENDPOINTS).filter((r) => r.server?.env !== undefined)
+  if (reported.length === 0) return []
+  const names = [...new Set(reported.flatMap((r) => (r.server?.env ?? []).map((e) => e.name)))]
+  const valueOf = (r: TargetOutcome, name: string): string | undefined =>
+    r.server?.env?.find((e) => e.name === name)?.value
+  const first = reported[0]
+  const shown = (r: TargetOutcome, name: string): string => {
+    const value = valueOf(r, name)
+    const text =
+      value === undefined
+        ? '*not set*'
+        : code(value.length > MAX_VALUE_CHARS ? `${value.slice(0, MAX_VALUE_CHARS)}…` : value)
+    return r !== first && value !== valueOf(first, name) ? `⚠️ ${text}` : text
+  }
+  return [
+    '#### Server environments',
+    '',
+    `| endpoint | process | ${names.map((n) => cell(code(n))).join(' | ')} |`,
+    `|---|---:|${names.map(() => '---').join('|')}|`,
+    ...reported.map(
+      (r) =>
+        `| ${cell(code(r.url.href))} | ${r.server?.envPid ?? r.server?.pid ?? '—'} | ${names.map((n) => cell(shown(r, n))).join(' | ')} |`
+    ),
+    ''
+  ]
 }
