@@ -16540,7 +16540,7 @@ module.exports = {
 /***/ (function(module, __unused_webpack___webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4496);
+/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5583);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 /** The `wait-for-model` command: the same gate as the action, for shells, ssh sessions and scripts. */
@@ -16565,7 +16565,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4496:
+/***/ 5583:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 
@@ -17537,12 +17537,16 @@ function stopHelpText() {
     return [
         'wait-for-model stop: stop a model server and wait until its processes and their GPU memory are gone.',
         '',
-        'Usage: wait-for-model stop --pid N [--timeout 30s] [--json]',
+        'Usage: wait-for-model stop --pid N [--pid N \u2026] [--container NAME \u2026] [--timeout 30s] [--json]',
         '',
         ...table([
             [
                 '--pid PID|FILE',
-                'the server: the leader of its process group (as --start launches it), or a file holding its pid'
+                'the server: the leader of its process group (as --start launches it), or a file holding its pid; repeat it for a fleet'
+            ],
+            [
+                '--container NAME|ID',
+                "a container that is the server: its engine's stop (DOCKER_HOST=unix://\u2026 or /var/run/docker.sock); repeat it for a fleet"
             ],
             ['--timeout DURATION', `from SIGTERM until SIGKILL (default: ${STOP_DEFAULTS.timeout})`],
             ['--json', 'print how it went as one JSON object on stdout'],
@@ -17550,9 +17554,10 @@ function stopHelpText() {
         ]),
         '',
         'SIGTERM goes to the whole process group (or, for a process that does not lead one, to it and its descendants).',
+        'Several servers (--pid and --container, repeated) are stopped at the same time; --json then prints an array.',
         'Where nvidia-smi exists, waits (up to 30s) until none of its processes holds GPU memory.',
         'Never signals itself, an ancestor (its shell, the runner), pid 1, the runner, or a process group one of them is in.',
-        'Exit status: 0 stopped (or not running), 1 still running after SIGKILL or its GPU memory still held, 2 bad usage',
+        'Exit status: 0 stopped (or not running), 1 one still running after SIGKILL or its GPU memory still held, 2 bad usage',
         '(such a pid included: nothing is signalled).',
         ''
     ].join('\n');
@@ -19093,12 +19098,114 @@ async function stopAtJobEnd(state, deps) {
     return { record, clean, logTail, logFile: state.logFile };
 }
 
+// EXTERNAL MODULE: ./src/server/docker.ts
+var docker = __nccwpck_require__(931);
+;// CONCATENATED MODULE: ./src/server/container-stop.ts
+/**
+ * The job-end stop of a container with `docker stop` semantics (`POST /containers/{id}/stop?t=<stop-timeout>`: the
+ * image's stop signal, SIGTERM by default, then SIGKILL), then a wait until its processes are gone and their GPU
+ * memory is released, told as the stop of a process is (a StopRecord).
+ */
+
+
+
+
+/** Stops the container and says how it went; never throws for one already gone. */
+async function stopContainerAtJobEnd(state, deps) {
+    const { clock } = deps;
+    const proc = deps.proc ?? '/proc';
+    const pollMs = deps.pollMs ?? 100;
+    const engine = new docker/* DockerEngine */.nc(state.socket);
+    try {
+        const before = await engine.inspect(state.container);
+        const base = { pid: before?.pid ?? 0, scope: 'tree', container: state.container };
+        if (before === undefined || !before.running)
+            return { record: { ...base, pids: [], outcome: 'not-running', gpu: { kind: 'none' } }, clean: true };
+        const pids = await engine.pids(state.container);
+        const tracked = new Map(pids.map((p) => [p, (0,server_proc/* procStat */.jW)(p, proc)?.startTicks]));
+        const alive = () => [...tracked]
+            .filter(([p, ticks]) => {
+            const stat = (0,server_proc/* procStat */.jW)(p, proc);
+            return stat !== undefined && stat.state !== 'Z' && stat.startTicks === ticks;
+        })
+            .map(([p]) => p);
+        const gpuBefore = deps.gpu ? await deps.gpu() : undefined;
+        const family = new Set(pids);
+        const atStart = gpuBefore?.kind === 'available' ? (0,nvidia_smi/* memoryHeldBy */.Mv)(gpuBefore, family) : undefined;
+        const termAt = clock.now();
+        const seconds = () => Math.round((clock.now() - termAt) / 100) / 10;
+        await engine.stop(state.container, state.timeoutMs / 1000);
+        // the engine answers once the main process is gone; its other processes go with the container's cgroup
+        for (let i = 0; alive().length > 0 && i < 50; i++)
+            await clock.sleep(pollMs);
+        const secondsToExit = seconds();
+        let after = await engine.inspect(state.container);
+        const exitCode = after?.exitCode;
+        // `docker run --rm`: the engine removes it a moment after the stop; gone, as its run asked, before it is told
+        for (let i = 0; after !== undefined && !after.running && before.autoRemove && i < 50; i++) {
+            await clock.sleep(pollMs);
+            after = await engine.inspect(state.container);
+        }
+        const survivors = alive();
+        const killed = secondsToExit * 1000 >= state.timeoutMs || exitCode === 137;
+        const record = {
+            ...base,
+            pids,
+            signal: killed ? 'SIGKILL' : 'SIGTERM',
+            ...(exitCode === undefined ? {} : { exitCode }),
+            ...(after?.running === true || survivors.length > 0
+                ? { outcome: 'survived', survivors: survivors.length > 0 ? survivors : [before.pid] }
+                : { outcome: 'exited', secondsToExit }),
+            gpu: { kind: 'none' }
+        };
+        record.gpu = await gpuRelease(gpuBefore, atStart, family, seconds, deps);
+        const clean = record.outcome === 'exited' && !killed && record.gpu.kind !== 'held';
+        const logTail = clean || state.logFile === undefined || state.logLines === 0
+            ? undefined
+            : new log_follower/* LogFollower */.p(state.logFile, state.logLines).tail();
+        return { record, clean, logTail, logFile: state.logFile };
+    }
+    finally {
+        engine.close();
+    }
+}
+async function gpuRelease(before, atStart, family, seconds, deps) {
+    if (before === undefined)
+        return { kind: 'unavailable', why: 'not asked' };
+    if (before.kind === 'unavailable')
+        return { kind: 'unavailable', why: before.why };
+    if (atStart === undefined || atStart.apps.length === 0)
+        return { kind: 'none' };
+    const until = deps.clock.now() + (deps.gpuWaitMs ?? 30_000);
+    for (;;) {
+        const now = await deps.gpu();
+        const held = now.kind === 'available' ? (0,nvidia_smi/* memoryHeldBy */.Mv)(now, family) : undefined;
+        if (held !== undefined && held.apps.length === 0)
+            return { kind: 'released', mib: atStart.mib, seconds: seconds() };
+        if (deps.clock.now() >= until)
+            return {
+                kind: 'held',
+                mib: atStart.mib,
+                heldMib: held?.mib ?? atStart.mib,
+                seconds: seconds(),
+                pids: [...new Set(held?.apps.map((a) => a.pid) ?? [])]
+            };
+        await deps.clock.sleep(Math.min(deps.pollMs ?? 100, until - deps.clock.now()));
+    }
+}
+
 // EXTERNAL MODULE: ./src/server/process.ts + 1 modules
 var server_process = __nccwpck_require__(5361);
 // EXTERNAL MODULE: ./src/report/lifecycle-report.ts
 var lifecycle_report = __nccwpck_require__(7205);
 ;// CONCATENATED MODULE: ./src/cli/commands/stop.ts
-/** `wait-for-model stop --pid N`: SIGTERM to the server's process group, SIGKILL after --timeout, then its GPU memory back. */
+/**
+ * `wait-for-model stop --pid N` (or `--container NAME`): SIGTERM to the server's process group (a container: its
+ * engine's stop), SIGKILL after --timeout, then its GPU memory back. Each flag may be repeated: a fleet of servers
+ * is stopped at the same time.
+ */
+
+
 
 
 
@@ -19114,19 +19221,73 @@ var lifecycle_report = __nccwpck_require__(7205);
 
 async function stopCommand(argv, io, say, paint) {
     const { values } = parseCommandLine(argv, {
-        pid: { type: 'string' },
+        pid: { type: 'string', multiple: true },
+        container: { type: 'string', multiple: true },
         timeout: { type: 'string', default: STOP_DEFAULTS.timeout },
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' }
     });
     if (values.help)
         return (void io.stdout.write(stopHelpText()), 0);
-    const pidText = String(values.pid ?? '').trim();
-    if (pidText === '')
+    const all = (given) => (Array.isArray(given) ? given : []).map((text) => String(text).trim());
+    const pids = all(values.pid).map(serverPid);
+    const containers = all(values.container).map(containerRef);
+    if (pids.length + containers.length === 0)
+        throw new UsageError(`--pid: give ${inputs_forms/* PID_FORM */.b5} (or --container NAME|ID)`);
+    let timeoutMs;
+    try {
+        timeoutMs = (0,parse/* parseDuration */.E9)(String(values.timeout));
+    }
+    catch {
+        throw new UsageError(`--timeout: "${(0,runtime_text/* printable */.g$)(String(values.timeout))}" is not ${parse/* DURATION_FORM */.ec}`);
+    }
+    let socket = '';
+    try {
+        if (containers.length > 0)
+            socket = (0,docker/* dockerSocket */.WQ)(io.env);
+    }
+    catch (e) {
+        throw asUsageError(e);
+    }
+    // Ctrl-C or a CI system's SIGTERM mid-stop must not leave the server running (Node's default is to die at once,
+    // the server that ignores SIGTERM left behind): the stop goes on without waiting, SIGKILL at once, and says so.
+    const { cancel, release } = cancelOnSignals();
+    const gpu = () => (0,nvidia_smi/* gpuSnapshot */.dU)({ env: io.env, timeoutMs: 5_000, signal: cancel.signal });
+    let records;
+    try {
+        // every one at the same time: one after another, eight stop timeouts would add up
+        records = await Promise.all([
+            ...pids.map((pid) => stopServer({ pid, timeoutMs }, { clock: clock/* systemClock */.ml, gpu, cancel: cancel.signal })),
+            ...containers.map(async (container) => {
+                const end = await stopContainerAtJobEnd({ container, socket, timeoutMs, logLines: 0 }, { clock: clock/* systemClock */.ml, gpu });
+                return end.record;
+            })
+        ]);
+    }
+    finally {
+        release();
+    }
+    for (const record of records)
+        for (const line of (0,lifecycle_report/* stopLines */.QN)(record)) {
+            if (line.level === 'warning')
+                say(paint.yellow(`warning: ${line.text}`));
+            else if (line.level === 'info')
+                say(line.text);
+        }
+    if (values.json)
+        io.stdout.write(`${JSON.stringify(records.length === 1 ? records[0] : records)}\n`);
+    // an ancestor of this command, pid 1 or the runner: refused like its own group, and nothing signalled
+    if (records.some((r) => r.outcome === 'refused'))
+        return 2;
+    return records.some((r) => r.outcome === 'survived' || r.gpu.kind === 'held') ? 1 : 0;
+}
+/** A `--pid`: a process id, or a file holding one; never this command's own process or process group. */
+function serverPid(text) {
+    if (text === '')
         throw new UsageError(`--pid: give ${inputs_forms/* PID_FORM */.b5}`);
     let pid;
     try {
-        pid = (0,server_process/* resolvePid */.QF)(/^\d+$/.test(pidText) ? { pid: Number(pidText) } : { file: pidText });
+        pid = (0,server_process/* resolvePid */.QF)(/^\d+$/.test(text) ? { pid: Number(text) } : { file: text });
     }
     catch (e) {
         throw asUsageError(e);
@@ -19136,39 +19297,19 @@ async function stopCommand(argv, io, say, paint) {
     // its own group would take this command down with it, and the shell that runs it
     if (pid === process.pid || pid === (0,server_proc/* procStat */.jW)(process.pid)?.pgrp)
         throw new UsageError(`--pid: ${pid} is this command's own process or process group`);
-    let timeoutMs;
+    return pid;
+}
+/** A `--container`: a name or an id, as `container` takes it. */
+function containerRef(text) {
     try {
-        timeoutMs = (0,parse/* parseDuration */.E9)(String(values.timeout));
+        const ref = (0,inputs_forms/* parseContainer */.NJ)(text);
+        if (ref !== undefined)
+            return ref;
     }
     catch {
-        throw new UsageError(`--timeout: "${(0,runtime_text/* printable */.g$)(String(values.timeout))}" is not ${parse/* DURATION_FORM */.ec}`);
+        // worded below
     }
-    // Ctrl-C or a CI system's SIGTERM mid-stop must not leave the server running (Node's default is to die at once,
-    // the server that ignores SIGTERM left behind): the stop goes on without waiting, SIGKILL at once, and says so.
-    const { cancel, release } = cancelOnSignals();
-    let record;
-    try {
-        record = await stopServer({ pid, timeoutMs }, {
-            clock: clock/* systemClock */.ml,
-            gpu: () => (0,nvidia_smi/* gpuSnapshot */.dU)({ env: io.env, timeoutMs: 5_000, signal: cancel.signal }),
-            cancel: cancel.signal
-        });
-    }
-    finally {
-        release();
-    }
-    for (const line of (0,lifecycle_report/* stopLines */.QN)(record)) {
-        if (line.level === 'warning')
-            say(paint.yellow(`warning: ${line.text}`));
-        else if (line.level === 'info')
-            say(line.text);
-    }
-    if (values.json)
-        io.stdout.write(`${JSON.stringify(record)}\n`);
-    // an ancestor of this command, pid 1 or the runner: refused like its own group, and nothing signalled
-    if (record.outcome === 'refused')
-        return 2;
-    return record.outcome === 'survived' || record.gpu.kind === 'held' ? 1 : 0;
+    throw new UsageError(`--container: "${(0,runtime_text/* printable */.g$)(text)}" is not ${inputs_forms/* CONTAINER_FORM */.fy}`);
 }
 
 ;// CONCATENATED MODULE: ./src/server/diagnostics.ts
@@ -23888,6 +24029,185 @@ function jsonMessage(json) {
 
 /***/ }),
 
+/***/ 931:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   WQ: () => (/* binding */ dockerSocket),
+/* harmony export */   nc: () => (/* binding */ DockerEngine)
+/* harmony export */ });
+/* unused harmony export demultiplexer */
+/* harmony import */ var _http_undici_parts_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7101);
+/* harmony import */ var _inputs_input_error_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9354);
+/* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5369);
+/**
+ * A small client of the Docker Engine API (and Podman's Docker-compatible one) over its unix socket, with the
+ * project's HTTP client: `DOCKER_HOST=unix://\u2026`, else /var/run/docker.sock. Every request is bounded (its own
+ * timeout, and the caller's signal: the wait's deadline and cancellation), and answers data, never words.
+ */
+
+
+
+/** One request's bound unless the caller gives another: the engine answers an inspect in milliseconds. */
+const REQUEST_MS = 5_000;
+/** An answer's body is read up to this much (an inspect is a few KB; `top` of a large container tens of KB). */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** The engine's socket from DOCKER_HOST (`unix://` only: a TCP engine would be another host's), else the default. */
+function dockerSocket(env) {
+    const host = env.DOCKER_HOST?.trim();
+    if (host === undefined || host === '')
+        return '/var/run/docker.sock';
+    if (host.startsWith('unix://') && host.length > 'unix://'.length)
+        return host.slice('unix://'.length);
+    throw new _inputs_input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .InputError */ .dz('container', {
+        problem: `needs the Docker engine on a unix socket, and DOCKER_HOST is "${(0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_2__/* .printable */ .g$)(host)}"`,
+        form: 'DOCKER_HOST=unix:///path/to/docker.sock, or no DOCKER_HOST for /var/run/docker.sock'
+    });
+}
+class DockerEngine {
+    socketPath;
+    agent;
+    constructor(socketPath) {
+        this.socketPath = socketPath;
+        // the job-end step sends no other request: the dispatchers' API is set up here too
+        (0,_http_undici_parts_js__WEBPACK_IMPORTED_MODULE_0__/* .setUpUndici */ .St)();
+        this.agent = new _http_undici_parts_js__WEBPACK_IMPORTED_MODULE_0__/* .Agent */ .g6({ connect: { socketPath }, pipelining: 0 });
+    }
+    /** Whether an engine answers, or why not (`ENOENT`, `ECONNREFUSED`, an HTTP status). */
+    async ping(call = {}) {
+        try {
+            const r = await this.send('GET', '/_ping', call);
+            return r.status === 200 ? undefined : `it answered HTTP ${r.status}`;
+        }
+        catch (e) {
+            return errorCode(e);
+        }
+    }
+    /** The container's state, or undefined when the engine knows no such container. */
+    async inspect(id, call = {}) {
+        const r = await this.send('GET', `/containers/${encodeURIComponent(id)}/json`, call);
+        if (r.status === 404)
+            return undefined;
+        if (r.status !== 200)
+            throw new Error(`inspect answered HTTP ${r.status}`);
+        return containerState(JSON.parse(r.body));
+    }
+    /** The host pids of the container's processes (`GET /containers/{id}/top`); empty once it is not running. */
+    async pids(id, call = {}) {
+        const r = await this.send('GET', `/containers/${encodeURIComponent(id)}/top?ps_args=-eo%20pid`, call);
+        if (r.status !== 200)
+            return [];
+        const top = JSON.parse(r.body);
+        const column = (top.Titles ?? []).findIndex((t) => t.trim().toUpperCase() === 'PID');
+        if (column < 0)
+            return [];
+        return (top.Processes ?? []).map((p) => Number(p[column])).filter((p) => Number.isInteger(p) && p > 0);
+    }
+    /** `docker stop`: SIGTERM (or the image's StopSignal), SIGKILL after `seconds`; true once it is not running. */
+    async stop(id, seconds, call = {}) {
+        const r = await this.send('POST', `/containers/${encodeURIComponent(id)}/stop?t=${Math.ceil(seconds)}`, {
+            ...call,
+            // the engine answers once the container has stopped: up to `seconds`, and the SIGKILL after
+            timeoutMs: call.timeoutMs ?? seconds * 1000 + 15_000
+        });
+        // 304: it was not running
+        return r.status === 204 || r.status === 304;
+    }
+    /**
+     * Follows the container's output from its start (`follow`), handing each chunk to `out` as it comes: the
+     * multiplexed frames demultiplexed when it has no TTY. Settles when the stream ends (the container exited) or
+     * the signal aborts; never throws.
+     */
+    async follow(id, tty, out, signal) {
+        const demux = tty ? out : demultiplexer(out);
+        try {
+            const { statusCode, body } = await (0,_http_undici_parts_js__WEBPACK_IMPORTED_MODULE_0__/* .request */ .Em)(this.agent, {
+                method: 'GET',
+                origin: 'http://docker',
+                path: `/containers/${encodeURIComponent(id)}/logs?follow=1&stdout=1&stderr=1`,
+                signal,
+                headersTimeout: REQUEST_MS,
+                bodyTimeout: 0
+            });
+            if (statusCode !== 200)
+                return void (await body.dump().catch(() => undefined));
+            for await (const chunk of body)
+                demux(chunk);
+        }
+        catch {
+            // aborted, or the engine went away: the state poll tells what became of the container
+        }
+    }
+    close() {
+        void this.agent.close().catch(() => undefined);
+    }
+    async send(method, path, call) {
+        const timeout = AbortSignal.timeout(call.timeoutMs ?? REQUEST_MS);
+        const signal = call.signal === undefined ? timeout : AbortSignal.any([timeout, call.signal]);
+        const { statusCode, body } = await (0,_http_undici_parts_js__WEBPACK_IMPORTED_MODULE_0__/* .request */ .Em)(this.agent, { method, origin: 'http://docker', path, signal });
+        const chunks = [];
+        let size = 0;
+        for await (const chunk of body) {
+            size += chunk.length;
+            if (size > MAX_BODY_BYTES) {
+                body.destroy();
+                throw new Error(`the engine's answer to ${path} passed ${MAX_BODY_BYTES} bytes`);
+            }
+            chunks.push(chunk);
+        }
+        return { status: statusCode, body: Buffer.concat(chunks).toString('utf8') };
+    }
+}
+function containerState(c) {
+    const s = c.State ?? {};
+    const started = s.StartedAt === undefined ? NaN : Date.parse(s.StartedAt);
+    const checks = s.Health?.Log ?? [];
+    return {
+        id: c.Id ?? '',
+        name: (c.Name ?? '').replace(/^\//, ''),
+        running: s.Running === true,
+        status: s.Status ?? 'unknown',
+        pid: s.Pid ?? 0,
+        exitCode: s.ExitCode ?? 0,
+        oomKilled: s.OOMKilled === true,
+        error: s.Error ?? '',
+        // the engine's zero time (0001-01-01) for a container that never started
+        startedAtMs: Number.isFinite(started) && started > 0 ? started : undefined,
+        health: s.Health?.Status === undefined || s.Health.Status === 'none' ? undefined : s.Health.Status,
+        healthLog: checks.at(-1)?.Output?.trim().slice(0, 500),
+        tty: c.Config?.Tty === true,
+        env: c.Config?.Env ?? [],
+        autoRemove: c.HostConfig?.AutoRemove === true
+    };
+}
+/**
+ * The logs of a container without a TTY: frames of an 8-byte header (the stream: 1 stdout, 2 stderr; three zero
+ * bytes; the payload's length, big-endian) and the payload. Frames split across chunks are put back together.
+ */
+function demultiplexer(out) {
+    let held = Buffer.alloc(0);
+    return (chunk) => {
+        held = held.length === 0 ? chunk : Buffer.concat([held, chunk]);
+        let at = 0;
+        while (held.length - at >= 8) {
+            const size = held.readUInt32BE(at + 4);
+            if (held.length - at - 8 < size)
+                break;
+            out(held.subarray(at + 8, at + 8 + size));
+            at += 8 + size;
+        }
+        held = held.subarray(at);
+    };
+}
+/** `ENOENT`, `ECONNREFUSED`, `EACCES`, or the message. */
+function errorCode(e) {
+    const err = e;
+    return err.cause?.code ?? err.code ?? err.message;
+}
+
+
+/***/ }),
+
 /***/ 5791:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
@@ -27559,7 +27879,7 @@ var cancelled = __nccwpck_require__(5165);
  */
 async function serverSeam(settings, deps) {
     if (settings.container !== undefined)
-        return (await __nccwpck_require__.e(/* import() */ 910).then(__nccwpck_require__.bind(__nccwpck_require__, 6910))).containerServer(settings, deps);
+        return (await __nccwpck_require__.e(/* import() */ 851).then(__nccwpck_require__.bind(__nccwpck_require__, 1851))).containerServer(settings, deps);
     if (usesServerSide(settings))
         return (await __nccwpck_require__.e(/* import() */ 415).then(__nccwpck_require__.bind(__nccwpck_require__, 1415))).processServer(settings, deps);
     return noServer;

@@ -4,7 +4,7 @@ import { runAction } from '../../src/simulator/runner.js'
 import { freePort } from '../../src/simulator/server.js'
 import { engineMissing, IMAGE, startEngine, type TestEngine } from '../helpers/docker-engine.js'
 import { sandbox } from '../helpers/sandbox.js'
-import { entry, errors } from '../helpers/support.js'
+import { entry, errors, runProcess } from '../helpers/support.js'
 
 /**
  * `container`: the server is a container of a REAL Docker engine (dockerd on a private socket, helpers/
@@ -152,6 +152,40 @@ suite('servers in containers, with a real Docker engine', () => {
     await postStep(crash.state)
     for (const name of again) expect((await inspect(name))?.Running ?? false).toBe(false)
   }, 180_000)
+
+  it('the CLI stops containers by name, several at once: stop --container a --container b', async () => {
+    const ports = await Promise.all([freePort(), freePort()])
+    const two = ports.map(() => newName())
+    for (const [i, p] of ports.entries())
+      expect(
+        (
+          await engine.docker(
+            'run',
+            '-d',
+            '--init',
+            '--name',
+            two[i],
+            '--network',
+            'host',
+            IMAGE,
+            ...simulate(p, '--load 1s').split(' ')
+          )
+        ).code
+      ).toBe(0)
+    const cli = new URL('../../dist/cli.js', import.meta.url).pathname
+    const stop = await runProcess(
+      process.execPath,
+      [cli, 'stop', ...two.flatMap((n) => ['--container', n]), '--timeout', '10s', '--json'],
+      {
+        env: { PATH: process.env.PATH ?? '', DOCKER_HOST: engine.host }
+      }
+    )
+    expect(stop.code).toBe(0)
+    const records = JSON.parse(stop.stdout) as Array<{ container: string; outcome: string }>
+    expect(records.map((r) => [r.container, r.outcome])).toEqual(two.map((n) => [n, 'exited']))
+    expect(stop.stderr).toMatch(new RegExp(`^Stopped the container ${two[0]} `, 'm'))
+    for (const name of two) expect((await inspect(name))?.Running).toBe(false)
+  }, 120_000)
 
   it('docker run -d in "start": the client exits at once, the container is the server', async () => {
     const port = await freePort()

@@ -259,6 +259,19 @@ describe('a fleet of servers, one per endpoint', () => {
       expect(readFileSync(r['log-file'] as string, 'utf8')).toContain(`on http://127.0.0.1:${ports[i]}`)
     })
     expect(run.stderr).toMatch(/3 of 3 endpoints ready/)
+    // and the CLI's stop takes them all at once, a --pid each
+    const pids = out.results.map((r) => r.pid as number)
+    const stop = await runProcess(
+      process.execPath,
+      [cli, 'stop', ...pids.flatMap((p) => ['--pid', String(p)]), '--json'],
+      {
+        env: { PATH: process.env.PATH ?? '', HOME: box.dir() }
+      }
+    )
+    expect(stop.code).toBe(0)
+    const records = JSON.parse(stop.stdout) as Array<{ pid: number; outcome: string }>
+    expect(records.map((r) => [r.pid, r.outcome])).toEqual(pids.map((p) => [p, 'exited']))
+    for (const p of pids) expect(alive(p)).toBe(false)
   }, 60_000)
 
   it('a mismatch in the number of lines is an input error naming the counts, before anything runs', async () => {

@@ -107,12 +107,16 @@ export function stopHelpText(): string {
   return [
     'wait-for-model stop: stop a model server and wait until its processes and their GPU memory are gone.',
     '',
-    'Usage: wait-for-model stop --pid N [--timeout 30s] [--json]',
+    'Usage: wait-for-model stop --pid N [--pid N …] [--container NAME …] [--timeout 30s] [--json]',
     '',
     ...table([
       [
         '--pid PID|FILE',
-        'the server: the leader of its process group (as --start launches it), or a file holding its pid'
+        'the server: the leader of its process group (as --start launches it), or a file holding its pid; repeat it for a fleet'
+      ],
+      [
+        '--container NAME|ID',
+        "a container that is the server: its engine's stop (DOCKER_HOST=unix://… or /var/run/docker.sock); repeat it for a fleet"
       ],
       ['--timeout DURATION', `from SIGTERM until SIGKILL (default: ${STOP_DEFAULTS.timeout})`],
       ['--json', 'print how it went as one JSON object on stdout'],
@@ -120,9 +124,10 @@ export function stopHelpText(): string {
     ]),
     '',
     'SIGTERM goes to the whole process group (or, for a process that does not lead one, to it and its descendants).',
+    'Several servers (--pid and --container, repeated) are stopped at the same time; --json then prints an array.',
     'Where nvidia-smi exists, waits (up to 30s) until none of its processes holds GPU memory.',
     'Never signals itself, an ancestor (its shell, the runner), pid 1, the runner, or a process group one of them is in.',
-    'Exit status: 0 stopped (or not running), 1 still running after SIGKILL or its GPU memory still held, 2 bad usage',
+    'Exit status: 0 stopped (or not running), 1 one still running after SIGKILL or its GPU memory still held, 2 bad usage',
     '(such a pid included: nothing is signalled).',
     ''
   ].join('\n')

@@ -1,8 +1,8 @@
-export const id = 910;
-export const ids = [910,415];
+export const id = 851;
+export const ids = [851,415];
 export const modules = {
 
-/***/ 6910:
+/***/ 1851:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -19,180 +19,14 @@ var nvidia_smi = __webpack_require__(7777);
 var input_error = __webpack_require__(9354);
 // EXTERNAL MODULE: ./src/inputs/forms.ts
 var inputs_forms = __webpack_require__(2198);
-// EXTERNAL MODULE: ./src/http/undici-parts.ts
-var undici_parts = __webpack_require__(7101);
-// EXTERNAL MODULE: ./src/runtime/text.ts
-var runtime_text = __webpack_require__(5369);
-;// CONCATENATED MODULE: ./src/server/docker.ts
-/**
- * A small client of the Docker Engine API (and Podman's Docker-compatible one) over its unix socket, with the
- * project's HTTP client: `DOCKER_HOST=unix://\u2026`, else /var/run/docker.sock. Every request is bounded (its own
- * timeout, and the caller's signal: the wait's deadline and cancellation), and answers data, never words.
- */
-
-
-
-/** One request's bound unless the caller gives another: the engine answers an inspect in milliseconds. */
-const REQUEST_MS = 5_000;
-/** An answer's body is read up to this much (an inspect is a few KB; `top` of a large container tens of KB). */
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
-/** The engine's socket from DOCKER_HOST (`unix://` only: a TCP engine would be another host's), else the default. */
-function dockerSocket(env) {
-    const host = env.DOCKER_HOST?.trim();
-    if (host === undefined || host === '')
-        return '/var/run/docker.sock';
-    if (host.startsWith('unix://') && host.length > 'unix://'.length)
-        return host.slice('unix://'.length);
-    throw new input_error/* InputError */.dz('container', {
-        problem: `needs the Docker engine on a unix socket, and DOCKER_HOST is "${(0,runtime_text/* printable */.g$)(host)}"`,
-        form: 'DOCKER_HOST=unix:///path/to/docker.sock, or no DOCKER_HOST for /var/run/docker.sock'
-    });
-}
-class DockerEngine {
-    socketPath;
-    agent;
-    constructor(socketPath) {
-        this.socketPath = socketPath;
-        // the job-end step sends no other request: the dispatchers' API is set up here too
-        (0,undici_parts/* setUpUndici */.St)();
-        this.agent = new undici_parts/* Agent */.g6({ connect: { socketPath }, pipelining: 0 });
-    }
-    /** Whether an engine answers, or why not (`ENOENT`, `ECONNREFUSED`, an HTTP status). */
-    async ping(call = {}) {
-        try {
-            const r = await this.send('GET', '/_ping', call);
-            return r.status === 200 ? undefined : `it answered HTTP ${r.status}`;
-        }
-        catch (e) {
-            return errorCode(e);
-        }
-    }
-    /** The container's state, or undefined when the engine knows no such container. */
-    async inspect(id, call = {}) {
-        const r = await this.send('GET', `/containers/${encodeURIComponent(id)}/json`, call);
-        if (r.status === 404)
-            return undefined;
-        if (r.status !== 200)
-            throw new Error(`inspect answered HTTP ${r.status}`);
-        return containerState(JSON.parse(r.body));
-    }
-    /** The host pids of the container's processes (`GET /containers/{id}/top`); empty once it is not running. */
-    async pids(id, call = {}) {
-        const r = await this.send('GET', `/containers/${encodeURIComponent(id)}/top?ps_args=-eo%20pid`, call);
-        if (r.status !== 200)
-            return [];
-        const top = JSON.parse(r.body);
-        const column = (top.Titles ?? []).findIndex((t) => t.trim().toUpperCase() === 'PID');
-        if (column < 0)
-            return [];
-        return (top.Processes ?? []).map((p) => Number(p[column])).filter((p) => Number.isInteger(p) && p > 0);
-    }
-    /** `docker stop`: SIGTERM (or the image's StopSignal), SIGKILL after `seconds`; true once it is not running. */
-    async stop(id, seconds, call = {}) {
-        const r = await this.send('POST', `/containers/${encodeURIComponent(id)}/stop?t=${Math.ceil(seconds)}`, {
-            ...call,
-            // the engine answers once the container has stopped: up to `seconds`, and the SIGKILL after
-            timeoutMs: call.timeoutMs ?? seconds * 1000 + 15_000
-        });
-        // 304: it was not running
-        return r.status === 204 || r.status === 304;
-    }
-    /**
-     * Follows the container's output from its start (`follow`), handing each chunk to `out` as it comes: the
-     * multiplexed frames demultiplexed when it has no TTY. Settles when the stream ends (the container exited) or
-     * the signal aborts; never throws.
-     */
-    async follow(id, tty, out, signal) {
-        const demux = tty ? out : demultiplexer(out);
-        try {
-            const { statusCode, body } = await (0,undici_parts/* request */.Em)(this.agent, {
-                method: 'GET',
-                origin: 'http://docker',
-                path: `/containers/${encodeURIComponent(id)}/logs?follow=1&stdout=1&stderr=1`,
-                signal,
-                headersTimeout: REQUEST_MS,
-                bodyTimeout: 0
-            });
-            if (statusCode !== 200)
-                return void (await body.dump().catch(() => undefined));
-            for await (const chunk of body)
-                demux(chunk);
-        }
-        catch {
-            // aborted, or the engine went away: the state poll tells what became of the container
-        }
-    }
-    close() {
-        void this.agent.close().catch(() => undefined);
-    }
-    async send(method, path, call) {
-        const timeout = AbortSignal.timeout(call.timeoutMs ?? REQUEST_MS);
-        const signal = call.signal === undefined ? timeout : AbortSignal.any([timeout, call.signal]);
-        const { statusCode, body } = await (0,undici_parts/* request */.Em)(this.agent, { method, origin: 'http://docker', path, signal });
-        const chunks = [];
-        let size = 0;
-        for await (const chunk of body) {
-            size += chunk.length;
-            if (size > MAX_BODY_BYTES) {
-                body.destroy();
-                throw new Error(`the engine's answer to ${path} passed ${MAX_BODY_BYTES} bytes`);
-            }
-            chunks.push(chunk);
-        }
-        return { status: statusCode, body: Buffer.concat(chunks).toString('utf8') };
-    }
-}
-function containerState(c) {
-    const s = c.State ?? {};
-    const started = s.StartedAt === undefined ? NaN : Date.parse(s.StartedAt);
-    const checks = s.Health?.Log ?? [];
-    return {
-        id: c.Id ?? '',
-        name: (c.Name ?? '').replace(/^\//, ''),
-        running: s.Running === true,
-        status: s.Status ?? 'unknown',
-        pid: s.Pid ?? 0,
-        exitCode: s.ExitCode ?? 0,
-        oomKilled: s.OOMKilled === true,
-        error: s.Error ?? '',
-        // the engine's zero time (0001-01-01) for a container that never started
-        startedAtMs: Number.isFinite(started) && started > 0 ? started : undefined,
-        health: s.Health?.Status === undefined || s.Health.Status === 'none' ? undefined : s.Health.Status,
-        healthLog: checks.at(-1)?.Output?.trim().slice(0, 500),
-        tty: c.Config?.Tty === true,
-        env: c.Config?.Env ?? [],
-        autoRemove: c.HostConfig?.AutoRemove === true
-    };
-}
-/**
- * The logs of a container without a TTY: frames of an 8-byte header (the stream: 1 stdout, 2 stderr; three zero
- * bytes; the payload's length, big-endian) and the payload. Frames split across chunks are put back together.
- */
-function demultiplexer(out) {
-    let held = Buffer.alloc(0);
-    return (chunk) => {
-        held = held.length === 0 ? chunk : Buffer.concat([held, chunk]);
-        let at = 0;
-        while (held.length - at >= 8) {
-            const size = held.readUInt32BE(at + 4);
-            if (held.length - at - 8 < size)
-                break;
-            out(held.subarray(at + 8, at + 8 + size));
-            at += 8 + size;
-        }
-        held = held.subarray(at);
-    };
-}
-/** `ENOENT`, `ECONNREFUSED`, `EACCES`, or the message. */
-function errorCode(e) {
-    const err = e;
-    return err.cause?.code ?? err.code ?? err.message;
-}
-
+// EXTERNAL MODULE: ./src/server/docker.ts
+var docker = __webpack_require__(931);
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __webpack_require__(3024);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __webpack_require__(6760);
+// EXTERNAL MODULE: ./src/runtime/text.ts
+var runtime_text = __webpack_require__(5369);
 // EXTERNAL MODULE: ./src/server/proc.ts
 var server_proc = __webpack_require__(7707);
 // EXTERNAL MODULE: ./src/server/port-owner.ts
@@ -414,12 +248,12 @@ var servers_process = __webpack_require__(1415);
 
 function containerServer(settings, deps) {
     const ref = settings.container;
-    const socket = dockerSocket(deps.env);
+    const socket = (0,docker/* dockerSocket */.WQ)(deps.env);
     let engine;
     let initial;
     return {
         preflight: async () => {
-            engine = new DockerEngine(socket);
+            engine = new docker/* DockerEngine */.nc(socket);
             // within the wait's own deadline and the job's cancellation, as every request
             const call = { timeoutMs: Math.min(5_000, settings.timeoutMs), signal: deps.cancel?.signal };
             const why = await engine.ping(call);
