@@ -56,7 +56,10 @@ describe('wait-for-model stop', () => {
   })
 
   it.each([
-    [[], /^wait-for-model: --pid: give a process id \(12345\) or the path of a file holding one \(or --container NAME\|ID\)\n/],
+    [
+      [],
+      /^wait-for-model: --pid: give a process id \(12345\) or the path of a file holding one \(or --container NAME\|ID\)\n/
+    ],
     [['--pid', '1'], /^wait-for-model: --pid: "1" is not a process id/],
     [['--pid', String(process.pid)], /is this command's own process or process group/],
     [['--pid', '/nonexistent/pid'], /^wait-for-model: --pid: could not read "\/nonexistent\/pid" \(ENOENT\)/],
