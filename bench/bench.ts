@@ -5,9 +5,15 @@
  *   npm run bench -- [--runs 10] [--startup-runs 40] [--idle-seconds 120]
  *                    [--only lag,startup,idle,fleet,bounds,smoke,llamacpp]
  *                    [--fleet 200] [--bare-env] [--node PATH] [--smoke-runs 5]
+ *                    [--llamacpp-args "-ngl 99"] [--llamacpp-model FILE] [--skip-tools "shell loop,wait-on"]
  *
  * `llamacpp`: a real llama.cpp server (bench/real-llamacpp.ts), once `eval "$(scripts/real-llamacpp.sh)"` has
- * built it; not in the default set (it needs the build).
+ * built it; not in the default set (it needs the build). `--llamacpp-args "-ngl 99"` adds arguments to the
+ * server's (a CUDA build), `--llamacpp-model FILE` loads that model instead of writing a ~1 GiB one
+ * (`scripts/tiny-gguf.py FILE --size gpu` for a GPU).
+ *
+ * `--skip-tools` leaves out the tools whose names contain one of these words (the lag rows of the shell loops,
+ * which sleep 15 s, set each run's length; leaving them out re-measures the action's rows in a third of the time).
  *
  * `--node` runs every Node process measured (the action, wait-on, the empty `node -e ''`) with that binary:
  * GitHub runs the action on Node 24.
@@ -113,7 +119,9 @@ const action_ = (url: string, run: RunContext | undefined, inputs: Record<string
     stdio: 'ignore'
   })
 
-const TOOLS: Tool[] = [
+const SKIP = arg('skip-tools', '').split(',').filter(Boolean)
+
+const ALL_TOOLS: Tool[] = [
   { name: 'wait-for-model (defaults)', start: (url, run) => action_(url, run) },
   {
     name: 'wait-for-model (history of earlier runs)',
@@ -134,6 +142,8 @@ const TOOLS: Tool[] = [
     start: (url) => spawn(NODE, [waitOn, url.replace(/^http:/, 'http-get:')], { env: BASE_ENV, stdio: 'ignore' })
   }
 ]
+
+const TOOLS = ALL_TOOLS.filter((tool) => !SKIP.some((word) => tool.name.includes(word)))
 
 /** Not a tool: the HTTP client alone, loaded as the action loads it, sending one request. No action starts sooner. */
 const FLOOR: Tool = {
@@ -448,6 +458,8 @@ if (ONLY.includes('llamacpp')) {
     root: here,
     scratch: dir,
     entry: join(here, 'dist', 'index.js'),
-    node: NODE
+    node: NODE,
+    serverArgs: arg('llamacpp-args', '').split(' ').filter(Boolean),
+    modelFile: args.includes('--llamacpp-model') ? arg('llamacpp-model', '') : undefined
   }).finally(() => rmSync(dir, { recursive: true, force: true }))
 }

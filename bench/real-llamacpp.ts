@@ -34,8 +34,16 @@ export function realLlamacpp(env: NodeJS.ProcessEnv = process.env): RealLlamacpp
   return { server, ggufPy }
 }
 
-/** Writes a random-weight model (`tiny`: loads at once; `small`: in about a second; `big`: about 1 GiB) with scripts/tiny-gguf.py. */
-export function makeModel(real: RealLlamacpp, path: string, size: 'tiny' | 'small' | 'big', root: string): string {
+/**
+ * Writes a random-weight model (`tiny`: loads at once; `small`: in about a second; `big`: about 1 GiB; `gpu`: about
+ * 9.9 GB, for a CUDA build with `-ngl 99`) with scripts/tiny-gguf.py.
+ */
+export function makeModel(
+  real: RealLlamacpp,
+  path: string,
+  size: 'tiny' | 'small' | 'big' | 'gpu',
+  root: string
+): string {
   execFileSync('python3', [join(root, 'scripts', 'tiny-gguf.py'), path, '--size', size], {
     env: { ...process.env, GGUF_PY: real.ggufPy },
     stdio: ['ignore', 'ignore', 'inherit']
@@ -55,6 +63,8 @@ export interface RealRun {
   startupSeconds?: number
   /** The server's own stamp on `llama_server: model loaded`, in seconds since its start. */
   loadedStampS?: number
+  /** Without the log (the server started here): from its spawn to the observer's first 200, in seconds. */
+  observedS?: number
   stdout: string
 }
 
@@ -91,6 +101,7 @@ export async function realRun({
   dir,
   entry,
   node = process.execPath,
+  serverArgs = [],
   kill
 }: {
   real: RealLlamacpp
@@ -99,19 +110,35 @@ export async function realRun({
   dir: string
   entry: string
   node?: string
+  /** More arguments for llama-server (a CUDA build: `-ngl 99`, every layer on the GPU). */
+  serverArgs?: readonly string[]
   /** Given each server's process (group) id, to stop it afterwards: the caller's own processes. */
   kill(pid: number): void
 }): Promise<RealRun> {
   const port = await freePort()
   const url = `http://127.0.0.1:${port}/v1/models`
   const logFile = join(dir, `llama-server-${port}.log`)
-  const args = ['-m', model, '--alias', 'wfm-random', '--host', '127.0.0.1', '--port', String(port), '-np', '1']
+  const args = [
+    '-m',
+    model,
+    '--alias',
+    'wfm-random',
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '-np',
+    '1',
+    ...serverArgs
+  ]
   const stop = new AbortController()
   const observed = observe(url, stop.signal)
   let own: number | undefined
+  let spawnedAt: number | undefined
   if (!withLog) {
     const { openSync, closeSync } = await import('node:fs')
     const fd = openSync(logFile, 'wx')
+    spawnedAt = performance.now()
     const child = spawn(real.server, args, { detached: true, stdio: ['ignore', fd, fd] })
     closeSync(fd)
     own = child.pid
@@ -152,6 +179,7 @@ export async function realRun({
     exitMs: seen === undefined ? NaN : exitAt - seen,
     startupSeconds: run.outputs['startup-seconds'] ? Number(run.outputs['startup-seconds']) : undefined,
     loadedStampS: loadedStamp(log),
+    observedS: seen === undefined || spawnedAt === undefined ? undefined : (seen - spawnedAt) / 1000,
     stdout: run.stdout
   }
 }
@@ -170,49 +198,64 @@ const median = (xs: number[]): number => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
 }
 
-/** The bench row: N runs with the log and N without, against a ~1 GiB model (a load of a second or more). */
+/**
+ * The bench row: N runs with the log and N without, against a ~1 GiB model (a load of a second or more), or the
+ * model `modelFile` (a CUDA build: `serverArgs` -ngl 99 and tiny-gguf.py's `gpu` model).
+ */
 export async function llamacppBench({
   runs,
   root,
   scratch,
   entry,
-  node
+  node,
+  serverArgs = [],
+  modelFile
 }: {
   runs: number
   root: string
   scratch: string
   entry: string
   node: string
+  serverArgs?: readonly string[]
+  modelFile?: string
 }): Promise<void> {
   const real = realLlamacpp()
-  console.log('\n### A real llama.cpp server (llama-server v0.5.0, CPU, a random-weight ~1 GiB llama)\n')
+  const how = serverArgs.length ? `\`${serverArgs.join(' ')}\`` : 'CPU'
+  const what = modelFile ? `the random-weight model ${modelFile}` : 'a random-weight ~1 GiB llama'
+  console.log(`\n### A real llama.cpp server (llama-server v0.5.0, ${how}, ${what})\n`)
   if (typeof real === 'string') return console.log(`Not run: ${real}.`)
-  const model = makeModel(real, join(scratch, 'big.gguf'), 'big', root)
+  const model = modelFile ?? makeModel(real, join(scratch, 'big.gguf'), 'big', root)
   const started: number[] = []
   const kill = (pid: number): void => void started.push(pid)
   console.log(
-    '| the action | runs | lag to seen ready: median, worst | lag to exit: median, worst | startup-seconds − own stamp: median, worst |'
+    '| the action | runs | lag to seen ready: median, worst | lag to exit: median, worst | startup-seconds − own stamp: median, worst | own stamp (median) | observer − own stamp (median) |'
   )
-  console.log('|---|---:|---:|---:|---:|')
+  console.log('|---|---:|---:|---:|---:|---:|---:|')
   try {
     for (const withLog of [true, false]) {
       const seen: number[] = []
       const exit: number[] = []
       const offs: number[] = []
+      const stamps: number[] = []
+      const observed: number[] = []
       for (let i = 0; i < runs; i++) {
-        const r = await realRun({ real, model, withLog, dir: scratch, entry, node, kill })
+        const r = await realRun({ real, model, withLog, dir: scratch, entry, node, serverArgs, kill })
         started.splice(0).forEach(stopGroup)
         if (!r.ready) throw new Error(`llamacpp bench: not ready (${r.reason}): ${r.stdout.slice(-2000)}`)
         seen.push(r.seenMs)
         exit.push(r.exitMs)
         if (r.startupSeconds !== undefined && r.loadedStampS !== undefined) offs.push(r.startupSeconds - r.loadedStampS)
+        if (r.loadedStampS !== undefined) stamps.push(r.loadedStampS)
+        if (r.observedS !== undefined && r.loadedStampS !== undefined) observed.push(r.observedS - r.loadedStampS)
       }
       const worst = (xs: number[]): number => xs.reduce((a, b) => (Math.abs(b) > Math.abs(a) ? b : a), 0)
       const s = (x: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(2)} s`
       const ms = (xs: number[]): string => `${Math.round(median(xs))} ms, ${Math.round(Math.max(...xs))} ms`
       console.log(
         `| ${withLog ? '`start` and its log' : 'the URL alone (no log)'} | ${runs} | ${ms(seen)} | ${ms(exit)} | ` +
-          `${offs.length ? `${s(median(offs))}, ${s(worst(offs))}` : '–'} |`
+          `${offs.length ? `${s(median(offs))}, ${s(worst(offs))}` : '–'} | ` +
+          `${stamps.length ? `${median(stamps).toFixed(2)} s` : '–'} | ` +
+          `${observed.length ? `${Math.round(median(observed) * 1000)} ms` : '–'} |`
       )
     }
   } finally {
@@ -221,7 +264,8 @@ export async function llamacppBench({
   console.log(
     '\nLag: from the first 200 an independent observer saw (polling /v1/models every 10 ms) to the line the ' +
       'action prints when a probe sees the model served, and to its exit. `startup-seconds` has one decimal; the ' +
-      "stamp is llama.cpp's own on `llama_server: model loaded`. " +
+      "stamp is llama.cpp's own on `llama_server: model loaded` (seconds since its start); observer − own stamp: " +
+      "without the log, from the server's spawn to the observer's first 200, less that stamp. " +
       'Targets: with the log, a median lag of at most 100 ms, the worst at most 200 ms, startup-seconds within 0.3 s ' +
       'of the stamp; without it, at most 300 ms and 600 ms.'
   )

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Writes a random-weight llama GGUF model that a real llama-server loads, for the real-engine suite and bench.
 
-    GGUF_PY=/path/to/llama.cpp/gguf-py python3 scripts/tiny-gguf.py OUT.gguf [--size tiny|small|big]
+    GGUF_PY=/path/to/llama.cpp/gguf-py python3 scripts/tiny-gguf.py OUT.gguf [--size tiny|small|big|gpu]
 
 `tiny` (under 1 MB) loads at once; `small` (about 200 MB) in about a second on 2 cores, the real-engine suite's;
 `big` (about 1 GiB, F32) in a few seconds, the bench's, so that a load lasts long enough to measure a gate's lag
-against. The vocabulary is byte-level (SentencePiece
-with a byte token for each of the 256 bytes), so any prompt tokenizes. Weights are random: it generates nonsense,
+against; `gpu` (about 9.9 GB, F32, 48 layers) for a CUDA build with `-ngl 99`, a load of about 2 s on an H200
+(the bench's GPU row). The vocabulary is byte-level (SentencePiece with a byte token for each of the 256 bytes),
+so any prompt tokenizes. Weights are random: it generates nonsense,
 which is all a readiness gate asks of it. Needs numpy and llama.cpp's own gguf-py (pure Python).
 """
 import os
@@ -21,17 +22,18 @@ SIZES = {
     "tiny": (64, 2, 128, 4, 4),
     "small": (1024, 4, 2816, 8, 8),
     "big": (2048, 5, 5632, 16, 16),
+    "gpu": (2048, 48, 5632, 16, 16),
 }
 
 
 def main() -> None:
     args = sys.argv[1:]
     if not args or args[0].startswith("-"):
-        sys.exit("usage: tiny-gguf.py OUT.gguf [--size tiny|small|big]")
+        sys.exit("usage: tiny-gguf.py OUT.gguf [--size tiny|small|big|gpu]")
     out = args[0]
     size = args[args.index("--size") + 1] if "--size" in args else "tiny"
     if size not in SIZES:
-        sys.exit(f"--size: tiny, small or big, not {size!r}")
+        sys.exit(f"--size: tiny, small, big or gpu, not {size!r}")
     n_embd, n_layer, n_ff, n_head, n_head_kv = SIZES[size]
     rng = np.random.default_rng(0)
 

@@ -306,7 +306,10 @@ export const PHASE_MARKERS: readonly PhaseMarker[] = [
   {
     engine: 'llamacpp',
     phase: 'allocating KV cache',
-    start: /\bllama_context: |llama_kv_cache|llama_new_context_with_model/
+    // v0.5.0 prints no llama_context line at its default verbosity unless the context exceeds the model's training
+    // context; its CUDA build (-ngl 99) then says nothing between `loading model` and `llama threadpool init`
+    // (common/common.cpp, once the context, its KV cache included, is made), so that line ends the weights' load
+    start: /\bllama_context: |llama_kv_cache|llama_new_context_with_model|\bllama threadpool init\b/
   },
   { engine: 'llamacpp', phase: 'warming up', start: /warming up the model with an empty run/ },
   // older `initializing slots, n_slots = 4`; v0.5.0 `srv    load_model: initializing, n_slots = 4, n_ctx_slot = …`

@@ -84,6 +84,42 @@ describe('llama.cpp v0.5.0 (node-llama-cpp 3.22.1), captured from the real serve
   })
 })
 
+describe('llama.cpp v0.5.0 built for CUDA, captured on an NVIDIA H200 (-ngl 99)', () => {
+  const name = 'llamacpp-v0.5.0-node-llama-cpp-3.22.1-cuda'
+
+  it("its phases: the weights' load ends at `llama threadpool init`, the CUDA build's first line after it", () => {
+    // no llama_context line at the default verbosity: without the threadpool line, the 1.5 s load of 9.9 GB onto
+    // the GPU and the context's making would be one phase
+    const expected = [
+      ['initializing', 0.2],
+      ['loading weights', 1.5],
+      ['allocating KV cache', 0.1],
+      ['starting server', 0]
+    ]
+    expect(names(replay(name))).toEqual(expected)
+    expect(names(replay(name, 4_000))).toEqual(expected)
+  })
+
+  it('ready at `model loaded` by its stamp; the Flash Attention warnings of a build without its kernels are not fatal', () => {
+    const profile = new StartupProfile()
+    const lines = physicalLines(readFixture(fixture(name)).writes)
+    lines.forEach((l, i) => profile.line(l.text, i === 0 ? l.at * 1000 : 10_000))
+    expect(profile.readyLineSeen).toBe(true)
+    expect(profile.readyLineTime()).toBeCloseTo(1_699.609, 3)
+    expect(lines.some((l) => /Flash Attention not supported/.test(l.text))).toBe(true)
+    expect(replay(name).fatal()).toBeUndefined()
+  })
+
+  it('a KV cache the GPU cannot hold: the cudaMalloc line is quoted, not the context or "exiting" lines after it', () => {
+    const tracker = replay(`${name}-oom-fail`)
+    expect(tracker.ready).toBe(false)
+    expect(tracker.fatal()).toMatchObject({
+      line: expect.stringMatching(/allocating 393216\.00 MiB on device 0: cudaMalloc failed: out of memory$/),
+      cause: true
+    })
+  })
+})
+
 describe('Ollama: v0.25.0 (the llama runner) and v0.33.0-rc2 (llama-server) time the same start alike', () => {
   it.each(['ollama-v0.25.0', 'ollama-v0.33.0-rc2'])('%s', (name) => {
     const tracker = replay(name)
