@@ -1,6 +1,54 @@
 export const id = 851;
-export const ids = [851,415];
+export const ids = [851,854];
 export const modules = {
+
+/***/ 3325:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   m: () => (/* binding */ envDifferences),
+/* harmony export */   s: () => (/* binding */ servingProcess)
+/* harmony export */ });
+/* harmony import */ var _port_owner_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(8706);
+/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(7707);
+/**
+ * `env-report` of the process that serves: the one holding the URL's listening port, found among the launched
+ * process and its descendants as the wrong-server check finds it (port-owner.ts). What `start` launched may not be
+ * it: a shell running `env -u NCCL_IB_HCA vllm serve \u2026; echo exited` as its child, a wrapper script, `srun`: the
+ * launched process then holds variables the server never got, and reporting those is false reassurance.
+ */
+
+
+/**
+ * The first of the server's processes (`pid` and its descendants) that listens on one of `ports`, or undefined
+ * when none does (not yet, no /proc, or a holder this user cannot see).
+ */
+function servingProcess(pid, ports, proc = '/proc') {
+    for (const port of ports) {
+        const o = (0,_port_owner_js__WEBPACK_IMPORTED_MODULE_0__/* .listenerOwnership */ .kA)(port, pid, { proc });
+        if (o.kind === 'ours')
+            return { pid: o.holder.pid, port, environ: (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procEnviron */ .mX)(o.holder.pid, proc) };
+    }
+    return undefined;
+}
+/** `*` any run of characters, `?` one: as `env-report` reads its names. */
+const glob = (pattern) => new RegExp(`^${pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.')}$`);
+/**
+ * The variables `patterns` names whose value differs between the two environments (set in one and not the other
+ * included), sorted. Compared on the real values, so that a masked credential that differs is named too (its
+ * value is not shown anywhere).
+ */
+function envDifferences(patterns, a, b) {
+    const globs = patterns.map(glob);
+    const names = new Set([...Object.keys(a), ...Object.keys(b)].filter((n) => globs.some((g) => g.test(n))));
+    return [...names].filter((n) => a[n] !== b[n]).sort();
+}
+
+
+/***/ }),
 
 /***/ 1851:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
@@ -205,6 +253,8 @@ const startedOnClock = (s, clock) => s?.startedAtMs === undefined ? undefined : 
 
 // EXTERNAL MODULE: ./src/server/env-report.ts
 var env_report = __webpack_require__(5791);
+// EXTERNAL MODULE: ./src/server/serving-env.ts
+var serving_env = __webpack_require__(3325);
 // EXTERNAL MODULE: ./src/server/process.ts + 1 modules
 var process = __webpack_require__(5361);
 ;// CONCATENATED MODULE: ./src/report/container-report.ts
@@ -223,8 +273,8 @@ const containerLines = {
 var progress = __webpack_require__(8991);
 // EXTERNAL MODULE: ./src/report/lifecycle-report.ts
 var lifecycle_report = __webpack_require__(7205);
-// EXTERNAL MODULE: ./src/wait/servers/process.ts + 3 modules
-var servers_process = __webpack_require__(1415);
+// EXTERNAL MODULE: ./src/wait/servers/process.ts + 2 modules
+var servers_process = __webpack_require__(854);
 ;// CONCATENATED MODULE: ./src/wait/servers/container.ts
 /**
  * The server as a container (`container`), whether `start` runs it (`docker run`, in the foreground or with `-d`)
@@ -232,6 +282,8 @@ var servers_process = __webpack_require__(1415);
  * client, is the server: its exit, its output (through the engine), its processes (host pids: who answers, the
  * GPU memory), its environment and its start. Imported by the gate only then, as process.ts is.
  */
+
+
 
 
 
@@ -395,21 +447,54 @@ async function gpuMemoryOf(container, deps) {
     }
     return (0,nvidia_smi/* memoryHeldBy */.Mv)(snapshot, container.family()).mib;
 }
+/**
+ * `env-report`, of the process that serves: the container's process that listens on the URL's port (host
+ * networking: its socket is this machine's to see) where that is another process than its main one (`sh -c
+ * "unset NCCL_IB_HCA; vllm serve \u2026"`, an entrypoint script), beside the main process's values; else the main
+ * process's (its /proc, else the environment the container was created with).
+ */
 function reportEnvironment(settings, container, facts, deps) {
     if (settings.envReport.length === 0)
         return;
-    const environ = container.environ();
-    if (environ === undefined)
-        facts.envUnreadable = true;
-    else
-        facts.env = (0,env_report/* envReport */.q)(settings.envReport, environ, settings.secrets);
+    const main = container.environ();
+    const serving = listenerOf(settings, container);
+    const environ = serving === undefined ? main : serving.environ;
+    Object.assign(facts, {
+        env: environ === undefined ? undefined : (0,env_report/* envReport */.q)(settings.envReport, environ, settings.secrets),
+        envUnreadable: environ === undefined ? true : undefined,
+        envPid: serving?.pid,
+        envPort: serving?.port,
+        launchedEnv: serving === undefined
+            ? undefined
+            : {
+                pid: container.pid,
+                env: main === undefined ? undefined : (0,env_report/* envReport */.q)(settings.envReport, main, settings.secrets),
+                differs: main === undefined || serving.environ === undefined
+                    ? []
+                    : (0,serving_env/* envDifferences */.m)(settings.envReport, main, serving.environ)
+            }
+    });
     progress/* gateLines */.HN.environment(facts).forEach((line) => deps.log(line));
+}
+/** The container's process that listens on one of the URLs' local ports, when it is not its main process. */
+function listenerOf(settings, container) {
+    const family = container.family();
+    for (const port of new Set(settings.targets.flatMap((t) => (0,port_owner/* localPort */.yv)(t.url) ?? []))) {
+        const owner = (0,port_owner/* portOwner */.l)(port);
+        if (owner.kind !== 'listening')
+            continue;
+        const holder = owner.listeners.flatMap((l) => l.holders).find((h) => family.has(h.pid));
+        if (holder === undefined)
+            continue;
+        return holder.pid === container.pid ? undefined : { pid: holder.pid, port, environ: (0,server_proc/* procEnviron */.mX)(holder.pid) };
+    }
+    return undefined;
 }
 
 
 /***/ }),
 
-/***/ 1415:
+/***/ 854:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -423,51 +508,14 @@ __webpack_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: ./src/server/env-report.ts
 var env_report = __webpack_require__(5791);
-// EXTERNAL MODULE: ./src/server/port-owner.ts
-var port_owner = __webpack_require__(8706);
-// EXTERNAL MODULE: ./src/server/proc.ts
-var server_proc = __webpack_require__(7707);
-;// CONCATENATED MODULE: ./src/server/serving-env.ts
-/**
- * `env-report` of the process that serves: the one holding the URL's listening port, found among the launched
- * process and its descendants as the wrong-server check finds it (port-owner.ts). What `start` launched may not be
- * it: a shell running `env -u NCCL_IB_HCA vllm serve \u2026; echo exited` as its child, a wrapper script, `srun`: the
- * launched process then holds variables the server never got, and reporting those is false reassurance.
- */
-
-
-/**
- * The first of the server's processes (`pid` and its descendants) that listens on one of `ports`, or undefined
- * when none does (not yet, no /proc, or a holder this user cannot see).
- */
-function servingProcess(pid, ports, proc = '/proc') {
-    for (const port of ports) {
-        const o = (0,port_owner/* listenerOwnership */.kA)(port, pid, { proc });
-        if (o.kind === 'ours')
-            return { pid: o.holder.pid, port, environ: (0,server_proc/* procEnviron */.mX)(o.holder.pid, proc) };
-    }
-    return undefined;
-}
-/** `*` any run of characters, `?` one: as `env-report` reads its names. */
-const glob = (pattern) => new RegExp(`^${pattern
-    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-    .replace(/\*/g, '.*')
-    .replace(/\?/g, '.')}$`);
-/**
- * The variables `patterns` names whose value differs between the two environments (set in one and not the other
- * included), sorted. Compared on the real values, so that a masked credential that differs is named too (its
- * value is not shown anywhere).
- */
-function envDifferences(patterns, a, b) {
-    const globs = patterns.map(glob);
-    const names = new Set([...Object.keys(a), ...Object.keys(b)].filter((n) => globs.some((g) => g.test(n))));
-    return [...names].filter((n) => a[n] !== b[n]).sort();
-}
-
+// EXTERNAL MODULE: ./src/server/serving-env.ts
+var serving_env = __webpack_require__(3325);
 // EXTERNAL MODULE: ./src/gpu/nvidia-smi.ts
 var nvidia_smi = __webpack_require__(7777);
 // EXTERNAL MODULE: ./src/server/log-follower.ts
 var log_follower = __webpack_require__(5568);
+// EXTERNAL MODULE: ./src/server/port-owner.ts
+var port_owner = __webpack_require__(8706);
 ;// CONCATENATED MODULE: ./src/server/preflight.ts
 /**
  * Before `start` launches anything: is the port the server will listen on free, and what else holds memory on the
@@ -753,7 +801,7 @@ function reportEnvironment(settings, server, facts, deps, again = false) {
     if (settings.envReport.length === 0 || server === undefined)
         return;
     const ports = [...new Set(settings.targets.flatMap((t) => (0,port_owner/* localPort */.yv)(t.url) ?? []))];
-    const serving = servingProcess(server.pid, ports);
+    const serving = (0,serving_env/* servingProcess */.s)(server.pid, ports);
     const listener = serving?.pid === server.pid ? undefined : serving;
     if (again && (listener === undefined || listener.pid === facts.envPid))
         return;
@@ -771,7 +819,7 @@ function reportEnvironment(settings, server, facts, deps, again = false) {
                 env: launched === undefined ? undefined : (0,env_report/* envReport */.q)(settings.envReport, launched, settings.secrets),
                 differs: launched === undefined || environ === undefined
                     ? []
-                    : envDifferences(settings.envReport, launched, environ)
+                    : (0,serving_env/* envDifferences */.m)(settings.envReport, launched, environ)
             }
     });
     progress/* gateLines */.HN.environment(facts).forEach((line) => deps.log(line));

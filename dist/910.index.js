@@ -371,6 +371,8 @@ const startedOnClock = (s, clock) => s?.startedAtMs === undefined ? undefined : 
 
 // EXTERNAL MODULE: ./src/server/env-report.ts
 var env_report = __webpack_require__(5791);
+// EXTERNAL MODULE: ./src/server/serving-env.ts
+var serving_env = __webpack_require__(3325);
 // EXTERNAL MODULE: ./src/server/process.ts + 1 modules
 var process = __webpack_require__(5361);
 ;// CONCATENATED MODULE: ./src/report/container-report.ts
@@ -389,8 +391,8 @@ const containerLines = {
 var progress = __webpack_require__(8991);
 // EXTERNAL MODULE: ./src/report/lifecycle-report.ts
 var lifecycle_report = __webpack_require__(7205);
-// EXTERNAL MODULE: ./src/wait/servers/process.ts + 3 modules
-var servers_process = __webpack_require__(1415);
+// EXTERNAL MODULE: ./src/wait/servers/process.ts + 2 modules
+var servers_process = __webpack_require__(854);
 ;// CONCATENATED MODULE: ./src/wait/servers/container.ts
 /**
  * The server as a container (`container`), whether `start` runs it (`docker run`, in the foreground or with `-d`)
@@ -398,6 +400,8 @@ var servers_process = __webpack_require__(1415);
  * client, is the server: its exit, its output (through the engine), its processes (host pids: who answers, the
  * GPU memory), its environment and its start. Imported by the gate only then, as process.ts is.
  */
+
+
 
 
 
@@ -561,15 +565,48 @@ async function gpuMemoryOf(container, deps) {
     }
     return (0,nvidia_smi/* memoryHeldBy */.Mv)(snapshot, container.family()).mib;
 }
+/**
+ * `env-report`, of the process that serves: the container's process that listens on the URL's port (host
+ * networking: its socket is this machine's to see) where that is another process than its main one (`sh -c
+ * "unset NCCL_IB_HCA; vllm serve \u2026"`, an entrypoint script), beside the main process's values; else the main
+ * process's (its /proc, else the environment the container was created with).
+ */
 function reportEnvironment(settings, container, facts, deps) {
     if (settings.envReport.length === 0)
         return;
-    const environ = container.environ();
-    if (environ === undefined)
-        facts.envUnreadable = true;
-    else
-        facts.env = (0,env_report/* envReport */.q)(settings.envReport, environ, settings.secrets);
+    const main = container.environ();
+    const serving = listenerOf(settings, container);
+    const environ = serving === undefined ? main : serving.environ;
+    Object.assign(facts, {
+        env: environ === undefined ? undefined : (0,env_report/* envReport */.q)(settings.envReport, environ, settings.secrets),
+        envUnreadable: environ === undefined ? true : undefined,
+        envPid: serving?.pid,
+        envPort: serving?.port,
+        launchedEnv: serving === undefined
+            ? undefined
+            : {
+                pid: container.pid,
+                env: main === undefined ? undefined : (0,env_report/* envReport */.q)(settings.envReport, main, settings.secrets),
+                differs: main === undefined || serving.environ === undefined
+                    ? []
+                    : (0,serving_env/* envDifferences */.m)(settings.envReport, main, serving.environ)
+            }
+    });
     progress/* gateLines */.HN.environment(facts).forEach((line) => deps.log(line));
+}
+/** The container's process that listens on one of the URLs' local ports, when it is not its main process. */
+function listenerOf(settings, container) {
+    const family = container.family();
+    for (const port of new Set(settings.targets.flatMap((t) => (0,port_owner/* localPort */.yv)(t.url) ?? []))) {
+        const owner = (0,port_owner/* portOwner */.l)(port);
+        if (owner.kind !== 'listening')
+            continue;
+        const holder = owner.listeners.flatMap((l) => l.holders).find((h) => family.has(h.pid));
+        if (holder === undefined)
+            continue;
+        return holder.pid === container.pid ? undefined : { pid: holder.pid, port, environ: (0,server_proc/* procEnviron */.mX)(holder.pid) };
+    }
+    return undefined;
 }
 
 

@@ -20104,7 +20104,10 @@ const PHASE_MARKERS = [
     {
         engine: 'llamacpp',
         phase: 'allocating KV cache',
-        start: /\bllama_context: |llama_kv_cache|llama_new_context_with_model/
+        // v0.5.0 prints no llama_context line at its default verbosity unless the context exceeds the model's training
+        // context; its CUDA build (-ngl 99) then says nothing between `loading model` and `llama threadpool init`
+        // (common/common.cpp, once the context, its KV cache included, is made), so that line ends the weights' load
+        start: /\bllama_context: |llama_kv_cache|llama_new_context_with_model|\bllama threadpool init\b/
     },
     { engine: 'llamacpp', phase: 'warming up', start: /warming up the model with an empty run/ },
     // older `initializing slots, n_slots = 4`; v0.5.0 `srv    load_model: initializing, n_slots = 4, n_ctx_slot = \u2026`
@@ -26982,7 +26985,8 @@ const ENGINE_READINESS = {
     vllm: [
         // api_server.py / serve/sleep: `/is_sleeping` \u2192 {"is_sleeping": bool}, a route only with VLLM_SERVER_DEV_MODE=1
         // (404 without it: such a vLLM cannot sleep). A sleeping vLLM lists its model and /health says 200.
-        // `POST /wake_up` wakes it (its `tags` query left out: all of it).
+        // `POST /wake_up` wakes it (its `tags` query left out: all of it). Re-read at v0.14.0 and v0.15.0 (the
+        // source docs.vllm.ai publishes per tag; docs/endpoints.md): unchanged.
         {
             path: '/is_sleeping',
             method: 'GET',
@@ -26993,9 +26997,10 @@ const ENGINE_READINESS = {
             because: 'a sleeping vLLM (sleep mode) lists its model and its /health says 200'
         },
         // serve/instrumentator/health.py: `check_health()` raises EngineDeadError once the engine core died: 503
-        // since PR #24897 (2025-09), 500 in earlier V1 builds (launcher's runtime_exception_handler). It is a flag
-        // check, no forward pass: cheap. A 404 is no word either way (a proxy that passes only /v1, a server that is
-        // vLLM-like but not vLLM): the wait then goes by the model list alone, as it would knowing nothing.
+        // since PR #24897 (2025-09; so at v0.15.0 and v0.17.1), 500 in earlier V1 builds (launcher's
+        // runtime_exception_handler). It is a flag check, no forward pass: cheap. A 404 is no word either way (a
+        // proxy that passes only /v1, a server that is vLLM-like but not vLLM): the wait then goes by the model list
+        // alone, as it would knowing nothing.
         {
             path: '/health',
             method: 'GET',
@@ -27010,7 +27015,9 @@ const ENGINE_READINESS = {
     // warm-up request runs then) since PR #8444 (2025-07); older SGLang answers 200 there at once, which costs
     // nothing. Past Starting, /health and /health_generate are one handler that runs a one-token generation and
     // waits for it in 1 s sleeps: every call costs about a second of the engine's time, so never two at once and
-    // never more often than once a second.
+    // never more often than once a second. Re-read (docs/endpoints.md; not tied to a release): with no answer in
+    // SGLANG_HEALTH_CHECK_TIMEOUT (20 s) it says 503 and UnHealthy, 200 again at the next answer (so no
+    // deadAfterReady); SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION=false (default true) makes /health a plain 200.
     sglang: [
         {
             path: '/health',
@@ -27881,7 +27888,7 @@ async function serverSeam(settings, deps) {
     if (settings.container !== undefined)
         return (await __nccwpck_require__.e(/* import() */ 851).then(__nccwpck_require__.bind(__nccwpck_require__, 1851))).containerServer(settings, deps);
     if (usesServerSide(settings))
-        return (await __nccwpck_require__.e(/* import() */ 415).then(__nccwpck_require__.bind(__nccwpck_require__, 1415))).processServer(settings, deps);
+        return (await __nccwpck_require__.e(/* import() */ 854).then(__nccwpck_require__.bind(__nccwpck_require__, 854))).processServer(settings, deps);
     return noServer;
 }
 /** The wait itself, once the seam's pre-flight let it go on. */

@@ -187,6 +187,36 @@ suite('servers in containers, with a real Docker engine', () => {
     for (const name of two) expect((await inspect(name))?.Running).toBe(false)
   }, 120_000)
 
+  it("env-report of the container's process that listens, beside its main process's, when a wrapper changed them", async () => {
+    const port = await freePort()
+    const name = newName()
+    // the main process (a shell) has NCCL_DEBUG; the server it runs does not (the incident env-report is for)
+    const wrapper = `unset NCCL_DEBUG; ${simulate(port, '--load 1s')}; echo exited`
+    const run = await mainStep(port, {
+      container: name,
+      start: `docker run --rm --init --name ${name} --network host -e NCCL_DEBUG=INFO -e NCCL_IB_HCA=mlx5_0 ${IMAGE} /bin/sh -c '${wrapper}'`,
+      'env-report': 'NCCL_*'
+    })
+    expect(errors(run.stdout)).toEqual([])
+    expect(run.outputs.ready).toBe('true')
+    const main = (await inspect(name))?.Pid as number
+    const said =
+      /^Server environment \(process (\d+), which listens on port (\d+); the launched process is (\d+)\):$/m.exec(
+        run.stdout
+      )
+    expect(said?.slice(2)).toEqual([String(port), String(main)])
+    expect(Number(said?.[1])).not.toBe(main)
+    // the server's own: NCCL_DEBUG is not among them (a glob names only what is set); then the main process's
+    const section = run.stdout.slice(run.stdout.indexOf(said?.[0] ?? '@'), run.stdout.indexOf('\nReady after'))
+    expect(section.split('\n').slice(1)).toEqual([
+      '  NCCL_IB_HCA=mlx5_0',
+      `The launched process ${main} has other values for one variable (NCCL_DEBUG): the server did not get what the step set. The launched process has:`,
+      '  NCCL_DEBUG=INFO',
+      '  NCCL_IB_HCA=mlx5_0'
+    ])
+    await postStep(run.state)
+  }, 120_000)
+
   it('docker run -d in "start": the client exits at once, the container is the server', async () => {
     const port = await freePort()
     const name = newName()

@@ -10,6 +10,8 @@ import { CONTAINER_FORM } from '../../inputs/forms.js'
 import { type ContainerState, DockerEngine, dockerSocket } from '../../server/docker.js'
 import { openContainerLog, startedOnClock, type WatchedContainer, watchContainer } from '../../server/container.js'
 import { envReport } from '../../server/env-report.js'
+import { envDifferences } from '../../server/serving-env.js'
+import { procEnviron } from '../../server/proc.js'
 import { LogFollower } from '../../server/log-follower.js'
 import { isDockerProxy, localPort, portOwner } from '../../server/port-owner.js'
 import { newLogFile, serverEnv, startServer } from '../../server/process.js'
@@ -174,10 +176,49 @@ async function gpuMemoryOf(container: WatchedContainer, deps: Deps): Promise<num
   return memoryHeldBy(snapshot, container.family()).mib
 }
 
+/**
+ * `env-report`, of the process that serves: the container's process that listens on the URL's port (host
+ * networking: its socket is this machine's to see) where that is another process than its main one (`sh -c
+ * "unset NCCL_IB_HCA; vllm serve …"`, an entrypoint script), beside the main process's values; else the main
+ * process's (its /proc, else the environment the container was created with).
+ */
 function reportEnvironment(settings: Settings, container: WatchedContainer, facts: ServerFacts, deps: Deps): void {
   if (settings.envReport.length === 0) return
-  const environ = container.environ()
-  if (environ === undefined) facts.envUnreadable = true
-  else facts.env = envReport(settings.envReport, environ, settings.secrets)
+  const main = container.environ()
+  const serving = listenerOf(settings, container)
+  const environ = serving === undefined ? main : serving.environ
+  Object.assign(facts, {
+    env: environ === undefined ? undefined : envReport(settings.envReport, environ, settings.secrets),
+    envUnreadable: environ === undefined ? true : undefined,
+    envPid: serving?.pid,
+    envPort: serving?.port,
+    launchedEnv:
+      serving === undefined
+        ? undefined
+        : {
+            pid: container.pid,
+            env: main === undefined ? undefined : envReport(settings.envReport, main, settings.secrets),
+            differs:
+              main === undefined || serving.environ === undefined
+                ? []
+                : envDifferences(settings.envReport, main, serving.environ)
+          }
+  })
   gateLines.environment(facts).forEach((line) => deps.log(line))
+}
+
+/** The container's process that listens on one of the URLs' local ports, when it is not its main process. */
+function listenerOf(
+  settings: Settings,
+  container: WatchedContainer
+): { pid: number; port: number; environ?: Record<string, string> } | undefined {
+  const family = container.family()
+  for (const port of new Set(settings.targets.flatMap((t) => localPort(t.url) ?? []))) {
+    const owner = portOwner(port)
+    if (owner.kind !== 'listening') continue
+    const holder = owner.listeners.flatMap((l) => l.holders).find((h) => family.has(h.pid))
+    if (holder === undefined) continue
+    return holder.pid === container.pid ? undefined : { pid: holder.pid, port, environ: procEnviron(holder.pid) }
+  }
+  return undefined
 }

@@ -1,26 +1,16 @@
-export const id = 415;
-export const ids = [415];
+export const id = 854;
+export const ids = [854];
 export const modules = {
 
-/***/ 1415:
+/***/ 3325:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
-// ESM COMPAT FLAG
-__webpack_require__.r(__webpack_exports__);
-
-// EXPORTS
-__webpack_require__.d(__webpack_exports__, {
-  beforeStart: () => (/* binding */ beforeStart),
-  processServer: () => (/* binding */ processServer)
-});
-
-// EXTERNAL MODULE: ./src/server/env-report.ts
-var env_report = __webpack_require__(5791);
-// EXTERNAL MODULE: ./src/server/port-owner.ts
-var port_owner = __webpack_require__(8706);
-// EXTERNAL MODULE: ./src/server/proc.ts
-var server_proc = __webpack_require__(7707);
-;// CONCATENATED MODULE: ./src/server/serving-env.ts
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   m: () => (/* binding */ envDifferences),
+/* harmony export */   s: () => (/* binding */ servingProcess)
+/* harmony export */ });
+/* harmony import */ var _port_owner_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(8706);
+/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(7707);
 /**
  * `env-report` of the process that serves: the one holding the URL's listening port, found among the launched
  * process and its descendants as the wrong-server check finds it (port-owner.ts). What `start` launched may not be
@@ -35,9 +25,9 @@ var server_proc = __webpack_require__(7707);
  */
 function servingProcess(pid, ports, proc = '/proc') {
     for (const port of ports) {
-        const o = (0,port_owner/* listenerOwnership */.kA)(port, pid, { proc });
+        const o = (0,_port_owner_js__WEBPACK_IMPORTED_MODULE_0__/* .listenerOwnership */ .kA)(port, pid, { proc });
         if (o.kind === 'ours')
-            return { pid: o.holder.pid, port, environ: (0,server_proc/* procEnviron */.mX)(o.holder.pid, proc) };
+            return { pid: o.holder.pid, port, environ: (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procEnviron */ .mX)(o.holder.pid, proc) };
     }
     return undefined;
 }
@@ -57,10 +47,31 @@ function envDifferences(patterns, a, b) {
     return [...names].filter((n) => a[n] !== b[n]).sort();
 }
 
+
+/***/ }),
+
+/***/ 854:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+// ESM COMPAT FLAG
+__webpack_require__.r(__webpack_exports__);
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  beforeStart: () => (/* binding */ beforeStart),
+  processServer: () => (/* binding */ processServer)
+});
+
+// EXTERNAL MODULE: ./src/server/env-report.ts
+var env_report = __webpack_require__(5791);
+// EXTERNAL MODULE: ./src/server/serving-env.ts
+var serving_env = __webpack_require__(3325);
 // EXTERNAL MODULE: ./src/gpu/nvidia-smi.ts
 var nvidia_smi = __webpack_require__(7777);
 // EXTERNAL MODULE: ./src/server/log-follower.ts
 var log_follower = __webpack_require__(5568);
+// EXTERNAL MODULE: ./src/server/port-owner.ts
+var port_owner = __webpack_require__(8706);
 ;// CONCATENATED MODULE: ./src/server/preflight.ts
 /**
  * Before `start` launches anything: is the port the server will listen on free, and what else holds memory on the
@@ -346,7 +357,7 @@ function reportEnvironment(settings, server, facts, deps, again = false) {
     if (settings.envReport.length === 0 || server === undefined)
         return;
     const ports = [...new Set(settings.targets.flatMap((t) => (0,port_owner/* localPort */.yv)(t.url) ?? []))];
-    const serving = servingProcess(server.pid, ports);
+    const serving = (0,serving_env/* servingProcess */.s)(server.pid, ports);
     const listener = serving?.pid === server.pid ? undefined : serving;
     if (again && (listener === undefined || listener.pid === facts.envPid))
         return;
@@ -364,7 +375,7 @@ function reportEnvironment(settings, server, facts, deps, again = false) {
                 env: launched === undefined ? undefined : (0,env_report/* envReport */.q)(settings.envReport, launched, settings.secrets),
                 differs: launched === undefined || environ === undefined
                     ? []
-                    : envDifferences(settings.envReport, launched, environ)
+                    : (0,serving_env/* envDifferences */.m)(settings.envReport, launched, environ)
             }
     });
     progress/* gateLines */.HN.environment(facts).forEach((line) => deps.log(line));
