@@ -58,7 +58,16 @@ async function fleetGate(settings, deps) {
         // only those still waiting: a ready one's smoke test and report go on
         stops.forEach((stop, j) => void (done[j] || stop.halt(halt)));
     };
-    const outcomes = await Promise.all(members.map((m, i) => (0,_sequence_js__WEBPACK_IMPORTED_MODULE_4__/* .waitWith */ .O)(seams[i], m, { ...memberDeps[i], member: { stop: stops[i], settled: (o) => settled(i, o) } })));
+    const ended = await Promise.allSettled(members.map((m, i) => (0,_sequence_js__WEBPACK_IMPORTED_MODULE_4__/* .waitWith */ .O)(seams[i], m, { ...memberDeps[i], member: { stop: stops[i], settled: (o) => settled(i, o) } }).catch((e) => {
+        // one endpoint's wait that throws ends the others' too: none is left following its server
+        const halt = { reason: 'cancelled', detail: (0,_report_progress_js__WEBPACK_IMPORTED_MODULE_1__/* .fleetFailedText */ .Hl)(m.targets[0].url, String(e)) };
+        stops.forEach((stop) => stop.halt(halt));
+        throw e;
+    })));
+    const thrown = ended.find((e) => e.status === 'rejected');
+    if (thrown !== undefined)
+        throw thrown.reason;
+    const outcomes = ended.map((e) => e.value);
     const results = outcomes.map(({ results: _, ...own }) => ({
         ...own,
         url: own.url,

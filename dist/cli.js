@@ -23354,6 +23354,7 @@ function driftWarning(drifts) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Gq: () => (/* binding */ envWhose),
 /* harmony export */   HN: () => (/* binding */ gateLines),
+/* harmony export */   Hl: () => (/* binding */ fleetFailedText),
 /* harmony export */   OJ: () => (/* binding */ fleetRefusedText),
 /* harmony export */   Or: () => (/* binding */ envDiffersText),
 /* harmony export */   R2: () => (/* binding */ finalLine),
@@ -23463,6 +23464,8 @@ const gateLines = {
 };
 /** Why an endpoint of a fleet of servers started nothing: another endpoint's pre-flight refused its server. */
 const fleetRefusedText = (by, reason) => `nothing was started: the server of ${by.href} was refused (${reason}), and a fleet starts whole or not at all`;
+/** Why an endpoint of a fleet of servers stopped waiting: another endpoint's own wait failed outright. */
+const fleetFailedText = (by, error) => `the wait for ${by.href} failed (${error}), and the fleet's other waits end with it`;
 /** The line the wait begins with: how long, for what (`endpoints`: how many a fleet has), how often. */
 function waitingLine(ctx, { endpoints, generation, intervalMs, smoke }) {
     const subject = endpoints > 1 ? `each of ${endpoints} endpoints` : undefined;

@@ -113,6 +113,10 @@ export const gateLines = {
 export const fleetRefusedText = (by: URL, reason: string): string =>
   `nothing was started: the server of ${by.href} was refused (${reason}), and a fleet starts whole or not at all`
 
+/** Why an endpoint of a fleet of servers stopped waiting: another endpoint's own wait failed outright. */
+export const fleetFailedText = (by: URL, error: string): string =>
+  `the wait for ${by.href} failed (${error}), and the fleet's other waits end with it`
+
 /** The line the wait begins with: how long, for what (`endpoints`: how many a fleet has), how often. */
 export function waitingLine(
   ctx: ReportContext,

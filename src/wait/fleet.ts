@@ -8,7 +8,7 @@ import type { GateOutcome, TargetOutcome } from '../facts/outcome.js'
 import type { Halt } from '../facts/halt.js'
 import { endpointSettings } from '../inputs/fleet.js'
 import type { Settings } from '../inputs/settings.js'
-import { fleetRefusedText } from '../report/progress.js'
+import { fleetFailedText, fleetRefusedText } from '../report/progress.js'
 import { Halter } from '../runtime/halter.js'
 import type { Deps } from './deps.js'
 import { cancelledBeforeWait } from './cancelled.js'
@@ -46,11 +46,21 @@ export async function fleetGate(settings: Settings, deps: Deps): Promise<GateOut
     // only those still waiting: a ready one's smoke test and report go on
     stops.forEach((stop, j) => void (done[j] || stop.halt(halt)))
   }
-  const outcomes = await Promise.all(
+  const ended = await Promise.allSettled(
     members.map((m, i) =>
-      waitWith(seams[i], m, { ...memberDeps[i], member: { stop: stops[i], settled: (o) => settled(i, o) } })
+      waitWith(seams[i], m, { ...memberDeps[i], member: { stop: stops[i], settled: (o) => settled(i, o) } }).catch(
+        (e: unknown) => {
+          // one endpoint's wait that throws ends the others' too: none is left following its server
+          const halt: Halt = { reason: 'cancelled', detail: fleetFailedText(m.targets[0].url, String(e)) }
+          stops.forEach((stop) => stop.halt(halt))
+          throw e
+        }
+      )
     )
   )
+  const thrown = ended.find((e) => e.status === 'rejected')
+  if (thrown !== undefined) throw thrown.reason
+  const outcomes = ended.map((e) => (e as PromiseFulfilledResult<GateOutcome>).value)
   const results = outcomes.map(({ results: _, ...own }): TargetOutcome => ({
     ...own,
     url: own.url,
