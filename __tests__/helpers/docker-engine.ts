@@ -91,9 +91,23 @@ export async function startEngine(): Promise<TestEngine> {
   return { host, socket, docker, stop }
 }
 
-/** The rootfs: /bin/node (this one), /bin/sh (dash), their libraries at the paths ldd names, and dist/ as /app. */
+/** The test image: the rootfs (`buildRootfs`) as a tarball, imported. */
 async function importImage(dir: string, docker: TestEngine['docker']): Promise<ProcessRun> {
   const root = join(dir, 'rootfs')
+  buildRootfs(root)
+  const tar = join(dir, 'rootfs.tar')
+  execFileSync('tar', ['-C', root, '-cf', tar, '.'])
+  rmSync(root, { recursive: true, force: true })
+  const run = await docker('import', tar, IMAGE)
+  rmSync(tar, { force: true })
+  return run
+}
+
+/**
+ * The rootfs at `root`: /bin/node (this one), /bin/sh (dash), the `more` host binaries (at the same path), their
+ * libraries at the paths ldd names, and dist/ as /app. Also the podman suite's (helpers/podman-engine.ts).
+ */
+export function buildRootfs(root: string, more: string[] = []): void {
   const put = (from: string, to: string): void => {
     mkdirSync(dirname(join(root, to)), { recursive: true })
     copyFileSync(from, join(root, to))
@@ -101,17 +115,12 @@ async function importImage(dir: string, docker: TestEngine['docker']): Promise<P
   const sh = existsSync('/bin/dash') ? '/bin/dash' : '/bin/sh'
   put(process.execPath, '/bin/node')
   put(sh, '/bin/sh')
-  for (const binary of [process.execPath, sh])
+  for (const binary of more) put(binary, binary)
+  for (const binary of [process.execPath, sh, ...more])
     for (const line of execFileSync('ldd', [binary], { encoding: 'utf8' }).split('\n')) {
       const lib = /(\/\S+) \(0x/.exec(line)?.[1]
       if (lib !== undefined && !existsSync(join(root, lib))) put(lib, lib)
     }
   cpSync(dist, join(root, 'app'), { recursive: true })
   mkdirSync(join(root, 'tmp'), { recursive: true })
-  const tar = join(dir, 'rootfs.tar')
-  execFileSync('tar', ['-C', root, '-cf', tar, '.'])
-  rmSync(root, { recursive: true, force: true })
-  const run = await docker('import', tar, IMAGE)
-  rmSync(tar, { force: true })
-  return run
 }

@@ -85,6 +85,12 @@ export function watchContainer(o: ContainerWatchOptions): WatchedContainer {
   }
   let starterExit: string | undefined
   void o.starter?.exited.then((how) => (starterExit = how))
+  const starterFailed = (): boolean => starterExit !== undefined && !/code 0\b/.test(starterExit)
+  /** `exited with code 125<when>: <its last line>` */
+  const starterSaid = (when = ''): string => {
+    const last = o.starterLog === undefined ? undefined : new LogFollower(o.starterLog, 1).tail()?.at(-1)
+    return `${(starterExit ?? '').replace(/ \(.*\)$/, '')}${when}${last === undefined ? '' : `: ${last.text}`}`
+  }
 
   const find = async (): Promise<ContainerState | undefined> => {
     if (state !== undefined) return state
@@ -95,10 +101,8 @@ export function watchContainer(o: ContainerWatchOptions): WatchedContainer {
       if (starterExit !== undefined) {
         starterGoneAt ??= clock.now()
         // `docker run` that failed (no such image, a name in use) never creates it
-        if (!/code 0\b/.test(starterExit) || clock.now() - starterGoneAt > APPEAR_AFTER_START_MS) {
-          const last = o.starterLog === undefined ? undefined : new LogFollower(o.starterLog, 1).tail()?.at(-1)
-          const said = last === undefined ? '' : `: ${last.text}`
-          end(`was never created: "start" ${starterExit.replace(/ \(.*\)$/, '')} first${said}`)
+        if (starterFailed() || clock.now() - starterGoneAt > APPEAR_AFTER_START_MS) {
+          end(`was never created: "start" ${starterSaid(' first')}`)
           return undefined
         }
       }
@@ -131,6 +135,9 @@ export function watchContainer(o: ContainerWatchOptions): WatchedContainer {
     // `created` and no more: not started yet, unless the runtime failed to start it (an error, an exit code)
     const neverStarted = now.status === 'created' && now.error === '' && now.exitCode === 0
     if (!now.running && !neverStarted) return why(now)
+    // Podman leaves one its runtime could not start `created`, with exit code 0 and no error: the client that
+    // was to start it (`podman run` in `start`) failing says it never will be
+    if (neverStarted && starterFailed()) return `could not be started ("start" ${starterSaid()})`
     if (now.health === health || now.health === undefined) return undefined
     health = now.health
     o.onHealth?.(now.health, now)
@@ -159,11 +166,32 @@ export function watchContainer(o: ContainerWatchOptions): WatchedContainer {
     while (await check()) await clock.sleep(STATE_POLL_MS, signal)
   }
 
+  /**
+   * The log stream ends when the container does: its state is read at once then, not a poll later. Podman ends it
+   * early for a container not yet running (none of its output, or what it has written so far; Docker's waits for
+   * its start): followed again while it runs, each stream from its start, the part already written skipped.
+   */
+  const follow = async (s: ContainerState): Promise<void> => {
+    let written = 0
+    for (;;) {
+      let at = 0
+      const rest = (chunk: Buffer): void => {
+        const skip = Math.min(chunk.length, Math.max(0, written - at))
+        at += chunk.length
+        if (skip === chunk.length) return
+        write(skip === 0 ? chunk : chunk.subarray(skip))
+        written = at
+      }
+      await engine.follow(s.id, s.tty, rest, signal)
+      if (!(await check())) return
+      await clock.sleep(STATE_POLL_MS, signal)
+    }
+  }
+
   const found = (async () => {
     const s = await find()
     if (s === undefined || signal.aborted) return s
-    // the log stream ends when the container does: its state is read at once then, not a poll later
-    void engine.follow(s.id, s.tty, write, signal).then(() => check())
+    void follow(s)
     void poll()
     return s
   })()
