@@ -6,7 +6,7 @@ import { type ActionRun, runAction } from '../../src/simulator/runner.js'
 import { loopback, ownPath } from '../helpers/loopback.js'
 import { sandbox } from '../helpers/sandbox.js'
 import { ANSWER_TIMEOUT_MS, expectEndedByDeadline, HANG_MS, measureLoad } from '../helpers/bounds.js'
-import { entry, errors, type MeasuredRun, peakRssHook } from '../helpers/support.js'
+import { entry, errors, type MeasuredRun, measuredBy, peakRssHook } from '../helpers/support.js'
 
 /**
  * What a hostile server or log can write, through the packaged action (and the CLI): memory and time stay
@@ -54,13 +54,12 @@ async function run(
   clearTimeout(timer)
   // a server `start` launched outlives the action by design: the suite ends it
   if (result.outputs.pid) box.pids.push(Number(result.outputs.pid))
-  const kb = /peak-rss-kb=(\d+)/.exec(result.stderr)
-  const exitAt = /exit-at-ms=(\d+)/.exec(result.stderr)
+  // a process killed here reported nothing: it fails on `killed`, and on its figures
+  const unmeasured = { peakRssMb: Infinity, exitAtMs: Infinity, originMs: NaN }
   return {
     ...result,
     killed,
-    peakRssMb: kb ? Number(kb[1]) / 1024 : Infinity,
-    exitAtMs: exitAt ? Number(exitAt[1]) : Infinity,
+    ...(/peak-rss-kb=/.test(result.stderr) ? measuredBy(result.stderr) : unmeasured),
     stretch: stretch()
   }
 }

@@ -16,6 +16,8 @@ export interface MeasuredRun extends ActionRun {
   peakRssMb: number
   /** When the process exited, on its own clock (from its start): what the step itself took. */
   exitAtMs: number
+  /** When the process's own clock starts (what elapsed-seconds counts from), in milliseconds since the epoch. */
+  originMs: number
   /** How many times slower than idle the machine ran during the run (helpers/bounds.ts measureLoad). */
   stretch: number
 }
@@ -35,12 +37,10 @@ export async function runMeasured(
 }
 
 /** What the peak-rss hook (fixtures/peak-rss.mjs) reported as the process exited. */
-export function measuredBy(stderr: string): { peakRssMb: number; exitAtMs: number } {
-  const kb = /peak-rss-kb=(\d+)/.exec(stderr)
-  if (!kb) throw new Error(`no peak-rss line in stderr: ${stderr}`)
-  const exitAt = /exit-at-ms=(\d+)/.exec(stderr)
-  if (!exitAt) throw new Error(`no exit-at line in stderr: ${stderr}`)
-  return { peakRssMb: Number(kb[1]) / 1024, exitAtMs: Number(exitAt[1]) }
+export function measuredBy(stderr: string): { peakRssMb: number; exitAtMs: number; originMs: number } {
+  const line = /peak-rss-kb=(\d+) exit-at-ms=(\d+) origin-ms=(\d+)/.exec(stderr)
+  if (!line) throw new Error(`no peak-rss line in stderr: ${stderr}`)
+  return { peakRssMb: Number(line[1]) / 1024, exitAtMs: Number(line[2]), originMs: Number(line[3]) }
 }
 
 export interface ProcessRun {
