@@ -268,14 +268,15 @@ describe.each(SIGNALS)('%s', (signal) => {
 
   it('during the job-end step: the server that ignores SIGTERM is killed at once, the summary says so, the job does not fail', async () => {
     const port = await freePort()
+    const log = box.path(`job-end-${signal}.log`)
     const main = await runAction({
       entry,
       inputs: {
         ...base,
         url: `http://127.0.0.1:${port}/v1/models`,
-        // the shell ignores SIGTERM, and so does a worker: only SIGKILL ends them
-        start: `trap '' TERM; node -e 'process.on("SIGTERM", () => {}); setInterval(() => {}, 1000)' & node ${fakeServer} ${port} loads 100`,
-        'log-file': box.path(`job-end-${signal}.log`),
+        // the shell ignores SIGTERM, and so does a worker (saying so in the log): only SIGKILL ends them
+        start: `trap '' TERM; node -e 'process.on("SIGTERM", () => console.log("worker ignores SIGTERM")); setInterval(() => {}, 1000)' & node ${fakeServer} ${port} loads 100`,
+        'log-file': log,
         timeout: '30s',
         'stop-timeout': '30s'
       }
@@ -285,8 +286,10 @@ describe.each(SIGNALS)('%s', (signal) => {
     expect(main.outputs.ready).toBe('true')
     const env: Record<string, string> = {}
     for (const [name, value] of Object.entries(main.state)) env[`STATE_${name}`] = value
-    // the post step says nothing before the stop is done: it is signalled once it has sent SIGTERM
-    const result = await signalled({ entry: post, inputs: {}, env }, signal, () => true, 500)
+    // the post step says nothing before the stop is done: it is signalled once its SIGTERM reached the worker (by
+    // the worker's line in the log), however late a busy machine started it
+    const termed = (): boolean => readFileSync(log, 'utf8').includes('worker ignores SIGTERM')
+    const result = await signalled({ entry: post, inputs: {}, env }, signal, termed, 100)
     expect(result.afterSignalMs).toBeLessThan((CANCEL_MS + 1_000) * result.stretch)
     expect(result.run.code).toBe(0)
     expect(result.run.stdout).toMatch(/SIGTERM, then SIGKILL at once \(the stop was cancelled\)/)
