@@ -5,11 +5,20 @@
  *
  * - how far past `timeout` the action ends, against a server that accepts and never answers and a closed port
  *   (the promise: `timeout` + 1 s at most; docs/guarantees.md);
- * - how soon a bad input ends the action with its error (the promise: under a second, before any request).
+ * - how soon a bad input ends the action with its error (the promise: under a second, before any request);
+ * - how soon SIGTERM ends the action while its probe hangs (the promise: within a second; docs/cli.md);
+ * - how soon the wait ends once the server it started exits (within a second; docs/server.md), by the server's own
+ *   stamp of its exit in its log;
+ * - how soon the CLI ends once an engine's own readiness route says ready (NVIDIA NIM's, a 2.5 s load at the default
+ *   interval: within 1 s; docs/endpoints.md).
  */
 import { spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { freePort, simulate } from '../src/simulator/server.js'
 
 const TIMEOUT_MS = 2_000
 
@@ -19,6 +28,34 @@ function exitAfter(node: string, action: string, env: NodeJS.ProcessEnv): Promis
   return new Promise((resolve, reject) => {
     child.once('error', reject)
     child.once('exit', () => resolve(performance.now() - started))
+  })
+}
+
+/** Spawns `entry`, sends SIGTERM 300 ms after its stdout says `Waiting up to`; resolves with the ms to its exit. */
+function cancelAfter(node: string, entry: string, env: NodeJS.ProcessEnv): Promise<number> {
+  const child = spawn(node, [entry], { env, stdio: ['ignore', 'pipe', 'ignore'] })
+  let seen = ''
+  let signalledAt = 0
+  child.stdout.on('data', (d: Buffer) => {
+    if (signalledAt !== 0 || !(seen += String(d)).includes('Waiting up to')) return
+    signalledAt = -1
+    setTimeout(() => {
+      signalledAt = performance.now()
+      child.kill('SIGTERM')
+    }, 300)
+  })
+  return new Promise((resolve, reject) => {
+    child.once('error', reject)
+    child.once('exit', () => resolve(performance.now() - signalledAt))
+  })
+}
+
+/** Runs `args` to its exit; resolves with the moment of the exit, in ms since the epoch. */
+function endOf(node: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const child = spawn(node, args, { env, stdio: 'ignore' })
+  return new Promise((resolve, reject) => {
+    child.once('error', reject)
+    child.once('exit', () => resolve(Date.now()))
   })
 }
 
@@ -67,7 +104,52 @@ export async function boundsBench({
   for (let i = 0; i < runs; i++)
     bad.push(await exitAfter(node, action, { ...base, INPUT_URL: silentUrl, INPUT_TIMEOUT: 'forever' }))
   rows.push(['bad input (timeout=forever): spawn to exit with its error', '< 1000 ms', bad])
+
+  const cancel: number[] = []
+  for (let i = 0; i < runs; i++)
+    cancel.push(await cancelAfter(node, action, { ...base, INPUT_URL: silentUrl, INPUT_TIMEOUT: '60s' }))
+  rows.push(['SIGTERM while the probe hangs: signal to exit', '< 1000 ms', cancel])
   silent.close()
+
+  // a server the action starts, that exits 1.2 s after its own start and stamps the moment in its log
+  const fakeServer = join(dirname(action), '..', '__tests__', 'fixtures', 'fake-server.mjs')
+  const dead: number[] = []
+  for (let i = 0; i < runs; i++) {
+    const dir = mkdtempSync(join(tmpdir(), 'wait-for-model-bench-bounds-'))
+    try {
+      const port = await freePort()
+      const log = join(dir, 'server.log')
+      const ended = await endOf(node, [action], {
+        ...base,
+        RUNNER_TEMP: dir,
+        INPUT_URL: `http://127.0.0.1:${port}/v1/models`,
+        INPUT_START: `${node} ${fakeServer} ${port} exit 1200 3`,
+        'INPUT_LOG-FILE': log,
+        INPUT_INTERVAL: '10s',
+        INPUT_TIMEOUT: '60s'
+      })
+      dead.push(ended - Number(/^event at (\d+)$/m.exec(readFileSync(log, 'utf8'))?.[1]))
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }
+  rows.push(['the server it started exits (interval 10 s): its exit to the end', '< 1000 ms', dead])
+
+  // NVIDIA NIM lists its model at once and says ready on /v1/health/ready after 2.5 s
+  const cli = join(dirname(action), 'cli.js')
+  const seen: number[] = []
+  for (let i = 0; i < runs; i++) {
+    const model = 'meta/llama-3.1-8b-instruct'
+    const server = await simulate({ engine: 'nim', model, loadMs: 2_500 })
+    try {
+      const args = [cli, '--url', `${server.baseUrl}/v1/models`, '--model', model, '--engine', 'nim']
+      const ended = await endOf(node, [...args, '--timeout', '30s', '--history-file', ''], { PATH: env.PATH })
+      seen.push(ended - server.readyAt)
+    } finally {
+      await server.close()
+    }
+  }
+  rows.push(["an engine's readiness route says ready (NIM, default interval): to the CLI's end", '≤ 1000 ms', seen])
 
   console.log(`\n### Time bounds (${runs} runs; spawn to exit, the bench's clock)\n`)
   console.log('| what | target | median | worst |')

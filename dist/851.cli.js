@@ -132,6 +132,12 @@ function watchContainer(o) {
     };
     let starterExit;
     void o.starter?.exited.then((how) => (starterExit = how));
+    const starterFailed = () => starterExit !== undefined && !/code 0\b/.test(starterExit);
+    /** `exited with code 125<when>: <its last line>` */
+    const starterSaid = (when = '') => {
+        const last = o.starterLog === undefined ? undefined : new log_follower/* LogFollower */.p(o.starterLog, 1).tail()?.at(-1);
+        return `${(starterExit ?? '').replace(/ \(.*\)$/, '')}${when}${last === undefined ? '' : `: ${last.text}`}`;
+    };
     const find = async () => {
         if (state !== undefined)
             return state;
@@ -143,10 +149,8 @@ function watchContainer(o) {
             if (starterExit !== undefined) {
                 starterGoneAt ??= clock.now();
                 // `docker run` that failed (no such image, a name in use) never creates it
-                if (!/code 0\b/.test(starterExit) || clock.now() - starterGoneAt > APPEAR_AFTER_START_MS) {
-                    const last = o.starterLog === undefined ? undefined : new log_follower/* LogFollower */.p(o.starterLog, 1).tail()?.at(-1);
-                    const said = last === undefined ? '' : `: ${last.text}`;
-                    end(`was never created: "start" ${starterExit.replace(/ \(.*\)$/, '')} first${said}`);
+                if (starterFailed() || clock.now() - starterGoneAt > APPEAR_AFTER_START_MS) {
+                    end(`was never created: "start" ${starterSaid(' first')}`);
                     return undefined;
                 }
             }
@@ -178,6 +182,10 @@ function watchContainer(o) {
         const neverStarted = now.status === 'created' && now.error === '' && now.exitCode === 0;
         if (!now.running && !neverStarted)
             return why(now);
+        // Podman leaves one its runtime could not start `created`, with exit code 0 and no error: the client that
+        // was to start it (`podman run` in `start`) failing says it never will be
+        if (neverStarted && starterFailed())
+            return `could not be started ("start" ${starterSaid()})`;
         if (now.health === health || now.health === undefined)
             return undefined;
         health = now.health;
@@ -210,12 +218,34 @@ function watchContainer(o) {
         while (await check())
             await clock.sleep(STATE_POLL_MS, signal);
     };
+    /**
+     * The log stream ends when the container does: its state is read at once then, not a poll later. Podman ends it
+     * early for a container not yet running (none of its output, or what it has written so far; Docker's waits for
+     * its start): followed again while it runs, each stream from its start, the part already written skipped.
+     */
+    const follow = async (s) => {
+        let written = 0;
+        for (;;) {
+            let at = 0;
+            const rest = (chunk) => {
+                const skip = Math.min(chunk.length, Math.max(0, written - at));
+                at += chunk.length;
+                if (skip === chunk.length)
+                    return;
+                write(skip === 0 ? chunk : chunk.subarray(skip));
+                written = at;
+            };
+            await engine.follow(s.id, s.tty, rest, signal);
+            if (!(await check()))
+                return;
+            await clock.sleep(STATE_POLL_MS, signal);
+        }
+    };
     const found = (async () => {
         const s = await find();
         if (s === undefined || signal.aborted)
             return s;
-        // the log stream ends when the container does: its state is read at once then, not a poll later
-        void engine.follow(s.id, s.tty, write, signal).then(() => check());
+        void follow(s);
         void poll();
         return s;
     })();

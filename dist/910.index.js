@@ -51,6 +51,8 @@ function dockerSocket(env) {
 class DockerEngine {
     socketPath;
     agent;
+    /** Whether the engine is Podman (its answers carry `Libpod-Api-Version`); undefined until one has come. */
+    podman;
     constructor(socketPath) {
         this.socketPath = socketPath;
         // the job-end step sends no other request: the dispatchers' API is set up here too
@@ -70,19 +72,33 @@ class DockerEngine {
     /** The container's state, or undefined when the engine knows no such container. */
     async inspect(id, call = {}) {
         const r = await this.send('GET', `/containers/${encodeURIComponent(id)}/json`, call);
-        if (r.status === 404)
+        if (r.status === 404 || gone(r))
             return undefined;
         if (r.status !== 200)
             throw new Error(`inspect answered HTTP ${r.status}`);
         return containerState(JSON.parse(r.body));
     }
-    /** The host pids of the container's processes (`GET /containers/{id}/top`); empty once it is not running. */
+    /**
+     * The host pids of the container's processes (`GET /containers/{id}/top`); empty once it is not running. Docker
+     * runs the host's `ps` with `ps_args` over the container's processes: host pids. Podman reads `ps_args` as its
+     * own descriptors (`pid` is the container's pid namespace, `hpid` the host's) and runs anything else (`-eo pid`)
+     * as `ps` INSIDE the container: the container's pids (1, \u2026), or an empty answer where the image has no `ps`.
+     */
     async pids(id, call = {}) {
-        const r = await this.send('GET', `/containers/${encodeURIComponent(id)}/top?ps_args=-eo%20pid`, call);
+        if (this.podman === undefined)
+            await this.ping(call);
+        const [args, title] = this.podman === true ? ['hpid', 'HPID'] : ['-eo%20pid', 'PID'];
+        const r = await this.send('GET', `/containers/${encodeURIComponent(id)}/top?ps_args=${args}`, call);
         if (r.status !== 200)
             return [];
-        const top = JSON.parse(r.body);
-        const column = (top.Titles ?? []).findIndex((t) => t.trim().toUpperCase() === 'PID');
+        let top;
+        try {
+            top = JSON.parse(r.body);
+        }
+        catch {
+            return [];
+        }
+        const column = (top.Titles ?? []).findIndex((t) => t.trim().toUpperCase() === title);
         if (column < 0)
             return [];
         return (top.Processes ?? []).map((p) => Number(p[column])).filter((p) => Number.isInteger(p) && p > 0);
@@ -128,7 +144,8 @@ class DockerEngine {
     async send(method, path, call) {
         const timeout = AbortSignal.timeout(call.timeoutMs ?? REQUEST_MS);
         const signal = call.signal === undefined ? timeout : AbortSignal.any([timeout, call.signal]);
-        const { statusCode, body } = await (0,undici_parts/* request */.Em)(this.agent, { method, origin: 'http://docker', path, signal });
+        const { statusCode, headers, body } = await (0,undici_parts/* request */.Em)(this.agent, { method, origin: 'http://docker', path, signal });
+        this.podman = headers['libpod-api-version'] !== undefined;
         const chunks = [];
         let size = 0;
         for await (const chunk of body) {
@@ -146,6 +163,8 @@ function containerState(c) {
     const s = c.State ?? {};
     const started = s.StartedAt === undefined ? NaN : Date.parse(s.StartedAt);
     const checks = s.Health?.Log ?? [];
+    // no HEALTHCHECK: Docker has no Health (or `none`), Podman a Health whose Status is ""
+    const health = s.Health?.Status;
     return {
         id: c.Id ?? '',
         name: (c.Name ?? '').replace(/^\//, ''),
@@ -157,7 +176,7 @@ function containerState(c) {
         error: s.Error ?? '',
         // the engine's zero time (0001-01-01) for a container that never started
         startedAtMs: Number.isFinite(started) && started > 0 ? started : undefined,
-        health: s.Health?.Status === undefined || s.Health.Status === 'none' ? undefined : s.Health.Status,
+        health: health === undefined || health === '' || health === 'none' ? undefined : health,
         healthLog: checks.at(-1)?.Output?.trim().slice(0, 500),
         tty: c.Config?.Tty === true,
         env: c.Config?.Env ?? [],
@@ -182,6 +201,20 @@ function demultiplexer(out) {
         }
         held = held.subarray(at);
     };
+}
+/**
+ * Podman, in the moment it removes a container (`run --rm`), answers its inspect with HTTP 500 and
+ * `{"cause":"no such container","message":"container \u2026 does not exist in database: no such container"}`.
+ */
+function gone(r) {
+    if (r.status !== 500)
+        return false;
+    try {
+        return JSON.parse(r.body).cause === 'no such container';
+    }
+    catch {
+        return false;
+    }
 }
 /** `ENOENT`, `ECONNREFUSED`, `EACCES`, or the message. */
 function errorCode(e) {
@@ -250,6 +283,12 @@ function watchContainer(o) {
     };
     let starterExit;
     void o.starter?.exited.then((how) => (starterExit = how));
+    const starterFailed = () => starterExit !== undefined && !/code 0\b/.test(starterExit);
+    /** `exited with code 125<when>: <its last line>` */
+    const starterSaid = (when = '') => {
+        const last = o.starterLog === undefined ? undefined : new log_follower/* LogFollower */.p(o.starterLog, 1).tail()?.at(-1);
+        return `${(starterExit ?? '').replace(/ \(.*\)$/, '')}${when}${last === undefined ? '' : `: ${last.text}`}`;
+    };
     const find = async () => {
         if (state !== undefined)
             return state;
@@ -261,10 +300,8 @@ function watchContainer(o) {
             if (starterExit !== undefined) {
                 starterGoneAt ??= clock.now();
                 // `docker run` that failed (no such image, a name in use) never creates it
-                if (!/code 0\b/.test(starterExit) || clock.now() - starterGoneAt > APPEAR_AFTER_START_MS) {
-                    const last = o.starterLog === undefined ? undefined : new log_follower/* LogFollower */.p(o.starterLog, 1).tail()?.at(-1);
-                    const said = last === undefined ? '' : `: ${last.text}`;
-                    end(`was never created: "start" ${starterExit.replace(/ \(.*\)$/, '')} first${said}`);
+                if (starterFailed() || clock.now() - starterGoneAt > APPEAR_AFTER_START_MS) {
+                    end(`was never created: "start" ${starterSaid(' first')}`);
                     return undefined;
                 }
             }
@@ -296,6 +333,10 @@ function watchContainer(o) {
         const neverStarted = now.status === 'created' && now.error === '' && now.exitCode === 0;
         if (!now.running && !neverStarted)
             return why(now);
+        // Podman leaves one its runtime could not start `created`, with exit code 0 and no error: the client that
+        // was to start it (`podman run` in `start`) failing says it never will be
+        if (neverStarted && starterFailed())
+            return `could not be started ("start" ${starterSaid()})`;
         if (now.health === health || now.health === undefined)
             return undefined;
         health = now.health;
@@ -328,12 +369,34 @@ function watchContainer(o) {
         while (await check())
             await clock.sleep(STATE_POLL_MS, signal);
     };
+    /**
+     * The log stream ends when the container does: its state is read at once then, not a poll later. Podman ends it
+     * early for a container not yet running (none of its output, or what it has written so far; Docker's waits for
+     * its start): followed again while it runs, each stream from its start, the part already written skipped.
+     */
+    const follow = async (s) => {
+        let written = 0;
+        for (;;) {
+            let at = 0;
+            const rest = (chunk) => {
+                const skip = Math.min(chunk.length, Math.max(0, written - at));
+                at += chunk.length;
+                if (skip === chunk.length)
+                    return;
+                write(skip === 0 ? chunk : chunk.subarray(skip));
+                written = at;
+            };
+            await engine.follow(s.id, s.tty, rest, signal);
+            if (!(await check()))
+                return;
+            await clock.sleep(STATE_POLL_MS, signal);
+        }
+    };
     const found = (async () => {
         const s = await find();
         if (s === undefined || signal.aborted)
             return s;
-        // the log stream ends when the container does: its state is read at once then, not a poll later
-        void engine.follow(s.id, s.tty, write, signal).then(() => check());
+        void follow(s);
         void poll();
         return s;
     })();

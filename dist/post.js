@@ -17291,6 +17291,8 @@ function dockerSocket(env) {
 class DockerEngine {
     socketPath;
     agent;
+    /** Whether the engine is Podman (its answers carry `Libpod-Api-Version`); undefined until one has come. */
+    podman;
     constructor(socketPath) {
         this.socketPath = socketPath;
         // the job-end step sends no other request: the dispatchers' API is set up here too
@@ -17310,19 +17312,33 @@ class DockerEngine {
     /** The container's state, or undefined when the engine knows no such container. */
     async inspect(id, call = {}) {
         const r = await this.send('GET', `/containers/${encodeURIComponent(id)}/json`, call);
-        if (r.status === 404)
+        if (r.status === 404 || gone(r))
             return undefined;
         if (r.status !== 200)
             throw new Error(`inspect answered HTTP ${r.status}`);
         return containerState(JSON.parse(r.body));
     }
-    /** The host pids of the container's processes (`GET /containers/{id}/top`); empty once it is not running. */
+    /**
+     * The host pids of the container's processes (`GET /containers/{id}/top`); empty once it is not running. Docker
+     * runs the host's `ps` with `ps_args` over the container's processes: host pids. Podman reads `ps_args` as its
+     * own descriptors (`pid` is the container's pid namespace, `hpid` the host's) and runs anything else (`-eo pid`)
+     * as `ps` INSIDE the container: the container's pids (1, \u2026), or an empty answer where the image has no `ps`.
+     */
     async pids(id, call = {}) {
-        const r = await this.send('GET', `/containers/${encodeURIComponent(id)}/top?ps_args=-eo%20pid`, call);
+        if (this.podman === undefined)
+            await this.ping(call);
+        const [args, title] = this.podman === true ? ['hpid', 'HPID'] : ['-eo%20pid', 'PID'];
+        const r = await this.send('GET', `/containers/${encodeURIComponent(id)}/top?ps_args=${args}`, call);
         if (r.status !== 200)
             return [];
-        const top = JSON.parse(r.body);
-        const column = (top.Titles ?? []).findIndex((t) => t.trim().toUpperCase() === 'PID');
+        let top;
+        try {
+            top = JSON.parse(r.body);
+        }
+        catch {
+            return [];
+        }
+        const column = (top.Titles ?? []).findIndex((t) => t.trim().toUpperCase() === title);
         if (column < 0)
             return [];
         return (top.Processes ?? []).map((p) => Number(p[column])).filter((p) => Number.isInteger(p) && p > 0);
@@ -17368,7 +17384,8 @@ class DockerEngine {
     async send(method, path, call) {
         const timeout = AbortSignal.timeout(call.timeoutMs ?? REQUEST_MS);
         const signal = call.signal === undefined ? timeout : AbortSignal.any([timeout, call.signal]);
-        const { statusCode, body } = await request(this.agent, { method, origin: 'http://docker', path, signal });
+        const { statusCode, headers, body } = await request(this.agent, { method, origin: 'http://docker', path, signal });
+        this.podman = headers['libpod-api-version'] !== undefined;
         const chunks = [];
         let size = 0;
         for await (const chunk of body) {
@@ -17386,6 +17403,8 @@ function containerState(c) {
     const s = c.State ?? {};
     const started = s.StartedAt === undefined ? NaN : Date.parse(s.StartedAt);
     const checks = s.Health?.Log ?? [];
+    // no HEALTHCHECK: Docker has no Health (or `none`), Podman a Health whose Status is ""
+    const health = s.Health?.Status;
     return {
         id: c.Id ?? '',
         name: (c.Name ?? '').replace(/^\//, ''),
@@ -17397,7 +17416,7 @@ function containerState(c) {
         error: s.Error ?? '',
         // the engine's zero time (0001-01-01) for a container that never started
         startedAtMs: Number.isFinite(started) && started > 0 ? started : undefined,
-        health: s.Health?.Status === undefined || s.Health.Status === 'none' ? undefined : s.Health.Status,
+        health: health === undefined || health === '' || health === 'none' ? undefined : health,
         healthLog: checks.at(-1)?.Output?.trim().slice(0, 500),
         tty: c.Config?.Tty === true,
         env: c.Config?.Env ?? [],
@@ -17422,6 +17441,20 @@ function demultiplexer(out) {
         }
         held = held.subarray(at);
     };
+}
+/**
+ * Podman, in the moment it removes a container (`run --rm`), answers its inspect with HTTP 500 and
+ * `{"cause":"no such container","message":"container \u2026 does not exist in database: no such container"}`.
+ */
+function gone(r) {
+    if (r.status !== 500)
+        return false;
+    try {
+        return JSON.parse(r.body).cause === 'no such container';
+    }
+    catch {
+        return false;
+    }
 }
 /** `ENOENT`, `ECONNREFUSED`, `EACCES`, or the message. */
 function errorCode(e) {

@@ -49,8 +49,9 @@ describe("SGLang's warm-up", () => {
       expect(r.code).toBe(0)
       const out = JSON.parse(r.stdout) as Record<string, unknown>
       expect(out).toMatchObject({ ready: true, 'model-id': 'Qwen/Qwen3-8B' })
-      // not before the warm-up ended, whatever the model list said
-      expect(Number(out['elapsed-seconds'])).toBeGreaterThanOrEqual(1.9)
+      // not before the warm-up ended, whatever the model list said: by /health's answers (below), and on the test's
+      // clock, which a busy machine's delays only push later (elapsed-seconds counts from a start the test cannot see)
+      expect(Date.now()).toBeGreaterThanOrEqual(server.readyAt)
       expect(r.stderr).toMatch(/\n[\d.]+m?s: HTTP 200, serving \[Qwen\/Qwen3-8B\] — SGLang GET \/health: HTTP 503\n/)
       expect(r.stderr.trimEnd().split('\n').at(-1)).toMatch(
         /^Ready after \d\.\ds \(\d+ probes\); model "Qwen\/Qwen3-8B": HTTP 200, serving \[Qwen\/Qwen3-8B\] — SGLang GET \/health: HTTP 200$/

@@ -5,14 +5,15 @@ import { join } from 'node:path'
 import { type ActionRun, runAction } from '../../src/simulator/runner.js'
 import { loopback, ownPath } from '../helpers/loopback.js'
 import { sandbox } from '../helpers/sandbox.js'
-import { entry, errors, type MeasuredRun } from '../helpers/support.js'
+import { ANSWER_TIMEOUT_MS, expectEndedByDeadline, HANG_MS, measureLoad } from '../helpers/bounds.js'
+import { entry, errors, type MeasuredRun, measuredBy, peakRssHook } from '../helpers/support.js'
 
 /**
  * What a hostile server or log can write, through the packaged action (and the CLI): memory and time stay
  * bounded, nothing becomes a workflow command or markup, no secret leaks in any form, and nothing that is not
- * a completion or a model list reads as one. The bounds asserted here are the ones docs/guarantees.md states.
+ * a completion or a model list reads as one. The bounds asserted here are the ones docs/guarantees.md states; time
+ * bounds on the step's own clock (helpers/bounds.ts), and a case that needs an answer to judge gets ANSWER_TIMEOUT_MS.
  */
-const peakRssHook = new URL('../fixtures/peak-rss.mjs', import.meta.url).pathname
 const cli = new URL('../../dist/cli.js', import.meta.url).pathname
 const MiB = 1024 * 1024
 const box = sandbox('wait-for-model-content-', 'file')
@@ -40,6 +41,7 @@ async function run(
 ): Promise<MeasuredRun & { killed: boolean }> {
   let killed = false
   let timer: NodeJS.Timeout | undefined
+  const stretch = measureLoad()
   const result: ActionRun = await runAction({
     entry,
     inputs,
@@ -52,13 +54,13 @@ async function run(
   clearTimeout(timer)
   // a server `start` launched outlives the action by design: the suite ends it
   if (result.outputs.pid) box.pids.push(Number(result.outputs.pid))
-  const kb = /peak-rss-kb=(\d+)/.exec(result.stderr)
-  const exitAt = /exit-at-ms=(\d+)/.exec(result.stderr)
+  // a process killed here reported nothing: it fails on `killed`, and on its figures
+  const unmeasured = { peakRssMb: Infinity, exitAtMs: Infinity, originMs: NaN }
   return {
     ...result,
     killed,
-    peakRssMb: kb ? Number(kb[1]) / 1024 : Infinity,
-    exitAtMs: exitAt ? Number(exitAt[1]) : Infinity
+    ...(/peak-rss-kb=/.test(result.stderr) ? measuredBy(result.stderr) : unmeasured),
+    stretch: stretch()
   }
 }
 
@@ -95,7 +97,8 @@ describe('a log-file that is not a regular file', () => {
     expect(found[0]).toMatch(/^::error title=Invalid input::Input "log-file": /)
     expect(found[0]).toMatch(says)
     expect(found[0]).toMatch(/give the path of a regular file/)
-    expect(r.wallMs).toBeLessThan(1_500)
+    // before anything runs, by the server's count; how soon on an idle machine: npm run bench -- --only bounds
+    expect(r.wallMs).toBeLessThan(HANG_MS)
   })
 })
 
@@ -106,21 +109,25 @@ describe('a log that turns into a directory mid-wait', () => {
     const fd = openSync(log, 'w')
     writeSync(fd, 'INFO starting\n')
     closeSync(fd)
+    let seen = ''
     const r = await run(
-      { url: `${url}/v1/models`, 'log-file': log, timeout: '8s', interval: '200ms' },
+      { url: `${url}/v1/models`, 'log-file': log, timeout: '60s', interval: '200ms' },
       {},
       {
-        onStart: () =>
-          setTimeout(() => {
+        // once the wait has begun (its first answer is on stdout), however late a busy machine started it
+        onStart: (child) =>
+          child.stdout?.on('data', (d: Buffer) => {
+            if (seen.includes(': HTTP 503') || !(seen += String(d)).includes(': HTTP 503')) return
             rmSync(log)
             mkdirSync(log)
-          }, 1_000)
+          })
       }
     )
     expect(r.stdout).not.toMatch(/Unexpected error|EISDIR/)
+    // the wait ended on the change, not at its timeout
     expect(r.outputs).toMatchObject({ ready: 'false', reason: 'log-error' })
     expect(errors(r.stdout)[0]).toMatch(/is no longer a regular file \(it is a directory now\)/)
-    expect(r.wallMs).toBeLessThan(5_000)
+    expect(r.killed).toBe(false)
   })
 })
 
@@ -135,24 +142,28 @@ describe('a large or flooding log', () => {
     writeSync(fd, 'ERROR the last line before the wait\n')
     closeSync(fd)
     const server = sleeper()
-    let firstProbeAt: number | undefined
+    let probes = 0
     const url = await net.http((_req, res) => {
-      firstProbeAt ??= performance.now()
+      probes++
       send(res, 503, '{"error":"loading"}')
     })
-    let startedAt = 0
     try {
-      const r = await run(
-        { url: `${url}/v1/models`, pid: String(server.pid), 'log-file': big, timeout: '3s', 'log-lines': '3' },
-        {},
-        { onStart: () => (startedAt = performance.now()) }
-      )
+      const r = await run({
+        url: `${url}/v1/models`,
+        pid: String(server.pid),
+        'log-file': big,
+        timeout: `${ANSWER_TIMEOUT_MS}ms`,
+        'log-lines': '3'
+      })
       measured('a 200 MB existing log, with `pid`', r)
-      expect(firstProbeAt).toBeDefined()
-      // node's own start is most of this second
-      expect((firstProbeAt as number) - startedAt).toBeLessThan(1_000)
+      expect(probes).toBeGreaterThan(0)
+      // when the first probe went out, on the step's own clock (its first answer's line): node's own start is most
+      // of this second, which a busy machine stretches (idle, spawn to first probe: npm run bench -- --only bounds)
+      const first = /^(\d+(?:\.\d+)?)(m?s): HTTP 503 loading$/m.exec(r.stdout)
+      expect(first).not.toBeNull()
+      expect(Number(first?.[1]) * (first?.[2] === 's' ? 1000 : 1)).toBeLessThan(1_000 * r.stretch)
       expect(r.peakRssMb).toBeLessThan(100)
-      expect(r.wallMs).toBeLessThan(3_000 + 1_000)
+      expectEndedByDeadline(r, ANSWER_TIMEOUT_MS)
       // the tail still ends with the file's last line, numbered
       expect(r.stdout).toMatch(/^\d+: ERROR the last line before the wait$/m)
     } finally {
@@ -179,7 +190,7 @@ describe('a large or flooding log', () => {
     measured('a server flooding its log (`yes`, 100 MB)', r)
     expect(r.killed).toBe(false)
     expect(r.outputs).toMatchObject({ ready: 'false', reason: 'timeout' })
-    expect(r.wallMs).toBeLessThan(4_000 + 1_000)
+    expectEndedByDeadline(r, 4_000)
     expect(r.peakRssMb).toBeLessThan(100)
   }, 30_000)
 
@@ -195,13 +206,14 @@ describe('a large or flooding log', () => {
         'port-check': 'false',
         'log-file': log,
         'fail-pattern': '(\\w+\\s?)+: CUDA error',
-        timeout: '3s'
+        // long enough for a late-starting process to read the line: the point is what it says of the pattern
+        timeout: `${ANSWER_TIMEOUT_MS}ms`
       },
       {},
-      { killMs: 15_000 }
+      { killMs: 20_000 }
     )
     expect(r.killed).toBe(false)
-    expect(r.wallMs).toBeLessThan(3_000 + 1_000)
+    expectEndedByDeadline(r, ANSWER_TIMEOUT_MS)
     expect(r.outputs.ready).toBe('false')
     expect(r.stdout).toMatch(/fail-pattern .* ran out of time on line 1/)
   }, 30_000)
@@ -217,9 +229,15 @@ describe('bodies under the 1 MiB cap', () => {
     const text = body()
     expect(text.length).toBeLessThanOrEqual(MiB)
     const url = await net.http((_req, res) => send(res, 200, text))
-    const r = await run({ url: `${url}/v1/models`, model: 'kimi', timeout: '3s', interval: '300ms' })
+    const r = await run({
+      url: `${url}/v1/models`,
+      model: 'kimi',
+      timeout: `${ANSWER_TIMEOUT_MS}ms`,
+      interval: '300ms'
+    })
     measured(`${what} (1 MiB)`, r)
-    expect(r.outputs).toMatchObject({ ready: 'false', reason: 'timeout' })
+    // an answer was read (so its memory is what was measured)
+    expect(r.outputs).toMatchObject({ ready: 'false', reason: 'timeout', 'status-code': '200' })
     expect(r.peakRssMb).toBeLessThan(100)
     expect(Buffer.byteLength(r.summary)).toBeLessThan(MiB)
     expect(r.stdout.length).toBeLessThan(64 * 1024)
@@ -227,8 +245,19 @@ describe('bodies under the 1 MiB cap', () => {
 
   it('100,000 tiny response headers: peak RSS under 100 MB', async () => {
     const head = `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n${'a: b\r\n'.repeat(100_000)}content-length: 2\r\nconnection: close\r\n\r\n{}`
-    const url = await net.tcp((socket) => socket.once('data', () => socket.end(head)))
-    const r = await run({ url: `${url}/v1/models`, model: 'kimi', timeout: '3s', interval: '300ms' })
+    // ten such answers (what 3 s of probes 300 ms apart got on an idle machine), then none: bound by the answers,
+    // not by how many a timeout lets in (over 20 answers peaked at 104-107 MB here: GC headroom, not a leak)
+    let answered = 0
+    const url = await net.tcp((socket) =>
+      socket.once('data', () => (answered++ < 10 ? socket.end(head) : socket.resetAndDestroy()))
+    )
+    const r = await run({
+      url: `${url}/v1/models`,
+      model: 'kimi',
+      timeout: `${ANSWER_TIMEOUT_MS}ms`,
+      interval: '300ms'
+    })
+    expect(answered).toBeGreaterThan(0)
     measured('100,000 tiny response headers', r)
     expect(r.outputs.ready).toBe('false')
     expect(r.peakRssMb).toBeLessThan(100)
@@ -240,7 +269,7 @@ describe('bodies under the 1 MiB cap', () => {
       const body = list(Array.from({ length: 40_000 }, (_, j) => `f${i}-${j}`)).slice(0, MiB)
       urls.push(`${await net.http((_req, res) => send(res, 200, body))}/v1/models`)
     }
-    const r = await run({ url: urls.join('\n'), model: 'kimi', timeout: '3s', interval: '300ms' })
+    const r = await run({ url: urls.join('\n'), model: 'kimi', timeout: `${ANSWER_TIMEOUT_MS}ms`, interval: '300ms' })
     measured('a fleet of 10 URLs answering 1 MiB (40,000 models) each', r)
     expect(r.outputs.ready).toBe('false')
     // issue 12 asked for 150 MB; 124-152 MB before answers were let go of and collected across the fleet
@@ -249,23 +278,31 @@ describe('bodies under the 1 MiB cap', () => {
   })
 
   it('a model list that changes on every probe: memory, log and summary stay bounded', async () => {
+    // 64 lists, then a 401 that ends the wait at once: bound by the answers (more than the timeline keeps), not by
+    // how many fit in a timeout on a busy machine
+    const LISTS = 64
     let n = 0
     const url = await net.http((_req, res) => {
+      if (n === LISTS) return send(res, 401, '{"error":"Unauthorized"}')
       n++
       send(res, 200, list(Array.from({ length: 5_000 }, (_, j) => `p${n}-${j}`)))
     })
-    const r = await run({ url: `${url}/v1/models`, model: 'kimi', timeout: '12s', interval: '100ms' })
+    const r = await run(
+      { url: `${url}/v1/models`, model: 'kimi', timeout: '10m', interval: '100ms' },
+      {},
+      { killMs: 110_000 }
+    )
     measured(`a list of 5,000 models changing on every probe (${n} probes)`, r)
-    expect(n).toBeGreaterThan(60)
+    expect(r.outputs).toMatchObject({ ready: 'false', reason: 'unauthorized' })
+    expect(n).toBe(LISTS)
     expect(r.peakRssMb).toBeLessThan(100)
     expect(r.stdout.length).toBeLessThan(512 * 1024)
     expect(Buffer.byteLength(r.summary)).toBeLessThan(256 * 1024)
     expect(r.summary).toMatch(/\d+ changes? left out/)
     // the first and the last answers are both kept
     expect(r.summary).toContain('p1-0')
-    // (the last request may have been cut short by the deadline)
-    expect(r.summary).toMatch(new RegExp(`p(${n}|${n - 1})-0,`))
-  }, 30_000)
+    expect(r.summary).toContain(`p${LISTS}-0,`)
+  }, 120_000)
 })
 
 /** The characters .NET's String.TrimStart() removes (Char.IsWhiteSpace) and invisible format characters. */
@@ -290,7 +327,12 @@ describe('nothing a server or a log writes becomes a workflow command', () => {
   writeFileSync(script, `process.stdout.write(${JSON.stringify(injections.map((l) => `x\r${l}\n`).join(''))})`)
   const cliRun = async (args: string[]): Promise<string> => {
     const child = spawn(process.execPath, [cli, '--json', ...args], {
-      env: { PATH: process.env.PATH ?? '', TMPDIR: dir, INPUT_TIMEOUT: '1500ms', INPUT_HISTORY_FILE: '' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        TMPDIR: dir,
+        INPUT_TIMEOUT: `${ANSWER_TIMEOUT_MS}ms`,
+        INPUT_HISTORY_FILE: ''
+      },
       stdio: ['ignore', 'pipe', 'pipe']
     })
     let stdout = ''
@@ -312,7 +354,8 @@ describe('nothing a server or a log writes becomes a workflow command', () => {
       'port-check': 'false',
       'log-file': join(dir, 'inject.log'),
       'log-lines': '100',
-      timeout: '1500ms'
+      // long enough for a late-starting process to start the script and read its lines
+      timeout: `${ANSWER_TIMEOUT_MS}ms`
     })
     expect(r.outputs.ready).toBe('false')
     expect(r.stdout).toContain('pwned')
@@ -370,7 +413,8 @@ describe('nothing a server writes becomes markup in the job summary', () => {
       url: `${url}/v1/models`,
       status: '503',
       model: 'nothere',
-      timeout: '1500ms',
+      // long enough for a late-starting process to get both answers
+      timeout: `${ANSWER_TIMEOUT_MS}ms`,
       interval: '200ms'
     })
     expect(r.summary).toMatch(/Listed models \| kimi/)
@@ -419,21 +463,23 @@ describe('secrets in forms the redaction did not know', () => {
         {
           url: `${url}/v1/models`,
           headers: `Authorization: Bearer ${token}\nCookie: lang=en; session=${cookie}`,
-          timeout: '1500ms'
+          timeout: `${ANSWER_TIMEOUT_MS}ms`
         },
         debug
       )
     )
     which = 1
-    runs.push(await run({ url: `${url}/v1/models`, 'api-key': key, timeout: '1500ms' }, debug))
+    runs.push(await run({ url: `${url}/v1/models`, 'api-key': key, timeout: `${ANSWER_TIMEOUT_MS}ms` }, debug))
     which = 2
-    runs.push(await run({ url: `${url}/v1/models`, 'api-key': quoted, timeout: '1500ms' }, debug))
+    runs.push(await run({ url: `${url}/v1/models`, 'api-key': quoted, timeout: `${ANSWER_TIMEOUT_MS}ms` }, debug))
+    // each run had the answer that quotes its secret
+    for (const r of runs) expect(r.outputs['status-code']).toBe('503')
     expect(runs[0].stdout).toContain('invalid token')
     for (const r of runs) {
       const all = everything(r)
       for (const secret of [token, cookie, key.slice(0, 10), 'ted-secret-7783']) expect(all).not.toContain(secret)
     }
-  })
+  }, 60_000)
 
   it('env-report never writes a known secret, whatever the variable is called (history file included)', async () => {
     const key = 'sk-envreport-9931'
@@ -448,7 +494,7 @@ describe('secrets in forms the redaction did not know', () => {
         'port-check': 'false',
         'env-report': 'MODEL_AUTH',
         'history-file': history,
-        timeout: '5s'
+        timeout: '30s'
       },
       { MODEL_AUTH: key }
     )
@@ -493,7 +539,12 @@ describe('no false ready', () => {
     const url = await net.http((req, res) =>
       req.url === '/v1/models' ? send(res, 200, list(['kimi'])) : send(res, status, answer)
     )
-    const r = await run({ url: `${url}/v1/models`, model: 'kimi', 'probe-generation': 'true', timeout: '2s' })
+    const r = await run({
+      url: `${url}/v1/models`,
+      model: 'kimi',
+      'probe-generation': 'true',
+      timeout: `${ANSWER_TIMEOUT_MS}ms`
+    })
     expect(r.outputs).toMatchObject({ ready: 'false', reason: 'generation-failed' })
   })
 
@@ -503,7 +554,7 @@ describe('no false ready', () => {
         ? send(res, 200, list(['kimi']))
         : send(res, 200, '{"object":"text_completion","choices":[{"index":0,"text":" Hello"}]}')
     )
-    const r = await run({ url: `${url}/v1/models`, model: 'kimi', 'probe-generation': 'true', timeout: '5s' })
+    const r = await run({ url: `${url}/v1/models`, model: 'kimi', 'probe-generation': 'true', timeout: '30s' })
     expect(r.outputs).toMatchObject({ ready: 'true', reason: 'ready' })
   })
 
@@ -513,7 +564,7 @@ describe('no false ready', () => {
     ['an object whose name is not a model status', '{"name":"kimi","message":"not loaded yet"}']
   ])('a 200 whose body is %s is never a model list', async (_what, body) => {
     const url = await net.http((_req, res) => send(res, 200, body))
-    const r = await run({ url: `${url}/v2/models/kimi`, model: 'kimi', timeout: '1500ms' })
-    expect(r.outputs).toMatchObject({ ready: 'false', reason: 'timeout', models: '[]' })
+    const r = await run({ url: `${url}/v2/models/kimi`, model: 'kimi', timeout: `${ANSWER_TIMEOUT_MS}ms` })
+    expect(r.outputs).toMatchObject({ ready: 'false', reason: 'timeout', 'status-code': '200', models: '[]' })
   })
 })

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import type { SimulatedServer } from '../../src/simulator/options.js'
 import { freePort, simulate } from '../../src/simulator/server.js'
 import { runAction } from '../../src/simulator/runner.js'
+import { measureLoad } from '../helpers/bounds.js'
 import { loopback } from '../helpers/loopback.js'
 import { sandbox } from '../helpers/sandbox.js'
 import { entry, type ProcessRun, runProcess } from '../helpers/support.js'
@@ -35,6 +36,7 @@ const runCli = (args: string[]): Promise<ProcessRun> =>
 describe('the smoke test', () => {
   it('the action: ttft-ms and decode-tokens-per-second near the pace set, in outputs, results and the summary', async () => {
     const base = await simulated('sglang', '/models/qwen3-8b', { tokensPerSecond: 50, ttftMs: 300 })
+    const stretch = measureLoad()
     const run = await runAction({
       entry,
       inputs: {
@@ -46,12 +48,14 @@ describe('the smoke test', () => {
         'history-file': box.path('history.jsonl')
       }
     })
+    const load = stretch()
     expect(run.code).toBe(0)
     expect(run.outputs.ready).toBe('true')
-    // generous: a loaded 2-core machine; the bench measures the accuracy
+    // generous, and looser by the load measured during the run (the simulator's pace and the action's reading both
+    // slow down on a busy machine, never speed up); the bench measures the accuracy
     expect(Number(run.outputs['ttft-ms'])).toBeGreaterThanOrEqual(295)
-    expect(Number(run.outputs['ttft-ms'])).toBeLessThan(600)
-    expect(Number(run.outputs['decode-tokens-per-second'])).toBeGreaterThan(40)
+    expect(Number(run.outputs['ttft-ms'])).toBeLessThan(300 + 300 * load)
+    expect(Number(run.outputs['decode-tokens-per-second'])).toBeGreaterThan(40 / load)
     expect(Number(run.outputs['decode-tokens-per-second'])).toBeLessThan(55)
     expect(JSON.parse(run.outputs.results)[0]).toMatchObject({
       'ttft-ms': Number(run.outputs['ttft-ms']),
@@ -109,6 +113,7 @@ describe('the smoke test', () => {
 
   it('the smoke test counts in neither startup-seconds nor the startup phases: they end when the server is ready', async () => {
     const port = await freePort()
+    const stretch = measureLoad()
     const run = await runAction({
       entry,
       inputs: {
@@ -125,7 +130,7 @@ describe('the smoke test', () => {
     if (run.outputs.pid) box.pids.push(Number(run.outputs.pid))
     expect(run.code).toBe(0)
     // two requests of 0.1 s + 20 / 20 s each: over 2 s after the server was ready
-    expect(Number(run.outputs['decode-tokens-per-second'])).toBeGreaterThan(15)
+    expect(Number(run.outputs['decode-tokens-per-second'])).toBeGreaterThan(15 / stretch())
     const startup = Number(run.outputs['startup-seconds'])
     const phases = JSON.parse(run.outputs.phases) as Array<{ seconds: number }>
     expect(startup).toBeLessThan(Number(run.outputs['elapsed-seconds']) + 0.5)
@@ -137,12 +142,14 @@ describe('the smoke test', () => {
 
   it('the CLI --json: the figures as numbers; fail-on-error fails on a failing generation with reason smoke-failed', async () => {
     const tgi = await simulated('tgi', 'Qwen/Qwen3-8B', { tokensPerSecond: 200, ttftMs: 50 })
+    const stretch = measureLoad()
     const ok = await runCli(['--url', `${tgi}/info`, '--smoke-test', 'true', '--smoke-tokens', '32', '--json'])
+    const load = stretch()
     expect(ok.code).toBe(0)
     const json = JSON.parse(ok.stdout)
     expect(json).toMatchObject({ ready: true, reason: 'ready' })
     expect(typeof json['ttft-ms']).toBe('number')
-    expect(json['decode-tokens-per-second']).toBeGreaterThan(150)
+    expect(json['decode-tokens-per-second']).toBeGreaterThan(150 / load)
     expect(ok.stderr).toContain("tokens counted from the engine's details.generated_tokens")
 
     const failing = await simulated('ollama', 'llama3.2:latest', { tokensPerSecond: 200, ttftMs: 20 }, true)
@@ -192,11 +199,12 @@ describe('the smoke test', () => {
       const timer = setInterval(() => res.write(': keep-alive\n\n'), 20)
       res.on('close', () => clearInterval(timer))
     })
+    const stretch = measureLoad()
     const cut = await runCli(['--url', `${trickle}/v1/models`, '--smoke-test', 'true', '--smoke-timeout', '1s'])
     expect(cut.code).toBe(0)
     expect(cut.stderr).toContain('it did not finish within smoke-timeout (1.0s)')
-    // the whole run: its start, one probe and the smoke test's second
-    expect(cut.wallMs).toBeLessThan(5_000)
+    // the whole run: its start, one probe and the smoke test's second (times the load measured meanwhile)
+    expect(cut.wallMs).toBeLessThan(5_000 * stretch())
   })
 })
 

@@ -1,11 +1,12 @@
 /** Shared by the end-to-end suites: the packaged action and what to read from a run (servers: loopback.ts). */
 import { spawn } from 'node:child_process'
-import { type ActionRun, runAction } from '../../src/simulator/runner.js'
+import { type ActionRun, runAction, type RunActionOptions } from '../../src/simulator/runner.js'
+import { measureLoad } from './bounds.js'
 
 export const entry = new URL('../../dist/index.js', import.meta.url).pathname
 /** A server process that loads, crashes, exits or hangs, as its arguments say. */
 export const fakeServer = new URL('../fixtures/fake-server.mjs', import.meta.url).pathname
-const peakRssHook = new URL('../fixtures/peak-rss.mjs', import.meta.url).pathname
+export const peakRssHook = new URL('../fixtures/peak-rss.mjs', import.meta.url).pathname
 
 /** The error annotations of a run's stdout (`::error title=…::message`). */
 export const errors = (stdout: string): string[] => stdout.split('\n').filter((l) => l.startsWith('::error '))
@@ -15,19 +16,31 @@ export interface MeasuredRun extends ActionRun {
   peakRssMb: number
   /** When the process exited, on its own clock (from its start): what the step itself took. */
   exitAtMs: number
+  /** When the process's own clock starts (what elapsed-seconds counts from), in milliseconds since the epoch. */
+  originMs: number
+  /** How many times slower than idle the machine ran during the run (helpers/bounds.ts measureLoad). */
+  stretch: number
 }
 
-/** Runs dist/index.js with these inputs and measures the process's peak memory. */
+/**
+ * Runs dist/index.js with these inputs (or `options.entry`, `onStart`, `node`), and measures the process's peak
+ * memory, its exit on its own clock and the machine's load meanwhile.
+ */
 export async function runMeasured(
   inputs: Record<string, string>,
-  env: Record<string, string> = {}
+  env: Record<string, string> = {},
+  options: Partial<Omit<RunActionOptions, 'inputs' | 'env'>> = {}
 ): Promise<MeasuredRun> {
-  const run = await runAction({ entry, inputs, env: { NODE_OPTIONS: `--import ${peakRssHook}`, ...env } })
-  const kb = /peak-rss-kb=(\d+)/.exec(run.stderr)
-  if (!kb) throw new Error(`no peak-rss line in stderr: ${run.stderr}`)
-  const exitAt = /exit-at-ms=(\d+)/.exec(run.stderr)
-  if (!exitAt) throw new Error(`no exit-at line in stderr: ${run.stderr}`)
-  return { ...run, peakRssMb: Number(kb[1]) / 1024, exitAtMs: Number(exitAt[1]) }
+  const stretch = measureLoad()
+  const run = await runAction({ entry, ...options, inputs, env: { NODE_OPTIONS: `--import ${peakRssHook}`, ...env } })
+  return { ...run, ...measuredBy(run.stderr), stretch: stretch() }
+}
+
+/** What the peak-rss hook (fixtures/peak-rss.mjs) reported as the process exited. */
+export function measuredBy(stderr: string): { peakRssMb: number; exitAtMs: number; originMs: number } {
+  const line = /peak-rss-kb=(\d+) exit-at-ms=(\d+) origin-ms=(\d+)/.exec(stderr)
+  if (!line) throw new Error(`no peak-rss line in stderr: ${stderr}`)
+  return { peakRssMb: Number(line[1]) / 1024, exitAtMs: Number(line[2]), originMs: Number(line[3]) }
 }
 
 export interface ProcessRun {

@@ -1,10 +1,46 @@
 import { gate } from '../../../src/wait/gate.js'
 import type { InputName } from '../../../src/inputs/input-names.js'
 import { parseSettings } from '../../../src/inputs/parse-settings.js'
-import type { EngineName } from '../../../src/simulator/engines.js'
-import { simulate } from '../../../src/simulator/server.js'
+import { type EngineName, SIMULATED_ENGINES } from '../../../src/simulator/engines.js'
+import type { SimulatedServer, SimulatorOptions } from '../../../src/simulator/options.js'
+import { freePort, simulate } from '../../../src/simulator/server.js'
 import { systemClock } from '../../../src/runtime/clock.js'
 import { answerWords } from '../../../src/report/answer-report.js'
+import type { GateOutcome } from '../../../src/facts/outcome.js'
+
+/**
+ * Gates on `inputs` against a simulated engine that starts as the gate's first probe finds it: one whose port opens
+ * late starts only once that probe was refused, so "connection refused" comes first however late a busy machine let
+ * the probe go; one that serves from the start, at once. With `loadingAnswers` it stays loading until it has
+ * answered that many requests, as well as for its load: each phase is seen, bound by the probes, not by a window of
+ * time (the gate and the simulator share one process, which a busy machine stalls for a second and more).
+ */
+async function gateOnStartup(
+  engine: Omit<SimulatorOptions, 'port'>,
+  inputs: (base: string) => Partial<Record<InputName, string>>
+): Promise<{ outcome: GateOutcome; lines: string[]; readyAt: number }> {
+  const port = await freePort()
+  let server: Promise<SimulatedServer> | undefined
+  const start = (): Promise<SimulatedServer> => (server ??= simulate({ ...engine, port }))
+  if (SIMULATED_ENGINES[engine.engine].opensAt === 0) await start()
+  const given = inputs(`http://127.0.0.1:${port}`)
+  const lines: string[] = []
+  try {
+    const outcome = await gate(
+      parseSettings((name) => given[name] ?? ''),
+      {
+        clock: systemClock,
+        log: (line) => {
+          lines.push(line)
+          if (/: connection refused$/.test(line)) void start()
+        }
+      }
+    )
+    return { outcome, lines, readyAt: (await start()).readyAt }
+  } finally {
+    await (await server)?.close()
+  }
+}
 
 /** Each engine's startup, replayed by the simulator on loopback, gated on as users would configure it. */
 const cases: Array<{
@@ -45,6 +81,7 @@ const cases: Array<{
     model: 'qwen3-8b-q4_k_m.gguf',
     path: '/v1/models',
     wanted: 'qwen3',
+    loadingAnswers: 2,
     timeline: [
       /^HTTP 200, serving \[qwen3-8b-q4_k_m.gguf\] — "qwen3-8b-q4_k_m.gguf" is listed but still loading/,
       /^HTTP 200, serving \[qwen3-8b-q4_k_m.gguf\]$/
@@ -62,6 +99,7 @@ const cases: Array<{
     model: 'llama3.2:latest',
     path: '/api/tags',
     wanted: 'llama3.2',
+    loadingAnswers: 2,
     timeline: [/^HTTP 200, lists no models — "llama3.2" is not listed yet$/, /^HTTP 200, serving \[llama3.2:latest\]$/]
   },
   {
@@ -76,6 +114,8 @@ const cases: Array<{
     model: 'kimi-k2',
     path: '/v1/models',
     wanted: 'kimi',
+    // its port opens at 40% of the load, then "Loading model" until it has answered the gate (as well as 1.5 s)
+    loadingAnswers: 2,
     timeline: [/^connection refused$/, /^HTTP 503 Loading model$/, /^HTTP 200, serving \[kimi-k2\]$/]
   }
 ]
@@ -85,48 +125,33 @@ describe('each engine startup', () => {
   it.concurrent.each(cases)(
     '$engine: gates on $path until "$wanted" is ready',
     async ({ engine, model, path, wanted, timeline, loadingAnswers }) => {
-      const loadMs = 1_500
-      const server = await simulate({ engine, model, loadMs, loadingAnswers })
-      try {
-        const inputs: Partial<Record<InputName, string>> = {
-          url: `${server.baseUrl}${path}`,
-          model: wanted,
-          interval: '100ms',
-          timeout: '20s'
-        }
-        const settings = parseSettings((name) => inputs[name] ?? '')
-        const lines: string[] = []
-        const outcome = await gate(settings, { clock: systemClock, log: (l) => lines.push(l) })
-        expect(outcome).toMatchObject({ ready: true, reason: 'ready', models: [model] })
-        expect(outcome.last?.modelId).toBe(model)
-        expect(outcome.timeline.map((t) => answerWords(t.answer).summary)).toEqual(
-          timeline.map((re) => expect.stringMatching(re))
-        )
-        // SGLang lists its model from the moment its port opens (for warm-up); the others only once loaded
-        expect(Date.now()).toBeGreaterThanOrEqual(server.readyAt)
-        expect(lines[0]).toMatch(/^Waiting up to 20.0s for /)
-      } finally {
-        await server.close()
-      }
+      const { outcome, lines, readyAt } = await gateOnStartup(
+        { engine, model, loadMs: 1_500, loadingAnswers },
+        (base) => ({ url: `${base}${path}`, model: wanted, interval: '100ms', timeout: '20s' })
+      )
+      expect(outcome).toMatchObject({ ready: true, reason: 'ready', models: [model] })
+      expect(outcome.last?.modelId).toBe(model)
+      expect(outcome.timeline.map((t) => answerWords(t.answer).summary)).toEqual(
+        timeline.map((re) => expect.stringMatching(re))
+      )
+      // SGLang lists its model from the moment its port opens (for warm-up); the others only once loaded
+      expect(Date.now()).toBeGreaterThanOrEqual(readyAt)
+      expect(lines[0]).toMatch(/^Waiting up to 20.0s for /)
     }
   )
 })
 
 it.concurrent('waits out the SGLang warm-up on /health, which says 503 while /v1/models already lists', async () => {
-  // it answers 503 on /health until it has answered one probe so, as well as for 2 s: bound by the probe, not a window
-  const server = await simulate({ engine: 'sglang', model: '/shared/kimi-k2.5-int4', loadMs: 2_000, loadingAnswers: 1 })
-  try {
-    const settings = parseSettings(
-      (name) => ({ url: `${server.baseUrl}/health`, interval: '100ms', timeout: '20s' })[name as 'url'] ?? ''
-    )
-    const outcome = await gate(settings, { clock: systemClock, log: () => undefined })
-    expect(outcome.timeline.map((t) => answerWords(t.answer).summary)).toEqual([
-      'connection refused',
-      'HTTP 503',
-      'HTTP 200'
-    ])
-    expect(Date.now()).toBeGreaterThanOrEqual(server.readyAt)
-  } finally {
-    await server.close()
-  }
+  // it starts once the gate's first probe was refused, and answers 503 on /health until it has answered one probe
+  // so, as well as for 2 s: bound by the probes, not a window
+  const { outcome, readyAt } = await gateOnStartup(
+    { engine: 'sglang', model: '/shared/kimi-k2.5-int4', loadMs: 2_000, loadingAnswers: 1 },
+    (base) => ({ url: `${base}/health`, interval: '100ms', timeout: '20s' })
+  )
+  expect(outcome.timeline.map((t) => answerWords(t.answer).summary)).toEqual([
+    'connection refused',
+    'HTTP 503',
+    'HTTP 200'
+  ])
+  expect(Date.now()).toBeGreaterThanOrEqual(readyAt)
 })

@@ -3,6 +3,7 @@ import { BODY_CAP_BYTES, createProber, type Prober } from '../../../src/http/pro
 import { freePort } from '../../../src/simulator/server.js'
 import { setUpUndici } from '../../../src/http/undici-parts.js'
 import { hostOf, loopback } from '../../helpers/loopback.js'
+import { HANG_MS } from '../../helpers/bounds.js'
 
 // As the gate does before its first request.
 beforeAll(setUpUndici)
@@ -57,7 +58,8 @@ describe('probe against real local servers', () => {
     const result = await prober(`http://${host}/`).probe(300)
     expect(result).toMatchObject({ kind: 'error', code: 'TIMEOUT', message: 'no answer within 300ms' })
     expect(result).not.toHaveProperty('status', 200)
-    expect(performance.now() - started).toBeLessThan(2_000)
+    // cut at its limit, not at undici's own (300 s for the headers): only a wait for that runs this long
+    expect(performance.now() - started).toBeLessThan(HANG_MS)
   })
 
   it('gives up on a body that never ends, keeping the status', async () => {
