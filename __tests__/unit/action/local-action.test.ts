@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { simulate } from '../../../src/simulator/server.js'
 import { sandbox } from '../../helpers/sandbox.js'
 
-/** `npm run local-action` runs src/action/main.ts with @github/local-action; .env.example is the template it reads. */
+/** `npm run local-action` runs src/index.ts from source with tsx; .env.example is the template it reads. */
 const root = new URL('../../..', import.meta.url).pathname
 const box = sandbox('local-action-')
 
