@@ -17832,6 +17832,10 @@ function createHttpClient({ caCert, insecureTls, secrets = [], collector = (0,_r
             }
             catch (e) {
                 const error = describeError(controller.signal.aborted ? controller.signal.reason : e, proxy);
+                // Headers over undici's limit left as much garbage behind as a body near the cap would (100,000 of them:
+                // 3 MB of heap each time), but no body arrived to count: counted as one, so that the next one collects.
+                if (error.code === 'UND_ERR_HEADERS_OVERFLOW')
+                    collector.arrived(OVERFLOWED_HEADERS_BYTES);
                 return {
                     ...error,
                     message: (0,_inputs_secrets_js__WEBPACK_IMPORTED_MODULE_5__/* .redact */ .E$)(error.message, secrets),
@@ -17873,6 +17877,8 @@ function withFinalConnectErrors(options) {
     };
 }
 const withoutCredentials = (headers) => Object.fromEntries(Object.entries(headers).filter(([name]) => !(0,_inputs_secrets_js__WEBPACK_IMPORTED_MODULE_5__/* .isCredentialName */ .hN)(name)));
+/** What an answer whose headers overflowed counts as for the garbage collector (a body at the 1 MiB cap). */
+const OVERFLOWED_HEADERS_BYTES = 1024 * 1024;
 /** The wait was told to stop (the server exited, a log line matched, the job was cancelled). */
 class ProbeStopped extends Error {
     code = 'STOPPED';
