@@ -42,23 +42,12 @@ async function fleetGate(settings, deps) {
         throw failed.reason;
     if (failed !== undefined)
         return refusedFleet(settings, failed.value);
-    const tally = (0,_fleet_tally_js__WEBPACK_IMPORTED_MODULE_3__/* .fleetTally */ .X)(members.length, settings.fleetMinReady);
     const stops = members.map(() => new _runtime_halter_js__WEBPACK_IMPORTED_MODULE_5__/* .Halter */ .x());
-    const done = members.map(() => false);
-    const fleetHalts = new Set();
-    const settled = (i, outcome) => {
-        done[i] = true;
-        // halted by the fleet: its end is the fleet's doing, not its own
-        if (stops[i].halted !== undefined)
-            return;
-        const halt = tally.settled(outcome.url, outcome.ready, outcome.reason);
-        if (halt === undefined)
-            return;
-        fleetHalts.add(halt);
-        // only those still waiting: a ready one's smoke test and report go on
-        stops.forEach((stop, j) => void (done[j] || stop.halt(halt)));
-    };
-    const ended = await Promise.allSettled(members.map((m, i) => (0,_sequence_js__WEBPACK_IMPORTED_MODULE_4__/* .waitWith */ .O)(seams[i], m, { ...memberDeps[i], member: { stop: stops[i], settled: (o) => settled(i, o) } }).catch((e) => {
+    const fleet = (0,_fleet_tally_js__WEBPACK_IMPORTED_MODULE_3__/* .fleetStops */ .g1)(stops, settings.fleetMinReady);
+    const ended = await Promise.allSettled(members.map((m, i) => (0,_sequence_js__WEBPACK_IMPORTED_MODULE_4__/* .waitWith */ .O)(seams[i], m, {
+        ...memberDeps[i],
+        member: { stop: stops[i], settled: (o) => fleet.settled(i, o) }
+    }).catch((e) => {
         // one endpoint's wait that throws ends the others' too: none is left following its server
         const halt = { reason: 'cancelled', detail: (0,_report_progress_js__WEBPACK_IMPORTED_MODULE_1__/* .fleetFailedText */ .Hl)(m.targets[0].url, String(e)) };
         stops.forEach((stop) => stop.halt(halt));
@@ -68,13 +57,9 @@ async function fleetGate(settings, deps) {
     if (thrown !== undefined)
         throw thrown.reason;
     const outcomes = ended.map((e) => e.value);
-    const results = outcomes.map(({ results: _, ...own }) => ({
-        ...own,
-        url: own.url,
-        server: own.server,
-        profile: own.profile
-    }));
-    const last = (0,_fleet_tally_js__WEBPACK_IMPORTED_MODULE_3__/* .representative */ .w)(results, (r) => r.halt !== undefined && fleetHalts.has(r.halt), settings.fleetMinReady);
+    // each endpoint's own outcome, its server and profile included
+    const results = outcomes.map(({ results: _, ...own }) => own);
+    const last = (0,_fleet_tally_js__WEBPACK_IMPORTED_MODULE_3__/* .representative */ .wz)(results, fleet.halted, settings.fleetMinReady);
     return { ...last, results, models: [...new Set(results.flatMap((r) => r.models))] };
 }
 /**

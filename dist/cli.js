@@ -25604,9 +25604,10 @@ function conclude(gateOutcome, settings) {
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   X: () => (/* binding */ fleetTally),
-/* harmony export */   w: () => (/* binding */ representative)
+/* harmony export */   g1: () => (/* binding */ fleetStops),
+/* harmony export */   wz: () => (/* binding */ representative)
 /* harmony export */ });
+/* unused harmony export fleetTally */
 /* harmony import */ var _report_progress_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8991);
 
 function fleetTally(size, minReady) {
@@ -25649,6 +25650,30 @@ function representative(results, halted = () => false, minReady = results.length
     const failed = results.filter((r) => !r.ready && !halted(r));
     const candidates = failed.length > 0 ? failed : results.filter((r) => !r.ready);
     return candidates.reduce((a, b) => (b.elapsedMs < a.elapsedMs ? b : a));
+}
+/**
+ * A fleet's endpoints' halters held to its tally: each endpoint's end is told (`settled`, by its index); the halt
+ * the tally decides ends those still waiting (a ready one's smoke test and report go on), and `halted` tells an
+ * endpoint halted so from one that failed on its own account.
+ */
+function fleetStops(halters, minReady) {
+    const tally = fleetTally(halters.length, minReady);
+    const done = halters.map(() => false);
+    const halts = new Set();
+    return {
+        settled(i, { url, ready, reason }) {
+            done[i] = true;
+            // halted by the fleet: its end is the fleet's doing, not its own
+            if (halters[i].halted !== undefined)
+                return;
+            const halt = tally.settled(url, ready, reason);
+            if (halt === undefined)
+                return;
+            halts.add(halt);
+            halters.forEach((h, j) => void (done[j] || h.halt(halt)));
+        },
+        halted: (r) => r.halt !== undefined && halts.has(r.halt)
+    };
 }
 
 
@@ -27980,7 +28005,7 @@ async function waitWith(seam, settings, deps) {
         // The lines written up to now end the startup's last phase (a ready line just before the port opened).
         if (log !== undefined)
             readLines(log.poll());
-        const last = (0,fleet_tally/* representative */.w)(waited, fleet.halted, settings.fleetMinReady);
+        const last = (0,fleet_tally/* representative */.wz)(waited, fleet.halted, settings.fleetMinReady);
         member?.settled(last);
         const readyAt = readyMoment({ ...(last.ready ? last : {}), readyLineAt: profile.readyLineTime(), now: clock.now() });
         await server.afterWait(last.ready, readyAt);
@@ -27988,7 +28013,7 @@ async function waitWith(seam, settings, deps) {
         // startup's figures were taken before it, so that its requests count in none of them.
         const smoke = settings.smoke !== undefined && last.ready;
         const results = smoke ? await smokeTest(waited, settings, deps, halter.signal) : waited;
-        const outcome = cancelledSince({ ...(0,fleet_tally/* representative */.w)(results, fleet.halted, settings.fleetMinReady), results }, deps, smoke, waitStart);
+        const outcome = cancelledSince({ ...(0,fleet_tally/* representative */.wz)(results, fleet.halted, settings.fleetMinReady), results }, deps, smoke, waitStart);
         const facts = server.facts;
         const settled = await settle({ settings, outcome, facts, profile, history, deps, readyAt });
         // a cancel while the history's lock was waited for ends the run cancelled too (and it was not recorded)
@@ -28017,28 +28042,20 @@ function endpoints(settings, shared) {
             shared.halter.signal.addEventListener('abort', first.abort, { once: true });
         return { of: () => shared, halted: () => false };
     }
-    const tally = (0,fleet_tally/* fleetTally */.X)(settings.targets.length, settings.fleetMinReady);
     const halters = settings.targets.map(() => shared.halter.child());
-    const fleetHalts = new Set();
+    const stops = (0,fleet_tally/* fleetStops */.g1)(halters, settings.fleetMinReady);
     const first = shared.firstProbe;
     const own = settings.targets.map((t, i) => ({
         ...shared,
         halter: halters[i],
         prefix: `[${t.url.href}] `,
-        settled: (url, outcome) => {
-            const halt = tally.settled(url, outcome.ready, outcome.reason);
-            if (halt === undefined)
-                return;
-            fleetHalts.add(halt);
-            for (const h of halters)
-                h.halt(halt);
-        }
+        settled: (url, outcome) => stops.settled(i, { url, ready: outcome.ready, reason: outcome.reason })
     }));
     // the first probe, in flight for its endpoint, ends with that endpoint's wait
     const firstAt = first === undefined ? -1 : settings.targets.findIndex((t) => t.url === first.url);
     if (first !== undefined && firstAt >= 0)
         halters[firstAt].signal.addEventListener('abort', first.abort, { once: true });
-    return { of: (i) => own[i], halted: (r) => r.halt !== undefined && fleetHalts.has(r.halt) };
+    return { of: (i) => own[i], halted: stops.halted };
 }
 /**
  * A cancel after the wait had ended (during the smoke test, the GPU reading, the environment report) ends the run

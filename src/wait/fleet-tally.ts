@@ -6,6 +6,7 @@
 import type { Halt } from '../facts/halt.js'
 import type { Reason } from '../facts/answer.js'
 import type { TargetOutcome } from '../facts/outcome.js'
+import type { Halter } from '../runtime/halter.js'
 import { gateLines } from '../report/progress.js'
 
 export interface FleetTally {
@@ -63,4 +64,33 @@ export function representative(
   const failed = results.filter((r) => !r.ready && !halted(r))
   const candidates = failed.length > 0 ? failed : results.filter((r) => !r.ready)
   return candidates.reduce((a, b) => (b.elapsedMs < a.elapsedMs ? b : a))
+}
+
+/**
+ * A fleet's endpoints' halters held to its tally: each endpoint's end is told (`settled`, by its index); the halt
+ * the tally decides ends those still waiting (a ready one's smoke test and report go on), and `halted` tells an
+ * endpoint halted so from one that failed on its own account.
+ */
+export function fleetStops(
+  halters: ReadonlyArray<Halter<Halt>>,
+  minReady: number
+): {
+  settled(i: number, outcome: Pick<TargetOutcome, 'url' | 'ready' | 'reason'>): void
+  halted(r: TargetOutcome): boolean
+} {
+  const tally = fleetTally(halters.length, minReady)
+  const done = halters.map(() => false)
+  const halts = new Set<Halt>()
+  return {
+    settled(i, { url, ready, reason }) {
+      done[i] = true
+      // halted by the fleet: its end is the fleet's doing, not its own
+      if (halters[i].halted !== undefined) return
+      const halt = tally.settled(url, ready, reason)
+      if (halt === undefined) return
+      halts.add(halt)
+      halters.forEach((h, j) => void (done[j] || h.halt(halt)))
+    },
+    halted: (r) => r.halt !== undefined && halts.has(r.halt)
+  }
 }

@@ -12,7 +12,7 @@ import { fleetFailedText, fleetRefusedText } from '../report/progress.js'
 import { Halter } from '../runtime/halter.js'
 import type { Deps } from './deps.js'
 import { cancelledBeforeWait } from './cancelled.js'
-import { fleetTally, representative } from './fleet-tally.js'
+import { fleetStops, representative } from './fleet-tally.js'
 import { serverSeam, waitWith } from './sequence.js'
 
 export async function fleetGate(settings: Settings, deps: Deps): Promise<GateOutcome> {
@@ -32,42 +32,27 @@ export async function fleetGate(settings: Settings, deps: Deps): Promise<GateOut
   // an input error of one endpoint's (no such container) is the fleet's
   if (failed?.status === 'rejected') throw failed.reason
   if (failed !== undefined) return refusedFleet(settings, failed.value as GateOutcome)
-  const tally = fleetTally(members.length, settings.fleetMinReady)
   const stops = members.map(() => new Halter<Halt>())
-  const done = members.map(() => false)
-  const fleetHalts = new Set<Halt>()
-  const settled = (i: number, outcome: TargetOutcome): void => {
-    done[i] = true
-    // halted by the fleet: its end is the fleet's doing, not its own
-    if (stops[i].halted !== undefined) return
-    const halt = tally.settled(outcome.url, outcome.ready, outcome.reason)
-    if (halt === undefined) return
-    fleetHalts.add(halt)
-    // only those still waiting: a ready one's smoke test and report go on
-    stops.forEach((stop, j) => void (done[j] || stop.halt(halt)))
-  }
+  const fleet = fleetStops(stops, settings.fleetMinReady)
   const ended = await Promise.allSettled(
     members.map((m, i) =>
-      waitWith(seams[i], m, { ...memberDeps[i], member: { stop: stops[i], settled: (o) => settled(i, o) } }).catch(
-        (e: unknown) => {
-          // one endpoint's wait that throws ends the others' too: none is left following its server
-          const halt: Halt = { reason: 'cancelled', detail: fleetFailedText(m.targets[0].url, String(e)) }
-          stops.forEach((stop) => stop.halt(halt))
-          throw e
-        }
-      )
+      waitWith(seams[i], m, {
+        ...memberDeps[i],
+        member: { stop: stops[i], settled: (o) => fleet.settled(i, o) }
+      }).catch((e: unknown) => {
+        // one endpoint's wait that throws ends the others' too: none is left following its server
+        const halt: Halt = { reason: 'cancelled', detail: fleetFailedText(m.targets[0].url, String(e)) }
+        stops.forEach((stop) => stop.halt(halt))
+        throw e
+      })
     )
   )
   const thrown = ended.find((e) => e.status === 'rejected')
   if (thrown !== undefined) throw thrown.reason
   const outcomes = ended.map((e) => (e as PromiseFulfilledResult<GateOutcome>).value)
-  const results = outcomes.map(({ results: _, ...own }): TargetOutcome => ({
-    ...own,
-    url: own.url,
-    server: own.server,
-    profile: own.profile
-  }))
-  const last = representative(results, (r) => r.halt !== undefined && fleetHalts.has(r.halt), settings.fleetMinReady)
+  // each endpoint's own outcome, its server and profile included
+  const results = outcomes.map(({ results: _, ...own }): TargetOutcome => own)
+  const last = representative(results, fleet.halted, settings.fleetMinReady)
   return { ...last, results, models: [...new Set(results.flatMap((r) => r.models))] }
 }
 

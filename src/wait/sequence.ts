@@ -22,7 +22,7 @@ import { openHistory, settle } from './run-history.js'
 import { followLog } from './startup-log.js'
 import { readyMoment } from './ready-moment.js'
 import { waitForTarget } from './target-wait.js'
-import { fleetTally, representative } from './fleet-tally.js'
+import { fleetStops, representative } from './fleet-tally.js'
 import { noServer } from './servers/none.js'
 import type { LaunchedServer, ServerSeam } from './servers/seam.js'
 import { asCancelled } from './cancelled.js'
@@ -124,26 +124,20 @@ function endpoints(settings: Settings, shared: Shared): { of(i: number): Shared;
     if (first !== undefined) shared.halter.signal.addEventListener('abort', first.abort, { once: true })
     return { of: () => shared, halted: () => false }
   }
-  const tally = fleetTally(settings.targets.length, settings.fleetMinReady)
   const halters = settings.targets.map(() => shared.halter.child())
-  const fleetHalts = new Set<Halt>()
+  const stops = fleetStops(halters, settings.fleetMinReady)
   const first = shared.firstProbe
   const own = settings.targets.map((t, i): Shared => ({
     ...shared,
     halter: halters[i],
     prefix: `[${t.url.href}] `,
-    settled: (url, outcome) => {
-      const halt = tally.settled(url, outcome.ready, outcome.reason)
-      if (halt === undefined) return
-      fleetHalts.add(halt)
-      for (const h of halters) h.halt(halt)
-    }
+    settled: (url, outcome) => stops.settled(i, { url, ready: outcome.ready, reason: outcome.reason })
   }))
   // the first probe, in flight for its endpoint, ends with that endpoint's wait
   const firstAt = first === undefined ? -1 : settings.targets.findIndex((t) => t.url === first.url)
   if (first !== undefined && firstAt >= 0)
     halters[firstAt].signal.addEventListener('abort', first.abort, { once: true })
-  return { of: (i) => own[i], halted: (r) => r.halt !== undefined && fleetHalts.has(r.halt) }
+  return { of: (i) => own[i], halted: stops.halted }
 }
 
 /**
