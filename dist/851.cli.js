@@ -603,8 +603,15 @@ var guard = __webpack_require__(2686);
  * device=N`), and each server's check is of its GPUs, not of the step's. Undefined: the command does not say (the
  * step's CUDA_VISIBLE_DEVICES, else every GPU, as before).
  */
-/** `CUDA_VISIBLE_DEVICES=\u2026` among the assignments that begin a command (after `env` and its options, or `export`). */
-const ASSIGNED = /(?:^|[;&|(]\s*|\n\s*)(?:export\s+|env\s+(?:(?:-u\s+|--unset[=\s])\S+\s+|-\S+\s+)*)?(?:[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"[^"]*"|\S*)\s+)*CUDA_VISIBLE_DEVICES=('[^']*'|"[^"]*"|[^\s;&|]*)/;
+/**
+ * `CUDA_VISIBLE_DEVICES=\u2026` among the assignments that begin a command (after `env` and its options, or `export`).
+ * Written so that each character can be read one way only: a `start` is an input of up to 64 KiB, and a pattern
+ * that could split `A='' A='' \u2026` in two ways at each word would take exponential time on one that does not match.
+ * An assignment's value stops at `;`, `&` or `|`, so that each try ends at the next command.
+ */
+const VALUE = `(?:'[^']*'|"[^"]*"|[^\\s'";&|])*`;
+const ASSIGNED = new RegExp(`(?:^|[;&|(]\\s*|\\n\\s*)(?:export\\s+|env\\s+(?:-\\S+\\s+(?:[A-Za-z_][A-Za-z0-9_]*\\s+)?)*)?` +
+    `(?:[A-Za-z_][A-Za-z0-9_]*=${VALUE}\\s+)*CUDA_VISIBLE_DEVICES=('[^']*'|"[^"]*"|[^\\s;&|]*)`);
 /** `docker run \u2026 --gpus device=1,2` (also `--gpus=\u2026`, `'"device=1,2"'`), the engine's own way to pin a container. */
 const DOCKER_GPUS = /\s--gpus(?:=|\s+)(?:'"?|"'?)?device=([0-9A-Za-z,-]+)/;
 const unquoted = (text) => text.replace(/^(['"])(.*)\1$/, '$2');

@@ -27,4 +27,11 @@ describe('the GPUs a start command pins its server to', () => {
     expect(withStartGpus(env, 'serve')).toBe(env)
     expect(withStartGpus(env, undefined)).toBe(env)
   })
+  it('reads a hostile start of 64 KiB that never names the GPUs in one pass, not in exponential time', () => {
+    // each of these hung the old pattern: two ways to read each word, tried for each of thousands of words
+    expect(startGpus(`${"A='' ".repeat(13_000)}x`)).toBeUndefined()
+    expect(startGpus(`env ${'-u -a '.repeat(10_000)}x`)).toBeUndefined()
+    expect(startGpus(';A=1 '.repeat(13_000))).toBeUndefined()
+    expect(startGpus(`${"A='' ".repeat(13_000)}CUDA_VISIBLE_DEVICES=7 serve`)).toBe('7')
+  })
 })
