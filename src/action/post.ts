@@ -66,13 +66,21 @@ async function post(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const say = (telling: () => Promise<void>): Promise<void> => (said = said.then(telling))
   try {
     // a fleet's servers are stopped at the same time: one after another, eight stop-timeouts would add up
-    await Promise.all(states.map((own) => stopOne(own, env, cancel, say)))
+    // (at most STOPS_AT_ONCE at a time: each reads nvidia-smi, and a fleet may have up to 1000 lines)
+    let next = 0
+    const worker = async (): Promise<void> => {
+      while (next < states.length) await stopOne(states[next++], env, cancel, say)
+    }
+    await Promise.all(Array.from({ length: Math.min(STOPS_AT_ONCE, states.length) }, worker))
   } finally {
     release()
   }
 }
 
 type Say = (telling: () => Promise<void>) => Promise<void>
+
+/** How many of a fleet's servers are stopped at the same time. */
+const STOPS_AT_ONCE = 16
 
 /** One server: the main step's state for it, read back (`get`), and the stop it asks for. */
 async function stopOne(
