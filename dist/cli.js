@@ -24491,6 +24491,8 @@ const WORK_MS_PER_POLL = 20;
 const WINDOW_BYTES = 256 * 1024;
 const BACKLOG_BYTES = 8 * 1024 * 1024;
 const CHUNK_BYTES = 64 * 1024;
+/** The most looks that read what is left, at the end (`tail`, `rest`): a flooded log's backlog is not read whole. */
+const REST_LOOKS = 20;
 class LogFollower {
     path;
     keep;
@@ -24554,6 +24556,16 @@ class LogFollower {
             this.earlier?.(old);
         return fresh;
     }
+    /**
+     * Every complete line still unread (within a bounded number of looks): what a server wrote before it exited is
+     * all read before its exit is explained, not only what one look's budget reached.
+     */
+    rest() {
+        const lines = [];
+        for (let looks = 0; looks < REST_LOOKS && (looks === 0 || this.behind()); looks++)
+            lines.push(...this.poll());
+        return lines;
+    }
     /** Whether lines already written are still unread. */
     behind() {
         return (this.withFile((_fd, size) => size > this.offset) ?? false) && this.problem === undefined;
@@ -24595,7 +24607,8 @@ class LogFollower {
     count(fd, until) {
         const end = Math.min(this.countUntil, this.offset + COUNT_BYTES_PER_POLL);
         let last = -1;
-        while (this.offset < end && _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .systemClock */ .ml.now() < until) {
+        // one chunk at least, however late the look began (a loaded machine): every look moves on
+        for (let first = true; this.offset < end && (first || _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .systemClock */ .ml.now() < until); first = false) {
             const n = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readSync)(fd, this.chunk, 0, Math.min(CHUNK_BYTES, end - this.offset), this.offset);
             if (n === 0)
                 break;
@@ -24616,7 +24629,8 @@ class LogFollower {
     read(fd, size, fresh, old, until) {
         const end = Math.min(size, this.offset + READ_BYTES_PER_POLL);
         let lines = 0;
-        while (this.offset < end && lines < LINES_PER_POLL && _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .systemClock */ .ml.now() < until) {
+        // one chunk at least, however late the look began (a loaded machine): every look moves on
+        for (let first = true; this.offset < end && lines < LINES_PER_POLL && (first || _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .systemClock */ .ml.now() < until); first = false) {
             const n = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readSync)(fd, this.chunk, 0, Math.min(CHUNK_BYTES, end - this.offset), this.offset);
             if (n === 0)
                 break;
@@ -24679,7 +24693,7 @@ class LogFollower {
      * is left (within a bounded number of looks) first, so that the tail ends where the file does.
      */
     tail() {
-        for (let looks = 0; looks < 20 && this.behind(); looks++)
+        for (let looks = 0; looks < REST_LOOKS && this.behind(); looks++)
             this.poll();
         if (this.problem === undefined && this.withFile(() => true) === undefined)
             return undefined;
@@ -26363,12 +26377,12 @@ function watchServer({ halter, server, log, failPattern, readLines, cancel, poll
     /**
      * Reads the new lines: a log error among them, if any. A named cause explains most, then the user's pattern.
      * `settled`: nothing later can explain it better (a known line that names no cause, such as vLLM's "EngineCore
-     * failed to start", may be followed by the one that does).
+     * failed to start", may be followed by the one that does). `all`: every line still unread, not one look's.
      */
-    const read = (after = '') => {
+    const read = (after = '', all = false) => {
         if (log === undefined)
             return undefined;
-        const fresh = log.poll();
+        const fresh = all ? log.rest() : log.poll();
         // a log that became a directory, or cannot be read any more, ends the wait: nothing it says can be watched
         if (log.problem !== undefined)
             return { halt: { reason: 'log-error', detail: `${log.problem}${after}` }, settled: true };
@@ -26452,8 +26466,8 @@ function watchServer({ halter, server, log, failPattern, readLines, cancel, poll
         // A crash usually prints its cause just before: the fatal line explains more than the exit code.
         const who = server.label ?? `the server process ${server.pid}`;
         const after = `; ${who} then ${how}`;
-        // its last lines may hold the cause of a failure line already read
-        const last = found?.settled ? undefined : read(after);
+        // its last lines may hold the cause of a failure line already read: all of them are read, not one look's
+        const last = found?.settled ? undefined : read(after, true);
         const error = found && !last?.settled ? { ...found.halt, detail: found.halt.detail + after } : last?.halt;
         halt(error ?? { reason: 'server-exited', detail: `${who} ${how}` });
     });

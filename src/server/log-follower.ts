@@ -38,6 +38,8 @@ const WORK_MS_PER_POLL = 20
 const WINDOW_BYTES = 256 * 1024
 const BACKLOG_BYTES = 8 * 1024 * 1024
 const CHUNK_BYTES = 64 * 1024
+/** The most looks that read what is left, at the end (`tail`, `rest`): a flooded log's backlog is not read whole. */
+const REST_LOOKS = 20
 
 export class LogFollower {
   /** Bytes of the file consumed: counted, or read into lines (the unfinished last line is in `pending`). */
@@ -110,6 +112,16 @@ export class LogFollower {
     return fresh
   }
 
+  /**
+   * Every complete line still unread (within a bounded number of looks): what a server wrote before it exited is
+   * all read before its exit is explained, not only what one look's budget reached.
+   */
+  rest(): LogLine[] {
+    const lines: LogLine[] = []
+    for (let looks = 0; looks < REST_LOOKS && (looks === 0 || this.behind()); looks++) lines.push(...this.poll())
+    return lines
+  }
+
   /** Whether lines already written are still unread. */
   private behind(): boolean {
     return (this.withFile((_fd, size) => size > this.offset) ?? false) && this.problem === undefined
@@ -149,7 +161,8 @@ export class LogFollower {
   private count(fd: number, until: number): void {
     const end = Math.min(this.countUntil, this.offset + COUNT_BYTES_PER_POLL)
     let last = -1
-    while (this.offset < end && systemClock.now() < until) {
+    // one chunk at least, however late the look began (a loaded machine): every look moves on
+    for (let first = true; this.offset < end && (first || systemClock.now() < until); first = false) {
       const n = readSync(fd, this.chunk, 0, Math.min(CHUNK_BYTES, end - this.offset), this.offset)
       if (n === 0) break
       // one native pass (a loop in JavaScript, or indexOf per line, is several times slower without the optimising compilers)
@@ -169,7 +182,12 @@ export class LogFollower {
   private read(fd: number, size: number, fresh: LogLine[], old: LogLine[], until: number): void {
     const end = Math.min(size, this.offset + READ_BYTES_PER_POLL)
     let lines = 0
-    while (this.offset < end && lines < LINES_PER_POLL && systemClock.now() < until) {
+    // one chunk at least, however late the look began (a loaded machine): every look moves on
+    for (
+      let first = true;
+      this.offset < end && lines < LINES_PER_POLL && (first || systemClock.now() < until);
+      first = false
+    ) {
       const n = readSync(fd, this.chunk, 0, Math.min(CHUNK_BYTES, end - this.offset), this.offset)
       if (n === 0) break
       let start = 0
@@ -230,7 +248,7 @@ export class LogFollower {
    * is left (within a bounded number of looks) first, so that the tail ends where the file does.
    */
   tail(): LogLine[] | undefined {
-    for (let looks = 0; looks < 20 && this.behind(); looks++) this.poll()
+    for (let looks = 0; looks < REST_LOOKS && this.behind(); looks++) this.poll()
     if (this.problem === undefined && this.withFile(() => true) === undefined) return undefined
     if (this.keep === 0) return []
     const unfinished =

@@ -80,11 +80,11 @@ export function watchServer({
   /**
    * Reads the new lines: a log error among them, if any. A named cause explains most, then the user's pattern.
    * `settled`: nothing later can explain it better (a known line that names no cause, such as vLLM's "EngineCore
-   * failed to start", may be followed by the one that does).
+   * failed to start", may be followed by the one that does). `all`: every line still unread, not one look's.
    */
-  const read = (after = ''): { halt: WatchHalt; settled: boolean } | undefined => {
+  const read = (after = '', all = false): { halt: WatchHalt; settled: boolean } | undefined => {
     if (log === undefined) return undefined
-    const fresh = log.poll()
+    const fresh = all ? log.rest() : log.poll()
     // a log that became a directory, or cannot be read any more, ends the wait: nothing it says can be watched
     if (log.problem !== undefined)
       return { halt: { reason: 'log-error', detail: `${log.problem}${after}` }, settled: true }
@@ -163,8 +163,8 @@ export function watchServer({
     // A crash usually prints its cause just before: the fatal line explains more than the exit code.
     const who = server.label ?? `the server process ${server.pid}`
     const after = `; ${who} then ${how}`
-    // its last lines may hold the cause of a failure line already read
-    const last = found?.settled ? undefined : read(after)
+    // its last lines may hold the cause of a failure line already read: all of them are read, not one look's
+    const last = found?.settled ? undefined : read(after, true)
     const error = found && !last?.settled ? { ...found.halt, detail: found.halt.detail + after } : last?.halt
     halt(error ?? { reason: 'server-exited', detail: `${who} ${how}` })
   })

@@ -88,6 +88,19 @@ describe('LogFollower', () => {
     expect(first?.text.endsWith('…')).toBe(true)
   })
 
+  it('reads every line still unread with rest(), where one look stops at its share', () => {
+    writeFileSync(file, '')
+    const log = new LogFollower(file, 10)
+    appendFileSync(file, Array.from({ length: 2500 }, (_, i) => `line ${i + 1}\n`).join(''))
+    const rest = log.rest()
+    expect(rest).toHaveLength(2500)
+    expect(rest.at(-1)).toEqual({ number: 2500, text: 'line 2500' })
+    expect(log.rest()).toEqual([])
+    // one look alone reads a bounded share (what rest() is for)
+    appendFileSync(file, Array.from({ length: 2500 }, (_, i) => `more ${i + 1}\n`).join(''))
+    expect(log.poll().length).toBeLessThan(2500)
+  })
+
   it('starts again from the top when the file is truncated', () => {
     writeFileSync(file, 'one\ntwo\nthree\n')
     const log = new LogFollower(file, 10)

@@ -55,6 +55,23 @@ describe('watchServer', () => {
     }
   })
 
+  it('reads all that a server wrote before it exited, not one look of it, before it explains the exit', async () => {
+    // 3000 lines in a burst, then the cause, then the exit: a look reads 1000 lines at most
+    const { halter, watch, server } = watchCommand(
+      'seq 1 3000; echo "NCCL error: unhandled system error"; exit 1',
+      /NCCL error/
+    )
+    try {
+      const halt = await halted(halter)
+      expect(halt?.reason).toBe('log-error')
+      expect(halt?.detail).toMatch(
+        new RegExp(`^line 3001 of .*; the server process ${server.pid} then exited with code 1$`)
+      )
+    } finally {
+      watch.close()
+    }
+  })
+
   it('gives server-exited when nothing matched, and explains an exit with code 0', async () => {
     const { halter, watch, server } = watchCommand('nohup sleep 1 > /dev/null 2>&1 &', /CUDA out of memory/)
     try {
