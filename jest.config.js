@@ -6,12 +6,11 @@ export default {
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
   testMatch: ['**/__tests__/**/*.test.ts'],
   testTimeout: 30000,
-  // Four files at a time, whatever the cores: the end-to-end files mostly wait (on servers that load, on timeouts),
-  // and jest's default (one worker fewer than the cores: one on a 2-core machine) ran them one by one, 7 to 10
-  // minutes. They share no port (each server asks the kernel for a free one; tests that count requests count their
-  // own path, helpers/loopback.ts ownPath) and no file (each test's sandbox; the history under the run's cache).
-  // Two on 2 cores: with four, three clean-clone CI runs here each failed one different timing-bound test (a few
-  // e2e files still bound by wall time, see issue 28), while the whole suite took about 2 minutes either way.
+  // Two files at a time on this project's 2-core machine (jest's default, one worker fewer than the cores, ran the
+  // end-to-end files one by one, 7 to 10 minutes). They share no port (each server asks the kernel for a free one;
+  // tests that count requests count their own path, helpers/loopback.ts ownPath) and no file (each test's sandbox;
+  // the history under the run's cache), so more workers would be safe; two is what the machine's cores carry
+  // without every bound stretched by the load (helpers/bounds.ts).
   maxWorkers: 2,
   // The run's temporary files go under a directory of its own (a short name: error messages quote some paths whole), which must be empty at the end (helpers/tmp-*.mjs);
   // jest's own cache stays out of the temporary directory.

@@ -55,7 +55,7 @@ describe('nothing a server or a log writes becomes a workflow command', () => {
     return stderr
   }
 
-  it('on the action’s stdout (the log tail)', async () => {
+  it.concurrent('on the action’s stdout (the log tail)', async () => {
     const url = await net.http((_req, res) => send(res, 503, '{"error":"loading"}'))
     const r = await run({
       url: `${url}/v1/models`,
@@ -81,7 +81,7 @@ describe('nothing a server or a log writes becomes a workflow command', () => {
     expect(commands(r.stdout).filter((l) => l.includes('pwned'))).toEqual([])
   })
 
-  it('on the CLI’s stderr (a text body quoted in the failure message)', async () => {
+  it.concurrent('on the CLI’s stderr (a text body quoted in the failure message)', async () => {
     const url = await net.http(
       (_req, res) =>
         void res.writeHead(503, { 'content-type': 'text/plain' }).end(`x\n${injections.slice(0, 8).join('\n')}`)
@@ -91,7 +91,7 @@ describe('nothing a server or a log writes becomes a workflow command', () => {
     expect(commands(stderr)).toEqual([])
   })
 
-  it('on the CLI’s stderr (the log tail)', async () => {
+  it.concurrent('on the CLI’s stderr (the log tail)', async () => {
     const url = await net.http((_req, res) => send(res, 503, '{"error":"loading"}'))
     const stderr = await cliRun([
       '--url',
@@ -153,35 +153,30 @@ describe('secrets in forms the redaction did not know', () => {
     const cookie = 'cookievalue_7782'
     const key = 'sk-cutkey-0123456789abcdef'
     const quoted = 'q"uo\\ted-secret-7783'
-    let which = 0
-    const url = await net.http((req, res) => {
-      const bodies = [
-        // the token alone, and one cookie value alone
-        JSON.stringify({ error: `invalid token ${token} for session ${cookie}` }),
-        // the key where the 120-character cut falls inside it
-        JSON.stringify({ error: `${'x'.repeat(110)}${key}` }),
-        // a key with a quote and a backslash, JSON-escaped in the body and again in the debug line
-        JSON.stringify({ error: `bad key ${String(req.headers.authorization).slice(7)}` })
-      ]
-      send(res, 503, bodies[which])
-    })
-    const runs: ActionRun[] = []
+    // a server per run, each answering with the body that quotes its run's secret; the three runs at once
+    const serving = (body: (authorization: string) => string): Promise<string> =>
+      net.http((req, res) => send(res, 503, JSON.stringify({ error: body(String(req.headers.authorization)) })))
+    const [first, second, third] = await Promise.all([
+      // the token alone, and one cookie value alone
+      serving(() => `invalid token ${token} for session ${cookie}`),
+      // the key where the 120-character cut falls inside it
+      serving(() => `${'x'.repeat(110)}${key}`),
+      // a key with a quote and a backslash, JSON-escaped in the body and again in the debug line
+      serving((authorization) => `bad key ${authorization.slice(7)}`)
+    ])
     const debug = { RUNNER_DEBUG: '1' }
-    which = 0
-    runs.push(
-      await run(
+    const runs: ActionRun[] = await Promise.all([
+      run(
         {
-          url: `${url}/v1/models`,
+          url: `${first}/v1/models`,
           headers: `Authorization: Bearer ${token}\nCookie: lang=en; session=${cookie}`,
           timeout: `${ANSWER_TIMEOUT_MS}ms`
         },
         debug
-      )
-    )
-    which = 1
-    runs.push(await run({ url: `${url}/v1/models`, 'api-key': key, timeout: `${ANSWER_TIMEOUT_MS}ms` }, debug))
-    which = 2
-    runs.push(await run({ url: `${url}/v1/models`, 'api-key': quoted, timeout: `${ANSWER_TIMEOUT_MS}ms` }, debug))
+      ),
+      run({ url: `${second}/v1/models`, 'api-key': key, timeout: `${ANSWER_TIMEOUT_MS}ms` }, debug),
+      run({ url: `${third}/v1/models`, 'api-key': quoted, timeout: `${ANSWER_TIMEOUT_MS}ms` }, debug)
+    ])
     // each run had the answer that quotes its secret
     for (const r of runs) expect(r.outputs['status-code']).toBe('503')
     expect(runs[0].stdout).toContain('invalid token')
@@ -245,18 +240,21 @@ describe('no false ready', () => {
     ['a 202', 202, '{"status":"queued"}'],
     ['a 200 with an unrelated JSON object', 200, '{"ok":true}']
   ]
-  it.each(completions)('probe-generation: %s is generation-failed, never ready', async (_what, status, answer) => {
-    const url = await net.http((req, res) =>
-      req.url === '/v1/models' ? send(res, 200, list(['kimi'])) : send(res, status, answer)
-    )
-    const r = await run({
-      url: `${url}/v1/models`,
-      model: 'kimi',
-      'probe-generation': 'true',
-      timeout: `${ANSWER_TIMEOUT_MS}ms`
-    })
-    expect(r.outputs).toMatchObject({ ready: 'false', reason: 'generation-failed' })
-  })
+  it.concurrent.each(completions)(
+    'probe-generation: %s is generation-failed, never ready',
+    async (_what, status, answer) => {
+      const url = await net.http((req, res) =>
+        req.url === '/v1/models' ? send(res, 200, list(['kimi'])) : send(res, status, answer)
+      )
+      const r = await run({
+        url: `${url}/v1/models`,
+        model: 'kimi',
+        'probe-generation': 'true',
+        timeout: `${ANSWER_TIMEOUT_MS}ms`
+      })
+      expect(r.outputs).toMatchObject({ ready: 'false', reason: 'generation-failed' })
+    }
+  )
 
   it('probe-generation: a real completion is ready', async () => {
     const url = await net.http((req, res) =>
@@ -268,7 +266,7 @@ describe('no false ready', () => {
     expect(r.outputs).toMatchObject({ ready: 'true', reason: 'ready' })
   })
 
-  it.each([
+  it.concurrent.each([
     ['an OpenAI error object with a name', '{"object":"error","name":"kimi","message":"model kimi failed to load"}'],
     ['an error object that names the model', '{"name":"kimi","error":"CUDA error: out of memory"}'],
     ['an object whose name is not a model status', '{"name":"kimi","message":"not loaded yet"}']

@@ -37,7 +37,7 @@ export function waitHelpText(): string {
     '  wait-for-model check --url URL [--model NAME] [--request-timeout 5s]   (probe once: exit 0 ready, 1 not)',
     '  wait-for-model simulate --engine ENGINE --model NAME [--load 30s] [--port 8000] [--crash-after 10s] [--generation-fails] [--unloaded]',
     '                          [--tokens-per-second 100] [--ttft 50ms] [--log-file PATH]',
-    '  wait-for-model stop --pid N [--timeout 30s]',
+    '  wait-for-model stop --pid N | --container NAME [repeated] [--timeout 30s] [--json]',
     '  wait-for-model history [--key KEY] [--file PATH] [--format table|json|csv]',
     '  wait-for-model demo',
     '',
