@@ -5,6 +5,7 @@ import { dirname, join, relative } from 'node:path'
 const root = new URL('../../..', import.meta.url).pathname
 const pages = [
   'README.md',
+  'SECURITY.md',
   ...readdirSync(join(root, 'docs'))
     .filter((f) => f.endsWith('.md'))
     .map((f) => `docs/${f}`)
