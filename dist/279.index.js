@@ -4209,7 +4209,7 @@ const MAX_ID_CHARS = 200;
 const MAX_KEPT_MODELS = 1000;
 
 // EXTERNAL MODULE: ./src/http/probe.ts
-var http_probe = __webpack_require__(242);
+var probe = __webpack_require__(242);
 ;// CONCATENATED MODULE: ./src/wait/generation-check.ts
 /** `probe-generation`: one tiny generation request, proof that a listed model can actually produce a token. */
 
@@ -4218,7 +4218,7 @@ var http_probe = __webpack_require__(242);
 
 const ANY_2XX = { status: [[200, 299]] };
 function createGenerator({ base, route, headers, clock, caCert, insecureTls, secrets }) {
-    const client = (0,http_probe/* createHttpClient */.uT)({ caCert, insecureTls, secrets });
+    const client = (0,probe/* createHttpClient */.uT)({ caCert, insecureTls, secrets });
     // Index of the first request worth sending: moves past a route the server turns out not to have.
     let first = 0;
     return {
@@ -4480,7 +4480,7 @@ const paceOf = (owner) => {
     return pace;
 };
 function engineReadiness(o) {
-    const client = (0,http_probe/* createHttpClient */.uT)(o.tls);
+    const client = (0,probe/* createHttpClient */.uT)(o.tls);
     const pace = paceOf(o.owner);
     /** Routes that have said ready in this wait: a dead-after-ready status counts only after one. */
     const saidReady = new Set();
@@ -5005,43 +5005,45 @@ function withGeneration(listed, check) {
 
 
 /** One endpoint's wait, its HTTP clients closed however it ends. */
-async function waitForTarget({ url, generation }, shared) {
-    const { settings, deps, halter, log, profile } = shared;
+async function waitForTarget(target, shared) {
+    const { halter } = shared;
+    const { url } = target;
+    const endpoint = openEndpoint(target, shared);
+    try {
+        const outcome = await waitForModel(loopOptions(shared), loopDeps(endpoint, shared));
+        // its own end, not a halt's: the fleet may end the others' waits for it
+        if (halter.halted === undefined)
+            shared.settled?.(url, outcome);
+        warnOfPartialMatch(outcome, shared);
+        return { ...outcome, url, engine: endpoint.engine.of() };
+    }
+    finally {
+        await Promise.all([
+            endpoint.prober.close(),
+            endpoint.generator?.close(),
+            endpoint.readiness.close(),
+            endpoint.loader.close()
+        ]);
+    }
+}
+/**
+ * The endpoint's clients, all opened at once before the wait, so that the one `finally` of `waitForTarget` closes
+ * every one of them, however the wait ends.
+ */
+function openEndpoint({ url, generation }, shared) {
+    const { settings, deps, profile } = shared;
     const { clock } = deps;
     const prefix = shared.prefix ?? '';
     const tls = (0,first_probe/* clientSettings */.ry)(settings, shared.collector);
+    // the deadline counts from the wait's start (the action's: its process start); what is left of it bounds the
+    // wake-up and the load requests, which may take it all (the weights go back to the GPU meanwhile)
     const waitStart = deps.startedAt ?? clock.now();
+    const leftMs = () => waitStart + settings.timeoutMs - clock.now();
     // the first probe, sent for this very target before the gate was loaded, is the wait's first attempt
     const first = shared.firstProbe?.url === url ? shared.firstProbe : undefined;
-    const prober = first?.prober ?? (0,http_probe/* createProber */.X7)({ url, headers: settings.headers, ...tls });
-    let firstAnswer = first?.takeAnswer();
+    const prober = first?.prober ?? (0,probe/* createProber */.X7)({ url, headers: settings.headers, ...tls });
+    const firstAnswer = first?.takeAnswer();
     const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls });
-    // The engine this endpoint's own model list names (`owned_by`). A fleet may mix engines: what one endpoint
-    // lists must not choose another's readiness route (SGLang's /health asked of an Ollama server never answers).
-    let listed;
-    // llama.cpp's router mode loads other models when asked: its list may change (see SERVES_ONE_MODEL)
-    let router = false;
-    // `engine`, else this endpoint's list, else the server's log (one server: its log speaks for its endpoints)
-    const engineOf = () => settings.engine ?? listed ?? (log !== undefined ? profile.engine : undefined);
-    const probe = async (timeoutMs, signal) => {
-        const answer = firstAnswer ?? prober.probe(timeoutMs, signal);
-        firstAnswer = undefined;
-        const result = await answer;
-        deps.debug?.(`${prefix}${(0,progress/* probeLine */.tL)(result)}`);
-        // One look at each answer until its list names the engine (a list that never does is read once a probe)
-        if (result.kind === 'http')
-            router ||= listsAsRouter(result.json);
-        if (result.kind === 'http' && listed === undefined) {
-            listed = (0,log_markers/* engineOfModelList */.Pq)(result.json);
-            // and the first list to name it names it for the startup phases too, when the log has not
-            if (listed !== undefined && profile.engine === undefined) {
-                const lines = profile.models(result.json);
-                if (log !== undefined)
-                    shared.sayStartup(lines);
-            }
-        }
-        return result;
-    };
     // the engine's own readiness answers on the same origin, for an engine that lists its model before it serves
     const readiness = engineReadiness({
         url,
@@ -5052,72 +5054,122 @@ async function waitForTarget({ url, generation }, shared) {
         load: settings.load,
         label: (engine) => profile.label ?? engine ?? 'the engine',
         debug: deps.debug && ((line) => deps.debug?.(`${prefix}${line}`)),
-        leftMs: () => waitStart + settings.timeoutMs - clock.now(),
+        leftMs,
         wokeUp: (label, wakeUrl) => deps.log(`${prefix}${(0,lifecycle_report/* wakeAskedText */.sB)(label, wakeUrl)}`)
     });
-    const engineReady = (modelId, timeoutMs, signal) => readiness.check(engineOf(), modelId ?? settings.model, timeoutMs, signal);
-    // `load`: the first answer that shows the model waiting to be asked for sends the load request, once
-    let loading;
-    const loader = settings.load ? (0,http_probe/* createHttpClient */.uT)(tls) : undefined;
-    const askToLoad = (answer) => {
-        const request = loader && loading === undefined ? loadRequest(url, answer, settings.model) : undefined;
-        if (request === undefined || loader === undefined)
-            return;
-        deps.log(`${prefix}${(0,lifecycle_report/* loadAskedText */.g7)(request.url, request.body.model)}`);
-        const left = Math.max(1, waitStart + settings.timeoutMs - clock.now());
-        loading = loader
-            .send({ url: request.url, method: 'POST', headers: settings.headers, json: request.body }, left, halter.signal)
-            .then((result) => deps.debug?.(`${prefix}${request.url.pathname}: ${(0,progress/* probeLine */.tL)(result)}`));
-    };
-    try {
-        const outcome = await waitForModel({
-            expect: (0,facts_answer/* expectation */.pG)(settings),
-            intervalMs: settings.intervalMs,
-            timeoutMs: settings.timeoutMs,
-            requestTimeoutMs: settings.requestTimeoutMs,
-            successThreshold: settings.successThreshold,
-            progressIntervalMs: settings.progressIntervalMs,
-            schedule: settings.schedule,
-            once: deps.once,
-            wrongModelAfterMs: settings.wrongModelAfterMs
-        }, {
-            probe,
-            generate: generator ? generator.generate : undefined,
-            engineReady,
-            servesOneModel: () => {
-                const engine = engineOf();
-                return engine !== undefined && SERVES_ONE_MODEL[engine] && !(engine === 'llamacpp' && router);
-            },
-            loadFailure: (timeoutMs, signal) => readiness.loadFailure(engineOf(), settings.model, timeoutMs, signal),
-            deadGeneration: (answer) => readiness.deadAnswer(engineOf(), answer),
-            halter,
-            portWatch: deps.once ? undefined : shared.ports.watchFor(url),
-            readyLine: shared.readyLine,
-            readyAt: shared.readyAt,
-            usualAnsweringMs: shared.usualAnsweringMs,
-            logLines: shared.logLines,
-            clock,
-            startedAt: deps.startedAt,
-            onEvent: (e) => {
-                askToLoad(e.assessment);
-                const startup = e.type === 'progress' ? shared.progressAt(clock.now()) : undefined;
-                if (e.type === 'lost')
-                    deps.warn(`${prefix}${(0,progress/* eventLine */.V8)(e, startup)}`, 'server-lost');
-                else
-                    deps.log(`${prefix}${(0,progress/* eventLine */.V8)(e, startup)}`);
+    const loader = loadAsker(url, settings.load ? (0,probe/* createHttpClient */.uT)(tls) : undefined, leftMs, shared);
+    return { url, prober, firstAnswer, generator, readiness, loader, engine: endpointEngine(shared) };
+}
+function endpointEngine(shared) {
+    const { settings, log, profile } = shared;
+    // the engine this endpoint's own model list names
+    let listed;
+    // llama.cpp's router mode loads other models when asked: its list may change (see SERVES_ONE_MODEL)
+    let router = false;
+    const of = () => settings.engine ?? listed ?? (log !== undefined ? profile.engine : undefined);
+    return {
+        of,
+        read: (result) => {
+            // One look at each answer until its list names the engine (a list that never does is read once a probe)
+            if (result.kind === 'http')
+                router ||= listsAsRouter(result.json);
+            if (result.kind === 'http' && listed === undefined) {
+                listed = (0,log_markers/* engineOfModelList */.Pq)(result.json);
+                // and the first list to name it names it for the startup phases too, when the log has not
+                if (listed !== undefined && profile.engine === undefined) {
+                    const lines = profile.models(result.json);
+                    if (log !== undefined)
+                        shared.sayStartup(lines);
+                }
             }
-        });
-        // its own end, not a halt's: the fleet may end the others' waits for it
-        if (halter.halted === undefined)
-            shared.settled?.(url, outcome);
-        const matched = outcome.ready ? outcome.last : undefined;
-        if (matched?.modelMatch === 'partial' && settings.model !== undefined && matched.modelId !== undefined)
-            deps.warn(`${prefix}${(0,lifecycle_report/* partialMatchText */.MT)(settings.model, matched.modelId)}`, 'model-match');
-        return { ...outcome, url, engine: engineOf() };
-    }
-    finally {
-        await Promise.all([prober.close(), generator?.close(), readiness.close(), loader?.close()]);
-    }
+        },
+        servesOneModel: () => {
+            const engine = of();
+            return engine !== undefined && SERVES_ONE_MODEL[engine] && !(engine === 'llamacpp' && router);
+        }
+    };
+}
+function loadAsker(url, client, leftMs, shared) {
+    const { settings, deps, halter } = shared;
+    const prefix = shared.prefix ?? '';
+    let loading;
+    return {
+        ask: (answer) => {
+            const request = client && loading === undefined ? loadRequest(url, answer, settings.model) : undefined;
+            if (request === undefined || client === undefined)
+                return;
+            deps.log(`${prefix}${(0,lifecycle_report/* loadAskedText */.g7)(request.url, request.body.model)}`);
+            // within what is left of the wait, and cut short by its halt like every request of it
+            loading = client
+                .send({ url: request.url, method: 'POST', headers: settings.headers, json: request.body }, Math.max(1, leftMs()), halter.signal)
+                .then((result) => deps.debug?.(`${prefix}${request.url.pathname}: ${(0,progress/* probeLine */.tL)(result)}`));
+        },
+        close: () => client?.close()
+    };
+}
+/** The loop's options: the settings' timing and expectation, and `once` for `wait-for-model check`. */
+function loopOptions({ settings, deps }) {
+    return {
+        expect: (0,facts_answer/* expectation */.pG)(settings),
+        intervalMs: settings.intervalMs,
+        timeoutMs: settings.timeoutMs,
+        requestTimeoutMs: settings.requestTimeoutMs,
+        successThreshold: settings.successThreshold,
+        progressIntervalMs: settings.progressIntervalMs,
+        schedule: settings.schedule,
+        once: deps.once,
+        wrongModelAfterMs: settings.wrongModelAfterMs
+    };
+}
+/** What the loop asks of this endpoint (its probes and checks), and what it is told by the server's log. */
+function loopDeps(endpoint, shared) {
+    const { settings, deps, halter } = shared;
+    const { clock } = deps;
+    const { engine, readiness, generator, loader } = endpoint;
+    const prefix = shared.prefix ?? '';
+    return {
+        probe: probeOf(endpoint, shared),
+        generate: generator ? generator.generate : undefined,
+        engineReady: (modelId, timeoutMs, signal) => readiness.check(engine.of(), modelId ?? settings.model, timeoutMs, signal),
+        servesOneModel: engine.servesOneModel,
+        loadFailure: (timeoutMs, signal) => readiness.loadFailure(engine.of(), settings.model, timeoutMs, signal),
+        deadGeneration: (answer) => readiness.deadAnswer(engine.of(), answer),
+        halter,
+        portWatch: deps.once ? undefined : shared.ports.watchFor(endpoint.url),
+        readyLine: shared.readyLine,
+        readyAt: shared.readyAt,
+        usualAnsweringMs: shared.usualAnsweringMs,
+        logLines: shared.logLines,
+        clock,
+        startedAt: deps.startedAt,
+        onEvent: (e) => {
+            loader.ask(e.assessment);
+            const startup = e.type === 'progress' ? shared.progressAt(clock.now()) : undefined;
+            if (e.type === 'lost')
+                deps.warn(`${prefix}${(0,progress/* eventLine */.V8)(e, startup)}`, 'server-lost');
+            else
+                deps.log(`${prefix}${(0,progress/* eventLine */.V8)(e, startup)}`);
+        }
+    };
+}
+/** One probe: the first probe's answer, handed over once, then the prober's own; each told and read for its engine. */
+function probeOf(endpoint, shared) {
+    const prefix = shared.prefix ?? '';
+    return async (timeoutMs, signal) => {
+        const answer = endpoint.firstAnswer ?? endpoint.prober.probe(timeoutMs, signal);
+        // the first answer must not stay reachable once it has been judged (up to 1 MiB, and its JSON)
+        endpoint.firstAnswer = undefined;
+        const result = await answer;
+        shared.deps.debug?.(`${prefix}${(0,progress/* probeLine */.tL)(result)}`);
+        endpoint.engine.read(result);
+        return result;
+    };
+}
+/** Ready on a listed id that only contains `model` (`model-match: partial`): said, as it may be another version. */
+function warnOfPartialMatch(outcome, { settings, deps, prefix = '' }) {
+    const matched = outcome.ready ? outcome.last : undefined;
+    if (matched?.modelMatch === 'partial' && settings.model !== undefined && matched.modelId !== undefined)
+        deps.warn(`${prefix}${(0,lifecycle_report/* partialMatchText */.MT)(settings.model, matched.modelId)}`, 'model-match');
 }
 
 // EXTERNAL MODULE: ./src/wait/fleet-tally.ts

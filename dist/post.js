@@ -16535,7 +16535,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 8514:
+/***/ 8906:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -18488,6 +18488,49 @@ async function stopAtJobEnd(state, deps) {
     return { record, clean, logTail, logFile: state.logFile };
 }
 
+;// CONCATENATED MODULE: ./src/wait/servers/job-end-stops.ts
+/**
+ * The job-end half of each kind of server (seam.ts's `JobEndSeam`): the state the main step saved, read back by
+ * the kind it belongs to, and that kind's stop. The post step imports this module alone, not process.ts or
+ * container.ts: its bundle holds the stops and nothing of the wait.
+ */
+
+
+
+
+/** A process `start` launched: signalled by its pid, only while it is still the process recorded at launch. */
+const processJobEnd = {
+    saved: (get) => {
+        const state = readJobEndState(get);
+        return state && { pid: state.pid, heedsCancel: true, stop: (deps) => stopAtJobEnd(state, deps) };
+    }
+};
+/** A container: stopped through its engine (`docker stop`), never by the pid of its process. */
+const containerJobEnd = {
+    saved: (get) => {
+        const state = readContainerEndState(get);
+        // the engine's stop is not cut short by the post step's cancel: it is told as a stop that was not cancelled
+        return state && { heedsCancel: false, stop: ({ clock, gpu }) => stopContainerAtJobEnd(state, { clock, gpu }) };
+    }
+};
+/**
+ * Each kind in the order it is asked: a container first, whose state reads as its own or not at all (it never
+ * refuses), then a process, whose state may be refused whole.
+ */
+const KINDS = [containerJobEnd, processJobEnd];
+/**
+ * The server one state names, to the first kind that reads it as its own; undefined when the main step saved
+ * none. Throws JobEndStateError for a value not in the form the main step writes.
+ */
+function savedServer(get) {
+    for (const kind of KINDS) {
+        const server = kind.saved(get);
+        if (server !== undefined)
+            return server;
+    }
+    return undefined;
+}
+
 ;// CONCATENATED MODULE: ./src/runtime/halter.ts
 /**
  * Ends something once, with a typed reason (the wait's `Halt`; for a cancelled job, the signal the runner sent):
@@ -18734,8 +18777,6 @@ async function untrustedGroup(title, lines, say) {
 
 
 
-
-
 /**
  * The post step as its entry runs it: whatever goes wrong, in `post` or in a callback of its own (an exception
  * thrown from an event, a rejection no one awaited), is a warning, and the step exits 0: the job-end step never
@@ -18796,15 +18837,11 @@ async function post(env = process.env) {
 }
 /** How many of a fleet's servers are stopped at the same time. */
 const STOPS_AT_ONCE = 16;
-/** One server: the main step's state for it, read back (`get`), and the stop it asks for. */
+/** One server: the main step's state for it, read back (`get`), handed to the seam of its kind to stop. */
 async function stopOne(get, env, cancel, say) {
-    // a container is stopped through its engine, not by a pid (container-stop.ts)
-    const container = readContainerEndState(get);
-    if (container !== undefined)
-        return stopContainer(container, env, say);
-    let state;
+    let server;
     try {
-        state = readJobEndState(get);
+        server = savedServer(get);
     }
     catch (e) {
         // a value the main step did not write: refused whole, nothing signalled, and still no failure of the job
@@ -18812,31 +18849,18 @@ async function stopOne(get, env, cancel, say) {
             return void annotate('warning', refusedStateText(e));
         throw e;
     }
-    if (state === undefined)
+    if (server === undefined)
         return void annotate('debug', NOTHING_TO_STOP);
     try {
-        const end = await stopAtJobEnd(state, {
+        const end = await server.stop({
             clock: systemClock,
             gpu: () => gpuSnapshot({ env, timeoutMs: 5_000 }),
             cancel: cancel.signal
         });
-        await say(() => tell(end, env, cancel.halted));
+        await say(() => tell(end, env, server.heedsCancel ? cancel.halted : undefined));
     }
     catch (e) {
-        annotate('warning', jobEndErrorText(state.pid, e.message));
-    }
-}
-/** A container, through its engine (`docker stop`); said as the stop of a process is. */
-async function stopContainer(state, env, say) {
-    try {
-        const end = await stopContainerAtJobEnd(state, {
-            clock: systemClock,
-            gpu: () => gpuSnapshot({ env, timeoutMs: 5_000 })
-        });
-        await say(() => tell(end, env));
-    }
-    catch (e) {
-        annotate('warning', jobEndErrorText(undefined, e.message));
+        annotate('warning', jobEndErrorText(server.pid, e.message));
     }
 }
 /** How the stop went, in the log and the job summary. */
@@ -18866,7 +18890,7 @@ async function tell(end, env, cancelledBy) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8514);
+/* harmony import */ var _action_post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8906);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2206);
 
 

@@ -14,10 +14,10 @@ import {
   stopLines
 } from '../report/lifecycle-report.js'
 import { logTailTitle } from '../report/markdown.js'
-import { JobEndStateError, readJobEndState, serverStates } from '../server/job-end.js'
-import { type ContainerEndState, readContainerEndState } from '../server/container-state.js'
-import { stopContainerAtJobEnd } from '../server/container-stop.js'
-import { type JobEnd, stopAtJobEnd } from '../server/stop.js'
+import { JobEndStateError, serverStates } from '../server/job-end.js'
+import type { JobEnd } from '../server/stop.js'
+import { savedServer } from '../wait/servers/job-end-stops.js'
+import type { SavedServer } from '../wait/servers/seam.js'
 import { systemClock } from '../runtime/clock.js'
 import { cancelOnSignals } from '../runtime/cancel-signals.js'
 import type { Halter } from '../runtime/halter.js'
@@ -82,47 +82,31 @@ type Say = (telling: () => Promise<void>) => Promise<void>
 /** How many of a fleet's servers are stopped at the same time. */
 const STOPS_AT_ONCE = 16
 
-/** One server: the main step's state for it, read back (`get`), and the stop it asks for. */
+/** One server: the main step's state for it, read back (`get`), handed to the seam of its kind to stop. */
 async function stopOne(
   get: (name: string) => string,
   env: NodeJS.ProcessEnv,
   cancel: Halter<NodeJS.Signals>,
   say: Say
 ): Promise<void> {
-  // a container is stopped through its engine, not by a pid (container-stop.ts)
-  const container = readContainerEndState(get)
-  if (container !== undefined) return stopContainer(container, env, say)
-  let state: ReturnType<typeof readJobEndState>
+  let server: SavedServer | undefined
   try {
-    state = readJobEndState(get)
+    server = savedServer(get)
   } catch (e) {
     // a value the main step did not write: refused whole, nothing signalled, and still no failure of the job
     if (e instanceof JobEndStateError) return void annotate('warning', refusedStateText(e))
     throw e
   }
-  if (state === undefined) return void annotate('debug', NOTHING_TO_STOP)
+  if (server === undefined) return void annotate('debug', NOTHING_TO_STOP)
   try {
-    const end = await stopAtJobEnd(state, {
+    const end = await server.stop({
       clock: systemClock,
       gpu: () => gpuSnapshot({ env, timeoutMs: 5_000 }),
       cancel: cancel.signal
     })
-    await say(() => tell(end, env, cancel.halted))
+    await say(() => tell(end, env, server.heedsCancel ? cancel.halted : undefined))
   } catch (e) {
-    annotate('warning', jobEndErrorText(state.pid, (e as Error).message))
-  }
-}
-
-/** A container, through its engine (`docker stop`); said as the stop of a process is. */
-async function stopContainer(state: ContainerEndState, env: NodeJS.ProcessEnv, say: Say): Promise<void> {
-  try {
-    const end = await stopContainerAtJobEnd(state, {
-      clock: systemClock,
-      gpu: () => gpuSnapshot({ env, timeoutMs: 5_000 })
-    })
-    await say(() => tell(end, env))
-  } catch (e) {
-    annotate('warning', jobEndErrorText(undefined, (e as Error).message))
+    annotate('warning', jobEndErrorText(server.pid, (e as Error).message))
   }
 }
 

@@ -4,10 +4,11 @@
  * wait) and none at all (a URL and a model: none.ts, which does nothing). A container fits the same seam: it
  * checks its ports and GPUs before it starts, streams its log into a file the gate follows, has a set of
  * processes (who answers, the GPU memory they hold), a start time and an environment, and the facts the job-end
- * step stops it by.
+ * step stops it by. The stop at job end is the seam's other half (`JobEndSeam`), in a module of its own.
  */
 import type { LogFollower, LogLine } from '../../server/log-follower.js'
 import type { ServerProcess } from '../../server/process.js'
+import type { JobEnd, StopDeps } from '../../server/stop.js'
 import type { GateOutcome, ServerFacts, TargetOutcome } from '../../facts/outcome.js'
 
 /** One kind of server, for one wait's settings, before anything has started. */
@@ -58,3 +59,35 @@ export interface LaunchedServer {
   /** Stops following the server (its process, its timers); the server keeps running. */
   release(): void
 }
+
+/**
+ * The job-end half of a kind of server: the post step, a process of its own that knows only the state the main
+ * step saved (`jobEndState`, server/job-end.ts), hands that state to each kind, and the kind whose state it is
+ * stops its server. In job-end-stops.ts, not beside `ServerSeam`'s implementations: the post step's bundle is one
+ * file without chunks, and it should hold the stops and nothing of the wait. The no-server kind saves no state, so
+ * it has no job-end half.
+ */
+export interface JobEndSeam {
+  /**
+   * The server this kind's state names (`get` reads one saved value, '' when it was not saved); undefined when
+   * the main step saved none of this kind. A value not in the form the main step writes throws JobEndStateError,
+   * and nothing is signalled.
+   */
+  saved(get: (name: string) => string): SavedServer | undefined
+}
+
+/** A server the main step saved for the job-end step to stop. */
+export interface SavedServer {
+  /** The process that the warning of a stop that fails names, where the state holds one. */
+  readonly pid?: number
+  /**
+   * Whether cancelling the post step hurries this stop (SIGKILL at once, GPU memory not waited for): only then
+   * does the step say that the stop was cancelled.
+   */
+  readonly heedsCancel: boolean
+  /** Stops it and says how it went, as a record; throws only for an error of the stop's own. */
+  stop(deps: JobEndDeps): Promise<JobEnd>
+}
+
+/** What the post step gives every stop: its clock, its reading of the GPUs, its cancel. */
+type JobEndDeps = Required<Pick<StopDeps, 'clock' | 'gpu' | 'cancel'>>
