@@ -2,13 +2,13 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 158:
+/***/ 6128:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { addAbortListener } = __nccwpck_require__(3440)
-const { RequestAbortedError } = __nccwpck_require__(8707)
+const { addAbortListener } = __nccwpck_require__(5386)
+const { RequestAbortedError } = __nccwpck_require__(6593)
 
 const kListener = Symbol('kListener')
 const kSignal = Symbol('kSignal')
@@ -68,16 +68,16 @@ module.exports = {
 
 /***/ }),
 
-/***/ 2279:
+/***/ 2574:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const assert = __nccwpck_require__(4589)
 const { AsyncResource } = __nccwpck_require__(6698)
-const { InvalidArgumentError, SocketError } = __nccwpck_require__(8707)
-const util = __nccwpck_require__(3440)
-const { addSignal, removeSignal } = __nccwpck_require__(158)
+const { InvalidArgumentError, SocketError } = __nccwpck_require__(6593)
+const util = __nccwpck_require__(5386)
+const { addSignal, removeSignal } = __nccwpck_require__(6128)
 
 class ConnectHandler extends AsyncResource {
   constructor (opts, callback) {
@@ -185,7 +185,7 @@ module.exports = connect
 
 /***/ }),
 
-/***/ 6862:
+/***/ 884:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -201,9 +201,9 @@ const {
   InvalidArgumentError,
   InvalidReturnValueError,
   RequestAbortedError
-} = __nccwpck_require__(8707)
-const util = __nccwpck_require__(3440)
-const { addSignal, removeSignal } = __nccwpck_require__(158)
+} = __nccwpck_require__(6593)
+const util = __nccwpck_require__(5386)
+const { addSignal, removeSignal } = __nccwpck_require__(6128)
 
 function noop () {}
 
@@ -444,16 +444,16 @@ module.exports = pipeline
 
 /***/ }),
 
-/***/ 4043:
+/***/ 865:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const assert = __nccwpck_require__(4589)
 const { AsyncResource } = __nccwpck_require__(6698)
-const { Readable } = __nccwpck_require__(9927)
-const { InvalidArgumentError, RequestAbortedError } = __nccwpck_require__(8707)
-const util = __nccwpck_require__(3440)
+const { Readable } = __nccwpck_require__(3897)
+const { InvalidArgumentError, RequestAbortedError } = __nccwpck_require__(6593)
+const util = __nccwpck_require__(5386)
 
 function noop () {}
 
@@ -665,7 +665,7 @@ module.exports.RequestHandler = RequestHandler
 
 /***/ }),
 
-/***/ 3560:
+/***/ 4754:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -673,9 +673,9 @@ module.exports.RequestHandler = RequestHandler
 const assert = __nccwpck_require__(4589)
 const { finished } = __nccwpck_require__(7075)
 const { AsyncResource } = __nccwpck_require__(6698)
-const { InvalidArgumentError, InvalidReturnValueError } = __nccwpck_require__(8707)
-const util = __nccwpck_require__(3440)
-const { addSignal, removeSignal } = __nccwpck_require__(158)
+const { InvalidArgumentError, InvalidReturnValueError } = __nccwpck_require__(6593)
+const util = __nccwpck_require__(5386)
+const { addSignal, removeSignal } = __nccwpck_require__(6128)
 
 function noop () {}
 
@@ -881,17 +881,17 @@ module.exports = stream
 
 /***/ }),
 
-/***/ 1882:
+/***/ 3408:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { InvalidArgumentError, SocketError } = __nccwpck_require__(8707)
+const { InvalidArgumentError, SocketError } = __nccwpck_require__(6593)
 const { AsyncResource } = __nccwpck_require__(6698)
 const assert = __nccwpck_require__(4589)
-const util = __nccwpck_require__(3440)
-const { kHTTP2Stream } = __nccwpck_require__(6443)
-const { addSignal, removeSignal } = __nccwpck_require__(158)
+const util = __nccwpck_require__(5386)
+const { kHTTP2Stream } = __nccwpck_require__(3377)
+const { addSignal, removeSignal } = __nccwpck_require__(6128)
 
 class UpgradeHandler extends AsyncResource {
   constructor (opts, callback) {
@@ -999,30 +999,30 @@ module.exports = upgrade
 
 /***/ }),
 
-/***/ 6615:
+/***/ 5889:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-module.exports.request = __nccwpck_require__(4043)
-module.exports.stream = __nccwpck_require__(3560)
-module.exports.pipeline = __nccwpck_require__(6862)
-module.exports.upgrade = __nccwpck_require__(1882)
-module.exports.connect = __nccwpck_require__(2279)
+module.exports.request = __nccwpck_require__(865)
+module.exports.stream = __nccwpck_require__(4754)
+module.exports.pipeline = __nccwpck_require__(884)
+module.exports.upgrade = __nccwpck_require__(3408)
+module.exports.connect = __nccwpck_require__(2574)
 
 
 /***/ }),
 
-/***/ 9927:
+/***/ 3897:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const assert = __nccwpck_require__(4589)
 const { Readable } = __nccwpck_require__(7075)
-const { RequestAbortedError, NotSupportedError, InvalidArgumentError, AbortError } = __nccwpck_require__(8707)
-const util = __nccwpck_require__(3440)
-const { ReadableStreamFrom } = __nccwpck_require__(3440)
+const { RequestAbortedError, NotSupportedError, InvalidArgumentError, AbortError } = __nccwpck_require__(6593)
+const util = __nccwpck_require__(5386)
+const { ReadableStreamFrom } = __nccwpck_require__(5386)
 
 const kConsume = Symbol('kConsume')
 const kReading = Symbol('kReading')
@@ -1600,15 +1600,15 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9136:
+/***/ 5106:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const net = __nccwpck_require__(7030)
 const assert = __nccwpck_require__(4589)
-const util = __nccwpck_require__(3440)
-const { InvalidArgumentError } = __nccwpck_require__(8707)
+const util = __nccwpck_require__(5386)
+const { InvalidArgumentError } = __nccwpck_require__(6593)
 
 let tls // include tls conditionally since it is not always available
 
@@ -1766,7 +1766,7 @@ module.exports = buildConnector
 
 /***/ }),
 
-/***/ 735:
+/***/ 4037:
 /***/ ((module) => {
 
 
@@ -1916,7 +1916,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 2414:
+/***/ 6644:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -2150,7 +2150,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 8707:
+/***/ 6593:
 /***/ ((module) => {
 
 
@@ -2634,7 +2634,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4655:
+/***/ 8957:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -2642,7 +2642,7 @@ module.exports = {
 const {
   InvalidArgumentError,
   NotSupportedError
-} = __nccwpck_require__(8707)
+} = __nccwpck_require__(6593)
 const assert = __nccwpck_require__(4589)
 const {
   isValidHTTPToken,
@@ -2659,9 +2659,9 @@ const {
   getServerName,
   normalizedMethodRecords,
   getProtocolFromUrlString
-} = __nccwpck_require__(3440)
-const { channels } = __nccwpck_require__(2414)
-const { headerNameLowerCasedRecord } = __nccwpck_require__(735)
+} = __nccwpck_require__(5386)
+const { channels } = __nccwpck_require__(6644)
+const { headerNameLowerCasedRecord } = __nccwpck_require__(4037)
 
 // Verifies that a given path is valid does not contain control chars \x00 to \x20
 const invalidPathRegex = /[^\u0021-\u00ff]/
@@ -3126,16 +3126,16 @@ module.exports = Request
 
 /***/ }),
 
-/***/ 8082:
+/***/ 1140:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { EventEmitter } = __nccwpck_require__(8474)
 const { Buffer } = __nccwpck_require__(4573)
-const { InvalidArgumentError, Socks5ProxyError } = __nccwpck_require__(8707)
+const { InvalidArgumentError, Socks5ProxyError } = __nccwpck_require__(6593)
 const { debuglog } = __nccwpck_require__(7975)
-const { parseAddress } = __nccwpck_require__(1732)
+const { parseAddress } = __nccwpck_require__(2870)
 
 const debug = debuglog('undici:socks5')
 const EMPTY_BUFFER = Buffer.alloc(0)
@@ -3555,14 +3555,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 1732:
+/***/ 2870:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { Buffer } = __nccwpck_require__(4573)
 const net = __nccwpck_require__(7030)
-const { InvalidArgumentError } = __nccwpck_require__(8707)
+const { InvalidArgumentError } = __nccwpck_require__(6593)
 
 /**
  * Parse an address and determine its type
@@ -3774,7 +3774,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 6443:
+/***/ 3377:
 /***/ ((module) => {
 
 
@@ -3857,7 +3857,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 7752:
+/***/ 3838:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -3865,7 +3865,7 @@ module.exports = {
 const {
   wellknownHeaderNames,
   headerNameLowerCasedRecord
-} = __nccwpck_require__(735)
+} = __nccwpck_require__(4037)
 
 class TstNode {
   /** @type {any} */
@@ -4024,22 +4024,22 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3440:
+/***/ 5386:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const assert = __nccwpck_require__(4589)
-const { kDestroyed, kBodyUsed, kListeners, kBody } = __nccwpck_require__(6443)
+const { kDestroyed, kBodyUsed, kListeners, kBody } = __nccwpck_require__(3377)
 const { IncomingMessage } = __nccwpck_require__(7067)
 const stream = __nccwpck_require__(7075)
 const net = __nccwpck_require__(7030)
 const { stringify } = __nccwpck_require__(1792)
 const { EventEmitter: EE } = __nccwpck_require__(8474)
-const timers = __nccwpck_require__(6603)
-const { InvalidArgumentError, ConnectTimeoutError } = __nccwpck_require__(8707)
-const { headerNameLowerCasedRecord } = __nccwpck_require__(735)
-const { tree } = __nccwpck_require__(7752)
+const timers = __nccwpck_require__(5929)
+const { InvalidArgumentError, ConnectTimeoutError } = __nccwpck_require__(6593)
+const { headerNameLowerCasedRecord } = __nccwpck_require__(4037)
+const { tree } = __nccwpck_require__(3838)
 
 const [nodeMajor, nodeMinor] = process.versions.node.split('.', 2).map(v => Number(v))
 
@@ -5044,17 +5044,17 @@ module.exports = {
 
 /***/ }),
 
-/***/ 7405:
+/***/ 5539:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { InvalidArgumentError, MaxOriginsReachedError } = __nccwpck_require__(8707)
-const { kClients, kRunning, kClose, kDestroy, kDispatch, kUrl } = __nccwpck_require__(6443)
-const DispatcherBase = __nccwpck_require__(1841)
-const Pool = __nccwpck_require__(628)
-const Client = __nccwpck_require__(3701)
-const util = __nccwpck_require__(3440)
+const { InvalidArgumentError, MaxOriginsReachedError } = __nccwpck_require__(6593)
+const { kClients, kRunning, kClose, kDestroy, kDispatch, kUrl } = __nccwpck_require__(3377)
+const DispatcherBase = __nccwpck_require__(803)
+const Pool = __nccwpck_require__(8014)
+const Client = __nccwpck_require__(271)
+const util = __nccwpck_require__(5386)
 
 const kOnConnect = Symbol('onConnect')
 const kOnDisconnect = Symbol('onDisconnect')
@@ -5213,7 +5213,7 @@ module.exports = Agent
 
 /***/ }),
 
-/***/ 637:
+/***/ 8939:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -5221,9 +5221,9 @@ module.exports = Agent
 /* global WebAssembly */
 
 const assert = __nccwpck_require__(4589)
-const util = __nccwpck_require__(3440)
-const { channels } = __nccwpck_require__(2414)
-const timers = __nccwpck_require__(6603)
+const util = __nccwpck_require__(5386)
+const { channels } = __nccwpck_require__(6644)
+const timers = __nccwpck_require__(5929)
 const {
   RequestContentLengthMismatchError,
   ResponseContentLengthMismatchError,
@@ -5236,7 +5236,7 @@ const {
   BodyTimeoutError,
   HTTPParserError,
   ResponseExceededMaxSizeError
-} = __nccwpck_require__(8707)
+} = __nccwpck_require__(6593)
 const {
   kUrl,
   kReset,
@@ -5270,9 +5270,9 @@ const {
   kResume,
   kHTTPContext,
   kClosed
-} = __nccwpck_require__(6443)
+} = __nccwpck_require__(3377)
 
-const constants = __nccwpck_require__(2824)
+const constants = __nccwpck_require__(6402)
 const EMPTY_BUF = Buffer.alloc(0)
 const FastBuffer = Buffer[Symbol.species]
 const removeAllListeners = util.removeAllListeners
@@ -5284,7 +5284,7 @@ const kTypeOfService = Symbol('kTypeOfService')
 let extractBody
 
 function lazyllhttp () {
-  const llhttpWasmData = process.env.JEST_WORKER_ID ? __nccwpck_require__(3870) : undefined
+  const llhttpWasmData = process.env.JEST_WORKER_ID ? __nccwpck_require__(9240) : undefined
 
   let mod
 
@@ -5305,7 +5305,7 @@ function lazyllhttp () {
 
   if (useWasmSIMD) {
     try {
-      mod = new WebAssembly.Module(__nccwpck_require__(3434))
+      mod = new WebAssembly.Module(__nccwpck_require__(9968))
     } catch {
     }
   }
@@ -5315,7 +5315,7 @@ function lazyllhttp () {
     // being enabled, but the occurring of this other error
     // * https://github.com/emscripten-core/emscripten/issues/11495
     // got me to remove that check to avoid breaking Node 12.
-    mod = new WebAssembly.Module(llhttpWasmData || __nccwpck_require__(3870))
+    mod = new WebAssembly.Module(llhttpWasmData || __nccwpck_require__(9240))
   }
 
   return new WebAssembly.Instance(mod, {
@@ -6384,7 +6384,7 @@ function writeH1 (client, request) {
 
   if (util.isFormDataLike(body)) {
     if (!extractBody) {
-      extractBody = (__nccwpck_require__(4492).extractBody)
+      extractBody = (__nccwpck_require__(6962).extractBody)
     }
 
     const [bodyStream, contentType] = extractBody(body)
@@ -6989,14 +6989,14 @@ module.exports = connectH1
 
 /***/ }),
 
-/***/ 8788:
+/***/ 7726:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const assert = __nccwpck_require__(4589)
 const { pipeline } = __nccwpck_require__(7075)
-const util = __nccwpck_require__(3440)
+const util = __nccwpck_require__(5386)
 const {
   RequestContentLengthMismatchError,
   RequestAbortedError,
@@ -7005,7 +7005,7 @@ const {
   InvalidArgumentError,
   HeadersTimeoutError,
   BodyTimeoutError
-} = __nccwpck_require__(8707)
+} = __nccwpck_require__(6593)
 const {
   kUrl,
   kReset,
@@ -7034,8 +7034,8 @@ const {
   kRemoteSettings,
   kHTTP2Stream,
   kHTTP2SessionState
-} = __nccwpck_require__(6443)
-const { channels } = __nccwpck_require__(2414)
+} = __nccwpck_require__(3377)
+const { channels } = __nccwpck_require__(6644)
 
 const kOpenStreams = Symbol('open streams')
 
@@ -7654,7 +7654,7 @@ function writeH2 (client, request) {
   let contentLength = util.bodyLength(body)
 
   if (util.isFormDataLike(body)) {
-    extractBody ??= (__nccwpck_require__(4492).extractBody)
+    extractBody ??= (__nccwpck_require__(6962).extractBody)
 
     const [bodyStream, contentType] = extractBody(body)
     headers['content-type'] = contentType
@@ -8052,7 +8052,7 @@ module.exports = connectH2
 
 /***/ }),
 
-/***/ 3701:
+/***/ 271:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -8060,17 +8060,17 @@ module.exports = connectH2
 const assert = __nccwpck_require__(4589)
 const net = __nccwpck_require__(7030)
 const http = __nccwpck_require__(7067)
-const util = __nccwpck_require__(3440)
-const { ClientStats } = __nccwpck_require__(6854)
-const { channels } = __nccwpck_require__(2414)
-const Request = __nccwpck_require__(4655)
-const DispatcherBase = __nccwpck_require__(1841)
+const util = __nccwpck_require__(5386)
+const { ClientStats } = __nccwpck_require__(4752)
+const { channels } = __nccwpck_require__(6644)
+const Request = __nccwpck_require__(8957)
+const DispatcherBase = __nccwpck_require__(803)
 const {
   InvalidArgumentError,
   InformationalError,
   ClientDestroyedError
-} = __nccwpck_require__(8707)
-const buildConnector = __nccwpck_require__(9136)
+} = __nccwpck_require__(6593)
+const buildConnector = __nccwpck_require__(5106)
 const {
   kUrl,
   kServerName,
@@ -8113,9 +8113,9 @@ const {
   kHTTP2ConnectionWindowSize,
   kResume,
   kPingInterval
-} = __nccwpck_require__(6443)
-const connectH1 = __nccwpck_require__(637)
-const connectH2 = __nccwpck_require__(8788)
+} = __nccwpck_require__(3377)
+const connectH1 = __nccwpck_require__(8939)
+const connectH2 = __nccwpck_require__(7726)
 
 const kClosedResolve = Symbol('kClosedResolve')
 
@@ -8728,20 +8728,20 @@ module.exports = Client
 
 /***/ }),
 
-/***/ 1841:
+/***/ 803:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const buffer = __nccwpck_require__(4573)
-const Dispatcher = __nccwpck_require__(883)
-const UnwrapHandler = __nccwpck_require__(2365)
+const Dispatcher = __nccwpck_require__(2377)
+const UnwrapHandler = __nccwpck_require__(5019)
 const {
   ClientDestroyedError,
   ClientClosedError,
   InvalidArgumentError
-} = __nccwpck_require__(8707)
-const { kDestroy, kClose, kClosed, kDestroyed, kDispatch } = __nccwpck_require__(6443)
+} = __nccwpck_require__(6593)
+const { kDestroy, kClose, kClosed, kDestroyed, kDispatch } = __nccwpck_require__(3377)
 
 const kOnDestroyed = Symbol('onDestroyed')
 const kOnClosed = Symbol('onClosed')
@@ -8931,12 +8931,12 @@ module.exports = DispatcherBase
 
 /***/ }),
 
-/***/ 883:
+/***/ 2377:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 const EventEmitter = __nccwpck_require__(8474)
-const WrapHandler = __nccwpck_require__(9510)
+const WrapHandler = __nccwpck_require__(6768)
 
 const wrapInterceptor = (dispatch) => (opts, handler) => dispatch(opts, WrapHandler.wrap(handler))
 
@@ -8986,7 +8986,7 @@ module.exports = Dispatcher
 
 /***/ }),
 
-/***/ 4660:
+/***/ 2190:
 /***/ ((module) => {
 
 
@@ -9128,15 +9128,15 @@ module.exports = class FixedQueue {
 
 /***/ }),
 
-/***/ 2128:
+/***/ 1278:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { PoolStats } = __nccwpck_require__(6854)
-const DispatcherBase = __nccwpck_require__(1841)
-const FixedQueue = __nccwpck_require__(4660)
-const { kConnected, kSize, kRunning, kPending, kQueued, kBusy, kFree, kUrl, kClose, kDestroy, kDispatch } = __nccwpck_require__(6443)
+const { PoolStats } = __nccwpck_require__(4752)
+const DispatcherBase = __nccwpck_require__(803)
+const FixedQueue = __nccwpck_require__(2190)
+const { kConnected, kSize, kRunning, kPending, kQueued, kBusy, kFree, kUrl, kClose, kDestroy, kDispatch } = __nccwpck_require__(3377)
 
 const kClients = Symbol('clients')
 const kNeedDrain = Symbol('needDrain')
@@ -9349,7 +9349,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 628:
+/***/ 8014:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -9361,14 +9361,14 @@ const {
   kAddClient,
   kGetDispatcher,
   kRemoveClient
-} = __nccwpck_require__(2128)
-const Client = __nccwpck_require__(3701)
+} = __nccwpck_require__(1278)
+const Client = __nccwpck_require__(271)
 const {
   InvalidArgumentError
-} = __nccwpck_require__(8707)
-const util = __nccwpck_require__(3440)
-const { kUrl } = __nccwpck_require__(6443)
-const buildConnector = __nccwpck_require__(9136)
+} = __nccwpck_require__(6593)
+const util = __nccwpck_require__(5386)
+const { kUrl } = __nccwpck_require__(3377)
+const buildConnector = __nccwpck_require__(5106)
 
 const kOptions = Symbol('options')
 const kConnections = Symbol('connections')
@@ -9474,20 +9474,20 @@ module.exports = Pool
 
 /***/ }),
 
-/***/ 6672:
+/***/ 9710:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kProxy, kClose, kDestroy, kDispatch } = __nccwpck_require__(6443)
-const Agent = __nccwpck_require__(7405)
-const Pool = __nccwpck_require__(628)
-const DispatcherBase = __nccwpck_require__(1841)
-const { InvalidArgumentError, RequestAbortedError, SecureProxyConnectionError } = __nccwpck_require__(8707)
-const buildConnector = __nccwpck_require__(9136)
-const Client = __nccwpck_require__(3701)
-const { channels } = __nccwpck_require__(2414)
-const Socks5ProxyAgent = __nccwpck_require__(7223)
+const { kProxy, kClose, kDestroy, kDispatch } = __nccwpck_require__(3377)
+const Agent = __nccwpck_require__(5539)
+const Pool = __nccwpck_require__(8014)
+const DispatcherBase = __nccwpck_require__(803)
+const { InvalidArgumentError, RequestAbortedError, SecureProxyConnectionError } = __nccwpck_require__(6593)
+const buildConnector = __nccwpck_require__(5106)
+const Client = __nccwpck_require__(271)
+const { channels } = __nccwpck_require__(6644)
+const Socks5ProxyAgent = __nccwpck_require__(2141)
 
 const kAgent = Symbol('proxy agent')
 const kClient = Symbol('proxy client')
@@ -9800,7 +9800,7 @@ module.exports = ProxyAgent
 
 /***/ }),
 
-/***/ 7223:
+/***/ 2141:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -9808,12 +9808,12 @@ module.exports = ProxyAgent
 const { URL } = __nccwpck_require__(3136)
 
 let tls // include tls conditionally since it is not always available
-const DispatcherBase = __nccwpck_require__(1841)
-const { InvalidArgumentError } = __nccwpck_require__(8707)
-const { Socks5Client, STATES } = __nccwpck_require__(8082)
-const { kDispatch, kClose, kDestroy } = __nccwpck_require__(6443)
-const Pool = __nccwpck_require__(628)
-const buildConnector = __nccwpck_require__(9136)
+const DispatcherBase = __nccwpck_require__(803)
+const { InvalidArgumentError } = __nccwpck_require__(6593)
+const { Socks5Client, STATES } = __nccwpck_require__(1140)
+const { kDispatch, kClose, kDestroy } = __nccwpck_require__(3377)
+const Pool = __nccwpck_require__(8014)
+const buildConnector = __nccwpck_require__(5106)
 const { debuglog } = __nccwpck_require__(7975)
 
 const debug = debuglog('undici:socks5-proxy')
@@ -10067,7 +10067,7 @@ module.exports = Socks5ProxyAgent
 
 /***/ }),
 
-/***/ 276:
+/***/ 798:
 /***/ ((module) => {
 
 
@@ -10107,13 +10107,13 @@ module.exports = {
 
 /***/ }),
 
-/***/ 2365:
+/***/ 5019:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { parseHeaders } = __nccwpck_require__(3440)
-const { InvalidArgumentError } = __nccwpck_require__(8707)
+const { parseHeaders } = __nccwpck_require__(5386)
+const { InvalidArgumentError } = __nccwpck_require__(6593)
 
 const kResume = Symbol('resume')
 
@@ -10220,12 +10220,12 @@ module.exports = class UnwrapHandler {
 
 /***/ }),
 
-/***/ 9510:
+/***/ 6768:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { InvalidArgumentError } = __nccwpck_require__(8707)
+const { InvalidArgumentError } = __nccwpck_require__(6593)
 
 module.exports = class WrapHandler {
   #handler
@@ -10332,13 +10332,13 @@ function toRawHeaderValue (value) {
 
 /***/ }),
 
-/***/ 2824:
+/***/ 6402:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.SPECIAL_HEADERS = exports.MINOR = exports.MAJOR = exports.HTAB_SP_VCHAR_OBS_TEXT = exports.QUOTED_STRING = exports.CONNECTION_TOKEN_CHARS = exports.HEADER_CHARS = exports.TOKEN = exports.HEX = exports.URL_CHAR = exports.USERINFO_CHARS = exports.MARK = exports.ALPHANUM = exports.NUM = exports.HEX_MAP = exports.NUM_MAP = exports.ALPHA = exports.STATUSES_HTTP = exports.H_METHOD_MAP = exports.METHOD_MAP = exports.METHODS_RTSP = exports.METHODS_ICE = exports.METHODS_HTTP = exports.HEADER_STATE = exports.FINISH = exports.STATUSES = exports.METHODS = exports.LENIENT_FLAGS = exports.FLAGS = exports.TYPE = exports.ERROR = void 0;
-const utils_1 = __nccwpck_require__(172);
+const utils_1 = __nccwpck_require__(6650);
 // Emums
 exports.ERROR = {
     OK: 0,
@@ -10870,7 +10870,7 @@ exports["default"] = {
 
 /***/ }),
 
-/***/ 3870:
+/***/ 9240:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 /* module decorator */ module = __nccwpck_require__.nmd(module);
@@ -10893,7 +10893,7 @@ Object.defineProperty(module, 'exports', {
 
 /***/ }),
 
-/***/ 3434:
+/***/ 9968:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 /* module decorator */ module = __nccwpck_require__.nmd(module);
@@ -10916,7 +10916,7 @@ Object.defineProperty(module, 'exports', {
 
 /***/ }),
 
-/***/ 172:
+/***/ 6650:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -10935,7 +10935,7 @@ function enumToMap(obj, filter = [], exceptions = []) {
 
 /***/ }),
 
-/***/ 6436:
+/***/ 2370:
 /***/ ((module) => {
 
 
@@ -10970,7 +10970,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 313:
+/***/ 5459:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -11101,7 +11101,7 @@ module.exports["default"] = instance
 
 /***/ }),
 
-/***/ 6854:
+/***/ 4752:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -11113,7 +11113,7 @@ const {
   kSize,
   kFree,
   kQueued
-} = __nccwpck_require__(6443)
+} = __nccwpck_require__(3377)
 
 class ClientStats {
   constructor (client) {
@@ -11140,7 +11140,7 @@ module.exports = { ClientStats, PoolStats }
 
 /***/ }),
 
-/***/ 6603:
+/***/ 5929:
 /***/ ((module) => {
 
 
@@ -11572,29 +11572,29 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4492:
+/***/ 6962:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const util = __nccwpck_require__(3440)
+const util = __nccwpck_require__(5386)
 const {
   ReadableStreamFrom,
   readableStreamClose,
   fullyReadBody,
   extractMimeType
-} = __nccwpck_require__(3168)
-const { FormData, setFormDataState } = __nccwpck_require__(5910)
-const { webidl } = __nccwpck_require__(7879)
+} = __nccwpck_require__(1118)
+const { FormData, setFormDataState } = __nccwpck_require__(8440)
+const { webidl } = __nccwpck_require__(8321)
 const assert = __nccwpck_require__(4589)
 const { isErrored, isDisturbed } = __nccwpck_require__(7075)
 const { isUint8Array } = __nccwpck_require__(3429)
-const { serializeAMimeType } = __nccwpck_require__(1900)
-const { multipartFormDataParser } = __nccwpck_require__(116)
-const { createDeferredPromise } = __nccwpck_require__(6436)
-const { parseJSONFromBytes } = __nccwpck_require__(8116)
-const { utf8DecodeBytes } = __nccwpck_require__(276)
-const { runtimeFeatures } = __nccwpck_require__(313)
+const { serializeAMimeType } = __nccwpck_require__(782)
+const { multipartFormDataParser } = __nccwpck_require__(4646)
+const { createDeferredPromise } = __nccwpck_require__(2370)
+const { parseJSONFromBytes } = __nccwpck_require__(5326)
+const { utf8DecodeBytes } = __nccwpck_require__(798)
+const { runtimeFeatures } = __nccwpck_require__(5459)
 
 const random = runtimeFeatures.has('crypto')
   ? (__nccwpck_require__(7598).randomInt)
@@ -12097,7 +12097,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4495:
+/***/ 6833:
 /***/ ((module) => {
 
 
@@ -12235,13 +12235,13 @@ module.exports = {
 
 /***/ }),
 
-/***/ 1900:
+/***/ 782:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const assert = __nccwpck_require__(4589)
-const { forgivingBase64, collectASequenceOfCodePoints, collectASequenceOfCodePointsFast, isomorphicDecode, removeASCIIWhitespace, removeChars } = __nccwpck_require__(8116)
+const { forgivingBase64, collectASequenceOfCodePoints, collectASequenceOfCodePointsFast, isomorphicDecode, removeASCIIWhitespace, removeChars } = __nccwpck_require__(5326)
 
 const encoder = new TextEncoder()
 
@@ -12838,17 +12838,17 @@ module.exports = {
 
 /***/ }),
 
-/***/ 116:
+/***/ 4646:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { bufferToLowerCasedHeaderName } = __nccwpck_require__(3440)
-const { HTTP_TOKEN_CODEPOINTS } = __nccwpck_require__(1900)
-const { makeEntry } = __nccwpck_require__(5910)
-const { webidl } = __nccwpck_require__(7879)
+const { bufferToLowerCasedHeaderName } = __nccwpck_require__(5386)
+const { HTTP_TOKEN_CODEPOINTS } = __nccwpck_require__(782)
+const { makeEntry } = __nccwpck_require__(8440)
+const { webidl } = __nccwpck_require__(8321)
 const assert = __nccwpck_require__(4589)
-const { isomorphicDecode } = __nccwpck_require__(8116)
+const { isomorphicDecode } = __nccwpck_require__(5326)
 
 const dd = Buffer.from('--')
 const decoder = new TextDecoder()
@@ -13431,14 +13431,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 5910:
+/***/ 8440:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { iteratorMixin } = __nccwpck_require__(3168)
-const { kEnumerableProperty } = __nccwpck_require__(3440)
-const { webidl } = __nccwpck_require__(7879)
+const { iteratorMixin } = __nccwpck_require__(1118)
+const { kEnumerableProperty } = __nccwpck_require__(5386)
+const { webidl } = __nccwpck_require__(8321)
 const nodeUtil = __nccwpck_require__(7975)
 
 // https://xhr.spec.whatwg.org/#formdata
@@ -13697,7 +13697,7 @@ module.exports = { FormData, makeEntry, setFormDataState }
 
 /***/ }),
 
-/***/ 1059:
+/***/ 8709:
 /***/ ((module) => {
 
 
@@ -13744,22 +13744,22 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3168:
+/***/ 1118:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { Transform } = __nccwpck_require__(7075)
 const zlib = __nccwpck_require__(8522)
-const { redirectStatusSet, referrerPolicyTokens, badPortsSet } = __nccwpck_require__(4495)
-const { getGlobalOrigin } = __nccwpck_require__(1059)
-const { collectAnHTTPQuotedString, parseMIMEType } = __nccwpck_require__(1900)
+const { redirectStatusSet, referrerPolicyTokens, badPortsSet } = __nccwpck_require__(6833)
+const { getGlobalOrigin } = __nccwpck_require__(8709)
+const { collectAnHTTPQuotedString, parseMIMEType } = __nccwpck_require__(782)
 const { performance } = __nccwpck_require__(643)
-const { ReadableStreamFrom, isValidHTTPToken, normalizedMethodRecordsBase } = __nccwpck_require__(3440)
+const { ReadableStreamFrom, isValidHTTPToken, normalizedMethodRecordsBase } = __nccwpck_require__(5386)
 const assert = __nccwpck_require__(4589)
 const { isUint8Array } = __nccwpck_require__(3429)
-const { webidl } = __nccwpck_require__(7879)
-const { isomorphicEncode, collectASequenceOfCodePoints, removeChars } = __nccwpck_require__(8116)
+const { webidl } = __nccwpck_require__(8321)
+const { isomorphicEncode, collectASequenceOfCodePoints, removeChars } = __nccwpck_require__(5326)
 
 function responseURL (response) {
   // https://fetch.spec.whatwg.org/#responses
@@ -15273,13 +15273,13 @@ module.exports = {
 
 /***/ }),
 
-/***/ 8116:
+/***/ 5326:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const assert = __nccwpck_require__(4589)
-const { utf8DecodeBytes } = __nccwpck_require__(276)
+const { utf8DecodeBytes } = __nccwpck_require__(798)
 
 /**
  * @param {(char: string) => boolean} condition
@@ -15523,14 +15523,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 7879:
+/***/ 8321:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const assert = __nccwpck_require__(4589)
 const { types, inspect } = __nccwpck_require__(7975)
-const { runtimeFeatures } = __nccwpck_require__(313)
+const { runtimeFeatures } = __nccwpck_require__(5459)
 
 const UNDEFINED = 1
 const BOOLEAN = 2
@@ -16536,13 +16536,13 @@ module.exports = {
 
 /***/ }),
 
-/***/ 5581:
+/***/ 1210:
 /***/ (function(module, __unused_webpack___webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5583);
-/* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
-/* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
+/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(765);
+/* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3971);
+/* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3550);
 /** The `wait-for-model` command: the same gate as the action, for shells, ssh sessions and scripts. */
 
 
@@ -16565,7 +16565,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5583:
+/***/ 765:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 
@@ -16587,9 +16587,9 @@ const withDefaults = (gateDeps) => ({
 });
 
 // EXTERNAL MODULE: ./src/wait/sequence.ts + 21 modules
-var sequence = __nccwpck_require__(5644);
+var sequence = __nccwpck_require__(6804);
 // EXTERNAL MODULE: ./src/wait/cancelled.ts + 1 modules
-var cancelled = __nccwpck_require__(5165);
+var cancelled = __nccwpck_require__(8948);
 ;// CONCATENATED MODULE: ./src/wait/gate.ts
 
 
@@ -16600,7 +16600,7 @@ async function gate(settings, gateDeps) {
     const began = clock.now();
     // A fleet of servers, one per endpoint: each endpoint's own wait, loaded only then (a chunk of its own).
     if (settings.servers !== undefined)
-        return (await __nccwpck_require__.e(/* import() */ 749).then(__nccwpck_require__.bind(__nccwpck_require__, 4749))).fleetGate(settings, deps);
+        return (await __nccwpck_require__.e(/* import() */ 804).then(__nccwpck_require__.bind(__nccwpck_require__, 8804))).fleetGate(settings, deps);
     const seam = await (0,sequence/* serverSeam */.m)(settings, deps);
     const refused = await seam.preflight();
     // A cancel while the pre-flight looked (nvidia-smi may take seconds): nothing is started, nothing probed.
@@ -16615,7 +16615,7 @@ async function gate(settings, gateDeps) {
 }
 
 // EXTERNAL MODULE: ./src/wait/conclusion.ts + 2 modules
-var conclusion = __nccwpck_require__(6100);
+var conclusion = __nccwpck_require__(7154);
 ;// CONCATENATED MODULE: ./src/report/command-safe.ts
 // Text the runner cannot take for a workflow command: what both front ends write goes through it.
 /**
@@ -16635,9 +16635,9 @@ function commandSafe(text) {
 }
 
 // EXTERNAL MODULE: ./src/runtime/clock.ts
-var clock = __nccwpck_require__(9842);
+var clock = __nccwpck_require__(4853);
 // EXTERNAL MODULE: ./src/report/answer-report.ts + 1 modules
-var answer_report = __nccwpck_require__(9823);
+var answer_report = __nccwpck_require__(7780);
 ;// CONCATENATED MODULE: ./src/report/check-report.ts
 /**
  * The one line `wait-for-model check` prints: what a health check's log (Docker's `docker inspect` health log,
@@ -16663,9 +16663,9 @@ function checkLine(outcome) {
 }
 
 // EXTERNAL MODULE: ./src/inputs/secrets.ts
-var inputs_secrets = __nccwpck_require__(3332);
+var inputs_secrets = __nccwpck_require__(4125);
 // EXTERNAL MODULE: ./src/runtime/halter.ts
-var halter = __nccwpck_require__(1906);
+var halter = __nccwpck_require__(1815);
 ;// CONCATENATED MODULE: ./src/runtime/cancel-signals.ts
 /**
  * The signals that cancel a run, and the one way every entry point listens to them. Node's default for each is to
@@ -16689,7 +16689,7 @@ function cancelOnSignals() {
 ;// CONCATENATED MODULE: ./package.json
 const package_namespaceObject = {"rE":"1.0.0-dev"};
 // EXTERNAL MODULE: ./src/inputs/parse.ts
-var parse = __nccwpck_require__(3718);
+var parse = __nccwpck_require__(9243);
 ;// CONCATENATED MODULE: ./src/inputs/input-names.ts
 /** The inputs, by name, with their defaults: the one list the action, the CLI's flags and the parser share. */
 /** Input name \u2192 default, in the order action.yml declares them. */
@@ -16914,7 +16914,7 @@ async function writeStream(res, format, model, request, pace, fails) {
 }
 
 // EXTERNAL MODULE: ./src/engines/engine-names.ts
-var engine_names = __nccwpck_require__(6284);
+var engine_names = __nccwpck_require__(8745);
 ;// CONCATENATED MODULE: ./src/simulator/reply.ts
 /** What the simulated engines answer with: a status, a body and its type, and the phase the engine is in. */
 const json = (body, status = 200) => ({ status, body, type: 'application/json' });
@@ -17583,9 +17583,9 @@ function historyHelpText() {
 }
 
 // EXTERNAL MODULE: ./src/inputs/input-error.ts
-var input_error = __nccwpck_require__(9354);
+var input_error = __nccwpck_require__(2927);
 // EXTERNAL MODULE: ./src/runtime/text.ts
-var runtime_text = __nccwpck_require__(5369);
+var runtime_text = __nccwpck_require__(7720);
 ;// CONCATENATED MODULE: ./src/inputs/input-reader.ts
 /**
  * Reads one input at a time, as text, a duration, a whole number or a script, and names the input in any error:
@@ -17652,9 +17652,9 @@ function inputReader(get) {
 }
 
 // EXTERNAL MODULE: ./src/inputs/input-files.ts
-var input_files = __nccwpck_require__(6731);
+var input_files = __nccwpck_require__(7014);
 // EXTERNAL MODULE: ./src/inputs/fleet.ts
-var fleet = __nccwpck_require__(8405);
+var fleet = __nccwpck_require__(6712);
 ;// CONCATENATED MODULE: ./src/inputs/credentials.ts
 /**
  * The credentials the probes carry (credential headers, `api-key`, a token in a URL's query string) and those of a
@@ -17712,17 +17712,17 @@ function readCredentials(read, urls, env) {
 }
 
 // EXTERNAL MODULE: ./src/inputs/cross-field-rules.ts
-var cross_field_rules = __nccwpck_require__(2322);
+var cross_field_rules = __nccwpck_require__(5027);
 // EXTERNAL MODULE: ./src/inputs/forms.ts
-var inputs_forms = __nccwpck_require__(2198);
+var inputs_forms = __nccwpck_require__(6539);
 // EXTERNAL MODULE: ./src/runtime/own-files.ts
-var own_files = __nccwpck_require__(730);
+var own_files = __nccwpck_require__(3225);
 // EXTERNAL MODULE: ./src/inputs/settings.ts
-var settings = __nccwpck_require__(900);
+var settings = __nccwpck_require__(6107);
 // EXTERNAL MODULE: ./src/history/limits.ts
-var limits = __nccwpck_require__(6138);
+var limits = __nccwpck_require__(375);
 // EXTERNAL MODULE: ./src/runtime/platform.ts
-var runtime_platform = __nccwpck_require__(5937);
+var runtime_platform = __nccwpck_require__(2888);
 ;// CONCATENATED MODULE: ./src/inputs/parse-settings.ts
 /**
  * Turns raw input strings (from the action's inputs or the CLI's flags) into typed, validated settings.
@@ -17876,15 +17876,10 @@ function readOneServer(read, platform) {
     const container = read.field('container', (t) => (0,inputs_forms/* parseContainer */.NJ)(t.trim()));
     (0,cross_field_rules/* checkContainer */.iT)(container, pid);
     const logFile = read.text('log-file');
+    // the container's output, else the started server's, is appended to it: through a link, to wherever it points
+    const writer = container !== undefined ? 'container' : start !== undefined ? 'start' : undefined;
     if (logFile !== undefined)
-        read.field('log-file', () => (0,input_files/* checkLogFile */.x)(logFile));
-    // the server's output is appended to it: through a link, to wherever it points
-    if (logFile !== undefined && start !== undefined && (0,own_files/* isSymlink */.wP)(logFile))
-        throw new input_error/* InputError */.dz('log-file', {
-            value: (0,runtime_text/* printable */.g$)(logFile),
-            problem: 'is a symbolic link, and "start" writes the server\'s output to it; a link is never followed',
-            form: 'the path of a regular file (or of one to create), not a link to it'
-        });
+        read.field('log-file', () => (0,input_files/* checkLogFile */.x)(logFile, writer));
     return { start, pid, container, logFile };
 }
 /** `fleet-min-ready`: `all`, or how many of the `endpoints` must be ready (1 to all of them). */
@@ -17946,7 +17941,7 @@ function readHistory(read, get) {
 }
 
 // EXTERNAL MODULE: ./src/inputs/variables.ts
-var variables = __nccwpck_require__(6192);
+var variables = __nccwpck_require__(289);
 ;// CONCATENATED MODULE: ./src/cli/input-error.ts
 /**
  * The one place where the CLI reads an InputError (src/inputs/): a bad input is bad usage, the input named as the
@@ -18636,7 +18631,7 @@ async function jobEnd(dir, run, out) {
 }
 
 // EXTERNAL MODULE: ./src/history/store.ts
-var store = __nccwpck_require__(4689);
+var store = __nccwpck_require__(8386);
 ;// CONCATENATED MODULE: ./src/report/history-report.ts
 const HISTORY_FORMATS = ['table', 'json', 'csv'];
 const COLUMNS = [
@@ -18902,15 +18897,15 @@ function engineLogOut(file, io) {
 }
 
 // EXTERNAL MODULE: ./src/gpu/nvidia-smi.ts
-var nvidia_smi = __nccwpck_require__(7777);
+var nvidia_smi = __nccwpck_require__(3472);
 // EXTERNAL MODULE: ./src/server/proc.ts
-var server_proc = __nccwpck_require__(7707);
+var server_proc = __nccwpck_require__(156);
 // EXTERNAL MODULE: ./src/server/port-owner.ts
-var port_owner = __nccwpck_require__(8706);
+var port_owner = __nccwpck_require__(717);
 // EXTERNAL MODULE: ./src/server/log-follower.ts
-var log_follower = __nccwpck_require__(5568);
+var log_follower = __nccwpck_require__(7559);
 // EXTERNAL MODULE: ./src/server/guard.ts
-var server_guard = __nccwpck_require__(2686);
+var server_guard = __nccwpck_require__(7475);
 ;// CONCATENATED MODULE: ./src/server/stop.ts
 /**
  * Stops a server and everything it started: SIGTERM to its process group, up to a timeout for it to exit, then
@@ -19099,7 +19094,7 @@ async function stopAtJobEnd(state, deps) {
 }
 
 // EXTERNAL MODULE: ./src/server/docker.ts
-var docker = __nccwpck_require__(931);
+var docker = __nccwpck_require__(872);
 ;// CONCATENATED MODULE: ./src/server/container-stop.ts
 /**
  * The job-end stop of a container with `docker stop` semantics (`POST /containers/{id}/stop?t=<stop-timeout>`: the
@@ -19195,9 +19190,9 @@ async function gpuRelease(before, atStart, family, seconds, deps) {
 }
 
 // EXTERNAL MODULE: ./src/server/process.ts + 1 modules
-var server_process = __nccwpck_require__(5361);
+var server_process = __nccwpck_require__(5189);
 // EXTERNAL MODULE: ./src/report/lifecycle-report.ts
-var lifecycle_report = __nccwpck_require__(7205);
+var lifecycle_report = __nccwpck_require__(9678);
 ;// CONCATENATED MODULE: ./src/cli/commands/stop.ts
 /**
  * `wait-for-model stop --pid N` (or `--container NAME`): SIGTERM to the server's process group (a container: its
@@ -19378,17 +19373,17 @@ function runCommand(program, args, out, cancel) {
 }
 
 // EXTERNAL MODULE: ./src/report/failure.ts
-var failure = __nccwpck_require__(3304);
+var failure = __nccwpck_require__(6729);
 // EXTERNAL MODULE: ./src/report/markdown.ts
-var markdown = __nccwpck_require__(4285);
+var markdown = __nccwpck_require__(998);
 // EXTERNAL MODULE: ./src/report/outputs.ts
-var outputs = __nccwpck_require__(5468);
+var outputs = __nccwpck_require__(9289);
 // EXTERNAL MODULE: ./src/report/progress.ts
-var progress = __nccwpck_require__(8991);
+var progress = __nccwpck_require__(9164);
 // EXTERNAL MODULE: ./src/report/profile-report.ts
-var profile_report = __nccwpck_require__(8478);
+var profile_report = __nccwpck_require__(5981);
 // EXTERNAL MODULE: ./src/report/smoke-report.ts
-var smoke_report = __nccwpck_require__(1542);
+var smoke_report = __nccwpck_require__(3985);
 ;// CONCATENATED MODULE: ./src/report/endpoints-summary.ts
 /**
  * A fleet's endpoints in the job summary: a row each, and for a fleet of servers (one per endpoint) each one's own
@@ -19795,7 +19790,7 @@ async function runCli(argv, io) {
 
 /***/ }),
 
-/***/ 6284:
+/***/ 8745:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -19838,7 +19833,7 @@ const engineInputName = (engine) => (engine === 'llamacpp' ? 'llama.cpp' : engin
 
 /***/ }),
 
-/***/ 1995:
+/***/ 136:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -20177,7 +20172,7 @@ const clockSeconds = (text) => text.split(':').reduce((acc, part) => acc * 60 + 
 
 /***/ }),
 
-/***/ 9778:
+/***/ 5933:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -20345,7 +20340,7 @@ function generationRoute(url) {
 
 /***/ }),
 
-/***/ 2285:
+/***/ 5948:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -20395,7 +20390,7 @@ const WORDED_PROXY_ERRORS = [
 
 /***/ }),
 
-/***/ 7777:
+/***/ 3472:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -20574,7 +20569,7 @@ function memoryHeldBy(snapshot, pids) {
 
 /***/ }),
 
-/***/ 5464:
+/***/ 9867:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -20585,7 +20580,7 @@ function memoryHeldBy(snapshot, pids) {
 /* harmony export */ });
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _runtime_own_files_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(730);
+/* harmony import */ var _runtime_own_files_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3225);
 /**
  * A credential in the history is never its value: `env-report` masks it, and where the history must tell that it
  * changed between runs (drift), it keeps a keyed hash of it, HMAC-SHA-256 under a random key of this history's own
@@ -20648,7 +20643,7 @@ const isMasked = (value) => value !== undefined && value.startsWith(MASKED);
 
 /***/ }),
 
-/***/ 6138:
+/***/ 375:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -20667,7 +20662,7 @@ const MEDIAN_OF = 10;
 
 /***/ }),
 
-/***/ 2899:
+/***/ 208:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -20677,8 +20672,8 @@ const MEDIAN_OF = 10;
 /* harmony export */   y8: () => (/* binding */ regression),
 /* harmony export */   yV: () => (/* binding */ throughputRegression)
 /* harmony export */ });
-/* harmony import */ var _fingerprint_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5464);
-/* harmony import */ var _limits_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6138);
+/* harmony import */ var _fingerprint_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9867);
+/* harmony import */ var _limits_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(375);
 
 
 const secondsOf = (r) => r.startupSeconds ?? r.elapsedSeconds;
@@ -20770,7 +20765,7 @@ function throughputRegression(earlier, run) {
 
 /***/ }),
 
-/***/ 4689:
+/***/ 8386:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -20785,8 +20780,8 @@ function throughputRegression(earlier, run) {
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _runtime_own_files_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(730);
-/* harmony import */ var _limits_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6138);
+/* harmony import */ var _runtime_own_files_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3225);
+/* harmony import */ var _limits_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(375);
 /**
  * Earlier runs, one JSON line per finished wait, in a file shared by every job on a runner: reading it (skipping
  * lines it cannot read), appending one line atomically, and trimming each key to its last runs (comparing a run
@@ -21115,7 +21110,7 @@ function lockIsStale(lock) {
 
 /***/ }),
 
-/***/ 2327:
+/***/ 2234:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -21282,7 +21277,7 @@ function getentHosts(hostname, callback) {
 
 /***/ }),
 
-/***/ 242:
+/***/ 4931:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -21292,12 +21287,12 @@ function getentHosts(hostname, callback) {
 /* harmony export */   uT: () => (/* binding */ createHttpClient)
 /* harmony export */ });
 /* unused harmony export BODY_CAP_BYTES */
-/* harmony import */ var _undici_parts_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7101);
-/* harmony import */ var _hosts_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2327);
-/* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
-/* harmony import */ var _inputs_parse_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3718);
-/* harmony import */ var _inputs_secrets_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(3332);
-/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9842);
+/* harmony import */ var _undici_parts_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9190);
+/* harmony import */ var _hosts_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2234);
+/* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3550);
+/* harmony import */ var _inputs_parse_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9243);
+/* harmony import */ var _inputs_secrets_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(4125);
+/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4853);
 
 
 
@@ -21596,7 +21591,7 @@ function describeError(e, proxy) {
 
 /***/ }),
 
-/***/ 7101:
+/***/ 9190:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -21606,15 +21601,15 @@ function describeError(e, proxy) {
 /* harmony export */   g6: () => (/* binding */ Agent),
 /* harmony export */   kT: () => (/* binding */ ProxyAgent)
 /* harmony export */ });
-/* harmony import */ var undici_lib_dispatcher_agent_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7405);
+/* harmony import */ var undici_lib_dispatcher_agent_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5539);
 /* harmony import */ var undici_lib_dispatcher_agent_js__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(undici_lib_dispatcher_agent_js__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var undici_lib_dispatcher_dispatcher_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(883);
+/* harmony import */ var undici_lib_dispatcher_dispatcher_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2377);
 /* harmony import */ var undici_lib_dispatcher_dispatcher_js__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(undici_lib_dispatcher_dispatcher_js__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var undici_lib_dispatcher_client_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3701);
+/* harmony import */ var undici_lib_dispatcher_client_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(271);
 /* harmony import */ var undici_lib_dispatcher_client_js__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(undici_lib_dispatcher_client_js__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var undici_lib_dispatcher_proxy_agent_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6672);
+/* harmony import */ var undici_lib_dispatcher_proxy_agent_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9710);
 /* harmony import */ var undici_lib_dispatcher_proxy_agent_js__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(undici_lib_dispatcher_proxy_agent_js__WEBPACK_IMPORTED_MODULE_3__);
-/* harmony import */ var undici_lib_api_index_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(6615);
+/* harmony import */ var undici_lib_api_index_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5889);
 // @ts-expect-error -- undici ships no declarations for its internal paths; typed below
 
 // @ts-expect-error -- as above
@@ -21645,7 +21640,7 @@ function request(dispatcher, options) {
 
 /***/ }),
 
-/***/ 2322:
+/***/ 5027:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -21657,9 +21652,9 @@ function request(dispatcher, options) {
 /* harmony export */   el: () => (/* binding */ generationFor),
 /* harmony export */   iT: () => (/* binding */ checkContainer)
 /* harmony export */ });
-/* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9354);
-/* harmony import */ var _engines_model_lists_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9778);
-/* harmony import */ var _runtime_platform_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5937);
+/* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2927);
+/* harmony import */ var _engines_model_lists_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5933);
+/* harmony import */ var _runtime_platform_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2888);
 /**
  * The rules between inputs, and between an input and the machine: each is checked where the parser has read the
  * inputs it involves, so that the first bad input read is the one an error names.
@@ -21734,7 +21729,7 @@ function generationFor(url, model) {
 
 /***/ }),
 
-/***/ 8405:
+/***/ 6712:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -21742,18 +21737,16 @@ function generationFor(url, model) {
 /* harmony export */   h6: () => (/* binding */ endpointSettings)
 /* harmony export */ });
 /* unused harmony export entryLines */
-/* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9354);
-/* harmony import */ var _input_files_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6731);
-/* harmony import */ var _cross_field_rules_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2322);
-/* harmony import */ var _forms_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2198);
-/* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5369);
-/* harmony import */ var _runtime_own_files_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(730);
+/* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2927);
+/* harmony import */ var _input_files_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7014);
+/* harmony import */ var _cross_field_rules_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5027);
+/* harmony import */ var _forms_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6539);
+/* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(7720);
 /**
  * A fleet of servers: `start`, `pid`, `container` and `log-file` with one line per `url` line, in order, each
  * endpoint's own server. One value (or none) keeps its meaning of one server (or none) for every endpoint, and a
  * single `url` takes `start` whole, a script of as many lines as it likes.
  */
-
 
 
 
@@ -21843,23 +21836,15 @@ function readEndpointServers(read, endpoints, platform) {
             }
         };
         const start = starts?.[i];
+        const pid = entry('pid', _forms_js__WEBPACK_IMPORTED_MODULE_3__/* .parsePid */ .Ng);
+        const container = entry('container', _forms_js__WEBPACK_IMPORTED_MODULE_3__/* .parseContainer */ .NJ);
+        // the container's output, else the started server's, is appended to it: through a link, to wherever it points
+        const writer = container !== undefined ? 'container' : start !== undefined ? 'start' : undefined;
         const logFile = entry('log-file', (line) => {
-            (0,_input_files_js__WEBPACK_IMPORTED_MODULE_1__/* .checkLogFile */ .x)(line);
-            // the server's output is appended to it: through a link, to wherever it points
-            if (start !== undefined && (0,_runtime_own_files_js__WEBPACK_IMPORTED_MODULE_5__/* .isSymlink */ .wP)(line))
-                throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({
-                    value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_4__/* .printable */ .g$)(line),
-                    problem: 'is a symbolic link, and "start" writes the server\'s output to it; a link is never followed',
-                    form: 'the path of a regular file (or of one to create), not a link to it'
-                });
+            (0,_input_files_js__WEBPACK_IMPORTED_MODULE_1__/* .checkLogFile */ .x)(line, writer);
             return line;
         });
-        return {
-            start,
-            pid: entry('pid', _forms_js__WEBPACK_IMPORTED_MODULE_3__/* .parsePid */ .Ng),
-            container: entry('container', _forms_js__WEBPACK_IMPORTED_MODULE_3__/* .parseContainer */ .NJ),
-            logFile
-        };
+        return { start, pid, container, logFile };
     });
 }
 /**
@@ -21887,7 +21872,7 @@ function endpointSettings(settings, i) {
 
 /***/ }),
 
-/***/ 2198:
+/***/ 6539:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -21901,9 +21886,9 @@ function endpointSettings(settings, i) {
 /* harmony export */   yL: () => (/* binding */ oneOf)
 /* harmony export */ });
 /* unused harmony export parseUrl */
-/* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9354);
-/* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5369);
-/* harmony import */ var _engines_engine_names_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6284);
+/* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2927);
+/* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7720);
+/* harmony import */ var _engines_engine_names_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8745);
 /** The forms of the values only the settings take: URLs, a process id, variable names, an engine, a word of a list. */
 
 
@@ -22008,7 +21993,7 @@ function parseUrl(text) {
 
 /***/ }),
 
-/***/ 9354:
+/***/ 2927:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -22048,7 +22033,7 @@ class InputError extends Error {
 
 /***/ }),
 
-/***/ 6731:
+/***/ 7014:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -22057,10 +22042,12 @@ class InputError extends Error {
 /* harmony export */ });
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9354);
-/* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5369);
-/* harmony import */ var _runtime_file_kind_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2607);
+/* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2927);
+/* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7720);
+/* harmony import */ var _runtime_file_kind_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(3008);
+/* harmony import */ var _runtime_own_files_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3225);
 /** The inputs that name a file, checked when the inputs are read, so that a wrong path fails before any request. */
+
 
 
 
@@ -22093,9 +22080,17 @@ function readCaCert(path) {
 }
 /**
  * `log-file`: a log that exists must be a regular file (followed through symlinks): a FIFO blocks whoever opens it,
- * and a device such as /dev/zero never ends. One not written yet is fine: the server writes it.
+ * and a device such as /dev/zero never ends. One not written yet is fine: the server writes it. Where the action
+ * writes it (`writer`: the output of the server `start` runs, or of the `container`, through its engine), it must
+ * not be a symbolic link either: the output would go wherever the link points. A log only read (`pid`) may be one.
  */
-function checkLogFile(path) {
+function checkLogFile(path, writer) {
+    if (writer !== undefined && (0,_runtime_own_files_js__WEBPACK_IMPORTED_MODULE_3__/* .isSymlink */ .wP)(path))
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .ProblemError */ .Mm({
+            value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_2__/* .printable */ .g$)(path),
+            problem: `is a symbolic link, and ${writer === 'start' ? '"start" writes the server\'s output' : 'the container\'s output (from "container") is written'} to it; a link is never followed`,
+            form: 'the path of a regular file (or of one to create), not a link to it'
+        });
     let stat;
     try {
         stat = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.statSync)(path);
@@ -22103,7 +22098,7 @@ function checkLogFile(path) {
     catch {
         return;
     }
-    const what = (0,_runtime_file_kind_js__WEBPACK_IMPORTED_MODULE_3__/* .notRegularFile */ .s)(stat);
+    const what = (0,_runtime_file_kind_js__WEBPACK_IMPORTED_MODULE_4__/* .notRegularFile */ .s)(stat);
     if (what !== undefined)
         throw new _input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .ProblemError */ .Mm({
             value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_2__/* .printable */ .g$)(path),
@@ -22115,7 +22110,7 @@ function checkLogFile(path) {
 
 /***/ }),
 
-/***/ 3718:
+/***/ 9243:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -22132,8 +22127,8 @@ function checkLogFile(path) {
 /* harmony export */   yG: () => (/* binding */ parseBoolean)
 /* harmony export */ });
 /* unused harmony export MAX_DURATION_MS */
-/* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9354);
-/* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5369);
+/* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2927);
+/* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7720);
 /** Parsers for the textual forms of inputs. Each throws a ProblemError, which names the accepted form where it can. */
 
 
@@ -22250,7 +22245,7 @@ function parsePercent(text) {
 
 /***/ }),
 
-/***/ 3332:
+/***/ 4125:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -22384,7 +22379,7 @@ function redactKnown(text, secrets) {
 
 /***/ }),
 
-/***/ 900:
+/***/ 6107:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -22405,7 +22400,7 @@ const HISTORY_AUTO = 'auto';
 
 /***/ }),
 
-/***/ 6192:
+/***/ 289:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -22428,7 +22423,7 @@ const shellInputVariable = (name) => inputVariable(name).replace(/-/g, '_');
 
 /***/ }),
 
-/***/ 9823:
+/***/ 7780:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 
@@ -22439,15 +22434,15 @@ __nccwpck_require__.d(__webpack_exports__, {
 });
 
 // EXTERNAL MODULE: ./src/facts/answer.ts
-var facts_answer = __nccwpck_require__(2285);
+var facts_answer = __nccwpck_require__(5948);
 // EXTERNAL MODULE: ./src/runtime/text.ts
-var runtime_text = __nccwpck_require__(5369);
+var runtime_text = __nccwpck_require__(7720);
 // EXTERNAL MODULE: ./src/http/probe.ts
-var probe = __nccwpck_require__(242);
+var probe = __nccwpck_require__(4931);
 // EXTERNAL MODULE: ./src/report/lifecycle-report.ts
-var lifecycle_report = __nccwpck_require__(7205);
+var lifecycle_report = __nccwpck_require__(9678);
 // EXTERNAL MODULE: ./src/runtime/clock.ts
-var clock = __nccwpck_require__(9842);
+var clock = __nccwpck_require__(4853);
 ;// CONCATENATED MODULE: ./src/report/cannot-change-report.ts
 
 
@@ -22683,7 +22678,7 @@ function withGenerationWords(answer) {
 
 /***/ }),
 
-/***/ 2060:
+/***/ 4117:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -22708,15 +22703,15 @@ function describeExpectation({ expect, url }, subject = url.href) {
 
 /***/ }),
 
-/***/ 3304:
+/***/ 6729:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   o: () => (/* binding */ failureMessage)
 /* harmony export */ });
-/* harmony import */ var _answer_report_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9823);
-/* harmony import */ var _expectation_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2060);
-/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9842);
+/* harmony import */ var _answer_report_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7780);
+/* harmony import */ var _expectation_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4117);
+/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4853);
 /** The failure: the message a wait that was not ready ends with. */
 
 
@@ -22774,7 +22769,7 @@ const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
 
 /***/ }),
 
-/***/ 7205:
+/***/ 9678:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -22793,7 +22788,7 @@ const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
 /* harmony export */   y2: () => (/* binding */ dockerProxyText)
 /* harmony export */ });
 /* unused harmony exports refusedStateText, NOTHING_TO_STOP, jobEndErrorText, jobEndSummaryErrorText, jobEndCancelledText, jobEndSummary */
-/* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5369);
+/* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7720);
 
 
 const list = (items) => items.map((i) => `"${i}"`).join(', ');
@@ -23015,7 +23010,7 @@ const loadAskedText = (url, model) => `Asked the server to load "${String(model)
 
 /***/ }),
 
-/***/ 4285:
+/***/ 998:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -23055,7 +23050,7 @@ function fenced(text) {
 
 /***/ }),
 
-/***/ 5468:
+/***/ 9289:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -23063,7 +23058,7 @@ function fenced(text) {
 /* harmony export */   bA: () => (/* binding */ typedOutputs)
 /* harmony export */ });
 /* unused harmony export OUTPUT_NAMES */
-/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9842);
+/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4853);
 /**
  * The outputs: every one of action.yml's outputs as the action sets it (a string: GitHub has no other kind), and as
  * `--json` prints them: a script reading JSON should get `"attempts": 3`, `"ready": true` and
@@ -23200,7 +23195,7 @@ function typedOutputs(outputs) {
 
 /***/ }),
 
-/***/ 8478:
+/***/ 5981:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -23212,8 +23207,8 @@ function typedOutputs(outputs) {
 /* harmony export */   Zb: () => (/* binding */ startupStatusText)
 /* harmony export */ });
 /* unused harmony exports progressText, etaText, phaseChangeText, bar, phaseGantt */
-/* harmony import */ var _engines_log_markers_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1995);
-/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9842);
+/* harmony import */ var _engines_log_markers_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(136);
+/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4853);
 
 
 const s1 = (seconds) => `${seconds.toFixed(1)}s`;
@@ -23354,7 +23349,7 @@ function driftWarning(drifts) {
 
 /***/ }),
 
-/***/ 8991:
+/***/ 9164:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -23369,9 +23364,9 @@ function driftWarning(drifts) {
 /* harmony export */   _s: () => (/* binding */ envUnreadableText),
 /* harmony export */   tL: () => (/* binding */ probeLine)
 /* harmony export */ });
-/* harmony import */ var _answer_report_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9823);
-/* harmony import */ var _expectation_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2060);
-/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9842);
+/* harmony import */ var _answer_report_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7780);
+/* harmony import */ var _expectation_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4117);
+/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4853);
 /** The progress lines: the line the wait begins with, each change of answer, the gate's own lines, the last line. */
 
 
@@ -23491,7 +23486,7 @@ function envLines(server) {
 
 /***/ }),
 
-/***/ 1542:
+/***/ 3985:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -23500,10 +23495,10 @@ function envLines(server) {
 /* harmony export */   c7: () => (/* binding */ smokeProblemMessage),
 /* harmony export */   zv: () => (/* binding */ smokeLines)
 /* harmony export */ });
-/* harmony import */ var _smoke_frames_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8855);
-/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9842);
-/* harmony import */ var _profile_report_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8478);
-/* harmony import */ var _engines_log_markers_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1995);
+/* harmony import */ var _smoke_frames_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(958);
+/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4853);
+/* harmony import */ var _profile_report_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5981);
+/* harmony import */ var _engines_log_markers_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(136);
 
 
 
@@ -23603,7 +23598,7 @@ function smokeRows(outcome) {
 
 /***/ }),
 
-/***/ 9842:
+/***/ 4853:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -23649,7 +23644,7 @@ const seconds = (ms) => (Math.round(ms / 100) / 10).toFixed(1);
 
 /***/ }),
 
-/***/ 2206:
+/***/ 3971:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -23674,7 +23669,7 @@ function dropOutputToClosedPipes(streams) {
 
 /***/ }),
 
-/***/ 2607:
+/***/ 3008:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -23700,7 +23695,7 @@ function notRegularFile(stat) {
 
 /***/ }),
 
-/***/ 1906:
+/***/ 1815:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -23744,7 +23739,7 @@ class Halter {
 
 /***/ }),
 
-/***/ 2502:
+/***/ 3550:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 
@@ -23831,7 +23826,7 @@ function createBodyCollector(afterBytes = 256 * 1024) {
 
 /***/ }),
 
-/***/ 730:
+/***/ 3225:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -23846,7 +23841,7 @@ function createBodyCollector(afterBytes = 256 * 1024) {
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _file_kind_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2607);
+/* harmony import */ var _file_kind_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3008);
 /**
  * Writing only our own files: every file the action or the CLI creates or rewrites (the history, its lock and key,
  * a temporary file, the server's log, a summary file) is opened without following a symbolic link (O_NOFOLLOW) and
@@ -23927,7 +23922,7 @@ function writeOwnFile(path, text) {
 
 /***/ }),
 
-/***/ 5937:
+/***/ 2888:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -23953,7 +23948,7 @@ const osName = (platform) => OS_NAMES[platform.os] ?? platform.os;
 
 /***/ }),
 
-/***/ 5369:
+/***/ 7720:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -24041,7 +24036,7 @@ function jsonMessage(json) {
 
 /***/ }),
 
-/***/ 931:
+/***/ 872:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -24049,9 +24044,9 @@ function jsonMessage(json) {
 /* harmony export */   nc: () => (/* binding */ DockerEngine)
 /* harmony export */ });
 /* unused harmony export demultiplexer */
-/* harmony import */ var _http_undici_parts_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7101);
-/* harmony import */ var _inputs_input_error_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9354);
-/* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5369);
+/* harmony import */ var _http_undici_parts_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9190);
+/* harmony import */ var _inputs_input_error_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2927);
+/* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7720);
 /**
  * A small client of the Docker Engine API (and Podman's Docker-compatible one) over its unix socket, with the
  * project's HTTP client: `DOCKER_HOST=unix://\u2026`, else /var/run/docker.sock. Every request is bounded (its own
@@ -24253,14 +24248,14 @@ function errorCode(e) {
 
 /***/ }),
 
-/***/ 5791:
+/***/ 6048:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   X: () => (/* binding */ secretValueOf),
 /* harmony export */   q: () => (/* binding */ envReport)
 /* harmony export */ });
-/* harmony import */ var _inputs_secrets_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3332);
+/* harmony import */ var _inputs_secrets_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4125);
 /** `env-report`: the chosen variables from a process's environment, with credential-like values masked. */
 
 /**
@@ -24304,7 +24299,7 @@ function envReport(patterns, environ, secrets = []) {
 
 /***/ }),
 
-/***/ 2686:
+/***/ 7475:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -24317,7 +24312,7 @@ function envReport(patterns, environ, secrets = []) {
 /* harmony export */ });
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7707);
+/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(156);
 /**
  * Which processes a stop may signal, read from Linux's /proc. Never this process, one of its ancestors (the
  * runner's step, the runner itself), pid 1, a runner's own processes (`Runner.Worker`, `Runner.Listener`, its
@@ -24446,7 +24441,7 @@ function descendantsOf(roots, proc = '/proc') {
 
 /***/ }),
 
-/***/ 5568:
+/***/ 7559:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -24455,9 +24450,9 @@ function descendantsOf(roots, proc = '/proc') {
 /* unused harmony export MAX_LINE_CHARS */
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _inputs_secrets_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3332);
-/* harmony import */ var _runtime_file_kind_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2607);
-/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9842);
+/* harmony import */ var _inputs_secrets_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4125);
+/* harmony import */ var _runtime_file_kind_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3008);
+/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4853);
 /**
  * Follows a server's log file: the lines appended since the last look, numbered, and the last lines kept for the
  * tail. Each look does a bounded amount of work whatever the file holds (a 200 MB log, a server flooding its log,
@@ -24717,7 +24712,7 @@ class LogFollower {
 
 /***/ }),
 
-/***/ 8706:
+/***/ 717:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -24727,11 +24722,11 @@ class LogFollower {
 /* harmony export */   l: () => (/* binding */ portOwner),
 /* harmony export */   yv: () => (/* binding */ localPort)
 /* harmony export */ });
-/* harmony import */ var _guard_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2686);
+/* harmony import */ var _guard_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7475);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3024);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7707);
-/* harmony import */ var _http_hosts_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2327);
+/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(156);
+/* harmony import */ var _http_hosts_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2234);
 /**
  * Who listens on a local TCP port, read from Linux's /proc: the listening sockets of /proc/net/tcp and tcp6, each
  * socket's inode found among the processes' file descriptors (/proc/<pid>/fd \u2192 `socket:[inode]`), and each
@@ -24870,7 +24865,7 @@ const isDockerProxy = (command) => /(^|\/)docker-proxy(\s|$)/.test(command);
 
 /***/ }),
 
-/***/ 7707:
+/***/ 156:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -24934,7 +24929,7 @@ function procEnviron(pid, proc = '/proc') {
 
 /***/ }),
 
-/***/ 5361:
+/***/ 5189:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 
@@ -24951,21 +24946,21 @@ __nccwpck_require__.d(__webpack_exports__, {
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(3024);
 // EXTERNAL MODULE: ./src/runtime/own-files.ts
-var own_files = __nccwpck_require__(730);
+var own_files = __nccwpck_require__(3225);
 // EXTERNAL MODULE: external "node:os"
 var external_node_os_ = __nccwpck_require__(8161);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
 // EXTERNAL MODULE: ./src/runtime/text.ts
-var runtime_text = __nccwpck_require__(5369);
+var runtime_text = __nccwpck_require__(7720);
 // EXTERNAL MODULE: ./src/inputs/input-error.ts
-var input_error = __nccwpck_require__(9354);
+var input_error = __nccwpck_require__(2927);
 // EXTERNAL MODULE: ./src/inputs/forms.ts
-var inputs_forms = __nccwpck_require__(2198);
+var inputs_forms = __nccwpck_require__(6539);
 // EXTERNAL MODULE: ./src/inputs/variables.ts
-var variables = __nccwpck_require__(6192);
+var variables = __nccwpck_require__(289);
 // EXTERNAL MODULE: ./src/server/proc.ts
-var proc = __nccwpck_require__(7707);
+var proc = __nccwpck_require__(156);
 ;// CONCATENATED MODULE: ./src/server/runner-internals.ts
 /**
  * What the runner gives the action's own process and no `run:` step, kept from the server `start` launches: a
@@ -25176,7 +25171,7 @@ function processAgeMs(startTicks) {
 
 /***/ }),
 
-/***/ 8855:
+/***/ 958:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -25184,7 +25179,7 @@ function processAgeMs(startTicks) {
 /* harmony export */   tS: () => (/* binding */ FrameReader),
 /* harmony export */   wC: () => (/* binding */ MAX_STREAM_BYTES)
 /* harmony export */ });
-/* harmony import */ var _http_probe_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(242);
+/* harmony import */ var _http_probe_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4931);
 /**
  * A streamed body cut into events as its bytes arrive, within bounds a hostile server cannot swell: a line longer
  * than MAX_LINE_BYTES, or a body longer than MAX_STREAM_BYTES, ends the stream as an error rather than growing a
@@ -25282,7 +25277,7 @@ function toFrame(text) {
 
 /***/ }),
 
-/***/ 5165:
+/***/ 8948:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 
@@ -25305,7 +25300,7 @@ const AT = {
 const cancelledText = (signal, stage) => `the job was cancelled (${signal}) ${AT[stage]}`;
 
 // EXTERNAL MODULE: ./src/wait/conclusion.ts + 2 modules
-var conclusion = __nccwpck_require__(6100);
+var conclusion = __nccwpck_require__(7154);
 ;// CONCATENATED MODULE: ./src/wait/cancelled.ts
 
 
@@ -25350,7 +25345,7 @@ function concludedSince(next, settings, cancel, stage, elapsedMs) {
 
 /***/ }),
 
-/***/ 6100:
+/***/ 7154:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 
@@ -25360,9 +25355,9 @@ __nccwpck_require__.d(__webpack_exports__, {
 });
 
 // EXTERNAL MODULE: ./src/facts/answer.ts
-var answer = __nccwpck_require__(2285);
+var answer = __nccwpck_require__(5948);
 // EXTERNAL MODULE: ./src/report/smoke-report.ts
-var smoke_report = __nccwpck_require__(1542);
+var smoke_report = __nccwpck_require__(3985);
 ;// CONCATENATED MODULE: ./src/server/container-state.ts
 const NAMES = {
     container: 'server-container',
@@ -25522,17 +25517,17 @@ function readJobEndState(get) {
 }
 
 // EXTERNAL MODULE: ./src/inputs/fleet.ts
-var fleet = __nccwpck_require__(8405);
+var fleet = __nccwpck_require__(6712);
 // EXTERNAL MODULE: ./src/report/failure.ts
-var failure = __nccwpck_require__(3304);
+var failure = __nccwpck_require__(6729);
 // EXTERNAL MODULE: ./src/report/markdown.ts
-var markdown = __nccwpck_require__(4285);
+var markdown = __nccwpck_require__(998);
 // EXTERNAL MODULE: ./src/report/outputs.ts
-var outputs = __nccwpck_require__(5468);
+var outputs = __nccwpck_require__(9289);
 // EXTERNAL MODULE: ./src/report/progress.ts
-var progress = __nccwpck_require__(8991);
+var progress = __nccwpck_require__(9164);
 // EXTERNAL MODULE: ./src/inputs/secrets.ts
-var secrets = __nccwpck_require__(3332);
+var secrets = __nccwpck_require__(4125);
 ;// CONCATENATED MODULE: ./src/wait/conclusion.ts
 /**
  * What must happen once the wait is over, decided once for every front end (the action, the CLI, and later a
@@ -25614,7 +25609,7 @@ function conclude(gateOutcome, settings) {
 
 /***/ }),
 
-/***/ 4750:
+/***/ 6147:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -25622,7 +25617,7 @@ function conclude(gateOutcome, settings) {
 /* harmony export */   wz: () => (/* binding */ representative)
 /* harmony export */ });
 /* unused harmony export fleetTally */
-/* harmony import */ var _report_progress_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8991);
+/* harmony import */ var _report_progress_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9164);
 
 function fleetTally(size, minReady) {
     let ready = 0;
@@ -25693,7 +25688,7 @@ function fleetStops(halters, minReady) {
 
 /***/ }),
 
-/***/ 5644:
+/***/ 6804:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 
@@ -25710,9 +25705,9 @@ var external_node_fs_ = __nccwpck_require__(3024);
 // EXTERNAL MODULE: external "node:net"
 var external_node_net_ = __nccwpck_require__(7030);
 // EXTERNAL MODULE: ./src/runtime/clock.ts
-var runtime_clock = __nccwpck_require__(9842);
+var runtime_clock = __nccwpck_require__(4853);
 // EXTERNAL MODULE: ./src/http/hosts.ts
-var hosts = __nccwpck_require__(2327);
+var hosts = __nccwpck_require__(2234);
 ;// CONCATENATED MODULE: ./src/http/port-watch.ts
 /**
  * Sees a closed port open, cheaply, so that the HTTP probe goes out the moment a server starts listening
@@ -25931,9 +25926,9 @@ function readListening(file) {
 }
 
 // EXTERNAL MODULE: ./src/http/undici-parts.ts
-var undici_parts = __nccwpck_require__(7101);
+var undici_parts = __nccwpck_require__(9190);
 // EXTERNAL MODULE: ./src/engines/log-markers.ts
-var log_markers = __nccwpck_require__(1995);
+var log_markers = __nccwpck_require__(136);
 ;// CONCATENATED MODULE: ./src/startup/eta.ts
 /**
  * Milliseconds left in a phase with progress, at `now`: tqdm's own elapsed time per item where it prints one,
@@ -26278,9 +26273,9 @@ class StartupProfile {
 }
 
 // EXTERNAL MODULE: ./src/report/progress.ts
-var progress = __nccwpck_require__(8991);
+var progress = __nccwpck_require__(9164);
 // EXTERNAL MODULE: ./src/report/profile-report.ts
-var profile_report = __nccwpck_require__(8478);
+var profile_report = __nccwpck_require__(5981);
 ;// CONCATENATED MODULE: ./src/runtime/bounded-regex.ts
 /** The scripts and their contexts, made at the first match: a wait with no pattern to run never pays for them. */
 let made;
@@ -26488,9 +26483,9 @@ function watchServer({ halter, server, log, failPattern, readLines, cancel, poll
 }
 
 // EXTERNAL MODULE: ./src/runtime/memory.ts + 1 modules
-var memory = __nccwpck_require__(2502);
+var memory = __nccwpck_require__(3550);
 // EXTERNAL MODULE: ./src/http/probe.ts
-var http_probe = __nccwpck_require__(242);
+var http_probe = __nccwpck_require__(4931);
 ;// CONCATENATED MODULE: ./src/wait/first-probe.ts
 /**
  * The first probe, sent as soon as the settings are read and before the rest of the wait is loaded. A server that
@@ -26555,21 +26550,21 @@ async function sendFirstProbe(settings, clock, startedAt) {
 }
 
 // EXTERNAL MODULE: ./src/facts/answer.ts
-var facts_answer = __nccwpck_require__(2285);
+var facts_answer = __nccwpck_require__(5948);
 // EXTERNAL MODULE: ./src/runtime/halter.ts
-var runtime_halter = __nccwpck_require__(1906);
+var runtime_halter = __nccwpck_require__(1815);
 // EXTERNAL MODULE: ./src/history/stats.ts
-var stats = __nccwpck_require__(2899);
+var stats = __nccwpck_require__(208);
 // EXTERNAL MODULE: ./src/history/fingerprint.ts
-var fingerprint = __nccwpck_require__(5464);
+var fingerprint = __nccwpck_require__(9867);
 // EXTERNAL MODULE: ./src/server/env-report.ts
-var env_report = __nccwpck_require__(5791);
+var env_report = __nccwpck_require__(6048);
 // EXTERNAL MODULE: ./src/history/store.ts
-var store = __nccwpck_require__(4689);
+var store = __nccwpck_require__(8386);
 // EXTERNAL MODULE: ./src/report/smoke-report.ts
-var smoke_report = __nccwpck_require__(1542);
+var smoke_report = __nccwpck_require__(3985);
 // EXTERNAL MODULE: ./src/inputs/settings.ts
-var inputs_settings = __nccwpck_require__(900);
+var inputs_settings = __nccwpck_require__(6107);
 ;// CONCATENATED MODULE: ./src/wait/run-history.ts
 
 
@@ -26793,7 +26788,7 @@ function readyMoment({ readySeenAt, notReadySentAt, readyLineAt, now }) {
 }
 
 // EXTERNAL MODULE: ./src/engines/model-lists.ts
-var model_lists = __nccwpck_require__(9778);
+var model_lists = __nccwpck_require__(5933);
 ;// CONCATENATED MODULE: ./src/engines/match.ts
 /**
  * Finds `wanted` among the listed models, from the strictest fit to the loosest: an id equal to it; equal but
@@ -26851,9 +26846,9 @@ function editDistance(a, b) {
 }
 
 // EXTERNAL MODULE: ./src/inputs/parse.ts
-var parse = __nccwpck_require__(3718);
+var parse = __nccwpck_require__(9243);
 // EXTERNAL MODULE: ./src/runtime/text.ts
-var runtime_text = __nccwpck_require__(5369);
+var runtime_text = __nccwpck_require__(7720);
 ;// CONCATENATED MODULE: ./src/wait/assess.ts
 /**
  * Judges one probe's result against what the settings expect: ready, keep waiting, or stop now. The judgement is
@@ -27258,7 +27253,7 @@ function saysReady(ready, status, json) {
 }
 
 // EXTERNAL MODULE: ./src/report/lifecycle-report.ts
-var lifecycle_report = __nccwpck_require__(7205);
+var lifecycle_report = __nccwpck_require__(9678);
 ;// CONCATENATED MODULE: ./src/wait/engine-readiness.ts
 /**
  * An endpoint's engine's own word on readiness (src/engines/readiness.ts): its readiness routes asked in order
@@ -27920,7 +27915,7 @@ async function waitForTarget({ url, generation }, shared) {
 }
 
 // EXTERNAL MODULE: ./src/wait/fleet-tally.ts
-var fleet_tally = __nccwpck_require__(4750);
+var fleet_tally = __nccwpck_require__(6147);
 ;// CONCATENATED MODULE: ./src/wait/servers/none.ts
 const nothing = {
     followLog: () => undefined,
@@ -27936,7 +27931,7 @@ const noServer = {
 };
 
 // EXTERNAL MODULE: ./src/wait/cancelled.ts + 1 modules
-var cancelled = __nccwpck_require__(5165);
+var cancelled = __nccwpck_require__(8948);
 ;// CONCATENATED MODULE: ./src/wait/sequence.ts
 /**
  * The wait of one server's endpoints (or of no server's), from its seam to the outcome: launch, follow, wait,
@@ -27967,9 +27962,9 @@ var cancelled = __nccwpck_require__(5165);
  */
 async function serverSeam(settings, deps) {
     if (settings.container !== undefined)
-        return (await __nccwpck_require__.e(/* import() */ 851).then(__nccwpck_require__.bind(__nccwpck_require__, 1851))).containerServer(settings, deps);
+        return (await __nccwpck_require__.e(/* import() */ 266).then(__nccwpck_require__.bind(__nccwpck_require__, 266))).containerServer(settings, deps);
     if (usesServerSide(settings))
-        return (await __nccwpck_require__.e(/* import() */ 854).then(__nccwpck_require__.bind(__nccwpck_require__, 854))).processServer(settings, deps);
+        return (await __nccwpck_require__.e(/* import() */ 86).then(__nccwpck_require__.bind(__nccwpck_require__, 8086))).processServer(settings, deps);
     return noServer;
 }
 /** The wait itself, once the seam's pre-flight let it go on. */
@@ -28091,7 +28086,7 @@ const waiting = (settings) => (0,progress/* waitingLine */.Sh)({ url: settings.t
 });
 /** The smoke test of every endpoint (`smoke-test`), loaded only then: a chunk of its own. */
 async function smokeTest(waited, settings, { clock, log }, signal) {
-    return (await __nccwpck_require__.e(/* import() */ 679).then(__nccwpck_require__.bind(__nccwpck_require__, 5679))).smokeEndpoints(waited, settings, { clock, signal, log });
+    return (await __nccwpck_require__.e(/* import() */ 536).then(__nccwpck_require__.bind(__nccwpck_require__, 6536))).smokeEndpoints(waited, settings, { clock, signal, log });
 }
 
 
@@ -28501,6 +28496,6 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
 /******/ // startup
 /******/ // Load entry module and return exports
 /******/ // This entry module used 'module' so it can't be inlined
-/******/ var __webpack_exports__ = __nccwpck_require__(5581);
+/******/ var __webpack_exports__ = __nccwpck_require__(1210);
 /******/ __webpack_exports__ = await __webpack_exports__;
 /******/ 

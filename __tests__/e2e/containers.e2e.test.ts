@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { runAction } from '../../src/simulator/runner.js'
 import { freePort } from '../../src/simulator/server.js'
@@ -391,6 +391,41 @@ suite('servers in containers, with a real Docker engine', () => {
     })
     expect(run.outputs).toMatchObject({ ready: 'false', reason: 'server-exited' })
     expect(run.stdout).toContain(`the container ${name} is unhealthy`)
+  }, 120_000)
+
+  it('a log-file that is a symbolic link, with a container and no start: an input error naming log-file before anything runs, the victim untouched', async () => {
+    const port = await freePort()
+    const name = newName()
+    const args = simulate(port, '--load 1s').split(' ')
+    expect((await engine.docker('run', '-d', '--init', '--name', name, '--network', 'host', IMAGE, ...args)).code).toBe(
+      0
+    )
+    // planted where the step's log goes: the container's output would be appended to whatever it points to
+    const victim = box.path('victim.txt')
+    writeFileSync(victim, 'not yours\n')
+    const link = box.path('container.log')
+    symlinkSync(victim, link)
+    const run = await mainStep(port, { container: name, 'log-file': link })
+    expect(run.code).toBe(1)
+    expect(errors(run.stdout)).toEqual([
+      `::error title=Invalid input::Input "log-file": "${link}" is a symbolic link, and the container's output (from "container") is written to ` +
+        'it; a link is never followed: give the path of a regular file (or of one to create), not a link to it'
+    ])
+    // nothing ran: no watch of the container, no probe
+    expect(run.stdout).not.toContain('Watching the container')
+    expect(run.stdout).not.toMatch(/HTTP 200|connection refused/)
+    // a fleet of containers: the line of the link
+    const fleet = await mainStep(port, {
+      url: `http://127.0.0.1:${port}/v1/models\nhttp://127.0.0.1:${await freePort()}/v1/models`,
+      container: `${name}\n${name}`,
+      'log-file': `${box.path('first.log')}\n${link}`
+    })
+    expect(fleet.code).toBe(1)
+    expect(errors(fleet.stdout).join('\n')).toMatch(
+      /^::error title=Invalid input::Input "log-file": line 2: ".*container\.log" is a symbolic link/
+    )
+    expect(fleet.stdout).not.toContain('Watching the container')
+    expect(readFileSync(victim, 'utf8')).toBe('not yours\n')
   }, 120_000)
 
   it('no such container: an input error naming "container"', async () => {

@@ -1,8 +1,8 @@
-export const id = 951;
-export const ids = [951];
+export const id = 946;
+export const ids = [946];
 export const modules = {
 
-/***/ 1951:
+/***/ 7946:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {

@@ -1,8 +1,8 @@
-export const id = 279;
-export const ids = [279];
+export const id = 879;
+export const ids = [879];
 export const modules = {
 
-/***/ 6279:
+/***/ 9879:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -24,9 +24,9 @@ const withDefaults = (gateDeps) => ({
 });
 
 // EXTERNAL MODULE: ./src/wait/sequence.ts + 20 modules
-var sequence = __webpack_require__(3757);
+var sequence = __webpack_require__(5508);
 // EXTERNAL MODULE: ./src/wait/cancelled.ts + 1 modules
-var cancelled = __webpack_require__(5165);
+var cancelled = __webpack_require__(8948);
 ;// CONCATENATED MODULE: ./src/wait/gate.ts
 
 
@@ -37,7 +37,7 @@ async function gate(settings, gateDeps) {
     const began = clock.now();
     // A fleet of servers, one per endpoint: each endpoint's own wait, loaded only then (a chunk of its own).
     if (settings.servers !== undefined)
-        return (await __webpack_require__.e(/* import() */ 749).then(__webpack_require__.bind(__webpack_require__, 4749))).fleetGate(settings, deps);
+        return (await __webpack_require__.e(/* import() */ 804).then(__webpack_require__.bind(__webpack_require__, 8804))).fleetGate(settings, deps);
     const seam = await (0,sequence/* serverSeam */.m)(settings, deps);
     const refused = await seam.preflight();
     // A cancel while the pre-flight looked (nvidia-smi may take seconds): nothing is started, nothing probed.
@@ -52,23 +52,23 @@ async function gate(settings, gateDeps) {
 }
 
 // EXTERNAL MODULE: ./src/wait/conclusion.ts + 2 modules
-var conclusion = __webpack_require__(6100);
+var conclusion = __webpack_require__(7154);
 // EXTERNAL MODULE: ./src/report/answer-report.ts + 1 modules
-var answer_report = __webpack_require__(9823);
+var answer_report = __webpack_require__(7780);
 // EXTERNAL MODULE: ./src/report/failure.ts
-var failure = __webpack_require__(3304);
+var failure = __webpack_require__(6729);
 // EXTERNAL MODULE: ./src/report/markdown.ts
-var markdown = __webpack_require__(4285);
+var markdown = __webpack_require__(998);
 // EXTERNAL MODULE: ./src/report/outputs.ts
-var outputs = __webpack_require__(5468);
+var outputs = __webpack_require__(9289);
 // EXTERNAL MODULE: ./src/report/progress.ts
-var progress = __webpack_require__(8991);
+var progress = __webpack_require__(9164);
 // EXTERNAL MODULE: ./src/report/profile-report.ts
-var profile_report = __webpack_require__(8478);
+var profile_report = __webpack_require__(5981);
 // EXTERNAL MODULE: ./src/report/smoke-report.ts
-var smoke_report = __webpack_require__(1542);
+var smoke_report = __webpack_require__(3985);
 // EXTERNAL MODULE: ./src/runtime/clock.ts
-var clock = __webpack_require__(9842);
+var clock = __webpack_require__(4853);
 ;// CONCATENATED MODULE: ./src/report/endpoints-summary.ts
 /**
  * A fleet's endpoints in the job summary: a row each, and for a fleet of servers (one per endpoint) each one's own
@@ -287,7 +287,7 @@ function capBytes(text, max) {
 }
 
 // EXTERNAL MODULE: ./src/history/store.ts
-var store = __webpack_require__(4689);
+var store = __webpack_require__(8386);
 ;// CONCATENATED MODULE: ./src/action/after-first-probe.ts
 /**
  * What the action loads once its first probe is on its way (see src/wait/first-probe.ts): the gate, the
@@ -303,7 +303,7 @@ var store = __webpack_require__(4689);
 
 /***/ }),
 
-/***/ 1995:
+/***/ 136:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -642,7 +642,7 @@ const clockSeconds = (text) => text.split(':').reduce((acc, part) => acc * 60 + 
 
 /***/ }),
 
-/***/ 2285:
+/***/ 5948:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -692,7 +692,7 @@ const WORDED_PROXY_ERRORS = [
 
 /***/ }),
 
-/***/ 5464:
+/***/ 9867:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -703,7 +703,7 @@ const WORDED_PROXY_ERRORS = [
 /* harmony export */ });
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3024);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _runtime_own_files_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(730);
+/* harmony import */ var _runtime_own_files_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(3225);
 /**
  * A credential in the history is never its value: `env-report` masks it, and where the history must tell that it
  * changed between runs (drift), it keeps a keyed hash of it, HMAC-SHA-256 under a random key of this history's own
@@ -766,7 +766,7 @@ const isMasked = (value) => value !== undefined && value.startsWith(MASKED);
 
 /***/ }),
 
-/***/ 2899:
+/***/ 208:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -776,8 +776,8 @@ const isMasked = (value) => value !== undefined && value.startsWith(MASKED);
 /* harmony export */   y8: () => (/* binding */ regression),
 /* harmony export */   yV: () => (/* binding */ throughputRegression)
 /* harmony export */ });
-/* harmony import */ var _fingerprint_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(5464);
-/* harmony import */ var _limits_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(6138);
+/* harmony import */ var _fingerprint_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(9867);
+/* harmony import */ var _limits_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(375);
 
 
 const secondsOf = (r) => r.startupSeconds ?? r.elapsedSeconds;
@@ -869,7 +869,7 @@ function throughputRegression(earlier, run) {
 
 /***/ }),
 
-/***/ 4689:
+/***/ 8386:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -884,8 +884,8 @@ function throughputRegression(earlier, run) {
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _runtime_own_files_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(730);
-/* harmony import */ var _limits_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(6138);
+/* harmony import */ var _runtime_own_files_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(3225);
+/* harmony import */ var _limits_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(375);
 /**
  * Earlier runs, one JSON line per finished wait, in a file shared by every job on a runner: reading it (skipping
  * lines it cannot read), appending one line atomically, and trimming each key to its last runs (comparing a run
@@ -1214,7 +1214,7 @@ function lockIsStale(lock) {
 
 /***/ }),
 
-/***/ 9823:
+/***/ 7780:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -1225,15 +1225,15 @@ __webpack_require__.d(__webpack_exports__, {
 });
 
 // EXTERNAL MODULE: ./src/facts/answer.ts
-var facts_answer = __webpack_require__(2285);
+var facts_answer = __webpack_require__(5948);
 // EXTERNAL MODULE: ./src/runtime/text.ts
-var runtime_text = __webpack_require__(5369);
+var runtime_text = __webpack_require__(7720);
 // EXTERNAL MODULE: ./src/http/probe.ts
-var probe = __webpack_require__(242);
+var probe = __webpack_require__(4931);
 // EXTERNAL MODULE: ./src/report/lifecycle-report.ts
-var lifecycle_report = __webpack_require__(7205);
+var lifecycle_report = __webpack_require__(9678);
 // EXTERNAL MODULE: ./src/runtime/clock.ts
-var clock = __webpack_require__(9842);
+var clock = __webpack_require__(4853);
 ;// CONCATENATED MODULE: ./src/report/cannot-change-report.ts
 
 
@@ -1469,7 +1469,7 @@ function withGenerationWords(answer) {
 
 /***/ }),
 
-/***/ 2060:
+/***/ 4117:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -1494,15 +1494,15 @@ function describeExpectation({ expect, url }, subject = url.href) {
 
 /***/ }),
 
-/***/ 3304:
+/***/ 6729:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   o: () => (/* binding */ failureMessage)
 /* harmony export */ });
-/* harmony import */ var _answer_report_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(9823);
-/* harmony import */ var _expectation_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(2060);
-/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(9842);
+/* harmony import */ var _answer_report_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(7780);
+/* harmony import */ var _expectation_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(4117);
+/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(4853);
 /** The failure: the message a wait that was not ready ends with. */
 
 
@@ -1560,7 +1560,7 @@ const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
 
 /***/ }),
 
-/***/ 7205:
+/***/ 9678:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -1578,7 +1578,7 @@ const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
 /* harmony export */   y2: () => (/* binding */ dockerProxyText)
 /* harmony export */ });
 /* unused harmony exports stopLines, refusedStateText, NOTHING_TO_STOP, jobEndErrorText, jobEndSummaryErrorText, jobEndCancelledText, jobEndSummary */
-/* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(5369);
+/* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(7720);
 
 
 const list = (items) => items.map((i) => `"${i}"`).join(', ');
@@ -1800,7 +1800,7 @@ const loadAskedText = (url, model) => `Asked the server to load "${String(model)
 
 /***/ }),
 
-/***/ 4285:
+/***/ 998:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -1840,14 +1840,14 @@ function fenced(text) {
 
 /***/ }),
 
-/***/ 5468:
+/***/ 9289:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   V4: () => (/* binding */ outputs)
 /* harmony export */ });
 /* unused harmony exports OUTPUT_NAMES, typedOutputs */
-/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(9842);
+/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(4853);
 /**
  * The outputs: every one of action.yml's outputs as the action sets it (a string: GitHub has no other kind), and as
  * `--json` prints them: a script reading JSON should get `"attempts": 3`, `"ready": true` and
@@ -1984,7 +1984,7 @@ function typedOutputs(outputs) {
 
 /***/ }),
 
-/***/ 8478:
+/***/ 5981:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -1996,8 +1996,8 @@ function typedOutputs(outputs) {
 /* harmony export */   Zb: () => (/* binding */ startupStatusText)
 /* harmony export */ });
 /* unused harmony exports progressText, etaText, phaseChangeText, bar, phaseGantt */
-/* harmony import */ var _engines_log_markers_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1995);
-/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(9842);
+/* harmony import */ var _engines_log_markers_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(136);
+/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(4853);
 
 
 const s1 = (seconds) => `${seconds.toFixed(1)}s`;
@@ -2138,7 +2138,7 @@ function driftWarning(drifts) {
 
 /***/ }),
 
-/***/ 8991:
+/***/ 9164:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -2153,9 +2153,9 @@ function driftWarning(drifts) {
 /* harmony export */   _s: () => (/* binding */ envUnreadableText),
 /* harmony export */   tL: () => (/* binding */ probeLine)
 /* harmony export */ });
-/* harmony import */ var _answer_report_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(9823);
-/* harmony import */ var _expectation_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(2060);
-/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(9842);
+/* harmony import */ var _answer_report_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(7780);
+/* harmony import */ var _expectation_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(4117);
+/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(4853);
 /** The progress lines: the line the wait begins with, each change of answer, the gate's own lines, the last line. */
 
 
@@ -2275,7 +2275,7 @@ function envLines(server) {
 
 /***/ }),
 
-/***/ 1542:
+/***/ 3985:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -2284,10 +2284,10 @@ function envLines(server) {
 /* harmony export */   c7: () => (/* binding */ smokeProblemMessage),
 /* harmony export */   zv: () => (/* binding */ smokeLines)
 /* harmony export */ });
-/* harmony import */ var _smoke_frames_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(8855);
-/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(9842);
-/* harmony import */ var _profile_report_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(8478);
-/* harmony import */ var _engines_log_markers_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(1995);
+/* harmony import */ var _smoke_frames_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(958);
+/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(4853);
+/* harmony import */ var _profile_report_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(5981);
+/* harmony import */ var _engines_log_markers_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(136);
 
 
 
@@ -2387,14 +2387,14 @@ function smokeRows(outcome) {
 
 /***/ }),
 
-/***/ 5791:
+/***/ 6048:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   X: () => (/* binding */ secretValueOf),
 /* harmony export */   q: () => (/* binding */ envReport)
 /* harmony export */ });
-/* harmony import */ var _inputs_secrets_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3332);
+/* harmony import */ var _inputs_secrets_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(4125);
 /** `env-report`: the chosen variables from a process's environment, with credential-like values masked. */
 
 /**
@@ -2438,7 +2438,7 @@ function envReport(patterns, environ, secrets = []) {
 
 /***/ }),
 
-/***/ 8855:
+/***/ 958:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -2446,7 +2446,7 @@ function envReport(patterns, environ, secrets = []) {
 /* harmony export */   tS: () => (/* binding */ FrameReader),
 /* harmony export */   wC: () => (/* binding */ MAX_STREAM_BYTES)
 /* harmony export */ });
-/* harmony import */ var _http_probe_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(242);
+/* harmony import */ var _http_probe_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(4931);
 /**
  * A streamed body cut into events as its bytes arrive, within bounds a hostile server cannot swell: a line longer
  * than MAX_LINE_BYTES, or a body longer than MAX_STREAM_BYTES, ends the stream as an error rather than growing a
@@ -2544,7 +2544,7 @@ function toFrame(text) {
 
 /***/ }),
 
-/***/ 5165:
+/***/ 8948:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -2567,7 +2567,7 @@ const AT = {
 const cancelledText = (signal, stage) => `the job was cancelled (${signal}) ${AT[stage]}`;
 
 // EXTERNAL MODULE: ./src/wait/conclusion.ts + 2 modules
-var conclusion = __webpack_require__(6100);
+var conclusion = __webpack_require__(7154);
 ;// CONCATENATED MODULE: ./src/wait/cancelled.ts
 
 
@@ -2612,7 +2612,7 @@ function concludedSince(next, settings, cancel, stage, elapsedMs) {
 
 /***/ }),
 
-/***/ 6100:
+/***/ 7154:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -2622,9 +2622,9 @@ __webpack_require__.d(__webpack_exports__, {
 });
 
 // EXTERNAL MODULE: ./src/facts/answer.ts
-var answer = __webpack_require__(2285);
+var answer = __webpack_require__(5948);
 // EXTERNAL MODULE: ./src/report/smoke-report.ts
-var smoke_report = __webpack_require__(1542);
+var smoke_report = __webpack_require__(3985);
 ;// CONCATENATED MODULE: ./src/server/container-state.ts
 const NAMES = {
     container: 'server-container',
@@ -2784,17 +2784,17 @@ function readJobEndState(get) {
 }
 
 // EXTERNAL MODULE: ./src/inputs/fleet.ts
-var fleet = __webpack_require__(8405);
+var fleet = __webpack_require__(6712);
 // EXTERNAL MODULE: ./src/report/failure.ts
-var failure = __webpack_require__(3304);
+var failure = __webpack_require__(6729);
 // EXTERNAL MODULE: ./src/report/markdown.ts
-var markdown = __webpack_require__(4285);
+var markdown = __webpack_require__(998);
 // EXTERNAL MODULE: ./src/report/outputs.ts
-var outputs = __webpack_require__(5468);
+var outputs = __webpack_require__(9289);
 // EXTERNAL MODULE: ./src/report/progress.ts
-var progress = __webpack_require__(8991);
+var progress = __webpack_require__(9164);
 // EXTERNAL MODULE: ./src/inputs/secrets.ts
-var secrets = __webpack_require__(3332);
+var secrets = __webpack_require__(4125);
 ;// CONCATENATED MODULE: ./src/wait/conclusion.ts
 /**
  * What must happen once the wait is over, decided once for every front end (the action, the CLI, and later a
@@ -2876,7 +2876,7 @@ function conclude(gateOutcome, settings) {
 
 /***/ }),
 
-/***/ 4750:
+/***/ 6147:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -2884,7 +2884,7 @@ function conclude(gateOutcome, settings) {
 /* harmony export */   wz: () => (/* binding */ representative)
 /* harmony export */ });
 /* unused harmony export fleetTally */
-/* harmony import */ var _report_progress_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(8991);
+/* harmony import */ var _report_progress_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(9164);
 
 function fleetTally(size, minReady) {
     let ready = 0;
@@ -2955,7 +2955,7 @@ function fleetStops(halters, minReady) {
 
 /***/ }),
 
-/***/ 3757:
+/***/ 5508:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -2972,9 +2972,9 @@ var external_node_fs_ = __webpack_require__(3024);
 // EXTERNAL MODULE: external "node:net"
 var external_node_net_ = __webpack_require__(7030);
 // EXTERNAL MODULE: ./src/runtime/clock.ts
-var runtime_clock = __webpack_require__(9842);
+var runtime_clock = __webpack_require__(4853);
 // EXTERNAL MODULE: ./src/http/hosts.ts
-var hosts = __webpack_require__(2327);
+var hosts = __webpack_require__(2234);
 ;// CONCATENATED MODULE: ./src/http/port-watch.ts
 /**
  * Sees a closed port open, cheaply, so that the HTTP probe goes out the moment a server starts listening
@@ -3193,9 +3193,9 @@ function readListening(file) {
 }
 
 // EXTERNAL MODULE: ./src/http/undici-parts.ts
-var undici_parts = __webpack_require__(7101);
+var undici_parts = __webpack_require__(9190);
 // EXTERNAL MODULE: ./src/engines/log-markers.ts
-var log_markers = __webpack_require__(1995);
+var log_markers = __webpack_require__(136);
 ;// CONCATENATED MODULE: ./src/startup/eta.ts
 /**
  * Milliseconds left in a phase with progress, at `now`: tqdm's own elapsed time per item where it prints one,
@@ -3540,9 +3540,9 @@ class StartupProfile {
 }
 
 // EXTERNAL MODULE: ./src/report/progress.ts
-var progress = __webpack_require__(8991);
+var progress = __webpack_require__(9164);
 // EXTERNAL MODULE: ./src/report/profile-report.ts
-var profile_report = __webpack_require__(8478);
+var profile_report = __webpack_require__(5981);
 ;// CONCATENATED MODULE: ./src/runtime/bounded-regex.ts
 /** The scripts and their contexts, made at the first match: a wait with no pattern to run never pays for them. */
 let made;
@@ -3750,25 +3750,25 @@ function watchServer({ halter, server, log, failPattern, readLines, cancel, poll
 }
 
 // EXTERNAL MODULE: ./src/runtime/memory.ts + 1 modules
-var memory = __webpack_require__(2502);
+var memory = __webpack_require__(3550);
 // EXTERNAL MODULE: ./src/wait/first-probe.ts
-var first_probe = __webpack_require__(7388);
+var first_probe = __webpack_require__(9577);
 // EXTERNAL MODULE: ./src/facts/answer.ts
-var facts_answer = __webpack_require__(2285);
+var facts_answer = __webpack_require__(5948);
 // EXTERNAL MODULE: ./src/runtime/halter.ts
-var runtime_halter = __webpack_require__(1906);
+var runtime_halter = __webpack_require__(1815);
 // EXTERNAL MODULE: ./src/history/stats.ts
-var stats = __webpack_require__(2899);
+var stats = __webpack_require__(208);
 // EXTERNAL MODULE: ./src/history/fingerprint.ts
-var fingerprint = __webpack_require__(5464);
+var fingerprint = __webpack_require__(9867);
 // EXTERNAL MODULE: ./src/server/env-report.ts
-var env_report = __webpack_require__(5791);
+var env_report = __webpack_require__(6048);
 // EXTERNAL MODULE: ./src/history/store.ts
-var store = __webpack_require__(4689);
+var store = __webpack_require__(8386);
 // EXTERNAL MODULE: ./src/report/smoke-report.ts
-var smoke_report = __webpack_require__(1542);
+var smoke_report = __webpack_require__(3985);
 // EXTERNAL MODULE: ./src/inputs/settings.ts
-var inputs_settings = __webpack_require__(900);
+var inputs_settings = __webpack_require__(6107);
 ;// CONCATENATED MODULE: ./src/wait/run-history.ts
 
 
@@ -3992,7 +3992,7 @@ function readyMoment({ readySeenAt, notReadySentAt, readyLineAt, now }) {
 }
 
 // EXTERNAL MODULE: ./src/engines/model-lists.ts
-var model_lists = __webpack_require__(9778);
+var model_lists = __webpack_require__(5933);
 ;// CONCATENATED MODULE: ./src/engines/match.ts
 /**
  * Finds `wanted` among the listed models, from the strictest fit to the loosest: an id equal to it; equal but
@@ -4050,9 +4050,9 @@ function editDistance(a, b) {
 }
 
 // EXTERNAL MODULE: ./src/inputs/parse.ts
-var parse = __webpack_require__(3718);
+var parse = __webpack_require__(9243);
 // EXTERNAL MODULE: ./src/runtime/text.ts
-var runtime_text = __webpack_require__(5369);
+var runtime_text = __webpack_require__(7720);
 ;// CONCATENATED MODULE: ./src/wait/assess.ts
 /**
  * Judges one probe's result against what the settings expect: ready, keep waiting, or stop now. The judgement is
@@ -4209,7 +4209,7 @@ const MAX_ID_CHARS = 200;
 const MAX_KEPT_MODELS = 1000;
 
 // EXTERNAL MODULE: ./src/http/probe.ts
-var http_probe = __webpack_require__(242);
+var http_probe = __webpack_require__(4931);
 ;// CONCATENATED MODULE: ./src/wait/generation-check.ts
 /** `probe-generation`: one tiny generation request, proof that a listed model can actually produce a token. */
 
@@ -4459,7 +4459,7 @@ function saysReady(ready, status, json) {
 }
 
 // EXTERNAL MODULE: ./src/report/lifecycle-report.ts
-var lifecycle_report = __webpack_require__(7205);
+var lifecycle_report = __webpack_require__(9678);
 ;// CONCATENATED MODULE: ./src/wait/engine-readiness.ts
 /**
  * An endpoint's engine's own word on readiness (src/engines/readiness.ts): its readiness routes asked in order
@@ -5121,7 +5121,7 @@ async function waitForTarget({ url, generation }, shared) {
 }
 
 // EXTERNAL MODULE: ./src/wait/fleet-tally.ts
-var fleet_tally = __webpack_require__(4750);
+var fleet_tally = __webpack_require__(6147);
 ;// CONCATENATED MODULE: ./src/wait/servers/none.ts
 const nothing = {
     followLog: () => undefined,
@@ -5137,7 +5137,7 @@ const noServer = {
 };
 
 // EXTERNAL MODULE: ./src/wait/cancelled.ts + 1 modules
-var cancelled = __webpack_require__(5165);
+var cancelled = __webpack_require__(8948);
 ;// CONCATENATED MODULE: ./src/wait/sequence.ts
 /**
  * The wait of one server's endpoints (or of no server's), from its seam to the outcome: launch, follow, wait,
@@ -5168,9 +5168,9 @@ var cancelled = __webpack_require__(5165);
  */
 async function serverSeam(settings, deps) {
     if (settings.container !== undefined)
-        return (await Promise.all(/* import() */[__webpack_require__.e(854), __webpack_require__.e(910)]).then(__webpack_require__.bind(__webpack_require__, 6910))).containerServer(settings, deps);
+        return (await Promise.all(/* import() */[__webpack_require__.e(86), __webpack_require__.e(116)]).then(__webpack_require__.bind(__webpack_require__, 116))).containerServer(settings, deps);
     if ((0,first_probe/* usesServerSide */.Vo)(settings))
-        return (await __webpack_require__.e(/* import() */ 854).then(__webpack_require__.bind(__webpack_require__, 854))).processServer(settings, deps);
+        return (await __webpack_require__.e(/* import() */ 86).then(__webpack_require__.bind(__webpack_require__, 8086))).processServer(settings, deps);
     return noServer;
 }
 /** The wait itself, once the seam's pre-flight let it go on. */
@@ -5292,7 +5292,7 @@ const waiting = (settings) => (0,progress/* waitingLine */.Sh)({ url: settings.t
 });
 /** The smoke test of every endpoint (`smoke-test`), loaded only then: a chunk of its own. */
 async function smokeTest(waited, settings, { clock, log }, signal) {
-    return (await __webpack_require__.e(/* import() */ 679).then(__webpack_require__.bind(__webpack_require__, 5679))).smokeEndpoints(waited, settings, { clock, signal, log });
+    return (await __webpack_require__.e(/* import() */ 536).then(__webpack_require__.bind(__webpack_require__, 6536))).smokeEndpoints(waited, settings, { clock, signal, log });
 }
 
 

@@ -1,20 +1,20 @@
-export const id = 749;
-export const ids = [749];
+export const id = 804;
+export const ids = [804];
 export const modules = {
 
-/***/ 4749:
+/***/ 8804:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 __webpack_require__.r(__webpack_exports__);
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   fleetGate: () => (/* binding */ fleetGate)
 /* harmony export */ });
-/* harmony import */ var _inputs_fleet_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(8405);
-/* harmony import */ var _report_progress_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(8991);
-/* harmony import */ var _runtime_halter_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(1906);
-/* harmony import */ var _cancelled_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(5165);
-/* harmony import */ var _fleet_tally_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(4750);
-/* harmony import */ var _sequence_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(3757);
+/* harmony import */ var _inputs_fleet_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(6712);
+/* harmony import */ var _report_progress_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(9164);
+/* harmony import */ var _runtime_halter_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(1815);
+/* harmony import */ var _cancelled_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(8948);
+/* harmony import */ var _fleet_tally_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(6147);
+/* harmony import */ var _sequence_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(6804);
 
 
 

@@ -1,16 +1,16 @@
-export const id = 854;
-export const ids = [854];
+export const id = 86;
+export const ids = [86];
 export const modules = {
 
-/***/ 3325:
+/***/ 2764:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   m: () => (/* binding */ envDifferences),
 /* harmony export */   s: () => (/* binding */ servingProcess)
 /* harmony export */ });
-/* harmony import */ var _port_owner_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(8706);
-/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(7707);
+/* harmony import */ var _port_owner_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(717);
+/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(156);
 /**
  * `env-report` of the process that serves: the one holding the URL's listening port, found among the launched
  * process and its descendants as the wrong-server check finds it (port-owner.ts). What `start` launched may not be
@@ -50,7 +50,7 @@ function envDifferences(patterns, a, b) {
 
 /***/ }),
 
-/***/ 854:
+/***/ 8086:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -63,15 +63,15 @@ __webpack_require__.d(__webpack_exports__, {
 });
 
 // EXTERNAL MODULE: ./src/server/env-report.ts
-var env_report = __webpack_require__(5791);
+var env_report = __webpack_require__(6048);
 // EXTERNAL MODULE: ./src/server/serving-env.ts
-var serving_env = __webpack_require__(3325);
+var serving_env = __webpack_require__(2764);
 // EXTERNAL MODULE: ./src/gpu/nvidia-smi.ts
-var nvidia_smi = __webpack_require__(7777);
+var nvidia_smi = __webpack_require__(3472);
 // EXTERNAL MODULE: ./src/server/log-follower.ts
-var log_follower = __webpack_require__(5568);
+var log_follower = __webpack_require__(7559);
 // EXTERNAL MODULE: ./src/server/port-owner.ts
-var port_owner = __webpack_require__(8706);
+var port_owner = __webpack_require__(717);
 ;// CONCATENATED MODULE: ./src/server/preflight.ts
 /**
  * Before `start` launches anything: is the port the server will listen on free, and what else holds memory on the
@@ -121,7 +121,7 @@ function preflightVerdict(p, gpuCheck) {
 }
 
 // EXTERNAL MODULE: ./src/server/guard.ts
-var guard = __webpack_require__(2686);
+var guard = __webpack_require__(7475);
 ;// CONCATENATED MODULE: ./src/server/start-gpus.ts
 /**
  * The GPUs a `start` command pins its server to, read from the command itself, for the pre-flight's `gpu-check`:
@@ -157,11 +157,11 @@ function withStartGpus(env, start) {
 }
 
 // EXTERNAL MODULE: ./src/server/process.ts + 1 modules
-var process = __webpack_require__(5361);
+var process = __webpack_require__(5189);
 // EXTERNAL MODULE: ./src/report/lifecycle-report.ts
-var lifecycle_report = __webpack_require__(7205);
+var lifecycle_report = __webpack_require__(9678);
 // EXTERNAL MODULE: ./src/report/progress.ts
-var progress = __webpack_require__(8991);
+var progress = __webpack_require__(9164);
 ;// CONCATENATED MODULE: ./src/wait/servers/process.ts
 /**
  * The server as a process: launched by `start`, followed by `pid`, or known only by its `log-file`. The gate

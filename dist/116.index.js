@@ -1,8 +1,8 @@
-export const id = 910;
-export const ids = [910];
+export const id = 116;
+export const ids = [116];
 export const modules = {
 
-/***/ 6910:
+/***/ 116:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -14,15 +14,15 @@ __webpack_require__.d(__webpack_exports__, {
 });
 
 // EXTERNAL MODULE: ./src/gpu/nvidia-smi.ts
-var nvidia_smi = __webpack_require__(7777);
+var nvidia_smi = __webpack_require__(3472);
 // EXTERNAL MODULE: ./src/inputs/input-error.ts
-var input_error = __webpack_require__(9354);
+var input_error = __webpack_require__(2927);
 // EXTERNAL MODULE: ./src/inputs/forms.ts + 1 modules
-var inputs_forms = __webpack_require__(9035);
+var inputs_forms = __webpack_require__(9893);
 // EXTERNAL MODULE: ./src/http/undici-parts.ts
-var undici_parts = __webpack_require__(7101);
+var undici_parts = __webpack_require__(9190);
 // EXTERNAL MODULE: ./src/runtime/text.ts
-var runtime_text = __webpack_require__(5369);
+var runtime_text = __webpack_require__(7720);
 ;// CONCATENATED MODULE: ./src/server/docker.ts
 /**
  * A small client of the Docker Engine API (and Podman's Docker-compatible one) over its unix socket, with the
@@ -226,12 +226,14 @@ function errorCode(e) {
 var external_node_fs_ = __webpack_require__(3024);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __webpack_require__(6760);
+// EXTERNAL MODULE: ./src/runtime/own-files.ts
+var own_files = __webpack_require__(3225);
 // EXTERNAL MODULE: ./src/server/proc.ts
-var server_proc = __webpack_require__(7707);
+var server_proc = __webpack_require__(156);
 // EXTERNAL MODULE: ./src/server/port-owner.ts
-var port_owner = __webpack_require__(8706);
+var port_owner = __webpack_require__(717);
 // EXTERNAL MODULE: ./src/server/log-follower.ts
-var log_follower = __webpack_require__(5568);
+var log_follower = __webpack_require__(7559);
 ;// CONCATENATED MODULE: ./src/server/container.ts
 /**
  * The model server as a container (`container`): found on the Docker engine (at once, or once `start` has
@@ -239,6 +241,7 @@ var log_follower = __webpack_require__(5568);
  * gate follows like any other, its state polled so that an exit (its code, OOMKilled, the engine's error) or an
  * `unhealthy` HEALTHCHECK ends the wait within a poll. The container keeps running when the wait is over.
  */
+
 
 
 
@@ -254,7 +257,8 @@ const APPEAR_AFTER_START_MS = 5_000;
 function openContainerLog(path) {
     try {
         (0,external_node_fs_.mkdirSync)((0,external_node_path_.dirname)(path), { recursive: true });
-        const fd = (0,external_node_fs_.openSync)(path, 'a');
+        // never through a symbolic link (nor into a FIFO): the container's output would go wherever it points
+        const fd = (0,own_files/* openOwn */.$U)(path, external_node_fs_.constants.O_WRONLY | external_node_fs_.constants.O_APPEND | external_node_fs_.constants.O_CREAT);
         return { fd, offset: (0,external_node_fs_.fstatSync)(fd).size };
     }
     catch (e) {
@@ -433,11 +437,11 @@ function watchContainer(o) {
 const startedOnClock = (s, clock) => s?.startedAtMs === undefined ? undefined : clock.now() - Math.max(0, clock.wallMs() - s.startedAtMs);
 
 // EXTERNAL MODULE: ./src/server/env-report.ts
-var env_report = __webpack_require__(5791);
+var env_report = __webpack_require__(6048);
 // EXTERNAL MODULE: ./src/server/serving-env.ts
-var serving_env = __webpack_require__(3325);
+var serving_env = __webpack_require__(2764);
 // EXTERNAL MODULE: ./src/server/process.ts + 1 modules
-var process = __webpack_require__(5361);
+var process = __webpack_require__(5189);
 ;// CONCATENATED MODULE: ./src/report/container-report.ts
 /** The words of a server that is a container (`container`): its watch, its health, who answers instead of it. */
 const containerLines = {
@@ -451,11 +455,11 @@ const containerLines = {
 };
 
 // EXTERNAL MODULE: ./src/report/progress.ts
-var progress = __webpack_require__(8991);
+var progress = __webpack_require__(9164);
 // EXTERNAL MODULE: ./src/report/lifecycle-report.ts
-var lifecycle_report = __webpack_require__(7205);
+var lifecycle_report = __webpack_require__(9678);
 // EXTERNAL MODULE: ./src/wait/servers/process.ts + 2 modules
-var servers_process = __webpack_require__(854);
+var servers_process = __webpack_require__(8086);
 ;// CONCATENATED MODULE: ./src/wait/servers/container.ts
 /**
  * The server as a container (`container`), whether `start` runs it (`docker run`, in the foreground or with `-d`)

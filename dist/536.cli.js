@@ -1,8 +1,8 @@
-export const id = 679;
-export const ids = [679];
+export const id = 536;
+export const ids = [536];
 export const modules = {
 
-/***/ 5679:
+/***/ 6536:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -14,13 +14,13 @@ __webpack_require__.d(__webpack_exports__, {
 });
 
 // EXTERNAL MODULE: ./src/report/smoke-report.ts
-var smoke_report = __webpack_require__(1542);
+var smoke_report = __webpack_require__(3985);
 // EXTERNAL MODULE: ./src/runtime/text.ts
-var runtime_text = __webpack_require__(5369);
+var runtime_text = __webpack_require__(7720);
 // EXTERNAL MODULE: ./src/http/probe.ts
-var probe = __webpack_require__(242);
+var probe = __webpack_require__(4931);
 // EXTERNAL MODULE: ./src/engines/model-lists.ts
-var model_lists = __webpack_require__(9778);
+var model_lists = __webpack_require__(5933);
 ;// CONCATENATED MODULE: ./src/engines/streams.ts
 /**
  * How to ask each engine for a streamed generation and how to read its stream, as data: the route, the request
@@ -181,9 +181,9 @@ function streamRoute(url, engine) {
 }
 
 // EXTERNAL MODULE: ./src/history/stats.ts
-var stats = __webpack_require__(2899);
+var stats = __webpack_require__(208);
 // EXTERNAL MODULE: ./src/smoke/frames.ts
-var smoke_frames = __webpack_require__(8855);
+var smoke_frames = __webpack_require__(958);
 ;// CONCATENATED MODULE: ./src/smoke/measure.ts
 /**
  * The throughput smoke test: once the server is ready, a few streamed generation requests one after another, each

@@ -1,8 +1,8 @@
-export const id = 854;
-export const ids = [854];
+export const id = 86;
+export const ids = [86];
 export const modules = {
 
-/***/ 7777:
+/***/ 3472:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -181,7 +181,7 @@ function memoryHeldBy(snapshot, pids) {
 
 /***/ }),
 
-/***/ 2686:
+/***/ 7475:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -192,7 +192,7 @@ function memoryHeldBy(snapshot, pids) {
 /* unused harmony exports processGuard, identify, markedProcesses */
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3024);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(7707);
+/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(156);
 /**
  * Which processes a stop may signal, read from Linux's /proc. Never this process, one of its ancestors (the
  * runner's step, the runner itself), pid 1, a runner's own processes (`Runner.Worker`, `Runner.Listener`, its
@@ -321,7 +321,7 @@ function descendantsOf(roots, proc = '/proc') {
 
 /***/ }),
 
-/***/ 5568:
+/***/ 7559:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -330,9 +330,9 @@ function descendantsOf(roots, proc = '/proc') {
 /* unused harmony export MAX_LINE_CHARS */
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3024);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _inputs_secrets_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(3332);
-/* harmony import */ var _runtime_file_kind_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(2607);
-/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(9842);
+/* harmony import */ var _inputs_secrets_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(4125);
+/* harmony import */ var _runtime_file_kind_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(3008);
+/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(4853);
 /**
  * Follows a server's log file: the lines appended since the last look, numbered, and the last lines kept for the
  * tail. Each look does a bounded amount of work whatever the file holds (a 200 MB log, a server flooding its log,
@@ -592,7 +592,7 @@ class LogFollower {
 
 /***/ }),
 
-/***/ 8706:
+/***/ 717:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -602,11 +602,11 @@ class LogFollower {
 /* harmony export */   l: () => (/* binding */ portOwner),
 /* harmony export */   yv: () => (/* binding */ localPort)
 /* harmony export */ });
-/* harmony import */ var _guard_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(2686);
+/* harmony import */ var _guard_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(7475);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(3024);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(7707);
-/* harmony import */ var _http_hosts_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(2327);
+/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(156);
+/* harmony import */ var _http_hosts_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(2234);
 /**
  * Who listens on a local TCP port, read from Linux's /proc: the listening sockets of /proc/net/tcp and tcp6, each
  * socket's inode found among the processes' file descriptors (/proc/<pid>/fd \u2192 `socket:[inode]`), and each
@@ -745,7 +745,7 @@ const isDockerProxy = (command) => /(^|\/)docker-proxy(\s|$)/.test(command);
 
 /***/ }),
 
-/***/ 7707:
+/***/ 156:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -809,7 +809,7 @@ function procEnviron(pid, proc = '/proc') {
 
 /***/ }),
 
-/***/ 5361:
+/***/ 5189:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -826,21 +826,21 @@ __webpack_require__.d(__webpack_exports__, {
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __webpack_require__(3024);
 // EXTERNAL MODULE: ./src/runtime/own-files.ts
-var own_files = __webpack_require__(730);
+var own_files = __webpack_require__(3225);
 // EXTERNAL MODULE: external "node:os"
 var external_node_os_ = __webpack_require__(8161);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __webpack_require__(6760);
 // EXTERNAL MODULE: ./src/runtime/text.ts
-var runtime_text = __webpack_require__(5369);
+var runtime_text = __webpack_require__(7720);
 // EXTERNAL MODULE: ./src/inputs/input-error.ts
-var input_error = __webpack_require__(9354);
+var input_error = __webpack_require__(2927);
 // EXTERNAL MODULE: ./src/inputs/forms.ts + 1 modules
-var inputs_forms = __webpack_require__(9035);
+var inputs_forms = __webpack_require__(9893);
 // EXTERNAL MODULE: ./src/inputs/variables.ts
-var variables = __webpack_require__(6192);
+var variables = __webpack_require__(289);
 // EXTERNAL MODULE: ./src/server/proc.ts
-var proc = __webpack_require__(7707);
+var proc = __webpack_require__(156);
 ;// CONCATENATED MODULE: ./src/server/runner-internals.ts
 /**
  * What the runner gives the action's own process and no `run:` step, kept from the server `start` launches: a
@@ -1051,15 +1051,15 @@ function processAgeMs(startTicks) {
 
 /***/ }),
 
-/***/ 3325:
+/***/ 2764:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   m: () => (/* binding */ envDifferences),
 /* harmony export */   s: () => (/* binding */ servingProcess)
 /* harmony export */ });
-/* harmony import */ var _port_owner_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(8706);
-/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(7707);
+/* harmony import */ var _port_owner_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(717);
+/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(156);
 /**
  * `env-report` of the process that serves: the one holding the URL's listening port, found among the launched
  * process and its descendants as the wrong-server check finds it (port-owner.ts). What `start` launched may not be
@@ -1099,7 +1099,7 @@ function envDifferences(patterns, a, b) {
 
 /***/ }),
 
-/***/ 854:
+/***/ 8086:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -1112,15 +1112,15 @@ __webpack_require__.d(__webpack_exports__, {
 });
 
 // EXTERNAL MODULE: ./src/server/env-report.ts
-var env_report = __webpack_require__(5791);
+var env_report = __webpack_require__(6048);
 // EXTERNAL MODULE: ./src/server/serving-env.ts
-var serving_env = __webpack_require__(3325);
+var serving_env = __webpack_require__(2764);
 // EXTERNAL MODULE: ./src/gpu/nvidia-smi.ts
-var nvidia_smi = __webpack_require__(7777);
+var nvidia_smi = __webpack_require__(3472);
 // EXTERNAL MODULE: ./src/server/log-follower.ts
-var log_follower = __webpack_require__(5568);
+var log_follower = __webpack_require__(7559);
 // EXTERNAL MODULE: ./src/server/port-owner.ts
-var port_owner = __webpack_require__(8706);
+var port_owner = __webpack_require__(717);
 ;// CONCATENATED MODULE: ./src/server/preflight.ts
 /**
  * Before `start` launches anything: is the port the server will listen on free, and what else holds memory on the
@@ -1170,7 +1170,7 @@ function preflightVerdict(p, gpuCheck) {
 }
 
 // EXTERNAL MODULE: ./src/server/guard.ts
-var guard = __webpack_require__(2686);
+var guard = __webpack_require__(7475);
 ;// CONCATENATED MODULE: ./src/server/start-gpus.ts
 /**
  * The GPUs a `start` command pins its server to, read from the command itself, for the pre-flight's `gpu-check`:
@@ -1206,11 +1206,11 @@ function withStartGpus(env, start) {
 }
 
 // EXTERNAL MODULE: ./src/server/process.ts + 1 modules
-var process = __webpack_require__(5361);
+var process = __webpack_require__(5189);
 // EXTERNAL MODULE: ./src/report/lifecycle-report.ts
-var lifecycle_report = __webpack_require__(7205);
+var lifecycle_report = __webpack_require__(9678);
 // EXTERNAL MODULE: ./src/report/progress.ts
-var progress = __webpack_require__(8991);
+var progress = __webpack_require__(9164);
 ;// CONCATENATED MODULE: ./src/wait/servers/process.ts
 /**
  * The server as a process: launched by `start`, followed by `pid`, or known only by its `log-file`. The gate
