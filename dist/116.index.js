@@ -13,8 +13,6 @@ __webpack_require__.d(__webpack_exports__, {
   containerServer: () => (/* binding */ containerServer)
 });
 
-// EXTERNAL MODULE: ./src/gpu/nvidia-smi.ts
-var nvidia_smi = __webpack_require__(3472);
 // EXTERNAL MODULE: ./src/inputs/input-error.ts
 var input_error = __webpack_require__(2927);
 // EXTERNAL MODULE: ./src/inputs/forms.ts + 1 modules
@@ -458,8 +456,8 @@ const containerLines = {
 var progress = __webpack_require__(9164);
 // EXTERNAL MODULE: ./src/report/lifecycle-report.ts
 var lifecycle_report = __webpack_require__(9678);
-// EXTERNAL MODULE: ./src/wait/servers/process.ts + 2 modules
-var servers_process = __webpack_require__(8086);
+// EXTERNAL MODULE: ./src/wait/servers/process.ts + 3 modules
+var servers_process = __webpack_require__(1697);
 ;// CONCATENATED MODULE: ./src/wait/servers/container.ts
 /**
  * The server as a container (`container`), whether `start` runs it (`docker run`, in the foreground or with `-d`)
@@ -467,7 +465,6 @@ var servers_process = __webpack_require__(8086);
  * client, is the server: its exit, its output (through the engine), its processes (host pids: who answers, the
  * GPU memory), its environment and its start. Imported by the gate only then, as process.ts is.
  */
-
 
 
 
@@ -589,7 +586,7 @@ function launched(settings, engine, initial, deps) {
             if (ready && started !== undefined)
                 facts.startupMs = Math.max(0, readyAt - started);
             if (ready)
-                facts.gpuMemoryMiB = await gpuMemoryOf(container, deps);
+                facts.gpuMemoryMiB = await (0,servers_process.gpuMemoryOf)(settings, () => container.family(), deps);
             if (initial === undefined)
                 reportEnvironment(settings, container, facts, deps);
             if (!ready && settings.logLines > 0 && log !== undefined) {
@@ -623,14 +620,6 @@ function foreignAnswer(settings, container, deps) {
         return { port, detail: containerLines.wrongServer(settings.container, port, holders) };
     }
     return undefined;
-}
-async function gpuMemoryOf(container, deps) {
-    const snapshot = await (0,nvidia_smi/* gpuSnapshot */.dU)({ env: deps.env, timeoutMs: 5_000 });
-    if (snapshot.kind === 'unavailable') {
-        deps.debug?.((0,lifecycle_report/* gpuUnavailableText */.gu)(snapshot.why, snapshot.detail));
-        return undefined;
-    }
-    return (0,nvidia_smi/* memoryHeldBy */.Mv)(snapshot, container.family()).mib;
 }
 /**
  * `env-report`, of the process that serves: the container's process that listens on the URL's port (host

@@ -61,8 +61,6 @@ __webpack_require__.d(__webpack_exports__, {
   containerServer: () => (/* binding */ containerServer)
 });
 
-// EXTERNAL MODULE: ./src/gpu/nvidia-smi.ts
-var nvidia_smi = __webpack_require__(3472);
 // EXTERNAL MODULE: ./src/inputs/input-error.ts
 var input_error = __webpack_require__(2927);
 // EXTERNAL MODULE: ./src/inputs/forms.ts
@@ -331,7 +329,6 @@ var servers_process = __webpack_require__(8086);
 
 
 
-
 function containerServer(settings, deps) {
     const ref = settings.container;
     const socket = (0,docker/* dockerSocket */.WQ)(deps.env);
@@ -438,7 +435,7 @@ function launched(settings, engine, initial, deps) {
             if (ready && started !== undefined)
                 facts.startupMs = Math.max(0, readyAt - started);
             if (ready)
-                facts.gpuMemoryMiB = await gpuMemoryOf(container, deps);
+                facts.gpuMemoryMiB = await (0,servers_process.gpuMemoryOf)(settings, () => container.family(), deps);
             if (initial === undefined)
                 reportEnvironment(settings, container, facts, deps);
             if (!ready && settings.logLines > 0 && log !== undefined) {
@@ -472,14 +469,6 @@ function foreignAnswer(settings, container, deps) {
         return { port, detail: containerLines.wrongServer(settings.container, port, holders) };
     }
     return undefined;
-}
-async function gpuMemoryOf(container, deps) {
-    const snapshot = await (0,nvidia_smi/* gpuSnapshot */.dU)({ env: deps.env, timeoutMs: 5_000 });
-    if (snapshot.kind === 'unavailable') {
-        deps.debug?.((0,lifecycle_report/* gpuUnavailableText */.gu)(snapshot.why, snapshot.detail));
-        return undefined;
-    }
-    return (0,nvidia_smi/* memoryHeldBy */.Mv)(snapshot, container.family()).mib;
 }
 /**
  * `env-report`, of the process that serves: the container's process that listens on the URL's port (host
@@ -537,6 +526,7 @@ __webpack_require__.r(__webpack_exports__);
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
   beforeStart: () => (/* binding */ beforeStart),
+  gpuMemoryOf: () => (/* binding */ gpuMemoryOf),
   processServer: () => (/* binding */ processServer)
 });
 
@@ -756,7 +746,7 @@ function launched(settings, pid, deps) {
             if (ready && server?.startedAt !== undefined)
                 facts.startupMs = readyAt - server.startedAt;
             if (ready && server !== undefined)
-                facts.gpuMemoryMiB = await gpuMemoryOf(settings, server.pid, deps);
+                facts.gpuMemoryMiB = await gpuMemoryOf(settings, () => (0,port_owner/* processTree */.WZ)('/proc', server.pid), deps);
             reportEnvironment(settings, server, facts, deps, pid !== undefined);
             if (!ready && log !== undefined && settings.logLines > 0) {
                 facts.logTail = log.tail();
@@ -822,16 +812,19 @@ function foreignAnswer(url, answered, pid, deps) {
 }
 /** The time left before the wait's deadline (`timeout` from `start`), in ms. */
 const timeLeft = (settings, deps, start) => Math.max(0, settings.timeoutMs - (deps.clock.now() - start));
-/** The GPU memory the server's processes hold (nvidia-smi), or undefined without a reading. */
-async function gpuMemoryOf(settings, pid, deps) {
-    // within the wait's deadline, and ended by a cancel: a hung or slow nvidia-smi holds no step past its timeout
+/**
+ * The GPU memory the server's processes (`family`, read once nvidia-smi has answered) hold, or undefined without a
+ * reading. Within the wait's deadline, and ended by a cancel: a hung or slow nvidia-smi holds no step past its
+ * timeout. The container seam's too.
+ */
+async function gpuMemoryOf(settings, family, deps) {
     const timeoutMs = Math.min(5_000, timeLeft(settings, deps, deps.startedAt ?? deps.clock.now()));
     const snapshot = await (0,nvidia_smi/* gpuSnapshot */.dU)({ env: deps.env, timeoutMs, signal: deps.cancel?.signal });
     if (snapshot.kind === 'unavailable') {
         deps.debug?.((0,lifecycle_report/* gpuUnavailableText */.gu)(snapshot.why, snapshot.detail));
         return undefined;
     }
-    return (0,nvidia_smi/* memoryHeldBy */.Mv)(snapshot, (0,port_owner/* processTree */.WZ)('/proc', pid)).mib;
+    return (0,nvidia_smi/* memoryHeldBy */.Mv)(snapshot, family()).mib;
 }
 /**
  * `env-report`, of the process that serves: the server's process that listens on the URL's port where one does,

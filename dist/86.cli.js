@@ -59,6 +59,7 @@ __webpack_require__.r(__webpack_exports__);
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
   beforeStart: () => (/* binding */ beforeStart),
+  gpuMemoryOf: () => (/* binding */ gpuMemoryOf),
   processServer: () => (/* binding */ processServer)
 });
 
@@ -278,7 +279,7 @@ function launched(settings, pid, deps) {
             if (ready && server?.startedAt !== undefined)
                 facts.startupMs = readyAt - server.startedAt;
             if (ready && server !== undefined)
-                facts.gpuMemoryMiB = await gpuMemoryOf(settings, server.pid, deps);
+                facts.gpuMemoryMiB = await gpuMemoryOf(settings, () => (0,port_owner/* processTree */.WZ)('/proc', server.pid), deps);
             reportEnvironment(settings, server, facts, deps, pid !== undefined);
             if (!ready && log !== undefined && settings.logLines > 0) {
                 facts.logTail = log.tail();
@@ -344,16 +345,19 @@ function foreignAnswer(url, answered, pid, deps) {
 }
 /** The time left before the wait's deadline (`timeout` from `start`), in ms. */
 const timeLeft = (settings, deps, start) => Math.max(0, settings.timeoutMs - (deps.clock.now() - start));
-/** The GPU memory the server's processes hold (nvidia-smi), or undefined without a reading. */
-async function gpuMemoryOf(settings, pid, deps) {
-    // within the wait's deadline, and ended by a cancel: a hung or slow nvidia-smi holds no step past its timeout
+/**
+ * The GPU memory the server's processes (`family`, read once nvidia-smi has answered) hold, or undefined without a
+ * reading. Within the wait's deadline, and ended by a cancel: a hung or slow nvidia-smi holds no step past its
+ * timeout. The container seam's too.
+ */
+async function gpuMemoryOf(settings, family, deps) {
     const timeoutMs = Math.min(5_000, timeLeft(settings, deps, deps.startedAt ?? deps.clock.now()));
     const snapshot = await (0,nvidia_smi/* gpuSnapshot */.dU)({ env: deps.env, timeoutMs, signal: deps.cancel?.signal });
     if (snapshot.kind === 'unavailable') {
         deps.debug?.((0,lifecycle_report/* gpuUnavailableText */.gu)(snapshot.why, snapshot.detail));
         return undefined;
     }
-    return (0,nvidia_smi/* memoryHeldBy */.Mv)(snapshot, (0,port_owner/* processTree */.WZ)('/proc', pid)).mib;
+    return (0,nvidia_smi/* memoryHeldBy */.Mv)(snapshot, family()).mib;
 }
 /**
  * `env-report`, of the process that serves: the server's process that listens on the URL's port where one does,

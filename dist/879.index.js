@@ -5168,9 +5168,9 @@ var cancelled = __webpack_require__(8948);
  */
 async function serverSeam(settings, deps) {
     if (settings.container !== undefined)
-        return (await Promise.all(/* import() */[__webpack_require__.e(86), __webpack_require__.e(116)]).then(__webpack_require__.bind(__webpack_require__, 116))).containerServer(settings, deps);
+        return (await Promise.all(/* import() */[__webpack_require__.e(697), __webpack_require__.e(116)]).then(__webpack_require__.bind(__webpack_require__, 116))).containerServer(settings, deps);
     if ((0,first_probe/* usesServerSide */.Vo)(settings))
-        return (await __webpack_require__.e(/* import() */ 86).then(__webpack_require__.bind(__webpack_require__, 8086))).processServer(settings, deps);
+        return (await __webpack_require__.e(/* import() */ 697).then(__webpack_require__.bind(__webpack_require__, 1697))).processServer(settings, deps);
     return noServer;
 }
 /** The wait itself, once the seam's pre-flight let it go on. */

@@ -19054,6 +19054,9 @@ async function stopServer(options, deps) {
         const held = now.kind === 'available' ? (0,nvidia_smi/* memoryHeldBy */.Mv)(now, family()) : undefined;
         if (held !== undefined && held.apps.length === 0)
             return { ...record, gpu: { kind: 'released', mib: heldAtStart, seconds: seconds() } };
+        // a read the cancel ended (a job-end step's nvidia-smi is ended by its cancel) says nothing of the memory
+        if (held === undefined && now.kind === 'unavailable' && now.why === 'cancelled')
+            return { ...record, gpu: { kind: 'unavailable', why: 'cancelled' } };
         if (clock.now() >= gpuUntil || cancelled()) {
             return {
                 ...record,
@@ -19129,24 +19132,27 @@ async function stopContainerAtJobEnd(state, deps) {
         const atStart = gpuBefore?.kind === 'available' ? (0,nvidia_smi/* memoryHeldBy */.Mv)(gpuBefore, family) : undefined;
         const termAt = clock.now();
         const seconds = () => Math.round((clock.now() - termAt) / 100) / 10;
-        await engine.stop(state.container, state.timeoutMs / 1000);
-        // the engine answers once the main process is gone; its other processes go with the container's cgroup
-        for (let i = 0; alive().length > 0 && i < 50; i++)
+        const cancelled = () => deps.cancel?.aborted === true;
+        const killedAtOnce = await stopOrKill(engine, state, deps.cancel);
+        // the engine answers once the main process is gone; its other processes go with the container's cgroup (a
+        // cancelled stop waits a second for them, as for SIGKILL'd processes)
+        for (let i = 0; alive().length > 0 && i < (cancelled() ? 10 : 50); i++)
             await clock.sleep(pollMs);
         const secondsToExit = seconds();
         let after = await engine.inspect(state.container);
         const exitCode = after?.exitCode;
         // `docker run --rm`: the engine removes it a moment after the stop; gone, as its run asked, before it is told
-        for (let i = 0; after !== undefined && !after.running && before.autoRemove && i < 50; i++) {
+        for (let i = 0; after !== undefined && !after.running && before.autoRemove && i < 50 && !cancelled(); i++) {
             await clock.sleep(pollMs);
             after = await engine.inspect(state.container);
         }
         const survivors = alive();
-        const killed = secondsToExit * 1000 >= state.timeoutMs || exitCode === 137;
+        const killed = killedAtOnce || secondsToExit * 1000 >= state.timeoutMs || exitCode === 137;
         const record = {
             ...base,
             pids,
             signal: killed ? 'SIGKILL' : 'SIGTERM',
+            ...(cancelled() ? { cancelled: true } : {}),
             ...(exitCode === undefined ? {} : { exitCode }),
             ...(after?.running === true || survivors.length > 0
                 ? { outcome: 'survived', survivors: survivors.length > 0 ? survivors : [before.pid] }
@@ -19164,6 +19170,25 @@ async function stopContainerAtJobEnd(state, deps) {
         engine.close();
     }
 }
+/**
+ * `docker stop` with the stop-timeout; cancelled before or during it, `docker stop -t 0` (the stop signal, then
+ * SIGKILL at once), since the engine goes on with the first stop whether or not its caller waits. True when the
+ * cancel made it a kill.
+ */
+async function stopOrKill(engine, state, cancel) {
+    const cancelled = () => cancel?.aborted === true;
+    if (!cancelled())
+        try {
+            await engine.stop(state.container, state.timeoutMs / 1000, { signal: cancel });
+            return false;
+        }
+        catch (e) {
+            if (!cancelled())
+                throw e;
+        }
+    await engine.stop(state.container, 0);
+    return true;
+}
 async function gpuRelease(before, atStart, family, seconds, deps) {
     if (before === undefined)
         return { kind: 'unavailable', why: 'not asked' };
@@ -19177,7 +19202,10 @@ async function gpuRelease(before, atStart, family, seconds, deps) {
         const held = now.kind === 'available' ? (0,nvidia_smi/* memoryHeldBy */.Mv)(now, family) : undefined;
         if (held !== undefined && held.apps.length === 0)
             return { kind: 'released', mib: atStart.mib, seconds: seconds() };
-        if (deps.clock.now() >= until)
+        // a read the cancel ended says nothing of the memory
+        if (held === undefined && now.kind === 'unavailable' && now.why === 'cancelled')
+            return { kind: 'unavailable', why: 'cancelled' };
+        if (deps.clock.now() >= until || deps.cancel?.aborted === true)
             return {
                 kind: 'held',
                 mib: atStart.mib,
@@ -19185,7 +19213,7 @@ async function gpuRelease(before, atStart, family, seconds, deps) {
                 seconds: seconds(),
                 pids: [...new Set(held?.apps.map((a) => a.pid) ?? [])]
             };
-        await deps.clock.sleep(Math.min(deps.pollMs ?? 100, until - deps.clock.now()));
+        await deps.clock.sleep(Math.min(deps.pollMs ?? 100, until - deps.clock.now()), deps.cancel);
     }
 }
 
@@ -19254,7 +19282,7 @@ async function stopCommand(argv, io, say, paint) {
         records = await Promise.all([
             ...pids.map((pid) => stopServer({ pid, timeoutMs }, { clock: clock/* systemClock */.ml, gpu, cancel: cancel.signal })),
             ...containers.map(async (container) => {
-                const end = await stopContainerAtJobEnd({ container, socket, timeoutMs, logLines: 0 }, { clock: clock/* systemClock */.ml, gpu });
+                const end = await stopContainerAtJobEnd({ container, socket, timeoutMs, logLines: 0 }, { clock: clock/* systemClock */.ml, gpu, cancel: cancel.signal });
                 return end.record;
             })
         ]);

@@ -2,10 +2,10 @@ import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { runAction } from '../../src/simulator/runner.js'
 import { freePort } from '../../src/simulator/server.js'
-import { measureLoad } from '../helpers/bounds.js'
+import { expectEndedByDeadline, measureLoad } from '../helpers/bounds.js'
 import { engineMissing, IMAGE, startEngine, type TestEngine } from '../helpers/docker-engine.js'
 import { sandbox } from '../helpers/sandbox.js'
-import { entry, errors, runProcess } from '../helpers/support.js'
+import { entry, errors, runMeasured, runProcess, termOnceRunsNvidiaSmi } from '../helpers/support.js'
 
 /**
  * `container`: the server is a container of a REAL Docker engine (dockerd on a private socket, helpers/
@@ -42,24 +42,41 @@ async function mainStep(port: number, inputs: Record<string, string>, env: Recor
   })
 }
 
-async function postStep(state: Record<string, string>, more: Record<string, string> = {}) {
+async function postStep(
+  state: Record<string, string>,
+  more: Record<string, string> = {},
+  onStart?: Parameters<typeof runAction>[0]['onStart']
+) {
   const env: Record<string, string> = { DOCKER_HOST: engine.host, ...more }
   for (const [name, value] of Object.entries(state)) env[`STATE_${name}`] = value
   const started = performance.now()
-  const run = await runAction({ entry: post, inputs: {}, env })
+  const run = await runAction({ entry: post, inputs: {}, env, onStart })
   return { ...run, ms: performance.now() - started }
 }
 
-/** `docker kill` once the container's output shows the simulator serving (at most 60 s of looking). */
-async function killOnceServing(name: string): Promise<void> {
+/** Once the container's output shows the simulator serving (at most 60 s of looking). */
+async function serving(name: string): Promise<void> {
   for (let tries = 0; tries < 600; tries++) {
     const logs = await engine.docker('logs', name)
-    if (`${logs.stdout}${logs.stderr}`.includes('[simulated vllm] serving')) {
-      await engine.docker('kill', name)
-      return
-    }
+    if (`${logs.stdout}${logs.stderr}`.includes('[simulated vllm] serving')) return
     await new Promise((r) => setTimeout(r, 100))
   }
+}
+
+/** `docker kill` once the container's output shows the simulator serving. */
+async function killOnceServing(name: string): Promise<void> {
+  await serving(name)
+  await engine.docker('kill', name)
+}
+
+/** A fake nvidia-smi on PATH (fixtures/gpu) that hangs: its environment. */
+function hungNvidiaSmi(): Record<string, string> {
+  const state = box.path('gpu.json')
+  writeFileSync(
+    state,
+    JSON.stringify({ gpus: [{ index: 0, uuid: GPU, name: 'NVIDIA H200', total: 143771 }], apps: [], hangMs: 600_000 })
+  )
+  return { PATH: `${fakeDir}:${process.env.PATH}`, FAKE_NVIDIA_SMI: state }
 }
 
 const inspect = async (name: string): Promise<{ Running: boolean; Pid: number; FinishedAt: string } | undefined> => {
@@ -426,6 +443,57 @@ suite('servers in containers, with a real Docker engine', () => {
     )
     expect(fleet.stdout).not.toContain('Watching the container')
     expect(readFileSync(victim, 'utf8')).toBe('not yours\n')
+  }, 120_000)
+
+  it('a hung nvidia-smi after ready (gpu-memory-mib): the step ends by its deadline, ready; a cancel while it hangs ends it at once', async () => {
+    const port = await freePort()
+    const name = newName()
+    const args = simulate(port, '--load 0s').split(' ')
+    expect((await engine.docker('run', '-d', '--init', '--name', name, '--network', 'host', IMAGE, ...args)).code).toBe(
+      0
+    )
+    await serving(name)
+    const gpuEnv = hungNvidiaSmi()
+    const inputs = { url: `http://127.0.0.1:${port}/v1/models`, model: 'kimi', interval: '200ms', 'history-file': '' }
+    const env = { DOCKER_HOST: engine.host, ...gpuEnv }
+    const run = await runMeasured({ ...inputs, container: name, timeout: '3s' }, env)
+    expect(run.outputs.ready).toBe('true')
+    // it was asked (for gpu-memory-mib), and the step did not wait for its answer past the deadline
+    expect(existsSync(`${gpuEnv.FAKE_NVIDIA_SMI}.calls`)).toBe(true)
+    expectEndedByDeadline(run, 3_000)
+    const term = termOnceRunsNvidiaSmi()
+    const cancelled = await runMeasured({ ...inputs, container: name, timeout: '60s' }, env, { onStart: term.onStart })
+    expect(term.at()).toBeGreaterThan(0)
+    expect(performance.now() - term.at()).toBeLessThan(1_500 * cancelled.stretch)
+    expect(cancelled.outputs).toMatchObject({ ready: 'false', reason: 'cancelled' })
+    expect((await inspect(name))?.Running).toBe(true)
+  }, 120_000)
+
+  it('a cancel of the job-end step while nvidia-smi hangs: the container is killed at once, the step says so and ends', async () => {
+    const port = await freePort()
+    const name = newName()
+    // node as pid 1 of its container, without --init: it ignores SIGTERM, and the stop-timeout is 30 s
+    const run = await mainStep(port, {
+      container: name,
+      start: `docker run -d --name ${name} --network host ${IMAGE} ${simulate(port, '--load 0s')}`,
+      'stop-timeout': '30s'
+    })
+    expect(run.outputs.ready).toBe('true')
+    const term = termOnceRunsNvidiaSmi()
+    const stretch = measureLoad()
+    const p = await postStep(run.state, hungNvidiaSmi(), term.onStart)
+    const load = stretch()
+    expect(term.at()).toBeGreaterThan(0)
+    const afterSignalMs = performance.now() - term.at()
+    console.log(`job-end step cancelled while nvidia-smi hangs, signal to its end: ${Math.round(afterSignalMs)} ms`)
+    // the engine's SIGKILL and its answer, then up to a second for the container's processes to go
+    expect(afterSignalMs).toBeLessThan(2_500 * load)
+    expect(p.code).toBe(0)
+    expect(p.stdout).toMatch(
+      /^Stopped the container \S+ \(\d+ process(es)?\): SIGTERM, then SIGKILL at once \(the stop was cancelled\)/m
+    )
+    expect(p.stdout).toContain('::warning::The job-end step was cancelled (SIGTERM)')
+    expect((await inspect(name))?.Running).toBe(false)
   }, 120_000)
 
   it('no such container: an input error naming "container"', async () => {

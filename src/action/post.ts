@@ -91,7 +91,7 @@ async function stopOne(
 ): Promise<void> {
   // a container is stopped through its engine, not by a pid (container-stop.ts)
   const container = readContainerEndState(get)
-  if (container !== undefined) return stopContainer(container, env, say)
+  if (container !== undefined) return stopContainer(container, env, cancel, say)
   let state: ReturnType<typeof readJobEndState>
   try {
     state = readJobEndState(get)
@@ -104,7 +104,7 @@ async function stopOne(
   try {
     const end = await stopAtJobEnd(state, {
       clock: systemClock,
-      gpu: () => gpuSnapshot({ env, timeoutMs: 5_000 }),
+      gpu: gpuReader(env, cancel),
       cancel: cancel.signal
     })
     await say(() => tell(end, env, cancel.halted))
@@ -113,14 +113,24 @@ async function stopOne(
   }
 }
 
-/** A container, through its engine (`docker stop`); said as the stop of a process is. */
-async function stopContainer(state: ContainerEndState, env: NodeJS.ProcessEnv, say: Say): Promise<void> {
+/** nvidia-smi for a stop: 5 s at most a snapshot, and none once the step is cancelled (it must end at once). */
+const gpuReader = (env: NodeJS.ProcessEnv, cancel: Halter<NodeJS.Signals>) => (): ReturnType<typeof gpuSnapshot> =>
+  gpuSnapshot({ env, timeoutMs: 5_000, signal: cancel.signal })
+
+/** A container, through its engine (`docker stop`); said as the stop of a process is, a cancel too. */
+async function stopContainer(
+  state: ContainerEndState,
+  env: NodeJS.ProcessEnv,
+  cancel: Halter<NodeJS.Signals>,
+  say: Say
+): Promise<void> {
   try {
     const end = await stopContainerAtJobEnd(state, {
       clock: systemClock,
-      gpu: () => gpuSnapshot({ env, timeoutMs: 5_000 })
+      gpu: gpuReader(env, cancel),
+      cancel: cancel.signal
     })
-    await say(() => tell(end, env))
+    await say(() => tell(end, env, cancel.halted))
   } catch (e) {
     annotate('warning', jobEndErrorText(undefined, (e as Error).message))
   }

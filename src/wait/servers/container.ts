@@ -4,7 +4,6 @@
  * client, is the server: its exit, its output (through the engine), its processes (host pids: who answers, the
  * GPU memory), its environment and its start. Imported by the gate only then, as process.ts is.
  */
-import { gpuSnapshot, memoryHeldBy } from '../../gpu/nvidia-smi.js'
 import { InputError } from '../../inputs/input-error.js'
 import { CONTAINER_FORM } from '../../inputs/forms.js'
 import { type ContainerState, DockerEngine, dockerSocket } from '../../server/docker.js'
@@ -18,11 +17,11 @@ import { newLogFile, serverEnv, startServer } from '../../server/process.js'
 import { printable } from '../../runtime/text.js'
 import { containerLines } from '../../report/container-report.js'
 import { gateLines } from '../../report/progress.js'
-import { dockerProxyText, gpuUnavailableText } from '../../report/lifecycle-report.js'
+import { dockerProxyText } from '../../report/lifecycle-report.js'
 import type { Settings } from '../../inputs/settings.js'
 import type { ServerFacts, TargetOutcome } from '../../facts/outcome.js'
 import type { Deps } from '../deps.js'
-import { beforeStart } from './process.js'
+import { beforeStart, gpuMemoryOf } from './process.js'
 import type { LaunchedServer, ServerSeam } from './seam.js'
 
 export function containerServer(settings: Settings, deps: Deps): ServerSeam {
@@ -131,7 +130,7 @@ function launched(
       if (now !== undefined) facts.container = now.id
       const started = startedOnClock(now, deps.clock)
       if (ready && started !== undefined) facts.startupMs = Math.max(0, readyAt - started)
-      if (ready) facts.gpuMemoryMiB = await gpuMemoryOf(container, deps)
+      if (ready) facts.gpuMemoryMiB = await gpuMemoryOf(settings, () => container.family(), deps)
       if (initial === undefined) reportEnvironment(settings, container, facts, deps)
       if (!ready && settings.logLines > 0 && log !== undefined) {
         facts.logTail = log.tail()
@@ -165,15 +164,6 @@ function foreignAnswer(
     return { port, detail: containerLines.wrongServer(settings.container as string, port, holders) }
   }
   return undefined
-}
-
-async function gpuMemoryOf(container: WatchedContainer, deps: Deps): Promise<number | undefined> {
-  const snapshot = await gpuSnapshot({ env: deps.env, timeoutMs: 5_000 })
-  if (snapshot.kind === 'unavailable') {
-    deps.debug?.(gpuUnavailableText(snapshot.why, snapshot.detail))
-    return undefined
-  }
-  return memoryHeldBy(snapshot, container.family()).mib
 }
 
 /**

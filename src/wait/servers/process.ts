@@ -128,7 +128,8 @@ function launched(settings: Settings, pid: number | undefined, deps: Deps): Laun
     },
     afterWait: async (ready, readyAt) => {
       if (ready && server?.startedAt !== undefined) facts.startupMs = readyAt - server.startedAt
-      if (ready && server !== undefined) facts.gpuMemoryMiB = await gpuMemoryOf(settings, server.pid, deps)
+      if (ready && server !== undefined)
+        facts.gpuMemoryMiB = await gpuMemoryOf(settings, () => processTree('/proc', server.pid), deps)
       reportEnvironment(settings, server, facts, deps, pid !== undefined)
       if (!ready && log !== undefined && settings.logLines > 0) {
         facts.logTail = log.tail()
@@ -199,16 +200,23 @@ function foreignAnswer(url: URL, answered: URL, pid: number, deps: Deps): Halt |
 const timeLeft = (settings: Settings, deps: Deps, start: number): number =>
   Math.max(0, settings.timeoutMs - (deps.clock.now() - start))
 
-/** The GPU memory the server's processes hold (nvidia-smi), or undefined without a reading. */
-async function gpuMemoryOf(settings: Settings, pid: number, deps: Deps): Promise<number | undefined> {
-  // within the wait's deadline, and ended by a cancel: a hung or slow nvidia-smi holds no step past its timeout
+/**
+ * The GPU memory the server's processes (`family`, read once nvidia-smi has answered) hold, or undefined without a
+ * reading. Within the wait's deadline, and ended by a cancel: a hung or slow nvidia-smi holds no step past its
+ * timeout. The container seam's too.
+ */
+export async function gpuMemoryOf(
+  settings: Settings,
+  family: () => Set<number>,
+  deps: Deps
+): Promise<number | undefined> {
   const timeoutMs = Math.min(5_000, timeLeft(settings, deps, deps.startedAt ?? deps.clock.now()))
   const snapshot = await gpuSnapshot({ env: deps.env, timeoutMs, signal: deps.cancel?.signal })
   if (snapshot.kind === 'unavailable') {
     deps.debug?.(gpuUnavailableText(snapshot.why, snapshot.detail))
     return undefined
   }
-  return memoryHeldBy(snapshot, processTree('/proc', pid)).mib
+  return memoryHeldBy(snapshot, family()).mib
 }
 
 /**
