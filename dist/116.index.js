@@ -440,24 +440,30 @@ var env_report = __webpack_require__(6048);
 var serving_env = __webpack_require__(2764);
 // EXTERNAL MODULE: ./src/server/process.ts + 1 modules
 var process = __webpack_require__(5189);
+// EXTERNAL MODULE: ./src/report/lifecycle-report.ts
+var lifecycle_report = __webpack_require__(9678);
 ;// CONCATENATED MODULE: ./src/report/container-report.ts
 /** The words of a server that is a container (`container`): its watch, its health, who answers instead of it. */
+
 const containerLines = {
     started: (pid, starterLog) => `Ran "start" (pid ${pid}); its own output goes to ${starterLog}`,
     watching: (ref, id, logFile) => `Watching the container ${ref}${id === undefined || id.startsWith(ref) ? '' : ` (${id.slice(0, 12)})`}` +
         `${id === undefined ? ' once the engine has it' : ''}; its output, from the engine, goes to ${logFile}`,
     health: (ref, health) => `The container ${ref} is ${health} (its HEALTHCHECK)`,
-    wrongServer: (ref, port, holders) => `Port ${port} is answered by ${holders.map((h) => `pid ${h.pid} (${h.command})`).join(', ')}, not by a ` +
+    wrongServer: (ref, port, holders, redirect) => `${redirect === undefined ? '' : `${(0,lifecycle_report/* redirectText */.UC)(redirect)}: `}Port ${port} is answered by ${holders.map((h) => `pid ${h.pid} (${h.command})`).join(', ')}, not by a ` +
         `process of the container ${ref} nor a docker-proxy of its published port: another server holds the port, or ` +
-        'the container listens elsewhere. Its answers say nothing about the server being waited for'
+        'the container listens elsewhere. Its answers say nothing about the server being waited for',
+    /** A local endpoint redirected to another machine: not the container's answer. */
+    elsewhere: (ref, redirect) => `${(0,lifecycle_report/* redirectText */.UC)(redirect)}, which is not this machine: its answers say nothing about the container ${ref}. ` +
+        'Give the URL the server itself answers on, or set "port-check: false" for a proxy'
 };
 
 // EXTERNAL MODULE: ./src/report/progress.ts
 var progress = __webpack_require__(9164);
-// EXTERNAL MODULE: ./src/report/lifecycle-report.ts
-var lifecycle_report = __webpack_require__(9678);
 // EXTERNAL MODULE: ./src/wait/servers/process.ts + 3 modules
 var servers_process = __webpack_require__(1697);
+// EXTERNAL MODULE: ./src/wait/servers/who-answered.ts
+var who_answered = __webpack_require__(2923);
 ;// CONCATENATED MODULE: ./src/wait/servers/container.ts
 /**
  * The server as a container (`container`), whether `start` runs it (`docker run`, in the foreground or with `-d`)
@@ -465,6 +471,7 @@ var servers_process = __webpack_require__(1697);
  * client, is the server: its exit, its output (through the engine), its processes (host pids: who answers, the
  * GPU memory), its environment and its start. Imported by the gate only then, as process.ts is.
  */
+
 
 
 
@@ -567,13 +574,16 @@ function launched(settings, engine, initial, deps) {
             if (initial !== undefined)
                 reportEnvironment(settings, container, facts, deps);
         },
+        // as for a process: the origin that finally answered, the URL's own or the end of its redirects, is checked
         whoAnswered: (results) => {
-            const wrong = settings.portCheck ? foreignAnswer(settings, container, deps) : undefined;
-            if (wrong === undefined)
+            if (!settings.portCheck)
                 return results;
-            return results.map((r) => r.ready && (0,port_owner/* localPort */.yv)(r.url) === wrong.port
-                ? { ...r, ready: false, reason: 'wrong-server', halt: { reason: 'wrong-server', detail: wrong.detail } }
-                : r);
+            return (0,who_answered/* onlyWatchedAnswers */.K)(results, {
+                family: () => container.family(),
+                foreign: (o, redirect) => containerLines.wrongServer(ref, o.port, o.listeners.flatMap((l) => l.holders), redirect),
+                elsewhere: (redirect) => containerLines.elsewhere(ref, redirect),
+                proxy: (o) => (0,lifecycle_report/* dockerProxyText */.y2)(o, container.pid)
+            }, deps);
         },
         afterWait: async (ready, readyAt) => {
             // found while `created` (no process yet), it has one now
@@ -597,29 +607,6 @@ function launched(settings, engine, initial, deps) {
         },
         release: () => container.release()
     };
-}
-/**
- * The first local port of the URLs whose listener no process of the container holds (host networking), nor a
- * docker-proxy (a published port): someone else answers there. Nothing listening, or no /proc: not held against it.
- */
-function foreignAnswer(settings, container, deps) {
-    const family = container.family();
-    for (const port of new Set(settings.targets.map((t) => (0,port_owner/* localPort */.yv)(t.url)))) {
-        if (port === undefined)
-            continue;
-        const owner = (0,port_owner/* portOwner */.l)(port);
-        if (owner.kind !== 'listening')
-            continue;
-        const holders = owner.listeners.flatMap((l) => l.holders);
-        if (holders.length === 0 || holders.some((h) => family.has(h.pid)))
-            continue;
-        if (holders.every((h) => (0,port_owner/* isDockerProxy */.f_)(h.command))) {
-            deps.debug?.((0,lifecycle_report/* dockerProxyText */.y2)({ kind: 'foreign', port, listeners: owner.listeners }, container.pid));
-            continue;
-        }
-        return { port, detail: containerLines.wrongServer(settings.container, port, holders) };
-    }
-    return undefined;
 }
 /**
  * `env-report`, of the process that serves: the container's process that listens on the URL's port (host

@@ -1569,6 +1569,7 @@ const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
 /* harmony export */   Bv: () => (/* binding */ ambiguousModelText),
 /* harmony export */   Kq: () => (/* binding */ elsewhereText),
 /* harmony export */   MT: () => (/* binding */ partialMatchText),
+/* harmony export */   UC: () => (/* binding */ redirectText),
 /* harmony export */   eR: () => (/* binding */ wrongServerText),
 /* harmony export */   g7: () => (/* binding */ loadAskedText),
 /* harmony export */   gu: () => (/* binding */ gpuUnavailableText),

@@ -22807,6 +22807,7 @@ const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
 /* harmony export */   Kq: () => (/* binding */ elsewhereText),
 /* harmony export */   MT: () => (/* binding */ partialMatchText),
 /* harmony export */   QN: () => (/* binding */ stopLines),
+/* harmony export */   UC: () => (/* binding */ redirectText),
 /* harmony export */   eR: () => (/* binding */ wrongServerText),
 /* harmony export */   g7: () => (/* binding */ loadAskedText),
 /* harmony export */   gu: () => (/* binding */ gpuUnavailableText),

@@ -4,6 +4,7 @@ import { runAction } from '../../src/simulator/runner.js'
 import { freePort } from '../../src/simulator/server.js'
 import { expectEndedByDeadline, measureLoad } from '../helpers/bounds.js'
 import { engineMissing, IMAGE, startEngine, type TestEngine } from '../helpers/docker-engine.js'
+import { loopback, redirectorScript } from '../helpers/loopback.js'
 import { sandbox } from '../helpers/sandbox.js'
 import { entry, errors, runMeasured, runProcess, termOnceRunsNvidiaSmi } from '../helpers/support.js'
 
@@ -21,6 +22,7 @@ const suite = missing === undefined ? describe : describe.skip
 if (missing !== undefined) console.warn(`containers.e2e: skipped: ${missing}`)
 
 const box = sandbox('wfm-containers-e2e-')
+const net = loopback()
 let engine: TestEngine
 let names = 0
 const newName = (): string => `wfm-${process.pid}-${++names}`
@@ -53,6 +55,10 @@ async function postStep(
   const run = await runAction({ entry: post, inputs: {}, env, onStart })
   return { ...run, ms: performance.now() - started }
 }
+
+/** `docker run -d --init --name <name> --network host` of the test image, running `command`. */
+const detached = (name: string, ...command: string[]) =>
+  engine.docker('run', '-d', '--init', '--name', name, '--network', 'host', IMAGE, ...command)
 
 /** Once the container's output shows the simulator serving (at most 60 s of looking). */
 async function serving(name: string): Promise<void> {
@@ -380,6 +386,36 @@ suite('servers in containers, with a real Docker engine', () => {
     }
   }, 120_000)
 
+  it('a container that redirects its model list to a foreign local server is wrong-server, naming the port that answered; to a port of its own, ready', async () => {
+    // the foreign server is this test's own process: no process of the container
+    const models = JSON.stringify({ data: [{ id: 'kimi' }] })
+    const foreign = await net.http((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(models)
+    )
+    const foreignPort = Number(new URL(foreign).port)
+    /** The container's server: /v1/models on `port` redirects (302) to `to`; with `own`, it serves that port too. */
+    const redirector = async (port: number, to: string, own?: number): Promise<string> => {
+      const name = newName()
+      expect((await detached(name, '/bin/node', '-e', redirectorScript(port, to, own, models))).code).toBe(0)
+      return name
+    }
+    const port = await freePort()
+    const name = await redirector(port, `${foreign}/v1/models`)
+    const run = await mainStep(port, { container: name, timeout: '20s' })
+    expect(run.code).toBe(1)
+    expect(run.outputs).toMatchObject({ ready: 'false', reason: 'wrong-server' })
+    const [error] = errors(run.stdout)
+    expect(error).toContain(`http://127.0.0.1:${port} redirected to http://127.0.0.1:${foreignPort}: `)
+    expect(error).toContain(`Port ${foreignPort} is answered by pid ${process.pid} (`)
+    expect(error).toContain(`not by a process of the container ${name}`)
+
+    const [second, own] = [await freePort(), await freePort()]
+    const itself = await redirector(second, `http://127.0.0.1:${own}/v1/models`, own)
+    const ready = await mainStep(second, { container: itself, timeout: '20s' })
+    expect(errors(ready.stdout)).toEqual([])
+    expect(ready.outputs).toMatchObject({ ready: 'true', reason: 'ready' })
+  }, 120_000)
+
   it('a container that ignores SIGTERM: SIGKILL after stop-timeout, and it is gone', async () => {
     const port = await freePort()
     const name = newName()
@@ -413,10 +449,7 @@ suite('servers in containers, with a real Docker engine', () => {
   it('a log-file that is a symbolic link, with a container and no start: an input error naming log-file before anything runs, the victim untouched', async () => {
     const port = await freePort()
     const name = newName()
-    const args = simulate(port, '--load 1s').split(' ')
-    expect((await engine.docker('run', '-d', '--init', '--name', name, '--network', 'host', IMAGE, ...args)).code).toBe(
-      0
-    )
+    expect((await detached(name, ...simulate(port, '--load 1s').split(' '))).code).toBe(0)
     // planted where the step's log goes: the container's output would be appended to whatever it points to
     const victim = box.path('victim.txt')
     writeFileSync(victim, 'not yours\n')
@@ -448,10 +481,7 @@ suite('servers in containers, with a real Docker engine', () => {
   it('a hung nvidia-smi after ready (gpu-memory-mib): the step ends by its deadline, ready; a cancel while it hangs ends it at once', async () => {
     const port = await freePort()
     const name = newName()
-    const args = simulate(port, '--load 0s').split(' ')
-    expect((await engine.docker('run', '-d', '--init', '--name', name, '--network', 'host', IMAGE, ...args)).code).toBe(
-      0
-    )
+    expect((await detached(name, ...simulate(port, '--load 0s').split(' '))).code).toBe(0)
     await serving(name)
     const gpuEnv = hungNvidiaSmi()
     const inputs = { url: `http://127.0.0.1:${port}/v1/models`, model: 'kimi', interval: '200ms', 'history-file': '' }

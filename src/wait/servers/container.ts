@@ -12,17 +12,18 @@ import { envReport } from '../../server/env-report.js'
 import { envDifferences } from '../../server/serving-env.js'
 import { procEnviron } from '../../server/proc.js'
 import { LogFollower } from '../../server/log-follower.js'
-import { isDockerProxy, localPort, portOwner } from '../../server/port-owner.js'
+import { localPort, portOwner } from '../../server/port-owner.js'
 import { newLogFile, serverEnv, startServer } from '../../server/process.js'
 import { printable } from '../../runtime/text.js'
 import { containerLines } from '../../report/container-report.js'
 import { gateLines } from '../../report/progress.js'
 import { dockerProxyText } from '../../report/lifecycle-report.js'
 import type { Settings } from '../../inputs/settings.js'
-import type { ServerFacts, TargetOutcome } from '../../facts/outcome.js'
+import type { ServerFacts } from '../../facts/outcome.js'
 import type { Deps } from '../deps.js'
 import { beforeStart, gpuMemoryOf } from './process.js'
 import type { LaunchedServer, ServerSeam } from './seam.js'
+import { onlyWatchedAnswers } from './who-answered.js'
 
 export function containerServer(settings: Settings, deps: Deps): ServerSeam {
   const ref = settings.container as string
@@ -114,13 +115,24 @@ function launched(
     beforeWait: () => {
       if (initial !== undefined) reportEnvironment(settings, container, facts, deps)
     },
+    // as for a process: the origin that finally answered, the URL's own or the end of its redirects, is checked
     whoAnswered: (results) => {
-      const wrong = settings.portCheck ? foreignAnswer(settings, container, deps) : undefined
-      if (wrong === undefined) return results
-      return results.map((r): TargetOutcome =>
-        r.ready && localPort(r.url) === wrong.port
-          ? { ...r, ready: false, reason: 'wrong-server', halt: { reason: 'wrong-server', detail: wrong.detail } }
-          : r
+      if (!settings.portCheck) return results
+      return onlyWatchedAnswers(
+        results,
+        {
+          family: () => container.family(),
+          foreign: (o, redirect) =>
+            containerLines.wrongServer(
+              ref,
+              o.port,
+              o.listeners.flatMap((l) => l.holders),
+              redirect
+            ),
+          elsewhere: (redirect) => containerLines.elsewhere(ref, redirect),
+          proxy: (o) => dockerProxyText(o, container.pid)
+        },
+        deps
       )
     },
     afterWait: async (ready, readyAt) => {
@@ -139,31 +151,6 @@ function launched(
     },
     release: () => container.release()
   }
-}
-
-/**
- * The first local port of the URLs whose listener no process of the container holds (host networking), nor a
- * docker-proxy (a published port): someone else answers there. Nothing listening, or no /proc: not held against it.
- */
-function foreignAnswer(
-  settings: Settings,
-  container: WatchedContainer,
-  deps: Deps
-): { port: number; detail: string } | undefined {
-  const family = container.family()
-  for (const port of new Set(settings.targets.map((t) => localPort(t.url)))) {
-    if (port === undefined) continue
-    const owner = portOwner(port)
-    if (owner.kind !== 'listening') continue
-    const holders = owner.listeners.flatMap((l) => l.holders)
-    if (holders.length === 0 || holders.some((h) => family.has(h.pid))) continue
-    if (holders.every((h) => isDockerProxy(h.command))) {
-      deps.debug?.(dockerProxyText({ kind: 'foreign', port, listeners: owner.listeners }, container.pid))
-      continue
-    }
-    return { port, detail: containerLines.wrongServer(settings.container as string, port, holders) }
-  }
-  return undefined
 }
 
 /**

@@ -7,7 +7,7 @@ import { envReport } from '../../server/env-report.js'
 import { envDifferences, servingProcess } from '../../server/serving-env.js'
 import { gpuSnapshot, memoryHeldBy } from '../../gpu/nvidia-smi.js'
 import { LogFollower } from '../../server/log-follower.js'
-import { isDockerProxy, listenerOwnership, localPort, processTree } from '../../server/port-owner.js'
+import { localPort, processTree } from '../../server/port-owner.js'
 import { preflight, preflightVerdict } from '../../server/preflight.js'
 import { bootId, RUN_MARKER } from '../../server/guard.js'
 import { withStartGpus } from '../../server/start-gpus.js'
@@ -34,6 +34,7 @@ import type { Halt } from '../../facts/halt.js'
 import type { GateOutcome, ServerFacts, TargetOutcome } from '../../facts/outcome.js'
 import type { Deps } from '../deps.js'
 import type { LaunchedServer, ServerSeam } from './seam.js'
+import { onlyWatchedAnswers } from './who-answered.js'
 
 /** The process seam for these settings; a `pid` file is read now, so that a bad one is an input error and nothing runs. */
 export function processServer(settings: Settings, deps: Deps): ServerSeam {
@@ -116,15 +117,16 @@ function launched(settings: Settings, pid: number | undefined, deps: Deps): Laun
     // the URL's own port or at the end of a redirect (the origin that answered is the one checked).
     whoAnswered: (results) => {
       if (server === undefined || !settings.portCheck) return results
-      const verdicts = new Map<string, Halt | undefined>()
-      return results.map((r): TargetOutcome => {
-        if (!r.ready) return r
-        const answered = answeredUrl(r)
-        const key = answered.origin
-        if (!verdicts.has(key)) verdicts.set(key, foreignAnswer(r.url, answered, server.pid, deps))
-        const halt = verdicts.get(key)
-        return halt === undefined ? r : { ...r, ready: false, reason: 'wrong-server', halt }
-      })
+      return onlyWatchedAnswers(
+        results,
+        {
+          family: () => processTree('/proc', server.pid),
+          foreign: (o, redirect) => wrongServerText(o, server.pid, redirect),
+          elsewhere: (redirect) => elsewhereText(redirect, server.pid),
+          proxy: (o) => dockerProxyText(o, server.pid)
+        },
+        deps
+      )
     },
     afterWait: async (ready, readyAt) => {
       if (ready && server?.startedAt !== undefined) facts.startupMs = readyAt - server.startedAt
@@ -158,42 +160,6 @@ function launch(
   const server = attachServer(pid, deps.clock)
   deps.log(gateLines.watching(pid, logFile))
   return server
-}
-
-/** The URL whose answer made `r` ready: the last one a redirect led to, else the endpoint's own. */
-function answeredUrl(r: TargetOutcome): URL {
-  const to = r.last?.answeredBy
-  if (to === undefined) return r.url
-  try {
-    return new URL(to)
-  } catch {
-    return r.url
-  }
-}
-
-/**
- * Whether the answer at `answered` (the endpoint `url`, or where its redirects led) came from someone other than
- * the watched process and its descendants, as the halt that ends the wait: its local port's listening socket held
- * by another process (Linux: the socket's inode among their file descriptors), or, from a local endpoint, another
- * machine altogether. Unknown (no /proc), a holder this user cannot see, or a docker-proxy (a container's published
- * port: the proxy, not the `docker run` the gate watches, holds it) is not held against the server.
- */
-function foreignAnswer(url: URL, answered: URL, pid: number, deps: Deps): Halt | undefined {
-  const redirect = answered.origin === url.origin ? undefined : { from: url, to: answered }
-  const port = localPort(answered)
-  if (port === undefined) {
-    if (redirect === undefined || localPort(url) === undefined) return undefined
-    return { reason: 'wrong-server', detail: elsewhereText(redirect, pid) }
-  }
-  const o = listenerOwnership(port, pid)
-  if (o.kind !== 'foreign') return undefined
-  const holders = o.listeners.flatMap((l) => l.holders)
-  if (holders.length === 0) return undefined
-  if (holders.every((h) => isDockerProxy(h.command))) {
-    deps.debug?.(dockerProxyText(o, pid))
-    return undefined
-  }
-  return { reason: 'wrong-server', detail: wrongServerText(o, pid, redirect) }
 }
 
 /** The time left before the wait's deadline (`timeout` from `start`), in ms. */
