@@ -1569,6 +1569,7 @@ const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
 /* harmony export */   Bv: () => (/* binding */ ambiguousModelText),
 /* harmony export */   Kq: () => (/* binding */ elsewhereText),
 /* harmony export */   MT: () => (/* binding */ partialMatchText),
+/* harmony export */   UC: () => (/* binding */ redirectText),
 /* harmony export */   eR: () => (/* binding */ wrongServerText),
 /* harmony export */   g7: () => (/* binding */ loadAskedText),
 /* harmony export */   gu: () => (/* binding */ gpuUnavailableText),
@@ -5220,9 +5221,9 @@ var cancelled = __webpack_require__(5165);
  */
 async function serverSeam(settings, deps) {
     if (settings.container !== undefined)
-        return (await Promise.all(/* import() */[__webpack_require__.e(854), __webpack_require__.e(910)]).then(__webpack_require__.bind(__webpack_require__, 6910))).containerServer(settings, deps);
+        return (await Promise.all(/* import() */[__webpack_require__.e(898), __webpack_require__.e(910)]).then(__webpack_require__.bind(__webpack_require__, 6910))).containerServer(settings, deps);
     if ((0,first_probe/* usesServerSide */.Vo)(settings))
-        return (await __webpack_require__.e(/* import() */ 854).then(__webpack_require__.bind(__webpack_require__, 854))).processServer(settings, deps);
+        return (await __webpack_require__.e(/* import() */ 898).then(__webpack_require__.bind(__webpack_require__, 3898))).processServer(settings, deps);
     return noServer;
 }
 /** The wait itself, once the seam's pre-flight let it go on. */

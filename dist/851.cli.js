@@ -61,8 +61,6 @@ __webpack_require__.d(__webpack_exports__, {
   containerServer: () => (/* binding */ containerServer)
 });
 
-// EXTERNAL MODULE: ./src/gpu/nvidia-smi.ts
-var nvidia_smi = __webpack_require__(7777);
 // EXTERNAL MODULE: ./src/inputs/input-error.ts
 var input_error = __webpack_require__(9354);
 // EXTERNAL MODULE: ./src/inputs/forms.ts
@@ -75,6 +73,8 @@ var external_node_fs_ = __webpack_require__(3024);
 var external_node_path_ = __webpack_require__(6760);
 // EXTERNAL MODULE: ./src/runtime/text.ts
 var runtime_text = __webpack_require__(5369);
+// EXTERNAL MODULE: ./src/runtime/own-files.ts
+var own_files = __webpack_require__(730);
 // EXTERNAL MODULE: ./src/server/proc.ts
 var server_proc = __webpack_require__(7707);
 // EXTERNAL MODULE: ./src/server/port-owner.ts
@@ -95,6 +95,7 @@ var log_follower = __webpack_require__(5568);
 
 
 
+
 /** How often the container's state is read: an exit is seen within this, plus one inspect (milliseconds). */
 const STATE_POLL_MS = 250;
 /** With `start`: how long after its process exits (`docker run -d` exits at once) the container may still appear. */
@@ -103,7 +104,8 @@ const APPEAR_AFTER_START_MS = 5_000;
 function openContainerLog(path) {
     try {
         (0,external_node_fs_.mkdirSync)((0,external_node_path_.dirname)(path), { recursive: true });
-        const fd = (0,external_node_fs_.openSync)(path, 'a');
+        // never through a symbolic link (nor into a FIFO): the container's output would go wherever it points
+        const fd = (0,own_files/* openOwn */.$U)(path, external_node_fs_.constants.O_WRONLY | external_node_fs_.constants.O_APPEND | external_node_fs_.constants.O_CREAT);
         return { fd, offset: (0,external_node_fs_.fstatSync)(fd).size };
     }
     catch (e) {
@@ -287,24 +289,30 @@ var env_report = __webpack_require__(5791);
 var serving_env = __webpack_require__(3325);
 // EXTERNAL MODULE: ./src/server/process.ts + 1 modules
 var process = __webpack_require__(5361);
+// EXTERNAL MODULE: ./src/report/lifecycle-report.ts
+var lifecycle_report = __webpack_require__(7205);
 ;// CONCATENATED MODULE: ./src/report/container-report.ts
 /** The words of a server that is a container (`container`): its watch, its health, who answers instead of it. */
+
 const containerLines = {
     started: (pid, starterLog) => `Ran "start" (pid ${pid}); its own output goes to ${starterLog}`,
     watching: (ref, id, logFile) => `Watching the container ${ref}${id === undefined || id.startsWith(ref) ? '' : ` (${id.slice(0, 12)})`}` +
         `${id === undefined ? ' once the engine has it' : ''}; its output, from the engine, goes to ${logFile}`,
     health: (ref, health) => `The container ${ref} is ${health} (its HEALTHCHECK)`,
-    wrongServer: (ref, port, holders) => `Port ${port} is answered by ${holders.map((h) => `pid ${h.pid} (${h.command})`).join(', ')}, not by a ` +
+    wrongServer: (ref, port, holders, redirect) => `${redirect === undefined ? '' : `${(0,lifecycle_report/* redirectText */.UC)(redirect)}: `}Port ${port} is answered by ${holders.map((h) => `pid ${h.pid} (${h.command})`).join(', ')}, not by a ` +
         `process of the container ${ref} nor a docker-proxy of its published port: another server holds the port, or ` +
-        'the container listens elsewhere. Its answers say nothing about the server being waited for'
+        'the container listens elsewhere. Its answers say nothing about the server being waited for',
+    /** A local endpoint redirected to another machine: not the container's answer. */
+    elsewhere: (ref, redirect) => `${(0,lifecycle_report/* redirectText */.UC)(redirect)}, which is not this machine: its answers say nothing about the container ${ref}. ` +
+        'Give the URL the server itself answers on, or set "port-check: false" for a proxy'
 };
 
 // EXTERNAL MODULE: ./src/report/progress.ts
 var progress = __webpack_require__(8991);
-// EXTERNAL MODULE: ./src/report/lifecycle-report.ts
-var lifecycle_report = __webpack_require__(7205);
 // EXTERNAL MODULE: ./src/wait/servers/process.ts + 2 modules
 var servers_process = __webpack_require__(854);
+// EXTERNAL MODULE: ./src/wait/servers/who-answered.ts
+var who_answered = __webpack_require__(3040);
 ;// CONCATENATED MODULE: ./src/wait/servers/container.ts
 /**
  * The server as a container (`container`), whether `start` runs it (`docker run`, in the foreground or with `-d`)
@@ -415,14 +423,8 @@ function launched(settings, engine, initial, deps) {
             if (initial !== undefined)
                 reportEnvironment(settings, container, facts, deps);
         },
-        whoAnswered: (results) => {
-            const wrong = settings.portCheck ? foreignAnswer(settings, container, deps) : undefined;
-            if (wrong === undefined)
-                return results;
-            return results.map((r) => r.ready && (0,port_owner/* localPort */.yv)(r.url) === wrong.port
-                ? { ...r, ready: false, reason: 'wrong-server', halt: { reason: 'wrong-server', detail: wrong.detail } }
-                : r);
-        },
+        // as for a process: the origin that finally answered, the URL's own or the end of its redirects, is checked
+        whoAnswered: answeredBy(settings, container, ref, deps),
         afterWait: async (ready, readyAt) => {
             // found while `created` (no process yet), it has one now
             const now = container.state();
@@ -434,7 +436,7 @@ function launched(settings, engine, initial, deps) {
             if (ready && started !== undefined)
                 facts.startupMs = Math.max(0, readyAt - started);
             if (ready)
-                facts.gpuMemoryMiB = await gpuMemoryOf(container, deps);
+                facts.gpuMemoryMiB = await (0,servers_process.gpuMemoryOf)(settings, () => container.family(), deps);
             if (initial === undefined)
                 reportEnvironment(settings, container, facts, deps);
             if (!ready && settings.logLines > 0 && log !== undefined) {
@@ -446,36 +448,18 @@ function launched(settings, engine, initial, deps) {
         release: () => container.release()
     };
 }
-/**
- * The first local port of the URLs whose listener no process of the container holds (host networking), nor a
- * docker-proxy (a published port): someone else answers there. Nothing listening, or no /proc: not held against it.
- */
-function foreignAnswer(settings, container, deps) {
-    const family = container.family();
-    for (const port of new Set(settings.targets.map((t) => (0,port_owner/* localPort */.yv)(t.url)))) {
-        if (port === undefined)
-            continue;
-        const owner = (0,port_owner/* portOwner */.l)(port);
-        if (owner.kind !== 'listening')
-            continue;
-        const holders = owner.listeners.flatMap((l) => l.holders);
-        if (holders.length === 0 || holders.some((h) => family.has(h.pid)))
-            continue;
-        if (holders.every((h) => (0,port_owner/* isDockerProxy */.f_)(h.command))) {
-            deps.debug?.((0,lifecycle_report/* dockerProxyText */.y2)({ kind: 'foreign', port, listeners: owner.listeners }, container.pid));
-            continue;
-        }
-        return { port, detail: containerLines.wrongServer(settings.container, port, holders) };
-    }
-    return undefined;
-}
-async function gpuMemoryOf(container, deps) {
-    const snapshot = await (0,nvidia_smi/* gpuSnapshot */.dU)({ env: deps.env, timeoutMs: 5_000 });
-    if (snapshot.kind === 'unavailable') {
-        deps.debug?.((0,lifecycle_report/* gpuUnavailableText */.gu)(snapshot.why, snapshot.detail));
-        return undefined;
-    }
-    return (0,nvidia_smi/* memoryHeldBy */.Mv)(snapshot, container.family()).mib;
+/** Ready answers that came from the container's own processes (or its docker-proxy); any other is wrong-server. */
+function answeredBy(settings, container, ref, deps) {
+    return (results) => {
+        if (!settings.portCheck)
+            return results;
+        return (0,who_answered/* onlyWatchedAnswers */.K)(results, {
+            family: () => container.family(),
+            foreign: (o, redirect) => containerLines.wrongServer(ref, o.port, o.listeners.flatMap((l) => l.holders), redirect),
+            elsewhere: (redirect) => containerLines.elsewhere(ref, redirect),
+            proxy: (o) => (0,lifecycle_report/* dockerProxyText */.y2)(o, container.pid)
+        }, deps);
+    };
 }
 /**
  * `env-report`, of the process that serves: the container's process that listens on the URL's port (host
@@ -533,6 +517,7 @@ __webpack_require__.r(__webpack_exports__);
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
   beforeStart: () => (/* binding */ beforeStart),
+  gpuMemoryOf: () => (/* binding */ gpuMemoryOf),
   processServer: () => (/* binding */ processServer)
 });
 
@@ -636,12 +621,15 @@ var process = __webpack_require__(5361);
 var lifecycle_report = __webpack_require__(7205);
 // EXTERNAL MODULE: ./src/report/progress.ts
 var progress = __webpack_require__(8991);
+// EXTERNAL MODULE: ./src/wait/servers/who-answered.ts
+var who_answered = __webpack_require__(3040);
 ;// CONCATENATED MODULE: ./src/wait/servers/process.ts
 /**
  * The server as a process: launched by `start`, followed by `pid`, or known only by its `log-file`. The gate
  * imports this module then and only then: it is a chunk of the bundle of its own, so a plain wait (a URL, a model)
  * neither compiles nor holds it (about 40 KB of the action's own code; `npm run bench -- --only startup`).
  */
+
 
 
 
@@ -736,23 +724,18 @@ function launched(settings, pid, deps) {
         whoAnswered: (results) => {
             if (server === undefined || !settings.portCheck)
                 return results;
-            const verdicts = new Map();
-            return results.map((r) => {
-                if (!r.ready)
-                    return r;
-                const answered = answeredUrl(r);
-                const key = answered.origin;
-                if (!verdicts.has(key))
-                    verdicts.set(key, foreignAnswer(r.url, answered, server.pid, deps));
-                const halt = verdicts.get(key);
-                return halt === undefined ? r : { ...r, ready: false, reason: 'wrong-server', halt };
-            });
+            return (0,who_answered/* onlyWatchedAnswers */.K)(results, {
+                family: () => (0,port_owner/* processTree */.WZ)('/proc', server.pid),
+                foreign: (o, redirect) => (0,lifecycle_report/* wrongServerText */.eR)(o, server.pid, redirect),
+                elsewhere: (redirect) => (0,lifecycle_report/* elsewhereText */.Kq)(redirect, server.pid),
+                proxy: (o) => (0,lifecycle_report/* dockerProxyText */.y2)(o, server.pid)
+            }, deps);
         },
         afterWait: async (ready, readyAt) => {
             if (ready && server?.startedAt !== undefined)
                 facts.startupMs = readyAt - server.startedAt;
             if (ready && server !== undefined)
-                facts.gpuMemoryMiB = await gpuMemoryOf(settings, server.pid, deps);
+                facts.gpuMemoryMiB = await gpuMemoryOf(settings, () => (0,port_owner/* processTree */.WZ)('/proc', server.pid), deps);
             reportEnvironment(settings, server, facts, deps, pid !== undefined);
             if (!ready && log !== undefined && settings.logLines > 0) {
                 facts.logTail = log.tail();
@@ -777,57 +760,21 @@ function launch(settings, pid, logFile, runMarker, deps) {
     deps.log(progress/* gateLines */.HN.watching(pid, logFile));
     return server;
 }
-/** The URL whose answer made `r` ready: the last one a redirect led to, else the endpoint's own. */
-function answeredUrl(r) {
-    const to = r.last?.answeredBy;
-    if (to === undefined)
-        return r.url;
-    try {
-        return new URL(to);
-    }
-    catch {
-        return r.url;
-    }
-}
-/**
- * Whether the answer at `answered` (the endpoint `url`, or where its redirects led) came from someone other than
- * the watched process and its descendants, as the halt that ends the wait: its local port's listening socket held
- * by another process (Linux: the socket's inode among their file descriptors), or, from a local endpoint, another
- * machine altogether. Unknown (no /proc), a holder this user cannot see, or a docker-proxy (a container's published
- * port: the proxy, not the `docker run` the gate watches, holds it) is not held against the server.
- */
-function foreignAnswer(url, answered, pid, deps) {
-    const redirect = answered.origin === url.origin ? undefined : { from: url, to: answered };
-    const port = (0,port_owner/* localPort */.yv)(answered);
-    if (port === undefined) {
-        if (redirect === undefined || (0,port_owner/* localPort */.yv)(url) === undefined)
-            return undefined;
-        return { reason: 'wrong-server', detail: (0,lifecycle_report/* elsewhereText */.Kq)(redirect, pid) };
-    }
-    const o = (0,port_owner/* listenerOwnership */.kA)(port, pid);
-    if (o.kind !== 'foreign')
-        return undefined;
-    const holders = o.listeners.flatMap((l) => l.holders);
-    if (holders.length === 0)
-        return undefined;
-    if (holders.every((h) => (0,port_owner/* isDockerProxy */.f_)(h.command))) {
-        deps.debug?.((0,lifecycle_report/* dockerProxyText */.y2)(o, pid));
-        return undefined;
-    }
-    return { reason: 'wrong-server', detail: (0,lifecycle_report/* wrongServerText */.eR)(o, pid, redirect) };
-}
 /** The time left before the wait's deadline (`timeout` from `start`), in ms. */
 const timeLeft = (settings, deps, start) => Math.max(0, settings.timeoutMs - (deps.clock.now() - start));
-/** The GPU memory the server's processes hold (nvidia-smi), or undefined without a reading. */
-async function gpuMemoryOf(settings, pid, deps) {
-    // within the wait's deadline, and ended by a cancel: a hung or slow nvidia-smi holds no step past its timeout
+/**
+ * The GPU memory the server's processes (`family`, read once nvidia-smi has answered) hold, or undefined without a
+ * reading. Within the wait's deadline, and ended by a cancel: a hung or slow nvidia-smi holds no step past its
+ * timeout. The container seam's too.
+ */
+async function gpuMemoryOf(settings, family, deps) {
     const timeoutMs = Math.min(5_000, timeLeft(settings, deps, deps.startedAt ?? deps.clock.now()));
     const snapshot = await (0,nvidia_smi/* gpuSnapshot */.dU)({ env: deps.env, timeoutMs, signal: deps.cancel?.signal });
     if (snapshot.kind === 'unavailable') {
         deps.debug?.((0,lifecycle_report/* gpuUnavailableText */.gu)(snapshot.why, snapshot.detail));
         return undefined;
     }
-    return (0,nvidia_smi/* memoryHeldBy */.Mv)(snapshot, (0,port_owner/* processTree */.WZ)('/proc', pid)).mib;
+    return (0,nvidia_smi/* memoryHeldBy */.Mv)(snapshot, family()).mib;
 }
 /**
  * `env-report`, of the process that serves: the server's process that listens on the URL's port where one does,
@@ -860,6 +807,84 @@ function reportEnvironment(settings, server, facts, deps, again = false) {
             }
     });
     progress/* gateLines */.HN.environment(facts).forEach((line) => deps.log(line));
+}
+
+
+/***/ }),
+
+/***/ 3040:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   K: () => (/* binding */ onlyWatchedAnswers)
+/* harmony export */ });
+/* harmony import */ var _server_port_owner_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(8706);
+/**
+ * Readiness from the watched server only: a ready answer counts when one of the server's processes holds the
+ * listening socket of the origin that finally answered, the URL's own or the end of its redirects (issue 26 item
+ * 8). Both seams that watch a server judge their results here, each with its own processes (a process and its
+ * descendants, a container's host pids) and its own words.
+ */
+
+/**
+ * The results, each ready one whose answer came from someone other than `watched` made `wrong-server`: the origin
+ * that answered (`answeredUrl`) judged once per endpoint origin and answered origin.
+ */
+function onlyWatchedAnswers(results, watched, deps) {
+    const verdicts = new Map();
+    return results.map((r) => {
+        if (!r.ready)
+            return r;
+        const answered = answeredUrl(r);
+        const key = `${r.url.origin} ${answered.origin}`;
+        if (!verdicts.has(key))
+            verdicts.set(key, foreignAnswer(r.url, answered, watched, deps));
+        const halt = verdicts.get(key);
+        return halt === undefined ? r : { ...r, ready: false, reason: 'wrong-server', halt };
+    });
+}
+/** The URL whose answer made `r` ready: the last one a redirect led to, else the endpoint's own. */
+function answeredUrl(r) {
+    const to = r.last?.answeredBy;
+    if (to === undefined)
+        return r.url;
+    try {
+        return new URL(to);
+    }
+    catch {
+        return r.url;
+    }
+}
+/**
+ * Whether the answer at `answered` (the endpoint `url`, or where its redirects led) came from someone other than
+ * the watched server, as the halt that ends the wait: its local port's listening socket held by other processes
+ * only (Linux: the socket's inode among their file descriptors), or, from a local endpoint, another machine
+ * altogether. Unknown (no /proc), nothing listening, a holder this user cannot see, or a docker-proxy (a
+ * container's published port) is not held against the server.
+ */
+function foreignAnswer(url, answered, watched, deps) {
+    const redirect = answered.origin === url.origin ? undefined : { from: url, to: answered };
+    const port = (0,_server_port_owner_js__WEBPACK_IMPORTED_MODULE_0__/* .localPort */ .yv)(answered);
+    if (port === undefined) {
+        if (redirect === undefined || (0,_server_port_owner_js__WEBPACK_IMPORTED_MODULE_0__/* .localPort */ .yv)(url) === undefined)
+            return undefined;
+        return { reason: 'wrong-server', detail: watched.elsewhere(redirect) };
+    }
+    const owner = (0,_server_port_owner_js__WEBPACK_IMPORTED_MODULE_0__/* .portOwner */ .l)(port);
+    if (owner.kind !== 'listening')
+        return undefined;
+    const family = watched.family();
+    if (owner.listeners.some((l) => l.holders.some((h) => family.has(h.pid))))
+        return undefined;
+    const o = { kind: 'foreign', port, listeners: owner.listeners };
+    const holders = o.listeners.flatMap((l) => l.holders);
+    if (holders.length === 0)
+        return undefined;
+    if (holders.every((h) => (0,_server_port_owner_js__WEBPACK_IMPORTED_MODULE_0__/* .isDockerProxy */ .f_)(h.command))) {
+        deps.debug?.(watched.proxy(o));
+        return undefined;
+    }
+    return { reason: 'wrong-server', detail: watched.foreign(o, redirect) };
 }
 
 

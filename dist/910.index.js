@@ -13,8 +13,6 @@ __webpack_require__.d(__webpack_exports__, {
   containerServer: () => (/* binding */ containerServer)
 });
 
-// EXTERNAL MODULE: ./src/gpu/nvidia-smi.ts
-var nvidia_smi = __webpack_require__(7777);
 // EXTERNAL MODULE: ./src/inputs/input-error.ts
 var input_error = __webpack_require__(9354);
 // EXTERNAL MODULE: ./src/inputs/forms.ts + 1 modules
@@ -226,6 +224,8 @@ function errorCode(e) {
 var external_node_fs_ = __webpack_require__(3024);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __webpack_require__(6760);
+// EXTERNAL MODULE: ./src/runtime/own-files.ts
+var own_files = __webpack_require__(730);
 // EXTERNAL MODULE: ./src/server/proc.ts
 var server_proc = __webpack_require__(7707);
 // EXTERNAL MODULE: ./src/server/port-owner.ts
@@ -246,6 +246,7 @@ var log_follower = __webpack_require__(5568);
 
 
 
+
 /** How often the container's state is read: an exit is seen within this, plus one inspect (milliseconds). */
 const STATE_POLL_MS = 250;
 /** With `start`: how long after its process exits (`docker run -d` exits at once) the container may still appear. */
@@ -254,7 +255,8 @@ const APPEAR_AFTER_START_MS = 5_000;
 function openContainerLog(path) {
     try {
         (0,external_node_fs_.mkdirSync)((0,external_node_path_.dirname)(path), { recursive: true });
-        const fd = (0,external_node_fs_.openSync)(path, 'a');
+        // never through a symbolic link (nor into a FIFO): the container's output would go wherever it points
+        const fd = (0,own_files/* openOwn */.$U)(path, external_node_fs_.constants.O_WRONLY | external_node_fs_.constants.O_APPEND | external_node_fs_.constants.O_CREAT);
         return { fd, offset: (0,external_node_fs_.fstatSync)(fd).size };
     }
     catch (e) {
@@ -438,24 +440,30 @@ var env_report = __webpack_require__(5791);
 var serving_env = __webpack_require__(3325);
 // EXTERNAL MODULE: ./src/server/process.ts + 1 modules
 var process = __webpack_require__(5361);
+// EXTERNAL MODULE: ./src/report/lifecycle-report.ts
+var lifecycle_report = __webpack_require__(7205);
 ;// CONCATENATED MODULE: ./src/report/container-report.ts
 /** The words of a server that is a container (`container`): its watch, its health, who answers instead of it. */
+
 const containerLines = {
     started: (pid, starterLog) => `Ran "start" (pid ${pid}); its own output goes to ${starterLog}`,
     watching: (ref, id, logFile) => `Watching the container ${ref}${id === undefined || id.startsWith(ref) ? '' : ` (${id.slice(0, 12)})`}` +
         `${id === undefined ? ' once the engine has it' : ''}; its output, from the engine, goes to ${logFile}`,
     health: (ref, health) => `The container ${ref} is ${health} (its HEALTHCHECK)`,
-    wrongServer: (ref, port, holders) => `Port ${port} is answered by ${holders.map((h) => `pid ${h.pid} (${h.command})`).join(', ')}, not by a ` +
+    wrongServer: (ref, port, holders, redirect) => `${redirect === undefined ? '' : `${(0,lifecycle_report/* redirectText */.UC)(redirect)}: `}Port ${port} is answered by ${holders.map((h) => `pid ${h.pid} (${h.command})`).join(', ')}, not by a ` +
         `process of the container ${ref} nor a docker-proxy of its published port: another server holds the port, or ` +
-        'the container listens elsewhere. Its answers say nothing about the server being waited for'
+        'the container listens elsewhere. Its answers say nothing about the server being waited for',
+    /** A local endpoint redirected to another machine: not the container's answer. */
+    elsewhere: (ref, redirect) => `${(0,lifecycle_report/* redirectText */.UC)(redirect)}, which is not this machine: its answers say nothing about the container ${ref}. ` +
+        'Give the URL the server itself answers on, or set "port-check: false" for a proxy'
 };
 
 // EXTERNAL MODULE: ./src/report/progress.ts
 var progress = __webpack_require__(8991);
-// EXTERNAL MODULE: ./src/report/lifecycle-report.ts
-var lifecycle_report = __webpack_require__(7205);
-// EXTERNAL MODULE: ./src/wait/servers/process.ts + 2 modules
-var servers_process = __webpack_require__(854);
+// EXTERNAL MODULE: ./src/wait/servers/process.ts + 3 modules
+var servers_process = __webpack_require__(3898);
+// EXTERNAL MODULE: ./src/wait/servers/who-answered.ts
+var who_answered = __webpack_require__(3040);
 ;// CONCATENATED MODULE: ./src/wait/servers/container.ts
 /**
  * The server as a container (`container`), whether `start` runs it (`docker run`, in the foreground or with `-d`)
@@ -566,14 +574,8 @@ function launched(settings, engine, initial, deps) {
             if (initial !== undefined)
                 reportEnvironment(settings, container, facts, deps);
         },
-        whoAnswered: (results) => {
-            const wrong = settings.portCheck ? foreignAnswer(settings, container, deps) : undefined;
-            if (wrong === undefined)
-                return results;
-            return results.map((r) => r.ready && (0,port_owner/* localPort */.yv)(r.url) === wrong.port
-                ? { ...r, ready: false, reason: 'wrong-server', halt: { reason: 'wrong-server', detail: wrong.detail } }
-                : r);
-        },
+        // as for a process: the origin that finally answered, the URL's own or the end of its redirects, is checked
+        whoAnswered: answeredBy(settings, container, ref, deps),
         afterWait: async (ready, readyAt) => {
             // found while `created` (no process yet), it has one now
             const now = container.state();
@@ -585,7 +587,7 @@ function launched(settings, engine, initial, deps) {
             if (ready && started !== undefined)
                 facts.startupMs = Math.max(0, readyAt - started);
             if (ready)
-                facts.gpuMemoryMiB = await gpuMemoryOf(container, deps);
+                facts.gpuMemoryMiB = await (0,servers_process.gpuMemoryOf)(settings, () => container.family(), deps);
             if (initial === undefined)
                 reportEnvironment(settings, container, facts, deps);
             if (!ready && settings.logLines > 0 && log !== undefined) {
@@ -597,36 +599,18 @@ function launched(settings, engine, initial, deps) {
         release: () => container.release()
     };
 }
-/**
- * The first local port of the URLs whose listener no process of the container holds (host networking), nor a
- * docker-proxy (a published port): someone else answers there. Nothing listening, or no /proc: not held against it.
- */
-function foreignAnswer(settings, container, deps) {
-    const family = container.family();
-    for (const port of new Set(settings.targets.map((t) => (0,port_owner/* localPort */.yv)(t.url)))) {
-        if (port === undefined)
-            continue;
-        const owner = (0,port_owner/* portOwner */.l)(port);
-        if (owner.kind !== 'listening')
-            continue;
-        const holders = owner.listeners.flatMap((l) => l.holders);
-        if (holders.length === 0 || holders.some((h) => family.has(h.pid)))
-            continue;
-        if (holders.every((h) => (0,port_owner/* isDockerProxy */.f_)(h.command))) {
-            deps.debug?.((0,lifecycle_report/* dockerProxyText */.y2)({ kind: 'foreign', port, listeners: owner.listeners }, container.pid));
-            continue;
-        }
-        return { port, detail: containerLines.wrongServer(settings.container, port, holders) };
-    }
-    return undefined;
-}
-async function gpuMemoryOf(container, deps) {
-    const snapshot = await (0,nvidia_smi/* gpuSnapshot */.dU)({ env: deps.env, timeoutMs: 5_000 });
-    if (snapshot.kind === 'unavailable') {
-        deps.debug?.((0,lifecycle_report/* gpuUnavailableText */.gu)(snapshot.why, snapshot.detail));
-        return undefined;
-    }
-    return (0,nvidia_smi/* memoryHeldBy */.Mv)(snapshot, container.family()).mib;
+/** Ready answers that came from the container's own processes (or its docker-proxy); any other is wrong-server. */
+function answeredBy(settings, container, ref, deps) {
+    return (results) => {
+        if (!settings.portCheck)
+            return results;
+        return (0,who_answered/* onlyWatchedAnswers */.K)(results, {
+            family: () => container.family(),
+            foreign: (o, redirect) => containerLines.wrongServer(ref, o.port, o.listeners.flatMap((l) => l.holders), redirect),
+            elsewhere: (redirect) => containerLines.elsewhere(ref, redirect),
+            proxy: (o) => (0,lifecycle_report/* dockerProxyText */.y2)(o, container.pid)
+        }, deps);
+    };
 }
 /**
  * `env-report`, of the process that serves: the container's process that listens on the URL's port (host

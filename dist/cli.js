@@ -17876,15 +17876,10 @@ function readOneServer(read, platform) {
     const container = read.field('container', (t) => (0,inputs_forms/* parseContainer */.NJ)(t.trim()));
     (0,cross_field_rules/* checkContainer */.iT)(container, pid);
     const logFile = read.text('log-file');
+    // the container's output, else the started server's, is appended to it: through a link, to wherever it points
+    const writer = container !== undefined ? 'container' : start !== undefined ? 'start' : undefined;
     if (logFile !== undefined)
-        read.field('log-file', () => (0,input_files/* checkLogFile */.x)(logFile));
-    // the server's output is appended to it: through a link, to wherever it points
-    if (logFile !== undefined && start !== undefined && (0,own_files/* isSymlink */.wP)(logFile))
-        throw new input_error/* InputError */.dz('log-file', {
-            value: (0,runtime_text/* printable */.g$)(logFile),
-            problem: 'is a symbolic link, and "start" writes the server\'s output to it; a link is never followed',
-            form: 'the path of a regular file (or of one to create), not a link to it'
-        });
+        read.field('log-file', () => (0,input_files/* checkLogFile */.x)(logFile, writer));
     return { start, pid, container, logFile };
 }
 /** `fleet-min-ready`: `all`, or how many of the `endpoints` must be ready (1 to all of them). */
@@ -19059,6 +19054,9 @@ async function stopServer(options, deps) {
         const held = now.kind === 'available' ? (0,nvidia_smi/* memoryHeldBy */.Mv)(now, family()) : undefined;
         if (held !== undefined && held.apps.length === 0)
             return { ...record, gpu: { kind: 'released', mib: heldAtStart, seconds: seconds() } };
+        // a read the cancel ended (a job-end step's nvidia-smi is ended by its cancel) says nothing of the memory
+        if (held === undefined && now.kind === 'unavailable' && now.why === 'cancelled')
+            return { ...record, gpu: { kind: 'unavailable', why: 'cancelled' } };
         if (clock.now() >= gpuUntil || cancelled()) {
             return {
                 ...record,
@@ -19134,24 +19132,27 @@ async function stopContainerAtJobEnd(state, deps) {
         const atStart = gpuBefore?.kind === 'available' ? (0,nvidia_smi/* memoryHeldBy */.Mv)(gpuBefore, family) : undefined;
         const termAt = clock.now();
         const seconds = () => Math.round((clock.now() - termAt) / 100) / 10;
-        await engine.stop(state.container, state.timeoutMs / 1000);
-        // the engine answers once the main process is gone; its other processes go with the container's cgroup
-        for (let i = 0; alive().length > 0 && i < 50; i++)
+        const cancelled = () => deps.cancel?.aborted === true;
+        const killedAtOnce = await stopOrKill(engine, state, deps.cancel);
+        // the engine answers once the main process is gone; its other processes go with the container's cgroup (a
+        // cancelled stop waits a second for them, as for SIGKILL'd processes)
+        for (let i = 0; alive().length > 0 && i < (cancelled() ? 10 : 50); i++)
             await clock.sleep(pollMs);
         const secondsToExit = seconds();
         let after = await engine.inspect(state.container);
         const exitCode = after?.exitCode;
         // `docker run --rm`: the engine removes it a moment after the stop; gone, as its run asked, before it is told
-        for (let i = 0; after !== undefined && !after.running && before.autoRemove && i < 50; i++) {
+        for (let i = 0; after !== undefined && !after.running && before.autoRemove && i < 50 && !cancelled(); i++) {
             await clock.sleep(pollMs);
             after = await engine.inspect(state.container);
         }
         const survivors = alive();
-        const killed = secondsToExit * 1000 >= state.timeoutMs || exitCode === 137;
+        const killed = killedAtOnce || secondsToExit * 1000 >= state.timeoutMs || exitCode === 137;
         const record = {
             ...base,
             pids,
             signal: killed ? 'SIGKILL' : 'SIGTERM',
+            ...(cancelled() ? { cancelled: true } : {}),
             ...(exitCode === undefined ? {} : { exitCode }),
             ...(after?.running === true || survivors.length > 0
                 ? { outcome: 'survived', survivors: survivors.length > 0 ? survivors : [before.pid] }
@@ -19169,6 +19170,25 @@ async function stopContainerAtJobEnd(state, deps) {
         engine.close();
     }
 }
+/**
+ * `docker stop` with the stop-timeout; cancelled before or during it, `docker stop -t 0` (the stop signal, then
+ * SIGKILL at once), since the engine goes on with the first stop whether or not its caller waits. True when the
+ * cancel made it a kill.
+ */
+async function stopOrKill(engine, state, cancel) {
+    const cancelled = () => cancel?.aborted === true;
+    if (!cancelled())
+        try {
+            await engine.stop(state.container, state.timeoutMs / 1000, { signal: cancel });
+            return false;
+        }
+        catch (e) {
+            if (!cancelled())
+                throw e;
+        }
+    await engine.stop(state.container, 0);
+    return true;
+}
 async function gpuRelease(before, atStart, family, seconds, deps) {
     if (before === undefined)
         return { kind: 'unavailable', why: 'not asked' };
@@ -19182,7 +19202,10 @@ async function gpuRelease(before, atStart, family, seconds, deps) {
         const held = now.kind === 'available' ? (0,nvidia_smi/* memoryHeldBy */.Mv)(now, family) : undefined;
         if (held !== undefined && held.apps.length === 0)
             return { kind: 'released', mib: atStart.mib, seconds: seconds() };
-        if (deps.clock.now() >= until)
+        // a read the cancel ended says nothing of the memory
+        if (held === undefined && now.kind === 'unavailable' && now.why === 'cancelled')
+            return { kind: 'unavailable', why: 'cancelled' };
+        if (deps.clock.now() >= until || deps.cancel?.aborted === true)
             return {
                 kind: 'held',
                 mib: atStart.mib,
@@ -19190,7 +19213,7 @@ async function gpuRelease(before, atStart, family, seconds, deps) {
                 seconds: seconds(),
                 pids: [...new Set(held?.apps.map((a) => a.pid) ?? [])]
             };
-        await deps.clock.sleep(Math.min(deps.pollMs ?? 100, until - deps.clock.now()));
+        await deps.clock.sleep(Math.min(deps.pollMs ?? 100, until - deps.clock.now()), deps.cancel);
     }
 }
 
@@ -19259,7 +19282,7 @@ async function stopCommand(argv, io, say, paint) {
         records = await Promise.all([
             ...pids.map((pid) => stopServer({ pid, timeoutMs }, { clock: clock/* systemClock */.ml, gpu, cancel: cancel.signal })),
             ...containers.map(async (container) => {
-                const end = await stopContainerAtJobEnd({ container, socket, timeoutMs, logLines: 0 }, { clock: clock/* systemClock */.ml, gpu });
+                const end = await stopContainerAtJobEnd({ container, socket, timeoutMs, logLines: 0 }, { clock: clock/* systemClock */.ml, gpu, cancel: cancel.signal });
                 return end.record;
             })
         ]);
@@ -21747,13 +21770,11 @@ function generationFor(url, model) {
 /* harmony import */ var _cross_field_rules_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2322);
 /* harmony import */ var _forms_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2198);
 /* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5369);
-/* harmony import */ var _runtime_own_files_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(730);
 /**
  * A fleet of servers: `start`, `pid`, `container` and `log-file` with one line per `url` line, in order, each
  * endpoint's own server. One value (or none) keeps its meaning of one server (or none) for every endpoint, and a
  * single `url` takes `start` whole, a script of as many lines as it likes.
  */
-
 
 
 
@@ -21843,23 +21864,15 @@ function readEndpointServers(read, endpoints, platform) {
             }
         };
         const start = starts?.[i];
+        const pid = entry('pid', _forms_js__WEBPACK_IMPORTED_MODULE_3__/* .parsePid */ .Ng);
+        const container = entry('container', _forms_js__WEBPACK_IMPORTED_MODULE_3__/* .parseContainer */ .NJ);
+        // the container's output, else the started server's, is appended to it: through a link, to wherever it points
+        const writer = container !== undefined ? 'container' : start !== undefined ? 'start' : undefined;
         const logFile = entry('log-file', (line) => {
-            (0,_input_files_js__WEBPACK_IMPORTED_MODULE_1__/* .checkLogFile */ .x)(line);
-            // the server's output is appended to it: through a link, to wherever it points
-            if (start !== undefined && (0,_runtime_own_files_js__WEBPACK_IMPORTED_MODULE_5__/* .isSymlink */ .wP)(line))
-                throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({
-                    value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_4__/* .printable */ .g$)(line),
-                    problem: 'is a symbolic link, and "start" writes the server\'s output to it; a link is never followed',
-                    form: 'the path of a regular file (or of one to create), not a link to it'
-                });
+            (0,_input_files_js__WEBPACK_IMPORTED_MODULE_1__/* .checkLogFile */ .x)(line, writer);
             return line;
         });
-        return {
-            start,
-            pid: entry('pid', _forms_js__WEBPACK_IMPORTED_MODULE_3__/* .parsePid */ .Ng),
-            container: entry('container', _forms_js__WEBPACK_IMPORTED_MODULE_3__/* .parseContainer */ .NJ),
-            logFile
-        };
+        return { start, pid, container, logFile };
     });
 }
 /**
@@ -22059,8 +22072,10 @@ class InputError extends Error {
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9354);
 /* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5369);
-/* harmony import */ var _runtime_file_kind_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2607);
+/* harmony import */ var _runtime_file_kind_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2607);
+/* harmony import */ var _runtime_own_files_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(730);
 /** The inputs that name a file, checked when the inputs are read, so that a wrong path fails before any request. */
+
 
 
 
@@ -22093,9 +22108,17 @@ function readCaCert(path) {
 }
 /**
  * `log-file`: a log that exists must be a regular file (followed through symlinks): a FIFO blocks whoever opens it,
- * and a device such as /dev/zero never ends. One not written yet is fine: the server writes it.
+ * and a device such as /dev/zero never ends. One not written yet is fine: the server writes it. Where the action
+ * writes it (`writer`: the output of the server `start` runs, or of the `container`, through its engine), it must
+ * not be a symbolic link either: the output would go wherever the link points. A log only read (`pid`) may be one.
  */
-function checkLogFile(path) {
+function checkLogFile(path, writer) {
+    if (writer !== undefined && (0,_runtime_own_files_js__WEBPACK_IMPORTED_MODULE_3__/* .isSymlink */ .wP)(path))
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .ProblemError */ .Mm({
+            value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_2__/* .printable */ .g$)(path),
+            problem: `is a symbolic link, and ${writer === 'start' ? '"start" writes the server\'s output' : 'the container\'s output (from "container") is written'} to it; a link is never followed`,
+            form: 'the path of a regular file (or of one to create), not a link to it'
+        });
     let stat;
     try {
         stat = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.statSync)(path);
@@ -22103,7 +22126,7 @@ function checkLogFile(path) {
     catch {
         return;
     }
-    const what = (0,_runtime_file_kind_js__WEBPACK_IMPORTED_MODULE_3__/* .notRegularFile */ .s)(stat);
+    const what = (0,_runtime_file_kind_js__WEBPACK_IMPORTED_MODULE_4__/* .notRegularFile */ .s)(stat);
     if (what !== undefined)
         throw new _input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .ProblemError */ .Mm({
             value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_2__/* .printable */ .g$)(path),
@@ -22784,6 +22807,7 @@ const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
 /* harmony export */   Kq: () => (/* binding */ elsewhereText),
 /* harmony export */   MT: () => (/* binding */ partialMatchText),
 /* harmony export */   QN: () => (/* binding */ stopLines),
+/* harmony export */   UC: () => (/* binding */ redirectText),
 /* harmony export */   eR: () => (/* binding */ wrongServerText),
 /* harmony export */   g7: () => (/* binding */ loadAskedText),
 /* harmony export */   gu: () => (/* binding */ gpuUnavailableText),

@@ -17110,15 +17110,10 @@ function readOneServer(read, platform) {
     const container = read.field('container', (t) => (0,inputs_forms/* parseContainer */.NJ)(t.trim()));
     (0,cross_field_rules/* checkContainer */.iT)(container, pid);
     const logFile = read.text('log-file');
+    // the container's output, else the started server's, is appended to it: through a link, to wherever it points
+    const writer = container !== undefined ? 'container' : start !== undefined ? 'start' : undefined;
     if (logFile !== undefined)
-        read.field('log-file', () => (0,input_files/* checkLogFile */.x)(logFile));
-    // the server's output is appended to it: through a link, to wherever it points
-    if (logFile !== undefined && start !== undefined && (0,own_files/* isSymlink */.wP)(logFile))
-        throw new input_error/* InputError */.dz('log-file', {
-            value: (0,runtime_text/* printable */.g$)(logFile),
-            problem: 'is a symbolic link, and "start" writes the server\'s output to it; a link is never followed',
-            form: 'the path of a regular file (or of one to create), not a link to it'
-        });
+        read.field('log-file', () => (0,input_files/* checkLogFile */.x)(logFile, writer));
     return { start, pid, container, logFile };
 }
 /** `fleet-min-ready`: `all`, or how many of the `endpoints` must be ready (1 to all of them). */
@@ -18156,13 +18151,11 @@ function generationFor(url, model) {
 /* harmony import */ var _cross_field_rules_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2322);
 /* harmony import */ var _forms_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9035);
 /* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5369);
-/* harmony import */ var _runtime_own_files_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(730);
 /**
  * A fleet of servers: `start`, `pid`, `container` and `log-file` with one line per `url` line, in order, each
  * endpoint's own server. One value (or none) keeps its meaning of one server (or none) for every endpoint, and a
  * single `url` takes `start` whole, a script of as many lines as it likes.
  */
-
 
 
 
@@ -18252,23 +18245,15 @@ function readEndpointServers(read, endpoints, platform) {
             }
         };
         const start = starts?.[i];
+        const pid = entry('pid', _forms_js__WEBPACK_IMPORTED_MODULE_3__/* .parsePid */ .Ng);
+        const container = entry('container', _forms_js__WEBPACK_IMPORTED_MODULE_3__/* .parseContainer */ .NJ);
+        // the container's output, else the started server's, is appended to it: through a link, to wherever it points
+        const writer = container !== undefined ? 'container' : start !== undefined ? 'start' : undefined;
         const logFile = entry('log-file', (line) => {
-            (0,_input_files_js__WEBPACK_IMPORTED_MODULE_1__/* .checkLogFile */ .x)(line);
-            // the server's output is appended to it: through a link, to wherever it points
-            if (start !== undefined && (0,_runtime_own_files_js__WEBPACK_IMPORTED_MODULE_5__/* .isSymlink */ .wP)(line))
-                throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({
-                    value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_4__/* .printable */ .g$)(line),
-                    problem: 'is a symbolic link, and "start" writes the server\'s output to it; a link is never followed',
-                    form: 'the path of a regular file (or of one to create), not a link to it'
-                });
+            (0,_input_files_js__WEBPACK_IMPORTED_MODULE_1__/* .checkLogFile */ .x)(line, writer);
             return line;
         });
-        return {
-            start,
-            pid: entry('pid', _forms_js__WEBPACK_IMPORTED_MODULE_3__/* .parsePid */ .Ng),
-            container: entry('container', _forms_js__WEBPACK_IMPORTED_MODULE_3__/* .parseContainer */ .NJ),
-            logFile
-        };
+        return { start, pid, container, logFile };
     });
 }
 /**
@@ -18507,8 +18492,10 @@ class InputError extends Error {
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9354);
 /* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5369);
-/* harmony import */ var _runtime_file_kind_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2607);
+/* harmony import */ var _runtime_file_kind_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2607);
+/* harmony import */ var _runtime_own_files_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(730);
 /** The inputs that name a file, checked when the inputs are read, so that a wrong path fails before any request. */
+
 
 
 
@@ -18541,9 +18528,17 @@ function readCaCert(path) {
 }
 /**
  * `log-file`: a log that exists must be a regular file (followed through symlinks): a FIFO blocks whoever opens it,
- * and a device such as /dev/zero never ends. One not written yet is fine: the server writes it.
+ * and a device such as /dev/zero never ends. One not written yet is fine: the server writes it. Where the action
+ * writes it (`writer`: the output of the server `start` runs, or of the `container`, through its engine), it must
+ * not be a symbolic link either: the output would go wherever the link points. A log only read (`pid`) may be one.
  */
-function checkLogFile(path) {
+function checkLogFile(path, writer) {
+    if (writer !== undefined && (0,_runtime_own_files_js__WEBPACK_IMPORTED_MODULE_3__/* .isSymlink */ .wP)(path))
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .ProblemError */ .Mm({
+            value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_2__/* .printable */ .g$)(path),
+            problem: `is a symbolic link, and ${writer === 'start' ? '"start" writes the server\'s output' : 'the container\'s output (from "container") is written'} to it; a link is never followed`,
+            form: 'the path of a regular file (or of one to create), not a link to it'
+        });
     let stat;
     try {
         stat = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.statSync)(path);
@@ -18551,7 +18546,7 @@ function checkLogFile(path) {
     catch {
         return;
     }
-    const what = (0,_runtime_file_kind_js__WEBPACK_IMPORTED_MODULE_3__/* .notRegularFile */ .s)(stat);
+    const what = (0,_runtime_file_kind_js__WEBPACK_IMPORTED_MODULE_4__/* .notRegularFile */ .s)(stat);
     if (what !== undefined)
         throw new _input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .ProblemError */ .Mm({
             value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_2__/* .printable */ .g$)(path),

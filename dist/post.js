@@ -17979,24 +17979,27 @@ async function stopContainerAtJobEnd(state, deps) {
         const atStart = gpuBefore?.kind === 'available' ? memoryHeldBy(gpuBefore, family) : undefined;
         const termAt = clock.now();
         const seconds = () => Math.round((clock.now() - termAt) / 100) / 10;
-        await engine.stop(state.container, state.timeoutMs / 1000);
-        // the engine answers once the main process is gone; its other processes go with the container's cgroup
-        for (let i = 0; alive().length > 0 && i < 50; i++)
+        const cancelled = () => deps.cancel?.aborted === true;
+        const killedAtOnce = await stopOrKill(engine, state, deps.cancel);
+        // the engine answers once the main process is gone; its other processes go with the container's cgroup (a
+        // cancelled stop waits a second for them, as for SIGKILL'd processes)
+        for (let i = 0; alive().length > 0 && i < (cancelled() ? 10 : 50); i++)
             await clock.sleep(pollMs);
         const secondsToExit = seconds();
         let after = await engine.inspect(state.container);
         const exitCode = after?.exitCode;
         // `docker run --rm`: the engine removes it a moment after the stop; gone, as its run asked, before it is told
-        for (let i = 0; after !== undefined && !after.running && before.autoRemove && i < 50; i++) {
+        for (let i = 0; after !== undefined && !after.running && before.autoRemove && i < 50 && !cancelled(); i++) {
             await clock.sleep(pollMs);
             after = await engine.inspect(state.container);
         }
         const survivors = alive();
-        const killed = secondsToExit * 1000 >= state.timeoutMs || exitCode === 137;
+        const killed = killedAtOnce || secondsToExit * 1000 >= state.timeoutMs || exitCode === 137;
         const record = {
             ...base,
             pids,
             signal: killed ? 'SIGKILL' : 'SIGTERM',
+            ...(cancelled() ? { cancelled: true } : {}),
             ...(exitCode === undefined ? {} : { exitCode }),
             ...(after?.running === true || survivors.length > 0
                 ? { outcome: 'survived', survivors: survivors.length > 0 ? survivors : [before.pid] }
@@ -18014,6 +18017,25 @@ async function stopContainerAtJobEnd(state, deps) {
         engine.close();
     }
 }
+/**
+ * `docker stop` with the stop-timeout; cancelled before or during it, `docker stop -t 0` (the stop signal, then
+ * SIGKILL at once), since the engine goes on with the first stop whether or not its caller waits. True when the
+ * cancel made it a kill.
+ */
+async function stopOrKill(engine, state, cancel) {
+    const cancelled = () => cancel?.aborted === true;
+    if (!cancelled())
+        try {
+            await engine.stop(state.container, state.timeoutMs / 1000, { signal: cancel });
+            return false;
+        }
+        catch (e) {
+            if (!cancelled())
+                throw e;
+        }
+    await engine.stop(state.container, 0);
+    return true;
+}
 async function gpuRelease(before, atStart, family, seconds, deps) {
     if (before === undefined)
         return { kind: 'unavailable', why: 'not asked' };
@@ -18027,7 +18049,10 @@ async function gpuRelease(before, atStart, family, seconds, deps) {
         const held = now.kind === 'available' ? memoryHeldBy(now, family) : undefined;
         if (held !== undefined && held.apps.length === 0)
             return { kind: 'released', mib: atStart.mib, seconds: seconds() };
-        if (deps.clock.now() >= until)
+        // a read the cancel ended says nothing of the memory
+        if (held === undefined && now.kind === 'unavailable' && now.why === 'cancelled')
+            return { kind: 'unavailable', why: 'cancelled' };
+        if (deps.clock.now() >= until || deps.cancel?.aborted === true)
             return {
                 kind: 'held',
                 mib: atStart.mib,
@@ -18035,7 +18060,7 @@ async function gpuRelease(before, atStart, family, seconds, deps) {
                 seconds: seconds(),
                 pids: [...new Set(held?.apps.map((a) => a.pid) ?? [])]
             };
-        await deps.clock.sleep(Math.min(deps.pollMs ?? 100, until - deps.clock.now()));
+        await deps.clock.sleep(Math.min(deps.pollMs ?? 100, until - deps.clock.now()), deps.cancel);
     }
 }
 
@@ -18449,6 +18474,9 @@ async function stopServer(options, deps) {
         const held = now.kind === 'available' ? memoryHeldBy(now, family()) : undefined;
         if (held !== undefined && held.apps.length === 0)
             return { ...record, gpu: { kind: 'released', mib: heldAtStart, seconds: seconds() } };
+        // a read the cancel ended (a job-end step's nvidia-smi is ended by its cancel) says nothing of the memory
+        if (held === undefined && now.kind === 'unavailable' && now.why === 'cancelled')
+            return { ...record, gpu: { kind: 'unavailable', why: 'cancelled' } };
         if (clock.now() >= gpuUntil || cancelled()) {
             return {
                 ...record,
@@ -18509,8 +18537,8 @@ const processJobEnd = {
 const containerJobEnd = {
     saved: (get) => {
         const state = readContainerEndState(get);
-        // the engine's stop is not cut short by the post step's cancel: it is told as a stop that was not cancelled
-        return state && { heedsCancel: false, stop: ({ clock, gpu }) => stopContainerAtJobEnd(state, { clock, gpu }) };
+        // a cancel makes the engine kill it at once (stop?t=0, also mid-stop), told as a cancelled stop
+        return state && { heedsCancel: true, stop: (deps) => stopContainerAtJobEnd(state, deps) };
     }
 };
 /**
@@ -18854,7 +18882,7 @@ async function stopOne(get, env, cancel, say) {
     try {
         const end = await server.stop({
             clock: systemClock,
-            gpu: () => gpuSnapshot({ env, timeoutMs: 5_000 }),
+            gpu: gpuReader(env, cancel),
             cancel: cancel.signal
         });
         await say(() => tell(end, env, server.heedsCancel ? cancel.halted : undefined));
@@ -18863,6 +18891,8 @@ async function stopOne(get, env, cancel, say) {
         annotate('warning', jobEndErrorText(server.pid, e.message));
     }
 }
+/** nvidia-smi for a stop: 5 s at most a snapshot, and none once the step is cancelled (it must end at once). */
+const gpuReader = (env, cancel) => () => gpuSnapshot({ env, timeoutMs: 5_000, signal: cancel.signal });
 /** How the stop went, in the log and the job summary. */
 async function tell(end, env, cancelledBy) {
     for (const line of stopLines(end.record)) {

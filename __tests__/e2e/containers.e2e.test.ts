@@ -1,11 +1,12 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { runAction } from '../../src/simulator/runner.js'
 import { freePort } from '../../src/simulator/server.js'
-import { measureLoad } from '../helpers/bounds.js'
+import { expectEndedByDeadline, measureLoad } from '../helpers/bounds.js'
 import { engineMissing, IMAGE, startEngine, type TestEngine } from '../helpers/docker-engine.js'
+import { loopback, redirectorScript } from '../helpers/loopback.js'
 import { sandbox } from '../helpers/sandbox.js'
-import { entry, errors, runProcess } from '../helpers/support.js'
+import { entry, errors, runMeasured, runProcess, termOnceRunsNvidiaSmi } from '../helpers/support.js'
 
 /**
  * `container`: the server is a container of a REAL Docker engine (dockerd on a private socket, helpers/
@@ -21,6 +22,7 @@ const suite = missing === undefined ? describe : describe.skip
 if (missing !== undefined) console.warn(`containers.e2e: skipped: ${missing}`)
 
 const box = sandbox('wfm-containers-e2e-')
+const net = loopback()
 let engine: TestEngine
 let names = 0
 const newName = (): string => `wfm-${process.pid}-${++names}`
@@ -42,24 +44,45 @@ async function mainStep(port: number, inputs: Record<string, string>, env: Recor
   })
 }
 
-async function postStep(state: Record<string, string>, more: Record<string, string> = {}) {
+async function postStep(
+  state: Record<string, string>,
+  more: Record<string, string> = {},
+  onStart?: Parameters<typeof runAction>[0]['onStart']
+) {
   const env: Record<string, string> = { DOCKER_HOST: engine.host, ...more }
   for (const [name, value] of Object.entries(state)) env[`STATE_${name}`] = value
   const started = performance.now()
-  const run = await runAction({ entry: post, inputs: {}, env })
+  const run = await runAction({ entry: post, inputs: {}, env, onStart })
   return { ...run, ms: performance.now() - started }
 }
 
-/** `docker kill` once the container's output shows the simulator serving (at most 60 s of looking). */
-async function killOnceServing(name: string): Promise<void> {
+/** `docker run -d --init --name <name> --network host` of the test image, running `command`. */
+const detached = (name: string, ...command: string[]) =>
+  engine.docker('run', '-d', '--init', '--name', name, '--network', 'host', IMAGE, ...command)
+
+/** Once the container's output shows the simulator serving (at most 60 s of looking). */
+async function serving(name: string): Promise<void> {
   for (let tries = 0; tries < 600; tries++) {
     const logs = await engine.docker('logs', name)
-    if (`${logs.stdout}${logs.stderr}`.includes('[simulated vllm] serving')) {
-      await engine.docker('kill', name)
-      return
-    }
+    if (`${logs.stdout}${logs.stderr}`.includes('[simulated vllm] serving')) return
     await new Promise((r) => setTimeout(r, 100))
   }
+}
+
+/** `docker kill` once the container's output shows the simulator serving. */
+async function killOnceServing(name: string): Promise<void> {
+  await serving(name)
+  await engine.docker('kill', name)
+}
+
+/** A fake nvidia-smi on PATH (fixtures/gpu) that hangs: its environment. */
+function hungNvidiaSmi(): Record<string, string> {
+  const state = box.path('gpu.json')
+  writeFileSync(
+    state,
+    JSON.stringify({ gpus: [{ index: 0, uuid: GPU, name: 'NVIDIA H200', total: 143771 }], apps: [], hangMs: 600_000 })
+  )
+  return { PATH: `${fakeDir}:${process.env.PATH}`, FAKE_NVIDIA_SMI: state }
 }
 
 const inspect = async (name: string): Promise<{ Running: boolean; Pid: number; FinishedAt: string } | undefined> => {
@@ -363,6 +386,36 @@ suite('servers in containers, with a real Docker engine', () => {
     }
   }, 120_000)
 
+  it('a container that redirects its model list to a foreign local server is wrong-server, naming the port that answered; to a port of its own, ready', async () => {
+    // the foreign server is this test's own process: no process of the container
+    const models = JSON.stringify({ data: [{ id: 'kimi' }] })
+    const foreign = await net.http((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(models)
+    )
+    const foreignPort = Number(new URL(foreign).port)
+    /** The container's server: /v1/models on `port` redirects (302) to `to`; with `own`, it serves that port too. */
+    const redirector = async (port: number, to: string, own?: number): Promise<string> => {
+      const name = newName()
+      expect((await detached(name, '/bin/node', '-e', redirectorScript(port, to, own, models))).code).toBe(0)
+      return name
+    }
+    const port = await freePort()
+    const name = await redirector(port, `${foreign}/v1/models`)
+    const run = await mainStep(port, { container: name, timeout: '20s' })
+    expect(run.code).toBe(1)
+    expect(run.outputs).toMatchObject({ ready: 'false', reason: 'wrong-server' })
+    const [error] = errors(run.stdout)
+    expect(error).toContain(`http://127.0.0.1:${port} redirected to http://127.0.0.1:${foreignPort}: `)
+    expect(error).toContain(`Port ${foreignPort} is answered by pid ${process.pid} (`)
+    expect(error).toContain(`not by a process of the container ${name}`)
+
+    const [second, own] = [await freePort(), await freePort()]
+    const itself = await redirector(second, `http://127.0.0.1:${own}/v1/models`, own)
+    const ready = await mainStep(second, { container: itself, timeout: '20s' })
+    expect(errors(ready.stdout)).toEqual([])
+    expect(ready.outputs).toMatchObject({ ready: 'true', reason: 'ready' })
+  }, 120_000)
+
   it('a container that ignores SIGTERM: SIGKILL after stop-timeout, and it is gone', async () => {
     const port = await freePort()
     const name = newName()
@@ -391,6 +444,86 @@ suite('servers in containers, with a real Docker engine', () => {
     })
     expect(run.outputs).toMatchObject({ ready: 'false', reason: 'server-exited' })
     expect(run.stdout).toContain(`the container ${name} is unhealthy`)
+  }, 120_000)
+
+  it('a log-file that is a symbolic link, with a container and no start: an input error naming log-file before anything runs, the victim untouched', async () => {
+    const port = await freePort()
+    const name = newName()
+    expect((await detached(name, ...simulate(port, '--load 1s').split(' '))).code).toBe(0)
+    // planted where the step's log goes: the container's output would be appended to whatever it points to
+    const victim = box.path('victim.txt')
+    writeFileSync(victim, 'not yours\n')
+    const link = box.path('container.log')
+    symlinkSync(victim, link)
+    const run = await mainStep(port, { container: name, 'log-file': link })
+    expect(run.code).toBe(1)
+    expect(errors(run.stdout)).toEqual([
+      `::error title=Invalid input::Input "log-file": "${link}" is a symbolic link, and the container's output (from "container") is written to ` +
+        'it; a link is never followed: give the path of a regular file (or of one to create), not a link to it'
+    ])
+    // nothing ran: no watch of the container, no probe
+    expect(run.stdout).not.toContain('Watching the container')
+    expect(run.stdout).not.toMatch(/HTTP 200|connection refused/)
+    // a fleet of containers: the line of the link
+    const fleet = await mainStep(port, {
+      url: `http://127.0.0.1:${port}/v1/models\nhttp://127.0.0.1:${await freePort()}/v1/models`,
+      container: `${name}\n${name}`,
+      'log-file': `${box.path('first.log')}\n${link}`
+    })
+    expect(fleet.code).toBe(1)
+    expect(errors(fleet.stdout).join('\n')).toMatch(
+      /^::error title=Invalid input::Input "log-file": line 2: ".*container\.log" is a symbolic link/
+    )
+    expect(fleet.stdout).not.toContain('Watching the container')
+    expect(readFileSync(victim, 'utf8')).toBe('not yours\n')
+  }, 120_000)
+
+  it('a hung nvidia-smi after ready (gpu-memory-mib): the step ends by its deadline, ready; a cancel while it hangs ends it at once', async () => {
+    const port = await freePort()
+    const name = newName()
+    expect((await detached(name, ...simulate(port, '--load 0s').split(' '))).code).toBe(0)
+    await serving(name)
+    const gpuEnv = hungNvidiaSmi()
+    const inputs = { url: `http://127.0.0.1:${port}/v1/models`, model: 'kimi', interval: '200ms', 'history-file': '' }
+    const env = { DOCKER_HOST: engine.host, ...gpuEnv }
+    const run = await runMeasured({ ...inputs, container: name, timeout: '3s' }, env)
+    expect(run.outputs.ready).toBe('true')
+    // it was asked (for gpu-memory-mib), and the step did not wait for its answer past the deadline
+    expect(existsSync(`${gpuEnv.FAKE_NVIDIA_SMI}.calls`)).toBe(true)
+    expectEndedByDeadline(run, 3_000)
+    const term = termOnceRunsNvidiaSmi()
+    const cancelled = await runMeasured({ ...inputs, container: name, timeout: '60s' }, env, { onStart: term.onStart })
+    expect(term.at()).toBeGreaterThan(0)
+    expect(performance.now() - term.at()).toBeLessThan(1_500 * cancelled.stretch)
+    expect(cancelled.outputs).toMatchObject({ ready: 'false', reason: 'cancelled' })
+    expect((await inspect(name))?.Running).toBe(true)
+  }, 120_000)
+
+  it('a cancel of the job-end step while nvidia-smi hangs: the container is killed at once, the step says so and ends', async () => {
+    const port = await freePort()
+    const name = newName()
+    // node as pid 1 of its container, without --init: it ignores SIGTERM, and the stop-timeout is 30 s
+    const run = await mainStep(port, {
+      container: name,
+      start: `docker run -d --name ${name} --network host ${IMAGE} ${simulate(port, '--load 0s')}`,
+      'stop-timeout': '30s'
+    })
+    expect(run.outputs.ready).toBe('true')
+    const term = termOnceRunsNvidiaSmi()
+    const stretch = measureLoad()
+    const p = await postStep(run.state, hungNvidiaSmi(), term.onStart)
+    const load = stretch()
+    expect(term.at()).toBeGreaterThan(0)
+    const afterSignalMs = performance.now() - term.at()
+    console.log(`job-end step cancelled while nvidia-smi hangs, signal to its end: ${Math.round(afterSignalMs)} ms`)
+    // the engine's SIGKILL and its answer, then up to a second for the container's processes to go
+    expect(afterSignalMs).toBeLessThan(2_500 * load)
+    expect(p.code).toBe(0)
+    expect(p.stdout).toMatch(
+      /^Stopped the container \S+ \(\d+ process(es)?\): SIGTERM, then SIGKILL at once \(the stop was cancelled\)/m
+    )
+    expect(p.stdout).toContain('::warning::The job-end step was cancelled (SIGTERM)')
+    expect((await inspect(name))?.Running).toBe(false)
   }, 120_000)
 
   it('no such container: an input error naming "container"', async () => {

@@ -1,10 +1,10 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import type { ChildProcess } from 'node:child_process'
 import { runAction } from '../../src/simulator/runner.js'
 import { freePort } from '../../src/simulator/server.js'
-import { expectEndedByDeadline } from '../helpers/bounds.js'
+import { expectEndedByDeadline, measureLoad } from '../helpers/bounds.js'
 import { sandbox } from '../helpers/sandbox.js'
-import { fakeServer, type MeasuredRun, runMeasured } from '../helpers/support.js'
+import { fakeServer, type MeasuredRun, runMeasured, termOnceRunsNvidiaSmi } from '../helpers/support.js'
 
 /**
  * Issue 26 item 5, through dist/: a fake nvidia-smi on PATH that hangs, answers slowly or floods its output.
@@ -51,18 +51,6 @@ async function act(
   return run
 }
 
-/** Whether a child of `pid` runs the fake nvidia-smi now (/proc/PID/task/TID/children, then each one's cmdline). */
-function runsNvidiaSmi(pid: number): boolean {
-  try {
-    for (const task of readdirSync(`/proc/${pid}/task`))
-      for (const child of readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean))
-        if (readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('nvidia-smi')) return true
-  } catch {
-    // the process or its child ended meanwhile
-  }
-  return false
-}
-
 /** Running: a zombie waiting for its new parent to reap it is gone. */
 const alive = (pid: number): boolean => {
   try {
@@ -87,20 +75,33 @@ describe('a hostile nvidia-smi (issue 26 item 5)', () => {
   })
 
   it('a cancel while it hangs ends the step at once', async () => {
-    let signalled = 0
-    const run = await act({ timeout: '60s', 'gpu-check': 'warn' }, gpuEnv({ hangMs: 600_000 }), (child) => {
-      // once the step has started nvidia-smi, however late a busy machine let it get there
-      const look = setInterval(() => {
-        if (!runsNvidiaSmi(child.pid as number)) return
-        clearInterval(look)
-        signalled = performance.now()
-        child.kill('SIGTERM')
-      }, 50)
-      child.once('exit', () => clearInterval(look))
-    })
-    expect(signalled).toBeGreaterThan(0)
-    expect(performance.now() - signalled).toBeLessThan(SLACK_MS * run.stretch)
+    const term = termOnceRunsNvidiaSmi()
+    const run = await act({ timeout: '60s', 'gpu-check': 'warn' }, gpuEnv({ hangMs: 600_000 }), term.onStart)
+    expect(term.at()).toBeGreaterThan(0)
+    expect(performance.now() - term.at()).toBeLessThan(SLACK_MS * run.stretch)
     expect(run.outputs).toMatchObject({ ready: 'false', reason: 'cancelled' })
+  })
+
+  it('a cancel of the job-end step while it hangs ends the step at once, the server stopped', async () => {
+    const run = await act({ timeout: '20s', 'gpu-check': 'off', stop: 'job-end' }, gpuEnv({}))
+    expect(run.outputs.ready).toBe('true')
+    const pid = Number(run.outputs.pid)
+    const env = gpuEnv({ hangMs: 600_000 })
+    for (const [name, value] of Object.entries(run.state)) env[`STATE_${name}`] = value
+    const term = termOnceRunsNvidiaSmi()
+    const stretch = measureLoad()
+    const p = await runAction({ entry: post, inputs: {}, env, onStart: term.onStart })
+    const load = stretch()
+    expect(term.at()).toBeGreaterThan(0)
+    // its SIGKILL'd processes may take up to a second to go: waited for
+    expect(performance.now() - term.at()).toBeLessThan((SLACK_MS + 1_000) * load)
+    expect(p.code).toBe(0)
+    // gone on SIGTERM, or SIGKILL'd at once: the cancel waits for no stop-timeout
+    expect(p.stdout).toMatch(
+      /^Stopped the server's process group \d+ \(1 process\): SIGTERM, (gone|then SIGKILL at once)/m
+    )
+    expect(p.stdout).toContain('::warning::The job-end step was cancelled (SIGTERM)')
+    expect(alive(pid)).toBe(false)
   })
 
   it('one that floods 300 MB: "unreadable", no crash, and the post step still stops the server', async () => {

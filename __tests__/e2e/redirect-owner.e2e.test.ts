@@ -1,6 +1,6 @@
 import { runAction } from '../../src/simulator/runner.js'
 import { freePort } from '../../src/simulator/server.js'
-import { loopback } from '../helpers/loopback.js'
+import { loopback, redirectorScript } from '../helpers/loopback.js'
 import { sandbox } from '../helpers/sandbox.js'
 import { entry, errors } from '../helpers/support.js'
 
@@ -19,16 +19,8 @@ const MODELS = JSON.stringify({ data: [{ id: 'kimi' }] })
  * A `start` command: a node server on `port` whose /v1/models redirects (302) to `to`; with `alsoListen`, the
  * same process also serves the model list on that port (a redirect to another port of its own).
  */
-function redirector(port: number, to: string, alsoListen?: number): string {
-  const script = [
-    "const http = require('node:http')",
-    `http.createServer((q, s) => s.writeHead(302, { location: ${JSON.stringify(to)} }).end()).listen(${port}, '127.0.0.1')`,
-    alsoListen === undefined
-      ? ''
-      : `http.createServer((q, s) => s.writeHead(200, { 'content-type': 'application/json' }).end(${JSON.stringify(MODELS)})).listen(${alsoListen}, '127.0.0.1')`
-  ].join(';')
-  return `exec node -e ${JSON.stringify(script)}`
-}
+const redirector = (port: number, to: string, alsoListen?: number): string =>
+  `exec node -e ${JSON.stringify(redirectorScript(port, to, alsoListen, MODELS))}`
 
 async function act(port: number, start: string, inputs: Record<string, string> = {}, env: Record<string, string> = {}) {
   const run = await runAction({

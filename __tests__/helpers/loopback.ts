@@ -78,3 +78,22 @@ export const hostOf = (url: string): string => new URL(url).host
 
 /** The port of a URL the helpers return. */
 export const portOf = (url: string): number => Number(new URL(url).port)
+
+/**
+ * The source of a node server (`node -e`) on loopback `port` that answers every request with a 302 to `to`; with
+ * `alsoListen`, the same process serves `models` (a model list) on that port too: a redirect to a port of its own.
+ */
+export function redirectorScript(
+  port: number,
+  to: string,
+  alsoListen?: number,
+  models = '{"data":[{"id":"kimi"}]}'
+): string {
+  return [
+    "const http = require('node:http')",
+    `http.createServer((q, s) => s.writeHead(302, { location: ${JSON.stringify(to)} }).end()).listen(${port}, '127.0.0.1')`,
+    alsoListen === undefined
+      ? ''
+      : `http.createServer((q, s) => s.writeHead(200, { 'content-type': 'application/json' }).end(${JSON.stringify(models)})).listen(${alsoListen}, '127.0.0.1')`
+  ].join(';')
+}

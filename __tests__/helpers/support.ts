@@ -1,5 +1,6 @@
 /** Shared by the end-to-end suites: the packaged action and what to read from a run (servers: loopback.ts). */
-import { spawn } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
 import { type ActionRun, runAction, type RunActionOptions } from '../../src/simulator/runner.js'
 import { measureLoad } from './bounds.js'
 
@@ -7,6 +8,38 @@ export const entry = new URL('../../dist/index.js', import.meta.url).pathname
 /** A server process that loads, crashes, exits or hangs, as its arguments say. */
 export const fakeServer = new URL('../fixtures/fake-server.mjs', import.meta.url).pathname
 export const peakRssHook = new URL('../fixtures/peak-rss.mjs', import.meta.url).pathname
+
+/** Whether a child of `pid` runs the fake nvidia-smi now (/proc/PID/task/TID/children, then each one's cmdline). */
+function runsNvidiaSmi(pid: number): boolean {
+  try {
+    for (const task of readdirSync(`/proc/${pid}/task`))
+      for (const child of readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean))
+        if (readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('nvidia-smi')) return true
+  } catch {
+    // the process or its child ended meanwhile
+  }
+  return false
+}
+
+/**
+ * An `onStart` that sends SIGTERM to the step once it has started nvidia-smi, however late a busy machine let it
+ * get there; `at()` is when (performance.now()), 0 until then.
+ */
+export function termOnceRunsNvidiaSmi(): { onStart(child: ChildProcess): void; at(): number } {
+  let signalled = 0
+  return {
+    onStart: (child) => {
+      const look = setInterval(() => {
+        if (!runsNvidiaSmi(child.pid as number)) return
+        clearInterval(look)
+        signalled = performance.now()
+        child.kill('SIGTERM')
+      }, 50)
+      child.once('exit', () => clearInterval(look))
+    },
+    at: () => signalled
+  }
+}
 
 /** The error annotations of a run's stdout (`::error title=…::message`). */
 export const errors = (stdout: string): string[] => stdout.split('\n').filter((l) => l.startsWith('::error '))

@@ -101,7 +101,7 @@ async function stopOne(
   try {
     const end = await server.stop({
       clock: systemClock,
-      gpu: () => gpuSnapshot({ env, timeoutMs: 5_000 }),
+      gpu: gpuReader(env, cancel),
       cancel: cancel.signal
     })
     await say(() => tell(end, env, server.heedsCancel ? cancel.halted : undefined))
@@ -109,6 +109,10 @@ async function stopOne(
     annotate('warning', jobEndErrorText(server.pid, (e as Error).message))
   }
 }
+
+/** nvidia-smi for a stop: 5 s at most a snapshot, and none once the step is cancelled (it must end at once). */
+const gpuReader = (env: NodeJS.ProcessEnv, cancel: Halter<NodeJS.Signals>) => (): ReturnType<typeof gpuSnapshot> =>
+  gpuSnapshot({ env, timeoutMs: 5_000, signal: cancel.signal })
 
 /** How the stop went, in the log and the job summary. */
 async function tell(end: JobEnd, env: NodeJS.ProcessEnv, cancelledBy?: NodeJS.Signals): Promise<void> {

@@ -40,7 +40,10 @@ export type Reason =
   | 'port-busy'
   /** Before `start`, with `gpu-check: fail`: other processes hold memory on the server's GPUs; nothing was started. */
   | 'gpu-busy'
-  /** With `start` or `pid`: the answer came from a process that is not the watched server or its descendants. */
+  /**
+   * With `start`, `pid` or `container`: the answer (at the end of any redirect) came from a process that is not the
+   * watched server's.
+   */
   | 'wrong-server'
   /** Ready, and with `smoke-test: fail-on-error` the smoke test could not measure throughput. */
   | 'smoke-failed'

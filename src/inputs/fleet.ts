@@ -11,7 +11,6 @@ import { checkStart } from './cross-field-rules.js'
 import { parseContainer, parsePid } from './forms.js'
 import type { EndpointServer, Settings } from './settings.js'
 import { printable } from '../runtime/text.js'
-import { isSymlink } from '../runtime/own-files.js'
 import type { Platform } from '../runtime/platform.js'
 
 /** The inputs that may name each endpoint's own server, in action.yml's order. */
@@ -101,23 +100,15 @@ export function readEndpointServers(
       }
     }
     const start = starts?.[i]
+    const pid = entry('pid', parsePid)
+    const container = entry('container', parseContainer)
+    // the container's output, else the started server's, is appended to it: through a link, to wherever it points
+    const writer = container !== undefined ? 'container' : start !== undefined ? 'start' : undefined
     const logFile = entry('log-file', (line) => {
-      checkLogFile(line)
-      // the server's output is appended to it: through a link, to wherever it points
-      if (start !== undefined && isSymlink(line))
-        throw new ProblemError({
-          value: printable(line),
-          problem: 'is a symbolic link, and "start" writes the server\'s output to it; a link is never followed',
-          form: 'the path of a regular file (or of one to create), not a link to it'
-        })
+      checkLogFile(line, writer)
       return line
     })
-    return {
-      start,
-      pid: entry('pid', parsePid),
-      container: entry('container', parseContainer),
-      logFile
-    }
+    return { start, pid, container, logFile }
   })
 }
 

@@ -3,6 +3,7 @@ import { readFileSync, type Stats, statSync } from 'node:fs'
 import { ProblemError } from './input-error.js'
 import { printable } from '../runtime/text.js'
 import { notRegularFile } from '../runtime/file-kind.js'
+import { isSymlink } from '../runtime/own-files.js'
 
 const CA_FORM = 'the path of a PEM file of CA certificates (-----BEGIN CERTIFICATE-----)'
 
@@ -31,9 +32,17 @@ export function readCaCert(path: string): string {
 
 /**
  * `log-file`: a log that exists must be a regular file (followed through symlinks): a FIFO blocks whoever opens it,
- * and a device such as /dev/zero never ends. One not written yet is fine: the server writes it.
+ * and a device such as /dev/zero never ends. One not written yet is fine: the server writes it. Where the action
+ * writes it (`writer`: the output of the server `start` runs, or of the `container`, through its engine), it must
+ * not be a symbolic link either: the output would go wherever the link points. A log only read (`pid`) may be one.
  */
-export function checkLogFile(path: string): void {
+export function checkLogFile(path: string, writer?: 'start' | 'container'): void {
+  if (writer !== undefined && isSymlink(path))
+    throw new ProblemError({
+      value: printable(path),
+      problem: `is a symbolic link, and ${writer === 'start' ? '"start" writes the server\'s output' : 'the container\'s output (from "container") is written'} to it; a link is never followed`,
+      form: 'the path of a regular file (or of one to create), not a link to it'
+    })
   let stat: Stats
   try {
     stat = statSync(path)

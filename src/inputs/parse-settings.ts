@@ -196,14 +196,9 @@ function readOneServer(
   const container = read.field('container', (t) => parseContainer(t.trim()))
   checkContainer(container, pid)
   const logFile = read.text('log-file')
-  if (logFile !== undefined) read.field('log-file', () => checkLogFile(logFile))
-  // the server's output is appended to it: through a link, to wherever it points
-  if (logFile !== undefined && start !== undefined && isSymlink(logFile))
-    throw new InputError('log-file', {
-      value: printable(logFile),
-      problem: 'is a symbolic link, and "start" writes the server\'s output to it; a link is never followed',
-      form: 'the path of a regular file (or of one to create), not a link to it'
-    })
+  // the container's output, else the started server's, is appended to it: through a link, to wherever it points
+  const writer = container !== undefined ? 'container' : start !== undefined ? 'start' : undefined
+  if (logFile !== undefined) read.field('log-file', () => checkLogFile(logFile, writer))
   return { start, pid, container, logFile }
 }
 

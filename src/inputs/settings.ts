@@ -113,8 +113,9 @@ export interface ServerSettings {
   logLines: number
   failPattern?: RegExp
   /**
-   * Before `start`, a port already held ends the wait (`port-busy`); with `start` or `pid`, an answer on a local
-   * port from another process ends it (`wrong-server`). false: a proxy in front of the server answers there.
+   * Before `start`, a port already held ends the wait (`port-busy`); with `start`, `pid` or `container`, an answer on
+   * a local port (the one that finally answered) from another process ends it (`wrong-server`). false: a proxy in
+   * front of the server answers there.
    */
   portCheck: boolean
   /**

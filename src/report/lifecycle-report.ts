@@ -182,13 +182,13 @@ export function wrongServerText(
 }
 
 /** A redirect the ready answer followed: from the endpoint's URL to the origin that answered. */
-interface Redirect {
+export interface Redirect {
   from: URL
   to: URL
 }
 
 /** The origins only: a Location's path and query are the server's words, of any length. */
-const redirectText = ({ from, to }: Redirect): string => `${from.origin} redirected to ${to.origin}`
+export const redirectText = ({ from, to }: Redirect): string => `${from.origin} redirected to ${to.origin}`
 
 /** With `start` or `pid`: a local endpoint redirected to another machine, whose answer is not the watched server's. */
 export const elsewhereText = (redirect: Redirect, watchedPid: number): string =>

@@ -18,6 +18,11 @@ export interface ContainerStopDeps {
   /** After the container has stopped, how long to wait for its GPU memory to be released. */
   gpuWaitMs?: number
   pollMs?: number
+  /**
+   * Aborted when the stopper itself is cancelled (the job-end step, signalled), as for a process (stop.ts): no more
+   * waiting, the engine's SIGKILL at once (`docker stop -t 0`), its GPU memory not waited for.
+   */
+  cancel?: AbortSignal
 }
 
 /** Stops the container and says how it went; never throws for one already gone. */
@@ -46,23 +51,26 @@ export async function stopContainerAtJobEnd(state: ContainerEndState, deps: Cont
 
     const termAt = clock.now()
     const seconds = (): number => Math.round((clock.now() - termAt) / 100) / 10
-    await engine.stop(state.container, state.timeoutMs / 1000)
-    // the engine answers once the main process is gone; its other processes go with the container's cgroup
-    for (let i = 0; alive().length > 0 && i < 50; i++) await clock.sleep(pollMs)
+    const cancelled = (): boolean => deps.cancel?.aborted === true
+    const killedAtOnce = await stopOrKill(engine, state, deps.cancel)
+    // the engine answers once the main process is gone; its other processes go with the container's cgroup (a
+    // cancelled stop waits a second for them, as for SIGKILL'd processes)
+    for (let i = 0; alive().length > 0 && i < (cancelled() ? 10 : 50); i++) await clock.sleep(pollMs)
     const secondsToExit = seconds()
     let after = await engine.inspect(state.container)
     const exitCode = after?.exitCode
     // `docker run --rm`: the engine removes it a moment after the stop; gone, as its run asked, before it is told
-    for (let i = 0; after !== undefined && !after.running && before.autoRemove && i < 50; i++) {
+    for (let i = 0; after !== undefined && !after.running && before.autoRemove && i < 50 && !cancelled(); i++) {
       await clock.sleep(pollMs)
       after = await engine.inspect(state.container)
     }
     const survivors = alive()
-    const killed = secondsToExit * 1000 >= state.timeoutMs || exitCode === 137
+    const killed = killedAtOnce || secondsToExit * 1000 >= state.timeoutMs || exitCode === 137
     const record: StopRecord = {
       ...base,
       pids,
       signal: killed ? 'SIGKILL' : 'SIGTERM',
+      ...(cancelled() ? { cancelled: true } : {}),
       ...(exitCode === undefined ? {} : { exitCode }),
       ...(after?.running === true || survivors.length > 0
         ? { outcome: 'survived' as const, survivors: survivors.length > 0 ? survivors : [before.pid] }
@@ -81,6 +89,24 @@ export async function stopContainerAtJobEnd(state: ContainerEndState, deps: Cont
   }
 }
 
+/**
+ * `docker stop` with the stop-timeout; cancelled before or during it, `docker stop -t 0` (the stop signal, then
+ * SIGKILL at once), since the engine goes on with the first stop whether or not its caller waits. True when the
+ * cancel made it a kill.
+ */
+async function stopOrKill(engine: DockerEngine, state: ContainerEndState, cancel?: AbortSignal): Promise<boolean> {
+  const cancelled = (): boolean => cancel?.aborted === true
+  if (!cancelled())
+    try {
+      await engine.stop(state.container, state.timeoutMs / 1000, { signal: cancel })
+      return false
+    } catch (e) {
+      if (!cancelled()) throw e
+    }
+  await engine.stop(state.container, 0)
+  return true
+}
+
 async function gpuRelease(
   before: GpuSnapshot | undefined,
   atStart: ReturnType<typeof memoryHeldBy> | undefined,
@@ -96,7 +122,10 @@ async function gpuRelease(
     const now = await (deps.gpu as NonNullable<ContainerStopDeps['gpu']>)()
     const held = now.kind === 'available' ? memoryHeldBy(now, family) : undefined
     if (held !== undefined && held.apps.length === 0) return { kind: 'released', mib: atStart.mib, seconds: seconds() }
-    if (deps.clock.now() >= until)
+    // a read the cancel ended says nothing of the memory
+    if (held === undefined && now.kind === 'unavailable' && now.why === 'cancelled')
+      return { kind: 'unavailable', why: 'cancelled' }
+    if (deps.clock.now() >= until || deps.cancel?.aborted === true)
       return {
         kind: 'held',
         mib: atStart.mib,
@@ -104,6 +133,6 @@ async function gpuRelease(
         seconds: seconds(),
         pids: [...new Set(held?.apps.map((a) => a.pid) ?? [])]
       }
-    await deps.clock.sleep(Math.min(deps.pollMs ?? 100, until - deps.clock.now()))
+    await deps.clock.sleep(Math.min(deps.pollMs ?? 100, until - deps.clock.now()), deps.cancel)
   }
 }

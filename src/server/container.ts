@@ -4,10 +4,11 @@
  * gate follows like any other, its state polled so that an exit (its code, OOMKilled, the engine's error) or an
  * `unhealthy` HEALTHCHECK ends the wait within a poll. The container keeps running when the wait is over.
  */
-import { closeSync, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs'
+import { closeSync, constants, fstatSync, mkdirSync, writeSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { InputError } from '../inputs/input-error.js'
 import { printable } from '../runtime/text.js'
+import { openOwn } from '../runtime/own-files.js'
 import type { Clock } from '../runtime/clock.js'
 import { type ContainerState, DockerEngine } from './docker.js'
 import type { ServerProcess } from './process.js'
@@ -57,7 +58,8 @@ export interface ContainerLog {
 export function openContainerLog(path: string): ContainerLog {
   try {
     mkdirSync(dirname(path), { recursive: true })
-    const fd = openSync(path, 'a')
+    // never through a symbolic link (nor into a FIFO): the container's output would go wherever it points
+    const fd = openOwn(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT)
     return { fd, offset: fstatSync(fd).size }
   } catch (e) {
     throw new InputError('log-file', {

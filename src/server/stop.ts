@@ -238,6 +238,9 @@ export async function stopServer(options: StopOptions, deps: StopDeps): Promise<
     const held = now.kind === 'available' ? memoryHeldBy(now, family()) : undefined
     if (held !== undefined && held.apps.length === 0)
       return { ...record, gpu: { kind: 'released', mib: heldAtStart, seconds: seconds() } }
+    // a read the cancel ended (a job-end step's nvidia-smi is ended by its cancel) says nothing of the memory
+    if (held === undefined && now.kind === 'unavailable' && now.why === 'cancelled')
+      return { ...record, gpu: { kind: 'unavailable', why: 'cancelled' } }
     if (clock.now() >= gpuUntil || cancelled()) {
       return {
         ...record,

@@ -1,9 +1,12 @@
+import { symlinkSync, writeFileSync } from 'node:fs'
 import { endpointSettings, entryLines } from '../../../src/inputs/fleet.js'
 import type { InputName } from '../../../src/inputs/input-names.js'
 import { parseSettings } from '../../../src/inputs/parse-settings.js'
+import { sandbox } from '../../helpers/sandbox.js'
 
 const linux = { os: 'linux', hasProc: true } as const
 const settingsFrom = (inputs: Partial<Record<InputName, string>>) => parseSettings((name) => inputs[name] ?? '', linux)
+const box = sandbox('wfm-fleet-inputs-')
 const urls = (n: number): string =>
   Array.from({ length: n }, (_, i) => `http://127.0.0.1:${8001 + i}/v1/models`).join('\n')
 
@@ -78,5 +81,33 @@ describe('a fleet of servers in the inputs', () => {
     expect(second).toMatchObject({ start: 'serve 2', servers: undefined, fleetMinReady: 1 })
     expect(second.historyKey).toBe('bench http://127.0.0.1:8002/v1/models')
     expect(endpointSettings(settingsFrom({ url: urls(2) }), 1).targets).toHaveLength(2)
+  })
+
+  it('a log-file that is a symbolic link, where the action writes it (start, container): refused, its line named; with pid, read as it is', () => {
+    const victim = box.path('victim.txt')
+    writeFileSync(victim, 'not yours\n')
+    const link = box.path('server.log')
+    symlinkSync(victim, link)
+    const own = box.path('own.log')
+    const refused =
+      /^Input "log-file": "\S+server\.log" is a symbolic link, and the container's output \(from "container"\) is written to it; a link is never followed/
+    // one server behind every url
+    expect(() => settingsFrom({ url: urls(1), container: 'vllm', 'log-file': link })).toThrow(refused)
+    expect(() => settingsFrom({ url: urls(1), container: 'vllm', start: 'docker run …', 'log-file': link })).toThrow(
+      refused
+    )
+    expect(() => settingsFrom({ url: urls(1), start: 'serve', 'log-file': link })).toThrow(
+      /^Input "log-file": "\S+" is a symbolic link, and "start" writes the server's output to it/
+    )
+    // a fleet: the line of the link
+    expect(() => settingsFrom({ url: urls(2), container: 'vllm-0\nvllm-1', 'log-file': `${own}\n${link}` })).toThrow(
+      /^Input "log-file": line 2: "\S+server\.log" is a symbolic link, and the container's output/
+    )
+    expect(() => settingsFrom({ url: urls(2), start: 'a\nb', 'log-file': `${link}\n${own}` })).toThrow(
+      /^Input "log-file": line 1: "\S+server\.log" is a symbolic link, and "start" writes/
+    )
+    // a log the action only reads (pid) may be a link: nothing is written through it
+    expect(settingsFrom({ url: urls(1), pid: '42', 'log-file': link }).logFile).toBe(link)
+    expect(settingsFrom({ url: urls(2), pid: '42\n43', 'log-file': `${own}\n${link}` }).servers?.[1].logFile).toBe(link)
   })
 })

@@ -223,6 +223,23 @@ describe('stopServer and the GPU memory', () => {
     expect((record.gpu as { seconds: number }).seconds).toBeLessThan(30)
   })
 
+  it('cancelled, its nvidia-smi ended by the cancel: the memory is not told (no reading), never said held', async () => {
+    const { pid } = await serve([])
+    const state = box.path('gpu.json')
+    writeState(state, pid)
+    writeFileSync(`${state}.linger-${pid}`, '')
+    const cancel = new AbortController()
+    const env = { PATH: `${fakeDir}:${process.env.PATH}`, FAKE_NVIDIA_SMI: state }
+    // the first reading answers; the cancel comes with the first wait (it exits on SIGTERM: while its memory lingers)
+    // and ends every later reading
+    const gpu = () => gpuSnapshot({ env, signal: cancel.signal })
+    const record = await stopServer(
+      { pid, timeoutMs: 30_000, gpuWaitMs: 30_000 },
+      { clock: steppingClock(() => cancel.abort()), gpu, cancel: cancel.signal }
+    )
+    expect(record).toMatchObject({ outcome: 'exited', gpu: { kind: 'unavailable', why: 'cancelled' } })
+  })
+
   it('says none when its processes held no GPU memory, and unavailable without nvidia-smi', async () => {
     const first = await serve([])
     const state = box.path('gpu.json')

@@ -58,7 +58,7 @@ export async function stopCommand(argv: string[], io: CliIo, say: Say, paint: Pa
       ...containers.map(async (container) => {
         const end = await stopContainerAtJobEnd(
           { container, socket, timeoutMs, logLines: 0 },
-          { clock: systemClock, gpu }
+          { clock: systemClock, gpu, cancel: cancel.signal }
         )
         return end.record
       })

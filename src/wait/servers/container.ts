@@ -4,7 +4,6 @@
  * client, is the server: its exit, its output (through the engine), its processes (host pids: who answers, the
  * GPU memory), its environment and its start. Imported by the gate only then, as process.ts is.
  */
-import { gpuSnapshot, memoryHeldBy } from '../../gpu/nvidia-smi.js'
 import { InputError } from '../../inputs/input-error.js'
 import { CONTAINER_FORM } from '../../inputs/forms.js'
 import { type ContainerState, DockerEngine, dockerSocket } from '../../server/docker.js'
@@ -13,17 +12,18 @@ import { envReport } from '../../server/env-report.js'
 import { envDifferences } from '../../server/serving-env.js'
 import { procEnviron } from '../../server/proc.js'
 import { LogFollower } from '../../server/log-follower.js'
-import { isDockerProxy, localPort, portOwner } from '../../server/port-owner.js'
+import { localPort, portOwner } from '../../server/port-owner.js'
 import { newLogFile, serverEnv, startServer } from '../../server/process.js'
 import { printable } from '../../runtime/text.js'
 import { containerLines } from '../../report/container-report.js'
 import { gateLines } from '../../report/progress.js'
-import { dockerProxyText, gpuUnavailableText } from '../../report/lifecycle-report.js'
+import { dockerProxyText } from '../../report/lifecycle-report.js'
 import type { Settings } from '../../inputs/settings.js'
-import type { ServerFacts, TargetOutcome } from '../../facts/outcome.js'
+import type { ServerFacts } from '../../facts/outcome.js'
 import type { Deps } from '../deps.js'
-import { beforeStart } from './process.js'
+import { beforeStart, gpuMemoryOf } from './process.js'
 import type { LaunchedServer, ServerSeam } from './seam.js'
+import { onlyWatchedAnswers } from './who-answered.js'
 
 export function containerServer(settings: Settings, deps: Deps): ServerSeam {
   const ref = settings.container as string
@@ -115,15 +115,8 @@ function launched(
     beforeWait: () => {
       if (initial !== undefined) reportEnvironment(settings, container, facts, deps)
     },
-    whoAnswered: (results) => {
-      const wrong = settings.portCheck ? foreignAnswer(settings, container, deps) : undefined
-      if (wrong === undefined) return results
-      return results.map((r): TargetOutcome =>
-        r.ready && localPort(r.url) === wrong.port
-          ? { ...r, ready: false, reason: 'wrong-server', halt: { reason: 'wrong-server', detail: wrong.detail } }
-          : r
-      )
-    },
+    // as for a process: the origin that finally answered, the URL's own or the end of its redirects, is checked
+    whoAnswered: answeredBy(settings, container, ref, deps),
     afterWait: async (ready, readyAt) => {
       // found while `created` (no process yet), it has one now
       const now = container.state()
@@ -131,7 +124,7 @@ function launched(
       if (now !== undefined) facts.container = now.id
       const started = startedOnClock(now, deps.clock)
       if (ready && started !== undefined) facts.startupMs = Math.max(0, readyAt - started)
-      if (ready) facts.gpuMemoryMiB = await gpuMemoryOf(container, deps)
+      if (ready) facts.gpuMemoryMiB = await gpuMemoryOf(settings, () => container.family(), deps)
       if (initial === undefined) reportEnvironment(settings, container, facts, deps)
       if (!ready && settings.logLines > 0 && log !== undefined) {
         facts.logTail = log.tail()
@@ -142,38 +135,32 @@ function launched(
   }
 }
 
-/**
- * The first local port of the URLs whose listener no process of the container holds (host networking), nor a
- * docker-proxy (a published port): someone else answers there. Nothing listening, or no /proc: not held against it.
- */
-function foreignAnswer(
+/** Ready answers that came from the container's own processes (or its docker-proxy); any other is wrong-server. */
+function answeredBy(
   settings: Settings,
   container: WatchedContainer,
+  ref: string,
   deps: Deps
-): { port: number; detail: string } | undefined {
-  const family = container.family()
-  for (const port of new Set(settings.targets.map((t) => localPort(t.url)))) {
-    if (port === undefined) continue
-    const owner = portOwner(port)
-    if (owner.kind !== 'listening') continue
-    const holders = owner.listeners.flatMap((l) => l.holders)
-    if (holders.length === 0 || holders.some((h) => family.has(h.pid))) continue
-    if (holders.every((h) => isDockerProxy(h.command))) {
-      deps.debug?.(dockerProxyText({ kind: 'foreign', port, listeners: owner.listeners }, container.pid))
-      continue
-    }
-    return { port, detail: containerLines.wrongServer(settings.container as string, port, holders) }
+): LaunchedServer['whoAnswered'] {
+  return (results) => {
+    if (!settings.portCheck) return results
+    return onlyWatchedAnswers(
+      results,
+      {
+        family: () => container.family(),
+        foreign: (o, redirect) =>
+          containerLines.wrongServer(
+            ref,
+            o.port,
+            o.listeners.flatMap((l) => l.holders),
+            redirect
+          ),
+        elsewhere: (redirect) => containerLines.elsewhere(ref, redirect),
+        proxy: (o) => dockerProxyText(o, container.pid)
+      },
+      deps
+    )
   }
-  return undefined
-}
-
-async function gpuMemoryOf(container: WatchedContainer, deps: Deps): Promise<number | undefined> {
-  const snapshot = await gpuSnapshot({ env: deps.env, timeoutMs: 5_000 })
-  if (snapshot.kind === 'unavailable') {
-    deps.debug?.(gpuUnavailableText(snapshot.why, snapshot.detail))
-    return undefined
-  }
-  return memoryHeldBy(snapshot, container.family()).mib
 }
 
 /**

@@ -21,8 +21,8 @@ const processJobEnd: JobEndSeam = {
 const containerJobEnd: JobEndSeam = {
   saved: (get) => {
     const state = readContainerEndState(get)
-    // the engine's stop is not cut short by the post step's cancel: it is told as a stop that was not cancelled
-    return state && { heedsCancel: false, stop: ({ clock, gpu }) => stopContainerAtJobEnd(state, { clock, gpu }) }
+    // a cancel makes the engine kill it at once (stop?t=0, also mid-stop), told as a cancelled stop
+    return state && { heedsCancel: true, stop: (deps) => stopContainerAtJobEnd(state, deps) }
   }
 }
 

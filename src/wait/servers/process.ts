@@ -7,7 +7,7 @@ import { envReport } from '../../server/env-report.js'
 import { envDifferences, servingProcess } from '../../server/serving-env.js'
 import { gpuSnapshot, memoryHeldBy } from '../../gpu/nvidia-smi.js'
 import { LogFollower } from '../../server/log-follower.js'
-import { isDockerProxy, listenerOwnership, localPort, processTree } from '../../server/port-owner.js'
+import { localPort, processTree } from '../../server/port-owner.js'
 import { preflight, preflightVerdict } from '../../server/preflight.js'
 import { bootId, RUN_MARKER } from '../../server/guard.js'
 import { withStartGpus } from '../../server/start-gpus.js'
@@ -34,6 +34,7 @@ import type { Halt } from '../../facts/halt.js'
 import type { GateOutcome, ServerFacts, TargetOutcome } from '../../facts/outcome.js'
 import type { Deps } from '../deps.js'
 import type { LaunchedServer, ServerSeam } from './seam.js'
+import { onlyWatchedAnswers } from './who-answered.js'
 
 /** The process seam for these settings; a `pid` file is read now, so that a bad one is an input error and nothing runs. */
 export function processServer(settings: Settings, deps: Deps): ServerSeam {
@@ -116,19 +117,21 @@ function launched(settings: Settings, pid: number | undefined, deps: Deps): Laun
     // the URL's own port or at the end of a redirect (the origin that answered is the one checked).
     whoAnswered: (results) => {
       if (server === undefined || !settings.portCheck) return results
-      const verdicts = new Map<string, Halt | undefined>()
-      return results.map((r): TargetOutcome => {
-        if (!r.ready) return r
-        const answered = answeredUrl(r)
-        const key = answered.origin
-        if (!verdicts.has(key)) verdicts.set(key, foreignAnswer(r.url, answered, server.pid, deps))
-        const halt = verdicts.get(key)
-        return halt === undefined ? r : { ...r, ready: false, reason: 'wrong-server', halt }
-      })
+      return onlyWatchedAnswers(
+        results,
+        {
+          family: () => processTree('/proc', server.pid),
+          foreign: (o, redirect) => wrongServerText(o, server.pid, redirect),
+          elsewhere: (redirect) => elsewhereText(redirect, server.pid),
+          proxy: (o) => dockerProxyText(o, server.pid)
+        },
+        deps
+      )
     },
     afterWait: async (ready, readyAt) => {
       if (ready && server?.startedAt !== undefined) facts.startupMs = readyAt - server.startedAt
-      if (ready && server !== undefined) facts.gpuMemoryMiB = await gpuMemoryOf(settings, server.pid, deps)
+      if (ready && server !== undefined)
+        facts.gpuMemoryMiB = await gpuMemoryOf(settings, () => processTree('/proc', server.pid), deps)
       reportEnvironment(settings, server, facts, deps, pid !== undefined)
       if (!ready && log !== undefined && settings.logLines > 0) {
         facts.logTail = log.tail()
@@ -159,56 +162,27 @@ function launch(
   return server
 }
 
-/** The URL whose answer made `r` ready: the last one a redirect led to, else the endpoint's own. */
-function answeredUrl(r: TargetOutcome): URL {
-  const to = r.last?.answeredBy
-  if (to === undefined) return r.url
-  try {
-    return new URL(to)
-  } catch {
-    return r.url
-  }
-}
-
-/**
- * Whether the answer at `answered` (the endpoint `url`, or where its redirects led) came from someone other than
- * the watched process and its descendants, as the halt that ends the wait: its local port's listening socket held
- * by another process (Linux: the socket's inode among their file descriptors), or, from a local endpoint, another
- * machine altogether. Unknown (no /proc), a holder this user cannot see, or a docker-proxy (a container's published
- * port: the proxy, not the `docker run` the gate watches, holds it) is not held against the server.
- */
-function foreignAnswer(url: URL, answered: URL, pid: number, deps: Deps): Halt | undefined {
-  const redirect = answered.origin === url.origin ? undefined : { from: url, to: answered }
-  const port = localPort(answered)
-  if (port === undefined) {
-    if (redirect === undefined || localPort(url) === undefined) return undefined
-    return { reason: 'wrong-server', detail: elsewhereText(redirect, pid) }
-  }
-  const o = listenerOwnership(port, pid)
-  if (o.kind !== 'foreign') return undefined
-  const holders = o.listeners.flatMap((l) => l.holders)
-  if (holders.length === 0) return undefined
-  if (holders.every((h) => isDockerProxy(h.command))) {
-    deps.debug?.(dockerProxyText(o, pid))
-    return undefined
-  }
-  return { reason: 'wrong-server', detail: wrongServerText(o, pid, redirect) }
-}
-
 /** The time left before the wait's deadline (`timeout` from `start`), in ms. */
 const timeLeft = (settings: Settings, deps: Deps, start: number): number =>
   Math.max(0, settings.timeoutMs - (deps.clock.now() - start))
 
-/** The GPU memory the server's processes hold (nvidia-smi), or undefined without a reading. */
-async function gpuMemoryOf(settings: Settings, pid: number, deps: Deps): Promise<number | undefined> {
-  // within the wait's deadline, and ended by a cancel: a hung or slow nvidia-smi holds no step past its timeout
+/**
+ * The GPU memory the server's processes (`family`, read once nvidia-smi has answered) hold, or undefined without a
+ * reading. Within the wait's deadline, and ended by a cancel: a hung or slow nvidia-smi holds no step past its
+ * timeout. The container seam's too.
+ */
+export async function gpuMemoryOf(
+  settings: Settings,
+  family: () => Set<number>,
+  deps: Deps
+): Promise<number | undefined> {
   const timeoutMs = Math.min(5_000, timeLeft(settings, deps, deps.startedAt ?? deps.clock.now()))
   const snapshot = await gpuSnapshot({ env: deps.env, timeoutMs, signal: deps.cancel?.signal })
   if (snapshot.kind === 'unavailable') {
     deps.debug?.(gpuUnavailableText(snapshot.why, snapshot.detail))
     return undefined
   }
-  return memoryHeldBy(snapshot, processTree('/proc', pid)).mib
+  return memoryHeldBy(snapshot, family()).mib
 }
 
 /**

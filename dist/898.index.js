@@ -1,185 +1,6 @@
-export const id = 854;
-export const ids = [854];
+export const id = 898;
+export const ids = [898];
 export const modules = {
-
-/***/ 7777:
-/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
-
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   Mv: () => (/* binding */ memoryHeldBy),
-/* harmony export */   dU: () => (/* binding */ gpuSnapshot),
-/* harmony export */   v5: () => (/* binding */ appsOnVisibleGpus)
-/* harmony export */ });
-/* unused harmony exports parseGpus, parseApps, visibleGpus */
-/**
- * The GPUs and what holds their memory, from `nvidia-smi`: its CSV queries (formats as seen on an H200; see the
- * research notes), run within one time limit for the whole snapshot, ended at once by a signal (a cancelled job),
- * its output read up to 1 MiB. Where nvidia-smi is missing, fails, hangs, floods or is cancelled the answer is a
- * structured `unavailable`, never an error: a machine without a GPU is no reason to fail a wait.
- */
-const GPU_QUERY = ['--query-gpu=index,uuid,name,memory.used,memory.total', '--format=csv,noheader,nounits'];
-const APPS_QUERY = ['--query-compute-apps=pid,process_name,used_memory,gpu_uuid', '--format=csv,noheader,nounits'];
-/** What nvidia-smi may write per query: an H200 node's answer is a few hundred bytes; more is not its answer. */
-const MAX_OUTPUT_BYTES = 1024 * 1024;
-/** The GPUs and the compute processes on them, in two calls of nvidia-smi, both within `timeoutMs`. */
-async function gpuSnapshot(options = {}) {
-    const until = performance.now() + (options.timeoutMs ?? 10_000);
-    const left = () => Math.max(0, until - performance.now());
-    const gpuRun = await runNvidiaSmi(GPU_QUERY, options, left());
-    if (gpuRun.kind !== 'ok')
-        return gpuRun;
-    const appsRun = await runNvidiaSmi(APPS_QUERY, options, left());
-    if (appsRun.kind !== 'ok')
-        return appsRun;
-    const gpus = parseGpus(gpuRun.stdout);
-    const apps = parseApps(appsRun.stdout);
-    if (gpus === undefined || apps === undefined)
-        return {
-            kind: 'unavailable',
-            why: 'unreadable',
-            detail: firstLine(gpus === undefined ? gpuRun.stdout : appsRun.stdout)
-        };
-    return { kind: 'available', gpus, apps };
-}
-/**
- * One query. nvidia-smi runs in a process group of its own, so that a timeout, a flood or a cancel kills it and
- * anything it started (a wrapper script's children would otherwise hold its output open); the answer is settled
- * then, without waiting for the pipes to close.
- */
-function runNvidiaSmi(args, { env = process.env, command = 'nvidia-smi', signal }, timeoutMs) {
-    return new Promise((resolve) => {
-        if (signal?.aborted)
-            return resolve({ kind: 'unavailable', why: 'cancelled' });
-        if (timeoutMs <= 0)
-            return resolve({ kind: 'unavailable', why: 'timeout' });
-        // node:child_process is loaded only when nvidia-smi is asked: a wait without a GPU check starts without it.
-        const { spawn } = process.getBuiltinModule('node:child_process');
-        const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-        const out = new BoundedText();
-        const err = new BoundedText();
-        let settled = false;
-        const settle = (run) => {
-            if (settled)
-                return;
-            settled = true;
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', onAbort);
-            // the group, even once nvidia-smi itself has exited: what it started may still hold the pipes
-            killGroup(child.pid);
-            child.stdout.destroy();
-            child.stderr.destroy();
-            resolve(run);
-        };
-        const over = () => settle({ kind: 'unavailable', why: 'unreadable', detail: 'output over 1 MiB' });
-        child.stdout.on('data', (d) => out.add(d) || over());
-        child.stderr.on('data', (d) => err.add(d) || over());
-        const timer = setTimeout(() => settle({ kind: 'unavailable', why: 'timeout' }), timeoutMs);
-        const onAbort = () => settle({ kind: 'unavailable', why: 'cancelled' });
-        signal?.addEventListener('abort', onAbort, { once: true });
-        child.once('error', (e) => settle(e.code === 'ENOENT'
-            ? { kind: 'unavailable', why: 'not-found' }
-            : { kind: 'unavailable', why: 'failed', detail: e.message }));
-        child.once('close', (code) => {
-            const stdout = out.text();
-            // nvidia-smi prints its own failure ("NVIDIA-SMI has failed because it couldn't communicate \u2026") on stdout
-            if (code === 0)
-                settle({ kind: 'ok', stdout });
-            else
-                settle({ kind: 'unavailable', why: 'failed', detail: firstLine(stdout.trim() === '' ? err.text() : stdout) });
-        });
-    });
-}
-/** Output kept as chunks up to MAX_OUTPUT_BYTES: a flood of hundreds of MB never becomes one string. */
-class BoundedText {
-    chunks = [];
-    bytes = 0;
-    /** False once the output is over the bound. */
-    add(chunk) {
-        this.bytes += chunk.length;
-        if (this.bytes > MAX_OUTPUT_BYTES)
-            return false;
-        this.chunks.push(chunk);
-        return true;
-    }
-    text() {
-        return Buffer.concat(this.chunks).toString('utf8');
-    }
-}
-function killGroup(pid) {
-    if (pid === undefined)
-        return;
-    try {
-        process.kill(-pid, 'SIGKILL');
-    }
-    catch {
-        // gone already
-    }
-}
-const firstLine = (text) => text.trim().split('\n', 1)[0].slice(0, 300);
-/** `[N/A]` and the like are no number. */
-const mib = (text) => (/^\d+$/.test(text.trim()) ? Number(text.trim()) : undefined);
-/** The lines of a `noheader` CSV answer, split into fields; undefined unless each has `fields` and starts with a number. */
-function csvRows(csv, fields) {
-    const rows = csv
-        .split('\n')
-        .filter((l) => l.trim() !== '')
-        .map((l) => l.split(',').map((x) => x.trim()));
-    return rows.every((f) => f.length >= fields && /^\d+$/.test(f[0])) ? rows : undefined;
-}
-/** `0, GPU-24f1\u2026, NVIDIA H200, 21099, 143771` per line; the name (which may hold a comma) is what lies between. */
-function parseGpus(csv) {
-    return csvRows(csv, 5)?.map((f) => ({
-        index: Number(f[0]),
-        uuid: f[1],
-        name: f.slice(2, -2).join(','),
-        memoryUsedMiB: mib(f[f.length - 2]),
-        memoryTotalMiB: mib(f[f.length - 1])
-    }));
-}
-/** `430, python3, 21090, GPU-24f1\u2026` per line (nothing at all when no process computes). */
-function parseApps(csv) {
-    return csvRows(csv, 4)?.map((f) => ({
-        pid: Number(f[0]),
-        processName: f.slice(1, -2).join(','),
-        usedMiB: mib(f[f.length - 2]),
-        gpuUuid: f[f.length - 1]
-    }));
-}
-/**
- * The GPUs `CUDA_VISIBLE_DEVICES` names (indices, UUIDs or UUID prefixes such as `GPU-24f17f1b`), in its order;
- * all of them when it is unset. Like CUDA, the list ends at the first entry that names no GPU (`-1`, a MIG id
- * nvidia-smi does not list here), and an empty value hides every GPU. `unmatched` is that entry, if any.
- */
-function visibleGpus(gpus, cudaVisibleDevices) {
-    if (cudaVisibleDevices === undefined)
-        return { gpus: [...gpus] };
-    const chosen = [];
-    for (const entry of cudaVisibleDevices.split(',').map((e) => e.trim())) {
-        if (entry === '')
-            break;
-        const gpu = /^\d+$/.test(entry)
-            ? gpus.find((g) => g.index === Number(entry))
-            : gpus.find((g) => g.uuid.toLowerCase().startsWith(entry.toLowerCase()) && /^gpu-/i.test(entry));
-        if (gpu === undefined)
-            return { gpus: chosen, unmatched: entry };
-        if (!chosen.includes(gpu))
-            chosen.push(gpu);
-    }
-    return { gpus: chosen };
-}
-/** The compute processes on the GPUs `CUDA_VISIBLE_DEVICES` names (all GPUs when unset). */
-function appsOnVisibleGpus(snapshot, cudaVisibleDevices) {
-    const uuids = new Set(visibleGpus(snapshot.gpus, cudaVisibleDevices).gpus.map((g) => g.uuid));
-    return snapshot.apps.filter((a) => uuids.has(a.gpuUuid));
-}
-/** The GPU memory held by any of `pids` (a server and its workers). */
-function memoryHeldBy(snapshot, pids) {
-    const apps = snapshot.apps.filter((a) => pids.has(a.pid));
-    return { mib: apps.reduce((sum, a) => sum + (a.usedMiB ?? 0), 0), apps };
-}
-
-
-/***/ }),
 
 /***/ 2686:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
@@ -1099,7 +920,7 @@ function envDifferences(patterns, a, b) {
 
 /***/ }),
 
-/***/ 854:
+/***/ 3898:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -1108,6 +929,7 @@ __webpack_require__.r(__webpack_exports__);
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
   beforeStart: () => (/* binding */ beforeStart),
+  gpuMemoryOf: () => (/* binding */ gpuMemoryOf),
   processServer: () => (/* binding */ processServer)
 });
 
@@ -1115,8 +937,174 @@ __webpack_require__.d(__webpack_exports__, {
 var env_report = __webpack_require__(5791);
 // EXTERNAL MODULE: ./src/server/serving-env.ts
 var serving_env = __webpack_require__(3325);
-// EXTERNAL MODULE: ./src/gpu/nvidia-smi.ts
-var nvidia_smi = __webpack_require__(7777);
+;// CONCATENATED MODULE: ./src/gpu/nvidia-smi.ts
+/**
+ * The GPUs and what holds their memory, from `nvidia-smi`: its CSV queries (formats as seen on an H200; see the
+ * research notes), run within one time limit for the whole snapshot, ended at once by a signal (a cancelled job),
+ * its output read up to 1 MiB. Where nvidia-smi is missing, fails, hangs, floods or is cancelled the answer is a
+ * structured `unavailable`, never an error: a machine without a GPU is no reason to fail a wait.
+ */
+const GPU_QUERY = ['--query-gpu=index,uuid,name,memory.used,memory.total', '--format=csv,noheader,nounits'];
+const APPS_QUERY = ['--query-compute-apps=pid,process_name,used_memory,gpu_uuid', '--format=csv,noheader,nounits'];
+/** What nvidia-smi may write per query: an H200 node's answer is a few hundred bytes; more is not its answer. */
+const MAX_OUTPUT_BYTES = 1024 * 1024;
+/** The GPUs and the compute processes on them, in two calls of nvidia-smi, both within `timeoutMs`. */
+async function gpuSnapshot(options = {}) {
+    const until = performance.now() + (options.timeoutMs ?? 10_000);
+    const left = () => Math.max(0, until - performance.now());
+    const gpuRun = await runNvidiaSmi(GPU_QUERY, options, left());
+    if (gpuRun.kind !== 'ok')
+        return gpuRun;
+    const appsRun = await runNvidiaSmi(APPS_QUERY, options, left());
+    if (appsRun.kind !== 'ok')
+        return appsRun;
+    const gpus = parseGpus(gpuRun.stdout);
+    const apps = parseApps(appsRun.stdout);
+    if (gpus === undefined || apps === undefined)
+        return {
+            kind: 'unavailable',
+            why: 'unreadable',
+            detail: firstLine(gpus === undefined ? gpuRun.stdout : appsRun.stdout)
+        };
+    return { kind: 'available', gpus, apps };
+}
+/**
+ * One query. nvidia-smi runs in a process group of its own, so that a timeout, a flood or a cancel kills it and
+ * anything it started (a wrapper script's children would otherwise hold its output open); the answer is settled
+ * then, without waiting for the pipes to close.
+ */
+function runNvidiaSmi(args, { env = process.env, command = 'nvidia-smi', signal }, timeoutMs) {
+    return new Promise((resolve) => {
+        if (signal?.aborted)
+            return resolve({ kind: 'unavailable', why: 'cancelled' });
+        if (timeoutMs <= 0)
+            return resolve({ kind: 'unavailable', why: 'timeout' });
+        // node:child_process is loaded only when nvidia-smi is asked: a wait without a GPU check starts without it.
+        const { spawn } = process.getBuiltinModule('node:child_process');
+        const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+        const out = new BoundedText();
+        const err = new BoundedText();
+        let settled = false;
+        const settle = (run) => {
+            if (settled)
+                return;
+            settled = true;
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', onAbort);
+            // the group, even once nvidia-smi itself has exited: what it started may still hold the pipes
+            killGroup(child.pid);
+            child.stdout.destroy();
+            child.stderr.destroy();
+            resolve(run);
+        };
+        const over = () => settle({ kind: 'unavailable', why: 'unreadable', detail: 'output over 1 MiB' });
+        child.stdout.on('data', (d) => out.add(d) || over());
+        child.stderr.on('data', (d) => err.add(d) || over());
+        const timer = setTimeout(() => settle({ kind: 'unavailable', why: 'timeout' }), timeoutMs);
+        const onAbort = () => settle({ kind: 'unavailable', why: 'cancelled' });
+        signal?.addEventListener('abort', onAbort, { once: true });
+        child.once('error', (e) => settle(e.code === 'ENOENT'
+            ? { kind: 'unavailable', why: 'not-found' }
+            : { kind: 'unavailable', why: 'failed', detail: e.message }));
+        child.once('close', (code) => {
+            const stdout = out.text();
+            // nvidia-smi prints its own failure ("NVIDIA-SMI has failed because it couldn't communicate \u2026") on stdout
+            if (code === 0)
+                settle({ kind: 'ok', stdout });
+            else
+                settle({ kind: 'unavailable', why: 'failed', detail: firstLine(stdout.trim() === '' ? err.text() : stdout) });
+        });
+    });
+}
+/** Output kept as chunks up to MAX_OUTPUT_BYTES: a flood of hundreds of MB never becomes one string. */
+class BoundedText {
+    chunks = [];
+    bytes = 0;
+    /** False once the output is over the bound. */
+    add(chunk) {
+        this.bytes += chunk.length;
+        if (this.bytes > MAX_OUTPUT_BYTES)
+            return false;
+        this.chunks.push(chunk);
+        return true;
+    }
+    text() {
+        return Buffer.concat(this.chunks).toString('utf8');
+    }
+}
+function killGroup(pid) {
+    if (pid === undefined)
+        return;
+    try {
+        process.kill(-pid, 'SIGKILL');
+    }
+    catch {
+        // gone already
+    }
+}
+const firstLine = (text) => text.trim().split('\n', 1)[0].slice(0, 300);
+/** `[N/A]` and the like are no number. */
+const mib = (text) => (/^\d+$/.test(text.trim()) ? Number(text.trim()) : undefined);
+/** The lines of a `noheader` CSV answer, split into fields; undefined unless each has `fields` and starts with a number. */
+function csvRows(csv, fields) {
+    const rows = csv
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => l.split(',').map((x) => x.trim()));
+    return rows.every((f) => f.length >= fields && /^\d+$/.test(f[0])) ? rows : undefined;
+}
+/** `0, GPU-24f1\u2026, NVIDIA H200, 21099, 143771` per line; the name (which may hold a comma) is what lies between. */
+function parseGpus(csv) {
+    return csvRows(csv, 5)?.map((f) => ({
+        index: Number(f[0]),
+        uuid: f[1],
+        name: f.slice(2, -2).join(','),
+        memoryUsedMiB: mib(f[f.length - 2]),
+        memoryTotalMiB: mib(f[f.length - 1])
+    }));
+}
+/** `430, python3, 21090, GPU-24f1\u2026` per line (nothing at all when no process computes). */
+function parseApps(csv) {
+    return csvRows(csv, 4)?.map((f) => ({
+        pid: Number(f[0]),
+        processName: f.slice(1, -2).join(','),
+        usedMiB: mib(f[f.length - 2]),
+        gpuUuid: f[f.length - 1]
+    }));
+}
+/**
+ * The GPUs `CUDA_VISIBLE_DEVICES` names (indices, UUIDs or UUID prefixes such as `GPU-24f17f1b`), in its order;
+ * all of them when it is unset. Like CUDA, the list ends at the first entry that names no GPU (`-1`, a MIG id
+ * nvidia-smi does not list here), and an empty value hides every GPU. `unmatched` is that entry, if any.
+ */
+function visibleGpus(gpus, cudaVisibleDevices) {
+    if (cudaVisibleDevices === undefined)
+        return { gpus: [...gpus] };
+    const chosen = [];
+    for (const entry of cudaVisibleDevices.split(',').map((e) => e.trim())) {
+        if (entry === '')
+            break;
+        const gpu = /^\d+$/.test(entry)
+            ? gpus.find((g) => g.index === Number(entry))
+            : gpus.find((g) => g.uuid.toLowerCase().startsWith(entry.toLowerCase()) && /^gpu-/i.test(entry));
+        if (gpu === undefined)
+            return { gpus: chosen, unmatched: entry };
+        if (!chosen.includes(gpu))
+            chosen.push(gpu);
+    }
+    return { gpus: chosen };
+}
+/** The compute processes on the GPUs `CUDA_VISIBLE_DEVICES` names (all GPUs when unset). */
+function appsOnVisibleGpus(snapshot, cudaVisibleDevices) {
+    const uuids = new Set(visibleGpus(snapshot.gpus, cudaVisibleDevices).gpus.map((g) => g.uuid));
+    return snapshot.apps.filter((a) => uuids.has(a.gpuUuid));
+}
+/** The GPU memory held by any of `pids` (a server and its workers). */
+function memoryHeldBy(snapshot, pids) {
+    const apps = snapshot.apps.filter((a) => pids.has(a.pid));
+    return { mib: apps.reduce((sum, a) => sum + (a.usedMiB ?? 0), 0), apps };
+}
+
 // EXTERNAL MODULE: ./src/server/log-follower.ts
 var log_follower = __webpack_require__(5568);
 // EXTERNAL MODULE: ./src/server/port-owner.ts
@@ -1149,10 +1137,10 @@ async function gpuFinding(gpuCheck, deps) {
     if (gpuCheck === 'off')
         return { kind: 'off' };
     const timeoutMs = Math.min(5_000, deps.gpuTimeoutMs ?? 5_000);
-    const snapshot = await (deps.gpu ?? (() => (0,nvidia_smi/* gpuSnapshot */.dU)({ env: deps.env, timeoutMs, signal: deps.signal })))();
+    const snapshot = await (deps.gpu ?? (() => gpuSnapshot({ env: deps.env, timeoutMs, signal: deps.signal })))();
     if (snapshot.kind === 'unavailable')
         return { kind: 'unavailable', why: snapshot.why, detail: snapshot.detail };
-    const apps = (0,nvidia_smi/* appsOnVisibleGpus */.v5)(snapshot, deps.env.CUDA_VISIBLE_DEVICES);
+    const apps = appsOnVisibleGpus(snapshot, deps.env.CUDA_VISIBLE_DEVICES);
     // a process nvidia-smi shows with 0 MiB holds nothing to speak of; one it cannot measure ([N/A]) may hold much
     const holding = apps.filter((a) => a.usedMiB === undefined || a.usedMiB > 0);
     return holding.length > 0
@@ -1206,11 +1194,13 @@ function withStartGpus(env, start) {
 }
 
 // EXTERNAL MODULE: ./src/server/process.ts + 1 modules
-var process = __webpack_require__(5361);
+var server_process = __webpack_require__(5361);
 // EXTERNAL MODULE: ./src/report/lifecycle-report.ts
 var lifecycle_report = __webpack_require__(7205);
 // EXTERNAL MODULE: ./src/report/progress.ts
 var progress = __webpack_require__(8991);
+// EXTERNAL MODULE: ./src/wait/servers/who-answered.ts
+var who_answered = __webpack_require__(3040);
 ;// CONCATENATED MODULE: ./src/wait/servers/process.ts
 /**
  * The server as a process: launched by `start`, followed by `pid`, or known only by its `log-file`. The gate
@@ -1228,9 +1218,10 @@ var progress = __webpack_require__(8991);
 
 
 
+
 /** The process seam for these settings; a `pid` file is read now, so that a bad one is an input error and nothing runs. */
 function processServer(settings, deps) {
-    const pid = settings.pid === undefined ? undefined : (0,process/* resolvePid */.QF)(settings.pid);
+    const pid = settings.pid === undefined ? undefined : (0,server_process/* resolvePid */.QF)(settings.pid);
     return {
         preflight: async () => (settings.start === undefined ? undefined : beforeStart(settings, deps)),
         launch: () => launched(settings, pid, deps),
@@ -1280,8 +1271,8 @@ async function beforeStart(settings, deps) {
 }
 /** Starts the server (`start`) or follows one started elsewhere (`pid`); without either, only its log. */
 function launched(settings, pid, deps) {
-    const logFile = settings.logFile ?? (settings.start !== undefined ? (0,process/* newLogFile */.rO)(deps.env) : undefined);
-    const runMarker = settings.start === undefined ? undefined : (0,process/* newRunMarker */.um)();
+    const logFile = settings.logFile ?? (settings.start !== undefined ? (0,server_process/* newLogFile */.rO)(deps.env) : undefined);
+    const runMarker = settings.start === undefined ? undefined : (0,server_process/* newRunMarker */.um)();
     const server = launch(settings, pid, logFile, runMarker, deps);
     const facts = { pid: server?.pid, logFile };
     // what the job-end step stops by: this process, as it started, and whatever carries the marker
@@ -1311,23 +1302,18 @@ function launched(settings, pid, deps) {
         whoAnswered: (results) => {
             if (server === undefined || !settings.portCheck)
                 return results;
-            const verdicts = new Map();
-            return results.map((r) => {
-                if (!r.ready)
-                    return r;
-                const answered = answeredUrl(r);
-                const key = answered.origin;
-                if (!verdicts.has(key))
-                    verdicts.set(key, foreignAnswer(r.url, answered, server.pid, deps));
-                const halt = verdicts.get(key);
-                return halt === undefined ? r : { ...r, ready: false, reason: 'wrong-server', halt };
-            });
+            return (0,who_answered/* onlyWatchedAnswers */.K)(results, {
+                family: () => (0,port_owner/* processTree */.WZ)('/proc', server.pid),
+                foreign: (o, redirect) => (0,lifecycle_report/* wrongServerText */.eR)(o, server.pid, redirect),
+                elsewhere: (redirect) => (0,lifecycle_report/* elsewhereText */.Kq)(redirect, server.pid),
+                proxy: (o) => (0,lifecycle_report/* dockerProxyText */.y2)(o, server.pid)
+            }, deps);
         },
         afterWait: async (ready, readyAt) => {
             if (ready && server?.startedAt !== undefined)
                 facts.startupMs = readyAt - server.startedAt;
             if (ready && server !== undefined)
-                facts.gpuMemoryMiB = await gpuMemoryOf(settings, server.pid, deps);
+                facts.gpuMemoryMiB = await gpuMemoryOf(settings, () => (0,port_owner/* processTree */.WZ)('/proc', server.pid), deps);
             reportEnvironment(settings, server, facts, deps, pid !== undefined);
             if (!ready && log !== undefined && settings.logLines > 0) {
                 facts.logTail = log.tail();
@@ -1341,68 +1327,32 @@ function launched(settings, pid, deps) {
 function launch(settings, pid, logFile, runMarker, deps) {
     if (settings.start !== undefined && logFile !== undefined) {
         // tagged, so that every process it starts is known as its own, also one that leaves its process group
-        const env = { ...(0,process/* serverEnv */.NK)(deps.env), ...(runMarker === undefined ? {} : { [guard/* RUN_MARKER */.xO]: runMarker }) };
-        const server = (0,process/* startServer */.UD)(settings.start, logFile, env, deps.clock);
+        const env = { ...(0,server_process/* serverEnv */.NK)(deps.env), ...(runMarker === undefined ? {} : { [guard/* RUN_MARKER */.xO]: runMarker }) };
+        const server = (0,server_process/* startServer */.UD)(settings.start, logFile, env, deps.clock);
         deps.log(progress/* gateLines */.HN.started(server.pid, logFile));
         return server;
     }
     if (pid === undefined)
         return undefined;
-    const server = (0,process/* attachServer */.Zd)(pid, deps.clock);
+    const server = (0,server_process/* attachServer */.Zd)(pid, deps.clock);
     deps.log(progress/* gateLines */.HN.watching(pid, logFile));
     return server;
 }
-/** The URL whose answer made `r` ready: the last one a redirect led to, else the endpoint's own. */
-function answeredUrl(r) {
-    const to = r.last?.answeredBy;
-    if (to === undefined)
-        return r.url;
-    try {
-        return new URL(to);
-    }
-    catch {
-        return r.url;
-    }
-}
-/**
- * Whether the answer at `answered` (the endpoint `url`, or where its redirects led) came from someone other than
- * the watched process and its descendants, as the halt that ends the wait: its local port's listening socket held
- * by another process (Linux: the socket's inode among their file descriptors), or, from a local endpoint, another
- * machine altogether. Unknown (no /proc), a holder this user cannot see, or a docker-proxy (a container's published
- * port: the proxy, not the `docker run` the gate watches, holds it) is not held against the server.
- */
-function foreignAnswer(url, answered, pid, deps) {
-    const redirect = answered.origin === url.origin ? undefined : { from: url, to: answered };
-    const port = (0,port_owner/* localPort */.yv)(answered);
-    if (port === undefined) {
-        if (redirect === undefined || (0,port_owner/* localPort */.yv)(url) === undefined)
-            return undefined;
-        return { reason: 'wrong-server', detail: (0,lifecycle_report/* elsewhereText */.Kq)(redirect, pid) };
-    }
-    const o = (0,port_owner/* listenerOwnership */.kA)(port, pid);
-    if (o.kind !== 'foreign')
-        return undefined;
-    const holders = o.listeners.flatMap((l) => l.holders);
-    if (holders.length === 0)
-        return undefined;
-    if (holders.every((h) => (0,port_owner/* isDockerProxy */.f_)(h.command))) {
-        deps.debug?.((0,lifecycle_report/* dockerProxyText */.y2)(o, pid));
-        return undefined;
-    }
-    return { reason: 'wrong-server', detail: (0,lifecycle_report/* wrongServerText */.eR)(o, pid, redirect) };
-}
 /** The time left before the wait's deadline (`timeout` from `start`), in ms. */
 const timeLeft = (settings, deps, start) => Math.max(0, settings.timeoutMs - (deps.clock.now() - start));
-/** The GPU memory the server's processes hold (nvidia-smi), or undefined without a reading. */
-async function gpuMemoryOf(settings, pid, deps) {
-    // within the wait's deadline, and ended by a cancel: a hung or slow nvidia-smi holds no step past its timeout
+/**
+ * The GPU memory the server's processes (`family`, read once nvidia-smi has answered) hold, or undefined without a
+ * reading. Within the wait's deadline, and ended by a cancel: a hung or slow nvidia-smi holds no step past its
+ * timeout. The container seam's too.
+ */
+async function gpuMemoryOf(settings, family, deps) {
     const timeoutMs = Math.min(5_000, timeLeft(settings, deps, deps.startedAt ?? deps.clock.now()));
-    const snapshot = await (0,nvidia_smi/* gpuSnapshot */.dU)({ env: deps.env, timeoutMs, signal: deps.cancel?.signal });
+    const snapshot = await gpuSnapshot({ env: deps.env, timeoutMs, signal: deps.cancel?.signal });
     if (snapshot.kind === 'unavailable') {
         deps.debug?.((0,lifecycle_report/* gpuUnavailableText */.gu)(snapshot.why, snapshot.detail));
         return undefined;
     }
-    return (0,nvidia_smi/* memoryHeldBy */.Mv)(snapshot, (0,port_owner/* processTree */.WZ)('/proc', pid)).mib;
+    return memoryHeldBy(snapshot, family()).mib;
 }
 /**
  * `env-report`, of the process that serves: the server's process that listens on the URL's port where one does,
@@ -1435,6 +1385,84 @@ function reportEnvironment(settings, server, facts, deps, again = false) {
             }
     });
     progress/* gateLines */.HN.environment(facts).forEach((line) => deps.log(line));
+}
+
+
+/***/ }),
+
+/***/ 3040:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   K: () => (/* binding */ onlyWatchedAnswers)
+/* harmony export */ });
+/* harmony import */ var _server_port_owner_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(8706);
+/**
+ * Readiness from the watched server only: a ready answer counts when one of the server's processes holds the
+ * listening socket of the origin that finally answered, the URL's own or the end of its redirects (issue 26 item
+ * 8). Both seams that watch a server judge their results here, each with its own processes (a process and its
+ * descendants, a container's host pids) and its own words.
+ */
+
+/**
+ * The results, each ready one whose answer came from someone other than `watched` made `wrong-server`: the origin
+ * that answered (`answeredUrl`) judged once per endpoint origin and answered origin.
+ */
+function onlyWatchedAnswers(results, watched, deps) {
+    const verdicts = new Map();
+    return results.map((r) => {
+        if (!r.ready)
+            return r;
+        const answered = answeredUrl(r);
+        const key = `${r.url.origin} ${answered.origin}`;
+        if (!verdicts.has(key))
+            verdicts.set(key, foreignAnswer(r.url, answered, watched, deps));
+        const halt = verdicts.get(key);
+        return halt === undefined ? r : { ...r, ready: false, reason: 'wrong-server', halt };
+    });
+}
+/** The URL whose answer made `r` ready: the last one a redirect led to, else the endpoint's own. */
+function answeredUrl(r) {
+    const to = r.last?.answeredBy;
+    if (to === undefined)
+        return r.url;
+    try {
+        return new URL(to);
+    }
+    catch {
+        return r.url;
+    }
+}
+/**
+ * Whether the answer at `answered` (the endpoint `url`, or where its redirects led) came from someone other than
+ * the watched server, as the halt that ends the wait: its local port's listening socket held by other processes
+ * only (Linux: the socket's inode among their file descriptors), or, from a local endpoint, another machine
+ * altogether. Unknown (no /proc), nothing listening, a holder this user cannot see, or a docker-proxy (a
+ * container's published port) is not held against the server.
+ */
+function foreignAnswer(url, answered, watched, deps) {
+    const redirect = answered.origin === url.origin ? undefined : { from: url, to: answered };
+    const port = (0,_server_port_owner_js__WEBPACK_IMPORTED_MODULE_0__/* .localPort */ .yv)(answered);
+    if (port === undefined) {
+        if (redirect === undefined || (0,_server_port_owner_js__WEBPACK_IMPORTED_MODULE_0__/* .localPort */ .yv)(url) === undefined)
+            return undefined;
+        return { reason: 'wrong-server', detail: watched.elsewhere(redirect) };
+    }
+    const owner = (0,_server_port_owner_js__WEBPACK_IMPORTED_MODULE_0__/* .portOwner */ .l)(port);
+    if (owner.kind !== 'listening')
+        return undefined;
+    const family = watched.family();
+    if (owner.listeners.some((l) => l.holders.some((h) => family.has(h.pid))))
+        return undefined;
+    const o = { kind: 'foreign', port, listeners: owner.listeners };
+    const holders = o.listeners.flatMap((l) => l.holders);
+    if (holders.length === 0)
+        return undefined;
+    if (holders.every((h) => (0,_server_port_owner_js__WEBPACK_IMPORTED_MODULE_0__/* .isDockerProxy */ .f_)(h.command))) {
+        deps.debug?.(watched.proxy(o));
+        return undefined;
+    }
+    return { reason: 'wrong-server', detail: watched.foreign(o, redirect) };
 }
 
 
