@@ -644,6 +644,8 @@ __webpack_require__.d(__webpack_exports__, {
   UD: () => (/* binding */ startServer)
 });
 
+// UNUSED EXPORTS: processStartedAt
+
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __webpack_require__(3024);
 // EXTERNAL MODULE: ./src/runtime/own-files.ts
@@ -867,6 +869,12 @@ function processAgeMs(startTicks) {
     catch {
         return undefined;
     }
+}
+/** When `pid` started, on the wall clock (ms since the epoch, to /proc's 10 ms); undefined when it is not running. */
+function processStartedAt(pid, now = Date.now()) {
+    const stat = procStat(pid);
+    const ageMs = stat === undefined ? undefined : processAgeMs(stat.startTicks);
+    return ageMs === undefined ? undefined : now - ageMs;
 }
 
 

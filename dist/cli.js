@@ -17556,7 +17556,8 @@ function stopHelpText() {
         'SIGTERM goes to the whole process group (or, for a process that does not lead one, to it and its descendants).',
         'Several servers (--pid and --container, repeated) are stopped at the same time; --json then prints an array.',
         'Where nvidia-smi exists, waits (up to 30s) until none of its processes holds GPU memory.',
-        'Never signals itself, an ancestor (its shell, the runner), pid 1, the runner, or a process group one of them is in.',
+        'Never signals itself, an ancestor (its shell, the runner), pid 1, the runner, or a process group one of them is in;',
+        'nor, with a pid FILE, a process that started after the file was written (its server exited, the pid was reused).',
         'Exit status: 0 stopped (or not running), 1 one still running after SIGKILL or its GPU memory still held, 2 bad usage',
         '(such a pid included: nothing is signalled).',
         ''
@@ -19242,6 +19243,7 @@ var lifecycle_report = __nccwpck_require__(7205);
 
 
 
+
 async function stopCommand(argv, io, say, paint) {
     const { values } = parseCommandLine(argv, {
         pid: { type: 'string', multiple: true },
@@ -19253,9 +19255,12 @@ async function stopCommand(argv, io, say, paint) {
     if (values.help)
         return (void io.stdout.write(stopHelpText()), 0);
     const all = (given) => (Array.isArray(given) ? given : []).map((text) => String(text).trim());
-    const pids = all(values.pid).map(serverPid);
+    const named = all(values.pid).map(serverPid);
+    // a pid file older than the process that now has its pid names a server that has exited: nothing to stop
+    const stale = named.filter((n) => n.strangerSince !== undefined);
+    const pids = named.filter((n) => n.strangerSince === undefined).map((n) => n.pid);
     const containers = all(values.container).map(containerRef);
-    if (pids.length + containers.length === 0)
+    if (named.length + containers.length === 0)
         throw new UsageError(`--pid: give ${inputs_forms/* PID_FORM */.b5} (or --container NAME|ID)`);
     let timeoutMs;
     try {
@@ -19276,6 +19281,8 @@ async function stopCommand(argv, io, say, paint) {
     // the server that ignores SIGTERM left behind): the stop goes on without waiting, SIGKILL at once, and says so.
     const { cancel, release } = cancelOnSignals();
     const gpu = () => (0,nvidia_smi/* gpuSnapshot */.dU)({ env: io.env, timeoutMs: 5_000, signal: cancel.signal });
+    for (const n of stale)
+        say(staleText(n));
     let records;
     try {
         // every one at the same time: one after another, eight stop timeouts would add up
@@ -19297,20 +19304,39 @@ async function stopCommand(argv, io, say, paint) {
             else if (line.level === 'info')
                 say(line.text);
         }
+    // a stale pid file's server is not running (the process that has its pid now was left alone, and said so)
+    const told = [
+        ...stale.map((n) => ({
+            pid: n.pid,
+            scope: 'tree',
+            outcome: 'not-running',
+            pids: [],
+            gpu: { kind: 'none' }
+        })),
+        ...records
+    ];
     if (values.json)
-        io.stdout.write(`${JSON.stringify(records.length === 1 ? records[0] : records)}\n`);
+        io.stdout.write(`${JSON.stringify(told.length === 1 ? told[0] : told)}\n`);
     // an ancestor of this command, pid 1 or the runner: refused like its own group, and nothing signalled
     if (records.some((r) => r.outcome === 'refused'))
         return 2;
     return records.some((r) => r.outcome === 'survived' || r.gpu.kind === 'held') ? 1 : 0;
 }
+/**
+ * A pid file is written after its server started (`\u2026 & echo $! > vllm.pid`), so a process that started after the
+ * file was last written is not the one it names: the server exited and the kernel gave its pid to another. Its
+ * stamps are the wall clock's and /proc's 10 ms ticks: a second's margin keeps a server from being taken for a
+ * stranger.
+ */
+const PID_FILE_MARGIN_MS = 1_000;
 /** A `--pid`: a process id, or a file holding one; never this command's own process or process group. */
 function serverPid(text) {
     if (text === '')
         throw new UsageError(`--pid: give ${inputs_forms/* PID_FORM */.b5}`);
+    const file = /^\d+$/.test(text) ? undefined : text;
     let pid;
     try {
-        pid = (0,server_process/* resolvePid */.QF)(/^\d+$/.test(text) ? { pid: Number(text) } : { file: text });
+        pid = (0,server_process/* resolvePid */.QF)(file === undefined ? { pid: Number(text) } : { file });
     }
     catch (e) {
         throw asUsageError(e);
@@ -19320,7 +19346,23 @@ function serverPid(text) {
     // its own group would take this command down with it, and the shell that runs it
     if (pid === process.pid || pid === (0,server_proc/* procStat */.jW)(process.pid)?.pgrp)
         throw new UsageError(`--pid: ${pid} is this command's own process or process group`);
-    return pid;
+    if (file === undefined)
+        return { pid };
+    const started = (0,server_process/* processStartedAt */.W7)(pid);
+    let written;
+    try {
+        written = (0,external_node_fs_.statSync)(file).mtimeMs;
+    }
+    catch {
+        written = undefined; // read a moment ago: gone since, nothing to compare
+    }
+    const since = started === undefined || written === undefined ? 0 : started - written;
+    return since > PID_FILE_MARGIN_MS ? { pid, file, strangerSince: since } : { pid, file };
+}
+/** Said of a pid file whose pid now names another process. */
+function staleText(n) {
+    return (`Process ${n.pid} started ${((n.strangerSince ?? 0) / 1000).toFixed(1)}s after ${(0,runtime_text/* printable */.g$)(n.file ?? '')} was ` +
+        'written: it is not the server the file names, which has exited. Nothing was signalled.');
 }
 /** A `--container`: a name or an id, as `container` takes it. */
 function containerRef(text) {
@@ -24967,6 +25009,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   Zd: () => (/* binding */ attachServer),
   rO: () => (/* binding */ newLogFile),
   um: () => (/* binding */ newRunMarker),
+  W7: () => (/* binding */ processStartedAt),
   QF: () => (/* binding */ resolvePid),
   NK: () => (/* binding */ serverEnv),
   UD: () => (/* binding */ startServer)
@@ -25195,6 +25238,12 @@ function processAgeMs(startTicks) {
     catch {
         return undefined;
     }
+}
+/** When `pid` started, on the wall clock (ms since the epoch, to /proc's 10 ms); undefined when it is not running. */
+function processStartedAt(pid, now = Date.now()) {
+    const stat = (0,proc/* procStat */.jW)(pid);
+    const ageMs = stat === undefined ? undefined : processAgeMs(stat.startTicks);
+    return ageMs === undefined ? undefined : now - ageMs;
 }
 
 

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process'
+import { utimesSync, writeFileSync } from 'node:fs'
+import { sandbox } from '../helpers/sandbox.js'
 
 /**
  * `wait-for-model stop --pid` as a user (or an attacker's pid file) could call it, through dist/cli.js: it never
@@ -6,6 +8,7 @@ import { spawn } from 'node:child_process'
  * the status of bad usage. The guard's other cases run through dist/post.js (own-processes.e2e.test.ts).
  */
 const cli = new URL('../../dist/cli.js', import.meta.url).pathname
+const box = sandbox('wait-for-model-stop-guard-')
 
 interface Ran {
   code: number | null
@@ -58,5 +61,28 @@ describe('wait-for-model stop never signals what is not a server', () => {
     )
     expect(group.signal).toBeNull()
     expect(group.stdout).toContain('shell lives 2')
+  })
+
+  it('leaves alone the process that now has the pid of a stale pid file (written before it started), exit 0', async () => {
+    // the server the file named has exited; the kernel gave its pid to this process, which started later
+    const stranger = spawn('sleep', ['30'], { stdio: 'ignore' })
+    box.pids.push(stranger.pid as number)
+    const file = box.path('vllm.pid')
+    writeFileSync(file, `${stranger.pid}\n`)
+    const written = new Date(Date.now() - 60_000)
+    utimesSync(file, written, written)
+    const r = await run(process.execPath, [cli, 'stop', '--pid', file, '--timeout', '1s', '--json'])
+    expect(r.code).toBe(0)
+    expect(r.stderr).toMatch(
+      new RegExp(`Process ${stranger.pid} started \\d+\\.\\ds after .*vllm\\.pid was written: it is not the server`)
+    )
+    expect(JSON.parse(r.stdout)).toMatchObject({ pid: stranger.pid, outcome: 'not-running', pids: [] })
+    expect(stranger.exitCode).toBeNull()
+    expect(() => process.kill(stranger.pid as number, 0)).not.toThrow()
+    // the same file written after the process started (as `… & echo $! > vllm.pid` writes it): stopped
+    utimesSync(file, new Date(), new Date())
+    const stopped = await run(process.execPath, [cli, 'stop', '--pid', file, '--timeout', '1s', '--json'])
+    expect(stopped.code).toBe(0)
+    expect(JSON.parse(stopped.stdout)).toMatchObject({ pid: stranger.pid, outcome: 'exited' })
   })
 })

@@ -126,7 +126,8 @@ export function stopHelpText(): string {
     'SIGTERM goes to the whole process group (or, for a process that does not lead one, to it and its descendants).',
     'Several servers (--pid and --container, repeated) are stopped at the same time; --json then prints an array.',
     'Where nvidia-smi exists, waits (up to 30s) until none of its processes holds GPU memory.',
-    'Never signals itself, an ancestor (its shell, the runner), pid 1, the runner, or a process group one of them is in.',
+    'Never signals itself, an ancestor (its shell, the runner), pid 1, the runner, or a process group one of them is in;',
+    'nor, with a pid FILE, a process that started after the file was written (its server exited, the pid was reused).',
     'Exit status: 0 stopped (or not running), 1 one still running after SIGKILL or its GPU memory still held, 2 bad usage',
     '(such a pid included: nothing is signalled).',
     ''

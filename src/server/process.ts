@@ -215,3 +215,10 @@ function processAgeMs(startTicks: number): number | undefined {
     return undefined
   }
 }
+
+/** When `pid` started, on the wall clock (ms since the epoch, to /proc's 10 ms); undefined when it is not running. */
+export function processStartedAt(pid: number, now = Date.now()): number | undefined {
+  const stat = procStat(pid)
+  const ageMs = stat === undefined ? undefined : processAgeMs(stat.startTicks)
+  return ageMs === undefined ? undefined : now - ageMs
+}

@@ -3,6 +3,7 @@
  * engine's stop), SIGKILL after --timeout, then its GPU memory back. Each flag may be repeated: a fleet of servers
  * is stopped at the same time.
  */
+import { statSync } from 'node:fs'
 import { DURATION_FORM, parseDuration } from '../../inputs/parse.js'
 import { printable } from '../../runtime/text.js'
 import { CONTAINER_FORM, parseContainer, PID_FORM } from '../../inputs/forms.js'
@@ -12,7 +13,7 @@ import { type StopRecord, stopServer } from '../../server/stop.js'
 import { stopContainerAtJobEnd } from '../../server/container-stop.js'
 import { dockerSocket } from '../../server/docker.js'
 import { gpuSnapshot } from '../../gpu/nvidia-smi.js'
-import { resolvePid } from '../../server/process.js'
+import { processStartedAt, resolvePid } from '../../server/process.js'
 import { procStat } from '../../server/proc.js'
 import { stopLines } from '../../report/lifecycle-report.js'
 import { STOP_DEFAULTS, stopHelpText } from '../help.js'
@@ -31,9 +32,12 @@ export async function stopCommand(argv: string[], io: CliIo, say: Say, paint: Pa
   })
   if (values.help) return (void io.stdout.write(stopHelpText()), 0)
   const all = (given: unknown): string[] => (Array.isArray(given) ? given : []).map((text) => String(text).trim())
-  const pids = all(values.pid).map(serverPid)
+  const named = all(values.pid).map(serverPid)
+  // a pid file older than the process that now has its pid names a server that has exited: nothing to stop
+  const stale = named.filter((n) => n.strangerSince !== undefined)
+  const pids = named.filter((n) => n.strangerSince === undefined).map((n) => n.pid)
   const containers = all(values.container).map(containerRef)
-  if (pids.length + containers.length === 0) throw new UsageError(`--pid: give ${PID_FORM} (or --container NAME|ID)`)
+  if (named.length + containers.length === 0) throw new UsageError(`--pid: give ${PID_FORM} (or --container NAME|ID)`)
   let timeoutMs: number
   try {
     timeoutMs = parseDuration(String(values.timeout))
@@ -50,6 +54,7 @@ export async function stopCommand(argv: string[], io: CliIo, say: Say, paint: Pa
   // the server that ignores SIGTERM left behind): the stop goes on without waiting, SIGKILL at once, and says so.
   const { cancel, release } = cancelOnSignals()
   const gpu = () => gpuSnapshot({ env: io.env, timeoutMs: 5_000, signal: cancel.signal })
+  for (const n of stale) say(staleText(n))
   let records: StopRecord[]
   try {
     // every one at the same time: one after another, eight stop timeouts would add up
@@ -71,18 +76,46 @@ export async function stopCommand(argv: string[], io: CliIo, say: Say, paint: Pa
       if (line.level === 'warning') say(paint.yellow(`warning: ${line.text}`))
       else if (line.level === 'info') say(line.text)
     }
-  if (values.json) io.stdout.write(`${JSON.stringify(records.length === 1 ? records[0] : records)}\n`)
+  // a stale pid file's server is not running (the process that has its pid now was left alone, and said so)
+  const told = [
+    ...stale.map((n): StopRecord => ({
+      pid: n.pid,
+      scope: 'tree',
+      outcome: 'not-running',
+      pids: [],
+      gpu: { kind: 'none' }
+    })),
+    ...records
+  ]
+  if (values.json) io.stdout.write(`${JSON.stringify(told.length === 1 ? told[0] : told)}\n`)
   // an ancestor of this command, pid 1 or the runner: refused like its own group, and nothing signalled
   if (records.some((r) => r.outcome === 'refused')) return 2
   return records.some((r) => r.outcome === 'survived' || r.gpu.kind === 'held') ? 1 : 0
 }
 
+/** A `--pid`, read: the process id, the file it came from, and when that file is older than the process. */
+interface NamedPid {
+  pid: number
+  file?: string
+  /** The pid file was written this many ms before the process that now has its pid started. */
+  strangerSince?: number
+}
+
+/**
+ * A pid file is written after its server started (`… & echo $! > vllm.pid`), so a process that started after the
+ * file was last written is not the one it names: the server exited and the kernel gave its pid to another. Its
+ * stamps are the wall clock's and /proc's 10 ms ticks: a second's margin keeps a server from being taken for a
+ * stranger.
+ */
+const PID_FILE_MARGIN_MS = 1_000
+
 /** A `--pid`: a process id, or a file holding one; never this command's own process or process group. */
-function serverPid(text: string): number {
+function serverPid(text: string): NamedPid {
   if (text === '') throw new UsageError(`--pid: give ${PID_FORM}`)
+  const file = /^\d+$/.test(text) ? undefined : text
   let pid: number
   try {
-    pid = resolvePid(/^\d+$/.test(text) ? { pid: Number(text) } : { file: text })
+    pid = resolvePid(file === undefined ? { pid: Number(text) } : { file })
   } catch (e) {
     throw asUsageError(e)
   }
@@ -90,7 +123,24 @@ function serverPid(text: string): number {
   // its own group would take this command down with it, and the shell that runs it
   if (pid === process.pid || pid === procStat(process.pid)?.pgrp)
     throw new UsageError(`--pid: ${pid} is this command's own process or process group`)
-  return pid
+  if (file === undefined) return { pid }
+  const started = processStartedAt(pid)
+  let written: number | undefined
+  try {
+    written = statSync(file).mtimeMs
+  } catch {
+    written = undefined // read a moment ago: gone since, nothing to compare
+  }
+  const since = started === undefined || written === undefined ? 0 : started - written
+  return since > PID_FILE_MARGIN_MS ? { pid, file, strangerSince: since } : { pid, file }
+}
+
+/** Said of a pid file whose pid now names another process. */
+function staleText(n: NamedPid): string {
+  return (
+    `Process ${n.pid} started ${((n.strangerSince ?? 0) / 1000).toFixed(1)}s after ${printable(n.file ?? '')} was ` +
+    'written: it is not the server the file names, which has exited. Nothing was signalled.'
+  )
 }
 
 /** A `--container`: a name or an id, as `container` takes it. */
