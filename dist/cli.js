@@ -22858,7 +22858,7 @@ const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
 /* harmony export */   sB: () => (/* binding */ wakeAskedText),
 /* harmony export */   y2: () => (/* binding */ dockerProxyText)
 /* harmony export */ });
-/* unused harmony exports refusedStateText, NOTHING_TO_STOP, jobEndErrorText, jobEndSummaryErrorText, jobEndCancelledText, jobEndSummary */
+/* unused harmony exports refusedStateText, NOTHING_TO_STOP, jobEndErrorText, jobEndSummaryErrorText, jobEndCancelledText, fleetMemberText, jobEndSummary */
 /* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5369);
 
 
@@ -23018,8 +23018,9 @@ const jobEndSummaryErrorText = (message) => `The server was stopped, but the job
 /** The job-end step was signalled (the runner cancelling it): it stopped the server without waiting any longer. */
 const jobEndCancelledText = (signal) => `The job-end step was cancelled (${signal}): the server was sent SIGKILL at once if still running, ` +
     'and its GPU memory was not waited for.';
-/** The job summary's section on the job-end stop: how it stopped, how long it took, its GPU memory, and why not cleanly. */
-function jobEndSummary(end, cancelledBy) {
+/** `server 3 of 8 (url line 3)`: which endpoint's server a job-end line is about. */
+const fleetMemberText = (m) => `server ${m.n} of ${m.of} (url line ${m.n})`;
+function jobEndSummary(end, cancelledBy, member) {
     const r = end.record;
     const g = r.gpu;
     const rows = [
@@ -23058,7 +23059,8 @@ function jobEndSummary(end, cancelledBy) {
         rows.push(['GPU memory', 'none held']);
     else
         rows.push(['GPU memory', `not looked at (nvidia-smi: ${g.why})`]);
-    const lines = ['### wait-for-model: server stopped at the job end', '', '| | |', '|---|---|'];
+    const whose = member === undefined ? 'server' : fleetMemberText(member);
+    const lines = [`### wait-for-model: ${whose} stopped at the job end`, '', '| | |', '|---|---|'];
     lines.push(...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`), '');
     if (end.logTail !== undefined) {
         lines.push(`#### ${logTailTitle(end.logTail, end.logFile)}`, '');

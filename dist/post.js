@@ -16975,8 +16975,9 @@ const jobEndSummaryErrorText = (message) => `The server was stopped, but the job
 /** The job-end step was signalled (the runner cancelling it): it stopped the server without waiting any longer. */
 const jobEndCancelledText = (signal) => `The job-end step was cancelled (${signal}): the server was sent SIGKILL at once if still running, ` +
     'and its GPU memory was not waited for.';
-/** The job summary's section on the job-end stop: how it stopped, how long it took, its GPU memory, and why not cleanly. */
-function jobEndSummary(end, cancelledBy) {
+/** `server 3 of 8 (url line 3)`: which endpoint's server a job-end line is about. */
+const fleetMemberText = (m) => `server ${m.n} of ${m.of} (url line ${m.n})`;
+function jobEndSummary(end, cancelledBy, member) {
     const r = end.record;
     const g = r.gpu;
     const rows = [
@@ -17015,7 +17016,8 @@ function jobEndSummary(end, cancelledBy) {
         rows.push(['GPU memory', 'none held']);
     else
         rows.push(['GPU memory', `not looked at (nvidia-smi: ${g.why})`]);
-    const lines = ['### wait-for-model: server stopped at the job end', '', '| | |', '|---|---|'];
+    const whose = member === undefined ? 'server' : fleetMemberText(member);
+    const lines = [`### wait-for-model: ${whose} stopped at the job end`, '', '| | |', '|---|---|'];
     lines.push(...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`), '');
     if (end.logTail !== undefined) {
         lines.push(`#### ${logTailTitle(end.logTail, end.logFile)}`, '');
@@ -18854,8 +18856,10 @@ async function post(env = process.env) {
         // (at most STOPS_AT_ONCE at a time: each reads nvidia-smi, and a fleet may have up to 1000 lines)
         let next = 0;
         const worker = async () => {
-            while (next < states.length)
-                await stopOne(states[next++], env, cancel, say);
+            while (next < states.length) {
+                const n = ++next;
+                await stopOne(states[n - 1], env, cancel, say, states.length > 1 ? { n, of: states.length } : undefined);
+            }
         };
         await Promise.all(Array.from({ length: Math.min(STOPS_AT_ONCE, states.length) }, worker));
     }
@@ -18866,7 +18870,7 @@ async function post(env = process.env) {
 /** How many of a fleet's servers are stopped at the same time. */
 const STOPS_AT_ONCE = 16;
 /** One server: the main step's state for it, read back (`get`), handed to the seam of its kind to stop. */
-async function stopOne(get, env, cancel, say) {
+async function stopOne(get, env, cancel, say, member) {
     let server;
     try {
         server = savedServer(get);
@@ -18885,21 +18889,24 @@ async function stopOne(get, env, cancel, say) {
             gpu: gpuReader(env, cancel),
             cancel: cancel.signal
         });
-        await say(() => tell(end, env, server.heedsCancel ? cancel.halted : undefined));
+        await say(() => tell(end, env, server.heedsCancel ? cancel.halted : undefined, member));
     }
     catch (e) {
         annotate('warning', jobEndErrorText(server.pid, e.message));
     }
 }
+const capitalized = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 /** nvidia-smi for a stop: 5 s at most a snapshot, and none once the step is cancelled (it must end at once). */
 const gpuReader = (env, cancel) => () => gpuSnapshot({ env, timeoutMs: 5_000, signal: cancel.signal });
 /** How the stop went, in the log and the job summary. */
-async function tell(end, env, cancelledBy) {
+async function tell(end, env, cancelledBy, member) {
+    // of a fleet, each line names whose server it is: eight "Stopped the server's process group N" are no help
+    const whose = member === undefined ? '' : `${capitalized(fleetMemberText(member))}: `;
     for (const line of stopLines(end.record)) {
         if (line.level === 'info')
-            info(line.text);
+            info(`${whose}${line.text}`);
         else
-            annotate(line.level, line.text);
+            annotate(line.level, `${whose}${line.text}`);
     }
     if (cancelledBy !== undefined)
         annotate('warning', jobEndCancelledText(cancelledBy));
@@ -18908,7 +18915,7 @@ async function tell(end, env, cancelledBy) {
     // the stop is done and said: a summary that cannot be written is no failure to stop
     if (env.GITHUB_STEP_SUMMARY)
         await (await jobSummary())
-            .addRaw(jobEndSummary(end, cancelledBy))
+            .addRaw(jobEndSummary(end, cancelledBy, member))
             .write()
             .catch((e) => annotate('warning', jobEndSummaryErrorText(e.message)));
 }

@@ -155,7 +155,14 @@ suite('servers in containers, with a real Docker engine', () => {
     expect(new Set(results.map((r) => r.container)).size).toBe(3)
     const p = await postStep(run.state)
     expect(p.code).toBe(0)
-    for (const r of results) expect(p.stdout).toMatch(new RegExp(`^Stopped the container ${r.container} `, 'm'))
+    results.forEach((r, i) =>
+      expect(p.stdout).toMatch(
+        new RegExp(
+          `^Server ${i + 1} of ${results.length} \\(url line ${i + 1}\\): Stopped the container ${r.container} `,
+          'm'
+        )
+      )
+    )
     for (const name of names3) expect((await inspect(name))?.Running ?? false).toBe(false)
 
     // one that exits during its load ends the others' waits at once, naming its URL

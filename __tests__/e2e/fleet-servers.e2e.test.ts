@@ -103,11 +103,19 @@ describe('a fleet of servers, one per endpoint', () => {
     for (const [name, value] of Object.entries(run.state)) env[`STATE_${name}`] = value
     const p = await runAction({ entry: post, inputs: {}, env })
     expect(p.code).toBe(0)
-    expect(p.stdout.match(/^Stopped the server's process group \d+ .*: SIGTERM, gone after/gm) ?? []).toHaveLength(8)
-    for (const r of results) {
-      expect(p.stdout).toContain(`Stopped the server's process group ${r.pid} `)
+    expect(
+      p.stdout.match(
+        /^Server \d of 8 \(url line \d\): Stopped the server's process group \d+ .*: SIGTERM, gone after/gm
+      ) ?? []
+    ).toHaveLength(8)
+    // each line and each summary section names whose server it is, by its url line
+    results.forEach((r, i) => {
+      expect(p.stdout).toContain(
+        `Server ${i + 1} of 8 (url line ${i + 1}): Stopped the server's process group ${r.pid} `
+      )
+      expect(p.summary).toContain(`### wait-for-model: server ${i + 1} of 8 (url line ${i + 1}) stopped at the job end`)
       expect(alive(r.pid as number)).toBe(false)
-    }
+    })
   }, 120_000)
 
   it('one that crashes during its load ends the wait at once, naming its URL, with its log tail', async () => {

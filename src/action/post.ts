@@ -5,6 +5,8 @@
  */
 import { gpuSnapshot } from '../gpu/nvidia-smi.js'
 import {
+  type FleetMember,
+  fleetMemberText,
   jobEndCancelledText,
   jobEndErrorText,
   jobEndSummary,
@@ -69,7 +71,10 @@ async function post(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     // (at most STOPS_AT_ONCE at a time: each reads nvidia-smi, and a fleet may have up to 1000 lines)
     let next = 0
     const worker = async (): Promise<void> => {
-      while (next < states.length) await stopOne(states[next++], env, cancel, say)
+      while (next < states.length) {
+        const n = ++next
+        await stopOne(states[n - 1], env, cancel, say, states.length > 1 ? { n, of: states.length } : undefined)
+      }
     }
     await Promise.all(Array.from({ length: Math.min(STOPS_AT_ONCE, states.length) }, worker))
   } finally {
@@ -87,7 +92,8 @@ async function stopOne(
   get: (name: string) => string,
   env: NodeJS.ProcessEnv,
   cancel: Halter<NodeJS.Signals>,
-  say: Say
+  say: Say,
+  member?: FleetMember
 ): Promise<void> {
   let server: SavedServer | undefined
   try {
@@ -104,21 +110,30 @@ async function stopOne(
       gpu: gpuReader(env, cancel),
       cancel: cancel.signal
     })
-    await say(() => tell(end, env, server.heedsCancel ? cancel.halted : undefined))
+    await say(() => tell(end, env, server.heedsCancel ? cancel.halted : undefined, member))
   } catch (e) {
     annotate('warning', jobEndErrorText(server.pid, (e as Error).message))
   }
 }
+
+const capitalized = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1)
 
 /** nvidia-smi for a stop: 5 s at most a snapshot, and none once the step is cancelled (it must end at once). */
 const gpuReader = (env: NodeJS.ProcessEnv, cancel: Halter<NodeJS.Signals>) => (): ReturnType<typeof gpuSnapshot> =>
   gpuSnapshot({ env, timeoutMs: 5_000, signal: cancel.signal })
 
 /** How the stop went, in the log and the job summary. */
-async function tell(end: JobEnd, env: NodeJS.ProcessEnv, cancelledBy?: NodeJS.Signals): Promise<void> {
+async function tell(
+  end: JobEnd,
+  env: NodeJS.ProcessEnv,
+  cancelledBy?: NodeJS.Signals,
+  member?: FleetMember
+): Promise<void> {
+  // of a fleet, each line names whose server it is: eight "Stopped the server's process group N" are no help
+  const whose = member === undefined ? '' : `${capitalized(fleetMemberText(member))}: `
   for (const line of stopLines(end.record)) {
-    if (line.level === 'info') info(line.text)
-    else annotate(line.level, line.text)
+    if (line.level === 'info') info(`${whose}${line.text}`)
+    else annotate(line.level, `${whose}${line.text}`)
   }
   if (cancelledBy !== undefined) annotate('warning', jobEndCancelledText(cancelledBy))
   if (end.logTail !== undefined)
@@ -132,7 +147,7 @@ async function tell(end: JobEnd, env: NodeJS.ProcessEnv, cancelledBy?: NodeJS.Si
     await (
       await jobSummary()
     )
-      .addRaw(jobEndSummary(end, cancelledBy))
+      .addRaw(jobEndSummary(end, cancelledBy, member))
       .write()
       .catch((e: Error) => annotate('warning', jobEndSummaryErrorText(e.message)))
 }

@@ -225,7 +225,16 @@ export const jobEndCancelledText = (signal: string): string =>
   'and its GPU memory was not waited for.'
 
 /** The job summary's section on the job-end stop: how it stopped, how long it took, its GPU memory, and why not cleanly. */
-export function jobEndSummary(end: JobEnd, cancelledBy?: string): string {
+/** A server of a fleet, as the job-end step names it: its place among the `url` lines (n from 1). */
+export interface FleetMember {
+  n: number
+  of: number
+}
+
+/** `server 3 of 8 (url line 3)`: which endpoint's server a job-end line is about. */
+export const fleetMemberText = (m: FleetMember): string => `server ${m.n} of ${m.of} (url line ${m.n})`
+
+export function jobEndSummary(end: JobEnd, cancelledBy?: string, member?: FleetMember): string {
   const r = end.record
   const g = r.gpu
   const rows: Array<[string, string]> = [
@@ -257,7 +266,8 @@ export function jobEndSummary(end: JobEnd, cancelledBy?: string): string {
     rows.push(['GPU memory', `⚠️ ${g.heldMib} of ${g.mib} MiB still held after ${s1(g.seconds)}`])
   else if (g.kind === 'none') rows.push(['GPU memory', 'none held'])
   else rows.push(['GPU memory', `not looked at (nvidia-smi: ${g.why})`])
-  const lines = ['### wait-for-model: server stopped at the job end', '', '| | |', '|---|---|']
+  const whose = member === undefined ? 'server' : fleetMemberText(member)
+  const lines = [`### wait-for-model: ${whose} stopped at the job end`, '', '| | |', '|---|---|']
   lines.push(...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`), '')
   if (end.logTail !== undefined) {
     lines.push(`#### ${logTailTitle(end.logTail, end.logFile)}`, '')
