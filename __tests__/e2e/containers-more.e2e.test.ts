@@ -285,4 +285,29 @@ suite('servers in containers, more, with a real Docker engine', () => {
     expect(run.stdout).toContain('[hog] loading weights')
     await engine.docker('rm', '-f', name)
   }, 120_000)
+
+  it("the container's own log gives the engine and the phases (outputs and summary), as a log file does", async () => {
+    // the simulator in the container prints vLLM's start-up lines; the engine hands them over from the container's start
+    const port = await freePort()
+    const name = newName()
+    const run = await mainStep(port, {
+      container: name,
+      start: `docker run --rm --init --name ${name} --network host ${IMAGE} ${simulate(port, '--load 2s')}`
+    })
+    await engine.docker('rm', '-f', name)
+    expect(run.outputs).toMatchObject({ ready: 'true' })
+    expect(run.stdout).toContain('engine: vLLM (from its log)')
+    expect((JSON.parse(run.outputs.phases) as Array<{ name: string }>).map((p) => p.name)).toEqual([
+      'starting',
+      'initializing',
+      'initializing distributed',
+      'loading weights',
+      'compiling',
+      'allocating KV cache',
+      'capturing CUDA graphs',
+      'starting server'
+    ])
+    // the summary's phase chart and table, from the container's lines
+    expect(run.summary).toMatch(/loading weights/)
+  }, 120_000)
 })
