@@ -4485,71 +4485,7 @@ const paceOf = (owner) => {
 function engineReadiness(o) {
     const client = (0,probe/* createHttpClient */.uT)(o.tls);
     const pace = paceOf(o.owner);
-    /** Routes that have said ready in this wait: a dead-after-ready status counts only after one. */
-    const saidReady = new Set();
-    let woke = false;
-    /** Sends one request, waiting out the route's gap and any request to it in flight (bounded by `timeoutMs`). */
-    const paced = async (url, method, gapMs, oneAtATime, timeoutMs, signal) => {
-        const deadline = o.clock.now() + timeoutMs;
-        const key = `${method} ${url.href}`;
-        for (;;) {
-            const p = pace.get(key);
-            if (p?.inFlight !== undefined && oneAtATime)
-                await p.inFlight.catch(() => undefined);
-            const waitMs = p === undefined ? 0 : p.lastSentAt + gapMs - o.clock.now();
-            if (waitMs > 0)
-                await o.clock.sleep(Math.min(waitMs, Math.max(0, deadline - o.clock.now())), signal);
-            if (signal?.aborted)
-                return { kind: 'error', code: 'ABORTED', message: 'aborted' };
-            // another endpoint may have taken the turn meanwhile
-            const now = pace.get(key);
-            if (oneAtATime && now?.inFlight !== undefined && o.clock.now() < deadline)
-                continue;
-            break;
-        }
-        const sent = client.send({ url, method, headers: o.headers }, Math.max(1, deadline - o.clock.now()), signal);
-        const entry = { lastSentAt: o.clock.now(), inFlight: sent };
-        pace.set(key, entry);
-        try {
-            return await sent;
-        }
-        finally {
-            if (entry.inFlight === sent)
-                entry.inFlight = undefined;
-        }
-    };
-    const ask = async (c, engine, model, timeoutMs, signal) => {
-        const url = readinessCheckUrl(c, o.url, model);
-        const sentAt = o.clock.now();
-        const result = await paced(url, c.method, c.minGapMs, c.oneAtATime, timeoutMs, signal);
-        o.debug?.(`${url.pathname}: ${result.kind === 'http' ? `HTTP ${result.status}` : result.code}`);
-        const request = (0,lifecycle_report/* engineReadinessRequest */.oA)(o.label(engine), url);
-        const latencyMs = o.clock.now() - sentAt;
-        const base = assess(result, { status: [[200, 200]] });
-        // 401, 403 and TLS errors end the wait as they do on the model list
-        if (base.state === 'fatal')
-            return { assessment: base, request, latencyMs };
-        const status = result.kind === 'http' ? result.status : undefined;
-        const ready = status !== undefined && result.kind === 'http' && saysReady(c.ready, status, result.json);
-        const key = url.href;
-        if (status !== undefined && saidReady.has(key) && c.deadAfterReady?.includes(status)) {
-            const answer = { ...base.answer, state: 'fatal', engineDead: { request, by: 'health', status } };
-            return { assessment: { ...base, state: 'fatal', fatalReason: 'engine-dead', answer }, request, latencyMs };
-        }
-        if (ready)
-            saidReady.add(key);
-        const state = ready ? 'ready' : base.state === 'down' ? 'down' : 'waiting';
-        if (!ready && c.wake !== undefined && o.load && !woke && status !== undefined) {
-            woke = true;
-            const wake = new URL(`${serverBase(o.url)}${c.wake}`);
-            o.wokeUp(o.label(engine), wake);
-            void client
-                .send({ url: wake, method: 'POST', headers: o.headers }, Math.max(1, o.leftMs()), signal)
-                .then((r) => o.debug?.(`${wake.pathname}: ${r.kind === 'http' ? `HTTP ${r.status}` : r.code}`));
-        }
-        // a ready answer other than 200 (vLLM's /is_sleeping 404 without dev mode) is told as the status it is
-        return { assessment: { ...base, state, answer: { ...base.answer, state } }, request, latencyMs };
-    };
+    const e = { o, client, pace, saidReady: new Set(), woke: false };
     return {
         async check(engine, model, timeoutMs, signal) {
             const checks = engine === undefined ? [] : ENGINE_READINESS[engine];
@@ -4557,7 +4493,7 @@ function engineReadiness(o) {
                 return undefined;
             // side by side, not one after the other: each is a flag check (or paced alone), and a remote server's
             // round trips must not add up before a ready answer is seen
-            const answers = await Promise.all(checks.map((c) => ask(c, engine, model, timeoutMs, signal)));
+            const answers = await Promise.all(checks.map((c) => ask(e, c, engine, model, timeoutMs, signal)));
             // the one that decides: a dead engine first, then the first not ready, else the last (all ready)
             const state = (a) => a.assessment.state;
             return answers.find((a) => state(a) === 'fatal') ?? answers.find((a) => state(a) !== 'ready') ?? answers.at(-1);
@@ -4571,7 +4507,7 @@ function engineReadiness(o) {
             const p = pace.get(`${c.method} ${url.href}`);
             if (p !== undefined && (p.inFlight !== undefined || o.clock.now() - p.lastSentAt < c.minGapMs))
                 return undefined;
-            const result = await paced(url, c.method, c.minGapMs, true, timeoutMs, signal);
+            const result = await paced(e, url, c.method, c.minGapMs, true, timeoutMs, signal);
             o.debug?.(`${url.pathname}: ${result.kind === 'http' ? `HTTP ${result.status}` : result.code}`);
             const failed = result.kind === 'http' && result.status === 200 ? loadFailureIn(result.json, model) : undefined;
             if (failed === undefined)
@@ -4588,6 +4524,74 @@ function engineReadiness(o) {
         },
         close: () => client.close()
     };
+}
+/** Sends one request, waiting out the route's gap and any request to it in flight (bounded by `timeoutMs`). */
+async function paced(e, url, method, gapMs, oneAtATime, timeoutMs, signal) {
+    const { o, pace } = e;
+    const deadline = o.clock.now() + timeoutMs;
+    const key = `${method} ${url.href}`;
+    for (;;) {
+        const p = pace.get(key);
+        if (p?.inFlight !== undefined && oneAtATime)
+            await p.inFlight.catch(() => undefined);
+        const waitMs = p === undefined ? 0 : p.lastSentAt + gapMs - o.clock.now();
+        if (waitMs > 0)
+            await o.clock.sleep(Math.min(waitMs, Math.max(0, deadline - o.clock.now())), signal);
+        if (signal?.aborted)
+            return { kind: 'error', code: 'ABORTED', message: 'aborted' };
+        // another endpoint may have taken the turn meanwhile
+        const now = pace.get(key);
+        if (oneAtATime && now?.inFlight !== undefined && o.clock.now() < deadline)
+            continue;
+        break;
+    }
+    const sent = e.client.send({ url, method, headers: o.headers }, Math.max(1, deadline - o.clock.now()), signal);
+    const entry = { lastSentAt: o.clock.now(), inFlight: sent };
+    pace.set(key, entry);
+    try {
+        return await sent;
+    }
+    finally {
+        if (entry.inFlight === sent)
+            entry.inFlight = undefined;
+    }
+}
+/**
+ * One readiness route, asked and judged: ready, waiting, down, or fatal (a refused key; a dead-after-ready status, the
+ * engine core dead); a first not-ready answer of a sleeping engine sends the wake-up (`load: true`), once a wait.
+ */
+async function ask(e, c, engine, model, timeoutMs, signal) {
+    const { o, saidReady } = e;
+    const url = readinessCheckUrl(c, o.url, model);
+    const sentAt = o.clock.now();
+    const result = await paced(e, url, c.method, c.minGapMs, c.oneAtATime, timeoutMs, signal);
+    o.debug?.(`${url.pathname}: ${result.kind === 'http' ? `HTTP ${result.status}` : result.code}`);
+    const request = (0,lifecycle_report/* engineReadinessRequest */.oA)(o.label(engine), url);
+    const latencyMs = o.clock.now() - sentAt;
+    const base = assess(result, { status: [[200, 200]] });
+    // 401, 403 and TLS errors end the wait as they do on the model list
+    if (base.state === 'fatal')
+        return { assessment: base, request, latencyMs };
+    const status = result.kind === 'http' ? result.status : undefined;
+    const ready = status !== undefined && result.kind === 'http' && saysReady(c.ready, status, result.json);
+    const key = url.href;
+    if (status !== undefined && saidReady.has(key) && c.deadAfterReady?.includes(status)) {
+        const answer = { ...base.answer, state: 'fatal', engineDead: { request, by: 'health', status } };
+        return { assessment: { ...base, state: 'fatal', fatalReason: 'engine-dead', answer }, request, latencyMs };
+    }
+    if (ready)
+        saidReady.add(key);
+    const state = ready ? 'ready' : base.state === 'down' ? 'down' : 'waiting';
+    if (!ready && c.wake !== undefined && o.load && !e.woke && status !== undefined) {
+        e.woke = true;
+        const wake = new URL(`${serverBase(o.url)}${c.wake}`);
+        o.wokeUp(o.label(engine), wake);
+        void e.client
+            .send({ url: wake, method: 'POST', headers: o.headers }, Math.max(1, o.leftMs()), signal)
+            .then((r) => o.debug?.(`${wake.pathname}: ${r.kind === 'http' ? `HTTP ${r.status}` : r.code}`));
+    }
+    // a ready answer other than 200 (vLLM's /is_sleeping 404 without dev mode) is told as the status it is
+    return { assessment: { ...base, state, answer: { ...base.answer, state } }, request, latencyMs };
 }
 
 ;// CONCATENATED MODULE: ./src/engines/load.ts
@@ -4764,171 +4768,213 @@ function addChange(timeline, entry) {
     timeline[TIMELINE_ENDS] = { ...timeline[TIMELINE_ENDS], dropped: (gone.dropped ?? 0) + 1 };
 }
 async function waitForModel(opts, deps) {
-    const { clock } = deps;
-    const start = deps.startedAt ?? clock.now();
-    const deadline = start + opts.timeoutMs;
-    const timeline = [];
-    let attempts = 0;
-    let streak = 0;
-    let last;
-    let models = [];
-    let firstResponseMs;
-    let generationMs;
-    let generationFailed = false;
-    let quietSince = start;
-    let engineReadiness;
-    let listedMs;
-    /** When the server began answering HTTP without being ready: the adaptive schedule counts the load from it. */
-    let answeringSince;
-    let readySeenAt;
-    let notReadySentAt;
-    // The log's ready line wakes the loop once: should the probe then say "not yet", the schedule takes over.
-    let readyLineWoke = false;
-    const readyLine = () => {
-        const seen = deps.readyLine;
-        if (seen === undefined || readyLineWoke)
-            return undefined;
-        return (signal) => seen(signal).then(() => void (readyLineWoke ||= !signal.aborted));
-    };
-    const finish = (reason, halt) => ({
-        ready: reason === 'ready',
-        reason,
-        elapsedMs: clock.now() - start,
-        attempts,
-        last,
-        models,
-        firstResponseMs,
-        generationMs,
-        halt,
-        ...(engineReadiness === undefined ? {} : { engineReadiness }),
-        timeline,
-        ...(reason === 'ready' ? { readySeenAt, notReadySentAt } : {})
-    });
-    const wrongModel = wrongModelWatch(opts.wrongModelAfterMs ?? 0, () => deps.servesOneModel?.() ?? false);
-    const deadStreak = deadEngineStreak();
-    const halted = () => deps.halter?.halted;
-    const signal = deps.halter?.signal;
+    const w = startWait(opts, deps);
+    const { clock, deadline, signal } = w;
+    let done;
     for (;;) {
         const sentAt = clock.now();
-        let halt = halted();
-        if (halt)
-            return finish(halt.reason, halt);
+        if ((done = haltedOutcome(w)))
+            return done;
         if (sentAt >= deadline)
-            return finish(generationFailed ? 'generation-failed' : 'timeout');
-        attempts++;
+            return timeUp(w);
+        w.attempts++;
         const budgetMs = Math.min(opts.requestTimeoutMs, deadline - sentAt);
         const probed = await probeOnce(deps, opts.expect, sentAt, budgetMs, signal);
         // An answer cut short by the halt, or one that came in as the server died, says nothing.
-        if ((halt = halted()))
-            return finish(halt.reason, halt);
+        if ((done = haltedOutcome(w)))
+            return done;
         // A probe cut short by the deadline says nothing new: the answer before it is the one worth reporting.
-        if (budgetMs < opts.requestTimeoutMs && probed.timedOut && last) {
-            return finish(generationFailed ? 'generation-failed' : 'timeout');
-        }
+        if (budgetMs < opts.requestTimeoutMs && probed.timedOut && w.last)
+            return timeUp(w);
         let assessment = probed.assessment;
         if (assessment.state === 'ready' && deps.engineReady) {
-            listedMs ??= clock.now() - start;
-            const budgetMs = Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now()));
+            w.listedMs ??= clock.now() - w.start;
+            const budgetMs = budgetLeftMs(w);
             const check = await deps.engineReady(assessment.modelId, budgetMs, signal);
-            if ((halt = halted()))
-                return finish(halt.reason, halt);
-            if (check !== undefined) {
-                assessment = withEngineReadiness(assessment, check);
-                engineReadiness = { request: check.request, listedMs, readyMs: engineReadiness?.readyMs };
-                if (check.assessment.state === 'ready')
-                    engineReadiness.readyMs ??= clock.now() - start;
-            }
+            if ((done = haltedOutcome(w)))
+                return done;
+            if (check !== undefined)
+                assessment = foldEngineReadiness(w, assessment, check);
         }
-        const failedBefore = generationFailed;
-        generationFailed = false;
-        if (assessment.state === 'ready' && streak + 1 >= opts.successThreshold && deps.generate) {
-            const generationBudgetMs = Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now()));
+        const failedBefore = w.generationFailed;
+        w.generationFailed = false;
+        if (assessment.state === 'ready' && w.streak + 1 >= opts.successThreshold && deps.generate) {
+            const generationBudgetMs = budgetLeftMs(w);
             const check = await deps.generate(assessment.modelId, generationBudgetMs, signal);
-            if ((halt = halted()))
-                return finish(halt.reason, halt);
+            if ((done = haltedOutcome(w)))
+                return done;
             // Likewise a generation request cut short by the deadline: the failure before it explains more.
-            if (generationBudgetMs < opts.requestTimeoutMs && check.assessment.state === 'down' && last) {
-                return finish(failedBefore ? 'generation-failed' : 'timeout');
+            if (generationBudgetMs < opts.requestTimeoutMs && check.assessment.state === 'down' && w.last) {
+                return finish(w, failedBefore ? 'generation-failed' : 'timeout');
             }
-            assessment = withGeneration(assessment, check);
-            if (check.assessment.state === 'ready')
-                generationMs = check.latencyMs;
-            else
-                generationFailed = assessment.state !== 'fatal';
-            const dead = check.assessment.state !== 'ready' && (deps.deadGeneration?.(check.assessment) ?? false);
-            assessment = deadStreak.see(assessment, dead, check.request);
+            assessment = foldGeneration(w, assessment, check);
         }
         if (assessment.state === 'waiting' && probed.answered && deps.loadFailure) {
-            const failed = await deps.loadFailure(Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now())), signal);
-            if ((halt = halted()))
-                return finish(halt.reason, halt);
+            const failed = await deps.loadFailure(budgetLeftMs(w), signal);
+            if ((done = haltedOutcome(w)))
+                return done;
             // the probe's own status and list stay the answer's: the index only says why it will not change
             if (failed !== undefined)
                 assessment = { ...failed, status: assessment.status, models: assessment.models };
         }
         const now = clock.now();
-        assessment = wrongModel.see(assessment, now);
-        const elapsedMs = now - start;
-        if (assessment.status !== undefined)
-            firstResponseMs ??= elapsedMs;
-        if (assessment.models !== undefined)
-            models = assessment.models;
-        if (!sameAnswer(assessment.answer, last?.answer)) {
-            const lost = assessment.state === 'down' && last !== undefined && last.state !== 'down' && firstResponseMs !== undefined;
-            addChange(timeline, { elapsedMs, answer: keptAnswer(assessment.answer), ...(lost ? { lost } : {}) });
-            deps.onEvent?.({ type: lost ? 'lost' : 'change', elapsedMs, attempt: attempts, assessment });
-            quietSince = now;
-        }
-        else if (now - quietSince >= opts.progressIntervalMs) {
-            deps.onEvent?.({ type: 'progress', elapsedMs, attempt: attempts, assessment });
-            quietSince = now;
-        }
-        last = assessment;
-        if (assessment.state === 'fatal')
-            return finish(assessment.fatalReason ?? 'timeout');
-        streak = assessment.state === 'ready' ? streak + 1 : 0;
-        if (streak === 1)
-            readySeenAt = now;
-        if (streak === 0)
-            notReadySentAt = sentAt;
-        if (streak >= opts.successThreshold)
-            return finish('ready');
-        if (opts.once)
-            return finish(generationFailed ? 'generation-failed' : 'timeout');
-        const { refused } = probed;
+        assessment = w.wrongModel.see(assessment, now);
+        noteAnswer(w, assessment, now);
+        if ((done = verdict(w, assessment, sentAt, now)))
+            return done;
+        // not over yet: sleep until the next probe is due, or until a waker says to probe sooner
         const portWatch = deps.portWatch;
-        if (refused && portWatch) {
-            // While a local port is closed the watch is the probe; HTTP probes then go out with the progress lines.
-            const spacing = portWatch.local ? Math.max(opts.intervalMs, opts.progressIntervalMs) : opts.intervalMs;
-            const untilMs = Math.min(sentAt + spacing, deadline) - clock.now();
-            await sleepUntilWoken(clock, untilMs, [(wake) => portWatch.opened(wake), readyLine()], signal);
+        if (probed.refused && portWatch) {
+            const untilMs = portWaitMs(w, portWatch, sentAt);
+            await sleepUntilWoken(clock, untilMs, [(wake) => portWatch.opened(wake), readyLine(w)], signal);
             // a port that shows as open yet refuses must not turn the loop into a busy one
             const earliest = Math.min(sentAt + MIN_PROBE_GAP_MS, deadline);
             if (clock.now() < earliest)
                 await clock.sleep(earliest - clock.now(), signal);
         }
         else {
-            answeringSince = probed.answered ? (answeringSince ?? sentAt) : undefined;
-            const next = nextProbeAt({
-                mode: opts.schedule ?? 'fixed',
-                intervalMs: opts.intervalMs,
-                sentAt,
-                now,
-                answeringSince,
-                readyAt: deps.readyAt?.(now),
-                usualAnsweringMs: deps.usualAnsweringMs,
-                retryAfterMs: probed.retryAfterMs,
-                deadline
-            });
-            const woke = await sleepUntilWoken(clock, next - clock.now(), [readyLine(), deps.logLines], signal);
+            const next = nextScheduledProbe(w, probed, sentAt, now);
+            const woke = await sleepUntilWoken(clock, next - clock.now(), [readyLine(w), deps.logLines], signal);
             // New lines in the log: the server is moving on, perhaps to ready in words we do not know. A probe soon;
             // at once when the same lines held the ready line (both wakers fire, and this one may win the race).
-            if (woke === 1 && !readyLineWoke) {
+            if (woke === 1 && !w.readyLineWoke) {
                 const sooner = probeOnLogLines(sentAt, clock.now(), next);
-                await sleepUntilWoken(clock, sooner - clock.now(), [readyLine()], signal);
+                await sleepUntilWoken(clock, sooner - clock.now(), [readyLine(w)], signal);
             }
         }
     }
+}
+/** A wait's state before its first probe; the clock is read here once, for `start` (unless the caller gave it). */
+function startWait(opts, deps) {
+    const { clock } = deps;
+    const start = deps.startedAt ?? clock.now();
+    return {
+        opts,
+        deps,
+        clock,
+        start,
+        deadline: start + opts.timeoutMs,
+        timeline: [],
+        wrongModel: wrongModelWatch(opts.wrongModelAfterMs ?? 0, () => deps.servesOneModel?.() ?? false),
+        deadStreak: deadEngineStreak(),
+        signal: deps.halter?.signal,
+        // the rest (last answer, first response, generation, ...) is undefined until the loop sees it
+        attempts: 0,
+        streak: 0,
+        models: [],
+        generationFailed: false,
+        quietSince: start,
+        readyLineWoke: false
+    };
+}
+/** The outcome of the wait as it stands now. */
+function finish(w, reason, halt) {
+    const { engineReadiness, readySeenAt, notReadySentAt } = w;
+    return {
+        ready: reason === 'ready',
+        reason,
+        elapsedMs: w.clock.now() - w.start,
+        attempts: w.attempts,
+        last: w.last,
+        models: w.models,
+        firstResponseMs: w.firstResponseMs,
+        generationMs: w.generationMs,
+        halt,
+        ...(engineReadiness === undefined ? {} : { engineReadiness }),
+        timeline: w.timeline,
+        ...(reason === 'ready' ? { readySeenAt, notReadySentAt } : {})
+    };
+}
+/** The outcome when the wait was halted (checked before each probe and after each request); undefined: not halted. */
+function haltedOutcome(w) {
+    const halt = w.deps.halter?.halted;
+    return halt ? finish(w, halt.reason, halt) : undefined;
+}
+/** Out of time: a generation that failed last is the reason, else the timeout. */
+const timeUp = (w) => finish(w, w.generationFailed ? 'generation-failed' : 'timeout');
+/** What a request after the probe may take: the request timeout, or what is left of the wait, 1 ms at least. */
+const budgetLeftMs = (w) => Math.max(1, Math.min(w.opts.requestTimeoutMs, w.deadline - w.clock.now()));
+/** The engine's own readiness answer, folded into the listed answer and kept for the outcome's lifecycle. */
+function foldEngineReadiness(w, assessment, check) {
+    const folded = withEngineReadiness(assessment, check);
+    const engineReadiness = { request: check.request, listedMs: w.listedMs, readyMs: w.engineReadiness?.readyMs };
+    w.engineReadiness = engineReadiness;
+    if (check.assessment.state === 'ready')
+        engineReadiness.readyMs ??= w.clock.now() - w.start;
+    return folded;
+}
+/** A generation check, folded into the answer; a failed one is kept for the time-up reason and the dead streak. */
+function foldGeneration(w, assessment, check) {
+    const folded = withGeneration(assessment, check);
+    if (check.assessment.state === 'ready')
+        w.generationMs = check.latencyMs;
+    else
+        w.generationFailed = folded.state !== 'fatal';
+    const dead = check.assessment.state !== 'ready' && (w.deps.deadGeneration?.(check.assessment) ?? false);
+    return w.deadStreak.see(folded, dead, check.request);
+}
+/** Keeps what an answer says (first response, models) and tells it: a change at once, the same one with progress. */
+function noteAnswer(w, assessment, now) {
+    const { last } = w;
+    const elapsedMs = now - w.start;
+    if (assessment.status !== undefined)
+        w.firstResponseMs ??= elapsedMs;
+    if (assessment.models !== undefined)
+        w.models = assessment.models;
+    if (!sameAnswer(assessment.answer, last?.answer)) {
+        const lost = assessment.state === 'down' && last !== undefined && last.state !== 'down' && w.firstResponseMs !== undefined;
+        addChange(w.timeline, { elapsedMs, answer: keptAnswer(assessment.answer), ...(lost ? { lost } : {}) });
+        w.deps.onEvent?.({ type: lost ? 'lost' : 'change', elapsedMs, attempt: w.attempts, assessment });
+        w.quietSince = now;
+    }
+    else if (now - w.quietSince >= w.opts.progressIntervalMs) {
+        w.deps.onEvent?.({ type: 'progress', elapsedMs, attempt: w.attempts, assessment });
+        w.quietSince = now;
+    }
+    w.last = assessment;
+}
+/** Whether this answer ends the wait (fatal, ready enough times in a row, or a one-shot check); undefined: go on. */
+function verdict(w, assessment, sentAt, now) {
+    if (assessment.state === 'fatal')
+        return finish(w, assessment.fatalReason ?? 'timeout');
+    w.streak = assessment.state === 'ready' ? w.streak + 1 : 0;
+    if (w.streak === 1)
+        w.readySeenAt = now;
+    if (w.streak === 0)
+        w.notReadySentAt = sentAt;
+    if (w.streak >= w.opts.successThreshold)
+        return finish(w, 'ready');
+    if (w.opts.once)
+        return timeUp(w);
+    return undefined;
+}
+/** The log's ready line as a waker, until it has woken the loop once; undefined: none (or spent). */
+function readyLine(w) {
+    const seen = w.deps.readyLine;
+    if (seen === undefined || w.readyLineWoke)
+        return undefined;
+    return (signal) => seen(signal).then(() => void (w.readyLineWoke ||= !signal.aborted));
+}
+/** How long to watch a refused port before the next probe. */
+function portWaitMs(w, portWatch, sentAt) {
+    // While a local port is closed the watch is the probe; HTTP probes then go out with the progress lines.
+    const spacing = portWatch.local ? Math.max(w.opts.intervalMs, w.opts.progressIntervalMs) : w.opts.intervalMs;
+    return Math.min(sentAt + spacing, w.deadline) - w.clock.now();
+}
+/** When the schedule sends the next probe (see schedule.ts), counting the load from when the server began answering. */
+function nextScheduledProbe(w, probed, sentAt, now) {
+    w.answeringSince = probed.answered ? (w.answeringSince ?? sentAt) : undefined;
+    return nextProbeAt({
+        mode: w.opts.schedule ?? 'fixed',
+        intervalMs: w.opts.intervalMs,
+        sentAt,
+        now,
+        answeringSince: w.answeringSince,
+        readyAt: w.deps.readyAt?.(now),
+        usualAnsweringMs: w.deps.usualAnsweringMs,
+        retryAfterMs: probed.retryAfterMs,
+        deadline: w.deadline
+    });
 }
 const MIN_PROBE_GAP_MS = 50;
 /**
