@@ -2,11 +2,11 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
-import { runAction } from '../../src/simulator/runner.js'
 import { freePort } from '../../src/simulator/server.js'
 import { engineMissing, IMAGE, startEngine, type TestEngine } from '../helpers/docker-engine.js'
 import { sandbox } from '../helpers/sandbox.js'
-import { entry, errors } from '../helpers/support.js'
+import { containerSteps, simulate } from '../helpers/container-steps.js'
+import { errors } from '../helpers/support.js'
 
 /**
  * More of `container` against a REAL Docker engine (helpers/docker-engine.ts: a private dockerd, no bridge, host
@@ -30,30 +30,8 @@ const box = sandbox('wfm-containers-more-e2e-')
 let engine: TestEngine
 let names = 0
 const newName = (): string => `wfm-more-${process.pid}-${++names}`
-const simulate = (port: number, more = ''): string =>
-  `/bin/node /app/cli.js simulate --engine vllm --model kimi --port ${port} ${more}`
 
-/** The main step; `echo` sees its stdout as it runs. */
-async function mainStep(
-  port: number,
-  inputs: Record<string, string>,
-  env: Record<string, string> = {},
-  echo?: NodeJS.WritableStream
-) {
-  return runAction({
-    entry,
-    inputs: {
-      url: `http://127.0.0.1:${port}/v1/models`,
-      model: 'kimi',
-      interval: '200ms',
-      timeout: '60s',
-      'history-file': '',
-      ...inputs
-    },
-    env: { DOCKER_HOST: engine?.host ?? '', PATH: `${process.env.PATH}`, ...env },
-    echo
-  })
-}
+const { mainStep } = containerSteps(() => engine?.host ?? '')
 
 const inspect = async (name: string): Promise<Record<string, unknown> | undefined> => {
   const r = await engine.docker('inspect', '--format', '{{json .State}}', name)

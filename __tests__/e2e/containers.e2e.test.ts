@@ -1,12 +1,12 @@
 import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
-import { runAction } from '../../src/simulator/runner.js'
 import { freePort } from '../../src/simulator/server.js'
 import { expectEndedByDeadline, measureLoad } from '../helpers/bounds.js'
 import { engineMissing, IMAGE, startEngine, type TestEngine } from '../helpers/docker-engine.js'
 import { loopback, redirectorScript } from '../helpers/loopback.js'
 import { sandbox } from '../helpers/sandbox.js'
-import { entry, errors, runMeasured, runProcess, termOnceRunsNvidiaSmi } from '../helpers/support.js'
+import { containerSteps, simulate } from '../helpers/container-steps.js'
+import { errors, runMeasured, runProcess, termOnceRunsNvidiaSmi } from '../helpers/support.js'
 
 /**
  * `container`: the server is a container of a REAL Docker engine (dockerd on a private socket, helpers/
@@ -14,7 +14,6 @@ import { entry, errors, runMeasured, runProcess, termOnceRunsNvidiaSmi } from '.
  * the simulator inside serves on loopback. The main step through dist/index.js, the job-end stop through
  * dist/post.js, as a runner runs them. Skipped, saying why, where no dockerd is installed.
  */
-const post = new URL('../../dist/post.js', import.meta.url).pathname
 const fakeDir = new URL('../fixtures/gpu/', import.meta.url).pathname
 const GPU = 'GPU-24f17f1b-eb07-be47-67e3-5bcdf725d8e8'
 const missing = engineMissing()
@@ -26,35 +25,8 @@ const net = loopback()
 let engine: TestEngine
 let names = 0
 const newName = (): string => `wfm-${process.pid}-${++names}`
-const simulate = (port: number, more = ''): string =>
-  `/bin/node /app/cli.js simulate --engine vllm --model kimi --port ${port} ${more}`
 
-async function mainStep(port: number, inputs: Record<string, string>, env: Record<string, string> = {}) {
-  return runAction({
-    entry,
-    inputs: {
-      url: `http://127.0.0.1:${port}/v1/models`,
-      model: 'kimi',
-      interval: '200ms',
-      timeout: '60s',
-      'history-file': '',
-      ...inputs
-    },
-    env: { DOCKER_HOST: engine?.host ?? '', PATH: `${process.env.PATH}`, ...env }
-  })
-}
-
-async function postStep(
-  state: Record<string, string>,
-  more: Record<string, string> = {},
-  onStart?: Parameters<typeof runAction>[0]['onStart']
-) {
-  const env: Record<string, string> = { DOCKER_HOST: engine.host, ...more }
-  for (const [name, value] of Object.entries(state)) env[`STATE_${name}`] = value
-  const started = performance.now()
-  const run = await runAction({ entry: post, inputs: {}, env, onStart })
-  return { ...run, ms: performance.now() - started }
-}
+const { mainStep, postStep } = containerSteps(() => engine?.host ?? '')
 
 /** `docker run -d --init --name <name> --network host` of the test image, running `command`. */
 const detached = (name: string, ...command: string[]) =>

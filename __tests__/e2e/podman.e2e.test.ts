@@ -1,8 +1,8 @@
-import { runAction } from '../../src/simulator/runner.js'
 import { freePort } from '../../src/simulator/server.js'
 import { HANG_MS } from '../helpers/bounds.js'
 import { podmanMissing, startPodman, type TestPodman } from '../helpers/podman-engine.js'
-import { entry, errors } from '../helpers/support.js'
+import { errors } from '../helpers/support.js'
+import { containerSteps, simulate } from '../helpers/container-steps.js'
 
 /**
  * `container` with Podman's Docker-compatible socket: a REAL rootful `podman system service` on a private socket
@@ -11,7 +11,6 @@ import { entry, errors } from '../helpers/support.js'
  * main step through dist/index.js, the job-end stop through dist/post.js, as a runner runs them, with
  * DOCKER_HOST=unix://<podman.sock>. Skipped, saying why, where podman is not installed.
  */
-const post = new URL('../../dist/post.js', import.meta.url).pathname
 const missing = podmanMissing()
 const suite = missing === undefined ? describe : describe.skip
 if (missing !== undefined) console.warn(`podman.e2e: skipped: ${missing}`)
@@ -19,31 +18,8 @@ if (missing !== undefined) console.warn(`podman.e2e: skipped: ${missing}`)
 let engine: TestPodman
 let names = 0
 const newName = (): string => `wfm-pm-${process.pid}-${++names}`
-const simulate = (port: number, more = ''): string =>
-  `/bin/node /app/cli.js simulate --engine vllm --model kimi --port ${port} ${more}`
 
-async function mainStep(port: number, inputs: Record<string, string>) {
-  return runAction({
-    entry,
-    inputs: {
-      url: `http://127.0.0.1:${port}/v1/models`,
-      model: 'kimi',
-      interval: '200ms',
-      timeout: '60s',
-      'history-file': '',
-      ...inputs
-    },
-    env: { DOCKER_HOST: engine?.host ?? '', PATH: `${process.env.PATH}` }
-  })
-}
-
-async function postStep(state: Record<string, string>) {
-  const env: Record<string, string> = { DOCKER_HOST: engine.host }
-  for (const [name, value] of Object.entries(state)) env[`STATE_${name}`] = value
-  const started = performance.now()
-  const run = await runAction({ entry: post, inputs: {}, env })
-  return { ...run, ms: performance.now() - started }
-}
+const { mainStep, postStep } = containerSteps(() => engine?.host ?? '')
 
 interface State {
   Running: boolean
