@@ -117,69 +117,7 @@ describe('the floors of src/', () => {
       .flatMap(([from, tos]) => [...tos].filter((to) => folderOf(to) !== 'simulator').map((to) => `${from} -> ${to}`))
     expect(product).toEqual([])
   })
-
-  it('has no file over 400 lines', () => {
-    const long = files
-      .map((f) => [nameOf(f), readFileSync(f, 'utf8').split('\n').length - 1] as const)
-      .filter(([, lines]) => lines > 400)
-    expect(long).toEqual([])
-  })
-
-  it('has every file named in docs/development.md, which lists the folders floor by floor', () => {
-    const doc = readFileSync(join(ROOT, 'docs/development.md'), 'utf8')
-    const unnamed = files.map(nameOf).filter((name) => !doc.includes(`${name.split('/').pop()}.ts`))
-    expect(unnamed).toEqual([])
-  })
-
-  it('keeps gate() a sequence of at most 80 lines', () => {
-    const file = join(SRC, 'wait/gate.ts')
-    const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true)
-    const gate = source.statements.find(
-      (s): s is ts.FunctionDeclaration => ts.isFunctionDeclaration(s) && s.name?.text === 'gate'
-    )
-    expect(gate?.body).toBeDefined()
-    const line = (pos: number): number => source.getLineAndCharacterOfPosition(pos).line
-    expect(line(gate!.body!.getEnd()) - line(gate!.body!.getStart()) + 1).toBeLessThanOrEqual(80)
-  })
-
-  it('keeps every function of src/wait/ at most 80 lines, as gate() is', () => {
-    // each one over, by name and length: split it into named pieces (as waitForModel and engineReadiness were)
-    const long = files
-      .filter((f) => nameOf(f).startsWith('wait/'))
-      .flatMap((f) => functionLengths(f))
-      .filter(({ lines }) => lines > 80)
-      .map(({ name, lines }) => `${name}: ${lines} lines`)
-    expect(long).toEqual([])
-  })
 })
-
-/**
- * Each function of a file (declarations, methods, arrows, function expressions; one inside another counted in both),
- * by its name, and its length in lines from the first line of its body to the last, as gate()'s bound measures it.
- */
-function functionLengths(file: string): Array<{ name: string; lines: number }> {
-  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true)
-  const line = (pos: number): number => source.getLineAndCharacterOfPosition(pos).line
-  const found: Array<{ name: string; lines: number }> = []
-  const nameOfFunction = (node: ts.SignatureDeclaration): string => {
-    const named =
-      node.name ??
-      (ts.isVariableDeclaration(node.parent) || ts.isPropertyAssignment(node.parent) ? node.parent.name : undefined)
-    return named?.getText(source) ?? `(line ${line(node.getStart()) + 1})`
-  }
-  const visit = (node: ts.Node): void => {
-    if (ts.isFunctionLike(node) && 'body' in node && node.body !== undefined) {
-      const body = node.body as ts.Node
-      found.push({
-        name: `${nameOf(file)} ${nameOfFunction(node)}`,
-        lines: line(body.getEnd()) - line(body.getStart()) + 1
-      })
-    }
-    ts.forEachChild(node, visit)
-  }
-  visit(source)
-  return found
-}
 
 describe('the circle finder itself', () => {
   it('finds a circle of three and none in a chain', () => {
