@@ -69,7 +69,7 @@ it('docs/examples.md quotes every example whole', () => {
   }
 })
 
-it('the npm package exposes the CLI as the wait-for-model bin and ships the CLI alone (the action is used from git)', () => {
+it('the npm package exposes the CLI as the wait-for-model bin and ships the bundles of dist/ (the action is used from git)', () => {
   const pkg = JSON.parse(text('package.json')) as { bin: Record<string, string>; version: string; type: string }
   expect(pkg.bin).toEqual({ 'wait-for-model': 'dist/cli.js' })
   // X.Y.Z once released, with its dated CHANGELOG section; X.Y.Z-dev before: the next release, still [Unreleased]
@@ -91,17 +91,16 @@ it('the npm package exposes the CLI as the wait-for-model bin and ships the CLI 
     files: Array<{ path: string; mode: number }>
   }>
   const files = new Map(packed.files.map((f) => [f.path, f.mode]))
-  // dist/cli.js is ESM: the package's own package.json ("type": "module") tells Node so, dist/package.json is not needed
-  // and the chunks the CLI loads when a wait needs them (scripts/build.mjs)
-  const chunks = readdirSync(new URL('dist/', root)).filter((f) => /^\d+\.cli\.js$/.test(f))
-  expect(chunks.length).toBeGreaterThan(0)
+  // the bundles are ESM: the package's own package.json ("type": "module") tells Node so, dist/package.json is not
+  // needed; the action's bundles (index.js, post.js) are there for `wait-for-model demo`
+  const bundles = readdirSync(new URL('dist/', root)).filter((f) => f.endsWith('.js'))
+  expect(bundles).toEqual(expect.arrayContaining(['cli.js', 'index.js', 'post.js']))
   expect([...files.keys()].sort()).toEqual(
     [
       'CHANGELOG.md',
       'LICENSE',
       'README.md',
-      ...chunks.map((c) => `dist/${c}`),
-      'dist/cli.js',
+      ...bundles.map((c) => `dist/${c}`),
       'dist/licenses.txt',
       'package.json'
     ].sort()

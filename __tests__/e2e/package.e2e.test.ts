@@ -46,20 +46,19 @@ beforeAll(async () => {
   })
 }, 120_000)
 
-it('installs with no dependency: the CLI (its bundle and chunks), its licences and the documents, nothing else', () => {
+it('installs with no dependency: the bundles of dist/, their licences and the documents, nothing else', () => {
   const installed = join(project, 'node_modules')
   expect(readdirSync(installed).filter((n) => !n.startsWith('.'))).toEqual(['wait-for-model'])
   const files = readdirSync(join(installed, 'wait-for-model'), { recursive: true, encoding: 'utf8' }).sort()
+  const bundles = readdirSync(join(root, 'dist')).filter((f) => f.endsWith('.js'))
+  expect(bundles).toEqual(expect.arrayContaining(['cli.js', 'index.js', 'post.js']))
   expect(files).toEqual(
     [
       'CHANGELOG.md',
       'LICENSE',
       'README.md',
       'dist',
-      ...readdirSync(join(root, 'dist'))
-        .filter((f) => /^\d+\.cli\.js$/.test(f))
-        .map((f) => `dist/${f}`),
-      'dist/cli.js',
+      ...bundles.map((f) => `dist/${f}`),
       'dist/licenses.txt',
       'package.json'
     ].sort()
@@ -104,3 +103,19 @@ it('npx wait-for-model waits for a simulated vLLM and exits 0 once it lists the 
     await server.close()
   }
 }, 60_000)
+
+it('npx wait-for-model demo runs the packaged action against a simulated vLLM: ready, then stopped by a fatal line', async () => {
+  // exec rejects unless the demo exits 0, which it does only when the first wait is ready and the second fails
+  const { stdout } = await exec('npx', ['--offline', 'wait-for-model', 'demo'], { cwd: project, env: npmEnv })
+  const [ready, crash] = stdout.split('\n2. The same engine')
+  expect(crash).toBeDefined()
+  // the first wait: its outputs and summary, then the job-end step stops the server it started
+  expect(ready).toMatch(/^ {2}ready = true$/m)
+  expect(ready).toMatch(/^ {2}reason = ready$/m)
+  expect(ready).toMatch(/^\| Result \| ✅ ready \|$/m)
+  expect(ready).toMatch(/The job-end step \(dist\/post\.js\):\nStopped the server's process group \d+/)
+  // the second: the fatal line of its log ends the wait, and the summary leads with it
+  expect(crash).toMatch(/^Not ready after [\d.]+s \(\d+ probes?\): log-error$/m)
+  expect(crash).toMatch(/Job summary:\n\n### wait-for-model\n\n\*\*❌ Not ready \(log-error\)\*\*/)
+  expect(crash).toContain('CUDA out of memory')
+}, 120_000)
