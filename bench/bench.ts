@@ -42,8 +42,7 @@ const arg = (name: string, fallback: string): string => {
   return i >= 0 && args[i + 1] ? args[i + 1] : fallback
 }
 const RUNS = Number(arg('runs', '10'))
-// A start-up takes 50-150 ms, and one run's spread on a shared 2-core machine is several milliseconds: the median
-// of 10 moved by up to 4% from one run of the bench to the next, as much as the targets' margins.
+// A start-up is short and a shared machine's spread wide: a median of 10 moved as much as the target's margin.
 const STARTUP_RUNS = Number(arg('startup-runs', '40'))
 /** The start-up row's target: spawn to the action's first request at most this many times the undici floor's. */
 const STARTUP_TARGET = 1.3

@@ -1,10 +1,9 @@
 /**
- * Part of `npm run build`. undici's client loads `node:http2` as it loads, for HTTP/2 connections it makes only
- * when a dispatcher is created with `allowH2`, which this action never sets (a test checks). On Node 24 that
- * load cost 11 MB of memory and about 10 ms of start-up, since `node:http2` brings `node:tls` and
- * `node:crypto` with it. Each bundle's one reference to the module is replaced with the value undici itself
- * falls back to where `node:http2` is missing, `{ constants: {} }`. The build fails unless both the reference
- * and undici's fallback are found exactly once, so an undici or ncc upgrade that changes either is noticed.
+ * Part of `npm run build`. undici's client loads `node:http2` (and with it `node:tls` and `node:crypto`) as it
+ * loads, for HTTP/2 connections it makes only with `allowH2`, which this action never sets (a test checks): memory
+ * and start-up spent for nothing. Each bundle's one reference to the module is replaced with the value undici
+ * itself falls back to where `node:http2` is missing, `{ constants: {} }`. The build fails unless both the
+ * reference and undici's fallback are found exactly once, so an undici or ncc upgrade that changes either is noticed.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { argv } from 'node:process'
