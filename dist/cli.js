@@ -16537,7 +16537,7 @@ module.exports = {
 /***/ }),
 
 /***/ 5581:
-/***/ (function(module, __unused_webpack___webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5583);
@@ -16566,7 +16566,7 @@ __webpack_async_result__();
 /***/ }),
 
 /***/ 5583:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
@@ -19861,7 +19861,7 @@ async function runCli(argv, io) {
 /***/ }),
 
 /***/ 6284:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Eu: () => (/* binding */ engineInputName),
@@ -19904,7 +19904,7 @@ const engineInputName = (engine) => (engine === 'llamacpp' ? 'llama.cpp' : engin
 /***/ }),
 
 /***/ 1995:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Ig: () => (/* binding */ clockSeconds),
@@ -20243,7 +20243,7 @@ const clockSeconds = (text) => text.split(':').reduce((acc, part) => acc * 60 + 
 /***/ }),
 
 /***/ 9778:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   EU: () => (/* binding */ readModelList),
@@ -20411,7 +20411,7 @@ function generationRoute(url) {
 /***/ }),
 
 /***/ 2285:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Eu: () => (/* binding */ WORDED_ERRORS),
@@ -20461,7 +20461,7 @@ const WORDED_PROXY_ERRORS = [
 /***/ }),
 
 /***/ 7777:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Mv: () => (/* binding */ memoryHeldBy),
@@ -20640,7 +20640,7 @@ function memoryHeldBy(snapshot, pids) {
 /***/ }),
 
 /***/ 5464:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   So: () => (/* binding */ isMasked),
@@ -20714,7 +20714,7 @@ const isMasked = (value) => value !== undefined && value.startsWith(MASKED);
 /***/ }),
 
 /***/ 6138:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   T: () => (/* binding */ KEEP_RUNS),
@@ -20733,7 +20733,7 @@ const MEDIAN_OF = 10;
 /***/ }),
 
 /***/ 2899:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   JZ: () => (/* binding */ median),
@@ -20836,7 +20836,7 @@ function throughputRegression(earlier, run) {
 /***/ }),
 
 /***/ 4689:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Lu: () => (/* binding */ readHistory),
@@ -21181,7 +21181,7 @@ function lockIsStale(lock) {
 /***/ }),
 
 /***/ 2327:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   BL: () => (/* binding */ createLookup),
@@ -21348,7 +21348,7 @@ function getentHosts(hostname, callback) {
 /***/ }),
 
 /***/ 242:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   NX: () => (/* binding */ MAX_REDIRECTS),
@@ -21662,7 +21662,7 @@ function describeError(e, proxy) {
 /***/ }),
 
 /***/ 7101:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Em: () => (/* binding */ request),
@@ -21711,7 +21711,7 @@ function request(dispatcher, options) {
 /***/ }),
 
 /***/ 2322:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   BY: () => (/* binding */ checkDiagnostics),
@@ -21800,7 +21800,7 @@ function generationFor(url, model) {
 /***/ }),
 
 /***/ 8405:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Gk: () => (/* binding */ readEndpointServers),
@@ -21943,7 +21943,7 @@ function endpointSettings(settings, i) {
 /***/ }),
 
 /***/ 2198:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   NJ: () => (/* binding */ parseContainer),
@@ -22064,7 +22064,7 @@ function parseUrl(text) {
 /***/ }),
 
 /***/ 9354:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Mm: () => (/* binding */ ProblemError),
@@ -22104,7 +22104,7 @@ class InputError extends Error {
 /***/ }),
 
 /***/ 6731:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Z: () => (/* binding */ readCaCert),
@@ -22181,7 +22181,7 @@ function checkLogFile(path, writer) {
 /***/ }),
 
 /***/ 3718:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   E9: () => (/* binding */ parseDuration),
@@ -22316,7 +22316,7 @@ function parsePercent(text) {
 /***/ }),
 
 /***/ 3332:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   E$: () => (/* binding */ redact),
@@ -22450,7 +22450,7 @@ function redactKnown(text, secrets) {
 /***/ }),
 
 /***/ 900:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   OT: () => (/* binding */ STOP_MODES),
@@ -22471,7 +22471,7 @@ const HISTORY_AUTO = 'auto';
 /***/ }),
 
 /***/ 6192:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   LO: () => (/* binding */ inputVariable),
@@ -22494,7 +22494,7 @@ const shellInputVariable = (name) => inputVariable(name).replace(/-/g, '_');
 /***/ }),
 
 /***/ 9823:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
@@ -22749,7 +22749,7 @@ function withGenerationWords(answer) {
 /***/ }),
 
 /***/ 2060:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   K: () => (/* binding */ probes),
@@ -22774,7 +22774,7 @@ function describeExpectation({ expect, url }, subject = url.href) {
 /***/ }),
 
 /***/ 3304:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   o: () => (/* binding */ failureMessage)
@@ -22840,7 +22840,7 @@ const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
 /***/ }),
 
 /***/ 7205:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   $y: () => (/* binding */ unloadedModelText),
@@ -23084,7 +23084,7 @@ const loadAskedText = (url, model) => `Asked the server to load "${String(model)
 /***/ }),
 
 /***/ 4285:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Hn: () => (/* binding */ cell),
@@ -23124,7 +23124,7 @@ function fenced(text) {
 /***/ }),
 
 /***/ 5468:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   V4: () => (/* binding */ outputs),
@@ -23269,7 +23269,7 @@ function typedOutputs(outputs) {
 /***/ }),
 
 /***/ 8478:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   $P: () => (/* binding */ phaseMarkdown),
@@ -23423,7 +23423,7 @@ function driftWarning(drifts) {
 /***/ }),
 
 /***/ 8991:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Gq: () => (/* binding */ envWhose),
@@ -23560,7 +23560,7 @@ function envLines(server) {
 /***/ }),
 
 /***/ 1542:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   X4: () => (/* binding */ smokeRows),
@@ -23672,7 +23672,7 @@ function smokeRows(outcome) {
 /***/ }),
 
 /***/ 9842:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   YA: () => (/* binding */ seconds),
@@ -23718,7 +23718,7 @@ const seconds = (ms) => (Math.round(ms / 100) / 10).toFixed(1);
 /***/ }),
 
 /***/ 2206:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   D: () => (/* binding */ dropOutputToClosedPipes)
@@ -23743,7 +23743,7 @@ function dropOutputToClosedPipes(streams) {
 /***/ }),
 
 /***/ 2607:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   s: () => (/* binding */ notRegularFile)
@@ -23769,7 +23769,7 @@ function notRegularFile(stat) {
 /***/ }),
 
 /***/ 1906:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   x: () => (/* binding */ Halter)
@@ -23813,7 +23813,7 @@ class Halter {
 /***/ }),
 
 /***/ 2502:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
@@ -23900,7 +23900,7 @@ function createBodyCollector(afterBytes = 256 * 1024) {
 /***/ }),
 
 /***/ 730:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   $U: () => (/* binding */ openOwn),
@@ -23996,7 +23996,7 @@ function writeOwnFile(path, text) {
 /***/ }),
 
 /***/ 5937:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   j: () => (/* binding */ currentPlatform),
@@ -24022,7 +24022,7 @@ const osName = (platform) => OS_NAMES[platform.os] ?? platform.os;
 /***/ }),
 
 /***/ 5369:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   $Q: () => (/* binding */ clip),
@@ -24110,7 +24110,7 @@ function jsonMessage(json) {
 /***/ }),
 
 /***/ 931:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   WQ: () => (/* binding */ dockerSocket),
@@ -24322,7 +24322,7 @@ function errorCode(e) {
 /***/ }),
 
 /***/ 5791:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   X: () => (/* binding */ secretValueOf),
@@ -24373,7 +24373,7 @@ function envReport(patterns, environ, secrets = []) {
 /***/ }),
 
 /***/ 2686:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   B9: () => (/* binding */ processGuard),
@@ -24515,7 +24515,7 @@ function descendantsOf(roots, proc = '/proc') {
 /***/ }),
 
 /***/ 5568:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   p: () => (/* binding */ LogFollower)
@@ -24786,7 +24786,7 @@ class LogFollower {
 /***/ }),
 
 /***/ 8706:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   WZ: () => (/* binding */ processTree),
@@ -24939,7 +24939,7 @@ const isDockerProxy = (command) => /(^|\/)docker-proxy(\s|$)/.test(command);
 /***/ }),
 
 /***/ 7707:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   ay: () => (/* binding */ commandLine),
@@ -25003,7 +25003,7 @@ function procEnviron(pid, proc = '/proc') {
 /***/ }),
 
 /***/ 5361:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
@@ -25252,7 +25252,7 @@ function processStartedAt(pid, now = Date.now()) {
 /***/ }),
 
 /***/ 8855:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Oc: () => (/* binding */ MAX_LINE_BYTES),
@@ -25358,7 +25358,7 @@ function toFrame(text) {
 /***/ }),
 
 /***/ 5165:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
@@ -25426,7 +25426,7 @@ function concludedSince(next, settings, cancel, stage, elapsedMs) {
 /***/ }),
 
 /***/ 6100:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
@@ -25690,7 +25690,7 @@ function conclude(gateOutcome, settings) {
 /***/ }),
 
 /***/ 4750:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   g1: () => (/* binding */ fleetStops),
@@ -25769,7 +25769,7 @@ function fleetStops(halters, minReady) {
 /***/ }),
 
 /***/ 5644:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS

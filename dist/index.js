@@ -16536,7 +16536,7 @@ module.exports = {
 /***/ }),
 
 /***/ 4821:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
@@ -17311,7 +17311,7 @@ async function run() {
 /***/ }),
 
 /***/ 9778:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   EU: () => (/* binding */ readModelList),
@@ -17479,7 +17479,7 @@ function generationRoute(url) {
 /***/ }),
 
 /***/ 6138:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   T: () => (/* binding */ KEEP_RUNS),
@@ -17498,7 +17498,7 @@ const MEDIAN_OF = 10;
 /***/ }),
 
 /***/ 2327:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   BL: () => (/* binding */ createLookup),
@@ -17665,7 +17665,7 @@ function getentHosts(hostname, callback) {
 /***/ }),
 
 /***/ 242:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   NX: () => (/* binding */ MAX_REDIRECTS),
@@ -17979,7 +17979,7 @@ function describeError(e, proxy) {
 /***/ }),
 
 /***/ 7101:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Em: () => (/* binding */ request),
@@ -18028,7 +18028,7 @@ function request(dispatcher, options) {
 /***/ }),
 
 /***/ 9407:
-/***/ (function(module, __unused_webpack___webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4821);
@@ -18050,7 +18050,7 @@ __webpack_async_result__();
 /***/ }),
 
 /***/ 2322:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   BY: () => (/* binding */ checkDiagnostics),
@@ -18139,7 +18139,7 @@ function generationFor(url, model) {
 /***/ }),
 
 /***/ 8405:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Gk: () => (/* binding */ readEndpointServers),
@@ -18282,7 +18282,7 @@ function endpointSettings(settings, i) {
 /***/ }),
 
 /***/ 9035:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
@@ -18442,7 +18442,7 @@ function parseUrl(text) {
 /***/ }),
 
 /***/ 9354:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Mm: () => (/* binding */ ProblemError),
@@ -18482,7 +18482,7 @@ class InputError extends Error {
 /***/ }),
 
 /***/ 6731:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Z: () => (/* binding */ readCaCert),
@@ -18559,7 +18559,7 @@ function checkLogFile(path, writer) {
 /***/ }),
 
 /***/ 3718:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   E9: () => (/* binding */ parseDuration),
@@ -18694,7 +18694,7 @@ function parsePercent(text) {
 /***/ }),
 
 /***/ 3332:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   E$: () => (/* binding */ redact),
@@ -18828,7 +18828,7 @@ function redactKnown(text, secrets) {
 /***/ }),
 
 /***/ 900:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   OT: () => (/* binding */ STOP_MODES),
@@ -18849,7 +18849,7 @@ const HISTORY_AUTO = 'auto';
 /***/ }),
 
 /***/ 6192:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   LO: () => (/* binding */ inputVariable),
@@ -18872,7 +18872,7 @@ const shellInputVariable = (name) => inputVariable(name).replace(/-/g, '_');
 /***/ }),
 
 /***/ 9842:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   YA: () => (/* binding */ seconds),
@@ -18918,7 +18918,7 @@ const seconds = (ms) => (Math.round(ms / 100) / 10).toFixed(1);
 /***/ }),
 
 /***/ 2206:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   D: () => (/* binding */ dropOutputToClosedPipes)
@@ -18943,7 +18943,7 @@ function dropOutputToClosedPipes(streams) {
 /***/ }),
 
 /***/ 2607:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   s: () => (/* binding */ notRegularFile)
@@ -18969,7 +18969,7 @@ function notRegularFile(stat) {
 /***/ }),
 
 /***/ 1906:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   x: () => (/* binding */ Halter)
@@ -19013,7 +19013,7 @@ class Halter {
 /***/ }),
 
 /***/ 2502:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
@@ -19100,7 +19100,7 @@ function createBodyCollector(afterBytes = 256 * 1024) {
 /***/ }),
 
 /***/ 730:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   $U: () => (/* binding */ openOwn),
@@ -19196,7 +19196,7 @@ function writeOwnFile(path, text) {
 /***/ }),
 
 /***/ 5937:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   j: () => (/* binding */ currentPlatform),
@@ -19222,7 +19222,7 @@ const osName = (platform) => OS_NAMES[platform.os] ?? platform.os;
 /***/ }),
 
 /***/ 5369:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   $Q: () => (/* binding */ clip),
@@ -19310,7 +19310,7 @@ function jsonMessage(json) {
 /***/ }),
 
 /***/ 7388:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Hs: () => (/* binding */ sendFirstProbe),
