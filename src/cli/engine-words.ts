@@ -1,5 +1,5 @@
 /** The engines' names as the CLI's words list them, taken from the tables that hold them (none is typed here). */
-import { ENGINE_NAMES, type Engine } from '../engines/engine-names.js'
+import { ENGINE_NAMES, type Engine } from '../engines/index.js'
 import { type EngineName, SIMULATED_ENGINES } from '../simulator/engines.js'
 
 /** As people spell it: the tables' `llamacpp` is llama.cpp (which the inputs and the simulator accept too). */

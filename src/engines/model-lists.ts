@@ -1,7 +1,9 @@
 /**
- * What model servers say about their models, as data: one row per answer shape, naming the servers that
- * use it and how each listed entry says it is still loading. Facts from each engine's source code.
+ * What model servers say about their models, as data: one row per answer shape (each engine's record names the
+ * shapes it uses), naming the servers that use it and how each listed entry says it is still loading; and the
+ * one-token generation request for each model-list route. Facts from each engine's source code.
  */
+import type { GenerationRouteName, ModelListShapeName } from './engine-record.js'
 
 export interface ListedModel {
   id: string
@@ -15,7 +17,7 @@ export interface ListedModel {
 }
 
 interface ModelListShape {
-  name: string
+  name: ModelListShapeName
   servers: string
   /** The listed models, or undefined when the body is not of this shape. */
   read(body: Record<string, unknown>): ListedModel[] | undefined
@@ -40,7 +42,7 @@ function openAiLoading(entry: Entry): string | undefined {
 const openAiUnloaded = (entry: Entry): boolean =>
   (isObject(entry.status) && entry.status.value === 'unloaded') || entry.state === 'not-loaded'
 
-const MODEL_LIST_SHAPES: readonly ModelListShape[] = [
+export const MODEL_LIST_SHAPES: readonly ModelListShape[] = [
   {
     name: 'openai',
     servers: 'vLLM, SGLang, TGI, llama.cpp, LocalAI, NIM, LM Studio, Infinity, Ollama /v1/models',
@@ -131,7 +133,7 @@ interface GenerationRequest {
  * path before it is the server's base, so a proxy prefix is kept). Facts from each engine's routes.
  */
 export interface GenerationRoute {
-  name: string
+  name: GenerationRouteName
   servers: string
   /** Matches the end of the `url` path; what precedes it is the base for `requests`. */
   listPath: RegExp

@@ -6,7 +6,7 @@
 import { clip, describeBody } from '../runtime/text.js'
 import { createHttpClient, type ProbeResult } from '../http/probe.js'
 import { type StreamRoute, streamRoute, type TokenSource } from '../engines/streams.js'
-import type { Engine } from '../engines/engine-names.js'
+import type { Engine } from '../engines/index.js'
 import { median } from '../history/stats.js'
 import type { Clock } from '../runtime/clock.js'
 import { FrameReader } from './frames.js'
