@@ -1,7 +1,8 @@
 /**
  * Load on demand (`load: true`): servers that list models they have not loaded, and the request that asks one to
  * load, as each engine's record says (its `load`): llama.cpp's router mode lists every model file as "unloaded" and
- * loads one by its listed id; Ollama's `/api/ps` lists the models in memory and loads one on a generate request.
+ * loads one by its listed id; Ollama's `/api/ps` lists the models in memory and loads one on a generate request
+ * (see the research notes on model servers).
  */
 import { ENGINE_RECORDS } from './index.js'
 import { matchModel } from './match.js'

@@ -23,8 +23,8 @@ interface ModelListShape {
   read(body: Record<string, unknown>): ListedModel[] | undefined
 }
 
-type Entry = Record<string, unknown>
-const isObject = (v: unknown): v is Entry => typeof v === 'object' && v !== null && !Array.isArray(v)
+export type Entry = Record<string, unknown>
+export const isObject = (v: unknown): v is Entry => typeof v === 'object' && v !== null && !Array.isArray(v)
 const objects = (v: unknown): Entry[] | undefined => (Array.isArray(v) ? v.filter(isObject) : undefined)
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined)
 

@@ -1,8 +1,8 @@
 /**
  * Reading an engine's own word on readiness (its record's `readiness`, `loadFailure`, `deadAnswer` and
  * `servesOneModel`): the URL of each readiness route, whether an answer says ready, a failed load in Triton's
- * repository index, llama.cpp's router mode. An engine with no readiness route says "not ready" in its model list
- * itself. The gate knows an engine by `engine`, its log, or its model list's `owned_by`; none of these is asked of
+ * repository index, llama.cpp's router mode (the facts: research notes on model servers, sections 1, 2, 7, 8, 10,
+ * 13, 14). An engine with no readiness route says "not ready" in its model list itself. The gate knows an engine by `engine`, its log, or its model list's `owned_by`; none of these is asked of
  * an engine it does not know (an unknown engine costs nothing, and is never waited on longer).
  */
 import type { EngineRecord, ReadinessCheck, ReadyAnswer } from './engine-record.js'

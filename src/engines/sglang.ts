@@ -54,9 +54,9 @@ export const sglang: EngineRecord<'sglang'> = {
   // then) since PR #8444 (2025-07); older SGLang answers 200 there at once, which costs nothing. Past Starting,
   // /health and /health_generate are one handler that runs a one-token generation and waits for it in 1 s sleeps:
   // every call costs about a second of the engine's time, so never two at once and never more often than once a
-  // second. With no answer in SGLANG_HEALTH_CHECK_TIMEOUT (20 s) it says 503 and UnHealthy, 200 again at the next
-  // answer (so no deadAfterReady); SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION=false (default true) makes /health a
-  // plain 200.
+  // second. Re-read (docs/endpoints.md; not tied to a release): with no answer in SGLANG_HEALTH_CHECK_TIMEOUT
+  // (20 s) it says 503 and UnHealthy, 200 again at the next answer (so no deadAfterReady);
+  // SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION=false (default true) makes /health a plain 200.
   readiness: [
     readinessRoute({
       path: '/health',

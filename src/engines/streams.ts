@@ -6,10 +6,8 @@
  */
 import type { StreamName } from './engine-record.js'
 import { type Engine, ENGINES } from './index.js'
-import { generationRoute } from './model-lists.js'
+import { type Entry, generationRoute, isObject } from './model-lists.js'
 
-type Entry = Record<string, unknown>
-const isObject = (v: unknown): v is Entry => typeof v === 'object' && v !== null && !Array.isArray(v)
 const count = (v: unknown): number | undefined =>
   typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : undefined
 

@@ -61,7 +61,8 @@ export const vllm: EngineRecord<'vllm'> = {
   readiness: [
     // `/is_sleeping` → {"is_sleeping": bool}, a route only with VLLM_SERVER_DEV_MODE=1 (404 without it: such a
     // vLLM cannot sleep). A sleeping vLLM lists its model and /health says 200. `POST /wake_up` wakes it (its
-    // `tags` query left out: all of it). Unchanged from v0.14.0 to v0.15.0.
+    // `tags` query left out: all of it). Unchanged from v0.14.0 to v0.15.0 (the source docs.vllm.ai publishes per
+    // tag; docs/endpoints.md).
     readinessRoute({
       path: '/is_sleeping',
       ready: { statuses: [200, 404], notReadyWhen: { field: 'is_sleeping', value: true } },
@@ -86,6 +87,7 @@ export const vllm: EngineRecord<'vllm'> = {
   generation: ['openai'],
   stream: 'openai',
   sources: [
+    'vllm-project/vllm:vllm/entrypoints/openai/api_server.py (the sleep routes, before serve/sleep/)',
     'vllm-project/vllm@v0.14.0:vllm/entrypoints/serve/sleep/api_router.py (/is_sleeping, /wake_up, dev mode only)',
     'vllm-project/vllm@v0.15.0:vllm/entrypoints/serve/__init__.py (the sleep router attached)',
     'vllm-project/vllm@v0.15.0,v0.17.1:vllm/entrypoints/serve/instrumentator/health.py (/health; 503 since PR #24897)',
