@@ -13,6 +13,7 @@ import { tgi } from './tgi.js'
 import { triton } from './triton.js'
 import { vllm } from './vllm.js'
 
+/** One line per engine: its record's file above, its record here (the `engine` input lists them in this order). */
 const RECORDS = [vllm, sglang, tgi, ollama, llamacpp, triton, nim, localai, kserve] as const
 
 export type Engine = (typeof RECORDS)[number]['name']
@@ -22,7 +23,8 @@ export const ENGINE_RECORDS: readonly EngineRecord<Engine>[] = RECORDS
 /** The names the `engine` input accepts. */
 export const ENGINE_NAMES: readonly Engine[] = RECORDS.map((r) => r.name)
 
-export const ENGINES = Object.fromEntries(RECORDS.map((r) => [r.name, r])) as Readonly<Record<Engine, EngineRecord>>
+/** Each engine's record, by its name. */
+export const ENGINES = Object.fromEntries(RECORDS.map((r) => [r.name, r])) as Record<Engine, EngineRecord<Engine>>
 
 /**
  * The engines whose log lines are known, in the order a line is tried against their signatures: Ollama before

@@ -36,6 +36,7 @@ export interface StreamRoute {
   body(model: string | undefined, tokens: number): Entry
   /** Sent instead when the server refuses `body` (400 or 422): without the fields an older server may not know. */
   plainBody?(model: string | undefined, tokens: number): Entry
+  /** What an event that is no error says. */
   read(event: Entry): StreamEvent
 }
 
@@ -49,6 +50,12 @@ function errorText(event: Entry): string | undefined {
   if (typeof e === 'string') return e
   if (isObject(e) && typeof e.message === 'string') return e.message
   return JSON.stringify(e).slice(0, 200)
+}
+
+/** What one event of a route's stream says: the engine's error, in any engine's shape, or the route's own reading. */
+export function readEvent(route: StreamRoute, event: Entry): StreamEvent {
+  const error = errorText(event)
+  return error === undefined ? route.read(event) : { error }
 }
 
 const STREAM_ROUTES: Readonly<Record<StreamName, StreamRoute>> = {
@@ -69,8 +76,6 @@ const STREAM_ROUTES: Readonly<Record<StreamName, StreamRoute>> = {
     // an OpenAI-compatible server that predates `stream_options` may refuse it: its chunks are counted instead
     plainBody: (model, tokens) => ({ model, prompt: PROMPT, max_tokens: tokens, temperature: 0, stream: true }),
     read(event) {
-      const error = errorText(event)
-      if (error !== undefined) return { error }
       const choices = Array.isArray(event.choices) ? event.choices.filter(isObject) : []
       const text = choices.map((c) => (typeof c.text === 'string' ? c.text : '')).join('')
       const completion = isObject(event.usage) ? count(event.usage.completion_tokens) : undefined
@@ -96,8 +101,6 @@ const STREAM_ROUTES: Readonly<Record<StreamName, StreamRoute>> = {
       cache_prompt: false
     }),
     read(event) {
-      const error = errorText(event)
-      if (error !== undefined) return { error }
       const predicted = isObject(event.timings) ? count(event.timings.predicted_n) : undefined
       return {
         text: typeof event.content === 'string' ? event.content : '',
@@ -116,8 +119,6 @@ const STREAM_ROUTES: Readonly<Record<StreamName, StreamRoute>> = {
       parameters: { max_new_tokens: tokens, do_sample: false, details: true }
     }),
     read(event) {
-      const error = errorText(event)
-      if (error !== undefined) return { error }
       const token = isObject(event.token) ? event.token : undefined
       const generated = isObject(event.details) ? count(event.details.generated_tokens) : undefined
       return {
@@ -139,8 +140,6 @@ const STREAM_ROUTES: Readonly<Record<StreamName, StreamRoute>> = {
       options: { num_predict: tokens, temperature: 0, top_k: 1 }
     }),
     read(event) {
-      const error = errorText(event)
-      if (error !== undefined) return { error }
       const evals = event.done === true ? count(event.eval_count) : undefined
       return {
         text: typeof event.response === 'string' ? event.response : '',
