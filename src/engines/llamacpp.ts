@@ -30,7 +30,8 @@ export const llamacpp: EngineRecord<'llamacpp'> = {
         start: /\bllama_context: |llama_kv_cache|llama_new_context_with_model|\bllama threadpool init\b/
       },
       { phase: 'warming up', start: /warming up the model with an empty run/ },
-      // older `initializing slots, n_slots = 4`; v0.5.0 `srv    load_model: initializing, n_slots = 4, n_ctx_slot = …`
+      // older `initializing slots, n_slots = 4`;
+      // v0.5.0 `srv    load_model: initializing, n_slots = 4, n_ctx_slot = …`
       { phase: 'starting server', start: /initializing(?: slots)?, n_slots/ }
     ],
     fatal: [
