@@ -1,7 +1,7 @@
 /**
  * What model servers say about their models, as data: one row per answer shape (each engine's record names the
- * shapes it uses), naming the servers that use it and how each listed entry says it is still loading; and the
- * one-token generation request for each model-list route. Facts from each engine's source code.
+ * shapes it uses) and how each listed entry says it is still loading; and the one-token generation request for
+ * each model-list route. Facts from each engine's source code.
  */
 import type { GenerationRouteName, ModelListShapeName } from './engine-record.js'
 
@@ -18,7 +18,6 @@ export interface ListedModel {
 
 interface ModelListShape {
   name: ModelListShapeName
-  servers: string
   /** The listed models, or undefined when the body is not of this shape. */
   read(body: Record<string, unknown>): ListedModel[] | undefined
 }
@@ -45,7 +44,7 @@ const openAiUnloaded = (entry: Entry): boolean =>
 export const MODEL_LIST_SHAPES: readonly ModelListShape[] = [
   {
     name: 'openai',
-    servers: 'vLLM, SGLang, TGI, llama.cpp, LocalAI, NIM, LM Studio, Infinity, Ollama /v1/models',
+    // also LM Studio's and Infinity's /v1/models
     read(body) {
       // Ollama's /v1/models says `"data": null` when nothing is pulled yet.
       if (body.data === null && body.object === 'list') return []
@@ -59,17 +58,17 @@ export const MODEL_LIST_SHAPES: readonly ModelListShape[] = [
   },
   {
     name: 'ollama',
-    servers: 'Ollama /api/tags and /api/ps',
+    // /api/tags and /api/ps
     read: (body) => namedEntries(body.models, 'name')
   },
   {
     name: 'torchserve',
-    servers: 'TorchServe /models',
+    // TorchServe's /models
     read: (body) => namedEntries(body.models, 'modelName')
   },
   {
     name: 'kserve-v1-list',
-    servers: 'KServe v1 /v1/models',
+    // KServe v1's /v1/models
     read: (body) =>
       Array.isArray(body.models) && body.models.every((m) => typeof m === 'string')
         ? body.models.map((id: string) => ({ id }))
@@ -77,7 +76,7 @@ export const MODEL_LIST_SHAPES: readonly ModelListShape[] = [
   },
   {
     name: 'tgi-info',
-    servers: 'TGI and TEI /info',
+    // TGI's and TEI's /info
     read(body) {
       const ids = [str(body.model_id), str(body.served_model_name)].filter((id): id is string => id !== undefined)
       return ids.length === 0 ? undefined : [...new Set(ids)].map((id) => ({ id }))
@@ -85,7 +84,7 @@ export const MODEL_LIST_SHAPES: readonly ModelListShape[] = [
   },
   {
     name: 'model-status',
-    servers: 'KServe v1/v2 /v2/models/<name>/ready, Triton and KServe v2 model metadata',
+    // KServe v1/v2 /v2/models/<name>/ready, Triton's and KServe v2's model metadata
     read(body) {
       const id = str(body.name)
       // A `name` alone says nothing (error objects carry one too): these endpoints also say `ready` or describe the model.
