@@ -25,6 +25,8 @@ export interface LoadRequest {
 /** The model-list paths, after which the server's base ends (a proxy prefix before them is kept). */
 const LIST_PATH = /\/(v1\/models|models|api\/ps)\/?$/
 
+const LOADS = ENGINE_RECORDS.flatMap((r) => (r.load === undefined ? [] : [r.load]))
+
 /**
  * What asks the server at `url` to load the model, given its last answer; undefined when the answer shows no
  * model waiting to be asked for (loaded, loading, or not a server that loads on demand).
@@ -33,17 +35,17 @@ export function loadRequest(url: URL, answer: LoadAnswer, model: string | undefi
   const m = LIST_PATH.exec(url.pathname)
   if (m === null || answer.status !== 200 || model === undefined || answer.models === undefined) return undefined
   const base = `${url.origin}${url.pathname.slice(0, m.index)}`
-  for (const { load } of ENGINE_RECORDS) {
-    if (load?.when === 'unloaded' && answer.modelState === 'unloaded') {
-      // the listed id the assessment found unloaded: the server loads by its own id
-      const found = matchModel(
-        answer.models.map((id) => ({ id })),
-        model
-      )
-      if (found.kind === 'found') return { url: new URL(`${base}${load.path}`), body: load.body(found.model.id) }
-    }
-    if (load?.when === 'absent' && m[1] === load.listPath && answer.state === 'waiting')
-      return { url: new URL(`${base}${load.path}`), body: load.body(model) }
+  const unloaded = LOADS.find((l) => l.when === 'unloaded')
+  if (unloaded !== undefined && answer.modelState === 'unloaded') {
+    // the listed id the assessment found unloaded: the server loads by its own id
+    const found = matchModel(
+      answer.models.map((id) => ({ id })),
+      model
+    )
+    if (found.kind === 'found') return { url: new URL(`${base}${unloaded.path}`), body: unloaded.body(found.model.id) }
   }
+  const absent = LOADS.find((l) => l.when === 'absent' && l.listPath === m[1])
+  if (absent !== undefined && answer.state === 'waiting')
+    return { url: new URL(`${base}${absent.path}`), body: absent.body(model) }
   return undefined
 }
