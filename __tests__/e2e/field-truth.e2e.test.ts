@@ -8,7 +8,7 @@ import { entry } from '../helpers/support.js'
 /**
  * Each engine's own readiness, and the states waiting cannot change, through dist/cli.js and dist/index.js
  * against the simulator's engines on loopback (their answers as the engines' source and docs shape them:
- * src/engines/readiness.ts quotes them). The default interval (5s) and schedule: as users run it. "Not before" is
+ * their records in src/engines/ quote them). The default interval (5s) and schedule: as users run it. "Not before" is
  * bound by what was said (the ready line quotes the engine's own ready answer) and by the test's clock, which only
  * a busy machine's delays push later; "within 1 s" is stretched by the load measured during the run
  * (helpers/bounds.ts), and measured on an idle machine by `npm run bench -- --only bounds`.

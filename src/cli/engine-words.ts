@@ -1,5 +1,5 @@
 /** The engines' names as the CLI's words list them, taken from the tables that hold them (none is typed here). */
-import { ENGINE_NAMES, type Engine } from '../engines/engine-names.js'
+import { ENGINE_NAMES, type Engine } from '../engines/index.js'
 import { type EngineName, SIMULATED_ENGINES } from '../simulator/engines.js'
 
 /** As people spell it: the tables' `llamacpp` is llama.cpp (which the inputs and the simulator accept too). */
@@ -9,7 +9,7 @@ const spelled = (engine: string): string => (engine === 'llamacpp' ? 'llama.cpp'
 export const SIMULATED_ENGINE_WORDS = (Object.keys(SIMULATED_ENGINES) as EngineName[]).map(spelled).join(', ')
 
 /**
- * The `engine` input's names (src/engines/engine-names.ts) as `--help` lists them: "vllm, sglang, tgi, llama.cpp,
+ * The `engine` input's names (src/engines/index.ts) as `--help` lists them: "vllm, sglang, tgi, llama.cpp,
  * ollama or triton". The table's order, but for Ollama, which the table puts before llama.cpp only so that its
  * log (which passes llama.cpp's lines through) is recognised first: the help lists them as the README and
  * action.yml do, llama.cpp first.

@@ -1,7 +1,9 @@
 /**
- * What model servers say about their models, as data: one row per answer shape, naming the servers that
- * use it and how each listed entry says it is still loading. Facts from each engine's source code.
+ * What model servers say about their models, as data: one row per answer shape (each engine's record names the
+ * shapes it uses) and how each listed entry says it is still loading; and the one-token generation request for
+ * each model-list route. Facts from each engine's source code.
  */
+import type { GenerationRouteName, ModelListShapeName } from './engine-record.js'
 
 export interface ListedModel {
   id: string
@@ -15,14 +17,13 @@ export interface ListedModel {
 }
 
 interface ModelListShape {
-  name: string
-  servers: string
+  name: ModelListShapeName
   /** The listed models, or undefined when the body is not of this shape. */
   read(body: Record<string, unknown>): ListedModel[] | undefined
 }
 
-type Entry = Record<string, unknown>
-const isObject = (v: unknown): v is Entry => typeof v === 'object' && v !== null && !Array.isArray(v)
+export type Entry = Record<string, unknown>
+export const isObject = (v: unknown): v is Entry => typeof v === 'object' && v !== null && !Array.isArray(v)
 const objects = (v: unknown): Entry[] | undefined => (Array.isArray(v) ? v.filter(isObject) : undefined)
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined)
 
@@ -40,10 +41,10 @@ function openAiLoading(entry: Entry): string | undefined {
 const openAiUnloaded = (entry: Entry): boolean =>
   (isObject(entry.status) && entry.status.value === 'unloaded') || entry.state === 'not-loaded'
 
-const MODEL_LIST_SHAPES: readonly ModelListShape[] = [
+export const MODEL_LIST_SHAPES: readonly ModelListShape[] = [
   {
     name: 'openai',
-    servers: 'vLLM, SGLang, TGI, llama.cpp, LocalAI, NIM, LM Studio, Infinity, Ollama /v1/models',
+    // also LM Studio's and Infinity's /v1/models
     read(body) {
       // Ollama's /v1/models says `"data": null` when nothing is pulled yet.
       if (body.data === null && body.object === 'list') return []
@@ -57,17 +58,17 @@ const MODEL_LIST_SHAPES: readonly ModelListShape[] = [
   },
   {
     name: 'ollama',
-    servers: 'Ollama /api/tags and /api/ps',
+    // /api/tags and /api/ps
     read: (body) => namedEntries(body.models, 'name')
   },
   {
     name: 'torchserve',
-    servers: 'TorchServe /models',
+    // TorchServe's /models
     read: (body) => namedEntries(body.models, 'modelName')
   },
   {
     name: 'kserve-v1-list',
-    servers: 'KServe v1 /v1/models',
+    // KServe v1's /v1/models
     read: (body) =>
       Array.isArray(body.models) && body.models.every((m) => typeof m === 'string')
         ? body.models.map((id: string) => ({ id }))
@@ -75,7 +76,7 @@ const MODEL_LIST_SHAPES: readonly ModelListShape[] = [
   },
   {
     name: 'tgi-info',
-    servers: 'TGI and TEI /info',
+    // TGI's and TEI's /info
     read(body) {
       const ids = [str(body.model_id), str(body.served_model_name)].filter((id): id is string => id !== undefined)
       return ids.length === 0 ? undefined : [...new Set(ids)].map((id) => ({ id }))
@@ -83,7 +84,7 @@ const MODEL_LIST_SHAPES: readonly ModelListShape[] = [
   },
   {
     name: 'model-status',
-    servers: 'KServe v1/v2 /v2/models/<name>/ready, Triton and KServe v2 model metadata',
+    // KServe v1/v2 /v2/models/<name>/ready, Triton's and KServe v2's model metadata
     read(body) {
       const id = str(body.name)
       // A `name` alone says nothing (error objects carry one too): these endpoints also say `ready` or describe the model.
@@ -131,7 +132,7 @@ interface GenerationRequest {
  * path before it is the server's base, so a proxy prefix is kept). Facts from each engine's routes.
  */
 export interface GenerationRoute {
-  name: string
+  name: GenerationRouteName
   servers: string
   /** Matches the end of the `url` path; what precedes it is the base for `requests`. */
   listPath: RegExp

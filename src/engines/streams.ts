@@ -1,13 +1,13 @@
 /**
- * How to ask each engine for a streamed generation and how to read its stream, as data: the route, the request
+ * The streamed generations engines serve (each engine's record names its own), as data: the route, the request
  * body (greedy, a fixed prompt, a number of tokens), the framing (SSE `data:` lines or one JSON object a line) and
- * what each event carries. Facts from each engine's source (see the research notes on model servers).
+ * what each event carries; and the one an endpoint gets. Facts from each engine's source (see the research notes
+ * on model servers).
  */
-import { generationRoute } from './model-lists.js'
-import type { Engine } from './engine-names.js'
+import type { StreamName } from './engine-record.js'
+import { type Engine, ENGINES } from './index.js'
+import { type Entry, generationRoute, isObject } from './model-lists.js'
 
-type Entry = Record<string, unknown>
-const isObject = (v: unknown): v is Entry => typeof v === 'object' && v !== null && !Array.isArray(v)
 const count = (v: unknown): number | undefined =>
   typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : undefined
 
@@ -28,8 +28,7 @@ interface StreamEvent {
 }
 
 export interface StreamRoute {
-  name: 'openai' | 'llamacpp' | 'tgi' | 'ollama'
-  servers: string
+  name: StreamName
   /** After the server's base (the model-list URL without its model-list path). */
   path: string
   /** `sse`: `data:` lines, events apart by a blank line, `data: [DONE]` at the end; `ndjson`: one object a line. */
@@ -37,6 +36,7 @@ export interface StreamRoute {
   body(model: string | undefined, tokens: number): Entry
   /** Sent instead when the server refuses `body` (400 or 422): without the fields an older server may not know. */
   plainBody?(model: string | undefined, tokens: number): Entry
+  /** What an event that is no error says. */
   read(event: Entry): StreamEvent
 }
 
@@ -52,10 +52,16 @@ function errorText(event: Entry): string | undefined {
   return JSON.stringify(e).slice(0, 200)
 }
 
-const STREAM_ROUTES: Readonly<Record<StreamRoute['name'], StreamRoute>> = {
+/** What one event of a route's stream says: the engine's error, in any engine's shape, or the route's own reading. */
+export function readEvent(route: StreamRoute, event: Entry): StreamEvent {
+  const error = errorText(event)
+  return error === undefined ? route.read(event) : { error }
+}
+
+const STREAM_ROUTES: Readonly<Record<StreamName, StreamRoute>> = {
   openai: {
     name: 'openai',
-    servers: 'vLLM, SGLang, llama.cpp, LocalAI, NIM, LM Studio, TGI and Ollama (/v1)',
+    // also LM Studio's, and TGI's and Ollama's /v1
     path: '/v1/completions',
     framing: 'sse',
     body: (model, tokens) => ({
@@ -70,8 +76,6 @@ const STREAM_ROUTES: Readonly<Record<StreamRoute['name'], StreamRoute>> = {
     // an OpenAI-compatible server that predates `stream_options` may refuse it: its chunks are counted instead
     plainBody: (model, tokens) => ({ model, prompt: PROMPT, max_tokens: tokens, temperature: 0, stream: true }),
     read(event) {
-      const error = errorText(event)
-      if (error !== undefined) return { error }
       const choices = Array.isArray(event.choices) ? event.choices.filter(isObject) : []
       const text = choices.map((c) => (typeof c.text === 'string' ? c.text : '')).join('')
       const completion = isObject(event.usage) ? count(event.usage.completion_tokens) : undefined
@@ -84,7 +88,6 @@ const STREAM_ROUTES: Readonly<Record<StreamRoute['name'], StreamRoute>> = {
   // llama.cpp's own route: its last event carries `timings` (predicted_n tokens in predicted_ms)
   llamacpp: {
     name: 'llamacpp',
-    servers: 'llama.cpp',
     path: '/completion',
     framing: 'sse',
     // `model` picks the model of a router-mode server; a server of one model ignores it
@@ -98,8 +101,6 @@ const STREAM_ROUTES: Readonly<Record<StreamRoute['name'], StreamRoute>> = {
       cache_prompt: false
     }),
     read(event) {
-      const error = errorText(event)
-      if (error !== undefined) return { error }
       const predicted = isObject(event.timings) ? count(event.timings.predicted_n) : undefined
       return {
         text: typeof event.content === 'string' ? event.content : '',
@@ -111,7 +112,6 @@ const STREAM_ROUTES: Readonly<Record<StreamRoute['name'], StreamRoute>> = {
   // TGI's `data:` lines have no space after the colon; the last event carries `details` when asked for
   tgi: {
     name: 'tgi',
-    servers: 'TGI',
     path: '/generate_stream',
     framing: 'sse',
     body: (_model, tokens) => ({
@@ -119,8 +119,6 @@ const STREAM_ROUTES: Readonly<Record<StreamRoute['name'], StreamRoute>> = {
       parameters: { max_new_tokens: tokens, do_sample: false, details: true }
     }),
     read(event) {
-      const error = errorText(event)
-      if (error !== undefined) return { error }
       const token = isObject(event.token) ? event.token : undefined
       const generated = isObject(event.details) ? count(event.details.generated_tokens) : undefined
       return {
@@ -133,7 +131,6 @@ const STREAM_ROUTES: Readonly<Record<StreamRoute['name'], StreamRoute>> = {
   // Ollama streams by default: one JSON object a line, the last with `done: true` and `eval_count`
   ollama: {
     name: 'ollama',
-    servers: 'Ollama',
     path: '/api/generate',
     framing: 'ndjson',
     body: (model, tokens) => ({
@@ -143,8 +140,6 @@ const STREAM_ROUTES: Readonly<Record<StreamRoute['name'], StreamRoute>> = {
       options: { num_predict: tokens, temperature: 0, top_k: 1 }
     }),
     read(event) {
-      const error = errorText(event)
-      if (error !== undefined) return { error }
       const evals = event.done === true ? count(event.eval_count) : undefined
       return {
         text: typeof event.response === 'string' ? event.response : '',
@@ -155,24 +150,10 @@ const STREAM_ROUTES: Readonly<Record<StreamRoute['name'], StreamRoute>> = {
   }
 }
 
-/** An engine the log or the `engine` input names, without a model-list URL that tells the route. */
-/** One entry per engine (the compiler holds the table to ENGINE_NAMES); undefined: it generates no text (Triton). */
-export const ENGINE_STREAMS: Readonly<Record<Engine, StreamRoute['name'] | undefined>> = {
-  vllm: 'openai',
-  sglang: 'openai',
-  tgi: 'tgi',
-  ollama: 'ollama',
-  llamacpp: 'llamacpp',
-  triton: undefined,
-  // NIM for LLMs and LocalAI serve OpenAI's routes; KServe's protocols (v1 predict, v2 infer) generate no text
-  nim: 'openai',
-  localai: 'openai',
-  kserve: undefined
-}
-
 /**
  * The streamed generation for an endpoint: by its model-list path (the part before it is the server's base, a
- * proxy prefix kept), else by the engine at the URL's origin; llama.cpp, once known, by its own `/completion`.
+ * proxy prefix kept), else by the engine's own (its record's `stream`) at the URL's origin; llama.cpp, once known,
+ * by its own `/completion`.
  * `none`: why no text generation is known there (Triton, TorchServe, KServe, an unknown path and engine).
  */
 export function streamRoute(
@@ -182,9 +163,9 @@ export function streamRoute(
   const found = generationRoute(url)
   if (found !== undefined) {
     const name = found.route.name === 'openai' && engine === 'llamacpp' ? 'llamacpp' : found.route.name
-    return { route: STREAM_ROUTES[name as StreamRoute['name']], base: found.base }
+    return { route: STREAM_ROUTES[name as StreamName], base: found.base }
   }
-  const name = engine === undefined ? undefined : ENGINE_STREAMS[engine]
+  const name = engine === undefined ? undefined : ENGINES[engine].stream
   if (name !== undefined) return { route: STREAM_ROUTES[name], base: url.origin }
   return engine === undefined ? { none: 'unknown-route' } : { none: 'no-text-generation', engine }
 }

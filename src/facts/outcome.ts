@@ -2,7 +2,7 @@
 import type { Outcome } from './wait.js'
 import type { EnvEntry } from '../server/env-report.js'
 import type { LogLine } from '../server/log-follower.js'
-import type { Engine } from '../engines/engine-names.js'
+import type { Engine } from '../engines/index.js'
 import type { PhaseTiming } from '../startup/phases.js'
 import type { SmokeResult } from '../smoke/measure.js'
 

@@ -1,7 +1,7 @@
 /** The forms of the values only the settings take: URLs, a process id, variable names, an engine, a word of a list. */
 import { ProblemError } from './input-error.js'
 import { hasControlChars, printable } from '../runtime/text.js'
-import { ENGINE_NAMES, type Engine, engineInputName } from '../engines/engine-names.js'
+import { ENGINE_NAMES, type Engine, engineInputName } from '../engines/index.js'
 import type { ServerSettings } from './settings.js'
 
 /** `text` as one of `words`, case-insensitively. */

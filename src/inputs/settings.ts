@@ -5,7 +5,7 @@
  */
 import type { StatusSet } from './parse.js'
 import type { GenerationRoute } from '../engines/model-lists.js'
-import type { Engine } from '../engines/engine-names.js'
+import type { Engine } from '../engines/index.js'
 
 /** One endpoint to wait for; a fleet has several, all of which must be ready. */
 export interface Target {

@@ -165,7 +165,7 @@ export const SIMULATED_LOGS: Record<EngineName, SimulatedLog> = {
     ],
     fatal: [`E{T} 1 model_lifecycle.cc:654] "failed to load '{M}' version 1: ${TORCH_OOM}"`]
   },
-  // NIM, LocalAI and KServe: no start-up log of theirs has been recorded (src/engines/log-markers.ts knows none), so
+  // NIM, LocalAI and KServe: no start-up log of theirs has been recorded (their records in src/engines/ know none), so
   // they print the lines of a server of no known engine rather than lines made up for them
   nim: NO_KNOWN_ENGINE,
   localai: NO_KNOWN_ENGINE,

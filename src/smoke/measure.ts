@@ -5,8 +5,8 @@
  */
 import { clip, describeBody } from '../runtime/text.js'
 import { createHttpClient, type ProbeResult } from '../http/probe.js'
-import { type StreamRoute, streamRoute, type TokenSource } from '../engines/streams.js'
-import type { Engine } from '../engines/engine-names.js'
+import { readEvent, type StreamRoute, streamRoute, type TokenSource } from '../engines/streams.js'
+import type { Engine } from '../engines/index.js'
 import { median } from '../history/stats.js'
 import type { Clock } from '../runtime/clock.js'
 import { FrameReader } from './frames.js'
@@ -144,7 +144,7 @@ async function measureOne(
         problem = { kind: 'too-long', what: frame.what }
         return false
       }
-      const event = route.read(frame.json)
+      const event = readEvent(route, frame.json)
       if (event.error !== undefined) {
         // the server's words on one line, as an HTTP error's are: a stream's line may be 64 KiB
         problem = { kind: 'stream-error', said: clip(event.error, 300) }

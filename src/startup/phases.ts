@@ -9,13 +9,12 @@ import {
   engineLog,
   engineOfLine,
   type EngineLog,
-  type FatalLine,
-  type PhaseMarker,
   phaseMarkers,
   stampOf,
   tookSeconds
 } from '../engines/log-markers.js'
-import type { Engine } from '../engines/engine-names.js'
+import type { FatalLine, Phase } from '../engines/engine-record.js'
+import type { Engine } from '../engines/index.js'
 
 /** A moment: when the line was read and, when the engine stamps its lines, the stamp. */
 interface Moment {
@@ -87,7 +86,7 @@ const ALL_FATAL: readonly FatalLine[] = ENGINE_LOGS.flatMap((e) => e.fatal)
 
 export class PhaseTracker {
   private log?: EngineLog
-  private markers: PhaseMarker[] = []
+  private markers: readonly Phase[] = []
   private readonly pending: Array<{ text: string; at: number }> = []
   private readonly list: PhaseState[] = []
   private open?: PhaseState
@@ -220,7 +219,7 @@ export class PhaseTracker {
   }
 
   /** Starts a phase if it lies ahead of the current one (other ranks repeat the markers of phases already begun). */
-  private begin(marker: PhaseMarker, index: number, moment: Moment, events: TrackerEvent[]): PhaseState | undefined {
+  private begin(marker: Phase, index: number, moment: Moment, events: TrackerEvent[]): PhaseState | undefined {
     if (index <= this.lastIndex || this.readySeen) return undefined
     const previous = this.open === undefined ? this.ended : this.close(moment)
     this.ended = undefined

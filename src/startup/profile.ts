@@ -3,7 +3,7 @@
  * new phase, a fatal line, where the startup is and how long it has to go), which src/report/profile-report.ts words.
  */
 import { engineLog, engineOfModelList } from '../engines/log-markers.js'
-import type { Engine } from '../engines/engine-names.js'
+import type { Engine } from '../engines/index.js'
 import { type Eta, eta, type UsualStartup, phaseLeftMs, readyInMs } from './eta.js'
 import { type CurrentPhase, type FatalMatch, type PhaseTiming, PhaseTracker, type TrackerEvent } from './phases.js'
 

@@ -11,12 +11,12 @@ import {
   ENGINE_LOAD_FAILURES,
   ENGINE_READINESS,
   loadFailureIn,
-  type ReadinessCheck,
   readinessCheckUrl,
   saysReady,
   serverBase
 } from '../engines/readiness.js'
-import type { Engine } from '../engines/engine-names.js'
+import type { ReadinessCheck } from '../engines/engine-record.js'
+import type { Engine } from '../engines/index.js'
 import type { Assessment } from '../facts/answer.js'
 import { createHttpClient, type HttpClient, type ProbeResult } from '../http/probe.js'
 import type { Clock } from '../runtime/clock.js'

@@ -1,4 +1,4 @@
-import { ENGINE_NAMES } from '../../../src/engines/engine-names.js'
+import { ENGINE_NAMES } from '../../../src/engines/index.js'
 import { SIMULATED_ENGINES } from '../../../src/simulator/engines.js'
 import { checkHelpText, simulateHelpText, waitHelpText } from '../../../src/cli/help.js'
 

@@ -6,12 +6,11 @@ import {
   engineLog,
   engineOfLine,
   engineOfModelList,
-  PHASE_MARKERS,
   phaseMarkers,
   stampOf,
   tookSeconds
 } from '../../../src/engines/log-markers.js'
-import { ENGINE_NAMES, type Engine } from '../../../src/engines/engine-names.js'
+import { ENGINE_NAMES, ENGINE_RECORDS, type Engine } from '../../../src/engines/index.js'
 
 const fixture = fixturePath
 const ENGINES: Engine[] = ['vllm', 'sglang', 'tgi', 'llamacpp', 'ollama', 'triton']
@@ -30,10 +29,11 @@ describe('the engine log table', () => {
       expect([engine, phaseMarkers(engine).length >= 3]).toEqual([engine, true])
       expect(engineLog(engine).fatal.length).toBeGreaterThan(2)
     }
-    for (const row of PHASE_MARKERS)
+    const rows = ENGINE_RECORDS.flatMap((r) => r.log.phases.map((p) => ({ engine: r.name, ...p })))
+    for (const row of rows)
       expect([row.phase, row.start ?? row.progress ?? row.took]).toEqual([row.phase, expect.any(RegExp)])
     // one row per engine and phase
-    const keys = PHASE_MARKERS.map((m) => `${m.engine}/${m.phase}`)
+    const keys = rows.map((m) => `${m.engine}/${m.phase}`)
     expect(new Set(keys).size).toBe(keys.length)
   })
 

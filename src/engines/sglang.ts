@@ -1,0 +1,79 @@
+/** SGLang: what it prints while it starts (0.5.x), and its /health, a generation that must be paced. */
+import { cause, type EngineRecord, failure, readinessRoute, TORCH_FATAL, tqdm } from './engine-record.js'
+
+export const sglang: EngineRecord<'sglang'> = {
+  name: 'sglang',
+  label: 'SGLang',
+  log: {
+    signature: /server_args=ServerArgs\(|sglang is using nccl|^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d (?:[A-Z]{2}\d+ ?)+\]/,
+    stamp: /^\[(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)[^\]]*\]/,
+    ready: /The server is fired up and ready to roll/,
+    phases: [
+      { phase: 'initializing', start: /server_args=/ },
+      {
+        phase: 'initializing distributed',
+        start: /Init torch distributed begin/,
+        end: /Init torch distributed ends/,
+        took: /Init torch distributed ends\. elapsed=(?<took>[\d.]+) s/
+      },
+      {
+        phase: 'loading weights',
+        start: /Load weight begin/,
+        progress: tqdm('Loading (?:safetensors|pt) checkpoint shards'),
+        unit: 'shards',
+        end: /Load weight end/,
+        took: /Load weight end\. elapsed=(?<took>[\d.]+) s/
+      },
+      { phase: 'allocating KV cache', start: /Using KV cache dtype|KV Cache is allocated/, end: /Memory pool end/ },
+      {
+        phase: 'capturing CUDA graphs',
+        // newer: `Capture target decode CUDA graph begin`, `Capture piecewise CUDA graph begin`, `Capture draft …`
+        start: /Capture (?:[\w ]*)(?:cuda|CUDA|cpu|npu) graph begin/,
+        progress: tqdm(String.raw`Capturing batches \([^)]*\)`),
+        unit: 'batch sizes',
+        end: /Capture (?:[\w ]*)(?:cuda|CUDA|cpu|npu) graph end/,
+        took: /graph end\. (?:Time elapsed: |elapsed=)(?<took>[\d.]+) s/
+      },
+      { phase: 'starting server', start: /max_total_num_tokens=|Started server process/ },
+      { phase: 'warming up', start: /Uvicorn running on|GET \/(?:get_)?model_info/ }
+    ],
+    fatal: [
+      ...TORCH_FATAL,
+      cause(/Capture cuda graph failed/),
+      cause(/but there are other ranks that didn't finish loading/),
+      failure(/Scheduler hit an exception/),
+      failure(/Received sigquit from a child process|SIGQUIT received/),
+      // newer: `Server warmup failed; aborting startup: %s` (entrypoints/http_server.py), then SIGTERM to itself
+      failure(/Initialization failed\. warmup error|Server warmup failed; aborting startup/),
+      failure(/Subprocess \S+ \(pid=\d+\) crashed/)
+    ]
+  },
+  ownedBy: 'sglang',
+  modelLists: ['openai'],
+  // /v1/models has no status check; /health answers 503 while ServerStatus is Starting (the warm-up request runs
+  // then) since PR #8444 (2025-07); older SGLang answers 200 there at once, which costs nothing. Past Starting,
+  // /health and /health_generate are one handler that runs a one-token generation and waits for it in 1 s sleeps:
+  // every call costs about a second of the engine's time, so never two at once and never more often than once a
+  // second. Re-read (docs/endpoints.md; not tied to a release): with no answer in SGLANG_HEALTH_CHECK_TIMEOUT
+  // (20 s) it says 503 and UnHealthy, 200 again at the next answer (so no deadAfterReady);
+  // SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION=false (default true) makes /health a plain 200.
+  readiness: [
+    readinessRoute({
+      path: '/health',
+      minGapMs: 1_000,
+      oneAtATime: true,
+      because: 'SGLang lists its model during its warm-up, while its /health answers 503 until the warm-up ends'
+    })
+  ],
+  // No dead-engine answer: a scheduler or detokenizer that dies sends SIGQUIT to the server, which kills its
+  // process tree ("Received sigquit from a child process"): the port closes, and `start` sees the exit.
+  servesOneModel: true,
+  generation: ['openai'],
+  stream: 'openai',
+  sources: [
+    'sgl-project/sglang@0025436e:python/sglang/srt/entrypoints/http_server.py (/health; 503 while Starting since PR #8444)',
+    'sgl-project/sglang:python/sglang/srt/environ.py (SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION)',
+    'sgl-project/sglang:python/sglang/srt/entrypoints/engine.py (SIGQUIT from a dying child)',
+    '__tests__/fixtures/logs/sglang-v0.5.8.post1.log, sglang-v0.5.8.post1-nccl-fail.log'
+  ]
+}

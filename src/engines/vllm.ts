@@ -1,0 +1,98 @@
+/** vLLM: what it prints while it starts (V1 engine, 0.11–0.16 wordings), its sleep mode and its dead engine core. */
+import { cause, type EngineRecord, failure, readinessRoute, TORCH_FATAL, tqdm } from './engine-record.js'
+
+export const vllm: EngineRecord<'vllm'> = {
+  name: 'vllm',
+  label: 'vLLM',
+  log: {
+    signature:
+      /\((?:APIServer|EngineCore\w*|Worker\w*|VllmWorker\w*) pid=\d+\)|vLLM API server version|Initializing a V1 LLM engine/,
+    stamp:
+      /\b(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) (?<M>\d\d)-(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))? \[/,
+    ready: /Application startup complete/,
+    phases: [
+      { phase: 'initializing', start: /non-default args:|vLLM API server version|Initializing a V1 LLM engine/ },
+      {
+        phase: 'initializing distributed',
+        start: /world_size=\d+ rank=\d+ local_rank=\d+ distributed_init_method=/
+      },
+      {
+        phase: 'loading weights',
+        // the model runner v2 (vllm/v1/worker/gpu/model_runner.py, 4e179065) says only `Loading model from scratch...`
+        start: /Starting to load model|Loading model from scratch/,
+        progress: tqdm('Loading (?:safetensors|pt) checkpoint shards'),
+        unit: 'shards',
+        end: /Model loading took /,
+        took: /(?:Model loading took [\d.]+ GiB(?: memory)? and|Loading weights took) (?<took>[\d.]+) seconds/
+      },
+      {
+        phase: 'compiling',
+        start: /for vLLM's torch\.compile|Dynamo bytecode transform time/,
+        end: /torch\.compile (?:takes|took|and initial profiling run took) [\d.]+ s in total/,
+        took: /torch\.compile (?:takes|took|and initial profiling run took) (?<took>[\d.]+) s in total/
+      },
+      { phase: 'allocating KV cache', start: /Available KV cache memory/, end: /Maximum concurrency for / },
+      {
+        phase: 'capturing CUDA graphs',
+        // before the V1 engine's `(decode, FULL)` bars: `Capturing CUDA graph shapes`
+        progress: tqdm(String.raw`Capturing CUDA graph(?:s \([^)]*\)| shapes)`),
+        unit: 'graphs',
+        end: /Graph capturing finished in /,
+        took: /Graph capturing finished in (?<took>[\d.]+) secs/
+      },
+      {
+        phase: 'starting server',
+        start:
+          /init engine \(profile, create kv cache, warmup model\) took|Supported tasks:|Starting vLLM (?:API )?server/
+      }
+    ],
+    fatal: [
+      ...TORCH_FATAL,
+      cause(/No available memory for the cache blocks/),
+      cause(/KV cache is needed, which is larger than the available KV cache memory/),
+      cause(/Free memory on device \S+ \([^)]*\) on startup is less than desired GPU memory utilization/),
+      failure(/WorkerProc hit an exception|WorkerProc failed to start/),
+      failure(/EngineCore failed to start|EngineCore encountered a fatal error/),
+      failure(/Engine core initialization failed/)
+    ]
+  },
+  ownedBy: 'vllm',
+  modelLists: ['openai'],
+  readiness: [
+    // `/is_sleeping` → {"is_sleeping": bool}, a route only with VLLM_SERVER_DEV_MODE=1 (404 without it: such a
+    // vLLM cannot sleep). A sleeping vLLM lists its model and /health says 200. `POST /wake_up` wakes it (its
+    // `tags` query left out: all of it). Unchanged from v0.14.0 to v0.15.0 (the source docs.vllm.ai publishes per
+    // tag; docs/endpoints.md).
+    readinessRoute({
+      path: '/is_sleeping',
+      ready: { statuses: [200, 404], notReadyWhen: { field: 'is_sleeping', value: true } },
+      wake: '/wake_up',
+      because: 'a sleeping vLLM (sleep mode) lists its model and its /health says 200'
+    }),
+    // `check_health()` raises EngineDeadError once the engine core died: 503 since PR #24897 (2025-09; so at
+    // v0.15.0 and v0.17.1), 500 in earlier V1 builds (launcher's runtime_exception_handler). It is a flag check,
+    // no forward pass: cheap. A 404 is no word either way (a proxy that passes only /v1, a server that is
+    // vLLM-like but not vLLM): the wait then goes by the model list alone, as it would knowing nothing.
+    readinessRoute({
+      path: '/health',
+      ready: { statuses: [200, 404] },
+      deadAfterReady: [500, 503],
+      because: "vLLM's /health turns 503 when its engine core dies, while /v1/models keeps listing the model"
+    })
+  ],
+  // EngineDeadError, "EngineCore encountered an issue. See stack trace (above) for the root cause.", in a 500 from
+  // every generation route
+  deadAnswer: /EngineCore encountered an issue|EngineDeadError/,
+  servesOneModel: true,
+  generation: ['openai'],
+  stream: 'openai',
+  sources: [
+    'vllm-project/vllm:vllm/entrypoints/openai/api_server.py (the sleep routes, before serve/sleep/)',
+    'vllm-project/vllm@v0.14.0:vllm/entrypoints/serve/sleep/api_router.py (/is_sleeping, /wake_up, dev mode only)',
+    'vllm-project/vllm@v0.15.0:vllm/entrypoints/serve/__init__.py (the sleep router attached)',
+    'vllm-project/vllm@v0.15.0,v0.17.1:vllm/entrypoints/serve/instrumentator/health.py (/health; 503 since PR #24897)',
+    'vllm-project/vllm@v0.9.0:vllm/v1/engine/exceptions.py (the dead engine words)',
+    'vllm-project/vllm@4e179065:vllm/v1/worker/gpu/model_runner.py (model runner v2 load line)',
+    '__tests__/fixtures/logs/vllm-v0.16.1rc1.log, vllm-v0.16.1rc1-oom-fail.log'
+  ]
+}
