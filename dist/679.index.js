@@ -19,16 +19,13 @@ var smoke_report = __webpack_require__(1542);
 var runtime_text = __webpack_require__(5369);
 // EXTERNAL MODULE: ./src/http/probe.ts
 var probe = __webpack_require__(242);
+// EXTERNAL MODULE: ./src/engines/index.ts + 9 modules
+var engines = __webpack_require__(9221);
 // EXTERNAL MODULE: ./src/engines/model-lists.ts
 var model_lists = __webpack_require__(9778);
 ;// CONCATENATED MODULE: ./src/engines/streams.ts
-/**
- * How to ask each engine for a streamed generation and how to read its stream, as data: the route, the request
- * body (greedy, a fixed prompt, a number of tokens), the framing (SSE `data:` lines or one JSON object a line) and
- * what each event carries. Facts from each engine's source (see the research notes on model servers).
- */
 
-const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 const count = (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : undefined;
 /** Greedy decoding of this prompt writes numbers until the token limit: no early end of text. */
 const PROMPT = 'Count from 1 to 1000, separated by commas: 1, 2, 3,';
@@ -39,14 +36,19 @@ function errorText(event) {
         return event.object === 'error' ? String(event.message ?? 'error') : undefined;
     if (typeof e === 'string')
         return e;
-    if (isObject(e) && typeof e.message === 'string')
+    if ((0,model_lists/* isObject */.Gv)(e) && typeof e.message === 'string')
         return e.message;
     return JSON.stringify(e).slice(0, 200);
+}
+/** What one event of a route's stream says: the engine's error, in any engine's shape, or the route's own reading. */
+function readEvent(route, event) {
+    const error = errorText(event);
+    return error === undefined ? route.read(event) : { error };
 }
 const STREAM_ROUTES = {
     openai: {
         name: 'openai',
-        servers: 'vLLM, SGLang, llama.cpp, LocalAI, NIM, LM Studio, TGI and Ollama (/v1)',
+        // also LM Studio's, and TGI's and Ollama's /v1
         path: '/v1/completions',
         framing: 'sse',
         body: (model, tokens) => ({
@@ -61,12 +63,9 @@ const STREAM_ROUTES = {
         // an OpenAI-compatible server that predates `stream_options` may refuse it: its chunks are counted instead
         plainBody: (model, tokens) => ({ model, prompt: PROMPT, max_tokens: tokens, temperature: 0, stream: true }),
         read(event) {
-            const error = errorText(event);
-            if (error !== undefined)
-                return { error };
-            const choices = Array.isArray(event.choices) ? event.choices.filter(isObject) : [];
+            const choices = Array.isArray(event.choices) ? event.choices.filter(model_lists/* isObject */.Gv) : [];
             const text = choices.map((c) => (typeof c.text === 'string' ? c.text : '')).join('');
-            const completion = isObject(event.usage) ? count(event.usage.completion_tokens) : undefined;
+            const completion = (0,model_lists/* isObject */.Gv)(event.usage) ? count(event.usage.completion_tokens) : undefined;
             return {
                 text,
                 ...(completion === undefined ? {} : { tokens: { count: completion, source: 'usage.completion_tokens' } })
@@ -76,7 +75,6 @@ const STREAM_ROUTES = {
     // llama.cpp's own route: its last event carries `timings` (predicted_n tokens in predicted_ms)
     llamacpp: {
         name: 'llamacpp',
-        servers: 'llama.cpp',
         path: '/completion',
         framing: 'sse',
         // `model` picks the model of a router-mode server; a server of one model ignores it
@@ -90,10 +88,7 @@ const STREAM_ROUTES = {
             cache_prompt: false
         }),
         read(event) {
-            const error = errorText(event);
-            if (error !== undefined)
-                return { error };
-            const predicted = isObject(event.timings) ? count(event.timings.predicted_n) : undefined;
+            const predicted = (0,model_lists/* isObject */.Gv)(event.timings) ? count(event.timings.predicted_n) : undefined;
             return {
                 text: typeof event.content === 'string' ? event.content : '',
                 ...(predicted === undefined ? {} : { tokens: { count: predicted, source: 'timings.predicted_n' } }),
@@ -104,7 +99,6 @@ const STREAM_ROUTES = {
     // TGI's `data:` lines have no space after the colon; the last event carries `details` when asked for
     tgi: {
         name: 'tgi',
-        servers: 'TGI',
         path: '/generate_stream',
         framing: 'sse',
         body: (_model, tokens) => ({
@@ -112,11 +106,8 @@ const STREAM_ROUTES = {
             parameters: { max_new_tokens: tokens, do_sample: false, details: true }
         }),
         read(event) {
-            const error = errorText(event);
-            if (error !== undefined)
-                return { error };
-            const token = isObject(event.token) ? event.token : undefined;
-            const generated = isObject(event.details) ? count(event.details.generated_tokens) : undefined;
+            const token = (0,model_lists/* isObject */.Gv)(event.token) ? event.token : undefined;
+            const generated = (0,model_lists/* isObject */.Gv)(event.details) ? count(event.details.generated_tokens) : undefined;
             return {
                 text: token !== undefined && token.special !== true && typeof token.text === 'string' ? token.text : '',
                 ...(generated === undefined ? {} : { tokens: { count: generated, source: 'details.generated_tokens' } }),
@@ -127,7 +118,6 @@ const STREAM_ROUTES = {
     // Ollama streams by default: one JSON object a line, the last with `done: true` and `eval_count`
     ollama: {
         name: 'ollama',
-        servers: 'Ollama',
         path: '/api/generate',
         framing: 'ndjson',
         body: (model, tokens) => ({
@@ -137,9 +127,6 @@ const STREAM_ROUTES = {
             options: { num_predict: tokens, temperature: 0, top_k: 1 }
         }),
         read(event) {
-            const error = errorText(event);
-            if (error !== undefined)
-                return { error };
             const evals = event.done === true ? count(event.eval_count) : undefined;
             return {
                 text: typeof event.response === 'string' ? event.response : '',
@@ -149,23 +136,10 @@ const STREAM_ROUTES = {
         }
     }
 };
-/** An engine the log or the `engine` input names, without a model-list URL that tells the route. */
-/** One entry per engine (the compiler holds the table to ENGINE_NAMES); undefined: it generates no text (Triton). */
-const ENGINE_STREAMS = {
-    vllm: 'openai',
-    sglang: 'openai',
-    tgi: 'tgi',
-    ollama: 'ollama',
-    llamacpp: 'llamacpp',
-    triton: undefined,
-    // NIM for LLMs and LocalAI serve OpenAI's routes; KServe's protocols (v1 predict, v2 infer) generate no text
-    nim: 'openai',
-    localai: 'openai',
-    kserve: undefined
-};
 /**
  * The streamed generation for an endpoint: by its model-list path (the part before it is the server's base, a
- * proxy prefix kept), else by the engine at the URL's origin; llama.cpp, once known, by its own `/completion`.
+ * proxy prefix kept), else by the engine's own (its record's `stream`) at the URL's origin; llama.cpp, once known,
+ * by its own `/completion`.
  * `none`: why no text generation is known there (Triton, TorchServe, KServe, an unknown path and engine).
  */
 function streamRoute(url, engine) {
@@ -174,7 +148,7 @@ function streamRoute(url, engine) {
         const name = found.route.name === 'openai' && engine === 'llamacpp' ? 'llamacpp' : found.route.name;
         return { route: STREAM_ROUTES[name], base: found.base };
     }
-    const name = engine === undefined ? undefined : ENGINE_STREAMS[engine];
+    const name = engine === undefined ? undefined : engines/* ENGINES */.ug[engine].stream;
     if (name !== undefined)
         return { route: STREAM_ROUTES[name], base: url.origin };
     return engine === undefined ? { none: 'unknown-route' } : { none: 'no-text-generation', engine };
@@ -266,7 +240,7 @@ async function measureOne(client, route, body, base, target, settings, timeoutMs
                 problem = { kind: 'too-long', what: frame.what };
                 return false;
             }
-            const event = route.read(frame.json);
+            const event = readEvent(route, frame.json);
             if (event.error !== undefined) {
                 // the server's words on one line, as an HTTP error's are: a stream's line may be 64 KiB
                 problem = { kind: 'stream-error', said: (0,runtime_text/* clip */.$Q)(event.error, 300) };

@@ -16913,8 +16913,8 @@ async function writeStream(res, format, model, request, pace, fails) {
     res.end(e.end(performance.now() - first));
 }
 
-// EXTERNAL MODULE: ./src/engines/engine-names.ts
-var engine_names = __nccwpck_require__(6284);
+// EXTERNAL MODULE: ./src/engines/index.ts + 9 modules
+var engines = __nccwpck_require__(9221);
 ;// CONCATENATED MODULE: ./src/simulator/reply.ts
 /** What the simulated engines answer with: a status, a body and its type, and the phase the engine is in. */
 const json = (body, status = 200) => ({ status, body, type: 'application/json' });
@@ -17272,12 +17272,12 @@ const spelled = (engine) => (engine === 'llamacpp' ? 'llama.cpp' : engine);
 /** The simulator's engines, in its table's order: "vllm, sglang, llama.cpp, \u2026". */
 const SIMULATED_ENGINE_WORDS = Object.keys(SIMULATED_ENGINES).map(spelled).join(', ');
 /**
- * The `engine` input's names (src/engines/engine-names.ts) as `--help` lists them: "vllm, sglang, tgi, llama.cpp,
+ * The `engine` input's names (src/engines/index.ts) as `--help` lists them: "vllm, sglang, tgi, llama.cpp,
  * ollama or triton". The table's order, but for Ollama, which the table puts before llama.cpp only so that its
  * log (which passes llama.cpp's lines through) is recognised first: the help lists them as the README and
  * action.yml do, llama.cpp first.
  */
-const LOG_ENGINE_WORDS = listed(helpOrder(engine_names/* ENGINE_NAMES */.Gw).map(spelled));
+const LOG_ENGINE_WORDS = listed(helpOrder(engines/* ENGINE_NAMES */.Gw).map(spelled));
 /** "a, b or c". */
 function listed(words) {
     return `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
@@ -18275,7 +18275,7 @@ const SIMULATED_LOGS = {
         ],
         fatal: [`E{T} 1 model_lifecycle.cc:654] "failed to load '{M}' version 1: ${TORCH_OOM}"`]
     },
-    // NIM, LocalAI and KServe: no start-up log of theirs has been recorded (src/engines/log-markers.ts knows none), so
+    // NIM, LocalAI and KServe: no start-up log of theirs has been recorded (their records in src/engines/ know none), so
     // they print the lines of a server of no known engine rather than lines made up for them
     nim: NO_KNOWN_ENGINE,
     localai: NO_KNOWN_ENGINE,
@@ -19860,45 +19860,557 @@ async function runCli(argv, io) {
 
 /***/ }),
 
-/***/ 6284:
+/***/ 8823:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Eu: () => (/* binding */ engineInputName),
-/* harmony export */   Gw: () => (/* binding */ ENGINE_NAMES)
+/* harmony export */   $v: () => (/* binding */ tqdm),
+/* harmony export */   Qf: () => (/* binding */ UNKNOWN_LOG),
+/* harmony export */   V2: () => (/* binding */ failure),
+/* harmony export */   c1: () => (/* binding */ cause),
+/* harmony export */   sF: () => (/* binding */ TORCH_FATAL),
+/* harmony export */   sp: () => (/* binding */ readinessRoute)
 /* harmony export */ });
-/* unused harmony export ENGINE_LABELS */
+/* unused harmony export NO_LINE */
 /**
- * The engines the gate knows: the master list, the names the `engine` input accepts, in the order every engine
- * table follows. Apart from the tables themselves (log-markers.ts, readiness.ts, streams.ts), so that reading the
- * inputs does not load those tables before the first probe. Adding an engine starts here: see README.md beside
- * this file.
+ * What we know of one engine, as one record (the shape every file beside this one fills in), and the pieces that
+ * several engines' records share: PyTorch's fatal lines, tqdm's progress bars, the pattern no line matches.
  */
-const ENGINE_NAMES = [
-    'vllm',
-    'sglang',
-    'tgi',
-    'ollama',
-    'llamacpp',
-    'triton',
-    'nim',
-    'localai',
-    'kserve'
+/** A pattern no line matches: an engine whose log lines are not known (no recorded start-up of it was read). */
+const NO_LINE = /(?!)/;
+const cause = (pattern) => ({ pattern, cause: true });
+const failure = (pattern) => ({ pattern, cause: false });
+/** PyTorch's allocator and NCCL (through torch or the engines' own pynccl wrappers) word these alike everywhere. */
+const TORCH_FATAL = [
+    cause(/CUDA out of memory/),
+    // Not the traceback's source line `raise RuntimeError(f"NCCL error: {error_str}")`.
+    cause(/NCCL error(?:: | in: )(?!\{)/),
+    cause(/DistBackendError/)
 ];
-/** How people write each engine's name, in messages and in the docs. */
-const ENGINE_LABELS = {
-    vllm: 'vLLM',
-    sglang: 'SGLang',
-    tgi: 'TGI',
-    ollama: 'Ollama',
-    llamacpp: 'llama.cpp',
-    triton: 'Triton',
-    nim: 'NVIDIA NIM',
-    localai: 'LocalAI',
-    kserve: 'KServe'
+// tqdm: "Loading safetensors checkpoint shards:  45% Completed | 29/64 [01:02<01:10,  2.15s/it]" and the default
+// bar "Capturing CUDA graphs (decode, FULL):  45%|\u2588\u2588\u2588\u2588\u258c     | 23/51 [00:05<00:06,  4.12it/s]".
+const TQDM_COUNT = String.raw `\s*\d+%(?: Completed)? ?\|[^|]*?\|?\s*(?<n>\d+)/(?<total>\d+)(?: \[(?<elapsed>\d+(?::\d\d)+)<)?`;
+const tqdm = (desc) => new RegExp(`${desc}:${TQDM_COUNT}`);
+/** A readiness route: by default asked with GET as often as the wait probes, and ready at 200. */
+const readinessRoute = (check) => ({
+    method: 'GET',
+    ready: { statuses: [200] },
+    minGapMs: 0,
+    oneAtATime: false,
+    ...check
+});
+/**
+ * The log of an engine no recorded start-up of which has been read: it names nothing and says nothing of readiness
+ * (its readiness routes do). Such engines run PyTorch underneath (NIM runs vLLM or SGLang): its fatal lines are theirs.
+ */
+const UNKNOWN_LOG = { signature: NO_LINE, ready: NO_LINE, phases: [], fatal: TORCH_FATAL };
+
+
+/***/ }),
+
+/***/ 9221:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  ug: () => (/* binding */ ENGINES),
+  Gw: () => (/* binding */ ENGINE_NAMES),
+  qp: () => (/* binding */ ENGINE_RECORDS),
+  gs: () => (/* binding */ LOG_DETECTION_ORDER),
+  Eu: () => (/* binding */ engineInputName)
+});
+
+// EXTERNAL MODULE: ./src/engines/engine-record.ts
+var engine_record = __nccwpck_require__(8823);
+;// CONCATENATED MODULE: ./src/engines/kserve.ts
+/** KServe: the Open Inference Protocol's per-model readiness; its protocols (v1 predict, v2 infer) generate no text. */
+
+const kserve = {
+    name: 'kserve',
+    label: 'KServe',
+    log: engine_record/* UNKNOWN_LOG */.Qf,
+    modelLists: ['kserve-v1-list', 'model-status'],
+    // /v2/models/{name}/ready \u2192 {"name":..,"ready":true}, or 503 while not ready; /v2/health/ready is unconditional
+    // in the Python server (asked only when no model is named).
+    readiness: [
+        (0,engine_record/* readinessRoute */.sp)({
+            path: '/v2/models/{model}/ready',
+            withoutModel: '/v2/health/ready',
+            ready: { statuses: [200], notReadyWhen: { field: 'ready', value: false } },
+            because: "KServe's Open Inference Protocol says a model is ready in /v2/models/{name}/ready"
+        })
+    ],
+    servesOneModel: false,
+    generation: [],
+    sources: ['kserve/kserve:kserve/protocol/rest/v2_endpoints.py (/v2/models/{name}/ready, /v2/health/ready)']
 };
+
+;// CONCATENATED MODULE: ./src/engines/llamacpp.ts
+/** llama.cpp's llama-server: its log lines (b6428 and v0.5.0), its router mode's load on demand, its own stream. */
+
+const llamacpp = {
+    name: 'llamacpp',
+    label: 'llama.cpp',
+    inputName: 'llama.cpp',
+    log: {
+        signature: /\bbuild: \d+ \(|llama_model_loader: |\bsrv\s+(?:load_model|llama_server): |\bmain: loading model|llama_context: /,
+        // minutes.seconds.milliseconds.microseconds since the start: the default since v0.5.0 (node-llama-cpp 3.22),
+        // before it only with --log-timestamps. Anchored: in router mode a child's lines come through as
+        // `[ 8081] 0.00.056.085 I \u2026`, stamped from the child's own start, which says nothing on the router's scale.
+        stamp: /^(?<m>\d+)\.(?<s>\d\d)\.(?<ms>\d{3})\.(?<us>\d{3}) [IWEDT] /,
+        // v0.5.0: `srv  llama_server: model loaded` (printed once it serves: the server sets itself ready just before),
+        // then `listening on http://\u2026`, which in router mode comes before any model is loaded, so it is no ready line.
+        // Older: `main: model loaded`, `main: server is listening on \u2026` and `starting the main loop`.
+        ready: /server is listening on|starting the main loop|\b(?:llama_server|main): model loaded\b/,
+        phases: [
+            { phase: 'initializing', start: /\bbuild: \d+ \(|system info: |\bllama_server: initializing/ },
+            {
+                phase: 'loading weights',
+                start: /\bmain: loading model|load_model: loading model|llama_model_loader: loaded meta data/
+            },
+            {
+                phase: 'allocating KV cache',
+                // v0.5.0 prints no llama_context line at its default verbosity unless the context exceeds the model's
+                // training context; its CUDA build (-ngl 99) then says nothing between `loading model` and `llama threadpool
+                // init` (common/common.cpp, once the context, its KV cache included, is made), so that line ends the load
+                start: /\bllama_context: |llama_kv_cache|llama_new_context_with_model|\bllama threadpool init\b/
+            },
+            { phase: 'warming up', start: /warming up the model with an empty run/ },
+            // older `initializing slots, n_slots = 4`;
+            // v0.5.0 `srv    load_model: initializing, n_slots = 4, n_ctx_slot = \u2026`
+            { phase: 'starting server', start: /initializing(?: slots)?, n_slots/ }
+        ],
+        fatal: [
+            (0,engine_record/* cause */.c1)(/cudaMalloc failed: out of memory/),
+            (0,engine_record/* cause */.c1)(/failed to open GGUF file/),
+            (0,engine_record/* cause */.c1)(/couldn't bind HTTP server socket/),
+            (0,engine_record/* cause */.c1)(/error loading model/),
+            (0,engine_record/* failure */.V2)(/failed to load model/),
+            (0,engine_record/* failure */.V2)(/exiting due to (?:model loading|HTTP server) error/)
+        ]
+    },
+    ownedBy: 'llamacpp',
+    modelLists: ['openai'],
+    // none of its own: llama.cpp answers 503 on every route, its model list included, while it loads
+    readiness: [],
+    // outside its router mode (target-wait.ts tells the router by its list, see `listsAsRouter`)
+    servesOneModel: true,
+    generation: ['openai'],
+    stream: 'llamacpp',
+    // router mode lists every model file with `status.value` "unloaded" and loads one, by its listed id, on request
+    load: { when: 'unloaded', path: '/models/load', body: (id) => ({ model: id }) },
+    sources: [
+        'ggml-org/llama.cpp:tools/server/server-models.cpp (router mode: status unloaded \u2192 loading \u2192 loaded, /models/load)',
+        'ggml-org/llama.cpp:common/common.cpp (llama threadpool init)',
+        '__tests__/fixtures/logs/llamacpp-b6428.log (aa6192d3), llamacpp-v0.5.0-node-llama-cpp-3.22.1*.log (de3ff81)'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/localai.ts
+/** LocalAI: its readiness route during the startup preload; it serves OpenAI's routes. */
+
+const localai = {
+    name: 'localai',
+    label: 'LocalAI',
+    log: engine_record/* UNKNOWN_LOG */.Qf,
+    modelLists: ['openai'],
+    // /readyz \u2192 503 {"status":"starting"} until the startup preload ends, then 200; /v1/models lists configured
+    // models, loaded or not. Before PR #10989 (2026-07) /readyz was 200 always, which costs nothing.
+    readiness: [
+        (0,engine_record/* readinessRoute */.sp)({
+            path: '/readyz',
+            because: 'LocalAI lists its configured models while its startup preload still runs; /readyz says 503 until then'
+        })
+    ],
+    servesOneModel: false,
+    generation: ['openai'],
+    stream: 'openai',
+    sources: ['mudler/LocalAI:core/http/routes/health.go (PR #10989: /readyz)']
+};
+
+;// CONCATENATED MODULE: ./src/engines/nim.ts
+/** NVIDIA NIM for LLMs (closed source): its readiness route, from its docs; it serves OpenAI's routes. */
+
+const nim = {
+    name: 'nim',
+    label: 'NVIDIA NIM',
+    log: engine_record/* UNKNOWN_LOG */.Qf,
+    modelLists: ['openai'],
+    // /v1/health/live is nginx's and 200 at once; /v1/health/ready answers 503 during the model's download and
+    // initialisation, 200 once the backend's health passes.
+    readiness: [
+        (0,engine_record/* readinessRoute */.sp)({
+            path: '/v1/health/ready',
+            because: 'NIM answers (nginx) before its model is downloaded and initialised; /v1/health/ready says 503 until then'
+        })
+    ],
+    // its LoRA adapters are loaded while it runs
+    servesOneModel: false,
+    generation: ['openai'],
+    stream: 'openai',
+    sources: ['NVIDIA NIM for LLMs docs, "Health checks" (/v1/health/live, /v1/health/ready)']
+};
+
+;// CONCATENATED MODULE: ./src/engines/ollama.ts
+/** Ollama: its own log lines (models load lazily, on the first request for them) and its load on demand. */
+
+const ollama = {
+    name: 'ollama',
+    label: 'Ollama',
+    log: {
+        // Detected before llama.cpp (index.ts): Ollama 0.30+ passes llama.cpp's own lines through after its own.
+        signature: /level=[A-Z]+ source=\S+ msg=|^\[GIN\] /,
+        stamp: /time=(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d)T(?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))?/,
+        ready: /(?:llama runner|llama-server) started in [\d.]+ seconds/,
+        phases: [
+            { phase: 'starting server', start: /msg="server config"|msg="total blobs/, end: /msg="Listening on / },
+            {
+                phase: 'discovering GPUs',
+                start: /discovering available GPUs|looking for compatible GPUs/,
+                end: /msg="inference compute"/
+            },
+            {
+                phase: 'loading model',
+                start: /msg="starting (?:runner|llama-server)"|msg="loading model/,
+                took: /(?:llama runner|llama-server) started in (?<took>[\d.]+) seconds/
+            }
+        ],
+        fatal: [
+            ...engine_record/* TORCH_FATAL */.sF,
+            (0,engine_record/* cause */.c1)(/reported out-of-memory during startup/),
+            (0,engine_record/* cause */.c1)(/model requires more system memory than is currently available/),
+            (0,engine_record/* cause */.c1)(/msg="model is too large for system memory"/),
+            (0,engine_record/* cause */.c1)(/bind: address already in use/),
+            (0,engine_record/* failure */.V2)(/(?:llama runner|llama-server) process has terminated|llama-server process no longer running/),
+            (0,engine_record/* failure */.V2)(/timed out waiting for (?:llama runner|llama-server) to start/)
+        ]
+    },
+    modelLists: ['ollama', 'openai'],
+    // none of its own: Ollama lists a model only once it is pulled
+    readiness: [],
+    servesOneModel: false,
+    generation: ['ollama', 'openai'],
+    stream: 'ollama',
+    // `/api/ps` lists the models in memory: one not among them is loaded by a generate request with no prompt; -1
+    // keeps it loaded until the server stops (its default, 5 minutes, could unload it during the benchmark)
+    load: { when: 'absent', listPath: 'api/ps', path: '/api/generate', body: (model) => ({ model, keep_alive: -1 }) },
+    sources: [
+        'ollama/ollama@v0.33.0-rc2 (fb307609):server/sched.go, llm/llama_server.go (model too large for system memory)',
+        '__tests__/fixtures/logs/ollama-v0.25.0.log, ollama-v0.33.0-rc2.log'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/sglang.ts
+/** SGLang: what it prints while it starts (0.5.x), and its /health, a generation that must be paced. */
+
+const sglang = {
+    name: 'sglang',
+    label: 'SGLang',
+    log: {
+        signature: /server_args=ServerArgs\(|sglang is using nccl|^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d (?:[A-Z]{2}\d+ ?)+\]/,
+        stamp: /^\[(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)[^\]]*\]/,
+        ready: /The server is fired up and ready to roll/,
+        phases: [
+            { phase: 'initializing', start: /server_args=/ },
+            {
+                phase: 'initializing distributed',
+                start: /Init torch distributed begin/,
+                end: /Init torch distributed ends/,
+                took: /Init torch distributed ends\. elapsed=(?<took>[\d.]+) s/
+            },
+            {
+                phase: 'loading weights',
+                start: /Load weight begin/,
+                progress: (0,engine_record/* tqdm */.$v)('Loading (?:safetensors|pt) checkpoint shards'),
+                unit: 'shards',
+                end: /Load weight end/,
+                took: /Load weight end\. elapsed=(?<took>[\d.]+) s/
+            },
+            { phase: 'allocating KV cache', start: /Using KV cache dtype|KV Cache is allocated/, end: /Memory pool end/ },
+            {
+                phase: 'capturing CUDA graphs',
+                // newer: `Capture target decode CUDA graph begin`, `Capture piecewise CUDA graph begin`, `Capture draft \u2026`
+                start: /Capture (?:[\w ]*)(?:cuda|CUDA|cpu|npu) graph begin/,
+                progress: (0,engine_record/* tqdm */.$v)(String.raw `Capturing batches \([^)]*\)`),
+                unit: 'batch sizes',
+                end: /Capture (?:[\w ]*)(?:cuda|CUDA|cpu|npu) graph end/,
+                took: /graph end\. (?:Time elapsed: |elapsed=)(?<took>[\d.]+) s/
+            },
+            { phase: 'starting server', start: /max_total_num_tokens=|Started server process/ },
+            { phase: 'warming up', start: /Uvicorn running on|GET \/(?:get_)?model_info/ }
+        ],
+        fatal: [
+            ...engine_record/* TORCH_FATAL */.sF,
+            (0,engine_record/* cause */.c1)(/Capture cuda graph failed/),
+            (0,engine_record/* cause */.c1)(/but there are other ranks that didn't finish loading/),
+            (0,engine_record/* failure */.V2)(/Scheduler hit an exception/),
+            (0,engine_record/* failure */.V2)(/Received sigquit from a child process|SIGQUIT received/),
+            // newer: `Server warmup failed; aborting startup: %s` (entrypoints/http_server.py), then SIGTERM to itself
+            (0,engine_record/* failure */.V2)(/Initialization failed\. warmup error|Server warmup failed; aborting startup/),
+            (0,engine_record/* failure */.V2)(/Subprocess \S+ \(pid=\d+\) crashed/)
+        ]
+    },
+    ownedBy: 'sglang',
+    modelLists: ['openai'],
+    // /v1/models has no status check; /health answers 503 while ServerStatus is Starting (the warm-up request runs
+    // then) since PR #8444 (2025-07); older SGLang answers 200 there at once, which costs nothing. Past Starting,
+    // /health and /health_generate are one handler that runs a one-token generation and waits for it in 1 s sleeps:
+    // every call costs about a second of the engine's time, so never two at once and never more often than once a
+    // second. Re-read (docs/endpoints.md; not tied to a release): with no answer in SGLANG_HEALTH_CHECK_TIMEOUT
+    // (20 s) it says 503 and UnHealthy, 200 again at the next answer (so no deadAfterReady);
+    // SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION=false (default true) makes /health a plain 200.
+    readiness: [
+        (0,engine_record/* readinessRoute */.sp)({
+            path: '/health',
+            minGapMs: 1_000,
+            oneAtATime: true,
+            because: 'SGLang lists its model during its warm-up, while its /health answers 503 until the warm-up ends'
+        })
+    ],
+    // No dead-engine answer: a scheduler or detokenizer that dies sends SIGQUIT to the server, which kills its
+    // process tree ("Received sigquit from a child process"): the port closes, and `start` sees the exit.
+    servesOneModel: true,
+    generation: ['openai'],
+    stream: 'openai',
+    sources: [
+        'sgl-project/sglang@0025436e:python/sglang/srt/entrypoints/http_server.py (/health; 503 while Starting since PR #8444)',
+        'sgl-project/sglang:python/sglang/srt/environ.py (SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION)',
+        'sgl-project/sglang:python/sglang/srt/entrypoints/engine.py (SIGQUIT from a dying child)',
+        '__tests__/fixtures/logs/sglang-v0.5.8.post1.log, sglang-v0.5.8.post1-nccl-fail.log'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/tgi.ts
+/** TGI (text-generation-inference): its launcher's and router's lines (3.x; 2.x wordings where they differ). */
+
+const tgi = {
+    name: 'tgi',
+    label: 'TGI',
+    log: {
+        signature: /text_generation_(?:launcher|router)/,
+        stamp: /^(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d)T(?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))?Z/,
+        ready: /text_generation_router::server.*\bConnected\s*$/,
+        phases: [
+            {
+                phase: 'downloading',
+                start: /Starting (?:check and )?download process/,
+                progress: /Download: \[(?<n>\d+)\/(?<total>\d+)\]/,
+                unit: 'files',
+                end: /Successfully downloaded weights/
+            },
+            {
+                phase: 'loading weights',
+                start: /Starting shard/,
+                end: /Shard ready in /,
+                took: /Shard ready in (?<took>[\d.]+)(?<unit>ms|\u00b5s|ns|s)/
+            },
+            { phase: 'starting server', start: /Starting Webserver/ },
+            { phase: 'warming up', start: /Warming up model/ }
+        ],
+        fatal: [
+            ...engine_record/* TORCH_FATAL */.sF,
+            (0,engine_record/* cause */.c1)(/Not enough memory to handle \d+ prefill tokens/),
+            // backends/v3/src/lib.rs V3Error::NotEnoughMemory
+            (0,engine_record/* cause */.c1)(/Not enough memory to handle `max_total_tokens=\d+`/),
+            (0,engine_record/* cause */.c1)(/Download encountered an error/),
+            (0,engine_record/* cause */.c1)(/Error when initializing model/),
+            (0,engine_record/* cause */.c1)(/text-generation-(?:server|router) not found in PATH/),
+            // launcher/src/main.rs LauncherError: printed as `Error: <variant>` when the launcher exits
+            (0,engine_record/* cause */.c1)(/not enough cuda devices: |Error: NotEnoughCUDADevices/),
+            (0,engine_record/* failure */.V2)(/Shard \d+ failed to start|Shard \d+ crashed|Error: (?:Shard(?:CannotStart|Failed|Disconnected)|WarmupError|DownloadError|Webserver(?:Failed|CannotStart))/),
+            (0,engine_record/* failure */.V2)(/Webserver Crashed|Failed to start webserver: /),
+            (0,engine_record/* failure */.V2)(/Unable to (?:warmup|connect to) the Python model shards/)
+        ]
+    },
+    modelLists: ['tgi-info', 'openai'],
+    // none of its own: TGI opens its port only once ready
+    readiness: [],
+    servesOneModel: true,
+    generation: ['tgi', 'openai'],
+    stream: 'tgi',
+    sources: [
+        'huggingface/text-generation-inference@v3.3.7:backends/v3/src/lib.rs (V3Error::NotEnoughMemory)',
+        'huggingface/text-generation-inference@v3.3.7:launcher/src/main.rs (LauncherError)',
+        '__tests__/fixtures/logs/tgi-v3.3.7.log'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/triton.ts
+/** Triton Inference Server: its log lines (JSON-quoted since r24.05), per-model readiness and failed loads. */
+
+const triton = {
+    name: 'triton',
+    label: 'Triton',
+    log: {
+        signature: /^[IWE]\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+ [\w.]+:\d+\] |Triton Inference Server/,
+        stamp: /^[IWE](?<M>\d\d)(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)\.(?<f>\d+) /,
+        ready: /Started HTTPService at/,
+        phases: [
+            { phase: 'initializing', start: /memory pool is created/ },
+            { phase: 'loading model', start: /\] "?loading: \S+:\d+/, end: /successfully loaded '/ },
+            { phase: 'starting server', start: /Collecting (?:metrics for GPU|CPU metrics)|Started GRPCInferenceService at/ }
+        ],
+        fatal: [
+            ...engine_record/* TORCH_FATAL */.sF,
+            (0,engine_record/* cause */.c1)(/failed to load '[^']*'/),
+            (0,engine_record/* cause */.c1)(/already in use/),
+            (0,engine_record/* failure */.V2)(/error: creating server/),
+            // LOG_TRITONSERVER_ERROR(err, "failed to start HTTP service") and the others
+            (0,engine_record/* failure */.V2)(/failed to start (?:GRPC|HTTP|Sagemaker|Vertex AI) service/)
+        ]
+    },
+    // its OpenAI front end's /v1/models says so
+    ownedBy: 'Triton Inference Server',
+    modelLists: ['model-status', 'openai'],
+    // GET /v2/models/{m}/ready \u2192 200 once a version is READY, 400 "Model version not ready" or 404 "... has no
+    // available versions" while loading; /v2/health/ready \u2192 200, or 400 while any model is not.
+    readiness: [
+        (0,engine_record/* readinessRoute */.sp)({
+            path: '/v2/models/{model}/ready',
+            withoutModel: '/v2/health/ready',
+            because: 'Triton loads models at run time in explicit mode, and answers before they are ready'
+        })
+    ],
+    // `POST /v2/repository/index` \u2192 [{"name","version","state":"READY"|"UNAVAILABLE"|"LOADING"\u2026,"reason"}];
+    // UNAVAILABLE with a reason is a failed load (with --exit-on-error=false, or a load asked at run time). Asked
+    // while the answer is not ready, at most once a second.
+    loadFailure: {
+        path: '/v2/repository/index',
+        method: 'POST',
+        minGapMs: 1_000,
+        because: "Triton's repository index names a model that failed to load as UNAVAILABLE, with the reason"
+    },
+    servesOneModel: false,
+    generation: [],
+    sources: [
+        'triton-inference-server/server@e1db8a60:src/main.cc (failed to start \u2026 service)',
+        'triton-inference-server/server:src/http_server.cc (model and health ready routes, HandleRepositoryIndex)',
+        'triton-inference-server/core@73aad7c3:src/model_repository_manager/ (repository index states)',
+        '__tests__/fixtures/logs/triton-v2.71.0.log'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/vllm.ts
+/** vLLM: what it prints while it starts (V1 engine, 0.11\u20130.16 wordings), its sleep mode and its dead engine core. */
+
+const vllm = {
+    name: 'vllm',
+    label: 'vLLM',
+    log: {
+        signature: /\((?:APIServer|EngineCore\w*|Worker\w*|VllmWorker\w*) pid=\d+\)|vLLM API server version|Initializing a V1 LLM engine/,
+        stamp: /\b(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) (?<M>\d\d)-(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))? \[/,
+        ready: /Application startup complete/,
+        phases: [
+            { phase: 'initializing', start: /non-default args:|vLLM API server version|Initializing a V1 LLM engine/ },
+            {
+                phase: 'initializing distributed',
+                start: /world_size=\d+ rank=\d+ local_rank=\d+ distributed_init_method=/
+            },
+            {
+                phase: 'loading weights',
+                // the model runner v2 (vllm/v1/worker/gpu/model_runner.py, 4e179065) says only `Loading model from scratch...`
+                start: /Starting to load model|Loading model from scratch/,
+                progress: (0,engine_record/* tqdm */.$v)('Loading (?:safetensors|pt) checkpoint shards'),
+                unit: 'shards',
+                end: /Model loading took /,
+                took: /(?:Model loading took [\d.]+ GiB(?: memory)? and|Loading weights took) (?<took>[\d.]+) seconds/
+            },
+            {
+                phase: 'compiling',
+                start: /for vLLM's torch\.compile|Dynamo bytecode transform time/,
+                end: /torch\.compile (?:takes|took|and initial profiling run took) [\d.]+ s in total/,
+                took: /torch\.compile (?:takes|took|and initial profiling run took) (?<took>[\d.]+) s in total/
+            },
+            { phase: 'allocating KV cache', start: /Available KV cache memory/, end: /Maximum concurrency for / },
+            {
+                phase: 'capturing CUDA graphs',
+                // before the V1 engine's `(decode, FULL)` bars: `Capturing CUDA graph shapes`
+                progress: (0,engine_record/* tqdm */.$v)(String.raw `Capturing CUDA graph(?:s \([^)]*\)| shapes)`),
+                unit: 'graphs',
+                end: /Graph capturing finished in /,
+                took: /Graph capturing finished in (?<took>[\d.]+) secs/
+            },
+            {
+                phase: 'starting server',
+                start: /init engine \(profile, create kv cache, warmup model\) took|Supported tasks:|Starting vLLM (?:API )?server/
+            }
+        ],
+        fatal: [
+            ...engine_record/* TORCH_FATAL */.sF,
+            (0,engine_record/* cause */.c1)(/No available memory for the cache blocks/),
+            (0,engine_record/* cause */.c1)(/KV cache is needed, which is larger than the available KV cache memory/),
+            (0,engine_record/* cause */.c1)(/Free memory on device \S+ \([^)]*\) on startup is less than desired GPU memory utilization/),
+            (0,engine_record/* failure */.V2)(/WorkerProc hit an exception|WorkerProc failed to start/),
+            (0,engine_record/* failure */.V2)(/EngineCore failed to start|EngineCore encountered a fatal error/),
+            (0,engine_record/* failure */.V2)(/Engine core initialization failed/)
+        ]
+    },
+    ownedBy: 'vllm',
+    modelLists: ['openai'],
+    readiness: [
+        // `/is_sleeping` \u2192 {"is_sleeping": bool}, a route only with VLLM_SERVER_DEV_MODE=1 (404 without it: such a
+        // vLLM cannot sleep). A sleeping vLLM lists its model and /health says 200. `POST /wake_up` wakes it (its
+        // `tags` query left out: all of it). Unchanged from v0.14.0 to v0.15.0 (the source docs.vllm.ai publishes per
+        // tag; docs/endpoints.md).
+        (0,engine_record/* readinessRoute */.sp)({
+            path: '/is_sleeping',
+            ready: { statuses: [200, 404], notReadyWhen: { field: 'is_sleeping', value: true } },
+            wake: '/wake_up',
+            because: 'a sleeping vLLM (sleep mode) lists its model and its /health says 200'
+        }),
+        // `check_health()` raises EngineDeadError once the engine core died: 503 since PR #24897 (2025-09; so at
+        // v0.15.0 and v0.17.1), 500 in earlier V1 builds (launcher's runtime_exception_handler). It is a flag check,
+        // no forward pass: cheap. A 404 is no word either way (a proxy that passes only /v1, a server that is
+        // vLLM-like but not vLLM): the wait then goes by the model list alone, as it would knowing nothing.
+        (0,engine_record/* readinessRoute */.sp)({
+            path: '/health',
+            ready: { statuses: [200, 404] },
+            deadAfterReady: [500, 503],
+            because: "vLLM's /health turns 503 when its engine core dies, while /v1/models keeps listing the model"
+        })
+    ],
+    // EngineDeadError, "EngineCore encountered an issue. See stack trace (above) for the root cause.", in a 500 from
+    // every generation route
+    deadAnswer: /EngineCore encountered an issue|EngineDeadError/,
+    servesOneModel: true,
+    generation: ['openai'],
+    stream: 'openai',
+    sources: [
+        'vllm-project/vllm:vllm/entrypoints/openai/api_server.py (the sleep routes, before serve/sleep/)',
+        'vllm-project/vllm@v0.14.0:vllm/entrypoints/serve/sleep/api_router.py (/is_sleeping, /wake_up, dev mode only)',
+        'vllm-project/vllm@v0.15.0:vllm/entrypoints/serve/__init__.py (the sleep router attached)',
+        'vllm-project/vllm@v0.15.0,v0.17.1:vllm/entrypoints/serve/instrumentator/health.py (/health; 503 since PR #24897)',
+        'vllm-project/vllm@v0.9.0:vllm/v1/engine/exceptions.py (the dead engine words)',
+        'vllm-project/vllm@4e179065:vllm/v1/worker/gpu/model_runner.py (model runner v2 load line)',
+        '__tests__/fixtures/logs/vllm-v0.16.1rc1.log, vllm-v0.16.1rc1-oom-fail.log'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/index.ts
+
+
+
+
+
+
+
+
+
+/** One line per engine: its record's file above, its record here (the `engine` input lists them in this order). */
+const RECORDS = [vllm, sglang, tgi, ollama, llamacpp, triton, nim, localai, kserve];
+const ENGINE_RECORDS = RECORDS;
+/** The names the `engine` input accepts. */
+const ENGINE_NAMES = RECORDS.map((r) => r.name);
+/** Each engine's record, by its name. */
+const ENGINES = Object.fromEntries(RECORDS.map((r) => [r.name, r]));
+/**
+ * The engines whose log lines are known, in the order a line is tried against their signatures: Ollama before
+ * llama.cpp, since Ollama 0.30+ passes llama.cpp's own lines through after its own.
+ */
+const LOG_DETECTION_ORDER = ['vllm', 'sglang', 'tgi', 'ollama', 'llamacpp', 'triton'];
 /** The name the `engine` input and the CLI's help give an engine (`llama.cpp` for `llamacpp`). */
-const engineInputName = (engine) => (engine === 'llamacpp' ? 'llama.cpp' : engine);
+const engineInputName = (engine) => ENGINES[engine].inputName ?? engine;
 
 
 /***/ }),
@@ -19916,300 +20428,30 @@ const engineInputName = (engine) => (engine === 'llamacpp' ? 'llama.cpp' : engin
 /* harmony export */   U1: () => (/* binding */ engineOfLine),
 /* harmony export */   Zs: () => (/* binding */ stampOf)
 /* harmony export */ });
-/* unused harmony exports knowsReadyLine, PHASE_MARKERS */
+/* unused harmony export knowsReadyLine */
+/* harmony import */ var _engine_record_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8823);
+/* harmony import */ var _index_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9221);
 /**
- * What model servers print while they start, as data: how each engine frames and stamps a line, the lines that
- * name it, one row per engine and startup phase, the line that says it is ready, and its known fatal lines.
- * __tests__/fixtures/logs holds a recorded startup of each engine that these rows are tested against. Line numbers
- * in `[file.py:NNN]` prefixes change every release, so no pattern here depends on them.
+ * Reading what model servers print while they start, from each engine's record: which engine a line names, the
+ * time stamp in a line, each engine's phases, its ready line and its fatal lines. __tests__/fixtures/logs holds a
+ * recorded startup of each engine that these are tested against. Line numbers in `[file.py:NNN]` prefixes change
+ * every release, so no pattern depends on them.
  */
-/** A pattern no line matches: an engine whose log lines are not known (see the entries it stands in). */
-const NO_LINE = /(?!)/;
-const cause = (pattern) => ({ pattern, cause: true });
-const failure = (pattern) => ({ pattern, cause: false });
-/** PyTorch's allocator and NCCL (through torch or the engines' own pynccl wrappers) word these alike everywhere. */
-const TORCH_FATAL = [
-    cause(/CUDA out of memory/),
-    // Not the traceback's source line `raise RuntimeError(f"NCCL error: {error_str}")`.
-    cause(/NCCL error(?:: | in: )(?!\{)/),
-    cause(/DistBackendError/)
-];
-// tqdm: "Loading safetensors checkpoint shards:  45% Completed | 29/64 [01:02<01:10,  2.15s/it]" and the default
-// bar "Capturing CUDA graphs (decode, FULL):  45%|\u2588\u2588\u2588\u2588\u258c     | 23/51 [00:05<00:06,  4.12it/s]".
-const TQDM_COUNT = String.raw `\s*\d+%(?: Completed)? ?\|[^|]*?\|?\s*(?<n>\d+)/(?<total>\d+)(?: \[(?<elapsed>\d+(?::\d\d)+)<)?`;
-const tqdm = (desc) => new RegExp(`${desc}:${TQDM_COUNT}`);
-const ENGINE_LOGS = [
-    {
-        engine: 'vllm',
-        label: 'vLLM',
-        signature: /\((?:APIServer|EngineCore\w*|Worker\w*|VllmWorker\w*) pid=\d+\)|vLLM API server version|Initializing a V1 LLM engine/,
-        ownedBy: 'vllm',
-        stamp: /\b(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) (?<M>\d\d)-(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))? \[/,
-        ready: /Application startup complete/,
-        fatal: [
-            ...TORCH_FATAL,
-            cause(/No available memory for the cache blocks/),
-            cause(/KV cache is needed, which is larger than the available KV cache memory/),
-            cause(/Free memory on device \S+ \([^)]*\) on startup is less than desired GPU memory utilization/),
-            failure(/WorkerProc hit an exception|WorkerProc failed to start/),
-            failure(/EngineCore failed to start|EngineCore encountered a fatal error/),
-            failure(/Engine core initialization failed/)
-        ]
-    },
-    {
-        engine: 'sglang',
-        label: 'SGLang',
-        signature: /server_args=ServerArgs\(|sglang is using nccl|^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d (?:[A-Z]{2}\d+ ?)+\]/,
-        ownedBy: 'sglang',
-        stamp: /^\[(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)[^\]]*\]/,
-        ready: /The server is fired up and ready to roll/,
-        fatal: [
-            ...TORCH_FATAL,
-            cause(/Capture cuda graph failed/),
-            cause(/but there are other ranks that didn't finish loading/),
-            failure(/Scheduler hit an exception/),
-            failure(/Received sigquit from a child process|SIGQUIT received/),
-            // newer: `Server warmup failed; aborting startup: %s` (entrypoints/http_server.py), then SIGTERM to itself
-            failure(/Initialization failed\. warmup error|Server warmup failed; aborting startup/),
-            failure(/Subprocess \S+ \(pid=\d+\) crashed/)
-        ]
-    },
-    {
-        engine: 'tgi',
-        label: 'TGI',
-        signature: /text_generation_(?:launcher|router)/,
-        stamp: /^(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d)T(?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))?Z/,
-        ready: /text_generation_router::server.*\bConnected\s*$/,
-        fatal: [
-            ...TORCH_FATAL,
-            cause(/Not enough memory to handle \d+ prefill tokens/),
-            // v3.3.7 backends/v3/src/lib.rs V3Error::NotEnoughMemory
-            cause(/Not enough memory to handle `max_total_tokens=\d+`/),
-            cause(/Download encountered an error/),
-            cause(/Error when initializing model/),
-            cause(/text-generation-(?:server|router) not found in PATH/),
-            // v3.3.7 launcher/src/main.rs LauncherError: printed as `Error: <variant>` when the launcher exits
-            cause(/not enough cuda devices: |Error: NotEnoughCUDADevices/),
-            failure(/Shard \d+ failed to start|Shard \d+ crashed|Error: (?:Shard(?:CannotStart|Failed|Disconnected)|WarmupError|DownloadError|Webserver(?:Failed|CannotStart))/),
-            failure(/Webserver Crashed|Failed to start webserver: /),
-            failure(/Unable to (?:warmup|connect to) the Python model shards/)
-        ]
-    },
-    {
-        engine: 'ollama',
-        label: 'Ollama',
-        // Listed before llama.cpp: Ollama 0.30+ passes llama.cpp's own lines through after its own.
-        signature: /level=[A-Z]+ source=\S+ msg=|^\[GIN\] /,
-        stamp: /time=(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d)T(?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))?/,
-        ready: /(?:llama runner|llama-server) started in [\d.]+ seconds/,
-        fatal: [
-            ...TORCH_FATAL,
-            cause(/reported out-of-memory during startup/),
-            cause(/model requires more system memory than is currently available/),
-            // v0.33.0-rc2 server/sched.go, llm/llama_server.go
-            cause(/msg="model is too large for system memory"/),
-            cause(/bind: address already in use/),
-            failure(/(?:llama runner|llama-server) process has terminated|llama-server process no longer running/),
-            failure(/timed out waiting for (?:llama runner|llama-server) to start/)
-        ]
-    },
-    {
-        engine: 'llamacpp',
-        label: 'llama.cpp',
-        signature: /\bbuild: \d+ \(|llama_model_loader: |\bsrv\s+(?:load_model|llama_server): |\bmain: loading model|llama_context: /,
-        ownedBy: 'llamacpp',
-        // minutes.seconds.milliseconds.microseconds since the start: the default since v0.5.0 (node-llama-cpp 3.22),
-        // before it only with --log-timestamps. Anchored: in router mode a child's lines come through as
-        // `[ 8081] 0.00.056.085 I \u2026`, stamped from the child's own start, which says nothing on the router's scale.
-        stamp: /^(?<m>\d+)\.(?<s>\d\d)\.(?<ms>\d{3})\.(?<us>\d{3}) [IWEDT] /,
-        // v0.5.0: `srv  llama_server: model loaded` (printed once it serves: the server sets itself ready just before),
-        // then `listening on http://\u2026`, which in router mode comes before any model is loaded, so it is no ready line.
-        // Older: `main: model loaded`, `main: server is listening on \u2026` and `starting the main loop`.
-        ready: /server is listening on|starting the main loop|\b(?:llama_server|main): model loaded\b/,
-        fatal: [
-            cause(/cudaMalloc failed: out of memory/),
-            cause(/failed to open GGUF file/),
-            cause(/couldn't bind HTTP server socket/),
-            cause(/error loading model/),
-            failure(/failed to load model/),
-            failure(/exiting due to (?:model loading|HTTP server) error/)
-        ]
-    },
-    {
-        engine: 'triton',
-        label: 'Triton',
-        signature: /^[IWE]\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+ [\w.]+:\d+\] |Triton Inference Server/,
-        ownedBy: 'Triton Inference Server',
-        stamp: /^[IWE](?<M>\d\d)(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)\.(?<f>\d+) /,
-        ready: /Started HTTPService at/,
-        fatal: [
-            ...TORCH_FATAL,
-            cause(/failed to load '[^']*'/),
-            cause(/already in use/),
-            failure(/error: creating server/),
-            // server e1db8a60 src/main.cc: LOG_TRITONSERVER_ERROR(err, "failed to start HTTP service") and the others
-            failure(/failed to start (?:GRPC|HTTP|Sagemaker|Vertex AI) service/)
-        ]
-    },
-    // NIM (closed source), LocalAI and KServe: no recorded startup of theirs has been read, so their log names
-    // nothing and says nothing of readiness (NO_LINE); their own readiness routes do (readiness.ts). The `engine`
-    // input names them. NIM runs vLLM or SGLang underneath, KServe's model servers and LocalAI's backends run
-    // PyTorch: its fatal lines are theirs too.
-    { engine: 'nim', label: 'NVIDIA NIM', signature: NO_LINE, ready: NO_LINE, fatal: TORCH_FATAL },
-    { engine: 'localai', label: 'LocalAI', signature: NO_LINE, ready: NO_LINE, fatal: TORCH_FATAL },
-    { engine: 'kserve', label: 'KServe', signature: NO_LINE, ready: NO_LINE, fatal: TORCH_FATAL }
-];
-/** Whether the engine's log has a known ready line: without one, the log cannot tell the schedule when to probe. */
-const knowsReadyLine = (engine) => engineLog(engine).ready !== NO_LINE;
-const PHASE_MARKERS = [
-    // vLLM (V1 engine, 0.11\u20130.16 wordings)
-    {
-        engine: 'vllm',
-        phase: 'initializing',
-        start: /non-default args:|vLLM API server version|Initializing a V1 LLM engine/
-    },
-    {
-        engine: 'vllm',
-        phase: 'initializing distributed',
-        start: /world_size=\d+ rank=\d+ local_rank=\d+ distributed_init_method=/
-    },
-    {
-        engine: 'vllm',
-        phase: 'loading weights',
-        // the model runner v2 (vllm/v1/worker/gpu/model_runner.py, 4e179065) says only `Loading model from scratch...`
-        start: /Starting to load model|Loading model from scratch/,
-        progress: tqdm('Loading (?:safetensors|pt) checkpoint shards'),
-        unit: 'shards',
-        end: /Model loading took /,
-        took: /(?:Model loading took [\d.]+ GiB(?: memory)? and|Loading weights took) (?<took>[\d.]+) seconds/
-    },
-    {
-        engine: 'vllm',
-        phase: 'compiling',
-        start: /for vLLM's torch\.compile|Dynamo bytecode transform time/,
-        end: /torch\.compile (?:takes|took|and initial profiling run took) [\d.]+ s in total/,
-        took: /torch\.compile (?:takes|took|and initial profiling run took) (?<took>[\d.]+) s in total/
-    },
-    { engine: 'vllm', phase: 'allocating KV cache', start: /Available KV cache memory/, end: /Maximum concurrency for / },
-    {
-        engine: 'vllm',
-        phase: 'capturing CUDA graphs',
-        // before the V1 engine's `(decode, FULL)` bars: `Capturing CUDA graph shapes`
-        progress: tqdm(String.raw `Capturing CUDA graph(?:s \([^)]*\)| shapes)`),
-        unit: 'graphs',
-        end: /Graph capturing finished in /,
-        took: /Graph capturing finished in (?<took>[\d.]+) secs/
-    },
-    {
-        engine: 'vllm',
-        phase: 'starting server',
-        start: /init engine \(profile, create kv cache, warmup model\) took|Supported tasks:|Starting vLLM (?:API )?server/
-    },
-    // SGLang (0.5.x)
-    { engine: 'sglang', phase: 'initializing', start: /server_args=/ },
-    {
-        engine: 'sglang',
-        phase: 'initializing distributed',
-        start: /Init torch distributed begin/,
-        end: /Init torch distributed ends/,
-        took: /Init torch distributed ends\. elapsed=(?<took>[\d.]+) s/
-    },
-    {
-        engine: 'sglang',
-        phase: 'loading weights',
-        start: /Load weight begin/,
-        progress: tqdm('Loading (?:safetensors|pt) checkpoint shards'),
-        unit: 'shards',
-        end: /Load weight end/,
-        took: /Load weight end\. elapsed=(?<took>[\d.]+) s/
-    },
-    {
-        engine: 'sglang',
-        phase: 'allocating KV cache',
-        start: /Using KV cache dtype|KV Cache is allocated/,
-        end: /Memory pool end/
-    },
-    {
-        engine: 'sglang',
-        phase: 'capturing CUDA graphs',
-        // newer: `Capture target decode CUDA graph begin`, `Capture piecewise CUDA graph begin`, `Capture draft \u2026`
-        start: /Capture (?:[\w ]*)(?:cuda|CUDA|cpu|npu) graph begin/,
-        progress: tqdm(String.raw `Capturing batches \([^)]*\)`),
-        unit: 'batch sizes',
-        end: /Capture (?:[\w ]*)(?:cuda|CUDA|cpu|npu) graph end/,
-        took: /graph end\. (?:Time elapsed: |elapsed=)(?<took>[\d.]+) s/
-    },
-    { engine: 'sglang', phase: 'starting server', start: /max_total_num_tokens=|Started server process/ },
-    { engine: 'sglang', phase: 'warming up', start: /Uvicorn running on|GET \/(?:get_)?model_info/ },
-    // TGI (launcher 3.x; 2.x wordings where they differ)
-    {
-        engine: 'tgi',
-        phase: 'downloading',
-        start: /Starting (?:check and )?download process/,
-        progress: /Download: \[(?<n>\d+)\/(?<total>\d+)\]/,
-        unit: 'files',
-        end: /Successfully downloaded weights/
-    },
-    {
-        engine: 'tgi',
-        phase: 'loading weights',
-        start: /Starting shard/,
-        end: /Shard ready in /,
-        took: /Shard ready in (?<took>[\d.]+)(?<unit>ms|\u00b5s|ns|s)/
-    },
-    { engine: 'tgi', phase: 'starting server', start: /Starting Webserver/ },
-    { engine: 'tgi', phase: 'warming up', start: /Warming up model/ },
-    // llama.cpp llama-server
-    { engine: 'llamacpp', phase: 'initializing', start: /\bbuild: \d+ \(|system info: |\bllama_server: initializing/ },
-    {
-        engine: 'llamacpp',
-        phase: 'loading weights',
-        start: /\bmain: loading model|load_model: loading model|llama_model_loader: loaded meta data/
-    },
-    {
-        engine: 'llamacpp',
-        phase: 'allocating KV cache',
-        // v0.5.0 prints no llama_context line at its default verbosity unless the context exceeds the model's training
-        // context; its CUDA build (-ngl 99) then says nothing between `loading model` and `llama threadpool init`
-        // (common/common.cpp, once the context, its KV cache included, is made), so that line ends the weights' load
-        start: /\bllama_context: |llama_kv_cache|llama_new_context_with_model|\bllama threadpool init\b/
-    },
-    { engine: 'llamacpp', phase: 'warming up', start: /warming up the model with an empty run/ },
-    // older `initializing slots, n_slots = 4`; v0.5.0 `srv    load_model: initializing, n_slots = 4, n_ctx_slot = \u2026`
-    { engine: 'llamacpp', phase: 'starting server', start: /initializing(?: slots)?, n_slots/ },
-    // Ollama (models load lazily, on the first request for them)
-    {
-        engine: 'ollama',
-        phase: 'starting server',
-        start: /msg="server config"|msg="total blobs/,
-        end: /msg="Listening on /
-    },
-    {
-        engine: 'ollama',
-        phase: 'discovering GPUs',
-        start: /discovering available GPUs|looking for compatible GPUs/,
-        end: /msg="inference compute"/
-    },
-    {
-        engine: 'ollama',
-        phase: 'loading model',
-        start: /msg="starting (?:runner|llama-server)"|msg="loading model/,
-        took: /(?:llama runner|llama-server) started in (?<took>[\d.]+) seconds/
-    },
-    // Triton (messages JSON-quoted since r24.05)
-    { engine: 'triton', phase: 'initializing', start: /memory pool is created/ },
-    { engine: 'triton', phase: 'loading model', start: /\] "?loading: \S+:\d+/, end: /successfully loaded '/ },
-    {
-        engine: 'triton',
-        phase: 'starting server',
-        start: /Collecting (?:metrics for GPU|CPU metrics)|Started GRPCInferenceService at/
-    }
-];
+
+
+const ENGINE_LOGS = _index_js__WEBPACK_IMPORTED_MODULE_1__/* .ENGINE_RECORDS */ .qp.map((r) => ({
+    engine: r.name,
+    label: r.label,
+    ...r.log
+}));
 const engineLog = (engine) => ENGINE_LOGS.find((e) => e.engine === engine);
-const phaseMarkers = (engine) => PHASE_MARKERS.filter((m) => m.engine === engine);
+/** Its startup phases, in the order the engine goes through them. */
+const phaseMarkers = (engine) => _index_js__WEBPACK_IMPORTED_MODULE_1__/* .ENGINES */ .ug[engine].log.phases;
+/** Whether the engine's log has a known ready line: without one, the log cannot tell the schedule when to probe. */
+const knowsReadyLine = (engine) => ENGINES[engine].log.ready !== NO_LINE;
 /** The engine whose own lines these are, from one line; undefined when the line is not particular to one. */
 function engineOfLine(line) {
-    return ENGINE_LOGS.find((e) => e.signature.test(line))?.engine;
+    return _index_js__WEBPACK_IMPORTED_MODULE_1__/* .LOG_DETECTION_ORDER */ .gs.find((e) => _index_js__WEBPACK_IMPORTED_MODULE_1__/* .ENGINES */ .ug[e].log.signature.test(line));
 }
 /** The engine from a `/v1/models` body's `owned_by` (vLLM, SGLang, llama.cpp and Triton's OpenAI front end say so). */
 function engineOfModelList(json) {
@@ -20218,9 +20460,9 @@ function engineOfModelList(json) {
         return undefined;
     for (const entry of data) {
         const owner = entry?.owned_by;
-        const found = ENGINE_LOGS.find((e) => e.ownedBy !== undefined && e.ownedBy === owner);
+        const found = _index_js__WEBPACK_IMPORTED_MODULE_1__/* .ENGINE_RECORDS */ .qp.find((r) => r.ownedBy !== undefined && r.ownedBy === owner);
         if (found)
-            return found.engine;
+            return found.name;
     }
     return undefined;
 }
@@ -20247,14 +20489,12 @@ const clockSeconds = (text) => text.split(':').reduce((acc, part) => acc * 60 + 
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   EU: () => (/* binding */ readModelList),
+/* harmony export */   Gv: () => (/* binding */ isObject),
 /* harmony export */   Hg: () => (/* binding */ isCompletion),
 /* harmony export */   w: () => (/* binding */ GENERATION_ROUTES),
 /* harmony export */   wf: () => (/* binding */ generationRoute)
 /* harmony export */ });
-/**
- * What model servers say about their models, as data: one row per answer shape, naming the servers that
- * use it and how each listed entry says it is still loading. Facts from each engine's source code.
- */
+/* unused harmony export MODEL_LIST_SHAPES */
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 const objects = (v) => (Array.isArray(v) ? v.filter(isObject) : undefined);
 const str = (v) => (typeof v === 'string' && v !== '' ? v : undefined);
@@ -20275,7 +20515,7 @@ const openAiUnloaded = (entry) => (isObject(entry.status) && entry.status.value 
 const MODEL_LIST_SHAPES = [
     {
         name: 'openai',
-        servers: 'vLLM, SGLang, TGI, llama.cpp, LocalAI, NIM, LM Studio, Infinity, Ollama /v1/models',
+        // also LM Studio's and Infinity's /v1/models
         read(body) {
             // Ollama's /v1/models says `"data": null` when nothing is pulled yet.
             if (body.data === null && body.object === 'list')
@@ -20291,24 +20531,24 @@ const MODEL_LIST_SHAPES = [
     },
     {
         name: 'ollama',
-        servers: 'Ollama /api/tags and /api/ps',
+        // /api/tags and /api/ps
         read: (body) => namedEntries(body.models, 'name')
     },
     {
         name: 'torchserve',
-        servers: 'TorchServe /models',
+        // TorchServe's /models
         read: (body) => namedEntries(body.models, 'modelName')
     },
     {
         name: 'kserve-v1-list',
-        servers: 'KServe v1 /v1/models',
+        // KServe v1's /v1/models
         read: (body) => Array.isArray(body.models) && body.models.every((m) => typeof m === 'string')
             ? body.models.map((id) => ({ id }))
             : undefined
     },
     {
         name: 'tgi-info',
-        servers: 'TGI and TEI /info',
+        // TGI's and TEI's /info
         read(body) {
             const ids = [str(body.model_id), str(body.served_model_name)].filter((id) => id !== undefined);
             return ids.length === 0 ? undefined : [...new Set(ids)].map((id) => ({ id }));
@@ -20316,7 +20556,7 @@ const MODEL_LIST_SHAPES = [
     },
     {
         name: 'model-status',
-        servers: 'KServe v1/v2 /v2/models/<name>/ready, Triton and KServe v2 model metadata',
+        // KServe v1/v2 /v2/models/<name>/ready, Triton's and KServe v2's model metadata
         read(body) {
             const id = str(body.name);
             // A `name` alone says nothing (error objects carry one too): these endpoints also say `ready` or describe the model.
@@ -21958,7 +22198,7 @@ function endpointSettings(settings, i) {
 /* unused harmony export parseUrl */
 /* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9354);
 /* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5369);
-/* harmony import */ var _engines_engine_names_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6284);
+/* harmony import */ var _engines_index_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9221);
 /** The forms of the values only the settings take: URLs, a process id, variable names, an engine, a word of a list. */
 
 
@@ -21970,10 +22210,10 @@ function oneOf(text, words) {
         throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: `one of ${words.join(', ')}` });
     return word;
 }
-const ENGINE_FORM = `auto or one of ${_engines_engine_names_js__WEBPACK_IMPORTED_MODULE_2__/* .ENGINE_NAMES */ .Gw.map(_engines_engine_names_js__WEBPACK_IMPORTED_MODULE_2__/* .engineInputName */ .Eu).join(', ')}`;
+const ENGINE_FORM = `auto or one of ${_engines_index_js__WEBPACK_IMPORTED_MODULE_2__/* .ENGINE_NAMES */ .Gw.map(_engines_index_js__WEBPACK_IMPORTED_MODULE_2__/* .engineInputName */ .Eu).join(', ')}`;
 function parseEngine(text) {
     const name = text === 'llama.cpp' ? 'llamacpp' : text;
-    if (!_engines_engine_names_js__WEBPACK_IMPORTED_MODULE_2__/* .ENGINE_NAMES */ .Gw.includes(name))
+    if (!_engines_index_js__WEBPACK_IMPORTED_MODULE_2__/* .ENGINE_NAMES */ .Gw.includes(name))
         throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: ENGINE_FORM });
     return name;
 }
@@ -27133,126 +27373,11 @@ function createGenerator({ base, route, headers, clock, caCert, insecureTls, sec
     };
 }
 
+// EXTERNAL MODULE: ./src/engines/index.ts + 9 modules
+var engines = __nccwpck_require__(9221);
 ;// CONCATENATED MODULE: ./src/engines/readiness.ts
 
-const OK = { statuses: [200] };
-/** One list per engine (the compiler holds the table to ENGINE_NAMES), asked in order once the model is listed. */
-const ENGINE_READINESS = {
-    vllm: [
-        // api_server.py / serve/sleep: `/is_sleeping` \u2192 {"is_sleeping": bool}, a route only with VLLM_SERVER_DEV_MODE=1
-        // (404 without it: such a vLLM cannot sleep). A sleeping vLLM lists its model and /health says 200.
-        // `POST /wake_up` wakes it (its `tags` query left out: all of it). Re-read at v0.14.0 and v0.15.0 (the
-        // source docs.vllm.ai publishes per tag; docs/endpoints.md): unchanged.
-        {
-            path: '/is_sleeping',
-            method: 'GET',
-            ready: { statuses: [200, 404], notReadyWhen: { field: 'is_sleeping', value: true } },
-            minGapMs: 0,
-            oneAtATime: false,
-            wake: '/wake_up',
-            because: 'a sleeping vLLM (sleep mode) lists its model and its /health says 200'
-        },
-        // serve/instrumentator/health.py: `check_health()` raises EngineDeadError once the engine core died: 503
-        // since PR #24897 (2025-09; so at v0.15.0 and v0.17.1), 500 in earlier V1 builds (launcher's
-        // runtime_exception_handler). It is a flag check, no forward pass: cheap. A 404 is no word either way (a
-        // proxy that passes only /v1, a server that is vLLM-like but not vLLM): the wait then goes by the model list
-        // alone, as it would knowing nothing.
-        {
-            path: '/health',
-            method: 'GET',
-            ready: { statuses: [200, 404] },
-            minGapMs: 0,
-            oneAtATime: false,
-            deadAfterReady: [500, 503],
-            because: "vLLM's /health turns 503 when its engine core dies, while /v1/models keeps listing the model"
-        }
-    ],
-    // http_server.py: /v1/models has no status check; /health answers 503 while ServerStatus is Starting (the
-    // warm-up request runs then) since PR #8444 (2025-07); older SGLang answers 200 there at once, which costs
-    // nothing. Past Starting, /health and /health_generate are one handler that runs a one-token generation and
-    // waits for it in 1 s sleeps: every call costs about a second of the engine's time, so never two at once and
-    // never more often than once a second. Re-read (docs/endpoints.md; not tied to a release): with no answer in
-    // SGLANG_HEALTH_CHECK_TIMEOUT (20 s) it says 503 and UnHealthy, 200 again at the next answer (so no
-    // deadAfterReady); SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION=false (default true) makes /health a plain 200.
-    sglang: [
-        {
-            path: '/health',
-            method: 'GET',
-            ready: OK,
-            minGapMs: 1_000,
-            oneAtATime: true,
-            because: 'SGLang lists its model during its warm-up, while its /health answers 503 until the warm-up ends'
-        }
-    ],
-    tgi: [],
-    ollama: [],
-    llamacpp: [],
-    // http_server.cc: GET /v2/models/{m}/ready \u2192 200 once a version is READY, 400 "Model version not ready" or
-    // 404 "... has no available versions" while loading; /v2/health/ready \u2192 200, or 400 while any model is not.
-    triton: [
-        {
-            path: '/v2/models/{model}/ready',
-            withoutModel: '/v2/health/ready',
-            method: 'GET',
-            ready: OK,
-            minGapMs: 0,
-            oneAtATime: false,
-            because: 'Triton loads models at run time in explicit mode, and answers before they are ready'
-        }
-    ],
-    // NIM for LLMs docs ("Health checks"): /v1/health/live is nginx's and 200 at once; /v1/health/ready answers
-    // 503 during the model's download and initialisation, 200 once the backend's health passes.
-    nim: [
-        {
-            path: '/v1/health/ready',
-            method: 'GET',
-            ready: OK,
-            minGapMs: 0,
-            oneAtATime: false,
-            because: 'NIM answers (nginx) before its model is downloaded and initialised; /v1/health/ready says 503 until then'
-        }
-    ],
-    // core/http/routes/health.go (PR #10989, 2026-07): /readyz \u2192 503 {"status":"starting"} until the startup
-    // preload ends, then 200; /v1/models lists configured models, loaded or not. Before that PR /readyz was 200
-    // always, which costs nothing.
-    localai: [
-        {
-            path: '/readyz',
-            method: 'GET',
-            ready: OK,
-            minGapMs: 0,
-            oneAtATime: false,
-            because: 'LocalAI lists its configured models while its startup preload still runs; /readyz says 503 until then'
-        }
-    ],
-    // kserve/protocol/rest/v2_endpoints.py: /v2/models/{name}/ready \u2192 {"name":..,"ready":true}, or 503 while
-    // not ready; /v2/health/ready is unconditional in the Python server (asked only when no model is named).
-    kserve: [
-        {
-            path: '/v2/models/{model}/ready',
-            withoutModel: '/v2/health/ready',
-            method: 'GET',
-            ready: { statuses: [200], notReadyWhen: { field: 'ready', value: false } },
-            minGapMs: 0,
-            oneAtATime: false,
-            because: "KServe's Open Inference Protocol says a model is ready in /v2/models/{name}/ready"
-        }
-    ]
-};
-/**
- * Triton's repository index (model_repository_manager / http_server.cc `HandleRepositoryIndex`): `POST
- * /v2/repository/index` \u2192 [{"name","version","state":"READY"|"UNAVAILABLE"|"LOADING"\u2026,"reason"}]; UNAVAILABLE
- * with a reason is a failed load (with --exit-on-error=false, or a load asked at run time). Asked while the
- * answer is not ready, at most once a second.
- */
-const ENGINE_LOAD_FAILURES = {
-    triton: {
-        path: '/v2/repository/index',
-        method: 'POST',
-        minGapMs: 1_000,
-        because: "Triton's repository index names a model that failed to load as UNAVAILABLE, with the reason"
-    }
-};
+
 /**
  * The failed load in a Triton repository index: of `model` when given (any version), else of any model (a
  * server with no model named is not ready while any failed). Undefined: none failed, or not an index.
@@ -27274,34 +27399,16 @@ function loadFailureIn(json, model) {
     }
     return undefined;
 }
-/**
- * The words of an engine's generation answers once its engine died: three in a row end the wait
- * (`reason=engine-dead`). vLLM (v1/engine/exceptions.py): EngineDeadError, "EngineCore encountered an issue. See
- * stack trace (above) for the root cause.", in a 500 from every generation route. SGLang has none: a scheduler or
- * detokenizer that dies sends SIGQUIT to the server, which kills its process tree ("Received sigquit from a child
- * process", entrypoints/engine.py): the port closes, and `start` sees the exit.
- */
-const DEAD_ENGINE_ANSWERS = {
-    vllm: /EngineCore encountered an issue|EngineDeadError/
-};
+/** Each engine's `pick` of its record, by engine. */
+const byEngine = (pick) => Object.fromEntries(engines/* ENGINE_RECORDS */.qp.map((r) => [r.name, pick(r)]));
+const ENGINE_READINESS = byEngine((r) => r.readiness);
+const ENGINE_LOAD_FAILURES = byEngine((r) => r.loadFailure);
+/** Three in a row end the wait (`reason=engine-dead`). */
+const DEAD_ENGINE_ANSWERS = byEngine((r) => r.deadAnswer);
+/** llama.cpp's router mode, which loads other models when asked, aside (`listsAsRouter`). */
+const SERVES_ONE_MODEL = byEngine((r) => r.servesOneModel);
 /** How many dead-engine answers in a row end the wait: one could be a single request's failure. */
 const DEAD_ANSWERS_IN_A_ROW = 3;
-/**
- * Engines that serve the models they were started with and no other (vLLM, SGLang, TGI, llama.cpp outside its
- * router mode): a list without the expected model will not change. Ollama, LocalAI, Triton, KServe, NIM's
- * LoRA and llama.cpp's router mode list what is pulled or loaded, which changes.
- */
-const SERVES_ONE_MODEL = {
-    vllm: true,
-    sglang: true,
-    tgi: true,
-    ollama: false,
-    llamacpp: true,
-    triton: false,
-    nim: false,
-    localai: false,
-    kserve: false
-};
 /**
  * Whether a model list is llama.cpp's router mode's (tools/server/server-models.cpp: each entry has a `status`
  * object, unloaded \u2192 loading \u2192 loaded): it loads other models when asked, so a list without the model may change.
@@ -27468,32 +27575,34 @@ async function ask(e, c, engine, model, timeoutMs, signal) {
 ;// CONCATENATED MODULE: ./src/engines/load.ts
 /**
  * Load on demand (`load: true`): servers that list models they have not loaded, and the request that asks one to
- * load. llama.cpp's router mode lists every model file with `status.value` "unloaded" and loads one on
- * `POST /models/load`; Ollama's `/api/ps` lists the models in memory and a `POST /api/generate` without a prompt
- * loads one (see the research notes on model servers). Data only.
+ * load, as each engine's record says (its `load`): llama.cpp's router mode lists every model file as "unloaded" and
+ * loads one by its listed id; Ollama's `/api/ps` lists the models in memory and loads one on a generate request
+ * (see the research notes on model servers).
  */
+
 
 /** The model-list paths, after which the server's base ends (a proxy prefix before them is kept). */
 const load_LIST_PATH = /\/(v1\/models|models|api\/ps)\/?$/;
+const LOADS = engines/* ENGINE_RECORDS */.qp.flatMap((r) => (r.load === undefined ? [] : [r.load]));
 /**
  * What asks the server at `url` to load the model, given its last answer; undefined when the answer shows no
  * model waiting to be asked for (loaded, loading, or not a server that loads on demand).
  */
 function loadRequest(url, answer, model) {
     const m = load_LIST_PATH.exec(url.pathname);
-    if (m === null || answer.status !== 200)
+    if (m === null || answer.status !== 200 || model === undefined || answer.models === undefined)
         return undefined;
     const base = `${url.origin}${url.pathname.slice(0, m.index)}`;
-    if (answer.modelState === 'unloaded' && model !== undefined && answer.models !== undefined) {
-        // the listed id the assessment found unloaded: the router loads by its own id
+    const unloaded = LOADS.find((l) => l.when === 'unloaded');
+    if (unloaded !== undefined && answer.modelState === 'unloaded') {
+        // the listed id the assessment found unloaded: the server loads by its own id
         const found = matchModel(answer.models.map((id) => ({ id })), model);
         if (found.kind === 'found')
-            return { url: new URL(`${base}/models/load`), body: { model: found.model.id } };
+            return { url: new URL(`${base}${unloaded.path}`), body: unloaded.body(found.model.id) };
     }
-    // Ollama's models in memory: a model not among them is loaded by a generate request with no prompt; -1 keeps
-    // it loaded until the server stops (its default, 5 minutes, could unload it during the benchmark)
-    if (m[1] === 'api/ps' && model !== undefined && answer.state === 'waiting' && answer.models !== undefined)
-        return { url: new URL(`${base}/api/generate`), body: { model, keep_alive: -1 } };
+    const absent = LOADS.find((l) => l.when === 'absent' && l.listPath === m[1]);
+    if (absent !== undefined && answer.state === 'waiting')
+        return { url: new URL(`${base}${absent.path}`), body: absent.body(model) };
     return undefined;
 }
 

@@ -16947,8 +16947,8 @@ function readCredentials(read, urls, env) {
 
 // EXTERNAL MODULE: ./src/inputs/cross-field-rules.ts
 var cross_field_rules = __nccwpck_require__(2322);
-// EXTERNAL MODULE: ./src/inputs/forms.ts + 1 modules
-var inputs_forms = __nccwpck_require__(9035);
+// EXTERNAL MODULE: ./src/inputs/forms.ts
+var inputs_forms = __nccwpck_require__(2198);
 // EXTERNAL MODULE: ./src/runtime/own-files.ts
 var own_files = __nccwpck_require__(730);
 // EXTERNAL MODULE: ./src/inputs/settings.ts
@@ -17310,19 +17310,572 @@ async function run() {
 
 /***/ }),
 
+/***/ 8823:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $v: () => (/* binding */ tqdm),
+/* harmony export */   Qf: () => (/* binding */ UNKNOWN_LOG),
+/* harmony export */   V2: () => (/* binding */ failure),
+/* harmony export */   c1: () => (/* binding */ cause),
+/* harmony export */   sF: () => (/* binding */ TORCH_FATAL),
+/* harmony export */   sp: () => (/* binding */ readinessRoute)
+/* harmony export */ });
+/* unused harmony export NO_LINE */
+/**
+ * What we know of one engine, as one record (the shape every file beside this one fills in), and the pieces that
+ * several engines' records share: PyTorch's fatal lines, tqdm's progress bars, the pattern no line matches.
+ */
+/** A pattern no line matches: an engine whose log lines are not known (no recorded start-up of it was read). */
+const NO_LINE = /(?!)/;
+const cause = (pattern) => ({ pattern, cause: true });
+const failure = (pattern) => ({ pattern, cause: false });
+/** PyTorch's allocator and NCCL (through torch or the engines' own pynccl wrappers) word these alike everywhere. */
+const TORCH_FATAL = [
+    cause(/CUDA out of memory/),
+    // Not the traceback's source line `raise RuntimeError(f"NCCL error: {error_str}")`.
+    cause(/NCCL error(?:: | in: )(?!\{)/),
+    cause(/DistBackendError/)
+];
+// tqdm: "Loading safetensors checkpoint shards:  45% Completed | 29/64 [01:02<01:10,  2.15s/it]" and the default
+// bar "Capturing CUDA graphs (decode, FULL):  45%|\u2588\u2588\u2588\u2588\u258c     | 23/51 [00:05<00:06,  4.12it/s]".
+const TQDM_COUNT = String.raw `\s*\d+%(?: Completed)? ?\|[^|]*?\|?\s*(?<n>\d+)/(?<total>\d+)(?: \[(?<elapsed>\d+(?::\d\d)+)<)?`;
+const tqdm = (desc) => new RegExp(`${desc}:${TQDM_COUNT}`);
+/** A readiness route: by default asked with GET as often as the wait probes, and ready at 200. */
+const readinessRoute = (check) => ({
+    method: 'GET',
+    ready: { statuses: [200] },
+    minGapMs: 0,
+    oneAtATime: false,
+    ...check
+});
+/**
+ * The log of an engine no recorded start-up of which has been read: it names nothing and says nothing of readiness
+ * (its readiness routes do). Such engines run PyTorch underneath (NIM runs vLLM or SGLang): its fatal lines are theirs.
+ */
+const UNKNOWN_LOG = { signature: NO_LINE, ready: NO_LINE, phases: [], fatal: TORCH_FATAL };
+
+
+/***/ }),
+
+/***/ 9221:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  ug: () => (/* binding */ ENGINES),
+  Gw: () => (/* binding */ ENGINE_NAMES),
+  qp: () => (/* binding */ ENGINE_RECORDS),
+  gs: () => (/* binding */ LOG_DETECTION_ORDER),
+  Eu: () => (/* binding */ engineInputName)
+});
+
+// EXTERNAL MODULE: ./src/engines/engine-record.ts
+var engine_record = __nccwpck_require__(8823);
+;// CONCATENATED MODULE: ./src/engines/kserve.ts
+/** KServe: the Open Inference Protocol's per-model readiness; its protocols (v1 predict, v2 infer) generate no text. */
+
+const kserve = {
+    name: 'kserve',
+    label: 'KServe',
+    log: engine_record/* UNKNOWN_LOG */.Qf,
+    modelLists: ['kserve-v1-list', 'model-status'],
+    // /v2/models/{name}/ready \u2192 {"name":..,"ready":true}, or 503 while not ready; /v2/health/ready is unconditional
+    // in the Python server (asked only when no model is named).
+    readiness: [
+        (0,engine_record/* readinessRoute */.sp)({
+            path: '/v2/models/{model}/ready',
+            withoutModel: '/v2/health/ready',
+            ready: { statuses: [200], notReadyWhen: { field: 'ready', value: false } },
+            because: "KServe's Open Inference Protocol says a model is ready in /v2/models/{name}/ready"
+        })
+    ],
+    servesOneModel: false,
+    generation: [],
+    sources: ['kserve/kserve:kserve/protocol/rest/v2_endpoints.py (/v2/models/{name}/ready, /v2/health/ready)']
+};
+
+;// CONCATENATED MODULE: ./src/engines/llamacpp.ts
+/** llama.cpp's llama-server: its log lines (b6428 and v0.5.0), its router mode's load on demand, its own stream. */
+
+const llamacpp = {
+    name: 'llamacpp',
+    label: 'llama.cpp',
+    inputName: 'llama.cpp',
+    log: {
+        signature: /\bbuild: \d+ \(|llama_model_loader: |\bsrv\s+(?:load_model|llama_server): |\bmain: loading model|llama_context: /,
+        // minutes.seconds.milliseconds.microseconds since the start: the default since v0.5.0 (node-llama-cpp 3.22),
+        // before it only with --log-timestamps. Anchored: in router mode a child's lines come through as
+        // `[ 8081] 0.00.056.085 I \u2026`, stamped from the child's own start, which says nothing on the router's scale.
+        stamp: /^(?<m>\d+)\.(?<s>\d\d)\.(?<ms>\d{3})\.(?<us>\d{3}) [IWEDT] /,
+        // v0.5.0: `srv  llama_server: model loaded` (printed once it serves: the server sets itself ready just before),
+        // then `listening on http://\u2026`, which in router mode comes before any model is loaded, so it is no ready line.
+        // Older: `main: model loaded`, `main: server is listening on \u2026` and `starting the main loop`.
+        ready: /server is listening on|starting the main loop|\b(?:llama_server|main): model loaded\b/,
+        phases: [
+            { phase: 'initializing', start: /\bbuild: \d+ \(|system info: |\bllama_server: initializing/ },
+            {
+                phase: 'loading weights',
+                start: /\bmain: loading model|load_model: loading model|llama_model_loader: loaded meta data/
+            },
+            {
+                phase: 'allocating KV cache',
+                // v0.5.0 prints no llama_context line at its default verbosity unless the context exceeds the model's
+                // training context; its CUDA build (-ngl 99) then says nothing between `loading model` and `llama threadpool
+                // init` (common/common.cpp, once the context, its KV cache included, is made), so that line ends the load
+                start: /\bllama_context: |llama_kv_cache|llama_new_context_with_model|\bllama threadpool init\b/
+            },
+            { phase: 'warming up', start: /warming up the model with an empty run/ },
+            // older `initializing slots, n_slots = 4`;
+            // v0.5.0 `srv    load_model: initializing, n_slots = 4, n_ctx_slot = \u2026`
+            { phase: 'starting server', start: /initializing(?: slots)?, n_slots/ }
+        ],
+        fatal: [
+            (0,engine_record/* cause */.c1)(/cudaMalloc failed: out of memory/),
+            (0,engine_record/* cause */.c1)(/failed to open GGUF file/),
+            (0,engine_record/* cause */.c1)(/couldn't bind HTTP server socket/),
+            (0,engine_record/* cause */.c1)(/error loading model/),
+            (0,engine_record/* failure */.V2)(/failed to load model/),
+            (0,engine_record/* failure */.V2)(/exiting due to (?:model loading|HTTP server) error/)
+        ]
+    },
+    ownedBy: 'llamacpp',
+    modelLists: ['openai'],
+    // none of its own: llama.cpp answers 503 on every route, its model list included, while it loads
+    readiness: [],
+    // outside its router mode (target-wait.ts tells the router by its list, see `listsAsRouter`)
+    servesOneModel: true,
+    generation: ['openai'],
+    stream: 'llamacpp',
+    // router mode lists every model file with `status.value` "unloaded" and loads one, by its listed id, on request
+    load: { when: 'unloaded', path: '/models/load', body: (id) => ({ model: id }) },
+    sources: [
+        'ggml-org/llama.cpp:tools/server/server-models.cpp (router mode: status unloaded \u2192 loading \u2192 loaded, /models/load)',
+        'ggml-org/llama.cpp:common/common.cpp (llama threadpool init)',
+        '__tests__/fixtures/logs/llamacpp-b6428.log (aa6192d3), llamacpp-v0.5.0-node-llama-cpp-3.22.1*.log (de3ff81)'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/localai.ts
+/** LocalAI: its readiness route during the startup preload; it serves OpenAI's routes. */
+
+const localai = {
+    name: 'localai',
+    label: 'LocalAI',
+    log: engine_record/* UNKNOWN_LOG */.Qf,
+    modelLists: ['openai'],
+    // /readyz \u2192 503 {"status":"starting"} until the startup preload ends, then 200; /v1/models lists configured
+    // models, loaded or not. Before PR #10989 (2026-07) /readyz was 200 always, which costs nothing.
+    readiness: [
+        (0,engine_record/* readinessRoute */.sp)({
+            path: '/readyz',
+            because: 'LocalAI lists its configured models while its startup preload still runs; /readyz says 503 until then'
+        })
+    ],
+    servesOneModel: false,
+    generation: ['openai'],
+    stream: 'openai',
+    sources: ['mudler/LocalAI:core/http/routes/health.go (PR #10989: /readyz)']
+};
+
+;// CONCATENATED MODULE: ./src/engines/nim.ts
+/** NVIDIA NIM for LLMs (closed source): its readiness route, from its docs; it serves OpenAI's routes. */
+
+const nim = {
+    name: 'nim',
+    label: 'NVIDIA NIM',
+    log: engine_record/* UNKNOWN_LOG */.Qf,
+    modelLists: ['openai'],
+    // /v1/health/live is nginx's and 200 at once; /v1/health/ready answers 503 during the model's download and
+    // initialisation, 200 once the backend's health passes.
+    readiness: [
+        (0,engine_record/* readinessRoute */.sp)({
+            path: '/v1/health/ready',
+            because: 'NIM answers (nginx) before its model is downloaded and initialised; /v1/health/ready says 503 until then'
+        })
+    ],
+    // its LoRA adapters are loaded while it runs
+    servesOneModel: false,
+    generation: ['openai'],
+    stream: 'openai',
+    sources: ['NVIDIA NIM for LLMs docs, "Health checks" (/v1/health/live, /v1/health/ready)']
+};
+
+;// CONCATENATED MODULE: ./src/engines/ollama.ts
+/** Ollama: its own log lines (models load lazily, on the first request for them) and its load on demand. */
+
+const ollama = {
+    name: 'ollama',
+    label: 'Ollama',
+    log: {
+        // Detected before llama.cpp (index.ts): Ollama 0.30+ passes llama.cpp's own lines through after its own.
+        signature: /level=[A-Z]+ source=\S+ msg=|^\[GIN\] /,
+        stamp: /time=(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d)T(?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))?/,
+        ready: /(?:llama runner|llama-server) started in [\d.]+ seconds/,
+        phases: [
+            { phase: 'starting server', start: /msg="server config"|msg="total blobs/, end: /msg="Listening on / },
+            {
+                phase: 'discovering GPUs',
+                start: /discovering available GPUs|looking for compatible GPUs/,
+                end: /msg="inference compute"/
+            },
+            {
+                phase: 'loading model',
+                start: /msg="starting (?:runner|llama-server)"|msg="loading model/,
+                took: /(?:llama runner|llama-server) started in (?<took>[\d.]+) seconds/
+            }
+        ],
+        fatal: [
+            ...engine_record/* TORCH_FATAL */.sF,
+            (0,engine_record/* cause */.c1)(/reported out-of-memory during startup/),
+            (0,engine_record/* cause */.c1)(/model requires more system memory than is currently available/),
+            (0,engine_record/* cause */.c1)(/msg="model is too large for system memory"/),
+            (0,engine_record/* cause */.c1)(/bind: address already in use/),
+            (0,engine_record/* failure */.V2)(/(?:llama runner|llama-server) process has terminated|llama-server process no longer running/),
+            (0,engine_record/* failure */.V2)(/timed out waiting for (?:llama runner|llama-server) to start/)
+        ]
+    },
+    modelLists: ['ollama', 'openai'],
+    // none of its own: Ollama lists a model only once it is pulled
+    readiness: [],
+    servesOneModel: false,
+    generation: ['ollama', 'openai'],
+    stream: 'ollama',
+    // `/api/ps` lists the models in memory: one not among them is loaded by a generate request with no prompt; -1
+    // keeps it loaded until the server stops (its default, 5 minutes, could unload it during the benchmark)
+    load: { when: 'absent', listPath: 'api/ps', path: '/api/generate', body: (model) => ({ model, keep_alive: -1 }) },
+    sources: [
+        'ollama/ollama@v0.33.0-rc2 (fb307609):server/sched.go, llm/llama_server.go (model too large for system memory)',
+        '__tests__/fixtures/logs/ollama-v0.25.0.log, ollama-v0.33.0-rc2.log'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/sglang.ts
+/** SGLang: what it prints while it starts (0.5.x), and its /health, a generation that must be paced. */
+
+const sglang = {
+    name: 'sglang',
+    label: 'SGLang',
+    log: {
+        signature: /server_args=ServerArgs\(|sglang is using nccl|^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d (?:[A-Z]{2}\d+ ?)+\]/,
+        stamp: /^\[(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)[^\]]*\]/,
+        ready: /The server is fired up and ready to roll/,
+        phases: [
+            { phase: 'initializing', start: /server_args=/ },
+            {
+                phase: 'initializing distributed',
+                start: /Init torch distributed begin/,
+                end: /Init torch distributed ends/,
+                took: /Init torch distributed ends\. elapsed=(?<took>[\d.]+) s/
+            },
+            {
+                phase: 'loading weights',
+                start: /Load weight begin/,
+                progress: (0,engine_record/* tqdm */.$v)('Loading (?:safetensors|pt) checkpoint shards'),
+                unit: 'shards',
+                end: /Load weight end/,
+                took: /Load weight end\. elapsed=(?<took>[\d.]+) s/
+            },
+            { phase: 'allocating KV cache', start: /Using KV cache dtype|KV Cache is allocated/, end: /Memory pool end/ },
+            {
+                phase: 'capturing CUDA graphs',
+                // newer: `Capture target decode CUDA graph begin`, `Capture piecewise CUDA graph begin`, `Capture draft \u2026`
+                start: /Capture (?:[\w ]*)(?:cuda|CUDA|cpu|npu) graph begin/,
+                progress: (0,engine_record/* tqdm */.$v)(String.raw `Capturing batches \([^)]*\)`),
+                unit: 'batch sizes',
+                end: /Capture (?:[\w ]*)(?:cuda|CUDA|cpu|npu) graph end/,
+                took: /graph end\. (?:Time elapsed: |elapsed=)(?<took>[\d.]+) s/
+            },
+            { phase: 'starting server', start: /max_total_num_tokens=|Started server process/ },
+            { phase: 'warming up', start: /Uvicorn running on|GET \/(?:get_)?model_info/ }
+        ],
+        fatal: [
+            ...engine_record/* TORCH_FATAL */.sF,
+            (0,engine_record/* cause */.c1)(/Capture cuda graph failed/),
+            (0,engine_record/* cause */.c1)(/but there are other ranks that didn't finish loading/),
+            (0,engine_record/* failure */.V2)(/Scheduler hit an exception/),
+            (0,engine_record/* failure */.V2)(/Received sigquit from a child process|SIGQUIT received/),
+            // newer: `Server warmup failed; aborting startup: %s` (entrypoints/http_server.py), then SIGTERM to itself
+            (0,engine_record/* failure */.V2)(/Initialization failed\. warmup error|Server warmup failed; aborting startup/),
+            (0,engine_record/* failure */.V2)(/Subprocess \S+ \(pid=\d+\) crashed/)
+        ]
+    },
+    ownedBy: 'sglang',
+    modelLists: ['openai'],
+    // /v1/models has no status check; /health answers 503 while ServerStatus is Starting (the warm-up request runs
+    // then) since PR #8444 (2025-07); older SGLang answers 200 there at once, which costs nothing. Past Starting,
+    // /health and /health_generate are one handler that runs a one-token generation and waits for it in 1 s sleeps:
+    // every call costs about a second of the engine's time, so never two at once and never more often than once a
+    // second. Re-read (docs/endpoints.md; not tied to a release): with no answer in SGLANG_HEALTH_CHECK_TIMEOUT
+    // (20 s) it says 503 and UnHealthy, 200 again at the next answer (so no deadAfterReady);
+    // SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION=false (default true) makes /health a plain 200.
+    readiness: [
+        (0,engine_record/* readinessRoute */.sp)({
+            path: '/health',
+            minGapMs: 1_000,
+            oneAtATime: true,
+            because: 'SGLang lists its model during its warm-up, while its /health answers 503 until the warm-up ends'
+        })
+    ],
+    // No dead-engine answer: a scheduler or detokenizer that dies sends SIGQUIT to the server, which kills its
+    // process tree ("Received sigquit from a child process"): the port closes, and `start` sees the exit.
+    servesOneModel: true,
+    generation: ['openai'],
+    stream: 'openai',
+    sources: [
+        'sgl-project/sglang@0025436e:python/sglang/srt/entrypoints/http_server.py (/health; 503 while Starting since PR #8444)',
+        'sgl-project/sglang:python/sglang/srt/environ.py (SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION)',
+        'sgl-project/sglang:python/sglang/srt/entrypoints/engine.py (SIGQUIT from a dying child)',
+        '__tests__/fixtures/logs/sglang-v0.5.8.post1.log, sglang-v0.5.8.post1-nccl-fail.log'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/tgi.ts
+/** TGI (text-generation-inference): its launcher's and router's lines (3.x; 2.x wordings where they differ). */
+
+const tgi = {
+    name: 'tgi',
+    label: 'TGI',
+    log: {
+        signature: /text_generation_(?:launcher|router)/,
+        stamp: /^(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d)T(?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))?Z/,
+        ready: /text_generation_router::server.*\bConnected\s*$/,
+        phases: [
+            {
+                phase: 'downloading',
+                start: /Starting (?:check and )?download process/,
+                progress: /Download: \[(?<n>\d+)\/(?<total>\d+)\]/,
+                unit: 'files',
+                end: /Successfully downloaded weights/
+            },
+            {
+                phase: 'loading weights',
+                start: /Starting shard/,
+                end: /Shard ready in /,
+                took: /Shard ready in (?<took>[\d.]+)(?<unit>ms|\u00b5s|ns|s)/
+            },
+            { phase: 'starting server', start: /Starting Webserver/ },
+            { phase: 'warming up', start: /Warming up model/ }
+        ],
+        fatal: [
+            ...engine_record/* TORCH_FATAL */.sF,
+            (0,engine_record/* cause */.c1)(/Not enough memory to handle \d+ prefill tokens/),
+            // backends/v3/src/lib.rs V3Error::NotEnoughMemory
+            (0,engine_record/* cause */.c1)(/Not enough memory to handle `max_total_tokens=\d+`/),
+            (0,engine_record/* cause */.c1)(/Download encountered an error/),
+            (0,engine_record/* cause */.c1)(/Error when initializing model/),
+            (0,engine_record/* cause */.c1)(/text-generation-(?:server|router) not found in PATH/),
+            // launcher/src/main.rs LauncherError: printed as `Error: <variant>` when the launcher exits
+            (0,engine_record/* cause */.c1)(/not enough cuda devices: |Error: NotEnoughCUDADevices/),
+            (0,engine_record/* failure */.V2)(/Shard \d+ failed to start|Shard \d+ crashed|Error: (?:Shard(?:CannotStart|Failed|Disconnected)|WarmupError|DownloadError|Webserver(?:Failed|CannotStart))/),
+            (0,engine_record/* failure */.V2)(/Webserver Crashed|Failed to start webserver: /),
+            (0,engine_record/* failure */.V2)(/Unable to (?:warmup|connect to) the Python model shards/)
+        ]
+    },
+    modelLists: ['tgi-info', 'openai'],
+    // none of its own: TGI opens its port only once ready
+    readiness: [],
+    servesOneModel: true,
+    generation: ['tgi', 'openai'],
+    stream: 'tgi',
+    sources: [
+        'huggingface/text-generation-inference@v3.3.7:backends/v3/src/lib.rs (V3Error::NotEnoughMemory)',
+        'huggingface/text-generation-inference@v3.3.7:launcher/src/main.rs (LauncherError)',
+        '__tests__/fixtures/logs/tgi-v3.3.7.log'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/triton.ts
+/** Triton Inference Server: its log lines (JSON-quoted since r24.05), per-model readiness and failed loads. */
+
+const triton = {
+    name: 'triton',
+    label: 'Triton',
+    log: {
+        signature: /^[IWE]\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+ [\w.]+:\d+\] |Triton Inference Server/,
+        stamp: /^[IWE](?<M>\d\d)(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)\.(?<f>\d+) /,
+        ready: /Started HTTPService at/,
+        phases: [
+            { phase: 'initializing', start: /memory pool is created/ },
+            { phase: 'loading model', start: /\] "?loading: \S+:\d+/, end: /successfully loaded '/ },
+            { phase: 'starting server', start: /Collecting (?:metrics for GPU|CPU metrics)|Started GRPCInferenceService at/ }
+        ],
+        fatal: [
+            ...engine_record/* TORCH_FATAL */.sF,
+            (0,engine_record/* cause */.c1)(/failed to load '[^']*'/),
+            (0,engine_record/* cause */.c1)(/already in use/),
+            (0,engine_record/* failure */.V2)(/error: creating server/),
+            // LOG_TRITONSERVER_ERROR(err, "failed to start HTTP service") and the others
+            (0,engine_record/* failure */.V2)(/failed to start (?:GRPC|HTTP|Sagemaker|Vertex AI) service/)
+        ]
+    },
+    // its OpenAI front end's /v1/models says so
+    ownedBy: 'Triton Inference Server',
+    modelLists: ['model-status', 'openai'],
+    // GET /v2/models/{m}/ready \u2192 200 once a version is READY, 400 "Model version not ready" or 404 "... has no
+    // available versions" while loading; /v2/health/ready \u2192 200, or 400 while any model is not.
+    readiness: [
+        (0,engine_record/* readinessRoute */.sp)({
+            path: '/v2/models/{model}/ready',
+            withoutModel: '/v2/health/ready',
+            because: 'Triton loads models at run time in explicit mode, and answers before they are ready'
+        })
+    ],
+    // `POST /v2/repository/index` \u2192 [{"name","version","state":"READY"|"UNAVAILABLE"|"LOADING"\u2026,"reason"}];
+    // UNAVAILABLE with a reason is a failed load (with --exit-on-error=false, or a load asked at run time). Asked
+    // while the answer is not ready, at most once a second.
+    loadFailure: {
+        path: '/v2/repository/index',
+        method: 'POST',
+        minGapMs: 1_000,
+        because: "Triton's repository index names a model that failed to load as UNAVAILABLE, with the reason"
+    },
+    servesOneModel: false,
+    generation: [],
+    sources: [
+        'triton-inference-server/server@e1db8a60:src/main.cc (failed to start \u2026 service)',
+        'triton-inference-server/server:src/http_server.cc (model and health ready routes, HandleRepositoryIndex)',
+        'triton-inference-server/core@73aad7c3:src/model_repository_manager/ (repository index states)',
+        '__tests__/fixtures/logs/triton-v2.71.0.log'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/vllm.ts
+/** vLLM: what it prints while it starts (V1 engine, 0.11\u20130.16 wordings), its sleep mode and its dead engine core. */
+
+const vllm = {
+    name: 'vllm',
+    label: 'vLLM',
+    log: {
+        signature: /\((?:APIServer|EngineCore\w*|Worker\w*|VllmWorker\w*) pid=\d+\)|vLLM API server version|Initializing a V1 LLM engine/,
+        stamp: /\b(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) (?<M>\d\d)-(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))? \[/,
+        ready: /Application startup complete/,
+        phases: [
+            { phase: 'initializing', start: /non-default args:|vLLM API server version|Initializing a V1 LLM engine/ },
+            {
+                phase: 'initializing distributed',
+                start: /world_size=\d+ rank=\d+ local_rank=\d+ distributed_init_method=/
+            },
+            {
+                phase: 'loading weights',
+                // the model runner v2 (vllm/v1/worker/gpu/model_runner.py, 4e179065) says only `Loading model from scratch...`
+                start: /Starting to load model|Loading model from scratch/,
+                progress: (0,engine_record/* tqdm */.$v)('Loading (?:safetensors|pt) checkpoint shards'),
+                unit: 'shards',
+                end: /Model loading took /,
+                took: /(?:Model loading took [\d.]+ GiB(?: memory)? and|Loading weights took) (?<took>[\d.]+) seconds/
+            },
+            {
+                phase: 'compiling',
+                start: /for vLLM's torch\.compile|Dynamo bytecode transform time/,
+                end: /torch\.compile (?:takes|took|and initial profiling run took) [\d.]+ s in total/,
+                took: /torch\.compile (?:takes|took|and initial profiling run took) (?<took>[\d.]+) s in total/
+            },
+            { phase: 'allocating KV cache', start: /Available KV cache memory/, end: /Maximum concurrency for / },
+            {
+                phase: 'capturing CUDA graphs',
+                // before the V1 engine's `(decode, FULL)` bars: `Capturing CUDA graph shapes`
+                progress: (0,engine_record/* tqdm */.$v)(String.raw `Capturing CUDA graph(?:s \([^)]*\)| shapes)`),
+                unit: 'graphs',
+                end: /Graph capturing finished in /,
+                took: /Graph capturing finished in (?<took>[\d.]+) secs/
+            },
+            {
+                phase: 'starting server',
+                start: /init engine \(profile, create kv cache, warmup model\) took|Supported tasks:|Starting vLLM (?:API )?server/
+            }
+        ],
+        fatal: [
+            ...engine_record/* TORCH_FATAL */.sF,
+            (0,engine_record/* cause */.c1)(/No available memory for the cache blocks/),
+            (0,engine_record/* cause */.c1)(/KV cache is needed, which is larger than the available KV cache memory/),
+            (0,engine_record/* cause */.c1)(/Free memory on device \S+ \([^)]*\) on startup is less than desired GPU memory utilization/),
+            (0,engine_record/* failure */.V2)(/WorkerProc hit an exception|WorkerProc failed to start/),
+            (0,engine_record/* failure */.V2)(/EngineCore failed to start|EngineCore encountered a fatal error/),
+            (0,engine_record/* failure */.V2)(/Engine core initialization failed/)
+        ]
+    },
+    ownedBy: 'vllm',
+    modelLists: ['openai'],
+    readiness: [
+        // `/is_sleeping` \u2192 {"is_sleeping": bool}, a route only with VLLM_SERVER_DEV_MODE=1 (404 without it: such a
+        // vLLM cannot sleep). A sleeping vLLM lists its model and /health says 200. `POST /wake_up` wakes it (its
+        // `tags` query left out: all of it). Unchanged from v0.14.0 to v0.15.0 (the source docs.vllm.ai publishes per
+        // tag; docs/endpoints.md).
+        (0,engine_record/* readinessRoute */.sp)({
+            path: '/is_sleeping',
+            ready: { statuses: [200, 404], notReadyWhen: { field: 'is_sleeping', value: true } },
+            wake: '/wake_up',
+            because: 'a sleeping vLLM (sleep mode) lists its model and its /health says 200'
+        }),
+        // `check_health()` raises EngineDeadError once the engine core died: 503 since PR #24897 (2025-09; so at
+        // v0.15.0 and v0.17.1), 500 in earlier V1 builds (launcher's runtime_exception_handler). It is a flag check,
+        // no forward pass: cheap. A 404 is no word either way (a proxy that passes only /v1, a server that is
+        // vLLM-like but not vLLM): the wait then goes by the model list alone, as it would knowing nothing.
+        (0,engine_record/* readinessRoute */.sp)({
+            path: '/health',
+            ready: { statuses: [200, 404] },
+            deadAfterReady: [500, 503],
+            because: "vLLM's /health turns 503 when its engine core dies, while /v1/models keeps listing the model"
+        })
+    ],
+    // EngineDeadError, "EngineCore encountered an issue. See stack trace (above) for the root cause.", in a 500 from
+    // every generation route
+    deadAnswer: /EngineCore encountered an issue|EngineDeadError/,
+    servesOneModel: true,
+    generation: ['openai'],
+    stream: 'openai',
+    sources: [
+        'vllm-project/vllm:vllm/entrypoints/openai/api_server.py (the sleep routes, before serve/sleep/)',
+        'vllm-project/vllm@v0.14.0:vllm/entrypoints/serve/sleep/api_router.py (/is_sleeping, /wake_up, dev mode only)',
+        'vllm-project/vllm@v0.15.0:vllm/entrypoints/serve/__init__.py (the sleep router attached)',
+        'vllm-project/vllm@v0.15.0,v0.17.1:vllm/entrypoints/serve/instrumentator/health.py (/health; 503 since PR #24897)',
+        'vllm-project/vllm@v0.9.0:vllm/v1/engine/exceptions.py (the dead engine words)',
+        'vllm-project/vllm@4e179065:vllm/v1/worker/gpu/model_runner.py (model runner v2 load line)',
+        '__tests__/fixtures/logs/vllm-v0.16.1rc1.log, vllm-v0.16.1rc1-oom-fail.log'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/index.ts
+
+
+
+
+
+
+
+
+
+/** One line per engine: its record's file above, its record here (the `engine` input lists them in this order). */
+const RECORDS = [vllm, sglang, tgi, ollama, llamacpp, triton, nim, localai, kserve];
+const ENGINE_RECORDS = RECORDS;
+/** The names the `engine` input accepts. */
+const ENGINE_NAMES = RECORDS.map((r) => r.name);
+/** Each engine's record, by its name. */
+const ENGINES = Object.fromEntries(RECORDS.map((r) => [r.name, r]));
+/**
+ * The engines whose log lines are known, in the order a line is tried against their signatures: Ollama before
+ * llama.cpp, since Ollama 0.30+ passes llama.cpp's own lines through after its own.
+ */
+const LOG_DETECTION_ORDER = ['vllm', 'sglang', 'tgi', 'ollama', 'llamacpp', 'triton'];
+/** The name the `engine` input and the CLI's help give an engine (`llama.cpp` for `llamacpp`). */
+const engineInputName = (engine) => ENGINES[engine].inputName ?? engine;
+
+
+/***/ }),
+
 /***/ 9778:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   EU: () => (/* binding */ readModelList),
+/* harmony export */   Gv: () => (/* binding */ isObject),
 /* harmony export */   Hg: () => (/* binding */ isCompletion),
 /* harmony export */   w: () => (/* binding */ GENERATION_ROUTES),
 /* harmony export */   wf: () => (/* binding */ generationRoute)
 /* harmony export */ });
-/**
- * What model servers say about their models, as data: one row per answer shape, naming the servers that
- * use it and how each listed entry says it is still loading. Facts from each engine's source code.
- */
+/* unused harmony export MODEL_LIST_SHAPES */
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 const objects = (v) => (Array.isArray(v) ? v.filter(isObject) : undefined);
 const str = (v) => (typeof v === 'string' && v !== '' ? v : undefined);
@@ -17343,7 +17896,7 @@ const openAiUnloaded = (entry) => (isObject(entry.status) && entry.status.value 
 const MODEL_LIST_SHAPES = [
     {
         name: 'openai',
-        servers: 'vLLM, SGLang, TGI, llama.cpp, LocalAI, NIM, LM Studio, Infinity, Ollama /v1/models',
+        // also LM Studio's and Infinity's /v1/models
         read(body) {
             // Ollama's /v1/models says `"data": null` when nothing is pulled yet.
             if (body.data === null && body.object === 'list')
@@ -17359,24 +17912,24 @@ const MODEL_LIST_SHAPES = [
     },
     {
         name: 'ollama',
-        servers: 'Ollama /api/tags and /api/ps',
+        // /api/tags and /api/ps
         read: (body) => namedEntries(body.models, 'name')
     },
     {
         name: 'torchserve',
-        servers: 'TorchServe /models',
+        // TorchServe's /models
         read: (body) => namedEntries(body.models, 'modelName')
     },
     {
         name: 'kserve-v1-list',
-        servers: 'KServe v1 /v1/models',
+        // KServe v1's /v1/models
         read: (body) => Array.isArray(body.models) && body.models.every((m) => typeof m === 'string')
             ? body.models.map((id) => ({ id }))
             : undefined
     },
     {
         name: 'tgi-info',
-        servers: 'TGI and TEI /info',
+        // TGI's and TEI's /info
         read(body) {
             const ids = [str(body.model_id), str(body.served_model_name)].filter((id) => id !== undefined);
             return ids.length === 0 ? undefined : [...new Set(ids)].map((id) => ({ id }));
@@ -17384,7 +17937,7 @@ const MODEL_LIST_SHAPES = [
     },
     {
         name: 'model-status',
-        servers: 'KServe v1/v2 /v2/models/<name>/ready, Triton and KServe v2 model metadata',
+        // KServe v1/v2 /v2/models/<name>/ready, Triton's and KServe v2's model metadata
         read(body) {
             const id = str(body.name);
             // A `name` alone says nothing (error objects carry one too): these endpoints also say `ready` or describe the model.
@@ -18149,7 +18702,7 @@ function generationFor(url, model) {
 /* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9354);
 /* harmony import */ var _input_files_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6731);
 /* harmony import */ var _cross_field_rules_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2322);
-/* harmony import */ var _forms_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9035);
+/* harmony import */ var _forms_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2198);
 /* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5369);
 /**
  * A fleet of servers: `start`, `pid`, `container` and `log-file` with one line per `url` line, in order, each
@@ -18281,62 +18834,23 @@ function endpointSettings(settings, i) {
 
 /***/ }),
 
-/***/ 9035:
+/***/ 2198:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  fy: () => (/* binding */ CONTAINER_FORM),
-  b5: () => (/* binding */ PID_FORM),
-  yL: () => (/* binding */ oneOf),
-  NJ: () => (/* binding */ parseContainer),
-  s4: () => (/* binding */ parseEngine),
-  xE: () => (/* binding */ parseEnvNames),
-  Ng: () => (/* binding */ parsePid),
-  S$: () => (/* binding */ parseUrls)
-});
-
-// UNUSED EXPORTS: parseUrl
-
-// EXTERNAL MODULE: ./src/inputs/input-error.ts
-var input_error = __nccwpck_require__(9354);
-// EXTERNAL MODULE: ./src/runtime/text.ts
-var runtime_text = __nccwpck_require__(5369);
-;// CONCATENATED MODULE: ./src/engines/engine-names.ts
-/**
- * The engines the gate knows: the master list, the names the `engine` input accepts, in the order every engine
- * table follows. Apart from the tables themselves (log-markers.ts, readiness.ts, streams.ts), so that reading the
- * inputs does not load those tables before the first probe. Adding an engine starts here: see README.md beside
- * this file.
- */
-const ENGINE_NAMES = [
-    'vllm',
-    'sglang',
-    'tgi',
-    'ollama',
-    'llamacpp',
-    'triton',
-    'nim',
-    'localai',
-    'kserve'
-];
-/** How people write each engine's name, in messages and in the docs. */
-const ENGINE_LABELS = {
-    vllm: 'vLLM',
-    sglang: 'SGLang',
-    tgi: 'TGI',
-    ollama: 'Ollama',
-    llamacpp: 'llama.cpp',
-    triton: 'Triton',
-    nim: 'NVIDIA NIM',
-    localai: 'LocalAI',
-    kserve: 'KServe'
-};
-/** The name the `engine` input and the CLI's help give an engine (`llama.cpp` for `llamacpp`). */
-const engineInputName = (engine) => (engine === 'llamacpp' ? 'llama.cpp' : engine);
-
-;// CONCATENATED MODULE: ./src/inputs/forms.ts
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   NJ: () => (/* binding */ parseContainer),
+/* harmony export */   Ng: () => (/* binding */ parsePid),
+/* harmony export */   S$: () => (/* binding */ parseUrls),
+/* harmony export */   b5: () => (/* binding */ PID_FORM),
+/* harmony export */   fy: () => (/* binding */ CONTAINER_FORM),
+/* harmony export */   s4: () => (/* binding */ parseEngine),
+/* harmony export */   xE: () => (/* binding */ parseEnvNames),
+/* harmony export */   yL: () => (/* binding */ oneOf)
+/* harmony export */ });
+/* unused harmony export parseUrl */
+/* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9354);
+/* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5369);
+/* harmony import */ var _engines_index_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9221);
 /** The forms of the values only the settings take: URLs, a process id, variable names, an engine, a word of a list. */
 
 
@@ -18345,14 +18859,14 @@ const engineInputName = (engine) => (engine === 'llamacpp' ? 'llama.cpp' : engin
 function oneOf(text, words) {
     const word = text.trim().toLowerCase();
     if (!words.includes(word))
-        throw new input_error/* ProblemError */.Mm({ value: (0,runtime_text/* printable */.g$)(text), form: `one of ${words.join(', ')}` });
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: `one of ${words.join(', ')}` });
     return word;
 }
-const ENGINE_FORM = `auto or one of ${ENGINE_NAMES.map(engineInputName).join(', ')}`;
+const ENGINE_FORM = `auto or one of ${_engines_index_js__WEBPACK_IMPORTED_MODULE_2__/* .ENGINE_NAMES */ .Gw.map(_engines_index_js__WEBPACK_IMPORTED_MODULE_2__/* .engineInputName */ .Eu).join(', ')}`;
 function parseEngine(text) {
     const name = text === 'llama.cpp' ? 'llamacpp' : text;
-    if (!ENGINE_NAMES.includes(name))
-        throw new input_error/* ProblemError */.Mm({ value: (0,runtime_text/* printable */.g$)(text), form: ENGINE_FORM });
+    if (!_engines_index_js__WEBPACK_IMPORTED_MODULE_2__/* .ENGINE_NAMES */ .Gw.includes(name))
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: ENGINE_FORM });
     return name;
 }
 const CONTAINER_FORM = "a container's name or id, as `docker ps` shows it (srv, 3f2c9a\u2026; a service container: ${{ job.services.<id>.id }})";
@@ -18361,7 +18875,7 @@ function parseContainer(text) {
     if (text === '')
         return undefined;
     if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$/.test(text))
-        throw new input_error/* ProblemError */.Mm({ value: (0,runtime_text/* printable */.g$)(text), form: CONTAINER_FORM });
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: CONTAINER_FORM });
     return text;
 }
 const PID_FORM = 'a process id (12345) or the path of a file holding one';
@@ -18373,7 +18887,7 @@ function parsePid(text) {
     const pid = Number(text);
     // Linux caps pid_max at 2^22.
     if (pid < 1 || pid > 4_194_304)
-        throw new input_error/* ProblemError */.Mm({ value: (0,runtime_text/* printable */.g$)(text), form: PID_FORM });
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: PID_FORM });
     return { pid };
 }
 const ENV_NAME_FORM = 'comma-separated variable names or globs such as NCCL_*,CUDA_VISIBLE_DEVICES';
@@ -18384,7 +18898,7 @@ function parseEnvNames(text) {
         .filter((n) => n !== '');
     const bad = names.find((n) => !/^[A-Za-z_*?][A-Za-z0-9_*?]*$/.test(n));
     if (bad !== undefined)
-        throw new input_error/* ProblemError */.Mm({ value: (0,runtime_text/* printable */.g$)(bad), problem: 'is not a variable name or glob', form: ENV_NAME_FORM });
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(bad), problem: 'is not a variable name or glob', form: ENV_NAME_FORM });
     return names;
 }
 const URL_FORM = 'an http:// or https:// URL such as http://localhost:8000/v1/models';
@@ -18397,7 +18911,7 @@ function parseUrls(text) {
         .map((l) => l.trim())
         .filter((l) => l !== '');
     if (lines.length > MAX_URLS)
-        throw new input_error/* ProblemError */.Mm({ problem: `lists ${lines.length} URLs; the limit is ${MAX_URLS}` });
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ problem: `lists ${lines.length} URLs; the limit is ${MAX_URLS}` });
     if (lines.length <= 1)
         return [parseUrl(lines[0] ?? '')];
     return lines.map((line, i) => {
@@ -18405,36 +18919,36 @@ function parseUrls(text) {
             return parseUrl(line);
         }
         catch (e) {
-            if (!(e instanceof input_error/* ProblemError */.Mm))
+            if (!(e instanceof _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm))
                 throw e;
-            throw new input_error/* ProblemError */.Mm({ ...e.problem, line: i + 1 }, { cause: e });
+            throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ ...e.problem, line: i + 1 }, { cause: e });
         }
     });
 }
 function parseUrl(text) {
     const s = text.trim();
     if (s === '')
-        throw new input_error/* ProblemError */.Mm({ problem: 'is required', form: URL_FORM });
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ problem: 'is required', form: URL_FORM });
     // Messages show the text without any user:password@ part, even when it is not a valid URL.
-    const shown = (0,runtime_text/* printable */.g$)(s.replace(/^([a-z][a-z\d+.-]*:\/\/)?.*@/is, '$1***@'));
+    const shown = (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(s.replace(/^([a-z][a-z\d+.-]*:\/\/)?.*@/is, '$1***@'));
     // The URL parser would silently drop tabs and line breaks; a URL with them is a mistake or an injection.
-    if ((0,runtime_text/* hasControlChars */.jt)(s) || s.includes('\t'))
-        throw new input_error/* ProblemError */.Mm({ value: shown, problem: 'contains a control character', form: URL_FORM });
+    if ((0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .hasControlChars */ .jt)(s) || s.includes('\t'))
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: shown, problem: 'contains a control character', form: URL_FORM });
     let url;
     try {
         url = new URL(s);
     }
     catch {
-        throw new input_error/* ProblemError */.Mm({ value: shown, form: URL_FORM });
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: shown, form: URL_FORM });
     }
     // Checked first so that a password never reaches a message.
     if (url.username || url.password) {
-        throw new input_error/* ProblemError */.Mm({
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({
             problem: 'must not carry credentials (user:password@); pass them with "api-key" or "headers"'
         });
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:')
-        throw new input_error/* ProblemError */.Mm({ value: shown, form: URL_FORM });
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: shown, form: URL_FORM });
     return url;
 }
 
