@@ -19,8 +19,7 @@ import {
 } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { createOwn, createTempBeside, openOwn, SymlinkRefused } from '../runtime/own-files.js'
-import { KEEP_RUNS } from './limits.js'
-import type { RunRecord } from './record.js'
+import { KEEP_RUNS, type RunRecord } from './record.js'
 
 /**
  * One line is written with one `write` on a file opened with O_APPEND, which the kernel appends whole; it stays

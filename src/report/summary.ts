@@ -1,10 +1,9 @@
 /** The job summary in GitHub-flavoured Markdown: the wait's figures, its endpoints, its timeline, its findings. */
 import { answerWords } from './answer-report.js'
-import type { ReportContext } from './expectation.js'
 import { failureMessage } from './failure.js'
 import { cell, code, fenced, logTailTitle, mdText } from './markdown.js'
 import { outputs } from './outputs.js'
-import { envDiffersText, envUnreadableText, envWhose } from './progress.js'
+import { envDiffersText, envUnreadableText, envWhose, type ReportContext } from './progress.js'
 import { phaseMarkdown } from './profile-report.js'
 import { smokeRows } from './smoke-report.js'
 import { endpointLines } from './endpoints-summary.js'

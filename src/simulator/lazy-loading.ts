@@ -2,8 +2,7 @@
  * A server that lists a model it has not loaded (`unloaded`: llama.cpp's router mode, Ollama): its routes, from
  * unloaded to loading to loaded once the load was asked for.
  */
-import type { EngineName } from './engines.js'
-import { CREATED, json, type Reply } from './reply.js'
+import { CREATED, type EngineName, json, type Reply } from './engines.js'
 
 /**
  * The routes of a server that lists a model it has not loaded (`unloaded`), answered from when the load was asked

@@ -3,9 +3,8 @@
  * servers, section 14): a sleeping vLLM (sleep mode, dev-mode routes), a vLLM whose engine core died, a Triton
  * model that failed to load, and Triton's repository index.
  */
-import { VLLM_DEAD } from './engines.js'
 import type { SimulatorOptions } from './options.js'
-import { empty, json, type Phase, type Reply } from './reply.js'
+import { empty, json, type Phase, type Reply, VLLM_DEAD } from './engines.js'
 
 /** How long vLLM's `POST /wake_up` takes to answer (it answers once the weights are back on the GPU). */
 const WAKE_MS = 200

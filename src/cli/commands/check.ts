@@ -5,7 +5,7 @@
 import { gate } from '../../wait/gate.js'
 import { conclude } from '../../wait/conclusion.js'
 import { commandSafe } from '../../report/command-safe.js'
-import { checkLine } from '../../report/check-report.js'
+import { checkLine } from '../../report/progress.js'
 import { redact } from '../../inputs/secrets.js'
 import type { Settings } from '../../inputs/settings.js'
 import type { GateOutcome } from '../../facts/outcome.js'
