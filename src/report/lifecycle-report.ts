@@ -225,7 +225,6 @@ export const jobEndCancelledText = (signal: string): string =>
   `The job-end step was cancelled (${signal}): the server was sent SIGKILL at once if still running, ` +
   'and its GPU memory was not waited for.'
 
-/** The job summary's section on the job-end stop: how it stopped, how long it took, its GPU memory, and why not cleanly. */
 /** A server of a fleet, as the job-end step names it: its place among the `url` lines (n from 1). */
 export interface FleetMember {
   n: number
@@ -235,6 +234,7 @@ export interface FleetMember {
 /** `server 3 of 8 (url line 3)`: which endpoint's server a job-end line is about. */
 export const fleetMemberText = (m: FleetMember): string => `server ${m.n} of ${m.of} (url line ${m.n})`
 
+/** The job summary's section on the job-end stop: how it stopped, how long it took, its GPU memory, and why not cleanly. */
 export function jobEndSummary(end: JobEnd, cancelledBy?: string, member?: FleetMember): string {
   const r = end.record
   const g = r.gpu

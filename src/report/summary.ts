@@ -21,7 +21,6 @@ const MAX_SUMMARY_MODELS = 50
 const MAX_TAIL_CHARS = 64 * 1024
 const MAX_ENV_VALUE_CHARS = 1000
 
-/** The job summary in GitHub-flavoured Markdown. */
 export function summaryMarkdown(outcome: GateOutcome, ctx: ReportContext): string {
   const out = outputs(outcome)
   const rows: Array<[string, string]> = [
