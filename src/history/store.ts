@@ -1,10 +1,7 @@
 /**
- * Earlier runs, one JSON line per finished wait, in a file shared by every job on a runner: reading it (skipping
- * lines it cannot read), appending one line atomically, and trimming each key to its last runs (comparing a run
- * with the runs before it is stats.ts's).
- * Imports only Node's own modules, record.ts and runtime/own-files.ts, so that tests can run it in several plain child
- * processes at once. Every write is to our own file only: no symbolic link is followed (the history, its lock, the
- * trim's temporary file), and the temporary file has a random name, created exclusively.
+ * The history file, one JSON line per finished wait, shared by every job on a runner: reading it, appending a line
+ * atomically under its lock, trimming each key to its last runs, every write to our own files (runtime/own-files.ts).
+ * Imports only Node's own modules, record.ts and own-files.ts, so that tests can run it in plain child processes.
  */
 import {
   closeSync,
