@@ -4,8 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { type EngineName, json, type Phase, type Reply, SIMULATED_ENGINES, type SimulatedEngine } from './engines.js'
-import { lazyLoading } from './lazy-loading.js'
-import { engineStates } from './states.js'
+import { engineStates, lazyLoading } from './states.js'
 import type { SimulatorOptions } from './options.js'
 import { DEFAULT_PACE, streamFormat, writeStream } from './streams.js'
 
