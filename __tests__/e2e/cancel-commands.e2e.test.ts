@@ -4,7 +4,7 @@ import { loopback, ownPath } from '../helpers/loopback.js'
 
 /**
  * A cancel is a cancel for the CLI's other commands too (issue 26, item 7), through dist/cli.js: `check` and
- * `stop --pid` listen to SIGTERM, SIGINT and SIGHUP as `wait` does (runtime/cancel-signals.ts) instead of dying
+ * `stop --pid` listen to SIGTERM, SIGINT and SIGHUP as `wait` does (runtime/halter.ts) instead of dying
  * at once (Node's default). Each signal is sent on an event (the request arrived, the server got its SIGTERM);
  * the bound from the signal to the end of the command is the one signals.e2e.test.ts uses, times the load measured
  * during the run (helpers/bounds.ts).

@@ -2,7 +2,7 @@
  * The GitHub layer: inputs in; outputs, summary and failure out. The wait is `gate`'s and what follows it is
  * `conclude`'s: this module only carries the conclusion out with the runner's commands.
  */
-import { cancelOnSignals } from '../runtime/cancel-signals.js'
+import { cancelOnSignals } from '../runtime/halter.js'
 import { sendFirstProbe } from '../wait/first-probe.js'
 import {
   annotate,

@@ -21,7 +21,7 @@ import type { JobEnd } from '../server/stop.js'
 import { savedServer } from '../wait/servers/job-end-stops.js'
 import type { SavedServer } from '../wait/servers/seam.js'
 import { systemClock } from '../runtime/clock.js'
-import { cancelOnSignals } from '../runtime/cancel-signals.js'
+import { cancelOnSignals } from '../runtime/halter.js'
 import type { Halter } from '../runtime/halter.js'
 import { annotate, info, jobSummary, untrustedGroup } from './github.js'
 

@@ -34,8 +34,8 @@ export interface NvidiaSmiOptions {
   /** The environment to find and run nvidia-smi with (its PATH). */
   env?: NodeJS.ProcessEnv
   /**
-   * For the whole snapshot (both queries): nvidia-smi answers in about 50 ms, but a wedged driver can make it hang.
-   * A caller with a deadline gives at most the time left before it.
+   * For the whole snapshot (both queries): a wedged driver can make nvidia-smi hang. A caller with a deadline gives
+   * at most the time left before it.
    */
   timeoutMs?: number
   /** Ends the snapshot at once (`cancelled`), nvidia-smi and whatever it started killed. */
@@ -49,7 +49,7 @@ const APPS_QUERY = ['--query-compute-apps=pid,process_name,used_memory,gpu_uuid'
 
 type Run = { kind: 'ok'; stdout: string } | Extract<GpuSnapshot, { kind: 'unavailable' }>
 
-/** What nvidia-smi may write per query: an H200 node's answer is a few hundred bytes; more is not its answer. */
+/** What nvidia-smi may write per query: a node's answer is a few hundred bytes; more is not its answer. */
 const MAX_OUTPUT_BYTES = 1024 * 1024
 
 /** The GPUs and the compute processes on them, in two calls of nvidia-smi, both within `timeoutMs`. */

@@ -1,4 +1,4 @@
-/** One finished wait as the history keeps it: a JSON line of the history file. */
+/** One finished wait as the history keeps it (a JSON line of the history file), and how many runs it keeps. */
 
 interface PhaseRecord {
   name: string
@@ -28,3 +28,8 @@ export interface RunRecord {
   decodeTokensPerSecond?: number
   smokeTokens?: number
 }
+
+/** Runs kept per key. */
+export const KEEP_RUNS = 100
+/** Ready runs the expected startup is the median of. */
+export const MEDIAN_OF = 10

@@ -4,8 +4,7 @@
  */
 import type { UsualStartup } from '../startup/eta.js'
 import { isMasked, MASKED } from './fingerprint.js'
-import { MEDIAN_OF } from './limits.js'
-import type { RunRecord } from './record.js'
+import { MEDIAN_OF, type RunRecord } from './record.js'
 
 const secondsOf = (r: RunRecord): number => r.startupSeconds ?? r.elapsedSeconds
 

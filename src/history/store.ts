@@ -1,10 +1,7 @@
 /**
- * Earlier runs, one JSON line per finished wait, in a file shared by every job on a runner: reading it (skipping
- * lines it cannot read), appending one line atomically, and trimming each key to its last runs (comparing a run
- * with the runs before it is stats.ts's).
- * Imports only Node's own modules and runtime/own-files.ts, so that tests can run it in several plain child
- * processes at once. Every write is to our own file only: no symbolic link is followed (the history, its lock, the
- * trim's temporary file), and the temporary file has a random name, created exclusively.
+ * The history file, one JSON line per finished wait, shared by every job on a runner: reading it, appending a line
+ * atomically under its lock, trimming each key to its last runs, every write to our own files (runtime/own-files.ts).
+ * Imports only Node's own modules, record.ts and own-files.ts, so that tests can run it in plain child processes.
  */
 import {
   closeSync,
@@ -19,8 +16,7 @@ import {
 } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { createOwn, createTempBeside, openOwn, SymlinkRefused } from '../runtime/own-files.js'
-import { KEEP_RUNS } from './limits.js'
-import type { RunRecord } from './record.js'
+import { KEEP_RUNS, type RunRecord } from './record.js'
 
 /**
  * One line is written with one `write` on a file opened with O_APPEND, which the kernel appends whole; it stays
@@ -51,7 +47,7 @@ export function defaultHistoryFile(
 
 /** The default key: the endpoint, the model and the start command, hashed so that no secret in them lands in the file. */
 export function historyKey(url: string, model: string | undefined, start: string | undefined): string {
-  // node:crypto is loaded only for a history that is on: 5 ms and 3 MB on Node 24
+  // node:crypto is loaded only for a history that is on
   return process
     .getBuiltinModule('node:crypto')
     .createHash('sha256')

@@ -25,16 +25,11 @@ export interface PortWatch {
 
 export const MIN_ROUND_MS = 100
 export const MAX_ROUND_MS = 400
-/**
- * The share of one core the poller may spend: for a fleet read through /proc, this sets the pace (2%: 4.5% of a
- * core for the bench's fleet of 200, worst lag 352 ms; 1.5%: 4.2%, 307-335 ms).
- */
+/** The share of one core the poller may spend: for a fleet read through /proc, this sets the pace. */
 const CPU_BUDGET = 0.015
 /**
- * Rounds space out with the time a port has been closed: 100 ms for its first 10 s, then a hundredth of that
- * time, up to 400 ms (from 40 s). The lag stays a small share of the wait (a load of 2-6 s is seen within 100 ms,
- * one of ten minutes within 400 ms), and a long wait costs a quarter of the connects: most of the CPU of a wait
- * on a closed port is these connects, about half a millisecond each on the machine of BENCHMARKS.md.
+ * Rounds space out with the time a port has been closed (a hundredth of it, between the bounds): the lag stays a
+ * small share of the wait, and a long wait makes a quarter of the connects, which are most of its CPU.
  */
 const CLOSED_SHARE = 0.01
 
@@ -48,9 +43,7 @@ export function roundGapMs(costMs: number, budget: number, closedForMs: number |
 }
 /**
  * With this many loopback ports, one read of /proc/net/tcp{,6} replaces one connect per port. Not for fewer:
- * the kernel walks its whole socket hash table for that read, which takes milliseconds on large hosts and
- * in some VMs (about 2 ms for both tables on the machine where BENCHMARKS.md was measured, read as
- * readListening reads them), while a refused loopback connect costs about half a millisecond.
+ * the kernel walks its whole socket hash table for that read, which costs several refused connects.
  */
 export const PROC_MIN_PORTS = 24
 const PROC_TABLES = ['/proc/net/tcp', '/proc/net/tcp6']
@@ -210,7 +203,7 @@ export class PortPoller {
   }
 
   private async readProc(): Promise<Set<number> | undefined> {
-    // node:fs's callback form: node:fs/promises would be one more module to load before the first probe
+    // node:fs's callback form: node:fs/promises would be one more module to load at start-up
     if (this.procReadable === false) return undefined
     const tables = await Promise.all(PROC_TABLES.map((f) => readListening(f)))
     this.procReadable = tables[0].startsWith('  sl')
@@ -227,7 +220,7 @@ const NOT_LISTENING = /^\s*\d+:\s+[0-9A-F]+:[0-9A-F]+\s+[0-9A-F]+:[0-9A-F]+\s+(?
 /**
  * The head of a /proc/net/tcp or tcp6 table, up to its last listening socket: '' when it cannot be read.
  * The kernel prints the listening sockets first and, for every read that reaches past them, walks its whole
- * established-connection hash (about 1.6 ms here, even with no connection in it); read to the end, a table
+ * established-connection hash (even with no connection in it); read to the end, a table
  * costs that walk twice, the second time only to learn that there is nothing more. So reading stops at the first
  * line of another state, or at a read shorter than a page.
  */

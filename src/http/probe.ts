@@ -108,7 +108,7 @@ export function createHttpClient({
   collector = createBodyCollector(),
   env = process.env
 }: Omit<ProbeOptions, 'url' | 'headers'> & { env?: NodeJS.ProcessEnv } = {}): HttpClient {
-  // node:tls is loaded only here: a plain http:// wait never needs it (nor its memory, 6 MB on Node 24).
+  // node:tls is loaded only here: a plain http:// wait never needs it, nor its memory.
   const ca = caCert === undefined ? {} : { ca: [...process.getBuiltinModule('node:tls').rootCertificates, caCert] }
   const tls = { ...ca, ...(insecureTls ? { rejectUnauthorized: false } : {}) }
   // Our own AbortSignal bounds each request; undici's timeouts are left wide so they never fire first.
@@ -231,8 +231,8 @@ export function createHttpClient({
         return await Promise.race([inFlight, cut])
       } catch (e) {
         const error = describeError(controller.signal.aborted ? controller.signal.reason : e, proxy)
-        // Headers over undici's limit left as much garbage behind as a body near the cap would (100,000 of them:
-        // 3 MB of heap each time), but no body arrived to count: counted as one, so that the next one collects.
+        // Headers over undici's limit leave as much garbage behind as a body near the cap would, but no body
+        // arrived to count: counted as one, so that the next one collects.
         if (error.code === 'UND_ERR_HEADERS_OVERFLOW') collector.arrived(OVERFLOWED_HEADERS_BYTES)
         return {
           ...error,
@@ -323,7 +323,7 @@ const decode = (chunks: Buffer[]): string => new TextDecoder('utf-8', { fatal: f
 
 /**
  * No model list or completion nests deeper than this; a body that does is not parsed, since JSON.parse of a
- * 1 MiB `[[[…]]]` builds half a million arrays (about 150 MB).
+ * 1 MiB `[[[…]]]` builds half a million arrays.
  */
 const MAX_JSON_DEPTH = 64
 

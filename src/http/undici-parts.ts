@@ -1,7 +1,6 @@
 /**
- * The parts of undici the probe uses, imported one by one. undici's index loads every dispatcher, mock,
- * cache and WebSocket module (about 40 ms of a cold start on a 2-core runner); these few load in a third of
- * that, so the first probe goes out sooner. Types come from the package's own declarations.
+ * The parts of undici the probe uses, imported one by one: undici's index loads every dispatcher, mock, cache and
+ * WebSocket module, which slows every start. Types come from the package's own declarations.
  */
 import type {
   Agent as AgentType,

@@ -2,8 +2,7 @@
 import { readFileSync, type Stats, statSync } from 'node:fs'
 import { ProblemError } from './input-error.js'
 import { printable } from '../runtime/text.js'
-import { notRegularFile } from '../runtime/file-kind.js'
-import { isSymlink } from '../runtime/own-files.js'
+import { isSymlink, notRegularFile } from '../runtime/own-files.js'
 
 const CA_FORM = 'the path of a PEM file of CA certificates (-----BEGIN CERTIFICATE-----)'
 

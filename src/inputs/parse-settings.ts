@@ -36,7 +36,7 @@ import {
   STOP_MODES,
   type WaitSettings
 } from './settings.js'
-import { MEDIAN_OF } from '../history/limits.js'
+import { MEDIAN_OF } from '../history/record.js'
 import { currentPlatform, type Platform } from '../runtime/platform.js'
 
 /**

@@ -1,9 +1,9 @@
 /** An answer in words: its one-line summary (the log, the timeline) and its detail (why it is not ready). */
 import { type Answer, NAMED_ID_CHARS, type WORDED_ERRORS, type WORDED_PROXY_ERRORS } from '../facts/answer.js'
 import { clip } from '../runtime/text.js'
+import { formatDuration } from '../runtime/clock.js'
 import { MAX_REDIRECTS } from '../http/probe.js'
 import { ambiguousModelText, unloadedModelText } from './lifecycle-report.js'
-import { cannotChangeWords } from './cannot-change-report.js'
 
 export interface AnswerWords {
   /** One line, the same for the same answer. */
@@ -207,4 +207,49 @@ function withGenerationWords(answer: Answer): AnswerWords {
         ? `${request}: ${said.detail}`
         : `the model is listed, but ${request} failed: ${said.summary}`
   }
+}
+
+const quoted = (ids: readonly string[]): string =>
+  ids
+    .slice(0, 10)
+    .map((id) => `"${clip(id, 200)}"`)
+    .join(', ')
+
+/**
+ * The words of a `load-failed`, `wrong-model` or `engine-dead` answer, which end a wait at once because waiting
+ * cannot change them; undefined for any other answer.
+ */
+function cannotChangeWords(answer: Answer, listed: () => string): AnswerWords | undefined {
+  if (answer.loadFailed !== undefined) {
+    const { request, model, reason } = answer.loadFailed
+    const said = clip(reason, 500)
+    return {
+      summary: `${request}: "${model}" UNAVAILABLE: ${said}`,
+      detail: `the engine says "${model}" failed to load (${request}: UNAVAILABLE): ${said}. Waiting will not load it`
+    }
+  }
+  if (answer.wrongModel !== undefined) {
+    const { model, serving, nearest, forMs } = answer.wrongModel
+    const near = nearest === undefined ? '' : ` (the nearest listed name is "${clip(nearest, 200)}")`
+    return {
+      summary: `${listed()} — serves another model, not "${model}"`,
+      detail:
+        `the server serves ${quoted(serving)}, not "${model}"${near}, unchanged for ${formatDuration(forMs)}, ` +
+        'and this engine serves only the models it was started with. Fix "model", or the model the server starts ' +
+        'with ("wrong-model-after: 0" waits for the timeout instead)'
+    }
+  }
+  if (answer.engineDead !== undefined) {
+    const { request, by, status, count } = answer.engineDead
+    const what =
+      by === 'health'
+        ? `${request} answered ${status ?? 'an error'} after it had said ready`
+        : `${request} answered the engine's own dead-engine error ${count ?? 3} times in a row` +
+          (status === undefined ? '' : ` (HTTP ${status})`)
+    return {
+      summary: `${listed()} — the engine died: ${what}`,
+      detail: `the engine's core died: ${what}. It will not recover by waiting: see the server's log, and restart it`
+    }
+  }
+  return undefined
 }

@@ -1,6 +1,6 @@
 /** The failure: the message a wait that was not ready ends with. */
 import { answerWords, someOf } from './answer-report.js'
-import { describeExpectation, probes, type ReportContext } from './expectation.js'
+import { describeExpectation, probes, type ReportContext } from './progress.js'
 import { formatDuration } from '../runtime/clock.js'
 import type { Outcome } from '../facts/wait.js'
 

@@ -1,6 +1,7 @@
 /**
  * Words for the server's life around the wait: which model a loose name fits, a model the server has not
- * loaded, who holds a port, what holds GPU memory, and how a server was stopped. Text only.
+ * loaded, who holds a port, what holds GPU memory, a container's watch, a cancelled run, and how a server was
+ * stopped. Text only.
  */
 import type { StopRecord } from '../server/stop.js'
 import type { Spared } from '../server/guard.js'
@@ -188,7 +189,7 @@ export interface Redirect {
 }
 
 /** The origins only: a Location's path and query are the server's words, of any length. */
-export const redirectText = ({ from, to }: Redirect): string => `${from.origin} redirected to ${to.origin}`
+const redirectText = ({ from, to }: Redirect): string => `${from.origin} redirected to ${to.origin}`
 
 /** With `start` or `pid`: a local endpoint redirected to another machine, whose answer is not the watched server's. */
 export const elsewhereText = (redirect: Redirect, watchedPid: number): string =>
@@ -224,7 +225,6 @@ export const jobEndCancelledText = (signal: string): string =>
   `The job-end step was cancelled (${signal}): the server was sent SIGKILL at once if still running, ` +
   'and its GPU memory was not waited for.'
 
-/** The job summary's section on the job-end stop: how it stopped, how long it took, its GPU memory, and why not cleanly. */
 /** A server of a fleet, as the job-end step names it: its place among the `url` lines (n from 1). */
 export interface FleetMember {
   n: number
@@ -234,6 +234,7 @@ export interface FleetMember {
 /** `server 3 of 8 (url line 3)`: which endpoint's server a job-end line is about. */
 export const fleetMemberText = (m: FleetMember): string => `server ${m.n} of ${m.of} (url line ${m.n})`
 
+/** The job summary's section on the job-end stop: how it stopped, how long it took, its GPU memory, and why not cleanly. */
 export function jobEndSummary(end: JobEnd, cancelledBy?: string, member?: FleetMember): string {
   const r = end.record
   const g = r.gpu
@@ -294,3 +295,40 @@ export const wakeAskedText = (engine: string, url: URL): string => `Asked ${engi
 /** `load: true`: the request that asks the server to load the model has gone out. */
 export const loadAskedText = (url: URL, model: unknown): string =>
   `Asked the server to load "${String(model)}": POST ${url.pathname}`
+
+interface Holder {
+  pid: number
+  command: string
+}
+
+/** The lines of a server that is a container (`container`). */
+export const containerLines = {
+  started: (pid: number, starterLog: string): string =>
+    `Ran "start" (pid ${pid}); its own output goes to ${starterLog}`,
+  watching: (ref: string, id: string | undefined, logFile: string): string =>
+    `Watching the container ${ref}${id === undefined || id.startsWith(ref) ? '' : ` (${id.slice(0, 12)})`}` +
+    `${id === undefined ? ' once the engine has it' : ''}; its output, from the engine, goes to ${logFile}`,
+  health: (ref: string, health: string): string => `The container ${ref} is ${health} (its HEALTHCHECK)`,
+  wrongServer: (ref: string, port: number, holders: readonly Holder[], redirect?: Redirect): string =>
+    `${redirect === undefined ? '' : `${redirectText(redirect)}: `}Port ${port} is answered by ${holders.map((h) => `pid ${h.pid} (${h.command})`).join(', ')}, not by a ` +
+    `process of the container ${ref} nor a docker-proxy of its published port: another server holds the port, or ` +
+    'the container listens elsewhere. Its answers say nothing about the server being waited for',
+  /** A local endpoint redirected to another machine: not the container's answer. */
+  elsewhere: (ref: string, redirect: Redirect): string =>
+    `${redirectText(redirect)}, which is not this machine: its answers say nothing about the container ${ref}. ` +
+    'Give the URL the server itself answers on, or set "port-check: false" for a proxy'
+}
+
+/** Where the run was when the cancel came: the wait itself is worded by the watch (src/server/watch.ts). */
+export type CancelStage = 'before-wait' | 'after-wait' | 'smoke-test' | 'diagnostics'
+
+const AT: Record<CancelStage, string> = {
+  'before-wait': 'before the wait began (nothing was started)',
+  'after-wait': 'as the wait ended',
+  'smoke-test': 'during the smoke test',
+  diagnostics: 'while the diagnostics ran'
+}
+
+/** `the job was cancelled (SIGTERM) during the smoke test`: the halt's detail, as the watch words a cancelled wait. */
+export const cancelledText = (signal: string, stage: CancelStage): string =>
+  `the job was cancelled (${signal}) ${AT[stage]}`

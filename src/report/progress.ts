@@ -1,10 +1,13 @@
-/** The progress lines: the line the wait begins with, each change of answer, the gate's own lines, the last line. */
+/**
+ * The progress lines: what readiness means for these settings, the line the wait begins with, each change of answer,
+ * the gate's own lines, the last line, and the one line `wait-for-model check` prints.
+ */
 import { answerWords } from './answer-report.js'
-import { describeExpectation, probes, type ReportContext } from './expectation.js'
 import type { ProbeResult } from '../http/probe.js'
 import { formatDuration } from '../runtime/clock.js'
 import type { Outcome, WaitEvent } from '../facts/wait.js'
-import type { ServerFacts } from '../facts/outcome.js'
+import type { GateOutcome, ServerFacts } from '../facts/outcome.js'
+import type { Expectation } from '../facts/answer.js'
 
 /** `startup`: where the server's own startup is, from its log (a still-waiting line leads with it). */
 export function eventLine(event: WaitEvent, startup?: string): string {
@@ -142,4 +145,47 @@ export function waitingLine(
 function envLines(server: ServerFacts): string[] {
   if (server.envUnreadable) return [envUnreadableText(server)]
   return (server.env ?? []).map((e) => (e.value === undefined ? `${e.name}: not set` : `${e.name}=${e.value}`))
+}
+
+/** The report's view of the settings, for `url` (the endpoint the outcome describes). */
+export interface ReportContext {
+  url: URL
+  expect: Expectation
+  timeoutMs: number
+}
+
+export const probes = (n: number): string => `${n} probe${n === 1 ? '' : 's'}`
+
+/** What readiness means for these settings, in words. */
+export function describeExpectation({ expect, url }: ReportContext, subject = url.href): string {
+  const parts = [
+    `${subject} to answer with an accepted status (${expect.status.map(([lo, hi]) => (lo === hi ? lo : `${lo}-${hi}`)).join(',')})`
+  ]
+  if (expect.model !== undefined) parts.push(`list model "${expect.model}"`)
+  if (expect.match !== undefined) parts.push(`contain "${expect.match}"`)
+  if (expect.matchRegex !== undefined) parts.push(`match ${String(expect.matchRegex)}`)
+  return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`
+}
+
+const oneLine = (text: string): string => text.replace(/\s*[\r\n]+\s*/g, ' ')
+
+/**
+ * The one line `wait-for-model check` prints, whatever the server said, so that a health check's log (Docker's
+ * `docker inspect`, a Kubernetes probe's event) stays readable.
+ */
+export function checkLine(outcome: GateOutcome): string {
+  const took = formatDuration(outcome.elapsedMs)
+  const endpoints = outcome.results.length > 1 ? ` (${outcome.results.length} endpoints)` : ''
+  if (outcome.ready) {
+    const model = outcome.last?.modelId ? ` model "${outcome.last.modelId}"` : ''
+    const said = outcome.last === undefined ? '' : answerWords(outcome.last.answer).summary
+    return oneLine(`ready in ${took}${endpoints}:${model} ${said}`.trimEnd())
+  }
+  // A wait's reason "timeout" means "not ready yet" here: the one answer there was says why.
+  const why = outcome.reason === 'timeout' ? 'not ready' : `not ready (${outcome.reason})`
+  const last = outcome.last && answerWords(outcome.last.answer)
+  const said =
+    last === undefined ? 'no answer' : outcome.reason === 'timeout' ? last.summary : last.detail || last.summary
+  const where = outcome.results.length > 1 ? `${outcome.url.href}: ` : ''
+  return oneLine(`${why} after ${took}${endpoints}: ${where}${said}`)
 }

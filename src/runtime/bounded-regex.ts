@@ -1,8 +1,7 @@
 /**
- * Runs a user's `match-regex` on a server's body, and `fail-pattern` on log lines, under a time limit. A JavaScript regular expression can
- * backtrack for longer than the universe lasts (`^(a+)+$` on `aaaa…b`), and no static check catches every
- * such pattern; V8 can interrupt a running match, though, and `vm`'s timeout does exactly that. The text is
- * the probe's body, which is never over 1 MiB.
+ * Runs a user's `match-regex` on a server's body, and `fail-pattern` on log lines, under a time limit. A JavaScript
+ * regular expression can backtrack for longer than the universe lasts (`^(a+)+$` on `aaaa…b`), and no static check
+ * catches every such pattern; V8 can interrupt a running match, though, and `vm`'s timeout does exactly that.
  */
 import type { Context, Script } from 'node:vm'
 
@@ -10,7 +9,6 @@ import type { Context, Script } from 'node:vm'
 let made: { script: Script; context: Context; findScript: Script; findContext: Context } | undefined
 function sandboxes(): NonNullable<typeof made> {
   if (made === undefined) {
-    // node:vm is loaded here: two contexts cost milliseconds of the action's start-up (`npm run bench`)
     const { createContext, Script } = process.getBuiltinModule('node:vm')
     made = {
       script: new Script('re.test(text)'),

@@ -9,9 +9,8 @@ export interface Clock {
 }
 
 /**
- * process.uptime() counts from the process's start, which is the step's start for the action, as
- * performance.now() does; but the first read of `performance` loads nine modules of node:perf_hooks, a few
- * milliseconds of start-up before the first probe (`npm run bench`, start-up).
+ * process.uptime() counts from the process's start (the step's start, for the action) as performance.now() does,
+ * without loading node:perf_hooks at start-up.
  */
 export const systemClock: Clock = {
   now: () => process.uptime() * 1000,

@@ -8,7 +8,7 @@
 export function dropOutputToClosedPipes(streams: readonly NodeJS.EventEmitter[]): void {
   for (const stream of streams)
     stream.on('error', (e: NodeJS.ErrnoException) => {
-      // anything else is a real fault, left to fail the run as before
+      // anything else is a real fault, left to fail the run
       if (e.code !== 'EPIPE') throw e
     })
 }

@@ -5,9 +5,8 @@
  * otherwise be predictable. A symbolic link planted at one of our paths in a shared folder (a self-hosted runner's
  * tool cache, /tmp) makes the open fail instead of writing wherever the link points.
  */
-import { closeSync, constants, fstatSync, ftruncateSync, lstatSync, openSync, writeSync } from 'node:fs'
+import { closeSync, constants, fstatSync, ftruncateSync, lstatSync, openSync, type Stats, writeSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
-import { notRegularFile } from './file-kind.js'
 
 const { O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_WRONLY } = constants
 
@@ -72,4 +71,15 @@ export function writeOwnFile(path: string, text: string): void {
   } finally {
     closeSync(fd)
   }
+}
+
+/** What a path is when it is not a regular file, in words; undefined for a regular file. */
+export function notRegularFile(stat: Stats): string | undefined {
+  if (stat.isFile()) return undefined
+  if (stat.isDirectory()) return 'a directory'
+  if (stat.isFIFO()) return 'a FIFO'
+  if (stat.isCharacterDevice()) return 'a character device'
+  if (stat.isBlockDevice()) return 'a block device'
+  if (stat.isSocket()) return 'a socket'
+  return 'not a regular file'
 }

@@ -5,7 +5,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
 import { redact } from '../inputs/secrets.js'
-import { notRegularFile } from '../runtime/file-kind.js'
+import { notRegularFile } from '../runtime/own-files.js'
 import { systemClock } from '../runtime/clock.js'
 
 export interface LogLine {

@@ -2,7 +2,20 @@
  * Each engine's own answers, while loading and once ready, as its source shapes them (see the research notes on
  * model servers): its routes, its model list, its one-token generations and its errors, and when its port opens.
  */
-import { CREATED, empty, json, type Phase, type Reply } from './reply.js'
+
+/** What a simulated engine answers with: a status, a body and its type, and the phase the engine is in. */
+export type Phase = 'loading' | 'ready'
+export interface Reply {
+  status: number
+  /** An object is sent as compact JSON; a string as it is. */
+  body?: unknown
+  type?: string
+}
+
+export const json = (body: unknown, status = 200): Reply => ({ status, body, type: 'application/json' })
+export const empty = (status: number): Reply => ({ status })
+
+export const CREATED = 1767225600
 
 export interface SimulatedEngine {
   /** When the port opens, as a fraction of the load time: 1 = only once ready. */

@@ -3,11 +3,9 @@
  * generation once ready, then the engine's answer for the phase it is in (loading until `readyAt`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { type EngineName, SIMULATED_ENGINES, type SimulatedEngine } from './engines.js'
-import { lazyLoading } from './lazy-loading.js'
-import { engineStates } from './states.js'
+import { type EngineName, json, type Phase, type Reply, SIMULATED_ENGINES, type SimulatedEngine } from './engines.js'
+import { engineStates, lazyLoading } from './states.js'
 import type { SimulatorOptions } from './options.js'
-import { json, type Phase, type Reply } from './reply.js'
 import { DEFAULT_PACE, streamFormat, writeStream } from './streams.js'
 
 /** The request listener of one simulated server, whose model is ready at `readyAt` (milliseconds since the epoch). */

@@ -7,7 +7,7 @@ import type { Settings } from '../inputs/settings.js'
 import type { Halt } from '../facts/halt.js'
 import type { GateOutcome, TargetOutcome } from '../facts/outcome.js'
 import type { Halter } from '../runtime/halter.js'
-import { type CancelStage, cancelledText } from '../report/cancel-report.js'
+import { type CancelStage, cancelledText } from '../report/lifecycle-report.js'
 import { type Conclusion, conclude } from './conclusion.js'
 
 const cancelHalt = (signal: NodeJS.Signals, stage: CancelStage): Halt => ({

@@ -185,8 +185,7 @@ describe('appends from several processes at once', () => {
       writeFileSync(box.path(as), out)
       return box.path(as)
     }
-    compile('history/limits.ts', 'history/limits.js')
-    compile('runtime/file-kind.ts', 'runtime/file-kind.js')
+    compile('history/record.ts', 'history/record.js')
     compile('runtime/own-files.ts', 'runtime/own-files.js')
     return compile('history/store.ts', 'history/history.mjs')
   }

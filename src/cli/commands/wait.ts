@@ -7,7 +7,7 @@ import pkg from '../../../package.json' with { type: 'json' }
 import { gate } from '../../wait/gate.js'
 import { conclude } from '../../wait/conclusion.js'
 import { concludedSince } from '../../wait/cancelled.js'
-import { cancelOnSignals } from '../../runtime/cancel-signals.js'
+import { cancelOnSignals } from '../../runtime/halter.js'
 import type { Halter } from '../../runtime/halter.js'
 import type { Settings } from '../../inputs/settings.js'
 import { defaultHistoryFile } from '../../history/store.js'
