@@ -6,9 +6,8 @@
 import { expectation } from '../facts/answer.js'
 import type { GateOutcome, TargetOutcome } from '../facts/outcome.js'
 import { smokeProblemMessage } from '../report/smoke-report.js'
-import type { Settings } from '../inputs/settings.js'
+import type { Server, Settings } from '../inputs/settings.js'
 import { fleetEndState, jobEndState } from '../server/job-end.js'
-import { endpointSettings } from '../inputs/fleet.js'
 import type { ReportContext } from '../report/expectation.js'
 import { failureMessage } from '../report/failure.js'
 import { logTailTitle } from '../report/markdown.js'
@@ -111,9 +110,15 @@ export function conclude(gateOutcome: GateOutcome, settings: Settings): Conclusi
     smokeWarning: failSmoke ? undefined : smokeMessage,
     exitCode: verdict?.kind === 'fail' || failedRegression !== undefined || failedThroughput !== undefined ? 1 : 0,
     context,
-    jobEndState:
-      settings.servers === undefined
-        ? jobEndState(settings, outcome.server)
-        : fleetEndState(outcome.results.map((r, i) => jobEndState(endpointSettings(settings, i), r.server)))
+    jobEndState: serversEndState(settings, outcome)
   }
+}
+
+/** What the job-end step stops: the server's state, or a fleet's, each server's facts from its own result. */
+function serversEndState(settings: Settings, outcome: GateOutcome): Record<string, string> | undefined {
+  const { servers, stop, stopTimeoutMs, logLines } = settings
+  const state = (server: Server, facts: GateOutcome['server']): Record<string, string> | undefined =>
+    jobEndState({ start: server.start, container: server.container, stop, stopTimeoutMs, logLines }, facts)
+  if (servers.length === 1) return state(servers[0], outcome.server)
+  return fleetEndState(servers.map((server, i) => state(server, outcome.results[i].server)))
 }

@@ -22,24 +22,16 @@ import { createHttpClient, type HttpClient, type ProbeResult } from '../http/pro
 import type { Clock } from '../runtime/clock.js'
 import { engineReadinessRequest } from '../report/lifecycle-report.js'
 
-/** When each paced route of a server was last asked, and the request in flight: one per gate (see `paceOf`). */
-type Pace = Map<string, { lastSentAt: number; inFlight?: Promise<unknown> }>
-const paces = new WeakMap<object, Pace>()
-
-/** The pace the endpoints of one gate share (`owner`: the gate's shared state). */
-const paceOf = (owner: object): Pace => {
-  let pace = paces.get(owner)
-  if (pace === undefined) paces.set(owner, (pace = new Map()))
-  return pace
-}
+/** When each paced route of a server was last asked, and the request in flight: one per server, for its endpoints. */
+export type ReadinessPace = Map<string, { lastSentAt: number; inFlight?: Promise<unknown> }>
 
 export interface EngineReadinessOptions {
   url: URL
   headers: Record<string, string>
   tls: { caCert?: string; insecureTls?: boolean; secrets?: readonly string[] }
   clock: Clock
-  /** What the endpoints of one gate share: the paced routes are paced for all of them. */
-  owner: object
+  /** The server's pace, shared by its endpoints: the paced routes are paced for all of them. */
+  pace: ReadinessPace
   /** `load: true`: a sleeping engine is woken once. */
   load: boolean
   /** What is left of the wait: the wake-up request may take it all (the weights go back to the GPU meanwhile). */
@@ -74,8 +66,8 @@ export interface EngineReadiness {
 interface Endpoint {
   readonly o: EngineReadinessOptions
   readonly client: HttpClient
-  /** The paced routes' turns, shared with the other endpoints of the gate. */
-  readonly pace: Pace
+  /** The paced routes' turns, shared with the other endpoints of the server. */
+  readonly pace: ReadinessPace
   /** Routes that have said ready in this wait: a dead-after-ready status counts only after one. */
   readonly saidReady: Set<string>
   /** Whether the wake-up request went out: a sleeping engine is woken once a wait. */
@@ -84,7 +76,7 @@ interface Endpoint {
 
 export function engineReadiness(o: EngineReadinessOptions): EngineReadiness {
   const client: HttpClient = createHttpClient(o.tls)
-  const pace = paceOf(o.owner)
+  const { pace } = o
   const e: Endpoint = { o, client, pace, saidReady: new Set<string>(), woke: false }
 
   return {

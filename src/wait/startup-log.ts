@@ -15,12 +15,12 @@ import type { Deps } from './deps.js'
 import type { LaunchedServer } from './servers/seam.js'
 
 export function followLog({
-  server,
+  launched,
   profile,
   deps,
   waitStart
 }: {
-  server: LaunchedServer
+  launched: LaunchedServer
   profile: StartupProfile
   deps: Deps
   waitStart: number
@@ -34,7 +34,7 @@ export function followLog({
   const { clock } = deps
   const sayStartup = (events: TrackerEvent[]): void =>
     startupLines(events).forEach((l) => deps.log(gateLines.startup(clock.now() - waitStart, l)))
-  const log = server.followLog((lines) =>
+  const log = launched.followLog((lines) =>
     lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number)))
   )
   // Aborted once the engine's own ready line is read: every endpoint's next probe goes out at once.

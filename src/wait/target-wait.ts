@@ -6,26 +6,32 @@ import { engineOfModelList } from '../engines/log-markers.js'
 import type { Engine } from '../engines/engine-names.js'
 import { loadRequest } from '../engines/load.js'
 import { loadAskedText, partialMatchText, wakeAskedText } from '../report/lifecycle-report.js'
-import { createHttpClient, createProber, type HttpClient, type ProbeResult, type Prober } from '../http/probe.js'
+import {
+  createHttpClient,
+  createProber,
+  type HttpClient,
+  type ProbeOptions,
+  type ProbeResult,
+  type Prober
+} from '../http/probe.js'
+import type { BodyCollector } from '../runtime/memory.js'
 import { eventLine, probeLine } from '../report/progress.js'
-import type { Target } from '../inputs/settings.js'
+import type { Settings, Target } from '../inputs/settings.js'
 import { waitForModel, type WaitDeps, type WaitOptions } from './loop.js'
-import { clientSettings } from './first-probe.js'
 import { type Assessment, expectation } from '../facts/answer.js'
 import type { TargetOutcome } from '../facts/outcome.js'
 import type { Outcome } from '../facts/wait.js'
-import type { Shared } from './deps.js'
+import type { EndpointPart, ServerWait } from './deps.js'
 
 /** One endpoint's wait, its HTTP clients closed however it ends. */
-export async function waitForTarget(target: Target, shared: Shared): Promise<TargetOutcome> {
-  const { halter } = shared
+export async function waitForTarget(target: Target, server: ServerWait, own: EndpointPart): Promise<TargetOutcome> {
   const { url } = target
-  const endpoint = openEndpoint(target, shared)
+  const endpoint = openEndpoint(target, server, own)
   try {
-    const outcome = await waitForModel(loopOptions(shared), loopDeps(endpoint, shared))
-    // its own end, not a halt's: the fleet may end the others' waits for it
-    if (halter.halted === undefined) shared.settled?.(url, outcome)
-    warnOfPartialMatch(outcome, shared)
+    const outcome = await waitForModel(loopOptions(server), loopDeps(endpoint, server, own))
+    // its own end, not a halt's: the others' waits may end for it
+    if (own.halter.halted === undefined) own.settled?.(url, outcome)
+    warnOfPartialMatch(outcome, server, own)
     return { ...outcome, url, engine: endpoint.engine.of() }
   } finally {
     await Promise.all([
@@ -44,8 +50,6 @@ export async function waitForTarget(target: Target, shared: Shared): Promise<Tar
 interface Endpoint {
   url: URL
   prober: Prober
-  /** The first probe's answer, sent for this very target before the gate was loaded; taken by the first probe. */
-  firstAnswer?: Promise<ProbeResult>
   generator?: Generator
   readiness: EngineReadiness
   loader: Loader
@@ -56,19 +60,15 @@ interface Endpoint {
  * The endpoint's clients, all opened at once before the wait, so that the one `finally` of `waitForTarget` closes
  * every one of them, however the wait ends.
  */
-function openEndpoint({ url, generation }: Target, shared: Shared): Endpoint {
-  const { settings, deps, profile } = shared
+function openEndpoint({ url, generation }: Target, server: ServerWait, { prefix, halter }: EndpointPart): Endpoint {
+  const { settings, deps, profile } = server
   const { clock } = deps
-  const prefix = shared.prefix ?? ''
-  const tls = clientSettings(settings, shared.collector)
+  const tls = clientSettings(settings, server.collector)
   // the deadline counts from the wait's start (the action's: its process start); what is left of it bounds the
   // wake-up and the load requests, which may take it all (the weights go back to the GPU meanwhile)
   const waitStart = deps.startedAt ?? clock.now()
   const leftMs = (): number => waitStart + settings.timeoutMs - clock.now()
-  // the first probe, sent for this very target before the gate was loaded, is the wait's first attempt
-  const first = shared.firstProbe?.url === url ? shared.firstProbe : undefined
-  const prober = first?.prober ?? createProber({ url, headers: settings.headers, ...tls })
-  const firstAnswer = first?.takeAnswer()
+  const prober = createProber({ url, headers: settings.headers, ...tls })
   const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls })
   // the engine's own readiness answers on the same origin, for an engine that lists its model before it serves
   const readiness = engineReadiness({
@@ -76,15 +76,16 @@ function openEndpoint({ url, generation }: Target, shared: Shared): Endpoint {
     headers: settings.headers,
     tls,
     clock,
-    owner: shared,
+    pace: server.pace,
     load: settings.load,
     label: (engine) => profile.label ?? engine ?? 'the engine',
     debug: deps.debug && ((line) => deps.debug?.(`${prefix}${line}`)),
     leftMs,
     wokeUp: (label, wakeUrl) => deps.log(`${prefix}${wakeAskedText(label, wakeUrl)}`)
   })
-  const loader = loadAsker(url, settings.load ? createHttpClient(tls) : undefined, leftMs, shared)
-  return { url, prober, firstAnswer, generator, readiness, loader, engine: endpointEngine(shared) }
+  const client = settings.load ? createHttpClient(tls) : undefined
+  const loader = loadAsker(url, client, leftMs, server, { prefix, halter })
+  return { url, prober, generator, readiness, loader, engine: endpointEngine(server) }
 }
 
 /**
@@ -100,8 +101,8 @@ interface EndpointEngine {
   servesOneModel(): boolean
 }
 
-function endpointEngine(shared: Shared): EndpointEngine {
-  const { settings, log, profile } = shared
+function endpointEngine(server: ServerWait): EndpointEngine {
+  const { settings, log, profile } = server
   // the engine this endpoint's own model list names
   let listed: Engine | undefined
   // llama.cpp's router mode loads other models when asked: its list may change (see SERVES_ONE_MODEL)
@@ -117,7 +118,7 @@ function endpointEngine(shared: Shared): EndpointEngine {
         // and the first list to name it names it for the startup phases too, when the log has not
         if (listed !== undefined && profile.engine === undefined) {
           const lines = profile.models(result.json)
-          if (log !== undefined) shared.sayStartup(lines)
+          if (log !== undefined) server.sayStartup(lines)
         }
       }
     },
@@ -134,9 +135,13 @@ interface Loader {
   close(): Promise<void> | undefined
 }
 
-function loadAsker(url: URL, client: HttpClient | undefined, leftMs: () => number, shared: Shared): Loader {
-  const { settings, deps, halter } = shared
-  const prefix = shared.prefix ?? ''
+function loadAsker(
+  url: URL,
+  client: HttpClient | undefined,
+  leftMs: () => number,
+  { settings, deps }: ServerWait,
+  { prefix, halter }: Pick<EndpointPart, 'prefix' | 'halter'>
+): Loader {
   let loading: Promise<void> | undefined
   return {
     ask: (answer) => {
@@ -157,7 +162,7 @@ function loadAsker(url: URL, client: HttpClient | undefined, leftMs: () => numbe
 }
 
 /** The loop's options: the settings' timing and expectation, and `once` for `wait-for-model check`. */
-function loopOptions({ settings, deps }: Shared): WaitOptions {
+function loopOptions({ settings, deps }: ServerWait): WaitOptions {
   return {
     expect: expectation(settings),
     intervalMs: settings.intervalMs,
@@ -172,13 +177,17 @@ function loopOptions({ settings, deps }: Shared): WaitOptions {
 }
 
 /** What the loop asks of this endpoint (its probes and checks), and what it is told by the server's log. */
-function loopDeps(endpoint: Endpoint, shared: Shared): WaitDeps {
-  const { settings, deps, halter } = shared
+function loopDeps(endpoint: Endpoint, shared: ServerWait, { halter, prefix }: EndpointPart): WaitDeps {
+  const { settings, deps } = shared
   const { clock } = deps
   const { engine, readiness, generator, loader } = endpoint
-  const prefix = shared.prefix ?? ''
   return {
-    probe: probeOf(endpoint, shared),
+    probe: async (timeoutMs, signal) => {
+      const result = await endpoint.prober.probe(timeoutMs, signal)
+      deps.debug?.(`${prefix}${probeLine(result)}`)
+      engine.read(result)
+      return result
+    },
     generate: generator ? generator.generate : undefined,
     engineReady: (modelId, timeoutMs, signal) =>
       readiness.check(engine.of(), modelId ?? settings.model, timeoutMs, signal),
@@ -202,23 +211,23 @@ function loopDeps(endpoint: Endpoint, shared: Shared): WaitDeps {
   }
 }
 
-/** One probe: the first probe's answer, handed over once, then the prober's own; each told and read for its engine. */
-function probeOf(endpoint: Endpoint, shared: Shared): WaitDeps['probe'] {
-  const prefix = shared.prefix ?? ''
-  return async (timeoutMs, signal) => {
-    const answer = endpoint.firstAnswer ?? endpoint.prober.probe(timeoutMs, signal)
-    // the first answer must not stay reachable once it has been judged (up to 1 MiB, and its JSON)
-    endpoint.firstAnswer = undefined
-    const result = await answer
-    shared.deps.debug?.(`${prefix}${probeLine(result)}`)
-    endpoint.engine.read(result)
-    return result
-  }
-}
-
 /** Ready on a listed id that only contains `model` (`model-match: partial`): said, as it may be another version. */
-function warnOfPartialMatch(outcome: Outcome, { settings, deps, prefix = '' }: Shared): void {
+function warnOfPartialMatch(outcome: Outcome, { settings, deps }: ServerWait, { prefix }: EndpointPart): void {
   const matched = outcome.ready ? outcome.last : undefined
   if (matched?.modelMatch === 'partial' && settings.model !== undefined && matched.modelId !== undefined)
     deps.warn(`${prefix}${partialMatchText(settings.model, matched.modelId)}`, 'model-match')
 }
+
+/**
+ * What every HTTP client of a wait shares: its TLS settings, the secrets to mask in answers as they arrive, and
+ * the collection of what their bodies leave.
+ */
+const clientSettings = (
+  { caCert, insecureTls, secrets }: Settings,
+  collector: BodyCollector
+): Pick<ProbeOptions, 'caCert' | 'insecureTls' | 'secrets' | 'collector'> => ({
+  caCert,
+  insecureTls,
+  secrets,
+  collector
+})

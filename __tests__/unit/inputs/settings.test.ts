@@ -143,18 +143,16 @@ describe('parseSettings', () => {
       diagnostics: 'nvidia-smi\n\n  dmesg | tail -20  \n'
     })
     expect(started).toMatchObject({
-      start: 'python -m sglang.launch_server \\\n  --port 30000',
-      pid: undefined,
-      logFile: undefined,
+      servers: [{ start: 'python -m sglang.launch_server \\\n  --port 30000', pid: undefined, logFile: undefined }],
       logLines: 0,
       envReport: ['NCCL_*', 'CUDA_VISIBLE_DEVICES', 'HF_TOKEN'],
       diagnostics: ['nvidia-smi', 'dmesg | tail -20']
     })
     expect(started.failPattern?.test('torch.OutOfMemoryError: CUDA out of memory.')).toBe(true)
     expect(started.targets[0].generation).toMatchObject({ base: 'http://localhost:30000', route: { name: 'openai' } })
-    expect(settingsFrom({ url: 'http://h/', pid: ' 4242 ' }).pid).toEqual({ pid: 4242 })
+    expect(settingsFrom({ url: 'http://h/', pid: ' 4242 ' }).servers[0].pid).toEqual({ pid: 4242 })
     expect(settingsFrom({ url: 'http://h/', container: ' vllm-1 ', stop: 'always' })).toMatchObject({
-      container: 'vllm-1',
+      servers: [{ container: 'vllm-1' }],
       stop: 'always'
     })
     // a container's environment comes from its engine, and its output is its log
@@ -165,8 +163,7 @@ describe('parseSettings', () => {
       /Input "container": names the server, and so does "pid"/
     )
     expect(settingsFrom({ url: 'http://h/', pid: 'server.pid', 'log-file': '/tmp/s.log' })).toMatchObject({
-      pid: { file: 'server.pid' },
-      logFile: '/tmp/s.log'
+      servers: [{ pid: { file: 'server.pid' }, logFile: '/tmp/s.log' }]
     })
     expect(settingsFrom({ url: 'http://h/' })).toMatchObject({
       logLines: 50,
