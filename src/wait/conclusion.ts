@@ -6,8 +6,8 @@
 import { expectation } from '../facts/answer.js'
 import type { GateOutcome, TargetOutcome } from '../facts/outcome.js'
 import { smokeProblemMessage } from '../report/smoke-report.js'
-import type { Server, Settings } from '../inputs/settings.js'
-import { fleetEndState, jobEndState } from '../server/job-end.js'
+import type { Settings } from '../inputs/settings.js'
+import { jobEndState, serverEndState } from '../server/job-end.js'
 import type { ReportContext } from '../report/expectation.js'
 import { failureMessage } from '../report/failure.js'
 import { logTailTitle } from '../report/markdown.js'
@@ -114,11 +114,14 @@ export function conclude(gateOutcome: GateOutcome, settings: Settings): Conclusi
   }
 }
 
-/** What the job-end step stops: the server's state, or a fleet's, each server's facts from its own result. */
+/** What the job-end step stops: each server's entry, its facts from its own result (a fleet's) or the outcome's. */
 function serversEndState(settings: Settings, outcome: GateOutcome): Record<string, string> | undefined {
   const { servers, stop, stopTimeoutMs, logLines } = settings
-  const state = (server: Server, facts: GateOutcome['server']): Record<string, string> | undefined =>
-    jobEndState({ start: server.start, container: server.container, stop, stopTimeoutMs, logLines }, facts)
-  if (servers.length === 1) return state(servers[0], outcome.server)
-  return fleetEndState(servers.map((server, i) => state(server, outcome.results[i].server)))
+  const facts = (i: number): GateOutcome['server'] =>
+    servers.length === 1 ? outcome.server : outcome.results[i].server
+  return jobEndState(
+    servers.map(({ start, container }, i) =>
+      serverEndState({ start, container, stop, stopTimeoutMs, logLines }, facts(i))
+    )
+  )
 }

@@ -4,7 +4,7 @@
  * wait) and none at all (a URL and a model: none.ts, which does nothing). A container fits the same seam: it
  * checks its ports and GPUs before it starts, streams its log into a file the gate follows, has a set of
  * processes (who answers, the GPU memory they hold), a start time and an environment, and the facts the job-end
- * step stops it by. The stop at job end is the seam's other half (`JobEndSeam`), in a module of its own.
+ * step stops it by. The stop at job end is the seam's other half (`savedServer`, job-end-stops.ts).
  */
 import type { LogFollower, LogLine } from '../../server/log-follower.js'
 import type { ServerProcess } from '../../server/process.js'
@@ -28,7 +28,7 @@ export interface ServerSeam {
 export interface LaunchedServer {
   /**
    * What the outcome tells of the server, filled in as the wait goes (`beforeWait`, `afterWait`); the conclusion
-   * reads the job-end step's state from it (`jobEndState`: the pid to stop, the log). Undefined: neither a server
+   * reads the job-end step's state from it (`serverEndState`: the pid to stop, the log). Undefined: neither a server
    * nor a log to tell of.
    */
   readonly facts?: ServerFacts
@@ -58,22 +58,6 @@ export interface LaunchedServer {
   afterWait(ready: boolean, readyAt: number): Promise<void>
   /** Stops following the server (its process, its timers); the server keeps running. */
   release(): void
-}
-
-/**
- * The job-end half of a kind of server: the post step, a process of its own that knows only the state the main
- * step saved (`jobEndState`, server/job-end.ts), hands that state to each kind, and the kind whose state it is
- * stops its server. In job-end-stops.ts, not beside `ServerSeam`'s implementations: the post step's bundle is one
- * file without chunks, and it should hold the stops and nothing of the wait. The no-server kind saves no state, so
- * it has no job-end half.
- */
-export interface JobEndSeam {
-  /**
-   * The server this kind's state names (`get` reads one saved value, '' when it was not saved); undefined when
-   * the main step saved none of this kind. A value not in the form the main step writes throws JobEndStateError,
-   * and nothing is signalled.
-   */
-  saved(get: (name: string) => string): SavedServer | undefined
 }
 
 /** A server the main step saved for the job-end step to stop. */
