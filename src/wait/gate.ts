@@ -12,11 +12,10 @@ import { Halter } from '../runtime/halter.js'
 import { type Deps, type GateDeps, withDefaults } from './deps.js'
 import { waitForServer } from './server-wait.js'
 import { cancelledBeforeWait } from './cancelled.js'
-import { fleetStops, representative } from './fleet-tally.js'
+import { fleetStops, reportedEndpoint } from './fleet-tally.js'
 import { containerServer } from './servers/container.js'
 import { processServer } from './servers/process.js'
-import { noServer } from './servers/none.js'
-import type { ServerSeam } from './servers/seam.js'
+import { noServer, type ServerKind } from './servers/kind.js'
 
 export async function gate(settings: Settings, gateDeps: GateDeps): Promise<GateOutcome> {
   const deps = withDefaults(gateDeps)
@@ -24,15 +23,15 @@ export async function gate(settings: Settings, gateDeps: GateDeps): Promise<Gate
   const { servers } = settings
   const fleet = servers.length > 1
   const serverDeps = servers.map((server) => (fleet ? prefixed(deps, server.targets[0].url) : deps))
-  const seams = servers.map((server, i) => serverSeam(server, settings, serverDeps[i]))
+  const kinds = servers.map((server, i) => kindOf(server, settings, serverDeps[i]))
   // Every server's pre-flight before any starts: a port already held, or GPUs taken with `gpu-check: fail`,
   // refuses the whole wait, and nothing is started.
-  const looked = await Promise.allSettled(seams.map((seam) => seam.preflight()))
+  const looked = await Promise.allSettled(kinds.map((kind) => kind.preflight()))
   // A cancel while the pre-flight looked (nvidia-smi may take seconds): nothing is started, nothing probed.
   const early = deps.cancel?.halted
   const refused = looked.findIndex((r) => r.status === 'rejected' || r.value !== undefined)
   // nothing is launched: whatever every pre-flight opened (an engine's socket) is closed
-  if (early !== undefined || refused >= 0) seams.forEach((seam) => seam.abandon())
+  if (early !== undefined || refused >= 0) kinds.forEach((kind) => kind.abandon())
   if (early !== undefined) return cancelledBeforeWait(settings, early, deps.clock.now() - (deps.startedAt ?? began))
   const failed = looked[refused]
   // an input error of one server's (no such container) is the wait's
@@ -41,12 +40,12 @@ export async function gate(settings: Settings, gateDeps: GateDeps): Promise<Gate
     const refusal = failed.value as GateOutcome
     return fleet ? refusedFleet(settings, refusal) : refusal
   }
-  if (!fleet) return waitForServer(seams[0], servers[0], settings, deps)
+  if (!fleet) return waitForServer(kinds[0], servers[0], settings, deps)
   const stops = servers.map(() => new Halter<Halt>())
   const tally = fleetStops(stops, settings.fleetMinReady)
   const ended = await Promise.allSettled(
     servers.map((server, i) =>
-      waitForServer(seams[i], server, settings, serverDeps[i], {
+      waitForServer(kinds[i], server, settings, serverDeps[i], {
         stop: stops[i],
         settled: (o) => tally.settled(i, o)
       }).catch((e: unknown) => {
@@ -62,12 +61,12 @@ export async function gate(settings: Settings, gateDeps: GateDeps): Promise<Gate
   const outcomes = ended.map((e) => (e as PromiseFulfilledResult<GateOutcome>).value)
   // each server's own outcome, its facts and profile included
   const results = outcomes.map(({ results: _, ...own }): TargetOutcome => own)
-  const last = representative(results, tally.halted, settings.fleetMinReady)
+  const last = reportedEndpoint(results, tally.halted, settings.fleetMinReady)
   return { ...last, results, models: [...new Set(results.flatMap((r) => r.models))] }
 }
 
-/** The seam for a server's kind: a container, a process to start or follow (or only its log to read), else none. */
-function serverSeam(server: Server, settings: Settings, deps: Deps): ServerSeam {
+/** A server's kind: a container, a process to start or follow (or only its log to read), else none. */
+function kindOf(server: Server, settings: Settings, deps: Deps): ServerKind {
   if (server.container !== undefined) return containerServer(server, settings, deps)
   if (server.start !== undefined || server.pid !== undefined || server.logFile !== undefined)
     return processServer(server, settings, deps)

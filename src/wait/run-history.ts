@@ -131,7 +131,7 @@ interface Settling {
  * The wait is over: this run against the earlier ones (warnings for a regression and a changed environment), then
  * recorded, unless a cancel comes first (`deps.cancel`, also while the history's lock is waited for).
  */
-export async function settle({
+export async function finishHistory({
   settings,
   outcome,
   facts,

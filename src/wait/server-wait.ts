@@ -1,5 +1,5 @@
 /**
- * One server's wait, from its seam to the outcome: launch, follow its log, its endpoints' waits, after the wait
+ * One server's wait, from its kind's pre-flight to the outcome: launch, follow its log, its endpoints' waits, after the wait
  * (who answered, GPU memory, environment), the smoke test, its history. The gate runs it once per server.
  */
 import { setMaxListeners } from 'node:events'
@@ -16,13 +16,15 @@ import type { GateOutcome, TargetOutcome } from '../facts/outcome.js'
 import type { Halt } from '../facts/halt.js'
 import { Halter } from '../runtime/halter.js'
 import type { Deps, EndpointPart, ServerWait } from './deps.js'
-import { openHistory, settle } from './run-history.js'
+import { finishHistory, openHistory } from './run-history.js'
 import { followLog } from './startup-log.js'
-import { readyMoment } from './ready-moment.js'
-import { waitForTarget } from './target-wait.js'
-import { fleetStops, representative } from './fleet-tally.js'
-import { smokeEndpoints } from './smoke-endpoints.js'
-import type { LaunchedServer, ServerSeam } from './servers/seam.js'
+import { waitForEndpoint } from './endpoint-wait.js'
+import { fleetStops, reportedEndpoint } from './fleet-tally.js'
+import { smokeLines } from '../report/smoke-report.js'
+import { smokeTest } from '../smoke/measure.js'
+import { streamRoute } from '../engines/streams.js'
+import type { Clock } from '../runtime/clock.js'
+import type { LaunchedServer, ServerKind } from './servers/kind.js'
 import { asCancelled } from './cancelled.js'
 
 /**
@@ -34,9 +36,9 @@ export interface FleetMember {
   settled(outcome: TargetOutcome): void
 }
 
-/** The server's wait, once every seam's pre-flight let it go on. */
+/** The server's wait, once every server's pre-flight let it go on. */
 export async function waitForServer(
-  seam: ServerSeam,
+  kind: ServerKind,
   server: Server,
   settings: Settings,
   deps: Deps,
@@ -51,7 +53,7 @@ export async function waitForServer(
   let launched: LaunchedServer | undefined
   let watch: ServerWatch | undefined
   try {
-    launched = seam.launch()
+    launched = kind.launch()
     const waitStart = deps.startedAt ?? clock.now()
     const history = openHistory(settings, server, deps)
     const profile = new StartupProfile({ engine: settings.engine, startedAt: launched.startedAt, usual: history.usual })
@@ -82,11 +84,11 @@ export async function waitForServer(
     }
     const endpoints = endpointParts(server, settings, halter)
     const waited = launched.whoAnswered(
-      await Promise.all(server.targets.map((t, i) => waitForTarget(t, shared, endpoints.of(i))))
+      await Promise.all(server.targets.map((t, i) => waitForEndpoint(t, shared, endpoints.of(i))))
     )
     // The lines written up to now end the startup's last phase (a ready line just before the port opened).
     if (log !== undefined) readLines(log.poll())
-    const last = representative(waited, endpoints.halted, settings.fleetMinReady)
+    const last = reportedEndpoint(waited, endpoints.halted, settings.fleetMinReady)
     member?.settled(last)
     const readyAt = readyMoment({ ...(last.ready ? last : {}), readyLineAt: profile.readyLineTime(), now: clock.now() })
     await launched.afterWait(last.ready, readyAt)
@@ -97,13 +99,13 @@ export async function waitForServer(
       ? await smokeEndpoints(waited, settings, { clock, signal: halter.signal, log: deps.log })
       : waited
     const outcome = cancelledSince(
-      { ...representative(results, endpoints.halted, settings.fleetMinReady), results },
+      { ...reportedEndpoint(results, endpoints.halted, settings.fleetMinReady), results },
       deps,
       smoke,
       waitStart
     )
     const facts = launched.facts
-    const settled = await settle({ settings, outcome, facts, profile, history, deps, readyAt })
+    const settled = await finishHistory({ settings, outcome, facts, profile, history, deps, readyAt })
     // a cancel while the history's lock was waited for ends the run cancelled too (and it was not recorded)
     return {
       ...cancelledSince(outcome, deps, smoke, waitStart),
@@ -161,3 +163,73 @@ const waiting = (settings: Settings, server: Server): string =>
       smoke: settings.smoke
     }
   )
+
+/**
+ * When the server turned ready, for `startup-seconds` and the end of the startup's last phase: the truth, not the
+ * moment a probe happened to go out. The answers bound it: after the last probe that was told "not ready" went
+ * out, and by the first answer that said ready. Within those bounds the engine's ready line says when (by its own
+ * stamp where it has one); a line from outside them (written before a probe was still told "not ready", a server
+ * that says it is ready before it is) yields to the answers.
+ */
+export function readyMoment({
+  readySeenAt,
+  notReadySentAt,
+  readyLineAt,
+  now
+}: {
+  /** When the answers first said ready; undefined: not ready (the wait ended otherwise). */
+  readySeenAt?: number
+  /** When the last probe answered "not ready" went out; undefined: the first answer was ready. */
+  notReadySentAt?: number
+  /** When the engine's ready line was written (see `StartupProfile.readyLineTime`); undefined: not seen. */
+  readyLineAt?: number
+  /** The wait is over now: the moment for a wait that was not ready. */
+  now: number
+}): number {
+  if (readySeenAt === undefined) return now
+  if (readyLineAt === undefined) return readySeenAt
+  return Math.min(readySeenAt, Math.max(notReadySentAt ?? -Infinity, readyLineAt))
+}
+
+/**
+ * Each ready endpoint with its smoke test. A fleet's endpoints are measured at the same time (each its own
+ * server), every one within `smoke-timeout`; `signal` (the wait's halter: a cancelled job, the server gone) ends them.
+ */
+async function smokeEndpoints(
+  results: readonly TargetOutcome[],
+  settings: Settings,
+  deps: { clock: Clock; signal: AbortSignal; log(line: string): void }
+): Promise<TargetOutcome[]> {
+  const smoke = settings.smoke
+  if (smoke === undefined) return [...results]
+  return Promise.all(
+    results.map(async (r) => {
+      if (!r.ready) return r
+      const prefix = results.length > 1 ? `[${r.url.href}] ` : ''
+      const found = streamRoute(r.url, r.engine)
+      const request = 'route' in found ? `POST ${found.route.path}` : undefined
+      deps.log(`${prefix}${smokeLines.start(smoke.requests, smoke.tokens, request)}`)
+      const result = await smokeTest(
+        {
+          url: r.url,
+          engine: r.engine,
+          // the listed id the wait matched: the `model` input may be a part of it
+          model: r.last?.modelId ?? settings.model ?? r.models[0],
+          headers: settings.headers,
+          caCert: settings.caCert,
+          insecureTls: settings.insecureTls,
+          secrets: settings.secrets
+        },
+        smoke,
+        {
+          clock: deps.clock,
+          signal: deps.signal,
+          measured: (i, m) => deps.log(`${prefix}${smokeLines.measured(i, smoke.requests, m)}`)
+        }
+      )
+      const line = smokeLines.result(result)
+      if (line !== undefined) deps.log(`${prefix}${line}`)
+      return { ...r, smoke: result }
+    })
+  )
+}

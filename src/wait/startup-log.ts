@@ -12,7 +12,7 @@ import { gateLines } from '../report/progress.js'
 import { startupLines } from '../report/profile-report.js'
 import type { TrackerEvent } from '../startup/phases.js'
 import type { Deps } from './deps.js'
-import type { LaunchedServer } from './servers/seam.js'
+import type { LaunchedServer } from './servers/kind.js'
 
 export function followLog({
   launched,

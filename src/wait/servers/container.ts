@@ -8,8 +8,6 @@ import { InputError } from '../../inputs/input-error.js'
 import { CONTAINER_FORM } from '../../inputs/forms.js'
 import { type ContainerState, DockerEngine, dockerSocket } from '../../server/docker.js'
 import { openContainerLog, startedOnClock, type WatchedContainer, watchContainer } from '../../server/container.js'
-import { envReport } from '../../server/env-report.js'
-import { envDifferences } from '../../server/serving-env.js'
 import { procEnviron } from '../../server/proc.js'
 import { LogFollower } from '../../server/log-follower.js'
 import { localPort, portOwner } from '../../server/port-owner.js'
@@ -21,11 +19,11 @@ import { dockerProxyText } from '../../report/lifecycle-report.js'
 import type { Server, Settings } from '../../inputs/settings.js'
 import type { ServerFacts } from '../../facts/outcome.js'
 import type { Deps } from '../deps.js'
-import { beforeStart, gpuMemoryOf } from './process.js'
-import type { LaunchedServer, ServerSeam } from './seam.js'
+import { beforeStart, gpuMemoryOf, tellEnvironment } from './process.js'
+import type { LaunchedServer, ServerKind } from './kind.js'
 import { onlyWatchedAnswers } from './who-answered.js'
 
-export function containerServer(server: Server, settings: Settings, deps: Deps): ServerSeam {
+export function containerServer(server: Server, settings: Settings, deps: Deps): ServerKind {
   const ref = server.container as string
   const socket = dockerSocket(deps.env)
   let engine: DockerEngine | undefined
@@ -178,27 +176,9 @@ function reportEnvironment(
   deps: Deps
 ): void {
   if (settings.envReport.length === 0) return
-  const main = container.environ()
   const serving = listenerOf(server, container)
-  const environ = serving === undefined ? main : serving.environ
-  Object.assign(facts, {
-    env: environ === undefined ? undefined : envReport(settings.envReport, environ, settings.secrets),
-    envUnreadable: environ === undefined ? true : undefined,
-    envPid: serving?.pid,
-    envPort: serving?.port,
-    launchedEnv:
-      serving === undefined
-        ? undefined
-        : {
-            pid: container.pid,
-            env: main === undefined ? undefined : envReport(settings.envReport, main, settings.secrets),
-            differs:
-              main === undefined || serving.environ === undefined
-                ? []
-                : envDifferences(settings.envReport, main, serving.environ)
-          }
-  })
-  gateLines.environment(facts).forEach((line) => deps.log(line))
+  const launched = { pid: container.pid, environ: container.environ() }
+  tellEnvironment(settings, facts, deps, launched, serving, { pid: serving?.pid, port: serving?.port })
 }
 
 /** The container's process that listens on one of the URLs' local ports, when it is not its main process. */

@@ -29,11 +29,11 @@ import type { Server, Settings } from '../../inputs/settings.js'
 import type { Halt } from '../../facts/halt.js'
 import type { GateOutcome, ServerFacts, TargetOutcome } from '../../facts/outcome.js'
 import type { Deps } from '../deps.js'
-import type { LaunchedServer, ServerSeam } from './seam.js'
+import type { LaunchedServer, ServerKind } from './kind.js'
 import { onlyWatchedAnswers } from './who-answered.js'
 
-/** The process seam for these settings; a `pid` file is read now, so that a bad one is an input error and nothing runs. */
-export function processServer(server: Server, settings: Settings, deps: Deps): ServerSeam {
+/** A process, for these settings; a `pid` file is read now, so that a bad one is an input error and nothing runs. */
+export function processServer(server: Server, settings: Settings, deps: Deps): ServerKind {
   const pid = server.pid === undefined ? undefined : resolvePid(server.pid)
   return {
     preflight: async () => (server.start === undefined ? undefined : beforeStart(server, settings, deps)),
@@ -165,7 +165,7 @@ const timeLeft = (settings: Settings, deps: Deps, start: number): number =>
 /**
  * The GPU memory the server's processes (`family`, read once nvidia-smi has answered) hold, or undefined without a
  * reading. Within the wait's deadline, and ended by a cancel: a hung or slow nvidia-smi holds no step past its
- * timeout. The container seam's too.
+ * timeout. The container's too.
  */
 export async function gpuMemoryOf(
   settings: Settings,
@@ -199,23 +199,36 @@ function reportEnvironment(
   const serving = servingProcess(server.pid, ports)
   const listener = serving?.pid === server.pid ? undefined : serving
   if (again && (listener === undefined || listener.pid === facts.envPid)) return
-  const launched = server.environ()
-  const environ = listener === undefined ? launched : listener.environ
+  const at = { pid: serving?.pid ?? server.pid, port: serving?.port }
+  tellEnvironment(settings, facts, deps, { pid: server.pid, environ: server.environ() }, listener, at)
+}
+
+/**
+ * The environment report into the facts, and said: the serving process's (`listener`, where it is another process
+ * than the launched one, whose own values are then kept beside it), else the launched one's. The container's too.
+ */
+export function tellEnvironment(
+  { envReport: names, secrets }: Settings,
+  facts: ServerFacts,
+  deps: Deps,
+  launched: { pid: number; environ?: Record<string, string> },
+  listener: { environ?: Record<string, string> } | undefined,
+  at: { pid?: number; port?: number }
+): void {
+  const environ = listener === undefined ? launched.environ : listener.environ
+  const main = launched.environ
   Object.assign(facts, {
-    env: environ === undefined ? undefined : envReport(settings.envReport, environ, settings.secrets),
+    env: environ === undefined ? undefined : envReport(names, environ, secrets),
     envUnreadable: environ === undefined ? true : undefined,
-    envPid: serving?.pid ?? server.pid,
-    envPort: serving?.port,
+    envPid: at.pid,
+    envPort: at.port,
     launchedEnv:
       listener === undefined
         ? undefined
         : {
-            pid: server.pid,
-            env: launched === undefined ? undefined : envReport(settings.envReport, launched, settings.secrets),
-            differs:
-              launched === undefined || environ === undefined
-                ? []
-                : envDifferences(settings.envReport, launched, environ)
+            pid: launched.pid,
+            env: main === undefined ? undefined : envReport(names, main, secrets),
+            differs: main === undefined || environ === undefined ? [] : envDifferences(names, main, environ)
           }
   })
   gateLines.environment(facts).forEach((line) => deps.log(line))

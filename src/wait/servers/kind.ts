@@ -1,18 +1,19 @@
 /**
- * What the gate does for a server, behind one seam, with one implementation per kind of server: a process
- * (`start` launches it or `pid` names it, or only its `log-file` is given: process.ts, imported only by such a
- * wait) and none at all (a URL and a model: none.ts, which does nothing). A container fits the same seam: it
- * checks its ports and GPUs before it starts, streams its log into a file the gate follows, has a set of
- * processes (who answers, the GPU memory they hold), a start time and an environment, and the facts the job-end
- * step stops it by. The stop at job end is the seam's other half (`savedServer`, job-end-stops.ts).
+ * What the gate does for a server, with one implementation per kind of server: a process (`start` launches it or
+ * `pid` names it, or only its `log-file` is given: process.ts), a container (container.ts: it checks its ports and
+ * GPUs before it starts, streams its log into a file the gate follows, has a set of processes, a start time and an
+ * environment) and none at all (a URL and a model: `noServer`, below). The stop at job end is each kind's other
+ * half (`savedServer`, below): the post step hands it the entry the main step saved.
  */
 import type { LogFollower, LogLine } from '../../server/log-follower.js'
 import type { ServerProcess } from '../../server/process.js'
-import type { JobEnd, StopDeps } from '../../server/stop.js'
+import { type JobEnd, type StopDeps, stopAtJobEnd } from '../../server/stop.js'
+import { stopContainerAtJobEnd } from '../../server/container-stop.js'
+import type { ServerEndState } from '../../server/job-end.js'
 import type { GateOutcome, ServerFacts, TargetOutcome } from '../../facts/outcome.js'
 
 /** One kind of server, for one wait's settings, before anything has started. */
-export interface ServerSeam {
+export interface ServerKind {
   /**
    * Before anything launches (a server `start` would launch): the outcome that refuses the wait (`port-busy`,
    * `gpu-busy`), having said what it found; undefined to go on.
@@ -75,3 +76,27 @@ export interface SavedServer {
 
 /** What the post step gives every stop: its clock, its reading of the GPUs, its cancel. */
 type JobEndDeps = Required<Pick<StopDeps, 'clock' | 'gpu' | 'cancel'>>
+
+/** No server at all (a URL and a model): nothing to check before, launch, follow, read or release. */
+const nothing: LaunchedServer = {
+  followLog: () => undefined,
+  beforeWait: () => undefined,
+  whoAnswered: (results) => results,
+  afterWait: async () => undefined,
+  release: () => undefined
+}
+
+export const noServer: ServerKind = {
+  preflight: async () => undefined,
+  launch: () => nothing,
+  abandon: () => undefined
+}
+
+/** A saved entry, to the stop of its kind. */
+export function savedServer(state: ServerEndState): SavedServer {
+  // a process `start` launched: signalled by its pid, only while it is still the process recorded at launch
+  if (state.kind === 'process') return { pid: state.pid, heedsCancel: true, stop: (deps) => stopAtJobEnd(state, deps) }
+  // a container: stopped through its engine (`docker stop`); a cancel makes the engine kill it at once (stop?t=0,
+  // also mid-stop), told as a cancelled stop
+  return { heedsCancel: true, stop: (deps) => stopContainerAtJobEnd(state, deps) }
+}

@@ -16,7 +16,7 @@ import type { TargetOutcome } from '../facts/outcome.js'
 import type { EndpointPart, ServerWait } from './deps.js'
 
 /** One endpoint's wait, its HTTP clients closed however it ends. */
-export async function waitForTarget(
+export async function waitForEndpoint(
   { url, generation }: Target,
   server: ServerWait,
   { halter, prefix, settled }: EndpointPart
