@@ -63,7 +63,7 @@ export function readFleet(
       throw new InputError(name, {
         problem:
           `has ${lines.length} lines and "url" has ${endpoints}: give one line per "url" line, in the same order ` +
-          "(each endpoint's own server), or one value for every endpoint"
+          `(line n is the server of url line n), or one line for one server behind every url`
       })
   const [first] = per[0]
   for (const [name] of given)
