@@ -7,8 +7,8 @@ import { PortPoller } from '../http/port-watch.js'
 import { setUpUndici } from '../http/undici-parts.js'
 import { StartupProfile } from '../startup/profile.js'
 import { gateLines, waitingLine } from '../report/progress.js'
-import { startupStatusText } from '../report/profile-report.js'
-import { type ServerWatch, watchServer } from '../server/watch.js'
+import { startupLines, startupStatusText } from '../report/profile-report.js'
+import { type KnownFatal, type ServerWatch, watchServer } from '../server/watch.js'
 import type { Server, Settings } from '../inputs/settings.js'
 import { createBodyCollector } from '../runtime/memory.js'
 import { expectation } from '../facts/answer.js'
@@ -17,7 +17,8 @@ import type { Halt } from '../facts/halt.js'
 import { Halter } from '../runtime/halter.js'
 import type { Deps, EndpointPart, ServerWait } from './deps.js'
 import { finishHistory, openHistory } from './run-history.js'
-import { followLog } from './startup-log.js'
+import type { LogFollower, LogLine } from '../server/log-follower.js'
+import type { TrackerEvent } from '../startup/phases.js'
 import { waitForEndpoint } from './endpoint-wait.js'
 import { fleetStops, reportedEndpoint } from './fleet-tally.js'
 import { smokeLines } from '../report/smoke-report.js'
@@ -66,7 +67,7 @@ export async function waitForServer(
     setMaxListeners(0, halter.signal)
     deps.debug?.(gateLines.requestHeaders(['user-agent', 'accept', ...Object.keys(settings.headers)]))
     const startedAt = launched.startedAt ?? waitStart
-    const shared: ServerWait = {
+    const serverWait: ServerWait = {
       settings,
       collector: createBodyCollector(),
       deps,
@@ -84,7 +85,7 @@ export async function waitForServer(
     }
     const endpoints = endpointParts(server, settings, halter)
     const waited = launched.whoAnswered(
-      await Promise.all(server.targets.map((t, i) => waitForEndpoint(t, shared, endpoints.of(i))))
+      await Promise.all(server.targets.map((t, i) => waitForEndpoint(t, serverWait, endpoints.of(i))))
     )
     // The lines written up to now end the startup's last phase (a ready line just before the port opened).
     if (log !== undefined) readLines(log.poll())
@@ -105,13 +106,13 @@ export async function waitForServer(
       waitStart
     )
     const facts = launched.facts
-    const settled = await finishHistory({ settings, outcome, facts, profile, history, deps, readyAt })
+    const profileFacts = await finishHistory({ settings, outcome, facts, profile, history, deps, readyAt })
     // a cancel while the history's lock was waited for ends the run cancelled too (and it was not recorded)
     return {
       ...cancelledSince(outcome, deps, smoke, waitStart),
       models: [...new Set(results.flatMap((r) => r.models))],
       server: facts,
-      profile: settled
+      profile: profileFacts
     }
   } finally {
     watch?.close()
@@ -232,4 +233,76 @@ async function smokeEndpoints(
       return { ...r, smoke: result }
     })
   )
+}
+
+/**
+ * The server's log, read into the startup profile: its lines from before the wait (a server started elsewhere)
+ * tell the phases so far; a log `start` has just begun afresh is read from its first line. `readLines` reads new
+ * lines and returns the engine's own fatal line once seen; `readyLine` resolves once the engine's ready line is
+ * read, `logLines` at the next new lines (the probe schedule brings a probe forward on either).
+ */
+function followLog({
+  launched,
+  profile,
+  deps,
+  waitStart
+}: {
+  launched: LaunchedServer
+  profile: StartupProfile
+  deps: Deps
+  waitStart: number
+}): {
+  log?: LogFollower
+  sayStartup(events: TrackerEvent[]): void
+  readLines(lines: LogLine[]): KnownFatal | undefined
+  readyLine?(signal: AbortSignal): Promise<void>
+  logLines?(signal: AbortSignal): Promise<void>
+} {
+  const { clock } = deps
+  const sayStartup = (events: TrackerEvent[]): void =>
+    startupLines(events).forEach((l) => deps.log(gateLines.startup(clock.now() - waitStart, l)))
+  const log = launched.followLog((lines) =>
+    lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number)))
+  )
+  // Aborted once the engine's own ready line is read: every endpoint's next probe goes out at once.
+  const readySeen = new AbortController()
+  setMaxListeners(0, readySeen.signal)
+  const readyLine = (signal: AbortSignal): Promise<void> =>
+    new Promise((resolve) => {
+      if (readySeen.signal.aborted || signal.aborted) return resolve()
+      const done = (): void => {
+        readySeen.signal.removeEventListener('abort', done)
+        signal.removeEventListener('abort', done)
+        resolve()
+      }
+      readySeen.signal.addEventListener('abort', done, { once: true })
+      signal.addEventListener('abort', done, { once: true })
+    })
+  // Waiting for the next new lines: each wait's resolver, called (and dropped) when lines come or its signal aborts.
+  const waiting = new Set<() => void>()
+  const logLines = (signal: AbortSignal): Promise<void> =>
+    new Promise((resolve) => {
+      if (signal.aborted) return resolve()
+      const done = (): void => {
+        waiting.delete(done)
+        signal.removeEventListener('abort', done)
+        resolve()
+      }
+      waiting.add(done)
+      signal.addEventListener('abort', done, { once: true })
+    })
+  const readLines = (lines: LogLine[]): KnownFatal | undefined => {
+    for (const l of lines) sayStartup(profile.line(l.text, clock.now(), l.number))
+    if (profile.readyLineSeen) readySeen.abort()
+    if (lines.length > 0) [...waiting].forEach((done) => done())
+    const f = profile.fatal
+    return (
+      f && {
+        line: { number: f.lineNumber, text: f.line },
+        cause: f.cause,
+        engineLabel: profile.label
+      }
+    )
+  }
+  return log === undefined ? { log, sayStartup, readLines } : { log, sayStartup, readLines, readyLine, logLines }
 }
