@@ -113,7 +113,7 @@ async function stopOne(
       gpu: gpuReader(env, cancel),
       cancel: cancel.signal
     })
-    await say(() => tell(end, env, server.heedsCancel ? cancel.halted : undefined, member))
+    await say(() => tell(end, env, cancel.halted, member))
   } catch (e) {
     annotate('warning', jobEndErrorText(server.pid, (e as Error).message))
   }

@@ -65,12 +65,7 @@ export interface LaunchedServer {
 export interface SavedServer {
   /** The process that the warning of a stop that fails names, where the state holds one. */
   readonly pid?: number
-  /**
-   * Whether cancelling the post step hurries this stop (SIGKILL at once, GPU memory not waited for): only then
-   * does the step say that the stop was cancelled.
-   */
-  readonly heedsCancel: boolean
-  /** Stops it and says how it went, as a record; throws only for an error of the stop's own. */
+  /** Stops it (cancelling the post step hurries it: SIGKILL at once, GPU memory not waited for) and says how it went, as a record; throws only for an error of the stop's own. */
   stop(deps: JobEndDeps): Promise<JobEnd>
 }
 
@@ -95,8 +90,8 @@ export const noServer: ServerKind = {
 /** A saved entry, to the stop of its kind. */
 export function savedServer(state: ServerEndState): SavedServer {
   // a process `start` launched: signalled by its pid, only while it is still the process recorded at launch
-  if (state.kind === 'process') return { pid: state.pid, heedsCancel: true, stop: (deps) => stopAtJobEnd(state, deps) }
+  if (state.kind === 'process') return { pid: state.pid, stop: (deps) => stopAtJobEnd(state, deps) }
   // a container: stopped through its engine (`docker stop`); a cancel makes the engine kill it at once (stop?t=0,
   // also mid-stop), told as a cancelled stop
-  return { heedsCancel: true, stop: (deps) => stopContainerAtJobEnd(state, deps) }
+  return { stop: (deps) => stopContainerAtJobEnd(state, deps) }
 }

@@ -1,6 +1,5 @@
 /** The server as a process: launched by `start`, followed by `pid`, or known only by its `log-file`. */
-import { envReport } from '../../server/env-report.js'
-import { envDifferences, servingProcess } from '../../server/serving-env.js'
+import { envDifferences, envReport, servingProcess } from '../../server/env-report.js'
 import { gpuSnapshot, memoryHeldBy } from '../../gpu/nvidia-smi.js'
 import { LogFollower } from '../../server/log-follower.js'
 import { localPort, processTree } from '../../server/port-owner.js'
