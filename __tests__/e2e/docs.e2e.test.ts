@@ -92,9 +92,8 @@ it('the npm package exposes the CLI as the wait-for-model bin and ships the CLI 
   }>
   const files = new Map(packed.files.map((f) => [f.path, f.mode]))
   // dist/cli.js is ESM: the package's own package.json ("type": "module") tells Node so, dist/package.json is not needed
-  // and the chunks the CLI loads when a wait needs them (scripts/build.mjs)
+  // and any chunk beside it (scripts/build.mjs)
   const chunks = readdirSync(new URL('dist/', root)).filter((f) => /^\d+\.cli\.js$/.test(f))
-  expect(chunks.length).toBeGreaterThan(0)
   expect([...files.keys()].sort()).toEqual(
     [
       'CHANGELOG.md',

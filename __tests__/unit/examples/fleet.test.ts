@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { parse } from 'yaml'
 import type { InputName } from '../../../src/inputs/input-names.js'
 import { parseSettings } from '../../../src/inputs/parse-settings.js'
-import { startGpus } from '../../../src/server/start-gpus.js'
+import { startGpus } from '../../../src/server/preflight.js'
 
 /**
  * The fleet recipe (examples/vllm-fleet-8-gpus.yml; GitHub's parser and actionlint take the workflow with the other

@@ -3,9 +3,8 @@ import { envDifferences, envReport, servingProcess } from '../../server/env-repo
 import { gpuSnapshot, memoryHeldBy } from '../../gpu/nvidia-smi.js'
 import { LogFollower } from '../../server/log-follower.js'
 import { localPort, processTree } from '../../server/port-owner.js'
-import { preflight, preflightVerdict } from '../../server/preflight.js'
+import { preflight, preflightVerdict, withStartGpus } from '../../server/preflight.js'
 import { bootId, RUN_MARKER } from '../../server/guard.js'
-import { withStartGpus } from '../../server/start-gpus.js'
 import {
   attachServer,
   newLogFile,
