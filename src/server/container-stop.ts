@@ -26,7 +26,10 @@ export interface ContainerStopDeps {
 }
 
 /** Stops the container and says how it went; never throws for one already gone. */
-export async function stopContainerAtJobEnd(state: Omit<ContainerEndState, 'kind'>, deps: ContainerStopDeps): Promise<JobEnd> {
+export async function stopContainerAtJobEnd(
+  state: Omit<ContainerEndState, 'kind'>,
+  deps: ContainerStopDeps
+): Promise<JobEnd> {
   const { clock } = deps
   const proc = deps.proc ?? '/proc'
   const pollMs = deps.pollMs ?? 100
@@ -94,7 +97,11 @@ export async function stopContainerAtJobEnd(state: Omit<ContainerEndState, 'kind
  * SIGKILL at once), since the engine goes on with the first stop whether or not its caller waits. True when the
  * cancel made it a kill.
  */
-async function stopOrKill(engine: DockerEngine, state: Omit<ContainerEndState, 'kind'>, cancel?: AbortSignal): Promise<boolean> {
+async function stopOrKill(
+  engine: DockerEngine,
+  state: Omit<ContainerEndState, 'kind'>,
+  cancel?: AbortSignal
+): Promise<boolean> {
   const cancelled = (): boolean => cancel?.aborted === true
   if (!cancelled())
     try {
