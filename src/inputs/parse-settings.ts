@@ -74,7 +74,6 @@ export function parseSettings(
   const engine = engineText === 'auto' ? undefined : read.field('engine', () => parseEngine(engineText))
   const history = readHistory(read, get)
   return {
-    targets,
     model,
     modelMatch,
     wrongModelAfterMs,

@@ -41,8 +41,6 @@ export const HISTORY_AUTO = 'auto'
 
 /** What to ask each endpoint, how, and what its answer must show. */
 export interface ProbeSettings {
-  /** One per line of the `url` input, in order. */
-  targets: Target[]
   model?: string
   modelMatch: ModelMatchMode
   /** A one-model engine listing another model this long, unchanged, ends the wait; 0: never (`wrong-model-after`). */
@@ -160,3 +158,7 @@ export interface HistorySettings {
 
 /** Every setting of a wait. */
 export type Settings = ProbeSettings & WaitSettings & ServerSettings & GpuSettings & SmokeTestSettings & HistorySettings
+
+/** Every endpoint of the wait, in the order of the `url` lines. */
+export const endpointsOf = ({ servers }: Pick<ServerSettings, 'servers'>): Target[] =>
+  servers.flatMap((server) => server.targets)

@@ -4,7 +4,7 @@
  * watched, reported and recorded each as if it were alone, their lines told with their URL; one that can no longer
  * become ready (or, with `fleet-min-ready`, too many such) ends the others' waits at once, and so do enough ready ones.
  */
-import type { Server, Settings } from '../inputs/settings.js'
+import { endpointsOf, type Server, type Settings } from '../inputs/settings.js'
 import type { GateOutcome, TargetOutcome } from '../facts/outcome.js'
 import type { Halt } from '../facts/halt.js'
 import { fleetFailedText, fleetRefusedText } from '../report/progress.js'
@@ -90,7 +90,7 @@ function prefixed(deps: Deps, url: URL): Deps {
 function refusedFleet(settings: Settings, refusal: GateOutcome): GateOutcome {
   const by = refusal.results[0]
   const halt: Halt = { reason: by.halt?.reason ?? 'port-busy', detail: fleetRefusedText(by.url, by.reason) }
-  const results = settings.targets.map(({ url }): TargetOutcome =>
+  const results = endpointsOf(settings).map(({ url }): TargetOutcome =>
     url === by.url
       ? by
       : { ready: false, reason: by.reason, elapsedMs: by.elapsedMs, attempts: 0, models: [], halt, timeline: [], url }

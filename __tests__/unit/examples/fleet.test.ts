@@ -20,7 +20,7 @@ it('the eight-GPU fleet: a server per url line, on its own port and its own GPU'
   expect(settings.servers).toHaveLength(8)
   expect(settings.fleetMinReady).toBe(7)
   settings.servers?.forEach((server, i) => {
-    expect(server.start).toContain(`--port ${settings.targets[i].url.port}`)
+    expect(server.start).toContain(`--port ${server.targets[0].url.port}`)
     expect(startGpus(server.start)).toBe(String(i))
   })
 })

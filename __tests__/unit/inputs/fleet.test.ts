@@ -1,10 +1,6 @@
 import { symlinkSync, writeFileSync } from 'node:fs'
 import { entryLines } from '../../../src/inputs/fleet.js'
 import type { Settings } from '../../../src/inputs/settings.js'
-
-/** Each server's own fields, without its endpoints. */
-const own = (s: Settings) => s.servers.map(({ targets: _, ...server }) => server)
-const hrefs = (s: Settings) => s.servers.map((server) => server.targets.map((t) => t.url.href))
 import type { InputName } from '../../../src/inputs/input-names.js'
 import { parseSettings } from '../../../src/inputs/parse-settings.js'
 import { sandbox } from '../../helpers/sandbox.js'
@@ -12,8 +8,11 @@ import { sandbox } from '../../helpers/sandbox.js'
 const linux = { os: 'linux', hasProc: true } as const
 const settingsFrom = (inputs: Partial<Record<InputName, string>>) => parseSettings((name) => inputs[name] ?? '', linux)
 const box = sandbox('wfm-fleet-inputs-')
-const urls = (n: number): string =>
-  Array.from({ length: n }, (_, i) => `http://127.0.0.1:${8001 + i}/v1/models`).join('\n')
+/** Each server's own fields, without its endpoints. */
+const own = (s: Settings) => s.servers.map(({ targets: _, ...server }) => server)
+const hrefs = (s: Settings) => s.servers.map((server) => server.targets.map((t) => t.url.href))
+const urlOf = (n: number): string => `http://127.0.0.1:${8000 + n}/v1/models`
+const urls = (n: number): string => Array.from({ length: n }, (_, i) => urlOf(i + 1)).join('\n')
 
 describe('entryLines', () => {
   it('takes non-blank lines, trimmed, and a line ending in \\, &&, || or | on to the next one, as a shell does', () => {
@@ -30,7 +29,7 @@ describe('a fleet of servers in the inputs', () => {
   it('one start line per url line: each endpoint its own server, in order', () => {
     const s = settingsFrom({ url: urls(3), start: 'serve 1\nserve 2\nserve 3', model: 'kimi' })
     expect(own(s)).toEqual([{ start: 'serve 1' }, { start: 'serve 2' }, { start: 'serve 3' }])
-    expect(hrefs(s)).toEqual(s.targets.map((t) => [t.url.href]))
+    expect(hrefs(s)).toEqual([[urlOf(1)], [urlOf(2)], [urlOf(3)]])
     expect(s.fleetMinReady).toBe(3)
   })
   it('a single start (also a script of several lines) with one url keeps its meaning: one server', () => {
@@ -38,7 +37,7 @@ describe('a fleet of servers in the inputs', () => {
     expect(own(s)).toEqual([{ start: 'export A=1\nserve' }])
     const two = settingsFrom({ url: urls(2), start: 'serve', model: 'kimi' })
     expect(own(two)).toEqual([{ start: 'serve' }])
-    expect(hrefs(two)).toEqual([two.targets.map((t) => t.url.href)])
+    expect(hrefs(two)).toEqual([[urlOf(1), urlOf(2)]])
   })
   it('pid, container and log-file lines, each read as its input reads one value', () => {
     const s = settingsFrom({ url: urls(2), pid: '123\n/run/b.pid', 'log-file': '/tmp/a.log\n/tmp/b.log' })
