@@ -6,7 +6,7 @@ import { engineMissing, IMAGE, startEngine, type TestEngine } from '../helpers/d
 import { loopback, redirectorScript } from '../helpers/loopback.js'
 import { sandbox } from '../helpers/sandbox.js'
 import { containerSteps, simulate } from '../helpers/container-steps.js'
-import { errors, runMeasured, runProcess, termOnceRunsNvidiaSmi } from '../helpers/support.js'
+import { errors, runMeasured, runProcess, savedServers, termOnceRunsNvidiaSmi } from '../helpers/support.js'
 
 /**
  * `container`: the server is a container of a REAL Docker engine (dockerd on a private socket, helpers/
@@ -85,13 +85,14 @@ suite('servers in containers, with a real Docker engine', () => {
     expect(run.stdout).toContain('NCCL_DEBUG=INFO')
     expect(run.stdout).not.toContain('hf_secretvalue')
     expect(Number(run.outputs['startup-seconds'])).toBeGreaterThan(1.5)
-    expect(run.state['server-container']).toMatch(/^[0-9a-f]{64}$/)
+    const saved = savedServers(run.state)[0]
+    expect(saved.container).toMatch(/^[0-9a-f]{64}$/)
 
     const p = await postStep(run.state)
     expect(p.code).toBe(0)
     expect(p.stdout).toMatch(
       new RegExp(
-        `^Stopped the container ${run.state['server-container']} \\(\\d+ process(es)?\\): SIGTERM, gone after \\d+\\.\\ds`,
+        `^Stopped the container ${String(saved.container)} \\(\\d+ process(es)?\\): SIGTERM, gone after \\d+\\.\\ds`,
         'm'
       )
     )

@@ -3,7 +3,7 @@ import { runAction } from '../../src/simulator/runner.js'
 import { procStat } from '../../src/server/proc.js'
 import { freePort } from '../../src/simulator/server.js'
 import { sandbox } from '../helpers/sandbox.js'
-import { entry, errors, fakeServer } from '../helpers/support.js'
+import { entry, errors, fakeServer, savedServers } from '../helpers/support.js'
 
 /**
  * The job-end stop as a runner runs it: dist/index.js with a GITHUB_STATE file, then dist/post.js with that
@@ -62,8 +62,7 @@ describe('the job-end stop (post step)', () => {
     expect(errors(run.stdout)).toEqual([])
     expect(run.outputs.ready).toBe('true')
     const pid = Number(run.outputs.pid)
-    expect(state['server-pid']).toBe(String(pid))
-    expect(state['stop-timeout-ms']).toBe('30000')
+    expect(savedServers(state)).toMatchObject([{ kind: 'process', pid, timeoutMs: 30000 }])
     expect(alive(pid)).toBe(true)
 
     const p = await postStep(state, pid)
@@ -88,8 +87,9 @@ describe('the job-end stop (post step)', () => {
       { timeout: '1s', 'fail-on-timeout': 'false', 'stop-timeout': '500ms' },
       `hang 100 & trap '' TERM; node -e 'process.on("SIGTERM", () => {}); setInterval(() => {}, 1000)'`
     )
-    const pid = Number(state['server-pid'])
-    expect(state['stop-timeout-ms']).toBe('500')
+    const [saved] = savedServers(state)
+    const pid = saved.pid as number
+    expect(saved.timeoutMs).toBe(500)
     const p = await postStep(state)
     expect(p.code).toBe(0)
     expect(p.stdout).toMatch(/it did not exit after SIGTERM, so SIGKILL; gone \d+\.\ds after SIGTERM/)

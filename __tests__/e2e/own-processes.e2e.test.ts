@@ -4,7 +4,7 @@ import { runAction } from '../../src/simulator/runner.js'
 import { procStat } from '../../src/server/proc.js'
 import { freePort } from '../../src/simulator/server.js'
 import { sandbox } from '../helpers/sandbox.js'
-import { entry, errors, fakeServer } from '../helpers/support.js'
+import { entry, errors, fakeServer, savedServers, stateOf } from '../helpers/support.js'
 
 /**
  * Only our own processes, as an attacker or an unlucky runner would try it: dist/index.js launches the server
@@ -68,15 +68,21 @@ function stranger(): Promise<ChildProcess> {
 }
 
 /** A state in the form the main step writes, naming `pid` with its own start time: only the guard stands between. */
-const stateFor = (pid: number, startTicks = procStat(pid)?.startTicks): Record<string, string> => ({
-  'server-pid': String(pid),
-  'server-start-ticks': String(startTicks ?? ''),
-  'boot-id': bootId(),
-  'run-marker': '5ca1ab1e5ca1ab1e5ca1ab1e5ca1ab1e',
-  'stop-timeout-ms': '2000',
-  'server-log-file': '',
-  'log-lines': '5'
+const entryFor = (pid: number, startTicks = procStat(pid)?.startTicks): Record<string, unknown> => ({
+  kind: 'process',
+  pid,
+  startTicks,
+  bootId: bootId(),
+  runMarker: '5ca1ab1e5ca1ab1e5ca1ab1e5ca1ab1e',
+  timeoutMs: 2000,
+  logLines: 5
 })
+const stateFor = (pid: number, startTicks?: number): Record<string, string> => stateOf(entryFor(pid, startTicks))
+/** The state of `entryFor(pid)` as a bash word, with the shell's own pid (`$$`) for `pid`. */
+const stateWithShellPid = (pid: number): string => {
+  const [before, after] = JSON.stringify([{ ...entryFor(pid), pid: 0 }]).split('"pid":0')
+  return `'STATE_servers=${before}"pid":'$$'${after}'`
+}
 
 describe('the job-end step signals only what this job started', () => {
   it('a server that died early, its pid now held by a stranger with another start time: left alone', async () => {
@@ -84,19 +90,19 @@ describe('the job-end step signals only what this job started', () => {
     const run = await mainStep((port) => `node ${fakeServer} ${port} exit 300 1`, { 'fail-on-timeout': 'false' })
     // its fatal line or its exit, whichever the wait saw first
     expect(run.outputs.reason).toMatch(/^(server-exited|log-error)$/)
-    const saved = run.state
-    expect(saved['server-start-ticks']).toMatch(/^\d+$/)
-    expect(saved['boot-id']).toBe(bootId())
-    expect(saved['run-marker']).toMatch(/^[0-9a-f]{32}$/)
+    const [saved] = savedServers(run.state)
+    expect(saved.startTicks).toEqual(expect.any(Number))
+    expect(saved.bootId).toBe(bootId())
+    expect(saved.runMarker).toMatch(/^[0-9a-f]{32}$/)
     // the kernel hands the dead server's pid to a stranger: a recycled pid, with its own start time
     const other = await stranger()
     const pid = other.pid as number
-    expect(String(procStat(pid)?.startTicks)).not.toBe(saved['server-start-ticks'])
-    const p = await postStep({ ...saved, 'server-pid': String(pid) }, [{ pid, mib: 4096 }])
+    expect(procStat(pid)?.startTicks).not.toBe(saved.startTicks)
+    const p = await postStep(stateOf({ ...saved, pid }), [{ pid, mib: 4096 }])
     expect(p.code).toBe(0)
     expect(p.stdout).toContain(
       `Process ${pid} is not the server this job started (it started at ${procStat(pid)?.startTicks} clock ticks ` +
-        `after boot, the server at ${saved['server-start-ticks']}: the server has exited and its pid was reused): ` +
+        `after boot, the server at ${String(saved.startTicks)}: the server has exited and its pid was reused): ` +
         'left alone, with its process group.'
     )
     expect(p.stdout).not.toMatch(/Stopped|SIGTERM/)
@@ -108,10 +114,9 @@ describe('the job-end step signals only what this job started', () => {
     // before: the post step sent SIGTERM to itself, or to its parent, and ended with no word (no exit code)
     // the post step's own pid is known only once it runs: a wrapper execs it with its own pid in the state
     const wrapper = box.path('node-with-own-pid')
-    // bash, not sh: dash drops variables whose names hold a hyphen, as every STATE_ name here does
-    writeFileSync(wrapper, `#!/bin/bash\nexec env "STATE_server-pid=$$" "${process.execPath}" "$@"\n`)
+    writeFileSync(wrapper, `#!/bin/bash\nexec env ${stateWithShellPid(process.pid)} "${process.execPath}" "$@"\n`)
     chmodSync(wrapper, 0o755)
-    const self = await postStep({ ...stateFor(process.pid), 'server-pid': '' }, [], wrapper)
+    const self = await postStep({}, [], wrapper)
     expect(self.code).toBe(0)
     expect(self.stdout).toMatch(
       /^::warning::Refused to stop process \d+: it is this step's own process\. Nothing was signalled\.$/m
@@ -121,9 +126,9 @@ describe('the job-end step signals only what this job started', () => {
     writeFileSync(parent, `#!/bin/bash\n"${process.execPath}" "$@"\necho "the parent survived"\n`)
     chmodSync(parent, 0o755)
     const wrapped = box.path('parent-with-own-pid')
-    writeFileSync(wrapped, `#!/bin/bash\nexec env "STATE_server-pid=$$" "${parent}" "$@"\n`)
+    writeFileSync(wrapped, `#!/bin/bash\nexec env ${stateWithShellPid(process.pid)} "${parent}" "$@"\n`)
     chmodSync(wrapped, 0o755)
-    const byParent = await postStep({ ...stateFor(process.pid), 'server-pid': '' }, [], wrapped)
+    const byParent = await postStep({}, [], wrapped)
     expect(byParent.code).toBe(0)
     expect(byParent.stdout).toMatch(
       /^::warning::Refused to stop process \d+: it is an ancestor of this step's process \(the runner's step, or the runner\)\. Nothing was signalled\.$/m
@@ -139,25 +144,25 @@ describe('the job-end step signals only what this job started', () => {
   })
 
   it.each([
-    ['server-pid', '-1'],
-    ['server-pid', '1'],
-    ['server-pid', '0'],
-    ['server-pid', '123; kill -9 -1'],
-    ['server-start-ticks', '12x'],
-    ['boot-id', 'not-a-boot-id'],
-    ['run-marker', '*'],
-    ['stop-timeout-ms', '-5'],
-    ['server-log-file', '/tmp/a\n::error::forged']
-  ])('a hostile STATE_%s = %j is refused with a clear line, never acted on', async (name, value) => {
+    ['pid', -1],
+    ['pid', 1],
+    ['pid', 0],
+    ['pid', '123; kill -9 -1'],
+    ['startTicks', '12x'],
+    ['bootId', 'not-a-boot-id'],
+    ['runMarker', '*'],
+    ['timeoutMs', -5],
+    ['logFile', '/tmp/a\n::error::forged']
+  ])('a hostile STATE_servers[0].%s = %j is refused with a clear line, never acted on', async (name, value) => {
     const other = await stranger()
     const pid = other.pid as number
-    const p = await postStep({ ...stateFor(pid), [name]: value })
+    const p = await postStep(stateOf({ ...entryFor(pid), [name]: value }))
     expect(p.code).toBe(0)
     const [line, ...more] = p.stdout.split('\n').filter((l) => l.startsWith('::warning::'))
     expect(more).toEqual([])
     expect(line).toMatch(
       new RegExp(
-        `^::warning::Refused the job-end state, and signalled nothing: STATE_${name} is ".*", not .+ as the main step writes it\\.$`
+        `^::warning::Refused the job-end state, and signalled nothing: STATE_servers\\[0\\]\\.${name} is ".*", not .+ as the main step writes it\\.$`
       )
     )
     expect(errors(p.stdout)).toEqual([])
@@ -174,7 +179,9 @@ describe('the job-end step signals only what this job started', () => {
     // out of the server's group and tree: only the run marker says it is the server's
     expect(procStat(worker)?.pgrp).not.toBe(pid)
     expect(procStat(worker)?.ppid).not.toBe(pid)
-    expect(readFileSync(`/proc/${worker}/environ`, 'latin1')).toContain(`WAIT_FOR_MODEL_RUN=${run.state['run-marker']}`)
+    expect(readFileSync(`/proc/${worker}/environ`, 'latin1')).toContain(
+      `WAIT_FOR_MODEL_RUN=${String(savedServers(run.state)[0].runMarker)}`
+    )
     const p = await postStep(run.state, [{ pid: worker, mib: 5120 }])
     expect(p.code).toBe(0)
     expect(p.stdout).toContain(
@@ -218,7 +225,7 @@ describe('the environment of the server', () => {
     expect(seen).toMatch(/^STEP_SETTING=kept$/m)
     expect(seen).toMatch(/^ACTIONS_STEP_DEBUG=true$/m)
     expect(seen).toContain(`GITHUB_WORKSPACE=${box.dir()}`)
-    expect(seen).toContain(`WAIT_FOR_MODEL_RUN=${run.state['run-marker']}`)
+    expect(seen).toContain(`WAIT_FOR_MODEL_RUN=${String(savedServers(run.state)[0].runMarker)}`)
   })
 
   it('env-report reports the process that listens, naming it, beside the launched shell that had other values', async () => {

@@ -1,7 +1,7 @@
 import { freePort } from '../../src/simulator/server.js'
 import { HANG_MS } from '../helpers/bounds.js'
 import { podmanMissing, startPodman, type TestPodman } from '../helpers/podman-engine.js'
-import { errors } from '../helpers/support.js'
+import { errors, savedServers } from '../helpers/support.js'
 import { containerSteps, simulate } from '../helpers/container-steps.js'
 
 /**
@@ -70,7 +70,8 @@ suite('servers in containers, with a real Podman (podman system service)', () =>
     // no HEALTHCHECK: Podman says Health {"Status": ""}, which is no health to report
     expect(run.stdout).not.toContain('(its HEALTHCHECK)')
     expect(Number(run.outputs['startup-seconds'])).toBeGreaterThan(1.5)
-    expect(run.state['server-container']).toMatch(/^[0-9a-f]{64}$/)
+    const saved = savedServers(run.state)[0]
+    expect(saved.container).toMatch(/^[0-9a-f]{64}$/)
     // the container's processes as host pids (catatonit and node), as the job-end step must count them
     const top = await engine.podman('top', name, 'hpid')
     const hostPids = top.stdout.split('\n').slice(1).filter(Boolean).map(Number)
@@ -81,7 +82,7 @@ suite('servers in containers, with a real Podman (podman system service)', () =>
     const count = `${hostPids.length} process${hostPids.length === 1 ? '' : 'es'}`
     expect(p.stdout).toMatch(
       new RegExp(
-        `^Stopped the container ${run.state['server-container']} \\(${count}\\): SIGTERM, gone after \\d+\\.\\ds`,
+        `^Stopped the container ${String(saved.container)} \\(${count}\\): SIGTERM, gone after \\d+\\.\\ds`,
         'm'
       )
     )

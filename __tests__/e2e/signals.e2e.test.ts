@@ -7,7 +7,7 @@ import { procStat } from '../../src/server/proc.js'
 import { measureLoad } from '../helpers/bounds.js'
 import { loopback } from '../helpers/loopback.js'
 import { sandbox } from '../helpers/sandbox.js'
-import { entry, errors, fakeServer } from '../helpers/support.js'
+import { entry, errors, fakeServer, savedServers } from '../helpers/support.js'
 
 /**
  * A cancel is a cancel (issue 26, item 7), through dist/: SIGTERM, SIGINT and SIGHUP, each at each stage of a run
@@ -211,7 +211,7 @@ describe.each(SIGNALS)('%s', (signal) => {
     expectCancelled(result, signal)
     // the main step leaves the server to the job-end step
     expect(alive(Number(result.run.outputs.pid))).toBe(true)
-    expect(result.run.state['server-pid']).toBe(result.run.outputs.pid)
+    expect(String(savedServers(result.run.state)[0].pid)).toBe(result.run.outputs.pid)
   })
 
   it('during the wait', async () => {

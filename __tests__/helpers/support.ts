@@ -104,3 +104,12 @@ export function runProcess(
     child.on('close', (code) => resolve({ code, stdout, stderr, wallMs: performance.now() - started }))
   })
 }
+
+/** The servers the main step saved for the job-end step (`STATE_servers`, a JSON list), each entry as saved. */
+export const savedServers = (state: Record<string, string>): Array<Record<string, unknown>> =>
+  JSON.parse(state.servers ?? '[]') as Array<Record<string, unknown>>
+
+/** A job-end state of these entries, in the form the main step writes. */
+export const stateOf = (...entries: Array<Record<string, unknown> | null>): Record<string, string> => ({
+  servers: JSON.stringify(entries)
+})

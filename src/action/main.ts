@@ -3,7 +3,12 @@
  * `conclude`'s: this module only carries the conclusion out with the runner's commands.
  */
 import { cancelOnSignals } from '../runtime/halter.js'
-import { sendFirstProbe } from '../wait/first-probe.js'
+import { gate } from '../wait/gate.js'
+import { conclude } from '../wait/conclusion.js'
+import { concludedSince } from '../wait/cancelled.js'
+import { summaryMarkdown } from '../report/summary.js'
+import { defaultHistoryFile } from '../history/store.js'
+import { runCommand, runDiagnostics } from '../server/diagnostics.js'
 import {
   annotate,
   group,
@@ -58,14 +63,10 @@ export async function run(): Promise<void> {
     secrets = settings.secrets
     if (settings.insecureTls) note('warning', INSECURE_TLS_WARNING, 'insecure-tls')
 
-    // The clock's zero is the process start, so elapsed-seconds counts from the step's start.
-    const firstProbe = await sendFirstProbe(settings, systemClock, 0)
-    const { gate, conclude, concludedSince, summaryMarkdown, defaultHistoryFile } =
-      await import('./after-first-probe.js')
     const outcome = await gate(settings, {
       clock: systemClock,
+      // The clock's zero is the process start, so elapsed-seconds counts from the step's start.
       startedAt: 0,
-      firstProbe,
       log: say,
       // Probe lines only when the run has debug logging on, as core.isDebug() tells.
       debug:
@@ -84,7 +85,6 @@ export async function run(): Promise<void> {
     // The server wrote these lines: they must not act as workflow commands.
     if (tail !== undefined) await untrustedGroup(tail.title, tail.lines, say)
     if (concluded.diagnostics.length > 0) {
-      const { runCommand, runDiagnostics } = await import('../server/diagnostics.js')
       await runDiagnostics(concluded.diagnostics, {
         group: (title, body) => group(redact(title, secrets), body),
         exec: (program, args) => runCommand(program, args, process.stdout, cancel.signal),

@@ -16,10 +16,9 @@ import {
   stopLines
 } from '../report/lifecycle-report.js'
 import { logTailTitle } from '../report/markdown.js'
-import { JobEndStateError, serverStates } from '../server/job-end.js'
+import { JobEndStateError, readJobEndState, readServerEndState } from '../server/job-end.js'
 import type { JobEnd } from '../server/stop.js'
-import { savedServer } from '../wait/servers/job-end-stops.js'
-import type { SavedServer } from '../wait/servers/seam.js'
+import { type SavedServer, savedServer } from '../wait/servers/kind.js'
 import { systemClock } from '../runtime/clock.js'
 import { cancelOnSignals } from '../runtime/halter.js'
 import type { Halter } from '../runtime/halter.js'
@@ -52,9 +51,11 @@ export async function runPost(env: NodeJS.ProcessEnv = process.env): Promise<voi
 async function post(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   // as core.getState reads what the main step saved
   const get = (name: string): string => (env[`STATE_${name}`] ?? '').trim()
-  let states: Array<(name: string) => string>
+  let states: unknown[]
   try {
-    states = serverStates(get)
+    // nothing saved: one server with nothing to stop, which the log's debug lines say
+    states = readJobEndState(get)
+    if (states.length === 0) states = [null]
   } catch (e) {
     if (e instanceof JobEndStateError) return void annotate('warning', refusedStateText(e))
     throw e
@@ -73,7 +74,7 @@ async function post(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     const worker = async (): Promise<void> => {
       while (next < states.length) {
         const n = ++next
-        await stopOne(states[n - 1], env, cancel, say, states.length > 1 ? { n, of: states.length } : undefined)
+        await stopOne(states[n - 1], n - 1, env, cancel, say, states.length > 1 ? { n, of: states.length } : undefined)
       }
     }
     await Promise.all(Array.from({ length: Math.min(STOPS_AT_ONCE, states.length) }, worker))
@@ -87,9 +88,10 @@ type Say = (telling: () => Promise<void>) => Promise<void>
 /** How many of a fleet's servers are stopped at the same time. */
 const STOPS_AT_ONCE = 16
 
-/** One server: the main step's state for it, read back (`get`), handed to the seam of its kind to stop. */
+/** Server `i`: the main step's entry for it, read back, handed to the stop of its kind. */
 async function stopOne(
-  get: (name: string) => string,
+  entry: unknown,
+  i: number,
   env: NodeJS.ProcessEnv,
   cancel: Halter<NodeJS.Signals>,
   say: Say,
@@ -97,7 +99,8 @@ async function stopOne(
 ): Promise<void> {
   let server: SavedServer | undefined
   try {
-    server = savedServer(get)
+    const state = readServerEndState(entry, i)
+    server = state && savedServer(state)
   } catch (e) {
     // a value the main step did not write: refused whole, nothing signalled, and still no failure of the job
     if (e instanceof JobEndStateError) return void annotate('warning', refusedStateText(e))
@@ -110,7 +113,7 @@ async function stopOne(
       gpu: gpuReader(env, cancel),
       cancel: cancel.signal
     })
-    await say(() => tell(end, env, server.heedsCancel ? cancel.halted : undefined, member))
+    await say(() => tell(end, env, cancel.halted, member))
   } catch (e) {
     annotate('warning', jobEndErrorText(server.pid, (e as Error).message))
   }

@@ -47,7 +47,7 @@ export const llamacpp: EngineRecord<'llamacpp'> = {
   modelLists: ['openai'],
   // none of its own: llama.cpp answers 503 on every route, its model list included, while it loads
   readiness: [],
-  // outside its router mode (target-wait.ts tells the router by its list, see `listsAsRouter`)
+  // outside its router mode (endpoint-wait.ts tells the router by its list, see `listsAsRouter`)
   servesOneModel: true,
   generation: ['openai'],
   stream: 'llamacpp',

@@ -80,5 +80,5 @@ export type TargetOutcome = Outcome & {
   profile?: ProfileFacts
 }
 
-/** The whole wait: the scalar fields describe one endpoint (see `representative`), `results` all of them. */
+/** The whole wait: the scalar fields describe one endpoint (see `reportedEndpoint`), `results` all of them. */
 export type GateOutcome = TargetOutcome & { results: TargetOutcome[] }

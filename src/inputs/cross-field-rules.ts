@@ -3,7 +3,7 @@
  * inputs it involves, so that the first bad input read is the one an error names.
  */
 import { InputError } from './input-error.js'
-import type { ServerSettings, Target } from './settings.js'
+import type { Server, Target } from './settings.js'
 import { GENERATION_ROUTES, generationRoute } from '../engines/model-lists.js'
 import { osName, type Platform } from '../runtime/platform.js'
 
@@ -19,14 +19,14 @@ export function checkStart(start: string | undefined, platform: Platform): void 
 }
 
 /** A container and a process id name two servers; `stop: always` is for a container only. */
-export function checkContainer(container: string | undefined, pid: ServerSettings['pid']): void {
+export function checkContainer(container: string | undefined, pid: Server['pid']): void {
   if (container !== undefined && pid !== undefined)
     throw new InputError('container', {
       problem: 'names the server, and so does "pid": give one (a container\'s processes are its own)'
     })
 }
 
-export function checkPid(pid: ServerSettings['pid'], start: string | undefined): void {
+export function checkPid(pid: Server['pid'], start: string | undefined): void {
   if (start !== undefined && pid !== undefined)
     throw new InputError('pid', {
       problem: 'cannot be used with "start": the server "start" launches is the one watched'
@@ -46,7 +46,7 @@ export function checkFailPattern(
 
 export function checkEnvReport(
   envReport: readonly string[],
-  { start, pid }: Pick<ServerSettings, 'start' | 'pid'>,
+  { start, pid }: Pick<Server, 'start' | 'pid'>,
   platform: Platform
 ): void {
   if (envReport.length > 0 && start === undefined && pid === undefined)

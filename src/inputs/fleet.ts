@@ -9,7 +9,7 @@ import type { InputReader } from './input-reader.js'
 import { checkLogFile } from './input-files.js'
 import { checkStart } from './cross-field-rules.js'
 import { parseContainer, parsePid } from './forms.js'
-import type { EndpointServer, Settings } from './settings.js'
+import type { Server } from './settings.js'
 import { printable } from '../runtime/text.js'
 import type { Platform } from '../runtime/platform.js'
 
@@ -40,15 +40,15 @@ export function entryLines(text: string): string[] {
 }
 
 /**
- * Each endpoint's server, where `start`, `pid`, `container` or `log-file` has one line per `url` line (more than
- * one); undefined for one server (or none) behind every endpoint. Every line is checked as its input checks one
- * value, and an error names its line.
+ * A fleet's servers, one per `url` line, where `start`, `pid`, `container` or `log-file` has one line per `url`
+ * line (more than one); undefined for one server (or none) behind every endpoint. Every line is checked as its
+ * input checks one value, and an error names its line.
  */
-export function readEndpointServers(
+export function readFleet(
   read: InputReader,
   endpoints: number,
   platform: Platform
-): EndpointServer[] | undefined {
+): Array<Omit<Server, 'targets'>> | undefined {
   if (endpoints < 2) return undefined
   const given = new Map<InputName, string[]>()
   for (const name of PER_ENDPOINT) {
@@ -63,7 +63,7 @@ export function readEndpointServers(
       throw new InputError(name, {
         problem:
           `has ${lines.length} lines and "url" has ${endpoints}: give one line per "url" line, in the same order ` +
-          "(each endpoint's own server), or one value for every endpoint"
+          `(line n is the server of url line n), or one line for one server behind every url`
       })
   const [first] = per[0]
   for (const [name] of given)
@@ -88,7 +88,7 @@ export function readEndpointServers(
       })
   })
   checkStart(starts?.[0], platform)
-  return Array.from({ length: endpoints }, (_, i): EndpointServer => {
+  return Array.from({ length: endpoints }, (_, i): Omit<Server, 'targets'> => {
     const entry = <T>(name: InputName, parse: (line: string) => T): T | undefined => {
       const line = given.get(name)?.[i]
       if (line === undefined) return undefined
@@ -110,25 +110,4 @@ export function readEndpointServers(
     })
     return { start, pid, container, logFile }
   })
-}
-
-/**
- * The settings of endpoint `i` of a fleet of servers, as a wait of that endpoint alone with its own server; the
- * settings as they are without one. A `history-key` that was given is each endpoint's own, by its URL.
- */
-export function endpointSettings(settings: Settings, i: number): Settings {
-  const own = settings.servers?.[i]
-  if (own === undefined) return settings
-  const target = settings.targets[i]
-  return {
-    ...settings,
-    targets: [target],
-    servers: undefined,
-    fleetMinReady: 1,
-    start: own.start,
-    pid: own.pid,
-    container: own.container,
-    logFile: own.logFile,
-    historyKey: settings.historyKey === undefined ? undefined : `${settings.historyKey} ${target.url.href}`
-  }
 }

@@ -2,7 +2,7 @@
 import { ProblemError } from './input-error.js'
 import { hasControlChars, printable } from '../runtime/text.js'
 import { ENGINE_NAMES, type Engine, engineInputName } from '../engines/index.js'
-import type { ServerSettings } from './settings.js'
+import type { Server } from './settings.js'
 
 /** `text` as one of `words`, case-insensitively. */
 export function oneOf<T extends string>(text: string, words: readonly T[]): T {
@@ -34,7 +34,7 @@ export function parseContainer(text: string): string | undefined {
 
 export const PID_FORM = 'a process id (12345) or the path of a file holding one'
 
-export function parsePid(text: string): ServerSettings['pid'] {
+export function parsePid(text: string): Server['pid'] {
   if (text === '') return undefined
   if (!/^\d+$/.test(text)) return { file: text }
   const pid = Number(text)

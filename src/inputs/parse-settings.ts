@@ -7,7 +7,7 @@ import { InputError, ProblemError } from './input-error.js'
 import type { InputName } from './input-names.js'
 import { type InputReader, inputReader } from './input-reader.js'
 import { checkLogFile, readCaCert } from './input-files.js'
-import { readEndpointServers } from './fleet.js'
+import { readFleet } from './fleet.js'
 import { readCredentials } from './credentials.js'
 import {
   checkContainer,
@@ -30,6 +30,7 @@ import {
   type HistorySettings,
   type ProbeSettings,
   SCHEDULE_MODES,
+  type Server,
   type ServerSettings,
   type Settings,
   type SmokeTestSettings,
@@ -60,6 +61,11 @@ export function parseSettings(
   const load = read.field('load', parseBoolean)
   const { smoke } = readSmoke(read)
   const targets = urls.map((url) => ({ url, generation: probeGeneration ? generationFor(url, model) : undefined }))
+  // one server behind every endpoint, or one per endpoint
+  const servers = server.servers.map((own, i): Server => ({
+    targets: server.servers.length === 1 ? targets : [targets[i]],
+    ...own
+  }))
   const caPath = read.text('ca-cert')
   const caCert = caPath === undefined ? undefined : read.field('ca-cert', () => readCaCert(caPath))
   const insecureTls = read.field('insecure-tls', parseBoolean)
@@ -68,7 +74,6 @@ export function parseSettings(
   const engine = engineText === 'auto' ? undefined : read.field('engine', () => parseEngine(engineText))
   const history = readHistory(read, get)
   return {
-    targets,
     model,
     modelMatch,
     wrongModelAfterMs,
@@ -87,11 +92,7 @@ export function parseSettings(
     caCert,
     insecureTls,
     secrets,
-    servers: server.servers,
-    start: server.start,
-    pid: server.pid,
-    container: server.container,
-    logFile: server.logFile,
+    servers,
     logLines: server.logLines,
     failPattern: server.failPattern,
     portCheck: server.portCheck,
@@ -145,12 +146,11 @@ function readServer(
   read: InputReader,
   platform: Platform,
   endpoints: number
-): Omit<ServerSettings, 'engine'> & GpuSettings {
-  // a fleet of servers, one per url line; else one server (or none) for every endpoint
-  const servers = readEndpointServers(read, endpoints, platform)
-  const { start, pid, container, logFile } = servers === undefined ? readOneServer(read, platform) : {}
+): Omit<ServerSettings, 'engine' | 'servers'> & GpuSettings & { servers: Array<Omit<Server, 'targets'>> } {
+  // a fleet of servers, one per url line; else one server (or none) behind every endpoint
+  const servers = readFleet(read, endpoints, platform) ?? [readOneServer(read, platform)]
   // what a server needs is the same for each of a fleet's: the first one's kind speaks for all
-  const kind = servers?.[0] ?? { start, pid, container, logFile }
+  const kind = servers[0]
   const logLines = read.whole('log-lines', 0, 1000)
   const failPatternText = read.input('fail-pattern')
   const failPattern = failPatternText.trim() === '' ? undefined : read.field('fail-pattern', parseRegex)
@@ -169,10 +169,6 @@ function readServer(
   checkDiagnostics(diagnostics, platform)
   return {
     servers,
-    start,
-    pid,
-    container,
-    logFile,
     logLines,
     failPattern,
     portCheck,
@@ -185,10 +181,7 @@ function readServer(
 }
 
 /** One server (or none) for every endpoint: `start`, `pid`, `container` and `log-file` as one value each. */
-function readOneServer(
-  read: InputReader,
-  platform: Platform
-): Pick<ServerSettings, 'start' | 'pid' | 'container' | 'logFile'> {
+function readOneServer(read: InputReader, platform: Platform): Omit<Server, 'targets'> {
   const start = read.script('start')
   checkStart(start, platform)
   const pid = read.field('pid', (t) => parsePid(t.trim()))

@@ -41,8 +41,6 @@ export const HISTORY_AUTO = 'auto'
 
 /** What to ask each endpoint, how, and what its answer must show. */
 export interface ProbeSettings {
-  /** One per line of the `url` input, in order. */
-  targets: Target[]
   model?: string
   modelMatch: ModelMatchMode
   /** A one-model engine listing another model this long, unchanged, ends the wait; 0: never (`wrong-model-after`). */
@@ -82,23 +80,12 @@ export interface WaitSettings {
 }
 
 /**
- * One endpoint's own server, in a fleet of servers: the line of `start`, `pid`, `container` and `log-file` that
- * goes with its `url` line (inputs/fleet.ts). Inputs given as one value (or not at all) are the same for every one.
+ * One server and the endpoints it serves (its `url` lines): how it starts or is found, and its log. None of
+ * `start`, `pid`, `container` and `log-file`: a server of kind none, only its endpoints to ask.
  */
-export interface EndpointServer {
-  start?: string
-  pid?: { pid: number } | { file: string }
-  container?: string
-  logFile?: string
-}
-
-/** The server: how it starts or which process it is, its log, how it is stopped and what to report about it. */
-export interface ServerSettings {
-  /**
-   * A fleet of servers: one per `url` line, in order (given when `start`, `pid`, `container` or `log-file` has one
-   * line per `url` line); undefined: one server, or none, for every endpoint (the fields below).
-   */
-  servers?: EndpointServer[]
+export interface Server {
+  /** Its endpoints, in the order of the `url` lines. */
+  targets: Target[]
   /** Shell command that launches the server in the background. */
   start?: string
   /** A server started elsewhere: its process id, or a file holding it (read when the wait begins). */
@@ -110,6 +97,15 @@ export interface ServerSettings {
   container?: string
   /** The server's log; with `start` and none given, the gate picks one (with `container`: its output's copy). */
   logFile?: string
+}
+
+/** The servers: how each starts or which process it is, its log, how it is stopped and what to report about it. */
+export interface ServerSettings {
+  /**
+   * One server behind every `url` line, or a fleet: one per `url` line, in order (when `start`, `pid`,
+   * `container` or `log-file` has one line per `url` line; inputs/fleet.ts).
+   */
+  servers: Server[]
   logLines: number
   failPattern?: RegExp
   /**
@@ -162,3 +158,7 @@ export interface HistorySettings {
 
 /** Every setting of a wait. */
 export type Settings = ProbeSettings & WaitSettings & ServerSettings & GpuSettings & SmokeTestSettings & HistorySettings
+
+/** Every endpoint of the wait, in the order of the `url` lines. */
+export const endpointsOf = ({ servers }: Pick<ServerSettings, 'servers'>): Target[] =>
+  servers.flatMap((server) => server.targets)

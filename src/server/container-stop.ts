@@ -5,7 +5,7 @@
  */
 import { type GpuSnapshot, memoryHeldBy } from '../gpu/nvidia-smi.js'
 import type { Clock } from '../runtime/clock.js'
-import type { ContainerEndState } from './container-state.js'
+import type { ContainerEndState } from './job-end.js'
 import { DockerEngine } from './docker.js'
 import { LogFollower } from './log-follower.js'
 import { procStat } from './proc.js'
@@ -26,7 +26,10 @@ export interface ContainerStopDeps {
 }
 
 /** Stops the container and says how it went; never throws for one already gone. */
-export async function stopContainerAtJobEnd(state: ContainerEndState, deps: ContainerStopDeps): Promise<JobEnd> {
+export async function stopContainerAtJobEnd(
+  state: Omit<ContainerEndState, 'kind'>,
+  deps: ContainerStopDeps
+): Promise<JobEnd> {
   const { clock } = deps
   const proc = deps.proc ?? '/proc'
   const pollMs = deps.pollMs ?? 100
@@ -94,7 +97,11 @@ export async function stopContainerAtJobEnd(state: ContainerEndState, deps: Cont
  * SIGKILL at once), since the engine goes on with the first stop whether or not its caller waits. True when the
  * cancel made it a kill.
  */
-async function stopOrKill(engine: DockerEngine, state: ContainerEndState, cancel?: AbortSignal): Promise<boolean> {
+async function stopOrKill(
+  engine: DockerEngine,
+  state: Omit<ContainerEndState, 'kind'>,
+  cancel?: AbortSignal
+): Promise<boolean> {
   const cancelled = (): boolean => cancel?.aborted === true
   if (!cancelled())
     try {

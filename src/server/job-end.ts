@@ -1,18 +1,18 @@
 /**
- * The job-end stop (the action's post step): what the main step hands over through the runner's state (the stop
- * itself is `stopAtJobEnd`, in stop.ts). The main step writes the state only for a server `start` launched with
- * `stop: job-end`; the post step, a new process, knows nothing else. Nothing here loads anything: the conclusion
- * of every wait calls `jobEndState`.
+ * The job-end stop (the action's post step): what the main step hands over through the runner's state, for each
+ * server that is the job's to stop (the stops themselves are stop.ts and container-stop.ts). The post step, a new
+ * process, knows nothing else.
  *
- * The state is read like inputs: each value in the one form the main step writes, or refused whole
- * (`JobEndStateError`, nothing is signalled). The runner keeps it in a file of the job's, and a process the job
- * ran may have written there.
+ * The state is one value, `servers`: a JSON list with an entry per server of the wait, in the order of the `url`
+ * lines (null for a server with nothing to stop). It is read like inputs: each value in the one form the main step
+ * writes, or that server's entry is refused whole (`JobEndStateError`, nothing is signalled). The runner keeps it
+ * in a file of the job's, and a process the job ran may have written there.
  */
-import type { ServerSettings } from '../inputs/settings.js'
-import { containerEndState } from './container-state.js'
+import type { Server, ServerSettings } from '../inputs/settings.js'
 
-/** What the post step needs to stop the server. */
-export interface JobEndState {
+/** A process `start` launched: what the post step needs to stop it. */
+export interface ProcessEndState {
+  kind: 'process'
   pid: number
   /** The server's start time at launch (`/proc/<pid>/stat` field 22), where it could be read. */
   startTicks?: number
@@ -25,16 +25,18 @@ export interface JobEndState {
   logLines: number
 }
 
-/** State names, as the runner passes them back: `STATE_<name>`. */
-const NAMES = {
-  pid: 'server-pid',
-  startTicks: 'server-start-ticks',
-  bootId: 'boot-id',
-  runMarker: 'run-marker',
-  timeoutMs: 'stop-timeout-ms',
-  logFile: 'server-log-file',
-  logLines: 'log-lines'
+/** A container (`container`): stopped through its engine, never by the pid of its process. */
+export interface ContainerEndState {
+  kind: 'container'
+  container: string
+  /** The engine's socket. */
+  socket: string
+  timeoutMs: number
+  logFile?: string
+  logLines: number
 }
+
+export type ServerEndState = ProcessEndState | ContainerEndState
 
 /** What the main step knows of the server it launched. */
 export interface LaunchedFacts {
@@ -43,68 +45,45 @@ export interface LaunchedFacts {
   startTicks?: number
   bootId?: string
   runMarker?: string
-  /** With `container`: the container's id, and the engine's socket (container-state.ts). */
+  /** With `container`: the container's id, and the engine's socket. */
   container?: string
   dockerSocket?: string
 }
 
-/** The state to save after the wait, or undefined when the post step has nothing to do. */
-export function jobEndState(
-  settings: Pick<ServerSettings, 'start' | 'stop' | 'stopTimeoutMs' | 'logLines'> & Pick<ServerSettings, 'container'>,
-  server: LaunchedFacts | undefined
-): Record<string, string> | undefined {
-  // a container is stopped through its engine (container-stop.ts), never by the pid of its process
-  if (settings.container !== undefined) return containerEndState(settings, server, server?.dockerSocket ?? '')
-  // only a server this step launched is this job's to stop: one given by `pid` belongs to whoever started it
-  if (settings.start === undefined || settings.stop !== 'job-end' || server?.pid === undefined) return undefined
-  return {
-    [NAMES.pid]: String(server.pid),
-    [NAMES.startTicks]: server.startTicks === undefined ? '' : String(server.startTicks),
-    [NAMES.bootId]: server.bootId ?? '',
-    [NAMES.runMarker]: server.runMarker ?? '',
-    [NAMES.timeoutMs]: String(settings.stopTimeoutMs),
-    [NAMES.logFile]: server.logFile ?? '',
-    [NAMES.logLines]: String(settings.logLines)
-  }
-}
-
-/** How many servers a fleet's state holds; each one's own names end in `-<n>`, from 1 (fleetEndState). */
-const FLEET_SIZE = 'fleet-size'
+/** The state's one name, as the runner passes it back: `STATE_servers`. */
+const NAME = 'servers'
 /** As many as `url` may have lines. */
-const MAX_FLEET = 1000
+const MAX_SERVERS = 1000
 
-/**
- * The state of a fleet of servers (one per endpoint), each endpoint's own state (jobEndState, or the container's)
- * under its names with `-<n>` added, n from 1 in the order of the `url` lines; undefined when none has a server to
- * stop.
- */
-export function fleetEndState(
-  states: ReadonlyArray<Record<string, string> | undefined>
-): Record<string, string> | undefined {
-  if (states.every((s) => s === undefined)) return undefined
-  const state: Record<string, string> = { [FLEET_SIZE]: String(states.length) }
-  states.forEach((own, i) => {
-    for (const [name, value] of Object.entries(own ?? {})) state[`${name}-${i + 1}`] = value
-  })
-  return state
+type StopSettings = Pick<Server, 'start' | 'container'> & Pick<ServerSettings, 'stop' | 'stopTimeoutMs' | 'logLines'>
+
+/** One server's entry, or undefined when it is not this job's to stop. */
+export function serverEndState(settings: StopSettings, server: LaunchedFacts | undefined): ServerEndState | undefined {
+  const { start, container, stop, stopTimeoutMs: timeoutMs, logLines } = settings
+  const logFile = server?.logFile
+  if (container !== undefined) {
+    // only a container `start` ran is this job's to stop (`stop: job-end`), or any with `stop: always`
+    const ours = (start !== undefined && stop === 'job-end') || stop === 'always'
+    if (!ours || server?.container === undefined) return undefined
+    const socket = server.dockerSocket ?? ''
+    return { kind: 'container', container: server.container, socket, timeoutMs, logFile, logLines }
+  }
+  // only a server this step launched is this job's to stop: one given by `pid` belongs to whoever started it
+  if (start === undefined || stop !== 'job-end' || server?.pid === undefined) return undefined
+  const { pid, startTicks, bootId, runMarker } = server
+  return { kind: 'process', pid, startTicks, bootId, runMarker, timeoutMs, logFile, logLines }
 }
 
-/**
- * The state as each server's stop reads it: one `get` for the one server, or one per server of a fleet (which
- * reads that server's names); refused whole (JobEndStateError) when the fleet's size is not the form it is written in.
- */
-export function serverStates(get: (name: string) => string): Array<(name: string) => string> {
-  const text = get(FLEET_SIZE)
-  if (text === '') return [get]
-  if (!/^\d{1,4}$/.test(text) || Number(text) < 2 || Number(text) > MAX_FLEET)
-    throw new JobEndStateError(FLEET_SIZE, text, `a whole number from 2 to ${MAX_FLEET}`)
-  return Array.from({ length: Number(text) }, (_, i) => (name: string) => get(`${name}-${i + 1}`))
+/** The state to save after the wait (each server's entry, in order), or undefined when no server has one. */
+export function jobEndState(servers: ReadonlyArray<ServerEndState | undefined>): Record<string, string> | undefined {
+  if (servers.every((s) => s === undefined)) return undefined
+  return { [NAME]: JSON.stringify(servers.map((s) => s ?? null)) }
 }
 
-/** A state value not in the form the main step writes: the whole state is refused, and nothing is signalled. */
+/** A state value not in the form the main step writes: refused whole, and nothing is signalled. */
 export class JobEndStateError extends Error {
   constructor(
-    /** The state's name (the variable is `STATE_<name>`). */
+    /** The state's name, and where in it (the variable is `STATE_servers`). */
     readonly stateName: string,
     readonly value: string,
     /** The form the main step writes. */
@@ -115,42 +94,80 @@ export class JobEndStateError extends Error {
   }
 }
 
+/**
+ * The saved entries (`get` returns '' for a name not saved): none when the main step saved nothing. A value that
+ * is not a JSON list of at most MAX_SERVERS entries throws JobEndStateError; each entry is read by `readServerEndState`.
+ */
+export function readJobEndState(get: (name: string) => string): unknown[] {
+  const text = get(NAME)
+  if (text === '') return []
+  let list: unknown
+  try {
+    list = JSON.parse(text)
+  } catch {
+    list = undefined
+  }
+  if (!Array.isArray(list) || list.length === 0 || list.length > MAX_SERVERS)
+    throw new JobEndStateError(NAME, text, `a JSON list of 1 to ${MAX_SERVERS} servers`)
+  return list
+}
+
 /** Linux's largest pid (PID_MAX_LIMIT); pid 1 is init, never a server this step launched. */
 const PID_MAX = 4_194_304
 const BOOT_ID_FORM = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const MARKER_FORM = /^[0-9a-f]{32}$/
+const CONTAINER_FORM = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$/
 /** A path as `log-file` takes it (relative to the workspace, as the post step runs there too): no control character, at most PATH_MAX. */
 // eslint-disable-next-line no-control-regex
 const PATH_FORM = /^[^\0-\x1f\x7f]{1,4095}$/
 
 /**
- * Reads the state back (`get` returns '' for a name not saved); undefined when the main step saved none. A value
- * in any other form than the one `jobEndState` writes throws JobEndStateError.
+ * Server `i`'s entry of the saved list, read back; undefined when it has nothing to stop. A value in any other
+ * form than the one `serverEndState` writes throws JobEndStateError.
  */
-export function readJobEndState(get: (name: string) => string): JobEndState | undefined {
-  const pidText = get(NAMES.pid)
-  if (pidText === '') return undefined
+export function readServerEndState(entry: unknown, i: number): ServerEndState | undefined {
+  if (entry === null) return undefined
+  const at = `${NAME}[${i}]`
+  if (typeof entry !== 'object' || Array.isArray(entry))
+    throw new JobEndStateError(at, shown(entry), 'a server (a JSON object), or null')
+  const saved = entry as Record<string, unknown>
   const whole = (name: string, min: number, max: number, form: string, optional = false): number | undefined => {
-    const text = get(name)
-    if (optional && text === '') return undefined
-    if (!/^\d{1,16}$/.test(text) || Number(text) < min || Number(text) > max)
-      throw new JobEndStateError(name, text, form)
-    return Number(text)
+    const v = saved[name]
+    if (optional && v === undefined) return undefined
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
+      throw new JobEndStateError(`${at}.${name}`, shown(v), form)
+    return v
   }
-  const matching = (name: string, pattern: RegExp, form: string): string | undefined => {
-    const text = get(name)
-    if (text === '') return undefined
-    if (!pattern.test(text)) throw new JobEndStateError(name, text, form)
-    return text
+  const matching = (name: string, pattern: RegExp, form: string, optional = true): string | undefined => {
+    const v = saved[name]
+    if (optional && v === undefined) return undefined
+    if (typeof v !== 'string' || !pattern.test(v)) throw new JobEndStateError(`${at}.${name}`, shown(v), form)
+    return v
   }
-  const pid = whole(NAMES.pid, 2, PID_MAX, `a process id from 2 to ${PID_MAX}`) as number
+  const timeoutMs = whole('timeoutMs', 1, 2_147_483_647, 'milliseconds from 1 to 2147483647') as number
+  const logFile = matching('logFile', PATH_FORM, 'a path without control characters, or none')
+  const logLines = whole('logLines', 0, 1000, 'a whole number from 0 to 1000') as number
+  if (saved.kind === 'container')
+    return {
+      kind: 'container',
+      container: matching('container', CONTAINER_FORM, 'a container id or name', false) as string,
+      socket: matching('socket', PATH_FORM, 'a socket path without control characters', false) as string,
+      timeoutMs,
+      logFile,
+      logLines
+    }
+  if (saved.kind !== 'process') throw new JobEndStateError(`${at}.kind`, shown(saved.kind), '"process" or "container"')
   return {
-    pid,
-    startTicks: whole(NAMES.startTicks, 0, Number.MAX_SAFE_INTEGER, 'a start time in clock ticks, or empty', true),
-    bootId: matching(NAMES.bootId, BOOT_ID_FORM, 'a boot id (a UUID in lower case), or empty'),
-    runMarker: matching(NAMES.runMarker, MARKER_FORM, 'a run marker (32 hexadecimal digits), or empty'),
-    timeoutMs: whole(NAMES.timeoutMs, 1, 2_147_483_647, 'milliseconds from 1 to 2147483647') as number,
-    logFile: matching(NAMES.logFile, PATH_FORM, 'a path without control characters, or empty'),
-    logLines: whole(NAMES.logLines, 0, 1000, 'a whole number from 0 to 1000') as number
+    kind: 'process',
+    pid: whole('pid', 2, PID_MAX, `a process id from 2 to ${PID_MAX}`) as number,
+    startTicks: whole('startTicks', 0, Number.MAX_SAFE_INTEGER, 'a start time in clock ticks, or none', true),
+    bootId: matching('bootId', BOOT_ID_FORM, 'a boot id (a UUID in lower case), or none'),
+    runMarker: matching('runMarker', MARKER_FORM, 'a run marker (32 hexadecimal digits), or none'),
+    timeoutMs,
+    logFile,
+    logLines
   }
 }
+
+/** A saved value as the refusal shows it. */
+const shown = (v: unknown): string => (typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v)))

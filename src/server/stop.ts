@@ -7,7 +7,7 @@ import { type GpuSnapshot, memoryHeldBy } from '../gpu/nvidia-smi.js'
 import { procPids, procStat } from './proc.js'
 import { processTree } from './port-owner.js'
 import type { Clock } from '../runtime/clock.js'
-import type { JobEndState } from './job-end.js'
+import type { ProcessEndState } from './job-end.js'
 import { LogFollower, type LogLine } from './log-follower.js'
 import {
   descendantsOf,
@@ -279,7 +279,7 @@ export interface JobEnd {
 
 /** Stops the server the main step launched and says how it went. Never throws for a server that is already gone. */
 export async function stopAtJobEnd(
-  state: JobEndState,
+  state: Omit<ProcessEndState, 'kind'>,
   deps: { clock: Clock; gpu?(): Promise<GpuSnapshot>; proc?: string; cancel?: AbortSignal }
 ): Promise<JobEnd> {
   const launch = { startTicks: state.startTicks, bootId: state.bootId, marker: state.runMarker }

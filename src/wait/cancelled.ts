@@ -3,7 +3,7 @@
  * whatever the wait had found by then (a ready server whose smoke test was cut short, a timeout whose diagnostics
  * were running). Ready means ready, and a run the job gave up on is not one a later step may trust.
  */
-import type { Settings } from '../inputs/settings.js'
+import { endpointsOf, type Settings } from '../inputs/settings.js'
 import type { Halt } from '../facts/halt.js'
 import type { GateOutcome, TargetOutcome } from '../facts/outcome.js'
 import type { Halter } from '../runtime/halter.js'
@@ -32,7 +32,7 @@ export function asCancelled(
 /** A run cancelled before its wait began: no endpoint was probed, no server started. */
 export function cancelledBeforeWait(settings: Settings, signal: NodeJS.Signals, elapsedMs: number): GateOutcome {
   const halt = cancelHalt(signal, 'before-wait')
-  const results = settings.targets.map(({ url }): TargetOutcome => ({
+  const results = endpointsOf(settings).map(({ url }): TargetOutcome => ({
     ready: false,
     reason: 'cancelled',
     elapsedMs,

@@ -7,8 +7,7 @@ import { expectation } from '../facts/answer.js'
 import type { GateOutcome, TargetOutcome } from '../facts/outcome.js'
 import { smokeProblemMessage } from '../report/smoke-report.js'
 import type { Settings } from '../inputs/settings.js'
-import { fleetEndState, jobEndState } from '../server/job-end.js'
-import { endpointSettings } from '../inputs/fleet.js'
+import { jobEndState, serverEndState } from '../server/job-end.js'
 import type { ReportContext } from '../report/progress.js'
 import { failureMessage } from '../report/failure.js'
 import { logTailTitle } from '../report/markdown.js'
@@ -111,9 +110,18 @@ export function conclude(gateOutcome: GateOutcome, settings: Settings): Conclusi
     smokeWarning: failSmoke ? undefined : smokeMessage,
     exitCode: verdict?.kind === 'fail' || failedRegression !== undefined || failedThroughput !== undefined ? 1 : 0,
     context,
-    jobEndState:
-      settings.servers === undefined
-        ? jobEndState(settings, outcome.server)
-        : fleetEndState(outcome.results.map((r, i) => jobEndState(endpointSettings(settings, i), r.server)))
+    jobEndState: serversEndState(settings, outcome)
   }
+}
+
+/** What the job-end step stops: each server's entry, its facts from its own result (a fleet's) or the outcome's. */
+function serversEndState(settings: Settings, outcome: GateOutcome): Record<string, string> | undefined {
+  const { servers, stop, stopTimeoutMs, logLines } = settings
+  const facts = (i: number): GateOutcome['server'] =>
+    servers.length === 1 ? outcome.server : outcome.results[i].server
+  return jobEndState(
+    servers.map(({ start, container }, i) =>
+      serverEndState({ start, container, stop, stopTimeoutMs, logLines }, facts(i))
+    )
+  )
 }

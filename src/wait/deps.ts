@@ -1,4 +1,4 @@
-/** What the gate is given (a front end's callbacks, its clock), and what the wait of each endpoint shares. */
+/** What the gate is given (a front end's callbacks, its clock), and what the endpoints of one server share. */
 import type { NoteKind } from '../report/annotation-titles.js'
 import type { LogFollower } from '../server/log-follower.js'
 import type { PortPoller } from '../http/port-watch.js'
@@ -6,11 +6,10 @@ import type { StartupProfile } from '../startup/profile.js'
 import type { Settings } from '../inputs/settings.js'
 import type { Clock } from '../runtime/clock.js'
 import type { BodyCollector } from '../runtime/memory.js'
-import type { FirstProbe } from './first-probe.js'
+import type { ReadinessPace } from './engine-readiness.js'
 import type { Halt } from '../facts/halt.js'
 import type { TrackerEvent } from '../startup/phases.js'
 import type { Halter } from '../runtime/halter.js'
-import type { TargetOutcome } from '../facts/outcome.js'
 import type { Outcome } from '../facts/wait.js'
 
 export interface GateDeps {
@@ -32,13 +31,6 @@ export interface GateDeps {
   defaultHistory?: { path?: string; notice?: string }
   /** `wait-for-model check`: one probe per endpoint within `request-timeout`, no port watch, no second probe. */
   once?: boolean
-  /** A target's client and first answer, where the caller sent the first probe (see first-probe.ts). */
-  firstProbe?: FirstProbe
-  /**
-   * One endpoint of a fleet of servers (fleet.ts), each with its own wait: halting `stop` ends this one as the
-   * fleet decides, and `settled` hears how it ended, before any smoke test.
-   */
-  member?: { stop: Halter<Halt>; settled(outcome: TargetOutcome): void }
 }
 
 /** The deps with their defaults resolved, once. */
@@ -51,17 +43,21 @@ export const withDefaults = (gateDeps: GateDeps): Deps => ({
   env: gateDeps.env ?? process.env
 })
 
-/** What the wait of each endpoint shares: the fleet's one halter, port poller, log and startup profile. */
-export interface Shared {
+/**
+ * One server's wait, as its endpoints share it: its halter, port poller, log, startup profile, the pace of its
+ * engine's readiness routes and its history's expectation.
+ */
+export interface ServerWait {
   settings: Settings
   /** Collects what the answers' bodies leave, for every HTTP client of every endpoint. */
   collector: BodyCollector
-  firstProbe?: FirstProbe
   deps: Deps
   halter: Halter<Halt>
   ports: PortPoller
   log?: LogFollower
   profile: StartupProfile
+  /** The engine's paced readiness routes (SGLang's /health), paced for all of the server's endpoints at once. */
+  pace: ReadinessPace
   /** Says startup lines with the time since the wait began. */
   sayStartup(events: TrackerEvent[]): void
   /** Where the server's startup is at `now`, for a still-waiting line; undefined while nothing tells. */
@@ -74,11 +70,15 @@ export interface Shared {
   readyAt(now: number): number | undefined
   /** How long earlier runs answered HTTP before they were ready (history). */
   usualAnsweringMs?: number
-  /** A fleet's endpoint: what starts each of its lines (`[url] `); undefined for one endpoint. */
-  prefix?: string
-  /**
-   * A fleet's endpoint: told its own end (not one the fleet halted), so that the fleet can end the others' waits
-   * (one can no longer become ready, or enough are: `fleet-min-ready`); undefined for one endpoint.
-   */
+}
+
+/**
+ * One endpoint's own part of its server's wait: its halter (the server's, or one of its own under it when the
+ * server has several endpoints), what starts each of its lines (`[url] ` then), and where its own end is told (not
+ * one a halt made), so that the others' waits may end for it (`fleet-min-ready`).
+ */
+export interface EndpointPart {
+  halter: Halter<Halt>
+  prefix: string
   settled?(url: URL, outcome: Outcome): void
 }

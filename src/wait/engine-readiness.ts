@@ -22,24 +22,16 @@ import { createHttpClient, type HttpClient, type ProbeResult } from '../http/pro
 import type { Clock } from '../runtime/clock.js'
 import { engineReadinessRequest } from '../report/lifecycle-report.js'
 
-/** When each paced route of a server was last asked, and the request in flight: one per gate (see `paceOf`). */
-type Pace = Map<string, { lastSentAt: number; inFlight?: Promise<unknown> }>
-const paces = new WeakMap<object, Pace>()
-
-/** The pace the endpoints of one gate share (`owner`: the gate's shared state). */
-const paceOf = (owner: object): Pace => {
-  let pace = paces.get(owner)
-  if (pace === undefined) paces.set(owner, (pace = new Map()))
-  return pace
-}
+/** When each paced route of a server was last asked, and the request in flight: one per server, for its endpoints. */
+export type ReadinessPace = Map<string, { lastSentAt: number; inFlight?: Promise<unknown> }>
 
 export interface EngineReadinessOptions {
   url: URL
   headers: Record<string, string>
   tls: { caCert?: string; insecureTls?: boolean; secrets?: readonly string[] }
   clock: Clock
-  /** What the endpoints of one gate share: the paced routes are paced for all of them. */
-  owner: object
+  /** The server's pace, shared by its endpoints: the paced routes are paced for all of them. */
+  pace: ReadinessPace
   /** `load: true`: a sleeping engine is woken once. */
   load: boolean
   /** What is left of the wait: the wake-up request may take it all (the weights go back to the GPU meanwhile). */
@@ -70,22 +62,81 @@ export interface EngineReadiness {
   close(): Promise<void>
 }
 
-/** What the readiness routes of one endpoint share through a wait: made once by `engineReadiness`. */
-interface Endpoint {
-  readonly o: EngineReadinessOptions
-  readonly client: HttpClient
-  /** The paced routes' turns, shared with the other endpoints of the gate. */
-  readonly pace: Pace
-  /** Routes that have said ready in this wait: a dead-after-ready status counts only after one. */
-  readonly saidReady: Set<string>
-  /** Whether the wake-up request went out: a sleeping engine is woken once a wait. */
-  woke: boolean
-}
-
 export function engineReadiness(o: EngineReadinessOptions): EngineReadiness {
   const client: HttpClient = createHttpClient(o.tls)
-  const pace = paceOf(o.owner)
-  const e: Endpoint = { o, client, pace, saidReady: new Set<string>(), woke: false }
+  const { pace } = o
+  /** Routes that have said ready in this wait: a dead-after-ready status counts only after one. */
+  const saidReady = new Set<string>()
+  let woke = false
+
+  /** Sends one request, waiting out the route's gap and any request to it in flight (bounded by `timeoutMs`). */
+  const paced = async (
+    url: URL,
+    method: 'GET' | 'POST',
+    gapMs: number,
+    oneAtATime: boolean,
+    timeoutMs: number,
+    signal?: AbortSignal
+  ): Promise<ProbeResult> => {
+    const deadline = o.clock.now() + timeoutMs
+    const key = `${method} ${url.href}`
+    for (;;) {
+      const p = pace.get(key)
+      if (p?.inFlight !== undefined && oneAtATime) await p.inFlight.catch(() => undefined)
+      const waitMs = p === undefined ? 0 : p.lastSentAt + gapMs - o.clock.now()
+      if (waitMs > 0) await o.clock.sleep(Math.min(waitMs, Math.max(0, deadline - o.clock.now())), signal)
+      if (signal?.aborted) return { kind: 'error', code: 'ABORTED', message: 'aborted' }
+      // another endpoint may have taken the turn meanwhile
+      const now = pace.get(key)
+      if (oneAtATime && now?.inFlight !== undefined && o.clock.now() < deadline) continue
+      break
+    }
+    const sent = client.send({ url, method, headers: o.headers }, Math.max(1, deadline - o.clock.now()), signal)
+    const entry = { lastSentAt: o.clock.now(), inFlight: sent as Promise<unknown> | undefined }
+    pace.set(key, entry)
+    try {
+      return await sent
+    } finally {
+      if (entry.inFlight === sent) entry.inFlight = undefined
+    }
+  }
+
+  const ask = async (
+    c: ReadinessCheck,
+    engine: Engine | undefined,
+    model: string | undefined,
+    timeoutMs: number,
+    signal?: AbortSignal
+  ): Promise<GenerationCheck> => {
+    const url = readinessCheckUrl(c, o.url, model)
+    const sentAt = o.clock.now()
+    const result = await paced(url, c.method, c.minGapMs, c.oneAtATime, timeoutMs, signal)
+    o.debug?.(`${url.pathname}: ${result.kind === 'http' ? `HTTP ${result.status}` : result.code}`)
+    const request = engineReadinessRequest(o.label(engine), url)
+    const latencyMs = o.clock.now() - sentAt
+    const base = assess(result, { status: [[200, 200]] })
+    // 401, 403 and TLS errors end the wait as they do on the model list
+    if (base.state === 'fatal') return { assessment: base, request, latencyMs }
+    const status = result.kind === 'http' ? result.status : undefined
+    const ready = status !== undefined && result.kind === 'http' && saysReady(c.ready, status, result.json)
+    const key = url.href
+    if (status !== undefined && saidReady.has(key) && c.deadAfterReady?.includes(status)) {
+      const answer = { ...base.answer, state: 'fatal' as const, engineDead: { request, by: 'health' as const, status } }
+      return { assessment: { ...base, state: 'fatal', fatalReason: 'engine-dead', answer }, request, latencyMs }
+    }
+    if (ready) saidReady.add(key)
+    const state = ready ? 'ready' : base.state === 'down' ? 'down' : 'waiting'
+    if (!ready && c.wake !== undefined && o.load && !woke && status !== undefined) {
+      woke = true
+      const wake = new URL(`${serverBase(o.url)}${c.wake}`)
+      o.wokeUp(o.label(engine), wake)
+      void client
+        .send({ url: wake, method: 'POST', headers: o.headers }, Math.max(1, o.leftMs()), signal)
+        .then((r) => o.debug?.(`${wake.pathname}: ${r.kind === 'http' ? `HTTP ${r.status}` : r.code}`))
+    }
+    // a ready answer other than 200 (vLLM's /is_sleeping 404 without dev mode) is told as the status it is
+    return { assessment: { ...base, state, answer: { ...base.answer, state } }, request, latencyMs }
+  }
 
   return {
     async check(engine, model, timeoutMs, signal) {
@@ -93,7 +144,7 @@ export function engineReadiness(o: EngineReadinessOptions): EngineReadiness {
       if (checks.length === 0) return undefined
       // side by side, not one after the other: each is a flag check (or paced alone), and a remote server's
       // round trips must not add up before a ready answer is seen
-      const answers = await Promise.all(checks.map((c) => ask(e, c, engine, model, timeoutMs, signal)))
+      const answers = await Promise.all(checks.map((c) => ask(c, engine, model, timeoutMs, signal)))
       // the one that decides: a dead engine first, then the first not ready, else the last (all ready)
       const state = (a: GenerationCheck): string => a.assessment.state
       return answers.find((a) => state(a) === 'fatal') ?? answers.find((a) => state(a) !== 'ready') ?? answers.at(-1)
@@ -105,7 +156,7 @@ export function engineReadiness(o: EngineReadinessOptions): EngineReadiness {
       // asked beside the probes, never in their way: skipped while too soon since the last, or one in flight
       const p = pace.get(`${c.method} ${url.href}`)
       if (p !== undefined && (p.inFlight !== undefined || o.clock.now() - p.lastSentAt < c.minGapMs)) return undefined
-      const result = await paced(e, url, c.method, c.minGapMs, true, timeoutMs, signal)
+      const result = await paced(url, c.method, c.minGapMs, true, timeoutMs, signal)
       o.debug?.(`${url.pathname}: ${result.kind === 'http' ? `HTTP ${result.status}` : result.code}`)
       const failed = result.kind === 'http' && result.status === 200 ? loadFailureIn(result.json, model) : undefined
       if (failed === undefined) return undefined
@@ -120,81 +171,4 @@ export function engineReadiness(o: EngineReadinessOptions): EngineReadiness {
     },
     close: () => client.close()
   }
-}
-
-/** Sends one request, waiting out the route's gap and any request to it in flight (bounded by `timeoutMs`). */
-async function paced(
-  e: Endpoint,
-  url: URL,
-  method: 'GET' | 'POST',
-  gapMs: number,
-  oneAtATime: boolean,
-  timeoutMs: number,
-  signal?: AbortSignal
-): Promise<ProbeResult> {
-  const { o, pace } = e
-  const deadline = o.clock.now() + timeoutMs
-  const key = `${method} ${url.href}`
-  for (;;) {
-    const p = pace.get(key)
-    if (p?.inFlight !== undefined && oneAtATime) await p.inFlight.catch(() => undefined)
-    const waitMs = p === undefined ? 0 : p.lastSentAt + gapMs - o.clock.now()
-    if (waitMs > 0) await o.clock.sleep(Math.min(waitMs, Math.max(0, deadline - o.clock.now())), signal)
-    if (signal?.aborted) return { kind: 'error', code: 'ABORTED', message: 'aborted' }
-    // another endpoint may have taken the turn meanwhile
-    const now = pace.get(key)
-    if (oneAtATime && now?.inFlight !== undefined && o.clock.now() < deadline) continue
-    break
-  }
-  const sent = e.client.send({ url, method, headers: o.headers }, Math.max(1, deadline - o.clock.now()), signal)
-  const entry = { lastSentAt: o.clock.now(), inFlight: sent as Promise<unknown> | undefined }
-  pace.set(key, entry)
-  try {
-    return await sent
-  } finally {
-    if (entry.inFlight === sent) entry.inFlight = undefined
-  }
-}
-
-/**
- * One readiness route, asked and judged: ready, waiting, down, or fatal (a refused key; a dead-after-ready status, the
- * engine core dead); a first not-ready answer of a sleeping engine sends the wake-up (`load: true`), once a wait.
- */
-async function ask(
-  e: Endpoint,
-  c: ReadinessCheck,
-  engine: Engine | undefined,
-  model: string | undefined,
-  timeoutMs: number,
-  signal?: AbortSignal
-): Promise<GenerationCheck> {
-  const { o, saidReady } = e
-  const url = readinessCheckUrl(c, o.url, model)
-  const sentAt = o.clock.now()
-  const result = await paced(e, url, c.method, c.minGapMs, c.oneAtATime, timeoutMs, signal)
-  o.debug?.(`${url.pathname}: ${result.kind === 'http' ? `HTTP ${result.status}` : result.code}`)
-  const request = engineReadinessRequest(o.label(engine), url)
-  const latencyMs = o.clock.now() - sentAt
-  const base = assess(result, { status: [[200, 200]] })
-  // 401, 403 and TLS errors end the wait as they do on the model list
-  if (base.state === 'fatal') return { assessment: base, request, latencyMs }
-  const status = result.kind === 'http' ? result.status : undefined
-  const ready = status !== undefined && result.kind === 'http' && saysReady(c.ready, status, result.json)
-  const key = url.href
-  if (status !== undefined && saidReady.has(key) && c.deadAfterReady?.includes(status)) {
-    const answer = { ...base.answer, state: 'fatal' as const, engineDead: { request, by: 'health' as const, status } }
-    return { assessment: { ...base, state: 'fatal', fatalReason: 'engine-dead', answer }, request, latencyMs }
-  }
-  if (ready) saidReady.add(key)
-  const state = ready ? 'ready' : base.state === 'down' ? 'down' : 'waiting'
-  if (!ready && c.wake !== undefined && o.load && !e.woke && status !== undefined) {
-    e.woke = true
-    const wake = new URL(`${serverBase(o.url)}${c.wake}`)
-    o.wokeUp(o.label(engine), wake)
-    void e.client
-      .send({ url: wake, method: 'POST', headers: o.headers }, Math.max(1, o.leftMs()), signal)
-      .then((r) => o.debug?.(`${wake.pathname}: ${r.kind === 'http' ? `HTTP ${r.status}` : r.code}`))
-  }
-  // a ready answer other than 200 (vLLM's /is_sleeping 404 without dev mode) is told as the status it is
-  return { assessment: { ...base, state, answer: { ...base.answer, state } }, request, latencyMs }
 }

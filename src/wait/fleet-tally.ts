@@ -53,7 +53,7 @@ export function fleetTally(size: number, minReady: number): FleetTally {
  * unless told), the one ready last; else the first to fail on its own account, not one `halted` because another
  * had failed or enough were ready.
  */
-export function representative(
+export function reportedEndpoint(
   results: readonly TargetOutcome[],
   halted: (r: TargetOutcome) => boolean = () => false,
   minReady = results.length

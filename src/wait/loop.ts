@@ -10,7 +10,7 @@ import type { Clock } from '../runtime/clock.js'
 import type { Halter } from '../runtime/halter.js'
 import { clip } from '../runtime/text.js'
 import { nextProbeAt, probeOnLogLines } from './schedule.js'
-import { type DeadEngineStreak, deadEngineStreak, type WrongModelWatch, wrongModelWatch } from './cannot-change.js'
+import { deadEngineStreak, wrongModelWatch } from './cannot-change.js'
 import type { ScheduleMode } from '../inputs/settings.js'
 
 export interface WaitOptions {
@@ -79,242 +79,162 @@ function addChange(timeline: TimelineEntry[], entry: TimelineEntry): void {
   timeline[TIMELINE_ENDS] = { ...timeline[TIMELINE_ENDS], dropped: (gone.dropped ?? 0) + 1 }
 }
 
-/**
- * The state of one wait, shared by the loop and the pieces it is split into. Each piece is synchronous: every await
- * stays in `waitForModel` itself, so the loop's awaits, timers and halt checks run in the order, and with the
- * microtask steps, they had when it was one function.
- */
-interface Wait {
-  readonly opts: WaitOptions
-  readonly deps: WaitDeps
-  readonly clock: Clock
-  readonly start: number
-  readonly deadline: number
-  readonly timeline: TimelineEntry[]
-  readonly wrongModel: WrongModelWatch
-  readonly deadStreak: DeadEngineStreak
-  readonly signal: AbortSignal | undefined
-  attempts: number
-  streak: number
-  last?: Assessment
-  models: string[]
-  firstResponseMs?: number
-  generationMs?: number
-  generationFailed: boolean
-  quietSince: number
-  engineReadiness?: Outcome['engineReadiness']
-  listedMs?: number
-  /** When the server began answering HTTP without being ready: the adaptive schedule counts the load from it. */
-  answeringSince?: number
-  readySeenAt?: number
-  notReadySentAt?: number
-  /** The log's ready line wakes the loop once: should the probe then say "not yet", the schedule takes over. */
-  readyLineWoke: boolean
-}
-
 export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<Outcome> {
-  const w = startWait(opts, deps)
-  const { clock, deadline, signal } = w
-  let done: Outcome | undefined
+  const { clock } = deps
+  const start = deps.startedAt ?? clock.now()
+  const deadline = start + opts.timeoutMs
+  const timeline: TimelineEntry[] = []
+  let attempts = 0
+  let streak = 0
+  let last: Assessment | undefined
+  let models: string[] = []
+  let firstResponseMs: number | undefined
+  let generationMs: number | undefined
+  let generationFailed = false
+  let quietSince = start
+  let engineReadiness: Outcome['engineReadiness']
+  let listedMs: number | undefined
+  /** When the server began answering HTTP without being ready: the adaptive schedule counts the load from it. */
+  let answeringSince: number | undefined
+  let readySeenAt: number | undefined
+  let notReadySentAt: number | undefined
+  // The log's ready line wakes the loop once: should the probe then say "not yet", the schedule takes over.
+  let readyLineWoke = false
+  const readyLine = (): ((signal: AbortSignal) => Promise<void>) | undefined => {
+    const seen = deps.readyLine
+    if (seen === undefined || readyLineWoke) return undefined
+    return (signal) => seen(signal).then(() => void (readyLineWoke ||= !signal.aborted))
+  }
+
+  const finish = (reason: Reason, halt?: Halt): Outcome => ({
+    ready: reason === 'ready',
+    reason,
+    elapsedMs: clock.now() - start,
+    attempts,
+    last,
+    models,
+    firstResponseMs,
+    generationMs,
+    halt,
+    ...(engineReadiness === undefined ? {} : { engineReadiness }),
+    timeline,
+    ...(reason === 'ready' ? { readySeenAt, notReadySentAt } : {})
+  })
+  const wrongModel = wrongModelWatch(opts.wrongModelAfterMs ?? 0, () => deps.servesOneModel?.() ?? false)
+  const deadStreak = deadEngineStreak()
+  const halted = (): Halt | undefined => deps.halter?.halted
+  const signal = deps.halter?.signal
+
   for (;;) {
     const sentAt = clock.now()
-    if ((done = haltedOutcome(w))) return done
-    if (sentAt >= deadline) return timeUp(w)
-    w.attempts++
+    let halt = halted()
+    if (halt) return finish(halt.reason, halt)
+    if (sentAt >= deadline) return finish(generationFailed ? 'generation-failed' : 'timeout')
+    attempts++
     const budgetMs = Math.min(opts.requestTimeoutMs, deadline - sentAt)
     const probed = await probeOnce(deps, opts.expect, sentAt, budgetMs, signal)
     // An answer cut short by the halt, or one that came in as the server died, says nothing.
-    if ((done = haltedOutcome(w))) return done
+    if ((halt = halted())) return finish(halt.reason, halt)
     // A probe cut short by the deadline says nothing new: the answer before it is the one worth reporting.
-    if (budgetMs < opts.requestTimeoutMs && probed.timedOut && w.last) return timeUp(w)
+    if (budgetMs < opts.requestTimeoutMs && probed.timedOut && last) {
+      return finish(generationFailed ? 'generation-failed' : 'timeout')
+    }
     let assessment = probed.assessment
     if (assessment.state === 'ready' && deps.engineReady) {
-      w.listedMs ??= clock.now() - w.start
-      const budgetMs = budgetLeftMs(w)
+      listedMs ??= clock.now() - start
+      const budgetMs = Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now()))
       const check = await deps.engineReady(assessment.modelId, budgetMs, signal)
-      if ((done = haltedOutcome(w))) return done
-      if (check !== undefined) assessment = foldEngineReadiness(w, assessment, check)
-    }
-    const failedBefore = w.generationFailed
-    w.generationFailed = false
-    if (assessment.state === 'ready' && w.streak + 1 >= opts.successThreshold && deps.generate) {
-      const generationBudgetMs = budgetLeftMs(w)
-      const check = await deps.generate(assessment.modelId, generationBudgetMs, signal)
-      if ((done = haltedOutcome(w))) return done
-      // Likewise a generation request cut short by the deadline: the failure before it explains more.
-      if (generationBudgetMs < opts.requestTimeoutMs && check.assessment.state === 'down' && w.last) {
-        return finish(w, failedBefore ? 'generation-failed' : 'timeout')
+      if ((halt = halted())) return finish(halt.reason, halt)
+      if (check !== undefined) {
+        assessment = withEngineReadiness(assessment, check)
+        engineReadiness = { request: check.request, listedMs, readyMs: engineReadiness?.readyMs }
+        if (check.assessment.state === 'ready') engineReadiness.readyMs ??= clock.now() - start
       }
-      assessment = foldGeneration(w, assessment, check)
+    }
+    const failedBefore = generationFailed
+    generationFailed = false
+    if (assessment.state === 'ready' && streak + 1 >= opts.successThreshold && deps.generate) {
+      const generationBudgetMs = Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now()))
+      const check = await deps.generate(assessment.modelId, generationBudgetMs, signal)
+      if ((halt = halted())) return finish(halt.reason, halt)
+      // Likewise a generation request cut short by the deadline: the failure before it explains more.
+      if (generationBudgetMs < opts.requestTimeoutMs && check.assessment.state === 'down' && last) {
+        return finish(failedBefore ? 'generation-failed' : 'timeout')
+      }
+      assessment = withGeneration(assessment, check)
+      if (check.assessment.state === 'ready') generationMs = check.latencyMs
+      else generationFailed = assessment.state !== 'fatal'
+      const dead = check.assessment.state !== 'ready' && (deps.deadGeneration?.(check.assessment) ?? false)
+      assessment = deadStreak.see(assessment, dead, check.request)
     }
     if (assessment.state === 'waiting' && probed.answered && deps.loadFailure) {
-      const failed = await deps.loadFailure(budgetLeftMs(w), signal)
-      if ((done = haltedOutcome(w))) return done
+      const failed = await deps.loadFailure(
+        Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now())),
+        signal
+      )
+      if ((halt = halted())) return finish(halt.reason, halt)
       // the probe's own status and list stay the answer's: the index only says why it will not change
       if (failed !== undefined) assessment = { ...failed, status: assessment.status, models: assessment.models }
     }
     const now = clock.now()
-    assessment = w.wrongModel.see(assessment, now)
-    noteAnswer(w, assessment, now)
-    if ((done = verdict(w, assessment, sentAt, now))) return done
-    // not over yet: sleep until the next probe is due, or until a waker says to probe sooner
+    assessment = wrongModel.see(assessment, now)
+    const elapsedMs = now - start
+    if (assessment.status !== undefined) firstResponseMs ??= elapsedMs
+    if (assessment.models !== undefined) models = assessment.models
+    if (!sameAnswer(assessment.answer, last?.answer)) {
+      const lost =
+        assessment.state === 'down' && last !== undefined && last.state !== 'down' && firstResponseMs !== undefined
+      addChange(timeline, { elapsedMs, answer: keptAnswer(assessment.answer), ...(lost ? { lost } : {}) })
+      deps.onEvent?.({ type: lost ? 'lost' : 'change', elapsedMs, attempt: attempts, assessment })
+      quietSince = now
+    } else if (now - quietSince >= opts.progressIntervalMs) {
+      deps.onEvent?.({ type: 'progress', elapsedMs, attempt: attempts, assessment })
+      quietSince = now
+    }
+    last = assessment
+
+    if (assessment.state === 'fatal') return finish(assessment.fatalReason ?? 'timeout')
+    streak = assessment.state === 'ready' ? streak + 1 : 0
+    if (streak === 1) readySeenAt = now
+    if (streak === 0) notReadySentAt = sentAt
+    if (streak >= opts.successThreshold) return finish('ready')
+    if (opts.once) return finish(generationFailed ? 'generation-failed' : 'timeout')
+
+    const { refused } = probed
     const portWatch = deps.portWatch
-    if (probed.refused && portWatch) {
-      const untilMs = portWaitMs(w, portWatch, sentAt)
-      await sleepUntilWoken(clock, untilMs, [(wake) => portWatch.opened(wake), readyLine(w)], signal)
+    if (refused && portWatch) {
+      // While a local port is closed the watch is the probe; HTTP probes then go out with the progress lines.
+      const spacing = portWatch.local ? Math.max(opts.intervalMs, opts.progressIntervalMs) : opts.intervalMs
+      const untilMs = Math.min(sentAt + spacing, deadline) - clock.now()
+      await sleepUntilWoken(clock, untilMs, [(wake) => portWatch.opened(wake), readyLine()], signal)
       // a port that shows as open yet refuses must not turn the loop into a busy one
       const earliest = Math.min(sentAt + MIN_PROBE_GAP_MS, deadline)
       if (clock.now() < earliest) await clock.sleep(earliest - clock.now(), signal)
     } else {
-      const next = nextScheduledProbe(w, probed, sentAt, now)
-      const woke = await sleepUntilWoken(clock, next - clock.now(), [readyLine(w), deps.logLines], signal)
+      answeringSince = probed.answered ? (answeringSince ?? sentAt) : undefined
+      const next = nextProbeAt({
+        mode: opts.schedule ?? 'fixed',
+        intervalMs: opts.intervalMs,
+        sentAt,
+        now,
+        answeringSince,
+        readyAt: deps.readyAt?.(now),
+        usualAnsweringMs: deps.usualAnsweringMs,
+        retryAfterMs: probed.retryAfterMs,
+        deadline
+      })
+      const woke = await sleepUntilWoken(clock, next - clock.now(), [readyLine(), deps.logLines], signal)
       // New lines in the log: the server is moving on, perhaps to ready in words we do not know. A probe soon;
       // at once when the same lines held the ready line (both wakers fire, and this one may win the race).
-      if (woke === 1 && !w.readyLineWoke) {
+      if (woke === 1 && !readyLineWoke) {
         const sooner = probeOnLogLines(sentAt, clock.now(), next)
-        await sleepUntilWoken(clock, sooner - clock.now(), [readyLine(w)], signal)
+        await sleepUntilWoken(clock, sooner - clock.now(), [readyLine()], signal)
       }
     }
   }
 }
 
-/** A wait's state before its first probe; the clock is read here once, for `start` (unless the caller gave it). */
-function startWait(opts: WaitOptions, deps: WaitDeps): Wait {
-  const { clock } = deps
-  const start = deps.startedAt ?? clock.now()
-  return {
-    opts,
-    deps,
-    clock,
-    start,
-    deadline: start + opts.timeoutMs,
-    timeline: [],
-    wrongModel: wrongModelWatch(opts.wrongModelAfterMs ?? 0, () => deps.servesOneModel?.() ?? false),
-    deadStreak: deadEngineStreak(),
-    signal: deps.halter?.signal,
-    // the rest (last answer, first response, generation, ...) is undefined until the loop sees it
-    attempts: 0,
-    streak: 0,
-    models: [],
-    generationFailed: false,
-    quietSince: start,
-    readyLineWoke: false
-  }
-}
-
-/** The outcome of the wait as it stands now. */
-function finish(w: Wait, reason: Reason, halt?: Halt): Outcome {
-  const { engineReadiness, readySeenAt, notReadySentAt } = w
-  return {
-    ready: reason === 'ready',
-    reason,
-    elapsedMs: w.clock.now() - w.start,
-    attempts: w.attempts,
-    last: w.last,
-    models: w.models,
-    firstResponseMs: w.firstResponseMs,
-    generationMs: w.generationMs,
-    halt,
-    ...(engineReadiness === undefined ? {} : { engineReadiness }),
-    timeline: w.timeline,
-    ...(reason === 'ready' ? { readySeenAt, notReadySentAt } : {})
-  }
-}
-
-/** The outcome when the wait was halted (checked before each probe and after each request); undefined: not halted. */
-function haltedOutcome(w: Wait): Outcome | undefined {
-  const halt = w.deps.halter?.halted
-  return halt ? finish(w, halt.reason, halt) : undefined
-}
-
-/** Out of time: a generation that failed last is the reason, else the timeout. */
-const timeUp = (w: Wait): Outcome => finish(w, w.generationFailed ? 'generation-failed' : 'timeout')
-
-/** What a request after the probe may take: the request timeout, or what is left of the wait, 1 ms at least. */
-const budgetLeftMs = (w: Wait): number => Math.max(1, Math.min(w.opts.requestTimeoutMs, w.deadline - w.clock.now()))
-
-/** The engine's own readiness answer, folded into the listed answer and kept for the outcome's lifecycle. */
-function foldEngineReadiness(w: Wait, assessment: Assessment, check: GenerationCheck): Assessment {
-  const folded = withEngineReadiness(assessment, check)
-  const engineReadiness = { request: check.request, listedMs: w.listedMs, readyMs: w.engineReadiness?.readyMs }
-  w.engineReadiness = engineReadiness
-  if (check.assessment.state === 'ready') engineReadiness.readyMs ??= w.clock.now() - w.start
-  return folded
-}
-
-/** A generation check, folded into the answer; a failed one is kept for the time-up reason and the dead streak. */
-function foldGeneration(w: Wait, assessment: Assessment, check: GenerationCheck): Assessment {
-  const folded = withGeneration(assessment, check)
-  if (check.assessment.state === 'ready') w.generationMs = check.latencyMs
-  else w.generationFailed = folded.state !== 'fatal'
-  const dead = check.assessment.state !== 'ready' && (w.deps.deadGeneration?.(check.assessment) ?? false)
-  return w.deadStreak.see(folded, dead, check.request)
-}
-
-/** Keeps what an answer says (first response, models) and tells it: a change at once, the same one with progress. */
-function noteAnswer(w: Wait, assessment: Assessment, now: number): void {
-  const { last } = w
-  const elapsedMs = now - w.start
-  if (assessment.status !== undefined) w.firstResponseMs ??= elapsedMs
-  if (assessment.models !== undefined) w.models = assessment.models
-  if (!sameAnswer(assessment.answer, last?.answer)) {
-    const lost =
-      assessment.state === 'down' && last !== undefined && last.state !== 'down' && w.firstResponseMs !== undefined
-    addChange(w.timeline, { elapsedMs, answer: keptAnswer(assessment.answer), ...(lost ? { lost } : {}) })
-    w.deps.onEvent?.({ type: lost ? 'lost' : 'change', elapsedMs, attempt: w.attempts, assessment })
-    w.quietSince = now
-  } else if (now - w.quietSince >= w.opts.progressIntervalMs) {
-    w.deps.onEvent?.({ type: 'progress', elapsedMs, attempt: w.attempts, assessment })
-    w.quietSince = now
-  }
-  w.last = assessment
-}
-
-/** Whether this answer ends the wait (fatal, ready enough times in a row, or a one-shot check); undefined: go on. */
-function verdict(w: Wait, assessment: Assessment, sentAt: number, now: number): Outcome | undefined {
-  if (assessment.state === 'fatal') return finish(w, assessment.fatalReason ?? 'timeout')
-  w.streak = assessment.state === 'ready' ? w.streak + 1 : 0
-  if (w.streak === 1) w.readySeenAt = now
-  if (w.streak === 0) w.notReadySentAt = sentAt
-  if (w.streak >= w.opts.successThreshold) return finish(w, 'ready')
-  if (w.opts.once) return timeUp(w)
-  return undefined
-}
-
-/** The log's ready line as a waker, until it has woken the loop once; undefined: none (or spent). */
-function readyLine(w: Wait): ((signal: AbortSignal) => Promise<void>) | undefined {
-  const seen = w.deps.readyLine
-  if (seen === undefined || w.readyLineWoke) return undefined
-  return (signal) => seen(signal).then(() => void (w.readyLineWoke ||= !signal.aborted))
-}
-
-/** How long to watch a refused port before the next probe. */
-function portWaitMs(w: Wait, portWatch: PortWatch, sentAt: number): number {
-  // While a local port is closed the watch is the probe; HTTP probes then go out with the progress lines.
-  const spacing = portWatch.local ? Math.max(w.opts.intervalMs, w.opts.progressIntervalMs) : w.opts.intervalMs
-  return Math.min(sentAt + spacing, w.deadline) - w.clock.now()
-}
-
-/** When the schedule sends the next probe (see schedule.ts), counting the load from when the server began answering. */
-function nextScheduledProbe(w: Wait, probed: Probed, sentAt: number, now: number): number {
-  w.answeringSince = probed.answered ? (w.answeringSince ?? sentAt) : undefined
-  return nextProbeAt({
-    mode: w.opts.schedule ?? 'fixed',
-    intervalMs: w.opts.intervalMs,
-    sentAt,
-    now,
-    answeringSince: w.answeringSince,
-    readyAt: w.deps.readyAt?.(now),
-    usualAnsweringMs: w.deps.usualAnsweringMs,
-    retryAfterMs: probed.retryAfterMs,
-    deadline: w.deadline
-  })
-}
-
 const MIN_PROBE_GAP_MS = 50
-
-/** What `probeOnce` keeps of a probe. */
-type Probed = Awaited<ReturnType<typeof probeOnce>>
 
 /**
  * An answer as the timeline keeps it: the ids it names cut as its words cut them. The timeline keeps up to

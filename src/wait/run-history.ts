@@ -11,7 +11,7 @@ import { type EnvEntry, secretValueOf } from '../server/env-report.js'
 import { appendRun, historyKey, prepareHistory, readHistory } from '../history/store.js'
 import { driftWarning, regressionText } from '../report/profile-report.js'
 import { throughputRegressionText } from '../report/smoke-report.js'
-import { HISTORY_AUTO, type Settings } from '../inputs/settings.js'
+import { HISTORY_AUTO, type Server, type Settings } from '../inputs/settings.js'
 import type { StartupProfile } from '../startup/profile.js'
 import type { ProfileFacts, RunFindings, ServerFacts, TargetOutcome } from '../facts/outcome.js'
 import type { Deps } from './deps.js'
@@ -90,13 +90,25 @@ export async function recordRun(
   }
 }
 
-/** The earlier runs of this wait's key, its notices and warnings said. */
-export function openHistory(settings: Settings, deps: Deps): RunHistory {
+/**
+ * The earlier runs of this server's key, its notices and warnings said. A `history-key` that was given is each
+ * fleet server's own, by its URL.
+ */
+export function openHistory(settings: Settings, server: Server, deps: Deps): RunHistory {
   const auto = settings.historyFile === HISTORY_AUTO
-  const urls = settings.targets.map((t) => t.url.href).join('\n')
+  const urls = server.targets.map((t) => t.url.href).join('\n')
   const file = auto ? deps.defaultHistory?.path : settings.historyFile
+  const given = settings.historyKey
+  const fleet = settings.servers.length > 1
   // Hashed only for a history that is on: nothing reads the key of one that is off.
-  const key = settings.historyKey ?? (file === undefined ? '' : historyKey(urls, settings.model, settings.start))
+  const key =
+    given === undefined
+      ? file === undefined
+        ? ''
+        : historyKey(urls, settings.model, server.start)
+      : fleet
+        ? `${given} ${urls}`
+        : given
   const history = loadHistory(file, key, auto ? deps.defaultHistory?.notice : undefined)
   for (const n of history.notices) deps.notice(n, 'history')
   for (const w of history.warnings) deps.warn(w, 'history')
@@ -119,7 +131,7 @@ interface Settling {
  * The wait is over: this run against the earlier ones (warnings for a regression and a changed environment), then
  * recorded, unless a cancel comes first (`deps.cancel`, also while the history's lock is waited for).
  */
-export async function settle({
+export async function finishHistory({
   settings,
   outcome,
   facts,

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { parse } from 'yaml'
 import type { InputName } from '../../../src/inputs/input-names.js'
 import { parseSettings } from '../../../src/inputs/parse-settings.js'
-import { startGpus } from '../../../src/server/start-gpus.js'
+import { startGpus } from '../../../src/server/preflight.js'
 
 /**
  * The fleet recipe (examples/vllm-fleet-8-gpus.yml; GitHub's parser and actionlint take the workflow with the other
@@ -20,7 +20,7 @@ it('the eight-GPU fleet: a server per url line, on its own port and its own GPU'
   expect(settings.servers).toHaveLength(8)
   expect(settings.fleetMinReady).toBe(7)
   settings.servers?.forEach((server, i) => {
-    expect(server.start).toContain(`--port ${settings.targets[i].url.port}`)
+    expect(server.start).toContain(`--port ${server.targets[0].url.port}`)
     expect(startGpus(server.start)).toBe(String(i))
   })
 })

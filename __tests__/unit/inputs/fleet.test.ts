@@ -1,5 +1,6 @@
 import { symlinkSync, writeFileSync } from 'node:fs'
-import { endpointSettings, entryLines } from '../../../src/inputs/fleet.js'
+import { entryLines } from '../../../src/inputs/fleet.js'
+import type { Settings } from '../../../src/inputs/settings.js'
 import type { InputName } from '../../../src/inputs/input-names.js'
 import { parseSettings } from '../../../src/inputs/parse-settings.js'
 import { sandbox } from '../../helpers/sandbox.js'
@@ -7,8 +8,11 @@ import { sandbox } from '../../helpers/sandbox.js'
 const linux = { os: 'linux', hasProc: true } as const
 const settingsFrom = (inputs: Partial<Record<InputName, string>>) => parseSettings((name) => inputs[name] ?? '', linux)
 const box = sandbox('wfm-fleet-inputs-')
-const urls = (n: number): string =>
-  Array.from({ length: n }, (_, i) => `http://127.0.0.1:${8001 + i}/v1/models`).join('\n')
+/** Each server's own fields, without its endpoints. */
+const own = (s: Settings) => s.servers.map(({ targets: _, ...server }) => server)
+const hrefs = (s: Settings) => s.servers.map((server) => server.targets.map((t) => t.url.href))
+const urlOf = (n: number): string => `http://127.0.0.1:${8000 + n}/v1/models`
+const urls = (n: number): string => Array.from({ length: n }, (_, i) => urlOf(i + 1)).join('\n')
 
 describe('entryLines', () => {
   it('takes non-blank lines, trimmed, and a line ending in \\, &&, || or | on to the next one, as a shell does', () => {
@@ -24,23 +28,24 @@ describe('entryLines', () => {
 describe('a fleet of servers in the inputs', () => {
   it('one start line per url line: each endpoint its own server, in order', () => {
     const s = settingsFrom({ url: urls(3), start: 'serve 1\nserve 2\nserve 3', model: 'kimi' })
-    expect(s.servers).toEqual([{ start: 'serve 1' }, { start: 'serve 2' }, { start: 'serve 3' }])
-    expect(s.start).toBeUndefined()
+    expect(own(s)).toEqual([{ start: 'serve 1' }, { start: 'serve 2' }, { start: 'serve 3' }])
+    expect(hrefs(s)).toEqual([[urlOf(1)], [urlOf(2)], [urlOf(3)]])
     expect(s.fleetMinReady).toBe(3)
   })
   it('a single start (also a script of several lines) with one url keeps its meaning: one server', () => {
     const s = settingsFrom({ url: urls(1), start: 'export A=1\nserve', model: 'kimi' })
-    expect(s.servers).toBeUndefined()
-    expect(s.start).toBe('export A=1\nserve')
-    expect(settingsFrom({ url: urls(2), start: 'serve', model: 'kimi' }).servers).toBeUndefined()
+    expect(own(s)).toEqual([{ start: 'export A=1\nserve' }])
+    const two = settingsFrom({ url: urls(2), start: 'serve', model: 'kimi' })
+    expect(own(two)).toEqual([{ start: 'serve' }])
+    expect(hrefs(two)).toEqual([[urlOf(1), urlOf(2)]])
   })
   it('pid, container and log-file lines, each read as its input reads one value', () => {
     const s = settingsFrom({ url: urls(2), pid: '123\n/run/b.pid', 'log-file': '/tmp/a.log\n/tmp/b.log' })
-    expect(s.servers).toEqual([
+    expect(own(s)).toEqual([
       { pid: { pid: 123 }, logFile: '/tmp/a.log' },
       { pid: { file: '/run/b.pid' }, logFile: '/tmp/b.log' }
     ])
-    expect(settingsFrom({ url: urls(2), container: 'vllm-0\nvllm-1' }).servers).toEqual([
+    expect(own(settingsFrom({ url: urls(2), container: 'vllm-0\nvllm-1' }))).toEqual([
       { container: 'vllm-0' },
       { container: 'vllm-1' }
     ])
@@ -74,21 +79,12 @@ describe('a fleet of servers in the inputs', () => {
     expect(settingsFrom({ url: urls(8), 'fleet-min-ready': ' 7 ' }).fleetMinReady).toBe(7)
     expect(settingsFrom({ url: urls(1) }).fleetMinReady).toBe(1)
   })
-  it('gives each endpoint its own settings: its url, its server, and a given history-key made its own', () => {
-    const s = settingsFrom({ url: urls(2), start: 'serve 1\nserve 2', 'history-key': 'bench', model: 'kimi' })
-    const second = endpointSettings(s, 1)
-    expect(second.targets.map((t) => t.url.href)).toEqual(['http://127.0.0.1:8002/v1/models'])
-    expect(second).toMatchObject({ start: 'serve 2', servers: undefined, fleetMinReady: 1 })
-    expect(second.historyKey).toBe('bench http://127.0.0.1:8002/v1/models')
-    expect(endpointSettings(settingsFrom({ url: urls(2) }), 1).targets).toHaveLength(2)
-  })
-
   it('a log-file that is a symbolic link, where the action writes it (start, container): refused, its line named; with pid, read as it is', () => {
     const victim = box.path('victim.txt')
     writeFileSync(victim, 'not yours\n')
     const link = box.path('server.log')
     symlinkSync(victim, link)
-    const own = box.path('own.log')
+    const mine = box.path('own.log')
     const refused =
       /^Input "log-file": "\S+server\.log" is a symbolic link, and the container's output \(from "container"\) is written to it; a link is never followed/
     // one server behind every url
@@ -100,14 +96,14 @@ describe('a fleet of servers in the inputs', () => {
       /^Input "log-file": "\S+" is a symbolic link, and "start" writes the server's output to it/
     )
     // a fleet: the line of the link
-    expect(() => settingsFrom({ url: urls(2), container: 'vllm-0\nvllm-1', 'log-file': `${own}\n${link}` })).toThrow(
+    expect(() => settingsFrom({ url: urls(2), container: 'vllm-0\nvllm-1', 'log-file': `${mine}\n${link}` })).toThrow(
       /^Input "log-file": line 2: "\S+server\.log" is a symbolic link, and the container's output/
     )
-    expect(() => settingsFrom({ url: urls(2), start: 'a\nb', 'log-file': `${link}\n${own}` })).toThrow(
+    expect(() => settingsFrom({ url: urls(2), start: 'a\nb', 'log-file': `${link}\n${mine}` })).toThrow(
       /^Input "log-file": line 1: "\S+server\.log" is a symbolic link, and "start" writes/
     )
     // a log the action only reads (pid) may be a link: nothing is written through it
-    expect(settingsFrom({ url: urls(1), pid: '42', 'log-file': link }).logFile).toBe(link)
-    expect(settingsFrom({ url: urls(2), pid: '42\n43', 'log-file': `${own}\n${link}` }).servers?.[1].logFile).toBe(link)
+    expect(settingsFrom({ url: urls(1), pid: '42', 'log-file': link }).servers[0].logFile).toBe(link)
+    expect(settingsFrom({ url: urls(2), pid: '42\n43', 'log-file': `${mine}\n${link}` }).servers[1].logFile).toBe(link)
   })
 })

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { INPUT_DEFAULTS, type InputName } from '../../../src/inputs/input-names.js'
 import { InputError } from '../../../src/inputs/input-error.js'
 import { parseSettings } from '../../../src/inputs/parse-settings.js'
+import { endpointsOf } from '../../../src/inputs/settings.js'
 
 const settingsFrom = (inputs: Partial<Record<InputName, string>>) => parseSettings((name) => inputs[name] ?? '')
 
@@ -23,7 +24,7 @@ describe('parseSettings', () => {
       matchRegex: undefined
     })
     expect(s.status).toEqual([[200, 299]])
-    expect(s.targets.map((t) => t.url.href)).toEqual(['http://localhost:8000/v1/models'])
+    expect(endpointsOf(s).map((t) => t.url.href)).toEqual(['http://localhost:8000/v1/models'])
   })
 
   it('takes schedule: fixed, in any case', () => {
@@ -143,18 +144,19 @@ describe('parseSettings', () => {
       diagnostics: 'nvidia-smi\n\n  dmesg | tail -20  \n'
     })
     expect(started).toMatchObject({
-      start: 'python -m sglang.launch_server \\\n  --port 30000',
-      pid: undefined,
-      logFile: undefined,
+      servers: [{ start: 'python -m sglang.launch_server \\\n  --port 30000', pid: undefined, logFile: undefined }],
       logLines: 0,
       envReport: ['NCCL_*', 'CUDA_VISIBLE_DEVICES', 'HF_TOKEN'],
       diagnostics: ['nvidia-smi', 'dmesg | tail -20']
     })
     expect(started.failPattern?.test('torch.OutOfMemoryError: CUDA out of memory.')).toBe(true)
-    expect(started.targets[0].generation).toMatchObject({ base: 'http://localhost:30000', route: { name: 'openai' } })
-    expect(settingsFrom({ url: 'http://h/', pid: ' 4242 ' }).pid).toEqual({ pid: 4242 })
+    expect(endpointsOf(started)[0].generation).toMatchObject({
+      base: 'http://localhost:30000',
+      route: { name: 'openai' }
+    })
+    expect(settingsFrom({ url: 'http://h/', pid: ' 4242 ' }).servers[0].pid).toEqual({ pid: 4242 })
     expect(settingsFrom({ url: 'http://h/', container: ' vllm-1 ', stop: 'always' })).toMatchObject({
-      container: 'vllm-1',
+      servers: [{ container: 'vllm-1' }],
       stop: 'always'
     })
     // a container's environment comes from its engine, and its output is its log
@@ -165,8 +167,7 @@ describe('parseSettings', () => {
       /Input "container": names the server, and so does "pid"/
     )
     expect(settingsFrom({ url: 'http://h/', pid: 'server.pid', 'log-file': '/tmp/s.log' })).toMatchObject({
-      pid: { file: 'server.pid' },
-      logFile: '/tmp/s.log'
+      servers: [{ pid: { file: 'server.pid' }, logFile: '/tmp/s.log' }]
     })
     expect(settingsFrom({ url: 'http://h/' })).toMatchObject({
       logLines: 50,
@@ -183,8 +184,8 @@ describe('parseSettings', () => {
       'probe-generation': 'true',
       model: 'kimi'
     })
-    expect(s.targets.map((t) => t.url.host)).toEqual(['10.0.0.1:8000', '10.0.0.2:8000'])
-    expect(s.targets.map((t) => t.generation?.base)).toEqual(['http://10.0.0.1:8000', 'http://10.0.0.2:8000'])
+    expect(endpointsOf(s).map((t) => t.url.host)).toEqual(['10.0.0.1:8000', '10.0.0.2:8000'])
+    expect(endpointsOf(s).map((t) => t.generation?.base)).toEqual(['http://10.0.0.1:8000', 'http://10.0.0.2:8000'])
     expect(() => settingsFrom({ url: 'http://a/v1/models\nftp://b/' })).toThrow(
       /^Input "url": line 2: "ftp:\/\/b\/" is not an http/
     )
@@ -235,7 +236,8 @@ describe('parseSettings', () => {
       /^Input "probe-generation": no generation request is known for \/health: point "url" at the server's model list, \/v1\/models \(vLLM, SGLang.*\/api\/tags or \/api\/ps \(Ollama\), \/info \(TGI\)$/
     )
     expect(
-      settingsFrom({ url: 'http://h:8080/info', 'probe-generation': 'true' }).targets[0].generation?.route.name
+      settingsFrom({ url: 'http://h:8080/info', 'probe-generation': 'true' }).servers[0].targets[0].generation?.route
+        .name
     ).toBe('tgi')
   })
 

@@ -29,7 +29,9 @@ it('sees this machine as it is: Linux with /proc', () => {
 
 it('Linux takes every server input', () => {
   expect(settingsOn(linux, { url, pid: '1234', 'env-report': 'NCCL_*' }).envReport).toEqual(['NCCL_*'])
-  expect(settingsOn(linux, { url, start: 'vllm serve m', 'env-report': 'NCCL_*' }).start).toBe('vllm serve m')
+  expect(settingsOn(linux, { url, start: 'vllm serve m', 'env-report': 'NCCL_*' }).servers[0].start).toBe(
+    'vllm serve m'
+  )
 })
 
 describe('macOS (no /proc)', () => {
@@ -44,11 +46,11 @@ describe('macOS (no /proc)', () => {
 
   it('takes pid alone (its exit is still watched), start, diagnostics, and env-report with start', () => {
     expect(settingsOn(macos, { url, pid: '1234', diagnostics: 'uptime' })).toMatchObject({
-      pid: { pid: 1234 },
+      servers: [{ pid: { pid: 1234 } }],
       diagnostics: ['uptime']
     })
     expect(settingsOn(macos, { url, start: 'ollama serve', 'env-report': 'OLLAMA_*' })).toMatchObject({
-      start: 'ollama serve',
+      servers: [{ start: 'ollama serve' }],
       envReport: ['OLLAMA_*']
     })
   })
@@ -77,7 +79,8 @@ describe('Windows (no /proc, no /bin/sh)', () => {
 
   it('takes pid and the rest of the inputs', () => {
     expect(
-      settingsOn(windows, { url, pid: '1234', 'log-file': 'C:\\server.log', 'fail-pattern': 'CUDA error' }).pid
+      settingsOn(windows, { url, pid: '1234', 'log-file': 'C:\\server.log', 'fail-pattern': 'CUDA error' }).servers[0]
+        .pid
     ).toEqual({
       pid: 1234
     })

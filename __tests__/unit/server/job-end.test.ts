@@ -2,7 +2,13 @@ import { spawn } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { gpuSnapshot } from '../../../src/gpu/nvidia-smi.js'
 import { jobEndSummary } from '../../../src/report/lifecycle-report.js'
-import { JobEndStateError, jobEndState, readJobEndState } from '../../../src/server/job-end.js'
+import {
+  JobEndStateError,
+  jobEndState,
+  readJobEndState,
+  readServerEndState,
+  serverEndState
+} from '../../../src/server/job-end.js'
 import { procStat } from '../../../src/server/proc.js'
 import { stopAtJobEnd } from '../../../src/server/stop.js'
 import { systemClock } from '../../../src/runtime/clock.js'
@@ -34,19 +40,16 @@ describe('job-end state', () => {
     bootId: boot,
     runMarker: marker
   }
-  const saved = jobEndState(settings, launched) as Record<string, string>
+  const entry = serverEndState(settings, launched)
+  const saved = jobEndState([entry]) as Record<string, string>
+  /** The state as the post step reads it back: each server's entry. */
+  const readBack = (state: Record<string, string>) =>
+    readJobEndState((n) => state[n] ?? '').map((e, i) => readServerEndState(e, i))
 
   it('is saved only for a server "start" launched with stop: job-end, and read back as saved', () => {
-    expect(saved).toEqual({
-      'server-pid': '4321',
-      'server-start-ticks': '987654',
-      'boot-id': boot,
-      'run-marker': marker,
-      'stop-timeout-ms': '30000',
-      'server-log-file': '/tmp/model-server-1.log',
-      'log-lines': '20'
-    })
-    expect(readJobEndState((n) => saved[n] ?? '')).toEqual({
+    expect(Object.keys(saved)).toEqual(['servers'])
+    const read = {
+      kind: 'process',
       pid: 4321,
       startTicks: 987654,
       bootId: boot,
@@ -54,52 +57,74 @@ describe('job-end state', () => {
       timeoutMs: 30_000,
       logFile: '/tmp/model-server-1.log',
       logLines: 20
-    })
-    expect(jobEndState({ ...settings, stop: 'never' }, { pid: 4321 })).toBeUndefined()
+    }
+    expect(readBack(saved)).toEqual([read])
+    expect(serverEndState({ ...settings, stop: 'never' }, { pid: 4321 })).toBeUndefined()
     // a server given by "pid" is whoever started it's to stop
-    expect(jobEndState({ ...settings, start: undefined }, { pid: 4321 })).toBeUndefined()
-    expect(jobEndState(settings, undefined)).toBeUndefined()
-    expect(readJobEndState(() => '')).toBeUndefined()
-    // where /proc could not be read at launch: empty, and read back as unknown
-    const bare = jobEndState(settings, { pid: 4321 }) as Record<string, string>
-    expect(readJobEndState((n) => bare[n] ?? '')).toMatchObject({
-      pid: 4321,
-      startTicks: undefined,
-      runMarker: undefined
-    })
+    expect(serverEndState({ ...settings, start: undefined }, { pid: 4321 })).toBeUndefined()
+    expect(serverEndState(settings, undefined)).toBeUndefined()
+    expect(jobEndState([undefined, undefined])).toBeUndefined()
+    expect(readBack({})).toEqual([])
+    // where /proc could not be read at launch: left out, and read back as unknown
+    const bare = jobEndState([serverEndState(settings, { pid: 4321 })]) as Record<string, string>
+    expect(readBack(bare)[0]).toMatchObject({ pid: 4321, startTicks: undefined, runMarker: undefined })
+    // a fleet: one entry per server, in order, null for one with nothing to stop
+    const fleet = jobEndState([undefined, entry]) as Record<string, string>
+    expect(readBack(fleet)).toEqual([undefined, read])
+    // a container, stopped through its engine
+    const container = { ...settings, container: 'vllm', stop: 'always' as const }
+    const facts = { container: 'c0ffee', dockerSocket: '/var/run/docker.sock', logFile: '/tmp/c.log' }
+    expect(readBack(jobEndState([serverEndState(container, facts)]) as Record<string, string>)).toEqual([
+      {
+        kind: 'container',
+        container: 'c0ffee',
+        socket: '/var/run/docker.sock',
+        timeoutMs: 30_000,
+        logFile: '/tmp/c.log',
+        logLines: 20
+      }
+    ])
   })
 
   it.each([
-    ['server-pid', '1', 'a process id from 2 to 4194304'],
-    ['server-pid', '0', 'a process id'],
-    ['server-pid', '-1', 'a process id'],
-    ['server-pid', '4194305', 'a process id'],
-    ['server-pid', '12 34', 'a process id'],
-    ['server-pid', '1e3', 'a process id'],
-    ['server-pid', '0x1f', 'a process id'],
-    ['server-pid', '$(id)', 'a process id'],
-    ['server-start-ticks', '-5', 'a start time'],
-    ['server-start-ticks', '99999999999999999', 'a start time'],
-    ['boot-id', '../../etc/passwd', 'a boot id'],
-    ['run-marker', 'x'.repeat(32), 'a run marker'],
-    ['run-marker', '0123', 'a run marker'],
-    ['stop-timeout-ms', '0', 'milliseconds'],
-    ['stop-timeout-ms', 'Infinity', 'milliseconds'],
-    ['stop-timeout-ms', '', 'milliseconds'],
-    ['log-lines', '1001', 'a whole number'],
-    ['server-log-file', '/tmp/x\n::error::forged', 'a path without control characters']
-  ])('refuses STATE_%s = %j, naming it and the form the main step writes', (name, value, form) => {
-    const hostile = { ...saved, [name]: value }
+    ['pid', 1, 'a process id from 2 to 4194304'],
+    ['pid', 0, 'a process id'],
+    ['pid', -1, 'a process id'],
+    ['pid', 4194305, 'a process id'],
+    ['pid', '12 34', 'a process id'],
+    ['pid', 1.5, 'a process id'],
+    ['pid', '0x1f', 'a process id'],
+    ['pid', '$(id)', 'a process id'],
+    ['startTicks', -5, 'a start time'],
+    ['startTicks', 2 ** 60, 'a start time'],
+    ['bootId', '../../etc/passwd', 'a boot id'],
+    ['runMarker', 'x'.repeat(32), 'a run marker'],
+    ['runMarker', '0123', 'a run marker'],
+    ['timeoutMs', 0, 'milliseconds'],
+    ['timeoutMs', 'Infinity', 'milliseconds'],
+    ['timeoutMs', undefined, 'milliseconds'],
+    ['logLines', 1001, 'a whole number'],
+    ['logFile', '/tmp/x\n::error::forged', 'a path without control characters'],
+    ['kind', 'shell', '"process" or "container"']
+  ])('refuses STATE_servers[0].%s = %j, naming it and the form the main step writes', (name, value, form) => {
+    const hostile = { servers: JSON.stringify([{ ...entry, [name]: value }]) }
     let thrown: unknown
     try {
-      readJobEndState((n) => hostile[n] ?? '')
+      readBack(hostile)
     } catch (e) {
       thrown = e
     }
     expect(thrown).toBeInstanceOf(JobEndStateError)
-    expect(thrown).toMatchObject({ stateName: name, value })
+    expect(thrown).toMatchObject({ stateName: `servers[0].${name}` })
     expect((thrown as JobEndStateError).form).toContain(form)
   })
+
+  it.each(['{"pid":4321}', 'not json', '[]', JSON.stringify(Array(1001).fill(null))])(
+    'refuses STATE_servers = %j whole: not a list of servers',
+    (value) => {
+      expect(() => readJobEndState(() => value)).toThrow(JobEndStateError)
+    }
+  )
 })
 
 describe('stopAtJobEnd', () => {

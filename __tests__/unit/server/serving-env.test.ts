@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { envDifferences, servingProcess } from '../../../src/server/serving-env.js'
+import { envDifferences, servingProcess } from '../../../src/server/env-report.js'
 import { gateLines } from '../../../src/report/progress.js'
 import { sandbox } from '../../helpers/sandbox.js'
 

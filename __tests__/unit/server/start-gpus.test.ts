@@ -1,4 +1,4 @@
-import { startGpus, withStartGpus } from '../../../src/server/start-gpus.js'
+import { startGpus, withStartGpus } from '../../../src/server/preflight.js'
 
 describe('the GPUs a start command pins its server to', () => {
   it.each([

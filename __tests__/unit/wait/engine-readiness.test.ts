@@ -33,14 +33,14 @@ describe('paced readiness routes', () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
 
   it('two endpoints of one server asking in loops: one request at a time, at least 1 s apart', async () => {
-    const owner = {}
+    const pace = new Map()
     const make = (path: string) =>
       engineReadiness({
         url: new URL(`${base}${path}`),
         headers: {},
         tls: {},
         clock: systemClock,
-        owner,
+        pace,
         load: false,
         label: () => 'SGLang',
         leftMs: () => 60_000,

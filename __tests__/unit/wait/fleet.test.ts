@@ -1,5 +1,5 @@
 import { gate } from '../../../src/wait/gate.js'
-import { representative } from '../../../src/wait/fleet-tally.js'
+import { reportedEndpoint } from '../../../src/wait/fleet-tally.js'
 import type { TargetOutcome } from '../../../src/facts/outcome.js'
 import type { InputName } from '../../../src/inputs/input-names.js'
 import { parseSettings } from '../../../src/inputs/parse-settings.js'
@@ -21,10 +21,10 @@ const result = (url: string, ready: boolean, elapsedMs: number, extra: Partial<T
   ...extra
 })
 
-describe('representative', () => {
+describe('reportedEndpoint', () => {
   it('is the endpoint ready last when all are ready', () => {
     expect(
-      representative([result('http://a/', true, 300), result('http://b/', true, 900), result('http://c/', true, 500)])
+      reportedEndpoint([result('http://a/', true, 300), result('http://b/', true, 900), result('http://c/', true, 500)])
         .url.host
     ).toBe('b')
   })
@@ -35,7 +35,7 @@ describe('representative', () => {
       result('http://b/', false, 150, { reason: 'unauthorized' }),
       result('http://c/', true, 90)
     ]
-    expect(representative(results, (r) => r.halt === fleetHalt).url.host).toBe('b')
+    expect(reportedEndpoint(results, (r) => r.halt === fleetHalt).url.host).toBe('b')
   })
 })
 

@@ -1,4 +1,4 @@
-import { readyMoment } from '../../../src/wait/ready-moment.js'
+import { readyMoment } from '../../../src/wait/server-wait.js'
 
 describe('readyMoment: when the server turned ready, for startup-seconds', () => {
   it('the ready line, by its stamp, when it lies between the last "not ready" and the first "ready"', () => {

@@ -2,14 +2,12 @@
  * The server as a container (`container`), whether `start` runs it (`docker run`, in the foreground or with `-d`)
  * or it ran before the step (a `services:` container, an earlier `docker run -d`). The container, not the `docker`
  * client, is the server: its exit, its output (through the engine), its processes (host pids: who answers, the
- * GPU memory), its environment and its start. Imported by the gate only then, as process.ts is.
+ * GPU memory), its environment and its start.
  */
 import { InputError } from '../../inputs/input-error.js'
 import { CONTAINER_FORM } from '../../inputs/forms.js'
 import { type ContainerState, DockerEngine, dockerSocket } from '../../server/docker.js'
 import { openContainerLog, startedOnClock, type WatchedContainer, watchContainer } from '../../server/container.js'
-import { envReport } from '../../server/env-report.js'
-import { envDifferences } from '../../server/serving-env.js'
 import { procEnviron } from '../../server/proc.js'
 import { LogFollower } from '../../server/log-follower.js'
 import { localPort, portOwner } from '../../server/port-owner.js'
@@ -18,15 +16,15 @@ import { printable } from '../../runtime/text.js'
 import { containerLines } from '../../report/lifecycle-report.js'
 import { gateLines } from '../../report/progress.js'
 import { dockerProxyText } from '../../report/lifecycle-report.js'
-import type { Settings } from '../../inputs/settings.js'
+import type { Server, Settings } from '../../inputs/settings.js'
 import type { ServerFacts } from '../../facts/outcome.js'
 import type { Deps } from '../deps.js'
-import { beforeStart, gpuMemoryOf } from './process.js'
-import type { LaunchedServer, ServerSeam } from './seam.js'
+import { beforeStart, gpuMemoryOf, tellEnvironment } from './process.js'
+import type { LaunchedServer, ServerKind } from './kind.js'
 import { onlyWatchedAnswers } from './who-answered.js'
 
-export function containerServer(settings: Settings, deps: Deps): ServerSeam {
-  const ref = settings.container as string
+export function containerServer(server: Server, settings: Settings, deps: Deps): ServerKind {
+  const ref = server.container as string
   const socket = dockerSocket(deps.env)
   let engine: DockerEngine | undefined
   let initial: ContainerState | undefined
@@ -43,7 +41,7 @@ export function containerServer(settings: Settings, deps: Deps): ServerSeam {
           form: 'a running engine (Docker, or Podman\'s "podman system service"), at DOCKER_HOST=unix://… or /var/run/docker.sock'
         })
       }
-      if (settings.start !== undefined) return beforeStart(settings, deps)
+      if (server.start !== undefined) return beforeStart(server, settings, deps)
       initial = await engine.inspect(ref, call)
       if (initial === undefined) {
         engine.close()
@@ -55,26 +53,27 @@ export function containerServer(settings: Settings, deps: Deps): ServerSeam {
       }
       return undefined
     },
-    launch: () => launched(settings, engine as DockerEngine, initial, deps),
+    launch: () => launched(server, settings, engine as DockerEngine, initial, deps),
     abandon: () => engine?.close()
   }
 }
 
 function launched(
+  server: Server,
   settings: Settings,
   engine: DockerEngine,
   initial: ContainerState | undefined,
   deps: Deps
 ): LaunchedServer {
-  const ref = settings.container as string
-  const logFile = settings.logFile ?? newLogFile(deps.env)
+  const ref = server.container as string
+  const logFile = server.logFile ?? newLogFile(deps.env)
   const containerLog = openContainerLog(logFile)
   // `start`'s own output (the client's: a pull, an error before the container exists) apart from the container's
-  const starterLog = settings.start === undefined ? undefined : newLogFile(deps.env)
+  const starterLog = server.start === undefined ? undefined : newLogFile(deps.env)
   const starter =
-    settings.start === undefined || starterLog === undefined
+    server.start === undefined || starterLog === undefined
       ? undefined
-      : startServer(settings.start, starterLog, serverEnv(deps.env), deps.clock)
+      : startServer(server.start, starterLog, serverEnv(deps.env), deps.clock)
   const container = watchContainer({
     engine,
     ref,
@@ -113,7 +112,7 @@ function launched(
         earlier
       })),
     beforeWait: () => {
-      if (initial !== undefined) reportEnvironment(settings, container, facts, deps)
+      if (initial !== undefined) reportEnvironment(settings, server, container, facts, deps)
     },
     // as for a process: the origin that finally answered, the URL's own or the end of its redirects, is checked
     whoAnswered: answeredBy(settings, container, ref, deps),
@@ -125,7 +124,7 @@ function launched(
       const started = startedOnClock(now, deps.clock)
       if (ready && started !== undefined) facts.startupMs = Math.max(0, readyAt - started)
       if (ready) facts.gpuMemoryMiB = await gpuMemoryOf(settings, () => container.family(), deps)
-      if (initial === undefined) reportEnvironment(settings, container, facts, deps)
+      if (initial === undefined) reportEnvironment(settings, server, container, facts, deps)
       if (!ready && settings.logLines > 0 && log !== undefined) {
         facts.logTail = log.tail()
         if (facts.logTail === undefined) deps.log(gateLines.noLog(log.path))
@@ -169,38 +168,26 @@ function answeredBy(
  * "unset NCCL_IB_HCA; vllm serve …"`, an entrypoint script), beside the main process's values; else the main
  * process's (its /proc, else the environment the container was created with).
  */
-function reportEnvironment(settings: Settings, container: WatchedContainer, facts: ServerFacts, deps: Deps): void {
+function reportEnvironment(
+  settings: Settings,
+  server: Server,
+  container: WatchedContainer,
+  facts: ServerFacts,
+  deps: Deps
+): void {
   if (settings.envReport.length === 0) return
-  const main = container.environ()
-  const serving = listenerOf(settings, container)
-  const environ = serving === undefined ? main : serving.environ
-  Object.assign(facts, {
-    env: environ === undefined ? undefined : envReport(settings.envReport, environ, settings.secrets),
-    envUnreadable: environ === undefined ? true : undefined,
-    envPid: serving?.pid,
-    envPort: serving?.port,
-    launchedEnv:
-      serving === undefined
-        ? undefined
-        : {
-            pid: container.pid,
-            env: main === undefined ? undefined : envReport(settings.envReport, main, settings.secrets),
-            differs:
-              main === undefined || serving.environ === undefined
-                ? []
-                : envDifferences(settings.envReport, main, serving.environ)
-          }
-  })
-  gateLines.environment(facts).forEach((line) => deps.log(line))
+  const serving = listenerOf(server, container)
+  const launched = { pid: container.pid, environ: container.environ() }
+  tellEnvironment(settings, facts, deps, launched, serving, { pid: serving?.pid, port: serving?.port })
 }
 
 /** The container's process that listens on one of the URLs' local ports, when it is not its main process. */
 function listenerOf(
-  settings: Settings,
+  server: Server,
   container: WatchedContainer
 ): { pid: number; port: number; environ?: Record<string, string> } | undefined {
   const family = container.family()
-  for (const port of new Set(settings.targets.flatMap((t) => localPort(t.url) ?? []))) {
+  for (const port of new Set(server.targets.flatMap((t) => localPort(t.url) ?? []))) {
     const owner = portOwner(port)
     if (owner.kind !== 'listening') continue
     const holder = owner.listeners.flatMap((l) => l.holders).find((h) => family.has(h.pid))

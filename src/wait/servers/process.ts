@@ -1,16 +1,10 @@
-/**
- * The server as a process: launched by `start`, followed by `pid`, or known only by its `log-file`. The gate
- * imports this module then and only then: it is a chunk of the bundle of its own, so a plain wait (a URL, a model)
- * neither compiles nor holds it (about 40 KB of the action's own code; `npm run bench -- --only startup`).
- */
-import { envReport } from '../../server/env-report.js'
-import { envDifferences, servingProcess } from '../../server/serving-env.js'
+/** The server as a process: launched by `start`, followed by `pid`, or known only by its `log-file`. */
+import { envDifferences, envReport, servingProcess } from '../../server/env-report.js'
 import { gpuSnapshot, memoryHeldBy } from '../../gpu/nvidia-smi.js'
 import { LogFollower } from '../../server/log-follower.js'
 import { localPort, processTree } from '../../server/port-owner.js'
-import { preflight, preflightVerdict } from '../../server/preflight.js'
+import { preflight, preflightVerdict, withStartGpus } from '../../server/preflight.js'
 import { bootId, RUN_MARKER } from '../../server/guard.js'
-import { withStartGpus } from '../../server/start-gpus.js'
 import {
   attachServer,
   newLogFile,
@@ -29,19 +23,19 @@ import {
   wrongServerText
 } from '../../report/lifecycle-report.js'
 import { gateLines } from '../../report/progress.js'
-import type { Settings } from '../../inputs/settings.js'
+import type { Server, Settings } from '../../inputs/settings.js'
 import type { Halt } from '../../facts/halt.js'
 import type { GateOutcome, ServerFacts, TargetOutcome } from '../../facts/outcome.js'
 import type { Deps } from '../deps.js'
-import type { LaunchedServer, ServerSeam } from './seam.js'
+import type { LaunchedServer, ServerKind } from './kind.js'
 import { onlyWatchedAnswers } from './who-answered.js'
 
-/** The process seam for these settings; a `pid` file is read now, so that a bad one is an input error and nothing runs. */
-export function processServer(settings: Settings, deps: Deps): ServerSeam {
-  const pid = settings.pid === undefined ? undefined : resolvePid(settings.pid)
+/** A process, for these settings; a `pid` file is read now, so that a bad one is an input error and nothing runs. */
+export function processServer(server: Server, settings: Settings, deps: Deps): ServerKind {
+  const pid = server.pid === undefined ? undefined : resolvePid(server.pid)
   return {
-    preflight: async () => (settings.start === undefined ? undefined : beforeStart(settings, deps)),
-    launch: () => launched(settings, pid, deps),
+    preflight: async () => (server.start === undefined ? undefined : beforeStart(server, settings, deps)),
+    launch: () => launched(server, settings, pid, deps),
     abandon: () => undefined
   }
 }
@@ -50,11 +44,11 @@ export function processServer(settings: Settings, deps: Deps): ServerSeam {
  * Before `start` launches anything: a port already held ends the wait at once (`port-busy`), naming the holder;
  * other processes on the server's GPUs are a warning, or with `gpu-check: fail` end it (`gpu-busy`).
  */
-export async function beforeStart(settings: Settings, deps: Deps): Promise<GateOutcome | undefined> {
+export async function beforeStart(server: Server, settings: Settings, deps: Deps): Promise<GateOutcome | undefined> {
   const start = deps.startedAt ?? deps.clock.now()
-  const found = await preflight(settings.portCheck ? settings.targets.map((t) => t.url) : [], settings.gpuCheck, {
+  const found = await preflight(settings.portCheck ? server.targets.map((t) => t.url) : [], settings.gpuCheck, {
     // the GPUs the command pins its server to (CUDA_VISIBLE_DEVICES=N …, docker run --gpus device=N), else the step's
-    env: withStartGpus(deps.env, settings.start),
+    env: withStartGpus(deps.env, server.start),
     gpuTimeoutMs: timeLeft(settings, deps, start),
     signal: deps.cancel?.signal
   })
@@ -72,7 +66,7 @@ export async function beforeStart(settings: Settings, deps: Deps): Promise<GateO
           ? gpuBusyText(gpu.apps, gpu.gpus)
           : verdict.refuse
   }
-  const results = settings.targets.map(({ url }): TargetOutcome => ({
+  const results = server.targets.map(({ url }): TargetOutcome => ({
     ready: false,
     reason: halt.reason,
     elapsedMs: deps.clock.now() - start,
@@ -87,10 +81,10 @@ export async function beforeStart(settings: Settings, deps: Deps): Promise<GateO
 }
 
 /** Starts the server (`start`) or follows one started elsewhere (`pid`); without either, only its log. */
-function launched(settings: Settings, pid: number | undefined, deps: Deps): LaunchedServer {
-  const logFile = settings.logFile ?? (settings.start !== undefined ? newLogFile(deps.env) : undefined)
-  const runMarker = settings.start === undefined ? undefined : newRunMarker()
-  const server = launch(settings, pid, logFile, runMarker, deps)
+function launched(own: Server, settings: Settings, pid: number | undefined, deps: Deps): LaunchedServer {
+  const logFile = own.logFile ?? (own.start !== undefined ? newLogFile(deps.env) : undefined)
+  const runMarker = own.start === undefined ? undefined : newRunMarker()
+  const server = launch(own.start, pid, logFile, runMarker, deps)
   const facts: ServerFacts = { pid: server?.pid, logFile }
   // what the job-end step stops by: this process, as it started, and whatever carries the marker
   if (runMarker !== undefined) Object.assign(facts, { startTicks: server?.startTicks, bootId: bootId(), runMarker })
@@ -104,14 +98,14 @@ function launched(settings: Settings, pid: number | undefined, deps: Deps): Laun
         logFile === undefined
           ? undefined
           : new LogFollower(logFile, settings.logLines, {
-              fromStart: settings.start !== undefined,
+              fromStart: own.start !== undefined,
               skipBytes: server?.logOffset,
               secrets: settings.secrets,
               earlier
             })),
     // A server started elsewhere has long since started: its environment can be read at once, while it still runs.
     beforeWait: () => {
-      if (pid !== undefined) reportEnvironment(settings, server, facts, deps)
+      if (pid !== undefined) reportEnvironment(settings, own, server, facts, deps)
     },
     // Ready means the watched server answered: an answer from anyone else is not its readiness, whether it came on
     // the URL's own port or at the end of a redirect (the origin that answered is the one checked).
@@ -132,7 +126,7 @@ function launched(settings: Settings, pid: number | undefined, deps: Deps): Laun
       if (ready && server?.startedAt !== undefined) facts.startupMs = readyAt - server.startedAt
       if (ready && server !== undefined)
         facts.gpuMemoryMiB = await gpuMemoryOf(settings, () => processTree('/proc', server.pid), deps)
-      reportEnvironment(settings, server, facts, deps, pid !== undefined)
+      reportEnvironment(settings, own, server, facts, deps, pid !== undefined)
       if (!ready && log !== undefined && settings.logLines > 0) {
         facts.logTail = log.tail()
         if (facts.logTail === undefined) deps.log(gateLines.noLog(log.path))
@@ -143,16 +137,16 @@ function launched(settings: Settings, pid: number | undefined, deps: Deps): Laun
 }
 
 function launch(
-  settings: Settings,
+  start: string | undefined,
   pid: number | undefined,
   logFile: string | undefined,
   runMarker: string | undefined,
   deps: Deps
 ): ServerProcess | undefined {
-  if (settings.start !== undefined && logFile !== undefined) {
+  if (start !== undefined && logFile !== undefined) {
     // tagged, so that every process it starts is known as its own, also one that leaves its process group
     const env = { ...serverEnv(deps.env), ...(runMarker === undefined ? {} : { [RUN_MARKER]: runMarker }) }
-    const server = startServer(settings.start, logFile, env, deps.clock)
+    const server = startServer(start, logFile, env, deps.clock)
     deps.log(gateLines.started(server.pid, logFile))
     return server
   }
@@ -169,7 +163,7 @@ const timeLeft = (settings: Settings, deps: Deps, start: number): number =>
 /**
  * The GPU memory the server's processes (`family`, read once nvidia-smi has answered) hold, or undefined without a
  * reading. Within the wait's deadline, and ended by a cancel: a hung or slow nvidia-smi holds no step past its
- * timeout. The container seam's too.
+ * timeout. The container's too.
  */
 export async function gpuMemoryOf(
   settings: Settings,
@@ -192,33 +186,47 @@ export async function gpuMemoryOf(
  */
 function reportEnvironment(
   settings: Settings,
+  own: Server,
   server: ServerProcess | undefined,
   facts: ServerFacts,
   deps: Deps,
   again = false
 ): void {
   if (settings.envReport.length === 0 || server === undefined) return
-  const ports = [...new Set(settings.targets.flatMap((t) => localPort(t.url) ?? []))]
+  const ports = [...new Set(own.targets.flatMap((t) => localPort(t.url) ?? []))]
   const serving = servingProcess(server.pid, ports)
   const listener = serving?.pid === server.pid ? undefined : serving
   if (again && (listener === undefined || listener.pid === facts.envPid)) return
-  const launched = server.environ()
-  const environ = listener === undefined ? launched : listener.environ
+  const at = { pid: serving?.pid ?? server.pid, port: serving?.port }
+  tellEnvironment(settings, facts, deps, { pid: server.pid, environ: server.environ() }, listener, at)
+}
+
+/**
+ * The environment report into the facts, and said: the serving process's (`listener`, where it is another process
+ * than the launched one, whose own values are then kept beside it), else the launched one's. The container's too.
+ */
+export function tellEnvironment(
+  { envReport: names, secrets }: Settings,
+  facts: ServerFacts,
+  deps: Deps,
+  launched: { pid: number; environ?: Record<string, string> },
+  listener: { environ?: Record<string, string> } | undefined,
+  at: { pid?: number; port?: number }
+): void {
+  const environ = listener === undefined ? launched.environ : listener.environ
+  const main = launched.environ
   Object.assign(facts, {
-    env: environ === undefined ? undefined : envReport(settings.envReport, environ, settings.secrets),
+    env: environ === undefined ? undefined : envReport(names, environ, secrets),
     envUnreadable: environ === undefined ? true : undefined,
-    envPid: serving?.pid ?? server.pid,
-    envPort: serving?.port,
+    envPid: at.pid,
+    envPort: at.port,
     launchedEnv:
       listener === undefined
         ? undefined
         : {
-            pid: server.pid,
-            env: launched === undefined ? undefined : envReport(settings.envReport, launched, settings.secrets),
-            differs:
-              launched === undefined || environ === undefined
-                ? []
-                : envDifferences(settings.envReport, launched, environ)
+            pid: launched.pid,
+            env: main === undefined ? undefined : envReport(names, main, secrets),
+            differs: main === undefined || environ === undefined ? [] : envDifferences(names, main, environ)
           }
   })
   gateLines.environment(facts).forEach((line) => deps.log(line))

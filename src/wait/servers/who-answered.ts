@@ -1,7 +1,7 @@
 /**
  * Readiness from the watched server only: a ready answer counts when one of the server's processes holds the
- * listening socket of the origin that finally answered, the URL's own or the end of its redirects (issue 26 item
- * 8). Both seams that watch a server judge their results here, each with its own processes (a process and its
+ * listening socket of the origin that finally answered, the URL's own or the end of its redirects. Both kinds
+ * that watch a server judge their results here, each with its own processes (a process and its
  * descendants, a container's host pids) and its own words.
  */
 import { isDockerProxy, localPort, type Ownership, portOwner } from '../../server/port-owner.js'

@@ -1,18 +1,19 @@
 /**
- * What the gate does for a server, behind one seam, with one implementation per kind of server: a process
- * (`start` launches it or `pid` names it, or only its `log-file` is given: process.ts, imported only by such a
- * wait) and none at all (a URL and a model: none.ts, which does nothing). A container fits the same seam: it
- * checks its ports and GPUs before it starts, streams its log into a file the gate follows, has a set of
- * processes (who answers, the GPU memory they hold), a start time and an environment, and the facts the job-end
- * step stops it by. The stop at job end is the seam's other half (`JobEndSeam`), in a module of its own.
+ * What the gate does for a server, with one implementation per kind of server: a process (`start` launches it or
+ * `pid` names it, or only its `log-file` is given: process.ts), a container (container.ts: it checks its ports and
+ * GPUs before it starts, streams its log into a file the gate follows, has a set of processes, a start time and an
+ * environment) and none at all (a URL and a model: `noServer`, below). The stop at job end is each kind's other
+ * half (`savedServer`, below): the post step hands it the entry the main step saved.
  */
 import type { LogFollower, LogLine } from '../../server/log-follower.js'
 import type { ServerProcess } from '../../server/process.js'
-import type { JobEnd, StopDeps } from '../../server/stop.js'
+import { type JobEnd, type StopDeps, stopAtJobEnd } from '../../server/stop.js'
+import { stopContainerAtJobEnd } from '../../server/container-stop.js'
+import type { ServerEndState } from '../../server/job-end.js'
 import type { GateOutcome, ServerFacts, TargetOutcome } from '../../facts/outcome.js'
 
 /** One kind of server, for one wait's settings, before anything has started. */
-export interface ServerSeam {
+export interface ServerKind {
   /**
    * Before anything launches (a server `start` would launch): the outcome that refuses the wait (`port-busy`,
    * `gpu-busy`), having said what it found; undefined to go on.
@@ -28,7 +29,7 @@ export interface ServerSeam {
 export interface LaunchedServer {
   /**
    * What the outcome tells of the server, filled in as the wait goes (`beforeWait`, `afterWait`); the conclusion
-   * reads the job-end step's state from it (`jobEndState`: the pid to stop, the log). Undefined: neither a server
+   * reads the job-end step's state from it (`serverEndState`: the pid to stop, the log). Undefined: neither a server
    * nor a log to tell of.
    */
   readonly facts?: ServerFacts
@@ -60,34 +61,37 @@ export interface LaunchedServer {
   release(): void
 }
 
-/**
- * The job-end half of a kind of server: the post step, a process of its own that knows only the state the main
- * step saved (`jobEndState`, server/job-end.ts), hands that state to each kind, and the kind whose state it is
- * stops its server. In job-end-stops.ts, not beside `ServerSeam`'s implementations: the post step's bundle is one
- * file without chunks, and it should hold the stops and nothing of the wait. The no-server kind saves no state, so
- * it has no job-end half.
- */
-export interface JobEndSeam {
-  /**
-   * The server this kind's state names (`get` reads one saved value, '' when it was not saved); undefined when
-   * the main step saved none of this kind. A value not in the form the main step writes throws JobEndStateError,
-   * and nothing is signalled.
-   */
-  saved(get: (name: string) => string): SavedServer | undefined
-}
-
 /** A server the main step saved for the job-end step to stop. */
 export interface SavedServer {
   /** The process that the warning of a stop that fails names, where the state holds one. */
   readonly pid?: number
-  /**
-   * Whether cancelling the post step hurries this stop (SIGKILL at once, GPU memory not waited for): only then
-   * does the step say that the stop was cancelled.
-   */
-  readonly heedsCancel: boolean
-  /** Stops it and says how it went, as a record; throws only for an error of the stop's own. */
+  /** Stops it (cancelling the post step hurries it: SIGKILL at once, GPU memory not waited for) and says how it went, as a record; throws only for an error of the stop's own. */
   stop(deps: JobEndDeps): Promise<JobEnd>
 }
 
 /** What the post step gives every stop: its clock, its reading of the GPUs, its cancel. */
 type JobEndDeps = Required<Pick<StopDeps, 'clock' | 'gpu' | 'cancel'>>
+
+/** No server at all (a URL and a model): nothing to check before, launch, follow, read or release. */
+const nothing: LaunchedServer = {
+  followLog: () => undefined,
+  beforeWait: () => undefined,
+  whoAnswered: (results) => results,
+  afterWait: async () => undefined,
+  release: () => undefined
+}
+
+export const noServer: ServerKind = {
+  preflight: async () => undefined,
+  launch: () => nothing,
+  abandon: () => undefined
+}
+
+/** A saved entry, to the stop of its kind. */
+export function savedServer(state: ServerEndState): SavedServer {
+  // a process `start` launched: signalled by its pid, only while it is still the process recorded at launch
+  if (state.kind === 'process') return { pid: state.pid, stop: (deps) => stopAtJobEnd(state, deps) }
+  // a container: stopped through its engine (`docker stop`); a cancel makes the engine kill it at once (stop?t=0,
+  // also mid-stop), told as a cancelled stop
+  return { stop: (deps) => stopContainerAtJobEnd(state, deps) }
+}

@@ -1,0 +1,149 @@
+/** One endpoint's wait: its probes, its engine's readiness route, `load`, and its generation check. */
+import { createGenerator } from './generation-check.js'
+import { listsAsRouter, SERVES_ONE_MODEL } from '../engines/readiness.js'
+import { engineReadiness } from './engine-readiness.js'
+import { engineOfModelList } from '../engines/log-markers.js'
+import type { Engine } from '../engines/index.js'
+import { loadRequest } from '../engines/load.js'
+import { loadAskedText, partialMatchText, wakeAskedText } from '../report/lifecycle-report.js'
+import { createHttpClient, createProber, type ProbeOptions, type ProbeResult } from '../http/probe.js'
+import { eventLine, probeLine } from '../report/progress.js'
+import type { Settings, Target } from '../inputs/settings.js'
+import type { BodyCollector } from '../runtime/memory.js'
+import { waitForModel } from './loop.js'
+import { type Assessment, expectation } from '../facts/answer.js'
+import type { TargetOutcome } from '../facts/outcome.js'
+import type { EndpointPart, ServerWait } from './deps.js'
+
+/** One endpoint's wait, its HTTP clients closed however it ends. */
+export async function waitForEndpoint(
+  { url, generation }: Target,
+  server: ServerWait,
+  { halter, prefix, settled }: EndpointPart
+): Promise<TargetOutcome> {
+  const { settings, deps, log, profile } = server
+  const { clock } = deps
+  const tls = clientSettings(settings, server.collector)
+  // the deadline counts from the wait's start (the action's: its process start); what is left of it bounds the
+  // wake-up and the load requests, which may take it all (the weights go back to the GPU meanwhile)
+  const waitStart = deps.startedAt ?? clock.now()
+  const leftMs = (): number => waitStart + settings.timeoutMs - clock.now()
+  const prober = createProber({ url, headers: settings.headers, ...tls })
+  const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls })
+  // The engine this endpoint's own model list names (`owned_by`). A fleet may mix engines: what one endpoint
+  // lists must not choose another's readiness route (SGLang's /health asked of an Ollama server never answers).
+  let listed: Engine | undefined
+  // llama.cpp's router mode loads other models when asked: its list may change (see SERVES_ONE_MODEL)
+  let router = false
+  // `engine`, else this endpoint's list, else the server's log (one server: its log speaks for its endpoints)
+  const engineOf = (): Engine | undefined =>
+    settings.engine ?? listed ?? (log !== undefined ? profile.engine : undefined)
+  const probe = async (timeoutMs: number, signal?: AbortSignal): Promise<ProbeResult> => {
+    const result = await prober.probe(timeoutMs, signal)
+    deps.debug?.(`${prefix}${probeLine(result)}`)
+    // One look at each answer until its list names the engine (a list that never does is read once a probe)
+    if (result.kind === 'http') router ||= listsAsRouter(result.json)
+    if (result.kind === 'http' && listed === undefined) {
+      listed = engineOfModelList(result.json)
+      // and the first list to name it names it for the startup phases too, when the log has not
+      if (listed !== undefined && profile.engine === undefined) {
+        const lines = profile.models(result.json)
+        if (log !== undefined) server.sayStartup(lines)
+      }
+    }
+    return result
+  }
+  // the engine's own readiness answers on the same origin, for an engine that lists its model before it serves
+  const readiness = engineReadiness({
+    url,
+    headers: settings.headers,
+    tls,
+    clock,
+    pace: server.pace,
+    load: settings.load,
+    label: (engine) => profile.label ?? engine ?? 'the engine',
+    debug: deps.debug && ((line) => deps.debug?.(`${prefix}${line}`)),
+    leftMs,
+    wokeUp: (label, wakeUrl) => deps.log(`${prefix}${wakeAskedText(label, wakeUrl)}`)
+  })
+  // `load`: the first answer that shows the model waiting to be asked for sends the load request, once
+  let loading: Promise<void> | undefined
+  const loader = settings.load ? createHttpClient(tls) : undefined
+  const askToLoad = (answer: Assessment): void => {
+    const request = loader && loading === undefined ? loadRequest(url, answer, settings.model) : undefined
+    if (request === undefined || loader === undefined) return
+    deps.log(`${prefix}${loadAskedText(request.url, request.body.model)}`)
+    // within what is left of the wait, and cut short by its halt like every request of it
+    loading = loader
+      .send(
+        { url: request.url, method: 'POST', headers: settings.headers, json: request.body },
+        Math.max(1, leftMs()),
+        halter.signal
+      )
+      .then((result) => deps.debug?.(`${prefix}${request.url.pathname}: ${probeLine(result)}`))
+  }
+  try {
+    const outcome = await waitForModel(
+      {
+        expect: expectation(settings),
+        intervalMs: settings.intervalMs,
+        timeoutMs: settings.timeoutMs,
+        requestTimeoutMs: settings.requestTimeoutMs,
+        successThreshold: settings.successThreshold,
+        progressIntervalMs: settings.progressIntervalMs,
+        schedule: settings.schedule,
+        once: deps.once,
+        wrongModelAfterMs: settings.wrongModelAfterMs
+      },
+      {
+        probe,
+        generate: generator ? generator.generate : undefined,
+        engineReady: (modelId, timeoutMs, signal) =>
+          readiness.check(engineOf(), modelId ?? settings.model, timeoutMs, signal),
+        servesOneModel: () => {
+          const engine = engineOf()
+          return engine !== undefined && SERVES_ONE_MODEL[engine] && !(engine === 'llamacpp' && router)
+        },
+        loadFailure: (timeoutMs, signal) => readiness.loadFailure(engineOf(), settings.model, timeoutMs, signal),
+        deadGeneration: (answer) => readiness.deadAnswer(engineOf(), answer),
+        halter,
+        portWatch: deps.once ? undefined : server.ports.watchFor(url),
+        readyLine: server.readyLine,
+        readyAt: server.readyAt,
+        usualAnsweringMs: server.usualAnsweringMs,
+        logLines: server.logLines,
+        clock,
+        startedAt: deps.startedAt,
+        onEvent: (e) => {
+          askToLoad(e.assessment)
+          const startup = e.type === 'progress' ? server.progressAt(clock.now()) : undefined
+          if (e.type === 'lost') deps.warn(`${prefix}${eventLine(e, startup)}`, 'server-lost')
+          else deps.log(`${prefix}${eventLine(e, startup)}`)
+        }
+      }
+    )
+    // its own end, not a halt's: the others' waits may end for it
+    if (halter.halted === undefined) settled?.(url, outcome)
+    // ready on a listed id that only contains `model` (`model-match: partial`): said, as it may be another version
+    const matched = outcome.ready ? outcome.last : undefined
+    if (matched?.modelMatch === 'partial' && settings.model !== undefined && matched.modelId !== undefined)
+      deps.warn(`${prefix}${partialMatchText(settings.model, matched.modelId)}`, 'model-match')
+    return { ...outcome, url, engine: engineOf() }
+  } finally {
+    await Promise.all([prober.close(), generator?.close(), readiness.close(), loader?.close()])
+  }
+}
+
+/**
+ * What every HTTP client of a wait shares: its TLS settings, the secrets to mask in answers as they arrive, and
+ * the collection of what their bodies leave.
+ */
+const clientSettings = (
+  { caCert, insecureTls, secrets }: Settings,
+  collector: BodyCollector
+): Pick<ProbeOptions, 'caCert' | 'insecureTls' | 'secrets' | 'collector'> => ({
+  caCert,
+  insecureTls,
+  secrets,
+  collector
+})

@@ -1,0 +1,308 @@
+/**
+ * One server's wait, from its kind's pre-flight to the outcome: launch, follow its log, its endpoints' waits, after the wait
+ * (who answered, GPU memory, environment), the smoke test, its history. The gate runs it once per server.
+ */
+import { setMaxListeners } from 'node:events'
+import { PortPoller } from '../http/port-watch.js'
+import { setUpUndici } from '../http/undici-parts.js'
+import { StartupProfile } from '../startup/profile.js'
+import { gateLines, waitingLine } from '../report/progress.js'
+import { startupLines, startupStatusText } from '../report/profile-report.js'
+import { type KnownFatal, type ServerWatch, watchServer } from '../server/watch.js'
+import type { Server, Settings } from '../inputs/settings.js'
+import { createBodyCollector } from '../runtime/memory.js'
+import { expectation } from '../facts/answer.js'
+import type { GateOutcome, TargetOutcome } from '../facts/outcome.js'
+import type { Halt } from '../facts/halt.js'
+import { Halter } from '../runtime/halter.js'
+import type { Deps, EndpointPart, ServerWait } from './deps.js'
+import { finishHistory, openHistory } from './run-history.js'
+import type { LogFollower, LogLine } from '../server/log-follower.js'
+import type { TrackerEvent } from '../startup/phases.js'
+import { waitForEndpoint } from './endpoint-wait.js'
+import { fleetStops, reportedEndpoint } from './fleet-tally.js'
+import { smokeLines } from '../report/smoke-report.js'
+import { smokeTest } from '../smoke/measure.js'
+import { streamRoute } from '../engines/streams.js'
+import type { Clock } from '../runtime/clock.js'
+import type { LaunchedServer, ServerKind } from './servers/kind.js'
+import { asCancelled } from './cancelled.js'
+
+/**
+ * A server of a fleet: halting `stop` ends its wait as the fleet decides, and `settled` hears how it ended, before
+ * any smoke test.
+ */
+export interface FleetMember {
+  stop: Halter<Halt>
+  settled(outcome: TargetOutcome): void
+}
+
+/** The server's wait, once every server's pre-flight let it go on. */
+export async function waitForServer(
+  kind: ServerKind,
+  server: Server,
+  settings: Settings,
+  deps: Deps,
+  member?: FleetMember
+): Promise<GateOutcome> {
+  const { clock } = deps
+  setUpUndici()
+  // Everything that holds a process, a timer or a socket is released in the `finally`, whatever throws first.
+  const halter = new Halter<Halt>()
+  member?.stop.signal.addEventListener('abort', () => halter.halt(member.stop.halted as Halt), { once: true })
+  const ports = new PortPoller()
+  let launched: LaunchedServer | undefined
+  let watch: ServerWatch | undefined
+  try {
+    launched = kind.launch()
+    const waitStart = deps.startedAt ?? clock.now()
+    const history = openHistory(settings, server, deps)
+    const profile = new StartupProfile({ engine: settings.engine, startedAt: launched.startedAt, usual: history.usual })
+    const { log, sayStartup, readLines, readyLine, logLines } = followLog({ launched, profile, deps, waitStart })
+    launched.beforeWait()
+    deps.log(waiting(settings, server))
+    const { failPattern } = settings
+    watch = watchServer({ halter, server: launched.watched, log, failPattern, readLines, cancel: deps.cancel })
+    // Every endpoint's sleeps and requests listen to it: a fleet of 200 is not a leak.
+    setMaxListeners(0, halter.signal)
+    deps.debug?.(gateLines.requestHeaders(['user-agent', 'accept', ...Object.keys(settings.headers)]))
+    const startedAt = launched.startedAt ?? waitStart
+    const serverWait: ServerWait = {
+      settings,
+      collector: createBodyCollector(),
+      deps,
+      halter,
+      ports,
+      log,
+      profile,
+      pace: new Map(),
+      sayStartup,
+      progressAt: (now) => startupStatusText(profile.status(now, now - startedAt)),
+      readyLine,
+      logLines,
+      readyAt: (now) => profile.readyAt(now),
+      usualAnsweringMs: history.usual?.answeringSeconds && history.usual.answeringSeconds * 1000
+    }
+    const endpoints = endpointParts(server, settings, halter)
+    const waited = launched.whoAnswered(
+      await Promise.all(server.targets.map((t, i) => waitForEndpoint(t, serverWait, endpoints.of(i))))
+    )
+    // The lines written up to now end the startup's last phase (a ready line just before the port opened).
+    if (log !== undefined) readLines(log.poll())
+    const last = reportedEndpoint(waited, endpoints.halted, settings.fleetMinReady)
+    member?.settled(last)
+    const readyAt = readyMoment({ ...(last.ready ? last : {}), readyLineAt: profile.readyLineTime(), now: clock.now() })
+    await launched.afterWait(last.ready, readyAt)
+    // Once the fleet is ready, and only then: a server that is not ready has no throughput to measure. The
+    // startup's figures were taken before it, so that its requests count in none of them.
+    const smoke = settings.smoke !== undefined && last.ready
+    const results = smoke
+      ? await smokeEndpoints(waited, settings, { clock, signal: halter.signal, log: deps.log })
+      : waited
+    const outcome = cancelledSince(
+      { ...reportedEndpoint(results, endpoints.halted, settings.fleetMinReady), results },
+      deps,
+      smoke,
+      waitStart
+    )
+    const facts = launched.facts
+    const profileFacts = await finishHistory({ settings, outcome, facts, profile, history, deps, readyAt })
+    // a cancel while the history's lock was waited for ends the run cancelled too (and it was not recorded)
+    return {
+      ...cancelledSince(outcome, deps, smoke, waitStart),
+      models: [...new Set(results.flatMap((r) => r.models))],
+      server: facts,
+      profile: profileFacts
+    }
+  } finally {
+    watch?.close()
+    ports.close()
+    launched?.release()
+  }
+}
+
+/**
+ * Each endpoint's part of its server's wait. A server's endpoints each have a halter of their own under the
+ * server's: an endpoint that can no longer become ready, or enough ready ones (`fleet-min-ready`), end the others'
+ * waits, and `halted` tells an endpoint halted so from one that failed on its own account.
+ */
+function endpointParts(
+  server: Server,
+  settings: Settings,
+  halter: Halter<Halt>
+): { of(i: number): EndpointPart; halted(r: TargetOutcome): boolean } {
+  if (server.targets.length === 1) return { of: () => ({ halter, prefix: '' }), halted: () => false }
+  const halters = server.targets.map(() => halter.child())
+  const stops = fleetStops(halters, settings.fleetMinReady)
+  const own = server.targets.map((t, i): EndpointPart => ({
+    halter: halters[i],
+    prefix: `[${t.url.href}] `,
+    settled: (url, outcome) => stops.settled(i, { url, ready: outcome.ready, reason: outcome.reason })
+  }))
+  return { of: (i) => own[i], halted: stops.halted }
+}
+
+/**
+ * A cancel after the wait had ended (during the smoke test, the GPU reading, the environment report) ends the run
+ * cancelled all the same: the smoke test sees it as a request stopped, which must read neither as `smoke-failed`
+ * nor as a ready server.
+ */
+function cancelledSince(outcome: GateOutcome, deps: Deps, smoke: boolean, waitStart: number): GateOutcome {
+  const signal = deps.cancel?.halted
+  if (signal === undefined) return outcome
+  return asCancelled(outcome, signal, smoke ? 'smoke-test' : 'after-wait', deps.clock.now() - waitStart)
+}
+
+/** The line the wait begins with: what it waits for, how long, and how. */
+const waiting = (settings: Settings, server: Server): string =>
+  waitingLine(
+    { url: server.targets[0].url, expect: expectation(settings), timeoutMs: settings.timeoutMs },
+    {
+      endpoints: server.targets.length,
+      generation: settings.probeGeneration,
+      intervalMs: settings.intervalMs,
+      smoke: settings.smoke
+    }
+  )
+
+/**
+ * When the server turned ready, for `startup-seconds` and the end of the startup's last phase: the truth, not the
+ * moment a probe happened to go out. The answers bound it: after the last probe that was told "not ready" went
+ * out, and by the first answer that said ready. Within those bounds the engine's ready line says when (by its own
+ * stamp where it has one); a line from outside them (written before a probe was still told "not ready", a server
+ * that says it is ready before it is) yields to the answers.
+ */
+export function readyMoment({
+  readySeenAt,
+  notReadySentAt,
+  readyLineAt,
+  now
+}: {
+  /** When the answers first said ready; undefined: not ready (the wait ended otherwise). */
+  readySeenAt?: number
+  /** When the last probe answered "not ready" went out; undefined: the first answer was ready. */
+  notReadySentAt?: number
+  /** When the engine's ready line was written (see `StartupProfile.readyLineTime`); undefined: not seen. */
+  readyLineAt?: number
+  /** The wait is over now: the moment for a wait that was not ready. */
+  now: number
+}): number {
+  if (readySeenAt === undefined) return now
+  if (readyLineAt === undefined) return readySeenAt
+  return Math.min(readySeenAt, Math.max(notReadySentAt ?? -Infinity, readyLineAt))
+}
+
+/**
+ * Each ready endpoint with its smoke test. A fleet's endpoints are measured at the same time (each its own
+ * server), every one within `smoke-timeout`; `signal` (the wait's halter: a cancelled job, the server gone) ends them.
+ */
+async function smokeEndpoints(
+  results: readonly TargetOutcome[],
+  settings: Settings,
+  deps: { clock: Clock; signal: AbortSignal; log(line: string): void }
+): Promise<TargetOutcome[]> {
+  const smoke = settings.smoke
+  if (smoke === undefined) return [...results]
+  return Promise.all(
+    results.map(async (r) => {
+      if (!r.ready) return r
+      const prefix = results.length > 1 ? `[${r.url.href}] ` : ''
+      const found = streamRoute(r.url, r.engine)
+      const request = 'route' in found ? `POST ${found.route.path}` : undefined
+      deps.log(`${prefix}${smokeLines.start(smoke.requests, smoke.tokens, request)}`)
+      const result = await smokeTest(
+        {
+          url: r.url,
+          engine: r.engine,
+          // the listed id the wait matched: the `model` input may be a part of it
+          model: r.last?.modelId ?? settings.model ?? r.models[0],
+          headers: settings.headers,
+          caCert: settings.caCert,
+          insecureTls: settings.insecureTls,
+          secrets: settings.secrets
+        },
+        smoke,
+        {
+          clock: deps.clock,
+          signal: deps.signal,
+          measured: (i, m) => deps.log(`${prefix}${smokeLines.measured(i, smoke.requests, m)}`)
+        }
+      )
+      const line = smokeLines.result(result)
+      if (line !== undefined) deps.log(`${prefix}${line}`)
+      return { ...r, smoke: result }
+    })
+  )
+}
+
+/**
+ * The server's log, read into the startup profile: its lines from before the wait (a server started elsewhere)
+ * tell the phases so far; a log `start` has just begun afresh is read from its first line. `readLines` reads new
+ * lines and returns the engine's own fatal line once seen; `readyLine` resolves once the engine's ready line is
+ * read, `logLines` at the next new lines (the probe schedule brings a probe forward on either).
+ */
+function followLog({
+  launched,
+  profile,
+  deps,
+  waitStart
+}: {
+  launched: LaunchedServer
+  profile: StartupProfile
+  deps: Deps
+  waitStart: number
+}): {
+  log?: LogFollower
+  sayStartup(events: TrackerEvent[]): void
+  readLines(lines: LogLine[]): KnownFatal | undefined
+  readyLine?(signal: AbortSignal): Promise<void>
+  logLines?(signal: AbortSignal): Promise<void>
+} {
+  const { clock } = deps
+  const sayStartup = (events: TrackerEvent[]): void =>
+    startupLines(events).forEach((l) => deps.log(gateLines.startup(clock.now() - waitStart, l)))
+  const log = launched.followLog((lines) =>
+    lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number)))
+  )
+  // Aborted once the engine's own ready line is read: every endpoint's next probe goes out at once.
+  const readySeen = new AbortController()
+  setMaxListeners(0, readySeen.signal)
+  const readyLine = (signal: AbortSignal): Promise<void> =>
+    new Promise((resolve) => {
+      if (readySeen.signal.aborted || signal.aborted) return resolve()
+      const done = (): void => {
+        readySeen.signal.removeEventListener('abort', done)
+        signal.removeEventListener('abort', done)
+        resolve()
+      }
+      readySeen.signal.addEventListener('abort', done, { once: true })
+      signal.addEventListener('abort', done, { once: true })
+    })
+  // Waiting for the next new lines: each wait's resolver, called (and dropped) when lines come or its signal aborts.
+  const waiting = new Set<() => void>()
+  const logLines = (signal: AbortSignal): Promise<void> =>
+    new Promise((resolve) => {
+      if (signal.aborted) return resolve()
+      const done = (): void => {
+        waiting.delete(done)
+        signal.removeEventListener('abort', done)
+        resolve()
+      }
+      waiting.add(done)
+      signal.addEventListener('abort', done, { once: true })
+    })
+  const readLines = (lines: LogLine[]): KnownFatal | undefined => {
+    for (const l of lines) sayStartup(profile.line(l.text, clock.now(), l.number))
+    if (profile.readyLineSeen) readySeen.abort()
+    if (lines.length > 0) [...waiting].forEach((done) => done())
+    const f = profile.fatal
+    return (
+      f && {
+        line: { number: f.lineNumber, text: f.line },
+        cause: f.cause,
+        engineLabel: profile.label
+      }
+    )
+  }
+  return log === undefined ? { log, sayStartup, readLines } : { log, sayStartup, readLines, readyLine, logLines }
+}
