@@ -19,7 +19,7 @@ import type { ReadinessCheck } from '../engines/engine-record.js'
 import type { Engine } from '../engines/index.js'
 import type { Assessment } from '../facts/answer.js'
 import { createHttpClient, type HttpClient, type ProbeResult } from '../http/probe.js'
-import type { Clock } from '../runtime/clock.js'
+import { type Clock, formatDuration } from '../runtime/clock.js'
 import { engineReadinessRequest } from '../report/lifecycle-report.js'
 
 /** When each paced route of a server was last asked, and the request in flight: one per server, for its endpoints. */
@@ -86,10 +86,13 @@ export function engineReadiness(o: EngineReadinessOptions): EngineReadiness {
       const waitMs = p === undefined ? 0 : p.lastSentAt + gapMs - o.clock.now()
       if (waitMs > 0) await o.clock.sleep(Math.min(waitMs, Math.max(0, deadline - o.clock.now())), signal)
       if (signal?.aborted) return { kind: 'error', code: 'ABORTED', message: 'aborted' }
-      // another endpoint may have taken the turn meanwhile
+      // another endpoint may have taken the turn meanwhile; past the deadline, the turn is not taken early
       const now = pace.get(key)
-      if (oneAtATime && now?.inFlight !== undefined && o.clock.now() < deadline) continue
-      break
+      const turnTaken = oneAtATime && now?.inFlight !== undefined
+      const tooSoon = now !== undefined && now.lastSentAt + gapMs > o.clock.now()
+      if (!turnTaken && !tooSoon) break
+      if (o.clock.now() >= deadline)
+        return { kind: 'error', code: 'TIMEOUT', message: `no answer within ${formatDuration(timeoutMs)}` }
     }
     const sent = client.send({ url, method, headers: o.headers }, Math.max(1, deadline - o.clock.now()), signal)
     const entry = { lastSentAt: o.clock.now(), inFlight: sent as Promise<unknown> | undefined }
