@@ -16540,7 +16540,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5583);
+/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6118);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 /** The `wait-for-model` command: the same gate as the action, for shells, ssh sessions and scripts. */
@@ -16565,7 +16565,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5583:
+/***/ 6118:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -16574,10 +16574,1610 @@ __nccwpck_require__.d(__webpack_exports__, {
   a: () => (/* binding */ runCli)
 });
 
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 // EXTERNAL MODULE: external "node:url"
 var external_node_url_ = __nccwpck_require__(3136);
+;// CONCATENATED MODULE: ./src/inputs/settings.ts
+const SCHEDULE_MODES = ['adaptive', 'fixed'];
+/** `model-match`: `auto` takes a listed id that contains `model` when no closer one fits; `exact` does not. */
+const MODEL_MATCH_MODES = ['auto', 'exact'];
+const GPU_CHECKS = ['warn', 'fail', 'off'];
+const STOP_MODES = ['job-end', 'always', 'never'];
+/** `history-file: auto`: the runner's tool cache for the action, the user's cache directory for the CLI. */
+const HISTORY_AUTO = 'auto';
+/** Every endpoint of the wait, in the order of the `url` lines. */
+const endpointsOf = ({ servers }) => servers.flatMap((server) => server.targets);
+
+;// CONCATENATED MODULE: ./src/facts/answer.ts
+/** What an answer must be for these settings to call it ready. */
+const expectation = (s) => ({
+    model: s.model,
+    match: s.match,
+    matchRegex: s.matchRegex,
+    status: s.status,
+    modelMatch: s.modelMatch
+});
+/** A listed id as an answer's words name it: at most this many characters. */
+const NAMED_ID_CHARS = 200;
+/** The error codes told in words of their own; an error with another code is told by its message (`said`). */
+const WORDED_ERRORS = [
+    'ECONNREFUSED',
+    'ECONNRESET',
+    'UND_ERR_SOCKET',
+    'EPIPE',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    'EHOSTUNREACH',
+    'ENETUNREACH',
+    'ETIMEDOUT',
+    'UND_ERR_CONNECT_TIMEOUT',
+    'HPE_INVALID_CONSTANT',
+    'TOO_MANY_REDIRECTS',
+    'BAD_REDIRECT'
+];
+/** The codes of a proxy's failed connection (`PROXY_<code>`, see the probe) told in words of their own. */
+const WORDED_PROXY_ERRORS = [
+    'ECONNREFUSED',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    'EHOSTUNREACH',
+    'ENETUNREACH',
+    'ETIMEDOUT',
+    'UND_ERR_CONNECT_TIMEOUT',
+    'CLOSED'
+];
+
+;// CONCATENATED MODULE: ./src/runtime/text.ts
+/**
+ * Text helpers for the words of others (a server's body, an input's value): one line, no control characters, a
+ * bounded length, and never a view that keeps the whole text it was cut from alive.
+ */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/g;
+/**
+ * The one control-character rule (C0 and DEL): whether `text` holds one other than those `allowed` (a tab in a
+ * value; a script's tab and line breaks).
+ */
+function hasControlChars(text, allowed = '\t') {
+    for (const [c] of text.matchAll(CONTROL))
+        if (!allowed.includes(c))
+            return true;
+    return false;
+}
+/** `text` with each run of control characters turned into one space, for a one-line quote of a server's words. */
+const controlToSpace = (text) => text.replace(CONTROL_RUN, ' ');
+const CONTROL_RUN = new RegExp(`${CONTROL.source}+`, 'g');
+/** Shows input text safely in a message: control characters escaped, length capped. */
+function text_printable(text, max = 80) {
+    const shown = JSON.stringify(text)
+        .slice(1, -1)
+        .replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    return shown.length > max ? `${shown.slice(0, max)}\u2026` : shown;
+}
+/** The server's words on one line, at most `max` characters. */
+function clip(text, max = 120) {
+    // cut before cleaning: a body can be 1 MiB on one line, and a copy of it per probe adds up
+    const clean = controlToSpace(text.slice(0, 2 * max));
+    return detached(clean.length > max ? `${clean.slice(0, max)}\u2026` : clean);
+}
+/**
+ * A copy of a short string that does not hold on to the string it was cut from. V8 makes a slice of 13
+ * characters or more a view of its parent: an excerpt or a summary kept from a 1 MiB body would keep the whole
+ * body alive for as long as the answer is kept (the last answer of each target of a fleet, the timeline).
+ */
+function detached(text) {
+    return JSON.parse(JSON.stringify(text));
+}
+/**
+ * Says what a body says in a few words: a JSON error's message (from `json`, the body already parsed), an HTML
+ * page's title, or its first line.
+ */
+function describeBody(body, contentType, json) {
+    const text = body.trimStart().slice(0, 8192).trimEnd();
+    if (text === '')
+        return '';
+    const said = jsonMessage(json);
+    if (said !== undefined)
+        return clip(said);
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text.slice(0, 4096));
+    if (title)
+        return clip(title[1].trim());
+    if (/html/i.test(contentType) || text.startsWith('<'))
+        return '(an HTML page)';
+    return clip(text.split(/\r?\n/, 1)[0]);
+}
+function jsonMessage(json) {
+    if (typeof json !== 'object' || json === null || Array.isArray(json))
+        return undefined;
+    const o = json;
+    for (const key of ['error', 'message', 'detail', 'reason', 'status']) {
+        const v = o[key];
+        if (typeof v === 'string' && v !== '')
+            return v;
+        if (typeof v === 'object' && v !== null) {
+            const inner = jsonMessage(v);
+            if (inner !== undefined)
+                return inner;
+        }
+    }
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/runtime/clock.ts
+/**
+ * process.uptime() counts from the process's start (the step's start, for the action) as performance.now() does,
+ * without loading node:perf_hooks at start-up.
+ */
+const systemClock = {
+    now: () => process.uptime() * 1000,
+    wallMs: () => Date.now(),
+    sleep: (ms, signal) => new Promise((resolve) => {
+        if (signal?.aborted)
+            return resolve();
+        const done = () => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', done);
+            resolve();
+        };
+        const timer = setTimeout(done, Math.max(0, ms));
+        signal?.addEventListener('abort', done, { once: true });
+    })
+};
+/** `850ms`, `12.3s`, `4m05s`, `1h02m`: short, and exact enough to read at a glance. */
+function formatDuration(ms) {
+    if (ms < 1000)
+        return `${Math.round(ms)}ms`;
+    if (ms < 59_950)
+        return `${seconds(ms)}s`;
+    const totalS = Math.floor(ms / 1000);
+    const h = Math.floor(totalS / 3600);
+    const m = Math.floor((totalS % 3600) / 60);
+    const s = totalS % 60;
+    return h > 0 ? `${h}h${String(m).padStart(2, '0')}m` : `${m}m${String(s).padStart(2, '0')}s`;
+}
+/** Seconds with one decimal, as the outputs give them. */
+const seconds = (ms) => (Math.round(ms / 100) / 10).toFixed(1);
+
+// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/agent.js
+var agent = __nccwpck_require__(7405);
+var agent_default = /*#__PURE__*/__nccwpck_require__.n(agent);
+// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/dispatcher.js
+var dispatcher = __nccwpck_require__(883);
+var dispatcher_default = /*#__PURE__*/__nccwpck_require__.n(dispatcher);
+// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/client.js
+var client = __nccwpck_require__(3701);
+var client_default = /*#__PURE__*/__nccwpck_require__.n(client);
+// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/proxy-agent.js
+var proxy_agent = __nccwpck_require__(6672);
+var proxy_agent_default = /*#__PURE__*/__nccwpck_require__.n(proxy_agent);
+// EXTERNAL MODULE: ./node_modules/undici/lib/api/index.js
+var api = __nccwpck_require__(6615);
+;// CONCATENATED MODULE: ./src/http/undici-parts.ts
+// @ts-expect-error -- undici ships no declarations for its internal paths; typed below
+
+// @ts-expect-error -- as above
+
+// @ts-expect-error -- as above
+
+// @ts-expect-error -- as above
+
+// @ts-expect-error -- as above
+
+/**
+ * What undici's index does on import: every dispatcher gets request(), connect() (the proxy agent tunnels with
+ * it) and the other API methods. Done here, once, by whoever sends requests (the gate, the floor bench, tests
+ * of the HTTP client), rather than as a side effect of importing this module. Safe to call again.
+ */
+function setUpUndici() {
+    const prototype = (dispatcher_default()).prototype;
+    if (prototype.request !== api.request)
+        Object.assign(prototype, api);
+}
+const Agent = (agent_default());
+const Client = (client_default());
+const ProxyAgent = (proxy_agent_default());
+function request(dispatcher, options) {
+    return dispatcher.request(options);
+}
+
+;// CONCATENATED MODULE: ./src/http/hosts.ts
+/**
+ * What a URL's host means for where a request goes: this machine (never through a proxy; `localhost` on both
+ * families), or elsewhere, directly or through the proxy the environment names, as curl decides.
+ * The probe, the port watch and the proxy choice all ask here, so they cannot disagree.
+ */
+/** A host as URL.hostname writes it, made comparable: lower case, no IPv6 brackets, no final dot. */
+const bareHost = (hostname) => hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
+/**
+ * This machine: `localhost`, 127.0.0.0/8, ::1, the same as IPv4-mapped IPv6 (`[::ffff:127.0.0.1]`, which
+ * URL writes `[::ffff:7f00:1]`), and the wildcard addresses 0.0.0.0 and :: (vLLM prints
+ * `http://0.0.0.0:8000` as its address; a connection to it reaches this machine on Linux).
+ */
+function isLoopback(hostname) {
+    const h = bareHost(hostname);
+    if (h === 'localhost' || h === '::1' || h === '::' || h === '0.0.0.0')
+        return true;
+    if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h))
+        return true;
+    // ::ffff:7fxx:xxxx is 127.x.x.x mapped into IPv6
+    return /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(h);
+}
+/**
+ * The addresses to try for a name that is loopback by definition: `localhost` on both families whatever
+ * /etc/hosts says (RFC 6761), since model servers listen on either; undefined for any other host.
+ */
+function loopbackAddresses(hostname) {
+    if (bareHost(hostname) !== 'localhost')
+        return undefined;
+    return [
+        { address: '127.0.0.1', family: 4 },
+        { address: '::1', family: 6 }
+    ];
+}
+/**
+ * The proxy a request to `url` goes through, from the environment as undici and curl read it (`http_proxy`,
+ * `HTTP_PROXY`; `https_proxy`, `HTTPS_PROXY`, else the http one; `NO_PROXY`/`no_proxy` entries as host,
+ * `.domain`, `*.domain` or `host:port`, `*` for none), or undefined to go direct. Loopback is always direct.
+ */
+function proxyFor(url, env) {
+    if (isLoopback(url.hostname))
+        return undefined;
+    const http = env.http_proxy ?? env.HTTP_PROXY;
+    const chosen = url.protocol === 'https:' ? (env.https_proxy ?? env.HTTPS_PROXY ?? http) : http;
+    if (!chosen)
+        return undefined;
+    const noProxy = env.no_proxy ?? env.NO_PROXY ?? '';
+    if (noProxy.trim() === '*')
+        return undefined;
+    const host = bareHost(url.hostname);
+    const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+    for (const entry of noProxy.split(/[,\s]/)) {
+        if (entry === '')
+            continue;
+        const m = /^(.+):(\d+)$/.exec(entry);
+        if (m && Number(m[2]) !== port)
+            continue;
+        const name = bareHost((m ? m[1] : entry).replace(/^\*?\./, ''));
+        if (host === name || host.endsWith(`.${name}`))
+            return undefined;
+    }
+    // curl reads a bare `host:port` as an http:// proxy
+    return new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(chosen) ? chosen : `http://${chosen}`);
+}
+/** A proxy as it may be printed: scheme, host and port, never the user and password it may carry. */
+const proxyLabel = (proxy) => `${proxy.protocol}//${proxy.host}`;
+/**
+ * Name resolution for the connections a client makes. `localhost` is answered here (see `loopbackAddresses`).
+ * Other names are asked of the system resolver (/etc/hosts, DNS, as nsswitch says) through `getent ahosts`,
+ * which calls the same getaddrinfo as Node's `dns.lookup`, in a child process: a lookup the resolver never
+ * answers cannot be cancelled, and inside Node it would hold one of libuv's four threads, and then the
+ * process itself, which waits at exit for that thread however long the resolver takes. A child is left to
+ * finish on its own. One question per name and options is in flight at a time: probes that gave up on one
+ * join it rather than start another. Where there is no `getent` (macOS, Windows), `dns.lookup` it is.
+ */
+function createLookup() {
+    const pending = new Map();
+    let noGetent = false;
+    return (hostname, options, callback) => {
+        const loopback = loopbackAddresses(hostname);
+        if (loopback !== undefined)
+            return void answer(loopback, options, callback);
+        const key = JSON.stringify([hostname, options.all === true, options.family ?? 0]);
+        const waiting = pending.get(key);
+        if (waiting !== undefined)
+            return void waiting.push(callback);
+        pending.set(key, [callback]);
+        const done = (err, found) => {
+            const callbacks = pending.get(key) ?? [];
+            pending.delete(key);
+            for (const cb of callbacks) {
+                if (err)
+                    cb(err, options.all ? [] : '');
+                else
+                    answer(found, options, cb);
+            }
+        };
+        // node:dns is loaded only for a name: a wait on an address (the usual `127.0.0.1`) starts without it
+        const viaNode = () => process
+            .getBuiltinModule('node:dns')
+            .lookup(hostname, { family: options.family, hints: options.hints, all: true }, (e, all) => done(e, all ?? []));
+        if (noGetent)
+            return viaNode();
+        getentHosts(hostname, (err, found) => {
+            if (err?.code !== 'ENOENT')
+                return done(err, ofFamily(found ?? [], options.family));
+            noGetent = true;
+            viaNode();
+        });
+    };
+}
+function answer(found, options, callback) {
+    if (found.length === 0) {
+        const err = Object.assign(new Error('no address of the requested family'), { code: 'ENOTFOUND' });
+        return void callback(err, options.all ? [] : '');
+    }
+    if (options.all)
+        callback(null, found);
+    else
+        callback(null, found[0].address, found[0].family);
+}
+const ofFamily = (found, family) => {
+    const wanted = family === 'IPv4' ? 4 : family === 'IPv6' ? 6 : family;
+    return wanted === 4 || wanted === 6 ? found.filter((a) => a.family === wanted) : found;
+};
+/** `getent ahosts NAME`: each address on its own line (three times, one per socket type), in getaddrinfo's order. */
+function getentHosts(hostname, callback) {
+    const { execFile } = process.getBuiltinModule('node:child_process');
+    const child = execFile('getent', ['ahosts', '--', hostname], { encoding: 'latin1' }, (err, stdout) => {
+        const code = err?.code;
+        if (code === 'ENOENT')
+            return callback(err);
+        if (err !== null) {
+            // getent's 2 is "not found"; anything else a failure of the resolver itself
+            const failure = code === 2 ? 'ENOTFOUND' : 'EAI_AGAIN';
+            return callback(Object.assign(new Error(`getaddrinfo ${failure} ${hostname}`), { code: failure }));
+        }
+        const addresses = [
+            ...new Set(stdout
+                .split('\n')
+                .map((line) => line.split(/\s+/)[0])
+                .filter(Boolean))
+        ];
+        callback(null, addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })));
+    });
+    // A resolver that never answers must not keep the process alive.
+    child.unref();
+    for (const stream of [child.stdout, child.stderr])
+        stream?.unref?.();
+}
+
+// EXTERNAL MODULE: ./src/runtime/memory.ts + 1 modules
+var memory = __nccwpck_require__(2502);
+;// CONCATENATED MODULE: ./src/inputs/input-error.ts
+/** The problem in words: `line 2: "5x" is not \u2026`. */
+function problemText({ value, problem, form, line }) {
+    const where = line === undefined ? '' : `line ${line}: `;
+    if (problem === undefined)
+        return `${where}"${value}" is not ${form}`;
+    const what = value === undefined ? problem : `"${value}" ${problem}`;
+    return `${where}${what}${form === undefined ? '' : `: give ${form}`}`;
+}
+/** A problem found by a parser of one value, which knows no input's name: the parser's caller adds it. */
+class ProblemError extends Error {
+    problem;
+    constructor(problem, options) {
+        super(problemText(problem), options);
+        this.problem = problem;
+        this.name = 'ProblemError';
+    }
+}
+/** Its message is the action's wording: `Input "timeout": "5x" is not a duration such as \u2026`. */
+class InputError extends Error {
+    input;
+    problem;
+    constructor(input, problem) {
+        super(`Input "${input}": ${problemText(problem)}`);
+        this.input = input;
+        this.problem = problem;
+        this.name = 'InputError';
+    }
+}
+
+;// CONCATENATED MODULE: ./src/inputs/parse.ts
+/** Parsers for the textual forms of inputs. Each throws a ProblemError, which names the accepted form where it can. */
+
+
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+/** Longer than any job may run (self-hosted jobs stop at 5 days), and below setTimeout's 2^31 ms limit. */
+const MAX_DURATION_MS = 7 * 24 * 3_600_000;
+const DURATION_FORM = 'a duration such as 250ms, 15s, 2m, 1h, 1m30s (each unit once, largest first) or a number of seconds (0.5, 15)';
+/** Each unit at most once, largest first, as Go's durations and systemd's: `1m1m1m` is a typo, not 3m. */
+const DURATION_PARTS = /^(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m)?(?:(\d+(?:\.\d+)?)s)?(?:(\d+(?:\.\d+)?)ms)?$/;
+/** Parses `250ms`, `15s`, `2m`, `1h`, `1m30s` or a plain number of seconds into milliseconds. */
+function parseDuration(text) {
+    const s = text.trim();
+    let ms;
+    const parts = DURATION_PARTS.exec(s);
+    if (/^\d+(\.\d+)?$/.test(s)) {
+        ms = Number(s) * 1000;
+    }
+    else if (s !== '' && parts !== null) {
+        const [, h, m, sec, milli] = parts;
+        ms = [h, m, sec, milli].reduce((sum, n, i) => sum + Number(n ?? 0) * UNIT_MS[['h', 'm', 's', 'ms'][i]], 0);
+    }
+    else {
+        throw new ProblemError({ value: text_printable(text), form: DURATION_FORM });
+    }
+    if (!Number.isFinite(ms) || ms > MAX_DURATION_MS)
+        throw new ProblemError({ value: text_printable(text), problem: 'is longer than the 168h this accepts' });
+    return Math.round(ms);
+}
+const STATUS_FORM = 'HTTP status codes (100-599) as a code (200), a list (200,204) or a range (200-299)';
+/** Parses `200`, `200,204`, `200-299` (and mixes such as `200-204,301`). */
+function parseStatusSet(text) {
+    const ranges = [];
+    for (const part of text.split(',')) {
+        const m = /^\s*(\d{3})\s*(?:-\s*(\d{3})\s*)?$/.exec(part);
+        const lo = m ? Number(m[1]) : NaN;
+        const hi = m?.[2] ? Number(m[2]) : lo;
+        if (!(lo >= 100 && hi <= 599 && lo <= hi))
+            throw new ProblemError({ value: text_printable(text), form: STATUS_FORM });
+        ranges.push([lo, hi]);
+    }
+    return ranges;
+}
+function statusAccepted(set, status) {
+    return set.some(([lo, hi]) => status >= lo && status <= hi);
+}
+const HEADER_FORM = 'one "Name: value" per line, the name made of letters, digits and !#$%&\'*+-.^_`|~';
+/** Parses one `Name: value` per line; blank lines are skipped. */
+function parseHeaders(text) {
+    // no prototype: a header named __proto__ is a header like any other (found by the property test)
+    const headers = Object.create(null);
+    text.split(/\r?\n/).forEach((line, i) => {
+        if (line.trim() === '')
+            return;
+        const colon = line.indexOf(':');
+        const name = colon > 0 ? line.slice(0, colon).trim() : '';
+        const value = colon > 0 ? line.slice(colon + 1).trim() : '';
+        if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) {
+            throw new ProblemError({ problem: `line ${i + 1} is not ${HEADER_FORM}` });
+        }
+        if (hasControlChars(value))
+            throw new ProblemError({ problem: `line ${i + 1} (${name}) has a control character in its value` });
+        if (!isLatin1(value))
+            throw new ProblemError({
+                problem: `line ${i + 1} (${name}) has a character outside Latin-1 in its value (${LATIN1_FORM})`
+            });
+        headers[name.toLowerCase()] = value;
+    });
+    return headers;
+}
+/**
+ * Reads a `Retry-After` value, delta-seconds (`120`) or an HTTP date, as milliseconds from `nowMs`;
+ * undefined when it is neither. A date in the past means "now" (0).
+ */
+function parseRetryAfter(value, nowMs) {
+    const s = value.trim();
+    if (/^\d+$/.test(s))
+        return Number(s) * 1000;
+    // only the IMF-fixdate form HTTP uses (`Wed, 21 Oct 2015 07:28:00 GMT`), not whatever Date.parse accepts
+    if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(s))
+        return undefined;
+    const at = Date.parse(s);
+    return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
+}
+/** HTTP sends a header value as bytes, one per character: a character above U+00FF cannot be sent. */
+const LATIN1_FORM = 'a header value is sent as bytes: only characters U+0000 to U+00FF';
+const isLatin1 = (text) => !/[\u0100-\uffff]/.test(text);
+/** Accepts a JavaScript regular expression as its source (`ready|up`) or in slashes with flags (`/kimi/i`). */
+function parseRegex(text) {
+    const slashed = /^\/(.*)\/([dgimsuvy]*)$/s.exec(text);
+    try {
+        return slashed ? new RegExp(slashed[1], slashed[2].replace(/[gy]/g, '')) : new RegExp(text);
+    }
+    catch (e) {
+        throw new ProblemError({ problem: `is not a valid JavaScript regular expression (${e.message})` }, { cause: e });
+    }
+}
+const BOOLEAN_FORM = 'true or false';
+function parseBoolean(text) {
+    if (/^(true|yes|on)$/i.test(text.trim()))
+        return true;
+    if (/^(false|no|off)$/i.test(text.trim()))
+        return false;
+    throw new ProblemError({ value: text_printable(text), form: BOOLEAN_FORM });
+}
+const PERCENT_FORM = 'a percentage such as 25% or 25';
+/** Parses `25%` or `25` (0 to 10000). */
+function parsePercent(text) {
+    const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text);
+    if (!m || Number(m[1]) > 10_000)
+        throw new ProblemError({ value: text_printable(text), form: PERCENT_FORM });
+    return Number(m[1]);
+}
+
+;// CONCATENATED MODULE: ./src/inputs/secrets.ts
+/**
+ * Secrets: which names hold credentials, the parts of a credential a server may echo alone, and redaction of every
+ * form a secret may take in text. One rule for headers, `env-report`, URL query parameters and masking.
+ */
+/** What a secret is replaced with. */
+const MASK = '***';
+/**
+ * Names that say their value is a credential: one rule for request headers (masked in output, never forwarded to
+ * another origin on a redirect), `env-report` variables (masked) and URL query parameters (masked). Short words
+ * (PAT, PWD, PASS, DSN, JWT) count as a word of the name only (GH_PAT, MYSQL_PWD, PGPASS), so that PATH and the
+ * shell's own PWD/OLDPWD (the working directory) are not taken for one.
+ */
+const isCredentialName = (name) => /auth|cookie|token|key|secret|passw|credential|signature|private|netrc|jwt|dsn/i.test(name) ||
+    (/^sig$|(?:^|[_-])(?:pat|pass|pwd)(?:$|[_-])|pass$/i.test(name) && !/^(?:old)?pwd$/i.test(name));
+/**
+ * Credential shapes found by value, whatever the name: a URL's user information (`postgres://app:pw@db/x`, a
+ * Sentry DSN, `https://ghp_\u2026@github.com`), a `password`/`passwd`/`pwd` field (`password=\u2026`, `.netrc`'s
+ * `password \u2026`), a PEM block, and the token forms of GitHub (`ghp_`, `gho_`, `ghs_`, `ghu_`, `ghr_`,
+ * `github_pat_`), GitLab (`glpat-`), Hugging Face (`hf_`), OpenAI-style keys (`sk-`), Slack (`xoxa-`, `xoxb-`,
+ * `xoxp-`), npm (`npm_`), AWS access key ids (`AKIA\u2026`, `ASIA\u2026`) and JWTs (`eyJ\u2026.eyJ\u2026.\u2026`). Each is linear (no
+ * nested quantifier, and a scheme starts only where a word starts), so that a hostile text of any length is
+ * scanned in linear time.
+ */
+const CREDENTIAL_SHAPES = [
+    /(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/[^\s/?#@]+@/i,
+    /\b(?:password|passwd|pwd)\b["']?\s*[=:]\s*\S|\blogin\s+\S+\s+password\s+\S/i,
+    /-----BEGIN [A-Z0-9 ]*-----/,
+    /\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{16,}|hf_[A-Za-z0-9]{16,})/,
+    /\b(?:sk-[A-Za-z0-9_-]{16,}|xox[abprs]-[A-Za-z0-9-]{10,}|npm_[A-Za-z0-9]{30,}|(?:AKIA|ASIA)[0-9A-Z]{16})/,
+    /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/
+];
+/** A value that holds a credential by its shape (CREDENTIAL_SHAPES), whatever it is called. */
+const holdsCredential = (value) => CREDENTIAL_SHAPES.some((shape) => shape.test(value));
+/** The one rule for a named value (an `env-report` variable): a credential by its name, its shape, or a known secret. */
+const isSecretValue = (name, value, secrets = []) => isCredentialName(name) || holdsCredential(value) || secrets.some((s) => s !== '' && value.includes(s));
+/**
+ * Secrets shorter than this are refused: masking a one- to three-character string would blank it in every
+ * word that holds it, and not masking it would print it. No real key is that short.
+ */
+const MIN_SECRET_CHARS = 4;
+/** The variables that name a proxy, as curl, Python's requests and undici read them. */
+const PROXY_VARIABLES = ['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY', 'all_proxy', 'ALL_PROXY'];
+/**
+ * The credentials in the proxy URLs of `env` (`http://user:password@proxy:3128`): the user and password as the
+ * URL writes them, the password alone, and decoded. The action prints a proxy without them (`proxyLabel`), but
+ * `env-report`, a server's log, the history or a proxy's own error page may carry the URL or the password. A
+ * password shorter than MIN_SECRET_CHARS is masked only with its user, not alone (it would blank every word that
+ * holds it); unlike an input, a variable the job sets for every step is not refused.
+ */
+function proxySecrets(env) {
+    const found = new Set();
+    for (const name of PROXY_VARIABLES) {
+        // the authority's user information: up to its last @, as curl reads it (a password may hold a bare @)
+        const userinfo = /^(?:[a-z][a-z0-9+.-]*:\/\/)?([^/?#\s]*)@/i.exec(env[name]?.trim() ?? '')?.[1];
+        if (userinfo === undefined || userinfo === '')
+            continue;
+        const password = userinfo.includes(':') ? userinfo.slice(userinfo.indexOf(':') + 1) : userinfo;
+        for (const s of [userinfo, password, decoded(password)])
+            if (s.length >= MIN_SECRET_CHARS)
+                found.add(s);
+    }
+    return [...found];
+}
+const decoded = (text) => {
+    try {
+        return decodeURIComponent(text);
+    }
+    catch {
+        return text;
+    }
+};
+/**
+ * The parts of a credential header's value a server may echo alone, beside the whole value: the token after
+ * an auth scheme (`Bearer tok`, `Basic dXNl\u2026`) and each cookie's value (`a=1; session=xyz`).
+ */
+function credentialParts(name, value) {
+    if (/cookie/i.test(name))
+        return value
+            .split(';')
+            .map((c) => c.slice(c.indexOf('=') + 1).trim())
+            .filter((v) => v !== '');
+    const scheme = /authorization/i.test(name) ? /^[A-Za-z][\w-]*\s+(\S.*)$/.exec(value) : null;
+    return scheme ? [scheme[1].trim()] : [];
+}
+/**
+ * Replaces every secret in `text`, as written and as JSON escapes it once and twice (a body quoted in a debug
+ * line): the CLI has no runner to mask for it, and the action masks before the runner does.
+ */
+function redact(text, secrets) {
+    return redactShapes(redactKnown(text, secrets));
+}
+/**
+ * Text as it may be shown: each credential shape of CREDENTIAL_SHAPES masked where it stands (a URL keeps its
+ * scheme and host, a password field its name). A PEM block's body lines are not recognisable one by one; its
+ * BEGIN line is masked, and `env-report` masks such a value whole.
+ */
+function redactShapes(text) {
+    return text
+        .replace(/(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi, `$1${MASK}@`)
+        .replace(/(\b(?:password|passwd|pwd)\b["']?\s*[=:]\s*["']?)[^\s"',;&]+/gi, `$1${MASK}`)
+        .replace(/(\blogin\s+\S+\s+password\s+)\S+/gi, `$1${MASK}`)
+        .replace(/-----BEGIN [A-Z0-9 ]*-----/g, MASK)
+        .replace(/\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{16,}|hf_[A-Za-z0-9]{16,}|sk-[A-Za-z0-9_-]{16,}|xox[abprs]-[A-Za-z0-9-]{10,}|npm_[A-Za-z0-9]{30,}|(?:AKIA|ASIA)[0-9A-Z]{16})/g, MASK)
+        .replace(/\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g, MASK);
+}
+function redactKnown(text, secrets) {
+    const forms = new Set();
+    for (const s of secrets) {
+        const once = JSON.stringify(s).slice(1, -1);
+        forms.add(s).add(once).add(JSON.stringify(once).slice(1, -1));
+    }
+    // longest first, so that a part (the token) never splits the whole (`Bearer token`) before it is masked
+    return [...forms]
+        .filter((s) => s !== '')
+        .sort((a, b) => b.length - a.length)
+        .reduce((t, s) => (t.includes(s) ? t.split(s).join(MASK) : t), text);
+}
+
+;// CONCATENATED MODULE: ./src/http/probe.ts
+
+
+
+
+
+
+/** Enough for any model list; a larger body is cut here so that a hostile server cannot flood memory. */
+const BODY_CAP_BYTES = 1024 * 1024;
+const MAX_REDIRECTS = 5;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+function createProber({ url, headers, ...options }) {
+    const client = createHttpClient(options);
+    return {
+        probe: (timeoutMs, signal) => client.send({ url, method: 'GET', headers }, timeoutMs, signal),
+        close: () => client.close()
+    };
+}
+/** One exchange at a time with a hard time limit and a capped body: shared by the probe and the generation check. */
+function createHttpClient({ caCert, insecureTls, secrets = [], collector = (0,memory/* createBodyCollector */.M)(), env = process.env } = {}) {
+    // node:tls is loaded only here: a plain http:// wait never needs it, nor its memory.
+    const ca = caCert === undefined ? {} : { ca: [...process.getBuiltinModule('node:tls').rootCertificates, caCert] };
+    const tls = { ...ca, ...(insecureTls ? { rejectUnauthorized: false } : {}) };
+    // Our own AbortSignal bounds each request; undici's timeouts are left wide so they never fire first.
+    const limits = { headersTimeout: 0, bodyTimeout: 0 };
+    const lookupHost = createLookup();
+    const connections = () => ({
+        direct: new Agent({ ...limits, connect: { ...tls, lookup: lookupHost, autoSelectFamily: true } }),
+        proxies: new Map()
+    });
+    let live = connections();
+    const viaProxy = (proxy) => {
+        let agent = live.proxies.get(proxy.href);
+        if (agent === undefined) {
+            agent = new ProxyAgent({
+                ...limits,
+                uri: proxy.href,
+                // As curl: an http:// URL is sent to the proxy in absolute form; only https:// is tunnelled (CONNECT).
+                proxyTunnel: false,
+                proxyTls: { ...tls, lookup: lookupHost },
+                requestTls: tls,
+                factory: (origin, options) => new Client(origin, withFinalConnectErrors(options))
+            });
+            live.proxies.set(proxy.href, agent);
+        }
+        return agent;
+    };
+    const discard = (old) => {
+        for (const d of [old.direct, ...old.proxies.values()])
+            void d.destroy().catch(() => undefined);
+    };
+    return {
+        async send({ url, method, headers, json, stream }, timeoutMs, signal) {
+            const controller = new AbortController();
+            const timer = setTimeout(() => controller.abort(new ProbeTimeout(timeoutMs)), Math.max(1, timeoutMs));
+            const onStop = () => controller.abort(new ProbeStopped());
+            if (signal?.aborted)
+                onStop();
+            else
+                signal?.addEventListener('abort', onStop, { once: true });
+            // Settles the moment the exchange is cut short, in whatever state it is (connecting included).
+            let onCut = () => undefined;
+            const cut = new Promise((_resolve, reject) => {
+                onCut = () => reject(controller.signal.reason);
+                controller.signal.addEventListener('abort', onCut, { once: true });
+            });
+            let status;
+            let target = url;
+            let proxy;
+            let sent = {
+                'user-agent': 'wait-for-model',
+                accept: 'application/json, */*;q=0.5',
+                ...(json === undefined ? {} : { 'content-type': 'application/json' }),
+                ...headers
+            };
+            const exchange = async () => {
+                for (let hop = 0;; hop++) {
+                    proxy = proxyFor(target, env);
+                    // `reset` closes the connection after each request: a kept-alive socket the server has just
+                    // dropped would otherwise read as a reset, and each probe should test that connections are accepted.
+                    const res = await request(proxy === undefined ? live.direct : viaProxy(proxy), {
+                        origin: target.origin,
+                        path: `${target.pathname}${target.search}`,
+                        method,
+                        headers: sent,
+                        body: json === undefined ? undefined : JSON.stringify(json),
+                        signal: controller.signal,
+                        reset: true
+                    });
+                    status = res.statusCode;
+                    const location = [res.headers.location].flat()[0];
+                    // Only a GET is followed: a generation request that is redirected reports the redirect.
+                    if (method === 'GET' && REDIRECT_STATUSES.has(status) && location !== undefined) {
+                        await res.body.dump();
+                        if (hop === MAX_REDIRECTS)
+                            return {
+                                kind: 'error',
+                                code: 'TOO_MANY_REDIRECTS',
+                                message: `more than ${MAX_REDIRECTS} redirects`,
+                                status
+                            };
+                        const next = new URL(location, target);
+                        if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+                            return { kind: 'error', code: 'BAD_REDIRECT', message: `redirected to a ${next.protocol} URL`, status };
+                        }
+                        // Credentials are for the origin they were configured for, like a browser's fetch does.
+                        if (next.origin !== target.origin)
+                            sent = withoutCredentials(sent);
+                        target = next;
+                        continue;
+                    }
+                    const contentType = String(res.headers['content-type'] ?? '');
+                    if (stream !== undefined && status >= 200 && status < 300) {
+                        let streamed = 0;
+                        for await (const chunk of res.body) {
+                            streamed += chunk.length;
+                            if (stream(chunk))
+                                continue;
+                            res.body.destroy();
+                            break;
+                        }
+                        collector.arrived(streamed);
+                        return { kind: 'http', status, contentType, body: '', json: undefined, truncated: false };
+                    }
+                    const { text: raw, truncated } = await readCapped(res.body);
+                    collector.arrived(raw.length);
+                    const text = secrets.length === 0 ? raw : redact(raw, secrets);
+                    const retryAfter = [res.headers['retry-after']].flat()[0];
+                    return {
+                        kind: 'http',
+                        status,
+                        contentType,
+                        body: text,
+                        json: parseJson(text),
+                        truncated,
+                        ...((status === 429 || status === 503) && retryAfter !== undefined
+                            ? { retryAfterMs: parseRetryAfter(retryAfter, Date.now()) }
+                            : {}),
+                        ...(target === url ? {} : { redirectedTo: target.href })
+                    };
+                }
+            };
+            const inFlight = exchange();
+            try {
+                return await Promise.race([inFlight, cut]);
+            }
+            catch (e) {
+                const error = describeError(controller.signal.aborted ? controller.signal.reason : e, proxy);
+                // Headers over undici's limit leave as much garbage behind as a body near the cap would, but no body
+                // arrived to count: counted as one, so that the next one collects.
+                if (error.code === 'UND_ERR_HEADERS_OVERFLOW')
+                    collector.arrived(OVERFLOWED_HEADERS_BYTES);
+                return {
+                    ...error,
+                    message: redact(error.message, secrets),
+                    status,
+                    ...(target === url ? {} : { redirectedTo: target.href })
+                };
+            }
+            finally {
+                clearTimeout(timer);
+                signal?.removeEventListener('abort', onStop);
+                controller.signal.removeEventListener('abort', onCut);
+                if (controller.signal.aborted) {
+                    // What was cut short may still be connecting or retrying: end it, and start the next exchange afresh.
+                    inFlight.catch(() => undefined);
+                    discard(live);
+                    live = connections();
+                }
+            }
+        },
+        close: async () => {
+            discard(live);
+        }
+    };
+}
+/**
+ * A connection that fails before any request ran is retried at once by undici when the error is a socket's
+ * (`UND_ERR_SOCKET`): a proxy that closes the connection after CONNECT would make that a busy loop. Such an
+ * error is passed on as the proxy's, which ends the request instead.
+ */
+function withFinalConnectErrors(options) {
+    const { connect } = options;
+    if (typeof connect !== 'function')
+        return options;
+    return {
+        ...options,
+        connect: (opts, callback) => connect(opts, (err, socket) => callback(err?.code === 'UND_ERR_SOCKET'
+            ? Object.assign(new Error(`the proxy closed the connection (${err.message})`), { code: 'PROXY_CLOSED' })
+            : err, socket))
+    };
+}
+const withoutCredentials = (headers) => Object.fromEntries(Object.entries(headers).filter(([name]) => !isCredentialName(name)));
+/** What an answer whose headers overflowed counts as for the garbage collector (a body at the 1 MiB cap). */
+const OVERFLOWED_HEADERS_BYTES = 1024 * 1024;
+/** The wait was told to stop (the server exited, a log line matched, the job was cancelled). */
+class ProbeStopped extends Error {
+    code = 'STOPPED';
+    constructor() {
+        super('stopped');
+    }
+}
+class ProbeTimeout extends Error {
+    ms;
+    code = 'TIMEOUT';
+    constructor(ms) {
+        super(`no answer within ${formatDuration(ms)}`);
+        this.ms = ms;
+    }
+}
+async function readCapped(body) {
+    const chunks = [];
+    let size = 0;
+    for await (const chunk of body) {
+        if (size + chunk.length > BODY_CAP_BYTES) {
+            chunks.push(chunk.subarray(0, BODY_CAP_BYTES - size));
+            body.destroy();
+            return { text: decode(chunks), truncated: true };
+        }
+        chunks.push(chunk);
+        size += chunk.length;
+    }
+    return { text: decode(chunks), truncated: false };
+}
+const decode = (chunks) => new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
+/**
+ * No model list or completion nests deeper than this; a body that does is not parsed, since JSON.parse of a
+ * 1 MiB `[[[\u2026]]]` builds half a million arrays.
+ */
+const MAX_JSON_DEPTH = 64;
+/** The body as JSON when it is an object or an array no deeper than MAX_JSON_DEPTH; undefined otherwise. */
+function parseJson(text) {
+    const first = /\S/.exec(text.slice(0, 4096))?.[0];
+    if ((first !== '{' && first !== '[') || nestsDeeperThan(text, MAX_JSON_DEPTH))
+        return undefined;
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return undefined;
+    }
+}
+/** One pass over the text, strings skipped: whether brackets open deeper than `max`. */
+function nestsDeeperThan(text, max) {
+    let depth = 0;
+    let inString = false;
+    for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (inString) {
+            if (c === 0x5c)
+                i++;
+            else if (c === 0x22)
+                inString = false;
+        }
+        else if (c === 0x22)
+            inString = true;
+        else if (c === 0x7b || c === 0x5b) {
+            if (++depth > max)
+                return true;
+        }
+        else if (c === 0x7d || c === 0x5d)
+            depth--;
+    }
+    return false;
+}
+/** Errors of the connection itself: through a proxy, they are the proxy's (it connects to the server). */
+const CONNECT_CODES = new Set([
+    'ECONNREFUSED',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    'EHOSTUNREACH',
+    'ENETUNREACH',
+    'ETIMEDOUT',
+    'UND_ERR_CONNECT_TIMEOUT'
+]);
+/** Reduces whatever undici or the socket threw to a stable code and its message; `proxy`: the one it went through. */
+function describeError(e, proxy) {
+    let err = e;
+    // undici wraps socket and TLS errors; the innermost coded error is the informative one.
+    while (err?.cause && typeof err.cause.code === 'string')
+        err = err.cause;
+    if (err && Array.isArray(err.errors)) {
+        // happy-eyeballs (localhost \u2192 ::1 and 127.0.0.1) reports an AggregateError of both attempts
+        const inner = err.errors.find((x) => x?.code);
+        if (inner)
+            err = inner;
+    }
+    const code = err?.code ?? 'UNKNOWN';
+    const message = err?.message ?? String(e);
+    if (proxy === undefined || code === 'TIMEOUT' || code === 'STOPPED')
+        return { kind: 'error', code, message };
+    // `PROXY_` keeps a refused proxy from reading as a refused server (nor waking the server's port watch).
+    const proxied = CONNECT_CODES.has(code) ? `PROXY_${code}` : code;
+    return { kind: 'error', code: proxied, message, proxy: proxyLabel(proxy) };
+}
+
+;// CONCATENATED MODULE: ./src/report/lifecycle-report.ts
+
+
+const list = (items) => items.map((i) => `"${i}"`).join(', ');
+/** A `model` several listed ids contain, none of them exactly: stable words, so the summary is stable. */
+function ambiguousModelText(model, candidates, count = candidates.length) {
+    const more = count > candidates.length ? ` and ${count - candidates.length} more` : '';
+    return {
+        summary: `"${model}" fits ${count} listed models`,
+        detail: `"${model}" fits ${count} listed models and is none of them exactly: ${list(candidates)}${more}. ` +
+            'Give the exact id as "model" (an id ending with /<model> or equal to it ignoring case also counts as exact)'
+    };
+}
+/** A `model` matched by a listed id that only contains it (`model-match: partial`): it may be another version. */
+const partialMatchText = (model, id) => `"${model}" matched the listed id "${id}" only partly (the id contains it): make sure it is the model meant, ` +
+    'give the exact id as "model", or set "model-match: exact" to refuse partial matches';
+/** A model the server lists but loads only when asked (llama.cpp's router mode, LM Studio). */
+const unloadedModelText = (id) => `"${id}" is listed but not loaded: the server loads it only when asked (set "load: true" to have it loaded)`;
+const s1 = (seconds) => `${seconds.toFixed(1)}s`;
+const pidList = (pids) => `${pids.length === 1 ? 'pid' : 'pids'} ${pids.join(', ')}`;
+/** How a server was stopped (`wait-for-model stop`, the job-end step): what was sent, how it exited, its GPU memory. */
+function stopLines(r) {
+    if (r.outcome === 'refused')
+        return [{ level: 'warning', text: refusedText(r.pid, r.refused) }];
+    const lines = [];
+    if (r.notOurs !== undefined)
+        lines.push({ level: 'info', text: notOursText(r.pid, r.notOurs) });
+    if (r.spared !== undefined)
+        lines.push({ level: 'warning', text: `Left alone, as no stop may signal them: ${pidList(r.spared)}.` });
+    if (r.outcome === 'not-running')
+        return r.notOurs === undefined
+            ? [
+                ...lines,
+                {
+                    level: 'info',
+                    text: `${r.container === undefined ? `Process ${r.pid}` : `The container ${r.container}`} is not running: nothing to stop.`
+                }
+            ]
+            : lines;
+    const what = r.container !== undefined
+        ? `the container ${r.container} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
+        : r.scope === 'group'
+            ? `the server's process group ${r.pid} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
+            : r.notOurs === undefined
+                ? `the server ${r.pid} and its child processes (${r.pids.length} in all)`
+                : `the server's processes that carry its run marker (${r.pids.length} in all)`;
+    const how = r.exitCode !== undefined && r.exitCode !== null
+        ? `, exit code ${r.exitCode}`
+        : r.exitSignal
+            ? `, ended by ${r.exitSignal}`
+            : '';
+    if (r.escaped !== undefined && r.notOurs === undefined)
+        lines.push({
+            level: 'info',
+            text: `Also the server's processes that had left its process group (they carry its run marker): ${pidList(r.escaped)}.`
+        });
+    if (r.outcome === 'exited') {
+        lines.push({
+            level: 'info',
+            text: r.signal === 'SIGKILL'
+                ? r.cancelled
+                    ? `Stopped ${what}: SIGTERM, then SIGKILL at once (the stop was cancelled); gone ${s1(r.secondsToExit ?? 0)} after SIGTERM${how}.`
+                    : `Stopped ${what}: it did not exit after SIGTERM, so SIGKILL; gone ${s1(r.secondsToExit ?? 0)} after SIGTERM${how}.`
+                : `Stopped ${what}: SIGTERM, gone after ${s1(r.secondsToExit ?? 0)}${how}.`
+        });
+    }
+    else {
+        lines.push({
+            level: 'warning',
+            text: `Could not stop ${what}: still running after SIGTERM and SIGKILL: ${pidList(r.survivors ?? [])}.`
+        });
+    }
+    const g = r.gpu;
+    if (g.kind === 'released')
+        lines.push({
+            level: 'info',
+            text: `Its GPU memory (${g.mib > 0 ? `${g.mib} MiB` : 'an amount nvidia-smi does not show'}) was released ${s1(g.seconds)} after SIGTERM.`
+        });
+    else if (g.kind === 'held')
+        lines.push({
+            level: 'warning',
+            text: `Its GPU memory was not released: ${g.mib > 0 ? `${g.heldMib} of ${g.mib} MiB` : 'an amount nvidia-smi does not show'} still held ${s1(g.seconds)} after SIGTERM` +
+                `${g.pids.length ? ` (${pidList(g.pids)})` : ''}; the next job on this machine may run out of GPU memory.`
+        });
+    else if (g.kind === 'none')
+        lines.push({ level: 'debug', text: 'Its processes held no GPU memory.' });
+    else
+        lines.push({ level: 'debug', text: `GPU memory not looked at (nvidia-smi: ${g.why}).` });
+    return lines;
+}
+const SPARED_WORDS = {
+    self: "is this step's own process",
+    ancestor: "is an ancestor of this step's process (the runner's step, or the runner)",
+    init: 'is pid 1 (init)',
+    runner: "is one of the runner's own processes",
+    'group-leader': 'leads the process group this step (or the runner) runs in'
+};
+/** The pid to stop is one no stop may signal. */
+const refusedText = (pid, why) => `Refused to stop process ${pid}: it ${SPARED_WORDS[why ?? 'self']}. Nothing was signalled.`;
+/** The pid the state names is no longer the server's. */
+function notOursText(pid, id) {
+    const why = id.kind === 'rebooted'
+        ? 'the machine has booted since the server started'
+        : id.kind === 'unchecked'
+            ? 'there is no start time to check it by (no /proc where it started, or here)'
+            : `it started at ${id.startTicks ?? '?'} clock ticks after boot, the server at ${id.expectedTicks}: the server has exited and its pid was reused`;
+    return `Process ${pid} is not the server this job started (${why}): left alone, with its process group.`;
+}
+/** The job-end state holds a value the main step did not write. */
+const refusedStateText = (e) => `Refused the job-end state, and signalled nothing: STATE_${e.stateName} is "${printable(e.value).slice(0, 80)}", ` +
+    `not ${e.form} as the main step writes it.`;
+/** `process 1234 (python -m vllm \u2026)`, or what can be said of a socket whose holder this user cannot see. */
+function listenerText(l) {
+    if (l.holders.length === 0)
+        return `a process this user cannot see (listening on ${l.address}, socket inode ${l.inode})`;
+    return l.holders.map((h) => `process ${h.pid}${h.command ? ` (${h.command})` : ''}`).join(' and ');
+}
+const holderPids = (listeners) => [
+    ...new Set(listeners.flatMap((l) => l.holders.map((h) => h.pid)))
+];
+/** Before `start`: something already listens on the URL's port (a server an earlier job left behind). */
+function portBusyText(owner) {
+    const pids = holderPids(owner.listeners);
+    return (`Port ${owner.port} is already in use by ${owner.listeners.map(listenerText).join('; ')}: the server "start" ` +
+        'would launch could not listen there, and the one already there would answer the gate. ' +
+        (pids.length
+            ? `Stop it first (wait-for-model stop --pid ${pids[0]}, or kill ${pids.join(' ')}), `
+            : 'Stop it first, ') +
+        'or give the new server another port');
+}
+/** With `start` or `pid`: the port answers, but from a process that is not the watched server or its children. */
+function wrongServerText(o, watchedPid, redirect) {
+    return (`${redirect === undefined ? '' : `${redirectText(redirect)}: `}Port ${o.port} is answered by ${o.listeners.map(listenerText).join('; ')}, not by the server being watched ` +
+        `(pid ${watchedPid}) or its child processes: an earlier server still holds the port, or the watched one ` +
+        'listens elsewhere. Its answers say nothing about the server being waited for');
+}
+/** The origins only: a Location's path and query are the server's words, of any length. */
+const redirectText = ({ from, to }) => `${from.origin} redirected to ${to.origin}`;
+/** With `start` or `pid`: a local endpoint redirected to another machine, whose answer is not the watched server's. */
+const elsewhereText = (redirect, watchedPid) => `${redirectText(redirect)}, which is not this machine: its answers say nothing about the server being watched ` +
+    `(pid ${watchedPid}). Give the URL the server itself answers on, or set "port-check: false" for a proxy`;
+/** Before `start`: other processes hold memory on the GPUs the server will use. */
+function gpuBusyText(apps, gpus) {
+    const where = (uuid) => {
+        const gpu = gpus.find((g) => g.uuid === uuid);
+        return gpu === undefined ? uuid : `GPU ${gpu.index}`;
+    };
+    const each = apps.map((a) => `pid ${a.pid} (${a.processName}) ${a.usedMiB === undefined ? 'an unknown amount' : `${a.usedMiB} MiB`} on ${where(a.gpuUuid)}`);
+    return `Other processes hold memory on the GPUs the server will use: ${each.join('; ')}`;
+}
+/** The post step, when the main step left it no server to stop (none launched by `start`, or `stop: never`). */
+const NOTHING_TO_STOP = 'No server to stop at the job end: none was launched by "start" with "stop: job-end".';
+/** The post step could not stop the server (an error of its own, never the job's failure). */
+const jobEndErrorText = (pid, message) => `Could not stop the server${pid === undefined ? '' : ` (pid ${pid})`} at the job end: ${message}`;
+/** The server was stopped, but the job summary could not be written. */
+const jobEndSummaryErrorText = (message) => `The server was stopped, but the job summary could not be written: ${message}`;
+/** The job-end step was signalled (the runner cancelling it): it stopped the server without waiting any longer. */
+const jobEndCancelledText = (signal) => `The job-end step was cancelled (${signal}): the server was sent SIGKILL at once if still running, ` +
+    'and its GPU memory was not waited for.';
+/** `server 3 of 8 (url line 3)`: which endpoint's server a job-end line is about. */
+const fleetMemberText = (m) => `server ${m.n} of ${m.of} (url line ${m.n})`;
+/** The job summary's section on the job-end stop: how it stopped, how long it took, its GPU memory, and why not cleanly. */
+function jobEndSummary(end, cancelledBy, member) {
+    const r = end.record;
+    const g = r.gpu;
+    const rows = [
+        ...(cancelledBy === undefined ? [] : [['Cancelled', jobEndCancelledText(cancelledBy)]]),
+        ['Server process', `pid ${r.pid} (${r.scope === 'group' ? 'its process group' : 'with its child processes'})`],
+        [
+            'Result',
+            r.outcome === 'refused'
+                ? `\u26a0\ufe0f refused: ${refusedText(r.pid, r.refused)}`
+                : r.notOurs !== undefined && r.outcome === 'not-running'
+                    ? `left alone: ${notOursText(r.pid, r.notOurs)}`
+                    : r.outcome === 'not-running'
+                        ? 'already gone'
+                        : r.outcome === 'survived'
+                            ? `\u26a0\ufe0f still running after SIGKILL: pid ${(r.survivors ?? []).join(', ')}`
+                            : end.clean
+                                ? '\u2705 stopped'
+                                : '\u26a0\ufe0f stopped, not cleanly'
+        ]
+    ];
+    if (r.signal !== undefined)
+        rows.push(['Last signal sent', r.signal]);
+    if (r.exitCode !== undefined && r.exitCode !== null)
+        rows.push(['Exit code', String(r.exitCode)]);
+    if (r.exitSignal)
+        rows.push(['Ended by', r.exitSignal]);
+    if (r.secondsToExit !== undefined)
+        rows.push(['Gone after SIGTERM', `${s1(r.secondsToExit)}`]);
+    if (g.kind === 'released') {
+        rows.push(['GPU memory released after SIGTERM', s1(g.seconds)]);
+        rows.push(['GPU memory released', g.mib > 0 ? `${g.mib} MiB` : 'an amount nvidia-smi does not show']);
+    }
+    else if (g.kind === 'held')
+        rows.push(['GPU memory', `\u26a0\ufe0f ${g.heldMib} of ${g.mib} MiB still held after ${s1(g.seconds)}`]);
+    else if (g.kind === 'none')
+        rows.push(['GPU memory', 'none held']);
+    else
+        rows.push(['GPU memory', `not looked at (nvidia-smi: ${g.why})`]);
+    const whose = member === undefined ? 'server' : fleetMemberText(member);
+    const lines = [`### wait-for-model: ${whose} stopped at the job end`, '', '| | |', '|---|---|'];
+    lines.push(...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`), '');
+    if (end.logTail !== undefined) {
+        lines.push(`#### ${logTailTitle(end.logTail, end.logFile)}`, '');
+        lines.push(fenced(end.logTail.map((l) => `${l.number}: ${l.text}`).join('\n')), '');
+    }
+    return `${lines.join('\n')}\n`;
+}
+/** A debug line: the GPU pre-flight had no reading (a machine without GPUs is no reason to say more). */
+const gpuUnavailableText = (why, detail) => `GPU check skipped: no reading from nvidia-smi (${why}${detail ? `: ${detail}` : ''}).`;
+/** A debug line: the port is a container's, published by docker-proxy; whose container cannot be told from here. */
+const dockerProxyText = (o, watchedPid) => `Port ${o.port} is held by docker-proxy (a container's published port), not by process ${watchedPid}: taken as ` +
+    "the watched server's, since a container's sockets are not in this machine's network namespace.";
+/** The engine's own readiness answer, as the log and the summary name it: `SGLang GET /health`. */
+const engineReadinessRequest = (engine, url) => `${engine} GET ${url.pathname}`;
+/** `load: true` and a sleeping engine (vLLM's sleep mode): the request that wakes it has gone out. */
+const wakeAskedText = (engine, url) => `Asked ${engine} to wake up: POST ${url.pathname}`;
+/** `load: true`: the request that asks the server to load the model has gone out. */
+const loadAskedText = (url, model) => `Asked the server to load "${String(model)}": POST ${url.pathname}`;
+/** The lines of a server that is a container (`container`). */
+const containerLines = {
+    started: (pid, starterLog) => `Ran "start" (pid ${pid}); its own output goes to ${starterLog}`,
+    watching: (ref, id, logFile) => `Watching the container ${ref}${id === undefined || id.startsWith(ref) ? '' : ` (${id.slice(0, 12)})`}` +
+        `${id === undefined ? ' once the engine has it' : ''}; its output, from the engine, goes to ${logFile}`,
+    health: (ref, health) => `The container ${ref} is ${health} (its HEALTHCHECK)`,
+    wrongServer: (ref, port, holders, redirect) => `${redirect === undefined ? '' : `${redirectText(redirect)}: `}Port ${port} is answered by ${holders.map((h) => `pid ${h.pid} (${h.command})`).join(', ')}, not by a ` +
+        `process of the container ${ref} nor a docker-proxy of its published port: another server holds the port, or ` +
+        'the container listens elsewhere. Its answers say nothing about the server being waited for',
+    /** A local endpoint redirected to another machine: not the container's answer. */
+    elsewhere: (ref, redirect) => `${redirectText(redirect)}, which is not this machine: its answers say nothing about the container ${ref}. ` +
+        'Give the URL the server itself answers on, or set "port-check: false" for a proxy'
+};
+const AT = {
+    'before-wait': 'before the wait began (nothing was started)',
+    'after-wait': 'as the wait ended',
+    'smoke-test': 'during the smoke test',
+    diagnostics: 'while the diagnostics ran'
+};
+/** `the job was cancelled (SIGTERM) during the smoke test`: the halt's detail, as the watch words a cancelled wait. */
+const cancelledText = (signal, stage) => `the job was cancelled (${signal}) ${AT[stage]}`;
+
+;// CONCATENATED MODULE: ./src/report/answer-report.ts
+/** An answer in words: its one-line summary (the log, the timeline) and its detail (why it is not ready). */
+
+
+
+
+
+const ERROR_WORDS = {
+    ECONNREFUSED: 'connection refused',
+    ECONNRESET: 'connection reset by the server',
+    UND_ERR_SOCKET: 'connection closed by the server before a complete answer',
+    EPIPE: 'connection closed by the server',
+    ENOTFOUND: 'host not found (DNS)',
+    EAI_AGAIN: 'host name lookup failed for now (DNS)',
+    EHOSTUNREACH: 'host unreachable',
+    ENETUNREACH: 'network unreachable',
+    ETIMEDOUT: 'connection attempt timed out',
+    UND_ERR_CONNECT_TIMEOUT: 'connection attempt timed out',
+    HPE_INVALID_CONSTANT: 'the answer is not valid HTTP',
+    TOO_MANY_REDIRECTS: `more than ${MAX_REDIRECTS} redirects (a redirect loop?)`,
+    BAD_REDIRECT: 'redirected to a URL that is not http:// or https://'
+};
+/** What a proxy did when the connection to it failed (`PROXY_<code>`, see the probe). */
+const PROXY_WORDS = {
+    ECONNREFUSED: 'refused the connection',
+    ENOTFOUND: 'was not found (DNS)',
+    EAI_AGAIN: 'could not be looked up for now (DNS)',
+    EHOSTUNREACH: 'is unreachable',
+    ENETUNREACH: 'is on an unreachable network',
+    ETIMEDOUT: 'did not accept the connection in time',
+    UND_ERR_CONNECT_TIMEOUT: 'did not accept the connection in time',
+    CLOSED: 'closed the connection before the tunnel was open'
+};
+/**
+ * The words of an error code, or of a proxy's (`viaProxy`: a `PROXY_<code>`, said after "the proxy \u2026");
+ * undefined for a code without words of its own.
+ */
+function codeWords(code, viaProxy) {
+    // a code the tables do not name (facts/answer.ts lists those they do) has no words of its own
+    const errors = ERROR_WORDS;
+    const proxies = PROXY_WORDS;
+    if (!viaProxy)
+        return errors[code];
+    const own = code.slice('PROXY_'.length);
+    return proxies[own] ?? (errors[own] === undefined ? undefined : `failed: ${errors[own]}`);
+}
+/** The first `max` ids, then how many more of `total`. */
+function someOf(ids, max, total = ids.length) {
+    const named = ids.slice(0, max).map((id) => clip(id, NAMED_ID_CHARS));
+    return total > named.length ? `${named.join(', ')} and ${total - named.length} more` : named.join(', ');
+}
+/** A generation request that produced a token: its arrival is the news, not its body. */
+const generatedWords = (request) => ({ summary: `${request} generated`, detail: '' });
+/** An answer in words: the same words for the same answer (it names the model, the text or the pattern it lacks). */
+function answerWords(answer) {
+    const stopped = cannotChangeWords(answer, () => listedWords(answer));
+    if (stopped !== undefined)
+        return stopped;
+    if (answer.engineReadiness !== undefined)
+        return withEngineReadinessWords(answer);
+    if (answer.generation !== undefined)
+        return withGenerationWords(answer);
+    if (answer.error !== undefined)
+        return errorWords(answer, answer.error);
+    const status = `HTTP ${answer.status}`;
+    const said = answer.said ? ` ${answer.said}` : '';
+    if (answer.state === 'fatal' && answer.ambiguous === undefined) {
+        return {
+            summary: `${status}${said}`,
+            detail: `the server refused the request as ${answer.status === 401 ? 'unauthenticated' : 'forbidden'}: ` +
+                'set "api-key" to the key the server was started with (sent as "Authorization: Bearer <key>"), ' +
+                'or pass the header it expects with "headers"'
+        };
+    }
+    if (answer.state === 'waiting' && answer.missing === undefined)
+        return { summary: `${status}${said}`, detail: `${status} is not an accepted status` };
+    if (answer.missing?.what === 'completion') {
+        return {
+            summary: `${status} ${answer.said ?? 'with an empty body'} \u2014 not a completion`,
+            detail: `the answer is not a ${answer.missing.route} completion`
+        };
+    }
+    const { models } = answer;
+    const listed = models === undefined
+        ? ''
+        : models.length === 0
+            ? ', lists no models'
+            : `, serving [${someOf(models, models.length, answer.modelCount)}]`;
+    const summary = `${status}${listed || said}`;
+    if (answer.ambiguous !== undefined) {
+        const words = ambiguousModelText(answer.ambiguous.model, answer.ambiguous.candidates, answer.ambiguous.count);
+        return { summary: `${summary} \u2014 ${words.summary}`, detail: words.detail };
+    }
+    if (answer.missing === undefined)
+        return { summary, detail: '' };
+    const why = missingWords(answer.missing, answer);
+    return { summary: `${summary} \u2014 ${why}`, detail: why };
+}
+/** The one-line summary of the model list under a fatal answer built on it. */
+const listedWords = (answer) => answerWords({
+    ...answer,
+    state: 'ready',
+    wrongModel: undefined,
+    engineDead: undefined,
+    engineReadiness: undefined,
+    generation: undefined
+}).summary;
+/** What a model list or body lacks (a generation answer that is no completion is told above, in its own words). */
+function missingWords(missing, answer) {
+    switch (missing.what) {
+        case 'model-list':
+            return `the answer is not a model list, so "${missing.model}" cannot be found in it${missing.truncated ? ' (body over 1 MiB, cut)' : ''}`;
+        case 'model':
+            if (missing.partial !== undefined)
+                return `"${missing.model}" is not among the listed models ("${clip(missing.partial, NAMED_ID_CHARS)}" contains it, which "model-match: exact" refuses)`;
+            return answer.models?.length
+                ? `"${missing.model}" is not among the listed models`
+                : `"${missing.model}" is not listed yet`;
+        case 'model-loaded':
+            return `"${missing.id}" is listed but still loading (${missing.loading})`;
+        case 'model-unloaded':
+            return unloadedModelText(missing.id);
+        case 'match':
+            return `the body does not contain "${missing.match}"`;
+        case 'match-regex-in-time':
+            return `${missing.pattern} ran out of time on the body (it backtracks too much: simplify "match-regex")`;
+        case 'match-regex':
+            return `the body does not match ${missing.pattern}`;
+    }
+}
+function errorWords(answer, code) {
+    if (answer.plainHttp !== undefined) {
+        const to = answer.plainHttp.redirectedTo;
+        const where = to === undefined ? 'the server' : `${new URL(to).host} (where the server redirected)`;
+        return {
+            summary: 'TLS error: the server answered in plain HTTP, not TLS',
+            detail: `${where} speaks plain HTTP on this port, not HTTPS (${code}): ` +
+                (to === undefined
+                    ? 'use an http:// URL'
+                    : `its redirect to ${to} is to a port without TLS: fix the redirect, or give the final address with http://`) +
+                '; "ca-cert" and "insecure-tls" cannot help'
+        };
+    }
+    if (answer.state === 'fatal' && answer.ambiguous === undefined) {
+        return {
+            summary: `TLS error: ${answer.said}`,
+            detail: `the server's certificate was not accepted (${code}): ${answer.said}. ` +
+                'Give its CA certificate with "ca-cert", or set "insecure-tls: true" to skip the check'
+        };
+    }
+    if (code === 'TIMEOUT') {
+        const summary = answer.status === undefined
+            ? 'no answer (request timed out)'
+            : `HTTP ${answer.status}, but the body did not arrive in time`;
+        return { summary, detail: summary };
+    }
+    const viaProxy = answer.proxy !== undefined;
+    const known = codeWords(code, viaProxy);
+    const words = viaProxy
+        ? `the proxy ${answer.proxy} ${known ?? `failed: ${answer.said}`}`
+        : (known ?? `${answer.said} (${code})`);
+    const summary = answer.status === undefined ? words : `HTTP ${answer.status}, then ${words}`;
+    return { summary, detail: summary };
+}
+/** A listed model's answer with the engine's own readiness answer (SGLang's /health) that followed it. */
+function withEngineReadinessWords(answer) {
+    const { request, answer: engine } = answer.engineReadiness;
+    const listed = answerWords({ ...answer, state: 'ready', engineReadiness: undefined }).summary;
+    const said = answerWords(engine);
+    const summary = `${listed} \u2014 ${request}: ${said.summary}`;
+    return {
+        summary,
+        detail: engine.state === 'ready' ? '' : `the model is listed, but ${request} says not ready yet: ${said.summary}`
+    };
+}
+/** A listed model's answer with the generation request that followed it. */
+function withGenerationWords(answer) {
+    const { request, answer: generation } = answer.generation;
+    // The model was listed and ready when the generation request went out.
+    const listed = answerWords({ ...answer, state: 'ready', generation: undefined }).summary;
+    if (generation.state === 'ready')
+        return { summary: `${listed} \u2014 ${generatedWords(request).summary}`, detail: '' };
+    const said = answerWords(generation);
+    return {
+        summary: `${listed} \u2014 ${request}: ${said.summary}`,
+        detail: answer.state === 'fatal'
+            ? `${request}: ${said.detail}`
+            : `the model is listed, but ${request} failed: ${said.summary}`
+    };
+}
+const quoted = (ids) => ids
+    .slice(0, 10)
+    .map((id) => `"${clip(id, 200)}"`)
+    .join(', ');
+/**
+ * The words of a `load-failed`, `wrong-model` or `engine-dead` answer, which end a wait at once because waiting
+ * cannot change them; undefined for any other answer.
+ */
+function cannotChangeWords(answer, listed) {
+    if (answer.loadFailed !== undefined) {
+        const { request, model, reason } = answer.loadFailed;
+        const said = clip(reason, 500);
+        return {
+            summary: `${request}: "${model}" UNAVAILABLE: ${said}`,
+            detail: `the engine says "${model}" failed to load (${request}: UNAVAILABLE): ${said}. Waiting will not load it`
+        };
+    }
+    if (answer.wrongModel !== undefined) {
+        const { model, serving, nearest, forMs } = answer.wrongModel;
+        const near = nearest === undefined ? '' : ` (the nearest listed name is "${clip(nearest, 200)}")`;
+        return {
+            summary: `${listed()} \u2014 serves another model, not "${model}"`,
+            detail: `the server serves ${quoted(serving)}, not "${model}"${near}, unchanged for ${formatDuration(forMs)}, ` +
+                'and this engine serves only the models it was started with. Fix "model", or the model the server starts ' +
+                'with ("wrong-model-after: 0" waits for the timeout instead)'
+        };
+    }
+    if (answer.engineDead !== undefined) {
+        const { request, by, status, count } = answer.engineDead;
+        const what = by === 'health'
+            ? `${request} answered ${status ?? 'an error'} after it had said ready`
+            : `${request} answered the engine's own dead-engine error ${count ?? 3} times in a row` +
+                (status === undefined ? '' : ` (HTTP ${status})`);
+        return {
+            summary: `${listed()} \u2014 the engine died: ${what}`,
+            detail: `the engine's core died: ${what}. It will not recover by waiting: see the server's log, and restart it`
+        };
+    }
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/report/progress.ts
+/**
+ * The progress lines: what readiness means for these settings, the line the wait begins with, each change of answer,
+ * the gate's own lines, the last line, and the one line `wait-for-model check` prints.
+ */
+
+
+/** `startup`: where the server's own startup is, from its log (a still-waiting line leads with it). */
+function eventLine(event, startup) {
+    const at = formatDuration(event.elapsedMs);
+    const { summary } = answerWords(event.assessment.answer);
+    if (event.type === 'change')
+        return `${at}: ${summary}`;
+    if (event.type === 'lost')
+        return `${at}: the server stopped answering (${summary}) after it had answered: crashed or restarting?`;
+    if (startup !== undefined)
+        return `${at}: ${startup}; the server still answers: ${summary} (${probes(event.attempt)} so far)`;
+    return `${at}: still waiting (${probes(event.attempt)} so far); the server still answers: ${summary}`;
+}
+/** A debug line for one probe: what came back, the body quoted (so its line breaks stay escaped). */
+function probeLine(result) {
+    if (result.kind === 'error')
+        return `probe: ${result.code} (${result.message})${result.status === undefined ? '' : ` after HTTP ${result.status}`}`;
+    const facts = [
+        `${Buffer.byteLength(result.body)} bytes${result.truncated ? ' (cut at 1 MiB)' : ''}`,
+        result.contentType && `content-type ${result.contentType}`,
+        result.retryAfterMs !== undefined && `Retry-After ${formatDuration(result.retryAfterMs)}`,
+        result.redirectedTo && `after redirects, from ${result.redirectedTo}`
+    ].filter(Boolean);
+    return `probe: HTTP ${result.status}, ${facts.join(', ')}: ${JSON.stringify(result.body.slice(0, 200))}`;
+}
+/** The line the progress ends with. */
+function finalLine(outcome) {
+    // a fleet: how many are ready, and which endpoint the line's figures are
+    const results = outcome.results ?? [];
+    const fleet = results.length > 1
+        ? ` (${outcome.url?.href ?? 'an endpoint'}; ${results.filter((r) => r.ready).length} of ${results.length} endpoints ready)`
+        : '';
+    if (outcome.ready) {
+        const model = outcome.last?.modelId ? `; model "${outcome.last.modelId}"` : '';
+        const said = outcome.last === undefined ? '' : answerWords(outcome.last.answer).summary;
+        return `Ready after ${formatDuration(outcome.elapsedMs)} (${probes(outcome.attempts)})${model}: ${said}${fleet}`;
+    }
+    return `Not ready after ${formatDuration(outcome.elapsedMs)} (${probes(outcome.attempts)}): ${outcome.reason}${fleet}`;
+}
+/** `env-report` asked for, and nothing to report: the log and the job summary say so alike. */
+const envUnreadableText = (server) => `The environment of process ${server.envPid ?? server.pid} could not be read (it has exited, or this is not Linux).`;
+/** Whose environment the report is: `process 1235, which listens on port 8000` (the launched one named where it is another). */
+const envWhose = (server) => server.envPort === undefined
+    ? `process ${server.envPid ?? server.pid}`
+    : `process ${server.envPid ?? server.pid}, which listens on port ${server.envPort}` +
+        (server.launchedEnv === undefined ? '' : `; the launched process is ${server.launchedEnv.pid}`);
+/** The listener is not the launched process: whether, and in which variables, their environments differ. */
+function envDiffersText(server) {
+    const launched = server.launchedEnv;
+    if (launched === undefined)
+        return '';
+    if (launched.env === undefined)
+        return `The environment of the launched process ${launched.pid} could not be read.`;
+    if (launched.differs.length === 0)
+        return `The launched process ${launched.pid} has the same values.`;
+    const n = launched.differs.length;
+    return (`The launched process ${launched.pid} has other values for ${n === 1 ? 'one variable' : `${n} variables`} ` +
+        `(${launched.differs.join(', ')}): the server did not get what the step set. The launched process has:`);
+}
+/** The gate's own lines, beside the wait's events. */
+const gateLines = {
+    started: (pid, logFile) => `Started the server (pid ${pid}); its output goes to ${logFile}`,
+    watching: (pid, logFile) => `Watching the server process ${pid}${logFile === undefined ? '' : ` and its log ${logFile}`}`,
+    /** A line the startup profile says, `elapsedMs` into the wait. */
+    startup: (elapsedMs, line) => `${formatDuration(elapsedMs)}: ${line}`,
+    environment: (server) => {
+        const launched = server.launchedEnv;
+        if (launched === undefined)
+            return [`Server environment (${envWhose(server)}):`, ...envLines(server).map((l) => `  ${l}`)];
+        return [
+            `Server environment (${envWhose(server)}):`,
+            ...envLines(server).map((l) => `  ${l}`),
+            envDiffersText(server),
+            ...(launched.differs.length === 0
+                ? []
+                : envLines({
+                    ...server,
+                    env: launched.env,
+                    envPid: launched.pid,
+                    envUnreadable: launched.env === undefined
+                }).map((l) => `  ${l}`))
+        ];
+    },
+    requestHeaders: (names) => `request headers: ${names.join(', ')} (values not shown)`,
+    noLog: (path) => `The server log ${path} does not exist.`,
+    /** Why the other endpoints of a fleet stop waiting. */
+    fleetStopped: (url, reason) => `${url.href} can no longer become ready (${reason})`,
+    /** Why a fleet with `fleet-min-ready` stops waiting for the endpoints not yet ready. */
+    fleetEnough: (ready, size, minReady) => `not waited for any longer: ${ready} of ${size} endpoints are ready (fleet-min-ready: ${minReady})`,
+    /** Why the others stop when failures leave too few endpoints to be ready (`fleet-min-ready`). */
+    fleetShort: (url, reason, failed, size, minReady) => `${url.href} can no longer become ready (${reason}): ${failed} of ${size} endpoints have failed, ` +
+        `so fewer than fleet-min-ready (${minReady}) can be ready`
+};
+/** Why an endpoint of a fleet of servers started nothing: another endpoint's pre-flight refused its server. */
+const fleetRefusedText = (by, reason) => `nothing was started: the server of ${by.href} was refused (${reason}), and a fleet starts whole or not at all`;
+/** Why an endpoint of a fleet of servers stopped waiting: another endpoint's own wait failed outright. */
+const fleetFailedText = (by, error) => `the wait for ${by.href} failed (${error}), and the fleet's other waits end with it`;
+/** The line the wait begins with: how long, for what (`endpoints`: how many a fleet has), how often. */
+function waitingLine(ctx, { endpoints, generation, intervalMs, smoke }) {
+    const subject = endpoints > 1 ? `each of ${endpoints} endpoints` : undefined;
+    const then = smoke === undefined
+        ? ''
+        : `; then a smoke test of ${smoke.requests} streamed generation${smoke.requests === 1 ? '' : 's'} of ${smoke.tokens} tokens`;
+    return (`Waiting up to ${formatDuration(ctx.timeoutMs)} for ${describeExpectation(ctx, subject)}` +
+        `${generation ? ' and a one-token generation to succeed' : ''}; probing every ${formatDuration(intervalMs)}${then}`);
+}
+/** The `env-report` lines for the log. */
+function envLines(server) {
+    if (server.envUnreadable)
+        return [envUnreadableText(server)];
+    return (server.env ?? []).map((e) => (e.value === undefined ? `${e.name}: not set` : `${e.name}=${e.value}`));
+}
+const probes = (n) => `${n} probe${n === 1 ? '' : 's'}`;
+/** What readiness means for these settings, in words. */
+function describeExpectation({ expect, url }, subject = url.href) {
+    const parts = [
+        `${subject} to answer with an accepted status (${expect.status.map(([lo, hi]) => (lo === hi ? lo : `${lo}-${hi}`)).join(',')})`
+    ];
+    if (expect.model !== undefined)
+        parts.push(`list model "${expect.model}"`);
+    if (expect.match !== undefined)
+        parts.push(`contain "${expect.match}"`);
+    if (expect.matchRegex !== undefined)
+        parts.push(`match ${String(expect.matchRegex)}`);
+    return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+}
+const oneLine = (text) => text.replace(/\s*[\r\n]+\s*/g, ' ');
+/**
+ * The one line `wait-for-model check` prints, whatever the server said, so that a health check's log (Docker's
+ * `docker inspect`, a Kubernetes probe's event) stays readable.
+ */
+function checkLine(outcome) {
+    const took = formatDuration(outcome.elapsedMs);
+    const endpoints = outcome.results.length > 1 ? ` (${outcome.results.length} endpoints)` : '';
+    if (outcome.ready) {
+        const model = outcome.last?.modelId ? ` model "${outcome.last.modelId}"` : '';
+        const said = outcome.last === undefined ? '' : answerWords(outcome.last.answer).summary;
+        return oneLine(`ready in ${took}${endpoints}:${model} ${said}`.trimEnd());
+    }
+    // A wait's reason "timeout" means "not ready yet" here: the one answer there was says why.
+    const why = outcome.reason === 'timeout' ? 'not ready' : `not ready (${outcome.reason})`;
+    const last = outcome.last && answerWords(outcome.last.answer);
+    const said = last === undefined ? 'no answer' : outcome.reason === 'timeout' ? last.summary : last.detail || last.summary;
+    const where = outcome.results.length > 1 ? `${outcome.url.href}: ` : '';
+    return oneLine(`${why} after ${took}${endpoints}: ${where}${said}`);
+}
+
+;// CONCATENATED MODULE: ./src/runtime/halter.ts
+/**
+ * Ends something once, with a typed reason (the wait's `Halt`; for a cancelled job, the signal the runner sent), and
+ * the signals that cancel a run, which every entry point listens to through one `Halter`.
+ */
+/**
+ * `signal` cuts short every sleep and request listening to it, `halted` says why. The first `halt` wins; later ones
+ * are refused, so that whoever halted it can tell.
+ */
+class Halter {
+    controller = new AbortController();
+    signal = this.controller.signal;
+    first;
+    get halted() {
+        return this.first;
+    }
+    /** Ends it with `halt`; false when it had already ended. */
+    halt(halt) {
+        if (this.first !== undefined)
+            return false;
+        this.first = halt;
+        this.controller.abort(halt);
+        return true;
+    }
+    /**
+     * A halter of its own that also ends when this one does, with this one's halt: one endpoint of a fleet can be
+     * stopped alone, and all of them with the fleet.
+     */
+    child() {
+        const child = new Halter();
+        const follow = () => void (this.first !== undefined && child.halt(this.first));
+        if (this.first !== undefined)
+            follow();
+        else
+            this.signal.addEventListener('abort', follow, { once: true });
+        return child;
+    }
+}
+/**
+ * The runner sends SIGINT, then SIGTERM, to a cancelled job's step (or one past its `timeout-minutes`); a terminal
+ * sends SIGINT on Ctrl-C; SIGHUP comes when the terminal or ssh session goes, or the runner's service is stopped.
+ */
+const CANCEL_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+/**
+ * Listens to the cancelling signals until `release`: each halts `cancel` instead of ending the process, as Node's
+ * default would, at once: no outputs, no summary, no error, and at the job end a server never stopped.
+ */
+function cancelOnSignals() {
+    const cancel = new Halter();
+    const onSignal = (signal) => void cancel.halt(signal);
+    for (const signal of CANCEL_SIGNALS)
+        process.on(signal, onSignal);
+    return { cancel, release: () => CANCEL_SIGNALS.forEach((signal) => process.off(signal, onSignal)) };
+}
+
 ;// CONCATENATED MODULE: ./src/wait/deps.ts
 const withDefaults = (gateDeps) => ({
     ...gateDeps,
@@ -16586,36 +18186,7080 @@ const withDefaults = (gateDeps) => ({
     env: gateDeps.env ?? process.env
 });
 
-// EXTERNAL MODULE: ./src/wait/sequence.ts + 21 modules
-var sequence = __nccwpck_require__(5644);
-// EXTERNAL MODULE: ./src/wait/cancelled.ts + 1 modules
-var cancelled = __nccwpck_require__(5165);
+// EXTERNAL MODULE: external "node:events"
+var external_node_events_ = __nccwpck_require__(8474);
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+// EXTERNAL MODULE: external "node:net"
+var external_node_net_ = __nccwpck_require__(7030);
+;// CONCATENATED MODULE: ./src/http/port-watch.ts
+/**
+ * Sees a closed port open, cheaply, so that the HTTP probe goes out the moment a server starts listening
+ * instead of up to an `interval` later. Watching a closed port costs the server nothing: a bare TCP connect
+ * is refused by the kernel before any server code runs. One poller, made by the gate, serves every URL of a
+ * fleet; it spaces its rounds by what the last round cost (a fixed share of one core at most) and by how long the
+ * most recently closed port has been closed (`roundGapMs`).
+ */
+
+
+
+
+const MIN_ROUND_MS = 100;
+const MAX_ROUND_MS = 400;
+/** The share of one core the poller may spend: for a fleet read through /proc, this sets the pace. */
+const CPU_BUDGET = 0.015;
+/**
+ * Rounds space out with the time a port has been closed (a hundredth of it, between the bounds): the lag stays a
+ * small share of the wait, and a long wait makes a quarter of the connects, which are most of its CPU.
+ */
+const CLOSED_SHARE = 0.01;
+/**
+ * The gap before the next round: long enough for the last round to keep within `budget` of one core, and a share
+ * of the time the most recently closed port has been closed (`closedForMs`, undefined with no port watched).
+ */
+function roundGapMs(costMs, budget, closedForMs) {
+    const growth = closedForMs === undefined ? 0 : closedForMs * CLOSED_SHARE;
+    return Math.min(MAX_ROUND_MS, Math.max(MIN_ROUND_MS, costMs / budget, growth));
+}
+/**
+ * With this many loopback ports, one read of /proc/net/tcp{,6} replaces one connect per port. Not for fewer:
+ * the kernel walks its whole socket hash table for that read, which costs several refused connects.
+ */
+const PROC_MIN_PORTS = 24;
+const PROC_TABLES = ['/proc/net/tcp', '/proc/net/tcp6'];
+/** Ports in LISTEN state on a loopback or wildcard address, from the text of /proc/net/tcp or tcp6. */
+function listeningLoopbackPorts(table) {
+    const ports = new Set();
+    for (const line of table.split('\n')) {
+        const m = /^\s*\d+:\s+([0-9A-F]+):([0-9A-F]{4})\s+[0-9A-F]+:[0-9A-F]+\s+0A\s/i.exec(line);
+        if (m && isLoopbackOrAny(m[1].toUpperCase()))
+            ports.add(parseInt(m[2], 16));
+    }
+    return ports;
+}
+/** The kernel prints addresses as 32-bit words in host (little-endian) order. */
+function isLoopbackOrAny(hex) {
+    if (hex.length === 8)
+        return hex === '00000000' || hex.endsWith('7F');
+    return (/^0+$/.test(hex) ||
+        hex === '00000000000000000000000001000000' || // ::1
+        /^0000000000000000FFFF0000[0-9A-F]{6}7F$/.test(hex) // ::ffff:127.x.x.x
+    );
+}
+/** One bare TCP connect: true when accepted, false when refused or not answered within `ms`. */
+function tcpConnects(host, port, ms) {
+    return new Promise((resolve) => {
+        const socket = (0,external_node_net_.connect)({ host, port, timeout: ms });
+        const done = (open) => () => {
+            socket.destroy();
+            resolve(open);
+        };
+        socket.once('connect', done(true));
+        socket.once('error', done(false));
+        socket.once('timeout', done(false));
+    });
+}
+/**
+ * `localhost` is loopback on both families whatever /etc/hosts says (as the probe treats it): 127.0.0.1 is
+ * tried every round, ::1, where fewer servers listen alone, every fourth, which keeps a round to one connect.
+ * Other names are looked up as the probe looks them up (a resolver that never answers cannot hold the process).
+ */
+function connectTargets(host, lookup) {
+    return new Promise((resolve) => lookup(host, { all: true }, (err, found) => {
+        if (err !== null || typeof found === 'string')
+            return resolve([{ address: host, everyRounds: 1 }]);
+        const bothFamilies = loopbackAddresses(host) !== undefined;
+        resolve(found.map((a) => ({ address: a.address, everyRounds: bothFamilies && a.family === 6 ? 4 : 1 })));
+    }));
+}
+/** Polls every watched port in rounds; runs only while someone watches. */
+class PortPoller {
+    budget;
+    clock;
+    watchers = new Set();
+    /** The running chain of rounds; aborted when no one watches. */
+    rounds;
+    procReadable;
+    lookup = createLookup();
+    constructor(budget = CPU_BUDGET, clock = systemClock) {
+        this.budget = budget;
+        this.clock = clock;
+    }
+    /** The watch of one URL's port, for the wait loop. */
+    watchFor(url) {
+        let closedSince;
+        return {
+            opened: async (signal) => {
+                closedSince ??= this.clock.now();
+                if (await this.watch(url, signal, closedSince))
+                    closedSince = undefined;
+            },
+            local: isLoopback(url.hostname)
+        };
+    }
+    /** Ends every watch (each resolves) and the rounds. */
+    close() {
+        for (const watcher of [...this.watchers])
+            watcher.resolve(false);
+        this.idle();
+    }
+    /** Resolves true once something listens on the URL's port, false when `signal` aborts or the poller closes. */
+    watch(url, signal, closedSince = this.clock.now()) {
+        return new Promise((resolve) => {
+            if (signal.aborted)
+                return resolve(false);
+            const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+            const targets = connectTargets(bareHost(url.hostname), this.lookup);
+            const loopback = isLoopback(url.hostname);
+            const watcher = { targets, port, loopback, closedSince, resolve: () => undefined };
+            const aborted = () => watcher.resolve(false);
+            watcher.resolve = (open) => {
+                this.watchers.delete(watcher);
+                signal.removeEventListener('abort', aborted);
+                if (this.watchers.size === 0)
+                    this.idle();
+                resolve(open);
+            };
+            signal.addEventListener('abort', aborted, { once: true });
+            this.watchers.add(watcher);
+            if (this.rounds === undefined)
+                this.nextRound(new AbortController(), MIN_ROUND_MS);
+        });
+    }
+    nextRound(chain, ms) {
+        this.rounds = chain;
+        void this.clock.sleep(ms, chain.signal).then(() => (chain.signal.aborted ? undefined : this.round(chain)));
+    }
+    idle() {
+        this.rounds?.abort();
+        this.rounds = undefined;
+    }
+    roundCount = 0;
+    async round(chain) {
+        const round = this.roundCount++;
+        // CPU time rather than wall time: on a busy machine a round waits longer without costing more
+        const started = process.cpuUsage();
+        const watchers = [...this.watchers];
+        const loopback = watchers.filter((w) => w.loopback);
+        let open;
+        if (loopback.length >= PROC_MIN_PORTS)
+            open = await this.readProc();
+        await Promise.all(watchers.map(async (w) => {
+            const listening = open && w.loopback
+                ? open.has(w.port)
+                : (await Promise.all((await w.targets)
+                    .filter((t) => round % t.everyRounds === 0)
+                    .map((t) => tcpConnects(t.address, w.port, MAX_ROUND_MS)))).includes(true);
+            if (listening)
+                w.resolve(true);
+        }));
+        const used = process.cpuUsage(started);
+        const cost = (used.user + used.system) / 1000;
+        // no one watches any more, or a new chain began while this round ran
+        if (this.watchers.size === 0 || chain !== this.rounds)
+            return;
+        const closedFor = this.clock.now() - Math.max(...[...this.watchers].map((w) => w.closedSince));
+        this.nextRound(chain, roundGapMs(cost, this.budget, closedFor));
+    }
+    async readProc() {
+        // node:fs's callback form: node:fs/promises would be one more module to load at start-up
+        if (this.procReadable === false)
+            return undefined;
+        const tables = await Promise.all(PROC_TABLES.map((f) => readListening(f)));
+        this.procReadable = tables[0].startsWith('  sl');
+        return this.procReadable ? listeningLoopbackPorts(tables.join('\n')) : undefined;
+    }
+}
+const CHUNK_BYTES = 64 * 1024;
+/** seq_file hands out at most a page per read (4 KiB or more): a read shorter than this ended the table. */
+const SHORT_READ_BYTES = 2048;
+/** A line of a state other than LISTEN (0A). */
+const NOT_LISTENING = /^\s*\d+:\s+[0-9A-F]+:[0-9A-F]+\s+[0-9A-F]+:[0-9A-F]+\s+(?!0A)[0-9A-F]{2}\s/im;
+/**
+ * The head of a /proc/net/tcp or tcp6 table, up to its last listening socket: '' when it cannot be read.
+ * The kernel prints the listening sockets first and, for every read that reaches past them, walks its whole
+ * established-connection hash (even with no connection in it); read to the end, a table
+ * costs that walk twice, the second time only to learn that there is nothing more. So reading stops at the first
+ * line of another state, or at a read shorter than a page.
+ */
+function readListening(file) {
+    return new Promise((resolve) => (0,external_node_fs_namespaceObject.open)(file, 'r', (err, fd) => {
+        if (err !== null)
+            return resolve('');
+        const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+        const chunks = [];
+        const done = (text) => (0,external_node_fs_namespaceObject.close)(fd, () => resolve(text));
+        const next = () => (0,external_node_fs_namespaceObject.read)(fd, buffer, 0, CHUNK_BYTES, null, (e, bytes) => {
+            if (e !== null)
+                return done('');
+            const chunk = buffer.toString('latin1', 0, bytes);
+            chunks.push(chunk);
+            if (bytes < SHORT_READ_BYTES || NOT_LISTENING.test(chunk))
+                return done(chunks.join(''));
+            next();
+        });
+        next();
+    }));
+}
+
+;// CONCATENATED MODULE: ./src/engines/engine-record.ts
+/**
+ * What we know of one engine, as one record (the shape every file beside this one fills in), and the pieces that
+ * several engines' records share: PyTorch's fatal lines, tqdm's progress bars, the pattern no line matches.
+ */
+/** A pattern no line matches: an engine whose log lines are not known (no recorded start-up of it was read). */
+const engine_record_NO_LINE = /(?!)/;
+const cause = (pattern) => ({ pattern, cause: true });
+const failure = (pattern) => ({ pattern, cause: false });
+/** PyTorch's allocator and NCCL (through torch or the engines' own pynccl wrappers) word these alike everywhere. */
+const TORCH_FATAL = [
+    cause(/CUDA out of memory/),
+    // Not the traceback's source line `raise RuntimeError(f"NCCL error: {error_str}")`.
+    cause(/NCCL error(?:: | in: )(?!\{)/),
+    cause(/DistBackendError/)
+];
+// tqdm: "Loading safetensors checkpoint shards:  45% Completed | 29/64 [01:02<01:10,  2.15s/it]" and the default
+// bar "Capturing CUDA graphs (decode, FULL):  45%|\u2588\u2588\u2588\u2588\u258c     | 23/51 [00:05<00:06,  4.12it/s]".
+const TQDM_COUNT = String.raw `\s*\d+%(?: Completed)? ?\|[^|]*?\|?\s*(?<n>\d+)/(?<total>\d+)(?: \[(?<elapsed>\d+(?::\d\d)+)<)?`;
+const tqdm = (desc) => new RegExp(`${desc}:${TQDM_COUNT}`);
+/** A readiness route: by default asked with GET as often as the wait probes, and ready at 200. */
+const readinessRoute = (check) => ({
+    method: 'GET',
+    ready: { statuses: [200] },
+    minGapMs: 0,
+    oneAtATime: false,
+    ...check
+});
+/**
+ * The log of an engine no recorded start-up of which has been read: it names nothing and says nothing of readiness
+ * (its readiness routes do). Such engines run PyTorch underneath (NIM runs vLLM or SGLang): its fatal lines are theirs.
+ */
+const UNKNOWN_LOG = { signature: engine_record_NO_LINE, ready: engine_record_NO_LINE, phases: [], fatal: TORCH_FATAL };
+
+;// CONCATENATED MODULE: ./src/engines/kserve.ts
+/** KServe: the Open Inference Protocol's per-model readiness; its protocols (v1 predict, v2 infer) generate no text. */
+
+const kserve = {
+    name: 'kserve',
+    label: 'KServe',
+    log: UNKNOWN_LOG,
+    modelLists: ['kserve-v1-list', 'model-status'],
+    // /v2/models/{name}/ready \u2192 {"name":..,"ready":true}, or 503 while not ready; /v2/health/ready is unconditional
+    // in the Python server (asked only when no model is named).
+    readiness: [
+        readinessRoute({
+            path: '/v2/models/{model}/ready',
+            withoutModel: '/v2/health/ready',
+            ready: { statuses: [200], notReadyWhen: { field: 'ready', value: false } },
+            because: "KServe's Open Inference Protocol says a model is ready in /v2/models/{name}/ready"
+        })
+    ],
+    servesOneModel: false,
+    generation: [],
+    sources: ['kserve/kserve:kserve/protocol/rest/v2_endpoints.py (/v2/models/{name}/ready, /v2/health/ready)']
+};
+
+;// CONCATENATED MODULE: ./src/engines/llamacpp.ts
+/** llama.cpp's llama-server: its log lines (b6428 and v0.5.0), its router mode's load on demand, its own stream. */
+
+const llamacpp = {
+    name: 'llamacpp',
+    label: 'llama.cpp',
+    inputName: 'llama.cpp',
+    log: {
+        signature: /\bbuild: \d+ \(|llama_model_loader: |\bsrv\s+(?:load_model|llama_server): |\bmain: loading model|llama_context: /,
+        // minutes.seconds.milliseconds.microseconds since the start: the default since v0.5.0 (node-llama-cpp 3.22),
+        // before it only with --log-timestamps. Anchored: in router mode a child's lines come through as
+        // `[ 8081] 0.00.056.085 I \u2026`, stamped from the child's own start, which says nothing on the router's scale.
+        stamp: /^(?<m>\d+)\.(?<s>\d\d)\.(?<ms>\d{3})\.(?<us>\d{3}) [IWEDT] /,
+        // v0.5.0: `srv  llama_server: model loaded` (printed once it serves: the server sets itself ready just before),
+        // then `listening on http://\u2026`, which in router mode comes before any model is loaded, so it is no ready line.
+        // Older: `main: model loaded`, `main: server is listening on \u2026` and `starting the main loop`.
+        ready: /server is listening on|starting the main loop|\b(?:llama_server|main): model loaded\b/,
+        phases: [
+            { phase: 'initializing', start: /\bbuild: \d+ \(|system info: |\bllama_server: initializing/ },
+            {
+                phase: 'loading weights',
+                start: /\bmain: loading model|load_model: loading model|llama_model_loader: loaded meta data/
+            },
+            {
+                phase: 'allocating KV cache',
+                // v0.5.0 prints no llama_context line at its default verbosity unless the context exceeds the model's
+                // training context; its CUDA build (-ngl 99) then says nothing between `loading model` and `llama threadpool
+                // init` (common/common.cpp, once the context, its KV cache included, is made), so that line ends the load
+                start: /\bllama_context: |llama_kv_cache|llama_new_context_with_model|\bllama threadpool init\b/
+            },
+            { phase: 'warming up', start: /warming up the model with an empty run/ },
+            // older `initializing slots, n_slots = 4`;
+            // v0.5.0 `srv    load_model: initializing, n_slots = 4, n_ctx_slot = \u2026`
+            { phase: 'starting server', start: /initializing(?: slots)?, n_slots/ }
+        ],
+        fatal: [
+            cause(/cudaMalloc failed: out of memory/),
+            cause(/failed to open GGUF file/),
+            cause(/couldn't bind HTTP server socket/),
+            cause(/error loading model/),
+            failure(/failed to load model/),
+            failure(/exiting due to (?:model loading|HTTP server) error/)
+        ]
+    },
+    ownedBy: 'llamacpp',
+    modelLists: ['openai'],
+    // none of its own: llama.cpp answers 503 on every route, its model list included, while it loads
+    readiness: [],
+    // outside its router mode (endpoint-wait.ts tells the router by its list, see `listsAsRouter`)
+    servesOneModel: true,
+    generation: ['openai'],
+    stream: 'llamacpp',
+    // router mode lists every model file with `status.value` "unloaded" and loads one, by its listed id, on request
+    load: { when: 'unloaded', path: '/models/load', body: (id) => ({ model: id }) },
+    sources: [
+        'ggml-org/llama.cpp:tools/server/server-models.cpp (router mode: status unloaded \u2192 loading \u2192 loaded, /models/load)',
+        'ggml-org/llama.cpp:common/common.cpp (llama threadpool init)',
+        '__tests__/fixtures/logs/llamacpp-b6428.log (aa6192d3), llamacpp-v0.5.0-node-llama-cpp-3.22.1*.log (de3ff81)'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/localai.ts
+/** LocalAI: its readiness route during the startup preload; it serves OpenAI's routes. */
+
+const localai = {
+    name: 'localai',
+    label: 'LocalAI',
+    log: UNKNOWN_LOG,
+    modelLists: ['openai'],
+    // /readyz \u2192 503 {"status":"starting"} until the startup preload ends, then 200; /v1/models lists configured
+    // models, loaded or not. Before PR #10989 (2026-07) /readyz was 200 always, which costs nothing.
+    readiness: [
+        readinessRoute({
+            path: '/readyz',
+            because: 'LocalAI lists its configured models while its startup preload still runs; /readyz says 503 until then'
+        })
+    ],
+    servesOneModel: false,
+    generation: ['openai'],
+    stream: 'openai',
+    sources: ['mudler/LocalAI:core/http/routes/health.go (PR #10989: /readyz)']
+};
+
+;// CONCATENATED MODULE: ./src/engines/nim.ts
+/** NVIDIA NIM for LLMs (closed source): its readiness route, from its docs; it serves OpenAI's routes. */
+
+const nim = {
+    name: 'nim',
+    label: 'NVIDIA NIM',
+    log: UNKNOWN_LOG,
+    modelLists: ['openai'],
+    // /v1/health/live is nginx's and 200 at once; /v1/health/ready answers 503 during the model's download and
+    // initialisation, 200 once the backend's health passes.
+    readiness: [
+        readinessRoute({
+            path: '/v1/health/ready',
+            because: 'NIM answers (nginx) before its model is downloaded and initialised; /v1/health/ready says 503 until then'
+        })
+    ],
+    // its LoRA adapters are loaded while it runs
+    servesOneModel: false,
+    generation: ['openai'],
+    stream: 'openai',
+    sources: ['NVIDIA NIM for LLMs docs, "Health checks" (/v1/health/live, /v1/health/ready)']
+};
+
+;// CONCATENATED MODULE: ./src/engines/ollama.ts
+/** Ollama: its own log lines (models load lazily, on the first request for them) and its load on demand. */
+
+const ollama = {
+    name: 'ollama',
+    label: 'Ollama',
+    log: {
+        // Detected before llama.cpp (index.ts): Ollama 0.30+ passes llama.cpp's own lines through after its own.
+        signature: /level=[A-Z]+ source=\S+ msg=|^\[GIN\] /,
+        stamp: /time=(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d)T(?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))?/,
+        ready: /(?:llama runner|llama-server) started in [\d.]+ seconds/,
+        phases: [
+            { phase: 'starting server', start: /msg="server config"|msg="total blobs/, end: /msg="Listening on / },
+            {
+                phase: 'discovering GPUs',
+                start: /discovering available GPUs|looking for compatible GPUs/,
+                end: /msg="inference compute"/
+            },
+            {
+                phase: 'loading model',
+                start: /msg="starting (?:runner|llama-server)"|msg="loading model/,
+                took: /(?:llama runner|llama-server) started in (?<took>[\d.]+) seconds/
+            }
+        ],
+        fatal: [
+            ...TORCH_FATAL,
+            cause(/reported out-of-memory during startup/),
+            cause(/model requires more system memory than is currently available/),
+            cause(/msg="model is too large for system memory"/),
+            cause(/bind: address already in use/),
+            failure(/(?:llama runner|llama-server) process has terminated|llama-server process no longer running/),
+            failure(/timed out waiting for (?:llama runner|llama-server) to start/)
+        ]
+    },
+    modelLists: ['ollama', 'openai'],
+    // none of its own: Ollama lists a model only once it is pulled
+    readiness: [],
+    servesOneModel: false,
+    generation: ['ollama', 'openai'],
+    stream: 'ollama',
+    // `/api/ps` lists the models in memory: one not among them is loaded by a generate request with no prompt; -1
+    // keeps it loaded until the server stops (its default, 5 minutes, could unload it during the benchmark)
+    load: { when: 'absent', listPath: 'api/ps', path: '/api/generate', body: (model) => ({ model, keep_alive: -1 }) },
+    sources: [
+        'ollama/ollama@v0.33.0-rc2 (fb307609):server/sched.go, llm/llama_server.go (model too large for system memory)',
+        '__tests__/fixtures/logs/ollama-v0.25.0.log, ollama-v0.33.0-rc2.log'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/sglang.ts
+/** SGLang: what it prints while it starts (0.5.x), and its /health, a generation that must be paced. */
+
+const sglang = {
+    name: 'sglang',
+    label: 'SGLang',
+    log: {
+        signature: /server_args=ServerArgs\(|sglang is using nccl|^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d (?:[A-Z]{2}\d+ ?)+\]/,
+        stamp: /^\[(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)[^\]]*\]/,
+        ready: /The server is fired up and ready to roll/,
+        phases: [
+            { phase: 'initializing', start: /server_args=/ },
+            {
+                phase: 'initializing distributed',
+                start: /Init torch distributed begin/,
+                end: /Init torch distributed ends/,
+                took: /Init torch distributed ends\. elapsed=(?<took>[\d.]+) s/
+            },
+            {
+                phase: 'loading weights',
+                start: /Load weight begin/,
+                progress: tqdm('Loading (?:safetensors|pt) checkpoint shards'),
+                unit: 'shards',
+                end: /Load weight end/,
+                took: /Load weight end\. elapsed=(?<took>[\d.]+) s/
+            },
+            { phase: 'allocating KV cache', start: /Using KV cache dtype|KV Cache is allocated/, end: /Memory pool end/ },
+            {
+                phase: 'capturing CUDA graphs',
+                // newer: `Capture target decode CUDA graph begin`, `Capture piecewise CUDA graph begin`, `Capture draft \u2026`
+                start: /Capture (?:[\w ]*)(?:cuda|CUDA|cpu|npu) graph begin/,
+                progress: tqdm(String.raw `Capturing batches \([^)]*\)`),
+                unit: 'batch sizes',
+                end: /Capture (?:[\w ]*)(?:cuda|CUDA|cpu|npu) graph end/,
+                took: /graph end\. (?:Time elapsed: |elapsed=)(?<took>[\d.]+) s/
+            },
+            { phase: 'starting server', start: /max_total_num_tokens=|Started server process/ },
+            { phase: 'warming up', start: /Uvicorn running on|GET \/(?:get_)?model_info/ }
+        ],
+        fatal: [
+            ...TORCH_FATAL,
+            cause(/Capture cuda graph failed/),
+            cause(/but there are other ranks that didn't finish loading/),
+            failure(/Scheduler hit an exception/),
+            failure(/Received sigquit from a child process|SIGQUIT received/),
+            // newer: `Server warmup failed; aborting startup: %s` (entrypoints/http_server.py), then SIGTERM to itself
+            failure(/Initialization failed\. warmup error|Server warmup failed; aborting startup/),
+            failure(/Subprocess \S+ \(pid=\d+\) crashed/)
+        ]
+    },
+    ownedBy: 'sglang',
+    modelLists: ['openai'],
+    // /v1/models has no status check; /health answers 503 while ServerStatus is Starting (the warm-up request runs
+    // then) since PR #8444 (2025-07); older SGLang answers 200 there at once, which costs nothing. Past Starting,
+    // /health and /health_generate are one handler that runs a one-token generation and waits for it in 1 s sleeps:
+    // every call costs about a second of the engine's time, so never two at once and never more often than once a
+    // second. Re-read (docs/endpoints.md; not tied to a release): with no answer in SGLANG_HEALTH_CHECK_TIMEOUT
+    // (20 s) it says 503 and UnHealthy, 200 again at the next answer (so no deadAfterReady);
+    // SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION=false (default true) makes /health a plain 200.
+    readiness: [
+        readinessRoute({
+            path: '/health',
+            minGapMs: 1_000,
+            oneAtATime: true,
+            because: 'SGLang lists its model during its warm-up, while its /health answers 503 until the warm-up ends'
+        })
+    ],
+    // No dead-engine answer: a scheduler or detokenizer that dies sends SIGQUIT to the server, which kills its
+    // process tree ("Received sigquit from a child process"): the port closes, and `start` sees the exit.
+    servesOneModel: true,
+    generation: ['openai'],
+    stream: 'openai',
+    sources: [
+        'sgl-project/sglang@0025436e:python/sglang/srt/entrypoints/http_server.py (/health; 503 while Starting since PR #8444)',
+        'sgl-project/sglang:python/sglang/srt/environ.py (SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION)',
+        'sgl-project/sglang:python/sglang/srt/entrypoints/engine.py (SIGQUIT from a dying child)',
+        '__tests__/fixtures/logs/sglang-v0.5.8.post1.log, sglang-v0.5.8.post1-nccl-fail.log'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/tgi.ts
+/** TGI (text-generation-inference): its launcher's and router's lines (3.x; 2.x wordings where they differ). */
+
+const tgi = {
+    name: 'tgi',
+    label: 'TGI',
+    log: {
+        signature: /text_generation_(?:launcher|router)/,
+        stamp: /^(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d)T(?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))?Z/,
+        ready: /text_generation_router::server.*\bConnected\s*$/,
+        phases: [
+            {
+                phase: 'downloading',
+                start: /Starting (?:check and )?download process/,
+                progress: /Download: \[(?<n>\d+)\/(?<total>\d+)\]/,
+                unit: 'files',
+                end: /Successfully downloaded weights/
+            },
+            {
+                phase: 'loading weights',
+                start: /Starting shard/,
+                end: /Shard ready in /,
+                took: /Shard ready in (?<took>[\d.]+)(?<unit>ms|\u00b5s|ns|s)/
+            },
+            { phase: 'starting server', start: /Starting Webserver/ },
+            { phase: 'warming up', start: /Warming up model/ }
+        ],
+        fatal: [
+            ...TORCH_FATAL,
+            cause(/Not enough memory to handle \d+ prefill tokens/),
+            // backends/v3/src/lib.rs V3Error::NotEnoughMemory
+            cause(/Not enough memory to handle `max_total_tokens=\d+`/),
+            cause(/Download encountered an error/),
+            cause(/Error when initializing model/),
+            cause(/text-generation-(?:server|router) not found in PATH/),
+            // launcher/src/main.rs LauncherError: printed as `Error: <variant>` when the launcher exits
+            cause(/not enough cuda devices: |Error: NotEnoughCUDADevices/),
+            failure(/Shard \d+ failed to start|Shard \d+ crashed|Error: (?:Shard(?:CannotStart|Failed|Disconnected)|WarmupError|DownloadError|Webserver(?:Failed|CannotStart))/),
+            failure(/Webserver Crashed|Failed to start webserver: /),
+            failure(/Unable to (?:warmup|connect to) the Python model shards/)
+        ]
+    },
+    modelLists: ['tgi-info', 'openai'],
+    // none of its own: TGI opens its port only once ready
+    readiness: [],
+    servesOneModel: true,
+    generation: ['tgi', 'openai'],
+    stream: 'tgi',
+    sources: [
+        'huggingface/text-generation-inference@v3.3.7:backends/v3/src/lib.rs (V3Error::NotEnoughMemory)',
+        'huggingface/text-generation-inference@v3.3.7:launcher/src/main.rs (LauncherError)',
+        '__tests__/fixtures/logs/tgi-v3.3.7.log'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/triton.ts
+/** Triton Inference Server: its log lines (JSON-quoted since r24.05), per-model readiness and failed loads. */
+
+const triton = {
+    name: 'triton',
+    label: 'Triton',
+    log: {
+        signature: /^[IWE]\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+ [\w.]+:\d+\] |Triton Inference Server/,
+        stamp: /^[IWE](?<M>\d\d)(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)\.(?<f>\d+) /,
+        ready: /Started HTTPService at/,
+        phases: [
+            { phase: 'initializing', start: /memory pool is created/ },
+            { phase: 'loading model', start: /\] "?loading: \S+:\d+/, end: /successfully loaded '/ },
+            { phase: 'starting server', start: /Collecting (?:metrics for GPU|CPU metrics)|Started GRPCInferenceService at/ }
+        ],
+        fatal: [
+            ...TORCH_FATAL,
+            cause(/failed to load '[^']*'/),
+            cause(/already in use/),
+            failure(/error: creating server/),
+            // LOG_TRITONSERVER_ERROR(err, "failed to start HTTP service") and the others
+            failure(/failed to start (?:GRPC|HTTP|Sagemaker|Vertex AI) service/)
+        ]
+    },
+    // its OpenAI front end's /v1/models says so
+    ownedBy: 'Triton Inference Server',
+    modelLists: ['model-status', 'openai'],
+    // GET /v2/models/{m}/ready \u2192 200 once a version is READY, 400 "Model version not ready" or 404 "... has no
+    // available versions" while loading; /v2/health/ready \u2192 200, or 400 while any model is not.
+    readiness: [
+        readinessRoute({
+            path: '/v2/models/{model}/ready',
+            withoutModel: '/v2/health/ready',
+            because: 'Triton loads models at run time in explicit mode, and answers before they are ready'
+        })
+    ],
+    // `POST /v2/repository/index` \u2192 [{"name","version","state":"READY"|"UNAVAILABLE"|"LOADING"\u2026,"reason"}];
+    // UNAVAILABLE with a reason is a failed load (with --exit-on-error=false, or a load asked at run time). Asked
+    // while the answer is not ready, at most once a second.
+    loadFailure: {
+        path: '/v2/repository/index',
+        method: 'POST',
+        minGapMs: 1_000,
+        because: "Triton's repository index names a model that failed to load as UNAVAILABLE, with the reason"
+    },
+    servesOneModel: false,
+    generation: [],
+    sources: [
+        'triton-inference-server/server@e1db8a60:src/main.cc (failed to start \u2026 service)',
+        'triton-inference-server/server:src/http_server.cc (model and health ready routes, HandleRepositoryIndex)',
+        'triton-inference-server/core@73aad7c3:src/model_repository_manager/ (repository index states)',
+        '__tests__/fixtures/logs/triton-v2.71.0.log'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/vllm.ts
+/** vLLM: what it prints while it starts (V1 engine, 0.11\u20130.16 wordings), its sleep mode and its dead engine core. */
+
+const vllm = {
+    name: 'vllm',
+    label: 'vLLM',
+    log: {
+        signature: /\((?:APIServer|EngineCore\w*|Worker\w*|VllmWorker\w*) pid=\d+\)|vLLM API server version|Initializing a V1 LLM engine/,
+        stamp: /\b(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) (?<M>\d\d)-(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))? \[/,
+        ready: /Application startup complete/,
+        phases: [
+            { phase: 'initializing', start: /non-default args:|vLLM API server version|Initializing a V1 LLM engine/ },
+            {
+                phase: 'initializing distributed',
+                start: /world_size=\d+ rank=\d+ local_rank=\d+ distributed_init_method=/
+            },
+            {
+                phase: 'loading weights',
+                // the model runner v2 (vllm/v1/worker/gpu/model_runner.py, 4e179065) says only `Loading model from scratch...`
+                start: /Starting to load model|Loading model from scratch/,
+                progress: tqdm('Loading (?:safetensors|pt) checkpoint shards'),
+                unit: 'shards',
+                end: /Model loading took /,
+                took: /(?:Model loading took [\d.]+ GiB(?: memory)? and|Loading weights took) (?<took>[\d.]+) seconds/
+            },
+            {
+                phase: 'compiling',
+                start: /for vLLM's torch\.compile|Dynamo bytecode transform time/,
+                end: /torch\.compile (?:takes|took|and initial profiling run took) [\d.]+ s in total/,
+                took: /torch\.compile (?:takes|took|and initial profiling run took) (?<took>[\d.]+) s in total/
+            },
+            { phase: 'allocating KV cache', start: /Available KV cache memory/, end: /Maximum concurrency for / },
+            {
+                phase: 'capturing CUDA graphs',
+                // before the V1 engine's `(decode, FULL)` bars: `Capturing CUDA graph shapes`
+                progress: tqdm(String.raw `Capturing CUDA graph(?:s \([^)]*\)| shapes)`),
+                unit: 'graphs',
+                end: /Graph capturing finished in /,
+                took: /Graph capturing finished in (?<took>[\d.]+) secs/
+            },
+            {
+                phase: 'starting server',
+                start: /init engine \(profile, create kv cache, warmup model\) took|Supported tasks:|Starting vLLM (?:API )?server/
+            }
+        ],
+        fatal: [
+            ...TORCH_FATAL,
+            cause(/No available memory for the cache blocks/),
+            cause(/KV cache is needed, which is larger than the available KV cache memory/),
+            cause(/Free memory on device \S+ \([^)]*\) on startup is less than desired GPU memory utilization/),
+            failure(/WorkerProc hit an exception|WorkerProc failed to start/),
+            failure(/EngineCore failed to start|EngineCore encountered a fatal error/),
+            failure(/Engine core initialization failed/)
+        ]
+    },
+    ownedBy: 'vllm',
+    modelLists: ['openai'],
+    readiness: [
+        // `/is_sleeping` \u2192 {"is_sleeping": bool}, a route only with VLLM_SERVER_DEV_MODE=1 (404 without it: such a
+        // vLLM cannot sleep). A sleeping vLLM lists its model and /health says 200. `POST /wake_up` wakes it (its
+        // `tags` query left out: all of it). Unchanged from v0.14.0 to v0.15.0 (the source docs.vllm.ai publishes per
+        // tag; docs/endpoints.md).
+        readinessRoute({
+            path: '/is_sleeping',
+            ready: { statuses: [200, 404], notReadyWhen: { field: 'is_sleeping', value: true } },
+            wake: '/wake_up',
+            because: 'a sleeping vLLM (sleep mode) lists its model and its /health says 200'
+        }),
+        // `check_health()` raises EngineDeadError once the engine core died: 503 since PR #24897 (2025-09; so at
+        // v0.15.0 and v0.17.1), 500 in earlier V1 builds (launcher's runtime_exception_handler). It is a flag check,
+        // no forward pass: cheap. A 404 is no word either way (a proxy that passes only /v1, a server that is
+        // vLLM-like but not vLLM): the wait then goes by the model list alone, as it would knowing nothing.
+        readinessRoute({
+            path: '/health',
+            ready: { statuses: [200, 404] },
+            deadAfterReady: [500, 503],
+            because: "vLLM's /health turns 503 when its engine core dies, while /v1/models keeps listing the model"
+        })
+    ],
+    // EngineDeadError, "EngineCore encountered an issue. See stack trace (above) for the root cause.", in a 500 from
+    // every generation route
+    deadAnswer: /EngineCore encountered an issue|EngineDeadError/,
+    servesOneModel: true,
+    generation: ['openai'],
+    stream: 'openai',
+    sources: [
+        'vllm-project/vllm:vllm/entrypoints/openai/api_server.py (the sleep routes, before serve/sleep/)',
+        'vllm-project/vllm@v0.14.0:vllm/entrypoints/serve/sleep/api_router.py (/is_sleeping, /wake_up, dev mode only)',
+        'vllm-project/vllm@v0.15.0:vllm/entrypoints/serve/__init__.py (the sleep router attached)',
+        'vllm-project/vllm@v0.15.0,v0.17.1:vllm/entrypoints/serve/instrumentator/health.py (/health; 503 since PR #24897)',
+        'vllm-project/vllm@v0.9.0:vllm/v1/engine/exceptions.py (the dead engine words)',
+        'vllm-project/vllm@4e179065:vllm/v1/worker/gpu/model_runner.py (model runner v2 load line)',
+        '__tests__/fixtures/logs/vllm-v0.16.1rc1.log, vllm-v0.16.1rc1-oom-fail.log'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/index.ts
+
+
+
+
+
+
+
+
+
+/** One line per engine: its record's file above, its record here (the `engine` input lists them in this order). */
+const RECORDS = [vllm, sglang, tgi, ollama, llamacpp, triton, nim, localai, kserve];
+const ENGINE_RECORDS = RECORDS;
+/** The names the `engine` input accepts. */
+const ENGINE_NAMES = RECORDS.map((r) => r.name);
+/** Each engine's record, by its name. */
+const engines_ENGINES = Object.fromEntries(RECORDS.map((r) => [r.name, r]));
+/**
+ * The engines whose log lines are known, in the order a line is tried against their signatures: Ollama before
+ * llama.cpp, since Ollama 0.30+ passes llama.cpp's own lines through after its own.
+ */
+const LOG_DETECTION_ORDER = ['vllm', 'sglang', 'tgi', 'ollama', 'llamacpp', 'triton'];
+/** The name the `engine` input and the CLI's help give an engine (`llama.cpp` for `llamacpp`). */
+const engineInputName = (engine) => engines_ENGINES[engine].inputName ?? engine;
+
+;// CONCATENATED MODULE: ./src/engines/log-markers.ts
+/**
+ * Reading what model servers print while they start, from each engine's record: which engine a line names, the
+ * time stamp in a line, each engine's phases, its ready line and its fatal lines. __tests__/fixtures/logs holds a
+ * recorded startup of each engine that these are tested against. Line numbers in `[file.py:NNN]` prefixes change
+ * every release, so no pattern depends on them.
+ */
+
+
+const ENGINE_LOGS = ENGINE_RECORDS.map((r) => ({
+    engine: r.name,
+    label: r.label,
+    ...r.log
+}));
+const engineLog = (engine) => ENGINE_LOGS.find((e) => e.engine === engine);
+/** Its startup phases, in the order the engine goes through them. */
+const phaseMarkers = (engine) => engines_ENGINES[engine].log.phases;
+/** Whether the engine's log has a known ready line: without one, the log cannot tell the schedule when to probe. */
+const knowsReadyLine = (engine) => ENGINES[engine].log.ready !== NO_LINE;
+/** The engine whose own lines these are, from one line; undefined when the line is not particular to one. */
+function engineOfLine(line) {
+    return LOG_DETECTION_ORDER.find((e) => engines_ENGINES[e].log.signature.test(line));
+}
+/** The engine from a `/v1/models` body's `owned_by` (vLLM, SGLang, llama.cpp and Triton's OpenAI front end say so). */
+function engineOfModelList(json) {
+    const data = json?.data;
+    if (!Array.isArray(data))
+        return undefined;
+    for (const entry of data) {
+        const owner = entry?.owned_by;
+        const found = ENGINE_RECORDS.find((r) => r.ownedBy !== undefined && r.ownedBy === owner);
+        if (found)
+            return found.name;
+    }
+    return undefined;
+}
+/** The engine's stamp in a line, as milliseconds on the stamp's own scale. */
+function stampOf(log, line) {
+    const g = log.stamp?.exec(line)?.groups;
+    if (g === undefined)
+        return undefined;
+    const n = (v) => (v === undefined ? 0 : Number(v));
+    const fraction = g.f === undefined ? n(g.ms) + n(g.us) / 1000 : Number(`0.${g.f}`) * 1000;
+    return (Date.UTC(g.Y === undefined ? 2000 : n(g.Y), g.M === undefined ? 0 : n(g.M) - 1, g.D === undefined ? 1 : n(g.D), n(g.h), n(g.m), n(g.s)) + fraction);
+}
+const UNIT_SECONDS = { s: 1, ms: 1e-3, \u00b5s: 1e-6, ns: 1e-9 };
+/** The seconds in a `took` match. */
+const tookSeconds = (groups) => Number(groups.took) * UNIT_SECONDS[groups.unit ?? 's'];
+/** tqdm's `mm:ss` or `h:mm:ss` in seconds. */
+const clockSeconds = (text) => text.split(':').reduce((acc, part) => acc * 60 + Number(part), 0);
+
+;// CONCATENATED MODULE: ./src/startup/eta.ts
+/**
+ * Milliseconds left in a phase with progress, at `now`: tqdm's own elapsed time per item where it prints one,
+ * else the rate between the first and the latest count seen. Undefined while there is no rate yet.
+ */
+function phaseLeftMs(p, now) {
+    const { first, last } = p;
+    if (last.n >= last.total)
+        return 0;
+    let perItemMs;
+    if (last.elapsedS !== undefined && last.n > 0)
+        perItemMs = (last.elapsedS * 1000) / last.n;
+    else if (last.n > first.n && last.at > first.at)
+        perItemMs = (last.at - first.at) / (last.n - first.n);
+    if (perItemMs === undefined)
+        return undefined;
+    return Math.max(0, perItemMs * (last.total - last.n) - (now - last.at));
+}
+/**
+ * Milliseconds until ready going by earlier runs: the rest of this phase (by its rate, else its usual length) and
+ * the usual length of the phases after it; without a known phase, the usual startup minus the time so far.
+ */
+function readyInMs(pos, usual) {
+    const index = pos.phase === undefined ? -1 : usual.order.indexOf(pos.phase);
+    if (index >= 0) {
+        const own = (usual.phaseSeconds.get(pos.phase) ?? 0) * 1000;
+        const rest = usual.order.slice(index + 1).reduce((sum, name) => sum + (usual.phaseSeconds.get(name) ?? 0) * 1000, 0);
+        return (pos.phaseLeftMs ?? Math.max(0, own - pos.inPhaseMs)) + rest;
+    }
+    return Math.max(0, usual.totalSeconds * 1000 - pos.elapsedMs);
+}
+function eta(pos, usual) {
+    const usualMs = usual.totalSeconds * 1000;
+    if (pos.elapsedMs > usualMs)
+        return { kind: 'slower', overMs: pos.elapsedMs - usualMs, usualMs };
+    const own = pos.phase === undefined ? undefined : usual.phaseSeconds.get(pos.phase);
+    if (own !== undefined && pos.phaseLeftMs === undefined && pos.inPhaseMs > own * 1000)
+        return { kind: 'slower', overMs: pos.inPhaseMs - own * 1000, usualMs: own * 1000, phase: pos.phase };
+    return { kind: 'ready-in', ms: readyInMs(pos, usual) ?? 0 };
+}
+
+;// CONCATENATED MODULE: ./src/startup/phases.ts
+/**
+ * Follows an engine's startup through its log: fed each line with the time it was read, it knows the engine,
+ * the phase the engine is in, its progress, the phases behind it with their durations, and any fatal line.
+ * Pure: no I/O and no clock of its own; times are milliseconds on the caller's monotonic scale.
+ */
+
+// eslint-disable-next-line no-control-regex
+const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
+/** Lines kept while the engine is not yet known, to be read again once it is. */
+const MAX_PENDING = 5000;
+const MAX_QUOTE = 500;
+const ALL_FATAL = ENGINE_LOGS.flatMap((e) => e.fatal);
+class PhaseTracker {
+    log;
+    markers = [];
+    pending = [];
+    list = [];
+    open;
+    lastIndex = -1;
+    /** The read time minus the stamp, at its smallest: maps stamps onto the read scale (a line is read after it is written). */
+    offset = Infinity;
+    lines = 0;
+    fatals = [];
+    readySeen = false;
+    /** When the ready line was written (its stamp) or read. */
+    readyMoment;
+    /** A phase its own end marker closed, to be named when the next one begins. */
+    ended;
+    constructor(opts = {}) {
+        if (opts.startedAt !== undefined) {
+            this.open = { name: 'starting', index: -1, start: { at: opts.startedAt } };
+            this.list.push(this.open);
+        }
+        if (opts.engine !== undefined)
+            this.setEngine(opts.engine, 'log');
+    }
+    get engine() {
+        return this.log?.engine;
+    }
+    get ready() {
+        return this.readySeen;
+    }
+    /** When the ready line was written, on the read scale: by the engine's stamp where it has one, else when read. */
+    readyTime() {
+        return this.readyMoment && this.time(this.readyMoment);
+    }
+    /** Names the engine (from the input or the model list) and reads again the lines that came before. */
+    setEngine(engine, from = 'models') {
+        if (this.log !== undefined)
+            return [];
+        this.log = engineLog(engine);
+        this.markers = phaseMarkers(engine);
+        const events = [{ type: 'engine', engine, from }];
+        for (const p of this.pending.splice(0))
+            events.push(...this.read(p.text, p.at));
+        return events;
+    }
+    /**
+     * One line of the log (a physical line; tqdm's `\r` updates inside it are read one by one), read at `at`;
+     * `lineNumber` is its number in the file when the reader knows better than a count of the lines fed.
+     * `fatal: false` for lines from before the wait began: they tell the phases so far, not a failure now.
+     */
+    feed(rawLine, at, lineNumber = this.lines + 1, { fatal: checkFatal = true } = {}) {
+        this.lines = lineNumber;
+        const text = rawLine.replace(ANSI, '');
+        const events = [];
+        if (checkFatal)
+            this.matchFatal(text, lineNumber);
+        if (this.log === undefined) {
+            const engine = engineOfLine(text);
+            if (engine === undefined) {
+                if (this.pending.push({ text, at }) > MAX_PENDING)
+                    this.pending.shift();
+            }
+            else {
+                this.pending.push({ text, at });
+                events.push(...this.setEngine(engine, 'log'));
+            }
+        }
+        else {
+            events.push(...this.read(text, at));
+        }
+        return events;
+    }
+    /** Ends the phase under way (the wait is over). */
+    finish(at) {
+        if (this.open !== undefined)
+            this.close({ at });
+    }
+    current(now) {
+        if (this.open === undefined)
+            return undefined;
+        return {
+            name: this.open.name,
+            inPhaseMs: Math.max(0, now - this.time(this.open.start)),
+            progress: this.open.progress
+        };
+    }
+    /** The phases that have ended, in order. */
+    timings() {
+        return this.list.filter((p) => p.end !== undefined).map((p) => this.timing(p));
+    }
+    /** The fatal line to quote: the first that names a cause, else the first. */
+    fatal() {
+        return this.fatals.find((f) => f.cause) ?? this.fatals[0];
+    }
+    matchFatal(text, lineNumber) {
+        const found = (this.log?.fatal ?? ALL_FATAL).find((f) => f.pattern.test(text));
+        if (found !== undefined)
+            this.fatals.push({ line: text.trim().slice(0, MAX_QUOTE), lineNumber, cause: found.cause });
+    }
+    read(text, at) {
+        const log = this.log;
+        const stamp = stampOf(log, text);
+        if (stamp !== undefined)
+            this.offset = Math.min(this.offset, at - stamp);
+        const moment = { at, stamp };
+        const events = [];
+        for (const segment of text.split('\r')) {
+            const seg = segment.trim();
+            if (seg === '')
+                continue;
+            this.markers.forEach((marker, index) => {
+                const took = marker.took?.exec(seg)?.groups;
+                if (took !== undefined) {
+                    const phase = this.list.find((p) => p.name === marker.phase) ?? this.begin(marker, index, moment, events);
+                    if (phase !== undefined)
+                        phase.took = Math.max(phase.took ?? 0, tookSeconds(took));
+                }
+                const progress = marker.progress?.exec(seg)?.groups;
+                if (progress !== undefined) {
+                    const phase = this.open?.name === marker.phase ? this.open : this.begin(marker, index, moment, events);
+                    if (phase !== undefined)
+                        record(phase, marker.unit ?? 'steps', progress, at);
+                }
+                else if (marker.start?.test(seg)) {
+                    this.begin(marker, index, moment, events);
+                }
+                if (marker.end?.test(seg) && this.open?.name === marker.phase)
+                    this.ended = this.close(moment);
+            });
+            if (log.ready.test(seg) && !this.readySeen) {
+                this.readySeen = true;
+                this.readyMoment = moment;
+                if (this.open !== undefined)
+                    this.close(moment);
+            }
+        }
+        return events;
+    }
+    /** Starts a phase if it lies ahead of the current one (other ranks repeat the markers of phases already begun). */
+    begin(marker, index, moment, events) {
+        if (index <= this.lastIndex || this.readySeen)
+            return undefined;
+        const previous = this.open === undefined ? this.ended : this.close(moment);
+        this.ended = undefined;
+        const phase = { name: marker.phase, index, start: moment };
+        this.list.push(phase);
+        this.open = phase;
+        this.lastIndex = index;
+        events.push({ type: 'phase', name: marker.phase, at: moment.at, previous });
+        return phase;
+    }
+    close(moment) {
+        const phase = this.open;
+        phase.end = moment;
+        this.open = undefined;
+        return this.timing(phase);
+    }
+    timing(p) {
+        return {
+            name: p.name,
+            seconds: round1(p.took ?? this.measured(p.start, p.end) / 1000),
+            printed: p.took !== undefined
+        };
+    }
+    /** A moment on the read scale: the engine's stamp where it has one, else when the line was read. */
+    time(m) {
+        return m.stamp !== undefined && Number.isFinite(this.offset) ? m.stamp + this.offset : m.at;
+    }
+    /** Milliseconds between two moments: by the engine's stamps when both have one (and they go forward), else by reads. */
+    measured(start, end) {
+        if (start.stamp !== undefined && end.stamp !== undefined) {
+            // A stamp going back (a clock change on the server) leaves only the reads to go by.
+            return end.stamp >= start.stamp ? end.stamp - start.stamp : Math.max(0, end.at - start.at);
+        }
+        return Math.max(0, this.time(end) - this.time(start));
+    }
+}
+function record(phase, unit, g, at) {
+    const sample = {
+        n: Number(g.n),
+        total: Number(g.total),
+        at,
+        elapsedS: g.elapsed === undefined ? undefined : clockSeconds(g.elapsed)
+    };
+    const p = phase.progress;
+    if (p === undefined || p.last.total !== sample.total || sample.n < p.last.n)
+        phase.progress = { unit, first: sample, last: sample };
+    else
+        p.last = sample;
+}
+const round1 = (x) => Math.round(x * 10) / 10;
+
+;// CONCATENATED MODULE: ./src/startup/profile.ts
+/**
+ * The startup profile of one wait: the server's log lines go in, what they tell comes out as data (the engine, each
+ * new phase, a fatal line, where the startup is and how long it has to go), which src/report/profile-report.ts words.
+ */
+
+
+
+class StartupProfile {
+    opts;
+    tracker;
+    /** When the engine's own ready line was read. */
+    readyLineAt;
+    constructor(opts = {}) {
+        this.opts = opts;
+        this.tracker = new PhaseTracker({ engine: opts.engine, startedAt: opts.startedAt });
+    }
+    /** The fatal line to quote once one is seen (the wait ends on it): the first cause, else the first failure. */
+    get fatal() {
+        return this.tracker.fatal();
+    }
+    get engine() {
+        return this.tracker.engine;
+    }
+    /** One line of the server's log (its number in the file, when known), read at `at`: returns what it told. */
+    line(text, at, lineNumber) {
+        return this.say(this.tracker.feed(text, at, lineNumber), at);
+    }
+    /** A line written before the wait began (a server started elsewhere): it tells the phases so far, never a failure. */
+    earlier(text, at, lineNumber) {
+        return this.say(this.tracker.feed(text, at, lineNumber, { fatal: false }), at);
+    }
+    /** A model-list body's JSON from the server: `owned_by` can name the engine. */
+    models(json) {
+        const engine = this.tracker.engine === undefined ? engineOfModelList(json) : undefined;
+        return engine === undefined ? [] : this.say(this.tracker.setEngine(engine));
+    }
+    /** Where the startup is, for a still-waiting line; undefined while neither a phase nor earlier runs tell. */
+    status(now, elapsedMs) {
+        const phase = this.tracker.current(now);
+        if (phase === undefined) {
+            return this.opts.usual && { eta: eta({ inPhaseMs: 0, elapsedMs }, this.opts.usual) };
+        }
+        const left = phase.progress === undefined ? undefined : phaseLeftMs(phase.progress, now);
+        const against = this.opts.usual &&
+            eta({ phase: phase.name, inPhaseMs: phase.inPhaseMs, phaseLeftMs: left, elapsedMs }, this.opts.usual);
+        return { phase, phaseLeftMs: left, eta: against };
+    }
+    /**
+     * When the server is expected ready, for the probe schedule: when its ready line was read, else going by the
+     * phase under way in its log (its progress, and what earlier runs took for it and the phases after it);
+     * undefined while neither tells (the schedule then goes by how long earlier runs answered "loading").
+     */
+    readyAt(now) {
+        if (this.readyLineAt !== undefined)
+            return this.readyLineAt;
+        const usual = this.opts.usual;
+        const phase = this.tracker.current(now);
+        if (usual === undefined || phase === undefined || !usual.order.includes(phase.name))
+            return undefined;
+        const left = phase.progress === undefined ? undefined : phaseLeftMs(phase.progress, now);
+        const ms = readyInMs({ phase: phase.name, inPhaseMs: phase.inPhaseMs, phaseLeftMs: left, elapsedMs: 0 }, usual);
+        if (ms === undefined)
+            return undefined;
+        if (ms > 0)
+            return now + ms;
+        // Past what earlier runs took for the last phase: it was expected when that ended, and the schedule backs off.
+        return Math.min(now, now - phase.inPhaseMs + (usual.phaseSeconds.get(phase.name) ?? 0) * 1000);
+    }
+    /**
+     * When the engine's ready line was written, on the clock's scale: its own stamp where its lines have one (mapped
+     * by the earliest read, so never later than the read), else when it was read; undefined while not seen.
+     */
+    readyLineTime() {
+        return this.tracker.readyTime();
+    }
+    /** The engine's ready line has been read. */
+    get readyLineSeen() {
+        return this.readyLineAt !== undefined;
+    }
+    /** The wait is over: the phases, the one under way ended at `at`. */
+    finish(at) {
+        this.tracker.finish(at);
+        return this.tracker.timings();
+    }
+    /** The engine's name for people, when known. */
+    get label() {
+        return this.engine === undefined ? undefined : engineLog(this.engine).label;
+    }
+    /** `at`: when the line that gave the events was read (the ready line's moment, once the tracker has seen it). */
+    say(events, at) {
+        if (at !== undefined && this.tracker.ready)
+            this.readyLineAt ??= at;
+        return events;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/report/profile-report.ts
+
+
+const profile_report_s1 = (seconds) => `${seconds.toFixed(1)}s`;
+const about = (ms) => (ms < 1000 ? 'almost done' : `about ${formatDuration(ms)} left`);
+/** What the startup profile read in the log, one line each: the engine, each new phase. */
+function startupLines(events) {
+    return events.map((e) => e.type === 'engine'
+        ? `engine: ${engineLog(e.engine).label} (${e.from === 'log' ? 'from its log' : 'from its model list'})`
+        : phaseChangeText(e.name, e.previous));
+}
+/** Where the startup is, for a still-waiting line; undefined while neither a phase nor earlier runs tell. */
+function startupStatusText(status) {
+    if (status === undefined)
+        return undefined;
+    if (status.phase === undefined)
+        return etaText(status.eta);
+    return progressText(status.phase, status.phaseLeftMs, status.eta);
+}
+/** `loading weights 45% (29/64 shards), about 1m10s left; ready in about 4m30s going by earlier runs`. */
+function progressText(phase, phaseLeftMs, against) {
+    const p = phase.progress?.last;
+    const parts = [
+        p === undefined
+            ? `${phase.name} for ${formatDuration(phase.inPhaseMs)}`
+            : `${phase.name} ${Math.floor((p.n / p.total) * 100)}% (${p.n}/${p.total} ${phase.progress?.unit})`
+    ];
+    if (phaseLeftMs !== undefined)
+        parts[0] += `, ${about(phaseLeftMs)}`;
+    if (against !== undefined)
+        parts.push(etaText(against));
+    return parts.join('; ');
+}
+/**
+ * `ready in about 4m30s going by earlier runs`; once past that, how much slower: `1m05s slower than earlier runs,
+ * which were ready after 40.0s`, or for a phase without a count `12.0s longer than its usual 30.0s in earlier runs`.
+ */
+function etaText(e) {
+    if (e.kind === 'ready-in')
+        return `ready in about ${formatDuration(Math.max(e.ms, 1000))} going by earlier runs`;
+    if (e.phase !== undefined)
+        return `${formatDuration(e.overMs)} longer than its usual ${profile_report_s1(e.usualMs / 1000)} in earlier runs`;
+    return `${formatDuration(e.overMs)} slower than earlier runs, which were ready after ${profile_report_s1(e.usualMs / 1000)}`;
+}
+/** `now loading weights (initializing took 12.3s)`. */
+const phaseChangeText = (name, previous) => `now ${name}${previous ? ` (${previous.name} took ${profile_report_s1(previous.seconds)}${previous.printed ? ' by its own count' : ''})` : ''}`;
+const BLOCKS = ['', '\u258f', '\u258e', '\u258d', '\u258c', '\u258b', '\u258a', '\u2589'];
+const BAR_WIDTH = 24;
+/** A bar of `fraction` \u00d7 BAR_WIDTH cells, in eighths of a cell (any time at all shows as one eighth). */
+function bar(fraction) {
+    const f = Math.min(1, Math.max(0, fraction));
+    const eighths = f > 0 ? Math.max(1, Math.round(f * BAR_WIDTH * 8)) : 0;
+    return '\u2588'.repeat(Math.floor(eighths / 8)) + BLOCKS[eighths % 8];
+}
+/** `00:05:03.400`: a time from the start, in the chart's date format (Mermaid reads it as a time of day). */
+const clock = (ms) => {
+    // HH stops at 23: a startup of a day is past any timeout worth waiting for
+    const t = Math.min(Math.max(0, Math.round(ms)), 24 * 3600_000 - 1);
+    const hms = [Math.floor(t / 3600_000), Math.floor(t / 60_000) % 60, Math.floor(t / 1000) % 60];
+    return `${hms.map((n) => String(n).padStart(2, '0')).join(':')}.${String(t % 1000).padStart(3, '0')}`;
+};
+/** Seconds as whole tenths, in milliseconds: the chart's resolution, that of the figures in its labels. */
+const tenths = (seconds) => Math.round(seconds * 10) * 100;
+/**
+ * A Mermaid gantt chart of the phases end to end (GitHub draws it in job summaries). Each bar runs from the sum of
+ * the phases before it to the sum with it, to the tenth of a second (Mermaid's gantt parses `dateFormat` with
+ * dayjs, whose `SSS` reads milliseconds), so a 0.0 s phase is no wider than it took and the bars end at the total.
+ */
+function phaseGantt(phases, engineLabel) {
+    const total = phases.reduce((sum, p) => sum + p.seconds, 0);
+    const lines = [
+        '```mermaid',
+        'gantt',
+        `  title ${engineLabel} startup`,
+        '  dateFormat HH:mm:ss.SSS',
+        `  axisFormat ${total < 3600 ? '%M:%S' : '%H:%M'}`,
+        `  section ${engineLabel}`
+    ];
+    let sum = 0;
+    for (const p of phases) {
+        const start = tenths(sum);
+        sum += p.seconds;
+        lines.push(`  ${`${p.name} ${profile_report_s1(p.seconds)}`.replace(/[:;#]/g, ' ')} : ${clock(start)}, ${clock(tenths(sum))}`);
+    }
+    lines.push('```');
+    return lines.join('\n');
+}
+/**
+ * The summary's phase section: the chart, and a table of the numbers with proportional bars (and the usual
+ * figures when there is history). Figures the engine printed itself are marked.
+ */
+function phaseMarkdown(phases, engineLabel, usual) {
+    if (phases.length === 0)
+        return '';
+    const longest = Math.max(...phases.map((p) => p.seconds), 0.001);
+    const total = phases.reduce((sum, p) => sum + p.seconds, 0);
+    const withUsual = usual !== undefined && usual.size > 0;
+    // A chart of one bar (a run that failed in its first phase) shows nothing the table does not.
+    const lines = ['#### Startup phases', '', ...(phases.length > 1 ? [phaseGantt(phases, engineLabel), ''] : [])];
+    lines.push(withUsual ? '| phase | seconds | usual | share | |' : '| phase | seconds | share | |', withUsual ? '|---|---:|---:|---:|---|' : '|---|---:|---:|---|');
+    for (const p of phases) {
+        const share = `${total > 0 ? Math.round((p.seconds / total) * 100) : 0}%`;
+        const seconds = `${p.seconds.toFixed(1)}${p.printed ? ' *' : ''}`;
+        const u = usual?.get(p.name);
+        const cells = withUsual
+            ? [p.name, seconds, u === undefined ? '\u2014' : u.toFixed(1), share, bar(p.seconds / longest)]
+            : [p.name, seconds, share, bar(p.seconds / longest)];
+        lines.push(`| ${cells.join(' | ')} |`);
+    }
+    if (phases.some((p) => p.printed))
+        lines.push('', `\\* as ${engineLabel} reported it; the other figures are measured from its log.`);
+    return `${lines.join('\n')}\n`;
+}
+/** The warning for a startup slower than usual. */
+function regressionText(r) {
+    const grew = r.grewMost
+        ? `; ${r.grewMost.name} grew most: ${profile_report_s1(r.grewMost.seconds)} against ${profile_report_s1(r.grewMost.usual)}`
+        : '';
+    return (`Startup took ${profile_report_s1(r.seconds)}, ${r.percent.toFixed(1)}% over the median of ${profile_report_s1(r.expectedSeconds)} ` +
+        `of the last ${r.runs} ready run${r.runs === 1 ? '' : 's'}${grew}.`);
+}
+const value = (v) => (v === undefined ? 'unset' : JSON.stringify(v));
+/** `NCCL_PROTO was "LL" in the last 5 runs, now unset`. */
+const driftText = (d) => {
+    const last = `in the last ${d.runs === 1 ? 'run' : `${d.runs} runs`}`;
+    // a credential's record is a keyed hash: whether it changed is all there is to say
+    if (d.secret) {
+        const set = (v) => (v === undefined ? 'unset' : 'set');
+        return d.was !== undefined && d.now !== undefined
+            ? `${d.name} (a credential) changed: the same value ${last}, another now`
+            : `${d.name} (a credential) was ${set(d.was)} ${last}, now ${set(d.now)}`;
+    }
+    return `${d.name} was ${value(d.was)} ${last}, now ${value(d.now)}`;
+};
+function driftWarning(drifts) {
+    return `The server's environment changed since the previous run with this history key: ${drifts.map(driftText).join('; ')}.`;
+}
+
+;// CONCATENATED MODULE: ./src/runtime/bounded-regex.ts
+/** The scripts and their contexts, made at the first match: a wait with no pattern to run never pays for them. */
+let made;
+function sandboxes() {
+    if (made === undefined) {
+        const { createContext, Script } = process.getBuiltinModule('node:vm');
+        made = {
+            script: new Script('re.test(text)'),
+            context: createContext({ re: undefined, text: '' }),
+            findScript: new Script('for (at = 0; at < texts.length; at++) if (re.test(texts[at])) break; at'),
+            findContext: createContext({ re: undefined, texts: [], at: 0 })
+        };
+    }
+    return made;
+}
+/** Whether `re` matches `text`; undefined when the match ran out of time. */
+function testWithin(re, text, limitMs) {
+    const { script, context } = sandboxes();
+    context.re = re;
+    context.text = text;
+    try {
+        return script.runInContext(context, { timeout: Math.max(1, Math.ceil(limitMs)) }) === true;
+    }
+    catch (e) {
+        if (e.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT')
+            return undefined;
+        throw e;
+    }
+    finally {
+        context.re = undefined;
+        context.text = '';
+    }
+}
+/**
+ * The index of the first of `texts` that `re` matches (-1 for none), or `{ outOfTimeAt }`: the index of the text
+ * the match was on when `limitMs` ran out. One limit for the whole batch, so that a tick of the log watch stays short.
+ */
+function findWithin(re, texts, limitMs) {
+    if (texts.length === 0)
+        return -1;
+    const { findScript, findContext } = sandboxes();
+    findContext.re = re;
+    findContext.texts = texts;
+    findContext.at = 0;
+    try {
+        const at = findScript.runInContext(findContext, { timeout: Math.max(1, Math.ceil(limitMs)) });
+        return at < texts.length ? at : -1;
+    }
+    catch (e) {
+        if (e.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT')
+            return { outOfTimeAt: findContext.at };
+        throw e;
+    }
+    finally {
+        findContext.re = undefined;
+        findContext.texts = [];
+    }
+}
+
+;// CONCATENATED MODULE: ./src/server/watch.ts
+/** Turns what happens beside the wait into a halt: the server process exiting, a fail-pattern log line, cancellation. */
+
+
+
+/**
+ * How long `fail-pattern` may run on one look's new lines: a pattern that backtracks (`(\w+\s?)+: CUDA error`
+ * on an ordinary line) would otherwise hold the event loop, the deadline and the signals with it.
+ */
+const FAIL_PATTERN_LIMIT_MS = 250;
+/** How long a fatal log line waits for the server's exit, to name its exit code too. */
+const EXIT_GRACE_MS = 150;
+/** The least time between two reads of the log woken by the file system. */
+const SCAN_GAP_MS = 20;
+/** Watches a file for changes; undefined where it cannot (not there yet, no inotify): the timer reads it then. */
+function watchFile(path, onChange) {
+    try {
+        const watcher = (0,external_node_fs_namespaceObject.watch)(path, { persistent: false }, onChange);
+        watcher.on('error', () => watcher.close());
+        return watcher;
+    }
+    catch {
+        return undefined;
+    }
+}
+function watchServer({ halter, server, log, failPattern, readLines, cancel, pollMs = 200 }) {
+    let closed = false;
+    // A server that exits after the wait is over (or a late fatal line) ends nothing.
+    const halt = (h) => void (closed || halter.halt(h));
+    const logError = (line, why, after = '') => ({
+        reason: 'log-error',
+        detail: `line ${line.number} of ${log?.path} ${why}: ${line.text}${after}`
+    });
+    /**
+     * Reads the new lines: a log error among them, if any. A named cause explains most, then the user's pattern.
+     * `settled`: nothing later can explain it better (a known line that names no cause, such as vLLM's "EngineCore
+     * failed to start", may be followed by the one that does). `all`: every line still unread, not one look's.
+     */
+    const read = (after = '', all = false) => {
+        if (log === undefined)
+            return undefined;
+        const fresh = all ? log.rest() : log.poll();
+        // a log that became a directory, or cannot be read any more, ends the wait: nothing it says can be watched
+        if (log.problem !== undefined)
+            return { halt: { reason: 'log-error', detail: `${log.problem}${after}` }, settled: true };
+        const known = readLines?.(fresh);
+        const found = failPattern
+            ? findWithin(failPattern, fresh.map((l) => l.text), FAIL_PATTERN_LIMIT_MS)
+            : -1;
+        if (typeof found === 'object') {
+            const line = fresh[found.outOfTimeAt];
+            return {
+                halt: {
+                    reason: 'log-error',
+                    detail: `fail-pattern ${String(failPattern)} ran out of time on line ${line.number} of ${log.path} ` +
+                        `(it backtracks too much: simplify "fail-pattern")${after}`
+                },
+                settled: true
+            };
+        }
+        const matching = found === -1 ? undefined : fresh[found];
+        const knownError = (k) => logError(k.line, `is a known fatal ${k.engineLabel ?? 'model server'} line`, after);
+        if (known?.cause)
+            return { halt: knownError(known), settled: true };
+        if (matching)
+            return { halt: logError(matching, 'matches fail-pattern', after), settled: true };
+        return known ? { halt: knownError(known), settled: false } : undefined;
+    };
+    /** Calls `f` now, or `gapMs` after its last call when that was sooner (once, however many calls came between). */
+    const spaced = (f, gapMs) => {
+        let last = -Infinity;
+        let pending;
+        return () => {
+            if (pending !== undefined || closed)
+                return;
+            const wait = last + gapMs - systemClock.now();
+            const run = () => {
+                pending = undefined;
+                last = systemClock.now();
+                if (!closed)
+                    f();
+            };
+            if (wait <= 0)
+                run();
+            else
+                pending = setTimeout(run, wait);
+        };
+    };
+    let found;
+    let grace;
+    const scan = () => {
+        // a log that was not there yet when the wait began
+        if (changes === undefined && log !== undefined && !closed)
+            changes = watchFile(log.path, onChange);
+        if (found?.settled)
+            return;
+        const next = read();
+        if (next === undefined)
+            return;
+        // Within the grace, a cause read after a bare failure line is the one quoted: the lines of one crash come
+        // within milliseconds, and how the reads split them must not decide whether the user learns why it failed.
+        if (found !== undefined) {
+            if (next.settled)
+                found = next;
+            return;
+        }
+        found = next;
+        // A server usually exits right after its fatal line: a moment's grace lets the message give the exit code.
+        if (server === undefined)
+            halt(found.halt);
+        else
+            grace = setTimeout(() => found && halt(found.halt), EXIT_GRACE_MS);
+    };
+    const reads = log !== undefined && (failPattern !== undefined || readLines !== undefined);
+    const timer = reads ? setInterval(scan, pollMs) : undefined;
+    // The file system says when the log grows, so that a ready line is read within milliseconds, not a poll later;
+    // reads are spaced by SCAN_GAP_MS, so that a progress bar redrawn a thousand times a second costs little.
+    const onChange = spaced(() => scan(), SCAN_GAP_MS);
+    let changes = reads ? watchFile(log.path, onChange) : undefined;
+    void server?.exited.then((how) => {
+        if (closed)
+            return;
+        // A crash usually prints its cause just before: the fatal line explains more than the exit code.
+        const who = server.label ?? `the server process ${server.pid}`;
+        const after = `; ${who} then ${how}`;
+        // its last lines may hold the cause of a failure line already read: all of them are read, not one look's
+        const last = found?.settled ? undefined : read(after, true);
+        const error = found && !last?.settled ? { ...found.halt, detail: found.halt.detail + after } : last?.halt;
+        halt(error ?? { reason: 'server-exited', detail: `${who} ${how}` });
+    });
+    const onCancel = () => halt({ reason: 'cancelled', detail: `the job was cancelled (${cancel?.halted ?? 'aborted'})` });
+    if (cancel?.signal.aborted)
+        onCancel();
+    else
+        cancel?.signal.addEventListener('abort', onCancel, { once: true });
+    return {
+        close() {
+            closed = true;
+            clearInterval(timer);
+            changes?.close();
+            clearTimeout(grace);
+            cancel?.signal.removeEventListener('abort', onCancel);
+        }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/runtime/own-files.ts
+/**
+ * Writing only our own files: every file the action or the CLI creates or rewrites (the history, its lock and key,
+ * a temporary file, the server's log, a summary file) is opened without following a symbolic link (O_NOFOLLOW) and
+ * must be a regular file; a new one is created exclusively (O_EXCL) under a random name where its name would
+ * otherwise be predictable. A symbolic link planted at one of our paths in a shared folder (a self-hosted runner's
+ * tool cache, /tmp) makes the open fail instead of writing wherever the link points.
+ */
+
+
+const { O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_WRONLY } = external_node_fs_namespaceObject.constants;
+/** Thrown for a path that is a symbolic link: the message names it. */
+class SymlinkRefused extends Error {
+    path;
+    constructor(path) {
+        super(`${path} is a symbolic link; it is not followed (give the file itself)`);
+        this.path = path;
+    }
+}
+/** True when `path` is itself a symbolic link (a missing path, or one under a file, is not: opening it says why). */
+function isSymlink(path) {
+    try {
+        return (0,external_node_fs_namespaceObject.lstatSync)(path, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+    }
+    catch {
+        return false;
+    }
+}
+/**
+ * Opens `path` without following a symbolic link, only if it is a regular file. O_NONBLOCK: opening a FIFO nobody
+ * writes to would otherwise block the whole process, past its deadline and deaf to signals; it cannot block a
+ * regular file's reads and writes. A symbolic link is SymlinkRefused.
+ */
+function openOwn(path, flags, mode = 0o644) {
+    let fd;
+    try {
+        fd = (0,external_node_fs_namespaceObject.openSync)(path, flags | O_NOFOLLOW | O_NONBLOCK, mode);
+    }
+    catch (e) {
+        // Linux says ELOOP for a link at the last component; macOS says EMLINK or ELOOP.
+        const code = e.code;
+        if ((code === 'ELOOP' || code === 'EMLINK') && isSymlink(path))
+            throw new SymlinkRefused(path);
+        throw e;
+    }
+    const kind = notRegularFile((0,external_node_fs_namespaceObject.fstatSync)(fd));
+    if (kind === undefined)
+        return fd;
+    (0,external_node_fs_namespaceObject.closeSync)(fd);
+    throw new Error(`${path} is ${kind}, not a regular file`);
+}
+/** Creates `path` exclusively (it must not exist, a symbolic link included) and opens it for writing. */
+const createOwn = (path, mode = 0o644) => openOwn(path, O_WRONLY | O_CREAT | O_EXCL, mode);
+/**
+ * A fresh temporary file beside `path` (same folder, so that a rename over `path` stays on one file system), under
+ * a name no one can guess (`.<name>.<16 random hex>.tmp`), created exclusively: its name and its descriptor.
+ */
+function createTempBeside(path, mode = 0o644) {
+    const { randomBytes } = process.getBuiltinModule('node:crypto');
+    const temp = (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(path), `.${(0,external_node_path_namespaceObject.basename)(path)}.${randomBytes(8).toString('hex')}.tmp`);
+    return { temp, fd: createOwn(temp, mode) };
+}
+/** Writes `text` as the whole of `path` (created, or emptied), a regular file and not a symbolic link. */
+function writeOwnFile(path, text) {
+    const fd = openOwn(path, O_WRONLY | O_CREAT);
+    try {
+        // truncated once open: O_TRUNC would empty a FIFO's or a device's writer before the check refused it
+        (0,external_node_fs_namespaceObject.ftruncateSync)(fd, 0);
+        const bytes = Buffer.from(text);
+        for (let at = 0; at < bytes.length;)
+            at += (0,external_node_fs_namespaceObject.writeSync)(fd, bytes, at, bytes.length - at, at);
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+/** What a path is when it is not a regular file, in words; undefined for a regular file. */
+function notRegularFile(stat) {
+    if (stat.isFile())
+        return undefined;
+    if (stat.isDirectory())
+        return 'a directory';
+    if (stat.isFIFO())
+        return 'a FIFO';
+    if (stat.isCharacterDevice())
+        return 'a character device';
+    if (stat.isBlockDevice())
+        return 'a block device';
+    if (stat.isSocket())
+        return 'a socket';
+    return 'not a regular file';
+}
+
+;// CONCATENATED MODULE: ./src/history/fingerprint.ts
+/**
+ * A credential in the history is never its value: `env-report` masks it, and where the history must tell that it
+ * changed between runs (drift), it keeps a keyed hash of it, HMAC-SHA-256 under a random key of this history's own
+ * (`<history>.key`, 32 random bytes, mode 0600, created exclusively beside it on first use). Without the key a
+ * hash cannot be tested against guesses (a short password would otherwise fall to a dictionary), and one history
+ * copied elsewhere (an artifact, a CSV export) says nothing about the same password in another.
+ */
+
+
+/** How a masked value starts in the history: `***` alone (no key), or `*** hmac:<16 hex>`. */
+const MASKED = '***';
+const KEY_HEX = 64;
+/** This history's key, made on first use; undefined when it cannot be made or read (a hash is then not kept). */
+function historySecretKey(historyPath) {
+    const path = `${historyPath}.key`;
+    const { randomBytes } = process.getBuiltinModule('node:crypto');
+    try {
+        const fd = createOwn(path, 0o600);
+        const hex = randomBytes(KEY_HEX / 2).toString('hex');
+        try {
+            (0,external_node_fs_namespaceObject.writeSync)(fd, hex);
+        }
+        finally {
+            (0,external_node_fs_namespaceObject.closeSync)(fd);
+        }
+        return Buffer.from(hex, 'hex');
+    }
+    catch (e) {
+        if (e.code !== 'EEXIST')
+            return undefined;
+    }
+    try {
+        const fd = openOwn(path, external_node_fs_namespaceObject.constants.O_RDONLY);
+        const buffer = Buffer.alloc(KEY_HEX + 1);
+        let got;
+        try {
+            got = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, 0, buffer.length, 0);
+        }
+        finally {
+            (0,external_node_fs_namespaceObject.closeSync)(fd);
+        }
+        const hex = buffer.subarray(0, got).toString('latin1');
+        // one being written by another process right now, or not ours: no hash this run
+        return /^[0-9a-f]{64}$/.test(hex) ? Buffer.from(hex, 'hex') : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+/** What the history keeps of a credential: the mask, and its keyed hash when there is a key. */
+function maskedRecord(value, key) {
+    if (key === undefined)
+        return MASKED;
+    const hash = process.getBuiltinModule('node:crypto').createHmac('sha256', key).update(value).digest('hex');
+    return `${MASKED} hmac:${hash.slice(0, 16)}`;
+}
+/** A value the history keeps masked (a credential): compared by its hash, never shown. */
+const isMasked = (value) => value !== undefined && value.startsWith(MASKED);
+
+;// CONCATENATED MODULE: ./src/history/record.ts
+/** One finished wait as the history keeps it (a JSON line of the history file), and how many runs it keeps. */
+/** Runs kept per key. */
+const record_KEEP_RUNS = 100;
+/** Ready runs the expected startup is the median of. */
+const MEDIAN_OF = 10;
+
+;// CONCATENATED MODULE: ./src/history/stats.ts
+
+
+const secondsOf = (r) => r.startupSeconds ?? r.elapsedSeconds;
+function median(values) {
+    const sorted = [...values].sort((a, b) => a - b);
+    const mid = Math.floor(sorted.length / 2);
+    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+/** What the last MEDIAN_OF ready runs took; undefined without any. */
+function usualStartup(earlier) {
+    const ready = earlier.filter((r) => r.ready).slice(-MEDIAN_OF);
+    if (ready.length === 0)
+        return undefined;
+    const names = new Set(ready.flatMap((r) => r.phases.map((p) => p.name)));
+    const phaseSeconds = new Map([...names].map((name) => [
+        name,
+        median(ready.flatMap((r) => r.phases.filter((p) => p.name === name).map((p) => p.seconds)))
+    ]));
+    const answering = ready.flatMap((r) => (r.answeringSeconds === undefined ? [] : [r.answeringSeconds]));
+    return {
+        totalSeconds: median(ready.map(secondsOf)),
+        ...(answering.length === 0 ? {} : { answeringSeconds: median(answering) }),
+        phaseSeconds,
+        order: ready[ready.length - 1].phases.map((p) => p.name),
+        runs: ready.length
+    };
+}
+/** This ready run against the median of the earlier ready runs; undefined when there is nothing to compare. */
+function regression(earlier, run) {
+    const usual = usualStartup(earlier);
+    if (!run.ready || usual === undefined || usual.totalSeconds <= 0)
+        return undefined;
+    const seconds = secondsOf(run);
+    let grewMost;
+    for (const p of run.phases) {
+        const before = usual.phaseSeconds.get(p.name);
+        if (before !== undefined &&
+            p.seconds - before > 0 &&
+            p.seconds - before > (grewMost ? grewMost.seconds - grewMost.usual : 0)) {
+            grewMost = { name: p.name, seconds: p.seconds, usual: before };
+        }
+    }
+    const percent = Math.round(((seconds - usual.totalSeconds) / usual.totalSeconds) * 1000) / 10;
+    return { expectedSeconds: usual.totalSeconds, seconds, percent, runs: usual.runs, grewMost };
+}
+/** The variables whose value differs from the previous run with the same `env-report`. */
+function envDrift(earlier, run) {
+    if (run.env === undefined)
+        return [];
+    const comparable = earlier.filter((r) => r.env !== undefined && r.envReport === run.envReport);
+    const previous = comparable[comparable.length - 1]?.env;
+    if (previous === undefined)
+        return [];
+    const now = run.env;
+    const names = [...new Set([...Object.keys(previous), ...Object.keys(now)])].sort();
+    // a credential masked without a hash (no key, or an older record) cannot be compared: no drift is told for it
+    const unknown = (v) => v === MASKED;
+    return names
+        .filter((name) => previous[name] !== now[name] && !unknown(previous[name]) && !unknown(now[name]))
+        .map((name) => {
+        let runs = 0;
+        for (let i = comparable.length - 1; i >= 0 && comparable[i].env?.[name] === previous[name]; i--)
+            runs++;
+        const secret = isMasked(previous[name]) || isMasked(now[name]);
+        return { name, was: previous[name], now: now[name], runs, ...(secret ? { secret: true } : {}) };
+    });
+}
+/**
+ * This run's smoke-test decode rate against the median of the last MEDIAN_OF ready runs that measured one with as
+ * many tokens a request; undefined when there is nothing to compare.
+ */
+function throughputRegression(earlier, run) {
+    const now = run.decodeTokensPerSecond;
+    if (!run.ready || now === undefined)
+        return undefined;
+    const rates = earlier
+        .filter((r) => r.ready && r.decodeTokensPerSecond !== undefined && r.smokeTokens === run.smokeTokens)
+        .slice(-MEDIAN_OF)
+        .map((r) => r.decodeTokensPerSecond);
+    if (rates.length === 0)
+        return undefined;
+    const usual = median(rates);
+    if (usual <= 0)
+        return undefined;
+    const percentBelow = Math.round(((usual - now) / usual) * 1000) / 10;
+    return { usual, now, percentBelow, runs: rates.length, drift: envDrift(earlier, run) };
+}
+
+;// CONCATENATED MODULE: ./src/server/proc.ts
+/** Reading Linux's /proc: one process's stat line, the process ids, a command line, an environment. Undefined or empty without it. */
+
+function procStat(pid, proc = '/proc') {
+    try {
+        const stat = (0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/stat`, 'utf8');
+        // the command name in parentheses may hold spaces and parentheses: count fields from the last ')'
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return { state: f[0], ppid: Number(f[1]), pgrp: Number(f[2]), startTicks: Number(f[19]) };
+    }
+    catch {
+        return undefined;
+    }
+}
+/** Every process id /proc shows (empty without /proc). */
+function procPids(proc = '/proc') {
+    try {
+        return (0,external_node_fs_namespaceObject.readdirSync)(proc)
+            .filter((n) => /^\d+$/.test(n))
+            .map(Number);
+    }
+    catch {
+        return [];
+    }
+}
+const MAX_COMMAND = 500;
+/** The command line of `pid`, arguments joined by spaces (its name in brackets where it has none), or "" once gone. */
+function commandLine(pid, proc = '/proc') {
+    try {
+        const args = (0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
+        if (args !== '')
+            return args.length > MAX_COMMAND ? `${args.slice(0, MAX_COMMAND)}\u2026` : args;
+        return `[${(0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/comm`, 'utf8').trim()}]`;
+    }
+    catch {
+        return '';
+    }
+}
+/** The environment `pid` started with (`/proc/<pid>/environ`), or undefined when it cannot be read (gone, another user's, no /proc). */
+function procEnviron(pid, proc = '/proc') {
+    try {
+        const entries = (0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/environ`, 'utf8')
+            .split('\0')
+            .filter((e) => e.includes('='));
+        return Object.fromEntries(entries.map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]));
+    }
+    catch {
+        return undefined;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/server/guard.ts
+/**
+ * Which processes a stop may signal, read from Linux's /proc. Never this process, one of its ancestors (the
+ * runner's step, the runner itself), pid 1, a runner's own processes (`Runner.Worker`, `Runner.Listener`, its
+ * service scripts), nor a process group any of them is in. A pid recorded at launch is the server only while it
+ * names the process that started then (`/proc/<pid>/stat` field 22, on the same boot): Linux reuses pids, and a
+ * server that died early leaves its pid to a stranger. A process that carries the run's marker in its
+ * environment (`WAIT_FOR_MODEL_RUN=<id>`, set at launch and inherited by whatever the server starts) is the
+ * server's, wherever it went: a worker that double-forked out of the group, an orphaned engine core.
+ */
+
+
+/** The variable `start` tags the server's environment with. */
+const RUN_MARKER = 'WAIT_FOR_MODEL_RUN';
+/** The runner's own programs, by their command line (the hosted runners' and a self-hosted one's, as installed). */
+const RUNNER_COMMAND = /(^|\/)(Runner\.Worker|Runner\.Listener|runsvc\.sh|run-helper\.sh)(\s|$)/;
+/** An ancestor chain longer than this is a loop in a hostile or broken /proc: stop walking. */
+const MAX_DEPTH = 4096;
+/** The processes and groups a stop must leave alone, as seen now from `self` (this process). */
+function processGuard(proc = '/proc', self = process.pid) {
+    const spared = new Map([[1, 'init']]);
+    const groups = new Set();
+    const selfStat = procStat(self, proc);
+    spared.set(self, 'self');
+    if (selfStat !== undefined)
+        groups.add(selfStat.pgrp);
+    // without /proc only the parent is known
+    let parent = selfStat?.ppid ?? (self === process.pid ? process.ppid : 0);
+    for (let depth = 0; parent > 1 && depth < MAX_DEPTH && !spared.has(parent); depth++) {
+        spared.set(parent, 'ancestor');
+        const stat = procStat(parent, proc);
+        if (stat !== undefined)
+            groups.add(stat.pgrp);
+        parent = stat?.ppid ?? 0;
+    }
+    for (const pid of procPids(proc)) {
+        if (spared.has(pid) || !RUNNER_COMMAND.test(commandLine(pid, proc)))
+            continue;
+        spared.set(pid, 'runner');
+        const stat = procStat(pid, proc);
+        if (stat !== undefined)
+            groups.add(stat.pgrp);
+    }
+    // The leader of a group this process, an ancestor or the runner is in need not be an ancestor (the shell of a
+    // pipeline, a job-control wrapper): signalling it would stop the stopper's own job all the same.
+    return {
+        spared: (pid) => spared.get(pid) ?? (groups.has(pid) ? 'group-leader' : undefined),
+        groupSpared: (pgid) => groups.has(pgid) || spared.has(pgid)
+    };
+}
+/** Whether `pid` still names the process `recorded` describes. */
+function identify(pid, recorded, proc = '/proc') {
+    if (recorded.startTicks === undefined || procStat(process.pid, proc) === undefined)
+        return { kind: 'unchecked' };
+    const boot = bootId(proc);
+    if (recorded.bootId !== undefined && boot !== undefined && boot !== recorded.bootId)
+        return { kind: 'rebooted' };
+    const stat = procStat(pid, proc);
+    if (stat === undefined || stat.state === 'Z')
+        return { kind: 'gone' };
+    if (stat.startTicks !== recorded.startTicks)
+        return { kind: 'reused', startTicks: stat.startTicks, expectedTicks: recorded.startTicks };
+    return { kind: 'same' };
+}
+/** This boot's id, or undefined without /proc. */
+function bootId(proc = '/proc') {
+    try {
+        return (0,external_node_fs_namespaceObject.readFileSync)(`${proc}/sys/kernel/random/boot_id`, 'utf8').trim() || undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * The processes whose environment carries `RUN_MARKER=<marker>`, among those this user may read, that started no
+ * earlier than `sinceTicks`. `seen` caches each answer by pid and start time: an environment is fixed at exec, and
+ * reading every process's on every poll would cost the stop more than the stop itself.
+ */
+function markedProcesses(marker, sinceTicks, seen, proc = '/proc') {
+    const needle = `\0${RUN_MARKER}=${marker}\0`;
+    const found = [];
+    for (const pid of procPids(proc)) {
+        const stat = procStat(pid, proc);
+        if (stat === undefined || stat.state === 'Z' || stat.startTicks < sinceTicks)
+            continue;
+        const key = `${pid}:${stat.startTicks}`;
+        let marked = seen.get(key);
+        if (marked === undefined) {
+            marked = environHas(pid, needle, proc);
+            seen.set(key, marked);
+        }
+        if (marked)
+            found.push(pid);
+    }
+    return found;
+}
+function environHas(pid, needle, proc) {
+    try {
+        // latin1 maps each byte to one character: a byte search, whatever the encoding of the other variables
+        return `\0${(0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/environ`, 'latin1')}\0`.includes(needle);
+    }
+    catch {
+        return false; // another user's process, or gone
+    }
+}
+/** `roots` and every process descended from them, from the parent ids of /proc/<pid>/stat. */
+function descendantsOf(roots, proc = '/proc') {
+    const children = new Map();
+    for (const p of procPids(proc)) {
+        const parent = procStat(p, proc)?.ppid;
+        if (parent !== undefined)
+            children.set(parent, [...(children.get(parent) ?? []), p]);
+    }
+    const family = new Set(roots);
+    const queue = [...family];
+    while (queue.length > 0) {
+        for (const child of children.get(queue.shift()) ?? []) {
+            if (family.has(child))
+                continue;
+            family.add(child);
+            queue.push(child);
+        }
+    }
+    return family;
+}
+
+;// CONCATENATED MODULE: ./src/server/port-owner.ts
+/**
+ * Who listens on a local TCP port, read from Linux's /proc: the listening sockets of /proc/net/tcp and tcp6, each
+ * socket's inode found among the processes' file descriptors (/proc/<pid>/fd \u2192 `socket:[inode]`), and each
+ * holder's command line. Structured answers only; without /proc (not Linux) the answer is `unknown`.
+ *
+ * /proc/net/tcp is the table of the reader's network namespace: a server in a container with its own
+ * namespace (docker -p) shows as the proxy that forwards the port, which is what answers the gate anyway.
+ */
+
+
+
+
+const LISTEN = '0A';
+/** Who listens on `port` (any local address, IPv4 and IPv6). */
+function portOwner(port, { proc = '/proc' } = {}) {
+    const sockets = listeningSockets(proc, port);
+    if (sockets === undefined)
+        return { kind: 'unknown', port };
+    if (sockets.length === 0)
+        return { kind: 'free', port };
+    const holders = socketHolders(proc, new Set(sockets.map((s) => s.inode)));
+    return {
+        kind: 'listening',
+        port,
+        listeners: sockets.map((s) => ({ ...s, holders: holders.get(s.inode) ?? [] }))
+    };
+}
+/**
+ * Whether what listens on `port` belongs to the process `pid` or its descendants (a `start` shell that runs the
+ * server as its child, a server that forks workers): the listening socket's inode among their descriptors.
+ */
+function listenerOwnership(port, pid, options = {}) {
+    const owner = portOwner(port, options);
+    if (owner.kind !== 'listening')
+        return owner;
+    const family = processTree(options.proc ?? '/proc', pid);
+    for (const l of owner.listeners) {
+        const holder = l.holders.find((h) => family.has(h.pid));
+        if (holder !== undefined)
+            return { kind: 'ours', port, holder };
+    }
+    return { kind: 'foreign', port, listeners: owner.listeners };
+}
+/** `pid` and every process descended from it, from the parent ids of /proc/<pid>/stat. */
+const processTree = (proc, pid) => descendantsOf([pid], proc);
+/** The listening sockets on `port`; undefined when neither table can be read. */
+function listeningSockets(proc, port) {
+    let read = false;
+    const found = [];
+    for (const table of ['tcp', 'tcp6']) {
+        let text;
+        try {
+            text = (0,external_node_fs_namespaceObject.readFileSync)(`${proc}/net/${table}`, 'utf8');
+            read = true;
+        }
+        catch {
+            continue; // tcp6 is absent on a kernel without IPv6
+        }
+        for (const line of text.split('\n').slice(1)) {
+            // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode \u2026
+            const f = line.trim().split(/\s+/);
+            if (f.length < 10 || f[3] !== LISTEN)
+                continue;
+            const [hexAddress, hexPort] = f[1].split(':');
+            if (parseInt(hexPort, 16) !== port)
+                continue;
+            found.push({ address: decodeAddress(hexAddress), port, inode: Number(f[9]) });
+        }
+    }
+    return read ? found : undefined;
+}
+/** The kernel prints each 32-bit word of the address in host order (little-endian on the runners' x86 and arm64). */
+function decodeAddress(hex) {
+    const words = hex.match(/.{8}/g) ?? [];
+    const bytes = words.flatMap((w) => (w.match(/../g) ?? []).reverse().map((b) => parseInt(b, 16)));
+    if (bytes.length === 4)
+        return bytes.join('.');
+    const groups = Array.from({ length: 8 }, (_, i) => ((bytes[2 * i] << 8) | bytes[2 * i + 1]).toString(16));
+    if (groups.slice(0, 5).every((g) => g === '0') && groups[5] === 'ffff')
+        return `::ffff:${bytes.slice(12).join('.')}`;
+    // the shortest form for the common cases (:: and ::1); other addresses in full
+    const text = groups.join(':');
+    return text === '0:0:0:0:0:0:0:0' ? '::' : text === '0:0:0:0:0:0:0:1' ? '::1' : text;
+}
+/** The processes holding each of `inodes` among their file descriptors (those this user may read). */
+function socketHolders(proc, inodes) {
+    const holders = new Map();
+    for (const pid of procPids(proc)) {
+        let fds;
+        try {
+            fds = (0,external_node_fs_namespaceObject.readdirSync)(`${proc}/${pid}/fd`);
+        }
+        catch {
+            continue; // another user's process, or gone
+        }
+        const held = new Set();
+        for (const fd of fds) {
+            let target;
+            try {
+                target = (0,external_node_fs_namespaceObject.readlinkSync)(`${proc}/${pid}/fd/${fd}`);
+            }
+            catch {
+                continue;
+            }
+            const m = /^socket:\[(\d+)\]$/.exec(target);
+            if (m && inodes.has(Number(m[1])))
+                held.add(Number(m[1]));
+        }
+        if (held.size === 0)
+            continue;
+        const info = { pid, command: commandLine(pid, proc) };
+        for (const inode of held)
+            holders.set(inode, [...(holders.get(inode) ?? []), info]);
+    }
+    return holders;
+}
+/**
+ * The port to check when `url` names this machine (loopback, `localhost`, this host's name or one of its
+ * addresses), else undefined: a server elsewhere is probed as it is, its port is none of this machine's business.
+ */
+function localPort(url, hostName = process.getBuiltinModule('node:os').hostname()) {
+    const host = bareHost(url.hostname);
+    const os = process.getBuiltinModule('node:os');
+    const addresses = Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((a) => a.address.toLowerCase()));
+    const local = isLoopback(url.hostname) ||
+        host.endsWith('.localhost') ||
+        host === hostName.toLowerCase() ||
+        addresses.includes(host);
+    if (!local)
+        return undefined;
+    return url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+}
+/** Docker's userland proxy, which holds a container's published port on the host (`docker run -p`). */
+const isDockerProxy = (command) => /(^|\/)docker-proxy(\s|$)/.test(command);
+
+;// CONCATENATED MODULE: ./src/server/env-report.ts
+/**
+ * `env-report`: the chosen variables from a process's environment, with credential-like values masked, and the
+ * process whose environment it is: the one that serves.
+ */
+
+
+
+/**
+ * A credential's own value, held apart from its entry so that no serialisation of the facts (the log, the summary,
+ * `--json`) can carry it: only the history reads it, to store a keyed hash of it (history/fingerprint.ts).
+ */
+const secretValues = new WeakMap();
+/** The value a masked entry stands for; undefined for an entry that is not a credential. */
+const secretValueOf = (entry) => secretValues.get(entry);
+/**
+ * Each name or glob (`*` any run of characters, `?` one) in order; a glob gives every matching variable, sorted.
+ * A value is masked by the one credential rule (inputs/secrets.ts): its name says it is a credential, its value
+ * has a credential's shape (a URL's password, a token), or it holds one of `secrets` (the api-key in a variable
+ * called MODEL_AUTH is still the api-key): the report also goes into the history file.
+ */
+function envReport(patterns, environ, secrets = []) {
+    const entries = [];
+    const seen = new Set();
+    for (const pattern of patterns) {
+        const glob = new RegExp(`^${pattern.replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+        const names = Object.keys(environ)
+            .filter((n) => glob.test(n))
+            .sort();
+        if (names.length === 0)
+            entries.push({ name: pattern });
+        for (const name of names.filter((n) => !seen.has(n))) {
+            seen.add(name);
+            const value = environ[name];
+            if (!isSecretValue(name, value, secrets)) {
+                entries.push({ name, value });
+                continue;
+            }
+            const entry = { name, value: MASK, secret: true };
+            secretValues.set(entry, value);
+            entries.push(entry);
+        }
+    }
+    return entries;
+}
+/**
+ * The first of the server's processes (`pid` and its descendants) that listens on one of `ports`, or undefined
+ * when none does (not yet, no /proc, or a holder this user cannot see).
+ */
+function servingProcess(pid, ports, proc = '/proc') {
+    for (const port of ports) {
+        const o = listenerOwnership(port, pid, { proc });
+        if (o.kind === 'ours')
+            return { pid: o.holder.pid, port, environ: procEnviron(o.holder.pid, proc) };
+    }
+    return undefined;
+}
+/** `*` any run of characters, `?` one: as `env-report` reads its names. */
+const glob = (pattern) => new RegExp(`^${pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.')}$`);
+/**
+ * The variables `patterns` names whose value differs between the two environments (set in one and not the other
+ * included), sorted. Compared on the real values, so that a masked credential that differs is named too (its
+ * value is not shown anywhere).
+ */
+function envDifferences(patterns, a, b) {
+    const globs = patterns.map(glob);
+    const names = new Set([...Object.keys(a), ...Object.keys(b)].filter((n) => globs.some((g) => g.test(n))));
+    return [...names].filter((n) => a[n] !== b[n]).sort();
+}
+
+;// CONCATENATED MODULE: ./src/history/store.ts
+/**
+ * The history file, one JSON line per finished wait, shared by every job on a runner: reading it, appending a line
+ * atomically under its lock, trimming each key to its last runs, every write to our own files (runtime/own-files.ts).
+ * Imports only Node's own modules, record.ts and own-files.ts, so that tests can run it in plain child processes.
+ */
+
+
+
+
+/**
+ * One line is written with one `write` on a file opened with O_APPEND, which the kernel appends whole; it stays
+ * under PIPE_BUF (4 KiB), the size POSIX guarantees for atomic pipe writes, so it holds on any file system too.
+ */
+const MAX_LINE_BYTES = 4096;
+/** Only the end of a larger file is read (several thousand runs). */
+const MAX_READ_BYTES = 8 * 1024 * 1024;
+/** A lock older than this was left by a process that died while holding it. */
+const STALE_LOCK_MS = 10_000;
+const LOCK_WAIT_MS = 2_000;
+/** Where history lives by default: under the runner's tool cache (kept between jobs on self-hosted runners) or the user's cache. */
+function defaultHistoryFile(env, frontEnd) {
+    if (frontEnd === 'action') {
+        return env.RUNNER_TOOL_CACHE
+            ? { path: (0,external_node_path_namespaceObject.join)(env.RUNNER_TOOL_CACHE, 'wait-for-model', 'history.jsonl') }
+            : { notice: 'History is off: RUNNER_TOOL_CACHE is not set; give "history-file" to keep it elsewhere.' };
+    }
+    const base = env.XDG_CACHE_HOME || (env.HOME ? (0,external_node_path_namespaceObject.join)(env.HOME, '.cache') : undefined);
+    return base
+        ? { path: (0,external_node_path_namespaceObject.join)(base, 'wait-for-model', 'history.jsonl') }
+        : { notice: 'History is off: neither XDG_CACHE_HOME nor HOME is set; give --history-file to keep it elsewhere.' };
+}
+/** The default key: the endpoint, the model and the start command, hashed so that no secret in them lands in the file. */
+function historyKey(url, model, start) {
+    // node:crypto is loaded only for a history that is on
+    return process
+        .getBuiltinModule('node:crypto')
+        .createHash('sha256')
+        .update(JSON.stringify([url, model ?? '', start ?? '']))
+        .digest('hex')
+        .slice(0, 16);
+}
+/** Opens the history file, only if it is a regular file and not a symbolic link (runtime/own-files.ts). */
+const openRegular = (path, flags) => openOwn(path, flags);
+const APPEND = external_node_fs_namespaceObject.constants.O_WRONLY | external_node_fs_namespaceObject.constants.O_APPEND | external_node_fs_namespaceObject.constants.O_CREAT;
+/** Makes sure the file can be appended to; a reason in words when it cannot (history is then off). */
+function prepareHistory(path) {
+    try {
+        (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
+        const existing = (0,external_node_fs_namespaceObject.lstatSync)(path, { throwIfNoEntry: false });
+        if (existing?.isSymbolicLink())
+            throw new SymlinkRefused(path);
+        if (existing !== undefined && !existing.isFile())
+            throw new Error('not a regular file');
+        (0,external_node_fs_namespaceObject.closeSync)(openRegular(path, APPEND));
+        return undefined;
+    }
+    catch (e) {
+        // the message of a refused symbolic link names the path already
+        if (e instanceof SymlinkRefused)
+            return `History is off: ${e.message}.`;
+        return `History is off: cannot write ${path} (${e.message}).`;
+    }
+}
+function readHistory(path) {
+    let text;
+    try {
+        text = readTail(path);
+    }
+    catch (e) {
+        if (e.code === 'ENOENT')
+            return { runs: [], skipped: 0 };
+        throw e;
+    }
+    return parseHistory(text);
+}
+function parseHistory(text) {
+    const runs = [];
+    let skipped = 0;
+    for (const line of text.split('\n')) {
+        if (line.trim() === '')
+            continue;
+        const run = parseRun(line);
+        if (run === undefined)
+            skipped++;
+        else
+            runs.push(run);
+    }
+    return { runs, skipped };
+}
+/**
+ * A figure the history may use: a finite number, not negative, and not beyond what any wait can take (a line
+ * holding 1e309 reads as Infinity, -1e308 as a negative time: either would make every median and regression
+ * check that uses it Infinity or NaN, and so switch the check off without a word). Such a line is skipped like
+ * an unreadable one, and the skip is warned of.
+ */
+const MAX_SECONDS = 366 * 24 * 3600;
+const plausibleSeconds = (n) => typeof n === 'number' && Number.isFinite(n) && n >= 0 && n <= MAX_SECONDS;
+const plausibleFigure = (n) => typeof n === 'number' && Number.isFinite(n) && n >= 0 && n <= 1e12;
+function parseRun(line) {
+    let r;
+    try {
+        r = JSON.parse(line);
+    }
+    catch {
+        return undefined;
+    }
+    const fine = typeof r === 'object' &&
+        r !== null &&
+        typeof r.key === 'string' &&
+        typeof r.ready === 'boolean' &&
+        plausibleSeconds(r.elapsedSeconds) &&
+        [r.startupSeconds, r.answeringSeconds].every((n) => n === undefined || plausibleSeconds(n)) &&
+        [r.ttftMs, r.decodeTokensPerSecond, r.smokeTokens].every((n) => n === undefined || plausibleFigure(n)) &&
+        Array.isArray(r.phases) &&
+        r.phases.every((p) => typeof p?.name === 'string' && plausibleSeconds(p?.seconds)) &&
+        (r.env === undefined ||
+            (typeof r.env === 'object' && r.env !== null && Object.values(r.env).every((v) => typeof v === 'string')));
+    return fine ? r : undefined;
+}
+function readTail(path) {
+    const fd = openRegular(path, external_node_fs_namespaceObject.constants.O_RDONLY);
+    try {
+        const size = (0,external_node_fs_namespaceObject.fstatSync)(fd).size;
+        const length = Math.min(size, MAX_READ_BYTES);
+        const buffer = Buffer.alloc(length);
+        let got = 0;
+        while (got < length) {
+            const n = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, got, length - got, size - length + got);
+            if (n === 0)
+                break;
+            got += n;
+        }
+        const text = buffer.subarray(0, got).toString('utf8');
+        // Started mid-file: the first line is cut.
+        return length < size ? text.slice(text.indexOf('\n') + 1) : text;
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+/** The line for a run, shrunk to fit MAX_LINE_BYTES (long values cut, then phases, then the environment dropped). */
+function runLine(run) {
+    const attempts = [
+        run,
+        { ...run, env: run.env && Object.fromEntries(Object.entries(run.env).map(([k, v]) => [k, v.slice(0, 200)])) },
+        {
+            ...run,
+            env: run.env && Object.fromEntries(Object.entries(run.env).map(([k, v]) => [k, v.slice(0, 200)])),
+            phases: run.phases.slice(0, 30)
+        },
+        { ...run, env: undefined, envReport: undefined, phases: run.phases.slice(0, 30) }
+    ];
+    for (const attempt of attempts) {
+        const line = `${JSON.stringify(attempt)}\n`;
+        if (Buffer.byteLength(line) <= MAX_LINE_BYTES)
+            return line;
+    }
+    return undefined;
+}
+/**
+ * Appends one run with a single write (atomic with O_APPEND), holding the file's lock so that a trim in another
+ * process cannot drop it; then trims the run's key to its last `keep` runs when it has more, under the same lock.
+ * Waits for the lock at most `lockWaitMs` (the time left before the wait's deadline, and never over 2 s): without
+ * it, the line is appended all the same and the trim left for later. The wait sleeps on timers, not blocking the
+ * process, and `signal` ends it at once: a cancelled run is not recorded (a job given up on is no run to learn from).
+ */
+async function appendRun(path, run, { keep = record_KEEP_RUNS, lockWaitMs = LOCK_WAIT_MS, signal } = {}) {
+    const line = runLine(run);
+    if (line === undefined)
+        return 'too-long';
+    const lock = await takeLock(path, Date.now() + Math.min(lockWaitMs, LOCK_WAIT_MS), signal);
+    try {
+        if (lock === 'cancelled' || signal?.aborted)
+            return 'cancelled';
+        const fd = openRegular(path, APPEND);
+        try {
+            (0,external_node_fs_namespaceObject.writeSync)(fd, line);
+        }
+        finally {
+            (0,external_node_fs_namespaceObject.closeSync)(fd);
+        }
+        if (lock === undefined)
+            return 'appended';
+        const kept = readHistory(path).runs.filter((r) => r.key === run.key).length;
+        if (kept > keep)
+            trimLocked(path, keep);
+        return 'appended';
+    }
+    finally {
+        if (typeof lock === 'number')
+            releaseLock(path, lock);
+    }
+}
+/**
+ * Keeps the last `keep` runs of every key (and drops unreadable lines): the file is rewritten to a temporary file
+ * and renamed over the old one under the lock, which appenders take too, so no run appended meanwhile is lost.
+ * Without the lock (another process holds it too long) it leaves the file as it is.
+ */
+function trimHistory(path, keep = KEEP_RUNS, lockUntil = Date.now() + LOCK_WAIT_MS) {
+    withLock(path, lockUntil, (locked) => {
+        if (locked)
+            trimLocked(path, keep);
+    });
+}
+/** The trim itself, the lock held by the caller. */
+function trimLocked(path, keep) {
+    const { runs } = parseHistory(readTail(path));
+    const seen = new Map();
+    const kept = [];
+    for (let i = runs.length - 1; i >= 0; i--) {
+        const n = seen.get(runs[i].key) ?? 0;
+        if (n < keep)
+            kept.push(runs[i]);
+        seen.set(runs[i].key, n + 1);
+    }
+    const text = kept
+        .reverse()
+        .map((r) => JSON.stringify(r) + '\n')
+        .join('');
+    // Under a random name, created exclusively: a name another user can guess is a name they can plant a link at.
+    const old = openRegular(path, external_node_fs_namespaceObject.constants.O_RDONLY);
+    const mode = (0,external_node_fs_namespaceObject.fstatSync)(old).mode & 0o777;
+    (0,external_node_fs_namespaceObject.closeSync)(old);
+    const { temp, fd } = createTempBeside(path, mode);
+    try {
+        try {
+            const bytes = Buffer.from(text);
+            for (let at = 0; at < bytes.length;)
+                at += (0,external_node_fs_namespaceObject.writeSync)(fd, bytes, at);
+        }
+        finally {
+            (0,external_node_fs_namespaceObject.closeSync)(fd);
+        }
+        (0,external_node_fs_namespaceObject.renameSync)(temp, path);
+    }
+    catch (e) {
+        (0,external_node_fs_namespaceObject.unlinkSync)(temp);
+        throw e;
+    }
+}
+/**
+ * Runs `fn` holding `<path>.lock` (created exclusively); still without it at `deadline`, runs `fn(false)` anyway.
+ * Real time (Date.now), not the wait's clock: the lock is shared with other processes and aged by the file
+ * system's modification times, which only the real clock compares with. Synchronous (`history trim` and tests);
+ * the wait's own append takes the lock with takeLock, which a cancel can end.
+ */
+function withLock(path, deadline, fn) {
+    let fd;
+    while ((fd = tryLock(path)) === 'busy' && Date.now() < deadline)
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, LOCK_POLL_MS);
+    const held = typeof fd === 'number' ? fd : undefined;
+    try {
+        return fn(held !== undefined);
+    }
+    finally {
+        if (held !== undefined)
+            releaseLock(path, held);
+    }
+}
+/** How often a held lock is looked at again. */
+const LOCK_POLL_MS = 2;
+/**
+ * Takes `<path>.lock`, trying again every LOCK_POLL_MS on timers until `deadline` (then undefined: not held), or
+ * until `signal` aborts (then `cancelled`, at once: the abort wakes the sleep).
+ */
+async function takeLock(path, deadline, signal) {
+    for (;;) {
+        if (signal?.aborted)
+            return 'cancelled';
+        const fd = tryLock(path);
+        if (fd !== 'busy')
+            return fd;
+        const left = deadline - Date.now();
+        if (left <= 0)
+            return undefined;
+        await sleep(Math.min(LOCK_POLL_MS, left), signal);
+    }
+}
+/** The lock's descriptor; `busy` while another process holds it; undefined when it cannot be taken at all. */
+function tryLock(path) {
+    const lock = `${path}.lock`;
+    for (;;) {
+        try {
+            return createOwn(lock);
+        }
+        catch (e) {
+            if (e.code !== 'EEXIST')
+                return undefined;
+            if (!lockIsStale(lock))
+                return 'busy';
+        }
+    }
+}
+function releaseLock(path, fd) {
+    (0,external_node_fs_namespaceObject.closeSync)(fd);
+    (0,external_node_fs_namespaceObject.unlinkSync)(`${path}.lock`);
+}
+/** A timer sleep that `signal` cuts short. */
+function sleep(ms, signal) {
+    return new Promise((resolve) => {
+        const done = () => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', done);
+            resolve();
+        };
+        const timer = setTimeout(done, ms);
+        signal?.addEventListener('abort', done, { once: true });
+    });
+}
+function lockIsStale(lock) {
+    try {
+        // lstat: the age of a planted link's target says nothing; unlinking removes the link itself, never its target
+        if (Date.now() - (0,external_node_fs_namespaceObject.lstatSync)(lock).mtimeMs <= STALE_LOCK_MS)
+            return false;
+        (0,external_node_fs_namespaceObject.unlinkSync)(lock);
+    }
+    catch {
+        // Gone already: free to try again.
+    }
+    return true;
+}
+
+;// CONCATENATED MODULE: ./src/smoke/frames.ts
+/**
+ * A streamed body cut into events as its bytes arrive, within bounds a hostile server cannot swell: a line longer
+ * than MAX_LINE_BYTES, or a body longer than MAX_STREAM_BYTES, ends the stream as an error rather than growing a
+ * buffer. SSE (`data:` lines, an event ends at a blank line, `data: [DONE]` ends the stream) or one JSON object a
+ * line (Ollama).
+ */
+
+/** No event of a token stream comes near this (a final event with its settings is a few KiB). */
+const frames_MAX_LINE_BYTES = 64 * 1024;
+/** Far above any answer of a few thousand tokens, each event with its JSON around it. */
+const MAX_STREAM_BYTES = 8 * 1024 * 1024;
+const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+class FrameReader {
+    framing;
+    partial = [];
+    partialBytes = 0;
+    total = 0;
+    /** The `data:` lines of the SSE event being read. */
+    data = [];
+    dataBytes = 0;
+    decoder = new TextDecoder('utf-8', { fatal: false });
+    constructor(framing) {
+        this.framing = framing;
+    }
+    /** The frames these bytes complete; reading ends after a `too-long` one. */
+    push(chunk) {
+        this.total += chunk.length;
+        if (this.total > MAX_STREAM_BYTES)
+            return [{ kind: 'too-long', what: 'body' }];
+        const frames = [];
+        let start = 0;
+        for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
+            const piece = chunk.subarray(start, nl);
+            start = nl + 1;
+            if (this.partialBytes + piece.length > frames_MAX_LINE_BYTES)
+                return [...frames, { kind: 'too-long', what: 'line' }];
+            const line = this.partialBytes === 0 ? piece : Buffer.concat([...this.partial, piece]);
+            this.partial = [];
+            this.partialBytes = 0;
+            frames.push(...this.line(this.decoder.decode(line).replace(/\r$/, '')));
+            if (frames.at(-1)?.kind === 'too-long')
+                return frames;
+        }
+        const rest = chunk.subarray(start);
+        if (this.partialBytes + rest.length > frames_MAX_LINE_BYTES)
+            return [...frames, { kind: 'too-long', what: 'line' }];
+        if (rest.length > 0) {
+            // copied: the chunk's buffer may be reused by the socket
+            this.partial.push(Buffer.from(rest));
+            this.partialBytes += rest.length;
+        }
+        return frames;
+    }
+    /** What is left once the body ends: a last line without its line break, an SSE event without its blank line. */
+    end() {
+        const last = this.partialBytes === 0 ? [] : this.line(this.decoder.decode(Buffer.concat(this.partial)));
+        this.partial = [];
+        this.partialBytes = 0;
+        return [...last, ...(this.framing === 'sse' ? this.line('') : [])];
+    }
+    line(text) {
+        if (this.framing === 'ndjson')
+            return text.trim() === '' ? [] : toFrame(text);
+        if (text === '') {
+            if (this.data.length === 0)
+                return [];
+            const payload = this.data.join('\n');
+            this.data = [];
+            this.dataBytes = 0;
+            return payload.trim() === '[DONE]' ? [{ kind: 'done' }] : toFrame(payload);
+        }
+        // older llama.cpp sends a failure as an `error:` field of its own: an error event whatever follows
+        if (text.startsWith('error:')) {
+            const said = text.slice(text[6] === ' ' ? 7 : 6);
+            const json = parseJson(said);
+            return [{ kind: 'event', json: { error: isObject(json) ? (json.error ?? json) : said || 'error' } }];
+        }
+        // `data:value` and `data: value` alike (TGI writes the first); comments (`:`) and other fields are skipped
+        if (!text.startsWith('data:'))
+            return [];
+        // an event of many `data:` lines is held whole until its blank line: it is bounded as one line is
+        this.dataBytes += text.length;
+        if (this.dataBytes > frames_MAX_LINE_BYTES)
+            return [{ kind: 'too-long', what: 'line' }];
+        this.data.push(text.slice(text[5] === ' ' ? 6 : 5));
+        return [];
+    }
+}
+/** An event that is not a JSON object (a keep-alive, a stray word) carries nothing: it is skipped. */
+function toFrame(text) {
+    const json = parseJson(text);
+    return isObject(json) ? [{ kind: 'event', json }] : [];
+}
+
+;// CONCATENATED MODULE: ./src/report/smoke-report.ts
+
+
+
+
+/** `312 ms`, as the `ttft-ms` output gives it. */
+const ttftText = (ms) => `${Math.round(ms)} ms`;
+/** `49.8 tokens/s`, as the `decode-tokens-per-second` output gives it. */
+const rateText = (perSecond) => `${perSecond.toFixed(1)} tokens/s`;
+const SOURCE_WORDS = {
+    'usage.completion_tokens': "the engine's usage.completion_tokens",
+    'timings.predicted_n': "the engine's timings.predicted_n",
+    eval_count: "the engine's eval_count",
+    'details.generated_tokens': "the engine's details.generated_tokens",
+    chunks: 'the streamed chunks (the engine gave no count)'
+};
+const sourceText = (source) => SOURCE_WORDS[source];
+const smokeLines = {
+    /** Before the first request. */
+    start: (requests, tokens, request) => `Smoke test: ${requests} streamed generation request${requests === 1 ? '' : 's'} of ${tokens} tokens` +
+        `${request === undefined ? '' : ` (${request})`}, one after another`,
+    measured: (index, requests, m) => `Smoke test ${index + 1}/${requests}: first token after ${ttftText(m.ttftMs)}; ${m.tokens} token${m.tokens === 1 ? '' : 's'}` +
+        (m.decodeTokensPerSecond === undefined ? ', all at once' : ` at ${rateText(m.decodeTokensPerSecond)}`),
+    result: (r) => r.ttftMs === undefined || r.decodeTokensPerSecond === undefined
+        ? undefined
+        : `Smoke test: time to first token ${ttftText(r.ttftMs)}, decode ${rateText(r.decodeTokensPerSecond)} ` +
+            `(median${r.measurements.length === 1 ? '' : 's'} of ${r.measurements.length} request${r.measurements.length === 1 ? '' : 's'}; ` +
+            `tokens counted from ${sourceText(r.source ?? 'chunks')})`
+};
+const KIB = (bytes) => (bytes >= 1024 * 1024 ? `${bytes / 1024 / 1024} MiB` : `${bytes / 1024} KiB`);
+function smoke_report_problemText(p, request = 'the generation request') {
+    switch (p.kind) {
+        case 'no-route':
+            return p.why === 'no-text-generation'
+                ? `${p.engine === undefined ? 'the engine' : engineLog(p.engine).label} serves no streamed text generation ` +
+                    'this smoke test knows (it runs on vLLM, SGLang, TGI, llama.cpp, Ollama and OpenAI-compatible servers)'
+                : `no streamed generation route is known for ${p.path}: point "url" at the server's model list ` +
+                    '(/v1/models, /api/tags or /info) or name the engine with "engine"';
+        case 'http':
+            return `${request} answered HTTP ${p.status}${p.said === undefined ? '' : `: ${p.said}`}`;
+        case 'network':
+            return `${request} failed: ${p.code} (${p.message})`;
+        case 'timeout':
+            return `it did not finish within smoke-timeout (${formatDuration(p.timeoutMs)})`;
+        case 'stopped':
+            return 'it was stopped: the job was cancelled, or the server exited or wrote a fatal line';
+        case 'stream-error':
+            return `the engine's stream said: ${p.said}`;
+        case 'too-long':
+            return p.what === 'line'
+                ? `the stream sent a line longer than ${KIB(frames_MAX_LINE_BYTES)}`
+                : `the stream sent more than ${KIB(MAX_STREAM_BYTES)}`;
+        case 'no-tokens':
+            return `${request} answered without a token in a stream`;
+        case 'not-streamed':
+            return 'every request got its tokens in one piece: the server did not stream them, so there is no decode rate';
+    }
+}
+/** The smoke test's failure or warning, for an endpoint (`url` for a fleet's). */
+function smokeProblemMessage(r, url) {
+    const at = url === undefined ? '' : ` of ${url.href}`;
+    const done = r.measurements.length;
+    const lead = done === 0 || r.problem?.kind === 'not-streamed'
+        ? `The smoke test${at} could not measure throughput`
+        : `The smoke test${at} stopped after ${done} of ${r.requests} requests`;
+    const text = `${lead}: ${smoke_report_problemText(r.problem ?? { kind: 'no-tokens' }, r.request)}`;
+    // the server's words may end a sentence already
+    return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+/** `Decode rate 62.9 tokens/s, 29.2% below the median of 88.8 tokens/s of the last 5 runs; \u2026, a likely cause.` */
+function throughputRegressionText(t) {
+    const cause = t.drift.length === 0
+        ? ''
+        : `; the server's environment changed since the previous run, a likely cause: ${t.drift.map(driftText).join('; ')}`;
+    return (`Decode rate ${rateText(t.now)}, ${t.percentBelow.toFixed(1)}% below the median of ${rateText(t.usual)} ` +
+        `of the last ${t.runs} run${t.runs === 1 ? '' : 's'} with a smoke test${cause}.`);
+}
+/** The job summary's rows for the smoke test of the endpoint the summary describes; none without one. */
+function smokeRows(outcome) {
+    const r = outcome.smoke;
+    if (r === undefined)
+        return [];
+    if (r.ttftMs === undefined || r.decodeTokensPerSecond === undefined)
+        return [['Smoke test', `\u26a0\ufe0f ${smokeProblemMessage(r)}`]];
+    const n = r.measurements.length;
+    const usual = outcome.profile?.usualDecodeTokensPerSecond;
+    return [
+        ['Time to first token (smoke test)', `${ttftText(r.ttftMs)} (median of ${n} request${n === 1 ? '' : 's'})`],
+        [
+            'Decode rate (smoke test)',
+            `${rateText(r.decodeTokensPerSecond)} (median of ${n}; tokens counted from ${sourceText(r.source ?? 'chunks')}` +
+                `${usual === undefined ? '' : `; usual ${rateText(usual)}`})`
+        ],
+        ...(r.problem === undefined ? [] : [['Smoke test', `\u26a0\ufe0f ${smokeProblemMessage(r)}`]])
+    ];
+}
+
+;// CONCATENATED MODULE: ./src/wait/run-history.ts
+
+
+
+
+
+
+
+/** Reads the earlier runs with `key`; `file` undefined (with `offNotice` saying why, if it is worth saying) is history off. */
+function loadHistory(file, key, offNotice) {
+    const off = (notice) => ({ key, earlier: [], notices: notice ? [notice] : [], warnings: [] });
+    if (file === undefined)
+        return off(offNotice);
+    const problem = prepareHistory(file);
+    if (problem !== undefined)
+        return off(problem);
+    try {
+        const { runs, skipped } = readHistory(file);
+        const earlier = runs.filter((r) => r.key === key);
+        const warnings = skipped
+            ? [
+                `History: skipped ${skipped} line${skipped === 1 ? '' : 's'} of ${file} that could not be read ` +
+                    '(not a run, or a time that is not a finite number of seconds, or negative).'
+            ]
+            : [];
+        return { file, key, earlier, usual: usualStartup(earlier), notices: [], warnings };
+    }
+    catch (e) {
+        return off(`History is off: cannot read ${file} (${e.message}).`);
+    }
+}
+/**
+ * Compares the finished run with the earlier ones, then appends it, waiting for the file's lock at most
+ * `lockWaitMs`. A regression is told only against at least `minRuns` earlier ready runs: against one, a cold page
+ * cache beside a warm one is a regression every time. The smoke test's decode rate is held to the same `minRuns`,
+ * against `throughputThresholdPercent`. A cancel (`signal`) while it waits for the lock ends the wait at once, and the
+ * run is not recorded: the gate then ends the run cancelled, and a ready line for it would be a false one.
+ */
+async function recordRun(history, run, thresholdPercent, minRuns, lockWaitMs, throughputThresholdPercent = 15, signal) {
+    const r = regression(history.earlier, run);
+    const slower = throughputRegression(history.earlier, run);
+    const drift = envDrift(history.earlier, run);
+    const notices = [];
+    if (history.file !== undefined) {
+        try {
+            const appended = await appendRun(history.file, run, { lockWaitMs, signal });
+            if (appended === 'too-long')
+                notices.push('History: this run was not recorded, its line is too long.');
+        }
+        catch (e) {
+            notices.push(`History: this run was not recorded (${e.message}).`);
+        }
+    }
+    return {
+        expectedSeconds: history.usual?.totalSeconds,
+        regressionPercent: r?.percent,
+        regression: r !== undefined && r.runs >= minRuns && r.percent > thresholdPercent ? regressionText(r) : undefined,
+        drift: drift.length ? driftWarning(drift) : undefined,
+        usualDecodeTokensPerSecond: slower?.usual,
+        throughputRegression: slower !== undefined && slower.runs >= minRuns && slower.percentBelow > throughputThresholdPercent
+            ? throughputRegressionText(slower)
+            : undefined,
+        notices
+    };
+}
+/**
+ * The earlier runs of this server's key, its notices and warnings said. A `history-key` that was given is each
+ * fleet server's own, by its URL.
+ */
+function openHistory(settings, server, deps) {
+    const auto = settings.historyFile === HISTORY_AUTO;
+    const urls = server.targets.map((t) => t.url.href).join('\n');
+    const file = auto ? deps.defaultHistory?.path : settings.historyFile;
+    const given = settings.historyKey;
+    const fleet = settings.servers.length > 1;
+    // Hashed only for a history that is on: nothing reads the key of one that is off.
+    const key = given === undefined
+        ? file === undefined
+            ? ''
+            : historyKey(urls, settings.model, server.start)
+        : fleet
+            ? `${given} ${urls}`
+            : given;
+    const history = loadHistory(file, key, auto ? deps.defaultHistory?.notice : undefined);
+    for (const n of history.notices)
+        deps.notice(n, 'history');
+    for (const w of history.warnings)
+        deps.warn(w, 'history');
+    return history;
+}
+/**
+ * The wait is over: this run against the earlier ones (warnings for a regression and a changed environment), then
+ * recorded, unless a cancel comes first (`deps.cancel`, also while the history's lock is waited for).
+ */
+async function finishHistory({ settings, outcome, facts, profile, history, deps, readyAt }) {
+    const phases = profile.finish(readyAt);
+    const engineLabel = profile.label;
+    const usualPhaseSeconds = history.usual?.phaseSeconds;
+    // A cancelled wait says nothing about how long the server takes.
+    if (outcome.reason === 'cancelled')
+        return { engineLabel, phases, usualPhaseSeconds };
+    const env = facts?.env && envRecord(facts.env, history);
+    const run = {
+        v: 1,
+        key: history.key,
+        at: new Date(deps.clock.wallMs()).toISOString(),
+        ready: outcome.ready,
+        reason: outcome.reason,
+        elapsedSeconds: run_history_round1(outcome.elapsedMs / 1000),
+        ...(facts?.startupMs === undefined ? {} : { startupSeconds: run_history_round1(facts.startupMs / 1000) }),
+        ...(outcome.ready && outcome.firstResponseMs !== undefined
+            ? { answeringSeconds: run_history_round1((outcome.elapsedMs - outcome.firstResponseMs) / 1000) }
+            : {}),
+        ...(profile.engine === undefined ? {} : { engine: profile.engine }),
+        phases: phases.map((p) => ({ name: p.name, seconds: p.seconds })),
+        ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') }),
+        ...smokeRecord(outcome, settings)
+    };
+    // a history file another job holds locked must not keep this one past its deadline
+    const findings = await recordRun(history, run, settings.regressionThresholdPercent, settings.regressionMinRuns, settings.timeoutMs - outcome.elapsedMs, settings.throughputRegressionPercent, deps.cancel?.signal);
+    if (findings.regression !== undefined && !settings.failOnRegression)
+        deps.warn(findings.regression, 'regression');
+    if (findings.throughputRegression !== undefined && !settings.failOnRegression)
+        deps.warn(findings.throughputRegression, 'throughput-regression');
+    if (findings.drift !== undefined)
+        deps.warn(findings.drift, 'drift');
+    for (const n of findings.notices)
+        deps.notice(n, 'history');
+    return { engineLabel, phases, usualPhaseSeconds, ...findings };
+}
+const run_history_round1 = (x) => Math.round(x * 10) / 10;
+/**
+ * The `env-report` snapshot as the history keeps it: a credential never as its value, but as a keyed hash
+ * (history/fingerprint.ts), so that a changed one is still told; unset variables are absent.
+ */
+function envRecord(entries, history) {
+    let key = null;
+    const masked = (e) => {
+        const value = secretValueOf(e);
+        if (value === undefined || history.file === undefined)
+            return MASKED;
+        if (key === null)
+            key = historySecretKey(history.file);
+        return maskedRecord(value, key);
+    };
+    return Object.fromEntries(entries.flatMap((e) => (e.value === undefined ? [] : [[e.name, e.secret ? masked(e) : e.value]])));
+}
+/** The smoke test's medians for the history, when it measured them. */
+function smokeRecord(outcome, settings) {
+    const smoke = outcome.smoke;
+    if (smoke?.ttftMs === undefined || smoke.decodeTokensPerSecond === undefined || settings.smoke === undefined)
+        return {};
+    return {
+        ttftMs: run_history_round1(smoke.ttftMs),
+        decodeTokensPerSecond: run_history_round1(smoke.decodeTokensPerSecond),
+        smokeTokens: settings.smoke.tokens
+    };
+}
+
+;// CONCATENATED MODULE: ./src/engines/model-lists.ts
+const model_lists_isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const objects = (v) => (Array.isArray(v) ? v.filter(model_lists_isObject) : undefined);
+const str = (v) => (typeof v === 'string' && v !== '' ? v : undefined);
+/** An entry's own loading signals: llama.cpp (`meta: null`, router `status.value`), LM Studio (`state`). */
+function openAiLoading(entry) {
+    if ('meta' in entry && entry.meta === null)
+        return 'listed with "meta": null while the weights load';
+    const routerStatus = model_lists_isObject(entry.status) ? str(entry.status.value) : undefined;
+    if (routerStatus !== undefined && routerStatus !== 'loaded')
+        return `status "${routerStatus}"`;
+    const state = str(entry.state);
+    if (state !== undefined && state !== 'loaded')
+        return `state "${state}"`;
+    return undefined;
+}
+/** Router `status.value` "unloaded" and LM Studio's `state` "not-loaded": nothing is loading it. */
+const openAiUnloaded = (entry) => (model_lists_isObject(entry.status) && entry.status.value === 'unloaded') || entry.state === 'not-loaded';
+const MODEL_LIST_SHAPES = [
+    {
+        name: 'openai',
+        // also LM Studio's and Infinity's /v1/models
+        read(body) {
+            // Ollama's /v1/models says `"data": null` when nothing is pulled yet.
+            if (body.data === null && body.object === 'list')
+                return [];
+            return objects(body.data)?.flatMap((e) => {
+                const id = str(e.id);
+                if (id === undefined)
+                    return [];
+                const loading = openAiLoading(e);
+                return [loading === undefined ? { id } : { id, loading, ...(openAiUnloaded(e) ? { unloaded: true } : {}) }];
+            });
+        }
+    },
+    {
+        name: 'ollama',
+        // /api/tags and /api/ps
+        read: (body) => namedEntries(body.models, 'name')
+    },
+    {
+        name: 'torchserve',
+        // TorchServe's /models
+        read: (body) => namedEntries(body.models, 'modelName')
+    },
+    {
+        name: 'kserve-v1-list',
+        // KServe v1's /v1/models
+        read: (body) => Array.isArray(body.models) && body.models.every((m) => typeof m === 'string')
+            ? body.models.map((id) => ({ id }))
+            : undefined
+    },
+    {
+        name: 'tgi-info',
+        // TGI's and TEI's /info
+        read(body) {
+            const ids = [str(body.model_id), str(body.served_model_name)].filter((id) => id !== undefined);
+            return ids.length === 0 ? undefined : [...new Set(ids)].map((id) => ({ id }));
+        }
+    },
+    {
+        name: 'model-status',
+        // KServe v1/v2 /v2/models/<name>/ready, Triton's and KServe v2's model metadata
+        read(body) {
+            const id = str(body.name);
+            // A `name` alone says nothing (error objects carry one too): these endpoints also say `ready` or describe the model.
+            const describes = typeof body.ready === 'boolean' ||
+                typeof body.platform === 'string' ||
+                Array.isArray(body.versions) ||
+                Array.isArray(body.inputs);
+            if (id === undefined || !describes)
+                return undefined;
+            return [{ id, loading: body.ready === false ? '"ready": false' : undefined }];
+        }
+    }
+];
+function namedEntries(list, key) {
+    const entries = objects(list);
+    if (entries === undefined || entries.length === 0 || !entries.some((e) => str(e[key]) !== undefined))
+        return undefined;
+    return entries.flatMap((e) => (str(e[key]) === undefined ? [] : [{ id: str(e[key]) }]));
+}
+/**
+ * An error in a 200's clothing: OpenAI-style `{"object": "error", \u2026}` (vLLM, SGLang) or any object with an
+ * `error` (Ollama, TGI, llama.cpp). Never a model list nor a completion, whatever else it carries.
+ */
+const isErrorObject = (o) => o.object === 'error' || (o.error !== undefined && o.error !== null);
+/** Reads the model list from a body's JSON, trying each known shape in turn; undefined when none fits. */
+function readModelList(json) {
+    if (!model_lists_isObject(json) || isErrorObject(json))
+        return undefined;
+    for (const shape of MODEL_LIST_SHAPES) {
+        const models = shape.read(json);
+        if (models !== undefined)
+            return { shape: shape.name, models };
+    }
+    return undefined;
+}
+/** Whether the body's JSON is a completion in `route`'s format: only that proves the model generated. */
+const isCompletion = (route, json) => model_lists_isObject(json) && !isErrorObject(json) && route.completed(json);
+const PROMPT = 'Hi';
+const GENERATION_ROUTES = [
+    {
+        name: 'openai',
+        servers: 'vLLM, SGLang, TGI, llama.cpp, LocalAI, NIM, LM Studio, Ollama (/v1)',
+        listPath: /\/v1\/models\/?$/,
+        listPathText: '/v1/models',
+        needsModel: true,
+        requests: [
+            { path: '/v1/completions', body: (model) => ({ model, prompt: PROMPT, max_tokens: 1 }) },
+            // chat-only servers (some NIM and LM Studio builds) have no completions route
+            {
+                path: '/v1/chat/completions',
+                body: (model) => ({ model, messages: [{ role: 'user', content: PROMPT }], max_tokens: 1 })
+            }
+        ],
+        // a completion's choice has `text`, a chat completion's a `message`
+        completed: (json) => objects(json.choices)?.some((c) => typeof c.text === 'string' || model_lists_isObject(c.message)) === true
+    },
+    {
+        name: 'ollama',
+        servers: 'Ollama',
+        listPath: /\/api\/(tags|ps)\/?$/,
+        listPathText: '/api/tags or /api/ps',
+        needsModel: true,
+        requests: [
+            {
+                path: '/api/generate',
+                body: (model) => ({ model, prompt: PROMPT, stream: false, options: { num_predict: 1 } })
+            }
+        ],
+        completed: (json) => typeof json.response === 'string'
+    },
+    {
+        name: 'tgi',
+        servers: 'TGI',
+        listPath: /\/info\/?$/,
+        listPathText: '/info',
+        needsModel: false,
+        requests: [{ path: '/generate', body: () => ({ inputs: PROMPT, parameters: { max_new_tokens: 1 } }) }],
+        completed: (json) => typeof json.generated_text === 'string'
+    }
+];
+/** The generation route for a model-list URL and the server's base URL, or undefined when none is known. */
+function generationRoute(url) {
+    for (const route of GENERATION_ROUTES) {
+        const m = route.listPath.exec(url.pathname);
+        if (m)
+            return { route, base: `${url.origin}${url.pathname.slice(0, m.index)}` };
+    }
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/engines/match.ts
+/**
+ * Finds `wanted` among the listed models, from the strictest fit to the loosest: an id equal to it; equal but
+ * for case; ending with `/<wanted>` (a path or an `org/name` repo id); containing it (so `kimi` finds
+ * `/shared/kimi-k2.5-int4`). The first kind of fit that finds exactly one id wins; one that finds several is
+ * ambiguous, since `llama-3.1-8b` among `llama-3.1-8b-instruct-lora-sql` and `llama-3.1-8b-instruct` would pick
+ * whichever the server lists first, and `model-id` would then point the benchmark at it.
+ */
+function matchModel(models, wanted) {
+    const exact = models.find((m) => m.id === wanted);
+    if (exact)
+        return { kind: 'found', model: exact, how: 'exact' };
+    const needle = wanted.toLowerCase();
+    const tiers = [
+        ['case-insensitive', (id) => id === needle],
+        ['path', (id) => id.endsWith(`/${needle}`)],
+        ['contains', (id) => id.includes(needle)]
+    ];
+    for (const [how, fits] of tiers) {
+        const found = models.filter((m) => fits(m.id.toLowerCase()));
+        // the same id listed twice (a list that repeats an entry) is one model, not a choice
+        if (found.length > 0 && found.every((m) => m.id === found[0].id))
+            return { kind: 'found', model: found[0], how };
+        if (found.length > 1)
+            return { kind: 'ambiguous', candidates: found };
+    }
+    return { kind: 'missing' };
+}
+/** How a found model fits: `exact` for an id equal to it, but for case, or ending with `/<wanted>`; else `partial`. */
+const matchKind = (how) => how === 'contains' ? 'partial' : 'exact';
+/**
+ * The listed id nearest to `wanted` (the fewest single-character edits, ignoring case), for a message that says
+ * what the server serves instead: "kimi-k2" against ["Qwen/Qwen3-8B", "kimi-k2.5"] names "kimi-k2.5". Ids and
+ * `wanted` are cut to 200 characters, so a hostile list cannot make this slow: 50 ids at most are compared.
+ */
+function nearestModel(ids, wanted) {
+    let best;
+    const w = wanted.toLowerCase().slice(0, 200);
+    for (const id of ids.slice(0, 50)) {
+        const d = editDistance(id.toLowerCase().slice(0, 200), w);
+        if (best === undefined || d < best.d)
+            best = { id, d };
+    }
+    return best?.id;
+}
+function editDistance(a, b) {
+    let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+        const row = [i];
+        for (let j = 1; j <= b.length; j++)
+            row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        prev = row;
+    }
+    return prev[b.length];
+}
+
+;// CONCATENATED MODULE: ./src/wait/assess.ts
+/**
+ * Judges one probe's result against what the settings expect: ready, keep waiting, or stop now. The judgement is
+ * data (src/facts/answer.ts); src/report/answer-report.ts words it.
+ */
+
+
+
+
+
+
+/** Whether two answers are the same answer (fields left out and fields undefined are alike). */
+function sameAnswer(a, b) {
+    return sameData(a, b);
+}
+function sameData(a, b) {
+    if (a === b)
+        return true;
+    if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null)
+        return false;
+    if (Array.isArray(a) !== Array.isArray(b))
+        return false;
+    const x = a;
+    const y = b;
+    return [...new Set([...Object.keys(x), ...Object.keys(y)])].every((k) => sameData(x[k], y[k]));
+}
+const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET|VERIFY)_|HOSTNAME_MISMATCH)/;
+/** Codes told in the same words are the same answer. */
+const SAME_ERROR = {
+    UND_ERR_CONNECT_TIMEOUT: 'ETIMEDOUT',
+    PROXY_UND_ERR_CONNECT_TIMEOUT: 'PROXY_ETIMEDOUT'
+};
+/** `regexLimitMs` bounds how long `match-regex` may run on the body (what is left of the probe's time). */
+function assess(result, expect, regexLimitMs = 1_000) {
+    if (result.kind === 'error')
+        return assessError(result);
+    const { status, body } = result;
+    const excerpt = detached(body.slice(0, 200));
+    const list = readModelList(result.json);
+    const ids = list?.models.map((m) => m.id);
+    const models = ids?.slice(0, MAX_KEPT_MODELS);
+    const modelCount = ids && ids.length > MAX_KEPT_MODELS ? { modelCount: ids.length } : {};
+    const answeredBy = result.redirectedTo === undefined ? {} : { answeredBy: result.redirectedTo };
+    const base = { status, models, ...modelCount, excerpt, ...answeredBy };
+    const said = describeBody(result.body, result.contentType, result.json) || undefined;
+    const judged = (answer, extra = {}) => ({
+        ...base,
+        ...extra,
+        state: answer.state,
+        answer
+    });
+    if (status === 401 || status === 403)
+        return judged({ state: 'fatal', status, said }, { fatalReason: 'unauthorized' });
+    if (!statusAccepted(expect.status, status))
+        return judged({ state: 'waiting', status, said });
+    // The summary names the listed models (the first few, and how many), or else what the body says.
+    const answered = ids === undefined
+        ? { status, said }
+        : {
+            status,
+            models: ids.slice(0, MAX_NAMED_MODELS),
+            ...(ids.length > MAX_NAMED_MODELS ? { modelCount: ids.length } : {})
+        };
+    const waiting = (missing) => judged({ state: 'waiting', ...answered, missing });
+    let modelId;
+    let modelMatch;
+    if (expect.model !== undefined) {
+        if (list === undefined)
+            return waiting({ what: 'model-list', model: expect.model, truncated: result.truncated });
+        const match = matchModel(list.models, expect.model);
+        if (match.kind === 'ambiguous') {
+            // the first MAX_CANDIDATES, each clipped, and how many: 4000 long ids are not one 855 KB annotation
+            const candidates = match.candidates.slice(0, MAX_CANDIDATES).map((m) => clip(m.id, MAX_ID_CHARS));
+            const count = match.candidates.length;
+            const ambiguous = { model: expect.model, candidates, count };
+            return judged({ state: 'fatal', ...answered, ambiguous }, { fatalReason: 'ambiguous-model', candidates, ...(count > candidates.length ? { candidateCount: count } : {}) });
+        }
+        if (match.kind === 'missing')
+            return waiting({ what: 'model', model: expect.model });
+        const found = match.model;
+        // `model-match: exact`: an id that only contains the name is some other model (kimi-k2 in kimi-k2.5-int4)
+        if (matchKind(match.how) === 'partial' && expect.modelMatch === 'exact')
+            return waiting({ what: 'model', model: expect.model, partial: found.id });
+        if (found.unloaded)
+            return { ...waiting({ what: 'model-unloaded', id: found.id }), modelState: 'unloaded' };
+        if (found.loading !== undefined)
+            return { ...waiting({ what: 'model-loaded', id: found.id, loading: found.loading }), modelState: 'loading' };
+        modelId = found.id;
+        modelMatch = matchKind(match.how);
+    }
+    if (expect.match !== undefined && !body.includes(expect.match))
+        return waiting({ what: 'match', match: expect.match });
+    if (expect.matchRegex !== undefined) {
+        const pattern = String(expect.matchRegex);
+        const matched = testWithin(expect.matchRegex, body, regexLimitMs);
+        if (matched === undefined)
+            return waiting({ what: 'match-regex-in-time', pattern });
+        if (!matched)
+            return waiting({ what: 'match-regex', pattern });
+    }
+    return judged({ state: 'ready', ...answered }, { modelId, modelMatch });
+}
+/**
+ * OpenSSL's words when the first bytes back are not TLS: a plain HTTP server answering a TLS hello with a
+ * 400 page (`wrong version number`, or `packet length too long` from some servers).
+ */
+const PLAIN_HTTP = /WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|HTTP_REQUEST/;
+function assessError(result) {
+    const judged = (answer, extra = {}) => ({
+        ...extra,
+        state: answer.state,
+        answer,
+        status: result.status
+    });
+    if (TLS_CODES.test(result.code) && PLAIN_HTTP.test(result.code)) {
+        const plainHttp = { redirectedTo: result.redirectedTo };
+        return judged({ state: 'fatal', error: result.code, plainHttp }, { fatalReason: 'tls' });
+    }
+    if (TLS_CODES.test(result.code)) {
+        // Node 24 adds advice about its own flags ("; if the root CA is installed locally, try \u2026 --use-system-ca"),
+        // which an action cannot use: the inputs that can help are named instead.
+        return judged({ state: 'fatal', error: result.code, said: result.message.split(';')[0] }, { fatalReason: 'tls' });
+    }
+    const state = result.status === undefined ? 'down' : 'waiting';
+    if (result.code === 'TIMEOUT')
+        return judged({ state, status: result.status, error: 'TIMEOUT' });
+    const error = SAME_ERROR[result.code] ?? result.code;
+    // An error met on the way through a proxy is the proxy's (`PROXY_<code>`, see the probe).
+    const proxy = result.proxy !== undefined && result.code.startsWith('PROXY_') ? result.proxy : undefined;
+    // A code without words of its own is told by its message.
+    const said = hasWords(result.code, proxy !== undefined) ? undefined : result.message;
+    return judged({ state, status: result.status, error, proxy, said });
+}
+/**
+ * Whether the report tells an error code in words of its own (else the answer quotes its message): a proxy's
+ * (`viaProxy`: a `PROXY_<code>`) by what the proxy did, or failing that by the code's own words.
+ */
+function hasWords(code, viaProxy) {
+    const worded = (codes, c) => codes.includes(c);
+    if (!viaProxy)
+        return worded(WORDED_ERRORS, code);
+    const own = code.slice('PROXY_'.length);
+    return worded(WORDED_PROXY_ERRORS, own) || worded(WORDED_ERRORS, own);
+}
+/** An answer names this many listed models at most: a list of 60,000 would make every line megabytes long. */
+const MAX_NAMED_MODELS = 10;
+/** Ambiguous-model candidates named (annotation, summary, `check`, `--json`); the rest are counted. */
+const MAX_CANDIDATES = 20;
+const MAX_ID_CHARS = 200;
+/**
+ * An answer's model ids kept past the probe (its `models`, the `models` output): a fleet of servers listing
+ * 40,000 models each would otherwise hold hundreds of thousands of strings and write an output of megabytes.
+ */
+const MAX_KEPT_MODELS = 1000;
+
+;// CONCATENATED MODULE: ./src/wait/generation-check.ts
+/** `probe-generation`: one tiny generation request, proof that a listed model can actually produce a token. */
+
+
+
+
+const ANY_2XX = { status: [[200, 299]] };
+function createGenerator({ base, route, headers, clock, caCert, insecureTls, secrets }) {
+    const client = createHttpClient({ caCert, insecureTls, secrets });
+    // Index of the first request worth sending: moves past a route the server turns out not to have.
+    let first = 0;
+    return {
+        async generate(model, timeoutMs, signal) {
+            const deadline = clock.now() + timeoutMs;
+            for (let i = first;; i++) {
+                const { path, body } = route.requests[i];
+                const sentAt = clock.now();
+                const result = await client.send({ url: new URL(`${base}${path}`), method: 'POST', headers, json: body(model) }, deadline - sentAt, signal);
+                const latencyMs = clock.now() - sentAt;
+                const request = `POST ${path}`;
+                if (result.kind === 'http' &&
+                    (result.status === 404 || result.status === 405) &&
+                    i + 1 < route.requests.length) {
+                    first = i + 1;
+                    continue;
+                }
+                const assessment = assess(result, ANY_2XX);
+                // Any 2xx is not enough: an error object, an empty body or a 202 is no token. Only a completion in the
+                // engine's own format proves the model generated.
+                if (assessment.state === 'ready' && result.kind === 'http' && !isCompletion(route, result.json)) {
+                    const said = describeBody(result.body, result.contentType, result.json) || undefined;
+                    const answer = {
+                        state: 'waiting',
+                        status: result.status,
+                        said,
+                        missing: { what: 'completion', route: route.name }
+                    };
+                    return { assessment: { ...assessment, state: 'waiting', answer }, request, latencyMs };
+                }
+                // A completion body says nothing worth a log line; its arrival is the news.
+                if (assessment.state === 'ready')
+                    return { assessment: { ...assessment, answer: { state: 'ready' }, excerpt: undefined }, request, latencyMs };
+                return { assessment, request, latencyMs };
+            }
+        },
+        close: () => client.close()
+    };
+}
+
+;// CONCATENATED MODULE: ./src/engines/readiness.ts
+
+
+/**
+ * The failed load in a Triton repository index: of `model` when given (any version), else of any model (a
+ * server with no model named is not ready while any failed). Undefined: none failed, or not an index.
+ */
+function loadFailureIn(json, model) {
+    if (!Array.isArray(json))
+        return undefined;
+    for (const entry of json) {
+        const e = entry;
+        if (e === null || typeof e !== 'object' || e.state !== 'UNAVAILABLE' || typeof e.name !== 'string')
+            continue;
+        // an unloaded model is UNAVAILABLE too, with the reason "unloaded": not a failure
+        const reason = typeof e.reason === 'string' ? e.reason : '';
+        if (reason === '' || reason === 'unloaded')
+            continue;
+        // the engine's words on one line, bounded, and apart from the body they came in
+        if (model === undefined || e.name === model)
+            return { model: clip(e.name, 200), reason: clip(reason, 1000) };
+    }
+    return undefined;
+}
+/** Each engine's `pick` of its record, by engine. */
+const byEngine = (pick) => Object.fromEntries(ENGINE_RECORDS.map((r) => [r.name, pick(r)]));
+const ENGINE_READINESS = byEngine((r) => r.readiness);
+const ENGINE_LOAD_FAILURES = byEngine((r) => r.loadFailure);
+/** Three in a row end the wait (`reason=engine-dead`). */
+const DEAD_ENGINE_ANSWERS = byEngine((r) => r.deadAnswer);
+/** llama.cpp's router mode, which loads other models when asked, aside (`listsAsRouter`). */
+const SERVES_ONE_MODEL = byEngine((r) => r.servesOneModel);
+/** How many dead-engine answers in a row end the wait: one could be a single request's failure. */
+const DEAD_ANSWERS_IN_A_ROW = 3;
+/**
+ * Whether a model list is llama.cpp's router mode's (tools/server/server-models.cpp: each entry has a `status`
+ * object, unloaded \u2192 loading \u2192 loaded): it loads other models when asked, so a list without the model may change.
+ */
+function listsAsRouter(json) {
+    const data = json?.data;
+    return Array.isArray(data) && data.some((e) => typeof e?.status === 'object');
+}
+/** The list paths whose prefix is the server's base (a proxy prefix before them is kept). */
+const LIST_PATH = /\/(v1\/models(\/[^/]*)?|models|info|api\/tags|api\/ps|v2\/health\/ready|v2\/models\/[^/]+(\/ready)?)\/?$/;
+/** The server's base for a model-list (or health) `url`: its origin and any proxy prefix before the known path. */
+function serverBase(url) {
+    const m = LIST_PATH.exec(url.pathname);
+    return `${url.origin}${m ? url.pathname.slice(0, m.index) : ''}`;
+}
+/** The URL of one readiness `check` for a model-list `url`, naming `model` where the route names one. */
+function readinessCheckUrl(check, url, model) {
+    const path = model === undefined ? (check.withoutModel ?? check.path) : check.path.replace('{model}', encodeURIComponent(model));
+    return new URL(`${serverBase(url)}${path}`);
+}
+/** Whether a readiness answer (`status`, its JSON body) says ready. */
+function saysReady(ready, status, json) {
+    if (!ready.statuses.includes(status))
+        return false;
+    const not = ready.notReadyWhen;
+    if (not === undefined || json === null || typeof json !== 'object')
+        return true;
+    return json[not.field] !== not.value;
+}
+
+;// CONCATENATED MODULE: ./src/wait/engine-readiness.ts
+/**
+ * An endpoint's engine's own word on readiness (src/engines/readiness.ts): its readiness routes asked in order
+ * once the model is listed, paced as each route needs (SGLang's /health: one at a time, once a second at most, for
+ * all the endpoints of one server); `load: true` waking a sleeping engine; a failed load (Triton's repository
+ * index) and a dead engine core told as fatal answers.
+ */
+
+
+
+
+
+function engineReadiness(o) {
+    const client = createHttpClient(o.tls);
+    const { pace } = o;
+    /** Routes that have said ready in this wait: a dead-after-ready status counts only after one. */
+    const saidReady = new Set();
+    let woke = false;
+    /** Sends one request, waiting out the route's gap and any request to it in flight (bounded by `timeoutMs`). */
+    const paced = async (url, method, gapMs, oneAtATime, timeoutMs, signal) => {
+        const deadline = o.clock.now() + timeoutMs;
+        const key = `${method} ${url.href}`;
+        for (;;) {
+            const p = pace.get(key);
+            if (p?.inFlight !== undefined && oneAtATime)
+                await p.inFlight.catch(() => undefined);
+            const waitMs = p === undefined ? 0 : p.lastSentAt + gapMs - o.clock.now();
+            if (waitMs > 0)
+                await o.clock.sleep(Math.min(waitMs, Math.max(0, deadline - o.clock.now())), signal);
+            if (signal?.aborted)
+                return { kind: 'error', code: 'ABORTED', message: 'aborted' };
+            // another endpoint may have taken the turn meanwhile; past the deadline, the turn is not taken early
+            const now = pace.get(key);
+            const turnTaken = oneAtATime && now?.inFlight !== undefined;
+            const tooSoon = now !== undefined && now.lastSentAt + gapMs > o.clock.now();
+            if (!turnTaken && !tooSoon)
+                break;
+            if (o.clock.now() >= deadline)
+                return { kind: 'error', code: 'TIMEOUT', message: `no answer within ${formatDuration(timeoutMs)}` };
+        }
+        const sent = client.send({ url, method, headers: o.headers }, Math.max(1, deadline - o.clock.now()), signal);
+        const entry = { lastSentAt: o.clock.now(), inFlight: sent };
+        pace.set(key, entry);
+        try {
+            return await sent;
+        }
+        finally {
+            if (entry.inFlight === sent)
+                entry.inFlight = undefined;
+        }
+    };
+    const ask = async (c, engine, model, timeoutMs, signal) => {
+        const url = readinessCheckUrl(c, o.url, model);
+        const sentAt = o.clock.now();
+        const result = await paced(url, c.method, c.minGapMs, c.oneAtATime, timeoutMs, signal);
+        o.debug?.(`${url.pathname}: ${result.kind === 'http' ? `HTTP ${result.status}` : result.code}`);
+        const request = engineReadinessRequest(o.label(engine), url);
+        const latencyMs = o.clock.now() - sentAt;
+        const base = assess(result, { status: [[200, 200]] });
+        // 401, 403 and TLS errors end the wait as they do on the model list
+        if (base.state === 'fatal')
+            return { assessment: base, request, latencyMs };
+        const status = result.kind === 'http' ? result.status : undefined;
+        const ready = status !== undefined && result.kind === 'http' && saysReady(c.ready, status, result.json);
+        const key = url.href;
+        if (status !== undefined && saidReady.has(key) && c.deadAfterReady?.includes(status)) {
+            const answer = { ...base.answer, state: 'fatal', engineDead: { request, by: 'health', status } };
+            return { assessment: { ...base, state: 'fatal', fatalReason: 'engine-dead', answer }, request, latencyMs };
+        }
+        if (ready)
+            saidReady.add(key);
+        const state = ready ? 'ready' : base.state === 'down' ? 'down' : 'waiting';
+        if (!ready && c.wake !== undefined && o.load && !woke && status !== undefined) {
+            woke = true;
+            const wake = new URL(`${serverBase(o.url)}${c.wake}`);
+            o.wokeUp(o.label(engine), wake);
+            void client
+                .send({ url: wake, method: 'POST', headers: o.headers }, Math.max(1, o.leftMs()), signal)
+                .then((r) => o.debug?.(`${wake.pathname}: ${r.kind === 'http' ? `HTTP ${r.status}` : r.code}`));
+        }
+        // a ready answer other than 200 (vLLM's /is_sleeping 404 without dev mode) is told as the status it is
+        return { assessment: { ...base, state, answer: { ...base.answer, state } }, request, latencyMs };
+    };
+    return {
+        async check(engine, model, timeoutMs, signal) {
+            const checks = engine === undefined ? [] : ENGINE_READINESS[engine];
+            if (checks.length === 0)
+                return undefined;
+            // side by side, not one after the other: each is a flag check (or paced alone), and a remote server's
+            // round trips must not add up before a ready answer is seen
+            const answers = await Promise.all(checks.map((c) => ask(c, engine, model, timeoutMs, signal)));
+            // the one that decides: a dead engine first, then the first not ready, else the last (all ready)
+            const state = (a) => a.assessment.state;
+            return answers.find((a) => state(a) === 'fatal') ?? answers.find((a) => state(a) !== 'ready') ?? answers.at(-1);
+        },
+        async loadFailure(engine, model, timeoutMs, signal) {
+            const c = engine === undefined ? undefined : ENGINE_LOAD_FAILURES[engine];
+            if (c === undefined)
+                return undefined;
+            const url = new URL(`${serverBase(o.url)}${c.path}`);
+            // asked beside the probes, never in their way: skipped while too soon since the last, or one in flight
+            const p = pace.get(`${c.method} ${url.href}`);
+            if (p !== undefined && (p.inFlight !== undefined || o.clock.now() - p.lastSentAt < c.minGapMs))
+                return undefined;
+            const result = await paced(url, c.method, c.minGapMs, true, timeoutMs, signal);
+            o.debug?.(`${url.pathname}: ${result.kind === 'http' ? `HTTP ${result.status}` : result.code}`);
+            const failed = result.kind === 'http' && result.status === 200 ? loadFailureIn(result.json, model) : undefined;
+            if (failed === undefined)
+                return undefined;
+            const request = `${o.label(engine)} POST ${url.pathname}`;
+            const answer = { state: 'fatal', loadFailed: { request, ...failed } };
+            return { state: 'fatal', fatalReason: 'load-failed', answer };
+        },
+        deadAnswer(engine, answer) {
+            const pattern = engine === undefined ? undefined : DEAD_ENGINE_ANSWERS[engine];
+            if (pattern === undefined || answer.state === 'ready')
+                return false;
+            return pattern.test(`${answer.excerpt ?? ''}\n${answer.answer.said ?? ''}`);
+        },
+        close: () => client.close()
+    };
+}
+
+;// CONCATENATED MODULE: ./src/engines/load.ts
+/**
+ * Load on demand (`load: true`): servers that list models they have not loaded, and the request that asks one to
+ * load, as each engine's record says (its `load`): llama.cpp's router mode lists every model file as "unloaded" and
+ * loads one by its listed id; Ollama's `/api/ps` lists the models in memory and loads one on a generate request
+ * (see the research notes on model servers).
+ */
+
+
+/** The model-list paths, after which the server's base ends (a proxy prefix before them is kept). */
+const load_LIST_PATH = /\/(v1\/models|models|api\/ps)\/?$/;
+const LOADS = ENGINE_RECORDS.flatMap((r) => (r.load === undefined ? [] : [r.load]));
+/**
+ * What asks the server at `url` to load the model, given its last answer; undefined when the answer shows no
+ * model waiting to be asked for (loaded, loading, or not a server that loads on demand).
+ */
+function loadRequest(url, answer, model) {
+    const m = load_LIST_PATH.exec(url.pathname);
+    if (m === null || answer.status !== 200 || model === undefined || answer.models === undefined)
+        return undefined;
+    const base = `${url.origin}${url.pathname.slice(0, m.index)}`;
+    const unloaded = LOADS.find((l) => l.when === 'unloaded');
+    if (unloaded !== undefined && answer.modelState === 'unloaded') {
+        // the listed id the assessment found unloaded: the server loads by its own id
+        const found = matchModel(answer.models.map((id) => ({ id })), model);
+        if (found.kind === 'found')
+            return { url: new URL(`${base}${unloaded.path}`), body: unloaded.body(found.model.id) };
+    }
+    const absent = LOADS.find((l) => l.when === 'absent' && l.listPath === m[1]);
+    if (absent !== undefined && answer.state === 'waiting')
+        return { url: new URL(`${base}${absent.path}`), body: absent.body(model) };
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/wait/schedule.ts
+/**
+ * When the next HTTP probe goes out while the server answers but is not ready yet (503 while loading, a list
+ * without the model, /health 503 through a warm-up). Pure: a function of the state the loop hands it, so that it is
+ * tested on a fake clock. Connections refused are not its concern: the port watch stands in for probes then.
+ */
+/** The gap near the expected ready moment: a probe costs the server a few microseconds, a late ready a job's time. */
+const DENSE_MS = 200;
+/**
+ * How far before the expected moment dense probes begin: a share of the expected load (its length varies from run
+ * to run by about that much), and at least half a second (the estimate itself is known to a tenth of a second).
+ */
+const LEAD_MIN_MS = 500;
+const LEAD_SHARE = 0.2;
+/**
+ * Without an expected moment the gap grows with the time the server has been loading (a quarter of it): a load
+ * that has taken 2 s is probed every 500 ms, one that has taken 20 s every `interval`. The lag stays a share of
+ * the load, and the requests grow with its logarithm, not its length.
+ */
+const BACKOFF_SHARE = 0.25;
+/** The shortest gap whatever the state: a server that answers at once must not turn the loop into a busy one. */
+const MIN_GAP_MS = 50;
+/** The moment the next probe goes out (never past the deadline). */
+function nextProbeAt(s) {
+    const asked = s.retryAfterMs === undefined ? 0 : Math.min(s.retryAfterMs, s.intervalMs * 4);
+    const pace = s.mode === 'fixed' ? s.sentAt + s.intervalMs : s.sentAt + adaptiveGap(s);
+    // A 429 or 503 may ask for a longer pause: granted up to 4 intervals.
+    return Math.min(Math.max(pace, s.now + asked, s.sentAt + MIN_GAP_MS), s.deadline);
+}
+function adaptiveGap(s) {
+    const since = s.answeringSince;
+    if (since === undefined)
+        return s.intervalMs; // not loading: a list without the model, a 404
+    // A followed log changes nothing here for the worse: its ready line wakes the loop at once, new lines wake it
+    // soon (see `probeOnLogLines`), and what its phases tell may bring probes forward, never put them off: a ready
+    // line not (yet) recognised must not leave the server less probed than without a log (a line whose wording had
+    // changed once went unseen for 5 s, `interval`, and the startup time recorded with it).
+    const plain = gapBy(s, since, s.usualAnsweringMs === undefined ? undefined : since + s.usualAnsweringMs);
+    return s.readyAt === undefined ? plain : Math.min(plain, gapBy(s, since, s.readyAt));
+}
+/** The gap when the server is expected ready at `readyAt` (undefined: unknown). */
+function gapBy(s, answeringSince, readyAt) {
+    const clamp = (ms) => Math.min(s.intervalMs, Math.max(DENSE_MS, ms));
+    const loadedMs = Math.max(0, s.sentAt - answeringSince);
+    if (readyAt === undefined)
+        return clamp(loadedMs * BACKOFF_SHARE);
+    const lead = Math.max(LEAD_MIN_MS, (readyAt - answeringSince) * LEAD_SHARE);
+    const denseFrom = readyAt - lead;
+    // Far from it: sparse, but the probe that opens the dense window lands on its start.
+    if (s.sentAt < denseFrom)
+        return Math.min(s.intervalMs, Math.max(DENSE_MS, denseFrom - s.sentAt));
+    // Near it, and past it: dense, then backing off with the overrun (the estimate was wrong, by how much is unknown).
+    return clamp(DENSE_MS + Math.max(0, s.sentAt - readyAt) * BACKOFF_SHARE);
+}
+/**
+ * The least time between a probe and the next one a burst of new log lines brings forward. Lines come in bursts
+ * as an engine moves from one step to the next, and the last step's burst is its ready line, whatever its words:
+ * a probe soon after each sees a server that turned ready without a line we recognise within this time. Spaced so
+ * that a progress bar redrawn all through a long load costs at most five requests a second, each a few
+ * microseconds' work for the server.
+ */
+const LOG_BURST_GAP_MS = 200;
+/** The next probe, brought forward by new log lines read at `now` (never later than it was, never past it). */
+function probeOnLogLines(sentAt, now, nextAt) {
+    return Math.min(nextAt, Math.max(now, sentAt + LOG_BURST_GAP_MS));
+}
+
+;// CONCATENATED MODULE: ./src/wait/cannot-change.ts
+/**
+ * States that waiting cannot change, as decisions on the loop's answers: a one-model engine listing another model
+ * (`wrong-model`), and an engine whose generations keep answering its own dead-engine error (`engine-dead`).
+ * Each turns the answer that settles it into a fatal one; the loop then ends with its reason.
+ */
+
+
+/**
+ * `afterMs` (`wrong-model-after`; 0: never) of the same list without `model`, counted from its first such answer,
+ * from an engine that `servesOneModel()` says serves the models it was started with (vLLM, SGLang, TGI,
+ * llama.cpp outside router mode). A list that changes, or an engine not known to serve one model, starts over.
+ */
+function wrongModelWatch(afterMs, servesOneModel) {
+    let since;
+    return {
+        see(a, now) {
+            const missing = a.answer.missing;
+            if (afterMs <= 0 || a.state !== 'waiting' || missing?.what !== 'model' || a.models === undefined) {
+                since = undefined;
+                return a;
+            }
+            if (missing.partial !== undefined || a.models.length === 0 || !servesOneModel()) {
+                since = undefined;
+                return a;
+            }
+            const list = JSON.stringify(a.models);
+            if (since?.list !== list)
+                since = { at: now, list };
+            const forMs = now - since.at;
+            if (forMs < afterMs)
+                return a;
+            const serving = a.answer.models ?? a.models;
+            // the nearest of several names; one listed name is named already
+            const nearest = a.models.length > 1 ? nearestModel(a.models, missing.model) : undefined;
+            const wrongModel = { model: missing.model, serving, nearest, forMs };
+            const answer = { ...a.answer, state: 'fatal', missing: undefined, wrongModel };
+            return { ...a, state: 'fatal', fatalReason: 'wrong-model', answer };
+        }
+    };
+}
+function deadEngineStreak() {
+    let count = 0;
+    return {
+        see(a, dead, request) {
+            count = dead ? count + 1 : 0;
+            if (count < DEAD_ANSWERS_IN_A_ROW)
+                return a;
+            const engineDead = { request, by: 'generations', status: a.answer.generation?.answer.status, count };
+            return { ...a, state: 'fatal', fatalReason: 'engine-dead', answer: { ...a.answer, state: 'fatal', engineDead } };
+        }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/wait/loop.ts
+/** The wait loop: probe, judge, report changes, until ready, a fatal answer, a halt, or the deadline. */
+
+
+
+
+
+/**
+ * A timeline keeps this many first and this many last changes, and counts those between: a model list that
+ * changes on every probe must not grow memory, the log and the summary without limit.
+ */
+const TIMELINE_ENDS = 20;
+function addChange(timeline, entry) {
+    timeline.push(entry);
+    if (timeline.length <= 2 * TIMELINE_ENDS + 1)
+        return;
+    // the oldest of the last changes goes; the next one carries the count
+    const [gone] = timeline.splice(TIMELINE_ENDS, 1);
+    timeline[TIMELINE_ENDS] = { ...timeline[TIMELINE_ENDS], dropped: (gone.dropped ?? 0) + 1 };
+}
+async function waitForModel(opts, deps) {
+    const { clock } = deps;
+    const start = deps.startedAt ?? clock.now();
+    const deadline = start + opts.timeoutMs;
+    const timeline = [];
+    let attempts = 0;
+    let streak = 0;
+    let last;
+    let models = [];
+    let firstResponseMs;
+    let generationMs;
+    let generationFailed = false;
+    let quietSince = start;
+    let engineReadiness;
+    let listedMs;
+    /** When the server began answering HTTP without being ready: the adaptive schedule counts the load from it. */
+    let answeringSince;
+    let readySeenAt;
+    let notReadySentAt;
+    // The log's ready line wakes the loop once: should the probe then say "not yet", the schedule takes over.
+    let readyLineWoke = false;
+    const readyLine = () => {
+        const seen = deps.readyLine;
+        if (seen === undefined || readyLineWoke)
+            return undefined;
+        return (signal) => seen(signal).then(() => void (readyLineWoke ||= !signal.aborted));
+    };
+    const finish = (reason, halt) => ({
+        ready: reason === 'ready',
+        reason,
+        elapsedMs: clock.now() - start,
+        attempts,
+        last,
+        models,
+        firstResponseMs,
+        generationMs,
+        halt,
+        ...(engineReadiness === undefined ? {} : { engineReadiness }),
+        timeline,
+        ...(reason === 'ready' ? { readySeenAt, notReadySentAt } : {})
+    });
+    const wrongModel = wrongModelWatch(opts.wrongModelAfterMs ?? 0, () => deps.servesOneModel?.() ?? false);
+    const deadStreak = deadEngineStreak();
+    const halted = () => deps.halter?.halted;
+    const signal = deps.halter?.signal;
+    for (;;) {
+        const sentAt = clock.now();
+        let halt = halted();
+        if (halt)
+            return finish(halt.reason, halt);
+        if (sentAt >= deadline)
+            return finish(generationFailed ? 'generation-failed' : 'timeout');
+        attempts++;
+        const budgetMs = Math.min(opts.requestTimeoutMs, deadline - sentAt);
+        const probed = await probeOnce(deps, opts.expect, sentAt, budgetMs, signal);
+        // An answer cut short by the halt, or one that came in as the server died, says nothing.
+        if ((halt = halted()))
+            return finish(halt.reason, halt);
+        // A probe cut short by the deadline says nothing new: the answer before it is the one worth reporting.
+        if (budgetMs < opts.requestTimeoutMs && probed.timedOut && last) {
+            return finish(generationFailed ? 'generation-failed' : 'timeout');
+        }
+        let assessment = probed.assessment;
+        if (assessment.state === 'ready' && deps.engineReady) {
+            listedMs ??= clock.now() - start;
+            const budgetMs = Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now()));
+            const check = await deps.engineReady(assessment.modelId, budgetMs, signal);
+            if ((halt = halted()))
+                return finish(halt.reason, halt);
+            if (check !== undefined) {
+                assessment = withEngineReadiness(assessment, check);
+                engineReadiness = { request: check.request, listedMs, readyMs: engineReadiness?.readyMs };
+                if (check.assessment.state === 'ready')
+                    engineReadiness.readyMs ??= clock.now() - start;
+            }
+        }
+        const failedBefore = generationFailed;
+        generationFailed = false;
+        if (assessment.state === 'ready' && streak + 1 >= opts.successThreshold && deps.generate) {
+            const generationBudgetMs = Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now()));
+            const check = await deps.generate(assessment.modelId, generationBudgetMs, signal);
+            if ((halt = halted()))
+                return finish(halt.reason, halt);
+            // Likewise a generation request cut short by the deadline: the failure before it explains more.
+            if (generationBudgetMs < opts.requestTimeoutMs && check.assessment.state === 'down' && last) {
+                return finish(failedBefore ? 'generation-failed' : 'timeout');
+            }
+            assessment = withGeneration(assessment, check);
+            if (check.assessment.state === 'ready')
+                generationMs = check.latencyMs;
+            else
+                generationFailed = assessment.state !== 'fatal';
+            const dead = check.assessment.state !== 'ready' && (deps.deadGeneration?.(check.assessment) ?? false);
+            assessment = deadStreak.see(assessment, dead, check.request);
+        }
+        if (assessment.state === 'waiting' && probed.answered && deps.loadFailure) {
+            const failed = await deps.loadFailure(Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now())), signal);
+            if ((halt = halted()))
+                return finish(halt.reason, halt);
+            // the probe's own status and list stay the answer's: the index only says why it will not change
+            if (failed !== undefined)
+                assessment = { ...failed, status: assessment.status, models: assessment.models };
+        }
+        const now = clock.now();
+        assessment = wrongModel.see(assessment, now);
+        const elapsedMs = now - start;
+        if (assessment.status !== undefined)
+            firstResponseMs ??= elapsedMs;
+        if (assessment.models !== undefined)
+            models = assessment.models;
+        if (!sameAnswer(assessment.answer, last?.answer)) {
+            const lost = assessment.state === 'down' && last !== undefined && last.state !== 'down' && firstResponseMs !== undefined;
+            addChange(timeline, { elapsedMs, answer: keptAnswer(assessment.answer), ...(lost ? { lost } : {}) });
+            deps.onEvent?.({ type: lost ? 'lost' : 'change', elapsedMs, attempt: attempts, assessment });
+            quietSince = now;
+        }
+        else if (now - quietSince >= opts.progressIntervalMs) {
+            deps.onEvent?.({ type: 'progress', elapsedMs, attempt: attempts, assessment });
+            quietSince = now;
+        }
+        last = assessment;
+        if (assessment.state === 'fatal')
+            return finish(assessment.fatalReason ?? 'timeout');
+        streak = assessment.state === 'ready' ? streak + 1 : 0;
+        if (streak === 1)
+            readySeenAt = now;
+        if (streak === 0)
+            notReadySentAt = sentAt;
+        if (streak >= opts.successThreshold)
+            return finish('ready');
+        if (opts.once)
+            return finish(generationFailed ? 'generation-failed' : 'timeout');
+        const { refused } = probed;
+        const portWatch = deps.portWatch;
+        if (refused && portWatch) {
+            // While a local port is closed the watch is the probe; HTTP probes then go out with the progress lines.
+            const spacing = portWatch.local ? Math.max(opts.intervalMs, opts.progressIntervalMs) : opts.intervalMs;
+            const untilMs = Math.min(sentAt + spacing, deadline) - clock.now();
+            await sleepUntilWoken(clock, untilMs, [(wake) => portWatch.opened(wake), readyLine()], signal);
+            // a port that shows as open yet refuses must not turn the loop into a busy one
+            const earliest = Math.min(sentAt + MIN_PROBE_GAP_MS, deadline);
+            if (clock.now() < earliest)
+                await clock.sleep(earliest - clock.now(), signal);
+        }
+        else {
+            answeringSince = probed.answered ? (answeringSince ?? sentAt) : undefined;
+            const next = nextProbeAt({
+                mode: opts.schedule ?? 'fixed',
+                intervalMs: opts.intervalMs,
+                sentAt,
+                now,
+                answeringSince,
+                readyAt: deps.readyAt?.(now),
+                usualAnsweringMs: deps.usualAnsweringMs,
+                retryAfterMs: probed.retryAfterMs,
+                deadline
+            });
+            const woke = await sleepUntilWoken(clock, next - clock.now(), [readyLine(), deps.logLines], signal);
+            // New lines in the log: the server is moving on, perhaps to ready in words we do not know. A probe soon;
+            // at once when the same lines held the ready line (both wakers fire, and this one may win the race).
+            if (woke === 1 && !readyLineWoke) {
+                const sooner = probeOnLogLines(sentAt, clock.now(), next);
+                await sleepUntilWoken(clock, sooner - clock.now(), [readyLine()], signal);
+            }
+        }
+    }
+}
+const MIN_PROBE_GAP_MS = 50;
+/**
+ * An answer as the timeline keeps it: the ids it names cut as its words cut them. The timeline keeps up to
+ * 2 \u00d7 TIMELINE_ENDS + 1 answers, and a list of long ids changing on every probe must not keep each id whole in each.
+ */
+function keptAnswer(answer) {
+    const nested = (n) => n && { ...n, answer: keptAnswer(n.answer) };
+    return {
+        ...answer,
+        ...(answer.models && { models: answer.models.map((id) => clip(id, NAMED_ID_CHARS)) }),
+        ...(answer.generation && { generation: nested(answer.generation) }),
+        ...(answer.engineReadiness && { engineReadiness: nested(answer.engineReadiness) })
+    };
+}
+/**
+ * One probe, judged. Only the judgement and the few facts the schedule needs leave this function: the answer
+ * itself (up to 1 MiB of text and its parsed JSON) must not stay reachable through the loop's sleep, or a fleet
+ * of servers answering near the cap would hold one such answer each until its next probe.
+ */
+async function probeOnce(deps, expect, sentAt, budgetMs, signal) {
+    const result = await deps.probe(budgetMs, signal);
+    return {
+        // match-regex runs within what is left of the probe's time, so a runaway pattern cannot pass the deadline
+        assessment: assess(result, expect, sentAt + budgetMs - deps.clock.now()),
+        timedOut: result.kind === 'error' && result.code === 'TIMEOUT',
+        refused: result.kind === 'error' && result.code === 'ECONNREFUSED',
+        answered: result.kind === 'http',
+        retryAfterMs: result.kind === 'http' ? result.retryAfterMs : undefined
+    };
+}
+/** Sleeps `ms`, or less: until one of `wakers` resolves (its index is returned), or `halt` aborts (-1, as the sleep). */
+async function sleepUntilWoken(clock, ms, wakers, halt) {
+    const wake = new AbortController();
+    const signal = halt ? AbortSignal.any([wake.signal, halt]) : wake.signal;
+    const woken = wakers.flatMap((w, i) => (w ? [w(signal).then(() => i)] : []));
+    const which = await Promise.race([clock.sleep(ms, signal).then(() => -1), ...woken]);
+    wake.abort();
+    return which;
+}
+/** Folds the engine's own readiness answer into the model-list assessment: listed is not ready until it says so. */
+function withEngineReadiness(listed, check) {
+    const { assessment: h, request } = check;
+    if (h.state === 'fatal') {
+        // a dead engine core (vLLM's /health 503 after 200), a refused key: waiting cannot help
+        const answer = { ...listed.answer, state: 'fatal', engineReadiness: { request, answer: h.answer } };
+        if (h.answer.engineDead)
+            answer.engineDead = h.answer.engineDead;
+        return { ...listed, state: 'fatal', fatalReason: h.fatalReason, answer };
+    }
+    const state = h.state === 'ready' ? listed.state : 'waiting';
+    const answer = { ...listed.answer, state, engineReadiness: { request, answer: h.answer } };
+    return { ...listed, state, answer };
+}
+/** Folds a generation check into the model-list assessment it followed. */
+function withGeneration(listed, check) {
+    const { assessment: g, request } = check;
+    // Listed and ready, so the generation request's answer decides: ready, waiting, or fatal (a refused key).
+    const state = g.state === 'ready' || g.state === 'fatal' ? g.state : 'waiting';
+    const answer = { ...listed.answer, state, generation: { request, answer: g.answer } };
+    const extra = g.state === 'fatal' ? { fatalReason: g.fatalReason } : {};
+    const excerpt = g.state === 'ready' ? {} : { excerpt: g.excerpt };
+    return { ...listed, ...extra, ...excerpt, state, answer };
+}
+
+;// CONCATENATED MODULE: ./src/wait/endpoint-wait.ts
+/** One endpoint's wait: its probes, its engine's readiness route, `load`, and its generation check. */
+
+
+
+
+
+
+
+
+
+
+/** One endpoint's wait, its HTTP clients closed however it ends. */
+async function waitForEndpoint({ url, generation }, server, { halter, prefix, settled }) {
+    const { settings, deps, log, profile } = server;
+    const { clock } = deps;
+    const tls = clientSettings(settings, server.collector);
+    // the deadline counts from the wait's start (the action's: its process start); what is left of it bounds the
+    // wake-up and the load requests, which may take it all (the weights go back to the GPU meanwhile)
+    const waitStart = deps.startedAt ?? clock.now();
+    const leftMs = () => waitStart + settings.timeoutMs - clock.now();
+    const prober = createProber({ url, headers: settings.headers, ...tls });
+    const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls });
+    // The engine this endpoint's own model list names (`owned_by`). A fleet may mix engines: what one endpoint
+    // lists must not choose another's readiness route (SGLang's /health asked of an Ollama server never answers).
+    let listed;
+    // llama.cpp's router mode loads other models when asked: its list may change (see SERVES_ONE_MODEL)
+    let router = false;
+    // `engine`, else this endpoint's list, else the server's log (one server: its log speaks for its endpoints)
+    const engineOf = () => settings.engine ?? listed ?? (log !== undefined ? profile.engine : undefined);
+    const probe = async (timeoutMs, signal) => {
+        const result = await prober.probe(timeoutMs, signal);
+        deps.debug?.(`${prefix}${probeLine(result)}`);
+        // One look at each answer until its list names the engine (a list that never does is read once a probe)
+        if (result.kind === 'http')
+            router ||= listsAsRouter(result.json);
+        if (result.kind === 'http' && listed === undefined) {
+            listed = engineOfModelList(result.json);
+            // and the first list to name it names it for the startup phases too, when the log has not
+            if (listed !== undefined && profile.engine === undefined) {
+                const lines = profile.models(result.json);
+                if (log !== undefined)
+                    server.sayStartup(lines);
+            }
+        }
+        return result;
+    };
+    // the engine's own readiness answers on the same origin, for an engine that lists its model before it serves
+    const readiness = engineReadiness({
+        url,
+        headers: settings.headers,
+        tls,
+        clock,
+        pace: server.pace,
+        load: settings.load,
+        label: (engine) => profile.label ?? engine ?? 'the engine',
+        debug: deps.debug && ((line) => deps.debug?.(`${prefix}${line}`)),
+        leftMs,
+        wokeUp: (label, wakeUrl) => deps.log(`${prefix}${wakeAskedText(label, wakeUrl)}`)
+    });
+    // `load`: the first answer that shows the model waiting to be asked for sends the load request, once
+    let loading;
+    const loader = settings.load ? createHttpClient(tls) : undefined;
+    const askToLoad = (answer) => {
+        const request = loader && loading === undefined ? loadRequest(url, answer, settings.model) : undefined;
+        if (request === undefined || loader === undefined)
+            return;
+        deps.log(`${prefix}${loadAskedText(request.url, request.body.model)}`);
+        // within what is left of the wait, and cut short by its halt like every request of it
+        loading = loader
+            .send({ url: request.url, method: 'POST', headers: settings.headers, json: request.body }, Math.max(1, leftMs()), halter.signal)
+            .then((result) => deps.debug?.(`${prefix}${request.url.pathname}: ${probeLine(result)}`));
+    };
+    try {
+        const outcome = await waitForModel({
+            expect: expectation(settings),
+            intervalMs: settings.intervalMs,
+            timeoutMs: settings.timeoutMs,
+            requestTimeoutMs: settings.requestTimeoutMs,
+            successThreshold: settings.successThreshold,
+            progressIntervalMs: settings.progressIntervalMs,
+            schedule: settings.schedule,
+            once: deps.once,
+            wrongModelAfterMs: settings.wrongModelAfterMs
+        }, {
+            probe,
+            generate: generator ? generator.generate : undefined,
+            engineReady: (modelId, timeoutMs, signal) => readiness.check(engineOf(), modelId ?? settings.model, timeoutMs, signal),
+            servesOneModel: () => {
+                const engine = engineOf();
+                return engine !== undefined && SERVES_ONE_MODEL[engine] && !(engine === 'llamacpp' && router);
+            },
+            loadFailure: (timeoutMs, signal) => readiness.loadFailure(engineOf(), settings.model, timeoutMs, signal),
+            deadGeneration: (answer) => readiness.deadAnswer(engineOf(), answer),
+            halter,
+            portWatch: deps.once ? undefined : server.ports.watchFor(url),
+            readyLine: server.readyLine,
+            readyAt: server.readyAt,
+            usualAnsweringMs: server.usualAnsweringMs,
+            logLines: server.logLines,
+            clock,
+            startedAt: deps.startedAt,
+            onEvent: (e) => {
+                askToLoad(e.assessment);
+                const startup = e.type === 'progress' ? server.progressAt(clock.now()) : undefined;
+                if (e.type === 'lost')
+                    deps.warn(`${prefix}${eventLine(e, startup)}`, 'server-lost');
+                else
+                    deps.log(`${prefix}${eventLine(e, startup)}`);
+            }
+        });
+        // its own end, not a halt's: the others' waits may end for it
+        if (halter.halted === undefined)
+            settled?.(url, outcome);
+        // ready on a listed id that only contains `model` (`model-match: partial`): said, as it may be another version
+        const matched = outcome.ready ? outcome.last : undefined;
+        if (matched?.modelMatch === 'partial' && settings.model !== undefined && matched.modelId !== undefined)
+            deps.warn(`${prefix}${partialMatchText(settings.model, matched.modelId)}`, 'model-match');
+        return { ...outcome, url, engine: engineOf() };
+    }
+    finally {
+        await Promise.all([prober.close(), generator?.close(), readiness.close(), loader?.close()]);
+    }
+}
+/**
+ * What every HTTP client of a wait shares: its TLS settings, the secrets to mask in answers as they arrive, and
+ * the collection of what their bodies leave.
+ */
+const clientSettings = ({ caCert, insecureTls, secrets }, collector) => ({
+    caCert,
+    insecureTls,
+    secrets,
+    collector
+});
+
+;// CONCATENATED MODULE: ./src/wait/fleet-tally.ts
+
+function fleetTally(size, minReady) {
+    let ready = 0;
+    let failed = 0;
+    return {
+        settled(url, isReady, reason) {
+            if (isReady) {
+                ready++;
+                // all of them: the last one settles nothing that is still waiting
+                return minReady < size && ready === minReady
+                    ? { reason: 'cancelled', detail: gateLines.fleetEnough(ready, size, minReady) }
+                    : undefined;
+            }
+            failed++;
+            // a timeout is every endpoint's deadline at once: it ends nobody else's wait sooner
+            if (reason === 'timeout' || failed <= size - minReady)
+                return undefined;
+            return {
+                reason: 'cancelled',
+                detail: minReady === size
+                    ? gateLines.fleetStopped(url, reason)
+                    : gateLines.fleetShort(url, reason, failed, size, minReady)
+            };
+        },
+        get ready() {
+            return ready >= minReady;
+        }
+    };
+}
+/**
+ * The endpoint the scalar outputs describe: once the fleet is ready (`minReady` of its endpoints; all of them
+ * unless told), the one ready last; else the first to fail on its own account, not one `halted` because another
+ * had failed or enough were ready.
+ */
+function reportedEndpoint(results, halted = () => false, minReady = results.length) {
+    const ready = results.filter((r) => r.ready);
+    if (ready.length >= Math.min(minReady, results.length))
+        return ready.reduce((a, b) => (b.elapsedMs > a.elapsedMs ? b : a));
+    const failed = results.filter((r) => !r.ready && !halted(r));
+    const candidates = failed.length > 0 ? failed : results.filter((r) => !r.ready);
+    return candidates.reduce((a, b) => (b.elapsedMs < a.elapsedMs ? b : a));
+}
+/**
+ * A fleet's endpoints' halters held to its tally: each endpoint's end is told (`settled`, by its index); the halt
+ * the tally decides ends those still waiting (a ready one's smoke test and report go on), and `halted` tells an
+ * endpoint halted so from one that failed on its own account.
+ */
+function fleetStops(halters, minReady) {
+    const tally = fleetTally(halters.length, minReady);
+    const done = halters.map(() => false);
+    const halts = new Set();
+    return {
+        settled(i, { url, ready, reason }) {
+            done[i] = true;
+            // halted by the fleet: its end is the fleet's doing, not its own
+            if (halters[i].halted !== undefined)
+                return;
+            const halt = tally.settled(url, ready, reason);
+            if (halt === undefined)
+                return;
+            halts.add(halt);
+            halters.forEach((h, j) => void (done[j] || h.halt(halt)));
+        },
+        halted: (r) => r.halt !== undefined && halts.has(r.halt)
+    };
+}
+
+;// CONCATENATED MODULE: ./src/engines/streams.ts
+
+
+const count = (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : undefined;
+/** Greedy decoding of this prompt writes numbers until the token limit: no early end of text. */
+const streams_PROMPT = 'Count from 1 to 1000, separated by commas: 1, 2, 3,';
+/** `{"error": \u2026}` in any engine's shape, in words; undefined when the event is no error. */
+function errorText(event) {
+    const e = event.error;
+    if (e === undefined || e === null)
+        return event.object === 'error' ? String(event.message ?? 'error') : undefined;
+    if (typeof e === 'string')
+        return e;
+    if (model_lists_isObject(e) && typeof e.message === 'string')
+        return e.message;
+    return JSON.stringify(e).slice(0, 200);
+}
+/** What one event of a route's stream says: the engine's error, in any engine's shape, or the route's own reading. */
+function readEvent(route, event) {
+    const error = errorText(event);
+    return error === undefined ? route.read(event) : { error };
+}
+const STREAM_ROUTES = {
+    openai: {
+        name: 'openai',
+        // also LM Studio's, and TGI's and Ollama's /v1
+        path: '/v1/completions',
+        framing: 'sse',
+        body: (model, tokens) => ({
+            model,
+            prompt: streams_PROMPT,
+            max_tokens: tokens,
+            temperature: 0,
+            stream: true,
+            // the last event then carries `usage`, the engine's own count
+            stream_options: { include_usage: true }
+        }),
+        // an OpenAI-compatible server that predates `stream_options` may refuse it: its chunks are counted instead
+        plainBody: (model, tokens) => ({ model, prompt: streams_PROMPT, max_tokens: tokens, temperature: 0, stream: true }),
+        read(event) {
+            const choices = Array.isArray(event.choices) ? event.choices.filter(model_lists_isObject) : [];
+            const text = choices.map((c) => (typeof c.text === 'string' ? c.text : '')).join('');
+            const completion = model_lists_isObject(event.usage) ? count(event.usage.completion_tokens) : undefined;
+            return {
+                text,
+                ...(completion === undefined ? {} : { tokens: { count: completion, source: 'usage.completion_tokens' } })
+            };
+        }
+    },
+    // llama.cpp's own route: its last event carries `timings` (predicted_n tokens in predicted_ms)
+    llamacpp: {
+        name: 'llamacpp',
+        path: '/completion',
+        framing: 'sse',
+        // `model` picks the model of a router-mode server; a server of one model ignores it
+        body: (model, tokens) => ({
+            ...(model === undefined ? {} : { model }),
+            prompt: streams_PROMPT,
+            n_predict: tokens,
+            temperature: 0,
+            top_k: 1,
+            stream: true,
+            cache_prompt: false
+        }),
+        read(event) {
+            const predicted = model_lists_isObject(event.timings) ? count(event.timings.predicted_n) : undefined;
+            return {
+                text: typeof event.content === 'string' ? event.content : '',
+                ...(predicted === undefined ? {} : { tokens: { count: predicted, source: 'timings.predicted_n' } }),
+                ...(event.stop === true ? { done: true } : {})
+            };
+        }
+    },
+    // TGI's `data:` lines have no space after the colon; the last event carries `details` when asked for
+    tgi: {
+        name: 'tgi',
+        path: '/generate_stream',
+        framing: 'sse',
+        body: (_model, tokens) => ({
+            inputs: streams_PROMPT,
+            parameters: { max_new_tokens: tokens, do_sample: false, details: true }
+        }),
+        read(event) {
+            const token = model_lists_isObject(event.token) ? event.token : undefined;
+            const generated = model_lists_isObject(event.details) ? count(event.details.generated_tokens) : undefined;
+            return {
+                text: token !== undefined && token.special !== true && typeof token.text === 'string' ? token.text : '',
+                ...(generated === undefined ? {} : { tokens: { count: generated, source: 'details.generated_tokens' } }),
+                ...(typeof event.generated_text === 'string' ? { done: true } : {})
+            };
+        }
+    },
+    // Ollama streams by default: one JSON object a line, the last with `done: true` and `eval_count`
+    ollama: {
+        name: 'ollama',
+        path: '/api/generate',
+        framing: 'ndjson',
+        body: (model, tokens) => ({
+            model,
+            prompt: streams_PROMPT,
+            stream: true,
+            options: { num_predict: tokens, temperature: 0, top_k: 1 }
+        }),
+        read(event) {
+            const evals = event.done === true ? count(event.eval_count) : undefined;
+            return {
+                text: typeof event.response === 'string' ? event.response : '',
+                ...(evals === undefined ? {} : { tokens: { count: evals, source: 'eval_count' } }),
+                ...(event.done === true ? { done: true } : {})
+            };
+        }
+    }
+};
+/**
+ * The streamed generation for an endpoint: by its model-list path (the part before it is the server's base, a
+ * proxy prefix kept), else by the engine's own (its record's `stream`) at the URL's origin; llama.cpp, once known,
+ * by its own `/completion`.
+ * `none`: why no text generation is known there (Triton, TorchServe, KServe, an unknown path and engine).
+ */
+function streamRoute(url, engine) {
+    const found = generationRoute(url);
+    if (found !== undefined) {
+        const name = found.route.name === 'openai' && engine === 'llamacpp' ? 'llamacpp' : found.route.name;
+        return { route: STREAM_ROUTES[name], base: found.base };
+    }
+    const name = engine === undefined ? undefined : engines_ENGINES[engine].stream;
+    if (name !== undefined)
+        return { route: STREAM_ROUTES[name], base: url.origin };
+    return engine === undefined ? { none: 'unknown-route' } : { none: 'no-text-generation', engine };
+}
+
+;// CONCATENATED MODULE: ./src/smoke/measure.ts
+/**
+ * The throughput smoke test: once the server is ready, a few streamed generation requests one after another, each
+ * timed from the request to its first token (TTFT) and from its first token to its last (the decode rate). Tokens
+ * are counted by the engine's own figure where its stream gives one, else as the chunks that carried text.
+ */
+
+
+
+
+
+/** Runs the smoke test against one endpoint, within `settings.timeoutMs` in all; `signal` ends it at once. */
+async function smokeTest(target, settings, deps) {
+    const found = streamRoute(target.url, target.engine);
+    if ('none' in found)
+        return {
+            requests: settings.requests,
+            measurements: [],
+            problem: { kind: 'no-route', why: found.none, engine: found.engine, path: target.url.pathname }
+        };
+    const { route, base } = found;
+    const client = createHttpClient({ caCert: target.caCert, insecureTls: target.insecureTls, secrets: target.secrets });
+    const deadline = deps.clock.now() + settings.timeoutMs;
+    const measurements = [];
+    let problem;
+    let body = route.body;
+    try {
+        for (let i = 0; i < settings.requests && problem === undefined; i++) {
+            const left = deadline - deps.clock.now();
+            const one = left <= 0
+                ? { problem: { kind: 'timeout', timeoutMs: settings.timeoutMs } }
+                : await measureOne(client, route, body, base, target, settings, left, deps);
+            const refused = 'problem' in one && one.problem.kind === 'http' && [400, 422].includes(one.problem.status);
+            if (refused && route.plainBody !== undefined && body !== route.plainBody) {
+                // asked again, the same request without the fields the server may not know
+                body = route.plainBody;
+                i--;
+                continue;
+            }
+            if ('problem' in one) {
+                problem = one.problem.kind === 'timeout' ? { kind: 'timeout', timeoutMs: settings.timeoutMs } : one.problem;
+            }
+            else {
+                measurements.push(one);
+                deps.measured?.(i, one);
+            }
+        }
+    }
+    finally {
+        await client.close();
+    }
+    const rates = measurements.flatMap((m) => (m.decodeTokensPerSecond === undefined ? [] : [m.decodeTokensPerSecond]));
+    if (problem === undefined && rates.length === 0)
+        problem = { kind: 'not-streamed' };
+    return {
+        request: `POST ${route.path}`,
+        requests: settings.requests,
+        measurements,
+        ...(measurements.length === 0 ? {} : { ttftMs: median(measurements.map((m) => m.ttftMs)) }),
+        ...(rates.length === 0 ? {} : { decodeTokensPerSecond: median(rates) }),
+        ...(measurements.length === 0 ? {} : { source: measurements[measurements.length - 1].source }),
+        ...(problem === undefined ? {} : { problem })
+    };
+}
+/** One streamed request, read as it arrives, bounded by `timeoutMs`, the frame reader's caps and `signal`. */
+async function measureOne(client, route, body, base, target, settings, timeoutMs, deps) {
+    const { clock } = deps;
+    const frames = new FrameReader(route.framing);
+    let firstAt;
+    let lastAt = 0;
+    let chunks = 0;
+    let counted;
+    let problem;
+    /** Reads the frames; false once the stream has said all it will (its end, an error, a frame too long). */
+    const take = (list, at) => {
+        for (const frame of list) {
+            if (frame.kind === 'done')
+                return false;
+            if (frame.kind === 'too-long') {
+                problem = { kind: 'too-long', what: frame.what };
+                return false;
+            }
+            const event = readEvent(route, frame.json);
+            if (event.error !== undefined) {
+                // the server's words on one line, as an HTTP error's are: a stream's line may be 64 KiB
+                problem = { kind: 'stream-error', said: clip(event.error, 300) };
+                return false;
+            }
+            if (event.text !== undefined && event.text !== '') {
+                firstAt ??= at;
+                lastAt = at;
+                chunks++;
+            }
+            if (event.tokens !== undefined)
+                counted = event.tokens;
+            if (event.done)
+                return false;
+        }
+        return true;
+    };
+    const sentAt = clock.now();
+    const result = await client.send({
+        url: new URL(`${base}${route.path}`),
+        method: 'POST',
+        headers: { accept: 'text/event-stream, application/x-ndjson, application/json', ...target.headers },
+        json: body(target.model, settings.tokens),
+        stream: (chunk) => take(frames.push(chunk), clock.now())
+    }, timeoutMs, deps.signal);
+    if (result.kind === 'error')
+        return {
+            problem: result.code === 'TIMEOUT'
+                ? { kind: 'timeout', timeoutMs }
+                : result.code === 'STOPPED'
+                    ? { kind: 'stopped' }
+                    : { kind: 'network', code: result.code, message: result.message }
+        };
+    if (result.status < 200 || result.status > 299) {
+        const said = describeBody(result.body, result.contentType, result.json);
+        return { problem: { kind: 'http', status: result.status, ...(said === '' ? {} : { said }) } };
+    }
+    if (problem === undefined)
+        take(frames.end(), clock.now());
+    if (problem !== undefined)
+        return { problem };
+    if (firstAt === undefined)
+        return { problem: { kind: 'no-tokens' } };
+    const { tokens, source } = plausibleTokens(counted, chunks, settings.tokens);
+    const decodeMs = lastAt - firstAt;
+    return {
+        ttftMs: firstAt - sentAt,
+        tokens,
+        source,
+        // under a millisecond between the first and the last text is no time to divide by: every token came at once
+        ...(tokens >= 2 && decodeMs >= MIN_DECODE_MS ? { decodeTokensPerSecond: ((tokens - 1) * 1000) / decodeMs } : {})
+    };
+}
+/**
+ * A server may count a token or two more than asked for (an end-of-sequence token, a stop string), no more: an
+ * engine's count above `smoke-tokens` + TOKEN_MARGIN, below the chunks that carried text, or not a whole number
+ * (1e308, 2^53) is not believed, and the chunks are counted instead.
+ */
+const TOKEN_MARGIN = 8;
+/** The clock's smallest span a decode rate is divided by. */
+const MIN_DECODE_MS = 1;
+function plausibleTokens(counted, chunks, requested) {
+    const most = requested + TOKEN_MARGIN;
+    if (counted !== undefined && Number.isSafeInteger(counted.count) && counted.count >= chunks && counted.count <= most)
+        return { tokens: counted.count, source: counted.source };
+    // each chunk carried at least one token, and the server was asked for `requested`: more are not counted
+    return { tokens: Math.min(chunks, most), source: 'chunks' };
+}
+
+;// CONCATENATED MODULE: ./src/server/job-end.ts
+/** The state's one name, as the runner passes it back: `STATE_servers`. */
+const NAME = 'servers';
+/** As many as `url` may have lines. */
+const MAX_SERVERS = 1000;
+/** One server's entry, or undefined when it is not this job's to stop. */
+function serverEndState(settings, server) {
+    const { start, container, stop, stopTimeoutMs: timeoutMs, logLines } = settings;
+    const logFile = server?.logFile;
+    if (container !== undefined) {
+        // only a container `start` ran is this job's to stop (`stop: job-end`), or any with `stop: always`
+        const ours = (start !== undefined && stop === 'job-end') || stop === 'always';
+        if (!ours || server?.container === undefined)
+            return undefined;
+        const socket = server.dockerSocket ?? '';
+        return { kind: 'container', container: server.container, socket, timeoutMs, logFile, logLines };
+    }
+    // only a server this step launched is this job's to stop: one given by `pid` belongs to whoever started it
+    if (start === undefined || stop !== 'job-end' || server?.pid === undefined)
+        return undefined;
+    const { pid, startTicks, bootId, runMarker } = server;
+    return { kind: 'process', pid, startTicks, bootId, runMarker, timeoutMs, logFile, logLines };
+}
+/** The state to save after the wait (each server's entry, in order), or undefined when no server has one. */
+function jobEndState(servers) {
+    if (servers.every((s) => s === undefined))
+        return undefined;
+    return { [NAME]: JSON.stringify(servers.map((s) => s ?? null)) };
+}
+/** A state value not in the form the main step writes: refused whole, and nothing is signalled. */
+class JobEndStateError extends Error {
+    stateName;
+    value;
+    form;
+    constructor(
+    /** The state's name, and where in it (the variable is `STATE_servers`). */
+    stateName, value, 
+    /** The form the main step writes. */
+    form) {
+        super(`STATE_${stateName}: not ${form}`);
+        this.stateName = stateName;
+        this.value = value;
+        this.form = form;
+        this.name = 'JobEndStateError';
+    }
+}
+/**
+ * The saved entries (`get` returns '' for a name not saved): none when the main step saved nothing. A value that
+ * is not a JSON list of at most MAX_SERVERS entries throws JobEndStateError; each entry is read by `readServerEndState`.
+ */
+function readJobEndState(get) {
+    const text = get(NAME);
+    if (text === '')
+        return [];
+    let list;
+    try {
+        list = JSON.parse(text);
+    }
+    catch {
+        list = undefined;
+    }
+    if (!Array.isArray(list) || list.length === 0 || list.length > MAX_SERVERS)
+        throw new JobEndStateError(NAME, text, `a JSON list of 1 to ${MAX_SERVERS} servers`);
+    return list;
+}
+/** Linux's largest pid (PID_MAX_LIMIT); pid 1 is init, never a server this step launched. */
+const PID_MAX = 4_194_304;
+const BOOT_ID_FORM = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const MARKER_FORM = /^[0-9a-f]{32}$/;
+const CONTAINER_FORM = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$/;
+/** A path as `log-file` takes it (relative to the workspace, as the post step runs there too): no control character, at most PATH_MAX. */
+// eslint-disable-next-line no-control-regex
+const PATH_FORM = /^[^\0-\x1f\x7f]{1,4095}$/;
+/**
+ * Server `i`'s entry of the saved list, read back; undefined when it has nothing to stop. A value in any other
+ * form than the one `serverEndState` writes throws JobEndStateError.
+ */
+function readServerEndState(entry, i) {
+    if (entry === null)
+        return undefined;
+    const at = `${NAME}[${i}]`;
+    if (typeof entry !== 'object' || Array.isArray(entry))
+        throw new JobEndStateError(at, shown(entry), 'a server (a JSON object), or null');
+    const saved = entry;
+    const whole = (name, min, max, form, optional = false) => {
+        const v = saved[name];
+        if (optional && v === undefined)
+            return undefined;
+        if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
+            throw new JobEndStateError(`${at}.${name}`, shown(v), form);
+        return v;
+    };
+    const matching = (name, pattern, form, optional = true) => {
+        const v = saved[name];
+        if (optional && v === undefined)
+            return undefined;
+        if (typeof v !== 'string' || !pattern.test(v))
+            throw new JobEndStateError(`${at}.${name}`, shown(v), form);
+        return v;
+    };
+    const timeoutMs = whole('timeoutMs', 1, 2_147_483_647, 'milliseconds from 1 to 2147483647');
+    const logFile = matching('logFile', PATH_FORM, 'a path without control characters, or none');
+    const logLines = whole('logLines', 0, 1000, 'a whole number from 0 to 1000');
+    if (saved.kind === 'container')
+        return {
+            kind: 'container',
+            container: matching('container', CONTAINER_FORM, 'a container id or name', false),
+            socket: matching('socket', PATH_FORM, 'a socket path without control characters', false),
+            timeoutMs,
+            logFile,
+            logLines
+        };
+    if (saved.kind !== 'process')
+        throw new JobEndStateError(`${at}.kind`, shown(saved.kind), '"process" or "container"');
+    return {
+        kind: 'process',
+        pid: whole('pid', 2, PID_MAX, `a process id from 2 to ${PID_MAX}`),
+        startTicks: whole('startTicks', 0, Number.MAX_SAFE_INTEGER, 'a start time in clock ticks, or none', true),
+        bootId: matching('bootId', BOOT_ID_FORM, 'a boot id (a UUID in lower case), or none'),
+        runMarker: matching('runMarker', MARKER_FORM, 'a run marker (32 hexadecimal digits), or none'),
+        timeoutMs,
+        logFile,
+        logLines
+    };
+}
+/** A saved value as the refusal shows it. */
+const shown = (v) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v)));
+
+;// CONCATENATED MODULE: ./src/report/failure.ts
+/** The failure: the message a wait that was not ready ends with. */
+
+
+
+/** The message a failed wait ends with: what was expected, what the server last said, how long and how often. */
+function failureMessage(outcome, ctx) {
+    const last = outcome.last;
+    const words = last && answerWords(last.answer);
+    const waited = `${formatDuration(outcome.elapsedMs)} and ${probes(outcome.attempts)}`;
+    if (STOPPED_BY_ANSWER.includes(outcome.reason)) {
+        return `Stopped after ${waited}: ${words?.detail ?? outcome.reason}.`;
+    }
+    if (outcome.reason === 'port-busy' || outcome.reason === 'gpu-busy') {
+        return sentence(`Did not start the server: ${outcome.halt?.detail ?? outcome.reason}`);
+    }
+    if (outcome.halt) {
+        // a cancel after the wait had found it ready (its smoke test cut short): it was ready, the run is not
+        const before = last?.state === 'ready' ? '' : ', before the server was ready';
+        const lines = [sentence(`Stopped after ${waited}${before}: ${outcome.halt.detail}`)];
+        if (words !== undefined)
+            lines.push(sentence(`Last answer: ${words.summary}`));
+        return lines.join('\n');
+    }
+    const lines = [
+        outcome.reason === 'generation-failed'
+            ? sentence(`Timed out after ${waited} (timeout ${formatDuration(ctx.timeoutMs)}): ${words?.detail ?? 'the generation request failed'}`)
+            : `Timed out after ${waited} (timeout ${formatDuration(ctx.timeoutMs)}) waiting for ${describeExpectation(ctx)}.`
+    ];
+    if (last === undefined || words === undefined)
+        return lines[0];
+    lines.push(sentence(`Last answer: ${words.summary}`));
+    if (last.models !== undefined && ctx.expect.model !== undefined) {
+        lines.push(last.models.length
+            ? `The server lists: ${someOf(last.models, 50, last.modelCount)}.`
+            : 'The server lists no models.');
+    }
+    if (last.excerpt)
+        lines.push(`Body (first 200 characters): ${last.excerpt}`);
+    if (outcome.firstResponseMs === undefined)
+        lines.push('The server never answered over HTTP.');
+    return lines.join('\n');
+}
+/** Reasons an answer gives at once: the failure says what to do, not how long it waited for what. */
+const STOPPED_BY_ANSWER = [
+    'unauthorized',
+    'tls',
+    'ambiguous-model',
+    'load-failed',
+    'wrong-model',
+    'engine-dead'
+];
+/** Ends text with a full stop unless it already ends a sentence (server messages often do). */
+const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
+
+;// CONCATENATED MODULE: ./src/report/markdown.ts
+const markdown_cell = (text) => text.replace(/\|/g, '\\|').replace(/\r?\n|\r/g, ' ');
+/**
+ * Text a server or a log wrote, as literal Markdown (before `cell`): no HTML (`<img>`), no emphasis, no code span,
+ * no link or image, no autolink (`https://\u2026`, `www.\u2026`).
+ */
+function mdText(text) {
+    return text
+        .replace(/[\\`*_~[\]]/g, '\\$&')
+        .replace(/&/g, '&amp;')
+        .replace(/</g, '&lt;')
+        .replace(/>/g, '&gt;')
+        .replace(/:\/\//g, ':\\/\\/')
+        .replace(/\b(www)\./gi, '$1\\.');
+}
+/** Text as code: a code span when it holds no backtick (nothing renders inside one), else as `mdText`. */
+const code = (text) => (text.includes('`') ? mdText(text) : `\`${text}\``);
+/** The title of a server log's last lines (the log, both job summaries). */
+function markdown_logTailTitle(tail, file = 'the log') {
+    return tail.length === 0 ? `${file} is empty` : `Last ${tail.length} line${tail.length === 1 ? '' : 's'} of ${file}`;
+}
+/** A code block whose fence no line of the text can close. */
+function markdown_fenced(text) {
+    const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+    const fence = '`'.repeat(longest + 1);
+    return `${fence}\n${text}\n${fence}`;
+}
+
+;// CONCATENATED MODULE: ./src/report/outputs.ts
+/**
+ * The outputs: every one of action.yml's outputs as the action sets it (a string: GitHub has no other kind), and as
+ * `--json` prints them: a script reading JSON should get `"attempts": 3`, `"ready": true` and
+ * `"models": ["a", "b"]`, not strings to parse again. The keys stay the output names.
+ */
+
+/** action.yml's outputs, in its order; a test holds the two together. */
+const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
+    'ready',
+    'elapsed-seconds',
+    'attempts',
+    'status-code',
+    'models',
+    'model-id',
+    'model-match',
+    'first-response-seconds',
+    'reason',
+    'pid',
+    'log-file',
+    'startup-seconds',
+    'gpu-memory-mib',
+    'generation-seconds',
+    'results',
+    'phases',
+    'expected-seconds',
+    'regression-percent',
+    'ttft-ms',
+    'decode-tokens-per-second'
+]));
+function outputs(outcome) {
+    const server = outcome.server;
+    const profile = outcome.profile;
+    return {
+        ready: String(outcome.ready),
+        'elapsed-seconds': seconds(outcome.elapsedMs),
+        attempts: String(outcome.attempts),
+        'status-code': outcome.last?.status === undefined ? '' : String(outcome.last.status),
+        models: JSON.stringify(outcome.models),
+        'model-id': outcome.last?.modelId ?? '',
+        'model-match': outcome.ready ? (outcome.last?.modelMatch ?? '') : '',
+        'first-response-seconds': outcome.firstResponseMs === undefined ? '' : seconds(outcome.firstResponseMs),
+        reason: outcome.reason,
+        pid: server?.pid === undefined ? '' : String(server.pid),
+        'log-file': server?.logFile ?? '',
+        'startup-seconds': server?.startupMs === undefined ? '' : seconds(server.startupMs),
+        'gpu-memory-mib': server?.gpuMemoryMiB === undefined ? '' : String(server.gpuMemoryMiB),
+        'generation-seconds': outcome.generationMs === undefined ? '' : seconds(outcome.generationMs),
+        results: JSON.stringify(outcome.results.map(resultRecord)),
+        phases: JSON.stringify((outcome.profile?.phases ?? []).map((p) => ({ name: p.name, seconds: p.seconds }))),
+        'expected-seconds': profile?.expectedSeconds === undefined ? '' : profile.expectedSeconds.toFixed(1),
+        'regression-percent': profile?.regressionPercent === undefined ? '' : profile.regressionPercent.toFixed(1),
+        'ttft-ms': outcome.smoke?.ttftMs === undefined ? '' : String(Math.round(outcome.smoke.ttftMs)),
+        'decode-tokens-per-second': outcome.smoke?.decodeTokensPerSecond === undefined ? '' : outcome.smoke.decodeTokensPerSecond.toFixed(1)
+    };
+}
+/** One endpoint's entry in the `results` output. */
+function resultRecord(r) {
+    return {
+        url: r.url.href,
+        ready: r.ready,
+        'elapsed-seconds': Number(seconds(r.elapsedMs)),
+        'status-code': r.last?.status ?? null,
+        'model-id': r.last?.modelId ?? null,
+        reason: r.reason,
+        // a fleet of servers: each endpoint's own (one server for all has them in the outputs beside `results`)
+        ...(r.server === undefined
+            ? {}
+            : {
+                pid: r.server.pid ?? null,
+                container: r.server.container ?? null,
+                'log-file': r.server.logFile ?? null,
+                'startup-seconds': r.server.startupMs === undefined ? null : Number(seconds(r.server.startupMs)),
+                'gpu-memory-mib': r.server.gpuMemoryMiB ?? null
+            }),
+        ...(r.profile === undefined ? {} : { phases: r.profile.phases.map((p) => ({ name: p.name, seconds: p.seconds })) }),
+        // only with a smoke test: a wait without one keeps the entries it always had
+        ...(r.smoke === undefined
+            ? {}
+            : {
+                'ttft-ms': r.smoke.ttftMs === undefined ? null : Math.round(r.smoke.ttftMs),
+                'decode-tokens-per-second': r.smoke.decodeTokensPerSecond === undefined ? null : Number(r.smoke.decodeTokensPerSecond.toFixed(1))
+            })
+    };
+}
+/** Every output's JSON kind: a new output must be given one. */
+const OUTPUT_KINDS = {
+    ready: 'boolean',
+    'elapsed-seconds': 'number',
+    attempts: 'number',
+    'status-code': 'number',
+    models: 'json',
+    'model-id': 'string',
+    'model-match': 'string',
+    'first-response-seconds': 'number',
+    reason: 'string',
+    pid: 'number',
+    'log-file': 'string',
+    'startup-seconds': 'number',
+    'gpu-memory-mib': 'number',
+    'generation-seconds': 'number',
+    results: 'json',
+    phases: 'json',
+    'expected-seconds': 'number',
+    'regression-percent': 'number',
+    'ttft-ms': 'number',
+    'decode-tokens-per-second': 'number'
+};
+/**
+ * An empty output (nothing to tell: no status code, no pid) is null unless it is text; a value that does not read
+ * as its kind (which the outputs never make) stays the string it is rather than being lost.
+ */
+function typed(kind, text) {
+    if (kind === 'string')
+        return text;
+    if (text === '')
+        return null;
+    if (kind === 'boolean')
+        return text === 'true' ? true : text === 'false' ? false : text;
+    if (kind === 'number')
+        return /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text;
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return text;
+    }
+}
+/** The outputs as `--json` prints them; a name that is no output (none is) stays text. */
+function typedOutputs(outputs) {
+    const kinds = OUTPUT_KINDS;
+    return Object.fromEntries(Object.entries(outputs).map(([name, text]) => [name, typed(kinds[name] ?? 'string', text)]));
+}
+
+;// CONCATENATED MODULE: ./src/wait/conclusion.ts
+/**
+ * What must happen once the wait is over, decided once for every front end (the action, the CLI, and later a
+ * job-end step and a one-shot check): the outputs, the final line, the log tail, the diagnostics to run, fail or
+ * warn, the exit code. A front end only carries it out in its medium. Pure: no I/O, nothing of GitHub or a shell.
+ */
+
+
+
+
+
+
+
+
+/** The report's view of the settings, for `url` (the endpoint the outcome describes). */
+const reportContext = (s, url) => ({
+    url,
+    expect: expectation(s),
+    timeoutMs: s.timeoutMs
+});
+/** Each endpoint's smoke test that could not measure throughput, in words. */
+function smokeProblems(outcome) {
+    const fleet = outcome.results.length > 1;
+    const messages = outcome.results.flatMap((r) => r.smoke?.problem === undefined ? [] : [smokeProblemMessage(r.smoke, fleet ? r.url : undefined)]);
+    return messages.length === 0 ? undefined : messages.join('\n');
+}
+const smokeFailed = (r) => r.smoke?.problem !== undefined;
+function conclude(gateOutcome, settings) {
+    const smokeMessage = gateOutcome.ready ? smokeProblems(gateOutcome) : undefined;
+    const failSmoke = smokeMessage !== undefined && settings.smoke?.failOnError === true;
+    // Ready means ready: with fail-on-error, a server that cannot generate a measured stream is not.
+    const outcome = failSmoke
+        ? {
+            ...gateOutcome,
+            ready: false,
+            reason: 'smoke-failed',
+            results: gateOutcome.results.map((r) => (smokeFailed(r) ? { ...r, ready: false, reason: 'smoke-failed' } : r))
+        }
+        : gateOutcome;
+    const context = reportContext(settings, outcome.url);
+    const tail = outcome.ready ? undefined : outcome.server?.logTail;
+    const verdict = outcome.ready
+        ? undefined
+        : {
+            kind: outcome.reason === 'timeout' && !settings.failOnTimeout ? 'warn' : 'fail',
+            // a fleet's failure names its endpoint
+            message: failSmoke
+                ? smokeMessage
+                : `${outcome.results.length > 1 ? `${outcome.url.href}: ` : ''}${failureMessage(outcome, context)}`
+        };
+    const regression = outcome.profile?.regression;
+    const failedRegression = settings.failOnRegression ? regression : undefined;
+    const failedThroughput = settings.failOnRegression ? outcome.profile?.throughputRegression : undefined;
+    return {
+        outcome,
+        ready: outcome.ready,
+        // the same names, each value redacted
+        outputs: Object.fromEntries(Object.entries(outputs(outcome)).map(([name, value]) => [name, redact(value, settings.secrets)])),
+        finalLine: finalLine(outcome),
+        logTail: tail && {
+            title: markdown_logTailTitle(tail, outcome.server?.logFile),
+            lines: tail.map((line) => `${line.number}: ${line.text}`)
+        },
+        // A cancelled job must end within a second; the diagnostics could take minutes.
+        diagnostics: outcome.ready || outcome.reason === 'cancelled' ? [] : settings.diagnostics,
+        verdict,
+        failedRegression,
+        failedThroughput,
+        smokeWarning: failSmoke ? undefined : smokeMessage,
+        exitCode: verdict?.kind === 'fail' || failedRegression !== undefined || failedThroughput !== undefined ? 1 : 0,
+        context,
+        jobEndState: serversEndState(settings, outcome)
+    };
+}
+/** What the job-end step stops: each server's entry, its facts from its own result (a fleet's) or the outcome's. */
+function serversEndState(settings, outcome) {
+    const { servers, stop, stopTimeoutMs, logLines } = settings;
+    const facts = (i) => servers.length === 1 ? outcome.server : outcome.results[i].server;
+    return jobEndState(servers.map(({ start, container }, i) => serverEndState({ start, container, stop, stopTimeoutMs, logLines }, facts(i))));
+}
+
+;// CONCATENATED MODULE: ./src/wait/cancelled.ts
+/**
+ * A cancel is a cancel: a job cancelled at any moment before its outputs are written ends `reason=cancelled`,
+ * whatever the wait had found by then (a ready server whose smoke test was cut short, a timeout whose diagnostics
+ * were running). Ready means ready, and a run the job gave up on is not one a later step may trust.
+ */
+
+
+
+const cancelHalt = (signal, stage) => ({
+    reason: 'cancelled',
+    detail: cancelledText(signal, stage)
+});
+/** The outcome as a cancel at `elapsedMs` leaves it: every endpoint not already cancelled is, from then. */
+function asCancelled(outcome, signal, stage, elapsedMs) {
+    if (outcome.reason === 'cancelled')
+        return outcome;
+    const halt = cancelHalt(signal, stage);
+    const cut = (r) => r.reason === 'cancelled' ? r : { ...r, ready: false, reason: 'cancelled', halt, elapsedMs };
+    return { ...cut(outcome), results: outcome.results.map(cut) };
+}
+/** A run cancelled before its wait began: no endpoint was probed, no server started. */
+function cancelledBeforeWait(settings, signal, elapsedMs) {
+    const halt = cancelHalt(signal, 'before-wait');
+    const results = endpointsOf(settings).map(({ url }) => ({
+        ready: false,
+        reason: 'cancelled',
+        elapsedMs,
+        attempts: 0,
+        models: [],
+        halt,
+        timeline: [],
+        url
+    }));
+    return { ...results[0], results };
+}
+/**
+ * The conclusion once the front end's own work after the wait is done (the diagnostics): concluded again as
+ * cancelled when `cancel` came meanwhile, so that the outputs and the summary, written next, say so.
+ */
+function concludedSince(next, settings, cancel, stage, elapsedMs) {
+    const signal = cancel.halted;
+    if (signal === undefined || next.outcome.reason === 'cancelled')
+        return next;
+    return conclude(asCancelled(next.outcome, signal, stage, elapsedMs), settings);
+}
+
+;// CONCATENATED MODULE: ./src/wait/server-wait.ts
+/**
+ * One server's wait, from its kind's pre-flight to the outcome: launch, follow its log, its endpoints' waits, after the wait
+ * (who answered, GPU memory, environment), the smoke test, its history. The gate runs it once per server.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** The server's wait, once every server's pre-flight let it go on. */
+async function waitForServer(kind, server, settings, deps, member) {
+    const { clock } = deps;
+    setUpUndici();
+    // Everything that holds a process, a timer or a socket is released in the `finally`, whatever throws first.
+    const halter = new Halter();
+    member?.stop.signal.addEventListener('abort', () => halter.halt(member.stop.halted), { once: true });
+    const ports = new PortPoller();
+    let launched;
+    let watch;
+    try {
+        launched = kind.launch();
+        const waitStart = deps.startedAt ?? clock.now();
+        const history = openHistory(settings, server, deps);
+        const profile = new StartupProfile({ engine: settings.engine, startedAt: launched.startedAt, usual: history.usual });
+        const { log, sayStartup, readLines, readyLine, logLines } = followLog({ launched, profile, deps, waitStart });
+        launched.beforeWait();
+        deps.log(waiting(settings, server));
+        const { failPattern } = settings;
+        watch = watchServer({ halter, server: launched.watched, log, failPattern, readLines, cancel: deps.cancel });
+        // Every endpoint's sleeps and requests listen to it: a fleet of 200 is not a leak.
+        (0,external_node_events_.setMaxListeners)(0, halter.signal);
+        deps.debug?.(gateLines.requestHeaders(['user-agent', 'accept', ...Object.keys(settings.headers)]));
+        const startedAt = launched.startedAt ?? waitStart;
+        const serverWait = {
+            settings,
+            collector: (0,memory/* createBodyCollector */.M)(),
+            deps,
+            halter,
+            ports,
+            log,
+            profile,
+            pace: new Map(),
+            sayStartup,
+            progressAt: (now) => startupStatusText(profile.status(now, now - startedAt)),
+            readyLine,
+            logLines,
+            readyAt: (now) => profile.readyAt(now),
+            usualAnsweringMs: history.usual?.answeringSeconds && history.usual.answeringSeconds * 1000
+        };
+        const endpoints = endpointParts(server, settings, halter);
+        const waited = launched.whoAnswered(await Promise.all(server.targets.map((t, i) => waitForEndpoint(t, serverWait, endpoints.of(i)))));
+        // The lines written up to now end the startup's last phase (a ready line just before the port opened).
+        if (log !== undefined)
+            readLines(log.poll());
+        const last = reportedEndpoint(waited, endpoints.halted, settings.fleetMinReady);
+        member?.settled(last);
+        const readyAt = readyMoment({ ...(last.ready ? last : {}), readyLineAt: profile.readyLineTime(), now: clock.now() });
+        await launched.afterWait(last.ready, readyAt);
+        // Once the fleet is ready, and only then: a server that is not ready has no throughput to measure. The
+        // startup's figures were taken before it, so that its requests count in none of them.
+        const smoke = settings.smoke !== undefined && last.ready;
+        const results = smoke
+            ? await smokeEndpoints(waited, settings, { clock, signal: halter.signal, log: deps.log })
+            : waited;
+        const outcome = cancelledSince({ ...reportedEndpoint(results, endpoints.halted, settings.fleetMinReady), results }, deps, smoke, waitStart);
+        const facts = launched.facts;
+        const profileFacts = await finishHistory({ settings, outcome, facts, profile, history, deps, readyAt });
+        // a cancel while the history's lock was waited for ends the run cancelled too (and it was not recorded)
+        return {
+            ...cancelledSince(outcome, deps, smoke, waitStart),
+            models: [...new Set(results.flatMap((r) => r.models))],
+            server: facts,
+            profile: profileFacts
+        };
+    }
+    finally {
+        watch?.close();
+        ports.close();
+        launched?.release();
+    }
+}
+/**
+ * Each endpoint's part of its server's wait. A server's endpoints each have a halter of their own under the
+ * server's: an endpoint that can no longer become ready, or enough ready ones (`fleet-min-ready`), end the others'
+ * waits, and `halted` tells an endpoint halted so from one that failed on its own account.
+ */
+function endpointParts(server, settings, halter) {
+    if (server.targets.length === 1)
+        return { of: () => ({ halter, prefix: '' }), halted: () => false };
+    const halters = server.targets.map(() => halter.child());
+    const stops = fleetStops(halters, settings.fleetMinReady);
+    const own = server.targets.map((t, i) => ({
+        halter: halters[i],
+        prefix: `[${t.url.href}] `,
+        settled: (url, outcome) => stops.settled(i, { url, ready: outcome.ready, reason: outcome.reason })
+    }));
+    return { of: (i) => own[i], halted: stops.halted };
+}
+/**
+ * A cancel after the wait had ended (during the smoke test, the GPU reading, the environment report) ends the run
+ * cancelled all the same: the smoke test sees it as a request stopped, which must read neither as `smoke-failed`
+ * nor as a ready server.
+ */
+function cancelledSince(outcome, deps, smoke, waitStart) {
+    const signal = deps.cancel?.halted;
+    if (signal === undefined)
+        return outcome;
+    return asCancelled(outcome, signal, smoke ? 'smoke-test' : 'after-wait', deps.clock.now() - waitStart);
+}
+/** The line the wait begins with: what it waits for, how long, and how. */
+const waiting = (settings, server) => waitingLine({ url: server.targets[0].url, expect: expectation(settings), timeoutMs: settings.timeoutMs }, {
+    endpoints: server.targets.length,
+    generation: settings.probeGeneration,
+    intervalMs: settings.intervalMs,
+    smoke: settings.smoke
+});
+/**
+ * When the server turned ready, for `startup-seconds` and the end of the startup's last phase: the truth, not the
+ * moment a probe happened to go out. The answers bound it: after the last probe that was told "not ready" went
+ * out, and by the first answer that said ready. Within those bounds the engine's ready line says when (by its own
+ * stamp where it has one); a line from outside them (written before a probe was still told "not ready", a server
+ * that says it is ready before it is) yields to the answers.
+ */
+function readyMoment({ readySeenAt, notReadySentAt, readyLineAt, now }) {
+    if (readySeenAt === undefined)
+        return now;
+    if (readyLineAt === undefined)
+        return readySeenAt;
+    return Math.min(readySeenAt, Math.max(notReadySentAt ?? -Infinity, readyLineAt));
+}
+/**
+ * Each ready endpoint with its smoke test. A fleet's endpoints are measured at the same time (each its own
+ * server), every one within `smoke-timeout`; `signal` (the wait's halter: a cancelled job, the server gone) ends them.
+ */
+async function smokeEndpoints(results, settings, deps) {
+    const smoke = settings.smoke;
+    if (smoke === undefined)
+        return [...results];
+    return Promise.all(results.map(async (r) => {
+        if (!r.ready)
+            return r;
+        const prefix = results.length > 1 ? `[${r.url.href}] ` : '';
+        const found = streamRoute(r.url, r.engine);
+        const request = 'route' in found ? `POST ${found.route.path}` : undefined;
+        deps.log(`${prefix}${smokeLines.start(smoke.requests, smoke.tokens, request)}`);
+        const result = await smokeTest({
+            url: r.url,
+            engine: r.engine,
+            // the listed id the wait matched: the `model` input may be a part of it
+            model: r.last?.modelId ?? settings.model ?? r.models[0],
+            headers: settings.headers,
+            caCert: settings.caCert,
+            insecureTls: settings.insecureTls,
+            secrets: settings.secrets
+        }, smoke, {
+            clock: deps.clock,
+            signal: deps.signal,
+            measured: (i, m) => deps.log(`${prefix}${smokeLines.measured(i, smoke.requests, m)}`)
+        });
+        const line = smokeLines.result(result);
+        if (line !== undefined)
+            deps.log(`${prefix}${line}`);
+        return { ...r, smoke: result };
+    }));
+}
+/**
+ * The server's log, read into the startup profile: its lines from before the wait (a server started elsewhere)
+ * tell the phases so far; a log `start` has just begun afresh is read from its first line. `readLines` reads new
+ * lines and returns the engine's own fatal line once seen; `readyLine` resolves once the engine's ready line is
+ * read, `logLines` at the next new lines (the probe schedule brings a probe forward on either).
+ */
+function followLog({ launched, profile, deps, waitStart }) {
+    const { clock } = deps;
+    const sayStartup = (events) => startupLines(events).forEach((l) => deps.log(gateLines.startup(clock.now() - waitStart, l)));
+    const log = launched.followLog((lines) => lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number))));
+    // Aborted once the engine's own ready line is read: every endpoint's next probe goes out at once.
+    const readySeen = new AbortController();
+    (0,external_node_events_.setMaxListeners)(0, readySeen.signal);
+    const readyLine = (signal) => new Promise((resolve) => {
+        if (readySeen.signal.aborted || signal.aborted)
+            return resolve();
+        const done = () => {
+            readySeen.signal.removeEventListener('abort', done);
+            signal.removeEventListener('abort', done);
+            resolve();
+        };
+        readySeen.signal.addEventListener('abort', done, { once: true });
+        signal.addEventListener('abort', done, { once: true });
+    });
+    // Waiting for the next new lines: each wait's resolver, called (and dropped) when lines come or its signal aborts.
+    const waiting = new Set();
+    const logLines = (signal) => new Promise((resolve) => {
+        if (signal.aborted)
+            return resolve();
+        const done = () => {
+            waiting.delete(done);
+            signal.removeEventListener('abort', done);
+            resolve();
+        };
+        waiting.add(done);
+        signal.addEventListener('abort', done, { once: true });
+    });
+    const readLines = (lines) => {
+        for (const l of lines)
+            sayStartup(profile.line(l.text, clock.now(), l.number));
+        if (profile.readyLineSeen)
+            readySeen.abort();
+        if (lines.length > 0)
+            [...waiting].forEach((done) => done());
+        const f = profile.fatal;
+        return (f && {
+            line: { number: f.lineNumber, text: f.line },
+            cause: f.cause,
+            engineLabel: profile.label
+        });
+    };
+    return log === undefined ? { log, sayStartup, readLines } : { log, sayStartup, readLines, readyLine, logLines };
+}
+
+;// CONCATENATED MODULE: ./src/inputs/forms.ts
+/** The forms of the values only the settings take: URLs, a process id, variable names, an engine, a word of a list. */
+
+
+
+/** `text` as one of `words`, case-insensitively. */
+function oneOf(text, words) {
+    const word = text.trim().toLowerCase();
+    if (!words.includes(word))
+        throw new ProblemError({ value: text_printable(text), form: `one of ${words.join(', ')}` });
+    return word;
+}
+const ENGINE_FORM = `auto or one of ${ENGINE_NAMES.map(engineInputName).join(', ')}`;
+function parseEngine(text) {
+    const name = text === 'llama.cpp' ? 'llamacpp' : text;
+    if (!ENGINE_NAMES.includes(name))
+        throw new ProblemError({ value: text_printable(text), form: ENGINE_FORM });
+    return name;
+}
+const forms_CONTAINER_FORM = "a container's name or id, as `docker ps` shows it (srv, 3f2c9a\u2026; a service container: ${{ job.services.<id>.id }})";
+/** A container's name or id, as the engine accepts them: nothing that could be more of a request's path. */
+function parseContainer(text) {
+    if (text === '')
+        return undefined;
+    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$/.test(text))
+        throw new ProblemError({ value: text_printable(text), form: forms_CONTAINER_FORM });
+    return text;
+}
+const PID_FORM = 'a process id (12345) or the path of a file holding one';
+function parsePid(text) {
+    if (text === '')
+        return undefined;
+    if (!/^\d+$/.test(text))
+        return { file: text };
+    const pid = Number(text);
+    // Linux caps pid_max at 2^22.
+    if (pid < 1 || pid > 4_194_304)
+        throw new ProblemError({ value: text_printable(text), form: PID_FORM });
+    return { pid };
+}
+const ENV_NAME_FORM = 'comma-separated variable names or globs such as NCCL_*,CUDA_VISIBLE_DEVICES';
+function parseEnvNames(text) {
+    const names = text
+        .split(/[,\n]/)
+        .map((n) => n.trim())
+        .filter((n) => n !== '');
+    const bad = names.find((n) => !/^[A-Za-z_*?][A-Za-z0-9_*?]*$/.test(n));
+    if (bad !== undefined)
+        throw new ProblemError({ value: text_printable(bad), problem: 'is not a variable name or glob', form: ENV_NAME_FORM });
+    return names;
+}
+const URL_FORM = 'an http:// or https:// URL such as http://localhost:8000/v1/models';
+/** A fleet larger than this is more likely a mistake than a deployment. */
+const MAX_URLS = 1000;
+/** One URL per line (blank lines skipped); a fleet's lines are named by number in errors. */
+function parseUrls(text) {
+    const lines = text
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter((l) => l !== '');
+    if (lines.length > MAX_URLS)
+        throw new ProblemError({ problem: `lists ${lines.length} URLs; the limit is ${MAX_URLS}` });
+    if (lines.length <= 1)
+        return [parseUrl(lines[0] ?? '')];
+    return lines.map((line, i) => {
+        try {
+            return parseUrl(line);
+        }
+        catch (e) {
+            if (!(e instanceof ProblemError))
+                throw e;
+            throw new ProblemError({ ...e.problem, line: i + 1 }, { cause: e });
+        }
+    });
+}
+function parseUrl(text) {
+    const s = text.trim();
+    if (s === '')
+        throw new ProblemError({ problem: 'is required', form: URL_FORM });
+    // Messages show the text without any user:password@ part, even when it is not a valid URL.
+    const shown = text_printable(s.replace(/^([a-z][a-z\d+.-]*:\/\/)?.*@/is, '$1***@'));
+    // The URL parser would silently drop tabs and line breaks; a URL with them is a mistake or an injection.
+    if (hasControlChars(s) || s.includes('\t'))
+        throw new ProblemError({ value: shown, problem: 'contains a control character', form: URL_FORM });
+    let url;
+    try {
+        url = new URL(s);
+    }
+    catch {
+        throw new ProblemError({ value: shown, form: URL_FORM });
+    }
+    // Checked first so that a password never reaches a message.
+    if (url.username || url.password) {
+        throw new ProblemError({
+            problem: 'must not carry credentials (user:password@); pass them with "api-key" or "headers"'
+        });
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        throw new ProblemError({ value: shown, form: URL_FORM });
+    return url;
+}
+
+;// CONCATENATED MODULE: ./src/server/docker.ts
+/**
+ * A small client of the Docker Engine API (and Podman's Docker-compatible one) over its unix socket, with the
+ * project's HTTP client: `DOCKER_HOST=unix://\u2026`, else /var/run/docker.sock. Every request is bounded (its own
+ * timeout, and the caller's signal: the wait's deadline and cancellation), and answers data, never words.
+ */
+
+
+
+/** One request's bound unless the caller gives another: the engine answers an inspect in milliseconds. */
+const REQUEST_MS = 5_000;
+/** An answer's body is read up to this much (an inspect is a few KB; `top` of a large container tens of KB). */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** The engine's socket from DOCKER_HOST (`unix://` only: a TCP engine would be another host's), else the default. */
+function dockerSocket(env) {
+    const host = env.DOCKER_HOST?.trim();
+    if (host === undefined || host === '')
+        return '/var/run/docker.sock';
+    if (host.startsWith('unix://') && host.length > 'unix://'.length)
+        return host.slice('unix://'.length);
+    throw new InputError('container', {
+        problem: `needs the Docker engine on a unix socket, and DOCKER_HOST is "${text_printable(host)}"`,
+        form: 'DOCKER_HOST=unix:///path/to/docker.sock, or no DOCKER_HOST for /var/run/docker.sock'
+    });
+}
+class DockerEngine {
+    socketPath;
+    agent;
+    /** Whether the engine is Podman (its answers carry `Libpod-Api-Version`); undefined until one has come. */
+    podman;
+    constructor(socketPath) {
+        this.socketPath = socketPath;
+        // the job-end step sends no other request: the dispatchers' API is set up here too
+        setUpUndici();
+        this.agent = new Agent({ connect: { socketPath }, pipelining: 0 });
+    }
+    /** Whether an engine answers, or why not (`ENOENT`, `ECONNREFUSED`, an HTTP status). */
+    async ping(call = {}) {
+        try {
+            const r = await this.send('GET', '/_ping', call);
+            return r.status === 200 ? undefined : `it answered HTTP ${r.status}`;
+        }
+        catch (e) {
+            return errorCode(e);
+        }
+    }
+    /** The container's state, or undefined when the engine knows no such container. */
+    async inspect(id, call = {}) {
+        const r = await this.send('GET', `/containers/${encodeURIComponent(id)}/json`, call);
+        if (r.status === 404 || gone(r))
+            return undefined;
+        if (r.status !== 200)
+            throw new Error(`inspect answered HTTP ${r.status}`);
+        return containerState(JSON.parse(r.body));
+    }
+    /**
+     * The host pids of the container's processes (`GET /containers/{id}/top`); empty once it is not running. Docker
+     * runs the host's `ps` with `ps_args` over the container's processes: host pids. Podman reads `ps_args` as its
+     * own descriptors (`pid` is the container's pid namespace, `hpid` the host's) and runs anything else (`-eo pid`)
+     * as `ps` INSIDE the container: the container's pids (1, \u2026), or an empty answer where the image has no `ps`.
+     */
+    async pids(id, call = {}) {
+        if (this.podman === undefined)
+            await this.ping(call);
+        const [args, title] = this.podman === true ? ['hpid', 'HPID'] : ['-eo%20pid', 'PID'];
+        const r = await this.send('GET', `/containers/${encodeURIComponent(id)}/top?ps_args=${args}`, call);
+        if (r.status !== 200)
+            return [];
+        let top;
+        try {
+            top = JSON.parse(r.body);
+        }
+        catch {
+            return [];
+        }
+        const column = (top.Titles ?? []).findIndex((t) => t.trim().toUpperCase() === title);
+        if (column < 0)
+            return [];
+        return (top.Processes ?? []).map((p) => Number(p[column])).filter((p) => Number.isInteger(p) && p > 0);
+    }
+    /** `docker stop`: SIGTERM (or the image's StopSignal), SIGKILL after `seconds`; true once it is not running. */
+    async stop(id, seconds, call = {}) {
+        const r = await this.send('POST', `/containers/${encodeURIComponent(id)}/stop?t=${Math.ceil(seconds)}`, {
+            ...call,
+            // the engine answers once the container has stopped: up to `seconds`, and the SIGKILL after
+            timeoutMs: call.timeoutMs ?? seconds * 1000 + 15_000
+        });
+        // 304: it was not running
+        return r.status === 204 || r.status === 304;
+    }
+    /**
+     * Follows the container's output from its start (`follow`), handing each chunk to `out` as it comes: the
+     * multiplexed frames demultiplexed when it has no TTY. Settles when the stream ends (the container exited) or
+     * the signal aborts; never throws.
+     */
+    async follow(id, tty, out, signal) {
+        const demux = tty ? out : demultiplexer(out);
+        try {
+            const { statusCode, body } = await request(this.agent, {
+                method: 'GET',
+                origin: 'http://docker',
+                path: `/containers/${encodeURIComponent(id)}/logs?follow=1&stdout=1&stderr=1`,
+                signal,
+                headersTimeout: REQUEST_MS,
+                bodyTimeout: 0
+            });
+            if (statusCode !== 200)
+                return void (await body.dump().catch(() => undefined));
+            for await (const chunk of body)
+                demux(chunk);
+        }
+        catch {
+            // aborted, or the engine went away: the state poll tells what became of the container
+        }
+    }
+    close() {
+        void this.agent.close().catch(() => undefined);
+    }
+    async send(method, path, call) {
+        const timeout = AbortSignal.timeout(call.timeoutMs ?? REQUEST_MS);
+        const signal = call.signal === undefined ? timeout : AbortSignal.any([timeout, call.signal]);
+        const { statusCode, headers, body } = await request(this.agent, { method, origin: 'http://docker', path, signal });
+        this.podman = headers['libpod-api-version'] !== undefined;
+        const chunks = [];
+        let size = 0;
+        for await (const chunk of body) {
+            size += chunk.length;
+            if (size > MAX_BODY_BYTES) {
+                body.destroy();
+                throw new Error(`the engine's answer to ${path} passed ${MAX_BODY_BYTES} bytes`);
+            }
+            chunks.push(chunk);
+        }
+        return { status: statusCode, body: Buffer.concat(chunks).toString('utf8') };
+    }
+}
+function containerState(c) {
+    const s = c.State ?? {};
+    const started = s.StartedAt === undefined ? NaN : Date.parse(s.StartedAt);
+    const checks = s.Health?.Log ?? [];
+    // no HEALTHCHECK: Docker has no Health (or `none`), Podman a Health whose Status is ""
+    const health = s.Health?.Status;
+    return {
+        id: c.Id ?? '',
+        name: (c.Name ?? '').replace(/^\//, ''),
+        running: s.Running === true,
+        status: s.Status ?? 'unknown',
+        pid: s.Pid ?? 0,
+        exitCode: s.ExitCode ?? 0,
+        oomKilled: s.OOMKilled === true,
+        error: s.Error ?? '',
+        // the engine's zero time (0001-01-01) for a container that never started
+        startedAtMs: Number.isFinite(started) && started > 0 ? started : undefined,
+        health: health === undefined || health === '' || health === 'none' ? undefined : health,
+        healthLog: checks.at(-1)?.Output?.trim().slice(0, 500),
+        tty: c.Config?.Tty === true,
+        env: c.Config?.Env ?? [],
+        autoRemove: c.HostConfig?.AutoRemove === true
+    };
+}
+/**
+ * The logs of a container without a TTY: frames of an 8-byte header (the stream: 1 stdout, 2 stderr; three zero
+ * bytes; the payload's length, big-endian) and the payload. Frames split across chunks are put back together.
+ */
+function demultiplexer(out) {
+    let held = Buffer.alloc(0);
+    return (chunk) => {
+        held = held.length === 0 ? chunk : Buffer.concat([held, chunk]);
+        let at = 0;
+        while (held.length - at >= 8) {
+            const size = held.readUInt32BE(at + 4);
+            if (held.length - at - 8 < size)
+                break;
+            out(held.subarray(at + 8, at + 8 + size));
+            at += 8 + size;
+        }
+        held = held.subarray(at);
+    };
+}
+/**
+ * Podman, in the moment it removes a container (`run --rm`), answers its inspect with HTTP 500 and
+ * `{"cause":"no such container","message":"container \u2026 does not exist in database: no such container"}`.
+ */
+function gone(r) {
+    if (r.status !== 500)
+        return false;
+    try {
+        return JSON.parse(r.body).cause === 'no such container';
+    }
+    catch {
+        return false;
+    }
+}
+/** `ENOENT`, `ECONNREFUSED`, `EACCES`, or the message. */
+function errorCode(e) {
+    const err = e;
+    return err.cause?.code ?? err.code ?? err.message;
+}
+
+;// CONCATENATED MODULE: ./src/server/log-follower.ts
+/**
+ * Follows a server's log file: the lines appended since the last look, numbered, and the last lines kept for the
+ * tail. Each look does a bounded amount of work whatever the file holds (a 200 MB log, a server flooding its log,
+ * a log replaced by a directory), so that the wait never stalls behind it and its memory never grows with it.
+ */
+
+
+
+
+/** A line longer than this is cut (a progress bar redrawn with \r for an hour is one line). */
+const MAX_LINE_CHARS = 2000;
+/** Of a line longer than MAX_LINE_CHARS, only this many bytes are kept while it is being read (UTF-8: 4 per character). */
+const log_follower_MAX_LINE_BYTES = MAX_LINE_CHARS * 4;
+/** Lines decoded per look: each then goes through the startup profile and `fail-pattern`. */
+const LINES_PER_POLL = 1000;
+/** Bytes decoded into lines per look. */
+const READ_BYTES_PER_POLL = 256 * 1024;
+/** Bytes only counted (for line numbers) per look. */
+const COUNT_BYTES_PER_POLL = 32 * 1024 * 1024;
+/**
+ * And at most this long a look, read in 64 KB chunks: the action runs without V8's optimising compilers, so
+ * counting the lines of `yes` output takes far longer per megabyte than an ordinary log's. A CPU budget, not a
+ * time the wait depends on: it bounds how long a look holds the event loop (the deadline, signals), nothing else.
+ */
+const WORK_MS_PER_POLL = 20;
+/**
+ * Of what a log held before the wait, only its last this many bytes are read as lines (the phases so far and the
+ * tail); the rest is counted. When a server writes faster than the follower reads and the backlog passes
+ * BACKLOG_BYTES, the follower likewise counts its way to the last WINDOW_BYTES.
+ */
+const WINDOW_BYTES = 256 * 1024;
+const BACKLOG_BYTES = 8 * 1024 * 1024;
+const log_follower_CHUNK_BYTES = 64 * 1024;
+/** The most looks that read what is left, at the end (`tail`, `rest`): a flooded log's backlog is not read whole. */
+const REST_LOOKS = 20;
+class log_follower_LogFollower {
+    path;
+    keep;
+    /** Bytes of the file consumed: counted, or read into lines (the unfinished last line is in `pending`). */
+    offset = 0;
+    lineCount = 0;
+    pending = [];
+    pendingBytes = 0;
+    pendingCut = false;
+    /** Up to where the file is only counted, not read into lines. */
+    countUntil = 0;
+    /** The first line read after counting began before the counting ended: counted, never shown. */
+    dropPartial = false;
+    /** Lines that end before this offset were in the file before the wait: handed to `earlier`, never to `poll`. */
+    earlierUntil = 0;
+    recent = [];
+    chunk = Buffer.alloc(log_follower_CHUNK_BYTES);
+    earlier;
+    secrets;
+    /** Why the log can no longer be read (it became a directory); set once, the follower then reads nothing. */
+    problem;
+    /**
+     * `keep`: how many last lines to hold for `tail`. Unless `fromStart` (the log of a server this process has
+     * just started, where every line is new however fast it came), what the file already holds is counted and its
+     * last lines are kept for the tail and handed to `earlier` (by the looks that read them), but never returned by
+     * `poll`: only lines written from now on are new. Nothing is read here, so the wait starts at once.
+     * `fromStart` with `skipBytes`: the server appends to a log that already held that much (an earlier run's),
+     * which is only counted (by the first looks), so that line numbers are the file's.
+     * `secrets` are masked in each line before it is cut to MAX_LINE_CHARS.
+     */
+    constructor(path, keep, { fromStart = false, skipBytes = 0, earlier, secrets = [] } = {}) {
+        this.path = path;
+        this.keep = keep;
+        this.earlier = earlier;
+        this.secrets = secrets;
+        if (fromStart) {
+            this.countUntil = skipBytes;
+            return;
+        }
+        const size = this.withFile((_fd, s) => s) ?? 0;
+        this.earlierUntil = size;
+        this.countUntil = Math.max(0, size - WINDOW_BYTES);
+    }
+    /** The complete lines appended since the last call (at most LINES_PER_POLL of them). */
+    poll() {
+        const fresh = [];
+        const old = [];
+        const until = systemClock.now() + WORK_MS_PER_POLL;
+        this.withFile((fd, size) => {
+            // truncated or replaced (also before the first look read what it held)
+            if (size < this.offset || size < this.earlierUntil)
+                this.restart();
+            if (size - this.offset > BACKLOG_BYTES && this.offset >= this.countUntil)
+                this.countUntil = size - WINDOW_BYTES;
+            if (this.offset < this.countUntil)
+                this.count(fd, until);
+            if (this.offset >= this.countUntil)
+                this.read(fd, size, fresh, old, until);
+        });
+        if (old.length > 0)
+            this.earlier?.(old);
+        return fresh;
+    }
+    /**
+     * Every complete line still unread (within a bounded number of looks): what a server wrote before it exited is
+     * all read before its exit is explained, not only what one look's budget reached.
+     */
+    rest() {
+        const lines = [];
+        for (let looks = 0; looks < REST_LOOKS && (looks === 0 || this.behind()); looks++)
+            lines.push(...this.poll());
+        return lines;
+    }
+    /** Whether lines already written are still unread. */
+    behind() {
+        return (this.withFile((_fd, size) => size > this.offset) ?? false) && this.problem === undefined;
+    }
+    /** Opens the file without blocking (a FIFO would) and checks it is still a regular file; undefined when it is not there. */
+    withFile(use) {
+        if (this.problem !== undefined)
+            return undefined;
+        let fd;
+        try {
+            fd = (0,external_node_fs_namespaceObject.openSync)(this.path, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NONBLOCK);
+        }
+        catch (e) {
+            if (e.code !== 'ENOENT')
+                this.fail(e);
+            return undefined; // not written yet
+        }
+        try {
+            const stat = (0,external_node_fs_namespaceObject.fstatSync)(fd);
+            const what = notRegularFile(stat);
+            if (what !== undefined) {
+                this.problem = `the log ${this.path} is no longer a regular file (it is ${what} now)`;
+                return undefined;
+            }
+            return use(fd, stat.size);
+        }
+        catch (e) {
+            this.fail(e);
+            return undefined;
+        }
+        finally {
+            (0,external_node_fs_namespaceObject.closeSync)(fd);
+        }
+    }
+    fail(e) {
+        this.problem = `the log ${this.path} cannot be read (${e.code ?? e.message})`;
+    }
+    /** Counts the lines up to `countUntil`, within the look's budget, reading nothing into memory. */
+    count(fd, until) {
+        const end = Math.min(this.countUntil, this.offset + COUNT_BYTES_PER_POLL);
+        let last = -1;
+        // one chunk at least, however late the look began (a loaded machine): every look moves on
+        for (let first = true; this.offset < end && (first || systemClock.now() < until); first = false) {
+            const n = (0,external_node_fs_namespaceObject.readSync)(fd, this.chunk, 0, Math.min(log_follower_CHUNK_BYTES, end - this.offset), this.offset);
+            if (n === 0)
+                break;
+            // one native pass (a loop in JavaScript, or indexOf per line, is several times slower without the optimising compilers)
+            const text = this.chunk.toString('latin1', 0, n);
+            this.lineCount += text.length - text.replaceAll('\n', '').length;
+            last = this.chunk[n - 1];
+            this.offset += n;
+        }
+        if (last === -1)
+            return;
+        // what was pending is part of a counted line now; the line under way at the end of counting is never whole
+        this.pending = [];
+        this.pendingBytes = 0;
+        this.pendingCut = false;
+        this.dropPartial = last !== 0x0a;
+    }
+    read(fd, size, fresh, old, until) {
+        const end = Math.min(size, this.offset + READ_BYTES_PER_POLL);
+        let lines = 0;
+        // one chunk at least, however late the look began (a loaded machine): every look moves on
+        for (let first = true; this.offset < end && lines < LINES_PER_POLL && (first || systemClock.now() < until); first = false) {
+            const n = (0,external_node_fs_namespaceObject.readSync)(fd, this.chunk, 0, Math.min(log_follower_CHUNK_BYTES, end - this.offset), this.offset);
+            if (n === 0)
+                break;
+            let start = 0;
+            for (let nl = this.chunk.indexOf(0x0a, 0); nl !== -1 && nl < n; nl = this.chunk.indexOf(0x0a, start)) {
+                this.take(this.chunk.subarray(start, nl));
+                start = nl + 1;
+                const line = this.finishLine();
+                if (line !== undefined) {
+                    ;
+                    (this.offset + start <= this.earlierUntil ? old : fresh).push(line);
+                    if (++lines >= LINES_PER_POLL)
+                        break;
+                }
+            }
+            if (lines >= LINES_PER_POLL && start < n) {
+                this.offset += start; // the rest is read by the next look
+                return;
+            }
+            this.take(this.chunk.subarray(start, n));
+            this.offset += n;
+        }
+    }
+    /** Adds bytes to the unfinished line, keeping at most MAX_LINE_BYTES of it. */
+    take(bytes) {
+        const room = log_follower_MAX_LINE_BYTES - this.pendingBytes;
+        if (bytes.length > room)
+            this.pendingCut = true;
+        const kept = bytes.subarray(0, Math.max(0, room));
+        if (kept.length === 0)
+            return;
+        this.pending.push(Buffer.from(kept));
+        this.pendingBytes += kept.length;
+    }
+    /** The unfinished line is finished: numbered, kept for the tail, and returned unless it was partly counted. */
+    finishLine() {
+        const text = this.pendingText();
+        this.pending = [];
+        this.pendingBytes = 0;
+        this.pendingCut = false;
+        this.lineCount++;
+        if (this.dropPartial) {
+            this.dropPartial = false;
+            return undefined;
+        }
+        const line = { number: this.lineCount, text: text.replace(/\r$/, '') };
+        if (this.keep > 0) {
+            this.recent.push(line);
+            if (this.recent.length > this.keep)
+                this.recent.shift();
+        }
+        return line;
+    }
+    pendingText() {
+        const text = redact(Buffer.concat(this.pending, this.pendingBytes).toString('utf8'), this.secrets);
+        return text.length > MAX_LINE_CHARS || this.pendingCut ? `${text.slice(0, MAX_LINE_CHARS)}\u2026` : text;
+    }
+    /**
+     * The last `keep` lines, including an unfinished last line; undefined when the file does not exist. Reads what
+     * is left (within a bounded number of looks) first, so that the tail ends where the file does.
+     */
+    tail() {
+        for (let looks = 0; looks < REST_LOOKS && this.behind(); looks++)
+            this.poll();
+        if (this.problem === undefined && this.withFile(() => true) === undefined)
+            return undefined;
+        if (this.keep === 0)
+            return [];
+        const unfinished = this.pendingBytes === 0 || this.dropPartial ? [] : [{ number: this.lineCount + 1, text: this.pendingText() }];
+        return [...this.recent, ...unfinished].slice(-this.keep);
+    }
+    restart() {
+        this.offset = 0;
+        this.lineCount = 0;
+        this.pending = [];
+        this.pendingBytes = 0;
+        this.pendingCut = false;
+        this.countUntil = 0;
+        this.dropPartial = false;
+        this.earlierUntil = 0;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/server/container.ts
+/**
+ * The model server as a container (`container`): found on the Docker engine (at once, or once `start` has
+ * created it), its output followed through the engine from the container's start and appended to a log file the
+ * gate follows like any other, its state polled so that an exit (its code, OOMKilled, the engine's error) or an
+ * `unhealthy` HEALTHCHECK ends the wait within a poll. The container keeps running when the wait is over.
+ */
+
+
+
+
+
+
+
+
+/** How often the container's state is read: an exit is seen within this, plus one inspect (milliseconds). */
+const STATE_POLL_MS = 250;
+/** With `start`: how long after its process exits (`docker run -d` exits at once) the container may still appear. */
+const APPEAR_AFTER_START_MS = 5_000;
+/** Opens the log the container's output is appended to; before anything starts, so that a bad one runs nothing. */
+function openContainerLog(path) {
+    try {
+        (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
+        // never through a symbolic link (nor into a FIFO): the container's output would go wherever it points
+        const fd = openOwn(path, external_node_fs_namespaceObject.constants.O_WRONLY | external_node_fs_namespaceObject.constants.O_APPEND | external_node_fs_namespaceObject.constants.O_CREAT);
+        return { fd, offset: (0,external_node_fs_namespaceObject.fstatSync)(fd).size };
+    }
+    catch (e) {
+        throw new InputError('log-file', {
+            value: text_printable(path),
+            problem: `cannot be written (${e.code ?? e.message})`
+        });
+    }
+}
+/** Watches the container `ref`; see the module comment. */
+function watchContainer(o) {
+    const { engine, clock } = o;
+    const proc = o.proc ?? '/proc';
+    const stopped = new AbortController();
+    const signal = stopped.signal;
+    let state = o.initial;
+    const topPids = new Set();
+    let resolveExit = () => undefined;
+    const exited = new Promise((resolve) => (resolveExit = resolve));
+    let ended = false;
+    const end = (how) => {
+        if (ended)
+            return;
+        ended = true;
+        resolveExit(how);
+    };
+    let starterExit;
+    void o.starter?.exited.then((how) => (starterExit = how));
+    const starterFailed = () => starterExit !== undefined && !/code 0\b/.test(starterExit);
+    /** `exited with code 125<when>: <its last line>` */
+    const starterSaid = (when = '') => {
+        const last = o.starterLog === undefined ? undefined : new log_follower_LogFollower(o.starterLog, 1).tail()?.at(-1);
+        return `${(starterExit ?? '').replace(/ \(.*\)$/, '')}${when}${last === undefined ? '' : `: ${last.text}`}`;
+    };
+    const find = async () => {
+        if (state !== undefined)
+            return state;
+        let starterGoneAt;
+        while (!signal.aborted) {
+            const found = await engine.inspect(o.ref, { signal }).catch(() => undefined);
+            if (found !== undefined)
+                return (state = found);
+            if (starterExit !== undefined) {
+                starterGoneAt ??= clock.now();
+                // `docker run` that failed (no such image, a name in use) never creates it
+                if (starterFailed() || clock.now() - starterGoneAt > APPEAR_AFTER_START_MS) {
+                    end(`was never created: "start" ${starterSaid(' first')}`);
+                    return undefined;
+                }
+            }
+            await clock.sleep(100, signal);
+        }
+        return undefined;
+    };
+    const { fd, offset: logOffset } = o.log;
+    let fdOpen = true;
+    const write = (chunk) => {
+        if (fdOpen)
+            (0,external_node_fs_namespaceObject.writeSync)(fd, chunk);
+    };
+    const closeLog = () => {
+        if (fdOpen)
+            (0,external_node_fs_namespaceObject.closeSync)(fd);
+        fdOpen = false;
+    };
+    const why = (s) => s.status === 'created'
+        ? `could not be started (exit code ${s.exitCode}${s.error ? `; the engine: ${s.error}` : ''})`
+        : s.oomKilled
+            ? `was killed for lack of memory (OOMKilled, exit code ${s.exitCode})`
+            : `exited with code ${s.exitCode}${s.error ? ` (the engine: ${s.error})` : ''}`;
+    let health = state?.health;
+    let lastTop = -Infinity;
+    /** Why the watch ends with the container in this state (it exited, it is unhealthy); undefined while it serves. */
+    const ending = (now) => {
+        // `created` and no more: not started yet, unless the runtime failed to start it (an error, an exit code)
+        const neverStarted = now.status === 'created' && now.error === '' && now.exitCode === 0;
+        if (!now.running && !neverStarted)
+            return why(now);
+        // Podman leaves one its runtime could not start `created`, with exit code 0 and no error: the client that
+        // was to start it (`podman run` in `start`) failing says it never will be
+        if (neverStarted && starterFailed())
+            return `could not be started ("start" ${starterSaid()})`;
+        if (now.health === health || now.health === undefined)
+            return undefined;
+        health = now.health;
+        o.onHealth?.(now.health, now);
+        if (now.health === 'unhealthy')
+            return `is unhealthy (its HEALTHCHECK${now.healthLog ? `: ${now.healthLog}` : ' failed'})`;
+        return undefined;
+    };
+    /** Reads the state once: false once the watch has ended. */
+    const check = async () => {
+        const now = await engine.inspect(o.ref, { signal }).catch(() => 'unreadable');
+        if (signal.aborted || ended)
+            return false;
+        // an engine that does not answer this once says nothing of the container: read again
+        if (now === 'unreadable')
+            return true;
+        const over = now === undefined ? 'was removed' : ending((state = now));
+        if (over !== undefined) {
+            end(over);
+            return false;
+        }
+        if (clock.now() - lastTop >= 1_000) {
+            lastTop = clock.now();
+            for (const p of await engine.pids(o.ref, { signal }).catch(() => []))
+                topPids.add(p);
+        }
+        return true;
+    };
+    const poll = async () => {
+        while (await check())
+            await clock.sleep(STATE_POLL_MS, signal);
+    };
+    /**
+     * The log stream ends when the container does: its state is read at once then, not a poll later. Podman ends it
+     * early for a container not yet running (none of its output, or what it has written so far; Docker's waits for
+     * its start): followed again while it runs, each stream from its start, the part already written skipped.
+     */
+    const follow = async (s) => {
+        let written = 0;
+        for (;;) {
+            let at = 0;
+            const rest = (chunk) => {
+                const skip = Math.min(chunk.length, Math.max(0, written - at));
+                at += chunk.length;
+                if (skip === chunk.length)
+                    return;
+                write(skip === 0 ? chunk : chunk.subarray(skip));
+                written = at;
+            };
+            await engine.follow(s.id, s.tty, rest, signal);
+            if (!(await check()))
+                return;
+            await clock.sleep(STATE_POLL_MS, signal);
+        }
+    };
+    const found = (async () => {
+        const s = await find();
+        if (s === undefined || signal.aborted)
+            return s;
+        void follow(s);
+        void poll();
+        return s;
+    })();
+    return {
+        get pid() {
+            return state?.pid ?? 0;
+        },
+        label: `the container ${o.ref}`,
+        logOffset,
+        exited,
+        state: () => state,
+        found,
+        family: () => {
+            const main = state?.pid ?? 0;
+            return new Set([...(main > 0 ? processTree(proc, main) : []), ...topPids]);
+        },
+        // the serving process's own environment where /proc shows it, else the one the container was created with
+        environ: () => {
+            const s = state;
+            if (s === undefined)
+                return undefined;
+            return ((s.pid > 0 ? procEnviron(s.pid) : undefined) ??
+                Object.fromEntries(s.env.filter((e) => e.includes('=')).map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)])));
+        },
+        release: () => {
+            stopped.abort();
+            o.starter?.release();
+            engine.close();
+            closeLog();
+        }
+    };
+}
+/** The container's start on the clock's scale, from the engine's wall-clock StartedAt. */
+const startedOnClock = (s, clock) => s?.startedAtMs === undefined ? undefined : clock.now() - Math.max(0, clock.wallMs() - s.startedAtMs);
+
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+;// CONCATENATED MODULE: ./src/inputs/variables.ts
+/** Where an input's value comes from in the environment: the one mapping from input names to variable names. */
+const PREFIX = 'INPUT_';
+/** Whether an environment variable carries an input (the runner's or a shell's form). */
+const isInputVariable = (variable) => variable.startsWith(PREFIX);
+/**
+ * The variable the runner sets for an input, as @actions/core's getInput reads it: INPUT_, then the name upper-cased
+ * with spaces as underscores and hyphens kept (`match-regex` \u2192 INPUT_MATCH-REGEX).
+ */
+const inputVariable = (name) => `${PREFIX}${name.replace(/ /g, '_').toUpperCase()}`;
+/** The form a shell can set, hyphens as underscores (INPUT_MATCH_REGEX): the CLI reads it too. */
+const shellInputVariable = (name) => inputVariable(name).replace(/-/g, '_');
+
+;// CONCATENATED MODULE: ./src/server/process.ts
+/**
+ * The model server as a process: launched in the background by `start`, or found by `pid`; watched until it
+ * exits; its start time and environment read from /proc (Linux). The gate leaves it running either way.
+ */
+
+
+
+
+
+
+
+
+
+const randomPart = () => process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex');
+/**
+ * Where the log goes with `start` and no `log-file`: a new file in the runner's temporary directory (the system's
+ * outside a runner) named with this run's pid and a random part, `model-server-<pid>-<12 hex>.log`, created now
+ * and exclusively, so that no other run's log is ever truncated and no link planted at a name we would use is
+ * followed (a name taken: another random one).
+ */
+function newLogFile(env, pid = process.pid) {
+    const dir = env.RUNNER_TEMP || (0,external_node_os_namespaceObject.tmpdir)();
+    for (let n = 1;; n++) {
+        // a random part: a name another user of a shared folder can guess is one they can plant a link at
+        const path = (0,external_node_path_namespaceObject.join)(dir, `model-server-${pid}-${randomPart()}.log`);
+        try {
+            if (n === 1)
+                (0,external_node_fs_namespaceObject.mkdirSync)(dir, { recursive: true });
+            (0,external_node_fs_namespaceObject.closeSync)(createOwn(path));
+            return path;
+        }
+        catch (e) {
+            const code = e.code;
+            if (code === 'EEXIST' && n < 10)
+                continue;
+            throw new InputError('log-file', {
+                problem: `none given, and no new log can be created in "${text_printable(dir)}" (${code ?? e.message})`
+            });
+        }
+    }
+}
+/**
+ * The step's environment, without the action's own `INPUT_*` variables (which carry its api-key) and without the
+ * runner's internals (`isRunnerInternal`: the tokens it gives the action's process and no `run:` step, and this
+ * step's own file commands).
+ */
+function serverEnv(env) {
+    return Object.fromEntries(Object.entries(env).filter((e) => e[1] !== undefined && !isInputVariable(e[0]) && !isRunnerInternal(e[0])));
+}
+/** A run marker for the server's environment: 128 random bits, so that no other process carries it by chance. */
+const newRunMarker = () => process.getBuiltinModule('node:crypto').randomBytes(16).toString('hex');
+const FOREGROUND_HINT = '"start" must run the server in the foreground, without & or nohup: the action puts it in the background';
+/** Like a `run:` step: bash, which also execs a lone command so that the pid is the server's own. */
+const SHELL = (0,external_node_fs_namespaceObject.existsSync)('/bin/bash') ? '/bin/bash' : '/bin/sh';
+/**
+ * Runs `command` with the shell, detached in its own process group (pid = group id) so that it outlives the
+ * step and a signal to the action does not reach it; stdout and stderr are appended to `logFile` (never truncated:
+ * it may be a log the user keeps, or another run's).
+ */
+function startServer(command, logFile, env, clock) {
+    let fd;
+    let logOffset;
+    try {
+        (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(logFile), { recursive: true });
+        // never through a symbolic link: the server's output would go wherever it points
+        fd = openOwn(logFile, external_node_fs_namespaceObject.constants.O_WRONLY | external_node_fs_namespaceObject.constants.O_APPEND | external_node_fs_namespaceObject.constants.O_CREAT);
+        logOffset = (0,external_node_fs_namespaceObject.fstatSync)(fd).size;
+    }
+    catch (e) {
+        throw new InputError('log-file', {
+            value: text_printable(logFile),
+            problem: `cannot be written (${e.code ?? e.message})`
+        });
+    }
+    try {
+        // node:child_process (with node:dgram) only for `start`
+        const child = process
+            .getBuiltinModule('node:child_process')
+            .spawn(SHELL, ['-c', command], { detached: true, stdio: ['ignore', fd, fd], env });
+        const startedAt = clock.now();
+        const exited = new Promise((resolve) => {
+            child.once('error', (e) => resolve(`could not be started (${e.message})`));
+            child.once('exit', (code, signal) => resolve(signal
+                ? `was killed by ${signal}`
+                : code === 0
+                    ? `exited with code 0 (${FOREGROUND_HINT})`
+                    : `exited with code ${code}`));
+        });
+        child.unref();
+        const pid = child.pid;
+        if (pid === undefined)
+            throw new Error(`could not start ${SHELL} for "start"`);
+        return {
+            pid,
+            startedAt,
+            // read at once: the fork has happened, and an exec (bash running a lone command) keeps the pid and the time
+            startTicks: procStat(pid)?.startTicks,
+            exited,
+            // Once the shell has exec'd the server (or if it has exited), what it was given is what it started with.
+            environ: () => procEnviron(pid) ?? env,
+            release: () => child.removeAllListeners(),
+            logOffset
+        };
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+/** Watches a process started elsewhere; it is polled, since only a parent hears of its child's exit. */
+function attachServer(pid, clock, pollMs = 250) {
+    const first = procStat(pid);
+    const ageMs = first === undefined ? undefined : processAgeMs(first.startTicks);
+    let timer;
+    const exited = new Promise((resolve) => {
+        const check = () => {
+            const why = process_gone(pid, first?.startTicks);
+            if (why === undefined)
+                return;
+            clearInterval(timer);
+            resolve(why);
+        };
+        timer = setInterval(check, pollMs);
+        check();
+    });
+    return {
+        pid,
+        startedAt: ageMs === undefined ? undefined : clock.now() - ageMs,
+        exited,
+        environ: () => procEnviron(pid),
+        release: () => clearInterval(timer)
+    };
+}
+/** Reads `pid` when it names a file. */
+function resolvePid(spec) {
+    if ('pid' in spec)
+        return spec.pid;
+    let text;
+    try {
+        text = (0,external_node_fs_namespaceObject.readFileSync)(spec.file, 'utf8').trim();
+    }
+    catch (e) {
+        throw new InputError('pid', {
+            problem: `could not read "${text_printable(spec.file)}" (${e.code ?? e.message})`,
+            form: PID_FORM
+        });
+    }
+    if (!/^\d+$/.test(text) || Number(text) < 1)
+        throw new InputError('pid', {
+            value: text_printable(spec.file),
+            problem: `holds "${text_printable(text)}", not a process id`
+        });
+    return Number(text);
+}
+/** Why the process is no longer running, or undefined while it runs. */
+function process_gone(pid, startTicks) {
+    const stat = procStat(pid);
+    if (stat !== undefined) {
+        if (stat.state === 'Z')
+            return 'has exited (a zombie awaiting its parent)';
+        // the same id on a process that started at another time: ours is gone and the id was reused
+        if (startTicks !== undefined && stat.startTicks !== startTicks)
+            return 'has exited (its process id now belongs to another process)';
+        return undefined;
+    }
+    try {
+        process.kill(pid, 0);
+        return undefined;
+    }
+    catch (e) {
+        return e.code === 'EPERM' ? undefined : 'is not running';
+    }
+}
+/** USER_HZ, the unit of /proc start times: 100 on every Linux architecture GitHub runners use. */
+const TICKS_PER_SECOND = 100;
+function processAgeMs(startTicks) {
+    try {
+        const uptimeS = Number((0,external_node_fs_namespaceObject.readFileSync)('/proc/uptime', 'utf8').split(' ')[0]);
+        return Math.max(0, uptimeS * 1000 - (startTicks * 1000) / TICKS_PER_SECOND);
+    }
+    catch {
+        return undefined;
+    }
+}
+/** When `pid` started, on the wall clock (ms since the epoch, to /proc's 10 ms); undefined when it is not running. */
+function processStartedAt(pid, now = Date.now()) {
+    const stat = procStat(pid);
+    const ageMs = stat === undefined ? undefined : processAgeMs(stat.startTicks);
+    return ageMs === undefined ? undefined : now - ageMs;
+}
+/**
+ * What the runner gives the action's own process and no `run:` step, kept from the server `start` launches: a
+ * detached server outlives the step and may run code the job did not write (a model's own code, a plugin), so it
+ * gets the step's environment as a `run:` step would, not the action's. From the runner's
+ * `NodeScriptActionHandler` (actions/runner, src/Runner.Worker/Handlers/): the Actions runtime's URL and token
+ * (the job's cache and artifact credential), the cache and results services, and the OIDC token request (which
+ * mints cloud credentials where `id-token: write` is set). The list is docs/server.md's; a user who needs one
+ * passes it explicitly, in the `env:` of a later `run:` step.
+ */
+/** Every variable whose name starts with one of these (`ACTIONS_CACHE_URL`, a cache proxy's `ACTIONS_RESULTS_URL_ORIGINAL`, \u2026). */
+const RUNNER_PREFIXES = ['ACTIONS_RUNTIME_', 'ACTIONS_ID_TOKEN_', 'ACTIONS_CACHE_', 'ACTIONS_RESULTS_'];
+/**
+ * This step's own file commands: the action's outputs, the post step's state (the pid it stops), the next steps'
+ * environment and PATH, the job summary. A server writing to them during the step would forge what the action
+ * tells the runner.
+ */
+const STEP_FILES = ['GITHUB_OUTPUT', 'GITHUB_STATE', 'GITHUB_ENV', 'GITHUB_PATH', 'GITHUB_STEP_SUMMARY'];
+/** Whether the variable is one of the runner's internals (see the module comment). */
+const isRunnerInternal = (name) => RUNNER_PREFIXES.some((p) => name.startsWith(p)) || STEP_FILES.includes(name);
+
+;// CONCATENATED MODULE: ./src/gpu/nvidia-smi.ts
+/**
+ * The GPUs and what holds their memory, from `nvidia-smi`: its CSV queries (formats as seen on an H200; see the
+ * research notes), run within one time limit for the whole snapshot, ended at once by a signal (a cancelled job),
+ * its output read up to 1 MiB. Where nvidia-smi is missing, fails, hangs, floods or is cancelled the answer is a
+ * structured `unavailable`, never an error: a machine without a GPU is no reason to fail a wait.
+ */
+const GPU_QUERY = ['--query-gpu=index,uuid,name,memory.used,memory.total', '--format=csv,noheader,nounits'];
+const APPS_QUERY = ['--query-compute-apps=pid,process_name,used_memory,gpu_uuid', '--format=csv,noheader,nounits'];
+/** What nvidia-smi may write per query: a node's answer is a few hundred bytes; more is not its answer. */
+const MAX_OUTPUT_BYTES = 1024 * 1024;
+/** The GPUs and the compute processes on them, in two calls of nvidia-smi, both within `timeoutMs`. */
+async function gpuSnapshot(options = {}) {
+    const until = performance.now() + (options.timeoutMs ?? 10_000);
+    const left = () => Math.max(0, until - performance.now());
+    const gpuRun = await runNvidiaSmi(GPU_QUERY, options, left());
+    if (gpuRun.kind !== 'ok')
+        return gpuRun;
+    const appsRun = await runNvidiaSmi(APPS_QUERY, options, left());
+    if (appsRun.kind !== 'ok')
+        return appsRun;
+    const gpus = parseGpus(gpuRun.stdout);
+    const apps = parseApps(appsRun.stdout);
+    if (gpus === undefined || apps === undefined)
+        return {
+            kind: 'unavailable',
+            why: 'unreadable',
+            detail: firstLine(gpus === undefined ? gpuRun.stdout : appsRun.stdout)
+        };
+    return { kind: 'available', gpus, apps };
+}
+/**
+ * One query. nvidia-smi runs in a process group of its own, so that a timeout, a flood or a cancel kills it and
+ * anything it started (a wrapper script's children would otherwise hold its output open); the answer is settled
+ * then, without waiting for the pipes to close.
+ */
+function runNvidiaSmi(args, { env = process.env, command = 'nvidia-smi', signal }, timeoutMs) {
+    return new Promise((resolve) => {
+        if (signal?.aborted)
+            return resolve({ kind: 'unavailable', why: 'cancelled' });
+        if (timeoutMs <= 0)
+            return resolve({ kind: 'unavailable', why: 'timeout' });
+        // node:child_process is loaded only when nvidia-smi is asked: a wait without a GPU check starts without it.
+        const { spawn } = process.getBuiltinModule('node:child_process');
+        const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+        const out = new BoundedText();
+        const err = new BoundedText();
+        let settled = false;
+        const settle = (run) => {
+            if (settled)
+                return;
+            settled = true;
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', onAbort);
+            // the group, even once nvidia-smi itself has exited: what it started may still hold the pipes
+            killGroup(child.pid);
+            child.stdout.destroy();
+            child.stderr.destroy();
+            resolve(run);
+        };
+        const over = () => settle({ kind: 'unavailable', why: 'unreadable', detail: 'output over 1 MiB' });
+        child.stdout.on('data', (d) => out.add(d) || over());
+        child.stderr.on('data', (d) => err.add(d) || over());
+        const timer = setTimeout(() => settle({ kind: 'unavailable', why: 'timeout' }), timeoutMs);
+        const onAbort = () => settle({ kind: 'unavailable', why: 'cancelled' });
+        signal?.addEventListener('abort', onAbort, { once: true });
+        child.once('error', (e) => settle(e.code === 'ENOENT'
+            ? { kind: 'unavailable', why: 'not-found' }
+            : { kind: 'unavailable', why: 'failed', detail: e.message }));
+        child.once('close', (code) => {
+            const stdout = out.text();
+            // nvidia-smi prints its own failure ("NVIDIA-SMI has failed because it couldn't communicate \u2026") on stdout
+            if (code === 0)
+                settle({ kind: 'ok', stdout });
+            else
+                settle({ kind: 'unavailable', why: 'failed', detail: firstLine(stdout.trim() === '' ? err.text() : stdout) });
+        });
+    });
+}
+/** Output kept as chunks up to MAX_OUTPUT_BYTES: a flood of hundreds of MB never becomes one string. */
+class BoundedText {
+    chunks = [];
+    bytes = 0;
+    /** False once the output is over the bound. */
+    add(chunk) {
+        this.bytes += chunk.length;
+        if (this.bytes > MAX_OUTPUT_BYTES)
+            return false;
+        this.chunks.push(chunk);
+        return true;
+    }
+    text() {
+        return Buffer.concat(this.chunks).toString('utf8');
+    }
+}
+function killGroup(pid) {
+    if (pid === undefined)
+        return;
+    try {
+        process.kill(-pid, 'SIGKILL');
+    }
+    catch {
+        // gone already
+    }
+}
+const firstLine = (text) => text.trim().split('\n', 1)[0].slice(0, 300);
+/** `[N/A]` and the like are no number. */
+const mib = (text) => (/^\d+$/.test(text.trim()) ? Number(text.trim()) : undefined);
+/** The lines of a `noheader` CSV answer, split into fields; undefined unless each has `fields` and starts with a number. */
+function csvRows(csv, fields) {
+    const rows = csv
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => l.split(',').map((x) => x.trim()));
+    return rows.every((f) => f.length >= fields && /^\d+$/.test(f[0])) ? rows : undefined;
+}
+/** `0, GPU-24f1\u2026, NVIDIA H200, 21099, 143771` per line; the name (which may hold a comma) is what lies between. */
+function parseGpus(csv) {
+    return csvRows(csv, 5)?.map((f) => ({
+        index: Number(f[0]),
+        uuid: f[1],
+        name: f.slice(2, -2).join(','),
+        memoryUsedMiB: mib(f[f.length - 2]),
+        memoryTotalMiB: mib(f[f.length - 1])
+    }));
+}
+/** `430, python3, 21090, GPU-24f1\u2026` per line (nothing at all when no process computes). */
+function parseApps(csv) {
+    return csvRows(csv, 4)?.map((f) => ({
+        pid: Number(f[0]),
+        processName: f.slice(1, -2).join(','),
+        usedMiB: mib(f[f.length - 2]),
+        gpuUuid: f[f.length - 1]
+    }));
+}
+/**
+ * The GPUs `CUDA_VISIBLE_DEVICES` names (indices, UUIDs or UUID prefixes such as `GPU-24f17f1b`), in its order;
+ * all of them when it is unset. Like CUDA, the list ends at the first entry that names no GPU (`-1`, a MIG id
+ * nvidia-smi does not list here), and an empty value hides every GPU. `unmatched` is that entry, if any.
+ */
+function visibleGpus(gpus, cudaVisibleDevices) {
+    if (cudaVisibleDevices === undefined)
+        return { gpus: [...gpus] };
+    const chosen = [];
+    for (const entry of cudaVisibleDevices.split(',').map((e) => e.trim())) {
+        if (entry === '')
+            break;
+        const gpu = /^\d+$/.test(entry)
+            ? gpus.find((g) => g.index === Number(entry))
+            : gpus.find((g) => g.uuid.toLowerCase().startsWith(entry.toLowerCase()) && /^gpu-/i.test(entry));
+        if (gpu === undefined)
+            return { gpus: chosen, unmatched: entry };
+        if (!chosen.includes(gpu))
+            chosen.push(gpu);
+    }
+    return { gpus: chosen };
+}
+/** The compute processes on the GPUs `CUDA_VISIBLE_DEVICES` names (all GPUs when unset). */
+function appsOnVisibleGpus(snapshot, cudaVisibleDevices) {
+    const uuids = new Set(visibleGpus(snapshot.gpus, cudaVisibleDevices).gpus.map((g) => g.uuid));
+    return snapshot.apps.filter((a) => uuids.has(a.gpuUuid));
+}
+/** The GPU memory held by any of `pids` (a server and its workers). */
+function memoryHeldBy(snapshot, pids) {
+    const apps = snapshot.apps.filter((a) => pids.has(a.pid));
+    return { mib: apps.reduce((sum, a) => sum + (a.usedMiB ?? 0), 0), apps };
+}
+
+;// CONCATENATED MODULE: ./src/server/preflight.ts
+/**
+ * Before `start` launches anything: is the port the server will listen on free, and what else holds memory on the
+ * GPUs it will use? A server an earlier job left behind would answer the gate in the new one's place, or make it
+ * fail on "address in use"; a foreign process on its GPUs can make it run out of memory. Structured answers only;
+ * the words are in report/lifecycle-report.ts, the decision (fail, warn) in the conclusion.
+ */
+
+
+/** Checks the ports of `urls` that name this machine, and the GPUs as `gpuCheck` asks. */
+async function preflight(urls, gpuCheck, deps) {
+    let portBusy;
+    for (const port of new Set(urls.map((u) => localPort(u, deps.hostName)))) {
+        // a host elsewhere is probed as before: its port is not this machine's to check
+        if (port === undefined)
+            continue;
+        const owner = portOwner(port, { proc: deps.proc });
+        if (owner.kind === 'listening') {
+            portBusy = owner;
+            break;
+        }
+    }
+    return { portBusy, gpu: await gpuFinding(gpuCheck, deps) };
+}
+async function gpuFinding(gpuCheck, deps) {
+    if (gpuCheck === 'off')
+        return { kind: 'off' };
+    const timeoutMs = Math.min(5_000, deps.gpuTimeoutMs ?? 5_000);
+    const snapshot = await (deps.gpu ?? (() => gpuSnapshot({ env: deps.env, timeoutMs, signal: deps.signal })))();
+    if (snapshot.kind === 'unavailable')
+        return { kind: 'unavailable', why: snapshot.why, detail: snapshot.detail };
+    const apps = appsOnVisibleGpus(snapshot, deps.env.CUDA_VISIBLE_DEVICES);
+    // a process nvidia-smi shows with 0 MiB holds nothing to speak of; one it cannot measure ([N/A]) may hold much
+    const holding = apps.filter((a) => a.usedMiB === undefined || a.usedMiB > 0);
+    return holding.length > 0
+        ? { kind: 'busy', apps: holding, gpus: snapshot.gpus }
+        : { kind: 'clear', gpus: snapshot.gpus };
+}
+/** What the pre-flight means for the wait: `refuse` ends it before anything starts; `warnGpu` says so and goes on. */
+function preflightVerdict(p, gpuCheck) {
+    const gpuBusy = p.gpu.kind === 'busy';
+    if (p.portBusy !== undefined)
+        return { refuse: 'port-busy', warnGpu: gpuBusy };
+    if (gpuBusy && gpuCheck === 'fail')
+        return { refuse: 'gpu-busy', warnGpu: false };
+    return { warnGpu: gpuBusy };
+}
+/**
+ * The GPUs a `start` command pins its server to, read from the command itself, for the pre-flight's `gpu-check`:
+ * a fleet of one server per GPU starts each with its own `CUDA_VISIBLE_DEVICES=N` (or `docker run --gpus
+ * device=N`), and each server's check is of its GPUs, not of the step's. Undefined: the command does not say (the
+ * step's CUDA_VISIBLE_DEVICES, else every GPU, as before).
+ */
+/**
+ * `CUDA_VISIBLE_DEVICES=\u2026` among the assignments that begin a command (after `env` and its options, or `export`).
+ * Written so that each character can be read one way only: a `start` is an input of up to 64 KiB, and a pattern
+ * that could split `A='' A='' \u2026` in two ways at each word would take exponential time on one that does not match.
+ * An assignment's value stops at `;`, `&` or `|`, so that each try ends at the next command.
+ */
+const VALUE = `(?:'[^']*'|"[^"]*"|[^\\s'";&|])*`;
+const ASSIGNED = new RegExp(`(?:^|[;&|(]\\s*|\\n\\s*)(?:export\\s+|env\\s+(?:-\\S+\\s+(?:[A-Za-z_][A-Za-z0-9_]*\\s+)?)*)?` +
+    `(?:[A-Za-z_][A-Za-z0-9_]*=${VALUE}\\s+)*CUDA_VISIBLE_DEVICES=('[^']*'|"[^"]*"|[^\\s;&|]*)`);
+/** `docker run \u2026 --gpus device=1,2` (also `--gpus=\u2026`, `'"device=1,2"'`), the engine's own way to pin a container. */
+const DOCKER_GPUS = /\s--gpus(?:=|\s+)(?:'"?|"'?)?device=([0-9A-Za-z,-]+)/;
+const unquoted = (text) => text.replace(/^(['"])(.*)\1$/, '$2');
+function startGpus(start) {
+    if (start === undefined)
+        return undefined;
+    const assigned = ASSIGNED.exec(start);
+    if (assigned !== null)
+        return unquoted(assigned[1]);
+    const docker = DOCKER_GPUS.exec(start);
+    return docker === null ? undefined : docker[1];
+}
+/** The environment the pre-flight reads the server's GPUs from: the step's, with the command's own pin where it has one. */
+function withStartGpus(env, start) {
+    const gpus = startGpus(start);
+    return gpus === undefined ? env : { ...env, CUDA_VISIBLE_DEVICES: gpus };
+}
+
+;// CONCATENATED MODULE: ./src/wait/servers/who-answered.ts
+/**
+ * Readiness from the watched server only: a ready answer counts when one of the server's processes holds the
+ * listening socket of the origin that finally answered, the URL's own or the end of its redirects. Both kinds
+ * that watch a server judge their results here, each with its own processes (a process and its
+ * descendants, a container's host pids) and its own words.
+ */
+
+/**
+ * The results, each ready one whose answer came from someone other than `watched` made `wrong-server`: the origin
+ * that answered (`answeredUrl`) judged once per endpoint origin and answered origin.
+ */
+function onlyWatchedAnswers(results, watched, deps) {
+    const verdicts = new Map();
+    return results.map((r) => {
+        if (!r.ready)
+            return r;
+        const answered = answeredUrl(r);
+        const key = `${r.url.origin} ${answered.origin}`;
+        if (!verdicts.has(key))
+            verdicts.set(key, foreignAnswer(r.url, answered, watched, deps));
+        const halt = verdicts.get(key);
+        return halt === undefined ? r : { ...r, ready: false, reason: 'wrong-server', halt };
+    });
+}
+/** The URL whose answer made `r` ready: the last one a redirect led to, else the endpoint's own. */
+function answeredUrl(r) {
+    const to = r.last?.answeredBy;
+    if (to === undefined)
+        return r.url;
+    try {
+        return new URL(to);
+    }
+    catch {
+        return r.url;
+    }
+}
+/**
+ * Whether the answer at `answered` (the endpoint `url`, or where its redirects led) came from someone other than
+ * the watched server, as the halt that ends the wait: its local port's listening socket held by other processes
+ * only (Linux: the socket's inode among their file descriptors), or, from a local endpoint, another machine
+ * altogether. Unknown (no /proc), nothing listening, a holder this user cannot see, or a docker-proxy (a
+ * container's published port) is not held against the server.
+ */
+function foreignAnswer(url, answered, watched, deps) {
+    const redirect = answered.origin === url.origin ? undefined : { from: url, to: answered };
+    const port = localPort(answered);
+    if (port === undefined) {
+        if (redirect === undefined || localPort(url) === undefined)
+            return undefined;
+        return { reason: 'wrong-server', detail: watched.elsewhere(redirect) };
+    }
+    const owner = portOwner(port);
+    if (owner.kind !== 'listening')
+        return undefined;
+    const family = watched.family();
+    if (owner.listeners.some((l) => l.holders.some((h) => family.has(h.pid))))
+        return undefined;
+    const o = { kind: 'foreign', port, listeners: owner.listeners };
+    const holders = o.listeners.flatMap((l) => l.holders);
+    if (holders.length === 0)
+        return undefined;
+    if (holders.every((h) => isDockerProxy(h.command))) {
+        deps.debug?.(watched.proxy(o));
+        return undefined;
+    }
+    return { reason: 'wrong-server', detail: watched.foreign(o, redirect) };
+}
+
+;// CONCATENATED MODULE: ./src/wait/servers/process.ts
+/** The server as a process: launched by `start`, followed by `pid`, or known only by its `log-file`. */
+
+
+
+
+
+
+
+
+
+
+/** A process, for these settings; a `pid` file is read now, so that a bad one is an input error and nothing runs. */
+function processServer(server, settings, deps) {
+    const pid = server.pid === undefined ? undefined : resolvePid(server.pid);
+    return {
+        preflight: async () => (server.start === undefined ? undefined : beforeStart(server, settings, deps)),
+        launch: () => launched(server, settings, pid, deps),
+        abandon: () => undefined
+    };
+}
+/**
+ * Before `start` launches anything: a port already held ends the wait at once (`port-busy`), naming the holder;
+ * other processes on the server's GPUs are a warning, or with `gpu-check: fail` end it (`gpu-busy`).
+ */
+async function beforeStart(server, settings, deps) {
+    const start = deps.startedAt ?? deps.clock.now();
+    const found = await preflight(settings.portCheck ? server.targets.map((t) => t.url) : [], settings.gpuCheck, {
+        // the GPUs the command pins its server to (CUDA_VISIBLE_DEVICES=N \u2026, docker run --gpus device=N), else the step's
+        env: withStartGpus(deps.env, server.start),
+        gpuTimeoutMs: timeLeft(settings, deps, start),
+        signal: deps.cancel?.signal
+    });
+    const verdict = preflightVerdict(found, settings.gpuCheck);
+    const gpu = found.gpu;
+    if (gpu.kind === 'unavailable')
+        deps.debug?.(gpuUnavailableText(gpu.why, gpu.detail));
+    if (verdict.warnGpu && gpu.kind === 'busy')
+        deps.warn(gpuBusyText(gpu.apps, gpu.gpus), 'gpu-busy');
+    if (verdict.refuse === undefined)
+        return undefined;
+    const halt = {
+        reason: verdict.refuse,
+        detail: verdict.refuse === 'port-busy' && found.portBusy !== undefined
+            ? portBusyText(found.portBusy)
+            : gpu.kind === 'busy'
+                ? gpuBusyText(gpu.apps, gpu.gpus)
+                : verdict.refuse
+    };
+    const results = server.targets.map(({ url }) => ({
+        ready: false,
+        reason: halt.reason,
+        elapsedMs: deps.clock.now() - start,
+        attempts: 0,
+        models: [],
+        halt,
+        timeline: [],
+        url
+    }));
+    // no history either: a wait that started nothing says nothing of how long the server takes
+    return { ...results[0], results };
+}
+/** Starts the server (`start`) or follows one started elsewhere (`pid`); without either, only its log. */
+function launched(own, settings, pid, deps) {
+    const logFile = own.logFile ?? (own.start !== undefined ? newLogFile(deps.env) : undefined);
+    const runMarker = own.start === undefined ? undefined : newRunMarker();
+    const server = launch(own.start, pid, logFile, runMarker, deps);
+    const facts = { pid: server?.pid, logFile };
+    // what the job-end step stops by: this process, as it started, and whatever carries the marker
+    if (runMarker !== undefined)
+        Object.assign(facts, { startTicks: server?.startTicks, bootId: bootId(), runMarker });
+    let log;
+    return {
+        facts,
+        startedAt: server?.startedAt,
+        watched: server,
+        followLog: (earlier) => (log =
+            logFile === undefined
+                ? undefined
+                : new log_follower_LogFollower(logFile, settings.logLines, {
+                    fromStart: own.start !== undefined,
+                    skipBytes: server?.logOffset,
+                    secrets: settings.secrets,
+                    earlier
+                })),
+        // A server started elsewhere has long since started: its environment can be read at once, while it still runs.
+        beforeWait: () => {
+            if (pid !== undefined)
+                reportEnvironment(settings, own, server, facts, deps);
+        },
+        // Ready means the watched server answered: an answer from anyone else is not its readiness, whether it came on
+        // the URL's own port or at the end of a redirect (the origin that answered is the one checked).
+        whoAnswered: (results) => {
+            if (server === undefined || !settings.portCheck)
+                return results;
+            return onlyWatchedAnswers(results, {
+                family: () => processTree('/proc', server.pid),
+                foreign: (o, redirect) => wrongServerText(o, server.pid, redirect),
+                elsewhere: (redirect) => elsewhereText(redirect, server.pid),
+                proxy: (o) => dockerProxyText(o, server.pid)
+            }, deps);
+        },
+        afterWait: async (ready, readyAt) => {
+            if (ready && server?.startedAt !== undefined)
+                facts.startupMs = readyAt - server.startedAt;
+            if (ready && server !== undefined)
+                facts.gpuMemoryMiB = await gpuMemoryOf(settings, () => processTree('/proc', server.pid), deps);
+            reportEnvironment(settings, own, server, facts, deps, pid !== undefined);
+            if (!ready && log !== undefined && settings.logLines > 0) {
+                facts.logTail = log.tail();
+                if (facts.logTail === undefined)
+                    deps.log(gateLines.noLog(log.path));
+            }
+        },
+        release: () => server?.release()
+    };
+}
+function launch(start, pid, logFile, runMarker, deps) {
+    if (start !== undefined && logFile !== undefined) {
+        // tagged, so that every process it starts is known as its own, also one that leaves its process group
+        const env = { ...serverEnv(deps.env), ...(runMarker === undefined ? {} : { [RUN_MARKER]: runMarker }) };
+        const server = startServer(start, logFile, env, deps.clock);
+        deps.log(gateLines.started(server.pid, logFile));
+        return server;
+    }
+    if (pid === undefined)
+        return undefined;
+    const server = attachServer(pid, deps.clock);
+    deps.log(gateLines.watching(pid, logFile));
+    return server;
+}
+/** The time left before the wait's deadline (`timeout` from `start`), in ms. */
+const timeLeft = (settings, deps, start) => Math.max(0, settings.timeoutMs - (deps.clock.now() - start));
+/**
+ * The GPU memory the server's processes (`family`, read once nvidia-smi has answered) hold, or undefined without a
+ * reading. Within the wait's deadline, and ended by a cancel: a hung or slow nvidia-smi holds no step past its
+ * timeout. The container's too.
+ */
+async function gpuMemoryOf(settings, family, deps) {
+    const timeoutMs = Math.min(5_000, timeLeft(settings, deps, deps.startedAt ?? deps.clock.now()));
+    const snapshot = await gpuSnapshot({ env: deps.env, timeoutMs, signal: deps.cancel?.signal });
+    if (snapshot.kind === 'unavailable') {
+        deps.debug?.(gpuUnavailableText(snapshot.why, snapshot.detail));
+        return undefined;
+    }
+    return memoryHeldBy(snapshot, family()).mib;
+}
+/**
+ * `env-report`, of the process that serves: the server's process that listens on the URL's port where one does,
+ * beside the launched one's where that is another process; else the launched (or watched) one's. Said once, or
+ * again after the wait for a process watched by `pid` whose listener has turned out to be another process.
+ */
+function reportEnvironment(settings, own, server, facts, deps, again = false) {
+    if (settings.envReport.length === 0 || server === undefined)
+        return;
+    const ports = [...new Set(own.targets.flatMap((t) => localPort(t.url) ?? []))];
+    const serving = servingProcess(server.pid, ports);
+    const listener = serving?.pid === server.pid ? undefined : serving;
+    if (again && (listener === undefined || listener.pid === facts.envPid))
+        return;
+    const at = { pid: serving?.pid ?? server.pid, port: serving?.port };
+    tellEnvironment(settings, facts, deps, { pid: server.pid, environ: server.environ() }, listener, at);
+}
+/**
+ * The environment report into the facts, and said: the serving process's (`listener`, where it is another process
+ * than the launched one, whose own values are then kept beside it), else the launched one's. The container's too.
+ */
+function tellEnvironment({ envReport: names, secrets }, facts, deps, launched, listener, at) {
+    const environ = listener === undefined ? launched.environ : listener.environ;
+    const main = launched.environ;
+    Object.assign(facts, {
+        env: environ === undefined ? undefined : envReport(names, environ, secrets),
+        envUnreadable: environ === undefined ? true : undefined,
+        envPid: at.pid,
+        envPort: at.port,
+        launchedEnv: listener === undefined
+            ? undefined
+            : {
+                pid: launched.pid,
+                env: main === undefined ? undefined : envReport(names, main, secrets),
+                differs: main === undefined || environ === undefined ? [] : envDifferences(names, main, environ)
+            }
+    });
+    gateLines.environment(facts).forEach((line) => deps.log(line));
+}
+
+;// CONCATENATED MODULE: ./src/wait/servers/container.ts
+/**
+ * The server as a container (`container`), whether `start` runs it (`docker run`, in the foreground or with `-d`)
+ * or it ran before the step (a `services:` container, an earlier `docker run -d`). The container, not the `docker`
+ * client, is the server: its exit, its output (through the engine), its processes (host pids: who answers, the
+ * GPU memory), its environment and its start.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+function containerServer(server, settings, deps) {
+    const ref = server.container;
+    const socket = dockerSocket(deps.env);
+    let engine;
+    let initial;
+    return {
+        preflight: async () => {
+            engine = new DockerEngine(socket);
+            // within the wait's own deadline and the job's cancellation, as every request
+            const call = { timeoutMs: Math.min(5_000, settings.timeoutMs), signal: deps.cancel?.signal };
+            const why = await engine.ping(call);
+            if (why !== undefined) {
+                engine.close();
+                throw new InputError('container', {
+                    problem: `needs a Docker engine, and none answers at "${text_printable(socket)}" (${text_printable(why)})`,
+                    form: 'a running engine (Docker, or Podman\'s "podman system service"), at DOCKER_HOST=unix://\u2026 or /var/run/docker.sock'
+                });
+            }
+            if (server.start !== undefined)
+                return beforeStart(server, settings, deps);
+            initial = await engine.inspect(ref, call);
+            if (initial === undefined) {
+                engine.close();
+                throw new InputError('container', {
+                    value: text_printable(ref),
+                    problem: `is no container of the engine at "${text_printable(socket)}" (start it before this step, or with "start")`,
+                    form: forms_CONTAINER_FORM
+                });
+            }
+            return undefined;
+        },
+        launch: () => container_launched(server, settings, engine, initial, deps),
+        abandon: () => engine?.close()
+    };
+}
+function container_launched(server, settings, engine, initial, deps) {
+    const ref = server.container;
+    const logFile = server.logFile ?? newLogFile(deps.env);
+    const containerLog = openContainerLog(logFile);
+    // `start`'s own output (the client's: a pull, an error before the container exists) apart from the container's
+    const starterLog = server.start === undefined ? undefined : newLogFile(deps.env);
+    const starter = server.start === undefined || starterLog === undefined
+        ? undefined
+        : startServer(server.start, starterLog, serverEnv(deps.env), deps.clock);
+    const container = watchContainer({
+        engine,
+        ref,
+        initial,
+        starter,
+        starterLog,
+        log: containerLog,
+        clock: deps.clock,
+        onHealth: (health) => deps.log(containerLines.health(ref, health))
+    });
+    if (starter !== undefined && starterLog !== undefined)
+        deps.log(containerLines.started(starter.pid, starterLog));
+    deps.log(containerLines.watching(ref, initial?.id, logFile));
+    const facts = {
+        pid: initial?.pid,
+        logFile,
+        container: initial?.id ?? ref,
+        dockerSocket: engine.socketPath
+    };
+    void container.found.then((s) => {
+        if (s === undefined)
+            return;
+        if (s.pid > 0)
+            facts.pid = s.pid;
+        facts.container = s.id;
+    });
+    let log;
+    return {
+        facts,
+        // a container that ran before the step started when the engine says; one `start` runs, about when it did
+        startedAt: startedOnClock(initial, deps.clock) ?? starter?.startedAt,
+        watched: container,
+        followLog: (earlier) => (log = new log_follower_LogFollower(logFile, settings.logLines, {
+            // the engine hands over the container's output from its start: every line of it is the startup's
+            fromStart: true,
+            skipBytes: container.logOffset,
+            secrets: settings.secrets,
+            earlier
+        })),
+        beforeWait: () => {
+            if (initial !== undefined)
+                container_reportEnvironment(settings, server, container, facts, deps);
+        },
+        // as for a process: the origin that finally answered, the URL's own or the end of its redirects, is checked
+        whoAnswered: answeredBy(settings, container, ref, deps),
+        afterWait: async (ready, readyAt) => {
+            // found while `created` (no process yet), it has one now
+            const now = container.state();
+            if (now !== undefined && now.pid > 0)
+                facts.pid = now.pid;
+            if (now !== undefined)
+                facts.container = now.id;
+            const started = startedOnClock(now, deps.clock);
+            if (ready && started !== undefined)
+                facts.startupMs = Math.max(0, readyAt - started);
+            if (ready)
+                facts.gpuMemoryMiB = await gpuMemoryOf(settings, () => container.family(), deps);
+            if (initial === undefined)
+                container_reportEnvironment(settings, server, container, facts, deps);
+            if (!ready && settings.logLines > 0 && log !== undefined) {
+                facts.logTail = log.tail();
+                if (facts.logTail === undefined)
+                    deps.log(gateLines.noLog(log.path));
+            }
+        },
+        release: () => container.release()
+    };
+}
+/** Ready answers that came from the container's own processes (or its docker-proxy); any other is wrong-server. */
+function answeredBy(settings, container, ref, deps) {
+    return (results) => {
+        if (!settings.portCheck)
+            return results;
+        return onlyWatchedAnswers(results, {
+            family: () => container.family(),
+            foreign: (o, redirect) => containerLines.wrongServer(ref, o.port, o.listeners.flatMap((l) => l.holders), redirect),
+            elsewhere: (redirect) => containerLines.elsewhere(ref, redirect),
+            proxy: (o) => dockerProxyText(o, container.pid)
+        }, deps);
+    };
+}
+/**
+ * `env-report`, of the process that serves: the container's process that listens on the URL's port (host
+ * networking: its socket is this machine's to see) where that is another process than its main one (`sh -c
+ * "unset NCCL_IB_HCA; vllm serve \u2026"`, an entrypoint script), beside the main process's values; else the main
+ * process's (its /proc, else the environment the container was created with).
+ */
+function container_reportEnvironment(settings, server, container, facts, deps) {
+    if (settings.envReport.length === 0)
+        return;
+    const serving = listenerOf(server, container);
+    const launched = { pid: container.pid, environ: container.environ() };
+    tellEnvironment(settings, facts, deps, launched, serving, { pid: serving?.pid, port: serving?.port });
+}
+/** The container's process that listens on one of the URLs' local ports, when it is not its main process. */
+function listenerOf(server, container) {
+    const family = container.family();
+    for (const port of new Set(server.targets.flatMap((t) => localPort(t.url) ?? []))) {
+        const owner = portOwner(port);
+        if (owner.kind !== 'listening')
+            continue;
+        const holder = owner.listeners.flatMap((l) => l.holders).find((h) => family.has(h.pid));
+        if (holder === undefined)
+            continue;
+        return holder.pid === container.pid ? undefined : { pid: holder.pid, port, environ: procEnviron(holder.pid) };
+    }
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/server/stop.ts
+/**
+ * Stops a server and everything it started: SIGTERM to its process group, up to a timeout for it to exit, then
+ * SIGKILL; then waits until none of its processes remain and, where nvidia-smi tells, until none of them holds GPU
+ * memory (the next job on a shared runner needs it back). The answer is a record of how it went, never words.
+ */
+
+
+
+
+
+/** Stops the server `pid` and its processes; see the module comment. */
+async function stopServer(options, deps) {
+    const { clock } = deps;
+    const proc = deps.proc ?? '/proc';
+    const pollMs = options.pollMs ?? 100;
+    const kill = deps.kill ?? ((pid, signal) => process.kill(pid, signal));
+    const guard = processGuard(proc);
+    const refused = guard.spared(options.pid);
+    if (refused !== undefined)
+        return { pid: options.pid, scope: 'tree', outcome: 'refused', refused, pids: [], gpu: { kind: 'none' } };
+    const { launch } = options;
+    const identity = launch === undefined ? undefined : identify(options.pid, launch, proc);
+    const notOurs = identity === undefined || identity.kind === 'same' || identity.kind === 'gone' ? undefined : identity;
+    // after a reboot nothing running can be the server's; a reused pid is a stranger's, and so is its group; a pid
+    // that cannot be checked is left alone like one that failed the check
+    const leader = notOurs === undefined ? procStat(options.pid, proc) : undefined;
+    const inGroup = () => procPids(proc).filter((p) => procStat(p, proc)?.pgrp === options.pid);
+    // A group outlives its leader (workers left behind by a server that crashed), and Linux reuses no pid that
+    // still names a group: with the leader gone, processes in group `pid` are that server's. With a launch
+    // record, only those that carry its marker are: the group may be a stranger's that took the pid and left.
+    const leaderless = notOurs === undefined && (leader === undefined || leader.state === 'Z');
+    const marker = notOurs?.kind === 'rebooted' ? undefined : launch?.marker;
+    const seen = new Map();
+    const marked = () => marker === undefined ? [] : markedProcesses(marker, launch?.startTicks ?? 0, seen, proc);
+    // never a group a spared process is in: that would stop the stopper (and the runner's step with it)
+    const groupScope = notOurs === undefined &&
+        !guard.groupSpared(options.pid) &&
+        (leaderless ? launch === undefined && inGroup().length > 0 : leader?.pgrp === options.pid);
+    const scope = groupScope ? 'group' : 'tree';
+    const spared = new Set();
+    const members = () => {
+        // a pid checked as gone may be taken by a stranger any moment: with a launch record, it is not looked at again
+        const tree = notOurs === undefined && !(leaderless && launch !== undefined) ? [...processTree(proc, options.pid)] : [];
+        const group = groupScope ? inGroup() : [];
+        // with the leader gone, its group's processes that carry the marker are among these
+        const tagged = marked();
+        const found = new Set([...tree, ...group, ...(tagged.length > 0 ? descendantsOf(tagged, proc) : [])]);
+        return [...found].flatMap((pid) => {
+            if (guard.spared(pid) !== undefined) {
+                spared.add(pid);
+                return [];
+            }
+            const stat = procStat(pid, proc);
+            // without /proc only the pid itself can be asked about (and, with a launch record, not even that)
+            if (stat === undefined)
+                return pid === options.pid && launch === undefined && signalled(kill, pid, 0) ? [{ pid }] : [];
+            return stat.state === 'Z' ? [] : [{ pid, startTicks: stat.startTicks }];
+        });
+    };
+    const initial = members();
+    const inside = new Set(notOurs === undefined ? [...processTree(proc, options.pid), ...inGroup()] : []);
+    const escaped = initial.map((m) => m.pid).filter((p) => !inside.has(p));
+    const base = {
+        pid: options.pid,
+        scope,
+        pids: initial.map((m) => m.pid),
+        ...(notOurs === undefined ? {} : { notOurs }),
+        ...(escaped.length > 0 ? { escaped } : {}),
+        ...(spared.size > 0 ? { spared: [...spared] } : {})
+    };
+    if (initial.length === 0)
+        return { ...base, outcome: 'not-running', gpu: { kind: 'none' } };
+    const before = deps.gpu ? await deps.gpu() : undefined;
+    // every process seen as the server's, by pid and start time (a reused pid is another process)
+    const tracked = new Map(initial.map((m) => [m.pid, m.startTicks]));
+    const family = () => new Set(tracked.keys());
+    const atStart = before?.kind === 'available' ? memoryHeldBy(before, family()) : undefined;
+    const heldAtStart = atStart?.mib ?? 0;
+    let exit;
+    void deps.exited?.then((e) => (exit = e));
+    const alive = () => {
+        const now = members();
+        // any process the server has started since counts too
+        for (const m of now)
+            if (!tracked.has(m.pid))
+                tracked.set(m.pid, m.startTicks);
+        return now.filter((m) => tracked.get(m.pid) === m.startTicks).map((m) => m.pid);
+    };
+    const send = (signal) => {
+        if (scope === 'group') {
+            signalled(kill, -options.pid, signal);
+            // the group had them all, but for those that left it
+            for (const pid of alive())
+                if (procStat(pid, proc)?.pgrp !== options.pid)
+                    signalled(kill, pid, signal);
+        }
+        else
+            for (const pid of alive())
+                signalled(kill, pid, signal);
+    };
+    const cancelled = () => deps.cancel?.aborted === true;
+    const waitGone = async (ms, cancellable) => {
+        const until = clock.now() + ms;
+        for (;;) {
+            if (alive().length === 0)
+                return true;
+            if (clock.now() >= until || (cancellable && cancelled()))
+                return false;
+            await clock.sleep(Math.min(pollMs, until - clock.now()), cancellable ? deps.cancel : undefined);
+        }
+    };
+    const termAt = clock.now();
+    const seconds = () => Math.round((clock.now() - termAt) / 100) / 10;
+    send('SIGTERM');
+    let signal = 'SIGTERM';
+    let gone = await waitGone(options.timeoutMs, true);
+    if (!gone) {
+        signal = 'SIGKILL';
+        send('SIGKILL');
+        // SIGKILL'd processes go within milliseconds unless stuck in the kernel: a cancelled stop waits a second for them
+        gone = await waitGone(cancelled() ? Math.min(1_000, options.killWaitMs ?? 1_000) : (options.killWaitMs ?? 10_000), false);
+    }
+    const secondsToExit = seconds();
+    // /proc loses a process a moment before its parent hears of the exit: a few polls for the code
+    for (let i = 0; gone && deps.exited !== undefined && exit === undefined && i < 10 && !cancelled(); i++)
+        await clock.sleep(pollMs);
+    const exited = {
+        signal,
+        ...(cancelled() ? { cancelled: true } : {}),
+        ...(exit === undefined ? {} : { exitCode: exit.code, exitSignal: exit.signal })
+    };
+    const record = gone
+        ? { ...base, ...exited, outcome: 'exited', secondsToExit }
+        : { ...base, ...exited, outcome: 'survived', survivors: alive() };
+    if (before === undefined)
+        return { ...record, gpu: { kind: 'unavailable', why: 'not asked' } };
+    if (before.kind === 'unavailable')
+        return { ...record, gpu: { kind: 'unavailable', why: before.why } };
+    // an entry whose memory nvidia-smi cannot show ([N/A]) still holds some: waited for like the others
+    if (atStart === undefined || atStart.apps.length === 0)
+        return { ...record, gpu: { kind: 'none' } };
+    const gpuUntil = clock.now() + (options.gpuWaitMs ?? 30_000);
+    for (;;) {
+        const now = await deps.gpu();
+        const held = now.kind === 'available' ? memoryHeldBy(now, family()) : undefined;
+        if (held !== undefined && held.apps.length === 0)
+            return { ...record, gpu: { kind: 'released', mib: heldAtStart, seconds: seconds() } };
+        // a read the cancel ended (a job-end step's nvidia-smi is ended by its cancel) says nothing of the memory
+        if (held === undefined && now.kind === 'unavailable' && now.why === 'cancelled')
+            return { ...record, gpu: { kind: 'unavailable', why: 'cancelled' } };
+        if (clock.now() >= gpuUntil || cancelled()) {
+            return {
+                ...record,
+                gpu: {
+                    kind: 'held',
+                    mib: heldAtStart,
+                    heldMib: held?.mib ?? heldAtStart,
+                    seconds: seconds(),
+                    pids: [...new Set(held?.apps.map((a) => a.pid) ?? [])]
+                }
+            };
+        }
+        await clock.sleep(Math.min(pollMs, gpuUntil - clock.now()), deps.cancel);
+    }
+}
+/** Sends `signal` (0: only asks whether `pid` exists); false when there is no such process. */
+function signalled(kill, pid, signal) {
+    try {
+        kill(pid, signal);
+        return true;
+    }
+    catch (e) {
+        // EPERM: it exists, but belongs to someone else
+        return e.code === 'EPERM';
+    }
+}
+/** Stops the server the main step launched and says how it went. Never throws for a server that is already gone. */
+async function stop_stopAtJobEnd(state, deps) {
+    const launch = { startTicks: state.startTicks, bootId: state.bootId, marker: state.runMarker };
+    const record = await stopServer({ pid: state.pid, timeoutMs: state.timeoutMs, launch }, deps);
+    const exitedOnTerm = record.outcome !== 'survived' && record.signal !== 'SIGKILL';
+    const clean = exitedOnTerm && record.gpu.kind !== 'held' && record.outcome !== 'refused';
+    // why it would not stop may be in its last lines (a hung NCCL teardown, a stuck writer)
+    const logTail = exitedOnTerm || state.logFile === undefined || state.logLines === 0
+        ? undefined
+        : new LogFollower(state.logFile, state.logLines).tail();
+    return { record, clean, logTail, logFile: state.logFile };
+}
+
+;// CONCATENATED MODULE: ./src/server/container-stop.ts
+/**
+ * The job-end stop of a container with `docker stop` semantics (`POST /containers/{id}/stop?t=<stop-timeout>`: the
+ * image's stop signal, SIGTERM by default, then SIGKILL), then a wait until its processes are gone and their GPU
+ * memory is released, told as the stop of a process is (a StopRecord).
+ */
+
+
+
+
+/** Stops the container and says how it went; never throws for one already gone. */
+async function container_stop_stopContainerAtJobEnd(state, deps) {
+    const { clock } = deps;
+    const proc = deps.proc ?? '/proc';
+    const pollMs = deps.pollMs ?? 100;
+    const engine = new DockerEngine(state.socket);
+    try {
+        const before = await engine.inspect(state.container);
+        const base = { pid: before?.pid ?? 0, scope: 'tree', container: state.container };
+        if (before === undefined || !before.running)
+            return { record: { ...base, pids: [], outcome: 'not-running', gpu: { kind: 'none' } }, clean: true };
+        const pids = await engine.pids(state.container);
+        const tracked = new Map(pids.map((p) => [p, procStat(p, proc)?.startTicks]));
+        const alive = () => [...tracked]
+            .filter(([p, ticks]) => {
+            const stat = procStat(p, proc);
+            return stat !== undefined && stat.state !== 'Z' && stat.startTicks === ticks;
+        })
+            .map(([p]) => p);
+        const gpuBefore = deps.gpu ? await deps.gpu() : undefined;
+        const family = new Set(pids);
+        const atStart = gpuBefore?.kind === 'available' ? memoryHeldBy(gpuBefore, family) : undefined;
+        const termAt = clock.now();
+        const seconds = () => Math.round((clock.now() - termAt) / 100) / 10;
+        const cancelled = () => deps.cancel?.aborted === true;
+        const killedAtOnce = await stopOrKill(engine, state, deps.cancel);
+        // the engine answers once the main process is gone; its other processes go with the container's cgroup (a
+        // cancelled stop waits a second for them, as for SIGKILL'd processes)
+        for (let i = 0; alive().length > 0 && i < (cancelled() ? 10 : 50); i++)
+            await clock.sleep(pollMs);
+        const secondsToExit = seconds();
+        let after = await engine.inspect(state.container);
+        const exitCode = after?.exitCode;
+        // `docker run --rm`: the engine removes it a moment after the stop; gone, as its run asked, before it is told
+        for (let i = 0; after !== undefined && !after.running && before.autoRemove && i < 50 && !cancelled(); i++) {
+            await clock.sleep(pollMs);
+            after = await engine.inspect(state.container);
+        }
+        const survivors = alive();
+        const killed = killedAtOnce || secondsToExit * 1000 >= state.timeoutMs || exitCode === 137;
+        const record = {
+            ...base,
+            pids,
+            signal: killed ? 'SIGKILL' : 'SIGTERM',
+            ...(cancelled() ? { cancelled: true } : {}),
+            ...(exitCode === undefined ? {} : { exitCode }),
+            ...(after?.running === true || survivors.length > 0
+                ? { outcome: 'survived', survivors: survivors.length > 0 ? survivors : [before.pid] }
+                : { outcome: 'exited', secondsToExit }),
+            gpu: { kind: 'none' }
+        };
+        record.gpu = await gpuRelease(gpuBefore, atStart, family, seconds, deps);
+        const clean = record.outcome === 'exited' && !killed && record.gpu.kind !== 'held';
+        const logTail = clean || state.logFile === undefined || state.logLines === 0
+            ? undefined
+            : new log_follower_LogFollower(state.logFile, state.logLines).tail();
+        return { record, clean, logTail, logFile: state.logFile };
+    }
+    finally {
+        engine.close();
+    }
+}
+/**
+ * `docker stop` with the stop-timeout; cancelled before or during it, `docker stop -t 0` (the stop signal, then
+ * SIGKILL at once), since the engine goes on with the first stop whether or not its caller waits. True when the
+ * cancel made it a kill.
+ */
+async function stopOrKill(engine, state, cancel) {
+    const cancelled = () => cancel?.aborted === true;
+    if (!cancelled())
+        try {
+            await engine.stop(state.container, state.timeoutMs / 1000, { signal: cancel });
+            return false;
+        }
+        catch (e) {
+            if (!cancelled())
+                throw e;
+        }
+    await engine.stop(state.container, 0);
+    return true;
+}
+async function gpuRelease(before, atStart, family, seconds, deps) {
+    if (before === undefined)
+        return { kind: 'unavailable', why: 'not asked' };
+    if (before.kind === 'unavailable')
+        return { kind: 'unavailable', why: before.why };
+    if (atStart === undefined || atStart.apps.length === 0)
+        return { kind: 'none' };
+    const until = deps.clock.now() + (deps.gpuWaitMs ?? 30_000);
+    for (;;) {
+        const now = await deps.gpu();
+        const held = now.kind === 'available' ? memoryHeldBy(now, family) : undefined;
+        if (held !== undefined && held.apps.length === 0)
+            return { kind: 'released', mib: atStart.mib, seconds: seconds() };
+        // a read the cancel ended says nothing of the memory
+        if (held === undefined && now.kind === 'unavailable' && now.why === 'cancelled')
+            return { kind: 'unavailable', why: 'cancelled' };
+        if (deps.clock.now() >= until || deps.cancel?.aborted === true)
+            return {
+                kind: 'held',
+                mib: atStart.mib,
+                heldMib: held?.mib ?? atStart.mib,
+                seconds: seconds(),
+                pids: [...new Set(held?.apps.map((a) => a.pid) ?? [])]
+            };
+        await deps.clock.sleep(Math.min(deps.pollMs ?? 100, until - deps.clock.now()), deps.cancel);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/wait/servers/kind.ts
+
+
+/** No server at all (a URL and a model): nothing to check before, launch, follow, read or release. */
+const nothing = {
+    followLog: () => undefined,
+    beforeWait: () => undefined,
+    whoAnswered: (results) => results,
+    afterWait: async () => undefined,
+    release: () => undefined
+};
+const noServer = {
+    preflight: async () => undefined,
+    launch: () => nothing,
+    abandon: () => undefined
+};
+/** A saved entry, to the stop of its kind. */
+function savedServer(state) {
+    // a process `start` launched: signalled by its pid, only while it is still the process recorded at launch
+    if (state.kind === 'process')
+        return { pid: state.pid, stop: (deps) => stopAtJobEnd(state, deps) };
+    // a container: stopped through its engine (`docker stop`); a cancel makes the engine kill it at once (stop?t=0,
+    // also mid-stop), told as a cancelled stop
+    return { stop: (deps) => stopContainerAtJobEnd(state, deps) };
+}
+
 ;// CONCATENATED MODULE: ./src/wait/gate.ts
+/**
+ * The whole wait, from settings to outcome, shared by every front end (the action, the CLI): each server's wait
+ * (server-wait.ts), at once, and their tally. A fleet's servers (one per `url` line) are launched, followed,
+ * watched, reported and recorded each as if it were alone, their lines told with their URL; one that can no longer
+ * become ready (or, with `fleet-min-ready`, too many such) ends the others' waits at once, and so do enough ready ones.
+ */
+
+
+
+
+
+
+
 
 
 
 async function gate(settings, gateDeps) {
     const deps = withDefaults(gateDeps);
-    const { clock } = deps;
-    const began = clock.now();
-    // A fleet of servers, one per endpoint: each endpoint's own wait, loaded only then (a chunk of its own).
-    if (settings.servers !== undefined)
-        return (await __nccwpck_require__.e(/* import() */ 749).then(__nccwpck_require__.bind(__nccwpck_require__, 4749))).fleetGate(settings, deps);
-    const seam = await (0,sequence/* serverSeam */.m)(settings, deps);
-    const refused = await seam.preflight();
+    const began = deps.clock.now();
+    const { servers } = settings;
+    const fleet = servers.length > 1;
+    const serverDeps = servers.map((server) => (fleet ? prefixed(deps, server.targets[0].url) : deps));
+    const kinds = servers.map((server, i) => kindOf(server, settings, serverDeps[i]));
+    // Every server's pre-flight before any starts: a port already held, or GPUs taken with `gpu-check: fail`,
+    // refuses the whole wait, and nothing is started.
+    const looked = await Promise.allSettled(kinds.map((kind) => kind.preflight()));
     // A cancel while the pre-flight looked (nvidia-smi may take seconds): nothing is started, nothing probed.
     const early = deps.cancel?.halted;
-    if (early !== undefined || refused !== undefined)
-        seam.abandon();
+    const refused = looked.findIndex((r) => r.status === 'rejected' || r.value !== undefined);
+    // nothing is launched: whatever every pre-flight opened (an engine's socket) is closed
+    if (early !== undefined || refused >= 0)
+        kinds.forEach((kind) => kind.abandon());
     if (early !== undefined)
-        return (0,cancelled/* cancelledBeforeWait */.yl)(settings, early, clock.now() - (deps.startedAt ?? began));
-    if (refused !== undefined)
-        return refused;
-    return (0,sequence/* waitWith */.O)(seam, settings, deps);
+        return cancelledBeforeWait(settings, early, deps.clock.now() - (deps.startedAt ?? began));
+    const failed = looked[refused];
+    // an input error of one server's (no such container) is the wait's
+    if (failed?.status === 'rejected')
+        throw failed.reason;
+    if (failed !== undefined) {
+        const refusal = failed.value;
+        return fleet ? refusedFleet(settings, refusal) : refusal;
+    }
+    if (!fleet)
+        return waitForServer(kinds[0], servers[0], settings, deps);
+    const stops = servers.map(() => new Halter());
+    const tally = fleetStops(stops, settings.fleetMinReady);
+    const ended = await Promise.allSettled(servers.map((server, i) => waitForServer(kinds[i], server, settings, serverDeps[i], {
+        stop: stops[i],
+        settled: (o) => tally.settled(i, o)
+    }).catch((e) => {
+        // one server's wait that throws ends the others' too: none is left following its server
+        const halt = { reason: 'cancelled', detail: fleetFailedText(server.targets[0].url, String(e)) };
+        stops.forEach((stop) => stop.halt(halt));
+        throw e;
+    })));
+    const thrown = ended.find((e) => e.status === 'rejected');
+    if (thrown !== undefined)
+        throw thrown.reason;
+    const outcomes = ended.map((e) => e.value);
+    // each server's own outcome, its facts and profile included
+    const results = outcomes.map(({ results: _, ...own }) => own);
+    const last = reportedEndpoint(results, tally.halted, settings.fleetMinReady);
+    return { ...last, results, models: [...new Set(results.flatMap((r) => r.models))] };
+}
+/** A server's kind: a container, a process to start or follow (or only its log to read), else none. */
+function kindOf(server, settings, deps) {
+    if (server.container !== undefined)
+        return containerServer(server, settings, deps);
+    if (server.start !== undefined || server.pid !== undefined || server.logFile !== undefined)
+        return processServer(server, settings, deps);
+    return noServer;
+}
+/** The deps of one server of a fleet: its lines start with its URL. */
+function prefixed(deps, url) {
+    const prefix = `[${url.href}] `;
+    const debug = deps.debug;
+    return {
+        ...deps,
+        log: (line) => deps.log(`${prefix}${line}`),
+        warn: (line, kind) => deps.warn(`${prefix}${line}`, kind),
+        notice: (line, kind) => deps.notice(`${prefix}${line}`, kind),
+        debug: debug && ((line) => debug(`${prefix}${line}`))
+    };
+}
+/** One server's pre-flight refused its start: the fleet's outcome is that refusal, and no other server started. */
+function refusedFleet(settings, refusal) {
+    const by = refusal.results[0];
+    const halt = { reason: by.halt?.reason ?? 'port-busy', detail: fleetRefusedText(by.url, by.reason) };
+    const results = endpointsOf(settings).map(({ url }) => url === by.url
+        ? by
+        : { ready: false, reason: by.reason, elapsedMs: by.elapsedMs, attempts: 0, models: [], halt, timeline: [], url });
+    return { ...by, results };
 }
 
-// EXTERNAL MODULE: ./src/wait/conclusion.ts + 2 modules
-var conclusion = __nccwpck_require__(6100);
 ;// CONCATENATED MODULE: ./src/report/command-safe.ts
 // Text the runner cannot take for a workflow command: what both front ends write goes through it.
 /**
@@ -16634,62 +25278,8 @@ function commandSafe(text) {
     return text.replace(/##\[/g, '## [').replace(COMMAND_LEAD, '$1: :');
 }
 
-// EXTERNAL MODULE: ./src/runtime/clock.ts
-var clock = __nccwpck_require__(9842);
-// EXTERNAL MODULE: ./src/report/answer-report.ts + 1 modules
-var answer_report = __nccwpck_require__(9823);
-;// CONCATENATED MODULE: ./src/report/check-report.ts
-/**
- * The one line `wait-for-model check` prints: what a health check's log (Docker's `docker inspect` health log,
- * a Kubernetes probe's event) shows. One line, whatever the server said, so that a probe's output stays readable.
- */
-
-
-const oneLine = (text) => text.replace(/\s*[\r\n]+\s*/g, ' ');
-function checkLine(outcome) {
-    const took = (0,clock/* formatDuration */.a3)(outcome.elapsedMs);
-    const endpoints = outcome.results.length > 1 ? ` (${outcome.results.length} endpoints)` : '';
-    if (outcome.ready) {
-        const model = outcome.last?.modelId ? ` model "${outcome.last.modelId}"` : '';
-        const said = outcome.last === undefined ? '' : (0,answer_report/* answerWords */.G)(outcome.last.answer).summary;
-        return oneLine(`ready in ${took}${endpoints}:${model} ${said}`.trimEnd());
-    }
-    // A wait's reason "timeout" means "not ready yet" here: the one answer there was says why.
-    const why = outcome.reason === 'timeout' ? 'not ready' : `not ready (${outcome.reason})`;
-    const last = outcome.last && (0,answer_report/* answerWords */.G)(outcome.last.answer);
-    const said = last === undefined ? 'no answer' : outcome.reason === 'timeout' ? last.summary : last.detail || last.summary;
-    const where = outcome.results.length > 1 ? `${outcome.url.href}: ` : '';
-    return oneLine(`${why} after ${took}${endpoints}: ${where}${said}`);
-}
-
-// EXTERNAL MODULE: ./src/inputs/secrets.ts
-var inputs_secrets = __nccwpck_require__(3332);
-// EXTERNAL MODULE: ./src/runtime/halter.ts
-var halter = __nccwpck_require__(1906);
-;// CONCATENATED MODULE: ./src/runtime/cancel-signals.ts
-/**
- * The signals that cancel a run, and the one way every entry point listens to them. Node's default for each is to
- * die at once: no outputs, no summary, no error, and at the job end a server never stopped.
- */
-
-/**
- * The runner sends SIGINT, then SIGTERM, to a cancelled job's step (or one past its `timeout-minutes`); a terminal
- * sends SIGINT on Ctrl-C; SIGHUP comes when the terminal or ssh session goes, or the runner's service is stopped.
- */
-const CANCEL_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-/** Listens to the cancelling signals until `release`: each halts `cancel` instead of ending the process. */
-function cancelOnSignals() {
-    const cancel = new halter/* Halter */.x();
-    const onSignal = (signal) => void cancel.halt(signal);
-    for (const signal of CANCEL_SIGNALS)
-        process.on(signal, onSignal);
-    return { cancel, release: () => CANCEL_SIGNALS.forEach((signal) => process.off(signal, onSignal)) };
-}
-
 ;// CONCATENATED MODULE: ./package.json
 const package_namespaceObject = {"rE":"1.0.0-dev"};
-// EXTERNAL MODULE: ./src/inputs/parse.ts
-var parse = __nccwpck_require__(3718);
 ;// CONCATENATED MODULE: ./src/inputs/input-names.ts
 /** The inputs, by name, with their defaults: the one list the action, the CLI's flags and the parser share. */
 /** Input name \u2192 default, in the order action.yml declares them. */
@@ -16913,20 +25503,14 @@ async function writeStream(res, format, model, request, pace, fails) {
     res.end(e.end(performance.now() - first));
 }
 
-// EXTERNAL MODULE: ./src/engines/index.ts + 9 modules
-var engines = __nccwpck_require__(9221);
-;// CONCATENATED MODULE: ./src/simulator/reply.ts
-/** What the simulated engines answer with: a status, a body and its type, and the phase the engine is in. */
-const json = (body, status = 200) => ({ status, body, type: 'application/json' });
-const empty = (status) => ({ status });
-const reply_CREATED = 1767225600;
-
 ;// CONCATENATED MODULE: ./src/simulator/engines.ts
 /**
  * Each engine's own answers, while loading and once ready, as its source shapes them (see the research notes on
  * model servers): its routes, its model list, its one-token generations and its errors, and when its port opens.
  */
-
+const json = (body, status = 200) => ({ status, body, type: 'application/json' });
+const empty = (status) => ({ status });
+const engines_CREATED = 1767225600;
 const openAiList = (model, ownedBy, extra = {}) => json({
     object: 'list',
     data: [{ id: model, object: 'model', created: 1767225600, owned_by: ownedBy, root: model, ...extra }]
@@ -16939,7 +25523,7 @@ function openAiCompletion(path, model) {
         ? json({
             id: 'cmpl-simulated',
             object: 'text_completion',
-            created: reply_CREATED,
+            created: engines_CREATED,
             model,
             choices: [{ index: 0, text: ' there', logprobs: null, finish_reason: 'length' }],
             usage: USAGE
@@ -16947,7 +25531,7 @@ function openAiCompletion(path, model) {
         : json({
             id: 'chatcmpl-simulated',
             object: 'chat.completion',
-            created: reply_CREATED,
+            created: engines_CREATED,
             model,
             choices: [{ index: 0, message: { role: 'assistant', content: 'Hello' }, finish_reason: 'length' }],
             usage: USAGE
@@ -17277,7 +25861,7 @@ const SIMULATED_ENGINE_WORDS = Object.keys(SIMULATED_ENGINES).map(spelled).join(
  * log (which passes llama.cpp's lines through) is recognised first: the help lists them as the README and
  * action.yml do, llama.cpp first.
  */
-const LOG_ENGINE_WORDS = listed(helpOrder(engines/* ENGINE_NAMES */.Gw).map(spelled));
+const LOG_ENGINE_WORDS = listed(helpOrder(ENGINE_NAMES).map(spelled));
 /** "a, b or c". */
 function listed(words) {
     return `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
@@ -17480,7 +26064,7 @@ function waitHelpText() {
         'Of the command line only:',
         ...table(own),
         '',
-        `Durations: ${parse/* DURATION_FORM */.ec.replace(/^a duration such as /, '')}.`,
+        `Durations: ${DURATION_FORM.replace(/^a duration such as /, '')}.`,
         'Progress goes to stderr. Exit status: 0 ready, 1 not ready (timeout, unauthorized, tls), 2 bad usage.',
         ''
     ].join('\n');
@@ -17583,10 +26167,6 @@ function historyHelpText() {
     ].join('\n');
 }
 
-// EXTERNAL MODULE: ./src/inputs/input-error.ts
-var input_error = __nccwpck_require__(9354);
-// EXTERNAL MODULE: ./src/runtime/text.ts
-var runtime_text = __nccwpck_require__(5369);
 ;// CONCATENATED MODULE: ./src/inputs/input-reader.ts
 /**
  * Reads one input at a time, as text, a duration, a whole number or a script, and names the input in any error:
@@ -17602,7 +26182,7 @@ function inputReader(get) {
     const input = (name) => {
         const raw = get(name) ?? '';
         if (raw.length > MAX_INPUT_LENGTH)
-            throw new input_error/* InputError */.dz(name, { problem: `is ${raw.length} characters long; the limit is ${MAX_INPUT_LENGTH}` });
+            throw new InputError(name, { problem: `is ${raw.length} characters long; the limit is ${MAX_INPUT_LENGTH}` });
         return raw.trim() === '' ? INPUT_DEFAULTS[name] : raw;
     };
     const field = (name, parse) => {
@@ -17610,9 +26190,9 @@ function inputReader(get) {
             return parse(input(name));
         }
         catch (e) {
-            if (e instanceof input_error/* InputError */.dz)
+            if (e instanceof InputError)
                 throw e;
-            throw new input_error/* InputError */.dz(name, e instanceof input_error/* ProblemError */.Mm ? e.problem : { problem: e.message });
+            throw new InputError(name, e instanceof ProblemError ? e.problem : { problem: e.message });
         }
     };
     return {
@@ -17621,41 +26201,292 @@ function inputReader(get) {
         text(name) {
             const value = input(name).trim();
             // the api-key is never shown, not even in its own error
-            if ((0,runtime_text/* hasControlChars */.jt)(value))
-                throw new input_error/* InputError */.dz(name, name === 'api-key'
+            if (hasControlChars(value))
+                throw new InputError(name, name === 'api-key'
                     ? { problem: 'the key contains a control character' }
-                    : { value: (0,runtime_text/* printable */.g$)(value), problem: 'contains a control character' });
+                    : { value: text_printable(value), problem: 'contains a control character' });
             return value === '' ? undefined : value;
         },
         script(name) {
             const value = input(name).trim();
             // scripts may span lines; other control characters are refused
-            if ((0,runtime_text/* hasControlChars */.jt)(value, '\t\n'))
-                throw new input_error/* InputError */.dz(name, { problem: 'contains a control character' });
+            if (hasControlChars(value, '\t\n'))
+                throw new InputError(name, { problem: 'contains a control character' });
             return value === '' ? undefined : value;
         },
         duration: (name, minMs) => field(name, (t) => {
-            const ms = (0,parse/* parseDuration */.E9)(t);
+            const ms = parseDuration(t);
             if (ms < minMs)
-                throw new input_error/* ProblemError */.Mm({
-                    value: (0,runtime_text/* printable */.g$)(t),
+                throw new ProblemError({
+                    value: text_printable(t),
                     problem: 'is too short',
-                    form: `at least ${minMs}ms, as ${parse/* DURATION_FORM */.ec}`
+                    form: `at least ${minMs}ms, as ${DURATION_FORM}`
                 });
             return ms;
         }),
         whole: (name, min, max, why = '') => field(name, (t) => {
             if (!/^\s*\d+\s*$/.test(t) || Number(t) < min || Number(t) > max)
-                throw new input_error/* ProblemError */.Mm({ value: (0,runtime_text/* printable */.g$)(t), form: `a whole number from ${min} to ${max}${why}` });
+                throw new ProblemError({ value: text_printable(t), form: `a whole number from ${min} to ${max}${why}` });
             return Number(t);
         })
     };
 }
 
-// EXTERNAL MODULE: ./src/inputs/input-files.ts
-var input_files = __nccwpck_require__(6731);
-// EXTERNAL MODULE: ./src/inputs/fleet.ts
-var fleet = __nccwpck_require__(8405);
+;// CONCATENATED MODULE: ./src/inputs/input-files.ts
+/** The inputs that name a file, checked when the inputs are read, so that a wrong path fails before any request. */
+
+
+
+
+const CA_FORM = 'the path of a PEM file of CA certificates (-----BEGIN CERTIFICATE-----)';
+/** `ca-cert`: reads and checks the PEM file now. */
+function readCaCert(path) {
+    const value = text_printable(path);
+    let pem;
+    try {
+        pem = (0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8');
+    }
+    catch (e) {
+        const code = e.code ?? e.message;
+        throw new ProblemError({ problem: `cannot read "${value}" (${code})`, form: CA_FORM }, { cause: e });
+    }
+    const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+    if (blocks.length === 0)
+        throw new ProblemError({ value, problem: 'holds no certificate', form: CA_FORM });
+    for (const block of blocks) {
+        try {
+            // node:crypto only here, for a ca-cert: loading it costs 5 ms and 3 MB on Node 24
+            new (process.getBuiltinModule('node:crypto').X509Certificate)(block);
+        }
+        catch {
+            throw new ProblemError({ value, problem: 'holds a certificate that cannot be read', form: CA_FORM });
+        }
+    }
+    return pem;
+}
+/**
+ * `log-file`: a log that exists must be a regular file (followed through symlinks): a FIFO blocks whoever opens it,
+ * and a device such as /dev/zero never ends. One not written yet is fine: the server writes it. Where the action
+ * writes it (`writer`: the output of the server `start` runs, or of the `container`, through its engine), it must
+ * not be a symbolic link either: the output would go wherever the link points. A log only read (`pid`) may be one.
+ */
+function checkLogFile(path, writer) {
+    if (writer !== undefined && isSymlink(path))
+        throw new ProblemError({
+            value: text_printable(path),
+            problem: `is a symbolic link, and ${writer === 'start' ? '"start" writes the server\'s output' : 'the container\'s output (from "container") is written'} to it; a link is never followed`,
+            form: 'the path of a regular file (or of one to create), not a link to it'
+        });
+    let stat;
+    try {
+        stat = (0,external_node_fs_namespaceObject.statSync)(path);
+    }
+    catch {
+        return;
+    }
+    const what = notRegularFile(stat);
+    if (what !== undefined)
+        throw new ProblemError({
+            value: text_printable(path),
+            problem: `is ${what}`,
+            form: "the path of a regular file (the server's log)"
+        });
+}
+
+;// CONCATENATED MODULE: ./src/runtime/platform.ts
+/**
+ * What the machine the gate runs on can do, where a feature depends on it. Inputs are checked against it, so
+ * that a feature this runner cannot serve fails before anything runs, naming the input, rather than during the
+ * wait. Tests pass a fake one for macOS and Windows.
+ */
+
+/** The machine this process runs on. */
+function currentPlatform() {
+    return { os: process.platform, hasProc: (0,external_node_fs_namespaceObject.existsSync)('/proc/self/stat') };
+}
+const OS_NAMES = { darwin: 'macOS', win32: 'Windows', linux: 'Linux' };
+/** For messages: "macOS", "Windows", else the platform's own name. */
+const osName = (platform) => OS_NAMES[platform.os] ?? platform.os;
+
+;// CONCATENATED MODULE: ./src/inputs/cross-field-rules.ts
+/**
+ * The rules between inputs, and between an input and the machine: each is checked where the parser has read the
+ * inputs it involves, so that the first bad input read is the one an error names.
+ */
+
+
+
+const needsShell = (platform) => `needs a POSIX shell (/bin/sh), which this machine (${osName(platform)}) does not have`;
+/** The server runs under `sh -c`, in its own process group: POSIX only (Windows runners have no /bin/sh). */
+function checkStart(start, platform) {
+    if (start !== undefined && platform.os === 'win32')
+        throw new InputError('start', {
+            problem: `${needsShell(platform)}: start the server in an earlier step and give its process id with "pid"`
+        });
+}
+/** A container and a process id name two servers; `stop: always` is for a container only. */
+function checkContainer(container, pid) {
+    if (container !== undefined && pid !== undefined)
+        throw new InputError('container', {
+            problem: 'names the server, and so does "pid": give one (a container\'s processes are its own)'
+        });
+}
+function checkPid(pid, start) {
+    if (start !== undefined && pid !== undefined)
+        throw new InputError('pid', {
+            problem: 'cannot be used with "start": the server "start" launches is the one watched'
+        });
+}
+function checkFailPattern(failPattern, logFile, start) {
+    if (failPattern !== undefined && logFile === undefined && start === undefined)
+        throw new InputError('fail-pattern', {
+            problem: 'needs a log to watch: set "log-file", or "start" (which writes one)'
+        });
+}
+function checkEnvReport(envReport, { start, pid }, platform) {
+    if (envReport.length > 0 && start === undefined && pid === undefined)
+        throw new InputError('env-report', { problem: 'needs the server process: set "start", "pid" or "container"' });
+    // A process started elsewhere shows its environment only in /proc/<pid>/environ; one that `start` launches
+    // is reported with the environment the gate gave it.
+    if (envReport.length > 0 && start === undefined && !platform.hasProc) {
+        const orStart = platform.os === 'win32' ? '' : ', or launch the server with "start" (then its environment is the one given to it)';
+        throw new InputError('env-report', {
+            problem: `with "pid", reads the server's environment from /proc, which this machine (${osName(platform)}) does not ` +
+                `have: remove "env-report"${orStart}`
+        });
+    }
+}
+/** Each command runs as `timeout \u2026 /bin/sh -c command`. */
+function checkDiagnostics(diagnostics, platform) {
+    if (diagnostics.length > 0 && platform.os === 'win32')
+        throw new InputError('diagnostics', {
+            problem: `${needsShell(platform)}: run them in a later step with "if: failure()"`
+        });
+}
+/** `probe-generation`: the generation request for `url`, which the URL's model list and `model` decide. */
+function generationFor(url, model) {
+    const found = generationRoute(url);
+    if (found === undefined) {
+        throw new InputError('probe-generation', {
+            problem: `no generation request is known for ${url.pathname}: point "url" at the server's model list, ` +
+                GENERATION_ROUTES.map((r) => `${r.listPathText} (${r.servers})`).join(', ')
+        });
+    }
+    if (found.route.needsModel && model === undefined) {
+        throw new InputError('probe-generation', {
+            problem: `needs "model": the request to ${found.route.requests[0].path} names the model to generate with`
+        });
+    }
+    return found;
+}
+
+;// CONCATENATED MODULE: ./src/inputs/fleet.ts
+/**
+ * A fleet of servers: `start`, `pid`, `container` and `log-file` with one line per `url` line, in order, each
+ * endpoint's own server. One value (or none) keeps its meaning of one server (or none) for every endpoint, and a
+ * single `url` takes `start` whole, a script of as many lines as it likes.
+ */
+
+
+
+
+
+/** The inputs that may name each endpoint's own server, in action.yml's order. */
+const PER_ENDPOINT = ['start', 'pid', 'container', 'log-file'];
+/**
+ * A shell statement that starts nothing: a line of a script for one server, not a server of its own (`export A=1`,
+ * `cd /srv`, `A=1` alone, a comment).
+ */
+const STATEMENT = /^(?:(?:export|cd|set|source|unset|ulimit|umask|trap|\.)(?:\s|$)|#|[A-Za-z_][A-Za-z0-9_]*=\S*$)/;
+/**
+ * The entries of an input given one per line: its non-blank lines, trimmed; a line that ends in `\`, `&&`, `||`
+ * or `|` goes on to the next one, as in a shell.
+ */
+function entryLines(text) {
+    const lines = [];
+    let open = false;
+    for (const raw of text.split(/\r?\n/)) {
+        const line = raw.trim();
+        if (line === '' && !open)
+            continue;
+        if (open)
+            lines[lines.length - 1] = `${lines[lines.length - 1]}\n${line}`;
+        else
+            lines.push(line);
+        open = /(?:\\|&&|\|\||\|)$/.test(line);
+    }
+    return lines;
+}
+/**
+ * A fleet's servers, one per `url` line, where `start`, `pid`, `container` or `log-file` has one line per `url`
+ * line (more than one); undefined for one server (or none) behind every endpoint. Every line is checked as its
+ * input checks one value, and an error names its line.
+ */
+function readFleet(read, endpoints, platform) {
+    if (endpoints < 2)
+        return undefined;
+    const given = new Map();
+    for (const name of PER_ENDPOINT) {
+        const text = read.script(name);
+        const lines = text === undefined ? [] : entryLines(text);
+        if (lines.length > 0)
+            given.set(name, lines);
+    }
+    const per = [...given].filter(([, lines]) => lines.length > 1);
+    if (per.length === 0)
+        return undefined;
+    for (const [name, lines] of per)
+        if (lines.length !== endpoints)
+            throw new InputError(name, {
+                problem: `has ${lines.length} lines and "url" has ${endpoints}: give one line per "url" line, in the same order ` +
+                    `(line n is the server of url line n), or one line for one server behind every url`
+            });
+    const [first] = per[0];
+    for (const [name] of given)
+        if (given.get(name)?.length === 1)
+            throw new InputError(name, {
+                problem: `is one value, and "${first}" has one line per "url" line (a server for each endpoint): give "${name}" ` +
+                    'one line per "url" line too, or leave it out'
+            });
+    const starts = given.get('start');
+    starts?.forEach((line, i) => {
+        if (STATEMENT.test(line))
+            throw new InputError('start', {
+                line: i + 1,
+                value: text_printable(line),
+                problem: `starts no server: with one line per "url" line, each line of "start" is one endpoint's server ` +
+                    `(${endpoints} lines, ${endpoints} servers)`,
+                form: 'one command per line (join a script\'s lines with && or ;, or run a script file), or "start" on one ' +
+                    'line for one server behind every url'
+            });
+    });
+    checkStart(starts?.[0], platform);
+    return Array.from({ length: endpoints }, (_, i) => {
+        const entry = (name, parse) => {
+            const line = given.get(name)?.[i];
+            if (line === undefined)
+                return undefined;
+            try {
+                return parse(line);
+            }
+            catch (e) {
+                const problem = e instanceof ProblemError ? e.problem : { problem: e.message };
+                throw new InputError(name, { ...problem, line: i + 1 });
+            }
+        };
+        const start = starts?.[i];
+        const pid = entry('pid', parsePid);
+        const container = entry('container', parseContainer);
+        // the container's output, else the started server's, is appended to it: through a link, to wherever it points
+        const writer = container !== undefined ? 'container' : start !== undefined ? 'start' : undefined;
+        const logFile = entry('log-file', (line) => {
+            checkLogFile(line, writer);
+            return line;
+        });
+        return { start, pid, container, logFile };
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/inputs/credentials.ts
 /**
  * The credentials the probes carry (credential headers, `api-key`, a token in a URL's query string) and those of a
@@ -17667,21 +26498,21 @@ var fleet = __nccwpck_require__(8405);
 
 /** `headers` and `api-key` (as an authorization header), and every secret of them, of `urls` and of `env`. */
 function readCredentials(read, urls, env) {
-    const headers = read.field('headers', parse/* parseHeaders */.QG);
+    const headers = read.field('headers', parseHeaders);
     // One too short to mask is refused.
     const secrets = [];
     const secret = (input, value, what) => {
-        if (value.length < inputs_secrets/* MIN_SECRET_CHARS */.Sn)
-            throw new input_error/* InputError */.dz(input, {
-                problem: `${what} has fewer than ${inputs_secrets/* MIN_SECRET_CHARS */.Sn} characters, too short to be kept out of the logs`
+        if (value.length < MIN_SECRET_CHARS)
+            throw new InputError(input, {
+                problem: `${what} has fewer than ${MIN_SECRET_CHARS} characters, too short to be kept out of the logs`
             });
         secrets.push(value);
     };
-    for (const [name, value] of Object.entries(headers).filter(([n]) => (0,inputs_secrets/* isCredentialName */.hN)(n))) {
+    for (const [name, value] of Object.entries(headers).filter(([n]) => isCredentialName(n))) {
         secret('headers', value, `the ${name} value`);
-        for (const part of (0,inputs_secrets/* credentialParts */.YY)(name, value)) {
+        for (const part of credentialParts(name, value)) {
             // a cookie that is not a credential (lang=en) may be short; the header's whole value is still masked
-            if (/cookie/i.test(name) && part.length < inputs_secrets/* MIN_SECRET_CHARS */.Sn)
+            if (/cookie/i.test(name) && part.length < MIN_SECRET_CHARS)
                 continue;
             secret('headers', part, `the ${name} credential`);
         }
@@ -17689,10 +26520,10 @@ function readCredentials(read, urls, env) {
     const apiKey = read.text('api-key');
     if (apiKey !== undefined) {
         if (/\s/.test(apiKey))
-            throw new input_error/* InputError */.dz('api-key', { problem: 'contains white space; give the key alone, without "Bearer"' });
+            throw new InputError('api-key', { problem: 'contains white space; give the key alone, without "Bearer"' });
         // never shown: only where it goes wrong
-        if (!(0,parse/* isLatin1 */.uQ)(apiKey))
-            throw new input_error/* InputError */.dz('api-key', { problem: `contains a character outside Latin-1 (${parse/* LATIN1_FORM */.J3})` });
+        if (!isLatin1(apiKey))
+            throw new InputError('api-key', { problem: `contains a character outside Latin-1 (${LATIN1_FORM})` });
         secret('api-key', apiKey, 'the key');
         headers.authorization = `Bearer ${apiKey}`;
     }
@@ -17702,28 +26533,16 @@ function readCredentials(read, urls, env) {
         for (const pair of url.search.slice(1).split('&')) {
             const [[name, value] = ['', '']] = new URLSearchParams(pair);
             const raw = pair.slice(pair.indexOf('=') + 1);
-            if (!pair.includes('=') || !(0,inputs_secrets/* isCredentialName */.hN)(name) || value === '')
+            if (!pair.includes('=') || !isCredentialName(name) || value === '')
                 continue;
-            secret('url', value, `the value of the query parameter "${(0,runtime_text/* printable */.g$)(name)}"`);
+            secret('url', value, `the value of the query parameter "${text_printable(name)}"`);
             if (raw !== value)
                 secrets.push(raw);
         }
-    secrets.push(...(0,inputs_secrets/* proxySecrets */.Wm)(env));
+    secrets.push(...proxySecrets(env));
     return { headers, secrets: secrets.filter((s) => s.length > 0) };
 }
 
-// EXTERNAL MODULE: ./src/inputs/cross-field-rules.ts
-var cross_field_rules = __nccwpck_require__(2322);
-// EXTERNAL MODULE: ./src/inputs/forms.ts
-var inputs_forms = __nccwpck_require__(2198);
-// EXTERNAL MODULE: ./src/runtime/own-files.ts
-var own_files = __nccwpck_require__(730);
-// EXTERNAL MODULE: ./src/inputs/settings.ts
-var settings = __nccwpck_require__(900);
-// EXTERNAL MODULE: ./src/history/limits.ts
-var limits = __nccwpck_require__(6138);
-// EXTERNAL MODULE: ./src/runtime/platform.ts
-var runtime_platform = __nccwpck_require__(5937);
 ;// CONCATENATED MODULE: ./src/inputs/parse-settings.ts
 /**
  * Turns raw input strings (from the action's inputs or the CLI's flags) into typed, validated settings.
@@ -17748,27 +26567,31 @@ var runtime_platform = __nccwpck_require__(5937);
  * `platform` can do. `env` is the environment the probes and the server run in, for the proxy credentials it may
  * hold, masked as the inputs' secrets are: the front ends pass theirs.
  */
-function parseSettings(get, platform = (0,runtime_platform/* currentPlatform */.j)(), env = {}) {
+function parseSettings(get, platform = currentPlatform(), env = {}) {
     const read = inputReader(get);
     const { urls, model, modelMatch, wrongModelAfterMs, match, matchRegex, status } = readRequest(read);
     const { intervalMs, schedule, timeoutMs, requestTimeoutMs, progressIntervalMs, successThreshold } = readPace(read);
     const { headers, secrets } = readCredentials(read, urls, env);
-    const failOnTimeout = read.field('fail-on-timeout', parse/* parseBoolean */.yG);
+    const failOnTimeout = read.field('fail-on-timeout', parseBoolean);
     const fleetMinReady = read.field('fleet-min-ready', (t) => parseMinReady(t, urls.length));
     const server = readServer(read, platform, urls.length);
-    const probeGeneration = read.field('probe-generation', parse/* parseBoolean */.yG);
-    const load = read.field('load', parse/* parseBoolean */.yG);
+    const probeGeneration = read.field('probe-generation', parseBoolean);
+    const load = read.field('load', parseBoolean);
     const { smoke } = readSmoke(read);
-    const targets = urls.map((url) => ({ url, generation: probeGeneration ? (0,cross_field_rules/* generationFor */.el)(url, model) : undefined }));
+    const targets = urls.map((url) => ({ url, generation: probeGeneration ? generationFor(url, model) : undefined }));
+    // one server behind every endpoint, or one per endpoint
+    const servers = server.servers.map((own, i) => ({
+        targets: server.servers.length === 1 ? targets : [targets[i]],
+        ...own
+    }));
     const caPath = read.text('ca-cert');
-    const caCert = caPath === undefined ? undefined : read.field('ca-cert', () => (0,input_files/* readCaCert */.Z)(caPath));
-    const insecureTls = read.field('insecure-tls', parse/* parseBoolean */.yG);
+    const caCert = caPath === undefined ? undefined : read.field('ca-cert', () => readCaCert(caPath));
+    const insecureTls = read.field('insecure-tls', parseBoolean);
     // The startup profile and the history of runs.
     const engineText = read.input('engine').trim().toLowerCase();
-    const engine = engineText === 'auto' ? undefined : read.field('engine', () => (0,inputs_forms/* parseEngine */.s4)(engineText));
-    const history = readHistory(read, get);
+    const engine = engineText === 'auto' ? undefined : read.field('engine', () => parseEngine(engineText));
+    const history = parse_settings_readHistory(read, get);
     return {
-        targets,
         model,
         modelMatch,
         wrongModelAfterMs,
@@ -17787,11 +26610,7 @@ function parseSettings(get, platform = (0,runtime_platform/* currentPlatform */.
         caCert,
         insecureTls,
         secrets,
-        servers: server.servers,
-        start: server.start,
-        pid: server.pid,
-        container: server.container,
-        logFile: server.logFile,
+        servers,
         logLines: server.logLines,
         failPattern: server.failPattern,
         portCheck: server.portCheck,
@@ -17809,20 +26628,20 @@ function parseSettings(get, platform = (0,runtime_platform/* currentPlatform */.
 }
 /** What to ask (`url`) and what the answer must show. */
 function readRequest(read) {
-    const urls = read.field('url', inputs_forms/* parseUrls */.S$);
+    const urls = read.field('url', parseUrls);
     const model = read.text('model');
-    const modelMatch = read.field('model-match', (t) => (0,inputs_forms/* oneOf */.yL)(t, settings/* MODEL_MATCH_MODES */.jq));
+    const modelMatch = read.field('model-match', (t) => oneOf(t, MODEL_MATCH_MODES));
     const wrongModelAfterMs = read.duration('wrong-model-after', 0);
     const match = read.text('match');
     const regexText = read.input('match-regex');
-    const matchRegex = regexText.trim() === '' ? undefined : read.field('match-regex', parse/* parseRegex */.K3);
-    const status = read.field('status', parse/* parseStatusSet */.oY);
+    const matchRegex = regexText.trim() === '' ? undefined : read.field('match-regex', parseRegex);
+    const status = read.field('status', parseStatusSet);
     return { urls, model, modelMatch, wrongModelAfterMs, match, matchRegex, status };
 }
 /** How probes are spaced and timed, and how long the wait lasts. */
 function readPace(read) {
     const intervalMs = read.duration('interval', 100);
-    const schedule = read.field('schedule', (t) => (0,inputs_forms/* oneOf */.yL)(t, settings/* SCHEDULE_MODES */.X6));
+    const schedule = read.field('schedule', (t) => oneOf(t, SCHEDULE_MODES));
     const timeoutMs = read.duration('timeout', 1);
     const requestTimeoutMs = read.duration('request-timeout', 1);
     const progressIntervalMs = read.duration('progress-interval', 1000);
@@ -17831,33 +26650,28 @@ function readPace(read) {
 }
 /** The server: how it starts or which process it is, its log, and what to report about it. */
 function readServer(read, platform, endpoints) {
-    // a fleet of servers, one per url line; else one server (or none) for every endpoint
-    const servers = (0,fleet/* readEndpointServers */.Gk)(read, endpoints, platform);
-    const { start, pid, container, logFile } = servers === undefined ? readOneServer(read, platform) : {};
+    // a fleet of servers, one per url line; else one server (or none) behind every endpoint
+    const servers = readFleet(read, endpoints, platform) ?? [readOneServer(read, platform)];
     // what a server needs is the same for each of a fleet's: the first one's kind speaks for all
-    const kind = servers?.[0] ?? { start, pid, container, logFile };
+    const kind = servers[0];
     const logLines = read.whole('log-lines', 0, 1000);
     const failPatternText = read.input('fail-pattern');
-    const failPattern = failPatternText.trim() === '' ? undefined : read.field('fail-pattern', parse/* parseRegex */.K3);
-    (0,cross_field_rules/* checkFailPattern */.VJ)(failPattern, kind.logFile ?? kind.container, kind.start);
-    const portCheck = read.field('port-check', parse/* parseBoolean */.yG);
-    const gpuCheck = read.field('gpu-check', (t) => (0,inputs_forms/* oneOf */.yL)(t, settings/* GPU_CHECKS */.r2));
-    const stop = read.field('stop', (t) => (0,inputs_forms/* oneOf */.yL)(t, settings/* STOP_MODES */.OT));
+    const failPattern = failPatternText.trim() === '' ? undefined : read.field('fail-pattern', parseRegex);
+    checkFailPattern(failPattern, kind.logFile ?? kind.container, kind.start);
+    const portCheck = read.field('port-check', parseBoolean);
+    const gpuCheck = read.field('gpu-check', (t) => oneOf(t, GPU_CHECKS));
+    const stop = read.field('stop', (t) => oneOf(t, STOP_MODES));
     const stopTimeoutMs = read.duration('stop-timeout', 1);
-    const envReport = read.field('env-report', inputs_forms/* parseEnvNames */.xE);
+    const envReport = read.field('env-report', parseEnvNames);
     // a container's environment is the engine's to tell (Config.Env) where /proc cannot
-    (0,cross_field_rules/* checkEnvReport */.IT)(envReport, { start: kind.start ?? kind.container, pid: kind.pid }, platform);
+    checkEnvReport(envReport, { start: kind.start ?? kind.container, pid: kind.pid }, platform);
     const diagnostics = (read.script('diagnostics') ?? '')
         .split(/\r?\n/)
         .map((l) => l.trim())
         .filter((l) => l !== '');
-    (0,cross_field_rules/* checkDiagnostics */.BY)(diagnostics, platform);
+    checkDiagnostics(diagnostics, platform);
     return {
         servers,
-        start,
-        pid,
-        container,
-        logFile,
         logLines,
         failPattern,
         portCheck,
@@ -17871,16 +26685,16 @@ function readServer(read, platform, endpoints) {
 /** One server (or none) for every endpoint: `start`, `pid`, `container` and `log-file` as one value each. */
 function readOneServer(read, platform) {
     const start = read.script('start');
-    (0,cross_field_rules/* checkStart */.Nq)(start, platform);
-    const pid = read.field('pid', (t) => (0,inputs_forms/* parsePid */.Ng)(t.trim()));
-    (0,cross_field_rules/* checkPid */.K6)(pid, start);
-    const container = read.field('container', (t) => (0,inputs_forms/* parseContainer */.NJ)(t.trim()));
-    (0,cross_field_rules/* checkContainer */.iT)(container, pid);
+    checkStart(start, platform);
+    const pid = read.field('pid', (t) => parsePid(t.trim()));
+    checkPid(pid, start);
+    const container = read.field('container', (t) => parseContainer(t.trim()));
+    checkContainer(container, pid);
     const logFile = read.text('log-file');
     // the container's output, else the started server's, is appended to it: through a link, to wherever it points
     const writer = container !== undefined ? 'container' : start !== undefined ? 'start' : undefined;
     if (logFile !== undefined)
-        read.field('log-file', () => (0,input_files/* checkLogFile */.x)(logFile, writer));
+        read.field('log-file', () => checkLogFile(logFile, writer));
     return { start, pid, container, logFile };
 }
 /** `fleet-min-ready`: `all`, or how many of the `endpoints` must be ready (1 to all of them). */
@@ -17890,8 +26704,8 @@ function parseMinReady(text, endpoints) {
         return endpoints;
     if (/^\d+$/.test(word) && Number(word) >= 1 && Number(word) <= endpoints)
         return Number(word);
-    throw new input_error/* ProblemError */.Mm({
-        value: (0,runtime_text/* printable */.g$)(text.trim()),
+    throw new ProblemError({
+        value: text_printable(text.trim()),
         form: `"all" or a whole number from 1 to ${endpoints} (the number of "url" lines)`
     });
 }
@@ -17900,7 +26714,7 @@ const SMOKE_MODES = ['false', 'true', 'fail-on-error'];
 function readSmoke(read) {
     const smokeMode = read.field('smoke-test', (t) => {
         const word = t.trim().toLowerCase();
-        return /^(true|yes|on)$/.test(word) ? 'true' : /^(false|no|off)$/.test(word) ? 'false' : (0,inputs_forms/* oneOf */.yL)(t, SMOKE_MODES);
+        return /^(true|yes|on)$/.test(word) ? 'true' : /^(false|no|off)$/.test(word) ? 'false' : oneOf(t, SMOKE_MODES);
     });
     const requests = read.whole('smoke-requests', 1, 100);
     // the decode rate is timed from the first token to the last: it takes two
@@ -17911,26 +26725,26 @@ function readSmoke(read) {
     return { smoke: { failOnError: smokeMode === 'fail-on-error', requests, tokens, timeoutMs } };
 }
 /** Where earlier runs are kept, which compare with this one, and what counts as a regression. */
-function readHistory(read, get) {
+function parse_settings_readHistory(read, get) {
     // Read as given: an empty value turns history off (the runner passes the default, "auto", when it is not set).
     const historyRaw = (get('history-file') ?? '').trim();
-    if ((0,runtime_text/* hasControlChars */.jt)(historyRaw))
-        throw new input_error/* InputError */.dz('history-file', { value: (0,runtime_text/* printable */.g$)(historyRaw), problem: 'contains a control character' });
+    if (hasControlChars(historyRaw))
+        throw new InputError('history-file', { value: text_printable(historyRaw), problem: 'contains a control character' });
     const historyFile = historyRaw === '' ? undefined : historyRaw;
     // written to and renamed over: a link would send the writes, and then the rename, wherever it points
-    if (historyFile !== undefined && historyFile !== settings/* HISTORY_AUTO */.js && (0,own_files/* isSymlink */.wP)(historyFile))
-        throw new input_error/* InputError */.dz('history-file', {
-            value: (0,runtime_text/* printable */.g$)(historyFile),
+    if (historyFile !== undefined && historyFile !== HISTORY_AUTO && isSymlink(historyFile))
+        throw new InputError('history-file', {
+            value: text_printable(historyFile),
             problem: 'is a symbolic link, which is never followed',
             form: 'the path of a regular file (or of one to create), not a link to it'
         });
     const historyKey = read.text('history-key');
     if (historyKey !== undefined && historyKey.length > 200)
-        throw new input_error/* InputError */.dz('history-key', { problem: `is ${historyKey.length} characters long; give at most 200` });
-    const regressionThresholdPercent = read.field('regression-threshold', parse/* parsePercent */.lo);
-    const regressionMinRuns = read.whole('regression-min-runs', 1, limits/* MEDIAN_OF */.t, ` (the median is of the last ${limits/* MEDIAN_OF */.t} ready runs)`);
-    const throughputRegressionPercent = read.field('throughput-regression-threshold', parse/* parsePercent */.lo);
-    const failOnRegression = read.field('fail-on-regression', parse/* parseBoolean */.yG);
+        throw new InputError('history-key', { problem: `is ${historyKey.length} characters long; give at most 200` });
+    const regressionThresholdPercent = read.field('regression-threshold', parsePercent);
+    const regressionMinRuns = read.whole('regression-min-runs', 1, MEDIAN_OF, ` (the median is of the last ${MEDIAN_OF} ready runs)`);
+    const throughputRegressionPercent = read.field('throughput-regression-threshold', parsePercent);
+    const failOnRegression = read.field('fail-on-regression', parseBoolean);
     return {
         historyFile,
         historyKey,
@@ -17941,8 +26755,6 @@ function readHistory(read, get) {
     };
 }
 
-// EXTERNAL MODULE: ./src/inputs/variables.ts
-var variables = __nccwpck_require__(6192);
 ;// CONCATENATED MODULE: ./src/cli/input-error.ts
 /**
  * The one place where the CLI reads an InputError (src/inputs/): a bad input is bad usage, the input named as the
@@ -17953,12 +26765,12 @@ var variables = __nccwpck_require__(6192);
 
 /** `--timeout: "5x" is not a duration such as \u2026`; `given`: where the bad value came from. */
 function cliInputMessage(e, given = 'flag') {
-    const name = given === 'variable' ? (0,variables/* shellInputVariable */.zS)(e.input) : `--${e.input}`;
-    return `${name}: ${(0,input_error/* problemText */.fI)(e.problem)}`;
+    const name = given === 'variable' ? shellInputVariable(e.input) : `--${e.input}`;
+    return `${name}: ${problemText(e.problem)}`;
 }
 /** `e` as bad usage when it is an InputError, its input named by `given` (a flag, an INPUT_* variable); else `e`. */
 function asUsageError(e, given = () => 'flag') {
-    if (!(e instanceof input_error/* InputError */.dz))
+    if (!(e instanceof InputError))
         return e;
     return new UsageError(cliInputMessage(e, given(e.input)));
 }
@@ -17988,7 +26800,7 @@ function settingsFrom(values, env, only) {
 }
 /** The runner's form (INPUT_MATCH-REGEX) first, then the one a shell can set (INPUT_MATCH_REGEX). */
 function envInput(env, name) {
-    return env[(0,variables/* inputVariable */.LO)(name)] ?? env[(0,variables/* shellInputVariable */.zS)(name)];
+    return env[inputVariable(name)] ?? env[shellInputVariable(name)];
 }
 
 ;// CONCATENATED MODULE: ./src/cli/commands/check.ts
@@ -18028,21 +26840,17 @@ async function checkCommand(argv, io) {
     const { cancel, release } = cancelOnSignals();
     let outcome;
     try {
-        outcome = await gate(settings, { clock: clock/* systemClock */.ml, log: () => { }, env: io.env, once: true, cancel });
+        outcome = await gate(settings, { clock: systemClock, log: () => { }, env: io.env, once: true, cancel });
     }
     finally {
         release();
     }
-    io.stdout.write(`${commandSafe((0,inputs_secrets/* redact */.E$)(checkLine(outcome), settings.secrets))}\n`);
-    return (0,conclusion/* conclude */.E)(outcome, settings).exitCode;
+    io.stdout.write(`${commandSafe(redact(checkLine(outcome), settings.secrets))}\n`);
+    return conclude(outcome, settings).exitCode;
 }
 
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(3024);
-// EXTERNAL MODULE: external "node:os"
-var external_node_os_ = __nccwpck_require__(8161);
 ;// CONCATENATED MODULE: ./src/simulator/runner.ts
 /**
  * Runs the packaged action the way a GitHub runner does: `node dist/index.js` with `INPUT_*` variables and
@@ -18059,21 +26867,21 @@ var external_node_os_ = __nccwpck_require__(8161);
  */
 const runnerInputVariable = (name) => `INPUT_${name.replace(/ /g, '_').toUpperCase()}`;
 async function runAction(options) {
-    const dir = (0,external_node_fs_.mkdtempSync)((0,external_node_path_.join)((0,external_node_os_.tmpdir)(), 'wait-for-model-run-'));
-    const outputFile = (0,external_node_path_.join)(dir, 'output');
-    const summaryFile = (0,external_node_path_.join)(dir, 'summary');
-    const stateFile = (0,external_node_path_.join)(dir, 'state');
-    (0,external_node_fs_.writeFileSync)(outputFile, '');
-    (0,external_node_fs_.writeFileSync)(stateFile, '');
-    (0,external_node_fs_.writeFileSync)(summaryFile, '');
+    const dir = (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'wait-for-model-run-'));
+    const outputFile = (0,external_node_path_namespaceObject.join)(dir, 'output');
+    const summaryFile = (0,external_node_path_namespaceObject.join)(dir, 'summary');
+    const stateFile = (0,external_node_path_namespaceObject.join)(dir, 'state');
+    (0,external_node_fs_namespaceObject.writeFileSync)(outputFile, '');
+    (0,external_node_fs_namespaceObject.writeFileSync)(stateFile, '');
+    (0,external_node_fs_namespaceObject.writeFileSync)(summaryFile, '');
     const env = {
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? dir,
         RUNNER_TEMP: dir,
         // a runner's tool cache, where the action keeps its history by default: this run's own, removed after it
-        RUNNER_TOOL_CACHE: (0,external_node_path_.join)(dir, 'tool-cache'),
+        RUNNER_TOOL_CACHE: (0,external_node_path_namespaceObject.join)(dir, 'tool-cache'),
         // where this process keeps its temporary files, so the action's stay beside them (the tests check none are left)
-        TMPDIR: (0,external_node_os_.tmpdir)(),
+        TMPDIR: (0,external_node_os_namespaceObject.tmpdir)(),
         GITHUB_OUTPUT: outputFile,
         GITHUB_STEP_SUMMARY: summaryFile,
         GITHUB_STATE: stateFile,
@@ -18100,14 +26908,14 @@ async function runAction(options) {
             code,
             stdout,
             stderr,
-            outputs: parseFileCommand((0,external_node_fs_.readFileSync)(outputFile, 'utf8')),
-            state: parseFileCommand((0,external_node_fs_.readFileSync)(stateFile, 'utf8')),
-            summary: (0,external_node_fs_.readFileSync)(summaryFile, 'utf8'),
+            outputs: parseFileCommand((0,external_node_fs_namespaceObject.readFileSync)(outputFile, 'utf8')),
+            state: parseFileCommand((0,external_node_fs_namespaceObject.readFileSync)(stateFile, 'utf8')),
+            summary: (0,external_node_fs_namespaceObject.readFileSync)(summaryFile, 'utf8'),
             wallMs: performance.now() - started
         };
     }
     finally {
-        (0,external_node_fs_.rmSync)(dir, { recursive: true, force: true });
+        (0,external_node_fs_namespaceObject.rmSync)(dir, { recursive: true, force: true });
     }
 }
 /** Reads the `name<<delimiter` / value / `delimiter` records that @actions/core appends to GITHUB_OUTPUT. */
@@ -18129,8 +26937,6 @@ function parseFileCommand(text) {
 
 // EXTERNAL MODULE: external "node:http"
 var external_node_http_ = __nccwpck_require__(7067);
-// EXTERNAL MODULE: external "node:net"
-var external_node_net_ = __nccwpck_require__(7030);
 ;// CONCATENATED MODULE: ./src/simulator/engine-logs.ts
 const pad = (n, width = 2) => String(n).padStart(width, '0');
 const parts = (d) => ({
@@ -18290,62 +27096,7 @@ function logLine(log, text, { model, at, sinceMs, loadMs }) {
         .replace(/\{SINCE:([\d.]+)\}/g, (_, share) => ((sinceMs - Number(share) * loadMs) / 1000).toFixed(2));
 }
 
-;// CONCATENATED MODULE: ./src/simulator/lazy-loading.ts
-
-/**
- * The routes of a server that lists a model it has not loaded (`unloaded`), answered from when the load was asked
- * for; undefined for a route the engine answers as usual (as ready). A promise: Ollama answers the load request
- * only once the model is loaded.
- */
-function lazyLoading(engine, model, loadMs) {
-    let loadedAt;
-    const state = () => loadedAt === undefined ? 'unloaded' : Date.now() >= loadedAt ? 'loaded' : 'loading';
-    const askLoad = () => (loadedAt ??= Date.now() + loadMs);
-    if (engine === 'llamacpp')
-        return (method, path, request) => {
-            // router mode: /health is 200 at once whatever the models do
-            if (path === '/health')
-                return json({ status: 'ok' });
-            if (path === '/v1/models' || path === '/models')
-                return json({
-                    object: 'list',
-                    data: [{ id: model, object: 'model', owned_by: 'llamacpp', created: reply_CREATED, status: { value: state() } }]
-                });
-            if (method === 'POST' && path === '/models/load') {
-                if (request?.model !== model)
-                    return json({ error: { code: 400, message: 'model not found' } }, 400);
-                askLoad();
-                return json({ success: true });
-            }
-            return undefined;
-        };
-    if (engine === 'ollama')
-        return (method, path, request) => {
-            if (path === '/api/tags')
-                return json({ models: [{ name: model, model, size: 2019393189 }] });
-            if (path === '/api/ps')
-                return json({ models: state() === 'loaded' ? [{ name: model, model, size_vram: 2019393189 }] : [] });
-            // a generate request without a prompt only loads the model, and answers once it is loaded
-            if (method === 'POST' && path === '/api/generate' && request?.prompt === undefined) {
-                const wanted = String(request?.model);
-                if ((wanted.includes(':') ? wanted : `${wanted}:latest`) !== model && wanted !== model)
-                    return json({ error: `model '${wanted}' not found` }, 404);
-                const at = askLoad();
-                const done = json({ model, created_at: '2026-01-01T00:00:00Z', response: '', done: true, done_reason: 'load' });
-                return new Promise((resolve) => setTimeout(() => resolve(done), Math.max(0, at - Date.now())));
-            }
-            return undefined;
-        };
-    return undefined;
-}
-
 ;// CONCATENATED MODULE: ./src/simulator/states.ts
-/**
- * Engine states beyond loading and ready, as the engines' source shapes them (see the research notes on model
- * servers, section 14): a sleeping vLLM (sleep mode, dev-mode routes), a vLLM whose engine core died, a Triton
- * model that failed to load, and Triton's repository index.
- */
-
 
 /** How long vLLM's `POST /wake_up` takes to answer (it answers once the weights are back on the GPU). */
 const WAKE_MS = 200;
@@ -18390,10 +27141,54 @@ function engineStates(options, startedAt) {
         return undefined;
     };
 }
+/**
+ * The routes of a server that lists a model it has not loaded (`unloaded`), answered from when the load was asked
+ * for; undefined for a route the engine answers as usual (as ready). A promise: Ollama answers the load request
+ * only once the model is loaded.
+ */
+function lazyLoading(engine, model, loadMs) {
+    let loadedAt;
+    const state = () => loadedAt === undefined ? 'unloaded' : Date.now() >= loadedAt ? 'loaded' : 'loading';
+    const askLoad = () => (loadedAt ??= Date.now() + loadMs);
+    if (engine === 'llamacpp')
+        return (method, path, request) => {
+            // router mode: /health is 200 at once whatever the models do
+            if (path === '/health')
+                return json({ status: 'ok' });
+            if (path === '/v1/models' || path === '/models')
+                return json({
+                    object: 'list',
+                    data: [{ id: model, object: 'model', owned_by: 'llamacpp', created: engines_CREATED, status: { value: state() } }]
+                });
+            if (method === 'POST' && path === '/models/load') {
+                if (request?.model !== model)
+                    return json({ error: { code: 400, message: 'model not found' } }, 400);
+                askLoad();
+                return json({ success: true });
+            }
+            return undefined;
+        };
+    if (engine === 'ollama')
+        return (method, path, request) => {
+            if (path === '/api/tags')
+                return json({ models: [{ name: model, model, size: 2019393189 }] });
+            if (path === '/api/ps')
+                return json({ models: state() === 'loaded' ? [{ name: model, model, size_vram: 2019393189 }] : [] });
+            // a generate request without a prompt only loads the model, and answers once it is loaded
+            if (method === 'POST' && path === '/api/generate' && request?.prompt === undefined) {
+                const wanted = String(request?.model);
+                if ((wanted.includes(':') ? wanted : `${wanted}:latest`) !== model && wanted !== model)
+                    return json({ error: `model '${wanted}' not found` }, 404);
+                const at = askLoad();
+                const done = json({ model, created_at: '2026-01-01T00:00:00Z', response: '', done: true, done_reason: 'load' });
+                return new Promise((resolve) => setTimeout(() => resolve(done), Math.max(0, at - Date.now())));
+            }
+            return undefined;
+        };
+    return undefined;
+}
 
 ;// CONCATENATED MODULE: ./src/simulator/handler.ts
-
-
 
 
 
@@ -18576,8 +27371,8 @@ const MODEL = '/shared/kimi-k2.5-int4';
 /** Runs the action bundle `actionEntry` (its cli.js and post.js beside it) against simulated engines, printing to `out`. */
 async function demo(actionEntry, out) {
     const say = (text) => out.write(`${text}\n`);
-    const dir = (0,external_node_path_.dirname)(actionEntry);
-    const simulate = (port, extra) => `${JSON.stringify(process.execPath)} ${JSON.stringify((0,external_node_path_.join)(dir, 'cli.js'))} simulate --engine vllm ` +
+    const dir = (0,external_node_path_namespaceObject.dirname)(actionEntry);
+    const simulate = (port, extra) => `${JSON.stringify(process.execPath)} ${JSON.stringify((0,external_node_path_namespaceObject.join)(dir, 'cli.js'))} simulate --engine vllm ` +
         `--model ${MODEL} --port ${port} ${extra}`.trimEnd();
     const port = await freePort();
     const start = simulate(port, `--load ${LOAD}`);
@@ -18628,11 +27423,9 @@ async function jobEnd(dir, run, out) {
         return;
     out.write('\nThe job-end step (dist/post.js):\n');
     const env = Object.fromEntries(Object.entries(run.state).map(([name, value]) => [`STATE_${name}`, value]));
-    await runAction({ entry: (0,external_node_path_.join)(dir, 'post.js'), inputs: {}, env, echo: out });
+    await runAction({ entry: (0,external_node_path_namespaceObject.join)(dir, 'post.js'), inputs: {}, env, echo: out });
 }
 
-// EXTERNAL MODULE: ./src/history/store.ts
-var store = __nccwpck_require__(4689);
 ;// CONCATENATED MODULE: ./src/report/history-report.ts
 const HISTORY_FORMATS = ['table', 'json', 'csv'];
 const COLUMNS = [
@@ -18729,19 +27522,19 @@ async function historyCommand(argv, io, say) {
         return (void io.stdout.write(historyHelpText()), 0);
     const format = String(values.format);
     if (!HISTORY_FORMATS.includes(format)) {
-        throw new UsageError(`--format: give one of ${HISTORY_FORMATS.join(', ')} (not "${(0,runtime_text/* printable */.g$)(format)}")`);
+        throw new UsageError(`--format: give one of ${HISTORY_FORMATS.join(', ')} (not "${text_printable(format)}")`);
     }
     const given = typeof values.file === 'string' ? values.file : undefined;
     if (given?.trim() === '')
         throw new UsageError('--file: give the path of a history file');
-    const fallback = (0,store/* defaultHistoryFile */.Oe)(io.env, 'cli');
+    const fallback = defaultHistoryFile(io.env, 'cli');
     const file = given ?? fallback.path;
     if (file === undefined)
         throw new UsageError(`--file: ${fallback.notice ?? 'give the path of a history file'}`);
     const key = typeof values.key === 'string' ? values.key : undefined;
     let read;
     try {
-        read = (0,store/* readHistory */.Lu)(file);
+        read = readHistory(file);
     }
     catch (e) {
         say(`wait-for-model: cannot read ${file} (${e.message})`);
@@ -18749,7 +27542,7 @@ async function historyCommand(argv, io, say) {
     }
     const runs = read.runs.filter((run) => key === undefined || run.key === key);
     io.stdout.write(historyText(runs.map(historyRow), format));
-    say(historyNote(file, runs.length, read.runs.length, read.skipped, key === undefined ? undefined : (0,runtime_text/* printable */.g$)(key)));
+    say(historyNote(file, runs.length, read.runs.length, read.skipped, key === undefined ? undefined : text_printable(key)));
     return 0;
 }
 
@@ -18794,17 +27587,17 @@ async function simulateCommand(argv, io, say) {
     const given = String(values.engine ?? '');
     const engine = simulatedEngine(given);
     if (engine === undefined) {
-        throw new UsageError(`--engine: give one of ${SIMULATED_ENGINE_WORDS}${given ? ` (not "${(0,runtime_text/* printable */.g$)(given)}")` : ''}`);
+        throw new UsageError(`--engine: give one of ${SIMULATED_ENGINE_WORDS}${given ? ` (not "${text_printable(given)}")` : ''}`);
     }
     const model = String(values.model ?? '').trim();
     if (model === '')
         throw new UsageError('--model: give the model name the engine lists, e.g. /shared/kimi-k2.5-int4');
     const duration = (name, text) => {
         try {
-            return (0,parse/* parseDuration */.E9)(text);
+            return parseDuration(text);
         }
         catch {
-            throw new UsageError(`--${name}: "${(0,runtime_text/* printable */.g$)(text)}" is not ${parse/* DURATION_FORM */.ec}`);
+            throw new UsageError(`--${name}: "${text_printable(text)}" is not ${DURATION_FORM}`);
         }
     };
     const loadMs = duration('load', String(values.load));
@@ -18812,13 +27605,13 @@ async function simulateCommand(argv, io, say) {
     const crashAfterMs = typeof crashAfter === 'string' ? duration('crash-after', crashAfter) : undefined;
     const portText = String(values.port);
     if (!/^\d+$/.test(portText) || Number(portText) < 1 || Number(portText) > 65535) {
-        throw new UsageError(`--port: "${(0,runtime_text/* printable */.g$)(portText)}" is not a port number from 1 to 65535`);
+        throw new UsageError(`--port: "${text_printable(portText)}" is not a port number from 1 to 65535`);
     }
     const host = String(values.host);
     const number = (name, max, form) => {
         const text = String(values[name]);
         if (!/^\d+(\.\d+)?$/.test(text.trim()) || Number(text) > max)
-            throw new UsageError(`--${name}: "${(0,runtime_text/* printable */.g$)(text)}" is not ${form}`);
+            throw new UsageError(`--${name}: "${text_printable(text)}" is not ${form}`);
         return Number(text);
     };
     const tokensPerSecond = number('tokens-per-second', 100_000, 'a number of tokens a second above 0, such as 50');
@@ -18828,7 +27621,7 @@ async function simulateCommand(argv, io, say) {
     const ttftText = String(values.ttft).trim();
     const ttftMs = /^\d+(\.\d+)?$/.test(ttftText) ? Number(ttftText) : duration('ttft', ttftText);
     if (ttftMs > 600_000)
-        throw new UsageError(`--ttft: "${(0,runtime_text/* printable */.g$)(ttftText)}" is over 10 minutes`);
+        throw new UsageError(`--ttft: "${text_printable(ttftText)}" is over 10 minutes`);
     const log = engineLogOut(values['log-file'], io);
     const prefix = `[simulated ${engine}]`;
     let server;
@@ -18844,7 +27637,7 @@ async function simulateCommand(argv, io, say) {
             unloaded: values.unloaded === true,
             pace: { tokensPerSecond, ttftMs },
             onLog: log.write,
-            onEvent: (event, atMs) => say(`${prefix} ${(0,clock/* formatDuration */.a3)(atMs)}: ${SIMULATOR_EVENT_WORDS[event]}`)
+            onEvent: (event, atMs) => say(`${prefix} ${formatDuration(atMs)}: ${SIMULATOR_EVENT_WORDS[event]}`)
         });
     }
     catch (e) {
@@ -18852,9 +27645,9 @@ async function simulateCommand(argv, io, say) {
         throw new UsageError(`--port: cannot open ${host}:${portText} (${e.code ?? e.message})`);
     }
     const opensAt = SIMULATED_ENGINES[engine].opensAt * loadMs;
-    say(`${prefix} serving "${model}" on ${server.baseUrl}: the port ${opensAt > 0 ? `opens at ${(0,clock/* formatDuration */.a3)(opensAt)}` : 'is open now'}, ` +
-        `the model is ready at ${(0,clock/* formatDuration */.a3)(loadMs)}` +
-        (crashAfterMs === undefined ? '' : `, the engine crashes at ${(0,clock/* formatDuration */.a3)(crashAfterMs)}`) +
+    say(`${prefix} serving "${model}" on ${server.baseUrl}: the port ${opensAt > 0 ? `opens at ${formatDuration(opensAt)}` : 'is open now'}, ` +
+        `the model is ready at ${formatDuration(loadMs)}` +
+        (crashAfterMs === undefined ? '' : `, the engine crashes at ${formatDuration(crashAfterMs)}`) +
         (values['generation-fails'] === true ? ', every generation request fails' : '') +
         '. Stop it with Ctrl-C.');
     try {
@@ -18878,350 +27671,25 @@ function engineLogOut(file, io) {
         throw new UsageError('--log-file: give a path');
     let fd;
     try {
-        fd = (0,external_node_fs_.openSync)(file, external_node_fs_.constants.O_WRONLY | external_node_fs_.constants.O_CREAT | external_node_fs_.constants.O_APPEND | external_node_fs_.constants.O_NOFOLLOW, 0o644);
+        fd = (0,external_node_fs_namespaceObject.openSync)(file, external_node_fs_namespaceObject.constants.O_WRONLY | external_node_fs_namespaceObject.constants.O_CREAT | external_node_fs_namespaceObject.constants.O_APPEND | external_node_fs_namespaceObject.constants.O_NOFOLLOW, 0o644);
     }
     catch (e) {
-        throw new UsageError(`--log-file: cannot open "${(0,runtime_text/* printable */.g$)(file)}" (${e.code ?? e.message})`);
+        throw new UsageError(`--log-file: cannot open "${text_printable(file)}" (${e.code ?? e.message})`);
     }
     let open = true;
     return {
         write: (line) => {
             if (open)
-                (0,external_node_fs_.writeSync)(fd, `${line}\n`);
+                (0,external_node_fs_namespaceObject.writeSync)(fd, `${line}\n`);
         },
         close: () => {
             if (open)
-                (0,external_node_fs_.closeSync)(fd);
+                (0,external_node_fs_namespaceObject.closeSync)(fd);
             open = false;
         }
     };
 }
 
-// EXTERNAL MODULE: ./src/gpu/nvidia-smi.ts
-var nvidia_smi = __nccwpck_require__(7777);
-// EXTERNAL MODULE: ./src/server/proc.ts
-var server_proc = __nccwpck_require__(7707);
-// EXTERNAL MODULE: ./src/server/port-owner.ts
-var port_owner = __nccwpck_require__(8706);
-// EXTERNAL MODULE: ./src/server/log-follower.ts
-var log_follower = __nccwpck_require__(5568);
-// EXTERNAL MODULE: ./src/server/guard.ts
-var server_guard = __nccwpck_require__(2686);
-;// CONCATENATED MODULE: ./src/server/stop.ts
-/**
- * Stops a server and everything it started: SIGTERM to its process group, up to a timeout for it to exit, then
- * SIGKILL; then waits until none of its processes remain and, where nvidia-smi tells, until none of them holds GPU
- * memory (the next job on a shared runner needs it back). The answer is a record of how it went, never words.
- */
-
-
-
-
-
-/** Stops the server `pid` and its processes; see the module comment. */
-async function stopServer(options, deps) {
-    const { clock } = deps;
-    const proc = deps.proc ?? '/proc';
-    const pollMs = options.pollMs ?? 100;
-    const kill = deps.kill ?? ((pid, signal) => process.kill(pid, signal));
-    const guard = (0,server_guard/* processGuard */.B9)(proc);
-    const refused = guard.spared(options.pid);
-    if (refused !== undefined)
-        return { pid: options.pid, scope: 'tree', outcome: 'refused', refused, pids: [], gpu: { kind: 'none' } };
-    const { launch } = options;
-    const identity = launch === undefined ? undefined : (0,server_guard/* identify */.ls)(options.pid, launch, proc);
-    const notOurs = identity === undefined || identity.kind === 'same' || identity.kind === 'gone' ? undefined : identity;
-    // after a reboot nothing running can be the server's; a reused pid is a stranger's, and so is its group; a pid
-    // that cannot be checked is left alone like one that failed the check
-    const leader = notOurs === undefined ? (0,server_proc/* procStat */.jW)(options.pid, proc) : undefined;
-    const inGroup = () => (0,server_proc/* procPids */.bU)(proc).filter((p) => (0,server_proc/* procStat */.jW)(p, proc)?.pgrp === options.pid);
-    // A group outlives its leader (workers left behind by a server that crashed), and Linux reuses no pid that
-    // still names a group: with the leader gone, processes in group `pid` are that server's. With a launch
-    // record, only those that carry its marker are: the group may be a stranger's that took the pid and left.
-    const leaderless = notOurs === undefined && (leader === undefined || leader.state === 'Z');
-    const marker = notOurs?.kind === 'rebooted' ? undefined : launch?.marker;
-    const seen = new Map();
-    const marked = () => marker === undefined ? [] : (0,server_guard/* markedProcesses */.KT)(marker, launch?.startTicks ?? 0, seen, proc);
-    // never a group a spared process is in: that would stop the stopper (and the runner's step with it)
-    const groupScope = notOurs === undefined &&
-        !guard.groupSpared(options.pid) &&
-        (leaderless ? launch === undefined && inGroup().length > 0 : leader?.pgrp === options.pid);
-    const scope = groupScope ? 'group' : 'tree';
-    const spared = new Set();
-    const members = () => {
-        // a pid checked as gone may be taken by a stranger any moment: with a launch record, it is not looked at again
-        const tree = notOurs === undefined && !(leaderless && launch !== undefined) ? [...(0,port_owner/* processTree */.WZ)(proc, options.pid)] : [];
-        const group = groupScope ? inGroup() : [];
-        // with the leader gone, its group's processes that carry the marker are among these
-        const tagged = marked();
-        const found = new Set([...tree, ...group, ...(tagged.length > 0 ? (0,server_guard/* descendantsOf */.gO)(tagged, proc) : [])]);
-        return [...found].flatMap((pid) => {
-            if (guard.spared(pid) !== undefined) {
-                spared.add(pid);
-                return [];
-            }
-            const stat = (0,server_proc/* procStat */.jW)(pid, proc);
-            // without /proc only the pid itself can be asked about (and, with a launch record, not even that)
-            if (stat === undefined)
-                return pid === options.pid && launch === undefined && signalled(kill, pid, 0) ? [{ pid }] : [];
-            return stat.state === 'Z' ? [] : [{ pid, startTicks: stat.startTicks }];
-        });
-    };
-    const initial = members();
-    const inside = new Set(notOurs === undefined ? [...(0,port_owner/* processTree */.WZ)(proc, options.pid), ...inGroup()] : []);
-    const escaped = initial.map((m) => m.pid).filter((p) => !inside.has(p));
-    const base = {
-        pid: options.pid,
-        scope,
-        pids: initial.map((m) => m.pid),
-        ...(notOurs === undefined ? {} : { notOurs }),
-        ...(escaped.length > 0 ? { escaped } : {}),
-        ...(spared.size > 0 ? { spared: [...spared] } : {})
-    };
-    if (initial.length === 0)
-        return { ...base, outcome: 'not-running', gpu: { kind: 'none' } };
-    const before = deps.gpu ? await deps.gpu() : undefined;
-    // every process seen as the server's, by pid and start time (a reused pid is another process)
-    const tracked = new Map(initial.map((m) => [m.pid, m.startTicks]));
-    const family = () => new Set(tracked.keys());
-    const atStart = before?.kind === 'available' ? (0,nvidia_smi/* memoryHeldBy */.Mv)(before, family()) : undefined;
-    const heldAtStart = atStart?.mib ?? 0;
-    let exit;
-    void deps.exited?.then((e) => (exit = e));
-    const alive = () => {
-        const now = members();
-        // any process the server has started since counts too
-        for (const m of now)
-            if (!tracked.has(m.pid))
-                tracked.set(m.pid, m.startTicks);
-        return now.filter((m) => tracked.get(m.pid) === m.startTicks).map((m) => m.pid);
-    };
-    const send = (signal) => {
-        if (scope === 'group') {
-            signalled(kill, -options.pid, signal);
-            // the group had them all, but for those that left it
-            for (const pid of alive())
-                if ((0,server_proc/* procStat */.jW)(pid, proc)?.pgrp !== options.pid)
-                    signalled(kill, pid, signal);
-        }
-        else
-            for (const pid of alive())
-                signalled(kill, pid, signal);
-    };
-    const cancelled = () => deps.cancel?.aborted === true;
-    const waitGone = async (ms, cancellable) => {
-        const until = clock.now() + ms;
-        for (;;) {
-            if (alive().length === 0)
-                return true;
-            if (clock.now() >= until || (cancellable && cancelled()))
-                return false;
-            await clock.sleep(Math.min(pollMs, until - clock.now()), cancellable ? deps.cancel : undefined);
-        }
-    };
-    const termAt = clock.now();
-    const seconds = () => Math.round((clock.now() - termAt) / 100) / 10;
-    send('SIGTERM');
-    let signal = 'SIGTERM';
-    let gone = await waitGone(options.timeoutMs, true);
-    if (!gone) {
-        signal = 'SIGKILL';
-        send('SIGKILL');
-        // SIGKILL'd processes go within milliseconds unless stuck in the kernel: a cancelled stop waits a second for them
-        gone = await waitGone(cancelled() ? Math.min(1_000, options.killWaitMs ?? 1_000) : (options.killWaitMs ?? 10_000), false);
-    }
-    const secondsToExit = seconds();
-    // /proc loses a process a moment before its parent hears of the exit: a few polls for the code
-    for (let i = 0; gone && deps.exited !== undefined && exit === undefined && i < 10 && !cancelled(); i++)
-        await clock.sleep(pollMs);
-    const exited = {
-        signal,
-        ...(cancelled() ? { cancelled: true } : {}),
-        ...(exit === undefined ? {} : { exitCode: exit.code, exitSignal: exit.signal })
-    };
-    const record = gone
-        ? { ...base, ...exited, outcome: 'exited', secondsToExit }
-        : { ...base, ...exited, outcome: 'survived', survivors: alive() };
-    if (before === undefined)
-        return { ...record, gpu: { kind: 'unavailable', why: 'not asked' } };
-    if (before.kind === 'unavailable')
-        return { ...record, gpu: { kind: 'unavailable', why: before.why } };
-    // an entry whose memory nvidia-smi cannot show ([N/A]) still holds some: waited for like the others
-    if (atStart === undefined || atStart.apps.length === 0)
-        return { ...record, gpu: { kind: 'none' } };
-    const gpuUntil = clock.now() + (options.gpuWaitMs ?? 30_000);
-    for (;;) {
-        const now = await deps.gpu();
-        const held = now.kind === 'available' ? (0,nvidia_smi/* memoryHeldBy */.Mv)(now, family()) : undefined;
-        if (held !== undefined && held.apps.length === 0)
-            return { ...record, gpu: { kind: 'released', mib: heldAtStart, seconds: seconds() } };
-        // a read the cancel ended (a job-end step's nvidia-smi is ended by its cancel) says nothing of the memory
-        if (held === undefined && now.kind === 'unavailable' && now.why === 'cancelled')
-            return { ...record, gpu: { kind: 'unavailable', why: 'cancelled' } };
-        if (clock.now() >= gpuUntil || cancelled()) {
-            return {
-                ...record,
-                gpu: {
-                    kind: 'held',
-                    mib: heldAtStart,
-                    heldMib: held?.mib ?? heldAtStart,
-                    seconds: seconds(),
-                    pids: [...new Set(held?.apps.map((a) => a.pid) ?? [])]
-                }
-            };
-        }
-        await clock.sleep(Math.min(pollMs, gpuUntil - clock.now()), deps.cancel);
-    }
-}
-/** Sends `signal` (0: only asks whether `pid` exists); false when there is no such process. */
-function signalled(kill, pid, signal) {
-    try {
-        kill(pid, signal);
-        return true;
-    }
-    catch (e) {
-        // EPERM: it exists, but belongs to someone else
-        return e.code === 'EPERM';
-    }
-}
-/** Stops the server the main step launched and says how it went. Never throws for a server that is already gone. */
-async function stopAtJobEnd(state, deps) {
-    const launch = { startTicks: state.startTicks, bootId: state.bootId, marker: state.runMarker };
-    const record = await stopServer({ pid: state.pid, timeoutMs: state.timeoutMs, launch }, deps);
-    const exitedOnTerm = record.outcome !== 'survived' && record.signal !== 'SIGKILL';
-    const clean = exitedOnTerm && record.gpu.kind !== 'held' && record.outcome !== 'refused';
-    // why it would not stop may be in its last lines (a hung NCCL teardown, a stuck writer)
-    const logTail = exitedOnTerm || state.logFile === undefined || state.logLines === 0
-        ? undefined
-        : new LogFollower(state.logFile, state.logLines).tail();
-    return { record, clean, logTail, logFile: state.logFile };
-}
-
-// EXTERNAL MODULE: ./src/server/docker.ts
-var docker = __nccwpck_require__(931);
-;// CONCATENATED MODULE: ./src/server/container-stop.ts
-/**
- * The job-end stop of a container with `docker stop` semantics (`POST /containers/{id}/stop?t=<stop-timeout>`: the
- * image's stop signal, SIGTERM by default, then SIGKILL), then a wait until its processes are gone and their GPU
- * memory is released, told as the stop of a process is (a StopRecord).
- */
-
-
-
-
-/** Stops the container and says how it went; never throws for one already gone. */
-async function stopContainerAtJobEnd(state, deps) {
-    const { clock } = deps;
-    const proc = deps.proc ?? '/proc';
-    const pollMs = deps.pollMs ?? 100;
-    const engine = new docker/* DockerEngine */.nc(state.socket);
-    try {
-        const before = await engine.inspect(state.container);
-        const base = { pid: before?.pid ?? 0, scope: 'tree', container: state.container };
-        if (before === undefined || !before.running)
-            return { record: { ...base, pids: [], outcome: 'not-running', gpu: { kind: 'none' } }, clean: true };
-        const pids = await engine.pids(state.container);
-        const tracked = new Map(pids.map((p) => [p, (0,server_proc/* procStat */.jW)(p, proc)?.startTicks]));
-        const alive = () => [...tracked]
-            .filter(([p, ticks]) => {
-            const stat = (0,server_proc/* procStat */.jW)(p, proc);
-            return stat !== undefined && stat.state !== 'Z' && stat.startTicks === ticks;
-        })
-            .map(([p]) => p);
-        const gpuBefore = deps.gpu ? await deps.gpu() : undefined;
-        const family = new Set(pids);
-        const atStart = gpuBefore?.kind === 'available' ? (0,nvidia_smi/* memoryHeldBy */.Mv)(gpuBefore, family) : undefined;
-        const termAt = clock.now();
-        const seconds = () => Math.round((clock.now() - termAt) / 100) / 10;
-        const cancelled = () => deps.cancel?.aborted === true;
-        const killedAtOnce = await stopOrKill(engine, state, deps.cancel);
-        // the engine answers once the main process is gone; its other processes go with the container's cgroup (a
-        // cancelled stop waits a second for them, as for SIGKILL'd processes)
-        for (let i = 0; alive().length > 0 && i < (cancelled() ? 10 : 50); i++)
-            await clock.sleep(pollMs);
-        const secondsToExit = seconds();
-        let after = await engine.inspect(state.container);
-        const exitCode = after?.exitCode;
-        // `docker run --rm`: the engine removes it a moment after the stop; gone, as its run asked, before it is told
-        for (let i = 0; after !== undefined && !after.running && before.autoRemove && i < 50 && !cancelled(); i++) {
-            await clock.sleep(pollMs);
-            after = await engine.inspect(state.container);
-        }
-        const survivors = alive();
-        const killed = killedAtOnce || secondsToExit * 1000 >= state.timeoutMs || exitCode === 137;
-        const record = {
-            ...base,
-            pids,
-            signal: killed ? 'SIGKILL' : 'SIGTERM',
-            ...(cancelled() ? { cancelled: true } : {}),
-            ...(exitCode === undefined ? {} : { exitCode }),
-            ...(after?.running === true || survivors.length > 0
-                ? { outcome: 'survived', survivors: survivors.length > 0 ? survivors : [before.pid] }
-                : { outcome: 'exited', secondsToExit }),
-            gpu: { kind: 'none' }
-        };
-        record.gpu = await gpuRelease(gpuBefore, atStart, family, seconds, deps);
-        const clean = record.outcome === 'exited' && !killed && record.gpu.kind !== 'held';
-        const logTail = clean || state.logFile === undefined || state.logLines === 0
-            ? undefined
-            : new log_follower/* LogFollower */.p(state.logFile, state.logLines).tail();
-        return { record, clean, logTail, logFile: state.logFile };
-    }
-    finally {
-        engine.close();
-    }
-}
-/**
- * `docker stop` with the stop-timeout; cancelled before or during it, `docker stop -t 0` (the stop signal, then
- * SIGKILL at once), since the engine goes on with the first stop whether or not its caller waits. True when the
- * cancel made it a kill.
- */
-async function stopOrKill(engine, state, cancel) {
-    const cancelled = () => cancel?.aborted === true;
-    if (!cancelled())
-        try {
-            await engine.stop(state.container, state.timeoutMs / 1000, { signal: cancel });
-            return false;
-        }
-        catch (e) {
-            if (!cancelled())
-                throw e;
-        }
-    await engine.stop(state.container, 0);
-    return true;
-}
-async function gpuRelease(before, atStart, family, seconds, deps) {
-    if (before === undefined)
-        return { kind: 'unavailable', why: 'not asked' };
-    if (before.kind === 'unavailable')
-        return { kind: 'unavailable', why: before.why };
-    if (atStart === undefined || atStart.apps.length === 0)
-        return { kind: 'none' };
-    const until = deps.clock.now() + (deps.gpuWaitMs ?? 30_000);
-    for (;;) {
-        const now = await deps.gpu();
-        const held = now.kind === 'available' ? (0,nvidia_smi/* memoryHeldBy */.Mv)(now, family) : undefined;
-        if (held !== undefined && held.apps.length === 0)
-            return { kind: 'released', mib: atStart.mib, seconds: seconds() };
-        // a read the cancel ended says nothing of the memory
-        if (held === undefined && now.kind === 'unavailable' && now.why === 'cancelled')
-            return { kind: 'unavailable', why: 'cancelled' };
-        if (deps.clock.now() >= until || deps.cancel?.aborted === true)
-            return {
-                kind: 'held',
-                mib: atStart.mib,
-                heldMib: held?.mib ?? atStart.mib,
-                seconds: seconds(),
-                pids: [...new Set(held?.apps.map((a) => a.pid) ?? [])]
-            };
-        await deps.clock.sleep(Math.min(deps.pollMs ?? 100, until - deps.clock.now()), deps.cancel);
-    }
-}
-
-// EXTERNAL MODULE: ./src/server/process.ts + 1 modules
-var server_process = __nccwpck_require__(5361);
-// EXTERNAL MODULE: ./src/report/lifecycle-report.ts
-var lifecycle_report = __nccwpck_require__(7205);
 ;// CONCATENATED MODULE: ./src/cli/commands/stop.ts
 /**
  * `wait-for-model stop --pid N` (or `--container NAME`): SIGTERM to the server's process group (a container: its
@@ -19261,18 +27729,18 @@ async function stopCommand(argv, io, say, paint) {
     const pids = named.filter((n) => n.strangerSince === undefined).map((n) => n.pid);
     const containers = all(values.container).map(containerRef);
     if (named.length + containers.length === 0)
-        throw new UsageError(`--pid: give ${inputs_forms/* PID_FORM */.b5} (or --container NAME|ID)`);
+        throw new UsageError(`--pid: give ${PID_FORM} (or --container NAME|ID)`);
     let timeoutMs;
     try {
-        timeoutMs = (0,parse/* parseDuration */.E9)(String(values.timeout));
+        timeoutMs = parseDuration(String(values.timeout));
     }
     catch {
-        throw new UsageError(`--timeout: "${(0,runtime_text/* printable */.g$)(String(values.timeout))}" is not ${parse/* DURATION_FORM */.ec}`);
+        throw new UsageError(`--timeout: "${text_printable(String(values.timeout))}" is not ${DURATION_FORM}`);
     }
     let socket = '';
     try {
         if (containers.length > 0)
-            socket = (0,docker/* dockerSocket */.WQ)(io.env);
+            socket = dockerSocket(io.env);
     }
     catch (e) {
         throw asUsageError(e);
@@ -19280,16 +27748,16 @@ async function stopCommand(argv, io, say, paint) {
     // Ctrl-C or a CI system's SIGTERM mid-stop must not leave the server running (Node's default is to die at once,
     // the server that ignores SIGTERM left behind): the stop goes on without waiting, SIGKILL at once, and says so.
     const { cancel, release } = cancelOnSignals();
-    const gpu = () => (0,nvidia_smi/* gpuSnapshot */.dU)({ env: io.env, timeoutMs: 5_000, signal: cancel.signal });
+    const gpu = () => gpuSnapshot({ env: io.env, timeoutMs: 5_000, signal: cancel.signal });
     for (const n of stale)
         say(staleText(n));
     let records;
     try {
         // every one at the same time: one after another, eight stop timeouts would add up
         records = await Promise.all([
-            ...pids.map((pid) => stopServer({ pid, timeoutMs }, { clock: clock/* systemClock */.ml, gpu, cancel: cancel.signal })),
+            ...pids.map((pid) => stopServer({ pid, timeoutMs }, { clock: systemClock, gpu, cancel: cancel.signal })),
             ...containers.map(async (container) => {
-                const end = await stopContainerAtJobEnd({ container, socket, timeoutMs, logLines: 0 }, { clock: clock/* systemClock */.ml, gpu, cancel: cancel.signal });
+                const end = await container_stop_stopContainerAtJobEnd({ container, socket, timeoutMs, logLines: 0 }, { clock: systemClock, gpu, cancel: cancel.signal });
                 return end.record;
             })
         ]);
@@ -19298,7 +27766,7 @@ async function stopCommand(argv, io, say, paint) {
         release();
     }
     for (const record of records)
-        for (const line of (0,lifecycle_report/* stopLines */.QN)(record)) {
+        for (const line of stopLines(record)) {
             if (line.level === 'warning')
                 say(paint.yellow(`warning: ${line.text}`));
             else if (line.level === 'info')
@@ -19332,26 +27800,26 @@ const PID_FILE_MARGIN_MS = 1_000;
 /** A `--pid`: a process id, or a file holding one; never this command's own process or process group. */
 function serverPid(text) {
     if (text === '')
-        throw new UsageError(`--pid: give ${inputs_forms/* PID_FORM */.b5}`);
+        throw new UsageError(`--pid: give ${PID_FORM}`);
     const file = /^\d+$/.test(text) ? undefined : text;
     let pid;
     try {
-        pid = (0,server_process/* resolvePid */.QF)(file === undefined ? { pid: Number(text) } : { file });
+        pid = resolvePid(file === undefined ? { pid: Number(text) } : { file });
     }
     catch (e) {
         throw asUsageError(e);
     }
     if (pid < 2 || pid > 4_194_304)
-        throw new UsageError(`--pid: "${pid}" is not ${inputs_forms/* PID_FORM */.b5}`);
+        throw new UsageError(`--pid: "${pid}" is not ${PID_FORM}`);
     // its own group would take this command down with it, and the shell that runs it
-    if (pid === process.pid || pid === (0,server_proc/* procStat */.jW)(process.pid)?.pgrp)
+    if (pid === process.pid || pid === procStat(process.pid)?.pgrp)
         throw new UsageError(`--pid: ${pid} is this command's own process or process group`);
     if (file === undefined)
         return { pid };
-    const started = (0,server_process/* processStartedAt */.W7)(pid);
+    const started = processStartedAt(pid);
     let written;
     try {
-        written = (0,external_node_fs_.statSync)(file).mtimeMs;
+        written = (0,external_node_fs_namespaceObject.statSync)(file).mtimeMs;
     }
     catch {
         written = undefined; // read a moment ago: gone since, nothing to compare
@@ -19361,20 +27829,20 @@ function serverPid(text) {
 }
 /** Said of a pid file whose pid now names another process. */
 function staleText(n) {
-    return (`Process ${n.pid} started ${((n.strangerSince ?? 0) / 1000).toFixed(1)}s after ${(0,runtime_text/* printable */.g$)(n.file ?? '')} was ` +
+    return (`Process ${n.pid} started ${((n.strangerSince ?? 0) / 1000).toFixed(1)}s after ${text_printable(n.file ?? '')} was ` +
         'written: it is not the server the file names, which has exited. Nothing was signalled.');
 }
 /** A `--container`: a name or an id, as `container` takes it. */
 function containerRef(text) {
     try {
-        const ref = (0,inputs_forms/* parseContainer */.NJ)(text);
+        const ref = parseContainer(text);
         if (ref !== undefined)
             return ref;
     }
     catch {
         // worded below
     }
-    throw new UsageError(`--container: "${(0,runtime_text/* printable */.g$)(text)}" is not ${inputs_forms/* CONTAINER_FORM */.fy}`);
+    throw new UsageError(`--container: "${text_printable(text)}" is not ${forms_CONTAINER_FORM}`);
 }
 
 ;// CONCATENATED MODULE: ./src/server/diagnostics.ts
@@ -19442,45 +27910,152 @@ function runCommand(program, args, out, cancel) {
     });
 }
 
-// EXTERNAL MODULE: ./src/report/failure.ts
-var failure = __nccwpck_require__(3304);
-// EXTERNAL MODULE: ./src/report/markdown.ts
-var markdown = __nccwpck_require__(4285);
-// EXTERNAL MODULE: ./src/report/outputs.ts
-var outputs = __nccwpck_require__(5468);
-// EXTERNAL MODULE: ./src/report/progress.ts
-var progress = __nccwpck_require__(8991);
-// EXTERNAL MODULE: ./src/report/profile-report.ts
-var profile_report = __nccwpck_require__(8478);
-// EXTERNAL MODULE: ./src/report/smoke-report.ts
-var smoke_report = __nccwpck_require__(1542);
-;// CONCATENATED MODULE: ./src/report/endpoints-summary.ts
-/**
- * A fleet's endpoints in the job summary: a row each, and for a fleet of servers (one per endpoint) each one's own
- * server, startup and GPU memory, and with a smoke test its figures.
- */
+;// CONCATENATED MODULE: ./src/report/summary.ts
+/** The job summary in GitHub-flavoured Markdown: the wait's figures, its endpoints, its timeline, its findings. */
 
 
+
+
+
+
+
+
+/** The first `max` items, then how many more: a list of 60,000 models must not make a summary of megabytes. */
+const firstOf = (items, max) => items.length > max ? [...items.slice(0, max), `and ${items.length - max} more`] : [...items];
+/** GitHub refuses a job summary over 1 MiB; each part is capped, and this is the last guard. */
+const MAX_SUMMARY_BYTES = 1024 * 1024 - 16 * 1024;
+const MAX_SUMMARY_MODELS = 50;
+const MAX_TAIL_CHARS = 64 * 1024;
+const MAX_ENV_VALUE_CHARS = 1000;
+function summaryMarkdown(outcome, ctx) {
+    const out = outputs(outcome);
+    const rows = [
+        ['Result', outcome.ready ? '\u2705 ready' : `\u274c not ready (${outcome.reason})`],
+        ['Endpoint', code(ctx.url.href)],
+        ['Elapsed', `${out['elapsed-seconds']} s`],
+        ['Probes', out.attempts],
+        ['First HTTP answer', out['first-response-seconds'] === '' ? 'never' : `${out['first-response-seconds']} s`],
+        [
+            'Listed models',
+            outcome.models.length
+                ? firstOf(outcome.models.map((m) => code(clipText(m, 200))), MAX_SUMMARY_MODELS).join(', ')
+                : 'none'
+        ],
+        ['Matched model', out['model-id'] === '' ? (ctx.expect.model === undefined ? '\u2014' : 'none') : code(out['model-id'])]
+    ];
+    const server = outcome.server;
+    if (out['generation-seconds'] !== '')
+        rows.push(['Generation request', `${out['generation-seconds']} s`]);
+    const er = outcome.engineReadiness;
+    if (er !== undefined) {
+        const at = (ms) => (ms === undefined ? 'never' : `at ${seconds(ms)} s`);
+        rows.push(['Required answers', `the model listed (${at(er.listedMs)}); ${er.request} 200 (${at(er.readyMs)})`]);
+    }
+    if (server?.pid !== undefined)
+        rows.push(['Server process', `pid ${server.pid}`]);
+    if (server?.gpuMemoryMiB !== undefined)
+        rows.push(['GPU memory held by the server', `${server.gpuMemoryMiB} MiB`]);
+    if (out['startup-seconds'] !== '')
+        rows.push(['Startup (from the process start)', `${out['startup-seconds']} s`]);
+    if (server?.logFile !== undefined)
+        rows.push(['Server log', code(server.logFile)]);
+    if (outcome.profile?.engineLabel !== undefined)
+        rows.push(['Engine', mdText(outcome.profile.engineLabel)]);
+    if (out['expected-seconds'] !== '') {
+        const against = out['regression-percent'] === ''
+            ? ''
+            : ` (this run: ${Number(out['regression-percent']) > 0 ? '+' : ''}${out['regression-percent']}%)`;
+        rows.push(['Usual startup (median of earlier runs)', `${out['expected-seconds']} s${against}`]);
+    }
+    // the smoke test's words may quote the server
+    rows.push(...smokeRows(outcome).map(([k, v]) => [k, mdText(v)]));
+    // A failure leads with its cause, the reason, the fatal line or last answer and the server's last lines; the
+    // figures and the charts come after it, for whoever wants more than why.
+    const lines = ['### wait-for-model', '', ...causeLines(outcome, ctx)];
+    lines.push('| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${markdown_cell(v)} |`), '');
+    if (outcome.results.length > 1)
+        lines.push(...endpointLines(outcome));
+    lines.push('#### Timeline', '', '| at | the server answered |', '|---:|---|');
+    for (const t of outcome.timeline) {
+        if (t.dropped)
+            lines.push(`| \u2026 | *${t.dropped} change${t.dropped === 1 ? '' : 's'} left out* |`);
+        lines.push(`| ${formatDuration(t.elapsedMs)} | ${t.lost ? '\u26a0\ufe0f stopped answering (crashed or restarting?): ' : ''}${markdown_cell(mdText(answerWords(t.answer).summary))} |`);
+    }
+    const profile = outcome.profile;
+    for (const warning of [profile?.regression, profile?.throughputRegression, profile?.drift])
+        if (warning !== undefined)
+            lines.push('', `> \u26a0\ufe0f ${markdown_cell(mdText(warning))}`);
+    if (profile !== undefined && profile.phases.length > 0)
+        lines.push('', phaseMarkdown(profile.phases, profile.engineLabel ?? 'Server', profile.usualPhaseSeconds).trimEnd());
+    if (server?.env !== undefined || server?.envUnreadable) {
+        lines.push('', '#### Server environment', '', `Of ${mdText(envWhose(server))}.`, '');
+        const value = (e) => e === undefined || e.value === undefined ? '*not set*' : markdown_cell(code(clipText(e.value, MAX_ENV_VALUE_CHARS)));
+        const launched = server.launchedEnv;
+        if (server.envUnreadable)
+            lines.push(envUnreadableText(server));
+        else if (launched?.env === undefined || launched.differs.length === 0)
+            lines.push('| variable | value |', '|---|---|', ...(server.env ?? []).map((e) => `| ${markdown_cell(code(e.name))} | ${value(e)} |`));
+        else
+            lines.push(`| variable | the server (${server.envPid}) | the launched process (${launched.pid}) |`, '|---|---|---|', ...(server.env ?? []).map((e) => `| ${launched.differs.includes(e.name) ? '\u26a0\ufe0f ' : ''}${markdown_cell(code(e.name))} | ${value(e)} | ${value(launched.env?.find((l) => l.name === e.name))} |`), 
+            // set in the launched process only: no row of the server's report names it
+            ...launched.env
+                .filter((l) => l.value !== undefined && !(server.env ?? []).some((e) => e.name === l.name))
+                .map((l) => `| \u26a0\ufe0f ${markdown_cell(code(l.name))} | *not set* | ${value(l)} |`));
+        if (launched !== undefined)
+            lines.push('', mdText(envDiffersText(server).replace(/ The launched process has:$/, '')));
+    }
+    return capBytes(`${lines.join('\n')}\n`, MAX_SUMMARY_BYTES);
+}
+/** A failure's cause, first in its summary: the reason, the failure message (fatal line, last answer), the log's tail. */
+function causeLines(outcome, ctx) {
+    if (outcome.ready)
+        return [];
+    const lines = [`**\u274c Not ready (${outcome.reason})**`, '', markdown_fenced(failureMessage(outcome, ctx)), ''];
+    const server = outcome.server;
+    if (server?.logTail !== undefined) {
+        const tail = lastChars(server.logTail.map((l) => `${l.number}: ${l.text}`), MAX_TAIL_CHARS);
+        lines.push(`#### ${mdText(markdown_logTailTitle(server.logTail, server.logFile))}`, '', markdown_fenced(tail.join('\n')), '');
+    }
+    return lines;
+}
+/** The last lines that fit in `max` characters together. */
+function lastChars(lines, max) {
+    let total = 0;
+    let i = lines.length;
+    while (i > 0 && total + lines[i - 1].length + 1 <= max)
+        total += lines[--i].length + 1;
+    return lines.slice(i);
+}
+const clipText = (text, max) => (text.length > max ? `${text.slice(0, max)}\u2026` : text);
+/** The text cut at a line to fit in `max` UTF-8 bytes, saying so. */
+function capBytes(text, max) {
+    if (Buffer.byteLength(text) <= max)
+        return text;
+    const cut = Buffer.from(text)
+        .subarray(0, max - 200)
+        .toString('utf8');
+    return `${cut.slice(0, cut.lastIndexOf('\n') + 1)}\n*(the rest of this summary is left out: GitHub takes at most 1 MiB)*\n`;
+}
 const MAX_SUMMARY_ENDPOINTS = 100;
 const dash = (text) => (text === undefined || text === '' ? '\u2014' : text);
 const BASE = [
-    ['endpoint', '---', (r) => (0,markdown/* code */.aY)(r.url.href)],
+    ['endpoint', '---', (r) => code(r.url.href)],
     ['result', '---', (r) => (r.ready ? '\u2705 ready' : `\u274c ${r.reason}`)],
-    ['elapsed', '---:', (r) => `${(0,clock/* seconds */.YA)(r.elapsedMs)} s`],
+    ['elapsed', '---:', (r) => `${seconds(r.elapsedMs)} s`],
     ['status', '---:', (r) => dash(r.last?.status?.toString())],
-    ['model', '---', (r) => (r.last?.modelId === undefined ? '\u2014' : (0,markdown/* code */.aY)(r.last.modelId))]
+    ['model', '---', (r) => (r.last?.modelId === undefined ? '\u2014' : code(r.last.modelId))]
 ];
 const SERVER = [
     [
         'server',
         '---',
         (r) => r.server?.container !== undefined
-            ? `container ${(0,markdown/* code */.aY)(r.server.container.slice(0, 12))}`
+            ? `container ${code(r.server.container.slice(0, 12))}`
             : r.server?.pid !== undefined
                 ? `pid ${r.server.pid}`
                 : '\u2014'
     ],
-    ['startup', '---:', (r) => (r.server?.startupMs === undefined ? '\u2014' : `${(0,clock/* seconds */.YA)(r.server.startupMs)} s`)],
+    ['startup', '---:', (r) => (r.server?.startupMs === undefined ? '\u2014' : `${seconds(r.server.startupMs)} s`)],
     ['GPU memory', '---:', (r) => (r.server?.gpuMemoryMiB === undefined ? '\u2014' : `${r.server.gpuMemoryMiB} MiB`)]
 ];
 const SMOKE = [
@@ -19491,7 +28066,10 @@ const SMOKE = [
         (r) => (r.smoke?.decodeTokensPerSecond === undefined ? '\u2014' : `${r.smoke.decodeTokensPerSecond.toFixed(1)} tok/s`)
     ]
 ];
-/** The endpoints' section of a fleet's summary (more than one endpoint), as Markdown lines. */
+/**
+ * The endpoints' section of a fleet's summary (more than one endpoint), as Markdown lines: a row each, and for a
+ * fleet of servers each one's own server, startup and GPU memory, and with a smoke test its figures.
+ */
 function endpointLines(outcome) {
     const results = outcome.results;
     const columns = [
@@ -19506,7 +28084,7 @@ function endpointLines(outcome) {
         `|${columns.map(([, a]) => a).join('|')}|`
     ];
     for (const r of results.slice(0, MAX_SUMMARY_ENDPOINTS))
-        lines.push(`| ${columns.map(([, , value]) => (0,markdown/* cell */.Hn)(value(r))).join(' | ')} |`);
+        lines.push(`| ${columns.map(([, , value]) => markdown_cell(value(r))).join(' | ')} |`);
     if (results.length > MAX_SUMMARY_ENDPOINTS)
         lines.push(`| and ${results.length - MAX_SUMMARY_ENDPOINTS} more |${' |'.repeat(columns.length - 1)}`);
     lines.push('', `The rows above describe each endpoint; the table at the top, and the timeline, describe ${outcome.url.href}.`, '');
@@ -19529,146 +28107,17 @@ function environments(results) {
         const value = valueOf(r, name);
         const text = value === undefined
             ? '*not set*'
-            : (0,markdown/* code */.aY)(value.length > MAX_VALUE_CHARS ? `${value.slice(0, MAX_VALUE_CHARS)}\u2026` : value);
+            : code(value.length > MAX_VALUE_CHARS ? `${value.slice(0, MAX_VALUE_CHARS)}\u2026` : value);
         return r !== first && value !== valueOf(first, name) ? `\u26a0\ufe0f ${text}` : text;
     };
     return [
         '#### Server environments',
         '',
-        `| endpoint | process | ${names.map((n) => (0,markdown/* cell */.Hn)((0,markdown/* code */.aY)(n))).join(' | ')} |`,
+        `| endpoint | process | ${names.map((n) => markdown_cell(code(n))).join(' | ')} |`,
         `|---|---:|${names.map(() => '---').join('|')}|`,
-        ...reported.map((r) => `| ${(0,markdown/* cell */.Hn)((0,markdown/* code */.aY)(r.url.href))} | ${r.server?.envPid ?? r.server?.pid ?? '\u2014'} | ${names.map((n) => (0,markdown/* cell */.Hn)(shown(r, n))).join(' | ')} |`),
+        ...reported.map((r) => `| ${markdown_cell(code(r.url.href))} | ${r.server?.envPid ?? r.server?.pid ?? '\u2014'} | ${names.map((n) => markdown_cell(shown(r, n))).join(' | ')} |`),
         ''
     ];
-}
-
-;// CONCATENATED MODULE: ./src/report/summary.ts
-/** The job summary in GitHub-flavoured Markdown: the wait's figures, its endpoints, its timeline, its findings. */
-
-
-
-
-
-
-
-
-
-/** The first `max` items, then how many more: a list of 60,000 models must not make a summary of megabytes. */
-const firstOf = (items, max) => items.length > max ? [...items.slice(0, max), `and ${items.length - max} more`] : [...items];
-/** GitHub refuses a job summary over 1 MiB; each part is capped, and this is the last guard. */
-const MAX_SUMMARY_BYTES = 1024 * 1024 - 16 * 1024;
-const MAX_SUMMARY_MODELS = 50;
-const MAX_TAIL_CHARS = 64 * 1024;
-const MAX_ENV_VALUE_CHARS = 1000;
-/** The job summary in GitHub-flavoured Markdown. */
-function summaryMarkdown(outcome, ctx) {
-    const out = (0,outputs/* outputs */.V4)(outcome);
-    const rows = [
-        ['Result', outcome.ready ? '\u2705 ready' : `\u274c not ready (${outcome.reason})`],
-        ['Endpoint', (0,markdown/* code */.aY)(ctx.url.href)],
-        ['Elapsed', `${out['elapsed-seconds']} s`],
-        ['Probes', out.attempts],
-        ['First HTTP answer', out['first-response-seconds'] === '' ? 'never' : `${out['first-response-seconds']} s`],
-        [
-            'Listed models',
-            outcome.models.length
-                ? firstOf(outcome.models.map((m) => (0,markdown/* code */.aY)(clipText(m, 200))), MAX_SUMMARY_MODELS).join(', ')
-                : 'none'
-        ],
-        ['Matched model', out['model-id'] === '' ? (ctx.expect.model === undefined ? '\u2014' : 'none') : (0,markdown/* code */.aY)(out['model-id'])]
-    ];
-    const server = outcome.server;
-    if (out['generation-seconds'] !== '')
-        rows.push(['Generation request', `${out['generation-seconds']} s`]);
-    const er = outcome.engineReadiness;
-    if (er !== undefined) {
-        const at = (ms) => (ms === undefined ? 'never' : `at ${(0,clock/* seconds */.YA)(ms)} s`);
-        rows.push(['Required answers', `the model listed (${at(er.listedMs)}); ${er.request} 200 (${at(er.readyMs)})`]);
-    }
-    if (server?.pid !== undefined)
-        rows.push(['Server process', `pid ${server.pid}`]);
-    if (server?.gpuMemoryMiB !== undefined)
-        rows.push(['GPU memory held by the server', `${server.gpuMemoryMiB} MiB`]);
-    if (out['startup-seconds'] !== '')
-        rows.push(['Startup (from the process start)', `${out['startup-seconds']} s`]);
-    if (server?.logFile !== undefined)
-        rows.push(['Server log', (0,markdown/* code */.aY)(server.logFile)]);
-    if (outcome.profile?.engineLabel !== undefined)
-        rows.push(['Engine', (0,markdown/* mdText */.bC)(outcome.profile.engineLabel)]);
-    if (out['expected-seconds'] !== '') {
-        const against = out['regression-percent'] === ''
-            ? ''
-            : ` (this run: ${Number(out['regression-percent']) > 0 ? '+' : ''}${out['regression-percent']}%)`;
-        rows.push(['Usual startup (median of earlier runs)', `${out['expected-seconds']} s${against}`]);
-    }
-    // the smoke test's words may quote the server
-    rows.push(...(0,smoke_report/* smokeRows */.X4)(outcome).map(([k, v]) => [k, (0,markdown/* mdText */.bC)(v)]));
-    // A failure leads with its cause, the reason, the fatal line or last answer and the server's last lines; the
-    // figures and the charts come after it, for whoever wants more than why.
-    const lines = ['### wait-for-model', '', ...causeLines(outcome, ctx)];
-    lines.push('| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${(0,markdown/* cell */.Hn)(v)} |`), '');
-    if (outcome.results.length > 1)
-        lines.push(...endpointLines(outcome));
-    lines.push('#### Timeline', '', '| at | the server answered |', '|---:|---|');
-    for (const t of outcome.timeline) {
-        if (t.dropped)
-            lines.push(`| \u2026 | *${t.dropped} change${t.dropped === 1 ? '' : 's'} left out* |`);
-        lines.push(`| ${(0,clock/* formatDuration */.a3)(t.elapsedMs)} | ${t.lost ? '\u26a0\ufe0f stopped answering (crashed or restarting?): ' : ''}${(0,markdown/* cell */.Hn)((0,markdown/* mdText */.bC)((0,answer_report/* answerWords */.G)(t.answer).summary))} |`);
-    }
-    const profile = outcome.profile;
-    for (const warning of [profile?.regression, profile?.throughputRegression, profile?.drift])
-        if (warning !== undefined)
-            lines.push('', `> \u26a0\ufe0f ${(0,markdown/* cell */.Hn)((0,markdown/* mdText */.bC)(warning))}`);
-    if (profile !== undefined && profile.phases.length > 0)
-        lines.push('', (0,profile_report/* phaseMarkdown */.$P)(profile.phases, profile.engineLabel ?? 'Server', profile.usualPhaseSeconds).trimEnd());
-    if (server?.env !== undefined || server?.envUnreadable) {
-        lines.push('', '#### Server environment', '', `Of ${(0,markdown/* mdText */.bC)((0,progress/* envWhose */.Gq)(server))}.`, '');
-        const value = (e) => e === undefined || e.value === undefined ? '*not set*' : (0,markdown/* cell */.Hn)((0,markdown/* code */.aY)(clipText(e.value, MAX_ENV_VALUE_CHARS)));
-        const launched = server.launchedEnv;
-        if (server.envUnreadable)
-            lines.push((0,progress/* envUnreadableText */._s)(server));
-        else if (launched?.env === undefined || launched.differs.length === 0)
-            lines.push('| variable | value |', '|---|---|', ...(server.env ?? []).map((e) => `| ${(0,markdown/* cell */.Hn)((0,markdown/* code */.aY)(e.name))} | ${value(e)} |`));
-        else
-            lines.push(`| variable | the server (${server.envPid}) | the launched process (${launched.pid}) |`, '|---|---|---|', ...(server.env ?? []).map((e) => `| ${launched.differs.includes(e.name) ? '\u26a0\ufe0f ' : ''}${(0,markdown/* cell */.Hn)((0,markdown/* code */.aY)(e.name))} | ${value(e)} | ${value(launched.env?.find((l) => l.name === e.name))} |`), 
-            // set in the launched process only: no row of the server's report names it
-            ...launched.env
-                .filter((l) => l.value !== undefined && !(server.env ?? []).some((e) => e.name === l.name))
-                .map((l) => `| \u26a0\ufe0f ${(0,markdown/* cell */.Hn)((0,markdown/* code */.aY)(l.name))} | *not set* | ${value(l)} |`));
-        if (launched !== undefined)
-            lines.push('', (0,markdown/* mdText */.bC)((0,progress/* envDiffersText */.Or)(server).replace(/ The launched process has:$/, '')));
-    }
-    return capBytes(`${lines.join('\n')}\n`, MAX_SUMMARY_BYTES);
-}
-/** A failure's cause, first in its summary: the reason, the failure message (fatal line, last answer), the log's tail. */
-function causeLines(outcome, ctx) {
-    if (outcome.ready)
-        return [];
-    const lines = [`**\u274c Not ready (${outcome.reason})**`, '', (0,markdown/* fenced */.OF)((0,failure/* failureMessage */.o)(outcome, ctx)), ''];
-    const server = outcome.server;
-    if (server?.logTail !== undefined) {
-        const tail = lastChars(server.logTail.map((l) => `${l.number}: ${l.text}`), MAX_TAIL_CHARS);
-        lines.push(`#### ${(0,markdown/* mdText */.bC)((0,markdown/* logTailTitle */.Nn)(server.logTail, server.logFile))}`, '', (0,markdown/* fenced */.OF)(tail.join('\n')), '');
-    }
-    return lines;
-}
-/** The last lines that fit in `max` characters together. */
-function lastChars(lines, max) {
-    let total = 0;
-    let i = lines.length;
-    while (i > 0 && total + lines[i - 1].length + 1 <= max)
-        total += lines[--i].length + 1;
-    return lines.slice(i);
-}
-const clipText = (text, max) => (text.length > max ? `${text.slice(0, max)}\u2026` : text);
-/** The text cut at a line to fit in `max` UTF-8 bytes, saying so. */
-function capBytes(text, max) {
-    if (Buffer.byteLength(text) <= max)
-        return text;
-    const cut = Buffer.from(text)
-        .subarray(0, max - 200)
-        .toString('utf8');
-    return `${cut.slice(0, cut.lastIndexOf('\n') + 1)}\n*(the rest of this summary is left out: GitHub takes at most 1 MiB)*\n`;
 }
 
 ;// CONCATENATED MODULE: ./src/report/annotation-titles.ts
@@ -19731,7 +28180,7 @@ async function waitCommand(argv, io, say, paint) {
     const summaryFile = writableSummaryFile(values['summary-file']);
     const secrets = settings.secrets;
     // the runner reads workflow commands from a step's stderr too
-    const log = (line) => say(commandSafe((0,inputs_secrets/* redact */.E$)(line, secrets)));
+    const log = (line) => say(commandSafe(redact(line, secrets)));
     if (settings.insecureTls)
         log(paint.yellow(`warning: ${INSECURE_TLS_WARNING}`));
     // Ctrl-C, a CI system's SIGTERM, a closed ssh session's SIGHUP: the wait ends cancelled, and still reports.
@@ -19747,15 +28196,15 @@ async function waitCommand(argv, io, say, paint) {
 async function waitAndReport(settings, io, log, paint, cancel, json, summaryFile) {
     const secrets = settings.secrets;
     const outcome = await gate(settings, {
-        clock: clock/* systemClock */.ml,
+        clock: systemClock,
         startedAt: 0,
         log,
         warn: (line) => log(paint.yellow(`warning: ${line}`)),
         env: io.env,
         cancel,
-        defaultHistory: (0,store/* defaultHistoryFile */.Oe)(io.env, 'cli')
+        defaultHistory: defaultHistoryFile(io.env, 'cli')
     });
-    const concluded = (0,conclusion/* conclude */.E)(outcome, settings);
+    const concluded = conclude(outcome, settings);
     log(concluded.ready ? paint.green(concluded.finalLine) : paint.red(concluded.finalLine));
     if (concluded.logTail !== undefined) {
         log(`${concluded.logTail.title}:`);
@@ -19773,7 +28222,7 @@ async function waitAndReport(settings, io, log, paint, cancel, json, summaryFile
         cancel: cancel.signal
     });
     const stage = concluded.diagnostics.length > 0 ? 'diagnostics' : 'after-wait';
-    const next = (0,cancelled/* concludedSince */.uT)(concluded, settings, cancel, stage, clock/* systemClock */.ml.now());
+    const next = concludedSince(concluded, settings, cancel, stage, systemClock.now());
     if (next !== concluded)
         log(paint.red(next.finalLine));
     if (next.smokeWarning !== undefined)
@@ -19784,9 +28233,9 @@ async function waitAndReport(settings, io, log, paint, cancel, json, summaryFile
     }
     // The job summary's Markdown, for a CI system that shows or keeps a file (an artifact, an annotation).
     if (summaryFile !== undefined)
-        (0,own_files/* writeOwnFile */.OP)(summaryFile, (0,inputs_secrets/* redact */.E$)(summaryMarkdown(next.outcome, next.context), secrets));
+        writeOwnFile(summaryFile, redact(summaryMarkdown(next.outcome, next.context), secrets));
     if (json)
-        io.stdout.write(`${JSON.stringify((0,outputs/* typedOutputs */.bA)(next.outputs))}\n`);
+        io.stdout.write(`${JSON.stringify(typedOutputs(next.outputs))}\n`);
     if (next.failedRegression !== undefined)
         log(paint.red(`error: ${next.failedRegression}`));
     if (next.failedThroughput !== undefined)
@@ -19800,10 +28249,10 @@ function writableSummaryFile(given) {
     if (given.trim() === '')
         throw new UsageError('--summary-file: give the path of a file to write the summary to');
     try {
-        (0,own_files/* writeOwnFile */.OP)(given, '');
+        writeOwnFile(given, '');
     }
     catch (e) {
-        throw new UsageError(`--summary-file: cannot write ${(0,runtime_text/* printable */.g$)(given)} (${e.code ?? e.message})`);
+        throw new UsageError(`--summary-file: cannot write ${text_printable(given)} (${e.code ?? e.message})`);
     }
     return given;
 }
@@ -19845,7 +28294,7 @@ async function runCli(argv, io) {
         if (argv[0] === 'history')
             return await historyCommand(argv.slice(1), io, say);
         if (argv[0] === 'demo')
-            return await demo((0,external_node_path_.join)((0,external_node_path_.dirname)((0,external_node_url_.fileURLToPath)(import.meta.url)), 'index.js'), io.stdout);
+            return await demo((0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)((0,external_node_url_.fileURLToPath)(import.meta.url)), 'index.js'), io.stdout);
         return await waitCommand(argv, io, say, paint);
     }
     catch (e) {
@@ -19856,4103 +28305,6 @@ async function runCli(argv, io) {
         return 2;
     }
 }
-
-
-/***/ }),
-
-/***/ 8823:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   $v: () => (/* binding */ tqdm),
-/* harmony export */   Qf: () => (/* binding */ UNKNOWN_LOG),
-/* harmony export */   V2: () => (/* binding */ failure),
-/* harmony export */   c1: () => (/* binding */ cause),
-/* harmony export */   sF: () => (/* binding */ TORCH_FATAL),
-/* harmony export */   sp: () => (/* binding */ readinessRoute)
-/* harmony export */ });
-/* unused harmony export NO_LINE */
-/**
- * What we know of one engine, as one record (the shape every file beside this one fills in), and the pieces that
- * several engines' records share: PyTorch's fatal lines, tqdm's progress bars, the pattern no line matches.
- */
-/** A pattern no line matches: an engine whose log lines are not known (no recorded start-up of it was read). */
-const NO_LINE = /(?!)/;
-const cause = (pattern) => ({ pattern, cause: true });
-const failure = (pattern) => ({ pattern, cause: false });
-/** PyTorch's allocator and NCCL (through torch or the engines' own pynccl wrappers) word these alike everywhere. */
-const TORCH_FATAL = [
-    cause(/CUDA out of memory/),
-    // Not the traceback's source line `raise RuntimeError(f"NCCL error: {error_str}")`.
-    cause(/NCCL error(?:: | in: )(?!\{)/),
-    cause(/DistBackendError/)
-];
-// tqdm: "Loading safetensors checkpoint shards:  45% Completed | 29/64 [01:02<01:10,  2.15s/it]" and the default
-// bar "Capturing CUDA graphs (decode, FULL):  45%|\u2588\u2588\u2588\u2588\u258c     | 23/51 [00:05<00:06,  4.12it/s]".
-const TQDM_COUNT = String.raw `\s*\d+%(?: Completed)? ?\|[^|]*?\|?\s*(?<n>\d+)/(?<total>\d+)(?: \[(?<elapsed>\d+(?::\d\d)+)<)?`;
-const tqdm = (desc) => new RegExp(`${desc}:${TQDM_COUNT}`);
-/** A readiness route: by default asked with GET as often as the wait probes, and ready at 200. */
-const readinessRoute = (check) => ({
-    method: 'GET',
-    ready: { statuses: [200] },
-    minGapMs: 0,
-    oneAtATime: false,
-    ...check
-});
-/**
- * The log of an engine no recorded start-up of which has been read: it names nothing and says nothing of readiness
- * (its readiness routes do). Such engines run PyTorch underneath (NIM runs vLLM or SGLang): its fatal lines are theirs.
- */
-const UNKNOWN_LOG = { signature: NO_LINE, ready: NO_LINE, phases: [], fatal: TORCH_FATAL };
-
-
-/***/ }),
-
-/***/ 9221:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  ug: () => (/* binding */ ENGINES),
-  Gw: () => (/* binding */ ENGINE_NAMES),
-  qp: () => (/* binding */ ENGINE_RECORDS),
-  gs: () => (/* binding */ LOG_DETECTION_ORDER),
-  Eu: () => (/* binding */ engineInputName)
-});
-
-// EXTERNAL MODULE: ./src/engines/engine-record.ts
-var engine_record = __nccwpck_require__(8823);
-;// CONCATENATED MODULE: ./src/engines/kserve.ts
-/** KServe: the Open Inference Protocol's per-model readiness; its protocols (v1 predict, v2 infer) generate no text. */
-
-const kserve = {
-    name: 'kserve',
-    label: 'KServe',
-    log: engine_record/* UNKNOWN_LOG */.Qf,
-    modelLists: ['kserve-v1-list', 'model-status'],
-    // /v2/models/{name}/ready \u2192 {"name":..,"ready":true}, or 503 while not ready; /v2/health/ready is unconditional
-    // in the Python server (asked only when no model is named).
-    readiness: [
-        (0,engine_record/* readinessRoute */.sp)({
-            path: '/v2/models/{model}/ready',
-            withoutModel: '/v2/health/ready',
-            ready: { statuses: [200], notReadyWhen: { field: 'ready', value: false } },
-            because: "KServe's Open Inference Protocol says a model is ready in /v2/models/{name}/ready"
-        })
-    ],
-    servesOneModel: false,
-    generation: [],
-    sources: ['kserve/kserve:kserve/protocol/rest/v2_endpoints.py (/v2/models/{name}/ready, /v2/health/ready)']
-};
-
-;// CONCATENATED MODULE: ./src/engines/llamacpp.ts
-/** llama.cpp's llama-server: its log lines (b6428 and v0.5.0), its router mode's load on demand, its own stream. */
-
-const llamacpp = {
-    name: 'llamacpp',
-    label: 'llama.cpp',
-    inputName: 'llama.cpp',
-    log: {
-        signature: /\bbuild: \d+ \(|llama_model_loader: |\bsrv\s+(?:load_model|llama_server): |\bmain: loading model|llama_context: /,
-        // minutes.seconds.milliseconds.microseconds since the start: the default since v0.5.0 (node-llama-cpp 3.22),
-        // before it only with --log-timestamps. Anchored: in router mode a child's lines come through as
-        // `[ 8081] 0.00.056.085 I \u2026`, stamped from the child's own start, which says nothing on the router's scale.
-        stamp: /^(?<m>\d+)\.(?<s>\d\d)\.(?<ms>\d{3})\.(?<us>\d{3}) [IWEDT] /,
-        // v0.5.0: `srv  llama_server: model loaded` (printed once it serves: the server sets itself ready just before),
-        // then `listening on http://\u2026`, which in router mode comes before any model is loaded, so it is no ready line.
-        // Older: `main: model loaded`, `main: server is listening on \u2026` and `starting the main loop`.
-        ready: /server is listening on|starting the main loop|\b(?:llama_server|main): model loaded\b/,
-        phases: [
-            { phase: 'initializing', start: /\bbuild: \d+ \(|system info: |\bllama_server: initializing/ },
-            {
-                phase: 'loading weights',
-                start: /\bmain: loading model|load_model: loading model|llama_model_loader: loaded meta data/
-            },
-            {
-                phase: 'allocating KV cache',
-                // v0.5.0 prints no llama_context line at its default verbosity unless the context exceeds the model's
-                // training context; its CUDA build (-ngl 99) then says nothing between `loading model` and `llama threadpool
-                // init` (common/common.cpp, once the context, its KV cache included, is made), so that line ends the load
-                start: /\bllama_context: |llama_kv_cache|llama_new_context_with_model|\bllama threadpool init\b/
-            },
-            { phase: 'warming up', start: /warming up the model with an empty run/ },
-            // older `initializing slots, n_slots = 4`;
-            // v0.5.0 `srv    load_model: initializing, n_slots = 4, n_ctx_slot = \u2026`
-            { phase: 'starting server', start: /initializing(?: slots)?, n_slots/ }
-        ],
-        fatal: [
-            (0,engine_record/* cause */.c1)(/cudaMalloc failed: out of memory/),
-            (0,engine_record/* cause */.c1)(/failed to open GGUF file/),
-            (0,engine_record/* cause */.c1)(/couldn't bind HTTP server socket/),
-            (0,engine_record/* cause */.c1)(/error loading model/),
-            (0,engine_record/* failure */.V2)(/failed to load model/),
-            (0,engine_record/* failure */.V2)(/exiting due to (?:model loading|HTTP server) error/)
-        ]
-    },
-    ownedBy: 'llamacpp',
-    modelLists: ['openai'],
-    // none of its own: llama.cpp answers 503 on every route, its model list included, while it loads
-    readiness: [],
-    // outside its router mode (target-wait.ts tells the router by its list, see `listsAsRouter`)
-    servesOneModel: true,
-    generation: ['openai'],
-    stream: 'llamacpp',
-    // router mode lists every model file with `status.value` "unloaded" and loads one, by its listed id, on request
-    load: { when: 'unloaded', path: '/models/load', body: (id) => ({ model: id }) },
-    sources: [
-        'ggml-org/llama.cpp:tools/server/server-models.cpp (router mode: status unloaded \u2192 loading \u2192 loaded, /models/load)',
-        'ggml-org/llama.cpp:common/common.cpp (llama threadpool init)',
-        '__tests__/fixtures/logs/llamacpp-b6428.log (aa6192d3), llamacpp-v0.5.0-node-llama-cpp-3.22.1*.log (de3ff81)'
-    ]
-};
-
-;// CONCATENATED MODULE: ./src/engines/localai.ts
-/** LocalAI: its readiness route during the startup preload; it serves OpenAI's routes. */
-
-const localai = {
-    name: 'localai',
-    label: 'LocalAI',
-    log: engine_record/* UNKNOWN_LOG */.Qf,
-    modelLists: ['openai'],
-    // /readyz \u2192 503 {"status":"starting"} until the startup preload ends, then 200; /v1/models lists configured
-    // models, loaded or not. Before PR #10989 (2026-07) /readyz was 200 always, which costs nothing.
-    readiness: [
-        (0,engine_record/* readinessRoute */.sp)({
-            path: '/readyz',
-            because: 'LocalAI lists its configured models while its startup preload still runs; /readyz says 503 until then'
-        })
-    ],
-    servesOneModel: false,
-    generation: ['openai'],
-    stream: 'openai',
-    sources: ['mudler/LocalAI:core/http/routes/health.go (PR #10989: /readyz)']
-};
-
-;// CONCATENATED MODULE: ./src/engines/nim.ts
-/** NVIDIA NIM for LLMs (closed source): its readiness route, from its docs; it serves OpenAI's routes. */
-
-const nim = {
-    name: 'nim',
-    label: 'NVIDIA NIM',
-    log: engine_record/* UNKNOWN_LOG */.Qf,
-    modelLists: ['openai'],
-    // /v1/health/live is nginx's and 200 at once; /v1/health/ready answers 503 during the model's download and
-    // initialisation, 200 once the backend's health passes.
-    readiness: [
-        (0,engine_record/* readinessRoute */.sp)({
-            path: '/v1/health/ready',
-            because: 'NIM answers (nginx) before its model is downloaded and initialised; /v1/health/ready says 503 until then'
-        })
-    ],
-    // its LoRA adapters are loaded while it runs
-    servesOneModel: false,
-    generation: ['openai'],
-    stream: 'openai',
-    sources: ['NVIDIA NIM for LLMs docs, "Health checks" (/v1/health/live, /v1/health/ready)']
-};
-
-;// CONCATENATED MODULE: ./src/engines/ollama.ts
-/** Ollama: its own log lines (models load lazily, on the first request for them) and its load on demand. */
-
-const ollama = {
-    name: 'ollama',
-    label: 'Ollama',
-    log: {
-        // Detected before llama.cpp (index.ts): Ollama 0.30+ passes llama.cpp's own lines through after its own.
-        signature: /level=[A-Z]+ source=\S+ msg=|^\[GIN\] /,
-        stamp: /time=(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d)T(?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))?/,
-        ready: /(?:llama runner|llama-server) started in [\d.]+ seconds/,
-        phases: [
-            { phase: 'starting server', start: /msg="server config"|msg="total blobs/, end: /msg="Listening on / },
-            {
-                phase: 'discovering GPUs',
-                start: /discovering available GPUs|looking for compatible GPUs/,
-                end: /msg="inference compute"/
-            },
-            {
-                phase: 'loading model',
-                start: /msg="starting (?:runner|llama-server)"|msg="loading model/,
-                took: /(?:llama runner|llama-server) started in (?<took>[\d.]+) seconds/
-            }
-        ],
-        fatal: [
-            ...engine_record/* TORCH_FATAL */.sF,
-            (0,engine_record/* cause */.c1)(/reported out-of-memory during startup/),
-            (0,engine_record/* cause */.c1)(/model requires more system memory than is currently available/),
-            (0,engine_record/* cause */.c1)(/msg="model is too large for system memory"/),
-            (0,engine_record/* cause */.c1)(/bind: address already in use/),
-            (0,engine_record/* failure */.V2)(/(?:llama runner|llama-server) process has terminated|llama-server process no longer running/),
-            (0,engine_record/* failure */.V2)(/timed out waiting for (?:llama runner|llama-server) to start/)
-        ]
-    },
-    modelLists: ['ollama', 'openai'],
-    // none of its own: Ollama lists a model only once it is pulled
-    readiness: [],
-    servesOneModel: false,
-    generation: ['ollama', 'openai'],
-    stream: 'ollama',
-    // `/api/ps` lists the models in memory: one not among them is loaded by a generate request with no prompt; -1
-    // keeps it loaded until the server stops (its default, 5 minutes, could unload it during the benchmark)
-    load: { when: 'absent', listPath: 'api/ps', path: '/api/generate', body: (model) => ({ model, keep_alive: -1 }) },
-    sources: [
-        'ollama/ollama@v0.33.0-rc2 (fb307609):server/sched.go, llm/llama_server.go (model too large for system memory)',
-        '__tests__/fixtures/logs/ollama-v0.25.0.log, ollama-v0.33.0-rc2.log'
-    ]
-};
-
-;// CONCATENATED MODULE: ./src/engines/sglang.ts
-/** SGLang: what it prints while it starts (0.5.x), and its /health, a generation that must be paced. */
-
-const sglang = {
-    name: 'sglang',
-    label: 'SGLang',
-    log: {
-        signature: /server_args=ServerArgs\(|sglang is using nccl|^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d (?:[A-Z]{2}\d+ ?)+\]/,
-        stamp: /^\[(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)[^\]]*\]/,
-        ready: /The server is fired up and ready to roll/,
-        phases: [
-            { phase: 'initializing', start: /server_args=/ },
-            {
-                phase: 'initializing distributed',
-                start: /Init torch distributed begin/,
-                end: /Init torch distributed ends/,
-                took: /Init torch distributed ends\. elapsed=(?<took>[\d.]+) s/
-            },
-            {
-                phase: 'loading weights',
-                start: /Load weight begin/,
-                progress: (0,engine_record/* tqdm */.$v)('Loading (?:safetensors|pt) checkpoint shards'),
-                unit: 'shards',
-                end: /Load weight end/,
-                took: /Load weight end\. elapsed=(?<took>[\d.]+) s/
-            },
-            { phase: 'allocating KV cache', start: /Using KV cache dtype|KV Cache is allocated/, end: /Memory pool end/ },
-            {
-                phase: 'capturing CUDA graphs',
-                // newer: `Capture target decode CUDA graph begin`, `Capture piecewise CUDA graph begin`, `Capture draft \u2026`
-                start: /Capture (?:[\w ]*)(?:cuda|CUDA|cpu|npu) graph begin/,
-                progress: (0,engine_record/* tqdm */.$v)(String.raw `Capturing batches \([^)]*\)`),
-                unit: 'batch sizes',
-                end: /Capture (?:[\w ]*)(?:cuda|CUDA|cpu|npu) graph end/,
-                took: /graph end\. (?:Time elapsed: |elapsed=)(?<took>[\d.]+) s/
-            },
-            { phase: 'starting server', start: /max_total_num_tokens=|Started server process/ },
-            { phase: 'warming up', start: /Uvicorn running on|GET \/(?:get_)?model_info/ }
-        ],
-        fatal: [
-            ...engine_record/* TORCH_FATAL */.sF,
-            (0,engine_record/* cause */.c1)(/Capture cuda graph failed/),
-            (0,engine_record/* cause */.c1)(/but there are other ranks that didn't finish loading/),
-            (0,engine_record/* failure */.V2)(/Scheduler hit an exception/),
-            (0,engine_record/* failure */.V2)(/Received sigquit from a child process|SIGQUIT received/),
-            // newer: `Server warmup failed; aborting startup: %s` (entrypoints/http_server.py), then SIGTERM to itself
-            (0,engine_record/* failure */.V2)(/Initialization failed\. warmup error|Server warmup failed; aborting startup/),
-            (0,engine_record/* failure */.V2)(/Subprocess \S+ \(pid=\d+\) crashed/)
-        ]
-    },
-    ownedBy: 'sglang',
-    modelLists: ['openai'],
-    // /v1/models has no status check; /health answers 503 while ServerStatus is Starting (the warm-up request runs
-    // then) since PR #8444 (2025-07); older SGLang answers 200 there at once, which costs nothing. Past Starting,
-    // /health and /health_generate are one handler that runs a one-token generation and waits for it in 1 s sleeps:
-    // every call costs about a second of the engine's time, so never two at once and never more often than once a
-    // second. Re-read (docs/endpoints.md; not tied to a release): with no answer in SGLANG_HEALTH_CHECK_TIMEOUT
-    // (20 s) it says 503 and UnHealthy, 200 again at the next answer (so no deadAfterReady);
-    // SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION=false (default true) makes /health a plain 200.
-    readiness: [
-        (0,engine_record/* readinessRoute */.sp)({
-            path: '/health',
-            minGapMs: 1_000,
-            oneAtATime: true,
-            because: 'SGLang lists its model during its warm-up, while its /health answers 503 until the warm-up ends'
-        })
-    ],
-    // No dead-engine answer: a scheduler or detokenizer that dies sends SIGQUIT to the server, which kills its
-    // process tree ("Received sigquit from a child process"): the port closes, and `start` sees the exit.
-    servesOneModel: true,
-    generation: ['openai'],
-    stream: 'openai',
-    sources: [
-        'sgl-project/sglang@0025436e:python/sglang/srt/entrypoints/http_server.py (/health; 503 while Starting since PR #8444)',
-        'sgl-project/sglang:python/sglang/srt/environ.py (SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION)',
-        'sgl-project/sglang:python/sglang/srt/entrypoints/engine.py (SIGQUIT from a dying child)',
-        '__tests__/fixtures/logs/sglang-v0.5.8.post1.log, sglang-v0.5.8.post1-nccl-fail.log'
-    ]
-};
-
-;// CONCATENATED MODULE: ./src/engines/tgi.ts
-/** TGI (text-generation-inference): its launcher's and router's lines (3.x; 2.x wordings where they differ). */
-
-const tgi = {
-    name: 'tgi',
-    label: 'TGI',
-    log: {
-        signature: /text_generation_(?:launcher|router)/,
-        stamp: /^(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d)T(?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))?Z/,
-        ready: /text_generation_router::server.*\bConnected\s*$/,
-        phases: [
-            {
-                phase: 'downloading',
-                start: /Starting (?:check and )?download process/,
-                progress: /Download: \[(?<n>\d+)\/(?<total>\d+)\]/,
-                unit: 'files',
-                end: /Successfully downloaded weights/
-            },
-            {
-                phase: 'loading weights',
-                start: /Starting shard/,
-                end: /Shard ready in /,
-                took: /Shard ready in (?<took>[\d.]+)(?<unit>ms|\u00b5s|ns|s)/
-            },
-            { phase: 'starting server', start: /Starting Webserver/ },
-            { phase: 'warming up', start: /Warming up model/ }
-        ],
-        fatal: [
-            ...engine_record/* TORCH_FATAL */.sF,
-            (0,engine_record/* cause */.c1)(/Not enough memory to handle \d+ prefill tokens/),
-            // backends/v3/src/lib.rs V3Error::NotEnoughMemory
-            (0,engine_record/* cause */.c1)(/Not enough memory to handle `max_total_tokens=\d+`/),
-            (0,engine_record/* cause */.c1)(/Download encountered an error/),
-            (0,engine_record/* cause */.c1)(/Error when initializing model/),
-            (0,engine_record/* cause */.c1)(/text-generation-(?:server|router) not found in PATH/),
-            // launcher/src/main.rs LauncherError: printed as `Error: <variant>` when the launcher exits
-            (0,engine_record/* cause */.c1)(/not enough cuda devices: |Error: NotEnoughCUDADevices/),
-            (0,engine_record/* failure */.V2)(/Shard \d+ failed to start|Shard \d+ crashed|Error: (?:Shard(?:CannotStart|Failed|Disconnected)|WarmupError|DownloadError|Webserver(?:Failed|CannotStart))/),
-            (0,engine_record/* failure */.V2)(/Webserver Crashed|Failed to start webserver: /),
-            (0,engine_record/* failure */.V2)(/Unable to (?:warmup|connect to) the Python model shards/)
-        ]
-    },
-    modelLists: ['tgi-info', 'openai'],
-    // none of its own: TGI opens its port only once ready
-    readiness: [],
-    servesOneModel: true,
-    generation: ['tgi', 'openai'],
-    stream: 'tgi',
-    sources: [
-        'huggingface/text-generation-inference@v3.3.7:backends/v3/src/lib.rs (V3Error::NotEnoughMemory)',
-        'huggingface/text-generation-inference@v3.3.7:launcher/src/main.rs (LauncherError)',
-        '__tests__/fixtures/logs/tgi-v3.3.7.log'
-    ]
-};
-
-;// CONCATENATED MODULE: ./src/engines/triton.ts
-/** Triton Inference Server: its log lines (JSON-quoted since r24.05), per-model readiness and failed loads. */
-
-const triton = {
-    name: 'triton',
-    label: 'Triton',
-    log: {
-        signature: /^[IWE]\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+ [\w.]+:\d+\] |Triton Inference Server/,
-        stamp: /^[IWE](?<M>\d\d)(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)\.(?<f>\d+) /,
-        ready: /Started HTTPService at/,
-        phases: [
-            { phase: 'initializing', start: /memory pool is created/ },
-            { phase: 'loading model', start: /\] "?loading: \S+:\d+/, end: /successfully loaded '/ },
-            { phase: 'starting server', start: /Collecting (?:metrics for GPU|CPU metrics)|Started GRPCInferenceService at/ }
-        ],
-        fatal: [
-            ...engine_record/* TORCH_FATAL */.sF,
-            (0,engine_record/* cause */.c1)(/failed to load '[^']*'/),
-            (0,engine_record/* cause */.c1)(/already in use/),
-            (0,engine_record/* failure */.V2)(/error: creating server/),
-            // LOG_TRITONSERVER_ERROR(err, "failed to start HTTP service") and the others
-            (0,engine_record/* failure */.V2)(/failed to start (?:GRPC|HTTP|Sagemaker|Vertex AI) service/)
-        ]
-    },
-    // its OpenAI front end's /v1/models says so
-    ownedBy: 'Triton Inference Server',
-    modelLists: ['model-status', 'openai'],
-    // GET /v2/models/{m}/ready \u2192 200 once a version is READY, 400 "Model version not ready" or 404 "... has no
-    // available versions" while loading; /v2/health/ready \u2192 200, or 400 while any model is not.
-    readiness: [
-        (0,engine_record/* readinessRoute */.sp)({
-            path: '/v2/models/{model}/ready',
-            withoutModel: '/v2/health/ready',
-            because: 'Triton loads models at run time in explicit mode, and answers before they are ready'
-        })
-    ],
-    // `POST /v2/repository/index` \u2192 [{"name","version","state":"READY"|"UNAVAILABLE"|"LOADING"\u2026,"reason"}];
-    // UNAVAILABLE with a reason is a failed load (with --exit-on-error=false, or a load asked at run time). Asked
-    // while the answer is not ready, at most once a second.
-    loadFailure: {
-        path: '/v2/repository/index',
-        method: 'POST',
-        minGapMs: 1_000,
-        because: "Triton's repository index names a model that failed to load as UNAVAILABLE, with the reason"
-    },
-    servesOneModel: false,
-    generation: [],
-    sources: [
-        'triton-inference-server/server@e1db8a60:src/main.cc (failed to start \u2026 service)',
-        'triton-inference-server/server:src/http_server.cc (model and health ready routes, HandleRepositoryIndex)',
-        'triton-inference-server/core@73aad7c3:src/model_repository_manager/ (repository index states)',
-        '__tests__/fixtures/logs/triton-v2.71.0.log'
-    ]
-};
-
-;// CONCATENATED MODULE: ./src/engines/vllm.ts
-/** vLLM: what it prints while it starts (V1 engine, 0.11\u20130.16 wordings), its sleep mode and its dead engine core. */
-
-const vllm = {
-    name: 'vllm',
-    label: 'vLLM',
-    log: {
-        signature: /\((?:APIServer|EngineCore\w*|Worker\w*|VllmWorker\w*) pid=\d+\)|vLLM API server version|Initializing a V1 LLM engine/,
-        stamp: /\b(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) (?<M>\d\d)-(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))? \[/,
-        ready: /Application startup complete/,
-        phases: [
-            { phase: 'initializing', start: /non-default args:|vLLM API server version|Initializing a V1 LLM engine/ },
-            {
-                phase: 'initializing distributed',
-                start: /world_size=\d+ rank=\d+ local_rank=\d+ distributed_init_method=/
-            },
-            {
-                phase: 'loading weights',
-                // the model runner v2 (vllm/v1/worker/gpu/model_runner.py, 4e179065) says only `Loading model from scratch...`
-                start: /Starting to load model|Loading model from scratch/,
-                progress: (0,engine_record/* tqdm */.$v)('Loading (?:safetensors|pt) checkpoint shards'),
-                unit: 'shards',
-                end: /Model loading took /,
-                took: /(?:Model loading took [\d.]+ GiB(?: memory)? and|Loading weights took) (?<took>[\d.]+) seconds/
-            },
-            {
-                phase: 'compiling',
-                start: /for vLLM's torch\.compile|Dynamo bytecode transform time/,
-                end: /torch\.compile (?:takes|took|and initial profiling run took) [\d.]+ s in total/,
-                took: /torch\.compile (?:takes|took|and initial profiling run took) (?<took>[\d.]+) s in total/
-            },
-            { phase: 'allocating KV cache', start: /Available KV cache memory/, end: /Maximum concurrency for / },
-            {
-                phase: 'capturing CUDA graphs',
-                // before the V1 engine's `(decode, FULL)` bars: `Capturing CUDA graph shapes`
-                progress: (0,engine_record/* tqdm */.$v)(String.raw `Capturing CUDA graph(?:s \([^)]*\)| shapes)`),
-                unit: 'graphs',
-                end: /Graph capturing finished in /,
-                took: /Graph capturing finished in (?<took>[\d.]+) secs/
-            },
-            {
-                phase: 'starting server',
-                start: /init engine \(profile, create kv cache, warmup model\) took|Supported tasks:|Starting vLLM (?:API )?server/
-            }
-        ],
-        fatal: [
-            ...engine_record/* TORCH_FATAL */.sF,
-            (0,engine_record/* cause */.c1)(/No available memory for the cache blocks/),
-            (0,engine_record/* cause */.c1)(/KV cache is needed, which is larger than the available KV cache memory/),
-            (0,engine_record/* cause */.c1)(/Free memory on device \S+ \([^)]*\) on startup is less than desired GPU memory utilization/),
-            (0,engine_record/* failure */.V2)(/WorkerProc hit an exception|WorkerProc failed to start/),
-            (0,engine_record/* failure */.V2)(/EngineCore failed to start|EngineCore encountered a fatal error/),
-            (0,engine_record/* failure */.V2)(/Engine core initialization failed/)
-        ]
-    },
-    ownedBy: 'vllm',
-    modelLists: ['openai'],
-    readiness: [
-        // `/is_sleeping` \u2192 {"is_sleeping": bool}, a route only with VLLM_SERVER_DEV_MODE=1 (404 without it: such a
-        // vLLM cannot sleep). A sleeping vLLM lists its model and /health says 200. `POST /wake_up` wakes it (its
-        // `tags` query left out: all of it). Unchanged from v0.14.0 to v0.15.0 (the source docs.vllm.ai publishes per
-        // tag; docs/endpoints.md).
-        (0,engine_record/* readinessRoute */.sp)({
-            path: '/is_sleeping',
-            ready: { statuses: [200, 404], notReadyWhen: { field: 'is_sleeping', value: true } },
-            wake: '/wake_up',
-            because: 'a sleeping vLLM (sleep mode) lists its model and its /health says 200'
-        }),
-        // `check_health()` raises EngineDeadError once the engine core died: 503 since PR #24897 (2025-09; so at
-        // v0.15.0 and v0.17.1), 500 in earlier V1 builds (launcher's runtime_exception_handler). It is a flag check,
-        // no forward pass: cheap. A 404 is no word either way (a proxy that passes only /v1, a server that is
-        // vLLM-like but not vLLM): the wait then goes by the model list alone, as it would knowing nothing.
-        (0,engine_record/* readinessRoute */.sp)({
-            path: '/health',
-            ready: { statuses: [200, 404] },
-            deadAfterReady: [500, 503],
-            because: "vLLM's /health turns 503 when its engine core dies, while /v1/models keeps listing the model"
-        })
-    ],
-    // EngineDeadError, "EngineCore encountered an issue. See stack trace (above) for the root cause.", in a 500 from
-    // every generation route
-    deadAnswer: /EngineCore encountered an issue|EngineDeadError/,
-    servesOneModel: true,
-    generation: ['openai'],
-    stream: 'openai',
-    sources: [
-        'vllm-project/vllm:vllm/entrypoints/openai/api_server.py (the sleep routes, before serve/sleep/)',
-        'vllm-project/vllm@v0.14.0:vllm/entrypoints/serve/sleep/api_router.py (/is_sleeping, /wake_up, dev mode only)',
-        'vllm-project/vllm@v0.15.0:vllm/entrypoints/serve/__init__.py (the sleep router attached)',
-        'vllm-project/vllm@v0.15.0,v0.17.1:vllm/entrypoints/serve/instrumentator/health.py (/health; 503 since PR #24897)',
-        'vllm-project/vllm@v0.9.0:vllm/v1/engine/exceptions.py (the dead engine words)',
-        'vllm-project/vllm@4e179065:vllm/v1/worker/gpu/model_runner.py (model runner v2 load line)',
-        '__tests__/fixtures/logs/vllm-v0.16.1rc1.log, vllm-v0.16.1rc1-oom-fail.log'
-    ]
-};
-
-;// CONCATENATED MODULE: ./src/engines/index.ts
-
-
-
-
-
-
-
-
-
-/** One line per engine: its record's file above, its record here (the `engine` input lists them in this order). */
-const RECORDS = [vllm, sglang, tgi, ollama, llamacpp, triton, nim, localai, kserve];
-const ENGINE_RECORDS = RECORDS;
-/** The names the `engine` input accepts. */
-const ENGINE_NAMES = RECORDS.map((r) => r.name);
-/** Each engine's record, by its name. */
-const ENGINES = Object.fromEntries(RECORDS.map((r) => [r.name, r]));
-/**
- * The engines whose log lines are known, in the order a line is tried against their signatures: Ollama before
- * llama.cpp, since Ollama 0.30+ passes llama.cpp's own lines through after its own.
- */
-const LOG_DETECTION_ORDER = ['vllm', 'sglang', 'tgi', 'ollama', 'llamacpp', 'triton'];
-/** The name the `engine` input and the CLI's help give an engine (`llama.cpp` for `llamacpp`). */
-const engineInputName = (engine) => ENGINES[engine].inputName ?? engine;
-
-
-/***/ }),
-
-/***/ 1995:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Ig: () => (/* binding */ clockSeconds),
-/* harmony export */   Jn: () => (/* binding */ tookSeconds),
-/* harmony export */   L4: () => (/* binding */ ENGINE_LOGS),
-/* harmony export */   LE: () => (/* binding */ phaseMarkers),
-/* harmony export */   NN: () => (/* binding */ engineLog),
-/* harmony export */   Pq: () => (/* binding */ engineOfModelList),
-/* harmony export */   U1: () => (/* binding */ engineOfLine),
-/* harmony export */   Zs: () => (/* binding */ stampOf)
-/* harmony export */ });
-/* unused harmony export knowsReadyLine */
-/* harmony import */ var _engine_record_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8823);
-/* harmony import */ var _index_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9221);
-/**
- * Reading what model servers print while they start, from each engine's record: which engine a line names, the
- * time stamp in a line, each engine's phases, its ready line and its fatal lines. __tests__/fixtures/logs holds a
- * recorded startup of each engine that these are tested against. Line numbers in `[file.py:NNN]` prefixes change
- * every release, so no pattern depends on them.
- */
-
-
-const ENGINE_LOGS = _index_js__WEBPACK_IMPORTED_MODULE_1__/* .ENGINE_RECORDS */ .qp.map((r) => ({
-    engine: r.name,
-    label: r.label,
-    ...r.log
-}));
-const engineLog = (engine) => ENGINE_LOGS.find((e) => e.engine === engine);
-/** Its startup phases, in the order the engine goes through them. */
-const phaseMarkers = (engine) => _index_js__WEBPACK_IMPORTED_MODULE_1__/* .ENGINES */ .ug[engine].log.phases;
-/** Whether the engine's log has a known ready line: without one, the log cannot tell the schedule when to probe. */
-const knowsReadyLine = (engine) => ENGINES[engine].log.ready !== NO_LINE;
-/** The engine whose own lines these are, from one line; undefined when the line is not particular to one. */
-function engineOfLine(line) {
-    return _index_js__WEBPACK_IMPORTED_MODULE_1__/* .LOG_DETECTION_ORDER */ .gs.find((e) => _index_js__WEBPACK_IMPORTED_MODULE_1__/* .ENGINES */ .ug[e].log.signature.test(line));
-}
-/** The engine from a `/v1/models` body's `owned_by` (vLLM, SGLang, llama.cpp and Triton's OpenAI front end say so). */
-function engineOfModelList(json) {
-    const data = json?.data;
-    if (!Array.isArray(data))
-        return undefined;
-    for (const entry of data) {
-        const owner = entry?.owned_by;
-        const found = _index_js__WEBPACK_IMPORTED_MODULE_1__/* .ENGINE_RECORDS */ .qp.find((r) => r.ownedBy !== undefined && r.ownedBy === owner);
-        if (found)
-            return found.name;
-    }
-    return undefined;
-}
-/** The engine's stamp in a line, as milliseconds on the stamp's own scale. */
-function stampOf(log, line) {
-    const g = log.stamp?.exec(line)?.groups;
-    if (g === undefined)
-        return undefined;
-    const n = (v) => (v === undefined ? 0 : Number(v));
-    const fraction = g.f === undefined ? n(g.ms) + n(g.us) / 1000 : Number(`0.${g.f}`) * 1000;
-    return (Date.UTC(g.Y === undefined ? 2000 : n(g.Y), g.M === undefined ? 0 : n(g.M) - 1, g.D === undefined ? 1 : n(g.D), n(g.h), n(g.m), n(g.s)) + fraction);
-}
-const UNIT_SECONDS = { s: 1, ms: 1e-3, \u00b5s: 1e-6, ns: 1e-9 };
-/** The seconds in a `took` match. */
-const tookSeconds = (groups) => Number(groups.took) * UNIT_SECONDS[groups.unit ?? 's'];
-/** tqdm's `mm:ss` or `h:mm:ss` in seconds. */
-const clockSeconds = (text) => text.split(':').reduce((acc, part) => acc * 60 + Number(part), 0);
-
-
-/***/ }),
-
-/***/ 9778:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   EU: () => (/* binding */ readModelList),
-/* harmony export */   Gv: () => (/* binding */ isObject),
-/* harmony export */   Hg: () => (/* binding */ isCompletion),
-/* harmony export */   w: () => (/* binding */ GENERATION_ROUTES),
-/* harmony export */   wf: () => (/* binding */ generationRoute)
-/* harmony export */ });
-/* unused harmony export MODEL_LIST_SHAPES */
-const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
-const objects = (v) => (Array.isArray(v) ? v.filter(isObject) : undefined);
-const str = (v) => (typeof v === 'string' && v !== '' ? v : undefined);
-/** An entry's own loading signals: llama.cpp (`meta: null`, router `status.value`), LM Studio (`state`). */
-function openAiLoading(entry) {
-    if ('meta' in entry && entry.meta === null)
-        return 'listed with "meta": null while the weights load';
-    const routerStatus = isObject(entry.status) ? str(entry.status.value) : undefined;
-    if (routerStatus !== undefined && routerStatus !== 'loaded')
-        return `status "${routerStatus}"`;
-    const state = str(entry.state);
-    if (state !== undefined && state !== 'loaded')
-        return `state "${state}"`;
-    return undefined;
-}
-/** Router `status.value` "unloaded" and LM Studio's `state` "not-loaded": nothing is loading it. */
-const openAiUnloaded = (entry) => (isObject(entry.status) && entry.status.value === 'unloaded') || entry.state === 'not-loaded';
-const MODEL_LIST_SHAPES = [
-    {
-        name: 'openai',
-        // also LM Studio's and Infinity's /v1/models
-        read(body) {
-            // Ollama's /v1/models says `"data": null` when nothing is pulled yet.
-            if (body.data === null && body.object === 'list')
-                return [];
-            return objects(body.data)?.flatMap((e) => {
-                const id = str(e.id);
-                if (id === undefined)
-                    return [];
-                const loading = openAiLoading(e);
-                return [loading === undefined ? { id } : { id, loading, ...(openAiUnloaded(e) ? { unloaded: true } : {}) }];
-            });
-        }
-    },
-    {
-        name: 'ollama',
-        // /api/tags and /api/ps
-        read: (body) => namedEntries(body.models, 'name')
-    },
-    {
-        name: 'torchserve',
-        // TorchServe's /models
-        read: (body) => namedEntries(body.models, 'modelName')
-    },
-    {
-        name: 'kserve-v1-list',
-        // KServe v1's /v1/models
-        read: (body) => Array.isArray(body.models) && body.models.every((m) => typeof m === 'string')
-            ? body.models.map((id) => ({ id }))
-            : undefined
-    },
-    {
-        name: 'tgi-info',
-        // TGI's and TEI's /info
-        read(body) {
-            const ids = [str(body.model_id), str(body.served_model_name)].filter((id) => id !== undefined);
-            return ids.length === 0 ? undefined : [...new Set(ids)].map((id) => ({ id }));
-        }
-    },
-    {
-        name: 'model-status',
-        // KServe v1/v2 /v2/models/<name>/ready, Triton's and KServe v2's model metadata
-        read(body) {
-            const id = str(body.name);
-            // A `name` alone says nothing (error objects carry one too): these endpoints also say `ready` or describe the model.
-            const describes = typeof body.ready === 'boolean' ||
-                typeof body.platform === 'string' ||
-                Array.isArray(body.versions) ||
-                Array.isArray(body.inputs);
-            if (id === undefined || !describes)
-                return undefined;
-            return [{ id, loading: body.ready === false ? '"ready": false' : undefined }];
-        }
-    }
-];
-function namedEntries(list, key) {
-    const entries = objects(list);
-    if (entries === undefined || entries.length === 0 || !entries.some((e) => str(e[key]) !== undefined))
-        return undefined;
-    return entries.flatMap((e) => (str(e[key]) === undefined ? [] : [{ id: str(e[key]) }]));
-}
-/**
- * An error in a 200's clothing: OpenAI-style `{"object": "error", \u2026}` (vLLM, SGLang) or any object with an
- * `error` (Ollama, TGI, llama.cpp). Never a model list nor a completion, whatever else it carries.
- */
-const isErrorObject = (o) => o.object === 'error' || (o.error !== undefined && o.error !== null);
-/** Reads the model list from a body's JSON, trying each known shape in turn; undefined when none fits. */
-function readModelList(json) {
-    if (!isObject(json) || isErrorObject(json))
-        return undefined;
-    for (const shape of MODEL_LIST_SHAPES) {
-        const models = shape.read(json);
-        if (models !== undefined)
-            return { shape: shape.name, models };
-    }
-    return undefined;
-}
-/** Whether the body's JSON is a completion in `route`'s format: only that proves the model generated. */
-const isCompletion = (route, json) => isObject(json) && !isErrorObject(json) && route.completed(json);
-const PROMPT = 'Hi';
-const GENERATION_ROUTES = [
-    {
-        name: 'openai',
-        servers: 'vLLM, SGLang, TGI, llama.cpp, LocalAI, NIM, LM Studio, Ollama (/v1)',
-        listPath: /\/v1\/models\/?$/,
-        listPathText: '/v1/models',
-        needsModel: true,
-        requests: [
-            { path: '/v1/completions', body: (model) => ({ model, prompt: PROMPT, max_tokens: 1 }) },
-            // chat-only servers (some NIM and LM Studio builds) have no completions route
-            {
-                path: '/v1/chat/completions',
-                body: (model) => ({ model, messages: [{ role: 'user', content: PROMPT }], max_tokens: 1 })
-            }
-        ],
-        // a completion's choice has `text`, a chat completion's a `message`
-        completed: (json) => objects(json.choices)?.some((c) => typeof c.text === 'string' || isObject(c.message)) === true
-    },
-    {
-        name: 'ollama',
-        servers: 'Ollama',
-        listPath: /\/api\/(tags|ps)\/?$/,
-        listPathText: '/api/tags or /api/ps',
-        needsModel: true,
-        requests: [
-            {
-                path: '/api/generate',
-                body: (model) => ({ model, prompt: PROMPT, stream: false, options: { num_predict: 1 } })
-            }
-        ],
-        completed: (json) => typeof json.response === 'string'
-    },
-    {
-        name: 'tgi',
-        servers: 'TGI',
-        listPath: /\/info\/?$/,
-        listPathText: '/info',
-        needsModel: false,
-        requests: [{ path: '/generate', body: () => ({ inputs: PROMPT, parameters: { max_new_tokens: 1 } }) }],
-        completed: (json) => typeof json.generated_text === 'string'
-    }
-];
-/** The generation route for a model-list URL and the server's base URL, or undefined when none is known. */
-function generationRoute(url) {
-    for (const route of GENERATION_ROUTES) {
-        const m = route.listPath.exec(url.pathname);
-        if (m)
-            return { route, base: `${url.origin}${url.pathname.slice(0, m.index)}` };
-    }
-    return undefined;
-}
-
-
-/***/ }),
-
-/***/ 2285:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Eu: () => (/* binding */ WORDED_ERRORS),
-/* harmony export */   Rh: () => (/* binding */ WORDED_PROXY_ERRORS),
-/* harmony export */   eA: () => (/* binding */ NAMED_ID_CHARS),
-/* harmony export */   pG: () => (/* binding */ expectation)
-/* harmony export */ });
-/** What an answer must be for these settings to call it ready. */
-const expectation = (s) => ({
-    model: s.model,
-    match: s.match,
-    matchRegex: s.matchRegex,
-    status: s.status,
-    modelMatch: s.modelMatch
-});
-/** A listed id as an answer's words name it: at most this many characters. */
-const NAMED_ID_CHARS = 200;
-/** The error codes told in words of their own; an error with another code is told by its message (`said`). */
-const WORDED_ERRORS = [
-    'ECONNREFUSED',
-    'ECONNRESET',
-    'UND_ERR_SOCKET',
-    'EPIPE',
-    'ENOTFOUND',
-    'EAI_AGAIN',
-    'EHOSTUNREACH',
-    'ENETUNREACH',
-    'ETIMEDOUT',
-    'UND_ERR_CONNECT_TIMEOUT',
-    'HPE_INVALID_CONSTANT',
-    'TOO_MANY_REDIRECTS',
-    'BAD_REDIRECT'
-];
-/** The codes of a proxy's failed connection (`PROXY_<code>`, see the probe) told in words of their own. */
-const WORDED_PROXY_ERRORS = [
-    'ECONNREFUSED',
-    'ENOTFOUND',
-    'EAI_AGAIN',
-    'EHOSTUNREACH',
-    'ENETUNREACH',
-    'ETIMEDOUT',
-    'UND_ERR_CONNECT_TIMEOUT',
-    'CLOSED'
-];
-
-
-/***/ }),
-
-/***/ 7777:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Mv: () => (/* binding */ memoryHeldBy),
-/* harmony export */   dU: () => (/* binding */ gpuSnapshot),
-/* harmony export */   v5: () => (/* binding */ appsOnVisibleGpus)
-/* harmony export */ });
-/* unused harmony exports parseGpus, parseApps, visibleGpus */
-/**
- * The GPUs and what holds their memory, from `nvidia-smi`: its CSV queries (formats as seen on an H200; see the
- * research notes), run within one time limit for the whole snapshot, ended at once by a signal (a cancelled job),
- * its output read up to 1 MiB. Where nvidia-smi is missing, fails, hangs, floods or is cancelled the answer is a
- * structured `unavailable`, never an error: a machine without a GPU is no reason to fail a wait.
- */
-const GPU_QUERY = ['--query-gpu=index,uuid,name,memory.used,memory.total', '--format=csv,noheader,nounits'];
-const APPS_QUERY = ['--query-compute-apps=pid,process_name,used_memory,gpu_uuid', '--format=csv,noheader,nounits'];
-/** What nvidia-smi may write per query: an H200 node's answer is a few hundred bytes; more is not its answer. */
-const MAX_OUTPUT_BYTES = 1024 * 1024;
-/** The GPUs and the compute processes on them, in two calls of nvidia-smi, both within `timeoutMs`. */
-async function gpuSnapshot(options = {}) {
-    const until = performance.now() + (options.timeoutMs ?? 10_000);
-    const left = () => Math.max(0, until - performance.now());
-    const gpuRun = await runNvidiaSmi(GPU_QUERY, options, left());
-    if (gpuRun.kind !== 'ok')
-        return gpuRun;
-    const appsRun = await runNvidiaSmi(APPS_QUERY, options, left());
-    if (appsRun.kind !== 'ok')
-        return appsRun;
-    const gpus = parseGpus(gpuRun.stdout);
-    const apps = parseApps(appsRun.stdout);
-    if (gpus === undefined || apps === undefined)
-        return {
-            kind: 'unavailable',
-            why: 'unreadable',
-            detail: firstLine(gpus === undefined ? gpuRun.stdout : appsRun.stdout)
-        };
-    return { kind: 'available', gpus, apps };
-}
-/**
- * One query. nvidia-smi runs in a process group of its own, so that a timeout, a flood or a cancel kills it and
- * anything it started (a wrapper script's children would otherwise hold its output open); the answer is settled
- * then, without waiting for the pipes to close.
- */
-function runNvidiaSmi(args, { env = process.env, command = 'nvidia-smi', signal }, timeoutMs) {
-    return new Promise((resolve) => {
-        if (signal?.aborted)
-            return resolve({ kind: 'unavailable', why: 'cancelled' });
-        if (timeoutMs <= 0)
-            return resolve({ kind: 'unavailable', why: 'timeout' });
-        // node:child_process is loaded only when nvidia-smi is asked: a wait without a GPU check starts without it.
-        const { spawn } = process.getBuiltinModule('node:child_process');
-        const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-        const out = new BoundedText();
-        const err = new BoundedText();
-        let settled = false;
-        const settle = (run) => {
-            if (settled)
-                return;
-            settled = true;
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', onAbort);
-            // the group, even once nvidia-smi itself has exited: what it started may still hold the pipes
-            killGroup(child.pid);
-            child.stdout.destroy();
-            child.stderr.destroy();
-            resolve(run);
-        };
-        const over = () => settle({ kind: 'unavailable', why: 'unreadable', detail: 'output over 1 MiB' });
-        child.stdout.on('data', (d) => out.add(d) || over());
-        child.stderr.on('data', (d) => err.add(d) || over());
-        const timer = setTimeout(() => settle({ kind: 'unavailable', why: 'timeout' }), timeoutMs);
-        const onAbort = () => settle({ kind: 'unavailable', why: 'cancelled' });
-        signal?.addEventListener('abort', onAbort, { once: true });
-        child.once('error', (e) => settle(e.code === 'ENOENT'
-            ? { kind: 'unavailable', why: 'not-found' }
-            : { kind: 'unavailable', why: 'failed', detail: e.message }));
-        child.once('close', (code) => {
-            const stdout = out.text();
-            // nvidia-smi prints its own failure ("NVIDIA-SMI has failed because it couldn't communicate \u2026") on stdout
-            if (code === 0)
-                settle({ kind: 'ok', stdout });
-            else
-                settle({ kind: 'unavailable', why: 'failed', detail: firstLine(stdout.trim() === '' ? err.text() : stdout) });
-        });
-    });
-}
-/** Output kept as chunks up to MAX_OUTPUT_BYTES: a flood of hundreds of MB never becomes one string. */
-class BoundedText {
-    chunks = [];
-    bytes = 0;
-    /** False once the output is over the bound. */
-    add(chunk) {
-        this.bytes += chunk.length;
-        if (this.bytes > MAX_OUTPUT_BYTES)
-            return false;
-        this.chunks.push(chunk);
-        return true;
-    }
-    text() {
-        return Buffer.concat(this.chunks).toString('utf8');
-    }
-}
-function killGroup(pid) {
-    if (pid === undefined)
-        return;
-    try {
-        process.kill(-pid, 'SIGKILL');
-    }
-    catch {
-        // gone already
-    }
-}
-const firstLine = (text) => text.trim().split('\n', 1)[0].slice(0, 300);
-/** `[N/A]` and the like are no number. */
-const mib = (text) => (/^\d+$/.test(text.trim()) ? Number(text.trim()) : undefined);
-/** The lines of a `noheader` CSV answer, split into fields; undefined unless each has `fields` and starts with a number. */
-function csvRows(csv, fields) {
-    const rows = csv
-        .split('\n')
-        .filter((l) => l.trim() !== '')
-        .map((l) => l.split(',').map((x) => x.trim()));
-    return rows.every((f) => f.length >= fields && /^\d+$/.test(f[0])) ? rows : undefined;
-}
-/** `0, GPU-24f1\u2026, NVIDIA H200, 21099, 143771` per line; the name (which may hold a comma) is what lies between. */
-function parseGpus(csv) {
-    return csvRows(csv, 5)?.map((f) => ({
-        index: Number(f[0]),
-        uuid: f[1],
-        name: f.slice(2, -2).join(','),
-        memoryUsedMiB: mib(f[f.length - 2]),
-        memoryTotalMiB: mib(f[f.length - 1])
-    }));
-}
-/** `430, python3, 21090, GPU-24f1\u2026` per line (nothing at all when no process computes). */
-function parseApps(csv) {
-    return csvRows(csv, 4)?.map((f) => ({
-        pid: Number(f[0]),
-        processName: f.slice(1, -2).join(','),
-        usedMiB: mib(f[f.length - 2]),
-        gpuUuid: f[f.length - 1]
-    }));
-}
-/**
- * The GPUs `CUDA_VISIBLE_DEVICES` names (indices, UUIDs or UUID prefixes such as `GPU-24f17f1b`), in its order;
- * all of them when it is unset. Like CUDA, the list ends at the first entry that names no GPU (`-1`, a MIG id
- * nvidia-smi does not list here), and an empty value hides every GPU. `unmatched` is that entry, if any.
- */
-function visibleGpus(gpus, cudaVisibleDevices) {
-    if (cudaVisibleDevices === undefined)
-        return { gpus: [...gpus] };
-    const chosen = [];
-    for (const entry of cudaVisibleDevices.split(',').map((e) => e.trim())) {
-        if (entry === '')
-            break;
-        const gpu = /^\d+$/.test(entry)
-            ? gpus.find((g) => g.index === Number(entry))
-            : gpus.find((g) => g.uuid.toLowerCase().startsWith(entry.toLowerCase()) && /^gpu-/i.test(entry));
-        if (gpu === undefined)
-            return { gpus: chosen, unmatched: entry };
-        if (!chosen.includes(gpu))
-            chosen.push(gpu);
-    }
-    return { gpus: chosen };
-}
-/** The compute processes on the GPUs `CUDA_VISIBLE_DEVICES` names (all GPUs when unset). */
-function appsOnVisibleGpus(snapshot, cudaVisibleDevices) {
-    const uuids = new Set(visibleGpus(snapshot.gpus, cudaVisibleDevices).gpus.map((g) => g.uuid));
-    return snapshot.apps.filter((a) => uuids.has(a.gpuUuid));
-}
-/** The GPU memory held by any of `pids` (a server and its workers). */
-function memoryHeldBy(snapshot, pids) {
-    const apps = snapshot.apps.filter((a) => pids.has(a.pid));
-    return { mib: apps.reduce((sum, a) => sum + (a.usedMiB ?? 0), 0), apps };
-}
-
-
-/***/ }),
-
-/***/ 5464:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   So: () => (/* binding */ isMasked),
-/* harmony export */   YS: () => (/* binding */ historySecretKey),
-/* harmony export */   rT: () => (/* binding */ maskedRecord),
-/* harmony export */   uA: () => (/* binding */ MASKED)
-/* harmony export */ });
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _runtime_own_files_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(730);
-/**
- * A credential in the history is never its value: `env-report` masks it, and where the history must tell that it
- * changed between runs (drift), it keeps a keyed hash of it, HMAC-SHA-256 under a random key of this history's own
- * (`<history>.key`, 32 random bytes, mode 0600, created exclusively beside it on first use). Without the key a
- * hash cannot be tested against guesses (a short password would otherwise fall to a dictionary), and one history
- * copied elsewhere (an artifact, a CSV export) says nothing about the same password in another.
- */
-
-
-/** How a masked value starts in the history: `***` alone (no key), or `*** hmac:<16 hex>`. */
-const MASKED = '***';
-const KEY_HEX = 64;
-/** This history's key, made on first use; undefined when it cannot be made or read (a hash is then not kept). */
-function historySecretKey(historyPath) {
-    const path = `${historyPath}.key`;
-    const { randomBytes } = process.getBuiltinModule('node:crypto');
-    try {
-        const fd = (0,_runtime_own_files_js__WEBPACK_IMPORTED_MODULE_1__/* .createOwn */ .pP)(path, 0o600);
-        const hex = randomBytes(KEY_HEX / 2).toString('hex');
-        try {
-            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.writeSync)(fd, hex);
-        }
-        finally {
-            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
-        }
-        return Buffer.from(hex, 'hex');
-    }
-    catch (e) {
-        if (e.code !== 'EEXIST')
-            return undefined;
-    }
-    try {
-        const fd = (0,_runtime_own_files_js__WEBPACK_IMPORTED_MODULE_1__/* .openOwn */ .$U)(path, node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_RDONLY);
-        const buffer = Buffer.alloc(KEY_HEX + 1);
-        let got;
-        try {
-            got = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readSync)(fd, buffer, 0, buffer.length, 0);
-        }
-        finally {
-            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
-        }
-        const hex = buffer.subarray(0, got).toString('latin1');
-        // one being written by another process right now, or not ours: no hash this run
-        return /^[0-9a-f]{64}$/.test(hex) ? Buffer.from(hex, 'hex') : undefined;
-    }
-    catch {
-        return undefined;
-    }
-}
-/** What the history keeps of a credential: the mask, and its keyed hash when there is a key. */
-function maskedRecord(value, key) {
-    if (key === undefined)
-        return MASKED;
-    const hash = process.getBuiltinModule('node:crypto').createHmac('sha256', key).update(value).digest('hex');
-    return `${MASKED} hmac:${hash.slice(0, 16)}`;
-}
-/** A value the history keeps masked (a credential): compared by its hash, never shown. */
-const isMasked = (value) => value !== undefined && value.startsWith(MASKED);
-
-
-/***/ }),
-
-/***/ 6138:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   T: () => (/* binding */ KEEP_RUNS),
-/* harmony export */   t: () => (/* binding */ MEDIAN_OF)
-/* harmony export */ });
-/**
- * How much the history keeps and averages over. Apart from the store, so that reading the inputs (which checks
- * `median-of`-style bounds against these) does not load the store before the first probe.
- */
-/** Runs kept per key. */
-const KEEP_RUNS = 100;
-/** Ready runs the expected startup is the median of. */
-const MEDIAN_OF = 10;
-
-
-/***/ }),
-
-/***/ 2899:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   JZ: () => (/* binding */ median),
-/* harmony export */   cC: () => (/* binding */ usualStartup),
-/* harmony export */   pT: () => (/* binding */ envDrift),
-/* harmony export */   y8: () => (/* binding */ regression),
-/* harmony export */   yV: () => (/* binding */ throughputRegression)
-/* harmony export */ });
-/* harmony import */ var _fingerprint_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5464);
-/* harmony import */ var _limits_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6138);
-
-
-const secondsOf = (r) => r.startupSeconds ?? r.elapsedSeconds;
-function median(values) {
-    const sorted = [...values].sort((a, b) => a - b);
-    const mid = Math.floor(sorted.length / 2);
-    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-/** What the last MEDIAN_OF ready runs took; undefined without any. */
-function usualStartup(earlier) {
-    const ready = earlier.filter((r) => r.ready).slice(-_limits_js__WEBPACK_IMPORTED_MODULE_1__/* .MEDIAN_OF */ .t);
-    if (ready.length === 0)
-        return undefined;
-    const names = new Set(ready.flatMap((r) => r.phases.map((p) => p.name)));
-    const phaseSeconds = new Map([...names].map((name) => [
-        name,
-        median(ready.flatMap((r) => r.phases.filter((p) => p.name === name).map((p) => p.seconds)))
-    ]));
-    const answering = ready.flatMap((r) => (r.answeringSeconds === undefined ? [] : [r.answeringSeconds]));
-    return {
-        totalSeconds: median(ready.map(secondsOf)),
-        ...(answering.length === 0 ? {} : { answeringSeconds: median(answering) }),
-        phaseSeconds,
-        order: ready[ready.length - 1].phases.map((p) => p.name),
-        runs: ready.length
-    };
-}
-/** This ready run against the median of the earlier ready runs; undefined when there is nothing to compare. */
-function regression(earlier, run) {
-    const usual = usualStartup(earlier);
-    if (!run.ready || usual === undefined || usual.totalSeconds <= 0)
-        return undefined;
-    const seconds = secondsOf(run);
-    let grewMost;
-    for (const p of run.phases) {
-        const before = usual.phaseSeconds.get(p.name);
-        if (before !== undefined &&
-            p.seconds - before > 0 &&
-            p.seconds - before > (grewMost ? grewMost.seconds - grewMost.usual : 0)) {
-            grewMost = { name: p.name, seconds: p.seconds, usual: before };
-        }
-    }
-    const percent = Math.round(((seconds - usual.totalSeconds) / usual.totalSeconds) * 1000) / 10;
-    return { expectedSeconds: usual.totalSeconds, seconds, percent, runs: usual.runs, grewMost };
-}
-/** The variables whose value differs from the previous run with the same `env-report`. */
-function envDrift(earlier, run) {
-    if (run.env === undefined)
-        return [];
-    const comparable = earlier.filter((r) => r.env !== undefined && r.envReport === run.envReport);
-    const previous = comparable[comparable.length - 1]?.env;
-    if (previous === undefined)
-        return [];
-    const now = run.env;
-    const names = [...new Set([...Object.keys(previous), ...Object.keys(now)])].sort();
-    // a credential masked without a hash (no key, or an older record) cannot be compared: no drift is told for it
-    const unknown = (v) => v === _fingerprint_js__WEBPACK_IMPORTED_MODULE_0__/* .MASKED */ .uA;
-    return names
-        .filter((name) => previous[name] !== now[name] && !unknown(previous[name]) && !unknown(now[name]))
-        .map((name) => {
-        let runs = 0;
-        for (let i = comparable.length - 1; i >= 0 && comparable[i].env?.[name] === previous[name]; i--)
-            runs++;
-        const secret = (0,_fingerprint_js__WEBPACK_IMPORTED_MODULE_0__/* .isMasked */ .So)(previous[name]) || (0,_fingerprint_js__WEBPACK_IMPORTED_MODULE_0__/* .isMasked */ .So)(now[name]);
-        return { name, was: previous[name], now: now[name], runs, ...(secret ? { secret: true } : {}) };
-    });
-}
-/**
- * This run's smoke-test decode rate against the median of the last MEDIAN_OF ready runs that measured one with as
- * many tokens a request; undefined when there is nothing to compare.
- */
-function throughputRegression(earlier, run) {
-    const now = run.decodeTokensPerSecond;
-    if (!run.ready || now === undefined)
-        return undefined;
-    const rates = earlier
-        .filter((r) => r.ready && r.decodeTokensPerSecond !== undefined && r.smokeTokens === run.smokeTokens)
-        .slice(-_limits_js__WEBPACK_IMPORTED_MODULE_1__/* .MEDIAN_OF */ .t)
-        .map((r) => r.decodeTokensPerSecond);
-    if (rates.length === 0)
-        return undefined;
-    const usual = median(rates);
-    if (usual <= 0)
-        return undefined;
-    const percentBelow = Math.round(((usual - now) / usual) * 1000) / 10;
-    return { usual, now, percentBelow, runs: rates.length, drift: envDrift(earlier, run) };
-}
-
-
-/***/ }),
-
-/***/ 4689:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Lu: () => (/* binding */ readHistory),
-/* harmony export */   OI: () => (/* binding */ prepareHistory),
-/* harmony export */   Oe: () => (/* binding */ defaultHistoryFile),
-/* harmony export */   Ox: () => (/* binding */ historyKey),
-/* harmony export */   ah: () => (/* binding */ appendRun)
-/* harmony export */ });
-/* unused harmony exports MAX_LINE_BYTES, parseHistory, runLine, trimHistory */
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _runtime_own_files_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(730);
-/* harmony import */ var _limits_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6138);
-/**
- * Earlier runs, one JSON line per finished wait, in a file shared by every job on a runner: reading it (skipping
- * lines it cannot read), appending one line atomically, and trimming each key to its last runs (comparing a run
- * with the runs before it is stats.ts's).
- * Imports only Node's own modules and runtime/own-files.ts, so that tests can run it in several plain child
- * processes at once. Every write is to our own file only: no symbolic link is followed (the history, its lock, the
- * trim's temporary file), and the temporary file has a random name, created exclusively.
- */
-
-
-
-
-/**
- * One line is written with one `write` on a file opened with O_APPEND, which the kernel appends whole; it stays
- * under PIPE_BUF (4 KiB), the size POSIX guarantees for atomic pipe writes, so it holds on any file system too.
- */
-const MAX_LINE_BYTES = 4096;
-/** Only the end of a larger file is read (several thousand runs). */
-const MAX_READ_BYTES = 8 * 1024 * 1024;
-/** A lock older than this was left by a process that died while holding it. */
-const STALE_LOCK_MS = 10_000;
-const LOCK_WAIT_MS = 2_000;
-/** Where history lives by default: under the runner's tool cache (kept between jobs on self-hosted runners) or the user's cache. */
-function defaultHistoryFile(env, frontEnd) {
-    if (frontEnd === 'action') {
-        return env.RUNNER_TOOL_CACHE
-            ? { path: (0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(env.RUNNER_TOOL_CACHE, 'wait-for-model', 'history.jsonl') }
-            : { notice: 'History is off: RUNNER_TOOL_CACHE is not set; give "history-file" to keep it elsewhere.' };
-    }
-    const base = env.XDG_CACHE_HOME || (env.HOME ? (0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(env.HOME, '.cache') : undefined);
-    return base
-        ? { path: (0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(base, 'wait-for-model', 'history.jsonl') }
-        : { notice: 'History is off: neither XDG_CACHE_HOME nor HOME is set; give --history-file to keep it elsewhere.' };
-}
-/** The default key: the endpoint, the model and the start command, hashed so that no secret in them lands in the file. */
-function historyKey(url, model, start) {
-    // node:crypto is loaded only for a history that is on: 5 ms and 3 MB on Node 24
-    return process
-        .getBuiltinModule('node:crypto')
-        .createHash('sha256')
-        .update(JSON.stringify([url, model ?? '', start ?? '']))
-        .digest('hex')
-        .slice(0, 16);
-}
-/** Opens the history file, only if it is a regular file and not a symbolic link (runtime/own-files.ts). */
-const openRegular = (path, flags) => (0,_runtime_own_files_js__WEBPACK_IMPORTED_MODULE_2__/* .openOwn */ .$U)(path, flags);
-const APPEND = node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_WRONLY | node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_APPEND | node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_CREAT;
-/** Makes sure the file can be appended to; a reason in words when it cannot (history is then off). */
-function prepareHistory(path) {
-    try {
-        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.mkdirSync)((0,node_path__WEBPACK_IMPORTED_MODULE_1__.dirname)(path), { recursive: true });
-        const existing = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.lstatSync)(path, { throwIfNoEntry: false });
-        if (existing?.isSymbolicLink())
-            throw new _runtime_own_files_js__WEBPACK_IMPORTED_MODULE_2__/* .SymlinkRefused */ .CK(path);
-        if (existing !== undefined && !existing.isFile())
-            throw new Error('not a regular file');
-        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(openRegular(path, APPEND));
-        return undefined;
-    }
-    catch (e) {
-        // the message of a refused symbolic link names the path already
-        if (e instanceof _runtime_own_files_js__WEBPACK_IMPORTED_MODULE_2__/* .SymlinkRefused */ .CK)
-            return `History is off: ${e.message}.`;
-        return `History is off: cannot write ${path} (${e.message}).`;
-    }
-}
-function readHistory(path) {
-    let text;
-    try {
-        text = readTail(path);
-    }
-    catch (e) {
-        if (e.code === 'ENOENT')
-            return { runs: [], skipped: 0 };
-        throw e;
-    }
-    return parseHistory(text);
-}
-function parseHistory(text) {
-    const runs = [];
-    let skipped = 0;
-    for (const line of text.split('\n')) {
-        if (line.trim() === '')
-            continue;
-        const run = parseRun(line);
-        if (run === undefined)
-            skipped++;
-        else
-            runs.push(run);
-    }
-    return { runs, skipped };
-}
-/**
- * A figure the history may use: a finite number, not negative, and not beyond what any wait can take (a line
- * holding 1e309 reads as Infinity, -1e308 as a negative time: either would make every median and regression
- * check that uses it Infinity or NaN, and so switch the check off without a word). Such a line is skipped like
- * an unreadable one, and the skip is warned of.
- */
-const MAX_SECONDS = 366 * 24 * 3600;
-const plausibleSeconds = (n) => typeof n === 'number' && Number.isFinite(n) && n >= 0 && n <= MAX_SECONDS;
-const plausibleFigure = (n) => typeof n === 'number' && Number.isFinite(n) && n >= 0 && n <= 1e12;
-function parseRun(line) {
-    let r;
-    try {
-        r = JSON.parse(line);
-    }
-    catch {
-        return undefined;
-    }
-    const fine = typeof r === 'object' &&
-        r !== null &&
-        typeof r.key === 'string' &&
-        typeof r.ready === 'boolean' &&
-        plausibleSeconds(r.elapsedSeconds) &&
-        [r.startupSeconds, r.answeringSeconds].every((n) => n === undefined || plausibleSeconds(n)) &&
-        [r.ttftMs, r.decodeTokensPerSecond, r.smokeTokens].every((n) => n === undefined || plausibleFigure(n)) &&
-        Array.isArray(r.phases) &&
-        r.phases.every((p) => typeof p?.name === 'string' && plausibleSeconds(p?.seconds)) &&
-        (r.env === undefined ||
-            (typeof r.env === 'object' && r.env !== null && Object.values(r.env).every((v) => typeof v === 'string')));
-    return fine ? r : undefined;
-}
-function readTail(path) {
-    const fd = openRegular(path, node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_RDONLY);
-    try {
-        const size = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.fstatSync)(fd).size;
-        const length = Math.min(size, MAX_READ_BYTES);
-        const buffer = Buffer.alloc(length);
-        let got = 0;
-        while (got < length) {
-            const n = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readSync)(fd, buffer, got, length - got, size - length + got);
-            if (n === 0)
-                break;
-            got += n;
-        }
-        const text = buffer.subarray(0, got).toString('utf8');
-        // Started mid-file: the first line is cut.
-        return length < size ? text.slice(text.indexOf('\n') + 1) : text;
-    }
-    finally {
-        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
-    }
-}
-/** The line for a run, shrunk to fit MAX_LINE_BYTES (long values cut, then phases, then the environment dropped). */
-function runLine(run) {
-    const attempts = [
-        run,
-        { ...run, env: run.env && Object.fromEntries(Object.entries(run.env).map(([k, v]) => [k, v.slice(0, 200)])) },
-        {
-            ...run,
-            env: run.env && Object.fromEntries(Object.entries(run.env).map(([k, v]) => [k, v.slice(0, 200)])),
-            phases: run.phases.slice(0, 30)
-        },
-        { ...run, env: undefined, envReport: undefined, phases: run.phases.slice(0, 30) }
-    ];
-    for (const attempt of attempts) {
-        const line = `${JSON.stringify(attempt)}\n`;
-        if (Buffer.byteLength(line) <= MAX_LINE_BYTES)
-            return line;
-    }
-    return undefined;
-}
-/**
- * Appends one run with a single write (atomic with O_APPEND), holding the file's lock so that a trim in another
- * process cannot drop it; then trims the run's key to its last `keep` runs when it has more, under the same lock.
- * Waits for the lock at most `lockWaitMs` (the time left before the wait's deadline, and never over 2 s): without
- * it, the line is appended all the same and the trim left for later. The wait sleeps on timers, not blocking the
- * process, and `signal` ends it at once: a cancelled run is not recorded (a job given up on is no run to learn from).
- */
-async function appendRun(path, run, { keep = _limits_js__WEBPACK_IMPORTED_MODULE_3__/* .KEEP_RUNS */ .T, lockWaitMs = LOCK_WAIT_MS, signal } = {}) {
-    const line = runLine(run);
-    if (line === undefined)
-        return 'too-long';
-    const lock = await takeLock(path, Date.now() + Math.min(lockWaitMs, LOCK_WAIT_MS), signal);
-    try {
-        if (lock === 'cancelled' || signal?.aborted)
-            return 'cancelled';
-        const fd = openRegular(path, APPEND);
-        try {
-            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.writeSync)(fd, line);
-        }
-        finally {
-            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
-        }
-        if (lock === undefined)
-            return 'appended';
-        const kept = readHistory(path).runs.filter((r) => r.key === run.key).length;
-        if (kept > keep)
-            trimLocked(path, keep);
-        return 'appended';
-    }
-    finally {
-        if (typeof lock === 'number')
-            releaseLock(path, lock);
-    }
-}
-/**
- * Keeps the last `keep` runs of every key (and drops unreadable lines): the file is rewritten to a temporary file
- * and renamed over the old one under the lock, which appenders take too, so no run appended meanwhile is lost.
- * Without the lock (another process holds it too long) it leaves the file as it is.
- */
-function trimHistory(path, keep = KEEP_RUNS, lockUntil = Date.now() + LOCK_WAIT_MS) {
-    withLock(path, lockUntil, (locked) => {
-        if (locked)
-            trimLocked(path, keep);
-    });
-}
-/** The trim itself, the lock held by the caller. */
-function trimLocked(path, keep) {
-    const { runs } = parseHistory(readTail(path));
-    const seen = new Map();
-    const kept = [];
-    for (let i = runs.length - 1; i >= 0; i--) {
-        const n = seen.get(runs[i].key) ?? 0;
-        if (n < keep)
-            kept.push(runs[i]);
-        seen.set(runs[i].key, n + 1);
-    }
-    const text = kept
-        .reverse()
-        .map((r) => JSON.stringify(r) + '\n')
-        .join('');
-    // Under a random name, created exclusively: a name another user can guess is a name they can plant a link at.
-    const old = openRegular(path, node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_RDONLY);
-    const mode = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.fstatSync)(old).mode & 0o777;
-    (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(old);
-    const { temp, fd } = (0,_runtime_own_files_js__WEBPACK_IMPORTED_MODULE_2__/* .createTempBeside */ .F)(path, mode);
-    try {
-        try {
-            const bytes = Buffer.from(text);
-            for (let at = 0; at < bytes.length;)
-                at += (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.writeSync)(fd, bytes, at);
-        }
-        finally {
-            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
-        }
-        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.renameSync)(temp, path);
-    }
-    catch (e) {
-        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.unlinkSync)(temp);
-        throw e;
-    }
-}
-/**
- * Runs `fn` holding `<path>.lock` (created exclusively); still without it at `deadline`, runs `fn(false)` anyway.
- * Real time (Date.now), not the wait's clock: the lock is shared with other processes and aged by the file
- * system's modification times, which only the real clock compares with. Synchronous (`history trim` and tests);
- * the wait's own append takes the lock with takeLock, which a cancel can end.
- */
-function withLock(path, deadline, fn) {
-    let fd;
-    while ((fd = tryLock(path)) === 'busy' && Date.now() < deadline)
-        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, LOCK_POLL_MS);
-    const held = typeof fd === 'number' ? fd : undefined;
-    try {
-        return fn(held !== undefined);
-    }
-    finally {
-        if (held !== undefined)
-            releaseLock(path, held);
-    }
-}
-/** How often a held lock is looked at again. */
-const LOCK_POLL_MS = 2;
-/**
- * Takes `<path>.lock`, trying again every LOCK_POLL_MS on timers until `deadline` (then undefined: not held), or
- * until `signal` aborts (then `cancelled`, at once: the abort wakes the sleep).
- */
-async function takeLock(path, deadline, signal) {
-    for (;;) {
-        if (signal?.aborted)
-            return 'cancelled';
-        const fd = tryLock(path);
-        if (fd !== 'busy')
-            return fd;
-        const left = deadline - Date.now();
-        if (left <= 0)
-            return undefined;
-        await sleep(Math.min(LOCK_POLL_MS, left), signal);
-    }
-}
-/** The lock's descriptor; `busy` while another process holds it; undefined when it cannot be taken at all. */
-function tryLock(path) {
-    const lock = `${path}.lock`;
-    for (;;) {
-        try {
-            return (0,_runtime_own_files_js__WEBPACK_IMPORTED_MODULE_2__/* .createOwn */ .pP)(lock);
-        }
-        catch (e) {
-            if (e.code !== 'EEXIST')
-                return undefined;
-            if (!lockIsStale(lock))
-                return 'busy';
-        }
-    }
-}
-function releaseLock(path, fd) {
-    (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
-    (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.unlinkSync)(`${path}.lock`);
-}
-/** A timer sleep that `signal` cuts short. */
-function sleep(ms, signal) {
-    return new Promise((resolve) => {
-        const done = () => {
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', done);
-            resolve();
-        };
-        const timer = setTimeout(done, ms);
-        signal?.addEventListener('abort', done, { once: true });
-    });
-}
-function lockIsStale(lock) {
-    try {
-        // lstat: the age of a planted link's target says nothing; unlinking removes the link itself, never its target
-        if (Date.now() - (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.lstatSync)(lock).mtimeMs <= STALE_LOCK_MS)
-            return false;
-        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.unlinkSync)(lock);
-    }
-    catch {
-        // Gone already: free to try again.
-    }
-    return true;
-}
-
-
-/***/ }),
-
-/***/ 2327:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   BL: () => (/* binding */ createLookup),
-/* harmony export */   G4: () => (/* binding */ loopbackAddresses),
-/* harmony export */   LE: () => (/* binding */ proxyLabel),
-/* harmony export */   U9: () => (/* binding */ isLoopback),
-/* harmony export */   iJ: () => (/* binding */ proxyFor),
-/* harmony export */   n0: () => (/* binding */ bareHost)
-/* harmony export */ });
-/**
- * What a URL's host means for where a request goes: this machine (never through a proxy; `localhost` on both
- * families), or elsewhere, directly or through the proxy the environment names, as curl decides.
- * The probe, the port watch and the proxy choice all ask here, so they cannot disagree.
- */
-/** A host as URL.hostname writes it, made comparable: lower case, no IPv6 brackets, no final dot. */
-const bareHost = (hostname) => hostname
-    .toLowerCase()
-    .replace(/^\[|\]$/g, '')
-    .replace(/\.$/, '');
-/**
- * This machine: `localhost`, 127.0.0.0/8, ::1, the same as IPv4-mapped IPv6 (`[::ffff:127.0.0.1]`, which
- * URL writes `[::ffff:7f00:1]`), and the wildcard addresses 0.0.0.0 and :: (vLLM prints
- * `http://0.0.0.0:8000` as its address; a connection to it reaches this machine on Linux).
- */
-function isLoopback(hostname) {
-    const h = bareHost(hostname);
-    if (h === 'localhost' || h === '::1' || h === '::' || h === '0.0.0.0')
-        return true;
-    if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h))
-        return true;
-    // ::ffff:7fxx:xxxx is 127.x.x.x mapped into IPv6
-    return /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(h);
-}
-/**
- * The addresses to try for a name that is loopback by definition: `localhost` on both families whatever
- * /etc/hosts says (RFC 6761), since model servers listen on either; undefined for any other host.
- */
-function loopbackAddresses(hostname) {
-    if (bareHost(hostname) !== 'localhost')
-        return undefined;
-    return [
-        { address: '127.0.0.1', family: 4 },
-        { address: '::1', family: 6 }
-    ];
-}
-/**
- * The proxy a request to `url` goes through, from the environment as undici and curl read it (`http_proxy`,
- * `HTTP_PROXY`; `https_proxy`, `HTTPS_PROXY`, else the http one; `NO_PROXY`/`no_proxy` entries as host,
- * `.domain`, `*.domain` or `host:port`, `*` for none), or undefined to go direct. Loopback is always direct.
- */
-function proxyFor(url, env) {
-    if (isLoopback(url.hostname))
-        return undefined;
-    const http = env.http_proxy ?? env.HTTP_PROXY;
-    const chosen = url.protocol === 'https:' ? (env.https_proxy ?? env.HTTPS_PROXY ?? http) : http;
-    if (!chosen)
-        return undefined;
-    const noProxy = env.no_proxy ?? env.NO_PROXY ?? '';
-    if (noProxy.trim() === '*')
-        return undefined;
-    const host = bareHost(url.hostname);
-    const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
-    for (const entry of noProxy.split(/[,\s]/)) {
-        if (entry === '')
-            continue;
-        const m = /^(.+):(\d+)$/.exec(entry);
-        if (m && Number(m[2]) !== port)
-            continue;
-        const name = bareHost((m ? m[1] : entry).replace(/^\*?\./, ''));
-        if (host === name || host.endsWith(`.${name}`))
-            return undefined;
-    }
-    // curl reads a bare `host:port` as an http:// proxy
-    return new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(chosen) ? chosen : `http://${chosen}`);
-}
-/** A proxy as it may be printed: scheme, host and port, never the user and password it may carry. */
-const proxyLabel = (proxy) => `${proxy.protocol}//${proxy.host}`;
-/**
- * Name resolution for the connections a client makes. `localhost` is answered here (see `loopbackAddresses`).
- * Other names are asked of the system resolver (/etc/hosts, DNS, as nsswitch says) through `getent ahosts`,
- * which calls the same getaddrinfo as Node's `dns.lookup`, in a child process: a lookup the resolver never
- * answers cannot be cancelled, and inside Node it would hold one of libuv's four threads, and then the
- * process itself, which waits at exit for that thread however long the resolver takes. A child is left to
- * finish on its own. One question per name and options is in flight at a time: probes that gave up on one
- * join it rather than start another. Where there is no `getent` (macOS, Windows), `dns.lookup` it is.
- */
-function createLookup() {
-    const pending = new Map();
-    let noGetent = false;
-    return (hostname, options, callback) => {
-        const loopback = loopbackAddresses(hostname);
-        if (loopback !== undefined)
-            return void answer(loopback, options, callback);
-        const key = JSON.stringify([hostname, options.all === true, options.family ?? 0]);
-        const waiting = pending.get(key);
-        if (waiting !== undefined)
-            return void waiting.push(callback);
-        pending.set(key, [callback]);
-        const done = (err, found) => {
-            const callbacks = pending.get(key) ?? [];
-            pending.delete(key);
-            for (const cb of callbacks) {
-                if (err)
-                    cb(err, options.all ? [] : '');
-                else
-                    answer(found, options, cb);
-            }
-        };
-        // node:dns is loaded only for a name: a wait on an address (the usual `127.0.0.1`) starts without it
-        const viaNode = () => process
-            .getBuiltinModule('node:dns')
-            .lookup(hostname, { family: options.family, hints: options.hints, all: true }, (e, all) => done(e, all ?? []));
-        if (noGetent)
-            return viaNode();
-        getentHosts(hostname, (err, found) => {
-            if (err?.code !== 'ENOENT')
-                return done(err, ofFamily(found ?? [], options.family));
-            noGetent = true;
-            viaNode();
-        });
-    };
-}
-function answer(found, options, callback) {
-    if (found.length === 0) {
-        const err = Object.assign(new Error('no address of the requested family'), { code: 'ENOTFOUND' });
-        return void callback(err, options.all ? [] : '');
-    }
-    if (options.all)
-        callback(null, found);
-    else
-        callback(null, found[0].address, found[0].family);
-}
-const ofFamily = (found, family) => {
-    const wanted = family === 'IPv4' ? 4 : family === 'IPv6' ? 6 : family;
-    return wanted === 4 || wanted === 6 ? found.filter((a) => a.family === wanted) : found;
-};
-/** `getent ahosts NAME`: each address on its own line (three times, one per socket type), in getaddrinfo's order. */
-function getentHosts(hostname, callback) {
-    const { execFile } = process.getBuiltinModule('node:child_process');
-    const child = execFile('getent', ['ahosts', '--', hostname], { encoding: 'latin1' }, (err, stdout) => {
-        const code = err?.code;
-        if (code === 'ENOENT')
-            return callback(err);
-        if (err !== null) {
-            // getent's 2 is "not found"; anything else a failure of the resolver itself
-            const failure = code === 2 ? 'ENOTFOUND' : 'EAI_AGAIN';
-            return callback(Object.assign(new Error(`getaddrinfo ${failure} ${hostname}`), { code: failure }));
-        }
-        const addresses = [
-            ...new Set(stdout
-                .split('\n')
-                .map((line) => line.split(/\s+/)[0])
-                .filter(Boolean))
-        ];
-        callback(null, addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })));
-    });
-    // A resolver that never answers must not keep the process alive.
-    child.unref();
-    for (const stream of [child.stdout, child.stderr])
-        stream?.unref?.();
-}
-
-
-/***/ }),
-
-/***/ 242:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   NX: () => (/* binding */ MAX_REDIRECTS),
-/* harmony export */   X7: () => (/* binding */ createProber),
-/* harmony export */   qF: () => (/* binding */ parseJson),
-/* harmony export */   uT: () => (/* binding */ createHttpClient)
-/* harmony export */ });
-/* unused harmony export BODY_CAP_BYTES */
-/* harmony import */ var _undici_parts_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7101);
-/* harmony import */ var _hosts_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2327);
-/* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
-/* harmony import */ var _inputs_parse_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3718);
-/* harmony import */ var _inputs_secrets_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(3332);
-/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9842);
-
-
-
-
-
-
-/** Enough for any model list; a larger body is cut here so that a hostile server cannot flood memory. */
-const BODY_CAP_BYTES = 1024 * 1024;
-const MAX_REDIRECTS = 5;
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-function createProber({ url, headers, ...options }) {
-    const client = createHttpClient(options);
-    return {
-        probe: (timeoutMs, signal) => client.send({ url, method: 'GET', headers }, timeoutMs, signal),
-        close: () => client.close()
-    };
-}
-/** One exchange at a time with a hard time limit and a capped body: shared by the probe and the generation check. */
-function createHttpClient({ caCert, insecureTls, secrets = [], collector = (0,_runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__/* .createBodyCollector */ .M)(), env = process.env } = {}) {
-    // node:tls is loaded only here: a plain http:// wait never needs it (nor its memory, 6 MB on Node 24).
-    const ca = caCert === undefined ? {} : { ca: [...process.getBuiltinModule('node:tls').rootCertificates, caCert] };
-    const tls = { ...ca, ...(insecureTls ? { rejectUnauthorized: false } : {}) };
-    // Our own AbortSignal bounds each request; undici's timeouts are left wide so they never fire first.
-    const limits = { headersTimeout: 0, bodyTimeout: 0 };
-    const lookupHost = (0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .createLookup */ .BL)();
-    const connections = () => ({
-        direct: new _undici_parts_js__WEBPACK_IMPORTED_MODULE_0__/* .Agent */ .g6({ ...limits, connect: { ...tls, lookup: lookupHost, autoSelectFamily: true } }),
-        proxies: new Map()
-    });
-    let live = connections();
-    const viaProxy = (proxy) => {
-        let agent = live.proxies.get(proxy.href);
-        if (agent === undefined) {
-            agent = new _undici_parts_js__WEBPACK_IMPORTED_MODULE_0__/* .ProxyAgent */ .kT({
-                ...limits,
-                uri: proxy.href,
-                // As curl: an http:// URL is sent to the proxy in absolute form; only https:// is tunnelled (CONNECT).
-                proxyTunnel: false,
-                proxyTls: { ...tls, lookup: lookupHost },
-                requestTls: tls,
-                factory: (origin, options) => new _undici_parts_js__WEBPACK_IMPORTED_MODULE_0__/* .Client */ .Kj(origin, withFinalConnectErrors(options))
-            });
-            live.proxies.set(proxy.href, agent);
-        }
-        return agent;
-    };
-    const discard = (old) => {
-        for (const d of [old.direct, ...old.proxies.values()])
-            void d.destroy().catch(() => undefined);
-    };
-    return {
-        async send({ url, method, headers, json, stream }, timeoutMs, signal) {
-            const controller = new AbortController();
-            const timer = setTimeout(() => controller.abort(new ProbeTimeout(timeoutMs)), Math.max(1, timeoutMs));
-            const onStop = () => controller.abort(new ProbeStopped());
-            if (signal?.aborted)
-                onStop();
-            else
-                signal?.addEventListener('abort', onStop, { once: true });
-            // Settles the moment the exchange is cut short, in whatever state it is (connecting included).
-            let onCut = () => undefined;
-            const cut = new Promise((_resolve, reject) => {
-                onCut = () => reject(controller.signal.reason);
-                controller.signal.addEventListener('abort', onCut, { once: true });
-            });
-            let status;
-            let target = url;
-            let proxy;
-            let sent = {
-                'user-agent': 'wait-for-model',
-                accept: 'application/json, */*;q=0.5',
-                ...(json === undefined ? {} : { 'content-type': 'application/json' }),
-                ...headers
-            };
-            const exchange = async () => {
-                for (let hop = 0;; hop++) {
-                    proxy = (0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .proxyFor */ .iJ)(target, env);
-                    // `reset` closes the connection after each request: a kept-alive socket the server has just
-                    // dropped would otherwise read as a reset, and each probe should test that connections are accepted.
-                    const res = await (0,_undici_parts_js__WEBPACK_IMPORTED_MODULE_0__/* .request */ .Em)(proxy === undefined ? live.direct : viaProxy(proxy), {
-                        origin: target.origin,
-                        path: `${target.pathname}${target.search}`,
-                        method,
-                        headers: sent,
-                        body: json === undefined ? undefined : JSON.stringify(json),
-                        signal: controller.signal,
-                        reset: true
-                    });
-                    status = res.statusCode;
-                    const location = [res.headers.location].flat()[0];
-                    // Only a GET is followed: a generation request that is redirected reports the redirect.
-                    if (method === 'GET' && REDIRECT_STATUSES.has(status) && location !== undefined) {
-                        await res.body.dump();
-                        if (hop === MAX_REDIRECTS)
-                            return {
-                                kind: 'error',
-                                code: 'TOO_MANY_REDIRECTS',
-                                message: `more than ${MAX_REDIRECTS} redirects`,
-                                status
-                            };
-                        const next = new URL(location, target);
-                        if (next.protocol !== 'http:' && next.protocol !== 'https:') {
-                            return { kind: 'error', code: 'BAD_REDIRECT', message: `redirected to a ${next.protocol} URL`, status };
-                        }
-                        // Credentials are for the origin they were configured for, like a browser's fetch does.
-                        if (next.origin !== target.origin)
-                            sent = withoutCredentials(sent);
-                        target = next;
-                        continue;
-                    }
-                    const contentType = String(res.headers['content-type'] ?? '');
-                    if (stream !== undefined && status >= 200 && status < 300) {
-                        let streamed = 0;
-                        for await (const chunk of res.body) {
-                            streamed += chunk.length;
-                            if (stream(chunk))
-                                continue;
-                            res.body.destroy();
-                            break;
-                        }
-                        collector.arrived(streamed);
-                        return { kind: 'http', status, contentType, body: '', json: undefined, truncated: false };
-                    }
-                    const { text: raw, truncated } = await readCapped(res.body);
-                    collector.arrived(raw.length);
-                    const text = secrets.length === 0 ? raw : (0,_inputs_secrets_js__WEBPACK_IMPORTED_MODULE_5__/* .redact */ .E$)(raw, secrets);
-                    const retryAfter = [res.headers['retry-after']].flat()[0];
-                    return {
-                        kind: 'http',
-                        status,
-                        contentType,
-                        body: text,
-                        json: parseJson(text),
-                        truncated,
-                        ...((status === 429 || status === 503) && retryAfter !== undefined
-                            ? { retryAfterMs: (0,_inputs_parse_js__WEBPACK_IMPORTED_MODULE_2__/* .parseRetryAfter */ .mu)(retryAfter, Date.now()) }
-                            : {}),
-                        ...(target === url ? {} : { redirectedTo: target.href })
-                    };
-                }
-            };
-            const inFlight = exchange();
-            try {
-                return await Promise.race([inFlight, cut]);
-            }
-            catch (e) {
-                const error = describeError(controller.signal.aborted ? controller.signal.reason : e, proxy);
-                // Headers over undici's limit left as much garbage behind as a body near the cap would (100,000 of them:
-                // 3 MB of heap each time), but no body arrived to count: counted as one, so that the next one collects.
-                if (error.code === 'UND_ERR_HEADERS_OVERFLOW')
-                    collector.arrived(OVERFLOWED_HEADERS_BYTES);
-                return {
-                    ...error,
-                    message: (0,_inputs_secrets_js__WEBPACK_IMPORTED_MODULE_5__/* .redact */ .E$)(error.message, secrets),
-                    status,
-                    ...(target === url ? {} : { redirectedTo: target.href })
-                };
-            }
-            finally {
-                clearTimeout(timer);
-                signal?.removeEventListener('abort', onStop);
-                controller.signal.removeEventListener('abort', onCut);
-                if (controller.signal.aborted) {
-                    // What was cut short may still be connecting or retrying: end it, and start the next exchange afresh.
-                    inFlight.catch(() => undefined);
-                    discard(live);
-                    live = connections();
-                }
-            }
-        },
-        close: async () => {
-            discard(live);
-        }
-    };
-}
-/**
- * A connection that fails before any request ran is retried at once by undici when the error is a socket's
- * (`UND_ERR_SOCKET`): a proxy that closes the connection after CONNECT would make that a busy loop. Such an
- * error is passed on as the proxy's, which ends the request instead.
- */
-function withFinalConnectErrors(options) {
-    const { connect } = options;
-    if (typeof connect !== 'function')
-        return options;
-    return {
-        ...options,
-        connect: (opts, callback) => connect(opts, (err, socket) => callback(err?.code === 'UND_ERR_SOCKET'
-            ? Object.assign(new Error(`the proxy closed the connection (${err.message})`), { code: 'PROXY_CLOSED' })
-            : err, socket))
-    };
-}
-const withoutCredentials = (headers) => Object.fromEntries(Object.entries(headers).filter(([name]) => !(0,_inputs_secrets_js__WEBPACK_IMPORTED_MODULE_5__/* .isCredentialName */ .hN)(name)));
-/** What an answer whose headers overflowed counts as for the garbage collector (a body at the 1 MiB cap). */
-const OVERFLOWED_HEADERS_BYTES = 1024 * 1024;
-/** The wait was told to stop (the server exited, a log line matched, the job was cancelled). */
-class ProbeStopped extends Error {
-    code = 'STOPPED';
-    constructor() {
-        super('stopped');
-    }
-}
-class ProbeTimeout extends Error {
-    ms;
-    code = 'TIMEOUT';
-    constructor(ms) {
-        super(`no answer within ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(ms)}`);
-        this.ms = ms;
-    }
-}
-async function readCapped(body) {
-    const chunks = [];
-    let size = 0;
-    for await (const chunk of body) {
-        if (size + chunk.length > BODY_CAP_BYTES) {
-            chunks.push(chunk.subarray(0, BODY_CAP_BYTES - size));
-            body.destroy();
-            return { text: decode(chunks), truncated: true };
-        }
-        chunks.push(chunk);
-        size += chunk.length;
-    }
-    return { text: decode(chunks), truncated: false };
-}
-const decode = (chunks) => new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
-/**
- * No model list or completion nests deeper than this; a body that does is not parsed, since JSON.parse of a
- * 1 MiB `[[[\u2026]]]` builds half a million arrays (about 150 MB).
- */
-const MAX_JSON_DEPTH = 64;
-/** The body as JSON when it is an object or an array no deeper than MAX_JSON_DEPTH; undefined otherwise. */
-function parseJson(text) {
-    const first = /\S/.exec(text.slice(0, 4096))?.[0];
-    if ((first !== '{' && first !== '[') || nestsDeeperThan(text, MAX_JSON_DEPTH))
-        return undefined;
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        return undefined;
-    }
-}
-/** One pass over the text, strings skipped: whether brackets open deeper than `max`. */
-function nestsDeeperThan(text, max) {
-    let depth = 0;
-    let inString = false;
-    for (let i = 0; i < text.length; i++) {
-        const c = text.charCodeAt(i);
-        if (inString) {
-            if (c === 0x5c)
-                i++;
-            else if (c === 0x22)
-                inString = false;
-        }
-        else if (c === 0x22)
-            inString = true;
-        else if (c === 0x7b || c === 0x5b) {
-            if (++depth > max)
-                return true;
-        }
-        else if (c === 0x7d || c === 0x5d)
-            depth--;
-    }
-    return false;
-}
-/** Errors of the connection itself: through a proxy, they are the proxy's (it connects to the server). */
-const CONNECT_CODES = new Set([
-    'ECONNREFUSED',
-    'ENOTFOUND',
-    'EAI_AGAIN',
-    'EHOSTUNREACH',
-    'ENETUNREACH',
-    'ETIMEDOUT',
-    'UND_ERR_CONNECT_TIMEOUT'
-]);
-/** Reduces whatever undici or the socket threw to a stable code and its message; `proxy`: the one it went through. */
-function describeError(e, proxy) {
-    let err = e;
-    // undici wraps socket and TLS errors; the innermost coded error is the informative one.
-    while (err?.cause && typeof err.cause.code === 'string')
-        err = err.cause;
-    if (err && Array.isArray(err.errors)) {
-        // happy-eyeballs (localhost \u2192 ::1 and 127.0.0.1) reports an AggregateError of both attempts
-        const inner = err.errors.find((x) => x?.code);
-        if (inner)
-            err = inner;
-    }
-    const code = err?.code ?? 'UNKNOWN';
-    const message = err?.message ?? String(e);
-    if (proxy === undefined || code === 'TIMEOUT' || code === 'STOPPED')
-        return { kind: 'error', code, message };
-    // `PROXY_` keeps a refused proxy from reading as a refused server (nor waking the server's port watch).
-    const proxied = CONNECT_CODES.has(code) ? `PROXY_${code}` : code;
-    return { kind: 'error', code: proxied, message, proxy: (0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .proxyLabel */ .LE)(proxy) };
-}
-
-
-/***/ }),
-
-/***/ 7101:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Em: () => (/* binding */ request),
-/* harmony export */   Kj: () => (/* binding */ Client),
-/* harmony export */   St: () => (/* binding */ setUpUndici),
-/* harmony export */   g6: () => (/* binding */ Agent),
-/* harmony export */   kT: () => (/* binding */ ProxyAgent)
-/* harmony export */ });
-/* harmony import */ var undici_lib_dispatcher_agent_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7405);
-/* harmony import */ var undici_lib_dispatcher_agent_js__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(undici_lib_dispatcher_agent_js__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var undici_lib_dispatcher_dispatcher_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(883);
-/* harmony import */ var undici_lib_dispatcher_dispatcher_js__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(undici_lib_dispatcher_dispatcher_js__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var undici_lib_dispatcher_client_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3701);
-/* harmony import */ var undici_lib_dispatcher_client_js__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(undici_lib_dispatcher_client_js__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var undici_lib_dispatcher_proxy_agent_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6672);
-/* harmony import */ var undici_lib_dispatcher_proxy_agent_js__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(undici_lib_dispatcher_proxy_agent_js__WEBPACK_IMPORTED_MODULE_3__);
-/* harmony import */ var undici_lib_api_index_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(6615);
-// @ts-expect-error -- undici ships no declarations for its internal paths; typed below
-
-// @ts-expect-error -- as above
-
-// @ts-expect-error -- as above
-
-// @ts-expect-error -- as above
-
-// @ts-expect-error -- as above
-
-/**
- * What undici's index does on import: every dispatcher gets request(), connect() (the proxy agent tunnels with
- * it) and the other API methods. Done here, once, by whoever sends requests (the gate, the floor bench, tests
- * of the HTTP client), rather than as a side effect of importing this module. Safe to call again.
- */
-function setUpUndici() {
-    const prototype = (undici_lib_dispatcher_dispatcher_js__WEBPACK_IMPORTED_MODULE_1___default().prototype);
-    if (prototype.request !== undici_lib_api_index_js__WEBPACK_IMPORTED_MODULE_4__.request)
-        Object.assign(prototype, undici_lib_api_index_js__WEBPACK_IMPORTED_MODULE_4__);
-}
-const Agent = (undici_lib_dispatcher_agent_js__WEBPACK_IMPORTED_MODULE_0___default());
-const Client = (undici_lib_dispatcher_client_js__WEBPACK_IMPORTED_MODULE_2___default());
-const ProxyAgent = (undici_lib_dispatcher_proxy_agent_js__WEBPACK_IMPORTED_MODULE_3___default());
-function request(dispatcher, options) {
-    return dispatcher.request(options);
-}
-
-
-/***/ }),
-
-/***/ 2322:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   BY: () => (/* binding */ checkDiagnostics),
-/* harmony export */   IT: () => (/* binding */ checkEnvReport),
-/* harmony export */   K6: () => (/* binding */ checkPid),
-/* harmony export */   Nq: () => (/* binding */ checkStart),
-/* harmony export */   VJ: () => (/* binding */ checkFailPattern),
-/* harmony export */   el: () => (/* binding */ generationFor),
-/* harmony export */   iT: () => (/* binding */ checkContainer)
-/* harmony export */ });
-/* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9354);
-/* harmony import */ var _engines_model_lists_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9778);
-/* harmony import */ var _runtime_platform_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5937);
-/**
- * The rules between inputs, and between an input and the machine: each is checked where the parser has read the
- * inputs it involves, so that the first bad input read is the one an error names.
- */
-
-
-
-const needsShell = (platform) => `needs a POSIX shell (/bin/sh), which this machine (${(0,_runtime_platform_js__WEBPACK_IMPORTED_MODULE_2__/* .osName */ .w)(platform)}) does not have`;
-/** The server runs under `sh -c`, in its own process group: POSIX only (Windows runners have no /bin/sh). */
-function checkStart(start, platform) {
-    if (start !== undefined && platform.os === 'win32')
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz('start', {
-            problem: `${needsShell(platform)}: start the server in an earlier step and give its process id with "pid"`
-        });
-}
-/** A container and a process id name two servers; `stop: always` is for a container only. */
-function checkContainer(container, pid) {
-    if (container !== undefined && pid !== undefined)
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz('container', {
-            problem: 'names the server, and so does "pid": give one (a container\'s processes are its own)'
-        });
-}
-function checkPid(pid, start) {
-    if (start !== undefined && pid !== undefined)
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz('pid', {
-            problem: 'cannot be used with "start": the server "start" launches is the one watched'
-        });
-}
-function checkFailPattern(failPattern, logFile, start) {
-    if (failPattern !== undefined && logFile === undefined && start === undefined)
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz('fail-pattern', {
-            problem: 'needs a log to watch: set "log-file", or "start" (which writes one)'
-        });
-}
-function checkEnvReport(envReport, { start, pid }, platform) {
-    if (envReport.length > 0 && start === undefined && pid === undefined)
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz('env-report', { problem: 'needs the server process: set "start", "pid" or "container"' });
-    // A process started elsewhere shows its environment only in /proc/<pid>/environ; one that `start` launches
-    // is reported with the environment the gate gave it.
-    if (envReport.length > 0 && start === undefined && !platform.hasProc) {
-        const orStart = platform.os === 'win32' ? '' : ', or launch the server with "start" (then its environment is the one given to it)';
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz('env-report', {
-            problem: `with "pid", reads the server's environment from /proc, which this machine (${(0,_runtime_platform_js__WEBPACK_IMPORTED_MODULE_2__/* .osName */ .w)(platform)}) does not ` +
-                `have: remove "env-report"${orStart}`
-        });
-    }
-}
-/** Each command runs as `timeout \u2026 /bin/sh -c command`. */
-function checkDiagnostics(diagnostics, platform) {
-    if (diagnostics.length > 0 && platform.os === 'win32')
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz('diagnostics', {
-            problem: `${needsShell(platform)}: run them in a later step with "if: failure()"`
-        });
-}
-/** `probe-generation`: the generation request for `url`, which the URL's model list and `model` decide. */
-function generationFor(url, model) {
-    const found = (0,_engines_model_lists_js__WEBPACK_IMPORTED_MODULE_1__/* .generationRoute */ .wf)(url);
-    if (found === undefined) {
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz('probe-generation', {
-            problem: `no generation request is known for ${url.pathname}: point "url" at the server's model list, ` +
-                _engines_model_lists_js__WEBPACK_IMPORTED_MODULE_1__/* .GENERATION_ROUTES */ .w.map((r) => `${r.listPathText} (${r.servers})`).join(', ')
-        });
-    }
-    if (found.route.needsModel && model === undefined) {
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz('probe-generation', {
-            problem: `needs "model": the request to ${found.route.requests[0].path} names the model to generate with`
-        });
-    }
-    return found;
-}
-
-
-/***/ }),
-
-/***/ 8405:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Gk: () => (/* binding */ readEndpointServers),
-/* harmony export */   h6: () => (/* binding */ endpointSettings)
-/* harmony export */ });
-/* unused harmony export entryLines */
-/* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9354);
-/* harmony import */ var _input_files_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6731);
-/* harmony import */ var _cross_field_rules_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2322);
-/* harmony import */ var _forms_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2198);
-/* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5369);
-/**
- * A fleet of servers: `start`, `pid`, `container` and `log-file` with one line per `url` line, in order, each
- * endpoint's own server. One value (or none) keeps its meaning of one server (or none) for every endpoint, and a
- * single `url` takes `start` whole, a script of as many lines as it likes.
- */
-
-
-
-
-
-/** The inputs that may name each endpoint's own server, in action.yml's order. */
-const PER_ENDPOINT = ['start', 'pid', 'container', 'log-file'];
-/**
- * A shell statement that starts nothing: a line of a script for one server, not a server of its own (`export A=1`,
- * `cd /srv`, `A=1` alone, a comment).
- */
-const STATEMENT = /^(?:(?:export|cd|set|source|unset|ulimit|umask|trap|\.)(?:\s|$)|#|[A-Za-z_][A-Za-z0-9_]*=\S*$)/;
-/**
- * The entries of an input given one per line: its non-blank lines, trimmed; a line that ends in `\`, `&&`, `||`
- * or `|` goes on to the next one, as in a shell.
- */
-function entryLines(text) {
-    const lines = [];
-    let open = false;
-    for (const raw of text.split(/\r?\n/)) {
-        const line = raw.trim();
-        if (line === '' && !open)
-            continue;
-        if (open)
-            lines[lines.length - 1] = `${lines[lines.length - 1]}\n${line}`;
-        else
-            lines.push(line);
-        open = /(?:\\|&&|\|\||\|)$/.test(line);
-    }
-    return lines;
-}
-/**
- * Each endpoint's server, where `start`, `pid`, `container` or `log-file` has one line per `url` line (more than
- * one); undefined for one server (or none) behind every endpoint. Every line is checked as its input checks one
- * value, and an error names its line.
- */
-function readEndpointServers(read, endpoints, platform) {
-    if (endpoints < 2)
-        return undefined;
-    const given = new Map();
-    for (const name of PER_ENDPOINT) {
-        const text = read.script(name);
-        const lines = text === undefined ? [] : entryLines(text);
-        if (lines.length > 0)
-            given.set(name, lines);
-    }
-    const per = [...given].filter(([, lines]) => lines.length > 1);
-    if (per.length === 0)
-        return undefined;
-    for (const [name, lines] of per)
-        if (lines.length !== endpoints)
-            throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(name, {
-                problem: `has ${lines.length} lines and "url" has ${endpoints}: give one line per "url" line, in the same order ` +
-                    "(each endpoint's own server), or one value for every endpoint"
-            });
-    const [first] = per[0];
-    for (const [name] of given)
-        if (given.get(name)?.length === 1)
-            throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(name, {
-                problem: `is one value, and "${first}" has one line per "url" line (a server for each endpoint): give "${name}" ` +
-                    'one line per "url" line too, or leave it out'
-            });
-    const starts = given.get('start');
-    starts?.forEach((line, i) => {
-        if (STATEMENT.test(line))
-            throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz('start', {
-                line: i + 1,
-                value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_4__/* .printable */ .g$)(line),
-                problem: `starts no server: with one line per "url" line, each line of "start" is one endpoint's server ` +
-                    `(${endpoints} lines, ${endpoints} servers)`,
-                form: 'one command per line (join a script\'s lines with && or ;, or run a script file), or "start" on one ' +
-                    'line for one server behind every url'
-            });
-    });
-    (0,_cross_field_rules_js__WEBPACK_IMPORTED_MODULE_2__/* .checkStart */ .Nq)(starts?.[0], platform);
-    return Array.from({ length: endpoints }, (_, i) => {
-        const entry = (name, parse) => {
-            const line = given.get(name)?.[i];
-            if (line === undefined)
-                return undefined;
-            try {
-                return parse(line);
-            }
-            catch (e) {
-                const problem = e instanceof _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm ? e.problem : { problem: e.message };
-                throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(name, { ...problem, line: i + 1 });
-            }
-        };
-        const start = starts?.[i];
-        const pid = entry('pid', _forms_js__WEBPACK_IMPORTED_MODULE_3__/* .parsePid */ .Ng);
-        const container = entry('container', _forms_js__WEBPACK_IMPORTED_MODULE_3__/* .parseContainer */ .NJ);
-        // the container's output, else the started server's, is appended to it: through a link, to wherever it points
-        const writer = container !== undefined ? 'container' : start !== undefined ? 'start' : undefined;
-        const logFile = entry('log-file', (line) => {
-            (0,_input_files_js__WEBPACK_IMPORTED_MODULE_1__/* .checkLogFile */ .x)(line, writer);
-            return line;
-        });
-        return { start, pid, container, logFile };
-    });
-}
-/**
- * The settings of endpoint `i` of a fleet of servers, as a wait of that endpoint alone with its own server; the
- * settings as they are without one. A `history-key` that was given is each endpoint's own, by its URL.
- */
-function endpointSettings(settings, i) {
-    const own = settings.servers?.[i];
-    if (own === undefined)
-        return settings;
-    const target = settings.targets[i];
-    return {
-        ...settings,
-        targets: [target],
-        servers: undefined,
-        fleetMinReady: 1,
-        start: own.start,
-        pid: own.pid,
-        container: own.container,
-        logFile: own.logFile,
-        historyKey: settings.historyKey === undefined ? undefined : `${settings.historyKey} ${target.url.href}`
-    };
-}
-
-
-/***/ }),
-
-/***/ 2198:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   NJ: () => (/* binding */ parseContainer),
-/* harmony export */   Ng: () => (/* binding */ parsePid),
-/* harmony export */   S$: () => (/* binding */ parseUrls),
-/* harmony export */   b5: () => (/* binding */ PID_FORM),
-/* harmony export */   fy: () => (/* binding */ CONTAINER_FORM),
-/* harmony export */   s4: () => (/* binding */ parseEngine),
-/* harmony export */   xE: () => (/* binding */ parseEnvNames),
-/* harmony export */   yL: () => (/* binding */ oneOf)
-/* harmony export */ });
-/* unused harmony export parseUrl */
-/* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9354);
-/* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5369);
-/* harmony import */ var _engines_index_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9221);
-/** The forms of the values only the settings take: URLs, a process id, variable names, an engine, a word of a list. */
-
-
-
-/** `text` as one of `words`, case-insensitively. */
-function oneOf(text, words) {
-    const word = text.trim().toLowerCase();
-    if (!words.includes(word))
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: `one of ${words.join(', ')}` });
-    return word;
-}
-const ENGINE_FORM = `auto or one of ${_engines_index_js__WEBPACK_IMPORTED_MODULE_2__/* .ENGINE_NAMES */ .Gw.map(_engines_index_js__WEBPACK_IMPORTED_MODULE_2__/* .engineInputName */ .Eu).join(', ')}`;
-function parseEngine(text) {
-    const name = text === 'llama.cpp' ? 'llamacpp' : text;
-    if (!_engines_index_js__WEBPACK_IMPORTED_MODULE_2__/* .ENGINE_NAMES */ .Gw.includes(name))
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: ENGINE_FORM });
-    return name;
-}
-const CONTAINER_FORM = "a container's name or id, as `docker ps` shows it (srv, 3f2c9a\u2026; a service container: ${{ job.services.<id>.id }})";
-/** A container's name or id, as the engine accepts them: nothing that could be more of a request's path. */
-function parseContainer(text) {
-    if (text === '')
-        return undefined;
-    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$/.test(text))
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: CONTAINER_FORM });
-    return text;
-}
-const PID_FORM = 'a process id (12345) or the path of a file holding one';
-function parsePid(text) {
-    if (text === '')
-        return undefined;
-    if (!/^\d+$/.test(text))
-        return { file: text };
-    const pid = Number(text);
-    // Linux caps pid_max at 2^22.
-    if (pid < 1 || pid > 4_194_304)
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: PID_FORM });
-    return { pid };
-}
-const ENV_NAME_FORM = 'comma-separated variable names or globs such as NCCL_*,CUDA_VISIBLE_DEVICES';
-function parseEnvNames(text) {
-    const names = text
-        .split(/[,\n]/)
-        .map((n) => n.trim())
-        .filter((n) => n !== '');
-    const bad = names.find((n) => !/^[A-Za-z_*?][A-Za-z0-9_*?]*$/.test(n));
-    if (bad !== undefined)
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(bad), problem: 'is not a variable name or glob', form: ENV_NAME_FORM });
-    return names;
-}
-const URL_FORM = 'an http:// or https:// URL such as http://localhost:8000/v1/models';
-/** A fleet larger than this is more likely a mistake than a deployment. */
-const MAX_URLS = 1000;
-/** One URL per line (blank lines skipped); a fleet's lines are named by number in errors. */
-function parseUrls(text) {
-    const lines = text
-        .split(/\r?\n/)
-        .map((l) => l.trim())
-        .filter((l) => l !== '');
-    if (lines.length > MAX_URLS)
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ problem: `lists ${lines.length} URLs; the limit is ${MAX_URLS}` });
-    if (lines.length <= 1)
-        return [parseUrl(lines[0] ?? '')];
-    return lines.map((line, i) => {
-        try {
-            return parseUrl(line);
-        }
-        catch (e) {
-            if (!(e instanceof _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm))
-                throw e;
-            throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ ...e.problem, line: i + 1 }, { cause: e });
-        }
-    });
-}
-function parseUrl(text) {
-    const s = text.trim();
-    if (s === '')
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ problem: 'is required', form: URL_FORM });
-    // Messages show the text without any user:password@ part, even when it is not a valid URL.
-    const shown = (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(s.replace(/^([a-z][a-z\d+.-]*:\/\/)?.*@/is, '$1***@'));
-    // The URL parser would silently drop tabs and line breaks; a URL with them is a mistake or an injection.
-    if ((0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .hasControlChars */ .jt)(s) || s.includes('\t'))
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: shown, problem: 'contains a control character', form: URL_FORM });
-    let url;
-    try {
-        url = new URL(s);
-    }
-    catch {
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: shown, form: URL_FORM });
-    }
-    // Checked first so that a password never reaches a message.
-    if (url.username || url.password) {
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({
-            problem: 'must not carry credentials (user:password@); pass them with "api-key" or "headers"'
-        });
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:')
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: shown, form: URL_FORM });
-    return url;
-}
-
-
-/***/ }),
-
-/***/ 9354:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Mm: () => (/* binding */ ProblemError),
-/* harmony export */   dz: () => (/* binding */ InputError),
-/* harmony export */   fI: () => (/* binding */ problemText)
-/* harmony export */ });
-/** The problem in words: `line 2: "5x" is not \u2026`. */
-function problemText({ value, problem, form, line }) {
-    const where = line === undefined ? '' : `line ${line}: `;
-    if (problem === undefined)
-        return `${where}"${value}" is not ${form}`;
-    const what = value === undefined ? problem : `"${value}" ${problem}`;
-    return `${where}${what}${form === undefined ? '' : `: give ${form}`}`;
-}
-/** A problem found by a parser of one value, which knows no input's name: the parser's caller adds it. */
-class ProblemError extends Error {
-    problem;
-    constructor(problem, options) {
-        super(problemText(problem), options);
-        this.problem = problem;
-        this.name = 'ProblemError';
-    }
-}
-/** Its message is the action's wording: `Input "timeout": "5x" is not a duration such as \u2026`. */
-class InputError extends Error {
-    input;
-    problem;
-    constructor(input, problem) {
-        super(`Input "${input}": ${problemText(problem)}`);
-        this.input = input;
-        this.problem = problem;
-        this.name = 'InputError';
-    }
-}
-
-
-/***/ }),
-
-/***/ 6731:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Z: () => (/* binding */ readCaCert),
-/* harmony export */   x: () => (/* binding */ checkLogFile)
-/* harmony export */ });
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9354);
-/* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5369);
-/* harmony import */ var _runtime_file_kind_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2607);
-/* harmony import */ var _runtime_own_files_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(730);
-/** The inputs that name a file, checked when the inputs are read, so that a wrong path fails before any request. */
-
-
-
-
-
-const CA_FORM = 'the path of a PEM file of CA certificates (-----BEGIN CERTIFICATE-----)';
-/** `ca-cert`: reads and checks the PEM file now. */
-function readCaCert(path) {
-    const value = (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_2__/* .printable */ .g$)(path);
-    let pem;
-    try {
-        pem = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(path, 'utf8');
-    }
-    catch (e) {
-        const code = e.code ?? e.message;
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .ProblemError */ .Mm({ problem: `cannot read "${value}" (${code})`, form: CA_FORM }, { cause: e });
-    }
-    const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
-    if (blocks.length === 0)
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .ProblemError */ .Mm({ value, problem: 'holds no certificate', form: CA_FORM });
-    for (const block of blocks) {
-        try {
-            // node:crypto only here, for a ca-cert: loading it costs 5 ms and 3 MB on Node 24
-            new (process.getBuiltinModule('node:crypto').X509Certificate)(block);
-        }
-        catch {
-            throw new _input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .ProblemError */ .Mm({ value, problem: 'holds a certificate that cannot be read', form: CA_FORM });
-        }
-    }
-    return pem;
-}
-/**
- * `log-file`: a log that exists must be a regular file (followed through symlinks): a FIFO blocks whoever opens it,
- * and a device such as /dev/zero never ends. One not written yet is fine: the server writes it. Where the action
- * writes it (`writer`: the output of the server `start` runs, or of the `container`, through its engine), it must
- * not be a symbolic link either: the output would go wherever the link points. A log only read (`pid`) may be one.
- */
-function checkLogFile(path, writer) {
-    if (writer !== undefined && (0,_runtime_own_files_js__WEBPACK_IMPORTED_MODULE_3__/* .isSymlink */ .wP)(path))
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .ProblemError */ .Mm({
-            value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_2__/* .printable */ .g$)(path),
-            problem: `is a symbolic link, and ${writer === 'start' ? '"start" writes the server\'s output' : 'the container\'s output (from "container") is written'} to it; a link is never followed`,
-            form: 'the path of a regular file (or of one to create), not a link to it'
-        });
-    let stat;
-    try {
-        stat = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.statSync)(path);
-    }
-    catch {
-        return;
-    }
-    const what = (0,_runtime_file_kind_js__WEBPACK_IMPORTED_MODULE_4__/* .notRegularFile */ .s)(stat);
-    if (what !== undefined)
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .ProblemError */ .Mm({
-            value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_2__/* .printable */ .g$)(path),
-            problem: `is ${what}`,
-            form: "the path of a regular file (the server's log)"
-        });
-}
-
-
-/***/ }),
-
-/***/ 3718:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   E9: () => (/* binding */ parseDuration),
-/* harmony export */   J3: () => (/* binding */ LATIN1_FORM),
-/* harmony export */   K3: () => (/* binding */ parseRegex),
-/* harmony export */   Kt: () => (/* binding */ statusAccepted),
-/* harmony export */   QG: () => (/* binding */ parseHeaders),
-/* harmony export */   ec: () => (/* binding */ DURATION_FORM),
-/* harmony export */   lo: () => (/* binding */ parsePercent),
-/* harmony export */   mu: () => (/* binding */ parseRetryAfter),
-/* harmony export */   oY: () => (/* binding */ parseStatusSet),
-/* harmony export */   uQ: () => (/* binding */ isLatin1),
-/* harmony export */   yG: () => (/* binding */ parseBoolean)
-/* harmony export */ });
-/* unused harmony export MAX_DURATION_MS */
-/* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9354);
-/* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5369);
-/** Parsers for the textual forms of inputs. Each throws a ProblemError, which names the accepted form where it can. */
-
-
-const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-/** Longer than any job may run (self-hosted jobs stop at 5 days), and below setTimeout's 2^31 ms limit. */
-const MAX_DURATION_MS = 7 * 24 * 3_600_000;
-const DURATION_FORM = 'a duration such as 250ms, 15s, 2m, 1h, 1m30s (each unit once, largest first) or a number of seconds (0.5, 15)';
-/** Each unit at most once, largest first, as Go's durations and systemd's: `1m1m1m` is a typo, not 3m. */
-const DURATION_PARTS = /^(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m)?(?:(\d+(?:\.\d+)?)s)?(?:(\d+(?:\.\d+)?)ms)?$/;
-/** Parses `250ms`, `15s`, `2m`, `1h`, `1m30s` or a plain number of seconds into milliseconds. */
-function parseDuration(text) {
-    const s = text.trim();
-    let ms;
-    const parts = DURATION_PARTS.exec(s);
-    if (/^\d+(\.\d+)?$/.test(s)) {
-        ms = Number(s) * 1000;
-    }
-    else if (s !== '' && parts !== null) {
-        const [, h, m, sec, milli] = parts;
-        ms = [h, m, sec, milli].reduce((sum, n, i) => sum + Number(n ?? 0) * UNIT_MS[['h', 'm', 's', 'ms'][i]], 0);
-    }
-    else {
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: DURATION_FORM });
-    }
-    if (!Number.isFinite(ms) || ms > MAX_DURATION_MS)
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), problem: 'is longer than the 168h this accepts' });
-    return Math.round(ms);
-}
-const STATUS_FORM = 'HTTP status codes (100-599) as a code (200), a list (200,204) or a range (200-299)';
-/** Parses `200`, `200,204`, `200-299` (and mixes such as `200-204,301`). */
-function parseStatusSet(text) {
-    const ranges = [];
-    for (const part of text.split(',')) {
-        const m = /^\s*(\d{3})\s*(?:-\s*(\d{3})\s*)?$/.exec(part);
-        const lo = m ? Number(m[1]) : NaN;
-        const hi = m?.[2] ? Number(m[2]) : lo;
-        if (!(lo >= 100 && hi <= 599 && lo <= hi))
-            throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: STATUS_FORM });
-        ranges.push([lo, hi]);
-    }
-    return ranges;
-}
-function statusAccepted(set, status) {
-    return set.some(([lo, hi]) => status >= lo && status <= hi);
-}
-const HEADER_FORM = 'one "Name: value" per line, the name made of letters, digits and !#$%&\'*+-.^_`|~';
-/** Parses one `Name: value` per line; blank lines are skipped. */
-function parseHeaders(text) {
-    // no prototype: a header named __proto__ is a header like any other (found by the property test)
-    const headers = Object.create(null);
-    text.split(/\r?\n/).forEach((line, i) => {
-        if (line.trim() === '')
-            return;
-        const colon = line.indexOf(':');
-        const name = colon > 0 ? line.slice(0, colon).trim() : '';
-        const value = colon > 0 ? line.slice(colon + 1).trim() : '';
-        if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) {
-            throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ problem: `line ${i + 1} is not ${HEADER_FORM}` });
-        }
-        if ((0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .hasControlChars */ .jt)(value))
-            throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ problem: `line ${i + 1} (${name}) has a control character in its value` });
-        if (!isLatin1(value))
-            throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({
-                problem: `line ${i + 1} (${name}) has a character outside Latin-1 in its value (${LATIN1_FORM})`
-            });
-        headers[name.toLowerCase()] = value;
-    });
-    return headers;
-}
-/**
- * Reads a `Retry-After` value, delta-seconds (`120`) or an HTTP date, as milliseconds from `nowMs`;
- * undefined when it is neither. A date in the past means "now" (0).
- */
-function parseRetryAfter(value, nowMs) {
-    const s = value.trim();
-    if (/^\d+$/.test(s))
-        return Number(s) * 1000;
-    // only the IMF-fixdate form HTTP uses (`Wed, 21 Oct 2015 07:28:00 GMT`), not whatever Date.parse accepts
-    if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(s))
-        return undefined;
-    const at = Date.parse(s);
-    return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
-}
-/** HTTP sends a header value as bytes, one per character: a character above U+00FF cannot be sent. */
-const LATIN1_FORM = 'a header value is sent as bytes: only characters U+0000 to U+00FF';
-const isLatin1 = (text) => !/[\u0100-\uffff]/.test(text);
-/** Accepts a JavaScript regular expression as its source (`ready|up`) or in slashes with flags (`/kimi/i`). */
-function parseRegex(text) {
-    const slashed = /^\/(.*)\/([dgimsuvy]*)$/s.exec(text);
-    try {
-        return slashed ? new RegExp(slashed[1], slashed[2].replace(/[gy]/g, '')) : new RegExp(text);
-    }
-    catch (e) {
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ problem: `is not a valid JavaScript regular expression (${e.message})` }, { cause: e });
-    }
-}
-const BOOLEAN_FORM = 'true or false';
-function parseBoolean(text) {
-    if (/^(true|yes|on)$/i.test(text.trim()))
-        return true;
-    if (/^(false|no|off)$/i.test(text.trim()))
-        return false;
-    throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: BOOLEAN_FORM });
-}
-const PERCENT_FORM = 'a percentage such as 25% or 25';
-/** Parses `25%` or `25` (0 to 10000). */
-function parsePercent(text) {
-    const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text);
-    if (!m || Number(m[1]) > 10_000)
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: PERCENT_FORM });
-    return Number(m[1]);
-}
-
-
-/***/ }),
-
-/***/ 3332:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   E$: () => (/* binding */ redact),
-/* harmony export */   Sn: () => (/* binding */ MIN_SECRET_CHARS),
-/* harmony export */   Wm: () => (/* binding */ proxySecrets),
-/* harmony export */   YY: () => (/* binding */ credentialParts),
-/* harmony export */   hN: () => (/* binding */ isCredentialName),
-/* harmony export */   v5: () => (/* binding */ MASK),
-/* harmony export */   w2: () => (/* binding */ isSecretValue)
-/* harmony export */ });
-/* unused harmony export holdsCredential */
-/**
- * Secrets: which names hold credentials, the parts of a credential a server may echo alone, and redaction of every
- * form a secret may take in text. One rule for headers, `env-report`, URL query parameters and masking.
- */
-/** What a secret is replaced with. */
-const MASK = '***';
-/**
- * Names that say their value is a credential: one rule for request headers (masked in output, never forwarded to
- * another origin on a redirect), `env-report` variables (masked) and URL query parameters (masked). Short words
- * (PAT, PWD, PASS, DSN, JWT) count as a word of the name only (GH_PAT, MYSQL_PWD, PGPASS), so that PATH and the
- * shell's own PWD/OLDPWD (the working directory) are not taken for one.
- */
-const isCredentialName = (name) => /auth|cookie|token|key|secret|passw|credential|signature|private|netrc|jwt|dsn/i.test(name) ||
-    (/^sig$|(?:^|[_-])(?:pat|pass|pwd)(?:$|[_-])|pass$/i.test(name) && !/^(?:old)?pwd$/i.test(name));
-/**
- * Credential shapes found by value, whatever the name: a URL's user information (`postgres://app:pw@db/x`, a
- * Sentry DSN, `https://ghp_\u2026@github.com`), a `password`/`passwd`/`pwd` field (`password=\u2026`, `.netrc`'s
- * `password \u2026`), a PEM block, and the token forms of GitHub (`ghp_`, `gho_`, `ghs_`, `ghu_`, `ghr_`,
- * `github_pat_`), GitLab (`glpat-`), Hugging Face (`hf_`), OpenAI-style keys (`sk-`), Slack (`xoxa-`, `xoxb-`,
- * `xoxp-`), npm (`npm_`), AWS access key ids (`AKIA\u2026`, `ASIA\u2026`) and JWTs (`eyJ\u2026.eyJ\u2026.\u2026`). Each is linear (no
- * nested quantifier, and a scheme starts only where a word starts), so that a hostile text of any length is
- * scanned in linear time.
- */
-const CREDENTIAL_SHAPES = [
-    /(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/[^\s/?#@]+@/i,
-    /\b(?:password|passwd|pwd)\b["']?\s*[=:]\s*\S|\blogin\s+\S+\s+password\s+\S/i,
-    /-----BEGIN [A-Z0-9 ]*-----/,
-    /\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{16,}|hf_[A-Za-z0-9]{16,})/,
-    /\b(?:sk-[A-Za-z0-9_-]{16,}|xox[abprs]-[A-Za-z0-9-]{10,}|npm_[A-Za-z0-9]{30,}|(?:AKIA|ASIA)[0-9A-Z]{16})/,
-    /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/
-];
-/** A value that holds a credential by its shape (CREDENTIAL_SHAPES), whatever it is called. */
-const holdsCredential = (value) => CREDENTIAL_SHAPES.some((shape) => shape.test(value));
-/** The one rule for a named value (an `env-report` variable): a credential by its name, its shape, or a known secret. */
-const isSecretValue = (name, value, secrets = []) => isCredentialName(name) || holdsCredential(value) || secrets.some((s) => s !== '' && value.includes(s));
-/**
- * Secrets shorter than this are refused: masking a one- to three-character string would blank it in every
- * word that holds it, and not masking it would print it. No real key is that short.
- */
-const MIN_SECRET_CHARS = 4;
-/** The variables that name a proxy, as curl, Python's requests and undici read them. */
-const PROXY_VARIABLES = ['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY', 'all_proxy', 'ALL_PROXY'];
-/**
- * The credentials in the proxy URLs of `env` (`http://user:password@proxy:3128`): the user and password as the
- * URL writes them, the password alone, and decoded. The action prints a proxy without them (`proxyLabel`), but
- * `env-report`, a server's log, the history or a proxy's own error page may carry the URL or the password. A
- * password shorter than MIN_SECRET_CHARS is masked only with its user, not alone (it would blank every word that
- * holds it); unlike an input, a variable the job sets for every step is not refused.
- */
-function proxySecrets(env) {
-    const found = new Set();
-    for (const name of PROXY_VARIABLES) {
-        // the authority's user information: up to its last @, as curl reads it (a password may hold a bare @)
-        const userinfo = /^(?:[a-z][a-z0-9+.-]*:\/\/)?([^/?#\s]*)@/i.exec(env[name]?.trim() ?? '')?.[1];
-        if (userinfo === undefined || userinfo === '')
-            continue;
-        const password = userinfo.includes(':') ? userinfo.slice(userinfo.indexOf(':') + 1) : userinfo;
-        for (const s of [userinfo, password, decoded(password)])
-            if (s.length >= MIN_SECRET_CHARS)
-                found.add(s);
-    }
-    return [...found];
-}
-const decoded = (text) => {
-    try {
-        return decodeURIComponent(text);
-    }
-    catch {
-        return text;
-    }
-};
-/**
- * The parts of a credential header's value a server may echo alone, beside the whole value: the token after
- * an auth scheme (`Bearer tok`, `Basic dXNl\u2026`) and each cookie's value (`a=1; session=xyz`).
- */
-function credentialParts(name, value) {
-    if (/cookie/i.test(name))
-        return value
-            .split(';')
-            .map((c) => c.slice(c.indexOf('=') + 1).trim())
-            .filter((v) => v !== '');
-    const scheme = /authorization/i.test(name) ? /^[A-Za-z][\w-]*\s+(\S.*)$/.exec(value) : null;
-    return scheme ? [scheme[1].trim()] : [];
-}
-/**
- * Replaces every secret in `text`, as written and as JSON escapes it once and twice (a body quoted in a debug
- * line): the CLI has no runner to mask for it, and the action masks before the runner does.
- */
-function redact(text, secrets) {
-    return redactShapes(redactKnown(text, secrets));
-}
-/**
- * Text as it may be shown: each credential shape of CREDENTIAL_SHAPES masked where it stands (a URL keeps its
- * scheme and host, a password field its name). A PEM block's body lines are not recognisable one by one; its
- * BEGIN line is masked, and `env-report` masks such a value whole.
- */
-function redactShapes(text) {
-    return text
-        .replace(/(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi, `$1${MASK}@`)
-        .replace(/(\b(?:password|passwd|pwd)\b["']?\s*[=:]\s*["']?)[^\s"',;&]+/gi, `$1${MASK}`)
-        .replace(/(\blogin\s+\S+\s+password\s+)\S+/gi, `$1${MASK}`)
-        .replace(/-----BEGIN [A-Z0-9 ]*-----/g, MASK)
-        .replace(/\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{16,}|hf_[A-Za-z0-9]{16,}|sk-[A-Za-z0-9_-]{16,}|xox[abprs]-[A-Za-z0-9-]{10,}|npm_[A-Za-z0-9]{30,}|(?:AKIA|ASIA)[0-9A-Z]{16})/g, MASK)
-        .replace(/\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g, MASK);
-}
-function redactKnown(text, secrets) {
-    const forms = new Set();
-    for (const s of secrets) {
-        const once = JSON.stringify(s).slice(1, -1);
-        forms.add(s).add(once).add(JSON.stringify(once).slice(1, -1));
-    }
-    // longest first, so that a part (the token) never splits the whole (`Bearer token`) before it is masked
-    return [...forms]
-        .filter((s) => s !== '')
-        .sort((a, b) => b.length - a.length)
-        .reduce((t, s) => (t.includes(s) ? t.split(s).join(MASK) : t), text);
-}
-
-
-/***/ }),
-
-/***/ 900:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   OT: () => (/* binding */ STOP_MODES),
-/* harmony export */   X6: () => (/* binding */ SCHEDULE_MODES),
-/* harmony export */   jq: () => (/* binding */ MODEL_MATCH_MODES),
-/* harmony export */   js: () => (/* binding */ HISTORY_AUTO),
-/* harmony export */   r2: () => (/* binding */ GPU_CHECKS)
-/* harmony export */ });
-const SCHEDULE_MODES = ['adaptive', 'fixed'];
-/** `model-match`: `auto` takes a listed id that contains `model` when no closer one fits; `exact` does not. */
-const MODEL_MATCH_MODES = ['auto', 'exact'];
-const GPU_CHECKS = ['warn', 'fail', 'off'];
-const STOP_MODES = ['job-end', 'always', 'never'];
-/** `history-file: auto`: the runner's tool cache for the action, the user's cache directory for the CLI. */
-const HISTORY_AUTO = 'auto';
-
-
-/***/ }),
-
-/***/ 6192:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   LO: () => (/* binding */ inputVariable),
-/* harmony export */   lh: () => (/* binding */ isInputVariable),
-/* harmony export */   zS: () => (/* binding */ shellInputVariable)
-/* harmony export */ });
-/** Where an input's value comes from in the environment: the one mapping from input names to variable names. */
-const PREFIX = 'INPUT_';
-/** Whether an environment variable carries an input (the runner's or a shell's form). */
-const isInputVariable = (variable) => variable.startsWith(PREFIX);
-/**
- * The variable the runner sets for an input, as @actions/core's getInput reads it: INPUT_, then the name upper-cased
- * with spaces as underscores and hyphens kept (`match-regex` \u2192 INPUT_MATCH-REGEX).
- */
-const inputVariable = (name) => `${PREFIX}${name.replace(/ /g, '_').toUpperCase()}`;
-/** The form a shell can set, hyphens as underscores (INPUT_MATCH_REGEX): the CLI reads it too. */
-const shellInputVariable = (name) => inputVariable(name).replace(/-/g, '_');
-
-
-/***/ }),
-
-/***/ 9823:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  G: () => (/* binding */ answerWords),
-  y: () => (/* binding */ someOf)
-});
-
-// EXTERNAL MODULE: ./src/facts/answer.ts
-var facts_answer = __nccwpck_require__(2285);
-// EXTERNAL MODULE: ./src/runtime/text.ts
-var runtime_text = __nccwpck_require__(5369);
-// EXTERNAL MODULE: ./src/http/probe.ts
-var probe = __nccwpck_require__(242);
-// EXTERNAL MODULE: ./src/report/lifecycle-report.ts
-var lifecycle_report = __nccwpck_require__(7205);
-// EXTERNAL MODULE: ./src/runtime/clock.ts
-var clock = __nccwpck_require__(9842);
-;// CONCATENATED MODULE: ./src/report/cannot-change-report.ts
-
-
-const quoted = (ids) => ids
-    .slice(0, 10)
-    .map((id) => `"${(0,runtime_text/* clip */.$Q)(id, 200)}"`)
-    .join(', ');
-/** The words of a `load-failed`, `wrong-model` or `engine-dead` answer; undefined for any other answer. */
-function cannotChangeWords(answer, listed) {
-    if (answer.loadFailed !== undefined) {
-        const { request, model, reason } = answer.loadFailed;
-        const said = (0,runtime_text/* clip */.$Q)(reason, 500);
-        return {
-            summary: `${request}: "${model}" UNAVAILABLE: ${said}`,
-            detail: `the engine says "${model}" failed to load (${request}: UNAVAILABLE): ${said}. Waiting will not load it`
-        };
-    }
-    if (answer.wrongModel !== undefined) {
-        const { model, serving, nearest, forMs } = answer.wrongModel;
-        const near = nearest === undefined ? '' : ` (the nearest listed name is "${(0,runtime_text/* clip */.$Q)(nearest, 200)}")`;
-        return {
-            summary: `${listed()} \u2014 serves another model, not "${model}"`,
-            detail: `the server serves ${quoted(serving)}, not "${model}"${near}, unchanged for ${(0,clock/* formatDuration */.a3)(forMs)}, ` +
-                'and this engine serves only the models it was started with. Fix "model", or the model the server starts ' +
-                'with ("wrong-model-after: 0" waits for the timeout instead)'
-        };
-    }
-    if (answer.engineDead !== undefined) {
-        const { request, by, status, count } = answer.engineDead;
-        const what = by === 'health'
-            ? `${request} answered ${status ?? 'an error'} after it had said ready`
-            : `${request} answered the engine's own dead-engine error ${count ?? 3} times in a row` +
-                (status === undefined ? '' : ` (HTTP ${status})`);
-        return {
-            summary: `${listed()} \u2014 the engine died: ${what}`,
-            detail: `the engine's core died: ${what}. It will not recover by waiting: see the server's log, and restart it`
-        };
-    }
-    return undefined;
-}
-
-;// CONCATENATED MODULE: ./src/report/answer-report.ts
-/** An answer in words: its one-line summary (the log, the timeline) and its detail (why it is not ready). */
-
-
-
-
-
-const ERROR_WORDS = {
-    ECONNREFUSED: 'connection refused',
-    ECONNRESET: 'connection reset by the server',
-    UND_ERR_SOCKET: 'connection closed by the server before a complete answer',
-    EPIPE: 'connection closed by the server',
-    ENOTFOUND: 'host not found (DNS)',
-    EAI_AGAIN: 'host name lookup failed for now (DNS)',
-    EHOSTUNREACH: 'host unreachable',
-    ENETUNREACH: 'network unreachable',
-    ETIMEDOUT: 'connection attempt timed out',
-    UND_ERR_CONNECT_TIMEOUT: 'connection attempt timed out',
-    HPE_INVALID_CONSTANT: 'the answer is not valid HTTP',
-    TOO_MANY_REDIRECTS: `more than ${probe/* MAX_REDIRECTS */.NX} redirects (a redirect loop?)`,
-    BAD_REDIRECT: 'redirected to a URL that is not http:// or https://'
-};
-/** What a proxy did when the connection to it failed (`PROXY_<code>`, see the probe). */
-const PROXY_WORDS = {
-    ECONNREFUSED: 'refused the connection',
-    ENOTFOUND: 'was not found (DNS)',
-    EAI_AGAIN: 'could not be looked up for now (DNS)',
-    EHOSTUNREACH: 'is unreachable',
-    ENETUNREACH: 'is on an unreachable network',
-    ETIMEDOUT: 'did not accept the connection in time',
-    UND_ERR_CONNECT_TIMEOUT: 'did not accept the connection in time',
-    CLOSED: 'closed the connection before the tunnel was open'
-};
-/**
- * The words of an error code, or of a proxy's (`viaProxy`: a `PROXY_<code>`, said after "the proxy \u2026");
- * undefined for a code without words of its own.
- */
-function codeWords(code, viaProxy) {
-    // a code the tables do not name (facts/answer.ts lists those they do) has no words of its own
-    const errors = ERROR_WORDS;
-    const proxies = PROXY_WORDS;
-    if (!viaProxy)
-        return errors[code];
-    const own = code.slice('PROXY_'.length);
-    return proxies[own] ?? (errors[own] === undefined ? undefined : `failed: ${errors[own]}`);
-}
-/** The first `max` ids, then how many more of `total`. */
-function someOf(ids, max, total = ids.length) {
-    const named = ids.slice(0, max).map((id) => (0,runtime_text/* clip */.$Q)(id, facts_answer/* NAMED_ID_CHARS */.eA));
-    return total > named.length ? `${named.join(', ')} and ${total - named.length} more` : named.join(', ');
-}
-/** A generation request that produced a token: its arrival is the news, not its body. */
-const generatedWords = (request) => ({ summary: `${request} generated`, detail: '' });
-/** An answer in words: the same words for the same answer (it names the model, the text or the pattern it lacks). */
-function answerWords(answer) {
-    const stopped = cannotChangeWords(answer, () => listedWords(answer));
-    if (stopped !== undefined)
-        return stopped;
-    if (answer.engineReadiness !== undefined)
-        return withEngineReadinessWords(answer);
-    if (answer.generation !== undefined)
-        return withGenerationWords(answer);
-    if (answer.error !== undefined)
-        return errorWords(answer, answer.error);
-    const status = `HTTP ${answer.status}`;
-    const said = answer.said ? ` ${answer.said}` : '';
-    if (answer.state === 'fatal' && answer.ambiguous === undefined) {
-        return {
-            summary: `${status}${said}`,
-            detail: `the server refused the request as ${answer.status === 401 ? 'unauthenticated' : 'forbidden'}: ` +
-                'set "api-key" to the key the server was started with (sent as "Authorization: Bearer <key>"), ' +
-                'or pass the header it expects with "headers"'
-        };
-    }
-    if (answer.state === 'waiting' && answer.missing === undefined)
-        return { summary: `${status}${said}`, detail: `${status} is not an accepted status` };
-    if (answer.missing?.what === 'completion') {
-        return {
-            summary: `${status} ${answer.said ?? 'with an empty body'} \u2014 not a completion`,
-            detail: `the answer is not a ${answer.missing.route} completion`
-        };
-    }
-    const { models } = answer;
-    const listed = models === undefined
-        ? ''
-        : models.length === 0
-            ? ', lists no models'
-            : `, serving [${someOf(models, models.length, answer.modelCount)}]`;
-    const summary = `${status}${listed || said}`;
-    if (answer.ambiguous !== undefined) {
-        const words = (0,lifecycle_report/* ambiguousModelText */.Bv)(answer.ambiguous.model, answer.ambiguous.candidates, answer.ambiguous.count);
-        return { summary: `${summary} \u2014 ${words.summary}`, detail: words.detail };
-    }
-    if (answer.missing === undefined)
-        return { summary, detail: '' };
-    const why = missingWords(answer.missing, answer);
-    return { summary: `${summary} \u2014 ${why}`, detail: why };
-}
-/** The one-line summary of the model list under a fatal answer built on it. */
-const listedWords = (answer) => answerWords({
-    ...answer,
-    state: 'ready',
-    wrongModel: undefined,
-    engineDead: undefined,
-    engineReadiness: undefined,
-    generation: undefined
-}).summary;
-/** What a model list or body lacks (a generation answer that is no completion is told above, in its own words). */
-function missingWords(missing, answer) {
-    switch (missing.what) {
-        case 'model-list':
-            return `the answer is not a model list, so "${missing.model}" cannot be found in it${missing.truncated ? ' (body over 1 MiB, cut)' : ''}`;
-        case 'model':
-            if (missing.partial !== undefined)
-                return `"${missing.model}" is not among the listed models ("${(0,runtime_text/* clip */.$Q)(missing.partial, facts_answer/* NAMED_ID_CHARS */.eA)}" contains it, which "model-match: exact" refuses)`;
-            return answer.models?.length
-                ? `"${missing.model}" is not among the listed models`
-                : `"${missing.model}" is not listed yet`;
-        case 'model-loaded':
-            return `"${missing.id}" is listed but still loading (${missing.loading})`;
-        case 'model-unloaded':
-            return (0,lifecycle_report/* unloadedModelText */.$y)(missing.id);
-        case 'match':
-            return `the body does not contain "${missing.match}"`;
-        case 'match-regex-in-time':
-            return `${missing.pattern} ran out of time on the body (it backtracks too much: simplify "match-regex")`;
-        case 'match-regex':
-            return `the body does not match ${missing.pattern}`;
-    }
-}
-function errorWords(answer, code) {
-    if (answer.plainHttp !== undefined) {
-        const to = answer.plainHttp.redirectedTo;
-        const where = to === undefined ? 'the server' : `${new URL(to).host} (where the server redirected)`;
-        return {
-            summary: 'TLS error: the server answered in plain HTTP, not TLS',
-            detail: `${where} speaks plain HTTP on this port, not HTTPS (${code}): ` +
-                (to === undefined
-                    ? 'use an http:// URL'
-                    : `its redirect to ${to} is to a port without TLS: fix the redirect, or give the final address with http://`) +
-                '; "ca-cert" and "insecure-tls" cannot help'
-        };
-    }
-    if (answer.state === 'fatal' && answer.ambiguous === undefined) {
-        return {
-            summary: `TLS error: ${answer.said}`,
-            detail: `the server's certificate was not accepted (${code}): ${answer.said}. ` +
-                'Give its CA certificate with "ca-cert", or set "insecure-tls: true" to skip the check'
-        };
-    }
-    if (code === 'TIMEOUT') {
-        const summary = answer.status === undefined
-            ? 'no answer (request timed out)'
-            : `HTTP ${answer.status}, but the body did not arrive in time`;
-        return { summary, detail: summary };
-    }
-    const viaProxy = answer.proxy !== undefined;
-    const known = codeWords(code, viaProxy);
-    const words = viaProxy
-        ? `the proxy ${answer.proxy} ${known ?? `failed: ${answer.said}`}`
-        : (known ?? `${answer.said} (${code})`);
-    const summary = answer.status === undefined ? words : `HTTP ${answer.status}, then ${words}`;
-    return { summary, detail: summary };
-}
-/** A listed model's answer with the engine's own readiness answer (SGLang's /health) that followed it. */
-function withEngineReadinessWords(answer) {
-    const { request, answer: engine } = answer.engineReadiness;
-    const listed = answerWords({ ...answer, state: 'ready', engineReadiness: undefined }).summary;
-    const said = answerWords(engine);
-    const summary = `${listed} \u2014 ${request}: ${said.summary}`;
-    return {
-        summary,
-        detail: engine.state === 'ready' ? '' : `the model is listed, but ${request} says not ready yet: ${said.summary}`
-    };
-}
-/** A listed model's answer with the generation request that followed it. */
-function withGenerationWords(answer) {
-    const { request, answer: generation } = answer.generation;
-    // The model was listed and ready when the generation request went out.
-    const listed = answerWords({ ...answer, state: 'ready', generation: undefined }).summary;
-    if (generation.state === 'ready')
-        return { summary: `${listed} \u2014 ${generatedWords(request).summary}`, detail: '' };
-    const said = answerWords(generation);
-    return {
-        summary: `${listed} \u2014 ${request}: ${said.summary}`,
-        detail: answer.state === 'fatal'
-            ? `${request}: ${said.detail}`
-            : `the model is listed, but ${request} failed: ${said.summary}`
-    };
-}
-
-
-/***/ }),
-
-/***/ 2060:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   K: () => (/* binding */ probes),
-/* harmony export */   u: () => (/* binding */ describeExpectation)
-/* harmony export */ });
-const probes = (n) => `${n} probe${n === 1 ? '' : 's'}`;
-/** What readiness means for these settings, in words. */
-function describeExpectation({ expect, url }, subject = url.href) {
-    const parts = [
-        `${subject} to answer with an accepted status (${expect.status.map(([lo, hi]) => (lo === hi ? lo : `${lo}-${hi}`)).join(',')})`
-    ];
-    if (expect.model !== undefined)
-        parts.push(`list model "${expect.model}"`);
-    if (expect.match !== undefined)
-        parts.push(`contain "${expect.match}"`);
-    if (expect.matchRegex !== undefined)
-        parts.push(`match ${String(expect.matchRegex)}`);
-    return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
-}
-
-
-/***/ }),
-
-/***/ 3304:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   o: () => (/* binding */ failureMessage)
-/* harmony export */ });
-/* harmony import */ var _answer_report_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9823);
-/* harmony import */ var _expectation_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2060);
-/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9842);
-/** The failure: the message a wait that was not ready ends with. */
-
-
-
-/** The message a failed wait ends with: what was expected, what the server last said, how long and how often. */
-function failureMessage(outcome, ctx) {
-    const last = outcome.last;
-    const words = last && (0,_answer_report_js__WEBPACK_IMPORTED_MODULE_0__/* .answerWords */ .G)(last.answer);
-    const waited = `${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(outcome.elapsedMs)} and ${(0,_expectation_js__WEBPACK_IMPORTED_MODULE_2__/* .probes */ .K)(outcome.attempts)}`;
-    if (STOPPED_BY_ANSWER.includes(outcome.reason)) {
-        return `Stopped after ${waited}: ${words?.detail ?? outcome.reason}.`;
-    }
-    if (outcome.reason === 'port-busy' || outcome.reason === 'gpu-busy') {
-        return sentence(`Did not start the server: ${outcome.halt?.detail ?? outcome.reason}`);
-    }
-    if (outcome.halt) {
-        // a cancel after the wait had found it ready (its smoke test cut short): it was ready, the run is not
-        const before = last?.state === 'ready' ? '' : ', before the server was ready';
-        const lines = [sentence(`Stopped after ${waited}${before}: ${outcome.halt.detail}`)];
-        if (words !== undefined)
-            lines.push(sentence(`Last answer: ${words.summary}`));
-        return lines.join('\n');
-    }
-    const lines = [
-        outcome.reason === 'generation-failed'
-            ? sentence(`Timed out after ${waited} (timeout ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(ctx.timeoutMs)}): ${words?.detail ?? 'the generation request failed'}`)
-            : `Timed out after ${waited} (timeout ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(ctx.timeoutMs)}) waiting for ${(0,_expectation_js__WEBPACK_IMPORTED_MODULE_2__/* .describeExpectation */ .u)(ctx)}.`
-    ];
-    if (last === undefined || words === undefined)
-        return lines[0];
-    lines.push(sentence(`Last answer: ${words.summary}`));
-    if (last.models !== undefined && ctx.expect.model !== undefined) {
-        lines.push(last.models.length
-            ? `The server lists: ${(0,_answer_report_js__WEBPACK_IMPORTED_MODULE_0__/* .someOf */ .y)(last.models, 50, last.modelCount)}.`
-            : 'The server lists no models.');
-    }
-    if (last.excerpt)
-        lines.push(`Body (first 200 characters): ${last.excerpt}`);
-    if (outcome.firstResponseMs === undefined)
-        lines.push('The server never answered over HTTP.');
-    return lines.join('\n');
-}
-/** Reasons an answer gives at once: the failure says what to do, not how long it waited for what. */
-const STOPPED_BY_ANSWER = [
-    'unauthorized',
-    'tls',
-    'ambiguous-model',
-    'load-failed',
-    'wrong-model',
-    'engine-dead'
-];
-/** Ends text with a full stop unless it already ends a sentence (server messages often do). */
-const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
-
-
-/***/ }),
-
-/***/ 7205:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   $y: () => (/* binding */ unloadedModelText),
-/* harmony export */   BN: () => (/* binding */ gpuBusyText),
-/* harmony export */   Bv: () => (/* binding */ ambiguousModelText),
-/* harmony export */   Kq: () => (/* binding */ elsewhereText),
-/* harmony export */   MT: () => (/* binding */ partialMatchText),
-/* harmony export */   QN: () => (/* binding */ stopLines),
-/* harmony export */   UC: () => (/* binding */ redirectText),
-/* harmony export */   eR: () => (/* binding */ wrongServerText),
-/* harmony export */   g7: () => (/* binding */ loadAskedText),
-/* harmony export */   gu: () => (/* binding */ gpuUnavailableText),
-/* harmony export */   m: () => (/* binding */ portBusyText),
-/* harmony export */   oA: () => (/* binding */ engineReadinessRequest),
-/* harmony export */   sB: () => (/* binding */ wakeAskedText),
-/* harmony export */   y2: () => (/* binding */ dockerProxyText)
-/* harmony export */ });
-/* unused harmony exports refusedStateText, NOTHING_TO_STOP, jobEndErrorText, jobEndSummaryErrorText, jobEndCancelledText, fleetMemberText, jobEndSummary */
-/* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5369);
-
-
-const list = (items) => items.map((i) => `"${i}"`).join(', ');
-/** A `model` several listed ids contain, none of them exactly: stable words, so the summary is stable. */
-function ambiguousModelText(model, candidates, count = candidates.length) {
-    const more = count > candidates.length ? ` and ${count - candidates.length} more` : '';
-    return {
-        summary: `"${model}" fits ${count} listed models`,
-        detail: `"${model}" fits ${count} listed models and is none of them exactly: ${list(candidates)}${more}. ` +
-            'Give the exact id as "model" (an id ending with /<model> or equal to it ignoring case also counts as exact)'
-    };
-}
-/** A `model` matched by a listed id that only contains it (`model-match: partial`): it may be another version. */
-const partialMatchText = (model, id) => `"${model}" matched the listed id "${id}" only partly (the id contains it): make sure it is the model meant, ` +
-    'give the exact id as "model", or set "model-match: exact" to refuse partial matches';
-/** A model the server lists but loads only when asked (llama.cpp's router mode, LM Studio). */
-const unloadedModelText = (id) => `"${id}" is listed but not loaded: the server loads it only when asked (set "load: true" to have it loaded)`;
-const s1 = (seconds) => `${seconds.toFixed(1)}s`;
-const pidList = (pids) => `${pids.length === 1 ? 'pid' : 'pids'} ${pids.join(', ')}`;
-/** How a server was stopped (`wait-for-model stop`, the job-end step): what was sent, how it exited, its GPU memory. */
-function stopLines(r) {
-    if (r.outcome === 'refused')
-        return [{ level: 'warning', text: refusedText(r.pid, r.refused) }];
-    const lines = [];
-    if (r.notOurs !== undefined)
-        lines.push({ level: 'info', text: notOursText(r.pid, r.notOurs) });
-    if (r.spared !== undefined)
-        lines.push({ level: 'warning', text: `Left alone, as no stop may signal them: ${pidList(r.spared)}.` });
-    if (r.outcome === 'not-running')
-        return r.notOurs === undefined
-            ? [
-                ...lines,
-                {
-                    level: 'info',
-                    text: `${r.container === undefined ? `Process ${r.pid}` : `The container ${r.container}`} is not running: nothing to stop.`
-                }
-            ]
-            : lines;
-    const what = r.container !== undefined
-        ? `the container ${r.container} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
-        : r.scope === 'group'
-            ? `the server's process group ${r.pid} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
-            : r.notOurs === undefined
-                ? `the server ${r.pid} and its child processes (${r.pids.length} in all)`
-                : `the server's processes that carry its run marker (${r.pids.length} in all)`;
-    const how = r.exitCode !== undefined && r.exitCode !== null
-        ? `, exit code ${r.exitCode}`
-        : r.exitSignal
-            ? `, ended by ${r.exitSignal}`
-            : '';
-    if (r.escaped !== undefined && r.notOurs === undefined)
-        lines.push({
-            level: 'info',
-            text: `Also the server's processes that had left its process group (they carry its run marker): ${pidList(r.escaped)}.`
-        });
-    if (r.outcome === 'exited') {
-        lines.push({
-            level: 'info',
-            text: r.signal === 'SIGKILL'
-                ? r.cancelled
-                    ? `Stopped ${what}: SIGTERM, then SIGKILL at once (the stop was cancelled); gone ${s1(r.secondsToExit ?? 0)} after SIGTERM${how}.`
-                    : `Stopped ${what}: it did not exit after SIGTERM, so SIGKILL; gone ${s1(r.secondsToExit ?? 0)} after SIGTERM${how}.`
-                : `Stopped ${what}: SIGTERM, gone after ${s1(r.secondsToExit ?? 0)}${how}.`
-        });
-    }
-    else {
-        lines.push({
-            level: 'warning',
-            text: `Could not stop ${what}: still running after SIGTERM and SIGKILL: ${pidList(r.survivors ?? [])}.`
-        });
-    }
-    const g = r.gpu;
-    if (g.kind === 'released')
-        lines.push({
-            level: 'info',
-            text: `Its GPU memory (${g.mib > 0 ? `${g.mib} MiB` : 'an amount nvidia-smi does not show'}) was released ${s1(g.seconds)} after SIGTERM.`
-        });
-    else if (g.kind === 'held')
-        lines.push({
-            level: 'warning',
-            text: `Its GPU memory was not released: ${g.mib > 0 ? `${g.heldMib} of ${g.mib} MiB` : 'an amount nvidia-smi does not show'} still held ${s1(g.seconds)} after SIGTERM` +
-                `${g.pids.length ? ` (${pidList(g.pids)})` : ''}; the next job on this machine may run out of GPU memory.`
-        });
-    else if (g.kind === 'none')
-        lines.push({ level: 'debug', text: 'Its processes held no GPU memory.' });
-    else
-        lines.push({ level: 'debug', text: `GPU memory not looked at (nvidia-smi: ${g.why}).` });
-    return lines;
-}
-const SPARED_WORDS = {
-    self: "is this step's own process",
-    ancestor: "is an ancestor of this step's process (the runner's step, or the runner)",
-    init: 'is pid 1 (init)',
-    runner: "is one of the runner's own processes",
-    'group-leader': 'leads the process group this step (or the runner) runs in'
-};
-/** The pid to stop is one no stop may signal. */
-const refusedText = (pid, why) => `Refused to stop process ${pid}: it ${SPARED_WORDS[why ?? 'self']}. Nothing was signalled.`;
-/** The pid the state names is no longer the server's. */
-function notOursText(pid, id) {
-    const why = id.kind === 'rebooted'
-        ? 'the machine has booted since the server started'
-        : id.kind === 'unchecked'
-            ? 'there is no start time to check it by (no /proc where it started, or here)'
-            : `it started at ${id.startTicks ?? '?'} clock ticks after boot, the server at ${id.expectedTicks}: the server has exited and its pid was reused`;
-    return `Process ${pid} is not the server this job started (${why}): left alone, with its process group.`;
-}
-/** The job-end state holds a value the main step did not write. */
-const refusedStateText = (e) => `Refused the job-end state, and signalled nothing: STATE_${e.stateName} is "${printable(e.value).slice(0, 80)}", ` +
-    `not ${e.form} as the main step writes it.`;
-/** `process 1234 (python -m vllm \u2026)`, or what can be said of a socket whose holder this user cannot see. */
-function listenerText(l) {
-    if (l.holders.length === 0)
-        return `a process this user cannot see (listening on ${l.address}, socket inode ${l.inode})`;
-    return l.holders.map((h) => `process ${h.pid}${h.command ? ` (${h.command})` : ''}`).join(' and ');
-}
-const holderPids = (listeners) => [
-    ...new Set(listeners.flatMap((l) => l.holders.map((h) => h.pid)))
-];
-/** Before `start`: something already listens on the URL's port (a server an earlier job left behind). */
-function portBusyText(owner) {
-    const pids = holderPids(owner.listeners);
-    return (`Port ${owner.port} is already in use by ${owner.listeners.map(listenerText).join('; ')}: the server "start" ` +
-        'would launch could not listen there, and the one already there would answer the gate. ' +
-        (pids.length
-            ? `Stop it first (wait-for-model stop --pid ${pids[0]}, or kill ${pids.join(' ')}), `
-            : 'Stop it first, ') +
-        'or give the new server another port');
-}
-/** With `start` or `pid`: the port answers, but from a process that is not the watched server or its children. */
-function wrongServerText(o, watchedPid, redirect) {
-    return (`${redirect === undefined ? '' : `${redirectText(redirect)}: `}Port ${o.port} is answered by ${o.listeners.map(listenerText).join('; ')}, not by the server being watched ` +
-        `(pid ${watchedPid}) or its child processes: an earlier server still holds the port, or the watched one ` +
-        'listens elsewhere. Its answers say nothing about the server being waited for');
-}
-/** The origins only: a Location's path and query are the server's words, of any length. */
-const redirectText = ({ from, to }) => `${from.origin} redirected to ${to.origin}`;
-/** With `start` or `pid`: a local endpoint redirected to another machine, whose answer is not the watched server's. */
-const elsewhereText = (redirect, watchedPid) => `${redirectText(redirect)}, which is not this machine: its answers say nothing about the server being watched ` +
-    `(pid ${watchedPid}). Give the URL the server itself answers on, or set "port-check: false" for a proxy`;
-/** Before `start`: other processes hold memory on the GPUs the server will use. */
-function gpuBusyText(apps, gpus) {
-    const where = (uuid) => {
-        const gpu = gpus.find((g) => g.uuid === uuid);
-        return gpu === undefined ? uuid : `GPU ${gpu.index}`;
-    };
-    const each = apps.map((a) => `pid ${a.pid} (${a.processName}) ${a.usedMiB === undefined ? 'an unknown amount' : `${a.usedMiB} MiB`} on ${where(a.gpuUuid)}`);
-    return `Other processes hold memory on the GPUs the server will use: ${each.join('; ')}`;
-}
-/** The post step, when the main step left it no server to stop (none launched by `start`, or `stop: never`). */
-const NOTHING_TO_STOP = 'No server to stop at the job end: none was launched by "start" with "stop: job-end".';
-/** The post step could not stop the server (an error of its own, never the job's failure). */
-const jobEndErrorText = (pid, message) => `Could not stop the server${pid === undefined ? '' : ` (pid ${pid})`} at the job end: ${message}`;
-/** The server was stopped, but the job summary could not be written. */
-const jobEndSummaryErrorText = (message) => `The server was stopped, but the job summary could not be written: ${message}`;
-/** The job-end step was signalled (the runner cancelling it): it stopped the server without waiting any longer. */
-const jobEndCancelledText = (signal) => `The job-end step was cancelled (${signal}): the server was sent SIGKILL at once if still running, ` +
-    'and its GPU memory was not waited for.';
-/** `server 3 of 8 (url line 3)`: which endpoint's server a job-end line is about. */
-const fleetMemberText = (m) => `server ${m.n} of ${m.of} (url line ${m.n})`;
-function jobEndSummary(end, cancelledBy, member) {
-    const r = end.record;
-    const g = r.gpu;
-    const rows = [
-        ...(cancelledBy === undefined ? [] : [['Cancelled', jobEndCancelledText(cancelledBy)]]),
-        ['Server process', `pid ${r.pid} (${r.scope === 'group' ? 'its process group' : 'with its child processes'})`],
-        [
-            'Result',
-            r.outcome === 'refused'
-                ? `\u26a0\ufe0f refused: ${refusedText(r.pid, r.refused)}`
-                : r.notOurs !== undefined && r.outcome === 'not-running'
-                    ? `left alone: ${notOursText(r.pid, r.notOurs)}`
-                    : r.outcome === 'not-running'
-                        ? 'already gone'
-                        : r.outcome === 'survived'
-                            ? `\u26a0\ufe0f still running after SIGKILL: pid ${(r.survivors ?? []).join(', ')}`
-                            : end.clean
-                                ? '\u2705 stopped'
-                                : '\u26a0\ufe0f stopped, not cleanly'
-        ]
-    ];
-    if (r.signal !== undefined)
-        rows.push(['Last signal sent', r.signal]);
-    if (r.exitCode !== undefined && r.exitCode !== null)
-        rows.push(['Exit code', String(r.exitCode)]);
-    if (r.exitSignal)
-        rows.push(['Ended by', r.exitSignal]);
-    if (r.secondsToExit !== undefined)
-        rows.push(['Gone after SIGTERM', `${s1(r.secondsToExit)}`]);
-    if (g.kind === 'released') {
-        rows.push(['GPU memory released after SIGTERM', s1(g.seconds)]);
-        rows.push(['GPU memory released', g.mib > 0 ? `${g.mib} MiB` : 'an amount nvidia-smi does not show']);
-    }
-    else if (g.kind === 'held')
-        rows.push(['GPU memory', `\u26a0\ufe0f ${g.heldMib} of ${g.mib} MiB still held after ${s1(g.seconds)}`]);
-    else if (g.kind === 'none')
-        rows.push(['GPU memory', 'none held']);
-    else
-        rows.push(['GPU memory', `not looked at (nvidia-smi: ${g.why})`]);
-    const whose = member === undefined ? 'server' : fleetMemberText(member);
-    const lines = [`### wait-for-model: ${whose} stopped at the job end`, '', '| | |', '|---|---|'];
-    lines.push(...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`), '');
-    if (end.logTail !== undefined) {
-        lines.push(`#### ${logTailTitle(end.logTail, end.logFile)}`, '');
-        lines.push(fenced(end.logTail.map((l) => `${l.number}: ${l.text}`).join('\n')), '');
-    }
-    return `${lines.join('\n')}\n`;
-}
-/** A debug line: the GPU pre-flight had no reading (a machine without GPUs is no reason to say more). */
-const gpuUnavailableText = (why, detail) => `GPU check skipped: no reading from nvidia-smi (${why}${detail ? `: ${detail}` : ''}).`;
-/** A debug line: the port is a container's, published by docker-proxy; whose container cannot be told from here. */
-const dockerProxyText = (o, watchedPid) => `Port ${o.port} is held by docker-proxy (a container's published port), not by process ${watchedPid}: taken as ` +
-    "the watched server's, since a container's sockets are not in this machine's network namespace.";
-/** The engine's own readiness answer, as the log and the summary name it: `SGLang GET /health`. */
-const engineReadinessRequest = (engine, url) => `${engine} GET ${url.pathname}`;
-/** `load: true` and a sleeping engine (vLLM's sleep mode): the request that wakes it has gone out. */
-const wakeAskedText = (engine, url) => `Asked ${engine} to wake up: POST ${url.pathname}`;
-/** `load: true`: the request that asks the server to load the model has gone out. */
-const loadAskedText = (url, model) => `Asked the server to load "${String(model)}": POST ${url.pathname}`;
-
-
-/***/ }),
-
-/***/ 4285:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Hn: () => (/* binding */ cell),
-/* harmony export */   Nn: () => (/* binding */ logTailTitle),
-/* harmony export */   OF: () => (/* binding */ fenced),
-/* harmony export */   aY: () => (/* binding */ code),
-/* harmony export */   bC: () => (/* binding */ mdText)
-/* harmony export */ });
-const cell = (text) => text.replace(/\|/g, '\\|').replace(/\r?\n|\r/g, ' ');
-/**
- * Text a server or a log wrote, as literal Markdown (before `cell`): no HTML (`<img>`), no emphasis, no code span,
- * no link or image, no autolink (`https://\u2026`, `www.\u2026`).
- */
-function mdText(text) {
-    return text
-        .replace(/[\\`*_~[\]]/g, '\\$&')
-        .replace(/&/g, '&amp;')
-        .replace(/</g, '&lt;')
-        .replace(/>/g, '&gt;')
-        .replace(/:\/\//g, ':\\/\\/')
-        .replace(/\b(www)\./gi, '$1\\.');
-}
-/** Text as code: a code span when it holds no backtick (nothing renders inside one), else as `mdText`. */
-const code = (text) => (text.includes('`') ? mdText(text) : `\`${text}\``);
-/** The title of a server log's last lines (the log, both job summaries). */
-function logTailTitle(tail, file = 'the log') {
-    return tail.length === 0 ? `${file} is empty` : `Last ${tail.length} line${tail.length === 1 ? '' : 's'} of ${file}`;
-}
-/** A code block whose fence no line of the text can close. */
-function fenced(text) {
-    const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-    const fence = '`'.repeat(longest + 1);
-    return `${fence}\n${text}\n${fence}`;
-}
-
-
-/***/ }),
-
-/***/ 5468:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   V4: () => (/* binding */ outputs),
-/* harmony export */   bA: () => (/* binding */ typedOutputs)
-/* harmony export */ });
-/* unused harmony export OUTPUT_NAMES */
-/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9842);
-/**
- * The outputs: every one of action.yml's outputs as the action sets it (a string: GitHub has no other kind), and as
- * `--json` prints them: a script reading JSON should get `"attempts": 3`, `"ready": true` and
- * `"models": ["a", "b"]`, not strings to parse again. The keys stay the output names.
- */
-
-/** action.yml's outputs, in its order; a test holds the two together. */
-const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
-    'ready',
-    'elapsed-seconds',
-    'attempts',
-    'status-code',
-    'models',
-    'model-id',
-    'model-match',
-    'first-response-seconds',
-    'reason',
-    'pid',
-    'log-file',
-    'startup-seconds',
-    'gpu-memory-mib',
-    'generation-seconds',
-    'results',
-    'phases',
-    'expected-seconds',
-    'regression-percent',
-    'ttft-ms',
-    'decode-tokens-per-second'
-]));
-function outputs(outcome) {
-    const server = outcome.server;
-    const profile = outcome.profile;
-    return {
-        ready: String(outcome.ready),
-        'elapsed-seconds': (0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_0__/* .seconds */ .YA)(outcome.elapsedMs),
-        attempts: String(outcome.attempts),
-        'status-code': outcome.last?.status === undefined ? '' : String(outcome.last.status),
-        models: JSON.stringify(outcome.models),
-        'model-id': outcome.last?.modelId ?? '',
-        'model-match': outcome.ready ? (outcome.last?.modelMatch ?? '') : '',
-        'first-response-seconds': outcome.firstResponseMs === undefined ? '' : (0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_0__/* .seconds */ .YA)(outcome.firstResponseMs),
-        reason: outcome.reason,
-        pid: server?.pid === undefined ? '' : String(server.pid),
-        'log-file': server?.logFile ?? '',
-        'startup-seconds': server?.startupMs === undefined ? '' : (0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_0__/* .seconds */ .YA)(server.startupMs),
-        'gpu-memory-mib': server?.gpuMemoryMiB === undefined ? '' : String(server.gpuMemoryMiB),
-        'generation-seconds': outcome.generationMs === undefined ? '' : (0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_0__/* .seconds */ .YA)(outcome.generationMs),
-        results: JSON.stringify(outcome.results.map(resultRecord)),
-        phases: JSON.stringify((outcome.profile?.phases ?? []).map((p) => ({ name: p.name, seconds: p.seconds }))),
-        'expected-seconds': profile?.expectedSeconds === undefined ? '' : profile.expectedSeconds.toFixed(1),
-        'regression-percent': profile?.regressionPercent === undefined ? '' : profile.regressionPercent.toFixed(1),
-        'ttft-ms': outcome.smoke?.ttftMs === undefined ? '' : String(Math.round(outcome.smoke.ttftMs)),
-        'decode-tokens-per-second': outcome.smoke?.decodeTokensPerSecond === undefined ? '' : outcome.smoke.decodeTokensPerSecond.toFixed(1)
-    };
-}
-/** One endpoint's entry in the `results` output. */
-function resultRecord(r) {
-    return {
-        url: r.url.href,
-        ready: r.ready,
-        'elapsed-seconds': Number((0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_0__/* .seconds */ .YA)(r.elapsedMs)),
-        'status-code': r.last?.status ?? null,
-        'model-id': r.last?.modelId ?? null,
-        reason: r.reason,
-        // a fleet of servers: each endpoint's own (one server for all has them in the outputs beside `results`)
-        ...(r.server === undefined
-            ? {}
-            : {
-                pid: r.server.pid ?? null,
-                container: r.server.container ?? null,
-                'log-file': r.server.logFile ?? null,
-                'startup-seconds': r.server.startupMs === undefined ? null : Number((0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_0__/* .seconds */ .YA)(r.server.startupMs)),
-                'gpu-memory-mib': r.server.gpuMemoryMiB ?? null
-            }),
-        ...(r.profile === undefined ? {} : { phases: r.profile.phases.map((p) => ({ name: p.name, seconds: p.seconds })) }),
-        // only with a smoke test: a wait without one keeps the entries it always had
-        ...(r.smoke === undefined
-            ? {}
-            : {
-                'ttft-ms': r.smoke.ttftMs === undefined ? null : Math.round(r.smoke.ttftMs),
-                'decode-tokens-per-second': r.smoke.decodeTokensPerSecond === undefined ? null : Number(r.smoke.decodeTokensPerSecond.toFixed(1))
-            })
-    };
-}
-/** Every output's JSON kind: a new output must be given one. */
-const OUTPUT_KINDS = {
-    ready: 'boolean',
-    'elapsed-seconds': 'number',
-    attempts: 'number',
-    'status-code': 'number',
-    models: 'json',
-    'model-id': 'string',
-    'model-match': 'string',
-    'first-response-seconds': 'number',
-    reason: 'string',
-    pid: 'number',
-    'log-file': 'string',
-    'startup-seconds': 'number',
-    'gpu-memory-mib': 'number',
-    'generation-seconds': 'number',
-    results: 'json',
-    phases: 'json',
-    'expected-seconds': 'number',
-    'regression-percent': 'number',
-    'ttft-ms': 'number',
-    'decode-tokens-per-second': 'number'
-};
-/**
- * An empty output (nothing to tell: no status code, no pid) is null unless it is text; a value that does not read
- * as its kind (which the outputs never make) stays the string it is rather than being lost.
- */
-function typed(kind, text) {
-    if (kind === 'string')
-        return text;
-    if (text === '')
-        return null;
-    if (kind === 'boolean')
-        return text === 'true' ? true : text === 'false' ? false : text;
-    if (kind === 'number')
-        return /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text;
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        return text;
-    }
-}
-/** The outputs as `--json` prints them; a name that is no output (none is) stays text. */
-function typedOutputs(outputs) {
-    const kinds = OUTPUT_KINDS;
-    return Object.fromEntries(Object.entries(outputs).map(([name, text]) => [name, typed(kinds[name] ?? 'string', text)]));
-}
-
-
-/***/ }),
-
-/***/ 8478:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   $P: () => (/* binding */ phaseMarkdown),
-/* harmony export */   Fr: () => (/* binding */ regressionText),
-/* harmony export */   Ir: () => (/* binding */ driftWarning),
-/* harmony export */   LU: () => (/* binding */ driftText),
-/* harmony export */   VU: () => (/* binding */ startupLines),
-/* harmony export */   Zb: () => (/* binding */ startupStatusText)
-/* harmony export */ });
-/* unused harmony exports progressText, etaText, phaseChangeText, bar, phaseGantt */
-/* harmony import */ var _engines_log_markers_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1995);
-/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9842);
-
-
-const s1 = (seconds) => `${seconds.toFixed(1)}s`;
-const about = (ms) => (ms < 1000 ? 'almost done' : `about ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(ms)} left`);
-/** What the startup profile read in the log, one line each: the engine, each new phase. */
-function startupLines(events) {
-    return events.map((e) => e.type === 'engine'
-        ? `engine: ${(0,_engines_log_markers_js__WEBPACK_IMPORTED_MODULE_0__/* .engineLog */ .NN)(e.engine).label} (${e.from === 'log' ? 'from its log' : 'from its model list'})`
-        : phaseChangeText(e.name, e.previous));
-}
-/** Where the startup is, for a still-waiting line; undefined while neither a phase nor earlier runs tell. */
-function startupStatusText(status) {
-    if (status === undefined)
-        return undefined;
-    if (status.phase === undefined)
-        return etaText(status.eta);
-    return progressText(status.phase, status.phaseLeftMs, status.eta);
-}
-/** `loading weights 45% (29/64 shards), about 1m10s left; ready in about 4m30s going by earlier runs`. */
-function progressText(phase, phaseLeftMs, against) {
-    const p = phase.progress?.last;
-    const parts = [
-        p === undefined
-            ? `${phase.name} for ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(phase.inPhaseMs)}`
-            : `${phase.name} ${Math.floor((p.n / p.total) * 100)}% (${p.n}/${p.total} ${phase.progress?.unit})`
-    ];
-    if (phaseLeftMs !== undefined)
-        parts[0] += `, ${about(phaseLeftMs)}`;
-    if (against !== undefined)
-        parts.push(etaText(against));
-    return parts.join('; ');
-}
-/**
- * `ready in about 4m30s going by earlier runs`; once past that, how much slower: `1m05s slower than earlier runs,
- * which were ready after 40.0s`, or for a phase without a count `12.0s longer than its usual 30.0s in earlier runs`.
- */
-function etaText(e) {
-    if (e.kind === 'ready-in')
-        return `ready in about ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(Math.max(e.ms, 1000))} going by earlier runs`;
-    if (e.phase !== undefined)
-        return `${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(e.overMs)} longer than its usual ${s1(e.usualMs / 1000)} in earlier runs`;
-    return `${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(e.overMs)} slower than earlier runs, which were ready after ${s1(e.usualMs / 1000)}`;
-}
-/** `now loading weights (initializing took 12.3s)`. */
-const phaseChangeText = (name, previous) => `now ${name}${previous ? ` (${previous.name} took ${s1(previous.seconds)}${previous.printed ? ' by its own count' : ''})` : ''}`;
-const BLOCKS = ['', '\u258f', '\u258e', '\u258d', '\u258c', '\u258b', '\u258a', '\u2589'];
-const BAR_WIDTH = 24;
-/** A bar of `fraction` \u00d7 BAR_WIDTH cells, in eighths of a cell (any time at all shows as one eighth). */
-function bar(fraction) {
-    const f = Math.min(1, Math.max(0, fraction));
-    const eighths = f > 0 ? Math.max(1, Math.round(f * BAR_WIDTH * 8)) : 0;
-    return '\u2588'.repeat(Math.floor(eighths / 8)) + BLOCKS[eighths % 8];
-}
-/** `00:05:03.400`: a time from the start, in the chart's date format (Mermaid reads it as a time of day). */
-const clock = (ms) => {
-    // HH stops at 23: a startup of a day is past any timeout worth waiting for
-    const t = Math.min(Math.max(0, Math.round(ms)), 24 * 3600_000 - 1);
-    const hms = [Math.floor(t / 3600_000), Math.floor(t / 60_000) % 60, Math.floor(t / 1000) % 60];
-    return `${hms.map((n) => String(n).padStart(2, '0')).join(':')}.${String(t % 1000).padStart(3, '0')}`;
-};
-/** Seconds as whole tenths, in milliseconds: the chart's resolution, that of the figures in its labels. */
-const tenths = (seconds) => Math.round(seconds * 10) * 100;
-/**
- * A Mermaid gantt chart of the phases end to end (GitHub draws it in job summaries). Each bar runs from the sum of
- * the phases before it to the sum with it, to the tenth of a second (Mermaid's gantt parses `dateFormat` with
- * dayjs, whose `SSS` reads milliseconds), so a 0.0 s phase is no wider than it took and the bars end at the total.
- */
-function phaseGantt(phases, engineLabel) {
-    const total = phases.reduce((sum, p) => sum + p.seconds, 0);
-    const lines = [
-        '```mermaid',
-        'gantt',
-        `  title ${engineLabel} startup`,
-        '  dateFormat HH:mm:ss.SSS',
-        `  axisFormat ${total < 3600 ? '%M:%S' : '%H:%M'}`,
-        `  section ${engineLabel}`
-    ];
-    let sum = 0;
-    for (const p of phases) {
-        const start = tenths(sum);
-        sum += p.seconds;
-        lines.push(`  ${`${p.name} ${s1(p.seconds)}`.replace(/[:;#]/g, ' ')} : ${clock(start)}, ${clock(tenths(sum))}`);
-    }
-    lines.push('```');
-    return lines.join('\n');
-}
-/**
- * The summary's phase section: the chart, and a table of the numbers with proportional bars (and the usual
- * figures when there is history). Figures the engine printed itself are marked.
- */
-function phaseMarkdown(phases, engineLabel, usual) {
-    if (phases.length === 0)
-        return '';
-    const longest = Math.max(...phases.map((p) => p.seconds), 0.001);
-    const total = phases.reduce((sum, p) => sum + p.seconds, 0);
-    const withUsual = usual !== undefined && usual.size > 0;
-    // A chart of one bar (a run that failed in its first phase) shows nothing the table does not.
-    const lines = ['#### Startup phases', '', ...(phases.length > 1 ? [phaseGantt(phases, engineLabel), ''] : [])];
-    lines.push(withUsual ? '| phase | seconds | usual | share | |' : '| phase | seconds | share | |', withUsual ? '|---|---:|---:|---:|---|' : '|---|---:|---:|---|');
-    for (const p of phases) {
-        const share = `${total > 0 ? Math.round((p.seconds / total) * 100) : 0}%`;
-        const seconds = `${p.seconds.toFixed(1)}${p.printed ? ' *' : ''}`;
-        const u = usual?.get(p.name);
-        const cells = withUsual
-            ? [p.name, seconds, u === undefined ? '\u2014' : u.toFixed(1), share, bar(p.seconds / longest)]
-            : [p.name, seconds, share, bar(p.seconds / longest)];
-        lines.push(`| ${cells.join(' | ')} |`);
-    }
-    if (phases.some((p) => p.printed))
-        lines.push('', `\\* as ${engineLabel} reported it; the other figures are measured from its log.`);
-    return `${lines.join('\n')}\n`;
-}
-/** The warning for a startup slower than usual. */
-function regressionText(r) {
-    const grew = r.grewMost
-        ? `; ${r.grewMost.name} grew most: ${s1(r.grewMost.seconds)} against ${s1(r.grewMost.usual)}`
-        : '';
-    return (`Startup took ${s1(r.seconds)}, ${r.percent.toFixed(1)}% over the median of ${s1(r.expectedSeconds)} ` +
-        `of the last ${r.runs} ready run${r.runs === 1 ? '' : 's'}${grew}.`);
-}
-const value = (v) => (v === undefined ? 'unset' : JSON.stringify(v));
-/** `NCCL_PROTO was "LL" in the last 5 runs, now unset`. */
-const driftText = (d) => {
-    const last = `in the last ${d.runs === 1 ? 'run' : `${d.runs} runs`}`;
-    // a credential's record is a keyed hash: whether it changed is all there is to say
-    if (d.secret) {
-        const set = (v) => (v === undefined ? 'unset' : 'set');
-        return d.was !== undefined && d.now !== undefined
-            ? `${d.name} (a credential) changed: the same value ${last}, another now`
-            : `${d.name} (a credential) was ${set(d.was)} ${last}, now ${set(d.now)}`;
-    }
-    return `${d.name} was ${value(d.was)} ${last}, now ${value(d.now)}`;
-};
-function driftWarning(drifts) {
-    return `The server's environment changed since the previous run with this history key: ${drifts.map(driftText).join('; ')}.`;
-}
-
-
-/***/ }),
-
-/***/ 8991:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Gq: () => (/* binding */ envWhose),
-/* harmony export */   HN: () => (/* binding */ gateLines),
-/* harmony export */   Hl: () => (/* binding */ fleetFailedText),
-/* harmony export */   OJ: () => (/* binding */ fleetRefusedText),
-/* harmony export */   Or: () => (/* binding */ envDiffersText),
-/* harmony export */   R2: () => (/* binding */ finalLine),
-/* harmony export */   Sh: () => (/* binding */ waitingLine),
-/* harmony export */   V8: () => (/* binding */ eventLine),
-/* harmony export */   _s: () => (/* binding */ envUnreadableText),
-/* harmony export */   tL: () => (/* binding */ probeLine)
-/* harmony export */ });
-/* harmony import */ var _answer_report_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9823);
-/* harmony import */ var _expectation_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2060);
-/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9842);
-/** The progress lines: the line the wait begins with, each change of answer, the gate's own lines, the last line. */
-
-
-
-/** `startup`: where the server's own startup is, from its log (a still-waiting line leads with it). */
-function eventLine(event, startup) {
-    const at = (0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(event.elapsedMs);
-    const { summary } = (0,_answer_report_js__WEBPACK_IMPORTED_MODULE_0__/* .answerWords */ .G)(event.assessment.answer);
-    if (event.type === 'change')
-        return `${at}: ${summary}`;
-    if (event.type === 'lost')
-        return `${at}: the server stopped answering (${summary}) after it had answered: crashed or restarting?`;
-    if (startup !== undefined)
-        return `${at}: ${startup}; the server still answers: ${summary} (${(0,_expectation_js__WEBPACK_IMPORTED_MODULE_2__/* .probes */ .K)(event.attempt)} so far)`;
-    return `${at}: still waiting (${(0,_expectation_js__WEBPACK_IMPORTED_MODULE_2__/* .probes */ .K)(event.attempt)} so far); the server still answers: ${summary}`;
-}
-/** A debug line for one probe: what came back, the body quoted (so its line breaks stay escaped). */
-function probeLine(result) {
-    if (result.kind === 'error')
-        return `probe: ${result.code} (${result.message})${result.status === undefined ? '' : ` after HTTP ${result.status}`}`;
-    const facts = [
-        `${Buffer.byteLength(result.body)} bytes${result.truncated ? ' (cut at 1 MiB)' : ''}`,
-        result.contentType && `content-type ${result.contentType}`,
-        result.retryAfterMs !== undefined && `Retry-After ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(result.retryAfterMs)}`,
-        result.redirectedTo && `after redirects, from ${result.redirectedTo}`
-    ].filter(Boolean);
-    return `probe: HTTP ${result.status}, ${facts.join(', ')}: ${JSON.stringify(result.body.slice(0, 200))}`;
-}
-/** The line the progress ends with. */
-function finalLine(outcome) {
-    // a fleet: how many are ready, and which endpoint the line's figures are
-    const results = outcome.results ?? [];
-    const fleet = results.length > 1
-        ? ` (${outcome.url?.href ?? 'an endpoint'}; ${results.filter((r) => r.ready).length} of ${results.length} endpoints ready)`
-        : '';
-    if (outcome.ready) {
-        const model = outcome.last?.modelId ? `; model "${outcome.last.modelId}"` : '';
-        const said = outcome.last === undefined ? '' : (0,_answer_report_js__WEBPACK_IMPORTED_MODULE_0__/* .answerWords */ .G)(outcome.last.answer).summary;
-        return `Ready after ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(outcome.elapsedMs)} (${(0,_expectation_js__WEBPACK_IMPORTED_MODULE_2__/* .probes */ .K)(outcome.attempts)})${model}: ${said}${fleet}`;
-    }
-    return `Not ready after ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(outcome.elapsedMs)} (${(0,_expectation_js__WEBPACK_IMPORTED_MODULE_2__/* .probes */ .K)(outcome.attempts)}): ${outcome.reason}${fleet}`;
-}
-/** `env-report` asked for, and nothing to report: the log and the job summary say so alike. */
-const envUnreadableText = (server) => `The environment of process ${server.envPid ?? server.pid} could not be read (it has exited, or this is not Linux).`;
-/** Whose environment the report is: `process 1235, which listens on port 8000` (the launched one named where it is another). */
-const envWhose = (server) => server.envPort === undefined
-    ? `process ${server.envPid ?? server.pid}`
-    : `process ${server.envPid ?? server.pid}, which listens on port ${server.envPort}` +
-        (server.launchedEnv === undefined ? '' : `; the launched process is ${server.launchedEnv.pid}`);
-/** The listener is not the launched process: whether, and in which variables, their environments differ. */
-function envDiffersText(server) {
-    const launched = server.launchedEnv;
-    if (launched === undefined)
-        return '';
-    if (launched.env === undefined)
-        return `The environment of the launched process ${launched.pid} could not be read.`;
-    if (launched.differs.length === 0)
-        return `The launched process ${launched.pid} has the same values.`;
-    const n = launched.differs.length;
-    return (`The launched process ${launched.pid} has other values for ${n === 1 ? 'one variable' : `${n} variables`} ` +
-        `(${launched.differs.join(', ')}): the server did not get what the step set. The launched process has:`);
-}
-/** The gate's own lines, beside the wait's events. */
-const gateLines = {
-    started: (pid, logFile) => `Started the server (pid ${pid}); its output goes to ${logFile}`,
-    watching: (pid, logFile) => `Watching the server process ${pid}${logFile === undefined ? '' : ` and its log ${logFile}`}`,
-    /** A line the startup profile says, `elapsedMs` into the wait. */
-    startup: (elapsedMs, line) => `${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(elapsedMs)}: ${line}`,
-    environment: (server) => {
-        const launched = server.launchedEnv;
-        if (launched === undefined)
-            return [`Server environment (${envWhose(server)}):`, ...envLines(server).map((l) => `  ${l}`)];
-        return [
-            `Server environment (${envWhose(server)}):`,
-            ...envLines(server).map((l) => `  ${l}`),
-            envDiffersText(server),
-            ...(launched.differs.length === 0
-                ? []
-                : envLines({
-                    ...server,
-                    env: launched.env,
-                    envPid: launched.pid,
-                    envUnreadable: launched.env === undefined
-                }).map((l) => `  ${l}`))
-        ];
-    },
-    requestHeaders: (names) => `request headers: ${names.join(', ')} (values not shown)`,
-    noLog: (path) => `The server log ${path} does not exist.`,
-    /** Why the other endpoints of a fleet stop waiting. */
-    fleetStopped: (url, reason) => `${url.href} can no longer become ready (${reason})`,
-    /** Why a fleet with `fleet-min-ready` stops waiting for the endpoints not yet ready. */
-    fleetEnough: (ready, size, minReady) => `not waited for any longer: ${ready} of ${size} endpoints are ready (fleet-min-ready: ${minReady})`,
-    /** Why the others stop when failures leave too few endpoints to be ready (`fleet-min-ready`). */
-    fleetShort: (url, reason, failed, size, minReady) => `${url.href} can no longer become ready (${reason}): ${failed} of ${size} endpoints have failed, ` +
-        `so fewer than fleet-min-ready (${minReady}) can be ready`
-};
-/** Why an endpoint of a fleet of servers started nothing: another endpoint's pre-flight refused its server. */
-const fleetRefusedText = (by, reason) => `nothing was started: the server of ${by.href} was refused (${reason}), and a fleet starts whole or not at all`;
-/** Why an endpoint of a fleet of servers stopped waiting: another endpoint's own wait failed outright. */
-const fleetFailedText = (by, error) => `the wait for ${by.href} failed (${error}), and the fleet's other waits end with it`;
-/** The line the wait begins with: how long, for what (`endpoints`: how many a fleet has), how often. */
-function waitingLine(ctx, { endpoints, generation, intervalMs, smoke }) {
-    const subject = endpoints > 1 ? `each of ${endpoints} endpoints` : undefined;
-    const then = smoke === undefined
-        ? ''
-        : `; then a smoke test of ${smoke.requests} streamed generation${smoke.requests === 1 ? '' : 's'} of ${smoke.tokens} tokens`;
-    return (`Waiting up to ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(ctx.timeoutMs)} for ${(0,_expectation_js__WEBPACK_IMPORTED_MODULE_2__/* .describeExpectation */ .u)(ctx, subject)}` +
-        `${generation ? ' and a one-token generation to succeed' : ''}; probing every ${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(intervalMs)}${then}`);
-}
-/** The `env-report` lines for the log. */
-function envLines(server) {
-    if (server.envUnreadable)
-        return [envUnreadableText(server)];
-    return (server.env ?? []).map((e) => (e.value === undefined ? `${e.name}: not set` : `${e.name}=${e.value}`));
-}
-
-
-/***/ }),
-
-/***/ 1542:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   X4: () => (/* binding */ smokeRows),
-/* harmony export */   ZI: () => (/* binding */ throughputRegressionText),
-/* harmony export */   c7: () => (/* binding */ smokeProblemMessage),
-/* harmony export */   zv: () => (/* binding */ smokeLines)
-/* harmony export */ });
-/* harmony import */ var _smoke_frames_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8855);
-/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9842);
-/* harmony import */ var _profile_report_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8478);
-/* harmony import */ var _engines_log_markers_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1995);
-
-
-
-
-/** `312 ms`, as the `ttft-ms` output gives it. */
-const ttftText = (ms) => `${Math.round(ms)} ms`;
-/** `49.8 tokens/s`, as the `decode-tokens-per-second` output gives it. */
-const rateText = (perSecond) => `${perSecond.toFixed(1)} tokens/s`;
-const SOURCE_WORDS = {
-    'usage.completion_tokens': "the engine's usage.completion_tokens",
-    'timings.predicted_n': "the engine's timings.predicted_n",
-    eval_count: "the engine's eval_count",
-    'details.generated_tokens': "the engine's details.generated_tokens",
-    chunks: 'the streamed chunks (the engine gave no count)'
-};
-const sourceText = (source) => SOURCE_WORDS[source];
-const smokeLines = {
-    /** Before the first request. */
-    start: (requests, tokens, request) => `Smoke test: ${requests} streamed generation request${requests === 1 ? '' : 's'} of ${tokens} tokens` +
-        `${request === undefined ? '' : ` (${request})`}, one after another`,
-    measured: (index, requests, m) => `Smoke test ${index + 1}/${requests}: first token after ${ttftText(m.ttftMs)}; ${m.tokens} token${m.tokens === 1 ? '' : 's'}` +
-        (m.decodeTokensPerSecond === undefined ? ', all at once' : ` at ${rateText(m.decodeTokensPerSecond)}`),
-    result: (r) => r.ttftMs === undefined || r.decodeTokensPerSecond === undefined
-        ? undefined
-        : `Smoke test: time to first token ${ttftText(r.ttftMs)}, decode ${rateText(r.decodeTokensPerSecond)} ` +
-            `(median${r.measurements.length === 1 ? '' : 's'} of ${r.measurements.length} request${r.measurements.length === 1 ? '' : 's'}; ` +
-            `tokens counted from ${sourceText(r.source ?? 'chunks')})`
-};
-const KIB = (bytes) => (bytes >= 1024 * 1024 ? `${bytes / 1024 / 1024} MiB` : `${bytes / 1024} KiB`);
-function problemText(p, request = 'the generation request') {
-    switch (p.kind) {
-        case 'no-route':
-            return p.why === 'no-text-generation'
-                ? `${p.engine === undefined ? 'the engine' : (0,_engines_log_markers_js__WEBPACK_IMPORTED_MODULE_3__/* .engineLog */ .NN)(p.engine).label} serves no streamed text generation ` +
-                    'this smoke test knows (it runs on vLLM, SGLang, TGI, llama.cpp, Ollama and OpenAI-compatible servers)'
-                : `no streamed generation route is known for ${p.path}: point "url" at the server's model list ` +
-                    '(/v1/models, /api/tags or /info) or name the engine with "engine"';
-        case 'http':
-            return `${request} answered HTTP ${p.status}${p.said === undefined ? '' : `: ${p.said}`}`;
-        case 'network':
-            return `${request} failed: ${p.code} (${p.message})`;
-        case 'timeout':
-            return `it did not finish within smoke-timeout (${(0,_runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(p.timeoutMs)})`;
-        case 'stopped':
-            return 'it was stopped: the job was cancelled, or the server exited or wrote a fatal line';
-        case 'stream-error':
-            return `the engine's stream said: ${p.said}`;
-        case 'too-long':
-            return p.what === 'line'
-                ? `the stream sent a line longer than ${KIB(_smoke_frames_js__WEBPACK_IMPORTED_MODULE_0__/* .MAX_LINE_BYTES */ .Oc)}`
-                : `the stream sent more than ${KIB(_smoke_frames_js__WEBPACK_IMPORTED_MODULE_0__/* .MAX_STREAM_BYTES */ .wC)}`;
-        case 'no-tokens':
-            return `${request} answered without a token in a stream`;
-        case 'not-streamed':
-            return 'every request got its tokens in one piece: the server did not stream them, so there is no decode rate';
-    }
-}
-/** The smoke test's failure or warning, for an endpoint (`url` for a fleet's). */
-function smokeProblemMessage(r, url) {
-    const at = url === undefined ? '' : ` of ${url.href}`;
-    const done = r.measurements.length;
-    const lead = done === 0 || r.problem?.kind === 'not-streamed'
-        ? `The smoke test${at} could not measure throughput`
-        : `The smoke test${at} stopped after ${done} of ${r.requests} requests`;
-    const text = `${lead}: ${problemText(r.problem ?? { kind: 'no-tokens' }, r.request)}`;
-    // the server's words may end a sentence already
-    return /[.!?]$/.test(text) ? text : `${text}.`;
-}
-/** `Decode rate 62.9 tokens/s, 29.2% below the median of 88.8 tokens/s of the last 5 runs; \u2026, a likely cause.` */
-function throughputRegressionText(t) {
-    const cause = t.drift.length === 0
-        ? ''
-        : `; the server's environment changed since the previous run, a likely cause: ${t.drift.map(_profile_report_js__WEBPACK_IMPORTED_MODULE_2__/* .driftText */ .LU).join('; ')}`;
-    return (`Decode rate ${rateText(t.now)}, ${t.percentBelow.toFixed(1)}% below the median of ${rateText(t.usual)} ` +
-        `of the last ${t.runs} run${t.runs === 1 ? '' : 's'} with a smoke test${cause}.`);
-}
-/** The job summary's rows for the smoke test of the endpoint the summary describes; none without one. */
-function smokeRows(outcome) {
-    const r = outcome.smoke;
-    if (r === undefined)
-        return [];
-    if (r.ttftMs === undefined || r.decodeTokensPerSecond === undefined)
-        return [['Smoke test', `\u26a0\ufe0f ${smokeProblemMessage(r)}`]];
-    const n = r.measurements.length;
-    const usual = outcome.profile?.usualDecodeTokensPerSecond;
-    return [
-        ['Time to first token (smoke test)', `${ttftText(r.ttftMs)} (median of ${n} request${n === 1 ? '' : 's'})`],
-        [
-            'Decode rate (smoke test)',
-            `${rateText(r.decodeTokensPerSecond)} (median of ${n}; tokens counted from ${sourceText(r.source ?? 'chunks')}` +
-                `${usual === undefined ? '' : `; usual ${rateText(usual)}`})`
-        ],
-        ...(r.problem === undefined ? [] : [['Smoke test', `\u26a0\ufe0f ${smokeProblemMessage(r)}`]])
-    ];
-}
-
-
-/***/ }),
-
-/***/ 9842:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   YA: () => (/* binding */ seconds),
-/* harmony export */   a3: () => (/* binding */ formatDuration),
-/* harmony export */   ml: () => (/* binding */ systemClock)
-/* harmony export */ });
-/**
- * process.uptime() counts from the process's start, which is the step's start for the action, as
- * performance.now() does; but the first read of `performance` loads nine modules of node:perf_hooks, a few
- * milliseconds of start-up before the first probe (`npm run bench`, start-up).
- */
-const systemClock = {
-    now: () => process.uptime() * 1000,
-    wallMs: () => Date.now(),
-    sleep: (ms, signal) => new Promise((resolve) => {
-        if (signal?.aborted)
-            return resolve();
-        const done = () => {
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', done);
-            resolve();
-        };
-        const timer = setTimeout(done, Math.max(0, ms));
-        signal?.addEventListener('abort', done, { once: true });
-    })
-};
-/** `850ms`, `12.3s`, `4m05s`, `1h02m`: short, and exact enough to read at a glance. */
-function formatDuration(ms) {
-    if (ms < 1000)
-        return `${Math.round(ms)}ms`;
-    if (ms < 59_950)
-        return `${seconds(ms)}s`;
-    const totalS = Math.floor(ms / 1000);
-    const h = Math.floor(totalS / 3600);
-    const m = Math.floor((totalS % 3600) / 60);
-    const s = totalS % 60;
-    return h > 0 ? `${h}h${String(m).padStart(2, '0')}m` : `${m}m${String(s).padStart(2, '0')}s`;
-}
-/** Seconds with one decimal, as the outputs give them. */
-const seconds = (ms) => (Math.round(ms / 100) / 10).toFixed(1);
 
 
 /***/ }),
@@ -23973,80 +28325,10 @@ const seconds = (ms) => (Math.round(ms / 100) / 10).toFixed(1);
 function dropOutputToClosedPipes(streams) {
     for (const stream of streams)
         stream.on('error', (e) => {
-            // anything else is a real fault, left to fail the run as before
+            // anything else is a real fault, left to fail the run
             if (e.code !== 'EPIPE')
                 throw e;
         });
-}
-
-
-/***/ }),
-
-/***/ 2607:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   s: () => (/* binding */ notRegularFile)
-/* harmony export */ });
-/** What a path is when it is not a regular file, in words; undefined for a regular file. */
-function notRegularFile(stat) {
-    if (stat.isFile())
-        return undefined;
-    if (stat.isDirectory())
-        return 'a directory';
-    if (stat.isFIFO())
-        return 'a FIFO';
-    if (stat.isCharacterDevice())
-        return 'a character device';
-    if (stat.isBlockDevice())
-        return 'a block device';
-    if (stat.isSocket())
-        return 'a socket';
-    return 'not a regular file';
-}
-
-
-/***/ }),
-
-/***/ 1906:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   x: () => (/* binding */ Halter)
-/* harmony export */ });
-/**
- * Ends something once, with a typed reason (the wait's `Halt`; for a cancelled job, the signal the runner sent):
- * `signal` cuts short every sleep and request listening to it, `halted` says why. The first `halt` wins; later
- * ones are refused, so that whoever halted it can tell.
- */
-class Halter {
-    controller = new AbortController();
-    signal = this.controller.signal;
-    first;
-    get halted() {
-        return this.first;
-    }
-    /** Ends it with `halt`; false when it had already ended. */
-    halt(halt) {
-        if (this.first !== undefined)
-            return false;
-        this.first = halt;
-        this.controller.abort(halt);
-        return true;
-    }
-    /**
-     * A halter of its own that also ends when this one does, with this one's halt: one endpoint of a fleet can be
-     * stopped alone, and all of them with the fleet.
-     */
-    child() {
-        const child = new Halter();
-        const follow = () => void (this.first !== undefined && child.halt(this.first));
-        if (this.first !== undefined)
-            follow();
-        else
-            this.signal.addEventListener('abort', follow, { once: true });
-        return child;
-    }
 }
 
 
@@ -24074,30 +28356,18 @@ const external_node_v8_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 /** How often a long wait collects its garbage in full. */
 const FULL_COLLECTION_MS = 30_000;
 /**
- * Called once by each entry point, before the first connection. Not later, though node:v8 and these settings
- * cost about 1 ms of start-up on Node 24 (timed in a copy of the bundle): called in the first turn of the event
- * loop (`setImmediate`) instead, a fleet of 200 peaked at 111 MB against 97 MB and took 5.3% of a core against
- * 4.4% (`npm run bench -- --only fleet`, Node 20): the first turn, which makes every endpoint's clients, ran
- * before any of the settings below.
+ * Called once by each entry point, before the first connection: set any later, the first turn of the event loop
+ * (which makes every endpoint's clients) runs without these settings, and a fleet's memory peaks higher.
  *
- * undici's HTTP parser is WebAssembly; once its functions run hot, V8's optimising compiler recompiles them,
- * which alone took 25-35 MB (Node 20 at the first connection, Node 24 after a few probes). A tiering budget
- * no wait reaches keeps the baseline compiler, fast enough for a body capped at 1 MiB. (The budget is read at
- * each tier-up; `--liftoff-only` set at run time works on Node 20 but not on 24.)
- *
- * The same holds for JavaScript: a 10-minute wait runs the port watch 6,000 times, and once V8's optimising
- * compilers took up its functions, RSS rose by 8 MB (the compilers' own code paged in, their working memory,
- * the code they make) to save a fraction of a millisecond per round. Without them the wait costs the same CPU
- * (about 0.8% of a core either way in `npm run bench`).
- *
- * And each young-generation collection (every few seconds) moves a little garbage into the old generation,
- * which V8 collects only once it has grown past a limit: RSS crept up by a megabyte a minute. A full
- * collection every 30 s, a few milliseconds each, keeps it flat. The timer does not hold the process open.
- *
- * The young generation starts at 1 MB and V8 doubles it, up to 16 MB a half, each time a scavenge finds most of
- * it alive: a 1 MiB body read into 60,000 model entries does that in one probe, and the grown space stays. Kept
- * at its first size (growth factor 1), a 60,000-model list peaked at 80 MB instead of 109 MB; a fleet of ten
- * 1 MiB lists or a list that changes on every probe likewise (measured in hostile-content.e2e.test.ts).
+ * - A tiering budget no wait reaches keeps undici's WebAssembly parser on the baseline compiler, fast enough for a
+ *   body capped at 1 MiB; the optimising one costs tens of megabytes. (`--liftoff-only` set at run time works on
+ *   Node 20 but not on 24, as the budget is read at each tier-up.)
+ * - No optimising JavaScript compilers: a wait runs the same few functions thousands of times, and compiling them
+ *   costs more memory than the CPU it saves.
+ * - A full collection every 30 s: each young-generation collection moves a little garbage into the old
+ *   generation, which V8 collects only past a limit, so RSS would creep up. The timer does not hold the process open.
+ * - The young generation kept at its first size: V8 doubles it each time a scavenge finds most of it alive, as a
+ *   large model list does in one probe, and the grown space stays.
  */
 function keepMemoryFlat() {
     (0,external_node_v8_namespaceObject.setFlagsFromString)('--wasm-tiering-budget=1000000000');
@@ -24121,7 +28391,7 @@ function collectGarbage() {
  * runs before the next one is parsed: a body near the 1 MiB cap leaves several megabytes (its text, its
  * buffers, its parsed JSON) that V8 would otherwise keep until its next full collection, tens of probes later.
  * Shared, because ten servers of a fleet answering at once would each leave theirs before any client's own
- * count came round (the fleet of 10 hostile answers in hostile-content.e2e.test.ts).
+ * count came round.
  */
 function createBodyCollector(afterBytes = 256 * 1024) {
     let pending = 0;
@@ -24134,4246 +28404,6 @@ function createBodyCollector(afterBytes = 256 * 1024) {
             pending += bytes;
         }
     };
-}
-
-
-/***/ }),
-
-/***/ 730:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   $U: () => (/* binding */ openOwn),
-/* harmony export */   CK: () => (/* binding */ SymlinkRefused),
-/* harmony export */   F: () => (/* binding */ createTempBeside),
-/* harmony export */   OP: () => (/* binding */ writeOwnFile),
-/* harmony export */   pP: () => (/* binding */ createOwn),
-/* harmony export */   wP: () => (/* binding */ isSymlink)
-/* harmony export */ });
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _file_kind_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2607);
-/**
- * Writing only our own files: every file the action or the CLI creates or rewrites (the history, its lock and key,
- * a temporary file, the server's log, a summary file) is opened without following a symbolic link (O_NOFOLLOW) and
- * must be a regular file; a new one is created exclusively (O_EXCL) under a random name where its name would
- * otherwise be predictable. A symbolic link planted at one of our paths in a shared folder (a self-hosted runner's
- * tool cache, /tmp) makes the open fail instead of writing wherever the link points.
- */
-
-
-
-const { O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_WRONLY } = node_fs__WEBPACK_IMPORTED_MODULE_0__.constants;
-/** Thrown for a path that is a symbolic link: the message names it. */
-class SymlinkRefused extends Error {
-    path;
-    constructor(path) {
-        super(`${path} is a symbolic link; it is not followed (give the file itself)`);
-        this.path = path;
-    }
-}
-/** True when `path` is itself a symbolic link (a missing path, or one under a file, is not: opening it says why). */
-function isSymlink(path) {
-    try {
-        return (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.lstatSync)(path, { throwIfNoEntry: false })?.isSymbolicLink() === true;
-    }
-    catch {
-        return false;
-    }
-}
-/**
- * Opens `path` without following a symbolic link, only if it is a regular file. O_NONBLOCK: opening a FIFO nobody
- * writes to would otherwise block the whole process, past its deadline and deaf to signals; it cannot block a
- * regular file's reads and writes. A symbolic link is SymlinkRefused.
- */
-function openOwn(path, flags, mode = 0o644) {
-    let fd;
-    try {
-        fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.openSync)(path, flags | O_NOFOLLOW | O_NONBLOCK, mode);
-    }
-    catch (e) {
-        // Linux says ELOOP for a link at the last component; macOS says EMLINK or ELOOP.
-        const code = e.code;
-        if ((code === 'ELOOP' || code === 'EMLINK') && isSymlink(path))
-            throw new SymlinkRefused(path);
-        throw e;
-    }
-    const kind = (0,_file_kind_js__WEBPACK_IMPORTED_MODULE_2__/* .notRegularFile */ .s)((0,node_fs__WEBPACK_IMPORTED_MODULE_0__.fstatSync)(fd));
-    if (kind === undefined)
-        return fd;
-    (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
-    throw new Error(`${path} is ${kind}, not a regular file`);
-}
-/** Creates `path` exclusively (it must not exist, a symbolic link included) and opens it for writing. */
-const createOwn = (path, mode = 0o644) => openOwn(path, O_WRONLY | O_CREAT | O_EXCL, mode);
-/**
- * A fresh temporary file beside `path` (same folder, so that a rename over `path` stays on one file system), under
- * a name no one can guess (`.<name>.<16 random hex>.tmp`), created exclusively: its name and its descriptor.
- */
-function createTempBeside(path, mode = 0o644) {
-    const { randomBytes } = process.getBuiltinModule('node:crypto');
-    const temp = (0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)((0,node_path__WEBPACK_IMPORTED_MODULE_1__.dirname)(path), `.${(0,node_path__WEBPACK_IMPORTED_MODULE_1__.basename)(path)}.${randomBytes(8).toString('hex')}.tmp`);
-    return { temp, fd: createOwn(temp, mode) };
-}
-/** Writes `text` as the whole of `path` (created, or emptied), a regular file and not a symbolic link. */
-function writeOwnFile(path, text) {
-    const fd = openOwn(path, O_WRONLY | O_CREAT);
-    try {
-        // truncated once open: O_TRUNC would empty a FIFO's or a device's writer before the check refused it
-        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.ftruncateSync)(fd, 0);
-        const bytes = Buffer.from(text);
-        for (let at = 0; at < bytes.length;)
-            at += (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.writeSync)(fd, bytes, at, bytes.length - at, at);
-    }
-    finally {
-        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
-    }
-}
-
-
-/***/ }),
-
-/***/ 5937:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   j: () => (/* binding */ currentPlatform),
-/* harmony export */   w: () => (/* binding */ osName)
-/* harmony export */ });
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/**
- * What the machine the gate runs on can do, where a feature depends on it. Inputs are checked against it, so
- * that a feature this runner cannot serve fails before anything runs, naming the input, rather than during the
- * wait. Tests pass a fake one for macOS and Windows.
- */
-
-/** The machine this process runs on. */
-function currentPlatform() {
-    return { os: process.platform, hasProc: (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.existsSync)('/proc/self/stat') };
-}
-const OS_NAMES = { darwin: 'macOS', win32: 'Windows', linux: 'Linux' };
-/** For messages: "macOS", "Windows", else the platform's own name. */
-const osName = (platform) => OS_NAMES[platform.os] ?? platform.os;
-
-
-/***/ }),
-
-/***/ 5369:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   $Q: () => (/* binding */ clip),
-/* harmony export */   MP: () => (/* binding */ describeBody),
-/* harmony export */   g$: () => (/* binding */ printable),
-/* harmony export */   ht: () => (/* binding */ detached),
-/* harmony export */   jt: () => (/* binding */ hasControlChars)
-/* harmony export */ });
-/**
- * Text helpers for the words of others (a server's body, an input's value): one line, no control characters, a
- * bounded length, and never a view that keeps the whole text it was cut from alive.
- */
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/g;
-/**
- * The one control-character rule (C0 and DEL): whether `text` holds one other than those `allowed` (a tab in a
- * value; a script's tab and line breaks).
- */
-function hasControlChars(text, allowed = '\t') {
-    for (const [c] of text.matchAll(CONTROL))
-        if (!allowed.includes(c))
-            return true;
-    return false;
-}
-/** `text` with each run of control characters turned into one space, for a one-line quote of a server's words. */
-const controlToSpace = (text) => text.replace(CONTROL_RUN, ' ');
-const CONTROL_RUN = new RegExp(`${CONTROL.source}+`, 'g');
-/** Shows input text safely in a message: control characters escaped, length capped. */
-function printable(text, max = 80) {
-    const shown = JSON.stringify(text)
-        .slice(1, -1)
-        .replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-    return shown.length > max ? `${shown.slice(0, max)}\u2026` : shown;
-}
-/** The server's words on one line, at most `max` characters. */
-function clip(text, max = 120) {
-    // cut before cleaning: a body can be 1 MiB on one line, and a copy of it per probe adds up
-    const clean = controlToSpace(text.slice(0, 2 * max));
-    return detached(clean.length > max ? `${clean.slice(0, max)}\u2026` : clean);
-}
-/**
- * A copy of a short string that does not hold on to the string it was cut from. V8 makes a slice of 13
- * characters or more a view of its parent: an excerpt or a summary kept from a 1 MiB body would keep the whole
- * body alive for as long as the answer is kept (the last answer of each target of a fleet, the timeline).
- */
-function detached(text) {
-    return JSON.parse(JSON.stringify(text));
-}
-/**
- * Says what a body says in a few words: a JSON error's message (from `json`, the body already parsed), an HTML
- * page's title, or its first line.
- */
-function describeBody(body, contentType, json) {
-    const text = body.trimStart().slice(0, 8192).trimEnd();
-    if (text === '')
-        return '';
-    const said = jsonMessage(json);
-    if (said !== undefined)
-        return clip(said);
-    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text.slice(0, 4096));
-    if (title)
-        return clip(title[1].trim());
-    if (/html/i.test(contentType) || text.startsWith('<'))
-        return '(an HTML page)';
-    return clip(text.split(/\r?\n/, 1)[0]);
-}
-function jsonMessage(json) {
-    if (typeof json !== 'object' || json === null || Array.isArray(json))
-        return undefined;
-    const o = json;
-    for (const key of ['error', 'message', 'detail', 'reason', 'status']) {
-        const v = o[key];
-        if (typeof v === 'string' && v !== '')
-            return v;
-        if (typeof v === 'object' && v !== null) {
-            const inner = jsonMessage(v);
-            if (inner !== undefined)
-                return inner;
-        }
-    }
-    return undefined;
-}
-
-
-/***/ }),
-
-/***/ 931:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   WQ: () => (/* binding */ dockerSocket),
-/* harmony export */   nc: () => (/* binding */ DockerEngine)
-/* harmony export */ });
-/* unused harmony export demultiplexer */
-/* harmony import */ var _http_undici_parts_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7101);
-/* harmony import */ var _inputs_input_error_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9354);
-/* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5369);
-/**
- * A small client of the Docker Engine API (and Podman's Docker-compatible one) over its unix socket, with the
- * project's HTTP client: `DOCKER_HOST=unix://\u2026`, else /var/run/docker.sock. Every request is bounded (its own
- * timeout, and the caller's signal: the wait's deadline and cancellation), and answers data, never words.
- */
-
-
-
-/** One request's bound unless the caller gives another: the engine answers an inspect in milliseconds. */
-const REQUEST_MS = 5_000;
-/** An answer's body is read up to this much (an inspect is a few KB; `top` of a large container tens of KB). */
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
-/** The engine's socket from DOCKER_HOST (`unix://` only: a TCP engine would be another host's), else the default. */
-function dockerSocket(env) {
-    const host = env.DOCKER_HOST?.trim();
-    if (host === undefined || host === '')
-        return '/var/run/docker.sock';
-    if (host.startsWith('unix://') && host.length > 'unix://'.length)
-        return host.slice('unix://'.length);
-    throw new _inputs_input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .InputError */ .dz('container', {
-        problem: `needs the Docker engine on a unix socket, and DOCKER_HOST is "${(0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_2__/* .printable */ .g$)(host)}"`,
-        form: 'DOCKER_HOST=unix:///path/to/docker.sock, or no DOCKER_HOST for /var/run/docker.sock'
-    });
-}
-class DockerEngine {
-    socketPath;
-    agent;
-    /** Whether the engine is Podman (its answers carry `Libpod-Api-Version`); undefined until one has come. */
-    podman;
-    constructor(socketPath) {
-        this.socketPath = socketPath;
-        // the job-end step sends no other request: the dispatchers' API is set up here too
-        (0,_http_undici_parts_js__WEBPACK_IMPORTED_MODULE_0__/* .setUpUndici */ .St)();
-        this.agent = new _http_undici_parts_js__WEBPACK_IMPORTED_MODULE_0__/* .Agent */ .g6({ connect: { socketPath }, pipelining: 0 });
-    }
-    /** Whether an engine answers, or why not (`ENOENT`, `ECONNREFUSED`, an HTTP status). */
-    async ping(call = {}) {
-        try {
-            const r = await this.send('GET', '/_ping', call);
-            return r.status === 200 ? undefined : `it answered HTTP ${r.status}`;
-        }
-        catch (e) {
-            return errorCode(e);
-        }
-    }
-    /** The container's state, or undefined when the engine knows no such container. */
-    async inspect(id, call = {}) {
-        const r = await this.send('GET', `/containers/${encodeURIComponent(id)}/json`, call);
-        if (r.status === 404 || gone(r))
-            return undefined;
-        if (r.status !== 200)
-            throw new Error(`inspect answered HTTP ${r.status}`);
-        return containerState(JSON.parse(r.body));
-    }
-    /**
-     * The host pids of the container's processes (`GET /containers/{id}/top`); empty once it is not running. Docker
-     * runs the host's `ps` with `ps_args` over the container's processes: host pids. Podman reads `ps_args` as its
-     * own descriptors (`pid` is the container's pid namespace, `hpid` the host's) and runs anything else (`-eo pid`)
-     * as `ps` INSIDE the container: the container's pids (1, \u2026), or an empty answer where the image has no `ps`.
-     */
-    async pids(id, call = {}) {
-        if (this.podman === undefined)
-            await this.ping(call);
-        const [args, title] = this.podman === true ? ['hpid', 'HPID'] : ['-eo%20pid', 'PID'];
-        const r = await this.send('GET', `/containers/${encodeURIComponent(id)}/top?ps_args=${args}`, call);
-        if (r.status !== 200)
-            return [];
-        let top;
-        try {
-            top = JSON.parse(r.body);
-        }
-        catch {
-            return [];
-        }
-        const column = (top.Titles ?? []).findIndex((t) => t.trim().toUpperCase() === title);
-        if (column < 0)
-            return [];
-        return (top.Processes ?? []).map((p) => Number(p[column])).filter((p) => Number.isInteger(p) && p > 0);
-    }
-    /** `docker stop`: SIGTERM (or the image's StopSignal), SIGKILL after `seconds`; true once it is not running. */
-    async stop(id, seconds, call = {}) {
-        const r = await this.send('POST', `/containers/${encodeURIComponent(id)}/stop?t=${Math.ceil(seconds)}`, {
-            ...call,
-            // the engine answers once the container has stopped: up to `seconds`, and the SIGKILL after
-            timeoutMs: call.timeoutMs ?? seconds * 1000 + 15_000
-        });
-        // 304: it was not running
-        return r.status === 204 || r.status === 304;
-    }
-    /**
-     * Follows the container's output from its start (`follow`), handing each chunk to `out` as it comes: the
-     * multiplexed frames demultiplexed when it has no TTY. Settles when the stream ends (the container exited) or
-     * the signal aborts; never throws.
-     */
-    async follow(id, tty, out, signal) {
-        const demux = tty ? out : demultiplexer(out);
-        try {
-            const { statusCode, body } = await (0,_http_undici_parts_js__WEBPACK_IMPORTED_MODULE_0__/* .request */ .Em)(this.agent, {
-                method: 'GET',
-                origin: 'http://docker',
-                path: `/containers/${encodeURIComponent(id)}/logs?follow=1&stdout=1&stderr=1`,
-                signal,
-                headersTimeout: REQUEST_MS,
-                bodyTimeout: 0
-            });
-            if (statusCode !== 200)
-                return void (await body.dump().catch(() => undefined));
-            for await (const chunk of body)
-                demux(chunk);
-        }
-        catch {
-            // aborted, or the engine went away: the state poll tells what became of the container
-        }
-    }
-    close() {
-        void this.agent.close().catch(() => undefined);
-    }
-    async send(method, path, call) {
-        const timeout = AbortSignal.timeout(call.timeoutMs ?? REQUEST_MS);
-        const signal = call.signal === undefined ? timeout : AbortSignal.any([timeout, call.signal]);
-        const { statusCode, headers, body } = await (0,_http_undici_parts_js__WEBPACK_IMPORTED_MODULE_0__/* .request */ .Em)(this.agent, { method, origin: 'http://docker', path, signal });
-        this.podman = headers['libpod-api-version'] !== undefined;
-        const chunks = [];
-        let size = 0;
-        for await (const chunk of body) {
-            size += chunk.length;
-            if (size > MAX_BODY_BYTES) {
-                body.destroy();
-                throw new Error(`the engine's answer to ${path} passed ${MAX_BODY_BYTES} bytes`);
-            }
-            chunks.push(chunk);
-        }
-        return { status: statusCode, body: Buffer.concat(chunks).toString('utf8') };
-    }
-}
-function containerState(c) {
-    const s = c.State ?? {};
-    const started = s.StartedAt === undefined ? NaN : Date.parse(s.StartedAt);
-    const checks = s.Health?.Log ?? [];
-    // no HEALTHCHECK: Docker has no Health (or `none`), Podman a Health whose Status is ""
-    const health = s.Health?.Status;
-    return {
-        id: c.Id ?? '',
-        name: (c.Name ?? '').replace(/^\//, ''),
-        running: s.Running === true,
-        status: s.Status ?? 'unknown',
-        pid: s.Pid ?? 0,
-        exitCode: s.ExitCode ?? 0,
-        oomKilled: s.OOMKilled === true,
-        error: s.Error ?? '',
-        // the engine's zero time (0001-01-01) for a container that never started
-        startedAtMs: Number.isFinite(started) && started > 0 ? started : undefined,
-        health: health === undefined || health === '' || health === 'none' ? undefined : health,
-        healthLog: checks.at(-1)?.Output?.trim().slice(0, 500),
-        tty: c.Config?.Tty === true,
-        env: c.Config?.Env ?? [],
-        autoRemove: c.HostConfig?.AutoRemove === true
-    };
-}
-/**
- * The logs of a container without a TTY: frames of an 8-byte header (the stream: 1 stdout, 2 stderr; three zero
- * bytes; the payload's length, big-endian) and the payload. Frames split across chunks are put back together.
- */
-function demultiplexer(out) {
-    let held = Buffer.alloc(0);
-    return (chunk) => {
-        held = held.length === 0 ? chunk : Buffer.concat([held, chunk]);
-        let at = 0;
-        while (held.length - at >= 8) {
-            const size = held.readUInt32BE(at + 4);
-            if (held.length - at - 8 < size)
-                break;
-            out(held.subarray(at + 8, at + 8 + size));
-            at += 8 + size;
-        }
-        held = held.subarray(at);
-    };
-}
-/**
- * Podman, in the moment it removes a container (`run --rm`), answers its inspect with HTTP 500 and
- * `{"cause":"no such container","message":"container \u2026 does not exist in database: no such container"}`.
- */
-function gone(r) {
-    if (r.status !== 500)
-        return false;
-    try {
-        return JSON.parse(r.body).cause === 'no such container';
-    }
-    catch {
-        return false;
-    }
-}
-/** `ENOENT`, `ECONNREFUSED`, `EACCES`, or the message. */
-function errorCode(e) {
-    const err = e;
-    return err.cause?.code ?? err.code ?? err.message;
-}
-
-
-/***/ }),
-
-/***/ 5791:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   X: () => (/* binding */ secretValueOf),
-/* harmony export */   q: () => (/* binding */ envReport)
-/* harmony export */ });
-/* harmony import */ var _inputs_secrets_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3332);
-/** `env-report`: the chosen variables from a process's environment, with credential-like values masked. */
-
-/**
- * A credential's own value, held apart from its entry so that no serialisation of the facts (the log, the summary,
- * `--json`) can carry it: only the history reads it, to store a keyed hash of it (history/fingerprint.ts).
- */
-const secretValues = new WeakMap();
-/** The value a masked entry stands for; undefined for an entry that is not a credential. */
-const secretValueOf = (entry) => secretValues.get(entry);
-/**
- * Each name or glob (`*` any run of characters, `?` one) in order; a glob gives every matching variable, sorted.
- * A value is masked by the one credential rule (inputs/secrets.ts): its name says it is a credential, its value
- * has a credential's shape (a URL's password, a token), or it holds one of `secrets` (the api-key in a variable
- * called MODEL_AUTH is still the api-key): the report also goes into the history file.
- */
-function envReport(patterns, environ, secrets = []) {
-    const entries = [];
-    const seen = new Set();
-    for (const pattern of patterns) {
-        const glob = new RegExp(`^${pattern.replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
-        const names = Object.keys(environ)
-            .filter((n) => glob.test(n))
-            .sort();
-        if (names.length === 0)
-            entries.push({ name: pattern });
-        for (const name of names.filter((n) => !seen.has(n))) {
-            seen.add(name);
-            const value = environ[name];
-            if (!(0,_inputs_secrets_js__WEBPACK_IMPORTED_MODULE_0__/* .isSecretValue */ .w2)(name, value, secrets)) {
-                entries.push({ name, value });
-                continue;
-            }
-            const entry = { name, value: _inputs_secrets_js__WEBPACK_IMPORTED_MODULE_0__/* .MASK */ .v5, secret: true };
-            secretValues.set(entry, value);
-            entries.push(entry);
-        }
-    }
-    return entries;
-}
-
-
-/***/ }),
-
-/***/ 2686:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   B9: () => (/* binding */ processGuard),
-/* harmony export */   KT: () => (/* binding */ markedProcesses),
-/* harmony export */   aW: () => (/* binding */ bootId),
-/* harmony export */   gO: () => (/* binding */ descendantsOf),
-/* harmony export */   ls: () => (/* binding */ identify),
-/* harmony export */   xO: () => (/* binding */ RUN_MARKER)
-/* harmony export */ });
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7707);
-/**
- * Which processes a stop may signal, read from Linux's /proc. Never this process, one of its ancestors (the
- * runner's step, the runner itself), pid 1, a runner's own processes (`Runner.Worker`, `Runner.Listener`, its
- * service scripts), nor a process group any of them is in. A pid recorded at launch is the server only while it
- * names the process that started then (`/proc/<pid>/stat` field 22, on the same boot): Linux reuses pids, and a
- * server that died early leaves its pid to a stranger. A process that carries the run's marker in its
- * environment (`WAIT_FOR_MODEL_RUN=<id>`, set at launch and inherited by whatever the server starts) is the
- * server's, wherever it went: a worker that double-forked out of the group, an orphaned engine core.
- */
-
-
-/** The variable `start` tags the server's environment with. */
-const RUN_MARKER = 'WAIT_FOR_MODEL_RUN';
-/** The runner's own programs, by their command line (the hosted runners' and a self-hosted one's, as installed). */
-const RUNNER_COMMAND = /(^|\/)(Runner\.Worker|Runner\.Listener|runsvc\.sh|run-helper\.sh)(\s|$)/;
-/** An ancestor chain longer than this is a loop in a hostile or broken /proc: stop walking. */
-const MAX_DEPTH = 4096;
-/** The processes and groups a stop must leave alone, as seen now from `self` (this process). */
-function processGuard(proc = '/proc', self = process.pid) {
-    const spared = new Map([[1, 'init']]);
-    const groups = new Set();
-    const selfStat = (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procStat */ .jW)(self, proc);
-    spared.set(self, 'self');
-    if (selfStat !== undefined)
-        groups.add(selfStat.pgrp);
-    // without /proc only the parent is known
-    let parent = selfStat?.ppid ?? (self === process.pid ? process.ppid : 0);
-    for (let depth = 0; parent > 1 && depth < MAX_DEPTH && !spared.has(parent); depth++) {
-        spared.set(parent, 'ancestor');
-        const stat = (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procStat */ .jW)(parent, proc);
-        if (stat !== undefined)
-            groups.add(stat.pgrp);
-        parent = stat?.ppid ?? 0;
-    }
-    for (const pid of (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procPids */ .bU)(proc)) {
-        if (spared.has(pid) || !RUNNER_COMMAND.test((0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .commandLine */ .ay)(pid, proc)))
-            continue;
-        spared.set(pid, 'runner');
-        const stat = (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procStat */ .jW)(pid, proc);
-        if (stat !== undefined)
-            groups.add(stat.pgrp);
-    }
-    // The leader of a group this process, an ancestor or the runner is in need not be an ancestor (the shell of a
-    // pipeline, a job-control wrapper): signalling it would stop the stopper's own job all the same.
-    return {
-        spared: (pid) => spared.get(pid) ?? (groups.has(pid) ? 'group-leader' : undefined),
-        groupSpared: (pgid) => groups.has(pgid) || spared.has(pgid)
-    };
-}
-/** Whether `pid` still names the process `recorded` describes. */
-function identify(pid, recorded, proc = '/proc') {
-    if (recorded.startTicks === undefined || (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procStat */ .jW)(process.pid, proc) === undefined)
-        return { kind: 'unchecked' };
-    const boot = bootId(proc);
-    if (recorded.bootId !== undefined && boot !== undefined && boot !== recorded.bootId)
-        return { kind: 'rebooted' };
-    const stat = (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procStat */ .jW)(pid, proc);
-    if (stat === undefined || stat.state === 'Z')
-        return { kind: 'gone' };
-    if (stat.startTicks !== recorded.startTicks)
-        return { kind: 'reused', startTicks: stat.startTicks, expectedTicks: recorded.startTicks };
-    return { kind: 'same' };
-}
-/** This boot's id, or undefined without /proc. */
-function bootId(proc = '/proc') {
-    try {
-        return (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(`${proc}/sys/kernel/random/boot_id`, 'utf8').trim() || undefined;
-    }
-    catch {
-        return undefined;
-    }
-}
-/**
- * The processes whose environment carries `RUN_MARKER=<marker>`, among those this user may read, that started no
- * earlier than `sinceTicks`. `seen` caches each answer by pid and start time: an environment is fixed at exec, and
- * reading every process's on every poll would cost the stop more than the stop itself.
- */
-function markedProcesses(marker, sinceTicks, seen, proc = '/proc') {
-    const needle = `\0${RUN_MARKER}=${marker}\0`;
-    const found = [];
-    for (const pid of (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procPids */ .bU)(proc)) {
-        const stat = (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procStat */ .jW)(pid, proc);
-        if (stat === undefined || stat.state === 'Z' || stat.startTicks < sinceTicks)
-            continue;
-        const key = `${pid}:${stat.startTicks}`;
-        let marked = seen.get(key);
-        if (marked === undefined) {
-            marked = environHas(pid, needle, proc);
-            seen.set(key, marked);
-        }
-        if (marked)
-            found.push(pid);
-    }
-    return found;
-}
-function environHas(pid, needle, proc) {
-    try {
-        // latin1 maps each byte to one character: a byte search, whatever the encoding of the other variables
-        return `\0${(0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(`${proc}/${pid}/environ`, 'latin1')}\0`.includes(needle);
-    }
-    catch {
-        return false; // another user's process, or gone
-    }
-}
-/** `roots` and every process descended from them, from the parent ids of /proc/<pid>/stat. */
-function descendantsOf(roots, proc = '/proc') {
-    const children = new Map();
-    for (const p of (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procPids */ .bU)(proc)) {
-        const parent = (0,_proc_js__WEBPACK_IMPORTED_MODULE_1__/* .procStat */ .jW)(p, proc)?.ppid;
-        if (parent !== undefined)
-            children.set(parent, [...(children.get(parent) ?? []), p]);
-    }
-    const family = new Set(roots);
-    const queue = [...family];
-    while (queue.length > 0) {
-        for (const child of children.get(queue.shift()) ?? []) {
-            if (family.has(child))
-                continue;
-            family.add(child);
-            queue.push(child);
-        }
-    }
-    return family;
-}
-
-
-/***/ }),
-
-/***/ 5568:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   p: () => (/* binding */ LogFollower)
-/* harmony export */ });
-/* unused harmony export MAX_LINE_CHARS */
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _inputs_secrets_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3332);
-/* harmony import */ var _runtime_file_kind_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2607);
-/* harmony import */ var _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9842);
-/**
- * Follows a server's log file: the lines appended since the last look, numbered, and the last lines kept for the
- * tail. Each look does a bounded amount of work whatever the file holds (a 200 MB log, a server flooding its log,
- * a log replaced by a directory), so that the wait never stalls behind it and its memory never grows with it.
- */
-
-
-
-
-/** A line longer than this is cut (a progress bar redrawn with \r for an hour is one line). */
-const MAX_LINE_CHARS = 2000;
-/** Of a line longer than MAX_LINE_CHARS, only this many bytes are kept while it is being read (UTF-8: 4 per character). */
-const MAX_LINE_BYTES = MAX_LINE_CHARS * 4;
-/** Lines decoded per look: each then goes through the startup profile and `fail-pattern`. */
-const LINES_PER_POLL = 1000;
-/** Bytes decoded into lines per look. */
-const READ_BYTES_PER_POLL = 256 * 1024;
-/** Bytes only counted (for line numbers) per look. */
-const COUNT_BYTES_PER_POLL = 32 * 1024 * 1024;
-/**
- * And at most this long a look, read in 64 KB chunks: the action runs without V8's optimising compilers, so
- * counting the lines of `yes` output takes far longer per megabyte than an ordinary log's. A CPU budget, not a
- * time the wait depends on: it bounds how long a look holds the event loop (the deadline, signals), nothing else.
- */
-const WORK_MS_PER_POLL = 20;
-/**
- * Of what a log held before the wait, only its last this many bytes are read as lines (the phases so far and the
- * tail); the rest is counted. When a server writes faster than the follower reads and the backlog passes
- * BACKLOG_BYTES, the follower likewise counts its way to the last WINDOW_BYTES.
- */
-const WINDOW_BYTES = 256 * 1024;
-const BACKLOG_BYTES = 8 * 1024 * 1024;
-const CHUNK_BYTES = 64 * 1024;
-/** The most looks that read what is left, at the end (`tail`, `rest`): a flooded log's backlog is not read whole. */
-const REST_LOOKS = 20;
-class LogFollower {
-    path;
-    keep;
-    /** Bytes of the file consumed: counted, or read into lines (the unfinished last line is in `pending`). */
-    offset = 0;
-    lineCount = 0;
-    pending = [];
-    pendingBytes = 0;
-    pendingCut = false;
-    /** Up to where the file is only counted, not read into lines. */
-    countUntil = 0;
-    /** The first line read after counting began before the counting ended: counted, never shown. */
-    dropPartial = false;
-    /** Lines that end before this offset were in the file before the wait: handed to `earlier`, never to `poll`. */
-    earlierUntil = 0;
-    recent = [];
-    chunk = Buffer.alloc(CHUNK_BYTES);
-    earlier;
-    secrets;
-    /** Why the log can no longer be read (it became a directory); set once, the follower then reads nothing. */
-    problem;
-    /**
-     * `keep`: how many last lines to hold for `tail`. Unless `fromStart` (the log of a server this process has
-     * just started, where every line is new however fast it came), what the file already holds is counted and its
-     * last lines are kept for the tail and handed to `earlier` (by the looks that read them), but never returned by
-     * `poll`: only lines written from now on are new. Nothing is read here, so the wait starts at once.
-     * `fromStart` with `skipBytes`: the server appends to a log that already held that much (an earlier run's),
-     * which is only counted (by the first looks), so that line numbers are the file's.
-     * `secrets` are masked in each line before it is cut to MAX_LINE_CHARS.
-     */
-    constructor(path, keep, { fromStart = false, skipBytes = 0, earlier, secrets = [] } = {}) {
-        this.path = path;
-        this.keep = keep;
-        this.earlier = earlier;
-        this.secrets = secrets;
-        if (fromStart) {
-            this.countUntil = skipBytes;
-            return;
-        }
-        const size = this.withFile((_fd, s) => s) ?? 0;
-        this.earlierUntil = size;
-        this.countUntil = Math.max(0, size - WINDOW_BYTES);
-    }
-    /** The complete lines appended since the last call (at most LINES_PER_POLL of them). */
-    poll() {
-        const fresh = [];
-        const old = [];
-        const until = _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .systemClock */ .ml.now() + WORK_MS_PER_POLL;
-        this.withFile((fd, size) => {
-            // truncated or replaced (also before the first look read what it held)
-            if (size < this.offset || size < this.earlierUntil)
-                this.restart();
-            if (size - this.offset > BACKLOG_BYTES && this.offset >= this.countUntil)
-                this.countUntil = size - WINDOW_BYTES;
-            if (this.offset < this.countUntil)
-                this.count(fd, until);
-            if (this.offset >= this.countUntil)
-                this.read(fd, size, fresh, old, until);
-        });
-        if (old.length > 0)
-            this.earlier?.(old);
-        return fresh;
-    }
-    /**
-     * Every complete line still unread (within a bounded number of looks): what a server wrote before it exited is
-     * all read before its exit is explained, not only what one look's budget reached.
-     */
-    rest() {
-        const lines = [];
-        for (let looks = 0; looks < REST_LOOKS && (looks === 0 || this.behind()); looks++)
-            lines.push(...this.poll());
-        return lines;
-    }
-    /** Whether lines already written are still unread. */
-    behind() {
-        return (this.withFile((_fd, size) => size > this.offset) ?? false) && this.problem === undefined;
-    }
-    /** Opens the file without blocking (a FIFO would) and checks it is still a regular file; undefined when it is not there. */
-    withFile(use) {
-        if (this.problem !== undefined)
-            return undefined;
-        let fd;
-        try {
-            fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.openSync)(this.path, node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_RDONLY | node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_NONBLOCK);
-        }
-        catch (e) {
-            if (e.code !== 'ENOENT')
-                this.fail(e);
-            return undefined; // not written yet
-        }
-        try {
-            const stat = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.fstatSync)(fd);
-            const what = (0,_runtime_file_kind_js__WEBPACK_IMPORTED_MODULE_2__/* .notRegularFile */ .s)(stat);
-            if (what !== undefined) {
-                this.problem = `the log ${this.path} is no longer a regular file (it is ${what} now)`;
-                return undefined;
-            }
-            return use(fd, stat.size);
-        }
-        catch (e) {
-            this.fail(e);
-            return undefined;
-        }
-        finally {
-            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
-        }
-    }
-    fail(e) {
-        this.problem = `the log ${this.path} cannot be read (${e.code ?? e.message})`;
-    }
-    /** Counts the lines up to `countUntil`, within the look's budget, reading nothing into memory. */
-    count(fd, until) {
-        const end = Math.min(this.countUntil, this.offset + COUNT_BYTES_PER_POLL);
-        let last = -1;
-        // one chunk at least, however late the look began (a loaded machine): every look moves on
-        for (let first = true; this.offset < end && (first || _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .systemClock */ .ml.now() < until); first = false) {
-            const n = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readSync)(fd, this.chunk, 0, Math.min(CHUNK_BYTES, end - this.offset), this.offset);
-            if (n === 0)
-                break;
-            // one native pass (a loop in JavaScript, or indexOf per line, is several times slower without the optimising compilers)
-            const text = this.chunk.toString('latin1', 0, n);
-            this.lineCount += text.length - text.replaceAll('\n', '').length;
-            last = this.chunk[n - 1];
-            this.offset += n;
-        }
-        if (last === -1)
-            return;
-        // what was pending is part of a counted line now; the line under way at the end of counting is never whole
-        this.pending = [];
-        this.pendingBytes = 0;
-        this.pendingCut = false;
-        this.dropPartial = last !== 0x0a;
-    }
-    read(fd, size, fresh, old, until) {
-        const end = Math.min(size, this.offset + READ_BYTES_PER_POLL);
-        let lines = 0;
-        // one chunk at least, however late the look began (a loaded machine): every look moves on
-        for (let first = true; this.offset < end && lines < LINES_PER_POLL && (first || _runtime_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .systemClock */ .ml.now() < until); first = false) {
-            const n = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readSync)(fd, this.chunk, 0, Math.min(CHUNK_BYTES, end - this.offset), this.offset);
-            if (n === 0)
-                break;
-            let start = 0;
-            for (let nl = this.chunk.indexOf(0x0a, 0); nl !== -1 && nl < n; nl = this.chunk.indexOf(0x0a, start)) {
-                this.take(this.chunk.subarray(start, nl));
-                start = nl + 1;
-                const line = this.finishLine();
-                if (line !== undefined) {
-                    ;
-                    (this.offset + start <= this.earlierUntil ? old : fresh).push(line);
-                    if (++lines >= LINES_PER_POLL)
-                        break;
-                }
-            }
-            if (lines >= LINES_PER_POLL && start < n) {
-                this.offset += start; // the rest is read by the next look
-                return;
-            }
-            this.take(this.chunk.subarray(start, n));
-            this.offset += n;
-        }
-    }
-    /** Adds bytes to the unfinished line, keeping at most MAX_LINE_BYTES of it. */
-    take(bytes) {
-        const room = MAX_LINE_BYTES - this.pendingBytes;
-        if (bytes.length > room)
-            this.pendingCut = true;
-        const kept = bytes.subarray(0, Math.max(0, room));
-        if (kept.length === 0)
-            return;
-        this.pending.push(Buffer.from(kept));
-        this.pendingBytes += kept.length;
-    }
-    /** The unfinished line is finished: numbered, kept for the tail, and returned unless it was partly counted. */
-    finishLine() {
-        const text = this.pendingText();
-        this.pending = [];
-        this.pendingBytes = 0;
-        this.pendingCut = false;
-        this.lineCount++;
-        if (this.dropPartial) {
-            this.dropPartial = false;
-            return undefined;
-        }
-        const line = { number: this.lineCount, text: text.replace(/\r$/, '') };
-        if (this.keep > 0) {
-            this.recent.push(line);
-            if (this.recent.length > this.keep)
-                this.recent.shift();
-        }
-        return line;
-    }
-    pendingText() {
-        const text = (0,_inputs_secrets_js__WEBPACK_IMPORTED_MODULE_3__/* .redact */ .E$)(Buffer.concat(this.pending, this.pendingBytes).toString('utf8'), this.secrets);
-        return text.length > MAX_LINE_CHARS || this.pendingCut ? `${text.slice(0, MAX_LINE_CHARS)}\u2026` : text;
-    }
-    /**
-     * The last `keep` lines, including an unfinished last line; undefined when the file does not exist. Reads what
-     * is left (within a bounded number of looks) first, so that the tail ends where the file does.
-     */
-    tail() {
-        for (let looks = 0; looks < REST_LOOKS && this.behind(); looks++)
-            this.poll();
-        if (this.problem === undefined && this.withFile(() => true) === undefined)
-            return undefined;
-        if (this.keep === 0)
-            return [];
-        const unfinished = this.pendingBytes === 0 || this.dropPartial ? [] : [{ number: this.lineCount + 1, text: this.pendingText() }];
-        return [...this.recent, ...unfinished].slice(-this.keep);
-    }
-    restart() {
-        this.offset = 0;
-        this.lineCount = 0;
-        this.pending = [];
-        this.pendingBytes = 0;
-        this.pendingCut = false;
-        this.countUntil = 0;
-        this.dropPartial = false;
-        this.earlierUntil = 0;
-    }
-}
-
-
-/***/ }),
-
-/***/ 8706:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   WZ: () => (/* binding */ processTree),
-/* harmony export */   f_: () => (/* binding */ isDockerProxy),
-/* harmony export */   kA: () => (/* binding */ listenerOwnership),
-/* harmony export */   l: () => (/* binding */ portOwner),
-/* harmony export */   yv: () => (/* binding */ localPort)
-/* harmony export */ });
-/* harmony import */ var _guard_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2686);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3024);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7707);
-/* harmony import */ var _http_hosts_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2327);
-/**
- * Who listens on a local TCP port, read from Linux's /proc: the listening sockets of /proc/net/tcp and tcp6, each
- * socket's inode found among the processes' file descriptors (/proc/<pid>/fd \u2192 `socket:[inode]`), and each
- * holder's command line. Structured answers only; without /proc (not Linux) the answer is `unknown`.
- *
- * /proc/net/tcp is the table of the reader's network namespace: a server in a container with its own
- * namespace (docker -p) shows as the proxy that forwards the port, which is what answers the gate anyway.
- */
-
-
-
-
-const LISTEN = '0A';
-/** Who listens on `port` (any local address, IPv4 and IPv6). */
-function portOwner(port, { proc = '/proc' } = {}) {
-    const sockets = listeningSockets(proc, port);
-    if (sockets === undefined)
-        return { kind: 'unknown', port };
-    if (sockets.length === 0)
-        return { kind: 'free', port };
-    const holders = socketHolders(proc, new Set(sockets.map((s) => s.inode)));
-    return {
-        kind: 'listening',
-        port,
-        listeners: sockets.map((s) => ({ ...s, holders: holders.get(s.inode) ?? [] }))
-    };
-}
-/**
- * Whether what listens on `port` belongs to the process `pid` or its descendants (a `start` shell that runs the
- * server as its child, a server that forks workers): the listening socket's inode among their descriptors.
- */
-function listenerOwnership(port, pid, options = {}) {
-    const owner = portOwner(port, options);
-    if (owner.kind !== 'listening')
-        return owner;
-    const family = processTree(options.proc ?? '/proc', pid);
-    for (const l of owner.listeners) {
-        const holder = l.holders.find((h) => family.has(h.pid));
-        if (holder !== undefined)
-            return { kind: 'ours', port, holder };
-    }
-    return { kind: 'foreign', port, listeners: owner.listeners };
-}
-/** `pid` and every process descended from it, from the parent ids of /proc/<pid>/stat. */
-const processTree = (proc, pid) => (0,_guard_js__WEBPACK_IMPORTED_MODULE_0__/* .descendantsOf */ .gO)([pid], proc);
-/** The listening sockets on `port`; undefined when neither table can be read. */
-function listeningSockets(proc, port) {
-    let read = false;
-    const found = [];
-    for (const table of ['tcp', 'tcp6']) {
-        let text;
-        try {
-            text = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.readFileSync)(`${proc}/net/${table}`, 'utf8');
-            read = true;
-        }
-        catch {
-            continue; // tcp6 is absent on a kernel without IPv6
-        }
-        for (const line of text.split('\n').slice(1)) {
-            // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode \u2026
-            const f = line.trim().split(/\s+/);
-            if (f.length < 10 || f[3] !== LISTEN)
-                continue;
-            const [hexAddress, hexPort] = f[1].split(':');
-            if (parseInt(hexPort, 16) !== port)
-                continue;
-            found.push({ address: decodeAddress(hexAddress), port, inode: Number(f[9]) });
-        }
-    }
-    return read ? found : undefined;
-}
-/** The kernel prints each 32-bit word of the address in host order (little-endian on the runners' x86 and arm64). */
-function decodeAddress(hex) {
-    const words = hex.match(/.{8}/g) ?? [];
-    const bytes = words.flatMap((w) => (w.match(/../g) ?? []).reverse().map((b) => parseInt(b, 16)));
-    if (bytes.length === 4)
-        return bytes.join('.');
-    const groups = Array.from({ length: 8 }, (_, i) => ((bytes[2 * i] << 8) | bytes[2 * i + 1]).toString(16));
-    if (groups.slice(0, 5).every((g) => g === '0') && groups[5] === 'ffff')
-        return `::ffff:${bytes.slice(12).join('.')}`;
-    // the shortest form for the common cases (:: and ::1); other addresses in full
-    const text = groups.join(':');
-    return text === '0:0:0:0:0:0:0:0' ? '::' : text === '0:0:0:0:0:0:0:1' ? '::1' : text;
-}
-/** The processes holding each of `inodes` among their file descriptors (those this user may read). */
-function socketHolders(proc, inodes) {
-    const holders = new Map();
-    for (const pid of (0,_proc_js__WEBPACK_IMPORTED_MODULE_2__/* .procPids */ .bU)(proc)) {
-        let fds;
-        try {
-            fds = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.readdirSync)(`${proc}/${pid}/fd`);
-        }
-        catch {
-            continue; // another user's process, or gone
-        }
-        const held = new Set();
-        for (const fd of fds) {
-            let target;
-            try {
-                target = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.readlinkSync)(`${proc}/${pid}/fd/${fd}`);
-            }
-            catch {
-                continue;
-            }
-            const m = /^socket:\[(\d+)\]$/.exec(target);
-            if (m && inodes.has(Number(m[1])))
-                held.add(Number(m[1]));
-        }
-        if (held.size === 0)
-            continue;
-        const info = { pid, command: (0,_proc_js__WEBPACK_IMPORTED_MODULE_2__/* .commandLine */ .ay)(pid, proc) };
-        for (const inode of held)
-            holders.set(inode, [...(holders.get(inode) ?? []), info]);
-    }
-    return holders;
-}
-/**
- * The port to check when `url` names this machine (loopback, `localhost`, this host's name or one of its
- * addresses), else undefined: a server elsewhere is probed as it is, its port is none of this machine's business.
- */
-function localPort(url, hostName = process.getBuiltinModule('node:os').hostname()) {
-    const host = (0,_http_hosts_js__WEBPACK_IMPORTED_MODULE_3__/* .bareHost */ .n0)(url.hostname);
-    const os = process.getBuiltinModule('node:os');
-    const addresses = Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((a) => a.address.toLowerCase()));
-    const local = (0,_http_hosts_js__WEBPACK_IMPORTED_MODULE_3__/* .isLoopback */ .U9)(url.hostname) ||
-        host.endsWith('.localhost') ||
-        host === hostName.toLowerCase() ||
-        addresses.includes(host);
-    if (!local)
-        return undefined;
-    return url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
-}
-/** Docker's userland proxy, which holds a container's published port on the host (`docker run -p`). */
-const isDockerProxy = (command) => /(^|\/)docker-proxy(\s|$)/.test(command);
-
-
-/***/ }),
-
-/***/ 7707:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   ay: () => (/* binding */ commandLine),
-/* harmony export */   bU: () => (/* binding */ procPids),
-/* harmony export */   jW: () => (/* binding */ procStat),
-/* harmony export */   mX: () => (/* binding */ procEnviron)
-/* harmony export */ });
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/** Reading Linux's /proc: one process's stat line, the process ids, a command line, an environment. Undefined or empty without it. */
-
-function procStat(pid, proc = '/proc') {
-    try {
-        const stat = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(`${proc}/${pid}/stat`, 'utf8');
-        // the command name in parentheses may hold spaces and parentheses: count fields from the last ')'
-        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        return { state: f[0], ppid: Number(f[1]), pgrp: Number(f[2]), startTicks: Number(f[19]) };
-    }
-    catch {
-        return undefined;
-    }
-}
-/** Every process id /proc shows (empty without /proc). */
-function procPids(proc = '/proc') {
-    try {
-        return (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readdirSync)(proc)
-            .filter((n) => /^\d+$/.test(n))
-            .map(Number);
-    }
-    catch {
-        return [];
-    }
-}
-const MAX_COMMAND = 500;
-/** The command line of `pid`, arguments joined by spaces (its name in brackets where it has none), or "" once gone. */
-function commandLine(pid, proc = '/proc') {
-    try {
-        const args = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(`${proc}/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
-        if (args !== '')
-            return args.length > MAX_COMMAND ? `${args.slice(0, MAX_COMMAND)}\u2026` : args;
-        return `[${(0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(`${proc}/${pid}/comm`, 'utf8').trim()}]`;
-    }
-    catch {
-        return '';
-    }
-}
-/** The environment `pid` started with (`/proc/<pid>/environ`), or undefined when it cannot be read (gone, another user's, no /proc). */
-function procEnviron(pid, proc = '/proc') {
-    try {
-        const entries = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(`${proc}/${pid}/environ`, 'utf8')
-            .split('\0')
-            .filter((e) => e.includes('='));
-        return Object.fromEntries(entries.map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]));
-    }
-    catch {
-        return undefined;
-    }
-}
-
-
-/***/ }),
-
-/***/ 5361:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  Zd: () => (/* binding */ attachServer),
-  rO: () => (/* binding */ newLogFile),
-  um: () => (/* binding */ newRunMarker),
-  W7: () => (/* binding */ processStartedAt),
-  QF: () => (/* binding */ resolvePid),
-  NK: () => (/* binding */ serverEnv),
-  UD: () => (/* binding */ startServer)
-});
-
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(3024);
-// EXTERNAL MODULE: ./src/runtime/own-files.ts
-var own_files = __nccwpck_require__(730);
-// EXTERNAL MODULE: external "node:os"
-var external_node_os_ = __nccwpck_require__(8161);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
-// EXTERNAL MODULE: ./src/runtime/text.ts
-var runtime_text = __nccwpck_require__(5369);
-// EXTERNAL MODULE: ./src/inputs/input-error.ts
-var input_error = __nccwpck_require__(9354);
-// EXTERNAL MODULE: ./src/inputs/forms.ts
-var inputs_forms = __nccwpck_require__(2198);
-// EXTERNAL MODULE: ./src/inputs/variables.ts
-var variables = __nccwpck_require__(6192);
-// EXTERNAL MODULE: ./src/server/proc.ts
-var proc = __nccwpck_require__(7707);
-;// CONCATENATED MODULE: ./src/server/runner-internals.ts
-/**
- * What the runner gives the action's own process and no `run:` step, kept from the server `start` launches: a
- * detached server outlives the step and may run code the job did not write (a model's own code, a plugin), so it
- * gets the step's environment as a `run:` step would, not the action's. From the runner's
- * `NodeScriptActionHandler` (actions/runner, src/Runner.Worker/Handlers/): the Actions runtime's URL and token
- * (the job's cache and artifact credential), the cache and results services, and the OIDC token request (which
- * mints cloud credentials where `id-token: write` is set). The list is docs/server.md's; a user who needs one
- * passes it explicitly, in the `env:` of a later `run:` step.
- */
-/** Every variable whose name starts with one of these (`ACTIONS_CACHE_URL`, a cache proxy's `ACTIONS_RESULTS_URL_ORIGINAL`, \u2026). */
-const RUNNER_PREFIXES = ['ACTIONS_RUNTIME_', 'ACTIONS_ID_TOKEN_', 'ACTIONS_CACHE_', 'ACTIONS_RESULTS_'];
-/**
- * This step's own file commands: the action's outputs, the post step's state (the pid it stops), the next steps'
- * environment and PATH, the job summary. A server writing to them during the step would forge what the action
- * tells the runner.
- */
-const STEP_FILES = ['GITHUB_OUTPUT', 'GITHUB_STATE', 'GITHUB_ENV', 'GITHUB_PATH', 'GITHUB_STEP_SUMMARY'];
-/** Whether the variable is one of the runner's internals (see the module comment). */
-const isRunnerInternal = (name) => RUNNER_PREFIXES.some((p) => name.startsWith(p)) || STEP_FILES.includes(name);
-
-;// CONCATENATED MODULE: ./src/server/process.ts
-/**
- * The model server as a process: launched in the background by `start`, or found by `pid`; watched until it
- * exits; its start time and environment read from /proc (Linux). The gate leaves it running either way.
- */
-
-
-
-
-
-
-
-
-
-
-const randomPart = () => process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex');
-/**
- * Where the log goes with `start` and no `log-file`: a new file in the runner's temporary directory (the system's
- * outside a runner) named with this run's pid and a random part, `model-server-<pid>-<12 hex>.log`, created now
- * and exclusively, so that no other run's log is ever truncated and no link planted at a name we would use is
- * followed (a name taken: another random one).
- */
-function newLogFile(env, pid = process.pid) {
-    const dir = env.RUNNER_TEMP || (0,external_node_os_.tmpdir)();
-    for (let n = 1;; n++) {
-        // a random part: a name another user of a shared folder can guess is one they can plant a link at
-        const path = (0,external_node_path_.join)(dir, `model-server-${pid}-${randomPart()}.log`);
-        try {
-            if (n === 1)
-                (0,external_node_fs_.mkdirSync)(dir, { recursive: true });
-            (0,external_node_fs_.closeSync)((0,own_files/* createOwn */.pP)(path));
-            return path;
-        }
-        catch (e) {
-            const code = e.code;
-            if (code === 'EEXIST' && n < 10)
-                continue;
-            throw new input_error/* InputError */.dz('log-file', {
-                problem: `none given, and no new log can be created in "${(0,runtime_text/* printable */.g$)(dir)}" (${code ?? e.message})`
-            });
-        }
-    }
-}
-/**
- * The step's environment, without the action's own `INPUT_*` variables (which carry its api-key) and without the
- * runner's internals (`isRunnerInternal`: the tokens it gives the action's process and no `run:` step, and this
- * step's own file commands).
- */
-function serverEnv(env) {
-    return Object.fromEntries(Object.entries(env).filter((e) => e[1] !== undefined && !(0,variables/* isInputVariable */.lh)(e[0]) && !isRunnerInternal(e[0])));
-}
-/** A run marker for the server's environment: 128 random bits, so that no other process carries it by chance. */
-const newRunMarker = () => process.getBuiltinModule('node:crypto').randomBytes(16).toString('hex');
-const FOREGROUND_HINT = '"start" must run the server in the foreground, without & or nohup: the action puts it in the background';
-/** Like a `run:` step: bash, which also execs a lone command so that the pid is the server's own. */
-const SHELL = (0,external_node_fs_.existsSync)('/bin/bash') ? '/bin/bash' : '/bin/sh';
-/**
- * Runs `command` with the shell, detached in its own process group (pid = group id) so that it outlives the
- * step and a signal to the action does not reach it; stdout and stderr are appended to `logFile` (never truncated:
- * it may be a log the user keeps, or another run's).
- */
-function startServer(command, logFile, env, clock) {
-    let fd;
-    let logOffset;
-    try {
-        (0,external_node_fs_.mkdirSync)((0,external_node_path_.dirname)(logFile), { recursive: true });
-        // never through a symbolic link: the server's output would go wherever it points
-        fd = (0,own_files/* openOwn */.$U)(logFile, external_node_fs_.constants.O_WRONLY | external_node_fs_.constants.O_APPEND | external_node_fs_.constants.O_CREAT);
-        logOffset = (0,external_node_fs_.fstatSync)(fd).size;
-    }
-    catch (e) {
-        throw new input_error/* InputError */.dz('log-file', {
-            value: (0,runtime_text/* printable */.g$)(logFile),
-            problem: `cannot be written (${e.code ?? e.message})`
-        });
-    }
-    try {
-        // node:child_process (with node:dgram) only for `start`
-        const child = process
-            .getBuiltinModule('node:child_process')
-            .spawn(SHELL, ['-c', command], { detached: true, stdio: ['ignore', fd, fd], env });
-        const startedAt = clock.now();
-        const exited = new Promise((resolve) => {
-            child.once('error', (e) => resolve(`could not be started (${e.message})`));
-            child.once('exit', (code, signal) => resolve(signal
-                ? `was killed by ${signal}`
-                : code === 0
-                    ? `exited with code 0 (${FOREGROUND_HINT})`
-                    : `exited with code ${code}`));
-        });
-        child.unref();
-        const pid = child.pid;
-        if (pid === undefined)
-            throw new Error(`could not start ${SHELL} for "start"`);
-        return {
-            pid,
-            startedAt,
-            // read at once: the fork has happened, and an exec (bash running a lone command) keeps the pid and the time
-            startTicks: (0,proc/* procStat */.jW)(pid)?.startTicks,
-            exited,
-            // Once the shell has exec'd the server (or if it has exited), what it was given is what it started with.
-            environ: () => (0,proc/* procEnviron */.mX)(pid) ?? env,
-            release: () => child.removeAllListeners(),
-            logOffset
-        };
-    }
-    finally {
-        (0,external_node_fs_.closeSync)(fd);
-    }
-}
-/** Watches a process started elsewhere; it is polled, since only a parent hears of its child's exit. */
-function attachServer(pid, clock, pollMs = 250) {
-    const first = (0,proc/* procStat */.jW)(pid);
-    const ageMs = first === undefined ? undefined : processAgeMs(first.startTicks);
-    let timer;
-    const exited = new Promise((resolve) => {
-        const check = () => {
-            const why = gone(pid, first?.startTicks);
-            if (why === undefined)
-                return;
-            clearInterval(timer);
-            resolve(why);
-        };
-        timer = setInterval(check, pollMs);
-        check();
-    });
-    return {
-        pid,
-        startedAt: ageMs === undefined ? undefined : clock.now() - ageMs,
-        exited,
-        environ: () => (0,proc/* procEnviron */.mX)(pid),
-        release: () => clearInterval(timer)
-    };
-}
-/** Reads `pid` when it names a file. */
-function resolvePid(spec) {
-    if ('pid' in spec)
-        return spec.pid;
-    let text;
-    try {
-        text = (0,external_node_fs_.readFileSync)(spec.file, 'utf8').trim();
-    }
-    catch (e) {
-        throw new input_error/* InputError */.dz('pid', {
-            problem: `could not read "${(0,runtime_text/* printable */.g$)(spec.file)}" (${e.code ?? e.message})`,
-            form: inputs_forms/* PID_FORM */.b5
-        });
-    }
-    if (!/^\d+$/.test(text) || Number(text) < 1)
-        throw new input_error/* InputError */.dz('pid', {
-            value: (0,runtime_text/* printable */.g$)(spec.file),
-            problem: `holds "${(0,runtime_text/* printable */.g$)(text)}", not a process id`
-        });
-    return Number(text);
-}
-/** Why the process is no longer running, or undefined while it runs. */
-function gone(pid, startTicks) {
-    const stat = (0,proc/* procStat */.jW)(pid);
-    if (stat !== undefined) {
-        if (stat.state === 'Z')
-            return 'has exited (a zombie awaiting its parent)';
-        // the same id on a process that started at another time: ours is gone and the id was reused
-        if (startTicks !== undefined && stat.startTicks !== startTicks)
-            return 'has exited (its process id now belongs to another process)';
-        return undefined;
-    }
-    try {
-        process.kill(pid, 0);
-        return undefined;
-    }
-    catch (e) {
-        return e.code === 'EPERM' ? undefined : 'is not running';
-    }
-}
-/** USER_HZ, the unit of /proc start times: 100 on every Linux architecture GitHub runners use. */
-const TICKS_PER_SECOND = 100;
-function processAgeMs(startTicks) {
-    try {
-        const uptimeS = Number((0,external_node_fs_.readFileSync)('/proc/uptime', 'utf8').split(' ')[0]);
-        return Math.max(0, uptimeS * 1000 - (startTicks * 1000) / TICKS_PER_SECOND);
-    }
-    catch {
-        return undefined;
-    }
-}
-/** When `pid` started, on the wall clock (ms since the epoch, to /proc's 10 ms); undefined when it is not running. */
-function processStartedAt(pid, now = Date.now()) {
-    const stat = (0,proc/* procStat */.jW)(pid);
-    const ageMs = stat === undefined ? undefined : processAgeMs(stat.startTicks);
-    return ageMs === undefined ? undefined : now - ageMs;
-}
-
-
-/***/ }),
-
-/***/ 8855:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Oc: () => (/* binding */ MAX_LINE_BYTES),
-/* harmony export */   tS: () => (/* binding */ FrameReader),
-/* harmony export */   wC: () => (/* binding */ MAX_STREAM_BYTES)
-/* harmony export */ });
-/* harmony import */ var _http_probe_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(242);
-/**
- * A streamed body cut into events as its bytes arrive, within bounds a hostile server cannot swell: a line longer
- * than MAX_LINE_BYTES, or a body longer than MAX_STREAM_BYTES, ends the stream as an error rather than growing a
- * buffer. SSE (`data:` lines, an event ends at a blank line, `data: [DONE]` ends the stream) or one JSON object a
- * line (Ollama).
- */
-
-/** No event of a token stream comes near this (a final event with its settings is a few KiB). */
-const MAX_LINE_BYTES = 64 * 1024;
-/** Far above any answer of a few thousand tokens, each event with its JSON around it. */
-const MAX_STREAM_BYTES = 8 * 1024 * 1024;
-const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
-class FrameReader {
-    framing;
-    partial = [];
-    partialBytes = 0;
-    total = 0;
-    /** The `data:` lines of the SSE event being read. */
-    data = [];
-    dataBytes = 0;
-    decoder = new TextDecoder('utf-8', { fatal: false });
-    constructor(framing) {
-        this.framing = framing;
-    }
-    /** The frames these bytes complete; reading ends after a `too-long` one. */
-    push(chunk) {
-        this.total += chunk.length;
-        if (this.total > MAX_STREAM_BYTES)
-            return [{ kind: 'too-long', what: 'body' }];
-        const frames = [];
-        let start = 0;
-        for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
-            const piece = chunk.subarray(start, nl);
-            start = nl + 1;
-            if (this.partialBytes + piece.length > MAX_LINE_BYTES)
-                return [...frames, { kind: 'too-long', what: 'line' }];
-            const line = this.partialBytes === 0 ? piece : Buffer.concat([...this.partial, piece]);
-            this.partial = [];
-            this.partialBytes = 0;
-            frames.push(...this.line(this.decoder.decode(line).replace(/\r$/, '')));
-            if (frames.at(-1)?.kind === 'too-long')
-                return frames;
-        }
-        const rest = chunk.subarray(start);
-        if (this.partialBytes + rest.length > MAX_LINE_BYTES)
-            return [...frames, { kind: 'too-long', what: 'line' }];
-        if (rest.length > 0) {
-            // copied: the chunk's buffer may be reused by the socket
-            this.partial.push(Buffer.from(rest));
-            this.partialBytes += rest.length;
-        }
-        return frames;
-    }
-    /** What is left once the body ends: a last line without its line break, an SSE event without its blank line. */
-    end() {
-        const last = this.partialBytes === 0 ? [] : this.line(this.decoder.decode(Buffer.concat(this.partial)));
-        this.partial = [];
-        this.partialBytes = 0;
-        return [...last, ...(this.framing === 'sse' ? this.line('') : [])];
-    }
-    line(text) {
-        if (this.framing === 'ndjson')
-            return text.trim() === '' ? [] : toFrame(text);
-        if (text === '') {
-            if (this.data.length === 0)
-                return [];
-            const payload = this.data.join('\n');
-            this.data = [];
-            this.dataBytes = 0;
-            return payload.trim() === '[DONE]' ? [{ kind: 'done' }] : toFrame(payload);
-        }
-        // older llama.cpp sends a failure as an `error:` field of its own: an error event whatever follows
-        if (text.startsWith('error:')) {
-            const said = text.slice(text[6] === ' ' ? 7 : 6);
-            const json = (0,_http_probe_js__WEBPACK_IMPORTED_MODULE_0__/* .parseJson */ .qF)(said);
-            return [{ kind: 'event', json: { error: isObject(json) ? (json.error ?? json) : said || 'error' } }];
-        }
-        // `data:value` and `data: value` alike (TGI writes the first); comments (`:`) and other fields are skipped
-        if (!text.startsWith('data:'))
-            return [];
-        // an event of many `data:` lines is held whole until its blank line: it is bounded as one line is
-        this.dataBytes += text.length;
-        if (this.dataBytes > MAX_LINE_BYTES)
-            return [{ kind: 'too-long', what: 'line' }];
-        this.data.push(text.slice(text[5] === ' ' ? 6 : 5));
-        return [];
-    }
-}
-/** An event that is not a JSON object (a keep-alive, a stray word) carries nothing: it is skipped. */
-function toFrame(text) {
-    const json = (0,_http_probe_js__WEBPACK_IMPORTED_MODULE_0__/* .parseJson */ .qF)(text);
-    return isObject(json) ? [{ kind: 'event', json }] : [];
-}
-
-
-/***/ }),
-
-/***/ 5165:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  Ke: () => (/* binding */ asCancelled),
-  yl: () => (/* binding */ cancelledBeforeWait),
-  uT: () => (/* binding */ concludedSince)
-});
-
-;// CONCATENATED MODULE: ./src/report/cancel-report.ts
-/** The words of a cancelled run: which signal came, and at what point of the run. Text only. */
-const AT = {
-    'before-wait': 'before the wait began (nothing was started)',
-    'after-wait': 'as the wait ended',
-    'smoke-test': 'during the smoke test',
-    diagnostics: 'while the diagnostics ran'
-};
-/** `the job was cancelled (SIGTERM) during the smoke test`: the halt's detail, as the watch words a cancelled wait. */
-const cancelledText = (signal, stage) => `the job was cancelled (${signal}) ${AT[stage]}`;
-
-// EXTERNAL MODULE: ./src/wait/conclusion.ts + 2 modules
-var conclusion = __nccwpck_require__(6100);
-;// CONCATENATED MODULE: ./src/wait/cancelled.ts
-
-
-const cancelHalt = (signal, stage) => ({
-    reason: 'cancelled',
-    detail: cancelledText(signal, stage)
-});
-/** The outcome as a cancel at `elapsedMs` leaves it: every endpoint not already cancelled is, from then. */
-function asCancelled(outcome, signal, stage, elapsedMs) {
-    if (outcome.reason === 'cancelled')
-        return outcome;
-    const halt = cancelHalt(signal, stage);
-    const cut = (r) => r.reason === 'cancelled' ? r : { ...r, ready: false, reason: 'cancelled', halt, elapsedMs };
-    return { ...cut(outcome), results: outcome.results.map(cut) };
-}
-/** A run cancelled before its wait began: no endpoint was probed, no server started. */
-function cancelledBeforeWait(settings, signal, elapsedMs) {
-    const halt = cancelHalt(signal, 'before-wait');
-    const results = settings.targets.map(({ url }) => ({
-        ready: false,
-        reason: 'cancelled',
-        elapsedMs,
-        attempts: 0,
-        models: [],
-        halt,
-        timeline: [],
-        url
-    }));
-    return { ...results[0], results };
-}
-/**
- * The conclusion once the front end's own work after the wait is done (the diagnostics): concluded again as
- * cancelled when `cancel` came meanwhile, so that the outputs and the summary, written next, say so.
- */
-function concludedSince(next, settings, cancel, stage, elapsedMs) {
-    const signal = cancel.halted;
-    if (signal === undefined || next.outcome.reason === 'cancelled')
-        return next;
-    return (0,conclusion/* conclude */.E)(asCancelled(next.outcome, signal, stage, elapsedMs), settings);
-}
-
-
-/***/ }),
-
-/***/ 6100:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  E: () => (/* binding */ conclude)
-});
-
-// EXTERNAL MODULE: ./src/facts/answer.ts
-var answer = __nccwpck_require__(2285);
-// EXTERNAL MODULE: ./src/report/smoke-report.ts
-var smoke_report = __nccwpck_require__(1542);
-;// CONCATENATED MODULE: ./src/server/container-state.ts
-const NAMES = {
-    container: 'server-container',
-    socket: 'docker-socket',
-    timeoutMs: 'container-stop-timeout-ms',
-    logFile: 'container-log-file',
-    logLines: 'container-log-lines'
-};
-/** The state to save for a container the job-end step stops, or undefined when it is not this job's to stop. */
-function containerEndState(settings, server, socket) {
-    const ours = (settings.start !== undefined && settings.stop === 'job-end') || settings.stop === 'always';
-    if (!ours || settings.container === undefined || server?.container === undefined)
-        return undefined;
-    return {
-        [NAMES.container]: server.container,
-        [NAMES.socket]: socket,
-        [NAMES.timeoutMs]: String(settings.stopTimeoutMs),
-        [NAMES.logFile]: server.logFile ?? '',
-        [NAMES.logLines]: String(settings.logLines)
-    };
-}
-function readContainerEndState(get) {
-    const container = get(NAMES.container);
-    const socket = get(NAMES.socket);
-    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$/.test(container) || socket === '')
-        return undefined;
-    const timeoutMs = Number(get(NAMES.timeoutMs));
-    const logLines = Number(get(NAMES.logLines));
-    return {
-        container,
-        socket,
-        timeoutMs: Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : 30_000,
-        logFile: get(NAMES.logFile) || undefined,
-        logLines: Number.isInteger(logLines) && logLines >= 0 ? logLines : 50
-    };
-}
-
-;// CONCATENATED MODULE: ./src/server/job-end.ts
-
-/** State names, as the runner passes them back: `STATE_<name>`. */
-const job_end_NAMES = {
-    pid: 'server-pid',
-    startTicks: 'server-start-ticks',
-    bootId: 'boot-id',
-    runMarker: 'run-marker',
-    timeoutMs: 'stop-timeout-ms',
-    logFile: 'server-log-file',
-    logLines: 'log-lines'
-};
-/** The state to save after the wait, or undefined when the post step has nothing to do. */
-function jobEndState(settings, server) {
-    // a container is stopped through its engine (container-stop.ts), never by the pid of its process
-    if (settings.container !== undefined)
-        return containerEndState(settings, server, server?.dockerSocket ?? '');
-    // only a server this step launched is this job's to stop: one given by `pid` belongs to whoever started it
-    if (settings.start === undefined || settings.stop !== 'job-end' || server?.pid === undefined)
-        return undefined;
-    return {
-        [job_end_NAMES.pid]: String(server.pid),
-        [job_end_NAMES.startTicks]: server.startTicks === undefined ? '' : String(server.startTicks),
-        [job_end_NAMES.bootId]: server.bootId ?? '',
-        [job_end_NAMES.runMarker]: server.runMarker ?? '',
-        [job_end_NAMES.timeoutMs]: String(settings.stopTimeoutMs),
-        [job_end_NAMES.logFile]: server.logFile ?? '',
-        [job_end_NAMES.logLines]: String(settings.logLines)
-    };
-}
-/** How many servers a fleet's state holds; each one's own names end in `-<n>`, from 1 (fleetEndState). */
-const FLEET_SIZE = 'fleet-size';
-/** As many as `url` may have lines. */
-const MAX_FLEET = 1000;
-/**
- * The state of a fleet of servers (one per endpoint), each endpoint's own state (jobEndState, or the container's)
- * under its names with `-<n>` added, n from 1 in the order of the `url` lines; undefined when none has a server to
- * stop.
- */
-function fleetEndState(states) {
-    if (states.every((s) => s === undefined))
-        return undefined;
-    const state = { [FLEET_SIZE]: String(states.length) };
-    states.forEach((own, i) => {
-        for (const [name, value] of Object.entries(own ?? {}))
-            state[`${name}-${i + 1}`] = value;
-    });
-    return state;
-}
-/**
- * The state as each server's stop reads it: one `get` for the one server, or one per server of a fleet (which
- * reads that server's names); refused whole (JobEndStateError) when the fleet's size is not the form it is written in.
- */
-function serverStates(get) {
-    const text = get(FLEET_SIZE);
-    if (text === '')
-        return [get];
-    if (!/^\d{1,4}$/.test(text) || Number(text) < 2 || Number(text) > MAX_FLEET)
-        throw new JobEndStateError(FLEET_SIZE, text, `a whole number from 2 to ${MAX_FLEET}`);
-    return Array.from({ length: Number(text) }, (_, i) => (name) => get(`${name}-${i + 1}`));
-}
-/** A state value not in the form the main step writes: the whole state is refused, and nothing is signalled. */
-class JobEndStateError extends Error {
-    stateName;
-    value;
-    form;
-    constructor(
-    /** The state's name (the variable is `STATE_<name>`). */
-    stateName, value, 
-    /** The form the main step writes. */
-    form) {
-        super(`STATE_${stateName}: not ${form}`);
-        this.stateName = stateName;
-        this.value = value;
-        this.form = form;
-        this.name = 'JobEndStateError';
-    }
-}
-/** Linux's largest pid (PID_MAX_LIMIT); pid 1 is init, never a server this step launched. */
-const PID_MAX = 4_194_304;
-const BOOT_ID_FORM = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const MARKER_FORM = /^[0-9a-f]{32}$/;
-/** A path as `log-file` takes it (relative to the workspace, as the post step runs there too): no control character, at most PATH_MAX. */
-// eslint-disable-next-line no-control-regex
-const PATH_FORM = /^[^\0-\x1f\x7f]{1,4095}$/;
-/**
- * Reads the state back (`get` returns '' for a name not saved); undefined when the main step saved none. A value
- * in any other form than the one `jobEndState` writes throws JobEndStateError.
- */
-function readJobEndState(get) {
-    const pidText = get(job_end_NAMES.pid);
-    if (pidText === '')
-        return undefined;
-    const whole = (name, min, max, form, optional = false) => {
-        const text = get(name);
-        if (optional && text === '')
-            return undefined;
-        if (!/^\d{1,16}$/.test(text) || Number(text) < min || Number(text) > max)
-            throw new JobEndStateError(name, text, form);
-        return Number(text);
-    };
-    const matching = (name, pattern, form) => {
-        const text = get(name);
-        if (text === '')
-            return undefined;
-        if (!pattern.test(text))
-            throw new JobEndStateError(name, text, form);
-        return text;
-    };
-    const pid = whole(job_end_NAMES.pid, 2, PID_MAX, `a process id from 2 to ${PID_MAX}`);
-    return {
-        pid,
-        startTicks: whole(job_end_NAMES.startTicks, 0, Number.MAX_SAFE_INTEGER, 'a start time in clock ticks, or empty', true),
-        bootId: matching(job_end_NAMES.bootId, BOOT_ID_FORM, 'a boot id (a UUID in lower case), or empty'),
-        runMarker: matching(job_end_NAMES.runMarker, MARKER_FORM, 'a run marker (32 hexadecimal digits), or empty'),
-        timeoutMs: whole(job_end_NAMES.timeoutMs, 1, 2_147_483_647, 'milliseconds from 1 to 2147483647'),
-        logFile: matching(job_end_NAMES.logFile, PATH_FORM, 'a path without control characters, or empty'),
-        logLines: whole(job_end_NAMES.logLines, 0, 1000, 'a whole number from 0 to 1000')
-    };
-}
-
-// EXTERNAL MODULE: ./src/inputs/fleet.ts
-var fleet = __nccwpck_require__(8405);
-// EXTERNAL MODULE: ./src/report/failure.ts
-var failure = __nccwpck_require__(3304);
-// EXTERNAL MODULE: ./src/report/markdown.ts
-var markdown = __nccwpck_require__(4285);
-// EXTERNAL MODULE: ./src/report/outputs.ts
-var outputs = __nccwpck_require__(5468);
-// EXTERNAL MODULE: ./src/report/progress.ts
-var progress = __nccwpck_require__(8991);
-// EXTERNAL MODULE: ./src/inputs/secrets.ts
-var secrets = __nccwpck_require__(3332);
-;// CONCATENATED MODULE: ./src/wait/conclusion.ts
-/**
- * What must happen once the wait is over, decided once for every front end (the action, the CLI, and later a
- * job-end step and a one-shot check): the outputs, the final line, the log tail, the diagnostics to run, fail or
- * warn, the exit code. A front end only carries it out in its medium. Pure: no I/O, nothing of GitHub or a shell.
- */
-
-
-
-
-
-
-
-
-
-/** The report's view of the settings, for `url` (the endpoint the outcome describes). */
-const reportContext = (s, url) => ({
-    url,
-    expect: (0,answer/* expectation */.pG)(s),
-    timeoutMs: s.timeoutMs
-});
-/** Each endpoint's smoke test that could not measure throughput, in words. */
-function smokeProblems(outcome) {
-    const fleet = outcome.results.length > 1;
-    const messages = outcome.results.flatMap((r) => r.smoke?.problem === undefined ? [] : [(0,smoke_report/* smokeProblemMessage */.c7)(r.smoke, fleet ? r.url : undefined)]);
-    return messages.length === 0 ? undefined : messages.join('\n');
-}
-const smokeFailed = (r) => r.smoke?.problem !== undefined;
-function conclude(gateOutcome, settings) {
-    const smokeMessage = gateOutcome.ready ? smokeProblems(gateOutcome) : undefined;
-    const failSmoke = smokeMessage !== undefined && settings.smoke?.failOnError === true;
-    // Ready means ready: with fail-on-error, a server that cannot generate a measured stream is not.
-    const outcome = failSmoke
-        ? {
-            ...gateOutcome,
-            ready: false,
-            reason: 'smoke-failed',
-            results: gateOutcome.results.map((r) => (smokeFailed(r) ? { ...r, ready: false, reason: 'smoke-failed' } : r))
-        }
-        : gateOutcome;
-    const context = reportContext(settings, outcome.url);
-    const tail = outcome.ready ? undefined : outcome.server?.logTail;
-    const verdict = outcome.ready
-        ? undefined
-        : {
-            kind: outcome.reason === 'timeout' && !settings.failOnTimeout ? 'warn' : 'fail',
-            // a fleet's failure names its endpoint
-            message: failSmoke
-                ? smokeMessage
-                : `${outcome.results.length > 1 ? `${outcome.url.href}: ` : ''}${(0,failure/* failureMessage */.o)(outcome, context)}`
-        };
-    const regression = outcome.profile?.regression;
-    const failedRegression = settings.failOnRegression ? regression : undefined;
-    const failedThroughput = settings.failOnRegression ? outcome.profile?.throughputRegression : undefined;
-    return {
-        outcome,
-        ready: outcome.ready,
-        // the same names, each value redacted
-        outputs: Object.fromEntries(Object.entries((0,outputs/* outputs */.V4)(outcome)).map(([name, value]) => [name, (0,secrets/* redact */.E$)(value, settings.secrets)])),
-        finalLine: (0,progress/* finalLine */.R2)(outcome),
-        logTail: tail && {
-            title: (0,markdown/* logTailTitle */.Nn)(tail, outcome.server?.logFile),
-            lines: tail.map((line) => `${line.number}: ${line.text}`)
-        },
-        // A cancelled job must end within a second; the diagnostics could take minutes.
-        diagnostics: outcome.ready || outcome.reason === 'cancelled' ? [] : settings.diagnostics,
-        verdict,
-        failedRegression,
-        failedThroughput,
-        smokeWarning: failSmoke ? undefined : smokeMessage,
-        exitCode: verdict?.kind === 'fail' || failedRegression !== undefined || failedThroughput !== undefined ? 1 : 0,
-        context,
-        jobEndState: settings.servers === undefined
-            ? jobEndState(settings, outcome.server)
-            : fleetEndState(outcome.results.map((r, i) => jobEndState((0,fleet/* endpointSettings */.h6)(settings, i), r.server)))
-    };
-}
-
-
-/***/ }),
-
-/***/ 4750:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   g1: () => (/* binding */ fleetStops),
-/* harmony export */   wz: () => (/* binding */ representative)
-/* harmony export */ });
-/* unused harmony export fleetTally */
-/* harmony import */ var _report_progress_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8991);
-
-function fleetTally(size, minReady) {
-    let ready = 0;
-    let failed = 0;
-    return {
-        settled(url, isReady, reason) {
-            if (isReady) {
-                ready++;
-                // all of them: the last one settles nothing that is still waiting
-                return minReady < size && ready === minReady
-                    ? { reason: 'cancelled', detail: _report_progress_js__WEBPACK_IMPORTED_MODULE_0__/* .gateLines */ .HN.fleetEnough(ready, size, minReady) }
-                    : undefined;
-            }
-            failed++;
-            // a timeout is every endpoint's deadline at once: it ends nobody else's wait sooner
-            if (reason === 'timeout' || failed <= size - minReady)
-                return undefined;
-            return {
-                reason: 'cancelled',
-                detail: minReady === size
-                    ? _report_progress_js__WEBPACK_IMPORTED_MODULE_0__/* .gateLines */ .HN.fleetStopped(url, reason)
-                    : _report_progress_js__WEBPACK_IMPORTED_MODULE_0__/* .gateLines */ .HN.fleetShort(url, reason, failed, size, minReady)
-            };
-        },
-        get ready() {
-            return ready >= minReady;
-        }
-    };
-}
-/**
- * The endpoint the scalar outputs describe: once the fleet is ready (`minReady` of its endpoints; all of them
- * unless told), the one ready last; else the first to fail on its own account, not one `halted` because another
- * had failed or enough were ready.
- */
-function representative(results, halted = () => false, minReady = results.length) {
-    const ready = results.filter((r) => r.ready);
-    if (ready.length >= Math.min(minReady, results.length))
-        return ready.reduce((a, b) => (b.elapsedMs > a.elapsedMs ? b : a));
-    const failed = results.filter((r) => !r.ready && !halted(r));
-    const candidates = failed.length > 0 ? failed : results.filter((r) => !r.ready);
-    return candidates.reduce((a, b) => (b.elapsedMs < a.elapsedMs ? b : a));
-}
-/**
- * A fleet's endpoints' halters held to its tally: each endpoint's end is told (`settled`, by its index); the halt
- * the tally decides ends those still waiting (a ready one's smoke test and report go on), and `halted` tells an
- * endpoint halted so from one that failed on its own account.
- */
-function fleetStops(halters, minReady) {
-    const tally = fleetTally(halters.length, minReady);
-    const done = halters.map(() => false);
-    const halts = new Set();
-    return {
-        settled(i, { url, ready, reason }) {
-            done[i] = true;
-            // halted by the fleet: its end is the fleet's doing, not its own
-            if (halters[i].halted !== undefined)
-                return;
-            const halt = tally.settled(url, ready, reason);
-            if (halt === undefined)
-                return;
-            halts.add(halt);
-            halters.forEach((h, j) => void (done[j] || h.halt(halt)));
-        },
-        halted: (r) => r.halt !== undefined && halts.has(r.halt)
-    };
-}
-
-
-/***/ }),
-
-/***/ 5644:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  m: () => (/* binding */ serverSeam),
-  O: () => (/* binding */ waitWith)
-});
-
-// EXTERNAL MODULE: external "node:events"
-var external_node_events_ = __nccwpck_require__(8474);
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(3024);
-// EXTERNAL MODULE: external "node:net"
-var external_node_net_ = __nccwpck_require__(7030);
-// EXTERNAL MODULE: ./src/runtime/clock.ts
-var runtime_clock = __nccwpck_require__(9842);
-// EXTERNAL MODULE: ./src/http/hosts.ts
-var hosts = __nccwpck_require__(2327);
-;// CONCATENATED MODULE: ./src/http/port-watch.ts
-/**
- * Sees a closed port open, cheaply, so that the HTTP probe goes out the moment a server starts listening
- * instead of up to an `interval` later. Watching a closed port costs the server nothing: a bare TCP connect
- * is refused by the kernel before any server code runs. One poller, made by the gate, serves every URL of a
- * fleet; it spaces its rounds by what the last round cost (a fixed share of one core at most) and by how long the
- * most recently closed port has been closed (`roundGapMs`).
- */
-
-
-
-
-const MIN_ROUND_MS = 100;
-const MAX_ROUND_MS = 400;
-/**
- * The share of one core the poller may spend: for a fleet read through /proc, this sets the pace (2%: 4.5% of a
- * core for the bench's fleet of 200, worst lag 352 ms; 1.5%: 4.2%, 307-335 ms).
- */
-const CPU_BUDGET = 0.015;
-/**
- * Rounds space out with the time a port has been closed: 100 ms for its first 10 s, then a hundredth of that
- * time, up to 400 ms (from 40 s). The lag stays a small share of the wait (a load of 2-6 s is seen within 100 ms,
- * one of ten minutes within 400 ms), and a long wait costs a quarter of the connects: most of the CPU of a wait
- * on a closed port is these connects, about half a millisecond each on the machine of BENCHMARKS.md.
- */
-const CLOSED_SHARE = 0.01;
-/**
- * The gap before the next round: long enough for the last round to keep within `budget` of one core, and a share
- * of the time the most recently closed port has been closed (`closedForMs`, undefined with no port watched).
- */
-function roundGapMs(costMs, budget, closedForMs) {
-    const growth = closedForMs === undefined ? 0 : closedForMs * CLOSED_SHARE;
-    return Math.min(MAX_ROUND_MS, Math.max(MIN_ROUND_MS, costMs / budget, growth));
-}
-/**
- * With this many loopback ports, one read of /proc/net/tcp{,6} replaces one connect per port. Not for fewer:
- * the kernel walks its whole socket hash table for that read, which takes milliseconds on large hosts and
- * in some VMs (about 2 ms for both tables on the machine where BENCHMARKS.md was measured, read as
- * readListening reads them), while a refused loopback connect costs about half a millisecond.
- */
-const PROC_MIN_PORTS = 24;
-const PROC_TABLES = ['/proc/net/tcp', '/proc/net/tcp6'];
-/** Ports in LISTEN state on a loopback or wildcard address, from the text of /proc/net/tcp or tcp6. */
-function listeningLoopbackPorts(table) {
-    const ports = new Set();
-    for (const line of table.split('\n')) {
-        const m = /^\s*\d+:\s+([0-9A-F]+):([0-9A-F]{4})\s+[0-9A-F]+:[0-9A-F]+\s+0A\s/i.exec(line);
-        if (m && isLoopbackOrAny(m[1].toUpperCase()))
-            ports.add(parseInt(m[2], 16));
-    }
-    return ports;
-}
-/** The kernel prints addresses as 32-bit words in host (little-endian) order. */
-function isLoopbackOrAny(hex) {
-    if (hex.length === 8)
-        return hex === '00000000' || hex.endsWith('7F');
-    return (/^0+$/.test(hex) ||
-        hex === '00000000000000000000000001000000' || // ::1
-        /^0000000000000000FFFF0000[0-9A-F]{6}7F$/.test(hex) // ::ffff:127.x.x.x
-    );
-}
-/** One bare TCP connect: true when accepted, false when refused or not answered within `ms`. */
-function tcpConnects(host, port, ms) {
-    return new Promise((resolve) => {
-        const socket = (0,external_node_net_.connect)({ host, port, timeout: ms });
-        const done = (open) => () => {
-            socket.destroy();
-            resolve(open);
-        };
-        socket.once('connect', done(true));
-        socket.once('error', done(false));
-        socket.once('timeout', done(false));
-    });
-}
-/**
- * `localhost` is loopback on both families whatever /etc/hosts says (as the probe treats it): 127.0.0.1 is
- * tried every round, ::1, where fewer servers listen alone, every fourth, which keeps a round to one connect.
- * Other names are looked up as the probe looks them up (a resolver that never answers cannot hold the process).
- */
-function connectTargets(host, lookup) {
-    return new Promise((resolve) => lookup(host, { all: true }, (err, found) => {
-        if (err !== null || typeof found === 'string')
-            return resolve([{ address: host, everyRounds: 1 }]);
-        const bothFamilies = (0,hosts/* loopbackAddresses */.G4)(host) !== undefined;
-        resolve(found.map((a) => ({ address: a.address, everyRounds: bothFamilies && a.family === 6 ? 4 : 1 })));
-    }));
-}
-/** Polls every watched port in rounds; runs only while someone watches. */
-class PortPoller {
-    budget;
-    clock;
-    watchers = new Set();
-    /** The running chain of rounds; aborted when no one watches. */
-    rounds;
-    procReadable;
-    lookup = (0,hosts/* createLookup */.BL)();
-    constructor(budget = CPU_BUDGET, clock = runtime_clock/* systemClock */.ml) {
-        this.budget = budget;
-        this.clock = clock;
-    }
-    /** The watch of one URL's port, for the wait loop. */
-    watchFor(url) {
-        let closedSince;
-        return {
-            opened: async (signal) => {
-                closedSince ??= this.clock.now();
-                if (await this.watch(url, signal, closedSince))
-                    closedSince = undefined;
-            },
-            local: (0,hosts/* isLoopback */.U9)(url.hostname)
-        };
-    }
-    /** Ends every watch (each resolves) and the rounds. */
-    close() {
-        for (const watcher of [...this.watchers])
-            watcher.resolve(false);
-        this.idle();
-    }
-    /** Resolves true once something listens on the URL's port, false when `signal` aborts or the poller closes. */
-    watch(url, signal, closedSince = this.clock.now()) {
-        return new Promise((resolve) => {
-            if (signal.aborted)
-                return resolve(false);
-            const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
-            const targets = connectTargets((0,hosts/* bareHost */.n0)(url.hostname), this.lookup);
-            const loopback = (0,hosts/* isLoopback */.U9)(url.hostname);
-            const watcher = { targets, port, loopback, closedSince, resolve: () => undefined };
-            const aborted = () => watcher.resolve(false);
-            watcher.resolve = (open) => {
-                this.watchers.delete(watcher);
-                signal.removeEventListener('abort', aborted);
-                if (this.watchers.size === 0)
-                    this.idle();
-                resolve(open);
-            };
-            signal.addEventListener('abort', aborted, { once: true });
-            this.watchers.add(watcher);
-            if (this.rounds === undefined)
-                this.nextRound(new AbortController(), MIN_ROUND_MS);
-        });
-    }
-    nextRound(chain, ms) {
-        this.rounds = chain;
-        void this.clock.sleep(ms, chain.signal).then(() => (chain.signal.aborted ? undefined : this.round(chain)));
-    }
-    idle() {
-        this.rounds?.abort();
-        this.rounds = undefined;
-    }
-    roundCount = 0;
-    async round(chain) {
-        const round = this.roundCount++;
-        // CPU time rather than wall time: on a busy machine a round waits longer without costing more
-        const started = process.cpuUsage();
-        const watchers = [...this.watchers];
-        const loopback = watchers.filter((w) => w.loopback);
-        let open;
-        if (loopback.length >= PROC_MIN_PORTS)
-            open = await this.readProc();
-        await Promise.all(watchers.map(async (w) => {
-            const listening = open && w.loopback
-                ? open.has(w.port)
-                : (await Promise.all((await w.targets)
-                    .filter((t) => round % t.everyRounds === 0)
-                    .map((t) => tcpConnects(t.address, w.port, MAX_ROUND_MS)))).includes(true);
-            if (listening)
-                w.resolve(true);
-        }));
-        const used = process.cpuUsage(started);
-        const cost = (used.user + used.system) / 1000;
-        // no one watches any more, or a new chain began while this round ran
-        if (this.watchers.size === 0 || chain !== this.rounds)
-            return;
-        const closedFor = this.clock.now() - Math.max(...[...this.watchers].map((w) => w.closedSince));
-        this.nextRound(chain, roundGapMs(cost, this.budget, closedFor));
-    }
-    async readProc() {
-        // node:fs's callback form: node:fs/promises would be one more module to load before the first probe
-        if (this.procReadable === false)
-            return undefined;
-        const tables = await Promise.all(PROC_TABLES.map((f) => readListening(f)));
-        this.procReadable = tables[0].startsWith('  sl');
-        return this.procReadable ? listeningLoopbackPorts(tables.join('\n')) : undefined;
-    }
-}
-const CHUNK_BYTES = 64 * 1024;
-/** seq_file hands out at most a page per read (4 KiB or more): a read shorter than this ended the table. */
-const SHORT_READ_BYTES = 2048;
-/** A line of a state other than LISTEN (0A). */
-const NOT_LISTENING = /^\s*\d+:\s+[0-9A-F]+:[0-9A-F]+\s+[0-9A-F]+:[0-9A-F]+\s+(?!0A)[0-9A-F]{2}\s/im;
-/**
- * The head of a /proc/net/tcp or tcp6 table, up to its last listening socket: '' when it cannot be read.
- * The kernel prints the listening sockets first and, for every read that reaches past them, walks its whole
- * established-connection hash (about 1.6 ms here, even with no connection in it); read to the end, a table
- * costs that walk twice, the second time only to learn that there is nothing more. So reading stops at the first
- * line of another state, or at a read shorter than a page.
- */
-function readListening(file) {
-    return new Promise((resolve) => (0,external_node_fs_.open)(file, 'r', (err, fd) => {
-        if (err !== null)
-            return resolve('');
-        const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
-        const chunks = [];
-        const done = (text) => (0,external_node_fs_.close)(fd, () => resolve(text));
-        const next = () => (0,external_node_fs_.read)(fd, buffer, 0, CHUNK_BYTES, null, (e, bytes) => {
-            if (e !== null)
-                return done('');
-            const chunk = buffer.toString('latin1', 0, bytes);
-            chunks.push(chunk);
-            if (bytes < SHORT_READ_BYTES || NOT_LISTENING.test(chunk))
-                return done(chunks.join(''));
-            next();
-        });
-        next();
-    }));
-}
-
-// EXTERNAL MODULE: ./src/http/undici-parts.ts
-var undici_parts = __nccwpck_require__(7101);
-// EXTERNAL MODULE: ./src/engines/log-markers.ts
-var log_markers = __nccwpck_require__(1995);
-;// CONCATENATED MODULE: ./src/startup/eta.ts
-/**
- * Milliseconds left in a phase with progress, at `now`: tqdm's own elapsed time per item where it prints one,
- * else the rate between the first and the latest count seen. Undefined while there is no rate yet.
- */
-function phaseLeftMs(p, now) {
-    const { first, last } = p;
-    if (last.n >= last.total)
-        return 0;
-    let perItemMs;
-    if (last.elapsedS !== undefined && last.n > 0)
-        perItemMs = (last.elapsedS * 1000) / last.n;
-    else if (last.n > first.n && last.at > first.at)
-        perItemMs = (last.at - first.at) / (last.n - first.n);
-    if (perItemMs === undefined)
-        return undefined;
-    return Math.max(0, perItemMs * (last.total - last.n) - (now - last.at));
-}
-/**
- * Milliseconds until ready going by earlier runs: the rest of this phase (by its rate, else its usual length) and
- * the usual length of the phases after it; without a known phase, the usual startup minus the time so far.
- */
-function readyInMs(pos, usual) {
-    const index = pos.phase === undefined ? -1 : usual.order.indexOf(pos.phase);
-    if (index >= 0) {
-        const own = (usual.phaseSeconds.get(pos.phase) ?? 0) * 1000;
-        const rest = usual.order.slice(index + 1).reduce((sum, name) => sum + (usual.phaseSeconds.get(name) ?? 0) * 1000, 0);
-        return (pos.phaseLeftMs ?? Math.max(0, own - pos.inPhaseMs)) + rest;
-    }
-    return Math.max(0, usual.totalSeconds * 1000 - pos.elapsedMs);
-}
-function eta(pos, usual) {
-    const usualMs = usual.totalSeconds * 1000;
-    if (pos.elapsedMs > usualMs)
-        return { kind: 'slower', overMs: pos.elapsedMs - usualMs, usualMs };
-    const own = pos.phase === undefined ? undefined : usual.phaseSeconds.get(pos.phase);
-    if (own !== undefined && pos.phaseLeftMs === undefined && pos.inPhaseMs > own * 1000)
-        return { kind: 'slower', overMs: pos.inPhaseMs - own * 1000, usualMs: own * 1000, phase: pos.phase };
-    return { kind: 'ready-in', ms: readyInMs(pos, usual) ?? 0 };
-}
-
-;// CONCATENATED MODULE: ./src/startup/phases.ts
-/**
- * Follows an engine's startup through its log: fed each line with the time it was read, it knows the engine,
- * the phase the engine is in, its progress, the phases behind it with their durations, and any fatal line.
- * Pure: no I/O and no clock of its own; times are milliseconds on the caller's monotonic scale.
- */
-
-// eslint-disable-next-line no-control-regex
-const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
-/** Lines kept while the engine is not yet known, to be read again once it is. */
-const MAX_PENDING = 5000;
-const MAX_QUOTE = 500;
-const ALL_FATAL = log_markers/* ENGINE_LOGS */.L4.flatMap((e) => e.fatal);
-class PhaseTracker {
-    log;
-    markers = [];
-    pending = [];
-    list = [];
-    open;
-    lastIndex = -1;
-    /** The read time minus the stamp, at its smallest: maps stamps onto the read scale (a line is read after it is written). */
-    offset = Infinity;
-    lines = 0;
-    fatals = [];
-    readySeen = false;
-    /** When the ready line was written (its stamp) or read. */
-    readyMoment;
-    /** A phase its own end marker closed, to be named when the next one begins. */
-    ended;
-    constructor(opts = {}) {
-        if (opts.startedAt !== undefined) {
-            this.open = { name: 'starting', index: -1, start: { at: opts.startedAt } };
-            this.list.push(this.open);
-        }
-        if (opts.engine !== undefined)
-            this.setEngine(opts.engine, 'log');
-    }
-    get engine() {
-        return this.log?.engine;
-    }
-    get ready() {
-        return this.readySeen;
-    }
-    /** When the ready line was written, on the read scale: by the engine's stamp where it has one, else when read. */
-    readyTime() {
-        return this.readyMoment && this.time(this.readyMoment);
-    }
-    /** Names the engine (from the input or the model list) and reads again the lines that came before. */
-    setEngine(engine, from = 'models') {
-        if (this.log !== undefined)
-            return [];
-        this.log = (0,log_markers/* engineLog */.NN)(engine);
-        this.markers = (0,log_markers/* phaseMarkers */.LE)(engine);
-        const events = [{ type: 'engine', engine, from }];
-        for (const p of this.pending.splice(0))
-            events.push(...this.read(p.text, p.at));
-        return events;
-    }
-    /**
-     * One line of the log (a physical line; tqdm's `\r` updates inside it are read one by one), read at `at`;
-     * `lineNumber` is its number in the file when the reader knows better than a count of the lines fed.
-     * `fatal: false` for lines from before the wait began: they tell the phases so far, not a failure now.
-     */
-    feed(rawLine, at, lineNumber = this.lines + 1, { fatal: checkFatal = true } = {}) {
-        this.lines = lineNumber;
-        const text = rawLine.replace(ANSI, '');
-        const events = [];
-        if (checkFatal)
-            this.matchFatal(text, lineNumber);
-        if (this.log === undefined) {
-            const engine = (0,log_markers/* engineOfLine */.U1)(text);
-            if (engine === undefined) {
-                if (this.pending.push({ text, at }) > MAX_PENDING)
-                    this.pending.shift();
-            }
-            else {
-                this.pending.push({ text, at });
-                events.push(...this.setEngine(engine, 'log'));
-            }
-        }
-        else {
-            events.push(...this.read(text, at));
-        }
-        return events;
-    }
-    /** Ends the phase under way (the wait is over). */
-    finish(at) {
-        if (this.open !== undefined)
-            this.close({ at });
-    }
-    current(now) {
-        if (this.open === undefined)
-            return undefined;
-        return {
-            name: this.open.name,
-            inPhaseMs: Math.max(0, now - this.time(this.open.start)),
-            progress: this.open.progress
-        };
-    }
-    /** The phases that have ended, in order. */
-    timings() {
-        return this.list.filter((p) => p.end !== undefined).map((p) => this.timing(p));
-    }
-    /** The fatal line to quote: the first that names a cause, else the first. */
-    fatal() {
-        return this.fatals.find((f) => f.cause) ?? this.fatals[0];
-    }
-    matchFatal(text, lineNumber) {
-        const found = (this.log?.fatal ?? ALL_FATAL).find((f) => f.pattern.test(text));
-        if (found !== undefined)
-            this.fatals.push({ line: text.trim().slice(0, MAX_QUOTE), lineNumber, cause: found.cause });
-    }
-    read(text, at) {
-        const log = this.log;
-        const stamp = (0,log_markers/* stampOf */.Zs)(log, text);
-        if (stamp !== undefined)
-            this.offset = Math.min(this.offset, at - stamp);
-        const moment = { at, stamp };
-        const events = [];
-        for (const segment of text.split('\r')) {
-            const seg = segment.trim();
-            if (seg === '')
-                continue;
-            this.markers.forEach((marker, index) => {
-                const took = marker.took?.exec(seg)?.groups;
-                if (took !== undefined) {
-                    const phase = this.list.find((p) => p.name === marker.phase) ?? this.begin(marker, index, moment, events);
-                    if (phase !== undefined)
-                        phase.took = Math.max(phase.took ?? 0, (0,log_markers/* tookSeconds */.Jn)(took));
-                }
-                const progress = marker.progress?.exec(seg)?.groups;
-                if (progress !== undefined) {
-                    const phase = this.open?.name === marker.phase ? this.open : this.begin(marker, index, moment, events);
-                    if (phase !== undefined)
-                        record(phase, marker.unit ?? 'steps', progress, at);
-                }
-                else if (marker.start?.test(seg)) {
-                    this.begin(marker, index, moment, events);
-                }
-                if (marker.end?.test(seg) && this.open?.name === marker.phase)
-                    this.ended = this.close(moment);
-            });
-            if (log.ready.test(seg) && !this.readySeen) {
-                this.readySeen = true;
-                this.readyMoment = moment;
-                if (this.open !== undefined)
-                    this.close(moment);
-            }
-        }
-        return events;
-    }
-    /** Starts a phase if it lies ahead of the current one (other ranks repeat the markers of phases already begun). */
-    begin(marker, index, moment, events) {
-        if (index <= this.lastIndex || this.readySeen)
-            return undefined;
-        const previous = this.open === undefined ? this.ended : this.close(moment);
-        this.ended = undefined;
-        const phase = { name: marker.phase, index, start: moment };
-        this.list.push(phase);
-        this.open = phase;
-        this.lastIndex = index;
-        events.push({ type: 'phase', name: marker.phase, at: moment.at, previous });
-        return phase;
-    }
-    close(moment) {
-        const phase = this.open;
-        phase.end = moment;
-        this.open = undefined;
-        return this.timing(phase);
-    }
-    timing(p) {
-        return {
-            name: p.name,
-            seconds: round1(p.took ?? this.measured(p.start, p.end) / 1000),
-            printed: p.took !== undefined
-        };
-    }
-    /** A moment on the read scale: the engine's stamp where it has one, else when the line was read. */
-    time(m) {
-        return m.stamp !== undefined && Number.isFinite(this.offset) ? m.stamp + this.offset : m.at;
-    }
-    /** Milliseconds between two moments: by the engine's stamps when both have one (and they go forward), else by reads. */
-    measured(start, end) {
-        if (start.stamp !== undefined && end.stamp !== undefined) {
-            // A stamp going back (a clock change on the server) leaves only the reads to go by.
-            return end.stamp >= start.stamp ? end.stamp - start.stamp : Math.max(0, end.at - start.at);
-        }
-        return Math.max(0, this.time(end) - this.time(start));
-    }
-}
-function record(phase, unit, g, at) {
-    const sample = {
-        n: Number(g.n),
-        total: Number(g.total),
-        at,
-        elapsedS: g.elapsed === undefined ? undefined : (0,log_markers/* clockSeconds */.Ig)(g.elapsed)
-    };
-    const p = phase.progress;
-    if (p === undefined || p.last.total !== sample.total || sample.n < p.last.n)
-        phase.progress = { unit, first: sample, last: sample };
-    else
-        p.last = sample;
-}
-const round1 = (x) => Math.round(x * 10) / 10;
-
-;// CONCATENATED MODULE: ./src/startup/profile.ts
-/**
- * The startup profile of one wait: the server's log lines go in, what they tell comes out as data (the engine, each
- * new phase, a fatal line, where the startup is and how long it has to go), which src/report/profile-report.ts words.
- */
-
-
-
-class StartupProfile {
-    opts;
-    tracker;
-    /** When the engine's own ready line was read. */
-    readyLineAt;
-    constructor(opts = {}) {
-        this.opts = opts;
-        this.tracker = new PhaseTracker({ engine: opts.engine, startedAt: opts.startedAt });
-    }
-    /** The fatal line to quote once one is seen (the wait ends on it): the first cause, else the first failure. */
-    get fatal() {
-        return this.tracker.fatal();
-    }
-    get engine() {
-        return this.tracker.engine;
-    }
-    /** One line of the server's log (its number in the file, when known), read at `at`: returns what it told. */
-    line(text, at, lineNumber) {
-        return this.say(this.tracker.feed(text, at, lineNumber), at);
-    }
-    /** A line written before the wait began (a server started elsewhere): it tells the phases so far, never a failure. */
-    earlier(text, at, lineNumber) {
-        return this.say(this.tracker.feed(text, at, lineNumber, { fatal: false }), at);
-    }
-    /** A model-list body's JSON from the server: `owned_by` can name the engine. */
-    models(json) {
-        const engine = this.tracker.engine === undefined ? (0,log_markers/* engineOfModelList */.Pq)(json) : undefined;
-        return engine === undefined ? [] : this.say(this.tracker.setEngine(engine));
-    }
-    /** Where the startup is, for a still-waiting line; undefined while neither a phase nor earlier runs tell. */
-    status(now, elapsedMs) {
-        const phase = this.tracker.current(now);
-        if (phase === undefined) {
-            return this.opts.usual && { eta: eta({ inPhaseMs: 0, elapsedMs }, this.opts.usual) };
-        }
-        const left = phase.progress === undefined ? undefined : phaseLeftMs(phase.progress, now);
-        const against = this.opts.usual &&
-            eta({ phase: phase.name, inPhaseMs: phase.inPhaseMs, phaseLeftMs: left, elapsedMs }, this.opts.usual);
-        return { phase, phaseLeftMs: left, eta: against };
-    }
-    /**
-     * When the server is expected ready, for the probe schedule: when its ready line was read, else going by the
-     * phase under way in its log (its progress, and what earlier runs took for it and the phases after it);
-     * undefined while neither tells (the schedule then goes by how long earlier runs answered "loading").
-     */
-    readyAt(now) {
-        if (this.readyLineAt !== undefined)
-            return this.readyLineAt;
-        const usual = this.opts.usual;
-        const phase = this.tracker.current(now);
-        if (usual === undefined || phase === undefined || !usual.order.includes(phase.name))
-            return undefined;
-        const left = phase.progress === undefined ? undefined : phaseLeftMs(phase.progress, now);
-        const ms = readyInMs({ phase: phase.name, inPhaseMs: phase.inPhaseMs, phaseLeftMs: left, elapsedMs: 0 }, usual);
-        if (ms === undefined)
-            return undefined;
-        if (ms > 0)
-            return now + ms;
-        // Past what earlier runs took for the last phase: it was expected when that ended, and the schedule backs off.
-        return Math.min(now, now - phase.inPhaseMs + (usual.phaseSeconds.get(phase.name) ?? 0) * 1000);
-    }
-    /**
-     * When the engine's ready line was written, on the clock's scale: its own stamp where its lines have one (mapped
-     * by the earliest read, so never later than the read), else when it was read; undefined while not seen.
-     */
-    readyLineTime() {
-        return this.tracker.readyTime();
-    }
-    /** The engine's ready line has been read. */
-    get readyLineSeen() {
-        return this.readyLineAt !== undefined;
-    }
-    /** The wait is over: the phases, the one under way ended at `at`. */
-    finish(at) {
-        this.tracker.finish(at);
-        return this.tracker.timings();
-    }
-    /** The engine's name for people, when known. */
-    get label() {
-        return this.engine === undefined ? undefined : (0,log_markers/* engineLog */.NN)(this.engine).label;
-    }
-    /** `at`: when the line that gave the events was read (the ready line's moment, once the tracker has seen it). */
-    say(events, at) {
-        if (at !== undefined && this.tracker.ready)
-            this.readyLineAt ??= at;
-        return events;
-    }
-}
-
-// EXTERNAL MODULE: ./src/report/progress.ts
-var progress = __nccwpck_require__(8991);
-// EXTERNAL MODULE: ./src/report/profile-report.ts
-var profile_report = __nccwpck_require__(8478);
-;// CONCATENATED MODULE: ./src/runtime/bounded-regex.ts
-/** The scripts and their contexts, made at the first match: a wait with no pattern to run never pays for them. */
-let made;
-function sandboxes() {
-    if (made === undefined) {
-        // node:vm is loaded here: two contexts cost milliseconds of the action's start-up (`npm run bench`)
-        const { createContext, Script } = process.getBuiltinModule('node:vm');
-        made = {
-            script: new Script('re.test(text)'),
-            context: createContext({ re: undefined, text: '' }),
-            findScript: new Script('for (at = 0; at < texts.length; at++) if (re.test(texts[at])) break; at'),
-            findContext: createContext({ re: undefined, texts: [], at: 0 })
-        };
-    }
-    return made;
-}
-/** Whether `re` matches `text`; undefined when the match ran out of time. */
-function testWithin(re, text, limitMs) {
-    const { script, context } = sandboxes();
-    context.re = re;
-    context.text = text;
-    try {
-        return script.runInContext(context, { timeout: Math.max(1, Math.ceil(limitMs)) }) === true;
-    }
-    catch (e) {
-        if (e.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT')
-            return undefined;
-        throw e;
-    }
-    finally {
-        context.re = undefined;
-        context.text = '';
-    }
-}
-/**
- * The index of the first of `texts` that `re` matches (-1 for none), or `{ outOfTimeAt }`: the index of the text
- * the match was on when `limitMs` ran out. One limit for the whole batch, so that a tick of the log watch stays short.
- */
-function findWithin(re, texts, limitMs) {
-    if (texts.length === 0)
-        return -1;
-    const { findScript, findContext } = sandboxes();
-    findContext.re = re;
-    findContext.texts = texts;
-    findContext.at = 0;
-    try {
-        const at = findScript.runInContext(findContext, { timeout: Math.max(1, Math.ceil(limitMs)) });
-        return at < texts.length ? at : -1;
-    }
-    catch (e) {
-        if (e.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT')
-            return { outOfTimeAt: findContext.at };
-        throw e;
-    }
-    finally {
-        findContext.re = undefined;
-        findContext.texts = [];
-    }
-}
-
-;// CONCATENATED MODULE: ./src/server/watch.ts
-/** Turns what happens beside the wait into a halt: the server process exiting, a fail-pattern log line, cancellation. */
-
-
-
-/**
- * How long `fail-pattern` may run on one look's new lines: a pattern that backtracks (`(\w+\s?)+: CUDA error`
- * on an ordinary line) would otherwise hold the event loop, the deadline and the signals with it.
- */
-const FAIL_PATTERN_LIMIT_MS = 250;
-/** How long a fatal log line waits for the server's exit, to name its exit code too. */
-const EXIT_GRACE_MS = 150;
-/** The least time between two reads of the log woken by the file system. */
-const SCAN_GAP_MS = 20;
-/** Watches a file for changes; undefined where it cannot (not there yet, no inotify): the timer reads it then. */
-function watchFile(path, onChange) {
-    try {
-        const watcher = (0,external_node_fs_.watch)(path, { persistent: false }, onChange);
-        watcher.on('error', () => watcher.close());
-        return watcher;
-    }
-    catch {
-        return undefined;
-    }
-}
-function watchServer({ halter, server, log, failPattern, readLines, cancel, pollMs = 200 }) {
-    let closed = false;
-    // A server that exits after the wait is over (or a late fatal line) ends nothing.
-    const halt = (h) => void (closed || halter.halt(h));
-    const logError = (line, why, after = '') => ({
-        reason: 'log-error',
-        detail: `line ${line.number} of ${log?.path} ${why}: ${line.text}${after}`
-    });
-    /**
-     * Reads the new lines: a log error among them, if any. A named cause explains most, then the user's pattern.
-     * `settled`: nothing later can explain it better (a known line that names no cause, such as vLLM's "EngineCore
-     * failed to start", may be followed by the one that does). `all`: every line still unread, not one look's.
-     */
-    const read = (after = '', all = false) => {
-        if (log === undefined)
-            return undefined;
-        const fresh = all ? log.rest() : log.poll();
-        // a log that became a directory, or cannot be read any more, ends the wait: nothing it says can be watched
-        if (log.problem !== undefined)
-            return { halt: { reason: 'log-error', detail: `${log.problem}${after}` }, settled: true };
-        const known = readLines?.(fresh);
-        const found = failPattern
-            ? findWithin(failPattern, fresh.map((l) => l.text), FAIL_PATTERN_LIMIT_MS)
-            : -1;
-        if (typeof found === 'object') {
-            const line = fresh[found.outOfTimeAt];
-            return {
-                halt: {
-                    reason: 'log-error',
-                    detail: `fail-pattern ${String(failPattern)} ran out of time on line ${line.number} of ${log.path} ` +
-                        `(it backtracks too much: simplify "fail-pattern")${after}`
-                },
-                settled: true
-            };
-        }
-        const matching = found === -1 ? undefined : fresh[found];
-        const knownError = (k) => logError(k.line, `is a known fatal ${k.engineLabel ?? 'model server'} line`, after);
-        if (known?.cause)
-            return { halt: knownError(known), settled: true };
-        if (matching)
-            return { halt: logError(matching, 'matches fail-pattern', after), settled: true };
-        return known ? { halt: knownError(known), settled: false } : undefined;
-    };
-    /** Calls `f` now, or `gapMs` after its last call when that was sooner (once, however many calls came between). */
-    const spaced = (f, gapMs) => {
-        let last = -Infinity;
-        let pending;
-        return () => {
-            if (pending !== undefined || closed)
-                return;
-            const wait = last + gapMs - runtime_clock/* systemClock */.ml.now();
-            const run = () => {
-                pending = undefined;
-                last = runtime_clock/* systemClock */.ml.now();
-                if (!closed)
-                    f();
-            };
-            if (wait <= 0)
-                run();
-            else
-                pending = setTimeout(run, wait);
-        };
-    };
-    let found;
-    let grace;
-    const scan = () => {
-        // a log that was not there yet when the wait began
-        if (changes === undefined && log !== undefined && !closed)
-            changes = watchFile(log.path, onChange);
-        if (found?.settled)
-            return;
-        const next = read();
-        if (next === undefined)
-            return;
-        // Within the grace, a cause read after a bare failure line is the one quoted: the lines of one crash come
-        // within milliseconds, and how the reads split them must not decide whether the user learns why it failed.
-        if (found !== undefined) {
-            if (next.settled)
-                found = next;
-            return;
-        }
-        found = next;
-        // A server usually exits right after its fatal line: a moment's grace lets the message give the exit code.
-        if (server === undefined)
-            halt(found.halt);
-        else
-            grace = setTimeout(() => found && halt(found.halt), EXIT_GRACE_MS);
-    };
-    const reads = log !== undefined && (failPattern !== undefined || readLines !== undefined);
-    const timer = reads ? setInterval(scan, pollMs) : undefined;
-    // The file system says when the log grows, so that a ready line is read within milliseconds, not a poll later;
-    // reads are spaced by SCAN_GAP_MS, so that a progress bar redrawn a thousand times a second costs little.
-    const onChange = spaced(() => scan(), SCAN_GAP_MS);
-    let changes = reads ? watchFile(log.path, onChange) : undefined;
-    void server?.exited.then((how) => {
-        if (closed)
-            return;
-        // A crash usually prints its cause just before: the fatal line explains more than the exit code.
-        const who = server.label ?? `the server process ${server.pid}`;
-        const after = `; ${who} then ${how}`;
-        // its last lines may hold the cause of a failure line already read: all of them are read, not one look's
-        const last = found?.settled ? undefined : read(after, true);
-        const error = found && !last?.settled ? { ...found.halt, detail: found.halt.detail + after } : last?.halt;
-        halt(error ?? { reason: 'server-exited', detail: `${who} ${how}` });
-    });
-    const onCancel = () => halt({ reason: 'cancelled', detail: `the job was cancelled (${cancel?.halted ?? 'aborted'})` });
-    if (cancel?.signal.aborted)
-        onCancel();
-    else
-        cancel?.signal.addEventListener('abort', onCancel, { once: true });
-    return {
-        close() {
-            closed = true;
-            clearInterval(timer);
-            changes?.close();
-            clearTimeout(grace);
-            cancel?.signal.removeEventListener('abort', onCancel);
-        }
-    };
-}
-
-// EXTERNAL MODULE: ./src/runtime/memory.ts + 1 modules
-var memory = __nccwpck_require__(2502);
-// EXTERNAL MODULE: ./src/http/probe.ts
-var probe = __nccwpck_require__(242);
-;// CONCATENATED MODULE: ./src/wait/first-probe.ts
-/**
- * The first probe, sent as soon as the settings are read and before the rest of the wait is loaded. A server that
- * is already up waits only for this request: compiling the wait loop, the port watch, the reports and the history
- * first (most of the action's own code) held it back by as long. The action sends it, loads the gate once it is on
- * its way, and the gate takes its answer as the wait's first attempt.
- */
-
-
-
-/**
- * Undici compiles and runs its request path for a few milliseconds before the first request leaves; what is
- * loaded in that time delays it. Once the answer is in, or after this long (a server far away, or one that never
- * answers), the probe is on its way.
- */
-const ON_ITS_WAY_MS = 100;
-/**
- * What every HTTP client of a wait shares: its TLS settings, the secrets to mask in answers as they arrive, and
- * the collection of what their bodies leave.
- */
-const clientSettings = ({ caCert, insecureTls, secrets }, collector) => ({
-    caCert,
-    insecureTls,
-    secrets,
-    collector
-});
-/** A server to start or follow, or a log to read: the wait needs the server side, and starts with it. */
-const usesServerSide = (s) => s.start !== undefined || s.pid !== undefined || s.logFile !== undefined || s.container !== undefined;
-/**
- * Sends the first probe, with the budget the wait loop would give it (the request timeout, within the overall
- * deadline counted from `startedAt`), and resolves once it is on its way (`ON_ITS_WAY_MS`). Undefined where the
- * wait starts otherwise:
- * - with the server side (a server to launch or follow comes before any probe);
- * - for a fleet, which loads the gate first: its answers, up to 1 MiB each, are then judged one by one as they
- *   come, not held together while the gate loads (a fleet of ten 1 MiB lists peaked at 102-126 MB sent first,
- *   under 100 MB otherwise: hostile-content.e2e.test.ts).
- */
-async function sendFirstProbe(settings, clock, startedAt) {
-    if (usesServerSide(settings) || settings.targets.length !== 1)
-        return undefined;
-    setUpUndici();
-    const collector = createBodyCollector();
-    const cut = new AbortController();
-    const budgetMs = Math.max(1, Math.min(settings.requestTimeoutMs, startedAt + settings.timeoutMs - clock.now()));
-    const { url } = settings.targets[0];
-    const prober = createProber({ url, headers: settings.headers, ...clientSettings(settings, collector) });
-    let answer = prober.probe(budgetMs, cut.signal);
-    const stopWaiting = new AbortController();
-    await Promise.race([answer, clock.sleep(ON_ITS_WAY_MS, stopWaiting.signal)]);
-    stopWaiting.abort();
-    return {
-        url,
-        prober,
-        takeAnswer: () => {
-            const taken = answer;
-            answer = undefined;
-            return taken;
-        },
-        collector,
-        abort: () => cut.abort()
-    };
-}
-
-// EXTERNAL MODULE: ./src/facts/answer.ts
-var facts_answer = __nccwpck_require__(2285);
-// EXTERNAL MODULE: ./src/runtime/halter.ts
-var runtime_halter = __nccwpck_require__(1906);
-// EXTERNAL MODULE: ./src/history/stats.ts
-var stats = __nccwpck_require__(2899);
-// EXTERNAL MODULE: ./src/history/fingerprint.ts
-var fingerprint = __nccwpck_require__(5464);
-// EXTERNAL MODULE: ./src/server/env-report.ts
-var env_report = __nccwpck_require__(5791);
-// EXTERNAL MODULE: ./src/history/store.ts
-var store = __nccwpck_require__(4689);
-// EXTERNAL MODULE: ./src/report/smoke-report.ts
-var smoke_report = __nccwpck_require__(1542);
-// EXTERNAL MODULE: ./src/inputs/settings.ts
-var inputs_settings = __nccwpck_require__(900);
-;// CONCATENATED MODULE: ./src/wait/run-history.ts
-
-
-
-
-
-
-
-/** Reads the earlier runs with `key`; `file` undefined (with `offNotice` saying why, if it is worth saying) is history off. */
-function loadHistory(file, key, offNotice) {
-    const off = (notice) => ({ key, earlier: [], notices: notice ? [notice] : [], warnings: [] });
-    if (file === undefined)
-        return off(offNotice);
-    const problem = (0,store/* prepareHistory */.OI)(file);
-    if (problem !== undefined)
-        return off(problem);
-    try {
-        const { runs, skipped } = (0,store/* readHistory */.Lu)(file);
-        const earlier = runs.filter((r) => r.key === key);
-        const warnings = skipped
-            ? [
-                `History: skipped ${skipped} line${skipped === 1 ? '' : 's'} of ${file} that could not be read ` +
-                    '(not a run, or a time that is not a finite number of seconds, or negative).'
-            ]
-            : [];
-        return { file, key, earlier, usual: (0,stats/* usualStartup */.cC)(earlier), notices: [], warnings };
-    }
-    catch (e) {
-        return off(`History is off: cannot read ${file} (${e.message}).`);
-    }
-}
-/**
- * Compares the finished run with the earlier ones, then appends it, waiting for the file's lock at most
- * `lockWaitMs`. A regression is told only against at least `minRuns` earlier ready runs: against one, a cold page
- * cache beside a warm one is a regression every time. The smoke test's decode rate is held to the same `minRuns`,
- * against `throughputThresholdPercent`. A cancel (`signal`) while it waits for the lock ends the wait at once, and the
- * run is not recorded: the gate then ends the run cancelled, and a ready line for it would be a false one.
- */
-async function recordRun(history, run, thresholdPercent, minRuns, lockWaitMs, throughputThresholdPercent = 15, signal) {
-    const r = (0,stats/* regression */.y8)(history.earlier, run);
-    const slower = (0,stats/* throughputRegression */.yV)(history.earlier, run);
-    const drift = (0,stats/* envDrift */.pT)(history.earlier, run);
-    const notices = [];
-    if (history.file !== undefined) {
-        try {
-            const appended = await (0,store/* appendRun */.ah)(history.file, run, { lockWaitMs, signal });
-            if (appended === 'too-long')
-                notices.push('History: this run was not recorded, its line is too long.');
-        }
-        catch (e) {
-            notices.push(`History: this run was not recorded (${e.message}).`);
-        }
-    }
-    return {
-        expectedSeconds: history.usual?.totalSeconds,
-        regressionPercent: r?.percent,
-        regression: r !== undefined && r.runs >= minRuns && r.percent > thresholdPercent ? (0,profile_report/* regressionText */.Fr)(r) : undefined,
-        drift: drift.length ? (0,profile_report/* driftWarning */.Ir)(drift) : undefined,
-        usualDecodeTokensPerSecond: slower?.usual,
-        throughputRegression: slower !== undefined && slower.runs >= minRuns && slower.percentBelow > throughputThresholdPercent
-            ? (0,smoke_report/* throughputRegressionText */.ZI)(slower)
-            : undefined,
-        notices
-    };
-}
-/** The earlier runs of this wait's key, its notices and warnings said. */
-function openHistory(settings, deps) {
-    const auto = settings.historyFile === inputs_settings/* HISTORY_AUTO */.js;
-    const urls = settings.targets.map((t) => t.url.href).join('\n');
-    const file = auto ? deps.defaultHistory?.path : settings.historyFile;
-    // Hashed only for a history that is on: nothing reads the key of one that is off.
-    const key = settings.historyKey ?? (file === undefined ? '' : (0,store/* historyKey */.Ox)(urls, settings.model, settings.start));
-    const history = loadHistory(file, key, auto ? deps.defaultHistory?.notice : undefined);
-    for (const n of history.notices)
-        deps.notice(n, 'history');
-    for (const w of history.warnings)
-        deps.warn(w, 'history');
-    return history;
-}
-/**
- * The wait is over: this run against the earlier ones (warnings for a regression and a changed environment), then
- * recorded, unless a cancel comes first (`deps.cancel`, also while the history's lock is waited for).
- */
-async function settle({ settings, outcome, facts, profile, history, deps, readyAt }) {
-    const phases = profile.finish(readyAt);
-    const engineLabel = profile.label;
-    const usualPhaseSeconds = history.usual?.phaseSeconds;
-    // A cancelled wait says nothing about how long the server takes.
-    if (outcome.reason === 'cancelled')
-        return { engineLabel, phases, usualPhaseSeconds };
-    const env = facts?.env && envRecord(facts.env, history);
-    const run = {
-        v: 1,
-        key: history.key,
-        at: new Date(deps.clock.wallMs()).toISOString(),
-        ready: outcome.ready,
-        reason: outcome.reason,
-        elapsedSeconds: run_history_round1(outcome.elapsedMs / 1000),
-        ...(facts?.startupMs === undefined ? {} : { startupSeconds: run_history_round1(facts.startupMs / 1000) }),
-        ...(outcome.ready && outcome.firstResponseMs !== undefined
-            ? { answeringSeconds: run_history_round1((outcome.elapsedMs - outcome.firstResponseMs) / 1000) }
-            : {}),
-        ...(profile.engine === undefined ? {} : { engine: profile.engine }),
-        phases: phases.map((p) => ({ name: p.name, seconds: p.seconds })),
-        ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') }),
-        ...smokeRecord(outcome, settings)
-    };
-    // a history file another job holds locked must not keep this one past its deadline
-    const findings = await recordRun(history, run, settings.regressionThresholdPercent, settings.regressionMinRuns, settings.timeoutMs - outcome.elapsedMs, settings.throughputRegressionPercent, deps.cancel?.signal);
-    if (findings.regression !== undefined && !settings.failOnRegression)
-        deps.warn(findings.regression, 'regression');
-    if (findings.throughputRegression !== undefined && !settings.failOnRegression)
-        deps.warn(findings.throughputRegression, 'throughput-regression');
-    if (findings.drift !== undefined)
-        deps.warn(findings.drift, 'drift');
-    for (const n of findings.notices)
-        deps.notice(n, 'history');
-    return { engineLabel, phases, usualPhaseSeconds, ...findings };
-}
-const run_history_round1 = (x) => Math.round(x * 10) / 10;
-/**
- * The `env-report` snapshot as the history keeps it: a credential never as its value, but as a keyed hash
- * (history/fingerprint.ts), so that a changed one is still told; unset variables are absent.
- */
-function envRecord(entries, history) {
-    let key = null;
-    const masked = (e) => {
-        const value = (0,env_report/* secretValueOf */.X)(e);
-        if (value === undefined || history.file === undefined)
-            return fingerprint/* MASKED */.uA;
-        if (key === null)
-            key = (0,fingerprint/* historySecretKey */.YS)(history.file);
-        return (0,fingerprint/* maskedRecord */.rT)(value, key);
-    };
-    return Object.fromEntries(entries.flatMap((e) => (e.value === undefined ? [] : [[e.name, e.secret ? masked(e) : e.value]])));
-}
-/** The smoke test's medians for the history, when it measured them. */
-function smokeRecord(outcome, settings) {
-    const smoke = outcome.smoke;
-    if (smoke?.ttftMs === undefined || smoke.decodeTokensPerSecond === undefined || settings.smoke === undefined)
-        return {};
-    return {
-        ttftMs: run_history_round1(smoke.ttftMs),
-        decodeTokensPerSecond: run_history_round1(smoke.decodeTokensPerSecond),
-        smokeTokens: settings.smoke.tokens
-    };
-}
-
-;// CONCATENATED MODULE: ./src/wait/startup-log.ts
-/**
- * The server's log, read into the startup profile: its lines from before the wait (a server started elsewhere)
- * tell the phases so far; a log `start` has just begun afresh is read from its first line. `readLines` reads new
- * lines and returns the engine's own fatal line once seen; `readyLine` resolves once the engine's ready line is
- * read, `logLines` at the next new lines (the probe schedule brings a probe forward on either).
- */
-
-
-
-function followLog({ server, profile, deps, waitStart }) {
-    const { clock } = deps;
-    const sayStartup = (events) => (0,profile_report/* startupLines */.VU)(events).forEach((l) => deps.log(progress/* gateLines */.HN.startup(clock.now() - waitStart, l)));
-    const log = server.followLog((lines) => lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number))));
-    // Aborted once the engine's own ready line is read: every endpoint's next probe goes out at once.
-    const readySeen = new AbortController();
-    (0,external_node_events_.setMaxListeners)(0, readySeen.signal);
-    const readyLine = (signal) => new Promise((resolve) => {
-        if (readySeen.signal.aborted || signal.aborted)
-            return resolve();
-        const done = () => {
-            readySeen.signal.removeEventListener('abort', done);
-            signal.removeEventListener('abort', done);
-            resolve();
-        };
-        readySeen.signal.addEventListener('abort', done, { once: true });
-        signal.addEventListener('abort', done, { once: true });
-    });
-    // Waiting for the next new lines: each wait's resolver, called (and dropped) when lines come or its signal aborts.
-    const waiting = new Set();
-    const logLines = (signal) => new Promise((resolve) => {
-        if (signal.aborted)
-            return resolve();
-        const done = () => {
-            waiting.delete(done);
-            signal.removeEventListener('abort', done);
-            resolve();
-        };
-        waiting.add(done);
-        signal.addEventListener('abort', done, { once: true });
-    });
-    const readLines = (lines) => {
-        for (const l of lines)
-            sayStartup(profile.line(l.text, clock.now(), l.number));
-        if (profile.readyLineSeen)
-            readySeen.abort();
-        if (lines.length > 0)
-            [...waiting].forEach((done) => done());
-        const f = profile.fatal;
-        return (f && {
-            line: { number: f.lineNumber, text: f.line },
-            cause: f.cause,
-            engineLabel: profile.label
-        });
-    };
-    return log === undefined ? { log, sayStartup, readLines } : { log, sayStartup, readLines, readyLine, logLines };
-}
-
-;// CONCATENATED MODULE: ./src/wait/ready-moment.ts
-/**
- * When the server turned ready, for `startup-seconds` and the end of the startup's last phase: the truth, not the
- * moment a probe happened to go out. The answers bound it: after the last probe that was told "not ready" went
- * out, and by the first answer that said ready. Within those bounds the engine's ready line says when (by its own
- * stamp where it has one); a line from outside them (written before a probe was still told "not ready", a server
- * that says it is ready before it is) yields to the answers.
- */
-function readyMoment({ readySeenAt, notReadySentAt, readyLineAt, now }) {
-    if (readySeenAt === undefined)
-        return now;
-    if (readyLineAt === undefined)
-        return readySeenAt;
-    return Math.min(readySeenAt, Math.max(notReadySentAt ?? -Infinity, readyLineAt));
-}
-
-// EXTERNAL MODULE: ./src/engines/model-lists.ts
-var model_lists = __nccwpck_require__(9778);
-;// CONCATENATED MODULE: ./src/engines/match.ts
-/**
- * Finds `wanted` among the listed models, from the strictest fit to the loosest: an id equal to it; equal but
- * for case; ending with `/<wanted>` (a path or an `org/name` repo id); containing it (so `kimi` finds
- * `/shared/kimi-k2.5-int4`). The first kind of fit that finds exactly one id wins; one that finds several is
- * ambiguous, since `llama-3.1-8b` among `llama-3.1-8b-instruct-lora-sql` and `llama-3.1-8b-instruct` would pick
- * whichever the server lists first, and `model-id` would then point the benchmark at it.
- */
-function matchModel(models, wanted) {
-    const exact = models.find((m) => m.id === wanted);
-    if (exact)
-        return { kind: 'found', model: exact, how: 'exact' };
-    const needle = wanted.toLowerCase();
-    const tiers = [
-        ['case-insensitive', (id) => id === needle],
-        ['path', (id) => id.endsWith(`/${needle}`)],
-        ['contains', (id) => id.includes(needle)]
-    ];
-    for (const [how, fits] of tiers) {
-        const found = models.filter((m) => fits(m.id.toLowerCase()));
-        // the same id listed twice (a list that repeats an entry) is one model, not a choice
-        if (found.length > 0 && found.every((m) => m.id === found[0].id))
-            return { kind: 'found', model: found[0], how };
-        if (found.length > 1)
-            return { kind: 'ambiguous', candidates: found };
-    }
-    return { kind: 'missing' };
-}
-/** How a found model fits: `exact` for an id equal to it, but for case, or ending with `/<wanted>`; else `partial`. */
-const matchKind = (how) => how === 'contains' ? 'partial' : 'exact';
-/**
- * The listed id nearest to `wanted` (the fewest single-character edits, ignoring case), for a message that says
- * what the server serves instead: "kimi-k2" against ["Qwen/Qwen3-8B", "kimi-k2.5"] names "kimi-k2.5". Ids and
- * `wanted` are cut to 200 characters, so a hostile list cannot make this slow: 50 ids at most are compared.
- */
-function nearestModel(ids, wanted) {
-    let best;
-    const w = wanted.toLowerCase().slice(0, 200);
-    for (const id of ids.slice(0, 50)) {
-        const d = editDistance(id.toLowerCase().slice(0, 200), w);
-        if (best === undefined || d < best.d)
-            best = { id, d };
-    }
-    return best?.id;
-}
-function editDistance(a, b) {
-    let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-    for (let i = 1; i <= a.length; i++) {
-        const row = [i];
-        for (let j = 1; j <= b.length; j++)
-            row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-        prev = row;
-    }
-    return prev[b.length];
-}
-
-// EXTERNAL MODULE: ./src/inputs/parse.ts
-var parse = __nccwpck_require__(3718);
-// EXTERNAL MODULE: ./src/runtime/text.ts
-var runtime_text = __nccwpck_require__(5369);
-;// CONCATENATED MODULE: ./src/wait/assess.ts
-/**
- * Judges one probe's result against what the settings expect: ready, keep waiting, or stop now. The judgement is
- * data (src/facts/answer.ts); src/report/answer-report.ts words it.
- */
-
-
-
-
-
-
-/** Whether two answers are the same answer (fields left out and fields undefined are alike). */
-function sameAnswer(a, b) {
-    return sameData(a, b);
-}
-function sameData(a, b) {
-    if (a === b)
-        return true;
-    if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null)
-        return false;
-    if (Array.isArray(a) !== Array.isArray(b))
-        return false;
-    const x = a;
-    const y = b;
-    return [...new Set([...Object.keys(x), ...Object.keys(y)])].every((k) => sameData(x[k], y[k]));
-}
-const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET|VERIFY)_|HOSTNAME_MISMATCH)/;
-/** Codes told in the same words are the same answer. */
-const SAME_ERROR = {
-    UND_ERR_CONNECT_TIMEOUT: 'ETIMEDOUT',
-    PROXY_UND_ERR_CONNECT_TIMEOUT: 'PROXY_ETIMEDOUT'
-};
-/** `regexLimitMs` bounds how long `match-regex` may run on the body (what is left of the probe's time). */
-function assess(result, expect, regexLimitMs = 1_000) {
-    if (result.kind === 'error')
-        return assessError(result);
-    const { status, body } = result;
-    const excerpt = (0,runtime_text/* detached */.ht)(body.slice(0, 200));
-    const list = (0,model_lists/* readModelList */.EU)(result.json);
-    const ids = list?.models.map((m) => m.id);
-    const models = ids?.slice(0, MAX_KEPT_MODELS);
-    const modelCount = ids && ids.length > MAX_KEPT_MODELS ? { modelCount: ids.length } : {};
-    const answeredBy = result.redirectedTo === undefined ? {} : { answeredBy: result.redirectedTo };
-    const base = { status, models, ...modelCount, excerpt, ...answeredBy };
-    const said = (0,runtime_text/* describeBody */.MP)(result.body, result.contentType, result.json) || undefined;
-    const judged = (answer, extra = {}) => ({
-        ...base,
-        ...extra,
-        state: answer.state,
-        answer
-    });
-    if (status === 401 || status === 403)
-        return judged({ state: 'fatal', status, said }, { fatalReason: 'unauthorized' });
-    if (!(0,parse/* statusAccepted */.Kt)(expect.status, status))
-        return judged({ state: 'waiting', status, said });
-    // The summary names the listed models (the first few, and how many), or else what the body says.
-    const answered = ids === undefined
-        ? { status, said }
-        : {
-            status,
-            models: ids.slice(0, MAX_NAMED_MODELS),
-            ...(ids.length > MAX_NAMED_MODELS ? { modelCount: ids.length } : {})
-        };
-    const waiting = (missing) => judged({ state: 'waiting', ...answered, missing });
-    let modelId;
-    let modelMatch;
-    if (expect.model !== undefined) {
-        if (list === undefined)
-            return waiting({ what: 'model-list', model: expect.model, truncated: result.truncated });
-        const match = matchModel(list.models, expect.model);
-        if (match.kind === 'ambiguous') {
-            // the first MAX_CANDIDATES, each clipped, and how many: 4000 long ids are not one 855 KB annotation
-            const candidates = match.candidates.slice(0, MAX_CANDIDATES).map((m) => (0,runtime_text/* clip */.$Q)(m.id, MAX_ID_CHARS));
-            const count = match.candidates.length;
-            const ambiguous = { model: expect.model, candidates, count };
-            return judged({ state: 'fatal', ...answered, ambiguous }, { fatalReason: 'ambiguous-model', candidates, ...(count > candidates.length ? { candidateCount: count } : {}) });
-        }
-        if (match.kind === 'missing')
-            return waiting({ what: 'model', model: expect.model });
-        const found = match.model;
-        // `model-match: exact`: an id that only contains the name is some other model (kimi-k2 in kimi-k2.5-int4)
-        if (matchKind(match.how) === 'partial' && expect.modelMatch === 'exact')
-            return waiting({ what: 'model', model: expect.model, partial: found.id });
-        if (found.unloaded)
-            return { ...waiting({ what: 'model-unloaded', id: found.id }), modelState: 'unloaded' };
-        if (found.loading !== undefined)
-            return { ...waiting({ what: 'model-loaded', id: found.id, loading: found.loading }), modelState: 'loading' };
-        modelId = found.id;
-        modelMatch = matchKind(match.how);
-    }
-    if (expect.match !== undefined && !body.includes(expect.match))
-        return waiting({ what: 'match', match: expect.match });
-    if (expect.matchRegex !== undefined) {
-        const pattern = String(expect.matchRegex);
-        const matched = testWithin(expect.matchRegex, body, regexLimitMs);
-        if (matched === undefined)
-            return waiting({ what: 'match-regex-in-time', pattern });
-        if (!matched)
-            return waiting({ what: 'match-regex', pattern });
-    }
-    return judged({ state: 'ready', ...answered }, { modelId, modelMatch });
-}
-/**
- * OpenSSL's words when the first bytes back are not TLS: a plain HTTP server answering a TLS hello with a
- * 400 page (`wrong version number`, or `packet length too long` from some servers).
- */
-const PLAIN_HTTP = /WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|HTTP_REQUEST/;
-function assessError(result) {
-    const judged = (answer, extra = {}) => ({
-        ...extra,
-        state: answer.state,
-        answer,
-        status: result.status
-    });
-    if (TLS_CODES.test(result.code) && PLAIN_HTTP.test(result.code)) {
-        const plainHttp = { redirectedTo: result.redirectedTo };
-        return judged({ state: 'fatal', error: result.code, plainHttp }, { fatalReason: 'tls' });
-    }
-    if (TLS_CODES.test(result.code)) {
-        // Node 24 adds advice about its own flags ("; if the root CA is installed locally, try \u2026 --use-system-ca"),
-        // which an action cannot use: the inputs that can help are named instead.
-        return judged({ state: 'fatal', error: result.code, said: result.message.split(';')[0] }, { fatalReason: 'tls' });
-    }
-    const state = result.status === undefined ? 'down' : 'waiting';
-    if (result.code === 'TIMEOUT')
-        return judged({ state, status: result.status, error: 'TIMEOUT' });
-    const error = SAME_ERROR[result.code] ?? result.code;
-    // An error met on the way through a proxy is the proxy's (`PROXY_<code>`, see the probe).
-    const proxy = result.proxy !== undefined && result.code.startsWith('PROXY_') ? result.proxy : undefined;
-    // A code without words of its own is told by its message.
-    const said = hasWords(result.code, proxy !== undefined) ? undefined : result.message;
-    return judged({ state, status: result.status, error, proxy, said });
-}
-/**
- * Whether the report tells an error code in words of its own (else the answer quotes its message): a proxy's
- * (`viaProxy`: a `PROXY_<code>`) by what the proxy did, or failing that by the code's own words.
- */
-function hasWords(code, viaProxy) {
-    const worded = (codes, c) => codes.includes(c);
-    if (!viaProxy)
-        return worded(facts_answer/* WORDED_ERRORS */.Eu, code);
-    const own = code.slice('PROXY_'.length);
-    return worded(facts_answer/* WORDED_PROXY_ERRORS */.Rh, own) || worded(facts_answer/* WORDED_ERRORS */.Eu, own);
-}
-/** An answer names this many listed models at most: a list of 60,000 would make every line megabytes long. */
-const MAX_NAMED_MODELS = 10;
-/** Ambiguous-model candidates named (annotation, summary, `check`, `--json`); the rest are counted. */
-const MAX_CANDIDATES = 20;
-const MAX_ID_CHARS = 200;
-/**
- * An answer's model ids kept past the probe (its `models`, the `models` output): a fleet of servers listing
- * 40,000 models each would otherwise hold hundreds of thousands of strings and write an output of megabytes.
- */
-const MAX_KEPT_MODELS = 1000;
-
-;// CONCATENATED MODULE: ./src/wait/generation-check.ts
-/** `probe-generation`: one tiny generation request, proof that a listed model can actually produce a token. */
-
-
-
-
-const ANY_2XX = { status: [[200, 299]] };
-function createGenerator({ base, route, headers, clock, caCert, insecureTls, secrets }) {
-    const client = (0,probe/* createHttpClient */.uT)({ caCert, insecureTls, secrets });
-    // Index of the first request worth sending: moves past a route the server turns out not to have.
-    let first = 0;
-    return {
-        async generate(model, timeoutMs, signal) {
-            const deadline = clock.now() + timeoutMs;
-            for (let i = first;; i++) {
-                const { path, body } = route.requests[i];
-                const sentAt = clock.now();
-                const result = await client.send({ url: new URL(`${base}${path}`), method: 'POST', headers, json: body(model) }, deadline - sentAt, signal);
-                const latencyMs = clock.now() - sentAt;
-                const request = `POST ${path}`;
-                if (result.kind === 'http' &&
-                    (result.status === 404 || result.status === 405) &&
-                    i + 1 < route.requests.length) {
-                    first = i + 1;
-                    continue;
-                }
-                const assessment = assess(result, ANY_2XX);
-                // Any 2xx is not enough: an error object, an empty body or a 202 is no token. Only a completion in the
-                // engine's own format proves the model generated.
-                if (assessment.state === 'ready' && result.kind === 'http' && !(0,model_lists/* isCompletion */.Hg)(route, result.json)) {
-                    const said = (0,runtime_text/* describeBody */.MP)(result.body, result.contentType, result.json) || undefined;
-                    const answer = {
-                        state: 'waiting',
-                        status: result.status,
-                        said,
-                        missing: { what: 'completion', route: route.name }
-                    };
-                    return { assessment: { ...assessment, state: 'waiting', answer }, request, latencyMs };
-                }
-                // A completion body says nothing worth a log line; its arrival is the news.
-                if (assessment.state === 'ready')
-                    return { assessment: { ...assessment, answer: { state: 'ready' }, excerpt: undefined }, request, latencyMs };
-                return { assessment, request, latencyMs };
-            }
-        },
-        close: () => client.close()
-    };
-}
-
-// EXTERNAL MODULE: ./src/engines/index.ts + 9 modules
-var engines = __nccwpck_require__(9221);
-;// CONCATENATED MODULE: ./src/engines/readiness.ts
-
-
-/**
- * The failed load in a Triton repository index: of `model` when given (any version), else of any model (a
- * server with no model named is not ready while any failed). Undefined: none failed, or not an index.
- */
-function loadFailureIn(json, model) {
-    if (!Array.isArray(json))
-        return undefined;
-    for (const entry of json) {
-        const e = entry;
-        if (e === null || typeof e !== 'object' || e.state !== 'UNAVAILABLE' || typeof e.name !== 'string')
-            continue;
-        // an unloaded model is UNAVAILABLE too, with the reason "unloaded": not a failure
-        const reason = typeof e.reason === 'string' ? e.reason : '';
-        if (reason === '' || reason === 'unloaded')
-            continue;
-        // the engine's words on one line, bounded, and apart from the body they came in
-        if (model === undefined || e.name === model)
-            return { model: (0,runtime_text/* clip */.$Q)(e.name, 200), reason: (0,runtime_text/* clip */.$Q)(reason, 1000) };
-    }
-    return undefined;
-}
-/** Each engine's `pick` of its record, by engine. */
-const byEngine = (pick) => Object.fromEntries(engines/* ENGINE_RECORDS */.qp.map((r) => [r.name, pick(r)]));
-const ENGINE_READINESS = byEngine((r) => r.readiness);
-const ENGINE_LOAD_FAILURES = byEngine((r) => r.loadFailure);
-/** Three in a row end the wait (`reason=engine-dead`). */
-const DEAD_ENGINE_ANSWERS = byEngine((r) => r.deadAnswer);
-/** llama.cpp's router mode, which loads other models when asked, aside (`listsAsRouter`). */
-const SERVES_ONE_MODEL = byEngine((r) => r.servesOneModel);
-/** How many dead-engine answers in a row end the wait: one could be a single request's failure. */
-const DEAD_ANSWERS_IN_A_ROW = 3;
-/**
- * Whether a model list is llama.cpp's router mode's (tools/server/server-models.cpp: each entry has a `status`
- * object, unloaded \u2192 loading \u2192 loaded): it loads other models when asked, so a list without the model may change.
- */
-function listsAsRouter(json) {
-    const data = json?.data;
-    return Array.isArray(data) && data.some((e) => typeof e?.status === 'object');
-}
-/** The list paths whose prefix is the server's base (a proxy prefix before them is kept). */
-const LIST_PATH = /\/(v1\/models(\/[^/]*)?|models|info|api\/tags|api\/ps|v2\/health\/ready|v2\/models\/[^/]+(\/ready)?)\/?$/;
-/** The server's base for a model-list (or health) `url`: its origin and any proxy prefix before the known path. */
-function serverBase(url) {
-    const m = LIST_PATH.exec(url.pathname);
-    return `${url.origin}${m ? url.pathname.slice(0, m.index) : ''}`;
-}
-/** The URL of one readiness `check` for a model-list `url`, naming `model` where the route names one. */
-function readinessCheckUrl(check, url, model) {
-    const path = model === undefined ? (check.withoutModel ?? check.path) : check.path.replace('{model}', encodeURIComponent(model));
-    return new URL(`${serverBase(url)}${path}`);
-}
-/** Whether a readiness answer (`status`, its JSON body) says ready. */
-function saysReady(ready, status, json) {
-    if (!ready.statuses.includes(status))
-        return false;
-    const not = ready.notReadyWhen;
-    if (not === undefined || json === null || typeof json !== 'object')
-        return true;
-    return json[not.field] !== not.value;
-}
-
-// EXTERNAL MODULE: ./src/report/lifecycle-report.ts
-var lifecycle_report = __nccwpck_require__(7205);
-;// CONCATENATED MODULE: ./src/wait/engine-readiness.ts
-/**
- * An endpoint's engine's own word on readiness (src/engines/readiness.ts): its readiness routes asked in order
- * once the model is listed, paced as each route needs (SGLang's /health: one at a time, once a second at most, for
- * all the endpoints of one server); `load: true` waking a sleeping engine; a failed load (Triton's repository
- * index) and a dead engine core told as fatal answers.
- */
-
-
-
-
-const paces = new WeakMap();
-/** The pace the endpoints of one gate share (`owner`: the gate's shared state). */
-const paceOf = (owner) => {
-    let pace = paces.get(owner);
-    if (pace === undefined)
-        paces.set(owner, (pace = new Map()));
-    return pace;
-};
-function engineReadiness(o) {
-    const client = (0,probe/* createHttpClient */.uT)(o.tls);
-    const pace = paceOf(o.owner);
-    const e = { o, client, pace, saidReady: new Set(), woke: false };
-    return {
-        async check(engine, model, timeoutMs, signal) {
-            const checks = engine === undefined ? [] : ENGINE_READINESS[engine];
-            if (checks.length === 0)
-                return undefined;
-            // side by side, not one after the other: each is a flag check (or paced alone), and a remote server's
-            // round trips must not add up before a ready answer is seen
-            const answers = await Promise.all(checks.map((c) => ask(e, c, engine, model, timeoutMs, signal)));
-            // the one that decides: a dead engine first, then the first not ready, else the last (all ready)
-            const state = (a) => a.assessment.state;
-            return answers.find((a) => state(a) === 'fatal') ?? answers.find((a) => state(a) !== 'ready') ?? answers.at(-1);
-        },
-        async loadFailure(engine, model, timeoutMs, signal) {
-            const c = engine === undefined ? undefined : ENGINE_LOAD_FAILURES[engine];
-            if (c === undefined)
-                return undefined;
-            const url = new URL(`${serverBase(o.url)}${c.path}`);
-            // asked beside the probes, never in their way: skipped while too soon since the last, or one in flight
-            const p = pace.get(`${c.method} ${url.href}`);
-            if (p !== undefined && (p.inFlight !== undefined || o.clock.now() - p.lastSentAt < c.minGapMs))
-                return undefined;
-            const result = await paced(e, url, c.method, c.minGapMs, true, timeoutMs, signal);
-            o.debug?.(`${url.pathname}: ${result.kind === 'http' ? `HTTP ${result.status}` : result.code}`);
-            const failed = result.kind === 'http' && result.status === 200 ? loadFailureIn(result.json, model) : undefined;
-            if (failed === undefined)
-                return undefined;
-            const request = `${o.label(engine)} POST ${url.pathname}`;
-            const answer = { state: 'fatal', loadFailed: { request, ...failed } };
-            return { state: 'fatal', fatalReason: 'load-failed', answer };
-        },
-        deadAnswer(engine, answer) {
-            const pattern = engine === undefined ? undefined : DEAD_ENGINE_ANSWERS[engine];
-            if (pattern === undefined || answer.state === 'ready')
-                return false;
-            return pattern.test(`${answer.excerpt ?? ''}\n${answer.answer.said ?? ''}`);
-        },
-        close: () => client.close()
-    };
-}
-/** Sends one request, waiting out the route's gap and any request to it in flight (bounded by `timeoutMs`). */
-async function paced(e, url, method, gapMs, oneAtATime, timeoutMs, signal) {
-    const { o, pace } = e;
-    const deadline = o.clock.now() + timeoutMs;
-    const key = `${method} ${url.href}`;
-    for (;;) {
-        const p = pace.get(key);
-        if (p?.inFlight !== undefined && oneAtATime)
-            await p.inFlight.catch(() => undefined);
-        const waitMs = p === undefined ? 0 : p.lastSentAt + gapMs - o.clock.now();
-        if (waitMs > 0)
-            await o.clock.sleep(Math.min(waitMs, Math.max(0, deadline - o.clock.now())), signal);
-        if (signal?.aborted)
-            return { kind: 'error', code: 'ABORTED', message: 'aborted' };
-        // another endpoint may have taken the turn meanwhile
-        const now = pace.get(key);
-        if (oneAtATime && now?.inFlight !== undefined && o.clock.now() < deadline)
-            continue;
-        break;
-    }
-    const sent = e.client.send({ url, method, headers: o.headers }, Math.max(1, deadline - o.clock.now()), signal);
-    const entry = { lastSentAt: o.clock.now(), inFlight: sent };
-    pace.set(key, entry);
-    try {
-        return await sent;
-    }
-    finally {
-        if (entry.inFlight === sent)
-            entry.inFlight = undefined;
-    }
-}
-/**
- * One readiness route, asked and judged: ready, waiting, down, or fatal (a refused key; a dead-after-ready status, the
- * engine core dead); a first not-ready answer of a sleeping engine sends the wake-up (`load: true`), once a wait.
- */
-async function ask(e, c, engine, model, timeoutMs, signal) {
-    const { o, saidReady } = e;
-    const url = readinessCheckUrl(c, o.url, model);
-    const sentAt = o.clock.now();
-    const result = await paced(e, url, c.method, c.minGapMs, c.oneAtATime, timeoutMs, signal);
-    o.debug?.(`${url.pathname}: ${result.kind === 'http' ? `HTTP ${result.status}` : result.code}`);
-    const request = (0,lifecycle_report/* engineReadinessRequest */.oA)(o.label(engine), url);
-    const latencyMs = o.clock.now() - sentAt;
-    const base = assess(result, { status: [[200, 200]] });
-    // 401, 403 and TLS errors end the wait as they do on the model list
-    if (base.state === 'fatal')
-        return { assessment: base, request, latencyMs };
-    const status = result.kind === 'http' ? result.status : undefined;
-    const ready = status !== undefined && result.kind === 'http' && saysReady(c.ready, status, result.json);
-    const key = url.href;
-    if (status !== undefined && saidReady.has(key) && c.deadAfterReady?.includes(status)) {
-        const answer = { ...base.answer, state: 'fatal', engineDead: { request, by: 'health', status } };
-        return { assessment: { ...base, state: 'fatal', fatalReason: 'engine-dead', answer }, request, latencyMs };
-    }
-    if (ready)
-        saidReady.add(key);
-    const state = ready ? 'ready' : base.state === 'down' ? 'down' : 'waiting';
-    if (!ready && c.wake !== undefined && o.load && !e.woke && status !== undefined) {
-        e.woke = true;
-        const wake = new URL(`${serverBase(o.url)}${c.wake}`);
-        o.wokeUp(o.label(engine), wake);
-        void e.client
-            .send({ url: wake, method: 'POST', headers: o.headers }, Math.max(1, o.leftMs()), signal)
-            .then((r) => o.debug?.(`${wake.pathname}: ${r.kind === 'http' ? `HTTP ${r.status}` : r.code}`));
-    }
-    // a ready answer other than 200 (vLLM's /is_sleeping 404 without dev mode) is told as the status it is
-    return { assessment: { ...base, state, answer: { ...base.answer, state } }, request, latencyMs };
-}
-
-;// CONCATENATED MODULE: ./src/engines/load.ts
-/**
- * Load on demand (`load: true`): servers that list models they have not loaded, and the request that asks one to
- * load, as each engine's record says (its `load`): llama.cpp's router mode lists every model file as "unloaded" and
- * loads one by its listed id; Ollama's `/api/ps` lists the models in memory and loads one on a generate request
- * (see the research notes on model servers).
- */
-
-
-/** The model-list paths, after which the server's base ends (a proxy prefix before them is kept). */
-const load_LIST_PATH = /\/(v1\/models|models|api\/ps)\/?$/;
-const LOADS = engines/* ENGINE_RECORDS */.qp.flatMap((r) => (r.load === undefined ? [] : [r.load]));
-/**
- * What asks the server at `url` to load the model, given its last answer; undefined when the answer shows no
- * model waiting to be asked for (loaded, loading, or not a server that loads on demand).
- */
-function loadRequest(url, answer, model) {
-    const m = load_LIST_PATH.exec(url.pathname);
-    if (m === null || answer.status !== 200 || model === undefined || answer.models === undefined)
-        return undefined;
-    const base = `${url.origin}${url.pathname.slice(0, m.index)}`;
-    const unloaded = LOADS.find((l) => l.when === 'unloaded');
-    if (unloaded !== undefined && answer.modelState === 'unloaded') {
-        // the listed id the assessment found unloaded: the server loads by its own id
-        const found = matchModel(answer.models.map((id) => ({ id })), model);
-        if (found.kind === 'found')
-            return { url: new URL(`${base}${unloaded.path}`), body: unloaded.body(found.model.id) };
-    }
-    const absent = LOADS.find((l) => l.when === 'absent' && l.listPath === m[1]);
-    if (absent !== undefined && answer.state === 'waiting')
-        return { url: new URL(`${base}${absent.path}`), body: absent.body(model) };
-    return undefined;
-}
-
-;// CONCATENATED MODULE: ./src/wait/schedule.ts
-/**
- * When the next HTTP probe goes out while the server answers but is not ready yet (503 while loading, a list
- * without the model, /health 503 through a warm-up). Pure: a function of the state the loop hands it, so that it is
- * tested on a fake clock. Connections refused are not its concern: the port watch stands in for probes then.
- */
-/** The gap near the expected ready moment: a probe costs the server a few microseconds, a late ready a job's time. */
-const DENSE_MS = 200;
-/**
- * How far before the expected moment dense probes begin: a share of the expected load (its length varies from run
- * to run by about that much), and at least half a second (the estimate itself is known to a tenth of a second).
- */
-const LEAD_MIN_MS = 500;
-const LEAD_SHARE = 0.2;
-/**
- * Without an expected moment the gap grows with the time the server has been loading (a quarter of it): a load
- * that has taken 2 s is probed every 500 ms, one that has taken 20 s every `interval`. The lag stays a share of
- * the load, and the requests grow with its logarithm, not its length.
- */
-const BACKOFF_SHARE = 0.25;
-/** The shortest gap whatever the state: a server that answers at once must not turn the loop into a busy one. */
-const MIN_GAP_MS = 50;
-/** The moment the next probe goes out (never past the deadline). */
-function nextProbeAt(s) {
-    const asked = s.retryAfterMs === undefined ? 0 : Math.min(s.retryAfterMs, s.intervalMs * 4);
-    const pace = s.mode === 'fixed' ? s.sentAt + s.intervalMs : s.sentAt + adaptiveGap(s);
-    // A 429 or 503 may ask for a longer pause: granted up to 4 intervals.
-    return Math.min(Math.max(pace, s.now + asked, s.sentAt + MIN_GAP_MS), s.deadline);
-}
-function adaptiveGap(s) {
-    const since = s.answeringSince;
-    if (since === undefined)
-        return s.intervalMs; // not loading: a list without the model, a 404
-    // A followed log changes nothing here for the worse: its ready line wakes the loop at once, new lines wake it
-    // soon (see `probeOnLogLines`), and what its phases tell may bring probes forward, never put them off: a ready
-    // line not (yet) recognised must not leave the server less probed than without a log (a line whose wording had
-    // changed once went unseen for 5 s, `interval`, and the startup time recorded with it).
-    const plain = gapBy(s, since, s.usualAnsweringMs === undefined ? undefined : since + s.usualAnsweringMs);
-    return s.readyAt === undefined ? plain : Math.min(plain, gapBy(s, since, s.readyAt));
-}
-/** The gap when the server is expected ready at `readyAt` (undefined: unknown). */
-function gapBy(s, answeringSince, readyAt) {
-    const clamp = (ms) => Math.min(s.intervalMs, Math.max(DENSE_MS, ms));
-    const loadedMs = Math.max(0, s.sentAt - answeringSince);
-    if (readyAt === undefined)
-        return clamp(loadedMs * BACKOFF_SHARE);
-    const lead = Math.max(LEAD_MIN_MS, (readyAt - answeringSince) * LEAD_SHARE);
-    const denseFrom = readyAt - lead;
-    // Far from it: sparse, but the probe that opens the dense window lands on its start.
-    if (s.sentAt < denseFrom)
-        return Math.min(s.intervalMs, Math.max(DENSE_MS, denseFrom - s.sentAt));
-    // Near it, and past it: dense, then backing off with the overrun (the estimate was wrong, by how much is unknown).
-    return clamp(DENSE_MS + Math.max(0, s.sentAt - readyAt) * BACKOFF_SHARE);
-}
-/**
- * The least time between a probe and the next one a burst of new log lines brings forward. Lines come in bursts
- * as an engine moves from one step to the next, and the last step's burst is its ready line, whatever its words:
- * a probe soon after each sees a server that turned ready without a line we recognise within this time. Spaced so
- * that a progress bar redrawn all through a long load costs at most five requests a second, each a few
- * microseconds' work for the server.
- */
-const LOG_BURST_GAP_MS = 200;
-/** The next probe, brought forward by new log lines read at `now` (never later than it was, never past it). */
-function probeOnLogLines(sentAt, now, nextAt) {
-    return Math.min(nextAt, Math.max(now, sentAt + LOG_BURST_GAP_MS));
-}
-
-;// CONCATENATED MODULE: ./src/wait/cannot-change.ts
-/**
- * States that waiting cannot change, as decisions on the loop's answers: a one-model engine listing another model
- * (`wrong-model`), and an engine whose generations keep answering its own dead-engine error (`engine-dead`).
- * Each turns the answer that settles it into a fatal one; the loop then ends with its reason.
- */
-
-
-/**
- * `afterMs` (`wrong-model-after`; 0: never) of the same list without `model`, counted from its first such answer,
- * from an engine that `servesOneModel()` says serves the models it was started with (vLLM, SGLang, TGI,
- * llama.cpp outside router mode). A list that changes, or an engine not known to serve one model, starts over.
- */
-function wrongModelWatch(afterMs, servesOneModel) {
-    let since;
-    return {
-        see(a, now) {
-            const missing = a.answer.missing;
-            if (afterMs <= 0 || a.state !== 'waiting' || missing?.what !== 'model' || a.models === undefined) {
-                since = undefined;
-                return a;
-            }
-            if (missing.partial !== undefined || a.models.length === 0 || !servesOneModel()) {
-                since = undefined;
-                return a;
-            }
-            const list = JSON.stringify(a.models);
-            if (since?.list !== list)
-                since = { at: now, list };
-            const forMs = now - since.at;
-            if (forMs < afterMs)
-                return a;
-            const serving = a.answer.models ?? a.models;
-            // the nearest of several names; one listed name is named already
-            const nearest = a.models.length > 1 ? nearestModel(a.models, missing.model) : undefined;
-            const wrongModel = { model: missing.model, serving, nearest, forMs };
-            const answer = { ...a.answer, state: 'fatal', missing: undefined, wrongModel };
-            return { ...a, state: 'fatal', fatalReason: 'wrong-model', answer };
-        }
-    };
-}
-function deadEngineStreak() {
-    let count = 0;
-    return {
-        see(a, dead, request) {
-            count = dead ? count + 1 : 0;
-            if (count < DEAD_ANSWERS_IN_A_ROW)
-                return a;
-            const engineDead = { request, by: 'generations', status: a.answer.generation?.answer.status, count };
-            return { ...a, state: 'fatal', fatalReason: 'engine-dead', answer: { ...a.answer, state: 'fatal', engineDead } };
-        }
-    };
-}
-
-;// CONCATENATED MODULE: ./src/wait/loop.ts
-/** The wait loop: probe, judge, report changes, until ready, a fatal answer, a halt, or the deadline. */
-
-
-
-
-
-/**
- * A timeline keeps this many first and this many last changes, and counts those between: a model list that
- * changes on every probe must not grow memory, the log and the summary without limit.
- */
-const TIMELINE_ENDS = 20;
-function addChange(timeline, entry) {
-    timeline.push(entry);
-    if (timeline.length <= 2 * TIMELINE_ENDS + 1)
-        return;
-    // the oldest of the last changes goes; the next one carries the count
-    const [gone] = timeline.splice(TIMELINE_ENDS, 1);
-    timeline[TIMELINE_ENDS] = { ...timeline[TIMELINE_ENDS], dropped: (gone.dropped ?? 0) + 1 };
-}
-async function waitForModel(opts, deps) {
-    const w = startWait(opts, deps);
-    const { clock, deadline, signal } = w;
-    let done;
-    for (;;) {
-        const sentAt = clock.now();
-        if ((done = haltedOutcome(w)))
-            return done;
-        if (sentAt >= deadline)
-            return timeUp(w);
-        w.attempts++;
-        const budgetMs = Math.min(opts.requestTimeoutMs, deadline - sentAt);
-        const probed = await probeOnce(deps, opts.expect, sentAt, budgetMs, signal);
-        // An answer cut short by the halt, or one that came in as the server died, says nothing.
-        if ((done = haltedOutcome(w)))
-            return done;
-        // A probe cut short by the deadline says nothing new: the answer before it is the one worth reporting.
-        if (budgetMs < opts.requestTimeoutMs && probed.timedOut && w.last)
-            return timeUp(w);
-        let assessment = probed.assessment;
-        if (assessment.state === 'ready' && deps.engineReady) {
-            w.listedMs ??= clock.now() - w.start;
-            const budgetMs = budgetLeftMs(w);
-            const check = await deps.engineReady(assessment.modelId, budgetMs, signal);
-            if ((done = haltedOutcome(w)))
-                return done;
-            if (check !== undefined)
-                assessment = foldEngineReadiness(w, assessment, check);
-        }
-        const failedBefore = w.generationFailed;
-        w.generationFailed = false;
-        if (assessment.state === 'ready' && w.streak + 1 >= opts.successThreshold && deps.generate) {
-            const generationBudgetMs = budgetLeftMs(w);
-            const check = await deps.generate(assessment.modelId, generationBudgetMs, signal);
-            if ((done = haltedOutcome(w)))
-                return done;
-            // Likewise a generation request cut short by the deadline: the failure before it explains more.
-            if (generationBudgetMs < opts.requestTimeoutMs && check.assessment.state === 'down' && w.last) {
-                return finish(w, failedBefore ? 'generation-failed' : 'timeout');
-            }
-            assessment = foldGeneration(w, assessment, check);
-        }
-        if (assessment.state === 'waiting' && probed.answered && deps.loadFailure) {
-            const failed = await deps.loadFailure(budgetLeftMs(w), signal);
-            if ((done = haltedOutcome(w)))
-                return done;
-            // the probe's own status and list stay the answer's: the index only says why it will not change
-            if (failed !== undefined)
-                assessment = { ...failed, status: assessment.status, models: assessment.models };
-        }
-        const now = clock.now();
-        assessment = w.wrongModel.see(assessment, now);
-        noteAnswer(w, assessment, now);
-        if ((done = verdict(w, assessment, sentAt, now)))
-            return done;
-        // not over yet: sleep until the next probe is due, or until a waker says to probe sooner
-        const portWatch = deps.portWatch;
-        if (probed.refused && portWatch) {
-            const untilMs = portWaitMs(w, portWatch, sentAt);
-            await sleepUntilWoken(clock, untilMs, [(wake) => portWatch.opened(wake), readyLine(w)], signal);
-            // a port that shows as open yet refuses must not turn the loop into a busy one
-            const earliest = Math.min(sentAt + MIN_PROBE_GAP_MS, deadline);
-            if (clock.now() < earliest)
-                await clock.sleep(earliest - clock.now(), signal);
-        }
-        else {
-            const next = nextScheduledProbe(w, probed, sentAt, now);
-            const woke = await sleepUntilWoken(clock, next - clock.now(), [readyLine(w), deps.logLines], signal);
-            // New lines in the log: the server is moving on, perhaps to ready in words we do not know. A probe soon;
-            // at once when the same lines held the ready line (both wakers fire, and this one may win the race).
-            if (woke === 1 && !w.readyLineWoke) {
-                const sooner = probeOnLogLines(sentAt, clock.now(), next);
-                await sleepUntilWoken(clock, sooner - clock.now(), [readyLine(w)], signal);
-            }
-        }
-    }
-}
-/** A wait's state before its first probe; the clock is read here once, for `start` (unless the caller gave it). */
-function startWait(opts, deps) {
-    const { clock } = deps;
-    const start = deps.startedAt ?? clock.now();
-    return {
-        opts,
-        deps,
-        clock,
-        start,
-        deadline: start + opts.timeoutMs,
-        timeline: [],
-        wrongModel: wrongModelWatch(opts.wrongModelAfterMs ?? 0, () => deps.servesOneModel?.() ?? false),
-        deadStreak: deadEngineStreak(),
-        signal: deps.halter?.signal,
-        // the rest (last answer, first response, generation, ...) is undefined until the loop sees it
-        attempts: 0,
-        streak: 0,
-        models: [],
-        generationFailed: false,
-        quietSince: start,
-        readyLineWoke: false
-    };
-}
-/** The outcome of the wait as it stands now. */
-function finish(w, reason, halt) {
-    const { engineReadiness, readySeenAt, notReadySentAt } = w;
-    return {
-        ready: reason === 'ready',
-        reason,
-        elapsedMs: w.clock.now() - w.start,
-        attempts: w.attempts,
-        last: w.last,
-        models: w.models,
-        firstResponseMs: w.firstResponseMs,
-        generationMs: w.generationMs,
-        halt,
-        ...(engineReadiness === undefined ? {} : { engineReadiness }),
-        timeline: w.timeline,
-        ...(reason === 'ready' ? { readySeenAt, notReadySentAt } : {})
-    };
-}
-/** The outcome when the wait was halted (checked before each probe and after each request); undefined: not halted. */
-function haltedOutcome(w) {
-    const halt = w.deps.halter?.halted;
-    return halt ? finish(w, halt.reason, halt) : undefined;
-}
-/** Out of time: a generation that failed last is the reason, else the timeout. */
-const timeUp = (w) => finish(w, w.generationFailed ? 'generation-failed' : 'timeout');
-/** What a request after the probe may take: the request timeout, or what is left of the wait, 1 ms at least. */
-const budgetLeftMs = (w) => Math.max(1, Math.min(w.opts.requestTimeoutMs, w.deadline - w.clock.now()));
-/** The engine's own readiness answer, folded into the listed answer and kept for the outcome's lifecycle. */
-function foldEngineReadiness(w, assessment, check) {
-    const folded = withEngineReadiness(assessment, check);
-    const engineReadiness = { request: check.request, listedMs: w.listedMs, readyMs: w.engineReadiness?.readyMs };
-    w.engineReadiness = engineReadiness;
-    if (check.assessment.state === 'ready')
-        engineReadiness.readyMs ??= w.clock.now() - w.start;
-    return folded;
-}
-/** A generation check, folded into the answer; a failed one is kept for the time-up reason and the dead streak. */
-function foldGeneration(w, assessment, check) {
-    const folded = withGeneration(assessment, check);
-    if (check.assessment.state === 'ready')
-        w.generationMs = check.latencyMs;
-    else
-        w.generationFailed = folded.state !== 'fatal';
-    const dead = check.assessment.state !== 'ready' && (w.deps.deadGeneration?.(check.assessment) ?? false);
-    return w.deadStreak.see(folded, dead, check.request);
-}
-/** Keeps what an answer says (first response, models) and tells it: a change at once, the same one with progress. */
-function noteAnswer(w, assessment, now) {
-    const { last } = w;
-    const elapsedMs = now - w.start;
-    if (assessment.status !== undefined)
-        w.firstResponseMs ??= elapsedMs;
-    if (assessment.models !== undefined)
-        w.models = assessment.models;
-    if (!sameAnswer(assessment.answer, last?.answer)) {
-        const lost = assessment.state === 'down' && last !== undefined && last.state !== 'down' && w.firstResponseMs !== undefined;
-        addChange(w.timeline, { elapsedMs, answer: keptAnswer(assessment.answer), ...(lost ? { lost } : {}) });
-        w.deps.onEvent?.({ type: lost ? 'lost' : 'change', elapsedMs, attempt: w.attempts, assessment });
-        w.quietSince = now;
-    }
-    else if (now - w.quietSince >= w.opts.progressIntervalMs) {
-        w.deps.onEvent?.({ type: 'progress', elapsedMs, attempt: w.attempts, assessment });
-        w.quietSince = now;
-    }
-    w.last = assessment;
-}
-/** Whether this answer ends the wait (fatal, ready enough times in a row, or a one-shot check); undefined: go on. */
-function verdict(w, assessment, sentAt, now) {
-    if (assessment.state === 'fatal')
-        return finish(w, assessment.fatalReason ?? 'timeout');
-    w.streak = assessment.state === 'ready' ? w.streak + 1 : 0;
-    if (w.streak === 1)
-        w.readySeenAt = now;
-    if (w.streak === 0)
-        w.notReadySentAt = sentAt;
-    if (w.streak >= w.opts.successThreshold)
-        return finish(w, 'ready');
-    if (w.opts.once)
-        return timeUp(w);
-    return undefined;
-}
-/** The log's ready line as a waker, until it has woken the loop once; undefined: none (or spent). */
-function readyLine(w) {
-    const seen = w.deps.readyLine;
-    if (seen === undefined || w.readyLineWoke)
-        return undefined;
-    return (signal) => seen(signal).then(() => void (w.readyLineWoke ||= !signal.aborted));
-}
-/** How long to watch a refused port before the next probe. */
-function portWaitMs(w, portWatch, sentAt) {
-    // While a local port is closed the watch is the probe; HTTP probes then go out with the progress lines.
-    const spacing = portWatch.local ? Math.max(w.opts.intervalMs, w.opts.progressIntervalMs) : w.opts.intervalMs;
-    return Math.min(sentAt + spacing, w.deadline) - w.clock.now();
-}
-/** When the schedule sends the next probe (see schedule.ts), counting the load from when the server began answering. */
-function nextScheduledProbe(w, probed, sentAt, now) {
-    w.answeringSince = probed.answered ? (w.answeringSince ?? sentAt) : undefined;
-    return nextProbeAt({
-        mode: w.opts.schedule ?? 'fixed',
-        intervalMs: w.opts.intervalMs,
-        sentAt,
-        now,
-        answeringSince: w.answeringSince,
-        readyAt: w.deps.readyAt?.(now),
-        usualAnsweringMs: w.deps.usualAnsweringMs,
-        retryAfterMs: probed.retryAfterMs,
-        deadline: w.deadline
-    });
-}
-const MIN_PROBE_GAP_MS = 50;
-/**
- * An answer as the timeline keeps it: the ids it names cut as its words cut them. The timeline keeps up to
- * 2 \u00d7 TIMELINE_ENDS + 1 answers, and a list of long ids changing on every probe must not keep each id whole in each.
- */
-function keptAnswer(answer) {
-    const nested = (n) => n && { ...n, answer: keptAnswer(n.answer) };
-    return {
-        ...answer,
-        ...(answer.models && { models: answer.models.map((id) => (0,runtime_text/* clip */.$Q)(id, facts_answer/* NAMED_ID_CHARS */.eA)) }),
-        ...(answer.generation && { generation: nested(answer.generation) }),
-        ...(answer.engineReadiness && { engineReadiness: nested(answer.engineReadiness) })
-    };
-}
-/**
- * One probe, judged. Only the judgement and the few facts the schedule needs leave this function: the answer
- * itself (up to 1 MiB of text and its parsed JSON) must not stay reachable through the loop's sleep, or a fleet
- * of servers answering near the cap would hold one such answer each until its next probe.
- */
-async function probeOnce(deps, expect, sentAt, budgetMs, signal) {
-    const result = await deps.probe(budgetMs, signal);
-    return {
-        // match-regex runs within what is left of the probe's time, so a runaway pattern cannot pass the deadline
-        assessment: assess(result, expect, sentAt + budgetMs - deps.clock.now()),
-        timedOut: result.kind === 'error' && result.code === 'TIMEOUT',
-        refused: result.kind === 'error' && result.code === 'ECONNREFUSED',
-        answered: result.kind === 'http',
-        retryAfterMs: result.kind === 'http' ? result.retryAfterMs : undefined
-    };
-}
-/** Sleeps `ms`, or less: until one of `wakers` resolves (its index is returned), or `halt` aborts (-1, as the sleep). */
-async function sleepUntilWoken(clock, ms, wakers, halt) {
-    const wake = new AbortController();
-    const signal = halt ? AbortSignal.any([wake.signal, halt]) : wake.signal;
-    const woken = wakers.flatMap((w, i) => (w ? [w(signal).then(() => i)] : []));
-    const which = await Promise.race([clock.sleep(ms, signal).then(() => -1), ...woken]);
-    wake.abort();
-    return which;
-}
-/** Folds the engine's own readiness answer into the model-list assessment: listed is not ready until it says so. */
-function withEngineReadiness(listed, check) {
-    const { assessment: h, request } = check;
-    if (h.state === 'fatal') {
-        // a dead engine core (vLLM's /health 503 after 200), a refused key: waiting cannot help
-        const answer = { ...listed.answer, state: 'fatal', engineReadiness: { request, answer: h.answer } };
-        if (h.answer.engineDead)
-            answer.engineDead = h.answer.engineDead;
-        return { ...listed, state: 'fatal', fatalReason: h.fatalReason, answer };
-    }
-    const state = h.state === 'ready' ? listed.state : 'waiting';
-    const answer = { ...listed.answer, state, engineReadiness: { request, answer: h.answer } };
-    return { ...listed, state, answer };
-}
-/** Folds a generation check into the model-list assessment it followed. */
-function withGeneration(listed, check) {
-    const { assessment: g, request } = check;
-    // Listed and ready, so the generation request's answer decides: ready, waiting, or fatal (a refused key).
-    const state = g.state === 'ready' || g.state === 'fatal' ? g.state : 'waiting';
-    const answer = { ...listed.answer, state, generation: { request, answer: g.answer } };
-    const extra = g.state === 'fatal' ? { fatalReason: g.fatalReason } : {};
-    const excerpt = g.state === 'ready' ? {} : { excerpt: g.excerpt };
-    return { ...listed, ...extra, ...excerpt, state, answer };
-}
-
-;// CONCATENATED MODULE: ./src/wait/target-wait.ts
-/** One endpoint's wait: its probes, its engine's readiness route, `load`, and its generation check. */
-
-
-
-
-
-
-
-
-
-
-
-/** One endpoint's wait, its HTTP clients closed however it ends. */
-async function waitForTarget(target, shared) {
-    const { halter } = shared;
-    const { url } = target;
-    const endpoint = openEndpoint(target, shared);
-    try {
-        const outcome = await waitForModel(loopOptions(shared), loopDeps(endpoint, shared));
-        // its own end, not a halt's: the fleet may end the others' waits for it
-        if (halter.halted === undefined)
-            shared.settled?.(url, outcome);
-        warnOfPartialMatch(outcome, shared);
-        return { ...outcome, url, engine: endpoint.engine.of() };
-    }
-    finally {
-        await Promise.all([
-            endpoint.prober.close(),
-            endpoint.generator?.close(),
-            endpoint.readiness.close(),
-            endpoint.loader.close()
-        ]);
-    }
-}
-/**
- * The endpoint's clients, all opened at once before the wait, so that the one `finally` of `waitForTarget` closes
- * every one of them, however the wait ends.
- */
-function openEndpoint({ url, generation }, shared) {
-    const { settings, deps, profile } = shared;
-    const { clock } = deps;
-    const prefix = shared.prefix ?? '';
-    const tls = clientSettings(settings, shared.collector);
-    // the deadline counts from the wait's start (the action's: its process start); what is left of it bounds the
-    // wake-up and the load requests, which may take it all (the weights go back to the GPU meanwhile)
-    const waitStart = deps.startedAt ?? clock.now();
-    const leftMs = () => waitStart + settings.timeoutMs - clock.now();
-    // the first probe, sent for this very target before the gate was loaded, is the wait's first attempt
-    const first = shared.firstProbe?.url === url ? shared.firstProbe : undefined;
-    const prober = first?.prober ?? (0,probe/* createProber */.X7)({ url, headers: settings.headers, ...tls });
-    const firstAnswer = first?.takeAnswer();
-    const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls });
-    // the engine's own readiness answers on the same origin, for an engine that lists its model before it serves
-    const readiness = engineReadiness({
-        url,
-        headers: settings.headers,
-        tls,
-        clock,
-        owner: shared,
-        load: settings.load,
-        label: (engine) => profile.label ?? engine ?? 'the engine',
-        debug: deps.debug && ((line) => deps.debug?.(`${prefix}${line}`)),
-        leftMs,
-        wokeUp: (label, wakeUrl) => deps.log(`${prefix}${(0,lifecycle_report/* wakeAskedText */.sB)(label, wakeUrl)}`)
-    });
-    const loader = loadAsker(url, settings.load ? (0,probe/* createHttpClient */.uT)(tls) : undefined, leftMs, shared);
-    return { url, prober, firstAnswer, generator, readiness, loader, engine: endpointEngine(shared) };
-}
-function endpointEngine(shared) {
-    const { settings, log, profile } = shared;
-    // the engine this endpoint's own model list names
-    let listed;
-    // llama.cpp's router mode loads other models when asked: its list may change (see SERVES_ONE_MODEL)
-    let router = false;
-    const of = () => settings.engine ?? listed ?? (log !== undefined ? profile.engine : undefined);
-    return {
-        of,
-        read: (result) => {
-            // One look at each answer until its list names the engine (a list that never does is read once a probe)
-            if (result.kind === 'http')
-                router ||= listsAsRouter(result.json);
-            if (result.kind === 'http' && listed === undefined) {
-                listed = (0,log_markers/* engineOfModelList */.Pq)(result.json);
-                // and the first list to name it names it for the startup phases too, when the log has not
-                if (listed !== undefined && profile.engine === undefined) {
-                    const lines = profile.models(result.json);
-                    if (log !== undefined)
-                        shared.sayStartup(lines);
-                }
-            }
-        },
-        servesOneModel: () => {
-            const engine = of();
-            return engine !== undefined && SERVES_ONE_MODEL[engine] && !(engine === 'llamacpp' && router);
-        }
-    };
-}
-function loadAsker(url, client, leftMs, shared) {
-    const { settings, deps, halter } = shared;
-    const prefix = shared.prefix ?? '';
-    let loading;
-    return {
-        ask: (answer) => {
-            const request = client && loading === undefined ? loadRequest(url, answer, settings.model) : undefined;
-            if (request === undefined || client === undefined)
-                return;
-            deps.log(`${prefix}${(0,lifecycle_report/* loadAskedText */.g7)(request.url, request.body.model)}`);
-            // within what is left of the wait, and cut short by its halt like every request of it
-            loading = client
-                .send({ url: request.url, method: 'POST', headers: settings.headers, json: request.body }, Math.max(1, leftMs()), halter.signal)
-                .then((result) => deps.debug?.(`${prefix}${request.url.pathname}: ${(0,progress/* probeLine */.tL)(result)}`));
-        },
-        close: () => client?.close()
-    };
-}
-/** The loop's options: the settings' timing and expectation, and `once` for `wait-for-model check`. */
-function loopOptions({ settings, deps }) {
-    return {
-        expect: (0,facts_answer/* expectation */.pG)(settings),
-        intervalMs: settings.intervalMs,
-        timeoutMs: settings.timeoutMs,
-        requestTimeoutMs: settings.requestTimeoutMs,
-        successThreshold: settings.successThreshold,
-        progressIntervalMs: settings.progressIntervalMs,
-        schedule: settings.schedule,
-        once: deps.once,
-        wrongModelAfterMs: settings.wrongModelAfterMs
-    };
-}
-/** What the loop asks of this endpoint (its probes and checks), and what it is told by the server's log. */
-function loopDeps(endpoint, shared) {
-    const { settings, deps, halter } = shared;
-    const { clock } = deps;
-    const { engine, readiness, generator, loader } = endpoint;
-    const prefix = shared.prefix ?? '';
-    return {
-        probe: probeOf(endpoint, shared),
-        generate: generator ? generator.generate : undefined,
-        engineReady: (modelId, timeoutMs, signal) => readiness.check(engine.of(), modelId ?? settings.model, timeoutMs, signal),
-        servesOneModel: engine.servesOneModel,
-        loadFailure: (timeoutMs, signal) => readiness.loadFailure(engine.of(), settings.model, timeoutMs, signal),
-        deadGeneration: (answer) => readiness.deadAnswer(engine.of(), answer),
-        halter,
-        portWatch: deps.once ? undefined : shared.ports.watchFor(endpoint.url),
-        readyLine: shared.readyLine,
-        readyAt: shared.readyAt,
-        usualAnsweringMs: shared.usualAnsweringMs,
-        logLines: shared.logLines,
-        clock,
-        startedAt: deps.startedAt,
-        onEvent: (e) => {
-            loader.ask(e.assessment);
-            const startup = e.type === 'progress' ? shared.progressAt(clock.now()) : undefined;
-            if (e.type === 'lost')
-                deps.warn(`${prefix}${(0,progress/* eventLine */.V8)(e, startup)}`, 'server-lost');
-            else
-                deps.log(`${prefix}${(0,progress/* eventLine */.V8)(e, startup)}`);
-        }
-    };
-}
-/** One probe: the first probe's answer, handed over once, then the prober's own; each told and read for its engine. */
-function probeOf(endpoint, shared) {
-    const prefix = shared.prefix ?? '';
-    return async (timeoutMs, signal) => {
-        const answer = endpoint.firstAnswer ?? endpoint.prober.probe(timeoutMs, signal);
-        // the first answer must not stay reachable once it has been judged (up to 1 MiB, and its JSON)
-        endpoint.firstAnswer = undefined;
-        const result = await answer;
-        shared.deps.debug?.(`${prefix}${(0,progress/* probeLine */.tL)(result)}`);
-        endpoint.engine.read(result);
-        return result;
-    };
-}
-/** Ready on a listed id that only contains `model` (`model-match: partial`): said, as it may be another version. */
-function warnOfPartialMatch(outcome, { settings, deps, prefix = '' }) {
-    const matched = outcome.ready ? outcome.last : undefined;
-    if (matched?.modelMatch === 'partial' && settings.model !== undefined && matched.modelId !== undefined)
-        deps.warn(`${prefix}${(0,lifecycle_report/* partialMatchText */.MT)(settings.model, matched.modelId)}`, 'model-match');
-}
-
-// EXTERNAL MODULE: ./src/wait/fleet-tally.ts
-var fleet_tally = __nccwpck_require__(4750);
-;// CONCATENATED MODULE: ./src/wait/servers/none.ts
-const nothing = {
-    followLog: () => undefined,
-    beforeWait: () => undefined,
-    whoAnswered: (results) => results,
-    afterWait: async () => undefined,
-    release: () => undefined
-};
-const noServer = {
-    preflight: async () => undefined,
-    launch: () => nothing,
-    abandon: () => undefined
-};
-
-// EXTERNAL MODULE: ./src/wait/cancelled.ts + 1 modules
-var cancelled = __nccwpck_require__(5165);
-;// CONCATENATED MODULE: ./src/wait/sequence.ts
-/**
- * The wait of one server's endpoints (or of no server's), from its seam to the outcome: launch, follow, wait,
- * smoke-test, settle. gate.ts runs it once; a fleet of servers (fleet.ts) runs it once per endpoint, each with a
- * server of its own.
- */
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-/**
- * The seam for this wait's kind of server. Each kind is a chunk loaded only when a wait needs it: a container, a
- * process to start or follow (or a log to read, see servers/process.ts), else none.
- */
-async function serverSeam(settings, deps) {
-    if (settings.container !== undefined)
-        return (await __nccwpck_require__.e(/* import() */ 851).then(__nccwpck_require__.bind(__nccwpck_require__, 1851))).containerServer(settings, deps);
-    if (usesServerSide(settings))
-        return (await __nccwpck_require__.e(/* import() */ 854).then(__nccwpck_require__.bind(__nccwpck_require__, 854))).processServer(settings, deps);
-    return noServer;
-}
-/** The wait itself, once the seam's pre-flight let it go on. */
-async function waitWith(seam, settings, deps) {
-    const { clock } = deps;
-    (0,undici_parts/* setUpUndici */.St)();
-    // Everything that holds a process, a timer or a socket is released in the `finally`, whatever throws first.
-    const halter = new runtime_halter/* Halter */.x();
-    // one endpoint of a fleet of servers: the fleet may end this wait (enough are ready, or too many failed)
-    const member = deps.member;
-    member?.stop.signal.addEventListener('abort', () => halter.halt(member.stop.halted), { once: true });
-    const ports = new PortPoller();
-    let server;
-    let watch;
-    try {
-        server = seam.launch();
-        const waitStart = deps.startedAt ?? clock.now();
-        const history = openHistory(settings, deps);
-        const profile = new StartupProfile({ engine: settings.engine, startedAt: server.startedAt, usual: history.usual });
-        const { log, sayStartup, readLines, readyLine, logLines } = followLog({ server, profile, deps, waitStart });
-        server.beforeWait();
-        deps.log(waiting(settings));
-        const { failPattern } = settings;
-        watch = watchServer({ halter, server: server.watched, log, failPattern, readLines, cancel: deps.cancel });
-        // Every endpoint's sleeps and requests listen to it: a fleet of 200 is not a leak.
-        (0,external_node_events_.setMaxListeners)(0, halter.signal);
-        deps.debug?.(progress/* gateLines */.HN.requestHeaders(['user-agent', 'accept', ...Object.keys(settings.headers)]));
-        const startedAt = server.startedAt ?? waitStart;
-        const shared = {
-            settings,
-            collector: deps.firstProbe?.collector ?? (0,memory/* createBodyCollector */.M)(),
-            firstProbe: deps.firstProbe,
-            deps,
-            halter,
-            ports,
-            log,
-            profile,
-            sayStartup,
-            progressAt: (now) => (0,profile_report/* startupStatusText */.Zb)(profile.status(now, now - startedAt)),
-            readyLine,
-            logLines,
-            readyAt: (now) => profile.readyAt(now),
-            usualAnsweringMs: history.usual?.answeringSeconds && history.usual.answeringSeconds * 1000
-        };
-        const fleet = endpoints(settings, shared);
-        const waited = server.whoAnswered(await Promise.all(settings.targets.map((t, i) => waitForTarget(t, fleet.of(i)))));
-        // The lines written up to now end the startup's last phase (a ready line just before the port opened).
-        if (log !== undefined)
-            readLines(log.poll());
-        const last = (0,fleet_tally/* representative */.wz)(waited, fleet.halted, settings.fleetMinReady);
-        member?.settled(last);
-        const readyAt = readyMoment({ ...(last.ready ? last : {}), readyLineAt: profile.readyLineTime(), now: clock.now() });
-        await server.afterWait(last.ready, readyAt);
-        // Once the fleet is ready, and only then: a server that is not ready has no throughput to measure. The
-        // startup's figures were taken before it, so that its requests count in none of them.
-        const smoke = settings.smoke !== undefined && last.ready;
-        const results = smoke ? await smokeTest(waited, settings, deps, halter.signal) : waited;
-        const outcome = cancelledSince({ ...(0,fleet_tally/* representative */.wz)(results, fleet.halted, settings.fleetMinReady), results }, deps, smoke, waitStart);
-        const facts = server.facts;
-        const settled = await settle({ settings, outcome, facts, profile, history, deps, readyAt });
-        // a cancel while the history's lock was waited for ends the run cancelled too (and it was not recorded)
-        return {
-            ...cancelledSince(outcome, deps, smoke, waitStart),
-            models: [...new Set(results.flatMap((r) => r.models))],
-            server: facts,
-            profile: settled
-        };
-    }
-    finally {
-        watch?.close();
-        ports.close();
-        server?.release();
-    }
-}
-/**
- * Each endpoint's share of the wait. A fleet's endpoints each have a halter of their own under the wait's: an
- * endpoint that can no longer become ready, or enough ready ones (`fleet-min-ready`), end the others' waits, and
- * `halted` tells an endpoint halted so from one that failed on its own account.
- */
-function endpoints(settings, shared) {
-    if (settings.targets.length === 1) {
-        const first = shared.firstProbe;
-        if (first !== undefined)
-            shared.halter.signal.addEventListener('abort', first.abort, { once: true });
-        return { of: () => shared, halted: () => false };
-    }
-    const halters = settings.targets.map(() => shared.halter.child());
-    const stops = (0,fleet_tally/* fleetStops */.g1)(halters, settings.fleetMinReady);
-    const first = shared.firstProbe;
-    const own = settings.targets.map((t, i) => ({
-        ...shared,
-        halter: halters[i],
-        prefix: `[${t.url.href}] `,
-        settled: (url, outcome) => stops.settled(i, { url, ready: outcome.ready, reason: outcome.reason })
-    }));
-    // the first probe, in flight for its endpoint, ends with that endpoint's wait
-    const firstAt = first === undefined ? -1 : settings.targets.findIndex((t) => t.url === first.url);
-    if (first !== undefined && firstAt >= 0)
-        halters[firstAt].signal.addEventListener('abort', first.abort, { once: true });
-    return { of: (i) => own[i], halted: stops.halted };
-}
-/**
- * A cancel after the wait had ended (during the smoke test, the GPU reading, the environment report) ends the run
- * cancelled all the same: the smoke test sees it as a request stopped, which must read neither as `smoke-failed`
- * nor as a ready server.
- */
-function cancelledSince(outcome, deps, smoke, waitStart) {
-    const signal = deps.cancel?.halted;
-    if (signal === undefined)
-        return outcome;
-    return (0,cancelled/* asCancelled */.Ke)(outcome, signal, smoke ? 'smoke-test' : 'after-wait', deps.clock.now() - waitStart);
-}
-/** The line the wait begins with: what it waits for, how long, and how. */
-const waiting = (settings) => (0,progress/* waitingLine */.Sh)({ url: settings.targets[0].url, expect: (0,facts_answer/* expectation */.pG)(settings), timeoutMs: settings.timeoutMs }, {
-    endpoints: settings.targets.length,
-    generation: settings.probeGeneration,
-    intervalMs: settings.intervalMs,
-    smoke: settings.smoke
-});
-/** The smoke test of every endpoint (`smoke-test`), loaded only then: a chunk of its own. */
-async function smokeTest(waited, settings, { clock, log }, signal) {
-    return (await __nccwpck_require__.e(/* import() */ 679).then(__nccwpck_require__.bind(__nccwpck_require__, 5679))).smokeEndpoints(waited, settings, { clock, signal, log });
 }
 
 
@@ -28421,13 +28451,6 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events"
 
 /***/ }),
 
-/***/ 3024:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-
-/***/ }),
-
 /***/ 7067:
 /***/ ((module) => {
 
@@ -28446,20 +28469,6 @@ module.exports = { constants: {} }; // scripts/no-http2.mjs
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:net");
-
-/***/ }),
-
-/***/ 8161:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-
-/***/ }),
-
-/***/ 6760:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 
 /***/ }),
 
@@ -28568,9 +28577,6 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
 /******/ 	return module.exports;
 /******/ }
 /******/ 
-/******/ // expose the modules object (__webpack_modules__)
-/******/ __nccwpck_require__.m = __webpack_modules__;
-/******/ 
 /************************************************************************/
 /******/ /* webpack/runtime/asset-relocator-loader */
 /******/ if (typeof __nccwpck_require__ !== 'undefined') __nccwpck_require__.ab = decodeURIComponent(new URL('.', import.meta.url).pathname).slice(import.meta.url.match(/^file:\/\/\/\w:/) ? 1 : 0, -1) + "/";
@@ -28668,42 +28674,9 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
 /******/ 	};
 /******/ })();
 /******/ 
-/******/ /* webpack/runtime/ensure chunk */
-/******/ (() => {
-/******/ 	__nccwpck_require__.f = {};
-/******/ 	// This file contains only the entry chunk.
-/******/ 	// The chunk loading function for additional chunks
-/******/ 	__nccwpck_require__.e = (chunkId) => {
-/******/ 		return Promise.all(Object.keys(__nccwpck_require__.f).reduce((promises, key) => {
-/******/ 			__nccwpck_require__.f[key](chunkId, promises);
-/******/ 			return promises;
-/******/ 		}, []));
-/******/ 	};
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/get javascript chunk filename */
-/******/ (() => {
-/******/ 	// This function allow to reference async chunks
-/******/ 	__nccwpck_require__.u = (chunkId) => {
-/******/ 		// return url for filenames based on template
-/******/ 		return "" + chunkId + ".cli.js";
-/******/ 	};
-/******/ })();
-/******/ 
 /******/ /* webpack/runtime/hasOwnProperty shorthand */
 /******/ (() => {
 /******/ 	__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/make namespace object */
-/******/ (() => {
-/******/ 	// define __esModule on exports
-/******/ 	__nccwpck_require__.r = (exports) => {
-/******/ 		if(typeof Symbol !== 'undefined' && Symbol.toStringTag) {
-/******/ 			Object.defineProperty(exports, Symbol.toStringTag, { value: 'Module' });
-/******/ 		}
-/******/ 		Object.defineProperty(exports, '__esModule', { value: true });
-/******/ 	};
 /******/ })();
 /******/ 
 /******/ /* webpack/runtime/node module decorator */
@@ -28713,69 +28686,6 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
 /******/ 		if (!module.children) module.children = [];
 /******/ 		return module;
 /******/ 	};
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/import chunk loading */
-/******/ (() => {
-/******/ 	// no baseURI
-/******/ 	
-/******/ 	// object to store loaded and loading chunks
-/******/ 	// undefined = chunk not loaded, null = chunk preloaded/prefetched
-/******/ 	// [resolve, Promise] = chunk loading, 0 = chunk loaded
-/******/ 	var installedChunks = {
-/******/ 		792: 0
-/******/ 	};
-/******/ 	
-/******/ 	var installChunk = (data) => {
-/******/ 		var {ids, modules, runtime} = data;
-/******/ 		// add "modules" to the modules object,
-/******/ 		// then flag all "ids" as loaded and fire callback
-/******/ 		var moduleId, chunkId, i = 0;
-/******/ 		for(moduleId in modules) {
-/******/ 			if(__nccwpck_require__.o(modules, moduleId)) {
-/******/ 				__nccwpck_require__.m[moduleId] = modules[moduleId];
-/******/ 			}
-/******/ 		}
-/******/ 		if(runtime) runtime(__nccwpck_require__);
-/******/ 		for(;i < ids.length; i++) {
-/******/ 			chunkId = ids[i];
-/******/ 			if(__nccwpck_require__.o(installedChunks, chunkId) && installedChunks[chunkId]) {
-/******/ 				installedChunks[chunkId][0]();
-/******/ 			}
-/******/ 			installedChunks[ids[i]] = 0;
-/******/ 		}
-/******/ 	
-/******/ 	}
-/******/ 	
-/******/ 	__nccwpck_require__.f.j = (chunkId, promises) => {
-/******/ 			// import() chunk loading for javascript
-/******/ 			var installedChunkData = __nccwpck_require__.o(installedChunks, chunkId) ? installedChunks[chunkId] : undefined;
-/******/ 			if(installedChunkData !== 0) { // 0 means "already installed".
-/******/ 	
-/******/ 				// a Promise means "currently loading".
-/******/ 				if(installedChunkData) {
-/******/ 					promises.push(installedChunkData[1]);
-/******/ 				} else {
-/******/ 					if(true) { // all chunks have JS
-/******/ 						// setup Promise in chunk cache
-/******/ 						var promise = import("./" + __nccwpck_require__.u(chunkId)).then(installChunk, (e) => {
-/******/ 							if(installedChunks[chunkId] !== 0) installedChunks[chunkId] = undefined;
-/******/ 							throw e;
-/******/ 						});
-/******/ 						var promise = Promise.race([promise, new Promise((resolve) => (installedChunkData = installedChunks[chunkId] = [resolve]))])
-/******/ 						promises.push(installedChunkData[1] = promise);
-/******/ 					}
-/******/ 				}
-/******/ 			}
-/******/ 	};
-/******/ 	
-/******/ 	// no prefetching
-/******/ 	
-/******/ 	// no preloaded
-/******/ 	
-/******/ 	// no external install chunk
-/******/ 	
-/******/ 	// no on chunks loaded
 /******/ })();
 /******/ 
 /************************************************************************/

@@ -16535,7 +16535,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 8906:
+/***/ 1797:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -16553,7 +16553,7 @@ __nccwpck_require__.d(__webpack_exports__, {
  */
 const GPU_QUERY = ['--query-gpu=index,uuid,name,memory.used,memory.total', '--format=csv,noheader,nounits'];
 const APPS_QUERY = ['--query-compute-apps=pid,process_name,used_memory,gpu_uuid', '--format=csv,noheader,nounits'];
-/** What nvidia-smi may write per query: an H200 node's answer is a few hundred bytes; more is not its answer. */
+/** What nvidia-smi may write per query: a node's answer is a few hundred bytes; more is not its answer. */
 const MAX_OUTPUT_BYTES = 1024 * 1024;
 /** The GPUs and the compute processes on them, in two calls of nvidia-smi, both within `timeoutMs`. */
 async function gpuSnapshot(options = {}) {
@@ -16977,6 +16977,7 @@ const jobEndCancelledText = (signal) => `The job-end step was cancelled (${signa
     'and its GPU memory was not waited for.';
 /** `server 3 of 8 (url line 3)`: which endpoint's server a job-end line is about. */
 const fleetMemberText = (m) => `server ${m.n} of ${m.of} (url line ${m.n})`;
+/** The job summary's section on the job-end stop: how it stopped, how long it took, its GPU memory, and why not cleanly. */
 function jobEndSummary(end, cancelledBy, member) {
     const r = end.record;
     const g = r.gpu;
@@ -17036,112 +17037,64 @@ const engineReadinessRequest = (engine, url) => `${engine} GET ${url.pathname}`;
 const wakeAskedText = (engine, url) => `Asked ${engine} to wake up: POST ${url.pathname}`;
 /** `load: true`: the request that asks the server to load the model has gone out. */
 const loadAskedText = (url, model) => `Asked the server to load "${String(model)}": POST ${url.pathname}`;
-
-;// CONCATENATED MODULE: ./src/server/container-state.ts
-const NAMES = {
-    container: 'server-container',
-    socket: 'docker-socket',
-    timeoutMs: 'container-stop-timeout-ms',
-    logFile: 'container-log-file',
-    logLines: 'container-log-lines'
+/** The lines of a server that is a container (`container`). */
+const containerLines = {
+    started: (pid, starterLog) => `Ran "start" (pid ${pid}); its own output goes to ${starterLog}`,
+    watching: (ref, id, logFile) => `Watching the container ${ref}${id === undefined || id.startsWith(ref) ? '' : ` (${id.slice(0, 12)})`}` +
+        `${id === undefined ? ' once the engine has it' : ''}; its output, from the engine, goes to ${logFile}`,
+    health: (ref, health) => `The container ${ref} is ${health} (its HEALTHCHECK)`,
+    wrongServer: (ref, port, holders, redirect) => `${redirect === undefined ? '' : `${redirectText(redirect)}: `}Port ${port} is answered by ${holders.map((h) => `pid ${h.pid} (${h.command})`).join(', ')}, not by a ` +
+        `process of the container ${ref} nor a docker-proxy of its published port: another server holds the port, or ` +
+        'the container listens elsewhere. Its answers say nothing about the server being waited for',
+    /** A local endpoint redirected to another machine: not the container's answer. */
+    elsewhere: (ref, redirect) => `${redirectText(redirect)}, which is not this machine: its answers say nothing about the container ${ref}. ` +
+        'Give the URL the server itself answers on, or set "port-check: false" for a proxy'
 };
-/** The state to save for a container the job-end step stops, or undefined when it is not this job's to stop. */
-function container_state_containerEndState(settings, server, socket) {
-    const ours = (settings.start !== undefined && settings.stop === 'job-end') || settings.stop === 'always';
-    if (!ours || settings.container === undefined || server?.container === undefined)
-        return undefined;
-    return {
-        [NAMES.container]: server.container,
-        [NAMES.socket]: socket,
-        [NAMES.timeoutMs]: String(settings.stopTimeoutMs),
-        [NAMES.logFile]: server.logFile ?? '',
-        [NAMES.logLines]: String(settings.logLines)
-    };
-}
-function readContainerEndState(get) {
-    const container = get(NAMES.container);
-    const socket = get(NAMES.socket);
-    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$/.test(container) || socket === '')
-        return undefined;
-    const timeoutMs = Number(get(NAMES.timeoutMs));
-    const logLines = Number(get(NAMES.logLines));
-    return {
-        container,
-        socket,
-        timeoutMs: Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : 30_000,
-        logFile: get(NAMES.logFile) || undefined,
-        logLines: Number.isInteger(logLines) && logLines >= 0 ? logLines : 50
-    };
-}
+const AT = {
+    'before-wait': 'before the wait began (nothing was started)',
+    'after-wait': 'as the wait ended',
+    'smoke-test': 'during the smoke test',
+    diagnostics: 'while the diagnostics ran'
+};
+/** `the job was cancelled (SIGTERM) during the smoke test`: the halt's detail, as the watch words a cancelled wait. */
+const cancelledText = (signal, stage) => `the job was cancelled (${signal}) ${AT[stage]}`;
 
 ;// CONCATENATED MODULE: ./src/server/job-end.ts
-
-/** State names, as the runner passes them back: `STATE_<name>`. */
-const job_end_NAMES = {
-    pid: 'server-pid',
-    startTicks: 'server-start-ticks',
-    bootId: 'boot-id',
-    runMarker: 'run-marker',
-    timeoutMs: 'stop-timeout-ms',
-    logFile: 'server-log-file',
-    logLines: 'log-lines'
-};
-/** The state to save after the wait, or undefined when the post step has nothing to do. */
-function jobEndState(settings, server) {
-    // a container is stopped through its engine (container-stop.ts), never by the pid of its process
-    if (settings.container !== undefined)
-        return containerEndState(settings, server, server?.dockerSocket ?? '');
-    // only a server this step launched is this job's to stop: one given by `pid` belongs to whoever started it
-    if (settings.start === undefined || settings.stop !== 'job-end' || server?.pid === undefined)
-        return undefined;
-    return {
-        [job_end_NAMES.pid]: String(server.pid),
-        [job_end_NAMES.startTicks]: server.startTicks === undefined ? '' : String(server.startTicks),
-        [job_end_NAMES.bootId]: server.bootId ?? '',
-        [job_end_NAMES.runMarker]: server.runMarker ?? '',
-        [job_end_NAMES.timeoutMs]: String(settings.stopTimeoutMs),
-        [job_end_NAMES.logFile]: server.logFile ?? '',
-        [job_end_NAMES.logLines]: String(settings.logLines)
-    };
-}
-/** How many servers a fleet's state holds; each one's own names end in `-<n>`, from 1 (fleetEndState). */
-const FLEET_SIZE = 'fleet-size';
+/** The state's one name, as the runner passes it back: `STATE_servers`. */
+const NAME = 'servers';
 /** As many as `url` may have lines. */
-const MAX_FLEET = 1000;
-/**
- * The state of a fleet of servers (one per endpoint), each endpoint's own state (jobEndState, or the container's)
- * under its names with `-<n>` added, n from 1 in the order of the `url` lines; undefined when none has a server to
- * stop.
- */
-function fleetEndState(states) {
-    if (states.every((s) => s === undefined))
+const MAX_SERVERS = 1000;
+/** One server's entry, or undefined when it is not this job's to stop. */
+function serverEndState(settings, server) {
+    const { start, container, stop, stopTimeoutMs: timeoutMs, logLines } = settings;
+    const logFile = server?.logFile;
+    if (container !== undefined) {
+        // only a container `start` ran is this job's to stop (`stop: job-end`), or any with `stop: always`
+        const ours = (start !== undefined && stop === 'job-end') || stop === 'always';
+        if (!ours || server?.container === undefined)
+            return undefined;
+        const socket = server.dockerSocket ?? '';
+        return { kind: 'container', container: server.container, socket, timeoutMs, logFile, logLines };
+    }
+    // only a server this step launched is this job's to stop: one given by `pid` belongs to whoever started it
+    if (start === undefined || stop !== 'job-end' || server?.pid === undefined)
         return undefined;
-    const state = { [FLEET_SIZE]: String(states.length) };
-    states.forEach((own, i) => {
-        for (const [name, value] of Object.entries(own ?? {}))
-            state[`${name}-${i + 1}`] = value;
-    });
-    return state;
+    const { pid, startTicks, bootId, runMarker } = server;
+    return { kind: 'process', pid, startTicks, bootId, runMarker, timeoutMs, logFile, logLines };
 }
-/**
- * The state as each server's stop reads it: one `get` for the one server, or one per server of a fleet (which
- * reads that server's names); refused whole (JobEndStateError) when the fleet's size is not the form it is written in.
- */
-function serverStates(get) {
-    const text = get(FLEET_SIZE);
-    if (text === '')
-        return [get];
-    if (!/^\d{1,4}$/.test(text) || Number(text) < 2 || Number(text) > MAX_FLEET)
-        throw new JobEndStateError(FLEET_SIZE, text, `a whole number from 2 to ${MAX_FLEET}`);
-    return Array.from({ length: Number(text) }, (_, i) => (name) => get(`${name}-${i + 1}`));
+/** The state to save after the wait (each server's entry, in order), or undefined when no server has one. */
+function jobEndState(servers) {
+    if (servers.every((s) => s === undefined))
+        return undefined;
+    return { [NAME]: JSON.stringify(servers.map((s) => s ?? null)) };
 }
-/** A state value not in the form the main step writes: the whole state is refused, and nothing is signalled. */
+/** A state value not in the form the main step writes: refused whole, and nothing is signalled. */
 class JobEndStateError extends Error {
     stateName;
     value;
     form;
     constructor(
-    /** The state's name (the variable is `STATE_<name>`). */
+    /** The state's name, and where in it (the variable is `STATE_servers`). */
     stateName, value, 
     /** The form the main step writes. */
     form) {
@@ -17152,320 +17105,403 @@ class JobEndStateError extends Error {
         this.name = 'JobEndStateError';
     }
 }
+/**
+ * The saved entries (`get` returns '' for a name not saved): none when the main step saved nothing. A value that
+ * is not a JSON list of at most MAX_SERVERS entries throws JobEndStateError; each entry is read by `readServerEndState`.
+ */
+function readJobEndState(get) {
+    const text = get(NAME);
+    if (text === '')
+        return [];
+    let list;
+    try {
+        list = JSON.parse(text);
+    }
+    catch {
+        list = undefined;
+    }
+    if (!Array.isArray(list) || list.length === 0 || list.length > MAX_SERVERS)
+        throw new JobEndStateError(NAME, text, `a JSON list of 1 to ${MAX_SERVERS} servers`);
+    return list;
+}
 /** Linux's largest pid (PID_MAX_LIMIT); pid 1 is init, never a server this step launched. */
 const PID_MAX = 4_194_304;
 const BOOT_ID_FORM = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const MARKER_FORM = /^[0-9a-f]{32}$/;
+const CONTAINER_FORM = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$/;
 /** A path as `log-file` takes it (relative to the workspace, as the post step runs there too): no control character, at most PATH_MAX. */
 // eslint-disable-next-line no-control-regex
 const PATH_FORM = /^[^\0-\x1f\x7f]{1,4095}$/;
 /**
- * Reads the state back (`get` returns '' for a name not saved); undefined when the main step saved none. A value
- * in any other form than the one `jobEndState` writes throws JobEndStateError.
+ * Server `i`'s entry of the saved list, read back; undefined when it has nothing to stop. A value in any other
+ * form than the one `serverEndState` writes throws JobEndStateError.
  */
-function readJobEndState(get) {
-    const pidText = get(job_end_NAMES.pid);
-    if (pidText === '')
+function readServerEndState(entry, i) {
+    if (entry === null)
         return undefined;
+    const at = `${NAME}[${i}]`;
+    if (typeof entry !== 'object' || Array.isArray(entry))
+        throw new JobEndStateError(at, shown(entry), 'a server (a JSON object), or null');
+    const saved = entry;
     const whole = (name, min, max, form, optional = false) => {
-        const text = get(name);
-        if (optional && text === '')
+        const v = saved[name];
+        if (optional && v === undefined)
             return undefined;
-        if (!/^\d{1,16}$/.test(text) || Number(text) < min || Number(text) > max)
-            throw new JobEndStateError(name, text, form);
-        return Number(text);
+        if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
+            throw new JobEndStateError(`${at}.${name}`, shown(v), form);
+        return v;
     };
-    const matching = (name, pattern, form) => {
-        const text = get(name);
-        if (text === '')
+    const matching = (name, pattern, form, optional = true) => {
+        const v = saved[name];
+        if (optional && v === undefined)
             return undefined;
-        if (!pattern.test(text))
-            throw new JobEndStateError(name, text, form);
-        return text;
+        if (typeof v !== 'string' || !pattern.test(v))
+            throw new JobEndStateError(`${at}.${name}`, shown(v), form);
+        return v;
     };
-    const pid = whole(job_end_NAMES.pid, 2, PID_MAX, `a process id from 2 to ${PID_MAX}`);
+    const timeoutMs = whole('timeoutMs', 1, 2_147_483_647, 'milliseconds from 1 to 2147483647');
+    const logFile = matching('logFile', PATH_FORM, 'a path without control characters, or none');
+    const logLines = whole('logLines', 0, 1000, 'a whole number from 0 to 1000');
+    if (saved.kind === 'container')
+        return {
+            kind: 'container',
+            container: matching('container', CONTAINER_FORM, 'a container id or name', false),
+            socket: matching('socket', PATH_FORM, 'a socket path without control characters', false),
+            timeoutMs,
+            logFile,
+            logLines
+        };
+    if (saved.kind !== 'process')
+        throw new JobEndStateError(`${at}.kind`, shown(saved.kind), '"process" or "container"');
     return {
-        pid,
-        startTicks: whole(job_end_NAMES.startTicks, 0, Number.MAX_SAFE_INTEGER, 'a start time in clock ticks, or empty', true),
-        bootId: matching(job_end_NAMES.bootId, BOOT_ID_FORM, 'a boot id (a UUID in lower case), or empty'),
-        runMarker: matching(job_end_NAMES.runMarker, MARKER_FORM, 'a run marker (32 hexadecimal digits), or empty'),
-        timeoutMs: whole(job_end_NAMES.timeoutMs, 1, 2_147_483_647, 'milliseconds from 1 to 2147483647'),
-        logFile: matching(job_end_NAMES.logFile, PATH_FORM, 'a path without control characters, or empty'),
-        logLines: whole(job_end_NAMES.logLines, 0, 1000, 'a whole number from 0 to 1000')
+        kind: 'process',
+        pid: whole('pid', 2, PID_MAX, `a process id from 2 to ${PID_MAX}`),
+        startTicks: whole('startTicks', 0, Number.MAX_SAFE_INTEGER, 'a start time in clock ticks, or none', true),
+        bootId: matching('bootId', BOOT_ID_FORM, 'a boot id (a UUID in lower case), or none'),
+        runMarker: matching('runMarker', MARKER_FORM, 'a run marker (32 hexadecimal digits), or none'),
+        timeoutMs,
+        logFile,
+        logLines
     };
 }
-
-// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/agent.js
-var agent = __nccwpck_require__(7405);
-var agent_default = /*#__PURE__*/__nccwpck_require__.n(agent);
-// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/dispatcher.js
-var dispatcher = __nccwpck_require__(883);
-var dispatcher_default = /*#__PURE__*/__nccwpck_require__.n(dispatcher);
-// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/client.js
-var client = __nccwpck_require__(3701);
-// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/proxy-agent.js
-var proxy_agent = __nccwpck_require__(6672);
-// EXTERNAL MODULE: ./node_modules/undici/lib/api/index.js
-var api = __nccwpck_require__(6615);
-;// CONCATENATED MODULE: ./src/http/undici-parts.ts
-// @ts-expect-error -- undici ships no declarations for its internal paths; typed below
-
-// @ts-expect-error -- as above
-
-// @ts-expect-error -- as above
-
-// @ts-expect-error -- as above
-
-// @ts-expect-error -- as above
-
-/**
- * What undici's index does on import: every dispatcher gets request(), connect() (the proxy agent tunnels with
- * it) and the other API methods. Done here, once, by whoever sends requests (the gate, the floor bench, tests
- * of the HTTP client), rather than as a side effect of importing this module. Safe to call again.
- */
-function setUpUndici() {
-    const prototype = (dispatcher_default()).prototype;
-    if (prototype.request !== api.request)
-        Object.assign(prototype, api);
-}
-const Agent = (agent_default());
-const Client = (/* unused pure expression or super */ null && (ClientImpl));
-const ProxyAgent = (/* unused pure expression or super */ null && (ProxyAgentImpl));
-function request(dispatcher, options) {
-    return dispatcher.request(options);
-}
-
-;// CONCATENATED MODULE: ./src/inputs/input-error.ts
-/** The problem in words: `line 2: "5x" is not \u2026`. */
-function problemText({ value, problem, form, line }) {
-    const where = line === undefined ? '' : `line ${line}: `;
-    if (problem === undefined)
-        return `${where}"${value}" is not ${form}`;
-    const what = value === undefined ? problem : `"${value}" ${problem}`;
-    return `${where}${what}${form === undefined ? '' : `: give ${form}`}`;
-}
-/** A problem found by a parser of one value, which knows no input's name: the parser's caller adds it. */
-class ProblemError extends Error {
-    problem;
-    constructor(problem, options) {
-        super(problemText(problem), options);
-        this.problem = problem;
-        this.name = 'ProblemError';
-    }
-}
-/** Its message is the action's wording: `Input "timeout": "5x" is not a duration such as \u2026`. */
-class input_error_InputError extends Error {
-    input;
-    problem;
-    constructor(input, problem) {
-        super(`Input "${input}": ${problemText(problem)}`);
-        this.input = input;
-        this.problem = problem;
-        this.name = 'InputError';
-    }
-}
-
-;// CONCATENATED MODULE: ./src/server/docker.ts
-/**
- * A small client of the Docker Engine API (and Podman's Docker-compatible one) over its unix socket, with the
- * project's HTTP client: `DOCKER_HOST=unix://\u2026`, else /var/run/docker.sock. Every request is bounded (its own
- * timeout, and the caller's signal: the wait's deadline and cancellation), and answers data, never words.
- */
-
-
-
-/** One request's bound unless the caller gives another: the engine answers an inspect in milliseconds. */
-const REQUEST_MS = 5_000;
-/** An answer's body is read up to this much (an inspect is a few KB; `top` of a large container tens of KB). */
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
-/** The engine's socket from DOCKER_HOST (`unix://` only: a TCP engine would be another host's), else the default. */
-function dockerSocket(env) {
-    const host = env.DOCKER_HOST?.trim();
-    if (host === undefined || host === '')
-        return '/var/run/docker.sock';
-    if (host.startsWith('unix://') && host.length > 'unix://'.length)
-        return host.slice('unix://'.length);
-    throw new InputError('container', {
-        problem: `needs the Docker engine on a unix socket, and DOCKER_HOST is "${printable(host)}"`,
-        form: 'DOCKER_HOST=unix:///path/to/docker.sock, or no DOCKER_HOST for /var/run/docker.sock'
-    });
-}
-class DockerEngine {
-    socketPath;
-    agent;
-    /** Whether the engine is Podman (its answers carry `Libpod-Api-Version`); undefined until one has come. */
-    podman;
-    constructor(socketPath) {
-        this.socketPath = socketPath;
-        // the job-end step sends no other request: the dispatchers' API is set up here too
-        setUpUndici();
-        this.agent = new Agent({ connect: { socketPath }, pipelining: 0 });
-    }
-    /** Whether an engine answers, or why not (`ENOENT`, `ECONNREFUSED`, an HTTP status). */
-    async ping(call = {}) {
-        try {
-            const r = await this.send('GET', '/_ping', call);
-            return r.status === 200 ? undefined : `it answered HTTP ${r.status}`;
-        }
-        catch (e) {
-            return errorCode(e);
-        }
-    }
-    /** The container's state, or undefined when the engine knows no such container. */
-    async inspect(id, call = {}) {
-        const r = await this.send('GET', `/containers/${encodeURIComponent(id)}/json`, call);
-        if (r.status === 404 || gone(r))
-            return undefined;
-        if (r.status !== 200)
-            throw new Error(`inspect answered HTTP ${r.status}`);
-        return containerState(JSON.parse(r.body));
-    }
-    /**
-     * The host pids of the container's processes (`GET /containers/{id}/top`); empty once it is not running. Docker
-     * runs the host's `ps` with `ps_args` over the container's processes: host pids. Podman reads `ps_args` as its
-     * own descriptors (`pid` is the container's pid namespace, `hpid` the host's) and runs anything else (`-eo pid`)
-     * as `ps` INSIDE the container: the container's pids (1, \u2026), or an empty answer where the image has no `ps`.
-     */
-    async pids(id, call = {}) {
-        if (this.podman === undefined)
-            await this.ping(call);
-        const [args, title] = this.podman === true ? ['hpid', 'HPID'] : ['-eo%20pid', 'PID'];
-        const r = await this.send('GET', `/containers/${encodeURIComponent(id)}/top?ps_args=${args}`, call);
-        if (r.status !== 200)
-            return [];
-        let top;
-        try {
-            top = JSON.parse(r.body);
-        }
-        catch {
-            return [];
-        }
-        const column = (top.Titles ?? []).findIndex((t) => t.trim().toUpperCase() === title);
-        if (column < 0)
-            return [];
-        return (top.Processes ?? []).map((p) => Number(p[column])).filter((p) => Number.isInteger(p) && p > 0);
-    }
-    /** `docker stop`: SIGTERM (or the image's StopSignal), SIGKILL after `seconds`; true once it is not running. */
-    async stop(id, seconds, call = {}) {
-        const r = await this.send('POST', `/containers/${encodeURIComponent(id)}/stop?t=${Math.ceil(seconds)}`, {
-            ...call,
-            // the engine answers once the container has stopped: up to `seconds`, and the SIGKILL after
-            timeoutMs: call.timeoutMs ?? seconds * 1000 + 15_000
-        });
-        // 304: it was not running
-        return r.status === 204 || r.status === 304;
-    }
-    /**
-     * Follows the container's output from its start (`follow`), handing each chunk to `out` as it comes: the
-     * multiplexed frames demultiplexed when it has no TTY. Settles when the stream ends (the container exited) or
-     * the signal aborts; never throws.
-     */
-    async follow(id, tty, out, signal) {
-        const demux = tty ? out : demultiplexer(out);
-        try {
-            const { statusCode, body } = await request(this.agent, {
-                method: 'GET',
-                origin: 'http://docker',
-                path: `/containers/${encodeURIComponent(id)}/logs?follow=1&stdout=1&stderr=1`,
-                signal,
-                headersTimeout: REQUEST_MS,
-                bodyTimeout: 0
-            });
-            if (statusCode !== 200)
-                return void (await body.dump().catch(() => undefined));
-            for await (const chunk of body)
-                demux(chunk);
-        }
-        catch {
-            // aborted, or the engine went away: the state poll tells what became of the container
-        }
-    }
-    close() {
-        void this.agent.close().catch(() => undefined);
-    }
-    async send(method, path, call) {
-        const timeout = AbortSignal.timeout(call.timeoutMs ?? REQUEST_MS);
-        const signal = call.signal === undefined ? timeout : AbortSignal.any([timeout, call.signal]);
-        const { statusCode, headers, body } = await request(this.agent, { method, origin: 'http://docker', path, signal });
-        this.podman = headers['libpod-api-version'] !== undefined;
-        const chunks = [];
-        let size = 0;
-        for await (const chunk of body) {
-            size += chunk.length;
-            if (size > MAX_BODY_BYTES) {
-                body.destroy();
-                throw new Error(`the engine's answer to ${path} passed ${MAX_BODY_BYTES} bytes`);
-            }
-            chunks.push(chunk);
-        }
-        return { status: statusCode, body: Buffer.concat(chunks).toString('utf8') };
-    }
-}
-function containerState(c) {
-    const s = c.State ?? {};
-    const started = s.StartedAt === undefined ? NaN : Date.parse(s.StartedAt);
-    const checks = s.Health?.Log ?? [];
-    // no HEALTHCHECK: Docker has no Health (or `none`), Podman a Health whose Status is ""
-    const health = s.Health?.Status;
-    return {
-        id: c.Id ?? '',
-        name: (c.Name ?? '').replace(/^\//, ''),
-        running: s.Running === true,
-        status: s.Status ?? 'unknown',
-        pid: s.Pid ?? 0,
-        exitCode: s.ExitCode ?? 0,
-        oomKilled: s.OOMKilled === true,
-        error: s.Error ?? '',
-        // the engine's zero time (0001-01-01) for a container that never started
-        startedAtMs: Number.isFinite(started) && started > 0 ? started : undefined,
-        health: health === undefined || health === '' || health === 'none' ? undefined : health,
-        healthLog: checks.at(-1)?.Output?.trim().slice(0, 500),
-        tty: c.Config?.Tty === true,
-        env: c.Config?.Env ?? [],
-        autoRemove: c.HostConfig?.AutoRemove === true
-    };
-}
-/**
- * The logs of a container without a TTY: frames of an 8-byte header (the stream: 1 stdout, 2 stderr; three zero
- * bytes; the payload's length, big-endian) and the payload. Frames split across chunks are put back together.
- */
-function demultiplexer(out) {
-    let held = Buffer.alloc(0);
-    return (chunk) => {
-        held = held.length === 0 ? chunk : Buffer.concat([held, chunk]);
-        let at = 0;
-        while (held.length - at >= 8) {
-            const size = held.readUInt32BE(at + 4);
-            if (held.length - at - 8 < size)
-                break;
-            out(held.subarray(at + 8, at + 8 + size));
-            at += 8 + size;
-        }
-        held = held.subarray(at);
-    };
-}
-/**
- * Podman, in the moment it removes a container (`run --rm`), answers its inspect with HTTP 500 and
- * `{"cause":"no such container","message":"container \u2026 does not exist in database: no such container"}`.
- */
-function gone(r) {
-    if (r.status !== 500)
-        return false;
-    try {
-        return JSON.parse(r.body).cause === 'no such container';
-    }
-    catch {
-        return false;
-    }
-}
-/** `ENOENT`, `ECONNREFUSED`, `EACCES`, or the message. */
-function errorCode(e) {
-    const err = e;
-    return err.cause?.code ?? err.code ?? err.message;
-}
+/** A saved value as the refusal shows it. */
+const shown = (v) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v)));
 
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: ./src/server/proc.ts
+/** Reading Linux's /proc: one process's stat line, the process ids, a command line, an environment. Undefined or empty without it. */
+
+function procStat(pid, proc = '/proc') {
+    try {
+        const stat = (0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/stat`, 'utf8');
+        // the command name in parentheses may hold spaces and parentheses: count fields from the last ')'
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return { state: f[0], ppid: Number(f[1]), pgrp: Number(f[2]), startTicks: Number(f[19]) };
+    }
+    catch {
+        return undefined;
+    }
+}
+/** Every process id /proc shows (empty without /proc). */
+function proc_procPids(proc = '/proc') {
+    try {
+        return (0,external_node_fs_namespaceObject.readdirSync)(proc)
+            .filter((n) => /^\d+$/.test(n))
+            .map(Number);
+    }
+    catch {
+        return [];
+    }
+}
+const MAX_COMMAND = 500;
+/** The command line of `pid`, arguments joined by spaces (its name in brackets where it has none), or "" once gone. */
+function proc_commandLine(pid, proc = '/proc') {
+    try {
+        const args = (0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
+        if (args !== '')
+            return args.length > MAX_COMMAND ? `${args.slice(0, MAX_COMMAND)}\u2026` : args;
+        return `[${(0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/comm`, 'utf8').trim()}]`;
+    }
+    catch {
+        return '';
+    }
+}
+/** The environment `pid` started with (`/proc/<pid>/environ`), or undefined when it cannot be read (gone, another user's, no /proc). */
+function procEnviron(pid, proc = '/proc') {
+    try {
+        const entries = readFileSync(`${proc}/${pid}/environ`, 'utf8')
+            .split('\0')
+            .filter((e) => e.includes('='));
+        return Object.fromEntries(entries.map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]));
+    }
+    catch {
+        return undefined;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/server/guard.ts
+/**
+ * Which processes a stop may signal, read from Linux's /proc. Never this process, one of its ancestors (the
+ * runner's step, the runner itself), pid 1, a runner's own processes (`Runner.Worker`, `Runner.Listener`, its
+ * service scripts), nor a process group any of them is in. A pid recorded at launch is the server only while it
+ * names the process that started then (`/proc/<pid>/stat` field 22, on the same boot): Linux reuses pids, and a
+ * server that died early leaves its pid to a stranger. A process that carries the run's marker in its
+ * environment (`WAIT_FOR_MODEL_RUN=<id>`, set at launch and inherited by whatever the server starts) is the
+ * server's, wherever it went: a worker that double-forked out of the group, an orphaned engine core.
+ */
+
+
+/** The variable `start` tags the server's environment with. */
+const RUN_MARKER = 'WAIT_FOR_MODEL_RUN';
+/** The runner's own programs, by their command line (the hosted runners' and a self-hosted one's, as installed). */
+const RUNNER_COMMAND = /(^|\/)(Runner\.Worker|Runner\.Listener|runsvc\.sh|run-helper\.sh)(\s|$)/;
+/** An ancestor chain longer than this is a loop in a hostile or broken /proc: stop walking. */
+const MAX_DEPTH = 4096;
+/** The processes and groups a stop must leave alone, as seen now from `self` (this process). */
+function processGuard(proc = '/proc', self = process.pid) {
+    const spared = new Map([[1, 'init']]);
+    const groups = new Set();
+    const selfStat = procStat(self, proc);
+    spared.set(self, 'self');
+    if (selfStat !== undefined)
+        groups.add(selfStat.pgrp);
+    // without /proc only the parent is known
+    let parent = selfStat?.ppid ?? (self === process.pid ? process.ppid : 0);
+    for (let depth = 0; parent > 1 && depth < MAX_DEPTH && !spared.has(parent); depth++) {
+        spared.set(parent, 'ancestor');
+        const stat = procStat(parent, proc);
+        if (stat !== undefined)
+            groups.add(stat.pgrp);
+        parent = stat?.ppid ?? 0;
+    }
+    for (const pid of proc_procPids(proc)) {
+        if (spared.has(pid) || !RUNNER_COMMAND.test(proc_commandLine(pid, proc)))
+            continue;
+        spared.set(pid, 'runner');
+        const stat = procStat(pid, proc);
+        if (stat !== undefined)
+            groups.add(stat.pgrp);
+    }
+    // The leader of a group this process, an ancestor or the runner is in need not be an ancestor (the shell of a
+    // pipeline, a job-control wrapper): signalling it would stop the stopper's own job all the same.
+    return {
+        spared: (pid) => spared.get(pid) ?? (groups.has(pid) ? 'group-leader' : undefined),
+        groupSpared: (pgid) => groups.has(pgid) || spared.has(pgid)
+    };
+}
+/** Whether `pid` still names the process `recorded` describes. */
+function identify(pid, recorded, proc = '/proc') {
+    if (recorded.startTicks === undefined || procStat(process.pid, proc) === undefined)
+        return { kind: 'unchecked' };
+    const boot = bootId(proc);
+    if (recorded.bootId !== undefined && boot !== undefined && boot !== recorded.bootId)
+        return { kind: 'rebooted' };
+    const stat = procStat(pid, proc);
+    if (stat === undefined || stat.state === 'Z')
+        return { kind: 'gone' };
+    if (stat.startTicks !== recorded.startTicks)
+        return { kind: 'reused', startTicks: stat.startTicks, expectedTicks: recorded.startTicks };
+    return { kind: 'same' };
+}
+/** This boot's id, or undefined without /proc. */
+function bootId(proc = '/proc') {
+    try {
+        return (0,external_node_fs_namespaceObject.readFileSync)(`${proc}/sys/kernel/random/boot_id`, 'utf8').trim() || undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * The processes whose environment carries `RUN_MARKER=<marker>`, among those this user may read, that started no
+ * earlier than `sinceTicks`. `seen` caches each answer by pid and start time: an environment is fixed at exec, and
+ * reading every process's on every poll would cost the stop more than the stop itself.
+ */
+function markedProcesses(marker, sinceTicks, seen, proc = '/proc') {
+    const needle = `\0${RUN_MARKER}=${marker}\0`;
+    const found = [];
+    for (const pid of proc_procPids(proc)) {
+        const stat = procStat(pid, proc);
+        if (stat === undefined || stat.state === 'Z' || stat.startTicks < sinceTicks)
+            continue;
+        const key = `${pid}:${stat.startTicks}`;
+        let marked = seen.get(key);
+        if (marked === undefined) {
+            marked = environHas(pid, needle, proc);
+            seen.set(key, marked);
+        }
+        if (marked)
+            found.push(pid);
+    }
+    return found;
+}
+function environHas(pid, needle, proc) {
+    try {
+        // latin1 maps each byte to one character: a byte search, whatever the encoding of the other variables
+        return `\0${(0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/environ`, 'latin1')}\0`.includes(needle);
+    }
+    catch {
+        return false; // another user's process, or gone
+    }
+}
+/** `roots` and every process descended from them, from the parent ids of /proc/<pid>/stat. */
+function descendantsOf(roots, proc = '/proc') {
+    const children = new Map();
+    for (const p of proc_procPids(proc)) {
+        const parent = procStat(p, proc)?.ppid;
+        if (parent !== undefined)
+            children.set(parent, [...(children.get(parent) ?? []), p]);
+    }
+    const family = new Set(roots);
+    const queue = [...family];
+    while (queue.length > 0) {
+        for (const child of children.get(queue.shift()) ?? []) {
+            if (family.has(child))
+                continue;
+            family.add(child);
+            queue.push(child);
+        }
+    }
+    return family;
+}
+
+;// CONCATENATED MODULE: ./src/server/port-owner.ts
+/**
+ * Who listens on a local TCP port, read from Linux's /proc: the listening sockets of /proc/net/tcp and tcp6, each
+ * socket's inode found among the processes' file descriptors (/proc/<pid>/fd \u2192 `socket:[inode]`), and each
+ * holder's command line. Structured answers only; without /proc (not Linux) the answer is `unknown`.
+ *
+ * /proc/net/tcp is the table of the reader's network namespace: a server in a container with its own
+ * namespace (docker -p) shows as the proxy that forwards the port, which is what answers the gate anyway.
+ */
+
+
+
+
+const LISTEN = '0A';
+/** Who listens on `port` (any local address, IPv4 and IPv6). */
+function portOwner(port, { proc = '/proc' } = {}) {
+    const sockets = listeningSockets(proc, port);
+    if (sockets === undefined)
+        return { kind: 'unknown', port };
+    if (sockets.length === 0)
+        return { kind: 'free', port };
+    const holders = socketHolders(proc, new Set(sockets.map((s) => s.inode)));
+    return {
+        kind: 'listening',
+        port,
+        listeners: sockets.map((s) => ({ ...s, holders: holders.get(s.inode) ?? [] }))
+    };
+}
+/**
+ * Whether what listens on `port` belongs to the process `pid` or its descendants (a `start` shell that runs the
+ * server as its child, a server that forks workers): the listening socket's inode among their descriptors.
+ */
+function listenerOwnership(port, pid, options = {}) {
+    const owner = portOwner(port, options);
+    if (owner.kind !== 'listening')
+        return owner;
+    const family = processTree(options.proc ?? '/proc', pid);
+    for (const l of owner.listeners) {
+        const holder = l.holders.find((h) => family.has(h.pid));
+        if (holder !== undefined)
+            return { kind: 'ours', port, holder };
+    }
+    return { kind: 'foreign', port, listeners: owner.listeners };
+}
+/** `pid` and every process descended from it, from the parent ids of /proc/<pid>/stat. */
+const processTree = (proc, pid) => descendantsOf([pid], proc);
+/** The listening sockets on `port`; undefined when neither table can be read. */
+function listeningSockets(proc, port) {
+    let read = false;
+    const found = [];
+    for (const table of ['tcp', 'tcp6']) {
+        let text;
+        try {
+            text = readFileSync(`${proc}/net/${table}`, 'utf8');
+            read = true;
+        }
+        catch {
+            continue; // tcp6 is absent on a kernel without IPv6
+        }
+        for (const line of text.split('\n').slice(1)) {
+            // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode \u2026
+            const f = line.trim().split(/\s+/);
+            if (f.length < 10 || f[3] !== LISTEN)
+                continue;
+            const [hexAddress, hexPort] = f[1].split(':');
+            if (parseInt(hexPort, 16) !== port)
+                continue;
+            found.push({ address: decodeAddress(hexAddress), port, inode: Number(f[9]) });
+        }
+    }
+    return read ? found : undefined;
+}
+/** The kernel prints each 32-bit word of the address in host order (little-endian on the runners' x86 and arm64). */
+function decodeAddress(hex) {
+    const words = hex.match(/.{8}/g) ?? [];
+    const bytes = words.flatMap((w) => (w.match(/../g) ?? []).reverse().map((b) => parseInt(b, 16)));
+    if (bytes.length === 4)
+        return bytes.join('.');
+    const groups = Array.from({ length: 8 }, (_, i) => ((bytes[2 * i] << 8) | bytes[2 * i + 1]).toString(16));
+    if (groups.slice(0, 5).every((g) => g === '0') && groups[5] === 'ffff')
+        return `::ffff:${bytes.slice(12).join('.')}`;
+    // the shortest form for the common cases (:: and ::1); other addresses in full
+    const text = groups.join(':');
+    return text === '0:0:0:0:0:0:0:0' ? '::' : text === '0:0:0:0:0:0:0:1' ? '::1' : text;
+}
+/** The processes holding each of `inodes` among their file descriptors (those this user may read). */
+function socketHolders(proc, inodes) {
+    const holders = new Map();
+    for (const pid of procPids(proc)) {
+        let fds;
+        try {
+            fds = readdirSync(`${proc}/${pid}/fd`);
+        }
+        catch {
+            continue; // another user's process, or gone
+        }
+        const held = new Set();
+        for (const fd of fds) {
+            let target;
+            try {
+                target = readlinkSync(`${proc}/${pid}/fd/${fd}`);
+            }
+            catch {
+                continue;
+            }
+            const m = /^socket:\[(\d+)\]$/.exec(target);
+            if (m && inodes.has(Number(m[1])))
+                held.add(Number(m[1]));
+        }
+        if (held.size === 0)
+            continue;
+        const info = { pid, command: commandLine(pid, proc) };
+        for (const inode of held)
+            holders.set(inode, [...(holders.get(inode) ?? []), info]);
+    }
+    return holders;
+}
+/**
+ * The port to check when `url` names this machine (loopback, `localhost`, this host's name or one of its
+ * addresses), else undefined: a server elsewhere is probed as it is, its port is none of this machine's business.
+ */
+function localPort(url, hostName = process.getBuiltinModule('node:os').hostname()) {
+    const host = bareHost(url.hostname);
+    const os = process.getBuiltinModule('node:os');
+    const addresses = Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((a) => a.address.toLowerCase()));
+    const local = isLoopback(url.hostname) ||
+        host.endsWith('.localhost') ||
+        host === hostName.toLowerCase() ||
+        addresses.includes(host);
+    if (!local)
+        return undefined;
+    return url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+}
+/** Docker's userland proxy, which holds a container's published port on the host (`docker run -p`). */
+const isDockerProxy = (command) => /(^|\/)docker-proxy(\s|$)/.test(command);
+
 ;// CONCATENATED MODULE: ./src/inputs/secrets.ts
 /**
  * Secrets: which names hold credentials, the parts of a credential a server may echo alone, and redaction of every
@@ -17585,7 +17621,84 @@ function redactKnown(text, secrets) {
         .reduce((t, s) => (t.includes(s) ? t.split(s).join(MASK) : t), text);
 }
 
-;// CONCATENATED MODULE: ./src/runtime/file-kind.ts
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+;// CONCATENATED MODULE: ./src/runtime/own-files.ts
+/**
+ * Writing only our own files: every file the action or the CLI creates or rewrites (the history, its lock and key,
+ * a temporary file, the server's log, a summary file) is opened without following a symbolic link (O_NOFOLLOW) and
+ * must be a regular file; a new one is created exclusively (O_EXCL) under a random name where its name would
+ * otherwise be predictable. A symbolic link planted at one of our paths in a shared folder (a self-hosted runner's
+ * tool cache, /tmp) makes the open fail instead of writing wherever the link points.
+ */
+
+
+const { O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_WRONLY } = external_node_fs_namespaceObject.constants;
+/** Thrown for a path that is a symbolic link: the message names it. */
+class SymlinkRefused extends Error {
+    path;
+    constructor(path) {
+        super(`${path} is a symbolic link; it is not followed (give the file itself)`);
+        this.path = path;
+    }
+}
+/** True when `path` is itself a symbolic link (a missing path, or one under a file, is not: opening it says why). */
+function isSymlink(path) {
+    try {
+        return lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+    }
+    catch {
+        return false;
+    }
+}
+/**
+ * Opens `path` without following a symbolic link, only if it is a regular file. O_NONBLOCK: opening a FIFO nobody
+ * writes to would otherwise block the whole process, past its deadline and deaf to signals; it cannot block a
+ * regular file's reads and writes. A symbolic link is SymlinkRefused.
+ */
+function openOwn(path, flags, mode = 0o644) {
+    let fd;
+    try {
+        fd = openSync(path, flags | O_NOFOLLOW | O_NONBLOCK, mode);
+    }
+    catch (e) {
+        // Linux says ELOOP for a link at the last component; macOS says EMLINK or ELOOP.
+        const code = e.code;
+        if ((code === 'ELOOP' || code === 'EMLINK') && isSymlink(path))
+            throw new SymlinkRefused(path);
+        throw e;
+    }
+    const kind = notRegularFile(fstatSync(fd));
+    if (kind === undefined)
+        return fd;
+    closeSync(fd);
+    throw new Error(`${path} is ${kind}, not a regular file`);
+}
+/** Creates `path` exclusively (it must not exist, a symbolic link included) and opens it for writing. */
+const createOwn = (path, mode = 0o644) => openOwn(path, O_WRONLY | O_CREAT | O_EXCL, mode);
+/**
+ * A fresh temporary file beside `path` (same folder, so that a rename over `path` stays on one file system), under
+ * a name no one can guess (`.<name>.<16 random hex>.tmp`), created exclusively: its name and its descriptor.
+ */
+function createTempBeside(path, mode = 0o644) {
+    const { randomBytes } = process.getBuiltinModule('node:crypto');
+    const temp = join(dirname(path), `.${basename(path)}.${randomBytes(8).toString('hex')}.tmp`);
+    return { temp, fd: createOwn(temp, mode) };
+}
+/** Writes `text` as the whole of `path` (created, or emptied), a regular file and not a symbolic link. */
+function writeOwnFile(path, text) {
+    const fd = openOwn(path, O_WRONLY | O_CREAT);
+    try {
+        // truncated once open: O_TRUNC would empty a FIFO's or a device's writer before the check refused it
+        ftruncateSync(fd, 0);
+        const bytes = Buffer.from(text);
+        for (let at = 0; at < bytes.length;)
+            at += writeSync(fd, bytes, at, bytes.length - at, at);
+    }
+    finally {
+        closeSync(fd);
+    }
+}
 /** What a path is when it is not a regular file, in words; undefined for a regular file. */
 function notRegularFile(stat) {
     if (stat.isFile())
@@ -17605,9 +17718,8 @@ function notRegularFile(stat) {
 
 ;// CONCATENATED MODULE: ./src/runtime/clock.ts
 /**
- * process.uptime() counts from the process's start, which is the step's start for the action, as
- * performance.now() does; but the first read of `performance` loads nine modules of node:perf_hooks, a few
- * milliseconds of start-up before the first probe (`npm run bench`, start-up).
+ * process.uptime() counts from the process's start (the step's start, for the action) as performance.now() does,
+ * without loading node:perf_hooks at start-up.
  */
 const systemClock = {
     now: () => process.uptime() * 1000,
@@ -17896,438 +18008,6 @@ class LogFollower {
     }
 }
 
-;// CONCATENATED MODULE: ./src/server/proc.ts
-/** Reading Linux's /proc: one process's stat line, the process ids, a command line, an environment. Undefined or empty without it. */
-
-function procStat(pid, proc = '/proc') {
-    try {
-        const stat = (0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/stat`, 'utf8');
-        // the command name in parentheses may hold spaces and parentheses: count fields from the last ')'
-        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        return { state: f[0], ppid: Number(f[1]), pgrp: Number(f[2]), startTicks: Number(f[19]) };
-    }
-    catch {
-        return undefined;
-    }
-}
-/** Every process id /proc shows (empty without /proc). */
-function proc_procPids(proc = '/proc') {
-    try {
-        return (0,external_node_fs_namespaceObject.readdirSync)(proc)
-            .filter((n) => /^\d+$/.test(n))
-            .map(Number);
-    }
-    catch {
-        return [];
-    }
-}
-const MAX_COMMAND = 500;
-/** The command line of `pid`, arguments joined by spaces (its name in brackets where it has none), or "" once gone. */
-function proc_commandLine(pid, proc = '/proc') {
-    try {
-        const args = (0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
-        if (args !== '')
-            return args.length > MAX_COMMAND ? `${args.slice(0, MAX_COMMAND)}\u2026` : args;
-        return `[${(0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/comm`, 'utf8').trim()}]`;
-    }
-    catch {
-        return '';
-    }
-}
-/** The environment `pid` started with (`/proc/<pid>/environ`), or undefined when it cannot be read (gone, another user's, no /proc). */
-function procEnviron(pid, proc = '/proc') {
-    try {
-        const entries = readFileSync(`${proc}/${pid}/environ`, 'utf8')
-            .split('\0')
-            .filter((e) => e.includes('='));
-        return Object.fromEntries(entries.map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]));
-    }
-    catch {
-        return undefined;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/server/container-stop.ts
-/**
- * The job-end stop of a container with `docker stop` semantics (`POST /containers/{id}/stop?t=<stop-timeout>`: the
- * image's stop signal, SIGTERM by default, then SIGKILL), then a wait until its processes are gone and their GPU
- * memory is released, told as the stop of a process is (a StopRecord).
- */
-
-
-
-
-/** Stops the container and says how it went; never throws for one already gone. */
-async function stopContainerAtJobEnd(state, deps) {
-    const { clock } = deps;
-    const proc = deps.proc ?? '/proc';
-    const pollMs = deps.pollMs ?? 100;
-    const engine = new DockerEngine(state.socket);
-    try {
-        const before = await engine.inspect(state.container);
-        const base = { pid: before?.pid ?? 0, scope: 'tree', container: state.container };
-        if (before === undefined || !before.running)
-            return { record: { ...base, pids: [], outcome: 'not-running', gpu: { kind: 'none' } }, clean: true };
-        const pids = await engine.pids(state.container);
-        const tracked = new Map(pids.map((p) => [p, procStat(p, proc)?.startTicks]));
-        const alive = () => [...tracked]
-            .filter(([p, ticks]) => {
-            const stat = procStat(p, proc);
-            return stat !== undefined && stat.state !== 'Z' && stat.startTicks === ticks;
-        })
-            .map(([p]) => p);
-        const gpuBefore = deps.gpu ? await deps.gpu() : undefined;
-        const family = new Set(pids);
-        const atStart = gpuBefore?.kind === 'available' ? memoryHeldBy(gpuBefore, family) : undefined;
-        const termAt = clock.now();
-        const seconds = () => Math.round((clock.now() - termAt) / 100) / 10;
-        const cancelled = () => deps.cancel?.aborted === true;
-        const killedAtOnce = await stopOrKill(engine, state, deps.cancel);
-        // the engine answers once the main process is gone; its other processes go with the container's cgroup (a
-        // cancelled stop waits a second for them, as for SIGKILL'd processes)
-        for (let i = 0; alive().length > 0 && i < (cancelled() ? 10 : 50); i++)
-            await clock.sleep(pollMs);
-        const secondsToExit = seconds();
-        let after = await engine.inspect(state.container);
-        const exitCode = after?.exitCode;
-        // `docker run --rm`: the engine removes it a moment after the stop; gone, as its run asked, before it is told
-        for (let i = 0; after !== undefined && !after.running && before.autoRemove && i < 50 && !cancelled(); i++) {
-            await clock.sleep(pollMs);
-            after = await engine.inspect(state.container);
-        }
-        const survivors = alive();
-        const killed = killedAtOnce || secondsToExit * 1000 >= state.timeoutMs || exitCode === 137;
-        const record = {
-            ...base,
-            pids,
-            signal: killed ? 'SIGKILL' : 'SIGTERM',
-            ...(cancelled() ? { cancelled: true } : {}),
-            ...(exitCode === undefined ? {} : { exitCode }),
-            ...(after?.running === true || survivors.length > 0
-                ? { outcome: 'survived', survivors: survivors.length > 0 ? survivors : [before.pid] }
-                : { outcome: 'exited', secondsToExit }),
-            gpu: { kind: 'none' }
-        };
-        record.gpu = await gpuRelease(gpuBefore, atStart, family, seconds, deps);
-        const clean = record.outcome === 'exited' && !killed && record.gpu.kind !== 'held';
-        const logTail = clean || state.logFile === undefined || state.logLines === 0
-            ? undefined
-            : new LogFollower(state.logFile, state.logLines).tail();
-        return { record, clean, logTail, logFile: state.logFile };
-    }
-    finally {
-        engine.close();
-    }
-}
-/**
- * `docker stop` with the stop-timeout; cancelled before or during it, `docker stop -t 0` (the stop signal, then
- * SIGKILL at once), since the engine goes on with the first stop whether or not its caller waits. True when the
- * cancel made it a kill.
- */
-async function stopOrKill(engine, state, cancel) {
-    const cancelled = () => cancel?.aborted === true;
-    if (!cancelled())
-        try {
-            await engine.stop(state.container, state.timeoutMs / 1000, { signal: cancel });
-            return false;
-        }
-        catch (e) {
-            if (!cancelled())
-                throw e;
-        }
-    await engine.stop(state.container, 0);
-    return true;
-}
-async function gpuRelease(before, atStart, family, seconds, deps) {
-    if (before === undefined)
-        return { kind: 'unavailable', why: 'not asked' };
-    if (before.kind === 'unavailable')
-        return { kind: 'unavailable', why: before.why };
-    if (atStart === undefined || atStart.apps.length === 0)
-        return { kind: 'none' };
-    const until = deps.clock.now() + (deps.gpuWaitMs ?? 30_000);
-    for (;;) {
-        const now = await deps.gpu();
-        const held = now.kind === 'available' ? memoryHeldBy(now, family) : undefined;
-        if (held !== undefined && held.apps.length === 0)
-            return { kind: 'released', mib: atStart.mib, seconds: seconds() };
-        // a read the cancel ended says nothing of the memory
-        if (held === undefined && now.kind === 'unavailable' && now.why === 'cancelled')
-            return { kind: 'unavailable', why: 'cancelled' };
-        if (deps.clock.now() >= until || deps.cancel?.aborted === true)
-            return {
-                kind: 'held',
-                mib: atStart.mib,
-                heldMib: held?.mib ?? atStart.mib,
-                seconds: seconds(),
-                pids: [...new Set(held?.apps.map((a) => a.pid) ?? [])]
-            };
-        await deps.clock.sleep(Math.min(deps.pollMs ?? 100, until - deps.clock.now()), deps.cancel);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/server/guard.ts
-/**
- * Which processes a stop may signal, read from Linux's /proc. Never this process, one of its ancestors (the
- * runner's step, the runner itself), pid 1, a runner's own processes (`Runner.Worker`, `Runner.Listener`, its
- * service scripts), nor a process group any of them is in. A pid recorded at launch is the server only while it
- * names the process that started then (`/proc/<pid>/stat` field 22, on the same boot): Linux reuses pids, and a
- * server that died early leaves its pid to a stranger. A process that carries the run's marker in its
- * environment (`WAIT_FOR_MODEL_RUN=<id>`, set at launch and inherited by whatever the server starts) is the
- * server's, wherever it went: a worker that double-forked out of the group, an orphaned engine core.
- */
-
-
-/** The variable `start` tags the server's environment with. */
-const RUN_MARKER = 'WAIT_FOR_MODEL_RUN';
-/** The runner's own programs, by their command line (the hosted runners' and a self-hosted one's, as installed). */
-const RUNNER_COMMAND = /(^|\/)(Runner\.Worker|Runner\.Listener|runsvc\.sh|run-helper\.sh)(\s|$)/;
-/** An ancestor chain longer than this is a loop in a hostile or broken /proc: stop walking. */
-const MAX_DEPTH = 4096;
-/** The processes and groups a stop must leave alone, as seen now from `self` (this process). */
-function processGuard(proc = '/proc', self = process.pid) {
-    const spared = new Map([[1, 'init']]);
-    const groups = new Set();
-    const selfStat = procStat(self, proc);
-    spared.set(self, 'self');
-    if (selfStat !== undefined)
-        groups.add(selfStat.pgrp);
-    // without /proc only the parent is known
-    let parent = selfStat?.ppid ?? (self === process.pid ? process.ppid : 0);
-    for (let depth = 0; parent > 1 && depth < MAX_DEPTH && !spared.has(parent); depth++) {
-        spared.set(parent, 'ancestor');
-        const stat = procStat(parent, proc);
-        if (stat !== undefined)
-            groups.add(stat.pgrp);
-        parent = stat?.ppid ?? 0;
-    }
-    for (const pid of proc_procPids(proc)) {
-        if (spared.has(pid) || !RUNNER_COMMAND.test(proc_commandLine(pid, proc)))
-            continue;
-        spared.set(pid, 'runner');
-        const stat = procStat(pid, proc);
-        if (stat !== undefined)
-            groups.add(stat.pgrp);
-    }
-    // The leader of a group this process, an ancestor or the runner is in need not be an ancestor (the shell of a
-    // pipeline, a job-control wrapper): signalling it would stop the stopper's own job all the same.
-    return {
-        spared: (pid) => spared.get(pid) ?? (groups.has(pid) ? 'group-leader' : undefined),
-        groupSpared: (pgid) => groups.has(pgid) || spared.has(pgid)
-    };
-}
-/** Whether `pid` still names the process `recorded` describes. */
-function identify(pid, recorded, proc = '/proc') {
-    if (recorded.startTicks === undefined || procStat(process.pid, proc) === undefined)
-        return { kind: 'unchecked' };
-    const boot = bootId(proc);
-    if (recorded.bootId !== undefined && boot !== undefined && boot !== recorded.bootId)
-        return { kind: 'rebooted' };
-    const stat = procStat(pid, proc);
-    if (stat === undefined || stat.state === 'Z')
-        return { kind: 'gone' };
-    if (stat.startTicks !== recorded.startTicks)
-        return { kind: 'reused', startTicks: stat.startTicks, expectedTicks: recorded.startTicks };
-    return { kind: 'same' };
-}
-/** This boot's id, or undefined without /proc. */
-function bootId(proc = '/proc') {
-    try {
-        return (0,external_node_fs_namespaceObject.readFileSync)(`${proc}/sys/kernel/random/boot_id`, 'utf8').trim() || undefined;
-    }
-    catch {
-        return undefined;
-    }
-}
-/**
- * The processes whose environment carries `RUN_MARKER=<marker>`, among those this user may read, that started no
- * earlier than `sinceTicks`. `seen` caches each answer by pid and start time: an environment is fixed at exec, and
- * reading every process's on every poll would cost the stop more than the stop itself.
- */
-function markedProcesses(marker, sinceTicks, seen, proc = '/proc') {
-    const needle = `\0${RUN_MARKER}=${marker}\0`;
-    const found = [];
-    for (const pid of proc_procPids(proc)) {
-        const stat = procStat(pid, proc);
-        if (stat === undefined || stat.state === 'Z' || stat.startTicks < sinceTicks)
-            continue;
-        const key = `${pid}:${stat.startTicks}`;
-        let marked = seen.get(key);
-        if (marked === undefined) {
-            marked = environHas(pid, needle, proc);
-            seen.set(key, marked);
-        }
-        if (marked)
-            found.push(pid);
-    }
-    return found;
-}
-function environHas(pid, needle, proc) {
-    try {
-        // latin1 maps each byte to one character: a byte search, whatever the encoding of the other variables
-        return `\0${(0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/environ`, 'latin1')}\0`.includes(needle);
-    }
-    catch {
-        return false; // another user's process, or gone
-    }
-}
-/** `roots` and every process descended from them, from the parent ids of /proc/<pid>/stat. */
-function descendantsOf(roots, proc = '/proc') {
-    const children = new Map();
-    for (const p of proc_procPids(proc)) {
-        const parent = procStat(p, proc)?.ppid;
-        if (parent !== undefined)
-            children.set(parent, [...(children.get(parent) ?? []), p]);
-    }
-    const family = new Set(roots);
-    const queue = [...family];
-    while (queue.length > 0) {
-        for (const child of children.get(queue.shift()) ?? []) {
-            if (family.has(child))
-                continue;
-            family.add(child);
-            queue.push(child);
-        }
-    }
-    return family;
-}
-
-;// CONCATENATED MODULE: ./src/server/port-owner.ts
-/**
- * Who listens on a local TCP port, read from Linux's /proc: the listening sockets of /proc/net/tcp and tcp6, each
- * socket's inode found among the processes' file descriptors (/proc/<pid>/fd \u2192 `socket:[inode]`), and each
- * holder's command line. Structured answers only; without /proc (not Linux) the answer is `unknown`.
- *
- * /proc/net/tcp is the table of the reader's network namespace: a server in a container with its own
- * namespace (docker -p) shows as the proxy that forwards the port, which is what answers the gate anyway.
- */
-
-
-
-
-const LISTEN = '0A';
-/** Who listens on `port` (any local address, IPv4 and IPv6). */
-function portOwner(port, { proc = '/proc' } = {}) {
-    const sockets = listeningSockets(proc, port);
-    if (sockets === undefined)
-        return { kind: 'unknown', port };
-    if (sockets.length === 0)
-        return { kind: 'free', port };
-    const holders = socketHolders(proc, new Set(sockets.map((s) => s.inode)));
-    return {
-        kind: 'listening',
-        port,
-        listeners: sockets.map((s) => ({ ...s, holders: holders.get(s.inode) ?? [] }))
-    };
-}
-/**
- * Whether what listens on `port` belongs to the process `pid` or its descendants (a `start` shell that runs the
- * server as its child, a server that forks workers): the listening socket's inode among their descriptors.
- */
-function listenerOwnership(port, pid, options = {}) {
-    const owner = portOwner(port, options);
-    if (owner.kind !== 'listening')
-        return owner;
-    const family = processTree(options.proc ?? '/proc', pid);
-    for (const l of owner.listeners) {
-        const holder = l.holders.find((h) => family.has(h.pid));
-        if (holder !== undefined)
-            return { kind: 'ours', port, holder };
-    }
-    return { kind: 'foreign', port, listeners: owner.listeners };
-}
-/** `pid` and every process descended from it, from the parent ids of /proc/<pid>/stat. */
-const processTree = (proc, pid) => descendantsOf([pid], proc);
-/** The listening sockets on `port`; undefined when neither table can be read. */
-function listeningSockets(proc, port) {
-    let read = false;
-    const found = [];
-    for (const table of ['tcp', 'tcp6']) {
-        let text;
-        try {
-            text = readFileSync(`${proc}/net/${table}`, 'utf8');
-            read = true;
-        }
-        catch {
-            continue; // tcp6 is absent on a kernel without IPv6
-        }
-        for (const line of text.split('\n').slice(1)) {
-            // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode \u2026
-            const f = line.trim().split(/\s+/);
-            if (f.length < 10 || f[3] !== LISTEN)
-                continue;
-            const [hexAddress, hexPort] = f[1].split(':');
-            if (parseInt(hexPort, 16) !== port)
-                continue;
-            found.push({ address: decodeAddress(hexAddress), port, inode: Number(f[9]) });
-        }
-    }
-    return read ? found : undefined;
-}
-/** The kernel prints each 32-bit word of the address in host order (little-endian on the runners' x86 and arm64). */
-function decodeAddress(hex) {
-    const words = hex.match(/.{8}/g) ?? [];
-    const bytes = words.flatMap((w) => (w.match(/../g) ?? []).reverse().map((b) => parseInt(b, 16)));
-    if (bytes.length === 4)
-        return bytes.join('.');
-    const groups = Array.from({ length: 8 }, (_, i) => ((bytes[2 * i] << 8) | bytes[2 * i + 1]).toString(16));
-    if (groups.slice(0, 5).every((g) => g === '0') && groups[5] === 'ffff')
-        return `::ffff:${bytes.slice(12).join('.')}`;
-    // the shortest form for the common cases (:: and ::1); other addresses in full
-    const text = groups.join(':');
-    return text === '0:0:0:0:0:0:0:0' ? '::' : text === '0:0:0:0:0:0:0:1' ? '::1' : text;
-}
-/** The processes holding each of `inodes` among their file descriptors (those this user may read). */
-function socketHolders(proc, inodes) {
-    const holders = new Map();
-    for (const pid of procPids(proc)) {
-        let fds;
-        try {
-            fds = readdirSync(`${proc}/${pid}/fd`);
-        }
-        catch {
-            continue; // another user's process, or gone
-        }
-        const held = new Set();
-        for (const fd of fds) {
-            let target;
-            try {
-                target = readlinkSync(`${proc}/${pid}/fd/${fd}`);
-            }
-            catch {
-                continue;
-            }
-            const m = /^socket:\[(\d+)\]$/.exec(target);
-            if (m && inodes.has(Number(m[1])))
-                held.add(Number(m[1]));
-        }
-        if (held.size === 0)
-            continue;
-        const info = { pid, command: commandLine(pid, proc) };
-        for (const inode of held)
-            holders.set(inode, [...(holders.get(inode) ?? []), info]);
-    }
-    return holders;
-}
-/**
- * The port to check when `url` names this machine (loopback, `localhost`, this host's name or one of its
- * addresses), else undefined: a server elsewhere is probed as it is, its port is none of this machine's business.
- */
-function localPort(url, hostName = process.getBuiltinModule('node:os').hostname()) {
-    const host = bareHost(url.hostname);
-    const os = process.getBuiltinModule('node:os');
-    const addresses = Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((a) => a.address.toLowerCase()));
-    const local = isLoopback(url.hostname) ||
-        host.endsWith('.localhost') ||
-        host === hostName.toLowerCase() ||
-        addresses.includes(host);
-    if (!local)
-        return undefined;
-    return url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
-}
-/** Docker's userland proxy, which holds a container's published port on the host (`docker run -p`). */
-const isDockerProxy = (command) => /(^|\/)docker-proxy(\s|$)/.test(command);
-
 ;// CONCATENATED MODULE: ./src/server/stop.ts
 /**
  * Stops a server and everything it started: SIGTERM to its process group, up to a timeout for it to exit, then
@@ -18518,54 +18198,428 @@ async function stopAtJobEnd(state, deps) {
     return { record, clean, logTail, logFile: state.logFile };
 }
 
-;// CONCATENATED MODULE: ./src/wait/servers/job-end-stops.ts
+// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/agent.js
+var agent = __nccwpck_require__(7405);
+var agent_default = /*#__PURE__*/__nccwpck_require__.n(agent);
+// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/dispatcher.js
+var dispatcher = __nccwpck_require__(883);
+var dispatcher_default = /*#__PURE__*/__nccwpck_require__.n(dispatcher);
+// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/client.js
+var client = __nccwpck_require__(3701);
+// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/proxy-agent.js
+var proxy_agent = __nccwpck_require__(6672);
+// EXTERNAL MODULE: ./node_modules/undici/lib/api/index.js
+var api = __nccwpck_require__(6615);
+;// CONCATENATED MODULE: ./src/http/undici-parts.ts
+// @ts-expect-error -- undici ships no declarations for its internal paths; typed below
+
+// @ts-expect-error -- as above
+
+// @ts-expect-error -- as above
+
+// @ts-expect-error -- as above
+
+// @ts-expect-error -- as above
+
 /**
- * The job-end half of each kind of server (seam.ts's `JobEndSeam`): the state the main step saved, read back by
- * the kind it belongs to, and that kind's stop. The post step imports this module alone, not process.ts or
- * container.ts: its bundle holds the stops and nothing of the wait.
+ * What undici's index does on import: every dispatcher gets request(), connect() (the proxy agent tunnels with
+ * it) and the other API methods. Done here, once, by whoever sends requests (the gate, the floor bench, tests
+ * of the HTTP client), rather than as a side effect of importing this module. Safe to call again.
+ */
+function setUpUndici() {
+    const prototype = (dispatcher_default()).prototype;
+    if (prototype.request !== api.request)
+        Object.assign(prototype, api);
+}
+const Agent = (agent_default());
+const Client = (/* unused pure expression or super */ null && (ClientImpl));
+const ProxyAgent = (/* unused pure expression or super */ null && (ProxyAgentImpl));
+function request(dispatcher, options) {
+    return dispatcher.request(options);
+}
+
+;// CONCATENATED MODULE: ./src/inputs/input-error.ts
+/** The problem in words: `line 2: "5x" is not \u2026`. */
+function problemText({ value, problem, form, line }) {
+    const where = line === undefined ? '' : `line ${line}: `;
+    if (problem === undefined)
+        return `${where}"${value}" is not ${form}`;
+    const what = value === undefined ? problem : `"${value}" ${problem}`;
+    return `${where}${what}${form === undefined ? '' : `: give ${form}`}`;
+}
+/** A problem found by a parser of one value, which knows no input's name: the parser's caller adds it. */
+class ProblemError extends Error {
+    problem;
+    constructor(problem, options) {
+        super(problemText(problem), options);
+        this.problem = problem;
+        this.name = 'ProblemError';
+    }
+}
+/** Its message is the action's wording: `Input "timeout": "5x" is not a duration such as \u2026`. */
+class input_error_InputError extends Error {
+    input;
+    problem;
+    constructor(input, problem) {
+        super(`Input "${input}": ${problemText(problem)}`);
+        this.input = input;
+        this.problem = problem;
+        this.name = 'InputError';
+    }
+}
+
+;// CONCATENATED MODULE: ./src/server/docker.ts
+/**
+ * A small client of the Docker Engine API (and Podman's Docker-compatible one) over its unix socket, with the
+ * project's HTTP client: `DOCKER_HOST=unix://\u2026`, else /var/run/docker.sock. Every request is bounded (its own
+ * timeout, and the caller's signal: the wait's deadline and cancellation), and answers data, never words.
+ */
+
+
+
+/** One request's bound unless the caller gives another: the engine answers an inspect in milliseconds. */
+const REQUEST_MS = 5_000;
+/** An answer's body is read up to this much (an inspect is a few KB; `top` of a large container tens of KB). */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** The engine's socket from DOCKER_HOST (`unix://` only: a TCP engine would be another host's), else the default. */
+function dockerSocket(env) {
+    const host = env.DOCKER_HOST?.trim();
+    if (host === undefined || host === '')
+        return '/var/run/docker.sock';
+    if (host.startsWith('unix://') && host.length > 'unix://'.length)
+        return host.slice('unix://'.length);
+    throw new InputError('container', {
+        problem: `needs the Docker engine on a unix socket, and DOCKER_HOST is "${printable(host)}"`,
+        form: 'DOCKER_HOST=unix:///path/to/docker.sock, or no DOCKER_HOST for /var/run/docker.sock'
+    });
+}
+class DockerEngine {
+    socketPath;
+    agent;
+    /** Whether the engine is Podman (its answers carry `Libpod-Api-Version`); undefined until one has come. */
+    podman;
+    constructor(socketPath) {
+        this.socketPath = socketPath;
+        // the job-end step sends no other request: the dispatchers' API is set up here too
+        setUpUndici();
+        this.agent = new Agent({ connect: { socketPath }, pipelining: 0 });
+    }
+    /** Whether an engine answers, or why not (`ENOENT`, `ECONNREFUSED`, an HTTP status). */
+    async ping(call = {}) {
+        try {
+            const r = await this.send('GET', '/_ping', call);
+            return r.status === 200 ? undefined : `it answered HTTP ${r.status}`;
+        }
+        catch (e) {
+            return errorCode(e);
+        }
+    }
+    /** The container's state, or undefined when the engine knows no such container. */
+    async inspect(id, call = {}) {
+        const r = await this.send('GET', `/containers/${encodeURIComponent(id)}/json`, call);
+        if (r.status === 404 || gone(r))
+            return undefined;
+        if (r.status !== 200)
+            throw new Error(`inspect answered HTTP ${r.status}`);
+        return containerState(JSON.parse(r.body));
+    }
+    /**
+     * The host pids of the container's processes (`GET /containers/{id}/top`); empty once it is not running. Docker
+     * runs the host's `ps` with `ps_args` over the container's processes: host pids. Podman reads `ps_args` as its
+     * own descriptors (`pid` is the container's pid namespace, `hpid` the host's) and runs anything else (`-eo pid`)
+     * as `ps` INSIDE the container: the container's pids (1, \u2026), or an empty answer where the image has no `ps`.
+     */
+    async pids(id, call = {}) {
+        if (this.podman === undefined)
+            await this.ping(call);
+        const [args, title] = this.podman === true ? ['hpid', 'HPID'] : ['-eo%20pid', 'PID'];
+        const r = await this.send('GET', `/containers/${encodeURIComponent(id)}/top?ps_args=${args}`, call);
+        if (r.status !== 200)
+            return [];
+        let top;
+        try {
+            top = JSON.parse(r.body);
+        }
+        catch {
+            return [];
+        }
+        const column = (top.Titles ?? []).findIndex((t) => t.trim().toUpperCase() === title);
+        if (column < 0)
+            return [];
+        return (top.Processes ?? []).map((p) => Number(p[column])).filter((p) => Number.isInteger(p) && p > 0);
+    }
+    /** `docker stop`: SIGTERM (or the image's StopSignal), SIGKILL after `seconds`; true once it is not running. */
+    async stop(id, seconds, call = {}) {
+        const r = await this.send('POST', `/containers/${encodeURIComponent(id)}/stop?t=${Math.ceil(seconds)}`, {
+            ...call,
+            // the engine answers once the container has stopped: up to `seconds`, and the SIGKILL after
+            timeoutMs: call.timeoutMs ?? seconds * 1000 + 15_000
+        });
+        // 304: it was not running
+        return r.status === 204 || r.status === 304;
+    }
+    /**
+     * Follows the container's output from its start (`follow`), handing each chunk to `out` as it comes: the
+     * multiplexed frames demultiplexed when it has no TTY. Settles when the stream ends (the container exited) or
+     * the signal aborts; never throws.
+     */
+    async follow(id, tty, out, signal) {
+        const demux = tty ? out : demultiplexer(out);
+        try {
+            const { statusCode, body } = await request(this.agent, {
+                method: 'GET',
+                origin: 'http://docker',
+                path: `/containers/${encodeURIComponent(id)}/logs?follow=1&stdout=1&stderr=1`,
+                signal,
+                headersTimeout: REQUEST_MS,
+                bodyTimeout: 0
+            });
+            if (statusCode !== 200)
+                return void (await body.dump().catch(() => undefined));
+            for await (const chunk of body)
+                demux(chunk);
+        }
+        catch {
+            // aborted, or the engine went away: the state poll tells what became of the container
+        }
+    }
+    close() {
+        void this.agent.close().catch(() => undefined);
+    }
+    async send(method, path, call) {
+        const timeout = AbortSignal.timeout(call.timeoutMs ?? REQUEST_MS);
+        const signal = call.signal === undefined ? timeout : AbortSignal.any([timeout, call.signal]);
+        const { statusCode, headers, body } = await request(this.agent, { method, origin: 'http://docker', path, signal });
+        this.podman = headers['libpod-api-version'] !== undefined;
+        const chunks = [];
+        let size = 0;
+        for await (const chunk of body) {
+            size += chunk.length;
+            if (size > MAX_BODY_BYTES) {
+                body.destroy();
+                throw new Error(`the engine's answer to ${path} passed ${MAX_BODY_BYTES} bytes`);
+            }
+            chunks.push(chunk);
+        }
+        return { status: statusCode, body: Buffer.concat(chunks).toString('utf8') };
+    }
+}
+function containerState(c) {
+    const s = c.State ?? {};
+    const started = s.StartedAt === undefined ? NaN : Date.parse(s.StartedAt);
+    const checks = s.Health?.Log ?? [];
+    // no HEALTHCHECK: Docker has no Health (or `none`), Podman a Health whose Status is ""
+    const health = s.Health?.Status;
+    return {
+        id: c.Id ?? '',
+        name: (c.Name ?? '').replace(/^\//, ''),
+        running: s.Running === true,
+        status: s.Status ?? 'unknown',
+        pid: s.Pid ?? 0,
+        exitCode: s.ExitCode ?? 0,
+        oomKilled: s.OOMKilled === true,
+        error: s.Error ?? '',
+        // the engine's zero time (0001-01-01) for a container that never started
+        startedAtMs: Number.isFinite(started) && started > 0 ? started : undefined,
+        health: health === undefined || health === '' || health === 'none' ? undefined : health,
+        healthLog: checks.at(-1)?.Output?.trim().slice(0, 500),
+        tty: c.Config?.Tty === true,
+        env: c.Config?.Env ?? [],
+        autoRemove: c.HostConfig?.AutoRemove === true
+    };
+}
+/**
+ * The logs of a container without a TTY: frames of an 8-byte header (the stream: 1 stdout, 2 stderr; three zero
+ * bytes; the payload's length, big-endian) and the payload. Frames split across chunks are put back together.
+ */
+function demultiplexer(out) {
+    let held = Buffer.alloc(0);
+    return (chunk) => {
+        held = held.length === 0 ? chunk : Buffer.concat([held, chunk]);
+        let at = 0;
+        while (held.length - at >= 8) {
+            const size = held.readUInt32BE(at + 4);
+            if (held.length - at - 8 < size)
+                break;
+            out(held.subarray(at + 8, at + 8 + size));
+            at += 8 + size;
+        }
+        held = held.subarray(at);
+    };
+}
+/**
+ * Podman, in the moment it removes a container (`run --rm`), answers its inspect with HTTP 500 and
+ * `{"cause":"no such container","message":"container \u2026 does not exist in database: no such container"}`.
+ */
+function gone(r) {
+    if (r.status !== 500)
+        return false;
+    try {
+        return JSON.parse(r.body).cause === 'no such container';
+    }
+    catch {
+        return false;
+    }
+}
+/** `ENOENT`, `ECONNREFUSED`, `EACCES`, or the message. */
+function errorCode(e) {
+    const err = e;
+    return err.cause?.code ?? err.code ?? err.message;
+}
+
+;// CONCATENATED MODULE: ./src/server/container-stop.ts
+/**
+ * The job-end stop of a container with `docker stop` semantics (`POST /containers/{id}/stop?t=<stop-timeout>`: the
+ * image's stop signal, SIGTERM by default, then SIGKILL), then a wait until its processes are gone and their GPU
+ * memory is released, told as the stop of a process is (a StopRecord).
  */
 
 
 
 
-/** A process `start` launched: signalled by its pid, only while it is still the process recorded at launch. */
-const processJobEnd = {
-    saved: (get) => {
-        const state = readJobEndState(get);
-        return state && { pid: state.pid, heedsCancel: true, stop: (deps) => stopAtJobEnd(state, deps) };
+/** Stops the container and says how it went; never throws for one already gone. */
+async function stopContainerAtJobEnd(state, deps) {
+    const { clock } = deps;
+    const proc = deps.proc ?? '/proc';
+    const pollMs = deps.pollMs ?? 100;
+    const engine = new DockerEngine(state.socket);
+    try {
+        const before = await engine.inspect(state.container);
+        const base = { pid: before?.pid ?? 0, scope: 'tree', container: state.container };
+        if (before === undefined || !before.running)
+            return { record: { ...base, pids: [], outcome: 'not-running', gpu: { kind: 'none' } }, clean: true };
+        const pids = await engine.pids(state.container);
+        const tracked = new Map(pids.map((p) => [p, procStat(p, proc)?.startTicks]));
+        const alive = () => [...tracked]
+            .filter(([p, ticks]) => {
+            const stat = procStat(p, proc);
+            return stat !== undefined && stat.state !== 'Z' && stat.startTicks === ticks;
+        })
+            .map(([p]) => p);
+        const gpuBefore = deps.gpu ? await deps.gpu() : undefined;
+        const family = new Set(pids);
+        const atStart = gpuBefore?.kind === 'available' ? memoryHeldBy(gpuBefore, family) : undefined;
+        const termAt = clock.now();
+        const seconds = () => Math.round((clock.now() - termAt) / 100) / 10;
+        const cancelled = () => deps.cancel?.aborted === true;
+        const killedAtOnce = await stopOrKill(engine, state, deps.cancel);
+        // the engine answers once the main process is gone; its other processes go with the container's cgroup (a
+        // cancelled stop waits a second for them, as for SIGKILL'd processes)
+        for (let i = 0; alive().length > 0 && i < (cancelled() ? 10 : 50); i++)
+            await clock.sleep(pollMs);
+        const secondsToExit = seconds();
+        let after = await engine.inspect(state.container);
+        const exitCode = after?.exitCode;
+        // `docker run --rm`: the engine removes it a moment after the stop; gone, as its run asked, before it is told
+        for (let i = 0; after !== undefined && !after.running && before.autoRemove && i < 50 && !cancelled(); i++) {
+            await clock.sleep(pollMs);
+            after = await engine.inspect(state.container);
+        }
+        const survivors = alive();
+        const killed = killedAtOnce || secondsToExit * 1000 >= state.timeoutMs || exitCode === 137;
+        const record = {
+            ...base,
+            pids,
+            signal: killed ? 'SIGKILL' : 'SIGTERM',
+            ...(cancelled() ? { cancelled: true } : {}),
+            ...(exitCode === undefined ? {} : { exitCode }),
+            ...(after?.running === true || survivors.length > 0
+                ? { outcome: 'survived', survivors: survivors.length > 0 ? survivors : [before.pid] }
+                : { outcome: 'exited', secondsToExit }),
+            gpu: { kind: 'none' }
+        };
+        record.gpu = await gpuRelease(gpuBefore, atStart, family, seconds, deps);
+        const clean = record.outcome === 'exited' && !killed && record.gpu.kind !== 'held';
+        const logTail = clean || state.logFile === undefined || state.logLines === 0
+            ? undefined
+            : new LogFollower(state.logFile, state.logLines).tail();
+        return { record, clean, logTail, logFile: state.logFile };
     }
+    finally {
+        engine.close();
+    }
+}
+/**
+ * `docker stop` with the stop-timeout; cancelled before or during it, `docker stop -t 0` (the stop signal, then
+ * SIGKILL at once), since the engine goes on with the first stop whether or not its caller waits. True when the
+ * cancel made it a kill.
+ */
+async function stopOrKill(engine, state, cancel) {
+    const cancelled = () => cancel?.aborted === true;
+    if (!cancelled())
+        try {
+            await engine.stop(state.container, state.timeoutMs / 1000, { signal: cancel });
+            return false;
+        }
+        catch (e) {
+            if (!cancelled())
+                throw e;
+        }
+    await engine.stop(state.container, 0);
+    return true;
+}
+async function gpuRelease(before, atStart, family, seconds, deps) {
+    if (before === undefined)
+        return { kind: 'unavailable', why: 'not asked' };
+    if (before.kind === 'unavailable')
+        return { kind: 'unavailable', why: before.why };
+    if (atStart === undefined || atStart.apps.length === 0)
+        return { kind: 'none' };
+    const until = deps.clock.now() + (deps.gpuWaitMs ?? 30_000);
+    for (;;) {
+        const now = await deps.gpu();
+        const held = now.kind === 'available' ? memoryHeldBy(now, family) : undefined;
+        if (held !== undefined && held.apps.length === 0)
+            return { kind: 'released', mib: atStart.mib, seconds: seconds() };
+        // a read the cancel ended says nothing of the memory
+        if (held === undefined && now.kind === 'unavailable' && now.why === 'cancelled')
+            return { kind: 'unavailable', why: 'cancelled' };
+        if (deps.clock.now() >= until || deps.cancel?.aborted === true)
+            return {
+                kind: 'held',
+                mib: atStart.mib,
+                heldMib: held?.mib ?? atStart.mib,
+                seconds: seconds(),
+                pids: [...new Set(held?.apps.map((a) => a.pid) ?? [])]
+            };
+        await deps.clock.sleep(Math.min(deps.pollMs ?? 100, until - deps.clock.now()), deps.cancel);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/wait/servers/kind.ts
+
+
+/** No server at all (a URL and a model): nothing to check before, launch, follow, read or release. */
+const nothing = {
+    followLog: () => undefined,
+    beforeWait: () => undefined,
+    whoAnswered: (results) => results,
+    afterWait: async () => undefined,
+    release: () => undefined
 };
-/** A container: stopped through its engine (`docker stop`), never by the pid of its process. */
-const containerJobEnd = {
-    saved: (get) => {
-        const state = readContainerEndState(get);
-        // a cancel makes the engine kill it at once (stop?t=0, also mid-stop), told as a cancelled stop
-        return state && { heedsCancel: true, stop: (deps) => stopContainerAtJobEnd(state, deps) };
-    }
+const noServer = {
+    preflight: async () => undefined,
+    launch: () => nothing,
+    abandon: () => undefined
 };
-/**
- * Each kind in the order it is asked: a container first, whose state reads as its own or not at all (it never
- * refuses), then a process, whose state may be refused whole.
- */
-const KINDS = [containerJobEnd, processJobEnd];
-/**
- * The server one state names, to the first kind that reads it as its own; undefined when the main step saved
- * none. Throws JobEndStateError for a value not in the form the main step writes.
- */
-function savedServer(get) {
-    for (const kind of KINDS) {
-        const server = kind.saved(get);
-        if (server !== undefined)
-            return server;
-    }
-    return undefined;
+/** A saved entry, to the stop of its kind. */
+function savedServer(state) {
+    // a process `start` launched: signalled by its pid, only while it is still the process recorded at launch
+    if (state.kind === 'process')
+        return { pid: state.pid, stop: (deps) => stopAtJobEnd(state, deps) };
+    // a container: stopped through its engine (`docker stop`); a cancel makes the engine kill it at once (stop?t=0,
+    // also mid-stop), told as a cancelled stop
+    return { stop: (deps) => stopContainerAtJobEnd(state, deps) };
 }
 
 ;// CONCATENATED MODULE: ./src/runtime/halter.ts
 /**
- * Ends something once, with a typed reason (the wait's `Halt`; for a cancelled job, the signal the runner sent):
- * `signal` cuts short every sleep and request listening to it, `halted` says why. The first `halt` wins; later
- * ones are refused, so that whoever halted it can tell.
+ * Ends something once, with a typed reason (the wait's `Halt`; for a cancelled job, the signal the runner sent), and
+ * the signals that cancel a run, which every entry point listens to through one `Halter`.
+ */
+/**
+ * `signal` cuts short every sleep and request listening to it, `halted` says why. The first `halt` wins; later ones
+ * are refused, so that whoever halted it can tell.
  */
 class Halter {
     controller = new AbortController();
@@ -18596,19 +18650,15 @@ class Halter {
         return child;
     }
 }
-
-;// CONCATENATED MODULE: ./src/runtime/cancel-signals.ts
-/**
- * The signals that cancel a run, and the one way every entry point listens to them. Node's default for each is to
- * die at once: no outputs, no summary, no error, and at the job end a server never stopped.
- */
-
 /**
  * The runner sends SIGINT, then SIGTERM, to a cancelled job's step (or one past its `timeout-minutes`); a terminal
  * sends SIGINT on Ctrl-C; SIGHUP comes when the terminal or ssh session goes, or the runner's service is stopped.
  */
 const CANCEL_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-/** Listens to the cancelling signals until `release`: each halts `cancel` instead of ending the process. */
+/**
+ * Listens to the cancelling signals until `release`: each halts `cancel` instead of ending the process, as Node's
+ * default would, at once: no outputs, no summary, no error, and at the job end a server never stopped.
+ */
 function cancelOnSignals() {
     const cancel = new Halter();
     const onSignal = (signal) => void cancel.halt(signal);
@@ -18837,7 +18887,10 @@ async function post(env = process.env) {
     const get = (name) => (env[`STATE_${name}`] ?? '').trim();
     let states;
     try {
-        states = serverStates(get);
+        // nothing saved: one server with nothing to stop, which the log's debug lines say
+        states = readJobEndState(get);
+        if (states.length === 0)
+            states = [null];
     }
     catch (e) {
         if (e instanceof JobEndStateError)
@@ -18858,7 +18911,7 @@ async function post(env = process.env) {
         const worker = async () => {
             while (next < states.length) {
                 const n = ++next;
-                await stopOne(states[n - 1], env, cancel, say, states.length > 1 ? { n, of: states.length } : undefined);
+                await stopOne(states[n - 1], n - 1, env, cancel, say, states.length > 1 ? { n, of: states.length } : undefined);
             }
         };
         await Promise.all(Array.from({ length: Math.min(STOPS_AT_ONCE, states.length) }, worker));
@@ -18869,11 +18922,12 @@ async function post(env = process.env) {
 }
 /** How many of a fleet's servers are stopped at the same time. */
 const STOPS_AT_ONCE = 16;
-/** One server: the main step's state for it, read back (`get`), handed to the seam of its kind to stop. */
-async function stopOne(get, env, cancel, say, member) {
+/** Server `i`: the main step's entry for it, read back, handed to the stop of its kind. */
+async function stopOne(entry, i, env, cancel, say, member) {
     let server;
     try {
-        server = savedServer(get);
+        const state = readServerEndState(entry, i);
+        server = state && savedServer(state);
     }
     catch (e) {
         // a value the main step did not write: refused whole, nothing signalled, and still no failure of the job
@@ -18889,7 +18943,7 @@ async function stopOne(get, env, cancel, say, member) {
             gpu: gpuReader(env, cancel),
             cancel: cancel.signal
         });
-        await say(() => tell(end, env, server.heedsCancel ? cancel.halted : undefined, member));
+        await say(() => tell(end, env, cancel.halted, member));
     }
     catch (e) {
         annotate('warning', jobEndErrorText(server.pid, e.message));
@@ -18927,7 +18981,7 @@ async function tell(end, env, cancelledBy, member) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8906);
+/* harmony import */ var _action_post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1797);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2206);
 
 
@@ -18955,7 +19009,7 @@ __webpack_async_result__();
 function dropOutputToClosedPipes(streams) {
     for (const stream of streams)
         stream.on('error', (e) => {
-            // anything else is a real fault, left to fail the run as before
+            // anything else is a real fault, left to fail the run
             if (e.code !== 'EPIPE')
                 throw e;
         });
