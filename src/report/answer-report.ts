@@ -137,7 +137,7 @@ function missingWords(
     case 'match':
       return `the body does not contain "${missing.match}"`
     case 'match-regex-in-time':
-      return `${missing.pattern} ran out of time on the body (it backtracks too much: simplify "match-regex")`
+      return `${missing.pattern} ran out of time on the body (it backtracks too much: simplify "match")`
     case 'match-regex':
       return `the body does not match ${missing.pattern}`
   }

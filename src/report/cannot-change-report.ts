@@ -31,8 +31,7 @@ export function cannotChangeWords(answer: Answer, listed: () => string): Words |
       summary: `${listed()} — serves another model, not "${model}"`,
       detail:
         `the server serves ${quoted(serving)}, not "${model}"${near}, unchanged for ${formatDuration(forMs)}, ` +
-        'and this engine serves only the models it was started with. Fix "model", or the model the server starts ' +
-        'with ("wrong-model-after: 0" waits for the timeout instead)'
+        'and this engine serves only the models it was started with. Fix "model", or the model the server starts with'
     }
   }
   if (answer.engineDead !== undefined) {

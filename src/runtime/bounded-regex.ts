@@ -1,5 +1,5 @@
 /**
- * Runs a user's `match-regex` on a server's body, and `fail-pattern` on log lines, under a time limit. A JavaScript regular expression can
+ * Runs a user's `match` regular expression on a server's body, and `fail-pattern` on log lines, under a time limit. A JavaScript regular expression can
  * backtrack for longer than the universe lasts (`^(a+)+$` on `aaaa…b`), and no static check catches every
  * such pattern; V8 can interrupt a running match, though, and `vm`'s timeout does exactly that. The text is
  * the probe's body, which is never over 1 MiB.

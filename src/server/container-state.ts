@@ -3,7 +3,7 @@
  * state (the stop itself is container-stop.ts). Only a container `start` ran is this job's to stop (`stop:
  * job-end`), or any with `stop: always`. Nothing here loads anything: the conclusion of every wait calls it.
  */
-import type { ServerSettings } from '../inputs/settings.js'
+import type { Settings } from '../inputs/settings.js'
 export interface ContainerEndState {
   container: string
   socket: string
@@ -22,7 +22,7 @@ const NAMES = {
 
 /** The state to save for a container the job-end step stops, or undefined when it is not this job's to stop. */
 export function containerEndState(
-  settings: Pick<ServerSettings, 'start' | 'stop' | 'stopTimeoutMs' | 'logLines' | 'container'>,
+  settings: Pick<Settings, 'start' | 'stop' | 'stopTimeoutMs' | 'logLines' | 'container'>,
   server: { container?: string; logFile?: string } | undefined,
   socket: string
 ): Record<string, string> | undefined {

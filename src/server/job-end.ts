@@ -8,7 +8,7 @@
  * (`JobEndStateError`, nothing is signalled). The runner keeps it in a file of the job's, and a process the job
  * ran may have written there.
  */
-import type { ServerSettings } from '../inputs/settings.js'
+import type { Settings } from '../inputs/settings.js'
 import { containerEndState } from './container-state.js'
 
 /** What the post step needs to stop the server. */
@@ -50,7 +50,7 @@ export interface LaunchedFacts {
 
 /** The state to save after the wait, or undefined when the post step has nothing to do. */
 export function jobEndState(
-  settings: Pick<ServerSettings, 'start' | 'stop' | 'stopTimeoutMs' | 'logLines'> & Pick<ServerSettings, 'container'>,
+  settings: Pick<Settings, 'start' | 'stop' | 'stopTimeoutMs' | 'logLines' | 'container'>,
   server: LaunchedFacts | undefined
 ): Record<string, string> | undefined {
   // a container is stopped through its engine (container-stop.ts), never by the pid of its process

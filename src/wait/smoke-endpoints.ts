@@ -1,5 +1,5 @@
 /** The smoke test of every endpoint of a wait once all are ready: each endpoint's requests one after another. */
-import type { ProbeSettings, SmokeTestSettings } from '../inputs/settings.js'
+import type { ProbeSettings, SmokeTestSettings, WaitSettings } from '../inputs/settings.js'
 import type { TargetOutcome } from '../facts/outcome.js'
 import type { Clock } from '../runtime/clock.js'
 import { smokeLines } from '../report/smoke-report.js'
@@ -8,11 +8,12 @@ import { streamRoute } from '../engines/streams.js'
 
 /**
  * Each ready endpoint with its smoke test. A fleet's endpoints are measured at the same time (each its own
- * server), every one within `smoke-timeout`; `signal` (the wait's halter: a cancelled job, the server gone) ends them.
+ * server), every one within its fixed limit and the wait's `timeout`; `signal` (the wait's halter: a cancelled
+ * job, the server gone) ends them.
  */
 export async function smokeEndpoints(
   results: readonly TargetOutcome[],
-  settings: SmokeTestSettings & ProbeSettings,
+  settings: SmokeTestSettings & ProbeSettings & Pick<WaitSettings, 'timeoutMs'>,
   deps: { clock: Clock; signal: AbortSignal; log(line: string): void }
 ): Promise<TargetOutcome[]> {
   const smoke = settings.smoke
@@ -35,7 +36,8 @@ export async function smokeEndpoints(
           insecureTls: settings.insecureTls,
           secrets: settings.secrets
         },
-        smoke,
+        // the time the wait has left (its elapsed time counts from the same start as its timeout)
+        { ...smoke, timeoutMs: Math.max(1, Math.min(smoke.timeoutMs, settings.timeoutMs - r.elapsedMs)) },
         {
           clock: deps.clock,
           signal: deps.signal,

@@ -67,7 +67,7 @@ describe('the first probe', () => {
 
   it('a server that takes the request and never answers: on its way once the bound passes', async () => {
     const url = await net.tcp()
-    const settings = settingsOf({ url: `${url}/v1/models`, 'request-timeout': '10m', timeout: '10m' })
+    const settings = { ...settingsOf({ url: `${url}/v1/models`, timeout: '10m' }), requestTimeoutMs: 600_000 }
     const clock = heldBound()
     let settled = false
     const sent = sendFirstProbe(settings, clock, clock.now()).then((f) => {
@@ -86,7 +86,7 @@ describe('the first probe', () => {
 
   it('a wait cancelled while it waits for that answer ends at once', async () => {
     const url = await net.tcp()
-    const settings = settingsOf({ url: `${url}/v1/models`, 'request-timeout': '10m', timeout: '10m' })
+    const settings = { ...settingsOf({ url: `${url}/v1/models`, timeout: '10m' }), requestTimeoutMs: 600_000 }
     const clock = heldBound()
     const sending = sendFirstProbe(settings, clock, clock.now())
     clock.pass()
