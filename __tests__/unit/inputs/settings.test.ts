@@ -234,18 +234,4 @@ describe('parseSettings', () => {
     expect(() => settingsFrom({ url: 'http://h/', 'api-key': 'sk-secret value' })).toThrow(/^(?!.*sk-secret).*$/s)
     expect(() => settingsFrom({ url: 'http://h/', 'api-key': 'sk-secret-ключ' })).toThrow(/^(?!.*sk-secret).*$/s)
   })
-
-  it('has the same inputs and defaults as action.yml and the README', () => {
-    const yml = readFileSync(new URL('../../../action.yml', import.meta.url), 'utf8')
-    const inputsBlock = yml.split(/^inputs:$/m)[1].split(/^outputs:$/m)[0]
-    const declared: Record<string, string> = {}
-    for (const [, name, body] of inputsBlock.matchAll(/^ {2}([a-z-]+):\n((?: {4}.*\n)+)/gm)) {
-      declared[name] = /^ {4}default: '(.*)'$/m.exec(body)?.[1] ?? ''
-    }
-    expect(declared).toEqual(INPUT_DEFAULTS)
-    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8')
-    for (const [name, value] of Object.entries(INPUT_DEFAULTS)) {
-      expect(readme).toMatch(new RegExp(`^\\| \`${name}\` \\| ${value === '' ? '' : `\`${value}\``} *\\|`, 'm'))
-    }
-  })
 })
