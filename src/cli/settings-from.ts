@@ -4,7 +4,7 @@ import { INPUT_DEFAULTS, INPUT_NAMES, INPUTS, type InputName } from '../inputs/i
 import { parseSettings } from '../inputs/parse-settings.js'
 import { type Settings } from '../inputs/settings.js'
 import { inputVariable, shellInputVariable } from '../inputs/variables.js'
-import { asUsageError } from './input-error.js'
+import { asUsageError } from './usage.js'
 
 /** Every input as a flag, for parseArgs. */
 export function inputOptions(): NonNullable<ParseArgsConfig['options']> {

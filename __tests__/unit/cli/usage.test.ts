@@ -1,4 +1,4 @@
-import { cliInputMessage } from '../../../src/cli/input-error.js'
+import { cliInputMessage } from '../../../src/cli/usage.js'
 import { InputError } from '../../../src/inputs/input-error.js'
 
 describe('cliInputMessage', () => {
