@@ -3,7 +3,7 @@
  * an input may take where the settings own them (GPU checks, stop modes), and the fixed values no input sets.
  * A subsystem takes the slice it needs; `Settings` is all of them.
  */
-import { parseStatusSet, type StatusSet } from './parse.js'
+import type { StatusSet } from './parse.js'
 import type { GenerationRoute } from '../engines/model-lists.js'
 import type { Engine } from '../engines/engine-names.js'
 
@@ -92,7 +92,7 @@ export interface FixedSettings {
 }
 
 export const FIXED: FixedSettings = {
-  status: parseStatusSet('200-299'),
+  status: [[200, 299]],
   requestTimeoutMs: 10_000,
   successThreshold: 1,
   wrongModelAfterMs: 30_000,
