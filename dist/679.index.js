@@ -322,7 +322,7 @@ async function measureOne(client, route, body, base, target, settings, timeoutMs
 }
 /**
  * A server may count a token or two more than asked for (an end-of-sequence token, a stop string), no more: an
- * engine's count above `smoke-tokens` + TOKEN_MARGIN, below the chunks that carried text, or not a whole number
+ * engine's count above the tokens asked for + TOKEN_MARGIN, below the chunks that carried text, or not a whole number
  * (1e308, 2^53) is not believed, and the chunks are counted instead.
  */
 const TOKEN_MARGIN = 8;
@@ -342,7 +342,8 @@ function plausibleTokens(counted, chunks, requested) {
 
 /**
  * Each ready endpoint with its smoke test. A fleet's endpoints are measured at the same time (each its own
- * server), every one within `smoke-timeout`; `signal` (the wait's halter: a cancelled job, the server gone) ends them.
+ * server), every one within its fixed limit and the wait's `timeout`; `signal` (the wait's halter: a cancelled
+ * job, the server gone) ends them.
  */
 async function smokeEndpoints(results, settings, deps) {
     const smoke = settings.smoke;
@@ -364,7 +365,9 @@ async function smokeEndpoints(results, settings, deps) {
             caCert: settings.caCert,
             insecureTls: settings.insecureTls,
             secrets: settings.secrets
-        }, smoke, {
+        }, 
+        // the time the wait has left (its elapsed time counts from the same start as its timeout)
+        { ...smoke, timeoutMs: Math.max(1, Math.min(smoke.timeoutMs, settings.timeoutMs - r.elapsedMs)) }, {
             clock: deps.clock,
             signal: deps.signal,
             measured: (i, m) => deps.log(`${prefix}${smoke_report/* smokeLines */.zv.measured(i, smoke.requests, m)}`)

@@ -14,7 +14,7 @@ __webpack_require__.r(__webpack_exports__);
 /* harmony import */ var _runtime_halter_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(1906);
 /* harmony import */ var _cancelled_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(5165);
 /* harmony import */ var _fleet_tally_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(4750);
-/* harmony import */ var _sequence_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(3757);
+/* harmony import */ var _sequence_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(6138);
 
 
 

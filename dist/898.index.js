@@ -658,8 +658,8 @@ var external_node_path_ = __webpack_require__(6760);
 var runtime_text = __webpack_require__(5369);
 // EXTERNAL MODULE: ./src/inputs/input-error.ts
 var input_error = __webpack_require__(9354);
-// EXTERNAL MODULE: ./src/inputs/forms.ts + 1 modules
-var inputs_forms = __webpack_require__(9035);
+// EXTERNAL MODULE: ./src/inputs/forms.ts
+var inputs_forms = __webpack_require__(2198);
 // EXTERNAL MODULE: ./src/inputs/variables.ts
 var variables = __webpack_require__(6192);
 // EXTERNAL MODULE: ./src/server/proc.ts

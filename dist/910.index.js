@@ -15,8 +15,8 @@ __webpack_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: ./src/inputs/input-error.ts
 var input_error = __webpack_require__(9354);
-// EXTERNAL MODULE: ./src/inputs/forms.ts + 1 modules
-var inputs_forms = __webpack_require__(9035);
+// EXTERNAL MODULE: ./src/inputs/forms.ts
+var inputs_forms = __webpack_require__(2198);
 // EXTERNAL MODULE: ./src/http/undici-parts.ts
 var undici_parts = __webpack_require__(7101);
 // EXTERNAL MODULE: ./src/runtime/text.ts

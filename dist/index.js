@@ -16535,7 +16535,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4821:
+/***/ 7732:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 
@@ -16764,55 +16764,151 @@ function commandSafe(text) {
 
 // EXTERNAL MODULE: ./src/inputs/secrets.ts
 var inputs_secrets = __nccwpck_require__(3332);
+// EXTERNAL MODULE: ./src/engines/engine-names.ts
+var engine_names = __nccwpck_require__(6284);
 ;// CONCATENATED MODULE: ./src/inputs/input-names.ts
-/** The inputs, by name, with their defaults: the one list the action, the CLI's flags and the parser share. */
-/** Input name \u2192 default, in the order action.yml declares them. */
-const INPUT_DEFAULTS = {
-    url: '',
-    model: '',
-    'model-match': 'auto',
-    'wrong-model-after': '30s',
-    match: '',
-    'match-regex': '',
-    status: '200-299',
-    interval: '5s',
-    schedule: 'adaptive',
-    timeout: '15m',
-    'request-timeout': '10s',
-    'success-threshold': '1',
-    headers: '',
-    'api-key': '',
-    'progress-interval': '30s',
-    'fail-on-timeout': 'true',
-    'fleet-min-ready': 'all',
-    start: '',
-    pid: '',
-    container: '',
-    'log-file': '',
-    'log-lines': '50',
-    'fail-pattern': '',
-    'port-check': 'true',
-    'gpu-check': 'warn',
-    stop: 'job-end',
-    'stop-timeout': '30s',
-    'probe-generation': 'false',
-    load: 'false',
-    'smoke-test': 'false',
-    'smoke-requests': '3',
-    'smoke-tokens': '64',
-    'smoke-timeout': '2m',
-    'env-report': '',
-    diagnostics: '',
-    'ca-cert': '',
-    'insecure-tls': 'false',
-    engine: 'auto',
-    'history-file': 'auto',
-    'history-key': '',
-    'regression-threshold': '25%',
-    'regression-min-runs': '3',
-    'throughput-regression-threshold': '15%',
-    'fail-on-regression': 'false'
+/**
+ * The inputs, in action.yml's order: each one's default (a test holds them to action.yml and the README), its
+ * words as a CLI flag in `--help`, whether the flag may be repeated and whether a one-shot `check` takes it.
+ */
+
+/** "vllm, sglang, tgi, llama.cpp, ollama or \u2026": llama.cpp before Ollama, as the README and action.yml list them. */
+const engineWords = () => {
+    const words = engine_names/* ENGINE_NAMES */.Gw.filter((e) => e !== 'ollama').map(engine_names/* engineInputName */.Eu);
+    if (engine_names/* ENGINE_NAMES */.Gw.includes('ollama'))
+        words.splice(words.indexOf('llama.cpp') + 1, 0, 'ollama');
+    return `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
 };
+const INPUTS = {
+    url: {
+        default: '',
+        flag: ['URL', 'endpoint to poll, e.g. http://localhost:8000/v1/models (required; repeat the flag for a fleet)'],
+        lines: true,
+        check: true
+    },
+    model: {
+        default: '',
+        flag: ['NAME', 'expected model: a listed id equal to it, else one containing it, case-insensitively'],
+        check: true
+    },
+    'model-match': {
+        default: 'auto',
+        flag: ['MODE', 'auto: take an id that only contains --model (with a warning); exact: refuse such ids'],
+        check: true
+    },
+    match: {
+        default: '',
+        flag: ['TEXT', 'text the response body must contain; /source/flags: a JavaScript regular expression it must match'],
+        check: true
+    },
+    interval: { default: '5s', flag: ['DURATION', 'the longest time between probes'] },
+    timeout: { default: '15m', flag: ['DURATION', 'give up after this long'], check: true },
+    headers: {
+        default: '',
+        flag: ['"NAME: VALUE"', 'extra request header (repeat the flag for more)'],
+        lines: true,
+        check: true
+    },
+    'api-key': { default: '', flag: ['KEY', 'sent as "Authorization: Bearer <key>"; never printed'], check: true },
+    start: {
+        default: '',
+        flag: [
+            'COMMAND',
+            'shell command that starts the server in the background; it outlives this command (one --start per --url: a server each)'
+        ],
+        lines: true
+    },
+    pid: {
+        default: '',
+        flag: ['PID|FILE', 'process id of a server started elsewhere, or a file holding it (one per --url: a server each)'],
+        lines: true
+    },
+    container: {
+        default: '',
+        flag: [
+            'NAME|ID',
+            'the container that is the server (Docker Engine API at $DOCKER_HOST or /var/run/docker.sock): --start runs it, or it runs already (one per --url: a container each)'
+        ],
+        lines: true
+    },
+    'log-file': {
+        default: '',
+        flag: [
+            'PATH',
+            "the server log, appended to (with --start: a new model-server-<pid>-<random>.log in $RUNNER_TEMP or the temp dir; one per --url: each server's)"
+        ],
+        lines: true
+    },
+    'fail-pattern': { default: '', flag: ['REGEX', 'a new log line matching it ends the wait at once'] },
+    'port-check': {
+        default: 'true',
+        flag: ['BOOL', 'false: no port-busy check before --start, nor wrong-server (a proxy in front of the server)']
+    },
+    'gpu-check': {
+        default: 'warn',
+        flag: ['MODE', 'with --start: warn, fail or off when other processes hold memory on its GPUs (nvidia-smi)']
+    },
+    stop: {
+        default: 'job-end',
+        flag: [
+            'MODE',
+            'the action stops the server --start ran at the job end (job-end; always: also a --container it did not start) or not (never); the CLI never does'
+        ]
+    },
+    'probe-generation': {
+        default: 'false',
+        flag: ['BOOL', 'true: ready only once a one-token generation request succeeds'],
+        check: true
+    },
+    load: {
+        default: 'false',
+        flag: ['BOOL', 'true: ask llama.cpp (router) or Ollama (--url .../api/ps) to load an unloaded model, then wait']
+    },
+    'smoke-test': {
+        default: 'false',
+        flag: [
+            'MODE',
+            'once ready, time streamed generations (TTFT, decode rate): false, true (warn if it cannot) or fail-on-error'
+        ]
+    },
+    'env-report': {
+        default: '',
+        flag: ['NAMES', 'variables (NCCL_*,CUDA_VISIBLE_DEVICES) to report from the server environment']
+    },
+    diagnostics: { default: '', flag: ['COMMAND', 'run when the wait fails (repeat the flag for more)'], lines: true },
+    'ca-cert': { default: '', flag: ['FILE', 'PEM file of extra trusted CA certificates'], check: true },
+    'insecure-tls': {
+        default: 'false',
+        flag: ['BOOL', 'true: skip certificate checks (prints a warning)'],
+        check: true
+    },
+    engine: {
+        default: 'auto',
+        flag: ['NAME', `whose log lines and readiness routes to use: auto, ${engineWords()}`],
+        check: true
+    },
+    'history-file': {
+        default: 'auto',
+        flag: [
+            'PATH',
+            'earlier runs, to compare with (auto: $XDG_CACHE_HOME or ~/.cache/wait-for-model/history.jsonl; "" for none)'
+        ]
+    },
+    'history-key': {
+        default: '',
+        flag: ['KEY', 'which earlier runs compare with this one (by default a hash of the URL, the model and --start)']
+    },
+    'regression-threshold': {
+        default: '25%',
+        flag: [
+            'PERCENT',
+            "warn when startup is slower, or the smoke test's decode rate lower, than the median of earlier runs by more than this"
+        ]
+    },
+    'fail-on-regression': { default: 'false', flag: ['BOOL', 'true: exit 1 on such a regression'] }
+};
+const INPUT_NAMES = Object.keys(INPUTS);
+const INPUT_DEFAULTS = Object.fromEntries(INPUT_NAMES.map((n) => [n, INPUTS[n].default]));
 
 // EXTERNAL MODULE: ./src/inputs/input-error.ts
 var input_error = __nccwpck_require__(9354);
@@ -16947,23 +17043,21 @@ function readCredentials(read, urls, env) {
 
 // EXTERNAL MODULE: ./src/inputs/cross-field-rules.ts
 var cross_field_rules = __nccwpck_require__(2322);
-// EXTERNAL MODULE: ./src/inputs/forms.ts + 1 modules
-var inputs_forms = __nccwpck_require__(9035);
+// EXTERNAL MODULE: ./src/inputs/forms.ts
+var inputs_forms = __nccwpck_require__(2198);
 // EXTERNAL MODULE: ./src/runtime/own-files.ts
 var own_files = __nccwpck_require__(730);
 // EXTERNAL MODULE: ./src/inputs/settings.ts
 var settings = __nccwpck_require__(900);
-// EXTERNAL MODULE: ./src/history/limits.ts
-var limits = __nccwpck_require__(6138);
 // EXTERNAL MODULE: ./src/runtime/platform.ts
 var runtime_platform = __nccwpck_require__(5937);
 ;// CONCATENATED MODULE: ./src/inputs/parse-settings.ts
 /**
  * Turns raw input strings (from the action's inputs or the CLI's flags) into typed, validated settings.
  * Nothing below this module reads inputs; every error names the input and the form it accepts. The inputs are
- * read in action.yml's order, each rule between them where the last input it involves is read.
+ * read in action.yml's order, each rule between them where the last input it involves is read; FIXED holds the
+ * values no input sets.
  */
-
 
 
 
@@ -16983,16 +17077,18 @@ var runtime_platform = __nccwpck_require__(5937);
  */
 function parseSettings(get, platform = (0,runtime_platform/* currentPlatform */.j)(), env = {}) {
     const read = inputReader(get);
-    const { urls, model, modelMatch, wrongModelAfterMs, match, matchRegex, status } = readRequest(read);
-    const { intervalMs, schedule, timeoutMs, requestTimeoutMs, progressIntervalMs, successThreshold } = readPace(read);
+    const { urls, ...request } = readRequest(read);
+    const intervalMs = read.duration('interval', 100);
+    const timeoutMs = read.duration('timeout', 1);
     const { headers, secrets } = readCredentials(read, urls, env);
-    const failOnTimeout = read.field('fail-on-timeout', parse/* parseBoolean */.yG);
-    const fleetMinReady = read.field('fleet-min-ready', (t) => parseMinReady(t, urls.length));
     const server = readServer(read, platform, urls.length);
     const probeGeneration = read.field('probe-generation', parse/* parseBoolean */.yG);
     const load = read.field('load', parse/* parseBoolean */.yG);
-    const { smoke } = readSmoke(read);
-    const targets = urls.map((url) => ({ url, generation: probeGeneration ? (0,cross_field_rules/* generationFor */.el)(url, model) : undefined }));
+    const smoke = readSmoke(read);
+    const targets = urls.map((url) => ({
+        url,
+        generation: probeGeneration ? (0,cross_field_rules/* generationFor */.el)(url, request.model) : undefined
+    }));
     const caPath = read.text('ca-cert');
     const caCert = caPath === undefined ? undefined : read.field('ca-cert', () => (0,input_files/* readCaCert */.Z)(caPath));
     const insecureTls = read.field('insecure-tls', parse/* parseBoolean */.yG);
@@ -17001,43 +17097,23 @@ function parseSettings(get, platform = (0,runtime_platform/* currentPlatform */.
     const engine = engineText === 'auto' ? undefined : read.field('engine', () => (0,inputs_forms/* parseEngine */.s4)(engineText));
     const history = readHistory(read, get);
     return {
+        ...settings/* FIXED */.N2,
+        ...request,
+        ...server,
+        ...history,
         targets,
-        model,
-        modelMatch,
-        wrongModelAfterMs,
-        match,
-        matchRegex,
-        status,
+        // every endpoint of a fleet must be ready
+        fleetMinReady: urls.length,
         intervalMs,
-        schedule,
         timeoutMs,
-        requestTimeoutMs,
-        successThreshold,
         headers,
-        progressIntervalMs,
-        failOnTimeout,
-        fleetMinReady,
+        secrets,
         caCert,
         insecureTls,
-        secrets,
-        servers: server.servers,
-        start: server.start,
-        pid: server.pid,
-        container: server.container,
-        logFile: server.logFile,
-        logLines: server.logLines,
-        failPattern: server.failPattern,
-        portCheck: server.portCheck,
-        gpuCheck: server.gpuCheck,
-        stop: server.stop,
-        stopTimeoutMs: server.stopTimeoutMs,
         probeGeneration,
         load,
         smoke,
-        envReport: server.envReport,
-        diagnostics: server.diagnostics,
-        engine,
-        ...history
+        engine
     };
 }
 /** What to ask (`url`) and what the answer must show. */
@@ -17045,22 +17121,11 @@ function readRequest(read) {
     const urls = read.field('url', inputs_forms/* parseUrls */.S$);
     const model = read.text('model');
     const modelMatch = read.field('model-match', (t) => (0,inputs_forms/* oneOf */.yL)(t, settings/* MODEL_MATCH_MODES */.jq));
-    const wrongModelAfterMs = read.duration('wrong-model-after', 0);
     const match = read.text('match');
-    const regexText = read.input('match-regex');
-    const matchRegex = regexText.trim() === '' ? undefined : read.field('match-regex', parse/* parseRegex */.K3);
-    const status = read.field('status', parse/* parseStatusSet */.oY);
-    return { urls, model, modelMatch, wrongModelAfterMs, match, matchRegex, status };
-}
-/** How probes are spaced and timed, and how long the wait lasts. */
-function readPace(read) {
-    const intervalMs = read.duration('interval', 100);
-    const schedule = read.field('schedule', (t) => (0,inputs_forms/* oneOf */.yL)(t, settings/* SCHEDULE_MODES */.X6));
-    const timeoutMs = read.duration('timeout', 1);
-    const requestTimeoutMs = read.duration('request-timeout', 1);
-    const progressIntervalMs = read.duration('progress-interval', 1000);
-    const successThreshold = read.whole('success-threshold', 1, 1000);
-    return { intervalMs, schedule, timeoutMs, requestTimeoutMs, progressIntervalMs, successThreshold };
+    // `/source/flags` is a regular expression; any other text is literal
+    if (match !== undefined && /^\/.+\/[dgimsuvy]*$/s.test(match))
+        return { urls, model, modelMatch, matchRegex: read.field('match', parse/* parseRegex */.K3) };
+    return { urls, model, modelMatch, match };
 }
 /** The server: how it starts or which process it is, its log, and what to report about it. */
 function readServer(read, platform, endpoints) {
@@ -17069,14 +17134,12 @@ function readServer(read, platform, endpoints) {
     const { start, pid, container, logFile } = servers === undefined ? readOneServer(read, platform) : {};
     // what a server needs is the same for each of a fleet's: the first one's kind speaks for all
     const kind = servers?.[0] ?? { start, pid, container, logFile };
-    const logLines = read.whole('log-lines', 0, 1000);
     const failPatternText = read.input('fail-pattern');
     const failPattern = failPatternText.trim() === '' ? undefined : read.field('fail-pattern', parse/* parseRegex */.K3);
     (0,cross_field_rules/* checkFailPattern */.VJ)(failPattern, kind.logFile ?? kind.container, kind.start);
     const portCheck = read.field('port-check', parse/* parseBoolean */.yG);
     const gpuCheck = read.field('gpu-check', (t) => (0,inputs_forms/* oneOf */.yL)(t, settings/* GPU_CHECKS */.r2));
     const stop = read.field('stop', (t) => (0,inputs_forms/* oneOf */.yL)(t, settings/* STOP_MODES */.OT));
-    const stopTimeoutMs = read.duration('stop-timeout', 1);
     const envReport = read.field('env-report', inputs_forms/* parseEnvNames */.xE);
     // a container's environment is the engine's to tell (Config.Env) where /proc cannot
     (0,cross_field_rules/* checkEnvReport */.IT)(envReport, { start: kind.start ?? kind.container, pid: kind.pid }, platform);
@@ -17091,12 +17154,10 @@ function readServer(read, platform, endpoints) {
         pid,
         container,
         logFile,
-        logLines,
         failPattern,
         portCheck,
         gpuCheck,
         stop,
-        stopTimeoutMs,
         envReport,
         diagnostics
     };
@@ -17116,32 +17177,14 @@ function readOneServer(read, platform) {
         read.field('log-file', () => (0,input_files/* checkLogFile */.x)(logFile, writer));
     return { start, pid, container, logFile };
 }
-/** `fleet-min-ready`: `all`, or how many of the `endpoints` must be ready (1 to all of them). */
-function parseMinReady(text, endpoints) {
-    const word = text.trim().toLowerCase();
-    if (word === 'all')
-        return endpoints;
-    if (/^\d+$/.test(word) && Number(word) >= 1 && Number(word) <= endpoints)
-        return Number(word);
-    throw new input_error/* ProblemError */.Mm({
-        value: (0,runtime_text/* printable */.g$)(text.trim()),
-        form: `"all" or a whole number from 1 to ${endpoints} (the number of "url" lines)`
-    });
-}
 const SMOKE_MODES = ['false', 'true', 'fail-on-error'];
-/** `smoke-test` and its figures, read (and checked) whether the smoke test runs or not. */
+/** `smoke-test`: none, or one of the fixed sizes that warns or fails when it cannot measure. */
 function readSmoke(read) {
     const smokeMode = read.field('smoke-test', (t) => {
         const word = t.trim().toLowerCase();
         return /^(true|yes|on)$/.test(word) ? 'true' : /^(false|no|off)$/.test(word) ? 'false' : (0,inputs_forms/* oneOf */.yL)(t, SMOKE_MODES);
     });
-    const requests = read.whole('smoke-requests', 1, 100);
-    // the decode rate is timed from the first token to the last: it takes two
-    const tokens = read.whole('smoke-tokens', 2, 4096, ' (the decode rate is timed from the first token to the last)');
-    const timeoutMs = read.duration('smoke-timeout', 100);
-    if (smokeMode === 'false')
-        return { smoke: undefined };
-    return { smoke: { failOnError: smokeMode === 'fail-on-error', requests, tokens, timeoutMs } };
+    return smokeMode === 'false' ? undefined : { failOnError: smokeMode === 'fail-on-error', ...settings/* SMOKE_SIZES */.D2 };
 }
 /** Where earlier runs are kept, which compare with this one, and what counts as a regression. */
 function readHistory(read, get) {
@@ -17160,16 +17203,14 @@ function readHistory(read, get) {
     const historyKey = read.text('history-key');
     if (historyKey !== undefined && historyKey.length > 200)
         throw new input_error/* InputError */.dz('history-key', { problem: `is ${historyKey.length} characters long; give at most 200` });
+    // one threshold for both: startup slower, or the smoke test's decode rate lower, than usual
     const regressionThresholdPercent = read.field('regression-threshold', parse/* parsePercent */.lo);
-    const regressionMinRuns = read.whole('regression-min-runs', 1, limits/* MEDIAN_OF */.t, ` (the median is of the last ${limits/* MEDIAN_OF */.t} ready runs)`);
-    const throughputRegressionPercent = read.field('throughput-regression-threshold', parse/* parsePercent */.lo);
     const failOnRegression = read.field('fail-on-regression', parse/* parseBoolean */.yG);
     return {
         historyFile,
         historyKey,
         regressionThresholdPercent,
-        regressionMinRuns,
-        throughputRegressionPercent,
+        throughputRegressionPercent: regressionThresholdPercent,
         failOnRegression
     };
 }
@@ -17178,26 +17219,8 @@ function readHistory(read, get) {
 var variables = __nccwpck_require__(6192);
 // EXTERNAL MODULE: ./src/runtime/clock.ts
 var clock = __nccwpck_require__(9842);
-;// CONCATENATED MODULE: ./src/report/annotation-titles.ts
-/** The warning an `insecure-tls: true` run gives (the action's annotation, the command's warning line). */
-const INSECURE_TLS_WARNING = "insecure-tls is on: the server's certificate is not checked, so anything on the way to it could answer in its place";
-const NOTE_TITLES = {
-    'server-lost': 'Model server stopped answering',
-    history: 'Startup history',
-    regression: 'Model server startup slower than usual',
-    drift: "Model server's environment changed",
-    'insecure-tls': 'TLS certificate checks are off',
-    'not-ready': 'Model server not ready',
-    'gpu-busy': 'GPU memory held by other processes',
-    smoke: 'Smoke test did not measure throughput',
-    'throughput-regression': 'Model server decodes slower than usual',
-    'model-match': 'Model matched only partly'
-};
-/** The failure's title: the reason the wait gives, as its output says it (no colon or comma: core escapes them). */
-const failureTitle = (reason) => `Model server not ready (${reason})`;
-const INPUT_ERROR_TITLE = 'Invalid input';
-const UNEXPECTED_ERROR_TITLE = 'wait-for-model failed unexpectedly';
-
+// EXTERNAL MODULE: ./src/report/annotation-titles.ts
+var annotation_titles = __nccwpck_require__(4397);
 ;// CONCATENATED MODULE: ./src/action/main.ts
 /**
  * The GitHub layer: inputs in; outputs, summary and failure out. The wait is `gate`'s and what follows it is
@@ -17231,19 +17254,23 @@ async function run() {
         if (annotated.has(what))
             return say(`${kind}: ${line}`);
         annotated.add(what);
-        annotate(kind, commandSafe((0,inputs_secrets/* redact */.E$)(line, secrets)), NOTE_TITLES[what]);
+        annotate(kind, commandSafe((0,inputs_secrets/* redact */.E$)(line, secrets)), annotation_titles/* NOTE_TITLES */.Xh[what]);
     };
     // The runner sends SIGINT, then SIGTERM, when the job is cancelled (SIGHUP when its service goes): whatever the
     // step is doing then, it ends the wait and still reports, reason=cancelled.
     const { cancel, release } = cancelOnSignals();
     try {
+        // an input action.yml does not declare would be ignored: a typo, or an input this action no longer has
+        const unknown = (0,variables/* unknownInput */.pv)(process.env, INPUT_NAMES);
+        if (unknown !== undefined)
+            return setFailed(unknown, annotation_titles/* INPUT_ERROR_TITLE */.$O);
         const settings = parseSettings(actionInput, undefined, process.env);
         secrets = settings.secrets;
         if (settings.insecureTls)
-            note('warning', INSECURE_TLS_WARNING, 'insecure-tls');
+            note('warning', annotation_titles/* INSECURE_TLS_WARNING */.Gz, 'insecure-tls');
         // The clock's zero is the process start, so elapsed-seconds counts from the step's start.
         const firstProbe = await (0,first_probe/* sendFirstProbe */.Hs)(settings, clock/* systemClock */.ml, 0);
-        const { gate, conclude, concludedSince, summaryMarkdown, defaultHistoryFile } = await __nccwpck_require__.e(/* import() */ 279).then(__nccwpck_require__.bind(__nccwpck_require__, 6279));
+        const { gate, conclude, carryOut, defaultHistoryFile } = await __nccwpck_require__.e(/* import() */ 427).then(__nccwpck_require__.bind(__nccwpck_require__, 5427));
         const outcome = await gate(settings, {
             clock: clock/* systemClock */.ml,
             startedAt: 0,
@@ -17260,52 +17287,78 @@ async function run() {
         // The post step stops the server at the job end: it learns which one from the runner's state.
         if (concluded.jobEndState !== undefined)
             await saveState(concluded.jobEndState);
-        say(concluded.finalLine);
-        const tail = concluded.logTail;
-        // The server wrote these lines: they must not act as workflow commands.
-        if (tail !== undefined)
-            await untrustedGroup(tail.title, tail.lines, say);
-        if (concluded.diagnostics.length > 0) {
-            const { runCommand, runDiagnostics } = await __nccwpck_require__.e(/* import() */ 951).then(__nccwpck_require__.bind(__nccwpck_require__, 1951));
-            await runDiagnostics(concluded.diagnostics, {
-                group: (title, body) => group((0,inputs_secrets/* redact */.E$)(title, secrets), body),
-                exec: (program, args) => runCommand(program, args, process.stdout, cancel.signal),
-                log: say,
-                cancel: cancel.signal
-            });
-        }
-        // Outputs and summary come last, so that a cancel at any moment before them (the diagnostics) is what they say.
-        const next = concludedSince(concluded, settings, cancel, concluded.diagnostics.length > 0 ? 'diagnostics' : 'after-wait', clock/* systemClock */.ml.now());
-        // Registered for the steps after this one; this step's own lines were redacted as they were written.
-        secrets.forEach(setSecret);
-        await setOutputs(next.outputs);
-        if (next.smokeWarning !== undefined)
-            note('warning', next.smokeWarning, 'smoke');
-        if (process.env.GITHUB_STEP_SUMMARY) {
-            await (await jobSummary()).addRaw((0,inputs_secrets/* redact */.E$)(summaryMarkdown(next.outcome, next.context), secrets)).write();
-        }
-        if (next.failedRegression !== undefined)
-            setFailed((0,inputs_secrets/* redact */.E$)(next.failedRegression, secrets), NOTE_TITLES.regression);
-        if (next.failedThroughput !== undefined)
-            setFailed(commandSafe((0,inputs_secrets/* redact */.E$)(next.failedThroughput, secrets)), NOTE_TITLES['throughput-regression']);
-        if (next.verdict !== undefined) {
-            const message = commandSafe((0,inputs_secrets/* redact */.E$)(next.verdict.message, secrets));
-            if (next.verdict.kind === 'warn')
-                note('warning', message, 'not-ready');
-            else
-                setFailed(message, failureTitle(next.outcome.reason));
-        }
+        await carryOut(concluded, settings, { cancel, clock: clock/* systemClock */.ml }, {
+            log: say,
+            finalLine: say,
+            // The server wrote these lines: they must not act as workflow commands.
+            logTail: (title, lines) => untrustedGroup(title, [...lines], say),
+            group: (title, body) => group((0,inputs_secrets/* redact */.E$)(title, secrets), body),
+            commandOutput: process.stdout,
+            async outputs(values, summary) {
+                // Registered for the steps after this one; this step's own lines were redacted as they were written.
+                secrets.forEach(setSecret);
+                await setOutputs(values);
+                if (process.env.GITHUB_STEP_SUMMARY)
+                    await (await jobSummary()).addRaw(summary()).write();
+            },
+            verdict: ({ kind, message, title }) => kind === 'warn'
+                ? annotate('warning', commandSafe((0,inputs_secrets/* redact */.E$)(message, secrets)), title)
+                : setFailed(commandSafe((0,inputs_secrets/* redact */.E$)(message, secrets)), title)
+        });
     }
     catch (e) {
         if (e instanceof input_error/* InputError */.dz)
-            setFailed(e.message, INPUT_ERROR_TITLE);
+            setFailed(e.message, annotation_titles/* INPUT_ERROR_TITLE */.$O);
         else
-            setFailed((0,inputs_secrets/* redact */.E$)(`Unexpected error: ${e.stack ?? String(e)}`, secrets), UNEXPECTED_ERROR_TITLE);
+            setFailed((0,inputs_secrets/* redact */.E$)(`Unexpected error: ${e.stack ?? String(e)}`, secrets), annotation_titles/* UNEXPECTED_ERROR_TITLE */.sI);
     }
     finally {
         release();
     }
 }
+
+
+/***/ }),
+
+/***/ 6284:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Eu: () => (/* binding */ engineInputName),
+/* harmony export */   Gw: () => (/* binding */ ENGINE_NAMES)
+/* harmony export */ });
+/* unused harmony export ENGINE_LABELS */
+/**
+ * The engines the gate knows: the master list, the names the `engine` input accepts, in the order every engine
+ * table follows. Apart from the tables themselves (log-markers.ts, readiness.ts, streams.ts), so that reading the
+ * inputs does not load those tables before the first probe. Adding an engine starts here: see README.md beside
+ * this file.
+ */
+const ENGINE_NAMES = [
+    'vllm',
+    'sglang',
+    'tgi',
+    'ollama',
+    'llamacpp',
+    'triton',
+    'nim',
+    'localai',
+    'kserve'
+];
+/** How people write each engine's name, in messages and in the docs. */
+const ENGINE_LABELS = {
+    vllm: 'vLLM',
+    sglang: 'SGLang',
+    tgi: 'TGI',
+    ollama: 'Ollama',
+    llamacpp: 'llama.cpp',
+    triton: 'Triton',
+    nim: 'NVIDIA NIM',
+    localai: 'LocalAI',
+    kserve: 'KServe'
+};
+/** The name the `engine` input and the CLI's help give an engine (`llama.cpp` for `llamacpp`). */
+const engineInputName = (engine) => (engine === 'llamacpp' ? 'llama.cpp' : engine);
 
 
 /***/ }),
@@ -17474,25 +17527,6 @@ function generationRoute(url) {
     }
     return undefined;
 }
-
-
-/***/ }),
-
-/***/ 6138:
-/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   T: () => (/* binding */ KEEP_RUNS),
-/* harmony export */   t: () => (/* binding */ MEDIAN_OF)
-/* harmony export */ });
-/**
- * How much the history keeps and averages over. Apart from the store, so that reading the inputs (which checks
- * `median-of`-style bounds against these) does not load the store before the first probe.
- */
-/** Runs kept per key. */
-const KEEP_RUNS = 100;
-/** Ready runs the expected startup is the median of. */
-const MEDIAN_OF = 10;
 
 
 /***/ }),
@@ -18031,7 +18065,7 @@ function request(dispatcher, options) {
 /***/ (function(module, __unused_webpack___webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4821);
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7732);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 
@@ -18149,7 +18183,7 @@ function generationFor(url, model) {
 /* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9354);
 /* harmony import */ var _input_files_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6731);
 /* harmony import */ var _cross_field_rules_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2322);
-/* harmony import */ var _forms_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9035);
+/* harmony import */ var _forms_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2198);
 /* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5369);
 /**
  * A fleet of servers: `start`, `pid`, `container` and `log-file` with one line per `url` line, in order, each
@@ -18281,62 +18315,23 @@ function endpointSettings(settings, i) {
 
 /***/ }),
 
-/***/ 9035:
+/***/ 2198:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  fy: () => (/* binding */ CONTAINER_FORM),
-  b5: () => (/* binding */ PID_FORM),
-  yL: () => (/* binding */ oneOf),
-  NJ: () => (/* binding */ parseContainer),
-  s4: () => (/* binding */ parseEngine),
-  xE: () => (/* binding */ parseEnvNames),
-  Ng: () => (/* binding */ parsePid),
-  S$: () => (/* binding */ parseUrls)
-});
-
-// UNUSED EXPORTS: parseUrl
-
-// EXTERNAL MODULE: ./src/inputs/input-error.ts
-var input_error = __nccwpck_require__(9354);
-// EXTERNAL MODULE: ./src/runtime/text.ts
-var runtime_text = __nccwpck_require__(5369);
-;// CONCATENATED MODULE: ./src/engines/engine-names.ts
-/**
- * The engines the gate knows: the master list, the names the `engine` input accepts, in the order every engine
- * table follows. Apart from the tables themselves (log-markers.ts, readiness.ts, streams.ts), so that reading the
- * inputs does not load those tables before the first probe. Adding an engine starts here: see README.md beside
- * this file.
- */
-const ENGINE_NAMES = [
-    'vllm',
-    'sglang',
-    'tgi',
-    'ollama',
-    'llamacpp',
-    'triton',
-    'nim',
-    'localai',
-    'kserve'
-];
-/** How people write each engine's name, in messages and in the docs. */
-const ENGINE_LABELS = {
-    vllm: 'vLLM',
-    sglang: 'SGLang',
-    tgi: 'TGI',
-    ollama: 'Ollama',
-    llamacpp: 'llama.cpp',
-    triton: 'Triton',
-    nim: 'NVIDIA NIM',
-    localai: 'LocalAI',
-    kserve: 'KServe'
-};
-/** The name the `engine` input and the CLI's help give an engine (`llama.cpp` for `llamacpp`). */
-const engineInputName = (engine) => (engine === 'llamacpp' ? 'llama.cpp' : engine);
-
-;// CONCATENATED MODULE: ./src/inputs/forms.ts
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   NJ: () => (/* binding */ parseContainer),
+/* harmony export */   Ng: () => (/* binding */ parsePid),
+/* harmony export */   S$: () => (/* binding */ parseUrls),
+/* harmony export */   b5: () => (/* binding */ PID_FORM),
+/* harmony export */   fy: () => (/* binding */ CONTAINER_FORM),
+/* harmony export */   s4: () => (/* binding */ parseEngine),
+/* harmony export */   xE: () => (/* binding */ parseEnvNames),
+/* harmony export */   yL: () => (/* binding */ oneOf)
+/* harmony export */ });
+/* unused harmony export parseUrl */
+/* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9354);
+/* harmony import */ var _runtime_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5369);
+/* harmony import */ var _engines_engine_names_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6284);
 /** The forms of the values only the settings take: URLs, a process id, variable names, an engine, a word of a list. */
 
 
@@ -18345,14 +18340,14 @@ const engineInputName = (engine) => (engine === 'llamacpp' ? 'llama.cpp' : engin
 function oneOf(text, words) {
     const word = text.trim().toLowerCase();
     if (!words.includes(word))
-        throw new input_error/* ProblemError */.Mm({ value: (0,runtime_text/* printable */.g$)(text), form: `one of ${words.join(', ')}` });
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: `one of ${words.join(', ')}` });
     return word;
 }
-const ENGINE_FORM = `auto or one of ${ENGINE_NAMES.map(engineInputName).join(', ')}`;
+const ENGINE_FORM = `auto or one of ${_engines_engine_names_js__WEBPACK_IMPORTED_MODULE_2__/* .ENGINE_NAMES */ .Gw.map(_engines_engine_names_js__WEBPACK_IMPORTED_MODULE_2__/* .engineInputName */ .Eu).join(', ')}`;
 function parseEngine(text) {
     const name = text === 'llama.cpp' ? 'llamacpp' : text;
-    if (!ENGINE_NAMES.includes(name))
-        throw new input_error/* ProblemError */.Mm({ value: (0,runtime_text/* printable */.g$)(text), form: ENGINE_FORM });
+    if (!_engines_engine_names_js__WEBPACK_IMPORTED_MODULE_2__/* .ENGINE_NAMES */ .Gw.includes(name))
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: ENGINE_FORM });
     return name;
 }
 const CONTAINER_FORM = "a container's name or id, as `docker ps` shows it (srv, 3f2c9a\u2026; a service container: ${{ job.services.<id>.id }})";
@@ -18361,7 +18356,7 @@ function parseContainer(text) {
     if (text === '')
         return undefined;
     if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$/.test(text))
-        throw new input_error/* ProblemError */.Mm({ value: (0,runtime_text/* printable */.g$)(text), form: CONTAINER_FORM });
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: CONTAINER_FORM });
     return text;
 }
 const PID_FORM = 'a process id (12345) or the path of a file holding one';
@@ -18373,7 +18368,7 @@ function parsePid(text) {
     const pid = Number(text);
     // Linux caps pid_max at 2^22.
     if (pid < 1 || pid > 4_194_304)
-        throw new input_error/* ProblemError */.Mm({ value: (0,runtime_text/* printable */.g$)(text), form: PID_FORM });
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: PID_FORM });
     return { pid };
 }
 const ENV_NAME_FORM = 'comma-separated variable names or globs such as NCCL_*,CUDA_VISIBLE_DEVICES';
@@ -18384,7 +18379,7 @@ function parseEnvNames(text) {
         .filter((n) => n !== '');
     const bad = names.find((n) => !/^[A-Za-z_*?][A-Za-z0-9_*?]*$/.test(n));
     if (bad !== undefined)
-        throw new input_error/* ProblemError */.Mm({ value: (0,runtime_text/* printable */.g$)(bad), problem: 'is not a variable name or glob', form: ENV_NAME_FORM });
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(bad), problem: 'is not a variable name or glob', form: ENV_NAME_FORM });
     return names;
 }
 const URL_FORM = 'an http:// or https:// URL such as http://localhost:8000/v1/models';
@@ -18397,7 +18392,7 @@ function parseUrls(text) {
         .map((l) => l.trim())
         .filter((l) => l !== '');
     if (lines.length > MAX_URLS)
-        throw new input_error/* ProblemError */.Mm({ problem: `lists ${lines.length} URLs; the limit is ${MAX_URLS}` });
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ problem: `lists ${lines.length} URLs; the limit is ${MAX_URLS}` });
     if (lines.length <= 1)
         return [parseUrl(lines[0] ?? '')];
     return lines.map((line, i) => {
@@ -18405,36 +18400,36 @@ function parseUrls(text) {
             return parseUrl(line);
         }
         catch (e) {
-            if (!(e instanceof input_error/* ProblemError */.Mm))
+            if (!(e instanceof _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm))
                 throw e;
-            throw new input_error/* ProblemError */.Mm({ ...e.problem, line: i + 1 }, { cause: e });
+            throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ ...e.problem, line: i + 1 }, { cause: e });
         }
     });
 }
 function parseUrl(text) {
     const s = text.trim();
     if (s === '')
-        throw new input_error/* ProblemError */.Mm({ problem: 'is required', form: URL_FORM });
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ problem: 'is required', form: URL_FORM });
     // Messages show the text without any user:password@ part, even when it is not a valid URL.
-    const shown = (0,runtime_text/* printable */.g$)(s.replace(/^([a-z][a-z\d+.-]*:\/\/)?.*@/is, '$1***@'));
+    const shown = (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(s.replace(/^([a-z][a-z\d+.-]*:\/\/)?.*@/is, '$1***@'));
     // The URL parser would silently drop tabs and line breaks; a URL with them is a mistake or an injection.
-    if ((0,runtime_text/* hasControlChars */.jt)(s) || s.includes('\t'))
-        throw new input_error/* ProblemError */.Mm({ value: shown, problem: 'contains a control character', form: URL_FORM });
+    if ((0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .hasControlChars */ .jt)(s) || s.includes('\t'))
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: shown, problem: 'contains a control character', form: URL_FORM });
     let url;
     try {
         url = new URL(s);
     }
     catch {
-        throw new input_error/* ProblemError */.Mm({ value: shown, form: URL_FORM });
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: shown, form: URL_FORM });
     }
     // Checked first so that a password never reaches a message.
     if (url.username || url.password) {
-        throw new input_error/* ProblemError */.Mm({
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({
             problem: 'must not carry credentials (user:password@); pass them with "api-key" or "headers"'
         });
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:')
-        throw new input_error/* ProblemError */.Mm({ value: shown, form: URL_FORM });
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: shown, form: URL_FORM });
     return url;
 }
 
@@ -18831,19 +18826,39 @@ function redactKnown(text, secrets) {
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   D2: () => (/* binding */ SMOKE_SIZES),
+/* harmony export */   N2: () => (/* binding */ FIXED),
 /* harmony export */   OT: () => (/* binding */ STOP_MODES),
-/* harmony export */   X6: () => (/* binding */ SCHEDULE_MODES),
 /* harmony export */   jq: () => (/* binding */ MODEL_MATCH_MODES),
 /* harmony export */   js: () => (/* binding */ HISTORY_AUTO),
 /* harmony export */   r2: () => (/* binding */ GPU_CHECKS)
 /* harmony export */ });
-const SCHEDULE_MODES = ['adaptive', 'fixed'];
+/* harmony import */ var _parse_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3718);
+/**
+ * The settings' types: what the inputs turn into (parse-settings.ts reads them), one slice per concern, the words
+ * an input may take where the settings own them (GPU checks, stop modes), and the fixed values no input sets.
+ * A subsystem takes the slice it needs; `Settings` is all of them.
+ */
+
 /** `model-match`: `auto` takes a listed id that contains `model` when no closer one fits; `exact` does not. */
 const MODEL_MATCH_MODES = ['auto', 'exact'];
 const GPU_CHECKS = ['warn', 'fail', 'off'];
 const STOP_MODES = ['job-end', 'always', 'never'];
 /** `history-file: auto`: the runner's tool cache for the action, the user's cache directory for the CLI. */
 const HISTORY_AUTO = 'auto';
+const FIXED = {
+    status: (0,_parse_js__WEBPACK_IMPORTED_MODULE_0__/* .parseStatusSet */ .oY)('200-299'),
+    requestTimeoutMs: 10_000,
+    successThreshold: 1,
+    wrongModelAfterMs: 30_000,
+    schedule: 'adaptive',
+    progressIntervalMs: 30_000,
+    logLines: 50,
+    stopTimeoutMs: 30_000,
+    regressionMinRuns: 3
+};
+/** The smoke test's sizes: three streamed requests of 64 tokens (the outputs are their medians), within 2 minutes. */
+const SMOKE_SIZES = { requests: 3, tokens: 64, timeoutMs: 120_000 };
 
 
 /***/ }),
@@ -18853,7 +18868,8 @@ const HISTORY_AUTO = 'auto';
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   LO: () => (/* binding */ inputVariable),
-/* harmony export */   lh: () => (/* binding */ isInputVariable)
+/* harmony export */   lh: () => (/* binding */ isInputVariable),
+/* harmony export */   pv: () => (/* binding */ unknownInput)
 /* harmony export */ });
 /* unused harmony export shellInputVariable */
 /** Where an input's value comes from in the environment: the one mapping from input names to variable names. */
@@ -18862,11 +18878,67 @@ const PREFIX = 'INPUT_';
 const isInputVariable = (variable) => variable.startsWith(PREFIX);
 /**
  * The variable the runner sets for an input, as @actions/core's getInput reads it: INPUT_, then the name upper-cased
- * with spaces as underscores and hyphens kept (`match-regex` \u2192 INPUT_MATCH-REGEX).
+ * with spaces as underscores and hyphens kept (`fail-pattern` \u2192 INPUT_FAIL-PATTERN).
  */
 const inputVariable = (name) => `${PREFIX}${name.replace(/ /g, '_').toUpperCase()}`;
 /** The form a shell can set, hyphens as underscores (INPUT_MATCH_REGEX): the CLI reads it too. */
 const shellInputVariable = (name) => inputVariable(name).replace(/-/g, '_');
+/**
+ * The first INPUT_* variable that carries no input of `names` (a typo such as `fail-on-regresion`, an input this
+ * action no longer has), in words that name the closest input; undefined when every one is known.
+ */
+function unknownInput(env, names) {
+    const given = Object.keys(env)
+        .filter(isInputVariable)
+        .map((variable) => variable.slice(PREFIX.length).toLowerCase())
+        .find((name) => !names.includes(name));
+    if (given === undefined)
+        return undefined;
+    const closest = names.reduce((best, name) => (distance(given, name) < distance(given, best) ? name : best));
+    return `Input "${given}" is not an input of this action (action.yml): did you mean "${closest}"?`;
+}
+/** Edits (insert, delete, replace a character) from `a` to `b`. */
+function distance(a, b) {
+    let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+        const next = [i];
+        for (let j = 1; j <= b.length; j++)
+            next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        row = next;
+    }
+    return row[b.length];
+}
+
+
+/***/ }),
+
+/***/ 4397:
+/***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $O: () => (/* binding */ INPUT_ERROR_TITLE),
+/* harmony export */   Gz: () => (/* binding */ INSECURE_TLS_WARNING),
+/* harmony export */   Xh: () => (/* binding */ NOTE_TITLES),
+/* harmony export */   nV: () => (/* binding */ failureTitle),
+/* harmony export */   sI: () => (/* binding */ UNEXPECTED_ERROR_TITLE)
+/* harmony export */ });
+/** The warning an `insecure-tls: true` run gives (the action's annotation, the command's warning line). */
+const INSECURE_TLS_WARNING = "insecure-tls is on: the server's certificate is not checked, so anything on the way to it could answer in its place";
+const NOTE_TITLES = {
+    'server-lost': 'Model server stopped answering',
+    history: 'Startup history',
+    regression: 'Model server startup slower than usual',
+    drift: "Model server's environment changed",
+    'insecure-tls': 'TLS certificate checks are off',
+    'gpu-busy': 'GPU memory held by other processes',
+    smoke: 'Smoke test did not measure throughput',
+    'throughput-regression': 'Model server decodes slower than usual',
+    'model-match': 'Model matched only partly'
+};
+/** The failure's title: the reason the wait gives, as its output says it (no colon or comma: core escapes them). */
+const failureTitle = (reason) => `Model server not ready (${reason})`;
+const INPUT_ERROR_TITLE = 'Invalid input';
+const UNEXPECTED_ERROR_TITLE = 'wait-for-model failed unexpectedly';
 
 
 /***/ }),

@@ -31,7 +31,6 @@ export async function checkCommand(argv: string[], io: CliIo): Promise<number> {
     // one probe, due within the timeout: nothing waits, nothing is kept
     requestTimeoutMs: given.timeoutMs,
     intervalMs: given.timeoutMs,
-    successThreshold: 1,
     historyFile: undefined
   }
   // a health check's runner (Docker, Kubernetes, a CI step) may signal it: the probe ends, and says cancelled
