@@ -16540,7 +16540,7 @@ module.exports = {
 /***/ (function(module, __unused_webpack___webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5976);
+/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9917);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 /** The `wait-for-model` command: the same gate as the action, for shells, ssh sessions and scripts. */
@@ -16565,7 +16565,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5976:
+/***/ 9917:
 /***/ (function(__unused_webpack_module, __webpack_exports__, __nccwpck_require__) { // scripts/eager-own-code.mjs
 
 
@@ -17363,7 +17363,7 @@ var input_error = __nccwpck_require__(9354);
 var runtime_text = __nccwpck_require__(5369);
 ;// CONCATENATED MODULE: ./src/inputs/input-reader.ts
 /**
- * Reads one input at a time, as text, a duration, a whole number or a script, and names the input in any error:
+ * Reads one input at a time, as text, a duration or a script, and names the input in any error:
  * a parser of one value throws a ProblemError (or a plain Error), which becomes the input's InputError.
  */
 
@@ -17417,11 +17417,6 @@ function inputReader(get) {
                     form: `at least ${minMs}ms, as ${parse/* DURATION_FORM */.ec}`
                 });
             return ms;
-        }),
-        whole: (name, min, max, why = '') => field(name, (t) => {
-            if (!/^\s*\d+\s*$/.test(t) || Number(t) < min || Number(t) > max)
-                throw new input_error/* ProblemError */.Mm({ value: (0,runtime_text/* printable */.g$)(t), form: `a whole number from ${min} to ${max}${why}` });
-            return Number(t);
         })
     };
 }
@@ -17665,7 +17660,12 @@ var variables = __nccwpck_require__(6192);
 // EXTERNAL MODULE: external "node:util"
 var external_node_util_ = __nccwpck_require__(7975);
 ;// CONCATENATED MODULE: ./src/cli/usage.ts
-/** Bad usage, shared by the commands: an error that ends the CLI with status 2 and a pointer to `--help`. */
+/**
+ * Bad usage, shared by the commands: an error that ends the CLI with status 2 and a pointer to `--help`; a bad
+ * input is one, named as the user gave it, a flag (`--url`) or a variable (`INPUT_URL`).
+ */
+
+
 
 class UsageError extends Error {
 }
@@ -17681,15 +17681,6 @@ const table = (rows) => {
     const width = Math.max(...rows.map(([left]) => left.length)) + 2;
     return rows.map(([left, right]) => `  ${left.padEnd(width)}${right}`.trimEnd());
 };
-
-;// CONCATENATED MODULE: ./src/cli/input-error.ts
-/**
- * The one place where the CLI reads an InputError (src/inputs/): a bad input is bad usage, the input named as the
- * user gave it, a flag (`--url`) or a variable (`INPUT_URL`), and worded from the error's fields.
- */
-
-
-
 /** `--timeout: "5x" is not a duration such as \u2026`; `given`: where the bad value came from. */
 function cliInputMessage(e, given = 'flag') {
     const name = given === 'variable' ? (0,variables/* shellInputVariable */.zS)(e.input) : `--${e.input}`;
@@ -17924,7 +17915,6 @@ async function checkCommand(argv, io) {
         // one probe, due within the timeout: nothing waits, nothing is kept
         requestTimeoutMs: given.timeoutMs,
         intervalMs: given.timeoutMs,
-        successThreshold: 1,
         historyFile: undefined
     };
     // a health check's runner (Docker, Kubernetes, a CI step) may signal it: the probe ends, and says cancelled
@@ -19144,7 +19134,6 @@ var lifecycle_report = __nccwpck_require__(7205);
 
 
 
-
 async function stopCommand(argv, io, say, paint) {
     const { values } = parseCommandLine(argv, {
         pid: { type: 'string', multiple: true },
@@ -19700,7 +19689,7 @@ function writableSummaryFile(given) {
     return given;
 }
 
-;// CONCATENATED MODULE: ./src/cli/paint.ts
+;// CONCATENATED MODULE: ./src/cli/io.ts
 /** Colour only on a terminal, and never when NO_COLOR is set to anything (https://no-color.org). */
 function painter(io) {
     const on = io.stderr.isTTY === true && !io.env.NO_COLOR;
@@ -22084,7 +22073,6 @@ function checkLogFile(path, writer) {
 /* harmony export */   ec: () => (/* binding */ DURATION_FORM),
 /* harmony export */   lo: () => (/* binding */ parsePercent),
 /* harmony export */   mu: () => (/* binding */ parseRetryAfter),
-/* harmony export */   oY: () => (/* binding */ parseStatusSet),
 /* harmony export */   uQ: () => (/* binding */ isLatin1),
 /* harmony export */   yG: () => (/* binding */ parseBoolean)
 /* harmony export */ });
@@ -22118,20 +22106,6 @@ function parseDuration(text) {
     if (!Number.isFinite(ms) || ms > MAX_DURATION_MS)
         throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), problem: 'is longer than the 168h this accepts' });
     return Math.round(ms);
-}
-const STATUS_FORM = 'HTTP status codes (100-599) as a code (200), a list (200,204) or a range (200-299)';
-/** Parses `200`, `200,204`, `200-299` (and mixes such as `200-204,301`). */
-function parseStatusSet(text) {
-    const ranges = [];
-    for (const part of text.split(',')) {
-        const m = /^\s*(\d{3})\s*(?:-\s*(\d{3})\s*)?$/.exec(part);
-        const lo = m ? Number(m[1]) : NaN;
-        const hi = m?.[2] ? Number(m[2]) : lo;
-        if (!(lo >= 100 && hi <= 599 && lo <= hi))
-            throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: STATUS_FORM });
-        ranges.push([lo, hi]);
-    }
-    return ranges;
 }
 function statusAccepted(set, status) {
     return set.some(([lo, hi]) => status >= lo && status <= hi);
@@ -22352,13 +22326,6 @@ function redactKnown(text, secrets) {
 /* harmony export */   js: () => (/* binding */ HISTORY_AUTO),
 /* harmony export */   r2: () => (/* binding */ GPU_CHECKS)
 /* harmony export */ });
-/* harmony import */ var _parse_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3718);
-/**
- * The settings' types: what the inputs turn into (parse-settings.ts reads them), one slice per concern, the words
- * an input may take where the settings own them (GPU checks, stop modes), and the fixed values no input sets.
- * A subsystem takes the slice it needs; `Settings` is all of them.
- */
-
 /** `model-match`: `auto` takes a listed id that contains `model` when no closer one fits; `exact` does not. */
 const MODEL_MATCH_MODES = ['auto', 'exact'];
 const GPU_CHECKS = ['warn', 'fail', 'off'];
@@ -22366,7 +22333,7 @@ const STOP_MODES = ['job-end', 'always', 'never'];
 /** `history-file: auto`: the runner's tool cache for the action, the user's cache directory for the CLI. */
 const HISTORY_AUTO = 'auto';
 const FIXED = {
-    status: (0,_parse_js__WEBPACK_IMPORTED_MODULE_0__/* .parseStatusSet */ .oY)('200-299'),
+    status: [[200, 299]],
     requestTimeoutMs: 10_000,
     successThreshold: 1,
     wrongModelAfterMs: 30_000,

@@ -16918,7 +16918,7 @@ var parse = __nccwpck_require__(3718);
 var runtime_text = __nccwpck_require__(5369);
 ;// CONCATENATED MODULE: ./src/inputs/input-reader.ts
 /**
- * Reads one input at a time, as text, a duration, a whole number or a script, and names the input in any error:
+ * Reads one input at a time, as text, a duration or a script, and names the input in any error:
  * a parser of one value throws a ProblemError (or a plain Error), which becomes the input's InputError.
  */
 
@@ -16972,11 +16972,6 @@ function inputReader(get) {
                     form: `at least ${minMs}ms, as ${parse/* DURATION_FORM */.ec}`
                 });
             return ms;
-        }),
-        whole: (name, min, max, why = '') => field(name, (t) => {
-            if (!/^\s*\d+\s*$/.test(t) || Number(t) < min || Number(t) > max)
-                throw new input_error/* ProblemError */.Mm({ value: (0,runtime_text/* printable */.g$)(t), form: `a whole number from ${min} to ${max}${why}` });
-            return Number(t);
         })
     };
 }
@@ -18565,7 +18560,6 @@ function checkLogFile(path, writer) {
 /* harmony export */   ec: () => (/* binding */ DURATION_FORM),
 /* harmony export */   lo: () => (/* binding */ parsePercent),
 /* harmony export */   mu: () => (/* binding */ parseRetryAfter),
-/* harmony export */   oY: () => (/* binding */ parseStatusSet),
 /* harmony export */   uQ: () => (/* binding */ isLatin1),
 /* harmony export */   yG: () => (/* binding */ parseBoolean)
 /* harmony export */ });
@@ -18599,20 +18593,6 @@ function parseDuration(text) {
     if (!Number.isFinite(ms) || ms > MAX_DURATION_MS)
         throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), problem: 'is longer than the 168h this accepts' });
     return Math.round(ms);
-}
-const STATUS_FORM = 'HTTP status codes (100-599) as a code (200), a list (200,204) or a range (200-299)';
-/** Parses `200`, `200,204`, `200-299` (and mixes such as `200-204,301`). */
-function parseStatusSet(text) {
-    const ranges = [];
-    for (const part of text.split(',')) {
-        const m = /^\s*(\d{3})\s*(?:-\s*(\d{3})\s*)?$/.exec(part);
-        const lo = m ? Number(m[1]) : NaN;
-        const hi = m?.[2] ? Number(m[2]) : lo;
-        if (!(lo >= 100 && hi <= 599 && lo <= hi))
-            throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .ProblemError */ .Mm({ value: (0,_runtime_text_js__WEBPACK_IMPORTED_MODULE_1__/* .printable */ .g$)(text), form: STATUS_FORM });
-        ranges.push([lo, hi]);
-    }
-    return ranges;
 }
 function statusAccepted(set, status) {
     return set.some(([lo, hi]) => status >= lo && status <= hi);
@@ -18833,13 +18813,6 @@ function redactKnown(text, secrets) {
 /* harmony export */   js: () => (/* binding */ HISTORY_AUTO),
 /* harmony export */   r2: () => (/* binding */ GPU_CHECKS)
 /* harmony export */ });
-/* harmony import */ var _parse_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3718);
-/**
- * The settings' types: what the inputs turn into (parse-settings.ts reads them), one slice per concern, the words
- * an input may take where the settings own them (GPU checks, stop modes), and the fixed values no input sets.
- * A subsystem takes the slice it needs; `Settings` is all of them.
- */
-
 /** `model-match`: `auto` takes a listed id that contains `model` when no closer one fits; `exact` does not. */
 const MODEL_MATCH_MODES = ['auto', 'exact'];
 const GPU_CHECKS = ['warn', 'fail', 'off'];
@@ -18847,7 +18820,7 @@ const STOP_MODES = ['job-end', 'always', 'never'];
 /** `history-file: auto`: the runner's tool cache for the action, the user's cache directory for the CLI. */
 const HISTORY_AUTO = 'auto';
 const FIXED = {
-    status: (0,_parse_js__WEBPACK_IMPORTED_MODULE_0__/* .parseStatusSet */ .oY)('200-299'),
+    status: [[200, 299]],
     requestTimeoutMs: 10_000,
     successThreshold: 1,
     wrongModelAfterMs: 30_000,

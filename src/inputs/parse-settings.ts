@@ -190,14 +190,7 @@ function readHistory(read: InputReader, get: (name: InputName) => string): Histo
   const historyKey = read.text('history-key')
   if (historyKey !== undefined && historyKey.length > 200)
     throw new InputError('history-key', { problem: `is ${historyKey.length} characters long; give at most 200` })
-  // one threshold for both: startup slower, or the smoke test's decode rate lower, than usual
   const regressionThresholdPercent = read.field('regression-threshold', parsePercent)
   const failOnRegression = read.field('fail-on-regression', parseBoolean)
-  return {
-    historyFile,
-    historyKey,
-    regressionThresholdPercent,
-    throughputRegressionPercent: regressionThresholdPercent,
-    failOnRegression
-  }
+  return { historyFile, historyKey, regressionThresholdPercent, failOnRegression }
 }

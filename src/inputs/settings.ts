@@ -173,10 +173,11 @@ export interface HistorySettings {
   historyFile?: string
   /** Which earlier runs compare with this one; undefined: from the URL, the model and `start`. */
   historyKey?: string
-  /** Slower than the median of earlier runs by more than this many percent is a regression. */
+  /**
+   * Slower than the median of earlier runs by more than this many percent is a regression, and so is a smoke test's
+   * decode rate below theirs by more than this.
+   */
   regressionThresholdPercent: number
-  /** A smoke test's decode rate below the median of earlier runs by more than this many percent is a regression. */
-  throughputRegressionPercent: number
   failOnRegression: boolean
 }
 

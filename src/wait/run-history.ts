@@ -157,7 +157,7 @@ export async function settle({
     settings.regressionThresholdPercent,
     settings.regressionMinRuns,
     settings.timeoutMs - outcome.elapsedMs,
-    settings.throughputRegressionPercent,
+    settings.regressionThresholdPercent,
     deps.cancel?.signal
   )
   if (findings.regression !== undefined && !settings.failOnRegression) deps.warn(findings.regression, 'regression')
