@@ -97,21 +97,42 @@ describe('the packaged action', () => {
     }
   })
 
-  it('with fail-on-timeout: false, reports ready=false and a warning but passes', async () => {
-    const run = await runAction({
-      entry,
-      inputs: { url: 'http://127.0.0.1:9/v1/models', timeout: '1s', 'fail-on-timeout': 'false' }
-    })
-    expect(run.code).toBe(0)
+  it("on a timeout, fails with one error and still writes the outputs (continue-on-error is the workflow's)", async () => {
+    const run = await runAction({ entry, inputs: { url: 'http://127.0.0.1:9/v1/models', timeout: '1s' } })
+    expect(run.code).toBe(1)
     expect(run.outputs).toMatchObject({
       ready: 'false',
       reason: 'timeout',
       'status-code': '',
       'first-response-seconds': ''
     })
-    expect(run.stdout).toMatch(/^::warning title=Model server not ready::Timed out after/m)
-    expect(errors(run.stdout)).toEqual([])
+    const found = errors(run.stdout)
+    expect(found).toHaveLength(1)
+    expect(found[0]).toMatch(/^::error title=Model server not ready \(timeout\)::Timed out after/)
   })
+
+  it.each([
+    ['fail-on-regresion', 'true', 'fail-on-regression'],
+    ['match-regex', 'ready', 'match'],
+    ['fail-on-timeout', 'false', 'timeout']
+  ])(
+    'refuses an input action.yml does not declare (%s) before any request, naming the closest one',
+    async (name, value, closest) => {
+      let requests = 0
+      const own = ownPath()
+      const host = await serve((req, res) => {
+        if (req.url?.startsWith(own)) requests++
+        res.end()
+      })
+      const run = await runAction({ entry, inputs: { url: `http://${host}${own}/v1/models`, [name]: value } })
+      expect(run.code).toBe(1)
+      expect(requests).toBe(0)
+      expect(errors(run.stdout)).toEqual([
+        `::error title=Invalid input::Input "${name}" is not an input of this action (action.yml): did you mean "${closest}"?`
+      ])
+      expect(run.outputs).toEqual({})
+    }
+  )
 
   it('titles every annotation, and a server that keeps going away is one warning, not one per time', async () => {
     let requests = 0
@@ -171,8 +192,8 @@ describe('the packaged action', () => {
     const host = await serve(() => undefined)
     const run = await runMeasured({
       url: `http://${host}/v1/models`,
-      timeout: `${ANSWER_TIMEOUT_MS}ms`,
-      'request-timeout': '1m'
+      // within a probe's own limit: the one probe runs until the deadline
+      timeout: `${ANSWER_TIMEOUT_MS}ms`
     })
     expect(run.code).toBe(1)
     expect(run.outputs).toMatchObject({ reason: 'timeout', attempts: '1' })
@@ -185,9 +206,7 @@ describe('the packaged action', () => {
     ['interval', 'fast'],
     ['timeout', '-1'],
     ['url', 'localhost:8000/v1/models'],
-    ['status', '99'],
-    ['match-regex', '(['],
-    ['success-threshold', '0'],
+    ['match', '/([/'],
     ['headers', 'Authorization Bearer x']
   ])('rejects %s=%p before any request, with one error naming the input', async (name, value) => {
     let requests = 0

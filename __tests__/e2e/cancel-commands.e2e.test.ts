@@ -61,11 +61,11 @@ describe.each(SIGNALS)('%s', (signal) => {
   it('ends `check` while its probe waits for an answer: one line, not ready (cancelled), exit 1', async () => {
     const own = ownPath()
     const started: { run?: ReturnType<typeof cliRun> } = {}
-    // the server never answers: without the cancel, the probe would wait its 60 s request timeout
+    // the server never answers: without the cancel, the probe would wait its 60 s timeout
     const url = await net.http((req) => {
       if (req.url?.startsWith(own)) started.run?.send(signal)
     })
-    const run = cliRun(['check', '--url', `${url}${own}/v1/models`, '--request-timeout', '60s'])
+    const run = cliRun(['check', '--url', `${url}${own}/v1/models`, '--timeout', '60s'])
     started.run = run
     const ended = await run.ended
     expect(ended.afterSignalMs).toBeLessThan(CANCEL_MS * ended.stretch)

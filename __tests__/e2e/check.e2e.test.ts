@@ -46,26 +46,22 @@ describe('wait-for-model check', () => {
       if (req.url?.startsWith(own)) requests++
       res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '60' }).end('{"error":"Loading model"}')
     })
-    const r = await check(['--url', `${url}${own}/v1/models`, '--request-timeout', '10m'])
+    const r = await check(['--url', `${url}${own}/v1/models`, '--timeout', '10m'])
     expect(r.code).toBe(1)
     expect(r.stdout).toMatch(/^not ready after \d+ms: HTTP 503 Loading model\n$/)
     expect(requests).toBe(1)
-    // no sleep until a next probe (the Retry-After's 60 s) nor until the deadline (the 10 m request-timeout): only
+    // no sleep until a next probe (the Retry-After's 60 s) nor until the deadline (the 10 m timeout): only
     // a wait of either runs this long, on however busy a machine (idle, it ends within a second)
     expect(r.wallMs).toBeLessThan(HANG_MS)
   })
 
-  it('ends within --request-timeout when the server never answers', async () => {
+  it('ends within --timeout when the server never answers', async () => {
     const url = await net.http(() => {})
     const stretch = measureLoad()
-    const r = await runProcess(
-      process.execPath,
-      [cli, 'check', '--url', `${url}/v1/models`, '--request-timeout', '1s'],
-      {
-        env: { PATH: process.env.PATH ?? '', NODE_OPTIONS: `--import ${peakRssHook}` }
-      }
-    )
-    // what a busy machine adds past the request-timeout: slower work, not a longer wait (idle: 1 s)
+    const r = await runProcess(process.execPath, [cli, 'check', '--url', `${url}/v1/models`, '--timeout', '1s'], {
+      env: { PATH: process.env.PATH ?? '', NODE_OPTIONS: `--import ${peakRssHook}` }
+    })
+    // what a busy machine adds past the timeout: slower work, not a longer wait (idle: 1 s)
     const slackMs = 1_000 * stretch()
     expect(r.code).toBe(1)
     expect(r.stdout.split('\n')).toHaveLength(2)
@@ -99,11 +95,12 @@ describe('wait-for-model check', () => {
     const url = `${await net.http((req, res) => (req.url === own && requests++, res.end('{}')))}${own}`
     for (const [args, message] of [
       [
-        ['--url', url, '--timeout', '5m'],
-        /^wait-for-model: --timeout: check probes once, within --request-timeout; it takes no --timeout\n/
+        ['--url', url, '--interval', '5m'],
+        /^wait-for-model: --interval: check probes once, within --timeout; it takes no --interval\n/
       ],
       [['--url', url, '--start', 'vllm serve x'], /^wait-for-model: --start: check probes once/],
-      [['--url', url, '--request-timeout', 'soon'], /^wait-for-model: --request-timeout: "soon" is not a duration/],
+      [['--url', url, '--timeout', 'soon'], /^wait-for-model: --timeout: "soon" is not a duration/],
+      [['--url', url, '--request-timeout', '5s'], /^wait-for-model: Unknown option '--request-timeout'/],
       [['--model', 'kimi'], /^wait-for-model: --url/]
     ] as Array<[string[], RegExp]>) {
       const r = await check(args)

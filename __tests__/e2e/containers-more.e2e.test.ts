@@ -121,8 +121,7 @@ suite('servers in containers, more, with a real Docker engine', () => {
         const step = mainStep(
           port,
           {
-            start: `docker run --rm --init --name ${name} --network host ${IMAGE} ${simulate(inner, '--load 1s')}`,
-            'fail-on-timeout': 'false'
+            start: `docker run --rm --init --name ${name} --network host ${IMAGE} ${simulate(inner, '--load 1s')}`
           },
           { RUNNER_DEBUG: '1' }
         )
@@ -170,7 +169,7 @@ suite('servers in containers, more, with a real Docker engine', () => {
           const binary = proxyBinary(as)
           const proxy = await startProxy(binary, port, inner)
           expect(readFileSync(`/proc/${proxy.pid}/comm`, 'utf8').trim()).toBe(as)
-          const run = await mainStep(port, { container: name, 'fail-on-timeout': 'false' }, { RUNNER_DEBUG: '1' })
+          const run = await mainStep(port, { container: name }, { RUNNER_DEBUG: '1' })
           expect(run.outputs.reason).toBe(reason)
           if (reason === 'ready') {
             expect(errors(run.stdout)).toEqual([])
@@ -249,8 +248,7 @@ suite('servers in containers, more, with a real Docker engine', () => {
     const hog = `console.log("[hog] loading weights"); const a = []; for (;;) a.push(Buffer.alloc(1 << 20, 1))`
     const run = await mainStep(port, {
       container: name,
-      start: `docker run --name ${name} --memory 64m --memory-swap 64m --network host ${IMAGE} /bin/node -e '${hog}'`,
-      'fail-on-timeout': 'false'
+      start: `docker run --name ${name} --memory 64m --memory-swap 64m --network host ${IMAGE} /bin/node -e '${hog}'`
     })
     const state = await inspect(name)
     // the engine's own word that the kernel killed it for memory

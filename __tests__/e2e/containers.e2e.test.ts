@@ -6,7 +6,7 @@ import { engineMissing, IMAGE, startEngine, type TestEngine } from '../helpers/d
 import { loopback, redirectorScript } from '../helpers/loopback.js'
 import { sandbox } from '../helpers/sandbox.js'
 import { containerSteps, simulate } from '../helpers/container-steps.js'
-import { errors, runMeasured, runProcess, savedServers, termOnceRunsNvidiaSmi } from '../helpers/support.js'
+import { errors, runMeasured, runProcess, savedServers, stateOf, termOnceRunsNvidiaSmi } from '../helpers/support.js'
 
 /**
  * `container`: the server is a container of a REAL Docker engine (dockerd on a private socket, helpers/
@@ -74,8 +74,7 @@ suite('servers in containers, with a real Docker engine', () => {
     const run = await mainStep(port, {
       container: name,
       start: `docker run --rm --init --name ${name} --network host -e NCCL_DEBUG=INFO -e HF_TOKEN=hf_secretvalue ${IMAGE} ${simulate(port, '--load 2s')}`,
-      'env-report': 'NCCL_*,HF_TOKEN',
-      'stop-timeout': '10s'
+      'env-report': 'NCCL_*,HF_TOKEN'
     })
     expect(errors(run.stdout)).toEqual([])
     expect(run.outputs).toMatchObject({ ready: 'true', reason: 'ready' })
@@ -112,8 +111,7 @@ suite('servers in containers, with a real Docker engine', () => {
     const run = await mainStep(ports[0], {
       url,
       container: names3.join('\n'),
-      start: start((i) => `--load ${500 + 300 * i}ms`),
-      'stop-timeout': '10s'
+      start: start((i) => `--load ${500 + 300 * i}ms`)
     })
     expect(errors(run.stdout)).toEqual([])
     expect(run.outputs.ready).toBe('true')
@@ -144,8 +142,7 @@ suite('servers in containers, with a real Docker engine', () => {
     const crash = await mainStep(ports[0], {
       url,
       container: again.join('\n'),
-      start: start((i) => (i === 1 ? '--load 30s --crash-after 1s' : '--load 30s')),
-      'stop-timeout': '10s'
+      start: start((i) => (i === 1 ? '--load 30s --crash-after 1s' : '--load 30s'))
     })
     const crashed = JSON.parse(crash.outputs.results) as Array<{ ready: boolean; reason: string; url: string }>
     expect(crash.outputs.ready).toBe('false')
@@ -302,8 +299,7 @@ suite('servers in containers, with a real Docker engine', () => {
       const stretch = measureLoad()
       const run = await mainStep(port, {
         container: name,
-        start: `docker run --name ${name} --network host ${IMAGE} ${simulate(port, args)}`,
-        'fail-on-timeout': 'false'
+        start: `docker run --name ${name} --network host ${IMAGE} ${simulate(port, args)}`
       })
       const ended = Date.now()
       const load = stretch()
@@ -332,8 +328,7 @@ suite('servers in containers, with a real Docker engine', () => {
     const stretch = measureLoad()
     const run = await mainStep(port, {
       container: name,
-      start: `docker run --name ${name} --network host ${IMAGE} /bin/no-such-server --port ${port}`,
-      'fail-on-timeout': 'false'
+      start: `docker run --name ${name} --network host ${IMAGE} /bin/no-such-server --port ${port}`
     })
     expect(run.outputs).toMatchObject({ ready: 'false', reason: 'server-exited' })
     expect(run.stdout).toMatch(
@@ -358,7 +353,7 @@ suite('servers in containers, with a real Docker engine', () => {
       expect(
         (await engine.docker('run', '-d', '--init', '--name', name, '--network', 'host', IMAGE, ...args)).code
       ).toBe(0)
-      const run = await mainStep(port, { container: name, 'fail-on-timeout': 'false', timeout: '10s' })
+      const run = await mainStep(port, { container: name, timeout: '10s' })
       expect(run.outputs).toMatchObject({ ready: 'false', reason: 'wrong-server' })
       expect(run.stdout).toContain(`not by a process of the container ${name}`)
     } finally {
@@ -396,18 +391,19 @@ suite('servers in containers, with a real Docker engine', () => {
     expect(ready.outputs).toMatchObject({ ready: 'true', reason: 'ready' })
   }, 120_000)
 
-  it('a container that ignores SIGTERM: SIGKILL after stop-timeout, and it is gone', async () => {
+  it('a container that ignores SIGTERM: SIGKILL after the stop timeout, and it is gone', async () => {
     const port = await freePort()
     const name = newName()
     // node as pid 1 of its container, without --init: the kernel gives it no default for SIGTERM
     const run = await mainStep(port, {
       container: name,
-      start: `docker run --name ${name} --network host ${IMAGE} ${simulate(port, '--load 1s')}`,
-      'stop-timeout': '1s'
+      start: `docker run --name ${name} --network host ${IMAGE} ${simulate(port, '--load 1s')}`
     })
     expect(run.outputs.ready).toBe('true')
     const stretch = measureLoad()
-    const p = await postStep(run.state)
+    // the job-end state is the post step's input: this one gives SIGTERM a second
+    const [saved] = savedServers(run.state)
+    const p = await postStep(stateOf({ ...saved, timeoutMs: 1000 }))
     const gone = /it did not exit after SIGTERM, so SIGKILL; gone (\d+\.\d)s after SIGTERM, exit code 137/.exec(
       p.stdout
     )
@@ -415,7 +411,9 @@ suite('servers in containers, with a real Docker engine', () => {
     // within stop-timeout: SIGKILL when it passed, and gone at once after it (the slack stretched by the load)
     expect(Number(gone?.[1])).toBeLessThanOrEqual(1 + 1 * stretch())
     expect((await inspect(name))?.Running).toBe(false)
-    console.log(`time to stop with SIGKILL after stop-timeout 1s (post step, whole process): ${Math.round(p.ms)} ms`)
+    console.log(
+      `time to stop with SIGKILL after the stop timeout 1s (post step, whole process): ${Math.round(p.ms)} ms`
+    )
   }, 120_000)
 
   it('an unhealthy HEALTHCHECK ends the wait', async () => {
@@ -425,8 +423,7 @@ suite('servers in containers, with a real Docker engine', () => {
       container: name,
       start:
         `docker run -d --name ${name} --network host --health-cmd 'exit 1' --health-interval 500ms ` +
-        `--health-retries 1 ${IMAGE} ${simulate(port, '--load 60s')}`,
-      'fail-on-timeout': 'false'
+        `--health-retries 1 ${IMAGE} ${simulate(port, '--load 60s')}`
     })
     expect(run.outputs).toMatchObject({ ready: 'false', reason: 'server-exited' })
     expect(run.stdout).toContain(`the container ${name} is unhealthy`)
@@ -491,8 +488,7 @@ suite('servers in containers, with a real Docker engine', () => {
     // node as pid 1 of its container, without --init: it ignores SIGTERM, and the stop-timeout is 30 s
     const run = await mainStep(port, {
       container: name,
-      start: `docker run -d --name ${name} --network host ${IMAGE} ${simulate(port, '--load 0s')}`,
-      'stop-timeout': '30s'
+      start: `docker run -d --name ${name} --network host ${IMAGE} ${simulate(port, '--load 0s')}`
     })
     expect(run.outputs.ready).toBe('true')
     const term = termOnceRunsNvidiaSmi()

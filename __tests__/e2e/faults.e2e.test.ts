@@ -74,7 +74,6 @@ const faults: Fault[] = [
     fault: 'accepts the connection and never answers',
     start: async (net) => ({
       url: `${await net.tcp(() => undefined)}/v1/models`,
-      inputs: { 'request-timeout': '1m' },
       check: (run) => expect(run.outputs.attempts).toBe('1')
     }),
     timeoutMs: ANSWER_TIMEOUT_MS,
@@ -86,7 +85,6 @@ const faults: Fault[] = [
     fault: 'answers the headers and never sends the body',
     start: async (net) => ({
       url: `${await net.http((_req, res) => res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' }).flushHeaders())}/v1/models`,
-      inputs: { 'request-timeout': '1m' },
       check: (run) => expect(run.outputs['status-code']).toBe('200')
     }),
     timeoutMs: ANSWER_TIMEOUT_MS,
@@ -104,7 +102,7 @@ const faults: Fault[] = [
         const timer = setInterval(() => res.write(body[i++]), 1_000)
         req.socket.once('close', () => clearInterval(timer))
       })
-      return { url: `${url}/v1/models`, inputs: { model: 'kimi', 'request-timeout': '1s', interval: '100ms' } }
+      return { url: `${url}/v1/models`, inputs: { model: 'kimi', interval: '100ms' } }
     },
     timeoutMs: ANSWER_TIMEOUT_MS,
     ready: false,
@@ -320,27 +318,6 @@ const faults: Fault[] = [
     ready: true,
     reason: 'ready',
     line: /: HTTP 200, serving \[\/models\/kimi-k2\]$/m
-  },
-  {
-    fault: 'flapping (ready, not ready, ready) with success-threshold 3',
-    async start(net) {
-      const script = [true, false, true, true, false, true, true, true]
-      let i = 0
-      const url = await net.http((_req, res) =>
-        script[Math.min(i++, script.length - 1)]
-          ? json(res, 200, list('kimi'))
-          : json(res, 503, '{"error":"Loading model"}')
-      )
-      return {
-        url: `${url}/v1/models`,
-        inputs: { model: 'kimi', interval: '100ms', 'success-threshold': '3' },
-        check: (run) => expect(run.outputs.attempts).toBe('8')
-      }
-    },
-    timeoutMs: READY_TIMEOUT_MS,
-    ready: true,
-    reason: 'ready',
-    line: /: HTTP 503 Loading model$/m
   },
   {
     fault: 'becomes ready during an in-flight probe',

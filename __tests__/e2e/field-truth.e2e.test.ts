@@ -143,40 +143,19 @@ describe('what waiting cannot change ends the wait at once', () => {
       }
     ))
 
-  it('a one-model engine listing another model ends it within wrong-model-after + 15 s, naming what it serves', () =>
-    withServer({ engine: 'vllm', model: 'Qwen/Qwen3-8B', loadMs: 300 }, async (base) => {
-      const r = await runCli([
-        '--url',
-        `${base}/v1/models`,
-        '--model',
-        'kimi',
-        '--wrong-model-after',
-        '3s',
-        '--timeout',
-        '3m'
-      ])
-      expect(r.code).toBe(1)
-      expect(r.out).toMatchObject({ ready: false, reason: 'wrong-model', models: ['Qwen/Qwen3-8B'] })
-      expect(r.endedAt - r.startedAt).toBeLessThan(3_000 + 15_000)
-      expect(Number(r.out['elapsed-seconds'])).toBeGreaterThanOrEqual(3)
-      expect(r.stderr).toMatch(/the server serves "Qwen\/Qwen3-8B", not "kimi", unchanged for \d+\.\ds/)
-    }))
-
-  it('wrong-model-after: 0 waits for the timeout', async () => {
-    await withServer({ engine: 'sglang', model: 'kimi-k2.5', loadMs: 200, opensAfterMs: 0 }, async (base) => {
-      const r = await runCli([
-        '--url',
-        `${base}/v1/models`,
-        '--model',
-        'kimi-k3',
-        '--wrong-model-after',
-        '0',
-        '--timeout',
-        '3s'
-      ])
-      expect(r.out).toMatchObject({ ready: false, reason: 'timeout' })
-    })
-  })
+  it(
+    'a one-model engine listing another model ends it within 30 s + 15 s, naming what it serves',
+    () =>
+      withServer({ engine: 'vllm', model: 'Qwen/Qwen3-8B', loadMs: 300 }, async (base) => {
+        const r = await runCli(['--url', `${base}/v1/models`, '--model', 'kimi', '--timeout', '3m'])
+        expect(r.code).toBe(1)
+        expect(r.out).toMatchObject({ ready: false, reason: 'wrong-model', models: ['Qwen/Qwen3-8B'] })
+        expect(r.endedAt - r.startedAt).toBeLessThan(30_000 + 15_000)
+        expect(Number(r.out['elapsed-seconds'])).toBeGreaterThanOrEqual(30)
+        expect(r.stderr).toMatch(/the server serves "Qwen\/Qwen3-8B", not "kimi", unchanged for \d+\.\ds/)
+      }),
+    60_000
+  )
 
   it("a vLLM whose engine core died (generations answer EngineCore's error) ends within 20 s with engine-dead", () =>
     withServer({ engine: 'vllm', model: 'm', loadMs: 200, generationFails: true }, async (base) => {
@@ -194,25 +173,6 @@ describe('what waiting cannot change ends the wait at once', () => {
       expect(r.out).toMatchObject({ ready: false, reason: 'engine-dead' })
       expect(r.endedAt - r.startedAt).toBeLessThan(20_000)
       expect(r.stderr).toContain("answered the engine's own dead-engine error 3 times in a row (HTTP 500)")
-    }))
-
-  it('a vLLM whose /health turns 503 after it said 200 ends within 20 s with engine-dead', () =>
-    withServer({ engine: 'vllm', model: 'm', loadMs: 200, diesAfterMs: 1_500 }, async (base) => {
-      // ready probes in a row are still being counted when the engine core dies
-      const r = await runCli([
-        '--url',
-        `${base}/v1/models`,
-        '--model',
-        'm',
-        '--success-threshold',
-        '1000',
-        '--timeout',
-        '2m'
-      ])
-      expect(r.code).toBe(1)
-      expect(r.out).toMatchObject({ ready: false, reason: 'engine-dead' })
-      expect(r.endedAt - r.startedAt).toBeLessThan(20_000)
-      expect(r.stderr).toContain('vLLM GET /health answered 503 after it had said ready')
     }))
 })
 

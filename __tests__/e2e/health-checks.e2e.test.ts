@@ -77,7 +77,7 @@ async function expectHealthOverLoading(argv: string[]): Promise<void> {
   })
 }
 
-const requestTimeoutMs = (argv: string[]): number => parseDuration(argv[argv.indexOf('--request-timeout') + 1])
+const checkTimeoutMs = (argv: string[]): number => parseDuration(argv[argv.indexOf('--timeout') + 1])
 
 describe('docs/health-checks.md', () => {
   it(
@@ -91,7 +91,7 @@ describe('docs/health-checks.md', () => {
       const [, options, cmd] = /^((?:--[a-z-]+=\S+ )*)CMD (\[.*\])$/.exec(line) ?? []
       const argv = JSON.parse(cmd) as string[]
       const timeout = /--timeout=(\S+)/.exec(options)?.[1] ?? ''
-      expect(requestTimeoutMs(argv)).toBeLessThan(parseDuration(timeout))
+      expect(checkTimeoutMs(argv)).toBeLessThan(parseDuration(timeout))
       // healthy within seconds of the model being served, not at the next --interval
       const option = (name: string): number => parseDuration(new RegExp(`--${name}=(\\S+)`).exec(options)?.[1] ?? '')
       expect(option('start-interval')).toBeLessThan(option('interval'))
@@ -143,7 +143,7 @@ describe('docs/health-checks.md', () => {
       expect({ ipc, shm_size }).toEqual(shm_size === undefined ? { ipc: 'host' } : { shm_size: expect.any(String) })
       const { test, timeout } = compose.services.vllm.healthcheck!
       expect(test[0]).toBe('CMD')
-      expect(requestTimeoutMs(test)).toBeLessThan(parseDuration(timeout))
+      expect(checkTimeoutMs(test)).toBeLessThan(parseDuration(timeout))
       await expectHealthOverLoading(test.slice(1))
     },
     RECIPE_MS
@@ -160,7 +160,7 @@ describe('docs/health-checks.md', () => {
       expect(startupProbe!.failureThreshold! * startupProbe!.periodSeconds!).toBeGreaterThanOrEqual(1200)
       for (const probe of [startupProbe!, readinessProbe!]) {
         const argv = probe.exec!.command!
-        expect(requestTimeoutMs(argv)).toBeLessThan(probe.timeoutSeconds! * 1000)
+        expect(checkTimeoutMs(argv)).toBeLessThan(probe.timeoutSeconds! * 1000)
       }
       expect(readinessProbe!.exec!.command).toEqual(startupProbe!.exec!.command)
       // copied as written, the server gets a GPU, and a /dev/shm in memory rather than the runtime's 64 MB

@@ -49,15 +49,9 @@ const bad: Array<[string, string, RegExp]> = [
   ['model', 'kimi\u0007', /contains a control character/],
   ['model', huge, /the limit is/],
   ['match', 'ready\u001b[0m', /contains a control character/],
-  ['match-regex', '([', /is not a valid JavaScript regular expression/],
-  ['match-regex', '/kimi/ii', /is not a valid JavaScript regular expression/],
-  ['match-regex', 'a{2,1}', /is not a valid JavaScript regular expression/],
-  ['status', '99', /HTTP status codes \(100-599\)/],
-  ['status', '2xx', /HTTP status codes/],
-  ['status', '600', /HTTP status codes/],
-  ['status', '299-200', /HTTP status codes/],
-  ['status', '200,,204', /HTTP status codes/],
-  ['status', '200 OK', /HTTP status codes/],
+  ['match', '/([/', /is not a valid JavaScript regular expression/],
+  ['match', '/kimi/ii', /is not a valid JavaScript regular expression/],
+  ['match', '/a{2,1}/', /is not a valid JavaScript regular expression/],
   ['interval', 'fast', /a duration such as 250ms/],
   ['interval', '10ms', /too short: give at least 100ms/],
   ['interval', '-1', /a duration such as/],
@@ -66,12 +60,7 @@ const bad: Array<[string, string, RegExp]> = [
   ['timeout', '0', /too short/],
   ['timeout', 'forever', /a duration such as/],
   ['timeout', '1d', /a duration such as/],
-  ['request-timeout', '10 seconds', /a duration such as/],
-  ['progress-interval', '0.1', /too short: give at least 1000ms/],
-  ['success-threshold', '0', /whole number from 1 to 1000/],
-  ['success-threshold', '1.5', /whole number/],
-  ['success-threshold', '1001', /whole number/],
-  ['success-threshold', 'three', /whole number/],
+  ['timeout', '10 seconds', /a duration such as/],
   ['headers', 'Authorization Bearer x', /line 1 is not one "Name: value" per line/],
   ['headers', 'X-A: ok\r\nX-B: b\rInjected: 1', /line 2 \(X-B\) has a control character/],
   ['headers', 'Bad Name: x', /is not one "Name: value"/],
@@ -80,7 +69,7 @@ const bad: Array<[string, string, RegExp]> = [
   ['api-key', 'Bearer sk-1', /white space; give the key alone/],
   ['api-key', 'sk-1\r\nX-Evil: 1', /the key contains a control character/],
   ['api-key', 'sk\u0001x', /the key contains a control character/],
-  ['fail-on-timeout', 'sometimes', /true or false/],
+  ['fail-on-regression', 'sometimes', /true or false/],
   ['ca-cert', '/nonexistent/ca.pem', /cannot read "\/nonexistent\/ca.pem" \(ENOENT\)/],
   ['ca-cert', dir, /cannot read .* \(EISDIR\)/],
   ['ca-cert', notPem, /holds no certificate/],
@@ -108,19 +97,18 @@ describe('bad input', () => {
   )
 })
 
-describe('match-regex that backtracks exponentially', () => {
+describe('a match regular expression that backtracks exponentially', () => {
   it('cannot hold the action past its deadline', async () => {
     echo = () => ({ status: 200, body: `${'a'.repeat(40)}b` })
     const run = await runMeasured({
       url: `${server}/health`,
-      'match-regex': '^(a+)+$',
+      match: '/^(a+)+$/',
       // long enough for a late-starting process to probe: the point is the line about the regex
-      timeout: `${ANSWER_TIMEOUT_MS}ms`,
-      'request-timeout': '1m'
+      timeout: `${ANSWER_TIMEOUT_MS}ms`
     })
     expect(run.outputs).toMatchObject({ ready: 'false', reason: 'timeout', 'status-code': '200' })
     expect(run.stdout).toMatch(
-      /: HTTP 200 a+b — \/\^\(a\+\)\+\$\/ ran out of time on the body \(it backtracks too much: simplify "match-regex"\)$/m
+      /: HTTP 200 a+b — \/\^\(a\+\)\+\$\/ ran out of time on the body \(it backtracks too much: simplify "match"\)$/m
     )
     expectEndedByDeadline(run, ANSWER_TIMEOUT_MS)
   })
@@ -142,7 +130,7 @@ describe('secrets', () => {
       `${h.authorization} ${h.cookie} ${h['proxy-authorization']} ${h['x-api-key']}`
     const debug = { ACTIONS_STEP_DEBUG: 'true', RUNNER_DEBUG: '1' }
     const runs: ActionRun[] = []
-    // progress lines, a timeout failure with the body excerpt, the summary and debug lines
+    // answer lines, a timeout failure with the body excerpt, the summary and debug lines
     echo = (h) => ({ status: 503, body: JSON.stringify({ error: `Loading model for ${echoed(h)}` }) })
     runs.push(
       await runMeasured(
@@ -150,15 +138,13 @@ describe('secrets', () => {
           ...inputs,
           url: `${server}/v1/models`,
           model: 'kimi',
-          // probes and a progress line need a window that a late start on a loaded machine cannot use up
+          // probes need a window that a late start on a loaded machine cannot use up
           timeout: `${ANSWER_TIMEOUT_MS}ms`,
-          interval: '200ms',
-          'progress-interval': '1s'
+          interval: '200ms'
         },
         debug
       )
     )
-    expect(runs[0].stdout).toMatch(/still waiting/)
     // the echoed credentials did reach the lines, masked
     expect(runs[0].stdout).toMatch(/Loading model for Bearer \*\*\* \*\*\* \*\*\* \*\*\*/)
     expect(runs[0].stdout).toMatch(/^::debug::probe: HTTP 503/m)
@@ -175,7 +161,7 @@ describe('secrets', () => {
       await runMeasured({ url: server.replace('http://', `http://user:${secrets[5]}@`), timeout: '30s' }, debug)
     )
     runs.push(await runMeasured({ url: `http://user:${secrets[5]}@[::1/`, timeout: '30s' }, debug))
-    runs.push(await runMeasured({ ...inputs, url: `${server}/v1/models`, status: 'two hundred' }, debug))
+    runs.push(await runMeasured({ ...inputs, url: `${server}/v1/models`, interval: 'two hundred' }, debug))
     for (const run of runs) {
       // the runs did reach the paths that print: each has a progress line or an error
       expect(run.stdout.length).toBeGreaterThan(0)
@@ -196,10 +182,10 @@ describe("a server's body", () => {
         { RUNNER_DEBUG: '1' }
       )
     ]
-    echo = () => ({ status: 503, body: JSON.stringify({ object: 'list', data: [{ id: injection }] }) })
+    echo = () => ({ status: 200, body: JSON.stringify({ object: 'list', data: [{ id: injection }] }) })
     runs.push(
       await runMeasured(
-        { url: `${server}/v1/models`, status: '503', model: 'kimi', timeout: `${ANSWER_TIMEOUT_MS}ms` },
+        { url: `${server}/v1/models`, model: 'kimi', timeout: `${ANSWER_TIMEOUT_MS}ms` },
         { RUNNER_DEBUG: '1' }
       )
     )

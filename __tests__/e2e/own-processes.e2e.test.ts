@@ -87,7 +87,7 @@ const stateWithShellPid = (pid: number): string => {
 describe('the job-end step signals only what this job started', () => {
   it('a server that died early, its pid now held by a stranger with another start time: left alone', async () => {
     // the server exits before it is ready; its state (pid, start time, boot, marker) is saved all the same
-    const run = await mainStep((port) => `node ${fakeServer} ${port} exit 300 1`, { 'fail-on-timeout': 'false' })
+    const run = await mainStep((port) => `node ${fakeServer} ${port} exit 300 1`)
     // its fatal line or its exit, whichever the wait saw first
     expect(run.outputs.reason).toMatch(/^(server-exited|log-error)$/)
     const [saved] = savedServers(run.state)

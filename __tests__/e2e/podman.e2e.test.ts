@@ -57,8 +57,7 @@ suite('servers in containers, with a real Podman (podman system service)', () =>
       start:
         `${engine.client} run --rm --init --name ${name} --network host -e NCCL_DEBUG=INFO ` +
         `-e HF_TOKEN=hf_secretvalue ${engine.image} ${simulate(port, '--load 2s')}`,
-      'env-report': 'NCCL_*,HF_TOKEN',
-      'stop-timeout': '10s'
+      'env-report': 'NCCL_*,HF_TOKEN'
     })
     expect(errors(run.stdout)).toEqual([])
     expect(run.outputs).toMatchObject({ ready: 'true', reason: 'ready' })
@@ -101,8 +100,7 @@ suite('servers in containers, with a real Podman (podman system service)', () =>
       const name = newName()
       const run = mainStep(port, {
         container: name,
-        start: `${engine.client} run --name ${name} --network host ${engine.image} ${simulate(port, args)}`,
-        'fail-on-timeout': 'false'
+        start: `${engine.client} run --name ${name} --network host ${engine.image} ${simulate(port, args)}`
       })
       // killed once it has said its first line (an event, not a time: a loaded machine starts it late)
       if (kill)
@@ -141,8 +139,7 @@ suite('servers in containers, with a real Podman (podman system service)', () =>
     const name = newName()
     const run = await mainStep(port, {
       container: name,
-      start: `${engine.client} run --name ${name} --network host ${engine.image} /bin/no-such-server --port ${port}`,
-      'fail-on-timeout': 'false'
+      start: `${engine.client} run --name ${name} --network host ${engine.image} /bin/no-such-server --port ${port}`
     })
     expect(run.outputs).toMatchObject({ ready: 'false', reason: 'server-exited' })
     // Podman leaves it "created" with exit code 0 and no error: the client's exit and last line say why
@@ -158,8 +155,7 @@ suite('servers in containers, with a real Podman (podman system service)', () =>
       container: name,
       start:
         `${engine.client} run -d --name ${name} --network host --health-cmd 'exit 1' --health-interval 1s ` +
-        `--health-retries 1 ${engine.image} ${simulate(port, '--load 60s')}`,
-      'fail-on-timeout': 'false'
+        `--health-retries 1 ${engine.image} ${simulate(port, '--load 60s')}`
     })
     // Podman 4.3 runs checks from systemd timers; without systemd the test is the timer
     await whileRunning(run, async () => {

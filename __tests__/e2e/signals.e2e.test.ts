@@ -231,7 +231,7 @@ describe.each(SIGNALS)('%s', (signal) => {
       const result = await signalled(
         {
           entry,
-          inputs: { ...base, url: await stuckStream(), timeout: '30s', 'smoke-test': smoke, 'smoke-timeout': '60s' }
+          inputs: { ...base, url: await stuckStream(), timeout: '30s', 'smoke-test': smoke }
         },
         signal,
         (out) => out.includes('Smoke test: '),
@@ -277,8 +277,7 @@ describe.each(SIGNALS)('%s', (signal) => {
         // the shell ignores SIGTERM, and so does a worker (saying so in the log): only SIGKILL ends them
         start: `trap '' TERM; node -e 'process.on("SIGTERM", () => console.log("worker ignores SIGTERM")); setInterval(() => {}, 1000)' & node ${fakeServer} ${port} loads 100`,
         'log-file': log,
-        timeout: '30s',
-        'stop-timeout': '30s'
+        timeout: '30s'
       }
     })
     const pid = Number(main.outputs.pid)

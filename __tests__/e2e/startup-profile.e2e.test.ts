@@ -8,7 +8,8 @@ import { entry, errors } from '../helpers/support.js'
 /**
  * End to end: `node dist/index.js` starts a stand-in server that writes a real-format startup log of one engine
  * line by line, at the recorded pace compressed in time (the lines keep their recorded stamps), then serves
- * `/v1/models`. The action reads the log while it waits: phases, progress lines with the time left, the summary.
+ * `/v1/models`. The action reads the log while it waits: phases, their durations, the summary (the still-waiting lines
+ * with the time left come every 30 s: startup-progress.e2e.test.ts).
  */
 const replay = new URL('../fixtures/replay-log.mjs', import.meta.url).pathname
 const fixture = fixturePath
@@ -32,7 +33,6 @@ async function replayed(
       start: `node ${replay} ${fixture(name)} ${speedup} ${port} 5`,
       'log-file': box.path('server.log'),
       interval: '200ms',
-      'progress-interval': '1s',
       timeout: '40s',
       'history-file': box.path('history.jsonl'),
       ...inputs
@@ -57,13 +57,8 @@ function expectPhases(run: ActionRun, expected: Array<[string, number | [number,
     else expect([p.name, p.seconds >= want[0] && p.seconds <= want[1]]).toEqual([p.name, true])
   })
 }
-const seconds = (text: string): number => {
-  const m = /^(?:(\d+)m)?(\d+(?:\.\d+)?)(s|ms)$/.exec(text) as RegExpExecArray
-  return m[3] === 'ms' ? Number(m[2]) / 1000 : Number(m[1] ?? 0) * 60 + Number(m[2])
-}
-
 describe('the startup profile from a replayed engine log', () => {
-  it("vLLM: phases by its stamps and own figures, shard progress with the time left at tqdm's pace, a chart in the summary", async () => {
+  it('vLLM: phases by its stamps and own figures, a chart in the summary', async () => {
     const run = await replayed('vllm', 80)
     expect(errors(run.stdout)).toEqual([])
     expect(run.outputs).toMatchObject({ ready: 'true', reason: 'ready' })
@@ -79,18 +74,6 @@ describe('the startup profile from a replayed engine log', () => {
       ['capturing CUDA graphs', 40],
       ['starting server', [0.5, 2]]
     ])
-    // While the shards load (2.7s here, 213s recorded): "loading weights 45% (29/64 shards), about 1m54s left"
-    const progress = [
-      ...run.stdout.matchAll(
-        /: loading weights (\d+)% \((\d+)\/64 shards\), about (\S+) left; the server still answers: connection refused \(\d+ probes so far\)\n/g
-      )
-    ]
-    expect(progress.length).toBeGreaterThanOrEqual(1)
-    for (const [, percent, n, left] of progress) {
-      expect(Number(percent)).toBe(Math.floor((Number(n) / 64) * 100))
-      // 3.3s a shard by tqdm's own clock (whole seconds), less the moments since its last line
-      expect(Math.abs(seconds(left) - (64 - Number(n)) * 3.3)).toBeLessThan(5)
-    }
     expect(run.summary).toContain('#### Startup phases')
     expect(run.summary).toMatch(
       /```mermaid\ngantt\n {2}title vLLM startup\n[\s\S]* {2}loading weights 213\.4s : \d\d:\d\d:\d\d\.\d00, \d\d:\d\d:\d\d\.\d00\n/
@@ -99,7 +82,7 @@ describe('the startup profile from a replayed engine log', () => {
     expect(run.summary).toMatch(/\| Engine \| vLLM \|/)
   })
 
-  it('SGLang: graph capture by batch sizes, shard progress, and the warm-up until it is fired up', async () => {
+  it('SGLang: graph capture by batch sizes, and the warm-up until it is fired up', async () => {
     const run = await replayed('sglang', 60)
     expect(errors(run.stdout)).toEqual([])
     expect(run.outputs.ready).toBe('true')
@@ -112,12 +95,9 @@ describe('the startup profile from a replayed engine log', () => {
       ['starting server', 2],
       ['warming up', 5]
     ])
-    const progress = [...run.stdout.matchAll(/: loading weights (\d+)% \((\d+)\/64 shards\), about (\S+) left;/g)]
-    expect(progress.length).toBeGreaterThanOrEqual(1)
-    for (const [, , n, left] of progress) expect(Math.abs(seconds(left) - (64 - Number(n)) * 2.9)).toBeLessThan(5)
   })
 
-  it('TGI: coloured lines, downloads counted as files with a rate from the reads, the shard time it prints', async () => {
+  it('TGI: coloured lines, the download and the shard time it prints', async () => {
     const run = await replayed('tgi', 50)
     expect(errors(run.stdout)).toEqual([])
     expectPhases(run, [
@@ -126,12 +106,9 @@ describe('the startup profile from a replayed engine log', () => {
       ['starting server', 0.3],
       ['warming up', 14.9]
     ])
-    expect(run.stdout).toMatch(
-      /: downloading \d+% \([0-4]\/4 files\)(, about \S+ left|, almost done)?; the server still answers/
-    )
   })
 
-  it('llama.cpp: no stamps, so phases are measured as the lines are read; a phase without progress says how long it has run', async () => {
+  it('llama.cpp: no stamps, so phases are measured as the lines are read', async () => {
     const run = await replayed('llamacpp', 15)
     expect(errors(run.stdout)).toEqual([])
     // recorded 40.8s of loading, replayed 15 times faster: 2.7s, read every 200ms
@@ -142,7 +119,6 @@ describe('the startup profile from a replayed engine log', () => {
       ['warming up', [0, 0.6]],
       ['starting server', [0, 0.5]]
     ])
-    expect(run.stdout).toMatch(/: loading weights for (\d+\.\ds|\d+ms); the server still answers: connection refused/)
   })
 
   it('Ollama and Triton: their phases and the durations they print', async () => {
@@ -203,10 +179,6 @@ describe('history across runs', () => {
     expect(warnings(first.stdout)).toEqual([])
     const second = await replayed('triton', 4, { ...inputs, 'regression-threshold': '1000%' }, { NCCL_DEBUG: 'WARN' })
     expect(second.outputs.ready).toBe('true')
-    // its model load (9.4s recorded, 2.4s replayed) is timed by the first run's
-    expect(second.stdout).toMatch(
-      /: loading model for \d+\.\ds; ready in about \S+ going by earlier runs; the server still answers: connection refused/
-    )
     expect(second.outputs['expected-seconds']).toBe(first.outputs['startup-seconds'])
     expect(second.outputs['regression-percent']).toMatch(/^-?\d+\.\d$/)
     expect(warnings(second.stdout)).toEqual([
@@ -241,25 +213,21 @@ describe('history across runs', () => {
       phases: [{ name: 'loading weights', seconds: 0.03 }]
     }
     const history = box.path('history.jsonl')
-    writeFileSync(history, `${JSON.stringify(earlier)}\n`.repeat(3))
-    // three are fewer than asked for: the figures, but no warning and no failure
-    const few = await replayed('llamacpp', 15, {
-      'history-key': key,
-      'fail-on-regression': 'true',
-      'regression-min-runs': '4'
-    })
+    writeFileSync(history, `${JSON.stringify(earlier)}\n`.repeat(2))
+    // two are fewer than the three a regression needs: the figures, but no warning and no failure
+    const few = await replayed('llamacpp', 15, { 'history-key': key, 'fail-on-regression': 'true' })
     expect(few.code).toBe(0)
     expect(Number(few.outputs['regression-percent'])).toBeGreaterThan(25)
     expect(errors(few.stdout)).toEqual([])
     expect(warnings(few.stdout)).toEqual([])
-    // that run is the fourth on record (the median stays 0.3s); the default asks for three
+    // that run is the third on record (the median stays 0.3s)
     const run = await replayed('llamacpp', 15, { 'history-key': key, 'fail-on-regression': 'true' })
     expect(run.outputs.ready).toBe('true')
     expect(run.code).toBe(1)
     expect(Number(run.outputs['regression-percent'])).toBeGreaterThan(25)
     // (a workflow command writes % as %25)
     expect(errors(run.stdout)[0]).toMatch(
-      /^::error title=Model server startup slower than usual::Startup took \d+\.\ds, \d+\.\d%25 over the median of 0\.3s of the last 4 ready runs; loading weights grew most: \d+\.\ds against 0\.0s\.$/
+      /^::error title=Model server startup slower than usual::Startup took \d+\.\ds, \d+\.\d%25 over the median of 0\.3s of the last 3 ready runs; loading weights grew most: \d+\.\ds against 0\.0s\.$/
     )
   })
 

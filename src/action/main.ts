@@ -5,10 +5,8 @@
 import { cancelOnSignals } from '../runtime/halter.js'
 import { gate } from '../wait/gate.js'
 import { conclude } from '../wait/conclusion.js'
-import { concludedSince } from '../wait/cancelled.js'
-import { summaryMarkdown } from '../report/summary.js'
+import { carryOut } from '../wait/carry-out.js'
 import { defaultHistoryFile } from '../history/store.js'
-import { runCommand, runDiagnostics } from '../server/diagnostics.js'
 import {
   annotate,
   group,
@@ -22,13 +20,12 @@ import {
 } from './github.js'
 import { commandSafe } from '../report/command-safe.js'
 import { redact } from '../inputs/secrets.js'
-import { INPUT_DEFAULTS, type InputName } from '../inputs/input-names.js'
+import { INPUT_DEFAULTS, INPUT_NAMES, type InputName } from '../inputs/input-names.js'
 import { InputError } from '../inputs/input-error.js'
 import { parseSettings } from '../inputs/parse-settings.js'
-import { inputVariable } from '../inputs/variables.js'
+import { inputVariable, unknownInput } from '../inputs/variables.js'
 import { systemClock } from '../runtime/clock.js'
 import {
-  failureTitle,
   INPUT_ERROR_TITLE,
   INSECURE_TLS_WARNING,
   NOTE_TITLES,
@@ -59,6 +56,9 @@ export async function run(): Promise<void> {
   // step is doing then, it ends the wait and still reports, reason=cancelled.
   const { cancel, release } = cancelOnSignals()
   try {
+    // an input action.yml does not declare would be ignored: a typo, or an input this action no longer has
+    const unknown = unknownInput(process.env, INPUT_NAMES)
+    if (unknown !== undefined) return setFailed(unknown, INPUT_ERROR_TITLE)
     const settings = parseSettings(actionInput, undefined, process.env)
     secrets = settings.secrets
     if (settings.insecureTls) note('warning', INSECURE_TLS_WARNING, 'insecure-tls')
@@ -80,41 +80,29 @@ export async function run(): Promise<void> {
     const concluded = conclude(outcome, settings)
     // The post step stops the server at the job end: it learns which one from the runner's state.
     if (concluded.jobEndState !== undefined) await saveState(concluded.jobEndState)
-    say(concluded.finalLine)
-    const tail = concluded.logTail
-    // The server wrote these lines: they must not act as workflow commands.
-    if (tail !== undefined) await untrustedGroup(tail.title, tail.lines, say)
-    if (concluded.diagnostics.length > 0) {
-      await runDiagnostics(concluded.diagnostics, {
-        group: (title, body) => group(redact(title, secrets), body),
-        exec: (program, args) => runCommand(program, args, process.stdout, cancel.signal),
-        log: say,
-        cancel: cancel.signal
-      })
-    }
-    // Outputs and summary come last, so that a cancel at any moment before them (the diagnostics) is what they say.
-    const next = concludedSince(
+    await carryOut(
       concluded,
       settings,
-      cancel,
-      concluded.diagnostics.length > 0 ? 'diagnostics' : 'after-wait',
-      systemClock.now()
+      { cancel, clock: systemClock },
+      {
+        log: say,
+        finalLine: say,
+        // The server wrote these lines: they must not act as workflow commands.
+        logTail: (title, lines) => untrustedGroup(title, [...lines], say),
+        group: (title, body) => group(redact(title, secrets), body),
+        commandOutput: process.stdout,
+        async outputs(values, summary) {
+          // Registered for the steps after this one; this step's own lines were redacted as they were written.
+          secrets.forEach(setSecret)
+          await setOutputs(values)
+          if (process.env.GITHUB_STEP_SUMMARY) await (await jobSummary()).addRaw(summary()).write()
+        },
+        verdict: ({ kind, message, title }) =>
+          kind === 'warn'
+            ? annotate('warning', commandSafe(redact(message, secrets)), title)
+            : setFailed(commandSafe(redact(message, secrets)), title)
+      }
     )
-    // Registered for the steps after this one; this step's own lines were redacted as they were written.
-    secrets.forEach(setSecret)
-    await setOutputs(next.outputs)
-    if (next.smokeWarning !== undefined) note('warning', next.smokeWarning, 'smoke')
-    if (process.env.GITHUB_STEP_SUMMARY) {
-      await (await jobSummary()).addRaw(redact(summaryMarkdown(next.outcome, next.context), secrets)).write()
-    }
-    if (next.failedRegression !== undefined) setFailed(redact(next.failedRegression, secrets), NOTE_TITLES.regression)
-    if (next.failedThroughput !== undefined)
-      setFailed(commandSafe(redact(next.failedThroughput, secrets)), NOTE_TITLES['throughput-regression'])
-    if (next.verdict !== undefined) {
-      const message = commandSafe(redact(next.verdict.message, secrets))
-      if (next.verdict.kind === 'warn') note('warning', message, 'not-ready')
-      else setFailed(message, failureTitle(next.outcome.reason))
-    }
   } catch (e) {
     if (e instanceof InputError) setFailed(e.message, INPUT_ERROR_TITLE)
     else setFailed(redact(`Unexpected error: ${(e as Error).stack ?? String(e)}`, secrets), UNEXPECTED_ERROR_TITLE)

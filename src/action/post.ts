@@ -68,7 +68,7 @@ async function post(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   let said = Promise.resolve()
   const say = (telling: () => Promise<void>): Promise<void> => (said = said.then(telling))
   try {
-    // a fleet's servers are stopped at the same time: one after another, eight stop-timeouts would add up
+    // a fleet's servers are stopped at the same time: one after another, eight stop timeouts would add up
     // (at most STOPS_AT_ONCE at a time: each reads nvidia-smi, and a fleet may have up to 1000 lines)
     let next = 0
     const worker = async (): Promise<void> => {

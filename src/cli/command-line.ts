@@ -12,7 +12,7 @@ import { simulateCommand } from './commands/simulate.js'
 import { stopCommand } from './commands/stop.js'
 import { waitCommand } from './commands/wait.js'
 import type { CliIo } from './io.js'
-import { painter } from './paint.js'
+import { painter } from './io.js'
 import { UsageError } from './usage.js'
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {

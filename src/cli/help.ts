@@ -1,20 +1,30 @@
 /** The `--help` of each command, and the defaults it states that are the CLI's own (the inputs' are the action's). */
 import pkg from '../../package.json' with { type: 'json' }
 import { DURATION_FORM } from '../inputs/parse.js'
-import { INPUT_DEFAULTS, type InputName } from '../inputs/input-names.js'
+import { INPUT_NAMES, INPUTS, type InputName } from '../inputs/input-names.js'
 import { DEFAULT_PACE } from '../simulator/streams.js'
-import { SIMULATED_ENGINE_WORDS } from './engine-words.js'
-import { CHECK_INPUTS, INPUT_HELP, INPUT_NAMES } from './input-table.js'
+import { type EngineName, SIMULATED_ENGINES } from '../simulator/engines.js'
+import { CHECK_INPUTS } from './settings-from.js'
 import { table } from './usage.js'
 
 export const SIMULATE_DEFAULTS = { load: '30s', port: '8000', host: '127.0.0.1' }
 export const STOP_DEFAULTS = { timeout: '30s' }
+/** A health check answers within seconds: not within the wait's 15 minutes. */
+export const CHECK_DEFAULTS = { timeout: '10s' }
+
+/** The simulator's engines, in its table's order, as people spell them: "vllm, sglang, llama.cpp, …". */
+export const SIMULATED_ENGINE_WORDS = (Object.keys(SIMULATED_ENGINES) as EngineName[])
+  .map((engine) => (engine === 'llamacpp' ? 'llama.cpp' : engine))
+  .join(', ')
 
 /** A row for each input: its flag, its words and its default. */
-const inputRows = (names: Iterable<InputName>): Array<[string, string]> =>
+const inputRows = (
+  names: Iterable<InputName>,
+  defaults: Partial<Record<InputName, string>> = {}
+): Array<[string, string]> =>
   [...names].map((name) => {
-    const [metavar, text] = INPUT_HELP[name] ?? ['VALUE', '']
-    const value = INPUT_DEFAULTS[name]
+    const [metavar, text] = INPUTS[name].flag
+    const value = defaults[name] ?? INPUTS[name].default
     return [`--${name} ${metavar}`, `${text}${value === '' ? '' : ` (default: ${value})`}`]
   })
 
@@ -34,14 +44,14 @@ export function waitHelpText(): string {
     '',
     'Usage:',
     '  wait-for-model --url URL [options]',
-    '  wait-for-model check --url URL [--model NAME] [--request-timeout 5s]   (probe once: exit 0 ready, 1 not)',
+    '  wait-for-model check --url URL [--model NAME] [--timeout 10s]   (probe once: exit 0 ready, 1 not)',
     '  wait-for-model simulate --engine ENGINE --model NAME [--load 30s] [--port 8000] [--crash-after 10s] [--generation-fails] [--unloaded]',
     '                          [--tokens-per-second 100] [--ttft 50ms] [--log-file PATH]',
     '  wait-for-model stop --pid N | --container NAME [repeated] [--timeout 30s] [--json]',
     '  wait-for-model history [--key KEY] [--file PATH] [--format table|json|csv]',
     '  wait-for-model demo',
     '',
-    'Options (each also read from INPUT_<NAME>, e.g. INPUT_TIMEOUT=20m or INPUT_MATCH_REGEX=...):',
+    'Options (each also read from INPUT_<NAME>, e.g. INPUT_TIMEOUT=20m or INPUT_FAIL_PATTERN=...):',
     ...table(inputRows(INPUT_NAMES)),
     '',
     'Of the command line only:',
@@ -60,10 +70,10 @@ export function checkHelpText(): string {
     '',
     'Usage: wait-for-model check --url URL [--model NAME] [options]',
     '',
-    ...table([...inputRows(CHECK_INPUTS), ['-h, --help', 'show this help']]),
+    ...table([...inputRows(CHECK_INPUTS, CHECK_DEFAULTS), ['-h, --help', 'show this help']]),
     '',
     'The same judgement as the wait (status, model, match, a generation request), on the first answer; all of it',
-    'within --request-timeout. One line on stdout. Exit status: 0 ready, 1 not ready, 2 bad usage.',
+    'within --timeout. One line on stdout. Exit status: 0 ready, 1 not ready, 2 bad usage.',
     ''
   ].join('\n')
 }

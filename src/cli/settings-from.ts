@@ -1,9 +1,23 @@
 /** The settings of a wait or a check: from the flags, else the INPUT_* variables, else the defaults. */
-import { INPUT_DEFAULTS, type InputName } from '../inputs/input-names.js'
+import type { ParseArgsConfig } from 'node:util'
+import { INPUT_DEFAULTS, INPUT_NAMES, INPUTS, type InputName } from '../inputs/input-names.js'
 import { parseSettings } from '../inputs/parse-settings.js'
 import { type Settings } from '../inputs/settings.js'
 import { inputVariable, shellInputVariable } from '../inputs/variables.js'
-import { asUsageError } from './input-error.js'
+import { asUsageError } from './usage.js'
+
+/** Every input as a flag, for parseArgs. */
+export function inputOptions(): NonNullable<ParseArgsConfig['options']> {
+  return Object.fromEntries(
+    INPUT_NAMES.map((name) => [name, { type: 'string', multiple: 'lines' in INPUTS[name] }])
+  ) as NonNullable<ParseArgsConfig['options']>
+}
+
+/**
+ * The inputs a one-shot check takes: what to ask and what the answer must show. The wait's own (timeout, start,
+ * history, …) are refused, so that a health check does not silently ignore them.
+ */
+export const CHECK_INPUTS: ReadonlySet<InputName> = new Set(INPUT_NAMES.filter((name) => 'check' in INPUTS[name]))
 
 /** `only`: the inputs read; the others take their defaults. A bad value is bad usage. */
 export function settingsFrom(

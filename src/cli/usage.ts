@@ -1,5 +1,10 @@
-/** Bad usage, shared by the commands: an error that ends the CLI with status 2 and a pointer to `--help`. */
+/**
+ * Bad usage, shared by the commands: an error that ends the CLI with status 2 and a pointer to `--help`; a bad
+ * input is one, named as the user gave it, a flag (`--url`) or a variable (`INPUT_URL`).
+ */
 import { parseArgs, type ParseArgsConfig } from 'node:util'
+import { InputError, problemText } from '../inputs/input-error.js'
+import { shellInputVariable } from '../inputs/variables.js'
 
 export class UsageError extends Error {}
 
@@ -14,4 +19,19 @@ export function parseCommandLine(argv: string[], options: ParseArgsConfig['optio
 export const table = (rows: Array<[string, string]>): string[] => {
   const width = Math.max(...rows.map(([left]) => left.length)) + 2
   return rows.map(([left, right]) => `  ${left.padEnd(width)}${right}`.trimEnd())
+}
+
+/** `--timeout: "5x" is not a duration such as …`; `given`: where the bad value came from. */
+export function cliInputMessage(e: InputError, given: 'flag' | 'variable' = 'flag'): string {
+  const name = given === 'variable' ? shellInputVariable(e.input) : `--${e.input}`
+  return `${name}: ${problemText(e.problem)}`
+}
+
+/** `e` as bad usage when it is an InputError, its input named by `given` (a flag, an INPUT_* variable); else `e`. */
+export function asUsageError(
+  e: unknown,
+  given: (input: InputError['input']) => 'flag' | 'variable' = () => 'flag'
+): unknown {
+  if (!(e instanceof InputError)) return e
+  return new UsageError(cliInputMessage(e, given(e.input)))
 }

@@ -49,7 +49,7 @@ export type Reason =
   | 'smoke-failed'
   /** The engine says a model failed to load (Triton's repository index: UNAVAILABLE, with its reason). */
   | 'load-failed'
-  /** An engine that serves one model lists another, unchanged for `wrong-model-after`. */
+  /** An engine that serves one model lists another, unchanged for a while (FIXED.wrongModelAfterMs). */
   | 'wrong-model'
   /** The engine's core died: vLLM's /health 503 after 200, or generations answering its dead-engine error. */
   | 'engine-dead'
@@ -135,7 +135,7 @@ type Missing =
   | { what: 'model-loaded'; id: string; loading: string }
   | { what: 'model-unloaded'; id: string }
   | { what: 'match'; match: string }
-  /** `pattern`: the `match-regex` as its words show it (`/ready/i`). */
+  /** `pattern`: `match` as a regular expression, as its words show it (`/ready/i`). */
   | { what: 'match-regex'; pattern: string }
   | { what: 'match-regex-in-time'; pattern: string }
   /** A generation request's 2xx answer that is no completion in the engine's format (`route`: its name). */

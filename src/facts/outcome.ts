@@ -40,7 +40,7 @@ export interface ServerFacts {
    * report, and the variables `env-report` names whose values differ between the two (none: the same).
    */
   launchedEnv?: { pid: number; env?: EnvEntry[]; differs: string[] }
-  /** The last `log-lines` lines, on failure; undefined when the log does not exist. */
+  /** The log's last lines, on failure; undefined when the log does not exist. */
   logTail?: LogLine[]
 }
 

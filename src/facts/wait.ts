@@ -7,7 +7,7 @@ export type WaitEvent =
   | { type: 'change'; elapsedMs: number; attempt: number; assessment: Assessment }
   /** It had answered over HTTP and now does not: crashed or restarting. */
   | { type: 'lost'; elapsedMs: number; attempt: number; assessment: Assessment }
-  /** Nothing changed for a `progress-interval`. */
+  /** Nothing changed for a while (FIXED.progressIntervalMs). */
   | { type: 'progress'; elapsedMs: number; attempt: number; assessment: Assessment }
 
 export interface TimelineEntry {
@@ -40,7 +40,7 @@ export interface Outcome {
   engineReadiness?: { request: string; listedMs?: number; readyMs?: number }
   timeline: TimelineEntry[]
   /**
-   * On the clock's scale: when the answers first said ready (the first of the `success-threshold` in a row), and
+   * On the clock's scale: when the answers first said ready (the first of those in a row that made it ready), and
    * when the last answer that said not ready was asked for. The server turned ready between the two.
    */
   readySeenAt?: number

@@ -1,51 +1,157 @@
-/** The inputs, by name, with their defaults: the one list the action, the CLI's flags and the parser share. */
+/**
+ * The inputs, in action.yml's order: each one's default (a test holds them to action.yml and the README), its
+ * words as a CLI flag in `--help`, whether the flag may be repeated and whether a one-shot `check` takes it.
+ */
+import { ENGINE_NAMES, engineInputName } from '../engines/index.js'
 
-/** Input name → default, in the order action.yml declares them. */
-export const INPUT_DEFAULTS = {
-  url: '',
-  model: '',
-  'model-match': 'auto',
-  'wrong-model-after': '30s',
-  match: '',
-  'match-regex': '',
-  status: '200-299',
-  interval: '5s',
-  schedule: 'adaptive',
-  timeout: '15m',
-  'request-timeout': '10s',
-  'success-threshold': '1',
-  headers: '',
-  'api-key': '',
-  'progress-interval': '30s',
-  'fail-on-timeout': 'true',
-  'fleet-min-ready': 'all',
-  start: '',
-  pid: '',
-  container: '',
-  'log-file': '',
-  'log-lines': '50',
-  'fail-pattern': '',
-  'port-check': 'true',
-  'gpu-check': 'warn',
-  stop: 'job-end',
-  'stop-timeout': '30s',
-  'probe-generation': 'false',
-  load: 'false',
-  'smoke-test': 'false',
-  'smoke-requests': '3',
-  'smoke-tokens': '64',
-  'smoke-timeout': '2m',
-  'env-report': '',
-  diagnostics: '',
-  'ca-cert': '',
-  'insecure-tls': 'false',
-  engine: 'auto',
-  'history-file': 'auto',
-  'history-key': '',
-  'regression-threshold': '25%',
-  'regression-min-runs': '3',
-  'throughput-regression-threshold': '15%',
-  'fail-on-regression': 'false'
-} as const
+interface Input {
+  default: string
+  /** The flag's value in `--help` (URL, DURATION) and what it does, in a line. */
+  flag: readonly [metavar: string, help: string]
+  /** The flag may be repeated, the values joined by newlines as the action's multi-line input. */
+  lines?: true
+  /** A one-shot `check` takes it: what to ask and what the answer must show. */
+  check?: true
+}
 
-export type InputName = keyof typeof INPUT_DEFAULTS
+/** "vllm, sglang, tgi, llama.cpp, ollama or …": llama.cpp before Ollama, as the README and action.yml list them. */
+const engineWords = (): string => {
+  const words = ENGINE_NAMES.filter((e) => e !== 'ollama').map(engineInputName)
+  if (ENGINE_NAMES.includes('ollama')) words.splice(words.indexOf('llama.cpp') + 1, 0, 'ollama')
+  return `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`
+}
+
+export const INPUTS = {
+  url: {
+    default: '',
+    flag: ['URL', 'endpoint to poll, e.g. http://localhost:8000/v1/models (required; repeat the flag for a fleet)'],
+    lines: true,
+    check: true
+  },
+  model: {
+    default: '',
+    flag: ['NAME', 'expected model: a listed id equal to it, else one containing it, case-insensitively'],
+    check: true
+  },
+  'model-match': {
+    default: 'auto',
+    flag: ['MODE', 'auto: take an id that only contains --model (with a warning); exact: refuse such ids'],
+    check: true
+  },
+  match: {
+    default: '',
+    flag: ['TEXT', 'text the response body must contain; /source/flags: a JavaScript regular expression it must match'],
+    check: true
+  },
+  interval: { default: '5s', flag: ['DURATION', 'the longest time between probes'] },
+  timeout: { default: '15m', flag: ['DURATION', 'give up after this long'], check: true },
+  headers: {
+    default: '',
+    flag: ['"NAME: VALUE"', 'extra request header (repeat the flag for more)'],
+    lines: true,
+    check: true
+  },
+  'api-key': { default: '', flag: ['KEY', 'sent as "Authorization: Bearer <key>"; never printed'], check: true },
+  start: {
+    default: '',
+    flag: [
+      'COMMAND',
+      'shell command that starts the server in the background; it outlives this command (one --start per --url: a server each)'
+    ],
+    lines: true
+  },
+  pid: {
+    default: '',
+    flag: ['PID|FILE', 'process id of a server started elsewhere, or a file holding it (one per --url: a server each)'],
+    lines: true
+  },
+  container: {
+    default: '',
+    flag: [
+      'NAME|ID',
+      'the container that is the server (Docker Engine API at $DOCKER_HOST or /var/run/docker.sock): --start runs it, or it runs already (one per --url: a container each)'
+    ],
+    lines: true
+  },
+  'log-file': {
+    default: '',
+    flag: [
+      'PATH',
+      "the server log, appended to (with --start: a new model-server-<pid>-<random>.log in $RUNNER_TEMP or the temp dir; one per --url: each server's)"
+    ],
+    lines: true
+  },
+  'fail-pattern': { default: '', flag: ['REGEX', 'a new log line matching it ends the wait at once'] },
+  'port-check': {
+    default: 'true',
+    flag: ['BOOL', 'false: no port-busy check before --start, nor wrong-server (a proxy in front of the server)']
+  },
+  'gpu-check': {
+    default: 'warn',
+    flag: ['MODE', 'with --start: warn, fail or off when other processes hold memory on its GPUs (nvidia-smi)']
+  },
+  stop: {
+    default: 'job-end',
+    flag: [
+      'MODE',
+      'the action stops the server --start ran at the job end (job-end; always: also a --container it did not start) or not (never); the CLI never does'
+    ]
+  },
+  'probe-generation': {
+    default: 'false',
+    flag: ['BOOL', 'true: ready only once a one-token generation request succeeds'],
+    check: true
+  },
+  load: {
+    default: 'false',
+    flag: ['BOOL', 'true: ask llama.cpp (router) or Ollama (--url .../api/ps) to load an unloaded model, then wait']
+  },
+  'smoke-test': {
+    default: 'false',
+    flag: [
+      'MODE',
+      'once ready, time streamed generations (TTFT, decode rate): false, true (warn if it cannot) or fail-on-error'
+    ]
+  },
+  'env-report': {
+    default: '',
+    flag: ['NAMES', 'variables (NCCL_*,CUDA_VISIBLE_DEVICES) to report from the server environment']
+  },
+  diagnostics: { default: '', flag: ['COMMAND', 'run when the wait fails (repeat the flag for more)'], lines: true },
+  'ca-cert': { default: '', flag: ['FILE', 'PEM file of extra trusted CA certificates'], check: true },
+  'insecure-tls': {
+    default: 'false',
+    flag: ['BOOL', 'true: skip certificate checks (prints a warning)'],
+    check: true
+  },
+  engine: {
+    default: 'auto',
+    flag: ['NAME', `whose log lines and readiness routes to use: auto, ${engineWords()}`],
+    check: true
+  },
+  'history-file': {
+    default: 'auto',
+    flag: [
+      'PATH',
+      'earlier runs, to compare with (auto: $XDG_CACHE_HOME or ~/.cache/wait-for-model/history.jsonl; "" for none)'
+    ]
+  },
+  'history-key': {
+    default: '',
+    flag: ['KEY', 'which earlier runs compare with this one (by default a hash of the URL, the model and --start)']
+  },
+  'regression-threshold': {
+    default: '25%',
+    flag: [
+      'PERCENT',
+      "warn when startup is slower, or the smoke test's decode rate lower, than the median of earlier runs by more than this"
+    ]
+  },
+  'fail-on-regression': { default: 'false', flag: ['BOOL', 'true: exit 1 on such a regression'] }
+} as const satisfies Record<string, Input>
+
+export type InputName = keyof typeof INPUTS
+export const INPUT_NAMES = Object.keys(INPUTS) as InputName[]
+export const INPUT_DEFAULTS = Object.fromEntries(INPUT_NAMES.map((n) => [n, INPUTS[n].default])) as {
+  readonly [N in InputName]: (typeof INPUTS)[N]['default']
+}

@@ -1,5 +1,5 @@
 /**
- * Reads one input at a time, as text, a duration, a whole number or a script, and names the input in any error:
+ * Reads one input at a time, as text, a duration or a script, and names the input in any error:
  * a parser of one value throws a ProblemError (or a plain Error), which becomes the input's InputError.
  */
 import { INPUT_DEFAULTS, type InputName } from './input-names.js'
@@ -19,8 +19,6 @@ export interface InputReader {
   /** A script, which may span lines; undefined when blank. */
   script(name: InputName): string | undefined
   duration(name: InputName, minMs: number): number
-  /** A whole number from `min` to `max`; `why` follows the range in the error. */
-  whole(name: InputName, min: number, max: number, why?: string): number
 }
 
 /** `get` returns '' for an unset input. */
@@ -70,12 +68,6 @@ export function inputReader(get: (name: InputName) => string): InputReader {
             form: `at least ${minMs}ms, as ${DURATION_FORM}`
           })
         return ms
-      }),
-    whole: (name, min, max, why = '') =>
-      field(name, (t) => {
-        if (!/^\s*\d+\s*$/.test(t) || Number(t) < min || Number(t) > max)
-          throw new ProblemError({ value: printable(t), form: `a whole number from ${min} to ${max}${why}` })
-        return Number(t)
       })
   }
 }

@@ -1,9 +1,10 @@
 /**
  * Turns raw input strings (from the action's inputs or the CLI's flags) into typed, validated settings.
  * Nothing below this module reads inputs; every error names the input and the form it accepts. The inputs are
- * read in action.yml's order, each rule between them where the last input it involves is read.
+ * read in action.yml's order, each rule between them where the last input it involves is read; FIXED holds the
+ * values no input sets.
  */
-import { InputError, ProblemError } from './input-error.js'
+import { InputError } from './input-error.js'
 import type { InputName } from './input-names.js'
 import { type InputReader, inputReader } from './input-reader.js'
 import { checkLogFile, readCaCert } from './input-files.js'
@@ -19,25 +20,24 @@ import {
   generationFor
 } from './cross-field-rules.js'
 import { oneOf, parseContainer, parseEngine, parseEnvNames, parsePid, parseUrls } from './forms.js'
-import { parseBoolean, parsePercent, parseRegex, parseStatusSet } from './parse.js'
+import { parseBoolean, parsePercent, parseRegex } from './parse.js'
 import { hasControlChars, printable } from '../runtime/text.js'
 import { isSymlink } from '../runtime/own-files.js'
 import {
+  FIXED,
   GPU_CHECKS,
   type GpuSettings,
   MODEL_MATCH_MODES,
   HISTORY_AUTO,
   type HistorySettings,
   type ProbeSettings,
-  SCHEDULE_MODES,
   type Server,
   type ServerSettings,
   type Settings,
+  SMOKE_SIZES,
   type SmokeTestSettings,
-  STOP_MODES,
-  type WaitSettings
+  STOP_MODES
 } from './settings.js'
-import { MEDIAN_OF } from '../history/record.js'
 import { currentPlatform, type Platform } from '../runtime/platform.js'
 
 /**
@@ -51,16 +51,18 @@ export function parseSettings(
   env: Readonly<Record<string, string | undefined>> = {}
 ): Settings {
   const read = inputReader(get)
-  const { urls, model, modelMatch, wrongModelAfterMs, match, matchRegex, status } = readRequest(read)
-  const { intervalMs, schedule, timeoutMs, requestTimeoutMs, progressIntervalMs, successThreshold } = readPace(read)
+  const { urls, ...request } = readRequest(read)
+  const intervalMs = read.duration('interval', 100)
+  const timeoutMs = read.duration('timeout', 1)
   const { headers, secrets } = readCredentials(read, urls, env)
-  const failOnTimeout = read.field('fail-on-timeout', parseBoolean)
-  const fleetMinReady = read.field('fleet-min-ready', (t) => parseMinReady(t, urls.length))
   const server = readServer(read, platform, urls.length)
   const probeGeneration = read.field('probe-generation', parseBoolean)
   const load = read.field('load', parseBoolean)
-  const { smoke } = readSmoke(read)
-  const targets = urls.map((url) => ({ url, generation: probeGeneration ? generationFor(url, model) : undefined }))
+  const smoke = readSmoke(read)
+  const targets = urls.map((url) => ({
+    url,
+    generation: probeGeneration ? generationFor(url, request.model) : undefined
+  }))
   // one server behind every endpoint, or one per endpoint
   const servers = server.servers.map((own, i): Server => ({
     targets: server.servers.length === 1 ? targets : [targets[i]],
@@ -74,71 +76,38 @@ export function parseSettings(
   const engine = engineText === 'auto' ? undefined : read.field('engine', () => parseEngine(engineText))
   const history = readHistory(read, get)
   return {
-    model,
-    modelMatch,
-    wrongModelAfterMs,
-    match,
-    matchRegex,
-    status,
+    ...FIXED,
+    ...request,
+    ...server,
+    ...history,
+    servers,
+    // every endpoint of a fleet must be ready
+    fleetMinReady: urls.length,
     intervalMs,
-    schedule,
     timeoutMs,
-    requestTimeoutMs,
-    successThreshold,
     headers,
-    progressIntervalMs,
-    failOnTimeout,
-    fleetMinReady,
+    secrets,
     caCert,
     insecureTls,
-    secrets,
-    servers,
-    logLines: server.logLines,
-    failPattern: server.failPattern,
-    portCheck: server.portCheck,
-    gpuCheck: server.gpuCheck,
-    stop: server.stop,
-    stopTimeoutMs: server.stopTimeoutMs,
     probeGeneration,
     load,
     smoke,
-    envReport: server.envReport,
-    diagnostics: server.diagnostics,
-    engine,
-    ...history
+    engine
   }
 }
 
 /** What to ask (`url`) and what the answer must show. */
 function readRequest(
   read: InputReader
-): { urls: URL[] } & Pick<
-  ProbeSettings,
-  'model' | 'modelMatch' | 'wrongModelAfterMs' | 'match' | 'matchRegex' | 'status'
-> {
+): { urls: URL[] } & Pick<ProbeSettings, 'model' | 'modelMatch' | 'match' | 'matchRegex'> {
   const urls = read.field('url', parseUrls)
   const model = read.text('model')
   const modelMatch = read.field('model-match', (t) => oneOf(t, MODEL_MATCH_MODES))
-  const wrongModelAfterMs = read.duration('wrong-model-after', 0)
   const match = read.text('match')
-  const regexText = read.input('match-regex')
-  const matchRegex = regexText.trim() === '' ? undefined : read.field('match-regex', parseRegex)
-  const status = read.field('status', parseStatusSet)
-  return { urls, model, modelMatch, wrongModelAfterMs, match, matchRegex, status }
-}
-
-/** How probes are spaced and timed, and how long the wait lasts. */
-function readPace(
-  read: InputReader
-): Omit<WaitSettings, 'failOnTimeout' | 'fleetMinReady'> &
-  Pick<ProbeSettings, 'requestTimeoutMs' | 'successThreshold'> {
-  const intervalMs = read.duration('interval', 100)
-  const schedule = read.field('schedule', (t) => oneOf(t, SCHEDULE_MODES))
-  const timeoutMs = read.duration('timeout', 1)
-  const requestTimeoutMs = read.duration('request-timeout', 1)
-  const progressIntervalMs = read.duration('progress-interval', 1000)
-  const successThreshold = read.whole('success-threshold', 1, 1000)
-  return { intervalMs, schedule, timeoutMs, requestTimeoutMs, progressIntervalMs, successThreshold }
+  // `/source/flags` is a regular expression; any other text is literal
+  if (match !== undefined && /^\/.+\/[dgimsuvy]*$/s.test(match))
+    return { urls, model, modelMatch, matchRegex: read.field('match', parseRegex) }
+  return { urls, model, modelMatch, match }
 }
 
 /** The server: how it starts or which process it is, its log, and what to report about it. */
@@ -151,14 +120,12 @@ function readServer(
   const servers = readFleet(read, endpoints, platform) ?? [readOneServer(read, platform)]
   // what a server needs is the same for each of a fleet's: the first one's kind speaks for all
   const kind = servers[0]
-  const logLines = read.whole('log-lines', 0, 1000)
   const failPatternText = read.input('fail-pattern')
   const failPattern = failPatternText.trim() === '' ? undefined : read.field('fail-pattern', parseRegex)
   checkFailPattern(failPattern, kind.logFile ?? kind.container, kind.start)
   const portCheck = read.field('port-check', parseBoolean)
   const gpuCheck = read.field('gpu-check', (t) => oneOf(t, GPU_CHECKS))
   const stop = read.field('stop', (t) => oneOf(t, STOP_MODES))
-  const stopTimeoutMs = read.duration('stop-timeout', 1)
   const envReport = read.field('env-report', parseEnvNames)
   // a container's environment is the engine's to tell (Config.Env) where /proc cannot
   checkEnvReport(envReport, { start: kind.start ?? kind.container, pid: kind.pid }, platform)
@@ -167,17 +134,7 @@ function readServer(
     .map((l) => l.trim())
     .filter((l) => l !== '')
   checkDiagnostics(diagnostics, platform)
-  return {
-    servers,
-    logLines,
-    failPattern,
-    portCheck,
-    gpuCheck,
-    stop,
-    stopTimeoutMs,
-    envReport,
-    diagnostics
-  }
+  return { servers, failPattern, portCheck, gpuCheck, stop, envReport, diagnostics }
 }
 
 /** One server (or none) for every endpoint: `start`, `pid`, `container` and `log-file` as one value each. */
@@ -195,31 +152,15 @@ function readOneServer(read: InputReader, platform: Platform): Omit<Server, 'tar
   return { start, pid, container, logFile }
 }
 
-/** `fleet-min-ready`: `all`, or how many of the `endpoints` must be ready (1 to all of them). */
-function parseMinReady(text: string, endpoints: number): number {
-  const word = text.trim().toLowerCase()
-  if (word === 'all') return endpoints
-  if (/^\d+$/.test(word) && Number(word) >= 1 && Number(word) <= endpoints) return Number(word)
-  throw new ProblemError({
-    value: printable(text.trim()),
-    form: `"all" or a whole number from 1 to ${endpoints} (the number of "url" lines)`
-  })
-}
-
 const SMOKE_MODES = ['false', 'true', 'fail-on-error'] as const
 
-/** `smoke-test` and its figures, read (and checked) whether the smoke test runs or not. */
-function readSmoke(read: InputReader): SmokeTestSettings {
+/** `smoke-test`: none, or one of the fixed sizes that warns or fails when it cannot measure. */
+function readSmoke(read: InputReader): SmokeTestSettings['smoke'] {
   const smokeMode = read.field('smoke-test', (t) => {
     const word = t.trim().toLowerCase()
     return /^(true|yes|on)$/.test(word) ? 'true' : /^(false|no|off)$/.test(word) ? 'false' : oneOf(t, SMOKE_MODES)
   })
-  const requests = read.whole('smoke-requests', 1, 100)
-  // the decode rate is timed from the first token to the last: it takes two
-  const tokens = read.whole('smoke-tokens', 2, 4096, ' (the decode rate is timed from the first token to the last)')
-  const timeoutMs = read.duration('smoke-timeout', 100)
-  if (smokeMode === 'false') return { smoke: undefined }
-  return { smoke: { failOnError: smokeMode === 'fail-on-error', requests, tokens, timeoutMs } }
+  return smokeMode === 'false' ? undefined : { failOnError: smokeMode === 'fail-on-error', ...SMOKE_SIZES }
 }
 
 /** Where earlier runs are kept, which compare with this one, and what counts as a regression. */
@@ -240,20 +181,6 @@ function readHistory(read: InputReader, get: (name: InputName) => string): Histo
   if (historyKey !== undefined && historyKey.length > 200)
     throw new InputError('history-key', { problem: `is ${historyKey.length} characters long; give at most 200` })
   const regressionThresholdPercent = read.field('regression-threshold', parsePercent)
-  const regressionMinRuns = read.whole(
-    'regression-min-runs',
-    1,
-    MEDIAN_OF,
-    ` (the median is of the last ${MEDIAN_OF} ready runs)`
-  )
-  const throughputRegressionPercent = read.field('throughput-regression-threshold', parsePercent)
   const failOnRegression = read.field('fail-on-regression', parseBoolean)
-  return {
-    historyFile,
-    historyKey,
-    regressionThresholdPercent,
-    regressionMinRuns,
-    throughputRegressionPercent,
-    failOnRegression
-  }
+  return { historyFile, historyKey, regressionThresholdPercent, failOnRegression }
 }

@@ -28,21 +28,8 @@ export function parseDuration(text: string): number {
   return Math.round(ms)
 }
 
+/** Accepted HTTP statuses, as ranges: `[[200, 299]]`. */
 export type StatusSet = ReadonlyArray<readonly [number, number]>
-const STATUS_FORM = 'HTTP status codes (100-599) as a code (200), a list (200,204) or a range (200-299)'
-
-/** Parses `200`, `200,204`, `200-299` (and mixes such as `200-204,301`). */
-export function parseStatusSet(text: string): StatusSet {
-  const ranges: Array<[number, number]> = []
-  for (const part of text.split(',')) {
-    const m = /^\s*(\d{3})\s*(?:-\s*(\d{3})\s*)?$/.exec(part)
-    const lo = m ? Number(m[1]) : NaN
-    const hi = m?.[2] ? Number(m[2]) : lo
-    if (!(lo >= 100 && hi <= 599 && lo <= hi)) throw new ProblemError({ value: printable(text), form: STATUS_FORM })
-    ranges.push([lo, hi])
-  }
-  return ranges
-}
 
 export function statusAccepted(set: StatusSet, status: number): boolean {
   return set.some(([lo, hi]) => status >= lo && status <= hi)

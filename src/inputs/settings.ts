@@ -1,6 +1,6 @@
 /**
- * The settings' types: what the inputs turn into (parse-settings.ts reads them), one slice per concern, and the
- * words an input may take where the settings own them (schedule modes, GPU checks, stop modes, the smoke test).
+ * The settings' types: what the inputs turn into (parse-settings.ts reads them), one slice per concern, the words
+ * an input may take where the settings own them (GPU checks, stop modes), and the fixed values no input sets.
  * A subsystem takes the slice it needs; `Settings` is all of them.
  */
 import type { StatusSet } from './parse.js'
@@ -16,7 +16,6 @@ export interface Target {
 
 /** `adaptive`: dense near the expected ready moment, sparse far from it; `fixed`: one probe every `interval`. */
 export type ScheduleMode = 'adaptive' | 'fixed'
-export const SCHEDULE_MODES: readonly ScheduleMode[] = ['adaptive', 'fixed']
 
 /** `model-match`: `auto` takes a listed id that contains `model` when no closer one fits; `exact` does not. */
 export const MODEL_MATCH_MODES = ['auto', 'exact'] as const
@@ -27,12 +26,13 @@ export type GpuCheck = (typeof GPU_CHECKS)[number]
 export const STOP_MODES = ['job-end', 'always', 'never'] as const
 type StopMode = (typeof STOP_MODES)[number]
 
-/** `smoke-test` and its figures. */
+/** `smoke-test` and its fixed sizes. */
 export interface SmokeSettings {
   /** A smoke test that cannot run fails the wait (`smoke-test: fail-on-error`); otherwise it only warns. */
   failOnError: boolean
   requests: number
   tokens: number
+  /** At most this long, and never past the wait's own deadline. */
   timeoutMs: number
 }
 
@@ -43,13 +43,9 @@ export const HISTORY_AUTO = 'auto'
 export interface ProbeSettings {
   model?: string
   modelMatch: ModelMatchMode
-  /** A one-model engine listing another model this long, unchanged, ends the wait; 0: never (`wrong-model-after`). */
-  wrongModelAfterMs: number
+  /** `match` as literal text, or (`/source/flags`) as a regular expression. */
   match?: string
   matchRegex?: RegExp
-  status: StatusSet
-  requestTimeoutMs: number
-  successThreshold: number
   /** Lower-cased names; includes `authorization` when `api-key` is set. */
   headers: Record<string, string>
   /** Extra trusted certificates (PEM text of `ca-cert`), added to the built-in ones. */
@@ -64,20 +60,49 @@ export interface ProbeSettings {
   probeGeneration: boolean
 }
 
-/** How long the wait lasts, how its probes are spaced and how often it tells its progress. */
+/** How long the wait lasts and how its probes are spaced. */
 export interface WaitSettings {
-  /**
-   * `fleet-min-ready`: how many of the endpoints must be ready (all of them unless told); the wait ends as soon as
-   * that many are, or as soon as more have failed than the rest could make up for.
-   */
+  /** How many of the endpoints must be ready: all of them. */
   fleetMinReady: number
   intervalMs: number
+  timeoutMs: number
+}
+
+/**
+ * What no input sets: the values every wait runs with (FIXED), which a test may shorten. A one-model engine
+ * listing another model `wrongModelAfterMs`, unchanged, ends the wait (0: never).
+ */
+export interface FixedSettings {
+  status: StatusSet
+  requestTimeoutMs: number
+  successThreshold: number
+  wrongModelAfterMs: number
   /** How probes are spaced while the server answers but is not ready. */
   schedule: ScheduleMode
-  timeoutMs: number
+  /** How often a still-waiting line is printed while the answer does not change. */
   progressIntervalMs: number
-  failOnTimeout: boolean
+  /** How many of the log's last lines a failed wait shows. */
+  logLines: number
+  /** At the job's end, from SIGTERM until SIGKILL. */
+  stopTimeoutMs: number
+  /** Earlier ready runs with the key needed before a regression is told (or fails the step). */
+  regressionMinRuns: number
 }
+
+export const FIXED: FixedSettings = {
+  status: [[200, 299]],
+  requestTimeoutMs: 10_000,
+  successThreshold: 1,
+  wrongModelAfterMs: 30_000,
+  schedule: 'adaptive',
+  progressIntervalMs: 30_000,
+  logLines: 50,
+  stopTimeoutMs: 30_000,
+  regressionMinRuns: 3
+}
+
+/** The smoke test's sizes: three streamed requests of 64 tokens (the outputs are their medians), within 2 minutes. */
+export const SMOKE_SIZES = { requests: 3, tokens: 64, timeoutMs: 120_000 } as const
 
 /**
  * One server and the endpoints it serves (its `url` lines): how it starts or is found, and its log. None of
@@ -106,7 +131,6 @@ export interface ServerSettings {
    * `container` or `log-file` has one line per `url` line; inputs/fleet.ts).
    */
   servers: Server[]
-  logLines: number
   failPattern?: RegExp
   /**
    * Before `start`, a port already held ends the wait (`port-busy`); with `start`, `pid` or `container`, an answer on
@@ -119,8 +143,6 @@ export interface ServerSettings {
    * `container` that ran before the step; `never`: left to the runner.
    */
   stop: StopMode
-  /** At the job's end, from SIGTERM until SIGKILL. */
-  stopTimeoutMs: number
   /** Variable names or globs (`NCCL_*`) to report from the server's environment. */
   envReport: string[]
   /** Commands run when the wait fails, one per entry. */
@@ -147,17 +169,22 @@ export interface HistorySettings {
   historyFile?: string
   /** Which earlier runs compare with this one; undefined: from the URL, the model and `start`. */
   historyKey?: string
-  /** Slower than the median of earlier runs by more than this many percent is a regression. */
+  /**
+   * Slower than the median of earlier runs by more than this many percent is a regression, and so is a smoke test's
+   * decode rate below theirs by more than this.
+   */
   regressionThresholdPercent: number
-  /** Earlier ready runs with the key needed before a regression is told (or fails the step). */
-  regressionMinRuns: number
-  /** A smoke test's decode rate below the median of earlier runs by more than this many percent is a regression. */
-  throughputRegressionPercent: number
   failOnRegression: boolean
 }
 
 /** Every setting of a wait. */
-export type Settings = ProbeSettings & WaitSettings & ServerSettings & GpuSettings & SmokeTestSettings & HistorySettings
+export type Settings = ProbeSettings &
+  WaitSettings &
+  FixedSettings &
+  ServerSettings &
+  GpuSettings &
+  SmokeTestSettings &
+  HistorySettings
 
 /** Every endpoint of the wait, in the order of the `url` lines. */
 export const endpointsOf = ({ servers }: Pick<ServerSettings, 'servers'>): Target[] =>

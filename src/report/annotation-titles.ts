@@ -12,13 +12,11 @@ export type NoteKind =
   /** The server's environment changed since the previous run. */
   | 'drift'
   | 'insecure-tls'
-  /** A wait that ended without the server ready but does not fail the step (`fail-on-timeout: false`). */
-  | 'not-ready'
   /** Before `start`: other processes hold memory on the GPUs the server will use (`gpu-check: warn`). */
   | 'gpu-busy'
   /** The smoke test could not run or stopped (`smoke-test: true`; `fail-on-error` fails instead). */
   | 'smoke'
-  /** The smoke test's decode rate lower than the usual one by more than throughput-regression-threshold. */
+  /** The smoke test's decode rate lower than the usual one by more than regression-threshold. */
   | 'throughput-regression'
   /** `model` matched a listed id that only contains it. */
   | 'model-match'
@@ -33,7 +31,6 @@ export const NOTE_TITLES: Readonly<Record<NoteKind, string>> = {
   regression: 'Model server startup slower than usual',
   drift: "Model server's environment changed",
   'insecure-tls': 'TLS certificate checks are off',
-  'not-ready': 'Model server not ready',
   'gpu-busy': 'GPU memory held by other processes',
   smoke: 'Smoke test did not measure throughput',
   'throughput-regression': 'Model server decodes slower than usual',

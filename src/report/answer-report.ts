@@ -137,7 +137,7 @@ function missingWords(
     case 'match':
       return `the body does not contain "${missing.match}"`
     case 'match-regex-in-time':
-      return `${missing.pattern} ran out of time on the body (it backtracks too much: simplify "match-regex")`
+      return `${missing.pattern} ran out of time on the body (it backtracks too much: simplify "match")`
     case 'match-regex':
       return `the body does not match ${missing.pattern}`
   }
@@ -235,8 +235,7 @@ function cannotChangeWords(answer: Answer, listed: () => string): AnswerWords | 
       summary: `${listed()} — serves another model, not "${model}"`,
       detail:
         `the server serves ${quoted(serving)}, not "${model}"${near}, unchanged for ${formatDuration(forMs)}, ` +
-        'and this engine serves only the models it was started with. Fix "model", or the model the server starts ' +
-        'with ("wrong-model-after: 0" waits for the timeout instead)'
+        'and this engine serves only the models it was started with. Fix "model", or the model the server starts with'
     }
   }
   if (answer.engineDead !== undefined) {

@@ -6,62 +6,56 @@
 import { seconds } from '../runtime/clock.js'
 import type { GateOutcome, TargetOutcome } from '../facts/outcome.js'
 
-/** action.yml's outputs, in its order; a test holds the two together. */
-export const OUTPUT_NAMES = [
-  'ready',
-  'elapsed-seconds',
-  'attempts',
-  'status-code',
-  'models',
-  'model-id',
-  'model-match',
-  'first-response-seconds',
-  'reason',
-  'pid',
-  'log-file',
-  'startup-seconds',
-  'gpu-memory-mib',
-  'generation-seconds',
-  'results',
-  'phases',
-  'expected-seconds',
-  'regression-percent',
-  'ttft-ms',
-  'decode-tokens-per-second'
-] as const
+type OutputKind = 'boolean' | 'number' | 'json' | 'string'
 
-type OutputName = (typeof OUTPUT_NAMES)[number]
+/** The seconds of `ms` with one decimal, or empty. */
+const secondsOr = (ms: number | undefined): string => (ms === undefined ? '' : seconds(ms))
+const textOf = (value: number | string | undefined): string => (value === undefined ? '' : String(value))
+
+/**
+ * action.yml's outputs, in its order (a test holds the two together): each one's JSON kind for `--json`, and its
+ * value as the action sets it, read from the outcome.
+ */
+const OUTPUTS = {
+  ready: { kind: 'boolean', of: (o) => String(o.ready) },
+  'elapsed-seconds': { kind: 'number', of: (o) => seconds(o.elapsedMs) },
+  attempts: { kind: 'number', of: (o) => String(o.attempts) },
+  'status-code': { kind: 'number', of: (o) => textOf(o.last?.status) },
+  models: { kind: 'json', of: (o) => JSON.stringify(o.models) },
+  'model-id': { kind: 'string', of: (o) => o.last?.modelId ?? '' },
+  'model-match': { kind: 'string', of: (o) => (o.ready ? (o.last?.modelMatch ?? '') : '') },
+  'first-response-seconds': { kind: 'number', of: (o) => secondsOr(o.firstResponseMs) },
+  reason: { kind: 'string', of: (o) => o.reason },
+  pid: { kind: 'number', of: (o) => textOf(o.server?.pid) },
+  'log-file': { kind: 'string', of: (o) => o.server?.logFile ?? '' },
+  'startup-seconds': { kind: 'number', of: (o) => secondsOr(o.server?.startupMs) },
+  'gpu-memory-mib': { kind: 'number', of: (o) => textOf(o.server?.gpuMemoryMiB) },
+  'generation-seconds': { kind: 'number', of: (o) => secondsOr(o.generationMs) },
+  results: { kind: 'json', of: (o) => JSON.stringify(o.results.map(resultRecord)) },
+  phases: { kind: 'json', of: (o) => JSON.stringify((o.profile?.phases ?? []).map(phaseRecord)) },
+  'expected-seconds': { kind: 'number', of: (o) => textOf(o.profile?.expectedSeconds?.toFixed(1)) },
+  'regression-percent': { kind: 'number', of: (o) => textOf(o.profile?.regressionPercent?.toFixed(1)) },
+  'ttft-ms': {
+    kind: 'number',
+    of: (o) => textOf(o.smoke?.ttftMs === undefined ? undefined : Math.round(o.smoke.ttftMs))
+  },
+  'decode-tokens-per-second': { kind: 'number', of: (o) => textOf(o.smoke?.decodeTokensPerSecond?.toFixed(1)) }
+} as const satisfies Record<string, { kind: OutputKind; of: (outcome: GateOutcome) => string }>
+
+type OutputName = keyof typeof OUTPUTS
+export const OUTPUT_NAMES = Object.keys(OUTPUTS) as OutputName[]
 
 /** Every output, as the action sets it. */
 export type Outputs = Readonly<Record<OutputName, string>>
 
 export function outputs(outcome: GateOutcome): Outputs {
-  const server = outcome.server
-  const profile = outcome.profile
-  return {
-    ready: String(outcome.ready),
-    'elapsed-seconds': seconds(outcome.elapsedMs),
-    attempts: String(outcome.attempts),
-    'status-code': outcome.last?.status === undefined ? '' : String(outcome.last.status),
-    models: JSON.stringify(outcome.models),
-    'model-id': outcome.last?.modelId ?? '',
-    'model-match': outcome.ready ? (outcome.last?.modelMatch ?? '') : '',
-    'first-response-seconds': outcome.firstResponseMs === undefined ? '' : seconds(outcome.firstResponseMs),
-    reason: outcome.reason,
-    pid: server?.pid === undefined ? '' : String(server.pid),
-    'log-file': server?.logFile ?? '',
-    'startup-seconds': server?.startupMs === undefined ? '' : seconds(server.startupMs),
-    'gpu-memory-mib': server?.gpuMemoryMiB === undefined ? '' : String(server.gpuMemoryMiB),
-    'generation-seconds': outcome.generationMs === undefined ? '' : seconds(outcome.generationMs),
-    results: JSON.stringify(outcome.results.map(resultRecord)),
-    phases: JSON.stringify((outcome.profile?.phases ?? []).map((p) => ({ name: p.name, seconds: p.seconds }))),
-    'expected-seconds': profile?.expectedSeconds === undefined ? '' : profile.expectedSeconds.toFixed(1),
-    'regression-percent': profile?.regressionPercent === undefined ? '' : profile.regressionPercent.toFixed(1),
-    'ttft-ms': outcome.smoke?.ttftMs === undefined ? '' : String(Math.round(outcome.smoke.ttftMs)),
-    'decode-tokens-per-second':
-      outcome.smoke?.decodeTokensPerSecond === undefined ? '' : outcome.smoke.decodeTokensPerSecond.toFixed(1)
-  }
+  return Object.fromEntries(OUTPUT_NAMES.map((name) => [name, OUTPUTS[name].of(outcome)])) as Outputs
 }
+
+const phaseRecord = (p: { name: string; seconds: number }): { name: string; seconds: number } => ({
+  name: p.name,
+  seconds: p.seconds
+})
 
 /** One endpoint's entry in the `results` output. */
 function resultRecord(r: TargetOutcome): Record<string, JsonValue> {
@@ -82,7 +76,7 @@ function resultRecord(r: TargetOutcome): Record<string, JsonValue> {
           'startup-seconds': r.server.startupMs === undefined ? null : Number(seconds(r.server.startupMs)),
           'gpu-memory-mib': r.server.gpuMemoryMiB ?? null
         }),
-    ...(r.profile === undefined ? {} : { phases: r.profile.phases.map((p) => ({ name: p.name, seconds: p.seconds })) }),
+    ...(r.profile === undefined ? {} : { phases: r.profile.phases.map(phaseRecord) }),
     // only with a smoke test: a wait without one keeps the entries it always had
     ...(r.smoke === undefined
       ? {}
@@ -92,32 +86,6 @@ function resultRecord(r: TargetOutcome): Record<string, JsonValue> {
             r.smoke.decodeTokensPerSecond === undefined ? null : Number(r.smoke.decodeTokensPerSecond.toFixed(1))
         })
   }
-}
-
-type OutputKind = 'boolean' | 'number' | 'json' | 'string'
-
-/** Every output's JSON kind: a new output must be given one. */
-const OUTPUT_KINDS: Readonly<Record<OutputName, OutputKind>> = {
-  ready: 'boolean',
-  'elapsed-seconds': 'number',
-  attempts: 'number',
-  'status-code': 'number',
-  models: 'json',
-  'model-id': 'string',
-  'model-match': 'string',
-  'first-response-seconds': 'number',
-  reason: 'string',
-  pid: 'number',
-  'log-file': 'string',
-  'startup-seconds': 'number',
-  'gpu-memory-mib': 'number',
-  'generation-seconds': 'number',
-  results: 'json',
-  phases: 'json',
-  'expected-seconds': 'number',
-  'regression-percent': 'number',
-  'ttft-ms': 'number',
-  'decode-tokens-per-second': 'number'
 }
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue }
@@ -140,6 +108,8 @@ function typed(kind: OutputKind, text: string): JsonValue {
 
 /** The outputs as `--json` prints them; a name that is no output (none is) stays text. */
 export function typedOutputs(outputs: Readonly<Record<string, string>>): Record<string, JsonValue> {
-  const kinds: Readonly<Record<string, OutputKind | undefined>> = OUTPUT_KINDS
-  return Object.fromEntries(Object.entries(outputs).map(([name, text]) => [name, typed(kinds[name] ?? 'string', text)]))
+  const table: Readonly<Record<string, { kind: OutputKind } | undefined>> = OUTPUTS
+  return Object.fromEntries(
+    Object.entries(outputs).map(([name, text]) => [name, typed(table[name]?.kind ?? 'string', text)])
+  )
 }

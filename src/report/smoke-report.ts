@@ -53,7 +53,7 @@ function problemText(p: SmokeProblem, request = 'the generation request'): strin
     case 'network':
       return `${request} failed: ${p.code} (${p.message})`
     case 'timeout':
-      return `it did not finish within smoke-timeout (${formatDuration(p.timeoutMs)})`
+      return `it did not finish within ${formatDuration(p.timeoutMs)}`
     case 'stopped':
       return 'it was stopped: the job was cancelled, or the server exited or wrote a fatal line'
     case 'stream-error':

@@ -1,7 +1,7 @@
 /**
- * Runs a user's `match-regex` on a server's body, and `fail-pattern` on log lines, under a time limit. A JavaScript
- * regular expression can backtrack for longer than the universe lasts (`^(a+)+$` on `aaaa…b`), and no static check
- * catches every such pattern; V8 can interrupt a running match, though, and `vm`'s timeout does exactly that.
+ * Runs a user's `match` regular expression on a server's body, and `fail-pattern` on log lines, under a time limit.
+ * A JavaScript regular expression can backtrack for longer than the universe lasts (`^(a+)+$` on `aaaa…b`), and no
+ * static check catches every such pattern; V8 can interrupt a running match, though, and `vm`'s timeout does exactly that.
  */
 import type { Context, Script } from 'node:vm'
 

@@ -1,5 +1,5 @@
 /**
- * The job-end stop of a container with `docker stop` semantics (`POST /containers/{id}/stop?t=<stop-timeout>`: the
+ * The job-end stop of a container with `docker stop` semantics (`POST /containers/{id}/stop?t=<stop timeout>`: the
  * image's stop signal, SIGTERM by default, then SIGKILL), then a wait until its processes are gone and their GPU
  * memory is released, told as the stop of a process is (a StopRecord).
  */
@@ -93,7 +93,7 @@ export async function stopContainerAtJobEnd(
 }
 
 /**
- * `docker stop` with the stop-timeout; cancelled before or during it, `docker stop -t 0` (the stop signal, then
+ * `docker stop` with the stop timeout; cancelled before or during it, `docker stop -t 0` (the stop signal, then
  * SIGKILL at once), since the engine goes on with the first stop whether or not its caller waits. True when the
  * cancel made it a kill.
  */

@@ -8,7 +8,7 @@
  * writes, or that server's entry is refused whole (`JobEndStateError`, nothing is signalled). The runner keeps it
  * in a file of the job's, and a process the job ran may have written there.
  */
-import type { Server, ServerSettings } from '../inputs/settings.js'
+import type { Server, Settings } from '../inputs/settings.js'
 
 /** A process `start` launched: what the post step needs to stop it. */
 export interface ProcessEndState {
@@ -55,7 +55,7 @@ const NAME = 'servers'
 /** As many as `url` may have lines. */
 const MAX_SERVERS = 1000
 
-type StopSettings = Pick<Server, 'start' | 'container'> & Pick<ServerSettings, 'stop' | 'stopTimeoutMs' | 'logLines'>
+type StopSettings = Pick<Server, 'start' | 'container'> & Pick<Settings, 'stop' | 'stopTimeoutMs' | 'logLines'>
 
 /** One server's entry, or undefined when it is not this job's to stop. */
 export function serverEndState(settings: StopSettings, server: LaunchedFacts | undefined): ServerEndState | undefined {

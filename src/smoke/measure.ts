@@ -201,7 +201,7 @@ async function measureOne(
 
 /**
  * A server may count a token or two more than asked for (an end-of-sequence token, a stop string), no more: an
- * engine's count above `smoke-tokens` + TOKEN_MARGIN, below the chunks that carried text, or not a whole number
+ * engine's count above the tokens asked for + TOKEN_MARGIN, below the chunks that carried text, or not a whole number
  * (1e308, 2^53) is not believed, and the chunks are counted instead.
  */
 const TOKEN_MARGIN = 8

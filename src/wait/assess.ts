@@ -35,7 +35,7 @@ const SAME_ERROR: Record<string, string> = {
   PROXY_UND_ERR_CONNECT_TIMEOUT: 'PROXY_ETIMEDOUT'
 }
 
-/** `regexLimitMs` bounds how long `match-regex` may run on the body (what is left of the probe's time). */
+/** `regexLimitMs` bounds how long `match` as a regular expression may run on the body (what is left of the probe's time). */
 export function assess(result: ProbeResult, expect: Expectation, regexLimitMs = 1_000): Assessment {
   if (result.kind === 'error') return assessError(result)
 

@@ -13,7 +13,7 @@ export interface WrongModelWatch {
 }
 
 /**
- * `afterMs` (`wrong-model-after`; 0: never) of the same list without `model`, counted from its first such answer,
+ * `afterMs` (0: never) of the same list without `model`, counted from its first such answer,
  * from an engine that `servesOneModel()` says serves the models it was started with (vLLM, SGLang, TGI,
  * llama.cpp outside router mode). A list that changes, or an engine not known to serve one model, starts over.
  */

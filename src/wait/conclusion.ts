@@ -10,6 +10,7 @@ import type { Settings } from '../inputs/settings.js'
 import { jobEndState, serverEndState } from '../server/job-end.js'
 import type { ReportContext } from '../report/progress.js'
 import { failureMessage } from '../report/failure.js'
+import { failureTitle, NOTE_TITLES } from '../report/annotation-titles.js'
 import { logTailTitle } from '../report/markdown.js'
 import { type Outputs, outputs } from '../report/outputs.js'
 import { finalLine } from '../report/progress.js'
@@ -25,14 +26,11 @@ export interface Conclusion {
   logTail?: { title: string; lines: string[] }
   /** Commands to run to explain a failure, in order (none when ready or cancelled). */
   diagnostics: readonly string[]
-  /** A wait that was not ready: `fail` fails the run, `warn` only warns (a timeout with `fail-on-timeout: false`). */
-  verdict?: { kind: 'fail' | 'warn'; message: string }
-  /** A startup regression that fails the run (`fail-on-regression: true`). */
-  failedRegression?: string
-  /** A smoke test's decode rate below the usual one that fails the run (`fail-on-regression: true`). */
-  failedThroughput?: string
-  /** A smoke test that could not measure throughput, with `smoke-test: true`: a warning, the wait stays ready. */
-  smokeWarning?: string
+  /**
+   * What the run says last, in order: a smoke test that could not measure throughput (`smoke-test: true`: a
+   * warning, the wait stays ready), a wait that was not ready, a regression with `fail-on-regression: true`.
+   */
+  verdicts: Verdict[]
   /**
    * The outcome as judged: the gate's, unless a smoke test with `smoke-test: fail-on-error` could not measure
    * throughput (then not ready, reason smoke-failed). The front ends' job summary describes this one.
@@ -44,6 +42,13 @@ export interface Conclusion {
   context: ReportContext
   /** What the action's job-end step needs to stop the server (`stop: job-end`), to save in the runner's state. */
   jobEndState?: Record<string, string>
+}
+
+/** A warning, or a failure of the run; `title` heads the action's annotation. */
+export interface Verdict {
+  kind: 'fail' | 'warn'
+  message: string
+  title: string
 }
 
 /** The report's view of the settings, for `url` (the endpoint the outcome describes). */
@@ -78,18 +83,23 @@ export function conclude(gateOutcome: GateOutcome, settings: Settings): Conclusi
     : gateOutcome
   const context = reportContext(settings, outcome.url)
   const tail = outcome.ready ? undefined : outcome.server?.logTail
-  const verdict: Conclusion['verdict'] = outcome.ready
-    ? undefined
-    : {
-        kind: outcome.reason === 'timeout' && !settings.failOnTimeout ? 'warn' : 'fail',
-        // a fleet's failure names its endpoint
-        message: failSmoke
-          ? smokeMessage
-          : `${outcome.results.length > 1 ? `${outcome.url.href}: ` : ''}${failureMessage(outcome, context)}`
-      }
-  const regression = outcome.profile?.regression
-  const failedRegression = settings.failOnRegression ? regression : undefined
-  const failedThroughput = settings.failOnRegression ? outcome.profile?.throughputRegression : undefined
+  const verdicts: Verdict[] = []
+  if (smokeMessage !== undefined && !failSmoke)
+    verdicts.push({ kind: 'warn', message: smokeMessage, title: NOTE_TITLES.smoke })
+  if (!outcome.ready)
+    verdicts.push({
+      kind: 'fail',
+      // a fleet's failure names its endpoint
+      message: failSmoke
+        ? smokeMessage
+        : `${outcome.results.length > 1 ? `${outcome.url.href}: ` : ''}${failureMessage(outcome, context)}`,
+      title: failureTitle(outcome.reason)
+    })
+  const { regression, throughputRegression } = outcome.profile ?? {}
+  if (settings.failOnRegression && regression !== undefined)
+    verdicts.push({ kind: 'fail', message: regression, title: NOTE_TITLES.regression })
+  if (settings.failOnRegression && throughputRegression !== undefined)
+    verdicts.push({ kind: 'fail', message: throughputRegression, title: NOTE_TITLES['throughput-regression'] })
   return {
     outcome,
     ready: outcome.ready,
@@ -104,11 +114,8 @@ export function conclude(gateOutcome: GateOutcome, settings: Settings): Conclusi
     },
     // A cancelled job must end within a second; the diagnostics could take minutes.
     diagnostics: outcome.ready || outcome.reason === 'cancelled' ? [] : settings.diagnostics,
-    verdict,
-    failedRegression,
-    failedThroughput,
-    smokeWarning: failSmoke ? undefined : smokeMessage,
-    exitCode: verdict?.kind === 'fail' || failedRegression !== undefined || failedThroughput !== undefined ? 1 : 0,
+    verdicts,
+    exitCode: verdicts.some((v) => v.kind === 'fail') ? 1 : 0,
     context,
     jobEndState: serversEndState(settings, outcome)
   }

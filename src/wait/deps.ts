@@ -29,7 +29,7 @@ export interface GateDeps {
   notice?(line: string, kind: NoteKind): void
   /** Where `history-file: auto` keeps history for this front end, or why it cannot (see `defaultHistoryFile`). */
   defaultHistory?: { path?: string; notice?: string }
-  /** `wait-for-model check`: one probe per endpoint within `request-timeout`, no port watch, no second probe. */
+  /** `wait-for-model check`: one probe per endpoint within its `timeout`, no port watch, no second probe. */
   once?: boolean
 }
 

@@ -24,7 +24,7 @@ export interface WaitOptions {
   schedule?: ScheduleMode
   /** A one-shot check: the first answer decides (no second probe, no sleep); not ready ends it with reason=timeout. */
   once?: boolean
-  /** `wrong-model-after`: a one-model engine listing another model this long ends the wait; 0 or absent: never. */
+  /** A one-model engine listing another model this long ends the wait; 0 or absent: never. */
   wrongModelAfterMs?: number
 }
 
@@ -264,7 +264,7 @@ async function probeOnce(
 ): Promise<{ assessment: Assessment; timedOut: boolean; refused: boolean; answered: boolean; retryAfterMs?: number }> {
   const result = await deps.probe(budgetMs, signal)
   return {
-    // match-regex runs within what is left of the probe's time, so a runaway pattern cannot pass the deadline
+    // a `match` regular expression runs within what is left of the probe's time, so a runaway pattern cannot pass the deadline
     assessment: assess(result, expect, sentAt + budgetMs - deps.clock.now()),
     timedOut: result.kind === 'error' && result.code === 'TIMEOUT',
     refused: result.kind === 'error' && result.code === 'ECONNREFUSED',

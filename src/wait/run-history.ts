@@ -169,7 +169,7 @@ export async function finishHistory({
     settings.regressionThresholdPercent,
     settings.regressionMinRuns,
     settings.timeoutMs - outcome.elapsedMs,
-    settings.throughputRegressionPercent,
+    settings.regressionThresholdPercent,
     deps.cancel?.signal
   )
   if (findings.regression !== undefined && !settings.failOnRegression) deps.warn(findings.regression, 'regression')

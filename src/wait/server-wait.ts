@@ -194,7 +194,8 @@ export function readyMoment({
 
 /**
  * Each ready endpoint with its smoke test. A fleet's endpoints are measured at the same time (each its own
- * server), every one within `smoke-timeout`; `signal` (the wait's halter: a cancelled job, the server gone) ends them.
+ * server), every one within its fixed limit and the wait's `timeout`; `signal` (the wait's halter: a cancelled
+ * job, the server gone) ends them.
  */
 async function smokeEndpoints(
   results: readonly TargetOutcome[],
@@ -221,7 +222,8 @@ async function smokeEndpoints(
           insecureTls: settings.insecureTls,
           secrets: settings.secrets
         },
-        smoke,
+        // the time the wait has left (its elapsed time counts from the same start as its timeout)
+        { ...smoke, timeoutMs: Math.max(1, Math.min(smoke.timeoutMs, settings.timeoutMs - r.elapsedMs)) },
         {
           clock: deps.clock,
           signal: deps.signal,

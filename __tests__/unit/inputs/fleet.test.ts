@@ -64,19 +64,12 @@ describe('a fleet of servers in the inputs', () => {
     [{ url: urls(2), start: 'serve\n# the second' }, /^Input "start": line 2: "# the second" starts no server/],
     [{ url: urls(2), start: 'A=1\nserve' }, /^Input "start": line 1: "A=1" starts no server/],
     [{ url: urls(2), pid: '12\n0' }, /^Input "pid": line 2: "0" is not a process id/],
-    [{ url: urls(2), container: 'ok\nno way' }, /^Input "container": line 2: "no way" is not/],
-    [
-      { url: urls(2), 'fleet-min-ready': '3' },
-      /^Input "fleet-min-ready": "3" is not "all" or a whole number from 1 to 2/
-    ],
-    [{ url: urls(2), 'fleet-min-ready': '0' }, /^Input "fleet-min-ready": "0" is not/],
-    [{ url: urls(2), 'fleet-min-ready': 'most' }, /^Input "fleet-min-ready": "most" is not/]
+    [{ url: urls(2), container: 'ok\nno way' }, /^Input "container": line 2: "no way" is not/]
   ])('refuses %j', (inputs, message) => {
     expect(() => settingsFrom({ model: 'kimi', ...inputs })).toThrow(message)
   })
-  it('fleet-min-ready: all, or a number of the endpoints', () => {
-    expect(settingsFrom({ url: urls(8), 'fleet-min-ready': 'ALL' }).fleetMinReady).toBe(8)
-    expect(settingsFrom({ url: urls(8), 'fleet-min-ready': ' 7 ' }).fleetMinReady).toBe(7)
+  it('every endpoint of a fleet must be ready', () => {
+    expect(settingsFrom({ url: urls(8) }).fleetMinReady).toBe(8)
     expect(settingsFrom({ url: urls(1) }).fleetMinReady).toBe(1)
   })
   it('a log-file that is a symbolic link, where the action writes it (start, container): refused, its line named; with pid, read as it is', () => {

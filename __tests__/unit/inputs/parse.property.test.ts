@@ -1,12 +1,5 @@
 import fc from 'fast-check'
-import {
-  MAX_DURATION_MS,
-  parseDuration,
-  parseHeaders,
-  parseRetryAfter,
-  parseStatusSet,
-  statusAccepted
-} from '../../../src/inputs/parse.js'
+import { MAX_DURATION_MS, parseDuration, parseHeaders, parseRetryAfter } from '../../../src/inputs/parse.js'
 import { redact } from '../../../src/inputs/secrets.js'
 import { INPUT_DEFAULTS } from '../../../src/inputs/input-names.js'
 import { parseSettings } from '../../../src/inputs/parse-settings.js'
@@ -84,41 +77,6 @@ describe('parseDuration', () => {
           return Number.isInteger(ms) && ms >= 0 && ms <= MAX_DURATION_MS
         } catch (e) {
           return e instanceof Error && /250ms|168h/.test(e.message) && !CONTROL.test(e.message)
-        }
-      }),
-      runs
-    )
-  })
-})
-
-describe('parseStatusSet', () => {
-  const range = fc
-    .tuple(fc.integer({ min: 100, max: 599 }), fc.integer({ min: 100, max: 599 }))
-    .map(([a, b]) => [Math.min(a, b), Math.max(a, b)] as const)
-
-  it('accepts exactly the statuses in the listed codes and ranges', () => {
-    fc.assert(
-      fc.property(
-        fc.array(range, { minLength: 1, maxLength: 4 }),
-        fc.integer({ min: 100, max: 599 }),
-        (ranges, status) => {
-          const text = ranges.map(([lo, hi]) => (lo === hi ? `${lo}` : `${lo}-${hi}`)).join(', ')
-          return (
-            statusAccepted(parseStatusSet(text), status) === ranges.some(([lo, hi]) => status >= lo && status <= hi)
-          )
-        }
-      ),
-      runs
-    )
-  })
-
-  it('on any text, returns ranges within 100-599 or names the accepted form', () => {
-    fc.assert(
-      fc.property(fc.oneof(fc.string({ maxLength: 20 }), fc.stringMatching(/^[0-9, -]{0,15}$/)), (text) => {
-        try {
-          return parseStatusSet(text).every(([lo, hi]) => lo >= 100 && hi <= 599 && lo <= hi)
-        } catch (e) {
-          return e instanceof Error && /HTTP status codes \(100-599\)/.test(e.message) && !CONTROL.test(e.message)
         }
       }),
       runs

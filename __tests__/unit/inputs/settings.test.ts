@@ -7,7 +7,7 @@ import { endpointsOf } from '../../../src/inputs/settings.js'
 const settingsFrom = (inputs: Partial<Record<InputName, string>>) => parseSettings((name) => inputs[name] ?? '')
 
 describe('parseSettings', () => {
-  it('applies the documented defaults', () => {
+  it('applies the documented defaults, and the fixed values no input sets', () => {
     const s = settingsFrom({ url: 'http://localhost:8000/v1/models' })
     expect(s).toMatchObject({
       intervalMs: 5_000,
@@ -16,19 +16,26 @@ describe('parseSettings', () => {
       requestTimeoutMs: 10_000,
       successThreshold: 1,
       progressIntervalMs: 30_000,
-      failOnTimeout: true,
+      wrongModelAfterMs: 30_000,
+      stopTimeoutMs: 30_000,
+      fleetMinReady: 1,
       headers: {},
       secrets: [],
       model: undefined,
-      match: undefined,
-      matchRegex: undefined
+      match: undefined
     })
+    expect(s.matchRegex).toBeUndefined()
     expect(s.status).toEqual([[200, 299]])
     expect(endpointsOf(s).map((t) => t.url.href)).toEqual(['http://localhost:8000/v1/models'])
   })
 
-  it('takes schedule: fixed, in any case', () => {
-    expect(settingsFrom({ url: 'http://h/', schedule: ' Fixed ' }).schedule).toBe('fixed')
+  it('reads match as literal text, or in slashes as a regular expression with its flags', () => {
+    const literal = settingsFrom({ url: 'http://h/', match: ' "ready" ' })
+    expect([literal.match, literal.matchRegex]).toEqual(['"ready"', undefined])
+    expect(settingsFrom({ url: 'http://h/', match: '/health/ok' })).toMatchObject({ match: '/health/ok' })
+    const s = settingsFrom({ url: 'http://h/', match: '/"status":\\s*"(ok|ready)"/i' })
+    expect(s.match).toBeUndefined()
+    expect(s.matchRegex?.test('{"STATUS": "Ready"}')).toBe(true)
   })
 
   it('sends api-key as a bearer token and marks it secret, with credential headers', () => {
@@ -44,16 +51,9 @@ describe('parseSettings', () => {
     ['url', 'http://user:pw@host/', /credentials/],
     ['interval', 'fast', /250ms/],
     ['interval', '10ms', /too short/],
-    ['schedule', 'dense', /"dense" is not one of adaptive, fixed/],
     ['timeout', '-1', /250ms/],
     ['timeout', '0', /too short/],
-    ['request-timeout', '10 seconds', /250ms/],
-    ['progress-interval', '0.1', /too short/],
-    ['status', '99', /200-299/],
-    ['status', '2xx', /200-299/],
-    ['match-regex', '(unclosed', /regular expression/],
-    ['success-threshold', '0', /whole number from 1 to 1000/],
-    ['success-threshold', '1.5', /whole number/],
+    ['match', '/(unclosed/', /regular expression/],
     ['headers', 'Authorization Bearer x', /Name: value/],
     ['headers', 'X-A: ok\r\nX-B: b\rInjected: 1', /control character/],
     ['api-key', 'Bearer sk-1', /white space/],
@@ -62,14 +62,11 @@ describe('parseSettings', () => {
     ['headers', 'X-Team: Zürich → 東京', /line 1 \(X-Team\) has a character outside Latin-1/],
     ['timeout', '1m1m1m', /each unit once, largest first/],
     ['model', 'kimi\u0007', /control character/],
-    ['fail-on-timeout', 'sometimes', /true or false/],
     ['match', 'x'.repeat(70_000), /limit is/],
     ['pid', '0', /process id \(12345\) or the path of a file/],
     ['container', 'srv/../../containers/x', /is not a container's name or id/],
     ['container', '-v', /is not a container's name or id/],
     ['container', 'srv?all=1', /is not a container's name or id/],
-    ['log-lines', '1001', /whole number from 0 to 1000/],
-    ['log-lines', 'all', /whole number from 0 to 1000/],
     ['fail-pattern', 'CUDA out of memory', /needs a log to watch: set "log-file", or "start"/],
     ['env-report', 'NCCL_*', /needs the server process: set "start", "pid" or "container"/],
     ['probe-generation', 'maybe', /true or false/],
@@ -80,18 +77,8 @@ describe('parseSettings', () => {
     ['history-key', 'k'.repeat(201), /at most 200/],
     ['regression-threshold', 'a lot', /percentage such as 25% or 25/],
     ['regression-threshold', '-5%', /percentage/],
-    ['regression-min-runs', '0', /whole number from 1 to 10 \(the median is of the last 10 ready runs\)/],
-    ['regression-min-runs', '11', /whole number from 1 to 10/],
-    ['regression-min-runs', 'three', /whole number from 1 to 10/],
     ['fail-on-regression', 'maybe', /true or false/],
-    ['smoke-test', 'maybe', /"maybe" is not one of false, true, fail-on-error/],
-    ['smoke-requests', '0', /"0" is not a whole number from 1 to 100/],
-    ['smoke-requests', '101', /whole number from 1 to 100/],
-    ['smoke-tokens', '1', /whole number from 2 to 4096 \(the decode rate is timed from the first token to the last\)/],
-    ['smoke-tokens', '64 tokens', /whole number from 2 to 4096/],
-    ['smoke-timeout', '50ms', /too short: give at least 100ms/],
-    ['smoke-timeout', 'soon', /is not a duration such as/],
-    ['throughput-regression-threshold', 'lots', /percentage such as 25% or 25/]
+    ['smoke-test', 'maybe', /"maybe" is not one of false, true, fail-on-error/]
   ]
   it.each(bad)('rejects %s=%p naming the input', (name, value, message) => {
     const inputs = { url: 'http://localhost:8000/v1/models', [name]: value }
@@ -107,27 +94,19 @@ describe('parseSettings', () => {
     expect((error as Error).message).toMatch(message)
   })
 
-  it('reads the smoke test: off by default, true, or fail-on-error, with its requests, tokens and timeout', () => {
+  it('reads the smoke test: off by default, true, or fail-on-error, of fixed sizes', () => {
     const url = 'http://localhost:8000/v1/models'
-    expect(settingsFrom({ url })).toMatchObject({ smoke: undefined, throughputRegressionPercent: 15 })
+    expect(settingsFrom({ url })).toMatchObject({ smoke: undefined, regressionThresholdPercent: 25 })
     expect(settingsFrom({ url, 'smoke-test': 'true' }).smoke).toEqual({
       failOnError: false,
       requests: 3,
       tokens: 64,
       timeoutMs: 120_000
     })
-    expect(
-      settingsFrom({
-        url,
-        'smoke-test': ' Fail-On-Error ',
-        'smoke-requests': '5',
-        'smoke-tokens': '128',
-        'smoke-timeout': '30s',
-        'throughput-regression-threshold': '10%'
-      })
-    ).toMatchObject({
-      smoke: { failOnError: true, requests: 5, tokens: 128, timeoutMs: 30_000 },
-      throughputRegressionPercent: 10
+    // one regression-threshold, for the startup and the decode rate (wait/run-history.ts)
+    expect(settingsFrom({ url, 'smoke-test': ' Fail-On-Error ', 'regression-threshold': '10%' })).toMatchObject({
+      smoke: { failOnError: true, requests: 3, tokens: 64, timeoutMs: 120_000 },
+      regressionThresholdPercent: 10
     })
     expect(settingsFrom({ url, 'smoke-test': 'off' }).smoke).toBeUndefined()
   })
@@ -138,14 +117,12 @@ describe('parseSettings', () => {
       model: 'kimi',
       start: 'python -m sglang.launch_server \\\n  --port 30000',
       'fail-pattern': 'CUDA out of memory|NCCL error',
-      'log-lines': '0',
       'probe-generation': 'true',
       'env-report': 'NCCL_*, CUDA_VISIBLE_DEVICES\nHF_TOKEN',
       diagnostics: 'nvidia-smi\n\n  dmesg | tail -20  \n'
     })
     expect(started).toMatchObject({
       servers: [{ start: 'python -m sglang.launch_server \\\n  --port 30000', pid: undefined, logFile: undefined }],
-      logLines: 0,
       envReport: ['NCCL_*', 'CUDA_VISIBLE_DEVICES', 'HF_TOKEN'],
       diagnostics: ['nvidia-smi', 'dmesg | tail -20']
     })
@@ -210,7 +187,6 @@ describe('parseSettings', () => {
       'history-file': ' /var/cache/h.jsonl ',
       'history-key': 'kimi-tp8',
       'regression-threshold': '12.5',
-      'regression-min-runs': ' 1 ',
       'fail-on-regression': 'true'
     })
     expect(s).toMatchObject({
@@ -218,7 +194,6 @@ describe('parseSettings', () => {
       historyFile: '/var/cache/h.jsonl',
       historyKey: 'kimi-tp8',
       regressionThresholdPercent: 12.5,
-      regressionMinRuns: 1,
       failOnRegression: true
     })
     expect(settingsFrom({ url: 'http://h/v1/models', engine: 'SGLang' }).engine).toBe('sglang')
@@ -259,19 +234,5 @@ describe('parseSettings', () => {
   it('never puts the api-key in an error message', () => {
     expect(() => settingsFrom({ url: 'http://h/', 'api-key': 'sk-secret value' })).toThrow(/^(?!.*sk-secret).*$/s)
     expect(() => settingsFrom({ url: 'http://h/', 'api-key': 'sk-secret-ключ' })).toThrow(/^(?!.*sk-secret).*$/s)
-  })
-
-  it('has the same inputs and defaults as action.yml and the README', () => {
-    const yml = readFileSync(new URL('../../../action.yml', import.meta.url), 'utf8')
-    const inputsBlock = yml.split(/^inputs:$/m)[1].split(/^outputs:$/m)[0]
-    const declared: Record<string, string> = {}
-    for (const [, name, body] of inputsBlock.matchAll(/^ {2}([a-z-]+):\n((?: {4}.*\n)+)/gm)) {
-      declared[name] = /^ {4}default: '(.*)'$/m.exec(body)?.[1] ?? ''
-    }
-    expect(declared).toEqual(INPUT_DEFAULTS)
-    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8')
-    for (const [name, value] of Object.entries(INPUT_DEFAULTS)) {
-      expect(readme).toMatch(new RegExp(`^\\| \`${name}\` \\| ${value === '' ? '' : `\`${value}\``} *\\|`, 'm'))
-    }
   })
 })

@@ -11,7 +11,7 @@ describe("the runner stand-in's input variables", () => {
 
   it('names each input as the runner does: upper case, spaces as underscores, hyphens kept', () => {
     expect(runnerInputVariable('url')).toBe('INPUT_URL')
-    expect(runnerInputVariable('match-regex')).toBe('INPUT_MATCH-REGEX')
+    expect(runnerInputVariable('fail-pattern')).toBe('INPUT_FAIL-PATTERN')
     expect(runnerInputVariable('some input')).toBe('INPUT_SOME_INPUT')
   })
 

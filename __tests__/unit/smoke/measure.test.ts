@@ -117,7 +117,7 @@ describe('a hostile stream', () => {
     expect(r.problem).toEqual({ kind: 'too-long', what: 'line' })
   })
 
-  it('a stream that never ends is cut at smoke-timeout, and one that swells at 8 MiB', async () => {
+  it('a stream that never ends is cut at its time limit, and one that swells at 8 MiB', async () => {
     const endless = await hostile((res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' })
       const timer = setInterval(() => res.write('data: {"choices":[{"text":" 1,"}]}\n\n'), 5)

@@ -97,7 +97,7 @@ describe('assess', () => {
     expect(a.summary).toBe('HTTP 200 ok — the answer is not a model list, so "kimi" cannot be found in it')
   })
 
-  it('checks match and match-regex against the body', () => {
+  it('checks match, as text or as a regular expression, against the body', () => {
     expect(assess(http(200, 'Ollama is running', 'text/plain'), { ...ok, match: 'running' }).state).toBe('ready')
     expect(assess(http(200, 'Ollama is running', 'text/plain'), { ...ok, match: 'Running' }).detail).toBe(
       'the body does not contain "Running"'
@@ -106,11 +106,11 @@ describe('assess', () => {
     expect(assess(http(200, '{"ready":false}'), { ...ok, matchRegex: /"ready":\s*true/ }).state).toBe('waiting')
   })
 
-  it('says so when match-regex runs out of time on the body', () => {
+  it('says so when a match regular expression runs out of time on the body', () => {
     const a = assess(http(200, `${'a'.repeat(40)}b`, 'text/plain'), { ...ok, matchRegex: /^(a+)+$/ }, 100)
     expect(a).toMatchObject({
       state: 'waiting',
-      summary: expect.stringMatching(/ran out of time on the body \(it backtracks too much: simplify "match-regex"\)$/)
+      summary: expect.stringMatching(/ran out of time on the body \(it backtracks too much: simplify "match"\)$/)
     })
   })
 

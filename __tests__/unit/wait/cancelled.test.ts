@@ -38,10 +38,11 @@ describe('asCancelled', () => {
     // and so neither smoke-failed (fail-on-error) nor ready with a warning (true)
     for (const smoke of ['fail-on-error', 'true']) {
       const c = conclude(o, settings({ 'smoke-test': smoke }))
-      expect(c).toMatchObject({ ready: false, exitCode: 1, smokeWarning: undefined })
+      expect(c).toMatchObject({ ready: false, exitCode: 1 })
+      expect(c.verdicts.map((v) => v.kind)).toEqual(['fail'])
       expect(c.outputs).toMatchObject({ ready: 'false', reason: 'cancelled' })
       // it had been ready: the message does not say otherwise
-      expect(c.verdict?.message).toBe(
+      expect(c.verdicts[0].message).toBe(
         'Stopped after 2.5s and 3 probes: the job was cancelled (SIGHUP) during the smoke test.\n' +
           'Last answer: HTTP 200, serving [kimi].'
       )
@@ -79,6 +80,6 @@ describe('concludedSince', () => {
     const next = concludedSince(first, s, cancel, 'diagnostics', 9_000)
     expect(next.outputs).toMatchObject({ ready: 'false', reason: 'cancelled', 'elapsed-seconds': '9.0' })
     expect(next.diagnostics).toEqual([])
-    expect(next.verdict?.message).toContain('the job was cancelled (SIGTERM) while the diagnostics ran')
+    expect(next.verdicts[0].message).toContain('the job was cancelled (SIGTERM) while the diagnostics ran')
   })
 })

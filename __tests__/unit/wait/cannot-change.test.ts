@@ -8,7 +8,7 @@ const listing = (models: string[], model = 'kimi'): Assessment => ({
   answer: { state: 'waiting', status: 200, models, missing: { what: 'model', model } }
 })
 
-describe('wrong-model: a one-model engine listing another model, unchanged for wrong-model-after', () => {
+describe('wrong-model: a one-model engine listing another model, unchanged for a while', () => {
   it('ends once the same list has lasted that long since its first such answer, naming the nearest', () => {
     const watch = wrongModelWatch(30_000, () => true)
     const list = ['Qwen/Qwen3-8B', 'kimi-k2.5']

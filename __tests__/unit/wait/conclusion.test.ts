@@ -19,12 +19,16 @@ const regression = { phases: [], regression: 'Startup took 90.0s, 50.0% slower t
 
 /** The decisions, without the words that carry them. */
 const decisions = (c: Conclusion) => ({
-  verdict: c.verdict?.kind,
+  verdicts: c.verdicts.map((v) => `${v.kind}: ${v.title}`),
   exitCode: c.exitCode,
   diagnostics: c.diagnostics.length,
-  logTail: c.logTail !== undefined,
-  failedRegression: c.failedRegression !== undefined
+  logTail: c.logTail !== undefined
 })
+const notReady = (reason: Reason): string => `fail: Model server not ready (${reason})`
+const slower = 'fail: Model server startup slower than usual'
+/** The one verdict of a kind, its message. */
+const said = (c: Conclusion, kind: 'fail' | 'warn'): string | undefined =>
+  c.verdicts.find((v) => v.kind === kind)?.message
 
 describe('conclude', () => {
   it.each<[string, GateOutcome, Partial<Record<InputName, string>>, ReturnType<typeof decisions>]>([
@@ -32,49 +36,43 @@ describe('conclude', () => {
       'ready: nothing to fail, no tail, no diagnostics',
       outcome('ready', { server: tail }),
       { diagnostics: 'nvidia-smi' },
-      { verdict: undefined, exitCode: 0, diagnostics: 0, logTail: false, failedRegression: false }
+      { verdicts: [], exitCode: 0, diagnostics: 0, logTail: false }
     ],
     [
       'a timeout fails, with the tail and the diagnostics',
       outcome('timeout', { server: tail }),
       { diagnostics: 'nvidia-smi\ndf -h' },
-      { verdict: 'fail', exitCode: 1, diagnostics: 2, logTail: true, failedRegression: false }
+      { verdicts: [notReady('timeout')], exitCode: 1, diagnostics: 2, logTail: true }
     ],
     [
-      'a timeout with fail-on-timeout: false only warns, and exits 0',
-      outcome('timeout'),
-      { 'fail-on-timeout': 'false' },
-      { verdict: 'warn', exitCode: 0, diagnostics: 0, logTail: false, failedRegression: false }
-    ],
-    [
-      'fail-on-timeout: false does not soften another reason',
+      'a server that exited fails, with the diagnostics',
       outcome('server-exited'),
-      { 'fail-on-timeout': 'false', diagnostics: 'nvidia-smi' },
-      { verdict: 'fail', exitCode: 1, diagnostics: 1, logTail: false, failedRegression: false }
+      { diagnostics: 'nvidia-smi' },
+      { verdicts: [notReady('server-exited')], exitCode: 1, diagnostics: 1, logTail: false }
     ],
     [
       'a cancelled wait fails at once, without diagnostics',
       outcome('cancelled', { server: tail }),
       { diagnostics: 'nvidia-smi' },
-      { verdict: 'fail', exitCode: 1, diagnostics: 0, logTail: true, failedRegression: false }
+      { verdicts: [notReady('cancelled')], exitCode: 1, diagnostics: 0, logTail: true }
     ],
     [
       'a regression only warns (in the gate) without fail-on-regression',
       outcome('ready', { profile: regression }),
       {},
-      { verdict: undefined, exitCode: 0, diagnostics: 0, logTail: false, failedRegression: false }
+      { verdicts: [], exitCode: 0, diagnostics: 0, logTail: false }
     ],
     [
       'a regression fails a ready wait with fail-on-regression',
       outcome('ready', { profile: regression }),
       { 'fail-on-regression': 'true' },
-      { verdict: undefined, exitCode: 1, diagnostics: 0, logTail: false, failedRegression: true }
+      { verdicts: [slower], exitCode: 1, diagnostics: 0, logTail: false }
     ],
     [
-      'fail-on-regression fails a lenient timeout too',
+      'a timeout and a regression both fail, the timeout first',
       outcome('timeout', { profile: regression }),
-      { 'fail-on-regression': 'true', 'fail-on-timeout': 'false' },
-      { verdict: 'warn', exitCode: 1, diagnostics: 0, logTail: false, failedRegression: true }
+      { 'fail-on-regression': 'true' },
+      { verdicts: [notReady('timeout'), slower], exitCode: 1, diagnostics: 0, logTail: false }
     ]
   ])('%s', (_case, o, inputs, expected) => {
     expect(decisions(conclude(o, settings(inputs)))).toEqual(expected)
@@ -102,7 +100,7 @@ describe('conclude', () => {
 
   it('carries the failure message and the final line the report words', () => {
     const c = conclude(outcome('timeout'), settings({ timeout: '3s' }))
-    expect(c.verdict?.message).toMatch(/^Timed out after 3\.0s/)
+    expect(said(c, 'fail')).toMatch(/^Timed out after 3\.0s/)
     expect(c.finalLine).toMatch(/^Not ready after 3\.0s \(2 probes\): timeout$/)
   })
 })
@@ -140,24 +138,30 @@ describe('conclude: the smoke test', () => {
 
   it('a measured smoke test: ready, its medians in the outputs and in results', () => {
     const c = conclude(smoked(measured), settings({ 'smoke-test': 'true' }))
-    expect(c).toMatchObject({ ready: true, exitCode: 0, smokeWarning: undefined, verdict: undefined })
+    expect(c).toMatchObject({ ready: true, exitCode: 0, verdicts: [] })
     expect(c.outputs).toMatchObject({ 'ttft-ms': '180', 'decode-tokens-per-second': '88.8' })
     expect(JSON.parse(c.outputs.results)[0]).toMatchObject({ 'ttft-ms': 180, 'decode-tokens-per-second': 88.8 })
   })
 
   it('one that could not run warns and stays ready with smoke-test: true', () => {
     const c = conclude(smoked(failed), settings({ 'smoke-test': 'true' }))
-    expect(c).toMatchObject({ ready: true, exitCode: 0, verdict: undefined })
+    expect(c).toMatchObject({ ready: true, exitCode: 0 })
     expect(c.outputs).toMatchObject({ ready: 'true', reason: 'ready', 'ttft-ms': '', 'decode-tokens-per-second': '' })
-    expect(c.smokeWarning).toBe(
-      'The smoke test could not measure throughput: POST /v1/completions answered HTTP 500: EngineCore encountered an issue.'
-    )
+    expect(c.verdicts).toEqual([
+      {
+        kind: 'warn',
+        message:
+          'The smoke test could not measure throughput: POST /v1/completions answered HTTP 500: EngineCore encountered an issue.',
+        title: 'Smoke test did not measure throughput'
+      }
+    ])
   })
 
   it('fails with smoke-test: fail-on-error: not ready, reason smoke-failed, in the outputs and the summary outcome', () => {
     const c = conclude(smoked(failed), settings({ 'smoke-test': 'fail-on-error' }))
-    expect(c).toMatchObject({ ready: false, exitCode: 1, smokeWarning: undefined, verdict: { kind: 'fail' } })
-    expect(c.verdict?.message).toMatch(/^The smoke test could not measure throughput: POST \/v1\/completions answered/)
+    expect(c).toMatchObject({ ready: false, exitCode: 1 })
+    expect(decisions(c).verdicts).toEqual([notReady('smoke-failed')])
+    expect(said(c, 'fail')).toMatch(/^The smoke test could not measure throughput: POST \/v1\/completions answered/)
     expect(c.outputs).toMatchObject({ ready: 'false', reason: 'smoke-failed' })
     expect(JSON.parse(c.outputs.results)[0]).toMatchObject({ ready: false, reason: 'smoke-failed', 'ttft-ms': null })
     expect(c.outcome).toMatchObject({ ready: false, reason: 'smoke-failed' })
@@ -176,7 +180,7 @@ describe('conclude: the smoke test', () => {
         path: '/v2/models/m/ready'
       }
     }
-    expect(conclude(smoked(triton), settings({ 'smoke-test': 'true' })).smokeWarning).toBe(
+    expect(said(conclude(smoked(triton), settings({ 'smoke-test': 'true' })), 'warn')).toBe(
       'The smoke test could not measure throughput: Triton serves no streamed text generation this smoke test ' +
         'knows (it runs on vLLM, SGLang, TGI, llama.cpp, Ollama and OpenAI-compatible servers).'
     )
@@ -187,14 +191,17 @@ describe('conclude: the smoke test', () => {
       ...smoked(measured),
       profile: { phases: [], throughputRegression: 'Decode rate 62.9 tokens/s, 29.2% below the median.' }
     }
-    expect(conclude(slower, settings({ 'smoke-test': 'true' }))).toMatchObject({
-      exitCode: 0,
-      failedThroughput: undefined
-    })
+    expect(conclude(slower, settings({ 'smoke-test': 'true' }))).toMatchObject({ exitCode: 0, verdicts: [] })
     expect(conclude(slower, settings({ 'smoke-test': 'true', 'fail-on-regression': 'true' }))).toMatchObject({
       ready: true,
       exitCode: 1,
-      failedThroughput: 'Decode rate 62.9 tokens/s, 29.2% below the median.'
+      verdicts: [
+        {
+          kind: 'fail',
+          message: 'Decode rate 62.9 tokens/s, 29.2% below the median.',
+          title: 'Model server decodes slower than usual'
+        }
+      ]
     })
   })
 })

@@ -137,11 +137,11 @@ describe('a fleet of simulated servers on loopback', () => {
       const lockedUrl = `${locked}/v1/models`
       const inputs: Partial<Record<InputName, string>> = {
         url: [...quick.map((q) => `${q.baseUrl}/v1/models`), lockedUrl, `${slow.baseUrl}/v1/models`].join('\n'),
-        'fleet-min-ready': '2',
         timeout: '30s'
       }
+      // no input sets it (every endpoint must be ready): the tally is tested as it stands
       const outcome = await gate(
-        parseSettings((name) => inputs[name] ?? ''),
+        { ...parseSettings((name) => inputs[name] ?? ''), fleetMinReady: 2 },
         { clock: systemClock, log: () => undefined }
       )
       // two of four ready: ready, the scalars the one ready last; the locked one failed on its own account, the
@@ -166,11 +166,11 @@ describe('a fleet of simulated servers on loopback', () => {
     try {
       const inputs: Partial<Record<InputName, string>> = {
         url: [`${locked}/a/v1/models`, `${locked}/b/v1/models`, `${slow.baseUrl}/v1/models`].join('\n'),
-        'fleet-min-ready': '2',
         timeout: '30s'
       }
+      // no input sets it (every endpoint must be ready): the tally is tested as it stands
       const outcome = await gate(
-        parseSettings((name) => inputs[name] ?? ''),
+        { ...parseSettings((name) => inputs[name] ?? ''), fleetMinReady: 2 },
         { clock: systemClock, log: () => undefined }
       )
       expect(outcome).toMatchObject({ ready: false, reason: 'unauthorized' })

@@ -133,7 +133,7 @@ describe('gate, its first probes', () => {
 
   it('a wait cancelled while its first request is in flight, to a server that never answers, ends at once', async () => {
     const url = await net.tcp()
-    const settings = settingsOf({ url: `${url}/v1/models`, 'request-timeout': '10m', timeout: '10m' })
+    const settings = { ...settingsOf({ url: `${url}/v1/models`, timeout: '10m' }), requestTimeoutMs: 600_000 }
     const cancel = new Halter<NodeJS.Signals>()
     const waiting = gate(settings, { clock: systemClock, log: () => undefined, cancel })
     await new Promise((r) => setTimeout(r, 100))

@@ -1,6 +1,7 @@
 /**
- * `wait-for-model check`: one probe of each endpoint with the gate's whole judgement, within request-timeout; one
- * line on stdout; exit 0 ready, 1 not ready. For health checks (Docker HEALTHCHECK, compose, Kubernetes exec probes).
+ * `wait-for-model check`: one probe of each endpoint with the gate's whole judgement, within `--timeout` (10s unless
+ * told); one line on stdout; exit 0 ready, 1 not ready. For health checks (Docker HEALTHCHECK, compose, Kubernetes
+ * exec probes).
  */
 import { gate } from '../../wait/gate.js'
 import { conclude } from '../../wait/conclusion.js'
@@ -11,10 +12,10 @@ import type { Settings } from '../../inputs/settings.js'
 import type { GateOutcome } from '../../facts/outcome.js'
 import { systemClock } from '../../runtime/clock.js'
 import { cancelOnSignals } from '../../runtime/halter.js'
-import { checkHelpText } from '../help.js'
-import { CHECK_INPUTS, INPUT_NAMES, inputOptions } from '../input-table.js'
+import { CHECK_DEFAULTS, checkHelpText } from '../help.js'
+import { INPUT_NAMES } from '../../inputs/input-names.js'
 import type { CliIo } from '../io.js'
-import { settingsFrom } from '../settings-from.js'
+import { CHECK_INPUTS, inputOptions, settingsFrom } from '../settings-from.js'
 import { parseCommandLine, UsageError } from '../usage.js'
 
 export async function checkCommand(argv: string[], io: CliIo): Promise<number> {
@@ -22,15 +23,14 @@ export async function checkCommand(argv: string[], io: CliIo): Promise<number> {
   if (values.help) return (void io.stdout.write(checkHelpText()), 0)
   const refused = INPUT_NAMES.find((name) => values[name] !== undefined && !CHECK_INPUTS.has(name))
   if (refused !== undefined) {
-    throw new UsageError(`--${refused}: check probes once, within --request-timeout; it takes no --${refused}`)
+    throw new UsageError(`--${refused}: check probes once, within --timeout; it takes no --${refused}`)
   }
-  const given = settingsFrom(values, io.env, CHECK_INPUTS)
+  const given = settingsFrom({ ...CHECK_DEFAULTS, ...values }, io.env, CHECK_INPUTS)
   const settings: Settings = {
     ...given,
-    // one probe, due within request-timeout: nothing waits, nothing is kept
-    timeoutMs: given.requestTimeoutMs,
-    intervalMs: given.requestTimeoutMs,
-    successThreshold: 1,
+    // one probe, due within the timeout: nothing waits, nothing is kept
+    requestTimeoutMs: given.timeoutMs,
+    intervalMs: given.timeoutMs,
     historyFile: undefined
   }
   // a health check's runner (Docker, Kubernetes, a CI step) may signal it: the probe ends, and says cancelled

@@ -33,8 +33,7 @@ export async function demo(actionEntry: string, out: NodeJS.WritableStream): Pro
       model: 'kimi',
       start,
       interval: '1s',
-      timeout: '60s',
-      'progress-interval': '3s'
+      timeout: '60s'
     },
     echo: out
   })

@@ -6,24 +6,20 @@ import { writeOwnFile } from '../../runtime/own-files.js'
 import pkg from '../../../package.json' with { type: 'json' }
 import { gate } from '../../wait/gate.js'
 import { conclude } from '../../wait/conclusion.js'
-import { concludedSince } from '../../wait/cancelled.js'
+import { carryOut } from '../../wait/carry-out.js'
 import { cancelOnSignals } from '../../runtime/halter.js'
 import type { Halter } from '../../runtime/halter.js'
 import type { Settings } from '../../inputs/settings.js'
 import { defaultHistoryFile } from '../../history/store.js'
 import { printable } from '../../runtime/text.js'
-import { runCommand, runDiagnostics } from '../../server/diagnostics.js'
-import { summaryMarkdown } from '../../report/summary.js'
 import { commandSafe } from '../../report/command-safe.js'
 import { INSECURE_TLS_WARNING } from '../../report/annotation-titles.js'
 import { redact } from '../../inputs/secrets.js'
 import { systemClock } from '../../runtime/clock.js'
 import { typedOutputs } from '../../report/outputs.js'
 import { waitHelpText } from '../help.js'
-import { inputOptions } from '../input-table.js'
-import type { CliIo, Say } from '../io.js'
-import type { Painter } from '../paint.js'
-import { settingsFrom } from '../settings-from.js'
+import type { CliIo, Painter, Say } from '../io.js'
+import { inputOptions, settingsFrom } from '../settings-from.js'
 import { parseCommandLine, UsageError } from '../usage.js'
 
 export async function waitCommand(argv: string[], io: CliIo, say: Say, paint: Painter): Promise<number> {
@@ -53,7 +49,7 @@ export async function waitCommand(argv: string[], io: CliIo, say: Say, paint: Pa
   }
 }
 
-/** The wait and what it found: the progress, the diagnostics, then the summary file and the JSON. */
+/** The wait and what it found: the progress, the diagnostics, then the summary file, the JSON and the verdicts. */
 async function waitAndReport(
   settings: Settings,
   io: CliIo,
@@ -63,7 +59,6 @@ async function waitAndReport(
   json: boolean,
   summaryFile: string | undefined
 ): Promise<number> {
-  const secrets = settings.secrets
   const outcome = await gate(settings, {
     clock: systemClock,
     startedAt: 0,
@@ -73,36 +68,31 @@ async function waitAndReport(
     cancel,
     defaultHistory: defaultHistoryFile(io.env, 'cli')
   })
-  const concluded = conclude(outcome, settings)
-  log(concluded.ready ? paint.green(concluded.finalLine) : paint.red(concluded.finalLine))
-  if (concluded.logTail !== undefined) {
-    log(`${concluded.logTail.title}:`)
-    for (const line of concluded.logTail.lines) log(`  ${line}`)
-  }
-  await runDiagnostics(concluded.diagnostics, {
-    group: async (title, body) => {
-      log(`── ${title}`)
-      await body()
-    },
-    // in a group of their own, killed whole on a cancel (a terminal's Ctrl-C no longer reaches them by itself)
-    exec: (program, args) => runCommand(program, args, io.stderr, cancel.signal),
-    log,
-    cancel: cancel.signal
-  })
-  const stage = concluded.diagnostics.length > 0 ? 'diagnostics' : 'after-wait'
-  const next = concludedSince(concluded, settings, cancel, stage, systemClock.now())
-  if (next !== concluded) log(paint.red(next.finalLine))
-  if (next.smokeWarning !== undefined) log(paint.yellow(`warning: ${next.smokeWarning}`))
-  if (next.verdict !== undefined) {
-    const { kind, message } = next.verdict
-    log(kind === 'warn' ? paint.yellow(`warning: ${message}`) : paint.red(`error: ${message}`))
-  }
-  // The job summary's Markdown, for a CI system that shows or keeps a file (an artifact, an annotation).
-  if (summaryFile !== undefined) writeOwnFile(summaryFile, redact(summaryMarkdown(next.outcome, next.context), secrets))
-  if (json) io.stdout.write(`${JSON.stringify(typedOutputs(next.outputs))}\n`)
-  if (next.failedRegression !== undefined) log(paint.red(`error: ${next.failedRegression}`))
-  if (next.failedThroughput !== undefined) log(paint.red(`error: ${next.failedThroughput}`))
-  return next.exitCode
+  return carryOut(
+    conclude(outcome, settings),
+    settings,
+    { cancel, clock: systemClock },
+    {
+      log,
+      finalLine: (line, ready) => log(ready ? paint.green(line) : paint.red(line)),
+      logTail: async (title, lines) => {
+        log(`${title}:`)
+        for (const line of lines) log(`  ${line}`)
+      },
+      group: async (title, body) => {
+        log(`── ${title}`)
+        await body()
+      },
+      commandOutput: io.stderr,
+      outputs: async (values, summary) => {
+        // The job summary's Markdown, for a CI system that shows or keeps a file (an artifact, an annotation).
+        if (summaryFile !== undefined) writeOwnFile(summaryFile, summary())
+        if (json) io.stdout.write(`${JSON.stringify(typedOutputs(values))}\n`)
+      },
+      verdict: ({ kind, message }) =>
+        log(kind === 'warn' ? paint.yellow(`warning: ${message}`) : paint.red(`error: ${message}`))
+    }
+  )
 }
 
 /** `--summary-file`: checked before the wait (created, or emptied), so that a path that cannot be written is bad usage. */

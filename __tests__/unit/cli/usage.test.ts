@@ -1,16 +1,16 @@
-import { cliInputMessage } from '../../../src/cli/input-error.js'
+import { cliInputMessage } from '../../../src/cli/usage.js'
 import { InputError } from '../../../src/inputs/input-error.js'
 
 describe('cliInputMessage', () => {
-  const e = new InputError('match-regex', { problem: 'is not a valid JavaScript regular expression (x)' })
+  const e = new InputError('fail-pattern', { problem: 'is not a valid JavaScript regular expression (x)' })
 
   it('names the flag, as the action names the input', () => {
-    expect(e.message).toBe('Input "match-regex": is not a valid JavaScript regular expression (x)')
-    expect(cliInputMessage(e)).toBe('--match-regex: is not a valid JavaScript regular expression (x)')
+    expect(e.message).toBe('Input "fail-pattern": is not a valid JavaScript regular expression (x)')
+    expect(cliInputMessage(e)).toBe('--fail-pattern: is not a valid JavaScript regular expression (x)')
   })
 
   it('names the variable a shell sets when the value came from one', () => {
-    expect(cliInputMessage(e, 'variable')).toBe('INPUT_MATCH_REGEX: is not a valid JavaScript regular expression (x)')
+    expect(cliInputMessage(e, 'variable')).toBe('INPUT_FAIL_PATTERN: is not a valid JavaScript regular expression (x)')
   })
 
   it('words the accepted form after the value', () => {
