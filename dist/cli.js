@@ -16540,7 +16540,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6118);
+/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2338);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 /** The `wait-for-model` command: the same gate as the action, for shells, ssh sessions and scripts. */
@@ -16565,7 +16565,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6118:
+/***/ 2338:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -16579,13 +16579,25 @@ const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impo
 // EXTERNAL MODULE: external "node:url"
 var external_node_url_ = __nccwpck_require__(3136);
 ;// CONCATENATED MODULE: ./src/inputs/settings.ts
-const SCHEDULE_MODES = ['adaptive', 'fixed'];
 /** `model-match`: `auto` takes a listed id that contains `model` when no closer one fits; `exact` does not. */
 const MODEL_MATCH_MODES = ['auto', 'exact'];
 const GPU_CHECKS = ['warn', 'fail', 'off'];
 const STOP_MODES = ['job-end', 'always', 'never'];
 /** `history-file: auto`: the runner's tool cache for the action, the user's cache directory for the CLI. */
 const HISTORY_AUTO = 'auto';
+const FIXED = {
+    status: [[200, 299]],
+    requestTimeoutMs: 10_000,
+    successThreshold: 1,
+    wrongModelAfterMs: 30_000,
+    schedule: 'adaptive',
+    progressIntervalMs: 30_000,
+    logLines: 50,
+    stopTimeoutMs: 30_000,
+    regressionMinRuns: 3
+};
+/** The smoke test's sizes: three streamed requests of 64 tokens (the outputs are their medians), within 2 minutes. */
+const SMOKE_SIZES = { requests: 3, tokens: 64, timeoutMs: 120_000 };
 /** Every endpoint of the wait, in the order of the `url` lines. */
 const endpointsOf = ({ servers }) => servers.flatMap((server) => server.targets);
 
@@ -16995,20 +17007,6 @@ function parseDuration(text) {
     if (!Number.isFinite(ms) || ms > MAX_DURATION_MS)
         throw new ProblemError({ value: text_printable(text), problem: 'is longer than the 168h this accepts' });
     return Math.round(ms);
-}
-const STATUS_FORM = 'HTTP status codes (100-599) as a code (200), a list (200,204) or a range (200-299)';
-/** Parses `200`, `200,204`, `200-299` (and mixes such as `200-204,301`). */
-function parseStatusSet(text) {
-    const ranges = [];
-    for (const part of text.split(',')) {
-        const m = /^\s*(\d{3})\s*(?:-\s*(\d{3})\s*)?$/.exec(part);
-        const lo = m ? Number(m[1]) : NaN;
-        const hi = m?.[2] ? Number(m[2]) : lo;
-        if (!(lo >= 100 && hi <= 599 && lo <= hi))
-            throw new ProblemError({ value: text_printable(text), form: STATUS_FORM });
-        ranges.push([lo, hi]);
-    }
-    return ranges;
 }
 function statusAccepted(set, status) {
     return set.some(([lo, hi]) => status >= lo && status <= hi);
@@ -17864,7 +17862,7 @@ function missingWords(missing, answer) {
         case 'match':
             return `the body does not contain "${missing.match}"`;
         case 'match-regex-in-time':
-            return `${missing.pattern} ran out of time on the body (it backtracks too much: simplify "match-regex")`;
+            return `${missing.pattern} ran out of time on the body (it backtracks too much: simplify "match")`;
         case 'match-regex':
             return `the body does not match ${missing.pattern}`;
     }
@@ -17952,8 +17950,7 @@ function cannotChangeWords(answer, listed) {
         return {
             summary: `${listed()} \u2014 serves another model, not "${model}"`,
             detail: `the server serves ${quoted(serving)}, not "${model}"${near}, unchanged for ${formatDuration(forMs)}, ` +
-                'and this engine serves only the models it was started with. Fix "model", or the model the server starts ' +
-                'with ("wrong-model-after: 0" waits for the timeout instead)'
+                'and this engine serves only the models it was started with. Fix "model", or the model the server starts with'
         };
     }
     if (answer.engineDead !== undefined) {
@@ -20758,7 +20755,7 @@ function smoke_report_problemText(p, request = 'the generation request') {
         case 'network':
             return `${request} failed: ${p.code} (${p.message})`;
         case 'timeout':
-            return `it did not finish within smoke-timeout (${formatDuration(p.timeoutMs)})`;
+            return `it did not finish within ${formatDuration(p.timeoutMs)}`;
         case 'stopped':
             return 'it was stopped: the job was cancelled, or the server exited or wrote a fatal line';
         case 'stream-error':
@@ -20931,7 +20928,7 @@ async function finishHistory({ settings, outcome, facts, profile, history, deps,
         ...smokeRecord(outcome, settings)
     };
     // a history file another job holds locked must not keep this one past its deadline
-    const findings = await recordRun(history, run, settings.regressionThresholdPercent, settings.regressionMinRuns, settings.timeoutMs - outcome.elapsedMs, settings.throughputRegressionPercent, deps.cancel?.signal);
+    const findings = await recordRun(history, run, settings.regressionThresholdPercent, settings.regressionMinRuns, settings.timeoutMs - outcome.elapsedMs, settings.regressionThresholdPercent, deps.cancel?.signal);
     if (findings.regression !== undefined && !settings.failOnRegression)
         deps.warn(findings.regression, 'regression');
     if (findings.throughputRegression !== undefined && !settings.failOnRegression)
@@ -21212,7 +21209,7 @@ const SAME_ERROR = {
     UND_ERR_CONNECT_TIMEOUT: 'ETIMEDOUT',
     PROXY_UND_ERR_CONNECT_TIMEOUT: 'PROXY_ETIMEDOUT'
 };
-/** `regexLimitMs` bounds how long `match-regex` may run on the body (what is left of the probe's time). */
+/** `regexLimitMs` bounds how long `match` as a regular expression may run on the body (what is left of the probe's time). */
 function assess(result, expect, regexLimitMs = 1_000) {
     if (result.kind === 'error')
         return assessError(result);
@@ -21681,7 +21678,7 @@ function probeOnLogLines(sentAt, now, nextAt) {
 
 
 /**
- * `afterMs` (`wrong-model-after`; 0: never) of the same list without `model`, counted from its first such answer,
+ * `afterMs` (0: never) of the same list without `model`, counted from its first such answer,
  * from an engine that `servesOneModel()` says serves the models it was started with (vLLM, SGLang, TGI,
  * llama.cpp outside router mode). A list that changes, or an engine not known to serve one model, starts over.
  */
@@ -21935,7 +21932,7 @@ function keptAnswer(answer) {
 async function probeOnce(deps, expect, sentAt, budgetMs, signal) {
     const result = await deps.probe(budgetMs, signal);
     return {
-        // match-regex runs within what is left of the probe's time, so a runaway pattern cannot pass the deadline
+        // a `match` regular expression runs within what is left of the probe's time, so a runaway pattern cannot pass the deadline
         assessment: assess(result, expect, sentAt + budgetMs - deps.clock.now()),
         timedOut: result.kind === 'error' && result.code === 'TIMEOUT',
         refused: result.kind === 'error' && result.code === 'ECONNREFUSED',
@@ -22449,7 +22446,7 @@ async function measureOne(client, route, body, base, target, settings, timeoutMs
 }
 /**
  * A server may count a token or two more than asked for (an end-of-sequence token, a stop string), no more: an
- * engine's count above `smoke-tokens` + TOKEN_MARGIN, below the chunks that carried text, or not a whole number
+ * engine's count above the tokens asked for + TOKEN_MARGIN, below the chunks that carried text, or not a whole number
  * (1e308, 2^53) is not believed, and the chunks are counted instead.
  */
 const TOKEN_MARGIN = 8;
@@ -22646,6 +22643,25 @@ const STOPPED_BY_ANSWER = [
 /** Ends text with a full stop unless it already ends a sentence (server messages often do). */
 const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
 
+;// CONCATENATED MODULE: ./src/report/annotation-titles.ts
+/** The warning an `insecure-tls: true` run gives (the action's annotation, the command's warning line). */
+const INSECURE_TLS_WARNING = "insecure-tls is on: the server's certificate is not checked, so anything on the way to it could answer in its place";
+const NOTE_TITLES = {
+    'server-lost': 'Model server stopped answering',
+    history: 'Startup history',
+    regression: 'Model server startup slower than usual',
+    drift: "Model server's environment changed",
+    'insecure-tls': 'TLS certificate checks are off',
+    'gpu-busy': 'GPU memory held by other processes',
+    smoke: 'Smoke test did not measure throughput',
+    'throughput-regression': 'Model server decodes slower than usual',
+    'model-match': 'Model matched only partly'
+};
+/** The failure's title: the reason the wait gives, as its output says it (no colon or comma: core escapes them). */
+const failureTitle = (reason) => `Model server not ready (${reason})`;
+const INPUT_ERROR_TITLE = 'Invalid input';
+const UNEXPECTED_ERROR_TITLE = 'wait-for-model failed unexpectedly';
+
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
 const markdown_cell = (text) => text.replace(/\|/g, '\\|').replace(/\r?\n|\r/g, ' ');
 /**
@@ -22681,55 +22697,46 @@ function markdown_fenced(text) {
  * `"models": ["a", "b"]`, not strings to parse again. The keys stay the output names.
  */
 
-/** action.yml's outputs, in its order; a test holds the two together. */
-const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
-    'ready',
-    'elapsed-seconds',
-    'attempts',
-    'status-code',
-    'models',
-    'model-id',
-    'model-match',
-    'first-response-seconds',
-    'reason',
-    'pid',
-    'log-file',
-    'startup-seconds',
-    'gpu-memory-mib',
-    'generation-seconds',
-    'results',
-    'phases',
-    'expected-seconds',
-    'regression-percent',
-    'ttft-ms',
-    'decode-tokens-per-second'
-]));
+/** The seconds of `ms` with one decimal, or empty. */
+const secondsOr = (ms) => (ms === undefined ? '' : seconds(ms));
+const textOf = (value) => (value === undefined ? '' : String(value));
+/**
+ * action.yml's outputs, in its order (a test holds the two together): each one's JSON kind for `--json`, and its
+ * value as the action sets it, read from the outcome.
+ */
+const OUTPUTS = {
+    ready: { kind: 'boolean', of: (o) => String(o.ready) },
+    'elapsed-seconds': { kind: 'number', of: (o) => seconds(o.elapsedMs) },
+    attempts: { kind: 'number', of: (o) => String(o.attempts) },
+    'status-code': { kind: 'number', of: (o) => textOf(o.last?.status) },
+    models: { kind: 'json', of: (o) => JSON.stringify(o.models) },
+    'model-id': { kind: 'string', of: (o) => o.last?.modelId ?? '' },
+    'model-match': { kind: 'string', of: (o) => (o.ready ? (o.last?.modelMatch ?? '') : '') },
+    'first-response-seconds': { kind: 'number', of: (o) => secondsOr(o.firstResponseMs) },
+    reason: { kind: 'string', of: (o) => o.reason },
+    pid: { kind: 'number', of: (o) => textOf(o.server?.pid) },
+    'log-file': { kind: 'string', of: (o) => o.server?.logFile ?? '' },
+    'startup-seconds': { kind: 'number', of: (o) => secondsOr(o.server?.startupMs) },
+    'gpu-memory-mib': { kind: 'number', of: (o) => textOf(o.server?.gpuMemoryMiB) },
+    'generation-seconds': { kind: 'number', of: (o) => secondsOr(o.generationMs) },
+    results: { kind: 'json', of: (o) => JSON.stringify(o.results.map(resultRecord)) },
+    phases: { kind: 'json', of: (o) => JSON.stringify((o.profile?.phases ?? []).map(phaseRecord)) },
+    'expected-seconds': { kind: 'number', of: (o) => textOf(o.profile?.expectedSeconds?.toFixed(1)) },
+    'regression-percent': { kind: 'number', of: (o) => textOf(o.profile?.regressionPercent?.toFixed(1)) },
+    'ttft-ms': {
+        kind: 'number',
+        of: (o) => textOf(o.smoke?.ttftMs === undefined ? undefined : Math.round(o.smoke.ttftMs))
+    },
+    'decode-tokens-per-second': { kind: 'number', of: (o) => textOf(o.smoke?.decodeTokensPerSecond?.toFixed(1)) }
+};
+const OUTPUT_NAMES = Object.keys(OUTPUTS);
 function outputs(outcome) {
-    const server = outcome.server;
-    const profile = outcome.profile;
-    return {
-        ready: String(outcome.ready),
-        'elapsed-seconds': seconds(outcome.elapsedMs),
-        attempts: String(outcome.attempts),
-        'status-code': outcome.last?.status === undefined ? '' : String(outcome.last.status),
-        models: JSON.stringify(outcome.models),
-        'model-id': outcome.last?.modelId ?? '',
-        'model-match': outcome.ready ? (outcome.last?.modelMatch ?? '') : '',
-        'first-response-seconds': outcome.firstResponseMs === undefined ? '' : seconds(outcome.firstResponseMs),
-        reason: outcome.reason,
-        pid: server?.pid === undefined ? '' : String(server.pid),
-        'log-file': server?.logFile ?? '',
-        'startup-seconds': server?.startupMs === undefined ? '' : seconds(server.startupMs),
-        'gpu-memory-mib': server?.gpuMemoryMiB === undefined ? '' : String(server.gpuMemoryMiB),
-        'generation-seconds': outcome.generationMs === undefined ? '' : seconds(outcome.generationMs),
-        results: JSON.stringify(outcome.results.map(resultRecord)),
-        phases: JSON.stringify((outcome.profile?.phases ?? []).map((p) => ({ name: p.name, seconds: p.seconds }))),
-        'expected-seconds': profile?.expectedSeconds === undefined ? '' : profile.expectedSeconds.toFixed(1),
-        'regression-percent': profile?.regressionPercent === undefined ? '' : profile.regressionPercent.toFixed(1),
-        'ttft-ms': outcome.smoke?.ttftMs === undefined ? '' : String(Math.round(outcome.smoke.ttftMs)),
-        'decode-tokens-per-second': outcome.smoke?.decodeTokensPerSecond === undefined ? '' : outcome.smoke.decodeTokensPerSecond.toFixed(1)
-    };
+    return Object.fromEntries(OUTPUT_NAMES.map((name) => [name, OUTPUTS[name].of(outcome)]));
 }
+const phaseRecord = (p) => ({
+    name: p.name,
+    seconds: p.seconds
+});
 /** One endpoint's entry in the `results` output. */
 function resultRecord(r) {
     return {
@@ -22749,7 +22756,7 @@ function resultRecord(r) {
                 'startup-seconds': r.server.startupMs === undefined ? null : Number(seconds(r.server.startupMs)),
                 'gpu-memory-mib': r.server.gpuMemoryMiB ?? null
             }),
-        ...(r.profile === undefined ? {} : { phases: r.profile.phases.map((p) => ({ name: p.name, seconds: p.seconds })) }),
+        ...(r.profile === undefined ? {} : { phases: r.profile.phases.map(phaseRecord) }),
         // only with a smoke test: a wait without one keeps the entries it always had
         ...(r.smoke === undefined
             ? {}
@@ -22759,29 +22766,6 @@ function resultRecord(r) {
             })
     };
 }
-/** Every output's JSON kind: a new output must be given one. */
-const OUTPUT_KINDS = {
-    ready: 'boolean',
-    'elapsed-seconds': 'number',
-    attempts: 'number',
-    'status-code': 'number',
-    models: 'json',
-    'model-id': 'string',
-    'model-match': 'string',
-    'first-response-seconds': 'number',
-    reason: 'string',
-    pid: 'number',
-    'log-file': 'string',
-    'startup-seconds': 'number',
-    'gpu-memory-mib': 'number',
-    'generation-seconds': 'number',
-    results: 'json',
-    phases: 'json',
-    'expected-seconds': 'number',
-    'regression-percent': 'number',
-    'ttft-ms': 'number',
-    'decode-tokens-per-second': 'number'
-};
 /**
  * An empty output (nothing to tell: no status code, no pid) is null unless it is text; a value that does not read
  * as its kind (which the outputs never make) stays the string it is rather than being lost.
@@ -22804,8 +22788,8 @@ function typed(kind, text) {
 }
 /** The outputs as `--json` prints them; a name that is no output (none is) stays text. */
 function typedOutputs(outputs) {
-    const kinds = OUTPUT_KINDS;
-    return Object.fromEntries(Object.entries(outputs).map(([name, text]) => [name, typed(kinds[name] ?? 'string', text)]));
+    const table = OUTPUTS;
+    return Object.fromEntries(Object.entries(outputs).map(([name, text]) => [name, typed(table[name]?.kind ?? 'string', text)]));
 }
 
 ;// CONCATENATED MODULE: ./src/wait/conclusion.ts
@@ -22814,6 +22798,7 @@ function typedOutputs(outputs) {
  * job-end step and a one-shot check): the outputs, the final line, the log tail, the diagnostics to run, fail or
  * warn, the exit code. A front end only carries it out in its medium. Pure: no I/O, nothing of GitHub or a shell.
  */
+
 
 
 
@@ -22849,18 +22834,23 @@ function conclude(gateOutcome, settings) {
         : gateOutcome;
     const context = reportContext(settings, outcome.url);
     const tail = outcome.ready ? undefined : outcome.server?.logTail;
-    const verdict = outcome.ready
-        ? undefined
-        : {
-            kind: outcome.reason === 'timeout' && !settings.failOnTimeout ? 'warn' : 'fail',
+    const verdicts = [];
+    if (smokeMessage !== undefined && !failSmoke)
+        verdicts.push({ kind: 'warn', message: smokeMessage, title: NOTE_TITLES.smoke });
+    if (!outcome.ready)
+        verdicts.push({
+            kind: 'fail',
             // a fleet's failure names its endpoint
             message: failSmoke
                 ? smokeMessage
-                : `${outcome.results.length > 1 ? `${outcome.url.href}: ` : ''}${failureMessage(outcome, context)}`
-        };
-    const regression = outcome.profile?.regression;
-    const failedRegression = settings.failOnRegression ? regression : undefined;
-    const failedThroughput = settings.failOnRegression ? outcome.profile?.throughputRegression : undefined;
+                : `${outcome.results.length > 1 ? `${outcome.url.href}: ` : ''}${failureMessage(outcome, context)}`,
+            title: failureTitle(outcome.reason)
+        });
+    const { regression, throughputRegression } = outcome.profile ?? {};
+    if (settings.failOnRegression && regression !== undefined)
+        verdicts.push({ kind: 'fail', message: regression, title: NOTE_TITLES.regression });
+    if (settings.failOnRegression && throughputRegression !== undefined)
+        verdicts.push({ kind: 'fail', message: throughputRegression, title: NOTE_TITLES['throughput-regression'] });
     return {
         outcome,
         ready: outcome.ready,
@@ -22873,11 +22863,8 @@ function conclude(gateOutcome, settings) {
         },
         // A cancelled job must end within a second; the diagnostics could take minutes.
         diagnostics: outcome.ready || outcome.reason === 'cancelled' ? [] : settings.diagnostics,
-        verdict,
-        failedRegression,
-        failedThroughput,
-        smokeWarning: failSmoke ? undefined : smokeMessage,
-        exitCode: verdict?.kind === 'fail' || failedRegression !== undefined || failedThroughput !== undefined ? 1 : 0,
+        verdicts,
+        exitCode: verdicts.some((v) => v.kind === 'fail') ? 1 : 0,
         context,
         jobEndState: serversEndState(settings, outcome)
     };
@@ -23081,7 +23068,8 @@ function readyMoment({ readySeenAt, notReadySentAt, readyLineAt, now }) {
 }
 /**
  * Each ready endpoint with its smoke test. A fleet's endpoints are measured at the same time (each its own
- * server), every one within `smoke-timeout`; `signal` (the wait's halter: a cancelled job, the server gone) ends them.
+ * server), every one within its fixed limit and the wait's `timeout`; `signal` (the wait's halter: a cancelled
+ * job, the server gone) ends them.
  */
 async function smokeEndpoints(results, settings, deps) {
     const smoke = settings.smoke;
@@ -23103,7 +23091,9 @@ async function smokeEndpoints(results, settings, deps) {
             caCert: settings.caCert,
             insecureTls: settings.insecureTls,
             secrets: settings.secrets
-        }, smoke, {
+        }, 
+        // the time the wait has left (its elapsed time counts from the same start as its timeout)
+        { ...smoke, timeoutMs: Math.max(1, Math.min(smoke.timeoutMs, settings.timeoutMs - r.elapsedMs)) }, {
             clock: deps.clock,
             signal: deps.signal,
             measured: (i, m) => deps.log(`${prefix}${smokeLines.measured(i, smoke.requests, m)}`)
@@ -23937,11 +23927,36 @@ const PREFIX = 'INPUT_';
 const isInputVariable = (variable) => variable.startsWith(PREFIX);
 /**
  * The variable the runner sets for an input, as @actions/core's getInput reads it: INPUT_, then the name upper-cased
- * with spaces as underscores and hyphens kept (`match-regex` \u2192 INPUT_MATCH-REGEX).
+ * with spaces as underscores and hyphens kept (`fail-pattern` \u2192 INPUT_FAIL-PATTERN).
  */
 const inputVariable = (name) => `${PREFIX}${name.replace(/ /g, '_').toUpperCase()}`;
 /** The form a shell can set, hyphens as underscores (INPUT_MATCH_REGEX): the CLI reads it too. */
 const shellInputVariable = (name) => inputVariable(name).replace(/-/g, '_');
+/**
+ * The first INPUT_* variable that carries no input of `names` (a typo such as `fail-on-regresion`, an input this
+ * action no longer has), in words that name the closest input; undefined when every one is known.
+ */
+function unknownInput(env, names) {
+    const given = Object.keys(env)
+        .filter(isInputVariable)
+        .map((variable) => variable.slice(PREFIX.length).toLowerCase())
+        .find((name) => !names.includes(name));
+    if (given === undefined)
+        return undefined;
+    const closest = names.reduce((best, name) => (distance(given, name) < distance(given, best) ? name : best));
+    return `Input "${given}" is not an input of this action (action.yml): did you mean "${closest}"?`;
+}
+/** Edits (insert, delete, replace a character) from `a` to `b`. */
+function distance(a, b) {
+    let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+        const next = [i];
+        for (let j = 1; j <= b.length; j++)
+            next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        row = next;
+    }
+    return row[b.length];
+}
 
 ;// CONCATENATED MODULE: ./src/server/process.ts
 /**
@@ -25022,7 +25037,7 @@ async function stop_stopAtJobEnd(state, deps) {
 
 ;// CONCATENATED MODULE: ./src/server/container-stop.ts
 /**
- * The job-end stop of a container with `docker stop` semantics (`POST /containers/{id}/stop?t=<stop-timeout>`: the
+ * The job-end stop of a container with `docker stop` semantics (`POST /containers/{id}/stop?t=<stop timeout>`: the
  * image's stop signal, SIGTERM by default, then SIGKILL), then a wait until its processes are gone and their GPU
  * memory is released, told as the stop of a process is (a StopRecord).
  */
@@ -25093,7 +25108,7 @@ async function container_stop_stopContainerAtJobEnd(state, deps) {
     }
 }
 /**
- * `docker stop` with the stop-timeout; cancelled before or during it, `docker stop -t 0` (the stop signal, then
+ * `docker stop` with the stop timeout; cancelled before or during it, `docker stop -t 0` (the stop signal, then
  * SIGKILL at once), since the engine goes on with the first stop whether or not its caller waits. True when the
  * cancel made it a kill.
  */
@@ -25281,54 +25296,148 @@ function commandSafe(text) {
 ;// CONCATENATED MODULE: ./package.json
 const package_namespaceObject = {"rE":"1.0.0-dev"};
 ;// CONCATENATED MODULE: ./src/inputs/input-names.ts
-/** The inputs, by name, with their defaults: the one list the action, the CLI's flags and the parser share. */
-/** Input name \u2192 default, in the order action.yml declares them. */
-const INPUT_DEFAULTS = {
-    url: '',
-    model: '',
-    'model-match': 'auto',
-    'wrong-model-after': '30s',
-    match: '',
-    'match-regex': '',
-    status: '200-299',
-    interval: '5s',
-    schedule: 'adaptive',
-    timeout: '15m',
-    'request-timeout': '10s',
-    'success-threshold': '1',
-    headers: '',
-    'api-key': '',
-    'progress-interval': '30s',
-    'fail-on-timeout': 'true',
-    'fleet-min-ready': 'all',
-    start: '',
-    pid: '',
-    container: '',
-    'log-file': '',
-    'log-lines': '50',
-    'fail-pattern': '',
-    'port-check': 'true',
-    'gpu-check': 'warn',
-    stop: 'job-end',
-    'stop-timeout': '30s',
-    'probe-generation': 'false',
-    load: 'false',
-    'smoke-test': 'false',
-    'smoke-requests': '3',
-    'smoke-tokens': '64',
-    'smoke-timeout': '2m',
-    'env-report': '',
-    diagnostics: '',
-    'ca-cert': '',
-    'insecure-tls': 'false',
-    engine: 'auto',
-    'history-file': 'auto',
-    'history-key': '',
-    'regression-threshold': '25%',
-    'regression-min-runs': '3',
-    'throughput-regression-threshold': '15%',
-    'fail-on-regression': 'false'
+/**
+ * The inputs, in action.yml's order: each one's default (a test holds them to action.yml and the README), its
+ * words as a CLI flag in `--help`, whether the flag may be repeated and whether a one-shot `check` takes it.
+ */
+
+/** "vllm, sglang, tgi, llama.cpp, ollama or \u2026": llama.cpp before Ollama, as the README and action.yml list them. */
+const engineWords = () => {
+    const words = ENGINE_NAMES.filter((e) => e !== 'ollama').map(engineInputName);
+    if (ENGINE_NAMES.includes('ollama'))
+        words.splice(words.indexOf('llama.cpp') + 1, 0, 'ollama');
+    return `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
 };
+const INPUTS = {
+    url: {
+        default: '',
+        flag: ['URL', 'endpoint to poll, e.g. http://localhost:8000/v1/models (required; repeat the flag for a fleet)'],
+        lines: true,
+        check: true
+    },
+    model: {
+        default: '',
+        flag: ['NAME', 'expected model: a listed id equal to it, else one containing it, case-insensitively'],
+        check: true
+    },
+    'model-match': {
+        default: 'auto',
+        flag: ['MODE', 'auto: take an id that only contains --model (with a warning); exact: refuse such ids'],
+        check: true
+    },
+    match: {
+        default: '',
+        flag: ['TEXT', 'text the response body must contain; /source/flags: a JavaScript regular expression it must match'],
+        check: true
+    },
+    interval: { default: '5s', flag: ['DURATION', 'the longest time between probes'] },
+    timeout: { default: '15m', flag: ['DURATION', 'give up after this long'], check: true },
+    headers: {
+        default: '',
+        flag: ['"NAME: VALUE"', 'extra request header (repeat the flag for more)'],
+        lines: true,
+        check: true
+    },
+    'api-key': { default: '', flag: ['KEY', 'sent as "Authorization: Bearer <key>"; never printed'], check: true },
+    start: {
+        default: '',
+        flag: [
+            'COMMAND',
+            'shell command that starts the server in the background; it outlives this command (one --start per --url: a server each)'
+        ],
+        lines: true
+    },
+    pid: {
+        default: '',
+        flag: ['PID|FILE', 'process id of a server started elsewhere, or a file holding it (one per --url: a server each)'],
+        lines: true
+    },
+    container: {
+        default: '',
+        flag: [
+            'NAME|ID',
+            'the container that is the server (Docker Engine API at $DOCKER_HOST or /var/run/docker.sock): --start runs it, or it runs already (one per --url: a container each)'
+        ],
+        lines: true
+    },
+    'log-file': {
+        default: '',
+        flag: [
+            'PATH',
+            "the server log, appended to (with --start: a new model-server-<pid>-<random>.log in $RUNNER_TEMP or the temp dir; one per --url: each server's)"
+        ],
+        lines: true
+    },
+    'fail-pattern': { default: '', flag: ['REGEX', 'a new log line matching it ends the wait at once'] },
+    'port-check': {
+        default: 'true',
+        flag: ['BOOL', 'false: no port-busy check before --start, nor wrong-server (a proxy in front of the server)']
+    },
+    'gpu-check': {
+        default: 'warn',
+        flag: ['MODE', 'with --start: warn, fail or off when other processes hold memory on its GPUs (nvidia-smi)']
+    },
+    stop: {
+        default: 'job-end',
+        flag: [
+            'MODE',
+            'the action stops the server --start ran at the job end (job-end; always: also a --container it did not start) or not (never); the CLI never does'
+        ]
+    },
+    'probe-generation': {
+        default: 'false',
+        flag: ['BOOL', 'true: ready only once a one-token generation request succeeds'],
+        check: true
+    },
+    load: {
+        default: 'false',
+        flag: ['BOOL', 'true: ask llama.cpp (router) or Ollama (--url .../api/ps) to load an unloaded model, then wait']
+    },
+    'smoke-test': {
+        default: 'false',
+        flag: [
+            'MODE',
+            'once ready, time streamed generations (TTFT, decode rate): false, true (warn if it cannot) or fail-on-error'
+        ]
+    },
+    'env-report': {
+        default: '',
+        flag: ['NAMES', 'variables (NCCL_*,CUDA_VISIBLE_DEVICES) to report from the server environment']
+    },
+    diagnostics: { default: '', flag: ['COMMAND', 'run when the wait fails (repeat the flag for more)'], lines: true },
+    'ca-cert': { default: '', flag: ['FILE', 'PEM file of extra trusted CA certificates'], check: true },
+    'insecure-tls': {
+        default: 'false',
+        flag: ['BOOL', 'true: skip certificate checks (prints a warning)'],
+        check: true
+    },
+    engine: {
+        default: 'auto',
+        flag: ['NAME', `whose log lines and readiness routes to use: auto, ${engineWords()}`],
+        check: true
+    },
+    'history-file': {
+        default: 'auto',
+        flag: [
+            'PATH',
+            'earlier runs, to compare with (auto: $XDG_CACHE_HOME or ~/.cache/wait-for-model/history.jsonl; "" for none)'
+        ]
+    },
+    'history-key': {
+        default: '',
+        flag: ['KEY', 'which earlier runs compare with this one (by default a hash of the URL, the model and --start)']
+    },
+    'regression-threshold': {
+        default: '25%',
+        flag: [
+            'PERCENT',
+            "warn when startup is slower, or the smoke test's decode rate lower, than the median of earlier runs by more than this"
+        ]
+    },
+    'fail-on-regression': { default: 'false', flag: ['BOOL', 'true: exit 1 on such a regression'] }
+};
+const INPUT_NAMES = Object.keys(INPUTS);
+const INPUT_DEFAULTS = Object.fromEntries(INPUT_NAMES.map((n) => [n, INPUTS[n].default]));
 
 ;// CONCATENATED MODULE: ./src/simulator/streams.ts
 const DEFAULT_PACE = { tokensPerSecond: 100, ttftMs: 50 };
@@ -25847,329 +25956,9 @@ function simulatedEngine(name) {
     return Object.hasOwn(SIMULATED_ENGINES, key) ? key : undefined;
 }
 
-;// CONCATENATED MODULE: ./src/cli/engine-words.ts
-/** The engines' names as the CLI's words list them, taken from the tables that hold them (none is typed here). */
-
-
-/** As people spell it: the tables' `llamacpp` is llama.cpp (which the inputs and the simulator accept too). */
-const spelled = (engine) => (engine === 'llamacpp' ? 'llama.cpp' : engine);
-/** The simulator's engines, in its table's order: "vllm, sglang, llama.cpp, \u2026". */
-const SIMULATED_ENGINE_WORDS = Object.keys(SIMULATED_ENGINES).map(spelled).join(', ');
-/**
- * The `engine` input's names (src/engines/index.ts) as `--help` lists them: "vllm, sglang, tgi, llama.cpp,
- * ollama or triton". The table's order, but for Ollama, which the table puts before llama.cpp only so that its
- * log (which passes llama.cpp's lines through) is recognised first: the help lists them as the README and
- * action.yml do, llama.cpp first.
- */
-const LOG_ENGINE_WORDS = listed(helpOrder(ENGINE_NAMES).map(spelled));
-/** "a, b or c". */
-function listed(words) {
-    return `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
-}
-/** Ollama after llama.cpp, the others in the table's order. */
-function helpOrder(names) {
-    const llamacpp = names.indexOf('llamacpp');
-    const ollama = names.indexOf('ollama');
-    if (llamacpp < 0 || ollama < 0 || ollama > llamacpp)
-        return [...names];
-    const rest = names.filter((name) => name !== 'ollama');
-    rest.splice(rest.indexOf('llamacpp') + 1, 0, 'ollama');
-    return rest;
-}
-
-;// CONCATENATED MODULE: ./src/cli/input-table.ts
-
-
-/** `--help` words for each input; an input without one is still a flag, listed with its default. */
-const INPUT_HELP = {
-    url: ['URL', 'endpoint to poll, e.g. http://localhost:8000/v1/models (required; repeat the flag for a fleet)'],
-    model: ['NAME', 'expected model: a listed id equal to it, else one containing it, case-insensitively'],
-    'model-match': ['MODE', 'auto: take an id that only contains --model (with a warning); exact: refuse such ids'],
-    'wrong-model-after': [
-        'DURATION',
-        'a one-model engine (vLLM, SGLang, TGI, llama.cpp) listing another model this long ends it (0: never)'
-    ],
-    match: ['TEXT', 'literal text the response body must contain'],
-    'match-regex': ['REGEX', 'JavaScript regular expression the body must match (source or /source/flags)'],
-    status: ['LIST', 'accepted HTTP statuses: 200, 200,204 or 200-299'],
-    interval: ['DURATION', 'the longest time between probes'],
-    schedule: ['MODE', 'adaptive: probe densely when readiness is near (the log, history); fixed: every interval'],
-    timeout: ['DURATION', 'give up after this long'],
-    'request-timeout': ['DURATION', 'limit for one probe'],
-    'success-threshold': ['N', 'consecutive ready probes required'],
-    headers: ['"NAME: VALUE"', 'extra request header (repeat the flag for more)'],
-    'api-key': ['KEY', 'sent as "Authorization: Bearer <key>"; never printed'],
-    'progress-interval': ['DURATION', 'how often a still-waiting line is printed'],
-    'fail-on-timeout': ['BOOL', 'false: on timeout, print a warning and exit 0 with ready=false'],
-    'fleet-min-ready': [
-        'N',
-        'with several --url: all, or how many must be ready; it ends once that many are, or too many have failed'
-    ],
-    start: [
-        'COMMAND',
-        'shell command that starts the server in the background; it outlives this command (one --start per --url: a server each)'
-    ],
-    pid: ['PID|FILE', 'process id of a server started elsewhere, or a file holding it (one per --url: a server each)'],
-    container: [
-        'NAME|ID',
-        'the container that is the server (Docker Engine API at $DOCKER_HOST or /var/run/docker.sock): --start runs it, or it runs already (one per --url: a container each)'
-    ],
-    'log-file': [
-        'PATH',
-        "the server log, appended to (with --start: a new model-server-<pid>-<random>.log in $RUNNER_TEMP or the temp dir; one per --url: each server's)"
-    ],
-    'log-lines': ['N', 'last lines of the log to show when the wait fails'],
-    'fail-pattern': ['REGEX', 'a new log line matching it ends the wait at once'],
-    'port-check': ['BOOL', 'false: no port-busy check before --start, nor wrong-server (a proxy in front of the server)'],
-    'gpu-check': ['MODE', 'with --start: warn, fail or off when other processes hold memory on its GPUs (nvidia-smi)'],
-    stop: [
-        'MODE',
-        'the action stops the server --start ran at the job end (job-end; always: also a --container it did not start) or not (never); the CLI never does'
-    ],
-    'stop-timeout': ['DURATION', "the action's job-end stop: from SIGTERM until SIGKILL"],
-    'probe-generation': ['BOOL', 'true: ready only once a one-token generation request succeeds'],
-    load: ['BOOL', 'true: ask llama.cpp (router) or Ollama (--url .../api/ps) to load an unloaded model, then wait'],
-    'smoke-test': [
-        'MODE',
-        'once ready, time streamed generations (TTFT, decode rate): false, true (warn if it cannot) or fail-on-error'
-    ],
-    'smoke-requests': ['N', 'streamed generation requests of the smoke test, one after another (1 to 100)'],
-    'smoke-tokens': ['N', 'tokens each smoke-test request asks for (2 to 4096)'],
-    'smoke-timeout': ['DURATION', 'limit for the whole smoke test'],
-    'env-report': ['NAMES', 'variables (NCCL_*,CUDA_VISIBLE_DEVICES) to report from the server environment'],
-    diagnostics: ['COMMAND', 'run when the wait fails (repeat the flag for more)'],
-    'ca-cert': ['FILE', 'PEM file of extra trusted CA certificates'],
-    'insecure-tls': ['BOOL', 'true: skip certificate checks (prints a warning)'],
-    engine: ['NAME', `whose log lines and readiness routes to use: auto, ${LOG_ENGINE_WORDS}`],
-    'history-file': [
-        'PATH',
-        'earlier runs, to compare with (auto: $XDG_CACHE_HOME or ~/.cache/wait-for-model/history.jsonl; "" for none)'
-    ],
-    'history-key': [
-        'KEY',
-        'which earlier runs compare with this one (by default a hash of the URL, the model and --start)'
-    ],
-    'regression-threshold': ['PERCENT', 'warn when startup is slower than the median of earlier runs by more than this'],
-    'regression-min-runs': ['N', 'earlier ready runs with the key needed before a regression is told (1 to 10)'],
-    'throughput-regression-threshold': [
-        'PERCENT',
-        "warn when the smoke test's decode rate is below the median of earlier runs by more than this"
-    ],
-    'fail-on-regression': ['BOOL', 'true: exit 1 on such a regression']
-};
-const INPUT_NAMES = Object.keys(INPUT_DEFAULTS);
-/**
- * Inputs whose flag may be repeated, the values joined by newlines as the action's multi-line input: `--start`,
- * `--pid`, `--container` and `--log-file` once per `--url` are a fleet of servers, in the same order.
- */
-const MULTI_LINE = new Set([
-    'url',
-    'headers',
-    'diagnostics',
-    'start',
-    'pid',
-    'container',
-    'log-file'
-]);
-/** Every input as a flag, for parseArgs. */
-function inputOptions() {
-    const options = {};
-    for (const name of INPUT_NAMES)
-        options[name] = { type: 'string', multiple: MULTI_LINE.has(name) };
-    return options;
-}
-/**
- * The inputs a one-shot check takes: what to ask and what the answer must show. The wait's own (timeout, start,
- * history, \u2026) are refused, so that a health check does not silently ignore them.
- */
-const CHECK_INPUTS = new Set([
-    'url',
-    'model',
-    'model-match',
-    'match',
-    'match-regex',
-    'status',
-    'request-timeout',
-    'headers',
-    'api-key',
-    'ca-cert',
-    'insecure-tls',
-    'probe-generation',
-    'engine'
-]);
-
-// EXTERNAL MODULE: external "node:util"
-var external_node_util_ = __nccwpck_require__(7975);
-;// CONCATENATED MODULE: ./src/cli/usage.ts
-/** Bad usage, shared by the commands: an error that ends the CLI with status 2 and a pointer to `--help`. */
-
-class UsageError extends Error {
-}
-function parseCommandLine(argv, options) {
-    try {
-        return (0,external_node_util_.parseArgs)({ args: argv, options, strict: true, allowPositionals: false });
-    }
-    catch (e) {
-        throw new UsageError(e.message);
-    }
-}
-const table = (rows) => {
-    const width = Math.max(...rows.map(([left]) => left.length)) + 2;
-    return rows.map(([left, right]) => `  ${left.padEnd(width)}${right}`.trimEnd());
-};
-
-;// CONCATENATED MODULE: ./src/cli/help.ts
-/** The `--help` of each command, and the defaults it states that are the CLI's own (the inputs' are the action's). */
-
-
-
-
-
-
-
-const SIMULATE_DEFAULTS = { load: '30s', port: '8000', host: '127.0.0.1' };
-const STOP_DEFAULTS = { timeout: '30s' };
-/** A row for each input: its flag, its words and its default. */
-const inputRows = (names) => [...names].map((name) => {
-    const [metavar, text] = INPUT_HELP[name] ?? ['VALUE', ''];
-    const value = INPUT_DEFAULTS[name];
-    return [`--${name} ${metavar}`, `${text}${value === '' ? '' : ` (default: ${value})`}`];
-});
-/** `wait-for-model --help`: the wait, and the other commands' usage. */
-function waitHelpText() {
-    const own = [
-        ['--json', 'print the outputs as one JSON object on stdout (numbers, booleans and lists as JSON values)'],
-        [
-            '--summary-file PATH',
-            "write the action's job summary (Markdown) to this file, for GitLab, Buildkite, Jenkins, \u2026"
-        ],
-        ['-h, --help', 'show this help'],
-        ['-V, --version', 'print the version']
-    ];
-    return [
-        `wait-for-model ${package_namespaceObject.rE}: wait until a model server is ready and lists the model you expect.`,
-        '',
-        'Usage:',
-        '  wait-for-model --url URL [options]',
-        '  wait-for-model check --url URL [--model NAME] [--request-timeout 5s]   (probe once: exit 0 ready, 1 not)',
-        '  wait-for-model simulate --engine ENGINE --model NAME [--load 30s] [--port 8000] [--crash-after 10s] [--generation-fails] [--unloaded]',
-        '                          [--tokens-per-second 100] [--ttft 50ms] [--log-file PATH]',
-        '  wait-for-model stop --pid N | --container NAME [repeated] [--timeout 30s] [--json]',
-        '  wait-for-model history [--key KEY] [--file PATH] [--format table|json|csv]',
-        '  wait-for-model demo',
-        '',
-        'Options (each also read from INPUT_<NAME>, e.g. INPUT_TIMEOUT=20m or INPUT_MATCH_REGEX=...):',
-        ...table(inputRows(INPUT_NAMES)),
-        '',
-        'Of the command line only:',
-        ...table(own),
-        '',
-        `Durations: ${DURATION_FORM.replace(/^a duration such as /, '')}.`,
-        'Progress goes to stderr. Exit status: 0 ready, 1 not ready (timeout, unauthorized, tls), 2 bad usage.',
-        ''
-    ].join('\n');
-}
-/** `wait-for-model check --help`. */
-function checkHelpText() {
-    return [
-        'wait-for-model check: probe once and say whether the model server is ready now (for health checks).',
-        '',
-        'Usage: wait-for-model check --url URL [--model NAME] [options]',
-        '',
-        ...table([...inputRows(CHECK_INPUTS), ['-h, --help', 'show this help']]),
-        '',
-        'The same judgement as the wait (status, model, match, a generation request), on the first answer; all of it',
-        'within --request-timeout. One line on stdout. Exit status: 0 ready, 1 not ready, 2 bad usage.',
-        ''
-    ].join('\n');
-}
-/** `wait-for-model simulate --help`. */
-function simulateHelpText() {
-    return [
-        'wait-for-model simulate: serve an imitation of a model server starting up (no GPU needed).',
-        '',
-        'Usage: wait-for-model simulate --engine ENGINE --model NAME [options]',
-        '',
-        ...table([
-            ['--engine ENGINE', SIMULATED_ENGINE_WORDS],
-            ['--model NAME', 'the model the engine lists, e.g. /shared/kimi-k2.5-int4'],
-            ['--load DURATION', `time until the engine answers with the model ready (default: ${SIMULATE_DEFAULTS.load})`],
-            ['--port PORT', `port to serve on (default: ${SIMULATE_DEFAULTS.port})`],
-            ['--host HOST', `address to bind (default: ${SIMULATE_DEFAULTS.host})`],
-            ['--crash-after DURATION', 'the engine dies this long after the start: the port closes and the process exits 1'],
-            ['--generation-fails', "every generation request gets the engine's own error (to try --probe-generation)"],
-            ['--unloaded', 'llama.cpp (router mode) and Ollama: listed, loaded only when asked (to try --load true)'],
-            [
-                '--tokens-per-second N',
-                `the pace of streamed generations, for the smoke test (default: ${DEFAULT_PACE.tokensPerSecond})`
-            ],
-            [
-                '--ttft DURATION',
-                `from a streamed request to its first token; a bare number is milliseconds (default: ${DEFAULT_PACE.ttftMs})`
-            ],
-            [
-                '--log-file PATH',
-                "append the engine's own start-up log (its phases; its fatal lines with --crash-after) here, not to stdout"
-            ],
-            ['-h, --help', 'show this help']
-        ]),
-        ''
-    ].join('\n');
-}
-/** `wait-for-model stop --help`. */
-function stopHelpText() {
-    return [
-        'wait-for-model stop: stop a model server and wait until its processes and their GPU memory are gone.',
-        '',
-        'Usage: wait-for-model stop --pid N [--pid N \u2026] [--container NAME \u2026] [--timeout 30s] [--json]',
-        '',
-        ...table([
-            [
-                '--pid PID|FILE',
-                'the server: the leader of its process group (as --start launches it), or a file holding its pid; repeat it for a fleet'
-            ],
-            [
-                '--container NAME|ID',
-                "a container that is the server: its engine's stop (DOCKER_HOST=unix://\u2026 or /var/run/docker.sock); repeat it for a fleet"
-            ],
-            ['--timeout DURATION', `from SIGTERM until SIGKILL (default: ${STOP_DEFAULTS.timeout})`],
-            ['--json', 'print how it went as one JSON object on stdout'],
-            ['-h, --help', 'show this help']
-        ]),
-        '',
-        'SIGTERM goes to the whole process group (or, for a process that does not lead one, to it and its descendants).',
-        'Several servers (--pid and --container, repeated) are stopped at the same time; --json then prints an array.',
-        'Where nvidia-smi exists, waits (up to 30s) until none of its processes holds GPU memory.',
-        'Never signals itself, an ancestor (its shell, the runner), pid 1, the runner, or a process group one of them is in;',
-        'nor, with a pid FILE, a process that started after the file was written (its server exited, the pid was reused).',
-        'Exit status: 0 stopped (or not running), 1 one still running after SIGKILL or its GPU memory still held, 2 bad usage',
-        '(such a pid included: nothing is signalled).',
-        ''
-    ].join('\n');
-}
-/** `wait-for-model history --help`. */
-function historyHelpText() {
-    return [
-        'wait-for-model history: print the runs recorded in the history file (outcome, startup seconds, phases).',
-        '',
-        'Usage: wait-for-model history [--key KEY] [--file PATH] [--format table|json|csv]',
-        '',
-        ...table([
-            ['--key KEY', 'only the runs with this history key (the key a wait was given with --history-key, or its hash)'],
-            ['--file PATH', 'the history file (default: $XDG_CACHE_HOME or ~/.cache/wait-for-model/history.jsonl)'],
-            ['--format FORMAT', 'table (default), json (one array) or csv (RFC 4180, with a header row)'],
-            ['-h, --help', 'show this help']
-        ]),
-        '',
-        'The runs go to stdout, oldest first; a count goes to stderr. Exit status: 0 printed (none recorded included),',
-        '1 the file cannot be read, 2 bad usage.',
-        ''
-    ].join('\n');
-}
-
 ;// CONCATENATED MODULE: ./src/inputs/input-reader.ts
 /**
- * Reads one input at a time, as text, a duration, a whole number or a script, and names the input in any error:
+ * Reads one input at a time, as text, a duration or a script, and names the input in any error:
  * a parser of one value throws a ProblemError (or a plain Error), which becomes the input's InputError.
  */
 
@@ -26223,11 +26012,6 @@ function inputReader(get) {
                     form: `at least ${minMs}ms, as ${DURATION_FORM}`
                 });
             return ms;
-        }),
-        whole: (name, min, max, why = '') => field(name, (t) => {
-            if (!/^\s*\d+\s*$/.test(t) || Number(t) < min || Number(t) > max)
-                throw new ProblemError({ value: text_printable(t), form: `a whole number from ${min} to ${max}${why}` });
-            return Number(t);
         })
     };
 }
@@ -26547,9 +26331,9 @@ function readCredentials(read, urls, env) {
 /**
  * Turns raw input strings (from the action's inputs or the CLI's flags) into typed, validated settings.
  * Nothing below this module reads inputs; every error names the input and the form it accepts. The inputs are
- * read in action.yml's order, each rule between them where the last input it involves is read.
+ * read in action.yml's order, each rule between them where the last input it involves is read; FIXED holds the
+ * values no input sets.
  */
-
 
 
 
@@ -26569,16 +26353,18 @@ function readCredentials(read, urls, env) {
  */
 function parseSettings(get, platform = currentPlatform(), env = {}) {
     const read = inputReader(get);
-    const { urls, model, modelMatch, wrongModelAfterMs, match, matchRegex, status } = readRequest(read);
-    const { intervalMs, schedule, timeoutMs, requestTimeoutMs, progressIntervalMs, successThreshold } = readPace(read);
+    const { urls, ...request } = readRequest(read);
+    const intervalMs = read.duration('interval', 100);
+    const timeoutMs = read.duration('timeout', 1);
     const { headers, secrets } = readCredentials(read, urls, env);
-    const failOnTimeout = read.field('fail-on-timeout', parseBoolean);
-    const fleetMinReady = read.field('fleet-min-ready', (t) => parseMinReady(t, urls.length));
     const server = readServer(read, platform, urls.length);
     const probeGeneration = read.field('probe-generation', parseBoolean);
     const load = read.field('load', parseBoolean);
-    const { smoke } = readSmoke(read);
-    const targets = urls.map((url) => ({ url, generation: probeGeneration ? generationFor(url, model) : undefined }));
+    const smoke = readSmoke(read);
+    const targets = urls.map((url) => ({
+        url,
+        generation: probeGeneration ? generationFor(url, request.model) : undefined
+    }));
     // one server behind every endpoint, or one per endpoint
     const servers = server.servers.map((own, i) => ({
         targets: server.servers.length === 1 ? targets : [targets[i]],
@@ -26592,38 +26378,23 @@ function parseSettings(get, platform = currentPlatform(), env = {}) {
     const engine = engineText === 'auto' ? undefined : read.field('engine', () => parseEngine(engineText));
     const history = parse_settings_readHistory(read, get);
     return {
-        model,
-        modelMatch,
-        wrongModelAfterMs,
-        match,
-        matchRegex,
-        status,
+        ...FIXED,
+        ...request,
+        ...server,
+        ...history,
+        servers,
+        // every endpoint of a fleet must be ready
+        fleetMinReady: urls.length,
         intervalMs,
-        schedule,
         timeoutMs,
-        requestTimeoutMs,
-        successThreshold,
         headers,
-        progressIntervalMs,
-        failOnTimeout,
-        fleetMinReady,
+        secrets,
         caCert,
         insecureTls,
-        secrets,
-        servers,
-        logLines: server.logLines,
-        failPattern: server.failPattern,
-        portCheck: server.portCheck,
-        gpuCheck: server.gpuCheck,
-        stop: server.stop,
-        stopTimeoutMs: server.stopTimeoutMs,
         probeGeneration,
         load,
         smoke,
-        envReport: server.envReport,
-        diagnostics: server.diagnostics,
-        engine,
-        ...history
+        engine
     };
 }
 /** What to ask (`url`) and what the answer must show. */
@@ -26631,22 +26402,11 @@ function readRequest(read) {
     const urls = read.field('url', parseUrls);
     const model = read.text('model');
     const modelMatch = read.field('model-match', (t) => oneOf(t, MODEL_MATCH_MODES));
-    const wrongModelAfterMs = read.duration('wrong-model-after', 0);
     const match = read.text('match');
-    const regexText = read.input('match-regex');
-    const matchRegex = regexText.trim() === '' ? undefined : read.field('match-regex', parseRegex);
-    const status = read.field('status', parseStatusSet);
-    return { urls, model, modelMatch, wrongModelAfterMs, match, matchRegex, status };
-}
-/** How probes are spaced and timed, and how long the wait lasts. */
-function readPace(read) {
-    const intervalMs = read.duration('interval', 100);
-    const schedule = read.field('schedule', (t) => oneOf(t, SCHEDULE_MODES));
-    const timeoutMs = read.duration('timeout', 1);
-    const requestTimeoutMs = read.duration('request-timeout', 1);
-    const progressIntervalMs = read.duration('progress-interval', 1000);
-    const successThreshold = read.whole('success-threshold', 1, 1000);
-    return { intervalMs, schedule, timeoutMs, requestTimeoutMs, progressIntervalMs, successThreshold };
+    // `/source/flags` is a regular expression; any other text is literal
+    if (match !== undefined && /^\/.+\/[dgimsuvy]*$/s.test(match))
+        return { urls, model, modelMatch, matchRegex: read.field('match', parseRegex) };
+    return { urls, model, modelMatch, match };
 }
 /** The server: how it starts or which process it is, its log, and what to report about it. */
 function readServer(read, platform, endpoints) {
@@ -26654,14 +26414,12 @@ function readServer(read, platform, endpoints) {
     const servers = readFleet(read, endpoints, platform) ?? [readOneServer(read, platform)];
     // what a server needs is the same for each of a fleet's: the first one's kind speaks for all
     const kind = servers[0];
-    const logLines = read.whole('log-lines', 0, 1000);
     const failPatternText = read.input('fail-pattern');
     const failPattern = failPatternText.trim() === '' ? undefined : read.field('fail-pattern', parseRegex);
     checkFailPattern(failPattern, kind.logFile ?? kind.container, kind.start);
     const portCheck = read.field('port-check', parseBoolean);
     const gpuCheck = read.field('gpu-check', (t) => oneOf(t, GPU_CHECKS));
     const stop = read.field('stop', (t) => oneOf(t, STOP_MODES));
-    const stopTimeoutMs = read.duration('stop-timeout', 1);
     const envReport = read.field('env-report', parseEnvNames);
     // a container's environment is the engine's to tell (Config.Env) where /proc cannot
     checkEnvReport(envReport, { start: kind.start ?? kind.container, pid: kind.pid }, platform);
@@ -26670,17 +26428,7 @@ function readServer(read, platform, endpoints) {
         .map((l) => l.trim())
         .filter((l) => l !== '');
     checkDiagnostics(diagnostics, platform);
-    return {
-        servers,
-        logLines,
-        failPattern,
-        portCheck,
-        gpuCheck,
-        stop,
-        stopTimeoutMs,
-        envReport,
-        diagnostics
-    };
+    return { servers, failPattern, portCheck, gpuCheck, stop, envReport, diagnostics };
 }
 /** One server (or none) for every endpoint: `start`, `pid`, `container` and `log-file` as one value each. */
 function readOneServer(read, platform) {
@@ -26697,32 +26445,14 @@ function readOneServer(read, platform) {
         read.field('log-file', () => checkLogFile(logFile, writer));
     return { start, pid, container, logFile };
 }
-/** `fleet-min-ready`: `all`, or how many of the `endpoints` must be ready (1 to all of them). */
-function parseMinReady(text, endpoints) {
-    const word = text.trim().toLowerCase();
-    if (word === 'all')
-        return endpoints;
-    if (/^\d+$/.test(word) && Number(word) >= 1 && Number(word) <= endpoints)
-        return Number(word);
-    throw new ProblemError({
-        value: text_printable(text.trim()),
-        form: `"all" or a whole number from 1 to ${endpoints} (the number of "url" lines)`
-    });
-}
 const SMOKE_MODES = ['false', 'true', 'fail-on-error'];
-/** `smoke-test` and its figures, read (and checked) whether the smoke test runs or not. */
+/** `smoke-test`: none, or one of the fixed sizes that warns or fails when it cannot measure. */
 function readSmoke(read) {
     const smokeMode = read.field('smoke-test', (t) => {
         const word = t.trim().toLowerCase();
         return /^(true|yes|on)$/.test(word) ? 'true' : /^(false|no|off)$/.test(word) ? 'false' : oneOf(t, SMOKE_MODES);
     });
-    const requests = read.whole('smoke-requests', 1, 100);
-    // the decode rate is timed from the first token to the last: it takes two
-    const tokens = read.whole('smoke-tokens', 2, 4096, ' (the decode rate is timed from the first token to the last)');
-    const timeoutMs = read.duration('smoke-timeout', 100);
-    if (smokeMode === 'false')
-        return { smoke: undefined };
-    return { smoke: { failOnError: smokeMode === 'fail-on-error', requests, tokens, timeoutMs } };
+    return smokeMode === 'false' ? undefined : { failOnError: smokeMode === 'fail-on-error', ...SMOKE_SIZES };
 }
 /** Where earlier runs are kept, which compare with this one, and what counts as a regression. */
 function parse_settings_readHistory(read, get) {
@@ -26742,27 +26472,34 @@ function parse_settings_readHistory(read, get) {
     if (historyKey !== undefined && historyKey.length > 200)
         throw new InputError('history-key', { problem: `is ${historyKey.length} characters long; give at most 200` });
     const regressionThresholdPercent = read.field('regression-threshold', parsePercent);
-    const regressionMinRuns = read.whole('regression-min-runs', 1, MEDIAN_OF, ` (the median is of the last ${MEDIAN_OF} ready runs)`);
-    const throughputRegressionPercent = read.field('throughput-regression-threshold', parsePercent);
     const failOnRegression = read.field('fail-on-regression', parseBoolean);
-    return {
-        historyFile,
-        historyKey,
-        regressionThresholdPercent,
-        regressionMinRuns,
-        throughputRegressionPercent,
-        failOnRegression
-    };
+    return { historyFile, historyKey, regressionThresholdPercent, failOnRegression };
 }
 
-;// CONCATENATED MODULE: ./src/cli/input-error.ts
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(7975);
+;// CONCATENATED MODULE: ./src/cli/usage.ts
 /**
- * The one place where the CLI reads an InputError (src/inputs/): a bad input is bad usage, the input named as the
- * user gave it, a flag (`--url`) or a variable (`INPUT_URL`), and worded from the error's fields.
+ * Bad usage, shared by the commands: an error that ends the CLI with status 2 and a pointer to `--help`; a bad
+ * input is one, named as the user gave it, a flag (`--url`) or a variable (`INPUT_URL`).
  */
 
 
 
+class UsageError extends Error {
+}
+function parseCommandLine(argv, options) {
+    try {
+        return (0,external_node_util_.parseArgs)({ args: argv, options, strict: true, allowPositionals: false });
+    }
+    catch (e) {
+        throw new UsageError(e.message);
+    }
+}
+const table = (rows) => {
+    const width = Math.max(...rows.map(([left]) => left.length)) + 2;
+    return rows.map(([left, right]) => `  ${left.padEnd(width)}${right}`.trimEnd());
+};
 /** `--timeout: "5x" is not a duration such as \u2026`; `given`: where the bad value came from. */
 function cliInputMessage(e, given = 'flag') {
     const name = given === 'variable' ? shellInputVariable(e.input) : `--${e.input}`;
@@ -26776,11 +26513,19 @@ function asUsageError(e, given = () => 'flag') {
 }
 
 ;// CONCATENATED MODULE: ./src/cli/settings-from.ts
-/** The settings of a wait or a check: from the flags, else the INPUT_* variables, else the defaults. */
 
 
 
 
+/** Every input as a flag, for parseArgs. */
+function inputOptions() {
+    return Object.fromEntries(INPUT_NAMES.map((name) => [name, { type: 'string', multiple: 'lines' in INPUTS[name] }]));
+}
+/**
+ * The inputs a one-shot check takes: what to ask and what the answer must show. The wait's own (timeout, start,
+ * history, \u2026) are refused, so that a health check does not silently ignore them.
+ */
+const CHECK_INPUTS = new Set(INPUT_NAMES.filter((name) => 'check' in INPUTS[name]));
 /** `only`: the inputs read; the others take their defaults. A bad value is bad usage. */
 function settingsFrom(values, env, only) {
     const flag = (name) => {
@@ -26803,10 +26548,166 @@ function envInput(env, name) {
     return env[inputVariable(name)] ?? env[shellInputVariable(name)];
 }
 
+;// CONCATENATED MODULE: ./src/cli/help.ts
+/** The `--help` of each command, and the defaults it states that are the CLI's own (the inputs' are the action's). */
+
+
+
+
+
+
+
+const SIMULATE_DEFAULTS = { load: '30s', port: '8000', host: '127.0.0.1' };
+const STOP_DEFAULTS = { timeout: '30s' };
+/** A health check answers within seconds: not within the wait's 15 minutes. */
+const CHECK_DEFAULTS = { timeout: '10s' };
+/** The simulator's engines, in its table's order, as people spell them: "vllm, sglang, llama.cpp, \u2026". */
+const SIMULATED_ENGINE_WORDS = Object.keys(SIMULATED_ENGINES)
+    .map((engine) => (engine === 'llamacpp' ? 'llama.cpp' : engine))
+    .join(', ');
+/** A row for each input: its flag, its words and its default. */
+const inputRows = (names, defaults = {}) => [...names].map((name) => {
+    const [metavar, text] = INPUTS[name].flag;
+    const value = defaults[name] ?? INPUTS[name].default;
+    return [`--${name} ${metavar}`, `${text}${value === '' ? '' : ` (default: ${value})`}`];
+});
+/** `wait-for-model --help`: the wait, and the other commands' usage. */
+function waitHelpText() {
+    const own = [
+        ['--json', 'print the outputs as one JSON object on stdout (numbers, booleans and lists as JSON values)'],
+        [
+            '--summary-file PATH',
+            "write the action's job summary (Markdown) to this file, for GitLab, Buildkite, Jenkins, \u2026"
+        ],
+        ['-h, --help', 'show this help'],
+        ['-V, --version', 'print the version']
+    ];
+    return [
+        `wait-for-model ${package_namespaceObject.rE}: wait until a model server is ready and lists the model you expect.`,
+        '',
+        'Usage:',
+        '  wait-for-model --url URL [options]',
+        '  wait-for-model check --url URL [--model NAME] [--timeout 10s]   (probe once: exit 0 ready, 1 not)',
+        '  wait-for-model simulate --engine ENGINE --model NAME [--load 30s] [--port 8000] [--crash-after 10s] [--generation-fails] [--unloaded]',
+        '                          [--tokens-per-second 100] [--ttft 50ms] [--log-file PATH]',
+        '  wait-for-model stop --pid N | --container NAME [repeated] [--timeout 30s] [--json]',
+        '  wait-for-model history [--key KEY] [--file PATH] [--format table|json|csv]',
+        '  wait-for-model demo',
+        '',
+        'Options (each also read from INPUT_<NAME>, e.g. INPUT_TIMEOUT=20m or INPUT_FAIL_PATTERN=...):',
+        ...table(inputRows(INPUT_NAMES)),
+        '',
+        'Of the command line only:',
+        ...table(own),
+        '',
+        `Durations: ${DURATION_FORM.replace(/^a duration such as /, '')}.`,
+        'Progress goes to stderr. Exit status: 0 ready, 1 not ready (timeout, unauthorized, tls), 2 bad usage.',
+        ''
+    ].join('\n');
+}
+/** `wait-for-model check --help`. */
+function checkHelpText() {
+    return [
+        'wait-for-model check: probe once and say whether the model server is ready now (for health checks).',
+        '',
+        'Usage: wait-for-model check --url URL [--model NAME] [options]',
+        '',
+        ...table([...inputRows(CHECK_INPUTS, CHECK_DEFAULTS), ['-h, --help', 'show this help']]),
+        '',
+        'The same judgement as the wait (status, model, match, a generation request), on the first answer; all of it',
+        'within --timeout. One line on stdout. Exit status: 0 ready, 1 not ready, 2 bad usage.',
+        ''
+    ].join('\n');
+}
+/** `wait-for-model simulate --help`. */
+function simulateHelpText() {
+    return [
+        'wait-for-model simulate: serve an imitation of a model server starting up (no GPU needed).',
+        '',
+        'Usage: wait-for-model simulate --engine ENGINE --model NAME [options]',
+        '',
+        ...table([
+            ['--engine ENGINE', SIMULATED_ENGINE_WORDS],
+            ['--model NAME', 'the model the engine lists, e.g. /shared/kimi-k2.5-int4'],
+            ['--load DURATION', `time until the engine answers with the model ready (default: ${SIMULATE_DEFAULTS.load})`],
+            ['--port PORT', `port to serve on (default: ${SIMULATE_DEFAULTS.port})`],
+            ['--host HOST', `address to bind (default: ${SIMULATE_DEFAULTS.host})`],
+            ['--crash-after DURATION', 'the engine dies this long after the start: the port closes and the process exits 1'],
+            ['--generation-fails', "every generation request gets the engine's own error (to try --probe-generation)"],
+            ['--unloaded', 'llama.cpp (router mode) and Ollama: listed, loaded only when asked (to try --load true)'],
+            [
+                '--tokens-per-second N',
+                `the pace of streamed generations, for the smoke test (default: ${DEFAULT_PACE.tokensPerSecond})`
+            ],
+            [
+                '--ttft DURATION',
+                `from a streamed request to its first token; a bare number is milliseconds (default: ${DEFAULT_PACE.ttftMs})`
+            ],
+            [
+                '--log-file PATH',
+                "append the engine's own start-up log (its phases; its fatal lines with --crash-after) here, not to stdout"
+            ],
+            ['-h, --help', 'show this help']
+        ]),
+        ''
+    ].join('\n');
+}
+/** `wait-for-model stop --help`. */
+function stopHelpText() {
+    return [
+        'wait-for-model stop: stop a model server and wait until its processes and their GPU memory are gone.',
+        '',
+        'Usage: wait-for-model stop --pid N [--pid N \u2026] [--container NAME \u2026] [--timeout 30s] [--json]',
+        '',
+        ...table([
+            [
+                '--pid PID|FILE',
+                'the server: the leader of its process group (as --start launches it), or a file holding its pid; repeat it for a fleet'
+            ],
+            [
+                '--container NAME|ID',
+                "a container that is the server: its engine's stop (DOCKER_HOST=unix://\u2026 or /var/run/docker.sock); repeat it for a fleet"
+            ],
+            ['--timeout DURATION', `from SIGTERM until SIGKILL (default: ${STOP_DEFAULTS.timeout})`],
+            ['--json', 'print how it went as one JSON object on stdout'],
+            ['-h, --help', 'show this help']
+        ]),
+        '',
+        'SIGTERM goes to the whole process group (or, for a process that does not lead one, to it and its descendants).',
+        'Several servers (--pid and --container, repeated) are stopped at the same time; --json then prints an array.',
+        'Where nvidia-smi exists, waits (up to 30s) until none of its processes holds GPU memory.',
+        'Never signals itself, an ancestor (its shell, the runner), pid 1, the runner, or a process group one of them is in;',
+        'nor, with a pid FILE, a process that started after the file was written (its server exited, the pid was reused).',
+        'Exit status: 0 stopped (or not running), 1 one still running after SIGKILL or its GPU memory still held, 2 bad usage',
+        '(such a pid included: nothing is signalled).',
+        ''
+    ].join('\n');
+}
+/** `wait-for-model history --help`. */
+function historyHelpText() {
+    return [
+        'wait-for-model history: print the runs recorded in the history file (outcome, startup seconds, phases).',
+        '',
+        'Usage: wait-for-model history [--key KEY] [--file PATH] [--format table|json|csv]',
+        '',
+        ...table([
+            ['--key KEY', 'only the runs with this history key (the key a wait was given with --history-key, or its hash)'],
+            ['--file PATH', 'the history file (default: $XDG_CACHE_HOME or ~/.cache/wait-for-model/history.jsonl)'],
+            ['--format FORMAT', 'table (default), json (one array) or csv (RFC 4180, with a header row)'],
+            ['-h, --help', 'show this help']
+        ]),
+        '',
+        'The runs go to stdout, oldest first; a count goes to stderr. Exit status: 0 printed (none recorded included),',
+        '1 the file cannot be read, 2 bad usage.',
+        ''
+    ].join('\n');
+}
+
 ;// CONCATENATED MODULE: ./src/cli/commands/check.ts
 /**
- * `wait-for-model check`: one probe of each endpoint with the gate's whole judgement, within request-timeout; one
- * line on stdout; exit 0 ready, 1 not ready. For health checks (Docker HEALTHCHECK, compose, Kubernetes exec probes).
+ * `wait-for-model check`: one probe of each endpoint with the gate's whole judgement, within `--timeout` (10s unless
+ * told); one line on stdout; exit 0 ready, 1 not ready. For health checks (Docker HEALTHCHECK, compose, Kubernetes
+ * exec probes).
  */
 
 
@@ -26825,15 +26726,14 @@ async function checkCommand(argv, io) {
         return (void io.stdout.write(checkHelpText()), 0);
     const refused = INPUT_NAMES.find((name) => values[name] !== undefined && !CHECK_INPUTS.has(name));
     if (refused !== undefined) {
-        throw new UsageError(`--${refused}: check probes once, within --request-timeout; it takes no --${refused}`);
+        throw new UsageError(`--${refused}: check probes once, within --timeout; it takes no --${refused}`);
     }
-    const given = settingsFrom(values, io.env, CHECK_INPUTS);
+    const given = settingsFrom({ ...CHECK_DEFAULTS, ...values }, io.env, CHECK_INPUTS);
     const settings = {
         ...given,
-        // one probe, due within request-timeout: nothing waits, nothing is kept
-        timeoutMs: given.requestTimeoutMs,
-        intervalMs: given.requestTimeoutMs,
-        successThreshold: 1,
+        // one probe, due within the timeout: nothing waits, nothing is kept
+        requestTimeoutMs: given.timeoutMs,
+        intervalMs: given.timeoutMs,
         historyFile: undefined
     };
     // a health check's runner (Docker, Kubernetes, a CI step) may signal it: the probe ends, and says cancelled
@@ -27386,8 +27286,7 @@ async function demo(actionEntry, out) {
             model: 'kimi',
             start,
             interval: '1s',
-            timeout: '60s',
-            'progress-interval': '3s'
+            timeout: '60s'
         },
         echo: out
     });
@@ -27561,7 +27460,6 @@ async function historyCommand(argv, io, say) {
 
 
 
-
 const SIMULATOR_EVENT_WORDS = {
     listening: 'port open, answering HTTP',
     ready: 'model ready',
@@ -27711,7 +27609,6 @@ function engineLogOut(file, io) {
 
 
 
-
 async function stopCommand(argv, io, say, paint) {
     const { values } = parseCommandLine(argv, {
         pid: { type: 'string', multiple: true },
@@ -27843,71 +27740,6 @@ function containerRef(text) {
         // worded below
     }
     throw new UsageError(`--container: "${text_printable(text)}" is not ${forms_CONTAINER_FORM}`);
-}
-
-;// CONCATENATED MODULE: ./src/server/diagnostics.ts
-/** `diagnostics`: commands run after a failed wait, each in its own log group, each under a time limit. */
-/** Long enough for `nvidia-smi` on a busy machine; short enough that a wedged GPU driver cannot hold the job. */
-const DIAGNOSTIC_LIMIT_S = 60;
-async function runDiagnostics(commands, runner) {
-    for (const command of commands) {
-        if (runner.cancel?.aborted)
-            return;
-        await runner.group(`Diagnostics: ${command}`, async () => {
-            try {
-                // coreutils `timeout` limits each command; -k kills what ignores SIGTERM.
-                const code = await runner.exec('timeout', ['-k', '5', String(DIAGNOSTIC_LIMIT_S), '/bin/sh', '-c', command]);
-                if (runner.cancel?.aborted)
-                    runner.log('(stopped: the job was cancelled)');
-                else if (code === 124)
-                    runner.log(`(stopped after ${DIAGNOSTIC_LIMIT_S}s)`);
-                else if (code !== 0)
-                    runner.log(`(exit code ${code})`);
-            }
-            catch (e) {
-                runner.log(`(could not run: ${e.message})`);
-            }
-        });
-    }
-}
-/**
- * Runs a program with its output on `out`; resolves with its exit code. With `cancel`, the program leads a
- * process group of its own, and the whole group (the shell and whatever it started) is killed when `cancel`
- * aborts: a diagnostic must not hold a cancelled job. Without it, it stays in ours, so that a terminal's
- * Ctrl-C reaches it too.
- */
-function runCommand(program, args, out, cancel) {
-    // node:child_process is loaded only when diagnostics run.
-    const { spawn } = process.getBuiltinModule('node:child_process');
-    return new Promise((resolve, reject) => {
-        const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: cancel !== undefined });
-        const kill = () => {
-            // a process that left the group may still hold the pipes: stop reading them
-            child.stdout.destroy();
-            child.stderr.destroy();
-            try {
-                if (child.pid !== undefined)
-                    process.kill(-child.pid, 'SIGKILL');
-            }
-            catch {
-                // the group has ended already
-            }
-        };
-        if (cancel?.aborted)
-            kill();
-        else
-            cancel?.addEventListener('abort', kill, { once: true });
-        child.stdout.pipe(out, { end: false });
-        child.stderr.pipe(out, { end: false });
-        child.once('error', (e) => {
-            cancel?.removeEventListener('abort', kill);
-            reject(e);
-        });
-        child.once('close', (code) => {
-            cancel?.removeEventListener('abort', kill);
-            resolve(code ?? 1);
-        });
-    });
 }
 
 ;// CONCATENATED MODULE: ./src/report/summary.ts
@@ -28120,34 +27952,104 @@ function environments(results) {
     ];
 }
 
-;// CONCATENATED MODULE: ./src/report/annotation-titles.ts
-/** The warning an `insecure-tls: true` run gives (the action's annotation, the command's warning line). */
-const INSECURE_TLS_WARNING = "insecure-tls is on: the server's certificate is not checked, so anything on the way to it could answer in its place";
-const NOTE_TITLES = {
-    'server-lost': 'Model server stopped answering',
-    history: 'Startup history',
-    regression: 'Model server startup slower than usual',
-    drift: "Model server's environment changed",
-    'insecure-tls': 'TLS certificate checks are off',
-    'not-ready': 'Model server not ready',
-    'gpu-busy': 'GPU memory held by other processes',
-    smoke: 'Smoke test did not measure throughput',
-    'throughput-regression': 'Model server decodes slower than usual',
-    'model-match': 'Model matched only partly'
-};
-/** The failure's title: the reason the wait gives, as its output says it (no colon or comma: core escapes them). */
-const failureTitle = (reason) => `Model server not ready (${reason})`;
-const INPUT_ERROR_TITLE = 'Invalid input';
-const UNEXPECTED_ERROR_TITLE = 'wait-for-model failed unexpectedly';
+;// CONCATENATED MODULE: ./src/server/diagnostics.ts
+/** `diagnostics`: commands run after a failed wait, each in its own log group, each under a time limit. */
+/** Long enough for `nvidia-smi` on a busy machine; short enough that a wedged GPU driver cannot hold the job. */
+const DIAGNOSTIC_LIMIT_S = 60;
+async function runDiagnostics(commands, runner) {
+    for (const command of commands) {
+        if (runner.cancel?.aborted)
+            return;
+        await runner.group(`Diagnostics: ${command}`, async () => {
+            try {
+                // coreutils `timeout` limits each command; -k kills what ignores SIGTERM.
+                const code = await runner.exec('timeout', ['-k', '5', String(DIAGNOSTIC_LIMIT_S), '/bin/sh', '-c', command]);
+                if (runner.cancel?.aborted)
+                    runner.log('(stopped: the job was cancelled)');
+                else if (code === 124)
+                    runner.log(`(stopped after ${DIAGNOSTIC_LIMIT_S}s)`);
+                else if (code !== 0)
+                    runner.log(`(exit code ${code})`);
+            }
+            catch (e) {
+                runner.log(`(could not run: ${e.message})`);
+            }
+        });
+    }
+}
+/**
+ * Runs a program with its output on `out`; resolves with its exit code. With `cancel`, the program leads a
+ * process group of its own, and the whole group (the shell and whatever it started) is killed when `cancel`
+ * aborts: a diagnostic must not hold a cancelled job. Without it, it stays in ours, so that a terminal's
+ * Ctrl-C reaches it too.
+ */
+function runCommand(program, args, out, cancel) {
+    // node:child_process is loaded only when diagnostics run.
+    const { spawn } = process.getBuiltinModule('node:child_process');
+    return new Promise((resolve, reject) => {
+        const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: cancel !== undefined });
+        const kill = () => {
+            // a process that left the group may still hold the pipes: stop reading them
+            child.stdout.destroy();
+            child.stderr.destroy();
+            try {
+                if (child.pid !== undefined)
+                    process.kill(-child.pid, 'SIGKILL');
+            }
+            catch {
+                // the group has ended already
+            }
+        };
+        if (cancel?.aborted)
+            kill();
+        else
+            cancel?.addEventListener('abort', kill, { once: true });
+        child.stdout.pipe(out, { end: false });
+        child.stderr.pipe(out, { end: false });
+        child.once('error', (e) => {
+            cancel?.removeEventListener('abort', kill);
+            reject(e);
+        });
+        child.once('close', (code) => {
+            cancel?.removeEventListener('abort', kill);
+            resolve(code ?? 1);
+        });
+    });
+}
+
+;// CONCATENATED MODULE: ./src/wait/carry-out.ts
+
+
+
+
+/** Resolves with the exit code: 0 unless a verdict fails the run. */
+async function carryOut(concluded, settings, deps, medium) {
+    const { cancel } = deps;
+    medium.finalLine(concluded.finalLine, concluded.ready);
+    if (concluded.logTail !== undefined)
+        await medium.logTail(concluded.logTail.title, concluded.logTail.lines);
+    await runDiagnostics(concluded.diagnostics, {
+        group: medium.group,
+        // in a group of their own, killed whole on a cancel (a terminal's Ctrl-C no longer reaches them by itself)
+        exec: (program, args) => runCommand(program, args, medium.commandOutput, cancel.signal),
+        log: medium.log,
+        cancel: cancel.signal
+    });
+    // Outputs and summary come last, so that a cancel at any moment before them (the diagnostics) is what they say.
+    const stage = concluded.diagnostics.length > 0 ? 'diagnostics' : 'after-wait';
+    const next = concludedSince(concluded, settings, cancel, stage, deps.clock.now());
+    if (next !== concluded)
+        medium.finalLine(next.finalLine, next.ready);
+    await medium.outputs(next.outputs, () => redact(summaryMarkdown(next.outcome, next.context), settings.secrets));
+    next.verdicts.forEach(medium.verdict);
+    return next.exitCode;
+}
 
 ;// CONCATENATED MODULE: ./src/cli/commands/wait.ts
 /**
  * `wait-for-model --url URL \u2026`: the wait, the action's gate for a shell. Progress on stderr, the outputs as JSON
  * on stdout (`--json`), the job summary's Markdown in a file (`--summary-file`); exit 0 ready, 1 not ready.
  */
-
-
-
 
 
 
@@ -28192,9 +28094,8 @@ async function waitCommand(argv, io, say, paint) {
         release();
     }
 }
-/** The wait and what it found: the progress, the diagnostics, then the summary file and the JSON. */
+/** The wait and what it found: the progress, the diagnostics, then the summary file, the JSON and the verdicts. */
 async function waitAndReport(settings, io, log, paint, cancel, json, summaryFile) {
-    const secrets = settings.secrets;
     const outcome = await gate(settings, {
         clock: systemClock,
         startedAt: 0,
@@ -28204,43 +28105,28 @@ async function waitAndReport(settings, io, log, paint, cancel, json, summaryFile
         cancel,
         defaultHistory: defaultHistoryFile(io.env, 'cli')
     });
-    const concluded = conclude(outcome, settings);
-    log(concluded.ready ? paint.green(concluded.finalLine) : paint.red(concluded.finalLine));
-    if (concluded.logTail !== undefined) {
-        log(`${concluded.logTail.title}:`);
-        for (const line of concluded.logTail.lines)
-            log(`  ${line}`);
-    }
-    await runDiagnostics(concluded.diagnostics, {
+    return carryOut(conclude(outcome, settings), settings, { cancel, clock: systemClock }, {
+        log,
+        finalLine: (line, ready) => log(ready ? paint.green(line) : paint.red(line)),
+        logTail: async (title, lines) => {
+            log(`${title}:`);
+            for (const line of lines)
+                log(`  ${line}`);
+        },
         group: async (title, body) => {
             log(`\u2500\u2500 ${title}`);
             await body();
         },
-        // in a group of their own, killed whole on a cancel (a terminal's Ctrl-C no longer reaches them by itself)
-        exec: (program, args) => runCommand(program, args, io.stderr, cancel.signal),
-        log,
-        cancel: cancel.signal
+        commandOutput: io.stderr,
+        outputs: async (values, summary) => {
+            // The job summary's Markdown, for a CI system that shows or keeps a file (an artifact, an annotation).
+            if (summaryFile !== undefined)
+                writeOwnFile(summaryFile, summary());
+            if (json)
+                io.stdout.write(`${JSON.stringify(typedOutputs(values))}\n`);
+        },
+        verdict: ({ kind, message }) => log(kind === 'warn' ? paint.yellow(`warning: ${message}`) : paint.red(`error: ${message}`))
     });
-    const stage = concluded.diagnostics.length > 0 ? 'diagnostics' : 'after-wait';
-    const next = concludedSince(concluded, settings, cancel, stage, systemClock.now());
-    if (next !== concluded)
-        log(paint.red(next.finalLine));
-    if (next.smokeWarning !== undefined)
-        log(paint.yellow(`warning: ${next.smokeWarning}`));
-    if (next.verdict !== undefined) {
-        const { kind, message } = next.verdict;
-        log(kind === 'warn' ? paint.yellow(`warning: ${message}`) : paint.red(`error: ${message}`));
-    }
-    // The job summary's Markdown, for a CI system that shows or keeps a file (an artifact, an annotation).
-    if (summaryFile !== undefined)
-        writeOwnFile(summaryFile, redact(summaryMarkdown(next.outcome, next.context), secrets));
-    if (json)
-        io.stdout.write(`${JSON.stringify(typedOutputs(next.outputs))}\n`);
-    if (next.failedRegression !== undefined)
-        log(paint.red(`error: ${next.failedRegression}`));
-    if (next.failedThroughput !== undefined)
-        log(paint.red(`error: ${next.failedThroughput}`));
-    return next.exitCode;
 }
 /** `--summary-file`: checked before the wait (created, or emptied), so that a path that cannot be written is bad usage. */
 function writableSummaryFile(given) {
@@ -28257,7 +28143,7 @@ function writableSummaryFile(given) {
     return given;
 }
 
-;// CONCATENATED MODULE: ./src/cli/paint.ts
+;// CONCATENATED MODULE: ./src/cli/io.ts
 /** Colour only on a terminal, and never when NO_COLOR is set to anything (https://no-color.org). */
 function painter(io) {
     const on = io.stderr.isTTY === true && !io.env.NO_COLOR;

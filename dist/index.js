@@ -16535,7 +16535,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4971:
+/***/ 3207:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -16600,13 +16600,25 @@ function cancelOnSignals() {
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/settings.ts
-const SCHEDULE_MODES = ['adaptive', 'fixed'];
 /** `model-match`: `auto` takes a listed id that contains `model` when no closer one fits; `exact` does not. */
 const MODEL_MATCH_MODES = ['auto', 'exact'];
 const GPU_CHECKS = ['warn', 'fail', 'off'];
 const STOP_MODES = ['job-end', 'always', 'never'];
 /** `history-file: auto`: the runner's tool cache for the action, the user's cache directory for the CLI. */
 const HISTORY_AUTO = 'auto';
+const FIXED = {
+    status: [[200, 299]],
+    requestTimeoutMs: 10_000,
+    successThreshold: 1,
+    wrongModelAfterMs: 30_000,
+    schedule: 'adaptive',
+    progressIntervalMs: 30_000,
+    logLines: 50,
+    stopTimeoutMs: 30_000,
+    regressionMinRuns: 3
+};
+/** The smoke test's sizes: three streamed requests of 64 tokens (the outputs are their medians), within 2 minutes. */
+const SMOKE_SIZES = { requests: 3, tokens: 64, timeoutMs: 120_000 };
 /** Every endpoint of the wait, in the order of the `url` lines. */
 const endpointsOf = ({ servers }) => servers.flatMap((server) => server.targets);
 
@@ -17016,20 +17028,6 @@ function parseDuration(text) {
     if (!Number.isFinite(ms) || ms > MAX_DURATION_MS)
         throw new ProblemError({ value: text_printable(text), problem: 'is longer than the 168h this accepts' });
     return Math.round(ms);
-}
-const STATUS_FORM = 'HTTP status codes (100-599) as a code (200), a list (200,204) or a range (200-299)';
-/** Parses `200`, `200,204`, `200-299` (and mixes such as `200-204,301`). */
-function parseStatusSet(text) {
-    const ranges = [];
-    for (const part of text.split(',')) {
-        const m = /^\s*(\d{3})\s*(?:-\s*(\d{3})\s*)?$/.exec(part);
-        const lo = m ? Number(m[1]) : NaN;
-        const hi = m?.[2] ? Number(m[2]) : lo;
-        if (!(lo >= 100 && hi <= 599 && lo <= hi))
-            throw new ProblemError({ value: text_printable(text), form: STATUS_FORM });
-        ranges.push([lo, hi]);
-    }
-    return ranges;
 }
 function statusAccepted(set, status) {
     return set.some(([lo, hi]) => status >= lo && status <= hi);
@@ -17885,7 +17883,7 @@ function missingWords(missing, answer) {
         case 'match':
             return `the body does not contain "${missing.match}"`;
         case 'match-regex-in-time':
-            return `${missing.pattern} ran out of time on the body (it backtracks too much: simplify "match-regex")`;
+            return `${missing.pattern} ran out of time on the body (it backtracks too much: simplify "match")`;
         case 'match-regex':
             return `the body does not match ${missing.pattern}`;
     }
@@ -17973,8 +17971,7 @@ function cannotChangeWords(answer, listed) {
         return {
             summary: `${listed()} \u2014 serves another model, not "${model}"`,
             detail: `the server serves ${quoted(serving)}, not "${model}"${near}, unchanged for ${clock_formatDuration(forMs)}, ` +
-                'and this engine serves only the models it was started with. Fix "model", or the model the server starts ' +
-                'with ("wrong-model-after: 0" waits for the timeout instead)'
+                'and this engine serves only the models it was started with. Fix "model", or the model the server starts with'
         };
     }
     if (answer.engineDead !== undefined) {
@@ -20726,7 +20723,7 @@ function smoke_report_problemText(p, request = 'the generation request') {
         case 'network':
             return `${request} failed: ${p.code} (${p.message})`;
         case 'timeout':
-            return `it did not finish within smoke-timeout (${clock_formatDuration(p.timeoutMs)})`;
+            return `it did not finish within ${clock_formatDuration(p.timeoutMs)}`;
         case 'stopped':
             return 'it was stopped: the job was cancelled, or the server exited or wrote a fatal line';
         case 'stream-error':
@@ -20899,7 +20896,7 @@ async function finishHistory({ settings, outcome, facts, profile, history, deps,
         ...smokeRecord(outcome, settings)
     };
     // a history file another job holds locked must not keep this one past its deadline
-    const findings = await recordRun(history, run, settings.regressionThresholdPercent, settings.regressionMinRuns, settings.timeoutMs - outcome.elapsedMs, settings.throughputRegressionPercent, deps.cancel?.signal);
+    const findings = await recordRun(history, run, settings.regressionThresholdPercent, settings.regressionMinRuns, settings.timeoutMs - outcome.elapsedMs, settings.regressionThresholdPercent, deps.cancel?.signal);
     if (findings.regression !== undefined && !settings.failOnRegression)
         deps.warn(findings.regression, 'regression');
     if (findings.throughputRegression !== undefined && !settings.failOnRegression)
@@ -21180,7 +21177,7 @@ const SAME_ERROR = {
     UND_ERR_CONNECT_TIMEOUT: 'ETIMEDOUT',
     PROXY_UND_ERR_CONNECT_TIMEOUT: 'PROXY_ETIMEDOUT'
 };
-/** `regexLimitMs` bounds how long `match-regex` may run on the body (what is left of the probe's time). */
+/** `regexLimitMs` bounds how long `match` as a regular expression may run on the body (what is left of the probe's time). */
 function assess(result, expect, regexLimitMs = 1_000) {
     if (result.kind === 'error')
         return assessError(result);
@@ -21649,7 +21646,7 @@ function probeOnLogLines(sentAt, now, nextAt) {
 
 
 /**
- * `afterMs` (`wrong-model-after`; 0: never) of the same list without `model`, counted from its first such answer,
+ * `afterMs` (0: never) of the same list without `model`, counted from its first such answer,
  * from an engine that `servesOneModel()` says serves the models it was started with (vLLM, SGLang, TGI,
  * llama.cpp outside router mode). A list that changes, or an engine not known to serve one model, starts over.
  */
@@ -21903,7 +21900,7 @@ function keptAnswer(answer) {
 async function probeOnce(deps, expect, sentAt, budgetMs, signal) {
     const result = await deps.probe(budgetMs, signal);
     return {
-        // match-regex runs within what is left of the probe's time, so a runaway pattern cannot pass the deadline
+        // a `match` regular expression runs within what is left of the probe's time, so a runaway pattern cannot pass the deadline
         assessment: assess(result, expect, sentAt + budgetMs - deps.clock.now()),
         timedOut: result.kind === 'error' && result.code === 'TIMEOUT',
         refused: result.kind === 'error' && result.code === 'ECONNREFUSED',
@@ -22417,7 +22414,7 @@ async function measureOne(client, route, body, base, target, settings, timeoutMs
 }
 /**
  * A server may count a token or two more than asked for (an end-of-sequence token, a stop string), no more: an
- * engine's count above `smoke-tokens` + TOKEN_MARGIN, below the chunks that carried text, or not a whole number
+ * engine's count above the tokens asked for + TOKEN_MARGIN, below the chunks that carried text, or not a whole number
  * (1e308, 2^53) is not believed, and the chunks are counted instead.
  */
 const TOKEN_MARGIN = 8;
@@ -22614,6 +22611,25 @@ const STOPPED_BY_ANSWER = [
 /** Ends text with a full stop unless it already ends a sentence (server messages often do). */
 const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
 
+;// CONCATENATED MODULE: ./src/report/annotation-titles.ts
+/** The warning an `insecure-tls: true` run gives (the action's annotation, the command's warning line). */
+const INSECURE_TLS_WARNING = "insecure-tls is on: the server's certificate is not checked, so anything on the way to it could answer in its place";
+const NOTE_TITLES = {
+    'server-lost': 'Model server stopped answering',
+    history: 'Startup history',
+    regression: 'Model server startup slower than usual',
+    drift: "Model server's environment changed",
+    'insecure-tls': 'TLS certificate checks are off',
+    'gpu-busy': 'GPU memory held by other processes',
+    smoke: 'Smoke test did not measure throughput',
+    'throughput-regression': 'Model server decodes slower than usual',
+    'model-match': 'Model matched only partly'
+};
+/** The failure's title: the reason the wait gives, as its output says it (no colon or comma: core escapes them). */
+const failureTitle = (reason) => `Model server not ready (${reason})`;
+const INPUT_ERROR_TITLE = 'Invalid input';
+const UNEXPECTED_ERROR_TITLE = 'wait-for-model failed unexpectedly';
+
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
 const markdown_cell = (text) => text.replace(/\|/g, '\\|').replace(/\r?\n|\r/g, ' ');
 /**
@@ -22649,55 +22665,46 @@ function markdown_fenced(text) {
  * `"models": ["a", "b"]`, not strings to parse again. The keys stay the output names.
  */
 
-/** action.yml's outputs, in its order; a test holds the two together. */
-const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
-    'ready',
-    'elapsed-seconds',
-    'attempts',
-    'status-code',
-    'models',
-    'model-id',
-    'model-match',
-    'first-response-seconds',
-    'reason',
-    'pid',
-    'log-file',
-    'startup-seconds',
-    'gpu-memory-mib',
-    'generation-seconds',
-    'results',
-    'phases',
-    'expected-seconds',
-    'regression-percent',
-    'ttft-ms',
-    'decode-tokens-per-second'
-]));
+/** The seconds of `ms` with one decimal, or empty. */
+const secondsOr = (ms) => (ms === undefined ? '' : seconds(ms));
+const textOf = (value) => (value === undefined ? '' : String(value));
+/**
+ * action.yml's outputs, in its order (a test holds the two together): each one's JSON kind for `--json`, and its
+ * value as the action sets it, read from the outcome.
+ */
+const OUTPUTS = {
+    ready: { kind: 'boolean', of: (o) => String(o.ready) },
+    'elapsed-seconds': { kind: 'number', of: (o) => seconds(o.elapsedMs) },
+    attempts: { kind: 'number', of: (o) => String(o.attempts) },
+    'status-code': { kind: 'number', of: (o) => textOf(o.last?.status) },
+    models: { kind: 'json', of: (o) => JSON.stringify(o.models) },
+    'model-id': { kind: 'string', of: (o) => o.last?.modelId ?? '' },
+    'model-match': { kind: 'string', of: (o) => (o.ready ? (o.last?.modelMatch ?? '') : '') },
+    'first-response-seconds': { kind: 'number', of: (o) => secondsOr(o.firstResponseMs) },
+    reason: { kind: 'string', of: (o) => o.reason },
+    pid: { kind: 'number', of: (o) => textOf(o.server?.pid) },
+    'log-file': { kind: 'string', of: (o) => o.server?.logFile ?? '' },
+    'startup-seconds': { kind: 'number', of: (o) => secondsOr(o.server?.startupMs) },
+    'gpu-memory-mib': { kind: 'number', of: (o) => textOf(o.server?.gpuMemoryMiB) },
+    'generation-seconds': { kind: 'number', of: (o) => secondsOr(o.generationMs) },
+    results: { kind: 'json', of: (o) => JSON.stringify(o.results.map(resultRecord)) },
+    phases: { kind: 'json', of: (o) => JSON.stringify((o.profile?.phases ?? []).map(phaseRecord)) },
+    'expected-seconds': { kind: 'number', of: (o) => textOf(o.profile?.expectedSeconds?.toFixed(1)) },
+    'regression-percent': { kind: 'number', of: (o) => textOf(o.profile?.regressionPercent?.toFixed(1)) },
+    'ttft-ms': {
+        kind: 'number',
+        of: (o) => textOf(o.smoke?.ttftMs === undefined ? undefined : Math.round(o.smoke.ttftMs))
+    },
+    'decode-tokens-per-second': { kind: 'number', of: (o) => textOf(o.smoke?.decodeTokensPerSecond?.toFixed(1)) }
+};
+const OUTPUT_NAMES = Object.keys(OUTPUTS);
 function outputs(outcome) {
-    const server = outcome.server;
-    const profile = outcome.profile;
-    return {
-        ready: String(outcome.ready),
-        'elapsed-seconds': seconds(outcome.elapsedMs),
-        attempts: String(outcome.attempts),
-        'status-code': outcome.last?.status === undefined ? '' : String(outcome.last.status),
-        models: JSON.stringify(outcome.models),
-        'model-id': outcome.last?.modelId ?? '',
-        'model-match': outcome.ready ? (outcome.last?.modelMatch ?? '') : '',
-        'first-response-seconds': outcome.firstResponseMs === undefined ? '' : seconds(outcome.firstResponseMs),
-        reason: outcome.reason,
-        pid: server?.pid === undefined ? '' : String(server.pid),
-        'log-file': server?.logFile ?? '',
-        'startup-seconds': server?.startupMs === undefined ? '' : seconds(server.startupMs),
-        'gpu-memory-mib': server?.gpuMemoryMiB === undefined ? '' : String(server.gpuMemoryMiB),
-        'generation-seconds': outcome.generationMs === undefined ? '' : seconds(outcome.generationMs),
-        results: JSON.stringify(outcome.results.map(resultRecord)),
-        phases: JSON.stringify((outcome.profile?.phases ?? []).map((p) => ({ name: p.name, seconds: p.seconds }))),
-        'expected-seconds': profile?.expectedSeconds === undefined ? '' : profile.expectedSeconds.toFixed(1),
-        'regression-percent': profile?.regressionPercent === undefined ? '' : profile.regressionPercent.toFixed(1),
-        'ttft-ms': outcome.smoke?.ttftMs === undefined ? '' : String(Math.round(outcome.smoke.ttftMs)),
-        'decode-tokens-per-second': outcome.smoke?.decodeTokensPerSecond === undefined ? '' : outcome.smoke.decodeTokensPerSecond.toFixed(1)
-    };
+    return Object.fromEntries(OUTPUT_NAMES.map((name) => [name, OUTPUTS[name].of(outcome)]));
 }
+const phaseRecord = (p) => ({
+    name: p.name,
+    seconds: p.seconds
+});
 /** One endpoint's entry in the `results` output. */
 function resultRecord(r) {
     return {
@@ -22717,7 +22724,7 @@ function resultRecord(r) {
                 'startup-seconds': r.server.startupMs === undefined ? null : Number(seconds(r.server.startupMs)),
                 'gpu-memory-mib': r.server.gpuMemoryMiB ?? null
             }),
-        ...(r.profile === undefined ? {} : { phases: r.profile.phases.map((p) => ({ name: p.name, seconds: p.seconds })) }),
+        ...(r.profile === undefined ? {} : { phases: r.profile.phases.map(phaseRecord) }),
         // only with a smoke test: a wait without one keeps the entries it always had
         ...(r.smoke === undefined
             ? {}
@@ -22727,29 +22734,6 @@ function resultRecord(r) {
             })
     };
 }
-/** Every output's JSON kind: a new output must be given one. */
-const OUTPUT_KINDS = {
-    ready: 'boolean',
-    'elapsed-seconds': 'number',
-    attempts: 'number',
-    'status-code': 'number',
-    models: 'json',
-    'model-id': 'string',
-    'model-match': 'string',
-    'first-response-seconds': 'number',
-    reason: 'string',
-    pid: 'number',
-    'log-file': 'string',
-    'startup-seconds': 'number',
-    'gpu-memory-mib': 'number',
-    'generation-seconds': 'number',
-    results: 'json',
-    phases: 'json',
-    'expected-seconds': 'number',
-    'regression-percent': 'number',
-    'ttft-ms': 'number',
-    'decode-tokens-per-second': 'number'
-};
 /**
  * An empty output (nothing to tell: no status code, no pid) is null unless it is text; a value that does not read
  * as its kind (which the outputs never make) stays the string it is rather than being lost.
@@ -22772,8 +22756,8 @@ function typed(kind, text) {
 }
 /** The outputs as `--json` prints them; a name that is no output (none is) stays text. */
 function typedOutputs(outputs) {
-    const kinds = OUTPUT_KINDS;
-    return Object.fromEntries(Object.entries(outputs).map(([name, text]) => [name, typed(kinds[name] ?? 'string', text)]));
+    const table = OUTPUTS;
+    return Object.fromEntries(Object.entries(outputs).map(([name, text]) => [name, typed(table[name]?.kind ?? 'string', text)]));
 }
 
 ;// CONCATENATED MODULE: ./src/wait/conclusion.ts
@@ -22782,6 +22766,7 @@ function typedOutputs(outputs) {
  * job-end step and a one-shot check): the outputs, the final line, the log tail, the diagnostics to run, fail or
  * warn, the exit code. A front end only carries it out in its medium. Pure: no I/O, nothing of GitHub or a shell.
  */
+
 
 
 
@@ -22817,18 +22802,23 @@ function conclude(gateOutcome, settings) {
         : gateOutcome;
     const context = reportContext(settings, outcome.url);
     const tail = outcome.ready ? undefined : outcome.server?.logTail;
-    const verdict = outcome.ready
-        ? undefined
-        : {
-            kind: outcome.reason === 'timeout' && !settings.failOnTimeout ? 'warn' : 'fail',
+    const verdicts = [];
+    if (smokeMessage !== undefined && !failSmoke)
+        verdicts.push({ kind: 'warn', message: smokeMessage, title: NOTE_TITLES.smoke });
+    if (!outcome.ready)
+        verdicts.push({
+            kind: 'fail',
             // a fleet's failure names its endpoint
             message: failSmoke
                 ? smokeMessage
-                : `${outcome.results.length > 1 ? `${outcome.url.href}: ` : ''}${failureMessage(outcome, context)}`
-        };
-    const regression = outcome.profile?.regression;
-    const failedRegression = settings.failOnRegression ? regression : undefined;
-    const failedThroughput = settings.failOnRegression ? outcome.profile?.throughputRegression : undefined;
+                : `${outcome.results.length > 1 ? `${outcome.url.href}: ` : ''}${failureMessage(outcome, context)}`,
+            title: failureTitle(outcome.reason)
+        });
+    const { regression, throughputRegression } = outcome.profile ?? {};
+    if (settings.failOnRegression && regression !== undefined)
+        verdicts.push({ kind: 'fail', message: regression, title: NOTE_TITLES.regression });
+    if (settings.failOnRegression && throughputRegression !== undefined)
+        verdicts.push({ kind: 'fail', message: throughputRegression, title: NOTE_TITLES['throughput-regression'] });
     return {
         outcome,
         ready: outcome.ready,
@@ -22841,11 +22831,8 @@ function conclude(gateOutcome, settings) {
         },
         // A cancelled job must end within a second; the diagnostics could take minutes.
         diagnostics: outcome.ready || outcome.reason === 'cancelled' ? [] : settings.diagnostics,
-        verdict,
-        failedRegression,
-        failedThroughput,
-        smokeWarning: failSmoke ? undefined : smokeMessage,
-        exitCode: verdict?.kind === 'fail' || failedRegression !== undefined || failedThroughput !== undefined ? 1 : 0,
+        verdicts,
+        exitCode: verdicts.some((v) => v.kind === 'fail') ? 1 : 0,
         context,
         jobEndState: serversEndState(settings, outcome)
     };
@@ -23049,7 +23036,8 @@ function readyMoment({ readySeenAt, notReadySentAt, readyLineAt, now }) {
 }
 /**
  * Each ready endpoint with its smoke test. A fleet's endpoints are measured at the same time (each its own
- * server), every one within `smoke-timeout`; `signal` (the wait's halter: a cancelled job, the server gone) ends them.
+ * server), every one within its fixed limit and the wait's `timeout`; `signal` (the wait's halter: a cancelled
+ * job, the server gone) ends them.
  */
 async function smokeEndpoints(results, settings, deps) {
     const smoke = settings.smoke;
@@ -23071,7 +23059,9 @@ async function smokeEndpoints(results, settings, deps) {
             caCert: settings.caCert,
             insecureTls: settings.insecureTls,
             secrets: settings.secrets
-        }, smoke, {
+        }, 
+        // the time the wait has left (its elapsed time counts from the same start as its timeout)
+        { ...smoke, timeoutMs: Math.max(1, Math.min(smoke.timeoutMs, settings.timeoutMs - r.elapsedMs)) }, {
             clock: deps.clock,
             signal: deps.signal,
             measured: (i, m) => deps.log(`${prefix}${smokeLines.measured(i, smoke.requests, m)}`)
@@ -23905,11 +23895,36 @@ const PREFIX = 'INPUT_';
 const isInputVariable = (variable) => variable.startsWith(PREFIX);
 /**
  * The variable the runner sets for an input, as @actions/core's getInput reads it: INPUT_, then the name upper-cased
- * with spaces as underscores and hyphens kept (`match-regex` \u2192 INPUT_MATCH-REGEX).
+ * with spaces as underscores and hyphens kept (`fail-pattern` \u2192 INPUT_FAIL-PATTERN).
  */
 const inputVariable = (name) => `${PREFIX}${name.replace(/ /g, '_').toUpperCase()}`;
 /** The form a shell can set, hyphens as underscores (INPUT_MATCH_REGEX): the CLI reads it too. */
 const shellInputVariable = (name) => inputVariable(name).replace(/-/g, '_');
+/**
+ * The first INPUT_* variable that carries no input of `names` (a typo such as `fail-on-regresion`, an input this
+ * action no longer has), in words that name the closest input; undefined when every one is known.
+ */
+function unknownInput(env, names) {
+    const given = Object.keys(env)
+        .filter(isInputVariable)
+        .map((variable) => variable.slice(PREFIX.length).toLowerCase())
+        .find((name) => !names.includes(name));
+    if (given === undefined)
+        return undefined;
+    const closest = names.reduce((best, name) => (distance(given, name) < distance(given, best) ? name : best));
+    return `Input "${given}" is not an input of this action (action.yml): did you mean "${closest}"?`;
+}
+/** Edits (insert, delete, replace a character) from `a` to `b`. */
+function distance(a, b) {
+    let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+        const next = [i];
+        for (let j = 1; j <= b.length; j++)
+            next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        row = next;
+    }
+    return row[b.length];
+}
 
 ;// CONCATENATED MODULE: ./src/server/process.ts
 /**
@@ -24990,7 +25005,7 @@ async function stop_stopAtJobEnd(state, deps) {
 
 ;// CONCATENATED MODULE: ./src/server/container-stop.ts
 /**
- * The job-end stop of a container with `docker stop` semantics (`POST /containers/{id}/stop?t=<stop-timeout>`: the
+ * The job-end stop of a container with `docker stop` semantics (`POST /containers/{id}/stop?t=<stop timeout>`: the
  * image's stop signal, SIGTERM by default, then SIGKILL), then a wait until its processes are gone and their GPU
  * memory is released, told as the stop of a process is (a StopRecord).
  */
@@ -25061,7 +25076,7 @@ async function container_stop_stopContainerAtJobEnd(state, deps) {
     }
 }
 /**
- * `docker stop` with the stop-timeout; cancelled before or during it, `docker stop -t 0` (the stop signal, then
+ * `docker stop` with the stop timeout; cancelled before or during it, `docker stop -t 0` (the stop signal, then
  * SIGKILL at once), since the engine goes on with the first stop whether or not its caller waits. True when the
  * cancel made it a kill.
  */
@@ -25503,6 +25518,34 @@ function runCommand(program, args, out, cancel) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/wait/carry-out.ts
+
+
+
+
+/** Resolves with the exit code: 0 unless a verdict fails the run. */
+async function carryOut(concluded, settings, deps, medium) {
+    const { cancel } = deps;
+    medium.finalLine(concluded.finalLine, concluded.ready);
+    if (concluded.logTail !== undefined)
+        await medium.logTail(concluded.logTail.title, concluded.logTail.lines);
+    await runDiagnostics(concluded.diagnostics, {
+        group: medium.group,
+        // in a group of their own, killed whole on a cancel (a terminal's Ctrl-C no longer reaches them by itself)
+        exec: (program, args) => runCommand(program, args, medium.commandOutput, cancel.signal),
+        log: medium.log,
+        cancel: cancel.signal
+    });
+    // Outputs and summary come last, so that a cancel at any moment before them (the diagnostics) is what they say.
+    const stage = concluded.diagnostics.length > 0 ? 'diagnostics' : 'after-wait';
+    const next = concludedSince(concluded, settings, cancel, stage, deps.clock.now());
+    if (next !== concluded)
+        medium.finalLine(next.finalLine, next.ready);
+    await medium.outputs(next.outputs, () => redact(summaryMarkdown(next.outcome, next.context), settings.secrets));
+    next.verdicts.forEach(medium.verdict);
+    return next.exitCode;
+}
+
 // EXTERNAL MODULE: external "os"
 var external_os_ = __nccwpck_require__(857);
 // EXTERNAL MODULE: ./node_modules/@actions/core/lib/utils.js
@@ -25696,58 +25739,152 @@ function commandSafe(text) {
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/input-names.ts
-/** The inputs, by name, with their defaults: the one list the action, the CLI's flags and the parser share. */
-/** Input name \u2192 default, in the order action.yml declares them. */
-const INPUT_DEFAULTS = {
-    url: '',
-    model: '',
-    'model-match': 'auto',
-    'wrong-model-after': '30s',
-    match: '',
-    'match-regex': '',
-    status: '200-299',
-    interval: '5s',
-    schedule: 'adaptive',
-    timeout: '15m',
-    'request-timeout': '10s',
-    'success-threshold': '1',
-    headers: '',
-    'api-key': '',
-    'progress-interval': '30s',
-    'fail-on-timeout': 'true',
-    'fleet-min-ready': 'all',
-    start: '',
-    pid: '',
-    container: '',
-    'log-file': '',
-    'log-lines': '50',
-    'fail-pattern': '',
-    'port-check': 'true',
-    'gpu-check': 'warn',
-    stop: 'job-end',
-    'stop-timeout': '30s',
-    'probe-generation': 'false',
-    load: 'false',
-    'smoke-test': 'false',
-    'smoke-requests': '3',
-    'smoke-tokens': '64',
-    'smoke-timeout': '2m',
-    'env-report': '',
-    diagnostics: '',
-    'ca-cert': '',
-    'insecure-tls': 'false',
-    engine: 'auto',
-    'history-file': 'auto',
-    'history-key': '',
-    'regression-threshold': '25%',
-    'regression-min-runs': '3',
-    'throughput-regression-threshold': '15%',
-    'fail-on-regression': 'false'
+/**
+ * The inputs, in action.yml's order: each one's default (a test holds them to action.yml and the README), its
+ * words as a CLI flag in `--help`, whether the flag may be repeated and whether a one-shot `check` takes it.
+ */
+
+/** "vllm, sglang, tgi, llama.cpp, ollama or \u2026": llama.cpp before Ollama, as the README and action.yml list them. */
+const engineWords = () => {
+    const words = ENGINE_NAMES.filter((e) => e !== 'ollama').map(engineInputName);
+    if (ENGINE_NAMES.includes('ollama'))
+        words.splice(words.indexOf('llama.cpp') + 1, 0, 'ollama');
+    return `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
 };
+const INPUTS = {
+    url: {
+        default: '',
+        flag: ['URL', 'endpoint to poll, e.g. http://localhost:8000/v1/models (required; repeat the flag for a fleet)'],
+        lines: true,
+        check: true
+    },
+    model: {
+        default: '',
+        flag: ['NAME', 'expected model: a listed id equal to it, else one containing it, case-insensitively'],
+        check: true
+    },
+    'model-match': {
+        default: 'auto',
+        flag: ['MODE', 'auto: take an id that only contains --model (with a warning); exact: refuse such ids'],
+        check: true
+    },
+    match: {
+        default: '',
+        flag: ['TEXT', 'text the response body must contain; /source/flags: a JavaScript regular expression it must match'],
+        check: true
+    },
+    interval: { default: '5s', flag: ['DURATION', 'the longest time between probes'] },
+    timeout: { default: '15m', flag: ['DURATION', 'give up after this long'], check: true },
+    headers: {
+        default: '',
+        flag: ['"NAME: VALUE"', 'extra request header (repeat the flag for more)'],
+        lines: true,
+        check: true
+    },
+    'api-key': { default: '', flag: ['KEY', 'sent as "Authorization: Bearer <key>"; never printed'], check: true },
+    start: {
+        default: '',
+        flag: [
+            'COMMAND',
+            'shell command that starts the server in the background; it outlives this command (one --start per --url: a server each)'
+        ],
+        lines: true
+    },
+    pid: {
+        default: '',
+        flag: ['PID|FILE', 'process id of a server started elsewhere, or a file holding it (one per --url: a server each)'],
+        lines: true
+    },
+    container: {
+        default: '',
+        flag: [
+            'NAME|ID',
+            'the container that is the server (Docker Engine API at $DOCKER_HOST or /var/run/docker.sock): --start runs it, or it runs already (one per --url: a container each)'
+        ],
+        lines: true
+    },
+    'log-file': {
+        default: '',
+        flag: [
+            'PATH',
+            "the server log, appended to (with --start: a new model-server-<pid>-<random>.log in $RUNNER_TEMP or the temp dir; one per --url: each server's)"
+        ],
+        lines: true
+    },
+    'fail-pattern': { default: '', flag: ['REGEX', 'a new log line matching it ends the wait at once'] },
+    'port-check': {
+        default: 'true',
+        flag: ['BOOL', 'false: no port-busy check before --start, nor wrong-server (a proxy in front of the server)']
+    },
+    'gpu-check': {
+        default: 'warn',
+        flag: ['MODE', 'with --start: warn, fail or off when other processes hold memory on its GPUs (nvidia-smi)']
+    },
+    stop: {
+        default: 'job-end',
+        flag: [
+            'MODE',
+            'the action stops the server --start ran at the job end (job-end; always: also a --container it did not start) or not (never); the CLI never does'
+        ]
+    },
+    'probe-generation': {
+        default: 'false',
+        flag: ['BOOL', 'true: ready only once a one-token generation request succeeds'],
+        check: true
+    },
+    load: {
+        default: 'false',
+        flag: ['BOOL', 'true: ask llama.cpp (router) or Ollama (--url .../api/ps) to load an unloaded model, then wait']
+    },
+    'smoke-test': {
+        default: 'false',
+        flag: [
+            'MODE',
+            'once ready, time streamed generations (TTFT, decode rate): false, true (warn if it cannot) or fail-on-error'
+        ]
+    },
+    'env-report': {
+        default: '',
+        flag: ['NAMES', 'variables (NCCL_*,CUDA_VISIBLE_DEVICES) to report from the server environment']
+    },
+    diagnostics: { default: '', flag: ['COMMAND', 'run when the wait fails (repeat the flag for more)'], lines: true },
+    'ca-cert': { default: '', flag: ['FILE', 'PEM file of extra trusted CA certificates'], check: true },
+    'insecure-tls': {
+        default: 'false',
+        flag: ['BOOL', 'true: skip certificate checks (prints a warning)'],
+        check: true
+    },
+    engine: {
+        default: 'auto',
+        flag: ['NAME', `whose log lines and readiness routes to use: auto, ${engineWords()}`],
+        check: true
+    },
+    'history-file': {
+        default: 'auto',
+        flag: [
+            'PATH',
+            'earlier runs, to compare with (auto: $XDG_CACHE_HOME or ~/.cache/wait-for-model/history.jsonl; "" for none)'
+        ]
+    },
+    'history-key': {
+        default: '',
+        flag: ['KEY', 'which earlier runs compare with this one (by default a hash of the URL, the model and --start)']
+    },
+    'regression-threshold': {
+        default: '25%',
+        flag: [
+            'PERCENT',
+            "warn when startup is slower, or the smoke test's decode rate lower, than the median of earlier runs by more than this"
+        ]
+    },
+    'fail-on-regression': { default: 'false', flag: ['BOOL', 'true: exit 1 on such a regression'] }
+};
+const INPUT_NAMES = Object.keys(INPUTS);
+const INPUT_DEFAULTS = Object.fromEntries(INPUT_NAMES.map((n) => [n, INPUTS[n].default]));
 
 ;// CONCATENATED MODULE: ./src/inputs/input-reader.ts
 /**
- * Reads one input at a time, as text, a duration, a whole number or a script, and names the input in any error:
+ * Reads one input at a time, as text, a duration or a script, and names the input in any error:
  * a parser of one value throws a ProblemError (or a plain Error), which becomes the input's InputError.
  */
 
@@ -25801,11 +25938,6 @@ function inputReader(get) {
                     form: `at least ${minMs}ms, as ${DURATION_FORM}`
                 });
             return ms;
-        }),
-        whole: (name, min, max, why = '') => field(name, (t) => {
-            if (!/^\s*\d+\s*$/.test(t) || Number(t) < min || Number(t) > max)
-                throw new ProblemError({ value: text_printable(t), form: `a whole number from ${min} to ${max}${why}` });
-            return Number(t);
         })
     };
 }
@@ -26125,9 +26257,9 @@ function readCredentials(read, urls, env) {
 /**
  * Turns raw input strings (from the action's inputs or the CLI's flags) into typed, validated settings.
  * Nothing below this module reads inputs; every error names the input and the form it accepts. The inputs are
- * read in action.yml's order, each rule between them where the last input it involves is read.
+ * read in action.yml's order, each rule between them where the last input it involves is read; FIXED holds the
+ * values no input sets.
  */
-
 
 
 
@@ -26147,16 +26279,18 @@ function readCredentials(read, urls, env) {
  */
 function parseSettings(get, platform = currentPlatform(), env = {}) {
     const read = inputReader(get);
-    const { urls, model, modelMatch, wrongModelAfterMs, match, matchRegex, status } = readRequest(read);
-    const { intervalMs, schedule, timeoutMs, requestTimeoutMs, progressIntervalMs, successThreshold } = readPace(read);
+    const { urls, ...request } = readRequest(read);
+    const intervalMs = read.duration('interval', 100);
+    const timeoutMs = read.duration('timeout', 1);
     const { headers, secrets } = readCredentials(read, urls, env);
-    const failOnTimeout = read.field('fail-on-timeout', parseBoolean);
-    const fleetMinReady = read.field('fleet-min-ready', (t) => parseMinReady(t, urls.length));
     const server = readServer(read, platform, urls.length);
     const probeGeneration = read.field('probe-generation', parseBoolean);
     const load = read.field('load', parseBoolean);
-    const { smoke } = readSmoke(read);
-    const targets = urls.map((url) => ({ url, generation: probeGeneration ? generationFor(url, model) : undefined }));
+    const smoke = readSmoke(read);
+    const targets = urls.map((url) => ({
+        url,
+        generation: probeGeneration ? generationFor(url, request.model) : undefined
+    }));
     // one server behind every endpoint, or one per endpoint
     const servers = server.servers.map((own, i) => ({
         targets: server.servers.length === 1 ? targets : [targets[i]],
@@ -26170,38 +26304,23 @@ function parseSettings(get, platform = currentPlatform(), env = {}) {
     const engine = engineText === 'auto' ? undefined : read.field('engine', () => parseEngine(engineText));
     const history = parse_settings_readHistory(read, get);
     return {
-        model,
-        modelMatch,
-        wrongModelAfterMs,
-        match,
-        matchRegex,
-        status,
+        ...FIXED,
+        ...request,
+        ...server,
+        ...history,
+        servers,
+        // every endpoint of a fleet must be ready
+        fleetMinReady: urls.length,
         intervalMs,
-        schedule,
         timeoutMs,
-        requestTimeoutMs,
-        successThreshold,
         headers,
-        progressIntervalMs,
-        failOnTimeout,
-        fleetMinReady,
+        secrets,
         caCert,
         insecureTls,
-        secrets,
-        servers,
-        logLines: server.logLines,
-        failPattern: server.failPattern,
-        portCheck: server.portCheck,
-        gpuCheck: server.gpuCheck,
-        stop: server.stop,
-        stopTimeoutMs: server.stopTimeoutMs,
         probeGeneration,
         load,
         smoke,
-        envReport: server.envReport,
-        diagnostics: server.diagnostics,
-        engine,
-        ...history
+        engine
     };
 }
 /** What to ask (`url`) and what the answer must show. */
@@ -26209,22 +26328,11 @@ function readRequest(read) {
     const urls = read.field('url', parseUrls);
     const model = read.text('model');
     const modelMatch = read.field('model-match', (t) => oneOf(t, MODEL_MATCH_MODES));
-    const wrongModelAfterMs = read.duration('wrong-model-after', 0);
     const match = read.text('match');
-    const regexText = read.input('match-regex');
-    const matchRegex = regexText.trim() === '' ? undefined : read.field('match-regex', parseRegex);
-    const status = read.field('status', parseStatusSet);
-    return { urls, model, modelMatch, wrongModelAfterMs, match, matchRegex, status };
-}
-/** How probes are spaced and timed, and how long the wait lasts. */
-function readPace(read) {
-    const intervalMs = read.duration('interval', 100);
-    const schedule = read.field('schedule', (t) => oneOf(t, SCHEDULE_MODES));
-    const timeoutMs = read.duration('timeout', 1);
-    const requestTimeoutMs = read.duration('request-timeout', 1);
-    const progressIntervalMs = read.duration('progress-interval', 1000);
-    const successThreshold = read.whole('success-threshold', 1, 1000);
-    return { intervalMs, schedule, timeoutMs, requestTimeoutMs, progressIntervalMs, successThreshold };
+    // `/source/flags` is a regular expression; any other text is literal
+    if (match !== undefined && /^\/.+\/[dgimsuvy]*$/s.test(match))
+        return { urls, model, modelMatch, matchRegex: read.field('match', parseRegex) };
+    return { urls, model, modelMatch, match };
 }
 /** The server: how it starts or which process it is, its log, and what to report about it. */
 function readServer(read, platform, endpoints) {
@@ -26232,14 +26340,12 @@ function readServer(read, platform, endpoints) {
     const servers = readFleet(read, endpoints, platform) ?? [readOneServer(read, platform)];
     // what a server needs is the same for each of a fleet's: the first one's kind speaks for all
     const kind = servers[0];
-    const logLines = read.whole('log-lines', 0, 1000);
     const failPatternText = read.input('fail-pattern');
     const failPattern = failPatternText.trim() === '' ? undefined : read.field('fail-pattern', parseRegex);
     checkFailPattern(failPattern, kind.logFile ?? kind.container, kind.start);
     const portCheck = read.field('port-check', parseBoolean);
     const gpuCheck = read.field('gpu-check', (t) => oneOf(t, GPU_CHECKS));
     const stop = read.field('stop', (t) => oneOf(t, STOP_MODES));
-    const stopTimeoutMs = read.duration('stop-timeout', 1);
     const envReport = read.field('env-report', parseEnvNames);
     // a container's environment is the engine's to tell (Config.Env) where /proc cannot
     checkEnvReport(envReport, { start: kind.start ?? kind.container, pid: kind.pid }, platform);
@@ -26248,17 +26354,7 @@ function readServer(read, platform, endpoints) {
         .map((l) => l.trim())
         .filter((l) => l !== '');
     checkDiagnostics(diagnostics, platform);
-    return {
-        servers,
-        logLines,
-        failPattern,
-        portCheck,
-        gpuCheck,
-        stop,
-        stopTimeoutMs,
-        envReport,
-        diagnostics
-    };
+    return { servers, failPattern, portCheck, gpuCheck, stop, envReport, diagnostics };
 }
 /** One server (or none) for every endpoint: `start`, `pid`, `container` and `log-file` as one value each. */
 function readOneServer(read, platform) {
@@ -26275,32 +26371,14 @@ function readOneServer(read, platform) {
         read.field('log-file', () => checkLogFile(logFile, writer));
     return { start, pid, container, logFile };
 }
-/** `fleet-min-ready`: `all`, or how many of the `endpoints` must be ready (1 to all of them). */
-function parseMinReady(text, endpoints) {
-    const word = text.trim().toLowerCase();
-    if (word === 'all')
-        return endpoints;
-    if (/^\d+$/.test(word) && Number(word) >= 1 && Number(word) <= endpoints)
-        return Number(word);
-    throw new ProblemError({
-        value: text_printable(text.trim()),
-        form: `"all" or a whole number from 1 to ${endpoints} (the number of "url" lines)`
-    });
-}
 const SMOKE_MODES = ['false', 'true', 'fail-on-error'];
-/** `smoke-test` and its figures, read (and checked) whether the smoke test runs or not. */
+/** `smoke-test`: none, or one of the fixed sizes that warns or fails when it cannot measure. */
 function readSmoke(read) {
     const smokeMode = read.field('smoke-test', (t) => {
         const word = t.trim().toLowerCase();
         return /^(true|yes|on)$/.test(word) ? 'true' : /^(false|no|off)$/.test(word) ? 'false' : oneOf(t, SMOKE_MODES);
     });
-    const requests = read.whole('smoke-requests', 1, 100);
-    // the decode rate is timed from the first token to the last: it takes two
-    const tokens = read.whole('smoke-tokens', 2, 4096, ' (the decode rate is timed from the first token to the last)');
-    const timeoutMs = read.duration('smoke-timeout', 100);
-    if (smokeMode === 'false')
-        return { smoke: undefined };
-    return { smoke: { failOnError: smokeMode === 'fail-on-error', requests, tokens, timeoutMs } };
+    return smokeMode === 'false' ? undefined : { failOnError: smokeMode === 'fail-on-error', ...SMOKE_SIZES };
 }
 /** Where earlier runs are kept, which compare with this one, and what counts as a regression. */
 function parse_settings_readHistory(read, get) {
@@ -26320,46 +26398,15 @@ function parse_settings_readHistory(read, get) {
     if (historyKey !== undefined && historyKey.length > 200)
         throw new InputError('history-key', { problem: `is ${historyKey.length} characters long; give at most 200` });
     const regressionThresholdPercent = read.field('regression-threshold', parsePercent);
-    const regressionMinRuns = read.whole('regression-min-runs', 1, MEDIAN_OF, ` (the median is of the last ${MEDIAN_OF} ready runs)`);
-    const throughputRegressionPercent = read.field('throughput-regression-threshold', parsePercent);
     const failOnRegression = read.field('fail-on-regression', parseBoolean);
-    return {
-        historyFile,
-        historyKey,
-        regressionThresholdPercent,
-        regressionMinRuns,
-        throughputRegressionPercent,
-        failOnRegression
-    };
+    return { historyFile, historyKey, regressionThresholdPercent, failOnRegression };
 }
-
-;// CONCATENATED MODULE: ./src/report/annotation-titles.ts
-/** The warning an `insecure-tls: true` run gives (the action's annotation, the command's warning line). */
-const INSECURE_TLS_WARNING = "insecure-tls is on: the server's certificate is not checked, so anything on the way to it could answer in its place";
-const NOTE_TITLES = {
-    'server-lost': 'Model server stopped answering',
-    history: 'Startup history',
-    regression: 'Model server startup slower than usual',
-    drift: "Model server's environment changed",
-    'insecure-tls': 'TLS certificate checks are off',
-    'not-ready': 'Model server not ready',
-    'gpu-busy': 'GPU memory held by other processes',
-    smoke: 'Smoke test did not measure throughput',
-    'throughput-regression': 'Model server decodes slower than usual',
-    'model-match': 'Model matched only partly'
-};
-/** The failure's title: the reason the wait gives, as its output says it (no colon or comma: core escapes them). */
-const failureTitle = (reason) => `Model server not ready (${reason})`;
-const INPUT_ERROR_TITLE = 'Invalid input';
-const UNEXPECTED_ERROR_TITLE = 'wait-for-model failed unexpectedly';
 
 ;// CONCATENATED MODULE: ./src/action/main.ts
 /**
  * The GitHub layer: inputs in; outputs, summary and failure out. The wait is `gate`'s and what follows it is
  * `conclude`'s: this module only carries the conclusion out with the runner's commands.
  */
-
-
 
 
 
@@ -26397,6 +26444,10 @@ async function run() {
     // step is doing then, it ends the wait and still reports, reason=cancelled.
     const { cancel, release } = cancelOnSignals();
     try {
+        // an input action.yml does not declare would be ignored: a typo, or an input this action no longer has
+        const unknown = unknownInput(process.env, INPUT_NAMES);
+        if (unknown !== undefined)
+            return setFailed(unknown, INPUT_ERROR_TITLE);
         const settings = parseSettings(actionInput, undefined, process.env);
         secrets = settings.secrets;
         if (settings.insecureTls)
@@ -26417,40 +26468,24 @@ async function run() {
         // The post step stops the server at the job end: it learns which one from the runner's state.
         if (concluded.jobEndState !== undefined)
             await saveState(concluded.jobEndState);
-        say(concluded.finalLine);
-        const tail = concluded.logTail;
-        // The server wrote these lines: they must not act as workflow commands.
-        if (tail !== undefined)
-            await untrustedGroup(tail.title, tail.lines, say);
-        if (concluded.diagnostics.length > 0) {
-            await runDiagnostics(concluded.diagnostics, {
-                group: (title, body) => group(redact(title, secrets), body),
-                exec: (program, args) => runCommand(program, args, process.stdout, cancel.signal),
-                log: say,
-                cancel: cancel.signal
-            });
-        }
-        // Outputs and summary come last, so that a cancel at any moment before them (the diagnostics) is what they say.
-        const next = concludedSince(concluded, settings, cancel, concluded.diagnostics.length > 0 ? 'diagnostics' : 'after-wait', systemClock.now());
-        // Registered for the steps after this one; this step's own lines were redacted as they were written.
-        secrets.forEach(setSecret);
-        await setOutputs(next.outputs);
-        if (next.smokeWarning !== undefined)
-            note('warning', next.smokeWarning, 'smoke');
-        if (process.env.GITHUB_STEP_SUMMARY) {
-            await (await jobSummary()).addRaw(redact(summaryMarkdown(next.outcome, next.context), secrets)).write();
-        }
-        if (next.failedRegression !== undefined)
-            setFailed(redact(next.failedRegression, secrets), NOTE_TITLES.regression);
-        if (next.failedThroughput !== undefined)
-            setFailed(commandSafe(redact(next.failedThroughput, secrets)), NOTE_TITLES['throughput-regression']);
-        if (next.verdict !== undefined) {
-            const message = commandSafe(redact(next.verdict.message, secrets));
-            if (next.verdict.kind === 'warn')
-                note('warning', message, 'not-ready');
-            else
-                setFailed(message, failureTitle(next.outcome.reason));
-        }
+        await carryOut(concluded, settings, { cancel, clock: systemClock }, {
+            log: say,
+            finalLine: say,
+            // The server wrote these lines: they must not act as workflow commands.
+            logTail: (title, lines) => untrustedGroup(title, [...lines], say),
+            group: (title, body) => group(redact(title, secrets), body),
+            commandOutput: process.stdout,
+            async outputs(values, summary) {
+                // Registered for the steps after this one; this step's own lines were redacted as they were written.
+                secrets.forEach(setSecret);
+                await setOutputs(values);
+                if (process.env.GITHUB_STEP_SUMMARY)
+                    await (await jobSummary()).addRaw(summary()).write();
+            },
+            verdict: ({ kind, message, title }) => kind === 'warn'
+                ? annotate('warning', commandSafe(redact(message, secrets)), title)
+                : setFailed(commandSafe(redact(message, secrets)), title)
+        });
     }
     catch (e) {
         if (e instanceof InputError)
@@ -26470,7 +26505,7 @@ async function run() {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4971);
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3207);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 

@@ -18469,7 +18469,7 @@ function errorCode(e) {
 
 ;// CONCATENATED MODULE: ./src/server/container-stop.ts
 /**
- * The job-end stop of a container with `docker stop` semantics (`POST /containers/{id}/stop?t=<stop-timeout>`: the
+ * The job-end stop of a container with `docker stop` semantics (`POST /containers/{id}/stop?t=<stop timeout>`: the
  * image's stop signal, SIGTERM by default, then SIGKILL), then a wait until its processes are gone and their GPU
  * memory is released, told as the stop of a process is (a StopRecord).
  */
@@ -18540,7 +18540,7 @@ async function stopContainerAtJobEnd(state, deps) {
     }
 }
 /**
- * `docker stop` with the stop-timeout; cancelled before or during it, `docker stop -t 0` (the stop signal, then
+ * `docker stop` with the stop timeout; cancelled before or during it, `docker stop -t 0` (the stop signal, then
  * SIGKILL at once), since the engine goes on with the first stop whether or not its caller waits. True when the
  * cancel made it a kill.
  */
@@ -18905,7 +18905,7 @@ async function post(env = process.env) {
     let said = Promise.resolve();
     const say = (telling) => (said = said.then(telling));
     try {
-        // a fleet's servers are stopped at the same time: one after another, eight stop-timeouts would add up
+        // a fleet's servers are stopped at the same time: one after another, eight stop timeouts would add up
         // (at most STOPS_AT_ONCE at a time: each reads nvidia-smi, and a fleet may have up to 1000 lines)
         let next = 0;
         const worker = async () => {
