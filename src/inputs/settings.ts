@@ -61,7 +61,7 @@ export interface ProbeSettings {
 }
 
 /** How long the wait lasts and how its probes are spaced. */
-export interface WaitSettings {
+interface WaitSettings {
   /** How many of the endpoints must be ready: all of them. */
   fleetMinReady: number
   intervalMs: number
