@@ -4,9 +4,8 @@
  * is stopped at the same time.
  */
 import { statSync } from 'node:fs'
-import { DURATION_FORM, parseDuration } from '../../inputs/parse.js'
+import { CONTAINER_FORM, DURATION_FORM, parseContainer, parseDuration, PID_FORM } from '../../inputs/parse.js'
 import { printable } from '../../runtime/text.js'
-import { CONTAINER_FORM, parseContainer, PID_FORM } from '../../inputs/forms.js'
 import { systemClock } from '../../runtime/clock.js'
 import { cancelOnSignals } from '../../runtime/halter.js'
 import { type StopRecord, stopServer } from '../../server/stop.js'
