@@ -33,9 +33,10 @@ import {
   UNEXPECTED_ERROR_TITLE
 } from '../report/annotation-titles.js'
 
-/** Reads an input as @actions/core's getInput does (INPUT_<NAME>, spaces as underscores, upper case, trimmed). */
-// An input missing from the environment (run outside a runner) takes its action.yml default, as the runner would
-// give it; one set to '' stays '' (history-file '' is history off).
+/**
+ * An input as @actions/core's getInput reads it; one missing from the environment (outside a runner) takes its
+ * action.yml default, as the runner would give it, and one set to '' stays '' (history-file '' is history off).
+ */
 const actionInput = (name: InputName): string => (process.env[inputVariable(name)] ?? INPUT_DEFAULTS[name]).trim()
 
 export async function run(): Promise<void> {
@@ -43,9 +44,8 @@ export async function run(): Promise<void> {
   // A progress line, written as core.info writes it: redacted and defused, so no secret and no workflow
   // command reaches the log.
   const say = (line: string): void => info(commandSafe(redact(line, secrets)))
-  // Each kind of warning or notice is annotated once a run, with its title; the same kind again goes to the log
-  // only. GitHub shows ten warnings a step: a server that flaps, or history that complains, must not crowd out
-  // the ones that matter.
+  // Each kind of warning or notice is annotated once a run, the same kind again goes to the log only: GitHub shows
+  // ten warnings a step, and a server that flaps must not crowd out the ones that matter.
   const annotated = new Set<NoteKind>()
   const note = (kind: 'warning' | 'notice', line: string, what: NoteKind): void => {
     if (annotated.has(what)) return say(`${kind}: ${line}`)

@@ -110,7 +110,8 @@ async function stopOne(
   try {
     const end = await server.stop({
       clock: systemClock,
-      gpu: gpuReader(env, cancel),
+      // nvidia-smi: 5 s at most a snapshot, and none once the step is cancelled (it must end at once)
+      gpu: () => gpuSnapshot({ env, timeoutMs: 5_000, signal: cancel.signal }),
       cancel: cancel.signal
     })
     await say(() => tell(end, env, cancel.halted, member))
@@ -118,12 +119,6 @@ async function stopOne(
     annotate('warning', jobEndErrorText(server.pid, (e as Error).message))
   }
 }
-
-const capitalized = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1)
-
-/** nvidia-smi for a stop: 5 s at most a snapshot, and none once the step is cancelled (it must end at once). */
-const gpuReader = (env: NodeJS.ProcessEnv, cancel: Halter<NodeJS.Signals>) => (): ReturnType<typeof gpuSnapshot> =>
-  gpuSnapshot({ env, timeoutMs: 5_000, signal: cancel.signal })
 
 /** How the stop went, in the log and the job summary. */
 async function tell(
@@ -133,7 +128,8 @@ async function tell(
   member?: FleetMember
 ): Promise<void> {
   // of a fleet, each line names whose server it is: eight "Stopped the server's process group N" are no help
-  const whose = member === undefined ? '' : `${capitalized(fleetMemberText(member))}: `
+  const memberText = member === undefined ? '' : fleetMemberText(member)
+  const whose = member === undefined ? '' : `${memberText.charAt(0).toUpperCase()}${memberText.slice(1)}: `
   for (const line of stopLines(end.record)) {
     if (line.level === 'info') info(`${whose}${line.text}`)
     else annotate(line.level, `${whose}${line.text}`)

@@ -5,7 +5,6 @@ import { INPUT_NAMES, INPUTS, type InputName } from '../inputs/input-names.js'
 import { DEFAULT_PACE } from '../simulator/streams.js'
 import { type EngineName, SIMULATED_ENGINES } from '../simulator/engines.js'
 import { CHECK_INPUTS } from './settings-from.js'
-import { table } from './usage.js'
 
 export const SIMULATE_DEFAULTS = { load: '30s', port: '8000', host: '127.0.0.1' }
 export const STOP_DEFAULTS = { timeout: '30s' }
@@ -16,6 +15,11 @@ export const CHECK_DEFAULTS = { timeout: '10s' }
 export const SIMULATED_ENGINE_WORDS = (Object.keys(SIMULATED_ENGINES) as EngineName[])
   .map((engine) => (engine === 'llamacpp' ? 'llama.cpp' : engine))
   .join(', ')
+
+const table = (rows: Array<[string, string]>): string[] => {
+  const width = Math.max(...rows.map(([left]) => left.length)) + 2
+  return rows.map(([left, right]) => `  ${left.padEnd(width)}${right}`.trimEnd())
+}
 
 /** A row for each input: its flag, its words and its default. */
 const inputRows = (

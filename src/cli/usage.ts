@@ -16,22 +16,15 @@ export function parseCommandLine(argv: string[], options: ParseArgsConfig['optio
   }
 }
 
-export const table = (rows: Array<[string, string]>): string[] => {
-  const width = Math.max(...rows.map(([left]) => left.length)) + 2
-  return rows.map(([left, right]) => `  ${left.padEnd(width)}${right}`.trimEnd())
-}
-
-/** `--timeout: "5x" is not a duration such as …`; `given`: where the bad value came from. */
-export function cliInputMessage(e: InputError, given: 'flag' | 'variable' = 'flag'): string {
-  const name = given === 'variable' ? shellInputVariable(e.input) : `--${e.input}`
-  return `${name}: ${problemText(e.problem)}`
-}
-
-/** `e` as bad usage when it is an InputError, its input named by `given` (a flag, an INPUT_* variable); else `e`. */
+/**
+ * `e` as bad usage when it is an InputError (`--timeout: "5x" is not a duration such as …`), its input named by
+ * `given` (a flag, an INPUT_* variable); else `e`.
+ */
 export function asUsageError(
   e: unknown,
   given: (input: InputError['input']) => 'flag' | 'variable' = () => 'flag'
 ): unknown {
   if (!(e instanceof InputError)) return e
-  return new UsageError(cliInputMessage(e, given(e.input)))
+  const name = given(e.input) === 'variable' ? shellInputVariable(e.input) : `--${e.input}`
+  return new UsageError(`${name}: ${problemText(e.problem)}`)
 }

@@ -51,7 +51,11 @@ export async function stopCommand(argv: string[], io: CliIo, say: Say, paint: Pa
   // the server that ignores SIGTERM left behind): the stop goes on without waiting, SIGKILL at once, and says so.
   const { cancel, release } = cancelOnSignals()
   const gpu = () => gpuSnapshot({ env: io.env, timeoutMs: 5_000, signal: cancel.signal })
-  for (const n of stale) say(staleText(n))
+  for (const n of stale)
+    say(
+      `Process ${n.pid} started ${((n.strangerSince ?? 0) / 1000).toFixed(1)}s after ${printable(n.file ?? '')} was ` +
+        'written: it is not the server the file names, which has exited. Nothing was signalled.'
+    )
   let records: StopRecord[]
   try {
     // every one at the same time: one after another, eight stop timeouts would add up
@@ -130,14 +134,6 @@ function serverPid(text: string): NamedPid {
   }
   const since = started === undefined || written === undefined ? 0 : started - written
   return since > PID_FILE_MARGIN_MS ? { pid, file, strangerSince: since } : { pid, file }
-}
-
-/** Said of a pid file whose pid now names another process. */
-function staleText(n: NamedPid): string {
-  return (
-    `Process ${n.pid} started ${((n.strangerSince ?? 0) / 1000).toFixed(1)}s after ${printable(n.file ?? '')} was ` +
-    'written: it is not the server the file names, which has exited. Nothing was signalled.'
-  )
 }
 
 /** A `--container`: a name or an id, as `container` takes it. */
