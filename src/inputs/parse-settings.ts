@@ -41,6 +41,8 @@ import {
 } from './settings.js'
 import { currentPlatform, osName, type Platform } from '../runtime/platform.js'
 
+const SMOKE_MODES = ['false', 'true', 'fail-on-error'] as const
+
 /**
  * Reads every input through `get` (which returns '' for an unset input) and validates it, also against what
  * `platform` can do. `env` is the environment the probes and the server run in, for the proxy credentials it may
@@ -59,7 +61,12 @@ export function parseSettings(
   const server = readServer(read, platform, urls.length)
   const probeGeneration = read.field('probe-generation', parseBoolean)
   const load = read.field('load', parseBoolean)
-  const smoke = readSmoke(read)
+  // `smoke-test`: none, or the fixed sizes, warning or failing when it cannot measure
+  const smokeMode = read.field('smoke-test', (t) => {
+    const word = t.trim().toLowerCase()
+    return /^(true|yes|on)$/.test(word) ? 'true' : /^(false|no|off)$/.test(word) ? 'false' : oneOf(t, SMOKE_MODES)
+  })
+  const smoke = smokeMode === 'false' ? undefined : { failOnError: smokeMode === 'fail-on-error', ...SMOKE_SIZES }
   const targets = urls.map((url) => ({
     url,
     generation: probeGeneration ? generationFor(url, request.model) : undefined
@@ -408,17 +415,6 @@ function readCaCert(path: string): string {
     }
   }
   return pem
-}
-
-const SMOKE_MODES = ['false', 'true', 'fail-on-error'] as const
-
-/** `smoke-test`: none, or one of the fixed sizes that warns or fails when it cannot measure. */
-function readSmoke(read: InputReader): ProbeSettings['smoke'] {
-  const smokeMode = read.field('smoke-test', (t) => {
-    const word = t.trim().toLowerCase()
-    return /^(true|yes|on)$/.test(word) ? 'true' : /^(false|no|off)$/.test(word) ? 'false' : oneOf(t, SMOKE_MODES)
-  })
-  return smokeMode === 'false' ? undefined : { failOnError: smokeMode === 'fail-on-error', ...SMOKE_SIZES }
 }
 
 /** Where earlier runs are kept, which compare with this one, and what counts as a regression. */

@@ -25,13 +25,16 @@ export const isCredentialName = (name: string): boolean =>
  * nested quantifier, and a scheme starts only where a word starts), so that a hostile text of any length is
  * scanned in linear time.
  */
+const PEM_BEGIN = /-----BEGIN [A-Z0-9 ]*-----/
+const TOKENS =
+  /\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{16,}|hf_[A-Za-z0-9]{16,}|sk-[A-Za-z0-9_-]{16,}|xox[abprs]-[A-Za-z0-9-]{10,}|npm_[A-Za-z0-9]{30,}|(?:AKIA|ASIA)[0-9A-Z]{16})/
+const JWT = /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/
 const CREDENTIAL_SHAPES: readonly RegExp[] = [
   /(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/[^\s/?#@]+@/i,
   /\b(?:password|passwd|pwd)\b["']?\s*[=:]\s*\S|\blogin\s+\S+\s+password\s+\S/i,
-  /-----BEGIN [A-Z0-9 ]*-----/,
-  /\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{16,}|hf_[A-Za-z0-9]{16,})/,
-  /\b(?:sk-[A-Za-z0-9_-]{16,}|xox[abprs]-[A-Za-z0-9-]{10,}|npm_[A-Za-z0-9]{30,}|(?:AKIA|ASIA)[0-9A-Z]{16})/,
-  /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/
+  PEM_BEGIN,
+  TOKENS,
+  JWT
 ]
 
 /** A value that holds a credential by its shape (CREDENTIAL_SHAPES), whatever it is called. */
@@ -109,12 +112,9 @@ function redactShapes(text: string): string {
     .replace(/(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi, `$1${MASK}@`)
     .replace(/(\b(?:password|passwd|pwd)\b["']?\s*[=:]\s*["']?)[^\s"',;&]+/gi, `$1${MASK}`)
     .replace(/(\blogin\s+\S+\s+password\s+)\S+/gi, `$1${MASK}`)
-    .replace(/-----BEGIN [A-Z0-9 ]*-----/g, MASK)
-    .replace(
-      /\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{16,}|hf_[A-Za-z0-9]{16,}|sk-[A-Za-z0-9_-]{16,}|xox[abprs]-[A-Za-z0-9-]{10,}|npm_[A-Za-z0-9]{30,}|(?:AKIA|ASIA)[0-9A-Z]{16})/g,
-      MASK
-    )
-    .replace(/\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g, MASK)
+    .replace(new RegExp(PEM_BEGIN, 'g'), MASK)
+    .replace(new RegExp(TOKENS, 'g'), MASK)
+    .replace(new RegExp(JWT, 'g'), MASK)
 }
 
 function redactKnown(text: string, secrets: readonly string[]): string {
