@@ -11,17 +11,11 @@ import { issue, issueCommand } from '../../node_modules/@actions/core/lib/comman
 export const jobSummary = async (): Promise<typeof import('../../node_modules/@actions/core/lib/summary.js').summary> =>
   (await import(/* webpackMode: "eager" */ '../../node_modules/@actions/core/lib/summary.js')).summary
 
-/**
- * As core.setOutput for each output: the GITHUB_OUTPUT file, or the `set-output` command where there is none
- * (local runs).
- */
+/** As core.setOutput for each output: the GITHUB_OUTPUT file, or the `set-output` command where there is none. */
 export const setOutputs = (outputs: Record<string, string>): Promise<void> =>
   writeFileCommand('OUTPUT', 'set-output', outputs)
 
-/**
- * As core.saveState for each value: the GITHUB_STATE file, which the runner hands to the post step as `STATE_<name>`
- * variables (core.getState), or the `save-state` command where there is none.
- */
+/** As core.saveState for each value: the GITHUB_STATE file (the post step's `STATE_<name>`), or `save-state`. */
 export const saveState = (values: Record<string, string>): Promise<void> =>
   writeFileCommand('STATE', 'save-state', values)
 

@@ -67,7 +67,6 @@ export function waitHelpText(): string {
   ].join('\n')
 }
 
-/** `wait-for-model check --help`. */
 export function checkHelpText(): string {
   return [
     'wait-for-model check: probe once and say whether the model server is ready now (for health checks).',
@@ -82,7 +81,6 @@ export function checkHelpText(): string {
   ].join('\n')
 }
 
-/** `wait-for-model simulate --help`. */
 export function simulateHelpText(): string {
   return [
     'wait-for-model simulate: serve an imitation of a model server starting up (no GPU needed).',
@@ -116,7 +114,6 @@ export function simulateHelpText(): string {
   ].join('\n')
 }
 
-/** `wait-for-model stop --help`. */
 export function stopHelpText(): string {
   return [
     'wait-for-model stop: stop a model server and wait until its processes and their GPU memory are gone.',
@@ -148,7 +145,6 @@ export function stopHelpText(): string {
   ].join('\n')
 }
 
-/** `wait-for-model history --help`. */
 export function historyHelpText(): string {
   return [
     'wait-for-model history: print the runs recorded in the history file (outcome, startup seconds, phases).',

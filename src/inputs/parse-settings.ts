@@ -263,10 +263,8 @@ export function entryLines(text: string): string[] {
 }
 
 /**
- * A fleet's servers, one per `url` line, where `start`, `pid`, `container` or `log-file` has one line per `url`
- * line (more than one); undefined for one server (or none) behind every endpoint, where a single `url` takes
- * `start` whole, a script of as many lines as it likes. Every line is checked as its input checks one value, and
- * an error names its line.
+ * A fleet's servers, where `start`, `pid`, `container` or `log-file` has one line per `url` line; undefined for one
+ * server (or none) behind every endpoint. Every line is checked as its input checks one value.
  */
 function readFleet(
   read: InputReader,

@@ -12,7 +12,6 @@ export const DURATION_FORM =
 /** Each unit at most once, largest first, as Go's durations and systemd's: `1m1m1m` is a typo, not 3m. */
 const DURATION_PARTS = /^(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m)?(?:(\d+(?:\.\d+)?)s)?(?:(\d+(?:\.\d+)?)ms)?$/
 
-/** Parses `250ms`, `15s`, `2m`, `1h`, `1m30s` or a plain number of seconds into milliseconds. */
 export function parseDuration(text: string): number {
   const s = text.trim()
   let ms: number
@@ -28,13 +27,6 @@ export function parseDuration(text: string): number {
   if (!Number.isFinite(ms) || ms > MAX_DURATION_MS)
     throw new ProblemError({ value: printable(text), problem: 'is longer than the 168h this accepts' })
   return Math.round(ms)
-}
-
-/** Accepted HTTP statuses, as ranges: `[[200, 299]]`. */
-export type StatusSet = ReadonlyArray<readonly [number, number]>
-
-export function statusAccepted(set: StatusSet, status: number): boolean {
-  return set.some(([lo, hi]) => status >= lo && status <= hi)
 }
 
 const HEADER_FORM = 'one "Name: value" per line, the name made of letters, digits and !#$%&\'*+-.^_`|~'

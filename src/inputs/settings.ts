@@ -2,7 +2,6 @@
  * The settings' types: what the inputs turn into (parse-settings.ts reads them), the words an input may take where
  * the settings own them, and the fixed values no input sets.
  */
-import type { StatusSet } from './parse.js'
 import type { GenerationRoute } from '../engines/model-lists.js'
 import type { Engine } from '../engines/index.js'
 
@@ -67,6 +66,12 @@ interface WaitSettings {
   intervalMs: number
   timeoutMs: number
 }
+
+/** Accepted HTTP statuses, as ranges: `[[200, 299]]`. */
+export type StatusSet = ReadonlyArray<readonly [number, number]>
+
+export const statusAccepted = (set: StatusSet, status: number): boolean =>
+  set.some(([lo, hi]) => status >= lo && status <= hi)
 
 /** What no input sets: the values every wait runs with, which a test may shorten. */
 export interface FixedSettings {

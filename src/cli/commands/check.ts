@@ -1,7 +1,6 @@
 /**
- * `wait-for-model check`: one probe of each endpoint with the gate's whole judgement, within `--timeout` (10s unless
- * told); one line on stdout; exit 0 ready, 1 not ready. For health checks (Docker HEALTHCHECK, compose, Kubernetes
- * exec probes).
+ * `wait-for-model check`: one probe of each endpoint with the gate's whole judgement, within `--timeout`; one line on
+ * stdout; exit 0 ready, 1 not ready. For health checks (Docker HEALTHCHECK, compose, Kubernetes exec probes).
  */
 import { gate } from '../../wait/gate.js'
 import { conclude } from '../../wait/conclusion.js'
