@@ -1,6 +1,6 @@
 /**
- * Bad usage, shared by the commands: an error that ends the CLI with status 2 and a pointer to `--help`; a bad
- * input is one, named as the user gave it, a flag (`--url`) or a variable (`INPUT_URL`).
+ * What the commands share: their streams and the colours of their lines, and bad usage, an error that ends the CLI
+ * with status 2 and a pointer to `--help` (a bad input is one, named as the user gave it: `--url` or `INPUT_URL`).
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { InputError, problemText } from '../inputs/input-error.js'
@@ -27,4 +27,27 @@ export function asUsageError(
   if (!(e instanceof InputError)) return e
   const name = given(e.input) === 'variable' ? shellInputVariable(e.input) : `--${e.input}`
   return new UsageError(`${name}: ${problemText(e.problem)}`)
+}
+
+export interface CliIo {
+  env: NodeJS.ProcessEnv
+  stdout: NodeJS.WritableStream & { isTTY?: boolean }
+  stderr: NodeJS.WritableStream & { isTTY?: boolean }
+}
+
+/** One line for people, on stderr. */
+export type Say = (line: string) => void
+
+/** The colours of the CLI's lines for people: red fails, green is ready, yellow warns. */
+export interface Painter {
+  red(text: string): string
+  green(text: string): string
+  yellow(text: string): string
+}
+
+/** Colour only on a terminal, and never when NO_COLOR is set to anything (https://no-color.org). */
+export function painter(io: Pick<CliIo, 'env' | 'stderr'>): Painter {
+  const on = io.stderr.isTTY === true && !io.env.NO_COLOR
+  const wrap = (code: number) => (text: string) => (on ? `\u001b[${code}m${text}\u001b[0m` : text)
+  return { red: wrap(31), green: wrap(32), yellow: wrap(33) }
 }

@@ -96,28 +96,11 @@ export function credentialParts(name: string, value: string): string[] {
 
 /**
  * Replaces every secret in `text`, as written and as JSON escapes it once and twice (a body quoted in a debug
- * line): the CLI has no runner to mask for it, and the action masks before the runner does.
+ * line), then each credential shape where it stands (a URL keeps its scheme and host, a password field its name; of
+ * a PEM block only its BEGIN line is recognisable, and `env-report` masks such a value whole). The CLI has no runner
+ * to mask for it, and the action masks before the runner does.
  */
 export function redact(text: string, secrets: readonly string[]): string {
-  return redactShapes(redactKnown(text, secrets))
-}
-
-/**
- * Text as it may be shown: each credential shape of CREDENTIAL_SHAPES masked where it stands (a URL keeps its
- * scheme and host, a password field its name). A PEM block's body lines are not recognisable one by one; its
- * BEGIN line is masked, and `env-report` masks such a value whole.
- */
-function redactShapes(text: string): string {
-  return text
-    .replace(/(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi, `$1${MASK}@`)
-    .replace(/(\b(?:password|passwd|pwd)\b["']?\s*[=:]\s*["']?)[^\s"',;&]+/gi, `$1${MASK}`)
-    .replace(/(\blogin\s+\S+\s+password\s+)\S+/gi, `$1${MASK}`)
-    .replace(new RegExp(PEM_BEGIN, 'g'), MASK)
-    .replace(new RegExp(TOKENS, 'g'), MASK)
-    .replace(new RegExp(JWT, 'g'), MASK)
-}
-
-function redactKnown(text: string, secrets: readonly string[]): string {
   const forms = new Set<string>()
   for (const s of secrets) {
     const once = JSON.stringify(s).slice(1, -1)
@@ -128,4 +111,10 @@ function redactKnown(text: string, secrets: readonly string[]): string {
     .filter((s) => s !== '')
     .sort((a, b) => b.length - a.length)
     .reduce((t, s) => (t.includes(s) ? t.split(s).join(MASK) : t), text)
+    .replace(/(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi, `$1${MASK}@`)
+    .replace(/(\b(?:password|passwd|pwd)\b["']?\s*[=:]\s*["']?)[^\s"',;&]+/gi, `$1${MASK}`)
+    .replace(/(\blogin\s+\S+\s+password\s+)\S+/gi, `$1${MASK}`)
+    .replace(new RegExp(PEM_BEGIN, 'g'), MASK)
+    .replace(new RegExp(TOKENS, 'g'), MASK)
+    .replace(new RegExp(JWT, 'g'), MASK)
 }

@@ -9,8 +9,7 @@ import {
   historyText
 } from '../../report/history-report.js'
 import { historyHelpText } from '../help.js'
-import type { CliIo, Say } from '../io.js'
-import { parseCommandLine, UsageError } from '../usage.js'
+import { type CliIo, parseCommandLine, type Say, UsageError } from '../usage.js'
 
 export async function historyCommand(argv: string[], io: Pick<CliIo, 'env' | 'stdout'>, say: Say): Promise<number> {
   const { values } = parseCommandLine(argv, {

@@ -11,8 +11,7 @@ import { simulate } from '../../simulator/server.js'
 import { DEFAULT_PACE } from '../../simulator/streams.js'
 import { formatDuration } from '../../runtime/clock.js'
 import { SIMULATE_DEFAULTS, SIMULATED_ENGINE_WORDS, simulateHelpText } from '../help.js'
-import type { CliIo, Say } from '../io.js'
-import { parseCommandLine, UsageError } from '../usage.js'
+import { type CliIo, parseCommandLine, type Say, UsageError } from '../usage.js'
 
 const SIMULATOR_EVENT_WORDS = {
   listening: 'port open, answering HTTP',

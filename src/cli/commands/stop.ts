@@ -16,8 +16,7 @@ import { processStartedAt, resolvePid } from '../../server/process.js'
 import { procStat } from '../../server/proc.js'
 import { stopLines } from '../../report/lifecycle-report.js'
 import { STOP_DEFAULTS, stopHelpText } from '../help.js'
-import type { CliIo, Painter, Say } from '../io.js'
-import { asUsageError, parseCommandLine, UsageError } from '../usage.js'
+import { asUsageError, type CliIo, type Painter, parseCommandLine, type Say, UsageError } from '../usage.js'
 
 export async function stopCommand(argv: string[], io: CliIo, say: Say, paint: Painter): Promise<number> {
   const { values } = parseCommandLine(argv, {

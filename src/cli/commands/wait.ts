@@ -16,9 +16,8 @@ import { redact } from '../../inputs/secrets.js'
 import { systemClock } from '../../runtime/clock.js'
 import { typedOutputs } from '../../report/outputs.js'
 import { waitHelpText } from '../help.js'
-import type { CliIo, Painter, Say } from '../io.js'
 import { inputOptions, settingsFrom } from '../settings-from.js'
-import { parseCommandLine, UsageError } from '../usage.js'
+import { type CliIo, type Painter, parseCommandLine, type Say, UsageError } from '../usage.js'
 
 export async function waitCommand(argv: string[], io: CliIo, say: Say, paint: Painter): Promise<number> {
   const { values } = parseCommandLine(argv, {
