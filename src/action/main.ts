@@ -41,8 +41,7 @@ const actionInput = (name: InputName): string => (process.env[inputVariable(name
 
 export async function run(): Promise<void> {
   let secrets: string[] = []
-  // A progress line, written as core.info writes it: redacted and defused, so no secret and no workflow
-  // command reaches the log.
+  // as core.info writes it, redacted and defused: no secret and no workflow command reaches the log
   const say = (line: string): void => info(commandSafe(redact(line, secrets)))
   // Each kind of warning or notice is annotated once a run, the same kind again goes to the log only: GitHub shows
   // ten warnings a step, and a server that flaps must not crowd out the ones that matter.
@@ -52,8 +51,7 @@ export async function run(): Promise<void> {
     annotated.add(what)
     annotate(kind, commandSafe(redact(line, secrets)), NOTE_TITLES[what])
   }
-  // The runner sends SIGINT, then SIGTERM, when the job is cancelled (SIGHUP when its service goes): whatever the
-  // step is doing then, it ends the wait and still reports, reason=cancelled.
+  // SIGINT, then SIGTERM, when the job is cancelled (SIGHUP when its service goes): the wait ends, reason=cancelled
   const { cancel, release } = cancelOnSignals()
   try {
     // an input action.yml does not declare would be ignored: a typo, or an input this action no longer has
