@@ -79,7 +79,6 @@ export function parseSettings(
   const caPath = read.text('ca-cert')
   const caCert = caPath === undefined ? undefined : read.field('ca-cert', () => readCaCert(caPath))
   const insecureTls = read.field('insecure-tls', parseBoolean)
-  // The startup profile and the history of runs.
   const engineText = read.input('engine').trim().toLowerCase()
   const engine = engineText === 'auto' ? undefined : read.field('engine', () => parseEngine(engineText))
   const history = readHistory(read, get)
