@@ -33,27 +33,25 @@ import {
   UNEXPECTED_ERROR_TITLE
 } from '../report/annotation-titles.js'
 
-/** Reads an input as @actions/core's getInput does (INPUT_<NAME>, spaces as underscores, upper case, trimmed). */
-// An input missing from the environment (run outside a runner) takes its action.yml default, as the runner would
-// give it; one set to '' stays '' (history-file '' is history off).
+/**
+ * An input as @actions/core's getInput reads it; one missing from the environment (outside a runner) takes its
+ * action.yml default, as the runner would give it, and one set to '' stays '' (history-file '' is history off).
+ */
 const actionInput = (name: InputName): string => (process.env[inputVariable(name)] ?? INPUT_DEFAULTS[name]).trim()
 
 export async function run(): Promise<void> {
   let secrets: string[] = []
-  // A progress line, written as core.info writes it: redacted and defused, so no secret and no workflow
-  // command reaches the log.
+  // as core.info writes it, redacted and defused: no secret and no workflow command reaches the log
   const say = (line: string): void => info(commandSafe(redact(line, secrets)))
-  // Each kind of warning or notice is annotated once a run, with its title; the same kind again goes to the log
-  // only. GitHub shows ten warnings a step: a server that flaps, or history that complains, must not crowd out
-  // the ones that matter.
+  // Each kind of warning or notice is annotated once a run, the same kind again goes to the log only: GitHub shows
+  // ten warnings a step, and a server that flaps must not crowd out the ones that matter.
   const annotated = new Set<NoteKind>()
   const note = (kind: 'warning' | 'notice', line: string, what: NoteKind): void => {
     if (annotated.has(what)) return say(`${kind}: ${line}`)
     annotated.add(what)
     annotate(kind, commandSafe(redact(line, secrets)), NOTE_TITLES[what])
   }
-  // The runner sends SIGINT, then SIGTERM, when the job is cancelled (SIGHUP when its service goes): whatever the
-  // step is doing then, it ends the wait and still reports, reason=cancelled.
+  // SIGINT, then SIGTERM, when the job is cancelled (SIGHUP when its service goes): the wait ends, reason=cancelled
   const { cancel, release } = cancelOnSignals()
   try {
     // an input action.yml does not declare would be ignored: a typo, or an input this action no longer has

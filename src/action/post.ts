@@ -21,7 +21,6 @@ import type { JobEnd } from '../server/stop.js'
 import { type SavedServer, savedServer } from '../wait/servers/kind.js'
 import { systemClock } from '../runtime/clock.js'
 import { cancelOnSignals } from '../runtime/halter.js'
-import type { Halter } from '../runtime/halter.js'
 import { annotate, info, jobSummary, untrustedGroup } from './github.js'
 
 /**
@@ -67,15 +66,37 @@ async function post(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   // of two servers never mix.
   let said = Promise.resolve()
   const say = (telling: () => Promise<void>): Promise<void> => (said = said.then(telling))
+  /** Server `i`: the main step's entry for it, read back, handed to the stop of its kind. */
+  const stopOne = async (i: number): Promise<void> => {
+    let server: SavedServer | undefined
+    try {
+      const state = readServerEndState(states[i], i)
+      server = state && savedServer(state)
+    } catch (e) {
+      // a value the main step did not write: refused whole, nothing signalled, and still no failure of the job
+      if (e instanceof JobEndStateError) return void annotate('warning', refusedStateText(e))
+      throw e
+    }
+    if (server === undefined) return void annotate('debug', NOTHING_TO_STOP)
+    const member = states.length > 1 ? { n: i + 1, of: states.length } : undefined
+    try {
+      const end = await server.stop({
+        clock: systemClock,
+        // nvidia-smi: 5 s at most a snapshot, and none once the step is cancelled (it must end at once)
+        gpu: () => gpuSnapshot({ env, timeoutMs: 5_000, signal: cancel.signal }),
+        cancel: cancel.signal
+      })
+      await say(() => tell(end, env, cancel.halted, member))
+    } catch (e) {
+      annotate('warning', jobEndErrorText(server.pid, (e as Error).message))
+    }
+  }
   try {
     // a fleet's servers are stopped at the same time: one after another, eight stop timeouts would add up
     // (at most STOPS_AT_ONCE at a time: each reads nvidia-smi, and a fleet may have up to 1000 lines)
     let next = 0
     const worker = async (): Promise<void> => {
-      while (next < states.length) {
-        const n = ++next
-        await stopOne(states[n - 1], n - 1, env, cancel, say, states.length > 1 ? { n, of: states.length } : undefined)
-      }
+      while (next < states.length) await stopOne(next++)
     }
     await Promise.all(Array.from({ length: Math.min(STOPS_AT_ONCE, states.length) }, worker))
   } finally {
@@ -83,47 +104,8 @@ async function post(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   }
 }
 
-type Say = (telling: () => Promise<void>) => Promise<void>
-
 /** How many of a fleet's servers are stopped at the same time. */
 const STOPS_AT_ONCE = 16
-
-/** Server `i`: the main step's entry for it, read back, handed to the stop of its kind. */
-async function stopOne(
-  entry: unknown,
-  i: number,
-  env: NodeJS.ProcessEnv,
-  cancel: Halter<NodeJS.Signals>,
-  say: Say,
-  member?: FleetMember
-): Promise<void> {
-  let server: SavedServer | undefined
-  try {
-    const state = readServerEndState(entry, i)
-    server = state && savedServer(state)
-  } catch (e) {
-    // a value the main step did not write: refused whole, nothing signalled, and still no failure of the job
-    if (e instanceof JobEndStateError) return void annotate('warning', refusedStateText(e))
-    throw e
-  }
-  if (server === undefined) return void annotate('debug', NOTHING_TO_STOP)
-  try {
-    const end = await server.stop({
-      clock: systemClock,
-      gpu: gpuReader(env, cancel),
-      cancel: cancel.signal
-    })
-    await say(() => tell(end, env, cancel.halted, member))
-  } catch (e) {
-    annotate('warning', jobEndErrorText(server.pid, (e as Error).message))
-  }
-}
-
-const capitalized = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1)
-
-/** nvidia-smi for a stop: 5 s at most a snapshot, and none once the step is cancelled (it must end at once). */
-const gpuReader = (env: NodeJS.ProcessEnv, cancel: Halter<NodeJS.Signals>) => (): ReturnType<typeof gpuSnapshot> =>
-  gpuSnapshot({ env, timeoutMs: 5_000, signal: cancel.signal })
 
 /** How the stop went, in the log and the job summary. */
 async function tell(
@@ -133,7 +115,8 @@ async function tell(
   member?: FleetMember
 ): Promise<void> {
   // of a fleet, each line names whose server it is: eight "Stopped the server's process group N" are no help
-  const whose = member === undefined ? '' : `${capitalized(fleetMemberText(member))}: `
+  const memberText = member === undefined ? '' : fleetMemberText(member)
+  const whose = member === undefined ? '' : `${memberText.charAt(0).toUpperCase()}${memberText.slice(1)}: `
   for (const line of stopLines(end.record)) {
     if (line.level === 'info') info(`${whose}${line.text}`)
     else annotate(line.level, `${whose}${line.text}`)

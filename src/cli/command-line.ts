@@ -11,9 +11,7 @@ import { historyCommand } from './commands/history.js'
 import { simulateCommand } from './commands/simulate.js'
 import { stopCommand } from './commands/stop.js'
 import { waitCommand } from './commands/wait.js'
-import type { CliIo } from './io.js'
-import { painter } from './io.js'
-import { UsageError } from './usage.js'
+import { type CliIo, painter, UsageError } from './usage.js'
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const paint = painter(io)

@@ -5,7 +5,6 @@ import { INPUT_NAMES, INPUTS, type InputName } from '../inputs/input-names.js'
 import { DEFAULT_PACE } from '../simulator/streams.js'
 import { type EngineName, SIMULATED_ENGINES } from '../simulator/engines.js'
 import { CHECK_INPUTS } from './settings-from.js'
-import { table } from './usage.js'
 
 export const SIMULATE_DEFAULTS = { load: '30s', port: '8000', host: '127.0.0.1' }
 export const STOP_DEFAULTS = { timeout: '30s' }
@@ -16,6 +15,11 @@ export const CHECK_DEFAULTS = { timeout: '10s' }
 export const SIMULATED_ENGINE_WORDS = (Object.keys(SIMULATED_ENGINES) as EngineName[])
   .map((engine) => (engine === 'llamacpp' ? 'llama.cpp' : engine))
   .join(', ')
+
+const table = (rows: Array<[string, string]>): string[] => {
+  const width = Math.max(...rows.map(([left]) => left.length)) + 2
+  return rows.map(([left, right]) => `  ${left.padEnd(width)}${right}`.trimEnd())
+}
 
 /** A row for each input: its flag, its words and its default. */
 const inputRows = (
@@ -63,7 +67,6 @@ export function waitHelpText(): string {
   ].join('\n')
 }
 
-/** `wait-for-model check --help`. */
 export function checkHelpText(): string {
   return [
     'wait-for-model check: probe once and say whether the model server is ready now (for health checks).',
@@ -78,7 +81,6 @@ export function checkHelpText(): string {
   ].join('\n')
 }
 
-/** `wait-for-model simulate --help`. */
 export function simulateHelpText(): string {
   return [
     'wait-for-model simulate: serve an imitation of a model server starting up (no GPU needed).',
@@ -112,7 +114,6 @@ export function simulateHelpText(): string {
   ].join('\n')
 }
 
-/** `wait-for-model stop --help`. */
 export function stopHelpText(): string {
   return [
     'wait-for-model stop: stop a model server and wait until its processes and their GPU memory are gone.',
@@ -144,7 +145,6 @@ export function stopHelpText(): string {
   ].join('\n')
 }
 
-/** `wait-for-model history --help`. */
 export function historyHelpText(): string {
   return [
     'wait-for-model history: print the runs recorded in the history file (outcome, startup seconds, phases).',

@@ -13,10 +13,7 @@ export function inputOptions(): NonNullable<ParseArgsConfig['options']> {
   ) as NonNullable<ParseArgsConfig['options']>
 }
 
-/**
- * The inputs a one-shot check takes: what to ask and what the answer must show. The wait's own (timeout, start,
- * history, …) are refused, so that a health check does not silently ignore them.
- */
+/** The inputs a one-shot check takes; the wait's own are refused, so that a health check never ignores them. */
 export const CHECK_INPUTS: ReadonlySet<InputName> = new Set(INPUT_NAMES.filter((name) => 'check' in INPUTS[name]))
 
 /** `only`: the inputs read; the others take their defaults. A bad value is bad usage. */

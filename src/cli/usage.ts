@@ -1,6 +1,6 @@
 /**
- * Bad usage, shared by the commands: an error that ends the CLI with status 2 and a pointer to `--help`; a bad
- * input is one, named as the user gave it, a flag (`--url`) or a variable (`INPUT_URL`).
+ * What the commands share: their streams and the colours of their lines, and bad usage, an error that ends the CLI
+ * with status 2 and a pointer to `--help` (a bad input is one, named as the user gave it: `--url` or `INPUT_URL`).
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { InputError, problemText } from '../inputs/input-error.js'
@@ -16,22 +16,38 @@ export function parseCommandLine(argv: string[], options: ParseArgsConfig['optio
   }
 }
 
-export const table = (rows: Array<[string, string]>): string[] => {
-  const width = Math.max(...rows.map(([left]) => left.length)) + 2
-  return rows.map(([left, right]) => `  ${left.padEnd(width)}${right}`.trimEnd())
-}
-
-/** `--timeout: "5x" is not a duration such as …`; `given`: where the bad value came from. */
-export function cliInputMessage(e: InputError, given: 'flag' | 'variable' = 'flag'): string {
-  const name = given === 'variable' ? shellInputVariable(e.input) : `--${e.input}`
-  return `${name}: ${problemText(e.problem)}`
-}
-
-/** `e` as bad usage when it is an InputError, its input named by `given` (a flag, an INPUT_* variable); else `e`. */
+/**
+ * `e` as bad usage when it is an InputError (`--timeout: "5x" is not a duration such as …`), its input named by
+ * `given` (a flag, an INPUT_* variable); else `e`.
+ */
 export function asUsageError(
   e: unknown,
   given: (input: InputError['input']) => 'flag' | 'variable' = () => 'flag'
 ): unknown {
   if (!(e instanceof InputError)) return e
-  return new UsageError(cliInputMessage(e, given(e.input)))
+  const name = given(e.input) === 'variable' ? shellInputVariable(e.input) : `--${e.input}`
+  return new UsageError(`${name}: ${problemText(e.problem)}`)
+}
+
+export interface CliIo {
+  env: NodeJS.ProcessEnv
+  stdout: NodeJS.WritableStream & { isTTY?: boolean }
+  stderr: NodeJS.WritableStream & { isTTY?: boolean }
+}
+
+/** One line for people, on stderr. */
+export type Say = (line: string) => void
+
+/** The colours of the CLI's lines for people: red fails, green is ready, yellow warns. */
+export interface Painter {
+  red(text: string): string
+  green(text: string): string
+  yellow(text: string): string
+}
+
+/** Colour only on a terminal, and never when NO_COLOR is set to anything (https://no-color.org). */
+export function painter(io: Pick<CliIo, 'env' | 'stderr'>): Painter {
+  const on = io.stderr.isTTY === true && !io.env.NO_COLOR
+  const wrap = (code: number) => (text: string) => (on ? `\u001b[${code}m${text}\u001b[0m` : text)
+  return { red: wrap(31), green: wrap(32), yellow: wrap(33) }
 }

@@ -2,8 +2,7 @@
  * One answer of the server as data: what the settings expect, what the server said, and the judgement of it. The
  * words for people are made from these by src/report/answer-report.ts.
  */
-import type { StatusSet } from '../inputs/parse.js'
-import type { ModelMatchMode, Settings } from '../inputs/settings.js'
+import type { ModelMatchMode, Settings, StatusSet } from '../inputs/settings.js'
 
 export interface Expectation {
   model?: string

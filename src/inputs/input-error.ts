@@ -1,6 +1,6 @@
 /**
  * A bad input, as data: which input, what is wrong with it and the form it accepts, so that each front end words
- * it its own way (the action names the input, the CLI its flag or variable: src/cli/input-error.ts).
+ * it its own way (the action names the input, the CLI its flag or variable: src/cli/usage.ts).
  */
 import type { InputName } from './input-names.js'
 

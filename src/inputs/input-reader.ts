@@ -9,20 +9,13 @@ import { hasControlChars, printable } from '../runtime/text.js'
 
 const MAX_INPUT_LENGTH = 64 * 1024
 
-export interface InputReader {
-  /** The raw text, or the input's default when it is blank. */
-  input(name: InputName): string
-  /** The input through `parse`; whatever it throws names the input. */
-  field<T>(name: InputName, parse: (text: string) => T): T
-  /** Trimmed one-line text; undefined when blank. */
-  text(name: InputName): string | undefined
-  /** A script, which may span lines; undefined when blank. */
-  script(name: InputName): string | undefined
-  duration(name: InputName, minMs: number): number
-}
+export type InputReader = ReturnType<typeof inputReader>
 
-/** `get` returns '' for an unset input. */
-export function inputReader(get: (name: InputName) => string): InputReader {
+/**
+ * `get` returns '' for an unset input. `input`: the raw text, or the default when blank; `field`: through a parser;
+ * `text`: trimmed one-line text, undefined when blank; `script`: the same, which may span lines.
+ */
+export function inputReader(get: (name: InputName) => string) {
   const input = (name: InputName): string => {
     const raw = get(name) ?? ''
     if (raw.length > MAX_INPUT_LENGTH)
@@ -40,7 +33,7 @@ export function inputReader(get: (name: InputName) => string): InputReader {
   return {
     input,
     field,
-    text(name) {
+    text(name: InputName): string | undefined {
       const value = input(name).trim()
       // the api-key is never shown, not even in its own error
       if (hasControlChars(value))
@@ -52,13 +45,13 @@ export function inputReader(get: (name: InputName) => string): InputReader {
         )
       return value === '' ? undefined : value
     },
-    script(name) {
+    script(name: InputName): string | undefined {
       const value = input(name).trim()
       // scripts may span lines; other control characters are refused
       if (hasControlChars(value, '\t\n')) throw new InputError(name, { problem: 'contains a control character' })
       return value === '' ? undefined : value
     },
-    duration: (name, minMs) =>
+    duration: (name: InputName, minMs: number): number =>
       field(name, (t) => {
         const ms = parseDuration(t)
         if (ms < minMs)

@@ -25,13 +25,16 @@ export const isCredentialName = (name: string): boolean =>
  * nested quantifier, and a scheme starts only where a word starts), so that a hostile text of any length is
  * scanned in linear time.
  */
+const PEM_BEGIN = /-----BEGIN [A-Z0-9 ]*-----/
+const TOKENS =
+  /\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{16,}|hf_[A-Za-z0-9]{16,}|sk-[A-Za-z0-9_-]{16,}|xox[abprs]-[A-Za-z0-9-]{10,}|npm_[A-Za-z0-9]{30,}|(?:AKIA|ASIA)[0-9A-Z]{16})/
+const JWT = /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/
 const CREDENTIAL_SHAPES: readonly RegExp[] = [
   /(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/[^\s/?#@]+@/i,
   /\b(?:password|passwd|pwd)\b["']?\s*[=:]\s*\S|\blogin\s+\S+\s+password\s+\S/i,
-  /-----BEGIN [A-Z0-9 ]*-----/,
-  /\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{16,}|hf_[A-Za-z0-9]{16,})/,
-  /\b(?:sk-[A-Za-z0-9_-]{16,}|xox[abprs]-[A-Za-z0-9-]{10,}|npm_[A-Za-z0-9]{30,}|(?:AKIA|ASIA)[0-9A-Z]{16})/,
-  /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/
+  PEM_BEGIN,
+  TOKENS,
+  JWT
 ]
 
 /** A value that holds a credential by its shape (CREDENTIAL_SHAPES), whatever it is called. */
@@ -93,31 +96,11 @@ export function credentialParts(name: string, value: string): string[] {
 
 /**
  * Replaces every secret in `text`, as written and as JSON escapes it once and twice (a body quoted in a debug
- * line): the CLI has no runner to mask for it, and the action masks before the runner does.
+ * line), then each credential shape where it stands (a URL keeps its scheme and host, a password field its name; of
+ * a PEM block only its BEGIN line is recognisable, and `env-report` masks such a value whole). The CLI has no runner
+ * to mask for it, and the action masks before the runner does.
  */
 export function redact(text: string, secrets: readonly string[]): string {
-  return redactShapes(redactKnown(text, secrets))
-}
-
-/**
- * Text as it may be shown: each credential shape of CREDENTIAL_SHAPES masked where it stands (a URL keeps its
- * scheme and host, a password field its name). A PEM block's body lines are not recognisable one by one; its
- * BEGIN line is masked, and `env-report` masks such a value whole.
- */
-function redactShapes(text: string): string {
-  return text
-    .replace(/(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi, `$1${MASK}@`)
-    .replace(/(\b(?:password|passwd|pwd)\b["']?\s*[=:]\s*["']?)[^\s"',;&]+/gi, `$1${MASK}`)
-    .replace(/(\blogin\s+\S+\s+password\s+)\S+/gi, `$1${MASK}`)
-    .replace(/-----BEGIN [A-Z0-9 ]*-----/g, MASK)
-    .replace(
-      /\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{16,}|hf_[A-Za-z0-9]{16,}|sk-[A-Za-z0-9_-]{16,}|xox[abprs]-[A-Za-z0-9-]{10,}|npm_[A-Za-z0-9]{30,}|(?:AKIA|ASIA)[0-9A-Z]{16})/g,
-      MASK
-    )
-    .replace(/\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g, MASK)
-}
-
-function redactKnown(text: string, secrets: readonly string[]): string {
   const forms = new Set<string>()
   for (const s of secrets) {
     const once = JSON.stringify(s).slice(1, -1)
@@ -128,4 +111,10 @@ function redactKnown(text: string, secrets: readonly string[]): string {
     .filter((s) => s !== '')
     .sort((a, b) => b.length - a.length)
     .reduce((t, s) => (t.includes(s) ? t.split(s).join(MASK) : t), text)
+    .replace(/(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi, `$1${MASK}@`)
+    .replace(/(\b(?:password|passwd|pwd)\b["']?\s*[=:]\s*["']?)[^\s"',;&]+/gi, `$1${MASK}`)
+    .replace(/(\blogin\s+\S+\s+password\s+)\S+/gi, `$1${MASK}`)
+    .replace(new RegExp(PEM_BEGIN, 'g'), MASK)
+    .replace(new RegExp(TOKENS, 'g'), MASK)
+    .replace(new RegExp(JWT, 'g'), MASK)
 }

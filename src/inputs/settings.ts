@@ -1,9 +1,7 @@
 /**
- * The settings' types: what the inputs turn into (parse-settings.ts reads them), one slice per concern, the words
- * an input may take where the settings own them (GPU checks, stop modes), and the fixed values no input sets.
- * A subsystem takes the slice it needs; `Settings` is all of them.
+ * The settings' types: what the inputs turn into (parse-settings.ts reads them), the words an input may take where
+ * the settings own them, and the fixed values no input sets.
  */
-import type { StatusSet } from './parse.js'
 import type { GenerationRoute } from '../engines/model-lists.js'
 import type { Engine } from '../engines/index.js'
 
@@ -48,9 +46,8 @@ export interface ProbeSettings {
   matchRegex?: RegExp
   /** Lower-cased names; includes `authorization` when `api-key` is set. */
   headers: Record<string, string>
-  /** Extra trusted certificates (PEM text of `ca-cert`), added to the built-in ones. */
+  /** PEM text of `ca-cert`, trusted beside the built-in certificates. */
   caCert?: string
-  /** Skip certificate checks altogether. */
   insecureTls: boolean
   /** Values that must never appear in output (the api-key, credential headers). */
   secrets: string[]
@@ -58,6 +55,8 @@ export interface ProbeSettings {
   load: boolean
   /** Each target then carries its generation request. */
   probeGeneration: boolean
+  /** Streamed generation requests once ready, timing the first token and the decode rate; undefined: none. */
+  smoke?: SmokeSettings
 }
 
 /** How long the wait lasts and how its probes are spaced. */
@@ -68,14 +67,18 @@ interface WaitSettings {
   timeoutMs: number
 }
 
-/**
- * What no input sets: the values every wait runs with (FIXED), which a test may shorten. A one-model engine
- * listing another model `wrongModelAfterMs`, unchanged, ends the wait (0: never).
- */
+/** Accepted HTTP statuses, as ranges: `[[200, 299]]`. */
+export type StatusSet = ReadonlyArray<readonly [number, number]>
+
+export const statusAccepted = (set: StatusSet, status: number): boolean =>
+  set.some(([lo, hi]) => status >= lo && status <= hi)
+
+/** What no input sets: the values every wait runs with, which a test may shorten. */
 export interface FixedSettings {
   status: StatusSet
   requestTimeoutMs: number
   successThreshold: number
+  /** A one-model engine listing another model this long, unchanged, ends the wait (0: never). */
   wrongModelAfterMs: number
   /** How probes are spaced while the server answers but is not ready. */
   schedule: ScheduleMode
@@ -105,43 +108,35 @@ export const FIXED: FixedSettings = {
 export const SMOKE_SIZES = { requests: 3, tokens: 64, timeoutMs: 120_000 } as const
 
 /**
- * One server and the endpoints it serves (its `url` lines): how it starts or is found, and its log. None of
- * `start`, `pid`, `container` and `log-file`: a server of kind none, only its endpoints to ask.
+ * One server and its endpoints (its `url` lines). None of `start`, `pid`, `container` and `log-file`: a server of
+ * kind none, only its endpoints to ask.
  */
 export interface Server {
-  /** Its endpoints, in the order of the `url` lines. */
+  /** In the order of the `url` lines. */
   targets: Target[]
   /** Shell command that launches the server in the background. */
   start?: string
   /** A server started elsewhere: its process id, or a file holding it (read when the wait begins). */
   pid?: { pid: number } | { file: string }
-  /**
-   * The container that is the server (a name or id): started by `start` or before the step; its exit, log,
-   * processes and environment are the server's.
-   */
+  /** The container that is the server, started by `start` or before the step: its exit, log and processes. */
   container?: string
-  /** The server's log; with `start` and none given, the gate picks one (with `container`: its output's copy). */
+  /** With `start` and none given, the gate picks one (with `container`: its output's copy). */
   logFile?: string
 }
 
 /** The servers: how each starts or which process it is, its log, how it is stopped and what to report about it. */
 export interface ServerSettings {
-  /**
-   * One server behind every `url` line, or a fleet: one per `url` line, in order (when `start`, `pid`,
-   * `container` or `log-file` has one line per `url` line; inputs/fleet.ts).
-   */
+  /** One server behind every `url` line, or a fleet: one per `url` line, in order. */
   servers: Server[]
   failPattern?: RegExp
   /**
-   * Before `start`, a port already held ends the wait (`port-busy`); with `start`, `pid` or `container`, an answer on
-   * a local port (the one that finally answered) from another process ends it (`wrong-server`). false: a proxy in
-   * front of the server answers there.
+   * Before `start`, a port already held ends the wait (`port-busy`); with a server to watch, an answer on a local
+   * port from another process ends it (`wrong-server`). false: a proxy in front of the server answers there.
    */
   portCheck: boolean
-  /**
-   * `job-end`: the action's post step stops the server (or container) `start` launched; `always`: also a
-   * `container` that ran before the step; `never`: left to the runner.
-   */
+  /** Before `start`: what other processes holding memory on the server's GPUs do (nvidia-smi). */
+  gpuCheck: GpuCheck
+  /** `job-end`: the post step stops what `start` launched; `always`: also a `container` that ran before the step. */
   stop: StopMode
   /** Variable names or globs (`NCCL_*`) to report from the server's environment. */
   envReport: string[]
@@ -151,40 +146,19 @@ export interface ServerSettings {
   engine?: Engine
 }
 
-/** The GPUs the server is to run on. */
-export interface GpuSettings {
-  /** Before `start`: what other processes holding memory on the server's GPUs do (nvidia-smi). */
-  gpuCheck: GpuCheck
-}
-
-/** The smoke test once the server is ready. */
-export interface SmokeTestSettings {
-  /** Streamed generation requests that measure the time to first token and the decode rate; undefined: none. */
-  smoke?: SmokeSettings
-}
-
 /** The history of earlier runs and what counts as a regression against it. */
 export interface HistorySettings {
-  /** Where earlier runs are kept: HISTORY_AUTO for the default place, a path, or undefined (history off). */
+  /** HISTORY_AUTO for the default place, a path, or undefined (history off). */
   historyFile?: string
   /** Which earlier runs compare with this one; undefined: from the URL, the model and `start`. */
   historyKey?: string
-  /**
-   * Slower than the median of earlier runs by more than this many percent is a regression, and so is a smoke test's
-   * decode rate below theirs by more than this.
-   */
+  /** Start-up slower, or a smoke test's decode rate lower, than earlier runs' median by more than this percentage. */
   regressionThresholdPercent: number
   failOnRegression: boolean
 }
 
 /** Every setting of a wait. */
-export type Settings = ProbeSettings &
-  WaitSettings &
-  FixedSettings &
-  ServerSettings &
-  GpuSettings &
-  SmokeTestSettings &
-  HistorySettings
+export type Settings = ProbeSettings & WaitSettings & FixedSettings & ServerSettings & HistorySettings
 
 /** Every endpoint of the wait, in the order of the `url` lines. */
 export const endpointsOf = ({ servers }: Pick<ServerSettings, 'servers'>): Target[] =>

@@ -5,7 +5,7 @@
 import { testWithin } from '../runtime/bounded-regex.js'
 import { readModelList } from '../engines/model-lists.js'
 import { matchKind, matchModel } from '../engines/match.js'
-import { statusAccepted } from '../inputs/parse.js'
+import { statusAccepted } from '../inputs/settings.js'
 import type { ProbeResult } from '../http/probe.js'
 import { clip, describeBody, detached } from '../runtime/text.js'
 import { type Answer, type Assessment, type Expectation, WORDED_ERRORS, WORDED_PROXY_ERRORS } from '../facts/answer.js'

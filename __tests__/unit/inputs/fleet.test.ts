@@ -1,5 +1,5 @@
 import { symlinkSync, writeFileSync } from 'node:fs'
-import { entryLines } from '../../../src/inputs/fleet.js'
+import { entryLines } from '../../../src/inputs/parse-settings.js'
 import type { Settings } from '../../../src/inputs/settings.js'
 import type { InputName } from '../../../src/inputs/input-names.js'
 import { parseSettings } from '../../../src/inputs/parse-settings.js'

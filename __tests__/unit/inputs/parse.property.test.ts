@@ -1,9 +1,8 @@
 import fc from 'fast-check'
-import { MAX_DURATION_MS, parseDuration, parseHeaders, parseRetryAfter } from '../../../src/inputs/parse.js'
+import { MAX_DURATION_MS, parseDuration, parseHeaders, parseRetryAfter, parseUrl } from '../../../src/inputs/parse.js'
 import { redact } from '../../../src/inputs/secrets.js'
 import { INPUT_DEFAULTS } from '../../../src/inputs/input-names.js'
 import { parseSettings } from '../../../src/inputs/parse-settings.js'
-import { parseUrl } from '../../../src/inputs/forms.js'
 
 /** Properties of the input parsers, over many generated inputs: right on valid forms, safe on anything. */
 const runs = { numRuns: 500 }

@@ -1,4 +1,5 @@
-import { parseBoolean, parseDuration, parseHeaders, parseRegex, statusAccepted } from '../../../src/inputs/parse.js'
+import { parseBoolean, parseDuration, parseHeaders, parseRegex } from '../../../src/inputs/parse.js'
+import { statusAccepted } from '../../../src/inputs/settings.js'
 
 describe('parseDuration', () => {
   it.each([

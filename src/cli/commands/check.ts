@@ -1,7 +1,6 @@
 /**
- * `wait-for-model check`: one probe of each endpoint with the gate's whole judgement, within `--timeout` (10s unless
- * told); one line on stdout; exit 0 ready, 1 not ready. For health checks (Docker HEALTHCHECK, compose, Kubernetes
- * exec probes).
+ * `wait-for-model check`: one probe of each endpoint with the gate's whole judgement, within `--timeout`; one line on
+ * stdout; exit 0 ready, 1 not ready. For health checks (Docker HEALTHCHECK, compose, Kubernetes exec probes).
  */
 import { gate } from '../../wait/gate.js'
 import { conclude } from '../../wait/conclusion.js'
@@ -14,9 +13,8 @@ import { systemClock } from '../../runtime/clock.js'
 import { cancelOnSignals } from '../../runtime/halter.js'
 import { CHECK_DEFAULTS, checkHelpText } from '../help.js'
 import { INPUT_NAMES } from '../../inputs/input-names.js'
-import type { CliIo } from '../io.js'
 import { CHECK_INPUTS, inputOptions, settingsFrom } from '../settings-from.js'
-import { parseCommandLine, UsageError } from '../usage.js'
+import { type CliIo, parseCommandLine, UsageError } from '../usage.js'
 
 export async function checkCommand(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseCommandLine(argv, { help: { type: 'boolean', short: 'h' }, ...inputOptions() })

@@ -19,6 +19,14 @@ export async function demo(actionEntry: string, out: NodeJS.WritableStream): Pro
     `${JSON.stringify(process.execPath)} ${JSON.stringify(join(dir, 'cli.js'))} simulate --engine vllm ` +
     `--model ${MODEL} --port ${port} ${extra}`.trimEnd()
 
+  // the action's run, as the runner would start it, against the simulated engine on `port` that `start` launches
+  const wait = (port: number, start: string): Promise<ActionRun> =>
+    runAction({
+      entry: actionEntry,
+      inputs: { url: `http://127.0.0.1:${port}/v1/models`, model: 'kimi', start, interval: '1s', timeout: '60s' },
+      echo: out
+    })
+
   const port = await freePort()
   const start = simulate(port, `--load ${LOAD}`)
   say(
@@ -26,17 +34,7 @@ export async function demo(actionEntry: string, out: NodeJS.WritableStream): Pro
   )
   say(`   start: ${start.replace(/"[^"]*\/(node|cli\.js)"/g, '$1')}`)
   say(`   url: http://127.0.0.1:${port}/v1/models, model: kimi, interval: 1s, timeout: 60s\n`)
-  const ready = await runAction({
-    entry: actionEntry,
-    inputs: {
-      url: `http://127.0.0.1:${port}/v1/models`,
-      model: 'kimi',
-      start,
-      interval: '1s',
-      timeout: '60s'
-    },
-    echo: out
-  })
+  const ready = await wait(port, start)
   say('\nOutputs:')
   for (const [name, value] of Object.entries(ready.outputs)) say(`  ${name} = ${value}`)
   say('\nJob summary:\n')
@@ -46,17 +44,7 @@ export async function demo(actionEntry: string, out: NodeJS.WritableStream): Pro
   const crashPort = await freePort()
   const crash = simulate(crashPort, '--load 60s --crash-after 4s')
   say('\n2. The same engine, dying of CUDA out of memory 4s into its start-up (--crash-after 4s):\n')
-  const failed = await runAction({
-    entry: actionEntry,
-    inputs: {
-      url: `http://127.0.0.1:${crashPort}/v1/models`,
-      model: 'kimi',
-      start: crash,
-      interval: '1s',
-      timeout: '60s'
-    },
-    echo: out
-  })
+  const failed = await wait(crashPort, crash)
   say('\nJob summary:\n')
   say(failed.summary)
   await jobEnd(dir, failed, out)

@@ -9,15 +9,9 @@ import {
   historyText
 } from '../../report/history-report.js'
 import { historyHelpText } from '../help.js'
-import type { Say } from '../io.js'
-import { parseCommandLine, UsageError } from '../usage.js'
+import { type CliIo, parseCommandLine, type Say, UsageError } from '../usage.js'
 
-interface HistoryIo {
-  env: NodeJS.ProcessEnv
-  stdout: NodeJS.WritableStream
-}
-
-export async function historyCommand(argv: string[], io: HistoryIo, say: Say): Promise<number> {
+export async function historyCommand(argv: string[], io: Pick<CliIo, 'env' | 'stdout'>, say: Say): Promise<number> {
   const { values } = parseCommandLine(argv, {
     key: { type: 'string' },
     file: { type: 'string' },

@@ -11,8 +11,7 @@ import { simulate } from '../../simulator/server.js'
 import { DEFAULT_PACE } from '../../simulator/streams.js'
 import { formatDuration } from '../../runtime/clock.js'
 import { SIMULATE_DEFAULTS, SIMULATED_ENGINE_WORDS, simulateHelpText } from '../help.js'
-import type { CliIo, Say } from '../io.js'
-import { parseCommandLine, UsageError } from '../usage.js'
+import { type CliIo, parseCommandLine, type Say, UsageError } from '../usage.js'
 
 const SIMULATOR_EVENT_WORDS = {
   listening: 'port open, answering HTTP',
@@ -60,15 +59,14 @@ export async function simulateCommand(argv: string[], io: CliIo, say: Say): Prom
     throw new UsageError(`--port: "${printable(portText)}" is not a port number from 1 to 65535`)
   }
   const host = String(values.host)
-  const number = (name: string, max: number, form: string): number => {
-    const text = String(values[name])
-    if (!/^\d+(\.\d+)?$/.test(text.trim()) || Number(text) > max)
-      throw new UsageError(`--${name}: "${printable(text)}" is not ${form}`)
-    return Number(text)
-  }
-  const tokensPerSecond = number('tokens-per-second', 100_000, 'a number of tokens a second above 0, such as 50')
+  const tokensText = String(values['tokens-per-second'])
+  if (!/^\d+(\.\d+)?$/.test(tokensText.trim()) || Number(tokensText) > 100_000)
+    throw new UsageError(
+      `--tokens-per-second: "${printable(tokensText)}" is not a number of tokens a second above 0, such as 50`
+    )
+  const tokensPerSecond = Number(tokensText)
   if (tokensPerSecond <= 0) throw new UsageError('--tokens-per-second: give a number of tokens a second above 0')
-  // a bare number is milliseconds, as it always was; any other duration form as the inputs take it
+  // a bare number is milliseconds; any other duration form as the inputs take it
   const ttftText = String(values.ttft).trim()
   const ttftMs = /^\d+(\.\d+)?$/.test(ttftText) ? Number(ttftText) : duration('ttft', ttftText)
   if (ttftMs > 600_000) throw new UsageError(`--ttft: "${printable(ttftText)}" is over 10 minutes`)

@@ -4,9 +4,8 @@
  * is stopped at the same time.
  */
 import { statSync } from 'node:fs'
-import { DURATION_FORM, parseDuration } from '../../inputs/parse.js'
+import { CONTAINER_FORM, DURATION_FORM, parseContainer, parseDuration, PID_FORM } from '../../inputs/parse.js'
 import { printable } from '../../runtime/text.js'
-import { CONTAINER_FORM, parseContainer, PID_FORM } from '../../inputs/forms.js'
 import { systemClock } from '../../runtime/clock.js'
 import { cancelOnSignals } from '../../runtime/halter.js'
 import { type StopRecord, stopServer } from '../../server/stop.js'
@@ -17,8 +16,7 @@ import { processStartedAt, resolvePid } from '../../server/process.js'
 import { procStat } from '../../server/proc.js'
 import { stopLines } from '../../report/lifecycle-report.js'
 import { STOP_DEFAULTS, stopHelpText } from '../help.js'
-import type { CliIo, Painter, Say } from '../io.js'
-import { asUsageError, parseCommandLine, UsageError } from '../usage.js'
+import { asUsageError, type CliIo, type Painter, parseCommandLine, type Say, UsageError } from '../usage.js'
 
 export async function stopCommand(argv: string[], io: CliIo, say: Say, paint: Painter): Promise<number> {
   const { values } = parseCommandLine(argv, {
@@ -52,7 +50,11 @@ export async function stopCommand(argv: string[], io: CliIo, say: Say, paint: Pa
   // the server that ignores SIGTERM left behind): the stop goes on without waiting, SIGKILL at once, and says so.
   const { cancel, release } = cancelOnSignals()
   const gpu = () => gpuSnapshot({ env: io.env, timeoutMs: 5_000, signal: cancel.signal })
-  for (const n of stale) say(staleText(n))
+  for (const n of stale)
+    say(
+      `Process ${n.pid} started ${((n.strangerSince ?? 0) / 1000).toFixed(1)}s after ${printable(n.file ?? '')} was ` +
+        'written: it is not the server the file names, which has exited. Nothing was signalled.'
+    )
   let records: StopRecord[]
   try {
     // every one at the same time: one after another, eight stop timeouts would add up
@@ -131,14 +133,6 @@ function serverPid(text: string): NamedPid {
   }
   const since = started === undefined || written === undefined ? 0 : started - written
   return since > PID_FILE_MARGIN_MS ? { pid, file, strangerSince: since } : { pid, file }
-}
-
-/** Said of a pid file whose pid now names another process. */
-function staleText(n: NamedPid): string {
-  return (
-    `Process ${n.pid} started ${((n.strangerSince ?? 0) / 1000).toFixed(1)}s after ${printable(n.file ?? '')} was ` +
-    'written: it is not the server the file names, which has exited. Nothing was signalled.'
-  )
 }
 
 /** A `--container`: a name or an id, as `container` takes it. */

@@ -8,8 +8,6 @@ import { gate } from '../../wait/gate.js'
 import { conclude } from '../../wait/conclusion.js'
 import { carryOut } from '../../wait/carry-out.js'
 import { cancelOnSignals } from '../../runtime/halter.js'
-import type { Halter } from '../../runtime/halter.js'
-import type { Settings } from '../../inputs/settings.js'
 import { defaultHistoryFile } from '../../history/store.js'
 import { printable } from '../../runtime/text.js'
 import { commandSafe } from '../../report/command-safe.js'
@@ -18,9 +16,8 @@ import { redact } from '../../inputs/secrets.js'
 import { systemClock } from '../../runtime/clock.js'
 import { typedOutputs } from '../../report/outputs.js'
 import { waitHelpText } from '../help.js'
-import type { CliIo, Painter, Say } from '../io.js'
 import { inputOptions, settingsFrom } from '../settings-from.js'
-import { parseCommandLine, UsageError } from '../usage.js'
+import { type CliIo, type Painter, parseCommandLine, type Say, UsageError } from '../usage.js'
 
 export async function waitCommand(argv: string[], io: CliIo, say: Say, paint: Painter): Promise<number> {
   const { values } = parseCommandLine(argv, {
@@ -35,6 +32,7 @@ export async function waitCommand(argv: string[], io: CliIo, say: Say, paint: Pa
 
   const settings = settingsFrom(values, io.env)
   const summaryFile = writableSummaryFile(values['summary-file'])
+  const json = values.json === true
   const secrets = settings.secrets
   // the runner reads workflow commands from a step's stderr too
   const log = (line: string): void => say(commandSafe(redact(line, secrets)))
@@ -43,56 +41,43 @@ export async function waitCommand(argv: string[], io: CliIo, say: Say, paint: Pa
   // Ctrl-C, a CI system's SIGTERM, a closed ssh session's SIGHUP: the wait ends cancelled, and still reports.
   const { cancel, release } = cancelOnSignals()
   try {
-    return await waitAndReport(settings, io, log, paint, cancel, values.json === true, summaryFile)
+    const outcome = await gate(settings, {
+      clock: systemClock,
+      startedAt: 0,
+      log,
+      warn: (line) => log(paint.yellow(`warning: ${line}`)),
+      env: io.env,
+      cancel,
+      defaultHistory: defaultHistoryFile(io.env, 'cli')
+    })
+    return await carryOut(
+      conclude(outcome, settings),
+      settings,
+      { cancel, clock: systemClock },
+      {
+        log,
+        finalLine: (line, ready) => log(ready ? paint.green(line) : paint.red(line)),
+        logTail: async (title, lines) => {
+          log(`${title}:`)
+          for (const line of lines) log(`  ${line}`)
+        },
+        group: async (title, body) => {
+          log(`── ${title}`)
+          await body()
+        },
+        commandOutput: io.stderr,
+        outputs: async (values, summary) => {
+          // The job summary's Markdown, for a CI system that shows or keeps a file (an artifact, an annotation).
+          if (summaryFile !== undefined) writeOwnFile(summaryFile, summary())
+          if (json) io.stdout.write(`${JSON.stringify(typedOutputs(values))}\n`)
+        },
+        verdict: ({ kind, message }) =>
+          log(kind === 'warn' ? paint.yellow(`warning: ${message}`) : paint.red(`error: ${message}`))
+      }
+    )
   } finally {
     release()
   }
-}
-
-/** The wait and what it found: the progress, the diagnostics, then the summary file, the JSON and the verdicts. */
-async function waitAndReport(
-  settings: Settings,
-  io: CliIo,
-  log: Say,
-  paint: Painter,
-  cancel: Halter<NodeJS.Signals>,
-  json: boolean,
-  summaryFile: string | undefined
-): Promise<number> {
-  const outcome = await gate(settings, {
-    clock: systemClock,
-    startedAt: 0,
-    log,
-    warn: (line) => log(paint.yellow(`warning: ${line}`)),
-    env: io.env,
-    cancel,
-    defaultHistory: defaultHistoryFile(io.env, 'cli')
-  })
-  return carryOut(
-    conclude(outcome, settings),
-    settings,
-    { cancel, clock: systemClock },
-    {
-      log,
-      finalLine: (line, ready) => log(ready ? paint.green(line) : paint.red(line)),
-      logTail: async (title, lines) => {
-        log(`${title}:`)
-        for (const line of lines) log(`  ${line}`)
-      },
-      group: async (title, body) => {
-        log(`── ${title}`)
-        await body()
-      },
-      commandOutput: io.stderr,
-      outputs: async (values, summary) => {
-        // The job summary's Markdown, for a CI system that shows or keeps a file (an artifact, an annotation).
-        if (summaryFile !== undefined) writeOwnFile(summaryFile, summary())
-        if (json) io.stdout.write(`${JSON.stringify(typedOutputs(values))}\n`)
-      },
-      verdict: ({ kind, message }) =>
-        log(kind === 'warn' ? paint.yellow(`warning: ${message}`) : paint.red(`error: ${message}`))
-    }
-  )
 }
 
 /** `--summary-file`: checked before the wait (created, or emptied), so that a path that cannot be written is bad usage. */

@@ -5,7 +5,7 @@
  * GPU memory), its environment and its start.
  */
 import { InputError } from '../../inputs/input-error.js'
-import { CONTAINER_FORM } from '../../inputs/forms.js'
+import { CONTAINER_FORM } from '../../inputs/parse.js'
 import { type ContainerState, DockerEngine, dockerSocket } from '../../server/docker.js'
 import { openContainerLog, startedOnClock, type WatchedContainer, watchContainer } from '../../server/container.js'
 import { procEnviron } from '../../server/proc.js'
