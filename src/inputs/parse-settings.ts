@@ -81,8 +81,6 @@ export function parseSettings(
     ...server,
     ...history,
     servers,
-    // every endpoint of a fleet must be ready
-    fleetMinReady: urls.length,
     intervalMs,
     timeoutMs,
     headers,

@@ -89,9 +89,7 @@ export async function waitForEndpoint(
         intervalMs: settings.intervalMs,
         timeoutMs: settings.timeoutMs,
         requestTimeoutMs: settings.requestTimeoutMs,
-        successThreshold: settings.successThreshold,
         progressIntervalMs: settings.progressIntervalMs,
-        schedule: settings.schedule,
         once: deps.once,
         wrongModelAfterMs: settings.wrongModelAfterMs
       },

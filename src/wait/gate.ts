@@ -42,7 +42,7 @@ export async function gate(settings: Settings, gateDeps: GateDeps): Promise<Gate
   }
   if (!fleet) return waitForServer(kinds[0], servers[0], settings, deps)
   const stops = servers.map(() => new Halter<Halt>())
-  const tally = fleetStops(stops, settings.fleetMinReady)
+  const tally = fleetStops(stops)
   const ended = await Promise.allSettled(
     servers.map((server, i) =>
       waitForServer(kinds[i], server, settings, serverDeps[i], {
@@ -61,7 +61,7 @@ export async function gate(settings: Settings, gateDeps: GateDeps): Promise<Gate
   const outcomes = ended.map((e) => (e as PromiseFulfilledResult<GateOutcome>).value)
   // each server's own outcome, its facts and profile included
   const results = outcomes.map(({ results: _, ...own }): TargetOutcome => own)
-  const last = reportedEndpoint(results, tally.halted, settings.fleetMinReady)
+  const last = reportedEndpoint(results, tally.halted)
   return { ...last, results, models: [...new Set(results.flatMap((r) => r.models))] }
 }
 

@@ -11,17 +11,13 @@ import type { Halter } from '../runtime/halter.js'
 import { clip } from '../runtime/text.js'
 import { nextProbeAt, probeOnLogLines } from './schedule.js'
 import { deadEngineStreak, wrongModelWatch } from './cannot-change.js'
-import type { ScheduleMode } from '../inputs/settings.js'
 
 export interface WaitOptions {
   expect: Expectation
   intervalMs: number
   timeoutMs: number
   requestTimeoutMs: number
-  successThreshold: number
   progressIntervalMs: number
-  /** How probes are spaced while the server answers but is not ready (see schedule.ts); `fixed` when not given. */
-  schedule?: ScheduleMode
   /** A one-shot check: the first answer decides (no second probe, no sleep); not ready ends it with reason=timeout. */
   once?: boolean
   /** A one-model engine listing another model this long ends the wait; 0 or absent: never. */
@@ -85,7 +81,6 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
   const deadline = start + opts.timeoutMs
   const timeline: TimelineEntry[] = []
   let attempts = 0
-  let streak = 0
   let last: Assessment | undefined
   let models: string[] = []
   let firstResponseMs: number | undefined
@@ -153,7 +148,7 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
     }
     const failedBefore = generationFailed
     generationFailed = false
-    if (assessment.state === 'ready' && streak + 1 >= opts.successThreshold && deps.generate) {
+    if (assessment.state === 'ready' && deps.generate) {
       const generationBudgetMs = Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now()))
       const check = await deps.generate(assessment.modelId, generationBudgetMs, signal)
       if ((halt = halted())) return finish(halt.reason, halt)
@@ -194,10 +189,11 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
     last = assessment
 
     if (assessment.state === 'fatal') return finish(assessment.fatalReason ?? 'timeout')
-    streak = assessment.state === 'ready' ? streak + 1 : 0
-    if (streak === 1) readySeenAt = now
-    if (streak === 0) notReadySentAt = sentAt
-    if (streak >= opts.successThreshold) return finish('ready')
+    if (assessment.state === 'ready') {
+      readySeenAt = now
+      return finish('ready')
+    }
+    notReadySentAt = sentAt
     if (opts.once) return finish(generationFailed ? 'generation-failed' : 'timeout')
 
     const { refused } = probed
@@ -213,7 +209,6 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
     } else {
       answeringSince = probed.answered ? (answeringSince ?? sentAt) : undefined
       const next = nextProbeAt({
-        mode: opts.schedule ?? 'fixed',
         intervalMs: opts.intervalMs,
         sentAt,
         now,

@@ -4,10 +4,7 @@
  * tested on a fake clock. Connections refused are not its concern: the port watch stands in for probes then.
  */
 
-import type { ScheduleMode } from '../inputs/settings.js'
-
 export interface ScheduleState {
-  mode: ScheduleMode
   /** The longest gap between two probes. */
   intervalMs: number
   /** When the last probe went out, and when its answer came back (now). */
@@ -47,7 +44,7 @@ const MIN_GAP_MS = 50
 /** The moment the next probe goes out (never past the deadline). */
 export function nextProbeAt(s: ScheduleState): number {
   const asked = s.retryAfterMs === undefined ? 0 : Math.min(s.retryAfterMs, s.intervalMs * 4)
-  const pace = s.mode === 'fixed' ? s.sentAt + s.intervalMs : s.sentAt + adaptiveGap(s)
+  const pace = s.sentAt + adaptiveGap(s)
   // A 429 or 503 may ask for a longer pause: granted up to 4 intervals.
   return Math.min(Math.max(pace, s.now + asked, s.sentAt + MIN_GAP_MS), s.deadline)
 }

@@ -83,13 +83,13 @@ export async function waitForServer(
       readyAt: (now) => profile.readyAt(now),
       usualAnsweringMs: history.usual?.answeringSeconds && history.usual.answeringSeconds * 1000
     }
-    const endpoints = endpointParts(server, settings, halter)
+    const endpoints = endpointParts(server, halter)
     const waited = launched.whoAnswered(
       await Promise.all(server.targets.map((t, i) => waitForEndpoint(t, serverWait, endpoints.of(i))))
     )
     // The lines written up to now end the startup's last phase (a ready line just before the port opened).
     if (log !== undefined) readLines(log.poll())
-    const last = reportedEndpoint(waited, endpoints.halted, settings.fleetMinReady)
+    const last = reportedEndpoint(waited, endpoints.halted)
     member?.settled(last)
     const readyAt = readyMoment({ ...(last.ready ? last : {}), readyLineAt: profile.readyLineTime(), now: clock.now() })
     await launched.afterWait(last.ready, readyAt)
@@ -99,12 +99,7 @@ export async function waitForServer(
     const results = smoke
       ? await smokeEndpoints(waited, settings, { clock, signal: halter.signal, log: deps.log })
       : waited
-    const outcome = cancelledSince(
-      { ...reportedEndpoint(results, endpoints.halted, settings.fleetMinReady), results },
-      deps,
-      smoke,
-      waitStart
-    )
+    const outcome = cancelledSince({ ...reportedEndpoint(results, endpoints.halted), results }, deps, smoke, waitStart)
     const facts = launched.facts
     const profileFacts = await finishHistory({ settings, outcome, facts, profile, history, deps, readyAt })
     // a cancel while the history's lock was waited for ends the run cancelled too (and it was not recorded)
@@ -122,18 +117,16 @@ export async function waitForServer(
 }
 
 /**
- * Each endpoint's part of its server's wait. A server's endpoints each have a halter of their own under the
- * server's: an endpoint that can no longer become ready, or enough ready ones (`fleet-min-ready`), end the others'
- * waits, and `halted` tells an endpoint halted so from one that failed on its own account.
+ * Each endpoint's part of its server's wait: a halter of its own under the server's, so that one that can no
+ * longer become ready ends the others' waits (see fleet-tally.ts).
  */
 function endpointParts(
   server: Server,
-  settings: Settings,
   halter: Halter<Halt>
 ): { of(i: number): EndpointPart; halted(r: TargetOutcome): boolean } {
   if (server.targets.length === 1) return { of: () => ({ halter, prefix: '' }), halted: () => false }
   const halters = server.targets.map(() => halter.child())
-  const stops = fleetStops(halters, settings.fleetMinReady)
+  const stops = fleetStops(halters)
   const own = server.targets.map((t, i): EndpointPart => ({
     halter: halters[i],
     prefix: `[${t.url.href}] `,
