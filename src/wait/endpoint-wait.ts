@@ -84,15 +84,7 @@ export async function waitForEndpoint(
   }
   try {
     const outcome = await waitForModel(
-      {
-        expect: expectation(settings),
-        intervalMs: settings.intervalMs,
-        timeoutMs: settings.timeoutMs,
-        requestTimeoutMs: settings.requestTimeoutMs,
-        progressIntervalMs: settings.progressIntervalMs,
-        once: deps.once,
-        wrongModelAfterMs: settings.wrongModelAfterMs
-      },
+      { ...settings, expect: expectation(settings), once: deps.once },
       {
         probe,
         generate: generator ? generator.generate : undefined,
@@ -107,9 +99,9 @@ export async function waitForEndpoint(
         halter,
         portWatch: deps.once ? undefined : server.ports.watchFor(url),
         readyLine: server.readyLine,
+        logLines: server.logLines,
         readyAt: server.readyAt,
         usualAnsweringMs: server.usualAnsweringMs,
-        logLines: server.logLines,
         clock,
         startedAt: deps.startedAt,
         onEvent: (e) => {
@@ -132,10 +124,7 @@ export async function waitForEndpoint(
   }
 }
 
-/**
- * What every HTTP client of a wait shares: its TLS settings, the secrets to mask in answers as they arrive, and
- * the collection of what their bodies leave.
- */
+/** What every HTTP client of a wait shares: TLS settings, the secrets to mask, the collection of their bodies. */
 const clientSettings = (
   { caCert, insecureTls, secrets }: Settings,
   collector: BodyCollector

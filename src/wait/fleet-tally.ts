@@ -1,7 +1,4 @@
-/**
- * How a fleet's endpoints settle: every one must be ready, so the first that can no longer become ready ends the
- * others' waits at once.
- */
+/** A fleet's endpoints must all be ready: the first that can no longer become ready ends the others' waits. */
 import type { Halt } from '../facts/halt.js'
 import type { TargetOutcome } from '../facts/outcome.js'
 import type { Halter } from '../runtime/halter.js'
@@ -22,9 +19,8 @@ export function reportedEndpoint(
 }
 
 /**
- * A fleet's endpoints' halters held together: each endpoint's end is told (`settled`, by its index); the first
- * failure of its own ends those still waiting (a ready one's smoke test and report go on), and `halted` tells an
- * endpoint halted so from one that failed on its own account.
+ * A fleet's halters held together: the first failure of its own (`settled`, by index) ends those still waiting, and
+ * `halted` tells an endpoint halted so from one that failed on its own account.
  */
 export function fleetStops(halters: ReadonlyArray<Halter<Halt>>): {
   settled(i: number, outcome: Pick<TargetOutcome, 'url' | 'ready' | 'reason'>): void

@@ -1,8 +1,6 @@
 /**
- * The whole wait, from settings to outcome, shared by every front end (the action, the CLI): each server's wait
- * (server-wait.ts), at once, and their tally. A fleet's servers (one per `url` line) are launched, followed,
- * watched, reported and recorded each as if it were alone, their lines told with their URL; one that can no longer
- * become ready (or, with `fleet-min-ready`, too many such) ends the others' waits at once, and so do enough ready ones.
+ * The whole wait, from settings to outcome, for every front end: each server's wait at once, and their tally; one
+ * that can no longer become ready ends the others' waits.
  */
 import { endpointsOf, type Server, type Settings } from '../inputs/settings.js'
 import type { GateOutcome, TargetOutcome } from '../facts/outcome.js'

@@ -1,8 +1,4 @@
-/**
- * History around one wait (the run's history): before it, the earlier runs with this key (and what they lead us to
- * expect); after it, this run against them (regression, environment drift) and this run appended. History never
- * fails a wait: a location that cannot be used turns it off with a notice.
- */
+/** History around one wait: earlier runs before it, this run against them and recorded after; never fails a wait. */
 import type { UsualStartup } from '../startup/eta.js'
 import type { RunRecord } from '../history/record.js'
 import { envDrift, regression, throughputRegression, usualStartup } from '../history/stats.js'
@@ -90,10 +86,7 @@ export async function recordRun(
   }
 }
 
-/**
- * The earlier runs of this server's key, its notices and warnings said. A `history-key` that was given is each
- * fleet server's own, by its URL.
- */
+/** The earlier runs of this server's key (a fleet's servers each their own), its notices said. */
 export function openHistory(settings: Settings, server: Server, deps: Deps): RunHistory {
   const auto = settings.historyFile === HISTORY_AUTO
   const urls = server.targets.map((t) => t.url.href).join('\n')
@@ -127,10 +120,7 @@ interface Settling {
   readyAt: number
 }
 
-/**
- * The wait is over: this run against the earlier ones (warnings for a regression and a changed environment), then
- * recorded, unless a cancel comes first (`deps.cancel`, also while the history's lock is waited for).
- */
+/** This run against the earlier ones (regression, changed environment), then recorded unless a cancel comes first. */
 export async function finishHistory({
   settings,
   outcome,
@@ -182,10 +172,7 @@ export async function finishHistory({
 
 const round1 = (x: number): number => Math.round(x * 10) / 10
 
-/**
- * The `env-report` snapshot as the history keeps it: a credential never as its value, but as a keyed hash
- * (history/fingerprint.ts), so that a changed one is still told; unset variables are absent.
- */
+/** The `env-report` as history keeps it: a credential as a keyed hash, so that a change is still told. */
 function envRecord(entries: readonly EnvEntry[], history: RunHistory): Record<string, string> {
   let key: Buffer | undefined | null = null
   const masked = (e: EnvEntry): string => {

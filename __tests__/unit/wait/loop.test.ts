@@ -63,6 +63,7 @@ const options = (over: Partial<WaitOptions> = {}): WaitOptions => ({
   timeoutMs: 60_000,
   requestTimeoutMs: 10_000,
   progressIntervalMs: 30_000,
+  wrongModelAfterMs: 0,
   ...over
 })
 
